@@ -1,0 +1,30 @@
+# dpobj — PGXS build.  `make && make install && make installcheck`
+EXTENSION = dpobj
+MODULE_big = dpobj
+DATA = sql/dpobj--0.1.0.sql
+
+OBJS = \
+	src/dpobj.o \
+	src/random.o \
+	src/hsstate.o \
+	src/halfspace.o \
+	src/model.o \
+	src/ledger.o \
+	src/oracle.o \
+	src/opdisc_objective.o \
+	src/opdisc_mip.o \
+	src/opdisc_search.o
+
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
+SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
+
+# pg_regress: sql/<name>.sql against expected/<name>.out
+REGRESS = setup model halfspace_errors halfspace ledger
+REGRESS_OPTS = --inputdir=. --load-extension=dpobj
+
+EXTRA_CLEAN = results regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

@@ -1,0 +1,212 @@
+# shellcheck shell=bash
+# scripts/common.sh — helpers shared by scripts/test.sh, scripts/demo.sh and bench/run.sh.
+# Source it (". scripts/common.sh"): it defines functions and variables and sets an EXIT trap.
+#
+#   dpobj_ensure_packages   install the Debian 12 packages dpobj needs (only when missing)
+#   dpobj_build_install     make && make install (as root; sudo when not root)
+#   dpobj_start_cluster     throwaway PostgreSQL 15 cluster on a private unix socket;
+#                           exports PGHOST, PGPORT, PGUSER, PGDATABASE; an EXIT trap stops
+#                           it and removes its directory
+#   dpobj_psql              psql with ON_ERROR_STOP, no ~/.psqlrc
+#   dpobj_show_server_log   print the end of the cluster's server log to stderr
+#   dpobj_at_exit CMD       run CMD (with the exit status appended) after the cleanup
+#
+# Sourcing this file installs an EXIT trap; scripts that need their own exit actions
+# register them with dpobj_at_exit instead of calling trap.
+#
+# Environment:
+#   DPOBJ_PGPORT    port of the throwaway cluster (default 55432).  The server listens on
+#                   no TCP address (listen_addresses = ''), so the port only names the
+#                   socket file inside the private directory and cannot clash.
+#   DPOBJ_KEEP=1    do not stop the cluster on a successful exit; print how to reach it.
+#   DPOBJ_TMPDIR    where the cluster directory is created (default /tmp); must be
+#                   traversable by the postgres user.
+#   DPOBJ_SKIP_APT=1  do not check/install packages.
+#   DPOBJ_EXTRA_CONF  extra postgresql.conf lines for the throwaway cluster (bench/run.sh).
+
+# Repository root: the parent of this file's directory.
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export REPO
+
+PG_MAJOR=15
+PG_BINDIR="/usr/lib/postgresql/${PG_MAJOR}/bin"
+PG_CONFIG="${PG_BINDIR}/pg_config"
+export PG_CONFIG
+# Use the PostgreSQL 15 client programs (psql, createdb, pg_regress's psql) rather than
+# Debian's version-picking wrappers.
+export PATH="${PG_BINDIR}:${PATH}"
+
+DPOBJ_PACKAGES=(
+    build-essential make gcc
+    postgresql-15 postgresql-server-dev-15
+    libglpk-dev libgsl-dev
+    postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
+)
+
+dpobj_log() {
+    printf '==> %s\n' "$*" >&2
+}
+
+dpobj_die() {
+    printf 'ERROR: %s\n' "$*" >&2
+    exit 1
+}
+
+# Run a command as root (directly when we are root, else through sudo).
+dpobj_as_root() {
+    if [[ "$(id -u)" -eq 0 ]]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        dpobj_die "need root (or sudo) to run: $*"
+    fi
+}
+
+# Run a command as the unprivileged owner of the cluster.  PostgreSQL refuses to run as
+# root, so as root we switch to the Debian "postgres" user; as anybody else we run the
+# server as ourselves.
+dpobj_as_pg() {
+    if [[ "$(id -u)" -eq 0 ]]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+dpobj_pkg_installed() {
+    [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
+}
+
+# Install whatever is missing.  apt-get update runs only when something has to be
+# installed, so reruns on a prepared machine make no network access and take no time.
+dpobj_ensure_packages() {
+    if [[ "${DPOBJ_SKIP_APT:-0}" == 1 ]]; then
+        return 0
+    fi
+    local missing=() p
+    for p in "${DPOBJ_PACKAGES[@]}"; do
+        dpobj_pkg_installed "$p" || missing+=("$p")
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        dpobj_log "packages: all present"
+        return 0
+    fi
+    dpobj_log "packages: installing ${missing[*]}"
+    dpobj_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    dpobj_as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+dpobj_build_install() {
+    dpobj_log "build: make -C $REPO (PG_CONFIG=$PG_CONFIG)"
+    make -C "$REPO" PG_CONFIG="$PG_CONFIG"
+    dpobj_log "install: make -C $REPO install"
+    dpobj_as_root make -C "$REPO" PG_CONFIG="$PG_CONFIG" install
+}
+
+dpobj_psql() {
+    psql -X -q -v ON_ERROR_STOP=1 "$@"
+}
+
+DPOBJ_CLUSTER_DIR=""
+DPOBJ_LOG_SHOWN=0
+DPOBJ_EXIT_HOOKS=()
+
+# Register a command to run at exit, after the cluster is gone (e.g. a summary line).
+# It is eval'ed with the script's exit status appended as its last argument.
+dpobj_at_exit() {
+    DPOBJ_EXIT_HOOKS+=("$*")
+}
+
+# Print the end of the server log to stderr (once per run).
+dpobj_show_server_log() {
+    local n="${1:-40}" log="$DPOBJ_CLUSTER_DIR/server.log"
+    if [[ "$DPOBJ_LOG_SHOWN" == 0 && -n "$DPOBJ_CLUSTER_DIR" && -f "$log" ]]; then
+        DPOBJ_LOG_SHOWN=1
+        printf '\n==> last %s lines of the server log (%s):\n' "$n" "$log" >&2
+        tail -n "$n" "$log" >&2
+    fi
+}
+
+# EXIT trap, installed when this file is sourced: on failure show the end of the server
+# log; stop the throwaway cluster and remove its directory (unless DPOBJ_KEEP=1 and the
+# script succeeded); run the registered hooks; keep the script's exit status.
+dpobj__on_exit() {
+    local rc=$? hook
+    set +e
+    if [[ -n "$DPOBJ_CLUSTER_DIR" && -d "$DPOBJ_CLUSTER_DIR" ]]; then
+        if [[ $rc -ne 0 ]]; then
+            dpobj_show_server_log 40
+        fi
+        if [[ $rc -eq 0 && "${DPOBJ_KEEP:-0}" == 1 ]]; then
+            cat >&2 <<EOF
+
+==> DPOBJ_KEEP=1: the cluster keeps running.
+    connect: PGHOST='$PGHOST' PGPORT=$PGPORT PGUSER=postgres psql ${PGDATABASE:-postgres}
+    stop:    runuser -u postgres -- '$PG_BINDIR/pg_ctl' -D '$DPOBJ_CLUSTER_DIR/data' -m fast stop && rm -rf '$DPOBJ_CLUSTER_DIR'
+EOF
+        else
+            if [[ -f "$DPOBJ_CLUSTER_DIR/data/postmaster.pid" ]]; then
+                dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$DPOBJ_CLUSTER_DIR/data" \
+                    -m immediate -w stop >/dev/null 2>&1
+            fi
+            rm -rf -- "$DPOBJ_CLUSTER_DIR"
+        fi
+    fi
+    for hook in "${DPOBJ_EXIT_HOOKS[@]}"; do
+        eval "$hook $rc"
+    done
+    exit "$rc"
+}
+trap dpobj__on_exit EXIT
+
+dpobj_start_cluster() {
+    local port="${DPOBJ_PGPORT:-55432}"
+    local base="${DPOBJ_TMPDIR:-/tmp}"
+
+    [[ -x "$PG_BINDIR/initdb" ]] || dpobj_die "$PG_BINDIR/initdb not found (postgresql-15 missing?)"
+
+    DPOBJ_CLUSTER_DIR="$(mktemp -d "$base/dpobj-pg.XXXXXX")"
+    # mktemp -d makes it mode 0700: only its owner (and root) can reach the socket.
+    if [[ "$(id -u)" -eq 0 ]]; then
+        chown postgres: "$DPOBJ_CLUSTER_DIR"
+    fi
+    local data="$DPOBJ_CLUSTER_DIR/data"
+    local sock="$DPOBJ_CLUSTER_DIR"
+    local log="$DPOBJ_CLUSTER_DIR/server.log"
+
+    dpobj_log "cluster: initdb in $data"
+    dpobj_as_pg "$PG_BINDIR/initdb" -D "$data" -U postgres -A trust \
+        -E UTF8 --locale=C --no-sync >"$DPOBJ_CLUSTER_DIR/initdb.log" 2>&1 \
+        || { cat "$DPOBJ_CLUSTER_DIR/initdb.log" >&2; dpobj_die "initdb failed"; }
+
+    # Unix socket only, in the private directory; trust is fine because nothing else can
+    # reach the socket.
+    dpobj_as_pg tee -a "$data/postgresql.conf" >/dev/null <<EOF
+
+# --- throwaway dpobj cluster (scripts/common.sh) ---
+listen_addresses = ''
+unix_socket_directories = '$sock'
+unix_socket_permissions = 0700
+port = $port
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_worker_processes = 16
+max_parallel_workers = 8
+logging_collector = off
+log_min_messages = warning
+log_line_prefix = '%m [%p] %q%u@%d '
+${DPOBJ_EXTRA_CONF:-}
+EOF
+    printf 'local all all trust\n' | dpobj_as_pg tee "$data/pg_hba.conf" >/dev/null
+
+    dpobj_log "cluster: starting on socket $sock (port $port)"
+    dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$data" -l "$log" -w -t 120 start >/dev/null \
+        || dpobj_die "pg_ctl start failed"
+
+    export PGHOST="$sock" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+    unset PGPASSWORD PGSERVICE PGHOSTADDR
+    dpobj_psql -c 'SELECT 1' >/dev/null || dpobj_die "cannot connect to the new cluster"
+}

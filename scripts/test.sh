@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# scripts/test.sh — dpobj's whole test suite, from a clean clone, in one command:
+#
+#   bash scripts/test.sh
+#
+# 1. installs the Debian packages that are missing (see scripts/common.sh),
+# 2. builds and installs the extension (make && make install, as root),
+# 3. starts a throwaway PostgreSQL 15 cluster on a private unix socket,
+# 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
+# 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
+# 6. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
+#    exists.
+#
+# The last line of output is "N passed, N failed".  What is counted:
+#   - each pg_regress test (one sql/<name>.sql file) is one test;
+#   - each pgTAP assertion (one "ok"/"not ok" line) is one test; when a test file dies or
+#     runs fewer tests than it planned, the planned tests that never ran count as failed
+#     (one failure if it has no usable plan);
+#   - the C unit tests (tests/unit) count the checks their program reports in its own
+#     "N passed, M failed" line; without such a line, make check counts as one test;
+#   - a step that cannot run at all (packages, build, cluster, CREATE EXTENSION, no
+#     pgTAP files) counts as one failure.
+# Exit status: 0 when nothing failed, 1 otherwise.
+set -euo pipefail
+
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+PASSED=0
+FAILED=0
+SUMMARY_PRINTED=0
+
+print_summary() {
+    if [[ "$SUMMARY_PRINTED" == 0 ]]; then
+        SUMMARY_PRINTED=1
+        printf '%s passed, %s failed\n' "$PASSED" "$FAILED"
+    fi
+}
+
+# Runs at exit (after the cluster is gone) if the script dies before the end: whatever
+# stopped it (packages, build, cluster start) is one failure.
+on_early_exit() {
+    local rc="$1"
+    if [[ "$SUMMARY_PRINTED" == 0 ]]; then
+        [[ "$rc" -ne 0 ]] && FAILED=$((FAILED + 1))
+        print_summary
+    fi
+}
+dpobj_at_exit on_early_exit
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-test.XXXXXX")"
+dpobj_at_exit "rm -rf -- '$WORK'; :"
+
+dpobj_ensure_packages
+dpobj_build_install
+dpobj_start_cluster
+
+# --- pg_regress -----------------------------------------------------------------------
+dpobj_log "pg_regress: make -C $REPO installcheck"
+rm -f "$REPO/regression.diffs" "$REPO/regression.out"
+set +e
+make -C "$REPO" PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$WORK/regress.out"
+regress_rc=${PIPESTATUS[0]}
+set -e
+# pg_regress prints one line per test: "test NAME ... ok" (or, inside a parallel group,
+# "     NAME ... ok"); failures say FAILED, tolerated ones "failed (ignored)".
+r_ok=$(grep -cE '^(test +)?[[:space:]]*[^[:space:]]+ +\.\.\. +(ok|failed \(ignored\))' \
+    "$WORK/regress.out" || true)
+r_bad=$(grep -cE '^(test +)?[[:space:]]*[^[:space:]]+ +\.\.\. +FAILED' \
+    "$WORK/regress.out" || true)
+if [[ $regress_rc -ne 0 && $r_bad -eq 0 ]]; then
+    r_bad=1     # pg_regress itself failed (could not create the database, ...)
+fi
+PASSED=$((PASSED + r_ok))
+FAILED=$((FAILED + r_bad))
+if [[ $regress_rc -ne 0 ]]; then
+    if [[ -f "$REPO/regression.diffs" ]]; then
+        printf '\n==> regression.diffs:\n' >&2
+        cat "$REPO/regression.diffs" >&2
+    fi
+fi
+dpobj_log "pg_regress: $r_ok passed, $r_bad failed"
+
+# --- pgTAP ----------------------------------------------------------------------------
+shopt -s nullglob
+tap_files=("$REPO"/tests/*.sql)
+shopt -u nullglob
+if [[ ${#tap_files[@]} -eq 0 ]]; then
+    dpobj_log "pgTAP: no test files in $REPO/tests/*.sql"
+    FAILED=$((FAILED + 1))
+elif ! { dpobj_psql -c 'DROP DATABASE IF EXISTS dpobj_tap' -c 'CREATE DATABASE dpobj_tap' &&
+         dpobj_psql -d dpobj_tap -c 'CREATE EXTENSION pgtap' -c 'CREATE EXTENSION dpobj'; }; then
+    dpobj_log "pgTAP: could not create database dpobj_tap with pgtap and dpobj"
+    FAILED=$((FAILED + 1))
+else
+    dpobj_log "pgTAP: pg_prove -d dpobj_tap ${#tap_files[@]} file(s)"
+    set +e
+    pg_prove -d dpobj_tap "${tap_files[@]}" 2>&1 | tee "$WORK/tap.out"
+    tap_rc=${PIPESTATUS[0]}
+    set -e
+    # TAP::Harness summary: "Files=F, Tests=T, ..." (tests run, passed or not) and, per
+    # failing file, "FILE (Wstat: W Tests: T Failed: F)" in the Test Summary Report.
+    t_total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$WORK/tap.out" | tail -n 1)
+    t_total=${t_total:-0}
+    # Sum F over those lines.  A file that died or ran fewer tests than it planned says so
+    # in its report block: "Parse errors: Bad plan.  You planned P tests but ran R." adds
+    # the P - R tests that never ran as failures; any other parse error or a non-zero exit
+    # status with no failed test adds one failure.
+    read -r t_bad t_broken < <(awk '
+        function flush() {
+            if (cur) { if (missing > 0) broken += missing; else if (odd && curfail == 0) broken++ }
+            cur = 0
+        }
+        /\(Wstat: .* Tests: [0-9]+ Failed: [0-9]+\)/ {
+            flush(); f = $0; sub(/.*Failed: /, "", f); sub(/\).*/, "", f)
+            cur = 1; curfail = f + 0; missing = 0; odd = 0; bad += curfail; next }
+        cur && /^ +Parse errors: Bad plan\. +You planned [0-9]+ tests but ran [0-9]+/ {
+            p = $0; sub(/.*You planned /, "", p); r = p
+            sub(/ .*/, "", p); sub(/.* but ran /, "", r); sub(/[^0-9].*/, "", r)
+            if (p - r > 0) missing = p - r; odd = 1; next }
+        cur && /^ +(Parse errors:|Non-zero (exit|wait) status:)/ { odd = 1; next }
+        /^[^ ]/ { flush() }
+        END { flush(); print bad + 0, broken + 0 }' "$WORK/tap.out")
+    t_ok=$((t_total - t_bad))
+    t_bad=$((t_bad + t_broken))
+    if [[ $tap_rc -ne 0 && $t_bad -eq 0 ]]; then
+        t_bad=1
+    fi
+    PASSED=$((PASSED + t_ok))
+    FAILED=$((FAILED + t_bad))
+    dpobj_log "pgTAP: $t_ok passed, $t_bad failed"
+fi
+
+# --- standalone C unit tests ----------------------------------------------------------
+if [[ -f "$REPO/tests/unit/Makefile" ]]; then
+    dpobj_log "unit: make -C tests/unit check"
+    set +e
+    make -C "$REPO/tests/unit" PG_CONFIG="$PG_CONFIG" check 2>&1 | tee "$WORK/unit.out"
+    unit_rc=${PIPESTATUS[0]}
+    set -e
+    # If the test program reports its own "N passed, M failed" line, count its checks;
+    # otherwise the whole unit test counts as one test.
+    u_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/unit.out" | tail -n 1 || true)
+    if [[ -n "$u_line" ]]; then
+        u_ok=${u_line%% passed*}
+        u_bad=${u_line#*passed, }
+        u_bad=${u_bad%% failed}
+    elif [[ $unit_rc -eq 0 ]]; then
+        u_ok=1 u_bad=0
+    else
+        u_ok=0 u_bad=1
+    fi
+    if [[ $unit_rc -ne 0 && $u_bad -eq 0 ]]; then
+        u_bad=1
+    fi
+    PASSED=$((PASSED + u_ok))
+    FAILED=$((FAILED + u_bad))
+    dpobj_log "unit: $u_ok passed, $u_bad failed"
+fi
+
+if [[ $FAILED -ne 0 ]]; then
+    dpobj_show_server_log 40
+fi
+print_summary
+[[ $FAILED -eq 0 ]]

@@ -1,0 +1,76 @@
+/*-------------------------------------------------------------------------
+ *
+ * dpobj.c
+ *	  Module entry point: PG_MODULE_MAGIC and the configuration parameters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include "fmgr.h"
+#include <limits.h>
+
+#include "utils/guc.h"
+
+PG_MODULE_MAGIC;
+
+int			dpobj_seed = -1;
+double		dpobj_solver_time_limit = 600.0;
+int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
+
+static const struct config_enum_entry oracle_options[] = {
+	{"auto", DPOBJ_ORACLE_AUTO, false},
+	{"mip", DPOBJ_ORACLE_MIP, false},
+	{"search", DPOBJ_ORACLE_SEARCH, false},
+	{NULL, 0, false}
+};
+
+const char *
+dpobj_oracle_name(DPObjOracle oracle)
+{
+	switch (oracle)
+	{
+		case DPOBJ_ORACLE_MIP:
+			return "mip";
+		case DPOBJ_ORACLE_SEARCH:
+			return "search";
+		default:
+			return "auto";
+	}
+}
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	/*
+	 * dpobj.seed makes noise reproducible.  It exists for tests only and is
+	 * PGC_SUSET: only a superuser can make an analyst's noise predictable.
+	 */
+	DefineCustomIntVariable("dpobj.seed",
+							"Seed for reproducible noise (tests only); -1 draws noise from pg_strong_random.",
+							"Setting a seed makes the released model predictable and voids the privacy guarantee.",
+							&dpobj_seed,
+							-1, -1, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomRealVariable("dpobj.solver_time_limit",
+							 "Time limit in seconds for one exact oracle solve; 0 means no limit.",
+							 "A solve that is not certified optimal within the limit releases no model, and its budget stays charged.",
+							 &dpobj_solver_time_limit,
+							 600.0, 0.0, 86400.0 * 7,
+							 PGC_USERSET, GUC_UNIT_S,
+							 NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("dpobj.oracle",
+							 "Exact oracle for OPDisc: auto, mip (GLPK) or search (exact depth-first search).",
+							 "All oracles return the same argmin of the same objective; they differ only in speed.",
+							 &dpobj_oracle,
+							 DPOBJ_ORACLE_AUTO, oracle_options,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("dpobj");
+}

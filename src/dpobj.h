@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * dpobj.h
+ *	  Extension-wide definitions: limits, SQLSTATEs, configuration (GUCs).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_H
+#define DPOBJ_H
+
+#include "postgres.h"
+
+#include "utils/elog.h"
+
+/* Largest feature dimension the halfspace mechanisms accept. */
+#define DPOBJ_HALFSPACE_MAX_DIM		256
+
+/* Default feature quantum: features are rounded to multiples of 1/Q. */
+#define DPOBJ_DEFAULT_Q				64
+#define DPOBJ_MAX_Q					(1 << 20)
+
+/* Largest |round(Q x)| accepted; keeps every <w, a> exact in int64. */
+#define DPOBJ_MAX_QUANTISED			((int64) 1 << 31)
+
+/* Limits on the grid parameters (the MIP has 2B+1 + D2+1 binaries per ...) */
+#define DPOBJ_MAX_B					64
+#define DPOBJ_MAX_D2				4096
+
+/*
+ * SQLSTATEs of our own (class "DP", which PostgreSQL does not use).
+ */
+/* the oracle did not certify optimality: no model released, budget charged */
+#define ERRCODE_DPOBJ_NOT_CERTIFIED		MAKE_SQLSTATE('D','P','0','0','1')
+/* the ledger could not record a charge: nothing was computed */
+#define ERRCODE_DPOBJ_LEDGER_FAILURE	MAKE_SQLSTATE('D','P','0','0','2')
+/* the exact oracle failed internally (inconsistent solution, solver error) */
+#define ERRCODE_DPOBJ_ORACLE_FAILURE	MAKE_SQLSTATE('D','P','0','0','3')
+
+/* GUCs (dpobj.c) */
+extern int	dpobj_seed;					/* -1: cryptographic noise */
+extern double dpobj_solver_time_limit;	/* seconds, 0 = none */
+extern int	dpobj_oracle;				/* DPOBJ_ORACLE_* default */
+
+typedef enum DPObjOracle
+{
+	DPOBJ_ORACLE_AUTO = 0,		/* exact search where it certifies faster */
+	DPOBJ_ORACLE_MIP,			/* GLPK branch-and-cut on the exact MIP */
+	DPOBJ_ORACLE_SEARCH			/* exact depth-first search over the grid */
+} DPObjOracle;
+
+extern const char *dpobj_oracle_name(DPObjOracle oracle);
+
+#endif							/* DPOBJ_H */

@@ -1,0 +1,240 @@
+/*-------------------------------------------------------------------------
+ *
+ * halfspace.c
+ *	  The OPDisc aggregate dpobj.dp_halfspace(features, label, epsilon,
+ *	  delta [, options]): finalize = charge, draw noise, solve exactly,
+ *	  release.
+ *
+ * Source: Neel, Roth, Vietri, Wu (ICML 2020), Algorithm 1 (OPDisc) with
+ * tau = 1, G = 1/tau, defaults B = floor(sqrt(d)), D^2 = d
+ * (ALGORITHMS.md section 1).
+ *
+ * Order of operations in the final function (docs/ARCHITECTURE.md):
+ *   1. the ledger debit is committed autonomously (ledger.c);
+ *   2. only then is eta ~ N(0, sigma^2)^(d+1) drawn (random.c);
+ *   3. the exact oracle solves argmin_w L(D, w) - <eta, pi(w)> (oracle.c);
+ *   4. the model is released only if optimality is certified, and the
+ *      outcome is recorded in the ledger either way.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "hsstate.h"
+#include "ledger.h"
+#include "model.h"
+#include "opdisc.h"
+#include "oracle.h"
+#include "random.h"
+
+#include "executor/executor.h"
+#include "lib/stringinfo.h"
+#include "nodes/execnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+PG_FUNCTION_INFO_V1(dpobj_halfspace_transfn);
+PG_FUNCTION_INFO_V1(dpobj_halfspace_opts_transfn);
+PG_FUNCTION_INFO_V1(dpobj_halfspace_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_opdisc_sigma);
+
+/*
+ * OPDisc noise scale, Algorithm 1 as boxed (ALGORITHMS.md section 1):
+ *   sigma = 7 G D^2 sqrt(ln(1/delta)) / (tau epsilon),  G = 1/tau.
+ * (The appendix proof of Lemma 5 arrives at half of this only through an
+ * inconsistent shift; the boxed value is the one that is DP.)
+ */
+static double
+opdisc_sigma(double epsilon, double delta, int D2, double tau)
+{
+	double		G = 1.0 / tau;
+
+	return 7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * epsilon);
+}
+
+/* dpobj.opdisc_sigma(epsilon, delta, D2): the calibration, for tests/docs */
+Datum
+dpobj_opdisc_sigma(PG_FUNCTION_ARGS)
+{
+	double		epsilon = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	int32		D2 = PG_GETARG_INT32(2);
+
+	if (!isfinite(epsilon) || epsilon <= 0 || !isfinite(delta) || delta <= 0 || delta >= 1 || D2 < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid OPDisc parameters"),
+				 errhint("Need epsilon > 0, 0 < delta < 1 and D2 >= 1.")));
+	PG_RETURN_FLOAT8(opdisc_sigma(epsilon, delta, D2, 1.0));
+}
+
+Datum
+dpobj_halfspace_transfn(PG_FUNCTION_ARGS)
+{
+	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
+
+	PG_RETURN_POINTER(hsstate_accum(fcinfo, state, "dp_halfspace", false));
+}
+
+Datum
+dpobj_halfspace_opts_transfn(PG_FUNCTION_ARGS)
+{
+	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
+
+	PG_RETURN_POINTER(hsstate_accum(fcinfo, state, "dp_halfspace", true));
+}
+
+/* ---- source relation, for the ledger ---- */
+
+typedef struct RelCollect
+{
+	List	   *relids;
+} RelCollect;
+
+static bool
+collect_relations(PlanState *ps, void *arg)
+{
+	RelCollect *rc = (RelCollect *) arg;
+
+	if (ps == NULL)
+		return false;
+	switch (nodeTag(ps))
+	{
+		case T_SeqScanState:
+		case T_SampleScanState:
+		case T_IndexScanState:
+		case T_IndexOnlyScanState:
+		case T_BitmapHeapScanState:
+		case T_TidScanState:
+		case T_TidRangeScanState:
+			{
+				Relation	rel = ((ScanState *) ps)->ss_currentRelation;
+
+				if (rel != NULL)
+					rc->relids = list_append_unique_oid(rc->relids, RelationGetRelid(rel));
+				break;
+			}
+		default:
+			break;
+	}
+	return planstate_tree_walker(ps, collect_relations, arg);
+}
+
+/*
+ * The tables scanned below this aggregate, as a comma-separated list of
+ * qualified names, or NULL when the input is not a table scan.
+ */
+static char *
+source_relations(FunctionCallInfo fcinfo)
+{
+	RelCollect	rc = {NIL};
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return NULL;
+	collect_relations(outerPlanState((AggState *) fcinfo->context), &rc);
+	if (rc.relids == NIL)
+		return NULL;
+	initStringInfo(&buf);
+	foreach(lc, rc.relids)
+	{
+		Oid			relid = lfirst_oid(lc);
+		char	   *nsp = get_namespace_name(get_rel_namespace(relid));
+		char	   *rel = get_rel_name(relid);
+
+		if (nsp == NULL || rel == NULL)
+			continue;
+		if (buf.len > 0)
+			appendStringInfoString(&buf, ", ");
+		appendStringInfoString(&buf, quote_qualified_identifier(nsp, rel));
+	}
+	return buf.len > 0 ? buf.data : NULL;
+}
+
+Datum
+dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
+{
+	HSState    *state;
+	OPDiscProblem problem;
+	OPDiscResult result;
+	DPObjOracle oracle;
+	double		time_limit;
+	double		sigma;
+	double	   *eta;
+	double	   *weights;
+	int			B;
+	int			D2;
+	int			d;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	/* no rows: no mechanism runs, nothing is charged (docs/USAGE.md) */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	state = (HSState *) PG_GETARG_POINTER(0);
+	d = state->d;
+	hsstate_resolve_params(state, &B, &D2);
+
+	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
+	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
+	sigma = opdisc_sigma(state->params.epsilon, state->params.delta, D2, 1.0);
+
+	/* 1. charge first: durable before any noise exists */
+	ledger_id = ledger_charge("opdisc", state->params.epsilon, state->params.delta,
+							  source_relations(fcinfo));
+
+	/* 2. eta ~ N(0, sigma^2)^(d+1) (Algorithm 1) */
+	eta = palloc(sizeof(double) * (d + 1));
+	rng = dpobj_rng_new();
+	for (int j = 0; j <= d; j++)
+		eta[j] = gsl_ran_gaussian(rng, sigma);
+	dpobj_rng_free(rng);
+
+	/* 3. exact oracle on the deduplicated, quantised rows */
+	memset(&problem, 0, sizeof(problem));
+	problem.d = d;
+	problem.nrows = state->nrows;
+	problem.x = (const int64_t *) state->x;
+	problem.pos = (const int64_t *) state->pos;
+	problem.neg = (const int64_t *) state->neg;
+	problem.B = B;
+	problem.D2 = D2;
+	problem.eta = eta;
+	memset(&result, 0, sizeof(result));
+	result.w = palloc0(sizeof(int) * d);
+	oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+
+	/* the noise must not outlive the solve */
+	memset(eta, 0, sizeof(double) * (d + 1));
+	pfree(eta);
+
+	/* 4. release only a certified argmin; the ledger records the outcome */
+	oracle_release_or_fail(&result, ledger_id, "dp_halfspace", oracle, time_limit);
+
+	weights = palloc(sizeof(double) * d);
+	for (int j = 0; j < d; j++)
+		weights[j] = (double) result.w[j];
+
+	/* public parameters only: nothing here is computed from the rows */
+	model_params_begin(&params);
+	model_params_text(&params, "loss", "zero_one");
+	model_params_int(&params, "d", d);
+	model_params_int(&params, "tau", 1);
+	model_params_int(&params, "B", B);
+	model_params_int(&params, "D2", D2);
+	model_params_int(&params, "Q", state->params.Q);
+	model_params_float(&params, "sigma", sigma);
+	model_params_text(&params, "oracle", oracle_used_name(oracle));
+	model_params_end(&params);
+
+	PG_RETURN_DATUM(model_build(fcinfo, "opdisc", weights, d, 0.0,
+								state->params.epsilon, state->params.delta, &params));
+}

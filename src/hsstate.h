@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * hsstate.h
+ *	  Transition state of the halfspace aggregates: distinct quantised
+ *	  feature vectors with their positive and negative label counts.
+ *
+ * Memory grows with the number of distinct quantised rows, not with n:
+ * each distinct row costs d * 8 bytes of features + 16 bytes of counts +
+ * a few bytes of hash index.  Everything lives in the aggregate's memory
+ * context.  The layout is flat arrays so that the state can later be
+ * serialised and combined (parallel aggregation) without pointer chasing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_HSSTATE_H
+#define DPOBJ_HSSTATE_H
+
+#include "dpobj.h"
+
+#include "fmgr.h"
+#include "utils/jsonb.h"
+
+/* Public parameters of a halfspace run, fixed by the first row. */
+typedef struct HSParams
+{
+	double		epsilon;
+	double		delta;
+	int			B;				/* box bound, -1 = default floor(sqrt(d)) */
+	int			D2;				/* norm^2 bound, -1 = default d */
+	int			Q;				/* feature quantum 1/Q */
+	DPObjOracle oracle;
+	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
+} HSParams;
+
+typedef struct HSState
+{
+	MemoryContext mcxt;			/* aggregate context owning all arrays */
+	int			d;				/* dimension, fixed by the first row */
+	HSParams	params;
+	Jsonb	   *options;		/* first row's options (NULL if none) */
+
+	/* distinct rows: x[u*d .. u*d+d-1], pos[u], neg[u] */
+	int			nrows;
+	int			maxrows;
+	int64	   *x;
+	int64	   *pos;
+	int64	   *neg;
+
+	/* open-addressing hash index: slot -> row + 1 (0 = empty) */
+	int32	   *slots;
+	uint32		nslots;			/* power of two */
+	uint32	   *hashes;			/* hash of each distinct row */
+	int64	   *scratch;		/* d quantised values of the current row */
+} HSState;
+
+/*
+ * Adds one (features, label) row: validates the arguments (same ones on
+ * every row), quantises the features, and counts the row.  Errors never
+ * quote row values.
+ */
+extern HSState *hsstate_accum(FunctionCallInfo fcinfo, HSState *state,
+							  const char *aggname, bool has_options);
+
+/* Parameters with the defaults filled in (B = floor(sqrt d), D2 = d). */
+extern void hsstate_resolve_params(const HSState *state, int *B, int *D2);
+
+#endif							/* DPOBJ_HSSTATE_H */

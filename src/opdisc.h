@@ -1,0 +1,100 @@
+/*-------------------------------------------------------------------------
+ *
+ * opdisc.h
+ *	  The OPDisc oracle problem: L(D, w) - <eta, pi(w)> over the integer grid
+ *	  W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (tau = 1).
+ *
+ * Source: Neel, Roth, Vietri, Wu, "Differentially Private Objective
+ * Perturbation: Beyond Smoothness and Convexity" (ICML 2020), Algorithm 1
+ * and Appendix D.2; shared/docs/ALGORITHMS.md section 1.
+ *
+ * This header and the oracle files (opdisc_objective.c, opdisc_mip.c,
+ * opdisc_search.c) are plain C: they include no PostgreSQL header, never
+ * longjmp, and free everything they allocate on every return path.  The
+ * server side (halfspace.c) supplies a stop callback that looks at the
+ * backend's pending interrupts and raises them after the oracle returns.
+ *
+ * Features are quantised to the lattice (1/Q)Z before they reach an oracle:
+ * a_uj = round(Q * x_uj) is stored as int64.  With integer w, Q<w, x_u> =
+ * <w, a_u> is an integer, so "<w, x_u> > 0" is exactly "<w, a_u> >= 1" and
+ * every oracle can decide each row's prediction in exact integer arithmetic.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_OPDISC_H
+#define DPOBJ_OPDISC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Return true when the solve must stop now (query cancel, backend exit). */
+typedef bool (*opdisc_stop_fn) (void *arg);
+
+/* Receives solver chatter (one or more lines); never data for the client. */
+typedef void (*opdisc_log_fn) (void *arg, const char *text);
+
+typedef struct OPDiscProblem
+{
+	int			d;				/* dimension (number of features) */
+	int			nrows;			/* number of distinct quantised rows */
+	const int64_t *x;			/* nrows x d, row-major: a_uj = round(Q x_uj) */
+	const int64_t *pos;			/* p_u: rows with label +1 and features a_u */
+	const int64_t *neg;			/* q_u: rows with label -1 and features a_u */
+	int			B;				/* box bound: |w_j| <= B */
+	int			D2;				/* squared norm bound: ||w||^2 <= D2 */
+	const double *eta;			/* noise eta_1..eta_{d+1} (length d + 1) */
+
+	/* control: none of these affects the argmin */
+	double		time_limit;		/* seconds; <= 0 means no limit */
+	opdisc_stop_fn should_stop;	/* may be NULL */
+	void	   *stop_arg;
+	opdisc_log_fn log;			/* may be NULL */
+	void	   *log_arg;
+} OPDiscProblem;
+
+typedef enum OPDiscStatus
+{
+	OPDISC_OPTIMAL = 0,			/* argmin found and certified */
+	OPDISC_TIME_LIMIT,			/* stopped by time_limit, not certified */
+	OPDISC_INTERRUPTED,			/* stopped by should_stop, not certified */
+	OPDISC_FAILED				/* solver failure / inconsistency; message says */
+} OPDiscStatus;
+
+typedef struct OPDiscResult
+{
+	OPDiscStatus status;
+	int		   *w;				/* caller-allocated, length d: the argmin */
+	double		objective;		/* opdisc_objective(problem, w), exact */
+	double		solver_objective;	/* what the solver reported (MIP) */
+	long		nodes;			/* search / branch-and-bound nodes */
+	double		seconds;		/* wall time spent in the oracle */
+	char		message[256];	/* human-readable reason when not OPTIMAL */
+} OPDiscResult;
+
+/* Objective value of w (ALGORITHMS.md section 1):
+ *   sum_u [ p_u (1 - b_u) + q_u b_u ]  -  (1/D) sum_j eta_j w_j
+ *                                      -  (eta_{d+1}/D) sqrt(D2 - ||w||^2)
+ * with b_u = 1 iff <w, a_u> >= 1 (sgn(0) = -1).  w must lie in the grid. */
+extern double opdisc_objective(const OPDiscProblem *p, const int *w);
+
+/* Integer 0/1 loss of w: sum_u p_u (1 - b_u) + q_u b_u. */
+extern int64_t opdisc_loss(const OPDiscProblem *p, const int *w);
+
+/* True if w lies in the grid W (box and norm constraints). */
+extern bool opdisc_in_grid(const OPDiscProblem *p, const int *w);
+
+/* Number of grid points, saturating at 1e300 (for choosing an oracle). */
+extern double opdisc_grid_size(int d, int B, int D2);
+
+/* Relative tolerance for comparing objective values of the same w. */
+#define OPDISC_OBJ_TOL 1e-7
+
+/*
+ * Exact oracles.  Each fills result->w with the argmin of opdisc_objective
+ * over the grid and sets status OPDISC_OPTIMAL only when optimality is
+ * proven; result->objective is always recomputed with opdisc_objective.
+ */
+extern void opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result);	/* GLPK */
+extern void opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result);	/* DFS */
+
+#endif							/* DPOBJ_OPDISC_H */

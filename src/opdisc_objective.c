@@ -1,0 +1,105 @@
+/*-------------------------------------------------------------------------
+ *
+ * opdisc_objective.c
+ *	  Exact evaluation of the OPDisc objective; the one definition every
+ *	  oracle's answer is checked against before a model is released.
+ *
+ * Source: Neel et al. (ICML 2020) Algorithm 1, output
+ *   w_hat = argmin_{w in W_tau} L(D, w) - <eta, pi(w)>,
+ *   pi(w) = (w_1, ..., w_d, sqrt(D^2 - ||w||^2)) / D;
+ * ALGORITHMS.md section 1.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+
+#include "opdisc.h"
+
+bool
+opdisc_in_grid(const OPDiscProblem *p, const int *w)
+{
+	int64_t		norm2 = 0;
+
+	for (int j = 0; j < p->d; j++)
+	{
+		if (w[j] < -p->B || w[j] > p->B)
+			return false;
+		norm2 += (int64_t) w[j] * w[j];
+	}
+	return norm2 <= p->D2;
+}
+
+int64_t
+opdisc_loss(const OPDiscProblem *p, const int *w)
+{
+	int64_t		loss = 0;
+
+	for (int u = 0; u < p->nrows; u++)
+	{
+		const int64_t *a = p->x + (int64_t) u * p->d;
+		int64_t		s = 0;
+
+		for (int j = 0; j < p->d; j++)
+			s += a[j] * w[j];
+		/* b_u = 1 iff <w, a_u> >= 1, i.e. <w, x_u> > 0; sgn(0) = -1 */
+		loss += (s >= 1) ? p->neg[u] : p->pos[u];
+	}
+	return loss;
+}
+
+double
+opdisc_objective(const OPDiscProblem *p, const int *w)
+{
+	double		D = sqrt((double) p->D2);
+	double		lin = 0.0;
+	int64_t		norm2 = 0;
+
+	for (int j = 0; j < p->d; j++)
+	{
+		lin += p->eta[j] * w[j];
+		norm2 += (int64_t) w[j] * w[j];
+	}
+	/* - <eta, pi(w)> with the exact normalisation coordinate */
+	return (double) opdisc_loss(p, w)
+		- lin / D
+		- p->eta[p->d] * sqrt((double) (p->D2 - norm2)) / D;
+}
+
+double
+opdisc_grid_size(int d, int B, int D2)
+{
+	/*
+	 * Count integer vectors with |w_j| <= B and ||w||^2 <= D2 by a DP over
+	 * the norm budget: cnt[s] = number of partial vectors with norm^2 = s.
+	 */
+	double		cnt[4096 + 1];
+	double		nxt[4096 + 1];
+	double		total = 0.0;
+
+	if (D2 > 4096)
+		return 1e300;
+	for (int s = 0; s <= D2; s++)
+		cnt[s] = (s == 0) ? 1.0 : 0.0;
+	for (int j = 0; j < d; j++)
+	{
+		for (int s = 0; s <= D2; s++)
+			nxt[s] = 0.0;
+		for (int s = 0; s <= D2; s++)
+		{
+			if (cnt[s] == 0.0)
+				continue;
+			for (int v = -B; v <= B; v++)
+			{
+				int			t = s + v * v;
+
+				if (t <= D2)
+					nxt[t] += cnt[s];
+			}
+		}
+		for (int s = 0; s <= D2; s++)
+			cnt[s] = (nxt[s] > 1e300) ? 1e300 : nxt[s];
+	}
+	for (int s = 0; s <= D2; s++)
+		total += cnt[s];
+	return total > 1e300 ? 1e300 : total;
+}

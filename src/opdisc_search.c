@@ -1,0 +1,1322 @@
+/*-------------------------------------------------------------------------
+ *
+ * opdisc_search.c
+ *	  Exact depth-first branch-and-bound oracle for OPDisc.
+ *
+ * Source: Neel, Roth, Vietri, Wu, "Differentially Private Objective
+ * Perturbation: Beyond Smoothness and Convexity" (ICML 2020), Algorithm 1:
+ *
+ *	 w_hat = argmin_{w in W_tau} L(D, w) - <eta, pi(w)>,
+ *	 pi(w) = (w_1, ..., w_d, sqrt(D^2 - ||w||^2)) / D,
+ *
+ * over W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 } (tau = 1), with the
+ * exactness requirements of Appendix D.2 as restated in
+ * shared/docs/ALGORITHMS.md section 1 (deduplicated rows with counts p_u /
+ * q_u, sgn(0) = -1, features on the lattice (1/Q)Z so that "<w, x_u> > 0"
+ * is "<w, a_u> >= 1" in exact int64 arithmetic).  Privacy needs the exact
+ * argmin (alpha = 0 oracle), so every pruning rule below is a valid lower
+ * bound and the answer is identical to plain enumeration of the grid.
+ *
+ * Search.  Coordinates are fixed one at a time in a static order
+ * order[0..d-1].  A node at depth k has w_{order[0..k-1]} assigned; it keeps
+ * the partial dot products S_u = sum_{i<k} a_{u,order[i]} w_{order[i]}
+ * (int64, exact) and the remaining norm budget r = D2 - sum w_i^2.  For each
+ * child value v of the next coordinate we compute a lower bound on the
+ * objective of every grid point below the child and visit the children in
+ * increasing bound order, pruning when bound > incumbent + margin.
+ *
+ * Lower bound (see docs/ORACLE.md for the measurements behind each part):
+ *
+ *	 LB = (linear noise of the assigned coordinates)
+ *		+ min_{s = 0..r} [ Loss(s) + E_k(s) - (eta_{d+1}/D) sqrt(r - s) ]
+ *
+ * where s is the squared norm the unassigned suffix will use,
+ * E_k(s) = min -(1/D) sum_{j suffix} eta_j w_j over suffix vectors of
+ * squared norm exactly s (a dynamic programme over the norm budget,
+ * computed once), and Loss(s) is a lower bound on the 0/1 loss of any
+ * completion whose suffix has squared norm <= s:
+ *
+ *	 Loss(s) = sum over groups g of min_{R in g.gcd Z, |R| <= M_g(s)}
+ *			   sum_{u in g} [ R >= 1 - S_u ? q_u : p_u ].
+ *
+ * Rows are grouped by their (identical) unassigned sub-vector a_u|suffix, so
+ * all rows of a group receive the same unknown remainder R = <w_suffix, a_u>;
+ * the group minimum is exact for that group and only the coupling between
+ * groups is relaxed.  |R| <= M_g(s) = min(B ||a||_1, isqrt(s ||a||_2^2)) and
+ * R is a multiple of the gcd of the group's unassigned entries.  For one-hot
+ * encoded categorical features this bound becomes "best lookup table over
+ * the categories that are still unassigned", which is what makes the Adult
+ * instances tractable.  Rows whose sign is already decided are simply
+ * groups whose minimum is attained everywhere.
+ *
+ * Ties.  The answer is the minimiser of the total order
+ * (opdisc_objective(w), then w lexicographically smallest, comparing w[0]
+ * first as signed integers), i.e. what plain enumeration of the grid in
+ * lexicographic order gives when it keeps the first strict minimum.  The
+ * search computes objective values in its own summation order, so it prunes
+ * only when a bound exceeds the incumbent by a safety margin far above the
+ * floating-point error, and whenever a candidate comes within that margin of
+ * the incumbent both are re-evaluated with opdisc_objective() and compared
+ * by the total order above.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "opdisc.h"
+
+/* Poll should_stop() at least this often (seconds). */
+#define SEARCH_POLL_INTERVAL 0.02
+
+/*
+ * One level of the row grouping: rows grouped by their sub-vector on the
+ * unassigned columns order[k..d-1] (level k).  Group data is static.
+ */
+typedef struct Level
+{
+	int			ngroups;
+	int		   *gstart;			/* ngroups + 1 offsets into members */
+	int		   *members;		/* row ids, group by group */
+	int64_t    *ggcd;			/* gcd of the unassigned entries (0: none) */
+	int64_t    *gpos;			/* sum of p_u over the group */
+	unsigned char *affected;	/* some member has a_{u,order[k-1]} != 0 */
+	/* radius breakpoints: J_g(s) = floor(M_g(s) / gcd) steps up at s */
+	int		   *bpstart;		/* ngroups + 1 offsets */
+	int		   *bps;			/* budget s where J increases */
+	int64_t    *bpj;			/* new J value from that s on */
+	int		   *unaff;			/* list of unaffected group ids */
+	int			nunaff;
+	int		   *aff;			/* list of affected group ids */
+	int			naff;
+} Level;
+
+typedef struct SearchCtx
+{
+	const OPDiscProblem *p;
+	int			d;
+	int			n;
+	int			B;
+	int			D2;
+	int			Deff;			/* min(D2, d B^2): largest useful budget */
+	double		Dnorm;			/* D = sqrt(D2) */
+	double		margin;			/* pruning safety margin */
+
+	int		   *order;			/* column order */
+	Level	   *lev;			/* d + 1 levels */
+
+	/* column nonzeros (by original column id) */
+	int		   *cstart;
+	int		   *crow;
+	int64_t    *cval;
+
+	int64_t    *S;				/* partial dot products */
+	int		   *wcur;			/* current partial assignment (by column) */
+
+	double	   *E;				/* (d + 1) x (Deff + 1) suffix noise minima */
+	double	   *ntab;			/* -(eta_{d+1}/D) sqrt(x), x = 0..D2, or NULL */
+
+	/* per-depth scratch */
+	double	   *LU;				/* (d + 1) x (Deff + 2): loss diff arrays */
+	double	   *LV;				/* Deff + 2 */
+	double	   *cbound;			/* d x (2B + 1) child bounds */
+	int		   *cval_order;		/* d x (2B + 1) child values, sorted */
+
+	/* group evaluation scratch */
+	int64_t    *diff;			/* lattice diff array, length difflen */
+	int			difflen;
+	int64_t    *pairs;			/* 2 x nrows (idx, delta) for the sort path */
+	int64_t    *bestv;			/* best per breakpoint */
+
+	/* incumbent */
+	int		   *winc;
+	double		inc;			/* incumbent value (search arithmetic) */
+	double		inc_exact;		/* opdisc_objective(winc) or NAN if unknown */
+	bool		have_inc;
+
+	/* local search scratch */
+	int64_t    *lsdot;
+
+	/* control */
+	long		nodes;
+	struct timespec t0;
+	double		last_poll;
+	int			stopped;		/* 0, OPDISC_TIME_LIMIT, OPDISC_INTERRUPTED */
+} SearchCtx;
+
+static double
+now_seconds(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double) (t.tv_sec - t0->tv_sec) + 1e-9 * (double) (t.tv_nsec - t0->tv_nsec);
+}
+
+/* Check the time limit always and should_stop() every SEARCH_POLL_INTERVAL. */
+static bool
+check_stop(SearchCtx *c)
+{
+	double		t;
+
+	if (c->stopped)
+		return true;
+	t = now_seconds(&c->t0);
+	if (c->p->time_limit > 0 && t >= c->p->time_limit)
+	{
+		c->stopped = OPDISC_TIME_LIMIT;
+		return true;
+	}
+	if (c->p->should_stop != NULL && t - c->last_poll >= SEARCH_POLL_INTERVAL)
+	{
+		c->last_poll = t;
+		if (c->p->should_stop(c->p->stop_arg))
+		{
+			c->stopped = OPDISC_INTERRUPTED;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int64_t
+i64abs(int64_t a)
+{
+	return a < 0 ? -a : a;
+}
+
+static int64_t
+gcd64(int64_t a, int64_t b)
+{
+	a = i64abs(a);
+	b = i64abs(b);
+	while (b != 0)
+	{
+		int64_t		t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* ceil(a / b) for b > 0 */
+static int64_t
+ceil_div(int64_t a, int64_t b)
+{
+	if (a >= 0)
+		return (a + b - 1) / b;
+	return -((-a) / b);
+}
+
+/* floor(sqrt(x)) for 0 <= x < 2^62, exact */
+static int64_t
+isqrt64(int64_t x)
+{
+	int64_t		r;
+
+	if (x <= 0)
+		return 0;
+	r = (int64_t) sqrt((double) x);
+	while (r > 0 && r > x / r)
+		r--;
+	while ((r + 1) <= x / (r + 1))
+		r++;
+	return r;
+}
+
+/*
+ * Objective of a grid point in the search's own arithmetic (sum of integer
+ * loss and the noise terms of Algorithm 1).
+ */
+static double
+ctx_value(const SearchCtx *c, int64_t loss, double lin, int64_t norm2)
+{
+	const OPDiscProblem *p = c->p;
+
+	return (double) loss - lin / c->Dnorm
+		- p->eta[p->d] * sqrt((double) (p->D2 - norm2)) / c->Dnorm;
+}
+
+/* lexicographic comparison of two grid points (w[0] first) */
+static int
+lex_cmp(const int *a, const int *b, int d)
+{
+	for (int j = 0; j < d; j++)
+	{
+		if (a[j] != b[j])
+			return a[j] < b[j] ? -1 : 1;
+	}
+	return 0;
+}
+
+/*
+ * Offer a candidate w (by original column) with value val computed in the
+ * search's arithmetic.  Implements the documented total order: exact
+ * opdisc_objective(), then lexicographically smallest w.  Returns true if
+ * the incumbent changed.
+ */
+static bool
+offer(SearchCtx *c, const int *w, double val)
+{
+	int			d = c->d;
+
+	if (!c->have_inc || val < c->inc - c->margin)
+	{
+		memcpy(c->winc, w, sizeof(int) * d);
+		c->inc = val;
+		c->inc_exact = NAN;
+		c->have_inc = true;
+		return true;
+	}
+	if (val <= c->inc + c->margin)
+	{
+		double		ev = opdisc_objective(c->p, w);
+
+		if (isnan(c->inc_exact))
+			c->inc_exact = opdisc_objective(c->p, c->winc);
+		if (ev < c->inc_exact ||
+			(ev == c->inc_exact && lex_cmp(w, c->winc, d) < 0))
+		{
+			memcpy(c->winc, w, sizeof(int) * d);
+			/* keep the smaller of the two search values for pruning */
+			if (val < c->inc)
+				c->inc = val;
+			c->inc_exact = ev;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * Local search on the exact objective (incumbent heuristic)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Change of the integer loss when coordinate j moves by dv, given current
+ * dot products dot[].
+ */
+static int64_t
+delta_loss_1(const SearchCtx *c, const int64_t *dot, int j, int dv)
+{
+	const OPDiscProblem *p = c->p;
+	int64_t		dl = 0;
+
+	for (int t = c->cstart[j]; t < c->cstart[j + 1]; t++)
+	{
+		int			u = c->crow[t];
+		int64_t		s0 = dot[u];
+		int64_t		s1 = s0 + c->cval[t] * dv;
+		bool		b0 = s0 >= 1,
+					b1 = s1 >= 1;
+
+		if (b0 != b1)
+			dl += b1 ? (p->neg[u] - p->pos[u]) : (p->pos[u] - p->neg[u]);
+	}
+	return dl;
+}
+
+static void
+apply_move(SearchCtx *c, int64_t *dot, int j, int dv)
+{
+	for (int t = c->cstart[j]; t < c->cstart[j + 1]; t++)
+		dot[c->crow[t]] += c->cval[t] * dv;
+}
+
+/*
+ * Best-improvement local search from w (in/out) with single-coordinate moves
+ * to any value and paired +-1 moves of two coordinates (the latter move
+ * weight between one-hot groups, which leaves many rows' scores unchanged).
+ * Every accepted point is offered to the incumbent.
+ */
+static void
+local_search(SearchCtx *c, int *w)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+	int			B = c->B;
+	int64_t    *dot = c->lsdot;
+	int64_t		loss = 0;
+	int64_t		norm2 = 0;
+	double		lin = 0.0;
+	double		cur;
+	bool		improved = true;
+	int			sweeps = 0;
+
+	for (int u = 0; u < c->n; u++)
+	{
+		const int64_t *a = p->x + (int64_t) u * d;
+		int64_t		s = 0;
+
+		for (int j = 0; j < d; j++)
+			s += a[j] * w[j];
+		dot[u] = s;
+		loss += (s >= 1) ? p->neg[u] : p->pos[u];
+	}
+	for (int j = 0; j < d; j++)
+	{
+		norm2 += (int64_t) w[j] * w[j];
+		lin += p->eta[j] * w[j];
+	}
+	cur = ctx_value(c, loss, lin, norm2);
+	offer(c, w, cur);
+
+	while (improved && sweeps < 1000)
+	{
+		int			bj = -1,
+					bk = -1,
+					bdj = 0,
+					bdk = 0;
+		double		bval = cur - c->margin;
+		int64_t		bloss = 0;
+
+		improved = false;
+		sweeps++;
+		if (check_stop(c))
+			return;
+
+		/* single-coordinate moves */
+		for (int j = 0; j < d; j++)
+		{
+			for (int v = -B; v <= B; v++)
+			{
+				int64_t		n2 = norm2 - (int64_t) w[j] * w[j] + (int64_t) v * v;
+				int64_t		dl;
+				double		val;
+
+				if (v == w[j] || n2 > c->D2)
+					continue;
+				dl = delta_loss_1(c, dot, j, v - w[j]);
+				val = ctx_value(c, loss + dl, lin + p->eta[j] * (v - w[j]), n2);
+				if (val < bval)
+				{
+					bval = val;
+					bj = j;
+					bdj = v - w[j];
+					bk = -1;
+					bloss = loss + dl;
+				}
+			}
+		}
+		/* paired +-1 moves */
+		for (int j = 0; j < d; j++)
+		{
+			for (int k = j + 1; k < d; k++)
+			{
+				for (int sj = -1; sj <= 1; sj += 2)
+				{
+					for (int sk = -1; sk <= 1; sk += 2)
+					{
+						int			vj = w[j] + sj,
+									vk = w[k] + sk;
+						int64_t		n2,
+									dl;
+						double		val;
+
+						if (vj < -B || vj > B || vk < -B || vk > B)
+							continue;
+						n2 = norm2 - (int64_t) w[j] * w[j] - (int64_t) w[k] * w[k]
+							+ (int64_t) vj * vj + (int64_t) vk * vk;
+						if (n2 > c->D2)
+							continue;
+						dl = delta_loss_1(c, dot, j, sj);
+						apply_move(c, dot, j, sj);
+						dl += delta_loss_1(c, dot, k, sk);
+						apply_move(c, dot, j, -sj);
+						val = ctx_value(c, loss + dl,
+										lin + p->eta[j] * sj + p->eta[k] * sk, n2);
+						if (val < bval)
+						{
+							bval = val;
+							bj = j;
+							bdj = sj;
+							bk = k;
+							bdk = sk;
+							bloss = loss + dl;
+						}
+					}
+				}
+			}
+		}
+		if (bj >= 0)
+		{
+			improved = true;
+			norm2 -= (int64_t) w[bj] * w[bj];
+			apply_move(c, dot, bj, bdj);
+			lin += p->eta[bj] * bdj;
+			w[bj] += bdj;
+			norm2 += (int64_t) w[bj] * w[bj];
+			if (bk >= 0)
+			{
+				norm2 -= (int64_t) w[bk] * w[bk];
+				apply_move(c, dot, bk, bdk);
+				lin += p->eta[bk] * bdk;
+				w[bk] += bdk;
+				norm2 += (int64_t) w[bk] * w[bk];
+			}
+			loss = bloss;
+			cur = ctx_value(c, loss, lin, norm2);
+			offer(c, w, cur);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Group lower bound
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Minimum of F(R) = sum_{u in g} [R >= 1 - S'_u ? q_u : p_u] over the lattice
+ * R = i * gcd, |i| <= j, for every breakpoint radius j of the group with
+ * budget s <= rmax; adds the result to the diff array out[] indexed by s
+ * (out[0] gets the value at radius 0, out[s] the change when the radius
+ * grows at budget s).  S'_u = S_u + v * a_{u,col} (col < 0: no shift).
+ */
+static void
+group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
+			int rmax, double *out)
+{
+	const OPDiscProblem *p = c->p;
+	int			m0 = lv->gstart[g];
+	int			m = lv->gstart[g + 1] - m0;
+	const int  *mem = lv->members + m0;
+	int64_t		gg = lv->ggcd[g];
+	int			nb = 0;
+	int64_t		Jr = 0;
+	int64_t    *bestv = c->bestv;
+	int			d = c->d;
+
+	/* number of breakpoints usable with budget rmax, and the final radius */
+	for (int t = lv->bpstart[g]; t < lv->bpstart[g + 1]; t++)
+	{
+		if (lv->bps[t] > rmax)
+			break;
+		nb++;
+		Jr = lv->bpj[t];
+	}
+
+	if (gg == 0 || Jr == 0)
+	{
+		/* R = 0: exact loss of the group */
+		int64_t		loss = 0;
+
+		for (int i = 0; i < m; i++)
+		{
+			int			u = mem[i];
+			int64_t		s = c->S[u];
+
+			if (col >= 0)
+				s += p->x[(int64_t) u * d + col] * v;
+			loss += (s >= 1) ? p->neg[u] : p->pos[u];
+		}
+		out[0] += (double) loss;
+		return;
+	}
+
+	if (m == 1)
+	{
+		int			u = mem[0];
+		int64_t		s = c->S[u];
+		int64_t		iu;
+		int64_t		pu = p->pos[u],
+					qu = p->neg[u];
+		int64_t		mn = pu < qu ? pu : qu;
+		int64_t		prev;
+
+		if (col >= 0)
+			s += p->x[(int64_t) u * d + col] * v;
+		iu = ceil_div(1 - s, gg);	/* positive for i >= iu */
+		/* radius 0 */
+		prev = (iu <= 0) ? qu : pu;
+		out[0] += (double) prev;
+		for (int t = 0; t < nb; t++)
+		{
+			int64_t		j = lv->bpj[lv->bpstart[g] + t];
+			int64_t		val = (iu <= -j) ? qu : (iu > j ? pu : mn);
+
+			if (val != prev)
+			{
+				out[lv->bps[lv->bpstart[g] + t]] += (double) (val - prev);
+				prev = val;
+			}
+		}
+		return;
+	}
+
+	if (2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
+	{
+		/* lattice method: F on i = -Jr..Jr via a difference array */
+		int64_t    *df = c->diff;
+		int64_t		F,
+					best;
+		int			K = (int) (2 * Jr + 2);
+		int			t = 0;
+
+		memset(df, 0, sizeof(int64_t) * K);
+		for (int i = 0; i < m; i++)
+		{
+			int			u = mem[i];
+			int64_t		s = c->S[u];
+			int64_t		iu;
+
+			if (col >= 0)
+				s += p->x[(int64_t) u * d + col] * v;
+			iu = ceil_div(1 - s, gg);
+			if (iu < -Jr)
+				iu = -Jr;
+			if (iu > Jr + 1)
+				iu = Jr + 1;
+			df[iu + Jr] += p->neg[u] - p->pos[u];
+		}
+		/* prefix sums: df[i + Jr] becomes F(i) */
+		F = lv->gpos[g];
+		for (int i = 0; i < K - 1; i++)
+		{
+			F += df[i];
+			df[i] = F;
+		}
+		/* best over growing radius, reported at the breakpoints */
+		best = df[Jr];
+		bestv[0] = best;
+		for (int64_t j = 1; j <= Jr; j++)
+		{
+			if (df[Jr - j] < best)
+				best = df[Jr - j];
+			if (df[Jr + j] < best)
+				best = df[Jr + j];
+			while (t < nb && lv->bpj[lv->bpstart[g] + t] == j)
+				bestv[++t] = best;
+		}
+	}
+	else
+	{
+		/* sort path: step function F with breakpoints at the row indices */
+		int64_t    *pr = c->pairs;
+
+		for (int i = 0; i < m; i++)
+		{
+			int			u = mem[i];
+			int64_t		s = c->S[u];
+			int64_t		iu;
+
+			if (col >= 0)
+				s += p->x[(int64_t) u * d + col] * v;
+			iu = ceil_div(1 - s, gg);
+			if (iu < -Jr)
+				iu = -Jr;
+			if (iu > Jr + 1)
+				iu = Jr + 1;
+			pr[2 * i] = iu;
+			pr[2 * i + 1] = p->neg[u] - p->pos[u];
+		}
+		/* insertion sort by index (groups on this path are small) */
+		for (int i = 1; i < m; i++)
+		{
+			int64_t		k0 = pr[2 * i],
+						k1 = pr[2 * i + 1];
+			int			h = i - 1;
+
+			while (h >= 0 && pr[2 * h] > k0)
+			{
+				pr[2 * h + 2] = pr[2 * h];
+				pr[2 * h + 3] = pr[2 * h + 1];
+				h--;
+			}
+			pr[2 * h + 2] = k0;
+			pr[2 * h + 3] = k1;
+		}
+		for (int t = 0; t <= nb; t++)
+		{
+			int64_t		j = (t == 0) ? 0 : lv->bpj[lv->bpstart[g] + t - 1];
+			int64_t		F = lv->gpos[g];
+			int64_t		best;
+			int			i = 0;
+
+			/* F(-j) */
+			while (i < m && pr[2 * i] <= -j)
+			{
+				F += pr[2 * i + 1];
+				i++;
+			}
+			best = F;
+			while (i < m && pr[2 * i] <= j)
+			{
+				int64_t		key = pr[2 * i];
+
+				while (i < m && pr[2 * i] == key)
+				{
+					F += pr[2 * i + 1];
+					i++;
+				}
+				if (F < best)
+					best = F;
+			}
+			bestv[t] = best;
+		}
+	}
+
+	/* report: out[0] += best(radius 0), out[s_t] += change */
+	out[0] += (double) bestv[0];
+	for (int t = 0; t < nb; t++)
+	{
+		if (bestv[t + 1] != bestv[t])
+			out[lv->bps[lv->bpstart[g] + t]] += (double) (bestv[t + 1] - bestv[t]);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Depth-first search
+ * ---------------------------------------------------------------------
+ */
+
+static double
+norm_term(const SearchCtx *c, int64_t x)
+{
+	if (c->ntab != NULL)
+		return c->ntab[x];
+	return -c->p->eta[c->d] * sqrt((double) x) / c->Dnorm;
+}
+
+static void
+dfs(SearchCtx *c, int k, int r, double prefix)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+	int			B = c->B;
+	int			col = c->order[k];
+	const Level *lv = &c->lev[k + 1];
+	int			rl = r < c->Deff ? r : c->Deff;
+	double	   *LU = c->LU + (size_t) k * (c->Deff + 2);
+	double	   *LV = c->LV;
+	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
+	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
+	const double *Ek = c->E + (size_t) (k + 1) * (c->Deff + 1);
+	int			nch = 0;
+
+	if (check_stop(c))
+		return;
+
+	/* loss bound contribution of the groups that do not see column col */
+	for (int s = 0; s <= rl; s++)
+		LU[s] = 0.0;
+	for (int i = 0; i < lv->nunaff; i++)
+		group_bound(c, lv, lv->unaff[i], -1, 0, rl, LU);
+
+	/* bound every child */
+	for (int v = -B; v <= B; v++)
+	{
+		int			r2 = r - v * v;
+		int			rl2;
+		double		best = INFINITY;
+		double		acc;
+
+		if (r2 < 0)
+			continue;
+		rl2 = r2 < c->Deff ? r2 : c->Deff;
+		memcpy(LV, LU, sizeof(double) * (rl2 + 1));
+		for (int i = 0; i < lv->naff; i++)
+			group_bound(c, lv, lv->aff[i], col, v, rl2, LV);
+		acc = 0.0;
+		for (int s = 0; s <= rl2; s++)
+		{
+			double		val;
+
+			acc += LV[s];
+			if (Ek[s] == INFINITY)
+				continue;
+			val = acc + Ek[s] + norm_term(c, r2 - s);
+			if (val < best)
+				best = val;
+		}
+		c->nodes++;
+		cb[nch] = prefix - p->eta[col] * v / c->Dnorm + best;
+		cv[nch] = v;
+		nch++;
+	}
+
+	/* sort children by bound (insertion sort, stable in v) */
+	for (int i = 1; i < nch; i++)
+	{
+		double		b = cb[i];
+		int			vv = cv[i];
+		int			h = i - 1;
+
+		while (h >= 0 && cb[h] > b)
+		{
+			cb[h + 1] = cb[h];
+			cv[h + 1] = cv[h];
+			h--;
+		}
+		cb[h + 1] = b;
+		cv[h + 1] = vv;
+	}
+
+	for (int i = 0; i < nch; i++)
+	{
+		int			v = cv[i];
+
+		if (c->have_inc && cb[i] > c->inc + c->margin)
+			break;
+		c->wcur[col] = v;
+		if (k + 1 == d)
+		{
+			/* leaf: the bound is the objective value itself */
+			offer(c, c->wcur, cb[i]);
+		}
+		else
+		{
+			for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
+				c->S[c->crow[t]] += c->cval[t] * v;
+			dfs(c, k + 1, r - v * v, prefix - p->eta[col] * v / c->Dnorm);
+			for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
+				c->S[c->crow[t]] -= c->cval[t] * v;
+		}
+		c->wcur[col] = 0;
+		if (c->stopped)
+			return;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Setup
+ * ---------------------------------------------------------------------
+ */
+
+typedef struct SortKey
+{
+	int64_t		k1;
+	int64_t		k2;
+	int			row;
+} SortKey;
+
+static int
+sortkey_cmp(const void *a, const void *b)
+{
+	const SortKey *x = a,
+			   *y = b;
+
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return x->row - y->row;
+}
+
+static int
+int64_cmp(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a,
+				y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+typedef struct ColKey
+{
+	double		key;
+	int			col;
+} ColKey;
+
+static int
+colkey_cmp(const void *a, const void *b)
+{
+	const ColKey *x = a,
+			   *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->col - y->col;
+}
+
+#define CTX_ALLOC(ptr, cnt) \
+	do { \
+		(ptr) = calloc((size_t) (cnt) > 0 ? (size_t) (cnt) : 1, sizeof(*(ptr))); \
+		if ((ptr) == NULL) goto oom; \
+	} while (0)
+
+static void
+ctx_free(SearchCtx *c)
+{
+	if (c->lev != NULL)
+	{
+		for (int k = 0; k <= c->d; k++)
+		{
+			Level	   *lv = &c->lev[k];
+
+			free(lv->gstart);
+			free(lv->members);
+			free(lv->ggcd);
+			free(lv->gpos);
+			free(lv->affected);
+			free(lv->bpstart);
+			free(lv->bps);
+			free(lv->bpj);
+			free(lv->unaff);
+			free(lv->aff);
+		}
+	}
+	free(c->lev);
+	free(c->order);
+	free(c->cstart);
+	free(c->crow);
+	free(c->cval);
+	free(c->S);
+	free(c->wcur);
+	free(c->E);
+	free(c->ntab);
+	free(c->LU);
+	free(c->LV);
+	free(c->cbound);
+	free(c->cval_order);
+	free(c->diff);
+	free(c->pairs);
+	free(c->bestv);
+	free(c->winc);
+	free(c->lsdot);
+}
+
+/*
+ * Static column order.  Columns with many distinct values (continuous
+ * features) first, then the rest by decreasing number of nonzeros.
+ */
+static int
+choose_order(SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d,
+				n = c->n;
+	ColKey	   *ck = NULL;
+	int64_t    *vals = NULL;
+
+	ck = calloc((size_t) d, sizeof(ColKey));
+	vals = calloc((size_t) (n > 0 ? n : 1), sizeof(int64_t));
+	if (ck == NULL || vals == NULL)
+	{
+		free(ck);
+		free(vals);
+		return -1;
+	}
+	for (int j = 0; j < d; j++)
+	{
+		int			nd = 0;
+		int			nnz = c->cstart[j + 1] - c->cstart[j];
+
+		for (int u = 0; u < n; u++)
+			vals[u] = p->x[(int64_t) u * d + j];
+		qsort(vals, (size_t) n, sizeof(int64_t), int64_cmp);
+		for (int i = 0; i < n; i++)
+			if (i == 0 || vals[i] != vals[i - 1])
+				nd++;
+		ck[j].key = (nd > 2 ? 1e12 * nd : 0.0) + nnz;
+		ck[j].col = j;
+	}
+	qsort(ck, (size_t) d, sizeof(ColKey), colkey_cmp);
+	for (int j = 0; j < d; j++)
+		c->order[j] = ck[j].col;
+	free(ck);
+	free(vals);
+	return 0;
+}
+
+#ifdef OPDISC_SEARCH_TUNING
+/* benchmarking hook: an explicit column order (bench/oracle only) */
+int		   *opdisc_search_forced_order = NULL;
+#endif
+
+/*
+ * Build the row groupings for every level k = d..0: level d has all rows in
+ * one group (nothing unassigned); level k refines level k + 1 by the value of
+ * column order[k].
+ */
+static int
+build_levels(SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d,
+				n = c->n;
+	int		   *gid = NULL;		/* group id of each row at level k + 1 */
+	int		   *ngid = NULL;
+	SortKey    *keys = NULL;
+	int			rc = -1;
+
+	gid = calloc((size_t) (n > 0 ? n : 1), sizeof(int));
+	ngid = calloc((size_t) (n > 0 ? n : 1), sizeof(int));
+	keys = calloc((size_t) (n > 0 ? n : 1), sizeof(SortKey));
+	if (gid == NULL || ngid == NULL || keys == NULL)
+		goto done;
+
+	for (int k = d; k >= 0; k--)
+	{
+		Level	   *lv = &c->lev[k];
+		int			ng = 0;
+		int			nbp = 0;
+
+		if (k == d)
+		{
+			for (int u = 0; u < n; u++)
+				keys[u] = (SortKey) {0, 0, u};
+		}
+		else
+		{
+			int			col = c->order[k];
+
+			for (int u = 0; u < n; u++)
+				keys[u] = (SortKey) {gid[u], p->x[(int64_t) u * d + col], u};
+			qsort(keys, (size_t) n, sizeof(SortKey), sortkey_cmp);
+		}
+		for (int i = 0; i < n; i++)
+		{
+			if (i == 0 || keys[i].k1 != keys[i - 1].k1 || keys[i].k2 != keys[i - 1].k2)
+				ng++;
+			ngid[keys[i].row] = ng - 1;
+		}
+		lv->ngroups = ng;
+		if ((lv->gstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->members = calloc((size_t) (n > 0 ? n : 1), sizeof(int))) == NULL ||
+			(lv->ggcd = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+			(lv->gpos = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+			(lv->affected = calloc((size_t) ng + 1, 1)) == NULL ||
+			(lv->bpstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->unaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL)
+			goto done;
+		ng = 0;
+		for (int i = 0; i < n; i++)
+		{
+			if (i == 0 || keys[i].k1 != keys[i - 1].k1 || keys[i].k2 != keys[i - 1].k2)
+				lv->gstart[ng++] = i;
+			lv->members[i] = keys[i].row;
+		}
+		lv->gstart[ng] = n;
+
+		/* group statistics on the unassigned columns order[k..d-1] */
+		for (int g = 0; g < ng; g++)
+		{
+			int			u0 = lv->members[lv->gstart[g]];
+			const int64_t *a = p->x + (int64_t) u0 * d;
+			int64_t		gg = 0;
+
+			for (int t = k; t < d; t++)
+				gg = gcd64(gg, a[c->order[t]]);
+			lv->ggcd[g] = gg;
+			for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
+			{
+				int			u = lv->members[i];
+
+				lv->gpos[g] += p->pos[u];
+				if (k >= 1 && p->x[(int64_t) u * d + c->order[k - 1]] != 0)
+					lv->affected[g] = 1;
+			}
+			if (lv->affected[g])
+				lv->aff[lv->naff++] = g;
+			else
+				lv->unaff[lv->nunaff++] = g;
+		}
+
+		/* radius breakpoints J_g(s), s = 1..Deff */
+		for (int pass = 0; pass < 2; pass++)
+		{
+			nbp = 0;
+			for (int g = 0; g < ng; g++)
+			{
+				int			u0 = lv->members[lv->gstart[g]];
+				const int64_t *a = p->x + (int64_t) u0 * d;
+				int64_t		l1 = 0,
+							q = 0,
+							gg = lv->ggcd[g],
+							prevJ = 0;
+
+				if (pass == 1)
+					lv->bpstart[g] = nbp;
+				if (gg == 0)
+					continue;
+				for (int t = k; t < d; t++)
+				{
+					l1 += i64abs(a[c->order[t]]);
+					q += a[c->order[t]] * a[c->order[t]];
+				}
+				for (int s = 1; s <= c->Deff; s++)
+				{
+					int64_t		M = (int64_t) c->B * l1;
+					int64_t		M2 = isqrt64(q * s);
+					int64_t		J;
+
+					if (M2 < M)
+						M = M2;
+					J = M / gg;
+					if (J > prevJ)
+					{
+						if (pass == 1)
+						{
+							lv->bps[nbp] = s;
+							lv->bpj[nbp] = J;
+						}
+						nbp++;
+						prevJ = J;
+					}
+				}
+			}
+			if (pass == 0)
+			{
+				if ((lv->bps = calloc((size_t) nbp + 1, sizeof(int))) == NULL ||
+					(lv->bpj = calloc((size_t) nbp + 1, sizeof(int64_t))) == NULL)
+					goto done;
+			}
+			else
+				lv->bpstart[ng] = nbp;
+		}
+		memcpy(gid, ngid, sizeof(int) * (n > 0 ? n : 1));
+		if (check_stop(c))
+			goto done;
+	}
+	rc = 0;
+done:
+	free(gid);
+	free(ngid);
+	free(keys);
+	return rc;
+}
+
+/*
+ * E_k(s) = min over w_{order[k..d-1]} with sum w^2 = s exactly of
+ * -(1/D) sum eta_j w_j: the exact minimum of the linear noise term over
+ * the suffix for each norm budget (DP over the norm budget).
+ */
+static void
+build_noise_tables(SearchCtx *c)
+{
+	int			d = c->d,
+				Deff = c->Deff,
+				B = c->B;
+	double	   *E = c->E;
+
+	for (int s = 0; s <= Deff; s++)
+		E[(size_t) d * (Deff + 1) + s] = (s == 0) ? 0.0 : INFINITY;
+	for (int k = d - 1; k >= 0; k--)
+	{
+		double		eta = c->p->eta[c->order[k]];
+		double	   *Ek = E + (size_t) k * (Deff + 1);
+		const double *En = E + (size_t) (k + 1) * (Deff + 1);
+
+		for (int s = 0; s <= Deff; s++)
+		{
+			double		best = INFINITY;
+
+			for (int v = -B; v <= B; v++)
+			{
+				int			t = s - v * v;
+
+				if (t < 0 || En[t] == INFINITY)
+					continue;
+				if (-eta * v / c->Dnorm + En[t] < best)
+					best = -eta * v / c->Dnorm + En[t];
+			}
+			Ek[s] = best;
+		}
+	}
+}
+
+void
+opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
+{
+	SearchCtx	ctx;
+	SearchCtx  *c = &ctx;
+	int			d = p->d,
+				n = p->nrows;
+	int		   *w0 = NULL;
+	double		scale;
+
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	clock_gettime(CLOCK_MONOTONIC, &c->t0);
+	result->status = OPDISC_FAILED;
+	result->nodes = 0;
+	result->seconds = 0.0;
+	result->objective = NAN;
+	result->solver_objective = NAN;
+	result->message[0] = '\0';
+
+	if (d < 0 || n < 0 || p->B < 0 || p->D2 < 0)
+	{
+		snprintf(result->message, sizeof(result->message),
+				 "invalid problem: d = %d, nrows = %d, B = %d, D2 = %d",
+				 d, n, p->B, p->D2);
+		return;
+	}
+	if (d == 0)
+	{
+		result->objective = opdisc_objective(p, result->w);
+		result->solver_objective = result->objective;
+		result->status = OPDISC_OPTIMAL;
+		result->seconds = now_seconds(&c->t0);
+		return;
+	}
+
+	c->d = d;
+	c->n = n;
+	c->B = p->B;
+	c->D2 = p->D2;
+	c->Dnorm = sqrt((double) p->D2);
+	{
+		int64_t		full = (int64_t) d * p->B * p->B;
+
+		c->Deff = (int) (full < p->D2 ? full : p->D2);
+	}
+	if (c->Dnorm == 0.0)
+		c->Dnorm = 1.0;			/* D2 = 0: grid is {0}, noise terms vanish */
+
+	/* refuse data whose scores could overflow int64 */
+	for (int u = 0; u < n; u++)
+	{
+		double		l1 = 0.0;
+
+		for (int j = 0; j < d; j++)
+			l1 += fabs((double) p->x[(int64_t) u * d + j]);
+		if (l1 * (p->B > 0 ? p->B : 1) > 1e18 || l1 * l1 > 1e18)
+		{
+			snprintf(result->message, sizeof(result->message),
+					 "feature values too large for exact int64 search (row %d)", u);
+			return;
+		}
+	}
+
+	/* safety margin: far above the rounding error of any value we compute */
+	scale = 1.0;
+	for (int u = 0; u < n; u++)
+		scale += (double) p->pos[u] + (double) p->neg[u];
+	for (int j = 0; j < d; j++)
+		scale += fabs(p->eta[j]) * p->B / c->Dnorm;
+	scale += fabs(p->eta[d]) * sqrt((double) p->D2) / c->Dnorm;
+	c->margin = 1e-9 * scale;
+
+	CTX_ALLOC(c->order, d);
+	CTX_ALLOC(c->lev, d + 1);
+	CTX_ALLOC(c->cstart, d + 1);
+	CTX_ALLOC(c->S, n);
+	CTX_ALLOC(c->wcur, d);
+	CTX_ALLOC(c->E, (size_t) (d + 1) * (c->Deff + 1));
+	CTX_ALLOC(c->LU, (size_t) (d + 1) * (c->Deff + 2));
+	CTX_ALLOC(c->LV, c->Deff + 2);
+	CTX_ALLOC(c->cbound, (size_t) d * (2 * c->B + 1));
+	CTX_ALLOC(c->cval_order, (size_t) d * (2 * c->B + 1));
+	c->difflen = 4 * n + 64;
+	CTX_ALLOC(c->diff, c->difflen);
+	CTX_ALLOC(c->pairs, 2 * (size_t) n);
+	CTX_ALLOC(c->bestv, c->Deff + 2);
+	CTX_ALLOC(c->winc, d);
+	CTX_ALLOC(c->lsdot, n);
+	CTX_ALLOC(w0, d);
+	if (p->D2 <= (1 << 20))
+	{
+		CTX_ALLOC(c->ntab, (size_t) p->D2 + 1);
+		for (int x = 0; x <= p->D2; x++)
+			c->ntab[x] = -p->eta[d] * sqrt((double) x) / c->Dnorm;
+	}
+
+	/* column nonzero lists */
+	{
+		int			nnz = 0;
+
+		for (int u = 0; u < n; u++)
+			for (int j = 0; j < d; j++)
+				if (p->x[(int64_t) u * d + j] != 0)
+				{
+					c->cstart[j + 1]++;
+					nnz++;
+				}
+		for (int j = 0; j < d; j++)
+			c->cstart[j + 1] += c->cstart[j];
+		CTX_ALLOC(c->crow, nnz);
+		CTX_ALLOC(c->cval, nnz);
+		{
+			int		   *fill = c->wcur;	/* reuse as a cursor, reset below */
+
+			for (int j = 0; j < d; j++)
+				fill[j] = c->cstart[j];
+			for (int u = 0; u < n; u++)
+				for (int j = 0; j < d; j++)
+				{
+					int64_t		a = p->x[(int64_t) u * d + j];
+
+					if (a != 0)
+					{
+						c->crow[fill[j]] = u;
+						c->cval[fill[j]] = a;
+						fill[j]++;
+					}
+				}
+			memset(fill, 0, sizeof(int) * d);
+		}
+	}
+
+	if (choose_order(c) != 0)
+		goto oom;
+#ifdef OPDISC_SEARCH_TUNING
+	if (opdisc_search_forced_order != NULL)
+		memcpy(c->order, opdisc_search_forced_order, sizeof(int) * d);
+#endif
+	if (build_levels(c) != 0)
+	{
+		if (c->stopped)
+			goto stopped;
+		goto oom;
+	}
+	build_noise_tables(c);
+
+	/* incumbent heuristics: local search from w = 0 */
+	memset(w0, 0, sizeof(int) * d);
+	local_search(c, w0);
+	if (c->stopped)
+		goto stopped;
+
+	/* exact search */
+	dfs(c, 0, p->D2, 0.0);
+	if (c->stopped)
+		goto stopped;
+
+	memcpy(result->w, c->winc, sizeof(int) * d);
+	result->status = OPDISC_OPTIMAL;
+	goto finish;
+
+stopped:
+	if (c->have_inc)
+		memcpy(result->w, c->winc, sizeof(int) * d);
+	else
+		memset(result->w, 0, sizeof(int) * d);
+	result->status = c->stopped;
+	snprintf(result->message, sizeof(result->message),
+			 c->stopped == OPDISC_TIME_LIMIT ?
+			 "search stopped by the time limit after %ld nodes; incumbent not certified" :
+			 "search interrupted after %ld nodes; incumbent not certified",
+			 c->nodes);
+	goto finish;
+
+oom:
+	snprintf(result->message, sizeof(result->message),
+			 "out of memory in exact search (d = %d, nrows = %d)", d, n);
+	result->status = OPDISC_FAILED;
+	memset(result->w, 0, sizeof(int) * d);
+	result->nodes = c->nodes;
+	result->seconds = now_seconds(&c->t0);
+	free(w0);
+	ctx_free(c);
+	return;
+
+finish:
+	result->nodes = c->nodes;
+	result->objective = opdisc_objective(p, result->w);
+	result->solver_objective = c->have_inc ? c->inc : result->objective;
+	result->seconds = now_seconds(&c->t0);
+	free(w0);
+	ctx_free(c);
+}

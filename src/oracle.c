@@ -1,0 +1,162 @@
+/*-------------------------------------------------------------------------
+ *
+ * oracle.c
+ *	  Runs the exact oracles inside a backend.
+ *
+ * The oracles (opdisc_mip.c, opdisc_search.c) are plain C and never raise
+ * PostgreSQL errors.  This file gives them a stop callback that looks at
+ * the backend's pending cancel/terminate flags (set by query cancel and by
+ * statement_timeout), collects their log output in a fixed buffer (no
+ * palloc, no elog inside solver callbacks) and writes it to the server log
+ * after the solve, and turns their status into a release or an error —
+ * after recording the outcome of the already-charged run in the ledger.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "oracle.h"
+
+#include "ledger.h"
+
+#include "miscadmin.h"
+
+/* solver output collected during one solve; the tail is kept if it overflows */
+#define ORACLE_LOG_BYTES 65536
+
+static char oracle_log_buf[ORACLE_LOG_BYTES];
+static size_t oracle_log_len;
+static bool oracle_log_truncated;
+
+static bool
+oracle_should_stop(void *arg)
+{
+	(void) arg;
+	/* query cancel and statement_timeout set QueryCancelPending */
+	return QueryCancelPending || ProcDiePending;
+}
+
+static void
+oracle_log(void *arg, const char *text)
+{
+	size_t		n = strlen(text);
+
+	(void) arg;
+	if (n >= ORACLE_LOG_BYTES)
+	{
+		text += n - (ORACLE_LOG_BYTES - 1);
+		n = ORACLE_LOG_BYTES - 1;
+	}
+	if (oracle_log_len + n >= ORACLE_LOG_BYTES)
+	{
+		/* keep the most recent output: drop the oldest half */
+		size_t		keep = oracle_log_len / 2;
+
+		memmove(oracle_log_buf, oracle_log_buf + oracle_log_len - keep, keep);
+		oracle_log_len = keep;
+		oracle_log_truncated = true;
+		if (oracle_log_len + n >= ORACLE_LOG_BYTES)
+			oracle_log_len = 0;
+	}
+	memcpy(oracle_log_buf + oracle_log_len, text, n);
+	oracle_log_len += n;
+	oracle_log_buf[oracle_log_len] = '\0';
+}
+
+static void
+oracle_flush_log(void)
+{
+	if (oracle_log_len > 0 && message_level_is_interesting(DEBUG1))
+	{
+		char	   *line = oracle_log_buf;
+
+		if (oracle_log_truncated)
+			elog(DEBUG1, "dpobj oracle: (earlier solver output omitted)");
+		while (line != NULL && *line != '\0')
+		{
+			char	   *nl = strchr(line, '\n');
+
+			if (nl)
+				*nl = '\0';
+			if (*line)
+				elog(DEBUG1, "dpobj oracle: %s", line);
+			line = nl ? nl + 1 : NULL;
+		}
+	}
+	oracle_log_len = 0;
+	oracle_log_truncated = false;
+	oracle_log_buf[0] = '\0';
+}
+
+const char *
+oracle_used_name(DPObjOracle oracle)
+{
+	return oracle == DPOBJ_ORACLE_MIP ? "mip" : "search";
+}
+
+void
+oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
+					DPObjOracle oracle, double time_limit)
+{
+	problem->should_stop = oracle_should_stop;
+	problem->stop_arg = NULL;
+	problem->log = oracle_log;
+	problem->log_arg = NULL;
+	problem->time_limit = time_limit;
+
+	oracle_log_len = 0;
+	oracle_log_truncated = false;
+	if (oracle == DPOBJ_ORACLE_MIP)
+		opdisc_solve_mip(problem, result);
+	else
+		opdisc_solve_search(problem, result);
+	oracle_flush_log();
+
+	/* solver effort goes to the administrator's log only: it is data-dependent */
+	elog(DEBUG1, "dpobj oracle %s: status %d, %ld nodes, %.3f s",
+		 oracle_used_name(oracle), (int) result->status, result->nodes, result->seconds);
+}
+
+void
+oracle_release_or_fail(const OPDiscResult *result, int64 ledger_id,
+					   const char *mechanism, DPObjOracle oracle,
+					   double time_limit)
+{
+	char		detail[128];
+
+	snprintf(detail, sizeof(detail), "oracle=%s", oracle_used_name(oracle));
+	switch (result->status)
+	{
+		case OPDISC_OPTIMAL:
+			ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, detail);
+			return;
+
+		case OPDISC_INTERRUPTED:
+			ledger_finish(ledger_id, LEDGER_OUTCOME_CANCELLED, detail);
+			CHECK_FOR_INTERRUPTS();
+			/* the flag was consumed elsewhere: still never release */
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling %s: the exact oracle was interrupted", mechanism),
+					 errdetail("No model was released; the privacy budget of this run is spent.")));
+			break;
+
+		case OPDISC_TIME_LIMIT:
+			ledger_finish(ledger_id, LEDGER_OUTCOME_NOT_CERTIFIED, detail);
+			ereport(ERROR,
+					(errcode(ERRCODE_DPOBJ_NOT_CERTIFIED),
+					 errmsg("%s: the exact oracle did not certify optimality within %g s", mechanism, time_limit),
+					 errdetail("No model was released: the privacy guarantee holds only for the exact argmin. "
+							   "The privacy budget of this run is spent."),
+					 errhint("Raise dpobj.solver_time_limit (or the \"time_limit\" option), or use fewer features.")));
+			break;
+
+		case OPDISC_FAILED:
+		default:
+			ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, detail);
+			ereport(ERROR,
+					(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
+					 errmsg("%s: the exact oracle failed: %s", mechanism, result->message),
+					 errdetail("No model was released; the privacy budget of this run is spent."),
+					 errhint("Try the other oracle with the \"oracle\" option, and report the problem.")));
+			break;
+	}
+}

@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * random.h
+ *	  The noise source: a GSL random number generator backed by
+ *	  pg_strong_random(), or (tests only) a seeded Mersenne Twister.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_RANDOM_H
+#define DPOBJ_RANDOM_H
+
+#include <gsl/gsl_rng.h>
+
+/*
+ * Returns a generator for one mechanism run.  With dpobj.seed = -1 (the
+ * default) every draw comes from pg_strong_random(); otherwise from
+ * gsl_rng_mt19937 seeded with dpobj.seed, so a run is reproducible.
+ * The generator lives until dpobj_rng_free(); callers use GSL's samplers
+ * (gsl_ran_gaussian, gsl_ran_laplace, gsl_ran_exponential, ...).
+ */
+extern gsl_rng *dpobj_rng_new(void);
+extern void dpobj_rng_free(gsl_rng *rng);
+
+/* true when noise is seeded (reproducible, for tests) */
+extern bool dpobj_rng_is_seeded(void);
+
+#endif							/* DPOBJ_RANDOM_H */
