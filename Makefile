@@ -20,7 +20,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup model halfspace_errors halfspace ledger
+REGRESS = setup halfspace_errors model halfspace ledger
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out

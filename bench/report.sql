@@ -7,7 +7,7 @@
 \echo '### (a) Transition throughput'
 \echo
 SELECT format('adult.train replicated %s times: %s rows per table; %s repetitions per query '
-              '(after 3 warm-up runs), interleaved; wall time inside the backend '
+              '(after one untimed warm-up run of each query), interleaved; wall time inside the backend '
               '(PL/pgSQL EXECUTE); rows/s = rows / median.',
               (SELECT value FROM bench.meta WHERE key = 'replicate'),
               (SELECT max(nrows) FROM bench.throughput),

@@ -3,6 +3,10 @@
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION dpobj" to load this file. \quit
 
+-- Every role may use dpobj's functions on data it can already read; the
+-- ledger below restricts what each role sees of it.
+GRANT USAGE ON SCHEMA dpobj TO PUBLIC;
+
 --------------------------------------------------------------------------
 -- The model value
 --------------------------------------------------------------------------

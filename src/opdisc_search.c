@@ -96,6 +96,17 @@ typedef struct Level
 	int			nunaff;
 	int		   *aff;			/* list of affected group ids */
 	int			naff;
+	/* groups with exactly one unassigned nonzero column ("single") */
+	int		   *gcol;			/* that column, or -1 */
+	int64_t    *gcoef;			/* its (common) coefficient */
+	int		   *sunaff;			/* single groups, unaffected */
+	int			nsunaff;
+	int		   *saff;			/* single groups, affected */
+	int			nsaff;
+	int			nc1;			/* columns carrying single groups */
+	int		   *c1col;			/* their column ids */
+	int		   *c1slot;			/* column id -> slot, or -1 */
+	double	   *E0;				/* Deff + 1: suffix noise DP without C1 */
 } Level;
 
 typedef struct SearchCtx
@@ -120,12 +131,16 @@ typedef struct SearchCtx
 	int64_t    *S;				/* partial dot products */
 	int		   *wcur;			/* current partial assignment (by column) */
 
-	double	   *E;				/* (d + 1) x (Deff + 1) suffix noise minima */
 	double	   *ntab;			/* -(eta_{d+1}/D) sqrt(x), x = 0..D2, or NULL */
 
 	/* per-depth scratch */
 	double	   *LU;				/* (d + 1) x (Deff + 2): loss diff arrays */
 	double	   *LV;				/* Deff + 2 */
+	double	   *HU;				/* (d + 1) x d x (2B + 1): single-group loss */
+	double	   *HV;				/* d x (2B + 1) */
+	double	   *T0;				/* Deff + 1 DP scratch */
+	double	   *T1;				/* Deff + 1 DP scratch */
+	int64_t    *hdiff;			/* 2B + 2 */
 	double	   *cbound;			/* d x (2B + 1) child bounds */
 	int		   *cval_order;		/* d x (2B + 1) child values, sorted */
 
@@ -674,6 +689,64 @@ group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
 	}
 }
 
+/*
+ * A group whose only unassigned nonzero column is j with coefficient a:
+ * its remainder is R = a w_j exactly, so its loss is an exact function of
+ * w_j.  Adds F_g(a w) to h[w + B] for w = -B..B.
+ */
+static void
+single_bound(SearchCtx *c, const Level *lv, int g, int col, int v, double *h)
+{
+	const OPDiscProblem *p = c->p;
+	int			B = c->B,
+				d = c->d;
+	int			m0 = lv->gstart[g],
+				m1 = lv->gstart[g + 1];
+	int64_t		a = lv->gcoef[g];
+	int64_t    *df = c->hdiff;
+	int64_t		F = lv->gpos[g];
+
+	memset(df, 0, sizeof(int64_t) * (2 * B + 2));
+	for (int i = m0; i < m1; i++)
+	{
+		int			u = lv->members[i];
+		int64_t		sv = c->S[u];
+		int64_t		t,
+					delta = p->neg[u] - p->pos[u];
+
+		if (col >= 0)
+			sv += p->x[(int64_t) u * d + col] * v;
+		t = 1 - sv;				/* positive iff a w >= t */
+		if (a > 0)
+		{
+			int64_t		wt = ceil_div(t, a);	/* positive for w >= wt */
+
+			if (wt < -B)
+				wt = -B;
+			if (wt > B + 1)
+				wt = B + 1;
+			df[wt + B] += delta;
+		}
+		else
+		{
+			int64_t		wt = -ceil_div(t, -a);	/* positive for w <= wt */
+
+			if (wt >= -B)
+			{
+				if (wt > B)
+					wt = B;
+				df[0] += delta;
+				df[wt + B + 1] -= delta;
+			}
+		}
+	}
+	for (int w = 0; w <= 2 * B; w++)
+	{
+		F += df[w];
+		h[w] += (double) F;
+	}
+}
+
 /* ---------------------------------------------------------------------
  * Depth-first search
  * ---------------------------------------------------------------------
@@ -700,17 +773,31 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 	double	   *LV = c->LV;
 	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
 	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
-	const double *Ek = c->E + (size_t) (k + 1) * (c->Deff + 1);
+	int			W = 2 * B + 1;
+	double	   *HU = c->HU + (size_t) k * d * W;
+	double	   *HV = c->HV;
 	int			nch = 0;
 
 	if (check_stop(c))
 		return;
 
-	/* loss bound contribution of the groups that do not see column col */
+	/*
+	 * Loss bound contribution of the groups that do not see column col:
+	 * computed once for all children.  LU: free-remainder groups (diff
+	 * array over the budget s); HU: single-column groups, per column slot.
+	 */
 	for (int s = 0; s <= rl; s++)
 		LU[s] = 0.0;
 	for (int i = 0; i < lv->nunaff; i++)
 		group_bound(c, lv, lv->unaff[i], -1, 0, rl, LU);
+	for (int i = 0; i < lv->nc1 * W; i++)
+		HU[i] = 0.0;
+	for (int i = 0; i < lv->nsunaff; i++)
+	{
+		int			g = lv->sunaff[i];
+
+		single_bound(c, lv, g, -1, 0, HU + (size_t) lv->c1slot[lv->gcol[g]] * W);
+	}
 
 	/* bound every child */
 	for (int v = -B; v <= B; v++)
@@ -719,6 +806,8 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		int			rl2;
 		double		best = INFINITY;
 		double		acc;
+		double	   *T0 = c->T0,
+				   *T1 = c->T1;
 
 		if (r2 < 0)
 			continue;
@@ -726,15 +815,62 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		memcpy(LV, LU, sizeof(double) * (rl2 + 1));
 		for (int i = 0; i < lv->naff; i++)
 			group_bound(c, lv, lv->aff[i], col, v, rl2, LV);
+		memcpy(HV, HU, sizeof(double) * lv->nc1 * W);
+		for (int i = 0; i < lv->nsaff; i++)
+		{
+			int			g = lv->saff[i];
+
+			single_bound(c, lv, g, col, v, HV + (size_t) lv->c1slot[lv->gcol[g]] * W);
+		}
+
+		/*
+		 * Knapsack over the norm budget (ALGORITHMS.md section 1: the
+		 * noise term is separable in w_j, and so is the loss of the
+		 * single-column groups): T(s) = min over suffix vectors of squared
+		 * norm exactly s of sum_j [h_j(w_j) - eta_j w_j / D], starting from
+		 * the noise-only DP of the other suffix columns.
+		 */
+		memcpy(T0, lv->E0, sizeof(double) * (rl2 + 1));
+		for (int t = 0; t < lv->nc1; t++)
+		{
+			int			j = lv->c1col[t];
+			const double *h = HV + (size_t) t * W;
+			double		eta = p->eta[j] / c->Dnorm;
+
+			for (int s = 0; s <= rl2; s++)
+			{
+				double		bs = INFINITY;
+
+				for (int w = -B; w <= B; w++)
+				{
+					int			s0 = s - w * w;
+					double		val;
+
+					if (s0 < 0)
+						continue;
+					val = T0[s0] + h[w + B] - eta * w;
+					if (val < bs)
+						bs = val;
+				}
+				T1[s] = bs;
+			}
+			{
+				double	   *tmp = T0;
+
+				T0 = T1;
+				T1 = tmp;
+			}
+		}
+
 		acc = 0.0;
 		for (int s = 0; s <= rl2; s++)
 		{
 			double		val;
 
 			acc += LV[s];
-			if (Ek[s] == INFINITY)
+			if (T0[s] == INFINITY)
 				continue;
-			val = acc + Ek[s] + norm_term(c, r2 - s);
+			val = acc + T0[s] + norm_term(c, r2 - s);
 			if (val < best)
 				best = val;
 		}
@@ -863,6 +999,13 @@ ctx_free(SearchCtx *c)
 			free(lv->bpj);
 			free(lv->unaff);
 			free(lv->aff);
+			free(lv->gcol);
+			free(lv->gcoef);
+			free(lv->sunaff);
+			free(lv->saff);
+			free(lv->c1col);
+			free(lv->c1slot);
+			free(lv->E0);
 		}
 	}
 	free(c->lev);
@@ -872,7 +1015,11 @@ ctx_free(SearchCtx *c)
 	free(c->cval);
 	free(c->S);
 	free(c->wcur);
-	free(c->E);
+	free(c->HU);
+	free(c->HV);
+	free(c->T0);
+	free(c->T1);
+	free(c->hdiff);
 	free(c->ntab);
 	free(c->LU);
 	free(c->LV);
@@ -884,6 +1031,94 @@ ctx_free(SearchCtx *c)
 	free(c->winc);
 	free(c->lsdot);
 }
+
+#ifdef OPDISC_SEARCH_TUNING
+/* benchmarking hooks (bench/oracle only) */
+int		   *opdisc_search_forced_order = NULL;
+int			opdisc_search_order_mode = 0;
+
+/*
+ * Number of distinct rows when only the columns with keep[j] set are
+ * looked at (64-bit hashes; used only to choose an order).
+ */
+static int
+count_groups(SearchCtx *c, const unsigned char *keep, uint64_t *h)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d,
+				n = c->n,
+				ng = 0;
+
+	for (int u = 0; u < n; u++)
+	{
+		uint64_t	z = 0x12345;
+
+		for (int j = 0; j < d; j++)
+		{
+			if (!keep[j])
+				continue;
+			z ^= (uint64_t) p->x[(int64_t) u * d + j] + 0x9E3779B97F4A7C15ULL + (z << 6) + (z >> 2);
+			z *= 0xBF58476D1CE4E5B9ULL;
+		}
+		h[u] = z;
+	}
+	qsort(h, (size_t) n, sizeof(uint64_t), int64_cmp);
+	for (int u = 0; u < n; u++)
+		if (u == 0 || h[u] != h[u - 1])
+			ng++;
+	return ng;
+}
+
+/*
+ * Greedy order: repeatedly assign the column whose removal from the
+ * unassigned set leaves the fewest row groups (ties: more nonzeros first).
+ */
+static int
+greedy_order(SearchCtx *c)
+{
+	int			d = c->d;
+	unsigned char *keep = calloc((size_t) d, 1);
+	uint64_t   *h = calloc((size_t) (c->n > 0 ? c->n : 1), sizeof(uint64_t));
+
+	if (keep == NULL || h == NULL)
+	{
+		free(keep);
+		free(h);
+		return -1;
+	}
+	memset(keep, 1, (size_t) d);
+	for (int k = 0; k < d; k++)
+	{
+		int			bj = -1,
+					bg = 0,
+					bnz = 0;
+
+		for (int j = 0; j < d; j++)
+		{
+			int			ng,
+						nz;
+
+			if (!keep[j])
+				continue;
+			keep[j] = 0;
+			ng = count_groups(c, keep, h);
+			keep[j] = 1;
+			nz = c->cstart[j + 1] - c->cstart[j];
+			if (bj < 0 || ng < bg || (ng == bg && nz > bnz))
+			{
+				bj = j;
+				bg = ng;
+				bnz = nz;
+			}
+		}
+		c->order[k] = bj;
+		keep[bj] = 0;
+	}
+	free(keep);
+	free(h);
+	return 0;
+}
+#endif							/* OPDISC_SEARCH_TUNING */
 
 /*
  * Static column order.  Columns with many distinct values (continuous
@@ -928,10 +1163,6 @@ choose_order(SearchCtx *c)
 	return 0;
 }
 
-#ifdef OPDISC_SEARCH_TUNING
-/* benchmarking hook: an explicit column order (bench/oracle only) */
-int		   *opdisc_search_forced_order = NULL;
-#endif
 
 /*
  * Build the row groupings for every level k = d..0: level d has all rows in
@@ -988,8 +1219,17 @@ build_levels(SearchCtx *c)
 			(lv->affected = calloc((size_t) ng + 1, 1)) == NULL ||
 			(lv->bpstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
 			(lv->unaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL)
+			(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->gcol = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->gcoef = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+			(lv->sunaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->saff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->c1col = calloc((size_t) d + 1, sizeof(int))) == NULL ||
+			(lv->c1slot = calloc((size_t) d + 1, sizeof(int))) == NULL ||
+			(lv->E0 = calloc((size_t) c->Deff + 1, sizeof(double))) == NULL)
 			goto done;
+		for (int j = 0; j < d; j++)
+			lv->c1slot[j] = -1;
 		ng = 0;
 		for (int i = 0; i < n; i++)
 		{
@@ -1005,9 +1245,26 @@ build_levels(SearchCtx *c)
 			int			u0 = lv->members[lv->gstart[g]];
 			const int64_t *a = p->x + (int64_t) u0 * d;
 			int64_t		gg = 0;
+			int			nnz = 0;
 
+			lv->gcol[g] = -1;
 			for (int t = k; t < d; t++)
+			{
 				gg = gcd64(gg, a[c->order[t]]);
+				if (a[c->order[t]] != 0)
+				{
+					nnz++;
+					lv->gcol[g] = c->order[t];
+					lv->gcoef[g] = a[c->order[t]];
+				}
+			}
+			if (nnz != 1)
+				lv->gcol[g] = -1;
+			else if (lv->c1slot[lv->gcol[g]] < 0)
+			{
+				lv->c1slot[lv->gcol[g]] = lv->nc1;
+				lv->c1col[lv->nc1++] = lv->gcol[g];
+			}
 			lv->ggcd[g] = gg;
 			for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
 			{
@@ -1017,7 +1274,14 @@ build_levels(SearchCtx *c)
 				if (k >= 1 && p->x[(int64_t) u * d + c->order[k - 1]] != 0)
 					lv->affected[g] = 1;
 			}
-			if (lv->affected[g])
+			if (lv->gcol[g] >= 0)
+			{
+				if (lv->affected[g])
+					lv->saff[lv->nsaff++] = g;
+				else
+					lv->sunaff[lv->nsunaff++] = g;
+			}
+			else if (lv->affected[g])
 				lv->aff[lv->naff++] = g;
 			else
 				lv->unaff[lv->nunaff++] = g;
@@ -1088,9 +1352,11 @@ done:
 }
 
 /*
- * E_k(s) = min over w_{order[k..d-1]} with sum w^2 = s exactly of
- * -(1/D) sum eta_j w_j: the exact minimum of the linear noise term over
- * the suffix for each norm budget (DP over the norm budget).
+ * E0 of level k: min over w on the suffix columns order[k..d-1] that carry
+ * no single-column group, with squared norm exactly s, of
+ * -(1/D) sum eta_j w_j.  The exact minimum of the linear noise term per
+ * norm budget (DP over the norm budget); the DFS adds the single-column
+ * columns to it at each node.
  */
 static void
 build_noise_tables(SearchCtx *c)
@@ -1098,31 +1364,40 @@ build_noise_tables(SearchCtx *c)
 	int			d = c->d,
 				Deff = c->Deff,
 				B = c->B;
-	double	   *E = c->E;
+	double	   *T = c->T0,
+			   *U = c->T1;
 
-	for (int s = 0; s <= Deff; s++)
-		E[(size_t) d * (Deff + 1) + s] = (s == 0) ? 0.0 : INFINITY;
-	for (int k = d - 1; k >= 0; k--)
+	for (int k = 0; k <= d; k++)
 	{
-		double		eta = c->p->eta[c->order[k]];
-		double	   *Ek = E + (size_t) k * (Deff + 1);
-		const double *En = E + (size_t) (k + 1) * (Deff + 1);
+		Level	   *lv = &c->lev[k];
 
 		for (int s = 0; s <= Deff; s++)
+			T[s] = (s == 0) ? 0.0 : INFINITY;
+		for (int t = k; t < d; t++)
 		{
-			double		best = INFINITY;
+			int			j = c->order[t];
+			double		eta = c->p->eta[j] / c->Dnorm;
 
-			for (int v = -B; v <= B; v++)
+			if (lv->c1slot[j] >= 0)
+				continue;
+			for (int s = 0; s <= Deff; s++)
 			{
-				int			t = s - v * v;
+				double		best = INFINITY;
 
-				if (t < 0 || En[t] == INFINITY)
-					continue;
-				if (-eta * v / c->Dnorm + En[t] < best)
-					best = -eta * v / c->Dnorm + En[t];
+				for (int v = -B; v <= B; v++)
+				{
+					int			s0 = s - v * v;
+
+					if (s0 < 0 || T[s0] == INFINITY)
+						continue;
+					if (T[s0] - eta * v < best)
+						best = T[s0] - eta * v;
+				}
+				U[s] = best;
 			}
-			Ek[s] = best;
+			memcpy(T, U, sizeof(double) * (Deff + 1));
 		}
+		memcpy(lv->E0, T, sizeof(double) * (Deff + 1));
 	}
 }
 
@@ -1204,7 +1479,11 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	CTX_ALLOC(c->cstart, d + 1);
 	CTX_ALLOC(c->S, n);
 	CTX_ALLOC(c->wcur, d);
-	CTX_ALLOC(c->E, (size_t) (d + 1) * (c->Deff + 1));
+	CTX_ALLOC(c->HU, (size_t) (d + 1) * d * (2 * c->B + 1));
+	CTX_ALLOC(c->HV, (size_t) d * (2 * c->B + 1));
+	CTX_ALLOC(c->T0, c->Deff + 1);
+	CTX_ALLOC(c->T1, c->Deff + 1);
+	CTX_ALLOC(c->hdiff, 2 * c->B + 2);
 	CTX_ALLOC(c->LU, (size_t) (d + 1) * (c->Deff + 2));
 	CTX_ALLOC(c->LV, c->Deff + 2);
 	CTX_ALLOC(c->cbound, (size_t) d * (2 * c->B + 1));
@@ -1262,6 +1541,24 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	if (choose_order(c) != 0)
 		goto oom;
 #ifdef OPDISC_SEARCH_TUNING
+	if (opdisc_search_order_mode == 1)
+	{
+		/* by decreasing |eta_j| (the order of ORACLE-NOTES.md) */
+		for (int i = 1; i < d; i++)
+		{
+			int			t = c->order[i],
+						h = i - 1;
+
+			while (h >= 0 && fabs(p->eta[c->order[h]]) < fabs(p->eta[t]))
+			{
+				c->order[h + 1] = c->order[h];
+				h--;
+			}
+			c->order[h + 1] = t;
+		}
+	}
+	else if (opdisc_search_order_mode == 2 && greedy_order(c) != 0)
+		goto oom;
 	if (opdisc_search_forced_order != NULL)
 		memcpy(c->order, opdisc_search_forced_order, sizeof(int) * d);
 #endif

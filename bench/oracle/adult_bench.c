@@ -40,6 +40,7 @@
 
 #ifdef OPDISC_SEARCH_TUNING
 extern int *opdisc_search_forced_order;
+extern int	opdisc_search_order_mode;
 #endif
 
 #define MAXROWS 40000
@@ -256,6 +257,13 @@ main(int argc, char **argv)
 			use_mip = 1;
 		else if (strcmp(argv[i], "-v") == 0)
 			verbose = 1;
+		else if (strcmp(argv[i], "-O") == 0 && i + 1 < argc)
+		{
+#ifdef OPDISC_SEARCH_TUNING
+			opdisc_search_order_mode = atoi(argv[i + 1]);
+#endif
+			i++;
+		}
 		else if (strcmp(argv[i], "-b") == 0)
 			brute = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)

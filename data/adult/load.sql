@@ -34,17 +34,17 @@
 --   marital_status Divorced, Married-AF-spouse, Married-civ-spouse, Married-spouse-absent,
 --                  Never-married, Separated, Widowed
 
+\set ON_ERROR_STOP on
 \if :{?datadir}
 \else
   \echo 'load.sql: set the data directory, e.g. psql -v datadir=/path/to/data/adult -f load.sql'
-  \quit
+  DO $$ BEGIN RAISE EXCEPTION 'load.sql: psql variable "datadir" is not set'; END $$;
 \endif
 
 -- \copy does not interpolate psql variables, but its PROGRAM is run through the shell,
 -- so pass the directory through the environment.
 \setenv DPOBJ_ADULT_DIR :datadir
 
-\set ON_ERROR_STOP on
 SET client_min_messages = warning;
 
 BEGIN;

@@ -1,0 +1,49 @@
+-- dpobj SQL surface: objects, configuration, privileges of the seed.
+-- (pg_regress loads the extension with --load-extension=dpobj.)
+SELECT extname, extversion, extnamespace::regnamespace AS schema
+  FROM pg_extension WHERE extname = 'dpobj';
+
+-- every function and aggregate the extension installs
+SELECT p.oid::regprocedure AS function, p.prokind, p.provolatile, p.proparallel
+  FROM pg_proc p
+ WHERE p.pronamespace = 'dpobj'::regnamespace
+ ORDER BY 1::text;
+
+-- the model type
+SELECT attnum, attname, atttypid::regtype
+  FROM pg_attribute
+ WHERE attrelid = 'dpobj.model'::regclass AND attnum > 0
+ ORDER BY attnum;
+
+-- the ledger is extension configuration (kept by pg_dump)
+SELECT c.relname
+  FROM pg_extension e, unnest(e.extconfig) AS cfg(oid)
+  JOIN pg_class c ON c.oid = cfg.oid
+ WHERE e.extname = 'dpobj'
+ ORDER BY 1;
+
+-- configuration defaults (custom parameters exist once the library is loaded)
+LOAD 'dpobj';
+SHOW dpobj.seed;
+SHOW dpobj.solver_time_limit;
+SHOW dpobj.oracle;
+SELECT name, context, vartype, min_val, max_val
+  FROM pg_settings WHERE name LIKE 'dpobj.%' ORDER BY name;
+
+-- only a superuser may make the noise reproducible
+CREATE ROLE regress_dpobj_user;
+SET ROLE regress_dpobj_user;
+SET dpobj.seed = 1;
+SET dpobj.solver_time_limit = 10;
+SET dpobj.oracle = 'mip';
+SET dpobj.oracle = 'simplex';
+SET dpobj.solver_time_limit = -1;
+RESET ROLE;
+DROP ROLE regress_dpobj_user;
+
+-- the noise scale of OPDisc, Algorithm 1: 7 G D^2 sqrt(ln(1/delta)) / (tau eps)
+SELECT dpobj.opdisc_sigma(1, 1e-8, 4) AS sigma_d4,
+       7 * 4 * sqrt(ln(1e8)) / 1 AS by_hand;
+SELECT dpobj.opdisc_sigma(0.1, 1.0 / 15682^2, 23) AS sigma_d23_eps01;
+SELECT dpobj.opdisc_sigma(0, 0.5, 4);
+SELECT dpobj.opdisc_sigma(1, 1, 4);

@@ -1,0 +1,62 @@
+-- With epsilon very large the noise is negligible and OPDisc returns the
+-- exact non-private optimum: its 0/1 loss equals the minimum over the whole
+-- grid, found here by brute-force enumeration in SQL.  Random data, d <= 4,
+-- several seeds, both oracles.  Features lie on the lattice (1/64)Z so the
+-- enumeration sees exactly the data the oracle sees.
+BEGIN;
+SELECT plan(16);
+
+CREATE TEMP TABLE data (ds int, f float8[], y boolean);
+SELECT setseed(0.125);
+-- datasets 1..4: d = 2, 3, 4, 4 with noisy halfspace labels and duplicates
+INSERT INTO data
+SELECT ds, f, (f[1] - 0.5 * f[2] + 0.25 * random() > 0.1)
+  FROM (SELECT ds, ARRAY(SELECT (floor(random() * 33 + 0 * g) - 16) / 16.0
+                           FROM generate_series(1, CASE ds WHEN 1 THEN 2 WHEN 2 THEN 3 ELSE 4 END) j) AS f
+          FROM generate_series(1, 4) ds, generate_series(1, 150) g) s;
+-- duplicated rows with conflicting labels
+INSERT INTO data SELECT ds, f, NOT y FROM data WHERE ds IN (2, 4) AND f[1] > 0.5;
+
+-- all grid points w with |w_j| <= B and ||w||^2 <= D2 for dimension d
+CREATE FUNCTION pg_temp.grid(d int, b int, d2 int) RETURNS SETOF int[]
+LANGUAGE sql AS $$
+  WITH RECURSIVE g(w) AS (
+    SELECT ARRAY[]::int[]
+    UNION ALL
+    SELECT w || v FROM g, generate_series(-b, b) v
+     WHERE cardinality(w) < d
+       AND (SELECT coalesce(sum(x * x), 0) FROM unnest(w) x) + v * v <= d2)
+  SELECT w FROM g WHERE cardinality(w) = d
+$$;
+
+CREATE FUNCTION pg_temp.loss(w float8[], set int) RETURNS bigint
+LANGUAGE sql AS $$
+  SELECT count(*) FROM data
+   WHERE ds = set
+     AND ((SELECT sum(w[j] * f[j]) FROM generate_subscripts(f, 1) j) > 0) <> y
+$$;
+
+-- minimum loss over the grid; NULL b / d2 mean the defaults floor(sqrt d), d
+CREATE FUNCTION pg_temp.best(set int, b int, d2 int) RETURNS bigint
+LANGUAGE sql AS $$
+  SELECT min(pg_temp.loss(w::float8[], set))
+    FROM (SELECT cardinality(f) AS d FROM data WHERE ds = set LIMIT 1) dim,
+         pg_temp.grid(dim.d, coalesce(b, floor(sqrt(dim.d))::int), coalesce(d2, dim.d)) w
+$$;
+
+SET dpobj.seed = 17;
+-- default grid (B = floor(sqrt d), D2 = d) and a larger one (B = 2, D2 = 6)
+SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6, jsonb_build_object('oracle', o))).weights
+                          FROM data WHERE ds = s), s),
+          pg_temp.best(s, NULL, NULL),
+          format('dataset %s, default grid, oracle %s: loss equals the grid minimum', s, o))
+  FROM generate_series(1, 4) s, unnest(ARRAY['search', 'mip']) o;
+SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6,
+                                  jsonb_build_object('oracle', o, 'B', 2, 'D2', 6))).weights
+                          FROM data WHERE ds = s), s),
+          pg_temp.best(s, 2, 6),
+          format('dataset %s, B = 2, D2 = 6, oracle %s: loss equals the grid minimum', s, o))
+  FROM generate_series(1, 4) s, unnest(ARRAY['search', 'mip']) o;
+
+SELECT * FROM finish();
+ROLLBACK;
