@@ -10,6 +10,7 @@ OBJS = \
 	src/halfspace.o \
 	src/model.o \
 	src/ledger.o \
+	src/budget.o \
 	src/oracle.o \
 	src/opdisc_objective.o \
 	src/opdisc_mip.o \
@@ -20,7 +21,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger
+REGRESS = setup halfspace_errors model halfspace ledger budget
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out

@@ -16,7 +16,7 @@
 #   BENCH_REPLICATE [30]   copies of adult.train in the throughput tables
 #   BENCH_REPS [5]         timed repetitions per throughput query (median reported)
 #   BENCH_SETS [d4 d23]    feature sets for (c)
-#   BENCH_ORACLES          oracles for (c) [mip search when dpobj.oracle exists, else default]
+#   BENCH_ORACLES          oracles for (c) [auto mip search when dpobj.oracle exists, else default]
 #   BENCH_SEEDS [1 2 3]    dpobj.seed values for (c)
 #   BENCH_TIME_LIMIT [60]  dpobj.solver_time_limit for (c), seconds
 #   BENCH_DOC [docs/BENCHMARKS.md]
@@ -43,6 +43,12 @@ max_parallel_workers_per_gather = 0
 jit = off"
 export DPOBJ_EXTRA_CONF
 
+# The source state that gets built (recorded before building).
+commit="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo 'no commit')"
+if [[ -n "$(git -C "$REPO" status --porcelain -- src sql Makefile dpobj.control 2>/dev/null)" ]]; then
+    commit="$commit + uncommitted changes in src/, sql/ or Makefile"
+fi
+
 dpobj_ensure_packages
 dpobj_build_install
 dpobj_start_cluster
@@ -57,7 +63,7 @@ if [[ -z "${BENCH_ORACLES:-}" ]]; then
     # LOAD makes the extension's GUCs visible in pg_settings.
     if [[ "$(dpobj_psql -At -c "LOAD 'dpobj'" \
             -c "SELECT count(*) FROM pg_settings WHERE name = 'dpobj.oracle'")" == 1 ]]; then
-        BENCH_ORACLES="mip search"
+        BENCH_ORACLES="auto mip search"
     else
         BENCH_ORACLES="default"
     fi
@@ -80,10 +86,6 @@ ext_version="$(dpobj_psql -At -c "SELECT extversion FROM pg_extension WHERE extn
 glpk_version="$(dpkg-query -W -f='${Version}' libglpk-dev 2>/dev/null || echo '?')"
 cpu_model="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 mem_total="$(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
-commit="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo 'no commit')"
-if [[ -n "$(git -C "$REPO" status --porcelain -- src sql Makefile dpobj.control 2>/dev/null)" ]]; then
-    commit="$commit + uncommitted changes in src/sql"
-fi
 
 notes=""
 if [[ -f "$BENCH_DOC" ]] && grep -qF -- "$NOTES_MARKER" "$BENCH_DOC"; then

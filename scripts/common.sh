@@ -5,8 +5,9 @@
 #   dpobj_ensure_packages   install the Debian 12 packages dpobj needs (only when missing)
 #   dpobj_build_install     make && make install (as root; sudo when not root)
 #   dpobj_start_cluster     throwaway PostgreSQL 15 cluster on a private unix socket;
-#                           exports PGHOST, PGPORT, PGUSER, PGDATABASE; an EXIT trap stops
-#                           it and removes its directory
+#                           exports PGHOST, PGPORT, PGUSER, PGDATABASE (and DPOBJ_PGDATA,
+#                           DPOBJ_PGCTL, DPOBJ_PGLOG for tests that restart the server);
+#                           the EXIT trap stops it and removes its directory
 #   dpobj_psql              psql with ON_ERROR_STOP, no ~/.psqlrc
 #   dpobj_show_server_log   print the end of the cluster's server log to stderr
 #   dpobj_at_exit CMD       run CMD (with the exit status appended) after the cleanup
@@ -135,6 +136,8 @@ dpobj_show_server_log() {
 dpobj__on_exit() {
     local rc=$? hook
     set +e
+    # Clean up even when our output pipe is gone (e.g. "bash scripts/demo.sh | head").
+    trap '' PIPE
     if [[ -n "$DPOBJ_CLUSTER_DIR" && -d "$DPOBJ_CLUSTER_DIR" ]]; then
         if [[ $rc -ne 0 ]]; then
             dpobj_show_server_log 40
@@ -160,6 +163,11 @@ EOF
     exit "$rc"
 }
 trap dpobj__on_exit EXIT
+# Turn Ctrl-C, kill and a closed output pipe into an ordinary exit, so that the EXIT trap
+# runs and the cluster does not outlive the script.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 141' PIPE
 
 dpobj_start_cluster() {
     local port="${DPOBJ_PGPORT:-55432}"
@@ -207,6 +215,14 @@ EOF
         || dpobj_die "pg_ctl start failed"
 
     export PGHOST="$sock" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+    # For tests that must stop/restart the server (tests/concurrency/budget_crash.sh):
+    # the data directory, a pg_ctl command prefix run as the server's OS user, the log.
+    export DPOBJ_PGDATA="$data" DPOBJ_PGLOG="$log"
+    if [[ "$(id -u)" -eq 0 ]]; then
+        export DPOBJ_PGCTL="runuser -u postgres -- $PG_BINDIR/pg_ctl"
+    else
+        export DPOBJ_PGCTL="$PG_BINDIR/pg_ctl"
+    fi
     unset PGPASSWORD PGSERVICE PGHOSTADDR
     dpobj_psql -c 'SELECT 1' >/dev/null || dpobj_die "cannot connect to the new cluster"
 }

@@ -8,7 +8,8 @@
 # 3. starts a throwaway PostgreSQL 15 cluster on a private unix socket,
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
-# 6. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
+# 6. runs the multi-session / server-control tests (tests/concurrency/run.sh) when present,
+# 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
 # The last line of output is "N passed, N failed".  What is counted:
@@ -16,8 +17,10 @@
 #   - each pgTAP assertion (one "ok"/"not ok" line) is one test; when a test file dies or
 #     runs fewer tests than it planned, the planned tests that never ran count as failed
 #     (one failure if it has no usable plan);
-#   - the C unit tests (tests/unit) count the checks their program reports in its own
-#     "N passed, M failed" line; without such a line, make check counts as one test;
+#   - tests/concurrency/run.sh and the C unit tests (tests/unit) count the checks they
+#     report in their own last "N passed, M failed" line; without such a line (or with a
+#     non-zero exit and no failure reported) the step counts as one failure, except that a
+#     unit "make check" that passes without such a line counts as one passed test;
 #   - a step that cannot run at all (packages, build, cluster, CREATE EXTENSION, no
 #     pgTAP files) counts as one failure.
 # Exit status: 0 when nothing failed, 1 otherwise.
@@ -130,6 +133,32 @@ else
     PASSED=$((PASSED + t_ok))
     FAILED=$((FAILED + t_bad))
     dpobj_log "pgTAP: $t_ok passed, $t_bad failed"
+fi
+
+# --- multi-session / server-control tests ---------------------------------------------
+# tests/concurrency/run.sh (budget race, crash between debit and release, dump/restore)
+# uses PGHOST/PGPORT/PGUSER and DPOBJ_PGDATA/DPOBJ_PGCTL/DPOBJ_PGLOG from
+# dpobj_start_cluster; it may restart the server.  Its last line is "N passed, M failed".
+if [[ -f "$REPO/tests/concurrency/run.sh" ]]; then
+    dpobj_log "concurrency: bash tests/concurrency/run.sh"
+    set +e
+    bash "$REPO/tests/concurrency/run.sh" 2>&1 | tee "$WORK/concurrency.out"
+    conc_rc=${PIPESTATUS[0]}
+    set -e
+    c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/concurrency.out" | tail -n 1 || true)
+    if [[ -n "$c_line" ]]; then
+        c_ok=${c_line%% passed*}
+        c_bad=${c_line#*passed, }
+        c_bad=${c_bad%% failed}
+    else
+        c_ok=0 c_bad=0
+    fi
+    if [[ $conc_rc -ne 0 && $c_bad -eq 0 ]]; then
+        c_bad=1
+    fi
+    PASSED=$((PASSED + c_ok))
+    FAILED=$((FAILED + c_bad))
+    dpobj_log "concurrency: $c_ok passed, $c_bad failed"
 fi
 
 # --- standalone C unit tests ----------------------------------------------------------

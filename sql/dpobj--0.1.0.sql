@@ -56,12 +56,16 @@ CREATE TABLE dpobj.ledger (
     outcome     text NOT NULL DEFAULT 'charged'
                 CHECK (outcome IN ('charged', 'released', 'not_certified', 'cancelled', 'failed')),
     detail      text,
-    finished_at timestamptz
+    finished_at timestamptz,
+    -- issue 4: the dpobj.budgets row a protected-path run was charged to
+    -- (NULL for direct aggregate runs)
+    budget_id   bigint
 );
 COMMENT ON TABLE dpobj.ledger IS
     'Privacy budget ledger: every mechanism run, charged before its noise is drawn (append-only)';
 
 CREATE INDEX ledger_rolname_idx ON dpobj.ledger (rolname);
+CREATE INDEX ledger_budget_idx ON dpobj.ledger (budget_id) WHERE budget_id IS NOT NULL;
 
 -- pg_dump keeps the ledger's rows and its sequence position
 SELECT pg_catalog.pg_extension_config_dump('dpobj.ledger', '');
@@ -85,7 +89,7 @@ BEGIN
        OR NEW.id <> OLD.id OR NEW.charged_at <> OLD.charged_at
        OR NEW.rolname <> OLD.rolname OR NEW.mechanism <> OLD.mechanism
        OR NEW.epsilon <> OLD.epsilon OR NEW.delta <> OLD.delta
-       OR NEW.relation IS DISTINCT FROM OLD.relation THEN
+       OR NEW.relation IS DISTINCT FROM OLD.relation OR NEW.budget_id IS DISTINCT FROM OLD.budget_id THEN
         RAISE EXCEPTION 'dpobj.ledger is append-only'
             USING ERRCODE = 'insufficient_privilege',
                   HINT = 'Only the outcome of a charged run can be recorded, once.';
@@ -159,3 +163,173 @@ CREATE AGGREGATE dpobj.dp_halfspace(features float8[], label boolean,
 );
 COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8, jsonb) IS
     'OPDisc with options {"B", "D2", "Q", "oracle", "time_limit"}';
+
+--------------------------------------------------------------------------
+-- Privacy budgets per (table, role) and the protected training path
+-- (issue 4; the security model is docs/SECURITY.md)
+--------------------------------------------------------------------------
+
+-- Members of dpobj_admin administer budgets on every protected table (the
+-- owner of a table administers its own).  Roles are cluster-wide: created
+-- only if missing, never dropped with the extension.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'dpobj_admin') THEN
+        CREATE ROLE dpobj_admin NOLOGIN;
+    END IF;
+END
+$$;
+
+-- Tables that analysts may train on through dpobj.train().
+-- relid is regclass on purpose: it follows renames while the database
+-- lives (an OID), pg_dump writes it as the qualified name and a restore
+-- resolves the name again (the table definitions precede the data), and
+-- pg_upgrade preserves table OIDs (regclass is allowed there).
+CREATE TABLE dpobj.protected_tables (
+    relid        regclass PRIMARY KEY,
+    protected_by name NOT NULL,
+    protected_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp()
+);
+COMMENT ON TABLE dpobj.protected_tables IS
+    'Tables protected by dpobj.protect(): analysts train on them through dpobj.train() only';
+
+-- One budget per (table, role).  Granted and spent amounts are numeric, so
+-- sums are exact (3 x 0.1 = 0.3).  spent_* only ever grows, and only
+-- through the ledger worker, together with the ledger row that records the
+-- charge: sum(ledger.epsilon) over a budget's rows = spent_epsilon.
+-- rolid is regrole for the same reasons as relid (a restore resolves the
+-- role by name: restore roles first, e.g. pg_dumpall --globals-only).
+CREATE TABLE dpobj.budgets (
+    id              bigserial PRIMARY KEY,
+    relid           regclass NOT NULL REFERENCES dpobj.protected_tables (relid),
+    rolid           regrole NOT NULL,
+    granted_epsilon numeric NOT NULL DEFAULT 0,
+    granted_delta   numeric NOT NULL DEFAULT 0,
+    spent_epsilon   numeric NOT NULL DEFAULT 0,
+    spent_delta     numeric NOT NULL DEFAULT 0,
+    -- numeric NaN sorts above Infinity: "< 'Infinity'" excludes both
+    CHECK (granted_epsilon >= 0 AND granted_epsilon < 'Infinity'),
+    CHECK (granted_delta >= 0 AND granted_delta < 'Infinity'),
+    CHECK (spent_epsilon >= 0 AND spent_epsilon <= granted_epsilon),
+    CHECK (spent_delta >= 0 AND spent_delta <= granted_delta),
+    UNIQUE (relid, rolid)
+);
+COMMENT ON TABLE dpobj.budgets IS
+    'Privacy budget of a role on a protected table: granted and spent (epsilon, delta), exact numeric';
+
+-- pg_dump keeps protections, budgets and their sequence (FK order is kept)
+SELECT pg_catalog.pg_extension_config_dump('dpobj.protected_tables', '');
+SELECT pg_catalog.pg_extension_config_dump('dpobj.budgets', '');
+SELECT pg_catalog.pg_extension_config_dump('dpobj.budgets_id_seq', '');
+
+-- Written only by dpobj's C functions (as the bootstrap superuser) and the
+-- ledger worker.  Readable through row-level security: an analyst sees its
+-- own budgets; a table's owner and dpobj_admin members see the table's.
+CREATE FUNCTION dpobj.can_administer(rel regclass)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+                    WHERE c.oid = rel
+                      AND pg_catalog.pg_has_role(current_user, c.relowner, 'USAGE'))
+        OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                    WHERE r.rolname = 'dpobj_admin'
+                      AND pg_catalog.pg_has_role(current_user, r.oid, 'USAGE'))
+$$;
+COMMENT ON FUNCTION dpobj.can_administer(regclass) IS
+    'true if the current role owns the table (or has its owner''s privileges) or is a member of dpobj_admin';
+
+REVOKE ALL ON dpobj.protected_tables, dpobj.budgets FROM PUBLIC;
+REVOKE ALL ON SEQUENCE dpobj.budgets_id_seq FROM PUBLIC;
+GRANT SELECT ON dpobj.protected_tables, dpobj.budgets TO PUBLIC;
+ALTER TABLE dpobj.protected_tables ENABLE ROW LEVEL SECURITY;
+ALTER TABLE dpobj.budgets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY protected_visible ON dpobj.protected_tables
+    FOR SELECT USING (dpobj.can_administer(relid)
+                      OR EXISTS (SELECT 1 FROM dpobj.budgets b WHERE b.relid = protected_tables.relid));
+CREATE POLICY budgets_visible ON dpobj.budgets
+    FOR SELECT USING (rolid::oid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user)
+                      OR dpobj.can_administer(relid));
+
+-- The ledger: besides its own rows, a role sees the rows charged to the
+-- budgets it may see (a table's owner and dpobj_admin: every analyst's
+-- charges on the table).  Analysts never see other analysts' rows.
+CREATE POLICY ledger_budget_rows ON dpobj.ledger
+    FOR SELECT USING (budget_id IN (SELECT id FROM dpobj.budgets));
+
+-- An analyst's remaining budgets
+CREATE VIEW dpobj.my_budgets AS
+SELECT b.relid AS relation,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon, b.spent_delta,
+       b.granted_epsilon - b.spent_epsilon AS remaining_epsilon,
+       b.granted_delta - b.spent_delta AS remaining_delta
+  FROM dpobj.budgets b
+ WHERE b.rolid::oid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets: granted, spent and remaining (epsilon, delta) per table';
+GRANT SELECT ON dpobj.my_budgets TO PUBLIC;
+
+-- The entry points.  They are C functions that need the CALLER's identity
+-- (the role charged, or whose ownership is checked), which a SECURITY
+-- DEFINER function cannot see; they switch user themselves for bounded
+-- stretches (src/budget.c, docs/SECURITY.md).  search_path is pinned on
+-- every one of them.
+CREATE FUNCTION dpobj.protect(rel regclass)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_protect'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.protect(regclass) IS
+    'Owner or dpobj_admin: let analysts with a budget train on the table through dpobj.train() (true if newly protected)';
+
+CREATE FUNCTION dpobj.grant_budget(rel regclass, analyst regrole,
+                                   epsilon numeric, delta numeric)
+RETURNS dpobj.budgets
+AS 'MODULE_PATHNAME', 'dpobj_grant_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.grant_budget(regclass, regrole, numeric, numeric) IS
+    'Owner or dpobj_admin: add (epsilon, delta) to the role''s budget on a protected table';
+
+CREATE FUNCTION dpobj.revoke_budget(rel regclass, analyst regrole)
+RETURNS dpobj.budgets
+AS 'MODULE_PATHNAME', 'dpobj_revoke_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.revoke_budget(regclass, regrole) IS
+    'Owner or dpobj_admin: take back the unspent rest of the role''s budget (granted := spent)';
+
+CREATE FUNCTION dpobj.train(rel regclass, mechanism text, features text[], label text,
+                            epsilon numeric, delta numeric, options jsonb DEFAULT '{}')
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_train'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.train(regclass, text, text[], text, numeric, numeric, jsonb) IS
+    'Train on a protected table without reading it: charges (epsilon, delta) to the caller''s budget before any noise is drawn';
+
+-- Dropping a protected table drops its protection and budgets (the ledger
+-- keeps the history): a new table that later gets the same name or OID
+-- does not inherit them.
+CREATE FUNCTION dpobj.forget_dropped_tables()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM dpobj.budgets b
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND o.objsubid = 0 AND b.relid::pg_catalog.oid = o.objid;
+    DELETE FROM dpobj.protected_tables p
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND o.objsubid = 0 AND p.relid::pg_catalog.oid = o.objid;
+END
+$$;
+REVOKE ALL ON FUNCTION dpobj.forget_dropped_tables() FROM PUBLIC;
+CREATE EVENT TRIGGER dpobj_forget_dropped_tables ON sql_drop
+    EXECUTE FUNCTION dpobj.forget_dropped_tables();

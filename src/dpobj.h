@@ -35,6 +35,10 @@
 #define ERRCODE_DPOBJ_LEDGER_FAILURE	MAKE_SQLSTATE('D','P','0','0','2')
 /* the exact oracle failed internally (inconsistent solution, solver error) */
 #define ERRCODE_DPOBJ_ORACLE_FAILURE	MAKE_SQLSTATE('D','P','0','0','3')
+/* issue 4: the (table, role) budget cannot cover the request: nothing charged */
+#define ERRCODE_DPOBJ_BUDGET_EXCEEDED	MAKE_SQLSTATE('D','P','0','0','4')
+/* issue 4: dpobj.train() on a table that was not protected with dpobj.protect() */
+#define ERRCODE_DPOBJ_NOT_PROTECTED		MAKE_SQLSTATE('D','P','0','0','5')
 
 /* GUCs (dpobj.c) */
 extern int	dpobj_seed;					/* -1: cryptographic noise */

@@ -16,6 +16,13 @@
  *   4. the model is released only if optimality is certified, and the
  *      outcome is recorded in the ledger either way.
  *
+ * On the protected path (issue 4: inside dpobj.train(), see budget.h) step
+ * 1 is the guarded debit of the analyst's (table, role) budget instead of
+ * a plain ledger row, the protected context is consumed here (once, and
+ * only if the relations scanned below this aggregate are the protected
+ * table or its inheritance children), and a run whose rows were all
+ * dropped still runs on the empty set: the output does not reveal that.
+ *
  *-------------------------------------------------------------------------
  */
 #include "dpobj.h"
@@ -24,6 +31,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "budget.h"
 #include "hsstate.h"
 #include "ledger.h"
 #include "model.h"
@@ -79,7 +87,10 @@ dpobj_halfspace_transfn(PG_FUNCTION_ARGS)
 {
 	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
 
-	PG_RETURN_POINTER(hsstate_accum(fcinfo, state, "dp_halfspace", false));
+	state = hsstate_accum(fcinfo, state, "dp_halfspace", false);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* protected path: every row so far dropped */
+	PG_RETURN_POINTER(state);
 }
 
 Datum
@@ -87,7 +98,10 @@ dpobj_halfspace_opts_transfn(PG_FUNCTION_ARGS)
 {
 	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
 
-	PG_RETURN_POINTER(hsstate_accum(fcinfo, state, "dp_halfspace", true));
+	state = hsstate_accum(fcinfo, state, "dp_halfspace", true);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* protected path: every row so far dropped */
+	PG_RETURN_POINTER(state);
 }
 
 /* ---- source relation, for the ledger ---- */
@@ -126,6 +140,18 @@ collect_relations(PlanState *ps, void *arg)
 	return planstate_tree_walker(ps, collect_relations, arg);
 }
 
+/* OIDs of the tables scanned below this aggregate */
+static List *
+source_relids(FunctionCallInfo fcinfo)
+{
+	RelCollect	rc = {NIL};
+
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return NIL;
+	collect_relations(outerPlanState((AggState *) fcinfo->context), &rc);
+	return rc.relids;
+}
+
 /*
  * The tables scanned below this aggregate, as a comma-separated list of
  * qualified names, or NULL when the input is not a table scan.
@@ -137,9 +163,7 @@ source_relations(FunctionCallInfo fcinfo)
 	StringInfoData buf;
 	ListCell   *lc;
 
-	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
-		return NULL;
-	collect_relations(outerPlanState((AggState *) fcinfo->context), &rc);
+	rc.relids = source_relids(fcinfo);
 	if (rc.relids == NIL)
 		return NULL;
 	initStringInfo(&buf);
@@ -175,11 +199,31 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
+	bool		has_state;
+	DPProtectedContext *pctx = NULL;
 
-	/* no rows: no mechanism runs, nothing is charged (docs/USAGE.md) */
-	if (PG_ARGISNULL(0))
+	has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
+	state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
+
+	if (dpobj_protected_peek() != NULL)
+	{
+		/*
+		 * Protected path (issue 4): claim the context for this aggregate --
+		 * it must match what was scanned -- and run even on no rows.
+		 */
+		pctx = dpobj_protected_take(source_relids(fcinfo), has_state,
+									has_state ? state->params.epsilon : 0,
+									has_state ? state->params.delta : 0,
+									has_state ? state->d : 0);
+		if (!has_state)
+			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
+										 pctx->options);
+	}
+	else if (!has_state)
+	{
+		/* no rows: no mechanism runs, nothing is charged (docs/USAGE.md) */
 		PG_RETURN_NULL();
-	state = (HSState *) PG_GETARG_POINTER(0);
+	}
 	d = state->d;
 	hsstate_resolve_params(state, &B, &D2);
 
@@ -188,8 +232,11 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	sigma = opdisc_sigma(state->params.epsilon, state->params.delta, D2, 1.0);
 
 	/* 1. charge first: durable before any noise exists */
-	ledger_id = ledger_charge("opdisc", state->params.epsilon, state->params.delta,
-							  source_relations(fcinfo));
+	if (pctx != NULL)
+		ledger_id = dpobj_budget_charge(pctx, "opdisc");
+	else
+		ledger_id = ledger_charge("opdisc", state->params.epsilon, state->params.delta,
+								  source_relations(fcinfo));
 
 	/* 2. eta ~ N(0, sigma^2)^(d+1) (Algorithm 1) */
 	eta = palloc(sizeof(double) * (d + 1));

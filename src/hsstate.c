@@ -14,11 +14,21 @@
  * rounding is a fixed per-row transformation of the data, so it does not
  * affect privacy; predict() applies the same rounding.
  *
+ * The protected path (issue 4, dpobj.train()): rows with a NULL feature
+ * array, a NULL element, a NULL label, a NaN or infinite feature, or a
+ * feature whose quantised value is out of range are dropped -- silently
+ * and deterministically -- instead of raising an error.  Whether an error
+ * occurs would otherwise depend on the values of individual rows, which
+ * the analyst must not learn.  The direct aggregates keep raising errors:
+ * their caller can read the rows anyway.
+ *
  *-------------------------------------------------------------------------
  */
 #include "hsstate.h"
 
 #include <math.h>
+
+#include "budget.h"
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -158,6 +168,43 @@ hsstate_resolve_params(const HSState *state, int *B, int *D2)
 	*D2 = state->params.D2 > 0 ? state->params.D2 : state->d;
 }
 
+/* Defaults, then the options (if any). */
+static void
+init_params(HSParams *params, double epsilon, double delta, Jsonb *options)
+{
+	params->epsilon = epsilon;
+	params->delta = delta;
+	params->B = -1;
+	params->D2 = -1;
+	params->Q = DPOBJ_DEFAULT_Q;
+	params->oracle = (DPObjOracle) dpobj_oracle;
+	params->time_limit = -1;
+	if (options != NULL)
+		parse_options(options, params);
+}
+
+static void
+check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_HALFSPACE_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_HALFSPACE_MAX_DIM, d),
+				 errhint("The exact oracle searches a grid exponential in the dimension; reduce the feature set.")));
+}
+
+void
+hsstate_check_args(const char *aggname, double epsilon, double delta, int d,
+				   Jsonb *options)
+{
+	HSParams	params;
+
+	check_privacy_params(epsilon, delta);
+	check_dimension(aggname, d);
+	init_params(&params, epsilon, delta, options);
+}
+
 static HSState *
 hsstate_create(MemoryContext aggcontext, int d, const HSParams *params, Jsonb *options)
 {
@@ -178,6 +225,15 @@ hsstate_create(MemoryContext aggcontext, int d, const HSParams *params, Jsonb *o
 	state->scratch = palloc(sizeof(int64) * d);
 	MemoryContextSwitchTo(old);
 	return state;
+}
+
+HSState *
+hsstate_create_empty(int d, double epsilon, double delta, Jsonb *options)
+{
+	HSParams	params;
+
+	init_params(&params, epsilon, delta, options);
+	return hsstate_create(CurrentMemoryContext, d, &params, options);
 }
 
 static void
@@ -258,6 +314,7 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 	int			d;
 	float8	   *vals;
 	int			Q;
+	bool		drop_bad_rows;
 
 	switch (AggCheckCallContext(fcinfo, &aggcontext))
 	{
@@ -283,6 +340,18 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 				 errhint("Pass the privacy parameters as constants.")));
 	epsilon = PG_GETARG_FLOAT8(3);
 	delta = PG_GETARG_FLOAT8(4);
+
+	/*
+	 * Protected path (dpobj.train): bad rows are dropped, not reported.
+	 * train() builds every feature array with the same length from
+	 * validated columns, so the remaining shape errors cannot depend on the
+	 * data there.
+	 */
+	drop_bad_rows = (dpobj_protected_peek() != NULL);
+	if (drop_bad_rows &&
+		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
+		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
+		return state;
 
 	/* row values: errors name the problem, never the value */
 	if (PG_ARGISNULL(1))
@@ -321,25 +390,10 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 		Jsonb	   *options = NULL;
 
 		check_privacy_params(epsilon, delta);
-		if (d > DPOBJ_HALFSPACE_MAX_DIM)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s supports at most %d features, got %d",
-							aggname, DPOBJ_HALFSPACE_MAX_DIM, d),
-					 errhint("The exact oracle searches a grid exponential in the dimension; reduce the feature set.")));
-
-		params.epsilon = epsilon;
-		params.delta = delta;
-		params.B = -1;
-		params.D2 = -1;
-		params.Q = DPOBJ_DEFAULT_Q;
-		params.oracle = (DPObjOracle) dpobj_oracle;
-		params.time_limit = -1;
+		check_dimension(aggname, d);
 		if (has_options && !PG_ARGISNULL(5))
-		{
 			options = PG_GETARG_JSONB_P(5);
-			parse_options(options, &params);
-		}
+		init_params(&params, epsilon, delta, options);
 		state = hsstate_create(aggcontext, d, &params, options);
 	}
 	else
@@ -380,6 +434,9 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 	{
 		double		q = vals[j] * Q;
 
+		if (drop_bad_rows &&
+			(!isfinite(q) || fabs(round(q)) > (double) DPOBJ_MAX_QUANTISED))
+			return state;		/* dropped, state unchanged */
 		if (!isfinite(q))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

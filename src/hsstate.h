@@ -61,6 +61,22 @@ typedef struct HSState
 extern HSState *hsstate_accum(FunctionCallInfo fcinfo, HSState *state,
 							  const char *aggname, bool has_options);
 
+/*
+ * Validates the run-wide arguments the way the first row would (privacy
+ * parameters, dimension, options), without any row: dpobj.train() calls it
+ * before it scans anything, so that argument errors come first.
+ */
+extern void hsstate_check_args(const char *aggname, double epsilon,
+							   double delta, int d, Jsonb *options);
+
+/*
+ * A state with no rows, in CurrentMemoryContext: the protected path runs
+ * the mechanism even when no row survived (the output must not reveal that
+ * the selection was empty).
+ */
+extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
+									 Jsonb *options);
+
 /* Parameters with the defaults filled in (B = floor(sqrt d), D2 = d). */
 extern void hsstate_resolve_params(const HSState *state, int *B, int *D2);
 

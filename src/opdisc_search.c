@@ -73,6 +73,9 @@
 
 #include "opdisc.h"
 
+/* mq[] marker: the shift is not a multiple of the lattice step */
+#define MQ_NONE INT64_MIN
+
 /* Poll should_stop() at least this often (seconds). */
 #define SEARCH_POLL_INTERVAL 0.02
 
@@ -88,6 +91,10 @@ typedef struct Level
 	int64_t    *ggcd;			/* gcd of the unassigned entries (0: none) */
 	int64_t    *gpos;			/* sum of p_u over the group */
 	unsigned char *affected;	/* some member has a_{u,order[k-1]} != 0 */
+	int		   *gsplit;			/* members from here on have that != 0 */
+	int64_t    *mdelta;			/* per member position: q_u - p_u */
+	int64_t    *mq;				/* per member position: a_{u,order[k-1]} divided
+								 * by the group's lattice step, or MQ_NONE */
 	/* radius breakpoints: J_g(s) = floor(M_g(s) / gcd) steps up at s */
 	int		   *bpstart;		/* ngroups + 1 offsets */
 	int		   *bps;			/* budget s where J increases */
@@ -136,8 +143,13 @@ typedef struct SearchCtx
 	/* per-depth scratch */
 	double	   *LU;				/* (d + 1) x (Deff + 2): loss diff arrays */
 	double	   *LV;				/* Deff + 2 */
-	double	   *HU;				/* (d + 1) x d x (2B + 1): single-group loss */
+	int64_t    *HUd;			/* (d + 1) x d x (2B + 2): single-group diffs */
+	int64_t    *HVd;			/* d x (2B + 2) */
 	double	   *HV;				/* d x (2B + 1) */
+	int64_t    *abase;			/* base lattice diffs of affected groups */
+	int64_t    *aoff;			/* per affected group: offset or -1 */
+	int64_t    *aJr;			/* per affected group: radius at the node */
+	int64_t    *rbase;			/* per member position: unshifted index */
 	double	   *T0;				/* Deff + 1 DP scratch */
 	double	   *T1;				/* Deff + 1 DP scratch */
 	int64_t    *hdiff;			/* 2B + 2 */
@@ -491,6 +503,152 @@ local_search(SearchCtx *c, int *w)
  */
 
 /*
+ * Lattice index at which row u (score S'_u = sv so far) turns positive:
+ * R = i * gg >= 1 - sv, clamped to [-Jr, Jr + 1].  gg = 0 means R = 0.
+ */
+static inline int64_t
+row_index(int64_t sv, int64_t gg, int64_t Jr)
+{
+	int64_t		iu;
+
+	if (gg == 0)
+		return (sv >= 1) ? -Jr : Jr + 1;
+	iu = ceil_div(1 - sv, gg);
+	if (iu < -Jr)
+		iu = -Jr;
+	if (iu > Jr + 1)
+		iu = Jr + 1;
+	return iu;
+}
+
+/* Add the steps of members [i0, i1) of a level to the lattice diff df. */
+static void
+lattice_steps(SearchCtx *c, const Level *lv, int i0, int i1, int col, int v,
+			  int64_t gg, int64_t Jr, int64_t *df)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+
+	for (int i = i0; i < i1; i++)
+	{
+		int			u = lv->members[i];
+		int64_t		sv = c->S[u];
+
+		if (col >= 0)
+			sv += p->x[(int64_t) u * d + col] * v;
+		df[row_index(sv, gg, Jr) + Jr] += p->neg[u] - p->pos[u];
+	}
+}
+
+/*
+ * Division-free shifting.  For the members [i0, i1) of group g whose score
+ * moves with the branched column, store once per node the lattice index
+ * ceil((1 - S_u) / step); a child value v then moves it by -v * mq (exact
+ * when the column entry is a multiple of the step, as mq[] records).
+ */
+static void
+shift_prepare(SearchCtx *c, const Level *lv, int g, int i0, int i1)
+{
+	int64_t		step = (lv->gcol[g] >= 0) ? i64abs(lv->gcoef[g]) : lv->ggcd[g];
+
+	if (step == 0)
+		return;
+	for (int i = i0; i < i1; i++)
+	{
+		if (lv->mq[i] != MQ_NONE)
+			c->rbase[i] = ceil_div(1 - c->S[lv->members[i]], step);
+	}
+}
+
+/* lattice_steps() for shifted members, using shift_prepare()'s indices */
+static void
+lattice_steps_shift(SearchCtx *c, const Level *lv, int i0, int i1, int col,
+					int v, int64_t gg, int64_t Jr, int64_t *df)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+
+	for (int i = i0; i < i1; i++)
+	{
+		int64_t		iu;
+
+		if (lv->mq[i] != MQ_NONE && gg != 0)
+		{
+			iu = c->rbase[i] - v * lv->mq[i];
+			if (iu < -Jr)
+				iu = -Jr;
+			if (iu > Jr + 1)
+				iu = Jr + 1;
+		}
+		else
+		{
+			int			u = lv->members[i];
+
+			iu = row_index(c->S[u] + p->x[(int64_t) u * d + col] * v, gg, Jr);
+		}
+		df[iu + Jr] += lv->mdelta[i];
+	}
+}
+
+/*
+ * Turn the diff array df over i = -Jr..Jr+1 into F(i) and report
+ * min_{|i| <= j} F(i) for radius 0 and the first nb breakpoints of group g
+ * into out[] (diff over the budget s).
+ */
+static void
+lattice_report(SearchCtx *c, const Level *lv, int g, int64_t Jr, int nb,
+			   int64_t *df, double *out)
+{
+	int64_t    *bestv = c->bestv;
+	int64_t		F = lv->gpos[g],
+				best;
+	int64_t		Jn = nb > 0 ? lv->bpj[lv->bpstart[g] + nb - 1] : 0;
+	int			t = 0;
+
+	for (int64_t i = 0; i < Jr - Jn; i++)
+		F += df[i];
+	for (int64_t i = Jr - Jn; i <= Jr + Jn; i++)
+	{
+		F += df[i];
+		df[i] = F;
+	}
+	best = df[Jr];
+	bestv[0] = best;
+	for (int64_t j = 1; j <= Jn; j++)
+	{
+		if (df[Jr - j] < best)
+			best = df[Jr - j];
+		if (df[Jr + j] < best)
+			best = df[Jr + j];
+		while (t < nb && lv->bpj[lv->bpstart[g] + t] == j)
+			bestv[++t] = best;
+	}
+	out[0] += (double) bestv[0];
+	for (t = 0; t < nb; t++)
+	{
+		if (bestv[t + 1] != bestv[t])
+			out[lv->bps[lv->bpstart[g] + t]] += (double) (bestv[t + 1] - bestv[t]);
+	}
+}
+
+/* number of breakpoints of group g usable with budget rmax; radius there */
+static inline int
+group_radius(const Level *lv, int g, int rmax, int64_t *Jr)
+{
+	int			nb = 0;
+
+	*Jr = 0;
+	for (int t = lv->bpstart[g]; t < lv->bpstart[g + 1]; t++)
+	{
+		if (lv->bps[t] > rmax)
+			break;
+		nb++;
+		*Jr = lv->bpj[t];
+	}
+	return nb;
+}
+
+/*
  * Minimum of F(R) = sum_{u in g} [R >= 1 - S'_u ? q_u : p_u] over the lattice
  * R = i * gcd, |i| <= j, for every breakpoint radius j of the group with
  * budget s <= rmax; adds the result to the diff array out[] indexed by s
@@ -571,47 +729,10 @@ group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
 	if (2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
 	{
 		/* lattice method: F on i = -Jr..Jr via a difference array */
-		int64_t    *df = c->diff;
-		int64_t		F,
-					best;
-		int			K = (int) (2 * Jr + 2);
-		int			t = 0;
-
-		memset(df, 0, sizeof(int64_t) * K);
-		for (int i = 0; i < m; i++)
-		{
-			int			u = mem[i];
-			int64_t		s = c->S[u];
-			int64_t		iu;
-
-			if (col >= 0)
-				s += p->x[(int64_t) u * d + col] * v;
-			iu = ceil_div(1 - s, gg);
-			if (iu < -Jr)
-				iu = -Jr;
-			if (iu > Jr + 1)
-				iu = Jr + 1;
-			df[iu + Jr] += p->neg[u] - p->pos[u];
-		}
-		/* prefix sums: df[i + Jr] becomes F(i) */
-		F = lv->gpos[g];
-		for (int i = 0; i < K - 1; i++)
-		{
-			F += df[i];
-			df[i] = F;
-		}
-		/* best over growing radius, reported at the breakpoints */
-		best = df[Jr];
-		bestv[0] = best;
-		for (int64_t j = 1; j <= Jr; j++)
-		{
-			if (df[Jr - j] < best)
-				best = df[Jr - j];
-			if (df[Jr + j] < best)
-				best = df[Jr + j];
-			while (t < nb && lv->bpj[lv->bpstart[g] + t] == j)
-				bestv[++t] = best;
-		}
+		memset(c->diff, 0, sizeof(int64_t) * (2 * Jr + 2));
+		lattice_steps(c, lv, m0, m0 + m, col, v, gg, Jr, c->diff);
+		lattice_report(c, lv, g, Jr, nb, c->diff, out);
+		return;
 	}
 	else
 	{
@@ -692,22 +813,21 @@ group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
 /*
  * A group whose only unassigned nonzero column is j with coefficient a:
  * its remainder is R = a w_j exactly, so its loss is an exact function of
- * w_j.  Adds F_g(a w) to h[w + B] for w = -B..B.
+ * w_j, and the loss of all such groups on column j is additive.  Adds the
+ * steps of members [i0, i1) (scores shifted by v * a_{u,col}) to the diff
+ * array df over w = -B..B+1 (the caller adds the group's sum of p_u at
+ * df[0]).
  */
 static void
-single_bound(SearchCtx *c, const Level *lv, int g, int col, int v, double *h)
+single_steps(SearchCtx *c, const Level *lv, int g, int i0, int i1,
+			 int col, int v, int64_t *df)
 {
 	const OPDiscProblem *p = c->p;
 	int			B = c->B,
 				d = c->d;
-	int			m0 = lv->gstart[g],
-				m1 = lv->gstart[g + 1];
 	int64_t		a = lv->gcoef[g];
-	int64_t    *df = c->hdiff;
-	int64_t		F = lv->gpos[g];
 
-	memset(df, 0, sizeof(int64_t) * (2 * B + 2));
-	for (int i = m0; i < m1; i++)
+	for (int i = i0; i < i1; i++)
 	{
 		int			u = lv->members[i];
 		int64_t		sv = c->S[u];
@@ -740,10 +860,50 @@ single_bound(SearchCtx *c, const Level *lv, int g, int col, int v, double *h)
 			}
 		}
 	}
-	for (int w = 0; w <= 2 * B; w++)
+}
+
+/* single_steps() for shifted members, using shift_prepare()'s indices */
+static void
+single_steps_shift(SearchCtx *c, const Level *lv, int g, int i0, int i1,
+				   int col, int v, int64_t *df)
+{
+	int			B = c->B;
+	int64_t		a = lv->gcoef[g];
+
+	for (int i = i0; i < i1; i++)
 	{
-		F += df[w];
-		h[w] += (double) F;
+		int64_t		delta = lv->mdelta[i];
+		int64_t		cu;
+
+		if (lv->mq[i] == MQ_NONE)
+		{
+			single_steps(c, lv, g, i, i + 1, col, v, df);
+			continue;
+		}
+		/* cu = ceil((1 - S_u - v a_{u,col}) / |a|) */
+		cu = c->rbase[i] - v * lv->mq[i];
+		if (a > 0)
+		{
+			/* positive for w >= cu */
+			if (cu < -B)
+				cu = -B;
+			if (cu > B + 1)
+				cu = B + 1;
+			df[cu + B] += delta;
+		}
+		else
+		{
+			/* positive for w <= -cu */
+			int64_t		wt = -cu;
+
+			if (wt >= -B)
+			{
+				if (wt > B)
+					wt = B;
+				df[0] += delta;
+				df[wt + B + 1] -= delta;
+			}
+		}
 	}
 }
 
@@ -774,7 +934,8 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
 	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
 	int			W = 2 * B + 1;
-	double	   *HU = c->HU + (size_t) k * d * W;
+	int64_t    *HUd = c->HUd + (size_t) k * d * (W + 1);
+	int64_t    *HVd = c->HVd;
 	double	   *HV = c->HV;
 	int			nch = 0;
 
@@ -782,21 +943,57 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		return;
 
 	/*
-	 * Loss bound contribution of the groups that do not see column col:
-	 * computed once for all children.  LU: free-remainder groups (diff
-	 * array over the budget s); HU: single-column groups, per column slot.
+	 * Loss bound contributions that do not depend on the child value v,
+	 * computed once per node: groups that do not see column col, and the
+	 * members with a_{u,col} = 0 of the groups that do.  LU: free-remainder
+	 * groups (diff array over the budget s); HUd: single-column groups
+	 * (diff arrays over w_j, per column slot); abase: base lattice diff
+	 * arrays of the affected free-remainder groups.
 	 */
 	for (int s = 0; s <= rl; s++)
 		LU[s] = 0.0;
 	for (int i = 0; i < lv->nunaff; i++)
 		group_bound(c, lv, lv->unaff[i], -1, 0, rl, LU);
-	for (int i = 0; i < lv->nc1 * W; i++)
-		HU[i] = 0.0;
+	memset(HUd, 0, sizeof(int64_t) * lv->nc1 * (W + 1));
 	for (int i = 0; i < lv->nsunaff; i++)
 	{
 		int			g = lv->sunaff[i];
+		int64_t    *df = HUd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1);
 
-		single_bound(c, lv, g, -1, 0, HU + (size_t) lv->c1slot[lv->gcol[g]] * W);
+		df[0] += lv->gpos[g];
+		single_steps(c, lv, g, lv->gstart[g], lv->gstart[g + 1], -1, 0, df);
+	}
+	for (int i = 0; i < lv->nsaff; i++)
+	{
+		int			g = lv->saff[i];
+		int64_t    *df = HUd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1);
+
+		df[0] += lv->gpos[g];
+		single_steps(c, lv, g, lv->gstart[g], lv->gsplit[g], -1, 0, df);
+		shift_prepare(c, lv, g, lv->gsplit[g], lv->gstart[g + 1]);
+	}
+	{
+		int64_t		off = 0;
+
+		for (int i = 0; i < lv->naff; i++)
+		{
+			int			g = lv->aff[i];
+			int			m = lv->gstart[g + 1] - lv->gstart[g];
+			int64_t		Jr;
+
+			(void) group_radius(lv, g, rl, &Jr);
+			c->aJr[i] = Jr;
+			c->aoff[i] = -1;
+			if (m > 1 && 2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
+			{
+				c->aoff[i] = off;
+				memset(c->abase + off, 0, sizeof(int64_t) * (2 * Jr + 2));
+				lattice_steps(c, lv, lv->gstart[g], lv->gsplit[g], -1, 0,
+							  lv->ggcd[g], Jr, c->abase + off);
+				shift_prepare(c, lv, g, lv->gsplit[g], lv->gstart[g + 1]);
+				off += 2 * Jr + 2;
+			}
+		}
 	}
 
 	/* bound every child */
@@ -814,13 +1011,42 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		rl2 = r2 < c->Deff ? r2 : c->Deff;
 		memcpy(LV, LU, sizeof(double) * (rl2 + 1));
 		for (int i = 0; i < lv->naff; i++)
-			group_bound(c, lv, lv->aff[i], col, v, rl2, LV);
-		memcpy(HV, HU, sizeof(double) * lv->nc1 * W);
+		{
+			int			g = lv->aff[i];
+
+			if (c->aoff[i] >= 0)
+			{
+				int64_t		Jr = c->aJr[i],
+							Jc;
+				int			nb = group_radius(lv, g, rl2, &Jc);
+
+				memcpy(c->diff, c->abase + c->aoff[i], sizeof(int64_t) * (2 * Jr + 2));
+				lattice_steps_shift(c, lv, lv->gsplit[g], lv->gstart[g + 1], col, v,
+									lv->ggcd[g], Jr, c->diff);
+				lattice_report(c, lv, g, Jr, nb, c->diff, LV);
+			}
+			else
+				group_bound(c, lv, g, col, v, rl2, LV);
+		}
+		memcpy(HVd, HUd, sizeof(int64_t) * lv->nc1 * (W + 1));
 		for (int i = 0; i < lv->nsaff; i++)
 		{
 			int			g = lv->saff[i];
 
-			single_bound(c, lv, g, col, v, HV + (size_t) lv->c1slot[lv->gcol[g]] * W);
+			single_steps_shift(c, lv, g, lv->gsplit[g], lv->gstart[g + 1], col, v,
+							   HVd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1));
+		}
+		for (int t = 0; t < lv->nc1; t++)
+		{
+			const int64_t *df = HVd + (size_t) t * (W + 1);
+			double	   *h = HV + (size_t) t * W;
+			int64_t		F = 0;
+
+			for (int w = 0; w < W; w++)
+			{
+				F += df[w];
+				h[w] = (double) F;
+			}
 		}
 
 		/*
@@ -994,6 +1220,9 @@ ctx_free(SearchCtx *c)
 			free(lv->ggcd);
 			free(lv->gpos);
 			free(lv->affected);
+			free(lv->gsplit);
+			free(lv->mq);
+			free(lv->mdelta);
 			free(lv->bpstart);
 			free(lv->bps);
 			free(lv->bpj);
@@ -1015,7 +1244,12 @@ ctx_free(SearchCtx *c)
 	free(c->cval);
 	free(c->S);
 	free(c->wcur);
-	free(c->HU);
+	free(c->HUd);
+	free(c->HVd);
+	free(c->abase);
+	free(c->aoff);
+	free(c->aJr);
+	free(c->rbase);
 	free(c->HV);
 	free(c->T0);
 	free(c->T1);
@@ -1217,6 +1451,9 @@ build_levels(SearchCtx *c)
 			(lv->ggcd = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
 			(lv->gpos = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
 			(lv->affected = calloc((size_t) ng + 1, 1)) == NULL ||
+			(lv->gsplit = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+			(lv->mq = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
+			(lv->mdelta = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
 			(lv->bpstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
 			(lv->unaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
 			(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
@@ -1273,6 +1510,32 @@ build_levels(SearchCtx *c)
 				lv->gpos[g] += p->pos[u];
 				if (k >= 1 && p->x[(int64_t) u * d + c->order[k - 1]] != 0)
 					lv->affected[g] = 1;
+			}
+			/* members with a_{u,order[k-1]} == 0 first, then the others */
+			{
+				int			lo = lv->gstart[g];
+
+				for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
+				{
+					int			u = lv->members[i];
+
+					if (k == 0 || p->x[(int64_t) u * d + c->order[k - 1]] == 0)
+					{
+						lv->members[i] = lv->members[lo];
+						lv->members[lo++] = u;
+					}
+				}
+				lv->gsplit[g] = lo;
+			}
+			/* lattice step of the group: gcd, or |coefficient| if single */
+			for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
+			{
+				int64_t		step = (lv->gcol[g] >= 0) ? i64abs(lv->gcoef[g]) : gg;
+				int64_t		av = (k == 0) ? 0 :
+					p->x[(int64_t) lv->members[i] * d + c->order[k - 1]];
+
+				lv->mq[i] = (step != 0 && av % step == 0) ? av / step : MQ_NONE;
+				lv->mdelta[i] = p->neg[lv->members[i]] - p->pos[lv->members[i]];
 			}
 			if (lv->gcol[g] >= 0)
 			{
@@ -1479,7 +1742,11 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	CTX_ALLOC(c->cstart, d + 1);
 	CTX_ALLOC(c->S, n);
 	CTX_ALLOC(c->wcur, d);
-	CTX_ALLOC(c->HU, (size_t) (d + 1) * d * (2 * c->B + 1));
+	CTX_ALLOC(c->HUd, (size_t) (d + 1) * d * (2 * c->B + 2));
+	CTX_ALLOC(c->HVd, (size_t) d * (2 * c->B + 2));
+	CTX_ALLOC(c->aoff, n + 1);
+	CTX_ALLOC(c->aJr, n + 1);
+	CTX_ALLOC(c->rbase, n + 1);
 	CTX_ALLOC(c->HV, (size_t) d * (2 * c->B + 1));
 	CTX_ALLOC(c->T0, c->Deff + 1);
 	CTX_ALLOC(c->T1, c->Deff + 1);
@@ -1569,6 +1836,32 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 		goto oom;
 	}
 	build_noise_tables(c);
+
+	/* room for the base lattice arrays of one level's affected groups */
+	{
+		int64_t		need = 1;
+
+		for (int k = 0; k <= d; k++)
+		{
+			const Level *lv = &c->lev[k];
+			int64_t		tot = 0;
+
+			for (int i = 0; i < lv->naff; i++)
+			{
+				int			g = lv->aff[i];
+				int64_t		m = lv->gstart[g + 1] - lv->gstart[g];
+				int64_t		J = lv->bpstart[g + 1] > lv->bpstart[g] ?
+					lv->bpj[lv->bpstart[g + 1] - 1] : 0;
+				int64_t		len = 2 * J + 2;
+
+				if (m > 1)
+					tot += len < 4 * m + 64 ? len : 4 * m + 64;
+			}
+			if (tot > need)
+				need = tot;
+		}
+		CTX_ALLOC(c->abase, need);
+	}
 
 	/* incumbent heuristics: local search from w = 0 */
 	memset(w0, 0, sizeof(int) * d);

@@ -409,6 +409,24 @@ main(void)
 		instance_free(&in);
 		ninst++;
 	}
+	/*
+	 * Larger instances with one-hot structure (more rows per group, so the
+	 * search's grouped bounds and incremental per-child updates are
+	 * exercised on many shapes).
+	 */
+	for (int t = 0; t < 80; t++)
+	{
+		int			d = rng_int(4, 6);
+		int			B = rng_int(1, 2);
+		int			full = d * B * B;
+		int			D2 = (t % 2) ? full : rng_int(d, full);
+
+		make_instance(&in, d, B, D2, rng_int(60, 250), (t % 2) ? 1 : 3,
+					  noises[rng_int(1, 3)], (t % 3) - 1, t % 5 == 0);
+		check_search(&in);
+		instance_free(&in);
+		ninst++;
+	}
 	check_ties();
 	check_controls();
 

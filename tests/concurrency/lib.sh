@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# tests/concurrency/lib.sh — helpers for the budget scripts (issue 4).
+# Needs a running server reachable through PGHOST/PGPORT/PGUSER as a superuser,
+# with dpobj installed (make install).  Each script uses its own database.
+
+PG_BINDIR="${PG_BINDIR:-$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)}"
+export PATH="$PG_BINDIR:$PATH"
+
+T_PASS=0
+T_FAIL=0
+
+t_psql() {
+    psql -X -q -At -v ON_ERROR_STOP=1 "$@"
+}
+
+# t_ok DESCRIPTION CONDITION-EXIT-STATUS
+t_check() {
+    local desc="$1"
+    shift
+    if "$@"; then
+        T_PASS=$((T_PASS + 1))
+        printf 'ok - %s\n' "$desc"
+    else
+        T_FAIL=$((T_FAIL + 1))
+        printf 'not ok - %s\n' "$desc"
+    fi
+}
+
+# t_is DESCRIPTION GOT EXPECTED
+t_is() {
+    if [[ "$2" == "$3" ]]; then
+        T_PASS=$((T_PASS + 1))
+        printf 'ok - %s\n' "$1"
+    else
+        T_FAIL=$((T_FAIL + 1))
+        printf 'not ok - %s (got "%s", expected "%s")\n' "$1" "$2" "$3"
+    fi
+}
+
+t_summary() {
+    printf '%s passed, %s failed\n' "$T_PASS" "$T_FAIL"
+    [[ $T_FAIL -eq 0 ]]
+}
+
+# t_fresh_db NAME: drop and create a database with dpobj in it
+t_fresh_db() {
+    t_psql -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" &&
+        t_psql -d "$1" -c 'CREATE EXTENSION dpobj'
+}
+
+# t_role NAME: create a NOLOGIN role unless it exists
+t_role() {
+    t_psql -d postgres -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$1')
+                            THEN CREATE ROLE $1 NOLOGIN; END IF; END \$\$"
+}
+
+# The standard small training table: 60 rows, two numeric features.
+T_TABLE_SQL="CREATE TABLE pts AS
+  SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
+    FROM generate_series(1, 60) i;
+  REVOKE ALL ON pts FROM PUBLIC;"
