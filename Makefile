@@ -11,17 +11,25 @@ OBJS = \
 	src/model.o \
 	src/ledger.o \
 	src/budget.o \
+	src/jobs.o \
+	src/progress.o \
 	src/oracle.o \
 	src/opdisc_objective.o \
 	src/opdisc_mip.o \
-	src/opdisc_search.o
+	src/opdisc_search.o \
+	src/rspm.o \
+	src/expmech.o \
+	src/glmstate.o \
+	src/glm.o \
+	src/noisysgd.o \
+	src/opsamp.o
 
 PG_CPPFLAGS = -I$(srcdir)/src
 PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out

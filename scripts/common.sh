@@ -42,6 +42,7 @@ DPOBJ_PACKAGES=(
     postgresql-15 postgresql-server-dev-15
     libglpk-dev libgsl-dev
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
+    postgresql-15-cron                                           # scheduled jobs (tests/jobs)
 )
 
 dpobj_log() {

@@ -7,7 +7,7 @@
 # PostgreSQL 15 cluster (private unix socket, see scripts/common.sh), loads UCI Adult
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs
 # scripts/demo.sql: trains a differentially private halfspace (epsilon = 1,
-# delta = 1/n^2) on the balanced d4 training set, shows the model, its accuracy on
+# delta = 1/n^2) on the balanced d15 training set, shows the model, its accuracy on
 # adult.test and the privacy ledger.
 #
 # The cluster is removed at the end.  Environment:

@@ -4,7 +4,7 @@
 --   psql -X -v ON_ERROR_STOP=1 -d dpobj_demo -f scripts/demo.sql [-v seed=42]
 --
 -- Trains a differentially private halfspace (OPDisc objective perturbation) on the paper's
--- balanced Adult training subset with the d = 4 feature set, epsilon = 1, delta = 1/n^2,
+-- balanced Adult training subset with the d = 15 feature set, epsilon = 1, delta = 1/n^2,
 -- then evaluates it on adult.test and shows the privacy ledger.
 -- Optional: -v seed=N sets dpobj.seed (superuser only) for a reproducible noise draw;
 -- without it the noise is fresh on every run, as it must be for real privacy.
@@ -25,13 +25,14 @@ SET dpobj.seed = :seed;
 \echo '================================================================================'
 
 \echo
-\echo '--- 1. Training data: balanced subset of adult.data, feature set d4 -------------'
-\echo '    features = [sex=Male, sex=Female, capital_gain/99999, hours_per_week/99]'
+\echo '--- 1. Training data: balanced subset of adult.data, feature set d15 ------------'
+\echo '    features = [relationship one-hot (6), race one-hot (5), sex one-hot (2),'
+\echo '                capital_gain/99999, hours_per_week/99]   (d = 15)'
 \echo '    label    = income > 50K'
 SELECT count(*)                          AS n,
        count(*) FILTER (WHERE f.label)     AS positives,
        count(*) FILTER (WHERE NOT f.label) AS negatives
-FROM adult.features_d4 f
+FROM adult.features_d15 f
 JOIN adult.balanced_ids b ON b.id = f.id
 WHERE f.split = 'train';
 
@@ -44,7 +45,7 @@ SET client_min_messages = notice;
 \timing on
 CREATE TABLE demo_model AS
 SELECT dpobj.dp_halfspace(f.features, f.label, 1.0, 1.0 / (15682.0 ^ 2)) AS model
-FROM adult.features_d4 f
+FROM adult.features_d15 f
 JOIN adult.balanced_ids b ON b.id = f.id
 WHERE f.split = 'train';
 \timing off
@@ -64,7 +65,7 @@ SELECT (model).* FROM demo_model;
 \echo '                       balanced accuracy 0.5)'
 WITH p AS (
     SELECT t.label, dpobj.predict(m.model, t.features) AS pred
-    FROM adult.features_d4 t
+    FROM adult.features_d15 t
     CROSS JOIN demo_model m
     WHERE t.split = 'test'
 )
@@ -78,7 +79,7 @@ FROM p;
 \echo
 \echo '    For reference, accuracy on the balanced training subset (baseline 0.5):'
 SELECT round(avg((dpobj.predict(m.model, f.features) = f.label)::int), 4) AS balanced_train_accuracy
-FROM adult.features_d4 f
+FROM adult.features_d15 f
 JOIN adult.balanced_ids b ON b.id = f.id
 CROSS JOIN demo_model m
 WHERE f.split = 'train';

@@ -9,6 +9,7 @@
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
 # 6. runs the multi-session / server-control tests (tests/concurrency/run.sh) when present,
+#    and the jobs tests that restart the server or need pg_cron (tests/jobs/run.sh),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -56,6 +57,11 @@ dpobj_at_exit "rm -rf -- '$WORK'; :"
 
 dpobj_ensure_packages
 dpobj_build_install
+# Issue 6: training jobs need dpobj preloaded (the job launcher is a static background
+# worker; docs/USAGE.md, "Jobs"), so the test cluster preloads it.
+DPOBJ_EXTRA_CONF="${DPOBJ_EXTRA_CONF:-}
+shared_preload_libraries = 'dpobj'"
+export DPOBJ_EXTRA_CONF
 dpobj_start_cluster
 
 # --- pg_regress -----------------------------------------------------------------------
@@ -159,6 +165,31 @@ if [[ -f "$REPO/tests/concurrency/run.sh" ]]; then
     PASSED=$((PASSED + c_ok))
     FAILED=$((FAILED + c_bad))
     dpobj_log "concurrency: $c_ok passed, $c_bad failed"
+fi
+
+# --- jobs: restart, progress, pg_cron (issue 6) ----------------------------------------
+# tests/jobs/run.sh restarts this cluster (DPOBJ_PGDATA/DPOBJ_PGCTL) and starts its own
+# pg_cron cluster; its last line is "N passed, M failed".
+if [[ -f "$REPO/tests/jobs/run.sh" ]]; then
+    dpobj_log "jobs: bash tests/jobs/run.sh"
+    set +e
+    bash "$REPO/tests/jobs/run.sh" 2>&1 | tee "$WORK/jobs.out"
+    jobs_rc=${PIPESTATUS[0]}
+    set -e
+    j_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/jobs.out" | tail -n 1 || true)
+    if [[ -n "$j_line" ]]; then
+        j_ok=${j_line%% passed*}
+        j_bad=${j_line#*passed, }
+        j_bad=${j_bad%% failed}
+    else
+        j_ok=0 j_bad=0
+    fi
+    if [[ $jobs_rc -ne 0 && $j_bad -eq 0 ]]; then
+        j_bad=1
+    fi
+    PASSED=$((PASSED + j_ok))
+    FAILED=$((FAILED + j_bad))
+    dpobj_log "jobs: $j_ok passed, $j_bad failed"
 fi
 
 # --- standalone C unit tests ----------------------------------------------------------

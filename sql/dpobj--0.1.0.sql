@@ -144,12 +144,34 @@ RETURNS dpobj.model
 AS 'MODULE_PATHNAME', 'dpobj_halfspace_finalfn'
 LANGUAGE C VOLATILE;
 
+-- Issue 6: parallel (and Citus) aggregation.  Workers build partial states,
+-- serialise them, the leader deserialises and combines them; the final
+-- function runs once, on the combined state (docs/SCALING.md).
+CREATE FUNCTION dpobj.dp_halfspace_combinefn(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_combinefn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_halfspace_serialfn(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_serialfn'
+LANGUAGE C STRICT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_halfspace_deserialfn(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_deserialfn'
+LANGUAGE C STRICT PARALLEL SAFE;
+
 CREATE AGGREGATE dpobj.dp_halfspace(features float8[], label boolean,
                                     epsilon float8, delta float8) (
     SFUNC = dpobj.dp_halfspace_transfn,
     STYPE = internal,
     FINALFUNC = dpobj.dp_halfspace_finalfn,
-    FINALFUNC_MODIFY = READ_ONLY
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8) IS
     'OPDisc (Neel et al. 2020): (epsilon, delta)-DP halfspace classifier, exact oracle, charged to dpobj.ledger';
@@ -159,7 +181,11 @@ CREATE AGGREGATE dpobj.dp_halfspace(features float8[], label boolean,
     SFUNC = dpobj.dp_halfspace_transfn,
     STYPE = internal,
     FINALFUNC = dpobj.dp_halfspace_finalfn,
-    FINALFUNC_MODIFY = READ_ONLY
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8, jsonb) IS
     'OPDisc with options {"B", "D2", "Q", "oracle", "time_limit"}';
@@ -333,3 +359,320 @@ $$;
 REVOKE ALL ON FUNCTION dpobj.forget_dropped_tables() FROM PUBLIC;
 CREATE EVENT TRIGGER dpobj_forget_dropped_tables ON sql_drop
     EXECUTE FUNCTION dpobj.forget_dropped_tables();
+
+--------------------------------------------------------------------------
+-- Issue 5: the mechanism family (docs/USAGE.md, one section each)
+--------------------------------------------------------------------------
+
+-- Calibrations, exposed for tests and documentation.
+CREATE FUNCTION dpobj.rspm_sigma(epsilon float8, delta float8, d integer)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_rspm_sigma'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.rspm_sigma(float8, float8, integer) IS
+    'RSPM noise scale sigma = 7 sqrt(m ln(1/delta)) / epsilon with m = 2d separators (Neel et al. 2020, Algorithm 3)';
+
+CREATE FUNCTION dpobj.expmech_grid_size(d integer, b integer, d2 integer)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_expmech_grid_size'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.expmech_grid_size(integer, integer, integer) IS
+    'Number of points of the grid {w in Z^d : |w_j| <= B, ||w||^2 <= D2} that dp_expmech enumerates';
+
+CREATE FUNCTION dpobj.glm_calibration(epsilon float8, delta float8, options jsonb)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_glm_calibration'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.glm_calibration(float8, float8, jsonb) IS
+    'The public calibration dp_logistic would use with these options (lambda, sigma, epsilon_prime, Delta)';
+
+CREATE FUNCTION dpobj.analytic_gauss_sigma(epsilon float8, delta float8, sensitivity float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_analytic_gauss_sigma'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.analytic_gauss_sigma(float8, float8, float8) IS
+    'Gaussian mechanism scale: classical for epsilon <= 1, analytic (Balle & Wang 2018) above';
+
+CREATE FUNCTION dpobj.noisysgd_sigma(epsilon float8, delta float8, n bigint, lipschitz float8)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_noisysgd_sigma'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.noisysgd_sigma(float8, float8, bigint, float8) IS
+    'Noisy SGD gradient noise sigma = sqrt(32 L^2 n^2 ln(n/delta) ln(1/delta)) / epsilon (Bassily et al. 2014, Algorithm 1)';
+
+CREATE FUNCTION dpobj.opsamp_calibration(epsilon float8, delta float8, n bigint, d integer,
+                                         r float8, beta float8, intercept boolean)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_opsamp_calibration'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.opsamp_calibration(float8, float8, bigint, integer, float8, float8, boolean) IS
+    'OPSamp calibration (G, gamma, m, eta, lambda) of Neel et al. 2020, Algorithm 2';
+
+-- RSPM: the halfspace state, transition, combine and (de)serialise functions
+-- (hsstate.c); a new final function.
+CREATE FUNCTION dpobj.dp_halfspace_rspm_finalfn(internal)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_rspm_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_halfspace_rspm(features float8[], label boolean,
+                                         epsilon float8, delta float8) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_halfspace_rspm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8) IS
+    'RSPM (Neel et al. 2020, Algorithm 3): (epsilon, delta)-DP halfspace over {-1,0,1}^d, exact oracle, charged to dpobj.ledger';
+
+CREATE AGGREGATE dpobj.dp_halfspace_rspm(features float8[], label boolean,
+                                         epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_halfspace_rspm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8, jsonb) IS
+    'RSPM with options {"Q", "oracle", "time_limit"}';
+
+-- The exact exponential mechanism on small grids: the halfspace state too.
+-- Final functions charge and draw noise (VOLATILE); they run only in the leader.
+CREATE FUNCTION dpobj.dp_expmech_finalfn(internal)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_expmech_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_expmech(features float8[], label boolean,
+                                  epsilon float8, delta float8) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_expmech_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8) IS
+    'Exact exponential mechanism over the OPDisc grid (pure epsilon-DP, 0/1 loss, sensitivity 1); small grids only';
+
+CREATE AGGREGATE dpobj.dp_expmech(features float8[], label boolean,
+                                  epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_expmech_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    SERIALFUNC = dpobj.dp_halfspace_serialfn,
+    DESERIALFUNC = dpobj.dp_halfspace_deserialfn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8, jsonb) IS
+    'Exact exponential mechanism with options {"B", "D2", "Q"}';
+
+-- The continuous-weight mechanisms share one state (glmstate.c): clipped,
+-- deduplicated rows; combine/serialise/deserialise for parallel plans.
+CREATE FUNCTION dpobj.dp_glm_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_glm_combine'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_glm_serial(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_glm_serial'
+LANGUAGE C STRICT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_glm_deserial(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_glm_deserial'
+LANGUAGE C STRICT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_transfn(internal, float8[], boolean, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_logistic_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_finalfn(internal)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_logistic_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_logistic(features float8[], label boolean,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_logistic_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_logistic_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    SERIALFUNC = dpobj.dp_glm_serial,
+    DESERIALFUNC = dpobj.dp_glm_deserial,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_logistic(float8[], boolean, float8, float8, jsonb) IS
+    'L2-regularised logistic regression / Huber-SVM: Objective-Gauss, Output-Gauss or CMS objective perturbation; options {"R" (required), "method", "loss", "lambda", "intercept", "h"}';
+
+CREATE FUNCTION dpobj.dp_noisysgd_transfn(internal, float8[], boolean, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_noisysgd_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_noisysgd_finalfn(internal)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_noisysgd_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_noisysgd(features float8[], label boolean,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_noisysgd_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_noisysgd_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    SERIALFUNC = dpobj.dp_glm_serial,
+    DESERIALFUNC = dpobj.dp_glm_deserial,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_noisysgd(float8[], boolean, float8, float8, jsonb) IS
+    'Noisy projected SGD (Bassily et al. 2014, Algorithm 1); options {"R" (required), "loss", "intercept", "h", "T", "radius"}';
+
+CREATE FUNCTION dpobj.dp_opsamp_transfn(internal, float8[], boolean, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_opsamp_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_opsamp_finalfn(internal)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_opsamp_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_opsamp(features float8[], label boolean,
+                                 epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_opsamp_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_opsamp_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    SERIALFUNC = dpobj.dp_glm_serial,
+    DESERIALFUNC = dpobj.dp_glm_deserial,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_opsamp(float8[], boolean, float8, float8, jsonb) IS
+    'OPSamp (Neel et al. 2020, Algorithm 2) for the l1-clipped hinge loss scaled to [0, 1]; options {"R" (required), "intercept", "beta"}';
+
+-- Class-1 probability of a logistic model.
+CREATE FUNCTION dpobj.probability(m dpobj.model, features float8[])
+RETURNS float8
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog
+AS $$
+DECLARE
+    s float8;
+BEGIN
+    IF (m.params ->> 'loss') IS DISTINCT FROM 'logistic' THEN
+        RAISE EXCEPTION 'dpobj.probability needs a logistic model'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Train with dpobj.dp_logistic or dpobj.dp_noisysgd and "loss": "logistic"; use dpobj.score for other models.';
+    END IF;
+    s := dpobj.score(m, features);
+    s := greatest(-700.0, least(700.0, s));
+    RETURN 1.0 / (1.0 + exp(-s));
+END
+$$;
+COMMENT ON FUNCTION dpobj.probability(dpobj.model, float8[]) IS
+    'P(label = true) = 1 / (1 + exp(-(<w, x> + bias))) under a logistic model';
+
+--------------------------------------------------------------------------
+-- Issue 6: training jobs (dpobj.submit / dpobj.cancel / dpobj.jobs).
+-- Running jobs need shared_preload_libraries = 'dpobj' (src/jobs.c).
+--------------------------------------------------------------------------
+
+-- One row per submitted job.  Written only by dpobj's C code (as the
+-- bootstrap superuser, fixed statements); analysts read their own rows
+-- through the dpobj.jobs view.  Not extension configuration: pg_dump does
+-- not carry jobs over (a restored queue would run jobs again).
+CREATE TABLE dpobj.job_queue (
+    id           bigserial PRIMARY KEY,
+    owner        regrole NOT NULL,
+    rel          regclass NOT NULL,
+    mechanism    text NOT NULL,
+    features     text[] NOT NULL,
+    label        text NOT NULL,
+    epsilon      numeric NOT NULL,
+    delta        numeric NOT NULL,
+    options      jsonb NOT NULL,
+    state        text NOT NULL DEFAULT 'queued'
+                 CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+    submitted_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    started_at   timestamptz,
+    finished_at  timestamptz,
+    model        dpobj.model,
+    error        text,
+    sqlstate     text
+);
+COMMENT ON TABLE dpobj.job_queue IS
+    'Training jobs submitted with dpobj.submit(); read them through dpobj.jobs';
+CREATE INDEX job_queue_state_idx ON dpobj.job_queue (state, id)
+    WHERE state IN ('queued', 'running');
+REVOKE ALL ON dpobj.job_queue FROM PUBLIC;
+REVOKE ALL ON SEQUENCE dpobj.job_queue_id_seq FROM PUBLIC;
+
+CREATE FUNCTION dpobj.submit(rel regclass, mechanism text, features text[], label text,
+                             epsilon numeric, delta numeric, options jsonb DEFAULT '{}')
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_submit'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.submit(regclass, text, text[], text, numeric, numeric, jsonb) IS
+    'Queue dpobj.train(...) as a background job (same arguments and checks); returns the job id at once';
+
+CREATE FUNCTION dpobj.cancel(job_id bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_cancel'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.cancel(bigint) IS
+    'Cancel one of your jobs: a queued job never runs; a running solve stops within about a second (a charge already made stays)';
+
+-- phase of a running job, for its owner only (NULL otherwise)
+CREATE FUNCTION dpobj.job_phase(job_id bigint)
+RETURNS text
+AS 'MODULE_PATHNAME', 'dpobj_job_phase'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION dpobj.job_phase(bigint) IS
+    'Phase (starting, scanning, solving, releasing) of one of your running jobs; NULL otherwise';
+
+-- The analyst's own jobs (superusers: all).  security_barrier: the owner
+-- filter is applied before any function of the caller's query sees a row.
+-- Progress is the phase and the elapsed time only: nothing data-dependent.
+CREATE VIEW dpobj.jobs WITH (security_barrier) AS
+SELECT j.id,
+       j.owner,
+       j.rel AS relation,
+       j.mechanism,
+       j.epsilon,
+       j.delta,
+       j.state,
+       j.submitted_at,
+       j.started_at,
+       j.finished_at,
+       CASE WHEN j.state = 'running' THEN dpobj.job_phase(j.id) END AS phase,
+       CASE WHEN j.state = 'running' THEN pg_catalog.clock_timestamp() - j.started_at
+            ELSE j.finished_at - j.started_at END AS elapsed,
+       j.model,
+       j.error,
+       j.sqlstate
+  FROM dpobj.job_queue j
+ WHERE j.owner::oid IN (SELECT r.oid FROM pg_catalog.pg_roles r
+                         WHERE pg_catalog.pg_has_role(current_user, r.oid, 'USAGE'))
+    OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user);
+COMMENT ON VIEW dpobj.jobs IS
+    'Your training jobs: state, timestamps, phase and elapsed time, the model when done, the error when failed';
+GRANT SELECT ON dpobj.jobs TO PUBLIC;

@@ -50,6 +50,8 @@
 #include "budget.h"
 #include "dpobj.h"
 #include "hsstate.h"
+#include "glmstate.h"
+#include "mechanism.h"
 #include "ledger.h"
 
 #include "access/htup_details.h"
@@ -544,6 +546,12 @@ typedef struct TrainMechanism
 
 static const TrainMechanism train_mechanisms[] = {
 	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", hsstate_check_args},
+	/* issue 5: the mechanism family */
+	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
+	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
+	{"logistic", "dpobj.dp_logistic", "dp_logistic", glm_check_args_logistic},
+	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", glm_check_args_sgd},
+	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", glm_check_args_opsamp},
 };
 
 /* What a column may be used as (types by base type, domains allowed). */
@@ -803,8 +811,13 @@ train_precheck(Oid relid, Oid analyst, const DPProtectedContext *ctx,
 	}
 }
 
-Datum
-dpobj_train(PG_FUNCTION_ARGS)
+/*
+ * train()'s code.  validate_only (dpobj.submit, issue 6): every check up to
+ * and including the budget pre-check, then return without scanning or
+ * charging -- so a job is refused exactly when train() would refuse at once.
+ */
+static Datum
+train_impl(FunctionCallInfo fcinfo, bool validate_only)
 {
 	Oid			caller = GetUserId();
 	Oid			relid;
@@ -856,7 +869,7 @@ dpobj_train(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown mechanism \"%s\"", mechname),
-				 errhint("Available mechanisms: opdisc.")));
+				 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp.")));
 
 	/* the table: locked against DROP/ALTER until the end of the transaction */
 	relation = lock_relation(relid, &relkind);
@@ -952,6 +965,11 @@ dpobj_train(PG_FUNCTION_ARGS)
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	train_precheck(relid, caller, &ctx, epsilon, delta);
+	if (validate_only)
+	{
+		SPI_finish();
+		PG_RETURN_VOID();
+	}
 
 	/* the one query that runs on the protected path */
 	if (!xact_callback_registered)
@@ -970,7 +988,21 @@ dpobj_train(PG_FUNCTION_ARGS)
 		protected_exec_user = owner;
 
 		role_switch_begin(&rs, owner, true);
-		ret = SPI_execute_with_args(sql.data, nparams, types, values, NULL, true, 1);
+		/*
+		 * Never a parallel plan (issue 6): the transition function learns
+		 * that it is on the protected path from this backend's context,
+		 * which parallel workers do not have.  Without
+		 * CURSOR_OPT_PARALLEL_OK the planner makes no parallel plan, even
+		 * under force_parallel_mode.
+		 */
+		{
+			SPIPlanPtr	plan = SPI_prepare_cursor(sql.data, nparams, types, 0);
+
+			if (plan == NULL)
+				elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
+					 SPI_result_code_string(SPI_result));
+			ret = SPI_execute_plan(plan, values, NULL, true, 1);
+		}
 		role_switch_end(&rs);
 		if (ret != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "dpobj.train: mechanism query failed: SPI result %d", ret);
@@ -991,4 +1023,16 @@ dpobj_train(PG_FUNCTION_ARGS)
 	if (!consumed || result_null)
 		elog(ERROR, "dpobj.train: the mechanism did not run on the protected path");
 	PG_RETURN_DATUM(result);
+}
+
+Datum
+dpobj_train(PG_FUNCTION_ARGS)
+{
+	return train_impl(fcinfo, false);
+}
+
+void
+dpobj_train_validate(FunctionCallInfo fcinfo)
+{
+	(void) train_impl(fcinfo, true);
 }

@@ -73,4 +73,11 @@ extern DPProtectedContext *dpobj_protected_take(List *scanned, bool has_state,
 extern int64 dpobj_budget_charge(const DPProtectedContext *ctx,
 								 const char *mechanism);
 
+/*
+ * dpobj.submit() (issue 6): runs dpobj.train()'s own argument checks and
+ * budget pre-check on fcinfo (train's seven arguments) without scanning or
+ * charging anything; raises exactly the errors train() would raise first.
+ */
+extern void dpobj_train_validate(FunctionCallInfo fcinfo);
+
 #endif							/* DPOBJ_BUDGET_H */

@@ -11,6 +11,10 @@
 #include <limits.h>
 
 #include "utils/guc.h"
+#include "miscadmin.h"
+
+#include "jobs.h"
+#include "progress.h"
 
 PG_MODULE_MAGIC;
 
@@ -72,5 +76,30 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
+	/* issue 6: progress of a solve run in a session; training jobs */
+	DefineCustomBoolVariable("dpobj.progress",
+							 "Report the phase and elapsed time of a mechanism run as NOTICE lines.",
+							 "Only the phase (scanning, solving, releasing) and the elapsed time are reported: nothing computed from the data.",
+							 &dpobj_progress,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("dpobj.max_jobs",
+							"Maximum number of training jobs (dpobj.submit) running at a time; the rest wait in the queue.",
+							"Jobs need dpobj in shared_preload_libraries; each running job uses one background worker slot.",
+							&dpobj_max_jobs,
+							2, 1, DPOBJ_MAX_JOB_SLOTS,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("dpobj");
+
+	/*
+	 * Loaded through shared_preload_libraries (in the postmaster): register
+	 * the job launcher and the jobs' shared memory.  Loaded any other way,
+	 * everything but jobs works, and dpobj.submit() says what is missing.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		dpobj_jobs_preload_init();
 }

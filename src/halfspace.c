@@ -34,6 +34,7 @@
 #include "budget.h"
 #include "hsstate.h"
 #include "ledger.h"
+#include "mechanism.h"
 #include "model.h"
 #include "opdisc.h"
 #include "oracle.h"
@@ -182,6 +183,29 @@ source_relations(FunctionCallInfo fcinfo)
 	return buf.len > 0 ? buf.data : NULL;
 }
 
+/* ---- shared by every mechanism's final function (mechanism.h) ---- */
+
+DPProtectedContext *
+mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
+				double delta, int d)
+{
+	if (dpobj_protected_peek() == NULL)
+		return NULL;
+	return dpobj_protected_take(source_relids(fcinfo), has_state,
+								has_state ? epsilon : 0,
+								has_state ? delta : 0,
+								has_state ? d : 0);
+}
+
+int64
+mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+				 const char *mechanism, double epsilon, double delta)
+{
+	if (pctx != NULL)
+		return dpobj_budget_charge(pctx, mechanism);
+	return ledger_charge(mechanism, epsilon, delta, source_relations(fcinfo));
+}
+
 Datum
 dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 {
@@ -205,16 +229,17 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
 	state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
 
-	if (dpobj_protected_peek() != NULL)
+	pctx = mechanism_claim(fcinfo, has_state,
+						   has_state ? state->params.epsilon : 0,
+						   has_state ? state->params.delta : 0,
+						   has_state ? state->d : 0);
+	if (pctx != NULL)
 	{
 		/*
-		 * Protected path (issue 4): claim the context for this aggregate --
-		 * it must match what was scanned -- and run even on no rows.
+		 * Protected path (issue 4): the context was claimed for this
+		 * aggregate -- it matched what was scanned -- and we run even on no
+		 * rows.
 		 */
-		pctx = dpobj_protected_take(source_relids(fcinfo), has_state,
-									has_state ? state->params.epsilon : 0,
-									has_state ? state->params.delta : 0,
-									has_state ? state->d : 0);
 		if (!has_state)
 			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
 										 pctx->options);
@@ -232,11 +257,8 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	sigma = opdisc_sigma(state->params.epsilon, state->params.delta, D2, 1.0);
 
 	/* 1. charge first: durable before any noise exists */
-	if (pctx != NULL)
-		ledger_id = dpobj_budget_charge(pctx, "opdisc");
-	else
-		ledger_id = ledger_charge("opdisc", state->params.epsilon, state->params.delta,
-								  source_relations(fcinfo));
+	ledger_id = mechanism_charge(fcinfo, pctx, "opdisc",
+								 state->params.epsilon, state->params.delta);
 
 	/* 2. eta ~ N(0, sigma^2)^(d+1) (Algorithm 1) */
 	eta = palloc(sizeof(double) * (d + 1));
@@ -257,7 +279,7 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	problem.eta = eta;
 	memset(&result, 0, sizeof(result));
 	result.w = palloc0(sizeof(int) * d);
-	oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+	oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
 
 	/* the noise must not outlive the solve */
 	memset(eta, 0, sizeof(double) * (d + 1));

@@ -44,6 +44,16 @@ typedef struct OPDiscProblem
 	int			D2;				/* squared norm bound: ||w||^2 <= D2 */
 	const double *eta;			/* noise eta_1..eta_{d+1} (length d + 1) */
 
+	/*
+	 * Optional separable costs that replace the eta terms (RSPM and other
+	 * mechanisms whose perturbation is not <eta, pi(w)>).  When value_cost
+	 * is set, the objective is
+	 *   L(D, w) + sum_j value_cost[j*(2B+1) + (w_j + B)] + norm_cost[||w||^2]
+	 * (norm_cost may be NULL = 0) and eta is ignored.
+	 */
+	const double *value_cost;	/* d x (2B+1), or NULL */
+	const double *norm_cost;	/* D2 + 1, or NULL */
+
 	/* control: none of these affects the argmin */
 	double		time_limit;		/* seconds; <= 0 means no limit */
 	opdisc_stop_fn should_stop;	/* may be NULL */
@@ -71,7 +81,7 @@ typedef struct OPDiscResult
 	char		message[256];	/* human-readable reason when not OPTIMAL */
 } OPDiscResult;
 
-/* Objective value of w (ALGORITHMS.md section 1):
+/* Objective value of w (ALGORITHMS.md section 1; see value_cost above):
  *   sum_u [ p_u (1 - b_u) + q_u b_u ]  -  (1/D) sum_j eta_j w_j
  *                                      -  (eta_{d+1}/D) sqrt(D2 - ||w||^2)
  * with b_u = 1 iff <w, a_u> >= 1 (sgn(0) = -1).  w must lie in the grid. */
@@ -96,5 +106,6 @@ extern double opdisc_grid_size(int d, int B, int D2);
  */
 extern void opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result);	/* GLPK */
 extern void opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result);	/* DFS */
+
 
 #endif							/* DPOBJ_OPDISC_H */

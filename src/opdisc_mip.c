@@ -26,6 +26,10 @@
  * coordinate sqrt(D^2 - ||w||^2) exact for both signs of eta_{d+1}, with no
  * quadratic constraint.
  *
+ * With problem->value_cost set, the eta terms are replaced by separable
+ * costs: value_cost on each z_jv and norm_cost on each s_t (RSPM,
+ * ALGORITHMS.md section 2: the separator term is linear in the one-hot).
+ *
  * Two exact reductions (they do not change the optimal value or argmin):
  *  - a row with p_u = q_u, or with a_u = 0 (then b_u = 0 is forced), has a
  *    loss that does not depend on how b_u is chosen: it becomes a constant;
@@ -172,7 +176,8 @@ build_mip(const OPDiscProblem *p)
 	{
 		glp_set_col_kind(lp, 1 + j, GLP_IV);
 		glp_set_col_bnds(lp, 1 + j, GLP_DB, -p->B, p->B);
-		glp_set_obj_coef(lp, 1 + j, -p->eta[j] / D);
+		if (p->value_cost == NULL)
+			glp_set_obj_coef(lp, 1 + j, -p->eta[j] / D);
 	}
 
 	/* z_jv: one-hot of w_j over the values v with v^2 <= D2 */
@@ -189,6 +194,9 @@ build_mip(const OPDiscProblem *p)
 				continue;
 			glp_add_cols(lp, 1);
 			glp_set_col_kind(lp, first + cnt, GLP_BV);
+			if (p->value_cost != NULL)
+				glp_set_obj_coef(lp, first + cnt,
+								 p->value_cost[j * (2 * p->B + 1) + (v + p->B)]);
 			cnt++;
 		}
 		/* sum_v z_jv = 1 */
@@ -224,8 +232,11 @@ build_mip(const OPDiscProblem *p)
 	for (int t = 0; t <= p->D2; t++)
 	{
 		glp_set_col_kind(lp, scol0 + t, GLP_BV);
-		glp_set_obj_coef(lp, scol0 + t,
-						 -p->eta[d] * sqrt((double) (p->D2 - t)) / D);
+		if (p->value_cost == NULL)
+			glp_set_obj_coef(lp, scol0 + t,
+							 -p->eta[d] * sqrt((double) (p->D2 - t)) / D);
+		else if (p->norm_cost != NULL)
+			glp_set_obj_coef(lp, scol0 + t, p->norm_cost[t]);
 	}
 	r = glp_add_rows(lp, 1);
 	glp_set_row_bnds(lp, r, GLP_FX, 1.0, 1.0);

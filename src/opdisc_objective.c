@@ -12,6 +12,7 @@
  *-------------------------------------------------------------------------
  */
 #include <math.h>
+#include <stddef.h>
 
 #include "opdisc.h"
 
@@ -53,6 +54,22 @@ opdisc_objective(const OPDiscProblem *p, const int *w)
 	double		D = sqrt((double) p->D2);
 	double		lin = 0.0;
 	int64_t		norm2 = 0;
+
+	if (p->value_cost != NULL)
+	{
+		/* separable costs (e.g. RSPM's separator noise, ALGORITHMS.md 2) */
+		double		cost = 0.0;
+		int			W = 2 * p->B + 1;
+
+		for (int j = 0; j < p->d; j++)
+		{
+			cost += p->value_cost[j * W + (w[j] + p->B)];
+			norm2 += (int64_t) w[j] * w[j];
+		}
+		if (p->norm_cost != NULL)
+			cost += p->norm_cost[norm2];
+		return (double) opdisc_loss(p, w) + cost;
+	}
 
 	for (int j = 0; j < p->d; j++)
 	{
@@ -103,3 +120,4 @@ opdisc_grid_size(int d, int B, int D2)
 		total += cnt[s];
 	return total > 1e300 ? 1e300 : total;
 }
+

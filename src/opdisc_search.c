@@ -17,6 +17,10 @@
  * argmin (alpha = 0 oracle), so every pruning rule below is a valid lower
  * bound and the answer is identical to plain enumeration of the grid.
  *
+ * The same search solves the separable-cost form of opdisc.h (value_cost /
+ * norm_cost, e.g. RSPM, ALGORITHMS.md section 2): internally the objective
+ * is always L(D, w) + sum_j cost_j(w_j) + N(D2 - ||w||^2); see coord_cost().
+ *
  * Search.  Coordinates are fixed one at a time in a static order
  * order[0..d-1].  A node at depth k has w_{order[0..k-1]} assigned; it keeps
  * the partial dot products S_u = sum_{i<k} a_{u,order[i]} w_{order[i]}
@@ -25,29 +29,41 @@
  * objective of every grid point below the child and visit the children in
  * increasing bound order, pruning when bound > incumbent + margin.
  *
- * Lower bound (see docs/ORACLE.md for the measurements behind each part):
+ * Lower bound (docs/ORACLE.md has the measurements behind each part).
+ * Rows are grouped by their (identical) sub-vector on the unassigned
+ * columns, so all rows of a group receive the same unknown remainder
+ * R = <w_suffix, a_u>; the grouping of every level is static (built once).
  *
- *	 LB = (linear noise of the assigned coordinates)
- *		+ min_{s = 0..r} [ Loss(s) + E_k(s) - (eta_{d+1}/D) sqrt(r - s) ]
+ *	 LB = (costs of the assigned coordinates, -eta_j w_j / D for OPDisc)
+ *		+ min_{s = 0..r} [ Loss_multi(s) + T(s) + N(r - s) ],
+ *	 N(x) = -(eta_{d+1}/D) sqrt(x) for OPDisc,
  *
- * where s is the squared norm the unassigned suffix will use,
- * E_k(s) = min -(1/D) sum_{j suffix} eta_j w_j over suffix vectors of
- * squared norm exactly s (a dynamic programme over the norm budget,
- * computed once), and Loss(s) is a lower bound on the 0/1 loss of any
- * completion whose suffix has squared norm <= s:
+ * where s is the squared norm the unassigned suffix will use, and
  *
- *	 Loss(s) = sum over groups g of min_{R in g.gcd Z, |R| <= M_g(s)}
- *			   sum_{u in g} [ R >= 1 - S_u ? q_u : p_u ].
+ * - single-column groups (exactly one unassigned nonzero column j): their
+ *	 loss is an exact function h_j(w_j), additive over groups, so together
+ *	 with the separable noise term it goes into an exact knapsack over the
+ *	 norm budget: T(s) = min over suffix vectors of squared norm exactly s
+ *	 of sum_j [h_j(w_j) - eta_j w_j / D] (columns without single groups
+ *	 contribute only noise, a per-level table E0 computed once);
  *
- * Rows are grouped by their (identical) unassigned sub-vector a_u|suffix, so
- * all rows of a group receive the same unknown remainder R = <w_suffix, a_u>;
- * the group minimum is exact for that group and only the coupling between
- * groups is relaxed.  |R| <= M_g(s) = min(B ||a||_1, isqrt(s ||a||_2^2)) and
- * R is a multiple of the gcd of the group's unassigned entries.  For one-hot
- * encoded categorical features this bound becomes "best lookup table over
- * the categories that are still unassigned", which is what makes the Adult
- * instances tractable.  Rows whose sign is already decided are simply
- * groups whose minimum is attained everywhere.
+ * - the other groups get a free remainder each:
+ *	 Loss_multi(s) = sum_g min_{R in gcd_g Z, |R| <= M_g(s)}
+ *					 sum_{u in g} [ R >= 1 - S_u ? q_u : p_u ],
+ *	 |R| <= M_g(s) = min(B ||a||_1, isqrt(s ||a||_2^2)) (Cauchy-Schwarz), R a
+ *	 multiple of the gcd of the group's unassigned entries.  Only the
+ *	 coupling between groups is relaxed.  Rows whose sign is already decided
+ *	 are groups whose minimum is attained everywhere.
+ *
+ * For one-hot encoded categorical features this is "the best lookup table
+ * over the still-unassigned categories, with exact per-category tables as
+ * soon as a row has one unassigned category left", which is what makes the
+ * Adult instances tractable.  All children of a node are bounded together:
+ * the parts that do not depend on the child value (groups not containing
+ * the branched column, rows with a zero in it) are computed once per node,
+ * and the shifted rows' lattice indices move by -v * a / step without
+ * division.  A local search on the exact objective supplies the first
+ * incumbent.
  *
  * Ties.  The answer is the minimiser of the total order
  * (opdisc_objective(w), then w lexicographically smallest, comparing w[0]
@@ -57,7 +73,17 @@
  * only when a bound exceeds the incumbent by a safety margin far above the
  * floating-point error, and whenever a candidate comes within that margin of
  * the incumbent both are re-evaluated with opdisc_objective() and compared
- * by the total order above.
+ * by the total order above.  Why this returns the enumeration answer w*:
+ * with err the rounding error of any value computed here (~1e-16 relative)
+ * and margin = 1e-9 * (sum of counts + max noise term), a subtree holding
+ * w* has bound <= value(w*) + err <= exact(w*) + 2 err <= exact(inc) + 2 err
+ * <= inc + 3 err < inc + margin, so it is never pruned; when w* is reached
+ * it either beats the incumbent by more than the margin or is compared
+ * exactly, and afterwards nothing can displace it the same way.
+ *
+ * Control: the time limit is checked at every node, should_stop() every
+ * SEARCH_POLL_INTERVAL seconds (nodes take microseconds), also during setup
+ * and local search; on a stop result->w is the (uncertified) incumbent.
  *
  *-------------------------------------------------------------------------
  */
@@ -138,7 +164,9 @@ typedef struct SearchCtx
 	int64_t    *S;				/* partial dot products */
 	int		   *wcur;			/* current partial assignment (by column) */
 
-	double	   *ntab;			/* -(eta_{d+1}/D) sqrt(x), x = 0..D2, or NULL */
+	double	   *vcost;			/* d x (2B + 1): cost of w_j = v (see below) */
+	double	   *ntab;			/* normalisation term by remaining budget
+								 * x = D2 - ||w||^2, x = 0..D2, or NULL */
 
 	/* per-depth scratch */
 	double	   *LU;				/* (d + 1) x (Deff + 2): loss diff arrays */
@@ -260,16 +288,39 @@ isqrt64(int64_t x)
 }
 
 /*
- * Objective of a grid point in the search's own arithmetic (sum of integer
- * loss and the noise terms of Algorithm 1).
+ * The objective is L(D, w) + sum_j cost_j(w_j) + N(D2 - ||w||^2), separable
+ * apart from the loss.  OPDisc (Algorithm 1): cost_j(v) = -eta_j v / D and
+ * N(x) = -(eta_{d+1}/D) sqrt(x).  With p->value_cost set (separable costs of
+ * other mechanisms, e.g. RSPM, ALGORITHMS.md section 2): cost_j(v) =
+ * value_cost[j (2B+1) + v + B] and N(x) = norm_cost[D2 - x] (0 if NULL),
+ * exactly as opdisc_objective() defines it.
  */
+static inline double
+coord_cost(const SearchCtx *c, int j, int v)
+{
+	return c->vcost[(size_t) j * (2 * c->B + 1) + (v + c->B)];
+}
+
 static double
-ctx_value(const SearchCtx *c, int64_t loss, double lin, int64_t norm2)
+norm_term(const SearchCtx *c, int64_t x)
 {
 	const OPDiscProblem *p = c->p;
 
-	return (double) loss - lin / c->Dnorm
-		- p->eta[p->d] * sqrt((double) (p->D2 - norm2)) / c->Dnorm;
+	if (c->ntab != NULL)
+		return c->ntab[x];
+	if (p->value_cost != NULL)
+		return p->norm_cost != NULL ? p->norm_cost[p->D2 - x] : 0.0;
+	return -p->eta[c->d] * sqrt((double) x) / c->Dnorm;
+}
+
+/*
+ * Objective of a grid point in the search's own arithmetic: integer loss,
+ * sum of coordinate costs, normalisation term.
+ */
+static double
+ctx_value(const SearchCtx *c, int64_t loss, double costsum, int64_t norm2)
+{
+	return (double) loss + costsum + norm_term(c, c->p->D2 - norm2);
 }
 
 /* lexicographic comparison of two grid points (w[0] first) */
@@ -392,7 +443,7 @@ local_search(SearchCtx *c, int *w)
 	for (int j = 0; j < d; j++)
 	{
 		norm2 += (int64_t) w[j] * w[j];
-		lin += p->eta[j] * w[j];
+		lin += coord_cost(c, j, w[j]);
 	}
 	cur = ctx_value(c, loss, lin, norm2);
 	offer(c, w, cur);
@@ -423,7 +474,8 @@ local_search(SearchCtx *c, int *w)
 				if (v == w[j] || n2 > c->D2)
 					continue;
 				dl = delta_loss_1(c, dot, j, v - w[j]);
-				val = ctx_value(c, loss + dl, lin + p->eta[j] * (v - w[j]), n2);
+				val = ctx_value(c, loss + dl,
+								lin - coord_cost(c, j, w[j]) + coord_cost(c, j, v), n2);
 				if (val < bval)
 				{
 					bval = val;
@@ -437,6 +489,8 @@ local_search(SearchCtx *c, int *w)
 		/* paired +-1 moves */
 		for (int j = 0; j < d; j++)
 		{
+			if (check_stop(c))
+				return;
 			for (int k = j + 1; k < d; k++)
 			{
 				for (int sj = -1; sj <= 1; sj += 2)
@@ -460,7 +514,9 @@ local_search(SearchCtx *c, int *w)
 						dl += delta_loss_1(c, dot, k, sk);
 						apply_move(c, dot, j, -sj);
 						val = ctx_value(c, loss + dl,
-										lin + p->eta[j] * sj + p->eta[k] * sk, n2);
+										lin - coord_cost(c, j, w[j]) + coord_cost(c, j, vj)
+										- coord_cost(c, k, w[k]) + coord_cost(c, k, vk),
+										n2);
 						if (val < bval)
 						{
 							bval = val;
@@ -479,14 +535,14 @@ local_search(SearchCtx *c, int *w)
 			improved = true;
 			norm2 -= (int64_t) w[bj] * w[bj];
 			apply_move(c, dot, bj, bdj);
-			lin += p->eta[bj] * bdj;
+			lin += coord_cost(c, bj, w[bj] + bdj) - coord_cost(c, bj, w[bj]);
 			w[bj] += bdj;
 			norm2 += (int64_t) w[bj] * w[bj];
 			if (bk >= 0)
 			{
 				norm2 -= (int64_t) w[bk] * w[bk];
 				apply_move(c, dot, bk, bdk);
-				lin += p->eta[bk] * bdk;
+				lin += coord_cost(c, bk, w[bk] + bdk) - coord_cost(c, bk, w[bk]);
 				w[bk] += bdk;
 				norm2 += (int64_t) w[bk] * w[bk];
 			}
@@ -907,23 +963,49 @@ single_steps_shift(SearchCtx *c, const Level *lv, int g, int i0, int i1,
 	}
 }
 
+#ifdef OPDISC_SEARCH_CHECK_BOUNDS
+/*
+ * Test builds only: every child bound is compared with the true minimum of
+ * opdisc_objective() over the child's subtree (enumerated), on grids of at
+ * most 2e5 points.  Violations are counted here; the unit test requires 0.
+ */
+long		opdisc_search_bound_checks = 0;
+long		opdisc_search_bound_violations = 0;
+
+static double
+subtree_min(SearchCtx *c, int k, int64_t norm2)
+{
+	double		best = INFINITY;
+	int			col;
+
+	if (k == c->d)
+		return opdisc_objective(c->p, c->wcur);
+	col = c->order[k];
+	for (int v = -c->B; v <= c->B; v++)
+	{
+		double		val;
+
+		if (norm2 + (int64_t) v * v > c->D2)
+			continue;
+		c->wcur[col] = v;
+		val = subtree_min(c, k + 1, norm2 + (int64_t) v * v);
+		if (val < best)
+			best = val;
+	}
+	c->wcur[col] = 0;
+	return best;
+}
+#endif
+
 /* ---------------------------------------------------------------------
  * Depth-first search
  * ---------------------------------------------------------------------
  */
 
-static double
-norm_term(const SearchCtx *c, int64_t x)
-{
-	if (c->ntab != NULL)
-		return c->ntab[x];
-	return -c->p->eta[c->d] * sqrt((double) x) / c->Dnorm;
-}
 
 static void
 dfs(SearchCtx *c, int k, int r, double prefix)
 {
-	const OPDiscProblem *p = c->p;
 	int			d = c->d;
 	int			B = c->B;
 	int			col = c->order[k];
@@ -1061,7 +1143,6 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		{
 			int			j = lv->c1col[t];
 			const double *h = HV + (size_t) t * W;
-			double		eta = p->eta[j] / c->Dnorm;
 
 			for (int s = 0; s <= rl2; s++)
 			{
@@ -1074,7 +1155,7 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 
 					if (s0 < 0)
 						continue;
-					val = T0[s0] + h[w + B] - eta * w;
+					val = T0[s0] + h[w + B] + coord_cost(c, j, w);
 					if (val < bs)
 						bs = val;
 				}
@@ -1101,8 +1182,21 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 				best = val;
 		}
 		c->nodes++;
-		cb[nch] = prefix - p->eta[col] * v / c->Dnorm + best;
+		cb[nch] = prefix + coord_cost(c, col, v) + best;
 		cv[nch] = v;
+#ifdef OPDISC_SEARCH_CHECK_BOUNDS
+		if (opdisc_grid_size(d, B, c->D2) <= 2e5)
+		{
+			double		truth;
+
+			c->wcur[col] = v;
+			truth = subtree_min(c, k + 1, (int64_t) (c->D2 - r2));
+			c->wcur[col] = 0;
+			opdisc_search_bound_checks++;
+			if (cb[nch] > truth + c->margin)
+				opdisc_search_bound_violations++;
+		}
+#endif
 		nch++;
 	}
 
@@ -1139,7 +1233,7 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		{
 			for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
 				c->S[c->crow[t]] += c->cval[t] * v;
-			dfs(c, k + 1, r - v * v, prefix - p->eta[col] * v / c->Dnorm);
+			dfs(c, k + 1, r - v * v, prefix + coord_cost(c, col, v));
 			for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
 				c->S[c->crow[t]] -= c->cval[t] * v;
 		}
@@ -1255,6 +1349,7 @@ ctx_free(SearchCtx *c)
 	free(c->T1);
 	free(c->hdiff);
 	free(c->ntab);
+	free(c->vcost);
 	free(c->LU);
 	free(c->LV);
 	free(c->cbound);
@@ -1270,6 +1365,7 @@ ctx_free(SearchCtx *c)
 /* benchmarking hooks (bench/oracle only) */
 int		   *opdisc_search_forced_order = NULL;
 int			opdisc_search_order_mode = 0;
+int			opdisc_search_no_local_search = 0;
 
 /*
  * Number of distinct rows when only the columns with keep[j] set are
@@ -1355,8 +1451,12 @@ greedy_order(SearchCtx *c)
 #endif							/* OPDISC_SEARCH_TUNING */
 
 /*
- * Static column order.  Columns with many distinct values (continuous
- * features) first, then the rest by decreasing number of nonzeros.
+ * Static column order.  Columns with more than two distinct values
+ * (continuous features) first, then the rest by decreasing number of
+ * nonzeros, so that rows reach "one unassigned nonzero column" early.
+ * Measured against ordering by |eta_j|, a greedy fewest-groups order,
+ * one-hot block by block and continuous-last (docs/ORACLE.md): this order
+ * was best by a wide margin on the Adult ladder.
  */
 static int
 choose_order(SearchCtx *c)
@@ -1559,9 +1659,9 @@ build_levels(SearchCtx *c)
 				int			u0 = lv->members[lv->gstart[g]];
 				const int64_t *a = p->x + (int64_t) u0 * d;
 				int64_t		l1 = 0,
-							q = 0,
 							gg = lv->ggcd[g],
 							prevJ = 0;
+				double		qd = 0.0;	/* ||a||_2^2 of the unassigned part */
 
 				if (pass == 1)
 					lv->bpstart[g] = nbp;
@@ -1570,13 +1670,26 @@ build_levels(SearchCtx *c)
 				for (int t = k; t < d; t++)
 				{
 					l1 += i64abs(a[c->order[t]]);
-					q += a[c->order[t]] * a[c->order[t]];
+					qd += (double) a[c->order[t]] * (double) a[c->order[t]];
 				}
 				for (int s = 1; s <= c->Deff; s++)
 				{
+					/*
+					 * |R| <= min(B ||a||_1, sqrt(s) ||a||_2) by Cauchy-Schwarz;
+					 * R is an integer, so the second is isqrt(s ||a||^2),
+					 * exact in int64 when that fits, else a float bound
+					 * rounded up (still valid, at most slightly looser).
+					 */
 					int64_t		M = (int64_t) c->B * l1;
-					int64_t		M2 = isqrt64(q * s);
+					int64_t		M2;
 					int64_t		J;
+
+					if (qd < 9e15 && qd * s < 4e18)
+						M2 = isqrt64((int64_t) qd * s);	/* qd exact below 2^53 */
+					else if (sqrt(qd * s) < 4e18)
+						M2 = (int64_t) (sqrt(qd * s) * (1.0 + 1e-9)) + 1;
+					else
+						M2 = M;
 
 					if (M2 < M)
 						M = M2;
@@ -1639,8 +1752,6 @@ build_noise_tables(SearchCtx *c)
 		for (int t = k; t < d; t++)
 		{
 			int			j = c->order[t];
-			double		eta = c->p->eta[j] / c->Dnorm;
-
 			if (lv->c1slot[j] >= 0)
 				continue;
 			for (int s = 0; s <= Deff; s++)
@@ -1653,8 +1764,8 @@ build_noise_tables(SearchCtx *c)
 
 					if (s0 < 0 || T[s0] == INFINITY)
 						continue;
-					if (T[s0] - eta * v < best)
-						best = T[s0] - eta * v;
+					if (T[s0] + coord_cost(c, j, v) < best)
+						best = T[s0] + coord_cost(c, j, v);
 				}
 				U[s] = best;
 			}
@@ -1691,6 +1802,12 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 				 d, n, p->B, p->D2);
 		return;
 	}
+	if (p->value_cost == NULL && p->eta == NULL)
+	{
+		snprintf(result->message, sizeof(result->message),
+				 "invalid problem: neither eta nor value_cost given");
+		return;
+	}
 	if (d == 0)
 	{
 		result->objective = opdisc_objective(p, result->w);
@@ -1720,7 +1837,7 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 
 		for (int j = 0; j < d; j++)
 			l1 += fabs((double) p->x[(int64_t) u * d + j]);
-		if (l1 * (p->B > 0 ? p->B : 1) > 1e18 || l1 * l1 > 1e18)
+		if (l1 * (p->B > 0 ? p->B : 1) > 1e18)
 		{
 			snprintf(result->message, sizeof(result->message),
 					 "feature values too large for exact int64 search (row %d)", u);
@@ -1728,14 +1845,6 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 		}
 	}
 
-	/* safety margin: far above the rounding error of any value we compute */
-	scale = 1.0;
-	for (int u = 0; u < n; u++)
-		scale += (double) p->pos[u] + (double) p->neg[u];
-	for (int j = 0; j < d; j++)
-		scale += fabs(p->eta[j]) * p->B / c->Dnorm;
-	scale += fabs(p->eta[d]) * sqrt((double) p->D2) / c->Dnorm;
-	c->margin = 1e-9 * scale;
 
 	CTX_ALLOC(c->order, d);
 	CTX_ALLOC(c->lev, d + 1);
@@ -1762,12 +1871,59 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	CTX_ALLOC(c->winc, d);
 	CTX_ALLOC(c->lsdot, n);
 	CTX_ALLOC(w0, d);
-	if (p->D2 <= (1 << 20))
+	/* coordinate costs and normalisation term (see coord_cost()) */
+	CTX_ALLOC(c->vcost, (size_t) d * (2 * c->B + 1));
+	for (int j = 0; j < d; j++)
+		for (int v = -c->B; v <= c->B; v++)
+			c->vcost[(size_t) j * (2 * c->B + 1) + (v + c->B)] =
+				(p->value_cost != NULL) ?
+				p->value_cost[(size_t) j * (2 * c->B + 1) + (v + c->B)] :
+				-p->eta[j] * v / c->Dnorm;
+	if (p->D2 <= (1 << 22))
 	{
-		CTX_ALLOC(c->ntab, (size_t) p->D2 + 1);
+		double	   *nt;
+
+		CTX_ALLOC(nt, (size_t) p->D2 + 1);
 		for (int x = 0; x <= p->D2; x++)
-			c->ntab[x] = -p->eta[d] * sqrt((double) x) / c->Dnorm;
+			nt[x] = norm_term(c, x);	/* c->ntab still NULL here */
+		c->ntab = nt;
 	}
+
+	/* safety margin: far above the rounding error of any value we compute */
+	scale = 1.0;
+	for (int u = 0; u < n; u++)
+		scale += (double) p->pos[u] + (double) p->neg[u];
+	for (int j = 0; j < d; j++)
+	{
+		double		mx = 0.0;
+
+		for (int v = -c->B; v <= c->B; v++)
+			mx = fmax(mx, fabs(coord_cost(c, j, v)));
+		scale += mx;
+	}
+	{
+		double		mx = 0.0;
+
+		if (c->ntab != NULL || p->value_cost != NULL)
+		{
+			for (int64_t x = 0; x <= p->D2; x++)
+				mx = fmax(mx, fabs(norm_term(c, x)));
+		}
+		else
+			mx = fabs(p->eta[d]) * sqrt((double) p->D2) / c->Dnorm;
+		scale += mx;
+	}
+	if (!isfinite(scale))
+	{
+		snprintf(result->message, sizeof(result->message),
+				 "non-finite noise or cost values");
+		result->status = OPDISC_FAILED;
+		memset(result->w, 0, sizeof(int) * d);
+		free(w0);
+		ctx_free(c);
+		return;
+	}
+	c->margin = 1e-9 * scale;
 
 	/* column nonzero lists */
 	{
@@ -1808,7 +1964,7 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	if (choose_order(c) != 0)
 		goto oom;
 #ifdef OPDISC_SEARCH_TUNING
-	if (opdisc_search_order_mode == 1)
+	if (opdisc_search_order_mode == 1 && p->value_cost == NULL)
 	{
 		/* by decreasing |eta_j| (the order of ORACLE-NOTES.md) */
 		for (int i = 1; i < d; i++)
@@ -1865,7 +2021,10 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 
 	/* incumbent heuristics: local search from w = 0 */
 	memset(w0, 0, sizeof(int) * d);
-	local_search(c, w0);
+#ifdef OPDISC_SEARCH_TUNING
+	if (!opdisc_search_no_local_search)
+#endif
+		local_search(c, w0);
 	if (c->stopped)
 		goto stopped;
 

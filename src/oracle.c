@@ -16,6 +16,7 @@
 #include "oracle.h"
 
 #include "ledger.h"
+#include "progress.h"
 
 #include "miscadmin.h"
 
@@ -30,6 +31,8 @@ static bool
 oracle_should_stop(void *arg)
 {
 	(void) arg;
+	/* issue 6: phase/elapsed NOTICE when dpobj.progress is on; never throws */
+	dpobj_progress_tick();
 	/* query cancel and statement_timeout set QueryCancelPending */
 	return QueryCancelPending || ProcDiePending;
 }
@@ -92,7 +95,7 @@ oracle_used_name(DPObjOracle oracle)
 	return oracle == DPOBJ_ORACLE_MIP ? "mip" : "search";
 }
 
-void
+DPObjOracle
 oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 					DPObjOracle oracle, double time_limit)
 {
@@ -104,15 +107,18 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 
 	oracle_log_len = 0;
 	oracle_log_truncated = false;
+	dpobj_progress_phase(DPOBJ_PHASE_SOLVING);
 	if (oracle == DPOBJ_ORACLE_MIP)
 		opdisc_solve_mip(problem, result);
 	else
 		opdisc_solve_search(problem, result);
 	oracle_flush_log();
+	dpobj_progress_phase(DPOBJ_PHASE_RELEASING);
 
 	/* solver effort goes to the administrator's log only: it is data-dependent */
 	elog(DEBUG1, "dpobj oracle %s: status %d, %ld nodes, %.3f s",
 		 oracle_used_name(oracle), (int) result->status, result->nodes, result->seconds);
+	return oracle;
 }
 
 void

@@ -18,9 +18,10 @@
  * search).  Fills in problem's control fields (stop callback, log sink,
  * time limit in seconds, 0 = none).  Solver output goes to the server log
  * at DEBUG1 after the solve; nothing data-dependent reaches the client.
+ * Returns the oracle used.
  */
-extern void oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
-								DPObjOracle oracle, double time_limit);
+extern DPObjOracle oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
+									   DPObjOracle oracle, double time_limit);
 
 /*
  * Decides the fate of a charged run: records the outcome in the ledger

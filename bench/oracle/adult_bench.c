@@ -27,6 +27,9 @@
  *					  [-n runs] [-t time_limit] [-m (also run GLPK MIP)]
  *					  [-o order (comma-separated column list)] [-v]
  *					  [-b (verify by enumerating the grid; d4/d9 only)]
+ *					  [-O order_mode (0 default, 1 |eta|, 2 greedy)] [-L (no local search)]
+ *					  [-S sample_seed] [-R (RSPM: W = {-1,0,1}^d, separator noise
+ *					   as value_cost, sigma = 7 sqrt(2d ln(1/delta)) / eps)]
  *
  *-------------------------------------------------------------------------
  */
@@ -41,6 +44,7 @@
 #ifdef OPDISC_SEARCH_TUNING
 extern int *opdisc_search_forced_order;
 extern int	opdisc_search_order_mode;
+extern int	opdisc_search_no_local_search;
 #endif
 
 #define MAXROWS 40000
@@ -219,7 +223,8 @@ main(int argc, char **argv)
 	double		tlimit = 600;
 	int			use_mip = 0,
 				verbose = 0,
-				brute = 0;
+				brute = 0,
+				rspm = 0;
 	uint64_t	sample_seed = 1;
 	static Rec	recs[MAXROWS];
 	static Rec	bal[MAXROWS];
@@ -264,8 +269,16 @@ main(int argc, char **argv)
 #endif
 			i++;
 		}
+		else if (strcmp(argv[i], "-L") == 0)
+		{
+#ifdef OPDISC_SEARCH_TUNING
+			opdisc_search_no_local_search = 1;
+#endif
+		}
 		else if (strcmp(argv[i], "-b") == 0)
 			brute = 1;
+		else if (strcmp(argv[i], "-R") == 0)
+			rspm = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 		{
 			char	   *s = argv[++i];
@@ -313,12 +326,17 @@ main(int argc, char **argv)
 	free(negidx);
 
 	/* encode, quantise, deduplicate */
+	if (nbal <= 0)
+	{
+		fprintf(stderr, "no rows read from %s\n", path);
+		return 2;
+	}
 	{
 		double		xv[MAXD];
 
 		d = encode(&bal[0], set, xv);
 	}
-	rows = malloc(sizeof(int64_t) * nbal * (d + 1));
+	rows = malloc(sizeof(int64_t) * (size_t) nbal * (size_t) (d + 1));
 	for (int i = 0; i < nbal; i++)
 	{
 		double		xv[MAXD];
@@ -330,9 +348,14 @@ main(int argc, char **argv)
 	}
 	cmp_d = d;
 	qsort(rows, nbal, sizeof(int64_t) * (d + 1), row_cmp);
-	x = malloc(sizeof(int64_t) * nbal * d);
-	pos = calloc(nbal, sizeof(int64_t));
-	neg = calloc(nbal, sizeof(int64_t));
+	x = malloc(sizeof(int64_t) * (size_t) nbal * (size_t) d);
+	pos = calloc((size_t) nbal, sizeof(int64_t));
+	neg = calloc((size_t) nbal, sizeof(int64_t));
+	if (rows == NULL || x == NULL || pos == NULL || neg == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		return 2;
+	}
 	for (int i = 0; i < nbal; i++)
 	{
 		int64_t    *r = rows + (int64_t) i * (d + 1);
@@ -349,11 +372,14 @@ main(int argc, char **argv)
 	}
 
 	{
-		int			B = (int) floor(sqrt((double) d) + 1e-9);
+		int			B = rspm ? 1 : (int) floor(sqrt((double) d) + 1e-9);
 		int			D2 = d;
 		double		delta = 1.0 / ((double) nbal * nbal);
-		double		sigma = 7.0 * D2 * sqrt(log(1.0 / delta)) / eps;
+		double		sigma = rspm ?
+			7.0 * sqrt(2.0 * d * log(1.0 / delta)) / eps :	/* RSPM, m = 2d */
+			7.0 * D2 * sqrt(log(1.0 / delta)) / eps;
 		double		eta[MAXD + 1];
+		double		vcost[MAXD * 3];
 		OPDiscProblem p;
 		int64_t		sumpos = 0;
 
@@ -389,6 +415,21 @@ main(int argc, char **argv)
 
 			for (int j = 0; j <= d; j++)
 				eta[j] = sigma * gauss(&st);
+			if (rspm)
+			{
+				/*
+				 * RSPM (ALGORITHMS.md section 2): separator noise eta_{j+}
+				 * on w_j = +1, eta_{j-} on w_j = -1, as value_cost.
+				 */
+				for (int j = 0; j < d; j++)
+				{
+					vcost[3 * j + 0] = sigma * gauss(&st);
+					vcost[3 * j + 1] = 0.0;
+					vcost[3 * j + 2] = sigma * gauss(&st);
+				}
+				p.value_cost = vcost;
+				p.norm_cost = NULL;
+			}
 			memset(&res, 0, sizeof(res));
 			res.w = w;
 			opdisc_solve_search(&p, &res);

@@ -11,6 +11,11 @@
  * the grid in lexicographic order and keeps the first strict minimum, which
  * is that rule.
  *
+ * opdisc_search.c is compiled with OPDISC_SEARCH_CHECK_BOUNDS: on these small
+ * grids every lower bound the search computes is also compared with the
+ * true minimum of its subtree (by enumeration), so an invalid bound is
+ * reported even when it happens not to change the answer.
+ *
  * When src/opdisc_mip.c exists the Makefile defines HAVE_OPDISC_MIP and the
  * GLPK oracle is cross-checked too (same objective; same w when the
  * minimum is separated from the runner-up).
@@ -26,6 +31,10 @@
 #include <string.h>
 
 #include "opdisc.h"
+
+/* counters of the OPDISC_SEARCH_CHECK_BOUNDS build of opdisc_search.c */
+extern long opdisc_search_bound_checks;
+extern long opdisc_search_bound_violations;
 
 static int	npass = 0;
 static int	nfail = 0;
@@ -83,6 +92,8 @@ typedef struct Instance
 	int64_t    *pos;
 	int64_t    *neg;
 	double	   *eta;
+	double	   *value_cost;
+	double	   *norm_cost;
 	char		desc[160];
 } Instance;
 
@@ -93,6 +104,35 @@ instance_free(Instance *in)
 	free(in->pos);
 	free(in->neg);
 	free(in->eta);
+	free(in->value_cost);
+	free(in->norm_cost);
+}
+
+/*
+ * Switch an instance to separable costs (opdisc.h value_cost / norm_cost,
+ * used by RSPM): random costs, sometimes with integer values (ties),
+ * sometimes without norm_cost, sometimes with eta removed.
+ */
+static void
+add_costs(Instance *in, double scale, int variant)
+{
+	int			W = 2 * in->p.B + 1;
+
+	in->value_cost = calloc((size_t) in->p.d * W, sizeof(double));
+	for (int i = 0; i < in->p.d * W; i++)
+		in->value_cost[i] = (variant % 3 == 2) ? (double) rng_int(-2, 2) : scale * rng_gauss();
+	if (variant % 2 == 0)
+	{
+		in->norm_cost = calloc((size_t) in->p.D2 + 1, sizeof(double));
+		for (int t = 0; t <= in->p.D2; t++)
+			in->norm_cost[t] = (variant % 3 == 2) ? (double) rng_int(-2, 2) : scale * rng_gauss();
+	}
+	in->p.value_cost = in->value_cost;
+	in->p.norm_cost = in->norm_cost;
+	if (variant % 4 == 1)
+		in->p.eta = NULL;		/* must be ignored */
+	snprintf(in->desc + strlen(in->desc), sizeof(in->desc) - strlen(in->desc),
+			 " costs=%d", variant);
 }
 
 /*
@@ -192,6 +232,11 @@ make_instance(Instance *in, int d, int B, int D2, int nrows, int kind,
 							a[j] = rng_int(0, Q);
 					}
 					break;
+				case 4:			/* huge values: float radius path */
+					for (int j = 0; j < d; j++)
+						if (rng_int(0, 1) == 0)
+							a[j] = (int64_t) rng_int(-1000000, 1000000) * 1000 + rng_int(-999, 999);
+					break;
 				case 2:			/* sparse, larger values */
 					for (int j = 0; j < d; j++)
 						if (rng_int(0, 2) == 0)
@@ -253,7 +298,7 @@ print_w(const char *label, const int *w, int d)
 
 /* Compare the search oracle against enumeration on one instance. */
 static void
-check_search(Instance *in)
+check_search(Instance *in, bool with_mip)
 {
 	const OPDiscProblem *p = &in->p;
 	int			d = p->d;
@@ -266,7 +311,11 @@ check_search(Instance *in)
 	brute_force(p, wref, &best, &second);
 	memset(&res, 0, sizeof(res));
 	res.w = w;
+	opdisc_search_bound_violations = 0;
 	opdisc_solve_search(p, &res);
+	CHECK(opdisc_search_bound_violations == 0,
+		  "%ld search bounds exceed their subtree minimum on %s",
+		  opdisc_search_bound_violations, in->desc);
 
 	CHECK(res.status == OPDISC_OPTIMAL, "search status %d (%s) on %s",
 		  (int) res.status, res.message, in->desc);
@@ -286,13 +335,17 @@ check_search(Instance *in)
 		  res.solver_objective, res.objective, in->desc);
 
 #ifdef HAVE_OPDISC_MIP
+	if (with_mip)
 	{
 		int			wm[16];
 		OPDiscResult mres;
+		OPDiscProblem mp = *p;
 
+		/* the MIP's LP relaxation is weak: keep its instances small */
+		mp.time_limit = 60;
 		memset(&mres, 0, sizeof(mres));
 		mres.w = wm;
-		opdisc_solve_mip(p, &mres);
+		opdisc_solve_mip(&mp, &mres);
 		CHECK(mres.status == OPDISC_OPTIMAL, "mip status %d (%s) on %s",
 			  (int) mres.status, mres.message, in->desc);
 		if (mres.status == OPDISC_OPTIMAL)
@@ -308,6 +361,8 @@ check_search(Instance *in)
 				CHECK(same_w(wm, wref, d), "mip argmin differs on %s", in->desc);
 		}
 	}
+#else
+	(void) with_mip;
 #endif
 }
 
@@ -375,7 +430,7 @@ check_ties(void)
 		if (t % 4 == 2)
 			for (int j = 0; j < d; j++)
 				in.eta[j] = rng_int(-1, 1) * sqrt((double) D2);
-		check_search(&in);
+		check_search(&in, true);
 		instance_free(&in);
 	}
 }
@@ -405,7 +460,7 @@ main(void)
 		make_instance(&in, d, B, D2, rng_int(1, 40), t % 4,
 					  noises[rng_int(0, 4)], (t % 5 == 0) ? 0 : ((t % 2) ? 1 : -1),
 					  t % 7 == 0);
-		check_search(&in);
+		check_search(&in, true);
 		instance_free(&in);
 		ninst++;
 	}
@@ -423,14 +478,53 @@ main(void)
 
 		make_instance(&in, d, B, D2, rng_int(60, 250), (t % 2) ? 1 : 3,
 					  noises[rng_int(1, 3)], (t % 3) - 1, t % 5 == 0);
-		check_search(&in);
+		check_search(&in, false);
+		instance_free(&in);
+		ninst++;
+	}
+	/* separable costs instead of the eta terms (value_cost / norm_cost) */
+	for (int t = 0; t < 120; t++)
+	{
+		int			d = rng_int(1, 5);
+		int			B = rng_int(1, d <= 3 ? 3 : 2);
+		int			full = d * B * B;
+		int			D2 = (t % 3 == 0) ? rng_int(1, full) : full + (t % 3 == 2 ? 3 : 0);
+
+		make_instance(&in, d, B, D2, rng_int(1, 30), t % 4, 1.0, 0, t % 6 == 0);
+		add_costs(&in, noises[rng_int(0, 4)], t);
+		check_search(&in, true);
+		instance_free(&in);
+		ninst++;
+	}
+
+	/* B = 0: the grid is {0} */
+	for (int t = 0; t < 6; t++)
+	{
+		make_instance(&in, rng_int(1, 4), 0, 1 + 2 * (t % 2), rng_int(0, 10), t % 4,
+					  noises[rng_int(0, 4)], (t % 3) - 1, false);
+		check_search(&in, false);
+		instance_free(&in);
+		ninst++;
+	}
+
+	/* huge feature values (scores near 1e9 * B, squared norms near 1e18) */
+	for (int t = 0; t < 40; t++)
+	{
+		int			d = rng_int(1, 5);
+		int			B = rng_int(1, 2);
+
+		make_instance(&in, d, B, rng_int(1, d * B * B), rng_int(1, 30), 4,
+					  noises[rng_int(0, 4)], (t % 3) - 1, t % 4 == 0);
+		check_search(&in, false);
 		instance_free(&in);
 		ninst++;
 	}
 	check_ties();
 	check_controls();
 
-	printf("%d random instances + ties + controls\n", ninst);
+	printf("%d random instances + ties + controls; %ld search bounds checked\n",
+		   ninst, opdisc_search_bound_checks);
+	CHECK(opdisc_search_bound_checks > 0, "no search bound was checked");
 	printf("%d passed, %d failed\n", npass, nfail);
 	return nfail == 0 ? 0 : 1;
 }

@@ -1,0 +1,149 @@
+-- Issue 5: the mechanism family.  Calibrations against hand-computed values,
+-- seeded runs of every mechanism, the public params of each model, predict /
+-- score / probability, the ledger, and every mechanism through dpobj.train().
+CREATE SCHEMA regress_mech;
+SET dpobj.seed = 7;
+SET extra_float_digits = 0;
+SELECT coalesce(max(id), 0) AS ledger_start FROM dpobj.ledger \gset
+
+-- ---- calibrations ----------------------------------------------------
+-- RSPM (Algorithm 3): sigma = 7 sqrt(m ln(1/delta)) / eps, m = 2d
+SELECT round(dpobj.rspm_sigma(1, 1e-8, 4)::numeric, 6) AS rspm,
+       round((7 * sqrt(8 * ln(1e8)))::numeric, 6) AS by_hand;
+SELECT round(dpobj.rspm_sigma(0.1, 1.0 / 15682^2, 23)::numeric, 4) AS rspm_d23_eps01,
+       round((7 * sqrt(46 * ln(15682^2)) / 0.1)::numeric, 4) AS by_hand;
+-- exponential mechanism grid sizes: {-1,0,1}^2 = 9; with ||w||^2 <= 1: 5
+SELECT dpobj.expmech_grid_size(2, 1, 2) AS g9, dpobj.expmech_grid_size(2, 1, 1) AS g5,
+       dpobj.expmech_grid_size(3, 1, 3) AS g27, dpobj.expmech_grid_size(4, 2, 4) AS g_d4;
+-- Objective-Gauss, no intercept, R = 1, eps = 1, delta = 1e-6:
+--   lambda = 2 (1/4) 1 / 1 = 0.5,  sigma = sqrt(8 ln(2e6) + 4)
+SELECT c->>'method' AS method, (c->>'lambda')::float8 AS lambda,
+       round((c->>'sigma')::numeric, 9) AS sigma, round(sqrt(8 * ln(2e6) + 4)::numeric, 9) AS by_hand
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false}') c;
+-- with the intercept R_eff^2 = R^2 + 1; Huber h = 0.5: beta = 1; eps = 0.5:
+--   lambda = 2 * 1 * (4 + 1) / 0.5 = 20, sigma = sqrt(5 (8 ln(2e6) + 2)) / 0.5
+SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 9) AS sigma,
+       round((sqrt(5 * (8 * ln(2e6) + 2)) / 0.5)::numeric, 9) AS by_hand
+  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber"}') c;
+-- Output-Gauss: sensitivity 2 L R / lambda = 1; eps <= 1: classical sigma
+SELECT (c->>'sensitivity')::float8 AS sensitivity, round((c->>'sigma')::numeric, 9) AS sigma,
+       round((sqrt(2 * ln(1.25e6)) / 0.5)::numeric, 9) AS by_hand
+  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 1, "intercept": false, "method": "output", "lambda": 2}') c;
+-- eps > 1: the analytic Gaussian mechanism, below the classical formula
+SELECT dpobj.analytic_gauss_sigma(1, 1e-5, 1) = sqrt(2 * ln(1.25e5)) AS classical_at_1,
+       dpobj.analytic_gauss_sigma(2, 1e-5, 1) < sqrt(2 * ln(1.25e5)) / 2 AS analytic_tighter,
+       dpobj.analytic_gauss_sigma(4, 1e-5, 1) < dpobj.analytic_gauss_sigma(2, 1e-5, 1) AS decreasing;
+-- CMS: eps' = eps - ln(1 + 2c/L + (c/L)^2), c = 1/4, L = 1: 1 - ln(1.5625); Delta = 0
+SELECT round((c->>'epsilon_prime')::numeric, 12) AS eps_prime,
+       round((1 - ln(1.5625))::numeric, 12) AS by_hand, (c->>'Delta')::float8 AS "Delta"
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 1}') c;
+-- lambda = 0.1: eps' <= 0, so Delta = c/(e^(eps/4) - 1) - lambda and eps' = eps/2
+SELECT (c->>'epsilon_prime')::float8 AS eps_prime, round((c->>'Delta')::numeric, 12) AS "Delta",
+       round((0.25 / (exp(0.25) - 1) - 0.1)::numeric, 12) AS by_hand
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 0.1}') c;
+-- noisy SGD: sigma^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2
+SELECT round(dpobj.noisysgd_sigma(1, 1e-6, 1000, 1)::numeric, 6) AS sgd,
+       round(sqrt(32 * 1000.0^2 * ln(1e9) * ln(1e6))::numeric, 6) AS by_hand;
+-- OPSamp, p = 4, R = 1 (R_1 = 1), n = 10000, eps = 1, delta = 1e-6, beta = 0.05:
+--   G = 1/2, D_2 = 4, D_inf = 2, gamma = sqrt(1e-4) 4^(5/4) 2, m = ceil(ln(8e6)/(2 gamma^2)),
+--   eta = sqrt(4 sqrt(8) / (250 (1/4) 16 4 (1 + ln 40) 1e4)), lambda = 8 gamma + 250 eta (1/2) 16 4
+WITH c AS (SELECT dpobj.opsamp_calibration(1, 1e-6, 10000, 4, 1, 0.05, false) c),
+     h AS (SELECT 0.01 * 4^1.25 * 2 AS gamma,
+                  sqrt(4 * sqrt(8) / (250 * 0.25 * 16 * 4 * (1 + ln(40)) * 1e4)) AS eta)
+SELECT (c->>'G')::float8 AS "G",
+       round((c->>'gamma')::numeric, 12) = round(h.gamma::numeric, 12) AS gamma_ok,
+       (c->>'m')::bigint AS m, ceil(ln(8e6) / (2 * h.gamma^2)) AS m_by_hand,
+       round((c->>'eta')::numeric, 12) = round(h.eta::numeric, 12) AS eta_ok,
+       round((c->>'lambda')::numeric, 9) = round((8 * h.gamma + 250 * h.eta * 0.5 * 64)::numeric, 9) AS lambda_ok
+  FROM c, h;
+
+-- ---- the mechanisms on a small table ---------------------------------
+CREATE TABLE regress_mech.pts AS
+SELECT ARRAY[(i % 7) / 7.0 - 0.4, ((i * 3) % 5) / 5.0 - 0.3, ((i * 11) % 13) / 13.0 - 0.5]::float8[] AS x,
+       ((i % 7) / 7.0 - 0.4 + ((i * 3) % 5) / 5.0 - 0.3 + 0.3 * (((i * 17) % 11) / 11.0 - 0.5) > 0) AS y
+  FROM generate_series(1, 400) i;
+
+-- every model: mechanism, rounded weights and bias, public params only
+CREATE FUNCTION regress_mech.show(m dpobj.model)
+RETURNS TABLE (mechanism text, weights numeric[], bias numeric, params jsonb)
+LANGUAGE sql AS $$
+    SELECT m.mechanism,
+           (SELECT array_agg(round(w::numeric, 3) ORDER BY o) FROM unnest(m.weights) WITH ORDINALITY u(w, o)),
+           round(m.bias::numeric, 3),
+           m.params - 'sigma' - 'oracle' || CASE WHEN m.params ? 'sigma'
+                                      THEN jsonb_build_object('sigma', round((m.params->>'sigma')::numeric, 6))
+                                      ELSE '{}'::jsonb END
+$$;
+
+SELECT (regress_mech.show(dpobj.dp_halfspace_rspm(x, y, 1, 1e-6))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"oracle": "mip"}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_expmech(x, y, 1, 1e-6))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_expmech(x, y, 1, 1e-6, '{"B": 1, "D2": 2}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "method": "output", "lambda": 5}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 2, 1e-6, '{"R": 1, "method": "cms", "loss": "huber", "h": 0.25, "intercept": false}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "loss": "huber", "radius": 2}'))).* FROM regress_mech.pts;
+SELECT (regress_mech.show(dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1}'))).* FROM regress_mech.pts;
+
+-- every run was charged before its noise and released
+SELECT mechanism, epsilon, delta, outcome FROM dpobj.ledger WHERE id > :ledger_start ORDER BY id;
+
+-- no rows: nothing runs, nothing is charged
+SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') IS NULL AS no_model,
+       dpobj.dp_halfspace_rspm(x, y, 1, 1e-6) IS NULL AS no_rspm,
+       dpobj.dp_expmech(x, y, 1, 1e-6) IS NULL AS no_expmech
+  FROM regress_mech.pts WHERE false;
+SELECT count(*) AS ledger_rows FROM dpobj.ledger WHERE id > :ledger_start;
+
+-- predict / score / probability work for every model
+CREATE TABLE regress_mech.models AS
+SELECT 'logistic' AS k, dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') AS m FROM regress_mech.pts
+UNION ALL SELECT 'sgd', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 1000}') FROM regress_mech.pts
+UNION ALL SELECT 'huber', dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "loss": "huber"}') FROM regress_mech.pts
+UNION ALL SELECT 'rspm', dpobj.dp_halfspace_rspm(x, y, 1, 1e-6) FROM regress_mech.pts
+UNION ALL SELECT 'expmech', dpobj.dp_expmech(x, y, 1, 1e-6) FROM regress_mech.pts
+UNION ALL SELECT 'opsamp', dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1}') FROM regress_mech.pts;
+SELECT k, bool_and(dpobj.predict(m, x) = (dpobj.score(m, x) > 0)) AS predict_is_sign
+  FROM regress_mech.models, regress_mech.pts
+ WHERE k NOT IN ('rspm', 'expmech') GROUP BY k ORDER BY k;
+SELECT k, count(*) FILTER (WHERE dpobj.predict(m, x) IS NOT NULL) AS predicted
+  FROM regress_mech.models, regress_mech.pts GROUP BY k ORDER BY k;
+-- probability = logistic(score), for logistic models only
+SELECT k, bool_and(abs(dpobj.probability(m, x) - 1 / (1 + exp(-dpobj.score(m, x)))) < 1e-12) AS prob_ok
+  FROM regress_mech.models, regress_mech.pts WHERE k IN ('logistic', 'sgd') GROUP BY k ORDER BY k;
+SELECT dpobj.probability(m, ARRAY[1e6, 1e6, 1e6]) BETWEEN 0 AND 1 AS saturates FROM regress_mech.models WHERE k = 'logistic';
+SELECT dpobj.probability(m, ARRAY[0.1, 0.1, 0.1]) FROM regress_mech.models WHERE k = 'huber';
+
+-- ---- the protected path: every mechanism through dpobj.train() -------
+CREATE ROLE regress_mech_owner;
+CREATE ROLE regress_mech_analyst;
+GRANT USAGE ON SCHEMA regress_mech TO regress_mech_owner, regress_mech_analyst;
+GRANT CREATE ON SCHEMA regress_mech TO regress_mech_owner;
+SET ROLE regress_mech_owner;
+CREATE TABLE regress_mech.secret (a float8, b float8, y boolean);
+INSERT INTO regress_mech.secret
+SELECT (i % 7) / 7.0 - 0.4, ((i * 3) % 5) / 5.0 - 0.3, (i % 7) / 7.0 + ((i * 3) % 5) / 5.0 > 0.7
+  FROM generate_series(1, 200) i;
+-- bad rows: dropped on the protected path, never an error
+INSERT INTO regress_mech.secret VALUES (NULL, 0.1, true), ('NaN', 0.1, true),
+    (0.1, 'Infinity', false), (0.1, 0.1, NULL), (1e300, 0.1, true);
+SELECT dpobj.protect('regress_mech.secret');
+RESET ROLE;
+SELECT relid, rolid, granted_epsilon, granted_delta FROM dpobj.grant_budget('regress_mech.secret', 'regress_mech_analyst', 100, 1e-3);
+SET ROLE regress_mech_analyst;
+SELECT mech, (regress_mech.show(dpobj.train('regress_mech.secret', mech, ARRAY['a', 'b'], 'y', 0.5, 1e-6, o))).mechanism
+  FROM (VALUES ('rspm', '{}'::jsonb), ('expmech', '{}'), ('logistic', '{"R": 1}'),
+               ('logistic', '{"R": 1, "method": "cms"}'), ('noisysgd', '{"R": 1, "T": 1000}'),
+               ('opsamp', '{"R": 1}')) v(mech, o);
+-- an empty selection still runs (and is charged): the output does not reveal it
+SELECT (dpobj.train('regress_mech.secret', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                    '{"R": 1, "filter": [{"column": "a", "op": ">", "value": 100}]}')).mechanism;
+RESET ROLE;
+SELECT mechanism, epsilon, outcome, budget_id IS NOT NULL AS budgeted
+  FROM dpobj.ledger WHERE relation LIKE '%secret%' AND id > :ledger_start ORDER BY id;
+SELECT spent_epsilon FROM dpobj.budgets WHERE relid = 'regress_mech.secret'::regclass;
+
+DROP SCHEMA regress_mech CASCADE;
+DROP ROLE regress_mech_owner;
+DROP ROLE regress_mech_analyst;

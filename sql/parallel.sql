@@ -1,0 +1,111 @@
+-- Issue 6: parallel aggregation of dp_halfspace.  Workers compute partial
+-- states (transition + serialise), the leader deserialises and combines
+-- them, the final function draws the noise once.  Under the same seed a
+-- forced-parallel plan gives exactly the model of a serial plan.
+CREATE TABLE regress_par (i int, f float8[], y boolean);
+INSERT INTO regress_par
+SELECT i, ARRAY[(i % 7) / 4.0 - 0.75, (i % 5) / 4.0 - 0.5, (i % 11) / 8.0 - 0.6,
+                ((i * 7919) % 13) / 8.0 - 0.8]::float8[],
+       ((i % 7) > 3) <> (i % 17 = 0)
+  FROM generate_series(1, 50000) i;
+ANALYZE regress_par;
+
+-- the support functions and the aggregates' parallel markings
+SELECT a.aggfnoid::regprocedure, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn,
+       p.proparallel
+  FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+ WHERE a.aggfnoid::regproc::text = 'dpobj.dp_halfspace'
+ ORDER BY 1::text;
+
+-- serial plan
+SET dpobj.seed = 42;
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par;
+CREATE TEMP TABLE serial_models AS
+SELECT 1 AS k, dpobj.dp_halfspace(f, y, 1.0, 1e-6) AS m FROM regress_par
+UNION ALL
+SELECT 2, dpobj.dp_halfspace(f, y, 0.5, 1e-7, '{"B": 2, "D2": 6}') FROM regress_par;
+
+-- forced-parallel plan: Partial Aggregate in the workers, Finalize in the leader
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par;
+EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 0.5, 1e-7, '{"B": 2, "D2": 6}') FROM regress_par;
+CREATE TEMP TABLE parallel_models AS
+SELECT 1 AS k, (SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par) AS m
+UNION ALL
+SELECT 2, (SELECT dpobj.dp_halfspace(f, y, 0.5, 1e-7, '{"B": 2, "D2": 6}') FROM regress_par);
+
+-- exactly the same models (weights, parameters, sigma)
+SELECT s.k, (s.m).weights AS weights, (s.m)::text = (p.m)::text AS identical
+  FROM serial_models s JOIN parallel_models p USING (k) ORDER BY s.k;
+
+-- one ledger row per run, parallel or not (noise drawn once, in the leader)
+SELECT count(*) AS runs, count(*) FILTER (WHERE outcome = 'released') AS released
+  FROM dpobj.ledger WHERE relation = 'public.regress_par';
+
+-- GROUP BY: one partial state per group and worker, combined per group
+SELECT g, (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights
+  FROM (SELECT i % 2 AS g, f, y FROM regress_par) t GROUP BY g ORDER BY g;
+RESET force_parallel_mode;
+SET max_parallel_workers_per_gather = 0;
+SELECT g, (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights
+  FROM (SELECT i % 2 AS g, f, y FROM regress_par) t GROUP BY g ORDER BY g;
+
+-- combining loses nothing: 20000 rows favour w = +1, the 30000 after them
+-- w = -1; any partial state alone (the first blocks) would give +1
+CREATE TABLE regress_par_split AS
+SELECT i, ARRAY[CASE WHEN i <= 20000 THEN 0.5 ELSE -0.5 END]::float8[] AS f, true AS y
+  FROM generate_series(1, 50000) i;
+ANALYZE regress_par_split;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par_split;
+SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS parallel_all_rows FROM regress_par_split;
+SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS first_rows_only
+  FROM regress_par_split WHERE i <= 25000;
+
+-- errors found while combining are the row errors: options differ between
+-- rows (terse: the error may come from a worker or from the leader)
+\set VERBOSITY terse
+SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6, CASE WHEN i > 40000 THEN '{"B": 2}' ELSE '{}' END::jsonb)
+  FROM regress_par;
+SELECT dpobj.dp_halfspace(f, y, CASE WHEN i > 40000 THEN 2.0 ELSE 1.0 END, 1e-6)
+  FROM regress_par;
+\set VERBOSITY default
+
+-- the protected path never runs in parallel (its row handling is backend-local):
+-- same model as serially, bad rows dropped, even with parallel plans forced
+CREATE ROLE regress_par_analyst;
+-- bad rows spread over every block, so that every parallel participant would meet some
+CREATE TABLE regress_par_prot AS
+SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 7) / 4.0 - 0.75 END AS a,
+       CASE WHEN i % 89 = 0 THEN 'NaN' ELSE (i % 5) / 4.0 - 0.5 END::float8 AS b,
+       CASE WHEN i % 83 = 0 THEN NULL ELSE (i % 7) > 3 END AS y
+  FROM generate_series(1, 20000) i;
+REVOKE ALL ON regress_par_prot FROM PUBLIC;
+SELECT dpobj.protect('regress_par_prot');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_par_prot', 'regress_par_analyst', 2, 1e-5);
+SET ROLE regress_par_analyst;
+CREATE TEMP TABLE prot_parallel AS
+SELECT * FROM dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6);
+RESET ROLE;
+RESET force_parallel_mode;
+SET max_parallel_workers_per_gather = 0;
+SET ROLE regress_par_analyst;
+CREATE TEMP TABLE prot_serial AS
+SELECT * FROM dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6);
+SELECT p.weights, p::text = s::text AS identical FROM prot_parallel p, prot_serial s;
+DROP TABLE prot_parallel, prot_serial;
+RESET ROLE;
+
+RESET dpobj.seed;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE regress_par, regress_par_prot, regress_par_split;
+DROP ROLE regress_par_analyst;

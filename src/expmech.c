@@ -1,0 +1,238 @@
+/*-------------------------------------------------------------------------
+ *
+ * expmech.c
+ *	  The exact exponential mechanism over a small halfspace grid:
+ *	  dpobj.dp_expmech(features, label, epsilon, delta [, options]).
+ *
+ * Source: McSherry & Talwar 2007; Bassily, Smith, Thakurta 2014, sections
+ * 3-4 ("exponential mechanism over W"); shared/docs/ALGORITHMS.md section
+ * 6.  An exact reference for OPDisc on small d: the same grid
+ *   W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (defaults B = floor(sqrt d),
+ *   D2 = d, options "B" and "D2" as for dp_halfspace),
+ * the same quantised rows and 0/1 loss L(D, w) (hsstate.c, opdisc_loss()),
+ * and output w with probability proportional to
+ *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1
+ * (replacing one row changes the 0/1 loss count by at most 1), by
+ * enumerating W.  This is epsilon-DP (pure); delta is charged as passed.
+ *
+ * Grids of more than DPOBJ_EXPMECH_MAX_GRID points, or whose enumeration
+ * costs more than DPOBJ_EXPMECH_MAX_WORK row-feature products, are
+ * refused before anything is charged.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include "hsstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "opdisc.h"
+#include "random.h"
+
+#include "miscadmin.h"
+
+PG_FUNCTION_INFO_V1(dpobj_expmech_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_expmech_grid_size);
+
+#define DPOBJ_EXPMECH_MAX_GRID	1000000.0
+#define DPOBJ_EXPMECH_MAX_WORK	4.0e9
+
+/* dpobj.expmech_grid_size(d, B, D2): |W|, for tests and planning */
+Datum
+dpobj_expmech_grid_size(PG_FUNCTION_ARGS)
+{
+	int32		d = PG_GETARG_INT32(0);
+	int32		B = PG_GETARG_INT32(1);
+	int32		D2 = PG_GETARG_INT32(2);
+
+	if (d < 1 || d > DPOBJ_HALFSPACE_MAX_DIM || B < 1 || B > DPOBJ_MAX_B ||
+		D2 < 1 || D2 > DPOBJ_MAX_D2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid grid parameters"),
+				 errhint("Need 1 <= d <= %d, 1 <= B <= %d, 1 <= D2 <= %d.",
+						 DPOBJ_HALFSPACE_MAX_DIM, DPOBJ_MAX_B, DPOBJ_MAX_D2)));
+	PG_RETURN_FLOAT8(opdisc_grid_size(d, B, D2));
+}
+
+static void
+expmech_refuse(double grid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("dp_expmech: the grid has %.0f points, more than the %.0f this exact mechanism enumerates",
+					grid, DPOBJ_EXPMECH_MAX_GRID),
+			 errhint("Use fewer features or smaller \"B\"/\"D2\" options; dp_halfspace (OPDisc) handles large grids.")));
+}
+
+/* dpobj.train()'s argument check (budget.c, mechanism.h) */
+void
+expmech_check_args(const char *aggname, double epsilon, double delta, int d,
+				   Jsonb *options)
+{
+	HSState    *tmp;
+	int			B,
+				D2;
+
+	hsstate_check_args(aggname, epsilon, delta, d, options);
+	tmp = hsstate_create_empty(d, epsilon, delta, options);
+	hsstate_resolve_params(tmp, &B, &D2);
+	if (opdisc_grid_size(d, B, D2) > DPOBJ_EXPMECH_MAX_GRID)
+		expmech_refuse(opdisc_grid_size(d, B, D2));
+}
+
+/* next grid point in lexicographic order; false when done (mechanism.h) */
+bool
+halfspace_grid_next(int *w, int d, int B, int D2)
+{
+	for (;;)
+	{
+		int			j = d - 1;
+		int64		n2 = 0;
+
+		while (j >= 0 && w[j] == B)
+			w[j--] = -B;
+		if (j < 0)
+			return false;
+		w[j]++;
+		for (int k = 0; k < d; k++)
+			n2 += (int64) w[k] * w[k];
+		if (n2 <= D2)
+			return true;
+	}
+}
+
+/* the first grid point in lexicographic order (mechanism.h) */
+void
+halfspace_grid_first(int *w, int d, int B, int D2)
+{
+	for (int j = 0; j < d; j++)
+		w[j] = -B;
+	if ((int64) d * B * B > D2)
+		(void) halfspace_grid_next(w, d, B, D2);
+}
+
+Datum
+dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
+{
+	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
+	HSState    *state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
+	DPProtectedContext *pctx;
+	OPDiscProblem problem;
+	int			B,
+				D2,
+				d;
+	double		grid;
+	double		eps;
+	int64	   *loss;
+	int64		npoints = 0;
+	int64		minloss = PG_INT64_MAX;
+	int64		chosen;
+	int		   *w;
+	double	   *weights;
+	double		total,
+				u;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	pctx = mechanism_claim(fcinfo, has_state,
+						   has_state ? state->params.epsilon : 0,
+						   has_state ? state->params.delta : 0,
+						   has_state ? state->d : 0);
+	if (pctx != NULL)
+	{
+		if (!has_state)
+			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
+										 pctx->options);
+	}
+	else if (!has_state)
+		PG_RETURN_NULL();
+
+	d = state->d;
+	hsstate_resolve_params(state, &B, &D2);
+	grid = opdisc_grid_size(d, B, D2);
+	if (grid > DPOBJ_EXPMECH_MAX_GRID)
+		expmech_refuse(grid);
+	/* the work bound uses no row count: the number of distinct rows is
+	 * bounded by (2 Q max|x| + 1)^d only, so bound by the public grid and
+	 * refuse on the state size only on the direct path */
+	if (pctx == NULL && grid * (double) Max(state->nrows, 1) * d > DPOBJ_EXPMECH_MAX_WORK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_expmech: enumerating the grid over these rows is too expensive"),
+				 errhint("Use fewer features, a smaller grid, or coarser features (option \"Q\").")));
+	eps = state->params.epsilon;
+
+	/* 1. charge first (no noise exists yet) */
+	{
+		int64		ledger_id = mechanism_charge(fcinfo, pctx, "expmech",
+												 state->params.epsilon, state->params.delta);
+
+		/* 2. losses of every grid point (exact integers) */
+		memset(&problem, 0, sizeof(problem));
+		problem.d = d;
+		problem.nrows = state->nrows;
+		problem.x = (const int64_t *) state->x;
+		problem.pos = (const int64_t *) state->pos;
+		problem.neg = (const int64_t *) state->neg;
+		problem.B = B;
+		problem.D2 = D2;
+		loss = palloc(sizeof(int64) * (Size) grid);
+		w = palloc(sizeof(int) * d);
+		halfspace_grid_first(w, d, B, D2);
+		do
+		{
+			if ((npoints & 1023) == 0)
+				mechanism_poll(ledger_id);
+			loss[npoints] = opdisc_loss(&problem, w);
+			if (loss[npoints] < minloss)
+				minloss = loss[npoints];
+			npoints++;
+		} while (npoints < (int64) grid && halfspace_grid_next(w, d, B, D2));
+
+		/* 3. sample w with probability exp(-eps (L - Lmin) / 2) / Z */
+		total = 0.0;
+		for (int64 k = 0; k < npoints; k++)
+			total += exp(-eps * (double) (loss[k] - minloss) / 2.0);
+		rng = dpobj_rng_new();
+		u = gsl_rng_uniform(rng) * total;
+		dpobj_rng_free(rng);
+		chosen = npoints - 1;
+		for (int64 k = 0; k < npoints; k++)
+		{
+			u -= exp(-eps * (double) (loss[k] - minloss) / 2.0);
+			if (u < 0)
+			{
+				chosen = k;
+				break;
+			}
+		}
+		memset(loss, 0, sizeof(int64) * npoints);
+		pfree(loss);
+
+		/* rebuild the chosen point by enumerating again */
+		halfspace_grid_first(w, d, B, D2);
+		for (int64 k = 0; k < chosen; k++)
+			(void) halfspace_grid_next(w, d, B, D2);
+
+		ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
+	}
+
+	weights = palloc(sizeof(double) * d);
+	for (int j = 0; j < d; j++)
+		weights[j] = (double) w[j];
+
+	model_params_begin(&params);
+	model_params_text(&params, "loss", "zero_one");
+	model_params_int(&params, "d", d);
+	model_params_int(&params, "B", B);
+	model_params_int(&params, "D2", D2);
+	model_params_int(&params, "Q", state->params.Q);
+	model_params_int(&params, "sensitivity", 1);
+	model_params_end(&params);
+
+	PG_RETURN_DATUM(model_build(fcinfo, "expmech", weights, d, 0.0,
+								state->params.epsilon, state->params.delta, &params));
+}

@@ -1,0 +1,522 @@
+/*-------------------------------------------------------------------------
+ *
+ * glm.c
+ *	  L2-regularised logistic regression / Huber-SVM with Gaussian
+ *	  objective perturbation (Objective-Gauss), Gaussian output perturbation
+ *	  (Output-Gauss) and the pure-epsilon objective perturbation of
+ *	  Chaudhuri, Monteleoni, Sarwate (CMS11 Algorithm 2):
+ *	  dpobj.dp_logistic(features, label, epsilon, delta, options).
+ *
+ * Source: shared/docs/ALGORITHMS.md section 4 (Jain & Thakurta 2014 sec. 4;
+ * Kifer, Smith, Thakurta 2012 Thm 2; CMS11; Balle & Wang 2018).
+ *
+ * Everything is written in the SUM form (multiply the papers' (1/n)-scaled
+ * objectives by n; the argmin does not change):
+ *
+ *   J(theta) = sum_i l(y_i <theta, x_i>) + (Lambda/2) ||theta||^2
+ *
+ * so the option "lambda" (Lambda) is the total regularisation and every
+ * calibration below is free of n (the number of rows never enters a noise
+ * scale, so params can show all of them):
+ *
+ *   Objective-Gauss (KST12 Thm 2, with their Lambda/(2n) = our Lambda/2 / n):
+ *     Lambda >= 2 beta R^2 / eps,  b ~ N(0, s^2 I),
+ *     s^2 = (L R)^2 (8 ln(2/delta) + 4 eps) / eps^2,
+ *     theta = argmin J(theta) + <b, theta>
+ *   Output-Gauss: theta^ = argmin J; l2 sensitivity 2 L R / (n lambda_n)
+ *     with lambda_n = Lambda / n, i.e. Delta2 = 2 L R / Lambda;
+ *     release theta^ + N(0, s^2 I), s = Delta2 sqrt(2 ln(1.25/delta))/eps
+ *     for eps <= 1, the analytic Gaussian mechanism (Balle & Wang 2018,
+ *     Thm 8, solved by bisection) for eps > 1.
+ *   CMS11 Algorithm 2 (pure eps; c = beta, the bound on l''), for rows with
+ *     ||x|| <= R by the substitution x' = x/R, theta' = R theta (CMS assume
+ *     ||x'|| <= 1):  eps' = eps - ln(1 + 2cR^2/Lambda + (cR^2/Lambda)^2);
+ *     if eps' <= 0: Delta = cR^2/(e^(eps/4) - 1) - Lambda, eps' = eps/2,
+ *     else Delta = 0;  ||b|| ~ Gamma(p, 2 L R / eps'), direction uniform;
+ *     theta = argmin J(theta) + <b, theta> + (Delta/2) ||theta||^2.
+ *
+ * L = 1 for both losses; beta = 1/4 (logistic), 1/(2h) (Huber).  With an
+ * intercept the rows are augmented with a constant 1 feature, so R above
+ * is R_eff = sqrt(R^2 + 1) and the intercept is regularised like the
+ * weights.  The minimisation is GSL's BFGS (vector_bfgs2); the result is
+ * released only if the gradient norm of the (1/n-scaled) objective is below
+ * GLM_GRAD_TOL, otherwise DP001 (the analyses assume the exact minimiser).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_erf.h>
+
+#include "glm.h"
+#include "glmstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "random.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+PG_FUNCTION_INFO_V1(dpobj_logistic_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_calibration);
+PG_FUNCTION_INFO_V1(dpobj_analytic_gauss_sigma);
+
+#define GLM_GRAD_TOL	1e-6
+#define GLM_MAX_ITER	5000
+
+/* ---- the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8) ---- */
+
+/* delta achieved by N(0, s^2) for sensitivity D at eps, in a stable form */
+static double
+agm_delta(double eps, double D, double s)
+{
+	double		a = D / (2.0 * s);
+	double		b = eps * s / D;
+	double		t1 = gsl_cdf_ugaussian_P(a - b);
+	/* e^eps Phi(-a - b), Phi(-z) = erfc(z/sqrt2)/2 */
+	double		t2 = exp(eps + gsl_sf_log_erfc((a + b) / M_SQRT2) - M_LN2);
+
+	return t1 - t2;
+}
+
+double
+glm_analytic_gauss_sigma(double eps, double delta, double D)
+{
+	double		lo = 1e-12 * D,
+				hi = D;
+
+	gsl_set_error_handler_off();
+	while (agm_delta(eps, D, hi) > delta)
+		hi *= 2.0;
+	for (int i = 0; i < 200; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (agm_delta(eps, D, mid) > delta)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;					/* the upper end: delta(hi) <= delta */
+}
+
+double
+glm_gauss_sigma(double eps, double delta, double D)
+{
+	if (eps <= 1.0)
+		return D * sqrt(2.0 * log(1.25 / delta)) / eps;
+	return glm_analytic_gauss_sigma(eps, delta, D);
+}
+
+Datum
+dpobj_analytic_gauss_sigma(PG_FUNCTION_ARGS)
+{
+	double		eps = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	double		D = PG_GETARG_FLOAT8(2);
+
+	if (!isfinite(eps) || eps <= 0 || eps > 1000 || !(delta > 0 && delta < 1) ||
+		!isfinite(D) || D <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid Gaussian mechanism parameters"),
+				 errhint("Need 0 < epsilon <= 1000, 0 < delta < 1 and sensitivity > 0.")));
+	PG_RETURN_FLOAT8(glm_gauss_sigma(eps, delta, D));
+}
+
+/* ---- calibration ---- */
+
+void
+glm_calibrate(const GLMParams *p, GLMCalibration *c)
+{
+	double		eps = p->epsilon;
+	double		delta = p->delta;
+	double		L = 1.0;
+
+	memset(c, 0, sizeof(*c));
+	c->Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
+	c->beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
+	c->lambda = glm_default_lambda(p, c->Reff);
+	switch (p->method)
+	{
+		case GLM_METHOD_OBJECTIVE:
+			c->sigma = sqrt((L * c->Reff) * (L * c->Reff) *
+							(8.0 * log(2.0 / delta) + 4.0 * eps)) / eps;
+			break;
+		case GLM_METHOD_OUTPUT:
+			c->sensitivity = 2.0 * L * c->Reff / c->lambda;
+			c->sigma = glm_gauss_sigma(eps, delta, c->sensitivity);
+			break;
+		case GLM_METHOD_CMS:
+			{
+				double		q = c->beta * c->Reff * c->Reff / c->lambda;
+
+				c->eps_prime = eps - log(1.0 + 2.0 * q + q * q);
+				if (c->eps_prime <= 0)
+				{
+					c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
+					c->eps_prime = eps / 2.0;
+				}
+				c->gamma_scale = 2.0 * L * c->Reff / c->eps_prime;
+			}
+			break;
+	}
+}
+
+static const char *
+method_name(GLMMethod m)
+{
+	return m == GLM_METHOD_OBJECTIVE ? "objective" :
+		m == GLM_METHOD_OUTPUT ? "output" : "cms";
+}
+
+static const char *
+mechanism_name(GLMMethod m)
+{
+	return m == GLM_METHOD_OBJECTIVE ? "objective_gauss" :
+		m == GLM_METHOD_OUTPUT ? "output_gauss" : "cms";
+}
+
+static const char *
+loss_name(GLMLoss l)
+{
+	return l == GLM_LOSS_LOGISTIC ? "logistic" : l == GLM_LOSS_HUBER ? "huber" : "hinge";
+}
+
+static void
+calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, int d)
+{
+	model_params_text(buf, "method", method_name(p->method));
+	model_params_text(buf, "loss", loss_name(p->loss));
+	model_params_int(buf, "d", d);
+	model_params_float(buf, "R", p->R);
+	glm_params_bool(buf, "intercept", p->intercept);
+	if (p->loss == GLM_LOSS_HUBER)
+		model_params_float(buf, "h", p->h);
+	model_params_float(buf, "lambda", c->lambda);
+	if (p->method == GLM_METHOD_CMS)
+	{
+		model_params_float(buf, "epsilon_prime", c->eps_prime);
+		model_params_float(buf, "Delta", c->extra_reg);
+	}
+	else
+		model_params_float(buf, "sigma", c->sigma);
+	if (p->method == GLM_METHOD_OUTPUT)
+		model_params_float(buf, "sensitivity", c->sensitivity);
+}
+
+/* dpobj.glm_calibration(epsilon, delta, options) -> jsonb: for tests/docs */
+Datum
+dpobj_glm_calibration(PG_FUNCTION_ARGS)
+{
+	double		eps = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	Jsonb	   *options = PG_GETARG_JSONB_P(2);
+	GLMState   *s;
+	GLMCalibration c;
+	StringInfoData buf;
+
+	glm_check_args_logistic("glm_calibration", eps, delta, 1, options);
+	s = glmstate_create_empty(GLM_KIND_LOGISTIC, 1, eps, delta, options);
+	glm_calibrate(&s->params, &c);
+	model_params_begin(&buf);
+	calibration_params(&buf, &s->params, &c, 1);
+	model_params_end(&buf);
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+}
+
+/* ---- the smooth objective ---- */
+
+void
+glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
+		   double **y, int *nobs, int *p)
+{
+	int			d = s->d;
+	int			pp = d + (intercept ? 1 : 0);
+	int			k = 0;
+
+	*X = palloc(sizeof(double) * Max(1, 2 * s->nrows) * pp);
+	*cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	*y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	for (int u = 0; u < s->nrows; u++)
+	{
+		for (int lab = 0; lab < 2; lab++)
+		{
+			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
+
+			if (c == 0)
+				continue;
+			memcpy(*X + (Size) k * pp, s->x + (Size) u * d, sizeof(double) * d);
+			if (intercept)
+				(*X)[(Size) k * pp + d] = 1.0;
+			(*cnt)[k] = (double) c;
+			(*y)[k] = lab == 0 ? 1.0 : -1.0;
+			k++;
+		}
+	}
+	*nobs = k;
+	*p = pp;
+}
+
+typedef struct GLMObjective
+{
+	const double *X;
+	const double *cnt;
+	const double *y;
+	int			nobs;
+	int			p;
+	GLMLoss		loss;
+	double		h;
+	double		reg;			/* Lambda + Delta */
+	const double *b;			/* linear term, or NULL */
+	double		scale;			/* 1/n: conditioning only */
+} GLMObjective;
+
+static void
+objective_fdf(const gsl_vector *th, void *params, double *f, gsl_vector *g)
+{
+	const GLMObjective *o = (const GLMObjective *) params;
+	double		val = 0;
+	int			p = o->p;
+
+	if (g)
+		gsl_vector_set_zero(g);
+	for (int k = 0; k < o->nobs; k++)
+	{
+		const double *x = o->X + (Size) k * p;
+		double		z = 0,
+					lf,
+					ld,
+					l2;
+
+		for (int j = 0; j < p; j++)
+			z += gsl_vector_get(th, j) * x[j];
+		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
+		val += o->cnt[k] * lf;
+		if (g)
+		{
+			double		gk = o->cnt[k] * ld * o->y[k];
+
+			for (int j = 0; j < p; j++)
+				g->data[j * g->stride] += gk * x[j];
+		}
+	}
+	for (int j = 0; j < p; j++)
+	{
+		double		t = gsl_vector_get(th, j);
+
+		val += 0.5 * o->reg * t * t + (o->b ? o->b[j] * t : 0);
+		if (g)
+			g->data[j * g->stride] += o->reg * t + (o->b ? o->b[j] : 0);
+	}
+	if (f)
+		*f = val * o->scale;
+	if (g)
+		gsl_vector_scale(g, o->scale);
+}
+
+static double
+objective_f(const gsl_vector *th, void *params)
+{
+	double		f;
+
+	objective_fdf(th, params, &f, NULL);
+	return f;
+}
+
+static void
+objective_df(const gsl_vector *th, void *params, gsl_vector *g)
+{
+	objective_fdf(th, params, NULL, g);
+}
+
+/*
+ * Minimises sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 +
+ * <b, theta> with BFGS from theta = 0.  Returns true if the gradient norm
+ * of the 1/n-scaled objective fell below GLM_GRAD_TOL.  GSL allocates with
+ * malloc: everything is freed before an interrupt is raised.
+ */
+bool
+glm_minimise(const double *X, const double *cnt, const double *y, int nobs, int p,
+			 GLMLoss loss, double h, double reg, const double *b, double *theta,
+			 int64 ledger_id)
+{
+	GLMObjective o;
+	gsl_multimin_function_fdf fn;
+	gsl_multimin_fdfminimizer *volatile mz = NULL;
+	gsl_vector *volatile x0 = NULL;
+	double		n = 0;
+	volatile bool ok = false;
+
+	for (int k = 0; k < nobs; k++)
+		n += cnt[k];
+	o.X = X;
+	o.cnt = cnt;
+	o.y = y;
+	o.nobs = nobs;
+	o.p = p;
+	o.loss = loss;
+	o.h = h;
+	o.reg = reg;
+	o.b = b;
+	o.scale = 1.0 / Max(n, 1.0);
+	fn.n = p;
+	fn.f = objective_f;
+	fn.df = objective_df;
+	fn.fdf = objective_fdf;
+	fn.params = &o;
+
+	gsl_set_error_handler_off();
+	PG_TRY();
+	{
+		int			iter = 0;
+		int			status;
+
+		x0 = gsl_vector_calloc(p);
+		mz = gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, p);
+		if (x0 == NULL || mz == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory in the GSL minimiser")));
+		gsl_multimin_fdfminimizer_set(mz, &fn, x0, 0.01, 0.1);
+		for (;;)
+		{
+			if (gsl_blas_dnrm2(gsl_multimin_fdfminimizer_gradient(mz)) < GLM_GRAD_TOL)
+			{
+				ok = true;
+				break;
+			}
+			if (++iter > GLM_MAX_ITER)
+				break;
+			if ((iter & 15) == 0)
+				mechanism_poll(ledger_id);
+			status = gsl_multimin_fdfminimizer_iterate(mz);
+			if (status != GSL_SUCCESS)
+			{
+				/* no progress: accept only if already at the tolerance */
+				ok = gsl_blas_dnrm2(gsl_multimin_fdfminimizer_gradient(mz)) < GLM_GRAD_TOL;
+				break;
+			}
+		}
+		for (int j = 0; j < p; j++)
+			theta[j] = gsl_vector_get(gsl_multimin_fdfminimizer_x(mz), j);
+	}
+	PG_FINALLY();
+	{
+		if (mz)
+			gsl_multimin_fdfminimizer_free(mz);
+		if (x0)
+			gsl_vector_free(x0);
+	}
+	PG_END_TRY();
+	return ok;
+}
+
+void
+glm_not_converged(int64 ledger_id, const char *aggname)
+{
+	ledger_finish(ledger_id, LEDGER_OUTCOME_NOT_CERTIFIED, "minimiser did not converge");
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_NOT_CERTIFIED),
+			 errmsg("%s: the minimiser did not converge to the required accuracy", aggname),
+			 errdetail("No model was released: the privacy analysis assumes the exact minimiser. "
+					   "The privacy budget of this run is spent."),
+			 errhint("Use a larger \"lambda\" or rescale the features.")));
+}
+
+/* ---- dp_logistic ---- */
+
+Datum
+dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
+{
+	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
+	GLMState   *state = has_state ? (GLMState *) PG_GETARG_POINTER(0) : NULL;
+	DPProtectedContext *pctx;
+	GLMParams  *p;
+	GLMCalibration c;
+	double	   *X,
+			   *cnt,
+			   *y,
+			   *b = NULL,
+			   *theta;
+	int			nobs,
+				pp,
+				d;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	pctx = mechanism_claim(fcinfo, has_state,
+						   has_state ? state->params.epsilon : 0,
+						   has_state ? state->params.delta : 0,
+						   has_state ? state->d : 0);
+	if (pctx != NULL)
+	{
+		if (!has_state)
+			state = glmstate_create_empty(GLM_KIND_LOGISTIC, pctx->d, pctx->epsilon_f,
+										  pctx->delta_f, pctx->options);
+	}
+	else if (!has_state)
+		PG_RETURN_NULL();
+
+	p = &state->params;
+	d = state->d;
+	glm_calibrate(p, &c);
+	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
+	theta = palloc0(sizeof(double) * pp);
+
+	/* 1. charge first */
+	ledger_id = mechanism_charge(fcinfo, pctx, mechanism_name(p->method),
+								 p->epsilon, p->delta);
+
+	/* 2.-3. noise and minimiser */
+	rng = dpobj_rng_new();
+	if (p->method != GLM_METHOD_OUTPUT)
+	{
+		b = palloc(sizeof(double) * pp);
+		if (p->method == GLM_METHOD_OBJECTIVE)
+		{
+			for (int j = 0; j < pp; j++)
+				b[j] = gsl_ran_gaussian(rng, c.sigma);
+		}
+		else
+		{
+			/* CMS: ||b|| ~ Gamma(p, 2LR/eps'), direction uniform on the sphere */
+			double		r = gsl_ran_gamma(rng, (double) pp, c.gamma_scale);
+
+			gsl_ran_dir_nd(rng, pp, b);
+			for (int j = 0; j < pp; j++)
+				b[j] *= r;
+		}
+	}
+	if (!glm_minimise(X, cnt, y, nobs, pp, p->loss, p->h, c.lambda + c.extra_reg, b,
+					  theta, ledger_id))
+	{
+		dpobj_rng_free(rng);
+		glm_not_converged(ledger_id, "dp_logistic");
+	}
+	if (p->method == GLM_METHOD_OUTPUT)
+		for (int j = 0; j < pp; j++)
+			theta[j] += gsl_ran_gaussian(rng, c.sigma);
+	dpobj_rng_free(rng);
+	if (b)
+	{
+		memset(b, 0, sizeof(double) * pp);
+		pfree(b);
+	}
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));
+
+	model_params_begin(&params);
+	calibration_params(&params, p, &c, d);
+	model_params_end(&params);
+	PG_RETURN_DATUM(model_build(fcinfo, mechanism_name(p->method), theta, d,
+								p->intercept ? theta[d] : 0.0,
+								p->epsilon, p->delta, &params));
+}

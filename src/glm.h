@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * glm.h
+ *	  Calibration, design matrix and BFGS minimiser shared by dp_logistic
+ *	  (glm.c) and dp_noisysgd (noisysgd.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_GLM_H
+#define DPOBJ_GLM_H
+
+#include "glmstate.h"
+
+typedef struct GLMCalibration
+{
+	double		Reff;			/* sqrt(R^2 + 1) with an intercept, else R */
+	double		beta;			/* bound on l'' */
+	double		lambda;			/* Lambda (sum form) */
+	double		sigma;			/* Gaussian noise scale (objective, output) */
+	double		sensitivity;	/* output: l2 sensitivity of the minimiser */
+	double		eps_prime;		/* CMS */
+	double		extra_reg;		/* CMS Delta (sum form) */
+	double		gamma_scale;	/* CMS: ||b|| ~ Gamma(p, gamma_scale) */
+} GLMCalibration;
+
+extern void glm_calibrate(const GLMParams *p, GLMCalibration *c);
+extern double glm_gauss_sigma(double eps, double delta, double D);
+extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
+
+/* distinct (x, y) observations with counts, x augmented with 1 if intercept */
+extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
+					   double **y, int *nobs, int *p);
+
+extern bool glm_minimise(const double *X, const double *cnt, const double *y, int nobs,
+						 int p, GLMLoss loss, double h, double reg, const double *b,
+						 double *theta, int64 ledger_id);
+
+extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
+
+#endif							/* DPOBJ_GLM_H */

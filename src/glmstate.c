@@ -1,0 +1,852 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmstate.c
+ *	  Transition, combine, serialise and deserialise functions of the
+ *	  continuous-weight mechanisms (dp_logistic, dp_noisysgd, dp_opsamp),
+ *	  options parsing, and the smooth losses they share.
+ *
+ * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R; clip;
+ * never estimate R from data"): each row x is replaced by x * min(1,
+ * R/||x||) with the l2 norm (dp_logistic, dp_noisysgd) or the l1 norm
+ * (dp_opsamp, whose Lipschitz constant is w.r.t. l1, section 3).  Clipping
+ * is a fixed per-row map, so the sensitivity analyses hold for any data.
+ *
+ * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
+ * error naming the problem, never the value; on the protected path
+ * (dpobj.train) the row is dropped silently.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "glmstate.h"
+
+#include <math.h>
+
+#include "budget.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(dpobj_logistic_transfn);
+PG_FUNCTION_INFO_V1(dpobj_noisysgd_transfn);
+PG_FUNCTION_INFO_V1(dpobj_opsamp_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_combine);
+PG_FUNCTION_INFO_V1(dpobj_glm_serial);
+PG_FUNCTION_INFO_V1(dpobj_glm_deserial);
+
+#define GLM_INITIAL_ROWS 256
+#define GLM_MAX_T		 ((int64) 1000000000)
+
+static const char *
+kind_aggname(GLMKind kind)
+{
+	switch (kind)
+	{
+		case GLM_KIND_LOGISTIC:
+			return "dp_logistic";
+		case GLM_KIND_SGD:
+			return "dp_noisysgd";
+		default:
+			return "dp_opsamp";
+	}
+}
+
+static const char *
+kind_valid_options(GLMKind kind)
+{
+	switch (kind)
+	{
+		case GLM_KIND_LOGISTIC:
+			return "Valid options are R (required), method, loss, lambda, intercept and h.";
+		case GLM_KIND_SGD:
+			return "Valid options are R (required), loss, intercept, h, T and radius.";
+		default:
+			return "Valid options are R (required), intercept and beta.";
+	}
+}
+
+static double
+option_number(JsonbValue *v, const char *key, double lo, double hi, bool lo_open)
+{
+	double		f = NAN;
+
+	if (v->type == jbvNumeric)
+		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+											   NumericGetDatum(v->val.numeric)));
+	if (!isfinite(f) || (lo_open ? !(f > lo) : !(f >= lo)) || !(f <= hi))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a number %s %g and at most %g",
+						key, lo_open ? "greater than" : "of at least", lo, hi),
+				 errhint("Pass a finite JSON number.")));
+	return f;
+}
+
+static char *
+option_string(JsonbValue *v, const char *key, const char *hint)
+{
+	if (v->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a string", key),
+				 errhint("%s", hint)));
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+static void
+init_params(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *key = NULL;
+	bool		have_R = false;
+
+	memset(p, 0, sizeof(*p));
+	p->epsilon = epsilon;
+	p->delta = delta;
+	p->method = GLM_METHOD_OBJECTIVE;
+	p->loss = kind == GLM_KIND_OPSAMP ? GLM_LOSS_HINGE : GLM_LOSS_LOGISTIC;
+	p->lambda = -1;
+	p->intercept = kind != GLM_KIND_OPSAMP;
+	p->h = 0.5;
+	p->T = 0;
+	p->radius = 10.0;
+	p->beta = 0.05;
+
+	if (options == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options must not be NULL", kind_aggname(kind)),
+				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"R\": 1}'.")));
+
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			continue;
+		}
+		if (tok != WJB_VALUE)
+			continue;
+		if (strcmp(key, "R") == 0)
+		{
+			p->R = option_number(&v, key, 0, 1e6, true);
+			have_R = true;
+		}
+		else if (strcmp(key, "intercept") == 0)
+		{
+			if (v.type != jbvBool)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"intercept\" must be true or false"),
+						 errhint("Pass a JSON boolean.")));
+			p->intercept = v.val.boolean;
+		}
+		else if (kind != GLM_KIND_OPSAMP && strcmp(key, "loss") == 0)
+		{
+			char	   *s = option_string(&v, key, "Use \"logistic\" or \"huber\".");
+
+			if (strcmp(s, "logistic") == 0)
+				p->loss = GLM_LOSS_LOGISTIC;
+			else if (strcmp(s, "huber") == 0)
+				p->loss = GLM_LOSS_HUBER;
+			else
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("unknown loss \"%s\"", s),
+						 errhint("Use \"logistic\" or \"huber\".")));
+		}
+		else if (kind != GLM_KIND_OPSAMP && strcmp(key, "h") == 0)
+			p->h = option_number(&v, key, 0, 1e3, true);
+		else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "method") == 0)
+		{
+			char	   *s = option_string(&v, key, "Use \"objective\", \"output\" or \"cms\".");
+
+			if (strcmp(s, "objective") == 0)
+				p->method = GLM_METHOD_OBJECTIVE;
+			else if (strcmp(s, "output") == 0)
+				p->method = GLM_METHOD_OUTPUT;
+			else if (strcmp(s, "cms") == 0)
+				p->method = GLM_METHOD_CMS;
+			else
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("unknown method \"%s\"", s),
+						 errhint("Use \"objective\", \"output\" or \"cms\".")));
+		}
+		else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "lambda") == 0)
+			p->lambda = option_number(&v, key, 0, 1e12, true);
+		else if (kind == GLM_KIND_SGD && strcmp(key, "T") == 0)
+		{
+			double		t = option_number(&v, key, 1, (double) GLM_MAX_T, false);
+
+			if (t != floor(t))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"T\" must be an integer"),
+						 errhint("T is the number of SGD steps.")));
+			p->T = (int64) t;
+		}
+		else if (kind == GLM_KIND_SGD && strcmp(key, "radius") == 0)
+			p->radius = option_number(&v, key, 0, 1e6, true);
+		else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
+			p->beta = option_number(&v, key, 0, 1, true);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%s\" for %s", key, kind_aggname(kind)),
+					 errhint("%s", kind_valid_options(kind))));
+	}
+	if (!have_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
+						kind_aggname(kind)),
+				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
+
+	/* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
+	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
+	{
+		double		Reff2 = p->R * p->R + (p->intercept ? 1.0 : 0.0);
+		double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
+		double		lmin = 2.0 * beta * Reff2 / epsilon;
+
+		if (p->lambda < lmin)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
+							lmin),
+					 errhint("Omit \"lambda\" to use that minimum.")));
+	}
+}
+
+static void
+check_privacy_params(double epsilon, double delta)
+{
+	if (!isfinite(epsilon) || epsilon <= 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be a finite number greater than zero"),
+				 errhint("Typical values are between 0.01 and 10.")));
+	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta must be greater than 0 and less than 1"),
+				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
+}
+
+static void
+check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_GLM_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_GLM_MAX_DIM, d),
+				 errhint("Reduce the feature set.")));
+}
+
+static void
+check_args(GLMKind kind, const char *aggname, double epsilon, double delta, int d,
+		   Jsonb *options)
+{
+	GLMParams	p;
+
+	check_privacy_params(epsilon, delta);
+	check_dimension(aggname, d);
+	init_params(kind, &p, epsilon, delta, options);
+}
+
+void
+glm_check_args_logistic(const char *aggname, double epsilon, double delta, int d,
+						Jsonb *options)
+{
+	check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options);
+}
+
+void
+glm_check_args_sgd(const char *aggname, double epsilon, double delta, int d,
+				   Jsonb *options)
+{
+	check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
+}
+
+void
+glm_check_args_opsamp(const char *aggname, double epsilon, double delta, int d,
+					  Jsonb *options)
+{
+	check_args(GLM_KIND_OPSAMP, aggname, epsilon, delta, d, options);
+}
+
+double
+glm_default_lambda(const GLMParams *p, double Reff)
+{
+	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
+
+	if (p->lambda > 0)
+		return p->lambda;
+	/* KST12 Thm 2 minimum; also the default of the other methods */
+	return 2.0 * beta * Reff * Reff / p->epsilon;
+}
+
+/*
+ * Losses in z = y <theta, x> (ALGORITHMS.md section 4):
+ *   logistic  l = ln(1 + e^-z)            |l'| <= 1, l'' <= 1/4
+ *   huber     l = 0               z > 1 + h
+ *               = (1 + h - z)^2/(4h)  |1 - z| <= h
+ *               = 1 - z           z < 1 - h     |l'| <= 1, l'' <= 1/(2h)
+ *   hinge     l = max(0, 1 - z)   (dp_opsamp scales it, opsamp.c)
+ */
+void
+glm_loss(GLMLoss loss, double h, double z, double *f, double *df, double *d2f)
+{
+	switch (loss)
+	{
+		case GLM_LOSS_LOGISTIC:
+			if (z > 0)
+			{
+				double		e = exp(-z);
+
+				*f = log1p(e);
+				*df = -e / (1.0 + e);
+				*d2f = e / ((1.0 + e) * (1.0 + e));
+			}
+			else
+			{
+				double		e = exp(z);
+
+				*f = -z + log1p(e);
+				*df = -1.0 / (1.0 + e);
+				*d2f = e / ((1.0 + e) * (1.0 + e));
+			}
+			break;
+		case GLM_LOSS_HUBER:
+			if (z > 1.0 + h)
+			{
+				*f = 0;
+				*df = 0;
+				*d2f = 0;
+			}
+			else if (z < 1.0 - h)
+			{
+				*f = 1.0 - z;
+				*df = -1.0;
+				*d2f = 0;
+			}
+			else
+			{
+				*f = (1.0 + h - z) * (1.0 + h - z) / (4.0 * h);
+				*df = -(1.0 + h - z) / (2.0 * h);
+				*d2f = 1.0 / (2.0 * h);
+			}
+			break;
+		default:
+			*f = z < 1.0 ? 1.0 - z : 0.0;
+			*df = z < 1.0 ? -1.0 : 0.0;
+			*d2f = 0;
+			break;
+	}
+}
+
+void
+glm_params_bool(StringInfo buf, const char *key, bool value)
+{
+	if (buf->len > 1)
+		appendStringInfoString(buf, ", ");
+	escape_json(buf, key);
+	appendStringInfoString(buf, value ? ": true" : ": false");
+}
+
+/* ---- the state ---- */
+
+static GLMState *
+glmstate_create(MemoryContext mcxt, GLMKind kind, int d, const GLMParams *params,
+				Jsonb *options, int maxrows)
+{
+	MemoryContext old = MemoryContextSwitchTo(mcxt);
+	GLMState   *state = palloc0(sizeof(GLMState));
+
+	state->mcxt = mcxt;
+	state->kind = kind;
+	state->d = d;
+	state->params = *params;
+	state->options = options ? (Jsonb *) PG_DETOAST_DATUM_COPY(JsonbPGetDatum(options)) : NULL;
+	state->maxrows = Max(maxrows, GLM_INITIAL_ROWS);
+	state->x = MemoryContextAllocHuge(mcxt, sizeof(double) * d * state->maxrows);
+	state->pos = MemoryContextAllocHuge(mcxt, sizeof(int64) * state->maxrows);
+	state->neg = MemoryContextAllocHuge(mcxt, sizeof(int64) * state->maxrows);
+	memset(state->pos, 0, sizeof(int64) * state->maxrows);
+	memset(state->neg, 0, sizeof(int64) * state->maxrows);
+	state->hashes = MemoryContextAllocHuge(mcxt, sizeof(uint32) * state->maxrows);
+	state->nslots = 1;
+	while (state->nslots < (uint32) state->maxrows * 2)
+		state->nslots <<= 1;
+	state->slots = MemoryContextAllocHuge(mcxt, sizeof(int32) * state->nslots);
+	memset(state->slots, 0, sizeof(int32) * state->nslots);
+	state->scratch = palloc(sizeof(double) * d);
+	MemoryContextSwitchTo(old);
+	return state;
+}
+
+GLMState *
+glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
+{
+	GLMParams	p;
+
+	init_params(kind, &p, epsilon, delta, options);
+	return glmstate_create(CurrentMemoryContext, kind, d, &p, options, GLM_INITIAL_ROWS);
+}
+
+int64
+glmstate_count(const GLMState *state)
+{
+	int64		n = 0;
+
+	for (int u = 0; u < state->nrows; u++)
+		n += state->pos[u] + state->neg[u];
+	return n;
+}
+
+static void
+rebuild_index(GLMState *state)
+{
+	uint32		mask = state->nslots - 1;
+
+	memset(state->slots, 0, sizeof(int32) * state->nslots);
+	for (int u = 0; u < state->nrows; u++)
+	{
+		uint32		i = state->hashes[u] & mask;
+
+		while (state->slots[i] != 0)
+			i = (i + 1) & mask;
+		state->slots[i] = u + 1;
+	}
+}
+
+static void
+glmstate_grow(GLMState *state)
+{
+	int			newmax = state->maxrows * 2;
+
+	if (newmax <= 0 || (Size) newmax * state->d * sizeof(double) >= MaxAllocHugeSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct feature vectors"),
+				 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features.")));
+	state->x = repalloc_huge(state->x, sizeof(double) * state->d * newmax);
+	state->pos = repalloc_huge(state->pos, sizeof(int64) * newmax);
+	state->neg = repalloc_huge(state->neg, sizeof(int64) * newmax);
+	state->hashes = repalloc_huge(state->hashes, sizeof(uint32) * newmax);
+	memset(state->pos + state->maxrows, 0, sizeof(int64) * state->maxrows);
+	memset(state->neg + state->maxrows, 0, sizeof(int64) * state->maxrows);
+	state->maxrows = newmax;
+	pfree(state->slots);
+	state->nslots = (uint32) newmax * 2;
+	state->slots = MemoryContextAllocHuge(state->mcxt, sizeof(int32) * state->nslots);
+	rebuild_index(state);
+}
+
+/* index of the row equal to vals (d doubles), added with zero counts if new */
+static int
+glmstate_lookup(GLMState *state, const double *vals)
+{
+	int			d = state->d;
+	uint32		h = hash_bytes((const unsigned char *) vals, sizeof(double) * d);
+	uint32		mask = state->nslots - 1;
+	uint32		i = h & mask;
+	int			u;
+
+	while (state->slots[i] != 0)
+	{
+		u = state->slots[i] - 1;
+		if (state->hashes[u] == h &&
+			memcmp(state->x + (Size) u * d, vals, sizeof(double) * d) == 0)
+			return u;
+		i = (i + 1) & mask;
+	}
+	if (state->nrows >= state->maxrows)
+	{
+		glmstate_grow(state);
+		return glmstate_lookup(state, vals);
+	}
+	u = state->nrows++;
+	memcpy(state->x + (Size) u * d, vals, sizeof(double) * d);
+	state->hashes[u] = h;
+	state->slots[i] = u + 1;
+	return u;
+}
+
+/*
+ * Clips x (in place) to norm <= R: l2 norm, or l1 norm when l1.  The norm
+ * is computed with scaling so that huge finite values do not overflow.
+ */
+static void
+clip_row(double *x, int d, double R, bool l1)
+{
+	double		m = 0,
+				s = 0,
+				norm;
+
+	for (int j = 0; j < d; j++)
+		m = Max(m, fabs(x[j]));
+	if (m == 0)
+		return;
+	for (int j = 0; j < d; j++)
+		s += l1 ? fabs(x[j] / m) : (x[j] / m) * (x[j] / m);
+	norm = l1 ? m * s : m * sqrt(s);
+	if (norm > R)
+	{
+		for (int j = 0; j < d; j++)
+		{
+			x[j] = (x[j] / m) * (R / (norm / m));
+		}
+		/* rounding may leave the norm a hair above R: shrink until not */
+		for (int k = 0; k < 4; k++)
+		{
+			double		t = 0;
+
+			for (int j = 0; j < d; j++)
+				t += l1 ? fabs(x[j]) : x[j] * x[j];
+			t = l1 ? t : sqrt(t);
+			if (t <= R)
+				break;
+			for (int j = 0; j < d; j++)
+				x[j] *= (1.0 - 1e-15);
+		}
+	}
+	for (int j = 0; j < d; j++)
+		if (x[j] == 0)
+			x[j] = 0;			/* -0.0 and 0.0 are the same row */
+}
+
+GLMState *
+glmstate_accum(FunctionCallInfo fcinfo, GLMState *state, GLMKind kind,
+			   const char *aggname)
+{
+	MemoryContext aggcontext;
+	ArrayType  *arr;
+	bool		label;
+	double		epsilon;
+	double		delta;
+	int			d;
+	float8	   *vals;
+	bool		drop_bad_rows;
+
+	switch (AggCheckCallContext(fcinfo, &aggcontext))
+	{
+		case AGG_CONTEXT_AGGREGATE:
+			break;
+		case AGG_CONTEXT_WINDOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s cannot be used as a window function", aggname),
+					 errhint("Every evaluation would be a separately charged mechanism run; aggregate with GROUP BY instead.")));
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s transition function called in non-aggregate context", aggname)));
+	}
+
+	if (PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("epsilon and delta must not be NULL"),
+				 errhint("Pass the privacy parameters as constants.")));
+	epsilon = PG_GETARG_FLOAT8(3);
+	delta = PG_GETARG_FLOAT8(4);
+
+	drop_bad_rows = (dpobj_protected_peek() != NULL);
+	if (drop_bad_rows &&
+		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
+		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
+		return state;
+
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: feature array must not be NULL", aggname),
+				 errhint("Filter out or impute rows with missing features before training.")));
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: label must not be NULL", aggname),
+				 errhint("Filter out rows with a missing label before training.")));
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	label = PG_GETARG_BOOL(2);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: feature array must be one-dimensional", aggname),
+				 errhint("Pass one float8[] of features per row.")));
+	d = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	if (d == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: feature array must not be empty", aggname),
+				 errhint("Pass at least one feature per row.")));
+	if (array_contains_nulls(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: feature array must not contain NULL elements", aggname),
+				 errhint("Filter out or impute rows with missing features before training.")));
+
+	if (state == NULL)
+	{
+		GLMParams	params;
+		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+
+		check_privacy_params(epsilon, delta);
+		check_dimension(aggname, d);
+		init_params(kind, &params, epsilon, delta, options);
+		state = glmstate_create(aggcontext, kind, d, &params, options, GLM_INITIAL_ROWS);
+	}
+	else
+	{
+		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+		bool		same;
+
+		if (epsilon != state->params.epsilon || delta != state->params.delta)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon and delta must be the same on every row", aggname),
+					 errhint("Pass the privacy parameters as constants.")));
+		if (options == NULL || state->options == NULL)
+			same = (options == NULL && state->options == NULL);
+		else
+			same = VARSIZE(options) == VARSIZE(state->options) &&
+				memcmp(options, state->options, VARSIZE(options)) == 0;
+		if (!same)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: options must be the same on every row", aggname),
+					 errhint("Pass the options as a constant.")));
+		if (d != state->d)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: all feature arrays must have the same length", aggname),
+					 errdetail("The first row had %d features.", state->d),
+					 errhint("Encode every row with the same feature set.")));
+	}
+
+	vals = (float8 *) ARR_DATA_PTR(arr);
+	for (int j = 0; j < d; j++)
+	{
+		if (!isfinite(vals[j]))
+		{
+			if (drop_bad_rows)
+				return state;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must be finite (no NaN or infinity)", aggname),
+					 errhint("Filter out or impute rows with non-finite features before training.")));
+		}
+		state->scratch[j] = vals[j];
+	}
+	clip_row(state->scratch, d, state->params.R, kind == GLM_KIND_OPSAMP);
+	{
+		int			u = glmstate_lookup(state, state->scratch);
+
+		if (label)
+			state->pos[u]++;
+		else
+			state->neg[u]++;
+	}
+	return state;
+}
+
+Datum
+dpobj_logistic_transfn(PG_FUNCTION_ARGS)
+{
+	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+
+	state = glmstate_accum(fcinfo, state, GLM_KIND_LOGISTIC, "dp_logistic");
+	if (state == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(state);
+}
+
+Datum
+dpobj_noisysgd_transfn(PG_FUNCTION_ARGS)
+{
+	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+
+	state = glmstate_accum(fcinfo, state, GLM_KIND_SGD, "dp_noisysgd");
+	if (state == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(state);
+}
+
+Datum
+dpobj_opsamp_transfn(PG_FUNCTION_ARGS)
+{
+	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+
+	state = glmstate_accum(fcinfo, state, GLM_KIND_OPSAMP, "dp_opsamp");
+	if (state == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(state);
+}
+
+/* ---- parallel aggregation ---- */
+
+static void
+merge_rows(GLMState *dst, const GLMState *src)
+{
+	MemoryContext old = MemoryContextSwitchTo(dst->mcxt);
+
+	for (int u = 0; u < src->nrows; u++)
+	{
+		int			v = glmstate_lookup(dst, src->x + (Size) u * src->d);
+
+		dst->pos[v] += src->pos[u];
+		dst->neg[v] += src->neg[u];
+	}
+	MemoryContextSwitchTo(old);
+}
+
+Datum
+dpobj_glm_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	GLMState   *s1 = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+	GLMState   *s2 = PG_ARGISNULL(1) ? NULL : (GLMState *) PG_GETARG_POINTER(1);
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "dpobj_glm_combine called in non-aggregate context");
+	if (s2 == NULL)
+	{
+		if (s1 == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(s1);
+	}
+	if (s1 == NULL)
+	{
+		s1 = glmstate_create(aggcontext, s2->kind, s2->d, &s2->params, s2->options,
+							 s2->nrows);
+		merge_rows(s1, s2);
+		PG_RETURN_POINTER(s1);
+	}
+	if (s1->d != s2->d || s1->kind != s2->kind ||
+		memcmp(&s1->params, &s2->params, sizeof(GLMParams)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: parallel workers saw different arguments", kind_aggname(s1->kind)),
+				 errhint("Pass the privacy parameters and options as constants and encode every row with the same feature set.")));
+	merge_rows(s1, s2);
+	PG_RETURN_POINTER(s1);
+}
+
+/*
+ * Serialised form: kind, d, params (field by field), options (length +
+ * bytes, 0 = none), nrows, then per row d float8 and two int8 counts.
+ */
+Datum
+dpobj_glm_serial(PG_FUNCTION_ARGS)
+{
+	GLMState   *s = (GLMState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "dpobj_glm_serial called in non-aggregate context");
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, (int32) s->kind);
+	pq_sendint32(&buf, s->d);
+	pq_sendfloat8(&buf, s->params.epsilon);
+	pq_sendfloat8(&buf, s->params.delta);
+	pq_sendint32(&buf, (int32) s->params.method);
+	pq_sendint32(&buf, (int32) s->params.loss);
+	pq_sendfloat8(&buf, s->params.R);
+	pq_sendfloat8(&buf, s->params.lambda);
+	pq_sendbyte(&buf, s->params.intercept ? 1 : 0);
+	pq_sendfloat8(&buf, s->params.h);
+	pq_sendint64(&buf, s->params.T);
+	pq_sendfloat8(&buf, s->params.radius);
+	pq_sendfloat8(&buf, s->params.beta);
+	if (s->options)
+	{
+		pq_sendint32(&buf, VARSIZE(s->options));
+		pq_sendbytes(&buf, (const char *) s->options, VARSIZE(s->options));
+	}
+	else
+		pq_sendint32(&buf, 0);
+	pq_sendint32(&buf, s->nrows);
+	for (int u = 0; u < s->nrows; u++)
+	{
+		for (int j = 0; j < s->d; j++)
+			pq_sendfloat8(&buf, s->x[(Size) u * s->d + j]);
+		pq_sendint64(&buf, s->pos[u]);
+		pq_sendint64(&buf, s->neg[u]);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+dpobj_glm_deserial(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	StringInfoData buf;
+	GLMParams	p;
+	GLMKind		kind;
+	int			d,
+				nrows,
+				olen;
+	Jsonb	   *options = NULL;
+	GLMState   *s;
+	double	   *row;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "dpobj_glm_deserial called in non-aggregate context");
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+	memset(&p, 0, sizeof(p));
+	kind = (GLMKind) pq_getmsgint(&buf, 4);
+	d = pq_getmsgint(&buf, 4);
+	p.epsilon = pq_getmsgfloat8(&buf);
+	p.delta = pq_getmsgfloat8(&buf);
+	p.method = (GLMMethod) pq_getmsgint(&buf, 4);
+	p.loss = (GLMLoss) pq_getmsgint(&buf, 4);
+	p.R = pq_getmsgfloat8(&buf);
+	p.lambda = pq_getmsgfloat8(&buf);
+	p.intercept = pq_getmsgbyte(&buf) != 0;
+	p.h = pq_getmsgfloat8(&buf);
+	p.T = pq_getmsgint64(&buf);
+	p.radius = pq_getmsgfloat8(&buf);
+	p.beta = pq_getmsgfloat8(&buf);
+	olen = pq_getmsgint(&buf, 4);
+	if (olen > 0)
+	{
+		options = palloc(olen);
+		pq_copymsgbytes(&buf, (char *) options, olen);
+	}
+	nrows = pq_getmsgint(&buf, 4);
+	if (d < 1 || d > DPOBJ_GLM_MAX_DIM || nrows < 0)
+		elog(ERROR, "dpobj: corrupt serialised aggregate state");
+	s = glmstate_create(CurrentMemoryContext, kind, d, &p, options, nrows);
+	row = palloc(sizeof(double) * d);
+	for (int u = 0; u < nrows; u++)
+	{
+		int			v;
+
+		for (int j = 0; j < d; j++)
+			row[j] = pq_getmsgfloat8(&buf);
+		v = glmstate_lookup(s, row);
+		s->pos[v] += pq_getmsgint64(&buf);
+		s->neg[v] += pq_getmsgint64(&buf);
+	}
+	pq_getmsgend(&buf);
+	PG_RETURN_POINTER(s);
+}

@@ -1,0 +1,1056 @@
+/*-------------------------------------------------------------------------
+ *
+ * jobs.c
+ *	  In-database training jobs (issue 6).
+ *
+ *	  dpobj.submit(rel, mechanism, features, label, eps, delta, options)
+ *	      same arguments and checks as dpobj.train(): budget.c's own code
+ *	      validates them and pre-checks the budget (no scan, nothing
+ *	      charged); then a row is queued in dpobj.job_queue and its id
+ *	      returned at once.
+ *	  dpobj.cancel(job_id)
+ *	      queued: the job is marked cancelled; running: the job's worker
+ *	      gets SIGINT (a query cancel), which the oracles poll -- the solve
+ *	      stops within about a second.  A charge already made stays.
+ *	  dpobj.jobs (view)
+ *	      the caller's own jobs: state, timestamps, phase and elapsed time
+ *	      (nothing data-dependent), model or error.
+ *
+ * Processes (all need shared_preload_libraries = 'dpobj'):
+ *
+ *	  launcher   static background worker, connected to no database (shared
+ *	             catalogs only).  At start-up and every
+ *	             JOBS_RESCAN_INTERVAL_MS it schedules every database; in
+ *	             between, the databases that shared memory says have news
+ *	             (a submit committed, a job ended).  It runs one scheduler at
+ *	             a time, so two schedulers never compete.
+ *	  scheduler  dynamic worker, one database, bootstrap superuser.  If the
+ *	             database has dpobj: marks 'running' jobs that have no live
+ *	             slot as failed (the server restarted, or the worker died,
+ *	             before the job recorded an outcome -- a job is never run
+ *	             twice), then claims queued jobs (oldest first) while fewer
+ *	             than dpobj.max_jobs slots are in use: slot reserved, row set
+ *	             'running' and committed, worker registered.
+ *	  worker     dynamic worker, one job.  Connects to the database AS THE
+ *	             SUBMITTING ROLE (BackgroundWorkerInitializeConnectionByOid
+ *	             when the role may log in; otherwise as the bootstrap
+ *	             superuser followed at once by SetSessionAuthorization(role),
+ *	             because PostgreSQL 15 refuses NOLOGIN roles to workers) and
+ *	             runs "SELECT dpobj.train($1, ...)" -- the protected path
+ *	             itself, with its budget checks and autonomous charge.  Only
+ *	             the job row's bookkeeping is written as the bootstrap
+ *	             superuser, with fixed statements.
+ *
+ * Shared memory holds one slot per running job: database, job id, owner,
+ * worker pid, cancel flag and phase.  The job table holds everything that
+ * must survive a restart; a 'running' row without a slot is an orphan.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <signal.h>
+
+#include "jobs.h"
+#include "budget.h"
+#include "dpobj.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_database.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "storage/spin.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+PG_FUNCTION_INFO_V1(dpobj_submit);
+PG_FUNCTION_INFO_V1(dpobj_cancel);
+PG_FUNCTION_INFO_V1(dpobj_job_phase);
+
+int			dpobj_max_jobs = 2;
+
+#define JOBS_PENDING_DBS		64
+#define JOBS_RESCAN_INTERVAL_MS	30000
+#define JOBS_POLL_MS			1000
+
+typedef struct JobSlot
+{
+	bool		in_use;
+	Oid			dboid;
+	int64		job_id;
+	Oid			owner;
+	pid_t		pid;			/* 0 until the worker has started */
+	bool		cancel_requested;
+	DPObjPhase	phase;
+} JobSlot;
+
+typedef struct JobsShared
+{
+	slock_t		mutex;
+	Latch	   *launcher_latch;	/* NULL while no launcher runs */
+	pid_t		launcher_pid;
+	bool		rescan_all;
+	int			npending;
+	Oid			pending[JOBS_PENDING_DBS];
+	JobSlot		slots[DPOBJ_MAX_JOB_SLOTS];
+} JobsShared;
+
+/* what the scheduler hands a job worker (bgw_extra) */
+typedef struct JobWorkerArgs
+{
+	Oid			dboid;
+	Oid			owner;
+	bool		can_login;
+	int64		job_id;
+} JobWorkerArgs;
+
+static JobsShared *jobs_shared = NULL;
+static bool jobs_preloaded = false;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* in a job worker: its slot */
+static int	my_slot = -1;
+
+/* in a backend: wake the launcher for this database at commit */
+static bool wake_at_commit = false;
+static bool xact_callback_registered = false;
+
+/* ---------------------------------------------------------------------
+ * Shared memory
+ * ---------------------------------------------------------------------
+ */
+
+static void
+jobs_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(MAXALIGN(sizeof(JobsShared)));
+}
+
+static void
+jobs_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	jobs_shared = ShmemInitStruct("dpobj jobs", sizeof(JobsShared), &found);
+	if (!found)
+	{
+		memset(jobs_shared, 0, sizeof(JobsShared));
+		SpinLockInit(&jobs_shared->mutex);
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+dpobj_jobs_preload_init(void)
+{
+	BackgroundWorker worker;
+
+	jobs_preloaded = true;
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = jobs_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = jobs_shmem_startup;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 5;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_jobs_launcher_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job launcher");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job launcher");
+	RegisterBackgroundWorker(&worker);
+}
+
+static void
+jobs_require_preload(const char *fname)
+{
+	if (!jobs_preloaded || jobs_shared == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s needs dpobj in shared_preload_libraries", fname),
+				 errhint("Add 'dpobj' to shared_preload_libraries in postgresql.conf and restart the server (docs/USAGE.md, \"Jobs\").")));
+}
+
+/* marks a database as having news for the launcher and wakes it */
+static void
+jobs_wake_launcher(Oid dboid, bool all)
+{
+	Latch	   *latch;
+
+	if (jobs_shared == NULL)
+		return;
+	SpinLockAcquire(&jobs_shared->mutex);
+	if (all)
+		jobs_shared->rescan_all = true;
+	else
+	{
+		bool		known = false;
+
+		for (int i = 0; i < jobs_shared->npending; i++)
+			if (jobs_shared->pending[i] == dboid)
+				known = true;
+		if (!known)
+		{
+			if (jobs_shared->npending < JOBS_PENDING_DBS)
+				jobs_shared->pending[jobs_shared->npending++] = dboid;
+			else
+				jobs_shared->rescan_all = true;
+		}
+	}
+	latch = jobs_shared->launcher_latch;
+	SpinLockRelease(&jobs_shared->mutex);
+	if (latch)
+		SetLatch(latch);
+}
+
+static void
+jobs_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT && wake_at_commit)
+		jobs_wake_launcher(MyDatabaseId, false);
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PARALLEL_COMMIT || event == XACT_EVENT_PARALLEL_ABORT)
+		wake_at_commit = false;
+}
+
+void
+dpobj_jobs_report_phase(DPObjPhase phase)
+{
+	if (my_slot < 0 || jobs_shared == NULL)
+		return;
+	SpinLockAcquire(&jobs_shared->mutex);
+	jobs_shared->slots[my_slot].phase = phase;
+	SpinLockRelease(&jobs_shared->mutex);
+}
+
+/* ---------------------------------------------------------------------
+ * Running code as the bootstrap superuser (job bookkeeping only)
+ * ---------------------------------------------------------------------
+ */
+
+typedef struct SuperSwitch
+{
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+} SuperSwitch;
+
+static void
+super_begin(SuperSwitch *ss)
+{
+	GetUserIdAndSecContext(&ss->save_userid, &ss->save_sec_context);
+	ss->save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID,
+						   ss->save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+}
+
+static void
+super_end(SuperSwitch *ss)
+{
+	AtEOXact_GUC(true, ss->save_nestlevel);
+	SetUserIdAndSecContext(ss->save_userid, ss->save_sec_context);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.submit(...) RETURNS bigint
+ * ---------------------------------------------------------------------
+ */
+
+static const char submit_sql[] =
+"INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options) "
+"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id";
+
+Datum
+dpobj_submit(PG_FUNCTION_ARGS)
+{
+	Oid			caller = GetUserId();
+	Oid			types[8] = {REGROLEOID, REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID,
+	NUMERICOID, NUMERICOID, JSONBOID};
+	Datum		values[8];
+	SuperSwitch ss;
+	bool		isnull;
+	int64		id;
+
+	jobs_require_preload("dpobj.submit");
+
+	/* exactly train()'s validation and budget pre-check (budget.c) */
+	dpobj_train_validate(fcinfo);
+
+	values[0] = ObjectIdGetDatum(caller);
+	for (int i = 0; i < 7; i++)
+		values[i + 1] = PG_GETARG_DATUM(i);
+
+	SPI_connect();
+	super_begin(&ss);
+	if (SPI_execute_with_args(submit_sql, 8, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		elog(ERROR, "dpobj.submit: could not queue the job");
+	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	super_end(&ss);
+	SPI_finish();
+
+	if (!xact_callback_registered)
+	{
+		RegisterXactCallback(jobs_xact_callback, NULL);
+		xact_callback_registered = true;
+	}
+	wake_at_commit = true;
+	PG_RETURN_INT64(id);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.cancel(job_id) RETURNS boolean
+ * ---------------------------------------------------------------------
+ */
+
+static const char cancel_lookup_sql[] =
+"SELECT owner::pg_catalog.oid, state FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 FOR UPDATE";
+
+static const char cancel_queued_sql[] =
+"UPDATE dpobj.job_queue SET state = 'cancelled', finished_at = pg_catalog.clock_timestamp(), "
+"       error = 'cancelled before it started (nothing was charged)' "
+" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'queued'";
+
+Datum
+dpobj_cancel(PG_FUNCTION_ARGS)
+{
+	Oid			caller = GetUserId();
+	int64		job_id;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1];
+	SuperSwitch ss;
+	Oid			owner;
+	char	   *state;
+	bool		isnull;
+	bool		result = false;
+
+	jobs_require_preload("dpobj.cancel");
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("dpobj.cancel: job id must not be NULL"),
+				 errhint("Pass the id that dpobj.submit() returned.")));
+	job_id = PG_GETARG_INT64(0);
+	values[0] = Int64GetDatum(job_id);
+
+	SPI_connect();
+	super_begin(&ss);
+	if (SPI_execute_with_args(cancel_lookup_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.cancel: job lookup failed");
+	super_end(&ss);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("job " INT64_FORMAT " does not exist", job_id),
+				 errhint("SELECT id FROM dpobj.jobs lists your jobs.")));
+	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	state = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+
+	/* someone else's job looks exactly like a missing one */
+	if (!has_privs_of_role(caller, owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("job " INT64_FORMAT " does not exist", job_id),
+				 errhint("SELECT id FROM dpobj.jobs lists your jobs.")));
+
+	if (strcmp(state, "queued") == 0)
+	{
+		super_begin(&ss);
+		if (SPI_execute_with_args(cancel_queued_sql, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "dpobj.cancel: update failed");
+		super_end(&ss);
+		result = (SPI_processed == 1);
+	}
+	else if (strcmp(state, "running") == 0)
+	{
+		pid_t		pid = 0;
+
+		SpinLockAcquire(&jobs_shared->mutex);
+		for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+		{
+			JobSlot    *slot = &jobs_shared->slots[i];
+
+			if (slot->in_use && slot->dboid == MyDatabaseId && slot->job_id == job_id)
+			{
+				slot->cancel_requested = true;
+				pid = slot->pid;
+				result = true;
+			}
+		}
+		SpinLockRelease(&jobs_shared->mutex);
+		/* a query cancel: the oracles poll it and stop within about a second */
+		if (pid != 0)
+			(void) kill(pid, SIGINT);
+	}
+	SPI_finish();
+
+	if (!result)
+		ereport(NOTICE,
+				(errmsg("job " INT64_FORMAT " has already finished (%s)", job_id, state)));
+	PG_RETURN_BOOL(result);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.job_phase(job_id) RETURNS text -- for the dpobj.jobs view
+ * ---------------------------------------------------------------------
+ */
+Datum
+dpobj_job_phase(PG_FUNCTION_ARGS)
+{
+	int64		job_id = PG_GETARG_INT64(0);
+	DPObjPhase	phase = DPOBJ_PHASE_NONE;
+	Oid			owner = InvalidOid;
+	bool		found = false;
+
+	if (jobs_shared == NULL)
+		PG_RETURN_NULL();
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+	{
+		JobSlot    *slot = &jobs_shared->slots[i];
+
+		if (slot->in_use && slot->dboid == MyDatabaseId && slot->job_id == job_id)
+		{
+			found = true;
+			phase = slot->phase;
+			owner = slot->owner;
+		}
+	}
+	SpinLockRelease(&jobs_shared->mutex);
+	/* only the job's owner learns its phase */
+	if (!found || !has_privs_of_role(GetUserId(), owner))
+		PG_RETURN_NULL();
+	if (phase == DPOBJ_PHASE_NONE)
+		PG_RETURN_TEXT_P(cstring_to_text("starting"));
+	PG_RETURN_TEXT_P(cstring_to_text(dpobj_phase_name(phase)));
+}
+
+/* ---------------------------------------------------------------------
+ * The launcher
+ * ---------------------------------------------------------------------
+ */
+
+static volatile sig_atomic_t got_sighup = false;
+
+static void
+jobs_sighup(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	got_sighup = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+static List *
+jobs_database_list(void)
+{
+	List	   *dbs = NIL;
+	Relation	rel;
+	TableScanDesc scan;
+	HeapTuple	tup;
+	MemoryContext outer = CurrentMemoryContext;
+
+	StartTransactionCommand();
+	(void) GetTransactionSnapshot();
+	rel = table_open(DatabaseRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(rel, 0, NULL);
+	while (HeapTupleIsValid(tup = heap_getnext(scan, ForwardScanDirection)))
+	{
+		Form_pg_database db = (Form_pg_database) GETSTRUCT(tup);
+		MemoryContext old;
+
+		/* templates never run jobs (and CREATE DATABASE needs them unused) */
+		if (!db->datallowconn || db->datistemplate)
+			continue;
+		old = MemoryContextSwitchTo(outer);
+		dbs = lappend_oid(dbs, db->oid);
+		MemoryContextSwitchTo(old);
+	}
+	table_endscan(scan);
+	table_close(rel, AccessShareLock);
+	CommitTransactionCommand();
+	return dbs;
+}
+
+/* runs one scheduler for dboid and waits for it */
+static void
+jobs_run_scheduler(Oid dboid)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_jobs_scheduler_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job scheduler for database %u", dboid);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job scheduler");
+	worker.bgw_main_arg = ObjectIdGetDatum(dboid);
+	worker.bgw_notify_pid = MyProcPid;
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+	{
+		/* no worker slot now: try again on the next round */
+		jobs_wake_launcher(dboid, false);
+		return;
+	}
+	(void) WaitForBackgroundWorkerShutdown(handle);
+}
+
+void
+dpobj_jobs_launcher_main(Datum arg)
+{
+	TimestampTz last_full = 0;
+
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGHUP, jobs_sighup);
+	BackgroundWorkerUnblockSignals();
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	jobs_shared->launcher_latch = MyLatch;
+	jobs_shared->launcher_pid = MyProcPid;
+	jobs_shared->rescan_all = true;		/* start-up: every database (recovery) */
+	SpinLockRelease(&jobs_shared->mutex);
+
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	pgstat_report_appname("dpobj job launcher");
+
+	for (;;)
+	{
+		bool		all;
+		int			n;
+		Oid			pending[JOBS_PENDING_DBS];
+		List	   *dbs = NIL;
+		ListCell   *lc;
+
+		CHECK_FOR_INTERRUPTS();
+		if (got_sighup)
+		{
+			got_sighup = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+
+		SpinLockAcquire(&jobs_shared->mutex);
+		all = jobs_shared->rescan_all;
+		n = jobs_shared->npending;
+		memcpy(pending, jobs_shared->pending, sizeof(Oid) * n);
+		jobs_shared->rescan_all = false;
+		jobs_shared->npending = 0;
+		SpinLockRelease(&jobs_shared->mutex);
+
+		if (TimestampDifferenceExceeds(last_full, GetCurrentTimestamp(), JOBS_RESCAN_INTERVAL_MS))
+			all = true;
+		if (all)
+		{
+			dbs = jobs_database_list();
+			last_full = GetCurrentTimestamp();
+		}
+		else
+			for (int i = 0; i < n; i++)
+				dbs = list_append_unique_oid(dbs, pending[i]);
+
+		foreach(lc, dbs)
+		{
+			CHECK_FOR_INTERRUPTS();
+			jobs_run_scheduler(lfirst_oid(lc));
+		}
+		list_free(dbs);
+
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 JOBS_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * The scheduler (one database)
+ * ---------------------------------------------------------------------
+ */
+
+static const char sched_has_dpobj_sql[] =
+"SELECT pg_catalog.to_regclass('dpobj.job_queue') IS NOT NULL "
+"   AND EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'dpobj')";
+
+static const char sched_running_sql[] =
+"SELECT id FROM dpobj.job_queue WHERE state OPERATOR(pg_catalog.=) 'running'";
+
+static const char sched_orphan_sql[] =
+"UPDATE dpobj.job_queue SET state = 'failed', finished_at = pg_catalog.clock_timestamp(), "
+"       sqlstate = '57P01', "
+"       error = 'the job was interrupted (server restart or worker exit) before it recorded an outcome; "
+"it is not run again, and a charge it made stays in dpobj.ledger' "
+" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+
+static const char sched_claim_sql[] =
+"SELECT j.id, j.owner::pg_catalog.oid, COALESCE(a.rolcanlogin, false) "
+"  FROM dpobj.job_queue j LEFT JOIN pg_catalog.pg_authid a ON a.oid OPERATOR(pg_catalog.=) j.owner::pg_catalog.oid "
+" WHERE j.state OPERATOR(pg_catalog.=) 'queued' ORDER BY j.id LIMIT $1 FOR UPDATE OF j SKIP LOCKED";
+
+static const char sched_start_sql[] =
+"UPDATE dpobj.job_queue SET state = 'running', started_at = pg_catalog.clock_timestamp() "
+" WHERE id OPERATOR(pg_catalog.=) $1";
+
+static const char sched_requeue_sql[] =
+"UPDATE dpobj.job_queue SET state = 'queued', started_at = NULL "
+" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+
+static bool
+job_has_slot(Oid dboid, int64 job_id)
+{
+	bool		found = false;
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+		if (jobs_shared->slots[i].in_use && jobs_shared->slots[i].dboid == dboid &&
+			jobs_shared->slots[i].job_id == job_id)
+			found = true;
+	SpinLockRelease(&jobs_shared->mutex);
+	return found;
+}
+
+/* reserves a slot unless dpobj.max_jobs are in use; -1 if none */
+static int
+job_slot_reserve(Oid dboid, int64 job_id, Oid owner)
+{
+	int			used = 0;
+	int			free_slot = -1;
+	int			limit = Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS);
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+	{
+		if (jobs_shared->slots[i].in_use)
+			used++;
+		else if (free_slot < 0)
+			free_slot = i;
+	}
+	if (used >= limit || free_slot < 0)
+		free_slot = -1;
+	else
+	{
+		JobSlot    *slot = &jobs_shared->slots[free_slot];
+
+		memset(slot, 0, sizeof(JobSlot));
+		slot->in_use = true;
+		slot->dboid = dboid;
+		slot->job_id = job_id;
+		slot->owner = owner;
+	}
+	SpinLockRelease(&jobs_shared->mutex);
+	return free_slot;
+}
+
+static void
+job_slot_free(int i)
+{
+	SpinLockAcquire(&jobs_shared->mutex);
+	memset(&jobs_shared->slots[i], 0, sizeof(JobSlot));
+	SpinLockRelease(&jobs_shared->mutex);
+}
+
+void
+dpobj_jobs_scheduler_main(Datum arg)
+{
+	Oid			dboid = DatumGetObjectId(arg);
+	bool		isnull;
+	int			nclaimed = 0;
+	int64		claimed_id[DPOBJ_MAX_JOB_SLOTS];
+	int			claimed_slot[DPOBJ_MAX_JOB_SLOTS];
+	JobWorkerArgs claimed_args[DPOBJ_MAX_JOB_SLOTS];
+	int			free_slots;
+	int			used = 0;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, BOOTSTRAP_SUPERUSERID, 0);
+	pgstat_report_appname("dpobj job scheduler");
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SetConfigOption("search_path", "pg_catalog", PGC_USERSET, PGC_S_SESSION);
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+
+	if (SPI_execute(sched_has_dpobj_sql, true, 1) != SPI_OK_SELECT ||
+		!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+	{
+		/* no dpobj here */
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+		proc_exit(0);
+	}
+
+	/* 1. orphans: 'running' without a live slot -> failed, never re-run */
+	if (SPI_execute(sched_running_sql, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj job scheduler: lookup failed");
+	{
+		uint64		nrun = SPI_processed;
+		SPITupleTable *tt = SPI_tuptable;
+
+		for (uint64 r = 0; r < nrun; r++)
+		{
+			int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+
+			if (!job_has_slot(dboid, id))
+			{
+				Oid			t[1] = {INT8OID};
+				Datum		v[1] = {Int64GetDatum(id)};
+
+				if (SPI_execute_with_args(sched_orphan_sql, 1, t, v, NULL, false, 0) != SPI_OK_UPDATE)
+					elog(ERROR, "dpobj job scheduler: update failed");
+				if (SPI_processed == 1)
+					elog(LOG, "dpobj job " INT64_FORMAT " was running when its worker or the server stopped; marked failed", id);
+			}
+		}
+	}
+
+	/* 2. claim queued jobs for the free slots */
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+		if (jobs_shared->slots[i].in_use)
+			used++;
+	SpinLockRelease(&jobs_shared->mutex);
+	free_slots = Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS) - used;
+	if (free_slots > 0)
+	{
+		Oid			t[1] = {INT4OID};
+		Datum		v[1] = {Int32GetDatum(free_slots)};
+		uint64		ncand;
+		SPITupleTable *tt;
+
+		if (SPI_execute_with_args(sched_claim_sql, 1, t, v, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "dpobj job scheduler: claim failed");
+		ncand = SPI_processed;
+		tt = SPI_tuptable;
+		for (uint64 r = 0; r < ncand && nclaimed < DPOBJ_MAX_JOB_SLOTS; r++)
+		{
+			int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+			Oid			owner = DatumGetObjectId(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
+			bool		canlogin = DatumGetBool(SPI_getbinval(tt->vals[r], tt->tupdesc, 3, &isnull));
+			int			slot = job_slot_reserve(dboid, id, owner);
+			Oid			t2[1] = {INT8OID};
+			Datum		v2[1] = {Int64GetDatum(id)};
+
+			if (slot < 0)
+				break;
+			if (SPI_execute_with_args(sched_start_sql, 1, t2, v2, NULL, false, 0) != SPI_OK_UPDATE)
+				elog(ERROR, "dpobj job scheduler: update failed");
+			claimed_id[nclaimed] = id;
+			claimed_slot[nclaimed] = slot;
+			claimed_args[nclaimed].dboid = dboid;
+			claimed_args[nclaimed].owner = owner;
+			claimed_args[nclaimed].can_login = canlogin;
+			claimed_args[nclaimed].job_id = id;
+			nclaimed++;
+		}
+	}
+
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+
+	/* 3. 'running' is committed: start the workers */
+	for (int k = 0; k < nclaimed; k++)
+	{
+		BackgroundWorker worker;
+		BackgroundWorkerHandle *handle;
+
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+		worker.bgw_restart_time = BGW_NEVER_RESTART;
+		snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
+		snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_job_worker_main");
+		snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job " INT64_FORMAT, claimed_id[k]);
+		snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job");
+		worker.bgw_main_arg = Int32GetDatum(claimed_slot[k]);
+		memcpy(worker.bgw_extra, &claimed_args[k], sizeof(JobWorkerArgs));
+		worker.bgw_notify_pid = 0;
+		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		{
+			Oid			t[1] = {INT8OID};
+			Datum		v[1] = {Int64GetDatum(claimed_id[k])};
+
+			/* no worker slot: back to the queue, retried on the next round */
+			SetCurrentStatementStartTimestamp();
+			StartTransactionCommand();
+			SPI_connect();
+			PushActiveSnapshot(GetTransactionSnapshot());
+			(void) SPI_execute_with_args(sched_requeue_sql, 1, t, v, NULL, false, 0);
+			SPI_finish();
+			PopActiveSnapshot();
+			CommitTransactionCommand();
+			job_slot_free(claimed_slot[k]);
+			elog(LOG, "dpobj job " INT64_FORMAT ": no background worker slot free, queued again",
+				 claimed_id[k]);
+		}
+	}
+	proc_exit(0);
+}
+
+/* ---------------------------------------------------------------------
+ * The job worker
+ * ---------------------------------------------------------------------
+ */
+
+static const char job_read_sql[] =
+"SELECT rel::pg_catalog.oid, mechanism, features, label, epsilon, delta, options, owner::pg_catalog.oid "
+"  FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+
+static const char job_train_sql[] =
+"SELECT dpobj.train($1, $2, $3, $4, $5, $6, $7)";
+
+static const char job_done_sql[] =
+"UPDATE dpobj.job_queue SET state = 'succeeded', model = $2, finished_at = pg_catalog.clock_timestamp() "
+" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+
+static const char job_fail_sql[] =
+"UPDATE dpobj.job_queue SET state = $2, error = $3, sqlstate = $4, "
+"       finished_at = pg_catalog.clock_timestamp() "
+" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+
+/* on exit, whatever happened: free the slot and let the launcher look again */
+static void
+job_worker_exit(int code, Datum arg)
+{
+	int			i = DatumGetInt32(arg);
+
+	if (jobs_shared == NULL)
+		return;
+	job_slot_free(i);
+	jobs_wake_launcher(InvalidOid, true);
+}
+
+static bool
+job_cancel_requested(void)
+{
+	bool		c;
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	c = jobs_shared->slots[my_slot].cancel_requested;
+	SpinLockRelease(&jobs_shared->mutex);
+	return c;
+}
+
+static void
+job_record_failure(int64 job_id, const char *state, const char *message, int sqlerrcode)
+{
+	Oid			t[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		v[4];
+	SuperSwitch ss;
+
+	v[0] = Int64GetDatum(job_id);
+	v[1] = CStringGetTextDatum(state);
+	v[2] = CStringGetTextDatum(message);
+	v[3] = CStringGetTextDatum(unpack_sql_state(sqlerrcode));
+
+	/* record the outcome even if another cancel arrives meanwhile */
+	HOLD_INTERRUPTS();
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	super_begin(&ss);
+	if (SPI_execute_with_args(job_fail_sql, 4, t, v, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "dpobj job: could not record the outcome");
+	super_end(&ss);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	RESUME_INTERRUPTS();
+	QueryCancelPending = false;
+}
+
+void
+dpobj_job_worker_main(Datum arg)
+{
+	JobWorkerArgs args;
+	int64		job_id;
+	Datum		targs[7];
+	Oid			ttypes[7] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID, JSONBOID};
+	bool		found = false;
+	MemoryContext jobcxt;
+	SuperSwitch ss;
+
+	/* SIGINT = query cancel (bgworker default); SIGTERM must not exit inside GLPK */
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(JobWorkerArgs));
+	my_slot = DatumGetInt32(arg);
+	job_id = args.job_id;
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	if (jobs_shared->slots[my_slot].in_use && jobs_shared->slots[my_slot].job_id == job_id &&
+		jobs_shared->slots[my_slot].dboid == args.dboid)
+	{
+		jobs_shared->slots[my_slot].pid = MyProcPid;
+		jobs_shared->slots[my_slot].phase = DPOBJ_PHASE_NONE;
+		found = true;
+	}
+	SpinLockRelease(&jobs_shared->mutex);
+	if (!found)
+	{
+		my_slot = -1;
+		proc_exit(0);
+	}
+	on_shmem_exit(job_worker_exit, Int32GetDatum(my_slot));
+
+	/* act as the submitting role */
+	if (args.can_login)
+		BackgroundWorkerInitializeConnectionByOid(args.dboid, args.owner, 0);
+	else
+		BackgroundWorkerInitializeConnectionByOid(args.dboid, BOOTSTRAP_SUPERUSERID, 0);
+	pgstat_report_appname("dpobj job");
+
+	jobcxt = AllocSetContextCreate(TopMemoryContext, "dpobj job", ALLOCSET_DEFAULT_SIZES);
+
+	/*
+	 * 1. the job's arguments (bookkeeping: as the bootstrap superuser).  A
+	 * cancel arriving now is kept pending for the training below.
+	 */
+	HOLD_INTERRUPTS();
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (!args.can_login)
+	{
+		if (!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(args.owner)))
+			elog(ERROR, "dpobj job " INT64_FORMAT ": role %u does not exist", job_id, args.owner);
+		SetSessionAuthorization(args.owner, superuser_arg(args.owner));
+	}
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	super_begin(&ss);
+	{
+		Oid			t[1] = {INT8OID};
+		Datum		v[1] = {Int64GetDatum(job_id)};
+		bool		isnull;
+
+		if (SPI_execute_with_args(job_read_sql, 1, t, v, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "dpobj job: lookup failed");
+		found = (SPI_processed == 1);
+		if (found)
+		{
+			MemoryContext old = MemoryContextSwitchTo(jobcxt);
+
+			for (int i = 0; i < 7; i++)
+			{
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &isnull);
+				Form_pg_attribute att = TupleDescAttr(SPI_tuptable->tupdesc, i);
+
+				targs[i] = isnull ? (Datum) 0 : datumCopy(d, att->attbyval, att->attlen);
+			}
+			if (DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull)) != args.owner)
+				found = false;
+			MemoryContextSwitchTo(old);
+		}
+	}
+	super_end(&ss);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	RESUME_INTERRUPTS();
+	if (!found)
+		proc_exit(0);			/* cancelled or gone meanwhile */
+
+	if (job_cancel_requested())
+	{
+		job_record_failure(job_id, "cancelled", "cancelled before it started (nothing was charged)",
+						   ERRCODE_QUERY_CANCELED);
+		proc_exit(0);
+	}
+
+	/* 2. the protected path, as the submitting role */
+	PG_TRY();
+	{
+		Datum		model;
+		bool		isnull;
+		Oid			modeltype;
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		pgstat_report_activity(STATE_RUNNING, "dpobj job: dpobj.train(...)");
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
+		if (SPI_execute_with_args(job_train_sql, 7, ttypes, targs, NULL, false, 1) != SPI_OK_SELECT ||
+			SPI_processed != 1)
+			elog(ERROR, "dpobj job: dpobj.train() returned no row");
+		model = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		modeltype = SPI_gettypeid(SPI_tuptable->tupdesc, 1);
+		if (isnull)
+			elog(ERROR, "dpobj job: dpobj.train() returned no model");
+
+		super_begin(&ss);
+		{
+			Oid			t[2] = {INT8OID, modeltype};
+			Datum		v[2] = {Int64GetDatum(job_id), model};
+
+			if (SPI_execute_with_args(job_done_sql, 2, t, v, NULL, false, 0) != SPI_OK_UPDATE)
+				elog(ERROR, "dpobj job: could not store the model");
+		}
+		super_end(&ss);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		MemoryContext old = MemoryContextSwitchTo(jobcxt);
+		bool		cancelled;
+
+		EmitErrorReport();		/* the server log gets the whole error */
+		edata = CopyErrorData();
+		MemoryContextSwitchTo(old);
+		FlushErrorState();
+		AbortCurrentTransaction();
+		cancelled = job_cancel_requested() && edata->sqlerrcode == ERRCODE_QUERY_CANCELED;
+		QueryCancelPending = false;
+		job_record_failure(job_id, cancelled ? "cancelled" : "failed",
+						   cancelled ? "cancelled while running by dpobj.cancel(); a charge already made stays in dpobj.ledger" :
+						   edata->message,
+						   edata->sqlerrcode);
+	}
+	PG_END_TRY();
+
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}

@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * jobs.h
+ *	  In-database training jobs (issue 6): dpobj.submit(), dpobj.cancel(),
+ *	  the dpobj.jobs view, and the background workers that run them.
+ *
+ * Requires shared_preload_libraries = 'dpobj' (the launcher is a static
+ * background worker and the running jobs live in shared memory);
+ * docs/USAGE.md, "Jobs".
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_JOBS_H
+#define DPOBJ_JOBS_H
+
+#include "postgres.h"
+
+#include "progress.h"
+
+/* hard upper bound of dpobj.max_jobs (shared-memory slots) */
+#define DPOBJ_MAX_JOB_SLOTS		64
+
+extern int	dpobj_max_jobs;			/* GUC dpobj.max_jobs */
+
+/* _PG_init, only while shared_preload_libraries is being processed */
+extern void dpobj_jobs_preload_init(void);
+
+/* progress.c: records the phase of the job this worker runs (no-op elsewhere) */
+extern void dpobj_jobs_report_phase(DPObjPhase phase);
+
+/* background worker entry points */
+extern PGDLLEXPORT void dpobj_jobs_launcher_main(Datum arg);
+extern PGDLLEXPORT void dpobj_jobs_scheduler_main(Datum arg);
+extern PGDLLEXPORT void dpobj_job_worker_main(Datum arg);
+
+#endif							/* DPOBJ_JOBS_H */

@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * mechanism.h
+ *	  What every mechanism's final function shares (issue 5): claiming the
+ *	  protected context and charging the run before any noise is drawn.
+ *	  Implemented in halfspace.c, next to the source-relation discovery that
+ *	  dp_halfspace already used; every mechanism calls these two functions
+ *	  in this order:
+ *
+ *	    pctx = mechanism_claim(fcinfo, has_state, eps, delta, d);
+ *	    ...  (empty state on the protected path when no row survived)
+ *	    ledger_id = mechanism_charge(fcinfo, pctx, "name", eps, delta);
+ *	    ...  only now draw noise
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_MECHANISM_H
+#define DPOBJ_MECHANISM_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/jsonb.h"
+
+#include "budget.h"
+#include "ledger.h"
+#include "miscadmin.h"
+
+/*
+ * On the protected path (inside dpobj.train()): consumes the protected
+ * context after checking it against the relations scanned below this
+ * aggregate and the privacy parameters of the state (has_state false: no
+ * row reached the transition function), and returns it.  Off the
+ * protected path returns NULL.
+ */
+extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_state,
+										   double epsilon, double delta, int d);
+
+/*
+ * Charges one run durably before any noise exists: the guarded budget
+ * debit on the protected path (pctx != NULL), else a plain ledger row
+ * naming the scanned relations.  Returns the ledger row id.
+ */
+extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+							  const char *mechanism, double epsilon, double delta);
+
+/* dpobj.train()'s argument checks of the halfspace-state mechanisms */
+extern void rspm_check_args(const char *aggname, double epsilon, double delta,
+							int d, Jsonb *options);
+extern void expmech_check_args(const char *aggname, double epsilon, double delta,
+							   int d, Jsonb *options);
+
+/* lexicographic enumeration of {w in Z^d : |w_j| <= B, ||w||^2 <= D2} (expmech.c) */
+extern void halfspace_grid_first(int *w, int d, int B, int D2);
+extern bool halfspace_grid_next(int *w, int d, int B, int D2);
+
+/*
+ * Interrupt check for a charged run's long loops (between LP solves, SGD
+ * steps, grid points): records the outcome 'cancelled' in the ledger, then
+ * raises the pending cancel.  The budget stays charged.
+ */
+static inline void
+mechanism_poll(int64 ledger_id)
+{
+	if (QueryCancelPending || ProcDiePending)
+	{
+		ledger_finish(ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+#endif							/* DPOBJ_MECHANISM_H */

@@ -1,0 +1,375 @@
+/*-------------------------------------------------------------------------
+ *
+ * opsamp.c
+ *	  OPSamp, objective perturbation for Lipschitz losses over a continuous
+ *	  convex W: dpobj.dp_opsamp(features, label, epsilon, delta, options).
+ *
+ * Source: Neel, Roth, Vietri, Wu (ICML 2020), Algorithm 2, Theorems 7 and
+ * 11, Lemmas 8-10; shared/docs/ALGORITHMS.md section 3.
+ *
+ * The loss: the hinge loss scaled into [0, 1].  Rows are clipped to
+ * ||x||_1 <= R (option "R"; R_1 = R + 1 with an intercept, which adds a
+ * constant feature 1).  On W = [-1, 1]^p,
+ *     |<w, x>| <= ||w||_inf ||x||_1 <= R_1,
+ * so max(0, 1 - y<w, x>) lies in [0, 1 + R_1], and
+ *     l(w; x, y) = max(0, 1 - y <w, x>) / (1 + R_1)   in [0, 1],
+ * convex, with gradient ||y x / (1 + R_1)||_inf <= R_1/(1 + R_1): it is
+ * G-Lipschitz w.r.t. l1 with G = R_1 / (1 + R_1) < 1.
+ *
+ * W = [-1, 1]^p: l_inf diameter D_inf = 2, l2 diameter D_2 = 2 sqrt(p).
+ *   gamma = min(1, sqrt(eps/n) p^(5/4) sqrt(D_2))        (Lemma 9 clamp)
+ *   m     = ceil(ln(2p/delta) / (2 gamma^2))
+ *   eta   = sqrt(D_2 sqrt(2p) eps / (250 G^2 p^2 D_inf^2 (1 + ln(2/beta)) n))
+ *   sigma^k ~ Exp(rate eta)^p  (mean 1/eta),  k = 1..m
+ *   w_k   = argmin_{w in W} L(D, w) - <sigma^k, w>          (an LP)
+ *   lambda = 4 D_inf gamma + 250 eta G p^2 D_inf^2 + alpha/(10 G), alpha = 0
+ *   output (1/m) sum_k w_k + Lap(lambda/eps)^p
+ * alpha = 0: each LP is solved to optimality by the simplex method
+ * (floating-point tolerances aside); the argmin is unique with probability
+ * 1 because sigma^k has a density.
+ *
+ * The LP (one per call, only the objective changes between calls):
+ *   min  sum_k c_k xi_k - <sigma, w>
+ *   s.t. xi_k + y_k <x_k, w> / (1 + R_1) >= 1 / (1 + R_1),  xi_k >= 0,
+ *        -1 <= w_j <= 1
+ * over the distinct (x, y) rows with counts c_k.  GLPK rules
+ * (docs/ARCHITECTURE.md): terminal output goes through glp_term_hook into
+ * a fixed buffer and to the server log at DEBUG1 after the solves; GLPK's
+ * fatal-error hook longjmps only to this file's jmp_buf; no elog inside
+ * GLPK; interrupts are checked between LP solves; the LP is freed on every
+ * path.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+#include <setjmp.h>
+
+#include <glpk.h>
+#include <gsl/gsl_randist.h>
+
+#include "glm.h"
+#include "glmstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "random.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+PG_FUNCTION_INFO_V1(dpobj_opsamp_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_opsamp_calibration);
+
+/* the number of LP solves a run may need; more is refused before charging */
+#define DPOBJ_OPSAMP_MAX_M	100000
+
+typedef struct OPSampCalibration
+{
+	double		R1;				/* l1 bound incl. intercept */
+	double		G;
+	double		Dinf;
+	double		D2;
+	double		gamma;
+	int64		m;
+	double		eta;
+	double		lambda;
+} OPSampCalibration;
+
+static void
+opsamp_calibrate(double eps, double delta, double n, int p, double R, bool intercept,
+				 double beta, OPSampCalibration *c)
+{
+	double		pp = (double) p;
+	double		mm;
+
+	n = Max(n, 1.0);
+	c->R1 = R + (intercept ? 1.0 : 0.0);
+	c->G = c->R1 / (1.0 + c->R1);
+	c->Dinf = 2.0;
+	c->D2 = 2.0 * sqrt(pp);
+	c->gamma = Min(1.0, sqrt(eps / n) * pow(pp, 1.25) * sqrt(c->D2));
+	mm = ceil(log(2.0 * pp / delta) / (2.0 * c->gamma * c->gamma));
+	c->m = mm > 1e15 ? (int64) 1e15 : (int64) mm;
+	c->eta = sqrt(c->D2 * sqrt(2.0 * pp) * eps /
+				  (250.0 * c->G * c->G * pp * pp * c->Dinf * c->Dinf *
+				   (1.0 + log(2.0 / beta)) * n));
+	c->lambda = 4.0 * c->Dinf * c->gamma +
+		250.0 * c->eta * c->G * pp * pp * c->Dinf * c->Dinf + 0.0;
+}
+
+/* dpobj.opsamp_calibration(eps, delta, n, d, R, beta, intercept) -> jsonb */
+Datum
+dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
+{
+	double		eps = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	int64		n = PG_GETARG_INT64(2);
+	int32		d = PG_GETARG_INT32(3);
+	double		R = PG_GETARG_FLOAT8(4);
+	double		beta = PG_GETARG_FLOAT8(5);
+	bool		intercept = PG_GETARG_BOOL(6);
+	OPSampCalibration c;
+	StringInfoData buf;
+
+	if (!isfinite(eps) || eps <= 0 || !(delta > 0 && delta < 1) || n < 1 || d < 1 ||
+		d > DPOBJ_GLM_MAX_DIM || !isfinite(R) || R <= 0 || !(beta > 0 && beta <= 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid OPSamp parameters"),
+				 errhint("Need epsilon > 0, 0 < delta < 1, n >= 1, 1 <= d <= %d, R > 0, 0 < beta <= 1.",
+						 DPOBJ_GLM_MAX_DIM)));
+	opsamp_calibrate(eps, delta, (double) n, d + (intercept ? 1 : 0), R, intercept, beta, &c);
+	model_params_begin(&buf);
+	model_params_float(&buf, "G", c.G);
+	model_params_float(&buf, "gamma", c.gamma);
+	model_params_int(&buf, "m", c.m);
+	model_params_float(&buf, "eta", c.eta);
+	model_params_float(&buf, "lambda", c.lambda);
+	model_params_end(&buf);
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
+}
+
+/* ---- GLPK plumbing ---- */
+
+#define OPSAMP_LOG_BYTES 8192
+static char opsamp_log_buf[OPSAMP_LOG_BYTES];
+static size_t opsamp_log_len;
+static jmp_buf opsamp_error_jmp;
+
+static int
+opsamp_term_hook(void *info, const char *s)
+{
+	size_t		n = strlen(s);
+
+	(void) info;
+	if (opsamp_log_len + n >= OPSAMP_LOG_BYTES)
+		opsamp_log_len = 0;		/* keep the most recent output */
+	if (n < OPSAMP_LOG_BYTES)
+	{
+		memcpy(opsamp_log_buf + opsamp_log_len, s, n);
+		opsamp_log_len += n;
+		opsamp_log_buf[opsamp_log_len] = '\0';
+	}
+	return 1;
+}
+
+static void
+opsamp_error_hook(void *info)
+{
+	(void) info;
+	longjmp(opsamp_error_jmp, 1);
+}
+
+static void
+opsamp_flush_log(void)
+{
+	if (opsamp_log_len > 0)
+		elog(DEBUG1, "dpobj opsamp GLPK: %s", opsamp_log_buf);
+	opsamp_log_len = 0;
+	opsamp_log_buf[0] = '\0';
+}
+
+/* builds the LP; plain GLPK calls only */
+static glp_prob *
+opsamp_build_lp(const double *X, const double *cnt, const double *y, int nobs, int p,
+				double R1)
+{
+	glp_prob   *lp = glp_create_prob();
+	int		   *ind = malloc(sizeof(int) * (p + 2));
+	double	   *val = malloc(sizeof(double) * (p + 2));
+
+	if (ind == NULL || val == NULL)
+	{
+		free(ind);
+		free(val);
+		glp_delete_prob(lp);
+		return NULL;
+	}
+	glp_set_obj_dir(lp, GLP_MIN);
+	glp_add_cols(lp, p + nobs);
+	for (int j = 0; j < p; j++)
+		glp_set_col_bnds(lp, 1 + j, GLP_DB, -1.0, 1.0);
+	for (int k = 0; k < nobs; k++)
+	{
+		glp_set_col_bnds(lp, 1 + p + k, GLP_LO, 0.0, 0.0);
+		glp_set_obj_coef(lp, 1 + p + k, cnt[k]);
+	}
+	if (nobs > 0)
+		glp_add_rows(lp, nobs);
+	for (int k = 0; k < nobs; k++)
+	{
+		int			len = 0;
+
+		for (int j = 0; j < p; j++)
+		{
+			double		a = y[k] * X[(Size) k * p + j] / (1.0 + R1);
+
+			if (a != 0)
+			{
+				ind[len + 1] = 1 + j;
+				val[len + 1] = a;
+				len++;
+			}
+		}
+		ind[len + 1] = 1 + p + k;
+		val[len + 1] = 1.0;
+		len++;
+		glp_set_mat_row(lp, 1 + k, len, ind, val);
+		glp_set_row_bnds(lp, 1 + k, GLP_LO, 1.0 / (1.0 + R1), 0.0);
+	}
+	free(ind);
+	free(val);
+	return lp;
+}
+
+Datum
+dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
+{
+	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
+	GLMState   *state = has_state ? (GLMState *) PG_GETARG_POINTER(0) : NULL;
+	DPProtectedContext *pctx;
+	GLMParams  *p;
+	OPSampCalibration c;
+	double	   *X,
+			   *cnt,
+			   *y;
+	double	   *avg;
+	double	   *sig;
+	int			nobs,
+				pp,
+				d;
+	double		n;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	glp_prob   *volatile lp = NULL;
+	volatile int failed = 0;	/* 1 GLPK internal error, 2 not optimal */
+	StringInfoData params;
+
+	pctx = mechanism_claim(fcinfo, has_state,
+						   has_state ? state->params.epsilon : 0,
+						   has_state ? state->params.delta : 0,
+						   has_state ? state->d : 0);
+	if (pctx != NULL)
+	{
+		if (!has_state)
+			state = glmstate_create_empty(GLM_KIND_OPSAMP, pctx->d, pctx->epsilon_f,
+										  pctx->delta_f, pctx->options);
+	}
+	else if (!has_state)
+		PG_RETURN_NULL();
+
+	p = &state->params;
+	d = state->d;
+	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
+	n = 0;
+	for (int k = 0; k < nobs; k++)
+		n += cnt[k];
+	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);
+	if (c.m > DPOBJ_OPSAMP_MAX_M)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_opsamp: this run would need more than %d LP solves", DPOBJ_OPSAMP_MAX_M),
+				 errhint("Use a larger epsilon or delta, or fewer features (m = ln(2p/delta) / (2 gamma^2)).")));
+
+	/* 1. charge first */
+	ledger_id = mechanism_charge(fcinfo, pctx, "opsamp", p->epsilon, p->delta);
+
+	/* 2. m perturbed LPs */
+	avg = palloc0(sizeof(double) * pp);
+	sig = palloc(sizeof(double) * pp);
+	rng = dpobj_rng_new();
+	opsamp_log_len = 0;
+	PG_TRY();
+	{
+		if (setjmp(opsamp_error_jmp) != 0)
+		{
+			/* GLPK internal error: it frees everything it allocated */
+			glp_error_hook(NULL, NULL);
+			glp_term_hook(NULL, NULL);
+			glp_free_env();
+			lp = NULL;
+			failed = 1;
+		}
+		else
+		{
+			glp_smcp	smcp;
+
+			glp_error_hook(opsamp_error_hook, NULL);
+			glp_term_hook(opsamp_term_hook, NULL);
+			lp = opsamp_build_lp(X, cnt, y, nobs, pp, c.R1);
+			if (lp == NULL)
+				failed = 1;
+			glp_init_smcp(&smcp);
+			smcp.msg_lev = GLP_MSG_ERR;
+			smcp.presolve = GLP_OFF;
+			for (int64 k = 0; k < c.m && !failed; k++)
+			{
+				/* between LP solves: never inside GLPK */
+				glp_error_hook(NULL, NULL);
+				glp_term_hook(NULL, NULL);
+				mechanism_poll(ledger_id);
+				for (int j = 0; j < pp; j++)
+				{
+					sig[j] = gsl_ran_exponential(rng, 1.0 / c.eta);
+				}
+				glp_error_hook(opsamp_error_hook, NULL);
+				glp_term_hook(opsamp_term_hook, NULL);
+				for (int j = 0; j < pp; j++)
+					glp_set_obj_coef(lp, 1 + j, -sig[j]);
+				if (glp_simplex(lp, &smcp) != 0 || glp_get_status(lp) != GLP_OPT)
+				{
+					/* warm start failed: retry from the standard basis */
+					glp_std_basis(lp);
+					if (glp_simplex(lp, &smcp) != 0 || glp_get_status(lp) != GLP_OPT)
+					{
+						failed = 2;
+						break;
+					}
+				}
+				for (int j = 0; j < pp; j++)
+					avg[j] += glp_get_col_prim(lp, 1 + j);
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		if (lp != NULL)
+			glp_delete_prob(lp);
+		glp_error_hook(NULL, NULL);
+		glp_term_hook(NULL, NULL);
+		memset(sig, 0, sizeof(double) * pp);
+	}
+	PG_END_TRY();
+	opsamp_flush_log();
+	if (failed)
+	{
+		dpobj_rng_free(rng);
+		ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "LP solver failure");
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
+				 errmsg("dp_opsamp: the LP solver failed"),
+				 errdetail("No model was released; the privacy budget of this run is spent."),
+				 errhint("Rescale the features, and report the problem.")));
+	}
+
+	/* 3. average and Laplace output noise, scale lambda/eps */
+	for (int j = 0; j < pp; j++)
+		avg[j] = avg[j] / (double) c.m + gsl_ran_laplace(rng, c.lambda / p->epsilon);
+	dpobj_rng_free(rng);
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
+
+	/* public parameters only: gamma, m, eta, lambda depend on n */
+	model_params_begin(&params);
+	model_params_text(&params, "loss", "scaled_hinge");
+	model_params_int(&params, "d", d);
+	model_params_float(&params, "R", p->R);
+	model_params_text(&params, "norm", "l1");
+	glm_params_bool(&params, "intercept", p->intercept);
+	model_params_float(&params, "G", c.G);
+	model_params_float(&params, "beta", p->beta);
+	model_params_end(&params);
+	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
+								p->intercept ? avg[d] : 0.0,
+								p->epsilon, p->delta, &params));
+}

@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * progress.h
+ *	  Progress of a mechanism run (issue 6): which phase it is in and how
+ *	  long it has been running -- nothing else.
+ *
+ * Data independence: the objective, bounds, node counts and iteration
+ * counts of a solve depend on the rows, so they never reach an analyst.
+ * Progress is the phase (scanning, solving, releasing) and the elapsed
+ * wall time only (run time is already visible to the caller; docs/USAGE.md,
+ * privacy caveats).
+ *
+ * Where it goes:
+ *   - in a job worker (src/jobs.c): the job's shared-memory slot, shown by
+ *     the dpobj.jobs view;
+ *   - in a session with dpobj.progress = on: NOTICE lines, at the start of
+ *     each phase and at most every DPOBJ_PROGRESS_INTERVAL_MS while solving.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_PROGRESS_H
+#define DPOBJ_PROGRESS_H
+
+#include "postgres.h"
+
+typedef enum DPObjPhase
+{
+	DPOBJ_PHASE_NONE = 0,
+	DPOBJ_PHASE_SCANNING,
+	DPOBJ_PHASE_SOLVING,
+	DPOBJ_PHASE_RELEASING
+} DPObjPhase;
+
+/* at most one periodic NOTICE per interval while solving */
+#define DPOBJ_PROGRESS_INTERVAL_MS	2000
+
+extern bool dpobj_progress;		/* GUC dpobj.progress */
+
+extern const char *dpobj_phase_name(DPObjPhase phase);
+
+/* Enters a phase (may raise like any NOTICE: call it outside the oracles). */
+extern void dpobj_progress_phase(DPObjPhase phase);
+
+/*
+ * Called from the oracles' stop callback (oracle.c), often: emits a NOTICE
+ * when dpobj.progress is on and the interval has passed.  Never raises and
+ * never longjmps out: a failure to send the NOTICE is swallowed.
+ */
+extern void dpobj_progress_tick(void);
+
+#endif							/* DPOBJ_PROGRESS_H */

@@ -1,0 +1,236 @@
+/*-------------------------------------------------------------------------
+ *
+ * rspm.c
+ *	  RSPM, Report Separator-Perturbed Min:
+ *	  dpobj.dp_halfspace_rspm(features, label, epsilon, delta [, options]).
+ *
+ * Source: Neel, Roth, Vietri, Wu (ICML 2020), Appendix A, Algorithm 3
+ * (from Neel, Roth, Wu 2018); shared/docs/ALGORITHMS.md section 2.
+ *
+ *   W = {-1, 0, 1}^d  (B = 1, no norm constraint: D2 = d)
+ *   separator set U = {+e_j, -e_j : j = 1..d}, m = 2d, with the loss
+ *   l_e(w) = 1[<w, e> > 0]  (sgn(0) = -1, as everywhere in dpobj)
+ *   sigma = 7 sqrt(m ln(1/delta)) / epsilon,  eta ~ N(0, sigma^2)^m
+ *   output argmin_{w in W} sum_i l_i(w) + sum_k eta_k l_{e_k}(w)
+ *
+ * With w one-hot encoded the separator term is separable:
+ *   sum_j eta_{j+} [w_j = +1] + eta_{j-} [w_j = -1],
+ * which is exactly OPDiscProblem.value_cost (d x 3: costs of w_j = -1, 0,
+ * +1), so RSPM reuses the halfspace transition state (hsstate.c), the
+ * exact oracles and the release-or-fail decision (oracle.c) of
+ * dp_halfspace; only the final function differs.  Small grids (with the
+ * "auto" oracle) are enumerated exactly instead (RSPM_ENUM_MAX_WORK).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "hsstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "opdisc.h"
+#include "oracle.h"
+#include "random.h"
+
+#include "utils/jsonb.h"
+
+PG_FUNCTION_INFO_V1(dpobj_rspm_finalfn);
+
+/*
+ * Small grids are solved by exact enumeration of W = {-1,0,1}^d (every
+ * point's objective computed with opdisc_objective(), the smallest kept):
+ * trivially certified, and much faster than the MIP for small d.  Used with
+ * the "auto" oracle when 3^d * (distinct rows + 1) * d is at most this.
+ */
+#define RSPM_ENUM_MAX_WORK	2.0e8
+
+/* exact argmin by enumeration; a pending cancel is raised between points */
+static void
+rspm_enumerate(const OPDiscProblem *p, int *best, int64 ledger_id)
+{
+	int		   *w = palloc(sizeof(int) * p->d);
+	double		bestval = 0;
+	bool		have = false;
+	int64		k = 0;
+
+	halfspace_grid_first(w, p->d, 1, p->d);
+	do
+	{
+		double		v;
+
+		if ((++k & 1023) == 0)
+			mechanism_poll(ledger_id);
+		v = opdisc_objective(p, w);
+		if (!have || v < bestval)
+		{
+			bestval = v;
+			memcpy(best, w, sizeof(int) * p->d);
+			have = true;
+		}
+	} while (halfspace_grid_next(w, p->d, 1, p->d));
+	pfree(w);
+}
+PG_FUNCTION_INFO_V1(dpobj_rspm_sigma);
+
+/* ALGORITHMS.md section 2: sigma = 7 sqrt(m ln(1/delta)) / epsilon */
+static double
+rspm_sigma(double epsilon, double delta, int m)
+{
+	return 7.0 * sqrt((double) m * log(1.0 / delta)) / epsilon;
+}
+
+/* dpobj.rspm_sigma(epsilon, delta, d): the calibration with m = 2d */
+Datum
+dpobj_rspm_sigma(PG_FUNCTION_ARGS)
+{
+	double		epsilon = PG_GETARG_FLOAT8(0);
+	double		delta = PG_GETARG_FLOAT8(1);
+	int32		d = PG_GETARG_INT32(2);
+
+	if (!isfinite(epsilon) || epsilon <= 0 || !isfinite(delta) || delta <= 0 ||
+		delta >= 1 || d < 1 || d > DPOBJ_HALFSPACE_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid RSPM parameters"),
+				 errhint("Need epsilon > 0, 0 < delta < 1 and 1 <= d <= %d.",
+						 DPOBJ_HALFSPACE_MAX_DIM)));
+	PG_RETURN_FLOAT8(rspm_sigma(epsilon, delta, 2 * d));
+}
+
+/* The grid of RSPM is fixed: options B and D2 are refused. */
+static void
+rspm_refuse_grid_options(Jsonb *options)
+{
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		return;
+	if (getKeyJsonValueFromContainer(&options->root, "B", 1, NULL) != NULL ||
+		getKeyJsonValueFromContainer(&options->root, "D2", 2, NULL) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_halfspace_rspm does not take the options \"B\" and \"D2\""),
+				 errhint("RSPM's grid is fixed to W = {-1, 0, 1}^d; valid options are Q, oracle and time_limit.")));
+}
+
+/* dpobj.train()'s argument check (budget.c, mechanism.h) */
+void
+rspm_check_args(const char *aggname, double epsilon, double delta, int d,
+				Jsonb *options)
+{
+	hsstate_check_args(aggname, epsilon, delta, d, options);
+	rspm_refuse_grid_options(options);
+}
+
+Datum
+dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
+{
+	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
+	HSState    *state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
+	DPProtectedContext *pctx;
+	OPDiscProblem problem;
+	OPDiscResult result;
+	DPObjOracle oracle;
+	double		time_limit;
+	double		sigma;
+	double	   *cost;
+	double	   *zero_eta;
+	double	   *weights;
+	int			d;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+	bool		enumerate;
+
+	pctx = mechanism_claim(fcinfo, has_state,
+						   has_state ? state->params.epsilon : 0,
+						   has_state ? state->params.delta : 0,
+						   has_state ? state->d : 0);
+	if (pctx != NULL)
+	{
+		if (!has_state)
+			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
+										 pctx->options);
+	}
+	else if (!has_state)
+		PG_RETURN_NULL();		/* no rows: nothing runs, nothing is charged */
+
+	rspm_refuse_grid_options(state->options);
+	d = state->d;
+	enumerate = state->params.oracle == DPOBJ_ORACLE_AUTO &&
+		pow(3.0, d) * (state->nrows + 1.0) * d <= RSPM_ENUM_MAX_WORK;
+	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
+	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
+	sigma = rspm_sigma(state->params.epsilon, state->params.delta, 2 * d);
+
+	/* 1. charge first */
+	ledger_id = mechanism_charge(fcinfo, pctx, "rspm",
+								 state->params.epsilon, state->params.delta);
+
+	/* 2. eta ~ N(0, sigma^2)^(2d): cost of w_j = -1, 0, +1 */
+	cost = palloc(sizeof(double) * 3 * d);
+	rng = dpobj_rng_new();
+	for (int j = 0; j < d; j++)
+	{
+		double		eta_plus = gsl_ran_gaussian(rng, sigma);	/* e = +e_j */
+		double		eta_minus = gsl_ran_gaussian(rng, sigma);	/* e = -e_j */
+
+		cost[3 * j + 0] = eta_minus;	/* w_j = -1: <w, -e_j> > 0 */
+		cost[3 * j + 1] = 0.0;
+		cost[3 * j + 2] = eta_plus;		/* w_j = +1: <w, +e_j> > 0 */
+	}
+	dpobj_rng_free(rng);
+	zero_eta = palloc0(sizeof(double) * (d + 1));	/* ignored with value_cost */
+
+	/* 3. exact oracle over W = {-1, 0, 1}^d */
+	memset(&problem, 0, sizeof(problem));
+	problem.d = d;
+	problem.nrows = state->nrows;
+	problem.x = (const int64_t *) state->x;
+	problem.pos = (const int64_t *) state->pos;
+	problem.neg = (const int64_t *) state->neg;
+	problem.B = 1;
+	problem.D2 = d;
+	problem.eta = zero_eta;
+	problem.value_cost = cost;
+	problem.norm_cost = NULL;
+	memset(&result, 0, sizeof(result));
+	result.w = palloc0(sizeof(int) * d);
+	if (enumerate)
+	{
+		rspm_enumerate(&problem, result.w, ledger_id);
+		memset(cost, 0, sizeof(double) * 3 * d);
+		pfree(cost);
+		ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "oracle=enumeration");
+	}
+	else
+	{
+		oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+
+		memset(cost, 0, sizeof(double) * 3 * d);
+		pfree(cost);
+
+		/* 4. release only a certified argmin */
+		oracle_release_or_fail(&result, ledger_id, "dp_halfspace_rspm", oracle, time_limit);
+	}
+
+	weights = palloc(sizeof(double) * d);
+	for (int j = 0; j < d; j++)
+		weights[j] = (double) result.w[j];
+
+	model_params_begin(&params);
+	model_params_text(&params, "loss", "zero_one");
+	model_params_int(&params, "d", d);
+	model_params_int(&params, "B", 1);
+	model_params_int(&params, "D2", d);
+	model_params_int(&params, "m", 2 * d);
+	model_params_int(&params, "Q", state->params.Q);
+	model_params_float(&params, "sigma", sigma);
+	model_params_text(&params, "oracle", enumerate ? "enumeration" : oracle_used_name(oracle));
+	model_params_end(&params);
+
+	PG_RETURN_DATUM(model_build(fcinfo, "rspm", weights, d, 0.0,
+								state->params.epsilon, state->params.delta, &params));
+}
