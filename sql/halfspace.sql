@@ -68,4 +68,12 @@ SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6)).weights
 SELECT mechanism, epsilon, delta, relation, outcome, detail, count(*)
   FROM dpobj.ledger GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 6;
 
+-- solver detail (node counts, objective values, GLPK's log) depends on the
+-- data: it never reaches the client, whatever client_min_messages says
+SET client_min_messages = debug1;
+SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6, '{"oracle": "mip"}')).weights AS mip_quiet,
+       (dpobj.dp_halfspace(f, y, 1.0, 1e-6, '{"oracle": "search"}')).weights AS search_quiet
+  FROM train_small;
+RESET client_min_messages;
+
 RESET dpobj.seed;

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "utils/elog.h"
+#include "utils/guc.h"
 
 /* Largest feature dimension the halfspace mechanisms accept. */
 #define DPOBJ_HALFSPACE_MAX_DIM		256
@@ -39,6 +40,18 @@
 #define ERRCODE_DPOBJ_BUDGET_EXCEEDED	MAKE_SQLSTATE('D','P','0','0','4')
 /* issue 4: dpobj.train() on a table that was not protected with dpobj.protect() */
 #define ERRCODE_DPOBJ_NOT_PROTECTED		MAKE_SQLSTATE('D','P','0','0','5')
+
+/*
+ * Solver detail (node counts, objective values, solver chatter) depends on
+ * the data: it goes to the server log for the administrator (when
+ * log_min_messages is debug1 or lower) and is never sent to the client,
+ * whatever client_min_messages says (LOG_SERVER_ONLY).
+ */
+#define dpobj_log_solver(...) \
+	do { \
+		if (log_min_messages <= DEBUG1) \
+			ereport(LOG_SERVER_ONLY, (errmsg_internal(__VA_ARGS__))); \
+	} while (0)
 
 /* GUCs (dpobj.c) */
 extern int	dpobj_seed;					/* -1: cryptographic noise */

@@ -67,12 +67,12 @@ oracle_log(void *arg, const char *text)
 static void
 oracle_flush_log(void)
 {
-	if (oracle_log_len > 0 && message_level_is_interesting(DEBUG1))
+	if (oracle_log_len > 0 && log_min_messages <= DEBUG1)
 	{
 		char	   *line = oracle_log_buf;
 
 		if (oracle_log_truncated)
-			elog(DEBUG1, "dpobj oracle: (earlier solver output omitted)");
+			dpobj_log_solver("dpobj oracle: (earlier solver output omitted)");
 		while (line != NULL && *line != '\0')
 		{
 			char	   *nl = strchr(line, '\n');
@@ -80,7 +80,7 @@ oracle_flush_log(void)
 			if (nl)
 				*nl = '\0';
 			if (*line)
-				elog(DEBUG1, "dpobj oracle: %s", line);
+				dpobj_log_solver("dpobj oracle: %s", line);
 			line = nl ? nl + 1 : NULL;
 		}
 	}
@@ -116,7 +116,7 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	dpobj_progress_phase(DPOBJ_PHASE_RELEASING);
 
 	/* solver effort goes to the administrator's log only: it is data-dependent */
-	elog(DEBUG1, "dpobj oracle %s: status %d, %ld nodes, %.3f s",
+	dpobj_log_solver("dpobj oracle %s: status %d, %ld nodes, %.3f s",
 		 oracle_used_name(oracle), (int) result->status, result->nodes, result->seconds);
 	return oracle;
 }
