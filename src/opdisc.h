@@ -107,5 +107,11 @@ extern double opdisc_grid_size(int d, int B, int D2);
 extern void opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result);	/* GLPK */
 extern void opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result);	/* DFS */
 
+/*
+ * Benchmark only (bench/oracle/adult_bench): write opdisc_solve_mip()'s MIP
+ * to path as free MPS.  Returns 0 on success.  Never exposed in SQL.
+ */
+extern int	opdisc_write_mip(const OPDiscProblem *p, const char *path);
+
 
 #endif							/* DPOBJ_OPDISC_H */

@@ -326,6 +326,29 @@ build_mip(const OPDiscProblem *p)
 	return lp;
 }
 
+/*
+ * Writes the MIP that opdisc_solve_mip() solves (build_mip, the same columns,
+ * rows and objective including its constant) to path in free MPS format, for
+ * the standalone peer benchmark (bench/oracle/adult_bench -W).  Never called
+ * by the extension: a data-derived MIP written to a file from the server
+ * would leak the data.  Returns 0 on success, non-zero on failure.  GLPK
+ * stores the objective constant as the objective row's RHS entry (with the
+ * sign MPS readers subtract), so readers that honour it report the same
+ * objective value; the caller must check.
+ */
+int
+opdisc_write_mip(const OPDiscProblem *p, const char *path)
+{
+	glp_prob   *lp = build_mip(p);
+	int			ret;
+
+	if (lp == NULL)
+		return -1;
+	ret = glp_write_mps(lp, GLP_MPS_FILE, NULL, path);
+	glp_delete_prob(lp);
+	return ret;
+}
+
 void
 opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 {

@@ -165,7 +165,7 @@ static void
 opsamp_flush_log(void)
 {
 	if (opsamp_log_len > 0)
-		elog(DEBUG1, "dpobj opsamp GLPK: %s", opsamp_log_buf);
+		dpobj_log_solver("dpobj opsamp GLPK: %s", opsamp_log_buf);
 	opsamp_log_len = 0;
 	opsamp_log_buf[0] = '\0';
 }
