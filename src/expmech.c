@@ -117,8 +117,7 @@ halfspace_grid_first(int *w, int d, int B, int D2)
 Datum
 dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 {
-	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	HSState    *state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
+	HSState *state;
 	DPProtectedContext *pctx;
 	OPDiscProblem problem;
 	int			B,
@@ -137,18 +136,9 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	gsl_rng    *rng;
 	StringInfoData params;
 
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		if (!has_state)
-			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
-										 pctx->options);
-	}
-	else if (!has_state)
-		PG_RETURN_NULL();
+	state = hsstate_final_begin(fcinfo, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	d = state->d;
 	hsstate_resolve_params(state, &B, &D2);

@@ -436,8 +436,7 @@ glm_not_converged(int64 ledger_id, const char *aggname)
 Datum
 dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 {
-	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	GLMState   *state = has_state ? (GLMState *) PG_GETARG_POINTER(0) : NULL;
+	GLMState *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	GLMCalibration c;
@@ -453,18 +452,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	gsl_rng    *rng;
 	StringInfoData params;
 
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		if (!has_state)
-			state = glmstate_create_empty(GLM_KIND_LOGISTIC, pctx->d, pctx->epsilon_f,
-										  pctx->delta_f, pctx->options);
-	}
-	else if (!has_state)
-		PG_RETURN_NULL();
+	state = glmstate_final_begin(fcinfo, GLM_KIND_LOGISTIC, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	p = &state->params;
 	d = state->d;

@@ -22,6 +22,7 @@
 #include <math.h>
 
 #include "budget.h"
+#include "mechanism.h"
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -849,4 +850,19 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 	}
 	pq_getmsgend(&buf);
 	PG_RETURN_POINTER(s);
+}
+
+GLMState *
+glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext **pctx)
+{
+	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+
+	*pctx = state ? mechanism_claim(fcinfo, true, state->params.epsilon,
+									state->params.delta, state->d)
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	/* protected path (issue 4): run even on no rows, so emptiness is hidden */
+	if (*pctx != NULL && state == NULL)
+		state = glmstate_create_empty(kind, (*pctx)->d, (*pctx)->epsilon_f,
+									  (*pctx)->delta_f, (*pctx)->options);
+	return state;
 }

@@ -96,6 +96,11 @@ extern void glm_check_args_opsamp(const char *aggname, double epsilon, double de
 								  int d, Jsonb *options);
 
 /* a state with no rows (protected path) in CurrentMemoryContext */
+/* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
+struct DPProtectedContext;
+extern GLMState *glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind,
+									  struct DPProtectedContext **pctx);
+
 extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 									   double delta, Jsonb *options);
 

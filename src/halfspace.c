@@ -223,32 +223,11 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
-	bool		has_state;
 	DPProtectedContext *pctx = NULL;
 
-	has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
-
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		/*
-		 * Protected path (issue 4): the context was claimed for this
-		 * aggregate -- it matched what was scanned -- and we run even on no
-		 * rows.
-		 */
-		if (!has_state)
-			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
-										 pctx->options);
-	}
-	else if (!has_state)
-	{
-		/* no rows: no mechanism runs, nothing is charged (docs/USAGE.md) */
-		PG_RETURN_NULL();
-	}
+	state = hsstate_final_begin(fcinfo, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	d = state->d;
 	hsstate_resolve_params(state, &B, &D2);
 

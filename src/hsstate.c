@@ -30,6 +30,7 @@
 #include <math.h>
 
 #include "budget.h"
+#include "mechanism.h"
 #include "progress.h"
 
 #include "catalog/pg_type.h"
@@ -724,4 +725,19 @@ dpobj_halfspace_deserialfn(PG_FUNCTION_ARGS)
 	pfree(a);
 	pq_getmsgend(&buf);
 	PG_RETURN_POINTER(state);
+}
+
+HSState *
+hsstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
+{
+	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
+
+	*pctx = state ? mechanism_claim(fcinfo, true, state->params.epsilon,
+									state->params.delta, state->d)
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	/* protected path (issue 4): run even on no rows, so emptiness is hidden */
+	if (*pctx != NULL && state == NULL)
+		state = hsstate_create_empty((*pctx)->d, (*pctx)->epsilon_f,
+									 (*pctx)->delta_f, (*pctx)->options);
+	return state;
 }

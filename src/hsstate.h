@@ -74,6 +74,16 @@ extern void hsstate_check_args(const char *aggname, double epsilon,
  * the mechanism even when no row survived (the output must not reveal that
  * the selection was empty).
  */
+/*
+ * Start of every final function on this state: claims the protected-path
+ * context when train() set one for this aggregate (*pctx, else NULL) and
+ * then returns a state even for no rows; on the direct path returns NULL
+ * for no rows (no mechanism runs, nothing is charged).
+ */
+struct DPProtectedContext;
+extern HSState *hsstate_final_begin(FunctionCallInfo fcinfo,
+									struct DPProtectedContext **pctx);
+
 extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
 									 Jsonb *options);
 

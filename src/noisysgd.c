@@ -68,8 +68,7 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {
-	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	GLMState   *state = has_state ? (GLMState *) PG_GETARG_POINTER(0) : NULL;
+	GLMState *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	double	   *X,
@@ -91,18 +90,9 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	gsl_ran_discrete_t *volatile table = NULL;
 	StringInfoData params;
 
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		if (!has_state)
-			state = glmstate_create_empty(GLM_KIND_SGD, pctx->d, pctx->epsilon_f,
-										  pctx->delta_f, pctx->options);
-	}
-	else if (!has_state)
-		PG_RETURN_NULL();
+	state = glmstate_final_begin(fcinfo, GLM_KIND_SGD, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	p = &state->params;
 	d = state->d;

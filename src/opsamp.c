@@ -226,8 +226,7 @@ opsamp_build_lp(const double *X, const double *cnt, const double *y, int nobs, i
 Datum
 dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 {
-	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	GLMState   *state = has_state ? (GLMState *) PG_GETARG_POINTER(0) : NULL;
+	GLMState *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	OPSampCalibration c;
@@ -246,18 +245,9 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	volatile int failed = 0;	/* 1 GLPK internal error, 2 not optimal */
 	StringInfoData params;
 
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		if (!has_state)
-			state = glmstate_create_empty(GLM_KIND_OPSAMP, pctx->d, pctx->epsilon_f,
-										  pctx->delta_f, pctx->options);
-	}
-	else if (!has_state)
-		PG_RETURN_NULL();
+	state = glmstate_final_begin(fcinfo, GLM_KIND_OPSAMP, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	p = &state->params;
 	d = state->d;

@@ -127,8 +127,7 @@ rspm_check_args(const char *aggname, double epsilon, double delta, int d,
 Datum
 dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 {
-	bool		has_state = !PG_ARGISNULL(0) && PG_GETARG_POINTER(0) != NULL;
-	HSState    *state = has_state ? (HSState *) PG_GETARG_POINTER(0) : NULL;
+	HSState    *state;
 	DPProtectedContext *pctx;
 	OPDiscProblem problem;
 	OPDiscResult result;
@@ -144,18 +143,9 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	StringInfoData params;
 	bool		enumerate;
 
-	pctx = mechanism_claim(fcinfo, has_state,
-						   has_state ? state->params.epsilon : 0,
-						   has_state ? state->params.delta : 0,
-						   has_state ? state->d : 0);
-	if (pctx != NULL)
-	{
-		if (!has_state)
-			state = hsstate_create_empty(pctx->d, pctx->epsilon_f, pctx->delta_f,
-										 pctx->options);
-	}
-	else if (!has_state)
-		PG_RETURN_NULL();		/* no rows: nothing runs, nothing is charged */
+	state = hsstate_final_begin(fcinfo, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	rspm_refuse_grid_options(state->options);
 	d = state->d;
