@@ -14,6 +14,7 @@ OBJS = \
 	src/jobs.o \
 	src/progress.o \
 	src/oracle.o \
+	src/rowinput.o \
 	src/opdisc_objective.o \
 	src/opdisc_mip.o \
 	src/opdisc_search.o \

@@ -23,6 +23,7 @@
 
 #include "budget.h"
 #include "mechanism.h"
+#include "rowinput.h"
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
@@ -235,21 +236,6 @@ init_params(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *opt
 }
 
 static void
-check_privacy_params(double epsilon, double delta)
-{
-	if (!isfinite(epsilon) || epsilon <= 0.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number greater than zero"),
-				 errhint("Typical values are between 0.01 and 10.")));
-	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be greater than 0 and less than 1"),
-				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
-}
-
-static void
 check_dimension(const char *aggname, int d)
 {
 	if (d > DPOBJ_GLM_MAX_DIM)
@@ -266,7 +252,7 @@ check_args(GLMKind kind, const char *aggname, double epsilon, double delta, int 
 {
 	GLMParams	p;
 
-	check_privacy_params(epsilon, delta);
+	dp_check_privacy_params(epsilon, delta);
 	check_dimension(aggname, d);
 	init_params(kind, &p, epsilon, delta, options);
 }
@@ -545,72 +531,24 @@ glmstate_accum(FunctionCallInfo fcinfo, GLMState *state, GLMKind kind,
 	int			d;
 	float8	   *vals;
 	bool		drop_bad_rows;
+	DPRowInput	row;
 
-	switch (AggCheckCallContext(fcinfo, &aggcontext))
-	{
-		case AGG_CONTEXT_AGGREGATE:
-			break;
-		case AGG_CONTEXT_WINDOW:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s cannot be used as a window function", aggname),
-					 errhint("Every evaluation would be a separately charged mechanism run; aggregate with GROUP BY instead.")));
-			break;
-		default:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s transition function called in non-aggregate context", aggname)));
-	}
-
-	if (PG_ARGISNULL(3) || PG_ARGISNULL(4))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("epsilon and delta must not be NULL"),
-				 errhint("Pass the privacy parameters as constants.")));
-	epsilon = PG_GETARG_FLOAT8(3);
-	delta = PG_GETARG_FLOAT8(4);
-
-	drop_bad_rows = (dpobj_protected_peek() != NULL);
-	if (drop_bad_rows &&
-		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
-		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
-		return state;
-
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not be NULL", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: label must not be NULL", aggname),
-				 errhint("Filter out rows with a missing label before training.")));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	label = PG_GETARG_BOOL(2);
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: feature array must be one-dimensional", aggname),
-				 errhint("Pass one float8[] of features per row.")));
-	d = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
-	if (d == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: feature array must not be empty", aggname),
-				 errhint("Pass at least one feature per row.")));
-	if (array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not contain NULL elements", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
+	if (!dp_row_read(fcinfo, aggname, &row))
+		return state;			/* dropped on the protected path */
+	aggcontext = row.aggcontext;
+	epsilon = row.epsilon;
+	delta = row.delta;
+	drop_bad_rows = row.drop_bad_rows;
+	arr = row.features;
+	label = row.label;
+	d = row.d;
 
 	if (state == NULL)
 	{
 		GLMParams	params;
 		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 
-		check_privacy_params(epsilon, delta);
+		dp_check_privacy_params(epsilon, delta);
 		check_dimension(aggname, d);
 		init_params(kind, &params, epsilon, delta, options);
 		state = glmstate_create(aggcontext, kind, d, &params, options, GLM_INITIAL_ROWS);

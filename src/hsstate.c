@@ -31,6 +31,7 @@
 
 #include "budget.h"
 #include "mechanism.h"
+#include "rowinput.h"
 #include "progress.h"
 
 #include "catalog/pg_type.h"
@@ -152,21 +153,6 @@ parse_options(Jsonb *options, HSParams *params)
 	}
 }
 
-static void
-check_privacy_params(double epsilon, double delta)
-{
-	if (!isfinite(epsilon) || epsilon <= 0.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("epsilon must be a finite number greater than zero"),
-				 errhint("Typical values are between 0.01 and 10.")));
-	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be greater than 0 and less than 1"),
-				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
-}
-
 void
 hsstate_resolve_params(const HSState *state, int *B, int *D2)
 {
@@ -206,7 +192,7 @@ hsstate_check_args(const char *aggname, double epsilon, double delta, int d,
 {
 	HSParams	params;
 
-	check_privacy_params(epsilon, delta);
+	dp_check_privacy_params(epsilon, delta);
 	check_dimension(aggname, d);
 	init_params(&params, epsilon, delta, options);
 }
@@ -341,81 +327,24 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 	float8	   *vals;
 	int			Q;
 	bool		drop_bad_rows;
+	DPRowInput	row;
 
-	switch (AggCheckCallContext(fcinfo, &aggcontext))
-	{
-		case AGG_CONTEXT_AGGREGATE:
-			break;
-		case AGG_CONTEXT_WINDOW:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s cannot be used as a window function", aggname),
-					 errhint("Every evaluation would be a separately charged mechanism run; aggregate with GROUP BY instead.")));
-			break;
-		default:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s transition function called in non-aggregate context", aggname)));
-	}
-
-	/* arguments that are the same on every row */
-	if (PG_ARGISNULL(3) || PG_ARGISNULL(4))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("epsilon and delta must not be NULL"),
-				 errhint("Pass the privacy parameters as constants.")));
-	epsilon = PG_GETARG_FLOAT8(3);
-	delta = PG_GETARG_FLOAT8(4);
-
-	/*
-	 * Protected path (dpobj.train): bad rows are dropped, not reported.
-	 * train() builds every feature array with the same length from
-	 * validated columns, so the remaining shape errors cannot depend on the
-	 * data there.
-	 */
-	drop_bad_rows = (dpobj_protected_peek() != NULL);
-	if (drop_bad_rows &&
-		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
-		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
-		return state;
-
-	/* row values: errors name the problem, never the value */
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not be NULL", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: label must not be NULL", aggname),
-				 errhint("Filter out rows with a missing label before training.")));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	label = PG_GETARG_BOOL(2);
-
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: feature array must be one-dimensional", aggname),
-				 errhint("Pass one float8[] of features per row.")));
-	d = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
-	if (d == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: feature array must not be empty", aggname),
-				 errhint("Pass at least one feature per row.")));
-	if (array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not contain NULL elements", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
+	if (!dp_row_read(fcinfo, aggname, &row))
+		return state;			/* dropped on the protected path */
+	aggcontext = row.aggcontext;
+	epsilon = row.epsilon;
+	delta = row.delta;
+	drop_bad_rows = row.drop_bad_rows;
+	arr = row.features;
+	label = row.label;
+	d = row.d;
 
 	if (state == NULL)
 	{
 		HSParams	params;
 		Jsonb	   *options = NULL;
 
-		check_privacy_params(epsilon, delta);
+		dp_check_privacy_params(epsilon, delta);
 		check_dimension(aggname, d);
 		if (has_options && !PG_ARGISNULL(5))
 			options = PG_GETARG_JSONB_P(5);

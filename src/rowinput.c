@@ -1,0 +1,112 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowinput.c
+ *	  Reading and checking the per-row arguments shared by every training
+ *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c).
+ *
+ * Direct path: every bad row raises an error that names the problem and
+ * never the value.  Protected path (dpobj.train, issue 4): rows with NULL
+ * features, elements or labels are dropped, so that no error depends on
+ * the data; train() builds every feature array from validated columns, so
+ * the remaining shape errors cannot depend on the data there.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rowinput.h"
+
+#include <math.h>
+
+#include "budget.h"
+
+#include "utils/array.h"
+
+bool
+dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+{
+	ArrayType  *arr;
+
+	switch (AggCheckCallContext(fcinfo, &row->aggcontext))
+	{
+		case AGG_CONTEXT_AGGREGATE:
+			break;
+		case AGG_CONTEXT_WINDOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s cannot be used as a window function", aggname),
+					 errhint("Every evaluation would be a separately charged mechanism run; aggregate with GROUP BY instead.")));
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s transition function called in non-aggregate context", aggname)));
+	}
+
+	/* arguments that are the same on every row */
+	if (PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("epsilon and delta must not be NULL"),
+				 errhint("Pass the privacy parameters as constants.")));
+	row->epsilon = PG_GETARG_FLOAT8(3);
+	row->delta = PG_GETARG_FLOAT8(4);
+
+	/*
+	 * Protected path (dpobj.train): bad rows are dropped, not reported.
+	 * train() builds every feature array with the same length from
+	 * validated columns, so the remaining shape errors cannot depend on the
+	 * data there.
+	 */
+	row->drop_bad_rows = (dpobj_protected_peek() != NULL);
+	if (row->drop_bad_rows &&
+		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
+		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
+		return false;
+
+	/* row values: errors name the problem, never the value */
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: feature array must not be NULL", aggname),
+				 errhint("Filter out or impute rows with missing features before training.")));
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: label must not be NULL", aggname),
+				 errhint("Filter out rows with a missing label before training.")));
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	row->label = PG_GETARG_BOOL(2);
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: feature array must be one-dimensional", aggname),
+				 errhint("Pass one float8[] of features per row.")));
+	row->d = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	if (row->d == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: feature array must not be empty", aggname),
+				 errhint("Pass at least one feature per row.")));
+	if (array_contains_nulls(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: feature array must not contain NULL elements", aggname),
+				 errhint("Filter out or impute rows with missing features before training.")));
+	row->features = arr;
+	return true;
+}
+
+void
+dp_check_privacy_params(double epsilon, double delta)
+{
+	if (!isfinite(epsilon) || epsilon <= 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be a finite number greater than zero"),
+				 errhint("Typical values are between 0.01 and 10.")));
+	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta must be greater than 0 and less than 1"),
+				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
+}

@@ -1,0 +1,39 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowinput.h
+ *	  The per-row arguments every training aggregate shares:
+ *	  (state, features float8[], label boolean, epsilon, delta [, options]).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_ROWINPUT_H
+#define DPOBJ_ROWINPUT_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/array.h"
+
+typedef struct DPRowInput
+{
+	MemoryContext aggcontext;	/* the aggregate's memory context */
+	double		epsilon;
+	double		delta;
+	ArrayType  *features;		/* one-dimensional, no NULLs, d > 0 */
+	int			d;
+	bool		label;
+	bool		drop_bad_rows;	/* protected path: drop, never report */
+} DPRowInput;
+
+/*
+ * Checks the call context (aggregate, not window) and the row's arguments.
+ * Returns false when the row is to be dropped (protected path, NULL
+ * features/label/elements); raises an error naming the problem — never the
+ * value — on the direct path.  Does not look at the feature values.
+ */
+extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
+/* epsilon > 0 and finite, 0 < delta < 1 */
+extern void dp_check_privacy_params(double epsilon, double delta);
+
+#endif							/* DPOBJ_ROWINPUT_H */
