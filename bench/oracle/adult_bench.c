@@ -30,6 +30,11 @@
  *					  [-O order_mode (0 default, 1 |eta|, 2 greedy)] [-L (no local search)]
  *					  [-S sample_seed] [-R (RSPM: W = {-1,0,1}^d, separator noise
  *					   as value_cost, sigma = 7 sqrt(2d ln(1/delta)) / eps)]
+ *					  [-C mps_dir (peer row: write the MIP of opdisc_solve_mip as
+ *					   free MPS with opdisc_write_mip to mps_dir/<set>_e<eps>_s<seed>.mps
+ *					   and solve it with "cbc FILE -sec T -threads 1 -solve -solu SOL
+ *					   -quit", T = the -t limit; prints a "cbc" line per run, see
+ *					   peer_cbc())]
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +45,98 @@
 #include <time.h>
 
 #include "opdisc.h"
+
+static double wall(void);
+
+/*
+ * Peer row (issue 3): solve the MPS file with CBC's command line and compare
+ * with the search's certified answer.  The MIP's objective has the constant
+ * C = sum_u p_u (build_mip: glp_set_obj_coef(lp, 0, C)); glp_write_mps writes
+ * it as the objective row's RHS entry +C, and CBC 2.10 reads an objective RHS
+ * r as the constant -r (measured on d4: CBC's value = opdisc_objective - 2C).
+ * So the comparable value is CBC's "Objective value" + 2C; "diff" below is
+ * that minus the search's opdisc_objective (0 up to rounding when CBC agrees).
+ * Prints: cbc STATUS wall_s nodes cbc_objective diff=... same_w=0/1/-1
+ */
+static void
+peer_cbc(const char *mps, double tlimit, const OPDiscResult *ref, int d,
+		 double constant)
+{
+	char		cmd[4096],
+				sol[1100],
+				line[4096];
+	char		status[64] = "UNKNOWN";
+	double		obj = NAN;
+	long		nodes = -1;
+	int			wc[64];
+	int			same_w = -1;
+	double		t0 = wall(),
+				secs;
+	FILE	   *f;
+
+	snprintf(sol, sizeof(sol), "%s.sol", mps);
+	remove(sol);
+	snprintf(cmd, sizeof(cmd), "cbc '%s' -sec %g -threads 1 -solve -solu '%s' -quit 2>&1",
+			 mps, tlimit, sol);
+	f = popen(cmd, "r");
+	if (f == NULL)
+	{
+		perror("popen cbc");
+		return;
+	}
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		if (strncmp(line, "Result - ", 9) == 0)
+		{
+			if (strstr(line, "Optimal solution found"))
+				strcpy(status, "OPTIMAL");
+			else if (strstr(line, "Stopped on time"))
+				strcpy(status, "TIMELIMIT");
+			else if (strstr(line, "infeasible"))
+				strcpy(status, "INFEASIBLE");
+			else
+			{
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(status, sizeof(status), "OTHER(%.40s)", line + 9);
+				for (char *c = status; *c; c++)
+					if (*c == ' ')
+						*c = '_';
+			}
+		}
+		else if (strncmp(line, "Objective value:", 16) == 0)
+			obj = atof(line + 16);
+		else if (strncmp(line, "Enumerated nodes:", 17) == 0)
+			nodes = atol(line + 17);
+	}
+	pclose(f);
+	secs = wall() - t0;
+
+	/* w from the solution file: lines "index name value reduced_cost", w_j is C<j+1> */
+	f = fopen(sol, "r");
+	if (f != NULL && strcmp(status, "OPTIMAL") == 0)
+	{
+		memset(wc, 0, sizeof(wc));
+		same_w = 1;
+		while (fgets(line, sizeof(line), f) != NULL)
+		{
+			int			idx;
+			char		name[256];
+			double		v;
+
+			if (sscanf(line, "%d %255s %lf", &idx, name, &v) == 3 &&
+				name[0] == 'C' && atoi(name + 1) >= 1 && atoi(name + 1) <= d)
+				wc[atoi(name + 1) - 1] = (int) lround(v);
+		}
+		for (int j = 0; j < d; j++)
+			if (wc[j] != ref->w[j])
+				same_w = 0;
+	}
+	if (f != NULL)
+		fclose(f);
+	printf("  cbc  %-9s %-10.3f %-12ld %-14.4f diff=%.3g same_w=%d\n", status, secs, nodes,
+		   obj, obj + 2.0 * constant - ref->objective, same_w);
+	fflush(stdout);
+}
 
 #ifdef OPDISC_SEARCH_TUNING
 extern int *opdisc_search_forced_order;
@@ -225,6 +322,7 @@ main(int argc, char **argv)
 				verbose = 0,
 				brute = 0,
 				rspm = 0;
+	const char *cbc_dir = NULL;
 	uint64_t	sample_seed = 1;
 	static Rec	recs[MAXROWS];
 	static Rec	bal[MAXROWS];
@@ -279,6 +377,8 @@ main(int argc, char **argv)
 			brute = 1;
 		else if (strcmp(argv[i], "-R") == 0)
 			rspm = 1;
+		else if (strcmp(argv[i], "-C") == 0 && i + 1 < argc)
+			cbc_dir = argv[++i];
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 		{
 			char	   *s = argv[++i];
@@ -385,8 +485,8 @@ main(int argc, char **argv)
 
 		for (int u = 0; u < nrows; u++)
 			sumpos += pos[u];
-		printf("# set=%s d=%d n=%d (pos %d) distinct=%d B=%d D2=%d grid=%.3g eps=%g sigma=%.2f\n",
-			   set, d, nbal, npos, nrows, B, D2, opdisc_grid_size(d, B, D2), eps, sigma);
+		printf("# set=%s d=%d n=%d (pos %d) distinct=%d B=%d D2=%d limit=%g grid=%.3g eps=%g sigma=%.2f\n",
+			   set, d, nbal, npos, nrows, B, D2, tlimit, opdisc_grid_size(d, B, D2), eps, sigma);
 		printf("# %-4s %-9s %-10s %-12s %-14s %-14s %s\n", "seed", "status", "seconds",
 			   "nodes", "objective", "obj-sum(pos)", "w");
 		fflush(stdout);
@@ -476,6 +576,17 @@ main(int argc, char **argv)
 				}
 				printf("  enum %-9s %-10s %-12s %-14.4f same_w=%d\n", "", "", "", best,
 					   memcmp(w, wb, sizeof(int) * d) == 0);
+			}
+			if (cbc_dir != NULL)
+			{
+				char		mps[1024];
+
+				snprintf(mps, sizeof(mps), "%s/%s_e%g_s%d.mps", cbc_dir, set, eps,
+						 seed0 + run);
+				if (opdisc_write_mip(&p, mps) != 0)
+					printf("#    opdisc_write_mip(%s) failed\n", mps);
+				else
+					peer_cbc(mps, tlimit, &res, d, (double) sumpos);
 			}
 			if (use_mip)
 			{

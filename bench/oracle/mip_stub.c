@@ -9,3 +9,11 @@ opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 	result->status = OPDISC_FAILED;
 	snprintf(result->message, sizeof(result->message), "GLPK oracle not built");
 }
+
+int
+opdisc_write_mip(const OPDiscProblem *p, const char *path)
+{
+	(void) p;
+	(void) path;
+	return -1;
+}
