@@ -555,30 +555,9 @@ glmstate_accum(FunctionCallInfo fcinfo, GLMState *state, GLMKind kind,
 	}
 	else
 	{
-		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
-		bool		same;
-
-		if (epsilon != state->params.epsilon || delta != state->params.delta)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon and delta must be the same on every row", aggname),
-					 errhint("Pass the privacy parameters as constants.")));
-		if (options == NULL || state->options == NULL)
-			same = (options == NULL && state->options == NULL);
-		else
-			same = VARSIZE(options) == VARSIZE(state->options) &&
-				memcmp(options, state->options, VARSIZE(options)) == 0;
-		if (!same)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: options must be the same on every row", aggname),
-					 errhint("Pass the options as a constant.")));
-		if (d != state->d)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: all feature arrays must have the same length", aggname),
-					 errdetail("The first row had %d features.", state->d),
-					 errhint("Encode every row with the same feature set.")));
+		dp_row_check_same(aggname, &row, PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5),
+						  state->params.epsilon, state->params.delta,
+						  state->options, state->d);
 	}
 
 	vals = (float8 *) ARR_DATA_PTR(arr);

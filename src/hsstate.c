@@ -356,33 +356,10 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 	}
 	else
 	{
-		if (epsilon != state->params.epsilon || delta != state->params.delta)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon and delta must be the same on every row", aggname),
-					 errhint("Pass the privacy parameters as constants.")));
-		if (has_options)
-		{
-			Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
-			bool		same;
-
-			if (options == NULL || state->options == NULL)
-				same = (options == NULL && state->options == NULL);
-			else
-				same = VARSIZE(options) == VARSIZE(state->options) &&
-					memcmp(options, state->options, VARSIZE(options)) == 0;
-			if (!same)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("%s: options must be the same on every row", aggname),
-						 errhint("Pass the options as a constant.")));
-		}
-		if (d != state->d)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: all feature arrays must have the same length", aggname),
-					 errdetail("The first row had %d features.", state->d),
-					 errhint("Encode every row with the same feature set.")));
+		dp_row_check_same(aggname, &row,
+						  (has_options && !PG_ARGISNULL(5)) ? PG_GETARG_JSONB_P(5) : NULL,
+						  state->params.epsilon, state->params.delta,
+						  state->options, state->d);
 	}
 
 	/* quantise: a_j = round(Q x_j) (half away from zero), Q a power of two */

@@ -13,6 +13,7 @@
 
 #include "fmgr.h"
 #include "utils/array.h"
+#include "utils/jsonb.h"
 
 typedef struct DPRowInput
 {
@@ -32,6 +33,14 @@ typedef struct DPRowInput
  * value — on the direct path.  Does not look at the feature values.
  */
 extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
+/*
+ * A later row: epsilon, delta, the options (byte-for-byte) and the number
+ * of features must equal the first row's.
+ */
+extern void dp_row_check_same(const char *aggname, const DPRowInput *row,
+							  Jsonb *options, double epsilon0, double delta0,
+							  Jsonb *options0, int d0);
 
 /* epsilon > 0 and finite, 0 < delta < 1 */
 extern void dp_check_privacy_params(double epsilon, double delta);
