@@ -1,11 +1,17 @@
 # dpobj — PGXS build.  `make && make install && make installcheck`
 EXTENSION = dpobj
 MODULE_big = dpobj
-DATA = sql/dpobj--0.1.0.sql
+# 0.1.0 is released and never changes; every later SQL change is an upgrade
+# script.  A fresh CREATE EXTENSION runs dpobj--0.1.0.sql and then the upgrade
+# chain to default_version (PostgreSQL picks that path itself, as contrib does).
+DATA = sql/dpobj--0.1.0.sql sql/dpobj--0.1.0--0.2.0.sql
 
 OBJS = \
 	src/dpobj.o \
+	src/options.o \
+	src/calibrate.o \
 	src/random.o \
+	src/hsparams.o \
 	src/hsstate.o \
 	src/halfspace.o \
 	src/model.o \
@@ -20,6 +26,7 @@ OBJS = \
 	src/opdisc_search.o \
 	src/rspm.o \
 	src/expmech.o \
+	src/glmparams.o \
 	src/glmstate.o \
 	src/glm.o \
 	src/noisysgd.o \

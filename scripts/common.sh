@@ -23,6 +23,9 @@
 #   DPOBJ_TMPDIR    where the cluster directory is created (default /tmp); must be
 #                   traversable by the postgres user.
 #   DPOBJ_SKIP_APT=1  do not check/install packages.
+#   DPOBJ_PG_BINDIR   bin directory of the PostgreSQL 15 installation to build against and
+#                   run (default /usr/lib/postgresql/15/bin); a relocated copy of it lets
+#                   several checkouts test side by side.
 #   DPOBJ_EXTRA_CONF  extra postgresql.conf lines for the throwaway cluster (bench/run.sh).
 
 # Repository root: the parent of this file's directory.
@@ -30,7 +33,9 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export REPO
 
 PG_MAJOR=15
-PG_BINDIR="/usr/lib/postgresql/${PG_MAJOR}/bin"
+# DPOBJ_PG_BINDIR: another PostgreSQL 15 installation (its bin directory)
+PG_BINDIR="${DPOBJ_PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR}/bin}"
+export PG_BINDIR
 PG_CONFIG="${PG_BINDIR}/pg_config"
 export PG_CONFIG
 # Use the PostgreSQL 15 client programs (psql, createdb, pg_regress's psql) rather than

@@ -545,7 +545,7 @@ typedef struct TrainMechanism
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
-	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", hsstate_check_args},
+	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", hsparams_check_args},
 	/* issue 5: the mechanism family */
 	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},

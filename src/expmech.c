@@ -76,9 +76,9 @@ expmech_check_args(const char *aggname, double epsilon, double delta, int d,
 	int			B,
 				D2;
 
-	hsstate_check_args(aggname, epsilon, delta, d, options);
+	hsparams_check_args(aggname, epsilon, delta, d, options);
 	tmp = hsstate_create_empty(d, epsilon, delta, options);
-	hsstate_resolve_params(tmp, &B, &D2);
+	hsparams_resolve(&tmp->params, tmp->d, &B, &D2);
 	if (opdisc_grid_size(d, B, D2) > DPOBJ_EXPMECH_MAX_GRID)
 		expmech_refuse(opdisc_grid_size(d, B, D2));
 }
@@ -141,7 +141,7 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 
 	d = state->d;
-	hsstate_resolve_params(state, &B, &D2);
+	hsparams_resolve(&state->params, state->d, &B, &D2);
 	grid = opdisc_grid_size(d, B, D2);
 	if (grid > DPOBJ_EXPMECH_MAX_GRID)
 		expmech_refuse(grid);

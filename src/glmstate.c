@@ -43,251 +43,6 @@ PG_FUNCTION_INFO_V1(dpobj_glm_serial);
 PG_FUNCTION_INFO_V1(dpobj_glm_deserial);
 
 #define GLM_INITIAL_ROWS 256
-#define GLM_MAX_T		 ((int64) 1000000000)
-
-static const char *
-kind_aggname(GLMKind kind)
-{
-	switch (kind)
-	{
-		case GLM_KIND_LOGISTIC:
-			return "dp_logistic";
-		case GLM_KIND_SGD:
-			return "dp_noisysgd";
-		default:
-			return "dp_opsamp";
-	}
-}
-
-static const char *
-kind_valid_options(GLMKind kind)
-{
-	switch (kind)
-	{
-		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required), method, loss, lambda, intercept and h.";
-		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T and radius.";
-		default:
-			return "Valid options are R (required), intercept and beta.";
-	}
-}
-
-static double
-option_number(JsonbValue *v, const char *key, double lo, double hi, bool lo_open)
-{
-	double		f = NAN;
-
-	if (v->type == jbvNumeric)
-		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-											   NumericGetDatum(v->val.numeric)));
-	if (!isfinite(f) || (lo_open ? !(f > lo) : !(f >= lo)) || !(f <= hi))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" must be a number %s %g and at most %g",
-						key, lo_open ? "greater than" : "of at least", lo, hi),
-				 errhint("Pass a finite JSON number.")));
-	return f;
-}
-
-static char *
-option_string(JsonbValue *v, const char *key, const char *hint)
-{
-	if (v->type != jbvString)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" must be a string", key),
-				 errhint("%s", hint)));
-	return pnstrdup(v->val.string.val, v->val.string.len);
-}
-
-static void
-init_params(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
-{
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	char	   *key = NULL;
-	bool		have_R = false;
-
-	memset(p, 0, sizeof(*p));
-	p->epsilon = epsilon;
-	p->delta = delta;
-	p->method = GLM_METHOD_OBJECTIVE;
-	p->loss = kind == GLM_KIND_OPSAMP ? GLM_LOSS_HINGE : GLM_LOSS_LOGISTIC;
-	p->lambda = -1;
-	p->intercept = kind != GLM_KIND_OPSAMP;
-	p->h = 0.5;
-	p->T = 0;
-	p->radius = 10.0;
-	p->beta = 0.05;
-
-	if (options == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: options must not be NULL", kind_aggname(kind)),
-				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
-	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"R\": 1}'.")));
-
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		if (tok == WJB_KEY)
-		{
-			key = pnstrdup(v.val.string.val, v.val.string.len);
-			continue;
-		}
-		if (tok != WJB_VALUE)
-			continue;
-		if (strcmp(key, "R") == 0)
-		{
-			p->R = option_number(&v, key, 0, 1e6, true);
-			have_R = true;
-		}
-		else if (strcmp(key, "intercept") == 0)
-		{
-			if (v.type != jbvBool)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"intercept\" must be true or false"),
-						 errhint("Pass a JSON boolean.")));
-			p->intercept = v.val.boolean;
-		}
-		else if (kind != GLM_KIND_OPSAMP && strcmp(key, "loss") == 0)
-		{
-			char	   *s = option_string(&v, key, "Use \"logistic\" or \"huber\".");
-
-			if (strcmp(s, "logistic") == 0)
-				p->loss = GLM_LOSS_LOGISTIC;
-			else if (strcmp(s, "huber") == 0)
-				p->loss = GLM_LOSS_HUBER;
-			else
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("unknown loss \"%s\"", s),
-						 errhint("Use \"logistic\" or \"huber\".")));
-		}
-		else if (kind != GLM_KIND_OPSAMP && strcmp(key, "h") == 0)
-			p->h = option_number(&v, key, 0, 1e3, true);
-		else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "method") == 0)
-		{
-			char	   *s = option_string(&v, key, "Use \"objective\", \"output\" or \"cms\".");
-
-			if (strcmp(s, "objective") == 0)
-				p->method = GLM_METHOD_OBJECTIVE;
-			else if (strcmp(s, "output") == 0)
-				p->method = GLM_METHOD_OUTPUT;
-			else if (strcmp(s, "cms") == 0)
-				p->method = GLM_METHOD_CMS;
-			else
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("unknown method \"%s\"", s),
-						 errhint("Use \"objective\", \"output\" or \"cms\".")));
-		}
-		else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "lambda") == 0)
-			p->lambda = option_number(&v, key, 0, 1e12, true);
-		else if (kind == GLM_KIND_SGD && strcmp(key, "T") == 0)
-		{
-			double		t = option_number(&v, key, 1, (double) GLM_MAX_T, false);
-
-			if (t != floor(t))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"T\" must be an integer"),
-						 errhint("T is the number of SGD steps.")));
-			p->T = (int64) t;
-		}
-		else if (kind == GLM_KIND_SGD && strcmp(key, "radius") == 0)
-			p->radius = option_number(&v, key, 0, 1e6, true);
-		else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
-			p->beta = option_number(&v, key, 0, 1, true);
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%s\" for %s", key, kind_aggname(kind)),
-					 errhint("%s", kind_valid_options(kind))));
-	}
-	if (!have_R)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
-						kind_aggname(kind)),
-				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
-
-	/* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
-	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
-	{
-		double		Reff2 = p->R * p->R + (p->intercept ? 1.0 : 0.0);
-		double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-		double		lmin = 2.0 * beta * Reff2 / epsilon;
-
-		if (p->lambda < lmin)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
-							lmin),
-					 errhint("Omit \"lambda\" to use that minimum.")));
-	}
-}
-
-static void
-check_dimension(const char *aggname, int d)
-{
-	if (d > DPOBJ_GLM_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s supports at most %d features, got %d",
-						aggname, DPOBJ_GLM_MAX_DIM, d),
-				 errhint("Reduce the feature set.")));
-}
-
-static void
-check_args(GLMKind kind, const char *aggname, double epsilon, double delta, int d,
-		   Jsonb *options)
-{
-	GLMParams	p;
-
-	dp_check_privacy_params(epsilon, delta);
-	check_dimension(aggname, d);
-	init_params(kind, &p, epsilon, delta, options);
-}
-
-void
-glm_check_args_logistic(const char *aggname, double epsilon, double delta, int d,
-						Jsonb *options)
-{
-	check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options);
-}
-
-void
-glm_check_args_sgd(const char *aggname, double epsilon, double delta, int d,
-				   Jsonb *options)
-{
-	check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
-}
-
-void
-glm_check_args_opsamp(const char *aggname, double epsilon, double delta, int d,
-					  Jsonb *options)
-{
-	check_args(GLM_KIND_OPSAMP, aggname, epsilon, delta, d, options);
-}
-
-double
-glm_default_lambda(const GLMParams *p, double Reff)
-{
-	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-
-	if (p->lambda > 0)
-		return p->lambda;
-	/* KST12 Thm 2 minimum; also the default of the other methods */
-	return 2.0 * beta * Reff * Reff / p->epsilon;
-}
 
 /*
  * Losses in z = y <theta, x> (ALGORITHMS.md section 4):
@@ -393,7 +148,7 @@ glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *
 {
 	GLMParams	p;
 
-	init_params(kind, &p, epsilon, delta, options);
+	glmparams_init(kind, &p, epsilon, delta, options);
 	return glmstate_create(CurrentMemoryContext, kind, d, &p, options, GLM_INITIAL_ROWS);
 }
 
@@ -549,8 +304,8 @@ glmstate_accum(FunctionCallInfo fcinfo, GLMState *state, GLMKind kind,
 		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 
 		dp_check_privacy_params(epsilon, delta);
-		check_dimension(aggname, d);
-		init_params(kind, &params, epsilon, delta, options);
+		glmparams_check_dimension(aggname, d);
+		glmparams_init(kind, &params, epsilon, delta, options);
 		state = glmstate_create(aggcontext, kind, d, &params, options, GLM_INITIAL_ROWS);
 	}
 	else
@@ -662,7 +417,7 @@ dpobj_glm_combine(PG_FUNCTION_ARGS)
 		memcmp(&s1->params, &s2->params, sizeof(GLMParams)) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: parallel workers saw different arguments", kind_aggname(s1->kind)),
+				 errmsg("%s: parallel workers saw different arguments", glm_kind_aggname(s1->kind)),
 				 errhint("Pass the privacy parameters and options as constants and encode every row with the same feature set.")));
 	merge_rows(s1, s2);
 	PG_RETURN_POINTER(s1);

@@ -229,7 +229,7 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	d = state->d;
-	hsstate_resolve_params(state, &B, &D2);
+	hsparams_resolve(&state->params, state->d, &B, &D2);
 
 	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
 	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;

@@ -48,155 +48,6 @@
 
 #define HS_INITIAL_ROWS 256
 
-static int
-option_int(JsonbValue *v, const char *key, int lo, int hi)
-{
-	double		f;
-
-	if (v->type != jbvNumeric)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" must be a number", key),
-				 errhint("Pass an integer between %d and %d.", lo, hi)));
-	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-										   NumericGetDatum(v->val.numeric)));
-	if (!(f >= lo && f <= hi) || f != floor(f))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" must be an integer between %d and %d", key, lo, hi),
-				 errhint("Omit the option to use the default.")));
-	return (int) f;
-}
-
-/* Parses the options jsonb into params (keys: B, D2, Q, oracle, time_limit). */
-static void
-parse_options(Jsonb *options, HSParams *params)
-{
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	char	   *key = NULL;
-
-	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options must be a JSON object"),
-				 errhint("For example '{\"B\": 2, \"D2\": 4}'.")));
-
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		if (tok == WJB_KEY)
-		{
-			key = pnstrdup(v.val.string.val, v.val.string.len);
-			continue;
-		}
-		if (tok != WJB_VALUE)
-			continue;
-		if (strcmp(key, "B") == 0)
-			params->B = option_int(&v, key, 1, DPOBJ_MAX_B);
-		else if (strcmp(key, "D2") == 0)
-			params->D2 = option_int(&v, key, 1, DPOBJ_MAX_D2);
-		else if (strcmp(key, "Q") == 0)
-		{
-			int			q = option_int(&v, key, 1, DPOBJ_MAX_Q);
-
-			if ((q & (q - 1)) != 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"Q\" must be a power of two"),
-						 errhint("A power of two makes the quantisation Q*x exact; the default is %d.",
-								 DPOBJ_DEFAULT_Q)));
-			params->Q = q;
-		}
-		else if (strcmp(key, "oracle") == 0)
-		{
-			char	   *s;
-
-			if (v.type != jbvString)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"oracle\" must be a string"),
-						 errhint("Use \"auto\", \"mip\" or \"search\".")));
-			s = pnstrdup(v.val.string.val, v.val.string.len);
-			if (strcmp(s, "auto") == 0)
-				params->oracle = DPOBJ_ORACLE_AUTO;
-			else if (strcmp(s, "mip") == 0)
-				params->oracle = DPOBJ_ORACLE_MIP;
-			else if (strcmp(s, "search") == 0)
-				params->oracle = DPOBJ_ORACLE_SEARCH;
-			else
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("unknown oracle \"%s\"", s),
-						 errhint("Use \"auto\", \"mip\" or \"search\".")));
-		}
-		else if (strcmp(key, "time_limit") == 0)
-		{
-			double		f = -1;
-
-			if (v.type == jbvNumeric)
-				f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-													   NumericGetDatum(v.val.numeric)));
-			if (!(f >= 0 && f <= 86400.0 * 7))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("option \"time_limit\" must be a number of seconds between 0 and 604800"),
-						 errhint("0 means no limit; omit the option to use dpobj.solver_time_limit.")));
-			params->time_limit = f;
-		}
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%s\"", key),
-					 errhint("Valid options are B, D2, Q, oracle and time_limit.")));
-	}
-}
-
-void
-hsstate_resolve_params(const HSState *state, int *B, int *D2)
-{
-	*B = state->params.B > 0 ? state->params.B : (int) floor(sqrt((double) state->d));
-	*D2 = state->params.D2 > 0 ? state->params.D2 : state->d;
-}
-
-/* Defaults, then the options (if any). */
-static void
-init_params(HSParams *params, double epsilon, double delta, Jsonb *options)
-{
-	params->epsilon = epsilon;
-	params->delta = delta;
-	params->B = -1;
-	params->D2 = -1;
-	params->Q = DPOBJ_DEFAULT_Q;
-	params->oracle = (DPObjOracle) dpobj_oracle;
-	params->time_limit = -1;
-	if (options != NULL)
-		parse_options(options, params);
-}
-
-static void
-check_dimension(const char *aggname, int d)
-{
-	if (d > DPOBJ_HALFSPACE_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s supports at most %d features, got %d",
-						aggname, DPOBJ_HALFSPACE_MAX_DIM, d),
-				 errhint("The exact oracle searches a grid exponential in the dimension; reduce the feature set.")));
-}
-
-void
-hsstate_check_args(const char *aggname, double epsilon, double delta, int d,
-				   Jsonb *options)
-{
-	HSParams	params;
-
-	dp_check_privacy_params(epsilon, delta);
-	check_dimension(aggname, d);
-	init_params(&params, epsilon, delta, options);
-}
-
 /* a state with room for at least capacity distinct rows (a power of two) */
 static HSState *
 hsstate_create_sized(MemoryContext aggcontext, int d, const HSParams *params,
@@ -244,7 +95,7 @@ hsstate_create_empty(int d, double epsilon, double delta, Jsonb *options)
 {
 	HSParams	params;
 
-	init_params(&params, epsilon, delta, options);
+	hsparams_init(&params, epsilon, delta, options);
 	return hsstate_create(CurrentMemoryContext, d, &params, options);
 }
 
@@ -345,10 +196,10 @@ hsstate_accum(FunctionCallInfo fcinfo, HSState *state, const char *aggname,
 		Jsonb	   *options = NULL;
 
 		dp_check_privacy_params(epsilon, delta);
-		check_dimension(aggname, d);
+		hsparams_check_dimension(aggname, d);
 		if (has_options && !PG_ARGISNULL(5))
 			options = PG_GETARG_JSONB_P(5);
-		init_params(&params, epsilon, delta, options);
+		hsparams_init(&params, epsilon, delta, options);
 		state = hsstate_create(aggcontext, d, &params, options);
 		/* first row: the scan is under way (phase only, issue 6) */
 		if (!IsParallelWorker())

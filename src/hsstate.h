@@ -16,21 +16,10 @@
 #define DPOBJ_HSSTATE_H
 
 #include "dpobj.h"
+#include "hsparams.h"
 
 #include "fmgr.h"
 #include "utils/jsonb.h"
-
-/* Public parameters of a halfspace run, fixed by the first row. */
-typedef struct HSParams
-{
-	double		epsilon;
-	double		delta;
-	int			B;				/* box bound, -1 = default floor(sqrt(d)) */
-	int			D2;				/* norm^2 bound, -1 = default d */
-	int			Q;				/* feature quantum 1/Q */
-	DPObjOracle oracle;
-	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
-} HSParams;
 
 typedef struct HSState
 {
@@ -62,19 +51,6 @@ extern HSState *hsstate_accum(FunctionCallInfo fcinfo, HSState *state,
 							  const char *aggname, bool has_options);
 
 /*
- * Validates the run-wide arguments the way the first row would (privacy
- * parameters, dimension, options), without any row: dpobj.train() calls it
- * before it scans anything, so that argument errors come first.
- */
-extern void hsstate_check_args(const char *aggname, double epsilon,
-							   double delta, int d, Jsonb *options);
-
-/*
- * A state with no rows, in CurrentMemoryContext: the protected path runs
- * the mechanism even when no row survived (the output must not reveal that
- * the selection was empty).
- */
-/*
  * Start of every final function on this state: claims the protected-path
  * context when train() set one for this aggregate (*pctx, else NULL) and
  * then returns a state even for no rows; on the direct path returns NULL
@@ -84,10 +60,12 @@ struct DPProtectedContext;
 extern HSState *hsstate_final_begin(FunctionCallInfo fcinfo,
 									struct DPProtectedContext **pctx);
 
+/*
+ * A state with no rows, in CurrentMemoryContext: the protected path runs
+ * the mechanism even when no row survived (the output must not reveal that
+ * the selection was empty).
+ */
 extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
 									 Jsonb *options);
-
-/* Parameters with the defaults filled in (B = floor(sqrt d), D2 = d). */
-extern void hsstate_resolve_params(const HSState *state, int *B, int *D2);
 
 #endif							/* DPOBJ_HSSTATE_H */

@@ -120,7 +120,7 @@ void
 rspm_check_args(const char *aggname, double epsilon, double delta, int d,
 				Jsonb *options)
 {
-	hsstate_check_args(aggname, epsilon, delta, d, options);
+	hsparams_check_args(aggname, epsilon, delta, d, options);
 	rspm_refuse_grid_options(options);
 }
 

@@ -1,0 +1,33 @@
+/* dpobj--0.1.0--0.2.0.sql — upgrade from the 0.1.0 release.
+ *
+ * 0.1.0 is released: sql/dpobj--0.1.0.sql never changes.  Every SQL change
+ * since is here (a fresh CREATE EXTENSION runs the 0.1.0 script and then
+ * this one), and tests/upgrade/ proves that ALTER EXTENSION dpobj UPDATE on
+ * a database with ledger, budgets, protected tables and stored models gives
+ * the same catalog as a fresh install and keeps the data.
+ *
+ * Sections, in the order the objects depend on each other.
+ */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION dpobj UPDATE TO '0.2.0'" to load this file. \quit
+
+--------------------------------------------------------------------------
+-- 1. Aggregate state types (Citus partial aggregation; docs/SCALING.md)
+--------------------------------------------------------------------------
+
+--------------------------------------------------------------------------
+-- 2. Privacy calibration (docs/PRIVACY.md)
+--------------------------------------------------------------------------
+
+--------------------------------------------------------------------------
+-- 3. The ledger and its writer
+--------------------------------------------------------------------------
+
+--------------------------------------------------------------------------
+-- 4. The sealed protected path (docs/SECURITY.md)
+--------------------------------------------------------------------------
+
+--------------------------------------------------------------------------
+-- 5. Model catalog, help and private evaluation (docs/USAGE.md)
+--------------------------------------------------------------------------

@@ -1,0 +1,210 @@
+/*-------------------------------------------------------------------------
+ *
+ * calibrate.c
+ *	  Noise calibration of the argmin mechanisms (OPDisc, RSPM): the
+ *	  radial-shift privacy bound of calibrate.h, evaluated numerically.
+ *
+ * Derivation (docs/PRIVACY.md, "OPDisc" and "RSPM"; ALGORITHMS.md section 1,
+ * gaps (a) and (b)).  For neighbours D, D' (replace one row) and an output
+ * w, the noise set E(w, D) = { eta : w is the argmin under D } is mapped
+ * into E(w, D') by the translation eta -> eta + v(w), ||v(w)|| <= c.  Hence
+ * for every set S of outputs
+ *
+ *   P_D[S] - e^eps P_D'[S] <= E_eta[ (1 - e^(eps - L(eta)))_+ ],
+ *   L(eta) = ln p(eta) / p(eta + v) = <eta, v> / sigma^2 + ||v||^2 / (2 sigma^2)
+ *          <= c ||eta|| / sigma^2 + c^2 / (2 sigma^2),
+ *
+ * the inequality because v = v(w_hat(eta)) depends on eta (gap (a): the
+ * paper bounds <eta, v> as if v were fixed).  (1 - e^(eps - x))_+ grows with
+ * x, so with rho = ||eta|| / sigma ~ chi_k and s = c / sigma
+ *
+ *   delta <= I(s) = int_{rho_0}^inf f_k(rho) (1 - e^(eps - s rho - s^2/2)) drho,
+ *   rho_0 = max(0, (eps - s^2/2) / s).
+ *
+ * I decreases as sigma grows, so the smallest admissible sigma is found by
+ * bisection, between a small value and the closed form of calibrate.h
+ * (which is admissible: there L(eta) > eps only when rho > a, and
+ * P[rho > a] <= delta).  Solving the exact condition instead of a closed
+ * form with a constant covers every eps (gap (b)).
+ *
+ * Numerics: the integrand is scaled by f_k at max(rho_0, mode) so that it
+ * never exceeds 1, and integrated with GSL's QAGIU to relative accuracy
+ * 1e-10; a sigma is accepted only when I(s) <= delta (1 - 1e-6), which
+ * leaves room for the quadrature error.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "calibrate.h"
+
+#define SHIFT_QUAD_LIMIT	1000
+#define SHIFT_QUAD_EPSREL	1e-10
+#define SHIFT_DELTA_SLACK	(1.0 - 1e-6)
+#define SHIFT_BISECT_STEPS	200
+#define SHIFT_SIGMA_RELTOL	1e-9
+
+typedef struct ShiftIntegrand
+{
+	double		eps;
+	double		s;				/* c / sigma */
+	int			k;				/* degrees of freedom */
+	double		rho0;			/* lower end of the integral */
+	double		log_ref;		/* log f_k at the scaling point */
+	double		log_norm;		/* log of the chi_k normalising constant */
+} ShiftIntegrand;
+
+/* log of the chi_k density at rho > 0 */
+static double
+chi_log_density(const ShiftIntegrand *q, double rho)
+{
+	double		poly = (q->k == 1) ? 0.0 : (q->k - 1) * log(rho);
+
+	return poly - 0.5 * rho * rho - q->log_norm;
+}
+
+/* integrand in u = rho - rho0, divided by f_k at the scaling point */
+static double
+shift_integrand(double u, void *arg)
+{
+	const ShiftIntegrand *q = (const ShiftIntegrand *) arg;
+	double		rho = q->rho0 + u;
+	double		gain;
+
+	if (rho <= 0.0)
+		return 0.0;
+	gain = -expm1(q->eps - q->s * rho - 0.5 * q->s * q->s);
+	if (gain <= 0.0)
+		return 0.0;
+	return exp(chi_log_density(q, rho) - q->log_ref) * gain;
+}
+
+double
+dp_shift_delta(double eps, double sigma, double c, int k)
+{
+	ShiftIntegrand q;
+	gsl_integration_workspace *ws;
+	gsl_function fn;
+	gsl_error_handler_t *old;
+	double		mode;
+	double		value = NAN;
+	double		abserr;
+	int			status;
+
+	if (!(eps > 0.0) || !isfinite(eps) || !(sigma > 0.0) || !isfinite(sigma) ||
+		!(c > 0.0) || !isfinite(c) || k < 1)
+		return NAN;
+	q.eps = eps;
+	q.s = c / sigma;
+	q.k = k;
+	q.rho0 = (eps - 0.5 * q.s * q.s) / q.s;
+	if (q.rho0 < 0.0)
+		q.rho0 = 0.0;
+	q.log_norm = (0.5 * k - 1.0) * M_LN2 + gsl_sf_lngamma(0.5 * k);
+	/* scale by the density's largest value on [rho0, inf): integrand <= 1 */
+	mode = sqrt((double) (k - 1));
+	q.log_ref = chi_log_density(&q, q.rho0 > mode ? q.rho0 : mode);
+
+	old = gsl_set_error_handler_off();
+	ws = gsl_integration_workspace_alloc(SHIFT_QUAD_LIMIT);
+	if (ws != NULL)
+	{
+		fn.function = shift_integrand;
+		fn.params = &q;
+		status = gsl_integration_qagiu(&fn, 0.0, 0.0, SHIFT_QUAD_EPSREL,
+									   SHIFT_QUAD_LIMIT, ws, &value, &abserr);
+		gsl_integration_workspace_free(ws);
+		if (status != GSL_SUCCESS || !isfinite(value) || value < 0.0)
+			value = NAN;
+		else
+			value *= exp(q.log_ref);
+	}
+	gsl_set_error_handler(old);
+	return value;
+}
+
+double
+dp_shift_sigma_closed(double eps, double delta, double c, int k)
+{
+	double		a;
+
+	if (!(eps > 0.0) || !isfinite(eps) || !(delta > 0.0 && delta < 1.0) ||
+		!(c > 0.0) || !isfinite(c) || k < 1)
+		return NAN;
+	a = sqrt((double) k) + sqrt(2.0 * log(1.0 / delta));
+	return (c * a + sqrt(c * c * a * a + 2.0 * eps * c * c)) / (2.0 * eps);
+}
+
+/* true when sigma is admissible: the bound holds with room for quadrature error */
+static bool
+shift_ok(double eps, double delta, double c, int k, double sigma)
+{
+	double		bound = dp_shift_delta(eps, sigma, c, k);
+
+	return !isnan(bound) && bound <= delta * SHIFT_DELTA_SLACK;
+}
+
+double
+dp_shift_sigma(double eps, double delta, double c, int k)
+{
+	double		hi = dp_shift_sigma_closed(eps, delta, c, k);
+	double		lo;
+
+	if (isnan(hi) || !isfinite(hi))
+		return NAN;
+	/* the closed form is admissible; if the quadrature disagrees, refuse */
+	if (!shift_ok(eps, delta, c, k, hi))
+		return NAN;
+	lo = hi;
+	for (int i = 0; i < 60 && shift_ok(eps, delta, c, k, lo); i++)
+		lo *= 0.5;
+	if (shift_ok(eps, delta, c, k, lo))
+		return lo;				/* absurdly small, still admissible */
+	/* invariant: lo not admissible, hi admissible */
+	for (int i = 0; i < SHIFT_BISECT_STEPS && hi - lo > SHIFT_SIGMA_RELTOL * hi; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (shift_ok(eps, delta, c, k, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+const char *
+dp_calibration_name(DPCalibration cal)
+{
+	return cal == DP_CALIBRATION_PAPER ? "paper" : "sound";
+}
+
+double
+opdisc_sigma(double eps, double delta, int d, int D2, DPCalibration cal)
+{
+	double		tau = 1.0;
+	double		G = 1.0 / tau;
+
+	if (d < 1 || D2 < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
+		return NAN;
+	if (cal == DP_CALIBRATION_PAPER)
+		return 7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * eps);
+	return dp_shift_sigma(eps, delta, 4.0 * G * (double) D2 / tau, d + 1);
+}
+
+double
+rspm_sigma(double eps, double delta, int d, DPCalibration cal)
+{
+	int			m = 2 * d;
+
+	if (d < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
+		return NAN;
+	if (cal == DP_CALIBRATION_PAPER)
+		return 7.0 * sqrt((double) m * log(1.0 / delta)) / eps;
+	return dp_shift_sigma(eps, delta, 2.0 * sqrt((double) m), m);
+}

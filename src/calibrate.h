@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ *
+ * calibrate.h
+ *	  Noise calibration shared by the mechanisms: plain C + GSL, no
+ *	  PostgreSQL headers, so the unit tests and the benchmarks link the very
+ *	  same code as the extension.  Derivations: docs/PRIVACY.md.
+ *
+ * The "radial shift" bound.  OPDisc and RSPM (Neel, Roth, Vietri, Wu, ICML
+ * 2020, Algorithm 1 and Algorithm 3; ALGORITHMS.md sections 1 and 2) are
+ * argmins of a perturbed objective.  Their privacy proofs map the noise
+ * eta ~ N(0, sigma^2 I_k) that produces output w under dataset D to
+ * eta + v(w), which produces w under a neighbour D', with ||v(w)|| <= c.
+ * Because v depends on the output, the privacy loss at eta is only bounded
+ * by c ||eta|| / sigma^2 + c^2 / (2 sigma^2) (Cauchy-Schwarz), and
+ *
+ *   delta(eps, sigma) <= E[ (1 - exp(eps - c rho / sigma - c^2 / (2 sigma^2)))_+ ],
+ *   rho = ||eta|| / sigma ~ chi_k,
+ *
+ * a one-dimensional integral that dpobj evaluates numerically; sigma is the
+ * smallest value (found by bisection) whose bound is at most delta.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_CALIBRATE_H
+#define DPOBJ_CALIBRATE_H
+
+#include <stdbool.h>
+
+/*
+ * Upper bound on delta at eps for shift length c and noise N(0, sigma^2 I_k):
+ * the integral above.  NAN when the arguments are invalid or the quadrature
+ * fails.
+ */
+extern double dp_shift_delta(double eps, double sigma, double c, int k);
+
+/*
+ * Smallest sigma (to relative precision 1e-9, rounded up) with
+ * dp_shift_delta(eps, sigma, c, k) <= delta.  Returns NAN when no sigma
+ * could be calibrated (invalid arguments, numerical failure): the caller
+ * refuses the run before charging.
+ */
+extern double dp_shift_sigma(double eps, double delta, double c, int k);
+
+/*
+ * The closed-form upper bound that dp_shift_sigma() improves on: with
+ * a = sqrt(k) + sqrt(2 ln(1/delta)) (Gaussian norm concentration,
+ * P[||eta|| > sigma a] <= delta),
+ *   sigma = (c a + sqrt(c^2 a^2 + 2 eps c^2)) / (2 eps).
+ */
+extern double dp_shift_sigma_closed(double eps, double delta, double c, int k);
+
+/* Which calibration a halfspace mechanism uses (model params "calibration"). */
+typedef enum DPCalibration
+{
+	DP_CALIBRATION_SOUND = 0,	/* dp_shift_sigma(): every (eps, delta) covered */
+	DP_CALIBRATION_PAPER		/* the paper's closed form; direct aggregates only */
+} DPCalibration;
+
+extern const char *dp_calibration_name(DPCalibration cal);
+
+/*
+ * OPDisc (Algorithm 1, tau = 1, G = 1/tau): shift c = 4 G D^2 / tau for
+ * replace-one neighbours, noise dimension k = d + 1.
+ * Paper: sigma = 7 G D^2 sqrt(ln(1/delta)) / (tau eps).
+ */
+extern double opdisc_sigma(double eps, double delta, int d, int D2, DPCalibration cal);
+
+/*
+ * RSPM (Algorithm 3) with m = 2d separators: shift c = 2 sqrt(m) for
+ * replace-one neighbours, noise dimension k = m.
+ * Paper: sigma = 7 sqrt(m ln(1/delta)) / eps.
+ */
+extern double rspm_sigma(double eps, double delta, int d, DPCalibration cal);
+
+#endif							/* DPOBJ_CALIBRATE_H */

@@ -1,0 +1,240 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmparams.c
+ *	  Options and public parameters of the continuous-weight mechanisms
+ *	  (glmparams.h; ALGORITHMS.md sections 3-5).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "glmparams.h"
+
+#include <math.h>
+
+#include "options.h"
+#include "rowinput.h"
+
+#define GLM_MAX_T		 ((int64) 1000000000)
+
+const char *
+glm_kind_aggname(GLMKind kind)
+{
+	switch (kind)
+	{
+		case GLM_KIND_LOGISTIC:
+			return "dp_logistic";
+		case GLM_KIND_SGD:
+			return "dp_noisysgd";
+		default:
+			return "dp_opsamp";
+	}
+}
+
+static const char *
+kind_valid_options(GLMKind kind)
+{
+	switch (kind)
+	{
+		case GLM_KIND_LOGISTIC:
+			return "Valid options are R (required), method, loss, lambda, intercept and h.";
+		case GLM_KIND_SGD:
+			return "Valid options are R (required), loss, intercept, h, T and radius.";
+		default:
+			return "Valid options are R (required), intercept and beta.";
+	}
+}
+
+static GLMLoss
+parse_loss(JsonbValue *v)
+{
+	char	   *s = dp_option_string(v, "loss", "Use \"logistic\" or \"huber\".");
+
+	if (strcmp(s, "logistic") == 0)
+		return GLM_LOSS_LOGISTIC;
+	if (strcmp(s, "huber") == 0)
+		return GLM_LOSS_HUBER;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown loss \"%s\"", s),
+			 errhint("Use \"logistic\" or \"huber\".")));
+	return GLM_LOSS_LOGISTIC;	/* keep compiler quiet */
+}
+
+static GLMMethod
+parse_method(JsonbValue *v)
+{
+	char	   *s = dp_option_string(v, "method", "Use \"objective\", \"output\" or \"cms\".");
+
+	if (strcmp(s, "objective") == 0)
+		return GLM_METHOD_OBJECTIVE;
+	if (strcmp(s, "output") == 0)
+		return GLM_METHOD_OUTPUT;
+	if (strcmp(s, "cms") == 0)
+		return GLM_METHOD_CMS;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown method \"%s\"", s),
+			 errhint("Use \"objective\", \"output\" or \"cms\".")));
+	return GLM_METHOD_OBJECTIVE;	/* keep compiler quiet */
+}
+
+static int64
+parse_steps(JsonbValue *v)
+{
+	double		t = dp_option_number(v, "T", 1, (double) GLM_MAX_T, false);
+
+	if (t != floor(t))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"T\" must be an integer"),
+				 errhint("T is the number of SGD steps.")));
+	return (int64) t;
+}
+
+typedef struct GLMOptionArg
+{
+	GLMKind		kind;
+	GLMParams  *p;
+	bool		have_R;
+} GLMOptionArg;
+
+/* one key of the options object (dp_options_foreach callback) */
+static void
+glmparams_option(const char *key, JsonbValue *v, void *arg)
+{
+	GLMOptionArg *a = (GLMOptionArg *) arg;
+	GLMKind		kind = a->kind;
+	GLMParams  *p = a->p;
+
+	if (strcmp(key, "R") == 0)
+	{
+		p->R = dp_option_number(v, key, 0, 1e6, true);
+		a->have_R = true;
+	}
+	else if (strcmp(key, "intercept") == 0)
+		p->intercept = dp_option_bool(v, key);
+	else if (kind != GLM_KIND_OPSAMP && strcmp(key, "loss") == 0)
+		p->loss = parse_loss(v);
+	else if (kind != GLM_KIND_OPSAMP && strcmp(key, "h") == 0)
+		p->h = dp_option_number(v, key, 0, 1e3, true);
+	else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "method") == 0)
+		p->method = parse_method(v);
+	else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "lambda") == 0)
+		p->lambda = dp_option_number(v, key, 0, 1e12, true);
+	else if (kind == GLM_KIND_SGD && strcmp(key, "T") == 0)
+		p->T = parse_steps(v);
+	else if (kind == GLM_KIND_SGD && strcmp(key, "radius") == 0)
+		p->radius = dp_option_number(v, key, 0, 1e6, true);
+	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
+		p->beta = dp_option_number(v, key, 0, 1, true);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(kind)),
+				 errhint("%s", kind_valid_options(kind))));
+}
+
+/* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
+static void
+check_objective_lambda(const GLMParams *p, double epsilon)
+{
+	double		Reff2 = p->R * p->R + (p->intercept ? 1.0 : 0.0);
+	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
+	double		lmin = 2.0 * beta * Reff2 / epsilon;
+
+	if (p->lambda < lmin)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
+						lmin),
+				 errhint("Omit \"lambda\" to use that minimum.")));
+}
+
+void
+glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
+{
+	GLMOptionArg arg;
+
+	memset(p, 0, sizeof(*p));
+	p->epsilon = epsilon;
+	p->delta = delta;
+	p->method = GLM_METHOD_OBJECTIVE;
+	p->loss = kind == GLM_KIND_OPSAMP ? GLM_LOSS_HINGE : GLM_LOSS_LOGISTIC;
+	p->lambda = -1;
+	p->intercept = kind != GLM_KIND_OPSAMP;
+	p->h = 0.5;
+	p->T = 0;
+	p->radius = 10.0;
+	p->beta = 0.05;
+
+	if (options == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options must not be NULL", glm_kind_aggname(kind)),
+				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
+	arg.kind = kind;
+	arg.p = p;
+	arg.have_R = false;
+	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
+	if (!arg.have_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
+						glm_kind_aggname(kind)),
+				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
+	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
+		check_objective_lambda(p, epsilon);
+}
+
+void
+glmparams_check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_GLM_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_GLM_MAX_DIM, d),
+				 errhint("Reduce the feature set.")));
+}
+
+static void
+check_args(GLMKind kind, const char *aggname, double epsilon, double delta, int d,
+		   Jsonb *options)
+{
+	GLMParams	p;
+
+	dp_check_privacy_params(epsilon, delta);
+	glmparams_check_dimension(aggname, d);
+	glmparams_init(kind, &p, epsilon, delta, options);
+}
+
+void
+glm_check_args_logistic(const char *aggname, double epsilon, double delta, int d,
+						Jsonb *options)
+{
+	check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options);
+}
+
+void
+glm_check_args_sgd(const char *aggname, double epsilon, double delta, int d,
+				   Jsonb *options)
+{
+	check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
+}
+
+void
+glm_check_args_opsamp(const char *aggname, double epsilon, double delta, int d,
+					  Jsonb *options)
+{
+	check_args(GLM_KIND_OPSAMP, aggname, epsilon, delta, d, options);
+}
+
+double
+glm_default_lambda(const GLMParams *p, double Reff)
+{
+	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
+
+	if (p->lambda > 0)
+		return p->lambda;
+	/* KST12 Thm 2 minimum; also the default of the other methods */
+	return 2.0 * beta * Reff * Reff / p->epsilon;
+}

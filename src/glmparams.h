@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmparams.h
+ *	  Public parameters of the continuous-weight mechanisms (dp_logistic,
+ *	  dp_noisysgd, dp_opsamp): privacy parameters and the jsonb options
+ *	  R (required), method, loss, lambda, intercept, h, T, radius, beta.
+ *	  Fixed by the first row (or by dpobj.train() before any row); never
+ *	  computed from the data.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_GLMPARAMS_H
+#define DPOBJ_GLMPARAMS_H
+
+#include "dpobj.h"
+
+#include "utils/jsonb.h"
+
+/* Largest feature dimension of the continuous mechanisms. */
+#define DPOBJ_GLM_MAX_DIM		1024
+
+typedef enum GLMKind
+{
+	GLM_KIND_LOGISTIC = 1,		/* dp_logistic: l2 clipping */
+	GLM_KIND_SGD,				/* dp_noisysgd: l2 clipping */
+	GLM_KIND_OPSAMP				/* dp_opsamp: l1 clipping */
+} GLMKind;
+
+typedef enum GLMMethod
+{
+	GLM_METHOD_OBJECTIVE = 1,	/* Objective-Gauss (KST12 Thm 2) */
+	GLM_METHOD_OUTPUT,			/* Output-Gauss */
+	GLM_METHOD_CMS				/* Chaudhuri-Monteleoni-Sarwate, pure eps */
+} GLMMethod;
+
+typedef enum GLMLoss
+{
+	GLM_LOSS_LOGISTIC = 1,
+	GLM_LOSS_HUBER,				/* Huber-smoothed hinge, parameter h */
+	GLM_LOSS_HINGE				/* scaled hinge (dp_opsamp) */
+} GLMLoss;
+
+/* Public parameters of a run, fixed by the first row (all from options). */
+typedef struct GLMParams
+{
+	double		epsilon;
+	double		delta;
+	GLMMethod	method;
+	GLMLoss		loss;
+	double		R;				/* clip bound (l2; l1 for opsamp) */
+	double		lambda;			/* regulariser (sum form), <= 0: default */
+	bool		intercept;
+	double		h;				/* Huber parameter */
+	int64		T;				/* SGD steps, 0: default */
+	double		radius;			/* SGD: C = l2 ball of this radius */
+	double		beta;			/* OPSamp failure probability */
+} GLMParams;
+
+/* the aggregate's name, for messages */
+extern const char *glm_kind_aggname(GLMKind kind);
+
+/* Defaults, then the options (required: R); raises on a bad option. */
+extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,
+						   double delta, Jsonb *options);
+
+/* d <= DPOBJ_GLM_MAX_DIM, or an error naming aggname */
+extern void glmparams_check_dimension(const char *aggname, int d);
+
+/* dpobj.train()'s argument checks (budget.c): as the first row would */
+extern void glm_check_args_logistic(const char *aggname, double epsilon, double delta,
+									int d, Jsonb *options);
+extern void glm_check_args_sgd(const char *aggname, double epsilon, double delta,
+							   int d, Jsonb *options);
+extern void glm_check_args_opsamp(const char *aggname, double epsilon, double delta,
+								  int d, Jsonb *options);
+
+/* regulariser with defaults filled in (sum form: sum_i l_i + lambda/2 ||t||^2) */
+extern double glm_default_lambda(const GLMParams *p, double Reff);
+
+#endif							/* DPOBJ_GLMPARAMS_H */

@@ -1,0 +1,129 @@
+/*-------------------------------------------------------------------------
+ *
+ * hsparams.c
+ *	  Options and public parameters of the halfspace mechanisms
+ *	  (hsparams.h).  Keys: B, D2, Q (a power of two: Q x is then exact in
+ *	  binary floating point, hsstate.c), oracle, time_limit.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "hsparams.h"
+
+#include <math.h>
+
+#include "options.h"
+#include "rowinput.h"
+
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+static DPObjOracle
+parse_oracle(JsonbValue *v)
+{
+	char	   *s = dp_option_string(v, "oracle", "Use \"auto\", \"mip\" or \"search\".");
+
+	if (strcmp(s, "auto") == 0)
+		return DPOBJ_ORACLE_AUTO;
+	if (strcmp(s, "mip") == 0)
+		return DPOBJ_ORACLE_MIP;
+	if (strcmp(s, "search") == 0)
+		return DPOBJ_ORACLE_SEARCH;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown oracle \"%s\"", s),
+			 errhint("Use \"auto\", \"mip\" or \"search\".")));
+	return DPOBJ_ORACLE_AUTO;	/* keep compiler quiet */
+}
+
+static double
+parse_time_limit(JsonbValue *v)
+{
+	double		f = -1;
+
+	if (v->type == jbvNumeric)
+		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+											   NumericGetDatum(v->val.numeric)));
+	if (!(f >= 0 && f <= 86400.0 * 7))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"time_limit\" must be a number of seconds between 0 and 604800"),
+				 errhint("0 means no limit; omit the option to use dpobj.solver_time_limit.")));
+	return f;
+}
+
+/* one key of the options object (dp_options_foreach callback) */
+static void
+hsparams_option(const char *key, JsonbValue *v, void *arg)
+{
+	HSParams   *params = (HSParams *) arg;
+
+	if (strcmp(key, "B") == 0)
+		params->B = dp_option_int(v, key, 1, DPOBJ_MAX_B);
+	else if (strcmp(key, "D2") == 0)
+		params->D2 = dp_option_int(v, key, 1, DPOBJ_MAX_D2);
+	else if (strcmp(key, "Q") == 0)
+	{
+		int			q = dp_option_int(v, key, 1, DPOBJ_MAX_Q);
+
+		if ((q & (q - 1)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"Q\" must be a power of two"),
+					 errhint("A power of two makes the quantisation Q*x exact; the default is %d.",
+							 DPOBJ_DEFAULT_Q)));
+		params->Q = q;
+	}
+	else if (strcmp(key, "oracle") == 0)
+		params->oracle = parse_oracle(v);
+	else if (strcmp(key, "time_limit") == 0)
+		params->time_limit = parse_time_limit(v);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown option \"%s\"", key),
+				 errhint("Valid options are B, D2, Q, oracle and time_limit.")));
+}
+
+void
+hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
+{
+	params->epsilon = epsilon;
+	params->delta = delta;
+	params->B = -1;
+	params->D2 = -1;
+	params->Q = DPOBJ_DEFAULT_Q;
+	params->oracle = (DPObjOracle) dpobj_oracle;
+	params->time_limit = -1;
+	if (options != NULL)
+		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
+}
+
+void
+hsparams_check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_HALFSPACE_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_HALFSPACE_MAX_DIM, d),
+				 errhint("The exact oracle searches a grid exponential in the dimension; reduce the feature set.")));
+}
+
+void
+hsparams_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	HSParams	params;
+
+	dp_check_privacy_params(epsilon, delta);
+	hsparams_check_dimension(aggname, d);
+	hsparams_init(&params, epsilon, delta, options);
+}
+
+void
+hsparams_resolve(const HSParams *params, int d, int *B, int *D2)
+{
+	*B = params->B > 0 ? params->B : (int) floor(sqrt((double) d));
+	*D2 = params->D2 > 0 ? params->D2 : d;
+}

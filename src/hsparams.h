@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * hsparams.h
+ *	  Public parameters of the halfspace mechanisms (dp_halfspace,
+ *	  dp_halfspace_rspm, dp_expmech): privacy parameters and the jsonb
+ *	  options B, D2, Q, oracle, time_limit.  Fixed by the first row (or by
+ *	  dpobj.train() before any row); never computed from the data.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_HSPARAMS_H
+#define DPOBJ_HSPARAMS_H
+
+#include "dpobj.h"
+
+#include "utils/jsonb.h"
+
+typedef struct HSParams
+{
+	double		epsilon;
+	double		delta;
+	int			B;				/* box bound, -1 = default floor(sqrt(d)) */
+	int			D2;				/* norm^2 bound, -1 = default d */
+	int			Q;				/* feature quantum 1/Q */
+	DPObjOracle oracle;
+	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
+} HSParams;
+
+/* Defaults, then the options (if not NULL); raises on a bad option. */
+extern void hsparams_init(HSParams *params, double epsilon, double delta,
+						  Jsonb *options);
+
+/* d <= DPOBJ_HALFSPACE_MAX_DIM, or an error naming aggname */
+extern void hsparams_check_dimension(const char *aggname, int d);
+
+/*
+ * Validates the run-wide arguments the way the first row would (privacy
+ * parameters, dimension, options), without any row: dpobj.train() calls it
+ * before it scans anything, so that argument errors come first.
+ */
+extern void hsparams_check_args(const char *aggname, double epsilon,
+								double delta, int d, Jsonb *options);
+
+/* B and D2 with the defaults filled in (B = floor(sqrt d), D2 = d) */
+extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);
+
+#endif							/* DPOBJ_HSPARAMS_H */

@@ -1,0 +1,109 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.c
+ *	  The jsonb options iterator and typed readers (options.h).
+ *
+ * Options are public inputs (the caller's constants): their errors may
+ * quote them.  They never quote a row value.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "options.h"
+
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+void
+dp_options_foreach(Jsonb *options, const char *example, dp_option_fn fn, void *arg)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *key = NULL;
+
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example %s.", example)));
+
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			continue;
+		}
+		if (tok == WJB_VALUE)
+			fn(key, &v, arg);
+	}
+}
+
+/* the JSON number as float8, NAN for other JSON types (and numeric NaN) */
+static double
+option_float8(JsonbValue *v)
+{
+	if (v->type != jbvNumeric)
+		return NAN;
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+											  NumericGetDatum(v->val.numeric)));
+}
+
+int
+dp_option_int(JsonbValue *v, const char *key, int lo, int hi)
+{
+	double		f;
+
+	if (v->type != jbvNumeric)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a number", key),
+				 errhint("Pass an integer between %d and %d.", lo, hi)));
+	f = option_float8(v);
+	if (!(f >= lo && f <= hi) || f != floor(f))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be an integer between %d and %d", key, lo, hi),
+				 errhint("Omit the option to use the default.")));
+	return (int) f;
+}
+
+double
+dp_option_number(JsonbValue *v, const char *key, double lo, double hi, bool lo_open)
+{
+	double		f = option_float8(v);
+
+	if (!isfinite(f) || (lo_open ? !(f > lo) : !(f >= lo)) || !(f <= hi))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a number %s %g and at most %g",
+						key, lo_open ? "greater than" : "of at least", lo, hi),
+				 errhint("Pass a finite JSON number.")));
+	return f;
+}
+
+char *
+dp_option_string(JsonbValue *v, const char *key, const char *hint)
+{
+	if (v->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be a string", key),
+				 errhint("%s", hint)));
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+bool
+dp_option_bool(JsonbValue *v, const char *key)
+{
+	if (v->type != jbvBool)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be true or false", key),
+				 errhint("Pass a JSON boolean.")));
+	return v->val.boolean;
+}

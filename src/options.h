@@ -1,0 +1,41 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.h
+ *	  Reading a mechanism's jsonb options: one iterator over the keys of a
+ *	  JSON object and typed readers whose errors name the key and the
+ *	  accepted range, never a row value.  Used by hsparams.c and
+ *	  glmparams.c (each owns its keys).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_OPTIONS_H
+#define DPOBJ_OPTIONS_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+/* called once per key of the options object, in jsonb key order */
+typedef void (*dp_option_fn) (const char *key, JsonbValue *value, void *arg);
+
+/*
+ * Calls fn for every key of options (a JSON object).  Raises an error with
+ * the hint "For example <example>." when options is not an object.
+ */
+extern void dp_options_foreach(Jsonb *options, const char *example,
+							   dp_option_fn fn, void *arg);
+
+/* an integer JSON number in [lo, hi] */
+extern int	dp_option_int(JsonbValue *v, const char *key, int lo, int hi);
+
+/* a finite JSON number in (lo, hi] (lo_open) or [lo, hi] */
+extern double dp_option_number(JsonbValue *v, const char *key, double lo,
+							   double hi, bool lo_open);
+
+/* a JSON string; hint lists the accepted values */
+extern char *dp_option_string(JsonbValue *v, const char *key, const char *hint);
+
+/* a JSON boolean */
+extern bool dp_option_bool(JsonbValue *v, const char *key);
+
+#endif							/* DPOBJ_OPTIONS_H */
