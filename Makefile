@@ -13,6 +13,8 @@ OBJS = \
 	src/random.o \
 	src/hsparams.o \
 	src/hsstate.o \
+	src/scanrels.o \
+	src/mechanism.o \
 	src/halfspace.o \
 	src/model.o \
 	src/ledger.o \

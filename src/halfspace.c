@@ -40,13 +40,8 @@
 #include "oracle.h"
 #include "random.h"
 
-#include "executor/executor.h"
 #include "lib/stringinfo.h"
-#include "nodes/execnodes.h"
-#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
-#include "utils/rel.h"
 
 PG_FUNCTION_INFO_V1(dpobj_halfspace_transfn);
 PG_FUNCTION_INFO_V1(dpobj_halfspace_opts_transfn);
@@ -103,107 +98,6 @@ dpobj_halfspace_opts_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 		PG_RETURN_NULL();		/* protected path: every row so far dropped */
 	PG_RETURN_POINTER(state);
-}
-
-/* ---- source relation, for the ledger ---- */
-
-typedef struct RelCollect
-{
-	List	   *relids;
-} RelCollect;
-
-static bool
-collect_relations(PlanState *ps, void *arg)
-{
-	RelCollect *rc = (RelCollect *) arg;
-
-	if (ps == NULL)
-		return false;
-	switch (nodeTag(ps))
-	{
-		case T_SeqScanState:
-		case T_SampleScanState:
-		case T_IndexScanState:
-		case T_IndexOnlyScanState:
-		case T_BitmapHeapScanState:
-		case T_TidScanState:
-		case T_TidRangeScanState:
-			{
-				Relation	rel = ((ScanState *) ps)->ss_currentRelation;
-
-				if (rel != NULL)
-					rc->relids = list_append_unique_oid(rc->relids, RelationGetRelid(rel));
-				break;
-			}
-		default:
-			break;
-	}
-	return planstate_tree_walker(ps, collect_relations, arg);
-}
-
-/* OIDs of the tables scanned below this aggregate */
-static List *
-source_relids(FunctionCallInfo fcinfo)
-{
-	RelCollect	rc = {NIL};
-
-	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
-		return NIL;
-	collect_relations(outerPlanState((AggState *) fcinfo->context), &rc);
-	return rc.relids;
-}
-
-/*
- * The tables scanned below this aggregate, as a comma-separated list of
- * qualified names, or NULL when the input is not a table scan.
- */
-static char *
-source_relations(FunctionCallInfo fcinfo)
-{
-	RelCollect	rc = {NIL};
-	StringInfoData buf;
-	ListCell   *lc;
-
-	rc.relids = source_relids(fcinfo);
-	if (rc.relids == NIL)
-		return NULL;
-	initStringInfo(&buf);
-	foreach(lc, rc.relids)
-	{
-		Oid			relid = lfirst_oid(lc);
-		char	   *nsp = get_namespace_name(get_rel_namespace(relid));
-		char	   *rel = get_rel_name(relid);
-
-		if (nsp == NULL || rel == NULL)
-			continue;
-		if (buf.len > 0)
-			appendStringInfoString(&buf, ", ");
-		appendStringInfoString(&buf, quote_qualified_identifier(nsp, rel));
-	}
-	return buf.len > 0 ? buf.data : NULL;
-}
-
-/* ---- shared by every mechanism's final function (mechanism.h) ---- */
-
-DPProtectedContext *
-mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
-				double delta, int d)
-{
-	if (dpobj_protected_peek() == NULL)
-		return NULL;
-	return dpobj_protected_take(source_relids(fcinfo), has_state,
-								has_state ? epsilon : 0,
-								has_state ? delta : 0,
-								has_state ? d : 0);
-}
-
-int64
-mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
-				 const char *mechanism, double epsilon, double delta)
-{
-	if (pctx != NULL)
-		return dpobj_budget_charge(pctx, mechanism);
-	return ledger_charge(mechanism, epsilon, delta, source_relations(fcinfo));
 }
 
 Datum

@@ -3,9 +3,8 @@
  * mechanism.h
  *	  What every mechanism's final function shares (issue 5): claiming the
  *	  protected context and charging the run before any noise is drawn.
- *	  Implemented in halfspace.c, next to the source-relation discovery that
- *	  dp_halfspace already used; every mechanism calls these two functions
- *	  in this order:
+ *	  Implemented in mechanism.c (the scanned relations come from
+ *	  scanrels.c); every mechanism calls these two functions in this order:
  *
  *	    pctx = mechanism_claim(fcinfo, has_state, eps, delta, d);
  *	    ...  (empty state on the protected path when no row survived)

@@ -1,0 +1,38 @@
+/*-------------------------------------------------------------------------
+ *
+ * mechanism.c
+ *	  What every mechanism's final function shares (mechanism.h): claiming
+ *	  the protected context and charging the run before any noise exists.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "mechanism.h"
+
+#include "scanrels.h"
+
+DPProtectedContext *
+mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
+				double delta, int d)
+{
+	DPScanRelations scan;
+
+	if (dpobj_protected_peek() == NULL)
+		return NULL;
+	dp_scan_relations(fcinfo, &scan);
+	return dpobj_protected_take(scan.relids, has_state,
+								has_state ? epsilon : 0,
+								has_state ? delta : 0,
+								has_state ? d : 0);
+}
+
+int64
+mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+				 const char *mechanism, double epsilon, double delta)
+{
+	DPScanRelations scan;
+
+	if (pctx != NULL)
+		return dpobj_budget_charge(pctx, mechanism);
+	dp_scan_relations(fcinfo, &scan);
+	return ledger_charge(mechanism, epsilon, delta, dp_relation_names(scan.relids));
+}

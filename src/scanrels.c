@@ -1,0 +1,94 @@
+/*-------------------------------------------------------------------------
+ *
+ * scanrels.c
+ *	  The relations scanned below an aggregate (scanrels.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "scanrels.h"
+
+#include "executor/executor.h"
+#include "lib/stringinfo.h"
+#include "nodes/execnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+static bool
+collect_relations(PlanState *ps, void *arg)
+{
+	DPScanRelations *out = (DPScanRelations *) arg;
+
+	if (ps == NULL)
+		return false;
+	switch (nodeTag(ps))
+	{
+		case T_SeqScanState:
+		case T_SampleScanState:
+		case T_IndexScanState:
+		case T_IndexOnlyScanState:
+		case T_BitmapHeapScanState:
+		case T_TidScanState:
+		case T_TidRangeScanState:
+			{
+				Relation	rel = ((ScanState *) ps)->ss_currentRelation;
+
+				if (rel != NULL)
+					out->relids = list_append_unique_oid(out->relids,
+														 RelationGetRelid(rel));
+				else
+					out->unrecognised = true;
+				break;
+			}
+		case T_CustomScanState:
+		case T_ForeignScanState:
+		case T_FunctionScanState:
+		case T_TableFuncScanState:
+		case T_ValuesScanState:
+		case T_CteScanState:
+		case T_WorkTableScanState:
+		case T_NamedTuplestoreScanState:
+			out->unrecognised = true;
+			break;
+		default:
+			break;
+	}
+	return planstate_tree_walker(ps, collect_relations, arg);
+}
+
+void
+dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out)
+{
+	out->relids = NIL;
+	out->unrecognised = false;
+	out->found_agg = false;
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return;
+	out->found_agg = true;
+	collect_relations(outerPlanState((AggState *) fcinfo->context), out);
+}
+
+char *
+dp_relation_names(List *relids)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	if (relids == NIL)
+		return NULL;
+	initStringInfo(&buf);
+	foreach(lc, relids)
+	{
+		Oid			relid = lfirst_oid(lc);
+		char	   *nsp = get_namespace_name(get_rel_namespace(relid));
+		char	   *rel = get_rel_name(relid);
+
+		if (nsp == NULL || rel == NULL)
+			continue;
+		if (buf.len > 0)
+			appendStringInfoString(&buf, ", ");
+		appendStringInfoString(&buf, quote_qualified_identifier(nsp, rel));
+	}
+	return buf.len > 0 ? buf.data : NULL;
+}

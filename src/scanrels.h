@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ *
+ * scanrels.h
+ *	  Which relations an aggregate's input scans: walks the plan-state tree
+ *	  below the Agg node that calls a final function.  Used for the ledger's
+ *	  "relation" column and by the protected path, which must see a
+ *	  recognised scan of exactly the protected table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_SCANRELS_H
+#define DPOBJ_SCANRELS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+
+typedef struct DPScanRelations
+{
+	List	   *relids;			/* OIDs of the scanned tables, each once */
+	bool		unrecognised;	/* some scan node's rows come from something
+								 * else (custom, foreign, function, values,
+								 * CTE scan ...) */
+	bool		found_agg;		/* fcinfo was called by an Agg node */
+} DPScanRelations;
+
+/* The relations scanned below the aggregate calling fcinfo. */
+extern void dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out);
+
+/* "schema.table, ..." of relids (quoted), or NULL when the list is empty */
+extern char *dp_relation_names(List *relids);
+
+#endif							/* DPOBJ_SCANRELS_H */
