@@ -8,8 +8,9 @@
 # 3. starts a throwaway PostgreSQL 15 cluster on a private unix socket,
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
-# 6. runs the multi-session / server-control tests (tests/concurrency/run.sh) when present,
-#    and the jobs tests that restart the server or need pg_cron (tests/jobs/run.sh),
+# 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
+#    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
+#    0.1.0 release (tests/upgrade),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -18,7 +19,7 @@
 #   - each pgTAP assertion (one "ok"/"not ok" line) is one test; when a test file dies or
 #     runs fewer tests than it planned, the planned tests that never ran count as failed
 #     (one failure if it has no usable plan);
-#   - tests/concurrency/run.sh and the C unit tests (tests/unit) count the checks they
+#   - the script suites and the C unit tests (tests/unit) count the checks they
 #     report in their own last "N passed, M failed" line; without such a line (or with a
 #     non-zero exit and no failure reported) the step counts as one failure, except that a
 #     unit "make check" that passes without such a line counts as one passed test;
@@ -141,56 +142,42 @@ else
     dpobj_log "pgTAP: $t_ok passed, $t_bad failed"
 fi
 
-# --- multi-session / server-control tests ---------------------------------------------
-# tests/concurrency/run.sh (budget race, crash between debit and release, dump/restore)
-# uses PGHOST/PGPORT/PGUSER and DPOBJ_PGDATA/DPOBJ_PGCTL/DPOBJ_PGLOG from
-# dpobj_start_cluster; it may restart the server.  Its last line is "N passed, M failed".
-if [[ -f "$REPO/tests/concurrency/run.sh" ]]; then
-    dpobj_log "concurrency: bash tests/concurrency/run.sh"
+# --- script suites ---------------------------------------------------------------------
+# Each prints "ok"/"not ok" lines and, last, "N passed, M failed"; it gets PGHOST/PGPORT/
+# PGUSER and DPOBJ_PGDATA/DPOBJ_PGCTL/DPOBJ_PGLOG from dpobj_start_cluster and may restart
+# the server.  A suite that ends without its summary line, or exits non-zero with no
+# failure counted, counts as one failure.
+run_suite() {
+    local name="$1" script="$2" out rc line ok bad
+    [[ -f "$script" ]] || return 0
+    out="$WORK/$name.out"
+    dpobj_log "$name: bash ${script#"$REPO"/}"
     set +e
-    bash "$REPO/tests/concurrency/run.sh" 2>&1 | tee "$WORK/concurrency.out"
-    conc_rc=${PIPESTATUS[0]}
+    bash "$script" 2>&1 | tee "$out"
+    rc=${PIPESTATUS[0]}
     set -e
-    c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/concurrency.out" | tail -n 1 || true)
-    if [[ -n "$c_line" ]]; then
-        c_ok=${c_line%% passed*}
-        c_bad=${c_line#*passed, }
-        c_bad=${c_bad%% failed}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)
+    if [[ -n "$line" ]]; then
+        ok=${line%% passed*}
+        bad=${line#*passed, }
+        bad=${bad%% failed}
     else
-        c_ok=0 c_bad=0
+        ok=0 bad=0
     fi
-    if [[ $conc_rc -ne 0 && $c_bad -eq 0 ]]; then
-        c_bad=1
+    if [[ $rc -ne 0 && $bad -eq 0 ]]; then
+        bad=1
     fi
-    PASSED=$((PASSED + c_ok))
-    FAILED=$((FAILED + c_bad))
-    dpobj_log "concurrency: $c_ok passed, $c_bad failed"
-fi
+    PASSED=$((PASSED + ok))
+    FAILED=$((FAILED + bad))
+    dpobj_log "$name: $ok passed, $bad failed"
+}
 
-# --- jobs: restart, progress, pg_cron (issue 6) ----------------------------------------
-# tests/jobs/run.sh restarts this cluster (DPOBJ_PGDATA/DPOBJ_PGCTL) and starts its own
-# pg_cron cluster; its last line is "N passed, M failed".
-if [[ -f "$REPO/tests/jobs/run.sh" ]]; then
-    dpobj_log "jobs: bash tests/jobs/run.sh"
-    set +e
-    bash "$REPO/tests/jobs/run.sh" 2>&1 | tee "$WORK/jobs.out"
-    jobs_rc=${PIPESTATUS[0]}
-    set -e
-    j_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/jobs.out" | tail -n 1 || true)
-    if [[ -n "$j_line" ]]; then
-        j_ok=${j_line%% passed*}
-        j_bad=${j_line#*passed, }
-        j_bad=${j_bad%% failed}
-    else
-        j_ok=0 j_bad=0
-    fi
-    if [[ $jobs_rc -ne 0 && $j_bad -eq 0 ]]; then
-        j_bad=1
-    fi
-    PASSED=$((PASSED + j_ok))
-    FAILED=$((FAILED + j_bad))
-    dpobj_log "jobs: $j_ok passed, $j_bad failed"
-fi
+# budget race, crash between debit and release, dump/restore (issue 4)
+run_suite concurrency "$REPO/tests/concurrency/run.sh"
+# jobs: restart, progress, pg_cron (starts its own pg_cron cluster)
+run_suite jobs "$REPO/tests/jobs/run.sh"
+# ALTER EXTENSION UPDATE from the 0.1.0 release (its own cluster and installation copy)
+run_suite upgrade "$REPO/tests/upgrade/run.sh"
 
 # --- standalone C unit tests ----------------------------------------------------------
 if [[ -f "$REPO/tests/unit/Makefile" ]]; then
