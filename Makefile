@@ -32,17 +32,23 @@ OBJS = \
 	src/glmstate.o \
 	src/glm.o \
 	src/noisysgd.o \
-	src/opsamp.o
+	src/opsamp.o \
+	src/help.o \
+	src/helptext.o
 
 PG_CPPFLAGS = -I$(srcdir)/src
 PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
-EXTRA_CLEAN = results regression.diffs regression.out
+EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c
+
+# dpobj.help() is docs/REFERENCE.md, compiled in (src/helpgen.awk)
+src/helptext.c: docs/REFERENCE.md src/helpgen.awk
+	awk -f src/helpgen.awk docs/REFERENCE.md > $@.tmp && mv $@.tmp $@
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

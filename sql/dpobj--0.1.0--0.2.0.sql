@@ -31,3 +31,11 @@
 --------------------------------------------------------------------------
 -- 5. Model catalog, help and private evaluation (docs/USAGE.md)
 --------------------------------------------------------------------------
+
+-- Online help: the sections of docs/REFERENCE.md, compiled into the library.
+CREATE FUNCTION dpobj.help(topic text DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'dpobj_help'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.help(text) IS
+    'dpobj''s reference manual: without a topic the overview and the list of topics, with one its section';
