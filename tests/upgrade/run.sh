@@ -162,6 +162,9 @@ make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
     make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
     { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
 target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
+t_is "META.json gives the control file's default_version (release and extension)" \
+    "$(grep -c "\"version\": \"$target\"" "$REPO/META.json")" "2"
+t_check "an upgrade script leads from 0.1.0 to $target" test -f "$REPO/sql/dpobj--0.1.0--$target.sql"
 as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 restart >/dev/null ||
     { tail -20 "$WORK/server.log"; bail "restart with the new binaries failed"; }
 
