@@ -19,6 +19,14 @@ OBJS = \
 	src/model.o \
 	src/ledger.o \
 	src/budget.o \
+	src/entryargs.o \
+	src/privileged.o \
+	src/protectable.o \
+	src/protected.o \
+	src/train.o \
+	src/trainquery.o \
+	src/seal.o \
+	src/dropguard.o \
 	src/jobs.o \
 	src/progress.o \
 	src/oracle.o \

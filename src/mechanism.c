@@ -19,7 +19,7 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 	if (dpobj_protected_peek() == NULL)
 		return NULL;
 	dp_scan_relations(fcinfo, &scan);
-	return dpobj_protected_take(scan.relids, has_state,
+	return dpobj_protected_take(&scan, has_state,
 								has_state ? epsilon : 0,
 								has_state ? delta : 0,
 								has_state ? d : 0);
