@@ -47,7 +47,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms security
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out

@@ -9,7 +9,8 @@
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
 # 6. runs the multi-session / server-control tests (tests/concurrency/run.sh) when present,
-#    and the jobs tests that restart the server or need pg_cron (tests/jobs/run.sh),
+#    the jobs tests that restart the server or need pg_cron (tests/jobs/run.sh), and the
+#    sealed protected path's attacks and neighbour harness (tests/security/run.sh),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -18,10 +19,11 @@
 #   - each pgTAP assertion (one "ok"/"not ok" line) is one test; when a test file dies or
 #     runs fewer tests than it planned, the planned tests that never ran count as failed
 #     (one failure if it has no usable plan);
-#   - tests/concurrency/run.sh and the C unit tests (tests/unit) count the checks they
-#     report in their own last "N passed, M failed" line; without such a line (or with a
-#     non-zero exit and no failure reported) the step counts as one failure, except that a
-#     unit "make check" that passes without such a line counts as one passed test;
+#   - tests/concurrency, tests/jobs, tests/security (run.sh) and the C unit tests
+#     (tests/unit) count the checks they report in their own last "N passed, M failed"
+#     line; without such a line (or with a non-zero exit and no failure reported) the
+#     step counts as one failure, except that a unit "make check" that passes without
+#     such a line counts as one passed test;
 #   - a step that cannot run at all (packages, build, cluster, CREATE EXTENSION, no
 #     pgTAP files) counts as one failure.
 # Exit status: 0 when nothing failed, 1 otherwise.
@@ -141,56 +143,44 @@ else
     dpobj_log "pgTAP: $t_ok passed, $t_bad failed"
 fi
 
-# --- multi-session / server-control tests ---------------------------------------------
+# --- script suites: multi-session / server-control tests -------------------------------
+# Each suite's run.sh prints "ok"/"not ok" lines and, last, "N passed, M failed"; its
+# checks are counted; without that line, or exiting non-zero with no failure reported,
+# it counts as one failure.
+run_script_suite() {
+    local name="$1" script="$2" rc line ok bad
+    [[ -f "$script" ]] || return 0
+    dpobj_log "$name: bash ${script#"$REPO"/}"
+    set +e
+    bash "$script" 2>&1 | tee "$WORK/$name.out"
+    rc=${PIPESTATUS[0]}
+    set -e
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/$name.out" | tail -n 1 || true)
+    if [[ -n "$line" ]]; then
+        ok=${line%% passed*}
+        bad=${line#*passed, }
+        bad=${bad%% failed}
+    else
+        ok=0 bad=0
+    fi
+    if [[ $rc -ne 0 && $bad -eq 0 ]]; then
+        bad=1
+    fi
+    PASSED=$((PASSED + ok))
+    FAILED=$((FAILED + bad))
+    dpobj_log "$name: $ok passed, $bad failed"
+}
+
 # tests/concurrency/run.sh (budget race, crash between debit and release, dump/restore)
 # uses PGHOST/PGPORT/PGUSER and DPOBJ_PGDATA/DPOBJ_PGCTL/DPOBJ_PGLOG from
-# dpobj_start_cluster; it may restart the server.  Its last line is "N passed, M failed".
-if [[ -f "$REPO/tests/concurrency/run.sh" ]]; then
-    dpobj_log "concurrency: bash tests/concurrency/run.sh"
-    set +e
-    bash "$REPO/tests/concurrency/run.sh" 2>&1 | tee "$WORK/concurrency.out"
-    conc_rc=${PIPESTATUS[0]}
-    set -e
-    c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/concurrency.out" | tail -n 1 || true)
-    if [[ -n "$c_line" ]]; then
-        c_ok=${c_line%% passed*}
-        c_bad=${c_line#*passed, }
-        c_bad=${c_bad%% failed}
-    else
-        c_ok=0 c_bad=0
-    fi
-    if [[ $conc_rc -ne 0 && $c_bad -eq 0 ]]; then
-        c_bad=1
-    fi
-    PASSED=$((PASSED + c_ok))
-    FAILED=$((FAILED + c_bad))
-    dpobj_log "concurrency: $c_ok passed, $c_bad failed"
-fi
-
-# --- jobs: restart, progress, pg_cron (issue 6) ----------------------------------------
+# dpobj_start_cluster; it may restart the server.
+run_script_suite concurrency "$REPO/tests/concurrency/run.sh"
 # tests/jobs/run.sh restarts this cluster (DPOBJ_PGDATA/DPOBJ_PGCTL) and starts its own
-# pg_cron cluster; its last line is "N passed, M failed".
-if [[ -f "$REPO/tests/jobs/run.sh" ]]; then
-    dpobj_log "jobs: bash tests/jobs/run.sh"
-    set +e
-    bash "$REPO/tests/jobs/run.sh" 2>&1 | tee "$WORK/jobs.out"
-    jobs_rc=${PIPESTATUS[0]}
-    set -e
-    j_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/jobs.out" | tail -n 1 || true)
-    if [[ -n "$j_line" ]]; then
-        j_ok=${j_line%% passed*}
-        j_bad=${j_line#*passed, }
-        j_bad=${j_bad%% failed}
-    else
-        j_ok=0 j_bad=0
-    fi
-    if [[ $jobs_rc -ne 0 && $j_bad -eq 0 ]]; then
-        j_bad=1
-    fi
-    PASSED=$((PASSED + j_ok))
-    FAILED=$((FAILED + j_bad))
-    dpobj_log "jobs: $j_ok passed, $j_bad failed"
-fi
+# pg_cron cluster (issue 6).
+run_script_suite jobs "$REPO/tests/jobs/run.sh"
+# tests/security/run.sh: the sealed protected path (issue 9) -- schema checks, the DROP
+# guard, the side channels one by one and the neighbour harness over every mechanism.
+run_script_suite security "$REPO/tests/security/run.sh"
 
 # --- standalone C unit tests ----------------------------------------------------------
 if [[ -f "$REPO/tests/unit/Makefile" ]]; then
