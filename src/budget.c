@@ -75,6 +75,21 @@ check_can_administer(Oid caller, Oid relid, const char *relation, const char *ac
 			 errhint("Only the table's owner or a member of %s can do this.", DPOBJ_ADMIN_ROLE)));
 }
 
+/*
+ * What every administration function does first: the schema check, the
+ * first nargs arguments not NULL, the relation (argument 1) locked.
+ */
+static char *
+admin_relation(FunctionCallInfo fcinfo, int nargs, const char *fname, Oid *relid)
+{
+	char		relkind;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, nargs, fname);
+	*relid = PG_GETARG_OID(0);
+	return dp_lock_relation(*relid, &relkind);
+}
+
 /* ---------------------------------------------------------------------
  * dpobj.protect(rel regclass) RETURNS boolean
  * ---------------------------------------------------------------------
@@ -89,17 +104,13 @@ dpobj_protect(PG_FUNCTION_ARGS)
 {
 	Oid			caller = GetUserId();
 	Oid			relid;
-	char		relkind;
 	char	   *relation;
 	RoleSwitch	rs;
 	Oid			types[2] = {REGCLASSOID, TEXTOID};
 	Datum		values[2];
 	bool		inserted;
 
-	dpobj_verify_schema();
-	dp_check_not_null(fcinfo, 1, "dpobj.protect");
-	relid = PG_GETARG_OID(0);
-	relation = dp_lock_relation(relid, &relkind);
+	relation = admin_relation(fcinfo, 1, "dpobj.protect", &relid);
 	dpobj_check_protectable(relid, relation);
 	check_can_administer(caller, relid, relation, "protect it");
 
@@ -139,17 +150,13 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
 {
 	Oid			caller = GetUserId();
 	Oid			relid;
-	char		relkind;
 	char	   *relation;
 	RoleSwitch	rs;
 	Oid			types[1] = {REGCLASSOID};
 	Datum		values[1];
 	bool		deleted;
 
-	dpobj_verify_schema();
-	dp_check_not_null(fcinfo, 1, "dpobj.unprotect");
-	relid = PG_GETARG_OID(0);
-	relation = dp_lock_relation(relid, &relkind);
+	relation = admin_relation(fcinfo, 1, "dpobj.unprotect", &relid);
 	if (!pg_class_ownercheck(relid, caller))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -258,7 +265,6 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 	Oid			caller = GetUserId();
 	Oid			relid;
 	Oid			analyst;
-	char		relkind;
 	char	   *relation;
 	bool		capped = false;
 	RoleSwitch	rs;
@@ -268,11 +274,8 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 	int			ret;
 	HeapTupleHeader result = NULL;
 
-	dpobj_verify_schema();
-	dp_check_not_null(fcinfo, grant ? 4 : 2, fname);
-	relid = PG_GETARG_OID(0);
+	relation = admin_relation(fcinfo, grant ? 4 : 2, fname, &relid);
 	analyst = PG_GETARG_OID(1);
-	relation = dp_lock_relation(relid, &relkind);
 	dp_check_role(analyst);
 	check_can_administer(caller, relid, relation,
 						 grant ? "grant privacy budgets on it" : "revoke privacy budgets on it");

@@ -7,18 +7,12 @@
 # Needs PGHOST/PGPORT/PGUSER (a superuser) and dpobj installed.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=tests/concurrency/lib.sh
-. "$DIR/../concurrency/lib.sh"
+# shellcheck source=tests/security/lib.sh
+. "$DIR/lib.sh"
 DB=dpobj_dropguard
 SU=dpobj_dropguard_su
 ANALYST=dpobj_dropguard_analyst
 
-sqlstate() {
-    local db="$1" out
-    shift
-    out=$(psql -X -q -At -d "$db" -v ON_ERROR_STOP=1 -v VERBOSITY=sqlstate "$@" 2>&1 >/dev/null)
-    [[ -z $out ]] && echo ok || sed -nE 's/^(psql:[^ ]* )?ERROR:  ([0-9A-Z]{5}).*/\2/p' <<<"$out" | tail -n 1
-}
 installed() { t_psql -d "$DB" -c "SELECT count(*) FROM pg_extension WHERE extname = 'dpobj'"; }
 
 t_role "$ANALYST" >/dev/null || exit 1

@@ -28,8 +28,8 @@
 # and preloaded (jobs).  Last line: "N passed, M failed".
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=tests/concurrency/lib.sh
-. "$DIR/../concurrency/lib.sh"
+# shellcheck source=tests/security/lib.sh
+. "$DIR/lib.sh"
 
 ROLE=dpobj_nb_analyst
 DBS=(dpobj_nb_a dpobj_nb_b)
@@ -165,6 +165,9 @@ train_script() {
 \set ON_ERROR_ROLLBACK on
 \pset null (null)
 SET dpobj.progress = on;
+-- an attacker's settings: prefer index scans (their counters would count selected rows)
+SET enable_seqscan = off;
+SET random_page_cost = 0.001;
 SET ROLE :"role";
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
@@ -225,22 +228,29 @@ for i in 0 1; do
 done
 train_script >"$WORK/train.sql"
 
-# ---- dpobj.train() -------------------------------------------------------------------
+# every run: scenario x mechanism (minus the scenario's skips), one tab-separated line
+# SCEN FEATS MNAME MECH KIND OPTS (the options include the scenario's filter)
+RUNS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ _ _ skip <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
     for mline in "${MECHS[@]}"; do
         read -r mname mech kind opts <<<"$mline"
         skips "${skip:-}" "$mname" && continue
-        opts=$(run_options "$opts" "$filter")
-        for i in 0 1; do
-            run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
-                role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-                eps="$EPS" delta="$DELTA"
-        done
-        compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
-            "$WORK/$scen.$mname.train.1" "$kind"
+        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$(run_options "$opts" "$filter")")
     done
+done
+
+# ---- dpobj.train() -------------------------------------------------------------------
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
+            role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
+            eps="$EPS" delta="$DELTA"
+    done
+    compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
+        "$WORK/$scen.$mname.train.1" "$kind"
 done
 
 # ---- dpobj.submit(): the same runs as jobs, one at a time ------------------------------
@@ -251,21 +261,15 @@ JOB_BEFORE=()
 for i in 0 1; do
     JOB_BEFORE[$i]=$(t_psql -d "${DBS[$i]}" -c "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
 done
-for sline in "${SCENS[@]}"; do
-    IFS='|' read -r scen feats filter _ _ _ skip <<<"$sline"
-    scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
-    for mline in "${MECHS[@]}"; do
-        read -r mname mech kind opts <<<"$mline"
-        skips "${skip:-}" "$mname" && continue
-        opts=$(run_options "$opts" "$filter")
-        for i in 0 1; do
-            sub="$WORK/$scen.$mname.submit.$i"
-            psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
-                -c "SET ROLE $ROLE" \
-                -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), 'y',
-                                        $EPS, $DELTA, '$opts')" >"$sub" 2>&1
-            JOB[$scen.$mname.$i]=$(grep -xE '[0-9]+' "$sub" | tail -n 1)
-        done
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        sub="$WORK/$scen.$mname.submit.$i"
+        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
+            -c "SET ROLE $ROLE" \
+            -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), 'y',
+                                    $EPS, $DELTA, '$opts')" >"$sub" 2>&1
+        JOB[$scen.$mname.$i]=$(grep -xE '[0-9]+' "$sub" | tail -n 1)
     done
 done
 # wait for every job (at most 10 minutes)
@@ -281,29 +285,28 @@ done
 t_is "every job finished" "$left" "0"
 t_psql -d postgres -c "ALTER SYSTEM RESET dpobj.max_jobs" -c "SELECT pg_reload_conf()" >/dev/null
 
-for sline in "${SCENS[@]}"; do
-    IFS='|' read -r scen _ _ _ _ _ skip <<<"$sline"
-    scen=$(trim "$scen")
-    for mline in "${MECHS[@]}"; do
-        read -r mname mech kind opts <<<"$mline"
-        skips "${skip:-}" "$mname" && continue
-        for i in 0 1; do
-            job=${JOB[$scen.$mname.$i]}
-            out="$WORK/$scen.$mname.job.$i"
-            if [[ $job =~ ^[0-9]+$ ]]; then
-                psql -X -At -d "${DBS[$i]}" -c "SET ROLE $ROLE" \
-                    -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
-                               (model).delta, (model).params, cardinality((model).weights),
-                               E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
-                          FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
-            else
-                { echo "submit refused:"; cat "$WORK/$scen.$mname.submit.$i"; } >"$out"
-            fi
-        done
-        compare_pair "$scen" "$mname" submit "$WORK/$scen.$mname.job.0" \
-            "$WORK/$scen.$mname.job.1" "$kind"
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        job=${JOB[$scen.$mname.$i]}
+        out="$WORK/$scen.$mname.job.$i"
+        if [[ $job =~ ^[0-9]+$ ]]; then
+            psql -X -At -d "${DBS[$i]}" -c "SET ROLE $ROLE" \
+                -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
+                           (model).delta, (model).params, cardinality((model).weights),
+                           E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
+                      FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
+        else
+            { echo "submit refused:"; cat "$WORK/$scen.$mname.submit.$i"; } >"$out"
+        fi
     done
-    # the ledger rows of the scenario's jobs, in the order the jobs ran
+    compare_pair "$scen" "$mname" submit "$WORK/$scen.$mname.job.0" \
+        "$WORK/$scen.$mname.job.1" "$kind"
+done
+# the ledger rows of each scenario's jobs, in the order the jobs ran
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
     for i in 0 1; do
         psql -X -At -d "${DBS[$i]}" -c "SET ROLE $ROLE" \
             -c "SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL

@@ -6,18 +6,11 @@
 # Needs PGHOST/PGPORT/PGUSER (a superuser) and dpobj installed.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=tests/concurrency/lib.sh
-. "$DIR/../concurrency/lib.sh"
+# shellcheck source=tests/security/lib.sh
+. "$DIR/lib.sh"
 DB=dpobj_privilege
 MALLORY=dpobj_mallory
 
-# sqlstate DB SQL...: the SQLSTATE of the last statement (or "ok")
-sqlstate() {
-    local db="$1" out
-    shift
-    out=$(psql -X -q -At -d "$db" -v ON_ERROR_STOP=1 -v VERBOSITY=sqlstate "$@" 2>&1 >/dev/null)
-    [[ -z $out ]] && echo ok || sed -nE 's/^(psql:[^ ]* )?ERROR:  ([0-9A-Z]{5}).*/\2/p' <<<"$out" | tail -n 1
-}
 
 t_role "$MALLORY" >/dev/null || exit 1
 t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" \
@@ -52,6 +45,8 @@ t_is "schema dpobj given to a non-superuser: train() refuses (42501)" \
     "$(sqlstate "$DB" -c "SET ROLE $MALLORY" -c "$TRAIN")" "42501"
 t_is "... and so do protect() and grant_budget() for a superuser" \
     "$(sqlstate "$DB" -c "SELECT dpobj.protect('pts')")/$(sqlstate "$DB" -c "SELECT dpobj.grant_budget('pts', '$MALLORY', 1, 0)")" "42501/42501"
+t_is "... and a direct aggregate run (its ledger row is written by a superuser worker)" \
+    "$(sqlstate "$DB" -c "SELECT dpobj.dp_halfspace(ARRAY[a]::float8[], y, 0.1, 0.00001) FROM pts")" "42501"
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj OWNER TO CURRENT_USER" -c "GRANT CREATE ON SCHEMA dpobj TO PUBLIC" >/dev/null
 t_is "CREATE on schema dpobj granted to PUBLIC: train() refuses (42501)" \
     "$(sqlstate "$DB" -c "SET ROLE $MALLORY" -c "$TRAIN")" "42501"
