@@ -19,6 +19,14 @@ OBJS = \
 	src/model.o \
 	src/ledger.o \
 	src/budget.o \
+	src/entryargs.o \
+	src/privileged.o \
+	src/protectable.o \
+	src/protected.o \
+	src/train.o \
+	src/trainquery.o \
+	src/seal.o \
+	src/dropguard.o \
 	src/jobs.o \
 	src/progress.o \
 	src/oracle.o \
@@ -41,7 +49,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c

@@ -10,7 +10,8 @@
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
 # 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
-#    0.1.0 release (tests/upgrade),
+#    0.1.0 release (tests/upgrade), the
+#    sealed protected path's attacks and neighbour harness (tests/security),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -178,6 +179,9 @@ run_suite concurrency "$REPO/tests/concurrency/run.sh"
 run_suite jobs "$REPO/tests/jobs/run.sh"
 # ALTER EXTENSION UPDATE from the 0.1.0 release (its own cluster and installation copy)
 run_suite upgrade "$REPO/tests/upgrade/run.sh"
+# the sealed protected path: schema checks, the DROP guard, the side channels one by
+# one and the neighbour harness over every mechanism
+run_suite security "$REPO/tests/security/run.sh"
 
 # --- standalone C unit tests ----------------------------------------------------------
 if [[ -f "$REPO/tests/unit/Makefile" ]]; then

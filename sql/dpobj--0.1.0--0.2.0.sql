@@ -28,6 +28,133 @@
 -- 4. The sealed protected path (docs/SECURITY.md)
 --------------------------------------------------------------------------
 
+-- 4a. Only into a schema that superusers control (issue 9, leak 8).
+-- CREATE EXTENSION uses an existing schema "dpobj" as it is: a role that
+-- created it beforehand would own it and could replace the objects that
+-- dpobj's privileged code (the ledger and job workers, the event triggers,
+-- the entry points acting as the bootstrap superuser) runs.  A fresh
+-- install runs 0.1.0 and then this script, so this check guards installs
+-- and updates alike; C code checks again at run time (src/privileged.c).
+DO $$
+DECLARE
+    owner_super boolean;
+    others_create boolean;
+BEGIN
+    SELECT r.rolsuper INTO owner_super
+      FROM pg_catalog.pg_namespace n
+      JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) n.nspowner
+     WHERE n.nspname OPERATOR(pg_catalog.=) 'dpobj';
+    SELECT EXISTS (
+             SELECT 1 FROM pg_catalog.pg_namespace n,
+                           pg_catalog.aclexplode(n.nspacl) a
+              WHERE n.nspname OPERATOR(pg_catalog.=) 'dpobj'
+                AND a.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+                AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                                 WHERE r.oid OPERATOR(pg_catalog.=) a.grantee AND r.rolsuper))
+      INTO others_create;
+    IF NOT coalesce(owner_super, false) OR others_create THEN
+        RAISE EXCEPTION 'dpobj must be installed in a schema "dpobj" that only superusers control'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'The schema is owned by a role that is not a superuser, or such a role may create objects in it; that role could take over dpobj''s privileged code.',
+                  HINT = 'Drop or rename that schema (or make a superuser its owner and revoke CREATE on it from other roles), then install dpobj again.';
+    END IF;
+END
+$$;
+
+-- 4b. The total delta granted on a budget stays below 1 (leak 8); 0.1.0
+-- only bounded each grant.  dpobj.grant_budget() refuses such grants with
+-- a hint; the constraint backs it up.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM dpobj.budgets WHERE granted_delta OPERATOR(pg_catalog.>=) 1) THEN
+        RAISE EXCEPTION 'dpobj.budgets has budgets with a total granted delta of 1 or more'
+            USING ERRCODE = 'check_violation',
+                  HINT = 'Revoke them with dpobj.revoke_budget() (it sets granted := spent), then update again.';
+    END IF;
+END
+$$;
+ALTER TABLE dpobj.budgets
+    ADD CONSTRAINT budgets_granted_delta_below_one CHECK (granted_delta < 1);
+
+-- 4c. dpobj.unprotect(): the table's owner (or a superuser) ends its
+-- protection; budgets go, the ledger keeps the history.
+CREATE FUNCTION dpobj.unprotect(rel regclass)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_unprotect'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.unprotect(regclass) IS
+    'Owner or superuser: stop protecting the table; its budgets are deleted, the ledger keeps every charge (true if it was protected)';
+
+-- 4d. Ledger visibility by role OID, not by name: a role that later takes
+-- a dropped or renamed role's name does not see its charges.  rolid is
+-- filled on insert (from the budget for protected runs, else from the
+-- role's current name, at the moment of the charge) and never changes.
+ALTER TABLE dpobj.ledger ADD COLUMN rolid oid;
+COMMENT ON COLUMN dpobj.ledger.rolid IS
+    'OID of the role that was charged; ledger rows are visible to that role (not to whoever has its name later)';
+
+CREATE FUNCTION dpobj.ledger_set_rolid()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog
+AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF NEW.rolid IS NULL THEN
+            NEW.rolid := coalesce(
+                (SELECT b.rolid::pg_catalog.oid FROM dpobj.budgets b
+                  WHERE b.id OPERATOR(pg_catalog.=) NEW.budget_id),
+                (SELECT r.oid FROM pg_catalog.pg_roles r
+                  WHERE r.rolname OPERATOR(pg_catalog.=) NEW.rolname));
+        END IF;
+    ELSIF NEW.rolid IS DISTINCT FROM OLD.rolid THEN
+        RAISE EXCEPTION 'dpobj.ledger is append-only'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Only the outcome of a charged run can be recorded, once.';
+    END IF;
+    RETURN NEW;
+END
+$$;
+REVOKE ALL ON FUNCTION dpobj.ledger_set_rolid() FROM PUBLIC;
+CREATE TRIGGER ledger_rolid
+    BEFORE INSERT OR UPDATE ON dpobj.ledger
+    FOR EACH ROW EXECUTE FUNCTION dpobj.ledger_set_rolid();
+
+-- rows of 0.1.0: the same rule, applied once (the append-only triggers are
+-- off for this one statement of the update)
+ALTER TABLE dpobj.ledger DISABLE TRIGGER ledger_append_only;
+ALTER TABLE dpobj.ledger DISABLE TRIGGER ledger_rolid;
+UPDATE dpobj.ledger l
+   SET rolid = coalesce(
+         (SELECT b.rolid::pg_catalog.oid FROM dpobj.budgets b
+           WHERE b.id OPERATOR(pg_catalog.=) l.budget_id),
+         (SELECT r.oid FROM pg_catalog.pg_roles r
+           WHERE r.rolname OPERATOR(pg_catalog.=) l.rolname))
+ WHERE l.rolid IS NULL;
+ALTER TABLE dpobj.ledger ENABLE TRIGGER ledger_append_only;
+ALTER TABLE dpobj.ledger ENABLE TRIGGER ledger_rolid;
+CREATE INDEX ledger_rolid_idx ON dpobj.ledger (rolid);
+
+ALTER POLICY ledger_own_rows ON dpobj.ledger
+    USING (rolid OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                           WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER));
+
+-- 4e. DROP EXTENSION dpobj (or DROP SCHEMA dpobj, DROP OWNED BY its owner,
+-- ALTER EXTENSION dpobj DROP ...) is refused while the ledger or budgets
+-- hold rows, or with CASCADE, unless a superuser confirms with
+-- SET dpobj.drop_confirm = '<current database>' (src/dropguard.c).
+-- ENABLE ALWAYS: session_replication_role = replica does not switch it off.
+CREATE FUNCTION dpobj.drop_guard()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'dpobj_drop_guard'
+LANGUAGE C;
+REVOKE ALL ON FUNCTION dpobj.drop_guard() FROM PUBLIC;
+CREATE EVENT TRIGGER dpobj_drop_guard ON ddl_command_start
+    WHEN TAG IN ('DROP EXTENSION', 'DROP SCHEMA', 'DROP OWNED', 'ALTER EXTENSION')
+    EXECUTE FUNCTION dpobj.drop_guard();
+ALTER EVENT TRIGGER dpobj_drop_guard ENABLE ALWAYS;
+
 --------------------------------------------------------------------------
 -- 5. Model catalog, help and private evaluation (docs/USAGE.md)
 --------------------------------------------------------------------------

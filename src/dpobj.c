@@ -21,6 +21,10 @@ PG_MODULE_MAGIC;
 int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
+double		dpobj_protected_time_limit = 600.0;
+double		dpobj_max_self_grant_epsilon = 0.0;
+double		dpobj_max_self_grant_delta = 0.0;
+char	   *dpobj_drop_confirm = NULL;
 
 static const struct config_enum_entry oracle_options[] = {
 	{"auto", DPOBJ_ORACLE_AUTO, false},
@@ -44,6 +48,47 @@ dpobj_oracle_name(DPObjOracle oracle)
 }
 
 void		_PG_init(void);
+
+/*
+ * Issue 9: settings of the sealed protected path.  All PGC_SUSET: only a
+ * superuser (postgresql.conf, ALTER SYSTEM, ALTER DATABASE/ROLE ... SET)
+ * decides them, never the analyst whose runs they govern.
+ */
+static void
+dpobj_define_seal_gucs(void)
+{
+	DefineCustomRealVariable("dpobj.protected_time_limit",
+							 "Time limit in seconds for one exact oracle solve inside dpobj.train() and jobs; 0 means no limit.",
+							 "Whether a solve certifies within the limit depends on the data, so only a superuser sets it; dpobj.solver_time_limit and the \"time_limit\" option apply to the direct aggregates only.",
+							 &dpobj_protected_time_limit,
+							 600.0, 0.0, 86400.0 * 7,
+							 PGC_SUSET, GUC_UNIT_S,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("dpobj.max_self_grant_epsilon",
+							 "Largest total epsilon a dpobj_admin member may grant to itself (or a role it can act as) on a table it does not own.",
+							 "0 (the default) forbids such self-grants; superusers and table owners are not capped.",
+							 &dpobj_max_self_grant_epsilon,
+							 0.0, 0.0, 1e6,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("dpobj.max_self_grant_delta",
+							 "Largest total delta a dpobj_admin member may grant to itself (or a role it can act as) on a table it does not own.",
+							 "0 (the default) forbids such self-grants.",
+							 &dpobj_max_self_grant_delta,
+							 0.0, 0.0, 0.999999,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomStringVariable("dpobj.drop_confirm",
+							   "Confirms dropping dpobj (and with it the privacy ledger and budgets) in the database of this name.",
+							   "DROP EXTENSION dpobj, DROP SCHEMA dpobj and DROP OWNED BY its owner are refused while a ledger or budgets exist unless this equals the current database's name (docs/SECURITY.md).",
+							   &dpobj_drop_confirm,
+							   "",
+							   PGC_SUSET, 0,
+							   NULL, NULL, NULL);
+}
 
 void
 _PG_init(void)
@@ -92,6 +137,8 @@ _PG_init(void)
 							2, 1, DPOBJ_MAX_JOB_SLOTS,
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
+
+	dpobj_define_seal_gucs();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -40,6 +40,12 @@
 #define ERRCODE_DPOBJ_BUDGET_EXCEEDED	MAKE_SQLSTATE('D','P','0','0','4')
 /* issue 4: dpobj.train() on a table that was not protected with dpobj.protect() */
 #define ERRCODE_DPOBJ_NOT_PROTECTED		MAKE_SQLSTATE('D','P','0','0','5')
+/*
+ * issue 9: the one error of a failed protected run (seal.c) -- fixed
+ * message, detail and hint; the budget was charged, the cause is in the
+ * server log only
+ */
+#define ERRCODE_DPOBJ_PROTECTED_FAILURE	MAKE_SQLSTATE('D','P','0','0','6')
 
 /*
  * Solver detail (node counts, objective values, solver chatter) depends on
@@ -57,6 +63,11 @@
 extern int	dpobj_seed;					/* -1: cryptographic noise */
 extern double dpobj_solver_time_limit;	/* seconds, 0 = none */
 extern int	dpobj_oracle;				/* DPOBJ_ORACLE_* default */
+/* issue 9: the sealed protected path (docs/SECURITY.md); superuser-only */
+extern double dpobj_protected_time_limit;	/* seconds, 0 = none */
+extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itself */
+extern double dpobj_max_self_grant_delta;
+extern char *dpobj_drop_confirm;			/* database name: allow DROP with a ledger */
 
 typedef enum DPObjOracle
 {

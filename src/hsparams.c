@@ -42,7 +42,7 @@ parse_time_limit(JsonbValue *v)
 	double		f = -1;
 
 	if (v->type == jbvNumeric)
-		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 											   NumericGetDatum(v->val.numeric)));
 	if (!(f >= 0 && f <= 86400.0 * 7))
 		ereport(ERROR,

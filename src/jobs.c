@@ -54,6 +54,7 @@
 #include "jobs.h"
 #include "budget.h"
 #include "dpobj.h"
+#include "privileged.h"
 
 #include "access/genam.h"
 #include "access/heapam.h"
@@ -255,37 +256,6 @@ dpobj_jobs_report_phase(DPObjPhase phase)
 }
 
 /* ---------------------------------------------------------------------
- * Running code as the bootstrap superuser (job bookkeeping only)
- * ---------------------------------------------------------------------
- */
-
-typedef struct SuperSwitch
-{
-	Oid			save_userid;
-	int			save_sec_context;
-	int			save_nestlevel;
-} SuperSwitch;
-
-static void
-super_begin(SuperSwitch *ss)
-{
-	GetUserIdAndSecContext(&ss->save_userid, &ss->save_sec_context);
-	ss->save_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID,
-						   ss->save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
-}
-
-static void
-super_end(SuperSwitch *ss)
-{
-	AtEOXact_GUC(true, ss->save_nestlevel);
-	SetUserIdAndSecContext(ss->save_userid, ss->save_sec_context);
-}
-
-/* ---------------------------------------------------------------------
  * dpobj.submit(...) RETURNS bigint
  * ---------------------------------------------------------------------
  */
@@ -301,7 +271,7 @@ dpobj_submit(PG_FUNCTION_ARGS)
 	Oid			types[8] = {REGROLEOID, REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID,
 	NUMERICOID, NUMERICOID, JSONBOID};
 	Datum		values[8];
-	SuperSwitch ss;
+	RoleSwitch	ss;
 	bool		isnull;
 	int64		id;
 
@@ -315,12 +285,12 @@ dpobj_submit(PG_FUNCTION_ARGS)
 		values[i + 1] = PG_GETARG_DATUM(i);
 
 	SPI_connect();
-	super_begin(&ss);
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(submit_sql, 8, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "dpobj.submit: could not queue the job");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	super_end(&ss);
+	role_switch_end(&ss);
 	SPI_finish();
 
 	if (!xact_callback_registered)
@@ -352,13 +322,14 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 	int64		job_id;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
-	SuperSwitch ss;
+	RoleSwitch	ss;
 	Oid			owner;
 	char	   *state;
 	bool		isnull;
 	bool		result = false;
 
 	jobs_require_preload("dpobj.cancel");
+	dpobj_verify_schema();
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -368,10 +339,10 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 	values[0] = Int64GetDatum(job_id);
 
 	SPI_connect();
-	super_begin(&ss);
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(cancel_lookup_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.cancel: job lookup failed");
-	super_end(&ss);
+	role_switch_end(&ss);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -389,10 +360,10 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 
 	if (strcmp(state, "queued") == 0)
 	{
-		super_begin(&ss);
+		role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 		if (SPI_execute_with_args(cancel_queued_sql, 1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "dpobj.cancel: update failed");
-		super_end(&ss);
+		role_switch_end(&ss);
 		result = (SPI_processed == 1);
 	}
 	else if (strcmp(state, "running") == 0)
@@ -716,6 +687,8 @@ dpobj_jobs_scheduler_main(Datum arg)
 		CommitTransactionCommand();
 		proc_exit(0);
 	}
+	/* its statements run as a superuser: only in a schema superusers control */
+	dpobj_verify_schema();
 
 	/* 1. orphans: 'running' without a live slot -> failed, never re-run */
 	if (SPI_execute(sched_running_sql, false, 0) != SPI_OK_SELECT)
@@ -874,7 +847,7 @@ job_record_failure(int64 job_id, const char *state, const char *message, int sql
 {
 	Oid			t[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
 	Datum		v[4];
-	SuperSwitch ss;
+	RoleSwitch	ss;
 
 	v[0] = Int64GetDatum(job_id);
 	v[1] = CStringGetTextDatum(state);
@@ -887,10 +860,10 @@ job_record_failure(int64 job_id, const char *state, const char *message, int sql
 	StartTransactionCommand();
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
-	super_begin(&ss);
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(job_fail_sql, 4, t, v, NULL, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "dpobj job: could not record the outcome");
-	super_end(&ss);
+	role_switch_end(&ss);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -907,7 +880,7 @@ dpobj_job_worker_main(Datum arg)
 	Oid			ttypes[7] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID, JSONBOID};
 	bool		found = false;
 	MemoryContext jobcxt;
-	SuperSwitch ss;
+	RoleSwitch	ss;
 
 	/* SIGINT = query cancel (bgworker default); SIGTERM must not exit inside GLPK */
 	pqsignal(SIGTERM, die);
@@ -957,7 +930,8 @@ dpobj_job_worker_main(Datum arg)
 	}
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
-	super_begin(&ss);
+	dpobj_verify_schema();
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	{
 		Oid			t[1] = {INT8OID};
 		Datum		v[1] = {Int64GetDatum(job_id)};
@@ -982,7 +956,7 @@ dpobj_job_worker_main(Datum arg)
 			MemoryContextSwitchTo(old);
 		}
 	}
-	super_end(&ss);
+	role_switch_end(&ss);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -1009,7 +983,7 @@ dpobj_job_worker_main(Datum arg)
 		pgstat_report_activity(STATE_RUNNING, "dpobj job: dpobj.train(...)");
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
+		/* train() announces the phases itself (seal.c) */
 		if (SPI_execute_with_args(job_train_sql, 7, ttypes, targs, NULL, false, 1) != SPI_OK_SELECT ||
 			SPI_processed != 1)
 			elog(ERROR, "dpobj job: dpobj.train() returned no row");
@@ -1018,7 +992,7 @@ dpobj_job_worker_main(Datum arg)
 		if (isnull)
 			elog(ERROR, "dpobj job: dpobj.train() returned no model");
 
-		super_begin(&ss);
+		role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 		{
 			Oid			t[2] = {INT8OID, modeltype};
 			Datum		v[2] = {Int64GetDatum(job_id), model};
@@ -1026,7 +1000,7 @@ dpobj_job_worker_main(Datum arg)
 			if (SPI_execute_with_args(job_done_sql, 2, t, v, NULL, false, 0) != SPI_OK_UPDATE)
 				elog(ERROR, "dpobj job: could not store the model");
 		}
-		super_end(&ss);
+		role_switch_end(&ss);
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();

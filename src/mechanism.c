@@ -8,6 +8,7 @@
  */
 #include "mechanism.h"
 
+#include "privileged.h"
 #include "scanrels.h"
 
 DPProtectedContext *
@@ -19,7 +20,7 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 	if (dpobj_protected_peek() == NULL)
 		return NULL;
 	dp_scan_relations(fcinfo, &scan);
-	return dpobj_protected_take(scan.relids, has_state,
+	return dpobj_protected_take(&scan, has_state,
 								has_state ? epsilon : 0,
 								has_state ? delta : 0,
 								has_state ? d : 0);
@@ -33,6 +34,8 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 
 	if (pctx != NULL)
 		return dpobj_budget_charge(pctx, mechanism);
+	/* the ledger worker writes as a superuser: only into a trusted schema */
+	dpobj_verify_schema();
 	dp_scan_relations(fcinfo, &scan);
 	return ledger_charge(mechanism, epsilon, delta, dp_relation_names(scan.relids));
 }

@@ -21,6 +21,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "common/int.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -67,7 +68,12 @@ model_params_int(StringInfo buf, const char *key, int64 value)
 void
 model_params_float(StringInfo buf, const char *key, double value)
 {
-	Assert(isfinite(value));
+	/* JSON has no NaN or Infinity; a public parameter is always finite */
+	if (!isfinite(value))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("model parameter \"%s\" is not a finite number", key),
+				 errhint("Use a larger epsilon or delta, or smaller bounds; nothing was released.")));
 	params_key(buf, key);
 	appendStringInfoString(buf, float8out_internal(value));
 }
@@ -83,6 +89,16 @@ void
 model_params_end(StringInfo buf)
 {
 	appendStringInfoChar(buf, '}');
+}
+
+static void
+model_not_finite(const char *mechanism)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("%s produced weights that are not finite numbers; no model was released", mechanism),
+			 errdetail("The privacy budget of this run was charged."),
+			 errhint("Use smaller bounds (e.g. \"R\", \"radius\") or a larger epsilon.")));
 }
 
 Datum
@@ -104,6 +120,12 @@ model_build(FunctionCallInfo fcinfo, const char *mechanism,
 				 errhint("Reinstall the dpobj extension.")));
 	tupdesc = BlessTupleDesc(tupdesc);
 
+	/* never release a non-finite model (issue 9): it would not be a DP output */
+	for (int j = 0; j < d; j++)
+		if (!isfinite(weights[j]))
+			model_not_finite(mechanism);
+	if (!isfinite(bias))
+		model_not_finite(mechanism);
 	for (int j = 0; j < d; j++)
 		elems[j] = Float8GetDatum(weights[j]);
 	values[MODEL_MECHANISM] = CStringGetTextDatum(mechanism);
@@ -117,6 +139,15 @@ model_build(FunctionCallInfo fcinfo, const char *mechanism,
 
 	tuple = heap_form_tuple(tupdesc, values, nulls);
 	return HeapTupleGetDatum(tuple);
+}
+
+static void
+model_forged(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", what),
+			 errhint("Use a model returned by a dpobj training function.")));
 }
 
 /*
@@ -181,6 +212,13 @@ model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
 	datum = GetAttributeByNum(th, MODEL_BIAS + 1, &isnull);
 	cache->bias = isnull ? 0.0 : DatumGetFloat8(datum);
 
+	/* a forged model: no NaN or infinity in the margin's terms */
+	for (int j = 0; j < cache->d; j++)
+		if (!isfinite(cache->w[j]))
+			model_forged("model weights must be finite numbers");
+	if (!isfinite(cache->bias))
+		model_forged("model bias must be a finite number");
+
 	datum = GetAttributeByNum(th, MODEL_PARAMS + 1, &isnull);
 	cache->Q = 0;
 	if (!isnull)
@@ -193,7 +231,7 @@ model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
 			qv = getKeyJsonValueFromContainer(&params->root, "Q", 1, NULL);
 			if (qv != NULL && qv->type == jbvNumeric)
 			{
-				double		q = DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+				double		q = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 																   NumericGetDatum(qv->val.numeric)));
 
 				if (q >= 1 && q <= DPOBJ_MAX_Q && q == floor(q))
@@ -233,7 +271,7 @@ model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
  * of the exact integer margin <w, a> (a = round(Q x)).
  */
 static double
-model_margin(FunctionCallInfo fcinfo, int *exact_sign)
+model_margin(FunctionCallInfo fcinfo, int *exact_sign, bool want_value)
 {
 	HeapTupleHeader th = PG_GETARG_HEAPTUPLEHEADER(0);
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
@@ -272,14 +310,24 @@ model_margin(FunctionCallInfo fcinfo, int *exact_sign)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("features must be finite and within the supported range"),
 						 errhint("Scale features exactly as for training.")));
-			s += m->wi[j] * (int64) round(q);
+			/* |w| <= 1e6 and |a| <= 2^31: the product fits; the sum may not */
+			if (pg_add_s64_overflow(s, m->wi[j] * (int64) round(q), &s))
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("the margin of these features under the model exceeds the exact integer range"),
+						 errhint("Scale features exactly as for training.")));
 		}
 		*exact_sign = (s >= 1) ? 1 : (s == 0 ? 0 : -1);
 		return (double) s / m->Q;
 	}
 	else
 	{
-		double		s = m->bias;
+		/*
+		 * Accumulated in long double: its exponent range holds any product
+		 * and sum of finite float8 values, so no intermediate overflows and
+		 * the sign is right even when the margin exceeds float8.
+		 */
+		long double s = m->bias;
 
 		for (int j = 0; j < n; j++)
 		{
@@ -288,10 +336,17 @@ model_margin(FunctionCallInfo fcinfo, int *exact_sign)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("features must be finite"),
 						 errhint("Impute non-finite features as for training.")));
-			s += m->w[j] * x[j];
+			s += (long double) m->w[j] * x[j];
 		}
 		*exact_sign = (s > 0) ? 1 : (s == 0 ? 0 : -1);
-		return s;
+		if (!want_value)
+			return 0.0;
+		if (!isfinite((double) s))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("the margin of these features under the model is out of the range of double precision"),
+					 errhint("Scale features exactly as for training; dpobj.predict() still gives the sign.")));
+		return (double) s;
 	}
 }
 
@@ -301,7 +356,7 @@ dpobj_predict(PG_FUNCTION_ARGS)
 {
 	int			sign;
 
-	(void) model_margin(fcinfo, &sign);
+	(void) model_margin(fcinfo, &sign, false);
 	PG_RETURN_BOOL(sign > 0);
 }
 
@@ -311,5 +366,5 @@ dpobj_score(PG_FUNCTION_ARGS)
 {
 	int			sign;
 
-	PG_RETURN_FLOAT8(model_margin(fcinfo, &sign));
+	PG_RETURN_FLOAT8(model_margin(fcinfo, &sign, true));
 }

@@ -43,13 +43,17 @@ dp_options_foreach(Jsonb *options, const char *example, dp_option_fn fn, void *a
 	}
 }
 
-/* the JSON number as float8, NAN for other JSON types (and numeric NaN) */
+/*
+ * The JSON number as float8, NAN for other JSON types (and numeric NaN).
+ * Beyond the float8 range it is +-Infinity (or 0 below it), never an
+ * error: the readers' range checks then refuse it with a hint (issue 9).
+ */
 static double
 option_float8(JsonbValue *v)
 {
 	if (v->type != jbvNumeric)
 		return NAN;
-	return DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 											  NumericGetDatum(v->val.numeric)));
 }
 

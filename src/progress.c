@@ -19,6 +19,7 @@
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/timestamp.h"
 
 bool		dpobj_progress = false;
@@ -27,6 +28,7 @@ static DPObjPhase current_phase = DPOBJ_PHASE_NONE;
 static TimestampTz last_notice = 0;
 static TimestampTz notice_statement = 0;	/* statement start of the notices below */
 static DPObjPhase notified_phase = DPOBJ_PHASE_NONE;	/* latest phase announced in it */
+static int	sealed_client_level = -1;	/* >= 0: inside a sealed run */
 
 const char *
 dpobj_phase_name(DPObjPhase phase)
@@ -49,12 +51,41 @@ progress_notice(TimestampTz now)
 {
 	long		secs;
 	int			usecs;
+	int			save_level = client_min_messages;
 
 	TimestampDifference(GetCurrentStatementStartTimestamp(), now, &secs, &usecs);
-	/* phase and elapsed wall time only: nothing computed from the rows */
-	ereport(NOTICE,
-			(errmsg("dpobj progress: %s, %ld s elapsed",
-					dpobj_phase_name(current_phase), secs)));
+
+	/*
+	 * In a sealed run the caller's own client_min_messages decides, not the
+	 * setting pinned for the protected query (seal.c).
+	 */
+	if (sealed_client_level >= 0)
+		client_min_messages = sealed_client_level;
+	PG_TRY();
+	{
+		/* phase and elapsed wall time only: nothing computed from the rows */
+		ereport(NOTICE,
+				(errmsg("dpobj progress: %s, %ld s elapsed",
+						dpobj_phase_name(current_phase), secs)));
+	}
+	PG_FINALLY();
+	{
+		client_min_messages = save_level;
+	}
+	PG_END_TRY();
+}
+
+void
+dpobj_progress_seal(int client_level)
+{
+	sealed_client_level = client_level;
+	if (client_level >= 0)
+	{
+		/* a new run: each of its phases is announced once, in order */
+		current_phase = DPOBJ_PHASE_NONE;
+		notified_phase = DPOBJ_PHASE_NONE;
+		notice_statement = GetCurrentStatementStartTimestamp();
+	}
 }
 
 void
@@ -63,6 +94,9 @@ dpobj_progress_phase(DPObjPhase phase)
 	TimestampTz now;
 
 	if (IsParallelWorker())
+		return;
+	/* a sealed run's phases only move forward (progress.h) */
+	if (sealed_client_level >= 0 && phase <= current_phase)
 		return;
 	current_phase = phase;
 	dpobj_jobs_report_phase(phase);

@@ -42,6 +42,17 @@ extern const char *dpobj_phase_name(DPObjPhase phase);
 extern void dpobj_progress_phase(DPObjPhase phase);
 
 /*
+ * The protected path (seal.c, issue 9).  dpobj_progress_seal(level) starts
+ * a sealed run: its phases only move forward (a phase reported again, e.g.
+ * "scanning" by a transition function after train() announced it, is
+ * ignored, so the NOTICE lines cannot depend on the rows), and the lines
+ * are sent with client_min_messages = level, the caller's setting, while
+ * the protected query runs with client messages pinned to errors only.
+ * dpobj_progress_seal(-1) ends it.
+ */
+extern void dpobj_progress_seal(int client_level);
+
+/*
  * Called from the oracles' stop callback (oracle.c), often: emits a NOTICE
  * when dpobj.progress is on and the interval has passed.  Never raises and
  * never longjmps out: a failure to send the NOTICE is swallowed.

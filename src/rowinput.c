@@ -38,7 +38,8 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 		default:
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s transition function called in non-aggregate context", aggname)));
+					 errmsg("%s transition function called in non-aggregate context", aggname),
+					 errhint("Call %s as an aggregate.", aggname)));
 	}
 
 	/* arguments that are the same on every row */

@@ -108,7 +108,7 @@ SELECT pg_sleep(0.5) \g /dev/null
 SET ROLE t7_alice;
 SELECT spent_epsilon AS hard_before FROM dpobj.my_budgets WHERE relation = 'public.t7_hard'::regclass \gset
 SELECT dpobj.submit('public.t7_hard', 'opdisc', ARRAY['a', 'b', 'one'], 'y', 3.5, 1e-5,
-                    '{"oracle": "mip", "time_limit": 0}') AS job_long \gset
+                    '{"oracle": "mip"}') AS job_long \gset
 SELECT dpobj.submit('public.t7_pts', 'opdisc', ARRAY['a'], 'y', 0.2, 1e-6) AS job_queued \gset
 RESET ROLE;
 SELECT is(public.t7_wait(:job_long, '{running}', 30), 'running',

@@ -32,9 +32,10 @@ t_psql -d "$DB" -c "CREATE TABLE hard AS
     -c "SELECT dpobj.protect('hard')" \
     -c "SELECT dpobj.grant_budget('hard', 'dpobj_crash_analyst', 5, 0.001)" >/dev/null || exit 1
 
+# (runs for dpobj.protected_time_limit, 600 s: the analyst cannot set a time limit)
 psql -X -q -At -d "$DB" -c "SET ROLE dpobj_crash_analyst" \
     -c "SELECT weights FROM dpobj.train('hard', 'opdisc', ARRAY['a', 'b', 'one'], 'y', 3.5, 0.00001,
-                                        '{\"oracle\": \"mip\", \"time_limit\": 0}')" \
+                                        '{\"oracle\": \"mip\"}')" \
     >/dev/null 2>&1 &
 trainer=$!
 

@@ -1,0 +1,127 @@
+/*-------------------------------------------------------------------------
+ *
+ * entryargs.c
+ *	  Argument checks shared by dpobj's SQL entry points (entryargs.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "entryargs.h"
+
+#include "catalog/pg_class.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+void
+dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fname)
+{
+	for (int i = 0; i < nargs; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: argument %d must not be NULL", fname, i + 1),
+					 errhint("See docs/USAGE.md, \"Privacy budgets\".")));
+}
+
+char *
+dp_lock_relation(Oid relid, char *relkind)
+{
+	char	   *nsp;
+	char	   *name;
+
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid),
+				 errhint("Pass the table as 'schema.table'::regclass.")));
+	LockRelationOid(relid, AccessShareLock);
+	nsp = get_namespace_name(get_rel_namespace(relid));
+	name = get_rel_name(relid);
+	if (nsp == NULL || name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid),
+				 errhint("Pass the table as 'schema.table'::regclass.")));
+	*relkind = get_rel_relkind(relid);
+	return quote_qualified_identifier(nsp, name);
+}
+
+void
+dp_check_role(Oid roleid)
+{
+	if (!OidIsValid(roleid) ||
+		!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(roleid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("role with OID %u does not exist", roleid),
+				 errhint("Pass an existing role, e.g. 'analyst'::regrole.")));
+}
+
+int
+dp_numeric_cmp(Numeric a, Numeric b)
+{
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a),
+											 NumericGetDatum(b)));
+}
+
+Numeric
+dp_numeric_of_float8(double f)
+{
+	return DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(f)));
+}
+
+Numeric
+dp_numeric_of_text(const char *text)
+{
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+void
+dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta)
+{
+	int			c0;
+
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be a finite number", what),
+				 errhint("NaN and infinity are not privacy parameters.")));
+	c0 = dp_numeric_cmp(n, dp_numeric_of_text("0"));
+	if (c0 < 0 || (c0 == 0 && !allow_zero))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be %s zero", what, allow_zero ? "at least" : "greater than"),
+				 errhint(is_delta ? "A common choice is delta = 1/n^2 for n rows." :
+						 "Typical values of epsilon are between 0.01 and 10.")));
+	if (is_delta && dp_numeric_cmp(n, dp_numeric_of_text("1")) >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be less than 1", what),
+				 errhint("A common choice is delta = 1/n^2 for n rows.")));
+}
+
+double
+dp_numeric_to_float8_down(Numeric n, const char *what)
+{
+	double		f;
+
+	/* no float8 conversion error (it would quote the value, hintless) */
+	if (dp_numeric_cmp(n, dp_numeric_of_text("1e-300")) <= 0 ||
+		dp_numeric_cmp(n, dp_numeric_of_text("1e300")) >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is outside the range of double precision", what),
+				 errhint("Use a value between 1e-300 and 1e300.")));
+	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(n)));
+	if (dp_numeric_cmp(dp_numeric_of_float8(f), n) > 0)
+		f = nextafter(f, 0.0);
+	return f;
+}

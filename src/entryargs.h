@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * entryargs.h
+ *	  Argument checks shared by dpobj's SQL entry points (protect,
+ *	  unprotect, grant_budget, revoke_budget, train, submit): NULLs, the
+ *	  relation argument, privacy amounts.  Implemented in entryargs.c.
+ *	  Every error names the caller's argument, never a row value.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_ENTRYARGS_H
+#define DPOBJ_ENTRYARGS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/numeric.h"
+
+/* the first nargs arguments are not NULL */
+extern void dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fname);
+
+/*
+ * Locks the relation (AccessShareLock, until the end of the transaction,
+ * so it cannot be dropped under us) and returns its qualified name.
+ */
+extern char *dp_lock_relation(Oid relid, char *relkind);
+
+/* an existing role */
+extern void dp_check_role(Oid roleid);
+
+/*
+ * A budget amount or a request: finite numeric, and >= 0 (allow_zero) or
+ * > 0; delta also < 1.
+ */
+extern void dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta);
+
+/* a <=> b for numerics (-1, 0, 1) */
+extern int	dp_numeric_cmp(Numeric a, Numeric b);
+
+/* a numeric of a float8 (finite) or of numeric text */
+extern Numeric dp_numeric_of_float8(double f);
+extern Numeric dp_numeric_of_text(const char *text);
+
+/*
+ * The float8 handed to the mechanism for a charged numeric: the largest
+ * float8 not above it, so that the noise is calibrated for at most what is
+ * charged.  Values outside (1e-300, 1e300) are refused with a hint.
+ */
+extern double dp_numeric_to_float8_down(Numeric n, const char *what);
+
+#endif							/* DPOBJ_ENTRYARGS_H */

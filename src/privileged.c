@@ -1,0 +1,145 @@
+/*-------------------------------------------------------------------------
+ *
+ * privileged.c
+ *	  Role switches and the check of dpobj's own schema (privileged.h).
+ *
+ * Why the schema check (issue 9, leak 8): dpobj's privileged code -- the
+ * entry points that switch to the bootstrap superuser, the ledger worker,
+ * the job worker, the event triggers -- names its tables and functions as
+ * "dpobj.x".  CREATE EXTENSION uses an existing schema called dpobj as it
+ * is, so a role that created that schema before the extension owned every
+ * object in it and could replace them: the superuser-run statements would
+ * then run its code.  The upgrade script refuses to install into such a
+ * schema (sql/dpobj--0.1.0--0.2.0.sql, section 4), and every privileged
+ * entry point verifies again at run time, because ownership and grants can
+ * change after installation.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "privileged.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_namespace.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#define DPOBJ_SCHEMA_NAME	"dpobj"
+
+void
+role_switch_begin(RoleSwitch *rs, Oid userid, bool restricted)
+{
+	GetUserIdAndSecContext(&rs->save_userid, &rs->save_sec_context);
+	rs->save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	SetUserIdAndSecContext(userid,
+						   rs->save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   (restricted ? SECURITY_RESTRICTED_OPERATION : 0));
+}
+
+void
+role_switch_end(RoleSwitch *rs)
+{
+	AtEOXact_GUC(true, rs->save_nestlevel);
+	SetUserIdAndSecContext(rs->save_userid, rs->save_sec_context);
+}
+
+Oid
+dpobj_extension_oid(Oid *owner, Oid *schema)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Oid			extoid = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber,
+				F_NAMEEQ, CStringGetDatum("dpobj"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		Form_pg_extension ext = (Form_pg_extension) GETSTRUCT(tup);
+
+		extoid = ext->oid;
+		if (owner)
+			*owner = ext->extowner;
+		if (schema)
+			*schema = ext->extnamespace;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return extoid;
+}
+
+/* a role other than a superuser may create objects in the schema */
+static bool
+others_may_create(HeapTuple nsptup)
+{
+	bool		isnull;
+	Datum		aclDatum;
+	Acl		   *acl;
+	AclItem    *items;
+
+	aclDatum = SysCacheGetAttr(NAMESPACEOID, nsptup, Anum_pg_namespace_nspacl, &isnull);
+	if (isnull)
+		return false;			/* default ACL: the owner only */
+	acl = DatumGetAclP(aclDatum);
+	items = ACL_DAT(acl);
+	for (int i = 0; i < ACL_NUM(acl); i++)
+	{
+		if ((ACLITEM_GET_PRIVS(items[i]) & ACL_CREATE) == 0)
+			continue;
+		if (items[i].ai_grantee == ACL_ID_PUBLIC || !superuser_arg(items[i].ai_grantee))
+			return true;
+	}
+	return false;
+}
+
+void
+dpobj_verify_schema(void)
+{
+	Oid			schema = InvalidOid;
+	HeapTuple	tup;
+	Form_pg_namespace nsp;
+	bool		bad_name;
+	bool		bad_owner;
+	bool		bad_acl;
+
+	if (!OidIsValid(dpobj_extension_oid(NULL, &schema)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("extension \"dpobj\" is not installed in this database"),
+				 errhint("A superuser can install it with CREATE EXTENSION dpobj.")));
+	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(schema));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", schema);
+	nsp = (Form_pg_namespace) GETSTRUCT(tup);
+	bad_name = strcmp(NameStr(nsp->nspname), DPOBJ_SCHEMA_NAME) != 0;
+	bad_owner = !superuser_arg(nsp->nspowner);
+	bad_acl = others_may_create(tup);
+	ReleaseSysCache(tup);
+
+	if (bad_name || bad_owner || bad_acl)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj refuses to run: its schema \"%s\" is not controlled by superusers only",
+						DPOBJ_SCHEMA_NAME),
+				 errdetail("%s",
+						   bad_name ? "The extension's schema is not named dpobj." :
+						   bad_owner ? "The schema is owned by a role that is not a superuser." :
+						   "A role that is not a superuser may create objects in the schema."),
+				 errhint("A superuser must own schema dpobj and keep CREATE on it to superusers (docs/SECURITY.md, \"Installation\").")));
+}

@@ -1,0 +1,46 @@
+/*-------------------------------------------------------------------------
+ *
+ * privileged.h
+ *	  What dpobj's privileged code needs before it acts with more rights
+ *	  than its caller (docs/SECURITY.md, "Identity"):
+ *	    - switching user for a bounded stretch, exactly as
+ *	      fmgr_security_definer() does (a GUC nest level pins search_path);
+ *	    - verifying that the schema its SQL text names ("dpobj.") is the
+ *	      extension's own and owned by a superuser, so that no other role
+ *	      can have placed or replaced an object that privileged code runs.
+ *	  Implemented in privileged.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_PRIVILEGED_H
+#define DPOBJ_PRIVILEGED_H
+
+#include "postgres.h"
+
+typedef struct RoleSwitch
+{
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+} RoleSwitch;
+
+/*
+ * Acts as userid until role_switch_end(): a new GUC nest level with
+ * search_path = pg_catalog, pg_temp; restricted adds
+ * SECURITY_RESTRICTED_OPERATION (as ANALYZE does).  An error unwinds both
+ * through the (sub)transaction abort.
+ */
+extern void role_switch_begin(RoleSwitch *rs, Oid userid, bool restricted);
+extern void role_switch_end(RoleSwitch *rs);
+
+/*
+ * Raises an error unless extension dpobj is installed in this database in
+ * a schema named dpobj that a superuser owns and in which no other role
+ * may create objects.  Every privileged entry point calls it first.
+ */
+extern void dpobj_verify_schema(void);
+
+/* the OID of extension dpobj (InvalidOid when not installed), and its owner */
+extern Oid	dpobj_extension_oid(Oid *owner, Oid *schema);
+
+#endif							/* DPOBJ_PRIVILEGED_H */

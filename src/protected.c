@@ -1,0 +1,204 @@
+/*-------------------------------------------------------------------------
+ *
+ * protected.c
+ *	  The protected context (protected.h): set by dpobj.train() around its
+ *	  one query, consumed once by the mechanism's final function, which
+ *	  must have scanned exactly the protected table and charges the budget
+ *	  before any noise exists.
+ *
+ * Fail closed (issue 9, leak 7): the final function is accepted only on
+ * top of recognised scans of the protected table or its inheritance
+ * children.  A scan the walker does not recognise (a Citus custom scan, a
+ * foreign scan, ...) or no scan at all is refused before the charge, with
+ * an error that depends only on the plan (itself built from public
+ * inputs: the catalog, the options, pinned settings).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "protected.h"
+#include "dpobj.h"
+#include "ledger.h"
+
+#include "access/xact.h"
+#include "catalog/pg_inherits.h"
+#include "miscadmin.h"
+
+static DPProtectedContext protected_ctx;
+static Oid	protected_exec_user = InvalidOid;	/* user the query runs as */
+static DPProtectedStatus protected_st;
+static bool xact_callback_registered = false;
+
+static void
+protected_reset(void)
+{
+	memset(&protected_ctx, 0, sizeof(protected_ctx));
+	memset(&protected_st, 0, sizeof(protected_st));
+	protected_exec_user = InvalidOid;
+}
+
+/* belt and braces: no context survives its transaction, whatever happens */
+static void
+protected_xact_callback(XactEvent event, void *arg)
+{
+	if (protected_ctx.active)
+		protected_reset();
+}
+
+void
+protected_begin(const DPProtectedContext *ctx, Oid exec_user)
+{
+	if (!xact_callback_registered)
+	{
+		RegisterXactCallback(protected_xact_callback, NULL);
+		xact_callback_registered = true;
+	}
+	if (protected_ctx.active)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj.train() cannot be called inside the protected path"),
+				 errhint("Call dpobj.train() directly.")));
+	protected_reset();
+	memcpy(&protected_ctx, ctx, sizeof(DPProtectedContext));
+	protected_ctx.active = true;
+	protected_ctx.consumed = false;
+	protected_exec_user = exec_user;
+}
+
+void
+protected_status(DPProtectedStatus *status)
+{
+	*status = protected_st;
+	status->consumed = protected_ctx.consumed;
+}
+
+void
+protected_end(void)
+{
+	protected_reset();
+}
+
+const DPProtectedContext *
+dpobj_protected_peek(void)
+{
+	return protected_ctx.active ? &protected_ctx : NULL;
+}
+
+/* a refusal on public grounds, before the charge: nothing is charged */
+static void
+refuse(const char *message, const char *hint)
+{
+	protected_st.public_refusal = true;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("%s", message),
+			 errdetail("Nothing was charged and no noise was drawn."),
+			 errhint("%s", hint)));
+}
+
+/* every scan below the aggregate is of the protected table or a child */
+static void
+check_scan(const DPScanRelations *scan)
+{
+	List	   *allowed;
+	ListCell   *lc;
+
+	if (!scan->found_agg)
+		refuse("a mechanism on the protected path was not called by an aggregate",
+			   "Call dpobj.train() directly.");
+	if (scan->unrecognised)
+		refuse("the protected path found a scan it does not recognise (custom, foreign, function or values scan)",
+			   "dpobj.train() trains only on ordinary tables, partitioned tables and materialized views of this server.");
+	if (scan->relids == NIL)
+		refuse("the protected path found no scan of the protected table",
+			   "The plan reads no partition of the table (e.g. the filter excludes every partition); change the filter.");
+	allowed = find_all_inheritors(protected_ctx.relid, NoLock, NULL);
+	foreach(lc, scan->relids)
+	{
+		if (!list_member_oid(allowed, lfirst_oid(lc)))
+			refuse("a mechanism on the protected path scanned a relation other than the protected table",
+				   "dpobj.train() scans only the protected table.");
+	}
+}
+
+DPProtectedContext *
+dpobj_protected_take(const DPScanRelations *scan, bool has_state, double epsilon,
+					 double delta, int d)
+{
+	DPProtectedContext *copy;
+
+	if (!protected_ctx.active)
+		elog(ERROR, "dpobj: no protected training context");
+
+	/*
+	 * Exactly once: a second final function inside the same train() call
+	 * (there is none in the statement train() builds) gets nothing.
+	 */
+	if (protected_ctx.consumed)
+		refuse("the protected training context of dpobj.train() was already used",
+			   "dpobj.train() runs exactly one mechanism per call.");
+	protected_ctx.consumed = true;
+
+	/* it must be train()'s own query, running as the table owner */
+	if (GetUserId() != protected_exec_user)
+		refuse("a mechanism on the protected path ran under an unexpected role",
+			   "Call dpobj.train() directly, not from functions that change the current role.");
+
+	check_scan(scan);
+
+	/* ... with the privacy parameters that will be charged */
+	if (has_state &&
+		(epsilon != protected_ctx.epsilon_f || delta != protected_ctx.delta_f ||
+		 d != protected_ctx.d))
+		refuse("a mechanism on the protected path received parameters other than the ones charged",
+			   "Call dpobj.train() directly.");
+
+	copy = palloc(sizeof(DPProtectedContext));
+	memcpy(copy, &protected_ctx, sizeof(DPProtectedContext));
+	return copy;
+}
+
+void
+dpobj_budget_refused(int status, const DPProtectedContext *ctx,
+					 const char *remaining_epsilon, const char *remaining_delta)
+{
+	if (status == LEDGER_BUDGET_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
+				 errmsg("role \"%s\" has no privacy budget on table %s", ctx->rolname, ctx->relation),
+				 errdetail("Nothing was charged and no noise was drawn."),
+				 errhint("The table's owner or a member of dpobj_admin can grant one with dpobj.grant_budget().")));
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
+			 errmsg("privacy budget exceeded on table %s for role \"%s\"", ctx->relation, ctx->rolname),
+			 errdetail("The request (epsilon %s, delta %s) exceeds the remaining budget. "
+					   "Nothing was charged and no noise was drawn.", ctx->epsilon, ctx->delta),
+			 errhint("Remaining budget: epsilon %s, delta %s.", remaining_epsilon, remaining_delta)));
+}
+
+int64
+dpobj_budget_charge(const DPProtectedContext *ctx, const char *mechanism)
+{
+	LedgerBudgetStatus status;
+	int64		ledger_id = 0;
+	char		rem_e[LEDGER_AMOUNT_LEN];
+	char		rem_d[LEDGER_AMOUNT_LEN];
+
+	(void) mechanism;			/* the ledger names train()'s mechanism */
+
+	/*
+	 * Until the debit commits, an error here is about the budget or the
+	 * ledger writer, never about the rows: train() passes it on as is.
+	 */
+	protected_st.public_refusal = true;
+	status = ledger_charge_budget(ctx->relid, ctx->analyst, ctx->rolname,
+								  ctx->mechanism, ctx->epsilon, ctx->delta,
+								  ctx->relation, &ledger_id, rem_e, rem_d);
+	if (status != LEDGER_BUDGET_CHARGED)
+		dpobj_budget_refused(status, ctx, rem_e, rem_d);
+	protected_st.public_refusal = false;
+	protected_st.charged = true;
+	protected_st.ledger_id = ledger_id;
+	return ledger_id;
+}

@@ -1,0 +1,111 @@
+/*-------------------------------------------------------------------------
+ *
+ * protected.h
+ *	  The protected context: what a mechanism's aggregate learns when it
+ *	  runs inside dpobj.train()'s one query (issue 4; sealed in issue 9;
+ *	  docs/SECURITY.md).  Implemented in protected.c.
+ *
+ * The context is a plain C variable in this backend -- not a GUC, not a
+ * table, nothing a user can set -- set by train() (seal.c) around its one
+ * query and consumed by exactly one final function, which must have
+ * scanned exactly the protected table (fail closed) and must charge the
+ * analyst's budget before drawing noise.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_PROTECTED_H
+#define DPOBJ_PROTECTED_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+#include "utils/jsonb.h"
+
+#include "scanrels.h"
+
+/* numeric text of a requested epsilon/delta; longer values are refused */
+#define DPOBJ_NUMERIC_TEXT_LEN	64
+
+typedef struct DPProtectedContext
+{
+	bool		active;			/* set by dpobj.train() around its query */
+	bool		consumed;		/* a final function has taken it */
+	Oid			relid;			/* the protected table train() scans */
+	Oid			analyst;		/* role whose budget is charged */
+	char		rolname[NAMEDATALEN];
+	char		relation[2 * NAMEDATALEN + 8];	/* qualified name, for the ledger */
+	char		mechanism[NAMEDATALEN]; /* train()'s mechanism: the ledger's name */
+	char		epsilon[DPOBJ_NUMERIC_TEXT_LEN];	/* the charge, numeric text */
+	char		delta[DPOBJ_NUMERIC_TEXT_LEN];
+	double		epsilon_f;		/* float8 passed to the mechanism (<= epsilon) */
+	double		delta_f;		/* float8 passed to the mechanism (<= delta) */
+	int			d;				/* number of features */
+	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
+} DPProtectedContext;
+
+/*
+ * The protected context, or NULL when this backend is not inside
+ * dpobj.train()'s query.  Transition functions use it to switch to the
+ * data-independent row handling of the protected path.
+ */
+extern const DPProtectedContext *dpobj_protected_peek(void);
+
+/*
+ * Called by a mechanism's final function on the protected path (through
+ * mechanism_claim): checks that the context belongs to this aggregate and
+ * consumes it, so no second final function can use it.  Fails closed: the
+ * aggregate must sit on recognised scans of the protected table (or its
+ * inheritance children / partitions) and nothing else -- no custom,
+ * foreign, function or values scan, and at least one scan.  eps/delta/d
+ * are the state's (has_state false: no row reached the transition
+ * function).  Any mismatch raises an error and nothing is charged.
+ * Returns a copy of the context.
+ */
+extern DPProtectedContext *dpobj_protected_take(const DPScanRelations *scan,
+												bool has_state, double epsilon,
+												double delta, int d);
+
+/*
+ * Debits the context's (epsilon, delta) from the analyst's budget on the
+ * protected table and records the ledger row (under ctx->mechanism), in
+ * one autonomous transaction (ledger.c), and returns the ledger row id.
+ * Raises DP004 (budget exceeded, nothing charged) or DP002.  Call before
+ * drawing noise.  The mechanism argument is ignored on purpose: a charge
+ * train() makes itself (seal.c) must look exactly like the mechanism's.
+ */
+extern int64 dpobj_budget_charge(const DPProtectedContext *ctx,
+								 const char *mechanism);
+
+/*
+ * The budget refusal train()'s pre-check and the charge share (DP004,
+ * nothing charged): no budget at all (status LEDGER_BUDGET_NONE) or not
+ * enough left (the remaining amounts go into the hint).
+ */
+extern void dpobj_budget_refused(int status, const DPProtectedContext *ctx,
+								 const char *remaining_epsilon,
+								 const char *remaining_delta) pg_attribute_noreturn();
+
+/* ---- train()'s side (seal.c) ----------------------------------------- */
+
+/* What happened to the context during the query. */
+typedef struct DPProtectedStatus
+{
+	bool		consumed;		/* a final function took it */
+	bool		charged;		/* the budget debit committed */
+	int64		ledger_id;		/* ... as this ledger row */
+	bool		public_refusal; /* an error raised on public grounds before
+								 * the charge (fail-closed check, budget
+								 * refusal, ledger failure) */
+} DPProtectedStatus;
+
+/* Activates ctx for the query that runs as exec_user. */
+extern void protected_begin(const DPProtectedContext *ctx, Oid exec_user);
+
+/* The status so far (valid until protected_end). */
+extern void protected_status(DPProtectedStatus *status);
+
+/* Deactivates and wipes the context (also done at transaction end). */
+extern void protected_end(void);
+
+#endif							/* DPOBJ_PROTECTED_H */

@@ -1,0 +1,255 @@
+/*-------------------------------------------------------------------------
+ *
+ * seal.c
+ *	  Running dpobj.train()'s one query sealed (seal.h; issue 9, the
+ *	  cross-cutting rule of ALGORITHMS.md section 8).
+ *
+ * 1. Announce the phase "scanning" for every run, before the scan (leak 1:
+ *	  the transition function announced it only for non-empty selections),
+ *	  and keep the progress phases forward-only for the run (progress.c).
+ * 2. Pin, inside the GUC nest level of the role switch to the table owner,
+ *	  every setting that could make the scan observable (leak 6):
+ *	  sequential scans only (index, bitmap and TID scans would count the
+ *	  filtered rows in pg_stat_xact_user_tables.idx_tup_fetch), no parallel
+ *	  plan, no partitionwise aggregation, no JIT (its decision uses the
+ *	  planner's row estimates), no function-call statistics, no debug or
+ *	  statistics printing, row security on, no synchronized scans, and
+ *	  client_min_messages = error: no message from inside the query reaches
+ *	  the client except dpobj's own progress lines (progress.c).  The
+ *	  solver time limit is pinned to dpobj.protected_time_limit, which only
+ *	  a superuser sets: the analyst cannot choose it.
+ * 3. Run the query in a subtransaction.  If it fails:
+ *	  - a query cancel stays a cancel (the caller asked for it);
+ *	  - before the charge, on public grounds (the fail-closed checks of the
+ *		protected context, the budget refusal DP004, a ledger-writer
+ *		failure DP002, or any error before execution started -- parse and
+ *		plan use the catalog only): the error is passed on, nothing charged;
+ *	  - anything else -- after the charge, or before it for a reason that
+ *		may depend on the rows (an error in the scan, a refusal inside the
+ *		final function): the run is charged (if it was not yet), its ledger
+ *		outcome is 'failed', the cause goes to the server log only, and the
+ *		client gets one fixed error: SQLSTATE DP006, fixed message, detail
+ *		and hint.  A data-dependent error is never free and never informs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "seal.h"
+#include "dpobj.h"
+#include "ledger.h"
+#include "privileged.h"
+#include "progress.h"
+
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+
+/* settings pinned for the protected query (see the file header) */
+static const struct
+{
+	const char *name;
+	const char *value;
+}			seal_pins[] =
+{
+	{"enable_seqscan", "on"},
+	{"enable_indexscan", "off"},
+	{"enable_indexonlyscan", "off"},
+	{"enable_bitmapscan", "off"},
+	{"enable_tidscan", "off"},
+	{"enable_partitionwise_aggregate", "off"},
+	{"max_parallel_workers_per_gather", "0"},
+	{"force_parallel_mode", "off"},
+	{"jit", "off"},
+	{"track_functions", "none"},
+	{"debug_print_parse", "off"},
+	{"debug_print_rewritten", "off"},
+	{"debug_print_plan", "off"},
+	{"log_parser_stats", "off"},
+	{"log_planner_stats", "off"},
+	{"log_executor_stats", "off"},
+	{"log_statement_stats", "off"},
+	{"trace_sort", "off"},
+	{"row_security", "on"},
+	{"synchronize_seqscans", "off"},
+	{"client_min_messages", "error"},
+};
+
+static void
+seal_pin(const char *name, const char *value)
+{
+	/* optional settings (trace_sort needs TRACE_SORT) may be missing */
+	if (GetConfigOption(name, true, false) == NULL)
+		return;
+	(void) set_config_option(name, value, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+/* into the current GUC nest level (the role switch's) */
+static void
+seal_pin_settings(void)
+{
+	char		limit[64];
+
+	for (int i = 0; i < lengthof(seal_pins); i++)
+		seal_pin(seal_pins[i].name, seal_pins[i].value);
+	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
+	seal_pin("dpobj.solver_time_limit", limit);
+}
+
+void
+seal_generic_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_PROTECTED_FAILURE),
+			 errmsg("dpobj.train: the protected run failed and released no model"),
+			 errdetail("The privacy budget of this run was charged. "
+					   "The cause is not reported because it could depend on the protected rows."),
+			 errhint("The table's owner finds the cause in the server log; a new attempt is charged again.")));
+}
+
+/*
+ * A failed run (see the file header).  edata is the error, executing says
+ * whether the query had started to execute.  Never returns.
+ */
+static void
+seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
+{
+	DPProtectedStatus st;
+	int64		ledger_id;
+
+	protected_status(&st);
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+	{
+		if (st.charged)
+			ledger_finish(st.ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");
+		ReThrowError(edata);
+	}
+	if (!st.charged && (!executing || st.public_refusal))
+		ReThrowError(edata);
+
+	/* for the administrator only */
+	ereport(LOG_SERVER_ONLY,
+			(errmsg_internal("dpobj: a protected run on %s for role \"%s\" failed (%s): %s",
+							 ctx->relation, ctx->rolname,
+							 unpack_sql_state(edata->sqlerrcode),
+							 edata->message ? edata->message : "(no message)")));
+	ledger_id = st.charged ? st.ledger_id : dpobj_budget_charge(ctx, ctx->mechanism);
+	ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "failed");
+	seal_generic_error();
+}
+
+/* the query in a subtransaction, as exec_user with the settings pinned */
+static Datum
+seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
+			 bool *isnull)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	volatile bool executing = false;
+	Datum		result = (Datum) 0;
+
+	*isnull = true;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		RoleSwitch	rs;
+		SPIPlanPtr	plan;
+		int			ret;
+
+		role_switch_begin(&rs, exec_user, true);
+		seal_pin_settings();
+
+		/*
+		 * Never a parallel plan: the transition function learns that it is
+		 * on the protected path from this backend's context, which parallel
+		 * workers do not have.  Without CURSOR_OPT_PARALLEL_OK the planner
+		 * makes no parallel plan, even under force_parallel_mode.
+		 */
+		plan = SPI_prepare_cursor(q->sql.data, q->nparams, q->types, 0);
+		if (plan == NULL)
+			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
+				 SPI_result_code_string(SPI_result));
+		executing = true;
+		ret = SPI_execute_plan(plan, q->values, NULL, true, 1);
+		role_switch_end(&rs);
+		if (ret != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "dpobj.train: mechanism query failed: SPI result %d", ret);
+		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
+		if (!*isnull)
+			result = SPI_datumTransfer(result, false, -1);
+
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		seal_fail(ctx, edata, executing);
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/* after a query that did not fail: it must have claimed and charged */
+static void
+seal_check_done(const DPProtectedContext *ctx, bool isnull)
+{
+	DPProtectedStatus st;
+
+	protected_status(&st);
+	if (!st.consumed)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj.train: the mechanism did not run on the protected path"),
+				 errdetail("Nothing was charged and no noise was drawn."),
+				 errhint("dpobj.train() trains only on ordinary tables, partitioned tables and materialized views of this server.")));
+	if (!st.charged || isnull)
+	{
+		ereport(LOG_SERVER_ONLY,
+				(errmsg_internal("dpobj: a protected run on %s for role \"%s\" returned no model",
+								 ctx->relation, ctx->rolname)));
+		if (st.charged)
+			ledger_finish(st.ledger_id, LEDGER_OUTCOME_FAILED, "failed");
+		else
+			ledger_finish(dpobj_budget_charge(ctx, ctx->mechanism),
+						  LEDGER_OUTCOME_FAILED, "failed");
+		seal_generic_error();
+	}
+}
+
+Datum
+seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user)
+{
+	volatile Datum result = (Datum) 0;
+	bool		isnull = true;
+
+	protected_begin(ctx, exec_user);
+	PG_TRY();
+	{
+		/* progress: one forward-only run, "scanning" announced every time */
+		dpobj_progress_seal(client_min_messages);
+		dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
+		result = seal_execute(ctx, q, exec_user, &isnull);
+		seal_check_done(ctx, isnull);
+	}
+	PG_FINALLY();
+	{
+		protected_end();
+		dpobj_progress_seal(-1);
+	}
+	PG_END_TRY();
+	return result;
+}

@@ -1,0 +1,317 @@
+/*-------------------------------------------------------------------------
+ *
+ * train.c
+ *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
+ *	  and its validation for dpobj.submit (train.h; issue 4, sealed in
+ *	  issue 9; the security model is docs/SECURITY.md).
+ *
+ * Order of work:
+ *	  1. every argument is checked -- all on public grounds (catalog,
+ *		 arguments, options): errors here cost nothing;
+ *	  2. the budget pre-check, as the bootstrap superuser (fast refusal,
+ *		 DP004/DP005; the ledger worker's guarded debit decides);
+ *	  3. the one query runs sealed (seal.c), as the table owner in a
+ *		 security-restricted operation, with the protected context set
+ *		 (protected.c); its final function charges before any noise.
+ *
+ * Public refusals only before the charge (ALGORITHMS.md section 8): the
+ * mechanism's argument check validates every option the final function
+ * reads, the epsilon floor makes every probe cost budget, and the solver
+ * time limit is the superuser's (the "time_limit" option is refused).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "train.h"
+#include "dpobj.h"
+#include "entryargs.h"
+#include "glmstate.h"
+#include "hsstate.h"
+#include "ledger.h"
+#include "mechanism.h"
+#include "privileged.h"
+#include "protectable.h"
+#include "protected.h"
+#include "seal.h"
+#include "trainquery.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+
+PG_FUNCTION_INFO_V1(dpobj_train);
+
+/*
+ * A mechanism that train() can run.  Each is an aggregate with the
+ * signature (features float8[], label boolean, epsilon float8, delta
+ * float8, options jsonb) whose final function claims the protected context
+ * and charges before drawing noise (mechanism.h) and whose transition
+ * function drops bad rows on the protected path; check_args validates
+ * every option before anything runs.  A new mechanism adds one line here
+ * and one line in the neighbour harness (tests/security/mechanisms.txt).
+ */
+typedef struct TrainMechanism
+{
+	const char *name;			/* the mechanism argument of train() */
+	const char *aggregate;		/* schema-qualified aggregate */
+	const char *aggname;		/* for argument errors */
+	void		(*check_args) (const char *aggname, double epsilon, double delta,
+							   int d, Jsonb *options);
+} TrainMechanism;
+
+static const TrainMechanism train_mechanisms[] = {
+	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", hsparams_check_args},
+	/* issue 5: the mechanism family */
+	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
+	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
+	{"logistic", "dpobj.dp_logistic", "dp_logistic", glm_check_args_logistic},
+	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", glm_check_args_sgd},
+	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", glm_check_args_opsamp},
+};
+
+static const TrainMechanism *
+train_mechanism(const char *name)
+{
+	for (int i = 0; i < lengthof(train_mechanisms); i++)
+		if (strcmp(train_mechanisms[i].name, name) == 0)
+			return &train_mechanisms[i];
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown mechanism \"%s\"", name),
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp.")));
+	return NULL;				/* keep compiler quiet */
+}
+
+/* epsilon and delta exactly as numeric: finite, in range, short, eps >= floor */
+static void
+train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text, char **delta_text)
+{
+	dp_check_amount(epsilon, "epsilon", false, false);
+	dp_check_amount(delta, "delta", false, true);
+	if (dp_numeric_cmp(epsilon, dp_numeric_of_text(DPOBJ_MIN_EPSILON_TEXT)) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon must be at least %s in dpobj.train()", DPOBJ_MIN_EPSILON_TEXT),
+				 errhint("Every run on a protected table costs at least this much budget, so that probing it is never free.")));
+	*eps_text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(epsilon)));
+	*delta_text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(delta)));
+	if (strlen(*eps_text) >= DPOBJ_NUMERIC_TEXT_LEN || strlen(*delta_text) >= DPOBJ_NUMERIC_TEXT_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("epsilon and delta must have fewer than %d characters as numeric text",
+						DPOBJ_NUMERIC_TEXT_LEN),
+				 errhint("Round them, e.g. delta = 1e-9 rather than 1/3^19 with all its digits.")));
+}
+
+/* the feature column names: a one-dimensional text array, no NULLs */
+static char **
+train_features(ArrayType *farr, int *nfeatures)
+{
+	Datum	   *fnames;
+	bool	   *fnulls;
+	char	  **names;
+
+	if (ARR_NDIM(farr) != 1 || ARR_ELEMTYPE(farr) != TEXTOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("features must be a one-dimensional text array of column names"),
+				 errhint("For example ARRAY['age', 'hours_per_week'].")));
+	deconstruct_array(farr, TEXTOID, -1, false, TYPALIGN_INT, &fnames, &fnulls, nfeatures);
+	if (*nfeatures == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("features must name at least one column"),
+				 errhint("For example ARRAY['age', 'hours_per_week'].")));
+	names = palloc(sizeof(char *) * *nfeatures);
+	for (int i = 0; i < *nfeatures; i++)
+	{
+		if (fnulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("feature column names must not be NULL"),
+					 errhint("For example ARRAY['age', 'hours_per_week'].")));
+		names[i] = TextDatumGetCString(fnames[i]);
+	}
+	return names;
+}
+
+/*
+ * options: train-level keys out ("filter"), the rest goes to the
+ * mechanism; "time_limit" is refused (the protected limit is the
+ * superuser's dpobj.protected_time_limit).
+ */
+static Jsonb *
+train_options(Jsonb *options, JsonbValue **filter)
+{
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"B\": 2, \"filter\": [...]}'.")));
+	if (getKeyJsonValueFromContainer(&options->root, "time_limit", 10, NULL) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("option \"time_limit\" cannot be set in dpobj.train() or dpobj.submit()"),
+				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s), which a superuser sets.",
+						 dpobj_protected_time_limit)));
+	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+											  CStringGetTextDatum("filter")));
+}
+
+/* the budget check before the scan (fast refusal); the worker decides */
+static const char precheck_sql[] =
+"SELECT b.granted_epsilon IS NOT NULL, "
+"       (b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon)::pg_catalog.text, "
+"       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
+"       b.spent_epsilon OPERATOR(pg_catalog.+) $3 OPERATOR(pg_catalog.<=) b.granted_epsilon "
+"   AND b.spent_delta OPERATOR(pg_catalog.+) $4 OPERATOR(pg_catalog.<=) b.granted_delta "
+"  FROM dpobj.protected_tables p "
+"  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
+"                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
+" WHERE p.relid OPERATOR(pg_catalog.=) $1";
+
+static void
+train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
+{
+	RoleSwitch	rs;
+	Oid			types[4] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID};
+	Datum		values[4];
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(ctx->relid);
+	values[1] = ObjectIdGetDatum(ctx->analyst);
+	values[2] = NumericGetDatum(epsilon);
+	values[3] = NumericGetDatum(delta);
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(precheck_sql, 4, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.train: budget lookup failed");
+	role_switch_end(&rs);
+
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
+				 errmsg("table %s is not protected by dpobj", ctx->relation),
+				 errhint("Its owner must call dpobj.protect() and grant you a budget; if you can read the table, use the aggregates directly.")));
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+		dpobj_budget_refused(LEDGER_BUDGET_NONE, ctx, "0", "0");
+	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
+		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
+							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
+							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+}
+
+/* the table's owner, who must be able to read it (else a public refusal) */
+static Oid
+train_owner(Oid relid, const char *relation)
+{
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(reltup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(reltup))->relowner;
+	ReleaseSysCache(reltup);
+	if (pg_class_aclcheck(relid, owner, ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the owner of table %s cannot read it", relation),
+				 errdetail("Nothing was charged."),
+				 errhint("dpobj.train() reads the table with its owner's privileges; the owner must keep SELECT on it.")));
+	return owner;
+}
+
+/*
+ * train()'s code.  validate_only (dpobj.submit, issue 6): every check up to
+ * and including the budget pre-check, then return without scanning or
+ * charging -- so a job is refused exactly when train() would refuse at once.
+ */
+static Datum
+train_impl(FunctionCallInfo fcinfo, bool validate_only)
+{
+	Oid			caller = GetUserId();
+	char		relkind;
+	const TrainMechanism *mech;
+	char	  **features;
+	int			nfeatures;
+	Numeric		epsilon;
+	Numeric		delta;
+	char	   *eps_text;
+	char	   *delta_text;
+	JsonbValue *filter = NULL;
+	DPProtectedContext ctx;
+	TrainQuery	query;
+	Oid			owner;
+	Datum		result;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, 7, "dpobj.train");
+	memset(&ctx, 0, sizeof(ctx));
+	mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+
+	/* the table: locked against DROP/ALTER until the end of the transaction */
+	ctx.relid = PG_GETARG_OID(0);
+	strlcpy(ctx.relation, dp_lock_relation(ctx.relid, &relkind), sizeof(ctx.relation));
+	dpobj_check_protectable(ctx.relid, ctx.relation);
+
+	/* the privacy parameters, exactly as numeric */
+	epsilon = PG_GETARG_NUMERIC(4);
+	delta = PG_GETARG_NUMERIC(5);
+	train_check_privacy(epsilon, delta, &eps_text, &delta_text);
+
+	/* the columns and options: catalog lookups, never SQL text from the caller */
+	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
+	ctx.options = train_options(PG_GETARG_JSONB_P(6), &filter);
+
+	/* ctx: everything the final function needs, fixed before the scan */
+	ctx.analyst = caller;
+	strlcpy(ctx.rolname, GetUserNameFromId(caller, false), NAMEDATALEN);
+	strlcpy(ctx.mechanism, mech->name, NAMEDATALEN);
+	strlcpy(ctx.epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
+	strlcpy(ctx.delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
+	ctx.epsilon_f = dp_numeric_to_float8_down(epsilon, "epsilon");
+	ctx.delta_f = dp_numeric_to_float8_down(delta, "delta");
+	ctx.d = nfeatures;
+	mech->check_args(mech->aggname, ctx.epsilon_f, ctx.delta_f, nfeatures, ctx.options);
+
+	train_query_build(&query, mech->aggregate, ctx.relid, ctx.relation, features, nfeatures,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)), filter,
+					  ctx.epsilon_f, ctx.delta_f, ctx.options);
+
+	/* protected?  a budget?  enough of it?  (the worker re-checks) */
+	SPI_connect();
+	train_precheck(&ctx, epsilon, delta);
+	owner = train_owner(ctx.relid, ctx.relation);
+	if (validate_only)
+	{
+		SPI_finish();
+		PG_RETURN_VOID();
+	}
+
+	result = seal_run(&ctx, &query, owner);
+	SPI_finish();
+	PG_RETURN_DATUM(result);
+}
+
+Datum
+dpobj_train(PG_FUNCTION_ARGS)
+{
+	return train_impl(fcinfo, false);
+}
+
+void
+dpobj_train_validate(FunctionCallInfo fcinfo)
+{
+	(void) train_impl(fcinfo, true);
+}

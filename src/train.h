@@ -1,0 +1,31 @@
+/*-------------------------------------------------------------------------
+ *
+ * train.h
+ *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
+ *	  and its validation, shared with dpobj.submit (issue 6).  Implemented
+ *	  in train.c; the query it runs is built by trainquery.c and run
+ *	  sealed by seal.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_TRAIN_H
+#define DPOBJ_TRAIN_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+/*
+ * Smallest epsilon dpobj.train() charges (issue 9): every probe of a
+ * protected table costs at least this much budget.
+ */
+#define DPOBJ_MIN_EPSILON_TEXT	"0.000001"
+
+/*
+ * dpobj.submit() (issue 6): runs dpobj.train()'s own argument checks and
+ * budget pre-check on fcinfo (train's seven arguments) without scanning or
+ * charging anything; raises exactly the errors train() would raise first.
+ */
+extern void dpobj_train_validate(FunctionCallInfo fcinfo);
+
+#endif							/* DPOBJ_TRAIN_H */

@@ -1,0 +1,312 @@
+/*-------------------------------------------------------------------------
+ *
+ * trainquery.c
+ *	  Building dpobj.train()'s query (trainquery.h).
+ *
+ * SQL text.  The analyst supplies column names, never SQL: every name is
+ * looked up in pg_attribute (not dropped, not a system column, an allowed
+ * type) and the statement is built from the catalog's spelling with
+ * quote_identifier(); filter constants and privacy parameters are bound
+ * parameters; operators come from a fixed list and are written
+ * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's.
+ *
+ * No value-dependent error (issue 9, leak 5).  Every expression the query
+ * evaluates per row was audited for errors that depend on the value:
+ *	  - integer, real and double columns cast to float8 exactly or by
+ *		rounding; NaN and infinities pass through and the transition
+ *		function drops the row;
+ *	  - numeric to float8 overflows for |x| >= ~1.8e308 and underflows for
+ *		tiny |x| (7.31e-400 raised 22003 quoting the value): the feature
+ *		expression maps |x| >= 1e300 (and NaN, +-Infinity, which sort there)
+ *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
+ *		only what lies in between;
+ *	  - boolean features go through int4, labels are boolean or "> 0" of
+ *		an integer;
+ *	  - filters compare a column with a constant of the column's own base
+ *		type with a built-in comparison operator, which raises no error.
+ * What remains is the table owner's own code (row-level security policies
+ * under FORCE ROW LEVEL SECURITY): seal.c turns any error into the generic
+ * error after charging the run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "trainquery.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+
+/* What a column may be used as (types by base type, domains allowed). */
+typedef enum ColumnUse
+{
+	COLUMN_FEATURE,				/* numeric or boolean */
+	COLUMN_LABEL,				/* boolean or integer (> 0 is positive) */
+	COLUMN_FILTER				/* the above, text types, dates and times */
+} ColumnUse;
+
+static bool
+column_type_ok(Oid basetype, ColumnUse use)
+{
+	switch (basetype)
+	{
+		case BOOLOID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return true;
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case NUMERICOID:
+			return use != COLUMN_LABEL;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return use == COLUMN_FILTER;
+		default:
+			return false;
+	}
+}
+
+static const char *
+column_use_hint(ColumnUse use)
+{
+	switch (use)
+	{
+		case COLUMN_FEATURE:
+			return "Features must be numeric (integer, float, numeric) or boolean columns.";
+		case COLUMN_LABEL:
+			return "Labels must be boolean or integer columns (positive means > 0).";
+		default:
+			return "Filters work on numeric, boolean, text, date and timestamp columns.";
+	}
+}
+
+/*
+ * Looks a column name up in the catalog (exact spelling, no quoting or
+ * case folding) and returns its quoted catalog name and base type.  Names
+ * that are not user columns of rel, or of a type unfit for use, are
+ * refused -- the message quotes the analyst's own argument, no data.
+ */
+static char *
+lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
+			  Oid *basetype)
+{
+	HeapTuple	tup;
+	Form_pg_attribute att;
+	char	   *quoted;
+
+	tup = SearchSysCacheAttName(relid, name);
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("Pass column names exactly as they are spelled in the catalog, without quotes.")));
+	att = (Form_pg_attribute) GETSTRUCT(tup);
+	if (att->attisdropped || att->attnum <= 0)
+	{
+		ReleaseSysCache(tup);
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("System columns cannot be used for training.")));
+	}
+	*basetype = getBaseType(att->atttypid);
+	if (!column_type_ok(*basetype, use))
+	{
+		ReleaseSysCache(tup);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of table %s has a type that cannot be used as %s",
+						name, relation,
+						use == COLUMN_FEATURE ? "a feature" :
+						use == COLUMN_LABEL ? "a label" : "a filter"),
+				 errhint("%s", column_use_hint(use))));
+	}
+	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
+	ReleaseSysCache(tup);
+	return quoted;
+}
+
+/*
+ * The float8 expression of a feature column; never raises an error,
+ * whatever the value (see the file header).
+ */
+static void
+append_feature(StringInfo buf, const char *col, Oid basetype)
+{
+	switch (basetype)
+	{
+		case NUMERICOID:
+			appendStringInfo(buf,
+							 "CASE WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.>=) 1e300::pg_catalog.numeric THEN NULL "
+							 "WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.<) 1e-300::pg_catalog.numeric THEN 0::pg_catalog.float8 "
+							 "ELSE %s::pg_catalog.float8 END", col, col, col);
+			break;
+		case BOOLOID:
+			appendStringInfo(buf, "%s::pg_catalog.int4::pg_catalog.float8", col);
+			break;
+		default:
+			appendStringInfo(buf, "%s::pg_catalog.float8", col);
+			break;
+	}
+}
+
+static char *
+jsonb_scalar_text(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvString:
+			return pnstrdup(v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return DatumGetCString(DirectFunctionCall1(numeric_out,
+													   NumericGetDatum(v->val.numeric)));
+		case jbvBool:
+			return pstrdup(v->val.boolean ? "true" : "false");
+		default:
+			return NULL;
+	}
+}
+
+/* the operator of a filter condition, from the fixed list */
+static const char *
+filter_operator(JsonbValue *vop, int i)
+{
+	static const char *const ops[] = {"=", "<>", "!=", "<", "<=", ">", ">="};
+
+	for (int k = 0; k < lengthof(ops); k++)
+	{
+		if (vop->val.string.len == strlen(ops[k]) &&
+			strncmp(vop->val.string.val, ops[k], vop->val.string.len) == 0)
+			return (strcmp(ops[k], "!=") == 0) ? "<>" : ops[k];
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("filter condition %d has an unknown operator", i + 1),
+			 errhint("Use one of =, <>, !=, <, <=, >, >=.")));
+	return NULL;				/* keep compiler quiet */
+}
+
+/* one condition: {"column": name, "op": op, "value": constant} */
+static void
+append_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid,
+				 const char *relation)
+{
+	JsonbValue *vcol = NULL;
+	JsonbValue *vop = NULL;
+	JsonbValue *vval = NULL;
+	char	   *col;
+	const char *op;
+	char	   *text;
+	Oid			basetype;
+	Oid			infunc;
+	Oid			ioparam;
+
+	if (cond != NULL && cond->type == jbvBinary &&
+		JsonContainerIsObject(cond->val.binary.data) &&
+		JsonContainerSize(cond->val.binary.data) == 3)
+	{
+		vcol = getKeyJsonValueFromContainer(cond->val.binary.data, "column", 6, NULL);
+		vop = getKeyJsonValueFromContainer(cond->val.binary.data, "op", 2, NULL);
+		vval = getKeyJsonValueFromContainer(cond->val.binary.data, "value", 5, NULL);
+	}
+	if (vcol == NULL || vop == NULL || vval == NULL ||
+		vcol->type != jbvString || vop->type != jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("filter condition %d must be an object with exactly the keys \"column\", \"op\" and \"value\"", i + 1),
+				 errhint("For example {\"column\": \"age\", \"op\": \">=\", \"value\": 18}.")));
+
+	op = filter_operator(vop, i);
+	text = jsonb_scalar_text(vval);
+	if (text == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("filter condition %d needs a string, number or boolean value", i + 1),
+				 errhint("NULL, arrays and objects cannot be compared.")));
+
+	col = lookup_column(relid, relation,
+						pnstrdup(vcol->val.string.val, vcol->val.string.len),
+						COLUMN_FILTER, &basetype);
+	getTypeInputInfo(basetype, &infunc, &ioparam);
+	q->types[q->nparams] = basetype;
+	/* the analyst's own constant: an input error quotes it, never a row */
+	q->values[q->nparams] = OidInputFunctionCall(infunc, text, ioparam, -1);
+	q->nparams++;
+	appendStringInfo(&q->sql, " %s %s OPERATOR(pg_catalog.%s) $%d",
+					 i == 0 ? "WHERE" : "AND", col, op, q->nparams);
+}
+
+/*
+ * The structured filter: an array of conditions, ANDed.  Each column is
+ * looked up like a feature; each value becomes a parameter of the column's
+ * base type (parsed by the type's input function).
+ */
+static void
+append_filter(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation)
+{
+	JsonbContainer *jc;
+	int			n;
+
+	if (filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"filter\" must be an array of conditions"),
+				 errhint("For example '{\"filter\": [{\"column\": \"age\", \"op\": \">=\", \"value\": 18}]}'.")));
+	jc = filter->val.binary.data;
+	n = JsonContainerSize(jc);
+	if (n > DPOBJ_MAX_FILTERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("at most %d filter conditions are allowed", DPOBJ_MAX_FILTERS),
+				 errhint("Combine conditions or protect a narrower table.")));
+	for (int i = 0; i < n; i++)
+		append_condition(q, getIthJsonbValueFromContainer(jc, i), i, relid, relation);
+}
+
+void
+train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
+				  const char *relation, char **features, int nfeatures,
+				  const char *label, JsonbValue *filter,
+				  double epsilon, double delta, Jsonb *options)
+{
+	Oid			basetype;
+	char	   *col;
+
+	initStringInfo(&q->sql);
+	appendStringInfo(&q->sql, "SELECT %s(ARRAY[", aggregate);
+	for (int i = 0; i < nfeatures; i++)
+	{
+		col = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &basetype);
+		if (i > 0)
+			appendStringInfoString(&q->sql, ", ");
+		append_feature(&q->sql, col, basetype);
+	}
+	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
+	col = lookup_column(relid, relation, label, COLUMN_LABEL, &basetype);
+	if (basetype == BOOLOID)
+		appendStringInfoString(&q->sql, col);
+	else
+		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);
+	appendStringInfo(&q->sql, ", $1, $2, $3) FROM %s", relation);
+
+	q->types[0] = FLOAT8OID;
+	q->values[0] = Float8GetDatum(epsilon);
+	q->types[1] = FLOAT8OID;
+	q->values[1] = Float8GetDatum(delta);
+	q->types[2] = JSONBOID;
+	q->values[2] = JsonbPGetDatum(options);
+	q->nparams = 3;
+	if (filter != NULL)
+		append_filter(q, filter, relid, relation);
+}

@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# tests/security/neighbours.sh — the neighbour harness (issue 9; docs/SECURITY.md).
+#
+# An analyst may learn the DP output of a run and nothing else.  This harness builds two
+# databases whose tables differ in exactly one row (scenarios.txt: an empty vs a one-row
+# selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
+# an indexed filter column), runs every mechanism (mechanisms.txt) in both through
+# dpobj.train() and through dpobj.submit(), as the analyst, and asserts that everything
+# observable except the DP output (weights, bias) is identical:
+#   - SQLSTATE, message, detail, hint, context and source location of any error, every
+#     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
+#     dimension;
+#   - the run's ledger rows (mechanism, epsilon, delta, relation, outcome, detail,
+#     budget link) and the budget it spent;
+#   - pg_stat_xact_user_tables of the table (scans, tuples read and fetched) and
+#     pg_stat_xact_user_functions (track_functions = 'all' in both databases);
+#   - for jobs: state, error text, SQLSTATE and the stored model's public part, and the
+#     ledger rows of the scenario's jobs.
+# For "continuous" mechanisms it also checks that the DP output is not exactly zero in
+# either database (a continuous output has no atom: zero means no noise was added).
+#
+# expected_failures.txt lists the (scenario, mechanism, path, check) combinations that
+# still leak on this branch because their fix belongs to another change; they print as
+# "not ok ... # TODO(owner)" and do not count as failures, and print "ok ... # TODO
+# fixed" once they pass, so that the line can be removed.
+#
+# Needs a running server through PGHOST/PGPORT/PGUSER (a superuser) with dpobj installed
+# and preloaded (jobs).  Last line: "N passed, M failed".
+set -uo pipefail
+DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=tests/security/lib.sh
+. "$DIR/lib.sh"
+
+ROLE=dpobj_nb_analyst
+DBS=(dpobj_nb_a dpobj_nb_b)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-neighbours.XXXXXX")
+[[ -n ${DPOBJ_KEEP_WORK:-} ]] || trap 'rm -rf "$WORK"' EXIT
+T_TODO=0
+EPS=0.5
+DELTA=0.00001
+
+trim() {
+    local s="$1"
+    s="${s#"${s%%[![:space:]]*}"}"
+    printf '%s' "${s%"${s##*[![:space:]]}"}"
+}
+
+# NB_MECHANISMS / NB_SCENARIOS (regular expressions) select a subset, for debugging;
+# DPOBJ_KEEP_WORK=1 keeps the run files and the two databases.
+mapfile -t MECHS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/mechanisms.txt" | grep -E "^(${NB_MECHANISMS:-.*})[[:space:]]")
+mapfile -t SCENS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/scenarios.txt" | grep -E "^(${NB_SCENARIOS:-.*})[[:space:]]")
+mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
+
+# xfail SCEN MECH PATH CHECK: prints the TODO reason if the combination is listed
+xfail() {
+    local line s m p c rest
+    for line in "${XFAIL[@]}"; do
+        read -r s m p c rest <<<"$line"
+        # shellcheck disable=SC2053
+        if [[ $1 == $s && $2 == $m && $3 == $p && $4 == $c ]]; then
+            printf '%s' "$rest"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# result DESCRIPTION SCEN MECH PATH CHECK STATUS [DIFF-FILE]
+result() {
+    local desc="$1" reason
+    if reason=$(xfail "$2" "$3" "$4" "$5"); then
+        T_TODO=$((T_TODO + 1))
+        T_PASS=$((T_PASS + 1))
+        if [[ $6 == 0 ]]; then
+            printf 'ok - %s # %s (fixed: remove it from expected_failures.txt)\n' "$desc" "$reason"
+        else
+            printf 'not ok - %s # %s\n' "$desc" "$reason"
+        fi
+    elif [[ $6 == 0 ]]; then
+        T_PASS=$((T_PASS + 1))
+        printf 'ok - %s\n' "$desc"
+    else
+        T_FAIL=$((T_FAIL + 1))
+        printf 'not ok - %s\n' "$desc"
+        [[ -n ${7:-} ]] && cut -c1-160 "$7" | sed "s/^/#   /" | head -n 24
+    fi
+    return 0
+}
+
+# ---- setup: two databases, one table per scenario, the last row differs ---------------
+# Columns: (id, grp [indexed], a numeric, b float8, c int, y boolean, k int) and
+# x1..x7 generated from coalesce(k, id); base row g has the values below.
+BASE_ROW="g, g % 4, ((g * 7) % 9) / 8.0 - 0.5, ((g * 5) % 7) / 6.0 - 0.5, g % 3, (g * 3) % 5 > 1"
+
+# the SQL that adds the differing row of a scenario (see scenarios.txt)
+row_sql() {
+    local t="$1" spec="$2" id="$3" n
+    case "$spec" in
+        base)
+            printf 'INSERT INTO %s (id, grp, a, b, c, y) SELECT %s FROM generate_series(%s, %s) g;' \
+                "$t" "$BASE_ROW" "$id" "$id" ;;
+        copy\ *)
+            n=${spec#copy }
+            printf 'INSERT INTO %s (id, grp, a, b, c, y, k) SELECT %s, grp, a, b, c, y, coalesce(k, id) FROM %s WHERE id = %s;' \
+                "$t" "$id" "$t" "$n" ;;
+        *)
+            printf 'INSERT INTO %s (id, grp, a, b, c, y) VALUES %s;' "$t" "$spec" ;;
+    esac
+}
+
+setup_db() {
+    local db="$1" side="$2" line name feats filter rowa rowb nbase row sql xcols=""
+    t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
+        t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
+            -c "ALTER DATABASE $db SET dpobj.seed = 7" \
+            -c "ALTER DATABASE $db SET track_functions = 'all'" || return 1
+    local j=0 m q
+    for p in "3 11" "11 13" "13 17" "17 19" "19 23" "23 29" "29 31"; do
+        read -r m q <<<"$p"
+        j=$((j + 1))
+        xcols+=", x$j numeric GENERATED ALWAYS AS (((coalesce(k, id) * $m) % $q) / $((q - 1)).0 - 0.5) STORED"
+    done
+    sql=""
+    for line in "${SCENS[@]}"; do
+        IFS='|' read -r name feats filter rowa rowb nbase _ <<<"$line"
+        name=$(trim "$name") nbase=$(trim "${nbase:-}")
+        [[ -z $nbase || $nbase == - ]] && nbase=40
+        [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
+        sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int$xcols);
+              INSERT INTO t_$name (id, grp, a, b, c, y) SELECT $BASE_ROW FROM generate_series(1, $nbase) g;
+              $(row_sql "t_$name" "$row" $((nbase + 1)))
+              CREATE INDEX ON t_$name (grp);
+              ANALYZE t_$name;
+              REVOKE ALL ON t_$name FROM PUBLIC;
+              SELECT dpobj.protect('t_$name');
+              SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);"
+    done
+    t_psql -d "$db" -c "$sql" >/dev/null
+}
+
+# the scenario skips the mechanism (7th field of scenarios.txt, a regular expression)
+skips() {
+    local skip
+    skip=$(trim "${1:-}")
+    [[ -n $skip && $skip != - && $2 =~ ^($skip)$ ]]
+}
+
+# options of a run: the mechanism's plus the scenario's filter
+run_options() {
+    local opts="$1" filter="$2"
+    if [[ $filter == - ]]; then
+        printf '%s' "$opts"
+    elif [[ $opts == '{}' ]]; then
+        printf '{"filter":%s}' "$filter"
+    else
+        printf '%s,"filter":%s}' "${opts%\}}" "$filter"
+    fi
+}
+
+# what the analyst sees of one train() run; DP output on "DPOUT" lines
+train_script() {
+    cat <<'SQL'
+\set VERBOSITY verbose
+\set SHOW_CONTEXT always
+\set ON_ERROR_ROLLBACK on
+\pset null (null)
+SET dpobj.progress = on;
+-- an attacker's settings: prefer index scans (their counters would count selected rows)
+SET enable_seqscan = off;
+SET random_page_cost = 0.001;
+SET ROLE :"role";
+SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
+SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
+ WHERE relation = :'rel'::regclass \gset
+BEGIN;
+SELECT 'model', (m).mechanism, (m).epsilon, (m).delta, (m).params, cardinality((m).weights),
+       E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
+  FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), 'y', :eps, :delta,
+                   :'opts'::jsonb) m;
+SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
+COMMIT;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
+  FROM dpobj.ledger WHERE id > :before ORDER BY id;
+SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
+ WHERE relation = :'rel'::regclass;
+SQL
+}
+
+# run_psql DB OUTFILE SCRIPT VAR=VALUE...
+run_psql() {
+    local db="$1" out="$2" script="$3" args=() v
+    shift 3
+    for v in "$@"; do args+=(-v "$v"); done
+    psql -X -At -d "$db" "${args[@]}" -f "$script" >"$out.raw" 2>&1
+    # elapsed seconds are wall time, not data: normalise them
+    sed -E 's/[0-9]+ s elapsed/N s elapsed/' "$out.raw" >"$out"
+}
+
+# observables (no DP output) and the DP-output lines of a run file
+observables() { grep -v '^DPOUT' "$1"; }
+output_all_zero() { grep -q '^DPOUT|t$' "$1"; }
+
+# compare SCEN MECHNAME PATH FILE_A FILE_B OUTPUT_KIND
+compare_pair() {
+    local scen="$1" mname="$2" path="$3" fa="$4" fb="$5" kind="$6" diff="$WORK/diff" st
+    diff -u <(observables "$fa") <(observables "$fb") >"$diff"
+    st=$?
+    result "$scen/$mname/$path: everything but the DP output is identical" \
+        "$scen" "$mname" "$path" observables "$st" "$diff"
+    if [[ $kind == continuous ]]; then
+        st=0
+        if output_all_zero "$fa" || output_all_zero "$fb"; then st=1; fi
+        result "$scen/$mname/$path: the continuous DP output is noisy (not exactly 0)" \
+            "$scen" "$mname" "$path" noise "$st"
+    fi
+}
+
+# ---- setup -------------------------------------------------------------------------
+t_role "$ROLE" >/dev/null || exit 1
+for i in 0 1; do
+    side=$([[ $i == 0 ]] && echo a || echo b)
+    if ! setup_db "${DBS[$i]}" "$side"; then
+        echo "not ok - could not set up ${DBS[$i]}"
+        exit 1
+    fi
+done
+train_script >"$WORK/train.sql"
+
+# every run: scenario x mechanism (minus the scenario's skips), one tab-separated line
+# SCEN FEATS MNAME MECH KIND OPTS (the options include the scenario's filter)
+RUNS=()
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen feats filter _ _ _ skip <<<"$sline"
+    scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
+    for mline in "${MECHS[@]}"; do
+        read -r mname mech kind opts <<<"$mline"
+        skips "${skip:-}" "$mname" && continue
+        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$(run_options "$opts" "$filter")")
+    done
+done
+
+# ---- dpobj.train() -------------------------------------------------------------------
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
+            role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
+            eps="$EPS" delta="$DELTA"
+    done
+    compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
+        "$WORK/$scen.$mname.train.1" "$kind"
+done
+
+# ---- dpobj.submit(): the same runs as jobs ----------------------------------------------
+declare -A JOB
+JOB_BEFORE=()
+for i in 0 1; do
+    JOB_BEFORE[$i]=$(t_psql -d "${DBS[$i]}" -c "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
+done
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        sub="$WORK/$scen.$mname.submit.$i"
+        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
+            -c "SET ROLE $ROLE" \
+            -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), 'y',
+                                    $EPS, $DELTA, '$opts')" >"$sub" 2>&1
+        JOB[$scen.$mname.$i]=$(grep -xE '[0-9]+' "$sub" | tail -n 1)
+    done
+done
+# wait for every job (at most 10 minutes)
+for ((w = 0; w < 600; w++)); do
+    left=0
+    for i in 0 1; do
+        n=$(t_psql -d "${DBS[$i]}" -c "SELECT count(*) FROM dpobj.job_queue WHERE state IN ('queued', 'running')")
+        left=$((left + n))
+    done
+    [[ $left == 0 ]] && break
+    sleep 1
+done
+t_is "every job finished" "$left" "0"
+
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    for i in 0 1; do
+        job=${JOB[$scen.$mname.$i]}
+        out="$WORK/$scen.$mname.job.$i"
+        if [[ $job =~ ^[0-9]+$ ]]; then
+            psql -X -At -d "${DBS[$i]}" -c "SET ROLE $ROLE" \
+                -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
+                           (model).delta, (model).params, cardinality((model).weights),
+                           E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
+                      FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
+        else
+            { echo "submit refused:"; cat "$WORK/$scen.$mname.submit.$i"; } >"$out"
+        fi
+    done
+    compare_pair "$scen" "$mname" submit "$WORK/$scen.$mname.job.0" \
+        "$WORK/$scen.$mname.job.1" "$kind"
+done
+# the ledger rows of each scenario's jobs (jobs run concurrently: compared as a sorted set)
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
+    for i in 0 1; do
+        psql -X -At -d "${DBS[$i]}" -c "SET ROLE $ROLE" \
+            -c "SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
+                  FROM dpobj.ledger WHERE id > ${JOB_BEFORE[$i]} AND relation = 'public.t_$scen'
+                 ORDER BY 1, 2, 3, 4, 5, 6, 7" >"$WORK/$scen.ledger.$i" 2>&1
+    done
+    diff -u "$WORK/$scen.ledger.0" "$WORK/$scen.ledger.1" >"$WORK/diff"
+    result "$scen/*/submit: the jobs' ledger rows are identical" "$scen" "*" submit ledger $? "$WORK/diff"
+done
+
+if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
+    echo "# run files in $WORK; databases ${DBS[*]} kept"
+else
+    for db in "${DBS[@]}"; do
+        t_psql -d postgres -c "DROP DATABASE $db" >/dev/null
+    done
+fi
+printf '# %s expected failures (TODO) above, listed in tests/security/expected_failures.txt\n' "$T_TODO"
+t_summary
