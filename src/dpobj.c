@@ -14,6 +14,7 @@
 #include "miscadmin.h"
 
 #include "jobs.h"
+#include "ledger.h"
 #include "progress.h"
 
 PG_MODULE_MAGIC;
@@ -92,6 +93,9 @@ _PG_init(void)
 							2, 1, DPOBJ_MAX_JOB_SLOTS,
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
+
+	/* the ledger: its settings, hooks and, when preloading, its writers */
+	dpobj_ledger_init();
 
 	MarkGUCPrefixReserved("dpobj");
 
