@@ -18,6 +18,12 @@ OBJS = \
 	src/halfspace.o \
 	src/model.o \
 	src/ledger.o \
+	src/ledgerrun.o \
+	src/ledgertransport.o \
+	src/ledgershm.o \
+	src/ledgerwriter.o \
+	src/ledgeroneshot.o \
+	src/ledgerexec.o \
 	src/budget.o \
 	src/entryargs.o \
 	src/privileged.o \

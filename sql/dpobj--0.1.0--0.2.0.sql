@@ -24,6 +24,16 @@
 -- 3. The ledger and its writer
 --------------------------------------------------------------------------
 
+-- A new outcome, 'aborted': a model was computed but the query that ran the
+-- mechanism then failed (an error later in the statement, a cancel,
+-- statement_timeout).  'released' now means that this query completed.
+-- Existing rows keep their values (the new list contains the old one).
+ALTER TABLE dpobj.ledger DROP CONSTRAINT ledger_outcome_check;
+ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_outcome_check
+    CHECK (outcome IN ('charged', 'released', 'not_certified', 'cancelled', 'failed', 'aborted'));
+COMMENT ON COLUMN dpobj.ledger.outcome IS
+    'charged: in flight, or the server crashed; released: a model was computed and the query that ran the mechanism (for train(), the query calling train()) completed; aborted: a model was computed but that query failed; not_certified: the exact oracle did not certify, no model; cancelled: interrupted before a model existed; failed: the mechanism failed or an error ended the run before a model existed.  The budget is charged in every case.';
+
 --------------------------------------------------------------------------
 -- 4. The sealed protected path (docs/SECURITY.md)
 --------------------------------------------------------------------------

@@ -37,6 +37,10 @@ ROLLBACK;
 SELECT (m).weights, 1 / (0 * cardinality((m).weights)) AS boom
   FROM (SELECT dpobj.dp_halfspace(f, y, 0.25, 1e-5) AS m FROM pts) s;
 SELECT count(*) AS charged_at_eps_025 FROM dpobj.ledger WHERE epsilon = 0.25;
+-- the outcomes are true: the rolled-back SELECT completed and returned its
+-- model ('released'); the statement that failed after the model existed
+-- returned none ('aborted')
+SELECT outcome FROM dpobj.ledger WHERE epsilon = 0.25 ORDER BY id;
 
 -- a solve that cannot be certified in time: error DP001, no model, charged.
 -- (The GLPK MIP on a few hundred distinct continuous rows needs far more

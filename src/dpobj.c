@@ -14,6 +14,7 @@
 #include "miscadmin.h"
 
 #include "jobs.h"
+#include "ledger.h"
 #include "progress.h"
 
 PG_MODULE_MAGIC;
@@ -139,6 +140,9 @@ _PG_init(void)
 							NULL, NULL, NULL);
 
 	dpobj_define_seal_gucs();
+
+	/* the ledger: its settings, hooks and, when preloading, its writers */
+	dpobj_ledger_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -1,16 +1,36 @@
 /*-------------------------------------------------------------------------
  *
  * ledger.h
- *	  The privacy-budget ledger (table dpobj.ledger), written by autonomous
- *	  transactions so that a charge survives the caller's ROLLBACK, a later
- *	  error in the same statement, and a server crash after the charge.
+ *	  The privacy-budget ledger (table dpobj.ledger): every mechanism run is
+ *	  charged in its own committed transaction before any noise is drawn,
+ *	  and later given an outcome that is true (docs/ARCHITECTURE.md,
+ *	  "The ledger").
  *
- * Each operation starts a dynamic background worker (ledger.c) that
- * connects to the caller's database, runs one of a fixed set of
- * parameterised statements (never caller-supplied SQL text), commits, and
- * reports back through a dynamic shared memory segment.  The caller waits
- * for the commit before it goes on: noise is drawn only after the charge
- * is durable.
+ * PostgreSQL has no autonomous transactions, so the writes are made by
+ * background workers connected as the bootstrap superuser, which run fixed,
+ * parameterised statements only (never caller-supplied SQL text; search_path
+ * pinned to pg_catalog):
+ *	  - with shared_preload_libraries = 'dpobj': long-lived ledger writers
+ *		(static background workers, so their slots are reserved) serve a
+ *		request queue in shared memory, several requests per transaction;
+ *	  - without preloading: one dynamic background worker per write.
+ * A charge returns only after its COMMIT.  Every wait is cancellable and
+ * bounded by dpobj.ledger_timeout.
+ *
+ * Outcomes (column outcome):
+ *	  charged        the run is in flight, or the server crashed before an
+ *	                 outcome could be recorded
+ *	  released       a model was computed and the query that ran the
+ *	                 mechanism -- for dpobj.train(), the query that called
+ *	                 train() -- completed; a later ROLLBACK does not change it
+ *	  aborted        a model was computed, but that query then failed (a
+ *	                 later error, cancel, statement_timeout, session end)
+ *	  not_certified  the exact oracle did not certify optimality; no model
+ *	  cancelled      interrupted before a model existed (also a cancel that
+ *	                 lands while the charge itself is being committed)
+ *	  failed         the mechanism failed, or the run ended with an error
+ *	                 after the charge and before a model existed
+ * The budget stays charged in every case.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,17 +53,20 @@ typedef enum LedgerBudgetStatus
 #define LEDGER_AMOUNT_LEN		64
 
 /* Outcomes of a charged run (column dpobj.ledger.outcome) */
-#define LEDGER_OUTCOME_CHARGED		"charged"	/* debited; running or crashed */
-#define LEDGER_OUTCOME_RELEASED		"released"	/* certified model released */
+#define LEDGER_OUTCOME_CHARGED		"charged"	/* in flight, or crashed */
+#define LEDGER_OUTCOME_RELEASED		"released"	/* the model left its query */
 #define LEDGER_OUTCOME_NOT_CERTIFIED "not_certified"	/* time limit, no model */
 #define LEDGER_OUTCOME_CANCELLED	"cancelled" /* query cancel / timeout */
 #define LEDGER_OUTCOME_FAILED		"failed"	/* oracle failure, no model */
+#define LEDGER_OUTCOME_ABORTED		"aborted"	/* model computed, query failed */
 
 /*
  * Debits (epsilon, delta) for one run of a mechanism and commits it
  * independently of the current transaction.  Returns the ledger row id.
- * Raises ERRCODE_DPOBJ_LEDGER_FAILURE (nothing charged, nothing computed)
- * when the charge could not be committed.  relation may be NULL.
+ * Raises ERRCODE_DPOBJ_LEDGER_FAILURE (nothing computed) when the charge
+ * could not be confirmed; a cancel or timeout while it is being committed
+ * raises at once, and a charge that commits anyway is recorded 'cancelled'.
+ * relation may be NULL.
  */
 extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
 						   const char *relation);
@@ -62,6 +85,11 @@ extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
  * remaining_epsilon/remaining_delta (LEDGER_AMOUNT_LEN bytes each) hold
  * the remaining budget ("0" when there is no budget).  Raises
  * ERRCODE_DPOBJ_LEDGER_FAILURE when the worker could not run.
+ *
+ * This is the protected path's charge: dpobj.train() runs the mechanism in
+ * exactly one query of its own and hands the model to its caller, so a
+ * release of this run is resolved when the query that called train() (one
+ * executor level up) completes, not when train()'s own query does.
  */
 extern LedgerBudgetStatus ledger_charge_budget(Oid relid, Oid analyst,
 											   const char *rolname,
@@ -74,13 +102,18 @@ extern LedgerBudgetStatus ledger_charge_budget(Oid relid, Oid analyst,
 											   char *remaining_delta);
 
 /*
- * Records the outcome of a charged run (autonomously).  Interrupts are held
- * while it waits, so it can run while a cancel is pending; failures are
- * logged as WARNING (the charge itself is already durable).
+ * Reports the outcome of a charged run; never raises and never waits for a
+ * cancel.  Any outcome but 'released' is recorded at once (asynchronously:
+ * a pending cancel does not stop it).  'released' marks the model as
+ * computed: the outcome becomes 'released' when the query that ran the
+ * mechanism completes and 'aborted' if that query fails first.  A run left
+ * without a call (an error between the charge and the outcome) is recorded
+ * 'failed' when its (sub)transaction aborts.  detail must not depend on the
+ * data.
  */
 extern void ledger_finish(int64 id, const char *outcome, const char *detail);
 
-/* background worker entry point */
-extern PGDLLEXPORT void dpobj_ledger_worker_main(Datum arg);
+/* _PG_init: the ledger's settings, hooks and (when preloading) writers */
+extern void dpobj_ledger_init(void);
 
 #endif							/* DPOBJ_LEDGER_H */

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# tests/concurrency/run.sh — the issue 4 scripts that need more than one session or
-# control of the server: the budget race, the crash between debit and release, and
-# pg_dump/pg_restore.  Prints "ok"/"not ok" lines and, last, "N passed, M failed".
+# tests/concurrency/run.sh — the scripts that need more than one session or control of
+# the server: the budget race, the crash between debit and release, pg_dump/pg_restore
+# (issue 4); the ledger's outcomes and its behaviour with every worker slot taken
+# (issue 9; ledger_slots restarts the server and also needs DPOBJ_PGDATA/DPOBJ_PGCTL).
+# Prints "ok"/"not ok" lines and, last, "N passed, M failed".
 #
 # Environment (see each script): PGHOST, PGPORT, PGUSER (a superuser); for the crash
 # test DPOBJ_PGDATA and DPOBJ_PGCTL (and optionally DPOBJ_PGLOG) — without them the
 # crash test is reported as one failure, not skipped silently.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" budget_crash budget_race budget_dump budget_crash
+exec bash "$DIR/../script_runner.sh" "$DIR" budget_crash budget_race budget_dump budget_crash \
+    ledger_outcomes ledger_slots

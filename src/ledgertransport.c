@@ -1,0 +1,100 @@
+/*-------------------------------------------------------------------------
+ *
+ * ledgertransport.c
+ *	  Which transport carries a ledger request, and the bound on every wait:
+ *	  the preloaded writers' queue (ledgershm.c) when dpobj is in
+ *	  shared_preload_libraries, else a one-shot worker (ledgeroneshot.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "ledgerint.h"
+
+#include "access/parallel.h"
+#include "access/xlog.h"
+
+/* GUCs, defined in dpobj_ledger_init() (ledger.c) */
+int			dpobj_ledger_timeout = 10000;
+int			dpobj_ledger_writers = 2;
+
+/*
+ * Sends a request and waits for its answer: cancellable (the request is
+ * withdrawn or abandoned, ledgershm.c) and bounded by dpobj.ledger_timeout.
+ * On anything but LEDGER_DONE, *why says what happened.
+ */
+LedgerStatus
+ledger_call(const LedgerRequest *req, LedgerReply *reply, const char **why)
+{
+	LedgerStatus status;
+	uint64		seq;
+	int			slot;
+
+	memset(reply, 0, sizeof(LedgerReply));
+	if (IsParallelWorker())
+		elog(ERROR, "dpobj ledger: a parallel worker cannot charge a run");
+	if (RecoveryInProgress())
+	{
+		*why = "the server is in recovery (read-only); train on the primary";
+		return LEDGER_FAILED;
+	}
+	if (!ledger_shm_available())
+		return ledger_oneshot_call(req, reply, why);
+
+	slot = ledger_shm_submit(req, false, &seq);
+	if (slot < 0)
+	{
+		*why = "the ledger request queue is full";
+		return LEDGER_FAILED;
+	}
+	status = ledger_shm_wait(slot, reply, dpobj_ledger_timeout);
+	switch (status)
+	{
+		case LEDGER_FAILED:
+			*why = "the ledger writer could not write it (see the server log)";
+			break;
+		case LEDGER_LOST:
+			*why = "the ledger writer stopped before confirming it";
+			break;
+		case LEDGER_TIMEOUT:
+			*why = "no answer from the ledger writer within dpobj.ledger_timeout";
+			break;
+		default:
+			break;
+	}
+	return status;
+}
+
+/*
+ * Queues an asynchronous request (an outcome) without waiting; never
+ * raises.  false: no room now (no free queue slot or worker slot); the
+ * caller keeps it and tries again later.
+ */
+bool
+ledger_post(const LedgerRequest *req, LedgerTicket *ticket)
+{
+	memset(ticket, 0, sizeof(LedgerTicket));
+	if (RecoveryInProgress())
+		return false;
+	if (!ledger_shm_available())
+		return ledger_oneshot_post(req, ticket);
+	ticket->slot = ledger_shm_submit(req, true, &ticket->seq);
+	return ticket->slot >= 0;
+}
+
+/* has the posted request been written (or given up)? */
+bool
+ledger_ticket_done(const LedgerTicket *ticket)
+{
+	if (ticket->handle != NULL)
+		return ledger_oneshot_done(ticket);
+	return ledger_shm_slot_done(ticket->slot, ticket->seq);
+}
+
+void
+ledger_ticket_forget(LedgerTicket *ticket)
+{
+	if (ticket->handle != NULL)
+		pfree(ticket->handle);
+	ticket->handle = NULL;
+}
