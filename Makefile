@@ -64,6 +64,9 @@ EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c
 src/helptext.c: docs/REFERENCE.md src/helpgen.awk
 	awk -f src/helpgen.awk docs/REFERENCE.md > $@.tmp && mv $@.tmp $@
 
+# recompile a file when a header it includes changes (PGXS's -MMD dependency files)
+override autodepend = yes
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
