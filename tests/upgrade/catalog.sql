@@ -65,14 +65,16 @@ WITH ext AS (
                (SELECT string_agg(format('constraint %s %s', quote_ident(k.conname), pg_get_constraintdef(k.oid)),
                                   E'\n' ORDER BY k.conname)
                   FROM pg_constraint k WHERE k.conrelid = c.oid),
-               (SELECT string_agg('index ' || pg_get_indexdef(i.indexrelid), E'\n' ORDER BY 1)
+               (SELECT string_agg('index ' || pg_get_indexdef(i.indexrelid), E'\n'
+                                  ORDER BY pg_get_indexdef(i.indexrelid))
                   FROM pg_index i WHERE i.indrelid = c.oid),
                (SELECT string_agg(format('trigger %s enabled=%s', pg_get_triggerdef(g.oid), g.tgenabled),
                                   E'\n' ORDER BY g.tgname)
                   FROM pg_trigger g WHERE g.tgrelid = c.oid AND NOT g.tgisinternal),
                (SELECT string_agg(format('policy %s cmd=%s permissive=%s roles=%s using=%s check=%s',
                                          quote_ident(po.polname), po.polcmd, po.polpermissive,
-                                         (SELECT string_agg(CASE WHEN r = 0 THEN 'public' ELSE r::regrole::text END, ',' ORDER BY 1)
+                                         (SELECT string_agg(CASE WHEN r = 0 THEN 'public' ELSE r::regrole::text END, ','
+                                                           ORDER BY r::regrole::text)
                                             FROM unnest(po.polroles) r),
                                          coalesce(pg_get_expr(po.polqual, po.polrelid), ''),
                                          coalesce(pg_get_expr(po.polwithcheck, po.polrelid), '')),
