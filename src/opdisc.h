@@ -55,6 +55,8 @@ typedef struct OPDiscProblem
 	const double *norm_cost;	/* D2 + 1, or NULL */
 
 	/* control: none of these affects the argmin */
+	const int  *initial_w;		/* optional grid point to start from (a hint:
+								 * e.g. another oracle's answer), or NULL */
 	double		time_limit;		/* seconds; <= 0 means no limit */
 	opdisc_stop_fn should_stop;	/* may be NULL */
 	void	   *stop_arg;
@@ -100,12 +102,23 @@ extern double opdisc_grid_size(int d, int B, int D2);
 #define OPDISC_OBJ_TOL 1e-7
 
 /*
- * Exact oracles.  Each fills result->w with the argmin of opdisc_objective
- * over the grid and sets status OPDISC_OPTIMAL only when optimality is
- * proven; result->objective is always recomputed with opdisc_objective.
+ * Oracles.  Each fills result->w with a grid point and
+ * result->objective with opdisc_objective(w).  The exact ones
+ * (opdisc_solve_search, opdisc_solve_mip_exact) set OPDISC_OPTIMAL only
+ * when w is proven to be the argmin of the documented total order
+ * (objective, then lexicographically smallest w; docs/ORACLE.md).
  */
-extern void opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result);	/* GLPK */
 extern void opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result);	/* DFS */
+
+/*
+ * GLPK branch-and-cut on the MIP of Appendix D.2.  NOT exact: GLPK's
+ * floating-point tolerances can make it report a near-optimal point as
+ * optimal (docs/ORACLE.md).  Used only as a warm start and cross-check:
+ * opdisc_solve_mip_exact() runs it, then certifies with the exact search
+ * started from its point; only that function's OPTIMAL may be released.
+ */
+extern void opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result);
+extern void opdisc_solve_mip_exact(const OPDiscProblem *p, OPDiscResult *result);
 
 /*
  * Benchmark only (bench/oracle/adult_bench): write opdisc_solve_mip()'s MIP

@@ -46,6 +46,16 @@
  * returned w is rebuilt from the integer columns and its objective is
  * recomputed exactly (opdisc_objective) and compared with GLPK's.
  *
+ * GLPK is not an exact oracle.  Its branch-and-cut works in floating point
+ * with tolerances (tol_int, tol_obj, the LP's feasibility tolerances), so a
+ * point it reports as optimal can be a near-optimal non-argmin: against
+ * enumeration on small random instances it returned a wrong argmin on a
+ * few instances in a thousand (docs/ORACLE.md, tests/unit/test_oracles.c
+ * keeps one).  OPDisc's privacy needs the exact argmin (alpha = 0), so
+ * opdisc_solve_mip() never releases by itself: opdisc_solve_mip_exact()
+ * hands its point to the exact search as a starting incumbent and returns
+ * the search's certified answer.
+ *
  *-------------------------------------------------------------------------
  */
 #include <glpk.h>
@@ -464,4 +474,70 @@ done:
 				 "solver objective disagrees with its exact recomputation");
 	}
 	result->seconds = now_seconds() - start;
+}
+
+/*
+ * The "mip" oracle as dpobj runs it: GLPK first (opdisc_solve_mip), then the
+ * exact search (opdisc_solve_search) started from GLPK's point, within the
+ * same time limit.  Only the search's certificate makes the answer OPTIMAL,
+ * so the result is the exact argmin of the documented total order whatever
+ * GLPK returned; nodes and seconds cover both solvers.  Whether GLPK's
+ * point was the argmin goes to the log sink (never to the client).
+ */
+void
+opdisc_solve_mip_exact(const OPDiscProblem *p, OPDiscResult *result)
+{
+	OPDiscProblem sp = *p;
+	OPDiscResult mres;
+	int		   *wm = calloc((size_t) (p->d > 0 ? p->d : 1), sizeof(int));
+	double		start = now_seconds();
+	char		line[200];
+
+	if (wm == NULL)
+	{
+		memset(result->w, 0, sizeof(int) * p->d);
+		result->status = OPDISC_FAILED;
+		result->objective = opdisc_objective(p, result->w);
+		snprintf(result->message, sizeof(result->message), "out of memory");
+		return;
+	}
+	memset(&mres, 0, sizeof(mres));
+	mres.w = wm;
+	opdisc_solve_mip(p, &mres);
+	if (mres.status == OPDISC_INTERRUPTED)
+	{
+		*result = (OPDiscResult) {.w = result->w};
+		memcpy(result->w, wm, sizeof(int) * p->d);
+		result->status = OPDISC_INTERRUPTED;
+		result->objective = mres.objective;
+		result->nodes = mres.nodes;
+		snprintf(result->message, sizeof(result->message), "%s", mres.message);
+		result->seconds = now_seconds() - start;
+		free(wm);
+		return;
+	}
+	/* the search gets what is left of the time limit */
+	if (p->time_limit > 0)
+	{
+		sp.time_limit = p->time_limit - (now_seconds() - start);
+		if (sp.time_limit <= 0)
+			sp.time_limit = 1e-9;
+	}
+	sp.initial_w = (mres.status == OPDISC_OPTIMAL || mres.status == OPDISC_TIME_LIMIT) &&
+		opdisc_in_grid(p, wm) ? wm : p->initial_w;
+	opdisc_solve_search(&sp, result);
+	result->solver_objective = mres.solver_objective;
+	result->nodes += mres.nodes;
+	result->seconds = now_seconds() - start;
+	if (p->log != NULL)
+	{
+		snprintf(line, sizeof(line),
+				 "GLPK status %d, objective %.9g; exact search status %d: GLPK's point %s\n",
+				 (int) mres.status, mres.objective, (int) result->status,
+				 result->status != OPDISC_OPTIMAL ? "not verified" :
+				 memcmp(wm, result->w, sizeof(int) * p->d) == 0 ?
+				 "is the certified argmin" : "is NOT the argmin (search's answer used)");
+		p->log(p->log_arg, line);
+	}
+	free(wm);
 }

@@ -2019,12 +2019,17 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 		CTX_ALLOC(c->abase, need);
 	}
 
-	/* incumbent heuristics: local search from w = 0 */
+	/* incumbent heuristics: local search from w = 0 and from the hint */
 	memset(w0, 0, sizeof(int) * d);
 #ifdef OPDISC_SEARCH_TUNING
 	if (!opdisc_search_no_local_search)
 #endif
 		local_search(c, w0);
+	if (p->initial_w != NULL && opdisc_in_grid(p, p->initial_w) && !c->stopped)
+	{
+		memcpy(w0, p->initial_w, sizeof(int) * d);
+		local_search(c, w0);
+	}
 	if (c->stopped)
 		goto stopped;
 

@@ -109,7 +109,7 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	oracle_log_truncated = false;
 	dpobj_progress_phase(DPOBJ_PHASE_SOLVING);
 	if (oracle == DPOBJ_ORACLE_MIP)
-		opdisc_solve_mip(problem, result);
+		opdisc_solve_mip_exact(problem, result);	/* GLPK, certified by the search */
 	else
 		opdisc_solve_search(problem, result);
 	oracle_flush_log();
@@ -157,10 +157,13 @@ oracle_release_or_fail(const OPDiscResult *result, int64 ledger_id,
 
 		case OPDISC_FAILED:
 		default:
+			/* the reason may depend on the rows (sizes, values): log only */
+			dpobj_log_solver("dpobj oracle %s failed: %s", oracle_used_name(oracle),
+							 result->message);
 			ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, detail);
 			ereport(ERROR,
 					(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
-					 errmsg("%s: the exact oracle failed: %s", mechanism, result->message),
+					 errmsg("%s: the exact oracle failed", mechanism),
 					 errdetail("No model was released; the privacy budget of this run is spent."),
 					 errhint("Try the other oracle with the \"oracle\" option, and report the problem.")));
 			break;

@@ -18,8 +18,10 @@
  * which is exactly OPDiscProblem.value_cost (d x 3: costs of w_j = -1, 0,
  * +1), so RSPM reuses the halfspace transition state (hsstate.c), the
  * exact oracles and the release-or-fail decision (oracle.c) of
- * dp_halfspace; only the final function differs.  Small grids (with the
- * "auto" oracle) are enumerated exactly instead (RSPM_ENUM_MAX_WORK).
+ * dp_halfspace; only the final function differs.  The oracle is chosen from
+ * the options alone (ALGORITHMS.md section 8: never from n or the distinct
+ * rows): "auto" and "search" run the exact search, "mip" runs GLPK and
+ * certifies its answer with the search (oracle.c, docs/ORACLE.md).
  *
  *-------------------------------------------------------------------------
  */
@@ -40,40 +42,6 @@
 
 PG_FUNCTION_INFO_V1(dpobj_rspm_finalfn);
 
-/*
- * Small grids are solved by exact enumeration of W = {-1,0,1}^d (every
- * point's objective computed with opdisc_objective(), the smallest kept):
- * trivially certified, and much faster than the MIP for small d.  Used with
- * the "auto" oracle when 3^d * (distinct rows + 1) * d is at most this.
- */
-#define RSPM_ENUM_MAX_WORK	2.0e8
-
-/* exact argmin by enumeration; a pending cancel is raised between points */
-static void
-rspm_enumerate(const OPDiscProblem *p, int *best, int64 ledger_id)
-{
-	int		   *w = palloc(sizeof(int) * p->d);
-	double		bestval = 0;
-	bool		have = false;
-	int64		k = 0;
-
-	halfspace_grid_first(w, p->d, 1, p->d);
-	do
-	{
-		double		v;
-
-		if ((++k & 1023) == 0)
-			mechanism_poll(ledger_id);
-		v = opdisc_objective(p, w);
-		if (!have || v < bestval)
-		{
-			bestval = v;
-			memcpy(best, w, sizeof(int) * p->d);
-			have = true;
-		}
-	} while (halfspace_grid_next(w, p->d, 1, p->d));
-	pfree(w);
-}
 PG_FUNCTION_INFO_V1(dpobj_rspm_sigma);
 
 /* ALGORITHMS.md section 2: sigma = 7 sqrt(m ln(1/delta)) / epsilon */
@@ -141,7 +109,6 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
-	bool		enumerate;
 
 	state = hsstate_final_begin(fcinfo, &pctx);
 	if (state == NULL)
@@ -149,8 +116,6 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 
 	rspm_refuse_grid_options(state->options);
 	d = state->d;
-	enumerate = state->params.oracle == DPOBJ_ORACLE_AUTO &&
-		pow(3.0, d) * (state->nrows + 1.0) * d <= RSPM_ENUM_MAX_WORK;
 	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
 	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
 	sigma = rspm_sigma(state->params.epsilon, state->params.delta, 2 * d);
@@ -188,23 +153,13 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	problem.norm_cost = NULL;
 	memset(&result, 0, sizeof(result));
 	result.w = palloc0(sizeof(int) * d);
-	if (enumerate)
-	{
-		rspm_enumerate(&problem, result.w, ledger_id);
-		memset(cost, 0, sizeof(double) * 3 * d);
-		pfree(cost);
-		ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "oracle=enumeration");
-	}
-	else
-	{
-		oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+	oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
 
-		memset(cost, 0, sizeof(double) * 3 * d);
-		pfree(cost);
+	memset(cost, 0, sizeof(double) * 3 * d);
+	pfree(cost);
 
-		/* 4. release only a certified argmin */
-		oracle_release_or_fail(&result, ledger_id, "dp_halfspace_rspm", oracle, time_limit);
-	}
+	/* 4. release only a certified argmin */
+	oracle_release_or_fail(&result, ledger_id, "dp_halfspace_rspm", oracle, time_limit);
 
 	weights = palloc(sizeof(double) * d);
 	for (int j = 0; j < d; j++)
@@ -218,7 +173,7 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	model_params_int(&params, "m", 2 * d);
 	model_params_int(&params, "Q", state->params.Q);
 	model_params_float(&params, "sigma", sigma);
-	model_params_text(&params, "oracle", enumerate ? "enumeration" : oracle_used_name(oracle));
+	model_params_text(&params, "oracle", oracle_used_name(oracle));
 	model_params_end(&params);
 
 	PG_RETURN_DATUM(model_build(fcinfo, "rspm", weights, d, 0.0,

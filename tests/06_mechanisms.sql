@@ -35,11 +35,11 @@ SELECT is((SELECT (dpobj.dp_halfspace_rspm(x, y, 0.2, 1e-6)).weights FROM d3),
           (SELECT (dpobj.dp_halfspace_rspm(x, y, 0.2, 1e-6)).weights FROM d3), 'RSPM: same seed, same model');
 SELECT is((SELECT (dpobj.dp_expmech(x, y, 0.05, 1e-6)).weights FROM d3),
           (SELECT (dpobj.dp_expmech(x, y, 0.05, 1e-6)).weights FROM d3), 'expmech: same seed, same model');
--- small grids are enumerated; the GLPK MIP on the same noise finds the same argmin
+-- the exact search and the GLPK MIP (certified by the search) release the same argmin
 CREATE TEMP TABLE d3s AS SELECT * FROM d3 LIMIT 80;
 SELECT is((SELECT (dpobj.dp_halfspace_rspm(x, y, 0.2, 1e-6)).weights FROM d3s),
           (SELECT (dpobj.dp_halfspace_rspm(x, y, 0.2, 1e-6, '{"oracle": "mip"}')).weights FROM d3s),
-          'RSPM: enumeration and the GLPK MIP release the same argmin for the same noise');
+          'RSPM: the search and the certified GLPK MIP release the same argmin for the same noise');
 RESET dpobj.seed;
 SELECT isnt((SELECT (dpobj.dp_logistic(x, y, 0.5, 1e-6, '{"R": 1}')).weights FROM d3),
             (SELECT (dpobj.dp_logistic(x, y, 0.5, 1e-6, '{"R": 1}')).weights FROM d3),

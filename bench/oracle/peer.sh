@@ -3,8 +3,8 @@
 #
 #   bash bench/oracle/peer.sh
 #
-# For each instance (feature set, eps, adult_bench seed) it builds the OPDisc problem
-# with bench/oracle/adult_bench (Adult balanced subset, Q = 64, B = floor(sqrt d),
+# For each instance (feature set, eps, oracle_bench seed) it builds the OPDisc problem
+# with bench/oracle/oracle_bench (Adult balanced subset, Q = 64, B = floor(sqrt d),
 # D2 = d, delta = 1/n^2), solves it with dpobj's exact search (the reference answer),
 # writes dpobj's GLPK MIP (src/opdisc_mip.c build_mip, via opdisc_write_mip) as free
 # MPS and solves that file with CBC's command line
@@ -16,7 +16,7 @@
 # Instances (PEER_PLAN, "set:eps:first_seed:draws:limit_s" entries), default:
 #   d4:1:0:3:120 d9:1:0:2:60 d15:1:0:1:150 d23:1:0:1:150
 # (about 16 minutes when neither CBC nor GLPK certifies d9..d23.)
-# Output: bench/oracle/runs/peer/<UTC stamp>/ (raw adult_bench output per set and
+# Output: bench/oracle/runs/peer/<UTC stamp>/ (raw oracle_bench output per set and
 # summary.md); the MPS files go to a temporary directory that is removed at the end
 # (they are derived from the data).
 set -euo pipefail
@@ -30,7 +30,7 @@ if ! command -v cbc >/dev/null 2>&1; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q coinor-cbc
 fi
-make -C "$HERE" adult_bench >&2
+make -C "$HERE" oracle_bench >&2
 
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 OUT="$HERE/runs/peer/$stamp"
@@ -51,7 +51,7 @@ t0=$SECONDS
 for item in $PLAN; do
     IFS=: read -r set eps seed draws limit <<<"$item"
     echo "==> $set eps=$eps seeds $seed..$((seed + draws - 1)) limit ${limit}s" >&2
-    (cd "$HERE" && ./adult_bench -s "$set" -e "$eps" -r "$seed" -n "$draws" -t "$limit" \
+    (cd "$HERE" && ./oracle_bench -c paper -s "$set" -e "$eps" -r "$seed" -n "$draws" -t "$limit" \
         -C "$MPSDIR" -m) | tee "$OUT/${set}_e${eps}.txt"
     rm -f "$MPSDIR"/*
 done
