@@ -12,6 +12,9 @@ OBJS = \
 	src/calibrate.o \
 	src/random.o \
 	src/hsparams.o \
+	src/rowset.o \
+	src/aggstate.o \
+	src/distributed.o \
 	src/hsstate.o \
 	src/scanrels.o \
 	src/mechanism.o \

@@ -15,6 +15,284 @@
 --------------------------------------------------------------------------
 -- 1. Aggregate state types (Citus partial aggregation; docs/SCALING.md)
 --------------------------------------------------------------------------
+--
+-- Issue 11: Citus pushes a user aggregate down to the workers
+-- (worker_partial_agg / coord_combine_agg) only when its state type is not a
+-- pseudo-type, so every aggregate gets a real state type in place of
+-- "internal": dpobj.halfspace_state (dp_halfspace, dp_halfspace_rspm,
+-- dp_expmech) and dpobj.glm_state (dp_logistic, dp_noisysgd, dp_opsamp).
+-- While aggregating, a state is an expanded object updated in place
+-- (src/aggstate.h); it travels between processes and nodes in a canonical,
+-- portable flat form, as base64 text or binary (send/recv).  A type without
+-- "internal" needs no serialise/deserialise functions.
+--
+-- An aggregate's state type cannot be altered: the aggregates are dropped
+-- and created again, with their support functions.  A user view,
+-- materialized view or SQL-standard function body that calls one of them
+-- makes this update fail ("cannot drop ... because other objects depend on
+-- it"): drop those objects, update, create them again (docs/USAGE.md,
+-- "Upgrading").  Nothing is dropped with CASCADE.  The 0.1.0 C entry points
+-- of the old support functions stay in the library as stubs that ask for
+-- ALTER EXTENSION dpobj UPDATE.
+
+DROP AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8);
+DROP AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8);
+DROP AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8);
+DROP AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_logistic(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_noisysgd(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_opsamp(float8[], boolean, float8, float8, jsonb);
+
+DROP FUNCTION dpobj.dp_halfspace_transfn(internal, float8[], boolean, float8, float8);
+DROP FUNCTION dpobj.dp_halfspace_transfn(internal, float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_halfspace_combinefn(internal, internal);
+DROP FUNCTION dpobj.dp_halfspace_serialfn(internal);
+DROP FUNCTION dpobj.dp_halfspace_deserialfn(bytea, internal);
+DROP FUNCTION dpobj.dp_halfspace_finalfn(internal);
+DROP FUNCTION dpobj.dp_halfspace_rspm_finalfn(internal);
+DROP FUNCTION dpobj.dp_expmech_finalfn(internal);
+DROP FUNCTION dpobj.dp_glm_combine(internal, internal);
+DROP FUNCTION dpobj.dp_glm_serial(internal);
+DROP FUNCTION dpobj.dp_glm_deserial(bytea, internal);
+DROP FUNCTION dpobj.dp_logistic_transfn(internal, float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_logistic_finalfn(internal);
+DROP FUNCTION dpobj.dp_noisysgd_transfn(internal, float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_noisysgd_finalfn(internal);
+DROP FUNCTION dpobj.dp_opsamp_transfn(internal, float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_opsamp_finalfn(internal);
+
+-- the two state types
+
+CREATE TYPE dpobj.halfspace_state;
+CREATE FUNCTION dpobj.halfspace_state_in(cstring) RETURNS dpobj.halfspace_state
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.halfspace_state_out(dpobj.halfspace_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.halfspace_state_recv(internal) RETURNS dpobj.halfspace_state
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.halfspace_state_send(dpobj.halfspace_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE dpobj.halfspace_state (
+    INPUT = dpobj.halfspace_state_in,
+    OUTPUT = dpobj.halfspace_state_out,
+    RECEIVE = dpobj.halfspace_state_recv,
+    SEND = dpobj.halfspace_state_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpobj.halfspace_state IS
+    'Aggregate state of dp_halfspace, dp_halfspace_rspm and dp_expmech: distinct quantised feature vectors with label counts (text: base64)';
+
+CREATE TYPE dpobj.glm_state;
+CREATE FUNCTION dpobj.glm_state_in(cstring) RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.glm_state_out(dpobj.glm_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpobj_glm_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.glm_state_recv(internal) RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.glm_state_send(dpobj.glm_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_glm_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE dpobj.glm_state (
+    INPUT = dpobj.glm_state_in,
+    OUTPUT = dpobj.glm_state_out,
+    RECEIVE = dpobj.glm_state_recv,
+    SEND = dpobj.glm_state_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpobj.glm_state IS
+    'Aggregate state of dp_logistic, dp_noisysgd and dp_opsamp: distinct clipped feature vectors with label counts (text: base64)';
+
+-- halfspace family: transition and combine functions; the final functions
+-- keep their C entry points and take the new type
+
+CREATE FUNCTION dpobj.dp_halfspace_transfn(dpobj.halfspace_state, float8[], boolean, float8, float8)
+RETURNS dpobj.halfspace_state
+AS 'MODULE_PATHNAME', 'dpobj_hs_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_halfspace_transfn(dpobj.halfspace_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.halfspace_state
+AS 'MODULE_PATHNAME', 'dpobj_hs_opts_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_halfspace_combinefn(dpobj.halfspace_state, dpobj.halfspace_state)
+RETURNS dpobj.halfspace_state
+AS 'MODULE_PATHNAME', 'dpobj_hs_combine'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+-- final functions charge the ledger and draw noise (VOLATILE); they run
+-- once, in the leader or on the Citus coordinator, never on a worker
+CREATE FUNCTION dpobj.dp_halfspace_finalfn(dpobj.halfspace_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_halfspace_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION dpobj.dp_halfspace_rspm_finalfn(dpobj.halfspace_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_rspm_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION dpobj.dp_expmech_finalfn(dpobj.halfspace_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_expmech_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_halfspace(features float8[], label boolean,
+                                    epsilon float8, delta float8) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_halfspace_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8) IS
+    'OPDisc (Neel et al. 2020): (epsilon, delta)-DP halfspace classifier, exact oracle, charged to dpobj.ledger';
+
+CREATE AGGREGATE dpobj.dp_halfspace(features float8[], label boolean,
+                                    epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_halfspace_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8, jsonb) IS
+    'OPDisc with options {"B", "D2", "Q", "oracle", "time_limit"}';
+
+CREATE AGGREGATE dpobj.dp_halfspace_rspm(features float8[], label boolean,
+                                         epsilon float8, delta float8) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_halfspace_rspm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8) IS
+    'RSPM (Neel et al. 2020, Algorithm 3): (epsilon, delta)-DP halfspace over {-1,0,1}^d, exact oracle, charged to dpobj.ledger';
+
+CREATE AGGREGATE dpobj.dp_halfspace_rspm(features float8[], label boolean,
+                                         epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_halfspace_rspm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8, jsonb) IS
+    'RSPM with options {"Q", "oracle", "time_limit"}';
+
+CREATE AGGREGATE dpobj.dp_expmech(features float8[], label boolean,
+                                  epsilon float8, delta float8) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_expmech_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8) IS
+    'Exact exponential mechanism over the OPDisc grid (pure epsilon-DP, 0/1 loss, sensitivity 1); small grids only';
+
+CREATE AGGREGATE dpobj.dp_expmech(features float8[], label boolean,
+                                  epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn,
+    STYPE = dpobj.halfspace_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_expmech_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8, jsonb) IS
+    'Exact exponential mechanism with options {"B", "D2", "Q"}';
+
+-- GLM family
+
+CREATE FUNCTION dpobj.dp_glm_combine(dpobj.glm_state, dpobj.glm_state)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_state_combine'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_logistic_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_logistic_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_logistic(features float8[], label boolean,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_logistic_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_logistic_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_logistic(float8[], boolean, float8, float8, jsonb) IS
+    'L2-regularised logistic regression / Huber-SVM: Objective-Gauss, Output-Gauss or CMS objective perturbation; options {"R" (required), "method", "loss", "lambda", "intercept", "h"}';
+
+CREATE FUNCTION dpobj.dp_noisysgd_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_noisysgd_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_noisysgd_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_noisysgd_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_noisysgd(features float8[], label boolean,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_noisysgd_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_noisysgd_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_noisysgd(float8[], boolean, float8, float8, jsonb) IS
+    'Noisy projected SGD (Bassily et al. 2014, Algorithm 1); options {"R" (required), "loss", "intercept", "h", "T", "radius"}';
+
+CREATE FUNCTION dpobj.dp_opsamp_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_opsamp_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_opsamp_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_opsamp_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_opsamp(features float8[], label boolean,
+                                 epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_opsamp_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_opsamp_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_opsamp(float8[], boolean, float8, float8, jsonb) IS
+    'OPSamp (Neel et al. 2020, Algorithm 2) for the l1-clipped hinge loss scaled to [0, 1]; options {"R" (required), "intercept", "beta"}';
 
 --------------------------------------------------------------------------
 -- 2. Privacy calibration (docs/PRIVACY.md)

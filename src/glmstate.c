@@ -15,34 +15,42 @@
  * error naming the problem, never the value; on the protected path
  * (dpobj.train) the row is dropped silently.
  *
+ * The state is dpobj.glm_state (aggstate.h): an expanded object updated in
+ * place, shipped between processes and Citus nodes in its flat form,
+ * combined by merging counts.  Final functions see the rows in canonical
+ * order (glmstate_final_begin), so a mechanism's output under a fixed seed
+ * does not depend on the order rows or partial states arrived in.
+ *
  *-------------------------------------------------------------------------
  */
 #include "glmstate.h"
 
 #include <math.h>
 
+#include "aggstate.h"
 #include "budget.h"
 #include "mechanism.h"
 #include "rowinput.h"
 
-#include "catalog/pg_type.h"
-#include "common/hashfn.h"
-#include "libpq/pqformat.h"
 #include "utils/array.h"
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
 #include "utils/json.h"
-#include "utils/memutils.h"
-#include "utils/numeric.h"
 
+PG_FUNCTION_INFO_V1(dpobj_glm_logistic_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_opsamp_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_state_combine);
+PG_FUNCTION_INFO_V1(dpobj_glm_state_in);
+PG_FUNCTION_INFO_V1(dpobj_glm_state_out);
+PG_FUNCTION_INFO_V1(dpobj_glm_state_recv);
+PG_FUNCTION_INFO_V1(dpobj_glm_state_send);
+
+/* 0.1.0 entry points of the "internal" state (aggstate_obsolete) */
 PG_FUNCTION_INFO_V1(dpobj_logistic_transfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_transfn);
 PG_FUNCTION_INFO_V1(dpobj_opsamp_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_combine);
 PG_FUNCTION_INFO_V1(dpobj_glm_serial);
 PG_FUNCTION_INFO_V1(dpobj_glm_deserial);
-
-#define GLM_INITIAL_ROWS 256
 
 /*
  * Losses in z = y <theta, x> (ALGORITHMS.md section 4):
@@ -114,121 +122,73 @@ glm_params_bool(StringInfo buf, const char *key, bool value)
 
 /* ---- the state ---- */
 
-static GLMState *
-glmstate_create(MemoryContext mcxt, GLMKind kind, int d, const GLMParams *params,
-				Jsonb *options, int maxrows)
+/* the expanded state */
+typedef struct GLMExpanded
 {
-	MemoryContext old = MemoryContextSwitchTo(mcxt);
-	GLMState   *state = palloc0(sizeof(GLMState));
+	DPAggState	base;
+	GLMParams	params;			/* from kind, epsilon, delta, options */
+	double	   *scratch;		/* the current row, clipped */
+} GLMExpanded;
 
-	state->mcxt = mcxt;
-	state->kind = kind;
-	state->d = d;
-	state->params = *params;
-	state->options = options ? (Jsonb *) PG_DETOAST_DATUM_COPY(JsonbPGetDatum(options)) : NULL;
-	state->maxrows = Max(maxrows, GLM_INITIAL_ROWS);
-	state->x = MemoryContextAllocHuge(mcxt, sizeof(double) * d * state->maxrows);
-	state->pos = MemoryContextAllocHuge(mcxt, sizeof(int64) * state->maxrows);
-	state->neg = MemoryContextAllocHuge(mcxt, sizeof(int64) * state->maxrows);
-	memset(state->pos, 0, sizeof(int64) * state->maxrows);
-	memset(state->neg, 0, sizeof(int64) * state->maxrows);
-	state->hashes = MemoryContextAllocHuge(mcxt, sizeof(uint32) * state->maxrows);
-	state->nslots = 1;
-	while (state->nslots < (uint32) state->maxrows * 2)
-		state->nslots <<= 1;
-	state->slots = MemoryContextAllocHuge(mcxt, sizeof(int32) * state->nslots);
-	memset(state->slots, 0, sizeof(int32) * state->nslots);
-	state->scratch = palloc(sizeof(double) * d);
-	MemoryContextSwitchTo(old);
-	return state;
+static void glm_init(DPAggState *base);
+static void glm_check_row(const DPAggState *base, const uint64 *row);
+static const char *glm_aggname(int kind);
+
+static const DPStateType glm_type = {
+	"dpobj.glm_state",
+	0x44504731,					/* "DPG1" */
+	DP_ROW_ORDER_FLOAT8,
+	sizeof(GLMExpanded),
+	glm_init,
+	glm_check_row,
+	glm_aggname
+};
+
+static const char *
+glm_aggname(int kind)
+{
+	return glm_kind_aggname((GLMKind) kind);
 }
 
-GLMState *
-glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
+/* the first row's checks, in its order: privacy parameters, d, options */
+static void
+glm_init(DPAggState *base)
 {
-	GLMParams	p;
+	GLMExpanded *st = (GLMExpanded *) base;
+	GLMKind		kind = (GLMKind) base->kind;
 
-	glmparams_init(kind, &p, epsilon, delta, options);
-	return glmstate_create(CurrentMemoryContext, kind, d, &p, options, GLM_INITIAL_ROWS);
+	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP) ||
+		base->d < 1)
+		aggstate_corrupt(&glm_type);
+	dp_check_privacy_params(base->epsilon, base->delta);
+	glmparams_check_dimension(glm_kind_aggname(kind), base->d);
+	glmparams_init(kind, &st->params, base->epsilon, base->delta, base->options);
+	st->scratch = palloc(sizeof(double) * base->d);
 }
 
-int64
-glmstate_count(const GLMState *state)
+/*
+ * The norm clip_row() guarantees (l2, or l1 for OPSamp), summed plainly;
+ * clip_row's own scaled computation may differ in the last bits.
+ */
+static double
+row_norm(const double *x, int d, bool l1)
 {
-	int64		n = 0;
+	double		t = 0;
 
-	for (int u = 0; u < state->nrows; u++)
-		n += state->pos[u] + state->neg[u];
-	return n;
+	for (int j = 0; j < d; j++)
+		t += l1 ? fabs(x[j]) : x[j] * x[j];
+	return l1 ? t : sqrt(t);
 }
 
 static void
-rebuild_index(GLMState *state)
+glm_check_row(const DPAggState *base, const uint64 *row)
 {
-	uint32		mask = state->nslots - 1;
+	const GLMExpanded *st = (const GLMExpanded *) base;
 
-	memset(state->slots, 0, sizeof(int32) * state->nslots);
-	for (int u = 0; u < state->nrows; u++)
-	{
-		uint32		i = state->hashes[u] & mask;
-
-		while (state->slots[i] != 0)
-			i = (i + 1) & mask;
-		state->slots[i] = u + 1;
-	}
-}
-
-static void
-glmstate_grow(GLMState *state)
-{
-	int			newmax = state->maxrows * 2;
-
-	if (newmax <= 0 || (Size) newmax * state->d * sizeof(double) >= MaxAllocHugeSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct feature vectors"),
-				 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features.")));
-	state->x = repalloc_huge(state->x, sizeof(double) * state->d * newmax);
-	state->pos = repalloc_huge(state->pos, sizeof(int64) * newmax);
-	state->neg = repalloc_huge(state->neg, sizeof(int64) * newmax);
-	state->hashes = repalloc_huge(state->hashes, sizeof(uint32) * newmax);
-	memset(state->pos + state->maxrows, 0, sizeof(int64) * state->maxrows);
-	memset(state->neg + state->maxrows, 0, sizeof(int64) * state->maxrows);
-	state->maxrows = newmax;
-	pfree(state->slots);
-	state->nslots = (uint32) newmax * 2;
-	state->slots = MemoryContextAllocHuge(state->mcxt, sizeof(int32) * state->nslots);
-	rebuild_index(state);
-}
-
-/* index of the row equal to vals (d doubles), added with zero counts if new */
-static int
-glmstate_lookup(GLMState *state, const double *vals)
-{
-	int			d = state->d;
-	uint32		h = hash_bytes((const unsigned char *) vals, sizeof(double) * d);
-	uint32		mask = state->nslots - 1;
-	uint32		i = h & mask;
-	int			u;
-
-	while (state->slots[i] != 0)
-	{
-		u = state->slots[i] - 1;
-		if (state->hashes[u] == h &&
-			memcmp(state->x + (Size) u * d, vals, sizeof(double) * d) == 0)
-			return u;
-		i = (i + 1) & mask;
-	}
-	if (state->nrows >= state->maxrows)
-	{
-		glmstate_grow(state);
-		return glmstate_lookup(state, vals);
-	}
-	u = state->nrows++;
-	memcpy(state->x + (Size) u * d, vals, sizeof(double) * d);
-	state->hashes[u] = h;
-	state->slots[i] = u + 1;
-	return u;
+	/* words are finite and never -0.0 (aggstate.c) */
+	if (row_norm((const double *) row, base->d, base->kind == GLM_KIND_OPSAMP) >
+		st->params.R * (1.0 + 1e-12))
+		aggstate_corrupt(&glm_type);
 }
 
 /*
@@ -258,12 +218,7 @@ clip_row(double *x, int d, double R, bool l1)
 		/* rounding may leave the norm a hair above R: shrink until not */
 		for (int k = 0; k < 4; k++)
 		{
-			double		t = 0;
-
-			for (int j = 0; j < d; j++)
-				t += l1 ? fabs(x[j]) : x[j] * x[j];
-			t = l1 ? t : sqrt(t);
-			if (t <= R)
+			if (row_norm(x, d, l1) <= R)
 				break;
 			for (int j = 0; j < d; j++)
 				x[j] *= (1.0 - 1e-15);
@@ -274,267 +229,233 @@ clip_row(double *x, int d, double R, bool l1)
 			x[j] = 0;			/* -0.0 and 0.0 are the same row */
 }
 
-GLMState *
-glmstate_accum(FunctionCallInfo fcinfo, GLMState *state, GLMKind kind,
-			   const char *aggname)
+/* the transition function of the three aggregates */
+static Datum
+glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
 {
-	MemoryContext aggcontext;
-	ArrayType  *arr;
-	bool		label;
-	double		epsilon;
-	double		delta;
-	int			d;
-	float8	   *vals;
-	bool		drop_bad_rows;
+	const char *aggname = glm_kind_aggname(kind);
 	DPRowInput	row;
+	GLMExpanded *st;
+	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	const float8 *vals;
 
 	if (!dp_row_read(fcinfo, aggname, &row))
-		return state;			/* dropped on the protected path */
-	aggcontext = row.aggcontext;
-	epsilon = row.epsilon;
-	delta = row.delta;
-	drop_bad_rows = row.drop_bad_rows;
-	arr = row.features;
-	label = row.label;
-	d = row.d;
-
-	if (state == NULL)
 	{
-		GLMParams	params;
-		Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
-
-		dp_check_privacy_params(epsilon, delta);
-		glmparams_check_dimension(aggname, d);
-		glmparams_init(kind, &params, epsilon, delta, options);
-		state = glmstate_create(aggcontext, kind, d, &params, options, GLM_INITIAL_ROWS);
+		/* dropped on the protected path: state unchanged */
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
+	if (PG_ARGISNULL(0))
+		st = (GLMExpanded *) aggstate_new(&glm_type, row.aggcontext, kind, row.d,
+										  row.epsilon, row.delta, options, 0);
 	else
 	{
-		dp_row_check_same(aggname, &row, PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5),
-						  state->params.epsilon, state->params.delta,
-						  state->options, state->d);
+		st = (GLMExpanded *) aggstate_writable(&glm_type, PG_GETARG_DATUM(0), row.aggcontext);
+		if (st->base.kind != kind)
+			aggstate_corrupt(&glm_type);
+		dp_row_check_same(aggname, &row, options, st->base.epsilon, st->base.delta,
+						  st->base.options, st->base.d);
 	}
 
-	vals = (float8 *) ARR_DATA_PTR(arr);
-	for (int j = 0; j < d; j++)
+	vals = (const float8 *) ARR_DATA_PTR(row.features);
+	for (int j = 0; j < row.d; j++)
 	{
 		if (!isfinite(vals[j]))
 		{
-			if (drop_bad_rows)
-				return state;
+			if (row.drop_bad_rows)
+				PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: features must be finite (no NaN or infinity)", aggname),
 					 errhint("Filter out or impute rows with non-finite features before training.")));
 		}
-		state->scratch[j] = vals[j];
+		st->scratch[j] = vals[j];
 	}
-	clip_row(state->scratch, d, state->params.R, kind == GLM_KIND_OPSAMP);
+	clip_row(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
+	rowset_count(&st->base.rows, (const uint64 *) st->scratch, row.label);
+	aggstate_changed(&st->base);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
+}
+
+Datum
+dpobj_glm_logistic_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_LOGISTIC);
+}
+
+Datum
+dpobj_glm_noisysgd_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_SGD);
+}
+
+Datum
+dpobj_glm_opsamp_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_OPSAMP);
+}
+
+/* merges the second partial state into the first (either may be NULL) */
+Datum
+dpobj_glm_state_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext = aggstate_combine_context(fcinfo, &glm_type);
+	DPAggState *st;
+
+	if (PG_ARGISNULL(1))
 	{
-		int			u = glmstate_lookup(state, state->scratch);
-
-		if (label)
-			state->pos[u]++;
-		else
-			state->neg[u]++;
-	}
-	return state;
-}
-
-Datum
-dpobj_logistic_transfn(PG_FUNCTION_ARGS)
-{
-	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
-
-	state = glmstate_accum(fcinfo, state, GLM_KIND_LOGISTIC, "dp_logistic");
-	if (state == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_POINTER(state);
-}
-
-Datum
-dpobj_noisysgd_transfn(PG_FUNCTION_ARGS)
-{
-	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
-
-	state = glmstate_accum(fcinfo, state, GLM_KIND_SGD, "dp_noisysgd");
-	if (state == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_POINTER(state);
-}
-
-Datum
-dpobj_opsamp_transfn(PG_FUNCTION_ARGS)
-{
-	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
-
-	state = glmstate_accum(fcinfo, state, GLM_KIND_OPSAMP, "dp_opsamp");
-	if (state == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_POINTER(state);
-}
-
-/* ---- parallel aggregation ---- */
-
-static void
-merge_rows(GLMState *dst, const GLMState *src)
-{
-	MemoryContext old = MemoryContextSwitchTo(dst->mcxt);
-
-	for (int u = 0; u < src->nrows; u++)
-	{
-		int			v = glmstate_lookup(dst, src->x + (Size) u * src->d);
-
-		dst->pos[v] += src->pos[u];
-		dst->neg[v] += src->neg[u];
-	}
-	MemoryContextSwitchTo(old);
-}
-
-Datum
-dpobj_glm_combine(PG_FUNCTION_ARGS)
-{
-	MemoryContext aggcontext;
-	GLMState   *s1 = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
-	GLMState   *s2 = PG_ARGISNULL(1) ? NULL : (GLMState *) PG_GETARG_POINTER(1);
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		elog(ERROR, "dpobj_glm_combine called in non-aggregate context");
-	if (s2 == NULL)
-	{
-		if (s1 == NULL)
+		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		PG_RETURN_POINTER(s1);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (s1 == NULL)
-	{
-		s1 = glmstate_create(aggcontext, s2->kind, s2->d, &s2->params, s2->options,
-							 s2->nrows);
-		merge_rows(s1, s2);
-		PG_RETURN_POINTER(s1);
-	}
-	if (s1->d != s2->d || s1->kind != s2->kind ||
-		memcmp(&s1->params, &s2->params, sizeof(GLMParams)) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: parallel workers saw different arguments", glm_kind_aggname(s1->kind)),
-				 errhint("Pass the privacy parameters and options as constants and encode every row with the same feature set.")));
-	merge_rows(s1, s2);
-	PG_RETURN_POINTER(s1);
-}
-
-/*
- * Serialised form: kind, d, params (field by field), options (length +
- * bytes, 0 = none), nrows, then per row d float8 and two int8 counts.
- */
-Datum
-dpobj_glm_serial(PG_FUNCTION_ARGS)
-{
-	GLMState   *s = (GLMState *) PG_GETARG_POINTER(0);
-	StringInfoData buf;
-
-	if (!AggCheckCallContext(fcinfo, NULL))
-		elog(ERROR, "dpobj_glm_serial called in non-aggregate context");
-	pq_begintypsend(&buf);
-	pq_sendint32(&buf, (int32) s->kind);
-	pq_sendint32(&buf, s->d);
-	pq_sendfloat8(&buf, s->params.epsilon);
-	pq_sendfloat8(&buf, s->params.delta);
-	pq_sendint32(&buf, (int32) s->params.method);
-	pq_sendint32(&buf, (int32) s->params.loss);
-	pq_sendfloat8(&buf, s->params.R);
-	pq_sendfloat8(&buf, s->params.lambda);
-	pq_sendbyte(&buf, s->params.intercept ? 1 : 0);
-	pq_sendfloat8(&buf, s->params.h);
-	pq_sendint64(&buf, s->params.T);
-	pq_sendfloat8(&buf, s->params.radius);
-	pq_sendfloat8(&buf, s->params.beta);
-	if (s->options)
-	{
-		pq_sendint32(&buf, VARSIZE(s->options));
-		pq_sendbytes(&buf, (const char *) s->options, VARSIZE(s->options));
-	}
+	if (PG_ARGISNULL(0))
+		st = aggstate_writable(&glm_type, PG_GETARG_DATUM(1), aggcontext);
 	else
-		pq_sendint32(&buf, 0);
-	pq_sendint32(&buf, s->nrows);
-	for (int u = 0; u < s->nrows; u++)
 	{
-		for (int j = 0; j < s->d; j++)
-			pq_sendfloat8(&buf, s->x[(Size) u * s->d + j]);
-		pq_sendint64(&buf, s->pos[u]);
-		pq_sendint64(&buf, s->neg[u]);
+		st = aggstate_writable(&glm_type, PG_GETARG_DATUM(0), aggcontext);
+		aggstate_merge(st, PG_GETARG_DATUM(1));
 	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+}
+
+/* ---- type I/O ---- */
+
+Datum
+dpobj_glm_state_in(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(aggstate_in(&glm_type, PG_GETARG_CSTRING(0)));
 }
 
 Datum
-dpobj_glm_deserial(PG_FUNCTION_ARGS)
+dpobj_glm_state_out(PG_FUNCTION_ARGS)
 {
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	StringInfoData buf;
+	PG_RETURN_CSTRING(aggstate_out(&glm_type, PG_GETARG_DATUM(0)));
+}
+
+Datum
+dpobj_glm_state_recv(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_DATUM(aggstate_recv(&glm_type, (StringInfo) PG_GETARG_POINTER(0)));
+}
+
+Datum
+dpobj_glm_state_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(aggstate_send(&glm_type, PG_GETARG_DATUM(0)));
+}
+
+/* ---- what final functions see ---- */
+
+static GLMState *
+glm_state_alloc(GLMKind kind, int d, const GLMParams *params, Jsonb *options, int nrows)
+{
+	GLMState   *s = palloc0(sizeof(GLMState));
+
+	s->kind = kind;
+	s->d = d;
+	s->params = *params;
+	s->options = options;
+	s->nrows = nrows;
+	s->x = palloc_extended(sizeof(double) * d * Max(nrows, 1), MCXT_ALLOC_HUGE);
+	s->pos = palloc_extended(sizeof(int64) * Max(nrows, 1), MCXT_ALLOC_HUGE);
+	s->neg = palloc_extended(sizeof(int64) * Max(nrows, 1), MCXT_ALLOC_HUGE);
+	return s;
+}
+
+/* the rows of st in canonical order, in CurrentMemoryContext */
+static GLMState *
+glm_canonical(GLMExpanded *st)
+{
+	const DPRowSet *rs = &st->base.rows;
+	const int32 *perm = aggstate_order(&st->base);
+	int			d = st->base.d;
+	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, d, &st->params,
+									st->base.options, rs->nrows);
+
+	for (int k = 0; k < rs->nrows; k++)
+	{
+		int			u = perm[k];
+
+		memcpy(s->x + (Size) k * d, rs->x + (Size) u * d, sizeof(double) * d);
+		s->pos[k] = rs->pos[u];
+		s->neg[k] = rs->neg[u];
+	}
+	return s;
+}
+
+GLMState *
+glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
+{
 	GLMParams	p;
-	GLMKind		kind;
-	int			d,
-				nrows,
-				olen;
-	Jsonb	   *options = NULL;
-	GLMState   *s;
-	double	   *row;
 
-	if (!AggCheckCallContext(fcinfo, NULL))
-		elog(ERROR, "dpobj_glm_deserial called in non-aggregate context");
-	initStringInfo(&buf);
-	appendBinaryStringInfo(&buf, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
-	memset(&p, 0, sizeof(p));
-	kind = (GLMKind) pq_getmsgint(&buf, 4);
-	d = pq_getmsgint(&buf, 4);
-	p.epsilon = pq_getmsgfloat8(&buf);
-	p.delta = pq_getmsgfloat8(&buf);
-	p.method = (GLMMethod) pq_getmsgint(&buf, 4);
-	p.loss = (GLMLoss) pq_getmsgint(&buf, 4);
-	p.R = pq_getmsgfloat8(&buf);
-	p.lambda = pq_getmsgfloat8(&buf);
-	p.intercept = pq_getmsgbyte(&buf) != 0;
-	p.h = pq_getmsgfloat8(&buf);
-	p.T = pq_getmsgint64(&buf);
-	p.radius = pq_getmsgfloat8(&buf);
-	p.beta = pq_getmsgfloat8(&buf);
-	olen = pq_getmsgint(&buf, 4);
-	if (olen > 0)
-	{
-		options = palloc(olen);
-		pq_copymsgbytes(&buf, (char *) options, olen);
-	}
-	nrows = pq_getmsgint(&buf, 4);
-	if (d < 1 || d > DPOBJ_GLM_MAX_DIM || nrows < 0)
-		elog(ERROR, "dpobj: corrupt serialised aggregate state");
-	s = glmstate_create(CurrentMemoryContext, kind, d, &p, options, nrows);
-	row = palloc(sizeof(double) * d);
-	for (int u = 0; u < nrows; u++)
-	{
-		int			v;
+	glmparams_init(kind, &p, epsilon, delta, options);
+	return glm_state_alloc(kind, d, &p, options, 0);
+}
 
-		for (int j = 0; j < d; j++)
-			row[j] = pq_getmsgfloat8(&buf);
-		v = glmstate_lookup(s, row);
-		s->pos[v] += pq_getmsgint64(&buf);
-		s->neg[v] += pq_getmsgint64(&buf);
-	}
-	pq_getmsgend(&buf);
-	PG_RETURN_POINTER(s);
+int64
+glmstate_count(const GLMState *state)
+{
+	int64		n = 0;
+
+	for (int u = 0; u < state->nrows; u++)
+		n += state->pos[u] + state->neg[u];
+	return n;
 }
 
 GLMState *
 glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext **pctx)
 {
-	GLMState   *state = PG_ARGISNULL(0) ? NULL : (GLMState *) PG_GETARG_POINTER(0);
+	GLMExpanded *st;
 
-	*pctx = state ? mechanism_claim(fcinfo, true, state->params.epsilon,
-									state->params.delta, state->d)
+	aggstate_final_check(fcinfo);
+	st = PG_ARGISNULL(0) ? NULL :
+		(GLMExpanded *) aggstate_readable(&glm_type, PG_GETARG_DATUM(0));
+	if (st != NULL && st->base.kind != kind)
+		aggstate_corrupt(&glm_type);
+	*pctx = st ? mechanism_claim(fcinfo, true, st->base.epsilon, st->base.delta, st->base.d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	/* protected path (issue 4): run even on no rows, so emptiness is hidden */
-	if (*pctx != NULL && state == NULL)
-		state = glmstate_create_empty(kind, (*pctx)->d, (*pctx)->epsilon_f,
-									  (*pctx)->delta_f, (*pctx)->options);
-	return state;
+	if (st == NULL)
+		return *pctx ? glmstate_create_empty(kind, (*pctx)->d, (*pctx)->epsilon_f,
+											 (*pctx)->delta_f, (*pctx)->options) : NULL;
+	return glm_canonical(st);
+}
+
+/* ---- 0.1.0 entry points ---- */
+
+Datum
+dpobj_logistic_transfn(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_logistic_transfn(internal, ...)");
+}
+
+Datum
+dpobj_noisysgd_transfn(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_noisysgd_transfn(internal, ...)");
+}
+
+Datum
+dpobj_opsamp_transfn(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_opsamp_transfn(internal, ...)");
+}
+
+Datum
+dpobj_glm_combine(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_glm_combine(internal, internal)");
+}
+
+Datum
+dpobj_glm_serial(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_glm_serial(internal)");
+}
+
+Datum
+dpobj_glm_deserial(PG_FUNCTION_ARGS)
+{
+	aggstate_obsolete("dp_glm_deserial(bytea, internal)");
 }

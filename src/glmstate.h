@@ -1,16 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * glmstate.h
- *	  Transition state of the continuous-weight mechanisms (issue 5):
+ *	  The state of the continuous-weight mechanisms (issue 5):
  *	  dp_logistic (Objective-Gauss, Output-Gauss, CMS), dp_noisysgd and
- *	  dp_opsamp.  Rows are clipped to the declared norm bound R (an option,
- *	  never estimated from the data) and deduplicated: one entry per
- *	  distinct clipped feature vector with its positive and negative label
- *	  counts, in flat arrays in the aggregate memory context.  Memory is
- *	  O(distinct rows * d), not O(n).
+ *	  dp_opsamp -- the type dpobj.glm_state (aggstate.h, rowset.h).  Rows
+ *	  are clipped to the declared norm bound R (an option, never estimated
+ *	  from the data) and deduplicated: one entry per distinct clipped
+ *	  feature vector with its positive and negative label counts.  Memory
+ *	  is O(distinct rows * d), not O(n).
  *
- *	  The state has a combine function and serialise/deserialise functions,
- *	  so the aggregates are PARALLEL SAFE.
+ *	  The SQL-callable transition, combine and type I/O functions live in
+ *	  glmstate.c; final functions start with glmstate_final_begin().
  *
  *-------------------------------------------------------------------------
  */
@@ -24,29 +24,24 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
+/*
+ * What a final function sees: the distinct clipped rows in canonical
+ * order (ascending lexicographic by value), so that the mechanism's input
+ * -- and hence its output under a fixed seed -- depends only on the
+ * multiset of rows, not on scan order, parallel workers or Citus shards
+ * (issue 9).
+ */
 typedef struct GLMState
 {
-	MemoryContext mcxt;
 	GLMKind		kind;
 	int			d;
 	GLMParams	params;
 	Jsonb	   *options;
-
 	int			nrows;
-	int			maxrows;
 	double	   *x;				/* nrows x d, clipped */
 	int64	   *pos;
 	int64	   *neg;
-
-	int32	   *slots;
-	uint32		nslots;
-	uint32	   *hashes;
-	double	   *scratch;
 } GLMState;
-
-/* the transition function body shared by the three aggregates */
-extern GLMState *glmstate_accum(FunctionCallInfo fcinfo, GLMState *state,
-								GLMKind kind, const char *aggname);
 
 /* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
 struct DPProtectedContext;

@@ -43,8 +43,6 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
-PG_FUNCTION_INFO_V1(dpobj_halfspace_transfn);
-PG_FUNCTION_INFO_V1(dpobj_halfspace_opts_transfn);
 PG_FUNCTION_INFO_V1(dpobj_halfspace_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_opdisc_sigma);
 
@@ -76,28 +74,6 @@ dpobj_opdisc_sigma(PG_FUNCTION_ARGS)
 				 errmsg("invalid OPDisc parameters"),
 				 errhint("Need epsilon > 0, 0 < delta < 1 and D2 >= 1.")));
 	PG_RETURN_FLOAT8(opdisc_sigma(epsilon, delta, D2, 1.0));
-}
-
-Datum
-dpobj_halfspace_transfn(PG_FUNCTION_ARGS)
-{
-	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
-
-	state = hsstate_accum(fcinfo, state, "dp_halfspace", false);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* protected path: every row so far dropped */
-	PG_RETURN_POINTER(state);
-}
-
-Datum
-dpobj_halfspace_opts_transfn(PG_FUNCTION_ARGS)
-{
-	HSState    *state = PG_ARGISNULL(0) ? NULL : (HSState *) PG_GETARG_POINTER(0);
-
-	state = hsstate_accum(fcinfo, state, "dp_halfspace", true);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* protected path: every row so far dropped */
-	PG_RETURN_POINTER(state);
 }
 
 Datum

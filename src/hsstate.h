@@ -1,14 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * hsstate.h
- *	  Transition state of the halfspace aggregates: distinct quantised
- *	  feature vectors with their positive and negative label counts.
+ *	  The state of the halfspace aggregates (dp_halfspace,
+ *	  dp_halfspace_rspm, dp_expmech): the type dpobj.halfspace_state, a
+ *	  multiset of distinct quantised feature vectors with their positive and
+ *	  negative label counts (aggstate.h, rowset.h).
  *
- * Memory grows with the number of distinct quantised rows, not with n:
- * each distinct row costs d * 8 bytes of features + 16 bytes of counts +
- * a few bytes of hash index.  Everything lives in the aggregate's memory
- * context.  The layout is flat arrays so that the state can later be
- * serialised and combined (parallel aggregation) without pointer chasing.
+ * Memory grows with the number of distinct quantised rows u, not with n:
+ * while aggregating, 8d + 32 bytes per distinct row plus doubling slack
+ * (rowset.h); the final function works on a canonical copy (8d + 16
+ * bytes per row).  The SQL-callable transition, combine and type I/O
+ * functions live in hsstate.c; final functions start with
+ * hsstate_final_begin().
  *
  *-------------------------------------------------------------------------
  */
@@ -21,40 +24,30 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
+/*
+ * What a final function sees: the rows in canonical order (ascending
+ * lexicographic in the quantised values), so that the mechanism's input
+ * depends only on the multiset of rows -- not on the scan order, the
+ * parallel workers or the Citus shards that built it.
+ */
 typedef struct HSState
 {
-	MemoryContext mcxt;			/* aggregate context owning all arrays */
-	int			d;				/* dimension, fixed by the first row */
+	int			d;				/* dimension */
 	HSParams	params;
-	Jsonb	   *options;		/* first row's options (NULL if none) */
-
-	/* distinct rows: x[u*d .. u*d+d-1], pos[u], neg[u] */
-	int			nrows;
-	int			maxrows;
-	int64	   *x;
-	int64	   *pos;
-	int64	   *neg;
-
-	/* open-addressing hash index: slot -> row + 1 (0 = empty) */
-	int32	   *slots;
-	uint32		nslots;			/* power of two */
-	uint32	   *hashes;			/* hash of each distinct row */
-	int64	   *scratch;		/* d quantised values of the current row */
+	Jsonb	   *options;		/* the run's options (NULL if none) */
+	int			nrows;			/* distinct quantised rows */
+	int64	   *x;				/* x[u*d .. u*d+d-1] = round(Q x) */
+	int64	   *pos;			/* label-true count of row u */
+	int64	   *neg;			/* label-false count of row u */
 } HSState;
 
 /*
- * Adds one (features, label) row: validates the arguments (same ones on
- * every row), quantises the features, and counts the row.  Errors never
- * quote row values.
- */
-extern HSState *hsstate_accum(FunctionCallInfo fcinfo, HSState *state,
-							  const char *aggname, bool has_options);
-
-/*
- * Start of every final function on this state: claims the protected-path
- * context when train() set one for this aggregate (*pctx, else NULL) and
- * then returns a state even for no rows; on the direct path returns NULL
- * for no rows (no mechanism runs, nothing is charged).
+ * Start of every final function on this state: refuses a call outside an
+ * aggregate or on a Citus worker node (distributed.h), claims the
+ * protected-path context when train() set one for this aggregate (*pctx,
+ * else NULL), and returns the canonical state -- an empty one on the
+ * protected path when no row survived; on the direct path NULL for no rows
+ * (no mechanism runs, nothing is charged).
  */
 struct DPProtectedContext;
 extern HSState *hsstate_final_begin(FunctionCallInfo fcinfo,

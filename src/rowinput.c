@@ -113,30 +113,40 @@ dp_check_privacy_params(double epsilon, double delta)
 }
 
 void
-dp_row_check_same(const char *aggname, const DPRowInput *row, Jsonb *options,
-				  double epsilon0, double delta0, Jsonb *options0, int d0)
+dp_run_check_same(const char *aggname, double epsilon, double delta, bool same_options,
+				  int d, double epsilon0, double delta0, int d0)
 {
-	bool		same;
-
-	if (row->epsilon != epsilon0 || row->delta != delta0)
+	if (epsilon != epsilon0 || delta != delta0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon and delta must be the same on every row", aggname),
 				 errhint("Pass the privacy parameters as constants.")));
-	if (options == NULL || options0 == NULL)
-		same = (options == NULL && options0 == NULL);
-	else
-		same = VARSIZE(options) == VARSIZE(options0) &&
-			memcmp(options, options0, VARSIZE(options)) == 0;
-	if (!same)
+	if (!same_options)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: options must be the same on every row", aggname),
 				 errhint("Pass the options as a constant.")));
-	if (row->d != d0)
+	if (d != d0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: all feature arrays must have the same length", aggname),
 				 errdetail("The first row had %d features.", d0),
 				 errhint("Encode every row with the same feature set.")));
+}
+
+void
+dp_row_check_same(const char *aggname, const DPRowInput *row, Jsonb *options,
+				  double epsilon0, double delta0, Jsonb *options0, int d0)
+{
+	bool		same;
+
+	/* the common case first: nothing to report */
+	if (options == NULL || options0 == NULL)
+		same = (options == NULL && options0 == NULL);
+	else
+		same = VARSIZE(options) == VARSIZE(options0) &&
+			memcmp(options, options0, VARSIZE(options)) == 0;
+	if (row->epsilon != epsilon0 || row->delta != delta0 || !same || row->d != d0)
+		dp_run_check_same(aggname, row->epsilon, row->delta, same, row->d,
+						  epsilon0, delta0, d0);
 }

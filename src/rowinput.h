@@ -42,6 +42,14 @@ extern void dp_row_check_same(const char *aggname, const DPRowInput *row,
 							  Jsonb *options, double epsilon0, double delta0,
 							  Jsonb *options0, int d0);
 
+/*
+ * The same checks for run-wide arguments that arrive together (a partial
+ * state being combined, aggstate.c): the error a row would get.
+ */
+extern void dp_run_check_same(const char *aggname, double epsilon, double delta,
+							  bool same_options, int d, double epsilon0,
+							  double delta0, int d0);
+
 /* epsilon > 0 and finite, 0 < delta < 1 */
 extern void dp_check_privacy_params(double epsilon, double delta);
 

@@ -7,6 +7,8 @@
  */
 #include "scanrels.h"
 
+#include "distributed.h"
+
 #include "executor/executor.h"
 #include "lib/stringinfo.h"
 #include "nodes/execnodes.h"
@@ -42,6 +44,12 @@ collect_relations(PlanState *ps, void *arg)
 				break;
 			}
 		case T_CustomScanState:
+			/* Citus: the distributed tables its plan reads (distributed.h) */
+			if (dp_citus_scan_relations((CustomScanState *) ps, &out->relids))
+				out->citus = true;
+			else
+				out->unrecognised = true;
+			break;
 		case T_ForeignScanState:
 		case T_FunctionScanState:
 		case T_TableFuncScanState:
@@ -57,16 +65,41 @@ collect_relations(PlanState *ps, void *arg)
 	return planstate_tree_walker(ps, collect_relations, arg);
 }
 
+/*
+ * A Citus shard scanned in this backend (local execution on a node that
+ * holds shards) counts as its distributed table.
+ */
+static void
+map_shards(DPScanRelations *out)
+{
+	List	   *mapped = NIL;
+	ListCell   *lc;
+
+	if (out->relids == NIL || !dp_citus_present())
+		return;
+	foreach(lc, out->relids)
+	{
+		Oid			table = dp_citus_shard_table(lfirst_oid(lc));
+
+		if (OidIsValid(table))
+			out->citus = true;
+		mapped = list_append_unique_oid(mapped, OidIsValid(table) ? table : lfirst_oid(lc));
+	}
+	out->relids = mapped;
+}
+
 void
 dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out)
 {
 	out->relids = NIL;
 	out->unrecognised = false;
 	out->found_agg = false;
+	out->citus = false;
 	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
 		return;
 	out->found_agg = true;
 	collect_relations(outerPlanState((AggState *) fcinfo->context), out);
+	map_shards(out);
 }
 
 char *

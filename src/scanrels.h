@@ -4,7 +4,9 @@
  *	  Which relations an aggregate's input scans: walks the plan-state tree
  *	  below the Agg node that calls a final function.  Used for the ledger's
  *	  "relation" column and by the protected path, which must see a
- *	  recognised scan of exactly the protected table.
+ *	  recognised scan of exactly the protected table.  A Citus custom scan
+ *	  is mapped to the distributed tables it reads, and a Citus shard to its
+ *	  table (issue 11); other custom scans stay unrecognised.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,6 +25,11 @@ typedef struct DPScanRelations
 								 * else (custom, foreign, function, values,
 								 * CTE scan ...) */
 	bool		found_agg;		/* fcinfo was called by an Agg node */
+	bool		citus;			/* some rows were read through Citus: a
+								 * Citus custom scan (transition functions
+								 * ran on worker nodes, outside this
+								 * backend) or a shard; relids then name
+								 * the distributed tables (distributed.h) */
 } DPScanRelations;
 
 /* The relations scanned below the aggregate calling fcinfo. */

@@ -1,0 +1,651 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggstate.c
+ *	  The expanded aggregate state shared by dpobj.halfspace_state and
+ *	  dpobj.glm_state, its flat form, and the type I/O (aggstate.h).
+ *
+ * Reading a flat state validates everything a transition function
+ * guarantees (ranges, canonical order, counts, the options) and raises one
+ * error for anything else: a state can come from a client (text or binary
+ * input), not only from dpobj.  Every loop over the rows checks for
+ * interrupts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "aggstate.h"
+
+#include <math.h>
+
+#include "distributed.h"
+#include "rowinput.h"
+
+#include "common/base64.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#define AGGSTATE_POLL_MASK	4095
+
+/* float8 words below this magnitude that are integers travel as varints */
+#define AGGSTATE_SMALL_INT	4503599627370496.0	/* 2^52 */
+
+/* bytes of the fixed header after the varlena header */
+#define AGGSTATE_HEADER_BYTES	(4 + 1 + 1 + 2 + 8 + 8 + 4)
+
+static Size aggstate_get_flat_size(ExpandedObjectHeader *eohptr);
+static void aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result,
+								  Size allocated_size);
+
+static const ExpandedObjectMethods aggstate_methods = {
+	aggstate_get_flat_size,
+	aggstate_flatten_into
+};
+
+void
+aggstate_corrupt(const DPStateType *type)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid %s value", type->name),
+			 errhint("Aggregate states come only from dpobj's own aggregates (text: base64 of the binary form).")));
+}
+
+/* ---------------------------------------------------------------------
+ * Encoding: a writer that counts bytes (out == NULL) or writes them.
+ * ---------------------------------------------------------------------
+ */
+typedef struct FlatWriter
+{
+	uint8	   *out;			/* NULL: count only */
+	Size		len;
+} FlatWriter;
+
+static inline void
+w_bytes(FlatWriter *w, const void *src, Size n)
+{
+	if (w->out)
+		memcpy(w->out + w->len, src, n);
+	w->len += n;
+}
+
+static inline void
+w_uint(FlatWriter *w, uint64 v, int nbytes)
+{
+	if (w->out)
+		for (int k = nbytes - 1; k >= 0; k--)
+			w->out[w->len + (nbytes - 1 - k)] = (uint8) (v >> (8 * k));
+	w->len += nbytes;
+}
+
+static inline void
+w_float8(FlatWriter *w, double f)
+{
+	uint64		bits;
+
+	memcpy(&bits, &f, sizeof(bits));
+	w_uint(w, bits, 8);
+}
+
+static inline void
+w_varint(FlatWriter *w, uint64 v)
+{
+	do
+	{
+		uint8		b = (uint8) (v & 0x7F);
+
+		v >>= 7;
+		if (v)
+			b |= 0x80;
+		if (w->out)
+			w->out[w->len] = b;
+		w->len++;
+	} while (v);
+}
+
+static inline uint64
+zigzag(int64 i)
+{
+	return ((uint64) i << 1) ^ (uint64) (i >> 63);
+}
+
+static inline int64
+unzigzag(uint64 z)
+{
+	return (int64) (z >> 1) ^ -(int64) (z & 1);
+}
+
+/* the canonical encoding of one word (aggstate.h) */
+static inline void
+w_word(FlatWriter *w, uint64 word, DPRowOrder words)
+{
+	double		f;
+
+	if (words == DP_ROW_ORDER_INT64)
+	{
+		w_varint(w, zigzag((int64) word));
+		return;
+	}
+	memcpy(&f, &word, sizeof(f));
+	if (fabs(f) < AGGSTATE_SMALL_INT && (double) (int64) f == f)
+		w_varint(w, zigzag((int64) f) << 1);
+	else
+	{
+		w_varint(w, 1);
+		w_uint(w, word, 8);
+	}
+}
+
+/* header, options and rows in canonical order */
+static void
+aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
+{
+	const DPRowSet *rs = &st->rows;
+	Size		optlen = st->options_text ? strlen(st->options_text) : 0;
+
+	w_uint(w, st->type->magic, 4);
+	w_uint(w, (uint64) st->kind, 1);
+	w_uint(w, 0, 1);			/* flags: reserved */
+	w_uint(w, (uint64) st->d, 2);
+	w_float8(w, st->epsilon);
+	w_float8(w, st->delta);
+	w_uint(w, optlen, 4);
+	if (optlen > 0)
+		w_bytes(w, st->options_text, optlen);
+	w_uint(w, (uint64) rs->nrows, 4);
+	for (int k = 0; k < rs->nrows; k++)
+	{
+		int			u = perm ? perm[k] : k;
+		const uint64 *row = rs->x + (Size) u * rs->d;
+
+		if ((k & AGGSTATE_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (int j = 0; j < rs->d; j++)
+			w_word(w, row[j], st->type->words);
+		w_varint(w, (uint64) rs->pos[u]);
+		w_varint(w, (uint64) rs->neg[u]);
+	}
+}
+
+const int32 *
+aggstate_order(DPAggState *st)
+{
+	if (st->perm == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
+
+		st->perm = rowset_order(&st->rows, st->type->words);
+		MemoryContextSwitchTo(old);
+	}
+	return st->perm;
+}
+
+static Size
+aggstate_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	DPAggState *st = (DPAggState *) eohptr;
+
+	if (st->flat_size == 0)
+	{
+		FlatWriter	w = {NULL, VARHDRSZ};
+
+		/* the size does not depend on the order */
+		aggstate_write(st, &w, NULL);
+		if (w.len > MaxAllocSize)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s is too large to be shipped (%zu bytes)", st->type->name, w.len),
+					 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features to a coarser grid.")));
+		st->flat_size = w.len;
+	}
+	return st->flat_size;
+}
+
+static void
+aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	DPAggState *st = (DPAggState *) eohptr;
+	FlatWriter	w = {(uint8 *) result, VARHDRSZ};
+
+	Assert(allocated_size == aggstate_get_flat_size(eohptr));
+	aggstate_write(st, &w, aggstate_order(st));
+	if (w.len != allocated_size)
+		elog(ERROR, "dpobj: flattened %s has %zu bytes, expected %zu",
+			 st->type->name, w.len, allocated_size);
+	SET_VARSIZE(result, allocated_size);
+}
+
+/* ---------------------------------------------------------------------
+ * Decoding: a bounds-checked reader; any violation is aggstate_corrupt().
+ * ---------------------------------------------------------------------
+ */
+typedef struct FlatReader
+{
+	const DPStateType *type;
+	const uint8 *p;
+	const uint8 *end;
+} FlatReader;
+
+/* header fields of a flat state */
+typedef struct FlatHeader
+{
+	int			kind;
+	int			d;
+	double		epsilon;
+	double		delta;
+	char	   *options_text;	/* NULL: none */
+	int			nrows;
+} FlatHeader;
+
+static inline void
+r_need(FlatReader *r, Size n)
+{
+	if ((Size) (r->end - r->p) < n)
+		aggstate_corrupt(r->type);
+}
+
+static inline uint64
+r_uint(FlatReader *r, int nbytes)
+{
+	uint64		v = 0;
+
+	r_need(r, nbytes);
+	for (int k = 0; k < nbytes; k++)
+		v = (v << 8) | r->p[k];
+	r->p += nbytes;
+	return v;
+}
+
+static inline double
+r_float8(FlatReader *r)
+{
+	uint64		bits = r_uint(r, 8);
+	double		f;
+
+	memcpy(&f, &bits, sizeof(f));
+	return f;
+}
+
+/* LEB128, at most 10 bytes, no overlong forms */
+static inline uint64
+r_varint(FlatReader *r)
+{
+	uint64		v = 0;
+
+	for (int k = 0; k < 10; k++)
+	{
+		uint8		b;
+
+		r_need(r, 1);
+		b = *r->p++;
+		if (k == 9 && b > 1)
+			break;
+		v |= (uint64) (b & 0x7F) << (7 * k);
+		if ((b & 0x80) == 0)
+		{
+			if (k > 0 && b == 0)
+				break;			/* overlong */
+			return v;
+		}
+	}
+	aggstate_corrupt(r->type);
+}
+
+/* one word, accepting only the canonical encoding */
+static inline uint64
+r_word(FlatReader *r)
+{
+	uint64		u = r_varint(r);
+	double		f;
+	uint64		bits;
+
+	if (r->type->words == DP_ROW_ORDER_INT64)
+		return (uint64) unzigzag(u);
+	if ((u & 1) == 0)
+	{
+		int64		i = unzigzag(u >> 1);
+
+		f = (double) i;
+		if (!(fabs(f) < AGGSTATE_SMALL_INT))
+			aggstate_corrupt(r->type);
+		if (f == 0)
+			f = 0;				/* never -0.0 */
+		memcpy(&bits, &f, sizeof(bits));
+		return bits;
+	}
+	if (u != 1)
+		aggstate_corrupt(r->type);
+	bits = r_uint(r, 8);
+	memcpy(&f, &bits, sizeof(f));
+	if (!isfinite(f) || (fabs(f) < AGGSTATE_SMALL_INT && (double) (int64) f == f))
+		aggstate_corrupt(r->type);
+	return bits;
+}
+
+static void
+r_header(FlatReader *r, FlatHeader *h)
+{
+	uint32		optlen;
+	uint32		nrows;
+
+	if (r_uint(r, 4) != r->type->magic)
+		aggstate_corrupt(r->type);
+	h->kind = (int) r_uint(r, 1);
+	if (r_uint(r, 1) != 0)		/* flags */
+		aggstate_corrupt(r->type);
+	h->d = (int) r_uint(r, 2);
+	h->epsilon = r_float8(r);
+	h->delta = r_float8(r);
+	optlen = (uint32) r_uint(r, 4);
+	h->options_text = NULL;
+	if (optlen > 0)
+	{
+		r_need(r, optlen);
+		if (memchr(r->p, '\0', optlen) != NULL)
+			aggstate_corrupt(r->type);
+		h->options_text = pnstrdup((const char *) r->p, optlen);
+		r->p += optlen;
+	}
+	nrows = (uint32) r_uint(r, 4);
+	/* every row takes at least d + 2 bytes */
+	if (h->d < 1 || nrows > DP_ROWSET_MAX_ROWS ||
+		(Size) nrows * (h->d + 2) > (Size) (r->end - r->p))
+		aggstate_corrupt(r->type);
+	h->nrows = (int) nrows;
+}
+
+/*
+ * Reads the rows into dst (adding counts).  Rows must be strictly
+ * ascending with a positive total count and pass the type's row check.
+ */
+static void
+r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
+{
+	int			d = h->d;
+	uint64	   *row = palloc(sizeof(uint64) * d);
+	uint64	   *prev = palloc(sizeof(uint64) * d);
+
+	for (int k = 0; k < h->nrows; k++)
+	{
+		uint64		pos,
+					neg;
+
+		if ((k & AGGSTATE_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (int j = 0; j < d; j++)
+			row[j] = r_word(r);
+		pos = r_varint(r);
+		neg = r_varint(r);
+		if (pos > (uint64) PG_INT64_MAX || neg > (uint64) PG_INT64_MAX ||
+			pos + neg == 0 ||
+			(k > 0 && rowset_compare(prev, row, d, r->type->words) >= 0))
+			aggstate_corrupt(r->type);
+		dst->type->check_row(dst, row);
+		rowset_add_counts(&dst->rows, row, (int64) pos, (int64) neg);
+		memcpy(prev, row, sizeof(uint64) * d);
+	}
+	if (r->p != r->end)
+		aggstate_corrupt(r->type);
+	pfree(row);
+	pfree(prev);
+	aggstate_changed(dst);
+}
+
+static Jsonb *
+options_from_text(const char *text)
+{
+	return text ? DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text))) : NULL;
+}
+
+/* a reader over a flat (detoasted, 4-byte header) state */
+static void
+reader_init(FlatReader *r, const DPStateType *type, const struct varlena *flat)
+{
+	r->type = type;
+	r->p = (const uint8 *) VARDATA(flat);
+	r->end = r->p + VARSIZE(flat) - VARHDRSZ;
+}
+
+/* decodes a flat state into a new expanded state under parent */
+static DPAggState *
+aggstate_decode(const DPStateType *type, const struct varlena *flat, MemoryContext parent)
+{
+	FlatReader	r;
+	FlatHeader	h;
+	DPAggState *st;
+
+	reader_init(&r, type, flat);
+	r_header(&r, &h);
+	st = aggstate_new(type, parent, h.kind, h.d, h.epsilon, h.delta,
+					  options_from_text(h.options_text), h.nrows);
+	/* the options text must be the canonical one the state would write */
+	if ((h.options_text == NULL) != (st->options_text == NULL) ||
+		(h.options_text && strcmp(h.options_text, st->options_text) != 0))
+		aggstate_corrupt(type);
+	r_rows(&r, &h, st);
+	return st;
+}
+
+/* ---------------------------------------------------------------------
+ * Expanded states
+ * ---------------------------------------------------------------------
+ */
+DPAggState *
+aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
+			 double epsilon, double delta, Jsonb *options, int capacity)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "dpobj aggregate state",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	DPAggState *st = palloc0(type->size);
+
+	EOH_init_header(&st->hdr, &aggstate_methods, cxt);
+	st->type = type;
+	st->kind = kind;
+	st->d = d;
+	st->epsilon = epsilon;
+	st->delta = delta;
+	if (options != NULL)
+	{
+		st->options = (Jsonb *) PG_DETOAST_DATUM_COPY(JsonbPGetDatum(options));
+		st->options_text = JsonbToCString(NULL, &st->options->root, VARSIZE(st->options));
+	}
+	type->init(st);
+	rowset_init(&st->rows, cxt, d, capacity);
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+/* the expanded state behind d, or NULL when d is a flat value */
+static DPAggState *
+aggstate_expanded(const DPStateType *type, Datum d)
+{
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods != &aggstate_methods || ((DPAggState *) eoh)->type != type)
+		aggstate_corrupt(type);
+	return (DPAggState *) eoh;
+}
+
+DPAggState *
+aggstate_readable(const DPStateType *type, Datum d)
+{
+	DPAggState *st = aggstate_expanded(type, d);
+
+	if (st != NULL)
+		return st;
+	return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), CurrentMemoryContext);
+}
+
+DPAggState *
+aggstate_writable(const DPStateType *type, Datum d, MemoryContext aggcontext)
+{
+	DPAggState *src = aggstate_expanded(type, d);
+	DPAggState *st;
+
+	if (src == NULL)
+		return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), aggcontext);
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
+		MemoryContextGetParent(src->hdr.eoh_context) == aggcontext)
+		return src;
+	/* someone else's (read-only) state: update a copy */
+	st = aggstate_new(type, aggcontext, src->kind, src->d, src->epsilon, src->delta,
+					  src->options, src->rows.nrows);
+	rowset_merge(&st->rows, &src->rows);
+	return st;
+}
+
+/* the errors a row with other run-wide arguments gets (rowinput.c) */
+static void
+aggstate_check_same(const DPAggState *a, int kind, int d, double epsilon,
+					double delta, const char *options_text)
+{
+	const char *aggname = a->type->aggname(a->kind);
+	bool		same_options;
+
+	if (kind != a->kind)
+		aggstate_corrupt(a->type);
+	same_options = (options_text == NULL) ? a->options_text == NULL :
+		(a->options_text != NULL && strcmp(options_text, a->options_text) == 0);
+	dp_run_check_same(aggname, epsilon, delta, same_options, d,
+					  a->epsilon, a->delta, a->d);
+}
+
+void
+aggstate_merge(DPAggState *dst, Datum src)
+{
+	DPAggState *s = aggstate_expanded(dst->type, src);
+
+	if (s != NULL)
+	{
+		aggstate_check_same(dst, s->kind, s->d, s->epsilon, s->delta, s->options_text);
+		rowset_merge(&dst->rows, &s->rows);
+		aggstate_changed(dst);
+	}
+	else
+	{
+		struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM(src);
+		FlatReader	r;
+		FlatHeader	h;
+
+		reader_init(&r, dst->type, flat);
+		r_header(&r, &h);
+		aggstate_check_same(dst, h.kind, h.d, h.epsilon, h.delta, h.options_text);
+		r_rows(&r, &h, dst);
+		if ((Pointer) flat != DatumGetPointer(src))
+			pfree(flat);
+	}
+}
+
+MemoryContext
+aggstate_combine_context(FunctionCallInfo fcinfo, const DPStateType *type)
+{
+	MemoryContext aggcontext;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the combine function of %s called in non-aggregate context", type->name)));
+	return aggcontext;
+}
+
+void
+aggstate_final_check(FunctionCallInfo fcinfo)
+{
+	if (AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a dpobj final function can only run as the final step of its aggregate"),
+				 errhint("Call the aggregate, e.g. dpobj.dp_halfspace(features, label, epsilon, delta).")));
+	dp_citus_refuse_worker(fcinfo);
+}
+
+void
+aggstate_obsolete(const char *function)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("function dpobj.%s belongs to dpobj 0.1.0 and is no longer available", function),
+			 errdetail("The installed library is newer than the extension's SQL objects in this database."),
+			 errhint("Run ALTER EXTENSION dpobj UPDATE.")));
+}
+
+/* ---------------------------------------------------------------------
+ * Type I/O
+ * ---------------------------------------------------------------------
+ */
+
+/* a flat value from payload bytes, validated by decoding it */
+static Datum
+aggstate_from_payload(const DPStateType *type, const char *data, Size len)
+{
+	struct varlena *flat;
+	MemoryContext tmp;
+	MemoryContext old;
+
+	if (len > MaxAllocSize - VARHDRSZ)
+		aggstate_corrupt(type);
+	flat = palloc(len + VARHDRSZ);
+	SET_VARSIZE(flat, len + VARHDRSZ);
+	memcpy(VARDATA(flat), data, len);
+
+	/* validate: decode in a scratch context and throw the result away */
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "dpobj state validation",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+	(void) aggstate_decode(type, flat, tmp);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+	return PointerGetDatum(flat);
+}
+
+Datum
+aggstate_in(const DPStateType *type, const char *str)
+{
+	int			len = strlen(str);
+	int			maxlen = pg_b64_dec_len(len);
+	char	   *buf = palloc(maxlen + 1);
+	int			n = pg_b64_decode(str, len, buf, maxlen);
+
+	if (n < 0)
+		aggstate_corrupt(type);
+	return aggstate_from_payload(type, buf, n);
+}
+
+char *
+aggstate_out(const DPStateType *type, Datum d)
+{
+	struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM(d);
+	int			len = VARSIZE(flat) - VARHDRSZ;
+	int			maxlen = pg_b64_enc_len(len);
+	char	   *out = palloc(maxlen + 1);
+	int			n = pg_b64_encode(VARDATA(flat), len, out, maxlen);
+
+	if (n < 0)
+		elog(ERROR, "dpobj: could not encode %s as base64", type->name);
+	out[n] = '\0';
+	return out;
+}
+
+Datum
+aggstate_recv(const DPStateType *type, StringInfo buf)
+{
+	Datum		result = aggstate_from_payload(type, buf->data + buf->cursor,
+											   buf->len - buf->cursor);
+
+	buf->cursor = buf->len;
+	return result;
+}
+
+bytea *
+aggstate_send(const DPStateType *type, Datum d)
+{
+	struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM(d);
+	bytea	   *out = palloc(VARSIZE(flat));
+
+	(void) type;
+	memcpy(out, flat, VARSIZE(flat));
+	return out;
+}

@@ -1,0 +1,161 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggstate.h
+ *	  What the two aggregate state types share (issue 11): an expanded
+ *	  object around a row multiset (rowset.h), updated in place in the
+ *	  aggregate's memory context, and its flat form -- a canonical, portable
+ *	  varlena that PostgreSQL's parallel query and Citus ship between
+ *	  processes and machines.
+ *
+ *	  dpobj.halfspace_state  (hsstate.c)  dp_halfspace, dp_halfspace_rspm, dp_expmech
+ *	  dpobj.glm_state        (glmstate.c) dp_logistic, dp_noisysgd, dp_opsamp
+ *
+ * Lifecycle.  The transition function creates the expanded object in a
+ * child context of the aggregate context and returns its read-write
+ * pointer; PostgreSQL (nodeAgg) and Citus (worker_partial_agg) keep such a
+ * pointer without copying, so every later row updates the same hash table
+ * in place -- the cost per row is what the old "internal" state cost.
+ * When a state leaves its process (a parallel worker's tuple queue, Citus's
+ * worker_partial_agg text), PostgreSQL flattens it with the methods below;
+ * the combine function merges a flat or expanded state into its own
+ * expanded state.
+ *
+ * Flat form (all multi-byte fields big-endian, so it is the same on every
+ * machine; docs/SCALING.md):
+ *
+ *	  varlena header
+ *	  uint32  magic            "DPH1" / "DPG1"
+ *	  uint8   kind             0 (halfspace) or the GLMKind
+ *	  uint8   flags            0 (reserved)
+ *	  uint16  d
+ *	  float8  epsilon, delta
+ *	  uint32  length of the options' jsonb text, then that text (0: none)
+ *	  uint32  nrows
+ *	  nrows x { d encoded words, varint pos, varint neg }
+ *
+ * Words are int64 (zigzag LEB128 varint) or float8 (an integral value below
+ * 2^52 as varint(zigzag(v) << 1), else varint 1 and the 8 raw bytes).
+ * Rows are written in canonical order (rowset_order): strictly ascending,
+ * each with a positive count, so equal multisets give byte-identical flat
+ * forms, and the reader rejects anything else.  Derived parameters are
+ * never stored: the reader recomputes them from epsilon, delta and the
+ * options, with the same checks as a first row.
+ *
+ * Text form: base64 of the flat form's payload (Citus ships states as
+ * text); binary form (send/recv): the payload itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_AGGSTATE_H
+#define DPOBJ_AGGSTATE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "utils/expandeddatum.h"
+#include "utils/jsonb.h"
+
+#include "rowset.h"
+
+struct DPAggState;
+
+/* What distinguishes the two state types. */
+typedef struct DPStateType
+{
+	const char *name;			/* SQL type name, for messages */
+	uint32		magic;
+	DPRowOrder	words;			/* int64 or float8 words */
+	Size		size;			/* sizeof the type's expanded struct */
+
+	/*
+	 * Checks kind, d, epsilon, delta and the options as a first row would
+	 * and fills in the type's derived parameters; raises on bad values.
+	 */
+	void		(*init) (struct DPAggState *st);
+
+	/* raises if a decoded row is not one a transition function can make */
+	void		(*check_row) (const struct DPAggState *st, const uint64 *row);
+
+	/* the aggregate's name for messages about a run of this kind */
+	const char *(*aggname) (int kind);
+} DPStateType;
+
+/* The common part of every expanded state (the type's struct embeds it first). */
+typedef struct DPAggState
+{
+	ExpandedObjectHeader hdr;
+	const DPStateType *type;
+	int			kind;
+	int			d;
+	double		epsilon;
+	double		delta;
+	Jsonb	   *options;		/* NULL: none */
+	char	   *options_text;	/* its canonical text, for the flat form */
+	DPRowSet	rows;
+	/* caches, cleared by aggstate_changed() */
+	Size		flat_size;		/* 0: not computed */
+	int32	   *perm;			/* canonical order, NULL: not computed */
+} DPAggState;
+
+/*
+ * A new empty state in a new child context of parent; calls type->init.
+ * capacity: expected distinct rows.
+ */
+extern DPAggState *aggstate_new(const DPStateType *type, MemoryContext parent,
+								int kind, int d, double epsilon, double delta,
+								Jsonb *options, int capacity);
+
+/*
+ * The state behind a transition or combine function's state argument, for
+ * updating in place: the argument itself when it is a read-write expanded
+ * state living in aggcontext, else a new expanded copy in aggcontext.
+ */
+extern DPAggState *aggstate_writable(const DPStateType *type, Datum d,
+									 MemoryContext aggcontext);
+
+/* The state behind a datum, read only: expanded as is, flat decoded. */
+extern DPAggState *aggstate_readable(const DPStateType *type, Datum d);
+
+/* Merges the state src (flat or expanded) into dst; same run or an error. */
+extern void aggstate_merge(DPAggState *dst, Datum src);
+
+/* After any change to st's rows: forget the cached flat size and order. */
+static inline void
+aggstate_changed(DPAggState *st)
+{
+	st->flat_size = 0;
+	if (st->perm != NULL)
+	{
+		pfree(st->perm);
+		st->perm = NULL;
+	}
+}
+
+/* The canonical order of st's rows (cached in st). */
+extern const int32 *aggstate_order(DPAggState *st);
+
+/* The aggregate context of a combine function (errors outside an aggregate). */
+extern MemoryContext aggstate_combine_context(FunctionCallInfo fcinfo,
+											  const DPStateType *type);
+
+/*
+ * The first check of every final function: it runs as an aggregate's final
+ * function (a state can be typed in by hand, so the function must not run
+ * outside one), and not on a Citus worker (distributed.h).
+ */
+extern void aggstate_final_check(FunctionCallInfo fcinfo);
+
+/* A 0.1.0 entry point of the former "internal" state: a clear error. */
+extern void aggstate_obsolete(const char *function) pg_attribute_noreturn();
+
+/* Raises the error of a state that is not one dpobj made. */
+extern void aggstate_corrupt(const DPStateType *type) pg_attribute_noreturn();
+
+/* Type I/O: text (base64), binary (send/recv). */
+extern Datum aggstate_in(const DPStateType *type, const char *str);
+extern char *aggstate_out(const DPStateType *type, Datum d);
+extern Datum aggstate_recv(const DPStateType *type, StringInfo buf);
+extern bytea *aggstate_send(const DPStateType *type, Datum d);
+
+#endif							/* DPOBJ_AGGSTATE_H */

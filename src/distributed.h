@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * distributed.h
+ *	  Citus awareness without linking against Citus (issue 11;
+ *	  docs/SCALING.md).  dpobj never depends on Citus: everything here
+ *	  looks Citus's metadata up by name at run time, and only when the
+ *	  citus extension exists in the current database.
+ *
+ *	  - One ledger, one budget: a mechanism's final function (the charge,
+ *	    the noise) runs only on the coordinator.  On a worker node -- a
+ *	    single-shard ("router") query or GROUP BY the distribution column
+ *	    pushes the whole aggregate there, or someone calls an aggregate
+ *	    directly on a worker -- it is refused before anything is charged.
+ *	  - The ledger names the distributed table: a Citus custom scan is
+ *	    mapped to the distributed tables its plan reads, a shard to its
+ *	    table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_DISTRIBUTED_H
+#define DPOBJ_DISTRIBUTED_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/pg_list.h"
+
+/* the citus extension is installed in the current database */
+extern bool dp_citus_present(void);
+
+/*
+ * Raises (before any charge) when this backend is not the coordinator's
+ * session: a Citus worker node, or a backend serving a Citus task.
+ */
+extern void dp_citus_refuse_worker(FunctionCallInfo fcinfo);
+
+/*
+ * For a Citus custom scan: appends the Citus tables its distributed plan
+ * reads to *relids and returns true; false when the scan is not Citus's
+ * or cannot be mapped exactly (e.g. it reads intermediate results of
+ * subplans), leaving *relids alone.
+ */
+extern bool dp_citus_scan_relations(CustomScanState *css, List **relids);
+
+/* the Citus table a shard belongs to, or InvalidOid when relid is no shard */
+extern Oid	dp_citus_shard_table(Oid relid);
+
+#endif							/* DPOBJ_DISTRIBUTED_H */

@@ -1,0 +1,257 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowset.c
+ *	  A multiset of distinct fixed-width rows with label counts (rowset.h).
+ *
+ * The hash index keeps the load factor at or below 1/2 and its size a
+ * power of two, so linear probing always reaches an empty slot (issue 9:
+ * a combined GLM state once got a table size that was not a power of two,
+ * and its probe loop never ended).  Every loop over all rows checks for
+ * interrupts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "rowset.h"
+
+#include "common/int.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#define ROWSET_MIN_ROWS		64
+
+/* rows between interrupt checks in loops over a whole state */
+#define ROWSET_POLL_MASK	4095
+
+/*
+ * Hash of a row: two independent multiply-xorshift lanes over alternate
+ * words (short dependency chains), then a 64-bit finaliser (MurmurHash3's
+ * fmix64).  Not cryptographic; only the index's spread depends on it.
+ */
+static inline uint32
+rowset_hash(const uint64 *w, int d)
+{
+	uint64		a = UINT64CONST(0x9E3779B97F4A7C15) + (uint64) d;
+	uint64		b = UINT64CONST(0xC2B2AE3D27D4EB4F);
+	int			j = 0;
+
+	for (; j + 1 < d; j += 2)
+	{
+		a = (a ^ w[j]) * UINT64CONST(0xBF58476D1CE4E5B9);
+		a ^= a >> 29;
+		b = (b ^ w[j + 1]) * UINT64CONST(0x94D049BB133111EB);
+		b ^= b >> 32;
+	}
+	if (j < d)
+	{
+		a = (a ^ w[j]) * UINT64CONST(0xBF58476D1CE4E5B9);
+		a ^= a >> 29;
+	}
+	a ^= (b << 32) | (b >> 32);
+	a ^= a >> 33;
+	a *= UINT64CONST(0xFF51AFD7ED558CCD);
+	a ^= a >> 33;
+	a *= UINT64CONST(0xC4CEB9FE1A85EC53);
+	a ^= a >> 33;
+	return (uint32) a;
+}
+
+static void
+rowset_too_many(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("too many distinct feature vectors (more than %d)", DP_ROWSET_MAX_ROWS),
+			 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features to a coarser grid.")));
+}
+
+/* slots: low 32 bits the row's hash, high 32 bits row + 1 (0 = empty) */
+static inline uint64
+slot_make(uint32 h, int u)
+{
+	return ((uint64) (u + 1) << 32) | h;
+}
+
+void
+rowset_init(DPRowSet *rs, MemoryContext mcxt, int d, int capacity)
+{
+	int			maxrows = ROWSET_MIN_ROWS;
+
+	if (capacity > DP_ROWSET_MAX_ROWS)
+		rowset_too_many();
+	while (maxrows < capacity)
+		maxrows *= 2;
+	rs->mcxt = mcxt;
+	rs->d = d;
+	rs->nrows = 0;
+	rs->maxrows = maxrows;
+	rs->x = MemoryContextAllocHuge(mcxt, sizeof(uint64) * d * maxrows);
+	rs->pos = MemoryContextAllocHuge(mcxt, sizeof(int64) * maxrows);
+	rs->neg = MemoryContextAllocHuge(mcxt, sizeof(int64) * maxrows);
+	rs->slots = MemoryContextAllocHuge(mcxt, sizeof(uint64) * 2 * maxrows);
+	memset(rs->slots, 0, sizeof(uint64) * 2 * maxrows);
+	rs->mask = (uint32) (2 * maxrows - 1);
+}
+
+/* doubles the capacity and rebuilds the index (load factor back to 1/4) */
+static void
+rowset_grow(DPRowSet *rs)
+{
+	int			newmax = rs->maxrows * 2;
+	uint64	   *old = rs->slots;
+	uint32		oldn = rs->mask + 1;
+	uint32		mask = (uint32) (2 * newmax - 1);
+	uint64	   *slots;
+
+	if (rs->maxrows >= DP_ROWSET_MAX_ROWS)
+		rowset_too_many();
+	rs->x = repalloc_huge(rs->x, sizeof(uint64) * rs->d * newmax);
+	rs->pos = repalloc_huge(rs->pos, sizeof(int64) * newmax);
+	rs->neg = repalloc_huge(rs->neg, sizeof(int64) * newmax);
+	slots = MemoryContextAllocHuge(rs->mcxt, sizeof(uint64) * 2 * newmax);
+	memset(slots, 0, sizeof(uint64) * 2 * newmax);
+	for (uint32 k = 0; k < oldn; k++)
+	{
+		uint32		i;
+
+		if ((k & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (old[k] == 0)
+			continue;
+		i = (uint32) old[k] & mask;
+		while (slots[i] != 0)
+			i = (i + 1) & mask;
+		slots[i] = old[k];
+	}
+	pfree(old);
+	rs->slots = slots;
+	rs->mask = mask;
+	rs->maxrows = newmax;
+}
+
+int
+rowset_find_or_add(DPRowSet *rs, const uint64 *row)
+{
+	int			d = rs->d;
+	uint32		h = rowset_hash(row, d);
+	uint32		i = h & rs->mask;
+	uint64		s;
+	int			u;
+
+	/* terminates: at most half of the slots are used */
+	while ((s = rs->slots[i]) != 0)
+	{
+		if ((uint32) s == h)
+		{
+			u = (int) (s >> 32) - 1;
+			if (memcmp(rs->x + (Size) u * d, row, sizeof(uint64) * d) == 0)
+				return u;
+		}
+		i = (i + 1) & rs->mask;
+	}
+	if (rs->nrows >= rs->maxrows)
+	{
+		rowset_grow(rs);
+		i = h & rs->mask;
+		while (rs->slots[i] != 0)
+			i = (i + 1) & rs->mask;
+	}
+	u = rs->nrows++;
+	memcpy(rs->x + (Size) u * d, row, sizeof(uint64) * d);
+	rs->pos[u] = 0;
+	rs->neg[u] = 0;
+	rs->slots[i] = slot_make(h, u);
+	return u;
+}
+
+void
+rowset_add_counts(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg)
+{
+	int			u = rowset_find_or_add(rs, row);
+
+	if (pg_add_s64_overflow(rs->pos[u], pos, &rs->pos[u]) ||
+		pg_add_s64_overflow(rs->neg[u], neg, &rs->neg[u]))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("row count out of range in a dpobj aggregate state"),
+				 errhint("Partial states come only from dpobj's own aggregates.")));
+}
+
+void
+rowset_merge(DPRowSet *dst, const DPRowSet *src)
+{
+	Assert(dst->d == src->d);
+	for (int u = 0; u < src->nrows; u++)
+	{
+		if ((u & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		rowset_add_counts(dst, src->x + (Size) u * src->d, src->pos[u], src->neg[u]);
+	}
+}
+
+int64
+rowset_total(const DPRowSet *rs)
+{
+	int64		n = 0;
+
+	for (int u = 0; u < rs->nrows; u++)
+		n += rs->pos[u] + rs->neg[u];
+	return n;
+}
+
+int
+rowset_compare(const uint64 *a, const uint64 *b, int d, DPRowOrder order)
+{
+	for (int j = 0; j < d; j++)
+	{
+		if (a[j] == b[j])
+			continue;
+		if (order == DP_ROW_ORDER_INT64)
+			return (int64) a[j] < (int64) b[j] ? -1 : 1;
+		else
+		{
+			double		fa,
+						fb;
+
+			/* finite values, no -0.0: value order equals bit equality */
+			memcpy(&fa, &a[j], sizeof(double));
+			memcpy(&fb, &b[j], sizeof(double));
+			return fa < fb ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
+typedef struct RowOrderArg
+{
+	const DPRowSet *rs;
+	DPRowOrder	order;
+	uint32		calls;
+} RowOrderArg;
+
+static int
+row_order_cmp(const void *pa, const void *pb, void *arg)
+{
+	RowOrderArg *a = (RowOrderArg *) arg;
+	int			d = a->rs->d;
+
+	/* qsort_arg holds no resources, so an interrupt may leave it */
+	if ((++a->calls & 0xFFFF) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return rowset_compare(a->rs->x + (Size) (*(const int32 *) pa) * d,
+						  a->rs->x + (Size) (*(const int32 *) pb) * d, d, a->order);
+}
+
+int32 *
+rowset_order(const DPRowSet *rs, DPRowOrder order)
+{
+	int32	   *perm = palloc_extended(sizeof(int32) * Max(rs->nrows, 1), MCXT_ALLOC_HUGE);
+	RowOrderArg arg;
+
+	for (int u = 0; u < rs->nrows; u++)
+		perm[u] = u;
+	arg.rs = rs;
+	arg.order = order;
+	arg.calls = 0;
+	qsort_arg(perm, rs->nrows, sizeof(int32), row_order_cmp, &arg);
+	return perm;
+}
