@@ -10,6 +10,7 @@ OBJS = \
 	src/dpobj.o \
 	src/options.o \
 	src/calibrate.o \
+	src/calibsql.o \
 	src/random.o \
 	src/hsparams.o \
 	src/rowset.o \

@@ -190,13 +190,16 @@ if [[ -f "$REPO/tests/unit/Makefile" ]]; then
     make -C "$REPO/tests/unit" PG_CONFIG="$PG_CONFIG" check 2>&1 | tee "$WORK/unit.out"
     unit_rc=${PIPESTATUS[0]}
     set -e
-    # If the test program reports its own "N passed, M failed" line, count its checks;
-    # otherwise the whole unit test counts as one test.
-    u_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/unit.out" | tail -n 1 || true)
-    if [[ -n "$u_line" ]]; then
-        u_ok=${u_line%% passed*}
-        u_bad=${u_line#*passed, }
-        u_bad=${u_bad%% failed}
+    # Each test program reports its own "N passed, M failed" line: their checks are
+    # summed; without any such line the whole unit test counts as one test.
+    u_lines=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/unit.out" || true)
+    if [[ -n "$u_lines" ]]; then
+        u_ok=0 u_bad=0
+        while read -r u_line; do
+            u_ok=$((u_ok + ${u_line%% passed*}))
+            u_b=${u_line#*passed, }
+            u_bad=$((u_bad + ${u_b%% failed}))
+        done <<<"$u_lines"
     elif [[ $unit_rc -eq 0 ]]; then
         u_ok=1 u_bad=0
     else

@@ -298,6 +298,28 @@ COMMENT ON AGGREGATE dpobj.dp_opsamp(float8[], boolean, float8, float8, jsonb) I
 -- 2. Privacy calibration (docs/PRIVACY.md)
 --------------------------------------------------------------------------
 
+-- OPDisc and RSPM calibrate their noise soundly by default (calibrate.c); the
+-- 0.1.0 functions keep returning the paper's sigma.
+CREATE FUNCTION dpobj.opdisc_sigma(epsilon float8, delta float8, d integer, d2 integer,
+                                   calibration text)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_opdisc_sigma_cal'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.opdisc_sigma(float8, float8, integer, integer, text) IS
+    'Noise scale of OPDisc (dp_halfspace) for d features and norm bound D2; calibration "sound" (the default of the mechanisms, docs/PRIVACY.md) or "paper"';
+
+CREATE FUNCTION dpobj.rspm_sigma(epsilon float8, delta float8, d integer, calibration text)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_rspm_sigma_cal'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.rspm_sigma(float8, float8, integer, text) IS
+    'Noise scale of RSPM (dp_halfspace_rspm) with m = 2d separators; calibration "sound" (the default, docs/PRIVACY.md) or "paper"';
+
+COMMENT ON FUNCTION dpobj.opdisc_sigma(float8, float8, integer) IS
+    'The paper''s OPDisc sigma = 7 D2 sqrt(ln(1/delta)) / epsilon (Algorithm 1 as boxed); dp_halfspace uses the sound calibration unless its options say {"calibration": "paper"}; see opdisc_sigma(epsilon, delta, d, d2, calibration)';
+COMMENT ON FUNCTION dpobj.rspm_sigma(float8, float8, integer) IS
+    'The paper''s RSPM sigma = 7 sqrt(2d ln(1/delta)) / epsilon (Algorithm 3); dp_halfspace_rspm uses the sound calibration unless its options say {"calibration": "paper"}; see rspm_sigma(epsilon, delta, d, calibration)';
+
 --------------------------------------------------------------------------
 -- 3. The ledger and its writer
 --------------------------------------------------------------------------

@@ -48,6 +48,8 @@ SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.0000009, 1e-5)$$),
   ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5, '{"time_limit": 0.001}')$$),
   ($$SELECT dpobj.submit('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5, '{"time_limit": 0}')$$),
+  ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5, '{"calibration": "paper"}')$$),
+  ($$SELECT dpobj.submit('regress_sec.pts', 'rspm', ARRAY['a'], 'y', 0.1, 1e-5, '{"calibration": "paper"}')$$),
   ($$SET dpobj.protected_time_limit = 0.001$$),
   ($$SET dpobj.max_self_grant_epsilon = 100$$),
   ($$SET dpobj.drop_confirm = 'contrib_regression'$$)

@@ -44,36 +44,16 @@
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(dpobj_halfspace_finalfn);
-PG_FUNCTION_INFO_V1(dpobj_opdisc_sigma);
-
-/*
- * OPDisc noise scale, Algorithm 1 as boxed (ALGORITHMS.md section 1):
- *   sigma = 7 G D^2 sqrt(ln(1/delta)) / (tau epsilon),  G = 1/tau.
- * (The appendix proof of Lemma 5 arrives at half of this only through an
- * inconsistent shift; the boxed value is the one that is DP.)
- */
-static double
-opdisc_sigma(double epsilon, double delta, int D2, double tau)
+/* dpobj.train()'s argument check (train.c, mechanism.h): also the noise scale */
+void
+opdisc_check_args(const char *aggname, double epsilon, double delta, int d,
+				  Jsonb *options)
 {
-	double		G = 1.0 / tau;
+	HSParams	params;
 
-	return 7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * epsilon);
-}
-
-/* dpobj.opdisc_sigma(epsilon, delta, D2): the calibration, for tests/docs */
-Datum
-dpobj_opdisc_sigma(PG_FUNCTION_ARGS)
-{
-	double		epsilon = PG_GETARG_FLOAT8(0);
-	double		delta = PG_GETARG_FLOAT8(1);
-	int32		D2 = PG_GETARG_INT32(2);
-
-	if (!isfinite(epsilon) || epsilon <= 0 || !isfinite(delta) || delta <= 0 || delta >= 1 || D2 < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid OPDisc parameters"),
-				 errhint("Need epsilon > 0, 0 < delta < 1 and D2 >= 1.")));
-	PG_RETURN_FLOAT8(opdisc_sigma(epsilon, delta, D2, 1.0));
+	hsparams_check_args(aggname, epsilon, delta, d, options);
+	hsparams_init(&params, epsilon, delta, options);
+	(void) hsparams_opdisc_sigma(&params, d);
 }
 
 Datum
@@ -103,7 +83,8 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 
 	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
 	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
-	sigma = opdisc_sigma(state->params.epsilon, state->params.delta, D2, 1.0);
+	/* Algorithm 1's sigma, calibrated soundly by default (calibrate.h) */
+	sigma = hsparams_opdisc_sigma(&state->params, d);
 
 	/* 1. charge first: durable before any noise exists */
 	ledger_id = mechanism_charge(fcinfo, pctx, "opdisc",
@@ -150,6 +131,7 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	model_params_int(&params, "D2", D2);
 	model_params_int(&params, "Q", state->params.Q);
 	model_params_float(&params, "sigma", sigma);
+	model_params_text(&params, "calibration", dp_calibration_name(state->params.calibration));
 	model_params_text(&params, "oracle", oracle_used_name(oracle));
 	model_params_end(&params);
 

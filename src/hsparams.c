@@ -52,6 +52,23 @@ parse_time_limit(JsonbValue *v)
 	return f;
 }
 
+/* "sound" (default: calibrate.c's numeric bound) or "paper" (the boxed sigma) */
+static DPCalibration
+parse_calibration(JsonbValue *v)
+{
+	char	   *s = dp_option_string(v, "calibration", "Use \"sound\" or \"paper\".");
+
+	if (strcmp(s, "sound") == 0)
+		return DP_CALIBRATION_SOUND;
+	if (strcmp(s, "paper") == 0)
+		return DP_CALIBRATION_PAPER;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown calibration \"%s\"", s),
+			 errhint("Use \"sound\" (the default) or \"paper\" (the paper's sigma, direct aggregates only; docs/PRIVACY.md).")));
+	return DP_CALIBRATION_SOUND;	/* keep compiler quiet */
+}
+
 /* one key of the options object (dp_options_foreach callback) */
 static void
 hsparams_option(const char *key, JsonbValue *v, void *arg)
@@ -78,11 +95,13 @@ hsparams_option(const char *key, JsonbValue *v, void *arg)
 		params->oracle = parse_oracle(v);
 	else if (strcmp(key, "time_limit") == 0)
 		params->time_limit = parse_time_limit(v);
+	else if (strcmp(key, "calibration") == 0)
+		params->calibration = parse_calibration(v);
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown option \"%s\"", key),
-				 errhint("Valid options are B, D2, Q, oracle and time_limit.")));
+				 errhint("Valid options are B, D2, Q, oracle, time_limit and calibration.")));
 }
 
 void
@@ -95,6 +114,7 @@ hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
 	params->Q = DPOBJ_DEFAULT_Q;
 	params->oracle = (DPObjOracle) dpobj_oracle;
 	params->time_limit = -1;
+	params->calibration = DP_CALIBRATION_SOUND;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
 }
@@ -126,4 +146,35 @@ hsparams_resolve(const HSParams *params, int d, int *B, int *D2)
 {
 	*B = params->B > 0 ? params->B : (int) floor(sqrt((double) d));
 	*D2 = params->D2 > 0 ? params->D2 : d;
+}
+
+static double
+hsparams_sigma_checked(double sigma, const char *mechanism)
+{
+	if (!(isfinite(sigma) && sigma > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: no noise scale can be calibrated for these epsilon, delta and grid", mechanism),
+				 errhint("Use a larger delta or a smaller epsilon; docs/PRIVACY.md explains the calibration.")));
+	return sigma;
+}
+
+/* OPDisc, Algorithm 1 (ALGORITHMS.md section 1; calibrate.h) */
+double
+hsparams_opdisc_sigma(const HSParams *params, int d)
+{
+	int			B,
+				D2;
+
+	hsparams_resolve(params, d, &B, &D2);
+	return hsparams_sigma_checked(opdisc_sigma(params->epsilon, params->delta, d, D2,
+											   params->calibration), "dp_halfspace");
+}
+
+/* RSPM, Algorithm 3 with m = 2d separators (ALGORITHMS.md section 2) */
+double
+hsparams_rspm_sigma(const HSParams *params, int d)
+{
+	return hsparams_sigma_checked(rspm_sigma(params->epsilon, params->delta, d,
+											 params->calibration), "dp_halfspace_rspm");
 }

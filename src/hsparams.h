@@ -13,6 +13,8 @@
 
 #include "dpobj.h"
 
+#include "calibrate.h"
+
 #include "utils/jsonb.h"
 
 typedef struct HSParams
@@ -24,6 +26,7 @@ typedef struct HSParams
 	int			Q;				/* feature quantum 1/Q */
 	DPObjOracle oracle;
 	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
+	DPCalibration calibration;	/* sound (default) or the paper's sigma */
 } HSParams;
 
 /* Defaults, then the options (if not NULL); raises on a bad option. */
@@ -40,6 +43,14 @@ extern void hsparams_check_dimension(const char *aggname, int d);
  */
 extern void hsparams_check_args(const char *aggname, double epsilon,
 								double delta, int d, Jsonb *options);
+
+/*
+ * The noise scale of OPDisc / RSPM for these parameters (calibrate.h),
+ * or an error (before any charge: it depends on public inputs only) when
+ * no sigma can be calibrated.
+ */
+extern double hsparams_opdisc_sigma(const HSParams *params, int d);
+extern double hsparams_rspm_sigma(const HSParams *params, int d);
 
 /* B and D2 with the defaults filled in (B = floor(sqrt d), D2 = d) */
 extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);

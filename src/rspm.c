@@ -42,33 +42,6 @@
 
 PG_FUNCTION_INFO_V1(dpobj_rspm_finalfn);
 
-PG_FUNCTION_INFO_V1(dpobj_rspm_sigma);
-
-/* ALGORITHMS.md section 2: sigma = 7 sqrt(m ln(1/delta)) / epsilon */
-static double
-rspm_sigma(double epsilon, double delta, int m)
-{
-	return 7.0 * sqrt((double) m * log(1.0 / delta)) / epsilon;
-}
-
-/* dpobj.rspm_sigma(epsilon, delta, d): the calibration with m = 2d */
-Datum
-dpobj_rspm_sigma(PG_FUNCTION_ARGS)
-{
-	double		epsilon = PG_GETARG_FLOAT8(0);
-	double		delta = PG_GETARG_FLOAT8(1);
-	int32		d = PG_GETARG_INT32(2);
-
-	if (!isfinite(epsilon) || epsilon <= 0 || !isfinite(delta) || delta <= 0 ||
-		delta >= 1 || d < 1 || d > DPOBJ_HALFSPACE_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid RSPM parameters"),
-				 errhint("Need epsilon > 0, 0 < delta < 1 and 1 <= d <= %d.",
-						 DPOBJ_HALFSPACE_MAX_DIM)));
-	PG_RETURN_FLOAT8(rspm_sigma(epsilon, delta, 2 * d));
-}
-
 /* The grid of RSPM is fixed: options B and D2 are refused. */
 static void
 rspm_refuse_grid_options(Jsonb *options)
@@ -88,8 +61,12 @@ void
 rspm_check_args(const char *aggname, double epsilon, double delta, int d,
 				Jsonb *options)
 {
+	HSParams	params;
+
 	hsparams_check_args(aggname, epsilon, delta, d, options);
 	rspm_refuse_grid_options(options);
+	hsparams_init(&params, epsilon, delta, options);
+	(void) hsparams_rspm_sigma(&params, d);
 }
 
 Datum
@@ -118,7 +95,8 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	d = state->d;
 	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
 	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
-	sigma = rspm_sigma(state->params.epsilon, state->params.delta, 2 * d);
+	/* Algorithm 3's sigma, calibrated soundly by default (calibrate.h) */
+	sigma = hsparams_rspm_sigma(&state->params, d);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, "rspm",
@@ -173,6 +151,7 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	model_params_int(&params, "m", 2 * d);
 	model_params_int(&params, "Q", state->params.Q);
 	model_params_float(&params, "sigma", sigma);
+	model_params_text(&params, "calibration", dp_calibration_name(state->params.calibration));
 	model_params_text(&params, "oracle", oracle_used_name(oracle));
 	model_params_end(&params);
 

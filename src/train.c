@@ -71,7 +71,7 @@ typedef struct TrainMechanism
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
-	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", hsparams_check_args},
+	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args},
 	/* issue 5: the mechanism family */
 	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
@@ -147,6 +147,24 @@ train_features(ArrayType *farr, int *nfeatures)
 }
 
 /*
+ * The paper's sigma (option "calibration": "paper") is for reproducing the
+ * paper with the direct aggregates; its proof has gaps (docs/PRIVACY.md),
+ * so the protected path uses the sound calibration only.
+ */
+static void
+train_refuse_paper_calibration(Jsonb *options)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "calibration", 11, NULL);
+
+	if (v != NULL && !(v->type == jbvString && v->val.string.len == 5 &&
+					   strncmp(v->val.string.val, "sound", 5) == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.train() and dpobj.submit() use the sound calibration only"),
+				 errhint("Omit the option \"calibration\" (or set it to \"sound\"); the paper's sigma is available on the direct aggregates for reproducing the paper.")));
+}
+
+/*
  * options: train-level keys out ("filter"), the rest goes to the
  * mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
@@ -165,6 +183,7 @@ train_options(Jsonb *options, JsonbValue **filter)
 				 errmsg("option \"time_limit\" cannot be set in dpobj.train() or dpobj.submit()"),
 				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s), which a superuser sets.",
 						 dpobj_protected_time_limit)));
+	train_refuse_paper_calibration(options);
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));

@@ -1,0 +1,119 @@
+/*
+ * test_calibrate.c -- the sound OPDisc / RSPM calibration (src/calibrate.c,
+ * docs/PRIVACY.md) without PostgreSQL:
+ *   1. the calibrated sigma satisfies the radial-shift bound at the claimed
+ *      delta, and 0.1 % less noise does not (it is the smallest such sigma);
+ *   2. the quadrature of the bound agrees with a Monte-Carlo estimate of
+ *      E[(1 - exp(eps - s rho - s^2/2))_+], rho ~ chi_k;
+ *   3. it never needs more noise than the closed-form norm-concentration
+ *      bound (ALGORITHMS.md section 1 (a));
+ *   4. the paper's sigma violates the bound where ALGORITHMS.md says its
+ *      constant 7 stops holding (large epsilon; gap (b)) and at d = 108.
+ * Prints "N passed, M failed".
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "calibrate.h"
+
+static int	npass,
+			nfail;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) npass++; \
+		else { nfail++; printf("not ok - "); printf(__VA_ARGS__); printf("\n"); } \
+	} while (0)
+
+static void
+check_minimal(double eps, double delta, int d)
+{
+	int			D2 = d;
+	double		c = 4.0 * D2;
+	double		s = opdisc_sigma(eps, delta, d, D2, DP_CALIBRATION_SOUND);
+	double		r = rspm_sigma(eps, delta, d, DP_CALIBRATION_SOUND);
+	double		cr = 2.0 * sqrt(2.0 * d);
+
+	CHECK(isfinite(s) && dp_shift_delta(eps, s, c, d + 1) <= delta,
+		  "opdisc eps=%g delta=%g d=%d: sigma %g covers delta", eps, delta, d, s);
+	CHECK(dp_shift_delta(eps, 0.999 * s, c, d + 1) > delta,
+		  "opdisc eps=%g delta=%g d=%d: 0.999 sigma does not", eps, delta, d);
+	CHECK(s <= dp_shift_sigma_closed(eps, delta, c, d + 1) * (1 + 1e-9),
+		  "opdisc eps=%g delta=%g d=%d: not above the closed form", eps, delta, d);
+	CHECK(isfinite(r) && dp_shift_delta(eps, r, cr, 2 * d) <= delta,
+		  "rspm eps=%g delta=%g d=%d: sigma %g covers delta", eps, delta, d, r);
+	CHECK(dp_shift_delta(eps, 0.999 * r, cr, 2 * d) > delta,
+		  "rspm eps=%g delta=%g d=%d: 0.999 sigma does not", eps, delta, d);
+}
+
+/* Monte-Carlo estimate of the bound with 4e6 draws of rho ~ chi_k */
+static void
+check_monte_carlo(double eps, double sigma, double c, int k, gsl_rng *rng)
+{
+	const int	N = 4000000;
+	double		s = c / sigma;
+	double		sum = 0,
+				sum2 = 0,
+				mean,
+				se,
+				quad;
+
+	for (int i = 0; i < N; i++)
+	{
+		double		rho = sqrt(gsl_ran_chisq(rng, k));
+		double		g = -expm1(eps - s * rho - 0.5 * s * s);
+
+		if (g < 0)
+			g = 0;
+		sum += g;
+		sum2 += g * g;
+	}
+	mean = sum / N;
+	se = sqrt((sum2 / N - mean * mean) / N);
+	quad = dp_shift_delta(eps, sigma, c, k);
+	CHECK(fabs(quad - mean) <= 5 * se + 1e-12,
+		  "quadrature %.6g vs Monte-Carlo %.6g +- %.2g (eps=%g sigma=%g c=%g k=%d)",
+		  quad, mean, se, eps, sigma, c, k);
+}
+
+int
+main(void)
+{
+	const double eps_list[] = {0.01, 0.1, 0.5, 1, 2, 5, 20};
+	const int	d_list[] = {1, 3, 23, 64, 108};
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, 12345);
+	for (int i = 0; i < 7; i++)
+		for (int j = 0; j < 5; j++)
+		{
+			check_minimal(eps_list[i], 1.0 / (15682.0 * 15682.0), d_list[j]);
+			check_minimal(eps_list[i], 1e-5, d_list[j]);
+		}
+
+	/* the bound itself, where delta is large enough for Monte-Carlo */
+	check_monte_carlo(1.0, 92.0, 92.0, 24, rng);	/* s = 1 */
+	check_monte_carlo(0.5, 300.0, 92.0, 24, rng);
+	check_monte_carlo(2.0, 40.0, 2 * sqrt(46.0), 46, rng);
+
+	/* the paper's sigma: d = 23 as in the paper; gap (b) at large epsilon */
+	CHECK(fabs(opdisc_sigma(1, 1e-6, 23, 23, DP_CALIBRATION_PAPER) -
+			   7.0 * 23 * sqrt(log(1e6))) < 1e-9, "paper OPDisc sigma formula");
+	CHECK(dp_shift_delta(50, opdisc_sigma(50, 1e-3, 23, 23, DP_CALIBRATION_PAPER),
+						 4.0 * 23, 24) > 1e-3,
+		  "the paper's sigma is not DP at eps = 50, delta = 1e-3 (gap (b))");
+	CHECK(dp_shift_delta(1, opdisc_sigma(1, 1.0 / (15682.0 * 15682.0), 108, 108,
+										 DP_CALIBRATION_PAPER),
+						 4.0 * 108, 109) > 1.0 / (15682.0 * 15682.0),
+		  "the paper's sigma does not meet the bound at d = 108 (gap (a))");
+	CHECK(isnan(opdisc_sigma(0, 1e-6, 3, 3, DP_CALIBRATION_SOUND)) &&
+		  isnan(opdisc_sigma(1, 0, 3, 3, DP_CALIBRATION_SOUND)),
+		  "invalid parameters give NAN (the mechanism refuses before the charge)");
+
+	gsl_rng_free(rng);
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail == 0 ? 0 : 1;
+}
