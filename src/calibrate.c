@@ -178,6 +178,21 @@ dp_shift_sigma(double eps, double delta, double c, int k)
 	return hi;
 }
 
+/* Objective-Gauss for replace-one neighbours (calibrate.h, docs/PRIVACY.md) */
+double
+objgauss_sigma(double eps, double delta, double L, double R, double beta, double Lambda)
+{
+	double		eps_j;
+
+	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) ||
+		!isfinite(L * R) || !isfinite(beta * R * R / Lambda))
+		return NAN;
+	eps_j = log1p(beta * R * R / Lambda);
+	if (!(eps > eps_j))
+		return NAN;
+	return dp_shift_sigma(eps - eps_j, delta, 2.0 * L * R, 2);
+}
+
 const char *
 dp_calibration_name(DPCalibration cal)
 {

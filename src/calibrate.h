@@ -72,4 +72,22 @@ extern double opdisc_sigma(double eps, double delta, int d, int D2, DPCalibratio
  */
 extern double rspm_sigma(double eps, double delta, int d, DPCalibration cal);
 
+/*
+ * Objective-Gauss (Kifer, Smith, Thakurta 2012 Thm 2; ALGORITHMS.md section 4)
+ * for replace-one neighbours, sum form  sum_i l(<theta, x_i>; y_i) +
+ * (Lambda/2) ||theta||^2 + <b, theta>,  b ~ N(0, sigma^2 I):
+ *   - the noise that yields theta under D' is b + v, v = grad l_i(theta) -
+ *     grad l_i'(theta): ||v|| <= zeta = 2 L R and v lies in span{x_i, x_i'},
+ *     a plane fixed by the two rows, so the radial-shift bound applies with
+ *     c = 2 L R and k = 2 (not the number of parameters);
+ *   - the Jacobians of theta -> b differ by at most a factor
+ *     1 + beta R^2 / Lambda (the Hessians share sum_{j != i} l_j'' x_j x_j^T
+ *     + Lambda I >= Lambda I and differ by two rank-one terms of norm
+ *     <= beta R^2, one on each side), i.e. eps_J = ln(1 + beta R^2 / Lambda);
+ *   sigma = dp_shift_sigma(eps - eps_J, delta, 2 L R, 2).  NAN when
+ *   eps <= eps_J or the arguments are invalid.
+ */
+extern double objgauss_sigma(double eps, double delta, double L, double R,
+							 double beta, double Lambda);
+
 #endif							/* DPOBJ_CALIBRATE_H */

@@ -21,8 +21,11 @@
  *
  *   Objective-Gauss (KST12 Thm 2, with their Lambda/(2n) = our Lambda/2 / n):
  *     Lambda >= 2 beta R^2 / eps,  b ~ N(0, s^2 I),
- *     s^2 = (L R)^2 (8 ln(2/delta) + 4 eps) / eps^2,
- *     theta = argmin J(theta) + <b, theta>
+ *     theta = argmin J(theta) + <b, theta>.  KST12's
+ *     s^2 = zeta^2 (8 ln(2/delta) + 4 eps) / eps^2 is for add/remove
+ *     neighbours (zeta = L R); dpobj replaces a row, so zeta = 2 L R, and s
+ *     is calibrated numerically with the radial-shift bound in the plane of
+ *     the two rows (objgauss_sigma(), calibrate.h; docs/PRIVACY.md).
  *   Output-Gauss: theta^ = argmin J; l2 sensitivity 2 L R / (n lambda_n)
  *     with lambda_n = Lambda / n, i.e. Delta2 = 2 L R / Lambda;
  *     release theta^ + N(0, s^2 I), s = Delta2 sqrt(2 ln(1.25/delta))/eps
@@ -55,6 +58,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_erf.h>
 
+#include "calibrate.h"
 #include "glm.h"
 #include "glmstate.h"
 #include "mechanism.h"
@@ -147,8 +151,13 @@ glm_calibrate(const GLMParams *p, GLMCalibration *c)
 	switch (p->method)
 	{
 		case GLM_METHOD_OBJECTIVE:
-			c->sigma = sqrt((L * c->Reff) * (L * c->Reff) *
-							(8.0 * log(2.0 / delta) + 4.0 * eps)) / eps;
+			/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
+			c->sigma = objgauss_sigma(eps, delta, L, c->Reff, c->beta, c->lambda);
+			if (!(isfinite(c->sigma) && c->sigma > 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("dp_logistic: no noise scale can be calibrated for these epsilon, delta, R and lambda"),
+						 errhint("Use a larger \"lambda\", a larger delta or a smaller epsilon; docs/PRIVACY.md explains the calibration.")));
 			break;
 		case GLM_METHOD_OUTPUT:
 			c->sensitivity = 2.0 * L * c->Reff / c->lambda;

@@ -79,6 +79,41 @@ check_monte_carlo(double eps, double sigma, double c, int k, gsl_rng *rng)
 		  quad, mean, se, eps, sigma, c, k);
 }
 
+/*
+ * k = 2 has a closed form (rho density rho e^{-rho^2/2}):
+ *   delta = e^{-r0^2/2} - e^{eps} [e^{-(r0+s)^2/2} - s sqrt(2 pi) Q(r0+s)],
+ *   r0 = max(0, (eps - s^2/2) / s), Q = upper normal tail.
+ */
+static double
+shift_delta_k2(double eps, double sigma, double c)
+{
+	double		s = c / sigma;
+	double		r0 = (eps - 0.5 * s * s) / s;
+
+	if (r0 < 0)
+		r0 = 0;
+	return exp(-0.5 * r0 * r0) -
+		exp(eps) * (exp(-0.5 * (r0 + s) * (r0 + s)) -
+					s * 2.5066282746310002 * 0.5 * erfc((r0 + s) / 1.4142135623730951));
+}
+
+/* Objective-Gauss: sigma covers delta at eps - eps_J, minimal, closed form */
+static void
+check_objgauss(double eps, double delta, double R, double beta)
+{
+	double		Lambda = 2 * beta * R * R / eps;	/* the default minimum */
+	double		epsj = log1p(beta * R * R / Lambda);
+	double		s = objgauss_sigma(eps, delta, 1.0, R, beta, Lambda);
+	double		q = shift_delta_k2(eps - epsj, s, 2 * R);
+
+	CHECK(isfinite(s) && q <= delta * (1 + 1e-6),
+		  "objgauss eps=%g delta=%g R=%g: closed-form delta %g <= %g", eps, delta, R, q, delta);
+	CHECK(shift_delta_k2(eps - epsj, 0.999 * s, 2 * R) > delta,
+		  "objgauss eps=%g delta=%g R=%g: 0.999 sigma is not enough", eps, delta, R);
+	CHECK(fabs(dp_shift_delta(eps - epsj, s, 2 * R, 2) - q) <= 1e-9 * delta + 1e-14,
+		  "objgauss eps=%g delta=%g R=%g: quadrature = closed form", eps, delta, R);
+}
+
 int
 main(void)
 {
@@ -93,6 +128,15 @@ main(void)
 			check_minimal(eps_list[i], 1.0 / (15682.0 * 15682.0), d_list[j]);
 			check_minimal(eps_list[i], 1e-5, d_list[j]);
 		}
+
+	for (int i = 1; i < 7; i++)
+	{
+		check_objgauss(eps_list[i], 1e-9, 1.0, 0.25);
+		check_objgauss(eps_list[i], 1e-6, sqrt(5.0), 1.0);
+	}
+	CHECK(isnan(objgauss_sigma(1, 1e-6, 1, 1, 0.25, 1.0)) == false &&
+		  isnan(objgauss_sigma(0.1, 1e-6, 1, 1, 100, 1e-3)),
+		  "objgauss refuses when the Jacobian factor alone exceeds epsilon");
 
 	/* the bound itself, where delta is large enough for Monte-Carlo */
 	check_monte_carlo(1.0, 92.0, 92.0, 24, rng);	/* s = 1 */
