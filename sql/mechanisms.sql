@@ -66,7 +66,9 @@ SELECT round(dpobj.noisysgd_sigma(1, 1e-6, 1000, 1)::numeric, 6) AS sgd,
        round(sqrt(32 * 1000.0^2 * ln(1e9) * ln(1e6))::numeric, 6) AS by_hand;
 -- OPSamp, p = 4, R = 1 (R_1 = 1), n = 10000, eps = 1, delta = 1e-6, beta = 0.05:
 --   G = 1/2, D_2 = 4, D_inf = 2, gamma = sqrt(1e-4) 4^(5/4) 2, m = ceil(ln(8e6)/(2 gamma^2)),
---   eta = sqrt(4 sqrt(8) / (250 (1/4) 16 4 (1 + ln 40) 1e4)), lambda = 8 gamma + 250 eta (1/2) 16 4
+--   eta = sqrt(4 sqrt(8) / (250 (1/4) 16 4 (1 + ln 40) 1e4)),
+--   lambda = 2 p D_inf gamma + 250 eta (1/2) 16 4 = 16 gamma + ... (the paper's 4 D_inf gamma = 8 gamma
+--   misses the factor p/2; docs/PRIVACY.md), Laplace scale lambda / (eps + ln(1 - delta))
 WITH c AS (SELECT dpobj.opsamp_calibration(1, 1e-6, 10000, 4, 1, 0.05, false) c),
      h AS (SELECT 0.01 * 4^1.25 * 2 AS gamma,
                   sqrt(4 * sqrt(8) / (250 * 0.25 * 16 * 4 * (1 + ln(40)) * 1e4)) AS eta)
@@ -74,7 +76,8 @@ SELECT (c->>'G')::float8 AS "G",
        round((c->>'gamma')::numeric, 12) = round(h.gamma::numeric, 12) AS gamma_ok,
        (c->>'m')::bigint AS m, ceil(ln(8e6) / (2 * h.gamma^2)) AS m_by_hand,
        round((c->>'eta')::numeric, 12) = round(h.eta::numeric, 12) AS eta_ok,
-       round((c->>'lambda')::numeric, 9) = round((8 * h.gamma + 250 * h.eta * 0.5 * 64)::numeric, 9) AS lambda_ok
+       round((c->>'lambda')::numeric, 9) = round((16 * h.gamma + 250 * h.eta * 0.5 * 64)::numeric, 9) AS lambda_ok,
+       round((c->>'laplace_scale')::numeric, 9) = round(((16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6)))::numeric, 9) AS scale_ok
   FROM c, h;
 
 -- ---- the mechanisms on a small table ---------------------------------
@@ -159,7 +162,7 @@ SET ROLE regress_mech_analyst;
 SELECT mech, (regress_mech.show(dpobj.train('regress_mech.secret', mech, ARRAY['a', 'b'], 'y', 0.5, 1e-6, o))).mechanism
   FROM (VALUES ('rspm', '{}'::jsonb), ('expmech', '{}'), ('logistic', '{"R": 1}'),
                ('logistic', '{"R": 1, "method": "cms"}'), ('noisysgd', '{"R": 1, "T": 1000}'),
-               ('opsamp', '{"R": 1}')) v(mech, o);
+               ('opsamp', '{"R": 1, "n": 400}')) v(mech, o);
 -- an empty selection still runs (and is charged): the output does not reveal it
 SELECT (dpobj.train('regress_mech.secret', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
                     '{"R": 1, "filter": [{"column": "a", "op": ">", "value": 100}]}')).mechanism;

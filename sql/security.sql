@@ -50,6 +50,9 @@ SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.submit('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5, '{"time_limit": 0}')$$),
   ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5, '{"calibration": "paper"}')$$),
   ($$SELECT dpobj.submit('regress_sec.pts', 'rspm', ARRAY['a'], 'y', 0.1, 1e-5, '{"calibration": "paper"}')$$),
+  -- leak 3: OPSamp's number of LP solves comes from a public "n", checked before the scan
+  ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.1, 1e-5, '{"R": 1}')$$),
+  ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.000001, 1e-5, '{"R": 1, "n": 1}')$$),
   ($$SET dpobj.protected_time_limit = 0.001$$),
   ($$SET dpobj.max_self_grant_epsilon = 100$$),
   ($$SET dpobj.drop_confirm = 'contrib_regression'$$)

@@ -37,9 +37,9 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_LOGISTIC:
 			return "Valid options are R (required), method, loss, lambda, intercept and h.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T and radius.";
+			return "Valid options are R (required), loss, intercept, h, T, radius and n.";
 		default:
-			return "Valid options are R (required), intercept and beta.";
+			return "Valid options are R (required), intercept, beta and n.";
 	}
 }
 
@@ -126,6 +126,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
+	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
+		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -165,6 +167,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->T = 0;
 	p->radius = 10.0;
 	p->beta = 0.05;
+	p->n_public = -1;
 
 	if (options == NULL)
 		ereport(ERROR,

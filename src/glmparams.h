@@ -54,6 +54,7 @@ typedef struct GLMParams
 	int64		T;				/* SGD steps, 0: default */
 	double		radius;			/* SGD: C = l2 ball of this radius */
 	double		beta;			/* OPSamp failure probability */
+	double		n_public;		/* option "n": a public row count (OPSamp, noisy GD), <= 0: none */
 } GLMParams;
 
 /* the aggregate's name, for messages */

@@ -1,25 +1,33 @@
 /*-------------------------------------------------------------------------
  *
  * noisysgd.c
- *	  Noisy projected SGD for L2-bounded logistic regression / Huber-SVM:
- *	  dpobj.dp_noisysgd(features, label, epsilon, delta, options).
+ *	  The noisy-gradient baseline for L2-bounded logistic regression /
+ *	  Huber-SVM: dpobj.dp_noisysgd(features, label, epsilon, delta, options).
  *
  * Source: Bassily, Smith, Thakurta 2014, Algorithm 1 (ALGORITHMS.md
- * section 5):  theta_1 = 0 in C (the l2 ball of radius r, option
- * "radius"); for t = 1..T pick a row d uniformly with replacement,
- *   theta_{t+1} = Pi_C(theta_t - eta(t) [n grad l(theta_t; d) + b_t]),
- *   b_t ~ N(0, s^2 I),  s^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2,
- *   eta(t) = ||C||_2 / sqrt(t (n^2 L^2 + p s^2)),  ||C||_2 = 2r,
- * output theta_{T+1}.  L is the Lipschitz constant of theta -> l(theta; x)
- * = |l'| ||x|| <= R_eff (R_eff = sqrt(R^2 + 1) with an intercept).
- *
- * T: the analysis is for T = n^2 steps.  dpobj runs T = min(n^2, T_max)
- * steps, T_max = option "T" (default DPOBJ_SGD_DEFAULT_T = 10^6).  Privacy
- * is unaffected by the cap: s and eta(t) do not depend on T, so the
- * capped run's output is the iterate theta_{T+1} of the full n^2-step run
- * -- a function of the first T steps, whose composition costs no more than
- * that of all n^2 steps (post-processing of a prefix).  Only utility
- * changes (the convergence bound needs all n^2 steps).
+ * section 5), with one change that privacy on the protected path forces:
+ * Algorithm 1 samples one row per step and runs T = n^2 steps with noise
+ * s^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2 -- n, T and s all depend
+ * on the number of selected rows, which is private (a filter turns
+ * "replace one row of the table" into "add or remove one selected row"),
+ * and an empty selection took 0 steps and released exact zeros (issue 9,
+ * leak 4).  dpobj therefore runs noisy projected FULL-BATCH gradient
+ * descent with public parameters only:
+ *   theta_1 = 0 in C (the l2 ball of radius r, option "radius");
+ *   for t = 1..T (option "T", default DPOBJ_SGD_DEFAULT_T):
+ *     g_t = sum_i grad l(theta_t; x_i, y_i)  (||grad l|| <= L R_eff)
+ *     theta_{t+1} = Pi_C(theta_t - eta(t) [g_t + b_t]),  b_t ~ N(0, s^2 I)
+ *   output theta_{T+1}.
+ * Privacy: one step releases g_t + b_t, a Gaussian mechanism with l2
+ * sensitivity Delta = 2 L R_eff (replace one row; L R_eff for add/remove).
+ * T adaptive Gaussian mechanisms compose exactly to one with sensitivity
+ * Delta sqrt(T) (Gaussian differential privacy, Dong, Roth, Su 2019,
+ * Cor. 3.3), so s is the analytic Gaussian mechanism's noise for
+ * sensitivity Delta sqrt(T) (Balle & Wang 2018; glm.c).  Nothing depends
+ * on n, and the output always carries noise.
+ * Step size, as Algorithm 1's: eta(t) = ||C||_2 / sqrt(t (G^2 + p s^2)),
+ * ||C||_2 = 2r, where G bounds ||g_t|| by the public option "n" (G =
+ * n L R_eff) and is 0 without it (utility only: any step size is private).
  *
  *-------------------------------------------------------------------------
  */
@@ -39,9 +47,13 @@
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
 
-#define DPOBJ_SGD_DEFAULT_T	1000000
+#define DPOBJ_SGD_DEFAULT_T	1000
 
-/* ALGORITHMS.md section 5: s^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2 */
+/*
+ * dpobj.noisysgd_sigma() (0.1.0): Algorithm 1's s^2 = 32 L^2 n^2 ln(n/delta)
+ * ln(1/delta) / eps^2 (ALGORITHMS.md section 5), for comparison only: the
+ * mechanism no longer uses it (see the header).
+ */
 static double
 sgd_sigma(double eps, double delta, double n, double L)
 {
@@ -65,29 +77,71 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(sgd_sigma(eps, delta, (double) n, L));
 }
 
+/* sum_i cnt_i grad l(theta; x_i, y_i) + b, b ~ N(0, s^2 I), into grad */
+static void
+sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
+				   const double *y, int nobs, int pp, const double *theta,
+				   double s, gsl_rng *rng, double *grad)
+{
+	for (int j = 0; j < pp; j++)
+		grad[j] = gsl_ran_gaussian_ziggurat(rng, s);
+	for (int k = 0; k < nobs; k++)
+	{
+		const double *x = X + (Size) k * pp;
+		double		z = 0,
+					lf,
+					ld,
+					l2;
+
+		for (int j = 0; j < pp; j++)
+			z += theta[j] * x[j];
+		glm_loss(p->loss, p->h, y[k] * z, &lf, &ld, &l2);
+		for (int j = 0; j < pp; j++)
+			grad[j] += cnt[k] * ld * y[k] * x[j];
+	}
+}
+
+/* theta <- Pi_C(theta - eta grad), C the l2 ball of radius r */
+static void
+sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
+{
+	double		norm2 = 0;
+
+	for (int j = 0; j < pp; j++)
+	{
+		theta[j] -= eta * grad[j];
+		norm2 += theta[j] * theta[j];
+	}
+	if (norm2 > radius * radius)
+	{
+		double		f = radius / sqrt(norm2);
+
+		for (int j = 0; j < pp; j++)
+			theta[j] *= f;
+	}
+}
+
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {
-	GLMState *state;
+	GLMState   *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	double	   *X,
 			   *cnt,
 			   *y,
-			   *theta;
+			   *theta,
+			   *grad;
 	int			nobs,
 				pp,
 				d;
-	double		n,
-				Reff,
+	double		Reff,
 				s,
-				diam,
+				G,
 				denom;
-	int64		T,
-				Tmax;
+	int64		T;
 	int64		ledger_id;
 	gsl_rng    *rng;
-	gsl_ran_discrete_t *volatile table = NULL;
 	StringInfoData params;
 
 	state = glmstate_final_begin(fcinfo, GLM_KIND_SGD, &pctx);
@@ -97,84 +151,39 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	p = &state->params;
 	d = state->d;
 	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
-	n = 0;
-	for (int k = 0; k < nobs; k++)
-		n += cnt[k];
+	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
-	s = sgd_sigma(p->epsilon, p->delta, Max(n, 1.0), Reff);
-	diam = 2.0 * p->radius;
-	denom = n * n * Reff * Reff + pp * s * s;
-	Tmax = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
-	T = (n * n < (double) Tmax) ? (int64) (n * n) : Tmax;
+	T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
+	s = glm_analytic_gauss_sigma(p->epsilon, p->delta, 2.0 * Reff * sqrt((double) T));
+	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
+	denom = G * G + pp * s * s;
 	theta = palloc0(sizeof(double) * pp);
+	grad = palloc(sizeof(double) * pp);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd", p->epsilon, p->delta);
 
-	/* 2. T noisy projected steps */
+	/* 2. T noisy projected gradient steps */
 	rng = dpobj_rng_new();
-	gsl_set_error_handler_off();
 	PG_TRY();
 	{
-		double	   *grad = palloc(sizeof(double) * pp);
-
-		if (nobs > 0)
-		{
-			table = gsl_ran_discrete_preproc(nobs, cnt);
-			if (table == NULL)
-				ereport(ERROR,
-						(errcode(ERRCODE_OUT_OF_MEMORY),
-						 errmsg("out of memory in the GSL sampler")));
-		}
 		for (int64 t = 1; t <= T; t++)
 		{
-			double		eta = diam / sqrt((double) t * denom);
-			double		norm2 = 0;
-
-			if ((t & 4095) == 0)
+			if ((t & 63) == 0)
 				mechanism_poll(ledger_id);
-			for (int j = 0; j < pp; j++)
-				grad[j] = gsl_ran_gaussian_ziggurat(rng, s);
-			if (nobs > 0)
-			{
-				size_t		k = gsl_ran_discrete(rng, table);
-				const double *x = X + k * pp;
-				double		z = 0,
-							lf,
-							ld,
-							l2;
-
-				for (int j = 0; j < pp; j++)
-					z += theta[j] * x[j];
-				glm_loss(p->loss, p->h, y[k] * z, &lf, &ld, &l2);
-				for (int j = 0; j < pp; j++)
-					grad[j] += n * ld * y[k] * x[j];
-			}
-			for (int j = 0; j < pp; j++)
-			{
-				theta[j] -= eta * grad[j];
-				norm2 += theta[j] * theta[j];
-			}
-			if (norm2 > p->radius * p->radius)
-			{
-				double		f = p->radius / sqrt(norm2);
-
-				for (int j = 0; j < pp; j++)
-					theta[j] *= f;
-			}
+			sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, s, rng, grad);
+			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
 		}
 		memset(grad, 0, sizeof(double) * pp);
 	}
 	PG_FINALLY();
 	{
-		if (table)
-			gsl_ran_discrete_free(table);
 		dpobj_rng_free(rng);
 	}
 	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "sgd");
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
 
-	/* public parameters only: T and s depend on n, so neither is shown */
+	/* public parameters only */
 	model_params_begin(&params);
 	model_params_text(&params, "loss", p->loss == GLM_LOSS_LOGISTIC ? "logistic" : "huber");
 	model_params_int(&params, "d", d);
@@ -183,7 +192,10 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	if (p->loss == GLM_LOSS_HUBER)
 		model_params_float(&params, "h", p->h);
 	model_params_float(&params, "radius", p->radius);
-	model_params_int(&params, "T_max", Tmax);
+	model_params_int(&params, "T", T);
+	model_params_float(&params, "sigma", s);
+	if (p->n_public > 0)
+		model_params_float(&params, "n", p->n_public);
 	model_params_end(&params);
 	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
 								p->intercept ? theta[d] : 0.0,

@@ -22,8 +22,20 @@
  *   eta   = sqrt(D_2 sqrt(2p) eps / (250 G^2 p^2 D_inf^2 (1 + ln(2/beta)) n))
  *   sigma^k ~ Exp(rate eta)^p  (mean 1/eta),  k = 1..m
  *   w_k   = argmin_{w in W} L(D, w) - <sigma^k, w>          (an LP)
- *   lambda = 4 D_inf gamma + 250 eta G p^2 D_inf^2 + alpha/(10 G), alpha = 0
- *   output (1/m) sum_k w_k + Lap(lambda/eps)^p
+ *   lambda = 2 p D_inf gamma + 250 eta G p^2 D_inf^2 + alpha/(10 G), alpha = 0
+ *   output (1/m) sum_k w_k + Lap(lambda/eps_L)^p,  eps_L = eps + ln(1 - delta)
+ * The paper's lambda has 4 D_inf gamma: Lemma 9 bounds each coordinate of
+ * the average (Hoeffding, union over p coordinates), so the l1 deviation of
+ * one run's average from its mean is p D_inf gamma, twice that between two
+ * runs (ALGORITHMS.md section 3 "Correction"; derivation and the eps_L
+ * term in docs/PRIVACY.md).
+ * n: gamma, m and eta depend on the number of rows, which the privacy
+ * proof does not need (they tune utility; lambda covers any choice), but
+ * which is private on the protected path.  dpobj uses the public option
+ * "n" when given -- dpobj.train() requires it, so the number of LP solves
+ * and every refusal depend on public inputs only (issue 9, leak 3) -- and
+ * the direct aggregate's own row count otherwise (its neighbours replace a
+ * row, so the count is the same for both).
  * alpha = 0: each LP is solved to optimality by the simplex method
  * (floating-point tolerances aside); the argmin is unique with probability
  * 1 because sigma^k has a density.
@@ -64,6 +76,9 @@ PG_FUNCTION_INFO_V1(dpobj_opsamp_calibration);
 /* the number of LP solves a run may need; more is refused before charging */
 #define DPOBJ_OPSAMP_MAX_M	100000
 
+/* GLPK runs at most this long between two checks for cancel / timeouts */
+#define OPSAMP_LP_SLICE_MS	250
+
 typedef struct OPSampCalibration
 {
 	double		R1;				/* l1 bound incl. intercept */
@@ -74,6 +89,7 @@ typedef struct OPSampCalibration
 	int64		m;
 	double		eta;
 	double		lambda;
+	double		laplace_scale;	/* lambda / (eps + ln(1 - delta)) */
 } OPSampCalibration;
 
 static void
@@ -94,8 +110,46 @@ opsamp_calibrate(double eps, double delta, double n, int p, double R, bool inter
 	c->eta = sqrt(c->D2 * sqrt(2.0 * pp) * eps /
 				  (250.0 * c->G * c->G * pp * pp * c->Dinf * c->Dinf *
 				   (1.0 + log(2.0 / beta)) * n));
-	c->lambda = 4.0 * c->Dinf * c->gamma +
+	/* sound lambda (see the header): 2 p D_inf gamma, not 4 D_inf gamma */
+	c->lambda = 2.0 * pp * c->Dinf * c->gamma +
 		250.0 * c->eta * c->G * pp * pp * c->Dinf * c->Dinf + 0.0;
+	/* Laplace scale: the concentration event fails with probability delta */
+	c->laplace_scale = c->lambda / (eps + log1p(-delta));
+}
+
+/* more LP solves than DPOBJ_OPSAMP_MAX_M are refused before the charge */
+static void
+opsamp_check_m(const OPSampCalibration *c)
+{
+	if (c->m > DPOBJ_OPSAMP_MAX_M)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_opsamp: this run would need more than %d LP solves", DPOBJ_OPSAMP_MAX_M),
+				 errhint("Use a larger epsilon, delta or \"n\", or fewer features (m = ln(2p/delta) / (2 gamma^2)).")));
+}
+
+/*
+ * dpobj.train()'s argument check (train.c, mechanism.h): the public "n" is
+ * required, and the number of LP solves it implies is checked here, before
+ * any row is read (issue 9, leak 3).
+ */
+void
+opsamp_check_args(const char *aggname, double epsilon, double delta, int d,
+				  Jsonb *options)
+{
+	GLMParams	p;
+	OPSampCalibration c;
+
+	glm_check_args_opsamp(aggname, epsilon, delta, d, options);
+	glmparams_init(GLM_KIND_OPSAMP, &p, epsilon, delta, options);
+	if (p.n_public <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_opsamp through dpobj.train() or dpobj.submit() needs the public option \"n\""),
+				 errhint("Pass a public estimate of the number of rows, e.g. '{\"R\": 1, \"n\": 10000}': OPSamp's number of LP solves depends on it, and the selected row count itself is private.")));
+	opsamp_calibrate(epsilon, delta, p.n_public, d + (p.intercept ? 1 : 0), p.R,
+					 p.intercept, p.beta, &c);
+	opsamp_check_m(&c);
 }
 
 /* dpobj.opsamp_calibration(eps, delta, n, d, R, beta, intercept) -> jsonb */
@@ -126,6 +180,7 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 	model_params_int(&buf, "m", c.m);
 	model_params_float(&buf, "eta", c.eta);
 	model_params_float(&buf, "lambda", c.lambda);
+	model_params_float(&buf, "laplace_scale", c.laplace_scale);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
@@ -223,6 +278,30 @@ opsamp_build_lp(const double *X, const double *cnt, const double *y, int nobs, i
 	return lp;
 }
 
+/*
+ * One LP solve in time slices of OPSAMP_LP_SLICE_MS: between slices (never
+ * inside GLPK, whose hooks are off then) cancel and statement_timeout are
+ * honoured; the simplex resumes from the basis it reached.  True when the
+ * LP was solved to optimality.
+ */
+static bool
+opsamp_simplex(glp_prob *lp, const glp_smcp *smcp, int64 ledger_id)
+{
+	for (;;)
+	{
+		int			rc;
+
+		glp_error_hook(opsamp_error_hook, NULL);
+		glp_term_hook(opsamp_term_hook, NULL);
+		rc = glp_simplex(lp, smcp);
+		glp_error_hook(NULL, NULL);
+		glp_term_hook(NULL, NULL);
+		if (rc != GLP_ETMLIM)
+			return rc == 0 && glp_get_status(lp) == GLP_OPT;
+		mechanism_poll(ledger_id);
+	}
+}
+
 Datum
 dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 {
@@ -252,15 +331,18 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	p = &state->params;
 	d = state->d;
 	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
-	n = 0;
-	for (int k = 0; k < nobs; k++)
-		n += cnt[k];
+	n = p->n_public;
+	if (n <= 0)
+	{
+		/* direct path only: dpobj.train() required a public "n" */
+		if (pctx != NULL)
+			elog(ERROR, "dp_opsamp: no public \"n\" on the protected path");
+		n = 0;
+		for (int k = 0; k < nobs; k++)
+			n += cnt[k];
+	}
 	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);
-	if (c.m > DPOBJ_OPSAMP_MAX_M)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("dp_opsamp: this run would need more than %d LP solves", DPOBJ_OPSAMP_MAX_M),
-				 errhint("Use a larger epsilon or delta, or fewer features (m = ln(2p/delta) / (2 gamma^2)).")));
+	opsamp_check_m(&c);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, "opsamp", p->epsilon, p->delta);
@@ -293,6 +375,7 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 			glp_init_smcp(&smcp);
 			smcp.msg_lev = GLP_MSG_ERR;
 			smcp.presolve = GLP_OFF;
+			smcp.tm_lim = OPSAMP_LP_SLICE_MS;
 			for (int64 k = 0; k < c.m && !failed; k++)
 			{
 				/* between LP solves: never inside GLPK */
@@ -303,15 +386,13 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 				{
 					sig[j] = gsl_ran_exponential(rng, 1.0 / c.eta);
 				}
-				glp_error_hook(opsamp_error_hook, NULL);
-				glp_term_hook(opsamp_term_hook, NULL);
 				for (int j = 0; j < pp; j++)
 					glp_set_obj_coef(lp, 1 + j, -sig[j]);
-				if (glp_simplex(lp, &smcp) != 0 || glp_get_status(lp) != GLP_OPT)
+				if (!opsamp_simplex(lp, &smcp, ledger_id))
 				{
 					/* warm start failed: retry from the standard basis */
 					glp_std_basis(lp);
-					if (glp_simplex(lp, &smcp) != 0 || glp_get_status(lp) != GLP_OPT)
+					if (!opsamp_simplex(lp, &smcp, ledger_id))
 					{
 						failed = 2;
 						break;
@@ -345,11 +426,11 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 
 	/* 3. average and Laplace output noise, scale lambda/eps */
 	for (int j = 0; j < pp; j++)
-		avg[j] = avg[j] / (double) c.m + gsl_ran_laplace(rng, c.lambda / p->epsilon);
+		avg[j] = avg[j] / (double) c.m + gsl_ran_laplace(rng, c.laplace_scale);
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
 
-	/* public parameters only: gamma, m, eta, lambda depend on n */
+	/* public parameters only: gamma, m, eta, lambda only from a public n */
 	model_params_begin(&params);
 	model_params_text(&params, "loss", "scaled_hinge");
 	model_params_int(&params, "d", d);
@@ -358,6 +439,15 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	glm_params_bool(&params, "intercept", p->intercept);
 	model_params_float(&params, "G", c.G);
 	model_params_float(&params, "beta", p->beta);
+	if (p->n_public > 0)
+	{
+		/* computed from the public "n" only */
+		model_params_float(&params, "n", p->n_public);
+		model_params_float(&params, "gamma", c.gamma);
+		model_params_int(&params, "m", c.m);
+		model_params_float(&params, "eta", c.eta);
+		model_params_float(&params, "lambda", c.lambda);
+	}
 	model_params_end(&params);
 	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
 								p->intercept ? avg[d] : 0.0,

@@ -77,7 +77,7 @@ static const TrainMechanism train_mechanisms[] = {
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", glm_check_args_logistic},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", glm_check_args_sgd},
-	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", glm_check_args_opsamp},
+	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 };
 
 static const TrainMechanism *
