@@ -1,7 +1,7 @@
 -- predict() agrees with sgn(<w, x>) (sgn(0) = -1) for trained models, and
 -- every run writes exactly one ledger row with its parameters and outcome.
 BEGIN;
-SELECT plan(9);
+SELECT plan(10);
 
 CREATE TEMP TABLE pts AS
 SELECT ARRAY[(abs(hashint4(g)) % 65 - 32) / 32.0,
@@ -12,7 +12,7 @@ SELECT ARRAY[(abs(hashint4(g)) % 65 - 32) / 32.0,
   FROM generate_series(1, 500) g;
 
 SET dpobj.seed = 5;
-SELECT max(id) AS before_id FROM dpobj.ledger \gset
+SELECT coalesce(max(id), 0) AS before_id FROM dpobj.ledger \gset
 CREATE TEMP TABLE models AS
 SELECT e, (SELECT dpobj.dp_halfspace(f, y, e, 1e-7) FROM pts WHERE e > 0) AS m
   FROM unnest(ARRAY[0.2, 1.0, 5.0, 1e6]::float8[]) e;
@@ -32,11 +32,13 @@ SELECT ok((SELECT bool_and(NOT dpobj.predict(m, '{0,0,0,0}')) FROM models),
 
 -- the models carry public parameters only
 SELECT is((SELECT array_agg(DISTINCT k ORDER BY k) FROM models, jsonb_object_keys((m).params) k),
-          ARRAY['B', 'D2', 'Q', 'd', 'loss', 'oracle', 'sigma', 'tau'],
+          ARRAY['B', 'D2', 'Q', 'calibration', 'd', 'loss', 'oracle', 'sigma', 'tau'],
           'params hold only public parameters (no n, loss or objective)');
-SELECT ok((SELECT bool_and(abs(((m).params->>'sigma')::float8 - dpobj.opdisc_sigma(e, 1e-7, 4)) < 1e-9 * dpobj.opdisc_sigma(e, 1e-7, 4))
+SELECT ok((SELECT bool_and(abs(((m).params->>'sigma')::float8 - dpobj.opdisc_sigma(e, 1e-7, 4, 4, 'sound')) < 1e-9 * dpobj.opdisc_sigma(e, 1e-7, 4, 4, 'sound'))
              FROM models),
-          'sigma in the model is the Algorithm 1 calibration for D2 = d = 4');
+          'sigma in the model is the sound Algorithm 1 calibration for D2 = d = 4');
+SELECT ok((SELECT bool_and((m).params->>'calibration' = 'sound') FROM models),
+          'the models say they used the sound calibration');
 
 -- ledger: one row per run, exact numeric parameters, released
 SELECT is((SELECT count(*) FROM dpobj.ledger WHERE id > :before_id), 4::bigint,

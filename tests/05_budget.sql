@@ -39,7 +39,7 @@ SELECT is((SELECT spent_epsilon FROM dpobj.my_budgets), 0.1, 'one run charged 0.
 SELECT is((SELECT array_agg(k ORDER BY k)
              FROM dpobj.train('tap_budget.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.0001) m,
                   jsonb_object_keys(m.params) k),
-          ARRAY['B', 'D2', 'Q', 'd', 'loss', 'oracle', 'sigma', 'tau'],
+          ARRAY['B', 'D2', 'Q', 'calibration', 'd', 'loss', 'oracle', 'sigma', 'tau'],
           'the released model carries public parameters only (no row count)');
 SELECT isnt((SELECT weights FROM dpobj.train('tap_budget.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.0001,
                       '{"filter": [{"column": "i", "op": ">", "value": 100000}]}')),

@@ -94,13 +94,14 @@ SELECT cmp_ok(pg_temp.dist((SELECT dpobj.dp_logistic(x, y, 1e6, 1e-6, '{"R": 1, 
 SELECT cmp_ok(pg_temp.dist((SELECT dpobj.dp_logistic(x, y, 0.05, 1e-6, '{"R": 1, "lambda": 1, "method": "output"}') FROM d3),
                            (SELECT m FROM ref)), '>', 0.03::float8,
               'at eps = 0.05 Output-Gauss is far from it (the check above can fail)');
--- Noisy SGD at eps = 1e9 (noise negligible), T = n^2 = 160000 steps of projected SGD on the
--- ball of radius 10: the last-iterate bound (Shamir & Zhang 2013) on the average logistic
--- loss is ||C|| L (2 + ln T) / sqrt T = 20 sqrt2 (2 + 12) / 400 = 0.99 over the best point
--- of C, and the reference (norm < 10) is in C.
+-- Noisy gradient descent at eps = 1e9 (noise negligible), T = 160000 projected full-batch
+-- steps on the ball of radius 10 with the public n = 400 (step size 2r / sqrt(t G^2),
+-- G = n L R_eff bounds the gradient sum): the last-iterate bound (Shamir & Zhang 2013) on
+-- the average logistic loss is ||C|| L R_eff (2 + ln T) / sqrt T = 20 sqrt2 (2 + 12) / 400
+-- = 0.99 over the best point of C, and the reference (norm < 10) is in C.
 CREATE FUNCTION pg_temp.avgloss(m dpobj.model) RETURNS float8 LANGUAGE sql AS $$
   SELECT avg(ln(1 + exp(-(CASE WHEN y THEN 1 ELSE -1 END) * dpobj.score(m, x)))) FROM d3 $$;
-SELECT cmp_ok(pg_temp.avgloss((SELECT dpobj.dp_noisysgd(x, y, 1e9, 1e-6, '{"R": 1, "T": 160000}') FROM d3)),
+SELECT cmp_ok(pg_temp.avgloss((SELECT dpobj.dp_noisysgd(x, y, 1e9, 1e-6, '{"R": 1, "T": 160000, "n": 400}') FROM d3)),
               '<=', pg_temp.avgloss((SELECT m FROM ref)) + 0.99,
               'noisy SGD at eps = 1e9 is within the SGD bound of the reference loss');
 -- OPSamp at eps = 1e12 (no intercept, W = [-1,1]^3, R_1 = 1): every LP solution w_k has
