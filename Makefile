@@ -74,3 +74,6 @@ override autodepend = yes
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# the helptext.c rule above must not become the default goal
+.DEFAULT_GOAL := all

@@ -539,16 +539,35 @@ aggstate_merge(DPAggState *dst, Datum src)
 	}
 }
 
-MemoryContext
-aggstate_combine_context(FunctionCallInfo fcinfo, const DPStateType *type)
+/*
+ * The combine function of both state types: merges the second partial
+ * state into the first (either may be NULL), in the aggregate context.
+ */
+Datum
+aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type)
 {
 	MemoryContext aggcontext;
+	DPAggState *st;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the combine function of %s called in non-aggregate context", type->name)));
-	return aggcontext;
+				 errmsg("the combine function of %s called in non-aggregate context", type->name),
+				 errhint("Combine functions run only inside dpobj's aggregates.")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+		st = aggstate_writable(type, PG_GETARG_DATUM(1), aggcontext);
+	else
+	{
+		st = aggstate_writable(type, PG_GETARG_DATUM(0), aggcontext);
+		aggstate_merge(st, PG_GETARG_DATUM(1));
+	}
+	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
 }
 
 void

@@ -135,9 +135,8 @@ aggstate_changed(DPAggState *st)
 /* The canonical order of st's rows (cached in st). */
 extern const int32 *aggstate_order(DPAggState *st);
 
-/* The aggregate context of a combine function (errors outside an aggregate). */
-extern MemoryContext aggstate_combine_context(FunctionCallInfo fcinfo,
-											  const DPStateType *type);
+/* The combine function of a state type (errors outside an aggregate). */
+extern Datum aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type);
 
 /*
  * The first check of every final function: it runs as an aggregate's final

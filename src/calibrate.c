@@ -36,6 +36,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_integration.h>
@@ -191,6 +192,18 @@ objgauss_sigma(double eps, double delta, double L, double R, double beta, double
 	if (!(eps > eps_j))
 		return NAN;
 	return dp_shift_sigma(eps - eps_j, delta, 2.0 * L * R, 2);
+}
+
+bool
+dp_calibration_parse(const char *name, DPCalibration *cal)
+{
+	if (strcmp(name, "sound") == 0)
+		*cal = DP_CALIBRATION_SOUND;
+	else if (strcmp(name, "paper") == 0)
+		*cal = DP_CALIBRATION_PAPER;
+	else
+		return false;
+	return true;
 }
 
 const char *

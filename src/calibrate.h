@@ -58,6 +58,9 @@ typedef enum DPCalibration
 
 extern const char *dp_calibration_name(DPCalibration cal);
 
+/* "sound" or "paper" into *cal; false for any other name */
+extern bool dp_calibration_parse(const char *name, DPCalibration *cal);
+
 /*
  * OPDisc (Algorithm 1, tau = 1, G = 1/tau): shift c = 4 G D^2 / tau for
  * replace-one neighbours, noise dimension k = d + 1.

@@ -45,16 +45,14 @@ static DPCalibration
 calibsql_calibration(text *t)
 {
 	char	   *s = text_to_cstring(t);
+	DPCalibration cal;
 
-	if (strcmp(s, "sound") == 0)
-		return DP_CALIBRATION_SOUND;
-	if (strcmp(s, "paper") == 0)
-		return DP_CALIBRATION_PAPER;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\"", s),
-			 errhint("Use \"sound\" or \"paper\".")));
-	return DP_CALIBRATION_SOUND;	/* keep compiler quiet */
+	if (!dp_calibration_parse(s, &cal))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown calibration \"%s\"", s),
+				 errhint("Use \"sound\" or \"paper\".")));
+	return cal;
 }
 
 static Datum

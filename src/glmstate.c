@@ -300,23 +300,7 @@ dpobj_glm_opsamp_transfn(PG_FUNCTION_ARGS)
 Datum
 dpobj_glm_state_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggstate_combine_context(fcinfo, &glm_type);
-	DPAggState *st;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-		st = aggstate_writable(&glm_type, PG_GETARG_DATUM(1), aggcontext);
-	else
-	{
-		st = aggstate_writable(&glm_type, PG_GETARG_DATUM(0), aggcontext);
-		aggstate_merge(st, PG_GETARG_DATUM(1));
-	}
-	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+	return aggstate_combine(fcinfo, &glm_type);
 }
 
 /* ---- type I/O ---- */

@@ -57,16 +57,14 @@ static DPCalibration
 parse_calibration(JsonbValue *v)
 {
 	char	   *s = dp_option_string(v, "calibration", "Use \"sound\" or \"paper\".");
+	DPCalibration cal;
 
-	if (strcmp(s, "sound") == 0)
-		return DP_CALIBRATION_SOUND;
-	if (strcmp(s, "paper") == 0)
-		return DP_CALIBRATION_PAPER;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown calibration \"%s\"", s),
-			 errhint("Use \"sound\" (the default) or \"paper\" (the paper's sigma, direct aggregates only; docs/PRIVACY.md).")));
-	return DP_CALIBRATION_SOUND;	/* keep compiler quiet */
+	if (!dp_calibration_parse(s, &cal))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown calibration \"%s\"", s),
+				 errhint("Use \"sound\" (the default) or \"paper\" (the paper's sigma, direct aggregates only; docs/PRIVACY.md).")));
+	return cal;
 }
 
 /* one key of the options object (dp_options_foreach callback) */

@@ -222,23 +222,7 @@ dpobj_hs_opts_transfn(PG_FUNCTION_ARGS)
 Datum
 dpobj_hs_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcontext = aggstate_combine_context(fcinfo, &hs_type);
-	DPAggState *st;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-		st = aggstate_writable(&hs_type, PG_GETARG_DATUM(1), aggcontext);
-	else
-	{
-		st = aggstate_writable(&hs_type, PG_GETARG_DATUM(0), aggcontext);
-		aggstate_merge(st, PG_GETARG_DATUM(1));
-	}
-	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+	return aggstate_combine(fcinfo, &hs_type);
 }
 
 /* ---- type I/O ---- */
