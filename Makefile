@@ -21,6 +21,7 @@ OBJS = \
 	src/mechanism.o \
 	src/halfspace.o \
 	src/model.o \
+	src/models.o \
 	src/ledger.o \
 	src/ledgerrun.o \
 	src/ledgertransport.o \
@@ -59,7 +60,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c

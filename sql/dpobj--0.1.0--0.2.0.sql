@@ -476,3 +476,106 @@ AS 'MODULE_PATHNAME', 'dpobj_help'
 LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpobj.help(text) IS
     'dpobj''s reference manual: without a topic the overview and the list of topics, with one its section';
+
+-- Model catalog (docs/USAGE.md "Store and use models by name"; src/models.c):
+-- named models per owner.  Written only by dpobj's C code (dpobj.train with
+-- model_name, dpobj.save_model, dpobj.drop_model); every role reads its own
+-- rows, dpobj_admin members and superusers all.  A row holds the released
+-- model and public parameters only.
+CREATE TABLE dpobj.models (
+    id bigserial PRIMARY KEY,
+    name text NOT NULL,
+    ownerid oid NOT NULL,
+    mechanism text NOT NULL,
+    created timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    epsilon numeric NOT NULL,
+    delta numeric NOT NULL,
+    params jsonb NOT NULL,
+    relation text,
+    ledger_id bigint,
+    model dpobj.model NOT NULL,
+    UNIQUE (ownerid, name)
+);
+COMMENT ON TABLE dpobj.models IS
+    'Named models: dpobj.train(..., model_name => ...) and dpobj.save_model() store, dpobj.predict/score(name, ...) use, dpobj.drop_model() removes';
+COMMENT ON COLUMN dpobj.models.ownerid IS 'The role (OID) that stored the model';
+COMMENT ON COLUMN dpobj.models.relation IS 'The protected table a dpobj.train() run read (NULL for saved models)';
+COMMENT ON COLUMN dpobj.models.ledger_id IS 'The dpobj.ledger row of that run (NULL for saved models)';
+SELECT pg_catalog.pg_extension_config_dump('dpobj.models', '');
+SELECT pg_catalog.pg_extension_config_dump('dpobj.models_id_seq', '');
+REVOKE ALL ON dpobj.models FROM PUBLIC;
+REVOKE ALL ON SEQUENCE dpobj.models_id_seq FROM PUBLIC;
+GRANT SELECT ON dpobj.models TO PUBLIC;
+ALTER TABLE dpobj.models ENABLE ROW LEVEL SECURITY;
+CREATE POLICY models_visible ON dpobj.models
+    FOR SELECT USING (ownerid OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                       WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                      OR pg_catalog.pg_has_role(CURRENT_USER, 'dpobj_admin', 'MEMBER'));
+
+CREATE FUNCTION dpobj.save_model(name text, model dpobj.model, replace boolean DEFAULT false)
+RETURNS void
+AS 'MODULE_PATHNAME', 'dpobj_save_model'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.save_model(text, dpobj.model, boolean) IS
+    'Store a model (e.g. from a direct aggregate) in dpobj.models under your name; replace => true overwrites a model of that name';
+
+CREATE FUNCTION dpobj.drop_model(name text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_drop_model'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.drop_model(text) IS
+    'Remove one of your models from dpobj.models (true if it existed)';
+
+-- your model of this name (row-level security: only your own rows)
+CREATE FUNCTION dpobj.get_model(name text)
+RETURNS dpobj.model
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    result dpobj.model;
+BEGIN
+    SELECT (m.model).* INTO result FROM dpobj.models m
+     WHERE m.name OPERATOR(pg_catalog.=) $1
+       AND m.ownerid OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                              WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'you have no model named "%"', $1
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'SELECT name FROM dpobj.models lists yours; dpobj.train(..., model_name => ...) or dpobj.save_model() store one.';
+    END IF;
+    RETURN result;
+END
+$$;
+COMMENT ON FUNCTION dpobj.get_model(text) IS 'Your stored model of this name (dpobj.models)';
+
+CREATE FUNCTION dpobj.predict(name text, features float8[])
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.predict(text, float8[]) IS
+    'The prediction of your stored model of this name (see dpobj.predict(model, features))';
+
+CREATE FUNCTION dpobj.score(name text, features float8[])
+RETURNS float8
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.score(text, float8[]) IS
+    'The margin of your stored model of this name (see dpobj.score(model, features))';
+
+-- dpobj.train() gains model_name: a new trailing argument (DROP + CREATE;
+-- the C function is the same, it reads the argument when present)
+DROP FUNCTION dpobj.train(regclass, text, text[], text, numeric, numeric, jsonb);
+CREATE FUNCTION dpobj.train(rel regclass, mechanism text, features text[], label text,
+                            epsilon numeric, delta numeric, options jsonb DEFAULT '{}',
+                            model_name text DEFAULT NULL)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_train'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.train(regclass, text, text[], text, numeric, numeric, jsonb, text) IS
+    'Train on a protected table without reading it: charges (epsilon, delta) to the caller''s budget before any noise is drawn; with model_name the model is also stored in dpobj.models';

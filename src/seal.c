@@ -231,8 +231,10 @@ seal_check_done(const DPProtectedContext *ctx, bool isnull)
 }
 
 Datum
-seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user)
+seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *ledger_id)
 {
+	DPProtectedStatus st;
+
 	volatile Datum result = (Datum) 0;
 	bool		isnull = true;
 
@@ -244,6 +246,8 @@ seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user)
 		dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
 		result = seal_execute(ctx, q, exec_user, &isnull);
 		seal_check_done(ctx, isnull);
+		protected_status(&st);
+		*ledger_id = st.ledger_id;
 	}
 	PG_FINALLY();
 	{

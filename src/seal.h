@@ -25,7 +25,8 @@
  * and returns the released model (a datum in the caller's memory context).
  * Call inside SPI (SPI_connect done).
  */
-extern Datum seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user);
+extern Datum seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
+					  int64 *ledger_id);
 
 /* The generic error of a failed protected run (DP006), for tests and docs. */
 extern void seal_generic_error(void) pg_attribute_noreturn();

@@ -30,6 +30,7 @@
 #include "hsstate.h"
 #include "ledger.h"
 #include "mechanism.h"
+#include "models.h"
 #include "privileged.h"
 #include "protectable.h"
 #include "protected.h"
@@ -273,9 +274,14 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only)
 	TrainQuery	query;
 	Oid			owner;
 	Datum		result;
+	char	   *model_name = NULL;
+	int64		ledger_id = 0;
 
 	dpobj_verify_schema();
 	dp_check_not_null(fcinfo, 7, "dpobj.train");
+	/* in this function's context: SPI_finish() frees what SPI's holds */
+	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
+		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	memset(&ctx, 0, sizeof(ctx));
 	mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
 
@@ -317,9 +323,15 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only)
 		SPI_finish();
 		PG_RETURN_VOID();
 	}
+	/* dpobj.train(..., model_name): a public check, before the charge */
+	if (model_name != NULL)
+		models_check_name(caller, model_name, false);
 
-	result = seal_run(&ctx, &query, owner);
+	result = seal_run(&ctx, &query, owner, &ledger_id);
 	SPI_finish();
+	/* the model catalog (issue 12): the released model and public parameters */
+	if (model_name != NULL)
+		models_store(caller, model_name, result, false, ctx.relation, ledger_id);
 	PG_RETURN_DATUM(result);
 }
 
