@@ -22,6 +22,8 @@ OBJS = \
 	src/halfspace.o \
 	src/model.o \
 	src/models.o \
+	src/dpnoise.o \
+	src/evaluate.o \
 	src/ledger.o \
 	src/ledgerrun.o \
 	src/ledgertransport.o \
@@ -60,7 +62,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c

@@ -579,3 +579,38 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.train(regclass, text, text[], text, numeric, numeric, jsonb, text) IS
     'Train on a protected table without reading it: charges (epsilon, delta) to the caller''s budget before any noise is drawn; with model_name the model is also stored in dpobj.models';
+
+-- Private evaluation (src/evaluate.c, docs/PRIVACY.md "Private evaluation"): a
+-- DP confusion matrix with exact discrete Laplace noise, charged like any run.
+CREATE FUNCTION dpobj.dp_evaluate_transfn(float8[], float8[], boolean, float8, float8, jsonb)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evaluate_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_combinefn(float8[], float8[])
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evaluate_combinefn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_finalfn(float8[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_evaluate_finalfn'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE dpobj.dp_evaluate(features float8[], label boolean,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_evaluate_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_evaluate_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_evaluate_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_evaluate(float8[], boolean, float8, float8, jsonb) IS
+    'DP confusion matrix of a model (options {"model": m::text}) with discrete Laplace noise, plus accuracy, precision, recall with noise-aware 95% intervals';
+
+CREATE FUNCTION dpobj.evaluate(rel regclass, model dpobj.model, features text[], label text,
+                               epsilon numeric, delta numeric, options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_evaluate'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.evaluate(regclass, dpobj.model, text[], text, numeric, numeric, jsonb) IS
+    'Evaluate a model on a protected table without reading it: a DP confusion matrix charged to the caller''s budget like dpobj.train() (options: "filter")';

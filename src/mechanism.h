@@ -44,6 +44,8 @@ extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext 
 							  const char *mechanism, double epsilon, double delta);
 
 /* dpobj.train()'s argument checks of the halfspace-state mechanisms */
+extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
 extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 extern void opdisc_check_args(const char *aggname, double epsilon, double delta,

@@ -79,6 +79,8 @@ static const TrainMechanism train_mechanisms[] = {
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", glm_check_args_logistic},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", glm_check_args_sgd},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
+	/* issue 12: private evaluation, through dpobj.evaluate() only */
+	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
 
 static const TrainMechanism *
@@ -258,7 +260,7 @@ train_owner(Oid relid, const char *relation)
  * charging -- so a job is refused exactly when train() would refuse at once.
  */
 static Datum
-train_impl(FunctionCallInfo fcinfo, bool validate_only)
+train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 {
 	Oid			caller = GetUserId();
 	char		relkind;
@@ -284,6 +286,12 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only)
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	memset(&ctx, 0, sizeof(ctx));
 	mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	/* 'evaluate' releases counts, not a model: dpobj.evaluate() only */
+	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the mechanism \"evaluate\" runs only through dpobj.evaluate()"),
+				 errhint("dpobj.evaluate(rel, model, features, label, epsilon, delta, options) evaluates a model on a protected table.")));
 
 	/* the table: locked against DROP/ALTER until the end of the transaction */
 	ctx.relid = PG_GETARG_OID(0);
@@ -338,11 +346,17 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only)
 Datum
 dpobj_train(PG_FUNCTION_ARGS)
 {
-	return train_impl(fcinfo, false);
+	return train_impl(fcinfo, false, false);
 }
 
 void
 dpobj_train_validate(FunctionCallInfo fcinfo)
 {
-	(void) train_impl(fcinfo, true);
+	(void) train_impl(fcinfo, true, false);
+}
+
+Datum
+train_evaluate(FunctionCallInfo fcinfo)
+{
+	return train_impl(fcinfo, false, true);
 }

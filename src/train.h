@@ -28,4 +28,11 @@
  */
 extern void dpobj_train_validate(FunctionCallInfo fcinfo);
 
+/*
+ * dpobj.evaluate() (evaluate.c): train()'s sealed path with the mechanism
+ * 'evaluate' (an argument list in train()'s order), returning its jsonb.
+ * dpobj.train() and dpobj.submit() refuse that mechanism.
+ */
+extern Datum train_evaluate(FunctionCallInfo fcinfo);
+
 #endif							/* DPOBJ_TRAIN_H */

@@ -188,6 +188,34 @@ SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
 SQL
 }
 
+# what the analyst sees of one dpobj.evaluate() run (issue 12): a fixed public model
+# with one weight per feature; the released counts are the DP output
+eval_script() {
+    cat <<'SQL'
+\set VERBOSITY verbose
+\set SHOW_CONTEXT always
+\set ON_ERROR_ROLLBACK on
+\pset null (null)
+SET dpobj.progress = on;
+SET enable_seqscan = off;
+SET random_page_cost = 0.001;
+SET ROLE :"role";
+SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
+BEGIN;
+SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
+  FROM dpobj.evaluate(:'rel',
+         ROW('logistic', array_fill(0.5::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
+             -0.1, 1, 1e-6, '{}')::dpobj.model,
+         string_to_array(:'feats', ','), 'y', :eps, :delta, :'opts'::jsonb) e;
+SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
+COMMIT;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
+  FROM dpobj.ledger WHERE id > :before ORDER BY id;
+SQL
+}
+
 # run_psql DB OUTFILE SCRIPT VAR=VALUE...
 run_psql() {
     local db="$1" out="$2" script="$3" args=() v
@@ -227,6 +255,7 @@ for i in 0 1; do
     fi
 done
 train_script >"$WORK/train.sql"
+eval_script >"$WORK/eval.sql"
 
 # every run: scenario x mechanism (minus the scenario's skips), one tab-separated line
 # SCEN FEATS MNAME MECH KIND OPTS (the options include the scenario's filter)
@@ -251,6 +280,18 @@ for run in "${RUNS[@]}"; do
     done
     compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
         "$WORK/$scen.$mname.train.1" "$kind"
+done
+
+# ---- dpobj.evaluate(): every scenario, through the same sealed path ----------------
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen feats filter _ <<<"$sline"
+    scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
+    for i in 0 1; do
+        run_psql "${DBS[$i]}" "$WORK/$scen.evaluate.$i" "$WORK/eval.sql" \
+            role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
+            eps="$EPS" delta="$DELTA"
+    done
+    compare_pair "$scen" evaluate evaluate "$WORK/$scen.evaluate.0" "$WORK/$scen.evaluate.1" discrete
 done
 
 # ---- dpobj.submit(): the same runs as jobs ----------------------------------------------

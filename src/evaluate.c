@@ -1,0 +1,462 @@
+/*-------------------------------------------------------------------------
+ *
+ * evaluate.c
+ *	  Private evaluation of a model (issue 12; docs/PRIVACY.md "Private
+ *	  evaluation"):
+ *
+ *	  dpobj.dp_evaluate(features, label, epsilon, delta, options) RETURNS jsonb
+ *	      aggregate; options {"model": <dpobj.model as text>}
+ *	  dpobj.evaluate(rel, model, features, label, epsilon, delta, options)
+ *	      the same on a protected table, through dpobj.train()'s sealed path
+ *
+ *	  The release: the confusion matrix (TP, FP, TN, FN) of the model's
+ *	  predictions (dpobj.predict) against the labels, each count plus
+ *	  independent discrete Laplace noise of scale 2/eps (dpnoise.c, exact
+ *	  integer sampling).  Replacing one row moves one unit between two cells
+ *	  (adding or removing one changes one cell by one): l1 sensitivity 2,
+ *	  so the release is eps-DP (delta is charged but not needed).  Derived
+ *	  from the noisy counts only (post-processing): the class counts, the
+ *	  majority baseline, accuracy, balanced accuracy, precision and recall
+ *	  with approximate 95 % intervals that add the noise's variance to the
+ *	  sampling variance (delta method).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "funcapi.h"
+
+#include "dpnoise.h"
+#include "ledger.h"
+#include "mechanism.h"
+#include "protected.h"
+#include "random.h"
+#include "rowinput.h"
+#include "train.h"
+
+PG_FUNCTION_INFO_V1(dpobj_evaluate_transfn);
+PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
+PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_evaluate);
+
+extern Datum dpobj_predict(PG_FUNCTION_ARGS);
+
+#define EVAL_AGGNAME	"dp_evaluate"
+
+/* the state: a float8[] of EVAL_NSTATE values */
+enum
+{
+	EV_EPS, EV_DELTA, EV_D, EV_TP, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
+};
+
+/* epsilon is used as the largest multiple of 2^-20 not above it, at most 2048 */
+#define EVAL_EPS_UNIT	1048576.0
+#define EVAL_EPS_MAX	2048.0
+
+/* per aggregate call: the model (from the options) and dpobj.predict */
+typedef struct EvalCache
+{
+	Jsonb	   *options;		/* the options it was read from */
+	Datum		model;
+	int			d;
+	FmgrInfo	predict;
+} EvalCache;
+
+/* ---- the model in the options ---- */
+
+static Oid
+eval_model_type(void)
+{
+	List	   *names = list_make2(makeString("dpobj"), makeString("model"));
+
+	return LookupTypeNameOid(NULL, makeTypeNameFromNameList(names), false);
+}
+
+static void
+eval_no_model(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_evaluate needs the option \"model\": a dpobj.model as text"),
+			 errhint("Use dpobj.evaluate(rel, model, ...), or pass jsonb_build_object('model', m::text).")));
+}
+
+/* the number of weights of a model datum (its d) */
+static int
+eval_model_d(Datum model)
+{
+	bool		isnull;
+	Datum		w = GetAttributeByName(DatumGetHeapTupleHeader(model), "weights", &isnull);
+	ArrayType  *arr;
+
+	if (isnull)
+		eval_no_model();
+	arr = DatumGetArrayTypeP(w);
+	if (ARR_NDIM(arr) != 1 || array_contains_nulls(arr))
+		eval_no_model();
+	return ArrayGetNItems(1, ARR_DIMS(arr));
+}
+
+/* options {"model": text} -> a dpobj.model datum (errors on public grounds) */
+static Datum
+eval_model_from_options(Jsonb *options)
+{
+	JsonbValue *v = options ? getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) : NULL;
+	Oid			typoid = eval_model_type();
+	Oid			typinput,
+				typioparam;
+	char	   *text;
+
+	if (v == NULL || v->type != jbvString)
+		eval_no_model();
+	text = pnstrdup(v->val.string.val, v->val.string.len);
+	getTypeInputInfo(typoid, &typinput, &typioparam);
+	return OidInputFunctionCall(typinput, text, typioparam, -1);
+}
+
+/* options allowed besides "model": none */
+static void
+eval_check_options(Jsonb *options)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		eval_no_model();
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY &&
+			!(v.val.string.len == 5 && strncmp(v.val.string.val, "model", 5) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for dp_evaluate", v.val.string.len, v.val.string.val),
+					 errhint("dp_evaluate takes only \"model\" (and dpobj.evaluate() also \"filter\").")));
+}
+
+/* dpobj.train()'s argument check (train.c, mechanism.h): public grounds only */
+void
+evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	int			md;
+
+	dp_check_privacy_params(epsilon, delta);
+	eval_check_options(options);
+	md = eval_model_d(eval_model_from_options(options));
+	if (md != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the model has %d weights but %d features were given", aggname, md, d),
+				 errhint("List the features in the order the model was trained on.")));
+	if (floor(Min(epsilon, EVAL_EPS_MAX) * EVAL_EPS_UNIT) < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon must be at least 2^-20", aggname),
+				 errhint("Smaller epsilon would make the counts pure noise.")));
+}
+
+static EvalCache *
+eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
+{
+	EvalCache  *c = (EvalCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+
+	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
+		memcmp(c->options, options, VARSIZE(options)) == 0)
+		return c;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c = palloc0(sizeof(EvalCache));
+	c->options = palloc(VARSIZE(options));
+	memcpy(c->options, options, VARSIZE(options));
+	eval_check_options(options);
+	c->model = eval_model_from_options(options);
+	c->d = eval_model_d(c->model);
+	/* dpobj.predict(model, features) itself: one definition of a prediction */
+	c->predict.fn_addr = dpobj_predict;
+	c->predict.fn_oid = InvalidOid;
+	c->predict.fn_nargs = 2;
+	c->predict.fn_strict = true;
+	c->predict.fn_mcxt = fcinfo->flinfo->fn_mcxt;
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = c;
+	return c;
+}
+
+/* ---- the aggregate ---- */
+
+static ArrayType *
+eval_state_new(MemoryContext aggcontext, double eps, double delta, int d)
+{
+	Datum		v[EVAL_NSTATE] = {0};
+	MemoryContext old = MemoryContextSwitchTo(aggcontext);
+	ArrayType  *a;
+
+	v[EV_EPS] = Float8GetDatum(eps);
+	v[EV_DELTA] = Float8GetDatum(delta);
+	v[EV_D] = Float8GetDatum((double) d);
+	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+		v[i] = Float8GetDatum(0.0);
+	a = construct_array(v, EVAL_NSTATE, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	MemoryContextSwitchTo(old);
+	return a;
+}
+
+static double *
+eval_state_values(ArrayType *a)
+{
+	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != EVAL_NSTATE || ARR_HASNULL(a) ||
+		ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("invalid dp_evaluate state"),
+				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
+	return (double *) ARR_DATA_PTR(a);
+}
+
+/* false when a feature is NaN or infinite (dropped on the protected path) */
+static bool
+eval_row_finite(const DPRowInput *row)
+{
+	const float8 *x = (const float8 *) ARR_DATA_PTR(row->features);
+
+	for (int j = 0; j < row->d; j++)
+		if (!isfinite(x[j]))
+		{
+			if (row->drop_bad_rows)
+				return false;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must be finite (no NaN or infinity)", EVAL_AGGNAME),
+					 errhint("Filter out or impute rows with non-finite features.")));
+		}
+	return true;
+}
+
+Datum
+dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	DPRowInput	row;
+	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	EvalCache  *c;
+	double	   *s;
+	bool		pred;
+
+	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row) || !eval_row_finite(&row))
+	{
+		if (state == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_ARRAYTYPE_P(state);
+	}
+	if (options == NULL)
+		eval_no_model();
+	c = eval_cache(fcinfo, options);
+	if (state == NULL)
+	{
+		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
+		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d);
+	}
+	s = eval_state_values(state);
+	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
+					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	pred = DatumGetBool(FunctionCall2(&c->predict, c->model, PointerGetDatum(row.features)));
+	/* the state is this aggregate's own array: updated in place */
+	s[row.label ? (pred ? EV_TP : EV_FN) : (pred ? EV_FP : EV_TN)] += 1;
+	PG_RETURN_ARRAYTYPE_P(state);
+}
+
+Datum
+dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	ArrayType  *a;
+	double	   *sa,
+			   *sb;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dp_evaluate's combine function called in non-aggregate context"),
+				 errhint("Combine functions run only inside dpobj's aggregates.")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	sb = eval_state_values(PG_GETARG_ARRAYTYPE_P(1));
+	if (PG_ARGISNULL(0))
+		a = eval_state_new(aggcontext, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D]);
+	else
+		a = PG_GETARG_ARRAYTYPE_P(0);
+	sa = eval_state_values(a);
+	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA], true, (int) sb[EV_D],
+					  sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
+	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+		sa[i] += sb[i];
+	PG_RETURN_ARRAYTYPE_P(a);
+}
+
+/* ---- the release ---- */
+
+/* a ratio x / (x + y) of noisy counts with its approximate 95 % interval */
+static void
+eval_ratio(StringInfo buf, const char *key, double x, double y, double noise_var)
+{
+	double		m = x + y;
+	double		r,
+				var,
+				half;
+
+	if (m <= 0)
+	{
+		appendStringInfo(buf, ", \"%s\": null", key);
+		return;
+	}
+	r = Min(1.0, Max(0.0, x / m));
+	/* binomial sampling + noise on x and on y, by the delta method */
+	var = r * (1 - r) / m + (y * y + x * x) * noise_var / (m * m * m * m);
+	half = 1.959963984540054 * sqrt(var);
+	appendStringInfo(buf, ", \"%s\": {\"estimate\": %.6g, \"ci95\": [%.6g, %.6g]}",
+					 key, r, Max(0.0, r - half), Min(1.0, r + half));
+}
+
+/* the released jsonb: noisy counts and what follows from them */
+static Datum
+eval_release(const int64 *c, double eps, double delta, double eps_used, double scale,
+			 double noise_var)
+{
+	StringInfoData b;
+	double		tp = Max(c[0], 0),
+				fp = Max(c[1], 0),
+				tn = Max(c[2], 0),
+				fn = Max(c[3], 0);
+	double		pos = tp + fn,
+				neg = fp + tn;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "{\"tp\": " INT64_FORMAT ", \"fp\": " INT64_FORMAT
+					 ", \"tn\": " INT64_FORMAT ", \"fn\": " INT64_FORMAT,
+					 c[0], c[1], c[2], c[3]);
+	appendStringInfo(&b, ", \"positives\": %.0f, \"negatives\": %.0f", pos, neg);
+	eval_ratio(&b, "accuracy", tp + tn, fp + fn, 2 * noise_var);
+	eval_ratio(&b, "majority_baseline", Max(pos, neg), Min(pos, neg), 2 * noise_var);
+	eval_ratio(&b, "precision", tp, fp, noise_var);
+	eval_ratio(&b, "recall", tp, fn, noise_var);
+	eval_ratio(&b, "specificity", tn, fp, noise_var);
+	if (pos > 0 && neg > 0)
+		appendStringInfo(&b, ", \"balanced_accuracy\": %.6g", 0.5 * (tp / pos + tn / neg));
+	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s, \"noise\": "
+					 "{\"mechanism\": \"discrete_laplace\", \"scale\": %s, \"epsilon_used\": %s}}",
+					 float8out_internal(eps), float8out_internal(delta),
+					 float8out_internal(scale), float8out_internal(eps_used));
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
+}
+
+Datum
+dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	DPProtectedContext *pctx;
+	double	   *s;
+	double		eps,
+				delta,
+				q;
+	int64		p,
+				counts[4];
+	int64		ledger_id;
+	gsl_rng    *rng;
+
+	s = state ? eval_state_values(state) : NULL;
+	pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	if (s == NULL && pctx == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	eps = s ? s[EV_EPS] : pctx->epsilon_f;
+	delta = s ? s[EV_DELTA] : pctx->delta_f;
+	/* eps_used = p / 2^20 <= eps: the noise is for at most what is charged */
+	p = (int64) floor(Min(eps, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
+	if (p < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon must be at least 2^-20", EVAL_AGGNAME),
+				 errhint("Smaller epsilon would make the counts pure noise.")));
+
+	/* 1. charge first */
+	ledger_id = mechanism_charge(fcinfo, pctx, "evaluate", eps, delta);
+
+	/* 2. discrete Laplace of scale 2 / eps_used = 2^21 / p on each count */
+	rng = dpobj_rng_new();
+	for (int i = 0; i < 4; i++)
+		counts[i] = (int64) (s ? s[EV_TP + i] : 0) +
+			dpnoise_discrete_laplace(rng, (uint64_t) (2 * EVAL_EPS_UNIT), (uint64_t) p);
+	dpobj_rng_free(rng);
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "evaluate");
+
+	/* variance of the discrete Laplace with q = exp(-1/scale): 2q / (1 - q)^2 */
+	q = exp(-(double) p / (2 * EVAL_EPS_UNIT));
+	PG_RETURN_DATUM(eval_release(counts, eps, delta, p / EVAL_EPS_UNIT,
+								 2 * EVAL_EPS_UNIT / p, 2 * q / ((1 - q) * (1 - q))));
+}
+
+/* ---- dpobj.evaluate(): the sealed path of dpobj.train() ---- */
+
+Datum
+dpobj_evaluate(PG_FUNCTION_ARGS)
+{
+	LOCAL_FCINFO(tc, 7);
+	Oid			typout;
+	bool		isvarlena;
+	char	   *model_text;
+	Jsonb	   *options;
+	StringInfoData js;
+
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("dpobj.evaluate: the model must not be NULL"),
+				 errhint("Pass a model, e.g. dpobj.get_model('name').")));
+	getTypeOutputInfo(eval_model_type(), &typout, &isvarlena);
+	model_text = OidOutputFunctionCall(typout, PG_GETARG_DATUM(1));
+	/* options || {"model": model_text} */
+	initStringInfo(&js);
+	appendStringInfoString(&js, "{\"model\": ");
+	escape_json(&js, model_text);
+	appendStringInfoChar(&js, '}');
+	options = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
+	if (options != NULL &&
+		getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.evaluate: pass the model as the second argument, not as an option"),
+				 errhint("Options of dpobj.evaluate: \"filter\".")));
+
+	/* train()'s arguments: rel, 'evaluate', features, label, epsilon, delta, options */
+	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
+	tc->args[0] = fcinfo->args[0];
+	tc->args[1].value = CStringGetTextDatum("evaluate");
+	tc->args[1].isnull = false;
+	tc->args[2] = fcinfo->args[2];
+	tc->args[3] = fcinfo->args[3];
+	tc->args[4] = fcinfo->args[4];
+	tc->args[5] = fcinfo->args[5];
+	tc->args[6].value = options == NULL ? (Datum) 0 :
+		DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+							DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data)));
+	tc->args[6].isnull = options == NULL;
+	return train_evaluate(tc);
+}
