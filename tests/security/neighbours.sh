@@ -294,6 +294,25 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" evaluate evaluate "$WORK/$scen.evaluate.0" "$WORK/$scen.evaluate.1" discrete
 done
 
+# ---- dpobj.train(..., model_name): the stored catalog row holds public parts only -----
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen feats filter _ <<<"$sline"
+    scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
+    for i in 0 1; do
+        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=0 -c "SET ROLE $ROLE" \
+            -c "SELECT 'trained', (m).mechanism FROM dpobj.train('t_$scen', 'opdisc',
+                  string_to_array('$feats', ','), 'y', $EPS, $DELTA,
+                  '$(run_options '{}' "$filter")'::jsonb, model_name => 'nb_$scen') m" \
+            -c "SELECT name, mechanism, epsilon, delta, params, relation, ledger_id IS NOT NULL,
+                       (model).mechanism, (model).epsilon, (model).params
+                  FROM dpobj.models WHERE name = 'nb_$scen'" \
+            -c "SELECT dpobj.drop_model('nb_$scen')" >"$WORK/$scen.model.$i" 2>&1
+    done
+    diff -u "$WORK/$scen.model.0" "$WORK/$scen.model.1" >"$WORK/diff"
+    result "$scen/opdisc/model_name: the stored catalog row is identical but for the weights" \
+        "$scen" opdisc model_name catalog $? "$WORK/diff"
+done
+
 # ---- dpobj.submit(): the same runs as jobs ----------------------------------------------
 declare -A JOB
 JOB_BEFORE=()
