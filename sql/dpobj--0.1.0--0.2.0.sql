@@ -580,6 +580,44 @@ SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.train(regclass, text, text[], text, numeric, numeric, jsonb, text) IS
     'Train on a protected table without reading it: charges (epsilon, delta) to the caller''s budget before any noise is drawn; with model_name the model is also stored in dpobj.models';
 
+-- dpobj.submit(..., model_name): the job's train() stores the model by name
+ALTER TABLE dpobj.job_queue ADD COLUMN model_name text;
+COMMENT ON COLUMN dpobj.job_queue.model_name IS
+    'dpobj.models name the job''s model is stored under (NULL: not stored)';
+CREATE OR REPLACE VIEW dpobj.jobs WITH (security_barrier) AS
+SELECT j.id,
+       j.owner,
+       j.rel AS relation,
+       j.mechanism,
+       j.epsilon,
+       j.delta,
+       j.state,
+       j.submitted_at,
+       j.started_at,
+       j.finished_at,
+       CASE WHEN j.state = 'running' THEN dpobj.job_phase(j.id) END AS phase,
+       CASE WHEN j.state = 'running' THEN pg_catalog.clock_timestamp() - j.started_at
+            ELSE j.finished_at - j.started_at END AS elapsed,
+       j.model,
+       j.error,
+       j.sqlstate,
+       j.model_name
+  FROM dpobj.job_queue j
+ WHERE j.owner::oid IN (SELECT r.oid FROM pg_catalog.pg_roles r
+                         WHERE pg_catalog.pg_has_role(current_user, r.oid, 'USAGE'))
+    OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user);
+
+DROP FUNCTION dpobj.submit(regclass, text, text[], text, numeric, numeric, jsonb);
+CREATE FUNCTION dpobj.submit(rel regclass, mechanism text, features text[], label text,
+                             epsilon numeric, delta numeric, options jsonb DEFAULT '{}',
+                             model_name text DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_submit'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.submit(regclass, text, text[], text, numeric, numeric, jsonb, text) IS
+    'Queue dpobj.train(...) as a background job (same arguments and checks); returns the job id at once; with model_name the job stores its model in dpobj.models';
+
 -- Private evaluation (src/evaluate.c, docs/PRIVACY.md "Private evaluation"): a
 -- DP confusion matrix with exact discrete Laplace noise, charged like any run.
 CREATE FUNCTION dpobj.dp_evaluate_transfn(float8[], float8[], boolean, float8, float8, jsonb)

@@ -261,16 +261,17 @@ dpobj_jobs_report_phase(DPObjPhase phase)
  */
 
 static const char submit_sql[] =
-"INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options) "
-"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id";
+"INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options, "
+"model_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
 
 Datum
 dpobj_submit(PG_FUNCTION_ARGS)
 {
 	Oid			caller = GetUserId();
-	Oid			types[8] = {REGROLEOID, REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID,
-	NUMERICOID, NUMERICOID, JSONBOID};
-	Datum		values[8];
+	Oid			types[9] = {REGROLEOID, REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID,
+	NUMERICOID, NUMERICOID, JSONBOID, TEXTOID};
+	Datum		values[9];
+	char		nulls[9] = "        ";
 	RoleSwitch	ss;
 	bool		isnull;
 	int64		id;
@@ -283,10 +284,13 @@ dpobj_submit(PG_FUNCTION_ARGS)
 	values[0] = ObjectIdGetDatum(caller);
 	for (int i = 0; i < 7; i++)
 		values[i + 1] = PG_GETARG_DATUM(i);
+	/* model_name (issue 12): train() in the job stores the model under it */
+	values[8] = (PG_NARGS() > 7 && !PG_ARGISNULL(7)) ? PG_GETARG_DATUM(7) : (Datum) 0;
+	nulls[8] = (PG_NARGS() > 7 && !PG_ARGISNULL(7)) ? ' ' : 'n';
 
 	SPI_connect();
 	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(submit_sql, 8, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
+	if (SPI_execute_with_args(submit_sql, 9, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "dpobj.submit: could not queue the job");
 	id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -804,11 +808,11 @@ dpobj_jobs_scheduler_main(Datum arg)
  */
 
 static const char job_read_sql[] =
-"SELECT rel::pg_catalog.oid, mechanism, features, label, epsilon, delta, options, owner::pg_catalog.oid "
-"  FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+"SELECT rel::pg_catalog.oid, mechanism, features, label, epsilon, delta, options, owner::pg_catalog.oid, "
+"       model_name FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
 
 static const char job_train_sql[] =
-"SELECT dpobj.train($1, $2, $3, $4, $5, $6, $7)";
+"SELECT dpobj.train($1, $2, $3, $4, $5, $6, $7, $8)";
 
 static const char job_done_sql[] =
 "UPDATE dpobj.job_queue SET state = 'succeeded', model = $2, finished_at = pg_catalog.clock_timestamp() "
@@ -876,8 +880,10 @@ dpobj_job_worker_main(Datum arg)
 {
 	JobWorkerArgs args;
 	int64		job_id;
-	Datum		targs[7];
-	Oid			ttypes[7] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID, JSONBOID};
+	Datum		targs[8];
+	char		tnulls[8] = "        ";
+	Oid			ttypes[8] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID, JSONBOID,
+	TEXTOID};
 	bool		found = false;
 	MemoryContext jobcxt;
 	RoleSwitch	ss;
@@ -953,6 +959,11 @@ dpobj_job_worker_main(Datum arg)
 			}
 			if (DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull)) != args.owner)
 				found = false;
+			/* model_name, NULL for none */
+			targs[7] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull);
+			tnulls[7] = isnull ? 'n' : ' ';
+			if (!isnull)
+				targs[7] = PointerGetDatum(PG_DETOAST_DATUM_COPY(targs[7]));
 			MemoryContextSwitchTo(old);
 		}
 	}
@@ -984,7 +995,7 @@ dpobj_job_worker_main(Datum arg)
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		/* train() announces the phases itself (seal.c) */
-		if (SPI_execute_with_args(job_train_sql, 7, ttypes, targs, NULL, false, 1) != SPI_OK_SELECT ||
+		if (SPI_execute_with_args(job_train_sql, 8, ttypes, targs, tnulls, false, 1) != SPI_OK_SELECT ||
 			SPI_processed != 1)
 			elog(ERROR, "dpobj job: dpobj.train() returned no row");
 		model = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

@@ -326,14 +326,14 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	SPI_connect();
 	train_precheck(&ctx, epsilon, delta);
 	owner = train_owner(ctx.relid, ctx.relation);
+	/* train/submit(..., model_name): a public check, before the charge */
+	if (model_name != NULL)
+		models_check_name(caller, model_name, false);
 	if (validate_only)
 	{
 		SPI_finish();
 		PG_RETURN_VOID();
 	}
-	/* dpobj.train(..., model_name): a public check, before the charge */
-	if (model_name != NULL)
-		models_check_name(caller, model_name, false);
 
 	result = seal_run(&ctx, &query, owner, &ledger_id);
 	SPI_finish();

@@ -14,7 +14,7 @@ CREATE ROLE t7_alice;
 CREATE ROLE t7_bob;
 RESET client_min_messages;
 
-SELECT plan(24);
+SELECT plan(28);
 
 -- waits until job's state is in states (at most max_s seconds); returns the state
 CREATE FUNCTION public.t7_wait(job bigint, states text[], max_s float8) RETURNS text
@@ -80,6 +80,26 @@ DROP TABLE t7_direct;
 RESET ROLE;
 ALTER DATABASE :"db" RESET dpobj.seed;
 RESET dpobj.seed;
+
+-- 1b. submit(..., model_name): the job's train() stores the model by name; a taken
+--     name is refused at submit, before anything is queued or charged
+SET ROLE t7_alice;
+SELECT dpobj.submit('public.t7_pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-6,
+                    model_name => 't7_named') AS job_named \gset
+RESET ROLE;
+SELECT is(public.t7_wait(:job_named, '{succeeded,failed,cancelled}', 60), 'succeeded',
+          'the named job succeeded');
+SET ROLE t7_alice;
+SELECT is((SELECT model_name FROM dpobj.jobs WHERE id = :job_named), 't7_named',
+          'the job shows the model name');
+SELECT is((SELECT (m.model)::text FROM dpobj.models m WHERE m.name = 't7_named'),
+          (SELECT (model)::text FROM dpobj.jobs WHERE id = :job_named),
+          'the job''s model is in dpobj.models under that name');
+SELECT throws_ok($$SELECT dpobj.submit('public.t7_pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6,
+                                       model_name => 't7_named')$$,
+                 '42710', NULL, 'a taken model name is refused at submit (42710)');
+SELECT dpobj.drop_model('t7_named') \g /dev/null
+RESET ROLE;
 
 -- 2. a refused job is refused at submit, like train() (nothing queued)
 SET ROLE t7_alice;
