@@ -52,6 +52,7 @@ OBJS = \
 	src/glmparams.o \
 	src/glmstate.o \
 	src/glm.o \
+	src/glmsolve.o \
 	src/noisysgd.o \
 	src/opsamp.o \
 	src/help.o \

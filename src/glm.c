@@ -41,7 +41,7 @@
  * L = 1 for both losses; beta = 1/4 (logistic), 1/(2h) (Huber).  With an
  * intercept the rows are augmented with a constant 1 feature, so R above
  * is R_eff = sqrt(R^2 + 1) and the intercept is regularised like the
- * weights.  The minimisation is GSL's BFGS (vector_bfgs2); the result is
+ * weights.  The minimisation is damped Newton (glmsolve.c); the result is
  * released only if the gradient norm of the (1/n-scaled) objective is below
  * GLM_GRAD_TOL, otherwise DP001 (the analyses assume the exact minimiser).
  *
@@ -51,10 +51,8 @@
 
 #include <math.h>
 
-#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_multimin.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_erf.h>
 
@@ -72,7 +70,6 @@ PG_FUNCTION_INFO_V1(dpobj_logistic_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_calibration);
 PG_FUNCTION_INFO_V1(dpobj_analytic_gauss_sigma);
 
-#define GLM_GRAD_TOL	1e-6
 #define GLM_MAX_ITER	5000
 
 /* ---- the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8) ---- */
@@ -274,160 +271,6 @@ glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 	*p = pp;
 }
 
-typedef struct GLMObjective
-{
-	const double *X;
-	const double *cnt;
-	const double *y;
-	int			nobs;
-	int			p;
-	GLMLoss		loss;
-	double		h;
-	double		reg;			/* Lambda + Delta */
-	const double *b;			/* linear term, or NULL */
-	double		scale;			/* 1/n: conditioning only */
-} GLMObjective;
-
-static void
-objective_fdf(const gsl_vector *th, void *params, double *f, gsl_vector *g)
-{
-	const GLMObjective *o = (const GLMObjective *) params;
-	double		val = 0;
-	int			p = o->p;
-
-	if (g)
-		gsl_vector_set_zero(g);
-	for (int k = 0; k < o->nobs; k++)
-	{
-		const double *x = o->X + (Size) k * p;
-		double		z = 0,
-					lf,
-					ld,
-					l2;
-
-		for (int j = 0; j < p; j++)
-			z += gsl_vector_get(th, j) * x[j];
-		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
-		val += o->cnt[k] * lf;
-		if (g)
-		{
-			double		gk = o->cnt[k] * ld * o->y[k];
-
-			for (int j = 0; j < p; j++)
-				g->data[j * g->stride] += gk * x[j];
-		}
-	}
-	for (int j = 0; j < p; j++)
-	{
-		double		t = gsl_vector_get(th, j);
-
-		val += 0.5 * o->reg * t * t + (o->b ? o->b[j] * t : 0);
-		if (g)
-			g->data[j * g->stride] += o->reg * t + (o->b ? o->b[j] : 0);
-	}
-	if (f)
-		*f = val * o->scale;
-	if (g)
-		gsl_vector_scale(g, o->scale);
-}
-
-static double
-objective_f(const gsl_vector *th, void *params)
-{
-	double		f;
-
-	objective_fdf(th, params, &f, NULL);
-	return f;
-}
-
-static void
-objective_df(const gsl_vector *th, void *params, gsl_vector *g)
-{
-	objective_fdf(th, params, NULL, g);
-}
-
-/*
- * Minimises sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 +
- * <b, theta> with BFGS from theta = 0.  Returns true if the gradient norm
- * of the 1/n-scaled objective fell below GLM_GRAD_TOL.  GSL allocates with
- * malloc: everything is freed before an interrupt is raised.
- */
-bool
-glm_minimise(const double *X, const double *cnt, const double *y, int nobs, int p,
-			 GLMLoss loss, double h, double reg, const double *b, double *theta,
-			 int64 ledger_id)
-{
-	GLMObjective o;
-	gsl_multimin_function_fdf fn;
-	gsl_multimin_fdfminimizer *volatile mz = NULL;
-	gsl_vector *volatile x0 = NULL;
-	double		n = 0;
-	volatile bool ok = false;
-
-	for (int k = 0; k < nobs; k++)
-		n += cnt[k];
-	o.X = X;
-	o.cnt = cnt;
-	o.y = y;
-	o.nobs = nobs;
-	o.p = p;
-	o.loss = loss;
-	o.h = h;
-	o.reg = reg;
-	o.b = b;
-	o.scale = 1.0 / Max(n, 1.0);
-	fn.n = p;
-	fn.f = objective_f;
-	fn.df = objective_df;
-	fn.fdf = objective_fdf;
-	fn.params = &o;
-
-	gsl_set_error_handler_off();
-	PG_TRY();
-	{
-		int			iter = 0;
-		int			status;
-
-		x0 = gsl_vector_calloc(p);
-		mz = gsl_multimin_fdfminimizer_alloc(gsl_multimin_fdfminimizer_vector_bfgs2, p);
-		if (x0 == NULL || mz == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory in the GSL minimiser")));
-		gsl_multimin_fdfminimizer_set(mz, &fn, x0, 0.01, 0.1);
-		for (;;)
-		{
-			if (gsl_blas_dnrm2(gsl_multimin_fdfminimizer_gradient(mz)) < GLM_GRAD_TOL)
-			{
-				ok = true;
-				break;
-			}
-			if (++iter > GLM_MAX_ITER)
-				break;
-			if ((iter & 15) == 0)
-				mechanism_poll(ledger_id);
-			status = gsl_multimin_fdfminimizer_iterate(mz);
-			if (status != GSL_SUCCESS)
-			{
-				/* no progress: accept only if already at the tolerance */
-				ok = gsl_blas_dnrm2(gsl_multimin_fdfminimizer_gradient(mz)) < GLM_GRAD_TOL;
-				break;
-			}
-		}
-		for (int j = 0; j < p; j++)
-			theta[j] = gsl_vector_get(gsl_multimin_fdfminimizer_x(mz), j);
-	}
-	PG_FINALLY();
-	{
-		if (mz)
-			gsl_multimin_fdfminimizer_free(mz);
-		if (x0)
-			gsl_vector_free(x0);
-	}
-	PG_END_TRY();
-	return ok;
-}
-
 void
 glm_not_converged(int64 ledger_id, const char *aggname)
 {
@@ -449,13 +292,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	GLMCalibration c;
-	double	   *X,
-			   *cnt,
-			   *y,
-			   *b = NULL,
+	double	   *b = NULL,
 			   *theta;
-	int			nobs,
-				pp,
+	int			pp,
 				d;
 	int64		ledger_id;
 	gsl_rng    *rng;
@@ -468,7 +307,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	p = &state->params;
 	d = state->d;
 	glm_calibrate(p, &c);
-	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
+	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
 
 	/* 1. charge first */
@@ -495,7 +334,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 				b[j] *= r;
 		}
 	}
-	if (!glm_minimise(X, cnt, y, nobs, pp, p->loss, p->h, c.lambda + c.extra_reg, b,
+	if (!glm_minimise(state, p->intercept, p->loss, p->h, c.lambda + c.extra_reg, b,
 					  theta, ledger_id))
 	{
 		dpobj_rng_free(rng);

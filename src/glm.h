@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * glm.h
- *	  Calibration, design matrix and BFGS minimiser shared by dp_logistic
- *	  (glm.c) and dp_noisysgd (noisysgd.c).
+ *	  Calibration and design matrix shared by dp_logistic (glm.c) and
+ *	  dp_noisysgd (noisysgd.c); the exact minimiser of dp_logistic
+ *	  (glmsolve.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -31,9 +32,16 @@ extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 					   double **y, int *nobs, int *p);
 
-extern bool glm_minimise(const double *X, const double *cnt, const double *y, int nobs,
-						 int p, GLMLoss loss, double h, double reg, const double *b,
-						 double *theta, int64 ledger_id);
+/* the minimiser is accepted when the gradient norm of the 1/n-scaled objective is below this */
+#define GLM_GRAD_TOL	1e-6
+
+/*
+ * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
+ * over the state's distinct rows, x_k augmented with 1 if intercept (glmsolve.c);
+ * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL.
+ */
+extern bool glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h,
+						 double reg, const double *b, double *theta, int64 ledger_id);
 
 extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
 
