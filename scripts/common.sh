@@ -11,6 +11,12 @@
 #   dpobj_psql              psql with ON_ERROR_STOP, no ~/.psqlrc
 #   dpobj_show_server_log   print the end of the cluster's server log to stderr
 #   dpobj_at_exit CMD       run CMD (with the exit status appended) after the cleanup
+#   dpobj_bench_runs N FILE CMD...  run CMD once (warm-up, output dropped), then N times
+#                           with its output in FILE (bench/ scripts time so)
+#   dpobj_median            the median of the numbers on stdin (one per line)
+#   dpobj_doc_block DOC FILE  put FILE (a block that starts and ends with its own marker
+#                           lines) into DOC: replaces the block with the same markers,
+#                           else appends it (bench/ scripts write their results so)
 #
 # Sourcing this file installs an EXIT trap; scripts that need their own exit actions
 # register them with dpobj_at_exit instead of calling trap.
@@ -110,6 +116,39 @@ dpobj_build_install() {
     make -C "$REPO" PG_CONFIG="$PG_CONFIG"
     dpobj_log "install: make -C $REPO install"
     dpobj_as_root make -C "$REPO" PG_CONFIG="$PG_CONFIG" install
+}
+
+dpobj_bench_runs() {
+    local reps="$1" file="$2" r
+    shift 2
+    "$@" >/dev/null
+    : >"$file"
+    for ((r = 0; r < reps; r++)); do
+        "$@" >>"$file"
+    done
+}
+
+dpobj_median() {
+    sort -n | awk '{ a[NR] = $1 }
+        END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+dpobj_doc_block() {
+    local doc="$1" file="$2" begin end tmp
+    begin="$(head -n 1 "$file")"
+    end="$(tail -n 1 "$file")"
+    if [[ -f "$doc" ]] && grep -qxF "$begin" "$doc"; then
+        tmp="$(mktemp)"
+        awk -v b="$begin" -v e="$end" -v f="$file" '
+            $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+            $0 == e { skip = 0; next }
+            !skip { print }' "$doc" >"$tmp"
+        cat "$tmp" >"$doc"
+        rm -f "$tmp"
+    else
+        printf '\n' >>"$doc"
+        cat "$file" >>"$doc"
+    fi
 }
 
 dpobj_psql() {

@@ -11,7 +11,9 @@
 # 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
 #    0.1.0 release (tests/upgrade), the
-#    sealed protected path's attacks and neighbour harness (tests/security),
+#    sealed protected path's attacks and neighbour harness (tests/security), and a
+#    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
+#    per machine, cached outside the repository),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -182,6 +184,9 @@ run_suite upgrade "$REPO/tests/upgrade/run.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"
+# Citus: partial aggregation on the workers, the mechanism once on the coordinator, the
+# protected path failing closed (a coordinator and two workers on 127.0.0.1)
+run_suite citus "$REPO/tests/citus/run.sh"
 
 # --- standalone C unit tests ----------------------------------------------------------
 if [[ -f "$REPO/tests/unit/Makefile" ]]; then

@@ -16,7 +16,6 @@
 
 #include <math.h>
 
-#include "distributed.h"
 #include "rowinput.h"
 
 #include "common/base64.h"
@@ -578,7 +577,6 @@ aggstate_final_check(FunctionCallInfo fcinfo)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("a dpobj final function can only run as the final step of its aggregate"),
 				 errhint("Call the aggregate, e.g. dpobj.dp_halfspace(features, label, epsilon, delta).")));
-	dp_citus_refuse_worker(fcinfo);
 }
 
 void

@@ -8,6 +8,7 @@
  */
 #include "mechanism.h"
 
+#include "distributed.h"
 #include "privileged.h"
 #include "scanrels.h"
 
@@ -17,6 +18,8 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 {
 	DPScanRelations scan;
 
+	/* one ledger per cluster: never on a Citus worker (distributed.h) */
+	dp_citus_refuse_worker(fcinfo);
 	if (dpobj_protected_peek() == NULL)
 		return NULL;
 	dp_scan_relations(fcinfo, &scan);

@@ -26,6 +26,7 @@
 #include "miscadmin.h"
 
 /*
+ * First refuses on a Citus worker (distributed.h), for every mechanism.
  * On the protected path (inside dpobj.train()): consumes the protected
  * context after checking it against the relations scanned below this
  * aggregate and the privacy parameters of the state (has_state false: no

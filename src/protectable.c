@@ -13,10 +13,16 @@
  * a single-shard query that ran the whole aggregate, final function
  * included, on a worker -- outside the protected context.  The final
  * function fails closed on any scan it does not recognise (protected.c),
- * and until distributed tables are supported on purpose (issue 11) every
- * table Citus knows -- listed in its metadata table
+ * and every table Citus knows -- listed in its metadata table
  * pg_catalog.pg_dist_partition, looked up by qualified name without
- * linking against Citus -- is refused before anything runs.
+ * linking against Citus -- is refused before anything runs.  The direct
+ * aggregates do run distributed (partial states on the workers, the
+ * mechanism on the coordinator: distributed.h), but the sealing guarantees
+ * cannot be kept on the workers (docs/SCALING.md, "The protected path"):
+ * their task sessions run under the workers' own settings (index scans,
+ * parallel plans, logging) which train() cannot pin, they do not know that
+ * bad rows must be dropped silently, and their per-shard statistics
+ * counters are readable by anyone who can connect to a worker.
  *
  * Foreign tables, views and the like, also as inheritance children or
  * partitions, are refused: their rows come from somewhere else.
@@ -101,7 +107,7 @@ check_one(Oid relid, const char *relation, bool root)
 			   "Protect your own tables; an extension's tables are its private state.");
 	if (is_citus_table(relid))
 		refuse(relation, "it is a Citus distributed, reference or managed table",
-			   "The protected path does not support Citus tables yet; train on a local copy.");
+			   "The protected path cannot seal Citus worker sessions (docs/SCALING.md); the owner can train on a local copy, or call the aggregates directly.");
 }
 
 void

@@ -103,7 +103,6 @@ run_one() {
         "$(printf '%s\n' "$out" | grep -v '^Time:' | grep -v '^SET' | tail -n 1 | tr ' ' '_')"
 }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 AGG="SELECT (dpobj.dp_halfspace(features, label, 1.0, 1e-8)).weights FROM bench_adult"
@@ -114,12 +113,8 @@ for w in 0 1 2; do
     for q in CNT AGG; do
         query=${!q}
         dpobj_log "workers=$w $q: warm-up + $BENCH_REPS runs"
-        run_one "$w" "$query" >/dev/null
-        : >"$OUT/runs"
-        for ((r = 0; r < BENCH_REPS; r++)); do
-            run_one "$w" "$query" >>"$OUT/runs"
-        done
-        med=$(awk '{ print $1 }' "$OUT/runs" | median)
+        dpobj_bench_runs "$BENCH_REPS" "$OUT/runs" run_one "$w" "$query"
+        med=$(awk '{ print $1 }' "$OUT/runs" | dpobj_median)
         lmax=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$OUT/runs")
         wmax=$(awk '{ if ($3 > m) m = $3 } END { print m + 0 }' "$OUT/runs")
         res=$(awk '{ print $4 }' "$OUT/runs" | sort -u | tr '\n' ' ')
