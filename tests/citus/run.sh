@@ -54,20 +54,19 @@ fi
 # shellcheck source=tests/citus/cluster.sh
 . "$REPO/tests/citus/cluster.sh"
 citus_cluster_start "$BASE" "citus.shard_count = 8" || bail "the Citus cluster did not start"
-q() { cq "$@"; }
 # err PORT SQL: the first ERROR line of SQL on that node (empty when it succeeds)
 err() {
-    q "$1" -c "$2" 2>&1 >/dev/null | sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1
+    cq "$1" -c "$2" 2>&1 >/dev/null | sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1
 }
-ledger_rows() { q "$1" -c "SELECT count(*) FROM dpobj.ledger"; }
+ledger_rows() { cq "$1" -c "SELECT count(*) FROM dpobj.ledger"; }
 PORTS=("${CITUS_PORTS[@]}")
 COORD=${PORTS[0]}
 
 t_is "a coordinator and two active workers" \
-    "$(q "$COORD" -c "SELECT count(*) FROM pg_dist_node WHERE isactive AND noderole = 'primary' AND groupid <> 0")" 2
+    "$(cq "$COORD" -c "SELECT count(*) FROM pg_dist_node WHERE isactive AND noderole = 'primary' AND groupid <> 0")" 2
 
 # --- data: the same rows, distributed (8 shards), reference and local ----------------------
-q "$COORD" >/dev/null <<'SQL' || bail "loading the test tables failed"
+cq "$COORD" >/dev/null <<'SQL' || bail "loading the test tables failed"
 SET client_min_messages = warning;
 CREATE TABLE pts_local AS
 SELECT i AS id,
@@ -84,9 +83,9 @@ CREATE TABLE pts_ref (LIKE pts_local);
 SELECT create_reference_table('pts_ref');
 INSERT INTO pts_ref SELECT * FROM pts_local;
 SQL
-SHARDS=$(q "$COORD" -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'pts'::regclass")
+SHARDS=$(cq "$COORD" -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'pts'::regclass")
 t_is "the distributed table has 8 shards on 2 workers" \
-    "$SHARDS/$(q "$COORD" -c "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'pts'::regclass")" "8/2"
+    "$SHARDS/$(cq "$COORD" -c "SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name = 'pts'::regclass")" "8/2"
 
 # --- (a) (b) every aggregate, pushed down, same model as local -----------------------------
 MODEL="ROW('opdisc', ARRAY[1, 0.5, 0]::float8[], 0, 1, 1e-6, '{}')::dpobj.model"
@@ -104,7 +103,7 @@ declare -A AGG=(
 runs=0
 for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp evaluate; do
     a=${AGG[$k]}
-    plan=$(q "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
+    plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states (worker_partial_agg)" \
         grep -q "worker_partial_agg" <<<"$plan"
     t_check "$k: the coordinator's Aggregate combines (coord_combine_agg)" grep -q "coord_combine_agg" <<<"$plan"
@@ -112,19 +111,19 @@ for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp evaluate; 
     t_is "$k: one task per shard, each returning one partial state" \
         "$(sed -n 's/^ *Task Count: \([0-9]*\)$/\1/p' <<<"$plan")/$(grep -cE '^ +->  Aggregate$' <<<"$plan")" \
         "$SHARDS/1"
-    dist=$(q "$COORD" -c "SET dpobj.seed = 11" -c "SELECT $a FROM pts")
-    loc=$(q "$COORD" -c "SET dpobj.seed = 11" -c "SELECT $a FROM pts_local")
+    dist=$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT $a FROM pts")
+    loc=$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT $a FROM pts_local")
     t_check "$k: distributed run releases a result" test -n "$dist"
     t_is "$k: same model as the local table under the same seed" "$dist" "$loc"
     runs=$((runs + 2))
 done
 # GLM states keep rows in canonical order: the model does not depend on shard arrival order
 t_is "dp_logistic: same model with 2 shard-arrival orders (4 and 8 shards)" \
-    "$(q "$COORD" -c "SET client_min_messages = warning" -c "CREATE TABLE pts4 (LIKE pts_local)" \
+    "$(cq "$COORD" -c "SET client_min_messages = warning" -c "CREATE TABLE pts4 (LIKE pts_local)" \
         -c "SELECT create_distributed_table('pts4', 'id', shard_count := 4)" \
         -c "INSERT INTO pts4 SELECT * FROM pts_local" -c "SET dpobj.seed = 11" \
         -c "SELECT ${AGG[logistic]} FROM pts4" | tail -n 1)" \
-    "$(q "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[logistic]} FROM pts")"
+    "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[logistic]} FROM pts")"
 runs=$((runs + 2))
 
 # --- (c) the final function only on the coordinator ----------------------------------------
@@ -142,26 +141,26 @@ after=("$(ledger_rows "$COORD")" "$(ledger_rows "${PORTS[1]}")" "$(ledger_rows "
 t_is "refused runs charged nothing on any node (coordinator/worker/worker ledger rows)" \
     "${after[*]}" "${before[*]}"
 t_is "router execution off: the single-shard filter finalises on the coordinator, as local" \
-    "$(q "$COORD" -c "SET citus.enable_router_execution = off" -c "SET dpobj.seed = 3" \
+    "$(cq "$COORD" -c "SET citus.enable_router_execution = off" -c "SET dpobj.seed = 3" \
         -c "SELECT ${AGG[opdisc]} FROM pts WHERE id IN (5, 6, 7)")" \
-    "$(q "$COORD" -c "SET dpobj.seed = 3" -c "SELECT ${AGG[opdisc]} FROM pts_local WHERE id IN (5, 6, 7)")"
+    "$(cq "$COORD" -c "SET dpobj.seed = 3" -c "SELECT ${AGG[opdisc]} FROM pts_local WHERE id IN (5, 6, 7)")"
 t_is "GROUP BY an expression of the distribution column: one model per group, on the coordinator" \
-    "$(q "$COORD" -c "SELECT count(*) FROM (SELECT ${AGG[opdisc]} FROM pts GROUP BY (id % 2)::text) s")" 2
+    "$(cq "$COORD" -c "SELECT count(*) FROM (SELECT ${AGG[opdisc]} FROM pts GROUP BY (id % 2)::text) s")" 2
 runs=$((runs + 4))
 
 # --- (d) the ledger names the table ----------------------------------------------------------
 t_is "ledger.relation of a distributed run names the distributed table" \
-    "$(q "$COORD" -c "SELECT relation FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "public.pts"
+    "$(cq "$COORD" -c "SELECT relation FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "public.pts"
 t_is "a run on a reference table: charged on the coordinator, named in the ledger" \
-    "$(q "$COORD" -c "SELECT (${AGG[opdisc]}).mechanism FROM pts_ref" \
+    "$(cq "$COORD" -c "SELECT (${AGG[opdisc]}).mechanism FROM pts_ref" \
         -c "SELECT relation FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)" | tr '\n' ' ')" \
     "opdisc public.pts_ref "
 runs=$((runs + 1))
 t_is "no ledger row without a relation" \
-    "$(q "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE relation IS NULL")" 0
+    "$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE relation IS NULL")" 0
 
 # --- (e) the protected path fails closed ----------------------------------------------------
-q "$COORD" >/dev/null <<'SQL' || bail "setting up the protected tables failed"
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the protected tables failed"
 SET client_min_messages = warning;
 CREATE ROLE analyst LOGIN;
 CREATE TABLE secret AS SELECT * FROM pts_local;
@@ -176,23 +175,23 @@ for t in pts pts_ref; do
         grep -q "cannot protect or train on public.$t: it is a Citus" <<<"$e"
 done
 nled=$(ledger_rows "$COORD")
-e=$(q "$COORD" -c "SET ROLE analyst" \
+e=$(cq "$COORD" -c "SET ROLE analyst" \
       -c "SELECT * FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
     sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
 t_check "train() on a protected table distributed later: refused (a Citus table)" \
     grep -q "cannot protect or train on public.secret: it is a Citus" <<<"$e"
-e=$(q "$COORD" -c "SET ROLE analyst" \
+e=$(cq "$COORD" -c "SET ROLE analyst" \
       -c "SELECT dpobj.submit('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
     sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
 t_check "submit() on it: refused at once" grep -q "cannot protect or train on public.secret: it is a Citus" <<<"$e"
 t_is "nothing was charged for the refused protected runs" "$(ledger_rows "$COORD")" "$nled"
 t_is "the analyst still cannot read the table" \
-    "$(q "$COORD" -c "SET ROLE analyst" -c "SELECT count(*) FROM secret" 2>&1 | grep -c 'permission denied')" 1
+    "$(cq "$COORD" -c "SET ROLE analyst" -c "SELECT count(*) FROM secret" 2>&1 | grep -c 'permission denied')" 1
 
 # --- (f) one ledger for the cluster ----------------------------------------------------------
 t_is "the coordinator's ledger has one row per run" "$(ledger_rows "$COORD")" "$runs"
 t_is "the workers' ledgers are empty" "$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "0/0"
-q "${PORTS[1]}" -c "CREATE TABLE wlocal AS SELECT * FROM generate_series(1, 10) i" >/dev/null
+cq "${PORTS[1]}" -c "CREATE TABLE wlocal AS SELECT * FROM generate_series(1, 10) i" >/dev/null
 e=$(err "${PORTS[1]}" "SELECT dpobj.dp_halfspace(ARRAY[i / 10.0]::float8[], i > 5, 1, 1e-6) FROM wlocal")
 t_check "an aggregate called directly on a worker is refused" \
     grep -q "dpobj mechanisms run only on the Citus coordinator" <<<"$e"
