@@ -45,11 +45,16 @@ SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 6) AS sig
        (c->>'sigma')::float8 > sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS above_add_remove,
        (c->>'sigma')::float8 < 2 * sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS below_doubled
   FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber"}') c;
--- Output-Gauss: sensitivity 2 L R / lambda = 1; eps <= 1: classical sigma
+-- Output-Gauss: sensitivity 2 L R / lambda = 1; snapped discrete Gaussian (docs/PRIVACY.md):
+-- rho = eps^2 / (sqrt(ln(1/delta) + eps) + sqrt(ln(1/delta)))^2, lattice g = 2^(0 - 12),
+-- integer shift 1/g + sqrt(p) = 4097 (p = 1), variance ceil(4097^2 / (2 rho)) lattice units;
+-- close to the classical sigma (10.598), which it must not undercut
 SELECT (c->>'sensitivity')::float8 AS sensitivity, round((c->>'sigma')::numeric, 9) AS sigma,
-       round((sqrt(2 * ln(1.25e6)) / 0.5)::numeric, 9) AS by_hand
+       round((sqrt(ceil(4097.0^2 / (2 * 0.25 / (sqrt(ln(1e6) + 0.5) + sqrt(ln(1e6)))^2))) / 4096)::numeric, 9) AS by_hand,
+       (c->>'lattice')::float8 = 2 ^ -12 AS lattice_ok, c->>'noise' AS noise,
+       (c->>'sigma')::float8 >= sqrt(2 * ln(1.25e6)) / 0.5 AS not_below_classical
   FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 1, "intercept": false, "method": "output", "lambda": 2}') c;
--- eps > 1: the analytic Gaussian mechanism, below the classical formula
+-- dpobj.analytic_gauss_sigma (the noise of noisy GD): for eps > 1 below the classical formula
 SELECT dpobj.analytic_gauss_sigma(1, 1e-5, 1) = sqrt(2 * ln(1.25e5)) AS classical_at_1,
        dpobj.analytic_gauss_sigma(2, 1e-5, 1) < sqrt(2 * ln(1.25e5)) / 2 AS analytic_tighter,
        dpobj.analytic_gauss_sigma(4, 1e-5, 1) < dpobj.analytic_gauss_sigma(2, 1e-5, 1) AS decreasing;
@@ -77,7 +82,13 @@ SELECT (c->>'G')::float8 AS "G",
        (c->>'m')::bigint AS m, ceil(ln(8e6) / (2 * h.gamma^2)) AS m_by_hand,
        round((c->>'eta')::numeric, 12) = round(h.eta::numeric, 12) AS eta_ok,
        round((c->>'lambda')::numeric, 9) = round((16 * h.gamma + 250 * h.eta * 0.5 * 64)::numeric, 9) AS lambda_ok,
-       round((c->>'laplace_scale')::numeric, 9) = round(((16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6)))::numeric, 9) AS scale_ok
+       -- snapped release: b = lambda / eps_L, lattice g = 2^(floor(log2 b) - 16), scale
+       -- t g with t = ceil((lambda/g + p) / eps_L), so b <= t g <= b (1 + p 2^-16) + g
+       (c->>'laplace_scale')::float8 BETWEEN (16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6))
+         AND (16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6)) * (1 + 4 / 65536.0)
+             + (c->>'lattice')::float8 AS scale_ok,
+       (c->>'lattice')::float8 = 2 ^ (floor(log(2, ((16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6)))::numeric)) - 16)
+         AS lattice_ok
   FROM c, h;
 
 -- ---- the mechanisms on a small table ---------------------------------

@@ -52,6 +52,8 @@ SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.submit('regress_sec.pts', 'rspm', ARRAY['a'], 'y', 0.1, 1e-5, '{"calibration": "paper"}')$$),
   -- leak 3: OPSamp's number of LP solves comes from a public "n", checked before the scan
   ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.1, 1e-5, '{"R": 1}')$$),
+  ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.00001, 1e-6, '{"R": 1, "n": 1}')$$),
+  -- OPSamp's eps + ln(1 - delta) must be positive (its output noise scale divides by it)
   ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.000001, 1e-5, '{"R": 1, "n": 1}')$$),
   ($$SET dpobj.protected_time_limit = 0.001$$),
   ($$SET dpobj.max_self_grant_epsilon = 100$$),
@@ -79,7 +81,8 @@ RESET ROLE;
 SELECT (regress_sec.err($$SELECT dpobj.dp_halfspace(ARRAY[b]::float8[], y, 1, 1e-5, '{"time_limit": 1e400}') FROM regress_sec.pts$$)).*;
 
 -- ---- never release a non-finite model ------------------------------------------------
--- (lambda 1e-308 makes Output-Gauss's sensitivity and noise infinite)
+-- (lambda 1e-308 makes Output-Gauss's sensitivity infinite: the snapped sampler's range
+-- check refuses it; model.c's finiteness check on every released value stays behind it)
 SELECT (regress_sec.err($$SELECT dpobj.dp_logistic(ARRAY[b]::float8[], y, 1, 1e-5, '{"R": 1, "lambda": 1e-308, "method": "output"}') FROM regress_sec.pts WHERE i <= 60$$)).*;
 
 -- ---- after the charge, or for a reason that may depend on the rows: one fixed error --

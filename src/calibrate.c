@@ -236,3 +236,12 @@ rspm_sigma(double eps, double delta, int d, DPCalibration cal)
 		return 7.0 * sqrt((double) m * log(1.0 / delta)) / eps;
 	return dp_shift_sigma(eps, delta, 2.0 * sqrt((double) m), m);
 }
+
+double
+zcdp_rho(double eps, double delta)
+{
+	double		L = -log(delta);
+	double		r = sqrt(L + eps) + sqrt(L);
+
+	return eps * eps / (r * r);
+}

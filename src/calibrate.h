@@ -93,4 +93,13 @@ extern double rspm_sigma(double eps, double delta, int d, DPCalibration cal);
 extern double objgauss_sigma(double eps, double delta, double L, double R,
 							 double beta, double Lambda);
 
+/*
+ * The largest rho such that rho-zCDP implies (eps, delta)-DP by Bun and
+ * Steinke (TCC 2016), Proposition 1.3: eps = rho + 2 sqrt(rho ln(1/delta)),
+ * i.e. rho = (sqrt(ln(1/delta) + eps) - sqrt(ln(1/delta)))^2, computed as
+ * eps^2 / (sqrt(ln(1/delta) + eps) + sqrt(ln(1/delta)))^2.  Output-Gauss's
+ * snapped discrete Gaussian release uses it (glm.c, dpnoise.h).
+ */
+extern double zcdp_rho(double eps, double delta);
+
 #endif							/* DPOBJ_CALIBRATE_H */

@@ -36,4 +36,32 @@ extern bool dpnoise_bernoulli_exp(gsl_rng *rng, uint64_t num, uint64_t den);
  */
 extern int64_t dpnoise_discrete_laplace(gsl_rng *rng, uint64_t num, uint64_t den);
 
+/*
+ * The lattice of a snapped release with noise scale b > 0: 2^(floor(log2 b) -
+ * DPNOISE_LATTICE_BITS), a power of two, so that b is 2^16 to 2^17 lattice
+ * units and every multiple of it below 2^53 units is exact in a double.
+ * Public whenever b is.
+ */
+#define DPNOISE_LATTICE_BITS 16
+extern double dpnoise_lattice(double b);
+
+/*
+ * Discrete Gaussian N_Z(0, sigma2): P[Y = y] proportional to exp(-y^2 /
+ * (2 sigma2)) for every integer y (CKS20 Algorithm 3, exact, 128-bit
+ * integers); 1 <= sigma2 <= 2^56.
+ */
+extern int64_t dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2);
+
+/*
+ * A snapped Gaussian release of a vector with l2 sensitivity S > 0 at
+ * rho-zCDP (docs/PRIVACY.md "Output-Gauss"): the lattice g = 2^(floor(log2
+ * S) - DPNOISE_GAUSS_BITS), and the integer variance sigma2 = ceil((S/g +
+ * sqrt p)^2 / (2 rho)) in lattice units -- the rounding of each of the p
+ * coordinates to the lattice adds at most sqrt p to the sensitivity.
+ * *sigma2 = 0 when it would exceed 2^56 (outside the sampler's range).
+ */
+#define DPNOISE_GAUSS_BITS 12
+extern void dpnoise_gaussian_lattice(double S, double rho, int p, double *lattice,
+									 uint64_t *sigma2);
+
 #endif							/* DPOBJ_DPNOISE_H */

@@ -28,9 +28,15 @@
  *     the two rows (objgauss_sigma(), calibrate.h; docs/PRIVACY.md).
  *   Output-Gauss: theta^ = argmin J; l2 sensitivity 2 L R / (n lambda_n)
  *     with lambda_n = Lambda / n, i.e. Delta2 = 2 L R / Lambda;
- *     release theta^ + N(0, s^2 I), s = Delta2 sqrt(2 ln(1.25/delta))/eps
- *     for eps <= 1, the analytic Gaussian mechanism (Balle & Wang 2018,
- *     Thm 8, solved by bisection) for eps > 1.
+ *     release g (round(theta^/g) + N_Z(0, s2)^p): theta^ snapped to the
+ *     public lattice g = 2^(floor(log2 Delta2) - 12) plus exact discrete
+ *     Gaussian noise (CKS20 Algorithm 3, dpnoise.c) of variance s2 =
+ *     ceil((Delta2/g + sqrt p)^2 / (2 rho)) lattice units; the discrete
+ *     Gaussian is (Delta^2 / (2 s2))-zCDP per coordinate for integer shifts
+ *     (CKS20 Thm 4), Renyi divergences add over independent coordinates,
+ *     rounding adds at most sqrt p to the integer shift, and rho =
+ *     zcdp_rho(eps, delta) gives (eps, delta)-DP (Bun-Steinke Prop 1.3).
+ *     No floating-point noise is released (Mironov 2012).
  *   CMS11 Algorithm 2 (pure eps; c = beta, the bound on l''), for rows with
  *     ||x|| <= R by the substitution x' = x/R, theta' = R theta (CMS assume
  *     ||x'|| <= 1):  eps' = eps - ln(1 + 2cR^2/Lambda + (cR^2/Lambda)^2);
@@ -57,6 +63,7 @@
 #include <gsl/gsl_sf_erf.h>
 
 #include "calibrate.h"
+#include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
 #include "mechanism.h"
@@ -135,7 +142,7 @@ dpobj_analytic_gauss_sigma(PG_FUNCTION_ARGS)
 /* ---- calibration ---- */
 
 void
-glm_calibrate(const GLMParams *p, GLMCalibration *c)
+glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 {
 	double		eps = p->epsilon;
 	double		delta = p->delta;
@@ -157,8 +164,23 @@ glm_calibrate(const GLMParams *p, GLMCalibration *c)
 						 errhint("Use a larger \"lambda\", a larger delta or a smaller epsilon; docs/PRIVACY.md explains the calibration.")));
 			break;
 		case GLM_METHOD_OUTPUT:
+			/*
+			 * Snapped release (issue 9; docs/PRIVACY.md "Output-Gauss"):
+			 * theta rounded to the public lattice plus exact discrete
+			 * Gaussian noise (CKS20) at rho-zCDP, rho from (eps, delta) by
+			 * Bun-Steinke; sigma is the noise scale in parameter units.
+			 */
 			c->sensitivity = 2.0 * L * c->Reff / c->lambda;
-			c->sigma = glm_gauss_sigma(eps, delta, c->sensitivity);
+			c->rho = zcdp_rho(eps, delta);
+			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
+									 d + (p->intercept ? 1 : 0),
+									 &c->lattice, &c->sigma2_lattice);
+			if (!(isfinite(c->sensitivity) && c->sensitivity > 0) || c->sigma2_lattice == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("dp_logistic: the output noise is outside the exact sampler's range"),
+						 errhint("Output perturbation needs a finite sensitivity 2 R / \"lambda\" and epsilon above about 2e-4; use a larger \"lambda\", or \"method\": \"objective\".")));
+			c->sigma = sqrt((double) c->sigma2_lattice) * c->lattice;
 			break;
 		case GLM_METHOD_CMS:
 			{
@@ -215,7 +237,12 @@ calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, 
 	else
 		model_params_float(buf, "sigma", c->sigma);
 	if (p->method == GLM_METHOD_OUTPUT)
+	{
 		model_params_float(buf, "sensitivity", c->sensitivity);
+		model_params_text(buf, "noise", "discrete_gaussian");
+		model_params_float(buf, "rho", c->rho);
+		model_params_float(buf, "lattice", c->lattice);
+	}
 }
 
 /* dpobj.glm_calibration(epsilon, delta, options) -> jsonb: for tests/docs */
@@ -231,7 +258,7 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 
 	glm_check_args_logistic("glm_calibration", eps, delta, 1, options);
 	s = glmstate_create_empty(GLM_KIND_LOGISTIC, 1, eps, delta, options);
-	glm_calibrate(&s->params, &c);
+	glm_calibrate(&s->params, 1, &c);
 	model_params_begin(&buf);
 	calibration_params(&buf, &s->params, &c, 1);
 	model_params_end(&buf);
@@ -306,7 +333,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 
 	p = &state->params;
 	d = state->d;
-	glm_calibrate(p, &c);
+	glm_calibrate(p, d, &c);
 	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
 
@@ -342,7 +369,13 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	}
 	if (p->method == GLM_METHOD_OUTPUT)
 		for (int j = 0; j < pp; j++)
-			theta[j] += gsl_ran_gaussian(rng, c.sigma);
+		{
+			/* theta on the lattice plus N_Z(0, sigma2) lattice units, integers only */
+			int64		a = (int64) llround(theta[j] / c.lattice);
+
+			a += dpnoise_discrete_gaussian(rng, c.sigma2_lattice);
+			theta[j] = (double) a * c.lattice;
+		}
 	dpobj_rng_free(rng);
 	if (b)
 	{

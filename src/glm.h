@@ -19,12 +19,16 @@ typedef struct GLMCalibration
 	double		lambda;			/* Lambda (sum form) */
 	double		sigma;			/* Gaussian noise scale (objective, output) */
 	double		sensitivity;	/* output: l2 sensitivity of the minimiser */
+	double		rho;			/* output: zCDP of the release, from (eps, delta) */
+	double		lattice;		/* output: the public lattice of the release */
+	uint64		sigma2_lattice; /* output: discrete Gaussian variance, lattice units */
 	double		eps_prime;		/* CMS */
 	double		extra_reg;		/* CMS Delta (sum form) */
 	double		gamma_scale;	/* CMS: ||b|| ~ Gamma(p, gamma_scale) */
 } GLMCalibration;
 
-extern void glm_calibrate(const GLMParams *p, GLMCalibration *c);
+/* d: features (the intercept, if any, comes on top) */
+extern void glm_calibrate(const GLMParams *p, int d, GLMCalibration *c);
 extern double glm_gauss_sigma(double eps, double delta, double D);
 extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 

@@ -23,7 +23,11 @@
  *   sigma^k ~ Exp(rate eta)^p  (mean 1/eta),  k = 1..m
  *   w_k   = argmin_{w in W} L(D, w) - <sigma^k, w>          (an LP)
  *   lambda = 2 p D_inf gamma + 250 eta G p^2 D_inf^2 + alpha/(10 G), alpha = 0
- *   output (1/m) sum_k w_k + Lap(lambda/eps_L)^p,  eps_L = eps + ln(1 - delta)
+ *   output (1/m) sum_k w_k + Lap(lambda/eps_L)^p,  eps_L = eps + ln(1 - delta),
+ *   released snapped: round((1/m) sum_k w_k / g) + DLap(t), times g, with the
+ *   public lattice g = dpnoise_lattice(lambda/eps_L), t = ceil((lambda/g + p)
+ *   / eps_L) (CKS20 discrete Laplace, exact integers; no floating-point
+ *   leak, Mironov 2012)
  * The paper's lambda has 4 D_inf gamma: Lemma 9 bounds each coordinate of
  * the average (Hoeffding, union over p coordinates), so the l1 deviation of
  * one run's average from its mean is p D_inf gamma, twice that between two
@@ -61,6 +65,7 @@
 #include <glpk.h>
 #include <gsl/gsl_randist.h>
 
+#include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
 #include "mechanism.h"
@@ -89,7 +94,10 @@ typedef struct OPSampCalibration
 	int64		m;
 	double		eta;
 	double		lambda;
-	double		laplace_scale;	/* lambda / (eps + ln(1 - delta)) */
+	double		eps_L;			/* eps + ln(1 - delta) */
+	double		lattice;		/* dpnoise_lattice(lambda / eps_L) */
+	double		dlap_t;			/* discrete Laplace scale, lattice units */
+	double		laplace_scale;	/* dlap_t * lattice >= lambda / eps_L */
 } OPSampCalibration;
 
 static void
@@ -114,13 +122,38 @@ opsamp_calibrate(double eps, double delta, double n, int p, double R, bool inter
 	c->lambda = 2.0 * pp * c->Dinf * c->gamma +
 		250.0 * c->eta * c->G * pp * pp * c->Dinf * c->Dinf + 0.0;
 	/* Laplace scale: the concentration event fails with probability delta */
-	c->laplace_scale = c->lambda / (eps + log1p(-delta));
+	c->eps_L = eps + log1p(-delta);
+	/*
+	 * Snapped release (issue 9; docs/PRIVACY.md "OPSamp"): the average is
+	 * rounded to the public lattice g and discrete Laplace noise of t
+	 * lattice units is added, with integers only (dpnoise.c).  Rounding
+	 * moves each coordinate by at most g/2, so the l1 distance of two
+	 * neighbours' rounded averages is at most lambda + p g: t =
+	 * (lambda/g + p) / eps_L, rounded up.
+	 */
+	c->lattice = c->eps_L > 0 ? dpnoise_lattice(c->lambda / c->eps_L) : 0;
+	c->dlap_t = c->eps_L > 0 ? ceil((c->lambda / c->lattice + pp) / c->eps_L) : 0;
+	c->laplace_scale = c->dlap_t * c->lattice;
 }
 
-/* more LP solves than DPOBJ_OPSAMP_MAX_M are refused before the charge */
+/*
+ * Refused before the charge, on public grounds: no positive eps_L, a
+ * discrete Laplace scale the exact sampler cannot take, a lattice too fine
+ * for the int64 arithmetic, more LP solves than DPOBJ_OPSAMP_MAX_M.
+ */
 static void
 opsamp_check_m(const OPSampCalibration *c)
 {
+	if (!(c->eps_L > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_opsamp: epsilon must exceed -ln(1 - delta)"),
+				 errhint("OPSamp's output noise has scale lambda / (epsilon + ln(1 - delta)); use a larger epsilon or a smaller delta.")));
+	if (c->dlap_t > (double) ((uint64) 1 << 31) || c->lattice < ldexp(1.0, -60))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_opsamp: the output noise scale is outside the exact sampler's range"),
+				 errhint("Use an epsilon between 1e-6 and 1e6 and fewer features.")));
 	if (c->m > DPOBJ_OPSAMP_MAX_M)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -180,6 +213,7 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 	model_params_int(&buf, "m", c.m);
 	model_params_float(&buf, "eta", c.eta);
 	model_params_float(&buf, "lambda", c.lambda);
+	model_params_float(&buf, "lattice", c.lattice);
 	model_params_float(&buf, "laplace_scale", c.laplace_scale);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
@@ -424,9 +458,15 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 				 errhint("Rescale the features, and report the problem.")));
 	}
 
-	/* 3. average and Laplace output noise, scale lambda/eps */
+	/* 3. the average snapped to the lattice, plus discrete Laplace noise */
 	for (int j = 0; j < pp; j++)
-		avg[j] = avg[j] / (double) c.m + gsl_ran_laplace(rng, c.laplace_scale);
+	{
+		/* |average| <= 1 (W = [-1, 1]^p) and g >= 2^-60: fits in int64 */
+		int64		a = (int64) llround(avg[j] / (double) c.m / c.lattice);
+
+		a += dpnoise_discrete_laplace(rng, (uint64) c.dlap_t, 1);
+		avg[j] = (double) a * c.lattice;
+	}
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
 
@@ -447,7 +487,10 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 		model_params_int(&params, "m", c.m);
 		model_params_float(&params, "eta", c.eta);
 		model_params_float(&params, "lambda", c.lambda);
+		model_params_float(&params, "lattice", c.lattice);
+		model_params_float(&params, "laplace_scale", c.laplace_scale);
 	}
+	model_params_text(&params, "noise", "discrete_laplace");
 	model_params_end(&params);
 	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
 								p->intercept ? avg[d] : 0.0,

@@ -138,6 +138,17 @@ main(void)
 		  isnan(objgauss_sigma(0.1, 1e-6, 1, 1, 100, 1e-3)),
 		  "objgauss refuses when the Jacobian factor alone exceeds epsilon");
 
+	/* zCDP: rho + 2 sqrt(rho ln(1/delta)) = eps (Bun-Steinke Prop 1.3), and rho grows with eps */
+	for (int i = 0; i < 7; i++)
+	{
+		double		r = zcdp_rho(eps_list[i], 1e-6),
+					e = r + 2 * sqrt(r * log(1e6));
+
+		CHECK(fabs(e - eps_list[i]) <= 1e-12 * eps_list[i] &&
+			  (i == 0 || r > zcdp_rho(eps_list[i - 1], 1e-6)),
+			  "zcdp_rho(%g, 1e-6) = %g converts back to %.17g", eps_list[i], r, e);
+	}
+
 	/* the bound itself, where delta is large enough for Monte-Carlo */
 	check_monte_carlo(1.0, 92.0, 92.0, 24, rng);	/* s = 1 */
 	check_monte_carlo(0.5, 300.0, 92.0, 24, rng);

@@ -3,7 +3,8 @@
  * with a seeded Mersenne Twister (the tests' source), the empirical
  * distribution of many draws against the exact pmf by a chi-square test at
  * a 1e-6 false-alarm level (fixed seed: the verdict is reproducible), and
- * the mean of Bernoulli(exp(-gamma)).  Prints "N passed, M failed".
+ * the mean of Bernoulli(exp(-gamma)); the discrete Gaussian likewise, and
+ * its mean and variance at large sigma2.  Prints "N passed, M failed".
  */
 #include <math.h>
 #include <stdio.h>
@@ -73,6 +74,69 @@ check_bernoulli_exp(gsl_rng *rng, uint64_t num, uint64_t den, int n)
 		  (unsigned long long) num, (unsigned long long) den, k, n, p * n);
 }
 
+/* N_Z(0, sigma2) against its exact pmf: bins |y| < nb, both tails pooled */
+static void
+check_gaussian(gsl_rng *rng, uint64_t sigma2, int nb, int n)
+{
+	double		norm = 0,
+				chi2 = 0,
+				ptail = 1;
+	long		cnt[2 * 64 + 1] = {0};
+	int			dof = 0;
+
+	for (int y = -40 * (int) sqrt((double) sigma2) - 40; y <= 40 * (int) sqrt((double) sigma2) + 40; y++)
+		norm += exp(-(double) y * y / (2.0 * sigma2));
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		y = dpnoise_discrete_gaussian(rng, sigma2);
+
+		cnt[(y <= -nb || y >= nb) ? 2 * nb : y + nb - 1]++;
+	}
+	for (int y = -nb + 1; y < nb; y++)
+	{
+		double		e = n * exp(-(double) y * y / (2.0 * sigma2)) / norm;
+		long		c = cnt[y + nb - 1];
+
+		ptail -= e / n;
+		chi2 += (c - e) * (c - e) / e;
+		dof++;
+	}
+	{
+		double		e = n * ptail;
+		long		c = cnt[2 * nb];
+
+		if (e > 5)
+		{
+			chi2 += (c - e) * (c - e) / e;
+			dof++;
+		}
+	}
+	CHECK(gsl_cdf_chisq_Q(chi2, dof - 1) > 1e-6,
+		  "discrete Gaussian sigma2 = %lu: chi2 = %.1f on %d bins", (unsigned long) sigma2, chi2, dof);
+}
+
+/* large sigma2: mean and variance of N_Z(0, sigma2) (variance within 1e-9 of sigma2) */
+static void
+check_gaussian_moments(gsl_rng *rng, uint64_t sigma2, int n)
+{
+	double		m = 0,
+				v = 0,
+				sd = sqrt((double) sigma2);
+
+	for (int i = 0; i < n; i++)
+	{
+		double		y = (double) dpnoise_discrete_gaussian(rng, sigma2);
+
+		m += y;
+		v += y * y;
+	}
+	m /= n;
+	v /= n;
+	/* 6 standard errors: mean sd/sqrt(n), variance sigma2 sqrt(2/n) */
+	CHECK(fabs(m) < 6 * sd / sqrt(n) && fabs(v - sigma2) < 6 * sigma2 * sqrt(2.0 / n),
+		  "discrete Gaussian sigma2 = %lu: mean %.3f, variance %.6g", (unsigned long) sigma2, m, v);
+}
+
 int
 main(void)
 {
@@ -88,6 +152,25 @@ main(void)
 	check_laplace(rng, 3, 2, 400000);		/* scale 1.5 */
 	check_laplace(rng, 2097152, 1048576, 400000);	/* eps = 2^-20 units: scale 2 */
 	check_laplace(rng, 40, 13, 200000);	/* scale 3.08 */
+	check_gaussian(rng, 1, 6, 400000);
+	check_gaussian(rng, 5, 12, 400000);
+	check_gaussian(rng, 50, 30, 400000);
+	check_gaussian_moments(rng, (uint64_t) 1 << 30, 200000);
+	check_gaussian_moments(rng, (uint64_t) 1 << 56, 100000);
+	/* the lattice: a power of two with b / lattice in [2^16, 2^17) */
+	{
+		double		bs[] = {1.0, 0.75, 3.0, 1e-9, 12345.678, 0.5, 2.0 - 1e-15};
+
+		for (int i = 0; i < (int) (sizeof(bs) / sizeof(bs[0])); i++)
+		{
+			double		g = dpnoise_lattice(bs[i]);
+			int			e;
+			double		f = frexp(g, &e);
+
+			CHECK(f == 0.5 && bs[i] / g >= 65536.0 && bs[i] / g < 131072.0,
+				  "lattice of %g is %g (b/g = %g)", bs[i], g, bs[i] / g);
+		}
+	}
 	/* uniform: 7 bins, no modulo bias */
 	for (int i = 0; i < 700000; i++)
 		hist[dpnoise_uniform(rng, 7)]++;
