@@ -114,26 +114,93 @@ halfspace_grid_first(int *w, int d, int B, int D2)
 		(void) halfspace_grid_next(w, d, B, D2);
 }
 
+/*
+ * Step 2: the exact integer 0/1 loss of every grid point, in the enumeration
+ * order of halfspace_grid_first/next; returns the array (npoints entries) and
+ * its minimum.
+ */
+static int64 *
+expmech_losses(const OPDiscProblem *problem, double grid, int64 ledger_id,
+			   int64 *npoints, int64 *minloss)
+{
+	int64	   *loss = palloc(sizeof(int64) * (Size) grid);
+	int		   *w = palloc(sizeof(int) * problem->d);
+	int64		k = 0;
+
+	*minloss = PG_INT64_MAX;
+	halfspace_grid_first(w, problem->d, problem->B, problem->D2);
+	do
+	{
+		if ((k & 1023) == 0)
+			mechanism_poll(ledger_id);
+		loss[k] = opdisc_loss(problem, w);
+		if (loss[k] < *minloss)
+			*minloss = loss[k];
+		k++;
+	} while (k < (int64) grid && halfspace_grid_next(w, problem->d, problem->B, problem->D2));
+	pfree(w);
+	*npoints = k;
+	return loss;
+}
+
+/*
+ * Step 3: the index of the sampled point, with probability
+ * exp(-eps (L - Lmin) / 2) / Z (McSherry-Talwar; sensitivity 1 for the 0/1 loss).
+ */
+static int64
+expmech_sample(const int64 *loss, int64 npoints, int64 minloss, double eps)
+{
+	double		total = 0.0;
+	double		u;
+	gsl_rng    *rng;
+
+	for (int64 k = 0; k < npoints; k++)
+		total += exp(-eps * (double) (loss[k] - minloss) / 2.0);
+	rng = dpobj_rng_new();
+	u = gsl_rng_uniform(rng) * total;
+	dpobj_rng_free(rng);
+	for (int64 k = 0; k < npoints; k++)
+	{
+		u -= exp(-eps * (double) (loss[k] - minloss) / 2.0);
+		if (u < 0)
+			return k;
+	}
+	return npoints - 1;
+}
+
+/* The refusals of dp_expmech that come before the charge (public grounds on the protected path) */
+static void
+expmech_check_work(const HSState *state, bool protected_path, double grid)
+{
+	if (grid > DPOBJ_EXPMECH_MAX_GRID)
+		expmech_refuse(grid);
+	/* the work bound uses no row count: the number of distinct rows is
+	 * bounded by (2 Q max|x| + 1)^d only, so bound by the public grid and
+	 * refuse on the state size only on the direct path */
+	if (!protected_path && grid * (double) Max(state->nrows, 1) * state->d > DPOBJ_EXPMECH_MAX_WORK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_expmech: enumerating the grid over these rows is too expensive"),
+				 errhint("Use fewer features, a smaller grid, or coarser features (option \"Q\").")));
+}
+
 Datum
 dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 {
-	HSState *state;
+	HSState    *state;
 	DPProtectedContext *pctx;
 	OPDiscProblem problem;
 	int			B,
 				D2,
 				d;
 	double		grid;
-	double		eps;
 	int64	   *loss;
-	int64		npoints = 0;
-	int64		minloss = PG_INT64_MAX;
+	int64		npoints;
+	int64		minloss;
 	int64		chosen;
+	int64		ledger_id;
 	int		   *w;
 	double	   *weights;
-	double		total,
-				u;
-	gsl_rng    *rng;
 	StringInfoData params;
 
 	state = hsstate_final_begin(fcinfo, &pctx);
@@ -143,72 +210,32 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	d = state->d;
 	hsparams_resolve(&state->params, state->d, &B, &D2);
 	grid = opdisc_grid_size(d, B, D2);
-	if (grid > DPOBJ_EXPMECH_MAX_GRID)
-		expmech_refuse(grid);
-	/* the work bound uses no row count: the number of distinct rows is
-	 * bounded by (2 Q max|x| + 1)^d only, so bound by the public grid and
-	 * refuse on the state size only on the direct path */
-	if (pctx == NULL && grid * (double) Max(state->nrows, 1) * d > DPOBJ_EXPMECH_MAX_WORK)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("dp_expmech: enumerating the grid over these rows is too expensive"),
-				 errhint("Use fewer features, a smaller grid, or coarser features (option \"Q\").")));
-	eps = state->params.epsilon;
+	expmech_check_work(state, pctx != NULL, grid);
 
 	/* 1. charge first (no noise exists yet) */
-	{
-		int64		ledger_id = mechanism_charge(fcinfo, pctx, "expmech",
-												 state->params.epsilon, state->params.delta);
+	ledger_id = mechanism_charge(fcinfo, pctx, "expmech",
+								 state->params.epsilon, state->params.delta);
 
-		/* 2. losses of every grid point (exact integers) */
-		memset(&problem, 0, sizeof(problem));
-		problem.d = d;
-		problem.nrows = state->nrows;
-		problem.x = (const int64_t *) state->x;
-		problem.pos = (const int64_t *) state->pos;
-		problem.neg = (const int64_t *) state->neg;
-		problem.B = B;
-		problem.D2 = D2;
-		loss = palloc(sizeof(int64) * (Size) grid);
-		w = palloc(sizeof(int) * d);
-		halfspace_grid_first(w, d, B, D2);
-		do
-		{
-			if ((npoints & 1023) == 0)
-				mechanism_poll(ledger_id);
-			loss[npoints] = opdisc_loss(&problem, w);
-			if (loss[npoints] < minloss)
-				minloss = loss[npoints];
-			npoints++;
-		} while (npoints < (int64) grid && halfspace_grid_next(w, d, B, D2));
+	/* 2. losses of every grid point (exact integers) */
+	memset(&problem, 0, sizeof(problem));
+	problem.d = d;
+	problem.nrows = state->nrows;
+	problem.x = (const int64_t *) state->x;
+	problem.pos = (const int64_t *) state->pos;
+	problem.neg = (const int64_t *) state->neg;
+	problem.B = B;
+	problem.D2 = D2;
+	loss = expmech_losses(&problem, grid, ledger_id, &npoints, &minloss);
 
-		/* 3. sample w with probability exp(-eps (L - Lmin) / 2) / Z */
-		total = 0.0;
-		for (int64 k = 0; k < npoints; k++)
-			total += exp(-eps * (double) (loss[k] - minloss) / 2.0);
-		rng = dpobj_rng_new();
-		u = gsl_rng_uniform(rng) * total;
-		dpobj_rng_free(rng);
-		chosen = npoints - 1;
-		for (int64 k = 0; k < npoints; k++)
-		{
-			u -= exp(-eps * (double) (loss[k] - minloss) / 2.0);
-			if (u < 0)
-			{
-				chosen = k;
-				break;
-			}
-		}
-		memset(loss, 0, sizeof(int64) * npoints);
-		pfree(loss);
-
-		/* rebuild the chosen point by enumerating again */
-		halfspace_grid_first(w, d, B, D2);
-		for (int64 k = 0; k < chosen; k++)
-			(void) halfspace_grid_next(w, d, B, D2);
-
-		ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
-	}
+	/* 3. sample, then rebuild the chosen point by enumerating again */
+	chosen = expmech_sample(loss, npoints, minloss, state->params.epsilon);
+	memset(loss, 0, sizeof(int64) * npoints);
+	pfree(loss);
+	w = palloc(sizeof(int) * d);
+	halfspace_grid_first(w, d, B, D2);
+	for (int64 k = 0; k < chosen; k++)
+		(void) halfspace_grid_next(w, d, B, D2);
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
 
 	weights = palloc(sizeof(double) * d);
 	for (int j = 0; j < d; j++)

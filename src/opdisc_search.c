@@ -410,6 +410,142 @@ apply_move(SearchCtx *c, int64_t *dot, int j, int dv)
 		dot[c->crow[t]] += c->cval[t] * dv;
 }
 
+/* The local search's current point: exact loss, squared norm, costs, value */
+typedef struct LSPoint
+{
+	int64_t		loss;
+	int64_t		norm2;
+	double		lin;
+	double		cur;
+} LSPoint;
+
+/* A move: w_j += dj (and w_k += dk when k >= 0), its value and exact loss */
+typedef struct LSMove
+{
+	int			j;
+	int			k;
+	int			dj;
+	int			dk;
+	double		val;
+	int64_t		loss;
+} LSMove;
+
+static void
+ls_start(SearchCtx *c, const int *w, LSPoint *pt)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+
+	memset(pt, 0, sizeof(*pt));
+	for (int u = 0; u < c->n; u++)
+	{
+		const int64_t *a = p->x + (int64_t) u * d;
+		int64_t		s = 0;
+
+		for (int j = 0; j < d; j++)
+			s += a[j] * w[j];
+		c->lsdot[u] = s;
+		pt->loss += (s >= 1) ? p->neg[u] : p->pos[u];
+	}
+	for (int j = 0; j < d; j++)
+	{
+		pt->norm2 += (int64_t) w[j] * w[j];
+		pt->lin += coord_cost(c, j, w[j]);
+	}
+	pt->cur = ctx_value(c, pt->loss, pt->lin, pt->norm2);
+}
+
+/* Best single-coordinate move to any value (improves mv if better) */
+static void
+ls_best_single(SearchCtx *c, const int *w, const LSPoint *pt, LSMove *mv)
+{
+	for (int j = 0; j < c->d; j++)
+	{
+		for (int v = -c->B; v <= c->B; v++)
+		{
+			int64_t		n2 = pt->norm2 - (int64_t) w[j] * w[j] + (int64_t) v * v;
+			int64_t		dl;
+			double		val;
+
+			if (v == w[j] || n2 > c->D2)
+				continue;
+			dl = delta_loss_1(c, c->lsdot, j, v - w[j]);
+			val = ctx_value(c, pt->loss + dl,
+							pt->lin - coord_cost(c, j, w[j]) + coord_cost(c, j, v), n2);
+			if (val < mv->val)
+				*mv = (LSMove) {j, -1, v - w[j], 0, val, pt->loss + dl};
+		}
+	}
+}
+
+/* Value of the paired move (w_j + sj, w_k + sk), or INFINITY outside the grid */
+static double
+ls_pair_value(SearchCtx *c, const int *w, const LSPoint *pt, int j, int sj,
+			  int k, int sk, int64_t *dl)
+{
+	int			vj = w[j] + sj,
+				vk = w[k] + sk;
+	int64_t		n2;
+
+	if (vj < -c->B || vj > c->B || vk < -c->B || vk > c->B)
+		return INFINITY;
+	n2 = pt->norm2 - (int64_t) w[j] * w[j] - (int64_t) w[k] * w[k]
+		+ (int64_t) vj * vj + (int64_t) vk * vk;
+	if (n2 > c->D2)
+		return INFINITY;
+	*dl = delta_loss_1(c, c->lsdot, j, sj);
+	apply_move(c, c->lsdot, j, sj);
+	*dl += delta_loss_1(c, c->lsdot, k, sk);
+	apply_move(c, c->lsdot, j, -sj);
+	return ctx_value(c, pt->loss + *dl,
+					 pt->lin - coord_cost(c, j, w[j]) + coord_cost(c, j, vj)
+					 - coord_cost(c, k, w[k]) + coord_cost(c, k, vk),
+					 n2);
+}
+
+/* Best paired +-1 move (improves mv if better); false when stopped */
+static bool
+ls_best_pair(SearchCtx *c, const int *w, const LSPoint *pt, LSMove *mv)
+{
+	for (int j = 0; j < c->d; j++)
+	{
+		if (check_stop(c))
+			return false;
+		for (int k = j + 1; k < c->d; k++)
+			for (int sj = -1; sj <= 1; sj += 2)
+				for (int sk = -1; sk <= 1; sk += 2)
+				{
+					int64_t		dl = 0;
+					double		val = ls_pair_value(c, w, pt, j, sj, k, sk, &dl);
+
+					if (val < mv->val)
+						*mv = (LSMove) {j, k, sj, sk, val, pt->loss + dl};
+				}
+	}
+	return true;
+}
+
+/* w_j += dj: the dot products, norm and costs follow */
+static void
+ls_move_coord(SearchCtx *c, int *w, LSPoint *pt, int j, int dj)
+{
+	pt->norm2 -= (int64_t) w[j] * w[j];
+	apply_move(c, c->lsdot, j, dj);
+	pt->lin += coord_cost(c, j, w[j] + dj) - coord_cost(c, j, w[j]);
+	w[j] += dj;
+	pt->norm2 += (int64_t) w[j] * w[j];
+}
+
+static void
+ls_apply(SearchCtx *c, int *w, LSPoint *pt, const LSMove *mv)
+{
+	ls_move_coord(c, w, pt, mv->j, mv->dj);
+	if (mv->k >= 0)
+		ls_move_coord(c, w, pt, mv->k, mv->dk);
+	pt->loss = mv->loss;
+	pt->cur = ctx_value(c, pt->loss, pt->lin, pt->norm2);
+}
+
 /*
  * Best-improvement local search from w (in/out) with single-coordinate moves
  * to any value and paired +-1 moves of two coordinates (the latter move
@@ -419,137 +555,24 @@ apply_move(SearchCtx *c, int64_t *dot, int j, int dv)
 static void
 local_search(SearchCtx *c, int *w)
 {
-	const OPDiscProblem *p = c->p;
-	int			d = c->d;
-	int			B = c->B;
-	int64_t    *dot = c->lsdot;
-	int64_t		loss = 0;
-	int64_t		norm2 = 0;
-	double		lin = 0.0;
-	double		cur;
-	bool		improved = true;
+	LSPoint		pt;
 	int			sweeps = 0;
 
-	for (int u = 0; u < c->n; u++)
+	ls_start(c, w, &pt);
+	offer(c, w, pt.cur);
+	while (sweeps++ < 1000)
 	{
-		const int64_t *a = p->x + (int64_t) u * d;
-		int64_t		s = 0;
+		LSMove		mv = {-1, -1, 0, 0, pt.cur - c->margin, 0};
 
-		for (int j = 0; j < d; j++)
-			s += a[j] * w[j];
-		dot[u] = s;
-		loss += (s >= 1) ? p->neg[u] : p->pos[u];
-	}
-	for (int j = 0; j < d; j++)
-	{
-		norm2 += (int64_t) w[j] * w[j];
-		lin += coord_cost(c, j, w[j]);
-	}
-	cur = ctx_value(c, loss, lin, norm2);
-	offer(c, w, cur);
-
-	while (improved && sweeps < 1000)
-	{
-		int			bj = -1,
-					bk = -1,
-					bdj = 0,
-					bdk = 0;
-		double		bval = cur - c->margin;
-		int64_t		bloss = 0;
-
-		improved = false;
-		sweeps++;
 		if (check_stop(c))
 			return;
-
-		/* single-coordinate moves */
-		for (int j = 0; j < d; j++)
-		{
-			for (int v = -B; v <= B; v++)
-			{
-				int64_t		n2 = norm2 - (int64_t) w[j] * w[j] + (int64_t) v * v;
-				int64_t		dl;
-				double		val;
-
-				if (v == w[j] || n2 > c->D2)
-					continue;
-				dl = delta_loss_1(c, dot, j, v - w[j]);
-				val = ctx_value(c, loss + dl,
-								lin - coord_cost(c, j, w[j]) + coord_cost(c, j, v), n2);
-				if (val < bval)
-				{
-					bval = val;
-					bj = j;
-					bdj = v - w[j];
-					bk = -1;
-					bloss = loss + dl;
-				}
-			}
-		}
-		/* paired +-1 moves */
-		for (int j = 0; j < d; j++)
-		{
-			if (check_stop(c))
-				return;
-			for (int k = j + 1; k < d; k++)
-			{
-				for (int sj = -1; sj <= 1; sj += 2)
-				{
-					for (int sk = -1; sk <= 1; sk += 2)
-					{
-						int			vj = w[j] + sj,
-									vk = w[k] + sk;
-						int64_t		n2,
-									dl;
-						double		val;
-
-						if (vj < -B || vj > B || vk < -B || vk > B)
-							continue;
-						n2 = norm2 - (int64_t) w[j] * w[j] - (int64_t) w[k] * w[k]
-							+ (int64_t) vj * vj + (int64_t) vk * vk;
-						if (n2 > c->D2)
-							continue;
-						dl = delta_loss_1(c, dot, j, sj);
-						apply_move(c, dot, j, sj);
-						dl += delta_loss_1(c, dot, k, sk);
-						apply_move(c, dot, j, -sj);
-						val = ctx_value(c, loss + dl,
-										lin - coord_cost(c, j, w[j]) + coord_cost(c, j, vj)
-										- coord_cost(c, k, w[k]) + coord_cost(c, k, vk),
-										n2);
-						if (val < bval)
-						{
-							bval = val;
-							bj = j;
-							bdj = sj;
-							bk = k;
-							bdk = sk;
-							bloss = loss + dl;
-						}
-					}
-				}
-			}
-		}
-		if (bj >= 0)
-		{
-			improved = true;
-			norm2 -= (int64_t) w[bj] * w[bj];
-			apply_move(c, dot, bj, bdj);
-			lin += coord_cost(c, bj, w[bj] + bdj) - coord_cost(c, bj, w[bj]);
-			w[bj] += bdj;
-			norm2 += (int64_t) w[bj] * w[bj];
-			if (bk >= 0)
-			{
-				norm2 -= (int64_t) w[bk] * w[bk];
-				apply_move(c, dot, bk, bdk);
-				lin += coord_cost(c, bk, w[bk] + bdk) - coord_cost(c, bk, w[bk]);
-				w[bk] += bdk;
-				norm2 += (int64_t) w[bk] * w[bk];
-			}
-			loss = bloss;
-			cur = ctx_value(c, loss, lin, norm2);
-			offer(c, w, cur);
-		}
+		ls_best_single(c, w, &pt, &mv);
+		if (!ls_best_pair(c, w, &pt, &mv))
+			return;
+		if (mv.j < 0)
+			break;				/* a local minimum */
+		ls_apply(c, w, &pt, &mv);
+		offer(c, w, pt.cur);
 	}
 }
 
@@ -704,6 +727,142 @@ group_radius(const Level *lv, int g, int rmax, int64_t *Jr)
 	return nb;
 }
 
+/* Partial score of row u with the child w_col = v applied (col < 0: none) */
+static inline int64_t
+child_score(const SearchCtx *c, int u, int col, int v)
+{
+	int64_t		s = c->S[u];
+
+	if (col >= 0)
+		s += c->p->x[(int64_t) u * c->d + col] * v;
+	return s;
+}
+
+/* Remainder R = 0 (no unassigned entries or no budget): the exact loss */
+static int64_t
+group_exact_loss(const SearchCtx *c, const int *mem, int m, int col, int v)
+{
+	int64_t		loss = 0;
+
+	for (int i = 0; i < m; i++)
+	{
+		int			u = mem[i];
+
+		loss += (child_score(c, u, col, v) >= 1) ? c->p->neg[u] : c->p->pos[u];
+	}
+	return loss;
+}
+
+/*
+ * A one-row group: its loss at radius J is q_u if every R in [-J, J] makes it
+ * positive, p_u if none does, min(p_u, q_u) otherwise; reported as
+ * out[0] += loss at radius 0, out[s_t] += the change at each breakpoint.
+ */
+static void
+single_row_bound(SearchCtx *c, const Level *lv, int g, int col, int v, int nb,
+				 double *out)
+{
+	int			u = lv->members[lv->gstart[g]];
+	int64_t		pu = c->p->pos[u],
+				qu = c->p->neg[u];
+	int64_t		mn = pu < qu ? pu : qu;
+	int64_t		iu = ceil_div(1 - child_score(c, u, col, v), lv->ggcd[g]);	/* positive for i >= iu */
+	int64_t		prev = (iu <= 0) ? qu : pu;
+
+	out[0] += (double) prev;
+	for (int t = 0; t < nb; t++)
+	{
+		int64_t		j = lv->bpj[lv->bpstart[g] + t];
+		int64_t		val = (iu <= -j) ? qu : (iu > j ? pu : mn);
+
+		if (val != prev)
+		{
+			out[lv->bps[lv->bpstart[g] + t]] += (double) (val - prev);
+			prev = val;
+		}
+	}
+}
+
+/*
+ * Sort path for groups with a huge radius and few rows: the step function F
+ * of the group's loss over the lattice index, with breakpoints at the rows'
+ * indices (pairs sorted by index), minimised over [-j, j] for each radius
+ * breakpoint j, reported like lattice_report.
+ */
+static void
+sorted_group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
+				   int64_t Jr, int nb, double *out)
+{
+	int			m0 = lv->gstart[g];
+	int			m = lv->gstart[g + 1] - m0;
+	int64_t    *pr = c->pairs;
+	int64_t    *bestv = c->bestv;
+
+	for (int i = 0; i < m; i++)
+	{
+		int			u = lv->members[m0 + i];
+		int64_t		iu = ceil_div(1 - child_score(c, u, col, v), lv->ggcd[g]);
+
+		if (iu < -Jr)
+			iu = -Jr;
+		if (iu > Jr + 1)
+			iu = Jr + 1;
+		pr[2 * i] = iu;
+		pr[2 * i + 1] = c->p->neg[u] - c->p->pos[u];
+	}
+	/* insertion sort by index (groups on this path are small) */
+	for (int i = 1; i < m; i++)
+	{
+		int64_t		k0 = pr[2 * i],
+					k1 = pr[2 * i + 1];
+		int			h = i - 1;
+
+		while (h >= 0 && pr[2 * h] > k0)
+		{
+			pr[2 * h + 2] = pr[2 * h];
+			pr[2 * h + 3] = pr[2 * h + 1];
+			h--;
+		}
+		pr[2 * h + 2] = k0;
+		pr[2 * h + 3] = k1;
+	}
+	for (int t = 0; t <= nb; t++)
+	{
+		int64_t		j = (t == 0) ? 0 : lv->bpj[lv->bpstart[g] + t - 1];
+		int64_t		F = lv->gpos[g];
+		int64_t		best;
+		int			i = 0;
+
+		/* F(-j) */
+		while (i < m && pr[2 * i] <= -j)
+		{
+			F += pr[2 * i + 1];
+			i++;
+		}
+		best = F;
+		while (i < m && pr[2 * i] <= j)
+		{
+			int64_t		key = pr[2 * i];
+
+			while (i < m && pr[2 * i] == key)
+			{
+				F += pr[2 * i + 1];
+				i++;
+			}
+			if (F < best)
+				best = F;
+		}
+		bestv[t] = best;
+	}
+	/* report: out[0] += best(radius 0), out[s_t] += change */
+	out[0] += (double) bestv[0];
+	for (int t = 0; t < nb; t++)
+	{
+		if (bestv[t + 1] != bestv[t])
+			out[lv->bps[lv->bpstart[g] + t]] += (double) (bestv[t + 1] - bestv[t]);
+	}
+}
+
 /*
  * Minimum of F(R) = sum_{u in g} [R >= 1 - S'_u ? q_u : p_u] over the lattice
  * R = i * gcd, |i| <= j, for every breakpoint radius j of the group with
@@ -715,155 +874,24 @@ static void
 group_bound(SearchCtx *c, const Level *lv, int g, int col, int v,
 			int rmax, double *out)
 {
-	const OPDiscProblem *p = c->p;
 	int			m0 = lv->gstart[g];
 	int			m = lv->gstart[g + 1] - m0;
-	const int  *mem = lv->members + m0;
-	int64_t		gg = lv->ggcd[g];
-	int			nb = 0;
-	int64_t		Jr = 0;
-	int64_t    *bestv = c->bestv;
-	int			d = c->d;
+	int64_t		Jr;
+	int			nb = group_radius(lv, g, rmax, &Jr);
 
-	/* number of breakpoints usable with budget rmax, and the final radius */
-	for (int t = lv->bpstart[g]; t < lv->bpstart[g + 1]; t++)
-	{
-		if (lv->bps[t] > rmax)
-			break;
-		nb++;
-		Jr = lv->bpj[t];
-	}
-
-	if (gg == 0 || Jr == 0)
-	{
-		/* R = 0: exact loss of the group */
-		int64_t		loss = 0;
-
-		for (int i = 0; i < m; i++)
-		{
-			int			u = mem[i];
-			int64_t		s = c->S[u];
-
-			if (col >= 0)
-				s += p->x[(int64_t) u * d + col] * v;
-			loss += (s >= 1) ? p->neg[u] : p->pos[u];
-		}
-		out[0] += (double) loss;
-		return;
-	}
-
-	if (m == 1)
-	{
-		int			u = mem[0];
-		int64_t		s = c->S[u];
-		int64_t		iu;
-		int64_t		pu = p->pos[u],
-					qu = p->neg[u];
-		int64_t		mn = pu < qu ? pu : qu;
-		int64_t		prev;
-
-		if (col >= 0)
-			s += p->x[(int64_t) u * d + col] * v;
-		iu = ceil_div(1 - s, gg);	/* positive for i >= iu */
-		/* radius 0 */
-		prev = (iu <= 0) ? qu : pu;
-		out[0] += (double) prev;
-		for (int t = 0; t < nb; t++)
-		{
-			int64_t		j = lv->bpj[lv->bpstart[g] + t];
-			int64_t		val = (iu <= -j) ? qu : (iu > j ? pu : mn);
-
-			if (val != prev)
-			{
-				out[lv->bps[lv->bpstart[g] + t]] += (double) (val - prev);
-				prev = val;
-			}
-		}
-		return;
-	}
-
-	if (2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
+	if (lv->ggcd[g] == 0 || Jr == 0)
+		out[0] += (double) group_exact_loss(c, lv->members + m0, m, col, v);
+	else if (m == 1)
+		single_row_bound(c, lv, g, col, v, nb, out);
+	else if (2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
 	{
 		/* lattice method: F on i = -Jr..Jr via a difference array */
 		memset(c->diff, 0, sizeof(int64_t) * (2 * Jr + 2));
-		lattice_steps(c, lv, m0, m0 + m, col, v, gg, Jr, c->diff);
+		lattice_steps(c, lv, m0, m0 + m, col, v, lv->ggcd[g], Jr, c->diff);
 		lattice_report(c, lv, g, Jr, nb, c->diff, out);
-		return;
 	}
 	else
-	{
-		/* sort path: step function F with breakpoints at the row indices */
-		int64_t    *pr = c->pairs;
-
-		for (int i = 0; i < m; i++)
-		{
-			int			u = mem[i];
-			int64_t		s = c->S[u];
-			int64_t		iu;
-
-			if (col >= 0)
-				s += p->x[(int64_t) u * d + col] * v;
-			iu = ceil_div(1 - s, gg);
-			if (iu < -Jr)
-				iu = -Jr;
-			if (iu > Jr + 1)
-				iu = Jr + 1;
-			pr[2 * i] = iu;
-			pr[2 * i + 1] = p->neg[u] - p->pos[u];
-		}
-		/* insertion sort by index (groups on this path are small) */
-		for (int i = 1; i < m; i++)
-		{
-			int64_t		k0 = pr[2 * i],
-						k1 = pr[2 * i + 1];
-			int			h = i - 1;
-
-			while (h >= 0 && pr[2 * h] > k0)
-			{
-				pr[2 * h + 2] = pr[2 * h];
-				pr[2 * h + 3] = pr[2 * h + 1];
-				h--;
-			}
-			pr[2 * h + 2] = k0;
-			pr[2 * h + 3] = k1;
-		}
-		for (int t = 0; t <= nb; t++)
-		{
-			int64_t		j = (t == 0) ? 0 : lv->bpj[lv->bpstart[g] + t - 1];
-			int64_t		F = lv->gpos[g];
-			int64_t		best;
-			int			i = 0;
-
-			/* F(-j) */
-			while (i < m && pr[2 * i] <= -j)
-			{
-				F += pr[2 * i + 1];
-				i++;
-			}
-			best = F;
-			while (i < m && pr[2 * i] <= j)
-			{
-				int64_t		key = pr[2 * i];
-
-				while (i < m && pr[2 * i] == key)
-				{
-					F += pr[2 * i + 1];
-					i++;
-				}
-				if (F < best)
-					best = F;
-			}
-			bestv[t] = best;
-		}
-	}
-
-	/* report: out[0] += best(radius 0), out[s_t] += change */
-	out[0] += (double) bestv[0];
-	for (int t = 0; t < nb; t++)
-	{
-		if (bestv[t + 1] != bestv[t])
-			out[lv->bps[lv->bpstart[g] + t]] += (double) (bestv[t + 1] - bestv[t]);
-	}
+		sorted_group_bound(c, lv, g, col, v, Jr, nb, out);
 }
 
 /*
@@ -1003,35 +1031,20 @@ subtree_min(SearchCtx *c, int k, int64_t norm2)
  */
 
 
+/*
+ * The parts of the children's bounds that do not depend on the child value
+ * v, computed once per node at depth k: groups that do not see column col,
+ * and the members with a_{u,col} = 0 of the groups that do.  LU:
+ * free-remainder groups (diff array over the budget s); HUd: single-column
+ * groups (diff arrays over w_j, per column slot); abase: base lattice diff
+ * arrays of the affected free-remainder groups.
+ */
 static void
-dfs(SearchCtx *c, int k, int r, double prefix)
+node_prepare(SearchCtx *c, const Level *lv, int rl, double *LU, int64_t *HUd)
 {
-	int			d = c->d;
-	int			B = c->B;
-	int			col = c->order[k];
-	const Level *lv = &c->lev[k + 1];
-	int			rl = r < c->Deff ? r : c->Deff;
-	double	   *LU = c->LU + (size_t) k * (c->Deff + 2);
-	double	   *LV = c->LV;
-	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
-	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
-	int			W = 2 * B + 1;
-	int64_t    *HUd = c->HUd + (size_t) k * d * (W + 1);
-	int64_t    *HVd = c->HVd;
-	double	   *HV = c->HV;
-	int			nch = 0;
+	int			W = 2 * c->B + 1;
+	int64_t		off = 0;
 
-	if (check_stop(c))
-		return;
-
-	/*
-	 * Loss bound contributions that do not depend on the child value v,
-	 * computed once per node: groups that do not see column col, and the
-	 * members with a_{u,col} = 0 of the groups that do.  LU: free-remainder
-	 * groups (diff array over the budget s); HUd: single-column groups
-	 * (diff arrays over w_j, per column slot); abase: base lattice diff
-	 * arrays of the affected free-remainder groups.
-	 */
 	for (int s = 0; s <= rl; s++)
 		LU[s] = 0.0;
 	for (int i = 0; i < lv->nunaff; i++)
@@ -1054,153 +1067,161 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		single_steps(c, lv, g, lv->gstart[g], lv->gsplit[g], -1, 0, df);
 		shift_prepare(c, lv, g, lv->gsplit[g], lv->gstart[g + 1]);
 	}
+	for (int i = 0; i < lv->naff; i++)
 	{
-		int64_t		off = 0;
+		int			g = lv->aff[i];
+		int			m = lv->gstart[g + 1] - lv->gstart[g];
+		int64_t		Jr;
 
-		for (int i = 0; i < lv->naff; i++)
+		(void) group_radius(lv, g, rl, &Jr);
+		c->aJr[i] = Jr;
+		c->aoff[i] = -1;
+		if (m > 1 && 2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
 		{
-			int			g = lv->aff[i];
-			int			m = lv->gstart[g + 1] - lv->gstart[g];
-			int64_t		Jr;
-
-			(void) group_radius(lv, g, rl, &Jr);
-			c->aJr[i] = Jr;
-			c->aoff[i] = -1;
-			if (m > 1 && 2 * Jr + 2 <= c->difflen && 2 * Jr + 2 <= 4 * (int64_t) m + 64)
-			{
-				c->aoff[i] = off;
-				memset(c->abase + off, 0, sizeof(int64_t) * (2 * Jr + 2));
-				lattice_steps(c, lv, lv->gstart[g], lv->gsplit[g], -1, 0,
-							  lv->ggcd[g], Jr, c->abase + off);
-				shift_prepare(c, lv, g, lv->gsplit[g], lv->gstart[g + 1]);
-				off += 2 * Jr + 2;
-			}
+			c->aoff[i] = off;
+			memset(c->abase + off, 0, sizeof(int64_t) * (2 * Jr + 2));
+			lattice_steps(c, lv, lv->gstart[g], lv->gsplit[g], -1, 0,
+						  lv->ggcd[g], Jr, c->abase + off);
+			shift_prepare(c, lv, g, lv->gsplit[g], lv->gstart[g + 1]);
+			off += 2 * Jr + 2;
 		}
 	}
+}
 
-	/* bound every child */
-	for (int v = -B; v <= B; v++)
+/*
+ * Child w_col = v: the free-remainder groups' loss diff array over the budget
+ * (LV, starting from the node's LU) and the single-column groups' exact
+ * per-value loss tables (HV, from the node's HUd).
+ */
+static void
+child_group_losses(SearchCtx *c, const Level *lv, int col, int v, int rl2,
+				   const double *LU, const int64_t *HUd)
+{
+	int			W = 2 * c->B + 1;
+	double	   *LV = c->LV;
+	int64_t    *HVd = c->HVd;
+
+	memcpy(LV, LU, sizeof(double) * (rl2 + 1));
+	for (int i = 0; i < lv->naff; i++)
 	{
-		int			r2 = r - v * v;
-		int			rl2;
-		double		best = INFINITY;
-		double		acc;
-		double	   *T0 = c->T0,
-				   *T1 = c->T1;
+		int			g = lv->aff[i];
 
-		if (r2 < 0)
-			continue;
-		rl2 = r2 < c->Deff ? r2 : c->Deff;
-		memcpy(LV, LU, sizeof(double) * (rl2 + 1));
-		for (int i = 0; i < lv->naff; i++)
+		if (c->aoff[i] >= 0)
 		{
-			int			g = lv->aff[i];
+			int64_t		Jr = c->aJr[i],
+						Jc;
+			int			nb = group_radius(lv, g, rl2, &Jc);
 
-			if (c->aoff[i] >= 0)
-			{
-				int64_t		Jr = c->aJr[i],
-							Jc;
-				int			nb = group_radius(lv, g, rl2, &Jc);
-
-				memcpy(c->diff, c->abase + c->aoff[i], sizeof(int64_t) * (2 * Jr + 2));
-				lattice_steps_shift(c, lv, lv->gsplit[g], lv->gstart[g + 1], col, v,
-									lv->ggcd[g], Jr, c->diff);
-				lattice_report(c, lv, g, Jr, nb, c->diff, LV);
-			}
-			else
-				group_bound(c, lv, g, col, v, rl2, LV);
+			memcpy(c->diff, c->abase + c->aoff[i], sizeof(int64_t) * (2 * Jr + 2));
+			lattice_steps_shift(c, lv, lv->gsplit[g], lv->gstart[g + 1], col, v,
+								lv->ggcd[g], Jr, c->diff);
+			lattice_report(c, lv, g, Jr, nb, c->diff, LV);
 		}
-		memcpy(HVd, HUd, sizeof(int64_t) * lv->nc1 * (W + 1));
-		for (int i = 0; i < lv->nsaff; i++)
+		else
+			group_bound(c, lv, g, col, v, rl2, LV);
+	}
+	memcpy(HVd, HUd, sizeof(int64_t) * lv->nc1 * (W + 1));
+	for (int i = 0; i < lv->nsaff; i++)
+	{
+		int			g = lv->saff[i];
+
+		single_steps_shift(c, lv, g, lv->gsplit[g], lv->gstart[g + 1], col, v,
+						   HVd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1));
+	}
+	for (int t = 0; t < lv->nc1; t++)
+	{
+		const int64_t *df = HVd + (size_t) t * (W + 1);
+		double	   *h = c->HV + (size_t) t * W;
+		int64_t		F = 0;
+
+		for (int w = 0; w < W; w++)
 		{
-			int			g = lv->saff[i];
-
-			single_steps_shift(c, lv, g, lv->gsplit[g], lv->gstart[g + 1], col, v,
-							   HVd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1));
+			F += df[w];
+			h[w] = (double) F;
 		}
-		for (int t = 0; t < lv->nc1; t++)
-		{
-			const int64_t *df = HVd + (size_t) t * (W + 1);
-			double	   *h = HV + (size_t) t * W;
-			int64_t		F = 0;
+	}
+}
 
-			for (int w = 0; w < W; w++)
-			{
-				F += df[w];
-				h[w] = (double) F;
-			}
-		}
+/*
+ * Knapsack over the norm budget (ALGORITHMS.md section 1: the noise term is
+ * separable in w_j, and so is the loss of the single-column groups):
+ * T(s) = min over suffix vectors of squared norm exactly s of
+ * sum_j [h_j(w_j) - eta_j w_j / D], starting from the noise-only DP of the
+ * other suffix columns (lv->E0).  Returns T (one of the two scratch arrays).
+ */
+static const double *
+suffix_knapsack(SearchCtx *c, const Level *lv, int rl2)
+{
+	int			B = c->B;
+	int			W = 2 * B + 1;
+	double	   *T0 = c->T0,
+			   *T1 = c->T1;
 
-		/*
-		 * Knapsack over the norm budget (ALGORITHMS.md section 1: the
-		 * noise term is separable in w_j, and so is the loss of the
-		 * single-column groups): T(s) = min over suffix vectors of squared
-		 * norm exactly s of sum_j [h_j(w_j) - eta_j w_j / D], starting from
-		 * the noise-only DP of the other suffix columns.
-		 */
-		memcpy(T0, lv->E0, sizeof(double) * (rl2 + 1));
-		for (int t = 0; t < lv->nc1; t++)
-		{
-			int			j = lv->c1col[t];
-			const double *h = HV + (size_t) t * W;
+	memcpy(T0, lv->E0, sizeof(double) * (rl2 + 1));
+	for (int t = 0; t < lv->nc1; t++)
+	{
+		int			j = lv->c1col[t];
+		const double *h = c->HV + (size_t) t * W;
+		double	   *tmp;
 
-			for (int s = 0; s <= rl2; s++)
-			{
-				double		bs = INFINITY;
-
-				for (int w = -B; w <= B; w++)
-				{
-					int			s0 = s - w * w;
-					double		val;
-
-					if (s0 < 0)
-						continue;
-					val = T0[s0] + h[w + B] + coord_cost(c, j, w);
-					if (val < bs)
-						bs = val;
-				}
-				T1[s] = bs;
-			}
-			{
-				double	   *tmp = T0;
-
-				T0 = T1;
-				T1 = tmp;
-			}
-		}
-
-		acc = 0.0;
 		for (int s = 0; s <= rl2; s++)
 		{
-			double		val;
+			double		bs = INFINITY;
 
-			acc += LV[s];
-			if (T0[s] == INFINITY)
-				continue;
-			val = acc + T0[s] + norm_term(c, r2 - s);
-			if (val < best)
-				best = val;
-		}
-		c->nodes++;
-		cb[nch] = prefix + coord_cost(c, col, v) + best;
-		cv[nch] = v;
-#ifdef OPDISC_SEARCH_CHECK_BOUNDS
-		if (opdisc_grid_size(d, B, c->D2) <= 2e5)
-		{
-			double		truth;
+			for (int w = -B; w <= B; w++)
+			{
+				int			s0 = s - w * w;
+				double		val;
 
-			c->wcur[col] = v;
-			truth = subtree_min(c, k + 1, (int64_t) (c->D2 - r2));
-			c->wcur[col] = 0;
-			opdisc_search_bound_checks++;
-			if (cb[nch] > truth + c->margin)
-				opdisc_search_bound_violations++;
+				if (s0 < 0)
+					continue;
+				val = T0[s0] + h[w + B] + coord_cost(c, j, w);
+				if (val < bs)
+					bs = val;
+			}
+			T1[s] = bs;
 		}
-#endif
-		nch++;
+		tmp = T0;
+		T0 = T1;
+		T1 = tmp;
 	}
+	return T0;
+}
 
-	/* sort children by bound (insertion sort, stable in v) */
+/*
+ * Lower bound of the suffix below child w_col = v with remaining budget r2
+ * (file header: min over s of Loss_multi(s) + T(s) + N(r2 - s)), without the
+ * prefix and the child's own coordinate cost.
+ */
+static double
+child_bound(SearchCtx *c, const Level *lv, int col, int v, int r2,
+			const double *LU, const int64_t *HUd)
+{
+	int			rl2 = r2 < c->Deff ? r2 : c->Deff;
+	const double *T;
+	double		best = INFINITY;
+	double		acc = 0.0;
+
+	child_group_losses(c, lv, col, v, rl2, LU, HUd);
+	T = suffix_knapsack(c, lv, rl2);
+	for (int s = 0; s <= rl2; s++)
+	{
+		double		val;
+
+		acc += c->LV[s];
+		if (T[s] == INFINITY)
+			continue;
+		val = acc + T[s] + norm_term(c, r2 - s);
+		if (val < best)
+			best = val;
+	}
+	return best;
+}
+
+/* sort the nch children by bound (insertion sort, stable in v) */
+static void
+sort_children(double *cb, int *cv, int nch)
+{
 	for (int i = 1; i < nch; i++)
 	{
 		double		b = cb[i];
@@ -1216,6 +1237,61 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		cb[h + 1] = b;
 		cv[h + 1] = vv;
 	}
+}
+
+#ifdef OPDISC_SEARCH_CHECK_BOUNDS
+/* unit tests: compare a child bound with the true minimum of its subtree */
+static void
+check_child_bound(SearchCtx *c, int k, int col, int v, int r2, double bound)
+{
+	double		truth;
+
+	if (opdisc_grid_size(c->d, c->B, c->D2) > 2e5)
+		return;
+	c->wcur[col] = v;
+	truth = subtree_min(c, k + 1, (int64_t) (c->D2 - r2));
+	c->wcur[col] = 0;
+	opdisc_search_bound_checks++;
+	if (bound > truth + c->margin)
+		opdisc_search_bound_violations++;
+}
+#endif
+
+/*
+ * Node at depth k with remaining budget r: bound every child value of column
+ * order[k], visit them in increasing bound order, stop at the first bound
+ * above incumbent + margin.
+ */
+static void
+dfs(SearchCtx *c, int k, int r, double prefix)
+{
+	int			B = c->B;
+	int			col = c->order[k];
+	const Level *lv = &c->lev[k + 1];
+	double	   *LU = c->LU + (size_t) k * (c->Deff + 2);
+	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
+	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
+	int64_t    *HUd = c->HUd + (size_t) k * c->d * (2 * B + 2);
+	int			nch = 0;
+
+	if (check_stop(c))
+		return;
+	node_prepare(c, lv, r < c->Deff ? r : c->Deff, LU, HUd);
+	for (int v = -B; v <= B; v++)
+	{
+		int			r2 = r - v * v;
+
+		if (r2 < 0)
+			continue;
+		c->nodes++;
+		cb[nch] = prefix + coord_cost(c, col, v) + child_bound(c, lv, col, v, r2, LU, HUd);
+		cv[nch] = v;
+#ifdef OPDISC_SEARCH_CHECK_BOUNDS
+		check_child_bound(c, k, col, v, r2, cb[nch]);
+#endif
+		nch++;
+	}
+	sort_children(cb, cv, nch);
 
 	for (int i = 0; i < nch; i++)
 	{
@@ -1224,7 +1300,7 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 		if (c->have_inc && cb[i] > c->inc + c->margin)
 			break;
 		c->wcur[col] = v;
-		if (k + 1 == d)
+		if (k + 1 == c->d)
 		{
 			/* leaf: the bound is the objective value itself */
 			offer(c, c->wcur, cb[i]);
@@ -1503,12 +1579,228 @@ choose_order(SearchCtx *c)
  * one group (nothing unassigned); level k refines level k + 1 by the value of
  * column order[k].
  */
+/*
+ * Level k's grouping: rows sorted by (their group at level k + 1, a_{u,col})
+ * with col = order[k]; writes each row's new group id to ngid and returns
+ * the number of groups (keys stay sorted for level_fill).
+ */
+static int
+level_group_rows(SearchCtx *c, int k, const int *gid, int *ngid, SortKey *keys)
+{
+	int			n = c->n;
+	int			ng = 0;
+
+	if (k == c->d)
+	{
+		for (int u = 0; u < n; u++)
+			keys[u] = (SortKey) {0, 0, u};
+	}
+	else
+	{
+		int			col = c->order[k];
+
+		for (int u = 0; u < n; u++)
+			keys[u] = (SortKey) {gid[u], c->p->x[(int64_t) u * c->d + col], u};
+		qsort(keys, (size_t) n, sizeof(SortKey), sortkey_cmp);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (i == 0 || keys[i].k1 != keys[i - 1].k1 || keys[i].k2 != keys[i - 1].k2)
+			ng++;
+		ngid[keys[i].row] = ng - 1;
+	}
+	return ng;
+}
+
+/* A level's arrays for ng groups; -1 on out of memory (ctx_free frees them) */
+static int
+level_alloc(Level *lv, int ng, int n, int d, int Deff)
+{
+	lv->ngroups = ng;
+	if ((lv->gstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->members = calloc((size_t) (n > 0 ? n : 1), sizeof(int))) == NULL ||
+		(lv->ggcd = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+		(lv->gpos = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+		(lv->affected = calloc((size_t) ng + 1, 1)) == NULL ||
+		(lv->gsplit = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->mq = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
+		(lv->mdelta = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
+		(lv->bpstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->unaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->gcol = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->gcoef = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
+		(lv->sunaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->saff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
+		(lv->c1col = calloc((size_t) d + 1, sizeof(int))) == NULL ||
+		(lv->c1slot = calloc((size_t) d + 1, sizeof(int))) == NULL ||
+		(lv->E0 = calloc((size_t) Deff + 1, sizeof(double))) == NULL)
+		return -1;
+	for (int j = 0; j < d; j++)
+		lv->c1slot[j] = -1;
+	return 0;
+}
+
+/*
+ * Group g of level k: gcd and single column of its unassigned entries
+ * order[k..d-1], its positive count, whether column order[k-1] touches it
+ * (members with a zero there first, split at gsplit), the members' lattice
+ * shifts, and the list (single / free-remainder, affected or not) it joins.
+ */
+static void
+level_group_stats(SearchCtx *c, Level *lv, int k, int g)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+	const int64_t *a = p->x + (int64_t) lv->members[lv->gstart[g]] * d;
+	int			prev = (k >= 1) ? c->order[k - 1] : -1;
+	int64_t		gg = 0;
+	int			nnz = 0;
+	int			lo = lv->gstart[g];
+
+	lv->gcol[g] = -1;
+	for (int t = k; t < d; t++)
+	{
+		gg = gcd64(gg, a[c->order[t]]);
+		if (a[c->order[t]] != 0)
+		{
+			nnz++;
+			lv->gcol[g] = c->order[t];
+			lv->gcoef[g] = a[c->order[t]];
+		}
+	}
+	if (nnz != 1)
+		lv->gcol[g] = -1;
+	else if (lv->c1slot[lv->gcol[g]] < 0)
+	{
+		lv->c1slot[lv->gcol[g]] = lv->nc1;
+		lv->c1col[lv->nc1++] = lv->gcol[g];
+	}
+	lv->ggcd[g] = gg;
+	for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
+	{
+		int			u = lv->members[i];
+
+		lv->gpos[g] += p->pos[u];
+		if (prev >= 0 && p->x[(int64_t) u * d + prev] != 0)
+			lv->affected[g] = 1;
+		else
+		{
+			/* members with a_{u,order[k-1]} == 0 first, then the others */
+			lv->members[i] = lv->members[lo];
+			lv->members[lo++] = u;
+		}
+	}
+	lv->gsplit[g] = lo;
+	/* lattice step of the group: gcd, or |coefficient| if single */
+	for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
+	{
+		int64_t		step = (lv->gcol[g] >= 0) ? i64abs(lv->gcoef[g]) : gg;
+		int64_t		av = (prev < 0) ? 0 : p->x[(int64_t) lv->members[i] * d + prev];
+
+		lv->mq[i] = (step != 0 && av % step == 0) ? av / step : MQ_NONE;
+		lv->mdelta[i] = p->neg[lv->members[i]] - p->pos[lv->members[i]];
+	}
+	if (lv->gcol[g] >= 0)
+	{
+		if (lv->affected[g])
+			lv->saff[lv->nsaff++] = g;
+		else
+			lv->sunaff[lv->nsunaff++] = g;
+	}
+	else if (lv->affected[g])
+		lv->aff[lv->naff++] = g;
+	else
+		lv->unaff[lv->nunaff++] = g;
+}
+
+/*
+ * Radius breakpoints of group g at level k: the budgets s = 1..Deff where
+ * J_g(s) = floor(M_g(s) / gcd) increases.  Writes them from bps/bpj[nbp] on
+ * when bps != NULL (second pass); returns the new nbp.
+ */
+static int
+group_breakpoints(const SearchCtx *c, const Level *lv, int k, int g,
+				  int nbp, int *bps, int64_t *bpj)
+{
+	const int64_t *a = c->p->x + (int64_t) lv->members[lv->gstart[g]] * c->d;
+	int64_t		l1 = 0,
+				gg = lv->ggcd[g],
+				prevJ = 0;
+	double		qd = 0.0;		/* ||a||_2^2 of the unassigned part */
+
+	if (gg == 0)
+		return nbp;
+	for (int t = k; t < c->d; t++)
+	{
+		l1 += i64abs(a[c->order[t]]);
+		qd += (double) a[c->order[t]] * (double) a[c->order[t]];
+	}
+	for (int s = 1; s <= c->Deff; s++)
+	{
+		/*
+		 * |R| <= min(B ||a||_1, sqrt(s) ||a||_2) by Cauchy-Schwarz; R is an
+		 * integer, so the second is isqrt(s ||a||^2), exact in int64 when
+		 * that fits, else a float bound rounded up (still valid, at most
+		 * slightly looser).
+		 */
+		int64_t		M = (int64_t) c->B * l1;
+		int64_t		M2;
+		int64_t		J;
+
+		if (qd < 9e15 && qd * s < 4e18)
+			M2 = isqrt64((int64_t) qd * s); /* qd exact below 2^53 */
+		else if (sqrt(qd * s) < 4e18)
+			M2 = (int64_t) (sqrt(qd * s) * (1.0 + 1e-9)) + 1;
+		else
+			M2 = M;
+		if (M2 < M)
+			M = M2;
+		J = M / gg;
+		if (J > prevJ)
+		{
+			if (bps != NULL)
+			{
+				bps[nbp] = s;
+				bpj[nbp] = J;
+			}
+			nbp++;
+			prevJ = J;
+		}
+	}
+	return nbp;
+}
+
+/* All groups' radius breakpoints of level k (count, allocate, fill) */
+static int
+level_breakpoints(SearchCtx *c, Level *lv, int k)
+{
+	int			nbp = 0;
+
+	for (int g = 0; g < lv->ngroups; g++)
+		nbp = group_breakpoints(c, lv, k, g, nbp, NULL, NULL);
+	if ((lv->bps = calloc((size_t) nbp + 1, sizeof(int))) == NULL ||
+		(lv->bpj = calloc((size_t) nbp + 1, sizeof(int64_t))) == NULL)
+		return -1;
+	nbp = 0;
+	for (int g = 0; g < lv->ngroups; g++)
+	{
+		lv->bpstart[g] = nbp;
+		nbp = group_breakpoints(c, lv, k, g, nbp, lv->bps, lv->bpj);
+	}
+	lv->bpstart[lv->ngroups] = nbp;
+	return 0;
+}
+
+/*
+ * The static grouping of every level k = d .. 0 (rows grouped by their
+ * sub-vector on the unassigned columns order[k..d-1]), refined column by
+ * column.  0, or -1 on out of memory or a stop (c->stopped set).
+ */
 static int
 build_levels(SearchCtx *c)
 {
-	const OPDiscProblem *p = c->p;
-	int			d = c->d,
-				n = c->n;
+	int			n = c->n;
 	int		   *gid = NULL;		/* group id of each row at level k + 1 */
 	int		   *ngid = NULL;
 	SortKey    *keys = NULL;
@@ -1520,53 +1812,13 @@ build_levels(SearchCtx *c)
 	if (gid == NULL || ngid == NULL || keys == NULL)
 		goto done;
 
-	for (int k = d; k >= 0; k--)
+	for (int k = c->d; k >= 0; k--)
 	{
 		Level	   *lv = &c->lev[k];
-		int			ng = 0;
-		int			nbp = 0;
+		int			ng = level_group_rows(c, k, gid, ngid, keys);
 
-		if (k == d)
-		{
-			for (int u = 0; u < n; u++)
-				keys[u] = (SortKey) {0, 0, u};
-		}
-		else
-		{
-			int			col = c->order[k];
-
-			for (int u = 0; u < n; u++)
-				keys[u] = (SortKey) {gid[u], p->x[(int64_t) u * d + col], u};
-			qsort(keys, (size_t) n, sizeof(SortKey), sortkey_cmp);
-		}
-		for (int i = 0; i < n; i++)
-		{
-			if (i == 0 || keys[i].k1 != keys[i - 1].k1 || keys[i].k2 != keys[i - 1].k2)
-				ng++;
-			ngid[keys[i].row] = ng - 1;
-		}
-		lv->ngroups = ng;
-		if ((lv->gstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->members = calloc((size_t) (n > 0 ? n : 1), sizeof(int))) == NULL ||
-			(lv->ggcd = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
-			(lv->gpos = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
-			(lv->affected = calloc((size_t) ng + 1, 1)) == NULL ||
-			(lv->gsplit = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->mq = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
-			(lv->mdelta = calloc((size_t) n + 1, sizeof(int64_t))) == NULL ||
-			(lv->bpstart = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->unaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->aff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->gcol = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->gcoef = calloc((size_t) ng + 1, sizeof(int64_t))) == NULL ||
-			(lv->sunaff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->saff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
-			(lv->c1col = calloc((size_t) d + 1, sizeof(int))) == NULL ||
-			(lv->c1slot = calloc((size_t) d + 1, sizeof(int))) == NULL ||
-			(lv->E0 = calloc((size_t) c->Deff + 1, sizeof(double))) == NULL)
+		if (level_alloc(lv, ng, n, c->d, c->Deff) != 0)
 			goto done;
-		for (int j = 0; j < d; j++)
-			lv->c1slot[j] = -1;
 		ng = 0;
 		for (int i = 0; i < n; i++)
 		{
@@ -1575,146 +1827,10 @@ build_levels(SearchCtx *c)
 			lv->members[i] = keys[i].row;
 		}
 		lv->gstart[ng] = n;
-
-		/* group statistics on the unassigned columns order[k..d-1] */
 		for (int g = 0; g < ng; g++)
-		{
-			int			u0 = lv->members[lv->gstart[g]];
-			const int64_t *a = p->x + (int64_t) u0 * d;
-			int64_t		gg = 0;
-			int			nnz = 0;
-
-			lv->gcol[g] = -1;
-			for (int t = k; t < d; t++)
-			{
-				gg = gcd64(gg, a[c->order[t]]);
-				if (a[c->order[t]] != 0)
-				{
-					nnz++;
-					lv->gcol[g] = c->order[t];
-					lv->gcoef[g] = a[c->order[t]];
-				}
-			}
-			if (nnz != 1)
-				lv->gcol[g] = -1;
-			else if (lv->c1slot[lv->gcol[g]] < 0)
-			{
-				lv->c1slot[lv->gcol[g]] = lv->nc1;
-				lv->c1col[lv->nc1++] = lv->gcol[g];
-			}
-			lv->ggcd[g] = gg;
-			for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
-			{
-				int			u = lv->members[i];
-
-				lv->gpos[g] += p->pos[u];
-				if (k >= 1 && p->x[(int64_t) u * d + c->order[k - 1]] != 0)
-					lv->affected[g] = 1;
-			}
-			/* members with a_{u,order[k-1]} == 0 first, then the others */
-			{
-				int			lo = lv->gstart[g];
-
-				for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
-				{
-					int			u = lv->members[i];
-
-					if (k == 0 || p->x[(int64_t) u * d + c->order[k - 1]] == 0)
-					{
-						lv->members[i] = lv->members[lo];
-						lv->members[lo++] = u;
-					}
-				}
-				lv->gsplit[g] = lo;
-			}
-			/* lattice step of the group: gcd, or |coefficient| if single */
-			for (int i = lv->gstart[g]; i < lv->gstart[g + 1]; i++)
-			{
-				int64_t		step = (lv->gcol[g] >= 0) ? i64abs(lv->gcoef[g]) : gg;
-				int64_t		av = (k == 0) ? 0 :
-					p->x[(int64_t) lv->members[i] * d + c->order[k - 1]];
-
-				lv->mq[i] = (step != 0 && av % step == 0) ? av / step : MQ_NONE;
-				lv->mdelta[i] = p->neg[lv->members[i]] - p->pos[lv->members[i]];
-			}
-			if (lv->gcol[g] >= 0)
-			{
-				if (lv->affected[g])
-					lv->saff[lv->nsaff++] = g;
-				else
-					lv->sunaff[lv->nsunaff++] = g;
-			}
-			else if (lv->affected[g])
-				lv->aff[lv->naff++] = g;
-			else
-				lv->unaff[lv->nunaff++] = g;
-		}
-
-		/* radius breakpoints J_g(s), s = 1..Deff */
-		for (int pass = 0; pass < 2; pass++)
-		{
-			nbp = 0;
-			for (int g = 0; g < ng; g++)
-			{
-				int			u0 = lv->members[lv->gstart[g]];
-				const int64_t *a = p->x + (int64_t) u0 * d;
-				int64_t		l1 = 0,
-							gg = lv->ggcd[g],
-							prevJ = 0;
-				double		qd = 0.0;	/* ||a||_2^2 of the unassigned part */
-
-				if (pass == 1)
-					lv->bpstart[g] = nbp;
-				if (gg == 0)
-					continue;
-				for (int t = k; t < d; t++)
-				{
-					l1 += i64abs(a[c->order[t]]);
-					qd += (double) a[c->order[t]] * (double) a[c->order[t]];
-				}
-				for (int s = 1; s <= c->Deff; s++)
-				{
-					/*
-					 * |R| <= min(B ||a||_1, sqrt(s) ||a||_2) by Cauchy-Schwarz;
-					 * R is an integer, so the second is isqrt(s ||a||^2),
-					 * exact in int64 when that fits, else a float bound
-					 * rounded up (still valid, at most slightly looser).
-					 */
-					int64_t		M = (int64_t) c->B * l1;
-					int64_t		M2;
-					int64_t		J;
-
-					if (qd < 9e15 && qd * s < 4e18)
-						M2 = isqrt64((int64_t) qd * s);	/* qd exact below 2^53 */
-					else if (sqrt(qd * s) < 4e18)
-						M2 = (int64_t) (sqrt(qd * s) * (1.0 + 1e-9)) + 1;
-					else
-						M2 = M;
-
-					if (M2 < M)
-						M = M2;
-					J = M / gg;
-					if (J > prevJ)
-					{
-						if (pass == 1)
-						{
-							lv->bps[nbp] = s;
-							lv->bpj[nbp] = J;
-						}
-						nbp++;
-						prevJ = J;
-					}
-				}
-			}
-			if (pass == 0)
-			{
-				if ((lv->bps = calloc((size_t) nbp + 1, sizeof(int))) == NULL ||
-					(lv->bpj = calloc((size_t) nbp + 1, sizeof(int64_t))) == NULL)
-					goto done;
-			}
-			else
-				lv->bpstart[ng] = nbp;
-		}
+			level_group_stats(c, lv, k, g);
+		if (level_breakpoints(c, lv, k) != 0)
+			goto done;
 		memcpy(gid, ngid, sizeof(int) * (n > 0 ? n : 1));
 		if (check_stop(c))
 			goto done;
@@ -1775,63 +1891,26 @@ build_noise_tables(SearchCtx *c)
 	}
 }
 
-void
-opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
+/* Refuse malformed problems and data whose scores could overflow int64 */
+static bool
+problem_invalid(const OPDiscProblem *p, OPDiscResult *result)
 {
-	SearchCtx	ctx;
-	SearchCtx  *c = &ctx;
-	int			d = p->d,
-				n = p->nrows;
-	int		   *w0 = NULL;
-	double		scale;
+	int			d = p->d;
 
-	memset(c, 0, sizeof(*c));
-	c->p = p;
-	clock_gettime(CLOCK_MONOTONIC, &c->t0);
-	result->status = OPDISC_FAILED;
-	result->nodes = 0;
-	result->seconds = 0.0;
-	result->objective = NAN;
-	result->solver_objective = NAN;
-	result->message[0] = '\0';
-
-	if (d < 0 || n < 0 || p->B < 0 || p->D2 < 0)
+	if (d < 0 || p->nrows < 0 || p->B < 0 || p->D2 < 0)
 	{
 		snprintf(result->message, sizeof(result->message),
 				 "invalid problem: d = %d, nrows = %d, B = %d, D2 = %d",
-				 d, n, p->B, p->D2);
-		return;
+				 d, p->nrows, p->B, p->D2);
+		return true;
 	}
 	if (p->value_cost == NULL && p->eta == NULL)
 	{
 		snprintf(result->message, sizeof(result->message),
 				 "invalid problem: neither eta nor value_cost given");
-		return;
+		return true;
 	}
-	if (d == 0)
-	{
-		result->objective = opdisc_objective(p, result->w);
-		result->solver_objective = result->objective;
-		result->status = OPDISC_OPTIMAL;
-		result->seconds = now_seconds(&c->t0);
-		return;
-	}
-
-	c->d = d;
-	c->n = n;
-	c->B = p->B;
-	c->D2 = p->D2;
-	c->Dnorm = sqrt((double) p->D2);
-	{
-		int64_t		full = (int64_t) d * p->B * p->B;
-
-		c->Deff = (int) (full < p->D2 ? full : p->D2);
-	}
-	if (c->Dnorm == 0.0)
-		c->Dnorm = 1.0;			/* D2 = 0: grid is {0}, noise terms vanish */
-
-	/* refuse data whose scores could overflow int64 */
-	for (int u = 0; u < n; u++)
+	for (int u = 0; u < p->nrows; u++)
 	{
 		double		l1 = 0.0;
 
@@ -1841,10 +1920,18 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 		{
 			snprintf(result->message, sizeof(result->message),
 					 "feature values too large for exact int64 search (row %d)", u);
-			return;
+			return true;
 		}
 	}
+	return false;
+}
 
+/* The scratch arrays of the search, sized from d, n, B and the budget */
+static int
+ctx_alloc_scratch(SearchCtx *c)
+{
+	int			d = c->d,
+				n = c->n;
 
 	CTX_ALLOC(c->order, d);
 	CTX_ALLOC(c->lev, d + 1);
@@ -1870,14 +1957,24 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 	CTX_ALLOC(c->bestv, c->Deff + 2);
 	CTX_ALLOC(c->winc, d);
 	CTX_ALLOC(c->lsdot, n);
-	CTX_ALLOC(w0, d);
-	/* coordinate costs and normalisation term (see coord_cost()) */
-	CTX_ALLOC(c->vcost, (size_t) d * (2 * c->B + 1));
-	for (int j = 0; j < d; j++)
+	return 0;
+oom:
+	return -1;
+}
+
+/* Coordinate costs and the normalisation term by budget (see coord_cost()) */
+static int
+ctx_cost_tables(SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	int			W = 2 * c->B + 1;
+
+	CTX_ALLOC(c->vcost, (size_t) c->d * W);
+	for (int j = 0; j < c->d; j++)
 		for (int v = -c->B; v <= c->B; v++)
-			c->vcost[(size_t) j * (2 * c->B + 1) + (v + c->B)] =
+			c->vcost[(size_t) j * W + (v + c->B)] =
 				(p->value_cost != NULL) ?
-				p->value_cost[(size_t) j * (2 * c->B + 1) + (v + c->B)] :
+				p->value_cost[(size_t) j * W + (v + c->B)] :
 				-p->eta[j] * v / c->Dnorm;
 	if (p->D2 <= (1 << 22))
 	{
@@ -1888,91 +1985,98 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 			nt[x] = norm_term(c, x);	/* c->ntab still NULL here */
 		c->ntab = nt;
 	}
+	return 0;
+oom:
+	return -1;
+}
 
-	/* safety margin: far above the rounding error of any value we compute */
-	scale = 1.0;
-	for (int u = 0; u < n; u++)
+/*
+ * Scale of the objective's values (sum of counts + largest cost and norm
+ * terms); the pruning margin is 1e-9 times it (file header, "Ties").
+ */
+static double
+ctx_value_scale(const SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	double		scale = 1.0;
+	double		mx = 0.0;
+
+	for (int u = 0; u < c->n; u++)
 		scale += (double) p->pos[u] + (double) p->neg[u];
-	for (int j = 0; j < d; j++)
+	for (int j = 0; j < c->d; j++)
 	{
-		double		mx = 0.0;
+		double		mj = 0.0;
 
 		for (int v = -c->B; v <= c->B; v++)
-			mx = fmax(mx, fabs(coord_cost(c, j, v)));
-		scale += mx;
+			mj = fmax(mj, fabs(coord_cost(c, j, v)));
+		scale += mj;
 	}
+	if (c->ntab != NULL || p->value_cost != NULL)
 	{
-		double		mx = 0.0;
-
-		if (c->ntab != NULL || p->value_cost != NULL)
-		{
-			for (int64_t x = 0; x <= p->D2; x++)
-				mx = fmax(mx, fabs(norm_term(c, x)));
-		}
-		else
-			mx = fabs(p->eta[d]) * sqrt((double) p->D2) / c->Dnorm;
-		scale += mx;
+		for (int64_t x = 0; x <= p->D2; x++)
+			mx = fmax(mx, fabs(norm_term(c, x)));
 	}
-	if (!isfinite(scale))
-	{
-		snprintf(result->message, sizeof(result->message),
-				 "non-finite noise or cost values");
-		result->status = OPDISC_FAILED;
-		memset(result->w, 0, sizeof(int) * d);
-		free(w0);
-		ctx_free(c);
-		return;
-	}
-	c->margin = 1e-9 * scale;
+	else
+		mx = fabs(p->eta[c->d]) * sqrt((double) p->D2) / c->Dnorm;
+	return scale + mx;
+}
 
-	/* column nonzero lists */
-	{
-		int			nnz = 0;
+/* Column nonzero lists (cstart / crow / cval) of the row matrix */
+static int
+build_columns(SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+	int			nnz = 0;
+	int		   *fill = c->wcur; /* reused as a cursor, reset below */
 
-		for (int u = 0; u < n; u++)
-			for (int j = 0; j < d; j++)
-				if (p->x[(int64_t) u * d + j] != 0)
-				{
-					c->cstart[j + 1]++;
-					nnz++;
-				}
+	for (int u = 0; u < c->n; u++)
 		for (int j = 0; j < d; j++)
-			c->cstart[j + 1] += c->cstart[j];
-		CTX_ALLOC(c->crow, nnz);
-		CTX_ALLOC(c->cval, nnz);
+			if (p->x[(int64_t) u * d + j] != 0)
+			{
+				c->cstart[j + 1]++;
+				nnz++;
+			}
+	for (int j = 0; j < d; j++)
+		c->cstart[j + 1] += c->cstart[j];
+	CTX_ALLOC(c->crow, nnz);
+	CTX_ALLOC(c->cval, nnz);
+	for (int j = 0; j < d; j++)
+		fill[j] = c->cstart[j];
+	for (int u = 0; u < c->n; u++)
+		for (int j = 0; j < d; j++)
 		{
-			int		   *fill = c->wcur;	/* reuse as a cursor, reset below */
+			int64_t		a = p->x[(int64_t) u * d + j];
 
-			for (int j = 0; j < d; j++)
-				fill[j] = c->cstart[j];
-			for (int u = 0; u < n; u++)
-				for (int j = 0; j < d; j++)
-				{
-					int64_t		a = p->x[(int64_t) u * d + j];
-
-					if (a != 0)
-					{
-						c->crow[fill[j]] = u;
-						c->cval[fill[j]] = a;
-						fill[j]++;
-					}
-				}
-			memset(fill, 0, sizeof(int) * d);
+			if (a != 0)
+			{
+				c->crow[fill[j]] = u;
+				c->cval[fill[j]] = a;
+				fill[j]++;
+			}
 		}
-	}
+	memset(fill, 0, sizeof(int) * d);
+	return 0;
+oom:
+	return -1;
+}
 
+/* The static column order (choose_order; benchmark overrides when tuning) */
+static int
+ctx_order(SearchCtx *c)
+{
 	if (choose_order(c) != 0)
-		goto oom;
+		return -1;
 #ifdef OPDISC_SEARCH_TUNING
-	if (opdisc_search_order_mode == 1 && p->value_cost == NULL)
+	if (opdisc_search_order_mode == 1 && c->p->value_cost == NULL)
 	{
 		/* by decreasing |eta_j| (the order of ORACLE-NOTES.md) */
-		for (int i = 1; i < d; i++)
+		for (int i = 1; i < c->d; i++)
 		{
 			int			t = c->order[i],
 						h = i - 1;
 
-			while (h >= 0 && fabs(p->eta[c->order[h]]) < fabs(p->eta[t]))
+			while (h >= 0 && fabs(c->p->eta[c->order[h]]) < fabs(c->p->eta[t]))
 			{
 				c->order[h + 1] = c->order[h];
 				h--;
@@ -1981,92 +2085,162 @@ opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
 		}
 	}
 	else if (opdisc_search_order_mode == 2 && greedy_order(c) != 0)
-		goto oom;
+		return -1;
 	if (opdisc_search_forced_order != NULL)
-		memcpy(c->order, opdisc_search_forced_order, sizeof(int) * d);
+		memcpy(c->order, opdisc_search_forced_order, sizeof(int) * c->d);
 #endif
-	if (build_levels(c) != 0)
-	{
-		if (c->stopped)
-			goto stopped;
-		goto oom;
-	}
-	build_noise_tables(c);
+	return 0;
+}
 
-	/* room for the base lattice arrays of one level's affected groups */
-	{
-		int64_t		need = 1;
+/* Room for the base lattice arrays of one level's affected groups (dfs) */
+static int
+alloc_abase(SearchCtx *c)
+{
+	int64_t		need = 1;
 
-		for (int k = 0; k <= d; k++)
+	for (int k = 0; k <= c->d; k++)
+	{
+		const Level *lv = &c->lev[k];
+		int64_t		tot = 0;
+
+		for (int i = 0; i < lv->naff; i++)
 		{
-			const Level *lv = &c->lev[k];
-			int64_t		tot = 0;
+			int			g = lv->aff[i];
+			int64_t		m = lv->gstart[g + 1] - lv->gstart[g];
+			int64_t		J = lv->bpstart[g + 1] > lv->bpstart[g] ?
+				lv->bpj[lv->bpstart[g + 1] - 1] : 0;
+			int64_t		len = 2 * J + 2;
 
-			for (int i = 0; i < lv->naff; i++)
-			{
-				int			g = lv->aff[i];
-				int64_t		m = lv->gstart[g + 1] - lv->gstart[g];
-				int64_t		J = lv->bpstart[g + 1] > lv->bpstart[g] ?
-					lv->bpj[lv->bpstart[g + 1] - 1] : 0;
-				int64_t		len = 2 * J + 2;
-
-				if (m > 1)
-					tot += len < 4 * m + 64 ? len : 4 * m + 64;
-			}
-			if (tot > need)
-				need = tot;
+			if (m > 1)
+				tot += len < 4 * m + 64 ? len : 4 * m + 64;
 		}
-		CTX_ALLOC(c->abase, need);
+		if (tot > need)
+			need = tot;
 	}
+	CTX_ALLOC(c->abase, need);
+	return 0;
+oom:
+	return -1;
+}
 
-	/* incumbent heuristics: local search from w = 0 and from the hint */
-	memset(w0, 0, sizeof(int) * d);
+/* Incumbent heuristics: local search from w = 0 and from the caller's hint */
+static void
+first_incumbents(SearchCtx *c, int *w0)
+{
+	const OPDiscProblem *p = c->p;
+
+	memset(w0, 0, sizeof(int) * c->d);
 #ifdef OPDISC_SEARCH_TUNING
 	if (!opdisc_search_no_local_search)
 #endif
 		local_search(c, w0);
 	if (p->initial_w != NULL && opdisc_in_grid(p, p->initial_w) && !c->stopped)
 	{
-		memcpy(w0, p->initial_w, sizeof(int) * d);
+		memcpy(w0, p->initial_w, sizeof(int) * c->d);
 		local_search(c, w0);
 	}
-	if (c->stopped)
-		goto stopped;
+}
 
-	/* exact search */
-	dfs(c, 0, p->D2, 0.0);
-	if (c->stopped)
-		goto stopped;
+/* Everything before the search proper; 0, or -1 on out of memory / a stop */
+static int
+ctx_setup(SearchCtx *c, OPDiscResult *result)
+{
+	int64_t		full = (int64_t) c->d * c->B * c->B;
+	double		scale;
 
-	memcpy(result->w, c->winc, sizeof(int) * d);
-	result->status = OPDISC_OPTIMAL;
-	goto finish;
+	c->Deff = (int) (full < c->D2 ? full : c->D2);
+	c->Dnorm = sqrt((double) c->D2);
+	if (c->Dnorm == 0.0)
+		c->Dnorm = 1.0;			/* D2 = 0: grid is {0}, noise terms vanish */
+	if (ctx_alloc_scratch(c) != 0 || ctx_cost_tables(c) != 0)
+		return -1;
+	scale = ctx_value_scale(c);
+	if (!isfinite(scale))
+	{
+		snprintf(result->message, sizeof(result->message),
+				 "non-finite noise or cost values");
+		return 1;
+	}
+	c->margin = 1e-9 * scale;
+	if (build_columns(c) != 0 || ctx_order(c) != 0 || build_levels(c) != 0)
+		return -1;
+	build_noise_tables(c);
+	return alloc_abase(c);
+}
 
-stopped:
-	if (c->have_inc)
-		memcpy(result->w, c->winc, sizeof(int) * d);
-	else
-		memset(result->w, 0, sizeof(int) * d);
-	result->status = c->stopped;
-	snprintf(result->message, sizeof(result->message),
-			 c->stopped == OPDISC_TIME_LIMIT ?
-			 "search stopped by the time limit after %ld nodes; incumbent not certified" :
-			 "search interrupted after %ld nodes; incumbent not certified",
-			 c->nodes);
-	goto finish;
+void
+opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result)
+{
+	SearchCtx	ctx;
+	SearchCtx  *c = &ctx;
+	int			d = p->d;
+	int		   *w0 = NULL;
+	int			rc;
 
-oom:
-	snprintf(result->message, sizeof(result->message),
-			 "out of memory in exact search (d = %d, nrows = %d)", d, n);
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	clock_gettime(CLOCK_MONOTONIC, &c->t0);
 	result->status = OPDISC_FAILED;
-	memset(result->w, 0, sizeof(int) * d);
-	result->nodes = c->nodes;
-	result->seconds = now_seconds(&c->t0);
-	free(w0);
-	ctx_free(c);
-	return;
+	result->nodes = 0;
+	result->seconds = 0.0;
+	result->objective = NAN;
+	result->solver_objective = NAN;
+	result->message[0] = '\0';
+	if (problem_invalid(p, result))
+		return;
+	if (d == 0)
+	{
+		result->objective = opdisc_objective(p, result->w);
+		result->solver_objective = result->objective;
+		result->status = OPDISC_OPTIMAL;
+		result->seconds = now_seconds(&c->t0);
+		return;
+	}
+	c->d = d;
+	c->n = p->nrows;
+	c->B = p->B;
+	c->D2 = p->D2;
 
-finish:
+	w0 = calloc(d, sizeof(int));
+	rc = w0 == NULL ? -1 : ctx_setup(c, result);
+	if (rc == 0)
+	{
+		first_incumbents(c, w0);
+		if (!c->stopped)
+			dfs(c, 0, p->D2, 0.0);	/* the exact search */
+	}
+	if (rc == 0 && !c->stopped)
+	{
+		memcpy(result->w, c->winc, sizeof(int) * d);
+		result->status = OPDISC_OPTIMAL;
+	}
+	else if (c->stopped)
+	{
+		if (c->have_inc)
+			memcpy(result->w, c->winc, sizeof(int) * d);
+		else
+			memset(result->w, 0, sizeof(int) * d);
+		result->status = c->stopped;
+		snprintf(result->message, sizeof(result->message),
+				 c->stopped == OPDISC_TIME_LIMIT ?
+				 "search stopped by the time limit after %ld nodes; incumbent not certified" :
+				 "search interrupted after %ld nodes; incumbent not certified",
+				 c->nodes);
+	}
+	else
+	{
+		/* out of memory (rc < 0) or non-finite values (rc > 0, message set) */
+		if (rc < 0)
+			snprintf(result->message, sizeof(result->message),
+					 "out of memory in exact search (d = %d, nrows = %d)", d, c->n);
+		result->status = OPDISC_FAILED;
+		memset(result->w, 0, sizeof(int) * d);
+		result->nodes = c->nodes;
+		result->seconds = now_seconds(&c->t0);
+		free(w0);
+		ctx_free(c);
+		return;
+	}
 	result->nodes = c->nodes;
 	result->objective = opdisc_objective(p, result->w);
 	result->solver_objective = c->have_inc ? c->inc : result->objective;

@@ -336,55 +336,22 @@ opsamp_simplex(glp_prob *lp, const glp_smcp *smcp, int64 ledger_id)
 	}
 }
 
-Datum
-dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
+/*
+ * Step 2 of Algorithm OPSamp (ALGORITHMS.md section 3): m LPs with linear
+ * perturbation sigma_k ~ Exp(eta)^p, summing the solutions into avg.  GLPK
+ * errors longjmp to opsamp_error_jmp (never through PostgreSQL); interrupts
+ * are polled between the solves and in opsamp_simplex's time slices.
+ * Returns false on a solver failure (after the charge: the caller fails).
+ */
+static bool
+opsamp_run_lps(const double *X, const double *cnt, const double *y, int nobs,
+			   int pp, const OPSampCalibration *c, gsl_rng *rng, int64 ledger_id,
+			   double *avg)
 {
-	GLMState *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
-	OPSampCalibration c;
-	double	   *X,
-			   *cnt,
-			   *y;
-	double	   *avg;
-	double	   *sig;
-	int			nobs,
-				pp,
-				d;
-	double		n;
-	int64		ledger_id;
-	gsl_rng    *rng;
+	double	   *sig = palloc(sizeof(double) * pp);
 	glp_prob   *volatile lp = NULL;
 	volatile int failed = 0;	/* 1 GLPK internal error, 2 not optimal */
-	StringInfoData params;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_OPSAMP, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-
-	p = &state->params;
-	d = state->d;
-	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
-	n = p->n_public;
-	if (n <= 0)
-	{
-		/* direct path only: dpobj.train() required a public "n" */
-		if (pctx != NULL)
-			elog(ERROR, "dp_opsamp: no public \"n\" on the protected path");
-		n = 0;
-		for (int k = 0; k < nobs; k++)
-			n += cnt[k];
-	}
-	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);
-	opsamp_check_m(&c);
-
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "opsamp", p->epsilon, p->delta);
-
-	/* 2. m perturbed LPs */
-	avg = palloc0(sizeof(double) * pp);
-	sig = palloc(sizeof(double) * pp);
-	rng = dpobj_rng_new();
 	opsamp_log_len = 0;
 	PG_TRY();
 	{
@@ -403,23 +370,21 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 
 			glp_error_hook(opsamp_error_hook, NULL);
 			glp_term_hook(opsamp_term_hook, NULL);
-			lp = opsamp_build_lp(X, cnt, y, nobs, pp, c.R1);
+			lp = opsamp_build_lp(X, cnt, y, nobs, pp, c->R1);
 			if (lp == NULL)
 				failed = 1;
 			glp_init_smcp(&smcp);
 			smcp.msg_lev = GLP_MSG_ERR;
 			smcp.presolve = GLP_OFF;
 			smcp.tm_lim = OPSAMP_LP_SLICE_MS;
-			for (int64 k = 0; k < c.m && !failed; k++)
+			for (int64 k = 0; k < c->m && !failed; k++)
 			{
 				/* between LP solves: never inside GLPK */
 				glp_error_hook(NULL, NULL);
 				glp_term_hook(NULL, NULL);
 				mechanism_poll(ledger_id);
 				for (int j = 0; j < pp; j++)
-				{
-					sig[j] = gsl_ran_exponential(rng, 1.0 / c.eta);
-				}
+					sig[j] = gsl_ran_exponential(rng, 1.0 / c->eta);
 				for (int j = 0; j < pp; j++)
 					glp_set_obj_coef(lp, 1 + j, -sig[j]);
 				if (!opsamp_simplex(lp, &smcp, ledger_id))
@@ -447,7 +412,102 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 	opsamp_flush_log();
-	if (failed)
+	pfree(sig);
+	return failed == 0;
+}
+
+/*
+ * Step 3 of the release (docs/PRIVACY.md, "OPSamp"): the average of the m LP
+ * solutions rounded to the public lattice g, plus discrete Laplace noise of
+ * scale t lattice units; the released value is g times an integer.
+ */
+static void
+opsamp_snap_release(double *avg, int pp, const OPSampCalibration *c, gsl_rng *rng)
+{
+	for (int j = 0; j < pp; j++)
+	{
+		/* |average| <= 1 (W = [-1, 1]^p) and g >= 2^-60: fits in int64 */
+		int64		a = (int64) llround(avg[j] / (double) c->m / c->lattice);
+
+		a += dpnoise_discrete_laplace(rng, (uint64) c->dlap_t, 1);
+		avg[j] = (double) a * c->lattice;
+	}
+}
+
+/* The released model's params: public inputs only; gamma, m, eta, lambda only from a public n */
+static void
+opsamp_model_params(StringInfo params, const GLMParams *p, int d,
+					const OPSampCalibration *c)
+{
+	model_params_begin(params);
+	model_params_text(params, "loss", "scaled_hinge");
+	model_params_int(params, "d", d);
+	model_params_float(params, "R", p->R);
+	model_params_text(params, "norm", "l1");
+	glm_params_bool(params, "intercept", p->intercept);
+	model_params_float(params, "G", c->G);
+	model_params_float(params, "beta", p->beta);
+	if (p->n_public > 0)
+	{
+		/* computed from the public "n" only */
+		model_params_float(params, "n", p->n_public);
+		model_params_float(params, "gamma", c->gamma);
+		model_params_int(params, "m", c->m);
+		model_params_float(params, "eta", c->eta);
+		model_params_float(params, "lambda", c->lambda);
+		model_params_float(params, "lattice", c->lattice);
+		model_params_float(params, "laplace_scale", c->laplace_scale);
+	}
+	model_params_text(params, "noise", "discrete_laplace");
+	model_params_end(params);
+}
+
+Datum
+dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
+{
+	GLMState   *state;
+	DPProtectedContext *pctx;
+	GLMParams  *p;
+	OPSampCalibration c;
+	double	   *X,
+			   *cnt,
+			   *y;
+	double	   *avg;
+	int			nobs,
+				pp,
+				d;
+	double		n;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	state = glmstate_final_begin(fcinfo, GLM_KIND_OPSAMP, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+
+	p = &state->params;
+	d = state->d;
+	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
+	n = p->n_public;
+	if (n <= 0)
+	{
+		/* direct path only: dpobj.train() required a public "n" */
+		if (pctx != NULL)
+			elog(ERROR, "dp_opsamp: no public \"n\" on the protected path");
+		n = 0;
+		for (int k = 0; k < nobs; k++)
+			n += cnt[k];
+	}
+	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);
+	opsamp_check_m(&c);
+
+	/* 1. charge first */
+	ledger_id = mechanism_charge(fcinfo, pctx, "opsamp", p->epsilon, p->delta);
+
+	/* 2. m perturbed LPs */
+	avg = palloc0(sizeof(double) * pp);
+	rng = dpobj_rng_new();
+	if (!opsamp_run_lps(X, cnt, y, nobs, pp, &c, rng, ledger_id, avg))
 	{
 		dpobj_rng_free(rng);
 		ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "LP solver failure");
@@ -459,39 +519,11 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	}
 
 	/* 3. the average snapped to the lattice, plus discrete Laplace noise */
-	for (int j = 0; j < pp; j++)
-	{
-		/* |average| <= 1 (W = [-1, 1]^p) and g >= 2^-60: fits in int64 */
-		int64		a = (int64) llround(avg[j] / (double) c.m / c.lattice);
-
-		a += dpnoise_discrete_laplace(rng, (uint64) c.dlap_t, 1);
-		avg[j] = (double) a * c.lattice;
-	}
+	opsamp_snap_release(avg, pp, &c, rng);
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
 
-	/* public parameters only: gamma, m, eta, lambda only from a public n */
-	model_params_begin(&params);
-	model_params_text(&params, "loss", "scaled_hinge");
-	model_params_int(&params, "d", d);
-	model_params_float(&params, "R", p->R);
-	model_params_text(&params, "norm", "l1");
-	glm_params_bool(&params, "intercept", p->intercept);
-	model_params_float(&params, "G", c.G);
-	model_params_float(&params, "beta", p->beta);
-	if (p->n_public > 0)
-	{
-		/* computed from the public "n" only */
-		model_params_float(&params, "n", p->n_public);
-		model_params_float(&params, "gamma", c.gamma);
-		model_params_int(&params, "m", c.m);
-		model_params_float(&params, "eta", c.eta);
-		model_params_float(&params, "lambda", c.lambda);
-		model_params_float(&params, "lattice", c.lattice);
-		model_params_float(&params, "laplace_scale", c.laplace_scale);
-	}
-	model_params_text(&params, "noise", "discrete_laplace");
-	model_params_end(&params);
+	opsamp_model_params(&params, p, d, &c);
 	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
 								p->intercept ? avg[d] : 0.0,
 								p->epsilon, p->delta, &params));
