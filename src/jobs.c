@@ -659,17 +659,126 @@ job_slot_free(int i)
 	SpinLockRelease(&jobs_shared->mutex);
 }
 
+/* 1. orphans: 'running' without a live slot -> failed, never re-run */
+static void
+sched_fail_orphans(Oid dboid)
+{
+	uint64		nrun;
+	SPITupleTable *tt;
+	bool		isnull;
+
+	if (SPI_execute(sched_running_sql, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj job scheduler: lookup failed");
+	nrun = SPI_processed;
+	tt = SPI_tuptable;
+	for (uint64 r = 0; r < nrun; r++)
+	{
+		int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+		Oid			t[1] = {INT8OID};
+		Datum		v[1] = {Int64GetDatum(id)};
+
+		if (job_has_slot(dboid, id))
+			continue;
+		if (SPI_execute_with_args(sched_orphan_sql, 1, t, v, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "dpobj job scheduler: update failed");
+		if (SPI_processed == 1)
+			elog(LOG, "dpobj job " INT64_FORMAT " was running when its worker or the server stopped; marked failed", id);
+	}
+}
+
+/* 2. claim queued jobs for the free slots (marked 'running'); returns how many */
+static int
+sched_claim_jobs(Oid dboid, JobWorkerArgs *claimed, int *claimed_slot)
+{
+	int			used = 0;
+	int			nclaimed = 0;
+	int			free_slots;
+	Oid			t[1] = {INT4OID};
+	Datum		v[1];
+	uint64		ncand;
+	SPITupleTable *tt;
+	bool		isnull;
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+		if (jobs_shared->slots[i].in_use)
+			used++;
+	SpinLockRelease(&jobs_shared->mutex);
+	free_slots = Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS) - used;
+	if (free_slots <= 0)
+		return 0;
+	v[0] = Int32GetDatum(free_slots);
+	if (SPI_execute_with_args(sched_claim_sql, 1, t, v, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj job scheduler: claim failed");
+	ncand = SPI_processed;
+	tt = SPI_tuptable;
+	for (uint64 r = 0; r < ncand && nclaimed < DPOBJ_MAX_JOB_SLOTS; r++)
+	{
+		int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+		Oid			owner = DatumGetObjectId(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
+		bool		canlogin = DatumGetBool(SPI_getbinval(tt->vals[r], tt->tupdesc, 3, &isnull));
+		int			slot = job_slot_reserve(dboid, id, owner);
+		Oid			t2[1] = {INT8OID};
+		Datum		v2[1] = {Int64GetDatum(id)};
+
+		if (slot < 0)
+			break;
+		if (SPI_execute_with_args(sched_start_sql, 1, t2, v2, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "dpobj job scheduler: update failed");
+		claimed_slot[nclaimed] = slot;
+		claimed[nclaimed].dboid = dboid;
+		claimed[nclaimed].owner = owner;
+		claimed[nclaimed].can_login = canlogin;
+		claimed[nclaimed].job_id = id;
+		nclaimed++;
+	}
+	return nclaimed;
+}
+
+/* 3. start the worker of a claimed job; without a worker slot, queue it again */
+static void
+sched_start_worker(const JobWorkerArgs *job, int slot)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+	Oid			t[1] = {INT8OID};
+	Datum		v[1] = {Int64GetDatum(job->job_id)};
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_job_worker_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job " INT64_FORMAT, job->job_id);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job");
+	worker.bgw_main_arg = Int32GetDatum(slot);
+	memcpy(worker.bgw_extra, job, sizeof(JobWorkerArgs));
+	worker.bgw_notify_pid = 0;
+	if (RegisterDynamicBackgroundWorker(&worker, &handle))
+		return;
+	/* no worker slot: back to the queue, retried on the next round */
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	(void) SPI_execute_with_args(sched_requeue_sql, 1, t, v, NULL, false, 0);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	job_slot_free(slot);
+	elog(LOG, "dpobj job " INT64_FORMAT ": no background worker slot free, queued again",
+		 job->job_id);
+}
+
 void
 dpobj_jobs_scheduler_main(Datum arg)
 {
 	Oid			dboid = DatumGetObjectId(arg);
 	bool		isnull;
-	int			nclaimed = 0;
-	int64		claimed_id[DPOBJ_MAX_JOB_SLOTS];
+	int			nclaimed;
 	int			claimed_slot[DPOBJ_MAX_JOB_SLOTS];
-	JobWorkerArgs claimed_args[DPOBJ_MAX_JOB_SLOTS];
-	int			free_slots;
-	int			used = 0;
+	JobWorkerArgs claimed[DPOBJ_MAX_JOB_SLOTS];
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -681,7 +790,6 @@ dpobj_jobs_scheduler_main(Datum arg)
 	SetConfigOption("search_path", "pg_catalog", PGC_USERSET, PGC_S_SESSION);
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
-
 	if (SPI_execute(sched_has_dpobj_sql, true, 1) != SPI_OK_SELECT ||
 		!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 	{
@@ -693,112 +801,15 @@ dpobj_jobs_scheduler_main(Datum arg)
 	}
 	/* its statements run as a superuser: only in a schema superusers control */
 	dpobj_verify_schema();
-
-	/* 1. orphans: 'running' without a live slot -> failed, never re-run */
-	if (SPI_execute(sched_running_sql, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj job scheduler: lookup failed");
-	{
-		uint64		nrun = SPI_processed;
-		SPITupleTable *tt = SPI_tuptable;
-
-		for (uint64 r = 0; r < nrun; r++)
-		{
-			int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-
-			if (!job_has_slot(dboid, id))
-			{
-				Oid			t[1] = {INT8OID};
-				Datum		v[1] = {Int64GetDatum(id)};
-
-				if (SPI_execute_with_args(sched_orphan_sql, 1, t, v, NULL, false, 0) != SPI_OK_UPDATE)
-					elog(ERROR, "dpobj job scheduler: update failed");
-				if (SPI_processed == 1)
-					elog(LOG, "dpobj job " INT64_FORMAT " was running when its worker or the server stopped; marked failed", id);
-			}
-		}
-	}
-
-	/* 2. claim queued jobs for the free slots */
-	SpinLockAcquire(&jobs_shared->mutex);
-	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
-		if (jobs_shared->slots[i].in_use)
-			used++;
-	SpinLockRelease(&jobs_shared->mutex);
-	free_slots = Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS) - used;
-	if (free_slots > 0)
-	{
-		Oid			t[1] = {INT4OID};
-		Datum		v[1] = {Int32GetDatum(free_slots)};
-		uint64		ncand;
-		SPITupleTable *tt;
-
-		if (SPI_execute_with_args(sched_claim_sql, 1, t, v, NULL, false, 0) != SPI_OK_SELECT)
-			elog(ERROR, "dpobj job scheduler: claim failed");
-		ncand = SPI_processed;
-		tt = SPI_tuptable;
-		for (uint64 r = 0; r < ncand && nclaimed < DPOBJ_MAX_JOB_SLOTS; r++)
-		{
-			int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-			Oid			owner = DatumGetObjectId(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
-			bool		canlogin = DatumGetBool(SPI_getbinval(tt->vals[r], tt->tupdesc, 3, &isnull));
-			int			slot = job_slot_reserve(dboid, id, owner);
-			Oid			t2[1] = {INT8OID};
-			Datum		v2[1] = {Int64GetDatum(id)};
-
-			if (slot < 0)
-				break;
-			if (SPI_execute_with_args(sched_start_sql, 1, t2, v2, NULL, false, 0) != SPI_OK_UPDATE)
-				elog(ERROR, "dpobj job scheduler: update failed");
-			claimed_id[nclaimed] = id;
-			claimed_slot[nclaimed] = slot;
-			claimed_args[nclaimed].dboid = dboid;
-			claimed_args[nclaimed].owner = owner;
-			claimed_args[nclaimed].can_login = canlogin;
-			claimed_args[nclaimed].job_id = id;
-			nclaimed++;
-		}
-	}
-
+	sched_fail_orphans(dboid);
+	nclaimed = sched_claim_jobs(dboid, claimed, claimed_slot);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
-	/* 3. 'running' is committed: start the workers */
+	/* 'running' is committed: start the workers */
 	for (int k = 0; k < nclaimed; k++)
-	{
-		BackgroundWorker worker;
-		BackgroundWorkerHandle *handle;
-
-		memset(&worker, 0, sizeof(worker));
-		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-		worker.bgw_restart_time = BGW_NEVER_RESTART;
-		snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_job_worker_main");
-		snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job " INT64_FORMAT, claimed_id[k]);
-		snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job");
-		worker.bgw_main_arg = Int32GetDatum(claimed_slot[k]);
-		memcpy(worker.bgw_extra, &claimed_args[k], sizeof(JobWorkerArgs));
-		worker.bgw_notify_pid = 0;
-		if (!RegisterDynamicBackgroundWorker(&worker, &handle))
-		{
-			Oid			t[1] = {INT8OID};
-			Datum		v[1] = {Int64GetDatum(claimed_id[k])};
-
-			/* no worker slot: back to the queue, retried on the next round */
-			SetCurrentStatementStartTimestamp();
-			StartTransactionCommand();
-			SPI_connect();
-			PushActiveSnapshot(GetTransactionSnapshot());
-			(void) SPI_execute_with_args(sched_requeue_sql, 1, t, v, NULL, false, 0);
-			SPI_finish();
-			PopActiveSnapshot();
-			CommitTransactionCommand();
-			job_slot_free(claimed_slot[k]);
-			elog(LOG, "dpobj job " INT64_FORMAT ": no background worker slot free, queued again",
-				 claimed_id[k]);
-		}
-	}
+		sched_start_worker(&claimed[k], claimed_slot[k]);
 	proc_exit(0);
 }
 
@@ -875,64 +886,72 @@ job_record_failure(int64 job_id, const char *state, const char *message, int sql
 	QueryCancelPending = false;
 }
 
-void
-dpobj_job_worker_main(Datum arg)
+/* Take over slot my_slot if it still holds this job; false if it was given up meanwhile */
+static bool
+job_worker_claim_slot(const JobWorkerArgs *args)
 {
-	JobWorkerArgs args;
-	int64		job_id;
-	Datum		targs[8];
-	char		tnulls[8] = "        ";
-	Oid			ttypes[8] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID, JSONBOID,
-	TEXTOID};
 	bool		found = false;
-	MemoryContext jobcxt;
-	RoleSwitch	ss;
-
-	/* SIGINT = query cancel (bgworker default); SIGTERM must not exit inside GLPK */
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-
-	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(JobWorkerArgs));
-	my_slot = DatumGetInt32(arg);
-	job_id = args.job_id;
 
 	SpinLockAcquire(&jobs_shared->mutex);
-	if (jobs_shared->slots[my_slot].in_use && jobs_shared->slots[my_slot].job_id == job_id &&
-		jobs_shared->slots[my_slot].dboid == args.dboid)
+	if (jobs_shared->slots[my_slot].in_use && jobs_shared->slots[my_slot].job_id == args->job_id &&
+		jobs_shared->slots[my_slot].dboid == args->dboid)
 	{
 		jobs_shared->slots[my_slot].pid = MyProcPid;
 		jobs_shared->slots[my_slot].phase = DPOBJ_PHASE_NONE;
 		found = true;
 	}
 	SpinLockRelease(&jobs_shared->mutex);
-	if (!found)
+	return found;
+}
+
+/*
+ * Copy the job's row (train()'s 8 arguments) into jobcxt: targs[0..6] from
+ * columns 1..7, the owner check on column 8, the model name (NULL for none)
+ * from column 9.  False when the row is gone or belongs to another role.
+ */
+static bool
+job_copy_args(const JobWorkerArgs *args, MemoryContext jobcxt, Datum *targs, char *tnulls)
+{
+	HeapTuple	tup = SPI_tuptable->vals[0];
+	TupleDesc	desc = SPI_tuptable->tupdesc;
+	MemoryContext old = MemoryContextSwitchTo(jobcxt);
+	bool		isnull;
+	bool		ok;
+
+	for (int i = 0; i < 7; i++)
 	{
-		my_slot = -1;
-		proc_exit(0);
+		Datum		d = SPI_getbinval(tup, desc, i + 1, &isnull);
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		targs[i] = isnull ? (Datum) 0 : datumCopy(d, att->attbyval, att->attlen);
 	}
-	on_shmem_exit(job_worker_exit, Int32GetDatum(my_slot));
+	ok = DatumGetObjectId(SPI_getbinval(tup, desc, 8, &isnull)) == args->owner;
+	targs[7] = SPI_getbinval(tup, desc, 9, &isnull);
+	tnulls[7] = isnull ? 'n' : ' ';
+	if (!isnull)
+		targs[7] = PointerGetDatum(PG_DETOAST_DATUM_COPY(targs[7]));
+	MemoryContextSwitchTo(old);
+	return ok;
+}
 
-	/* act as the submitting role */
-	if (args.can_login)
-		BackgroundWorkerInitializeConnectionByOid(args.dboid, args.owner, 0);
-	else
-		BackgroundWorkerInitializeConnectionByOid(args.dboid, BOOTSTRAP_SUPERUSERID, 0);
-	pgstat_report_appname("dpobj job");
+/*
+ * 1. The job's arguments (bookkeeping: as the bootstrap superuser), in their
+ * own transaction.  A cancel arriving now is kept pending for the training.
+ */
+static bool
+job_read_args(const JobWorkerArgs *args, MemoryContext jobcxt, Datum *targs, char *tnulls)
+{
+	RoleSwitch	ss;
+	bool		found;
 
-	jobcxt = AllocSetContextCreate(TopMemoryContext, "dpobj job", ALLOCSET_DEFAULT_SIZES);
-
-	/*
-	 * 1. the job's arguments (bookkeeping: as the bootstrap superuser).  A
-	 * cancel arriving now is kept pending for the training below.
-	 */
 	HOLD_INTERRUPTS();
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	if (!args.can_login)
+	if (!args->can_login)
 	{
-		if (!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(args.owner)))
-			elog(ERROR, "dpobj job " INT64_FORMAT ": role %u does not exist", job_id, args.owner);
-		SetSessionAuthorization(args.owner, superuser_arg(args.owner));
+		if (!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(args->owner)))
+			elog(ERROR, "dpobj job " INT64_FORMAT ": role %u does not exist", args->job_id, args->owner);
+		SetSessionAuthorization(args->owner, superuser_arg(args->owner));
 	}
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -940,54 +959,49 @@ dpobj_job_worker_main(Datum arg)
 	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	{
 		Oid			t[1] = {INT8OID};
-		Datum		v[1] = {Int64GetDatum(job_id)};
-		bool		isnull;
+		Datum		v[1] = {Int64GetDatum(args->job_id)};
 
 		if (SPI_execute_with_args(job_read_sql, 1, t, v, NULL, false, 1) != SPI_OK_SELECT)
 			elog(ERROR, "dpobj job: lookup failed");
-		found = (SPI_processed == 1);
-		if (found)
-		{
-			MemoryContext old = MemoryContextSwitchTo(jobcxt);
-
-			for (int i = 0; i < 7; i++)
-			{
-				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &isnull);
-				Form_pg_attribute att = TupleDescAttr(SPI_tuptable->tupdesc, i);
-
-				targs[i] = isnull ? (Datum) 0 : datumCopy(d, att->attbyval, att->attlen);
-			}
-			if (DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull)) != args.owner)
-				found = false;
-			/* model_name, NULL for none */
-			targs[7] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull);
-			tnulls[7] = isnull ? 'n' : ' ';
-			if (!isnull)
-				targs[7] = PointerGetDatum(PG_DETOAST_DATUM_COPY(targs[7]));
-			MemoryContextSwitchTo(old);
-		}
+		found = (SPI_processed == 1) && job_copy_args(args, jobcxt, targs, tnulls);
 	}
 	role_switch_end(&ss);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	RESUME_INTERRUPTS();
-	if (!found)
-		proc_exit(0);			/* cancelled or gone meanwhile */
+	return found;
+}
 
-	if (job_cancel_requested())
-	{
-		job_record_failure(job_id, "cancelled", "cancelled before it started (nothing was charged)",
-						   ERRCODE_QUERY_CANCELED);
-		proc_exit(0);
-	}
+/* Store the released model in the job's row (as the bootstrap superuser) */
+static void
+job_store_model(int64 job_id, Datum model, Oid modeltype)
+{
+	RoleSwitch	ss;
+	Oid			t[2] = {INT8OID, modeltype};
+	Datum		v[2] = {Int64GetDatum(job_id), model};
 
-	/* 2. the protected path, as the submitting role */
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(job_done_sql, 2, t, v, NULL, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "dpobj job: could not store the model");
+	role_switch_end(&ss);
+}
+
+/*
+ * 2. The protected path, as the submitting role: dpobj.train() in its own
+ * transaction; any error is recorded in the job's row (the server log gets
+ * the whole error; train() already reduced a row-dependent one to DP006).
+ */
+static void
+job_run_training(int64 job_id, MemoryContext jobcxt, Datum *targs, char *tnulls)
+{
+	Oid			ttypes[8] = {REGCLASSOID, TEXTOID, TEXTARRAYOID, TEXTOID, NUMERICOID, NUMERICOID,
+	JSONBOID, TEXTOID};
+
 	PG_TRY();
 	{
 		Datum		model;
 		bool		isnull;
-		Oid			modeltype;
 
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
@@ -999,19 +1013,9 @@ dpobj_job_worker_main(Datum arg)
 			SPI_processed != 1)
 			elog(ERROR, "dpobj job: dpobj.train() returned no row");
 		model = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		modeltype = SPI_gettypeid(SPI_tuptable->tupdesc, 1);
 		if (isnull)
 			elog(ERROR, "dpobj job: dpobj.train() returned no model");
-
-		role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
-		{
-			Oid			t[2] = {INT8OID, modeltype};
-			Datum		v[2] = {Int64GetDatum(job_id), model};
-
-			if (SPI_execute_with_args(job_done_sql, 2, t, v, NULL, false, 0) != SPI_OK_UPDATE)
-				elog(ERROR, "dpobj job: could not store the model");
-		}
-		role_switch_end(&ss);
+		job_store_model(job_id, model, SPI_gettypeid(SPI_tuptable->tupdesc, 1));
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
@@ -1035,7 +1039,46 @@ dpobj_job_worker_main(Datum arg)
 						   edata->sqlerrcode);
 	}
 	PG_END_TRY();
+}
 
+void
+dpobj_job_worker_main(Datum arg)
+{
+	JobWorkerArgs args;
+	Datum		targs[8];
+	char		tnulls[8] = "        ";
+	MemoryContext jobcxt;
+
+	/* SIGINT = query cancel (bgworker default); SIGTERM must not exit inside GLPK */
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(JobWorkerArgs));
+	my_slot = DatumGetInt32(arg);
+	if (!job_worker_claim_slot(&args))
+	{
+		my_slot = -1;
+		proc_exit(0);
+	}
+	on_shmem_exit(job_worker_exit, Int32GetDatum(my_slot));
+
+	/* act as the submitting role */
+	if (args.can_login)
+		BackgroundWorkerInitializeConnectionByOid(args.dboid, args.owner, 0);
+	else
+		BackgroundWorkerInitializeConnectionByOid(args.dboid, BOOTSTRAP_SUPERUSERID, 0);
+	pgstat_report_appname("dpobj job");
+	jobcxt = AllocSetContextCreate(TopMemoryContext, "dpobj job", ALLOCSET_DEFAULT_SIZES);
+
+	if (!job_read_args(&args, jobcxt, targs, tnulls))
+		proc_exit(0);			/* cancelled or gone meanwhile */
+	if (job_cancel_requested())
+	{
+		job_record_failure(args.job_id, "cancelled", "cancelled before it started (nothing was charged)",
+						   ERRCODE_QUERY_CANCELED);
+		proc_exit(0);
+	}
+	job_run_training(args.job_id, jobcxt, targs, tnulls);
 	pgstat_report_activity(STATE_IDLE, NULL);
 	proc_exit(0);
 }

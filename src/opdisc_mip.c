@@ -148,39 +148,16 @@ row_big_m(const OPDiscProblem *p, const int64_t *a)
 }
 
 /*
- * Builds the MIP.  Returns the problem; the caller deletes it.  Column
- * index of w_j is 1 + j.
+ * Columns w_j (integer in [-B, B], objective -eta_j / D) and z_jv (one-hot
+ * of w_j over the values v with v^2 <= D2, objective value_cost) with the
+ * rows sum_v z_jv = 1 and w_j - sum_v v z_jv = 0.  Returns the first z column.
  */
-static glp_prob *
-build_mip(const OPDiscProblem *p)
+static int
+mip_add_weights(glp_prob *lp, const OPDiscProblem *p, double D, int *ind, double *val)
 {
-	glp_prob   *lp = glp_create_prob();
 	int			d = p->d;
-	double		D = sqrt((double) p->D2);
-	double		constant = 0.0;
-	int		   *ind;
-	double	   *val;
-	int			maxlen;
 	int			zcol0;
-	int			scol0;
-	int			nz;
-	int			r;
 
-	maxlen = d * (2 * p->B + 1) + p->D2 + 2 + d + 2;
-	ind = malloc(sizeof(int) * (maxlen + 1));
-	val = malloc(sizeof(double) * (maxlen + 1));
-	if (ind == NULL || val == NULL)
-	{
-		free(ind);
-		free(val);
-		glp_delete_prob(lp);
-		return NULL;
-	}
-
-	glp_set_prob_name(lp, "opdisc");
-	glp_set_obj_dir(lp, GLP_MIN);
-
-	/* w_j: integer in [-B, B], objective -eta_j / D */
 	glp_add_cols(lp, d);
 	for (int j = 0; j < d; j++)
 	{
@@ -189,14 +166,12 @@ build_mip(const OPDiscProblem *p)
 		if (p->value_cost == NULL)
 			glp_set_obj_coef(lp, 1 + j, -p->eta[j] / D);
 	}
-
-	/* z_jv: one-hot of w_j over the values v with v^2 <= D2 */
 	zcol0 = glp_get_num_cols(lp) + 1;
-	nz = 0;
 	for (int j = 0; j < d; j++)
 	{
 		int			first = glp_get_num_cols(lp) + 1;
 		int			cnt = 0;
+		int			r;
 
 		for (int v = -p->B; v <= p->B; v++)
 		{
@@ -207,16 +182,14 @@ build_mip(const OPDiscProblem *p)
 			if (p->value_cost != NULL)
 				glp_set_obj_coef(lp, first + cnt,
 								 p->value_cost[j * (2 * p->B + 1) + (v + p->B)]);
+			/* row 1: ind/val[1..cnt]; row 2: ind/val[2..cnt+1] after w_j */
+			ind[cnt + 1] = first + cnt;
+			val[cnt + 1] = 1.0;
 			cnt++;
 		}
 		/* sum_v z_jv = 1 */
 		r = glp_add_rows(lp, 1);
 		glp_set_row_bnds(lp, r, GLP_FX, 1.0, 1.0);
-		for (int k = 0; k < cnt; k++)
-		{
-			ind[k + 1] = first + k;
-			val[k + 1] = 1.0;
-		}
 		glp_set_mat_row(lp, r, cnt, ind, val);
 		/* w_j - sum_v v z_jv = 0 */
 		r = glp_add_rows(lp, 1);
@@ -233,67 +206,79 @@ build_mip(const OPDiscProblem *p)
 			cnt++;
 		}
 		glp_set_mat_row(lp, r, cnt + 1, ind, val);
-		nz += cnt;
 	}
+	return zcol0;
+}
 
-	/* s_t: one-hot of ||w||^2 = t, objective -(eta_{d+1}/D) sqrt(D2 - t) */
-	scol0 = glp_get_num_cols(lp) + 1;
+/*
+ * Columns s_t (one-hot of ||w||^2 = t, objective -(eta_{d+1}/D) sqrt(D2 - t)
+ * or norm_cost[t]) with sum_t s_t = 1 and sum_t t s_t - sum_jv v^2 z_jv = 0.
+ */
+static void
+mip_add_norm(glp_prob *lp, const OPDiscProblem *p, double D, int zcol0, int *ind, double *val)
+{
+	int			scol0 = glp_get_num_cols(lp) + 1;
+	int			len = 0;
+	int			col = zcol0;
+	int			r;
+
 	glp_add_cols(lp, p->D2 + 1);
 	for (int t = 0; t <= p->D2; t++)
 	{
 		glp_set_col_kind(lp, scol0 + t, GLP_BV);
 		if (p->value_cost == NULL)
 			glp_set_obj_coef(lp, scol0 + t,
-							 -p->eta[d] * sqrt((double) (p->D2 - t)) / D);
+							 -p->eta[p->d] * sqrt((double) (p->D2 - t)) / D);
 		else if (p->norm_cost != NULL)
 			glp_set_obj_coef(lp, scol0 + t, p->norm_cost[t]);
-	}
-	r = glp_add_rows(lp, 1);
-	glp_set_row_bnds(lp, r, GLP_FX, 1.0, 1.0);
-	for (int t = 0; t <= p->D2; t++)
-	{
 		ind[t + 1] = scol0 + t;
 		val[t + 1] = 1.0;
 	}
+	r = glp_add_rows(lp, 1);
+	glp_set_row_bnds(lp, r, GLP_FX, 1.0, 1.0);
 	glp_set_mat_row(lp, r, p->D2 + 1, ind, val);
-	/* sum_t t s_t - sum_jv v^2 z_jv = 0 */
+
+	for (int t = 1; t <= p->D2; t++)
 	{
-		int			len = 0;
-		int			col = zcol0;
-
-		for (int t = 1; t <= p->D2; t++)
-		{
-			len++;
-			ind[len] = scol0 + t;
-			val[len] = (double) t;
-		}
-		for (int j = 0; j < d; j++)
-			for (int v = -p->B; v <= p->B; v++)
-			{
-				if ((long) v * v > p->D2)
-					continue;
-				if (v != 0)
-				{
-					len++;
-					ind[len] = col;
-					val[len] = -(double) v * v;
-				}
-				col++;
-			}
-		r = glp_add_rows(lp, 1);
-		glp_set_row_bnds(lp, r, GLP_FX, 0.0, 0.0);
-		glp_set_mat_row(lp, r, len, ind, val);
+		len++;
+		ind[len] = scol0 + t;
+		val[len] = (double) t;
 	}
-	(void) nz;
+	for (int j = 0; j < p->d; j++)
+		for (int v = -p->B; v <= p->B; v++)
+		{
+			if ((long) v * v > p->D2)
+				continue;
+			if (v != 0)
+			{
+				len++;
+				ind[len] = col;
+				val[len] = -(double) v * v;
+			}
+			col++;
+		}
+	r = glp_add_rows(lp, 1);
+	glp_set_row_bnds(lp, r, GLP_FX, 0.0, 0.0);
+	glp_set_mat_row(lp, r, len, ind, val);
+}
 
-	/* b_u and the per-row big-M implications */
+/*
+ * b_u and the per-row big-M implications (ALGORITHMS.md section 1, the MIP of
+ * Appendix D.2); returns the objective constant sum_u p_u.
+ */
+static double
+mip_add_rows_loss(glp_prob *lp, const OPDiscProblem *p, int *ind, double *val)
+{
+	double		constant = 0.0;
+
 	for (int u = 0; u < p->nrows; u++)
 	{
-		const int64_t *a = p->x + (int64_t) u * d;
+		const int64_t *a = p->x + (int64_t) u * p->d;
 		double		cost = (double) p->neg[u] - (double) p->pos[u];
 		double		M;
 		int			bcol;
 		int			len = 0;
+		int			r;
 
 		constant += (double) p->pos[u];
 		M = row_big_m(p, a);
@@ -303,8 +288,7 @@ build_mip(const OPDiscProblem *p)
 		bcol = glp_add_cols(lp, 1);
 		glp_set_col_kind(lp, bcol, GLP_BV);
 		glp_set_obj_coef(lp, bcol, cost);
-
-		for (int j = 0; j < d; j++)
+		for (int j = 0; j < p->d; j++)
 		{
 			if (a[j] == 0)
 				continue;
@@ -329,11 +313,116 @@ build_mip(const OPDiscProblem *p)
 		}
 		glp_set_mat_row(lp, r, len, ind, val);
 	}
-	glp_set_obj_coef(lp, 0, constant);
+	return constant;
+}
 
+/*
+ * Builds the MIP.  Returns the problem; the caller deletes it.  Column
+ * index of w_j is 1 + j.
+ */
+static glp_prob *
+build_mip(const OPDiscProblem *p)
+{
+	glp_prob   *lp = glp_create_prob();
+	double		D = sqrt((double) p->D2);
+	int			maxlen = p->d * (2 * p->B + 1) + p->D2 + 2 + p->d + 2;
+	int		   *ind = malloc(sizeof(int) * (maxlen + 1));
+	double	   *val = malloc(sizeof(double) * (maxlen + 1));
+	int			zcol0;
+
+	if (ind == NULL || val == NULL)
+	{
+		free(ind);
+		free(val);
+		glp_delete_prob(lp);
+		return NULL;
+	}
+	glp_set_prob_name(lp, "opdisc");
+	glp_set_obj_dir(lp, GLP_MIN);
+	zcol0 = mip_add_weights(lp, p, D, ind, val);
+	mip_add_norm(lp, p, D, zcol0, ind, val);
+	glp_set_obj_coef(lp, 0, mip_add_rows_loss(lp, p, ind, val));
 	free(ind);
 	free(val);
 	return lp;
+}
+
+/*
+ * glp_intopt on the built problem (exact gap, interrupts via mip_callback,
+ * the time limit); sets result->status, message, nodes and, when GLPK has a
+ * solution, w and solver_objective.  GLPK errors longjmp past this frame to
+ * opdisc_solve_mip's setjmp.
+ */
+static void
+mip_run(glp_prob *lp, const OPDiscProblem *p, MipContext *ctx, OPDiscResult *result)
+{
+	glp_iocp	iocp;
+	int			ret;
+	int			mstatus;
+
+	glp_init_iocp(&iocp);
+	iocp.msg_lev = GLP_MSG_ON;
+	iocp.presolve = GLP_ON;
+	iocp.mip_gap = 0.0;
+	iocp.cb_func = mip_callback;
+	iocp.cb_info = ctx;
+	if (p->time_limit > 0)
+		iocp.tm_lim = (p->time_limit * 1000.0 > 2e9) ? 2000000000 : (int) (p->time_limit * 1000.0);
+
+	ret = glp_intopt(lp, &iocp);
+	mstatus = glp_mip_status(lp);
+	result->nodes = ctx->nodes;
+	if (ret == 0 && mstatus == GLP_OPT)
+		result->status = OPDISC_OPTIMAL;
+	else if (ctx->interrupted)
+	{
+		result->status = OPDISC_INTERRUPTED;
+		snprintf(result->message, sizeof(result->message), "solve interrupted");
+	}
+	else if (ret == GLP_ETMLIM)
+	{
+		result->status = OPDISC_TIME_LIMIT;
+		snprintf(result->message, sizeof(result->message),
+				 "time limit reached before optimality was proven");
+	}
+	else
+	{
+		result->status = OPDISC_FAILED;
+		snprintf(result->message, sizeof(result->message),
+				 "GLPK glp_intopt returned %d with MIP status %d", ret, mstatus);
+	}
+	/* rebuild w from the integer columns (only meaningful with a solution) */
+	if (mstatus == GLP_OPT || mstatus == GLP_FEAS)
+	{
+		for (int j = 0; j < p->d; j++)
+			result->w[j] = (int) lround(glp_mip_col_val(lp, 1 + j));
+		result->solver_objective = glp_mip_obj_val(lp);
+	}
+}
+
+/* Never trust the solver: a point in the grid, its objective recomputed exactly */
+static void
+mip_verify(const OPDiscProblem *p, OPDiscResult *result)
+{
+	if (!opdisc_in_grid(p, result->w))
+	{
+		memset(result->w, 0, sizeof(int) * p->d);
+		if (result->status == OPDISC_OPTIMAL)
+		{
+			result->status = OPDISC_FAILED;
+			snprintf(result->message, sizeof(result->message),
+					 "solver returned a point outside the grid");
+		}
+	}
+	result->objective = opdisc_objective(p, result->w);
+	if (result->status == OPDISC_OPTIMAL &&
+		fabs(result->objective - result->solver_objective) >
+		OPDISC_OBJ_TOL * fmax(1.0, fabs(result->objective)))
+	{
+		result->status = OPDISC_FAILED;
+		snprintf(result->message, sizeof(result->message),
+				 "solver objective disagrees with its exact recomputation");
+	}
 }
 
 /*
@@ -359,16 +448,18 @@ opdisc_write_mip(const OPDiscProblem *p, const char *path)
 	return ret;
 }
 
+/*
+ * The GLPK MIP oracle (opdisc.h).  Its answer is alpha-approximate under
+ * GLPK's tolerances, so dpobj never releases it uncertified: see
+ * opdisc_solve_mip_exact() below.
+ */
 void
 opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 {
 	/* volatile: modified between setjmp and a possible longjmp */
 	glp_prob   *volatile lp = NULL;
 	MipContext	ctx;
-	glp_iocp	iocp;
 	double		start = now_seconds();
-	int			ret;
-	int			mstatus;
 
 	memset(result->w, 0, sizeof(int) * p->d);
 	result->status = OPDISC_FAILED;
@@ -400,79 +491,16 @@ opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 
 	lp = build_mip(p);
 	if (lp == NULL)
-	{
 		snprintf(result->message, sizeof(result->message), "out of memory building the MIP");
-		goto done;
-	}
-
-	glp_init_iocp(&iocp);
-	iocp.msg_lev = GLP_MSG_ON;
-	iocp.presolve = GLP_ON;
-	iocp.mip_gap = 0.0;
-	iocp.cb_func = mip_callback;
-	iocp.cb_info = &ctx;
-	if (p->time_limit > 0)
-		iocp.tm_lim = (p->time_limit * 1000.0 > 2e9) ? 2000000000 : (int) (p->time_limit * 1000.0);
-
-	ret = glp_intopt(lp, &iocp);
-	mstatus = glp_mip_status(lp);
-	result->nodes = ctx.nodes;
-
-	if (ret == 0 && mstatus == GLP_OPT)
-		result->status = OPDISC_OPTIMAL;
-	else if (ctx.interrupted)
-	{
-		result->status = OPDISC_INTERRUPTED;
-		snprintf(result->message, sizeof(result->message), "solve interrupted");
-	}
-	else if (ret == GLP_ETMLIM)
-	{
-		result->status = OPDISC_TIME_LIMIT;
-		snprintf(result->message, sizeof(result->message),
-				 "time limit reached before optimality was proven");
-	}
 	else
 	{
-		result->status = OPDISC_FAILED;
-		snprintf(result->message, sizeof(result->message),
-				 "GLPK glp_intopt returned %d with MIP status %d", ret, mstatus);
-	}
-
-	/* rebuild w from the integer columns (only meaningful with a solution) */
-	if (mstatus == GLP_OPT || mstatus == GLP_FEAS)
-	{
-		for (int j = 0; j < p->d; j++)
-			result->w[j] = (int) lround(glp_mip_col_val(lp, 1 + j));
-		result->solver_objective = glp_mip_obj_val(lp);
-	}
-
-done:
-	if (lp != NULL)
+		mip_run(lp, p, &ctx, result);
 		glp_delete_prob(lp);
+	}
 	glp_error_hook(NULL, NULL);
 	glp_term_hook(NULL, NULL);
 	mip_log_problem = NULL;
-
-	/* never trust the solver: recompute the objective of w exactly */
-	if (!opdisc_in_grid(p, result->w))
-	{
-		memset(result->w, 0, sizeof(int) * p->d);
-		if (result->status == OPDISC_OPTIMAL)
-		{
-			result->status = OPDISC_FAILED;
-			snprintf(result->message, sizeof(result->message),
-					 "solver returned a point outside the grid");
-		}
-	}
-	result->objective = opdisc_objective(p, result->w);
-	if (result->status == OPDISC_OPTIMAL &&
-		fabs(result->objective - result->solver_objective) >
-		OPDISC_OBJ_TOL * fmax(1.0, fabs(result->objective)))
-	{
-		result->status = OPDISC_FAILED;
-		snprintf(result->message, sizeof(result->message),
-				 "solver objective disagrees with its exact recomputation");
-	}
+	mip_verify(p, result);
 	result->seconds = now_seconds() - start;
 }
 
