@@ -45,16 +45,23 @@ SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 6) AS sig
        (c->>'sigma')::float8 > sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS above_add_remove,
        (c->>'sigma')::float8 < 2 * sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS below_doubled
   FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber"}') c;
--- Output-Gauss: sensitivity 2 L R / lambda = 1; snapped discrete Gaussian (docs/PRIVACY.md):
--- rho = eps^2 / (sqrt(ln(1/delta) + eps) + sqrt(ln(1/delta)))^2, lattice g = 2^(0 - 12),
--- integer shift 1/g + sqrt(p) = 4097 (p = 1), variance ceil(4097^2 / (2 rho)) lattice units;
--- close to the classical sigma (10.598), which it must not undercut
+-- zCDP to (eps, delta) (docs/PRIVACY.md): the eps that rho-zCDP gives at delta = 1e-6,
+-- minimised here over the Renyi orders alpha = 1 + 10^(k/64) (every order is a valid bound)
+CREATE FUNCTION regress_mech.zcdp_eps(rho float8, delta float8) RETURNS float8 LANGUAGE sql AS $$
+  SELECT min(a * rho + (ln(1 / delta) + (a - 1) * ln(1 - 1 / a) - ln(a)) / (a - 1))
+    FROM (SELECT 1 + 10 ^ (k / 64.0) AS a FROM generate_series(-192, 384) k) s $$;
+-- Output-Gauss: sensitivity 2 L R / lambda = 1; snapped discrete Gaussian: lattice
+-- g = 2^(0 - 12), integer shift 1/g + sqrt(p) = 4097 (p = 1), variance
+-- ceil(4097^2 / (2 rho)) lattice units, rho the largest that converts to eps = 0.5; more
+-- than Bun-Steinke's rho (closed form), so less noise than that conversion would need
 SELECT (c->>'sensitivity')::float8 AS sensitivity, round((c->>'sigma')::numeric, 9) AS sigma,
-       round((sqrt(ceil(4097.0^2 / (2 * 0.25 / (sqrt(ln(1e6) + 0.5) + sqrt(ln(1e6)))^2))) / 4096)::numeric, 9) AS by_hand,
-       (c->>'lattice')::float8 = 2 ^ -12 AS lattice_ok, c->>'noise' AS noise,
-       (c->>'sigma')::float8 >= sqrt(2 * ln(1.25e6)) / 0.5 AS not_below_classical
+       abs((c->>'sigma')::float8 / (sqrt(ceil(4097.0^2 / (2 * (c->>'rho')::float8))) / 4096) - 1) < 1e-12 AS sigma_ok,
+       regress_mech.zcdp_eps((c->>'rho')::float8, 1e-6) <= 0.5 * (1 + 1e-9) AS rho_within_eps,
+       regress_mech.zcdp_eps((c->>'rho')::float8 * 1.001, 1e-6) > 0.5 AS rho_largest,
+       (c->>'rho')::float8 > 0.25 / (sqrt(ln(1e6) + 0.5) + sqrt(ln(1e6)))^2 AS above_bun_steinke,
+       (c->>'lattice')::float8 = 2 ^ -12 AS lattice_ok, c->>'noise' AS noise
   FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 1, "intercept": false, "method": "output", "lambda": 2}') c;
--- dpobj.analytic_gauss_sigma (the noise of noisy GD): for eps > 1 below the classical formula
+-- dpobj.analytic_gauss_sigma: for eps > 1 below the classical formula
 SELECT dpobj.analytic_gauss_sigma(1, 1e-5, 1) = sqrt(2 * ln(1.25e5)) AS classical_at_1,
        dpobj.analytic_gauss_sigma(2, 1e-5, 1) < sqrt(2 * ln(1.25e5)) / 2 AS analytic_tighter,
        dpobj.analytic_gauss_sigma(4, 1e-5, 1) < dpobj.analytic_gauss_sigma(2, 1e-5, 1) AS decreasing;
@@ -121,6 +128,17 @@ SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}'))).* FROM 
 SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "method": "output", "lambda": 5}'))).* FROM regress_mech.pts;
 SELECT (regress_mech.show(dpobj.dp_logistic(x, y, 2, 1e-6, '{"R": 1, "method": "cms", "loss": "huber", "h": 0.25, "intercept": false}'))).* FROM regress_mech.pts;
 SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}'))).* FROM regress_mech.pts;
+-- noisy GD's calibration (docs/PRIVACY.md): T = 20000 snapped Gaussian steps, each of
+-- sensitivity 2 R_eff = 2 sqrt 2 (intercept), p = 4 coordinates, rho-zCDP in total (rho
+-- as for Output-Gauss): lattice g = 2^(floor(log2 s) - 26) with s = 2 sqrt 2 sqrt(T /
+-- (2 rho)), and sigma = g sqrt(ceil(T (2 sqrt 2 / g + 2)^2 / (2 rho)))
+WITH m AS (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}')).params AS pr FROM regress_mech.pts),
+     h AS (SELECT (pr->>'rho')::float8 AS rho,
+                  2 ^ (floor(log(2, (2 * sqrt(2) * sqrt(20000 / (2 * (pr->>'rho')::float8)))::numeric)) - 26) AS g FROM m)
+SELECT pr->>'noise' AS noise, (pr->>'lattice')::float8 = h.g AS lattice_ok,
+       abs((pr->>'sigma')::float8 / (h.g * sqrt(ceil(20000 * (2 * sqrt(2) / h.g + 2)^2 / (2 * h.rho)))) - 1) < 1e-9 AS sigma_ok,
+       regress_mech.zcdp_eps(h.rho, 1e-6) <= 1 + 1e-9 AS rho_within_eps
+  FROM m, h;
 SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "loss": "huber", "radius": 2}'))).* FROM regress_mech.pts;
 SELECT (regress_mech.show(dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1}'))).* FROM regress_mech.pts;
 

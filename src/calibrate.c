@@ -238,10 +238,60 @@ rspm_sigma(double eps, double delta, int d, DPCalibration cal)
 }
 
 double
-zcdp_rho(double eps, double delta)
+zcdp_rho_bun_steinke(double eps, double delta)
 {
 	double		L = -log(delta);
 	double		r = sqrt(L + eps) + sqrt(L);
 
 	return eps * eps / (r * r);
+}
+
+/*
+ * Balle et al. 2020, Thm 21 (CKS20, Prop 12): rho-zCDP is (alpha, alpha
+ * rho)-RDP for every alpha > 1, which implies (eps_alpha, delta)-DP with
+ *	 eps_alpha = alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln alpha)
+ *				 / (alpha - 1).
+ * Every alpha gives a valid bound, so the minimum over a fixed grid (alpha - 1
+ * = 10^(k/64), k = -192..384) is a valid, nearly optimal eps.
+ */
+double
+zcdp_eps(double rho, double delta)
+{
+	double		L = -log(delta);
+	double		best = INFINITY;
+
+	for (int k = -192; k <= 384; k++)
+	{
+		double		am1 = pow(10.0, k / 64.0);
+		double		a = 1.0 + am1;
+		double		e = a * rho + (L + am1 * log(am1 / a) - log(a)) / am1;
+
+		if (e < best)
+			best = e;
+	}
+	return best;
+}
+
+double
+zcdp_rho(double eps, double delta)
+{
+	double		lo = zcdp_rho_bun_steinke(eps, delta),	/* zcdp_eps(lo) <= eps */
+				hi = 4.0 * lo + eps;
+
+	if (!(eps > 0) || !(delta > 0 && delta < 1))
+		return NAN;
+	while (zcdp_eps(lo, delta) > eps)	/* not expected: the grid is fine enough */
+		lo *= 0.5;
+	while (zcdp_eps(hi, delta) <= eps)
+		hi *= 2.0;
+	for (int i = 0; i < 100 && hi - lo > 1e-15 * hi; i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (zcdp_eps(mid, delta) <= eps)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -94,12 +94,17 @@ extern double objgauss_sigma(double eps, double delta, double L, double R,
 							 double beta, double Lambda);
 
 /*
- * The largest rho such that rho-zCDP implies (eps, delta)-DP by Bun and
- * Steinke (TCC 2016), Proposition 1.3: eps = rho + 2 sqrt(rho ln(1/delta)),
- * i.e. rho = (sqrt(ln(1/delta) + eps) - sqrt(ln(1/delta)))^2, computed as
- * eps^2 / (sqrt(ln(1/delta) + eps) + sqrt(ln(1/delta)))^2.  Output-Gauss's
- * snapped discrete Gaussian release uses it (glm.c, dpnoise.h).
+ * zCDP to (eps, delta)-DP.  zcdp_eps: the eps that rho-zCDP guarantees at
+ * delta by the conversion of Balle et al. 2020 (Thm 21; Canonne, Kamath,
+ * Steinke 2020, Prop 12), minimised over a fixed grid of Renyi orders.
+ * zcdp_rho: the largest rho (bisection, to 1e-15 relative) with
+ * zcdp_eps(rho, delta) <= eps -- what the snapped discrete Gaussian releases
+ * (Output-Gauss, noisy GD; glm.c, noisysgd.c) are calibrated to.
+ * zcdp_rho_bun_steinke: the closed form of Bun and Steinke 2016, Prop 1.3
+ * (eps = rho + 2 sqrt(rho ln(1/delta))), smaller; kept for comparison.
  */
+extern double zcdp_eps(double rho, double delta);
 extern double zcdp_rho(double eps, double delta);
+extern double zcdp_rho_bun_steinke(double eps, double delta);
 
 #endif							/* DPOBJ_CALIBRATE_H */

@@ -168,13 +168,34 @@ dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2)
 	}
 }
 
+/*
+ * ceil(T (S/g + sqrt p)^2 / (2 rho)) lattice units, or 0 outside [1, 2^56];
+ * the quotient is raised by 2^-50 relative first, so that its rounding
+ * (above 2^53 doubles are not every integer) never gives a variance below
+ * the exact one.
+ */
+static uint64_t
+lattice_variance(double S, double g, int p, int64_t T, double rho)
+{
+	double		D2 = S / g + sqrt((double) p);
+	double		s2 = ceil((double) T * D2 * D2 / (2.0 * rho) * (1.0 + ldexp(1.0, -50)));
+
+	return (s2 >= 1 && s2 <= ldexp(1.0, 56)) ? (uint64_t) s2 : 0;
+}
+
 void
 dpnoise_gaussian_lattice(double S, double rho, int p, double *lattice, uint64_t *sigma2)
 {
-	double		g = dpnoise_lattice(S) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GAUSS_BITS);
-	double		D2 = S / g + sqrt((double) p);
-	double		s2 = ceil(D2 * D2 / (2.0 * rho));
+	*lattice = dpnoise_lattice(S) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GAUSS_BITS);
+	*sigma2 = lattice_variance(S, *lattice, p, 1, rho);
+}
 
-	*lattice = g;
-	*sigma2 = (s2 >= 1 && s2 <= ldexp(1.0, 56)) ? (uint64_t) s2 : 0;
+void
+dpnoise_gaussian_lattice_composed(double S, double rho, int p, int64_t T,
+								  double *lattice, uint64_t *sigma2)
+{
+	double		s = S * sqrt((double) T / (2.0 * rho));
+
+	*lattice = dpnoise_lattice(s) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
+	*sigma2 = lattice_variance(S, *lattice, p, T, rho);
 }

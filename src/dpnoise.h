@@ -64,4 +64,16 @@ extern int64_t dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2);
 extern void dpnoise_gaussian_lattice(double S, double rho, int p, double *lattice,
 									 uint64_t *sigma2);
 
+/*
+ * T adaptively composed snapped Gaussian releases, each of a vector with l2
+ * sensitivity S > 0, at rho-zCDP in total (docs/PRIVACY.md "Noisy GD"): the
+ * lattice is set by the noise rather than by S, g = 2^(floor(log2 s) -
+ * DPNOISE_GD_BITS) with s = S sqrt(T / (2 rho)) the continuous noise, so that
+ * the rounding term sqrt p stays negligible at every epsilon; sigma2 =
+ * ceil(T (S/g + sqrt p)^2 / (2 rho)), 0 when above 2^56.
+ */
+#define DPNOISE_GD_BITS 26
+extern void dpnoise_gaussian_lattice_composed(double S, double rho, int p, int64_t T,
+											  double *lattice, uint64_t *sigma2);
+
 #endif							/* DPOBJ_DPNOISE_H */

@@ -35,7 +35,7 @@
  *     Gaussian is (Delta^2 / (2 s2))-zCDP per coordinate for integer shifts
  *     (CKS20 Thm 4), Renyi divergences add over independent coordinates,
  *     rounding adds at most sqrt p to the integer shift, and rho =
- *     zcdp_rho(eps, delta) gives (eps, delta)-DP (Bun-Steinke Prop 1.3).
+ *     zcdp_rho(eps, delta) gives (eps, delta)-DP (Balle et al. 2020 Thm 21).
  *     No floating-point noise is released (Mironov 2012).
  *   CMS11 Algorithm 2 (pure eps; c = beta, the bound on l''), for rows with
  *     ||x|| <= R by the substitution x' = x/R, theta' = R theta (CMS assume
@@ -168,7 +168,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			 * Snapped release (issue 9; docs/PRIVACY.md "Output-Gauss"):
 			 * theta rounded to the public lattice plus exact discrete
 			 * Gaussian noise (CKS20) at rho-zCDP, rho from (eps, delta) by
-			 * Bun-Steinke; sigma is the noise scale in parameter units.
+			 * the Renyi conversion (calibrate.c); sigma in parameter units.
 			 */
 			c->sensitivity = 2.0 * L * c->Reff / c->lambda;
 			c->rho = zcdp_rho(eps, delta);

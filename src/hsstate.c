@@ -44,6 +44,7 @@
 #include "access/parallel.h"
 #include "libpq/pqformat.h"
 #include "utils/array.h"
+#include "utils/lsyscache.h"
 
 PG_FUNCTION_INFO_V1(dpobj_hs_transfn);
 PG_FUNCTION_INFO_V1(dpobj_hs_opts_transfn);
@@ -61,6 +62,35 @@ PG_FUNCTION_INFO_V1(dpobj_halfspace_serialfn);
 PG_FUNCTION_INFO_V1(dpobj_halfspace_deserialfn);
 
 #define HS_AGGNAME		"dp_halfspace"
+
+/*
+ * dp_halfspace, dp_halfspace_rspm and dp_expmech share this state and its
+ * transition and combine functions: their errors name the aggregate being
+ * computed (the call's Aggref, looked up once per call site and cached in
+ * fn_extra), kept here for the callbacks of aggstate.c.  Two of these
+ * aggregates over the same inputs in one query may share one transition;
+ * the name is then one of theirs.
+ */
+static char hs_current_name[NAMEDATALEN] = HS_AGGNAME;
+static const void *hs_current_site = NULL;
+
+static void
+hs_set_caller(FunctionCallInfo fcinfo)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+	{
+		Aggref	   *aggref = AggGetAggref(fcinfo);
+		char	   *name = (aggref != NULL) ? get_func_name(aggref->aggfnoid) : NULL;
+
+		fcinfo->flinfo->fn_extra = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt,
+													   name != NULL ? name : HS_AGGNAME);
+	}
+	if (fcinfo->flinfo->fn_extra != hs_current_site)
+	{
+		strlcpy(hs_current_name, (const char *) fcinfo->flinfo->fn_extra, NAMEDATALEN);
+		hs_current_site = fcinfo->flinfo->fn_extra;
+	}
+}
 
 /* the expanded state */
 typedef struct HSExpanded
@@ -93,7 +123,7 @@ hs_init(DPAggState *base)
 	if (base->kind != 0 || base->d < 1)
 		aggstate_corrupt(&hs_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
-	hsparams_check_dimension(HS_AGGNAME, base->d);
+	hsparams_check_dimension(hs_current_name, base->d);
 	hsparams_init(&st->params, base->epsilon, base->delta, base->options);
 	st->scratch = palloc(sizeof(uint64) * base->d);
 }
@@ -113,7 +143,7 @@ hs_check_row(const DPAggState *base, const uint64 *row)
 static const char *
 hs_aggname(int kind)
 {
-	return HS_AGGNAME;
+	return hs_current_name;
 }
 
 /*
@@ -159,11 +189,11 @@ hs_quantise(HSExpanded *st, const DPRowInput *row)
 		if (!isfinite(q))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must be finite (no NaN or infinity)", HS_AGGNAME),
+					 errmsg("%s: features must be finite (no NaN or infinity)", hs_current_name),
 					 errhint("Filter out or impute rows with non-finite features before training.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s: a feature is out of the supported range", HS_AGGNAME),
+				 errmsg("%s: a feature is out of the supported range", hs_current_name),
 				 errhint("Scale features by public bounds so that |x| * Q stays below 2^31 (features in [-1, 1] are typical).")));
 	}
 	return true;
@@ -177,7 +207,8 @@ hs_accum(FunctionCallInfo fcinfo, bool has_options)
 	HSExpanded *st;
 	Jsonb	   *options = (has_options && !PG_ARGISNULL(5)) ? PG_GETARG_JSONB_P(5) : NULL;
 
-	if (!dp_row_read(fcinfo, HS_AGGNAME, &row))
+	hs_set_caller(fcinfo);
+	if (!dp_row_read(fcinfo, hs_current_name, &row))
 	{
 		/* dropped on the protected path: state unchanged */
 		if (PG_ARGISNULL(0))
@@ -195,7 +226,7 @@ hs_accum(FunctionCallInfo fcinfo, bool has_options)
 	else
 	{
 		st = (HSExpanded *) aggstate_writable(&hs_type, PG_GETARG_DATUM(0), row.aggcontext);
-		dp_row_check_same(HS_AGGNAME, &row, options, st->base.epsilon, st->base.delta,
+		dp_row_check_same(hs_current_name, &row, options, st->base.epsilon, st->base.delta,
 						  st->base.options, st->base.d);
 	}
 	if (hs_quantise(st, &row))
@@ -222,6 +253,7 @@ dpobj_hs_opts_transfn(PG_FUNCTION_ARGS)
 Datum
 dpobj_hs_combine(PG_FUNCTION_ARGS)
 {
+	hs_set_caller(fcinfo);
 	return aggstate_combine(fcinfo, &hs_type);
 }
 

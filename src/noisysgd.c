@@ -18,13 +18,15 @@
  *     g_t = sum_i grad l(theta_t; x_i, y_i)  (||grad l|| <= L R_eff)
  *     theta_{t+1} = Pi_C(theta_t - eta(t) [g_t + b_t]),  b_t ~ N(0, s^2 I)
  *   output theta_{T+1}.
- * Privacy: one step releases g_t + b_t, a Gaussian mechanism with l2
- * sensitivity Delta = 2 L R_eff (replace one row; L R_eff for add/remove).
- * T adaptive Gaussian mechanisms compose exactly to one with sensitivity
- * Delta sqrt(T) (Gaussian differential privacy, Dong, Roth, Su 2019,
- * Cor. 3.3), so s is the analytic Gaussian mechanism's noise for
- * sensitivity Delta sqrt(T) (Balle & Wang 2018; glm.c).  Nothing depends
- * on n, and the output always carries noise.
+ * Privacy: one step releases g_t + b_t with l2 sensitivity Delta = 2 L
+ * R_eff (replace one row; L R_eff for add/remove).  The release is snapped
+ * (issue 9, floating-point attacks): g_t is rounded to a public lattice g
+ * and b_t is exact discrete Gaussian noise N_Z(0, sigma2) in lattice units
+ * (dpnoise.c), so each step is (Delta/g + sqrt p)^2 / (2 sigma2)-zCDP
+ * (Canonne, Kamath, Steinke 2020, Thm 15); T adaptive steps compose to
+ * T times that, set to rho(eps, delta) (Balle et al. 2020, Thm 21;
+ * calibrate.c).  docs/PRIVACY.md "Noisy GD" has the derivation.  Nothing
+ * depends on n, and the output always carries noise.
  * Step size, as Algorithm 1's: eta(t) = ||C||_2 / sqrt(t (G^2 + p s^2)),
  * ||C||_2 = 2r, where G bounds ||g_t|| by the public option "n" (G =
  * n L R_eff) and is 0 without it (utility only: any step size is private).
@@ -36,8 +38,9 @@
 #include <math.h>
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_randist.h>
 
+#include "calibrate.h"
+#include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
 #include "mechanism.h"
@@ -77,14 +80,21 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(sgd_sigma(eps, delta, (double) n, L));
 }
 
-/* sum_i cnt_i grad l(theta; x_i, y_i) + b, b ~ N(0, s^2 I), into grad */
+/*
+ * The snapped noisy gradient: g (round(g_t / g) + N_Z(0, sigma2)) per
+ * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i).  Clamping g_t / g
+ * to +-2^62 (1-Lipschitz, so no larger sensitivity) keeps the integers in
+ * range whatever the private row count.
+ */
 static void
 sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
 				   const double *y, int nobs, int pp, const double *theta,
-				   double s, gsl_rng *rng, double *grad)
+				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
 {
+	const double limit = ldexp(1.0, 62);
+
 	for (int j = 0; j < pp; j++)
-		grad[j] = gsl_ran_gaussian_ziggurat(rng, s);
+		grad[j] = 0.0;
 	for (int k = 0; k < nobs; k++)
 	{
 		const double *x = X + (Size) k * pp;
@@ -98,6 +108,13 @@ sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
 		glm_loss(p->loss, p->h, y[k] * z, &lf, &ld, &l2);
 		for (int j = 0; j < pp; j++)
 			grad[j] += cnt[k] * ld * y[k] * x[j];
+	}
+	for (int j = 0; j < pp; j++)
+	{
+		double		q = fmin(fmax(grad[j] / lattice, -limit), limit);
+		int64		a = (int64) llround(q) + dpnoise_discrete_gaussian(rng, sigma2);
+
+		grad[j] = (double) a * lattice;
 	}
 }
 
@@ -138,7 +155,10 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	double		Reff,
 				s,
 				G,
-				denom;
+				denom,
+				rho,
+				lattice;
+	uint64		sigma2;
 	int64		T;
 	int64		ledger_id;
 	gsl_rng    *rng;
@@ -154,7 +174,14 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
 	T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
-	s = glm_analytic_gauss_sigma(p->epsilon, p->delta, 2.0 * Reff * sqrt((double) T));
+	rho = zcdp_rho(p->epsilon, p->delta);
+	dpnoise_gaussian_lattice_composed(2.0 * Reff, rho, pp, T, &lattice, &sigma2);
+	if (sigma2 == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
+				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+	s = sqrt((double) sigma2) * lattice;
 	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
 	denom = G * G + pp * s * s;
 	theta = palloc0(sizeof(double) * pp);
@@ -171,7 +198,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 		{
 			if ((t & 63) == 0)
 				mechanism_poll(ledger_id);
-			sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, s, rng, grad);
+			sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, lattice, sigma2, rng, grad);
 			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
 		}
 		memset(grad, 0, sizeof(double) * pp);
@@ -194,6 +221,9 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	model_params_float(&params, "radius", p->radius);
 	model_params_int(&params, "T", T);
 	model_params_float(&params, "sigma", s);
+	model_params_float(&params, "rho", rho);
+	model_params_float(&params, "lattice", lattice);
+	model_params_text(&params, "noise", "discrete_gaussian");
 	if (p->n_public > 0)
 		model_params_float(&params, "n", p->n_public);
 	model_params_end(&params);

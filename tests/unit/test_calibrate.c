@@ -138,16 +138,30 @@ main(void)
 		  isnan(objgauss_sigma(0.1, 1e-6, 1, 1, 100, 1e-3)),
 		  "objgauss refuses when the Jacobian factor alone exceeds epsilon");
 
-	/* zCDP: rho + 2 sqrt(rho ln(1/delta)) = eps (Bun-Steinke Prop 1.3), and rho grows with eps */
+	/*
+	 * zCDP: Bun-Steinke's closed form converts back exactly; zcdp_rho is the
+	 * largest rho whose conversion (Balle et al. 2020 Thm 21) stays within
+	 * eps, at least Bun-Steinke's rho, and grows with eps.  The conversion is
+	 * checked independently at the order alpha* = 1 + sqrt(ln(1/delta)/rho).
+	 */
 	for (int i = 0; i < 7; i++)
 	{
-		double		r = zcdp_rho(eps_list[i], 1e-6),
-					e = r + 2 * sqrt(r * log(1e6));
+		double		eps = eps_list[i];
+		double		bs = zcdp_rho_bun_steinke(eps, 1e-6),
+					e = bs + 2 * sqrt(bs * log(1e6));
+		double		r = zcdp_rho(eps, 1e-6);
+		double		a = 1 + sqrt(log(1e6) / r);
+		double		ea = a * r + (log(1e6) + (a - 1) * log(1 - 1 / a) - log(a)) / (a - 1);
 
-		CHECK(fabs(e - eps_list[i]) <= 1e-12 * eps_list[i] &&
+		CHECK(fabs(e - eps) <= 1e-12 * eps, "Bun-Steinke rho(%g) converts back to %.17g", eps, e);
+		CHECK(r >= bs && zcdp_eps(r, 1e-6) <= eps && zcdp_eps(r * (1 + 1e-9), 1e-6) > eps &&
+			  zcdp_eps(r, 1e-6) <= ea + 1e-12 && zcdp_eps(bs, 1e-6) <= eps &&
 			  (i == 0 || r > zcdp_rho(eps_list[i - 1], 1e-6)),
-			  "zcdp_rho(%g, 1e-6) = %g converts back to %.17g", eps_list[i], r, e);
+			  "zcdp_rho(%g, 1e-6) = %g (Bun-Steinke %g, eps at alpha* %g)", eps, r, bs, ea);
 	}
+	/* known value: at eps = 1, delta = 1e-6 the tight rho is 1.39x Bun-Steinke's */
+	CHECK(fabs(zcdp_rho(1, 1e-6) / zcdp_rho_bun_steinke(1, 1e-6) - 1.394) < 0.01,
+		  "tight rho at eps 1: %g", zcdp_rho(1, 1e-6));
 
 	/* the bound itself, where delta is large enough for Monte-Carlo */
 	check_monte_carlo(1.0, 92.0, 92.0, 24, rng);	/* s = 1 */

@@ -171,6 +171,59 @@ main(void)
 				  "lattice of %g is %g (b/g = %g)", bs[i], g, bs[i] / g);
 		}
 	}
+	/*
+	 * Snapped Gaussian calibrations: the lattice is a power of two (relative
+	 * to S for one release, to the continuous noise for T composed steps),
+	 * sigma2 is the smallest integer variance whose zCDP cost T (S/g +
+	 * sqrt p)^2 / (2 sigma2) stays within rho, and 0 outside [1, 2^56].
+	 */
+	{
+		struct
+		{
+			double		S,
+						rho;
+			int			p;
+			int64_t		T;
+		}			cs[] = {{1.0, 0.0175, 4, 1}, {2.83, 0.0175, 4, 1000}, {0.5, 1e-8, 24, 20000},
+		{3.0, 3e7, 3, 160000}, {1.0, 0.3, 1, 1}};
+
+		for (int i = 0; i < (int) (sizeof(cs) / sizeof(cs[0])); i++)
+		{
+			double		g,
+						DL;
+			uint64_t	s2;
+			int			e;
+
+			if (cs[i].T == 1)
+				dpnoise_gaussian_lattice(cs[i].S, cs[i].rho, cs[i].p, &g, &s2);
+			else
+				dpnoise_gaussian_lattice_composed(cs[i].S, cs[i].rho, cs[i].p, cs[i].T, &g, &s2);
+			DL = cs[i].S / g + sqrt((double) cs[i].p);
+			/* within rho; minimal (exactly below 2^50, else to 1e-12 relative) */
+			CHECK(frexp(g, &e) == 0.5 && s2 >= 1 &&
+				  (double) cs[i].T * DL * DL / (2.0 * (double) s2) <= cs[i].rho &&
+				  (s2 < ((uint64_t) 1 << 50) ?
+				   (double) cs[i].T * DL * DL / (2.0 * (double) (s2 - 1)) > cs[i].rho :
+				   (double) cs[i].T * DL * DL / (2.0 * (double) s2) > cs[i].rho * (1 - 1e-12)),
+				  "snapped Gaussian %d: g = %g, sigma2 = %llu", i, g, (unsigned long long) s2);
+			if (cs[i].T > 1)
+			{
+				double		ratio = cs[i].S * sqrt((double) cs[i].T / (2.0 * cs[i].rho)) / g;
+
+				CHECK(ratio >= 67108864.0 && ratio < 134217728.0,
+					  "composed lattice %d: continuous noise / g = %g", i, ratio);
+			}
+		}
+		/* out of range: rho so small that sigma2 > 2^56 */
+		{
+			double		g;
+			uint64_t	s2 = 1;
+
+			dpnoise_gaussian_lattice_composed(1.0, 1e-30, 1000, 1000000, &g, &s2);
+			CHECK(s2 == 0, "composed noise beyond 2^56 must be refused (sigma2 = %llu)",
+				  (unsigned long long) s2);
+		}
+	}
 	/* uniform: 7 bins, no modulo bias */
 	for (int i = 0; i < 700000; i++)
 		hist[dpnoise_uniform(rng, 7)]++;
