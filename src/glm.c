@@ -179,7 +179,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("dp_logistic: the output noise is outside the exact sampler's range"),
-						 errhint("Output perturbation needs a finite sensitivity 2 R / \"lambda\" and epsilon above about 2e-4; use a larger \"lambda\", or \"method\": \"objective\".")));
+						 errhint("Output perturbation needs a finite sensitivity 2 R / \"lambda\" and epsilon above about 1e-4; use a larger \"lambda\", or \"method\": \"objective\".")));
 			c->sigma = sqrt((double) c->sigma2_lattice) * c->lattice;
 			break;
 		case GLM_METHOD_CMS:
