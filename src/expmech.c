@@ -217,14 +217,7 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 								 state->params.epsilon, state->params.delta);
 
 	/* 2. losses of every grid point (exact integers) */
-	memset(&problem, 0, sizeof(problem));
-	problem.d = d;
-	problem.nrows = state->nrows;
-	problem.x = (const int64_t *) state->x;
-	problem.pos = (const int64_t *) state->pos;
-	problem.neg = (const int64_t *) state->neg;
-	problem.B = B;
-	problem.D2 = D2;
+	hsstate_problem(state, B, D2, &problem);
 	loss = expmech_losses(&problem, grid, ledger_id, &npoints, &minloss);
 
 	/* 3. sample, then rebuild the chosen point by enumerating again */

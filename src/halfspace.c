@@ -98,14 +98,7 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	dpobj_rng_free(rng);
 
 	/* 3. exact oracle on the deduplicated, quantised rows */
-	memset(&problem, 0, sizeof(problem));
-	problem.d = d;
-	problem.nrows = state->nrows;
-	problem.x = (const int64_t *) state->x;
-	problem.pos = (const int64_t *) state->pos;
-	problem.neg = (const int64_t *) state->neg;
-	problem.B = B;
-	problem.D2 = D2;
+	hsstate_problem(state, B, D2, &problem);
 	problem.eta = eta;
 	memset(&result, 0, sizeof(result));
 	result.w = palloc0(sizeof(int) * d);

@@ -346,6 +346,19 @@ hsstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
 	return hs_canonical(st);
 }
 
+void
+hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *problem)
+{
+	memset(problem, 0, sizeof(*problem));
+	problem->d = s->d;
+	problem->nrows = s->nrows;
+	problem->x = (const int64_t *) s->x;
+	problem->pos = (const int64_t *) s->pos;
+	problem->neg = (const int64_t *) s->neg;
+	problem->B = B;
+	problem->D2 = D2;
+}
+
 /* ---- 0.1.0 entry points ---- */
 
 Datum

@@ -20,6 +20,7 @@
 
 #include "dpobj.h"
 #include "hsparams.h"
+#include "opdisc.h"
 
 #include "fmgr.h"
 #include "utils/jsonb.h"
@@ -52,6 +53,13 @@ typedef struct HSState
 struct DPProtectedContext;
 extern HSState *hsstate_final_begin(FunctionCallInfo fcinfo,
 									struct DPProtectedContext **pctx);
+
+/*
+ * The exact oracle's problem over the state's rows (deduplicated, quantised,
+ * canonical order) on the grid |w_j| <= B, ||w||^2 <= D2; every other field
+ * (eta, costs, limits) zero for the caller to set.  Points into s.
+ */
+extern void hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *problem);
 
 /*
  * A state with no rows, in CurrentMemoryContext: the protected path runs

@@ -482,6 +482,22 @@ jobs_database_list(void)
 	return dbs;
 }
 
+/*
+ * A dynamic, never-restarted background worker of dpobj with a database
+ * connection, running function; the caller sets bgw_name and the arguments.
+ */
+static void
+jobs_worker_template(BackgroundWorker *worker, const char *function, const char *type)
+{
+	memset(worker, 0, sizeof(*worker));
+	worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker->bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker->bgw_library_name, BGW_MAXLEN, "dpobj");
+	snprintf(worker->bgw_function_name, BGW_MAXLEN, "%s", function);
+	snprintf(worker->bgw_type, BGW_MAXLEN, "%s", type);
+}
+
 /* runs one scheduler for dboid and waits for it */
 static void
 jobs_run_scheduler(Oid dboid)
@@ -489,14 +505,8 @@ jobs_run_scheduler(Oid dboid)
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_jobs_scheduler_main");
+	jobs_worker_template(&worker, "dpobj_jobs_scheduler_main", "dpobj job scheduler");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job scheduler for database %u", dboid);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job scheduler");
 	worker.bgw_main_arg = ObjectIdGetDatum(dboid);
 	worker.bgw_notify_pid = MyProcPid;
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
@@ -744,14 +754,8 @@ sched_start_worker(const JobWorkerArgs *job, int slot)
 	Oid			t[1] = {INT8OID};
 	Datum		v[1] = {Int64GetDatum(job->job_id)};
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "dpobj");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "dpobj_job_worker_main");
+	jobs_worker_template(&worker, "dpobj_job_worker_main", "dpobj job");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "dpobj job " INT64_FORMAT, job->job_id);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "dpobj job");
 	worker.bgw_main_arg = Int32GetDatum(slot);
 	memcpy(worker.bgw_extra, job, sizeof(JobWorkerArgs));
 	worker.bgw_notify_pid = 0;

@@ -118,14 +118,7 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	zero_eta = palloc0(sizeof(double) * (d + 1));	/* ignored with value_cost */
 
 	/* 3. exact oracle over W = {-1, 0, 1}^d */
-	memset(&problem, 0, sizeof(problem));
-	problem.d = d;
-	problem.nrows = state->nrows;
-	problem.x = (const int64_t *) state->x;
-	problem.pos = (const int64_t *) state->pos;
-	problem.neg = (const int64_t *) state->neg;
-	problem.B = 1;
-	problem.D2 = d;
+	hsstate_problem(state, 1, d, &problem);
 	problem.eta = zero_eta;
 	problem.value_cost = cost;
 	problem.norm_cost = NULL;
