@@ -196,6 +196,21 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			}
 			break;
 	}
+	if (p->method != GLM_METHOD_OUTPUT)
+	{
+		/*
+		 * Objective perturbation releases the minimiser rounded to a public
+		 * lattice 2^-16 below the per-coordinate noise scale in parameter
+		 * space (sigma / Lambda, or 2 L R / (eps' Lambda) for CMS):
+		 * post-processing, so the guarantee is unchanged; it drops the
+		 * low-order bits that could carry artefacts of the floating-point b
+		 * (docs/PRIVACY.md, "Objective perturbation: snapped output").
+		 */
+		double		reg = c->lambda + c->extra_reg;
+		double		scale = (p->method == GLM_METHOD_CMS ? c->gamma_scale : c->sigma) / reg;
+
+		c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
+	}
 }
 
 static const char *
@@ -241,8 +256,9 @@ calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, 
 		model_params_float(buf, "sensitivity", c->sensitivity);
 		model_params_text(buf, "noise", "discrete_gaussian");
 		model_params_float(buf, "rho", c->rho);
-		model_params_float(buf, "lattice", c->lattice);
 	}
+	if (c->lattice > 0)
+		model_params_float(buf, "lattice", c->lattice);
 }
 
 /* dpobj.glm_calibration(epsilon, delta, options) -> jsonb: for tests/docs */
@@ -375,6 +391,14 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 
 			a += dpnoise_discrete_gaussian(rng, c.sigma2_lattice);
 			theta[j] = (double) a * c.lattice;
+		}
+	else if (c.lattice > 0)
+		for (int j = 0; j < pp; j++)
+		{
+			/* the perturbed minimiser snapped (post-processing); clamped into int64 */
+			double		q = fmin(fmax(theta[j] / c.lattice, -ldexp(1.0, 62)), ldexp(1.0, 62));
+
+			theta[j] = (double) llround(q) * c.lattice;
 		}
 	dpobj_rng_free(rng);
 	if (b)

@@ -20,7 +20,7 @@ typedef struct GLMCalibration
 	double		sigma;			/* Gaussian noise scale (objective, output) */
 	double		sensitivity;	/* output: l2 sensitivity of the minimiser */
 	double		rho;			/* output: zCDP of the release, from (eps, delta) */
-	double		lattice;		/* output: the public lattice of the release */
+	double		lattice;		/* the public lattice the release is snapped to */
 	uint64		sigma2_lattice; /* output: discrete Gaussian variance, lattice units */
 	double		eps_prime;		/* CMS */
 	double		extra_reg;		/* CMS Delta (sum form) */

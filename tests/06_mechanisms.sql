@@ -1,7 +1,7 @@
 -- Issue 5 properties: reproducibility under dpobj.seed, the large-epsilon limit of
 -- every mechanism (tolerances derived in the comments), clipping, parallel aggregation.
 BEGIN;
-SELECT plan(28);
+SELECT plan(30);
 
 -- features on the lattice (1/8)Z, so the halfspace quantisation (Q = 64) is exact
 CREATE TEMP TABLE d3 AS
@@ -206,9 +206,9 @@ SELECT cmp_ok(pg_temp.dist((SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') 
                            (SELECT m FROM serial_fit)), '<', 1e-4::float8,
               'parallel and serial aggregation release the same model (same seed)');
 SET dpobj.seed = 9;
--- Snapped releases (docs/PRIVACY.md): every released value of Output-Gauss and OPSamp is
--- an integer multiple of the public lattice in the params (float noise would almost never
--- land on it); the lattice is a power of two.
+-- Snapped releases (docs/PRIVACY.md): every released value of Output-Gauss, OPSamp,
+-- Objective-Gauss and CMS is an integer multiple of the public lattice in the params (a
+-- float value would almost never land on it); the lattice is a power of two.
 CREATE FUNCTION pg_temp.on_lattice(m dpobj.model) RETURNS boolean LANGUAGE sql AS $$
   SELECT log(2, ((m).params->>'lattice')::numeric) = round(log(2, ((m).params->>'lattice')::numeric))
          AND bool_and(v / ((m).params->>'lattice')::float8 = round(v / ((m).params->>'lattice')::float8))
@@ -218,6 +218,10 @@ SELECT ok(pg_temp.on_lattice((SELECT dpobj.dp_logistic(x, y, 0.5, 1e-6, '{"R": 1
           'Output-Gauss releases weights and bias on its public lattice');
 SELECT ok(pg_temp.on_lattice((SELECT dpobj.dp_opsamp(x, y, 0.5, 1e-6, '{"R": 1, "n": 50}') FROM d3)),
           'OPSamp releases weights on its public lattice');
+SELECT ok(pg_temp.on_lattice((SELECT dpobj.dp_logistic(x, y, 0.5, 1e-6, '{"R": 1}') FROM d3)),
+          'Objective-Gauss releases its minimiser snapped to its public lattice');
+SELECT ok(pg_temp.on_lattice((SELECT dpobj.dp_logistic(x, y, 2, 1e-6, '{"R": 1, "method": "cms", "loss": "huber"}') FROM d3)),
+          'CMS releases its minimiser snapped to its public lattice');
 SELECT is((SELECT (dpobj.dp_halfspace_rspm(x, y, 0.5, 1e-6)).weights FROM public.dpobj_tap_dpar),
           (SELECT w FROM serial_rspm),
           'RSPM (the halfspace state) in parallel releases the serial model');
