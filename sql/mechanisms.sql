@@ -50,12 +50,14 @@ SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 6) AS sig
 CREATE FUNCTION regress_mech.zcdp_eps(rho float8, delta float8) RETURNS float8 LANGUAGE sql AS $$
   SELECT min(a * rho + (ln(1 / delta) + (a - 1) * ln(1 - 1 / a) - ln(a)) / (a - 1))
     FROM (SELECT 1 + 10 ^ (k / 64.0) AS a FROM generate_series(-192, 384) k) s $$;
--- Output-Gauss: sensitivity 2 L R / lambda = 1; snapped discrete Gaussian: lattice
--- g = 2^(0 - 12), integer shift 1/g + sqrt(p) = 4097 (p = 1), variance
--- ceil(4097^2 / (2 rho)) lattice units, rho the largest that converts to eps = 0.5; more
+-- Output-Gauss: sensitivity 2 L R (1 + 2e-6) / lambda = 1.000002 (the released point is
+-- within 1e-6 L R / lambda of the argmin); snapped discrete Gaussian: lattice g = 2^(0 - 12),
+-- integer shift S/g + sqrt(p) (p = 1), variance ceil((S/g + 1)^2 / (2 rho)) lattice units,
+-- rho the largest that converts to eps = 0.5; more
 -- than Bun-Steinke's rho (closed form), so less noise than that conversion would need
 SELECT (c->>'sensitivity')::float8 AS sensitivity, round((c->>'sigma')::numeric, 9) AS sigma,
-       abs((c->>'sigma')::float8 / (sqrt(ceil(4097.0^2 / (2 * (c->>'rho')::float8))) / 4096) - 1) < 1e-12 AS sigma_ok,
+       (c->>'sensitivity')::float8 = 1 + 2e-6 AS sensitivity_ok,
+       abs((c->>'sigma')::float8 / (sqrt(ceil(((c->>'sensitivity')::float8 * 4096 + 1)^2 / (2 * (c->>'rho')::float8))) / 4096) - 1) < 1e-12 AS sigma_ok,
        regress_mech.zcdp_eps((c->>'rho')::float8, 1e-6) <= 0.5 * (1 + 1e-9) AS rho_within_eps,
        regress_mech.zcdp_eps((c->>'rho')::float8 * 1.001, 1e-6) > 0.5 AS rho_largest,
        (c->>'rho')::float8 > 0.25 / (sqrt(ln(1e6) + 0.5) + sqrt(ln(1e6)))^2 AS above_bun_steinke,

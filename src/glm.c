@@ -27,7 +27,8 @@
  *     is calibrated numerically with the radial-shift bound in the plane of
  *     the two rows (objgauss_sigma(), calibrate.h; docs/PRIVACY.md).
  *   Output-Gauss: theta^ = argmin J; l2 sensitivity 2 L R / (n lambda_n)
- *     with lambda_n = Lambda / n, i.e. Delta2 = 2 L R / Lambda;
+ *     with lambda_n = Lambda / n, i.e. 2 L R / Lambda for exact argmins,
+ *     Delta2 = 2 L R (1 + 2 GLM_GRAD_TOL) / Lambda for the released points;
  *     release g (round(theta^/g) + N_Z(0, s2)^p): theta^ snapped to the
  *     public lattice g = 2^(floor(log2 Delta2) - 12) plus exact discrete
  *     Gaussian noise (CKS20 Algorithm 3, dpnoise.c) of variance s2 =
@@ -48,8 +49,10 @@
  * intercept the rows are augmented with a constant 1 feature, so R above
  * is R_eff = sqrt(R^2 + 1) and the intercept is regularised like the
  * weights.  The minimisation is damped Newton (glmsolve.c); the result is
- * released only if the gradient norm of the (1/n-scaled) objective is below
- * GLM_GRAD_TOL, otherwise DP001 (the analyses assume the exact minimiser).
+ * released only if ||grad J|| <= GLM_GRAD_TOL L R_eff (glm.h; absolute, not
+ * scaled by the private n), otherwise DP001.  Output-Gauss's sensitivity
+ * includes that distance to the argmin; the objective-perturbation analyses
+ * assume the exact minimiser (docs/PRIVACY.md, "What is not covered").
  *
  *-------------------------------------------------------------------------
  */
@@ -170,7 +173,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			 * Gaussian noise (CKS20) at rho-zCDP, rho from (eps, delta) by
 			 * the Renyi conversion (calibrate.c); sigma in parameter units.
 			 */
-			c->sensitivity = 2.0 * L * c->Reff / c->lambda;
+			/* exact argmins differ by 2 L R_eff / lambda; each released point is
+			 * within 2 GLM_GRAD_TOL L R_eff / lambda of its argmin (glm.h) */
+			c->sensitivity = 2.0 * L * c->Reff * (1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
 			c->rho = zcdp_rho(eps, delta);
 			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
 									 d + (p->intercept ? 1 : 0),

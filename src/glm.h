@@ -36,13 +36,21 @@ extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 					   double **y, int *nobs, int *p);
 
-/* the minimiser is accepted when the gradient norm of the 1/n-scaled objective is below this */
+/*
+ * The minimiser is accepted when the gradient of the sum-form objective
+ * J = sum_k cnt_k l + (reg/2)||theta||^2 + <b, theta> has norm at most
+ * GLM_GRAD_TOL * L * R_eff (L = 1 for both losses): an absolute tolerance,
+ * independent of the private row count, so that ||theta - argmin J|| <=
+ * GLM_GRAD_TOL L R_eff / reg and Output-Gauss's sensitivity can include it
+ * (glm.c: 2 L R_eff (1 + 2 GLM_GRAD_TOL) / lambda, the factor 2 covering the
+ * rounding error of the computed gradient; docs/PRIVACY.md "Output-Gauss").
+ */
 #define GLM_GRAD_TOL	1e-6
 
 /*
  * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
  * over the state's distinct rows, x_k augmented with 1 if intercept (glmsolve.c);
- * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL.
+ * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL (above).
  */
 extern bool glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h,
 						 double reg, const double *b, double *theta, int64 ledger_id);
