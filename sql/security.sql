@@ -55,6 +55,11 @@ SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.00001, 1e-6, '{"R": 1, "n": 1}')$$),
   -- OPSamp's eps + ln(1 - delta) must be positive (its output noise scale divides by it)
   ($$SELECT dpobj.train('regress_sec.pts', 'opsamp', ARRAY['a'], 'y', 0.000001, 1e-5, '{"R": 1, "n": 1}')$$),
+  -- the GLM calibrations depend on public inputs only, so their refusals come before the
+  -- scan (they came after it as the charged generic DP006)
+  ($$SELECT dpobj.train('regress_sec.pts', 'logistic', ARRAY['a'], 'y', 0.1, 1e-5, '{"R": 1, "lambda": 1e-308, "method": "output"}')$$),
+  ($$SELECT dpobj.submit('regress_sec.pts', 'logistic', ARRAY['a'], 'y', 0.00001, 1e-5, '{"R": 1, "method": "output"}')$$),
+  ($$SELECT dpobj.train('regress_sec.pts', 'noisysgd', ARRAY['a'], 'y', 0.00001, 1e-5, '{"R": 1, "T": 1000000000}')$$),
   ($$SET dpobj.protected_time_limit = 0.001$$),
   ($$SET dpobj.max_self_grant_epsilon = 100$$),
   ($$SET dpobj.drop_confirm = 'contrib_regression'$$)

@@ -266,6 +266,24 @@ calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, 
 		model_params_float(buf, "lattice", c->lattice);
 }
 
+/*
+ * dpobj.train()'s argument check (train.c): the options, and the
+ * calibration, which depends on public inputs only (eps, delta, d, R,
+ * lambda, method), before any row is read -- so that its refusals (no noise
+ * scale, Output-Gauss outside the sampler's range) are never charged.
+ */
+void
+logistic_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	GLMParams	p;
+	GLMCalibration c;
+
+	glm_check_args_logistic(aggname, epsilon, delta, d, options);
+	glmparams_init(GLM_KIND_LOGISTIC, &p, epsilon, delta, options);
+	glm_calibrate(&p, d, &c);
+}
+
 /* dpobj.glm_calibration(epsilon, delta, options) -> jsonb: for tests/docs */
 Datum
 dpobj_glm_calibration(PG_FUNCTION_ARGS)

@@ -44,7 +44,7 @@ extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_sta
 extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 							  const char *mechanism, double epsilon, double delta);
 
-/* dpobj.train()'s argument checks of the halfspace-state mechanisms */
+/* dpobj.train()'s argument checks, before any row is read (train.c) */
 extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);
 extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
@@ -55,6 +55,10 @@ extern void rspm_check_args(const char *aggname, double epsilon, double delta,
 							int d, Jsonb *options);
 extern void expmech_check_args(const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
+extern void logistic_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
+extern void noisysgd_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
 
 /* lexicographic enumeration of {w in Z^d : |w_j| <= B, ||w||^2 <= D2} (expmech.c) */
 extern void halfspace_grid_first(int *w, int d, int B, int D2);

@@ -138,6 +138,43 @@ sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
 	}
 }
 
+/*
+ * One step's snapped Gaussian noise: lattice g and variance sigma2 (lattice
+ * units) for T steps composing to rho-zCDP.  Public inputs only (R_eff, rho,
+ * p, T); refused when outside the exact sampler's range.
+ */
+static void
+sgd_step_noise(double Reff, double rho, int pp, int64 T, double *lattice,
+			   uint64 *sigma2)
+{
+	dpnoise_gaussian_lattice_composed(2.0 * Reff, rho, pp, T, lattice, sigma2);
+	if (*sigma2 == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
+				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+}
+
+/*
+ * dpobj.train()'s argument check (train.c): the options, and the noise's
+ * sampler range, which depends on public inputs only, before any row is
+ * read -- so that refusal is never charged.
+ */
+void
+noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	GLMParams	p;
+	double		lattice;
+	uint64		sigma2;
+
+	glm_check_args_sgd(aggname, epsilon, delta, d, options);
+	glmparams_init(GLM_KIND_SGD, &p, epsilon, delta, options);
+	sgd_step_noise(sqrt(p.R * p.R + (p.intercept ? 1.0 : 0.0)),
+				   zcdp_rho(epsilon, delta), d + (p.intercept ? 1 : 0),
+				   p.T > 0 ? p.T : DPOBJ_SGD_DEFAULT_T, &lattice, &sigma2);
+}
+
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {
@@ -175,12 +212,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
 	T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
 	rho = zcdp_rho(p->epsilon, p->delta);
-	dpnoise_gaussian_lattice_composed(2.0 * Reff, rho, pp, T, &lattice, &sigma2);
-	if (sigma2 == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
-				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+	sgd_step_noise(Reff, rho, pp, T, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
 	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
 	denom = G * G + pp * s * s;

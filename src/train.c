@@ -76,8 +76,8 @@ static const TrainMechanism train_mechanisms[] = {
 	/* issue 5: the mechanism family */
 	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
-	{"logistic", "dpobj.dp_logistic", "dp_logistic", glm_check_args_logistic},
-	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", glm_check_args_sgd},
+	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
+	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	/* issue 12: private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
