@@ -200,7 +200,6 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	int64		chosen;
 	int64		ledger_id;
 	int		   *w;
-	double	   *weights;
 	StringInfoData params;
 
 	state = hsstate_final_begin(fcinfo, &pctx);
@@ -230,10 +229,6 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 		(void) halfspace_grid_next(w, d, B, D2);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
 
-	weights = palloc(sizeof(double) * d);
-	for (int j = 0; j < d; j++)
-		weights[j] = (double) w[j];
-
 	model_params_begin(&params);
 	model_params_text(&params, "loss", "zero_one");
 	model_params_int(&params, "d", d);
@@ -243,6 +238,6 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	model_params_int(&params, "sensitivity", 1);
 	model_params_end(&params);
 
-	PG_RETURN_DATUM(model_build(fcinfo, "expmech", weights, d, 0.0,
-								state->params.epsilon, state->params.delta, &params));
+	PG_RETURN_DATUM(model_build_grid(fcinfo, "expmech", w, d,
+									 state->params.epsilon, state->params.delta, &params));
 }

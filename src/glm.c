@@ -351,6 +351,62 @@ glm_not_converged(int64 ledger_id, const char *aggname)
 
 /* ---- dp_logistic ---- */
 
+/*
+ * The objective's linear noise b (NULL for output perturbation):
+ * Objective-Gauss b ~ N(0, sigma^2 I); CMS ||b|| ~ Gamma(p, 2LR/eps'),
+ * direction uniform on the sphere.
+ */
+static double *
+glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int pp)
+{
+	double	   *b;
+
+	if (method == GLM_METHOD_OUTPUT)
+		return NULL;
+	b = palloc(sizeof(double) * pp);
+	if (method == GLM_METHOD_OBJECTIVE)
+	{
+		for (int j = 0; j < pp; j++)
+			b[j] = gsl_ran_gaussian(rng, c->sigma);
+	}
+	else
+	{
+		double		r = gsl_ran_gamma(rng, (double) pp, c->gamma_scale);
+
+		gsl_ran_dir_nd(rng, pp, b);
+		for (int j = 0; j < pp; j++)
+			b[j] *= r;
+	}
+	return b;
+}
+
+/*
+ * The released values on the public lattice: Output-Gauss adds N_Z(0,
+ * sigma2) lattice units to the rounded minimiser (integers only); the
+ * objective methods' perturbed minimiser is snapped (post-processing),
+ * clamped into int64.
+ */
+static void
+glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
+				 double *theta, int pp)
+{
+	if (method == GLM_METHOD_OUTPUT)
+		for (int j = 0; j < pp; j++)
+		{
+			int64		a = (int64) llround(theta[j] / c->lattice);
+
+			a += dpnoise_discrete_gaussian(rng, c->sigma2_lattice);
+			theta[j] = (double) a * c->lattice;
+		}
+	else if (c->lattice > 0)
+		for (int j = 0; j < pp; j++)
+		{
+			double		q = fmin(fmax(theta[j] / c->lattice, -ldexp(1.0, 62)), ldexp(1.0, 62));
+
+			theta[j] = (double) llround(q) * c->lattice;
+		}
+}
+
 Datum
 dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 {
@@ -382,47 +438,14 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 
 	/* 2.-3. noise and minimiser */
 	rng = dpobj_rng_new();
-	if (p->method != GLM_METHOD_OUTPUT)
-	{
-		b = palloc(sizeof(double) * pp);
-		if (p->method == GLM_METHOD_OBJECTIVE)
-		{
-			for (int j = 0; j < pp; j++)
-				b[j] = gsl_ran_gaussian(rng, c.sigma);
-		}
-		else
-		{
-			/* CMS: ||b|| ~ Gamma(p, 2LR/eps'), direction uniform on the sphere */
-			double		r = gsl_ran_gamma(rng, (double) pp, c.gamma_scale);
-
-			gsl_ran_dir_nd(rng, pp, b);
-			for (int j = 0; j < pp; j++)
-				b[j] *= r;
-		}
-	}
+	b = glm_objective_noise(rng, p->method, &c, pp);
 	if (!glm_minimise(state, p->intercept, p->loss, p->h, c.lambda + c.extra_reg, b,
 					  theta, ledger_id))
 	{
 		dpobj_rng_free(rng);
 		glm_not_converged(ledger_id, "dp_logistic");
 	}
-	if (p->method == GLM_METHOD_OUTPUT)
-		for (int j = 0; j < pp; j++)
-		{
-			/* theta on the lattice plus N_Z(0, sigma2) lattice units, integers only */
-			int64		a = (int64) llround(theta[j] / c.lattice);
-
-			a += dpnoise_discrete_gaussian(rng, c.sigma2_lattice);
-			theta[j] = (double) a * c.lattice;
-		}
-	else if (c.lattice > 0)
-		for (int j = 0; j < pp; j++)
-		{
-			/* the perturbed minimiser snapped (post-processing); clamped into int64 */
-			double		q = fmin(fmax(theta[j] / c.lattice, -ldexp(1.0, 62)), ldexp(1.0, 62));
-
-			theta[j] = (double) llround(q) * c.lattice;
-		}
+	glm_snap_release(rng, p->method, &c, theta, pp);
 	dpobj_rng_free(rng);
 	if (b)
 	{

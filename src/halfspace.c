@@ -66,7 +66,6 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	double		time_limit;
 	double		sigma;
 	double	   *eta;
-	double	   *weights;
 	int			B;
 	int			D2;
 	int			d;
@@ -111,10 +110,6 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	/* 4. release only a certified argmin; the ledger records the outcome */
 	oracle_release_or_fail(&result, ledger_id, "dp_halfspace", oracle, time_limit);
 
-	weights = palloc(sizeof(double) * d);
-	for (int j = 0; j < d; j++)
-		weights[j] = (double) result.w[j];
-
 	/* public parameters only: nothing here is computed from the rows */
 	model_params_begin(&params);
 	model_params_text(&params, "loss", "zero_one");
@@ -128,6 +123,6 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	model_params_text(&params, "oracle", oracle_used_name(oracle));
 	model_params_end(&params);
 
-	PG_RETURN_DATUM(model_build(fcinfo, "opdisc", weights, d, 0.0,
-								state->params.epsilon, state->params.delta, &params));
+	PG_RETURN_DATUM(model_build_grid(fcinfo, "opdisc", result.w, d,
+									 state->params.epsilon, state->params.delta, &params));
 }

@@ -141,6 +141,17 @@ model_build(FunctionCallInfo fcinfo, const char *mechanism,
 	return HeapTupleGetDatum(tuple);
 }
 
+Datum
+model_build_grid(FunctionCallInfo fcinfo, const char *mechanism, const int *w, int d,
+				 double epsilon, double delta, StringInfo params)
+{
+	double	   *weights = palloc(sizeof(double) * Max(d, 1));
+
+	for (int j = 0; j < d; j++)
+		weights[j] = (double) w[j];
+	return model_build(fcinfo, mechanism, weights, d, 0.0, epsilon, delta, params);
+}
+
 static void
 model_forged(const char *what)
 {
@@ -165,21 +176,10 @@ typedef struct ModelCache
 	int64	   *wi;				/* integer weights when Q > 0 */
 } ModelCache;
 
+/* An empty cache in fn_mcxt (the previous model's arrays freed) */
 static ModelCache *
-model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
+model_cache_reset(FunctionCallInfo fcinfo, ModelCache *cache)
 {
-	ModelCache *cache = (ModelCache *) fcinfo->flinfo->fn_extra;
-	Size		len = HeapTupleHeaderGetDatumLength(th);
-	MemoryContext old;
-	bool		isnull;
-	Datum		datum;
-	ArrayType  *warr;
-	Jsonb	   *params;
-
-	if (cache != NULL && cache->len == len && memcmp(cache->raw, th, len) == 0)
-		return cache;
-
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	if (cache == NULL)
 		cache = palloc0(sizeof(ModelCache));
 	else
@@ -192,6 +192,16 @@ model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
 		memset(cache, 0, sizeof(ModelCache));
 	}
 	fcinfo->flinfo->fn_extra = cache;
+	return cache;
+}
+
+/* weights and bias: a one-dimensional float8 array, finite values only */
+static void
+model_read_weights(HeapTupleHeader th, ModelCache *cache)
+{
+	bool		isnull;
+	Datum		datum;
+	ArrayType  *warr;
 
 	datum = GetAttributeByNum(th, MODEL_WEIGHTS + 1, &isnull);
 	if (isnull)
@@ -218,47 +228,68 @@ model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
 			model_forged("model weights must be finite numbers");
 	if (!isfinite(cache->bias))
 		model_forged("model bias must be a finite number");
+}
 
-	datum = GetAttributeByNum(th, MODEL_PARAMS + 1, &isnull);
-	cache->Q = 0;
-	if (!isnull)
+/* params->'Q' when it is a valid lattice scale, else 0 (not a lattice model) */
+static int
+model_read_Q(HeapTupleHeader th)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_PARAMS + 1, &isnull);
+	Jsonb	   *params;
+	JsonbValue *qv;
+	double		q;
+
+	if (isnull)
+		return 0;
+	params = DatumGetJsonbP(datum);
+	if (!JB_ROOT_IS_OBJECT(params))
+		return 0;
+	qv = getKeyJsonValueFromContainer(&params->root, "Q", 1, NULL);
+	if (qv == NULL || qv->type != jbvNumeric)
+		return 0;
+	q = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+										   NumericGetDatum(qv->val.numeric)));
+	return (q >= 1 && q <= DPOBJ_MAX_Q && q == floor(q)) ? (int) q : 0;
+}
+
+/* lattice models have integer weights and no bias: their exact int64 copy */
+static void
+model_read_lattice(ModelCache *cache)
+{
+	cache->wi = palloc(sizeof(int64) * Max(cache->d, 1));
+	for (int j = 0; j < cache->d; j++)
 	{
-		JsonbValue *qv;
-
-		params = DatumGetJsonbP(datum);
-		if (JB_ROOT_IS_OBJECT(params))
-		{
-			qv = getKeyJsonValueFromContainer(&params->root, "Q", 1, NULL);
-			if (qv != NULL && qv->type == jbvNumeric)
-			{
-				double		q = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-																   NumericGetDatum(qv->val.numeric)));
-
-				if (q >= 1 && q <= DPOBJ_MAX_Q && q == floor(q))
-					cache->Q = (int) q;
-			}
-		}
-	}
-	if (cache->Q > 0)
-	{
-		/* lattice models have integer weights and no bias */
-		cache->wi = palloc(sizeof(int64) * Max(cache->d, 1));
-		for (int j = 0; j < cache->d; j++)
-		{
-			if (cache->w[j] != floor(cache->w[j]) || fabs(cache->w[j]) > 1e6)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("halfspace model weights must be integers"),
-						 errhint("Use a model returned by dpobj.dp_halfspace.")));
-			cache->wi[j] = (int64) cache->w[j];
-		}
-		if (cache->bias != 0.0)
+		if (cache->w[j] != floor(cache->w[j]) || fabs(cache->w[j]) > 1e6)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("halfspace model must have bias 0"),
+					 errmsg("halfspace model weights must be integers"),
 					 errhint("Use a model returned by dpobj.dp_halfspace.")));
+		cache->wi[j] = (int64) cache->w[j];
 	}
+	if (cache->bias != 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("halfspace model must have bias 0"),
+				 errhint("Use a model returned by dpobj.dp_halfspace.")));
+}
 
+static ModelCache *
+model_unpack(FunctionCallInfo fcinfo, HeapTupleHeader th)
+{
+	ModelCache *cache = (ModelCache *) fcinfo->flinfo->fn_extra;
+	Size		len = HeapTupleHeaderGetDatumLength(th);
+	MemoryContext old;
+
+	if (cache != NULL && cache->len == len && memcmp(cache->raw, th, len) == 0)
+		return cache;
+
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	cache = model_cache_reset(fcinfo, cache);
+	model_read_weights(th, cache);
+	cache->Q = model_read_Q(th);
+	if (cache->Q > 0)
+		model_read_lattice(cache);
 	cache->len = len;
 	cache->raw = palloc(len);
 	memcpy(cache->raw, th, len);

@@ -35,4 +35,9 @@ extern Datum model_build(FunctionCallInfo fcinfo, const char *mechanism,
 						 const double *weights, int d, double bias,
 						 double epsilon, double delta, StringInfo params);
 
+/* model_build() for a grid point (integer weights, bias 0): the halfspace mechanisms */
+extern Datum model_build_grid(FunctionCallInfo fcinfo, const char *mechanism,
+							  const int *w, int d, double epsilon, double delta,
+							  StringInfo params);
+
 #endif							/* DPOBJ_MODEL_H */

@@ -175,6 +175,29 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 				   p.T > 0 ? p.T : DPOBJ_SGD_DEFAULT_T, &lattice, &sigma2);
 }
 
+/* the released model's public parameters only */
+static void
+sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
+		   double rho, double lattice)
+{
+	model_params_begin(params);
+	model_params_text(params, "loss", p->loss == GLM_LOSS_LOGISTIC ? "logistic" : "huber");
+	model_params_int(params, "d", d);
+	model_params_float(params, "R", p->R);
+	glm_params_bool(params, "intercept", p->intercept);
+	if (p->loss == GLM_LOSS_HUBER)
+		model_params_float(params, "h", p->h);
+	model_params_float(params, "radius", p->radius);
+	model_params_int(params, "T", T);
+	model_params_float(params, "sigma", s);
+	model_params_float(params, "rho", rho);
+	model_params_float(params, "lattice", lattice);
+	model_params_text(params, "noise", "discrete_gaussian");
+	if (p->n_public > 0)
+		model_params_float(params, "n", p->n_public);
+	model_params_end(params);
+}
+
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {
@@ -242,23 +265,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
 
-	/* public parameters only */
-	model_params_begin(&params);
-	model_params_text(&params, "loss", p->loss == GLM_LOSS_LOGISTIC ? "logistic" : "huber");
-	model_params_int(&params, "d", d);
-	model_params_float(&params, "R", p->R);
-	glm_params_bool(&params, "intercept", p->intercept);
-	if (p->loss == GLM_LOSS_HUBER)
-		model_params_float(&params, "h", p->h);
-	model_params_float(&params, "radius", p->radius);
-	model_params_int(&params, "T", T);
-	model_params_float(&params, "sigma", s);
-	model_params_float(&params, "rho", rho);
-	model_params_float(&params, "lattice", lattice);
-	model_params_text(&params, "noise", "discrete_gaussian");
-	if (p->n_public > 0)
-		model_params_float(&params, "n", p->n_public);
-	model_params_end(&params);
+	sgd_params(&params, p, d, T, s, rho, lattice);
 	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
 								p->intercept ? theta[d] : 0.0,
 								p->epsilon, p->delta, &params));

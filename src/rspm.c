@@ -69,6 +69,47 @@ rspm_check_args(const char *aggname, double epsilon, double delta, int d,
 	(void) hsparams_rspm_sigma(&params, d);
 }
 
+/*
+ * Step 2 of Algorithm 3: eta ~ N(0, sigma^2)^(2d), one noise value per
+ * separator e = +e_j / -e_j, as the cost of w_j = +1 / -1 (0 costs 0).
+ */
+static double *
+rspm_separator_costs(int d, double sigma)
+{
+	double	   *cost = palloc(sizeof(double) * 3 * d);
+	gsl_rng    *rng = dpobj_rng_new();
+
+	for (int j = 0; j < d; j++)
+	{
+		double		eta_plus = gsl_ran_gaussian(rng, sigma);	/* e = +e_j */
+		double		eta_minus = gsl_ran_gaussian(rng, sigma);	/* e = -e_j */
+
+		cost[3 * j + 0] = eta_minus;	/* w_j = -1: <w, -e_j> > 0 */
+		cost[3 * j + 1] = 0.0;
+		cost[3 * j + 2] = eta_plus;		/* w_j = +1: <w, +e_j> > 0 */
+	}
+	dpobj_rng_free(rng);
+	return cost;
+}
+
+/* the released model's public parameters */
+static void
+rspm_params(StringInfo params, const HSState *state, int d, double sigma,
+			DPObjOracle oracle)
+{
+	model_params_begin(params);
+	model_params_text(params, "loss", "zero_one");
+	model_params_int(params, "d", d);
+	model_params_int(params, "B", 1);
+	model_params_int(params, "D2", d);
+	model_params_int(params, "m", 2 * d);
+	model_params_int(params, "Q", state->params.Q);
+	model_params_float(params, "sigma", sigma);
+	model_params_text(params, "calibration", dp_calibration_name(state->params.calibration));
+	model_params_text(params, "oracle", oracle_used_name(oracle));
+	model_params_end(params);
+}
+
 Datum
 dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 {
@@ -80,11 +121,8 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	double		time_limit;
 	double		sigma;
 	double	   *cost;
-	double	   *zero_eta;
-	double	   *weights;
 	int			d;
 	int64		ledger_id;
-	gsl_rng    *rng;
 	StringInfoData params;
 
 	state = hsstate_final_begin(fcinfo, &pctx);
@@ -102,24 +140,12 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 	ledger_id = mechanism_charge(fcinfo, pctx, "rspm",
 								 state->params.epsilon, state->params.delta);
 
-	/* 2. eta ~ N(0, sigma^2)^(2d): cost of w_j = -1, 0, +1 */
-	cost = palloc(sizeof(double) * 3 * d);
-	rng = dpobj_rng_new();
-	for (int j = 0; j < d; j++)
-	{
-		double		eta_plus = gsl_ran_gaussian(rng, sigma);	/* e = +e_j */
-		double		eta_minus = gsl_ran_gaussian(rng, sigma);	/* e = -e_j */
+	/* 2. the separators' noise */
+	cost = rspm_separator_costs(d, sigma);
 
-		cost[3 * j + 0] = eta_minus;	/* w_j = -1: <w, -e_j> > 0 */
-		cost[3 * j + 1] = 0.0;
-		cost[3 * j + 2] = eta_plus;		/* w_j = +1: <w, +e_j> > 0 */
-	}
-	dpobj_rng_free(rng);
-	zero_eta = palloc0(sizeof(double) * (d + 1));	/* ignored with value_cost */
-
-	/* 3. exact oracle over W = {-1, 0, 1}^d */
+	/* 3. exact oracle over W = {-1, 0, 1}^d (eta ignored with value_cost) */
 	hsstate_problem(state, 1, d, &problem);
-	problem.eta = zero_eta;
+	problem.eta = palloc0(sizeof(double) * (d + 1));
 	problem.value_cost = cost;
 	problem.norm_cost = NULL;
 	memset(&result, 0, sizeof(result));
@@ -131,23 +157,7 @@ dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
 
 	/* 4. release only a certified argmin */
 	oracle_release_or_fail(&result, ledger_id, "dp_halfspace_rspm", oracle, time_limit);
-
-	weights = palloc(sizeof(double) * d);
-	for (int j = 0; j < d; j++)
-		weights[j] = (double) result.w[j];
-
-	model_params_begin(&params);
-	model_params_text(&params, "loss", "zero_one");
-	model_params_int(&params, "d", d);
-	model_params_int(&params, "B", 1);
-	model_params_int(&params, "D2", d);
-	model_params_int(&params, "m", 2 * d);
-	model_params_int(&params, "Q", state->params.Q);
-	model_params_float(&params, "sigma", sigma);
-	model_params_text(&params, "calibration", dp_calibration_name(state->params.calibration));
-	model_params_text(&params, "oracle", oracle_used_name(oracle));
-	model_params_end(&params);
-
-	PG_RETURN_DATUM(model_build(fcinfo, "rspm", weights, d, 0.0,
-								state->params.epsilon, state->params.delta, &params));
+	rspm_params(&params, state, d, sigma, oracle);
+	PG_RETURN_DATUM(model_build_grid(fcinfo, "rspm", result.w, d,
+									 state->params.epsilon, state->params.delta, &params));
 }

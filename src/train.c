@@ -254,6 +254,68 @@ train_owner(Oid relid, const char *relation)
 	return owner;
 }
 
+/* the mechanism named by argument 1; 'evaluate' only through dpobj.evaluate() */
+static const TrainMechanism *
+train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating)
+{
+	const TrainMechanism *mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+
+	/* 'evaluate' releases counts, not a model */
+	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the mechanism \"evaluate\" runs only through dpobj.evaluate()"),
+				 errhint("dpobj.evaluate(rel, model, features, label, epsilon, delta, options) evaluates a model on a protected table.")));
+	return mech;
+}
+
+/*
+ * The run's context and query from train()'s arguments, every public check
+ * of them included: everything the final function needs, fixed before the
+ * scan.  Returns the exact numeric epsilon and delta for the budget check.
+ */
+static void
+train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
+			  DPProtectedContext *ctx, TrainQuery *query,
+			  Numeric *epsilon, Numeric *delta)
+{
+	char		relkind;
+	char	  **features;
+	int			nfeatures;
+	char	   *eps_text;
+	char	   *delta_text;
+	JsonbValue *filter = NULL;
+
+	memset(ctx, 0, sizeof(*ctx));
+	/* the table: locked against DROP/ALTER until the end of the transaction */
+	ctx->relid = PG_GETARG_OID(0);
+	strlcpy(ctx->relation, dp_lock_relation(ctx->relid, &relkind), sizeof(ctx->relation));
+	dpobj_check_protectable(ctx->relid, ctx->relation);
+
+	/* the privacy parameters, exactly as numeric */
+	*epsilon = PG_GETARG_NUMERIC(4);
+	*delta = PG_GETARG_NUMERIC(5);
+	train_check_privacy(*epsilon, *delta, &eps_text, &delta_text);
+
+	/* the columns and options: catalog lookups, never SQL text from the caller */
+	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
+	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter);
+
+	ctx->analyst = GetUserId();
+	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
+	strlcpy(ctx->mechanism, mech->name, NAMEDATALEN);
+	strlcpy(ctx->epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
+	strlcpy(ctx->delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
+	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
+	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
+	ctx->d = nfeatures;
+	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
+
+	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)), filter,
+					  ctx->epsilon_f, ctx->delta_f, ctx->options);
+}
+
 /*
  * train()'s code.  validate_only (dpobj.submit, issue 6): every check up to
  * and including the budget pre-check, then return without scanning or
@@ -262,16 +324,9 @@ train_owner(Oid relid, const char *relation)
 static Datum
 train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 {
-	Oid			caller = GetUserId();
-	char		relkind;
 	const TrainMechanism *mech;
-	char	  **features;
-	int			nfeatures;
 	Numeric		epsilon;
 	Numeric		delta;
-	char	   *eps_text;
-	char	   *delta_text;
-	JsonbValue *filter = NULL;
 	DPProtectedContext ctx;
 	TrainQuery	query;
 	Oid			owner;
@@ -284,43 +339,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* in this function's context: SPI_finish() frees what SPI's holds */
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
-	memset(&ctx, 0, sizeof(ctx));
-	mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
-	/* 'evaluate' releases counts, not a model: dpobj.evaluate() only */
-	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the mechanism \"evaluate\" runs only through dpobj.evaluate()"),
-				 errhint("dpobj.evaluate(rel, model, features, label, epsilon, delta, options) evaluates a model on a protected table.")));
-
-	/* the table: locked against DROP/ALTER until the end of the transaction */
-	ctx.relid = PG_GETARG_OID(0);
-	strlcpy(ctx.relation, dp_lock_relation(ctx.relid, &relkind), sizeof(ctx.relation));
-	dpobj_check_protectable(ctx.relid, ctx.relation);
-
-	/* the privacy parameters, exactly as numeric */
-	epsilon = PG_GETARG_NUMERIC(4);
-	delta = PG_GETARG_NUMERIC(5);
-	train_check_privacy(epsilon, delta, &eps_text, &delta_text);
-
-	/* the columns and options: catalog lookups, never SQL text from the caller */
-	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
-	ctx.options = train_options(PG_GETARG_JSONB_P(6), &filter);
-
-	/* ctx: everything the final function needs, fixed before the scan */
-	ctx.analyst = caller;
-	strlcpy(ctx.rolname, GetUserNameFromId(caller, false), NAMEDATALEN);
-	strlcpy(ctx.mechanism, mech->name, NAMEDATALEN);
-	strlcpy(ctx.epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
-	strlcpy(ctx.delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
-	ctx.epsilon_f = dp_numeric_to_float8_down(epsilon, "epsilon");
-	ctx.delta_f = dp_numeric_to_float8_down(delta, "delta");
-	ctx.d = nfeatures;
-	mech->check_args(mech->aggname, ctx.epsilon_f, ctx.delta_f, nfeatures, ctx.options);
-
-	train_query_build(&query, mech->aggregate, ctx.relid, ctx.relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), filter,
-					  ctx.epsilon_f, ctx.delta_f, ctx.options);
+	mech = train_mechanism_arg(fcinfo, evaluating);
+	train_prepare(fcinfo, mech, &ctx, &query, &epsilon, &delta);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
@@ -328,7 +348,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	owner = train_owner(ctx.relid, ctx.relation);
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
-		models_check_name(caller, model_name, false);
+		models_check_name(ctx.analyst, model_name, false);
 	if (validate_only)
 	{
 		SPI_finish();
@@ -339,7 +359,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	SPI_finish();
 	/* the model catalog (issue 12): the released model and public parameters */
 	if (model_name != NULL)
-		models_store(caller, model_name, result, false, ctx.relation, ledger_id);
+		models_store(ctx.analyst, model_name, result, false, ctx.relation, ledger_id);
 	PG_RETURN_DATUM(result);
 }
 
