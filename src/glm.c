@@ -232,22 +232,11 @@ mechanism_name(GLMMethod m)
 		m == GLM_METHOD_OUTPUT ? "output_gauss" : "cms";
 }
 
-static const char *
-loss_name(GLMLoss l)
-{
-	return l == GLM_LOSS_LOGISTIC ? "logistic" : l == GLM_LOSS_HUBER ? "huber" : "hinge";
-}
-
 static void
 calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, int d)
 {
 	model_params_text(buf, "method", method_name(p->method));
-	model_params_text(buf, "loss", loss_name(p->loss));
-	model_params_int(buf, "d", d);
-	model_params_float(buf, "R", p->R);
-	glm_params_bool(buf, "intercept", p->intercept);
-	if (p->loss == GLM_LOSS_HUBER)
-		model_params_float(buf, "h", p->h);
+	glm_params_model(buf, p, d);
 	model_params_float(buf, "lambda", c->lambda);
 	if (p->method == GLM_METHOD_CMS)
 	{
@@ -279,8 +268,7 @@ logistic_check_args(const char *aggname, double epsilon, double delta, int d,
 	GLMParams	p;
 	GLMCalibration c;
 
-	glm_check_args_logistic(aggname, epsilon, delta, d, options);
-	glmparams_init(GLM_KIND_LOGISTIC, &p, epsilon, delta, options);
+	glmparams_check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options, &p);
 	glm_calibrate(&p, d, &c);
 }
 
@@ -291,15 +279,14 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 	double		eps = PG_GETARG_FLOAT8(0);
 	double		delta = PG_GETARG_FLOAT8(1);
 	Jsonb	   *options = PG_GETARG_JSONB_P(2);
-	GLMState   *s;
+	GLMParams	p;
 	GLMCalibration c;
 	StringInfoData buf;
 
-	glm_check_args_logistic("glm_calibration", eps, delta, 1, options);
-	s = glmstate_create_empty(GLM_KIND_LOGISTIC, 1, eps, delta, options);
-	glm_calibrate(&s->params, 1, &c);
+	glmparams_check_args(GLM_KIND_LOGISTIC, "glm_calibration", eps, delta, 1, options, &p);
+	glm_calibrate(&p, 1, &c);
 	model_params_begin(&buf);
-	calibration_params(&buf, &s->params, &c, 1);
+	calibration_params(&buf, &p, &c, 1);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }

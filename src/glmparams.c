@@ -199,36 +199,13 @@ glmparams_check_dimension(const char *aggname, int d)
 				 errhint("Reduce the feature set.")));
 }
 
-static void
-check_args(GLMKind kind, const char *aggname, double epsilon, double delta, int d,
-		   Jsonb *options)
+void
+glmparams_check_args(GLMKind kind, const char *aggname, double epsilon, double delta,
+					 int d, Jsonb *options, GLMParams *p)
 {
-	GLMParams	p;
-
 	dp_check_privacy_params(epsilon, delta);
 	glmparams_check_dimension(aggname, d);
-	glmparams_init(kind, &p, epsilon, delta, options);
-}
-
-void
-glm_check_args_logistic(const char *aggname, double epsilon, double delta, int d,
-						Jsonb *options)
-{
-	check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options);
-}
-
-void
-glm_check_args_sgd(const char *aggname, double epsilon, double delta, int d,
-				   Jsonb *options)
-{
-	check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
-}
-
-void
-glm_check_args_opsamp(const char *aggname, double epsilon, double delta, int d,
-					  Jsonb *options)
-{
-	check_args(GLM_KIND_OPSAMP, aggname, epsilon, delta, d, options);
+	glmparams_init(kind, p, epsilon, delta, options);
 }
 
 double

@@ -67,13 +67,12 @@ extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,
 /* d <= DPOBJ_GLM_MAX_DIM, or an error naming aggname */
 extern void glmparams_check_dimension(const char *aggname, int d);
 
-/* dpobj.train()'s argument checks (budget.c): as the first row would */
-extern void glm_check_args_logistic(const char *aggname, double epsilon, double delta,
-									int d, Jsonb *options);
-extern void glm_check_args_sgd(const char *aggname, double epsilon, double delta,
-							   int d, Jsonb *options);
-extern void glm_check_args_opsamp(const char *aggname, double epsilon, double delta,
-								  int d, Jsonb *options);
+/*
+ * dpobj.train()'s argument checks (train.c), as the first row would: the
+ * privacy parameters, the dimension and the options, parsed into *p.
+ */
+extern void glmparams_check_args(GLMKind kind, const char *aggname, double epsilon,
+								 double delta, int d, Jsonb *options, GLMParams *p);
 
 /* regulariser with defaults filled in (sum form: sum_i l_i + lambda/2 ||t||^2) */
 extern double glm_default_lambda(const GLMParams *p, double Reff);

@@ -30,6 +30,7 @@
 #include "aggstate.h"
 #include "budget.h"
 #include "mechanism.h"
+#include "model.h"
 #include "rowinput.h"
 
 #include "utils/array.h"
@@ -118,6 +119,19 @@ glm_params_bool(StringInfo buf, const char *key, bool value)
 		appendStringInfoString(buf, ", ");
 	escape_json(buf, key);
 	appendStringInfoString(buf, value ? ": true" : ": false");
+}
+
+/* the loss and bounds every GLM model's params carry (public inputs) */
+void
+glm_params_model(StringInfo buf, const GLMParams *p, int d)
+{
+	model_params_text(buf, "loss", p->loss == GLM_LOSS_LOGISTIC ? "logistic" :
+					  p->loss == GLM_LOSS_HUBER ? "huber" : "hinge");
+	model_params_int(buf, "d", d);
+	model_params_float(buf, "R", p->R);
+	glm_params_bool(buf, "intercept", p->intercept);
+	if (p->loss == GLM_LOSS_HUBER)
+		model_params_float(buf, "h", p->h);
 }
 
 /* ---- the state ---- */

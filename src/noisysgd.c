@@ -168,8 +168,7 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 	double		lattice;
 	uint64		sigma2;
 
-	glm_check_args_sgd(aggname, epsilon, delta, d, options);
-	glmparams_init(GLM_KIND_SGD, &p, epsilon, delta, options);
+	glmparams_check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options, &p);
 	sgd_step_noise(sqrt(p.R * p.R + (p.intercept ? 1.0 : 0.0)),
 				   zcdp_rho(epsilon, delta), d + (p.intercept ? 1 : 0),
 				   p.T > 0 ? p.T : DPOBJ_SGD_DEFAULT_T, &lattice, &sigma2);
@@ -181,12 +180,7 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 		   double rho, double lattice)
 {
 	model_params_begin(params);
-	model_params_text(params, "loss", p->loss == GLM_LOSS_LOGISTIC ? "logistic" : "huber");
-	model_params_int(params, "d", d);
-	model_params_float(params, "R", p->R);
-	glm_params_bool(params, "intercept", p->intercept);
-	if (p->loss == GLM_LOSS_HUBER)
-		model_params_float(params, "h", p->h);
+	glm_params_model(params, p, d);
 	model_params_float(params, "radius", p->radius);
 	model_params_int(params, "T", T);
 	model_params_float(params, "sigma", s);

@@ -173,8 +173,7 @@ opsamp_check_args(const char *aggname, double epsilon, double delta, int d,
 	GLMParams	p;
 	OPSampCalibration c;
 
-	glm_check_args_opsamp(aggname, epsilon, delta, d, options);
-	glmparams_init(GLM_KIND_OPSAMP, &p, epsilon, delta, options);
+	glmparams_check_args(GLM_KIND_OPSAMP, aggname, epsilon, delta, d, options, &p);
 	if (p.n_public <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
