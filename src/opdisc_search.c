@@ -60,8 +60,9 @@
  * soon as a row has one unassigned category left", which is what makes the
  * Adult instances tractable.  All children of a node are bounded together:
  * the parts that do not depend on the child value (groups not containing
- * the branched column, rows with a zero in it) are computed once per node,
- * and the shifted rows' lattice indices move by -v * a / step without
+ * the branched column, rows with a zero in it, the knapsack over the
+ * single-column slots it does not touch) are computed once per node, and
+ * the shifted rows' lattice indices move by -v * a / step without
  * division.  A local search on the exact objective supplies the first
  * incumbent.
  *
@@ -139,6 +140,10 @@ typedef struct Level
 	int			nc1;			/* columns carrying single groups */
 	int		   *c1col;			/* their column ids */
 	int		   *c1slot;			/* column id -> slot, or -1 */
+	int		   *c1seq;			/* slots, those without affected single groups
+								 * first (their knapsack is shared by the
+								 * children of a node) */
+	int			nc1u;			/* number of such unaffected slots */
 	double	   *E0;				/* Deff + 1: suffix noise DP without C1 */
 } Level;
 
@@ -180,6 +185,8 @@ typedef struct SearchCtx
 	int64_t    *rbase;			/* per member position: unshifted index */
 	double	   *T0;				/* Deff + 1 DP scratch */
 	double	   *T1;				/* Deff + 1 DP scratch */
+	double	   *TS;				/* Deff + 1: the node's shared knapsack */
+	double	   *hs;				/* 2B + 1: one unaffected slot's loss table */
 	int64_t    *hdiff;			/* 2B + 2 */
 	double	   *cbound;			/* d x (2B + 1) child bounds */
 	int		   *cval_order;		/* d x (2B + 1) child values, sorted */
@@ -1088,6 +1095,19 @@ node_prepare(SearchCtx *c, const Level *lv, int rl, double *LU, int64_t *HUd)
 	}
 }
 
+/* a single-column slot's loss per value w_j = -B..B from its diff array */
+static void
+loss_table(const int64_t *df, int W, double *h)
+{
+	int64_t		F = 0;
+
+	for (int w = 0; w < W; w++)
+	{
+		F += df[w];
+		h[w] = (double) F;
+	}
+}
+
 /*
  * Child w_col = v: the free-remainder groups' loss diff array over the budget
  * (LV, starting from the node's LU) and the single-column groups' exact
@@ -1128,17 +1148,41 @@ child_group_losses(SearchCtx *c, const Level *lv, int col, int v, int rl2,
 		single_steps_shift(c, lv, g, lv->gsplit[g], lv->gstart[g + 1], col, v,
 						   HVd + (size_t) lv->c1slot[lv->gcol[g]] * (W + 1));
 	}
-	for (int t = 0; t < lv->nc1; t++)
+	/* the tables of the unaffected slots are in the node's shared knapsack */
+	for (int i = lv->nc1u; i < lv->nc1; i++)
 	{
-		const int64_t *df = HVd + (size_t) t * (W + 1);
-		double	   *h = c->HV + (size_t) t * W;
-		int64_t		F = 0;
+		int			t = lv->c1seq[i];
 
-		for (int w = 0; w < W; w++)
+		loss_table(HVd + (size_t) t * (W + 1), W, c->HV + (size_t) t * W);
+	}
+}
+
+/*
+ * One column j of the knapsack over the norm budget: T1(s) = min over
+ * w = -B..B with w^2 <= s of T0(s - w^2) + h(w) + cost_j(w), s = 0..rl.
+ */
+static void
+knapsack_column(const SearchCtx *c, int j, const double *h, const double *T0,
+				double *T1, int rl)
+{
+	int			B = c->B;
+
+	for (int s = 0; s <= rl; s++)
+	{
+		double		bs = INFINITY;
+
+		for (int w = -B; w <= B; w++)
 		{
-			F += df[w];
-			h[w] = (double) F;
+			int			s0 = s - w * w;
+			double		val;
+
+			if (s0 < 0)
+				continue;
+			val = T0[s0] + h[w + B] + coord_cost(c, j, w);
+			if (val < bs)
+				bs = val;
 		}
+		T1[s] = bs;
 	}
 }
 
@@ -1147,40 +1191,48 @@ child_group_losses(SearchCtx *c, const Level *lv, int col, int v, int rl2,
  * separable in w_j, and so is the loss of the single-column groups):
  * T(s) = min over suffix vectors of squared norm exactly s of
  * sum_j [h_j(w_j) - eta_j w_j / D], starting from the noise-only DP of the
- * other suffix columns (lv->E0).  Returns T (one of the two scratch arrays).
+ * other suffix columns (lv->E0).  The slots whose tables do not depend on
+ * the child value (lv->c1seq[0..nc1u-1]) are done once per node here, into
+ * c->TS for budgets 0..rl (T(s) does not depend on the cap, so a child with
+ * a smaller budget uses a prefix).
  */
-static const double *
-suffix_knapsack(SearchCtx *c, const Level *lv, int rl2)
+static void
+shared_knapsack(SearchCtx *c, const Level *lv, int rl, const int64_t *HUd)
 {
-	int			B = c->B;
-	int			W = 2 * B + 1;
+	int			W = 2 * c->B + 1;
 	double	   *T0 = c->T0,
 			   *T1 = c->T1;
 
-	memcpy(T0, lv->E0, sizeof(double) * (rl2 + 1));
-	for (int t = 0; t < lv->nc1; t++)
+	memcpy(T0, lv->E0, sizeof(double) * (rl + 1));
+	for (int i = 0; i < lv->nc1u; i++)
 	{
-		int			j = lv->c1col[t];
-		const double *h = c->HV + (size_t) t * W;
+		int			t = lv->c1seq[i];
 		double	   *tmp;
 
-		for (int s = 0; s <= rl2; s++)
-		{
-			double		bs = INFINITY;
+		loss_table(HUd + (size_t) t * (W + 1), W, c->hs);
+		knapsack_column(c, lv->c1col[t], c->hs, T0, T1, rl);
+		tmp = T0;
+		T0 = T1;
+		T1 = tmp;
+	}
+	memcpy(c->TS, T0, sizeof(double) * (rl + 1));
+}
 
-			for (int w = -B; w <= B; w++)
-			{
-				int			s0 = s - w * w;
-				double		val;
+/* The child's part: the affected slots, from the node's shared c->TS. */
+static const double *
+suffix_knapsack(SearchCtx *c, const Level *lv, int rl2)
+{
+	int			W = 2 * c->B + 1;
+	double	   *T0 = c->T0,
+			   *T1 = c->T1;
 
-				if (s0 < 0)
-					continue;
-				val = T0[s0] + h[w + B] + coord_cost(c, j, w);
-				if (val < bs)
-					bs = val;
-			}
-			T1[s] = bs;
-		}
+	memcpy(T0, c->TS, sizeof(double) * (rl2 + 1));
+	for (int i = lv->nc1u; i < lv->nc1; i++)
+	{
+		int			t = lv->c1seq[i];
+		double	   *tmp;
+
+		knapsack_column(c, lv->c1col[t], c->HV + (size_t) t * W, T0, T1, rl2);
 		tmp = T0;
 		T0 = T1;
 		T1 = tmp;
@@ -1277,6 +1329,7 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 	if (check_stop(c))
 		return;
 	node_prepare(c, lv, r < c->Deff ? r : c->Deff, LU, HUd);
+	shared_knapsack(c, lv, r < c->Deff ? r : c->Deff, HUd);
 	for (int v = -B; v <= B; v++)
 	{
 		int			r2 = r - v * v;
@@ -1404,6 +1457,7 @@ ctx_free(SearchCtx *c)
 			free(lv->saff);
 			free(lv->c1col);
 			free(lv->c1slot);
+			free(lv->c1seq);
 			free(lv->E0);
 		}
 	}
@@ -1423,6 +1477,8 @@ ctx_free(SearchCtx *c)
 	free(c->HV);
 	free(c->T0);
 	free(c->T1);
+	free(c->TS);
+	free(c->hs);
 	free(c->hdiff);
 	free(c->ntab);
 	free(c->vcost);
@@ -1634,6 +1690,7 @@ level_alloc(Level *lv, int ng, int n, int d, int Deff)
 		(lv->saff = calloc((size_t) ng + 1, sizeof(int))) == NULL ||
 		(lv->c1col = calloc((size_t) d + 1, sizeof(int))) == NULL ||
 		(lv->c1slot = calloc((size_t) d + 1, sizeof(int))) == NULL ||
+		(lv->c1seq = calloc((size_t) d + 1, sizeof(int))) == NULL ||
 		(lv->E0 = calloc((size_t) Deff + 1, sizeof(double))) == NULL)
 		return -1;
 	for (int j = 0; j < d; j++)
@@ -1797,6 +1854,33 @@ level_breakpoints(SearchCtx *c, Level *lv, int k)
  * sub-vector on the unassigned columns order[k..d-1]), refined column by
  * column.  0, or -1 on out of memory or a stop (c->stopped set).
  */
+/*
+ * The knapsack's slot sequence of a level: slots that no affected single
+ * group maps to first (nc1u of them; their loss tables do not depend on the
+ * child value, so dfs() runs their part of the knapsack once per node),
+ * then the others.
+ */
+static int
+level_c1_sequence(Level *lv)
+{
+	unsigned char *aff = calloc((size_t) lv->nc1 + 1, 1);
+	int			n = 0;
+
+	if (aff == NULL)
+		return -1;
+	for (int i = 0; i < lv->nsaff; i++)
+		aff[lv->c1slot[lv->gcol[lv->saff[i]]]] = 1;
+	for (int t = 0; t < lv->nc1; t++)
+		if (!aff[t])
+			lv->c1seq[n++] = t;
+	lv->nc1u = n;
+	for (int t = 0; t < lv->nc1; t++)
+		if (aff[t])
+			lv->c1seq[n++] = t;
+	free(aff);
+	return 0;
+}
+
 static int
 build_levels(SearchCtx *c)
 {
@@ -1829,6 +1913,8 @@ build_levels(SearchCtx *c)
 		lv->gstart[ng] = n;
 		for (int g = 0; g < ng; g++)
 			level_group_stats(c, lv, k, g);
+		if (level_c1_sequence(lv) != 0)
+			goto done;
 		if (level_breakpoints(c, lv, k) != 0)
 			goto done;
 		memcpy(gid, ngid, sizeof(int) * (n > 0 ? n : 1));
@@ -1946,6 +2032,8 @@ ctx_alloc_scratch(SearchCtx *c)
 	CTX_ALLOC(c->HV, (size_t) d * (2 * c->B + 1));
 	CTX_ALLOC(c->T0, c->Deff + 1);
 	CTX_ALLOC(c->T1, c->Deff + 1);
+	CTX_ALLOC(c->TS, c->Deff + 1);
+	CTX_ALLOC(c->hs, 2 * c->B + 1);
 	CTX_ALLOC(c->hdiff, 2 * c->B + 2);
 	CTX_ALLOC(c->LU, (size_t) (d + 1) * (c->Deff + 2));
 	CTX_ALLOC(c->LV, c->Deff + 2);
