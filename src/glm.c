@@ -152,7 +152,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 	double		L = 1.0;
 
 	memset(c, 0, sizeof(*c));
-	c->Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
+	c->Reff = glmparams_reff(p);
 	c->beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
 	c->lambda = glm_default_lambda(p, c->Reff);
 	switch (p->method)

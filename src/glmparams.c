@@ -209,6 +209,12 @@ glmparams_check_args(GLMKind kind, const char *aggname, double epsilon, double d
 }
 
 double
+glmparams_reff(const GLMParams *p)
+{
+	return sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
+}
+
+double
 glm_default_lambda(const GLMParams *p, double Reff)
 {
 	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);

@@ -74,6 +74,9 @@ extern void glmparams_check_dimension(const char *aggname, int d);
 extern void glmparams_check_args(GLMKind kind, const char *aggname, double epsilon,
 								 double delta, int d, Jsonb *options, GLMParams *p);
 
+/* R_eff = sqrt(R^2 + 1) with an intercept (its feature is 1), else R */
+extern double glmparams_reff(const GLMParams *p);
+
 /* regulariser with defaults filled in (sum form: sum_i l_i + lambda/2 ||t||^2) */
 extern double glm_default_lambda(const GLMParams *p, double Reff);
 

@@ -139,15 +139,19 @@ sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
 }
 
 /*
- * One step's snapped Gaussian noise: lattice g and variance sigma2 (lattice
- * units) for T steps composing to rho-zCDP.  Public inputs only (R_eff, rho,
- * p, T); refused when outside the exact sampler's range.
+ * The run's noise from public inputs only (eps, delta, R, intercept, T):
+ * R_eff, the number of steps T, rho, and one step's snapped Gaussian noise,
+ * lattice g and variance sigma2 (lattice units), for T steps composing to
+ * rho-zCDP; refused when outside the exact sampler's range.
  */
 static void
-sgd_step_noise(double Reff, double rho, int pp, int64 T, double *lattice,
-			   uint64 *sigma2)
+sgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
+		  double *lattice, uint64 *sigma2)
 {
-	dpnoise_gaussian_lattice_composed(2.0 * Reff, rho, pp, T, lattice, sigma2);
+	*Reff = glmparams_reff(p);
+	*T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
+	*rho = zcdp_rho(p->epsilon, p->delta);
+	dpnoise_gaussian_lattice_composed(2.0 * *Reff, *rho, pp, *T, lattice, sigma2);
 	if (*sigma2 == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -165,13 +169,14 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
 {
 	GLMParams	p;
-	double		lattice;
+	double		Reff,
+				rho,
+				lattice;
+	int64		T;
 	uint64		sigma2;
 
 	glmparams_check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options, &p);
-	sgd_step_noise(sqrt(p.R * p.R + (p.intercept ? 1.0 : 0.0)),
-				   zcdp_rho(epsilon, delta), d + (p.intercept ? 1 : 0),
-				   p.T > 0 ? p.T : DPOBJ_SGD_DEFAULT_T, &lattice, &sigma2);
+	sgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
 }
 
 /* the released model's public parameters only */
@@ -226,10 +231,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	d = state->d;
 	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
-	Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
-	T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
-	rho = zcdp_rho(p->epsilon, p->delta);
-	sgd_step_noise(Reff, rho, pp, T, &lattice, &sigma2);
+	sgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
 	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
 	denom = G * G + pp * s * s;
