@@ -1140,7 +1140,13 @@ child_group_losses(SearchCtx *c, const Level *lv, int col, int v, int rl2,
 		else
 			group_bound(c, lv, g, col, v, rl2, LV);
 	}
-	memcpy(HVd, HUd, sizeof(int64_t) * lv->nc1 * (W + 1));
+	/* only the affected slots' tables: the others are in the shared knapsack */
+	for (int i = lv->nc1u; i < lv->nc1; i++)
+	{
+		size_t		off = (size_t) lv->c1seq[i] * (W + 1);
+
+		memcpy(HVd + off, HUd + off, sizeof(int64_t) * (W + 1));
+	}
 	for (int i = 0; i < lv->nsaff; i++)
 	{
 		int			g = lv->saff[i];
@@ -1324,12 +1330,13 @@ dfs(SearchCtx *c, int k, int r, double prefix)
 	double	   *cb = c->cbound + (size_t) k * (2 * B + 1);
 	int		   *cv = c->cval_order + (size_t) k * (2 * B + 1);
 	int64_t    *HUd = c->HUd + (size_t) k * c->d * (2 * B + 2);
+	int			rl = r < c->Deff ? r : c->Deff;
 	int			nch = 0;
 
 	if (check_stop(c))
 		return;
-	node_prepare(c, lv, r < c->Deff ? r : c->Deff, LU, HUd);
-	shared_knapsack(c, lv, r < c->Deff ? r : c->Deff, HUd);
+	node_prepare(c, lv, rl, LU, HUd);
+	shared_knapsack(c, lv, rl, HUd);
 	for (int v = -B; v <= B; v++)
 	{
 		int			r2 = r - v * v;
