@@ -47,6 +47,10 @@ OBJS = \
 	src/opdisc_objective.o \
 	src/opdisc_mip.o \
 	src/opdisc_search.o \
+	src/opdisc_searchls.o \
+	src/opdisc_searchsetup.o \
+	src/opdisc_searchrun.o \
+	src/opdisc_pool.o \
 	src/rspm.o \
 	src/expmech.o \
 	src/glmparams.o \
@@ -59,8 +63,8 @@ OBJS = \
 	src/helptext.o
 
 PG_CPPFLAGS = -I$(srcdir)/src
-PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes
-SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm
+PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes -pthread
+SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
 REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate

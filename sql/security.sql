@@ -61,6 +61,7 @@ SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.submit('regress_sec.pts', 'logistic', ARRAY['a'], 'y', 0.00001, 1e-5, '{"R": 1, "method": "output"}')$$),
   ($$SELECT dpobj.train('regress_sec.pts', 'noisysgd', ARRAY['a'], 'y', 0.00001, 1e-5, '{"R": 1, "T": 1000000000}')$$),
   ($$SET dpobj.protected_time_limit = 0.001$$),
+  ($$SET dpobj.oracle_threads = 1$$),
   ($$SET dpobj.max_self_grant_epsilon = 100$$),
   ($$SET dpobj.drop_confirm = 'contrib_regression'$$)
 ) v(q);

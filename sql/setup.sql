@@ -27,6 +27,7 @@ LOAD 'dpobj';
 SHOW dpobj.seed;
 SHOW dpobj.solver_time_limit;
 SHOW dpobj.oracle;
+SHOW dpobj.oracle_threads;
 SELECT name, context, vartype, min_val, max_val
   FROM pg_settings WHERE name LIKE 'dpobj.%' ORDER BY name;
 
@@ -37,6 +38,7 @@ SET dpobj.seed = 1;
 SET dpobj.solver_time_limit = 10;
 SET dpobj.oracle = 'mip';
 SET dpobj.oracle = 'simplex';
+SET dpobj.oracle_threads = 1;
 SET dpobj.solver_time_limit = -1;
 RESET ROLE;
 DROP ROLE regress_dpobj_user;

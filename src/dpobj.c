@@ -22,6 +22,7 @@ PG_MODULE_MAGIC;
 int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
+int			dpobj_oracle_threads = 2;
 double		dpobj_protected_time_limit = 600.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
@@ -121,6 +122,20 @@ _PG_init(void)
 							 DPOBJ_ORACLE_AUTO, oracle_options,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+
+	/*
+	 * Issue 10: threads of the exact search (plain C threads that never call
+	 * PostgreSQL; the backend's own thread polls interrupts).  A server
+	 * resource like max_parallel_workers_per_gather, and a timing knob of
+	 * the protected path, so only a superuser sets it.
+	 */
+	DefineCustomIntVariable("dpobj.oracle_threads",
+							"Threads for one exact oracle search (OPDisc, RSPM).",
+							"The answer is the same for any number; more threads certify sooner on servers with idle cores.",
+							&dpobj_oracle_threads,
+							2, 1, 64,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
 
 	/* issue 6: progress of a solve run in a session; training jobs */
 	DefineCustomBoolVariable("dpobj.progress",

@@ -58,6 +58,8 @@ typedef struct OPDiscProblem
 	const int  *initial_w;		/* optional grid point to start from (a hint:
 								 * e.g. another oracle's answer), or NULL */
 	double		time_limit;		/* seconds; <= 0 means no limit */
+	int			threads;		/* exact search threads; <= 1: the caller's
+								 * thread only (opdisc_pool.h) */
 	opdisc_stop_fn should_stop;	/* may be NULL */
 	void	   *stop_arg;
 	opdisc_log_fn log;			/* may be NULL */

@@ -104,6 +104,7 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	problem->log = oracle_log;
 	problem->log_arg = NULL;
 	problem->time_limit = time_limit;
+	problem->threads = dpobj_oracle_threads;	/* public: superuser setting */
 
 	oracle_log_len = 0;
 	oracle_log_truncated = false;

@@ -4,7 +4,7 @@
 -- several seeds, both oracles.  Features lie on the lattice (1/64)Z so the
 -- enumeration sees exactly the data the oracle sees.
 BEGIN;
-SELECT plan(16);
+SELECT plan(18);
 
 CREATE TEMP TABLE data (ds int, f float8[], y boolean);
 SELECT setseed(0.125);
@@ -57,6 +57,37 @@ SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6,
           pg_temp.best(s, 2, 6),
           format('dataset %s, B = 2, D2 = 6, oracle %s: loss equals the grid minimum', s, o))
   FROM generate_series(1, 4) s, unnest(ARRAY['search', 'mip']) o;
+
+-- issue 10: the threaded exact search returns the same model for any thread
+-- count (dpobj.oracle_threads, superuser only).  d = 12 one-hot style rows:
+-- large enough that subtrees are handed between threads.
+CREATE TEMP TABLE wide AS
+SELECT ARRAY(SELECT CASE WHEN j <= 4 THEN (floor(random() * 9 + 0 * g) - 4) / 8.0
+                         ELSE (CASE WHEN (g * 7 + j * 13) % (j + 1) = 0 THEN 1.0 ELSE 0.0 END) END
+               FROM generate_series(1, 12) j) AS f,
+       random() < 0.4 AS y
+  FROM generate_series(1, 1500) g;
+CREATE FUNCTION pg_temp.models(agg text, nthreads int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  out text := '';
+  w text;
+BEGIN
+  EXECUTE format('SET LOCAL dpobj.oracle_threads = %s', nthreads);
+  FOR s IN 1..4 LOOP
+    EXECUTE format('SET LOCAL dpobj.seed = %s', s);
+    EXECUTE format('SELECT ((dpobj.%I(f, y, 2, 1e-6, %L)).weights)::text FROM wide',
+                   agg, '{"oracle": "search"}') INTO w;
+    out := out || w || ';';
+  END LOOP;
+  RETURN out;
+END $$;
+SELECT is(pg_temp.models('dp_halfspace', t), pg_temp.models('dp_halfspace', 1),
+          format('OPDisc: %s threads give the models of one thread (4 seeds)', t))
+  FROM unnest(ARRAY[3]) t;
+SELECT is(pg_temp.models('dp_halfspace_rspm', t), pg_temp.models('dp_halfspace_rspm', 1),
+          format('RSPM: %s threads give the models of one thread (4 seeds)', t))
+  FROM unnest(ARRAY[3]) t;
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -21,7 +21,7 @@
  *
  * Usage: oracle_bench [-f adult.data] [-s set] [-p subset] [-S sample_seed]
  *			[-M opdisc|rspm] [-c sound|paper] [-e eps] [-r first_seed]
- *			[-n runs] [-t time_limit] [-B B] [-D D2] [-v]
+ *			[-n runs] [-t time_limit] [-B B] [-D D2] [-j threads] [-v]
  *			[-b (verify by enumerating the grid, small sets only)]
  *			[-m (also run the GLPK MIP oracle; bench only)]
  *			[-C mps_dir (peer row: CBC on the MIP as free MPS, bench_peer.c)]
@@ -74,6 +74,7 @@ typedef struct BenchOpts
 	double		tlimit;
 	int			B;				/* -1: default */
 	int			D2;				/* -1: default */
+	int			threads;		/* exact search threads (-j) */
 	int			use_mip;
 	int			verbose;
 	int			brute;
@@ -143,6 +144,8 @@ parse_args(int argc, char **argv, BenchOpts *o)
 				o->tlimit = atof(v);
 			else if (strcmp(a, "-B") == 0)
 				o->B = atoi(v);
+			else if (strcmp(a, "-j") == 0)
+				o->threads = atoi(v);
 			else if (strcmp(a, "-D") == 0)
 				o->D2 = atoi(v);
 			else if (strcmp(a, "-C") == 0)
@@ -302,6 +305,7 @@ main(int argc, char **argv)
 	p.D2 = D2;
 	p.eta = eta;
 	p.time_limit = o.tlimit;
+	p.threads = o.threads;
 	if (o.rspm)
 		p.value_cost = vcost;
 #ifdef OPDISC_SEARCH_TUNING

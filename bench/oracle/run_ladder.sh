@@ -9,9 +9,9 @@
 #   DRAWS=3 LIMIT=20 STOP=1 EPS="0.1 1 5" bash run_ladder.sh            # the reduced run in docs/ORACLE.md
 #
 # Environment: SETS (default "d23 d40 d64 d108 c10 c20 c30"), MECHS ("opdisc rspm"),
-# CAL (sound|paper), SYN_ROWS (rows of the synthetic sets, default 2000), OUT (raw output
-# directory, default runs/ladder).  One process at a time: timings are wall clock; the
-# load average is printed with every cell.
+# THREADS (exact search threads, default 1), CAL (sound|paper), SYN_ROWS (rows of the
+# synthetic sets, default 2000), OUT (raw output directory, default runs/ladder).  One
+# process at a time: timings are wall clock; the load average is printed with every cell.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 DRAWS=${DRAWS:-3}
@@ -21,6 +21,7 @@ EPS=${EPS:-"0.1 1 5"}
 SETS=${SETS:-"d23 d40 d64 d108 c10 c20 c30"}
 MECHS=${MECHS:-"opdisc rspm"}
 CAL=${CAL:-sound}
+THREADS=${THREADS:-1}
 SYN_ROWS=${SYN_ROWS:-2000}
 OUT=${OUT:-runs/ladder}
 mkdir -p "$OUT"
@@ -37,7 +38,7 @@ for set in $SETS; do
             ok=0 bad=0 times=() nodes=()
             for ((s = 0; s < DRAWS; s++)); do
                 line=$(./oracle_bench -s "$set" -p "$subset" -M "$mech" -c "$CAL" -e "$eps" \
-                    -r "$s" -n 1 -t "$LIMIT" 2>&1 | tee -a "$raw" | awk '$1 ~ /^[0-9]+$/ {print; exit}')
+                    -j "$THREADS" -r "$s" -n 1 -t "$LIMIT" 2>&1 | tee -a "$raw" | awk '$1 ~ /^[0-9]+$/ {print; exit}')
                 read -r _ st sec nd _ <<<"$line"
                 times+=("$sec") nodes+=("$nd")
                 if [[ $st == OPTIMAL ]]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi

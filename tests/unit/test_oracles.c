@@ -36,6 +36,7 @@
 /* counters of the OPDISC_SEARCH_CHECK_BOUNDS build of opdisc_search.c */
 extern long opdisc_search_bound_checks;
 extern long opdisc_search_bound_violations;
+extern long opdisc_search_shared_tasks;
 
 static int	npass = 0;
 static int	nfail = 0;
@@ -64,6 +65,33 @@ print_w(const char *label, const int *w, int d)
 	for (int j = 0; j < d; j++)
 		printf("%s%d", j ? ", " : "", w[j]);
 	printf(")\n");
+}
+
+/*
+ * The threaded search (opdisc_pool.h) must return the same answer: 2 and 3
+ * threads, the enumeration's w and objective, certified.
+ */
+static void
+check_threaded(const OPDiscProblem *p, const int *wref, double best, const char *desc)
+{
+	for (int nt = 2; nt <= 3; nt++)
+	{
+		OPDiscProblem tp = *p;
+		OPDiscResult res;
+		int			w[64];
+
+		tp.threads = nt;
+		memset(&res, 0, sizeof(res));
+		res.w = w;
+		opdisc_search_bound_violations = 0;
+		opdisc_solve_search(&tp, &res);
+		CHECK(res.status == OPDISC_OPTIMAL && same_w(w, wref, p->d) && res.objective == best,
+			  "%d-thread search: status %d, argmin differs from the reference on %s",
+			  nt, (int) res.status, desc);
+		CHECK(opdisc_search_bound_violations == 0,
+			  "%d-thread search: %ld bounds exceed their subtree minimum on %s",
+			  nt, opdisc_search_bound_violations, desc);
+	}
 }
 
 /* Compare the search oracle against enumeration on one instance. */
@@ -99,6 +127,7 @@ check_search(Instance *in, bool with_mip)
 	}
 	CHECK(res.objective == opdisc_objective(p, w),
 		  "result->objective not recomputed on %s", in->desc);
+	check_threaded(p, wref, best, in->desc);
 	CHECK(fabs(res.solver_objective - res.objective) <=
 		  OPDISC_OBJ_TOL * (1.0 + fabs(res.objective)),
 		  "solver_objective %.17g vs objective %.17g on %s",
@@ -165,6 +194,73 @@ check_controls(void)
 	opdisc_solve_search(&in.p, &res);
 	CHECK(res.status == OPDISC_TIME_LIMIT, "expected TIME_LIMIT, got %d", (int) res.status);
 	CHECK(opdisc_in_grid(&in.p, w), "time-limited result w not in grid");
+	instance_free(&in);
+}
+
+/*
+ * Threads on instances large enough to hand subtrees over (grids too large
+ * to enumerate): 2, 3 and 4 threads must return the single-threaded
+ * answer; stops and time limits behave as without threads.
+ */
+static void
+check_threads(void)
+{
+	long		shared0 = opdisc_search_shared_tasks;
+	Instance	in;
+	int			w1[64],
+				wt[64];
+	OPDiscResult r1,
+				rt;
+	int			left;
+
+	rng_state = 777;
+	for (int t = 0; t < 12; t++)
+	{
+		int			d = rng_int(8, 11);
+		int			B = rng_int(2, 3);
+
+		make_instance(&in, d, B, rng_int(d, d * B), rng_int(150, 500), (t % 2) ? 1 : 3,
+					  (t % 3 == 0) ? 2.0 : 20.0, (t % 2) ? 1 : -1, false);
+		memset(&r1, 0, sizeof(r1));
+		r1.w = w1;
+		opdisc_solve_search(&in.p, &r1);
+		CHECK(r1.status == OPDISC_OPTIMAL, "threads: single-thread status %d on %s",
+			  (int) r1.status, in.desc);
+		for (int nt = 2; nt <= 4; nt++)
+		{
+			in.p.threads = nt;
+			memset(&rt, 0, sizeof(rt));
+			rt.w = wt;
+			opdisc_solve_search(&in.p, &rt);
+			CHECK(rt.status == OPDISC_OPTIMAL && same_w(wt, w1, d) &&
+				  rt.objective == r1.objective,
+				  "%d threads: status %d, answer differs from one thread on %s",
+				  nt, (int) rt.status, in.desc);
+		}
+		instance_free(&in);
+	}
+	CHECK(opdisc_search_shared_tasks > shared0,
+		  "threads: no subtree was ever handed to another thread");
+
+	rng_state = 12345;
+	make_instance(&in, 12, 3, 40, 3000, 0, 2.0, 0, false);
+	in.p.threads = 3;
+	memset(&rt, 0, sizeof(rt));
+	rt.w = wt;
+	left = 2;
+	in.p.should_stop = stop_after;
+	in.p.stop_arg = &left;
+	opdisc_solve_search(&in.p, &rt);
+	CHECK(rt.status == OPDISC_INTERRUPTED && opdisc_in_grid(&in.p, wt) &&
+		  rt.objective == opdisc_objective(&in.p, wt),
+		  "3 threads: expected INTERRUPTED with a grid point, got %d", (int) rt.status);
+	in.p.should_stop = NULL;
+	in.p.time_limit = 0.05;
+	memset(&rt, 0, sizeof(rt));
+	rt.w = wt;
+	opdisc_solve_search(&in.p, &rt);
+	CHECK(rt.status == OPDISC_TIME_LIMIT && opdisc_in_grid(&in.p, wt),
+		  "3 threads: expected TIME_LIMIT with a grid point, got %d", (int) rt.status);
 	instance_free(&in);
 }
 
@@ -336,6 +432,7 @@ main(void)
 	}
 	check_ties();
 	check_controls();
+	check_threads();
 	check_mip_mismatch();
 
 	printf("%d random instances + ties + controls; %ld search bounds checked\n",
