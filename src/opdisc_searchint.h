@@ -143,6 +143,9 @@ typedef struct SearchCtx
 
 	/* local search scratch */
 	int64_t    *lsdot;
+	int64_t    *lsdl1;			/* 2 d: single +-1 loss changes */
+	int64_t    *lscorr;			/* 4 d^2: pair corrections (j < k) */
+	int		   *lsnz;			/* d: a row's nonzero columns */
 	int64_t		abase_len;		/* length of abase */
 
 	/* open nodes of the current path, by depth (work sharing) */

@@ -118,6 +118,60 @@ ls_best_single(SearchCtx *c, const int *w, const LSPoint *pt, LSMove *mv)
 	}
 }
 
+/* loss of row u at score sc (sgn(0) = -1) */
+static inline int64_t
+row_loss(const OPDiscProblem *p, int u, int64_t sc)
+{
+	return sc >= 1 ? p->neg[u] : p->pos[u];
+}
+
+/*
+ * Exact loss changes of every paired +-1 move at the current point: the two
+ * single changes (lsdl1[2 j + (s > 0)]) plus a correction over the rows that
+ * have both columns nonzero (lscorr[4 (j d + k) + 2 (sj > 0) + (sk > 0)],
+ * j < k), accumulated row by row.  O(sum over rows of their nonzeros
+ * squared) per sweep instead of four column scans per pair.
+ */
+static void
+ls_pair_tables(SearchCtx *c)
+{
+	const OPDiscProblem *p = c->p;
+	int			d = c->d;
+
+	for (int j = 0; j < d; j++)
+	{
+		c->lsdl1[2 * j] = delta_loss_1(c, c->lsdot, j, -1);
+		c->lsdl1[2 * j + 1] = delta_loss_1(c, c->lsdot, j, 1);
+	}
+	memset(c->lscorr, 0, sizeof(int64_t) * 4 * (size_t) d * d);
+	for (int u = 0; u < c->n; u++)
+	{
+		const int64_t *a = p->x + (int64_t) u * d;
+		int64_t		s0 = c->lsdot[u];
+		int			m = 0;
+
+		for (int j = 0; j < d; j++)
+			if (a[j] != 0)
+				c->lsnz[m++] = j;
+		for (int x = 0; x < m; x++)
+			for (int y = x + 1; y < m; y++)
+			{
+				int			j = c->lsnz[x],
+							k = c->lsnz[y];
+				int64_t    *cr = c->lscorr + 4 * ((size_t) j * d + k);
+
+				for (int q = 0; q < 4; q++)
+				{
+					int64_t		sj = (q & 2) ? a[j] : -a[j],
+								sk = (q & 1) ? a[k] : -a[k];
+
+					cr[q] += row_loss(p, u, s0 + sj + sk) - row_loss(p, u, s0 + sj)
+						- row_loss(p, u, s0 + sk) + row_loss(p, u, s0);
+				}
+			}
+	}
+}
+
 /* Value of the paired move (w_j + sj, w_k + sk), or INFINITY outside the grid */
 static double
 ls_pair_value(SearchCtx *c, const int *w, const LSPoint *pt, int j, int sj,
@@ -133,10 +187,8 @@ ls_pair_value(SearchCtx *c, const int *w, const LSPoint *pt, int j, int sj,
 		+ (int64_t) vj * vj + (int64_t) vk * vk;
 	if (n2 > c->D2)
 		return INFINITY;
-	*dl = delta_loss_1(c, c->lsdot, j, sj);
-	apply_move(c, c->lsdot, j, sj);
-	*dl += delta_loss_1(c, c->lsdot, k, sk);
-	apply_move(c, c->lsdot, j, -sj);
+	*dl = c->lsdl1[2 * j + (sj > 0)] + c->lsdl1[2 * k + (sk > 0)]
+		+ c->lscorr[4 * ((size_t) j * c->d + k) + 2 * (sj > 0) + (sk > 0)];
 	return ctx_value(c, pt->loss + *dl,
 					 pt->lin - coord_cost(c, j, w[j]) + coord_cost(c, j, vj)
 					 - coord_cost(c, k, w[k]) + coord_cost(c, k, vk),
@@ -147,6 +199,7 @@ ls_pair_value(SearchCtx *c, const int *w, const LSPoint *pt, int j, int sj,
 static bool
 ls_best_pair(SearchCtx *c, const int *w, const LSPoint *pt, LSMove *mv)
 {
+	ls_pair_tables(c);
 	for (int j = 0; j < c->d; j++)
 	{
 		if (search_check_stop(c))

@@ -94,6 +94,9 @@ ctx_free_thread(SearchCtx *c)
 	free(c->bestv);
 	free(c->winc);
 	free(c->lsdot);
+	free(c->lsdl1);
+	free(c->lscorr);
+	free(c->lsnz);
 	free(c->dnch);
 	free(c->dcur);
 	free(c->dr);
@@ -696,7 +699,6 @@ ctx_alloc_thread(SearchCtx *c)
 	CTX_ALLOC(c->pairs, 2 * (size_t) n);
 	CTX_ALLOC(c->bestv, c->Deff + 2);
 	CTX_ALLOC(c->winc, d);
-	CTX_ALLOC(c->lsdot, n);
 	CTX_ALLOC(c->dnch, d);
 	CTX_ALLOC(c->dcur, d);
 	CTX_ALLOC(c->dr, d);
@@ -707,7 +709,7 @@ oom:
 	return -1;
 }
 
-/* The scratch arrays and the read-only tables' first arrays */
+/* The scratch arrays, the local search's tables and the read-only tables' first arrays */
 static int
 ctx_alloc_scratch(SearchCtx *c)
 {
@@ -715,6 +717,11 @@ ctx_alloc_scratch(SearchCtx *c)
 	CTX_ALLOC(c->order, c->d);
 	CTX_ALLOC(c->lev, c->d + 1);
 	CTX_ALLOC(c->cstart, c->d + 1);
+	/* the local search runs in the caller's thread only (opdisc_searchls.c) */
+	CTX_ALLOC(c->lsdot, c->n);
+	CTX_ALLOC(c->lsdl1, 2 * (size_t) c->d);
+	CTX_ALLOC(c->lscorr, 4 * (size_t) c->d * c->d);
+	CTX_ALLOC(c->lsnz, c->d);
 	return ctx_alloc_thread(c);
 oom:
 	return -1;
@@ -938,6 +945,8 @@ search_ctx_clone(SearchCtx *t, const SearchCtx *c)
 	t->bestv = NULL;
 	t->winc = NULL;
 	t->lsdot = NULL;
+	t->lsdl1 = t->lscorr = NULL;
+	t->lsnz = NULL;
 	t->dnch = t->dcur = t->dr = NULL;
 	t->dprefix = NULL;
 	t->wtask = NULL;

@@ -3,6 +3,7 @@
 # behind "knapsack shared by the children of a node" in docs/ORACLE.md):
 #   BEFORE=/path/oracle_bench_old AFTER=/path/oracle_bench_new bash ab_knapsack.sh
 # Each case runs twice, alternating; prints total solve seconds, total nodes, certified draws.
+# CASES="args;args;..." replaces the default cases (used for the local search's pair tables).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 BEFORE=${BEFORE:?set BEFORE to the old binary}
@@ -11,6 +12,9 @@ cases=("-s d23 -p bal -M opdisc -e 1 -r 0 -n 20 -t 60"
        "-s d40 -p bal -M opdisc -e 0.1 -r 0 -n 3 -t 60"
        "-s d64 -p bal -M rspm -e 0.1 -r 0 -n 3 -t 60"
        "-s d40 -p bal -M opdisc -e 1 -r 0 -n 1 -t 20")
+if [[ -n "${CASES:-}" ]]; then
+    IFS=';' read -r -a cases <<<"$CASES"
+fi
 for cs in "${cases[@]}"; do
     for rep in 1 2; do
         for b in before after; do
