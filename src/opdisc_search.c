@@ -98,9 +98,6 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
 
 #include <math.h>
 #include <pthread.h>
@@ -199,6 +196,29 @@ offer(SearchCtx *c, const int *w, double val)
 }
 
 /*
+ * Copy the common incumbent into c (into_pool false) or c's into the pool
+ * (into_pool true, published for the lock-free readers); under the pool's
+ * lock once threads run.
+ */
+void
+search_sync_incumbent(SearchCtx *c, SearchPool *pl, bool into_pool)
+{
+	if (into_pool)
+	{
+		pl->have_inc = c->have_inc;
+		pl->inc = c->inc;
+		pl->inc_exact = c->inc_exact;
+		memcpy(pl->winc, c->winc, sizeof(int) * c->d);
+		pool_publish_incumbent(pl, c->have_inc ? c->inc : INFINITY);
+		return;
+	}
+	c->have_inc = pl->have_inc;
+	c->inc = pl->inc;
+	c->inc_exact = pl->inc_exact;
+	memcpy(c->winc, pl->winc, sizeof(int) * c->d);
+}
+
+/*
  * offer() for the search proper: with threads, against the common incumbent
  * under the pool's lock (the pool's value is never below the current one,
  * so the bare pre-check only skips candidates offer() would reject).
@@ -216,18 +236,9 @@ search_offer(SearchCtx *c, const int *w, double val)
 	if (val > pool_incumbent(pl) + c->margin)
 		return;
 	pthread_mutex_lock(&pl->lock);
-	c->have_inc = pl->have_inc;
-	c->inc = pl->inc;
-	c->inc_exact = pl->inc_exact;
-	memcpy(c->winc, pl->winc, sizeof(int) * c->d);
+	search_sync_incumbent(c, pl, false);
 	if (offer(c, w, val))
-	{
-		pl->have_inc = true;
-		pl->inc = c->inc;
-		pl->inc_exact = c->inc_exact;
-		memcpy(pl->winc, c->winc, sizeof(int) * c->d);
-		pool_publish_incumbent(pl, c->inc);
-	}
+		search_sync_incumbent(c, pl, true);
 	pthread_mutex_unlock(&pl->lock);
 }
 

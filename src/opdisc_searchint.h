@@ -262,6 +262,7 @@ ctx_value(const SearchCtx *c, int64_t loss, double costsum, int64_t norm2)
 /* opdisc_search.c */
 extern bool search_check_stop(SearchCtx *c);
 extern void search_offer(SearchCtx *c, const int *w, double val);
+extern void search_sync_incumbent(SearchCtx *c, SearchPool *pl, bool into_pool);
 extern void search_dfs(SearchCtx *c, int k, int r, double prefix);
 
 /* opdisc_searchls.c */

@@ -43,6 +43,13 @@ delta_loss_1(const SearchCtx *c, const int64_t *dot, int j, int dv)
 	return dl;
 }
 
+/* loss of row u at score sc (sgn(0) = -1) */
+static inline int64_t
+row_loss(const OPDiscProblem *p, int u, int64_t sc)
+{
+	return sc >= 1 ? p->neg[u] : p->pos[u];
+}
+
 static void
 apply_move(SearchCtx *c, int64_t *dot, int j, int dv)
 {
@@ -85,7 +92,7 @@ ls_start(SearchCtx *c, const int *w, LSPoint *pt)
 		for (int j = 0; j < d; j++)
 			s += a[j] * w[j];
 		c->lsdot[u] = s;
-		pt->loss += (s >= 1) ? p->neg[u] : p->pos[u];
+		pt->loss += row_loss(p, u, s);
 	}
 	for (int j = 0; j < d; j++)
 	{
@@ -116,13 +123,6 @@ ls_best_single(SearchCtx *c, const int *w, const LSPoint *pt, LSMove *mv)
 				*mv = (LSMove) {j, -1, v - w[j], 0, val, pt->loss + dl};
 		}
 	}
-}
-
-/* loss of row u at score sc (sgn(0) = -1) */
-static inline int64_t
-row_loss(const OPDiscProblem *p, int u, int64_t sc)
-{
-	return sc >= 1 ? p->neg[u] : p->pos[u];
 }
 
 /*

@@ -107,25 +107,6 @@ start_threads(SearchCtx *c, SearchCtx *tc, pthread_t *tid, int n)
 	return started;
 }
 
-/* The common incumbent from c (before) or into c (after the search) */
-static void
-pool_sync_incumbent(SearchPool *pl, SearchCtx *c, bool into_pool)
-{
-	if (into_pool)
-	{
-		pl->have_inc = c->have_inc;
-		pl->inc = c->inc;
-		pl->inc_exact = c->inc_exact;
-		memcpy(pl->winc, c->winc, sizeof(int) * c->d);
-		pool_publish_incumbent(pl, c->have_inc ? c->inc : INFINITY);
-		return;
-	}
-	c->have_inc = pl->have_inc;
-	c->inc = pl->inc;
-	c->inc_exact = pl->inc_exact;
-	memcpy(c->winc, pl->winc, sizeof(int) * c->d);
-}
-
 /*
  * The exact search with nthreads threads: the root is the pool's first
  * task, the caller's thread works too and polls should_stop() while idle.
@@ -138,24 +119,22 @@ search_parallel(SearchCtx *c, int nthreads)
 	SearchCtx  *tc = calloc((size_t) nthreads, sizeof(SearchCtx));
 	pthread_t  *tid = calloc((size_t) nthreads, sizeof(pthread_t));
 	SearchTask	root = {0, c->D2, 0.0, -INFINITY, c->wcur};
+	bool		ready = tc != NULL && tid != NULL && pool_init(&pool, c->d) == 0;
 	int			started;
 
-	if (tc == NULL || tid == NULL || pool_init(&pool, c->d) != 0)
-	{
-		free(tc);
-		free(tid);
-		search_dfs(c, 0, c->D2, 0.0);
-		return;
-	}
-	if (!pool_push(&pool, &root))
+	if (ready && !pool_push(&pool, &root))
 	{
 		pool_destroy(&pool);
+		ready = false;
+	}
+	if (!ready)
+	{
 		free(tc);
 		free(tid);
 		search_dfs(c, 0, c->D2, 0.0);
 		return;
 	}
-	pool_sync_incumbent(&pool, c, true);
+	search_sync_incumbent(c, &pool, true);
 	c->pool = &pool;
 	c->is_main = true;
 	started = start_threads(c, tc, tid, nthreads);
@@ -167,7 +146,7 @@ search_parallel(SearchCtx *c, int nthreads)
 		search_ctx_free(&tc[i]);
 	}
 	c->pool = NULL;
-	pool_sync_incumbent(&pool, c, false);
+	search_sync_incumbent(c, &pool, false);
 	if (pool.stopped && !c->stopped)
 		c->stopped = pool.stopped;
 	pool_destroy(&pool);

@@ -82,12 +82,10 @@ BEGIN
   END LOOP;
   RETURN out;
 END $$;
-SELECT is(pg_temp.models('dp_halfspace', t), pg_temp.models('dp_halfspace', 1),
-          format('OPDisc: %s threads give the models of one thread (4 seeds)', t))
-  FROM unnest(ARRAY[3]) t;
-SELECT is(pg_temp.models('dp_halfspace_rspm', t), pg_temp.models('dp_halfspace_rspm', 1),
-          format('RSPM: %s threads give the models of one thread (4 seeds)', t))
-  FROM unnest(ARRAY[3]) t;
+SELECT is(pg_temp.models('dp_halfspace', 3), pg_temp.models('dp_halfspace', 1),
+          'OPDisc: 3 threads give the models of one thread (4 seeds)');
+SELECT is(pg_temp.models('dp_halfspace_rspm', 3), pg_temp.models('dp_halfspace_rspm', 1),
+          'RSPM: 3 threads give the models of one thread (4 seeds)');
 
 SELECT * FROM finish();
 ROLLBACK;
