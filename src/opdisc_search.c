@@ -826,29 +826,38 @@ child_group_losses(SearchCtx *c, const Level *lv, int col, int v, int rl2,
 /*
  * One column j of the knapsack over the norm budget: T1(s) = min over
  * w = -B..B with w^2 <= s of T0(s - w^2) + h(w) + cost_j(w), s = 0..rl.
+ * w and -w use the same budget, so they are taken together; the budget s
+ * is the inner loop (the compiler vectorises it).  Every candidate is
+ * summed as (T0 + h) + cost, as before the loops were swapped, so the
+ * table is bit for bit the same (min is exact).
  */
 static void
-knapsack_column(const SearchCtx *c, int j, const double *h, const double *T0,
-				double *T1, int rl)
+knapsack_column(const SearchCtx *c, int j, const double *h,
+				const double *restrict T0, double *restrict T1, int rl)
 {
 	int			B = c->B;
+	const double *cost = c->vcost + (size_t) j * (2 * B + 1) + B;
 
 	for (int s = 0; s <= rl; s++)
+		T1[s] = T0[s] + h[B] + cost[0];
+	for (int w = 1; w <= B && w * w <= rl; w++)
 	{
-		double		bs = INFINITY;
+		int			q = w * w;
+		double		hp = h[B + w],
+					hm = h[B - w],
+					cp = cost[w],
+					cm = cost[-w];
 
-		for (int w = -B; w <= B; w++)
+		for (int s = q; s <= rl; s++)
 		{
-			int			s0 = s - w * w;
-			double		val;
+			double		a = T0[s - q] + hp;
+			double		b = T0[s - q] + hm;
 
-			if (s0 < 0)
-				continue;
-			val = T0[s0] + h[w + B] + coord_cost(c, j, w);
-			if (val < bs)
-				bs = val;
+			a += cp;
+			b += cm;
+			a = (b < a) ? b : a;
+			T1[s] = (a < T1[s]) ? a : T1[s];
 		}
-		T1[s] = bs;
 	}
 }
 
