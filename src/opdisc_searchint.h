@@ -168,6 +168,19 @@ typedef struct SearchCtx
 	int			stopped;		/* 0, OPDISC_TIME_LIMIT, OPDISC_INTERRUPTED */
 } SearchCtx;
 
+/*
+ * A thread's own arrays in SearchCtx, listed once: ctx_free_thread() frees
+ * exactly these and search_ctx_clone() clears exactly these before
+ * allocating a clone's own (so a clone that fails half-way never frees its
+ * parent's).  ctx_alloc_thread() / ctx_alloc_scratch() / alloc_abase() give
+ * their sizes; a field added there must be added here.
+ */
+#define SEARCH_THREAD_ARRAYS(X) \
+	X(S) X(wcur) X(HUd) X(HVd) X(abase) X(aoff) X(aJr) X(rbase) X(HV) \
+	X(T0) X(T1) X(TS) X(hs) X(hdiff) X(LU) X(LV) X(cbound) X(cval_order) \
+	X(diff) X(pairs) X(bestv) X(winc) X(lsdot) X(lsdl1) X(lscorr) X(lsnz) \
+	X(dnch) X(dcur) X(dr) X(dprefix) X(wtask)
+
 static inline double
 now_seconds(const struct timespec *t0)
 {

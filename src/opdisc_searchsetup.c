@@ -67,41 +67,13 @@ colkey_cmp(const void *a, const void *b)
 	return x->col - y->col;
 }
 
-/* A thread's own scratch (ctx_alloc_thread) */
+/* A thread's own scratch (SEARCH_THREAD_ARRAYS) */
 static void
 ctx_free_thread(SearchCtx *c)
 {
-	free(c->S);
-	free(c->wcur);
-	free(c->HUd);
-	free(c->HVd);
-	free(c->abase);
-	free(c->aoff);
-	free(c->aJr);
-	free(c->rbase);
-	free(c->HV);
-	free(c->T0);
-	free(c->T1);
-	free(c->TS);
-	free(c->hs);
-	free(c->hdiff);
-	free(c->LU);
-	free(c->LV);
-	free(c->cbound);
-	free(c->cval_order);
-	free(c->diff);
-	free(c->pairs);
-	free(c->bestv);
-	free(c->winc);
-	free(c->lsdot);
-	free(c->lsdl1);
-	free(c->lscorr);
-	free(c->lsnz);
-	free(c->dnch);
-	free(c->dcur);
-	free(c->dr);
-	free(c->dprefix);
-	free(c->wtask);
+#define CTX_FREE_ARRAY(f) do { free(c->f); c->f = NULL; } while (0);
+	SEARCH_THREAD_ARRAYS(CTX_FREE_ARRAY)
+#undef CTX_FREE_ARRAY
 }
 
 void
@@ -925,31 +897,9 @@ search_ctx_clone(SearchCtx *t, const SearchCtx *c)
 	t->is_main = false;
 	t->nodes = 0;
 	t->stopped = 0;
-	t->S = NULL;
-	t->wcur = NULL;
-	t->HUd = NULL;
-	t->HVd = NULL;
-	t->abase = NULL;
-	t->aoff = NULL;
-	t->aJr = NULL;
-	t->rbase = NULL;
-	t->HV = NULL;
-	t->T0 = t->T1 = t->TS = NULL;
-	t->hs = NULL;
-	t->hdiff = NULL;
-	t->LU = t->LV = NULL;
-	t->cbound = NULL;
-	t->cval_order = NULL;
-	t->diff = NULL;
-	t->pairs = NULL;
-	t->bestv = NULL;
-	t->winc = NULL;
-	t->lsdot = NULL;
-	t->lsdl1 = t->lscorr = NULL;
-	t->lsnz = NULL;
-	t->dnch = t->dcur = t->dr = NULL;
-	t->dprefix = NULL;
-	t->wtask = NULL;
+#define CTX_CLEAR_ARRAY(f) t->f = NULL;
+	SEARCH_THREAD_ARRAYS(CTX_CLEAR_ARRAY)
+#undef CTX_CLEAR_ARRAY
 	if (ctx_alloc_thread(t) != 0)
 		return -1;
 	CTX_ALLOC(t->abase, c->abase_len);
