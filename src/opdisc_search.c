@@ -836,7 +836,7 @@ knapsack_column(const SearchCtx *c, int j, const double *h,
 				const double *restrict T0, double *restrict T1, int rl)
 {
 	int			B = c->B;
-	const double *cost = c->vcost + (size_t) j * (2 * B + 1) + B;
+	const double *cost = coord_costs(c, j);
 
 	for (int s = 0; s <= rl; s++)
 		T1[s] = T0[s] + h[B] + cost[0];
@@ -1084,11 +1084,9 @@ visit_child(SearchCtx *c, int k, int v, int r, double prefix, double bound)
 	}
 	else
 	{
-		for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
-			c->S[c->crow[t]] += c->cval[t] * v;
+		search_add_column(c, c->S, col, v);
 		search_dfs(c, k + 1, r - v * v, prefix + coord_cost(c, col, v));
-		for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
-			c->S[c->crow[t]] -= c->cval[t] * v;
+		search_add_column(c, c->S, col, -v);
 	}
 	c->wcur[col] = 0;
 }

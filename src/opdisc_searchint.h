@@ -244,10 +244,25 @@ isqrt64(int64_t x)
  * value_cost[j (2B+1) + v + B] and N(x) = norm_cost[D2 - x] (0 if NULL),
  * exactly as opdisc_objective() defines it.
  */
+static inline const double *
+coord_costs(const SearchCtx *c, int j)
+{
+	/* column j's costs of the values -B..B, indexed by the value */
+	return c->vcost + (size_t) j * (2 * c->B + 1) + c->B;
+}
+
 static inline double
 coord_cost(const SearchCtx *c, int j, int v)
 {
-	return c->vcost[(size_t) j * (2 * c->B + 1) + (v + c->B)];
+	return coord_costs(c, j)[v];
+}
+
+/* dot[u] += a_{u,col} * v for the rows u with a nonzero in column col */
+static inline void
+search_add_column(const SearchCtx *c, int64_t *dot, int col, int v)
+{
+	for (int t = c->cstart[col]; t < c->cstart[col + 1]; t++)
+		dot[c->crow[t]] += c->cval[t] * v;
 }
 
 static inline double

@@ -50,13 +50,6 @@ row_loss(const OPDiscProblem *p, int u, int64_t sc)
 	return sc >= 1 ? p->neg[u] : p->pos[u];
 }
 
-static void
-apply_move(SearchCtx *c, int64_t *dot, int j, int dv)
-{
-	for (int t = c->cstart[j]; t < c->cstart[j + 1]; t++)
-		dot[c->crow[t]] += c->cval[t] * dv;
-}
-
 /* The local search's current point: exact loss, squared norm, costs, value */
 typedef struct LSPoint
 {
@@ -223,7 +216,7 @@ static void
 ls_move_coord(SearchCtx *c, int *w, LSPoint *pt, int j, int dj)
 {
 	pt->norm2 -= (int64_t) w[j] * w[j];
-	apply_move(c, c->lsdot, j, dj);
+	search_add_column(c, c->lsdot, j, dj);
 	pt->lin += coord_cost(c, j, w[j] + dj) - coord_cost(c, j, w[j]);
 	w[j] += dj;
 	pt->norm2 += (int64_t) w[j] * w[j];

@@ -38,10 +38,9 @@ run_task(SearchCtx *c, const SearchTask *t)
 	for (int i = 0; i < t->k; i++)
 	{
 		int			col = c->order[i];
-		int			v = c->wcur[col];
 
-		for (int q = c->cstart[col]; v != 0 && q < c->cstart[col + 1]; q++)
-			c->S[c->crow[q]] += c->cval[q] * v;
+		if (c->wcur[col] != 0)
+			search_add_column(c, c->S, col, c->wcur[col]);
 	}
 	c->kroot = t->k;
 	search_dfs(c, t->k, t->r, t->prefix);

@@ -163,37 +163,44 @@ stop_after(void *arg)
 	return (*left)-- <= 0;
 }
 
+/*
+ * Stops on an instance big enough that the search takes many nodes, with
+ * nthreads threads: should_stop() says stop after 'polls' calls, then a
+ * time limit of tlimit seconds; both return a grid point, not certified.
+ */
 static void
-check_controls(void)
+check_stops(int nthreads, int polls, double tlimit)
 {
 	Instance	in;
 	int			w[16];
 	OPDiscResult res;
 	int			left;
 
-	/* an instance big enough that the search takes many nodes */
 	rng_state = 12345;
 	make_instance(&in, 12, 3, 40, 3000, 0, 2.0, 0, false);
+	in.p.threads = nthreads;
 
 	memset(&res, 0, sizeof(res));
 	res.w = w;
-	left = 0;
+	left = polls;
 	in.p.should_stop = stop_after;
 	in.p.stop_arg = &left;
 	opdisc_solve_search(&in.p, &res);
-	CHECK(res.status == OPDISC_INTERRUPTED, "expected INTERRUPTED, got %d", (int) res.status);
-	CHECK(opdisc_in_grid(&in.p, w), "interrupted result w not in grid");
+	CHECK(res.status == OPDISC_INTERRUPTED, "%d thread(s): expected INTERRUPTED, got %d",
+		  nthreads, (int) res.status);
+	CHECK(opdisc_in_grid(&in.p, w), "%d thread(s): interrupted result w not in grid", nthreads);
 	CHECK(res.objective == opdisc_objective(&in.p, w),
-		  "interrupted objective not recomputed");
-	CHECK(res.message[0] != '\0', "interrupted result has no message");
+		  "%d thread(s): interrupted objective not recomputed", nthreads);
+	CHECK(res.message[0] != '\0', "%d thread(s): interrupted result has no message", nthreads);
 
 	in.p.should_stop = NULL;
-	in.p.time_limit = 1e-6;
+	in.p.time_limit = tlimit;
 	memset(&res, 0, sizeof(res));
 	res.w = w;
 	opdisc_solve_search(&in.p, &res);
-	CHECK(res.status == OPDISC_TIME_LIMIT, "expected TIME_LIMIT, got %d", (int) res.status);
-	CHECK(opdisc_in_grid(&in.p, w), "time-limited result w not in grid");
+	CHECK(res.status == OPDISC_TIME_LIMIT, "%d thread(s): expected TIME_LIMIT, got %d",
+		  nthreads, (int) res.status);
+	CHECK(opdisc_in_grid(&in.p, w), "%d thread(s): time-limited result w not in grid", nthreads);
 	instance_free(&in);
 }
 
@@ -211,7 +218,6 @@ check_threads(void)
 				wt[64];
 	OPDiscResult r1,
 				rt;
-	int			left;
 
 	rng_state = 777;
 	for (int t = 0; t < 12; t++)
@@ -242,26 +248,8 @@ check_threads(void)
 	CHECK(opdisc_search_shared_tasks > shared0,
 		  "threads: no subtree was ever handed to another thread");
 
-	rng_state = 12345;
-	make_instance(&in, 12, 3, 40, 3000, 0, 2.0, 0, false);
-	in.p.threads = 3;
-	memset(&rt, 0, sizeof(rt));
-	rt.w = wt;
-	left = 2;
-	in.p.should_stop = stop_after;
-	in.p.stop_arg = &left;
-	opdisc_solve_search(&in.p, &rt);
-	CHECK(rt.status == OPDISC_INTERRUPTED && opdisc_in_grid(&in.p, wt) &&
-		  rt.objective == opdisc_objective(&in.p, wt),
-		  "3 threads: expected INTERRUPTED with a grid point, got %d", (int) rt.status);
-	in.p.should_stop = NULL;
-	in.p.time_limit = 0.05;
-	memset(&rt, 0, sizeof(rt));
-	rt.w = wt;
-	opdisc_solve_search(&in.p, &rt);
-	CHECK(rt.status == OPDISC_TIME_LIMIT && opdisc_in_grid(&in.p, wt),
-		  "3 threads: expected TIME_LIMIT with a grid point, got %d", (int) rt.status);
-	instance_free(&in);
+	/* stops reach every thread: the caller's polls, the others follow */
+	check_stops(3, 2, 0.05);
 }
 
 /* Hand-made tie cases: zero noise, identical losses. */
@@ -431,7 +419,7 @@ main(void)
 		ninst++;
 	}
 	check_ties();
-	check_controls();
+	check_stops(1, 0, 1e-6);
 	check_threads();
 	check_mip_mismatch();
 
