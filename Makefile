@@ -1,10 +1,10 @@
 # dpobj — PGXS build.  `make && make install && make installcheck`
 EXTENSION = dpobj
 MODULE_big = dpobj
-# 0.1.0 is released and never changes; every later SQL change is an upgrade
+# 0.1.0 and 0.2.0 are released and never change; every later SQL change is an upgrade
 # script.  A fresh CREATE EXTENSION runs dpobj--0.1.0.sql and then the upgrade
 # chain to default_version (PostgreSQL picks that path itself, as contrib does).
-DATA = sql/dpobj--0.1.0.sql sql/dpobj--0.1.0--0.2.0.sql
+DATA = sql/dpobj--0.1.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql
 
 OBJS = \
 	src/dpobj.o \

@@ -13,6 +13,13 @@
 #include "utils/elog.h"
 #include "utils/guc.h"
 
+/*
+ * The version of the SQL objects this library is built for (dpobj.control's
+ * default_version): every charged or privileged entry point refuses, before
+ * any charge, while the database holds another version.
+ */
+#define DPOBJ_SQL_VERSION			"0.3.0"
+
 /* Largest feature dimension the halfspace mechanisms accept. */
 #define DPOBJ_HALFSPACE_MAX_DIM		256
 

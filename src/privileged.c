@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "privileged.h"
+#include "dpobj.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -28,6 +29,7 @@
 #include "catalog/pg_namespace.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
@@ -58,6 +60,12 @@ role_switch_end(RoleSwitch *rs)
 Oid
 dpobj_extension_oid(Oid *owner, Oid *schema)
 {
+	return dpobj_extension_info(owner, schema, NULL);
+}
+
+Oid
+dpobj_extension_info(Oid *owner, Oid *schema, char **version)
+{
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
@@ -78,6 +86,14 @@ dpobj_extension_oid(Oid *owner, Oid *schema)
 			*owner = ext->extowner;
 		if (schema)
 			*schema = ext->extnamespace;
+		if (version)
+		{
+			bool		isnull;
+			Datum		v = heap_getattr(tup, Anum_pg_extension_extversion,
+										 RelationGetDescr(rel), &isnull);
+
+			*version = isnull ? pstrdup("?") : text_to_cstring(DatumGetTextPP(v));
+		}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
@@ -108,17 +124,37 @@ others_may_create(HeapTuple nsptup)
 	return false;
 }
 
+/*
+ * The SQL objects in the database must be the ones this library was built
+ * for: between installing a new library and ALTER EXTENSION dpobj UPDATE,
+ * the old objects call into the new library, and a run could be charged
+ * and then fail on a missing or changed object.  Refused before anything
+ * is charged, on public grounds (the catalog).
+ */
+static void
+verify_sql_version(const char *version)
+{
+	if (strcmp(version, DPOBJ_SQL_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dpobj refuses to run: its library is version %s but its SQL objects in this database are version %s",
+						DPOBJ_SQL_VERSION, version),
+				 errdetail("Nothing was charged."),
+				 errhint("A superuser must run ALTER EXTENSION dpobj UPDATE in this database.")));
+}
+
 void
 dpobj_verify_schema(void)
 {
 	Oid			schema = InvalidOid;
+	char	   *version = NULL;
 	HeapTuple	tup;
 	Form_pg_namespace nsp;
 	bool		bad_name;
 	bool		bad_owner;
 	bool		bad_acl;
 
-	if (!OidIsValid(dpobj_extension_oid(NULL, &schema)))
+	if (!OidIsValid(dpobj_extension_info(NULL, &schema, &version)))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("extension \"dpobj\" is not installed in this database"),
@@ -142,4 +178,5 @@ dpobj_verify_schema(void)
 						   bad_owner ? "The schema is owned by a role that is not a superuser." :
 						   "A role that is not a superuser may create objects in the schema."),
 				 errhint("A superuser must own schema dpobj and keep CREATE on it to superusers (docs/SECURITY.md, \"Installation\").")));
+	verify_sql_version(version);
 }

@@ -36,11 +36,15 @@ extern void role_switch_end(RoleSwitch *rs);
 /*
  * Raises an error unless extension dpobj is installed in this database in
  * a schema named dpobj that a superuser owns and in which no other role
- * may create objects.  Every privileged entry point calls it first.
+ * may create objects, and its SQL objects are the version this library was
+ * built for (DPOBJ_SQL_VERSION).  Every privileged and every charged entry
+ * point calls it first.
  */
 extern void dpobj_verify_schema(void);
 
 /* the OID of extension dpobj (InvalidOid when not installed), and its owner */
 extern Oid	dpobj_extension_oid(Oid *owner, Oid *schema);
+/* the same, and the installed version of its SQL objects (palloc'd) */
+extern Oid	dpobj_extension_info(Oid *owner, Oid *schema, char **version);
 
 #endif							/* DPOBJ_PRIVILEGED_H */
