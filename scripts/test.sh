@@ -61,7 +61,7 @@ dpobj_at_exit "rm -rf -- '$WORK'; :"
 
 dpobj_ensure_packages
 dpobj_build_install
-# Issue 6: training jobs need dpobj preloaded (the job launcher is a static background
+# Training jobs need dpobj preloaded (the job launcher is a static background
 # worker; docs/USAGE.md, "Jobs"), so the test cluster preloads it.
 DPOBJ_EXTRA_CONF="${DPOBJ_EXTRA_CONF:-}
 shared_preload_libraries = 'dpobj'"
@@ -175,7 +175,7 @@ run_suite() {
     dpobj_log "$name: $ok passed, $bad failed"
 }
 
-# budget race, crash between debit and release, dump/restore (issue 4)
+# budget race, crash between debit and release, dump/restore
 run_suite concurrency "$REPO/tests/concurrency/run.sh"
 # jobs: restart, progress, pg_cron (starts its own pg_cron cluster)
 run_suite jobs "$REPO/tests/jobs/run.sh"

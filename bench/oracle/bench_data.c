@@ -2,7 +2,7 @@
  *
  * bench_data.c
  *	  Data sets of the standalone oracle benchmark: the Adult feature ladder
- *	  (issue 10) and synthetic dense continuous tables.  No PostgreSQL.
+ *	  and synthetic dense continuous tables.  No PostgreSQL.
  *
  * Adult: UCI Adult (Becker & Kohavi 1996, CC BY 4.0), adult.data.  Subsets:
  *	 bal  = all 7841 rows with income ">50K" (label +1) plus 7841 rows with

@@ -24,7 +24,7 @@ wall(void)
 }
 
 /*
- * Peer row (issue 3): solve the MPS file with CBC's command line and compare
+ * Peer row: solve the MPS file with CBC's command line and compare
  * with the search's certified answer.  The MIP's objective has the constant
  * C = sum_u p_u (build_mip: glp_set_obj_coef(lp, 0, C)); glp_write_mps writes
  * it as the objective row's RHS entry +C, and CBC 2.10 reads an objective RHS

@@ -2,7 +2,7 @@
  *
  * level_stats.c
  *	  How much of the exact search's weak part could two-column blocks make
- *	  exact?  (issue 10, docs/ORACLE.md "Still open").
+ *	  exact?  (docs/ORACLE.md "Still open").
  *
  *	  ./level_stats -s d40 [-p bal] [-f adult.data]   (sample seed 1, as oracle_bench)
  *

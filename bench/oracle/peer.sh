@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/oracle/peer.sh — peer row of the oracle benchmark (issue 3), one command:
+# bench/oracle/peer.sh — peer row of the oracle benchmark, one command:
 #
 #   bash bench/oracle/peer.sh
 #

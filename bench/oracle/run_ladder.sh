@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/oracle/run_ladder.sh — the oracle issue's ladder (issue 10) with oracle_bench:
+# bench/oracle/run_ladder.sh — the oracle's ladder with oracle_bench:
 # Adult feature sets (balanced subset) and synthetic dense sets, OPDisc and RSPM, sound
 # calibration, delta = 1/n^2.  Each cell runs draws 0..DRAWS-1 one at a time with a
 # time limit of LIMIT seconds and stops after STOP timeouts (the remaining draws are

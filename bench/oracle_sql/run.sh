@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/oracle_sql/run.sh — the exact-oracle benchmark of issue 3 THROUGH THE SQL
+# bench/oracle_sql/run.sh — the exact-oracle benchmark THROUGH THE SQL
 # AGGREGATES, one command (from the repository root, as root on Debian 12):
 #
 #   bash bench/oracle_sql/run.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/parallel/run.sh — issue 6: parallel aggregation throughput and memory, one command
+# bench/parallel/run.sh — parallel aggregation throughput and memory, one command
 # (a benchmark, not a test):
 #
 #   bash bench/parallel/run.sh
@@ -14,7 +14,7 @@
 # and the peak resident memory (VmHWM from /proc/<pid>/status, sampled every 0.1 s) of the
 # leader and of the parallel workers, next to the same numbers for count(*).  Every run
 # uses dpobj.seed = 1, so all runs must release the same model (checked).
-# The section "Parallel aggregation (issue 6)" at the end of docs/BENCHMARKS.md is
+# The section "Parallel aggregation" at the end of docs/BENCHMARKS.md is
 # replaced by this run's results (nothing else in that file is touched).
 #
 # Environment: BENCH_ROWS [10000000], BENCH_REPS [3], BENCH_DOC [docs/BENCHMARKS.md].
@@ -26,7 +26,7 @@ set -euo pipefail
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-3}"
 BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
-SECTION='## Parallel aggregation (issue 6)'
+SECTION='## Parallel aggregation'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-parallel.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$OUT'; :"
 
