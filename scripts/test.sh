@@ -10,7 +10,7 @@
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
 # 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
-#    0.1.0 release (tests/upgrade), the
+#    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), and a
 #    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
 #    per machine, cached outside the repository),
@@ -179,7 +179,7 @@ run_suite() {
 run_suite concurrency "$REPO/tests/concurrency/run.sh"
 # jobs: restart, progress, pg_cron (starts its own pg_cron cluster)
 run_suite jobs "$REPO/tests/jobs/run.sh"
-# ALTER EXTENSION UPDATE from the 0.1.0 release (its own cluster and installation copy)
+# ALTER EXTENSION UPDATE from each release, 0.1.0 and 0.2.0 (its own clusters and installation copies)
 run_suite upgrade "$REPO/tests/upgrade/run.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism

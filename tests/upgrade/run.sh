@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from the 0.1.0 release.
+# tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version
+# (0.1.0 and 0.2.0).
 #
-# The real upgrade path of a user: the 0.1.0 release (built from its commit) is installed
-# and used — protected tables, budgets, trainings through dpobj.train() and directly, a
-# background job, models stored in a user table — then the current binaries and scripts
-# are installed, the server restarts, and ALTER EXTENSION dpobj UPDATE runs.  Checks:
+# The real upgrade path of a user, once per release: the release (built from its commit)
+# is installed and used — protected tables, budgets, trainings through dpobj.train() and
+# directly, a background job, models stored in a user table (and, from 0.2.0 on, in the
+# model catalog) — then the current binaries and scripts are installed and the server
+# restarts.  Before ALTER EXTENSION dpobj UPDATE the new library must refuse every charged
+# entry point over the old SQL objects, charging nothing.  Then the update runs.  Checks:
 #   (a) the data survives exactly (ledger, budgets, protections, stored models and their
 #       predictions, the job queue) and the enforcement still holds (budget refusal, no
 #       SELECT for the analyst, row-level security, the append-only ledger);
 #   (b) the resulting catalog — every object of the extension with its full definition
 #       (tests/upgrade/catalog.sql) — is identical to a fresh CREATE EXTENSION, and to
-#       CREATE EXTENSION ... VERSION '0.1.0' followed by the update in an empty database.
+#       CREATE EXTENSION ... VERSION '<release>' followed by the update in an empty database.
 #
 # It needs the repository's git history (the release commit) and a PostgreSQL 15
 # installation laid out as Debian's (PG_BINDIR, exported by scripts/common.sh), which it
@@ -18,27 +21,32 @@
 # under test elsewhere.  It starts its own cluster on a private socket.
 #
 # Environment: PG_BINDIR (default /usr/lib/postgresql/15/bin), DPOBJ_UPGRADE_PGPORT
-# (default 55436; names the socket only), DPOBJ_TMPDIR.  Last line: "N passed, M failed".
+# (default 55436; names the socket only), DPOBJ_TMPDIR, DPOBJ_UPGRADE_FROM (the releases
+# to start from, default "0.1.0 0.2.0").  Last line: "N passed, M failed".
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../concurrency/lib.sh"
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-RELEASE_0_1_0=68b2a04a7c975b4a52ae9e9fb09ca4454f5c68eb   # "dpobj 0.1.0", released
+declare -A RELEASE=(
+    [0.1.0]=68b2a04a7c975b4a52ae9e9fb09ca4454f5c68eb     # "dpobj 0.1.0", released
+    [0.2.0]=2916a8f                                      # "dpobj 0.2.0", released
+)
 PORT="${DPOBJ_UPGRADE_PGPORT:-55436}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 bail() { echo "not ok - $*"; t_summary; exit 1; }
 
-WORK="$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-upgrade.XXXXXX")"
-chmod 755 "$WORK"
-[[ "$(id -u)" -eq 0 ]] && chown postgres: "$WORK"
+ROOT="$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-upgrade.XXXXXX")"
+chmod 755 "$ROOT"
+WORK="$ROOT"
+INST_BIN=
 cleanup() {
-    [[ -f "$WORK/data/postmaster.pid" ]] &&
+    [[ -n "$INST_BIN" && -f "$WORK/data/postmaster.pid" ]] &&
         as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -m immediate -w stop >/dev/null 2>&1
-    rm -rf -- "$WORK"
+    rm -rf -- "$ROOT"
 }
 trap cleanup EXIT
 
-# --- a private copy of the PostgreSQL installation under test -------------------------
+# --- a private copy of the PostgreSQL installation, per release --------------------------
 # Debian layout: <prefix>/lib/postgresql/15/{bin,lib}, <prefix>/share/postgresql/15 and
 # <prefix>/include/postgresql; PostgreSQL finds its share and lib directories relative to
 # its binaries, so the copy is self-contained.
@@ -47,33 +55,41 @@ prefix="$(cd "$libroot/../../.." && pwd)"
 sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
 [[ "$sharedir" == "$prefix/share/postgresql/15" ]] ||
     bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
-INST="$WORK/inst"
-mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-cp -a "$libroot" "$INST/lib/postgresql/15" && cp -a "$sharedir" "$INST/share/postgresql/15" ||
-    bail "could not copy the PostgreSQL installation"
-ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
-rm -f "$INST"/lib/postgresql/15/lib/dpobj.so "$INST"/share/postgresql/15/extension/dpobj[.-]*
-INST_BIN="$INST/lib/postgresql/15/bin"
-INST_CONFIG="$INST_BIN/pg_config"
-[[ "$("$INST_CONFIG" --pkglibdir)" == "$INST/lib/postgresql/15/lib" ]] ||
-    bail "the copied installation does not relocate ($("$INST_CONFIG" --pkglibdir))"
-export PATH="$INST_BIN:$PATH"
 
-# --- the 0.1.0 release ----------------------------------------------------------------
-git -C "$REPO" cat-file -e "$RELEASE_0_1_0^{commit}" 2>/dev/null ||
-    bail "the 0.1.0 release commit $RELEASE_0_1_0 is not in this clone's history"
-mkdir -p "$WORK/v010"
-git -C "$REPO" archive "$RELEASE_0_1_0" | tar -x -C "$WORK/v010" || bail "git archive of 0.1.0 failed"
-make -s -C "$WORK/v010" PG_CONFIG="$INST_CONFIG" >"$WORK/build010.log" 2>&1 &&
-    make -s -C "$WORK/v010" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build010.log" 2>&1 ||
-    { tail -20 "$WORK/build010.log"; bail "building and installing 0.1.0 failed"; }
-t_is "0.1.0 installed: its control file says 0.1.0" \
-    "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/15/extension/dpobj.control")" "0.1.0"
+# new_installation DIR: a copy without dpobj; sets INST, INST_BIN, INST_CONFIG
+new_installation() {
+    INST="$1"
+    mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
+    cp -a "$libroot" "$INST/lib/postgresql/15" && cp -a "$sharedir" "$INST/share/postgresql/15" ||
+        bail "could not copy the PostgreSQL installation"
+    ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
+    rm -f "$INST"/lib/postgresql/15/lib/dpobj.so "$INST"/share/postgresql/15/extension/dpobj[.-]*
+    INST_BIN="$INST/lib/postgresql/15/bin"
+    INST_CONFIG="$INST_BIN/pg_config"
+    [[ "$("$INST_CONFIG" --pkglibdir)" == "$INST/lib/postgresql/15/lib" ]] ||
+        bail "the copied installation does not relocate ($("$INST_CONFIG" --pkglibdir))"
+}
 
-# --- a cluster running 0.1.0 ------------------------------------------------------------
-as_pg "$INST_BIN/initdb" -D "$WORK/data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-    >"$WORK/initdb.log" 2>&1 || { cat "$WORK/initdb.log"; bail "initdb failed"; }
-as_pg tee -a "$WORK/data/postgresql.conf" >/dev/null <<CONF
+# install_release VERSION: build the release from its commit into the copy
+install_release() {
+    local ver="$1" commit="${RELEASE[$1]}"
+    git -C "$REPO" cat-file -e "$commit^{commit}" 2>/dev/null ||
+        bail "the $ver release commit $commit is not in this clone's history"
+    mkdir -p "$WORK/src-$ver"
+    git -C "$REPO" archive "$commit" | tar -x -C "$WORK/src-$ver" || bail "git archive of $ver failed"
+    make -s -C "$WORK/src-$ver" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
+        make -s -C "$WORK/src-$ver" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
+        { tail -20 "$WORK/build-$ver.log"; bail "building and installing $ver failed"; }
+    t_is "$ver installed: its control file says $ver" \
+        "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/15/extension/dpobj.control")" "$ver"
+}
+
+# start_cluster: a new cluster of the copy in $WORK/data
+start_cluster() {
+    rm -rf "$WORK/data"
+    as_pg "$INST_BIN/initdb" -D "$WORK/data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
+        >"$WORK/initdb.log" 2>&1 || { cat "$WORK/initdb.log"; bail "initdb failed"; }
+    as_pg tee -a "$WORK/data/postgresql.conf" >/dev/null <<CONF
 listen_addresses = ''
 unix_socket_directories = '$WORK'
 port = $PORT
@@ -82,20 +98,26 @@ max_worker_processes = 16
 shared_preload_libraries = 'dpobj'
 log_min_messages = warning
 CONF
-printf 'local all all trust\n' | as_pg tee "$WORK/data/pg_hba.conf" >/dev/null
-as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 start >/dev/null ||
-    { tail -20 "$WORK/server.log"; bail "the 0.1.0 cluster did not start"; }
-export PGHOST="$WORK" PGPORT="$PORT" PGUSER=postgres
-unset PGDATABASE
+    printf 'local all all trust\n' | as_pg tee "$WORK/data/pg_hba.conf" >/dev/null
+    as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 start >/dev/null ||
+        { tail -20 "$WORK/server.log"; bail "the cluster did not start"; }
+    export PGHOST="$WORK" PGPORT="$PORT" PGUSER=postgres
+    unset PGDATABASE
+}
 
-t_psql -d postgres -c "CREATE DATABASE up" -c "CREATE DATABASE fresh" -c "CREATE DATABASE empty" \
-    -c "CREATE ROLE up_owner NOLOGIN" -c "CREATE ROLE up_analyst LOGIN" \
-    -c "CREATE ROLE up_other LOGIN" >/dev/null || bail "could not create databases and roles"
-t_psql -d up -c "CREATE EXTENSION dpobj" >/dev/null || bail "CREATE EXTENSION dpobj (0.1.0) failed"
-t_is "the database runs 0.1.0" "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "0.1.0"
+stop_cluster() {
+    as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -m fast -w stop >/dev/null 2>&1
+}
 
-# use it the way 0.1.0 was used
-t_psql -d up >/dev/null <<'SQL' || bail "using 0.1.0 failed"
+# use_release VERSION: use it the way a release was used
+use_release() {
+    local ver="$1" job state
+    t_psql -d postgres -c "CREATE DATABASE up" -c "CREATE DATABASE fresh" -c "CREATE DATABASE empty" \
+        -c "CREATE ROLE up_owner NOLOGIN" -c "CREATE ROLE up_analyst LOGIN" \
+        -c "CREATE ROLE up_other LOGIN" >/dev/null || bail "could not create databases and roles"
+    t_psql -d up -c "CREATE EXTENSION dpobj" >/dev/null || bail "CREATE EXTENSION dpobj ($ver) failed"
+    t_is "the database runs $ver" "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$ver"
+    t_psql -d up >/dev/null <<'SQL' || bail "using $ver failed"
 CREATE TABLE pts AS
   SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
     FROM generate_series(1, 60) i;
@@ -123,15 +145,22 @@ RESET ROLE;
 INSERT INTO models
   SELECT 'direct', dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 0.5, 1e-6) FROM pts;
 SQL
-job=$(t_psql -d up -c "SET ROLE up_analyst" \
-    -c "SELECT dpobj.submit('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)") ||
-    bail "dpobj.submit (0.1.0) failed"
-for _ in $(seq 1 120); do
-    state=$(t_psql -d up -c "SELECT state FROM dpobj.job_queue WHERE id = $job")
-    [[ "$state" == succeeded || "$state" == failed ]] && break
-    sleep 0.5
-done
-t_is "a 0.1.0 job ran" "$state" "succeeded"
+    if [[ "$ver" != 0.1.0 ]]; then
+        # the model catalog exists from 0.2.0 on: one stored model per role
+        t_psql -d up -c "GRANT SELECT ON models TO up_other" -c "SET ROLE up_other" \
+            -c "SELECT dpobj.save_model('kept', m) FROM models WHERE name = 'rspm'" >/dev/null ||
+            bail "dpobj.save_model ($ver) failed"
+    fi
+    job=$(t_psql -d up -c "SET ROLE up_analyst" \
+        -c "SELECT dpobj.submit('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)") ||
+        bail "dpobj.submit ($ver) failed"
+    for _ in $(seq 1 120); do
+        state=$(t_psql -d up -c "SELECT state FROM dpobj.job_queue WHERE id = $job")
+        [[ "$state" == succeeded || "$state" == failed ]] && break
+        sleep 0.5
+    done
+    t_is "a $ver job ran" "$state" "succeeded"
+}
 
 # what must survive the update, exactly
 # (the ledger rows written before the update; later runs add rows)
@@ -148,85 +177,132 @@ PRED_SQL="SELECT string_agg(format('%s:%s', name, p), ';' ORDER BY name)
                     FROM models, pts GROUP BY name) s"
 JOB_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s', id, owner, rel, state, model, error), ';' ORDER BY id)
            FROM dpobj.job_queue"
-declare -A before
-for q in LEDGER BUDGET PROT MODEL PRED JOB; do
-    sql="${q}_SQL"
-    before[$q]=$(t_psql -d up -c "${!sql}") || bail "snapshot $q failed"
-done
-t_is "the 0.1.0 ledger has the runs (3 trainings, 1 job, 1 direct run), all released" \
-    "$(t_psql -d up -c "SELECT count(*) || ' ' || max(id) || ' ' || string_agg(DISTINCT outcome, ',') FROM dpobj.ledger")" \
-    "5 5 released"
+# the model catalog (0.2.0 on; empty for 0.1.0)
+CATALOG_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, name, ownerid, mechanism, created, epsilon, params, model), ';' ORDER BY id), '')
+               FROM dpobj.models"
+SPEND_SQL="SELECT (SELECT count(*) FROM dpobj.ledger) || '/' || (SELECT sum(spent_epsilon) FROM dpobj.budgets)"
 
-# --- new binaries and scripts, then the update -------------------------------------------
-make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
-    make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
-    { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
-target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
-t_is "META.json gives the control file's default_version (release and extension)" \
-    "$(grep -c "\"version\": \"$target\"" "$REPO/META.json")" "2"
-t_check "an upgrade script leads from 0.1.0 to $target" test -f "$REPO/sql/dpobj--0.1.0--$target.sql"
-as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 restart >/dev/null ||
-    { tail -20 "$WORK/server.log"; bail "restart with the new binaries failed"; }
+# refused_before_update VERSION: the new library over the old SQL objects charges nothing
+refused_before_update() {
+    local ver="$1" spend out
+    spend=$(t_psql -d up -c "$SPEND_SQL")
+    out=$(psql -X -q -At -d up -c "SET ROLE up_analyst" \
+        -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" 2>&1)
+    t_check "before the update: train() over the $ver objects asks for ALTER EXTENSION dpobj UPDATE" \
+        bash -c '[[ "$1" == *"ALTER EXTENSION dpobj UPDATE"* ]]' _ "$out"
+    out=$(psql -X -q -At -d up -c "SET ROLE up_analyst" \
+        -c "SELECT dpobj.submit('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" 2>&1)
+    t_check "before the update: submit() over the $ver objects asks for ALTER EXTENSION dpobj UPDATE" \
+        bash -c '[[ "$1" == *"ALTER EXTENSION dpobj UPDATE"* ]]' _ "$out"
+    out=$(psql -X -q -At -d up -c "SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 0.5, 1e-6) FROM pts" 2>&1)
+    t_check "before the update: a $ver direct aggregate asks for ALTER EXTENSION dpobj UPDATE" \
+        bash -c '[[ "$1" == *"ALTER EXTENSION dpobj UPDATE"* ]]' _ "$out"
+    t_is "before the update: nothing was charged or recorded (ledger rows / spent)" \
+        "$(t_psql -d up -c "$SPEND_SQL")" "$spend"
+}
 
-# between installing the binaries and ALTER EXTENSION UPDATE the 0.1.0 SQL objects call the
-# new library: stored models still predict, and nothing crashes
-t_is "before the update: stored models predict as before" "$(t_psql -d up -c "$PRED_SQL")" "${before[PRED]}"
-out=$(t_psql -d up -c "SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 0.5, 1e-6) IS NOT NULL FROM pts" 2>&1)
-t_check "before the update: a 0.1.0 aggregate either runs or asks for ALTER EXTENSION UPDATE" \
-    bash -c '[[ "$1" == t || "$1" == *"ALTER EXTENSION dpobj UPDATE"* ]]' _ "$out"
+# upgrade_from VERSION: the whole path from one release
+upgrade_from() {
+    local ver="$1" q sql target
+    declare -A before
+    echo "# --- from $ver"
+    WORK="$ROOT/$ver"
+    mkdir -p "$WORK" && chmod 755 "$WORK"
+    [[ "$(id -u)" -eq 0 ]] && chown postgres: "$WORK"
+    new_installation "$WORK/inst"
+    install_release "$ver"
+    start_cluster
+    use_release "$ver"
+    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG; do
+        sql="${q}_SQL"
+        if [[ $q == CATALOG && $ver == 0.1.0 ]]; then
+            before[$q]=""       # no model catalog before 0.2.0
+            continue
+        fi
+        before[$q]=$(t_psql -d up -c "${!sql}") || bail "snapshot $q failed"
+    done
+    t_is "the $ver ledger has the runs (3 trainings, 1 job, 1 direct run), all released" \
+        "$(t_psql -d up -c "SELECT count(*) || ' ' || max(id) || ' ' || string_agg(DISTINCT outcome, ',') FROM dpobj.ledger")" \
+        "5 5 released"
+    if [[ "$ver" != 0.1.0 ]]; then
+        t_check "the $ver model catalog holds the stored model" test -n "${before[CATALOG]}"
+    fi
 
-t_psql -d up -c "ALTER EXTENSION dpobj UPDATE" >/dev/null 2>"$WORK/update.err"
-t_is "ALTER EXTENSION dpobj UPDATE succeeds" "$?:$(cat "$WORK/update.err")" "0:"
-t_is "the database runs $target" \
-    "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$target"
+    # --- new binaries and scripts, then the update ---------------------------------------
+    make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
+        make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
+        { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
+    target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
+    t_is "META.json gives the control file's default_version (release and extension)" \
+        "$(grep -c "\"version\": \"$target\"" "$REPO/META.json")" "2"
+    as_pg "$INST_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w -t 60 restart >/dev/null ||
+        { tail -20 "$WORK/server.log"; bail "restart with the new binaries failed"; }
 
-# (a) the data survived exactly
-for q in LEDGER BUDGET PROT MODEL PRED JOB; do
-    sql="${q}_SQL"
-    t_is "after the update: $q unchanged" "$(t_psql -d up -c "${!sql}")" "${before[$q]}"
-done
+    # between installing the binaries and ALTER EXTENSION UPDATE the old SQL objects call
+    # the new library: stored models still predict, charged entry points refuse for free
+    t_is "before the update: stored models predict as before" "$(t_psql -d up -c "$PRED_SQL")" "${before[PRED]}"
+    refused_before_update "$ver"
+
+    t_psql -d up -c "ALTER EXTENSION dpobj UPDATE" >/dev/null 2>"$WORK/update.err"
+    t_is "ALTER EXTENSION dpobj UPDATE from $ver succeeds" "$?:$(cat "$WORK/update.err")" "0:"
+    t_is "the database runs $target" \
+        "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$target"
+
+    # (a) the data survived exactly
+    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG; do
+        sql="${q}_SQL"
+        t_is "after the update from $ver: $q unchanged" "$(t_psql -d up -c "${!sql}")" "${before[$q]}"
+    done
+    check_enforcement
+    check_catalog "$ver"
+    stop_cluster
+}
 
 # ... and the enforcement holds
-t_is "the analyst still cannot read the protected table" \
-    "$(t_psql -d up -c "SET ROLE up_analyst" -c "SELECT has_table_privilege('pts', 'SELECT')")" "f"
-t_psql -d up -c "SET ROLE up_analyst" \
-    -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001) IS NOT NULL" >/dev/null
-t_is "training after the update charges the old budget" \
-    "$(t_psql -d up -c "SELECT spent_epsilon FROM dpobj.budgets WHERE rolid = 'up_analyst'::regrole")" "0.5"
-psql -X -q -At -d up -c "SET ROLE up_analyst" -c '\set VERBOSITY sqlstate' \
-    -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null 2>"$WORK/refused.err"
-t_is "the exhausted old budget refuses (DP004)" "$(grep -o 'DP004' "$WORK/refused.err")" "DP004"
-t_is "ledger totals = spend after the update" \
-    "$(t_psql -d up -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
-                         FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d
-                                                          FROM dpobj.ledger GROUP BY 1) s ON s.budget_id = b.id")" "t"
-t_is "row-level security: an analyst sees only its own ledger rows" \
-    "$(t_psql -d up -c "SET ROLE up_other" -c "SELECT count(*) FROM dpobj.ledger")" \
-    "$(t_psql -d up -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = 'up_other'")"
-psql -X -q -At -d up -c "DELETE FROM dpobj.ledger" >/dev/null 2>"$WORK/delete.err"
-t_check "the ledger is still append-only, even for a superuser" grep -q "append-only" "$WORK/delete.err"
+check_enforcement() {
+    t_is "the analyst still cannot read the protected table" \
+        "$(t_psql -d up -c "SET ROLE up_analyst" -c "SELECT has_table_privilege('pts', 'SELECT')")" "f"
+    t_psql -d up -c "SET ROLE up_analyst" \
+        -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001) IS NOT NULL" >/dev/null
+    t_is "training after the update charges the old budget" \
+        "$(t_psql -d up -c "SELECT spent_epsilon FROM dpobj.budgets WHERE rolid = 'up_analyst'::regrole")" "0.5"
+    psql -X -q -At -d up -c "SET ROLE up_analyst" -c '\set VERBOSITY sqlstate' \
+        -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null 2>"$WORK/refused.err"
+    t_is "the exhausted old budget refuses (DP004)" "$(grep -o 'DP004' "$WORK/refused.err")" "DP004"
+    t_is "ledger totals = spend after the update" \
+        "$(t_psql -d up -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
+                             FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d
+                                                              FROM dpobj.ledger GROUP BY 1) s ON s.budget_id = b.id")" "t"
+    t_is "row-level security: an analyst sees only its own ledger rows" \
+        "$(t_psql -d up -c "SET ROLE up_other" -c "SELECT count(*) FROM dpobj.ledger")" \
+        "$(t_psql -d up -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = 'up_other'")"
+    psql -X -q -At -d up -c "DELETE FROM dpobj.ledger" >/dev/null 2>"$WORK/delete.err"
+    t_check "the ledger is still append-only, even for a superuser" grep -q "append-only" "$WORK/delete.err"
+}
 
 # (b) the catalog equals a fresh install's
-t_psql -d fresh -c "CREATE EXTENSION dpobj" >/dev/null || bail "fresh CREATE EXTENSION failed"
-t_psql -d empty -c "CREATE EXTENSION dpobj VERSION '0.1.0'" -c "ALTER EXTENSION dpobj UPDATE" >/dev/null ||
-    bail "0.1.0 + update in an empty database failed"
-for db in up fresh empty; do
-    t_psql -d "$db" -f "$REPO/tests/upgrade/catalog.sql" >"$WORK/catalog.$db" 2>&1 ||
-        bail "catalog listing of $db failed: $(head -3 "$WORK/catalog.$db")"
-done
-t_check "the catalog listing is not empty ($(grep -c '^function ' "$WORK/catalog.fresh") functions)" \
-    test "$(grep -c '^function ' "$WORK/catalog.fresh")" -gt 20
-if diff -u "$WORK/catalog.fresh" "$WORK/catalog.up" >"$WORK/catalog.diff"; then
-    t_check "updated catalog = fresh install (with data)" true
-else
-    head -60 "$WORK/catalog.diff"
-    t_check "updated catalog = fresh install (with data)" false
-fi
-if diff -u "$WORK/catalog.fresh" "$WORK/catalog.empty" >"$WORK/catalog.diff2"; then
-    t_check "updated catalog = fresh install (empty database)" true
-else
-    head -60 "$WORK/catalog.diff2"
-    t_check "updated catalog = fresh install (empty database)" false
-fi
+check_catalog() {
+    local ver="$1" db
+    t_psql -d fresh -c "CREATE EXTENSION dpobj" >/dev/null || bail "fresh CREATE EXTENSION failed"
+    t_psql -d empty -c "CREATE EXTENSION dpobj VERSION '$ver'" -c "ALTER EXTENSION dpobj UPDATE" >/dev/null ||
+        bail "$ver + update in an empty database failed"
+    for db in up fresh empty; do
+        t_psql -d "$db" -f "$REPO/tests/upgrade/catalog.sql" >"$WORK/catalog.$db" 2>&1 ||
+            bail "catalog listing of $db failed: $(head -3 "$WORK/catalog.$db")"
+    done
+    t_check "the catalog listing is not empty ($(grep -c '^function ' "$WORK/catalog.fresh") functions)" \
+        test "$(grep -c '^function ' "$WORK/catalog.fresh")" -gt 20
+    for db in up empty; do
+        if diff -u "$WORK/catalog.fresh" "$WORK/catalog.$db" >"$WORK/catalog.diff.$db"; then
+            t_check "catalog updated from $ver = fresh install ($db database)" true
+        else
+            head -60 "$WORK/catalog.diff.$db"
+            t_check "catalog updated from $ver = fresh install ($db database)" false
+        fi
+    done
+}
 
+for ver in ${DPOBJ_UPGRADE_FROM:-0.1.0 0.2.0}; do
+    upgrade_from "$ver"
+done
 t_summary
