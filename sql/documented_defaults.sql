@@ -1,0 +1,88 @@
+-- The defaults that docs/REFERENCE.md (compiled into dpobj.help()) states are the code's:
+-- every setting's default and who may set it, every literal option default of every
+-- mechanism.  A default changed on one side only makes this test fail.
+
+-- settings: the table of help('settings'), one row per documented parameter
+CREATE TEMP TABLE doc_settings AS
+SELECT m[1] AS name, l AS line,
+       coalesce(substring(l FROM '[(;] ?default ([^;),:]+)'),
+                substring(l FROM '\| ([^ |]+) \(default\)')) AS doc_default,
+       CASE WHEN l LIKE '%| superuser only |%' THEN 'superuser'
+            WHEN l LIKE '%| postgresql.conf, restart |%' THEN 'postmaster'
+            WHEN l LIKE '%| postgresql.conf |%' THEN 'sighup'
+            WHEN l LIKE '%| any user |%' THEN 'user' END AS doc_context
+  FROM regexp_split_to_table(dpobj.help('settings'), E'\n') l,
+       regexp_matches(l, '`(dpobj\.[a-z_]+)`', 'g') m;
+
+-- how many settings are documented and how many exist (both lists must be complete)
+SELECT (SELECT count(*) FROM doc_settings) AS documented,
+       (SELECT count(*) FROM pg_settings WHERE name LIKE 'dpobj.%') AS in_code;
+
+-- a documented default in the setting's unit ('10s' for a parameter kept in ms is 10000)
+CREATE TEMP TABLE doc_vs_code AS
+SELECT s.name, d.doc_default, s.boot_val, s.unit, d.doc_context, s.context,
+       CASE
+         WHEN d.doc_default ~ '^-?[0-9.]+(ms|s|min)?$' AND s.unit IN ('ms', 's') THEN
+           (regexp_replace(d.doc_default, '[a-z]+$', '')::numeric
+             * CASE coalesce(substring(d.doc_default FROM '[a-z]+$'), s.unit)
+                 WHEN 'ms' THEN 1 WHEN 's' THEN 1000 WHEN 'min' THEN 60000 END
+             / CASE s.unit WHEN 'ms' THEN 1 ELSE 1000 END)::text
+         ELSE d.doc_default
+       END AS doc_in_unit
+  FROM pg_settings s LEFT JOIN doc_settings d USING (name)
+ WHERE s.name LIKE 'dpobj.%';
+
+-- every dpobj setting is documented, with the code's default (or none where the code's is
+-- empty) and the code's context; this lists the ones that are not (none)
+SELECT name, doc_default, boot_val, unit, doc_context, context
+  FROM doc_vs_code
+ WHERE doc_context IS DISTINCT FROM context
+    OR (boot_val = '' AND doc_default IS NOT NULL)
+    OR (boot_val <> '' AND NOT coalesce(
+          CASE WHEN doc_in_unit ~ '^-?[0-9.]+$' AND boot_val ~ '^-?[0-9.]+$'
+               THEN doc_in_unit::numeric = boot_val::numeric
+               ELSE doc_in_unit = boot_val END, false))
+ ORDER BY name;
+
+-- options: every literal default of a mechanism's options table (number, "string", true,
+-- false; floor(sqrt(d)) and d for the grid) against the params of a model trained with
+-- no such option (d = 4; params hold every option the mechanism used)
+CREATE TEMP TABLE pts AS
+  SELECT ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, (i % 2) / 2.0]::float8[] AS x,
+         i % 3 = 0 AS y
+    FROM generate_series(1, 50) i;
+CREATE TEMP TABLE trained AS
+SELECT 'opdisc' AS mech, (SELECT (dpobj.dp_halfspace(x, y, 1, 1e-6)).params FROM pts) AS params
+UNION ALL SELECT 'rspm', (SELECT (dpobj.dp_halfspace_rspm(x, y, 1, 1e-6)).params FROM pts)
+UNION ALL SELECT 'expmech', (SELECT (dpobj.dp_expmech(x, y, 1, 1e-6)).params FROM pts)
+UNION ALL SELECT 'logistic', (SELECT (dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
+UNION ALL SELECT 'noisysgd', (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
+UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts);
+
+CREATE TEMP TABLE doc_options AS
+SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default,
+       CASE trim(m[2])
+         WHEN 'floor(sqrt(d))' THEN '2'
+         WHEN 'd' THEN '4'
+         ELSE trim(both '"' FROM trim(m[2]))
+       END AS expected,
+       t.params ->> m[1] AS in_params
+  FROM trained t,
+       regexp_split_to_table(dpobj.help(t.mech), E'\n') l,
+       regexp_matches(l, '^\| `([A-Za-z0-9_]+)` \|.*\| ([^|]+) \|$') m
+ WHERE trim(m[2]) ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(d\)\)|d)$';
+
+-- options compared per mechanism (an option the model's params do not show -- Huber's h
+-- under the logistic loss -- is not compared)
+SELECT mech, count(*) FILTER (WHERE in_params IS NOT NULL) AS compared,
+       string_agg(opt, ', ' ORDER BY opt) FILTER (WHERE in_params IS NOT NULL) AS options
+  FROM doc_options GROUP BY mech ORDER BY mech;
+
+-- documented option defaults the code does not use (none)
+SELECT mech, opt, doc_default, in_params
+  FROM doc_options
+ WHERE in_params IS NOT NULL
+   AND in_params IS DISTINCT FROM expected
+   AND NOT (in_params ~ '^-?[0-9.e+-]+$' AND expected ~ '^-?[0-9.]+$'
+            AND in_params::numeric = expected::numeric)
+ ORDER BY mech, opt;
