@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""tests/docs/structure.py — checks that the source tree and the documents agree.
+
+Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, M failed".
+  1. every path README.md and docs/*.md name (src/…, tests/…, bench/…, sql/…, scripts/…,
+     expected/…, docs/…, data/…; globs allowed) exists;
+  2. no "issue N" in src/, sql/ (but the released scripts, which never change), docs/,
+     bench/, tests/, scripts/ or README.md: comments and docs say what and why;
+  3. docs/ARCHITECTURE.md lists every folder of src/ in its layout table and names every
+     source file of src/ in its file table;
+  4. src/core/ includes no PostgreSQL header, directly or through another header;
+  5. no include circle between modules (x.c with x.h) and no call circle between files.
+"""
+import glob, os, re, subprocess, sys
+
+PASS, FAIL = 0, 0
+
+
+def check(desc, ok, detail=""):
+    global PASS, FAIL
+    if ok:
+        PASS += 1
+        print("ok - " + desc)
+    else:
+        FAIL += 1
+        print("not ok - " + desc + (": " + detail if detail else ""))
+
+
+def tracked():
+    return subprocess.check_output(["git", "ls-files"], text=True).split()
+
+
+def doc_paths():
+    """every repository path that README.md and docs/*.md mention"""
+    pat = re.compile(r"(?<![\w/.-])((?:src|tests|bench|sql|scripts|expected|docs|data)/[\w./*-]*[\w*])")
+    found = {}
+    for doc in ["README.md"] + sorted(glob.glob("docs/*.md")):
+        for path in pat.findall(open(doc, encoding="utf-8").read()):
+            found.setdefault(path.rstrip("."), doc)
+    return found
+
+
+def ignored(path):
+    """a path git ignores: an output a benchmark writes, a binary it builds"""
+    return subprocess.run(["git", "check-ignore", "-q", path]).returncode == 0
+
+
+def check_paths(files):
+    missing = []
+    dirs = {os.path.dirname(f) for f in files}
+    for path, doc in sorted(doc_paths().items()):
+        p = path.rstrip("/")
+        if ignored(p):
+            continue
+        if any(c in p for c in "*?"):
+            if not glob.glob(p):
+                missing.append(f"{path} ({doc})")
+        elif not (os.path.exists(p) or p in dirs):
+            missing.append(f"{path} ({doc})")
+    check("every path the docs name exists", not missing, ", ".join(missing))
+
+
+def check_issue_numbers(files):
+    frozen = {"sql/dpobj--0.1.0.sql", "sql/dpobj--0.1.0--0.2.0.sql"}
+    roots = ("src/", "sql/", "docs/", "bench/", "tests/", "scripts/", "README.md")
+    hits = []
+    for f in files:
+        if f in frozen or not f.startswith(roots) or "/runs/" in f:
+            continue
+        try:
+            text = open(f, encoding="utf-8").read()
+        except (UnicodeDecodeError, IsADirectoryError):
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(r"\bissues? [0-9]", line, re.I) and f != "tests/docs/structure.py":
+                hits.append(f"{f}:{n}")
+    check('no "issue N" outside the released scripts', not hits, ", ".join(hits[:20]))
+
+
+def check_architecture(files):
+    arch = open("docs/ARCHITECTURE.md", encoding="utf-8").read()
+    folders = sorted({f.split("/")[1] for f in files if f.startswith("src/") and f.count("/") == 2})
+    loose = [f for f in files if f.startswith("src/") and f.count("/") == 1]
+    check("src/ holds folders only", not loose, ", ".join(loose))
+    absent = [d for d in folders if f"`src/{d}/`" not in arch]
+    check("ARCHITECTURE.md's layout lists every folder of src/", not absent, ", ".join(absent))
+    unnamed = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))
+               and os.path.basename(f) not in arch]
+    check("ARCHITECTURE.md names every source file", not unnamed, ", ".join(unnamed))
+
+
+def strip_c(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r'"(\\.|[^"\\])*"', '""', text)
+
+
+def includes(files):
+    src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
+    by_name = {os.path.basename(f): f for f in src}
+    graph, system = {}, {}
+    for f in src:
+        names = re.findall(r'#include\s+"([^"]+)"', open(f, encoding="utf-8").read())
+        graph[f] = {by_name[os.path.basename(n)] for n in names
+                    if os.path.basename(n) in by_name and by_name[os.path.basename(n)] != f}
+        system[f] = [n for n in names if os.path.basename(n) not in by_name]
+    return graph, system
+
+
+def check_core(files):
+    graph, system = includes(files)
+    bad = []
+    for f in graph:
+        if not f.startswith("src/core/"):
+            continue
+        seen, todo = set(), [f]
+        while todo:
+            g = todo.pop()
+            if g in seen:
+                continue
+            seen.add(g)
+            if not g.startswith("src/core/"):
+                bad.append(f"{f} -> {g}")
+            if system[g]:
+                bad.append(f"{f} -> {g} includes {', '.join(system[g])}")
+            todo.extend(graph[g])
+    check("src/core/ includes no PostgreSQL header and nothing outside src/core/", not bad,
+          "; ".join(bad[:10]))
+
+
+def cycles(graph):
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def calls(files):
+    src = {f: strip_c(open(f, encoding="utf-8").read()) for f in files
+           if f.startswith("src/") and f.endswith(".c")}
+    defs = {}
+    fn = re.compile(r"^(?!static)[A-Za-z_][\w \t*]*?\n?(\w+)\s*\([^;{]*\)\s*\{", re.M)
+    for f, text in src.items():
+        for name in fn.findall(text):
+            defs.setdefault(name, f)
+    return {f: {defs[n] for n in set(re.findall(r"\b(\w+)\s*\(", text))
+                if n in defs and defs[n] != f}
+            for f, text in src.items()}
+
+
+def check_circles(files):
+    graph, _ = includes(files)
+    module = {}
+    for f, targets in graph.items():
+        m = f.rsplit(".", 1)[0]
+        module.setdefault(m, set()).update(t.rsplit(".", 1)[0] for t in targets
+                                           if t.rsplit(".", 1)[0] != m)
+    inc = cycles(module)
+    check("no include circle between modules", not inc, "; ".join(" ".join(c) for c in inc))
+    cc = cycles(calls(files))
+    check("no call circle between files", not cc, "; ".join(" ".join(c) for c in cc))
+
+
+def main():
+    files = tracked()
+    check_paths(files)
+    check_issue_numbers(files)
+    check_architecture(files)
+    check_core(files)
+    check_circles(files)
+    print(f"{PASS} passed, {FAIL} failed")
+    return 1 if FAIL else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
