@@ -28,7 +28,7 @@
 #include <math.h>
 
 #include "aggstate.h"
-#include "budget.h"
+#include "protected.h"
 #include "mechanism.h"
 #include "model.h"
 #include "rowinput.h"

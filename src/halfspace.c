@@ -31,7 +31,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "budget.h"
+#include "protected.h"
 #include "hsstate.h"
 #include "ledger.h"
 #include "mechanism.h"

@@ -36,7 +36,7 @@
 #include <math.h>
 
 #include "aggstate.h"
-#include "budget.h"
+#include "protected.h"
 #include "mechanism.h"
 #include "progress.h"
 #include "rowinput.h"

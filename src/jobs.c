@@ -52,7 +52,8 @@
 #include <signal.h>
 
 #include "jobs.h"
-#include "budget.h"
+#include "protected.h"
+#include "train.h"
 #include "dpobj.h"
 #include "privileged.h"
 

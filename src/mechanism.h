@@ -21,7 +21,7 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "budget.h"
+#include "protected.h"
 #include "ledger.h"
 #include "miscadmin.h"
 

@@ -16,7 +16,7 @@
 
 #include <math.h>
 
-#include "budget.h"
+#include "protected.h"
 
 #include "utils/array.h"
 
