@@ -31,7 +31,6 @@
 #include "glmsolve.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,7 +195,7 @@ line_search(const GLMProblem *o, double *th, double f, const double *g,
 static bool
 design_valid(const GLMSolveDesign *X)
 {
-	if (X->p < 1 || X->nrows < 0 || X->nobs < 0 ||
+	if (X->p < 1 || X->p > GLMSOLVE_MAX_P || X->nrows < 0 || X->nobs < 0 ||
 		(X->nrows > 0 && (X->start == NULL || X->start[0] != 0)) ||
 		(X->nobs > 0 && (X->row == NULL || X->y == NULL || X->cnt == NULL)))
 		return false;
@@ -289,35 +288,27 @@ newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *wor
 	}
 }
 
-/* the work block of p^2 + 4p doubles, or NULL when it cannot be had */
-static double *
-work_alloc(int p)
-{
-	size_t		np = (size_t) p;
-
-	if (np > (SIZE_MAX / sizeof(double) - 4 * np) / np)
-		return NULL;
-	return malloc(sizeof(double) * (np * np + 4 * np));
-}
-
 GLMSolveStatus
 glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
 				  GLMSolveResult *result)
 {
-	GLMProblem	o;
 	GLMSolveResult res = {0, NAN};
-	GLMSolveStatus status;
-	double	   *work;
+	GLMSolveStatus status = GLMSOLVE_NO_MEMORY;
 
 	if (X == NULL || spec == NULL || theta == NULL || !design_valid(X) || !spec_valid(spec))
 		status = GLMSOLVE_INVALID;
-	else if ((work = work_alloc(X->p)) == NULL)
-		status = GLMSOLVE_NO_MEMORY;
 	else
 	{
-		problem_init(&o, X, spec);
-		status = newton(&o, spec, theta, work, &res);
-		free(work);
+		size_t		np = (size_t) X->p;
+		double	   *work = malloc(sizeof(double) * (np * np + 4 * np));	/* H, g, dir, trial, gtrial */
+		GLMProblem	o;
+
+		if (work)
+		{
+			problem_init(&o, X, spec);
+			status = newton(&o, spec, theta, work, &res);
+			free(work);
+		}
 	}
 	if (result)
 		*result = res;

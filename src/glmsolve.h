@@ -24,6 +24,9 @@
 /* Newton steps before the solver gives up (GLMSOLVE_NOT_CONVERGED) */
 #define GLMSOLVE_MAX_ITER	200
 
+/* the largest p: the p x p Hessian is indexed by int */
+#define GLMSOLVE_MAX_P		46340
+
 typedef enum GLMSolveStatus
 {
 	GLMSOLVE_CONVERGED = 0,		/* ||grad J(theta)|| <= grad_tol */
@@ -42,7 +45,7 @@ typedef enum GLMSolveStatus
  */
 typedef struct GLMSolveDesign
 {
-	int			p;				/* parameters; columns are 0 .. p - 1 */
+	int			p;				/* parameters, 1 .. GLMSOLVE_MAX_P; columns 0 .. p - 1 */
 	int			nrows;
 	const int  *start;			/* nrows + 1 */
 	const int  *col;			/* start[nrows] */
