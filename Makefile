@@ -54,9 +54,11 @@ OBJS = \
 	src/rspm.o \
 	src/expmech.o \
 	src/glmparams.o \
+	src/glmloss.o \
 	src/glmstate.o \
 	src/glm.o \
 	src/glmsolve.o \
+	src/glmminimise.o \
 	src/noisysgd.o \
 	src/opsamp.o \
 	src/help.o \

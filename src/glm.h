@@ -3,7 +3,7 @@
  * glm.h
  *	  Calibration and design matrix shared by dp_logistic (glm.c) and
  *	  dp_noisysgd (noisysgd.c); the exact minimiser of dp_logistic
- *	  (glmsolve.c).
+ *	  (glmminimise.c over the plain-C glmsolve.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -49,8 +49,10 @@ extern void glm_design(const GLMState *s, bool intercept, double **X, double **c
 
 /*
  * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
- * over the state's distinct rows, x_k augmented with 1 if intercept (glmsolve.c);
+ * over the state's distinct rows, x_k augmented with 1 if intercept: the
+ * plain-C solver (glmsolve.h) on the state's sparse design (glmminimise.c);
  * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL (above).
+ * A pending interrupt is raised through mechanism_poll(ledger_id).
  */
 extern bool glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h,
 						 double reg, const double *b, double *theta, int64 ledger_id);

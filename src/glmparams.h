@@ -13,6 +13,7 @@
 #define DPOBJ_GLMPARAMS_H
 
 #include "dpobj.h"
+#include "glmloss.h"
 
 #include "utils/jsonb.h"
 
@@ -32,13 +33,6 @@ typedef enum GLMMethod
 	GLM_METHOD_OUTPUT,			/* Output-Gauss */
 	GLM_METHOD_CMS				/* Chaudhuri-Monteleoni-Sarwate, pure eps */
 } GLMMethod;
-
-typedef enum GLMLoss
-{
-	GLM_LOSS_LOGISTIC = 1,
-	GLM_LOSS_HUBER,				/* Huber-smoothed hinge, parameter h */
-	GLM_LOSS_HINGE				/* scaled hinge (dp_opsamp) */
-} GLMLoss;
 
 /* Public parameters of a run, fixed by the first row (all from options). */
 typedef struct GLMParams

@@ -1,18 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * glmsolve.c
- *	  The exact minimiser of dp_logistic (glm.c): damped Newton on the
- *	  distinct rows of the state.
+ *	  The exact minimiser of dp_logistic (glmsolve.h): damped Newton on the
+ *	  distinct rows.  Plain C with GSL; the server side is glmminimise.c.
  *
  *	  Objective (CMS11 Alg. 1/2, KST12 objective perturbation; glm.c):
  *	    F(theta) = (1/n) [ sum_k cnt_k l(y_k <theta, x_k>)
  *	                       + (reg/2) ||theta||^2 + <b, theta> ]
  *	  strictly convex (reg > 0), once (Huber, logistic) or twice
- *	  (logistic) differentiable; the 1/n scaling only conditions the
- *	  problem.  The point is accepted when n ||grad F|| = ||grad J|| is at
- *	  most GLM_GRAD_TOL L R_eff (glm.h: absolute, independent of n, so that
- *	  the distance to the exact argmin enters Output-Gauss's sensitivity),
- *	  else nothing is released.
+ *	  (logistic) differentiable; the 1/n scaling (n = sum_k cnt_k) only
+ *	  conditions the problem.  The point is accepted when n ||grad F|| =
+ *	  ||grad J|| is at most grad_tol (absolute, independent of n: glm.h's
+ *	  GLM_GRAD_TOL L R_eff, so that the distance to the exact argmin enters
+ *	  Output-Gauss's sensitivity), else nothing is released.
  *
  *	  Newton's method converges in a handful of steps on this problem
  *	  (BFGS needed hundreds of iterations on Adult d = 23, 90 % of a run;
@@ -22,29 +22,24 @@
  *	  quadratic losses (Huber) use the generalised Hessian; the Armijo line
  *	  search keeps every step a descent step.
  *
- *	  Everything is palloc'd: an interrupt (mechanism_poll) leaks nothing.
+ *	  The work arrays are one malloc'd block, freed before every return;
+ *	  an interrupt is the caller's poll callback returning true, so no
+ *	  longjmp ever crosses this file.
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "glmsolve.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
-#include "glm.h"
-#include "mechanism.h"
-
-#define GLM_NEWTON_MAX_ITER	200
 #define GLM_ARMIJO			1e-4
 
-/*
- * The objective over the distinct rows, in compressed sparse row form:
- * observation k is row row[k] (entries [start[u], start[u + 1]) of
- * col/val, the intercept's constant 1 included) with label y[k] and count
- * cnt[k]; a row seen with both labels is stored once.
- */
+/* the objective over the distinct rows (glmsolve.h's design) */
 typedef struct GLMProblem
 {
 	int			nobs;
@@ -61,67 +56,6 @@ typedef struct GLMProblem
 	const double *b;			/* linear term, or NULL */
 	double		scale;			/* 1/n */
 } GLMProblem;
-
-/* the nonzero entries of the state's rows (and 1 for the intercept), and the observations */
-static void
-problem_build(GLMProblem *o, const GLMState *s, bool intercept)
-{
-	int			d = s->d;
-	int			nnz = 0,
-				k = 0;
-	int		   *start = palloc(sizeof(int) * (s->nrows + 1));
-	int		   *row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
-	double	   *cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	double	   *y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	int		   *col;
-	double	   *val;
-	double		n = 0;
-
-	for (Size i = 0; i < (Size) s->nrows * d; i++)
-		nnz += (s->x[i] != 0.0);
-	nnz += intercept ? s->nrows : 0;
-	col = palloc(sizeof(int) * Max(nnz, 1));
-	val = palloc(sizeof(double) * Max(nnz, 1));
-	nnz = 0;
-	for (int u = 0; u < s->nrows; u++)
-	{
-		const double *x = s->x + (Size) u * d;
-
-		start[u] = nnz;
-		for (int j = 0; j < d; j++)
-			if (x[j] != 0.0)
-			{
-				col[nnz] = j;
-				val[nnz++] = x[j];
-			}
-		if (intercept)
-		{
-			col[nnz] = d;
-			val[nnz++] = 1.0;
-		}
-		for (int lab = 0; lab < 2; lab++)
-		{
-			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
-
-			if (c == 0)
-				continue;
-			row[k] = u;
-			cnt[k] = (double) c;
-			y[k++] = lab == 0 ? 1.0 : -1.0;
-			n += (double) c;
-		}
-	}
-	start[s->nrows] = nnz;
-	o->nobs = k;
-	o->p = d + (intercept ? 1 : 0);
-	o->row = row;
-	o->cnt = cnt;
-	o->y = y;
-	o->start = start;
-	o->col = col;
-	o->val = val;
-	o->scale = 1.0 / Max(n, 1.0);
-}
 
 /*
  * F(theta); with g, its gradient; with H (p x p, row-major), its
@@ -257,46 +191,126 @@ line_search(const GLMProblem *o, double *th, double f, const double *g,
 	return false;
 }
 
-bool
-glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double reg,
-			 const double *b, double *theta, int64 ledger_id)
+/* the design is well formed: indices in range, columns strictly ascending */
+static bool
+design_valid(const GLMSolveDesign *X)
 {
-	GLMProblem	o;
-	int			p;
-	double		f,
-				tol;
-	double	   *g,
-			   *H,
-			   *dir,
-			   *trial,
-			   *gtrial;
+	if (X->p < 1 || X->p > GLMSOLVE_MAX_P || X->nrows < 0 || X->nobs < 0 ||
+		(X->nrows > 0 && (X->start == NULL || X->start[0] != 0)) ||
+		(X->nobs > 0 && (X->row == NULL || X->y == NULL || X->cnt == NULL)))
+		return false;
+	for (int u = 0; u < X->nrows; u++)
+	{
+		if (X->start[u + 1] < X->start[u] ||
+			(X->start[u + 1] > X->start[u] && (X->col == NULL || X->val == NULL)))
+			return false;
+		for (int e = X->start[u]; e < X->start[u + 1]; e++)
+			if (X->col[e] < 0 || X->col[e] >= X->p ||
+				(e > X->start[u] && X->col[e] <= X->col[e - 1]))
+				return false;
+	}
+	for (int k = 0; k < X->nobs; k++)
+		if (X->row[k] < 0 || X->row[k] >= X->nrows ||
+			(X->y[k] != 1.0 && X->y[k] != -1.0) ||
+			!(X->cnt[k] > 0 && isfinite(X->cnt[k])))
+			return false;
+	return true;
+}
 
-	problem_build(&o, s, intercept);
-	o.loss = loss;
-	o.h = h;
-	o.reg = reg;
-	o.b = b;
-	p = o.p;
-	g = palloc(sizeof(double) * p);
-	H = palloc(sizeof(double) * p * p);
-	dir = palloc(sizeof(double) * p);
-	trial = palloc(sizeof(double) * p);
-	gtrial = palloc(sizeof(double) * p);
+/* the loss is smooth, reg and grad_tol are numbers >= 0 */
+static bool
+spec_valid(const GLMSolveSpec *spec)
+{
+	if (spec->loss == GLM_LOSS_HUBER)
+	{
+		if (!(spec->h > 0 && isfinite(spec->h)))
+			return false;
+	}
+	else if (spec->loss != GLM_LOSS_LOGISTIC)
+		return false;
+	return spec->reg >= 0 && spec->grad_tol >= 0;
+}
 
-	/* ||grad J|| = n ||grad F|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
-	tol = GLM_GRAD_TOL * sqrt(s->params.R * s->params.R + (intercept ? 1.0 : 0.0)) * o.scale;
+/* the problem over X with spec's loss; scale = 1/max(n, 1), n = sum of counts */
+static void
+problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec)
+{
+	double		n = 0;
+
+	for (int k = 0; k < X->nobs; k++)
+		n += X->cnt[k];
+	o->nobs = X->nobs;
+	o->p = X->p;
+	o->row = X->row;
+	o->cnt = X->cnt;
+	o->y = X->y;
+	o->start = X->start;
+	o->col = X->col;
+	o->val = X->val;
+	o->loss = spec->loss;
+	o->h = spec->h;
+	o->reg = spec->reg;
+	o->b = spec->b;
+	o->scale = 1.0 / (n > 1.0 ? n : 1.0);
+}
+
+/* Newton steps from theta = 0 until the gradient test decides; work: p^2 + 4p */
+static GLMSolveStatus
+newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
+	   GLMSolveResult *res)
+{
+	int			p = o->p;
+	double	   *H = work,
+			   *g = H + (size_t) p * p,
+			   *dir = g + p,
+			   *trial = dir + p,
+			   *gtrial = trial + p;
+	/* ||grad J|| = n ||grad F|| <= grad_tol */
+	double		tol = spec->grad_tol * o->scale;
+
 	gsl_set_error_handler_off();
 	memset(theta, 0, sizeof(double) * p);
-	for (int iter = 0;; iter++)
+	for (res->iterations = 0;; res->iterations++)
 	{
-		f = problem_eval(&o, theta, g, H);
-		if (norm2(g, p) <= tol)
-			return true;
-		if (iter == GLM_NEWTON_MAX_ITER)
-			return false;
-		mechanism_poll(ledger_id);
+		double		f = problem_eval(o, theta, g, H);
+		double		gn = norm2(g, p);
+
+		res->grad_norm = gn / o->scale;
+		if (gn <= tol)
+			return GLMSOLVE_CONVERGED;
+		if (res->iterations == GLMSOLVE_MAX_ITER)
+			return GLMSOLVE_NOT_CONVERGED;
+		if (spec->poll && spec->poll(spec->poll_arg))
+			return GLMSOLVE_STOPPED;
 		if (!newton_direction(H, g, dir, p) ||
-			!line_search(&o, theta, f, g, dir, trial, gtrial))
-			return false;		/* no descent left above the tolerance */
+			!line_search(o, theta, f, g, dir, trial, gtrial))
+			return GLMSOLVE_NOT_CONVERGED;	/* no descent left above the tolerance */
 	}
+}
+
+GLMSolveStatus
+glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
+				  GLMSolveResult *result)
+{
+	GLMSolveResult res = {0, NAN};
+	GLMSolveStatus status = GLMSOLVE_NO_MEMORY;
+
+	if (X == NULL || spec == NULL || theta == NULL || !design_valid(X) || !spec_valid(spec))
+		status = GLMSOLVE_INVALID;
+	else
+	{
+		size_t		np = (size_t) X->p;
+		double	   *work = malloc(sizeof(double) * (np * np + 4 * np));	/* H, g, dir, trial, gtrial */
+		GLMProblem	o;
+
+		if (work)
+		{
+			problem_init(&o, X, spec);
+			status = newton(&o, spec, theta, work, &res);
+			free(work);
+		}
+	}
+	if (result)
+		*result = res;
+	return status;
 }

@@ -3,7 +3,7 @@
  * glmstate.c
  *	  Transition, combine, serialise and deserialise functions of the
  *	  continuous-weight mechanisms (dp_logistic, dp_noisysgd, dp_opsamp),
- *	  options parsing, and the smooth losses they share.
+ *	  options parsing.  The losses they share are plain C (glmloss.c).
  *
  * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R; clip;
  * never estimate R from data"): each row x is replaced by x * min(1,
@@ -52,65 +52,6 @@ PG_FUNCTION_INFO_V1(dpobj_opsamp_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_combine);
 PG_FUNCTION_INFO_V1(dpobj_glm_serial);
 PG_FUNCTION_INFO_V1(dpobj_glm_deserial);
-
-/*
- * Losses in z = y <theta, x> (ALGORITHMS.md section 4):
- *   logistic  l = ln(1 + e^-z)            |l'| <= 1, l'' <= 1/4
- *   huber     l = 0               z > 1 + h
- *               = (1 + h - z)^2/(4h)  |1 - z| <= h
- *               = 1 - z           z < 1 - h     |l'| <= 1, l'' <= 1/(2h)
- *   hinge     l = max(0, 1 - z)   (dp_opsamp scales it, opsamp.c)
- */
-void
-glm_loss(GLMLoss loss, double h, double z, double *f, double *df, double *d2f)
-{
-	switch (loss)
-	{
-		case GLM_LOSS_LOGISTIC:
-			if (z > 0)
-			{
-				double		e = exp(-z);
-
-				*f = log1p(e);
-				*df = -e / (1.0 + e);
-				*d2f = e / ((1.0 + e) * (1.0 + e));
-			}
-			else
-			{
-				double		e = exp(z);
-
-				*f = -z + log1p(e);
-				*df = -1.0 / (1.0 + e);
-				*d2f = e / ((1.0 + e) * (1.0 + e));
-			}
-			break;
-		case GLM_LOSS_HUBER:
-			if (z > 1.0 + h)
-			{
-				*f = 0;
-				*df = 0;
-				*d2f = 0;
-			}
-			else if (z < 1.0 - h)
-			{
-				*f = 1.0 - z;
-				*df = -1.0;
-				*d2f = 0;
-			}
-			else
-			{
-				*f = (1.0 + h - z) * (1.0 + h - z) / (4.0 * h);
-				*df = -(1.0 + h - z) / (2.0 * h);
-				*d2f = 1.0 / (2.0 * h);
-			}
-			break;
-		default:
-			*f = z < 1.0 ? 1.0 - z : 0.0;
-			*df = z < 1.0 ? -1.0 : 0.0;
-			*d2f = 0;
-			break;
-	}
-}
 
 void
 glm_params_bool(StringInfo buf, const char *key, bool value)

@@ -61,7 +61,4 @@ extern void glm_params_bool(StringInfo buf, const char *key, bool value);
 /* appends loss, d, R, intercept (and h) to a model params object */
 extern void glm_params_model(StringInfo buf, const GLMParams *p, int d);
 
-/* loss value, first and second derivative in z = y <theta, x> */
-extern void glm_loss(GLMLoss loss, double h, double z, double *f, double *df, double *d2f);
-
 #endif							/* DPOBJ_GLMSTATE_H */

@@ -1,0 +1,152 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmminimise.c
+ *	  dp_logistic's minimiser in the server (glm.h glm_minimise()): the
+ *	  sparse design of a glm_state (palloc'd), the interrupt poll, and the
+ *	  errors of the plain-C solver (glmsolve.c) as PostgreSQL errors.
+ *
+ *	  The solver never longjmps: the poll callback only reports a pending
+ *	  cancel or termination, the solver frees its memory and returns
+ *	  GLMSOLVE_STOPPED, and mechanism_poll() then records the outcome
+ *	  'cancelled' and raises the interrupt here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include "glm.h"
+#include "glmsolve.h"
+#include "mechanism.h"
+
+#include "miscadmin.h"
+
+/* the observations of the state's rows (+1 for the intercept); n is their total count */
+static void
+design_observations(GLMSolveDesign *X, const GLMState *s)
+{
+	int		   *row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
+	double	   *cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	double	   *y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	int			k = 0;
+
+	for (int u = 0; u < s->nrows; u++)
+		for (int lab = 0; lab < 2; lab++)
+		{
+			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
+
+			if (c == 0)
+				continue;
+			row[k] = u;
+			cnt[k] = (double) c;
+			y[k++] = lab == 0 ? 1.0 : -1.0;
+		}
+	X->nobs = k;
+	X->row = row;
+	X->cnt = cnt;
+	X->y = y;
+}
+
+/* the nonzero entries of the state's distinct rows, and 1 for the intercept */
+static void
+design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
+{
+	int			d = s->d;
+	int			nnz = 0;
+	int		   *start = palloc(sizeof(int) * (s->nrows + 1));
+	int		   *col;
+	double	   *val;
+
+	for (Size i = 0; i < (Size) s->nrows * d; i++)
+		nnz += (s->x[i] != 0.0);
+	nnz += intercept ? s->nrows : 0;
+	col = palloc(sizeof(int) * Max(nnz, 1));
+	val = palloc(sizeof(double) * Max(nnz, 1));
+	nnz = 0;
+	for (int u = 0; u < s->nrows; u++)
+	{
+		const double *x = s->x + (Size) u * d;
+
+		start[u] = nnz;
+		for (int j = 0; j < d; j++)
+			if (x[j] != 0.0)
+			{
+				col[nnz] = j;
+				val[nnz++] = x[j];
+			}
+		if (intercept)
+		{
+			col[nnz] = d;
+			val[nnz++] = 1.0;
+		}
+	}
+	start[s->nrows] = nnz;
+	X->p = d + (intercept ? 1 : 0);
+	X->nrows = s->nrows;
+	X->start = start;
+	X->col = col;
+	X->val = val;
+	design_observations(X, s);
+}
+
+/* a cancel or termination is pending (mechanism_poll()'s condition); never raises */
+static bool
+interrupt_pending(void *arg)
+{
+	return QueryCancelPending || ProcDiePending;
+}
+
+/* the solver stopped for an interrupt: raise it (mechanism_poll records 'cancelled') */
+static void
+raise_stopped(int64 ledger_id)
+{
+	mechanism_poll(ledger_id);
+
+	/* the interrupt was held off: the solver's work is gone, so still stop */
+	ereport(ERROR,
+			(errcode(ERRCODE_QUERY_CANCELED),
+			 errmsg("dp_logistic: the minimiser was interrupted"),
+			 errhint("The privacy budget of this run is spent; run it again.")));
+}
+
+bool
+glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double reg,
+			 const double *b, double *theta, int64 ledger_id)
+{
+	GLMSolveDesign X;
+	GLMSolveSpec spec = {0};
+
+	design_build(&X, s, intercept);
+	spec.loss = loss;
+	spec.h = h;
+	spec.reg = reg;
+	spec.b = b;
+	/* ||grad J|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
+	spec.grad_tol = GLM_GRAD_TOL * sqrt(s->params.R * s->params.R + (intercept ? 1.0 : 0.0));
+	spec.poll = interrupt_pending;
+	switch (glmsolve_minimise(&X, &spec, theta, NULL))
+	{
+		case GLMSOLVE_CONVERGED:
+			return true;
+		case GLMSOLVE_NOT_CONVERGED:
+			return false;
+		case GLMSOLVE_STOPPED:
+			raise_stopped(ledger_id);
+			break;
+		case GLMSOLVE_NO_MEMORY:
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory"),
+					 errdetail("dp_logistic's minimiser needs %d x %d doubles.", X.p, X.p),
+					 errhint("Use fewer features.")));
+			break;
+		case GLMSOLVE_INVALID:
+			break;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("dp_logistic: the minimiser refused its input"),
+			 errhint("This is a bug in dpobj; please report it.")));
+	return false;				/* keep compiler quiet */
+}

@@ -1,0 +1,91 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmsolve.h
+ *	  The exact minimiser of dp_logistic: damped Newton over distinct rows
+ *	  in sparse form (glmsolve.c).  Plain C with GSL: no PostgreSQL header,
+ *	  built into the extension and into tests/unit/test_glmsolve.  The
+ *	  server side (the design of a glm_state, interrupts, errors) is
+ *	  glmminimise.c.
+ *
+ *	  It minimises the sum-form objective
+ *	    J(theta) = sum_k cnt_k l(y_k <theta, x_k>)
+ *	               + (reg/2) ||theta||^2 + <b, theta>
+ *	  and accepts a point only when ||grad J(theta)|| <= grad_tol.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_GLMSOLVE_H
+#define DPOBJ_GLMSOLVE_H
+
+#include <stdbool.h>
+
+#include "glmloss.h"
+
+/* Newton steps before the solver gives up (GLMSOLVE_NOT_CONVERGED) */
+#define GLMSOLVE_MAX_ITER	200
+
+/* the largest p: the p x p Hessian is indexed by int */
+#define GLMSOLVE_MAX_P		46340
+
+typedef enum GLMSolveStatus
+{
+	GLMSOLVE_CONVERGED = 0,		/* ||grad J(theta)|| <= grad_tol */
+	GLMSOLVE_NOT_CONVERGED,		/* iteration bound, or no descent step left */
+	GLMSOLVE_STOPPED,			/* poll returned true */
+	GLMSOLVE_NO_MEMORY,
+	GLMSOLVE_INVALID			/* an input out of range (below) */
+} GLMSolveStatus;
+
+/*
+ * The observations in compressed sparse row form: observation k has the
+ * feature vector of row row[k] -- the entries [start[u], start[u + 1]) of
+ * col/val, columns strictly ascending, an intercept's constant 1 included
+ * -- label y[k] (+1 or -1) and count cnt[k] (> 0); a row seen with both
+ * labels is stored once and named by two observations.  start[0] = 0.
+ */
+typedef struct GLMSolveDesign
+{
+	int			p;				/* parameters, 1 .. GLMSOLVE_MAX_P; columns 0 .. p - 1 */
+	int			nrows;
+	const int  *start;			/* nrows + 1 */
+	const int  *col;			/* start[nrows] */
+	const double *val;			/* start[nrows] */
+	int			nobs;
+	const int  *row;			/* nobs */
+	const double *y;			/* nobs */
+	const double *cnt;			/* nobs */
+} GLMSolveDesign;
+
+typedef struct GLMSolveSpec
+{
+	GLMLoss		loss;			/* GLM_LOSS_LOGISTIC or GLM_LOSS_HUBER */
+	double		h;				/* Huber parameter, > 0 (Huber only) */
+	double		reg;			/* >= 0; the problem is strictly convex if > 0 */
+	const double *b;			/* the linear term (p entries), or NULL */
+	double		grad_tol;		/* absolute bound on ||grad J||, >= 0 */
+
+	/*
+	 * Called once before each Newton step, or NULL.  Returning true stops
+	 * the solver: it frees its memory and returns GLMSOLVE_STOPPED.  It
+	 * must return (never longjmp).
+	 */
+	bool		(*poll) (void *arg);
+	void	   *poll_arg;
+} GLMSolveSpec;
+
+typedef struct GLMSolveResult
+{
+	int			iterations;		/* Newton steps taken */
+	double		grad_norm;		/* ||grad J|| at the last point evaluated */
+} GLMSolveResult;
+
+/*
+ * Minimises J from theta = 0.  theta has p entries; it is the certified
+ * point only when GLMSOLVE_CONVERGED is returned (else unspecified).
+ * result may be NULL.  The work memory (p^2 + 4p doubles) comes from
+ * malloc() and is freed before every return.
+ */
+extern GLMSolveStatus glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec,
+										double *theta, GLMSolveResult *result);
+
+#endif							/* DPOBJ_GLMSOLVE_H */
