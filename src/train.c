@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "random.h"
 #include "train.h"
 #include "dpobj.h"
 #include "entryargs.h"
@@ -335,6 +336,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	int64		ledger_id = 0;
 
 	dpobj_verify_schema();
+	dpobj_refuse_seeded(evaluating ? "dpobj.evaluate" : validate_only ? "dpobj.submit" : "dpobj.train");
 	dp_check_not_null(fcinfo, 7, "dpobj.train");
 	/* in this function's context: SPI_finish() frees what SPI's holds */
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
