@@ -336,7 +336,6 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	int64		ledger_id = 0;
 
 	dpobj_verify_schema();
-	dpobj_refuse_seeded(evaluating ? "dpobj.evaluate" : validate_only ? "dpobj.submit" : "dpobj.train");
 	dp_check_not_null(fcinfo, 7, "dpobj.train");
 	/* in this function's context: SPI_finish() frees what SPI's holds */
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
@@ -351,6 +350,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);
+	/* seeded noise is predictable: a public refusal, before the charge */
+	dpobj_refuse_seeded(evaluating ? "dpobj.evaluate" : validate_only ? "dpobj.submit" : "dpobj.train");
 	if (validate_only)
 	{
 		SPI_finish();
