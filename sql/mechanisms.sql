@@ -189,6 +189,8 @@ INSERT INTO regress_mech.secret VALUES (NULL, 0.1, true), ('NaN', 0.1, true),
 SELECT dpobj.protect('regress_mech.secret');
 RESET ROLE;
 SELECT relid, rolid, granted_epsilon, granted_delta FROM dpobj.grant_budget('regress_mech.secret', 'regress_mech_analyst', 100, 1e-3);
+-- protected runs refuse dpobj.seed (predictable noise): only noise-free columns shown
+RESET dpobj.seed;
 SET ROLE regress_mech_analyst;
 SELECT mech, (regress_mech.show(dpobj.train('regress_mech.secret', mech, ARRAY['a', 'b'], 'y', 0.5, 1e-6, o))).mechanism
   FROM (VALUES ('rspm', '{}'::jsonb), ('expmech', '{}'), ('logistic', '{"R": 1}'),

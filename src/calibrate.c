@@ -48,7 +48,60 @@
 #define SHIFT_QUAD_EPSREL	1e-10
 #define SHIFT_DELTA_SLACK	(1.0 - 1e-6)
 #define SHIFT_BISECT_STEPS	200
+#define SHIFT_HALVINGS		60
 #define SHIFT_SIGMA_RELTOL	1e-9
+
+/* the interrupt hook and the last search's status (calibrate.h); backend-local */
+static DPCalibInterrupt calib_hook = NULL;
+static void *calib_hook_arg = NULL;
+static DPCalibStatus calib_status = DP_CALIB_OK;
+
+void
+dp_calib_set_interrupt(DPCalibInterrupt hook, void *arg)
+{
+	calib_hook = hook;
+	calib_hook_arg = arg;
+}
+
+DPCalibStatus
+dp_calib_last_status(void)
+{
+	return calib_status;
+}
+
+const char *
+dp_calib_status_name(DPCalibStatus status)
+{
+	switch (status)
+	{
+		case DP_CALIB_OK:
+			return "ok";
+		case DP_CALIB_INVALID:
+			return "invalid arguments";
+		case DP_CALIB_INFEASIBLE:
+			return "no value meets the condition";
+		case DP_CALIB_NUMERIC:
+			return "numerical failure";
+		case DP_CALIB_INTERRUPTED:
+			return "interrupted";
+	}
+	return "unknown";
+}
+
+/* records a search's end; NAN unless status is DP_CALIB_OK */
+static double
+calib_result(DPCalibStatus status, double value)
+{
+	calib_status = status;
+	return status == DP_CALIB_OK ? value : NAN;
+}
+
+/* between two evaluations: false when the hook asks to stop */
+static bool
+calib_go_on(void)
+{
+	return calib_hook == NULL || !calib_hook(calib_hook_arg);
+}
 
 typedef struct ShiftIntegrand
 {
@@ -150,33 +203,46 @@ shift_ok(double eps, double delta, double c, int k, double sigma)
 	return !isnan(bound) && bound <= delta * SHIFT_DELTA_SLACK;
 }
 
+/*
+ * Bounded: at most SHIFT_HALVINGS + SHIFT_BISECT_STEPS + 2 quadratures
+ * (<= DP_CALIB_MAX_EVALS), each bounded by SHIFT_QUAD_LIMIT subintervals,
+ * with the interrupt hook between two of them.
+ */
 double
 dp_shift_sigma(double eps, double delta, double c, int k)
 {
 	double		hi = dp_shift_sigma_closed(eps, delta, c, k);
 	double		lo;
 
-	if (isnan(hi) || !isfinite(hi))
-		return NAN;
+	if (isnan(hi))
+		return calib_result(DP_CALIB_INVALID, NAN);
+	if (!isfinite(hi) || !(hi > 0.0))
+		return calib_result(DP_CALIB_NUMERIC, NAN);
 	/* the closed form is admissible; if the quadrature disagrees, refuse */
 	if (!shift_ok(eps, delta, c, k, hi))
-		return NAN;
+		return calib_result(DP_CALIB_NUMERIC, NAN);
 	lo = hi;
-	for (int i = 0; i < 60 && shift_ok(eps, delta, c, k, lo); i++)
+	for (int i = 0; i < SHIFT_HALVINGS && shift_ok(eps, delta, c, k, lo); i++)
+	{
+		if (!calib_go_on())
+			return calib_result(DP_CALIB_INTERRUPTED, NAN);
 		lo *= 0.5;
+	}
 	if (shift_ok(eps, delta, c, k, lo))
-		return lo;				/* absurdly small, still admissible */
+		return calib_result(lo > 0.0 ? DP_CALIB_OK : DP_CALIB_NUMERIC, lo);
 	/* invariant: lo not admissible, hi admissible */
 	for (int i = 0; i < SHIFT_BISECT_STEPS && hi - lo > SHIFT_SIGMA_RELTOL * hi; i++)
 	{
 		double		mid = 0.5 * (lo + hi);
 
+		if (!calib_go_on())
+			return calib_result(DP_CALIB_INTERRUPTED, NAN);
 		if (shift_ok(eps, delta, c, k, mid))
 			hi = mid;
 		else
 			lo = mid;
 	}
-	return hi;
+	return calib_result(DP_CALIB_OK, hi);
 }
 
 /* Objective-Gauss for replace-one neighbours (calibrate.h, docs/PRIVACY.md) */
@@ -187,10 +253,10 @@ objgauss_sigma(double eps, double delta, double L, double R, double beta, double
 
 	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) ||
 		!isfinite(L * R) || !isfinite(beta * R * R / Lambda))
-		return NAN;
+		return calib_result(DP_CALIB_INVALID, NAN);
 	eps_j = log1p(beta * R * R / Lambda);
 	if (!(eps > eps_j))
-		return NAN;
+		return calib_result(DP_CALIB_INFEASIBLE, NAN);
 	return dp_shift_sigma(eps - eps_j, delta, 2.0 * L * R, 2);
 }
 
@@ -212,6 +278,14 @@ dp_calibration_name(DPCalibration cal)
 	return cal == DP_CALIBRATION_PAPER ? "paper" : "sound";
 }
 
+/* a closed form: only a finite, positive noise scale is one */
+static double
+calib_closed(double sigma)
+{
+	return calib_result(isfinite(sigma) && sigma > 0.0 ? DP_CALIB_OK : DP_CALIB_NUMERIC,
+						sigma);
+}
+
 double
 opdisc_sigma(double eps, double delta, int d, int D2, DPCalibration cal)
 {
@@ -219,9 +293,9 @@ opdisc_sigma(double eps, double delta, int d, int D2, DPCalibration cal)
 	double		G = 1.0 / tau;
 
 	if (d < 1 || D2 < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
-		return NAN;
+		return calib_result(DP_CALIB_INVALID, NAN);
 	if (cal == DP_CALIBRATION_PAPER)
-		return 7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * eps);
+		return calib_closed(7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * eps));
 	return dp_shift_sigma(eps, delta, 4.0 * G * (double) D2 / tau, d + 1);
 }
 
@@ -231,9 +305,9 @@ rspm_sigma(double eps, double delta, int d, DPCalibration cal)
 	int			m = 2 * d;
 
 	if (d < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
-		return NAN;
+		return calib_result(DP_CALIB_INVALID, NAN);
 	if (cal == DP_CALIBRATION_PAPER)
-		return 7.0 * sqrt((double) m * log(1.0 / delta)) / eps;
+		return calib_closed(7.0 * sqrt((double) m * log(1.0 / delta)) / eps);
 	return dp_shift_sigma(eps, delta, 2.0 * sqrt((double) m), m);
 }
 
@@ -272,19 +346,40 @@ zcdp_eps(double rho, double delta)
 	return best;
 }
 
+/*
+ * Bounded.  zcdp_eps grows with rho (every order's bound does), so a rho
+ * exists iff zcdp_eps(0, delta) < eps -- small eps against delta have none,
+ * and searching for one never ends (a refusal, before any charge); then
+ * Bun-Steinke's rho (or one of at most ZCDP_HALVINGS halvings of it) is
+ * admissible and at most ZCDP_DOUBLINGS doublings find an inadmissible one
+ * (each order's bound grows like alpha rho).
+ */
+#define ZCDP_HALVINGS	64
+#define ZCDP_DOUBLINGS	64
+#define ZCDP_BISECT_STEPS 100
+
 double
 zcdp_rho(double eps, double delta)
 {
-	double		lo = zcdp_rho_bun_steinke(eps, delta),	/* zcdp_eps(lo) <= eps */
-				hi = 4.0 * lo + eps;
+	double		lo,
+				hi;
+	int			i;
 
-	if (!(eps > 0) || !(delta > 0 && delta < 1))
-		return NAN;
-	while (zcdp_eps(lo, delta) > eps)	/* not expected: the grid is fine enough */
-		lo *= 0.5;
-	while (zcdp_eps(hi, delta) <= eps)
+	if (!(eps > 0) || !isfinite(eps) || !(delta > 0 && delta < 1))
+		return calib_result(DP_CALIB_INVALID, NAN);
+	if (!(zcdp_eps(0.0, delta) < eps))
+		return calib_result(DP_CALIB_INFEASIBLE, NAN);
+	lo = zcdp_rho_bun_steinke(eps, delta);	/* zcdp_eps(lo) <= eps */
+	for (i = 0; i < ZCDP_HALVINGS && !(zcdp_eps(lo, delta) <= eps); i++)
+		lo *= 0.5;				/* not expected: the grid is fine enough */
+	if (!(zcdp_eps(lo, delta) <= eps) || !(lo > 0.0))
+		return calib_result(DP_CALIB_NUMERIC, NAN);
+	hi = 4.0 * lo + eps;
+	for (i = 0; i < ZCDP_DOUBLINGS && zcdp_eps(hi, delta) <= eps; i++)
 		hi *= 2.0;
-	for (int i = 0; i < 100 && hi - lo > 1e-15 * hi; i++)
+	if (zcdp_eps(hi, delta) <= eps)
+		return calib_result(DP_CALIB_NUMERIC, NAN);
+	for (i = 0; i < ZCDP_BISECT_STEPS && hi - lo > 1e-15 * hi; i++)
 	{
 		double		mid = 0.5 * (lo + hi);
 
@@ -293,5 +388,5 @@ zcdp_rho(double eps, double delta)
 		else
 			hi = mid;
 	}
-	return lo;
+	return calib_result(isfinite(lo) ? DP_CALIB_OK : DP_CALIB_NUMERIC, lo);
 }

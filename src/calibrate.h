@@ -27,6 +27,38 @@
 #include <stdbool.h>
 
 /*
+ * Every numeric search here is bounded (at most DP_CALIB_MAX_EVALS
+ * evaluations of its condition) and reports what became of it.  A long
+ * search calls the interrupt hook between two evaluations -- never inside
+ * GSL, and with nothing allocated -- so the hook may also leave by longjmp
+ * (the extension's hook runs CHECK_FOR_INTERRUPTS(), calibsql.c); a hook
+ * that returns true stops the search with DP_CALIB_INTERRUPTED.
+ */
+typedef enum DPCalibStatus
+{
+	DP_CALIB_OK = 0,
+	DP_CALIB_INVALID,			/* arguments outside the domain */
+	DP_CALIB_INFEASIBLE,		/* no value meets the condition (eps too small) */
+	DP_CALIB_NUMERIC,			/* quadrature failure, overflow, bound reached */
+	DP_CALIB_INTERRUPTED		/* the interrupt hook asked to stop */
+} DPCalibStatus;
+
+#define DP_CALIB_MAX_EVALS	400
+
+typedef bool (*DPCalibInterrupt) (void *arg);
+
+/* NULL: no hook (the default) */
+extern void dp_calib_set_interrupt(DPCalibInterrupt hook, void *arg);
+
+/*
+ * The status of the last dp_shift_sigma() or zcdp_rho() call, also through
+ * opdisc_sigma(), rspm_sigma() and objgauss_sigma() (DP_CALIB_OK for the
+ * closed forms): why a NAN was returned.
+ */
+extern DPCalibStatus dp_calib_last_status(void);
+extern const char *dp_calib_status_name(DPCalibStatus status);
+
+/*
  * Upper bound on delta at eps for shift length c and noise N(0, sigma^2 I_k):
  * the integral above.  NAN when the arguments are invalid or the quadrature
  * fails.
@@ -99,7 +131,10 @@ extern double objgauss_sigma(double eps, double delta, double L, double R,
  * Steinke 2020, Prop 12), minimised over a fixed grid of Renyi orders.
  * zcdp_rho: the largest rho (bisection, to 1e-15 relative) with
  * zcdp_eps(rho, delta) <= eps -- what the snapped discrete Gaussian releases
- * (Output-Gauss, noisy GD; glm.c, noisysgd.c) are calibrated to.
+ * (Output-Gauss, noisy GD; glm.c, noisysgd.c) are calibrated to; NAN when
+ * none exists: eps at most zcdp_eps(0, delta), the smallest eps the grid of
+ * orders reaches (about (ln(1/delta) - 15) / 10^6; DP_CALIB_INFEASIBLE), or
+ * eps or delta outside (0, inf) x (0, 1) (DP_CALIB_INVALID).
  * zcdp_rho_bun_steinke: the closed form of Bun and Steinke 2016, Prop 1.3
  * (eps = rho + 2 sqrt(rho ln(1/delta))), smaller; kept for comparison.
  */

@@ -12,22 +12,73 @@
  *	  The mechanisms use the sound calibration unless a direct aggregate
  *	  asks for {"calibration": "paper"}.
  *
+ *	  And the server's side of calibrate.c (calibsql.h): the interrupt
+ *	  hook of its searches and the refusal of a zCDP level it cannot find.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "calibrate.h"
+#include "calibsql.h"
 #include "dpobj.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(dpobj_opdisc_sigma);
 PG_FUNCTION_INFO_V1(dpobj_rspm_sigma);
 PG_FUNCTION_INFO_V1(dpobj_opdisc_sigma_cal);
 PG_FUNCTION_INFO_V1(dpobj_rspm_sigma_cal);
+
+/*
+ * calibrate.c calls this between two quadratures, holding nothing: a
+ * cancel, statement_timeout or terminate leaves by longjmp from here.
+ */
+static bool
+calibsql_interrupt(void *arg)
+{
+	(void) arg;
+	CHECK_FOR_INTERRUPTS();
+	return false;
+}
+
+void
+dpobj_calib_init(void)
+{
+	dp_calib_set_interrupt(calibsql_interrupt, NULL);
+}
+
+bool
+dpobj_noise_scale_ok(double sigma)
+{
+	return isfinite(sigma) && sigma >= DBL_MIN;
+}
+
+double
+dpobj_zcdp_rho_checked(const char *aggname, double eps, double delta)
+{
+	double		rho = zcdp_rho(eps, delta);
+
+	if (dp_calib_last_status() == DP_CALIB_INFEASIBLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon %g is too small for delta %g: no zCDP level converts to it",
+						aggname, eps, delta),
+				 errhint("The Renyi conversion reaches epsilon above %g at this delta; use a larger epsilon or a larger delta.",
+						 zcdp_eps(0.0, delta))));
+	if (!(isfinite(rho) && rho > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s: no zCDP level can be computed for epsilon %g and delta %g (%s)",
+						aggname, eps, delta, dp_calib_status_name(dp_calib_last_status())),
+				 errhint("Use an epsilon and a delta of ordinary magnitude; docs/PRIVACY.md explains the conversion.")));
+	return rho;
+}
 
 static void
 calibsql_check(double epsilon, double delta, int d, int D2)
@@ -58,7 +109,7 @@ calibsql_calibration(text *t)
 static Datum
 calibsql_result(double sigma)
 {
-	if (!(isfinite(sigma) && sigma > 0))
+	if (!dpobj_noise_scale_ok(sigma))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("no noise scale can be calibrated for these parameters"),

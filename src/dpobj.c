@@ -13,6 +13,7 @@
 #include "utils/guc.h"
 #include "miscadmin.h"
 
+#include "calibsql.h"
 #include "jobs.h"
 #include "ledger.h"
 #include "progress.h"
@@ -158,6 +159,7 @@ _PG_init(void)
 
 	/* the ledger: its settings, hooks and, when preloading, its writers */
 	dpobj_ledger_init();
+	dpobj_calib_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

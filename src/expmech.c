@@ -46,6 +46,7 @@ dpobj_expmech_grid_size(PG_FUNCTION_ARGS)
 	int32		d = PG_GETARG_INT32(0);
 	int32		B = PG_GETARG_INT32(1);
 	int32		D2 = PG_GETARG_INT32(2);
+	double		grid;
 
 	if (d < 1 || d > DPOBJ_HALFSPACE_MAX_DIM || B < 1 || B > DPOBJ_MAX_B ||
 		D2 < 1 || D2 > DPOBJ_MAX_D2)
@@ -54,7 +55,14 @@ dpobj_expmech_grid_size(PG_FUNCTION_ARGS)
 				 errmsg("invalid grid parameters"),
 				 errhint("Need 1 <= d <= %d, 1 <= B <= %d, 1 <= D2 <= %d.",
 						 DPOBJ_HALFSPACE_MAX_DIM, DPOBJ_MAX_B, DPOBJ_MAX_D2)));
-	PG_RETURN_FLOAT8(opdisc_grid_size(d, B, D2));
+	grid = opdisc_grid_size(d, B, D2);
+	if (!isfinite(grid) || grid < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the grid of d = %d, B = %d, D2 = %d has more points than a float8 can count",
+						d, B, D2),
+				 errhint("Use fewer features or a smaller \"B\" or \"D2\".")));
+	PG_RETURN_FLOAT8(grid);
 }
 
 static void

@@ -58,6 +58,7 @@
  */
 #include "dpobj.h"
 
+#include <float.h>
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
@@ -66,6 +67,7 @@
 #include <gsl/gsl_sf_erf.h>
 
 #include "calibrate.h"
+#include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
@@ -82,9 +84,18 @@ PG_FUNCTION_INFO_V1(dpobj_analytic_gauss_sigma);
 
 #define GLM_MAX_ITER	5000
 
+/* the analytic Gaussian's search (agm_unit_sigma): bounded */
+#define AGM_MAX_DOUBLINGS	1100
+#define AGM_BISECT_STEPS	1200
+#define AGM_REL_RESOLUTION	1e-9
+
 /* ---- the analytic Gaussian mechanism (Balle & Wang 2018, Thm 8) ---- */
 
-/* delta achieved by N(0, s^2) for sensitivity D at eps, in a stable form */
+/*
+ * delta achieved by N(0, s^2) for sensitivity D at eps, in a stable form;
+ * NAN where it cannot be computed: a NaN term, or t1 - t2 so small against
+ * t1 that the difference is rounding noise.
+ */
 static double
 agm_delta(double eps, double D, double s)
 {
@@ -93,36 +104,69 @@ agm_delta(double eps, double D, double s)
 	double		t1 = gsl_cdf_ugaussian_P(a - b);
 	/* e^eps Phi(-a - b), Phi(-z) = erfc(z/sqrt2)/2 */
 	double		t2 = exp(eps + gsl_sf_log_erfc((a + b) / M_SQRT2) - M_LN2);
+	double		d = t1 - t2;
 
-	return t1 - t2;
+	if (isnan(d) || (t1 > 0.0 && d < AGM_REL_RESOLUTION * t1))
+		return NAN;
+	return d;
+}
+
+/*
+ * The smallest s (bisection, relative 2^-52 at most AGM_BISECT_STEPS
+ * steps) with agm_delta(eps, 1, s) <= delta, for sensitivity 1 -- the noise
+ * scales with D --; NAN when no s up to 2^AGM_MAX_DOUBLINGS is admissible or
+ * the condition cannot be evaluated there.  A NAN condition counts as not
+ * admissible, so that a failed evaluation can only ask for more noise.
+ */
+static double
+agm_unit_sigma(double eps, double delta)
+{
+	double		lo = 0.0,
+				hi = 1.0;
+	int			i;
+
+	for (i = 0; i < AGM_MAX_DOUBLINGS && !(agm_delta(eps, 1.0, hi) <= delta); i++)
+	{
+		lo = hi;
+		hi *= 2.0;
+	}
+	if (!(agm_delta(eps, 1.0, hi) <= delta))
+		return NAN;
+	for (i = 0; i < AGM_BISECT_STEPS && hi - lo > ldexp(hi, -52); i++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (agm_delta(eps, 1.0, mid) <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;					/* the upper end: delta(hi) <= delta */
+}
+
+/* a noise scale is one only when finite and a normal positive double */
+static double
+glm_sigma_or_nan(double sigma)
+{
+	return (isfinite(sigma) && sigma >= DBL_MIN) ? sigma : NAN;
 }
 
 double
 glm_analytic_gauss_sigma(double eps, double delta, double D)
 {
-	double		lo = 1e-12 * D,
-				hi = D;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	double		s = agm_unit_sigma(eps, delta);
 
-	gsl_set_error_handler_off();
-	while (agm_delta(eps, D, hi) > delta)
-		hi *= 2.0;
-	for (int i = 0; i < 200; i++)
-	{
-		double		mid = 0.5 * (lo + hi);
-
-		if (agm_delta(eps, D, mid) > delta)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return hi;					/* the upper end: delta(hi) <= delta */
+	gsl_set_error_handler(old);
+	return glm_sigma_or_nan(s * D);
 }
 
+/* NAN when no noise scale can be computed (the caller refuses) */
 double
 glm_gauss_sigma(double eps, double delta, double D)
 {
 	if (eps <= 1.0)
-		return D * sqrt(2.0 * log(1.25 / delta)) / eps;
+		return glm_sigma_or_nan(D * sqrt(2.0 * log(1.25 / delta)) / eps);
 	return glm_analytic_gauss_sigma(eps, delta, D);
 }
 
@@ -132,6 +176,7 @@ dpobj_analytic_gauss_sigma(PG_FUNCTION_ARGS)
 	double		eps = PG_GETARG_FLOAT8(0);
 	double		delta = PG_GETARG_FLOAT8(1);
 	double		D = PG_GETARG_FLOAT8(2);
+	double		sigma;
 
 	if (!isfinite(eps) || eps <= 0 || eps > 1000 || !(delta > 0 && delta < 1) ||
 		!isfinite(D) || D <= 0)
@@ -139,10 +184,43 @@ dpobj_analytic_gauss_sigma(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid Gaussian mechanism parameters"),
 				 errhint("Need 0 < epsilon <= 1000, 0 < delta < 1 and sensitivity > 0.")));
-	PG_RETURN_FLOAT8(glm_gauss_sigma(eps, delta, D));
+	sigma = glm_gauss_sigma(eps, delta, D);
+	if (isnan(sigma))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("no Gaussian noise scale can be computed for epsilon %g, delta %g and sensitivity %g",
+						eps, delta, D),
+				 errhint("The noise scale must be a finite, normal double (above %g) and delta's condition must be computable: use a delta above about 1e-300 and a sensitivity of ordinary magnitude.",
+						 DBL_MIN)));
+	PG_RETURN_FLOAT8(sigma);
 }
 
 /* ---- calibration ---- */
+
+/*
+ * Every number the run's noise depends on is finite and a normal positive
+ * double (extreme epsilon -- 1e-320, say -- overflow or underflow in the
+ * closed forms); else refused before the charge, on public grounds.
+ */
+static void
+glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
+{
+	bool		ok = dpobj_noise_scale_ok(c->lambda) && isfinite(c->lattice) &&
+		c->lattice >= DBL_MIN;
+
+	if (p->method == GLM_METHOD_CMS)
+		ok = ok && dpobj_noise_scale_ok(c->eps_prime) &&
+			dpobj_noise_scale_ok(c->gamma_scale) &&
+			isfinite(c->extra_reg) && c->extra_reg >= 0;
+	else
+		ok = ok && dpobj_noise_scale_ok(c->sigma);
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("dp_logistic: the noise for epsilon %g and delta %g cannot be computed in double precision",
+						p->epsilon, p->delta),
+				 errhint("Use an epsilon between 1e-6 and 1e6 (and \"R\", \"lambda\" of ordinary magnitude).")));
+}
 
 void
 glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
@@ -176,7 +254,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			/* exact argmins differ by 2 L R_eff / lambda; each released point is
 			 * within 2 GLM_GRAD_TOL L R_eff / lambda of its argmin (glm.h) */
 			c->sensitivity = 2.0 * L * c->Reff * (1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
-			c->rho = zcdp_rho(eps, delta);
+			c->rho = dpobj_zcdp_rho_checked("dp_logistic", eps, delta);
 			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
 									 d + (p->intercept ? 1 : 0),
 									 &c->lattice, &c->sigma2_lattice);
@@ -216,6 +294,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 
 		c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
 	}
+	glm_calibration_check(p, c);
 }
 
 static const char *

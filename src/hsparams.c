@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "calibsql.h"
 #include "options.h"
 #include "rowinput.h"
 
@@ -149,7 +150,7 @@ hsparams_resolve(const HSParams *params, int d, int *B, int *D2)
 static double
 hsparams_sigma_checked(double sigma, const char *mechanism)
 {
-	if (!(isfinite(sigma) && sigma > 0))
+	if (!dpobj_noise_scale_ok(sigma))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: no noise scale can be calibrated for these epsilon, delta and grid", mechanism),

@@ -58,7 +58,8 @@
 
 #define LEDGER_TRANCHE			"dpobj ledger"
 #define LEDGER_ASYNC_ATTEMPTS	1200	/* retries of an outcome (lock busy, ~1 min) */
-#define LEDGER_DETACH_WAIT_MS	10000	/* DROP DATABASE waits this long for a writer */
+#define LEDGER_DETACH_WAIT_MS	10000
+#define LEDGER_CONNECT_ATTEMPTS	10		/* an outcome survives this many failed connects */	/* DROP DATABASE waits this long for a writer */
 
 typedef enum SlotState
 {
@@ -800,6 +801,14 @@ ledger_shm_writer_exit(int code, Datum arg)
 		}
 		else if (connect_failed && s->state == SLOT_QUEUED && s->req.dboid == ws->connected)
 		{
+			/*
+			 * An outcome stays queued for the next writer (a writer that
+			 * was stopped while connecting is no reason to lose it), a
+			 * bounded number of times: a database that cannot be reached
+			 * at all drops it.
+			 */
+			if (s->async && ++s->attempts <= LEDGER_CONNECT_ATTEMPTS)
+				continue;
 			if (s->async)
 				slot_free(i);
 			else

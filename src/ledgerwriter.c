@@ -85,7 +85,14 @@ writer_run_one(int slot, LedgerReply *reply, int64 *pending)
 		MemoryContextSwitchTo(oldcontext);
 		CurrentResourceOwner = oldowner;
 		*pending = 0;
-		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		/*
+		 * A busy lock, or a cancel that reached the writer (an
+		 * administrator's pg_cancel_backend sweep): the request is sound,
+		 * queue it again -- an outcome dropped after a few such failures
+		 * would leave its run 'charged' for good.
+		 */
+		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE ||
+			edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
 			status = LEDGER_RETRY;
 		else
 		{

@@ -10,6 +10,7 @@
 
 #include "distributed.h"
 #include "privileged.h"
+#include "random.h"
 #include "scanrels.h"
 
 DPProtectedContext *
@@ -36,7 +37,11 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 	DPScanRelations scan;
 
 	if (pctx != NULL)
+	{
+		/* train() refused already; a seed set since then is refused here */
+		dpobj_refuse_seeded(mechanism);
 		return dpobj_budget_charge(pctx, mechanism);
+	}
 	/* the ledger worker writes as a superuser: only into a trusted schema */
 	dpobj_verify_schema();
 	dp_scan_relations(fcinfo, &scan);

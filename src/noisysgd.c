@@ -40,6 +40,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "calibrate.h"
+#include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
@@ -70,6 +71,7 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 	double		delta = PG_GETARG_FLOAT8(1);
 	int64		n = PG_GETARG_INT64(2);
 	double		L = PG_GETARG_FLOAT8(3);
+	double		sigma;
 
 	if (!isfinite(eps) || eps <= 0 || !(delta > 0 && delta < 1) || n < 1 ||
 		!isfinite(L) || L <= 0)
@@ -77,7 +79,14 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid noisy SGD parameters"),
 				 errhint("Need epsilon > 0, 0 < delta < 1, n >= 1 and L > 0.")));
-	PG_RETURN_FLOAT8(sgd_sigma(eps, delta, (double) n, L));
+	sigma = sgd_sigma(eps, delta, (double) n, L);
+	if (!dpobj_noise_scale_ok(sigma))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("no noisy SGD noise scale can be computed for epsilon %g, delta %g, n " INT64_FORMAT " and L %g",
+						eps, delta, n, L),
+				 errhint("The noise scale must be a finite, normal double: use epsilon, delta and L of ordinary magnitude.")));
+	PG_RETURN_FLOAT8(sigma);
 }
 
 /*
@@ -150,7 +159,7 @@ sgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 {
 	*Reff = glmparams_reff(p);
 	*T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
-	*rho = zcdp_rho(p->epsilon, p->delta);
+	*rho = dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
 	dpnoise_gaussian_lattice_composed(2.0 * *Reff, *rho, pp, *T, lattice, sigma2);
 	if (*sigma2 == 0)
 		ereport(ERROR,

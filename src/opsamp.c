@@ -65,6 +65,7 @@
 #include <glpk.h>
 #include <gsl/gsl_randist.h>
 
+#include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
 #include "glmstate.h"
@@ -141,6 +142,23 @@ opsamp_calibrate(double eps, double delta, double n, int p, double R, bool inter
  * discrete Laplace scale the exact sampler cannot take, a lattice too fine
  * for the int64 arithmetic, more LP solves than DPOBJ_OPSAMP_MAX_M.
  */
+/*
+ * Every constant of the calibration is a finite number, and the noise's
+ * scales are normal positive doubles (extreme epsilon, n or R overflow or
+ * underflow the closed forms): public grounds, before any charge.
+ */
+static void
+opsamp_check_numbers(const OPSampCalibration *c)
+{
+	if (!(isfinite(c->G) && isfinite(c->gamma) && c->gamma > 0 && isfinite(c->eta) &&
+		  c->eta > 0 && dpobj_noise_scale_ok(c->lambda) && dpobj_noise_scale_ok(c->lattice) &&
+		  dpobj_noise_scale_ok(c->laplace_scale)))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("dp_opsamp: the calibration cannot be computed in double precision for these parameters"),
+				 errhint("Use an epsilon between 1e-6 and 1e6, a delta of ordinary magnitude and R, n below 1e12.")));
+}
+
 static void
 opsamp_check_m(const OPSampCalibration *c)
 {
@@ -159,6 +177,7 @@ opsamp_check_m(const OPSampCalibration *c)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("dp_opsamp: this run would need more than %d LP solves", DPOBJ_OPSAMP_MAX_M),
 				 errhint("Use a larger epsilon, delta or \"n\", or fewer features (m = ln(2p/delta) / (2 gamma^2)).")));
+	opsamp_check_numbers(c);
 }
 
 /*
@@ -206,6 +225,12 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 				 errhint("Need epsilon > 0, 0 < delta < 1, n >= 1, 1 <= d <= %d, R > 0, 0 < beta <= 1.",
 						 DPOBJ_GLM_MAX_DIM)));
 	opsamp_calibrate(eps, delta, (double) n, d + (intercept ? 1 : 0), R, intercept, beta, &c);
+	if (!(c.eps_L > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("OPSamp: epsilon must exceed -ln(1 - delta)"),
+				 errhint("OPSamp's output noise has scale lambda / (epsilon + ln(1 - delta)); use a larger epsilon or a smaller delta.")));
+	opsamp_check_numbers(&c);
 	model_params_begin(&buf);
 	model_params_float(&buf, "G", c.G);
 	model_params_float(&buf, "gamma", c.gamma);

@@ -94,6 +94,23 @@ dpobj_rng_is_seeded(void)
 	return dpobj_seed >= 0;
 }
 
+/*
+ * A protected run (train(), submit() and its job, evaluate()) refuses while
+ * dpobj.seed is set: seeded noise is predictable, which voids the guarantee
+ * the budget accounts for.  A public ground (a setting), checked before the
+ * charge; the direct aggregates keep using the seed (tests).
+ */
+void
+dpobj_refuse_seeded(const char *what)
+{
+	if (dpobj_rng_is_seeded())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s: protected runs refuse seeded noise, and dpobj.seed is set", what),
+				 errdetail("Nothing was charged."),
+				 errhint("A superuser must reset dpobj.seed to -1 (RESET, ALTER SYSTEM/DATABASE/ROLE ... RESET dpobj.seed); the seed is for direct aggregates in tests.")));
+}
+
 gsl_rng *
 dpobj_rng_new(void)
 {

@@ -24,4 +24,7 @@ extern void dpobj_rng_free(gsl_rng *rng);
 /* true when noise is seeded (reproducible, for tests) */
 extern bool dpobj_rng_is_seeded(void);
 
+/* an error before the charge while dpobj.seed is set (protected runs) */
+extern void dpobj_refuse_seeded(const char *what);
+
 #endif							/* DPOBJ_RANDOM_H */

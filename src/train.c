@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "random.h"
 #include "train.h"
 #include "dpobj.h"
 #include "entryargs.h"
@@ -349,6 +350,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);
+	/* seeded noise is predictable: a public refusal, before the charge */
+	dpobj_refuse_seeded(evaluating ? "dpobj.evaluate" : validate_only ? "dpobj.submit" : "dpobj.train");
 	if (validate_only)
 	{
 		SPI_finish();

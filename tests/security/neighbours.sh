@@ -112,7 +112,6 @@ setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase row sql xcols=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
-            -c "ALTER DATABASE $db SET dpobj.seed = 7" \
             -c "ALTER DATABASE $db SET track_functions = 'all'" || return 1
     local j=0 m q
     for p in "3 11" "11 13" "13 17" "17 19" "19 23" "23 29" "29 31"; do

@@ -8,11 +8,18 @@
  *   3. it never needs more noise than the closed-form norm-concentration
  *      bound (ALGORITHMS.md section 1 (a));
  *   4. the paper's sigma violates the bound where ALGORITHMS.md says its
- *      constant 7 stops holding (large epsilon; gap (b)) and at d = 108.
+ *      constant 7 stops holding (large epsilon; gap (b)) and at d = 108;
+ *   5. every search is bounded and interruptible, and refuses (NAN and a
+ *      status) what it cannot compute: no zCDP level for a small epsilon
+ *      against delta, infinite or denormal arguments (an alarm fails the
+ *      test instead of hanging).
  * Prints "N passed, M failed".
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -27,6 +34,88 @@ static int	npass,
 		if (cond) npass++; \
 		else { nfail++; printf("not ok - "); printf(__VA_ARGS__); printf("\n"); } \
 	} while (0)
+
+/* ---- 5. bounded, interruptible searches ---- */
+
+static void
+on_alarm(int sig)
+{
+	static const char msg[] = "not ok - a calibration search did not end within its alarm\n";
+
+	(void) sig;
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+static int	hook_calls;
+static int	hook_stop_after;
+
+static bool
+count_hook(void *arg)
+{
+	(void) arg;
+	hook_calls++;
+	return hook_stop_after > 0 && hook_calls >= hook_stop_after;
+}
+
+static void
+check_bounded(void)
+{
+	double		r,
+				s;
+
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+
+	/* no zCDP level converts to eps = 1e-6 at delta = 1e-9 (the grid's floor is ~6e-6) */
+	r = zcdp_rho(1e-6, 1e-9);
+	CHECK(isnan(r) && dp_calib_last_status() == DP_CALIB_INFEASIBLE,
+		  "zcdp_rho(1e-6, 1e-9) = %g refused as infeasible (status %s)", r,
+		  dp_calib_status_name(dp_calib_last_status()));
+	CHECK(zcdp_eps(0.0, 1e-9) > 1e-6, "the grid's floor at delta 1e-9: %g", zcdp_eps(0.0, 1e-9));
+	/* just above the floor a level exists and converts back within eps */
+	s = 1.01 * zcdp_eps(0.0, 1e-9);
+	r = zcdp_rho(s, 1e-9);
+	CHECK(isfinite(r) && r > 0 && zcdp_eps(r, 1e-9) <= s && dp_calib_last_status() == DP_CALIB_OK,
+		  "zcdp_rho just above the floor (%g): %g", s, r);
+	r = zcdp_rho(INFINITY, 1e-6);
+	CHECK(isnan(r) && dp_calib_last_status() == DP_CALIB_INVALID, "zcdp_rho(inf) refused");
+	r = zcdp_rho(1e300, 1e-6);
+	CHECK(isfinite(r) || isnan(r), "zcdp_rho(1e300) ends: %g (%s)", r,
+		  dp_calib_status_name(dp_calib_last_status()));
+	CHECK(isnan(zcdp_rho(1, 0)) && isnan(zcdp_rho(1, 1)) && isnan(zcdp_rho(NAN, 1e-6)),
+		  "zcdp_rho refuses delta outside (0, 1) and a NaN epsilon");
+
+	/* denormal and huge arguments: NAN with a status, never 0 or inf */
+	s = opdisc_sigma(1e-320, 1e-6, 3, 3, DP_CALIBRATION_SOUND);
+	CHECK(isnan(s) && dp_calib_last_status() != DP_CALIB_OK, "opdisc eps 1e-320: %g", s);
+	s = opdisc_sigma(1, 5e-324, 3, 3, DP_CALIBRATION_SOUND);
+	CHECK(isnan(s) && dp_calib_last_status() != DP_CALIB_OK, "opdisc delta 5e-324: %g", s);
+	s = rspm_sigma(5e-324, 1e-6, 3, DP_CALIBRATION_PAPER);
+	CHECK(isnan(s) && dp_calib_last_status() == DP_CALIB_NUMERIC, "paper rspm eps 5e-324: %g", s);
+	s = opdisc_sigma(1e300, 1e-6, 3, 3, DP_CALIBRATION_SOUND);
+	CHECK(isnan(s) || (isfinite(s) && s > 0), "opdisc eps 1e300 ends: %g", s);
+
+	/* the hook runs between quadratures, at most DP_CALIB_MAX_EVALS times */
+	dp_calib_set_interrupt(count_hook, NULL);
+	hook_calls = 0;
+	hook_stop_after = 0;
+	s = rspm_sigma(0.5, 1e-6, 23, DP_CALIBRATION_SOUND);
+	CHECK(isfinite(s) && hook_calls > 10 && hook_calls <= DP_CALIB_MAX_EVALS,
+		  "a full search polls the hook %d times", hook_calls);
+	hook_calls = 0;
+	hook_stop_after = 3;
+	s = rspm_sigma(0.5, 1e-6, 23, DP_CALIBRATION_SOUND);
+	CHECK(isnan(s) && hook_calls == 3 && dp_calib_last_status() == DP_CALIB_INTERRUPTED,
+		  "a hook that asks to stop ends the search at once (%d calls, %s)", hook_calls,
+		  dp_calib_status_name(dp_calib_last_status()));
+	dp_calib_set_interrupt(NULL, NULL);
+	s = rspm_sigma(0.5, 1e-6, 23, DP_CALIBRATION_SOUND);
+	CHECK(isfinite(s) && dp_calib_last_status() == DP_CALIB_OK, "without the hook again: %g", s);
+
+	alarm(0);
+}
 
 static void
 check_minimal(double eps, double delta, int d)
@@ -181,6 +270,8 @@ main(void)
 	CHECK(isnan(opdisc_sigma(0, 1e-6, 3, 3, DP_CALIBRATION_SOUND)) &&
 		  isnan(opdisc_sigma(1, 0, 3, 3, DP_CALIBRATION_SOUND)),
 		  "invalid parameters give NAN (the mechanism refuses before the charge)");
+
+	check_bounded();
 
 	gsl_rng_free(rng);
 	printf("%d passed, %d failed\n", npass, nfail);
