@@ -10,6 +10,8 @@
  * whichever comes first.  Runs nested in the same backend only deepen the
  * count of that one run.
  *
+ * Superusers are counted but never refused.
+ *
  * Preloaded: one entry per backend (indexed by MyBackendId) in shared
  * memory holds the role it runs for; the check counts the entries of the
  * caller's own role under one LWLock.  Otherwise: session-level advisory
@@ -139,7 +141,7 @@ runlimit_take_shared(RunEntry *me, Oid role)
 	for (int i = 0; i < runs_shared->nentries; i++)
 		if (runs_shared->entries[i].role == role)
 			n++;
-	if (dpobj_max_runs_per_role > 0 && n >= dpobj_max_runs_per_role)
+	if (dpobj_max_runs_per_role > 0 && n >= dpobj_max_runs_per_role && !superuser_arg(role))
 	{
 		LWLockRelease(runs_shared->lock);
 		return false;
@@ -162,7 +164,7 @@ runlimit_take_lock(Oid role)
 {
 	LOCKTAG		tag;
 
-	if (dpobj_max_runs_per_role <= 0)
+	if (dpobj_max_runs_per_role <= 0 || superuser_arg(role))
 		return true;
 	for (int k = 0; k < dpobj_max_runs_per_role; k++)
 	{

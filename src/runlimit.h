@@ -27,7 +27,7 @@ extern void dpobj_runlimit_init(void);
 
 /*
  * Enters a run for the current user: refused (SQLSTATE 53400) when the role
- * already holds dpobj.max_runs_per_role runs.  The run ends when the
+ * already holds dpobj.max_runs_per_role runs (superusers: never refused).  The run ends when the
  * current memory context is reset or deleted, or at the end of the
  * (sub)transaction.  Call it before the charge.
  */
