@@ -39,10 +39,10 @@ wait_charged() {  # ROLE: until a run of ROLE is charged and solving (up to 30 s
     done
     return 1
 }
-gone_within() {  # PID SECONDS
-    local i
-    for ((i = 0; i < $2 * 10; i++)); do
-        [[ $(t_psql -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE pid = $1") == 0 ]] && return 0
+gone_within() {  # PID SECONDS: the backend has left within SECONDS of wall-clock time
+    local end=$(($(date +%s%N) + $2 * 1000000000))
+    while (($(date +%s%N) < end)); do
+        [[ $(t_psql -d postgres -c "SELECT count(*) FROM pg_stat_activity WHERE pid = ${1:-0}") == 0 ]] && return 0
         sleep 0.1
     done
     return 1
