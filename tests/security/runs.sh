@@ -13,13 +13,8 @@ A=dpobj_runs_alice
 B=dpobj_runs_bob
 t_role $A && t_role $B || exit 1
 t_fresh_db "$DB" || exit 1
-# a GLPK MIP that needs minutes (tests/03_cancel.sql), a small table, an unprotected one
-t_psql -d "$DB" -c "CREATE TABLE hard AS
-      SELECT (abs(hashint4(g)) % 129 - 64) / 64.0 AS a,
-             (abs(hashint4(g + 100000)) % 129 - 64) / 64.0 AS b,
-             1.0 AS one, hashint4(g + 200000) % 2 = 0 AS y
-        FROM generate_series(1, 600) g;
-      REVOKE ALL ON hard FROM PUBLIC" -c "$T_TABLE_SQL" \
+# a GLPK MIP that needs minutes, a small table, an unprotected one (lib.sh)
+t_psql -d "$DB" -c "$T_HARD_SQL" -c "$T_TABLE_SQL" \
     -c "CREATE TABLE open AS SELECT ARRAY[a, b]::float8[] AS f, y FROM pts; GRANT SELECT ON open TO PUBLIC" \
     -c "SELECT dpobj.protect('hard'), dpobj.protect('pts')" \
     -c "SELECT 1 FROM dpobj.grant_budget('hard', '$A', 20, 0.01)" -c "SELECT 1 FROM dpobj.grant_budget('pts', '$A', 20, 0.01)" \
