@@ -43,6 +43,8 @@ OBJS = \
 	src/jobs.o \
 	src/progress.o \
 	src/oracle.o \
+	src/clientcheck.o \
+	src/runlimit.o \
 	src/rowinput.o \
 	src/opdisc_objective.o \
 	src/opdisc_mip.o \

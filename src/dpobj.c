@@ -17,6 +17,7 @@
 #include "jobs.h"
 #include "ledger.h"
 #include "progress.h"
+#include "runlimit.h"
 
 PG_MODULE_MAGIC;
 
@@ -155,7 +156,18 @@ _PG_init(void)
 							PGC_SIGHUP, 0,
 							NULL, NULL, NULL);
 
+	DefineCustomIntVariable("dpobj.max_jobs_per_role",
+							"Maximum number of queued or running jobs of one role; dpobj.submit() refuses more. 0 means no limit.",
+							"Counted over the submitting role's own jobs only; the refusal charges nothing.",
+							&dpobj_max_jobs_per_role,
+							20, 0, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+
 	dpobj_define_seal_gucs();
+
+	/* dpobj.max_runs_per_role (and its shared memory while preloading) */
+	dpobj_runlimit_init();
 
 	/* the ledger: its settings, hooks and, when preloading, its writers */
 	dpobj_ledger_init();

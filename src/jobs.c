@@ -56,6 +56,7 @@
 #include "train.h"
 #include "dpobj.h"
 #include "privileged.h"
+#include "runlimit.h"
 
 #include "access/genam.h"
 #include "access/heapam.h"
@@ -74,6 +75,7 @@
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/lmgr.h"
 #include "storage/lwlock.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
@@ -94,10 +96,14 @@ PG_FUNCTION_INFO_V1(dpobj_cancel);
 PG_FUNCTION_INFO_V1(dpobj_job_phase);
 
 int			dpobj_max_jobs = 2;
+int			dpobj_max_jobs_per_role = 20;
 
 #define JOBS_PENDING_DBS		64
 #define JOBS_RESCAN_INTERVAL_MS	30000
 #define JOBS_POLL_MS			1000
+/* bookkeeping statements of the scheduler and the job workers */
+#define JOBS_LOCK_TIMEOUT		"2s"
+#define JOBS_RECORD_ATTEMPTS	3
 
 typedef struct JobSlot
 {
@@ -107,6 +113,7 @@ typedef struct JobSlot
 	Oid			owner;
 	pid_t		pid;			/* 0 until the worker has started */
 	bool		cancel_requested;
+	bool		finishing;		/* recording its outcome: no more SIGINT */
 	DPObjPhase	phase;
 } JobSlot;
 
@@ -261,6 +268,46 @@ dpobj_jobs_report_phase(DPObjPhase phase)
  * ---------------------------------------------------------------------
  */
 
+static const char submit_count_sql[] =
+"SELECT pg_catalog.count(*)::pg_catalog.int4 FROM dpobj.job_queue "
+" WHERE owner::pg_catalog.oid OPERATOR(pg_catalog.=) $1 "
+"   AND state OPERATOR(pg_catalog.=) ANY ('{queued,running}'::pg_catalog.text[])";
+
+/*
+ * dpobj.max_jobs_per_role: the caller's own unfinished jobs only (public
+ * ground, nothing charged).  Concurrent submits of one role are serialized
+ * by a lock on the role itself (ExclusiveLock on the pg_authid object: it
+ * does not conflict with the AccessShareLock that dependency recording
+ * takes), held to the end of the transaction.
+ */
+static void
+submit_check_role_limit(Oid caller)
+{
+	Oid			t[1] = {OIDOID};
+	Datum		v[1] = {ObjectIdGetDatum(caller)};
+	RoleSwitch	ss;
+	bool		isnull;
+	int			n;
+
+	if (dpobj_max_jobs_per_role <= 0)
+		return;
+	LockSharedObject(AuthIdRelationId, caller, 0, ExclusiveLock);
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(submit_count_sql, 1, t, v, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "dpobj.submit: could not count the role's jobs");
+	n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	role_switch_end(&ss);
+	if (n >= dpobj_max_jobs_per_role)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("dpobj.submit: role \"%s\" already has %d queued or running jobs",
+						GetUserNameFromId(caller, false), n),
+				 errdetail("dpobj.max_jobs_per_role is %d.  Nothing was queued or charged.",
+						   dpobj_max_jobs_per_role),
+				 errhint("Wait until one of your jobs ends or cancel one with dpobj.cancel(), or ask a superuser to raise dpobj.max_jobs_per_role.")));
+}
+
 static const char submit_sql[] =
 "INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options, "
 "model_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
@@ -290,6 +337,7 @@ dpobj_submit(PG_FUNCTION_ARGS)
 	nulls[8] = (PG_NARGS() > 7 && !PG_ARGISNULL(7)) ? ' ' : 'n';
 
 	SPI_connect();
+	submit_check_role_limit(caller);
 	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(submit_sql, 9, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
@@ -312,13 +360,72 @@ dpobj_submit(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * No row lock: the caller's transaction may stay open for as long as it
+ * likes, so cancel() never locks a row that a job worker or the scheduler
+ * must update.  A queued job is cancelled by an UPDATE that only matches
+ * while it is still queued (the scheduler claims with SKIP LOCKED, so the
+ * caller's lock on a queued row holds nobody else up); a running job is
+ * told through its shared-memory slot and a SIGINT.
+ */
 static const char cancel_lookup_sql[] =
-"SELECT owner::pg_catalog.oid, state FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 FOR UPDATE";
+"SELECT owner::pg_catalog.oid, state FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1";
 
 static const char cancel_queued_sql[] =
 "UPDATE dpobj.job_queue SET state = 'cancelled', finished_at = pg_catalog.clock_timestamp(), "
 "       error = 'cancelled before it started (nothing was charged)' "
 " WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'queued'";
+
+/*
+ * The running job's slot: flag the cancel and interrupt its worker (the
+ * oracles poll the query cancel, so a solve stops within about a second).
+ * False when no worker holds the job (it has ended).
+ */
+static bool
+cancel_running_job(int64 job_id)
+{
+	pid_t		pid = 0;
+	bool		found = false;
+
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+	{
+		JobSlot    *slot = &jobs_shared->slots[i];
+
+		if (slot->in_use && slot->dboid == MyDatabaseId && slot->job_id == job_id)
+		{
+			slot->cancel_requested = true;
+			/* a worker recording its outcome is not interrupted any more */
+			pid = slot->finishing ? 0 : slot->pid;
+			found = true;
+		}
+	}
+	SpinLockRelease(&jobs_shared->mutex);
+	if (pid != 0)
+		(void) kill(pid, SIGINT);
+	return found;
+}
+
+/* the job's state (in cxt); false when the caller may not see the job */
+static bool
+cancel_lookup(Oid caller, int64 job_id, MemoryContext cxt, char **state)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(job_id)};
+	RoleSwitch	ss;
+	bool		isnull;
+	Oid			owner;
+
+	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(cancel_lookup_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.cancel: job lookup failed");
+	role_switch_end(&ss);
+	if (SPI_processed != 1)
+		return false;
+	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	*state = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+	return has_privs_of_role(caller, owner);
+}
 
 Datum
 dpobj_cancel(PG_FUNCTION_ARGS)
@@ -328,10 +435,9 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 	RoleSwitch	ss;
-	Oid			owner;
-	char	   *state;
-	bool		isnull;
+	char	   *state = NULL;
 	bool		result = false;
+	MemoryContext outer = CurrentMemoryContext;
 
 	jobs_require_preload("dpobj.cancel");
 	dpobj_verify_schema();
@@ -344,20 +450,12 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 	values[0] = Int64GetDatum(job_id);
 
 	SPI_connect();
-	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(cancel_lookup_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj.cancel: job lookup failed");
-	role_switch_end(&ss);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("job " INT64_FORMAT " does not exist", job_id),
-				 errhint("SELECT id FROM dpobj.jobs lists your jobs.")));
-	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	state = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
 
-	/* someone else's job looks exactly like a missing one */
-	if (!has_privs_of_role(caller, owner))
+	/*
+	 * A missing job and someone else's job: this one error site, so that
+	 * not even the error's location tells them apart.
+	 */
+	if (!cancel_lookup(caller, job_id, outer, &state))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("job " INT64_FORMAT " does not exist", job_id),
@@ -370,28 +468,15 @@ dpobj_cancel(PG_FUNCTION_ARGS)
 			elog(ERROR, "dpobj.cancel: update failed");
 		role_switch_end(&ss);
 		result = (SPI_processed == 1);
+		/* claimed by the scheduler meanwhile: it is running now */
+		if (!result)
+		{
+			state = "running";
+			result = cancel_running_job(job_id);
+		}
 	}
 	else if (strcmp(state, "running") == 0)
-	{
-		pid_t		pid = 0;
-
-		SpinLockAcquire(&jobs_shared->mutex);
-		for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
-		{
-			JobSlot    *slot = &jobs_shared->slots[i];
-
-			if (slot->in_use && slot->dboid == MyDatabaseId && slot->job_id == job_id)
-			{
-				slot->cancel_requested = true;
-				pid = slot->pid;
-				result = true;
-			}
-		}
-		SpinLockRelease(&jobs_shared->mutex);
-		/* a query cancel: the oracles poll it and stop within about a second */
-		if (pid != 0)
-			(void) kill(pid, SIGINT);
-	}
+		result = cancel_running_job(job_id);
 	SPI_finish();
 
 	if (!result)
@@ -601,12 +686,20 @@ static const char sched_orphan_sql[] =
 "       sqlstate = '57P01', "
 "       error = 'the job was interrupted (server restart or worker exit) before it recorded an outcome; "
 "it is not run again, and a charge it made stays in dpobj.ledger' "
-" WHERE id OPERATOR(pg_catalog.=) $1 AND state OPERATOR(pg_catalog.=) 'running'";
+" WHERE id OPERATOR(pg_catalog.=) (SELECT id FROM dpobj.job_queue WHERE id OPERATOR(pg_catalog.=) $1 "
+"                                    AND state OPERATOR(pg_catalog.=) 'running' FOR UPDATE SKIP LOCKED)";
 
+/* the roles with queued jobs, each with its oldest one */
+static const char sched_owners_sql[] =
+"SELECT owner::pg_catalog.oid, pg_catalog.min(id) FROM dpobj.job_queue "
+" WHERE state OPERATOR(pg_catalog.=) 'queued' GROUP BY owner";
+
+/* one role's oldest queued job that nobody holds locked */
 static const char sched_claim_sql[] =
-"SELECT j.id, j.owner::pg_catalog.oid, COALESCE(a.rolcanlogin, false) "
+"SELECT j.id, COALESCE(a.rolcanlogin, false) "
 "  FROM dpobj.job_queue j LEFT JOIN pg_catalog.pg_authid a ON a.oid OPERATOR(pg_catalog.=) j.owner::pg_catalog.oid "
-" WHERE j.state OPERATOR(pg_catalog.=) 'queued' ORDER BY j.id LIMIT $1 FOR UPDATE OF j SKIP LOCKED";
+" WHERE j.state OPERATOR(pg_catalog.=) 'queued' AND j.owner::pg_catalog.oid OPERATOR(pg_catalog.=) $1 "
+" ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 static const char sched_start_sql[] =
 "UPDATE dpobj.job_queue SET state = 'running', started_at = pg_catalog.clock_timestamp() "
@@ -697,52 +790,127 @@ sched_fail_orphans(Oid dboid)
 	}
 }
 
+/* the slots in use, and those of one role (every database: roles are global) */
+static int
+jobs_slots_used(Oid owner, int *of_owner)
+{
+	int			used = 0;
+
+	*of_owner = 0;
+	SpinLockAcquire(&jobs_shared->mutex);
+	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
+		if (jobs_shared->slots[i].in_use)
+		{
+			used++;
+			if (jobs_shared->slots[i].owner == owner)
+				(*of_owner)++;
+		}
+	SpinLockRelease(&jobs_shared->mutex);
+	return used;
+}
+
+/*
+ * Round robin over roles: a role with queued jobs, its oldest job first;
+ * the role with the fewest running jobs goes first, ties by the oldest
+ * job.  A role whose session runs and running jobs already reach
+ * dpobj.max_runs_per_role waits (its job would be refused).
+ */
+typedef struct SchedCandidate
+{
+	Oid			owner;
+	int64		oldest;
+	int			running;
+} SchedCandidate;
+
+static int
+sched_candidate_cmp(const void *a, const void *b)
+{
+	const SchedCandidate *x = a;
+	const SchedCandidate *y = b;
+
+	if (x->running != y->running)
+		return x->running < y->running ? -1 : 1;
+	return x->oldest < y->oldest ? -1 : (x->oldest > y->oldest ? 1 : 0);
+}
+
+/* the roles with queued jobs, in the order they are served; returns how many */
+static int
+sched_candidates(SchedCandidate **out)
+{
+	uint64		n;
+	int			k = 0;
+	SchedCandidate *c;
+	bool		isnull;
+
+	if (SPI_execute(sched_owners_sql, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj job scheduler: lookup failed");
+	n = SPI_processed;
+	c = palloc0(sizeof(SchedCandidate) * Max(n, 1));
+	for (uint64 r = 0; r < n; r++)
+	{
+		Oid			owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull));
+		int			sessions = dpobj_runs_in_sessions(owner);
+
+		c[k].owner = owner;
+		c[k].oldest = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+		(void) jobs_slots_used(owner, &c[k].running);
+		if (dpobj_max_runs_per_role > 0 &&
+			Max(sessions, 0) + c[k].running >= dpobj_max_runs_per_role)
+			continue;
+		k++;
+	}
+	qsort(c, k, sizeof(SchedCandidate), sched_candidate_cmp);
+	*out = c;
+	return k;
+}
+
+/* claims the first unlocked queued job of the first role that has one */
+static bool
+sched_claim_one(Oid dboid, JobWorkerArgs *job, int *slot)
+{
+	SchedCandidate *c;
+	int			n = sched_candidates(&c);
+	bool		isnull;
+
+	for (int k = 0; k < n; k++)
+	{
+		Oid			t[1] = {OIDOID};
+		Datum		v[1] = {ObjectIdGetDatum(c[k].owner)};
+		Oid			t2[1] = {INT8OID};
+		Datum		v2[1];
+
+		if (SPI_execute_with_args(sched_claim_sql, 1, t, v, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "dpobj job scheduler: claim failed");
+		if (SPI_processed != 1)
+			continue;
+		job->dboid = dboid;
+		job->owner = c[k].owner;
+		job->job_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		job->can_login = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		*slot = job_slot_reserve(dboid, job->job_id, job->owner);
+		if (*slot < 0)
+			break;
+		v2[0] = Int64GetDatum(job->job_id);
+		if (SPI_execute_with_args(sched_start_sql, 1, t2, v2, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "dpobj job scheduler: update failed");
+		pfree(c);
+		return true;
+	}
+	pfree(c);
+	return false;
+}
+
 /* 2. claim queued jobs for the free slots (marked 'running'); returns how many */
 static int
 sched_claim_jobs(Oid dboid, JobWorkerArgs *claimed, int *claimed_slot)
 {
-	int			used = 0;
 	int			nclaimed = 0;
-	int			free_slots;
-	Oid			t[1] = {INT4OID};
-	Datum		v[1];
-	uint64		ncand;
-	SPITupleTable *tt;
-	bool		isnull;
+	int			unused;
 
-	SpinLockAcquire(&jobs_shared->mutex);
-	for (int i = 0; i < DPOBJ_MAX_JOB_SLOTS; i++)
-		if (jobs_shared->slots[i].in_use)
-			used++;
-	SpinLockRelease(&jobs_shared->mutex);
-	free_slots = Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS) - used;
-	if (free_slots <= 0)
-		return 0;
-	v[0] = Int32GetDatum(free_slots);
-	if (SPI_execute_with_args(sched_claim_sql, 1, t, v, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj job scheduler: claim failed");
-	ncand = SPI_processed;
-	tt = SPI_tuptable;
-	for (uint64 r = 0; r < ncand && nclaimed < DPOBJ_MAX_JOB_SLOTS; r++)
-	{
-		int64		id = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-		Oid			owner = DatumGetObjectId(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
-		bool		canlogin = DatumGetBool(SPI_getbinval(tt->vals[r], tt->tupdesc, 3, &isnull));
-		int			slot = job_slot_reserve(dboid, id, owner);
-		Oid			t2[1] = {INT8OID};
-		Datum		v2[1] = {Int64GetDatum(id)};
-
-		if (slot < 0)
-			break;
-		if (SPI_execute_with_args(sched_start_sql, 1, t2, v2, NULL, false, 0) != SPI_OK_UPDATE)
-			elog(ERROR, "dpobj job scheduler: update failed");
-		claimed_slot[nclaimed] = slot;
-		claimed[nclaimed].dboid = dboid;
-		claimed[nclaimed].owner = owner;
-		claimed[nclaimed].can_login = canlogin;
-		claimed[nclaimed].job_id = id;
+	while (nclaimed < DPOBJ_MAX_JOB_SLOTS &&
+		   jobs_slots_used(InvalidOid, &unused) < Min(dpobj_max_jobs, DPOBJ_MAX_JOB_SLOTS) &&
+		   sched_claim_one(dboid, &claimed[nclaimed], &claimed_slot[nclaimed]))
 		nclaimed++;
-	}
 	return nclaimed;
 }
 
@@ -793,6 +961,8 @@ dpobj_jobs_scheduler_main(Datum arg)
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	SetConfigOption("search_path", "pg_catalog", PGC_USERSET, PGC_S_SESSION);
+	/* the launcher waits for this worker: never wait long on a lock */
+	SetConfigOption("lock_timeout", JOBS_LOCK_TIMEOUT, PGC_USERSET, PGC_S_SESSION);
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	if (SPI_execute(sched_has_dpobj_sql, true, 1) != SPI_OK_SELECT ||
@@ -862,22 +1032,26 @@ job_cancel_requested(void)
 	return c;
 }
 
+/* from now on dpobj.cancel() only flags the job: no SIGINT while recording */
 static void
-job_record_failure(int64 job_id, const char *state, const char *message, int sqlerrcode)
+job_mark_finishing(void)
+{
+	SpinLockAcquire(&jobs_shared->mutex);
+	jobs_shared->slots[my_slot].finishing = true;
+	SpinLockRelease(&jobs_shared->mutex);
+}
+
+/* one attempt to record the outcome, in its own transaction */
+static void
+job_record_once(int64 job_id, Datum *v)
 {
 	Oid			t[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		v[4];
 	RoleSwitch	ss;
 
-	v[0] = Int64GetDatum(job_id);
-	v[1] = CStringGetTextDatum(state);
-	v[2] = CStringGetTextDatum(message);
-	v[3] = CStringGetTextDatum(unpack_sql_state(sqlerrcode));
-
-	/* record the outcome even if another cancel arrives meanwhile */
-	HOLD_INTERRUPTS();
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	(void) set_config_option("lock_timeout", JOBS_LOCK_TIMEOUT, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	role_switch_begin(&ss, BOOTSTRAP_SUPERUSERID, false);
@@ -887,8 +1061,48 @@ job_record_failure(int64 job_id, const char *state, const char *message, int sql
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
-	RESUME_INTERRUPTS();
-	QueryCancelPending = false;
+}
+
+/*
+ * Records a failed or cancelled job.  Interrupts are NOT held: a terminate
+ * always ends the worker (the scheduler then marks the row failed), and no
+ * wait is longer than JOBS_LOCK_TIMEOUT.  A late SIGINT of dpobj.cancel()
+ * or a lock timeout costs one attempt of JOBS_RECORD_ATTEMPTS.
+ */
+static void
+job_record_failure(int64 job_id, const char *state, const char *message, int sqlerrcode)
+{
+	Datum		v[4];
+	MemoryContext cxt = CurrentMemoryContext;
+
+	v[0] = Int64GetDatum(job_id);
+	v[1] = CStringGetTextDatum(state);
+	v[2] = CStringGetTextDatum(message);
+	v[3] = CStringGetTextDatum(unpack_sql_state(sqlerrcode));
+
+	job_mark_finishing();
+	for (int attempt = 1; attempt <= JOBS_RECORD_ATTEMPTS; attempt++)
+	{
+		volatile bool done = false;
+
+		QueryCancelPending = false;
+		PG_TRY();
+		{
+			job_record_once(job_id, v);
+			done = true;
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(cxt);
+			EmitErrorReport();
+			FlushErrorState();
+			AbortCurrentTransaction();
+		}
+		PG_END_TRY();
+		if (done)
+			return;
+	}
+	elog(LOG, "dpobj job " INT64_FORMAT ": outcome not recorded; the scheduler marks it failed", job_id);
 }
 
 /* Take over slot my_slot if it still holds this job; false if it was given up meanwhile */
@@ -942,6 +1156,9 @@ job_copy_args(const JobWorkerArgs *args, MemoryContext jobcxt, Datum *targs, cha
 /*
  * 1. The job's arguments (bookkeeping: as the bootstrap superuser), in their
  * own transaction.  A cancel arriving now is kept pending for the training.
+ * Holding interrupts is safe here: a plain SELECT and catalog reads wait on
+ * no lock an analyst can hold (dpobj.job_queue is closed to them, and
+ * dpobj.cancel() locks no row).
  */
 static bool
 job_read_args(const JobWorkerArgs *args, MemoryContext jobcxt, Datum *targs, char *tnulls)

@@ -21,6 +21,7 @@
 #define DPOBJ_MAX_JOB_SLOTS		64
 
 extern int	dpobj_max_jobs;			/* GUC dpobj.max_jobs */
+extern int	dpobj_max_jobs_per_role;	/* GUC dpobj.max_jobs_per_role, 0 = none */
 
 /* _PG_init, only while shared_preload_libraries is being processed */
 extern void dpobj_jobs_preload_init(void);

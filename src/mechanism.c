@@ -11,6 +11,7 @@
 #include "distributed.h"
 #include "privileged.h"
 #include "random.h"
+#include "runlimit.h"
 #include "scanrels.h"
 
 DPProtectedContext *
@@ -21,6 +22,8 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 
 	/* one ledger per cluster: never on a Citus worker (distributed.h) */
 	dp_citus_refuse_worker(fcinfo);
+	/* before any charge: the caller's role holds at most max_runs_per_role */
+	dpobj_run_enter();
 	if (dpobj_protected_peek() == NULL)
 		return NULL;
 	dp_scan_relations(fcinfo, &scan);

@@ -21,12 +21,14 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
+#include "clientcheck.h"
 #include "protected.h"
 #include "ledger.h"
 #include "miscadmin.h"
 
 /*
  * First refuses on a Citus worker (distributed.h), for every mechanism.
+ * Then enters the run (runlimit.h: refused beyond dpobj.max_runs_per_role).
  * On the protected path (inside dpobj.train()): consumes the protected
  * context after checking it against the relations scanned below this
  * aggregate and the privacy parameters of the state (has_state false: no
@@ -66,13 +68,14 @@ extern bool halfspace_grid_next(int *w, int d, int B, int D2);
 
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD
- * steps, grid points): records the outcome 'cancelled' in the ledger, then
- * raises the pending cancel.  The budget stays charged.
+ * steps, grid points): on a cancel, a terminate or a vanished client
+ * (clientcheck.h) records the outcome 'cancelled' in the ledger, then
+ * raises the pending interrupt.  The budget stays charged.
  */
 static inline void
 mechanism_poll(int64 ledger_id)
 {
-	if (QueryCancelPending || ProcDiePending)
+	if (dpobj_stop_requested())
 	{
 		ledger_finish(ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");
 		CHECK_FOR_INTERRUPTS();

@@ -6,7 +6,8 @@
  * The oracles (opdisc_mip.c, opdisc_search.c) are plain C and never raise
  * PostgreSQL errors.  This file gives them a stop callback that looks at
  * the backend's pending cancel/terminate flags (set by query cancel and by
- * statement_timeout), collects their log output in a fixed buffer (no
+ * statement_timeout) and, in a session, whether the client is still
+ * connected (clientcheck.h), collects their log output in a fixed buffer (no
  * palloc, no elog inside solver callbacks) and writes it to the server log
  * after the solve, and turns their status into a release or an error —
  * after recording the outcome of the already-charged run in the ledger.
@@ -15,6 +16,7 @@
  */
 #include "oracle.h"
 
+#include "clientcheck.h"
 #include "ledger.h"
 #include "progress.h"
 
@@ -33,8 +35,8 @@ oracle_should_stop(void *arg)
 	(void) arg;
 	/* issue 6: phase/elapsed NOTICE when dpobj.progress is on; never throws */
 	dpobj_progress_tick();
-	/* query cancel and statement_timeout set QueryCancelPending */
-	return QueryCancelPending || ProcDiePending;
+	/* query cancel, statement_timeout, terminate, or the client is gone */
+	return dpobj_stop_requested();
 }
 
 static void

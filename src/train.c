@@ -35,6 +35,7 @@
 #include "privileged.h"
 #include "protectable.h"
 #include "protected.h"
+#include "runlimit.h"
 #include "seal.h"
 #include "trainquery.h"
 
@@ -358,6 +359,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 		PG_RETURN_VOID();
 	}
 
+	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
+	dpobj_run_enter();
 	result = seal_run(&ctx, &query, owner, &ledger_id);
 	SPI_finish();
 	/* the model catalog (issue 12): the released model and public parameters */

@@ -22,13 +22,8 @@ read -r -a PGCTL <<<"$DPOBJ_PGCTL"
 
 t_role dpobj_crash_analyst || exit 1
 t_fresh_db "$DB" || exit 1
-# a GLPK MIP that needs minutes (hundreds of distinct continuous rows; tests/03_cancel.sql)
-t_psql -d "$DB" -c "CREATE TABLE hard AS
-      SELECT (abs(hashint4(g)) % 129 - 64) / 64.0 AS a,
-             (abs(hashint4(g + 100000)) % 129 - 64) / 64.0 AS b,
-             1.0 AS one, hashint4(g + 200000) % 2 = 0 AS y
-        FROM generate_series(1, 600) g;
-      REVOKE ALL ON hard FROM PUBLIC" \
+# a GLPK MIP that needs minutes (lib.sh)
+t_psql -d "$DB" -c "$T_HARD_SQL" \
     -c "SELECT dpobj.protect('hard')" \
     -c "SELECT dpobj.grant_budget('hard', 'dpobj_crash_analyst', 5, 0.001)" >/dev/null || exit 1
 

@@ -18,6 +18,8 @@ trap 'rm -rf -- "$WORK"' EXIT
 
 t_role dpobj_race_analyst || exit 1
 t_fresh_db "$DB" || exit 1
+# N sessions of one role at once: the race needs them all running (dpobj.max_runs_per_role)
+t_psql -d postgres -c "ALTER DATABASE $DB SET dpobj.max_runs_per_role = 0" >/dev/null || exit 1
 # a budget worth exactly K charges of (0.1, 1e-7): numeric, so K x 0.1 is exact
 t_psql -d "$DB" -c "$T_TABLE_SQL" \
     -c "SELECT dpobj.protect('pts')" \

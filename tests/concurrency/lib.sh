@@ -59,3 +59,12 @@ T_TABLE_SQL="CREATE TABLE pts AS
   SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
     FROM generate_series(1, 60) i;
   REVOKE ALL ON pts FROM PUBLIC;"
+
+# A protected-path solve that needs minutes: a GLPK MIP over hundreds of distinct
+# continuous rows (tests/03_cancel.sql); train it with features a, b, one and label y.
+T_HARD_SQL="CREATE TABLE hard AS
+  SELECT (abs(hashint4(g)) % 129 - 64) / 64.0 AS a,
+         (abs(hashint4(g + 100000)) % 129 - 64) / 64.0 AS b,
+         1.0 AS one, hashint4(g + 200000) % 2 = 0 AS y
+    FROM generate_series(1, 600) g;
+  REVOKE ALL ON hard FROM PUBLIC;"

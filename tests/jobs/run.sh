@@ -9,4 +9,4 @@
 # DPOBJ_PGLOG) for restart.sh — without them it is reported as one failure, not skipped.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" restart progress cron restart
+exec bash "$DIR/../script_runner.sh" "$DIR" restart progress locks cron restart
