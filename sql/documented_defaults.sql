@@ -14,9 +14,11 @@ SELECT m[1] AS name, l AS line,
   FROM regexp_split_to_table(dpobj.help('settings'), E'\n') l,
        regexp_matches(l, '`(dpobj\.[a-z_]+)`', 'g') m;
 
--- how many settings are documented and how many exist (both lists must be complete)
-SELECT (SELECT count(*) FROM doc_settings) AS documented,
-       (SELECT count(*) FROM pg_settings WHERE name LIKE 'dpobj.%') AS in_code;
+-- as many settings documented as exist (the listing below names any missing one), and
+-- the table was read at all
+SELECT (SELECT count(*) FROM doc_settings) =
+       (SELECT count(*) FROM pg_settings WHERE name LIKE 'dpobj.%') AS as_many,
+       (SELECT count(*) FROM doc_settings) >= 12 AS table_read;
 
 -- a documented default in the setting's unit ('10s' for a parameter kept in ms is 10000)
 CREATE TEMP TABLE doc_vs_code AS
