@@ -7,6 +7,7 @@ MODULE_big = dpobj
 DATA = sql/dpobj--0.1.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql
 
 OBJS = \
+	src/init.o \
 	src/dpobj.o \
 	src/options.o \
 	src/calibrate.o \

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * dpobj.c
- *	  Module entry point: PG_MODULE_MAGIC and the configuration parameters.
+ *	  The extension-wide configuration parameters (dpobj.h); the module
+ *	  entry point that defines them with every subsystem's is init.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -13,13 +14,6 @@
 #include "utils/guc.h"
 #include "miscadmin.h"
 
-#include "calibsql.h"
-#include "jobs.h"
-#include "ledger.h"
-#include "progress.h"
-#include "runlimit.h"
-
-PG_MODULE_MAGIC;
 
 int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
@@ -50,8 +44,6 @@ dpobj_oracle_name(DPObjOracle oracle)
 			return "auto";
 	}
 }
-
-void		_PG_init(void);
 
 /*
  * Issue 9: settings of the sealed protected path.  All PGC_SUSET: only a
@@ -95,7 +87,7 @@ dpobj_define_seal_gucs(void)
 }
 
 void
-_PG_init(void)
+dpobj_define_gucs(void)
 {
 	/*
 	 * dpobj.seed makes noise reproducible.  It exists for tests only and is
@@ -139,47 +131,5 @@ _PG_init(void)
 							PGC_SUSET, 0,
 							NULL, NULL, NULL);
 
-	/* issue 6: progress of a solve run in a session; training jobs */
-	DefineCustomBoolVariable("dpobj.progress",
-							 "Report the phase and elapsed time of a mechanism run as NOTICE lines.",
-							 "Only the phase (scanning, solving, releasing) and the elapsed time are reported: nothing computed from the data.",
-							 &dpobj_progress,
-							 false,
-							 PGC_USERSET, 0,
-							 NULL, NULL, NULL);
-
-	DefineCustomIntVariable("dpobj.max_jobs",
-							"Maximum number of training jobs (dpobj.submit) running at a time; the rest wait in the queue.",
-							"Jobs need dpobj in shared_preload_libraries; each running job uses one background worker slot.",
-							&dpobj_max_jobs,
-							2, 1, DPOBJ_MAX_JOB_SLOTS,
-							PGC_SIGHUP, 0,
-							NULL, NULL, NULL);
-
-	DefineCustomIntVariable("dpobj.max_jobs_per_role",
-							"Maximum number of queued or running jobs of one role; dpobj.submit() refuses more. 0 means no limit.",
-							"Counted over the submitting role's own jobs only; the refusal charges nothing.",
-							&dpobj_max_jobs_per_role,
-							20, 0, INT_MAX,
-							PGC_SUSET, 0,
-							NULL, NULL, NULL);
-
 	dpobj_define_seal_gucs();
-
-	/* dpobj.max_runs_per_role (and its shared memory while preloading) */
-	dpobj_runlimit_init();
-
-	/* the ledger: its settings, hooks and, when preloading, its writers */
-	dpobj_ledger_init();
-	dpobj_calib_init();
-
-	MarkGUCPrefixReserved("dpobj");
-
-	/*
-	 * Loaded through shared_preload_libraries (in the postmaster): register
-	 * the job launcher and the jobs' shared memory.  Loaded any other way,
-	 * everything but jobs works, and dpobj.submit() says what is missing.
-	 */
-	if (process_shared_preload_libraries_in_progress)
-		dpobj_jobs_preload_init();
 }

@@ -86,4 +86,7 @@ typedef enum DPObjOracle
 
 extern const char *dpobj_oracle_name(DPObjOracle oracle);
 
+/* defines the settings above (init.c's _PG_init) */
+extern void dpobj_define_gucs(void);
+
 #endif							/* DPOBJ_H */

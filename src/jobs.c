@@ -52,6 +52,7 @@
 #include <signal.h>
 
 #include "jobs.h"
+#include "progress.h"
 #include "protected.h"
 #include "train.h"
 #include "dpobj.h"
@@ -253,8 +254,30 @@ jobs_xact_callback(XactEvent event, void *arg)
 		wake_at_commit = false;
 }
 
+/* dpobj.max_jobs and dpobj.max_jobs_per_role (init.c) */
 void
-dpobj_jobs_report_phase(DPObjPhase phase)
+dpobj_jobs_define_gucs(void)
+{
+	DefineCustomIntVariable("dpobj.max_jobs",
+							"Maximum number of training jobs (dpobj.submit) running at a time; the rest wait in the queue.",
+							"Jobs need dpobj in shared_preload_libraries; each running job uses one background worker slot.",
+							&dpobj_max_jobs,
+							2, 1, DPOBJ_MAX_JOB_SLOTS,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("dpobj.max_jobs_per_role",
+							"Maximum number of queued or running jobs of one role; dpobj.submit() refuses more. 0 means no limit.",
+							"Counted over the submitting role's own jobs only; the refusal charges nothing.",
+							&dpobj_max_jobs_per_role,
+							20, 0, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+}
+
+/* progress.c's reporter in a job worker: the phase goes to the job's slot */
+static void
+job_report_phase(DPObjPhase phase)
 {
 	if (my_slot < 0 || jobs_shared == NULL)
 		return;
@@ -1283,6 +1306,7 @@ dpobj_job_worker_main(Datum arg)
 		proc_exit(0);
 	}
 	on_shmem_exit(job_worker_exit, Int32GetDatum(my_slot));
+	dpobj_progress_set_reporter(job_report_phase);
 
 	/* act as the submitting role */
 	if (args.can_login)

@@ -15,19 +15,17 @@
 
 #include "postgres.h"
 
-#include "progress.h"
 
 /* hard upper bound of dpobj.max_jobs (shared-memory slots) */
 #define DPOBJ_MAX_JOB_SLOTS		64
 
 extern int	dpobj_max_jobs;			/* GUC dpobj.max_jobs */
 extern int	dpobj_max_jobs_per_role;	/* GUC dpobj.max_jobs_per_role, 0 = none */
+extern void dpobj_jobs_define_gucs(void);
 
 /* _PG_init, only while shared_preload_libraries is being processed */
 extern void dpobj_jobs_preload_init(void);
 
-/* progress.c: records the phase of the job this worker runs (no-op elsewhere) */
-extern void dpobj_jobs_report_phase(DPObjPhase phase);
 
 /* background worker entry points */
 extern PGDLLEXPORT void dpobj_jobs_launcher_main(Datum arg);

@@ -14,7 +14,6 @@
 #include "postgres.h"
 
 #include "progress.h"
-#include "jobs.h"
 
 #include "access/parallel.h"
 #include "access/xact.h"
@@ -29,6 +28,7 @@ static TimestampTz last_notice = 0;
 static TimestampTz notice_statement = 0;	/* statement start of the notices below */
 static DPObjPhase notified_phase = DPOBJ_PHASE_NONE;	/* latest phase announced in it */
 static int	sealed_client_level = -1;	/* >= 0: inside a sealed run */
+static DPObjPhaseReporter phase_reporter = NULL;	/* a job worker's slot, else none */
 
 const char *
 dpobj_phase_name(DPObjPhase phase)
@@ -89,6 +89,12 @@ dpobj_progress_seal(int client_level)
 }
 
 void
+dpobj_progress_set_reporter(DPObjPhaseReporter reporter)
+{
+	phase_reporter = reporter;
+}
+
+void
 dpobj_progress_phase(DPObjPhase phase)
 {
 	TimestampTz now;
@@ -99,7 +105,8 @@ dpobj_progress_phase(DPObjPhase phase)
 	if (sealed_client_level >= 0 && phase <= current_phase)
 		return;
 	current_phase = phase;
-	dpobj_jobs_report_phase(phase);
+	if (phase_reporter != NULL)
+		phase_reporter(phase);
 	if (!dpobj_progress)
 		return;
 
@@ -150,4 +157,17 @@ dpobj_progress_tick(void)
 	}
 	PG_END_TRY();
 	RESUME_INTERRUPTS();
+}
+
+/* dpobj.progress (init.c) */
+void
+dpobj_progress_define_guc(void)
+{
+	DefineCustomBoolVariable("dpobj.progress",
+							 "Report the phase and elapsed time of a mechanism run as NOTICE lines.",
+							 "Only the phase (scanning, solving, releasing) and the elapsed time are reported: nothing computed from the data.",
+							 &dpobj_progress,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 }

@@ -35,8 +35,17 @@ typedef enum DPObjPhase
 #define DPOBJ_PROGRESS_INTERVAL_MS	2000
 
 extern bool dpobj_progress;		/* GUC dpobj.progress */
+extern void dpobj_progress_define_guc(void);
 
 extern const char *dpobj_phase_name(DPObjPhase phase);
+
+/*
+ * Where this process reports each phase besides the client: a job worker
+ * sets its slot's reporter once (jobs.c), so that the progress reporter
+ * never needs the job scheduler.  NULL (the default): nowhere else.
+ */
+typedef void (*DPObjPhaseReporter) (DPObjPhase phase);
+extern void dpobj_progress_set_reporter(DPObjPhaseReporter reporter);
 
 /* Enters a phase (may raise like any NOTICE: call it outside the oracles). */
 extern void dpobj_progress_phase(DPObjPhase phase);

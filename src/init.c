@@ -1,0 +1,55 @@
+/*-------------------------------------------------------------------------
+ *
+ * init.c
+ *	  The module's entry point: PG_MODULE_MAGIC and _PG_init, which defines
+ *	  every subsystem's settings and, when dpobj is preloaded, registers the
+ *	  ledger writers, the job launcher and their shared memory.  Nothing
+ *	  else calls into this file, so it may depend on every subsystem
+ *	  without closing a circle.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+
+#include "calibsql.h"
+#include "dpobj.h"
+#include "jobs.h"
+#include "ledger.h"
+#include "progress.h"
+#include "runlimit.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	/* extension-wide settings: noise seed, oracle, protected path (dpobj.c) */
+	dpobj_define_gucs();
+	dpobj_progress_define_guc();
+	dpobj_jobs_define_gucs();
+
+	/* dpobj.max_runs_per_role (and its shared memory while preloading) */
+	dpobj_runlimit_init();
+
+	/* the ledger: its settings, hooks and, when preloading, its writers */
+	dpobj_ledger_init();
+
+	/* the calibrations' interrupt check (calibsql.c) */
+	dpobj_calib_init();
+
+	MarkGUCPrefixReserved("dpobj");
+
+	/*
+	 * Loaded through shared_preload_libraries (in the postmaster): register
+	 * the job launcher and the jobs' shared memory.  Loaded any other way,
+	 * everything but jobs works, and dpobj.submit() says what is missing.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+		dpobj_jobs_preload_init();
+}
