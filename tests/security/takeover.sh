@@ -30,6 +30,8 @@ fresh_db() {
             -c "REVOKE ALL ON pts FROM PUBLIC" -c "SET ROLE $MALLORY" -c "CREATE SCHEMA mallory_s" >/dev/null
 }
 version() { t_psql -d "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'"; }
+# "SQLSTATE/version" after ALTER EXTENSION dpobj UPDATE
+update_result() { echo "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)"; }
 mallory_super() { t_psql -d "$DB" -c "SELECT rolsuper FROM pg_roles WHERE rolname = '$MALLORY'"; }
 # drop the test database even while schema dpobj is not trustworthy (DROP DATABASE fires
 # no event trigger)
@@ -57,7 +59,7 @@ t_is "... and nothing reached the ledger" "$(t_psql -d "$DB" -c "SELECT count(*)
 t_is "... ALTER EXTENSION dpobj UPDATE TO '0.2.0' refused (42501)" \
     "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE TO '0.2.0'")" "42501"
 t_is "... ALTER EXTENSION dpobj UPDATE refused (42501), still 0.1.0" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "42501/0.1.0"
+    "$(update_result)" "42501/0.1.0"
 cleanup_db
 
 # ---- B. the update 0.2.0 -> 0.3.0 checks the extension's schema -----------------------
@@ -65,20 +67,20 @@ fresh_db || exit 1
 t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.2.0'" >/dev/null || exit 1
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj OWNER TO $MALLORY" >/dev/null
 t_is "0.2.0 whose schema a non-superuser owns: the update is refused (42501), still 0.2.0" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "42501/0.2.0"
+    "$(update_result)" "42501/0.2.0"
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj OWNER TO CURRENT_USER" -c "GRANT CREATE ON SCHEMA dpobj TO $MALLORY" >/dev/null
 t_is "0.2.0 whose schema grants CREATE to a non-superuser: the update is refused (42501)" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "42501/0.2.0"
+    "$(update_result)" "42501/0.2.0"
 t_psql -d "$DB" -c "REVOKE CREATE ON SCHEMA dpobj FROM $MALLORY" -c "ALTER SCHEMA dpobj OWNER TO $MALLORY" \
     -c "SET ROLE $MALLORY" -c "ALTER SCHEMA dpobj RENAME TO dpobj_real" -c "CREATE SCHEMA dpobj" >/dev/null
 t_is "0.2.0 renamed away, a non-superuser's \"dpobj\" in its place: the update is refused (42501)" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "42501/0.2.0"
+    "$(update_result)" "42501/0.2.0"
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj_real OWNER TO CURRENT_USER" >/dev/null
 t_is "... even once the renamed schema is a superuser's again (its name is not dpobj)" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "42501/0.2.0"
+    "$(update_result)" "42501/0.2.0"
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj RENAME TO mallory_dpobj" -c "ALTER SCHEMA dpobj_real RENAME TO dpobj" >/dev/null
 t_is "... repaired (the extension's schema is dpobj, a superuser's): the update works" \
-    "$(sqlstate "$DB" -c "ALTER EXTENSION dpobj UPDATE")/$(version)" "ok/0.3.0"
+    "$(update_result)" "ok/0.3.0"
 cleanup_db
 
 # ---- C. 0.3.0: every SECURITY DEFINER function and event trigger ------------------------
