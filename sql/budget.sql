@@ -1,5 +1,5 @@
 -- Privacy budgets per (table, role) and the protected training path
--- (issue 4, docs/SECURITY.md): the SQL surface and every error with its
+-- (docs/SECURITY.md): the SQL surface and every error with its
 -- SQLSTATE.  Roles: an owner, two analysts, a dpobj_admin member.
 CREATE SCHEMA regress_budget;
 GRANT USAGE ON SCHEMA regress_budget TO PUBLIC;

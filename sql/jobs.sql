@@ -1,4 +1,4 @@
--- Issue 6: training jobs -- dpobj.submit, dpobj.cancel, the dpobj.jobs view:
+-- Training jobs -- dpobj.submit, dpobj.cancel, the dpobj.jobs view:
 -- the SQL surface and every error with its SQLSTATE.  The server runs with
 -- shared_preload_libraries = 'dpobj' (scripts/test.sh), so jobs really run.
 CREATE SCHEMA regress_jobs;

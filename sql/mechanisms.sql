@@ -1,4 +1,4 @@
--- Issue 5: the mechanism family.  Calibrations against hand-computed values,
+-- The mechanism family.  Calibrations against hand-computed values,
 -- seeded runs of every mechanism, the public params of each model, predict /
 -- score / probability, the ledger, and every mechanism through dpobj.train().
 CREATE SCHEMA regress_mech;

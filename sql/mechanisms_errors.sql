@@ -1,4 +1,4 @@
--- Issue 5: every bad input of the new mechanisms gives a clear error with an
+-- Every bad input of the new mechanisms gives a clear error with an
 -- SQLSTATE and a hint, never a row value; nothing is charged for them.
 CREATE SCHEMA regress_mecherr;
 CREATE FUNCTION regress_mecherr.err(q text)

@@ -1,4 +1,4 @@
--- Issue 6: parallel aggregation of dp_halfspace.  Workers compute partial
+-- Parallel aggregation of dp_halfspace.  Workers compute partial
 -- states (transition + serialise), the leader deserialises and combines
 -- them, the final function draws the noise once.  Under the same seed a
 -- forced-parallel plan gives exactly the model of a serial plan.

@@ -1,4 +1,4 @@
--- The sealed protected path (issue 9, docs/SECURITY.md): every refusal and error of
+-- The sealed protected path (docs/SECURITY.md): every refusal and error of
 -- the SQL surface, written as the attacks they stop.  The neighbour comparisons, the
 -- statistics counters and server-level attacks are in tests/security/.
 CREATE SCHEMA regress_sec;

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * aggstate.h
- *	  What the two aggregate state types share (issue 11): an expanded
+ *	  What the two aggregate state types share: an expanded
  *	  object around a row multiset (rowset.h), updated in place in the
  *	  aggregate's memory context, and its flat form -- a canonical, portable
  *	  varlena that PostgreSQL's parallel query and Citus ship between

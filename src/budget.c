@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * budget.c
- *	  Administration of privacy budgets per (table, role) (issue 4,
- *	  hardened in issue 9; the security model is docs/SECURITY.md):
+ *	  Administration of privacy budgets per (table, role) (the security
+ *	  model is docs/SECURITY.md):
  *
  *	  dpobj.protect(rel)                          owner / dpobj_admin
  *	  dpobj.unprotect(rel)                        owner / superuser
@@ -20,7 +20,7 @@
  * dpobj.protected_tables and dpobj.budgets, after verifying that schema
  * dpobj is controlled by superusers only.
  *
- * Limits on administrators (issue 9, leak 8):
+ * Limits on administrators (leak 8):
  *	  - system catalogs and other extensions' tables cannot be protected
  *		(protectable.c);
  *	  - a dpobj_admin member who does not own the table cannot grant to

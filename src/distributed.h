@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * distributed.h
- *	  Citus awareness without linking against Citus (issue 11;
- *	  docs/SCALING.md).  dpobj never depends on Citus: everything here
+ *	  Citus awareness without linking against Citus (docs/SCALING.md).  dpobj never depends on Citus: everything here
  *	  looks Citus's metadata up by name at run time, and only when the
  *	  citus extension exists in the current database.
  *

@@ -46,7 +46,7 @@ dpobj_oracle_name(DPObjOracle oracle)
 }
 
 /*
- * Issue 9: settings of the sealed protected path.  All PGC_SUSET: only a
+ * Settings of the sealed protected path.  All PGC_SUSET: only a
  * superuser (postgresql.conf, ALTER SYSTEM, ALTER DATABASE/ROLE ... SET)
  * decides them, never the analyst whose runs they govern.
  */
@@ -118,7 +118,7 @@ dpobj_define_gucs(void)
 							 NULL, NULL, NULL);
 
 	/*
-	 * Issue 10: threads of the exact search (plain C threads that never call
+	 * Threads of the exact search (plain C threads that never call
 	 * PostgreSQL; the backend's own thread polls interrupts).  A server
 	 * resource like max_parallel_workers_per_gather, and a timing knob of
 	 * the protected path, so only a superuser sets it.

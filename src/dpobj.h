@@ -43,12 +43,12 @@
 #define ERRCODE_DPOBJ_LEDGER_FAILURE	MAKE_SQLSTATE('D','P','0','0','2')
 /* the exact oracle failed internally (inconsistent solution, solver error) */
 #define ERRCODE_DPOBJ_ORACLE_FAILURE	MAKE_SQLSTATE('D','P','0','0','3')
-/* issue 4: the (table, role) budget cannot cover the request: nothing charged */
+/* The (table, role) budget cannot cover the request: nothing charged */
 #define ERRCODE_DPOBJ_BUDGET_EXCEEDED	MAKE_SQLSTATE('D','P','0','0','4')
-/* issue 4: dpobj.train() on a table that was not protected with dpobj.protect() */
+/* dpobj.train() on a table that was not protected with dpobj.protect() */
 #define ERRCODE_DPOBJ_NOT_PROTECTED		MAKE_SQLSTATE('D','P','0','0','5')
 /*
- * issue 9: the one error of a failed protected run (seal.c) -- fixed
+ * The one error of a failed protected run (seal.c) -- fixed
  * message, detail and hint; the budget was charged, the cause is in the
  * server log only
  */
@@ -71,7 +71,7 @@ extern int	dpobj_seed;					/* -1: cryptographic noise */
 extern double dpobj_solver_time_limit;	/* seconds, 0 = none */
 extern int	dpobj_oracle;				/* DPOBJ_ORACLE_* default */
 extern int	dpobj_oracle_threads;		/* exact search threads (superuser) */
-/* issue 9: the sealed protected path (docs/SECURITY.md); superuser-only */
+/* The sealed protected path (docs/SECURITY.md); superuser-only */
 extern double dpobj_protected_time_limit;	/* seconds, 0 = none */
 extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itself */
 extern double dpobj_max_self_grant_delta;

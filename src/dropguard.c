@@ -2,7 +2,7 @@
  *
  * dropguard.c
  *	  The event trigger dpobj_drop_guard (ddl_command_start, ENABLE
- *	  ALWAYS; sql/dpobj--0.1.0--0.2.0.sql section 4; issue 9).
+ *	  ALWAYS; sql/dpobj--0.1.0--0.2.0.sql section 4).
  *
  * DROP EXTENSION dpobj silently erased the ledger and the budgets -- a
  * superuser reset all accounting in two statements (drop, create) -- and

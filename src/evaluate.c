@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * evaluate.c
- *	  Private evaluation of a model (issue 12; docs/PRIVACY.md "Private
+ *	  Private evaluation of a model (docs/PRIVACY.md "Private
  *	  evaluation"):
  *
  *	  dpobj.dp_evaluate(features, label, epsilon, delta, options) RETURNS jsonb

@@ -246,7 +246,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			break;
 		case GLM_METHOD_OUTPUT:
 			/*
-			 * Snapped release (issue 9; docs/PRIVACY.md "Output-Gauss"):
+			 * Snapped release (docs/PRIVACY.md "Output-Gauss"):
 			 * theta rounded to the public lattice plus exact discrete
 			 * Gaussian noise (CKS20) at rho-zCDP, rho from (eps, delta) by
 			 * the Renyi conversion (calibrate.c); sigma in parameter units.

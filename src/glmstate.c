@@ -354,7 +354,7 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 		aggstate_corrupt(&glm_type);
 	*pctx = st ? mechanism_claim(fcinfo, true, st->base.epsilon, st->base.delta, st->base.d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	/* protected path (issue 4): run even on no rows, so emptiness is hidden */
+	/* protected path: run even on no rows, so emptiness is hidden */
 	if (st == NULL)
 		return *pctx ? glmstate_create_empty(kind, (*pctx)->d, (*pctx)->epsilon_f,
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;

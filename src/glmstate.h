@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * glmstate.h
- *	  The state of the continuous-weight mechanisms (issue 5):
+ *	  The state of the continuous-weight mechanisms:
  *	  dp_logistic (Objective-Gauss, Output-Gauss, CMS), dp_noisysgd and
  *	  dp_opsamp -- the type dpobj.glm_state (aggstate.h, rowset.h).  Rows
  *	  are clipped to the declared norm bound R (an option, never estimated
@@ -29,7 +29,7 @@
  * order (ascending lexicographic by value), so that the mechanism's input
  * -- and hence its output under a fixed seed -- depends only on the
  * multiset of rows, not on scan order, parallel workers or Citus shards
- * (issue 9).
+ *.
  */
 typedef struct GLMState
 {

@@ -16,7 +16,7 @@
  *   4. the model is released only if optimality is certified, and the
  *      outcome is recorded in the ledger either way.
  *
- * On the protected path (issue 4: inside dpobj.train(), see budget.h) step
+ * On the protected path (inside dpobj.train(), see protected.h) step
  * 1 is the guarded debit of the analyst's (table, role) budget instead of
  * a plain ledger row, the protected context is consumed here (once, and
  * only if the relations scanned below this aggregate are the protected

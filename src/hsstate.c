@@ -15,11 +15,11 @@
  * rounding is a fixed per-row transformation of the data, so it does not
  * affect privacy; predict() applies the same rounding.
  *
- * The protected path (issue 4, dpobj.train()): rows with a NULL feature
+ * The protected path (dpobj.train()): rows with a NULL feature
  * array, a NULL element, a NULL label, a NaN or infinite feature, or a
  * feature whose quantised value is out of range are dropped -- silently
  * and deterministically -- instead of raising an error, and the transition
- * function sends nothing to the client (issue 9: a progress NOTICE at the
+ * function sends nothing to the client (a progress NOTICE at the
  * first surviving row told whether the selection was empty).  The direct
  * aggregates keep raising errors: their caller can read the rows anyway.
  *
@@ -339,7 +339,7 @@ hsstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
 		(HSExpanded *) aggstate_readable(&hs_type, PG_GETARG_DATUM(0));
 	*pctx = st ? mechanism_claim(fcinfo, true, st->base.epsilon, st->base.delta, st->base.d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	/* protected path (issue 4): run even on no rows, so emptiness is hidden */
+	/* protected path: run even on no rows, so emptiness is hidden */
 	if (st == NULL)
 		return *pctx ? hsstate_create_empty((*pctx)->d, (*pctx)->epsilon_f,
 											(*pctx)->delta_f, (*pctx)->options) : NULL;

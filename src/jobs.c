@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * jobs.c
- *	  In-database training jobs (issue 6).
+ *	  In-database training jobs.
  *
  *	  dpobj.submit(rel, mechanism, features, label, eps, delta, options)
  *	      same arguments and checks as dpobj.train(): budget.c's own code
@@ -355,7 +355,7 @@ dpobj_submit(PG_FUNCTION_ARGS)
 	values[0] = ObjectIdGetDatum(caller);
 	for (int i = 0; i < 7; i++)
 		values[i + 1] = PG_GETARG_DATUM(i);
-	/* model_name (issue 12): train() in the job stores the model under it */
+	/* model_name: train() in the job stores the model under it */
 	values[8] = (PG_NARGS() > 7 && !PG_ARGISNULL(7)) ? PG_GETARG_DATUM(7) : (Datum) 0;
 	nulls[8] = (PG_NARGS() > 7 && !PG_ARGISNULL(7)) ? ' ' : 'n';
 

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * jobs.h
- *	  In-database training jobs (issue 6): dpobj.submit(), dpobj.cancel(),
+ *	  In-database training jobs: dpobj.submit(), dpobj.cancel(),
  *	  the dpobj.jobs view, and the background workers that run them.
  *
  * Requires shared_preload_libraries = 'dpobj' (the launcher is a static

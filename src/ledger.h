@@ -41,7 +41,7 @@
 
 #include "fmgr.h"
 
-/* Result of ledger_charge_budget() (issue 4) */
+/* Result of ledger_charge_budget() */
 typedef enum LedgerBudgetStatus
 {
 	LEDGER_BUDGET_CHARGED = 1,	/* debited and ledger row inserted, committed */
@@ -72,7 +72,7 @@ extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
 						   const char *relation);
 
 /*
- * The protected path's charge (issue 4): in ONE transaction of the ledger
+ * The protected path's charge: in ONE transaction of the ledger
  * worker, a guarded UPDATE of the (relid, analyst) row of dpobj.budgets
  * (spent + charge <= granted, for epsilon and for delta) and the INSERT of
  * the ledger row that records it (with the relation, the role and the

@@ -45,7 +45,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"WHERE id OPERATOR(pg_catalog.=) $1 AND outcome OPERATOR(pg_catalog.=) 'charged'",
 
 	/*
-	 * STMT_BUDGET_DEBIT (issue 4): the UPDATE takes the budget row's lock; a
+	 * STMT_BUDGET_DEBIT: the UPDATE takes the budget row's lock; a
 	 * concurrent debit (another transaction) blocks on it and, under READ
 	 * COMMITTED, re-evaluates the guard against the committed row.  Debits
 	 * of one writer's batch run in one transaction and see each other.

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * mechanism.h
- *	  What every mechanism's final function shares (issue 5): claiming the
+ *	  What every mechanism's final function shares: claiming the
  *	  protected context and charging the run before any noise is drawn.
  *	  Implemented in mechanism.c (the scanned relations come from
  *	  scanrels.c); every mechanism calls these two functions in this order:

@@ -120,7 +120,7 @@ model_build(FunctionCallInfo fcinfo, const char *mechanism,
 				 errhint("Reinstall the dpobj extension.")));
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	/* never release a non-finite model (issue 9): it would not be a DP output */
+	/* never release a non-finite model: it would not be a DP output */
 	for (int j = 0; j < d; j++)
 		if (!isfinite(weights[j]))
 			model_not_finite(mechanism);

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * models.h
- *	  The model catalog dpobj.models (issue 12; docs/USAGE.md "Store and use
+ *	  The model catalog dpobj.models (docs/USAGE.md "Store and use
  *	  models by name"): named models per owner, written only by dpobj's C
  *	  code -- dpobj.train(..., model_name) and dpobj.save_model() -- and read
  *	  under row-level security.  A row holds the released model and public

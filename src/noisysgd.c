@@ -10,8 +10,8 @@
  * s^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2 -- n, T and s all depend
  * on the number of selected rows, which is private (a filter turns
  * "replace one row of the table" into "add or remove one selected row"),
- * and an empty selection took 0 steps and released exact zeros (issue 9,
- * leak 4).  dpobj therefore runs noisy projected FULL-BATCH gradient
+ * and an empty selection took 0 steps and released exact zeros
+ * (leak 4).  dpobj therefore runs noisy projected FULL-BATCH gradient
  * descent with public parameters only:
  *   theta_1 = 0 in C (the l2 ball of radius r, option "radius");
  *   for t = 1..T (option "T", default DPOBJ_SGD_DEFAULT_T):
@@ -20,7 +20,7 @@
  *   output theta_{T+1}.
  * Privacy: one step releases g_t + b_t with l2 sensitivity Delta = 2 L
  * R_eff (replace one row; L R_eff for add/remove).  The release is snapped
- * (issue 9, floating-point attacks): g_t is rounded to a public lattice g
+ * (floating-point attacks): g_t is rounded to a public lattice g
  * and b_t is exact discrete Gaussian noise N_Z(0, sigma2) in lattice units
  * (dpnoise.c), so each step is (Delta/g + sqrt p)^2 / (2 sigma2)-zCDP
  * (Canonne, Kamath, Steinke 2020, Thm 15); T adaptive steps compose to

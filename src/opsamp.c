@@ -37,7 +37,7 @@
  * proof does not need (they tune utility; lambda covers any choice), but
  * which is private on the protected path.  dpobj uses the public option
  * "n" when given -- dpobj.train() requires it, so the number of LP solves
- * and every refusal depend on public inputs only (issue 9, leak 3) -- and
+ * and every refusal depend on public inputs only (leak 3) -- and
  * the direct aggregate's own row count otherwise (its neighbours replace a
  * row, so the count is the same for both).
  * alpha = 0: each LP is solved to optimality by the simplex method
@@ -125,7 +125,7 @@ opsamp_calibrate(double eps, double delta, double n, int p, double R, bool inter
 	/* Laplace scale: the concentration event fails with probability delta */
 	c->eps_L = eps + log1p(-delta);
 	/*
-	 * Snapped release (issue 9; docs/PRIVACY.md "OPSamp"): the average is
+	 * Snapped release (docs/PRIVACY.md "OPSamp"): the average is
 	 * rounded to the public lattice g and discrete Laplace noise of t
 	 * lattice units is added, with integers only (dpnoise.c).  Rounding
 	 * moves each coordinate by at most g/2, so the l1 distance of two
@@ -183,7 +183,7 @@ opsamp_check_m(const OPSampCalibration *c)
 /*
  * dpobj.train()'s argument check (train.c, mechanism.h): the public "n" is
  * required, and the number of LP solves it implies is checked here, before
- * any row is read (issue 9, leak 3).
+ * any row is read (leak 3).
  */
 void
 opsamp_check_args(const char *aggname, double epsilon, double delta, int d,

@@ -46,7 +46,7 @@ dp_options_foreach(Jsonb *options, const char *example, dp_option_fn fn, void *a
 /*
  * The JSON number as float8, NAN for other JSON types (and numeric NaN).
  * Beyond the float8 range it is +-Infinity (or 0 below it), never an
- * error: the readers' range checks then refuse it with a hint (issue 9).
+ * error: the readers' range checks then refuse it with a hint.
  */
 static double
 option_float8(JsonbValue *v)

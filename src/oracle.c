@@ -33,7 +33,7 @@ static bool
 oracle_should_stop(void *arg)
 {
 	(void) arg;
-	/* issue 6: phase/elapsed NOTICE when dpobj.progress is on; never throws */
+	/* Phase/elapsed NOTICE when dpobj.progress is on; never throws */
 	dpobj_progress_tick();
 	/* query cancel, statement_timeout, terminate, or the client is gone */
 	return dpobj_stop_requested();

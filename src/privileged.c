@@ -3,7 +3,7 @@
  * privileged.c
  *	  Role switches and the check of dpobj's own schema (privileged.h).
  *
- * Why the schema check (issue 9, leak 8): dpobj's privileged code -- the
+ * Why the schema check (leak 8): dpobj's privileged code -- the
  * entry points that switch to the bootstrap superuser, the ledger worker,
  * the job worker, the event triggers -- names its tables and functions as
  * "dpobj.x".  CREATE EXTENSION uses an existing schema called dpobj as it

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * progress.c
- *	  Phase and elapsed time of a mechanism run (issue 6; see progress.h).
+ *	  Phase and elapsed time of a mechanism run (see progress.h).
  *
  * dpobj_progress_tick() runs inside the oracles' stop callback, i.e. inside
  * GLPK or the branch-and-bound search, which must never be left by a

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * progress.h
- *	  Progress of a mechanism run (issue 6): which phase it is in and how
+ *	  Progress of a mechanism run: which phase it is in and how
  *	  long it has been running -- nothing else.
  *
  * Data independence: the objective, bounds, node counts and iteration
@@ -51,7 +51,7 @@ extern void dpobj_progress_set_reporter(DPObjPhaseReporter reporter);
 extern void dpobj_progress_phase(DPObjPhase phase);
 
 /*
- * The protected path (seal.c, issue 9).  dpobj_progress_seal(level) starts
+ * The protected path (seal.c).  dpobj_progress_seal(level) starts
  * a sealed run: its phases only move forward (a phase reported again, e.g.
  * "scanning" by a transition function after train() announced it, is
  * ignored, so the NOTICE lines cannot depend on the rows), and the lines

@@ -3,7 +3,7 @@
  * protectable.c
  *	  Which relations dpobj protects and trains on (protectable.h).
  *
- * System catalogs and other extensions' tables (issue 9, leak 8): a
+ * System catalogs and other extensions' tables (leak 8): a
  * dpobj_admin member could protect pg_catalog.pg_authid, grant itself a
  * budget and train on password verifiers.  Catalogs (pg_catalog,
  * information_schema, TOAST) and every table that belongs to an extension

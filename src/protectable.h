@@ -2,7 +2,7 @@
  *
  * protectable.h
  *	  Which relations dpobj.protect(), dpobj.train() and dpobj.submit()
- *	  accept (issue 9, leaks 7 and 8; protectable.c).
+ *	  accept (leaks 7 and 8; protectable.c).
  *
  *-------------------------------------------------------------------------
  */

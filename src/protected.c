@@ -6,7 +6,7 @@
  *	  must have scanned exactly the protected table and charges the budget
  *	  before any noise exists.
  *
- * Fail closed (issue 9, leak 7): the final function is accepted only on
+ * Fail closed (leak 7): the final function is accepted only on
  * top of recognised scans of the protected table or its inheritance
  * children.  A scan the walker does not recognise (a Citus custom scan, a
  * foreign scan, ...) or no scan at all is refused before the charge, with

@@ -2,8 +2,8 @@
  *
  * protected.h
  *	  The protected context: what a mechanism's aggregate learns when it
- *	  runs inside dpobj.train()'s one query (issue 4; sealed in issue 9;
- *	  docs/SECURITY.md).  Implemented in protected.c.
+ *	  runs inside dpobj.train()'s one query (docs/SECURITY.md).
+ *	  Implemented in protected.c.
  *
  * The context is a plain C variable in this backend -- not a GUC, not a
  * table, nothing a user can set -- set by train() (seal.c) around its one

@@ -5,7 +5,7 @@
  *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c).
  *
  * Direct path: every bad row raises an error that names the problem and
- * never the value.  Protected path (dpobj.train, issue 4): rows with NULL
+ * never the value.  Protected path (dpobj.train): rows with NULL
  * features, elements or labels are dropped, so that no error depends on
  * the data; train() builds every feature array from validated columns, so
  * the remaining shape errors cannot depend on the data there.

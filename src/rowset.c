@@ -4,8 +4,8 @@
  *	  A multiset of distinct fixed-width rows with label counts (rowset.h).
  *
  * The hash index keeps the load factor at or below 1/2 and its size a
- * power of two, so linear probing always reaches an empty slot (issue 9:
- * a combined GLM state once got a table size that was not a power of two,
+ * power of two, so linear probing always reaches an empty slot (a
+ * combined GLM state once got a table size that was not a power of two,
  * and its probe loop never ended).  Every loop over all rows checks for
  * interrupts.
  *

@@ -6,7 +6,7 @@
  *	  "relation" column and by the protected path, which must see a
  *	  recognised scan of exactly the protected table.  A Citus custom scan
  *	  is mapped to the distributed tables it reads, and a Citus shard to its
- *	  table (issue 11); other custom scans stay unrecognised.
+ *	  table; other custom scans stay unrecognised.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * seal.c
- *	  Running dpobj.train()'s one query sealed (seal.h; issue 9, the
+ *	  Running dpobj.train()'s one query sealed (seal.h; the
  *	  cross-cutting rule of ALGORITHMS.md section 8).
  *
  * 1. Announce the phase "scanning" for every run, before the scan (leak 1:

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * seal.h
- *	  Running dpobj.train()'s query sealed (issue 9; docs/SECURITY.md,
+ *	  Running dpobj.train()'s query sealed (docs/SECURITY.md,
  *	  "The sealed protected path").  Implemented in seal.c.
  *
  * The analyst learns the DP output and nothing else: settings that could

@@ -2,8 +2,8 @@
  *
  * train.c
  *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
- *	  and its validation for dpobj.submit (train.h; issue 4, sealed in
- *	  issue 9; the security model is docs/SECURITY.md).
+ *	  and its validation for dpobj.submit (train.h; the security
+ *	  model is docs/SECURITY.md).
  *
  * Order of work:
  *	  1. every argument is checked -- all on public grounds (catalog,
@@ -75,13 +75,13 @@ typedef struct TrainMechanism
 
 static const TrainMechanism train_mechanisms[] = {
 	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args},
-	/* issue 5: the mechanism family */
+	/* The mechanism family */
 	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
-	/* issue 12: private evaluation, through dpobj.evaluate() only */
+	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
 
@@ -319,7 +319,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
 }
 
 /*
- * train()'s code.  validate_only (dpobj.submit, issue 6): every check up to
+ * train()'s code.  validate_only (dpobj.submit): every check up to
  * and including the budget pre-check, then return without scanning or
  * charging -- so a job is refused exactly when train() would refuse at once.
  */
@@ -363,7 +363,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	dpobj_run_enter();
 	result = seal_run(&ctx, &query, owner, &ledger_id);
 	SPI_finish();
-	/* the model catalog (issue 12): the released model and public parameters */
+	/* the model catalog: the released model and public parameters */
 	if (model_name != NULL)
 		models_store(ctx.analyst, model_name, result, false, ctx.relation, ledger_id);
 	PG_RETURN_DATUM(result);

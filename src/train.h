@@ -2,7 +2,7 @@
  *
  * train.h
  *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
- *	  and its validation, shared with dpobj.submit (issue 6).  Implemented
+ *	  and its validation, shared with dpobj.submit.  Implemented
  *	  in train.c; the query it runs is built by trainquery.c and run
  *	  sealed by seal.c.
  *
@@ -16,13 +16,13 @@
 #include "fmgr.h"
 
 /*
- * Smallest epsilon dpobj.train() charges (issue 9): every probe of a
+ * Smallest epsilon dpobj.train() charges: every probe of a
  * protected table costs at least this much budget.
  */
 #define DPOBJ_MIN_EPSILON_TEXT	"0.000001"
 
 /*
- * dpobj.submit() (issue 6): runs dpobj.train()'s own argument checks and
+ * dpobj.submit(): runs dpobj.train()'s own argument checks and
  * budget pre-check on fcinfo (train's seven arguments) without scanning or
  * charging anything; raises exactly the errors train() would raise first.
  */

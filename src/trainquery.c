@@ -10,7 +10,7 @@
  * parameters; operators come from a fixed list and are written
  * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's.
  *
- * No value-dependent error (issue 9, leak 5).  Every expression the query
+ * No value-dependent error (leak 5).  Every expression the query
  * evaluates per row was audited for errors that depend on the value:
  *	  - integer, real and double columns cast to float8 exactly or by
  *		rounding; NaN and infinities pass through and the transition

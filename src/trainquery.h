@@ -10,7 +10,7 @@
  *
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
  *	  $4... filter constants of the columns' types.  No expression in it
- *	  can raise an error that depends on a row's value (issue 9, leak 5).
+ *	  can raise an error that depends on a row's value (leak 5).
  *
  *-------------------------------------------------------------------------
  */

@@ -58,7 +58,7 @@ SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6,
           format('dataset %s, B = 2, D2 = 6, oracle %s: loss equals the grid minimum', s, o))
   FROM generate_series(1, 4) s, unnest(ARRAY['search', 'mip']) o;
 
--- issue 10: the threaded exact search returns the same model for any thread
+-- The threaded exact search returns the same model for any thread
 -- count (dpobj.oracle_threads, superuser only).  d = 12 one-hot style rows:
 -- large enough that subtrees are handed between threads.
 CREATE TEMP TABLE wide AS

@@ -68,7 +68,7 @@ SELECT matches(dblink_error_message('solver'), 'statement timeout',
 SELECT is(pg_temp.outcome(4.5), 'cancelled/opdisc', 'the timed-out run is charged with outcome cancelled');
 SELECT dblink_get_result('solver', false);
 
--- 3. statement_timeout during OPSamp's first LP (issue 9: it used to run its first LP to the
+-- 3. statement_timeout during OPSamp's first LP (it used to run its first LP to the
 -- end, 13.7 s for a 1 s timeout).  20 000 distinct rows, d = 8: one LP takes several
 -- seconds (about 9 s on the 2-core CI machine class), m = 5 of them; GLPK runs in 250 ms
 -- slices with the timeout checked in between.

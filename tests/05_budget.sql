@@ -1,4 +1,4 @@
--- Issue 4: privacy budgets per (table, role) and the protected training
+-- Privacy budgets per (table, role) and the protected training
 -- path, as properties.  The budget charge is committed by a background
 -- worker in its own transaction, so the worker must see the table, the
 -- protection and the budget: the setup is committed (no BEGIN around the

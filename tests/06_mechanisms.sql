@@ -1,4 +1,4 @@
--- Issue 5 properties: reproducibility under dpobj.seed, the large-epsilon limit of
+-- Reproducibility under dpobj.seed, the large-epsilon limit of
 -- every mechanism (tolerances derived in the comments), clipping, parallel aggregation.
 BEGIN;
 SELECT plan(30);

@@ -1,4 +1,4 @@
--- Issue 6: training jobs.  Jobs run in background workers that must see the
+-- Training jobs.  Jobs run in background workers that must see the
 -- committed job rows, so this file does not run inside one transaction: it
 -- cleans up after itself instead.  Needs shared_preload_libraries = 'dpobj'
 -- (scripts/test.sh).

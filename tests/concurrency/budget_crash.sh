@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/concurrency/budget_crash.sh — issue 4: the server crashes (pg_ctl stop -m
+# tests/concurrency/budget_crash.sh — the server crashes (pg_ctl stop -m
 # immediate) after the budget was debited and while the mechanism runs, before any
 # release.  After restart the charge is kept: the ledger row stays "charged", and the
 # ledger and the budget's spend agree.

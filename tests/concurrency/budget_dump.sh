@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/concurrency/budget_dump.sh — issue 4: pg_dump of a database with protected
+# tests/concurrency/budget_dump.sh — pg_dump of a database with protected
 # tables, budgets and ledger rows, restored with pg_restore into a fresh database,
 # keeps protections, budgets (granted and spent, exactly), the ledger and the
 # sequences; training in the restored database charges the restored budget.

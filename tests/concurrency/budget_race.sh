@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/concurrency/budget_race.sh — issue 4: N sessions race for a budget worth
+# tests/concurrency/budget_race.sh — N sessions race for a budget worth
 # exactly K charges.  Expect exactly K successes, N*M-K refusals (DP004) and no other
 # error (no deadlock, no ledger failure), spend = budget, ledger total = spend.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/concurrency/ledger_outcomes.sh — issue 9: the outcome recorded in dpobj.ledger is
+# tests/concurrency/ledger_outcomes.sh — the outcome recorded in dpobj.ledger is
 # true in every case we can construct (definitions: src/ledger.h, docs/ARCHITECTURE.md
 # "The ledger"):
 #   released  the query that ran the mechanism (for train(), the query calling train())

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/concurrency/ledger_slots.sh — issue 9: a busy server does not make the ledger
+# tests/concurrency/ledger_slots.sh — a busy server does not make the ledger
 # unusable, and no wait on the charge path is unbounded or uncancellable.
 #
 # Any role can take every background-worker slot with one parallel query

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/concurrency/lib.sh — helpers for the budget scripts (issue 4).
+# tests/concurrency/lib.sh — helpers for the budget scripts.
 # Needs a running server reachable through PGHOST/PGPORT/PGUSER as a superuser,
 # with dpobj installed (make install).  Each script uses its own database.
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/concurrency/run.sh — the scripts that need more than one session or control of
 # the server: the budget race, the crash between debit and release, pg_dump/pg_restore
-# (issue 4); the ledger's outcomes and its behaviour with every worker slot taken
-# (issue 9; ledger_slots restarts the server and also needs DPOBJ_PGDATA/DPOBJ_PGCTL).
+#; the ledger's outcomes and its behaviour with every worker slot taken
+# (ledger_slots restarts the server and also needs DPOBJ_PGDATA/DPOBJ_PGCTL).
 # Prints "ok"/"not ok" lines and, last, "N passed, M failed".
 #
 # Environment (see each script): PGHOST, PGPORT, PGUSER (a superuser); for the crash

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/jobs/cron.sh — issue 6: periodic retraining with pg_cron.  Starts its own
+# tests/jobs/cron.sh — periodic retraining with pg_cron.  Starts its own
 # throwaway cluster with shared_preload_libraries = 'pg_cron,dpobj' (pg_cron runs in one
 # database, cron.database_name; it connects over the cluster's private unix socket,
 # cron.host), lets an analyst schedule

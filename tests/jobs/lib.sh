@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/jobs/lib.sh — helpers for the issue 6 job scripts.  Needs a server reachable
+# tests/jobs/lib.sh — helpers for the job scripts.  Needs a server reachable
 # through PGHOST/PGPORT/PGUSER as a superuser, with dpobj installed and preloaded
 # (shared_preload_libraries = 'dpobj').  Each script uses its own database.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/jobs/progress.sh — issue 6: a solve run directly in a session reports progress as
+# tests/jobs/progress.sh — a solve run directly in a session reports progress as
 # NOTICE lines when dpobj.progress = on: the phase and the elapsed time only, at most one
 # periodic line every couple of seconds; nothing when it is off.  A cancel still stops
 # the solve promptly while progress is being reported.

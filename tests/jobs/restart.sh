@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/jobs/restart.sh — issue 6: jobs survive a server restart.  With dpobj.max_jobs = 1
+# tests/jobs/restart.sh — jobs survive a server restart.  With dpobj.max_jobs = 1
 # a long job runs and a second one waits in the queue; then the server stops (a crash,
 # pg_ctl stop -m immediate, and a clean pg_ctl stop -m fast).  After the restart:
 #   - the job that was running is marked failed (SQLSTATE 57P01), is not run again, and

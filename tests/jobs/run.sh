@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/jobs/run.sh — the issue 6 job tests that need more than SQL: progress NOTICEs
+# tests/jobs/run.sh — the job tests that need more than SQL: progress NOTICEs
 # (progress.sh), periodic retraining with pg_cron in a cluster of its own (cron.sh), and
 # jobs across server restarts (restart.sh, which restarts the server it is given).
 # Prints "ok"/"not ok" lines and, last, "N passed, M failed".

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/dropguard.sh — issue 9: DROP EXTENSION dpobj silently erased the ledger
+# tests/security/dropguard.sh — DROP EXTENSION dpobj silently erased the ledger
 # and the budgets (a superuser reset all accounting in two statements) and CASCADE
 # dropped users' model columns.  The event trigger dpobj_drop_guard refuses every way of
 # dropping dpobj while accounting exists, or with CASCADE, unless a superuser confirms

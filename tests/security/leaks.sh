@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/leaks.sh — issue 9's side channels, each tried as the analyst would
+# tests/security/leaks.sh — the side channels, each tried as the analyst would
 # (docs/SECURITY.md, threat table).  Every check runs the same attack with a filter that
 # selects the target row and with one that does not (or on two tables that differ in
 # that row) and asserts that the analyst cannot tell the two apart.  0.1.0 failed each.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/neighbours.sh — the neighbour harness (issue 9; docs/SECURITY.md).
+# tests/security/neighbours.sh — the neighbour harness (docs/SECURITY.md).
 #
 # An analyst may learn the DP output of a run and nothing else.  This harness builds two
 # databases whose tables differ in exactly one row (scenarios.txt: an empty vs a one-row
@@ -187,7 +187,7 @@ SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
 SQL
 }
 
-# what the analyst sees of one dpobj.evaluate() run (issue 12): a fixed public model
+# what the analyst sees of one dpobj.evaluate() run: a fixed public model
 # with one weight per feature; the released counts are the DP output
 eval_script() {
     cat <<'SQL'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/privilege.sh — issue 9, leak 8 (a): a role that owned a schema named
+# tests/security/privilege.sh — leak 8 (a): a role that owned a schema named
 # dpobj before CREATE EXTENSION owned every object dpobj's superuser-run code uses, and
 # could become superuser.  Installing or updating into such a schema is refused, and
 # every privileged entry point re-checks at run time (ownership and grants can change).

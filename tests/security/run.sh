@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/run.sh — the sealed protected path (issue 9; docs/SECURITY.md): the
+# tests/security/run.sh — the sealed protected path (docs/SECURITY.md): the
 # install/run-time schema checks, the DROP guard, the side channels one by one, and the
 # neighbour harness over every mechanism.  Prints "ok"/"not ok" lines and, last,
 # "N passed, M failed".  Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with

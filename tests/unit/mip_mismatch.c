@@ -3,7 +3,7 @@
  * mip_mismatch.c
  *	  Finder for instances on which GLPK's MIP oracle (opdisc_solve_mip)
  *	  reports OPTIMAL for a point that is not the argmin found by
- *	  enumeration (issue 9: "The GLPK MIP oracle is not exact").  Not part
+ *	  enumeration ("The GLPK MIP oracle is not exact").  Not part
  *	  of `make check`: `make -C tests/unit mip_mismatch && ./mip_mismatch N`
  *	  tries N random small instances (non-default B / D2, tiny or huge noise,
  *	  duplicated rows, separable costs) and prints every mismatch with the

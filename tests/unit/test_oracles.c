@@ -279,7 +279,7 @@ check_ties(void)
 }
 
 /*
- * Former MIP mismatches (issue 9), found by mip_mismatch.c: raw GLPK
+ * Former MIP mismatches, found by mip_mismatch.c: raw GLPK
  * reports OPTIMAL for a point that is not the argmin, the certified "mip"
  * oracle returns the enumeration answer.  Rebuilt from the finder's
  * generator state and instance number.  If a GLPK upgrade makes the raw
