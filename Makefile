@@ -21,6 +21,7 @@ OBJS = \
 	src/mechanism.o \
 	src/halfspace.o \
 	src/model.o \
+	src/predict.o \
 	src/models.o \
 	src/dpnoise.o \
 	src/evaluate.o \
@@ -67,7 +68,7 @@ PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes -pthread
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/helptext.c

@@ -8,6 +8,7 @@
  */
 #include "mechanism.h"
 
+#include "aggstate.h"
 #include "distributed.h"
 #include "privileged.h"
 #include "scanrels.h"
@@ -18,6 +19,12 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 {
 	DPScanRelations scan;
 
+	/*
+	 * Only as the final step of an aggregate: a final function called as a
+	 * plain function, with a state typed in by hand, would otherwise write a
+	 * ledger row without running the mechanism over any rows.
+	 */
+	aggstate_final_check(fcinfo);
 	/* one ledger per cluster: never on a Citus worker (distributed.h) */
 	dp_citus_refuse_worker(fcinfo);
 	if (dpobj_protected_peek() == NULL)
@@ -35,6 +42,7 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 {
 	DPScanRelations scan;
 
+	aggstate_final_check(fcinfo);
 	if (pctx != NULL)
 		return dpobj_budget_charge(pctx, mechanism);
 	/* the ledger worker writes as a superuser: only into a trusted schema */

@@ -26,7 +26,9 @@
 #include "miscadmin.h"
 
 /*
- * First refuses on a Citus worker (distributed.h), for every mechanism.
+ * First refuses outside an aggregate (a final function called as a plain
+ * function: aggstate_final_check) and on a Citus worker (distributed.h),
+ * for every mechanism; mechanism_charge() refuses outside an aggregate too.
  * On the protected path (inside dpobj.train()): consumes the protected
  * context after checking it against the relations scanned below this
  * aggregate and the privacy parameters of the state (has_state false: no
