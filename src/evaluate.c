@@ -20,6 +20,13 @@
  *	  with approximate 95 % intervals that add the noise's variance to the
  *	  sampling variance (delta method).
  *
+ *	  The model is public: it is validated completely before anything is
+ *	  charged (evaluate_check_args), and a prediction never fails on a row
+ *	  value.  On the protected path a row the model cannot evaluate (a
+ *	  non-finite feature; for a lattice model |round(Q x)| > 2^31) is
+ *	  dropped like a row with a NULL: every row lands in at most one cell,
+ *	  decided by that row alone, so the sensitivity stays 2.
+ *
  *-------------------------------------------------------------------------
  */
 #include "dpobj.h"
@@ -42,6 +49,7 @@
 #include "dpnoise.h"
 #include "ledger.h"
 #include "mechanism.h"
+#include "predict.h"
 #include "protected.h"
 #include "random.h"
 #include "rowinput.h"
@@ -51,8 +59,6 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
-
-extern Datum dpobj_predict(PG_FUNCTION_ARGS);
 
 #define EVAL_AGGNAME	"dp_evaluate"
 
@@ -66,13 +72,11 @@ enum
 #define EVAL_EPS_UNIT	1048576.0
 #define EVAL_EPS_MAX	2048.0
 
-/* per aggregate call: the model (from the options) and dpobj.predict */
+/* per aggregate call: the model (from the options), validated, as dpobj.predict sees it */
 typedef struct EvalCache
 {
 	Jsonb	   *options;		/* the options it was read from */
-	Datum		model;
-	int			d;
-	FmgrInfo	predict;
+	ModelPredictor *model;
 } EvalCache;
 
 /* ---- the model in the options ---- */
@@ -92,22 +96,6 @@ eval_no_model(void)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dp_evaluate needs the option \"model\": a dpobj.model as text"),
 			 errhint("Use dpobj.evaluate(rel, model, ...), or pass jsonb_build_object('model', m::text).")));
-}
-
-/* the number of weights of a model datum (its d) */
-static int
-eval_model_d(Datum model)
-{
-	bool		isnull;
-	Datum		w = GetAttributeByName(DatumGetHeapTupleHeader(model), "weights", &isnull);
-	ArrayType  *arr;
-
-	if (isnull)
-		eval_no_model();
-	arr = DatumGetArrayTypeP(w);
-	if (ARR_NDIM(arr) != 1 || array_contains_nulls(arr))
-		eval_no_model();
-	return ArrayGetNItems(1, ARR_DIMS(arr));
 }
 
 /* options {"model": text} -> a dpobj.model datum (errors on public grounds) */
@@ -147,7 +135,13 @@ eval_check_options(Jsonb *options)
 					 errhint("dp_evaluate takes only \"model\" (and dpobj.evaluate() also \"filter\").")));
 }
 
-/* dpobj.train()'s argument check (train.c, mechanism.h): public grounds only */
+/*
+ * dpobj.train()'s argument check (train.c, mechanism.h): public grounds
+ * only.  The model is validated completely here (predict.h), so that on the
+ * protected path a forged model is refused before the charge, whatever the
+ * rows; the direct aggregate runs this on its first row, before its final
+ * function writes the ledger.
+ */
 void
 evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
@@ -156,7 +150,8 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 
 	dp_check_privacy_params(epsilon, delta);
 	eval_check_options(options);
-	md = eval_model_d(eval_model_from_options(options));
+	md = model_predictor_d(model_predictor(eval_model_from_options(options),
+										   CurrentMemoryContext));
 	if (md != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -183,14 +178,8 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 	c->options = palloc(VARSIZE(options));
 	memcpy(c->options, options, VARSIZE(options));
 	eval_check_options(options);
-	c->model = eval_model_from_options(options);
-	c->d = eval_model_d(c->model);
-	/* dpobj.predict(model, features) itself: one definition of a prediction */
-	c->predict.fn_addr = dpobj_predict;
-	c->predict.fn_oid = InvalidOid;
-	c->predict.fn_nargs = 2;
-	c->predict.fn_strict = true;
-	c->predict.fn_mcxt = fcinfo->flinfo->fn_mcxt;
+	/* dpobj.predict's own predictor: one definition of a prediction */
+	c->model = model_predictor(eval_model_from_options(options), fcinfo->flinfo->fn_mcxt);
 	MemoryContextSwitchTo(old);
 	fcinfo->flinfo->fn_extra = c;
 	return c;
@@ -227,23 +216,34 @@ eval_state_values(ArrayType *a)
 	return (double *) ARR_DATA_PTR(a);
 }
 
-/* false when a feature is NaN or infinite (dropped on the protected path) */
+/*
+ * The row's prediction into *pred.  false when the model cannot evaluate
+ * the row: a NaN or infinite feature, or (lattice models) a feature with
+ * |round(Q x)| > 2^31, the range the halfspace mechanisms train on.  Such a
+ * row is dropped on the protected path -- a fixed rule of the row alone, so
+ * the counts keep their sensitivity -- and an error on the direct path.
+ */
 static bool
-eval_row_finite(const DPRowInput *row)
+eval_row_predict(const EvalCache *c, const DPRowInput *row, bool *pred)
 {
-	const float8 *x = (const float8 *) ARR_DATA_PTR(row->features);
+	int			sign = 0;
+	ModelRowStatus st = model_predict_row(c->model,
+										  (const double *) ARR_DATA_PTR(row->features),
+										  &sign);
 
-	for (int j = 0; j < row->d; j++)
-		if (!isfinite(x[j]))
-		{
-			if (row->drop_bad_rows)
-				return false;
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must be finite (no NaN or infinity)", EVAL_AGGNAME),
-					 errhint("Filter out or impute rows with non-finite features.")));
-		}
-	return true;
+	*pred = sign > 0;
+	if (st == MODEL_ROW_OK || row->drop_bad_rows)
+		return st == MODEL_ROW_OK;
+	if (st == MODEL_ROW_NOT_FINITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: features must be finite (no NaN or infinity)", EVAL_AGGNAME),
+				 errhint("Filter out or impute rows with non-finite features.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("%s: a feature is out of the supported range of this halfspace model", EVAL_AGGNAME),
+			 errhint("Scale features exactly as for training, so that |x| * Q stays below 2^31.")));
+	return false;				/* keep compiler quiet */
 }
 
 Datum
@@ -256,7 +256,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	double	   *s;
 	bool		pred;
 
-	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row) || !eval_row_finite(&row))
+	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row))
 	{
 		if (state == NULL)
 			PG_RETURN_NULL();
@@ -273,7 +273,8 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	s = eval_state_values(state);
 	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
 					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
-	pred = DatumGetBool(FunctionCall2(&c->predict, c->model, PointerGetDatum(row.features)));
+	if (!eval_row_predict(c, &row, &pred))
+		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
 	s[row.label ? (pred ? EV_TP : EV_FN) : (pred ? EV_FP : EV_TN)] += 1;
 	PG_RETURN_ARRAYTYPE_P(state);

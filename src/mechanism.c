@@ -8,6 +8,7 @@
  */
 #include "mechanism.h"
 
+#include "aggstate.h"
 #include "distributed.h"
 #include "privileged.h"
 #include "random.h"
@@ -20,6 +21,12 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 {
 	DPScanRelations scan;
 
+	/*
+	 * Only as the final step of an aggregate: a final function called as a
+	 * plain function, with a state typed in by hand, would otherwise write a
+	 * ledger row without running the mechanism over any rows.
+	 */
+	aggstate_final_check(fcinfo);
 	/* one ledger per cluster: never on a Citus worker (distributed.h) */
 	dp_citus_refuse_worker(fcinfo);
 	/* before any charge: the caller's role holds at most max_runs_per_role */
@@ -39,6 +46,7 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 {
 	DPScanRelations scan;
 
+	aggstate_final_check(fcinfo);
 	if (pctx != NULL)
 	{
 		/* train() refused already; a seed set since then is refused here */

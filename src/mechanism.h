@@ -27,7 +27,9 @@
 #include "miscadmin.h"
 
 /*
- * First refuses on a Citus worker (distributed.h), for every mechanism.
+ * First refuses outside an aggregate (a final function called as a plain
+ * function: aggstate_final_check) and on a Citus worker (distributed.h),
+ * for every mechanism; mechanism_charge() refuses outside an aggregate too.
  * Then enters the run (runlimit.h: refused beyond dpobj.max_runs_per_role).
  * On the protected path (inside dpobj.train()): consumes the protected
  * context after checking it against the relations scanned below this

@@ -8,7 +8,7 @@
  * A model holds the DP output (weights, bias) and public parameters only:
  * never a row count, loss, solver objective or anything else computed from
  * the data.  Every mechanism returns this type, so predict()/score() work
- * for every model.
+ * for every model (predict.h).
  *
  *-------------------------------------------------------------------------
  */

@@ -5,7 +5,8 @@
 # databases whose tables differ in exactly one row (scenarios.txt: an empty vs a one-row
 # selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
 # an indexed filter column), runs every mechanism (mechanisms.txt) in both through
-# dpobj.train() and through dpobj.submit(), as the analyst, and asserts that everything
+# dpobj.train() and through dpobj.submit(), and dpobj.evaluate() with every model of
+# eval_models.txt (valid and forged), as the analyst, and asserts that everything
 # observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
@@ -45,11 +46,13 @@ trim() {
     printf '%s' "${s%"${s##*[![:space:]]}"}"
 }
 
-# NB_MECHANISMS / NB_SCENARIOS (regular expressions) select a subset, for debugging;
+# NB_MECHANISMS / NB_SCENARIOS / NB_EVAL_MODELS (regular expressions) select a subset,
+# for debugging;
 # DPOBJ_KEEP_WORK=1 keeps the run files and the two databases.
 mapfile -t MECHS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/mechanisms.txt" | grep -E "^(${NB_MECHANISMS:-.*})[[:space:]]")
 mapfile -t SCENS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/scenarios.txt" | grep -E "^(${NB_SCENARIOS:-.*})[[:space:]]")
 mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
+mapfile -t EMODELS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/eval_models.txt" | grep -E "^(${NB_EVAL_MODELS:-.*})[[:space:]]")
 
 # xfail SCEN MECH PATH CHECK: prints the TODO reason if the combination is listed
 xfail() {
@@ -187,8 +190,8 @@ SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
 SQL
 }
 
-# what the analyst sees of one dpobj.evaluate() run: a fixed public model
-# with one weight per feature; the released counts are the DP output
+# what the analyst sees of one dpobj.evaluate() run: a public model of eval_models.txt
+# (possibly forged) with one weight per feature; the released counts are the DP output
 eval_script() {
     cat <<'SQL'
 \set VERBOSITY verbose
@@ -203,8 +206,8 @@ SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 BEGIN;
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
   FROM dpobj.evaluate(:'rel',
-         ROW('logistic', array_fill(0.5::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
-             -0.1, 1, 1e-6, '{}')::dpobj.model,
+         ROW('forged', array_fill(:'weight'::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
+             :'bias'::float8, 1, 1e-6, :'params'::jsonb)::dpobj.model,
          string_to_array(:'feats', ','), 'y', :eps, :delta, :'opts'::jsonb) e;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
@@ -281,16 +284,36 @@ for run in "${RUNS[@]}"; do
         "$WORK/$scen.$mname.train.1" "$kind"
 done
 
-# ---- dpobj.evaluate(): every scenario, through the same sealed path ----------------
+# expect_eval SCEN MODEL EXPECT FILE_A FILE_B: a valid model released in both databases;
+# an invalid one was refused before the charge (an error, no ledger row) in both
+expect_eval() {
+    local st=0 f
+    for f in "$4" "$5"; do
+        if [[ $3 == release ]]; then
+            grep -q '^evaluation|' "$f" || st=1
+        else
+            { grep -q 'ERROR' "$f" && ! grep -q '^ledger|' "$f"; } || st=1
+        fi
+    done
+    result "$1/evaluate:$2/evaluate: $3 in both databases" "$1" "evaluate:$2" evaluate "$3" "$st" "$4"
+}
+
+# ---- dpobj.evaluate(): every scenario x model, through the same sealed path ---------
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
-    for i in 0 1; do
-        run_psql "${DBS[$i]}" "$WORK/$scen.evaluate.$i" "$WORK/eval.sql" \
-            role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
-            eps="$EPS" delta="$DELTA"
+    for eline in "${EMODELS[@]}"; do
+        read -r ename weight bias params expect escens <<<"$eline"
+        [[ $scen =~ ^($escens)$ ]] || continue
+        out="$WORK/$scen.evaluate-$ename"
+        for i in 0 1; do
+            run_psql "${DBS[$i]}" "$out.$i" "$WORK/eval.sql" \
+                role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
+                eps="$EPS" delta="$DELTA" weight="$weight" bias="$bias" params="$params"
+        done
+        compare_pair "$scen" "evaluate:$ename" evaluate "$out.0" "$out.1" discrete
+        expect_eval "$scen" "$ename" "$expect" "$out.0" "$out.1"
     done
-    compare_pair "$scen" evaluate evaluate "$WORK/$scen.evaluate.0" "$WORK/$scen.evaluate.1" discrete
 done
 
 # ---- dpobj.train(..., model_name): the stored catalog row holds public parts only -----
