@@ -54,6 +54,7 @@ DPOBJ_PACKAGES=(
     libglpk-dev libgsl-dev
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
     postgresql-15-cron                                           # scheduled jobs (tests/jobs)
+    python3                                                      # tests/docs
 )
 
 dpobj_log() {

@@ -11,7 +11,8 @@
 # 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
-#    sealed protected path's attacks and neighbour harness (tests/security), and a
+#    sealed protected path's attacks and neighbour harness (tests/security), the check
+#    that the tree and the documents agree (tests/docs), and a
 #    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
 #    per machine, cached outside the repository),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
@@ -181,6 +182,8 @@ run_suite concurrency "$REPO/tests/concurrency/run.sh"
 run_suite jobs "$REPO/tests/jobs/run.sh"
 # ALTER EXTENSION UPDATE from each release, 0.1.0 and 0.2.0 (its own clusters and installation copies)
 run_suite upgrade "$REPO/tests/upgrade/run.sh"
+# the tree and the documents agree: paths, layout, a plain-C core, no circles (no server)
+run_suite docs "$REPO/tests/docs/run.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"

@@ -7,7 +7,7 @@
  * release gives the same catalog as a fresh install and keeps the data.
  *
  * The library refuses every charged or privileged entry point while the
- * database's SQL objects are older than it (src/privileged.c), so a new
+ * database's SQL objects are older than it (src/protected/privileged.c), so a new
  * library installed before this update charges nothing.
  */
 
@@ -20,7 +20,7 @@
 -- names objects "dpobj.x" and runs as a superuser, so in a schema another
 -- role controls (owned, CREATE granted, or renamed away while that role
 -- planted its own "dpobj") they could run that role's code.  The same rule
--- as dpobj_verify_schema() in src/privileged.c: the extension's schema,
+-- as dpobj_verify_schema() in src/protected/privileged.c: the extension's schema,
 -- found by pg_extension, is named dpobj, owned by a superuser, and CREATE
 -- on it is granted to superusers only.  0.1.0 -> 0.2.0 checked the schema
 -- named dpobj, not the extension's; this also refuses a renamed one.

@@ -1,4 +1,4 @@
--- dpobj.help(): docs/REFERENCE.md compiled into the extension (src/helpgen.awk)
+-- dpobj.help(): docs/REFERENCE.md compiled into the extension (src/api/helpgen.awk)
 \set ref `cat docs/REFERENCE.md`
 -- the overview lists the topics
 SELECT dpobj.help() LIKE '%Topics (SELECT dpobj.help(''topic'')):%' AS lists_topics;

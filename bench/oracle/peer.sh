@@ -6,7 +6,7 @@
 # For each instance (feature set, eps, oracle_bench seed) it builds the OPDisc problem
 # with bench/oracle/oracle_bench (Adult balanced subset, Q = 64, B = floor(sqrt d),
 # D2 = d, delta = 1/n^2), solves it with dpobj's exact search (the reference answer),
-# writes dpobj's GLPK MIP (src/opdisc_mip.c build_mip, via opdisc_write_mip) as free
+# writes dpobj's GLPK MIP (src/core/opdisc_mip.c build_mip, via opdisc_write_mip) as free
 # MPS and solves that file with CBC's command line
 #   cbc FILE -sec T -threads 1 -solve -solu FILE.sol -quit
 # then runs dpobj's GLPK oracle (opdisc_solve_mip) on the same problem with the same

@@ -2,7 +2,7 @@
  *
  * help.h
  *	  dpobj.help([topic]): the reference manual (docs/REFERENCE.md), compiled
- *	  into the extension by src/helpgen.awk as src/helptext.c.
+ *	  into the extension by src/api/helpgen.awk as src/api/helptext.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +16,7 @@ typedef struct DPHelpTopic
 	const char *text;			/* the section, heading included */
 } DPHelpTopic;
 
-/* src/helptext.c, generated */
+/* src/api/helptext.c, generated */
 extern const char *const dp_help_overview;
 extern const DPHelpTopic dp_help_topics[];
 extern const int dp_help_ntopics;

@@ -11,7 +11,7 @@
  * privacy caveats).
  *
  * Where it goes:
- *   - in a job worker (src/jobs.c): the job's shared-memory slot, shown by
+ *   - in a job worker (src/jobs/jobs.c): the job's shared-memory slot, shown by
  *     the dpobj.jobs view;
  *   - in a session with dpobj.progress = on: NOTICE lines, at the start of
  *     each phase and at most every DPOBJ_PROGRESS_INTERVAL_MS while solving.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/concurrency/ledger_outcomes.sh — the outcome recorded in dpobj.ledger is
-# true in every case we can construct (definitions: src/ledger.h, docs/ARCHITECTURE.md
+# true in every case we can construct (definitions: src/ledger/ledger.h, docs/ARCHITECTURE.md
 # "The ledger"):
 #   released  the query that ran the mechanism (for train(), the query calling train())
 #             completed — also when the transaction is rolled back afterwards;

@@ -42,7 +42,8 @@ def doc_paths():
 
 def ignored(path):
     """a path git ignores: an output a benchmark writes, a binary it builds"""
-    return subprocess.run(["git", "check-ignore", "-q", path]).returncode == 0
+    return any(subprocess.run(["git", "check-ignore", "-q", p]).returncode == 0
+               for p in (path, path + "/"))
 
 
 def check_paths(files):

@@ -1,5 +1,5 @@
 /*
- * test_calibrate.c -- the sound OPDisc / RSPM calibration (src/calibrate.c,
+ * test_calibrate.c -- the sound OPDisc / RSPM calibration (src/core/calibrate.c,
  * docs/PRIVACY.md) without PostgreSQL:
  *   1. the calibrated sigma satisfies the radial-shift bound at the claimed
  *      delta, and 0.1 % less noise does not (it is the smallest such sigma);

@@ -1,5 +1,5 @@
 /*
- * test_dpnoise.c -- the exact discrete samplers of src/dpnoise.c (CKS20):
+ * test_dpnoise.c -- the exact discrete samplers of src/core/dpnoise.c (CKS20):
  * with a seeded Mersenne Twister (the tests' source), the empirical
  * distribution of many draws against the exact pmf by a chi-square test at
  * a 1e-6 false-alarm level (fixed seed: the verdict is reproducible), and

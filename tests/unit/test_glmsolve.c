@@ -1,8 +1,8 @@
 /*
- * test_glmsolve.c -- the plain-C minimiser of dp_logistic (src/glmsolve.c)
+ * test_glmsolve.c -- the plain-C minimiser of dp_logistic (src/core/glmsolve.c)
  * without PostgreSQL.  The objective, its gradient and the losses are
  * recomputed here from their definitions (dense rows, own loss formulas),
- * independently of the solver and of src/glmloss.c:
+ * independently of the solver and of src/core/glmloss.c:
  *   1. random small problems (logistic and Huber, with and without b and
  *      an intercept column): the solver converges, the independent
  *      ||grad J(theta)|| is within grad_tol, and theta is within the
