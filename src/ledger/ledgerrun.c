@@ -201,10 +201,37 @@ wait_posted(int timeout_ms)
 	}
 }
 
-/* backend exit: post what is left, and give the writer a moment */
+static void run_close(int k, bool committed);
+
+/*
+ * Backend exit (after the transaction's abort has closed its runs): every
+ * outcome still unposted is posted, waiting for room (a queue slot, or
+ * without preloading a worker slot) up to dpobj.ledger_timeout -- also when
+ * a terminate or cancel is pending, which would otherwise leave the entry
+ * "charged" for good.  Then the writer gets a moment to write them.
+ */
 static void
 ledger_runs_at_exit(int code, Datum arg)
 {
+	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+													   Max(dpobj_ledger_timeout, 1000));
+
+	for (int k = nruns - 1; k >= 0; k--)
+		run_close(k, false);
+	for (;;)
+	{
+		ledger_runs_flush();
+		if (nunposted == 0 || GetCurrentTimestamp() >= deadline)
+			break;
+		if (WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_POSTMASTER_DEATH,
+					  10, PG_WAIT_EXTENSION) & WL_POSTMASTER_DEATH)
+			break;
+		ResetLatch(MyLatch);
+	}
+	if (nunposted > 0)
+		ereport(LOG,
+				(errmsg("dpobj: %d ledger outcome(s) could not be posted before this backend exited", nunposted),
+				 errhint("Those entries keep outcome \"charged\"; preload dpobj (shared_preload_libraries) so that outcomes need no free worker slot.")));
 	wait_posted(1000);
 }
 

@@ -27,13 +27,18 @@ read -r -a PGCTL <<<"$DPOBJ_PGCTL"
 DB=dpobj_slots
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-slots.XXXXXX")"
 filler=""
+# (fill_slots runs in a command substitution, so $filler may be unknown here: the filler
+# is found by its query)
 stop_filler() {
-    [[ -n "$filler" ]] || return 0
     t_psql -d "$DB" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity
                          WHERE query LIKE '%FROM filler%' AND backend_type = 'client backend'
                            AND pid <> pg_backend_pid()" >/dev/null 2>&1
-    wait "$filler" 2>/dev/null
+    [[ -n "$filler" ]] && wait "$filler" 2>/dev/null
     filler=""
+    for _ in $(seq 1 100); do      # its workers give their slots back
+        [[ "$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'")" == 0 ]] && break
+        sleep 0.1
+    done
 }
 server() {   # server start [extra postgres options]
     "${PGCTL[@]}" -D "$DPOBJ_PGDATA" -l "$PGLOG" -w -t 120 "$@" >/dev/null
@@ -153,6 +158,32 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 t_is "waiting for a slot can be cancelled" "$(grep -c 'canceling statement due to user request' "$WORK/cancel.out")" "1"
 t_check "... at once (${ms} ms in all)" test "$ms" -lt 4000
 stop_filler
+
+# a charged run whose session is terminated while every worker slot is taken: its outcome
+# waits for a slot (up to dpobj.ledger_timeout) instead of being dropped at exit
+psql -X -q -At -d "$DB" -c "SET dpobj.ledger_timeout = '60s'" -c "SELECT (m).weights IS NOT NULL, pg_sleep(30)
+                              FROM (SELECT dpobj.dp_halfspace(f, y, 0.9, 1e-6) AS m FROM direct) s" \
+    >"$WORK/victim.out" 2>&1 &
+victim=$!
+for _ in $(seq 1 100); do
+    [[ "$(t_psql -d "$DB" -c "SELECT count(*) FROM dpobj.ledger WHERE epsilon = 0.9")" == 1 ]] && break
+    sleep 0.1
+done
+t_is "the run was charged (its outcome still open)" \
+    "$(t_psql -d "$DB" -c "SELECT outcome FROM dpobj.ledger WHERE epsilon = 0.9")" "charged"
+t_is "every worker slot is taken again" "$(fill_slots)" "0"
+t_psql -d "$DB" -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                     WHERE query LIKE '%0.9, 1e-6%' AND pid <> pg_backend_pid()" >/dev/null
+sleep 2          # the terminated backend waits for a slot (its client until it exits)
+stop_filler
+wait "$victim"
+for _ in $(seq 1 150); do
+    out=$(t_psql -d "$DB" -c "SELECT outcome FROM dpobj.ledger WHERE epsilon = 0.9")
+    [[ "$out" != charged ]] && break
+    sleep 0.1
+done
+t_is "... and its outcome is written once a slot frees up: aborted, not left charged" "$out" "aborted"
+
 t_is "nothing was charged by the refused and cancelled attempts" \
     "$(t_psql -d "$DB" -c "SELECT count(*) FROM dpobj.ledger WHERE epsilon = 0.7 OR outcome = 'charged'")" "0"
 
