@@ -22,27 +22,15 @@
 
 #include "miscadmin.h"
 
-/* the observations of the state's rows (+1 for the intercept); n is their total count */
+/* the observations of the state's rows (glm_observations) */
 static void
 design_observations(GLMSolveDesign *X, const GLMState *s)
 {
-	int		   *row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
-	double	   *cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	double	   *y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	int			k = 0;
+	int		   *row;
+	double	   *cnt;
+	double	   *y;
 
-	for (int u = 0; u < s->nrows; u++)
-		for (int lab = 0; lab < 2; lab++)
-		{
-			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
-
-			if (c == 0)
-				continue;
-			row[k] = u;
-			cnt[k] = (double) c;
-			y[k++] = lab == 0 ? 1.0 : -1.0;
-		}
-	X->nobs = k;
+	X->nobs = glm_observations(s, &row, &cnt, &y);
 	X->row = row;
 	X->cnt = cnt;
 	X->y = y;
