@@ -372,35 +372,6 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 
 /* ---- the smooth objective ---- */
 
-/*
- * The observations of the state: one per (distinct row, label) with a
- * nonzero count, in row order, positives first; row[k] is its distinct row,
- * cnt[k] its count, y[k] its label +-1.  Each array holds 2 * nrows (at
- * least 1).  Returns their number.  glm_design() and the Newton solver's
- * sparse design (glmminimise.c) both list the observations this way.
- */
-int
-glm_observations(const GLMState *s, int **row, double **cnt, double **y)
-{
-	int			k = 0;
-
-	*row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
-	*cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	*y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	for (int u = 0; u < s->nrows; u++)
-		for (int lab = 0; lab < 2; lab++)
-		{
-			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
-
-			if (c == 0)
-				continue;
-			(*row)[k] = u;
-			(*cnt)[k] = (double) c;
-			(*y)[k++] = lab == 0 ? 1.0 : -1.0;
-		}
-	return k;
-}
-
 void
 glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 		   double **y, int *nobs, int *p)
@@ -409,7 +380,7 @@ glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 	int			pp = d + (intercept ? 1 : 0);
 	int		   *row;
 
-	*nobs = glm_observations(s, &row, cnt, y);
+	*nobs = glmstate_observations(s, &row, cnt, y);
 	*X = palloc(sizeof(double) * Max(1, 2 * s->nrows) * pp);
 	for (int k = 0; k < *nobs; k++)
 	{

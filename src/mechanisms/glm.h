@@ -33,7 +33,6 @@ extern double glm_gauss_sigma(double eps, double delta, double D);
 extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 
 /* distinct (x, y) observations with counts, x augmented with 1 if intercept */
-extern int	glm_observations(const GLMState *s, int **row, double **cnt, double **y);
 extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 					   double **y, int *nobs, int *p);
 

@@ -22,7 +22,7 @@
 
 #include "miscadmin.h"
 
-/* the observations of the state's rows (glm_observations) */
+/* the observations of the state's rows (glmstate_observations) */
 static void
 design_observations(GLMSolveDesign *X, const GLMState *s)
 {
@@ -30,7 +30,7 @@ design_observations(GLMSolveDesign *X, const GLMState *s)
 	double	   *cnt;
 	double	   *y;
 
-	X->nobs = glm_observations(s, &row, &cnt, &y);
+	X->nobs = glmstate_observations(s, &row, &cnt, &y);
 	X->row = row;
 	X->cnt = cnt;
 	X->y = y;

@@ -398,3 +398,33 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 {
 	aggstate_obsolete("dp_glm_deserial(bytea, internal)");
 }
+
+/*
+ * The observations of the state: one per (distinct row, label) with a
+ * nonzero count, in row order, positives first; row[k] is its distinct row,
+ * cnt[k] its count, y[k] its label +-1.  Each array holds 2 * nrows (at
+ * least 1).  Returns their number.  The mechanisms' design matrix
+ * (glm_design) and the Newton solver's sparse design (glmminimise.c) both
+ * list the observations this way.
+ */
+int
+glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
+{
+	int			k = 0;
+
+	*row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
+	*cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	*y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	for (int u = 0; u < s->nrows; u++)
+		for (int lab = 0; lab < 2; lab++)
+		{
+			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
+
+			if (c == 0)
+				continue;
+			(*row)[k] = u;
+			(*cnt)[k] = (double) c;
+			(*y)[k++] = lab == 0 ? 1.0 : -1.0;
+		}
+	return k;
+}
