@@ -1,7 +1,7 @@
 -- Reproducibility under dpobj.seed, the large-epsilon limit of
 -- every mechanism (tolerances derived in the comments), clipping, parallel aggregation.
 BEGIN;
-SELECT plan(30);
+SELECT plan(32);
 
 -- features on the lattice (1/8)Z, so the halfspace quantisation (Q = 64) is exact
 CREATE TEMP TABLE d3 AS
@@ -68,6 +68,33 @@ SELECT ok((SELECT max(pg_temp.err01(w)) FROM (
              SELECT (dpobj.dp_expmech(x, y, 0.001, 1e-6, '{"B": 1, "D2": 3}')).weights AS w
                FROM d3, generate_series(1, 5) s GROUP BY s) r) > :min_err,
           'at eps = 0.001 the exponential mechanism samples non-minimisers');
+
+-- ---- the exponential mechanism's exact sampler: frequencies on a 3-point grid ----
+-- d = 1, W = {-1, 0, 1}; rows (1, true) x2 and (-1, false): 0/1 losses L(-1) = 3,
+-- L(0) = 2, L(1) = 0, so at eps = 1 P(w) = exp(-L(w)/2) / Z = 0.140, 0.231, 0.629.
+-- 1200 runs, seeds 1..1200 (the verdict is reproducible); chi-square with 2 degrees of
+-- freedom has Q(x) = exp(-x/2): x > 27.63 has probability 1e-6 for a correct sampler.
+CREATE TEMP TABLE d1 AS
+SELECT * FROM (VALUES (ARRAY[1.0]::float8[], true), (ARRAY[1.0]::float8[], true),
+                      (ARRAY[-1.0]::float8[], false)) v(x, y);
+CREATE FUNCTION pg_temp.expmech_draws(n int) RETURNS SETOF float8 LANGUAGE plpgsql AS $$
+BEGIN
+  FOR s IN 1..n LOOP
+    PERFORM set_config('dpobj.seed', s::text, true);
+    RETURN QUERY SELECT (dpobj.dp_expmech(x, y, 1, 1e-6)).weights[1] FROM d1;
+  END LOOP;
+END $$;
+CREATE TEMP TABLE em AS
+SELECT w, count(*) AS c FROM pg_temp.expmech_draws(1200) w GROUP BY w;
+CREATE TEMP TABLE em_p AS
+SELECT w, exp(-l / 2.0) / (exp(-1.5) + exp(-1.0) + 1) AS p
+  FROM (VALUES (-1::float8, 3), (0, 2), (1, 0)) v(w, l);
+SELECT ok((SELECT sum((coalesce(c, 0) - 1200 * p) ^ 2 / (1200 * p))
+             FROM em_p LEFT JOIN em USING (w)) < 27.63,
+          'expmech: frequencies on a 3-point grid match exp(-eps L / 2) / Z (chi-square)');
+SELECT is((SELECT array_agg(w ORDER BY w) FROM em), ARRAY[-1, 0, 1]::float8[],
+          'expmech: every grid point is drawn, and only grid points');
+RESET dpobj.seed;
 
 -- ---- large epsilon: the GLM mechanisms approach the non-private minimiser ----
 -- Reference: CMS at eps = 1e12, lambda = 1: ||b|| ~ Gamma(p, 2 R_eff / eps') has mean

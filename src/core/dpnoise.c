@@ -40,6 +40,34 @@ dpnoise_bernoulli(gsl_rng *rng, uint64_t num, uint64_t den)
 	return dpnoise_uniform(rng, den) < num;
 }
 
+typedef unsigned __int128 u128;
+
+/* a uniform integer in [0, n), 1 <= n <= 2^127: masked bits, rejection */
+static u128
+uniform128(gsl_rng *rng, u128 n)
+{
+	int			bits = 0;
+	u128		mask,
+				r;
+
+	while (bits < 127 && ((u128) 1 << bits) < n)
+		bits++;
+	mask = bits == 0 ? 0 : (((u128) 1 << bits) - 1);
+	do
+		r = (((u128) dpnoise_bits64(rng) << 64) | dpnoise_bits64(rng)) & mask;
+	while (r >= n);
+	return r;
+}
+
+/* Bernoulli(num / (den k)): in 128 bits once den k exceeds 64 (large den) */
+static bool
+bernoulli_over_k(gsl_rng *rng, uint64_t num, uint64_t den, uint64_t k)
+{
+	if (k <= UINT64_MAX / den)
+		return dpnoise_bernoulli(rng, num, den * k);
+	return uniform128(rng, (u128) den * k) < num;
+}
+
 /* Bernoulli(exp(-num/den)) for 0 <= num <= den: CKS20 Algorithm 1, gamma <= 1 */
 static bool
 bernoulli_exp_le1(gsl_rng *rng, uint64_t num, uint64_t den)
@@ -47,7 +75,7 @@ bernoulli_exp_le1(gsl_rng *rng, uint64_t num, uint64_t den)
 	uint64_t	k = 1;
 
 	/* A_k ~ Bernoulli(gamma / k) until the first 0; the answer: k odd */
-	while (dpnoise_bernoulli(rng, num, den * k))
+	while (bernoulli_over_k(rng, num, den, k))
 		k++;
 	return (k % 2) == 1;
 }
@@ -97,25 +125,6 @@ dpnoise_lattice(double b)
 }
 
 /* ---- the discrete Gaussian (CKS20 Algorithm 3), with 128-bit integers ---- */
-
-typedef unsigned __int128 u128;
-
-/* a uniform integer in [0, n), 1 <= n <= 2^127: masked bits, rejection */
-static u128
-uniform128(gsl_rng *rng, u128 n)
-{
-	int			bits = 0;
-	u128		mask,
-				r;
-
-	while (bits < 127 && ((u128) 1 << bits) < n)
-		bits++;
-	mask = bits == 0 ? 0 : (((u128) 1 << bits) - 1);
-	do
-		r = (((u128) dpnoise_bits64(rng) << 64) | dpnoise_bits64(rng)) & mask;
-	while (r >= n);
-	return r;
-}
 
 /* Bernoulli(exp(-num/den)), den <= 2^113: CKS20 Algorithm 1 */
 static bool

@@ -13,7 +13,9 @@
  * and output w with probability proportional to
  *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1
  * (replacing one row changes the 0/1 loss count by at most 1), by
- * enumerating W.  This is epsilon-DP (pure); delta is charged as passed.
+ * enumerating W and sampling exactly (src/core/expsample.c: uniform
+ * proposals accepted with probability exp(-eps Delta / 2), integer
+ * arithmetic only).  This is epsilon-DP (pure); delta is charged as passed.
  *
  * Grids of more than DPOBJ_EXPMECH_MAX_GRID points, or whose enumeration
  * costs more than DPOBJ_EXPMECH_MAX_WORK row-feature products, are
@@ -25,6 +27,7 @@
 
 #include <math.h>
 
+#include "expsample.h"
 #include "hsstate.h"
 #include "mechanism.h"
 #include "model.h"
@@ -151,29 +154,46 @@ expmech_losses(const OPDiscProblem *problem, double grid, int64 ledger_id,
 	return loss;
 }
 
+/* a cancel, a terminate or a vanished client is pending (never raises) */
+static bool
+expmech_stop_pending(void *arg)
+{
+	return dpobj_stop_requested();
+}
+
 /*
  * Step 3: the index of the sampled point, with probability
- * exp(-eps (L - Lmin) / 2) / Z (McSherry-Talwar; sensitivity 1 for the 0/1 loss).
+ * exp(-eps (L - Lmin) / 2) / Z (McSherry-Talwar; sensitivity 1 for the 0/1
+ * loss), drawn exactly (src/core/expsample.c): no floating-point weight, so
+ * every grid point keeps a positive probability.  eps / 2 is taken as an
+ * exact binary rational, rounded down past 2^-62 (a smaller epsilon: still
+ * eps-DP).
  */
 static int64
-expmech_sample(const int64 *loss, int64 npoints, int64 minloss, double eps)
+expmech_sample(const int64 *loss, int64 npoints, int64 minloss, double eps,
+			   int64 ledger_id)
 {
-	double		total = 0.0;
-	double		u;
+	uint64_t	num,
+				den;
+	int64_t		chosen = 0;
+	ExpSampleResult result;
 	gsl_rng    *rng;
 
-	for (int64 k = 0; k < npoints; k++)
-		total += exp(-eps * (double) (loss[k] - minloss) / 2.0);
+	(void) expsample_gamma(eps, &num, &den);
 	rng = dpobj_rng_new();
-	u = gsl_rng_uniform(rng) * total;
+	result = expsample_draw(rng, loss, npoints, minloss, num, den,
+							expmech_stop_pending, NULL, &chosen);
 	dpobj_rng_free(rng);
-	for (int64 k = 0; k < npoints; k++)
+	if (result == EXPSAMPLE_STOPPED)
 	{
-		u -= exp(-eps * (double) (loss[k] - minloss) / 2.0);
-		if (u < 0)
-			return k;
+		mechanism_poll(ledger_id);	/* records 'cancelled', raises the interrupt */
+		/* the interrupt was held off: the draw is gone, so still stop */
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("dp_expmech: the sampler was interrupted"),
+				 errhint("The privacy budget of this run is spent; run it again.")));
 	}
-	return npoints - 1;
+	return chosen;
 }
 
 /* The refusals of dp_expmech that come before the charge (public grounds on the protected path) */
@@ -228,7 +248,7 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	loss = expmech_losses(&problem, grid, ledger_id, &npoints, &minloss);
 
 	/* 3. sample, then rebuild the chosen point by enumerating again */
-	chosen = expmech_sample(loss, npoints, minloss, state->params.epsilon);
+	chosen = expmech_sample(loss, npoints, minloss, state->params.epsilon, ledger_id);
 	memset(loss, 0, sizeof(int64) * npoints);
 	pfree(loss);
 	w = palloc(sizeof(int) * d);

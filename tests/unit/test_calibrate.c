@@ -25,15 +25,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "calibrate.h"
-
-static int	npass,
-			nfail;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) npass++; \
-		else { nfail++; printf("not ok - "); printf(__VA_ARGS__); printf("\n"); } \
-	} while (0)
+#include "unitcheck.h"
 
 /* ---- 5. bounded, interruptible searches ---- */
 
@@ -274,6 +266,5 @@ main(void)
 	check_bounded();
 
 	gsl_rng_free(rng);
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail == 0 ? 0 : 1;
+	return unitcheck_report();
 }

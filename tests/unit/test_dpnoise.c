@@ -13,15 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "dpnoise.h"
-
-static int	npass,
-			nfail;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) npass++; \
-		else { nfail++; printf("not ok - "); printf(__VA_ARGS__); printf("\n"); } \
-	} while (0)
+#include "unitcheck.h"
 
 #define NB 12					/* bins |y| < NB each, both tails pooled */
 
@@ -148,6 +140,9 @@ main(void)
 	check_bernoulli_exp(rng, 1, 3, 200000);
 	check_bernoulli_exp(rng, 5, 2, 200000);
 	check_bernoulli_exp(rng, 7, 7, 200000);
+	/* den = 2^62: den k leaves 64 bits from k = 4 on (the 128-bit step) */
+	check_bernoulli_exp(rng, ((uint64_t) 1 << 62) - 1, (uint64_t) 1 << 62, 200000);
+	check_bernoulli_exp(rng, ((uint64_t) 3 << 61) + 1, (uint64_t) 1 << 62, 200000);
 	check_laplace(rng, 1, 1, 400000);		/* scale 1 */
 	check_laplace(rng, 3, 2, 400000);		/* scale 1.5 */
 	check_laplace(rng, 2097152, 1048576, 400000);	/* eps = 2^-20 units: scale 2 */
@@ -235,6 +230,5 @@ main(void)
 		CHECK(gsl_cdf_chisq_Q(chi2, 6) > 1e-6, "uniform on 7 values: chi2 = %.1f", chi2);
 	}
 	gsl_rng_free(rng);
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail == 0 ? 0 : 1;
+	return unitcheck_report();
 }

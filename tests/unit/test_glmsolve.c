@@ -31,19 +31,12 @@
 #include <gsl/gsl_rng.h>
 
 #include "glmsolve.h"
+#include "unitcheck.h"
 
 #define MAXP	7
 #define MAXR	14
 #define MAXO	(2 * MAXR)
 
-static int	npass,
-			nfail;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (cond) npass++; \
-		else { nfail++; printf("not ok - "); printf(__VA_ARGS__); printf("\n"); } \
-	} while (0)
 
 /* the solver's malloc (compiled with -Dmalloc=test_glmsolve_malloc): fails call fail_at */
 static int	malloc_calls,
@@ -575,6 +568,5 @@ main(void)
 	check_invalid(&P);
 	check_edges(&P);
 	gsl_rng_free(r);
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail != 0;
+	return unitcheck_report();
 }
