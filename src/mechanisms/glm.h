@@ -34,7 +34,7 @@ extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 
 /* distinct (x, y) observations with counts, x augmented with 1 if intercept */
 extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
-					   double **y, int *nobs, int *p);
+					   double **y, int64 *nobs, int *p);
 
 /*
  * The minimiser is accepted when the gradient of the sum-form objective
@@ -51,11 +51,16 @@ extern void glm_design(const GLMState *s, bool intercept, double **X, double **c
  * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
  * over the state's distinct rows, x_k augmented with 1 if intercept: the
  * plain-C solver (glmsolve.h) on the state's sparse design (glmminimise.c);
- * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL (above).
- * A pending interrupt is raised through mechanism_poll(ledger_id).
+ * theta has d (+ 1) entries; work is glm_minimise_work(d (+ 1)); false when
+ * not certified to GLM_GRAD_TOL (above).  A pending interrupt is raised
+ * through mechanism_poll(ledger_id).
  */
 extern bool glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h,
-						 double reg, const double *b, double *theta, int64 ledger_id);
+						 double reg, const double *b, double *work, double *theta,
+						 int64 ledger_id);
+
+/* the minimiser's work memory for pp parameters (public), palloc'd */
+extern double *glm_minimise_work(int pp);
 
 extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
 
