@@ -473,6 +473,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	double	   *b = NULL,
 			   *work,
 			   *theta;
+	struct GLMSolveDesign *X;
 	int			pp,
 				d;
 	int64		ledger_id;
@@ -488,7 +489,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	glm_calibrate(p, d, &c);
 	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
-	work = glm_minimise_work(pp);	/* public size: reserved before the charge */
+	/* the work memory (public size) and the design, both before the charge */
+	work = glm_minimise_work(pp);
+	X = glm_minimise_design(state, p->intercept);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, mechanism_name(p->method),
@@ -497,7 +500,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	/* 2.-3. noise and minimiser */
 	rng = dpobj_rng_new();
 	b = glm_objective_noise(rng, p->method, &c, pp);
-	if (!glm_minimise(state, p->intercept, p->loss, p->h, c.lambda + c.extra_reg, b,
+	if (!glm_minimise(X, c.Reff, p->loss, p->h, c.lambda + c.extra_reg, b,
 					  work, theta, ledger_id))
 	{
 		dpobj_rng_free(rng);

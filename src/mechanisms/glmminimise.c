@@ -15,7 +15,6 @@
  */
 #include "dpobj.h"
 
-#include <math.h>
 
 #include "glm.h"
 #include "glmsolve.h"
@@ -85,6 +84,19 @@ design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
 }
 
 /*
+ * The state's sparse design, palloc'd.  dp_logistic builds it before the
+ * charge, like the dense design of dp_noisysgd and dp_opsamp (glm_design).
+ */
+GLMSolveDesign *
+glm_minimise_design(const GLMState *s, bool intercept)
+{
+	GLMSolveDesign *X = palloc0(sizeof(GLMSolveDesign));
+
+	design_build(X, s, intercept);
+	return X;
+}
+
+/*
  * The solver's work memory for pp parameters (glmsolve_work_doubles), in
  * CurrentMemoryContext.  It depends on the public pp only: dp_logistic
  * reserves it before the charge, so that running out of it is never a
@@ -124,22 +136,20 @@ raise_stopped(int64 ledger_id)
 }
 
 bool
-glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double reg,
+glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, double reg,
 			 const double *b, double *work, double *theta, int64 ledger_id)
 {
-	GLMSolveDesign X;
 	GLMSolveSpec spec = {0};
 
-	design_build(&X, s, intercept);
 	spec.loss = loss;
 	spec.h = h;
 	spec.reg = reg;
 	spec.b = b;
 	/* ||grad J|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
-	spec.grad_tol = GLM_GRAD_TOL * sqrt(s->params.R * s->params.R + (intercept ? 1.0 : 0.0));
+	spec.grad_tol = GLM_GRAD_TOL * Reff;
 	spec.poll = interrupt_pending;
 	spec.work = work;
-	switch (glmsolve_minimise(&X, &spec, theta, NULL))
+	switch (glmsolve_minimise(X, &spec, theta, NULL))
 	{
 		case GLMSOLVE_CONVERGED:
 			return true;
@@ -152,7 +162,7 @@ glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double r
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
 					 errmsg("out of memory"),
-					 errdetail("dp_logistic's minimiser needs %d x %d doubles.", X.p, X.p),
+					 errdetail("dp_logistic's minimiser needs %d x %d doubles.", X->p, X->p),
 					 errhint("Use fewer features.")));
 			break;
 		case GLMSOLVE_INVALID:
