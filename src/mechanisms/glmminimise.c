@@ -45,8 +45,8 @@ static void
 design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
 {
 	int			d = s->d;
-	int64		nnz = 0;
-	int64	   *start = palloc_extended(sizeof(int64) * ((Size) s->nrows + 1),
+	int64_t		nnz = 0;		/* glmsolve.h's type, which int64 need not be */
+	int64_t    *start = palloc_extended(sizeof(int64_t) * ((Size) s->nrows + 1),
 										MCXT_ALLOC_HUGE);
 	int		   *col;
 	double	   *val;
