@@ -22,7 +22,8 @@
  *	  quadratic losses (Huber) use the generalised Hessian; the Armijo line
  *	  search keeps every step a descent step.
  *
- *	  The work arrays are one malloc'd block, freed before every return;
+ *	  The work arrays are one block, the caller's or malloc'd and freed
+ *	  before every return;
  *	  an interrupt is the caller's poll callback returning true, so no
  *	  longjmp ever crosses this file.
  *
@@ -42,12 +43,12 @@
 /* the objective over the distinct rows (glmsolve.h's design) */
 typedef struct GLMProblem
 {
-	int			nobs;
+	int64_t		nobs;
 	int			p;
 	const int  *row;
 	const double *cnt;
 	const double *y;
-	const int  *start;
+	const int64_t *start;
 	const int  *col;
 	const double *val;
 	GLMLoss		loss;
@@ -71,17 +72,17 @@ problem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 		memset(g, 0, sizeof(double) * p);
 	if (H)
 		memset(H, 0, sizeof(double) * p * p);
-	for (int k = 0; k < o->nobs; k++)
+	for (int64_t k = 0; k < o->nobs; k++)
 	{
 		double		z = 0,
 					lf,
 					ld,
 					l2;
 
-		int			e0 = o->start[o->row[k]],
+		int64_t		e0 = o->start[o->row[k]],
 					e1 = o->start[o->row[k] + 1];
 
-		for (int e = e0; e < e1; e++)
+		for (int64_t e = e0; e < e1; e++)
 			z += th[o->col[e]] * o->val[e];
 		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
 		f += o->cnt[k] * lf;
@@ -89,18 +90,18 @@ problem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 		{
 			double		gk = o->cnt[k] * ld * o->y[k];
 
-			for (int e = e0; e < e1; e++)
+			for (int64_t e = e0; e < e1; e++)
 				g[o->col[e]] += gk * o->val[e];
 		}
 		if (H && l2 != 0.0)
 		{
 			double		hk = o->cnt[k] * l2;	/* y_k^2 = 1 */
 
-			for (int e = e0; e < e1; e++)
+			for (int64_t e = e0; e < e1; e++)
 			{
 				double		a = hk * o->val[e];
 
-				for (int e2 = e0; e2 <= e; e2++)
+				for (int64_t e2 = e0; e2 <= e; e2++)
 					H[o->col[e] * p + o->col[e2]] += a * o->val[e2];
 			}
 		}
@@ -204,12 +205,12 @@ design_valid(const GLMSolveDesign *X)
 		if (X->start[u + 1] < X->start[u] ||
 			(X->start[u + 1] > X->start[u] && (X->col == NULL || X->val == NULL)))
 			return false;
-		for (int e = X->start[u]; e < X->start[u + 1]; e++)
+		for (int64_t e = X->start[u]; e < X->start[u + 1]; e++)
 			if (X->col[e] < 0 || X->col[e] >= X->p ||
 				(e > X->start[u] && X->col[e] <= X->col[e - 1]))
 				return false;
 	}
-	for (int k = 0; k < X->nobs; k++)
+	for (int64_t k = 0; k < X->nobs; k++)
 		if (X->row[k] < 0 || X->row[k] >= X->nrows ||
 			(X->y[k] != 1.0 && X->y[k] != -1.0) ||
 			!(X->cnt[k] > 0 && isfinite(X->cnt[k])))
@@ -237,7 +238,7 @@ problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec)
 {
 	double		n = 0;
 
-	for (int k = 0; k < X->nobs; k++)
+	for (int64_t k = 0; k < X->nobs; k++)
 		n += X->cnt[k];
 	o->nobs = X->nobs;
 	o->p = X->p;
@@ -288,6 +289,16 @@ newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *wor
 	}
 }
 
+size_t
+glmsolve_work_doubles(int p)
+{
+	size_t		np = (size_t) p;
+
+	if (p < 1 || p > GLMSOLVE_MAX_P)
+		return 0;
+	return np * np + 4 * np;
+}
+
 GLMSolveStatus
 glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
 				  GLMSolveResult *result)
@@ -299,15 +310,17 @@ glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *the
 		status = GLMSOLVE_INVALID;
 	else
 	{
-		size_t		np = (size_t) X->p;
-		double	   *work = malloc(sizeof(double) * (np * np + 4 * np));	/* H, g, dir, trial, gtrial */
+		/* H, g, dir, trial, gtrial */
+		double	   *work = spec->work ? spec->work :
+			malloc(sizeof(double) * glmsolve_work_doubles(X->p));
 		GLMProblem	o;
 
 		if (work)
 		{
 			problem_init(&o, X, spec);
 			status = newton(&o, spec, theta, work, &res);
-			free(work);
+			if (work != spec->work)
+				free(work);
 		}
 	}
 	if (result)

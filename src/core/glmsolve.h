@@ -18,6 +18,8 @@
 #define DPOBJ_GLMSOLVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "glmloss.h"
 
@@ -42,15 +44,18 @@ typedef enum GLMSolveStatus
  * col/val, columns strictly ascending, an intercept's constant 1 included
  * -- label y[k] (+1 or -1) and count cnt[k] (> 0); a row seen with both
  * labels is stored once and named by two observations.  start[0] = 0.
+ * The entry offsets and the number of observations are 64-bit, so that
+ * the design's size is bounded by memory only (rows are int: a row index
+ * never exceeds nrows).
  */
 typedef struct GLMSolveDesign
 {
 	int			p;				/* parameters, 1 .. GLMSOLVE_MAX_P; columns 0 .. p - 1 */
 	int			nrows;
-	const int  *start;			/* nrows + 1 */
+	const int64_t *start;		/* nrows + 1 */
 	const int  *col;			/* start[nrows] */
 	const double *val;			/* start[nrows] */
-	int			nobs;
+	int64_t		nobs;
 	const int  *row;			/* nobs */
 	const double *y;			/* nobs */
 	const double *cnt;			/* nobs */
@@ -71,6 +76,12 @@ typedef struct GLMSolveSpec
 	 */
 	bool		(*poll) (void *arg);
 	void	   *poll_arg;
+
+	/*
+	 * The work memory, glmsolve_work_doubles(p) doubles owned by the
+	 * caller, or NULL: then it is malloc'd and freed before every return.
+	 */
+	double	   *work;
 } GLMSolveSpec;
 
 typedef struct GLMSolveResult
@@ -80,10 +91,18 @@ typedef struct GLMSolveResult
 } GLMSolveResult;
 
 /*
+ * The doubles of the solver's work memory for p parameters: p^2 + 4p
+ * (the Hessian, the gradient, the direction, a trial point and its
+ * gradient); 0 when p is outside 1 .. GLMSOLVE_MAX_P.  It depends on p
+ * only, so a caller can reserve it before reading any row.
+ */
+extern size_t glmsolve_work_doubles(int p);
+
+/*
  * Minimises J from theta = 0.  theta has p entries; it is the certified
  * point only when GLMSOLVE_CONVERGED is returned (else unspecified).
- * result may be NULL.  The work memory (p^2 + 4p doubles) comes from
- * malloc() and is freed before every return.
+ * result may be NULL.  The work memory is spec->work, or, when that is
+ * NULL, comes from malloc() and is freed before every return.
  */
 extern GLMSolveStatus glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec,
 										double *theta, GLMSolveResult *result);

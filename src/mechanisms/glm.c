@@ -372,17 +372,18 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 
 /* ---- the smooth objective ---- */
 
+/* the dense design, a huge allocation: bounded by memory, not by a fixed size */
 void
 glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
-		   double **y, int *nobs, int *p)
+		   double **y, int64 *nobs, int *p)
 {
 	int			d = s->d;
 	int			pp = d + (intercept ? 1 : 0);
 	int		   *row;
 
 	*nobs = glmstate_observations(s, &row, cnt, y);
-	*X = palloc(sizeof(double) * Max(1, 2 * s->nrows) * pp);
-	for (int k = 0; k < *nobs; k++)
+	*X = palloc_extended(sizeof(double) * (Size) Max(*nobs, 1) * pp, MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < *nobs; k++)
 	{
 		memcpy(*X + (Size) k * pp, s->x + (Size) row[k] * d, sizeof(double) * d);
 		if (intercept)
@@ -470,7 +471,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	GLMParams  *p;
 	GLMCalibration c;
 	double	   *b = NULL,
+			   *work,
 			   *theta;
+	struct GLMSolveDesign *X;
 	int			pp,
 				d;
 	int64		ledger_id;
@@ -486,6 +489,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	glm_calibrate(p, d, &c);
 	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
+	/* the work memory (public size) and the design, both before the charge */
+	work = glm_minimise_work(pp);
+	X = glm_minimise_design(state, p->intercept);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, mechanism_name(p->method),
@@ -494,8 +500,8 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	/* 2.-3. noise and minimiser */
 	rng = dpobj_rng_new();
 	b = glm_objective_noise(rng, p->method, &c, pp);
-	if (!glm_minimise(state, p->intercept, p->loss, p->h, c.lambda + c.extra_reg, b,
-					  theta, ledger_id))
+	if (!glm_minimise(X, c.Reff, p->loss, p->h, c.lambda + c.extra_reg, b,
+					  work, theta, ledger_id))
 	{
 		dpobj_rng_free(rng);
 		glm_not_converged(ledger_id, "dp_logistic");

@@ -34,7 +34,7 @@ extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 
 /* distinct (x, y) observations with counts, x augmented with 1 if intercept */
 extern void glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
-					   double **y, int *nobs, int *p);
+					   double **y, int64 *nobs, int *p);
 
 /*
  * The minimiser is accepted when the gradient of the sum-form objective
@@ -47,15 +47,29 @@ extern void glm_design(const GLMState *s, bool intercept, double **X, double **c
  */
 #define GLM_GRAD_TOL	1e-6
 
+/* the plain-C solver's design (glmsolve.h) */
+struct GLMSolveDesign;
+
+/*
+ * The state's sparse design for glm_minimise, x augmented with 1 if
+ * intercept: huge palloc's with 64-bit counts, bounded by memory only
+ * (glmminimise.c).
+ */
+extern struct GLMSolveDesign *glm_minimise_design(const GLMState *s, bool intercept);
+
+/* the minimiser's work memory for pp parameters (public), palloc'd */
+extern double *glm_minimise_work(int pp);
+
 /*
  * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
- * over the state's distinct rows, x_k augmented with 1 if intercept: the
- * plain-C solver (glmsolve.h) on the state's sparse design (glmminimise.c);
- * theta has d (+ 1) entries; false when not certified to GLM_GRAD_TOL (above).
- * A pending interrupt is raised through mechanism_poll(ledger_id).
+ * over the design X (glm_minimise_design): the plain-C solver (glmsolve.h);
+ * Reff is glmparams_reff(); theta has X's p entries; work is
+ * glm_minimise_work(p); false when not certified to GLM_GRAD_TOL L Reff
+ * (above).  A pending interrupt is raised through mechanism_poll(ledger_id).
  */
-extern bool glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h,
-						 double reg, const double *b, double *theta, int64 ledger_id);
+extern bool glm_minimise(const struct GLMSolveDesign *X, double Reff, GLMLoss loss,
+						 double h, double reg, const double *b, double *work,
+						 double *theta, int64 ledger_id);
 
 extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
 

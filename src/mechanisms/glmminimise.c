@@ -2,7 +2,8 @@
  *
  * glmminimise.c
  *	  dp_logistic's minimiser in the server (glm.h glm_minimise()): the
- *	  sparse design of a glm_state (palloc'd), the interrupt poll, and the
+ *	  sparse design of a glm_state (huge palloc's), the solver's work
+ *	  memory (reserved before the charge), the interrupt poll, and the
  *	  errors of the plain-C solver (glmsolve.c) as PostgreSQL errors.
  *
  *	  The solver never longjmps: the poll callback only reports a pending
@@ -14,7 +15,6 @@
  */
 #include "dpobj.h"
 
-#include <math.h>
 
 #include "glm.h"
 #include "glmsolve.h"
@@ -36,21 +36,26 @@ design_observations(GLMSolveDesign *X, const GLMState *s)
 	X->y = y;
 }
 
-/* the nonzero entries of the state's distinct rows, and 1 for the intercept */
+/*
+ * The nonzero entries of the state's distinct rows, and 1 for the
+ * intercept.  Their number is counted in 64 bits and the arrays are huge
+ * allocations: the design is bounded by memory only, never by a fixed size.
+ */
 static void
 design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
 {
 	int			d = s->d;
-	int			nnz = 0;
-	int		   *start = palloc(sizeof(int) * (s->nrows + 1));
+	int64_t		nnz = 0;		/* glmsolve.h's type, which int64 need not be */
+	int64_t    *start = palloc_extended(sizeof(int64_t) * ((Size) s->nrows + 1),
+										MCXT_ALLOC_HUGE);
 	int		   *col;
 	double	   *val;
 
 	for (Size i = 0; i < (Size) s->nrows * d; i++)
 		nnz += (s->x[i] != 0.0);
 	nnz += intercept ? s->nrows : 0;
-	col = palloc(sizeof(int) * Max(nnz, 1));
-	val = palloc(sizeof(double) * Max(nnz, 1));
+	col = palloc_extended(sizeof(int) * (Size) Max(nnz, 1), MCXT_ALLOC_HUGE);
+	val = palloc_extended(sizeof(double) * (Size) Max(nnz, 1), MCXT_ALLOC_HUGE);
 	nnz = 0;
 	for (int u = 0; u < s->nrows; u++)
 	{
@@ -78,6 +83,38 @@ design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
 	design_observations(X, s);
 }
 
+/*
+ * The state's sparse design, palloc'd.  dp_logistic builds it before the
+ * charge, like the dense design of dp_noisysgd and dp_opsamp (glm_design).
+ */
+GLMSolveDesign *
+glm_minimise_design(const GLMState *s, bool intercept)
+{
+	GLMSolveDesign *X = palloc0(sizeof(GLMSolveDesign));
+
+	design_build(X, s, intercept);
+	return X;
+}
+
+/*
+ * The solver's work memory for pp parameters (glmsolve_work_doubles), in
+ * CurrentMemoryContext.  It depends on the public pp only: dp_logistic
+ * reserves it before the charge, so that running out of it is never a
+ * charged failure.
+ */
+double *
+glm_minimise_work(int pp)
+{
+	size_t		n = glmsolve_work_doubles(pp);
+
+	if (n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_logistic: %d parameters are more than the minimiser supports", pp),
+				 errhint("Use at most %d features.", GLMSOLVE_MAX_P - 1)));
+	return palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
+}
+
 /* a cancel or termination is pending (mechanism_poll()'s condition); never raises */
 static bool
 interrupt_pending(void *arg)
@@ -99,21 +136,20 @@ raise_stopped(int64 ledger_id)
 }
 
 bool
-glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double reg,
-			 const double *b, double *theta, int64 ledger_id)
+glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, double reg,
+			 const double *b, double *work, double *theta, int64 ledger_id)
 {
-	GLMSolveDesign X;
 	GLMSolveSpec spec = {0};
 
-	design_build(&X, s, intercept);
 	spec.loss = loss;
 	spec.h = h;
 	spec.reg = reg;
 	spec.b = b;
 	/* ||grad J|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
-	spec.grad_tol = GLM_GRAD_TOL * sqrt(s->params.R * s->params.R + (intercept ? 1.0 : 0.0));
+	spec.grad_tol = GLM_GRAD_TOL * Reff;
 	spec.poll = interrupt_pending;
-	switch (glmsolve_minimise(&X, &spec, theta, NULL))
+	spec.work = work;
+	switch (glmsolve_minimise(X, &spec, theta, NULL))
 	{
 		case GLMSOLVE_CONVERGED:
 			return true;
@@ -126,7 +162,7 @@ glm_minimise(const GLMState *s, bool intercept, GLMLoss loss, double h, double r
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
 					 errmsg("out of memory"),
-					 errdetail("dp_logistic's minimiser needs %d x %d doubles.", X.p, X.p),
+					 errdetail("dp_logistic's minimiser needs %d x %d doubles.", X->p, X->p),
 					 errhint("Use fewer features.")));
 			break;
 		case GLMSOLVE_INVALID:

@@ -97,14 +97,14 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
  */
 static void
 sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
-				   const double *y, int nobs, int pp, const double *theta,
+				   const double *y, int64 nobs, int pp, const double *theta,
 				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
 {
 	const double limit = ldexp(1.0, 62);
 
 	for (int j = 0; j < pp; j++)
 		grad[j] = 0.0;
-	for (int k = 0; k < nobs; k++)
+	for (int64 k = 0; k < nobs; k++)
 	{
 		const double *x = X + (Size) k * pp;
 		double		z = 0,
@@ -217,8 +217,8 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 			   *y,
 			   *theta,
 			   *grad;
-	int			nobs,
-				pp,
+	int64		nobs;
+	int			pp,
 				d;
 	double		Reff,
 				s,

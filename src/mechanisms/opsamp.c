@@ -283,16 +283,21 @@ opsamp_flush_log(void)
 	opsamp_log_buf[0] = '\0';
 }
 
-/* builds the LP; plain GLPK calls only */
+/*
+ * builds the LP; plain GLPK calls only.  NULL when it cannot be built:
+ * out of memory, or more columns (p + nobs) than GLPK's int indices hold
+ * -- like GLPK's own limit on the coefficients, a solver failure.
+ */
 static glp_prob *
-opsamp_build_lp(const double *X, const double *cnt, const double *y, int nobs, int p,
+opsamp_build_lp(const double *X, const double *cnt, const double *y, int64 nobs64, int p,
 				double R1)
 {
+	int			nobs = (int) Min(nobs64, (int64) PG_INT32_MAX);
 	glp_prob   *lp = glp_create_prob();
 	int		   *ind = malloc(sizeof(int) * (p + 2));
 	double	   *val = malloc(sizeof(double) * (p + 2));
 
-	if (ind == NULL || val == NULL)
+	if (ind == NULL || val == NULL || nobs64 > (int64) PG_INT32_MAX - p - 1)
 	{
 		free(ind);
 		free(val);
@@ -368,7 +373,7 @@ opsamp_simplex(glp_prob *lp, const glp_smcp *smcp, int64 ledger_id)
  * Returns false on a solver failure (after the charge: the caller fails).
  */
 static bool
-opsamp_run_lps(const double *X, const double *cnt, const double *y, int nobs,
+opsamp_run_lps(const double *X, const double *cnt, const double *y, int64 nobs,
 			   int pp, const OPSampCalibration *c, gsl_rng *rng, int64 ledger_id,
 			   double *avg)
 {
@@ -497,8 +502,8 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 			   *cnt,
 			   *y;
 	double	   *avg;
-	int			nobs,
-				pp,
+	int64		nobs;
+	int			pp,
 				d;
 	double		n;
 	int64		ledger_id;
@@ -519,7 +524,7 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 		if (pctx != NULL)
 			elog(ERROR, "dp_opsamp: no public \"n\" on the protected path");
 		n = 0;
-		for (int k = 0; k < nobs; k++)
+		for (int64 k = 0; k < nobs; k++)
 			n += cnt[k];
 	}
 	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);

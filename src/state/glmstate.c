@@ -403,18 +403,20 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
  * The observations of the state: one per (distinct row, label) with a
  * nonzero count, in row order, positives first; row[k] is its distinct row,
  * cnt[k] its count, y[k] its label +-1.  Each array holds 2 * nrows (at
- * least 1).  Returns their number.  The mechanisms' design matrix
+ * least 1), a huge allocation counted in 64 bits: their size is bounded by
+ * memory only.  Returns their number.  The mechanisms' design matrix
  * (glm_design) and the Newton solver's sparse design (glmminimise.c) both
  * list the observations this way.
  */
-int
+int64
 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 {
-	int			k = 0;
+	int64		k = 0;
+	Size		n = Max((Size) 2 * (Size) s->nrows, 1);
 
-	*row = palloc(sizeof(int) * Max(1, 2 * s->nrows));
-	*cnt = palloc(sizeof(double) * Max(1, 2 * s->nrows));
-	*y = palloc(sizeof(double) * Max(1, 2 * s->nrows));
+	*row = palloc_extended(sizeof(int) * n, MCXT_ALLOC_HUGE);
+	*cnt = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
+	*y = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
 	for (int u = 0; u < s->nrows; u++)
 		for (int lab = 0; lab < 2; lab++)
 		{

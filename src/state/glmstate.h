@@ -62,6 +62,6 @@ extern void glm_params_bool(StringInfo buf, const char *key, bool value);
 extern void glm_params_model(StringInfo buf, const GLMParams *p, int d);
 
 /* the state's observations: (distinct row, label +-1, count), palloc'd (glmstate.c) */
-extern int	glmstate_observations(const GLMState *s, int **row, double **cnt, double **y);
+extern int64 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y);
 
 #endif							/* DPOBJ_GLMSTATE_H */

@@ -16,7 +16,9 @@
  *      for (GLMSOLVE_STOPPED), a poll that never stops changes nothing;
  *      allocation failure is GLMSOLVE_NO_MEMORY (the solver's malloc is
  *      this file's, see the Makefile); valgrind --leak-check=full shows
- *      nothing lost on any path;
+ *      nothing lost on any path; a caller's work block (spec.work, sized
+ *      by glmsolve_work_doubles, checked up to GLMSOLVE_MAX_P) is used
+ *      without any malloc and gives the same point bit for bit;
  *   4. out-of-range inputs are GLMSOLVE_INVALID; tolerance 0 is
  *      GLMSOLVE_NOT_CONVERGED within GLMSOLVE_MAX_ITER steps.
  * Prints "N passed, M failed"; exits non-zero on a failure.
@@ -57,8 +59,8 @@ typedef struct Prob
 	int			p,
 				nrows,
 				nobs;
-	int			start[MAXR + 1],
-				col[MAXR * MAXP],
+	int64_t		start[MAXR + 1];
+	int			col[MAXR * MAXP],
 				row[MAXO];
 	double		val[MAXR * MAXP],
 				y[MAXO],
@@ -181,7 +183,7 @@ t_reference(const Prob *P, double *th)
 static void
 prob_finish(Prob *P)
 {
-	int			nnz = 0;
+	int64_t		nnz = 0;
 
 	for (int u = 0; u < P->nrows; u++)
 	{
@@ -388,7 +390,7 @@ check_huber_1d(double c, double h, double reg, double b, double expect, const ch
 	P.dense[0][0] = 1.0;
 	prob_add_obs(&P, 0, 1.0, c);
 	P.b[0] = b;
-	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, NULL, NULL};
+	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, NULL, NULL, NULL};
 	prob_finish(&P);
 	st = glmsolve_minimise(&P.X, &P.spec, th, NULL);
 	CHECK(st == GLMSOLVE_CONVERGED && fabs(th[0] - expect) <= 1e-9 / reg + 1e-15,
@@ -465,6 +467,46 @@ check_memory(const Prob *P)
 	malloc_calls = 0;
 	glmsolve_minimise(&P->X, &P->spec, th, NULL);
 	CHECK(malloc_calls == 1, "memory: one work block per solve (%d)", malloc_calls);
+}
+
+/*
+ * The caller's work memory (spec.work, glmsolve_work_doubles(p) doubles):
+ * no malloc at all, and the same point bit for bit as with the solver's own
+ * block; the size is p^2 + 4p in size_t, also where it exceeds INT_MAX,
+ * and 0 outside 1 .. GLMSOLVE_MAX_P.
+ */
+static void
+check_caller_work(const Prob *P)
+{
+	double		th0[MAXP],
+				th[MAXP],
+				work[MAXP * MAXP + 4 * MAXP];
+	GLMSolveSpec s = P->spec;
+	size_t		maxp = GLMSOLVE_MAX_P;
+
+	CHECK(glmsolve_work_doubles(P->p) == (size_t) (P->p * P->p + 4 * P->p) &&
+		  glmsolve_work_doubles(P->p) <= sizeof(work) / sizeof(double),
+		  "work: p^2 + 4p doubles for p = %d", P->p);
+	CHECK(glmsolve_work_doubles(1) == 5 && glmsolve_work_doubles(0) == 0 &&
+		  glmsolve_work_doubles(-1) == 0 && glmsolve_work_doubles(INT_MIN) == 0 &&
+		  glmsolve_work_doubles(GLMSOLVE_MAX_P + 1) == 0 &&
+		  glmsolve_work_doubles(INT_MAX) == 0,
+		  "work: 0 outside 1 .. GLMSOLVE_MAX_P");
+	CHECK(glmsolve_work_doubles(GLMSOLVE_MAX_P) == maxp * maxp + 4 * maxp &&
+		  glmsolve_work_doubles(GLMSOLVE_MAX_P) > (size_t) INT_MAX,
+		  "work: p = GLMSOLVE_MAX_P needs %zu doubles, above INT_MAX, without overflow",
+		  maxp * maxp + 4 * maxp);
+	glmsolve_minimise(&P->X, &P->spec, th0, NULL);
+	memset(work, 0xff, sizeof(work));	/* NaN garbage: the solver must not read it first */
+	s.work = work;
+	malloc_fail_at = 1;
+	malloc_calls = 0;
+	CHECK(glmsolve_minimise(&P->X, &s, th, NULL) == GLMSOLVE_CONVERGED && malloc_calls == 0 &&
+		  memcmp(th, th0, sizeof(double) * P->p) == 0,
+		  "work: the caller's block, no malloc, the same theta bit for bit (%d mallocs)",
+		  malloc_calls);
+	malloc_fail_at = 0;
+	malloc_calls = 0;
 }
 
 /* ---- 4. out-of-range inputs ---- */
@@ -565,6 +607,7 @@ main(void)
 		P.b[j] *= 10;
 	check_poll(&P);
 	check_memory(&P);
+	check_caller_work(&P);
 	check_invalid(&P);
 	check_edges(&P);
 	gsl_rng_free(r);
