@@ -4,10 +4,11 @@
  *	  In-database training jobs.
  *
  *	  dpobj.submit(rel, mechanism, features, label, eps, delta, options)
- *	      same arguments and checks as dpobj.train(): budget.c's own code
+ *	      same arguments and checks as dpobj.train(): train.c's own code
  *	      validates them and pre-checks the budget (no scan, nothing
- *	      charged); then a row is queued in dpobj.job_queue and its id
- *	      returned at once.
+ *	      charged), and at most dpobj.max_jobs_per_role jobs of the role
+ *	      may be queued or running; then a row is queued in
+ *	      dpobj.job_queue and its id returned at once.
  *	  dpobj.cancel(job_id)
  *	      queued: the job is marked cancelled; running: the job's worker
  *	      gets SIGINT (a query cancel), which the oracles poll -- the solve
@@ -28,9 +29,11 @@
  *	             database has dpobj: marks 'running' jobs that have no live
  *	             slot as failed (the server restarted, or the worker died,
  *	             before the job recorded an outcome -- a job is never run
- *	             twice), then claims queued jobs (oldest first) while fewer
- *	             than dpobj.max_jobs slots are in use: slot reserved, row set
- *	             'running' and committed, worker registered.
+ *	             twice), then claims queued jobs while fewer than
+ *	             dpobj.max_jobs slots are in use -- round robin over roles:
+ *	             the role with the fewest running jobs first (below
+ *	             dpobj.max_runs_per_role), its oldest job: slot reserved, row
+ *	             set 'running' and committed, worker registered.
  *	  worker     dynamic worker, one job.  Connects to the database AS THE
  *	             SUBMITTING ROLE (BackgroundWorkerInitializeConnectionByOid
  *	             when the role may log in; otherwise as the bootstrap
