@@ -199,6 +199,15 @@ SELECT mech, (regress_mech.show(dpobj.train('regress_mech.secret', mech, ARRAY['
 -- an empty selection still runs (and is charged): the output does not reveal it
 SELECT (dpobj.train('regress_mech.secret', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
                     '{"R": 1, "filter": [{"column": "a", "op": ">", "value": 100}]}')).mechanism;
+-- dp_logistic's methods by name: the same run as 'logistic' with {"method": ...}
+SELECT alias, m.mechanism, m.params->>'method' AS method
+  FROM (VALUES ('objective'), ('output'), ('cms')) v(alias),
+       LATERAL dpobj.train('regress_mech.secret', alias, ARRAY['a', 'b'], 'y', 0.5, 1e-6, '{"R": 1}') m;
+-- the same method again is fine; a different one is refused before the charge
+SELECT (dpobj.train('regress_mech.secret', 'output', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                    '{"R": 1, "method": "output"}')).params->>'method' AS method;
+SELECT dpobj.train('regress_mech.secret', 'cms', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                   '{"R": 1, "method": "output"}');
 RESET ROLE;
 SELECT mechanism, epsilon, outcome, budget_id IS NOT NULL AS budgeted
   FROM dpobj.ledger WHERE relation LIKE '%secret%' AND id > :ledger_start ORDER BY id;

@@ -108,7 +108,7 @@ seal_generic_error(void)
 			 errmsg("dpobj.train: the protected run failed and released no model"),
 			 errdetail("The privacy budget of this run was charged. "
 					   "The cause is not reported because it could depend on the protected rows."),
-			 errhint("The table's owner finds the cause in the server log; a new attempt is charged again.")));
+			 errhint("Your row in dpobj.ledger shows the run's outcome; only the server log, for the administrator, has the cause. A new attempt is charged again.")));
 }
 
 /*

@@ -85,17 +85,58 @@ static const TrainMechanism train_mechanisms[] = {
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
 
-static const TrainMechanism *
-train_mechanism(const char *name)
+/*
+ * Names for dp_logistic's methods: train(..., 'output', ...) is
+ * train(..., 'logistic', ...) with {"method": "output"}.  The ledger and
+ * the model name the mechanism 'logistic' either way.
+ */
+static const struct
 {
+	const char *alias;
+	const char *method;
+}			train_logistic_aliases[] = {
+	{"objective", "objective"},
+	{"output", "output"},
+	{"cms", "cms"},
+};
+
+/* the entry of a mechanism name; *method is set for an alias, else NULL */
+static const TrainMechanism *
+train_mechanism(const char *name, const char **method)
+{
+	*method = NULL;
+	for (int i = 0; i < lengthof(train_logistic_aliases); i++)
+		if (strcmp(train_logistic_aliases[i].alias, name) == 0)
+		{
+			*method = train_logistic_aliases[i].method;
+			name = "logistic";
+		}
 	for (int i = 0; i < lengthof(train_mechanisms); i++)
 		if (strcmp(train_mechanisms[i].name, name) == 0)
 			return &train_mechanisms[i];
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp.")));
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp.")));
 	return NULL;				/* keep compiler quiet */
+}
+
+/* an alias's method into the options; a different "method" there is an error */
+static Jsonb *
+train_alias_method(Jsonb *options, const char *alias, const char *method)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
+	char	   *json;
+
+	if (v != NULL && !(v->type == jbvString && v->val.string.len == strlen(method) &&
+					   strncmp(v->val.string.val, method, v->val.string.len) == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the mechanism \"%s\" conflicts with the option \"method\"", alias),
+				 errhint("Use mechanism 'logistic' with {\"method\": ...}, or drop the option.")));
+	json = psprintf("{\"method\": \"%s\"}", method);
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
 }
 
 /* epsilon and delta exactly as numeric: finite, in range, short, eps >= floor */
@@ -258,9 +299,9 @@ train_owner(Oid relid, const char *relation)
 
 /* the mechanism named by argument 1; 'evaluate' only through dpobj.evaluate() */
 static const TrainMechanism *
-train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating)
+train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **method)
 {
-	const TrainMechanism *mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	const TrainMechanism *mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
 
 	/* 'evaluate' releases counts, not a model */
 	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
@@ -277,7 +318,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating)
  * scan.  Returns the exact numeric epsilon and delta for the budget check.
  */
 static void
-train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
+train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
 			  Numeric *epsilon, Numeric *delta)
 {
@@ -302,6 +343,9 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
 	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter);
+	if (method != NULL)
+		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),
+										  method);
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -334,6 +378,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	Oid			owner;
 	Datum		result;
 	char	   *model_name = NULL;
+	const char *method;
 	int64		ledger_id = 0;
 
 	dpobj_verify_schema();
@@ -341,8 +386,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* in this function's context: SPI_finish() frees what SPI's holds */
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
-	mech = train_mechanism_arg(fcinfo, evaluating);
-	train_prepare(fcinfo, mech, &ctx, &query, &epsilon, &delta);
+	mech = train_mechanism_arg(fcinfo, evaluating, &method);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
