@@ -19,7 +19,7 @@ int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
 int			dpobj_oracle_threads = 2;
-double		dpobj_protected_time_limit = 600.0;
+double		dpobj_protected_time_limit = 0.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
 char	   *dpobj_drop_confirm = NULL;
@@ -54,10 +54,10 @@ static void
 dpobj_define_seal_gucs(void)
 {
 	DefineCustomRealVariable("dpobj.protected_time_limit",
-							 "Time limit in seconds for one exact oracle solve inside dpobj.train() and jobs; 0 means no limit.",
-							 "Whether a solve certifies within the limit depends on the data, so only a superuser sets it; dpobj.solver_time_limit and the \"time_limit\" option apply to the direct aggregates only.",
+							 "Time limit in seconds for one exact oracle solve inside dpobj.train() and jobs; 0 (the default) means no limit.",
+							 "Whether a solve certifies within a limit depends on the data, so a limit adds a failure the privacy guarantee does not cover; only a superuser sets it. dpobj.solver_time_limit and the \"time_limit\" option apply to the direct aggregates only.",
 							 &dpobj_protected_time_limit,
-							 600.0, 0.0, 86400.0 * 7,
+							 0.0, 0.0, 86400.0 * 7,
 							 PGC_SUSET, GUC_UNIT_S,
 							 NULL, NULL, NULL);
 

@@ -227,7 +227,7 @@ train_options(Jsonb *options, JsonbValue **filter)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("option \"time_limit\" cannot be set in dpobj.train() or dpobj.submit()"),
-				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s), which a superuser sets.",
+				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s; 0 = none, the default), which a superuser sets.",
 						 dpobj_protected_time_limit)));
 	train_refuse_paper_calibration(options);
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);

@@ -27,7 +27,7 @@ t_psql -d "$DB" -c "$T_HARD_SQL" \
     -c "SELECT dpobj.protect('hard')" \
     -c "SELECT dpobj.grant_budget('hard', 'dpobj_crash_analyst', 5, 0.001)" >/dev/null || exit 1
 
-# (runs for dpobj.protected_time_limit, 600 s: the analyst cannot set a time limit)
+# (runs until stopped: dpobj.protected_time_limit is 0 = none by default, and the analyst cannot set one)
 psql -X -q -At -d "$DB" -c "SET ROLE dpobj_crash_analyst" \
     -c "SELECT weights FROM dpobj.train('hard', 'opdisc', ARRAY['a', 'b', 'one'], 'y', 3.5, 0.00001,
                                         '{\"oracle\": \"mip\"}')" \

@@ -65,8 +65,8 @@ t_wait_state() {
 }
 
 # A GLPK MIP that needs minutes (tests/03_cancel.sql) and a small easy table, both
-# protected, with budgets for $2.  (The hard job runs for dpobj.protected_time_limit,
-# 600 s by default: the analyst cannot set a time limit on the protected path.)
+# protected, with budgets for $2.  (The hard job runs until cancelled:
+# dpobj.protected_time_limit is 0 = none by default, and the analyst cannot set one.)
 t_tables() {
     t_psql -d "$1" -c "CREATE TABLE hard AS
           SELECT (abs(hashint4(g)) % 129 - 64) / 64.0 AS a,
