@@ -7,8 +7,10 @@
 # PostgreSQL 15 cluster (private unix socket, see scripts/common.sh), loads UCI Adult
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs
 # scripts/demo.sql: trains a differentially private halfspace (epsilon = 1,
-# delta = 1/n^2) on the balanced d15 training set, shows the model, its accuracy on
-# adult.test and the privacy ledger.
+# delta = 1/n^2) on the balanced d15 training set, shows the model and its accuracy on
+# adult.test; then the product: the owner protects a table and grants a budget, an analyst
+# without SELECT trains through dpobj.train(), evaluates privately, stores the model by
+# name and predicts with it, and the ledger and remaining budget are printed.
 #
 # The cluster is removed at the end.  Environment:
 #   DPOBJ_KEEP=1     leave the cluster running and print how to connect to it

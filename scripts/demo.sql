@@ -5,7 +5,10 @@
 --
 -- Trains a differentially private halfspace (OPDisc objective perturbation) on the paper's
 -- balanced Adult training subset with the d = 15 feature set, epsilon = 1, delta = 1/n^2,
--- then evaluates it on adult.test and shows the privacy ledger.
+-- then evaluates it on adult.test.  Part 2 is the product: the owner protects a table and
+-- grants a budget; an analyst without SELECT trains through dpobj.train(), evaluates the
+-- model privately, stores it by name and predicts with it; the ledger and the remaining
+-- budget are printed.
 -- Optional: -v seed=N sets dpobj.seed (superuser only) for a reproducible noise draw;
 -- without it the noise is fresh on every run, as it must be for real privacy.
 
@@ -85,7 +88,89 @@ CROSS JOIN demo_model m
 WHERE f.split = 'train';
 
 \echo
-\echo '--- 5. Privacy ledger: SELECT * FROM dpobj.ledger ----------------------------------'
+\echo '================================================================================'
+\echo ' Part 2 - the product: an analyst who cannot read the table trains within a budget'
+\echo '================================================================================'
+-- protected runs refuse dpobj.seed (predictable noise would void the guarantee)
+RESET dpobj.seed;
+
+\echo
+\echo '--- 5. The data owner: a table with named columns, protected, with a budget ------'
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS adult.people;
+DROP ROLE IF EXISTS demo_analyst;
+SET client_min_messages = notice;
+CREATE TABLE adult.people AS
+SELECT f.split, b.id IS NOT NULL AS balanced,
+       f.features[1] AS rel_husband, f.features[2] AS rel_not_in_family,
+       f.features[3] AS rel_other_relative, f.features[4] AS rel_own_child,
+       f.features[5] AS rel_unmarried, f.features[6] AS rel_wife,
+       f.features[7] AS race_amer_indian, f.features[8] AS race_asian_pac,
+       f.features[9] AS race_black, f.features[10] AS race_other, f.features[11] AS race_white,
+       f.features[12] AS sex_male, f.features[13] AS sex_female,
+       f.features[14] AS capital_gain_scaled, f.features[15] AS hours_scaled,
+       f.label AS income_gt_50k
+FROM adult.features_d15 f
+LEFT JOIN adult.balanced_ids b ON b.id = f.id AND f.split = 'train';
+CREATE ROLE demo_analyst;
+REVOKE ALL ON adult.people FROM PUBLIC;          -- the analyst cannot SELECT it
+GRANT USAGE ON SCHEMA adult TO demo_analyst;     -- but can name it
+SELECT dpobj.protect('adult.people') AS protected;
+SELECT relid, rolid, granted_epsilon, granted_delta
+FROM dpobj.grant_budget('adult.people', 'demo_analyst', 2.0, 1e-6);
+
+\echo
+\echo '--- 6. The analyst: no SELECT on adult.people, a budget of (2, 1e-6) -------------'
+SET ROLE demo_analyst;
+SELECT has_table_privilege('adult.people', 'SELECT') AS can_select;
+SELECT relation, granted_epsilon, spent_epsilon, granted_delta, spent_delta
+FROM dpobj.my_budgets;
+
+\echo
+\echo '--- 7. Train through dpobj.train(): OPDisc, epsilon = 1, on the balanced training'
+\echo '       rows (a public filter), stored by name as income_v1 --------------------------'
+\timing on
+SELECT mechanism, epsilon, delta, weights
+FROM dpobj.train('adult.people', 'opdisc',
+                 ARRAY['rel_husband', 'rel_not_in_family', 'rel_other_relative', 'rel_own_child',
+                       'rel_unmarried', 'rel_wife', 'race_amer_indian', 'race_asian_pac',
+                       'race_black', 'race_other', 'race_white', 'sex_male', 'sex_female',
+                       'capital_gain_scaled', 'hours_scaled'],
+                 'income_gt_50k', 1.0, 1e-9,
+                 '{"filter": [{"column": "split", "op": "=", "value": "train"},
+                              {"column": "balanced", "op": "=", "value": true}]}',
+                 model_name => 'income_v1');
+\timing off
+
+\echo
+\echo '--- 8. Evaluate it privately on the held-out rows (epsilon = 0.5, charged) ---------'
+SELECT e->'tp' AS tp, e->'fp' AS fp, e->'tn' AS tn, e->'fn' AS fn,
+       e->'accuracy'->'estimate' AS accuracy, e->'accuracy'->'ci95' AS accuracy_ci95,
+       e->'balanced_accuracy' AS balanced_accuracy,
+       e->'majority_baseline'->'estimate' AS majority_baseline
+FROM dpobj.evaluate('adult.people', dpobj.get_model('income_v1'),
+                    ARRAY['rel_husband', 'rel_not_in_family', 'rel_other_relative', 'rel_own_child',
+                          'rel_unmarried', 'rel_wife', 'race_amer_indian', 'race_asian_pac',
+                          'race_black', 'race_other', 'race_white', 'sex_male', 'sex_female',
+                          'capital_gain_scaled', 'hours_scaled'],
+                    'income_gt_50k', 0.5, 1e-9,
+                    '{"filter": [{"column": "split", "op": "=", "value": "test"}]}') e;
+\echo '    (tp, fp, tn, fn carry discrete Laplace noise; the intervals include it)'
+
+\echo
+\echo '--- 9. Predict with the stored model, by name (a married man, a woman living alone)'
+SELECT dpobj.predict('income_v1', ARRAY[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0.05, 0.5]) AS husband_white_male,
+       dpobj.predict('income_v1', ARRAY[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0.4])    AS not_in_family_female;
+
+\echo
+\echo '--- 10. What was spent: the analyst''s ledger rows and remaining budget -----------'
+SELECT id, mechanism, epsilon, delta, outcome FROM dpobj.ledger ORDER BY id;
+SELECT relation, spent_epsilon, remaining_epsilon, spent_delta, remaining_delta
+FROM dpobj.my_budgets;
+RESET ROLE;
+
+\echo
+\echo '--- 11. The whole privacy ledger (the owner''s view) --------------------------------'
 \x auto
 SELECT * FROM dpobj.ledger ORDER BY id;
 \x off
