@@ -6,7 +6,8 @@
 # noise from pg_strong_random), writes one line per run with the statistics of its output,
 # and audit.py turns the samples into a lower bound on epsilon per row: an "audit" row
 # fails when the bound exceeds the claimed epsilon, a "power" row fails when it does not.
-# Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with dpobj installed.
+# Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with dpobj installed and in
+# shared_preload_libraries (the ledger writers).
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=tests/concurrency/lib.sh
@@ -17,6 +18,14 @@ trap 'rm -rf -- "$SAMPLES"' EXIT
 
 if ! t_fresh_db "$DB" || ! t_psql -d "$DB" -f "$DIR/tables.sql"; then
     echo "not ok - audit database $DB with dpobj and tables.sql"
+    t_summary
+    exit 1
+fi
+# The long-lived ledger writers charge a run in about a millisecond; without the preload
+# each charge launches a worker (about 60 ms, docs/BENCHMARKS.md) and the audit's tens of
+# thousands of runs would take an hour: refuse rather than run for that long.
+if ! t_psql -d "$DB" -c 'SHOW shared_preload_libraries' | grep -qw dpobj; then
+    echo "not ok - the audit needs shared_preload_libraries = 'dpobj'"
     t_summary
     exit 1
 fi
