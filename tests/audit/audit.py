@@ -25,6 +25,7 @@ SPEC is tests/audit/audits.txt; SAMPLES_DIR holds NAME.csv ("side,r,s1,s2,...", 
 1 = D') and NAME.time (seconds) per row.  Every output line but the last starts with
 "ok", "not ok" or "#"; the last is "N passed, M failed".
 """
+import bisect
 import math
 import os
 import random
@@ -136,7 +137,6 @@ def _thresholds(values):
 
 def _count(sorted_vals, t, upper):
     """#{v >= t} (upper) or #{v <= t} in a sorted list."""
-    import bisect
     if upper:
         return len(sorted_vals) - bisect.bisect_left(sorted_vals, t)
     return bisect.bisect_right(sorted_vals, t)

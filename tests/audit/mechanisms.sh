@@ -36,7 +36,7 @@ t_is "dpobj.seed is unset: noise from pg_strong_random()" \
 trim() { local v="${1#"${1%%[![:space:]]*}"}"; printf '%s' "${v%"${v##*[![:space:]]}"}"; }
 ledger_count() { t_psql -d "$DB" -c 'SELECT count(*) FROM dpobj.ledger'; }
 
-while IFS='|' read -r name kind table run_eps claim_eps run_delta claim_delta runs call stats; do
+while IFS="|" read -r name _kind table run_eps _claim_eps run_delta _claim_delta runs call stats; do
     name=$(trim "$name")
     [[ -z $name || $name == \#* ]] && continue
     table=$(trim "$table") run_eps=$(trim "$run_eps")
