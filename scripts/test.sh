@@ -12,7 +12,9 @@
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
-#    that the tree and the documents agree (tests/docs), and a
+#    that the tree and the documents agree (tests/docs), the empirical privacy audit of
+#    every mechanism (tests/audit: lower bounds on epsilon from thousands of runs on
+#    neighbouring tables), and a
 #    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
 #    per machine, cached outside the repository),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
@@ -187,6 +189,10 @@ run_suite docs "$REPO/tests/docs/run.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"
+# empirical privacy audit: every mechanism run thousands of times on two neighbouring
+# tables; a statistically valid lower bound on epsilon must not exceed the claim, and runs
+# at a large epsilon checked against a small claim must be flagged
+run_suite audit "$REPO/tests/audit/run.sh"
 # Citus: partial aggregation on the workers, the mechanism once on the coordinator, the
 # protected path failing closed (a coordinator and two workers on 127.0.0.1)
 run_suite citus "$REPO/tests/citus/run.sh"

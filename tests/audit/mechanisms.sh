@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tests/audit/mechanisms.sh — the empirical privacy audit of every mechanism dpobj
+# releases (docs/PRIVACY.md "Empirical audit").  For each row of audits.txt it runs the
+# mechanism's direct aggregate many times on the two neighbouring tables of tables.sql
+# (one statement: one aggregate run per (side, r) group, each charged and drawing fresh
+# noise from pg_strong_random), writes one line per run with the statistics of its output,
+# and audit.py turns the samples into a lower bound on epsilon per row: an "audit" row
+# fails when the bound exceeds the claimed epsilon, a "power" row fails when it does not.
+# Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with dpobj installed and in
+# shared_preload_libraries (the ledger writers).
+set -uo pipefail
+DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=tests/concurrency/lib.sh
+. "$DIR/../concurrency/lib.sh"
+DB=dpobj_audit
+SAMPLES="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-audit.XXXXXX")"
+trap 'rm -rf -- "$SAMPLES"' EXIT
+
+if ! t_fresh_db "$DB" || ! t_psql -d "$DB" -f "$DIR/tables.sql"; then
+    echo "not ok - audit database $DB with dpobj and tables.sql"
+    t_summary
+    exit 1
+fi
+# The long-lived ledger writers charge a run in about a millisecond; without the preload
+# each charge launches a worker (about 60 ms, docs/BENCHMARKS.md) and the audit's tens of
+# thousands of runs would take an hour: refuse rather than run for that long.
+if ! t_psql -d "$DB" -c 'SHOW shared_preload_libraries' | grep -qw dpobj; then
+    echo "not ok - the audit needs shared_preload_libraries = 'dpobj'"
+    t_summary
+    exit 1
+fi
+# Fresh noise in every run: a seed would make the runs of one statement identical.
+t_is "dpobj.seed is unset: noise from pg_strong_random()" \
+    "$(t_psql -d "$DB" -c 'SHOW dpobj.seed')" "-1"
+
+trim() { local v="${1#"${1%%[![:space:]]*}"}"; printf '%s' "${v%"${v##*[![:space:]]}"}"; }
+ledger_count() { t_psql -d "$DB" -c 'SELECT count(*) FROM dpobj.ledger'; }
+
+while IFS="|" read -r name _kind table run_eps _claim_eps run_delta _claim_delta runs call stats; do
+    name=$(trim "$name")
+    [[ -z $name || $name == \#* ]] && continue
+    table=$(trim "$table") run_eps=$(trim "$run_eps")
+    run_delta=$(trim "$run_delta") runs=$(trim "$runs")
+    call=${call//@EPS@/$run_eps}
+    call=${call//@DELTA@/$run_delta}
+    cols=""
+    IFS=';' read -ra exprs <<<"$stats"
+    for e in "${exprs[@]}"; do cols="$cols, $e"; done
+    sql="COPY (SELECT side, r$cols
+                 FROM (SELECT side, r, $call AS m
+                         FROM $table CROSS JOIN generate_series(1, $runs) r
+                        GROUP BY side, r) runs
+                ORDER BY side, r) TO STDOUT WITH (FORMAT csv)"
+    before=$(ledger_count)
+    start=$(date +%s.%N)
+    if ! t_psql -d "$DB" -c "$sql" >"$SAMPLES/$name.csv"; then
+        echo "not ok - $name: the mechanism ran $runs times per side"
+        T_FAIL=$((T_FAIL + 1))
+        continue
+    fi
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f\n", b - a }' >"$SAMPLES/$name.time"
+    # One ledger row per sample: every group was a separate charged run.
+    t_is "$name: $runs runs per side, each a charged run" \
+        "$(( $(ledger_count) - before ))" "$((2 * runs))"
+done <"$DIR/audits.txt"
+
+out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES")
+printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
+line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+if [[ -n $line ]]; then
+    T_PASS=$((T_PASS + ${line%% passed*}))
+    f=${line#*passed, }
+    T_FAIL=$((T_FAIL + ${f%% failed}))
+else
+    echo "not ok - audit.py report did not finish"
+    T_FAIL=$((T_FAIL + 1))
+fi
+t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+t_summary
