@@ -32,22 +32,22 @@ fixed(double x)
 }
 
 void
-linreg_accumulate(linreg_int128 *sums, const double *u, int p, double v)
+linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 {
 	int			k = 0;
 
 	for (int i = 0; i < p; i++)
 		for (int j = i; j < p; j++)
-			sums[k++] += fixed(u[i] * u[j]);
+			linreg_sum_add(&sums[k++], fixed(u[i] * u[j]));
 	for (int i = 0; i < p; i++)
-		sums[k++] += fixed(u[i] * v);
-	sums[k] += fixed(v * v);
+		linreg_sum_add(&sums[k++], fixed(u[i] * v));
+	linreg_sum_add(&sums[k], fixed(v * v));
 }
 
 double
-linreg_sum_value(linreg_int128 s)
+linreg_sum_value(LinRegSum s)
 {
-	return ldexp((double) s, -LINREG_FRAC_BITS);
+	return ldexp((double) linreg_sum_get(s), -LINREG_FRAC_BITS);
 }
 
 /* one release's lattice and variance; false outside the sampler's range */
@@ -109,14 +109,14 @@ shift_round(linreg_int128 s, int t)
 }
 
 void
-linreg_release(gsl_rng *rng, const LinRegRelease *r, const linreg_int128 *sums,
+linreg_release(gsl_rng *rng, const LinRegRelease *r, const LinRegSum *sums,
 			   int count, double *out, void (*poll) (void *), void *arg)
 {
 	int			t = LINREG_FRAC_BITS + ilogb(r->lattice);
 
 	for (int k = 0; k < count; k++)
 	{
-		linreg_int128 q = shift_round(sums[k], t);
+		linreg_int128 q = shift_round(linreg_sum_get(sums[k]), t);
 
 		if (poll != NULL && (k & 4095) == 4095)
 			poll(arg);

@@ -31,6 +31,31 @@
 
 typedef __int128 linreg_int128;
 
+/*
+ * One exact sum, stored as two 64-bit words (two's complement) so that it
+ * needs only 8-byte alignment inside a varlena state.
+ */
+typedef struct LinRegSum
+{
+	uint64_t	lo;
+	uint64_t	hi;
+} LinRegSum;
+
+static inline linreg_int128
+linreg_sum_get(LinRegSum s)
+{
+	return (linreg_int128) (((unsigned __int128) s.hi << 64) | s.lo);
+}
+
+static inline void
+linreg_sum_add(LinRegSum *s, linreg_int128 x)
+{
+	unsigned __int128 t = (unsigned __int128) linreg_sum_get(*s) + (unsigned __int128) x;
+
+	s->lo = (uint64_t) t;
+	s->hi = (uint64_t) (t >> 64);
+}
+
 /* the sums of p = d [+ 1] coordinates: p(p+1)/2 of u u^T (upper triangle,
  * row by row), p of u v, one of v^2 */
 static inline int
@@ -46,7 +71,7 @@ linreg_nsums(int p)
 }
 
 /* adds one normalised row (||u|| <= 1, |v| <= 1) to sums */
-extern void linreg_accumulate(linreg_int128 *sums, const double *u, int p, double v);
+extern void linreg_accumulate(LinRegSum *sums, const double *u, int p, double v);
 
 typedef enum LinRegMethod
 {
@@ -92,14 +117,14 @@ extern bool linreg_calibrate(LinRegMethod method, int p, double rho, double fail
  * rounded to r's lattice and given N_Z(0, sigma2) lattice units; out[k] in
  * normalised units.  poll (may be NULL) is called every 4096 draws.
  */
-extern void linreg_release(gsl_rng *rng, const LinRegRelease *r, const linreg_int128 *sums,
+extern void linreg_release(gsl_rng *rng, const LinRegRelease *r, const LinRegSum *sums,
 						   int count, double *out, void (*poll) (void *), void *arg);
 
 /* a double value (lambda_min) released the same way */
 extern double linreg_release_value(gsl_rng *rng, const LinRegRelease *r, double value);
 
 /* the exact sums as doubles in normalised units */
-extern double linreg_sum_value(linreg_int128 s);
+extern double linreg_sum_value(LinRegSum s);
 
 /*
  * The smallest eigenvalue of the symmetric matrix whose upper triangle is

@@ -23,8 +23,8 @@ test_sums_exact(void)
 	double		u[3][P] = {{0.5, -0.25, 0.125, 0.1}, {0.3, 0.3, -0.3, 0.3}, {0.0, 1.0, 0.0, 0.0}};
 	double		v[3] = {0.7, -1.0, 0.2};
 	int			n = linreg_nsums(P);
-	linreg_int128 a[64] = {0},
-				b[64] = {0};
+	LinRegSum a[64] = {{0}},
+				b[64] = {{0}};
 
 	linreg_accumulate(a, u[0], P, v[0]);
 	linreg_accumulate(a, u[1], P, v[1]);
@@ -32,19 +32,19 @@ test_sums_exact(void)
 	linreg_accumulate(b, u[2], P, v[2]);
 	linreg_accumulate(b, u[0], P, v[0]);
 	linreg_accumulate(b, u[1], P, v[1]);
-	CHECK(memcmp(a, b, sizeof(linreg_int128) * n) == 0, "sums depend on row order");
+	CHECK(memcmp(a, b, sizeof(LinRegSum) * n) == 0, "sums depend on row order");
 	CHECK(n == 10 + 4 + 1, "nsums(4) = %d", n);
 	CHECK(fabs(linreg_sum_value(a[0]) - (0.25 + 0.09)) < 1e-15, "sum u0^2 = %g",
 		  linreg_sum_value(a[0]));
 	CHECK(fabs(linreg_sum_value(a[n - 1]) - (0.49 + 1.0 + 0.04)) < 1e-15, "sum v^2");
 	/* the unit vector's square is exactly 2^60 */
 	{
-		linreg_int128 c[64] = {0};
+		LinRegSum c[64] = {{0}};
 		double		e[P] = {1, 0, 0, 0};
 
 		linreg_accumulate(c, e, P, -1.0);
-		CHECK(c[0] == ((linreg_int128) 1 << LINREG_FRAC_BITS), "1*1 is 2^60");
-		CHECK(c[10] == -((linreg_int128) 1 << LINREG_FRAC_BITS), "1*-1 is -2^60");
+		CHECK(linreg_sum_get(c[0]) == ((linreg_int128) 1 << LINREG_FRAC_BITS), "1*1 is 2^60");
+		CHECK(linreg_sum_get(c[10]) == -((linreg_int128) 1 << LINREG_FRAC_BITS), "1*-1 is -2^60");
 	}
 }
 
@@ -84,7 +84,7 @@ test_release(gsl_rng *rng)
 {
 	LinRegCalibration c;
 	int			N = 20000;
-	linreg_int128 *s = malloc(sizeof(linreg_int128) * N);
+	LinRegSum *s = calloc(N, sizeof(LinRegSum));
 	double	   *out = malloc(sizeof(double) * N);
 	double		m = 0,
 				v = 0;
@@ -92,7 +92,7 @@ test_release(gsl_rng *rng)
 
 	linreg_calibrate(LINREG_SSP, P, 0.5, 0.05, &c);
 	for (int k = 0; k < N; k++)
-		s[k] = (linreg_int128) llround(ldexp(x, 40)) << (LINREG_FRAC_BITS - 40);
+		linreg_sum_add(&s[k], (linreg_int128) llround(ldexp(x, 40)) << (LINREG_FRAC_BITS - 40));
 	linreg_release(rng, &c.xy, s, N, out, NULL, NULL);
 	for (int k = 0; k < N; k++)
 	{
@@ -154,7 +154,7 @@ test_end_to_end(gsl_rng *rng)
 	int			p = P,
 				n = 100000,
 				nt = linreg_nsums(p);
-	linreg_int128 *s = calloc(nt, sizeof(linreg_int128));
+	LinRegSum *s = calloc(nt, sizeof(LinRegSum));
 	double		beta[P] = {0.5, -0.3, 0.2, 0.1};
 	double		tri[10],
 				b[P],
