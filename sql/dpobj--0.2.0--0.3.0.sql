@@ -105,3 +105,57 @@ $$;
 -- function from the caller's WHERE before that restriction and show it
 -- every role's budgets.
 ALTER VIEW dpobj.my_budgets SET (security_barrier = true);
+
+--------------------------------------------------------------------------
+-- L1. Private linear regression: dp_linear_regression (AdaSSP or SSP on
+-- exact sufficient statistics; docs/PRIVACY.md "Linear regression") and
+-- its state type dpobj.linreg_state (text: base64 of a portable form, so
+-- that parallel query and Citus ship states instead of rows).
+--------------------------------------------------------------------------
+CREATE TYPE dpobj.linreg_state;
+CREATE FUNCTION dpobj.linreg_state_in(cstring) RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_linreg_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.linreg_state_out(dpobj.linreg_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpobj_linreg_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.linreg_state_recv(internal) RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_linreg_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.linreg_state_send(dpobj.linreg_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_linreg_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE dpobj.linreg_state (
+    INPUT = dpobj.linreg_state_in,
+    OUTPUT = dpobj.linreg_state_out,
+    RECEIVE = dpobj.linreg_state_recv,
+    SEND = dpobj.linreg_state_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = double,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpobj.linreg_state IS
+    'Aggregate state of dp_linear_regression: exact sums of the clipped, normalised rows'' X^T X, X^T y, y^T y and their count (text: base64)';
+
+CREATE FUNCTION dpobj.dp_linear_regression_transfn(dpobj.linreg_state, float8[], float8, float8, float8, jsonb)
+RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_linreg_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_linear_regression_combine(dpobj.linreg_state, dpobj.linreg_state)
+RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_linreg_combine'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_linear_regression_finalfn(dpobj.linreg_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_linreg_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_linear_regression(features float8[], label float8,
+                                            epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_linear_regression_transfn,
+    STYPE = dpobj.linreg_state,
+    FINALFUNC = dpobj.dp_linear_regression_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_linear_regression_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_linear_regression(float8[], float8, float8, float8, jsonb) IS
+    'Linear regression by AdaSSP (default) or SSP on exact sufficient statistics with discrete Gaussian noise; options {"R", "y_min", "y_max" (required), "intercept", "method"}';

@@ -63,6 +63,8 @@ extern void logistic_check_args(const char *aggname, double epsilon, double delt
 								int d, Jsonb *options);
 extern void noisysgd_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);
+extern void linear_check_args(const char *aggname, double epsilon, double delta,
+							  int d, Jsonb *options);
 
 /* lexicographic enumeration of {w in Z^d : |w_j| <= B, ||w||^2 <= D2} (expmech.c) */
 extern void halfspace_grid_first(int *w, int d, int B, int D2);

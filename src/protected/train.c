@@ -57,8 +57,8 @@ PG_FUNCTION_INFO_V1(dpobj_train);
 
 /*
  * A mechanism that train() can run.  Each is an aggregate with the
- * signature (features float8[], label boolean, epsilon float8, delta
- * float8, options jsonb) whose final function claims the protected context
+ * signature (features float8[], label boolean -- float8 for a regression
+ * --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
  * and charges before drawing noise (mechanism.h) and whose transition
  * function drops bad rows on the protected path; check_args validates
  * every option before anything runs.  A new mechanism adds one line here
@@ -71,6 +71,7 @@ typedef struct TrainMechanism
 	const char *aggname;		/* for argument errors */
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
+	bool		real_label;		/* a regression: the label is float8 */
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -81,6 +82,7 @@ static const TrainMechanism train_mechanisms[] = {
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
+	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args, true},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
@@ -117,7 +119,7 @@ train_mechanism(const char *name, const char **method)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp.")));
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp, linear.")));
 	return NULL;				/* keep compiler quiet */
 }
 
@@ -358,7 +360,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), filter,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->real_label, filter,
 					  ctx->epsilon_f, ctx->delta_f, ctx->options);
 }
 

@@ -21,7 +21,7 @@
  *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
  *		only what lies in between;
  *	  - boolean features go through int4, labels are boolean or "> 0" of
- *		an integer;
+ *		an integer, and a regression's label is a feature expression;
  *	  - filters compare a column with a constant of the column's own base
  *		type with a built-in comparison operator, which raises no error.
  * What remains is the table owner's own code (row-level security policies
@@ -48,6 +48,7 @@ typedef enum ColumnUse
 {
 	COLUMN_FEATURE,				/* numeric or boolean */
 	COLUMN_LABEL,				/* boolean or integer (> 0 is positive) */
+	COLUMN_REAL_LABEL,			/* a regression's label: as a feature */
 	COLUMN_FILTER				/* the above, text types, dates and times */
 } ColumnUse;
 
@@ -86,6 +87,8 @@ column_use_hint(ColumnUse use)
 			return "Features must be numeric (integer, float, numeric) or boolean columns.";
 		case COLUMN_LABEL:
 			return "Labels must be boolean or integer columns (positive means > 0).";
+		case COLUMN_REAL_LABEL:
+			return "A regression's label must be a numeric (integer, float, numeric) or boolean column.";
 		default:
 			return "Filters work on numeric, boolean, text, date and timestamp columns.";
 	}
@@ -129,7 +132,7 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 				 errmsg("column \"%s\" of table %s has a type that cannot be used as %s",
 						name, relation,
 						use == COLUMN_FEATURE ? "a feature" :
-						use == COLUMN_LABEL ? "a label" : "a filter"),
+						use == COLUMN_FILTER ? "a filter" : "a label"),
 				 errhint("%s", column_use_hint(use))));
 	}
 	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
@@ -277,7 +280,7 @@ append_filter(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation
 void
 train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
-				  const char *label, JsonbValue *filter,
+				  const char *label, bool real_label, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options)
 {
 	Oid			basetype;
@@ -293,8 +296,11 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 		append_feature(&q->sql, col, basetype);
 	}
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
-	col = lookup_column(relid, relation, label, COLUMN_LABEL, &basetype);
-	if (basetype == BOOLOID)
+	col = lookup_column(relid, relation, label,
+						real_label ? COLUMN_REAL_LABEL : COLUMN_LABEL, &basetype);
+	if (real_label)
+		append_feature(&q->sql, col, basetype);
+	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);

@@ -310,7 +310,7 @@ def report(spec_path, samples_dir):
     rows = read_spec(spec_path)
     n_bounds = 2 * (2 * len(rows))         # two directions, two one-sided bounds each
     level = ALPHA / n_bounds
-    print("# per-bound level %.2e (family-wise %.0f %% over %d rows x 2 directions)"
+    print("# per-bound level %.2e (family-wise %g %% over %d rows x 2 directions)"
           % (level, 100 * (1 - ALPHA), len(rows)))
     table = ["| mechanism | run at ε | claimed ε | δ | runs per side | ε_lb | event (held-out counts D, D') | confidence | seconds |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -338,7 +338,7 @@ def report(spec_path, samples_dir):
                 label, j + 1, ">=" if upper else "<=", t,
                 counts[0] if label == "D/D'" else counts[2],
                 counts[2] if label == "D/D'" else counts[0], counts[1])
-        table.append("| %s | %g | %g | %g | %d | %.3f | %s | %.0f %% | %.1f |" % (
+        table.append("| %s | %g | %g | %g | %d | %.3f | %s | %g %% | %.1f |" % (
             name, row["run_eps"], row["claim_eps"], row["claim_delta"], row["runs"], lb, ev,
             100 * (1 - ALPHA), secs))
         if row["kind"] == "audit":

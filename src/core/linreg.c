@@ -1,0 +1,226 @@
+/*-------------------------------------------------------------------------
+ *
+ * linreg.c
+ *	  Private linear regression by sufficient-statistics perturbation
+ *	  (linreg.h; docs/PRIVACY.md "Linear regression").  Plain C + GSL.
+ *
+ * Every noise value is an exact discrete Gaussian (dpnoise.c) added to a
+ * statistic rounded to a public lattice; the sums themselves are exact
+ * 128-bit integers, so the only floating-point step before the noise is
+ * lambda_min's eigenvalue computation, whose error is covered by a margin
+ * on its sensitivity (LINREG_LMIN_MARGIN).  GSL's error handler is turned
+ * off around every GSL call: a failure is a return value, never an abort.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "linreg.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_matrix.h>
+
+#include "dpnoise.h"
+
+/* round(x * 2^LINREG_FRAC_BITS) for |x| <= 1 (a product of normalised values) */
+static int64_t
+fixed(double x)
+{
+	return (int64_t) llround(ldexp(x, LINREG_FRAC_BITS));
+}
+
+void
+linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
+{
+	int			k = 0;
+
+	for (int i = 0; i < p; i++)
+		for (int j = i; j < p; j++)
+			linreg_sum_add(&sums[k++], fixed(u[i] * u[j]));
+	for (int i = 0; i < p; i++)
+		linreg_sum_add(&sums[k++], fixed(u[i] * v));
+	linreg_sum_add(&sums[k], fixed(v * v));
+}
+
+double
+linreg_sum_value(LinRegSum s)
+{
+	return ldexp((double) linreg_sum_get(s), -LINREG_FRAC_BITS);
+}
+
+/* one release's lattice and variance; false outside the sampler's range */
+static bool
+release_calibrate(LinRegRelease *r, double S, double rho, int count)
+{
+	r->rho = rho;
+	r->sensitivity = S;
+	dpnoise_gaussian_lattice_composed(S, rho, count, 1, &r->lattice, &r->sigma2);
+	if (r->sigma2 == 0 || !isfinite(r->lattice) || r->lattice <= 0 ||
+		ilogb(r->lattice) < -LINREG_FRAC_BITS || ilogb(r->lattice) > 60)
+		return false;
+	r->sigma = sqrt((double) r->sigma2) * r->lattice;
+	return true;
+}
+
+bool
+linreg_calibrate(LinRegMethod method, int p, double rho, double fail_prob,
+				 LinRegCalibration *c)
+{
+	int			tri = linreg_tri(p);
+	double		share = rho / (method == LINREG_ADASSP ? 3.0 : 2.0);
+	double		grid = ldexp(1.0, -LINREG_FRAC_BITS);
+	bool		ok;
+
+	c->method = method;
+	c->p = p;
+	c->rho = rho;
+	c->fail_prob = fail_prob;
+	if (!(isfinite(rho) && rho > 0) || p < 1)
+		return false;
+
+	/*
+	 * Replace-one: ||u u^T - u' u'^T||_F <= sqrt(2), ||u v - u' v'|| <= 2,
+	 * |lambda_min change| <= 1 (Weyl); each per-row rounding to the grid
+	 * adds at most grid/2 per coordinate on each side.
+	 */
+	ok = release_calibrate(&c->xx, sqrt(2.0) + sqrt((double) tri) * grid, share, tri);
+	ok = ok && release_calibrate(&c->xy, 2.0 + sqrt((double) p) * grid, share, p);
+	if (method == LINREG_ADASSP)
+		ok = ok && release_calibrate(&c->lmin, 1.0 + LINREG_LMIN_MARGIN, share, 1);
+	else
+		c->lmin = (LinRegRelease) {0};
+	return ok;
+}
+
+/* s / 2^t rounded half away from zero, t >= 0 */
+static linreg_int128
+shift_round(linreg_int128 s, int t)
+{
+	linreg_int128 a = s < 0 ? -s : s;
+
+	if (t == 0)
+		return s;
+	if (t >= 126)
+		return 0;
+	a = (a + ((linreg_int128) 1 << (t - 1))) >> t;
+	return s < 0 ? -a : a;
+}
+
+void
+linreg_release(gsl_rng *rng, const LinRegRelease *r, const LinRegSum *sums,
+			   int count, double *out, void (*poll) (void *), void *arg)
+{
+	int			t = LINREG_FRAC_BITS + ilogb(r->lattice);
+
+	for (int k = 0; k < count; k++)
+	{
+		linreg_int128 q = shift_round(linreg_sum_get(sums[k]), t);
+
+		if (poll != NULL && (k & 4095) == 4095)
+			poll(arg);
+		q += dpnoise_discrete_gaussian(rng, r->sigma2);
+		out[k] = (double) q * r->lattice;
+	}
+}
+
+double
+linreg_release_value(gsl_rng *rng, const LinRegRelease *r, double value)
+{
+	double		q = fmin(fmax(value / r->lattice, -ldexp(1.0, 62)), ldexp(1.0, 62));
+	int64_t		a = (int64_t) llround(isfinite(q) ? q : 0.0);
+
+	a += dpnoise_discrete_gaussian(rng, r->sigma2);
+	return (double) a * r->lattice;
+}
+
+/* the symmetric matrix of an upper triangle, plus shift on the diagonal */
+static gsl_matrix *
+tri_matrix(const double *tri, int p, double shift)
+{
+	gsl_matrix *m = gsl_matrix_alloc(p, p);
+	int			k = 0;
+
+	if (m == NULL)
+		return NULL;
+	for (int i = 0; i < p; i++)
+		for (int j = i; j < p; j++)
+		{
+			gsl_matrix_set(m, i, j, tri[k] + (i == j ? shift : 0.0));
+			gsl_matrix_set(m, j, i, tri[k]  + (i == j ? shift : 0.0));
+			k++;
+		}
+	return m;
+}
+
+double
+linreg_min_eigen(const double *tri, int p)
+{
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_matrix *m = tri_matrix(tri, p, 0.0);
+	gsl_vector *ev = gsl_vector_alloc(p);
+	gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(p);
+	double		result = NAN;
+
+	if (m != NULL && ev != NULL && w != NULL && gsl_eigen_symm(m, ev, w) == GSL_SUCCESS)
+		result = gsl_vector_min(ev);
+	if (w)
+		gsl_eigen_symm_free(w);
+	if (ev)
+		gsl_vector_free(ev);
+	if (m)
+		gsl_matrix_free(m);
+	gsl_set_error_handler(old);
+	return result;
+}
+
+double
+linreg_adassp_lambda(const LinRegCalibration *c, double lmin_noisy)
+{
+	double		p = (double) c->p;
+	double		lmin = fmax(0.0, lmin_noisy -
+							c->lmin.sigma * sqrt(2.0 * log(3.0 / c->fail_prob)));
+
+	return fmax(0.0, c->xx.sigma * sqrt(p * log(2.0 * p * p / c->fail_prob)) - lmin);
+}
+
+bool
+linreg_solve(const double *tri, const double *b, int p, double lambda, double floor,
+			 double *theta)
+{
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_matrix *m = tri_matrix(tri, p, lambda);
+	gsl_matrix *q = gsl_matrix_alloc(p, p);
+	gsl_vector *ev = gsl_vector_alloc(p);
+	gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(p);
+	bool		ok = false;
+
+	if (m != NULL && q != NULL && ev != NULL && w != NULL &&
+		gsl_eigen_symmv(m, ev, q, w) == GSL_SUCCESS)
+	{
+		for (int j = 0; j < p; j++)
+			theta[j] = 0.0;
+		for (int k = 0; k < p; k++)
+		{
+			double		qb = 0.0;
+
+			for (int i = 0; i < p; i++)
+				qb += gsl_matrix_get(q, i, k) * b[i];
+			qb /= fmax(gsl_vector_get(ev, k), floor);
+			for (int j = 0; j < p; j++)
+				theta[j] += qb * gsl_matrix_get(q, j, k);
+		}
+		ok = true;
+	}
+	if (w)
+		gsl_eigen_symmv_free(w);
+	if (ev)
+		gsl_vector_free(ev);
+	if (q)
+		gsl_matrix_free(q);
+	if (m)
+		gsl_matrix_free(m);
+	gsl_set_error_handler(old);
+	return ok;
+}

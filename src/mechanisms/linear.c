@@ -1,0 +1,166 @@
+/*-------------------------------------------------------------------------
+ *
+ * linear.c
+ *	  dp_linear_regression's final function: AdaSSP (Wang, NeurIPS 2018,
+ *	  Algorithm 2; the default) or plain sufficient-statistics
+ *	  perturbation (SSP), in zCDP with exact discrete Gaussian noise
+ *	  (src/core/linreg.c; docs/PRIVACY.md "Linear regression").
+ *
+ * Order of work: the calibration and every buffer from public inputs
+ * only; the charge; lambda_min of the exact sums (AdaSSP); the snapped
+ * releases of sum u u^T, sum u v and lambda_min; AdaSSP's ridge; the
+ * total solve (post-processing); the model in the data's units.  Nothing
+ * after the charge refuses on the data: the solve raises eigenvalues below
+ * the noise scale instead of failing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "calibsql.h"
+#include "dpobj.h"
+#include "linstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "random.h"
+
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+
+PG_FUNCTION_INFO_V1(dpobj_linreg_finalfn);
+
+/* the calibration of a run, or a public refusal (before any charge) */
+static void
+linear_calibrate(const LinParams *p, LinRegCalibration *c)
+{
+	double		rho = dpobj_zcdp_rho_checked(LINREG_AGGNAME, p->epsilon, p->delta);
+
+	if (!linreg_calibrate(p->method, p->p, rho, LINREG_FAIL_PROB, c))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: the noise for epsilon %g and delta %g is outside the exact sampler's range",
+						LINREG_AGGNAME, p->epsilon, p->delta),
+				 errhint("Use an epsilon between about 1e-4 and 1e4.")));
+}
+
+/* dpobj.train()'s argument check (train.c): options and calibration */
+void
+linear_check_args(const char *aggname, double epsilon, double delta, int d,
+				  Jsonb *options)
+{
+	LinParams	p;
+	LinRegCalibration c;
+
+	(void) aggname;
+	linparams_init(&p, epsilon, delta, d, options);
+	linear_calibrate(&p, &c);
+}
+
+/* the public parameters of a model; sigmas in the data's units */
+static void
+linear_params(StringInfo buf, const LinParams *p, const LinRegCalibration *c, int d)
+{
+	model_params_text(buf, "method", linparams_method_name(p->method));
+	model_params_int(buf, "d", d);
+	model_params_float(buf, "R", p->R);
+	model_params_float(buf, "y_min", p->y_min);
+	model_params_float(buf, "y_max", p->y_max);
+	model_params_text(buf, "intercept", p->intercept ? "true" : "false");
+	model_params_text(buf, "noise", "discrete_gaussian");
+	model_params_float(buf, "rho", c->rho);
+	model_params_float(buf, "sigma_xx", c->xx.sigma * p->Reff * p->Reff);
+	model_params_float(buf, "sigma_xy", c->xy.sigma * p->Reff * p->By);
+	if (p->method == LINREG_ADASSP)
+	{
+		model_params_float(buf, "sigma_lambda_min", c->lmin.sigma * p->Reff * p->Reff);
+		model_params_float(buf, "fail_prob", c->fail_prob);
+	}
+}
+
+/* linreg_release's poll: a cancel between draws */
+static void
+linear_poll(void *arg)
+{
+	mechanism_poll(*(int64 *) arg);
+}
+
+/* a failure of GSL after the charge (memory): outcome 'failed', then raise */
+static void pg_attribute_noreturn()
+linear_failed(int64 ledger_id)
+{
+	ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "linear algebra failed");
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
+			 errmsg("%s: the linear algebra failed", LINREG_AGGNAME),
+			 errdetail("No model was released. The privacy budget of this run is spent."),
+			 errhint("Check the server's memory; fewer features need less.")));
+}
+
+/* normalised sums -> released coefficients phi (normalised units) */
+static void
+linear_release(const LinStateData *s, const LinRegCalibration *c, int64 ledger_id,
+			   double *tri, double *b, double *phi)
+{
+	const LinParams *p = &s->params;
+	int			nt = linreg_tri(p->p);
+	double		lambda = 0.0;
+	gsl_rng    *rng;
+
+	if (p->method == LINREG_ADASSP)
+	{
+		/* lambda_min of the exact sums (tri as scratch) */
+		for (int k = 0; k < nt; k++)
+			tri[k] = linreg_sum_value(LINSTATE_SUMS(s)[k]);
+		lambda = linreg_min_eigen(tri, p->p);
+		if (isnan(lambda))
+			linear_failed(ledger_id);
+	}
+	rng = dpobj_rng_new();
+	if (p->method == LINREG_ADASSP)
+		lambda = linreg_adassp_lambda(c, linreg_release_value(rng, &c->lmin, lambda));
+	linreg_release(rng, &c->xx, LINSTATE_SUMS(s), nt, tri, linear_poll, &ledger_id);
+	linreg_release(rng, &c->xy, LINSTATE_SUMS(s) + nt, p->p, b, linear_poll, &ledger_id);
+	dpobj_rng_free(rng);
+	if (!linreg_solve(tri, b, p->p, lambda, c->xx.sigma, phi))
+		linear_failed(ledger_id);
+}
+
+Datum
+dpobj_linreg_finalfn(PG_FUNCTION_ARGS)
+{
+	DPProtectedContext *pctx;
+	LinStateData *s = linstate_final_begin(fcinfo, &pctx);
+	LinParams  *p;
+	LinRegCalibration c;
+	double	   *tri,
+			   *b,
+			   *phi;
+	int64		ledger_id;
+	StringInfoData params;
+
+	if (s == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	p = &s->params;
+	linear_calibrate(p, &c);
+	/* every buffer before the charge (public sizes) */
+	tri = palloc(sizeof(double) * linreg_tri(p->p));
+	b = palloc(sizeof(double) * p->p);
+	phi = palloc(sizeof(double) * p->p);
+
+	ledger_id = mechanism_charge(fcinfo, pctx, linparams_method_name(p->method),
+								 p->epsilon, p->delta);
+	linear_release(s, &c, ledger_id, tri, b, phi);
+	/* back to the data's units: y - centre = <(x, 1), phi> By / R_eff */
+	for (int j = 0; j < p->p; j++)
+		phi[j] *= p->By / p->Reff;
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, linparams_method_name(p->method));
+
+	model_params_begin(&params);
+	linear_params(&params, p, &c, s->d);
+	model_params_end(&params);
+	PG_RETURN_DATUM(model_build(fcinfo, linparams_method_name(p->method), phi, s->d,
+								p->intercept ? phi[s->d] + p->center : 0.0,
+								p->epsilon, p->delta, &params));
+}

@@ -1,0 +1,166 @@
+/*-------------------------------------------------------------------------
+ *
+ * linparams.c
+ *	  Options, public parameters and the per-row normalisation of
+ *	  dp_linear_regression (linparams.h; docs/PRIVACY.md "Linear
+ *	  regression").
+ *
+ * Clipping is a fixed per-row map: features to ||x||_2 <= R (as
+ * dp_logistic), labels to [y_min, y_max].  Both bounds are public options,
+ * never estimated from the data.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "linparams.h"
+
+#include <math.h>
+
+#include "glmparams.h"
+#include "options.h"
+#include "rowinput.h"
+
+#define LINREG_MAX_BOUND 1e12
+
+typedef struct LinOptionArg
+{
+	LinParams  *p;
+	bool		have_R;
+	bool		have_ymin;
+	bool		have_ymax;
+} LinOptionArg;
+
+static LinRegMethod
+parse_method(JsonbValue *v)
+{
+	char	   *s = dp_option_string(v, "method", "Use \"adassp\" or \"ssp\".");
+
+	if (strcmp(s, "adassp") == 0)
+		return LINREG_ADASSP;
+	if (strcmp(s, "ssp") == 0)
+		return LINREG_SSP;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown method \"%s\" for %s", s, LINREG_AGGNAME),
+			 errhint("Use \"adassp\" (the default) or \"ssp\".")));
+	return LINREG_ADASSP;		/* keep compiler quiet */
+}
+
+/* one key of the options object (dp_options_foreach callback) */
+static void
+linparams_option(const char *key, JsonbValue *v, void *arg)
+{
+	LinOptionArg *a = (LinOptionArg *) arg;
+
+	if (strcmp(key, "R") == 0)
+	{
+		a->p->R = dp_option_number(v, key, 0, 1e6, true);
+		a->have_R = true;
+	}
+	else if (strcmp(key, "y_min") == 0)
+	{
+		a->p->y_min = dp_option_number(v, key, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, false);
+		a->have_ymin = true;
+	}
+	else if (strcmp(key, "y_max") == 0)
+	{
+		a->p->y_max = dp_option_number(v, key, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, false);
+		a->have_ymax = true;
+	}
+	else if (strcmp(key, "intercept") == 0)
+		a->p->intercept = dp_option_bool(v, key);
+	else if (strcmp(key, "method") == 0)
+		a->p->method = parse_method(v);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown option \"%s\" for %s", key, LINREG_AGGNAME),
+				 errhint("Valid options are R, y_min, y_max (all three required), intercept and method.")));
+}
+
+/* R, y_min < y_max present; derived parameters */
+static void
+linparams_finish(LinOptionArg *a, int d)
+{
+	LinParams  *p = a->p;
+
+	if (!a->have_R || !a->have_ymin || !a->have_ymax)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options \"R\", \"y_min\" and \"y_max\" are required", LINREG_AGGNAME),
+				 errhint("Pass public bounds, e.g. '{\"R\": 1, \"y_min\": 0, \"y_max\": 100}': features are clipped to norm R and labels to [y_min, y_max], never estimated from the data.")));
+	if (!(p->y_min < p->y_max))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: option \"y_min\" must be less than \"y_max\"", LINREG_AGGNAME),
+				 errhint("Declare the public range of the label, e.g. '{\"y_min\": 0, \"y_max\": 100}'.")));
+	p->p = d + (p->intercept ? 1 : 0);
+	p->Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
+	p->center = p->intercept ? p->y_min / 2 + p->y_max / 2 : 0.0;
+	p->By = fmax(fabs(p->y_min - p->center), fabs(p->y_max - p->center));
+}
+
+void
+linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options)
+{
+	LinOptionArg arg;
+
+	dp_check_privacy_params(epsilon, delta);
+	glmparams_check_dimension(LINREG_AGGNAME, d);
+	memset(p, 0, sizeof(*p));
+	p->epsilon = epsilon;
+	p->delta = delta;
+	p->method = LINREG_ADASSP;
+	p->intercept = true;
+	if (options == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options must not be NULL", LINREG_AGGNAME),
+				 errhint("Pass the public bounds, e.g. '{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'.")));
+	memset(&arg, 0, sizeof(arg));
+	arg.p = p;
+	dp_options_foreach(options, "'{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'",
+					   linparams_option, &arg);
+	linparams_finish(&arg, d);
+}
+
+void
+linparams_normalise(const LinParams *p, const double *x, int d, double y,
+					double *u, double *v)
+{
+	double		m = 0,
+				s = 0,
+				scale;
+
+	/* the l2 norm with scaling, so that huge finite values do not overflow */
+	for (int j = 0; j < d; j++)
+		m = fmax(m, fabs(x[j]));
+	for (int j = 0; m > 0 && j < d; j++)
+		s += (x[j] / m) * (x[j] / m);
+	/* clip to R, then divide by R_eff: u = x min(1, R / ||x||) / R_eff */
+	scale = (m > 0 && m * sqrt(s) > p->R) ? p->R / (m * sqrt(s)) : 1.0;
+	for (int j = 0; j < d; j++)
+		u[j] = (m > 0 && scale < 1.0) ? (x[j] / m) * (p->R / sqrt(s)) / p->Reff
+			: x[j] / p->Reff;
+	if (p->intercept)
+		u[d] = 1.0 / p->Reff;
+	/* rounding may leave ||u|| a hair above 1: shrink until not */
+	for (int k = 0; k < 64; k++)
+	{
+		double		t = 0;
+
+		for (int j = 0; j < p->p; j++)
+			t += u[j] * u[j];
+		/* below 1 by more than the sum's rounding error (p 2^-53) */
+		if (t <= 1.0 - ldexp((double) p->p, -51))
+			break;
+		for (int j = 0; j < p->p; j++)
+			u[j] *= (1.0 - ldexp((double) p->p, -50));
+	}
+	*v = fmin(fmax((fmin(fmax(y, p->y_min), p->y_max) - p->center) / p->By, -1.0), 1.0);
+}
+
+const char *
+linparams_method_name(LinRegMethod m)
+{
+	return m == LINREG_SSP ? "ssp" : "adassp";
+}

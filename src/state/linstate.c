@@ -1,0 +1,357 @@
+/*-------------------------------------------------------------------------
+ *
+ * linstate.c
+ *	  Transition, combine and type I/O functions of dp_linear_regression's
+ *	  state dpobj.linreg_state (linstate.h).
+ *
+ * Bad rows follow the other aggregates' rules (rowinput.c): on the direct
+ * path an error naming the problem, never the value; on the protected
+ * path (dpobj.train) the row is dropped silently -- NULL features or
+ * label, a NULL element, a non-finite feature or label.
+ *
+ * Portable form (text: base64 of it; binary: itself), big-endian:
+ *	  uint32 magic "DPL1", uint16 d, float8 epsilon, delta,
+ *	  uint32 length of the options' jsonb text, that text, int64 n,
+ *	  linreg_nsums(p) x { int64 high word, uint64 low word }.
+ * The reader recomputes every derived parameter from epsilon, delta, d
+ * and the options with the first row's checks, and accepts only sums a
+ * transition function could have made from n rows (|sum| <= n 2^60,
+ * squares non-negative).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "linstate.h"
+
+#include <math.h>
+
+#include "mechanism.h"
+#include "protected.h"
+#include "rowinput.h"
+
+#include "common/base64.h"
+#include "common/int.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+
+PG_FUNCTION_INFO_V1(dpobj_linreg_transfn);
+PG_FUNCTION_INFO_V1(dpobj_linreg_combine);
+PG_FUNCTION_INFO_V1(dpobj_linreg_state_in);
+PG_FUNCTION_INFO_V1(dpobj_linreg_state_out);
+PG_FUNCTION_INFO_V1(dpobj_linreg_state_recv);
+PG_FUNCTION_INFO_V1(dpobj_linreg_state_send);
+
+#define LINSTATE_MAGIC 0x44504C31	/* "DPL1" */
+
+static void pg_attribute_noreturn()
+linstate_corrupt(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid dpobj.linreg_state value"),
+			 errhint("Aggregate states come only from dpobj's own aggregates (text: base64 of the binary form).")));
+}
+
+/* a new empty state in cxt; the first row's checks of every run parameter */
+static LinStateData *
+linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *options)
+{
+	LinParams	p;
+	LinStateData *s;
+	Size		sums,
+				size;
+
+	linparams_init(&p, epsilon, delta, d, options);
+	sums = sizeof(LinRegSum) * linreg_nsums(p.p);
+	size = MAXALIGN(sizeof(LinStateData)) + sums + VARSIZE(options);
+	s = MemoryContextAllocZero(cxt, size);
+	SET_VARSIZE(s, size);
+	s->magic = LINSTATE_MAGIC;
+	s->d = d;
+	s->options_len = VARSIZE(options);
+	s->epsilon = epsilon;
+	s->delta = delta;
+	s->params = p;
+	memcpy(LINSTATE_OPTIONS(s), options, VARSIZE(options));
+	return s;
+}
+
+/* the row's features and label, finite, or false (dropped / raised) */
+static bool
+linstate_row_values(const DPRowInput *row, double y, const char *aggname)
+{
+	const float8 *vals = (const float8 *) ARR_DATA_PTR(row->features);
+	bool		ok = isfinite(y);
+
+	for (int j = 0; ok && j < row->d; j++)
+		ok = isfinite(vals[j]);
+	if (!ok && !row->drop_bad_rows)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: features and label must be finite (no NaN or infinity)", aggname),
+				 errhint("Filter out or impute rows with non-finite values before training.")));
+	return ok;
+}
+
+Datum
+dpobj_linreg_transfn(PG_FUNCTION_ARGS)
+{
+	DPRowInput	row;
+	LinStateData *s;
+	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	double		y;
+	double	   *u;
+	double		v;
+
+	if (!dp_row_read(fcinfo, LINREG_AGGNAME, &row))
+	{
+		/* dropped on the protected path: state unchanged */
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+		s = linstate_new(row.aggcontext, row.d, row.epsilon, row.delta, options);
+	else
+	{
+		/* our own value, in the aggregate context: updated in place */
+		s = (LinStateData *) PG_GETARG_POINTER(0);
+		if (s->magic != LINSTATE_MAGIC)
+			linstate_corrupt();
+		dp_row_check_same(LINREG_AGGNAME, &row, options, s->epsilon, s->delta,
+						  LINSTATE_OPTIONS(s), s->d);
+	}
+	y = PG_GETARG_FLOAT8(2);
+	if (!linstate_row_values(&row, y, LINREG_AGGNAME))
+		PG_RETURN_POINTER(s);
+	u = palloc(sizeof(double) * s->params.p);
+	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
+						y, u, &v);
+	linreg_accumulate(LINSTATE_SUMS(s), u, s->params.p, v);
+	s->n++;
+	pfree(u);
+	PG_RETURN_POINTER(s);
+}
+
+/* adds src into dst (same run, else the error a row would get) */
+static void
+linstate_merge(LinStateData *dst, const LinStateData *src)
+{
+	Jsonb	   *o1 = LINSTATE_OPTIONS(dst);
+	Jsonb	   *o2 = LINSTATE_OPTIONS(src);
+	bool		same = VARSIZE(o1) == VARSIZE(o2) && memcmp(o1, o2, VARSIZE(o1)) == 0;
+	int			m = linreg_nsums(dst->params.p);
+
+	dp_run_check_same(LINREG_AGGNAME, src->epsilon, src->delta, same, src->d,
+					  dst->epsilon, dst->delta, dst->d);
+	if (pg_add_s64_overflow(dst->n, src->n, &dst->n))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: too many rows", LINREG_AGGNAME),
+				 errhint("At most 2^63 - 1 rows can be aggregated.")));
+	for (int k = 0; k < m; k++)
+		linreg_sum_add(&LINSTATE_SUMS(dst)[k], linreg_sum_get(LINSTATE_SUMS(src)[k]));
+}
+
+Datum
+dpobj_linreg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	LinStateData *dst;
+	LinStateData *src;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the combine function of dpobj.linreg_state called in non-aggregate context"),
+				 errhint("Combine functions run only inside dpobj's aggregates.")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	src = (LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if (src->magic != LINSTATE_MAGIC)
+		linstate_corrupt();
+	if (PG_ARGISNULL(0))
+	{
+		dst = MemoryContextAlloc(aggcontext, VARSIZE(src));
+		memcpy(dst, src, VARSIZE(src));
+		PG_RETURN_POINTER(dst);
+	}
+	dst = (LinStateData *) PG_GETARG_POINTER(0);
+	if (dst->magic != LINSTATE_MAGIC)
+		linstate_corrupt();
+	linstate_merge(dst, src);
+	PG_RETURN_POINTER(dst);
+}
+
+/* ---- portable form ---- */
+
+static bytea *
+linstate_portable(LinStateData *s)
+{
+	StringInfoData buf;
+	Jsonb	   *o = LINSTATE_OPTIONS(s);
+	char	   *text = JsonbToCString(NULL, &o->root, VARSIZE(o));
+	int			m = linreg_nsums(s->params.p);
+
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, LINSTATE_MAGIC);
+	pq_sendint16(&buf, (uint16) s->d);
+	pq_sendfloat8(&buf, s->epsilon);
+	pq_sendfloat8(&buf, s->delta);
+	pq_sendint32(&buf, (uint32) strlen(text));
+	pq_sendbytes(&buf, text, strlen(text));
+	pq_sendint64(&buf, s->n);
+	for (int k = 0; k < m; k++)
+	{
+		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].hi);
+		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].lo);
+	}
+	return pq_endtypsend(&buf);
+}
+
+/* need bytes left in buf, else corrupt */
+static void
+need(StringInfo buf, Size n)
+{
+	if ((Size) (buf->len - buf->cursor) < n)
+		linstate_corrupt();
+}
+
+/* the sums are ones n rows could have made */
+static void
+linstate_check_sums(const LinStateData *s)
+{
+	int			p = s->params.p;
+	int			m = linreg_nsums(p);
+	linreg_int128 bound = (linreg_int128) s->n << LINREG_FRAC_BITS;
+	int			k = 0;
+
+	for (int i = 0; i < p; i++)
+		for (int j = i; j < p; j++, k++)
+			if (i == j && linreg_sum_get(LINSTATE_SUMS(s)[k]) < 0)
+				linstate_corrupt();
+	if (linreg_sum_get(LINSTATE_SUMS(s)[m - 1]) < 0)
+		linstate_corrupt();
+	for (k = 0; k < m; k++)
+	{
+		linreg_int128 v = linreg_sum_get(LINSTATE_SUMS(s)[k]);
+
+		if (v > bound || v < -bound)
+			linstate_corrupt();
+	}
+}
+
+static Datum
+linstate_from_portable(StringInfo buf)
+{
+	int			d;
+	double		eps,
+				delta;
+	uint32		optlen;
+	char	   *text;
+	Jsonb	   *options;
+	LinStateData *s;
+	int			m;
+
+	need(buf, 4 + 2 + 8 + 8 + 4);
+	if ((uint32) pq_getmsgint(buf, 4) != LINSTATE_MAGIC)
+		linstate_corrupt();
+	d = pq_getmsgint(buf, 2);
+	eps = pq_getmsgfloat8(buf);
+	delta = pq_getmsgfloat8(buf);
+	optlen = (uint32) pq_getmsgint(buf, 4);
+	need(buf, optlen);
+	text = pnstrdup(pq_getmsgbytes(buf, optlen), optlen);
+	if (d < 1 || strlen(text) != optlen)
+		linstate_corrupt();
+	options = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	s = linstate_new(CurrentMemoryContext, d, eps, delta, options);
+	m = linreg_nsums(s->params.p);
+	need(buf, 8 + (Size) m * 16);
+	s->n = pq_getmsgint64(buf);
+	if (s->n < 0)
+		linstate_corrupt();
+	for (int k = 0; k < m; k++)
+	{
+		LINSTATE_SUMS(s)[k].hi = (uint64) pq_getmsgint64(buf);
+		LINSTATE_SUMS(s)[k].lo = (uint64) pq_getmsgint64(buf);
+	}
+	if (buf->cursor != buf->len)
+		linstate_corrupt();
+	linstate_check_sums(s);
+	return PointerGetDatum(s);
+}
+
+Datum
+dpobj_linreg_state_in(PG_FUNCTION_ARGS)
+{
+	const char *str = PG_GETARG_CSTRING(0);
+	int			len = strlen(str);
+	int			maxlen = pg_b64_dec_len(len);
+	StringInfoData buf;
+	int			n;
+
+	initStringInfo(&buf);
+	enlargeStringInfo(&buf, maxlen + 1);
+	n = pg_b64_decode(str, len, buf.data, maxlen);
+	if (n < 0)
+		linstate_corrupt();
+	buf.len = n;
+	return linstate_from_portable(&buf);
+}
+
+Datum
+dpobj_linreg_state_out(PG_FUNCTION_ARGS)
+{
+	LinStateData *s = (LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	bytea	   *b = linstate_portable(s);
+	int			len = VARSIZE(b) - VARHDRSZ;
+	char	   *out = palloc(pg_b64_enc_len(len) + 1);
+	int			n = pg_b64_encode(VARDATA(b), len, out, pg_b64_enc_len(len));
+
+	if (n < 0)
+		elog(ERROR, "dpobj: could not encode dpobj.linreg_state as base64");
+	out[n] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+dpobj_linreg_state_recv(PG_FUNCTION_ARGS)
+{
+	return linstate_from_portable((StringInfo) PG_GETARG_POINTER(0));
+}
+
+Datum
+dpobj_linreg_state_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(linstate_portable((LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0))));
+}
+
+/* ---- what the final function sees ---- */
+
+LinStateData *
+linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
+{
+	LinStateData *s = PG_ARGISNULL(0) ? NULL :
+		(LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+
+	if (AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a dpobj final function can only run as the final step of its aggregate"),
+				 errhint("Call the aggregate, e.g. dpobj.dp_linear_regression(features, label, epsilon, delta, options).")));
+	if (s != NULL && s->magic != LINSTATE_MAGIC)
+		linstate_corrupt();
+	*pctx = s ? mechanism_claim(fcinfo, true, s->epsilon, s->delta, s->d)
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	/* protected path: run even on no rows, so emptiness is hidden */
+	if (s == NULL && *pctx != NULL)
+		s = linstate_new(CurrentMemoryContext, (*pctx)->d, (*pctx)->epsilon_f,
+						 (*pctx)->delta_f, (*pctx)->options);
+	return s;
+}

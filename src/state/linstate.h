@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * linstate.h
+ *	  The state of dp_linear_regression, the type dpobj.linreg_state: the
+ *	  exact sufficient statistics sum u u^T, sum u v, sum v^2 and the row
+ *	  count n of the clipped, normalised rows (linreg.h), with the run's
+ *	  public parameters.  Memory is O(d^2), whatever n.
+ *
+ *	  In memory the state is one varlena in native byte order, updated in
+ *	  place by the transition and combine functions in the aggregate's
+ *	  context (parallel workers hand it to the leader byte for byte); its
+ *	  text (base64) and binary forms are portable (big-endian), for Citus.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_LINSTATE_H
+#define DPOBJ_LINSTATE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "linparams.h"
+#include "linreg.h"
+
+typedef struct LinStateData
+{
+	int32		vl_len_;		/* varlena header */
+	uint32		magic;
+	int32		d;
+	int32		options_len;	/* VARSIZE of the options' jsonb */
+	float8		epsilon;
+	float8		delta;
+	int64		n;
+	LinParams	params;
+	/* then linreg_nsums(params.p) LinRegSum, then the options' jsonb */
+} LinStateData;
+
+#define LINSTATE_SUMS(s) \
+	((LinRegSum *) ((char *) (s) + MAXALIGN(sizeof(LinStateData))))
+#define LINSTATE_OPTIONS(s) \
+	((Jsonb *) (LINSTATE_SUMS(s) + linreg_nsums((s)->params.p)))
+
+/*
+ * The final function's first step (aggstate_final_check, mechanism_claim):
+ * the state, or on the protected path with no row an empty one made from
+ * the protected context; NULL on the direct path with no row.
+ */
+struct DPProtectedContext;
+extern LinStateData *linstate_final_begin(FunctionCallInfo fcinfo,
+										  struct DPProtectedContext **pctx);
+
+#endif							/* DPOBJ_LINSTATE_H */
