@@ -145,10 +145,16 @@ check_objective_lambda(const GLMParams *p, double epsilon)
 	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
 	double		lmin = 2.0 * p->rows_per_unit * beta * Reff2 / epsilon;
 
+	if (p->lambda < lmin && p->rows_per_unit > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_logistic: option \"lambda\" must be at least 2 k beta R^2 / epsilon = %g for the objective method with \"rows_per_unit\" k = %d",
+						lmin, p->rows_per_unit),
+				 errhint("Omit \"lambda\" to use that minimum.")));
 	if (p->lambda < lmin)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dp_logistic: option \"lambda\" must be at least 2 k beta R^2 / epsilon = %g for the objective method (k = rows_per_unit, 1 by default)",
+				 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
 						lmin),
 				 errhint("Omit \"lambda\" to use that minimum.")));
 }
