@@ -159,3 +159,117 @@ CREATE AGGREGATE dpobj.dp_linear_regression(features float8[], label float8,
 );
 COMMENT ON AGGREGATE dpobj.dp_linear_regression(float8[], float8, float8, float8, jsonb) IS
     'Linear regression by AdaSSP (default) or SSP on exact sufficient statistics with discrete Gaussian noise; options {"R", "y_min", "y_max" (required), "intercept", "method"}';
+
+-- U1. Privacy units (docs/PRIVACY.md "Privacy units", docs/USAGE.md).
+-- A table's owner names the column that identifies a person (the privacy
+-- unit) and the most rows k one unit may contribute; every run on the
+-- table then keeps at most k rows per unit inside the sealed query
+-- (rows with a NULL unit are dropped) and calibrates its noise for
+-- neighbours that differ in all rows of one unit.  The column is recorded
+-- by name, number and type: a run refuses (free, before the charge) once
+-- the column no longer matches, until the owner calls protect() again.
+--------------------------------------------------------------------------
+ALTER TABLE dpobj.protected_tables
+    ADD COLUMN privacy_unit name,
+    ADD COLUMN unit_attnum smallint,
+    ADD COLUMN unit_type regtype,
+    ADD COLUMN max_rows_per_unit integer,
+    ADD CONSTRAINT protected_tables_unit_check CHECK (
+        (privacy_unit IS NULL AND unit_attnum IS NULL AND unit_type IS NULL
+         AND max_rows_per_unit IS NULL)
+        OR (privacy_unit IS NOT NULL AND unit_attnum IS NOT NULL AND unit_type IS NOT NULL
+            AND max_rows_per_unit BETWEEN 1 AND 10000));
+COMMENT ON COLUMN dpobj.protected_tables.privacy_unit IS
+    'The column identifying a privacy unit (a person); NULL: every row is its own unit (row level)';
+COMMENT ON COLUMN dpobj.protected_tables.max_rows_per_unit IS
+    'k: a run keeps at most k rows per unit and is calibrated for k changed rows';
+
+CREATE FUNCTION dpobj.protect(rel regclass, privacy_unit text, max_rows_per_unit integer)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_protect_unit'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.protect(regclass, text, integer) IS
+    'Owner or dpobj_admin: protect the table with a privacy unit column; every run keeps at most max_rows_per_unit rows per unit and is calibrated for them (true if the protection changed)';
+
+-- the random order of a unit's rows inside the sealed run: a CSPRNG value
+-- per row, independent of every row, so which k rows a unit keeps depends
+-- on nothing but that unit's own rows
+CREATE FUNCTION dpobj.unit_row_key()
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_unit_row_key'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpobj.unit_row_key() IS
+    'Internal: a cryptographically random bigint (the order in which a privacy unit''s rows are kept)';
+
+-- The level of each charged run, from the protection the run read (train()
+-- holds that row FOR SHARE until its transaction ends, so protect() cannot
+-- change it in between).  NULL for row-level and direct runs.
+ALTER TABLE dpobj.ledger
+    ADD COLUMN privacy_unit name,
+    ADD COLUMN rows_per_unit integer;
+COMMENT ON COLUMN dpobj.ledger.rows_per_unit IS
+    'k of the table''s privacy unit when the run was charged (NULL: row level)';
+
+CREATE FUNCTION dpobj.ledger_set_unit()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    NEW.privacy_unit := NULL;
+    NEW.rows_per_unit := NULL;
+    IF NEW.budget_id IS NOT NULL THEN
+        SELECT p.privacy_unit, p.max_rows_per_unit
+          INTO NEW.privacy_unit, NEW.rows_per_unit
+          FROM dpobj.budgets b JOIN dpobj.protected_tables p ON p.relid = b.relid
+         WHERE b.id = NEW.budget_id;
+    END IF;
+    RETURN NEW;
+END
+$$;
+REVOKE ALL ON FUNCTION dpobj.ledger_set_unit() FROM PUBLIC;
+CREATE TRIGGER ledger_unit
+    BEFORE INSERT ON dpobj.ledger
+    FOR EACH ROW EXECUTE FUNCTION dpobj.ledger_set_unit();
+
+-- a stored model says at which level it was trained (from its ledger row)
+ALTER TABLE dpobj.models
+    ADD COLUMN privacy_unit name,
+    ADD COLUMN rows_per_unit integer;
+COMMENT ON COLUMN dpobj.models.rows_per_unit IS
+    'k of the privacy unit the training run was calibrated for (NULL: row level, or a saved model)';
+
+CREATE FUNCTION dpobj.models_set_unit()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    NEW.privacy_unit := NULL;
+    NEW.rows_per_unit := NULL;
+    IF NEW.ledger_id IS NOT NULL THEN
+        SELECT l.privacy_unit, l.rows_per_unit
+          INTO NEW.privacy_unit, NEW.rows_per_unit
+          FROM dpobj.ledger l WHERE l.id = NEW.ledger_id;
+    END IF;
+    RETURN NEW;
+END
+$$;
+REVOKE ALL ON FUNCTION dpobj.models_set_unit() FROM PUBLIC;
+CREATE TRIGGER models_unit
+    BEFORE INSERT OR UPDATE ON dpobj.models
+    FOR EACH ROW EXECUTE FUNCTION dpobj.models_set_unit();
+
+-- an analyst's budgets say at which level the table is protected
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon, b.spent_delta,
+       b.granted_epsilon - b.spent_epsilon AS remaining_epsilon,
+       b.granted_delta - b.spent_delta AS remaining_delta,
+       p.privacy_unit,
+       p.max_rows_per_unit
+  FROM dpobj.budgets b
+  JOIN dpobj.protected_tables p ON p.relid = b.relid
+ WHERE b.rolid::oid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user);

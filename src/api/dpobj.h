@@ -35,6 +35,12 @@
 #define DPOBJ_MAX_D2				4096
 
 /*
+ * Largest number of rows a privacy unit may contribute (dpobj.protect's
+ * max_rows_per_unit, the mechanisms' option "rows_per_unit").
+ */
+#define DPOBJ_MAX_ROWS_PER_UNIT		10000
+
+/*
  * SQLSTATEs of our own (class "DP", which PostgreSQL does not use).
  */
 /* the oracle did not certify optimality: no model released, budget charged */

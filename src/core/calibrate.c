@@ -260,6 +260,64 @@ objgauss_sigma(double eps, double delta, double L, double R, double beta, double
 	return dp_shift_sigma(eps - eps_j, delta, 2.0 * L * R, 2);
 }
 
+/*
+ * Privacy units of up to k rows (calibrate.h): every radial-shift bound
+ * above is in terms of the largest change of the objective's data term, which
+ * k changed rows multiply by k; the Jacobian factor of Objective-Gauss is a
+ * product over the k rank-one terms.
+ */
+double
+dp_epsilon_per_row(double eps, int k)
+{
+	double		e;
+
+	if (k <= 1)
+		return eps;
+	e = eps / (double) k;
+	/* the quotient rounded to nearest may exceed eps / k: step down */
+	while (e > 0.0 && fma(e, (double) k, -eps) > 0.0)
+		e = nextafter(e, 0.0);
+	return e;
+}
+
+double
+opdisc_sigma_rows(double eps, double delta, int d, int D2, int k)
+{
+	if (d < 1 || D2 < 1 || k < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
+		return calib_result(DP_CALIB_INVALID, NAN);
+	return dp_shift_sigma(eps, delta, 4.0 * (double) k * (double) D2, d + 1);
+}
+
+double
+rspm_sigma_rows(double eps, double delta, int d, int k)
+{
+	int			m = 2 * d;
+
+	if (d < 1 || k < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
+		return calib_result(DP_CALIB_INVALID, NAN);
+	return dp_shift_sigma(eps, delta, 2.0 * (double) k * sqrt((double) m), m);
+}
+
+double
+objgauss_sigma_rows(double eps, double delta, double L, double R, double beta,
+					double Lambda, int k, int p)
+{
+	double		eps_j;
+	int			dims;
+
+	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) || k < 1 || p < 1 ||
+		!isfinite(L * R * k) || !isfinite(beta * R * R / Lambda))
+		return calib_result(DP_CALIB_INVALID, NAN);
+	eps_j = (double) k * log1p(beta * R * R / Lambda);
+	if (!(eps > eps_j))
+		return calib_result(DP_CALIB_INFEASIBLE, NAN);
+	/* the shift lies in the span of the 2k changed rows' gradients */
+	dims = 2 * k < p ? 2 * k : p;
+	if (dims < 2)
+		dims = 2;
+	return dp_shift_sigma(eps - eps_j, delta, 2.0 * (double) k * L * R, dims);
+}
+
 bool
 dp_calibration_parse(const char *name, DPCalibration *cal)
 {

@@ -126,6 +126,29 @@ extern double objgauss_sigma(double eps, double delta, double L, double R,
 							 double beta, double Lambda);
 
 /*
+ * The same three calibrations (sound only) for privacy units: neighbours
+ * whose selections differ in up to k rows -- every row of one unit, at most
+ * k after bounding, replaced, added or removed (docs/PRIVACY.md, "Privacy
+ * units").  The data term of the objective changes by at most k times one
+ * row's change, so the shift grows k-fold: OPDisc c = 4 k D^2, RSPM
+ * c = 2 k sqrt(m); Objective-Gauss c = 2 k L R in the span of the 2k
+ * changed rows' gradients (noise dimension min(2k, p), at least 2) and
+ * eps_J = k ln(1 + beta R^2 / Lambda) (the Hessians differ by at most k
+ * rank-one terms per side).  k = 1 gives the functions above.
+ */
+/*
+ * eps / k rounded down (exactly: e * k <= eps): what a pure-epsilon
+ * mechanism whose score moves by at most 1 per row may use when k rows
+ * change (exponential mechanism, private evaluation).  k <= 1: eps.
+ */
+extern double dp_epsilon_per_row(double eps, int k);
+
+extern double opdisc_sigma_rows(double eps, double delta, int d, int D2, int k);
+extern double rspm_sigma_rows(double eps, double delta, int d, int k);
+extern double objgauss_sigma_rows(double eps, double delta, double L, double R,
+								  double beta, double Lambda, int k, int p);
+
+/*
  * zCDP to (eps, delta)-DP.  zcdp_eps: the eps that rho-zCDP guarantees at
  * delta by the conversion of Balle et al. 2020 (Thm 21; Canonne, Kamath,
  * Steinke 2020, Prop 12), minimised over a fixed grid of Renyi orders.

@@ -46,9 +46,11 @@
 #include "utils/lsyscache.h"
 #include "funcapi.h"
 
+#include "calibrate.h"
 #include "dpnoise.h"
 #include "ledger.h"
 #include "mechanism.h"
+#include "options.h"
 #include "predict.h"
 #include "protected.h"
 #include "random.h"
@@ -65,7 +67,7 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate);
 /* the state: a float8[] of EVAL_NSTATE values */
 enum
 {
-	EV_EPS, EV_DELTA, EV_D, EV_TP, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
+	EV_EPS, EV_DELTA, EV_D, EV_K, EV_TP, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
 };
 
 /* epsilon is used as the largest multiple of 2^-20 not above it, at most 2048 */
@@ -115,24 +117,32 @@ eval_model_from_options(Jsonb *options)
 	return OidInputFunctionCall(typinput, text, typioparam, -1);
 }
 
-/* options allowed besides "model": none */
-static void
+/*
+ * options allowed besides "model": "rows_per_unit" k (a privacy unit moves
+ * up to k rows, so each count by up to 2k: the noise is for eps / k).
+ * Returns k (1 when absent).
+ */
+static int
 eval_check_options(Jsonb *options)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
+	JsonbValue *vk;
 
 	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
 		eval_no_model();
 	it = JsonbIteratorInit(&options->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY &&
-			!(v.val.string.len == 5 && strncmp(v.val.string.val, "model", 5) == 0))
+			!(v.val.string.len == 5 && strncmp(v.val.string.val, "model", 5) == 0) &&
+			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dp_evaluate", v.val.string.len, v.val.string.val),
-					 errhint("dp_evaluate takes only \"model\" (and dpobj.evaluate() also \"filter\").")));
+					 errhint("dp_evaluate takes only \"model\" and \"rows_per_unit\" (and dpobj.evaluate() also \"filter\").")));
+	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
+	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
 }
 
 /*
@@ -147,9 +157,10 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
 {
 	int			md;
+	int			k;
 
 	dp_check_privacy_params(epsilon, delta);
-	eval_check_options(options);
+	k = eval_check_options(options);
 	md = model_predictor_d(model_predictor(eval_model_from_options(options),
 										   CurrentMemoryContext));
 	if (md != d)
@@ -157,11 +168,11 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: the model has %d weights but %d features were given", aggname, md, d),
 				 errhint("List the features in the order the model was trained on.")));
-	if (floor(Min(epsilon, EVAL_EPS_MAX) * EVAL_EPS_UNIT) < 1)
+	if (floor(Min(dp_epsilon_per_row(epsilon, k), EVAL_EPS_MAX) * EVAL_EPS_UNIT) < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", aggname),
-				 errhint("Smaller epsilon would make the counts pure noise.")));
+				 errhint("Smaller epsilon would make the counts pure noise (with \"rows_per_unit\" k: epsilon / k).")));
 }
 
 static EvalCache *
@@ -188,7 +199,7 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 /* ---- the aggregate ---- */
 
 static ArrayType *
-eval_state_new(MemoryContext aggcontext, double eps, double delta, int d)
+eval_state_new(MemoryContext aggcontext, double eps, double delta, int d, int k)
 {
 	Datum		v[EVAL_NSTATE] = {0};
 	MemoryContext old = MemoryContextSwitchTo(aggcontext);
@@ -197,6 +208,7 @@ eval_state_new(MemoryContext aggcontext, double eps, double delta, int d)
 	v[EV_EPS] = Float8GetDatum(eps);
 	v[EV_DELTA] = Float8GetDatum(delta);
 	v[EV_D] = Float8GetDatum((double) d);
+	v[EV_K] = Float8GetDatum((double) k);
 	for (int i = EV_TP; i < EVAL_NSTATE; i++)
 		v[i] = Float8GetDatum(0.0);
 	a = construct_array(v, EVAL_NSTATE, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
@@ -268,7 +280,8 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 	{
 		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
-		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d);
+		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d,
+							   eval_check_options(options));
 	}
 	s = eval_state_values(state);
 	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
@@ -301,12 +314,18 @@ dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
 	}
 	sb = eval_state_values(PG_GETARG_ARRAYTYPE_P(1));
 	if (PG_ARGISNULL(0))
-		a = eval_state_new(aggcontext, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D]);
+		a = eval_state_new(aggcontext, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D],
+						   (int) sb[EV_K]);
 	else
 		a = PG_GETARG_ARRAYTYPE_P(0);
 	sa = eval_state_values(a);
 	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA], true, (int) sb[EV_D],
 					  sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
+	if (sa[EV_K] != sb[EV_K])
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("invalid dp_evaluate state"),
+				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
 	for (int i = EV_TP; i < EVAL_NSTATE; i++)
 		sa[i] += sb[i];
 	PG_RETURN_ARRAYTYPE_P(a);
@@ -379,6 +398,7 @@ dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
 				q;
 	int64		p,
 				counts[4];
+	int			k;
 	int64		ledger_id;
 	gsl_rng    *rng;
 
@@ -389,8 +409,10 @@ dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	eps = s ? s[EV_EPS] : pctx->epsilon_f;
 	delta = s ? s[EV_DELTA] : pctx->delta_f;
-	/* eps_used = p / 2^20 <= eps: the noise is for at most what is charged */
-	p = (int64) floor(Min(eps, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
+	/* a privacy unit of up to k rows moves each count by up to k */
+	k = s ? (int) s[EV_K] : (pctx->rows_per_unit > 1 ? pctx->rows_per_unit : 1);
+	/* eps_used = p / 2^20 <= eps / k: the noise is for at most what is charged */
+	p = (int64) floor(Min(dp_epsilon_per_row(eps, k), EVAL_EPS_MAX) * EVAL_EPS_UNIT);
 	if (p < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -11,7 +11,8 @@
  *   D2 = d, options "B" and "D2" as for dp_halfspace),
  * the same quantised rows and 0/1 loss L(D, w) (hsstate.c, opdisc_loss()),
  * and output w with probability proportional to
- *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1
+ *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1 per row (option
+ *   "rows_per_unit" k: Delta = k, sampled at epsilon / k rounded down)
  * (replacing one row changes the 0/1 loss count by at most 1), by
  * enumerating W and sampling exactly (src/core/expsample.c: uniform
  * proposals accepted with probability exp(-eps Delta / 2), integer
@@ -248,7 +249,9 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	loss = expmech_losses(&problem, grid, ledger_id, &npoints, &minloss);
 
 	/* 3. sample, then rebuild the chosen point by enumerating again */
-	chosen = expmech_sample(loss, npoints, minloss, state->params.epsilon, ledger_id);
+	/* a unit of up to k rows moves the loss by up to k: sample at eps / k */
+	chosen = expmech_sample(loss, npoints, minloss, hsparams_unit_epsilon(&state->params),
+							ledger_id);
 	memset(loss, 0, sizeof(int64) * npoints);
 	pfree(loss);
 	w = palloc(sizeof(int) * d);
@@ -263,7 +266,9 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	model_params_int(&params, "B", B);
 	model_params_int(&params, "D2", D2);
 	model_params_int(&params, "Q", state->params.Q);
-	model_params_int(&params, "sensitivity", 1);
+	model_params_int(&params, "sensitivity", state->params.rows_per_unit);
+	if (state->params.rows_per_unit > 1)
+		model_params_int(&params, "rows_per_unit", state->params.rows_per_unit);
 	model_params_end(&params);
 
 	PG_RETURN_DATUM(model_build_grid(fcinfo, "expmech", w, d,

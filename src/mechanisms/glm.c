@@ -237,7 +237,10 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 	{
 		case GLM_METHOD_OBJECTIVE:
 			/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
-			c->sigma = objgauss_sigma(eps, delta, L, c->Reff, c->beta, c->lambda);
+			c->sigma = p->rows_per_unit > 1 ?
+				objgauss_sigma_rows(eps, delta, L, c->Reff, c->beta, c->lambda,
+									p->rows_per_unit, d + (p->intercept ? 1 : 0)) :
+				objgauss_sigma(eps, delta, L, c->Reff, c->beta, c->lambda);
 			if (!(isfinite(c->sigma) && c->sigma > 0))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -253,7 +256,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			 */
 			/* exact argmins differ by 2 L R_eff / lambda; each released point is
 			 * within 2 GLM_GRAD_TOL L R_eff / lambda of its argmin (glm.h) */
-			c->sensitivity = 2.0 * L * c->Reff * (1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
+			/* (k rows of a unit: k times that, docs/PRIVACY.md "Privacy units") */
+			c->sensitivity = 2.0 * p->rows_per_unit * L * c->Reff *
+				(1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
 			c->rho = dpobj_zcdp_rho_checked("dp_logistic", eps, delta);
 			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
 									 d + (p->intercept ? 1 : 0),

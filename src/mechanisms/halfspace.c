@@ -121,6 +121,8 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	model_params_float(&params, "sigma", sigma);
 	model_params_text(&params, "calibration", dp_calibration_name(state->params.calibration));
 	model_params_text(&params, "oracle", oracle_used_name(oracle));
+	if (state->params.rows_per_unit > 1)
+		model_params_int(&params, "rows_per_unit", state->params.rows_per_unit);
 	model_params_end(&params);
 
 	PG_RETURN_DATUM(model_build_grid(fcinfo, "opdisc", result.w, d,

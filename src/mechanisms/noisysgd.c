@@ -160,7 +160,9 @@ sgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 	*Reff = glmparams_reff(p);
 	*T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
 	*rho = dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
-	dpnoise_gaussian_lattice_composed(2.0 * *Reff, *rho, pp, *T, lattice, sigma2);
+	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
+	dpnoise_gaussian_lattice_composed(2.0 * p->rows_per_unit * *Reff, *rho, pp, *T,
+									  lattice, sigma2);
 	if (*sigma2 == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

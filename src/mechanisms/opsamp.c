@@ -103,7 +103,7 @@ typedef struct OPSampCalibration
 
 static void
 opsamp_calibrate(double eps, double delta, double n, int p, double R, bool intercept,
-				 double beta, OPSampCalibration *c)
+				 double beta, int k, OPSampCalibration *c)
 {
 	double		pp = (double) p;
 	double		mm;
@@ -119,9 +119,13 @@ opsamp_calibrate(double eps, double delta, double n, int p, double R, bool inter
 	c->eta = sqrt(c->D2 * sqrt(2.0 * pp) * eps /
 				  (250.0 * c->G * c->G * pp * pp * c->Dinf * c->Dinf *
 				   (1.0 + log(2.0 / beta)) * n));
-	/* sound lambda (see the header): 2 p D_inf gamma, not 4 D_inf gamma */
+	/*
+	 * sound lambda (see the header): 2 p D_inf gamma, not 4 D_inf gamma;
+	 * the expectation term k-fold for units of k rows (a chain of k
+	 * one-row neighbours, docs/PRIVACY.md "Privacy units")
+	 */
 	c->lambda = 2.0 * pp * c->Dinf * c->gamma +
-		250.0 * c->eta * c->G * pp * pp * c->Dinf * c->Dinf + 0.0;
+		(double) k * 250.0 * c->eta * c->G * pp * pp * c->Dinf * c->Dinf + 0.0;
 	/* Laplace scale: the concentration event fails with probability delta */
 	c->eps_L = eps + log1p(-delta);
 	/*
@@ -199,7 +203,7 @@ opsamp_check_args(const char *aggname, double epsilon, double delta, int d,
 				 errmsg("dp_opsamp through dpobj.train() or dpobj.submit() needs the public option \"n\""),
 				 errhint("Pass a public estimate of the number of rows, e.g. '{\"R\": 1, \"n\": 10000}': OPSamp's number of LP solves depends on it, and the selected row count itself is private.")));
 	opsamp_calibrate(epsilon, delta, p.n_public, d + (p.intercept ? 1 : 0), p.R,
-					 p.intercept, p.beta, &c);
+					 p.intercept, p.beta, p.rows_per_unit, &c);
 	opsamp_check_m(&c);
 }
 
@@ -224,7 +228,7 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 				 errmsg("invalid OPSamp parameters"),
 				 errhint("Need epsilon > 0, 0 < delta < 1, n >= 1, 1 <= d <= %d, R > 0, 0 < beta <= 1.",
 						 DPOBJ_GLM_MAX_DIM)));
-	opsamp_calibrate(eps, delta, (double) n, d + (intercept ? 1 : 0), R, intercept, beta, &c);
+	opsamp_calibrate(eps, delta, (double) n, d + (intercept ? 1 : 0), R, intercept, beta, 1, &c);
 	if (!(c.eps_L > 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -474,6 +478,8 @@ opsamp_model_params(StringInfo params, const GLMParams *p, int d,
 	model_params_float(params, "R", p->R);
 	model_params_text(params, "norm", "l1");
 	glm_params_bool(params, "intercept", p->intercept);
+	if (p->rows_per_unit > 1)
+		model_params_int(params, "rows_per_unit", p->rows_per_unit);
 	model_params_float(params, "G", c->G);
 	model_params_float(params, "beta", p->beta);
 	if (p->n_public > 0)
@@ -527,7 +533,8 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 		for (int64 k = 0; k < nobs; k++)
 			n += cnt[k];
 	}
-	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta, &c);
+	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta,
+					 p->rows_per_unit, &c);
 	opsamp_check_m(&c);
 
 	/* 1. charge first */

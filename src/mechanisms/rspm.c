@@ -107,6 +107,8 @@ rspm_params(StringInfo params, const HSState *state, int d, double sigma,
 	model_params_float(params, "sigma", sigma);
 	model_params_text(params, "calibration", dp_calibration_name(state->params.calibration));
 	model_params_text(params, "oracle", oracle_used_name(oracle));
+	if (state->params.rows_per_unit > 1)
+		model_params_int(params, "rows_per_unit", state->params.rows_per_unit);
 	model_params_end(params);
 }
 

@@ -5,6 +5,7 @@
  *	  model is docs/SECURITY.md):
  *
  *	  dpobj.protect(rel)                          owner / dpobj_admin
+ *	  dpobj.protect(rel, privacy_unit, k)         owner / dpobj_admin
  *	  dpobj.unprotect(rel)                        owner / superuser
  *	  dpobj.grant_budget(rel, role, eps, delta)   owner / dpobj_admin
  *	  dpobj.revoke_budget(rel, role)              owner / dpobj_admin
@@ -39,6 +40,7 @@
 #include "entryargs.h"
 #include "privileged.h"
 #include "protectable.h"
+#include "units.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
@@ -51,6 +53,7 @@
 #include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(dpobj_protect);
+PG_FUNCTION_INFO_V1(dpobj_protect_unit);
 PG_FUNCTION_INFO_V1(dpobj_unprotect);
 PG_FUNCTION_INFO_V1(dpobj_grant_budget);
 PG_FUNCTION_INFO_V1(dpobj_revoke_budget);
@@ -90,6 +93,18 @@ admin_relation(FunctionCallInfo fcinfo, int nargs, const char *fname, Oid *relid
 	return dp_lock_relation(*relid, &relkind);
 }
 
+/* protection is pointless while analysts can read the table anyway */
+static void
+warn_public_select(Oid relid, const char *relation)
+{
+	if (pg_class_aclcheck(relid, ACL_ID_PUBLIC, ACL_SELECT) == ACLCHECK_OK)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("PUBLIC can SELECT from %s", relation),
+				 errhint("REVOKE SELECT ON %s FROM PUBLIC, so that analysts reach it only through dpobj.train().",
+						 relation)));
+}
+
 /* ---------------------------------------------------------------------
  * dpobj.protect(rel regclass) RETURNS boolean
  * ---------------------------------------------------------------------
@@ -124,14 +139,73 @@ dpobj_protect(PG_FUNCTION_ARGS)
 	role_switch_end(&rs);
 	SPI_finish();
 
-	/* protection is pointless while analysts can read the table anyway */
-	if (pg_class_aclcheck(relid, ACL_ID_PUBLIC, ACL_SELECT) == ACLCHECK_OK)
-		ereport(WARNING,
-				(errcode(ERRCODE_WARNING),
-				 errmsg("PUBLIC can SELECT from %s", relation),
-				 errhint("REVOKE SELECT ON %s FROM PUBLIC, so that analysts reach it only through dpobj.train().",
-						 relation)));
+	warn_public_select(relid, relation);
 	PG_RETURN_BOOL(inserted);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.protect(rel regclass, privacy_unit text, max_rows_per_unit integer)
+ * RETURNS boolean: protects the table, or changes its protection, at the
+ * level of a privacy unit (units.c).  Changing it waits for runs that have
+ * read the old one (they hold the row FOR SHARE).
+ * ---------------------------------------------------------------------
+ */
+
+static const char protect_unit_sql[] =
+"INSERT INTO dpobj.protected_tables AS p "
+"       (relid, protected_by, privacy_unit, unit_attnum, unit_type, max_rows_per_unit) "
+"VALUES ($1, $2::pg_catalog.name, $3::pg_catalog.name, $4, $5, $6) "
+"ON CONFLICT (relid) DO UPDATE SET privacy_unit = excluded.privacy_unit, "
+"       unit_attnum = excluded.unit_attnum, unit_type = excluded.unit_type, "
+"       max_rows_per_unit = excluded.max_rows_per_unit "
+" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit) "
+"       IS DISTINCT FROM (excluded.privacy_unit, excluded.unit_attnum, "
+"                         excluded.unit_type, excluded.max_rows_per_unit) "
+"RETURNING relid";
+
+Datum
+dpobj_protect_unit(PG_FUNCTION_ARGS)
+{
+	Oid			caller = GetUserId();
+	Oid			relid;
+	char	   *relation;
+	char	   *column;
+	int32		k;
+	int16		attnum;
+	Oid			typid;
+	RoleSwitch	rs;
+	Oid			types[6] = {REGCLASSOID, TEXTOID, TEXTOID, INT2OID, REGTYPEOID, INT4OID};
+	Datum		values[6];
+	bool		changed;
+
+	relation = admin_relation(fcinfo, 3, "dpobj.protect", &relid);
+	dpobj_check_protectable(relid, relation);
+	check_can_administer(caller, relid, relation, "protect it");
+	column = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	k = PG_GETARG_INT32(2);
+	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
+				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
+	units_check_column(relid, relation, column, &attnum, &typid);
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = CStringGetTextDatum(GetUserNameFromId(caller, false));
+	values[2] = CStringGetTextDatum(column);
+	values[3] = Int16GetDatum(attnum);
+	values[4] = ObjectIdGetDatum(typid);
+	values[5] = Int32GetDatum(k);
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(protect_unit_sql, 6, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
+		elog(ERROR, "dpobj.protect: insert failed");
+	changed = (SPI_processed == 1);
+	role_switch_end(&rs);
+	SPI_finish();
+
+	warn_public_select(relid, relation);
+	PG_RETURN_BOOL(changed);
 }
 
 /* ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ typedef struct DPProtectedContext
 	double		delta_f;		/* float8 passed to the mechanism (<= delta) */
 	int			d;				/* number of features */
 	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
+	int			rows_per_unit;	/* the table's privacy unit bound k; 0: row level */
 } DPProtectedContext;
 
 /*

@@ -90,12 +90,23 @@ seal_pin(const char *name, const char *value)
 
 /* into the current GUC nest level (the role switch's) */
 static void
-seal_pin_settings(void)
+seal_pin_settings(const DPProtectedContext *ctx)
 {
 	char		limit[64];
 
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
+
+	/*
+	 * A privacy unit's bounding sorts the selected rows (trainquery.h); a
+	 * sort that spills counts its temporary files in pg_stat_database,
+	 * which every role reads, and may log them: no statistics, no log.
+	 */
+	if (ctx->rows_per_unit > 0)
+	{
+		seal_pin("track_counts", "off");
+		seal_pin("log_temp_files", "-1");
+	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
 }
@@ -162,7 +173,7 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		int			ret;
 
 		role_switch_begin(&rs, exec_user, true);
-		seal_pin_settings();
+		seal_pin_settings(ctx);
 
 		/*
 		 * Never a parallel plan: the transition function learns that it is

@@ -38,6 +38,7 @@
 #include "runlimit.h"
 #include "seal.h"
 #include "trainquery.h"
+#include "units.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -232,9 +233,26 @@ train_options(Jsonb *options, JsonbValue **filter)
 				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s; 0 = none, the default), which a superuser sets.",
 						 dpobj_protected_time_limit)));
 	train_refuse_paper_calibration(options);
+	if (getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("option \"rows_per_unit\" cannot be set in dpobj.train(), dpobj.evaluate() or dpobj.submit()"),
+				 errhint("The table's owner sets the privacy unit with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...); runs use it.")));
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));
+}
+
+/* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
+static Jsonb *
+train_unit_options(Jsonb *options, int k)
+{
+	char		buf[64];
+	Datum		add;
+
+	snprintf(buf, sizeof(buf), "{\"rows_per_unit\": %d}", k);
+	add = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf));
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options), add));
 }
 
 /* the budget check before the scan (fast refusal); the worker decides */
@@ -330,6 +348,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	char	   *eps_text;
 	char	   *delta_text;
 	JsonbValue *filter = NULL;
+	TableUnit	unit;
 
 	memset(ctx, 0, sizeof(*ctx));
 	/* the table: locked against DROP/ALTER until the end of the transaction */
@@ -348,6 +367,11 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	if (method != NULL)
 		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),
 										  method);
+	/* the owner's privacy unit: bounded in the query, k in the options */
+	units_for_run(ctx->relid, ctx->relation, &unit);
+	ctx->rows_per_unit = unit.rows_per_unit;
+	if (unit.rows_per_unit > 0)
+		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -361,7 +385,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->real_label, filter,
-					  ctx->epsilon_f, ctx->delta_f, ctx->options);
+					  ctx->epsilon_f, ctx->delta_f, ctx->options,
+					  unit.column, unit.rows_per_unit);
 }
 
 /*

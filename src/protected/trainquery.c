@@ -247,7 +247,8 @@ append_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid,
 	q->values[q->nparams] = OidInputFunctionCall(infunc, text, ioparam, -1);
 	q->nparams++;
 	appendStringInfo(&q->sql, " %s %s OPERATOR(pg_catalog.%s) $%d",
-					 i == 0 ? "WHERE" : "AND", col, op, q->nparams);
+					 q->where_open ? "AND" : "WHERE", col, op, q->nparams);
+	q->where_open = true;
 }
 
 /*
@@ -277,20 +278,53 @@ append_filter(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation
 		append_condition(q, getIthJsonbValueFromContainer(jc, i), i, relid, relation);
 }
 
+/* a column the unit's subquery must pass on, once */
+static void
+add_column(char **cols, int *ncols, char *col)
+{
+	for (int i = 0; i < *ncols; i++)
+		if (strcmp(cols[i], col) == 0)
+			return;
+	cols[(*ncols)++] = col;
+}
+
+/*
+ * FROM of a table with a privacy unit: the subquery that keeps at most k
+ * rows of each unit (trainquery.h), open for the filter's conditions.
+ */
+static void
+append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
+				 const char *unit_column)
+{
+	appendStringInfoString(&q->sql, " FROM (SELECT ");
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&q->sql, "%s, ", cols[i]);
+	appendStringInfo(&q->sql,
+					 "pg_catalog.row_number() OVER (PARTITION BY %s ORDER BY dpobj.unit_row_key()) "
+					 "AS \"dpobj unit row\" FROM %s WHERE %s IS NOT NULL",
+					 unit_column, relation, unit_column);
+	q->where_open = true;
+}
+
 void
 train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, bool real_label, JsonbValue *filter,
-				  double epsilon, double delta, Jsonb *options)
+				  double epsilon, double delta, Jsonb *options,
+				  const char *unit_column, int rows_per_unit)
 {
 	Oid			basetype;
 	char	   *col;
+	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1));
+	int			ncols = 0;
 
 	initStringInfo(&q->sql);
+	q->where_open = false;
 	appendStringInfo(&q->sql, "SELECT %s(ARRAY[", aggregate);
 	for (int i = 0; i < nfeatures; i++)
 	{
 		col = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &basetype);
+		add_column(cols, &ncols, col);
 		if (i > 0)
 			appendStringInfoString(&q->sql, ", ");
 		append_feature(&q->sql, col, basetype);
@@ -298,13 +332,18 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
 	col = lookup_column(relid, relation, label,
 						real_label ? COLUMN_REAL_LABEL : COLUMN_LABEL, &basetype);
+	add_column(cols, &ncols, col);
 	if (real_label)
 		append_feature(&q->sql, col, basetype);
 	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);
-	appendStringInfo(&q->sql, ", $1, $2, $3) FROM %s", relation);
+	appendStringInfoString(&q->sql, ", $1, $2, $3)");
+	if (rows_per_unit > 0)
+		append_unit_from(q, relation, cols, ncols, unit_column);
+	else
+		appendStringInfo(&q->sql, " FROM %s", relation);
 
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);
@@ -315,4 +354,13 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 	q->nparams = 3;
 	if (filter != NULL)
 		append_filter(q, filter, relid, relation);
+	if (rows_per_unit > 0)
+	{
+		q->types[q->nparams] = INT8OID;
+		q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
+		q->nparams++;
+		appendStringInfo(&q->sql,
+						 ") AS \"dpobj units\" WHERE \"dpobj unit row\" OPERATOR(pg_catalog.<=) $%d",
+						 q->nparams);
+	}
 }

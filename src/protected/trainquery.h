@@ -12,6 +12,16 @@
  *	  $4... filter constants of the columns' types.  No expression in it
  *	  can raise an error that depends on a row's value (leak 5).
  *
+ *	  On a table with a privacy unit (units.h) the rows come from
+ *
+ *	    (SELECT <columns>, row_number() OVER (PARTITION BY <unit>
+ *	                         ORDER BY dpobj.unit_row_key()) AS "dpobj unit row"
+ *	       FROM <table> WHERE <unit> IS NOT NULL [AND <filter>]) AS "dpobj units"
+ *	     WHERE "dpobj unit row" <= $k
+ *
+ *	  so each unit contributes at most k of its selected rows, chosen in a
+ *	  random order that depends on no row.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef DPOBJ_TRAINQUERY_H
@@ -29,13 +39,15 @@ typedef struct TrainQuery
 {
 	StringInfoData sql;
 	int			nparams;
-	Oid			types[3 + DPOBJ_MAX_FILTERS];
-	Datum		values[3 + DPOBJ_MAX_FILTERS];
+	Oid			types[4 + DPOBJ_MAX_FILTERS];
+	Datum		values[4 + DPOBJ_MAX_FILTERS];
+	bool		where_open;		/* a WHERE clause is open: filters add AND */
 } TrainQuery;
 
 /*
  * Builds the query.  features are column names (nfeatures > 0, no NULLs);
- * filter is the "filter" option or NULL.  Raises an error naming the
+ * filter is the "filter" option or NULL; unit_column (quoted) and
+ * rows_per_unit k bound each unit's rows, or NULL and 0 at row level.  Raises an error naming the
  * caller's argument (never a row value) for unknown columns, unfit types
  * and malformed filters.  real_label: the label is a float8 expression
  * (regression: a numeric or boolean column, like a feature), else boolean.
@@ -43,6 +55,7 @@ typedef struct TrainQuery
 extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, bool real_label, JsonbValue *filter,
-							  double epsilon, double delta, Jsonb *options);
+							  double epsilon, double delta, Jsonb *options,
+							  const char *unit_column, int rows_per_unit);
 
 #endif							/* DPOBJ_TRAINQUERY_H */

@@ -35,11 +35,11 @@ kind_valid_options(GLMKind kind)
 	switch (kind)
 	{
 		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required), method, loss, lambda, intercept and h.";
+			return "Valid options are R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T, radius and n.";
+			return "Valid options are R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		default:
-			return "Valid options are R (required), intercept, beta and n.";
+			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
 }
 
@@ -128,6 +128,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
+	else if (strcmp(key, "rows_per_unit") == 0)
+		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -141,8 +143,14 @@ check_objective_lambda(const GLMParams *p, double epsilon)
 {
 	double		Reff2 = p->R * p->R + (p->intercept ? 1.0 : 0.0);
 	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-	double		lmin = 2.0 * beta * Reff2 / epsilon;
+	double		lmin = 2.0 * p->rows_per_unit * beta * Reff2 / epsilon;
 
+	if (p->lambda < lmin && p->rows_per_unit > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_logistic: option \"lambda\" must be at least 2 k beta R^2 / epsilon = %g for the objective method with \"rows_per_unit\" k = %d",
+						lmin, p->rows_per_unit),
+				 errhint("Omit \"lambda\" to use that minimum.")));
 	if (p->lambda < lmin)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -168,6 +176,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->radius = 10.0;
 	p->beta = 0.05;
 	p->n_public = -1;
+	p->rows_per_unit = 1;
 
 	if (options == NULL)
 		ereport(ERROR,
@@ -186,6 +195,18 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
 	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
 		check_objective_lambda(p, epsilon);
+	/* m, gamma, eta from the row count: with units it changes, so public "n" */
+	if (kind == GLM_KIND_OPSAMP && p->rows_per_unit > 1 && p->n_public <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
+				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
+	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
+	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS && p->rows_per_unit > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dp_logistic: the method \"cms\" is not calibrated for privacy units"),
+				 errhint("Use \"method\": \"objective\" or \"output\" on a table protected with a privacy unit (docs/PRIVACY.md, \"Privacy units\").")));
 }
 
 void
@@ -221,6 +242,7 @@ glm_default_lambda(const GLMParams *p, double Reff)
 
 	if (p->lambda > 0)
 		return p->lambda;
-	/* KST12 Thm 2 minimum; also the default of the other methods */
-	return 2.0 * beta * Reff * Reff / p->epsilon;
+	/* KST12 Thm 2 minimum (k-fold for units of k rows: eps_J <= eps / 2);
+	 * also the default of the other methods */
+	return 2.0 * p->rows_per_unit * beta * Reff * Reff / p->epsilon;
 }

@@ -49,6 +49,7 @@ typedef struct GLMParams
 	double		radius;			/* SGD: C = l2 ball of this radius */
 	double		beta;			/* OPSamp failure probability */
 	double		n_public;		/* option "n": a public row count (OPSamp, noisy GD), <= 0: none */
+	int			rows_per_unit;	/* option "rows_per_unit": neighbours differ in up to k rows */
 } GLMParams;
 
 /* the aggregate's name, for messages */

@@ -73,6 +73,8 @@ glm_params_model(StringInfo buf, const GLMParams *p, int d)
 	glm_params_bool(buf, "intercept", p->intercept);
 	if (p->loss == GLM_LOSS_HUBER)
 		model_params_float(buf, "h", p->h);
+	if (p->rows_per_unit > 1)
+		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 }
 
 /* ---- the state ---- */

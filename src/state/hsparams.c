@@ -96,11 +96,13 @@ hsparams_option(const char *key, JsonbValue *v, void *arg)
 		params->time_limit = parse_time_limit(v);
 	else if (strcmp(key, "calibration") == 0)
 		params->calibration = parse_calibration(v);
+	else if (strcmp(key, "rows_per_unit") == 0)
+		params->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown option \"%s\"", key),
-				 errhint("Valid options are B, D2, Q, oracle, time_limit and calibration.")));
+				 errhint("Valid options are B, D2, Q, oracle, time_limit, calibration and rows_per_unit.")));
 }
 
 void
@@ -114,8 +116,21 @@ hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
 	params->oracle = (DPObjOracle) dpobj_oracle;
 	params->time_limit = -1;
 	params->calibration = DP_CALIBRATION_SOUND;
+	params->rows_per_unit = 1;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
+	/* the paper's sigma is for one row; units have the sound bound only */
+	if (params->rows_per_unit > 1 && params->calibration == DP_CALIBRATION_PAPER)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"rows_per_unit\" needs the sound calibration"),
+				 errhint("The paper's sigma covers one changed row; omit \"calibration\" for privacy units (docs/PRIVACY.md, \"Privacy units\").")));
+}
+
+double
+hsparams_unit_epsilon(const HSParams *params)
+{
+	return dp_epsilon_per_row(params->epsilon, params->rows_per_unit);
 }
 
 void
@@ -166,6 +181,9 @@ hsparams_opdisc_sigma(const HSParams *params, int d)
 				D2;
 
 	hsparams_resolve(params, d, &B, &D2);
+	if (params->rows_per_unit > 1)
+		return hsparams_sigma_checked(opdisc_sigma_rows(params->epsilon, params->delta, d, D2,
+														params->rows_per_unit), "dp_halfspace");
 	return hsparams_sigma_checked(opdisc_sigma(params->epsilon, params->delta, d, D2,
 											   params->calibration), "dp_halfspace");
 }
@@ -174,6 +192,9 @@ hsparams_opdisc_sigma(const HSParams *params, int d)
 double
 hsparams_rspm_sigma(const HSParams *params, int d)
 {
+	if (params->rows_per_unit > 1)
+		return hsparams_sigma_checked(rspm_sigma_rows(params->epsilon, params->delta, d,
+													  params->rows_per_unit), "dp_halfspace_rspm");
 	return hsparams_sigma_checked(rspm_sigma(params->epsilon, params->delta, d,
 											 params->calibration), "dp_halfspace_rspm");
 }

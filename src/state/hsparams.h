@@ -27,6 +27,7 @@ typedef struct HSParams
 	DPObjOracle oracle;
 	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
 	DPCalibration calibration;	/* sound (default) or the paper's sigma */
+	int			rows_per_unit;	/* neighbours differ in up to this many rows */
 } HSParams;
 
 /* Defaults, then the options (if not NULL); raises on a bad option. */
@@ -52,6 +53,13 @@ extern void hsparams_check_args(const char *aggname, double epsilon,
 extern double hsparams_opdisc_sigma(const HSParams *params, int d);
 extern double hsparams_rspm_sigma(const HSParams *params, int d);
 
+/*
+ * epsilon / rows_per_unit rounded down: the pure-epsilon mechanism whose
+ * score changes by at most 1 per row spends it on a k-row change.
+ */
+extern double hsparams_unit_epsilon(const HSParams *params);
+
+/* "rows_per_unit" into the model's params (nothing for row-level runs) */
 /* B and D2 with the defaults filled in (B = floor(sqrt d), D2 = d) */
 extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);
 

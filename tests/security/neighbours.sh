@@ -106,13 +106,20 @@ row_sql() {
             n=${spec#copy }
             printf 'INSERT INTO %s (id, grp, a, b, c, y, k) SELECT %s, grp, a, b, c, y, coalesce(k, id) FROM %s WHERE id = %s;' \
                 "$t" "$id" "$t" "$n" ;;
+        none) ;;
+        units\ *)
+            # "units U N S": N rows of privacy unit U (NULL allowed), values from seed S
+            local u n s
+            read -r u n s <<<"${spec#units }"
+            printf 'INSERT INTO %s (id, grp, a, b, c, y, u) SELECT 1000 + g, g %% 4, ((g * %s) %% 9) / 8.0 - 0.5, ((g * %s) %% 7) / 6.0 - 0.5, g %% 3, (g * %s) %% 5 > 1, %s FROM generate_series(1, %s) g;' \
+                "$t" "$s" "$((s + 2))" "$((s + 1))" "$u" "$n" ;;
         *)
             printf 'INSERT INTO %s (id, grp, a, b, c, y) VALUES %s;' "$t" "$spec" ;;
     esac
 }
 
 setup_db() {
-    local db="$1" side="$2" line name feats filter rowa rowb nbase row sql xcols=""
+    local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk row sql xcols="" protect
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
             -c "ALTER DATABASE $db SET track_functions = 'all'" || return 1
@@ -124,17 +131,20 @@ setup_db() {
     done
     sql=""
     for line in "${SCENS[@]}"; do
-        IFS='|' read -r name feats filter rowa rowb nbase _ <<<"$line"
-        name=$(trim "$name") nbase=$(trim "${nbase:-}")
+        IFS='|' read -r name feats filter rowa rowb nbase skip unitk _ <<<"$line"
+        name=$(trim "$name") nbase=$(trim "${nbase:-}") unitk=$(trim "${unitk:-}")
+        # 8th field: k of the privacy unit u (base row g is in unit g % 10)
+        protect="SELECT dpobj.protect('t_$name');"
+        [[ -n $unitk && $unitk != - ]] && protect="SELECT dpobj.protect('t_$name', 'u', $unitk);"
         [[ -z $nbase || $nbase == - ]] && nbase=40
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
-        sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int$xcols);
-              INSERT INTO t_$name (id, grp, a, b, c, y) SELECT $BASE_ROW FROM generate_series(1, $nbase) g;
+        sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
+              INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % 10 FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
-              SELECT dpobj.protect('t_$name');
+              $protect
               SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);"
     done
     t_psql -d "$db" -c "$sql" >/dev/null
@@ -183,7 +193,8 @@ SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(id
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
-SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
+       privacy_unit, rows_per_unit
   FROM dpobj.ledger WHERE id > :before ORDER BY id;
 SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
  WHERE relation = :'rel'::regclass;

@@ -1,0 +1,170 @@
+-- Privacy units (docs/PRIVACY.md "Privacy units"): dpobj.protect(rel,
+-- privacy_unit, max_rows_per_unit), the bounding inside the sealed run, the
+-- calibration for k rows per unit, the catalog, ledger, budgets and models
+-- that record the level, and every error with its SQLSTATE.
+CREATE SCHEMA regress_units;
+GRANT USAGE ON SCHEMA regress_units TO PUBLIC;
+CREATE FUNCTION regress_units.err(q text)
+RETURNS TABLE (sqlstate text, message text, hint text)
+LANGUAGE plpgsql AS $$
+DECLARE s text; m text; h text;
+BEGIN
+    EXECUTE q;
+    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
+    RETURN QUERY SELECT s, m, h;
+END $$;
+-- the released counts of an evaluation at a huge epsilon: the discrete
+-- Laplace noise of scale 2k/epsilon is 0 with overwhelming probability
+CREATE FUNCTION regress_units.kept(rel regclass, eps numeric)
+RETURNS TABLE (rows_kept int, epsilon_used float8)
+LANGUAGE sql AS $$
+    SELECT ((e->>'tp')::int + (e->>'fp')::int + (e->>'tn')::int + (e->>'fn')::int),
+           (e->'noise'->>'epsilon_used')::float8
+      FROM dpobj.evaluate(rel, ROW('forged', ARRAY[0, 0]::float8[], 1, 1, 1e-6, '{}')::dpobj.model,
+                          ARRAY['a', 'b'], 'y', eps, 1e-9) e
+$$;
+
+CREATE ROLE regress_units_owner;
+CREATE ROLE regress_units_analyst;
+GRANT CREATE ON SCHEMA regress_units TO regress_units_owner;
+
+SET ROLE regress_units_owner;
+-- person p has p rows (1 .. 6), plus 3 rows without a person
+CREATE TABLE regress_units.visits (person int, a float8, b float8, y boolean, note text, id uuid);
+INSERT INTO regress_units.visits (person, a, b, y)
+SELECT p, (r % 3) / 4.0, (p % 4) / 4.0 - 0.5, (p + r) % 2 = 0
+  FROM generate_series(1, 6) p, generate_series(1, p) r WHERE r <= p;
+INSERT INTO regress_units.visits (person, a, b, y) VALUES (NULL, 0, 0, true), (NULL, 0.1, 0.2, false), (NULL, 0.3, 0.1, true);
+REVOKE ALL ON regress_units.visits FROM PUBLIC;
+SELECT count(*) AS rows, count(DISTINCT person) AS persons FROM regress_units.visits;
+
+-- the surface: protect(rel) still works; the unit overload by name
+SELECT dpobj.protect('regress_units.visits');
+SELECT privacy_unit, unit_type, max_rows_per_unit FROM dpobj.protected_tables
+ WHERE relid = 'regress_units.visits'::regclass;
+SELECT dpobj.protect('regress_units.visits', privacy_unit => 'person', max_rows_per_unit => 2);
+-- the same again changes nothing
+SELECT dpobj.protect('regress_units.visits', privacy_unit => 'person', max_rows_per_unit => 2);
+-- protect(rel) on a unit-protected table keeps the unit
+SELECT dpobj.protect('regress_units.visits');
+SELECT privacy_unit, unit_attnum, unit_type, max_rows_per_unit FROM dpobj.protected_tables
+ WHERE relid = 'regress_units.visits'::regclass;
+
+-- errors of protect() with a unit (public, nothing protected)
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'nobody', 2)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'ctid', 2)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'a', 2)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 0)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 10001)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', NULL, 2)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', NULL)$$);
+RESET ROLE;
+-- only the owner (or dpobj_admin) sets the unit
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 50)$$);
+RESET ROLE;
+
+SET ROLE regress_units_owner;
+SELECT 1 FROM dpobj.grant_budget('regress_units.visits', 'regress_units_analyst', 100000, 0.5);
+RESET ROLE;
+
+SET ROLE regress_units_analyst;
+-- the analyst sees the level of the table in its budgets
+SELECT relation, privacy_unit, max_rows_per_unit FROM dpobj.my_budgets;
+-- the bounding: units of 1..6 rows keep 1 + 2*5 = 11 rows at k = 2, NULL units none
+SELECT * FROM regress_units.kept('regress_units.visits', 2000);
+-- the analyst cannot set or lift the bound
+SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
+-- every mechanism is calibrated for k = 2 (public parameters only)
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
+  FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
+  FROM dpobj.train('regress_units.visits', 'rspm', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sensitivity' AS sensitivity
+  FROM dpobj.train('regress_units.visits', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
+  FROM dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1}') m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sensitivity' AS sensitivity
+  FROM dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "method": "output"}') m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
+  FROM dpobj.train('regress_units.visits', 'noisysgd', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "T": 20}') m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
+  FROM dpobj.train('regress_units.visits', 'opsamp', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "n": 100}') m;
+-- CMS has no unit-level derivation: refused before the charge
+SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "method": "cms"}')$$);
+-- a stored model records the level
+SELECT 1 FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, model_name => 'regress_units_m') m;
+SELECT name, privacy_unit, rows_per_unit FROM dpobj.models WHERE name = 'regress_units_m';
+-- and so does every ledger row (the CMS refusal was free)
+SELECT mechanism, outcome, privacy_unit, rows_per_unit FROM dpobj.ledger
+ WHERE relation = 'regress_units.visits' ORDER BY id;
+SELECT dpobj.drop_model('regress_units_m');
+RESET ROLE;
+
+-- k = 1: one row per person
+SET ROLE regress_units_owner;
+SELECT dpobj.protect('regress_units.visits', 'person', 1);
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.kept('regress_units.visits', 2000);
+SELECT (m).params ? 'rows_per_unit' AS k_in_params
+  FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+SELECT privacy_unit, rows_per_unit FROM dpobj.ledger
+ WHERE relation = 'regress_units.visits' ORDER BY id DESC LIMIT 1;
+RESET ROLE;
+
+-- the unit column altered after protect(): refused, free, until re-protected
+SET ROLE regress_units_owner;
+SELECT dpobj.protect('regress_units.visits', 'person', 3);
+ALTER TABLE regress_units.visits ALTER COLUMN person TYPE bigint;
+SET ROLE regress_units_analyst;
+SELECT spent_epsilon AS spent_before FROM dpobj.my_budgets \gset
+SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress_units.err($$SELECT regress_units.kept('regress_units.visits', 2000)$$);
+SELECT spent_epsilon - :'spent_before' AS charged FROM dpobj.my_budgets;
+SET ROLE regress_units_owner;
+SELECT dpobj.protect('regress_units.visits', 'person', 3);
+SET ROLE regress_units_analyst;
+-- units of 1..6 rows keep 1 + 2 + 3*4 = 15 rows at k = 3
+SELECT * FROM regress_units.kept('regress_units.visits', 2000);
+-- renamed, then dropped and added again under the old name: refused each time
+SET ROLE regress_units_owner;
+ALTER TABLE regress_units.visits RENAME COLUMN person TO who;
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SET ROLE regress_units_owner;
+ALTER TABLE regress_units.visits DROP COLUMN who;
+ALTER TABLE regress_units.visits ADD COLUMN person bigint;
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+RESET ROLE;
+
+-- the direct aggregates have no units: "rows_per_unit" is the caller's own
+-- bound on its input, used for the calibration only (no rows are dropped)
+SELECT (dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 2}')).params->'rows_per_unit'
+  FROM regress_units.visits;
+SELECT * FROM regress_units.err($$SELECT dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 2, "calibration": "paper"}') FROM regress_units.visits$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.dp_opsamp(ARRAY[a, b], y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2}') FROM regress_units.visits$$);
+SELECT * FROM regress_units.err($$SELECT dpobj.dp_expmech(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 0}') FROM regress_units.visits$$);
+-- the calibrations' unit forms: OPDisc and RSPM sigma grow k-fold exactly
+SELECT round(((dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 4}')).params->>'sigma')::numeric
+           / ((dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6)).params->>'sigma')::numeric, 6) AS opdisc_ratio,
+       round(((dpobj.dp_halfspace_rspm(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 4}')).params->>'sigma')::numeric
+           / ((dpobj.dp_halfspace_rspm(ARRAY[a, b], y, 1, 1e-6)).params->>'sigma')::numeric, 6) AS rspm_ratio
+  FROM regress_units.visits;
+
+-- unprotect forgets the unit; protect(rel) afterwards is row level
+SET ROLE regress_units_owner;
+SELECT dpobj.unprotect('regress_units.visits');
+SELECT dpobj.protect('regress_units.visits');
+SELECT privacy_unit, max_rows_per_unit FROM dpobj.protected_tables
+ WHERE relid = 'regress_units.visits'::regclass;
+SELECT dpobj.unprotect('regress_units.visits');
+RESET ROLE;
+
+DROP SCHEMA regress_units CASCADE;
+DROP ROLE regress_units_owner;
+DROP ROLE regress_units_analyst;

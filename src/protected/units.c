@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * units.c
+ *	  Privacy units of protected tables (units.h): the unit column's checks
+ *	  for dpobj.protect(rel, privacy_unit, max_rows_per_unit), its check
+ *	  before every run, and dpobj.unit_row_key(), the random order in which
+ *	  a unit's rows are kept.
+ *
+ * Contribution bounding happens in train()'s query (trainquery.c): rows
+ * with a NULL unit are dropped and each unit keeps at most k of its rows,
+ * the first k in an order drawn from the CSPRNG per row -- independent of
+ * every row, so which rows a unit keeps depends on that unit's rows only.
+ * The mechanisms are calibrated for k changed rows (option
+ * "rows_per_unit", docs/PRIVACY.md).  Nothing of the bounding is visible
+ * to the analyst: it runs in the sealed query (seal.c, which also turns
+ * off the statistics that would count a sort's temporary files).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "units.h"
+#include "privileged.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+PG_FUNCTION_INFO_V1(dpobj_unit_row_key);
+
+/* types a unit may have: exact equality, no value-dependent error */
+static bool
+unit_type_ok(Oid basetype)
+{
+	switch (basetype)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+		case UUIDOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+void
+units_check_column(Oid relid, const char *relation, const char *name,
+				   int16 *attnum, Oid *typid)
+{
+	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+	Form_pg_attribute att;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("Pass the privacy unit column's name exactly as it is spelled in the catalog, without quotes.")));
+	att = (Form_pg_attribute) GETSTRUCT(tup);
+	*attnum = att->attnum;
+	*typid = att->atttypid;
+	ReleaseSysCache(tup);
+	if (*attnum <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("System columns cannot be privacy units.")));
+	if (!unit_type_ok(getBaseType(*typid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of table %s has a type that cannot be a privacy unit", name, relation),
+				 errhint("A privacy unit must be an integer, text, varchar, char or uuid column (or a domain over one).")));
+}
+
+static const char unit_sql[] =
+"SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit "
+"  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR SHARE";
+
+/* the recorded unit column still is that column (name, number and type) */
+static void
+units_check_unchanged(Oid relid, const char *relation, const char *name,
+					  int16 attnum, Oid typid)
+{
+	HeapTuple	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
+	bool		same = false;
+
+	if (HeapTupleIsValid(tup))
+	{
+		Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tup);
+
+		same = !att->attisdropped && att->atttypid == typid &&
+			strcmp(NameStr(att->attname), name) == 0;
+		ReleaseSysCache(tup);
+	}
+	if (!same)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the privacy unit column \"%s\" of table %s was dropped or altered after dpobj.protect()",
+						name, relation),
+				 errdetail("Nothing was charged."),
+				 errhint("The table's owner must call dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again.")));
+}
+
+void
+units_for_run(Oid relid, const char *relation, TableUnit *unit)
+{
+	RoleSwitch	rs;
+	Oid			types[1] = {REGCLASSOID};
+	Datum		values[1];
+	bool		isnull;
+	char	   *name;
+	int16		attnum;
+	Oid			typid;
+	HeapTuple	row;
+	TupleDesc	desc;
+	const char *quoted;
+
+	unit->rows_per_unit = 0;
+	unit->column = NULL;
+	values[0] = ObjectIdGetDatum(relid);
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(unit_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.train: privacy unit lookup failed");
+	role_switch_end(&rs);
+	/* not protected: train()'s budget pre-check says so */
+	if (SPI_processed == 1)
+	{
+		row = SPI_tuptable->vals[0];
+		desc = SPI_tuptable->tupdesc;
+		(void) SPI_getbinval(row, desc, 1, &isnull);
+		if (!isnull)
+		{
+			name = SPI_getvalue(row, desc, 1);
+			attnum = DatumGetInt16(SPI_getbinval(row, desc, 2, &isnull));
+			typid = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
+			unit->rows_per_unit = DatumGetInt32(SPI_getbinval(row, desc, 4, &isnull));
+			units_check_unchanged(relid, relation, name, attnum, typid);
+			quoted = quote_identifier(name);
+			/* SPI_palloc: in the caller's context, past SPI_finish() */
+			unit->column = SPI_palloc(strlen(quoted) + 1);
+			strcpy(unit->column, quoted);
+		}
+	}
+	SPI_finish();
+}
+
+/* dpobj.unit_row_key() RETURNS bigint: 64 bits from the CSPRNG */
+Datum
+dpobj_unit_row_key(PG_FUNCTION_ARGS)
+{
+	int64		key;
+
+	if (!pg_strong_random(&key, sizeof(key)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random number"),
+				 errhint("The server's random source failed; try again.")));
+	PG_RETURN_INT64(key);
+}

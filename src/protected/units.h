@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * units.h
+ *	  Privacy units of protected tables (units.c; docs/PRIVACY.md "Privacy
+ *	  units"): the unit column dpobj.protect() records, and what a run of
+ *	  dpobj.train() reads of it before the charge.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_UNITS_H
+#define DPOBJ_UNITS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+/* The privacy unit of a protected table, as a run uses it. */
+typedef struct TableUnit
+{
+	int			rows_per_unit;	/* k; 0: row level (no unit) */
+	char	   *column;			/* the unit column, quoted; NULL at row level */
+} TableUnit;
+
+/*
+ * Checks that name is a user column of relid fit to be a privacy unit
+ * (public: the catalog and the argument only) and returns its number and
+ * base type; raises an error naming the argument otherwise.
+ */
+extern void units_check_column(Oid relid, const char *relation, const char *name,
+							   int16 *attnum, Oid *typid);
+
+/*
+ * The table's privacy unit for a run, read from dpobj.protected_tables FOR
+ * SHARE (protect() cannot change it until this transaction ends), and the
+ * column checked against the catalog: dropped, renamed, retyped or
+ * renumbered since protect() is a public refusal (nothing charged).
+ */
+extern void units_for_run(Oid relid, const char *relation, TableUnit *unit);
+
+#endif							/* DPOBJ_UNITS_H */
