@@ -19,12 +19,17 @@
  * reads, the epsilon floor makes every probe cost budget, and the solver
  * time limit is the superuser's (the "time_limit" option is refused).
  *
+ * Release deadline (deadline.h): the outcome comes no sooner than the start
+ * of this call plus the larger of the owner's floor (read with the budget
+ * pre-check) and the "deadline" option.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "random.h"
 #include "train.h"
+#include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "glmstate.h"
@@ -52,6 +57,7 @@
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(dpobj_train);
 
@@ -170,13 +176,15 @@ train_refuse_paper_calibration(Jsonb *options)
 }
 
 /*
- * options: train-level keys out ("filter"), the rest goes to the
- * mechanism; "time_limit" is refused (the protected limit is the
+ * options: train-level keys out ("filter", "deadline"), the rest goes to
+ * the mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
  */
 static Jsonb *
-train_options(Jsonb *options, JsonbValue **filter)
+train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 {
+	Jsonb	   *rest;
+
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -190,11 +198,17 @@ train_options(Jsonb *options, JsonbValue **filter)
 						 dpobj_protected_time_limit)));
 	train_refuse_paper_calibration(options);
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
-	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+	*deadline = deadline_option(options);
+	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
+											  CStringGetTextDatum("deadline")));
 }
 
-/* the budget check before the scan (fast refusal); the worker decides */
+/*
+ * the budget check before the scan (fast refusal; the worker decides) and
+ * the owner's release deadline floor
+ */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
 "       (b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon)::pg_catalog.text, "
@@ -206,7 +220,7 @@ static const char precheck_sql[] =
 "                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-static void
+static double
 train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 {
 	RoleSwitch	rs;
@@ -234,6 +248,7 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull));
 }
 
 /* the table's owner, who must be able to read it (else a public refusal) */
@@ -279,7 +294,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating)
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta)
+			  Numeric *epsilon, Numeric *delta, double *deadline)
 {
 	char		relkind;
 	char	  **features;
@@ -301,7 +316,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
 
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
-	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter);
+	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, deadline);
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -335,6 +350,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	Datum		result;
 	char	   *model_name = NULL;
 	int64		ledger_id = 0;
+	double		deadline;
+	double		owner_floor;
+
+	/* the public instant the release deadline counts from */
+	TimestampTz start = GetCurrentTimestamp();
 
 	dpobj_verify_schema();
 	dp_check_not_null(fcinfo, 7, "dpobj.train");
@@ -342,11 +362,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating);
-	train_prepare(fcinfo, mech, &ctx, &query, &epsilon, &delta);
+	train_prepare(fcinfo, mech, &ctx, &query, &epsilon, &delta, &deadline);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
-	train_precheck(&ctx, epsilon, delta);
+	owner_floor = train_precheck(&ctx, epsilon, delta);
 	owner = train_owner(ctx.relid, ctx.relation);
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
@@ -361,7 +381,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 
 	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
 	dpobj_run_enter();
-	result = seal_run(&ctx, &query, owner, &ledger_id);
+	result = seal_run(&ctx, &query, owner, &ledger_id,
+					  deadline_release_at(start, owner_floor, deadline));
 	SPI_finish();
 	/* the model catalog: the released model and public parameters */
 	if (model_name != NULL)
