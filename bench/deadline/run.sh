@@ -16,11 +16,7 @@ HZ=$(getconf CLK_TCK)
 t_role $A || exit 1
 t_fresh_db "$DB" >/dev/null || exit 1
 t_psql -d "$DB" \
-    -c "CREATE TABLE big AS SELECT (abs(hashint4(g)) % 201 - 100) / 100.0 AS a,
-               (abs(hashint4(g + 7)) % 201 - 100) / 100.0 AS b,
-               (abs(hashint4(g + 9)) % 201 - 100) / 100.0 AS c, g % 2 = 0 AS y
-          FROM generate_series(1, 20000) g" \
-    -c "CREATE TABLE small AS SELECT 0.5 AS a, 0.5 AS b, 0.5 AS c, true AS y FROM generate_series(1, 20000) g" \
+    -c "$T_SPREAD_SQL" \
     -c "SELECT dpobj.protect(t) FROM unnest(ARRAY['big', 'small']::regclass[]) t" \
     -c "SELECT 1 FROM unnest(ARRAY['big', 'small']::regclass[]) t, dpobj.grant_budget(t, '$A', 100000, 0.5)" >/dev/null || exit 1
 

@@ -27,12 +27,7 @@ t_psql -d postgres -c "DO \$\$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE
                         THEN CREATE ROLE dpobj_admin NOLOGIN; END IF; END \$\$" -c "GRANT dpobj_admin TO $M" >/dev/null
 t_fresh_db "$DB" || exit 1
 t_psql -d "$DB" -c "$T_HARD_SQL" -c "$T_TABLE_SQL" \
-    -c "CREATE TABLE big AS SELECT (abs(hashint4(g)) % 201 - 100) / 100.0 AS a,
-               (abs(hashint4(g + 7)) % 201 - 100) / 100.0 AS b,
-               (abs(hashint4(g + 9)) % 201 - 100) / 100.0 AS c, g % 2 = 0 AS y
-          FROM generate_series(1, 20000) g" \
-    -c "CREATE TABLE small AS SELECT 0.5 AS a, 0.5 AS b, 0.5 AS c, true AS y FROM generate_series(1, 20000) g" \
-    -c "REVOKE ALL ON big, small FROM PUBLIC" \
+    -c "$T_SPREAD_SQL" \
     -c "SELECT dpobj.protect(t) FROM unnest(ARRAY['hard', 'pts', 'big', 'small']::regclass[]) t" \
     -c "SELECT 1 FROM unnest(ARRAY['hard', 'pts', 'big', 'small']::regclass[]) t, dpobj.grant_budget(t, '$A', 1000, 0.5)" \
     -c "CREATE TABLE owned (a float8, y boolean); ALTER TABLE owned OWNER TO $O" \
