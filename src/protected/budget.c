@@ -191,6 +191,21 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
 static const char is_protected_sql[] =
 "SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1";
 
+/* inside SPI, as the bootstrap superuser: refuses a table that is not protected */
+static void
+check_protected(Datum relid, const char *relation, const char *fname)
+{
+	Oid			type = REGCLASSOID;
+
+	if (SPI_execute_with_args(is_protected_sql, 1, &type, &relid, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "%s: lookup failed", fname);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
+				 errmsg("table %s is not protected by dpobj", relation),
+				 errhint("Call dpobj.protect('%s') first.", relation)));
+}
+
 /*
  * grant adds to the granted totals; concurrent charges wait on the row
  * lock.  The sums stay below 1 for delta and within the self-grant caps
@@ -297,14 +312,7 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	ret = SPI_execute_with_args(is_protected_sql, 1, types, values, NULL, true, 1);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "%s: lookup failed", fname);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
-				 errmsg("table %s is not protected by dpobj", relation),
-				 errhint("Call dpobj.protect('%s') first.", relation)));
+	check_protected(values[0], relation, fname);
 	if (grant)
 		ret = SPI_execute_with_args(grant_sql, 6, types, values, nulls, false, 1);
 	else
@@ -383,13 +391,7 @@ dpobj_set_release_deadline(PG_FUNCTION_ARGS)
 	values[2] = BoolGetDatum(pg_class_ownercheck(relid, caller));
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(is_protected_sql, 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj.set_release_deadline: lookup failed");
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
-				 errmsg("table %s is not protected by dpobj", relation),
-				 errhint("Call dpobj.protect('%s') first.", relation)));
+	check_protected(values[0], relation, "dpobj.set_release_deadline");
 	if (SPI_execute_with_args(release_deadline_sql, 3, types, values, NULL, false, 1) != SPI_OK_UPDATE_RETURNING)
 		elog(ERROR, "dpobj.set_release_deadline: update failed");
 	updated = (SPI_processed == 1);
