@@ -273,3 +273,25 @@ SELECT b.relid AS relation,
   FROM dpobj.budgets b
   JOIN dpobj.protected_tables p ON p.relid = b.relid
  WHERE b.rolid::oid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = current_user);
+
+-- S3. The release deadline of protected runs (docs/SECURITY.md, "Run
+-- time").  The outcome of train()/submit()/evaluate() on a protected table
+-- comes no sooner than the call's start plus the larger of the table
+-- owner's floor (here) and the analyst's "deadline" option, so its run
+-- time does not show.  The floor is public (visible wherever the
+-- protection is); dpobj.protect() keeps its signature and sets 0 (none).
+--------------------------------------------------------------------------
+ALTER TABLE dpobj.protected_tables
+    ADD COLUMN release_deadline double precision NOT NULL DEFAULT 0
+    CONSTRAINT protected_tables_release_deadline_check
+        CHECK (release_deadline >= 0 AND release_deadline <= 86400);
+COMMENT ON COLUMN dpobj.protected_tables.release_deadline IS
+    'Seconds from the start of a protected run before its outcome is released (floor; 0 = none); set with dpobj.set_release_deadline()';
+
+CREATE FUNCTION dpobj.set_release_deadline(rel regclass, seconds double precision)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'dpobj_set_release_deadline'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.set_release_deadline(regclass, double precision) IS
+    'Owner (or dpobj_admin, raising only): the floor of the release deadline of every protected run on the table, in seconds (0 = none)';

@@ -28,6 +28,7 @@ static TimestampTz last_notice = 0;
 static TimestampTz notice_statement = 0;	/* statement start of the notices below */
 static DPObjPhase notified_phase = DPOBJ_PHASE_NONE;	/* latest phase announced in it */
 static int	sealed_client_level = -1;	/* >= 0: inside a sealed run */
+static bool sealed_held = false;	/* a release deadline holds its later phases */
 static DPObjPhaseReporter phase_reporter = NULL;	/* a job worker's slot, else none */
 
 const char *
@@ -76,9 +77,10 @@ progress_notice(TimestampTz now)
 }
 
 void
-dpobj_progress_seal(int client_level)
+dpobj_progress_seal(int client_level, bool hold)
 {
 	sealed_client_level = client_level;
+	sealed_held = client_level >= 0 && hold;
 	if (client_level >= 0)
 	{
 		/* a new run: each of its phases is announced once, in order */
@@ -86,6 +88,12 @@ dpobj_progress_seal(int client_level)
 		notified_phase = DPOBJ_PHASE_NONE;
 		notice_statement = GetCurrentStatementStartTimestamp();
 	}
+}
+
+void
+dpobj_progress_unhold(void)
+{
+	sealed_held = false;
 }
 
 void
@@ -103,6 +111,9 @@ dpobj_progress_phase(DPObjPhase phase)
 		return;
 	/* a sealed run's phases only move forward (progress.h) */
 	if (sealed_client_level >= 0 && phase <= current_phase)
+		return;
+	/* held: only the first phase, announced at the public start */
+	if (sealed_held && current_phase != DPOBJ_PHASE_NONE)
 		return;
 	current_phase = phase;
 	if (phase_reporter != NULL)

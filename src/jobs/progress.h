@@ -57,9 +57,16 @@ extern void dpobj_progress_phase(DPObjPhase phase);
  * ignored, so the NOTICE lines cannot depend on the rows), and the lines
  * are sent with client_min_messages = level, the caller's setting, while
  * the protected query runs with client messages pinned to errors only.
- * dpobj_progress_seal(-1) ends it.
+ * dpobj_progress_seal(-1, false) ends it.
+ *
+ * hold (a release deadline, src/protected/deadline.c): after the first
+ * phase (train() announces "scanning" before the scan) no phase is
+ * reported -- neither a NOTICE nor a job's phase -- and no periodic line
+ * is sent, because when the solve starts and ends depends on the rows;
+ * dpobj_progress_unhold() at the deadline lets the next phase through.
  */
-extern void dpobj_progress_seal(int client_level);
+extern void dpobj_progress_seal(int client_level, bool hold);
+extern void dpobj_progress_unhold(void);
 
 /*
  * Called from the oracles' stop callback (oracle.c), often: emits a NOTICE

@@ -113,6 +113,14 @@ extern LedgerBudgetStatus ledger_charge_budget(Oid relid, Oid analyst,
  */
 extern void ledger_finish(int64 id, const char *outcome, const char *detail);
 
+/*
+ * Holds (true) or posts (false) this backend's outcomes reported from now
+ * on: a protected run with a release deadline (src/protected/deadline.c)
+ * makes them known at the deadline only.  While holding, a 'cancelled'
+ * replaces the run's held outcome.  Never raises.
+ */
+extern void ledger_hold_outcomes(bool hold);
+
 /* _PG_init: the ledger's settings, hooks and (when preloading) writers */
 extern void dpobj_ledger_init(void);
 

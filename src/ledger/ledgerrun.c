@@ -28,6 +28,13 @@
  * the charge that the mechanism did not report -- is 'failed'.  Only a
  * crash (no abort callbacks) leaves a run 'charged'.
  *
+ * A protected run with a release deadline (src/protected/deadline.c) holds
+ * its outcomes (ledger_hold_outcomes): they are queued but not posted until
+ * the deadline, so the ledger's outcome and finished_at do not tell when a
+ * run failed.  A 'cancelled' queued while holding replaces the run's
+ * earlier held outcome, as a cancel would have ended the still-running
+ * run.  The hold ends at the latest when the transaction ends.
+ *
  * Outcomes are posted asynchronously: recording one never raises, never
  * waits for a cancel, and works in abort callbacks and at backend exit.
  * Session consistency: before its next statement takes its snapshot (at
@@ -79,6 +86,7 @@ static int	maxtickets = 0;
 static LedgerRequest *unposted = NULL;	/* found no room: posted later */
 static int	nunposted = 0;
 static int	maxunposted = 0;
+static int	held_from = -1;		/* unposted[held_from..] are held; -1: none */
 
 /* executor/utility nesting level, as pg_stat_statements counts it */
 static int	ledger_level = 0;
@@ -122,13 +130,21 @@ grow(void **array, int n, int *max, Size elem)
  * ---------------------------------------------------------------------
  */
 
+/* how many of the unposted outcomes may be posted now (not held) */
+static int
+postable(void)
+{
+	return held_from >= 0 ? held_from : nunposted;
+}
+
 /* posts what waits, in order, while there is room */
 void
 ledger_runs_flush(void)
 {
 	int			done = 0;
+	int			limit = postable();
 
-	while (done < nunposted)
+	while (done < limit)
 	{
 		LedgerTicket t;
 
@@ -144,7 +160,29 @@ ledger_runs_flush(void)
 	{
 		memmove(unposted, unposted + done, (nunposted - done) * sizeof(LedgerRequest));
 		nunposted -= done;
+		if (held_from >= 0)
+			held_from -= done;
 	}
+}
+
+void
+ledger_hold_outcomes(bool hold)
+{
+	held_from = hold ? nunposted : -1;
+	if (!hold)
+		ledger_runs_flush();
+}
+
+/* while holding: a cancel replaces the run's held outcomes (file header) */
+static void
+drop_held(int64 id)
+{
+	int			keep = held_from;
+
+	for (int k = held_from; k < nunposted; k++)
+		if (unposted[k].id != id)
+			unposted[keep++] = unposted[k];
+	nunposted = keep;
 }
 
 /* never raises */
@@ -158,6 +196,8 @@ post_outcome(int64 id, LedgerOutcome outcome, const char *detail)
 				 errhint("The entry keeps outcome \"charged\".")));
 		return;
 	}
+	if (held_from >= 0 && outcome == LEDGER_OC_CANCELLED)
+		drop_held(id);
 	ledger_finish_request(&unposted[nunposted++], MyDatabaseId, id, outcome, detail);
 	ledger_runs_flush();
 }
@@ -186,7 +226,7 @@ wait_posted(int timeout_ms)
 				tickets[keep++] = tickets[k];
 		}
 		ntickets = keep;
-		if ((ntickets == 0 && nunposted == 0) || QueryCancelPending || ProcDiePending)
+		if ((ntickets == 0 && postable() == 0) || QueryCancelPending || ProcDiePending)
 			return;
 		if (GetCurrentTimestamp() >= deadline)
 		{
@@ -216,6 +256,7 @@ ledger_runs_at_exit(int code, Datum arg)
 	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 													   Max(dpobj_ledger_timeout, 1000));
 
+	held_from = -1;
 	for (int k = nruns - 1; k >= 0; k--)
 		run_close(k, false);
 	for (;;)
@@ -352,6 +393,10 @@ runs_resolve(int level)
 static void
 ledger_xact_callback(XactEvent event, void *arg)
 {
+	/* a hold never outlives its transaction */
+	if (event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PRE_PREPARE ||
+		event == XACT_EVENT_ABORT)
+		held_from = -1;
 	switch (event)
 	{
 		case XACT_EVENT_PRE_COMMIT:

@@ -17,6 +17,7 @@
 #include "oracle.h"
 
 #include "clientcheck.h"
+#include "deadline.h"
 #include "ledger.h"
 #include "progress.h"
 
@@ -105,7 +106,8 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	problem->stop_arg = NULL;
 	problem->log = oracle_log;
 	problem->log_arg = NULL;
-	problem->time_limit = time_limit;
+	/* a release deadline ends the search in time to deliver its outcome */
+	problem->time_limit = dpobj_deadline_time_limit(time_limit);
 	problem->threads = dpobj_oracle_threads;	/* public: superuser setting */
 
 	oracle_log_len = 0;

@@ -9,6 +9,7 @@
  *	  dpobj.unprotect(rel)                        owner / superuser
  *	  dpobj.grant_budget(rel, role, eps, delta)   owner / dpobj_admin
  *	  dpobj.revoke_budget(rel, role)              owner / dpobj_admin
+ *	  dpobj.set_release_deadline(rel, seconds)    owner; dpobj_admin may raise it
  *
  * The training path is train.c (validation), trainquery.c (its query),
  * seal.c (running it sealed) and protected.c (the protected context).
@@ -36,6 +37,7 @@
  */
 #include "postgres.h"
 
+#include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"
@@ -57,6 +59,7 @@ PG_FUNCTION_INFO_V1(dpobj_protect_unit);
 PG_FUNCTION_INFO_V1(dpobj_unprotect);
 PG_FUNCTION_INFO_V1(dpobj_grant_budget);
 PG_FUNCTION_INFO_V1(dpobj_revoke_budget);
+PG_FUNCTION_INFO_V1(dpobj_set_release_deadline);
 
 /* the role whose members administer every protected table */
 #define DPOBJ_ADMIN_ROLE		"dpobj_admin"
@@ -262,6 +265,21 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
 static const char is_protected_sql[] =
 "SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1";
 
+/* inside SPI, as the bootstrap superuser: refuses a table that is not protected */
+static void
+check_protected(Datum relid, const char *relation, const char *fname)
+{
+	Oid			type = REGCLASSOID;
+
+	if (SPI_execute_with_args(is_protected_sql, 1, &type, &relid, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "%s: lookup failed", fname);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
+				 errmsg("table %s is not protected by dpobj", relation),
+				 errhint("Call dpobj.protect('%s') first.", relation)));
+}
+
 /*
  * grant adds to the granted totals; concurrent charges wait on the row
  * lock.  The sums stay below 1 for delta and within the self-grant caps
@@ -368,14 +386,7 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	ret = SPI_execute_with_args(is_protected_sql, 1, types, values, NULL, true, 1);
-	if (ret != SPI_OK_SELECT)
-		elog(ERROR, "%s: lookup failed", fname);
-	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
-				 errmsg("table %s is not protected by dpobj", relation),
-				 errhint("Call dpobj.protect('%s') first.", relation)));
+	check_protected(values[0], relation, fname);
 	if (grant)
 		ret = SPI_execute_with_args(grant_sql, 6, types, values, nulls, false, 1);
 	else
@@ -408,4 +419,63 @@ Datum
 dpobj_revoke_budget(PG_FUNCTION_ARGS)
 {
 	return budget_update(fcinfo, false);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.set_release_deadline(rel regclass, seconds float8) RETURNS float8
+ * ---------------------------------------------------------------------
+ */
+
+/* $3: the caller may lower it (the owner's privileges) */
+static const char release_deadline_sql[] =
+"UPDATE dpobj.protected_tables SET release_deadline = $2 "
+" WHERE relid OPERATOR(pg_catalog.=) $1 "
+"   AND ($3 OR $2 OPERATOR(pg_catalog.>=) release_deadline) "
+"RETURNING release_deadline";
+
+/*
+ * The floor of every protected run's release deadline on the table
+ * (deadline.h).  Lowering it weakens the protection of the rows, so it
+ * needs the owner's privileges, like unprotect(); a dpobj_admin member may
+ * raise it.
+ */
+Datum
+dpobj_set_release_deadline(PG_FUNCTION_ARGS)
+{
+	Oid			caller = GetUserId();
+	Oid			relid;
+	char	   *relation;
+	double		seconds;
+	RoleSwitch	rs;
+	Oid			types[3] = {REGCLASSOID, FLOAT8OID, BOOLOID};
+	Datum		values[3];
+	bool		updated;
+
+	relation = admin_relation(fcinfo, 2, "dpobj.set_release_deadline", &relid);
+	check_can_administer(caller, relid, relation, "set its release deadline");
+	seconds = PG_GETARG_FLOAT8(1);
+	if (!(seconds >= 0 && seconds <= DPOBJ_DEADLINE_MAX))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the release deadline must be between 0 and %g seconds", DPOBJ_DEADLINE_MAX),
+				 errhint("0 means no floor: analysts may still set the \"deadline\" option.")));
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = Float8GetDatum(seconds);
+	values[2] = BoolGetDatum(pg_class_ownercheck(relid, caller));
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	check_protected(values[0], relation, "dpobj.set_release_deadline");
+	if (SPI_execute_with_args(release_deadline_sql, 3, types, values, NULL, false, 1) != SPI_OK_UPDATE_RETURNING)
+		elog(ERROR, "dpobj.set_release_deadline: update failed");
+	updated = (SPI_processed == 1);
+	role_switch_end(&rs);
+	SPI_finish();
+
+	if (!updated)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be the owner of table %s to lower its release deadline", relation),
+				 errhint("A lower deadline lets run times show again; dpobj_admin members may only raise it.")));
+	PG_RETURN_FLOAT8(seconds);
 }

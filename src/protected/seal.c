@@ -30,12 +30,19 @@
  *		outcome is 'failed', the cause goes to the server log only, and the
  *		client gets one fixed error: SQLSTATE DP006, fixed message, detail
  *		and hint.  A data-dependent error is never free and never informs.
+ * 4. With a release deadline (deadline.c), every outcome of the query --
+ *	  the model, DP006, and also a refusal raised at the charge, whose
+ *	  moment follows the scan -- is handed over at the deadline, never
+ *	  sooner; only a cancel (the caller's own doing) ends the call at once.
+ *	  Until then the progress phases after "scanning" and the ledger's
+ *	  outcome are held.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "seal.h"
+#include "deadline.h"
 #include "dpobj.h"
 #include "ledger.h"
 #include "privileged.h"
@@ -241,29 +248,82 @@ seal_check_done(const DPProtectedContext *ctx, bool isnull)
 	}
 }
 
-Datum
-seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *ledger_id)
+/* the query's model, after the checks: errors propagate */
+static Datum
+seal_query(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *ledger_id)
+{
+	DPProtectedStatus st;
+	bool		isnull = true;
+	Datum		result;
+
+	result = seal_execute(ctx, q, exec_user, &isnull);
+	seal_check_done(ctx, isnull);
+	protected_status(&st);
+	*ledger_id = st.ledger_id;
+	return result;
+}
+
+/* the deadline (if any) has come: the held phases resume with "releasing" */
+static void
+seal_at_deadline(void)
 {
 	DPProtectedStatus st;
 
+	if (!deadline_active())
+		return;
+	protected_status(&st);
+	deadline_wait(st.charged ? st.ledger_id : 0);
+	dpobj_progress_unhold();
+	dpobj_progress_phase(DPOBJ_PHASE_RELEASING);
+}
+
+/* the query's outcome, model or error, at the deadline (file header, 4.) */
+static Datum
+seal_released(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *ledger_id)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
 	volatile Datum result = (Datum) 0;
-	bool		isnull = true;
+
+	PG_TRY();
+	{
+		result = seal_query(ctx, q, exec_user, ledger_id);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
+			seal_at_deadline();
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	seal_at_deadline();
+	return result;
+}
+
+Datum
+seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *ledger_id,
+		 TimestampTz release_at)
+{
+	volatile Datum result = (Datum) 0;
 
 	protected_begin(ctx, exec_user);
+	deadline_begin(release_at);
 	PG_TRY();
 	{
 		/* progress: one forward-only run, "scanning" announced every time */
-		dpobj_progress_seal(client_min_messages);
+		dpobj_progress_seal(client_min_messages, release_at != 0);
 		dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
-		result = seal_execute(ctx, q, exec_user, &isnull);
-		seal_check_done(ctx, isnull);
-		protected_status(&st);
-		*ledger_id = st.ledger_id;
+		result = seal_released(ctx, q, exec_user, ledger_id);
 	}
 	PG_FINALLY();
 	{
+		deadline_end();
 		protected_end();
-		dpobj_progress_seal(-1);
+		dpobj_progress_seal(-1, false);
 	}
 	PG_END_TRY();
 	return result;

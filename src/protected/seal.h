@@ -17,16 +17,20 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
+
 #include "protected.h"
 #include "trainquery.h"
 
 /*
  * Runs q as the table owner (exec_user) with ctx as the protected context
  * and returns the released model (a datum in the caller's memory context).
- * Call inside SPI (SPI_connect done).
+ * Call inside SPI (SPI_connect done).  release_at: the public release
+ * deadline (deadline.h), 0 for none; the outcome, model or error, comes no
+ * sooner (a cancel excepted).
  */
 extern Datum seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
-					  int64 *ledger_id);
+					  int64 *ledger_id, TimestampTz release_at);
 
 /* The generic error of a failed protected run (DP006), for tests and docs. */
 extern void seal_generic_error(void) pg_attribute_noreturn();

@@ -19,12 +19,17 @@
  * reads, the epsilon floor makes every probe cost budget, and the solver
  * time limit is the superuser's (the "time_limit" option is refused).
  *
+ * Release deadline (deadline.h): the outcome comes no sooner than the start
+ * of this call plus the larger of the owner's floor (read with the budget
+ * pre-check) and the "deadline" option.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "random.h"
 #include "train.h"
+#include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "glmstate.h"
@@ -53,6 +58,7 @@
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(dpobj_train);
 
@@ -214,13 +220,15 @@ train_refuse_paper_calibration(Jsonb *options)
 }
 
 /*
- * options: train-level keys out ("filter"), the rest goes to the
- * mechanism; "time_limit" is refused (the protected limit is the
+ * options: train-level keys out ("filter", "deadline"), the rest goes to
+ * the mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
  */
 static Jsonb *
-train_options(Jsonb *options, JsonbValue **filter)
+train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 {
+	Jsonb	   *rest;
+
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -239,8 +247,11 @@ train_options(Jsonb *options, JsonbValue **filter)
 				 errmsg("option \"rows_per_unit\" cannot be set in dpobj.train(), dpobj.evaluate() or dpobj.submit()"),
 				 errhint("The table's owner sets the privacy unit with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...); runs use it.")));
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
-	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+	*deadline = deadline_option(options);
+	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
+											  CStringGetTextDatum("deadline")));
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
@@ -255,19 +266,23 @@ train_unit_options(Jsonb *options, int k)
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options), add));
 }
 
-/* the budget check before the scan (fast refusal); the worker decides */
+/*
+ * the budget check before the scan (fast refusal; the worker decides) and
+ * the owner's release deadline floor
+ */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
 "       (b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon)::pg_catalog.text, "
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
 "       b.spent_epsilon OPERATOR(pg_catalog.+) $3 OPERATOR(pg_catalog.<=) b.granted_epsilon "
-"   AND b.spent_delta OPERATOR(pg_catalog.+) $4 OPERATOR(pg_catalog.<=) b.granted_delta "
+"   AND b.spent_delta OPERATOR(pg_catalog.+) $4 OPERATOR(pg_catalog.<=) b.granted_delta, "
+"       p.release_deadline "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
 "                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-static void
+static double
 train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 {
 	RoleSwitch	rs;
@@ -295,6 +310,7 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull));
 }
 
 /* the table's owner, who must be able to read it (else a public refusal) */
@@ -340,7 +356,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta)
+			  Numeric *epsilon, Numeric *delta, double *deadline)
 {
 	char		relkind;
 	char	  **features;
@@ -363,7 +379,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
-	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter);
+	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, deadline);
 	if (method != NULL)
 		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),
 										  method);
@@ -407,6 +423,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	char	   *model_name = NULL;
 	const char *method;
 	int64		ledger_id = 0;
+	double		deadline;
+	double		owner_floor;
+
+	/* the public instant the release deadline counts from */
+	TimestampTz start = GetCurrentTimestamp();
 
 	dpobj_verify_schema();
 	dp_check_not_null(fcinfo, 7, "dpobj.train");
@@ -414,11 +435,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
-	train_precheck(&ctx, epsilon, delta);
+	owner_floor = train_precheck(&ctx, epsilon, delta);
 	owner = train_owner(ctx.relid, ctx.relation);
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
@@ -433,7 +454,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 
 	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
 	dpobj_run_enter();
-	result = seal_run(&ctx, &query, owner, &ledger_id);
+	result = seal_run(&ctx, &query, owner, &ledger_id,
+					  deadline_release_at(start, owner_floor, deadline));
 	SPI_finish();
 	/* the model catalog: the released model and public parameters */
 	if (model_name != NULL)

@@ -68,3 +68,14 @@ T_HARD_SQL="CREATE TABLE hard AS
          1.0 AS one, hashint4(g + 200000) % 2 = 0 AS y
     FROM generate_series(1, 600) g;
   REVOKE ALL ON hard FROM PUBLIC;"
+
+# Two tables of 20 000 rows whose protected runs take very different times: "big" has about
+# 8 000 distinct rows, "small" one.  The exponential mechanism over a 7 153-point grid
+# (features a, b, c, label y, {"B": 12, "D2": 144}) enumerates grid x distinct rows.
+T_SPREAD_SQL="CREATE TABLE big AS
+  SELECT (abs(hashint4(g)) % 201 - 100) / 100.0 AS a,
+         (abs(hashint4(g + 7)) % 201 - 100) / 100.0 AS b,
+         (abs(hashint4(g + 9)) % 201 - 100) / 100.0 AS c, g % 2 = 0 AS y
+    FROM generate_series(1, 20000) g;
+  CREATE TABLE small AS SELECT 0.5 AS a, 0.5 AS b, 0.5 AS c, true AS y FROM generate_series(1, 20000) g;
+  REVOKE ALL ON big, small FROM PUBLIC;"

@@ -7,4 +7,4 @@
 # restarts the server.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" "" privilege takeover leakprobe dropguard leaks runs neighbours
+exec bash "$DIR/../script_runner.sh" "$DIR" "" privilege takeover leakprobe dropguard leaks runs deadline neighbours
