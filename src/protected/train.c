@@ -27,6 +27,7 @@
 #include "train.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "glmmulticlass.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -71,6 +72,7 @@ typedef struct TrainMechanism
 	const char *aggname;		/* for argument errors */
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
+	bool		class_label;	/* label text (text or integer column), not boolean */
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -81,6 +83,11 @@ static const TrainMechanism train_mechanisms[] = {
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
+	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
+	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
+	logistic_mc_check_args, true},
+	{"noisysgd_multiclass", "dpobj.dp_noisysgd_multiclass", "dp_noisysgd_multiclass",
+	noisysgd_mc_check_args, true},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
@@ -94,7 +101,7 @@ train_mechanism(const char *name)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp.")));
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp, logistic_multiclass, noisysgd_multiclass.")));
 	return NULL;				/* keep compiler quiet */
 }
 
@@ -314,7 +321,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech,
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), filter,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->class_label, filter,
 					  ctx->epsilon_f, ctx->delta_f, ctx->options);
 }
 

@@ -21,7 +21,8 @@
  *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
  *		only what lies in between;
  *	  - boolean features go through int4, labels are boolean or "> 0" of
- *		an integer;
+ *		an integer; multi-class labels are text, or an integer cast to text
+ *		(char(n) to text trims blanks), none of which can fail;
  *	  - filters compare a column with a constant of the column's own base
  *		type with a built-in comparison operator, which raises no error.
  * What remains is the table owner's own code (row-level security policies
@@ -48,6 +49,7 @@ typedef enum ColumnUse
 {
 	COLUMN_FEATURE,				/* numeric or boolean */
 	COLUMN_LABEL,				/* boolean or integer (> 0 is positive) */
+	COLUMN_CLASS,				/* a multi-class label: integer or text, as text */
 	COLUMN_FILTER				/* the above, text types, dates and times */
 } ColumnUse;
 
@@ -57,6 +59,7 @@ column_type_ok(Oid basetype, ColumnUse use)
 	switch (basetype)
 	{
 		case BOOLOID:
+			return use != COLUMN_CLASS;
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
@@ -64,10 +67,11 @@ column_type_ok(Oid basetype, ColumnUse use)
 		case FLOAT4OID:
 		case FLOAT8OID:
 		case NUMERICOID:
-			return use != COLUMN_LABEL;
+			return use != COLUMN_LABEL && use != COLUMN_CLASS;
 		case TEXTOID:
 		case VARCHAROID:
 		case BPCHAROID:
+			return use == COLUMN_FILTER || use == COLUMN_CLASS;
 		case DATEOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
@@ -86,6 +90,8 @@ column_use_hint(ColumnUse use)
 			return "Features must be numeric (integer, float, numeric) or boolean columns.";
 		case COLUMN_LABEL:
 			return "Labels must be boolean or integer columns (positive means > 0).";
+		case COLUMN_CLASS:
+			return "Multi-class labels must be text or integer columns.";
 		default:
 			return "Filters work on numeric, boolean, text, date and timestamp columns.";
 	}
@@ -129,7 +135,7 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 				 errmsg("column \"%s\" of table %s has a type that cannot be used as %s",
 						name, relation,
 						use == COLUMN_FEATURE ? "a feature" :
-						use == COLUMN_LABEL ? "a label" : "a filter"),
+						use == COLUMN_LABEL || use == COLUMN_CLASS ? "a label" : "a filter"),
 				 errhint("%s", column_use_hint(use))));
 	}
 	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
@@ -277,7 +283,7 @@ append_filter(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation
 void
 train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
-				  const char *label, JsonbValue *filter,
+				  const char *label, bool class_label, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options)
 {
 	Oid			basetype;
@@ -293,8 +299,11 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 		append_feature(&q->sql, col, basetype);
 	}
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
-	col = lookup_column(relid, relation, label, COLUMN_LABEL, &basetype);
-	if (basetype == BOOLOID)
+	col = lookup_column(relid, relation, label, class_label ? COLUMN_CLASS : COLUMN_LABEL,
+						&basetype);
+	if (class_label)
+		appendStringInfo(&q->sql, "%s::pg_catalog.text", col);
+	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);

@@ -37,11 +37,12 @@ typedef struct TrainQuery
  * Builds the query.  features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL.  Raises an error naming the
  * caller's argument (never a row value) for unknown columns, unfit types
- * and malformed filters.
+ * and malformed filters.  class_label: the label is a class, a text or
+ * integer column passed as text (multi-class mechanisms); else boolean.
  */
 extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 							  const char *relation, char **features, int nfeatures,
-							  const char *label, JsonbValue *filter,
+							  const char *label, bool class_label, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options);
 
 #endif							/* DPOBJ_TRAINQUERY_H */

@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "glmclasses.h"
 #include "options.h"
 #include "rowinput.h"
 
@@ -24,6 +25,10 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_logistic";
 		case GLM_KIND_SGD:
 			return "dp_noisysgd";
+		case GLM_KIND_LOGISTIC_MC:
+			return "dp_logistic_multiclass";
+		case GLM_KIND_SGD_MC:
+			return "dp_noisysgd_multiclass";
 		default:
 			return "dp_opsamp";
 	}
@@ -38,6 +43,10 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are R (required), method, loss, lambda, intercept and h.";
 		case GLM_KIND_SGD:
 			return "Valid options are R (required), loss, intercept, h, T, radius and n.";
+		case GLM_KIND_LOGISTIC_MC:
+			return "Valid options are classes (required), R (required), method, loss, lambda, intercept and h.";
+		case GLM_KIND_SGD_MC:
+			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius and n.";
 		default:
 			return "Valid options are R (required), intercept, beta and n.";
 	}
@@ -102,10 +111,12 @@ static void
 glmparams_option(const char *key, JsonbValue *v, void *arg)
 {
 	GLMOptionArg *a = (GLMOptionArg *) arg;
-	GLMKind		kind = a->kind;
+	GLMKind		kind = glm_kind_base(a->kind);
 	GLMParams  *p = a->p;
 
-	if (strcmp(key, "R") == 0)
+	if (glm_kind_multiclass(a->kind) && strcmp(key, "classes") == 0)
+		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
+	else if (strcmp(key, "R") == 0)
 	{
 		p->R = dp_option_number(v, key, 0, 1e6, true);
 		a->have_R = true;
@@ -131,8 +142,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(kind)),
-				 errhint("%s", kind_valid_options(kind))));
+				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(a->kind)),
+				 errhint("%s", kind_valid_options(a->kind))));
 }
 
 /* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
@@ -184,8 +195,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
-	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
-		check_objective_lambda(p, epsilon);
+	if (glm_kind_multiclass(kind))
+		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
+	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
+	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
+		p->lambda > 0)
+		check_objective_lambda(p, glm_kind_multiclass(kind) ? epsilon / p->nclasses : epsilon);
 }
 
 void
