@@ -87,6 +87,9 @@ extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 /* dp_noisysgd's noise and descent, shared with its multi-class form (noisysgd.c) */
 extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
 						   double *rho, double *lattice, uint64 *sigma2);
+/* the options and the noise's sampler range of a noisy-GD kind, before any row */
+extern void noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon,
+								double delta, int d, Jsonb *options);
 extern void noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 							 const double *y, int64 nobs, int pp, int64 T,
 							 double lattice, uint64 sigma2, double denom,

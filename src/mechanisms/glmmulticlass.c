@@ -174,15 +174,7 @@ void
 noisysgd_mc_check_args(const char *aggname, double epsilon, double delta, int d,
 					   Jsonb *options)
 {
-	GLMParams	p;
-	double		Reff,
-				rho,
-				lattice;
-	int64		T;
-	uint64		sigma2;
-
-	glmparams_check_args(GLM_KIND_SGD_MC, aggname, epsilon, delta, d, options, &p);
-	noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
+	noisysgd_check_kind(GLM_KIND_SGD_MC, aggname, epsilon, delta, d, options);
 }
 
 /* class k's released parameters into theta (pp entries): noise, minimiser, snap */

@@ -201,8 +201,8 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
  * read -- so that refusal is never charged.
  */
 void
-noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
-					Jsonb *options)
+noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon, double delta,
+					int d, Jsonb *options)
 {
 	GLMParams	p;
 	double		Reff,
@@ -211,8 +211,15 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 	int64		T;
 	uint64		sigma2;
 
-	glmparams_check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options, &p);
+	glmparams_check_args(kind, aggname, epsilon, delta, d, options, &p);
 	noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
+}
+
+void
+noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	noisysgd_check_kind(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
 }
 
 /* the released model's public parameters only */
