@@ -295,3 +295,96 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.set_release_deadline(regclass, double precision) IS
     'Owner (or dpobj_admin, raising only): the floor of the release deadline of every protected run on the table, in seconds (0 = none)';
+
+-- M1. One-vs-rest multi-class training (src/mechanisms/glmmulticlass.c):
+-- dp_logistic_multiclass and dp_noisysgd_multiclass on dpobj.glm_state
+-- (rows carry a class index), with a text label or an integer label
+-- (matched by its decimal text) among the option "classes"; and
+-- dpobj.predict_class(model, features), the argmax of the K scores.
+
+CREATE FUNCTION dpobj.dp_logistic_multiclass_transfn(dpobj.glm_state, float8[], text, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_logistic_mc_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_multiclass_transfn(dpobj.glm_state, float8[], bigint, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_logistic_mc_int_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_logistic_multiclass_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_logistic_mc_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_logistic_multiclass(features float8[], label text,
+                                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_logistic_multiclass_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_logistic_multiclass_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+CREATE AGGREGATE dpobj.dp_logistic_multiclass(features float8[], label bigint,
+                                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_logistic_multiclass_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_logistic_multiclass_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_logistic_multiclass(float8[], text, float8, float8, jsonb) IS
+    'One-vs-rest multi-class dp_logistic (budget split over the K classes); options {"classes" (required), "R" (required), "method", "loss", "lambda", "intercept", "h"}';
+COMMENT ON AGGREGATE dpobj.dp_logistic_multiclass(float8[], bigint, float8, float8, jsonb) IS
+    'One-vs-rest multi-class dp_logistic with an integer label (matched as its decimal text)';
+
+CREATE FUNCTION dpobj.dp_noisysgd_multiclass_transfn(dpobj.glm_state, float8[], text, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_noisysgd_mc_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_noisysgd_multiclass_transfn(dpobj.glm_state, float8[], bigint, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_noisysgd_mc_int_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_noisysgd_multiclass_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_noisysgd_mc_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_noisysgd_multiclass(features float8[], label text,
+                                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_noisysgd_multiclass_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_noisysgd_multiclass_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+CREATE AGGREGATE dpobj.dp_noisysgd_multiclass(features float8[], label bigint,
+                                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_noisysgd_multiclass_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_noisysgd_multiclass_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_noisysgd_multiclass(float8[], text, float8, float8, jsonb) IS
+    'One-vs-rest multi-class noisy gradient descent (rho split over the K classes); options {"classes" (required), "R" (required), "loss", "intercept", "h", "T", "radius", "n"}';
+COMMENT ON AGGREGATE dpobj.dp_noisysgd_multiclass(float8[], bigint, float8, float8, jsonb) IS
+    'One-vs-rest multi-class noisy gradient descent with an integer label (matched as its decimal text)';
+
+CREATE FUNCTION dpobj.predict_class(m dpobj.model, features float8[])
+RETURNS text
+AS 'MODULE_PATHNAME', 'dpobj_predict_class'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.predict_class(dpobj.model, float8[]) IS
+    'The class of a feature vector under a multi-class model: argmax of the K scores, ties to the first declared class';

@@ -260,6 +260,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			c->sensitivity = 2.0 * p->rows_per_unit * L * c->Reff *
 				(1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
 			c->rho = dpobj_zcdp_rho_checked("dp_logistic", eps, delta);
+			/* one-vs-rest: K releases compose in zCDP, rho / K each (glmclasses.h) */
+			if (p->nclasses > 0)
+				c->rho /= p->nclasses;
 			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
 									 d + (p->intercept ? 1 : 0),
 									 &c->lattice, &c->sigma2_lattice);
@@ -309,15 +312,15 @@ method_name(GLMMethod m)
 		m == GLM_METHOD_OUTPUT ? "output" : "cms";
 }
 
-static const char *
-mechanism_name(GLMMethod m)
+const char *
+glm_mechanism_name(GLMMethod m)
 {
 	return m == GLM_METHOD_OBJECTIVE ? "objective_gauss" :
 		m == GLM_METHOD_OUTPUT ? "output_gauss" : "cms";
 }
 
-static void
-calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, int d)
+void
+glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration *c, int d)
 {
 	model_params_text(buf, "method", method_name(p->method));
 	glm_params_model(buf, p, d);
@@ -370,7 +373,7 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 	glmparams_check_args(GLM_KIND_LOGISTIC, "glm_calibration", eps, delta, 1, options, &p);
 	glm_calibrate(&p, 1, &c);
 	model_params_begin(&buf);
-	calibration_params(&buf, &p, &c, 1);
+	glm_calibration_params(&buf, &p, &c, 1);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
@@ -417,7 +420,7 @@ glm_not_converged(int64 ledger_id, const char *aggname)
  * Objective-Gauss b ~ N(0, sigma^2 I); CMS ||b|| ~ Gamma(p, 2LR/eps'),
  * direction uniform on the sphere.
  */
-static double *
+double *
 glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int pp)
 {
 	double	   *b;
@@ -447,7 +450,7 @@ glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int
  * objective methods' perturbed minimiser is snapped (post-processing),
  * clamped into int64.
  */
-static void
+void
 glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
 				 double *theta, int pp)
 {
@@ -499,7 +502,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	X = glm_minimise_design(state, p->intercept);
 
 	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, mechanism_name(p->method),
+	ledger_id = mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method),
 								 p->epsilon, p->delta);
 
 	/* 2.-3. noise and minimiser */
@@ -521,9 +524,9 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));
 
 	model_params_begin(&params);
-	calibration_params(&params, p, &c, d);
+	glm_calibration_params(&params, p, &c, d);
 	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, mechanism_name(p->method), theta, d,
+	PG_RETURN_DATUM(model_build(fcinfo, glm_mechanism_name(p->method), theta, d,
 								p->intercept ? theta[d] : 0.0,
 								p->epsilon, p->delta, &params));
 }

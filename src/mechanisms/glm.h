@@ -10,6 +10,8 @@
 #ifndef DPOBJ_GLM_H
 #define DPOBJ_GLM_H
 
+#include <gsl/gsl_rng.h>
+
 #include "glmstate.h"
 
 typedef struct GLMCalibration
@@ -70,6 +72,28 @@ extern double *glm_minimise_work(int pp);
 extern bool glm_minimise(const struct GLMSolveDesign *X, double Reff, GLMLoss loss,
 						 double h, double reg, const double *b, double *work,
 						 double *theta, int64 ledger_id);
+
+/* what dp_logistic and its multi-class form share (glm.c) */
+extern const char *glm_mechanism_name(GLMMethod m);
+extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
+								   const GLMCalibration *c, int d);
+/* the objective's linear noise b, palloc'd (NULL for output perturbation) */
+extern double *glm_objective_noise(gsl_rng *rng, GLMMethod method,
+								   const GLMCalibration *c, int pp);
+/* the released values of a minimiser on the public lattice (in place) */
+extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
+							 const GLMCalibration *c, double *theta, int pp);
+
+/* dp_noisysgd's noise and descent, shared with its multi-class form (noisysgd.c) */
+extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
+						   double *rho, double *lattice, uint64 *sigma2);
+/* the options and the noise's sampler range of a noisy-GD kind, before any row */
+extern void noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon,
+								double delta, int d, Jsonb *options);
+extern void noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
+							 const double *y, int64 nobs, int pp, int64 T,
+							 double lattice, uint64 sigma2, double denom,
+							 gsl_rng *rng, int64 ledger_id, double *theta);
 
 extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
 

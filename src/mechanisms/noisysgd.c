@@ -148,18 +148,45 @@ sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
 }
 
 /*
+ * T noisy projected gradient steps from theta = 0 (theta has pp entries);
+ * polls for a cancel every 64 steps.
+ */
+void
+noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
+				 const double *y, int64 nobs, int pp, int64 T, double lattice,
+				 uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
+				 double *theta)
+{
+	double	   *grad = palloc(sizeof(double) * pp);
+
+	memset(theta, 0, sizeof(double) * pp);
+	for (int64 t = 1; t <= T; t++)
+	{
+		if ((t & 63) == 0)
+			mechanism_poll(ledger_id);
+		sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, lattice, sigma2, rng, grad);
+		sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
+	}
+	memset(grad, 0, sizeof(double) * pp);
+	pfree(grad);
+}
+
+/*
  * The run's noise from public inputs only (eps, delta, R, intercept, T):
  * R_eff, the number of steps T, rho, and one step's snapped Gaussian noise,
  * lattice g and variance sigma2 (lattice units), for T steps composing to
  * rho-zCDP; refused when outside the exact sampler's range.
  */
-static void
-sgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
+void
+noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 		  double *lattice, uint64 *sigma2)
 {
 	*Reff = glmparams_reff(p);
 	*T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
 	*rho = dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
+	/* one-vs-rest: K descents compose in zCDP, rho / K each (glmclasses.h) */
+	if (p->nclasses > 0)
+		*rho /= p->nclasses;
 	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
 	dpnoise_gaussian_lattice_composed(2.0 * p->rows_per_unit * *Reff, *rho, pp, *T,
 									  lattice, sigma2);
@@ -176,8 +203,8 @@ sgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
  * read -- so that refusal is never charged.
  */
 void
-noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
-					Jsonb *options)
+noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon, double delta,
+					int d, Jsonb *options)
 {
 	GLMParams	p;
 	double		Reff,
@@ -186,8 +213,15 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 	int64		T;
 	uint64		sigma2;
 
-	glmparams_check_args(GLM_KIND_SGD, aggname, epsilon, delta, d, options, &p);
-	sgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
+	glmparams_check_args(kind, aggname, epsilon, delta, d, options, &p);
+	noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
+}
+
+void
+noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
+					Jsonb *options)
+{
+	noisysgd_check_kind(GLM_KIND_SGD, aggname, epsilon, delta, d, options);
 }
 
 /* the released model's public parameters only */
@@ -217,8 +251,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	double	   *X,
 			   *cnt,
 			   *y,
-			   *theta,
-			   *grad;
+			   *theta;
 	int64		nobs;
 	int			pp,
 				d;
@@ -242,12 +275,11 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	d = state->d;
 	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
-	sgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
+	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
 	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
 	denom = G * G + pp * s * s;
 	theta = palloc0(sizeof(double) * pp);
-	grad = palloc(sizeof(double) * pp);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd", p->epsilon, p->delta);
@@ -256,14 +288,8 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
-		for (int64 t = 1; t <= T; t++)
-		{
-			if ((t & 63) == 0)
-				mechanism_poll(ledger_id);
-			sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, lattice, sigma2, rng, grad);
-			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
-		}
-		memset(grad, 0, sizeof(double) * pp);
+		noisysgd_descend(p, X, cnt, y, nobs, pp, T, lattice, sigma2, denom, rng,
+						 ledger_id, theta);
 	}
 	PG_FINALLY();
 	{

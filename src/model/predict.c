@@ -24,6 +24,7 @@
  */
 #include "predict.h"
 #include "dpobj.h"
+#include "predictclass.h"
 
 #include <math.h>
 
@@ -162,9 +163,17 @@ model_read_lattice(ModelPredictor *m)
 static ModelPredictor *
 model_unpack(HeapTupleHeader th, MemoryContext mcxt)
 {
-	MemoryContext old = MemoryContextSwitchTo(mcxt);
-	ModelPredictor *m = palloc0(sizeof(ModelPredictor));
+	MemoryContext old;
+	ModelPredictor *m;
 
+	/* K weight vectors: the sign of one margin is no prediction */
+	if (model_is_multiclass(PointerGetDatum(th)))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("a multi-class model has no single margin"),
+				 errhint("Use dpobj.predict_class(model, features) for a model with params \"classes\".")));
+	old = MemoryContextSwitchTo(mcxt);
+	m = palloc0(sizeof(ModelPredictor));
 	model_read_weights(th, m);
 	m->Q = model_read_Q(th);
 	if (m->Q > 0)

@@ -32,6 +32,7 @@
 #include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "glmmulticlass.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -78,7 +79,7 @@ typedef struct TrainMechanism
 	const char *aggname;		/* for argument errors */
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
-	bool		real_label;		/* a regression: the label is float8 */
+	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -89,7 +90,13 @@ static const TrainMechanism train_mechanisms[] = {
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
-	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args, true},
+	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
+	TRAIN_LABEL_REAL},
+	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
+	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
+	logistic_mc_check_args, TRAIN_LABEL_CLASS},
+	{"noisysgd_multiclass", "dpobj.dp_noisysgd_multiclass", "dp_noisysgd_multiclass",
+	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
 };
@@ -126,7 +133,7 @@ train_mechanism(const char *name, const char **method)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp, linear.")));
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
 	return NULL;				/* keep compiler quiet */
 }
 
@@ -400,7 +407,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->real_label, filter,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->label_kind, filter,
 					  ctx->epsilon_f, ctx->delta_f, ctx->options,
 					  unit.column, unit.rows_per_unit);
 }

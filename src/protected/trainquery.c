@@ -21,7 +21,9 @@
  *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
  *		only what lies in between;
  *	  - boolean features go through int4, labels are boolean or "> 0" of
- *		an integer, and a regression's label is a feature expression;
+ *		an integer, a regression's label is a feature expression, and
+ *		multi-class labels are text, or an integer cast to text (char(n) to
+ *		text trims blanks), none of which can fail;
  *	  - filters compare a column with a constant of the column's own base
  *		type with a built-in comparison operator, which raises no error.
  * What remains is the table owner's own code (row-level security policies
@@ -49,6 +51,7 @@ typedef enum ColumnUse
 	COLUMN_FEATURE,				/* numeric or boolean */
 	COLUMN_LABEL,				/* boolean or integer (> 0 is positive) */
 	COLUMN_REAL_LABEL,			/* a regression's label: as a feature */
+	COLUMN_CLASS,				/* a multi-class label: integer or text, as text */
 	COLUMN_FILTER				/* the above, text types, dates and times */
 } ColumnUse;
 
@@ -58,6 +61,7 @@ column_type_ok(Oid basetype, ColumnUse use)
 	switch (basetype)
 	{
 		case BOOLOID:
+			return use != COLUMN_CLASS;
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
@@ -65,10 +69,11 @@ column_type_ok(Oid basetype, ColumnUse use)
 		case FLOAT4OID:
 		case FLOAT8OID:
 		case NUMERICOID:
-			return use != COLUMN_LABEL;
+			return use != COLUMN_LABEL && use != COLUMN_CLASS;
 		case TEXTOID:
 		case VARCHAROID:
 		case BPCHAROID:
+			return use == COLUMN_FILTER || use == COLUMN_CLASS;
 		case DATEOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
@@ -89,6 +94,8 @@ column_use_hint(ColumnUse use)
 			return "Labels must be boolean or integer columns (positive means > 0).";
 		case COLUMN_REAL_LABEL:
 			return "A regression's label must be a numeric (integer, float, numeric) or boolean column.";
+		case COLUMN_CLASS:
+			return "Multi-class labels must be text or integer columns.";
 		default:
 			return "Filters work on numeric, boolean, text, date and timestamp columns.";
 	}
@@ -309,7 +316,7 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 void
 train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
-				  const char *label, bool real_label, JsonbValue *filter,
+				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
 				  const char *unit_column, int rows_per_unit)
 {
@@ -331,10 +338,14 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 	}
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
 	col = lookup_column(relid, relation, label,
-						real_label ? COLUMN_REAL_LABEL : COLUMN_LABEL, &basetype);
+						label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
+						label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
+						&basetype);
 	add_column(cols, &ncols, col);
-	if (real_label)
+	if (label_kind == TRAIN_LABEL_REAL)
 		append_feature(&q->sql, col, basetype);
+	else if (label_kind == TRAIN_LABEL_CLASS)
+		appendStringInfo(&q->sql, "%s::pg_catalog.text", col);
 	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);
 	else

@@ -44,17 +44,24 @@ typedef struct TrainQuery
 	bool		where_open;		/* a WHERE clause is open: filters add AND */
 } TrainQuery;
 
+/* what a mechanism's label argument is */
+typedef enum TrainLabel
+{
+	TRAIN_LABEL_BOOLEAN = 0,	/* a boolean or integer column (> 0) */
+	TRAIN_LABEL_REAL,			/* a regression's float8: numeric or boolean, like a feature */
+	TRAIN_LABEL_CLASS			/* a class: a text or integer column passed as text */
+} TrainLabel;
+
 /*
  * Builds the query.  features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
- * rows_per_unit k bound each unit's rows, or NULL and 0 at row level.  Raises an error naming the
- * caller's argument (never a row value) for unknown columns, unfit types
- * and malformed filters.  real_label: the label is a float8 expression
- * (regression: a numeric or boolean column, like a feature), else boolean.
+ * rows_per_unit k bound each unit's rows, or NULL and 0 at row level.
+ * Raises an error naming the caller's argument (never a row value) for
+ * unknown columns, unfit types and malformed filters.
  */
 extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 							  const char *relation, char **features, int nfeatures,
-							  const char *label, bool real_label, JsonbValue *filter,
+							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,
 							  const char *unit_column, int rows_per_unit);
 

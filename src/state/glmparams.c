@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "glmclasses.h"
 #include "options.h"
 #include "rowinput.h"
 
@@ -24,6 +25,10 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_logistic";
 		case GLM_KIND_SGD:
 			return "dp_noisysgd";
+		case GLM_KIND_LOGISTIC_MC:
+			return "dp_logistic_multiclass";
+		case GLM_KIND_SGD_MC:
+			return "dp_noisysgd_multiclass";
 		default:
 			return "dp_opsamp";
 	}
@@ -38,6 +43,10 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD:
 			return "Valid options are R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
+		case GLM_KIND_LOGISTIC_MC:
+			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
+		case GLM_KIND_SGD_MC:
+			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -102,10 +111,12 @@ static void
 glmparams_option(const char *key, JsonbValue *v, void *arg)
 {
 	GLMOptionArg *a = (GLMOptionArg *) arg;
-	GLMKind		kind = a->kind;
+	GLMKind		kind = glm_kind_base(a->kind);
 	GLMParams  *p = a->p;
 
-	if (strcmp(key, "R") == 0)
+	if (glm_kind_multiclass(a->kind) && strcmp(key, "classes") == 0)
+		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
+	else if (strcmp(key, "R") == 0)
 	{
 		p->R = dp_option_number(v, key, 0, 1e6, true);
 		a->have_R = true;
@@ -133,8 +144,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(kind)),
-				 errhint("%s", kind_valid_options(kind))));
+				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(a->kind)),
+				 errhint("%s", kind_valid_options(a->kind))));
 }
 
 /* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
@@ -193,8 +204,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
-	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE && p->lambda > 0)
-		check_objective_lambda(p, epsilon);
+	if (glm_kind_multiclass(kind))
+		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
+	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
+	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
+		p->lambda > 0)
+		check_objective_lambda(p, glm_kind_multiclass(kind) ? epsilon / p->nclasses : epsilon);
 	/* m, gamma, eta from the row count: with units it changes, so public "n" */
 	if (kind == GLM_KIND_OPSAMP && p->rows_per_unit > 1 && p->n_public <= 0)
 		ereport(ERROR,
@@ -202,7 +217,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
 				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
-	if (kind == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS && p->rows_per_unit > 1)
+	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
+		p->rows_per_unit > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("dp_logistic: the method \"cms\" is not calibrated for privacy units"),

@@ -24,8 +24,18 @@ typedef enum GLMKind
 {
 	GLM_KIND_LOGISTIC = 1,		/* dp_logistic: l2 clipping */
 	GLM_KIND_SGD,				/* dp_noisysgd: l2 clipping */
-	GLM_KIND_OPSAMP				/* dp_opsamp: l1 clipping */
+	GLM_KIND_OPSAMP,			/* dp_opsamp: l1 clipping */
+	/* one-vs-rest multi-class (glmclasses.h): a row is the features + a class index */
+	GLM_KIND_LOGISTIC_MC = 8,	/* dp_logistic_multiclass */
+	GLM_KIND_SGD_MC = 9			/* dp_noisysgd_multiclass */
 } GLMKind;
+
+/* the binary kind whose options and solver a multi-class kind uses */
+#define glm_kind_base(kind) \
+	((kind) == GLM_KIND_LOGISTIC_MC ? GLM_KIND_LOGISTIC : \
+	 (kind) == GLM_KIND_SGD_MC ? GLM_KIND_SGD : (kind))
+#define glm_kind_multiclass(kind) \
+	((kind) == GLM_KIND_LOGISTIC_MC || (kind) == GLM_KIND_SGD_MC)
 
 typedef enum GLMMethod
 {
@@ -50,6 +60,8 @@ typedef struct GLMParams
 	double		beta;			/* OPSamp failure probability */
 	double		n_public;		/* option "n": a public row count (OPSamp, noisy GD), <= 0: none */
 	int			rows_per_unit;	/* option "rows_per_unit": neighbours differ in up to k rows */
+	int			nclasses;		/* multi-class kinds: option "classes" (glmclasses.h); else 0 */
+	char	  **classes;		/* their text forms, in declared order */
 } GLMParams;
 
 /* the aggregate's name, for messages */

@@ -28,6 +28,7 @@
 #include <math.h>
 
 #include "aggstate.h"
+#include "glmclasses.h"
 #include "protected.h"
 #include "mechanism.h"
 #include "model.h"
@@ -39,6 +40,10 @@
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_opsamp_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_int_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_mc_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_mc_int_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_state_combine);
 PG_FUNCTION_INFO_V1(dpobj_glm_state_in);
 PG_FUNCTION_INFO_V1(dpobj_glm_state_out);
@@ -114,11 +119,12 @@ glm_init(DPAggState *base)
 	GLMExpanded *st = (GLMExpanded *) base;
 	GLMKind		kind = (GLMKind) base->kind;
 
-	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP) ||
-		base->d < 1)
+	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP &&
+		 !glm_kind_multiclass(kind)) ||
+		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
-	glmparams_check_dimension(glm_kind_aggname(kind), base->d);
+	glmparams_check_dimension(glm_kind_aggname(kind), base->d - glmstate_class_words(kind));
 	glmparams_init(kind, &st->params, base->epsilon, base->delta, base->options);
 	st->scratch = palloc(sizeof(double) * base->d);
 }
@@ -141,11 +147,20 @@ static void
 glm_check_row(const DPAggState *base, const uint64 *row)
 {
 	const GLMExpanded *st = (const GLMExpanded *) base;
+	int			nx = base->d - glmstate_class_words(base->kind);
 
 	/* words are finite and never -0.0 (aggstate.c) */
-	if (row_norm((const double *) row, base->d, base->kind == GLM_KIND_OPSAMP) >
+	if (row_norm((const double *) row, nx, base->kind == GLM_KIND_OPSAMP) >
 		st->params.R * (1.0 + 1e-12))
 		aggstate_corrupt(&glm_type);
+	/* multi-class: the last word is a class index */
+	if (nx < base->d)
+	{
+		double		c = ((const double *) row)[nx];
+
+		if (!(c >= 0 && c < st->params.nclasses && c == floor(c)))
+			aggstate_corrupt(&glm_type);
+	}
 }
 
 /*
@@ -186,15 +201,42 @@ clip_row(double *x, int d, double R, bool l1)
 			x[j] = 0;			/* -0.0 and 0.0 are the same row */
 }
 
-/* the transition function of the three aggregates */
+/*
+ * The class index of a multi-class row (glmclasses.h), -1 for a binary
+ * kind; -2 when the row is to be dropped (protected path: a label that is
+ * not a declared class), an error on the direct path.
+ */
+static int
+glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, const DPRowInput *row,
+			  bool int_label)
+{
+	int			k;
+
+	if (!glm_kind_multiclass(st->base.kind))
+		return -1;
+	k = glmclasses_index(fcinfo, 2, int_label, st->params.nclasses, st->params.classes);
+	if (k >= 0)
+		return k;
+	if (row->drop_bad_rows)
+		return -2;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: label is not one of the declared classes", glm_kind_aggname(st->base.kind)),
+			 errhint("Filter out rows whose label is not in the option \"classes\", or declare it there.")));
+	return -2;					/* keep compiler quiet */
+}
+
+/* the transition function of the aggregates (int_label: a bigint class label) */
 static Datum
-glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
+glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 {
 	const char *aggname = glm_kind_aggname(kind);
+	int			cw = glmstate_class_words(kind);
 	DPRowInput	row;
 	GLMExpanded *st;
 	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 	const float8 *vals;
+	int			cls;
 
 	if (!dp_row_read(fcinfo, aggname, &row))
 	{
@@ -204,7 +246,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	if (PG_ARGISNULL(0))
-		st = (GLMExpanded *) aggstate_new(&glm_type, row.aggcontext, kind, row.d,
+		st = (GLMExpanded *) aggstate_new(&glm_type, row.aggcontext, kind, row.d + cw,
 										  row.epsilon, row.delta, options, 0);
 	else
 	{
@@ -212,8 +254,11 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
 		if (st->base.kind != kind)
 			aggstate_corrupt(&glm_type);
 		dp_row_check_same(aggname, &row, options, st->base.epsilon, st->base.delta,
-						  st->base.options, st->base.d);
+						  st->base.options, st->base.d - cw);
 	}
+	cls = glm_row_class(fcinfo, st, &row, int_label);
+	if (cls == -2)
+		PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 
 	vals = (const float8 *) ARR_DATA_PTR(row.features);
 	for (int j = 0; j < row.d; j++)
@@ -230,7 +275,10 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
 		st->scratch[j] = vals[j];
 	}
 	clip_row(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
-	rowset_count(&st->base.rows, (const uint64 *) st->scratch, row.label);
+	if (cw > 0)
+		st->scratch[row.d] = (double) cls;
+	/* a multi-class row counts as "positive": its class is in the row */
+	rowset_count(&st->base.rows, (const uint64 *) st->scratch, cw > 0 || row.label);
 	aggstate_changed(&st->base);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 }
@@ -238,19 +286,43 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind)
 Datum
 dpobj_glm_logistic_transfn(PG_FUNCTION_ARGS)
 {
-	return glm_accum(fcinfo, GLM_KIND_LOGISTIC);
+	return glm_accum(fcinfo, GLM_KIND_LOGISTIC, false);
 }
 
 Datum
 dpobj_glm_noisysgd_transfn(PG_FUNCTION_ARGS)
 {
-	return glm_accum(fcinfo, GLM_KIND_SGD);
+	return glm_accum(fcinfo, GLM_KIND_SGD, false);
 }
 
 Datum
 dpobj_glm_opsamp_transfn(PG_FUNCTION_ARGS)
 {
-	return glm_accum(fcinfo, GLM_KIND_OPSAMP);
+	return glm_accum(fcinfo, GLM_KIND_OPSAMP, false);
+}
+
+Datum
+dpobj_glm_logistic_mc_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_LOGISTIC_MC, false);
+}
+
+Datum
+dpobj_glm_logistic_mc_int_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_LOGISTIC_MC, true);
+}
+
+Datum
+dpobj_glm_noisysgd_mc_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_SGD_MC, false);
+}
+
+Datum
+dpobj_glm_noisysgd_mc_int_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_SGD_MC, true);
 }
 
 /* merges the second partial state into the first (either may be NULL) */
@@ -354,11 +426,13 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 		(GLMExpanded *) aggstate_readable(&glm_type, PG_GETARG_DATUM(0));
 	if (st != NULL && st->base.kind != kind)
 		aggstate_corrupt(&glm_type);
-	*pctx = st ? mechanism_claim(fcinfo, true, st->base.epsilon, st->base.delta, st->base.d)
+	*pctx = st ? mechanism_claim(fcinfo, true, st->base.epsilon, st->base.delta,
+								 st->base.d - glmstate_class_words(kind))
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	/* protected path: run even on no rows, so emptiness is hidden */
 	if (st == NULL)
-		return *pctx ? glmstate_create_empty(kind, (*pctx)->d, (*pctx)->epsilon_f,
+		return *pctx ? glmstate_create_empty(kind, (*pctx)->d + glmstate_class_words(kind),
+											 (*pctx)->epsilon_f,
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;
 	return glm_canonical(st);
 }

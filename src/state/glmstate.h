@@ -52,6 +52,13 @@ extern GLMState *glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind,
 extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 									   double delta, Jsonb *options);
 
+/*
+ * Words after the features in a row of this kind: 1 for the multi-class
+ * kinds (the class index, glmclasses.h; such a state's d counts it and its
+ * rows are all "positive"), else 0.
+ */
+#define glmstate_class_words(kind)	(glm_kind_multiclass(kind) ? 1 : 0)
+
 /* total weight n = sum of counts */
 extern int64 glmstate_count(const GLMState *state);
 

@@ -187,7 +187,7 @@ SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
 BEGIN;
 SELECT 'model', (m).mechanism, (m).epsilon, (m).delta, (m).params, cardinality((m).weights),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
-  FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), 'y', :eps, :delta,
+  FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
@@ -271,25 +271,26 @@ train_script >"$WORK/train.sql"
 eval_script >"$WORK/eval.sql"
 
 # every run: scenario x mechanism (minus the scenario's skips), one tab-separated line
-# SCEN FEATS MNAME MECH KIND OPTS (the options include the scenario's filter)
+# SCEN FEATS MNAME MECH KIND OPTS LABEL (the options include the scenario's filter;
+# LABEL is the mechanism's label column, 5th field of mechanisms.txt, default y)
 RUNS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ _ _ skip <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
     for mline in "${MECHS[@]}"; do
-        read -r mname mech kind opts <<<"$mline"
+        read -r mname mech kind opts label <<<"$mline"
         skips "${skip:-}" "$mname" && continue
-        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$(run_options "$opts" "$filter")")
+        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$(run_options "$opts" "$filter")"$'\t'"${label:-y}")
     done
 done
 
 # ---- dpobj.train() -------------------------------------------------------------------
 for run in "${RUNS[@]}"; do
-    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            eps="$EPS" delta="$DELTA"
+            label="$label" eps="$EPS" delta="$DELTA"
     done
     compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
         "$WORK/$scen.$mname.train.1" "$kind"
@@ -353,12 +354,12 @@ for i in 0 1; do
     JOB_BEFORE[$i]=$(t_psql -d "${DBS[$i]}" -c "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
 done
 for run in "${RUNS[@]}"; do
-    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         sub="$WORK/$scen.$mname.submit.$i"
         psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
             -c "SET ROLE $ROLE" \
-            -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), 'y',
+            -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), '$label',
                                     $EPS, $DELTA, '$opts')" >"$sub" 2>&1
         JOB[$scen.$mname.$i]=$(grep -xE '[0-9]+' "$sub" | tail -n 1)
     done
@@ -376,7 +377,7 @@ done
 t_is "every job finished" "$left" "0"
 
 for run in "${RUNS[@]}"; do
-    IFS=$'\t' read -r scen feats mname mech kind opts <<<"$run"
+    IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         job=${JOB[$scen.$mname.$i]}
         out="$WORK/$scen.$mname.job.$i"

@@ -1,0 +1,240 @@
+/*-------------------------------------------------------------------------
+ *
+ * predictclass.c
+ *	  dpobj.predict_class(model, features): the class of a feature vector
+ *	  under a multi-class model (glmmulticlass.c) -- the argmax over the
+ *	  classes of the score <w_k, x> + b_k, ties to the first declared class.
+ *
+ * The model's layout (public): weights K x p flattened class by class, p =
+ * params->'dims'[1] = d + 1 with an intercept (the last entry of each
+ * class's vector), else d; params->'classes' the K labels; bias 0.  The
+ * model is validated completely when unpacked, before any feature vector
+ * is looked at; scores are summed in long double, so no finite input
+ * overflows.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "predictclass.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(dpobj_predict_class);
+
+/* attribute numbers (from 1) of dpobj.model */
+#define MODEL_ATT_WEIGHTS	2
+#define MODEL_ATT_BIAS		3
+#define MODEL_ATT_PARAMS	6
+
+static void
+class_model_bad(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", what),
+			 errhint("Use a model returned by dpobj.dp_logistic_multiclass or dpobj.dp_noisysgd_multiclass.")));
+}
+
+static Jsonb *
+model_params(HeapTupleHeader th)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_ATT_PARAMS, &isnull);
+	Jsonb	   *params;
+
+	if (isnull)
+		return NULL;
+	params = DatumGetJsonbP(datum);
+	if (!JB_ROOT_IS_OBJECT(params) || JB_ROOT_IS_SCALAR(params))
+		return NULL;
+	return params;
+}
+
+bool
+model_is_multiclass(Datum model)
+{
+	Jsonb	   *params = model_params(DatumGetHeapTupleHeader(model));
+
+	return params != NULL &&
+		getKeyJsonValueFromContainer(&params->root, "classes", 7, NULL) != NULL;
+}
+
+/* a JSON integer in [lo, hi], else -1 */
+static int
+json_int(JsonbValue *v, int lo, int hi)
+{
+	double		x;
+
+	if (v == NULL || v->type != jbvNumeric)
+		return -1;
+	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+										   NumericGetDatum(v->val.numeric)));
+	return (x >= lo && x <= hi && x == floor(x)) ? (int) x : -1;
+}
+
+/* params: "classes" (K strings) and "dims" [K, p] */
+static void
+class_read_params(HeapTupleHeader th, ClassPredictor *m)
+{
+	Jsonb	   *params = model_params(th);
+	JsonbValue *cv = params ? getKeyJsonValueFromContainer(&params->root, "classes", 7, NULL) : NULL;
+	JsonbValue *dv = params ? getKeyJsonValueFromContainer(&params->root, "dims", 4, NULL) : NULL;
+
+	if (cv == NULL || cv->type != jbvBinary || !JsonContainerIsArray(cv->val.binary.data) ||
+		dv == NULL || dv->type != jbvBinary || !JsonContainerIsArray(dv->val.binary.data) ||
+		JsonContainerSize(dv->val.binary.data) != 2)
+		class_model_bad("model is not a multi-class model (params need \"classes\" and \"dims\")");
+	m->K = JsonContainerSize(cv->val.binary.data);
+	if (m->K < 2 || json_int(getIthJsonbValueFromContainer(dv->val.binary.data, 0), 2, 1 << 20) != m->K)
+		class_model_bad("multi-class model params: \"dims\"[0] must be the number of classes (at least 2)");
+	m->pp = json_int(getIthJsonbValueFromContainer(dv->val.binary.data, 1), 1, 1 << 20);
+	if (m->pp < 1)
+		class_model_bad("multi-class model params: \"dims\"[1] must be a positive integer");
+	m->classes = palloc(sizeof(char *) * m->K);
+	for (int k = 0; k < m->K; k++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(cv->val.binary.data, k);
+
+		if (e == NULL || e->type != jbvString)
+			class_model_bad("multi-class model params: \"classes\" must be an array of strings");
+		m->classes[k] = pnstrdup(e->val.string.val, e->val.string.len);
+	}
+	/* an intercept is the last entry of each class's vector */
+	dv = getKeyJsonValueFromContainer(&params->root, "intercept", 9, NULL);
+	m->d = m->pp - ((dv != NULL && dv->type == jbvBool && dv->val.boolean) ? 1 : 0);
+	if (m->d < 1)
+		class_model_bad("multi-class model params: \"dims\"[1] leaves no feature");
+}
+
+/* weights: K x pp finite float8 values, no NULLs; bias 0 */
+static void
+class_read_weights(HeapTupleHeader th, ClassPredictor *m)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_ATT_WEIGHTS, &isnull);
+	ArrayType  *warr;
+
+	if (isnull)
+		class_model_bad("model has no weights");
+	warr = DatumGetArrayTypeP(datum);
+	if (ARR_NDIM(warr) != 1 || array_contains_nulls(warr) || ARR_ELEMTYPE(warr) != FLOAT8OID ||
+		ArrayGetNItems(1, ARR_DIMS(warr)) != m->K * m->pp)
+		class_model_bad("multi-class model weights must be a float8 array of K x p values (params \"dims\") without NULLs");
+	m->w = palloc(sizeof(double) * m->K * m->pp);
+	memcpy(m->w, ARR_DATA_PTR(warr), sizeof(double) * m->K * m->pp);
+	for (int j = 0; j < m->K * m->pp; j++)
+		if (!isfinite(m->w[j]))
+			class_model_bad("model weights must be finite numbers");
+	datum = GetAttributeByNum(th, MODEL_ATT_BIAS, &isnull);
+	if (!isnull && DatumGetFloat8(datum) != 0.0)
+		class_model_bad("multi-class model must have bias 0 (each class's intercept is in its weights)");
+}
+
+ClassPredictor *
+class_predictor(Datum model, MemoryContext mcxt)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(model);
+	MemoryContext old = MemoryContextSwitchTo(mcxt);
+	ClassPredictor *m = palloc0(sizeof(ClassPredictor));
+
+	class_read_params(th, m);
+	class_read_weights(th, m);
+	MemoryContextSwitchTo(old);
+	return m;
+}
+
+int
+class_predict_row(const ClassPredictor *m, const double *x)
+{
+	int			best = 0;
+	long double best_s = 0;
+
+	for (int j = 0; j < m->d; j++)
+		if (!isfinite(x[j]))
+			return -1;
+	for (int k = 0; k < m->K; k++)
+	{
+		const double *w = m->w + (Size) k * m->pp;
+		long double s = m->pp > m->d ? w[m->d] : 0;
+
+		for (int j = 0; j < m->d; j++)
+			s += (long double) w[j] * x[j];
+		if (k == 0 || s > best_s)
+		{
+			best = k;
+			best_s = s;
+		}
+	}
+	return best;
+}
+
+/* per-call cache of dpobj.predict_class: the last model value and its predictor */
+typedef struct ClassCache
+{
+	Size		len;
+	char	   *raw;			/* copy of the model tuple, for equality checks */
+	ClassPredictor *m;
+	MemoryContext cxt;			/* holds raw and m */
+} ClassCache;
+
+/* the predictor of argument 0, cached in fn_extra while the same model is passed */
+static ClassPredictor *
+class_cached(FunctionCallInfo fcinfo)
+{
+	HeapTupleHeader th = PG_GETARG_HEAPTUPLEHEADER(0);
+	Size		len = HeapTupleHeaderGetDatumLength(th);
+	ClassCache *c = (ClassCache *) fcinfo->flinfo->fn_extra;
+
+	if (c != NULL && c->len == len && memcmp(c->raw, th, len) == 0)
+		return c->m;
+	if (c == NULL)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ClassCache));
+		c->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "dpobj predict_class cache",
+									   ALLOCSET_SMALL_SIZES);
+		fcinfo->flinfo->fn_extra = c;
+	}
+	else
+		MemoryContextReset(c->cxt);
+	c->len = 0;
+	c->m = class_predictor(PointerGetDatum(th), c->cxt);
+	c->raw = MemoryContextAlloc(c->cxt, len);
+	memcpy(c->raw, th, len);
+	c->len = len;
+	return c->m;
+}
+
+/* dpobj.predict_class(model, float8[]) -> text */
+Datum
+dpobj_predict_class(PG_FUNCTION_ARGS)
+{
+	ClassPredictor *m = class_cached(fcinfo);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	int			k;
+
+	if (ARR_NDIM(arr) > 1 || ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr)) != m->d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature array must be one-dimensional with %d elements, one per feature of the model", m->d),
+				 errhint("Encode the features exactly as for training.")));
+	if (array_contains_nulls(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("feature array must not contain NULL elements"),
+				 errhint("Impute missing features as for training.")));
+	k = class_predict_row(m, (const double *) ARR_DATA_PTR(arr));
+	if (k < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("features must be finite"),
+				 errhint("Impute non-finite features as for training.")));
+	PG_RETURN_TEXT_P(cstring_to_text(m->classes[k]));
+}
