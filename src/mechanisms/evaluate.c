@@ -47,6 +47,7 @@
 #include "funcapi.h"
 
 #include "dpnoise.h"
+#include "evaluate.h"
 #include "ledger.h"
 #include "mechanism.h"
 #include "predict.h"
@@ -60,17 +61,11 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
 
-#define EVAL_AGGNAME	"dp_evaluate"
-
-/* the state: a float8[] of EVAL_NSTATE values */
+/* the state: a float8[] of EVAL_NSTATE values (evaluate.h: the run's first three) */
 enum
 {
-	EV_EPS, EV_DELTA, EV_D, EV_TP, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
+	EV_TP = EV_D + 1, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
 };
-
-/* epsilon is used as the largest multiple of 2^-20 not above it, at most 2048 */
-#define EVAL_EPS_UNIT	1048576.0
-#define EVAL_EPS_MAX	2048.0
 
 /* per aggregate call: the model (from the options), validated, as dpobj.predict sees it */
 typedef struct EvalCache
@@ -147,11 +142,20 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
 {
 	int			md;
+	ModelPredictor *m;
+	bool		range_ok;
+	double		y_min,
+				y_max;
 
 	dp_check_privacy_params(epsilon, delta);
 	eval_check_options(options);
-	md = model_predictor_d(model_predictor(eval_model_from_options(options),
-										   CurrentMemoryContext));
+	m = model_predictor(eval_model_from_options(options), CurrentMemoryContext);
+	md = model_predictor_d(m);
+	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) && !range_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a linear regression model needs the label range y_min < y_max in its params", aggname),
+				 errhint("Use a model returned by dp_linear_regression (its params carry y_min and y_max, and no \"Q\").")));
 	if (md != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -162,6 +166,36 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", aggname),
 				 errhint("Smaller epsilon would make the counts pure noise.")));
+}
+
+/* whether the model in the options is a linear regression (public) */
+bool
+evaluate_real_label(Jsonb *options)
+{
+	bool		range_ok;
+	double		y_min,
+				y_max;
+
+	return model_predictor_regression(model_predictor(eval_model_from_options(options),
+													  CurrentMemoryContext),
+									  &range_ok, &y_min, &y_max);
+}
+
+/* the label's type must fit the model: a class for a classifier, a value for a regression */
+void
+evaluate_check_kind(const ModelPredictor *m, bool real_label)
+{
+	bool		range_ok;
+	double		y_min,
+				y_max;
+
+	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) != real_label)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: a %s model is evaluated on a %s label", EVAL_AGGNAME,
+						real_label ? "classification" : "linear regression",
+						real_label ? "boolean" : "float8"),
+				 errhint("Pass a boolean label for a classifier and a float8 label for a linear regression model (mechanism adassp or ssp).")));
 }
 
 static EvalCache *
@@ -187,33 +221,51 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 
 /* ---- the aggregate ---- */
 
-static ArrayType *
-eval_state_new(MemoryContext aggcontext, double eps, double delta, int d)
+ModelPredictor *
+evaluate_model(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	Datum		v[EVAL_NSTATE] = {0};
+	return eval_cache(fcinfo, options)->model;
+}
+
+ArrayType *
+evaluate_state_new(MemoryContext aggcontext, int nstate, double eps, double delta, int d)
+{
+	Datum	   *v = palloc0(sizeof(Datum) * nstate);
 	MemoryContext old = MemoryContextSwitchTo(aggcontext);
 	ArrayType  *a;
 
 	v[EV_EPS] = Float8GetDatum(eps);
 	v[EV_DELTA] = Float8GetDatum(delta);
 	v[EV_D] = Float8GetDatum((double) d);
-	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+	for (int i = EV_D + 1; i < nstate; i++)
 		v[i] = Float8GetDatum(0.0);
-	a = construct_array(v, EVAL_NSTATE, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	a = construct_array(v, nstate, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 	MemoryContextSwitchTo(old);
 	return a;
 }
 
-static double *
-eval_state_values(ArrayType *a)
+static ArrayType *
+eval_state_new(MemoryContext aggcontext, double eps, double delta, int d)
 {
-	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != EVAL_NSTATE || ARR_HASNULL(a) ||
+	return evaluate_state_new(aggcontext, EVAL_NSTATE, eps, delta, d);
+}
+
+double *
+evaluate_state_values(ArrayType *a, int nstate)
+{
+	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != nstate || ARR_HASNULL(a) ||
 		ARR_ELEMTYPE(a) != FLOAT8OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("invalid dp_evaluate state"),
 				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
 	return (double *) ARR_DATA_PTR(a);
+}
+
+static double *
+eval_state_values(ArrayType *a)
+{
+	return evaluate_state_values(a, EVAL_NSTATE);
 }
 
 /*
@@ -268,6 +320,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 	{
 		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
+		evaluate_check_kind(c->model, false);
 		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d);
 	}
 	s = eval_state_values(state);
@@ -281,7 +334,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 }
 
 Datum
-dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
+evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun)
 {
 	MemoryContext aggcontext;
 	ArrayType  *a;
@@ -299,17 +352,28 @@ dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	sb = eval_state_values(PG_GETARG_ARRAYTYPE_P(1));
-	if (PG_ARGISNULL(0))
-		a = eval_state_new(aggcontext, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D]);
-	else
+	sb = evaluate_state_values(PG_GETARG_ARRAYTYPE_P(1), nstate);
+	if (!PG_ARGISNULL(0))
 		a = PG_GETARG_ARRAYTYPE_P(0);
-	sa = eval_state_values(a);
-	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA], true, (int) sb[EV_D],
-					  sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
-	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+	else
+	{
+		/* a fresh state of the same run: its run entries are the partial's */
+		a = evaluate_state_new(aggcontext, nstate, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D]);
+		memcpy(evaluate_state_values(a, nstate), sb, sizeof(double) * nrun);
+	}
+	sa = evaluate_state_values(a, nstate);
+	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA],
+					  memcmp(sa + EV_D + 1, sb + EV_D + 1, sizeof(double) * (nrun - EV_D - 1)) == 0,
+					  (int) sb[EV_D], sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
+	for (int i = nrun; i < nstate; i++)
 		sa[i] += sb[i];
 	PG_RETURN_ARRAYTYPE_P(a);
+}
+
+Datum
+dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
+{
+	return evaluate_combine(fcinfo, EVAL_NSTATE, EV_D + 1);
 }
 
 /* ---- the release ---- */

@@ -27,6 +27,7 @@
 #include "train.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "evaluate.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -72,6 +73,8 @@ typedef struct TrainMechanism
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	bool		real_label;		/* a regression: the label is float8 */
+	/* or decided by the options: the evaluation of a regression model */
+	bool		(*real_label_of) (Jsonb *options);
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -84,7 +87,8 @@ static const TrainMechanism train_mechanisms[] = {
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args, true},
 	/* Private evaluation, through dpobj.evaluate() only */
-	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
+	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, false,
+	evaluate_real_label},
 };
 
 /*
@@ -360,8 +364,9 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->real_label, filter,
-					  ctx->epsilon_f, ctx->delta_f, ctx->options);
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
+					  mech->real_label || (mech->real_label_of && mech->real_label_of(ctx->options)),
+					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options);
 }
 
 /*
