@@ -114,7 +114,9 @@ SELECT dpobj.grant_budget('regress_lin2.pts', 'regress_lin2_alice', 20, 1e-3);
 GRANT USAGE ON SCHEMA regress_lin2 TO regress_lin2_alice;
 GRANT SELECT ON regress_lin2.m TO regress_lin2_alice;
 SET ROLE regress_lin2_alice;
-SELECT round((e->'rmse'->>'estimate')::numeric, 1) AS rmse, round((e->'r2'->>'estimate')::numeric, 1) AS r2,
+-- (no seed here: ranges a correct release lies in with overwhelming probability)
+SELECT (e->'rmse'->>'estimate')::float8 BETWEEN 0.25 AND 0.4 AS rmse_close,
+       (e->'r2'->>'estimate')::float8 BETWEEN 0.7 AND 0.9 AS r2_close,
        abs((e->>'n')::float8 - 20000) < 100 AS n_close
   FROM dpobj.evaluate('regress_lin2.pts', (SELECT m FROM regress_lin2.m), ARRAY['a', 'b'], 'y',
                       1, 1e-6) e;
@@ -136,11 +138,11 @@ SELECT (m).mechanism FROM (SELECT dpobj.train('regress_lin2.pts', 'linear', ARRA
        '{"R": 1, "y_min": 0, "y_max": 6}', model_name => 'lin2') m) s;
 SELECT name, (dpobj.get_model('lin2')).mechanism, (dpobj.get_model('lin2')).params->>'y_max' AS y_max
   FROM dpobj.models WHERE name = 'lin2';
-SELECT round(dpobj.score('lin2', ARRAY[0.1, -0.2]::float8[])::numeric, 0) AS yhat,
+SELECT dpobj.score('lin2', ARRAY[0.1, -0.2]::float8[]) BETWEEN 3.2 AND 3.6 AS yhat_close,
        dpobj.score('lin2', ARRAY[0.1, -0.2]::float8[]) = dpobj.score(dpobj.get_model('lin2'), ARRAY[0.1, -0.2]::float8[]) AS same,
        dpobj.predict('lin2', ARRAY[0.1, -0.2]::float8[]) AS positive;
 -- the stored model evaluates by name as well
-SELECT round((e->'r2'->>'estimate')::numeric, 1) AS r2
+SELECT (e->'r2'->>'estimate')::float8 BETWEEN 0.7 AND 0.95 AS r2_close
   FROM dpobj.evaluate('regress_lin2.pts', dpobj.get_model('lin2'), ARRAY['a', 'b'], 'y', 1, 1e-6) e;
 SELECT spent_epsilon FROM dpobj.my_budgets WHERE relation = 'regress_lin2.pts'::regclass;
 RESET ROLE;

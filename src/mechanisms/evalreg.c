@@ -179,7 +179,6 @@ evr_release(const int64 *k, const RegMetricsCalibration *c, double y_min, double
 Datum
 dpobj_evalreg_finalfn(PG_FUNCTION_ARGS)
 {
-	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
 	DPProtectedContext *pctx;
 	double	   *s;
 	double		eps,
@@ -191,13 +190,8 @@ dpobj_evalreg_finalfn(PG_FUNCTION_ARGS)
 	RegMetricsCalibration c;
 	gsl_rng    *rng;
 
-	s = state ? evaluate_state_values(state, EVR_NSTATE) : NULL;
-	pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
-		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	if (s == NULL && pctx == NULL)
+	if (!evaluate_final_begin(fcinfo, EVR_NSTATE, &s, &pctx, &eps, &delta))
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	eps = s ? s[EV_EPS] : pctx->epsilon_f;
-	delta = s ? s[EV_DELTA] : pctx->delta_f;
 	if (!(eps >= 1.0 / EVAL_EPS_UNIT))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

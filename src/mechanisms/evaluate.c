@@ -432,10 +432,23 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
+bool
+evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
+					 DPProtectedContext **pctx, double *eps, double *delta)
+{
+	*s = PG_ARGISNULL(0) ? NULL : evaluate_state_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
+	*pctx = *s ? mechanism_claim(fcinfo, true, (*s)[EV_EPS], (*s)[EV_DELTA], (int) (*s)[EV_D])
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	if (*s == NULL && *pctx == NULL)
+		return false;
+	*eps = *s ? (*s)[EV_EPS] : (*pctx)->epsilon_f;
+	*delta = *s ? (*s)[EV_DELTA] : (*pctx)->delta_f;
+	return true;
+}
+
 Datum
 dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
 {
-	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
 	DPProtectedContext *pctx;
 	double	   *s;
 	double		eps,
@@ -446,13 +459,8 @@ dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 
-	s = state ? eval_state_values(state) : NULL;
-	pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
-		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	if (s == NULL && pctx == NULL)
+	if (!evaluate_final_begin(fcinfo, EVAL_NSTATE, &s, &pctx, &eps, &delta))
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	eps = s ? s[EV_EPS] : pctx->epsilon_f;
-	delta = s ? s[EV_DELTA] : pctx->delta_f;
 	/* eps_used = p / 2^20 <= eps: the noise is for at most what is charged */
 	p = (int64) floor(Min(eps, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
 	if (p < 1)

@@ -20,6 +20,7 @@
 #include "utils/jsonb.h"
 
 #include "predict.h"
+#include "protected.h"
 
 #define EVAL_AGGNAME	"dp_evaluate"
 
@@ -55,5 +56,13 @@ extern double *evaluate_state_values(ArrayType *a, int nstate);
  * other parameters gets), the rest counts that are added.
  */
 extern Datum evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun);
+
+/*
+ * The final function's first step: the state's values (NULL without a row),
+ * the claimed protected context (mechanism_claim) and the run's epsilon and
+ * delta.  false on the direct path with no row: nothing runs.
+ */
+extern bool evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
+								 DPProtectedContext **pctx, double *eps, double *delta);
 
 #endif							/* DPOBJ_EVALUATE_H */
