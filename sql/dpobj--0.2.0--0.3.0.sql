@@ -388,3 +388,37 @@ AS 'MODULE_PATHNAME', 'dpobj_predict_class'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpobj.predict_class(dpobj.model, float8[]) IS
     'The class of a feature vector under a multi-class model: argmax of the K scores, ties to the first declared class';
+
+--------------------------------------------------------------------------
+-- L2. Private evaluation of a linear regression model: the float8-label
+-- overload of dp_evaluate (src/mechanisms/evalreg.c, docs/PRIVACY.md
+-- "Private evaluation of a regression"): noisy count, sum |e|, sum e^2,
+-- sum y, sum y^2 of the clamped rows with exact discrete Laplace noise,
+-- and MAE, RMSE, R^2 with noise-aware 95 % intervals.  dpobj.evaluate()
+-- runs it when its model is a regression (mechanism adassp or ssp).
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_evaluate_regression_transfn(float8[], float8[], float8, float8, float8, jsonb)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evalreg_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_regression_combinefn(float8[], float8[])
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evalreg_combinefn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_regression_finalfn(float8[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_evalreg_finalfn'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE dpobj.dp_evaluate(features float8[], label float8,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_evaluate_regression_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_evaluate_regression_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_evaluate_regression_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_evaluate(float8[], float8, float8, float8, jsonb) IS
+    'DP evaluation of a linear regression model (options {"model": m::text}): MAE, RMSE, R^2 with noise-aware 95% intervals from discrete-Laplace-noised sums of the rows clamped to the model''s [y_min, y_max]';
+COMMENT ON FUNCTION dpobj.evaluate(regclass, dpobj.model, text[], text, numeric, numeric, jsonb) IS
+    'Evaluate a model on a protected table without reading it, charged to the caller''s budget like dpobj.train(): a DP confusion matrix for a classifier, DP MAE/RMSE/R^2 for a linear regression model (options: "filter")';

@@ -48,6 +48,7 @@
 
 #include "calibrate.h"
 #include "dpnoise.h"
+#include "evaluate.h"
 #include "ledger.h"
 #include "mechanism.h"
 #include "options.h"
@@ -62,17 +63,11 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
 
-#define EVAL_AGGNAME	"dp_evaluate"
-
-/* the state: a float8[] of EVAL_NSTATE values */
+/* the state: a float8[] of EVAL_NSTATE values (evaluate.h: the run's first three) */
 enum
 {
-	EV_EPS, EV_DELTA, EV_D, EV_K, EV_TP, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
+	EV_TP = EV_K + 1, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
 };
-
-/* epsilon is used as the largest multiple of 2^-20 not above it, at most 2048 */
-#define EVAL_EPS_UNIT	1048576.0
-#define EVAL_EPS_MAX	2048.0
 
 /* per aggregate call: the model (from the options), validated, as dpobj.predict sees it */
 typedef struct EvalCache
@@ -119,11 +114,11 @@ eval_model_from_options(Jsonb *options)
 
 /*
  * options allowed besides "model": "rows_per_unit" k (a privacy unit moves
- * up to k rows, so each count by up to 2k: the noise is for eps / k).
- * Returns k (1 when absent).
+ * up to k rows, so each count or sum by up to k times a row's change: the
+ * noise is for eps / k).  Returns k (1 when absent).
  */
-static int
-eval_check_options(Jsonb *options)
+int
+evaluate_options_k(Jsonb *options)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -157,12 +152,21 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
 {
 	int			md;
+	ModelPredictor *m;
+	bool		range_ok;
+	double		y_min,
+				y_max;
 	int			k;
 
 	dp_check_privacy_params(epsilon, delta);
-	k = eval_check_options(options);
-	md = model_predictor_d(model_predictor(eval_model_from_options(options),
-										   CurrentMemoryContext));
+	k = evaluate_options_k(options);
+	m = model_predictor(eval_model_from_options(options), CurrentMemoryContext);
+	md = model_predictor_d(m);
+	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) && !range_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a linear regression model needs the label range y_min < y_max in its params", aggname),
+				 errhint("Use a model returned by dp_linear_regression (its params carry y_min and y_max, and no \"Q\").")));
 	if (md != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -173,6 +177,36 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", aggname),
 				 errhint("Smaller epsilon would make the counts pure noise (with \"rows_per_unit\" k: epsilon / k).")));
+}
+
+/* whether the model in the options is a linear regression (public) */
+bool
+evaluate_real_label(Jsonb *options)
+{
+	bool		range_ok;
+	double		y_min,
+				y_max;
+
+	return model_predictor_regression(model_predictor(eval_model_from_options(options),
+													  CurrentMemoryContext),
+									  &range_ok, &y_min, &y_max);
+}
+
+/* the label's type must fit the model: a class for a classifier, a value for a regression */
+void
+evaluate_check_kind(const ModelPredictor *m, bool real_label)
+{
+	bool		range_ok;
+	double		y_min,
+				y_max;
+
+	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) != real_label)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: a %s model is evaluated on a %s label", EVAL_AGGNAME,
+						real_label ? "classification" : "linear regression",
+						real_label ? "boolean" : "float8"),
+				 errhint("Pass a boolean label for a classifier and a float8 label for a linear regression model (mechanism adassp or ssp).")));
 }
 
 static EvalCache *
@@ -188,7 +222,7 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 	c = palloc0(sizeof(EvalCache));
 	c->options = palloc(VARSIZE(options));
 	memcpy(c->options, options, VARSIZE(options));
-	eval_check_options(options);
+	(void) evaluate_options_k(options);
 	/* dpobj.predict's own predictor: one definition of a prediction */
 	c->model = model_predictor(eval_model_from_options(options), fcinfo->flinfo->fn_mcxt);
 	MemoryContextSwitchTo(old);
@@ -198,10 +232,17 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 
 /* ---- the aggregate ---- */
 
-static ArrayType *
-eval_state_new(MemoryContext aggcontext, double eps, double delta, int d, int k)
+ModelPredictor *
+evaluate_model(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	Datum		v[EVAL_NSTATE] = {0};
+	return eval_cache(fcinfo, options)->model;
+}
+
+ArrayType *
+evaluate_state_new(MemoryContext aggcontext, int nstate, double eps, double delta, int d,
+				   int k)
+{
+	Datum	   *v = palloc0(sizeof(Datum) * nstate);
 	MemoryContext old = MemoryContextSwitchTo(aggcontext);
 	ArrayType  *a;
 
@@ -209,23 +250,35 @@ eval_state_new(MemoryContext aggcontext, double eps, double delta, int d, int k)
 	v[EV_DELTA] = Float8GetDatum(delta);
 	v[EV_D] = Float8GetDatum((double) d);
 	v[EV_K] = Float8GetDatum((double) k);
-	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+	for (int i = EV_K + 1; i < nstate; i++)
 		v[i] = Float8GetDatum(0.0);
-	a = construct_array(v, EVAL_NSTATE, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	a = construct_array(v, nstate, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 	MemoryContextSwitchTo(old);
 	return a;
 }
 
-static double *
-eval_state_values(ArrayType *a)
+static ArrayType *
+eval_state_new(MemoryContext aggcontext, double eps, double delta, int d, int k)
 {
-	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != EVAL_NSTATE || ARR_HASNULL(a) ||
+	return evaluate_state_new(aggcontext, EVAL_NSTATE, eps, delta, d, k);
+}
+
+double *
+evaluate_state_values(ArrayType *a, int nstate)
+{
+	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != nstate || ARR_HASNULL(a) ||
 		ARR_ELEMTYPE(a) != FLOAT8OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("invalid dp_evaluate state"),
 				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
 	return (double *) ARR_DATA_PTR(a);
+}
+
+static double *
+eval_state_values(ArrayType *a)
+{
+	return evaluate_state_values(a, EVAL_NSTATE);
 }
 
 /*
@@ -280,8 +333,9 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	if (state == NULL)
 	{
 		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
+		evaluate_check_kind(c->model, false);
 		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d,
-							   eval_check_options(options));
+							   evaluate_options_k(options));
 	}
 	s = eval_state_values(state);
 	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
@@ -294,7 +348,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 }
 
 Datum
-dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
+evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun)
 {
 	MemoryContext aggcontext;
 	ArrayType  *a;
@@ -312,23 +366,29 @@ dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	sb = eval_state_values(PG_GETARG_ARRAYTYPE_P(1));
-	if (PG_ARGISNULL(0))
-		a = eval_state_new(aggcontext, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D],
-						   (int) sb[EV_K]);
-	else
+	sb = evaluate_state_values(PG_GETARG_ARRAYTYPE_P(1), nstate);
+	if (!PG_ARGISNULL(0))
 		a = PG_GETARG_ARRAYTYPE_P(0);
-	sa = eval_state_values(a);
-	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA], true, (int) sb[EV_D],
-					  sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
-	if (sa[EV_K] != sb[EV_K])
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("invalid dp_evaluate state"),
-				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
-	for (int i = EV_TP; i < EVAL_NSTATE; i++)
+	else
+	{
+		/* a fresh state of the same run: its run entries are the partial's */
+		a = evaluate_state_new(aggcontext, nstate, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D],
+							   (int) sb[EV_K]);
+		memcpy(evaluate_state_values(a, nstate), sb, sizeof(double) * nrun);
+	}
+	sa = evaluate_state_values(a, nstate);
+	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA],
+					  memcmp(sa + EV_D + 1, sb + EV_D + 1, sizeof(double) * (nrun - EV_D - 1)) == 0,
+					  (int) sb[EV_D], sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
+	for (int i = nrun; i < nstate; i++)
 		sa[i] += sb[i];
 	PG_RETURN_ARRAYTYPE_P(a);
+}
+
+Datum
+dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
+{
+	return evaluate_combine(fcinfo, EVAL_NSTATE, EV_K + 1);
 }
 
 /* ---- the release ---- */
@@ -387,32 +447,44 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
+bool
+evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
+					 DPProtectedContext **pctx, double *eps, double *delta,
+					 double *eps_noise)
+{
+	int			k;
+
+	*s = PG_ARGISNULL(0) ? NULL : evaluate_state_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
+	*pctx = *s ? mechanism_claim(fcinfo, true, (*s)[EV_EPS], (*s)[EV_DELTA], (int) (*s)[EV_D])
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	if (*s == NULL && *pctx == NULL)
+		return false;
+	*eps = *s ? (*s)[EV_EPS] : (*pctx)->epsilon_f;
+	*delta = *s ? (*s)[EV_DELTA] : (*pctx)->delta_f;
+	/* a privacy unit of up to k rows moves each count or sum k times a row's change */
+	k = *s ? (int) (*s)[EV_K] : ((*pctx)->rows_per_unit > 1 ? (*pctx)->rows_per_unit : 1);
+	*eps_noise = dp_epsilon_per_row(*eps, k);
+	return true;
+}
+
 Datum
 dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
 {
-	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
 	DPProtectedContext *pctx;
 	double	   *s;
 	double		eps,
 				delta,
+				eps_noise,
 				q;
 	int64		p,
 				counts[4];
-	int			k;
 	int64		ledger_id;
 	gsl_rng    *rng;
 
-	s = state ? eval_state_values(state) : NULL;
-	pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
-		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	if (s == NULL && pctx == NULL)
+	if (!evaluate_final_begin(fcinfo, EVAL_NSTATE, &s, &pctx, &eps, &delta, &eps_noise))
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	eps = s ? s[EV_EPS] : pctx->epsilon_f;
-	delta = s ? s[EV_DELTA] : pctx->delta_f;
-	/* a privacy unit of up to k rows moves each count by up to k */
-	k = s ? (int) s[EV_K] : (pctx->rows_per_unit > 1 ? pctx->rows_per_unit : 1);
 	/* eps_used = p / 2^20 <= eps / k: the noise is for at most what is charged */
-	p = (int64) floor(Min(dp_epsilon_per_row(eps, k), EVAL_EPS_MAX) * EVAL_EPS_UNIT);
+	p = (int64) floor(Min(eps_noise, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
 	if (p < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

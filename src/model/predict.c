@@ -42,6 +42,7 @@ PG_FUNCTION_INFO_V1(dpobj_predict);
 PG_FUNCTION_INFO_V1(dpobj_score);
 
 /* attribute numbers (from 1) of dpobj.model */
+#define MODEL_ATT_MECHANISM	1
 #define MODEL_ATT_WEIGHTS	2
 #define MODEL_ATT_BIAS		3
 #define MODEL_ATT_PARAMS	6
@@ -56,6 +57,10 @@ struct ModelPredictor
 	double		bias;
 	int			Q;				/* 0: float margin; > 0: exact lattice margin */
 	int64	   *wi;				/* integer weights when Q > 0 */
+	bool		regression;		/* mechanism "adassp" or "ssp" */
+	bool		range_ok;		/* params y_min < y_max, finite */
+	double		y_min;
+	double		y_max;
 };
 
 /* per-call cache of dpobj.predict/score: the last model value and its predictor */
@@ -160,6 +165,43 @@ model_read_lattice(ModelPredictor *m)
 					 "Use a model returned by dpobj.dp_halfspace.");
 }
 
+/* params->key as a finite number into *out, or false */
+static bool
+model_param_number(Jsonb *params, const char *key, double *out)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL);
+
+	if (v == NULL || v->type != jbvNumeric)
+		return false;
+	*out = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											  NumericGetDatum(v->val.numeric)));
+	return isfinite(*out);
+}
+
+/* a regression model (mechanism adassp or ssp) and its public label range */
+static void
+model_read_regression(HeapTupleHeader th, ModelPredictor *m)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_ATT_MECHANISM, &isnull);
+	char	   *mech;
+	Jsonb	   *params;
+
+	if (isnull)
+		return;
+	mech = TextDatumGetCString(datum);
+	m->regression = strcmp(mech, "adassp") == 0 || strcmp(mech, "ssp") == 0;
+	datum = GetAttributeByNum(th, MODEL_ATT_PARAMS, &isnull);
+	if (!m->regression || isnull)
+		return;
+	params = DatumGetJsonbP(datum);
+	if (!JB_ROOT_IS_OBJECT(params) || JB_ROOT_IS_SCALAR(params))
+		return;
+	/* a lattice model's margin is not a value: no range, refused by evaluate */
+	m->range_ok = m->Q == 0 && model_param_number(params, "y_min", &m->y_min) &&
+		model_param_number(params, "y_max", &m->y_max) && m->y_min < m->y_max;
+}
+
 static ModelPredictor *
 model_unpack(HeapTupleHeader th, MemoryContext mcxt)
 {
@@ -178,6 +220,7 @@ model_unpack(HeapTupleHeader th, MemoryContext mcxt)
 	m->Q = model_read_Q(th);
 	if (m->Q > 0)
 		model_read_lattice(m);
+	model_read_regression(th, m);
 	MemoryContextSwitchTo(old);
 	return m;
 }
@@ -192,6 +235,16 @@ int
 model_predictor_d(const ModelPredictor *m)
 {
 	return m->d;
+}
+
+bool
+model_predictor_regression(const ModelPredictor *m, bool *range_ok, double *y_min,
+						   double *y_max)
+{
+	*range_ok = m->range_ok;
+	*y_min = m->y_min;
+	*y_max = m->y_max;
+	return m->regression;
 }
 
 /*
@@ -252,6 +305,15 @@ model_predict_row(const ModelPredictor *m, const double *x, int *sign)
 	if (m->Q > 0)
 		return lattice_margin(m, x, sign, &s64, &fits);
 	return float_margin(m, x, sign, &value);
+}
+
+ModelRowStatus
+model_predict_value(const ModelPredictor *m, const double *x, long double *value)
+{
+	int			sign;
+
+	Assert(m->Q == 0);
+	return float_margin(m, x, &sign, value);
 }
 
 /* ---- dpobj.predict and dpobj.score ---- */

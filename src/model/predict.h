@@ -38,11 +38,27 @@ extern ModelPredictor *model_predictor(Datum model, MemoryContext mcxt);
 extern int	model_predictor_d(const ModelPredictor *m);
 
 /*
+ * Whether the model is a linear regression (mechanism "adassp" or "ssp"):
+ * its prediction is the value <w, x> + bias, not a class.  *range_ok says
+ * whether its params carry the public label range y_min < y_max (finite
+ * numbers), then in *y_min, *y_max.
+ */
+extern bool model_predictor_regression(const ModelPredictor *m, bool *range_ok,
+									   double *y_min, double *y_max);
+
+/*
  * The exact sign (-1, 0, 1) of the margin of x (model_predictor_d values)
  * into *sign; never raises.  Lattice models: <w, round(Q x)> summed in
  * 128-bit integers (no overflow for any array size).  Other models:
  * <w, x> + bias summed in long double.
  */
 extern ModelRowStatus model_predict_row(const ModelPredictor *m, const double *x, int *sign);
+
+/*
+ * The float margin <w, x> + bias in long double (a regression model's
+ * predicted value) into *value; never raises.  Float models only.
+ */
+extern ModelRowStatus model_predict_value(const ModelPredictor *m, const double *x,
+										  long double *value);
 
 #endif							/* DPOBJ_PREDICT_H */

@@ -33,6 +33,7 @@
 #include "dpobj.h"
 #include "entryargs.h"
 #include "glmmulticlass.h"
+#include "evaluate.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -80,6 +81,8 @@ typedef struct TrainMechanism
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
+	/* or a float8 label decided by the options: the evaluation of a regression model */
+	bool		(*real_label_of) (Jsonb *options);
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -98,7 +101,8 @@ static const TrainMechanism train_mechanisms[] = {
 	{"noisysgd_multiclass", "dpobj.dp_noisysgd_multiclass", "dp_noisysgd_multiclass",
 	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
-	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args},
+	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
+	evaluate_real_label},
 };
 
 /*
@@ -407,8 +411,10 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)), mech->label_kind, filter,
-					  ctx->epsilon_f, ctx->delta_f, ctx->options,
+					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
+					  mech->real_label_of && mech->real_label_of(ctx->options) ?
+					  TRAIN_LABEL_REAL : mech->label_kind,
+					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
 					  unit.column, unit.rows_per_unit);
 }
 

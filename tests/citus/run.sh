@@ -8,8 +8,9 @@
 #   (a) every dpobj aggregate is pushed down: EXPLAIN shows worker_partial_agg on the
 #       shards and coord_combine_agg on the coordinator, and the coordinator receives one
 #       partial state per shard (one task per shard, each an ungrouped Aggregate);
-#   (b) the released model (dp_evaluate: the released counts) on the distributed table
-#       equals the one on a local copy under the same dpobj.seed, for every mechanism;
+#   (b) the released model (dp_evaluate: the released counts or regression metrics) on
+#       the distributed table equals the one on a local copy under the same dpobj.seed,
+#       for every mechanism (linear regression, AdaSSP and SSP, included);
 #   (c) the final function -- the charge, the noise -- runs only on the coordinator: a
 #       single-shard query and GROUP BY the distribution column are refused before any
 #       charge on any node; with router execution off the same filter finalises on the
@@ -89,6 +90,10 @@ t_is "the distributed table has 8 shards on 2 workers" \
 
 # --- (a) (b) every aggregate, pushed down, same model as local -----------------------------
 MODEL="ROW('opdisc', ARRAY[1, 0.5, 0]::float8[], 0, 1, 1e-6, '{}')::dpobj.model"
+# a regression model and a real-valued label (linear regression, its private evaluation)
+LINMODEL="ROW('adassp', ARRAY[1, 0.5, 0]::float8[], 0.1, 1, 1e-6, '{\"y_min\": -2, \"y_max\": 2}')::dpobj.model"
+LABEL="a + 0.5 * b + ((id * 13) % 5) / 20.0"
+LINOPTS="{\"R\": 2, \"y_min\": -2, \"y_max\": 2}"
 declare -A AGG=(
     [opdisc]="dpobj.dp_halfspace(x, y, 1, 1e-6)"
     [opdisc_opts]="dpobj.dp_halfspace(x, y, 1, 1e-6, '{\"B\": 1, \"D2\": 3}')"
@@ -99,9 +104,12 @@ declare -A AGG=(
     [noisysgd]="dpobj.dp_noisysgd(x, y, 1, 1e-6, '{\"R\": 2, \"T\": 200}')"
     [opsamp]="dpobj.dp_opsamp(x, y, 1, 1e-6, '{\"R\": 1, \"n\": 2000}')"
     [evaluate]="dpobj.dp_evaluate(x, y, 1, 1e-6, jsonb_build_object('model', ($MODEL)::text))"
+    [linear]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '$LINOPTS')"
+    [linear_ssp]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"method\": \"ssp\"}')"
+    [evaluate_linear]="dpobj.dp_evaluate(x, ($LABEL)::float8, 1, 1e-6, jsonb_build_object('model', ($LINMODEL)::text))"
 )
 runs=0
-for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp evaluate; do
+for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp evaluate linear linear_ssp evaluate_linear; do
     a=${AGG[$k]}
     plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states (worker_partial_agg)" \
@@ -124,6 +132,11 @@ t_is "dp_logistic: same model with 2 shard-arrival orders (4 and 8 shards)" \
         -c "INSERT INTO pts4 SELECT * FROM pts_local" -c "SET dpobj.seed = 11" \
         -c "SELECT ${AGG[logistic]} FROM pts4" | tail -n 1)" \
     "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[logistic]} FROM pts")"
+runs=$((runs + 2))
+# linear regression sums exact integers: the same model with 4 and 8 shards too
+t_is "dp_linear_regression: same model with 2 shard-arrival orders (4 and 8 shards)" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[linear]} FROM pts4")" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[linear]} FROM pts")"
 runs=$((runs + 2))
 
 # --- (c) the final function only on the coordinator ----------------------------------------

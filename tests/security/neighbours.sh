@@ -217,7 +217,7 @@ SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 BEGIN;
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
   FROM dpobj.evaluate(:'rel',
-         ROW('forged', array_fill(:'weight'::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
+         ROW(:'emech', array_fill(:'weight'::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
              :'bias'::float8, 1, 1e-6, :'params'::jsonb)::dpobj.model,
          string_to_array(:'feats', ','), 'y', :eps, :delta, :'opts'::jsonb) e;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
@@ -315,13 +315,13 @@ for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
     for eline in "${EMODELS[@]}"; do
-        read -r ename weight bias params expect escens <<<"$eline"
+        read -r ename emech weight bias params expect escens <<<"$eline"
         [[ $scen =~ ^($escens)$ ]] || continue
         out="$WORK/$scen.evaluate-$ename"
         for i in 0 1; do
             run_psql "${DBS[$i]}" "$out.$i" "$WORK/eval.sql" \
                 role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
-                eps="$EPS" delta="$DELTA" weight="$weight" bias="$bias" params="$params"
+                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params"
         done
         compare_pair "$scen" "evaluate:$ename" evaluate "$out.0" "$out.1" discrete
         expect_eval "$scen" "$ename" "$expect" "$out.0" "$out.1"

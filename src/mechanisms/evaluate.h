@@ -1,0 +1,77 @@
+/*-------------------------------------------------------------------------
+ *
+ * evaluate.h
+ *	  What the two halves of the private evaluation share: the
+ *	  classification release (evaluate.c, dp_evaluate with a boolean label)
+ *	  and the regression release (evalreg.c, dp_evaluate with a float8
+ *	  label).  Both keep a float8[] state whose first three entries are the
+ *	  run's epsilon, delta and number of features, read the model from the
+ *	  options {"model": <dpobj.model as text>} and charge as "evaluate".
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_EVALUATE_H
+#define DPOBJ_EVALUATE_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/jsonb.h"
+
+#include "predict.h"
+#include "protected.h"
+
+#define EVAL_AGGNAME	"dp_evaluate"
+
+/* epsilon is used as at most this much (and at least 2^-20) */
+#define EVAL_EPS_UNIT	1048576.0
+#define EVAL_EPS_MAX	2048.0
+
+/*
+ * the run's entries of a state: epsilon, delta, the number of features and
+ * k, the rows a privacy unit may have (1 at row level; the noise is for
+ * epsilon / k, docs/PRIVACY.md "Privacy units")
+ */
+enum
+{
+	EV_EPS, EV_DELTA, EV_D, EV_K
+};
+
+/* the model of the options, validated once per aggregate call (fn_extra) */
+extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options);
+
+/* refuses a model whose kind does not fit the label's type (public grounds) */
+extern void evaluate_check_kind(const ModelPredictor *m, bool real_label);
+
+/* whether the model in the options is a linear regression (train.c) */
+extern bool evaluate_real_label(Jsonb *options);
+
+/* a new state of nstate entries in aggcontext, the counts 0 */
+extern ArrayType *evaluate_state_new(MemoryContext aggcontext, int nstate, double eps,
+									 double delta, int d, int k);
+
+/* k of the options' "rows_per_unit" (1 when absent); refuses unknown options */
+extern int	evaluate_options_k(Jsonb *options);
+
+/* the values of a state of nstate entries; invalid shapes raise */
+extern double *evaluate_state_values(ArrayType *a, int nstate);
+
+/*
+ * The combine function for states of nstate entries: the first nrun are
+ * the run's parameters (equal in both states, else the error a row with
+ * other parameters gets), the rest counts that are added.
+ */
+extern Datum evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun);
+
+/*
+ * The final function's first step: the state's values (NULL without a row),
+ * the claimed protected context (mechanism_claim), the run's epsilon and
+ * delta, and the epsilon the noise may use: epsilon / k for units of up to
+ * k rows.  false on the direct path with no row: nothing runs.
+ */
+extern bool evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
+								 DPProtectedContext **pctx, double *eps, double *delta,
+								 double *eps_noise);
+
+#endif							/* DPOBJ_EVALUATE_H */
