@@ -104,7 +104,7 @@ CREATE ROLE regress_lin_alice;
 ALTER TABLE regress_lin.pts ADD COLUMN t text;
 INSERT INTO regress_lin.pts VALUES (-1, 'NaN', 0, 1), (-2, 0, 0, 'Infinity'), (-3, NULL, 0, 1), (-4, 0, 0, NULL);
 SELECT dpobj.protect('regress_lin.pts');
-SELECT dpobj.grant_budget('regress_lin.pts', 'regress_lin_alice', 10, 1e-3);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_lin.pts', 'regress_lin_alice', 10, 1e-3);
 GRANT USAGE ON SCHEMA regress_lin TO regress_lin_alice;
 SET ROLE regress_lin_alice;
 SELECT (m).mechanism, round((m).weights[1]::numeric, 0) AS w1, round((m).weights[2]::numeric, 0) AS w2,

@@ -110,7 +110,7 @@ ALTER TABLE regress_lin2.pts ADD COLUMN t text;
 INSERT INTO regress_lin2.pts VALUES (-1, 'NaN', 0, 1), (-2, 0, 0, 'Infinity'), (-3, NULL, 0, 1),
        (-4, 0, 0, NULL), (-5, 0, 0, 'NaN'), (-6, 1e300, 0, 1);
 SELECT dpobj.protect('regress_lin2.pts');
-SELECT dpobj.grant_budget('regress_lin2.pts', 'regress_lin2_alice', 20, 1e-3);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_lin2.pts', 'regress_lin2_alice', 20, 1e-3);
 GRANT USAGE ON SCHEMA regress_lin2 TO regress_lin2_alice;
 GRANT SELECT ON regress_lin2.m TO regress_lin2_alice;
 SET ROLE regress_lin2_alice;
