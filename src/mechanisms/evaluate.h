@@ -44,9 +44,6 @@ extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options);
 /* refuses a model whose kind does not fit the label's type (public grounds) */
 extern void evaluate_check_kind(const ModelPredictor *m, bool real_label);
 
-/* whether the model in the options is a linear regression (train.c) */
-extern bool evaluate_real_label(Jsonb *options);
-
 /* a new state of nstate entries in aggcontext, the counts 0 */
 extern ArrayType *evaluate_state_new(MemoryContext aggcontext, int nstate, double eps,
 									 double delta, int d, int k);

@@ -51,6 +51,8 @@ extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext 
 /* dpobj.train()'s argument checks, before any row is read (train.c) */
 extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);
+/* whether the model in evaluate's options is a linear regression: a float8 label */
+extern bool evaluate_real_label(Jsonb *options);
 extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 extern void opdisc_check_args(const char *aggname, double epsilon, double delta,

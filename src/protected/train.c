@@ -33,7 +33,6 @@
 #include "dpobj.h"
 #include "entryargs.h"
 #include "glmmulticlass.h"
-#include "evaluate.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"

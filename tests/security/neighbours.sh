@@ -150,10 +150,12 @@ setup_db() {
     t_psql -d "$db" -c "$sql" >/dev/null
 }
 
-# the scenario skips the mechanism (7th field of scenarios.txt, a regular expression)
+# the scenario skips the mechanism (7th field of scenarios.txt: regular expressions,
+# alternatives separated by commas, since '|' separates the fields)
 skips() {
     local skip
     skip=$(trim "${1:-}")
+    skip=${skip//,/|}
     [[ -n $skip && $skip != - && $2 =~ ^($skip)$ ]]
 }
 
@@ -275,7 +277,7 @@ eval_script >"$WORK/eval.sql"
 # LABEL is the mechanism's label column, 5th field of mechanisms.txt, default y)
 RUNS=()
 for sline in "${SCENS[@]}"; do
-    IFS='|' read -r scen feats filter _ _ _ skip <<<"$sline"
+    IFS='|' read -r scen feats filter _ _ _ skip _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
     for mline in "${MECHS[@]}"; do
         read -r mname mech kind opts label <<<"$mline"
