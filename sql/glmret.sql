@@ -27,7 +27,8 @@ CREATE TABLE regress_glm.pts AS
   SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
     FROM generate_series(1, 60) i;
 
--- ---- the calibration: r = 2e-6 L R_eff / (Lambda + Delta), eps2 = 1 % of eps ---------
+-- ---- the calibration: r = 2e-6 L R_eff / (Lambda + Delta), eps2 = 1 % of eps --------
+-- (Objective-Gauss) or of the noise's share eps' (CMS)
 -- Objective-Gauss, R = 1 with an intercept, eps = 1: Lambda = 2 (1/4) 2 / 1 = 1; the
 -- calibration helper takes d = 1, so p = 2
 SELECT abs((c->>'amp_radius')::float8 / (2e-6 * sqrt(2) / 1) - 1) < 1e-12 AS radius_ok,
@@ -37,8 +38,10 @@ SELECT abs((c->>'amp_radius')::float8 / (2e-6 * sqrt(2) / 1) - 1) < 1e-12 AS rad
          + 2 * 2 * (c->>'amp_laplace_scale')::float8 / 65536 / 0.01 AS tight,
        (c->>'amp_laplace_scale')::float8 < 1e-4 * (c->>'sigma')::float8 / (c->>'lambda')::float8 AS negligible
   FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1}') c;
--- CMS pays from the same share; Output-Gauss has no extra noise (its sensitivity has 2 r)
-SELECT c->>'method' AS method, c->>'amp_epsilon' AS amp_epsilon,
+-- CMS pays 1 % of eps' (eps' + eps2 is the old eps'); Output-Gauss has no extra noise
+-- (its sensitivity has 2 r)
+SELECT c->>'method' AS method,
+       abs((c->>'amp_epsilon')::float8 / (0.01 / 0.99 * (c->>'epsilon_prime')::float8) - 1) < 1e-12 AS share_ok,
        abs((c->>'amp_radius')::float8 / (2e-6 * sqrt(2) / ((c->>'lambda')::float8 + (c->>'Delta')::float8)) - 1) < 1e-12 AS radius_ok
   FROM dpobj.glm_calibration(2, 1e-6, '{"R": 1, "method": "cms"}') c;
 SELECT c ? 'amp_epsilon' AS has_amp,

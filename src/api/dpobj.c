@@ -148,7 +148,7 @@ dpobj_define_gucs(void)
 							 "The released model's privacy guarantee does not change; the run is slower.",
 							 &dpobj_glm_skip_newton,
 							 false,
-							 PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
+							 PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
 							 NULL, NULL, NULL);
 
 	dpobj_define_seal_gucs();

@@ -55,10 +55,11 @@
  * Output-Gauss's sensitivity includes 2 r.  The objective methods use
  * approximate minima perturbation (Iyengar, Near, Song, Thakkar, Thakurta,
  * Wang, "Towards Practical Differentially Private Convex Optimization",
- * IEEE S&P 2019, Algorithm 1 / Theorem 1): the objective's noise is
- * calibrated at (1 - GLM_AMP_SHARE) eps, and the minimiser, rounded to a
+ * IEEE S&P 2019, Algorithm 1 / Theorem 1): GLM_AMP_SHARE of eps
+ * (Objective-Gauss) or of the noise's share eps' (CMS; its Jacobian share
+ * is unchanged) goes to the output noise, and the minimiser, rounded to a
  * public lattice g2, gets exact discrete Laplace noise (CKS20, dpnoise.c)
- * for l1 sensitivity 2 r sqrt(p) + p g2 at GLM_AMP_SHARE eps before the
+ * for l1 sensitivity 2 r sqrt(p) + p g2 at that eps2 before the
  * snapping below (docs/PRIVACY.md "Approximate minimisers").
  *
  *-------------------------------------------------------------------------
@@ -92,9 +93,10 @@ PG_FUNCTION_INFO_V1(dpobj_analytic_gauss_sigma);
 #define GLM_MAX_ITER	5000
 
 /*
- * The public share of epsilon that pays for the minimiser's distance to
- * the exact argmin in Objective-Gauss and CMS (approximate minima
- * perturbation); its noise is about 1e-4 of the objective noise.
+ * The public share of epsilon (Objective-Gauss) or of the noise's share
+ * eps' (CMS) that pays for the minimiser's distance to the exact argmin
+ * (approximate minima perturbation); its noise is about 1e-4 of the
+ * objective noise.
  */
 #define GLM_AMP_SHARE	0.01
 
@@ -278,17 +280,13 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 	c->Reff = glmparams_reff(p);
 	c->beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
 	c->lambda = glm_default_lambda(p, c->Reff);
-	/* the objective methods keep (1 - GLM_AMP_SHARE) eps for the objective */
-	if (p->method != GLM_METHOD_OUTPUT)
-	{
-		c->amp_eps = GLM_AMP_SHARE * eps;
-		eps -= c->amp_eps;
-	}
 	switch (p->method)
 	{
 		case GLM_METHOD_OBJECTIVE:
+			/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
+			c->amp_eps = GLM_AMP_SHARE * eps;
 			/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
-			c->sigma = objgauss_sigma(eps, delta, L, c->Reff, c->beta, c->lambda);
+			c->sigma = objgauss_sigma(eps - c->amp_eps, delta, L, c->Reff, c->beta, c->lambda);
 			if (!(isfinite(c->sigma) && c->sigma > 0))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -326,6 +324,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 					c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
 					c->eps_prime = eps / 2.0;
 				}
+				/* GLM_AMP_SHARE of the noise's share eps' pays the output noise */
+				c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
+				c->eps_prime -= c->amp_eps;
 				c->gamma_scale = 2.0 * L * c->Reff / c->eps_prime;
 			}
 			break;
@@ -482,19 +483,16 @@ glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int
 	return b;
 }
 
-/* q clamped into +-2^62, rounded: an int64 with room for the noise */
-static int64
-glm_round_clamped(double q)
-{
-	return (int64) llround(fmin(fmax(q, -ldexp(1.0, 62)), ldexp(1.0, 62)));
-}
-
 /*
  * The released values on the public lattice: Output-Gauss adds N_Z(0,
  * sigma2) lattice units to the rounded minimiser (integers only).  The
- * objective methods add the approximate minima perturbation's discrete
- * Laplace noise on its lattice g2 (integers only), then snap to the public
- * lattice (post-processing), clamped into int64.
+ * objective methods round the minimiser to the approximate minima
+ * perturbation's lattice g2 and add its discrete Laplace noise; both are
+ * integers held exactly in doubles (g2 is a power of two, so theta / g2 is
+ * exact and rint() is an integer), and the one rounded operation, their
+ * sum, is the correctly rounded exact integer sum -- post-processing, like
+ * the snapping to the public lattice that follows.  No clamp: the fine
+ * lattice g2 can be 2^-60 of the minimiser at large epsilon.
  */
 static void
 glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
@@ -510,9 +508,9 @@ glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
 			theta[j] = (double) a * c->lattice;
 			continue;
 		}
-		theta[j] = (double) (glm_round_clamped(theta[j] / c->amp_lattice) +
-							 dpnoise_discrete_laplace(rng, c->amp_dlap_t, 1)) * c->amp_lattice;
-		theta[j] = (double) glm_round_clamped(theta[j] / c->lattice) * c->lattice;
+		theta[j] = (rint(theta[j] / c->amp_lattice) +
+					(double) dpnoise_discrete_laplace(rng, c->amp_dlap_t, 1)) * c->amp_lattice;
+		theta[j] = rint(theta[j] / c->lattice) * c->lattice;
 	}
 }
 
