@@ -19,6 +19,7 @@ int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
 int			dpobj_oracle_threads = 2;
+bool		dpobj_glm_skip_newton = false;
 double		dpobj_protected_time_limit = 0.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
@@ -130,6 +131,25 @@ dpobj_define_gucs(void)
 							2, 1, 64,
 							PGC_SUSET, 0,
 							NULL, NULL, NULL);
+
+	/*
+	 * Tests only: dp_logistic skips Newton and takes its fallback, the
+	 * accelerated descent, which every run that Newton cannot finish takes
+	 * (src/core/glmdescent.c).  Superuser only, to set and to read (an
+	 * analyst neither sets nor sees it).  Protected runs honour it: it only
+	 * chooses the path that the hardest rows would take, every path ends
+	 * within the same public bound, and the output noise covers that bound,
+	 * so the release's guarantee is the same with it on or off -- only the
+	 * run time and the accuracy within the bound change, and the run time
+	 * is the caller's already (docs/SECURITY.md).
+	 */
+	DefineCustomBoolVariable("dpobj.glm_skip_newton",
+							 "Tests only: dp_logistic minimises by its fallback, accelerated gradient descent, without Newton.",
+							 "The released model's privacy guarantee does not change; the run is slower.",
+							 &dpobj_glm_skip_newton,
+							 false,
+							 PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
 
 	dpobj_define_seal_gucs();
 }

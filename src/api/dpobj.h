@@ -77,6 +77,7 @@ extern int	dpobj_seed;					/* -1: cryptographic noise */
 extern double dpobj_solver_time_limit;	/* seconds, 0 = none */
 extern int	dpobj_oracle;				/* DPOBJ_ORACLE_* default */
 extern int	dpobj_oracle_threads;		/* exact search threads (superuser) */
+extern bool dpobj_glm_skip_newton;		/* tests: dp_logistic's descent only (superuser) */
 /* The sealed protected path (docs/SECURITY.md); superuser-only */
 extern double dpobj_protected_time_limit;	/* seconds, 0 = none */
 extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itself */

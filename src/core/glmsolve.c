@@ -1,18 +1,24 @@
 /*-------------------------------------------------------------------------
  *
  * glmsolve.c
- *	  The exact minimiser of dp_logistic (glmsolve.h): damped Newton on the
- *	  distinct rows.  Plain C with GSL; the server side is glmminimise.c.
+ *	  The minimiser of dp_logistic (glmsolve.h): damped Newton on the
+ *	  distinct rows, with accelerated gradient descent (glmdescent.c) as
+ *	  the fallback that always ends within the public bound.  Plain C with
+ *	  GSL; the server side is glmminimise.c.
  *
  *	  Objective (CMS11 Alg. 1/2, KST12 objective perturbation; glm.c):
  *	    F(theta) = (1/n) [ sum_k cnt_k l(y_k <theta, x_k>)
  *	                       + (reg/2) ||theta||^2 + <b, theta> ]
- *	  strictly convex (reg > 0), once (Huber, logistic) or twice
+ *	  reg-strongly convex in sum form, once (Huber, logistic) or twice
  *	  (logistic) differentiable; the 1/n scaling (n = sum_k cnt_k) only
- *	  conditions the problem.  The point is accepted when n ||grad F|| =
- *	  ||grad J|| is at most grad_tol (absolute, independent of n: glm.h's
- *	  GLM_GRAD_TOL L R_eff, so that the distance to the exact argmin enters
- *	  Output-Gauss's sensitivity), else nothing is released.
+ *	  conditions the problem.  Newton's point is accepted when n ||grad F||
+ *	  = ||grad J|| is at most grad_tol (absolute, independent of n: glm.h's
+ *	  GLM_GRAD_TOL L R_eff).  When Newton does not get there -- iteration
+ *	  bound, Cholesky failure, no Armijo step -- the descent runs from 0 for
+ *	  a number of steps after which ||grad J|| <= grad_tol holds in exact
+ *	  arithmetic (glmdescent.c), so the solver never fails for the rows'
+ *	  sake and its point is always within grad_tol / reg of the argmin
+ *	  (docs/PRIVACY.md "Approximate minimisers").
  *
  *	  Newton's method converges in a handful of steps on this problem
  *	  (BFGS needed hundreds of iterations on Adult d = 23, 90 % of a run;
@@ -20,7 +26,9 @@
  *	  (one-hot features are mostly zero), so one step costs
  *	  O(sum_k nnz_k^2) for the Hessian rather than O(nobs p^2).  Piecewise
  *	  quadratic losses (Huber) use the generalised Hessian; the Armijo line
- *	  search keeps every step a descent step.
+ *	  search keeps every step a descent step.  The gradient's sums are
+ *	  compensated (Kahan), so that their rounding error is about 2u times
+ *	  the sum of the magnitudes, not the number of rows times that.
  *
  *	  The work arrays are one block, the caller's or malloc'd and freed
  *	  before every return;
@@ -30,7 +38,9 @@
  *-------------------------------------------------------------------------
  */
 #include "glmsolve.h"
+#include "glmsolveint.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,77 +50,51 @@
 
 #define GLM_ARMIJO			1e-4
 
-/* the objective over the distinct rows (glmsolve.h's design) */
-typedef struct GLMProblem
-{
-	int64_t		nobs;
-	int			p;
-	const int  *row;
-	const double *cnt;
-	const double *y;
-	const int64_t *start;
-	const int  *col;
-	const double *val;
-	GLMLoss		loss;
-	double		h;
-	double		reg;
-	const double *b;			/* linear term, or NULL */
-	double		scale;			/* 1/n */
-} GLMProblem;
-
 /*
- * F(theta); with g, its gradient; with H (p x p, row-major), its
- * (generalised) Hessian, both triangles filled.
+ * g[col] += gk * val over one row's entries, compensated (Kahan): comp
+ * carries each sum's lost low-order part, so the rounding error of a
+ * coordinate is about 2u times the sum of its terms' magnitudes.
  */
-static double
-problem_eval(const GLMProblem *o, const double *th, double *g, double *H)
+static void
+add_gradient(const GLMProblem *o, int64_t e0, int64_t e1, double gk, double *g)
+{
+	for (int64_t e = e0; e < e1; e++)
+	{
+		int			j = o->col[e];
+		double		t = gk * o->val[e] - o->comp[j];
+		double		s = g[j] + t;
+
+		o->comp[j] = (s - g[j]) - t;
+		g[j] = s;
+	}
+}
+
+/* H (lower triangle) += hk x x^T over one row's entries */
+static void
+add_hessian(const GLMProblem *o, int64_t e0, int64_t e1, double hk, double *H)
 {
 	int			p = o->p;
-	double		f = 0;
 
-	if (g)
-		memset(g, 0, sizeof(double) * p);
-	if (H)
-		memset(H, 0, sizeof(double) * p * p);
-	for (int64_t k = 0; k < o->nobs; k++)
+	for (int64_t e = e0; e < e1; e++)
 	{
-		double		z = 0,
-					lf,
-					ld,
-					l2;
+		double		a = hk * o->val[e];
 
-		int64_t		e0 = o->start[o->row[k]],
-					e1 = o->start[o->row[k] + 1];
-
-		for (int64_t e = e0; e < e1; e++)
-			z += th[o->col[e]] * o->val[e];
-		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
-		f += o->cnt[k] * lf;
-		if (g)
-		{
-			double		gk = o->cnt[k] * ld * o->y[k];
-
-			for (int64_t e = e0; e < e1; e++)
-				g[o->col[e]] += gk * o->val[e];
-		}
-		if (H && l2 != 0.0)
-		{
-			double		hk = o->cnt[k] * l2;	/* y_k^2 = 1 */
-
-			for (int64_t e = e0; e < e1; e++)
-			{
-				double		a = hk * o->val[e];
-
-				for (int64_t e2 = e0; e2 <= e; e2++)
-					H[o->col[e] * p + o->col[e2]] += a * o->val[e2];
-			}
-		}
+		for (int64_t e2 = e0; e2 <= e; e2++)
+			H[o->col[e] * p + o->col[e2]] += a * o->val[e2];
 	}
+}
+
+/* the regulariser and the linear term; g and H scaled by 1/n, H symmetric */
+static double
+problem_finish(const GLMProblem *o, const double *th, double f, double *g, double *H)
+{
+	int			p = o->p;
+
 	for (int j = 0; j < p; j++)
 	{
 		f += 0.5 * o->reg * th[j] * th[j] + (o->b ? o->b[j] * th[j] : 0);
 		if (g)
-			g[j] = (g[j] + o->reg * th[j] + (o->b ? o->b[j] : 0)) * o->scale;
+			g[j] = ((g[j] - o->comp[j]) + o->reg * th[j] + (o->b ? o->b[j] : 0)) * o->scale;
 	}
 	if (H)
 	{
@@ -128,8 +112,41 @@ problem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 	return f * o->scale;
 }
 
-static double
-norm2(const double *v, int p)
+double
+glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
+{
+	double		f = 0;
+
+	if (g)
+	{
+		memset(g, 0, sizeof(double) * o->p);
+		memset(o->comp, 0, sizeof(double) * o->p);
+	}
+	if (H)
+		memset(H, 0, sizeof(double) * o->p * o->p);
+	for (int64_t k = 0; k < o->nobs; k++)
+	{
+		double		z = 0,
+					lf,
+					ld,
+					l2;
+		int64_t		e0 = o->start[o->row[k]],
+					e1 = o->start[o->row[k] + 1];
+
+		for (int64_t e = e0; e < e1; e++)
+			z += th[o->col[e]] * o->val[e];
+		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
+		f += o->cnt[k] * lf;
+		if (g)
+			add_gradient(o, e0, e1, o->cnt[k] * ld * o->y[k], g);
+		if (H && l2 != 0.0)
+			add_hessian(o, e0, e1, o->cnt[k] * l2, H);	/* y_k^2 = 1 */
+	}
+	return problem_finish(o, th, f, g, H);
+}
+
+double
+glmproblem_norm2(const double *v, int p)
 {
 	double		s = 0;
 
@@ -176,14 +193,14 @@ line_search(const GLMProblem *o, double *th, double f, const double *g,
 
 		for (int j = 0; j < p; j++)
 			trial[j] = th[j] + t * dir[j];
-		ft = problem_eval(o, trial, NULL, NULL);
+		ft = glmproblem_eval(o, trial, NULL, NULL);
 		if (ft > f + GLM_ARMIJO * t * slope)
 		{
 			/* rounding level at the full step: accept if the gradient shrinks */
 			if (t < 1.0 || ft > f + 1e-14 * fabs(f))
 				continue;
-			problem_eval(o, trial, gtrial, NULL);
-			if (norm2(gtrial, p) >= norm2(g, p))
+			glmproblem_eval(o, trial, gtrial, NULL);
+			if (glmproblem_norm2(gtrial, p) >= glmproblem_norm2(g, p))
 				continue;
 		}
 		memcpy(th, trial, sizeof(double) * p);
@@ -218,7 +235,7 @@ design_valid(const GLMSolveDesign *X)
 	return true;
 }
 
-/* the loss is smooth, reg and grad_tol are numbers >= 0 */
+/* the loss is smooth, reg and grad_tol are positive numbers */
 static bool
 spec_valid(const GLMSolveSpec *spec)
 {
@@ -229,12 +246,17 @@ spec_valid(const GLMSolveSpec *spec)
 	}
 	else if (spec->loss != GLM_LOSS_LOGISTIC)
 		return false;
-	return spec->reg >= 0 && spec->grad_tol >= 0;
+	/* strong convexity and a positive tolerance: the descent's bound needs both */
+	return spec->reg >= DBL_MIN && isfinite(spec->reg) &&
+		spec->grad_tol > 0 && isfinite(spec->grad_tol);
 }
 
-/* the problem over X with spec's loss; scale = 1/max(n, 1), n = sum of counts */
+/*
+ * the problem over X with spec's loss; scale = 1/max(n, 1), n = sum of
+ * counts; comp: p doubles of work
+ */
 static void
-problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec)
+problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec, double *comp)
 {
 	double		n = 0;
 
@@ -253,9 +275,16 @@ problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec)
 	o->reg = spec->reg;
 	o->b = spec->b;
 	o->scale = 1.0 / (n > 1.0 ? n : 1.0);
+	o->comp = comp;
 }
 
-/* Newton steps from theta = 0 until the gradient test decides; work: p^2 + 4p */
+/*
+ * Newton steps from theta = 0 until the gradient test passes
+ * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED), or it gives
+ * up -- the iteration bound, a failed Cholesky factorisation, no Armijo
+ * step -- and returns GLMSOLVE_BOUNDED: the caller runs the descent then.
+ * work: p^2 + 4p.
+ */
 static GLMSolveStatus
 newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
 	   GLMSolveResult *res)
@@ -273,19 +302,19 @@ newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *wor
 	memset(theta, 0, sizeof(double) * p);
 	for (res->iterations = 0;; res->iterations++)
 	{
-		double		f = problem_eval(o, theta, g, H);
-		double		gn = norm2(g, p);
+		double		f = glmproblem_eval(o, theta, g, H);
+		double		gn = glmproblem_norm2(g, p);
 
 		res->grad_norm = gn / o->scale;
 		if (gn <= tol)
 			return GLMSOLVE_CONVERGED;
 		if (res->iterations == GLMSOLVE_MAX_ITER)
-			return GLMSOLVE_NOT_CONVERGED;
+			return GLMSOLVE_BOUNDED;
 		if (spec->poll && spec->poll(spec->poll_arg))
 			return GLMSOLVE_STOPPED;
 		if (!newton_direction(H, g, dir, p) ||
 			!line_search(o, theta, f, g, dir, trial, gtrial))
-			return GLMSOLVE_NOT_CONVERGED;	/* no descent left above the tolerance */
+			return GLMSOLVE_BOUNDED;	/* no descent left above the tolerance */
 	}
 }
 
@@ -296,29 +325,48 @@ glmsolve_work_doubles(int p)
 
 	if (p < 1 || p > GLMSOLVE_MAX_P)
 		return 0;
-	return np * np + 4 * np;
+	return np * np + 5 * np;
+}
+
+/*
+ * Newton first (unless skipped); where it gives up, the descent, whose
+ * step bound guarantees the tolerance (glmdescent.c).  work: p^2 + 5p.
+ */
+static GLMSolveStatus
+solve(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta, double *work,
+	  GLMSolveResult *res)
+{
+	size_t		pp = (size_t) X->p * X->p;
+	GLMProblem	o;
+	GLMSolveStatus status = GLMSOLVE_BOUNDED;
+
+	problem_init(&o, X, spec, work + pp + 4 * (size_t) X->p);
+	if (!spec->skip_newton)
+		status = newton(&o, spec, theta, work, res);
+	if (status != GLMSOLVE_BOUNDED)
+		return status;
+	res->descent = true;
+	return glmdescent_run(&o, spec, theta, work + pp, res);
 }
 
 GLMSolveStatus
 glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
 				  GLMSolveResult *result)
 {
-	GLMSolveResult res = {0, NAN};
+	GLMSolveResult res = {0, false, 0, 0, NAN};
 	GLMSolveStatus status = GLMSOLVE_NO_MEMORY;
 
 	if (X == NULL || spec == NULL || theta == NULL || !design_valid(X) || !spec_valid(spec))
 		status = GLMSOLVE_INVALID;
 	else
 	{
-		/* H, g, dir, trial, gtrial */
+		/* H, g, dir, trial, gtrial, comp */
 		double	   *work = spec->work ? spec->work :
 			malloc(sizeof(double) * glmsolve_work_doubles(X->p));
-		GLMProblem	o;
 
 		if (work)
 		{
-			problem_init(&o, X, spec);
-			status = newton(&o, spec, theta, work, &res);
+			status = solve(X, spec, theta, work, &res);
 			if (work != spec->work)
 				free(work);
 		}

@@ -10,7 +10,11 @@
  *	  It minimises the sum-form objective
  *	    J(theta) = sum_k cnt_k l(y_k <theta, x_k>)
  *	               + (reg/2) ||theta||^2 + <b, theta>
- *	  and accepts a point only when ||grad J(theta)|| <= grad_tol.
+ *	  and always returns a point theta with ||grad J(theta)|| <= grad_tol in
+ *	  exact arithmetic, hence ||theta - argmin J|| <= grad_tol / reg (J is
+ *	  reg-strongly convex): Newton's point when its computed gradient passes
+ *	  the test, else the end point of accelerated gradient descent after a
+ *	  number of steps that guarantees the bound (glmdescent.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -23,7 +27,7 @@
 
 #include "glmloss.h"
 
-/* Newton steps before the solver gives up (GLMSOLVE_NOT_CONVERGED) */
+/* Newton steps before the solver falls back to gradient descent */
 #define GLMSOLVE_MAX_ITER	200
 
 /* the largest p: the p x p Hessian is indexed by int */
@@ -31,8 +35,10 @@
 
 typedef enum GLMSolveStatus
 {
-	GLMSOLVE_CONVERGED = 0,		/* ||grad J(theta)|| <= grad_tol */
-	GLMSOLVE_NOT_CONVERGED,		/* iteration bound, or no descent step left */
+	GLMSOLVE_CONVERGED = 0,		/* the computed ||grad J(theta)|| <= grad_tol */
+	GLMSOLVE_BOUNDED,			/* the descent ran its step bound: ||grad J(theta)||
+								 * <= grad_tol in exact arithmetic, the computed
+								 * one may exceed it by rounding */
 	GLMSOLVE_STOPPED,			/* poll returned true */
 	GLMSOLVE_NO_MEMORY,
 	GLMSOLVE_INVALID			/* an input out of range (below) */
@@ -65,12 +71,13 @@ typedef struct GLMSolveSpec
 {
 	GLMLoss		loss;			/* GLM_LOSS_LOGISTIC or GLM_LOSS_HUBER */
 	double		h;				/* Huber parameter, > 0 (Huber only) */
-	double		reg;			/* >= 0; the problem is strictly convex if > 0 */
+	double		reg;			/* > 0: J is reg-strongly convex */
 	const double *b;			/* the linear term (p entries), or NULL */
-	double		grad_tol;		/* absolute bound on ||grad J||, >= 0 */
+	double		grad_tol;		/* absolute bound on ||grad J||, > 0 */
+	bool		skip_newton;	/* straight to the descent (tests: its bound) */
 
 	/*
-	 * Called once before each Newton step, or NULL.  Returning true stops
+	 * Called once before each Newton or descent step, or NULL.  Returning true stops
 	 * the solver: it frees its memory and returns GLMSOLVE_STOPPED.  It
 	 * must return (never longjmp).
 	 */
@@ -87,21 +94,26 @@ typedef struct GLMSolveSpec
 typedef struct GLMSolveResult
 {
 	int			iterations;		/* Newton steps taken */
-	double		grad_norm;		/* ||grad J|| at the last point evaluated */
+	bool		descent;		/* Newton did not pass the test: the descent ran */
+	int64_t		descent_steps;	/* gradient steps taken by the descent */
+	double		descent_bound;	/* its step bound (glmdescent.c) */
+	double		grad_norm;		/* computed ||grad J|| at the returned point */
 } GLMSolveResult;
 
 /*
- * The doubles of the solver's work memory for p parameters: p^2 + 4p
+ * The doubles of the solver's work memory for p parameters: p^2 + 5p
  * (the Hessian, the gradient, the direction, a trial point and its
- * gradient); 0 when p is outside 1 .. GLMSOLVE_MAX_P.  It depends on p
- * only, so a caller can reserve it before reading any row.
+ * gradient, the gradient's compensation terms); 0 when p is outside 1 ..
+ * GLMSOLVE_MAX_P.  It depends on p only, so a caller can reserve it before
+ * reading any row.
  */
 extern size_t glmsolve_work_doubles(int p);
 
 /*
- * Minimises J from theta = 0.  theta has p entries; it is the certified
- * point only when GLMSOLVE_CONVERGED is returned (else unspecified).
- * result may be NULL.  The work memory is spec->work, or, when that is
+ * Minimises J from theta = 0.  theta has p entries; on GLMSOLVE_CONVERGED
+ * and GLMSOLVE_BOUNDED it is within grad_tol / reg of argmin J (in exact
+ * arithmetic; docs/PRIVACY.md "Approximate minimisers"), on the other
+ * statuses unspecified.  result may be NULL.  The work memory is spec->work, or, when that is
  * NULL, comes from malloc() and is freed before every return.
  */
 extern GLMSolveStatus glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec,

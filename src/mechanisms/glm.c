@@ -48,11 +48,19 @@
  * L = 1 for both losses; beta = 1/4 (logistic), 1/(2h) (Huber).  With an
  * intercept the rows are augmented with a constant 1 feature, so R above
  * is R_eff = sqrt(R^2 + 1) and the intercept is regularised like the
- * weights.  The minimisation is damped Newton (glmsolve.c); the result is
- * released only if ||grad J|| <= GLM_GRAD_TOL L R_eff (glm.h; absolute, not
- * scaled by the private n), otherwise DP001.  Output-Gauss's sensitivity
- * includes that distance to the argmin; the objective-perturbation analyses
- * assume the exact minimiser (docs/PRIVACY.md, "What is not covered").
+ * weights.  The minimisation is damped Newton with an accelerated-descent
+ * fallback (glmsolve.c, glmdescent.c): it always returns a point within the
+ * public radius r = 2 GLM_GRAD_TOL L R_eff / (Lambda + Delta) of the exact
+ * argmin (glm.h), so no run fails after the charge for the rows' sake.
+ * Output-Gauss's sensitivity includes 2 r.  The objective methods use
+ * approximate minima perturbation (Iyengar, Near, Song, Thakkar, Thakurta,
+ * Wang, "Towards Practical Differentially Private Convex Optimization",
+ * IEEE S&P 2019, Algorithm 1 / Theorem 1): GLM_AMP_SHARE of eps
+ * (Objective-Gauss) or of the noise's share eps' (CMS; its Jacobian share
+ * is unchanged) goes to the output noise, and the minimiser, rounded to a
+ * public lattice g2, gets exact discrete Laplace noise (CKS20, dpnoise.c)
+ * for l1 sensitivity 2 r sqrt(p) + p g2 at that eps2 before the
+ * snapping below (docs/PRIVACY.md "Approximate minimisers").
  *
  *-------------------------------------------------------------------------
  */
@@ -83,6 +91,17 @@ PG_FUNCTION_INFO_V1(dpobj_glm_calibration);
 PG_FUNCTION_INFO_V1(dpobj_analytic_gauss_sigma);
 
 #define GLM_MAX_ITER	5000
+
+/*
+ * The public share of epsilon (Objective-Gauss) or of the noise's share
+ * eps' (CMS) that pays for the minimiser's distance to the exact argmin
+ * (approximate minima perturbation); its noise is about 1e-4 of the
+ * objective noise.
+ */
+#define GLM_AMP_SHARE	0.01
+
+/* the exact discrete Laplace sampler's largest scale (dpnoise.h) */
+#define GLM_AMP_MAX_T	2147483648.0	/* 2^31 */
 
 /* the analytic Gaussian's search (agm_unit_sigma): bounded */
 #define AGM_MAX_DOUBLINGS	1100
@@ -208,6 +227,9 @@ glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
 	bool		ok = dpobj_noise_scale_ok(c->lambda) && isfinite(c->lattice) &&
 		c->lattice >= DBL_MIN;
 
+	if (p->method != GLM_METHOD_OUTPUT)
+		ok = ok && dpobj_noise_scale_ok(c->amp_radius) &&
+			dpobj_noise_scale_ok(c->amp_lattice) && c->amp_dlap_t >= 1;
 	if (p->method == GLM_METHOD_CMS)
 		ok = ok && dpobj_noise_scale_ok(c->eps_prime) &&
 			dpobj_noise_scale_ok(c->gamma_scale) &&
@@ -220,6 +242,31 @@ glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
 				 errmsg("dp_logistic: the noise for epsilon %g and delta %g cannot be computed in double precision",
 						p->epsilon, p->delta),
 				 errhint("Use an epsilon between 1e-6 and 1e6 (and \"R\", \"lambda\" of ordinary magnitude).")));
+}
+
+/*
+ * Approximate minima perturbation's output noise (docs/PRIVACY.md
+ * "Approximate minimisers"): the minimiser is within r = 2 GLM_GRAD_TOL L
+ * R_eff / (Lambda + Delta) of the exact argmin (glm.h), so given the exact
+ * argmin the released points of neighbours differ by at most 2 r (l2), 2 r
+ * sqrt(pp) (l1); rounding to the lattice g2 adds at most pp lattice units.
+ * g2 = dpnoise_lattice(2 r sqrt(pp) / eps2), 2^16 below the continuous
+ * Laplace scale, and t = ceil((2 r sqrt(pp) / g2 + pp) / eps2) lattice units:
+ * eps2-DP.  0 when t is beyond the exact sampler (refused before the charge).
+ */
+static void
+glm_calibrate_amp(GLMCalibration *c, int pp)
+{
+	double		S1,
+				t;
+
+	c->amp_radius = 2.0 * GLM_GRAD_TOL * 1.0 * c->Reff / (c->lambda + c->extra_reg);
+	S1 = 2.0 * c->amp_radius * sqrt((double) pp);
+	if (!(isfinite(S1 / c->amp_eps) && S1 / c->amp_eps >= DBL_MIN))
+		return;
+	c->amp_lattice = dpnoise_lattice(S1 / c->amp_eps);
+	t = ceil((S1 / c->amp_lattice + pp) / c->amp_eps);
+	c->amp_dlap_t = (t >= 1 && t <= GLM_AMP_MAX_T) ? (uint64) t : 0;
 }
 
 void
@@ -236,11 +283,13 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 	switch (p->method)
 	{
 		case GLM_METHOD_OBJECTIVE:
+			/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
+			c->amp_eps = GLM_AMP_SHARE * eps;
 			/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
 			c->sigma = p->rows_per_unit > 1 ?
-				objgauss_sigma_rows(eps, delta, L, c->Reff, c->beta, c->lambda,
+				objgauss_sigma_rows(eps - c->amp_eps, delta, L, c->Reff, c->beta, c->lambda,
 									p->rows_per_unit, d + (p->intercept ? 1 : 0)) :
-				objgauss_sigma(eps, delta, L, c->Reff, c->beta, c->lambda);
+				objgauss_sigma(eps - c->amp_eps, delta, L, c->Reff, c->beta, c->lambda);
 			if (!(isfinite(c->sigma) && c->sigma > 0))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -283,6 +332,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 					c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
 					c->eps_prime = eps / 2.0;
 				}
+				/* GLM_AMP_SHARE of the noise's share eps' pays the output noise */
+				c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
+				c->eps_prime -= c->amp_eps;
 				c->gamma_scale = 2.0 * L * c->Reff / c->eps_prime;
 			}
 			break;
@@ -301,6 +353,7 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 		double		scale = (p->method == GLM_METHOD_CMS ? c->gamma_scale : c->sigma) / reg;
 
 		c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
+		glm_calibrate_amp(c, d + (p->intercept ? 1 : 0));
 	}
 	glm_calibration_check(p, c);
 }
@@ -340,6 +393,12 @@ glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration 
 	}
 	if (c->lattice > 0)
 		model_params_float(buf, "lattice", c->lattice);
+	if (p->method != GLM_METHOD_OUTPUT)
+	{
+		model_params_float(buf, "amp_epsilon", c->amp_eps);
+		model_params_float(buf, "amp_radius", c->amp_radius);
+		model_params_float(buf, "amp_laplace_scale", (double) c->amp_dlap_t * c->amp_lattice);
+	}
 }
 
 /*
@@ -401,18 +460,6 @@ glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 	*p = pp;
 }
 
-void
-glm_not_converged(int64 ledger_id, const char *aggname)
-{
-	ledger_finish(ledger_id, LEDGER_OUTCOME_NOT_CERTIFIED, "minimiser did not converge");
-	ereport(ERROR,
-			(errcode(ERRCODE_DPOBJ_NOT_CERTIFIED),
-			 errmsg("%s: the minimiser did not converge to the required accuracy", aggname),
-			 errdetail("No model was released: the privacy analysis assumes the exact minimiser. "
-					   "The privacy budget of this run is spent."),
-			 errhint("Use a larger \"lambda\" or rescale the features.")));
-}
-
 /* ---- dp_logistic ---- */
 
 /*
@@ -446,29 +493,33 @@ glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int
 
 /*
  * The released values on the public lattice: Output-Gauss adds N_Z(0,
- * sigma2) lattice units to the rounded minimiser (integers only); the
- * objective methods' perturbed minimiser is snapped (post-processing),
- * clamped into int64.
+ * sigma2) lattice units to the rounded minimiser (integers only).  The
+ * objective methods round the minimiser to the approximate minima
+ * perturbation's lattice g2 and add its discrete Laplace noise; both are
+ * integers held exactly in doubles (g2 is a power of two, so theta / g2 is
+ * exact and rint() is an integer), and the one rounded operation, their
+ * sum, is the correctly rounded exact integer sum -- post-processing, like
+ * the snapping to the public lattice that follows.  No clamp: the fine
+ * lattice g2 can be 2^-60 of the minimiser at large epsilon.
  */
 void
 glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
 				 double *theta, int pp)
 {
-	if (method == GLM_METHOD_OUTPUT)
-		for (int j = 0; j < pp; j++)
+	for (int j = 0; j < pp; j++)
+	{
+		if (method == GLM_METHOD_OUTPUT)
 		{
 			int64		a = (int64) llround(theta[j] / c->lattice);
 
 			a += dpnoise_discrete_gaussian(rng, c->sigma2_lattice);
 			theta[j] = (double) a * c->lattice;
+			continue;
 		}
-	else if (c->lattice > 0)
-		for (int j = 0; j < pp; j++)
-		{
-			double		q = fmin(fmax(theta[j] / c->lattice, -ldexp(1.0, 62)), ldexp(1.0, 62));
-
-			theta[j] = (double) llround(q) * c->lattice;
-		}
+		theta[j] = (rint(theta[j] / c->amp_lattice) +
+					(double) dpnoise_discrete_laplace(rng, c->amp_dlap_t, 1)) * c->amp_lattice;
+		theta[j] = rint(theta[j] / c->lattice) * c->lattice;
+	}
 }
 
 Datum
@@ -505,15 +556,13 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	ledger_id = mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method),
 								 p->epsilon, p->delta);
 
-	/* 2.-3. noise and minimiser */
+	/*
+	 * 2.-3. noise and minimiser: always a point within the public radius of
+	 * the argmin (glm.h), paid for by the release's noise
+	 */
 	rng = dpobj_rng_new();
 	b = glm_objective_noise(rng, p->method, &c, pp);
-	if (!glm_minimise(X, c.Reff, p->loss, p->h, c.lambda + c.extra_reg, b,
-					  work, theta, ledger_id))
-	{
-		dpobj_rng_free(rng);
-		glm_not_converged(ledger_id, "dp_logistic");
-	}
+	glm_minimise(X, c.Reff, p->loss, p->h, c.lambda + c.extra_reg, b, work, theta, ledger_id);
 	glm_snap_release(rng, p->method, &c, theta, pp);
 	dpobj_rng_free(rng);
 	if (b)

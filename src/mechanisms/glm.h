@@ -27,6 +27,11 @@ typedef struct GLMCalibration
 	double		eps_prime;		/* CMS */
 	double		extra_reg;		/* CMS Delta (sum form) */
 	double		gamma_scale;	/* CMS: ||b|| ~ Gamma(p, gamma_scale) */
+	/* approximate minima perturbation (objective methods; glm.c) */
+	double		amp_eps;		/* the budget share of the output noise */
+	double		amp_radius;		/* public bound on ||theta^ - argmin|| */
+	double		amp_lattice;	/* the output noise's lattice */
+	uint64		amp_dlap_t;		/* its discrete Laplace scale, lattice units */
 } GLMCalibration;
 
 /* d: features (the intercept, if any, comes on top) */
@@ -39,13 +44,18 @@ extern void glm_design(const GLMState *s, bool intercept, double **X, double **c
 					   double **y, int64 *nobs, int *p);
 
 /*
- * The minimiser is accepted when the gradient of the sum-form objective
- * J = sum_k cnt_k l + (reg/2)||theta||^2 + <b, theta> has norm at most
- * GLM_GRAD_TOL * L * R_eff (L = 1 for both losses): an absolute tolerance,
- * independent of the private row count, so that ||theta - argmin J|| <=
- * GLM_GRAD_TOL L R_eff / reg and Output-Gauss's sensitivity can include it
- * (glm.c: 2 L R_eff (1 + 2 GLM_GRAD_TOL) / lambda, the factor 2 covering the
- * rounding error of the computed gradient; docs/PRIVACY.md "Output-Gauss").
+ * The minimiser (glm_minimise) returns a point whose computed gradient of
+ * the sum-form objective J = sum_k cnt_k l + (reg/2)||theta||^2 + <b, theta>
+ * has norm at most GLM_GRAD_TOL * L * R_eff (L = 1 for both losses), or, where
+ * Newton does not get there, the end point of the accelerated descent, whose
+ * exact gradient is within that bound (src/core/glmdescent.c).  The tolerance
+ * is absolute, independent of the private row count; doubled to cover the
+ * rounding of the computed gradient it is gamma = 2 GLM_GRAD_TOL L R_eff, and
+ * every released point is within r = gamma / reg of argmin J (strong
+ * convexity).  Output-Gauss's sensitivity includes 2 r (glm.c: 2 L R_eff (1 +
+ * 2 GLM_GRAD_TOL) / lambda); the objective methods pay for r with output
+ * noise (approximate minima perturbation, glm.c; docs/PRIVACY.md
+ * "Approximate minimisers").
  */
 #define GLM_GRAD_TOL	1e-6
 
@@ -66,10 +76,11 @@ extern double *glm_minimise_work(int pp);
  * argmin_theta (1/n)[sum_k cnt_k l(y_k <theta, x_k>) + (reg/2)||theta||^2 + <b, theta>]
  * over the design X (glm_minimise_design): the plain-C solver (glmsolve.h);
  * Reff is glmparams_reff(); theta has X's p entries; work is
- * glm_minimise_work(p); false when not certified to GLM_GRAD_TOL L Reff
- * (above).  A pending interrupt is raised through mechanism_poll(ledger_id).
+ * glm_minimise_work(p).  theta always ends within GLM_GRAD_TOL's bound
+ * (above), whatever the rows.  A pending interrupt is raised through
+ * mechanism_poll(ledger_id).
  */
-extern bool glm_minimise(const struct GLMSolveDesign *X, double Reff, GLMLoss loss,
+extern void glm_minimise(const struct GLMSolveDesign *X, double Reff, GLMLoss loss,
 						 double h, double reg, const double *b, double *work,
 						 double *theta, int64 ledger_id);
 
@@ -94,7 +105,5 @@ extern void noisysgd_descend(const GLMParams *p, const double *X, const double *
 							 const double *y, int64 nobs, int pp, int64 T,
 							 double lattice, uint64 sigma2, double denom,
 							 gsl_rng *rng, int64 ledger_id, double *theta);
-
-extern void glm_not_converged(int64 ledger_id, const char *aggname) pg_attribute_noreturn();
 
 #endif							/* DPOBJ_GLM_H */

@@ -4,7 +4,10 @@
  *	  dp_logistic's minimiser in the server (glm.h glm_minimise()): the
  *	  sparse design of a glm_state (huge palloc's), the solver's work
  *	  memory (reserved before the charge), the interrupt poll, and the
- *	  errors of the plain-C solver (glmsolve.c) as PostgreSQL errors.
+ *	  errors of the plain-C solver (glmsolve.c) as PostgreSQL errors.  The
+ *	  solver always ends within the public bound (Newton, else the
+ *	  accelerated descent of glmdescent.c), so no status of it depends on
+ *	  the rows; only an interrupt or a bug stops a run here.
  *
  *	  The solver never longjmps: the poll callback only reports a pending
  *	  cancel or termination, the solver frees its memory and returns
@@ -135,7 +138,7 @@ raise_stopped(int64 ledger_id)
 			 errhint("The privacy budget of this run is spent; run it again.")));
 }
 
-bool
+void
 glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, double reg,
 			 const double *b, double *work, double *theta, int64 ledger_id)
 {
@@ -147,14 +150,14 @@ glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, doubl
 	spec.b = b;
 	/* ||grad J|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
 	spec.grad_tol = GLM_GRAD_TOL * Reff;
+	spec.skip_newton = dpobj_glm_skip_newton;
 	spec.poll = interrupt_pending;
 	spec.work = work;
 	switch (glmsolve_minimise(X, &spec, theta, NULL))
 	{
 		case GLMSOLVE_CONVERGED:
-			return true;
-		case GLMSOLVE_NOT_CONVERGED:
-			return false;
+		case GLMSOLVE_BOUNDED:
+			return;				/* within the public bound either way (glm.h) */
 		case GLMSOLVE_STOPPED:
 			raise_stopped(ledger_id);
 			break;
@@ -172,5 +175,4 @@ glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, doubl
 			(errcode(ERRCODE_INTERNAL_ERROR),
 			 errmsg("dp_logistic: the minimiser refused its input"),
 			 errhint("This is a bug in dpobj; please report it.")));
-	return false;				/* keep compiler quiet */
 }

@@ -185,9 +185,9 @@ mc_logistic_one(gsl_rng *rng, const GLMParams *pk, const GLMCalibration *c,
 {
 	double	   *b = glm_objective_noise(rng, pk->method, c, pp);
 
-	if (!glm_minimise(X, c->Reff, pk->loss, pk->h, c->lambda + c->extra_reg, b,
-					  work, theta, ledger_id))
-		glm_not_converged(ledger_id, "dp_logistic_multiclass");
+	/* always within the public radius the output noise covers (glm.h) */
+	glm_minimise(X, c->Reff, pk->loss, pk->h, c->lambda + c->extra_reg, b,
+				 work, theta, ledger_id);
 	glm_snap_release(rng, pk->method, c, theta, pp);
 	if (b)
 	{

@@ -19,8 +19,13 @@
  *      nothing lost on any path; a caller's work block (spec.work, sized
  *      by glmsolve_work_doubles, checked up to GLMSOLVE_MAX_P) is used
  *      without any malloc and gives the same point bit for bit;
- *   4. out-of-range inputs are GLMSOLVE_INVALID; tolerance 0 is
- *      GLMSOLVE_NOT_CONVERGED within GLMSOLVE_MAX_ITER steps.
+ *   4. out-of-range inputs are GLMSOLVE_INVALID, tolerance 0 and reg 0
+ *      among them (the descent's bound needs both positive);
+ *   5. the fallback: with Newton skipped, the accelerated descent
+ *      (src/core/glmdescent.c) meets the same checks as 1. within its step
+ *      bound; a tolerance below rounding level makes Newton give up (the
+ *      old solver's "not converged") and the descent run its whole bound
+ *      (GLMSOLVE_BOUNDED), ending next to the reference all the same.
  * Prints "N passed, M failed"; exits non-zero on a failure.
  */
 #include <limits.h>
@@ -390,7 +395,7 @@ check_huber_1d(double c, double h, double reg, double b, double expect, const ch
 	P.dense[0][0] = 1.0;
 	prob_add_obs(&P, 0, 1.0, c);
 	P.b[0] = b;
-	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, NULL, NULL, NULL};
+	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, false, NULL, NULL, NULL};
 	prob_finish(&P);
 	st = glmsolve_minimise(&P.X, &P.spec, th, NULL);
 	CHECK(st == GLMSOLVE_CONVERGED && fabs(th[0] - expect) <= 1e-9 / reg + 1e-15,
@@ -472,7 +477,7 @@ check_memory(const Prob *P)
 /*
  * The caller's work memory (spec.work, glmsolve_work_doubles(p) doubles):
  * no malloc at all, and the same point bit for bit as with the solver's own
- * block; the size is p^2 + 4p in size_t, also where it exceeds INT_MAX,
+ * block; the size is p^2 + 5p in size_t, also where it exceeds INT_MAX,
  * and 0 outside 1 .. GLMSOLVE_MAX_P.
  */
 static void
@@ -480,22 +485,22 @@ check_caller_work(const Prob *P)
 {
 	double		th0[MAXP],
 				th[MAXP],
-				work[MAXP * MAXP + 4 * MAXP];
+				work[MAXP * MAXP + 5 * MAXP];
 	GLMSolveSpec s = P->spec;
 	size_t		maxp = GLMSOLVE_MAX_P;
 
-	CHECK(glmsolve_work_doubles(P->p) == (size_t) (P->p * P->p + 4 * P->p) &&
+	CHECK(glmsolve_work_doubles(P->p) == (size_t) (P->p * P->p + 5 * P->p) &&
 		  glmsolve_work_doubles(P->p) <= sizeof(work) / sizeof(double),
-		  "work: p^2 + 4p doubles for p = %d", P->p);
-	CHECK(glmsolve_work_doubles(1) == 5 && glmsolve_work_doubles(0) == 0 &&
+		  "work: p^2 + 5p doubles for p = %d", P->p);
+	CHECK(glmsolve_work_doubles(1) == 6 && glmsolve_work_doubles(0) == 0 &&
 		  glmsolve_work_doubles(-1) == 0 && glmsolve_work_doubles(INT_MIN) == 0 &&
 		  glmsolve_work_doubles(GLMSOLVE_MAX_P + 1) == 0 &&
 		  glmsolve_work_doubles(INT_MAX) == 0,
 		  "work: 0 outside 1 .. GLMSOLVE_MAX_P");
-	CHECK(glmsolve_work_doubles(GLMSOLVE_MAX_P) == maxp * maxp + 4 * maxp &&
+	CHECK(glmsolve_work_doubles(GLMSOLVE_MAX_P) == maxp * maxp + 5 * maxp &&
 		  glmsolve_work_doubles(GLMSOLVE_MAX_P) > (size_t) INT_MAX,
 		  "work: p = GLMSOLVE_MAX_P needs %zu doubles, above INT_MAX, without overflow",
-		  maxp * maxp + 4 * maxp);
+		  maxp * maxp + 5 * maxp);
 	glmsolve_minimise(&P->X, &P->spec, th0, NULL);
 	memset(work, 0xff, sizeof(work));	/* NaN garbage: the solver must not read it first */
 	s.work = work;
@@ -577,8 +582,69 @@ check_edges(const Prob *base)
 	P = *base;
 	P.spec.grad_tol = 0;
 	st = glmsolve_minimise(&P.X, &P.spec, th, &r);
-	CHECK(st == GLMSOLVE_NOT_CONVERGED && r.iterations <= GLMSOLVE_MAX_ITER,
-		  "tolerance 0: not converged after %d steps (status %d)", r.iterations, st);
+	CHECK(st == GLMSOLVE_INVALID, "tolerance 0: invalid (status %d)", st);
+	P = *base;
+	P.spec.reg = 0;
+	st = glmsolve_minimise(&P.X, &P.spec, th, &r);
+	CHECK(st == GLMSOLVE_INVALID, "reg 0: invalid (status %d)", st);
+}
+
+/* ---- 5. the fallback ---- */
+
+/* Newton skipped: the descent alone passes check_random's tests */
+static void
+check_descent(const Prob *base, int id)
+{
+	Prob		P = *base;
+	double		th[MAXP],
+				ref[MAXP],
+				gs,
+				gr;
+	GLMSolveResult res;
+	GLMSolveStatus st;
+
+	prob_repoint(&P);
+	P.spec.skip_newton = true;
+	st = glmsolve_minimise(&P.X, &P.spec, th, &res);
+	gs = t_gradnorm(&P, th);
+	gr = t_reference(&P, ref);
+	CHECK((st == GLMSOLVE_CONVERGED || st == GLMSOLVE_BOUNDED) && res.descent &&
+		  res.iterations == 0 &&
+		  (double) res.descent_steps <= fmax(res.descent_bound - 1.0, 0.0),
+		  "descent %d: status %d after %lld of at most %g steps", id, st,
+		  (long long) res.descent_steps, res.descent_bound);
+	CHECK(gs <= P.spec.grad_tol + 1e-12, "descent %d: ||grad J|| %g <= tol %g", id, gs,
+		  P.spec.grad_tol);
+	CHECK(t_dist(th, ref, P.p) <= (P.spec.grad_tol + 1e-12 + gr) / P.spec.reg,
+		  "descent %d: ||theta - theta_ref|| %g <= (tol + %g) / reg", id, t_dist(th, ref, P.p), gr);
+}
+
+/*
+ * A tolerance no computed gradient reaches: Newton gives up (the old
+ * solver returned "not converged" here), and the descent runs its whole
+ * bound and ends at its guaranteed point, next to the reference.
+ */
+static void
+check_descent_bound(const Prob *base)
+{
+	Prob		P = *base;
+	double		th[MAXP],
+				ref[MAXP],
+				gr;
+	GLMSolveResult res;
+	GLMSolveStatus st;
+
+	prob_repoint(&P);
+	P.spec.grad_tol = 1e-300;
+	st = glmsolve_minimise(&P.X, &P.spec, th, &res);
+	gr = t_reference(&P, ref);
+	CHECK(st == GLMSOLVE_BOUNDED && res.descent && res.iterations >= 1 &&
+		  (double) res.descent_steps + 1.0 == res.descent_bound,
+		  "below rounding: Newton gave up after %d steps, the descent ran %lld of %g (status %d)",
+		  res.iterations, (long long) res.descent_steps, res.descent_bound, st);
+	CHECK(t_gradnorm(&P, th) <= 1e-10 && t_dist(th, ref, P.p) <= (1e-10 + gr) / P.spec.reg,
+		  "below rounding: ||grad J|| %g, ||theta - theta_ref|| %g", t_gradnorm(&P, th),
+		  t_dist(th, ref, P.p));
 }
 
 int
@@ -596,6 +662,7 @@ main(void)
 		check_random_points(&P, r, i);
 		if (P.nobs > 0)
 			check_planted(&P, r, i);
+		check_descent(&P, i);
 	}
 	check_closed_forms();
 	/* a logistic problem that takes a few Newton steps */
@@ -610,6 +677,7 @@ main(void)
 	check_caller_work(&P);
 	check_invalid(&P);
 	check_edges(&P);
+	check_descent_bound(&P);
 	gsl_rng_free(r);
 	return unitcheck_report();
 }

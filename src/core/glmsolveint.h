@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmsolveint.h
+ *	  Internals shared by dp_logistic's solver files: the objective over the
+ *	  distinct rows (glmsolve.c) and the accelerated gradient descent that
+ *	  bounds the solver's distance to the argmin (glmdescent.c).  Plain C.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_GLMSOLVEINT_H
+#define DPOBJ_GLMSOLVEINT_H
+
+#include "glmsolve.h"
+
+/*
+ * The objective F = J / n over the distinct rows (glmsolve.h's design),
+ * n = max(1, sum of counts); comp is p doubles of work memory for the
+ * compensated gradient sums.
+ */
+typedef struct GLMProblem
+{
+	int64_t		nobs;
+	int			p;
+	const int  *row;
+	const double *cnt;
+	const double *y;
+	const int64_t *start;
+	const int  *col;
+	const double *val;
+	GLMLoss		loss;
+	double		h;
+	double		reg;
+	const double *b;			/* linear term, or NULL */
+	double		scale;			/* 1/n */
+	double	   *comp;			/* p doubles: compensation of the gradient sums */
+} GLMProblem;
+
+/*
+ * F(theta); with g, its gradient (compensated sums); with H (p x p,
+ * row-major), its (generalised) Hessian, both triangles filled.
+ */
+extern double glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H);
+
+extern double glmproblem_norm2(const double *v, int p);
+
+/*
+ * Accelerated gradient descent from theta = 0 for its step bound, or
+ * until the computed ||grad J|| <= spec->grad_tol (glmdescent.c); work:
+ * 3p doubles.  GLMSOLVE_CONVERGED, GLMSOLVE_BOUNDED or GLMSOLVE_STOPPED.
+ */
+extern GLMSolveStatus glmdescent_run(const GLMProblem *o, const GLMSolveSpec *spec,
+									 double *theta, double *work, GLMSolveResult *res);
+
+#endif							/* DPOBJ_GLMSOLVEINT_H */
