@@ -56,9 +56,15 @@ ledger_charge_failed(LedgerStatus status, const char *what, const char *why)
 					 "dpobj.ledger_timeout and docs/ARCHITECTURE.md (\"The ledger\").")));
 }
 
+const char *
+ledger_cost_kind_name(LedgerCostKind kind)
+{
+	return kind == LEDGER_COST_ZCDP ? "zcdp" : kind == LEDGER_COST_PURE ? "pure" : "approx";
+}
+
 int64
 ledger_charge(const char *mechanism, double epsilon, double delta,
-			  const char *relation)
+			  const LedgerCost *cost, const char *relation)
 {
 	LedgerRequest req;
 	LedgerReply reply;
@@ -69,6 +75,7 @@ ledger_charge(const char *mechanism, double epsilon, double delta,
 	strlcpy(req.rolname, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
 	strlcpy(req.epsilon, float8out_internal(epsilon), sizeof(req.epsilon));
 	strlcpy(req.delta, float8out_internal(delta), sizeof(req.delta));
+	req.cost = *cost;
 
 	ledger_runs_flush();
 	status = ledger_call(&req, &reply, &why);
@@ -82,8 +89,8 @@ ledger_charge(const char *mechanism, double epsilon, double delta,
 LedgerBudgetStatus
 ledger_charge_budget(Oid relid, Oid analyst, const char *rolname,
 					 const char *mechanism, const char *epsilon,
-					 const char *delta, const char *relation,
-					 int64 *ledger_id, char *remaining_epsilon,
+					 const char *delta, const LedgerCost *cost,
+					 const char *relation, int64 *ledger_id, char *remaining_epsilon,
 					 char *remaining_delta)
 {
 	LedgerRequest req;
@@ -97,6 +104,7 @@ ledger_charge_budget(Oid relid, Oid analyst, const char *rolname,
 	strlcpy(req.rolname, rolname, NAMEDATALEN);
 	strlcpy(req.epsilon, epsilon, sizeof(req.epsilon));
 	strlcpy(req.delta, delta, sizeof(req.delta));
+	req.cost = *cost;
 
 	ledger_runs_flush();
 	status = ledger_call(&req, &reply, &why);
