@@ -119,6 +119,40 @@ run_cases() {
 
 run_cases preloaded
 
+# How many runs a (1, 1e-6) budget admits: noisy GD at (0.1, 1e-7) (cost rho, composed by
+# the zCDP accountant) and OPDisc at (0.1, 1e-7) (approximate DP, added up): train until
+# DP004, and dpobj.runs_left() asked before the first run.
+admitted() { # MECH OPTIONS
+    dpobj_psql -d "$DB" -At <<SQL
+CREATE TABLE t10_$1 AS SELECT * FROM t10;
+SELECT dpobj.protect('t10_$1') \\gset
+SELECT dpobj.grant_budget('t10_$1', current_user::regrole, 1, 1e-6) \\gset
+SELECT dpobj.runs_left('t10_$1', '$1', 0.1, 1e-7, '$2') AS said \\gset
+DO \$\$
+DECLARE n int := 0;
+BEGIN
+    LOOP
+        BEGIN
+            PERFORM dpobj.train('t10_$1', '$1', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '$2');
+            n := n + 1;
+        EXCEPTION
+            WHEN SQLSTATE 'DP004' THEN EXIT;
+            WHEN SQLSTATE 'DP006' THEN n := n + 1;   -- charged, failed: still admitted
+        END;
+    END LOOP;
+    RAISE NOTICE 'admitted %', n;
+END \$\$;
+SELECT :said;
+SQL
+}
+ADMITTED=""
+for m in "noisysgd:{\"R\": 2, \"T\": 10}" "opdisc:{}"; do
+    said="$(admitted "${m%%:*}" "${m#*:}" 2>"$OUT/admitted.err")"
+    n="$(sed -n 's/.*NOTICE:  admitted \([0-9]*\)/\1/p' "$OUT/admitted.err")"
+    dpobj_log "(1, 1e-6) budget, ${m%%:*} at (0.1, 1e-7): $n runs admitted (runs_left said $said)"
+    ADMITTED+="| ${m%%:*} | $n | $said |"$'\n'
+done
+
 if [[ "$BENCH_FALLBACK" == 1 ]]; then
     dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$DPOBJ_PGDATA" -m fast -w stop >/dev/null
     dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$DPOBJ_PGDATA" -l "$DPOBJ_PGLOG" -w -t 120 \
@@ -144,6 +178,13 @@ table="$OUT/table.md"
     echo "| dpobj | case | clients | runs/s | mean latency ms | load before |"
     echo "|---|---|---:|---:|---:|---|"
     printf '%s\n' "${ROWS[@]}"
+    echo
+    echo "Runs at (epsilon, delta) = (0.1, 1e-7) that one (1, 1e-6) budget admits (train until"
+    echo "DP004; noisy GD is composed in zCDP, OPDisc is approximate DP and adds up):"
+    echo
+    echo "| mechanism | runs admitted | dpobj.runs_left() before the first |"
+    echo "|---|---:|---:|"
+    printf '%s' "$ADMITTED"
 } >"$table"
 cat "$table"
 
