@@ -36,32 +36,7 @@ t_is "runs_left() says $K before anything is spent" \
     "$(t_psql -d "$DB" -c "SET ROLE dpobj_race_analyst" \
         -c "SELECT dpobj.runs_left('pts', 'noisysgd', 0.1, 0.0000001, '{\"R\": 2, \"T\": 5}')")" "$K"
 
-{
-    printf 'SET ROLE dpobj_race_analyst;\n\\set VERBOSITY sqlstate\n'
-    for ((j = 0; j < M; j++)); do printf '%s\n' "$RUN"; done
-} >"$WORK/session.sql"
-
-start=$(date +%s)
-pids=()
-for ((s = 0; s < N; s++)); do
-    psql -X -q -At -v ON_ERROR_STOP=0 -d "$DB" -f "$WORK/session.sql" \
-        >"$WORK/out.$s" 2>"$WORK/err.$s" &
-    pids+=($!)
-done
-for p in "${pids[@]}"; do
-    wait "$p"
-done
-echo "# $N sessions x $M attempts in $(($(date +%s) - start))s"
-
-successes=$(cat "$WORK"/out.* | grep -c '^trained ' || true)
-refusals=$(cat "$WORK"/err.* | grep -c '^psql:.*ERROR:  DP004$' || true)
-others=$(cat "$WORK"/err.* | grep -v '^psql:.*ERROR:  DP004$' | grep -c . || true)
-t_is "exactly $K of $((N * M)) attempts trained a model" "$successes" "$K"
-t_is "all other attempts were refused with DP004" "$refusals" "$((N * M - K))"
-t_is "no other error (deadlock, ledger failure, ...)" "$others" "0"
-if [[ "$others" != 0 ]]; then
-    cat "$WORK"/err.* | grep -v '^psql:.*ERROR:  DP004$' | sort | uniq -c | head -n 10 | sed 's/^/# /'
-fi
+t_race "$DB" "$N" "$M" "$K" "$RUN" "$WORK"
 t_is "spent_rho = K rho = the ledger's sum, the linear part untouched" \
     "$(t_psql -d "$DB" -c "SELECT b.spent_rho = sum(l.rho) AND count(*) = $K AND b.spent_epsilon = 0
                                    AND bool_and(l.kind = 'zcdp' AND l.accounted = 'rho')
