@@ -56,12 +56,6 @@ ledger_charge_failed(LedgerStatus status, const char *what, const char *why)
 					 "dpobj.ledger_timeout and docs/ARCHITECTURE.md (\"The ledger\").")));
 }
 
-const char *
-ledger_cost_kind_name(LedgerCostKind kind)
-{
-	return kind == LEDGER_COST_ZCDP ? "zcdp" : kind == LEDGER_COST_PURE ? "pure" : "approx";
-}
-
 int64
 ledger_charge(const char *mechanism, double epsilon, double delta,
 			  const LedgerCost *cost, const char *relation)

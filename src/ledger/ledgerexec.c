@@ -126,6 +126,13 @@ ledger_outcome_name(LedgerOutcome outcome)
 	}
 }
 
+/* the ledger's text of a cost kind (column kind) */
+const char *
+ledger_cost_kind_name(LedgerCostKind kind)
+{
+	return kind == LEDGER_COST_ZCDP ? "zcdp" : kind == LEDGER_COST_PURE ? "pure" : "approx";
+}
+
 /* an outcome request for ledger row id of database dboid */
 void
 ledger_finish_request(LedgerRequest *req, Oid dboid, int64 id, LedgerOutcome outcome,
