@@ -93,6 +93,10 @@ SELECT dpobj.train('regress_zcdp.v', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7
 SELECT l.rho >= ((s.m).params->>'rho')::numeric AS rho_rounded_up,
        l.rho < ((s.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
   FROM sgd s, dpobj.ledger l WHERE l.relation = 'regress_zcdp.v' AND l.kind = 'zcdp';
+-- converted back at the run's delta, that rho gives the run's epsilon, from above, by a hair
+SELECT dpobj.zcdp_epsilon(rho, 1e-7) >= 0.1 AS upper_bound,
+       dpobj.zcdp_epsilon(rho, 1e-7) < 0.1 + 1e-8 AS tight
+  FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' AND kind = 'zcdp';
 SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
 SELECT mechanism, kind, rho IS NOT NULL AS has_rho, accounted, epsilon, delta
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' ORDER BY id;
