@@ -422,3 +422,143 @@ COMMENT ON AGGREGATE dpobj.dp_evaluate(float8[], float8, float8, float8, jsonb) 
     'DP evaluation of a linear regression model (options {"model": m::text}): MAE, RMSE, R^2 with noise-aware 95% intervals from discrete-Laplace-noised sums of the rows clamped to the model''s [y_min, y_max]';
 COMMENT ON FUNCTION dpobj.evaluate(regclass, dpobj.model, text[], text, numeric, numeric, jsonb) IS
     'Evaluate a model on a protected table without reading it, charged to the caller''s budget like dpobj.train(): a DP confusion matrix for a classifier, DP MAE/RMSE/R^2 for a linear regression model (options: "filter")';
+
+--------------------------------------------------------------------------
+-- Z1. The zCDP accountant (docs/PRIVACY.md, "Composition: the zCDP
+-- filter"; src/protected/accountant.c).  Every run records the form of its
+-- cost: kind 'zcdp' (a Gaussian release calibrated in zero-concentrated DP:
+-- rho, the level its calibration used, rounded up), 'pure' (epsilon-DP:
+-- rho = epsilon^2 / 2, rounded up) or 'approx' ((epsilon, delta)-DP only);
+-- the analyst-facing (epsilon, delta) stays in epsilon and delta.  A
+-- budget stays (epsilon, delta); its spend is a linear part (spent_epsilon,
+-- spent_delta: the runs counted as (epsilon, delta)) and spent_rho (the
+-- runs counted by rho), and a run is admitted when the composed total fits
+-- (dpobj.budget_admits).  Rows of 0.1.0 and 0.2.0 are approximate-DP rows
+-- counted linearly, which is exactly how they were charged.
+--------------------------------------------------------------------------
+ALTER TABLE dpobj.ledger
+    ADD COLUMN kind text NOT NULL DEFAULT 'approx'
+        CONSTRAINT ledger_kind_check CHECK (kind IN ('approx', 'pure', 'zcdp')),
+    ADD COLUMN rho numeric
+        CONSTRAINT ledger_rho_check CHECK (rho > 0 AND rho < 'Infinity'),
+    ADD COLUMN accounted text DEFAULT 'linear'
+        CONSTRAINT ledger_accounted_check CHECK (accounted IN ('linear', 'rho')),
+    ADD CONSTRAINT ledger_kind_rho_check CHECK ((kind = 'approx') = (rho IS NULL));
+-- new rows name their kind and how they were counted (NULL: no budget)
+ALTER TABLE dpobj.ledger ALTER COLUMN kind DROP DEFAULT;
+ALTER TABLE dpobj.ledger ALTER COLUMN accounted DROP DEFAULT;
+-- direct runs of 0.1.0 and 0.2.0 were charged to no budget (the
+-- append-only triggers are off for this one statement of the update)
+ALTER TABLE dpobj.ledger DISABLE TRIGGER ledger_append_only;
+ALTER TABLE dpobj.ledger DISABLE TRIGGER ledger_rolid;
+UPDATE dpobj.ledger SET accounted = NULL WHERE budget_id IS NULL;
+ALTER TABLE dpobj.ledger ENABLE TRIGGER ledger_append_only;
+ALTER TABLE dpobj.ledger ENABLE TRIGGER ledger_rolid;
+COMMENT ON COLUMN dpobj.ledger.kind IS
+    'Form of the run''s privacy cost: zcdp (calibrated in zero-concentrated DP, cost rho), pure (epsilon-DP, rho = epsilon^2/2) or approx ((epsilon, delta)-DP only)';
+COMMENT ON COLUMN dpobj.ledger.rho IS
+    'zCDP cost of a zcdp or pure run (rounded up); NULL for approx';
+COMMENT ON COLUMN dpobj.ledger.accounted IS
+    'How the run counts against its budget: linear ((epsilon, delta) summed) or rho (summed, composed in zCDP); NULL for a run charged to no budget';
+
+-- The ledger stays append-only for the new columns too (the privacy
+-- unit columns of U1 included).
+CREATE OR REPLACE FUNCTION dpobj.ledger_guard()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog
+AS $$
+BEGIN
+    IF TG_OP = 'DELETE' OR TG_OP = 'TRUNCATE' THEN
+        RAISE EXCEPTION 'dpobj.ledger is append-only'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Ledger rows record spent privacy budget and cannot be removed.';
+    END IF;
+    IF OLD.outcome <> 'charged'
+       OR NEW.id <> OLD.id OR NEW.charged_at <> OLD.charged_at
+       OR NEW.rolname <> OLD.rolname OR NEW.mechanism <> OLD.mechanism
+       OR NEW.epsilon <> OLD.epsilon OR NEW.delta <> OLD.delta
+       OR NEW.relation IS DISTINCT FROM OLD.relation OR NEW.budget_id IS DISTINCT FROM OLD.budget_id
+       OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.rho IS DISTINCT FROM OLD.rho
+       OR NEW.accounted IS DISTINCT FROM OLD.accounted
+       OR NEW.privacy_unit IS DISTINCT FROM OLD.privacy_unit
+       OR NEW.rows_per_unit IS DISTINCT FROM OLD.rows_per_unit THEN
+        RAISE EXCEPTION 'dpobj.ledger is append-only'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Only the outcome of a charged run can be recorded, once.';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+-- spent_epsilon / spent_delta: the sum over the budget's rows accounted
+-- 'linear'; spent_rho: the sum of rho over its rows accounted 'rho'.
+ALTER TABLE dpobj.budgets
+    ADD COLUMN spent_rho numeric NOT NULL DEFAULT 0
+        CONSTRAINT budgets_spent_rho_check CHECK (spent_rho >= 0 AND spent_rho < 'Infinity');
+COMMENT ON COLUMN dpobj.budgets.spent_rho IS
+    'zCDP part of the spend: the sum of rho over the runs counted by rho (the linear part is spent_epsilon, spent_delta)';
+
+-- The accountant's arithmetic (C, rounding against the analyst).  They
+-- depend on their arguments only.
+CREATE FUNCTION dpobj.zcdp_epsilon(rho numeric, delta numeric)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_zcdp_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.zcdp_epsilon(numeric, numeric) IS
+    'An upper bound on the epsilon that rho-zCDP guarantees at delta (Renyi conversion, rounded up); 0 for rho = 0, NULL when delta is not in (0, 1)';
+
+CREATE FUNCTION dpobj.budget_admits(granted_epsilon numeric, granted_delta numeric,
+                                    spent_epsilon numeric, spent_delta numeric,
+                                    spent_rho numeric, kind text,
+                                    epsilon numeric, delta numeric, rho numeric)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_budget_admits'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_admits(numeric, numeric, numeric, numeric, numeric, text, numeric, numeric, numeric) IS
+    'The admission rule: does one more run of this kind and cost fit a budget with this spend (docs/PRIVACY.md)';
+
+CREATE FUNCTION dpobj.budget_remaining_epsilon(granted_epsilon numeric, granted_delta numeric,
+                                               spent_epsilon numeric, spent_delta numeric,
+                                               spent_rho numeric)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_remaining_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_remaining_epsilon(numeric, numeric, numeric, numeric, numeric) IS
+    'Epsilon still available at the budget''s delta under the accountant';
+
+-- The odometer: remaining epsilon at the budget's delta under the
+-- accountant, the spend's zCDP part, and whether approximate-DP runs are
+-- still admitted.  spent_epsilon is now the composed spend at the granted
+-- delta (linear part + the zCDP part converted at the delta left to it).
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon OPERATOR(pg_catalog.+)
+         COALESCE(dpobj.zcdp_epsilon(b.spent_rho, b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta),
+                  b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon) AS spent_epsilon,
+       b.spent_delta,
+       dpobj.budget_remaining_epsilon(b.granted_epsilon, b.granted_delta, b.spent_epsilon,
+                                      b.spent_delta, b.spent_rho) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta AS remaining_delta,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       b.spent_rho,
+       b.spent_rho OPERATOR(pg_catalog.=) 0 AS approx_admitted
+  FROM dpobj.budgets b
+  JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets: granted, spent (composed by the accountant) and remaining (epsilon, delta) per table, the zCDP part rho, and whether approximate-DP runs are still admitted';
+
+-- How many more runs of a mechanism at (epsilon, delta) the caller's
+-- budget admits, by the admission rule itself, before spending anything.
+CREATE FUNCTION dpobj.runs_left(rel regclass, mechanism text, epsilon numeric,
+                                delta numeric, options jsonb DEFAULT '{}')
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_runs_left'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.runs_left(regclass, text, numeric, numeric, jsonb) IS
+    'How many more dpobj.train() runs of this mechanism at (epsilon, delta) your budget on the table admits (the accountant''s rule; nothing is charged)';

@@ -13,7 +13,7 @@ RETURNS TABLE (n bigint, mechanism text, epsilon numeric, delta numeric,
                relation text, outcome text, detail text, rolname name)
 LANGUAGE sql AS $$
   SELECT count(*), mechanism, epsilon, delta, relation, outcome, detail, rolname
-    FROM dpobj.ledger GROUP BY 2, 3, 4, 5, 6, 7, 8 ORDER BY 3, 4, 6, 8
+    FROM dpobj.ledger GROUP BY 2, 3, 4, 5, 6, 7, 8 ORDER BY 3, 4, 6, 8, 5, 7
 $$;
 
 -- a released run

@@ -13,11 +13,13 @@
 #   logistic         SELECT dpobj.dp_logistic(...) FROM t10              (direct)
 #   train_opdisc     SELECT dpobj.train('t10', 'opdisc', ...)            (protected path)
 #   train_logistic   SELECT dpobj.train('t10', 'logistic', ...)          (protected path)
+#   train_noisysgd   SELECT dpobj.train('t10', 'noisysgd', ...)          (protected path, zCDP)
 #
-# Each run is a privacy charge plus its outcome in dpobj.ledger.  The sessions set
+# Each run is a privacy charge plus its outcome in dpobj.ledger.  The direct cases set
 # dpobj.seed = 1 (superuser, tests only): every run draws the same noise, so every run
 # succeeds -- with fresh noise a 10-row dp_logistic now and then does not converge (DP001),
-# which would abort a pgbench client.  Then, unless
+# which would abort a pgbench client.  Protected runs refuse a seed, so the train_* cases
+# draw fresh noise (train_logistic may then fail now and then: prefer train_noisysgd).  Then, unless
 # BENCH_FALLBACK=0, the server is restarted WITHOUT preloading dpobj and the cases run
 # again (the one-shot background worker per ledger write that dpobj falls back to).
 # Prints a markdown table (runs/s = pgbench tps, mean latency, load average before each
@@ -70,6 +72,10 @@ SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 3) > 0 AS y,
   FROM generate_series(1, 10) i;
 SELECT dpobj.protect('t10');
 SELECT dpobj.grant_budget('t10', current_user::regrole, 1e12, 0.5);
+-- zCDP runs on a budget of their own (approximate-DP runs after them are refused)
+CREATE TABLE t10z AS SELECT * FROM t10;
+SELECT dpobj.protect('t10z');
+SELECT dpobj.grant_budget('t10z', current_user::regrole, 1e12, 0.5);
 SQL
 
 cat >"$OUT/halfspace.sql" <<'SQL'
@@ -84,16 +90,22 @@ SQL
 cat >"$OUT/train_logistic.sql" <<'SQL'
 SELECT (dpobj.train('t10', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 2, "lambda": 10}')).weights;
 SQL
+cat >"$OUT/train_noisysgd.sql" <<'SQL'
+SELECT (dpobj.train('t10z', 'noisysgd', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 2, "T": 10}')).weights;
+SQL
 
 ROWS=()
 run_cases() {
-    local mode="$1" c n tps lat load
+    local mode="$1" c n tps lat load seed
     for c in $BENCH_CASES; do
+        # protected runs refuse a seed
+        seed="-c dpobj.seed=1"
+        [[ "$c" == train_* ]] && seed=""
         # one untimed run: the script works and the plan cache is warm
-        PGOPTIONS="-c dpobj.seed=1" dpobj_psql -d "$DB" -At -f "$OUT/$c.sql" >/dev/null
+        PGOPTIONS="$seed" dpobj_psql -d "$DB" -At -f "$OUT/$c.sql" >/dev/null
         for n in $BENCH_CLIENTS; do
             load="$(cut -d' ' -f1-3 /proc/loadavg)"
-            PGOPTIONS="-c dpobj.seed=1" \
+            PGOPTIONS="$seed" \
             pgbench -n -d "$DB" -f "$OUT/$c.sql" -c "$n" -j "$((n < 2 ? n : 2))" \
                 -T "$BENCH_SECONDS" >"$OUT/$mode.$c.$n.txt" 2>&1 ||
                 { cat "$OUT/$mode.$c.$n.txt" >&2; dpobj_die "pgbench failed ($mode $c $n)"; }
@@ -106,6 +118,40 @@ run_cases() {
 }
 
 run_cases preloaded
+
+# How many runs a (1, 1e-6) budget admits: noisy GD at (0.1, 1e-7) (cost rho, composed by
+# the zCDP accountant) and OPDisc at (0.1, 1e-7) (approximate DP, added up): train until
+# DP004, and dpobj.runs_left() asked before the first run.
+admitted() { # MECH OPTIONS
+    dpobj_psql -d "$DB" -At <<SQL
+CREATE TABLE t10_$1 AS SELECT * FROM t10;
+SELECT dpobj.protect('t10_$1') \\gset
+SELECT dpobj.grant_budget('t10_$1', current_user::regrole, 1, 1e-6) \\gset
+SELECT dpobj.runs_left('t10_$1', '$1', 0.1, 1e-7, '$2') AS said \\gset
+DO \$\$
+DECLARE n int := 0;
+BEGIN
+    LOOP
+        BEGIN
+            PERFORM dpobj.train('t10_$1', '$1', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '$2');
+            n := n + 1;
+        EXCEPTION
+            WHEN SQLSTATE 'DP004' THEN EXIT;
+            WHEN SQLSTATE 'DP006' THEN n := n + 1;   -- charged, failed: still admitted
+        END;
+    END LOOP;
+    RAISE NOTICE 'admitted %', n;
+END \$\$;
+SELECT :said;
+SQL
+}
+ADMITTED=""
+for m in "noisysgd:{\"R\": 2, \"T\": 10}" "opdisc:{}"; do
+    said="$(admitted "${m%%:*}" "${m#*:}" 2>"$OUT/admitted.err")"
+    n="$(sed -n 's/.*NOTICE:  admitted \([0-9]*\)/\1/p' "$OUT/admitted.err")"
+    dpobj_log "(1, 1e-6) budget, ${m%%:*} at (0.1, 1e-7): $n runs admitted (runs_left said $said)"
+    ADMITTED+="| ${m%%:*} | $n | $said |"$'\n'
+done
 
 if [[ "$BENCH_FALLBACK" == 1 ]]; then
     dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$DPOBJ_PGDATA" -m fast -w stop >/dev/null
@@ -132,6 +178,13 @@ table="$OUT/table.md"
     echo "| dpobj | case | clients | runs/s | mean latency ms | load before |"
     echo "|---|---|---:|---:|---:|---|"
     printf '%s\n' "${ROWS[@]}"
+    echo
+    echo "Runs at (epsilon, delta) = (0.1, 1e-7) that one (1, 1e-6) budget admits (train until"
+    echo "DP004; noisy GD is composed in zCDP, OPDisc is approximate DP and adds up):"
+    echo
+    echo "| mechanism | runs admitted | dpobj.runs_left() before the first |"
+    echo "|---|---:|---:|"
+    printf '%s' "$ADMITTED"
 } >"$table"
 cat "$table"
 

@@ -59,10 +59,24 @@ dpobj_noise_scale_ok(double sigma)
 	return isfinite(sigma) && sigma >= DBL_MIN;
 }
 
+/*
+ * The last rho computed: a run asks for the same (eps, delta) up to three
+ * times (train()'s argument check, its cost for the ledger, the final
+ * function), and zcdp_rho's bisection costs about a hundred conversions.
+ * A pure function of its arguments, so remembering it changes nothing.
+ */
+static double zcdp_cache_eps = NAN;
+static double zcdp_cache_delta = NAN;
+static double zcdp_cache_rho = NAN;
+
 double
 dpobj_zcdp_rho_checked(const char *aggname, double eps, double delta)
 {
-	double		rho = zcdp_rho(eps, delta);
+	double		rho;
+
+	if (eps == zcdp_cache_eps && delta == zcdp_cache_delta)
+		return zcdp_cache_rho;
+	rho = zcdp_rho(eps, delta);
 
 	if (dp_calib_last_status() == DP_CALIB_INFEASIBLE)
 		ereport(ERROR,
@@ -77,6 +91,9 @@ dpobj_zcdp_rho_checked(const char *aggname, double eps, double delta)
 				 errmsg("%s: no zCDP level can be computed for epsilon %g and delta %g (%s)",
 						aggname, eps, delta, dp_calib_status_name(dp_calib_last_status())),
 				 errhint("Use an epsilon and a delta of ordinary magnitude; docs/PRIVACY.md explains the conversion.")));
+	zcdp_cache_eps = eps;
+	zcdp_cache_delta = delta;
+	zcdp_cache_rho = rho;
 	return rho;
 }
 

@@ -58,7 +58,7 @@ ledger_charge_failed(LedgerStatus status, const char *what, const char *why)
 
 int64
 ledger_charge(const char *mechanism, double epsilon, double delta,
-			  const char *relation)
+			  const LedgerCost *cost, const char *relation)
 {
 	LedgerRequest req;
 	LedgerReply reply;
@@ -69,6 +69,7 @@ ledger_charge(const char *mechanism, double epsilon, double delta,
 	strlcpy(req.rolname, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
 	strlcpy(req.epsilon, float8out_internal(epsilon), sizeof(req.epsilon));
 	strlcpy(req.delta, float8out_internal(delta), sizeof(req.delta));
+	req.cost = *cost;
 
 	ledger_runs_flush();
 	status = ledger_call(&req, &reply, &why);
@@ -82,8 +83,8 @@ ledger_charge(const char *mechanism, double epsilon, double delta,
 LedgerBudgetStatus
 ledger_charge_budget(Oid relid, Oid analyst, const char *rolname,
 					 const char *mechanism, const char *epsilon,
-					 const char *delta, const char *relation,
-					 int64 *ledger_id, char *remaining_epsilon,
+					 const char *delta, const LedgerCost *cost,
+					 const char *relation, int64 *ledger_id, char *remaining_epsilon,
 					 char *remaining_delta)
 {
 	LedgerRequest req;
@@ -97,6 +98,7 @@ ledger_charge_budget(Oid relid, Oid analyst, const char *rolname,
 	strlcpy(req.rolname, rolname, NAMEDATALEN);
 	strlcpy(req.epsilon, epsilon, sizeof(req.epsilon));
 	strlcpy(req.delta, delta, sizeof(req.delta));
+	req.cost = *cost;
 
 	ledger_runs_flush();
 	status = ledger_call(&req, &reply, &why);

@@ -52,6 +52,26 @@ typedef enum LedgerBudgetStatus
 /* numeric text of a remaining budget, for the refusal hint */
 #define LEDGER_AMOUNT_LEN		64
 
+/*
+ * The form of a run's privacy cost (column dpobj.ledger.kind): what its
+ * mechanism guarantees, so that the accountant composes it as tightly as
+ * that allows (src/protected/accountant.h, docs/PRIVACY.md).
+ */
+typedef enum LedgerCostKind
+{
+	LEDGER_COST_APPROX = 0,		/* (epsilon, delta)-DP only */
+	LEDGER_COST_PURE,			/* epsilon-DP, hence epsilon^2/2-zCDP */
+	LEDGER_COST_ZCDP			/* calibrated in zCDP: rho */
+} LedgerCostKind;
+
+typedef struct LedgerCost
+{
+	LedgerCostKind kind;
+	char		rho[LEDGER_AMOUNT_LEN]; /* exact decimal text >= the rho used; "" for approx */
+} LedgerCost;
+
+extern const char *ledger_cost_kind_name(LedgerCostKind kind);
+
 /* Outcomes of a charged run (column dpobj.ledger.outcome) */
 #define LEDGER_OUTCOME_CHARGED		"charged"	/* in flight, or crashed */
 #define LEDGER_OUTCOME_RELEASED		"released"	/* the model left its query */
@@ -69,14 +89,15 @@ typedef enum LedgerBudgetStatus
  * relation may be NULL.
  */
 extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
-						   const char *relation);
+						   const LedgerCost *cost, const char *relation);
 
 /*
  * The protected path's charge: in ONE transaction of the ledger
  * worker, a guarded UPDATE of the (relid, analyst) row of dpobj.budgets
- * (spent + charge <= granted, for epsilon and for delta) and the INSERT of
- * the ledger row that records it (with the relation, the role and the
- * budget id); then COMMIT.  Concurrent charges serialise on the budget
+ * (the accountant's rule, dpobj.budget_admits(): the composed spend with
+ * this run stays within the granted (epsilon, delta); accountant.h) and the
+ * INSERT of the ledger row that records it (with the relation, the role,
+ * the budget id, the cost's kind and rho); then COMMIT.  Concurrent charges serialise on the budget
  * row's lock, and each re-checks the guard against the committed spend, so
  * N racing sessions get exactly as many charges as the budget covers.
  *
@@ -96,6 +117,7 @@ extern LedgerBudgetStatus ledger_charge_budget(Oid relid, Oid analyst,
 											   const char *mechanism,
 											   const char *epsilon,
 											   const char *delta,
+											   const LedgerCost *cost,
 											   const char *relation,
 											   int64 *ledger_id,
 											   char *remaining_epsilon,

@@ -33,10 +33,16 @@ enum
 	LEDGER_NSTMT
 };
 
+/* the run is counted by its rho: zcdp always, pure once the budget has rho */
+#define BY_RHO(kind) \
+	"(" kind " OPERATOR(pg_catalog.=) 'zcdp' OR (" kind " OPERATOR(pg_catalog.=) 'pure' " \
+	"AND spent_rho OPERATOR(pg_catalog.>) 0))"
+
 static const char *const ledger_sql[LEDGER_NSTMT] = {
 	/* STMT_CHARGE: a direct aggregate run */
-	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation) "
-	"VALUES ($1::pg_catalog.name, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5) "
+	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, kind, rho) "
+	"VALUES ($1::pg_catalog.name, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5, "
+	"        $6, $7::pg_catalog.numeric) "
 	"RETURNING id",
 
 	/* STMT_FINISH: only a 'charged' row gets an outcome, once (ledger_guard) */
@@ -47,26 +53,35 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	/*
 	 * STMT_BUDGET_DEBIT: the UPDATE takes the budget row's lock; a
 	 * concurrent debit (another transaction) blocks on it and, under READ
-	 * COMMITTED, re-evaluates the guard against the committed row.  Debits
-	 * of one writer's batch run in one transaction and see each other.
+	 * COMMITTED, re-evaluates the guard -- the accountant's rule,
+	 * dpobj.budget_admits() (accountant.c) -- and the new spend against the
+	 * committed row.  Debits of one writer's batch run in one transaction
+	 * and see each other.  A run is added to the linear part (spent_epsilon,
+	 * spent_delta) or to spent_rho; RETURNING says which.
 	 */
 	"UPDATE dpobj.budgets "
-	"   SET spent_epsilon = spent_epsilon OPERATOR(pg_catalog.+) $3::pg_catalog.numeric, "
-	"       spent_delta = spent_delta OPERATOR(pg_catalog.+) $4::pg_catalog.numeric "
+	"   SET spent_epsilon = spent_epsilon OPERATOR(pg_catalog.+) "
+	"         CASE WHEN " BY_RHO("$5") " THEN 0 ELSE $3::pg_catalog.numeric END, "
+	"       spent_delta = spent_delta OPERATOR(pg_catalog.+) "
+	"         CASE WHEN " BY_RHO("$5") " THEN 0 ELSE $4::pg_catalog.numeric END, "
+	"       spent_rho = spent_rho OPERATOR(pg_catalog.+) "
+	"         CASE WHEN " BY_RHO("$5") " THEN $6::pg_catalog.numeric ELSE 0 END "
 	" WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2 "
-	"   AND spent_epsilon OPERATOR(pg_catalog.+) $3::pg_catalog.numeric "
-	"       OPERATOR(pg_catalog.<=) granted_epsilon "
-	"   AND spent_delta OPERATOR(pg_catalog.+) $4::pg_catalog.numeric "
-	"       OPERATOR(pg_catalog.<=) granted_delta "
-	"RETURNING id",
+	"   AND dpobj.budget_admits(granted_epsilon, granted_delta, spent_epsilon, spent_delta, "
+	"         spent_rho, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
+	"         $6::pg_catalog.numeric) "
+	"RETURNING id, CASE WHEN " BY_RHO("$5") " THEN 'rho' ELSE 'linear' END",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
-	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id) "
-	"VALUES ($1::pg_catalog.name, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5, $6) "
+	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id, "
+	"                          kind, rho, accounted) "
+	"VALUES ($1::pg_catalog.name, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5, $6, "
+	"        $7, $8::pg_catalog.numeric, $9) "
 	"RETURNING id",
 
-	/* STMT_BUDGET_REMAINING: for the refusal's hint */
-	"SELECT (granted_epsilon OPERATOR(pg_catalog.-) spent_epsilon)::pg_catalog.text, "
+	/* STMT_BUDGET_REMAINING: for the refusal's hint (the accountant's view) */
+	"SELECT dpobj.budget_remaining_epsilon(granted_epsilon, granted_delta, spent_epsilon, "
+	"         spent_delta, spent_rho)::pg_catalog.text, "
 	"       (granted_delta OPERATOR(pg_catalog.-) spent_delta)::pg_catalog.text "
 	"  FROM dpobj.budgets "
 	" WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2",
@@ -78,13 +93,13 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"   AND conname OPERATOR(pg_catalog.=) 'ledger_outcome_check'"
 };
 
-static const int ledger_nargs[LEDGER_NSTMT] = {5, 3, 4, 6, 2, 0};
+static const int ledger_nargs[LEDGER_NSTMT] = {7, 3, 6, 9, 2, 0};
 
-static Oid	ledger_argtypes[LEDGER_NSTMT][6] = {
-	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID},
+static Oid	ledger_argtypes[LEDGER_NSTMT][9] = {
+	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID},
 	{INT8OID, TEXTOID, TEXTOID},
-	{REGCLASSOID, REGROLEOID, TEXTOID, TEXTOID},
-	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID},
+	{REGCLASSOID, REGROLEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID},
+	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID, TEXTOID, TEXTOID, TEXTOID},
 	{REGCLASSOID, REGROLEOID},
 	{0}
 };
@@ -109,6 +124,13 @@ ledger_outcome_name(LedgerOutcome outcome)
 		default:
 			return LEDGER_OUTCOME_FAILED;
 	}
+}
+
+/* the ledger's text of a cost kind (column kind) */
+const char *
+ledger_cost_kind_name(LedgerCostKind kind)
+{
+	return kind == LEDGER_COST_ZCDP ? "zcdp" : kind == LEDGER_COST_PURE ? "pure" : "approx";
 }
 
 /* an outcome request for ledger row id of database dboid */
@@ -187,11 +209,29 @@ first_int8(void)
 									   1, &isnull));
 }
 
+/* the cost's kind and rho (NULL for approx) as two bound values */
+static void
+cost_values(const LedgerCost *cost, Datum *values, char *nulls)
+{
+	values[0] = CStringGetTextDatum(ledger_cost_kind_name(cost->kind));
+	nulls[0] = ' ';
+	if (cost->kind == LEDGER_COST_APPROX || cost->rho[0] == '\0')
+	{
+		values[1] = (Datum) 0;
+		nulls[1] = 'n';
+	}
+	else
+	{
+		values[1] = CStringGetTextDatum(cost->rho);
+		nulls[1] = ' ';
+	}
+}
+
 static void
 exec_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 {
-	Datum		values[5];
-	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 	values[0] = CStringGetTextDatum(req->rolname);
 	values[1] = CStringGetTextDatum(req->mechanism);
@@ -200,6 +240,7 @@ exec_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 	values[4] = req->has_relation ? CStringGetTextDatum(req->relation) : (Datum) 0;
 	if (!req->has_relation)
 		nulls[4] = 'n';
+	cost_values(&req->cost, values + 5, nulls + 5);
 	if (ledger_run_stmt(STMT_CHARGE, values, nulls, false) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "dpobj ledger charge failed");
@@ -231,16 +272,20 @@ exec_budget_refused(const LedgerRequest *req, Datum *keys, LedgerReply *reply)
 static void
 exec_budget_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 {
-	Datum		dvalues[4];
-	Datum		lvalues[6];
+	Datum		dvalues[6];
+	char		dnulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Datum		lvalues[9];
+	char		lnulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	char	   *accounted;
 
 	dvalues[0] = ObjectIdGetDatum(req->relid);
 	dvalues[1] = ObjectIdGetDatum(req->analyst);
 	dvalues[2] = CStringGetTextDatum(req->epsilon);
 	dvalues[3] = CStringGetTextDatum(req->delta);
+	cost_values(&req->cost, dvalues + 4, dnulls + 4);
 
 	/* 1. the guarded debit */
-	if (ledger_run_stmt(STMT_BUDGET_DEBIT, dvalues, NULL, false) != SPI_OK_UPDATE_RETURNING ||
+	if (ledger_run_stmt(STMT_BUDGET_DEBIT, dvalues, dnulls, false) != SPI_OK_UPDATE_RETURNING ||
 		SPI_processed > 1)
 		elog(ERROR, "dpobj budget debit failed");
 	if (SPI_processed == 0)
@@ -257,7 +302,12 @@ exec_budget_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_
 	lvalues[3] = dvalues[3];
 	lvalues[4] = CStringGetTextDatum(req->relation);
 	lvalues[5] = Int64GetDatum(first_int8());
-	if (ledger_run_stmt(STMT_BUDGET_LEDGER, lvalues, NULL, false) != SPI_OK_INSERT_RETURNING ||
+	accounted = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	lvalues[6] = dvalues[4];
+	lvalues[7] = dvalues[5];
+	lnulls[7] = dnulls[5];
+	lvalues[8] = CStringGetTextDatum(accounted);
+	if (ledger_run_stmt(STMT_BUDGET_LEDGER, lvalues, lnulls, false) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "dpobj budget ledger insert failed");
 	reply->id = *pending_id = first_int8();

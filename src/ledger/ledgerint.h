@@ -63,6 +63,7 @@ typedef struct LedgerRequest
 	char		mechanism[LEDGER_MECHANISM_LEN];
 	char		epsilon[LEDGER_AMOUNT_LEN];	/* exact decimal text */
 	char		delta[LEDGER_AMOUNT_LEN];
+	LedgerCost	cost;			/* CHARGE, BUDGET_CHARGE: kind and rho */
 	char		relation[LEDGER_RELATION_LEN];
 	char		detail[LEDGER_DETAIL_LEN];
 } LedgerRequest;

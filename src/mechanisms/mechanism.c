@@ -8,7 +8,9 @@
  */
 #include "mechanism.h"
 
+#include "accountant.h"
 #include "aggstate.h"
+#include "calibsql.h"
 #include "distributed.h"
 #include "privileged.h"
 #include "random.h"
@@ -45,6 +47,7 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 				 const char *mechanism, double epsilon, double delta)
 {
 	DPScanRelations scan;
+	LedgerCost	cost;
 
 	aggstate_final_check(fcinfo);
 	if (pctx != NULL)
@@ -55,6 +58,57 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 	}
 	/* the ledger worker writes as a superuser: only into a trusted schema */
 	dpobj_verify_schema();
+	mechanism_cost(mechanism, epsilon, delta, &cost);
 	dp_scan_relations(fcinfo, &scan);
-	return ledger_charge(mechanism, epsilon, delta, dp_relation_names(scan.relids));
+	return ledger_charge(mechanism, epsilon, delta, &cost, dp_relation_names(scan.relids));
+}
+
+void
+mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
+{
+	static const char *const zcdp[] = {"noisysgd", "output_gauss"};
+	static const char *const pure[] = {"expmech", "cms", "evaluate"};
+
+	memset(cost, 0, sizeof(*cost));
+	cost->kind = LEDGER_COST_APPROX;
+	for (int i = 0; i < lengthof(zcdp); i++)
+		if (strcmp(mechanism, zcdp[i]) == 0)
+		{
+			/* the very rho glm.c and noisysgd.c calibrate to */
+			cost->kind = LEDGER_COST_ZCDP;
+			account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
+							   cost->rho, sizeof(cost->rho));
+		}
+	for (int i = 0; i < lengthof(pure); i++)
+		if (strcmp(mechanism, pure[i]) == 0)
+		{
+			cost->kind = LEDGER_COST_PURE;
+			account_decimal_up(0.5 * epsilon * epsilon, cost->rho, sizeof(cost->rho));
+		}
+}
+
+const char *
+mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
+{
+	JsonbValue *v;
+
+	if (strcmp(train_mechanism, "logistic") != 0)
+		return train_mechanism;
+	v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
+	if (v == NULL)
+		return "objective_gauss";
+	if (v->type == jbvString && v->val.string.len == 6 &&
+		strncmp(v->val.string.val, "output", 6) == 0)
+		return "output_gauss";
+	if (v->type == jbvString && v->val.string.len == 3 &&
+		strncmp(v->val.string.val, "cms", 3) == 0)
+		return "cms";
+	if (v->type == jbvString && v->val.string.len == 9 &&
+		strncmp(v->val.string.val, "objective", 9) == 0)
+		return "objective_gauss";
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
+			 errhint("The default is \"objective\".")));
+	return NULL;				/* keep compiler quiet */
 }

@@ -48,6 +48,22 @@ extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_sta
 extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 							  const char *mechanism, double epsilon, double delta);
 
+/*
+ * The privacy cost of one run of a mechanism (its name in the ledger:
+ * "noisysgd", "output_gauss", ...) at (epsilon, delta), the float8 values
+ * the mechanism calibrates with: zcdp with the rho its calibration uses
+ * (rounded up), pure with rho = epsilon^2 / 2 (rounded up), else approx.
+ */
+extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
+						   LedgerCost *cost);
+
+/*
+ * The ledger name of what dpobj.train()'s mechanism runs with these
+ * options ("logistic" is objective_gauss, output_gauss or cms by its
+ * "method"); the other names are their own.
+ */
+extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
+
 /* dpobj.train()'s argument checks, before any row is read (train.c) */
 extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);

@@ -299,9 +299,18 @@ static const char grant_sql[] =
 "                      OPERATOR(pg_catalog.<=) $6) "
 "RETURNING *";
 
-/* revoke leaves nothing to spend; spend and the ledger stay as they are */
+/*
+ * revoke leaves nothing to spend (with a zCDP part: granted epsilon := the
+ * composed spend at the granted delta); spend and the ledger stay as they are
+ */
 static const char revoke_sql[] =
-"UPDATE dpobj.budgets SET granted_epsilon = spent_epsilon, granted_delta = spent_delta "
+"UPDATE dpobj.budgets "
+"   SET granted_epsilon = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 "
+"         THEN spent_epsilon OPERATOR(pg_catalog.+) dpobj.zcdp_epsilon(spent_rho, "
+"                granted_delta OPERATOR(pg_catalog.-) spent_delta) "
+"         ELSE spent_epsilon END, "
+"       granted_delta = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 "
+"         THEN granted_delta ELSE spent_delta END "
 " WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2 "
 "RETURNING *";
 

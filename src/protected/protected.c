@@ -194,7 +194,7 @@ dpobj_budget_charge(const DPProtectedContext *ctx, const char *mechanism)
 	protected_st.public_refusal = true;
 	status = ledger_charge_budget(ctx->relid, ctx->analyst, ctx->rolname,
 								  ctx->mechanism, ctx->epsilon, ctx->delta,
-								  ctx->relation, &ledger_id, rem_e, rem_d);
+								  &ctx->cost, ctx->relation, &ledger_id, rem_e, rem_d);
 	if (status != LEDGER_BUDGET_CHARGED)
 		dpobj_budget_refused(status, ctx, rem_e, rem_d);
 	protected_st.public_refusal = false;

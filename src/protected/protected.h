@@ -22,6 +22,7 @@
 #include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
+#include "ledger.h"
 #include "scanrels.h"
 
 /* numeric text of a requested epsilon/delta; longer values are refused */
@@ -43,6 +44,7 @@ typedef struct DPProtectedContext
 	int			d;				/* number of features */
 	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
 	int			rows_per_unit;	/* the table's privacy unit bound k; 0: row level */
+	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 } DPProtectedContext;
 
 /*
@@ -68,7 +70,8 @@ extern DPProtectedContext *dpobj_protected_take(const DPScanRelations *scan,
 												double delta, int d);
 
 /*
- * Debits the context's (epsilon, delta) from the analyst's budget on the
+ * Debits the context's (epsilon, delta) -- its cost ctx->cost, composed by
+ * the accountant (accountant.h) -- from the analyst's budget on the
  * protected table and records the ledger row (under ctx->mechanism), in
  * one autonomous transaction (ledger.c), and returns the ledger row id.
  * Raises DP004 (budget exceeded, nothing charged) or DP002.  Call before

@@ -158,8 +158,17 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
 }
 
+bool
+train_mechanism_exists(const char *name)
+{
+	for (int i = 0; i < lengthof(train_mechanisms); i++)
+		if (strcmp(train_mechanisms[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 /* epsilon and delta exactly as numeric: finite, in range, short, eps >= floor */
-static void
+void
 train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text, char **delta_text)
 {
 	dp_check_amount(epsilon, "epsilon", false, false);
@@ -277,35 +286,60 @@ train_unit_options(Jsonb *options, int k)
 }
 
 /*
- * the budget check before the scan (fast refusal; the worker decides) and
- * the owner's release deadline floor
+ * The budget check before the scan (fast refusal); the worker decides, by
+ * the same rule (dpobj.budget_admits, accountant.c).  Column 5: an
+ * approximate-DP run on a budget whose approximate-DP part is closed;
+ * column 6: the owner's release deadline floor.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
-"       (b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon)::pg_catalog.text, "
+"       dpobj.budget_remaining_epsilon(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
+"         b.spent_delta, b.spent_rho)::pg_catalog.text, "
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
-"       b.spent_epsilon OPERATOR(pg_catalog.+) $3 OPERATOR(pg_catalog.<=) b.granted_epsilon "
-"   AND b.spent_delta OPERATOR(pg_catalog.+) $4 OPERATOR(pg_catalog.<=) b.granted_delta, "
+"       dpobj.budget_admits(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
+"         b.spent_delta, b.spent_rho, $5, $3, $4, $6), "
+"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
 "       p.release_deadline "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
 "                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
+/* an approximate-DP run after a zCDP one: a public refusal (the ledger's charges) */
+static double
+train_refuse_closed(const DPProtectedContext *ctx)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
+			 errmsg("privacy budget of role \"%s\" on table %s no longer admits approximate-DP runs",
+					ctx->rolname, ctx->relation),
+			 errdetail("Mechanism %s is only (epsilon, delta)-DP, and this budget already composes "
+					   "zCDP runs; nothing was charged and no noise was drawn.", ctx->mechanism),
+			 errhint("Use a zCDP or pure-epsilon mechanism (noisysgd, logistic with \"method\": "
+					 "\"output\" or \"cms\", expmech, evaluate); docs/PRIVACY.md, "
+					 "\"Composition: the zCDP filter\", says why.")));
+}
+
 static double
 train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 {
 	RoleSwitch	rs;
-	Oid			types[4] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID};
-	Datum		values[4];
+	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	bool		isnull;
 
 	values[0] = ObjectIdGetDatum(ctx->relid);
 	values[1] = ObjectIdGetDatum(ctx->analyst);
 	values[2] = NumericGetDatum(epsilon);
 	values[3] = NumericGetDatum(delta);
+	values[4] = CStringGetTextDatum(ledger_cost_kind_name(ctx->cost.kind));
+	if (ctx->cost.kind == LEDGER_COST_APPROX)
+		nulls[5] = 'n';
+	else
+		values[5] = NumericGetDatum(dp_numeric_of_text(ctx->cost.rho));
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(precheck_sql, 4, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(precheck_sql, 6, types, values, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: budget lookup failed");
 	role_switch_end(&rs);
 
@@ -316,11 +350,13 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 				 errhint("Its owner must call dpobj.protect() and grant you a budget; if you can read the table, use the aggregates directly.")));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 		dpobj_budget_refused(LEDGER_BUDGET_NONE, ctx, "0", "0");
+	if (DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull)))
+		train_refuse_closed(ctx);
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
-	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull));
+	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
 /* the table's owner, who must be able to read it (else a public refusal) */
@@ -408,6 +444,9 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
 	ctx->d = nfeatures;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
+	/* what the run will cost, from public inputs (seal.c charges the same) */
+	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
+				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),

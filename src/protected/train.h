@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/numeric.h"
 
 /*
  * Smallest epsilon dpobj.train() charges: every probe of a
@@ -27,6 +28,17 @@
  * charging anything; raises exactly the errors train() would raise first.
  */
 extern void dpobj_train_validate(FunctionCallInfo fcinfo);
+
+/* a mechanism dpobj.train() (or dpobj.evaluate()) runs */
+extern bool train_mechanism_exists(const char *name);
+
+/*
+ * train()'s checks of epsilon and delta (finite, in range, short, epsilon
+ * at least DPOBJ_MIN_EPSILON_TEXT); their numeric text into *eps_text and
+ * *delta_text.
+ */
+extern void train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text,
+								char **delta_text);
 
 /*
  * dpobj.evaluate() (evaluate.c): train()'s sealed path with the mechanism

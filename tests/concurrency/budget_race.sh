@@ -26,36 +26,9 @@ t_psql -d "$DB" -c "$T_TABLE_SQL" \
     -c "SELECT dpobj.grant_budget('pts', 'dpobj_race_analyst', $K * 0.1, $K * 0.0000001)" \
     >/dev/null || exit 1
 
-# each session: M attempts, errors reported as their SQLSTATE only
-{
-    printf 'SET ROLE dpobj_race_analyst;\n\\set VERBOSITY sqlstate\n'
-    for ((j = 0; j < M; j++)); do
-        printf "SELECT 'trained ' || weights::text FROM dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.0000001);\n"
-    done
-} >"$WORK/session.sql"
-
-start=$(date +%s)
-pids=()
-for ((s = 0; s < N; s++)); do
-    psql -X -q -At -v ON_ERROR_STOP=0 -d "$DB" -f "$WORK/session.sql" \
-        >"$WORK/out.$s" 2>"$WORK/err.$s" &
-    pids+=($!)
-done
-for p in "${pids[@]}"; do
-    wait "$p"
-done
-elapsed=$(($(date +%s) - start))
-echo "# $N sessions x $M attempts in ${elapsed}s"
-
-successes=$(cat "$WORK"/out.* | grep -c '^trained ' || true)
-refusals=$(cat "$WORK"/err.* | grep -c '^psql:.*ERROR:  DP004$' || true)
-others=$(cat "$WORK"/err.* | grep -v '^psql:.*ERROR:  DP004$' | grep -c . || true)
-t_is "exactly $K of $((N * M)) attempts trained a model" "$successes" "$K"
-t_is "all other attempts were refused with DP004" "$refusals" "$((N * M - K))"
-t_is "no other error (deadlock, ledger failure, ...)" "$others" "0"
-if [[ "$others" != 0 ]]; then
-    cat "$WORK"/err.* | grep -v '^psql:.*ERROR:  DP004$' | sort | uniq -c | head -n 10 | sed 's/^/# /'
-fi
+t_race "$DB" "$N" "$M" "$K" \
+    "SELECT 'trained ' || weights::text FROM dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.0000001);" \
+    "$WORK"
 t_is "spend = budget, exactly" \
     "$(t_psql -d "$DB" -c "SELECT spent_epsilon = granted_epsilon AND spent_delta = granted_delta FROM dpobj.budgets")" "t"
 t_is "ledger totals = spend, exactly" \

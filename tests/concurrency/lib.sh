@@ -79,3 +79,34 @@ T_SPREAD_SQL="CREATE TABLE big AS
     FROM generate_series(1, 20000) g;
   CREATE TABLE small AS SELECT 0.5 AS a, 0.5 AS b, 0.5 AS c, true AS y FROM generate_series(1, 20000) g;
   REVOKE ALL ON big, small FROM PUBLIC;"
+
+# t_race DB N M K RUN WORK: N sessions of dpobj_race_analyst each try RUN (one SQL
+# statement printing 'trained ...' on success) M times at once; checks exactly K
+# successes, every other attempt refused with DP004 and no other error.
+t_race() {
+    local db="$1" n="$2" m="$3" k="$4" run="$5" work="$6" s j p start successes refusals others
+    local pids=()
+    {
+        printf 'SET ROLE dpobj_race_analyst;\n\\set VERBOSITY sqlstate\n'
+        for ((j = 0; j < m; j++)); do printf '%s\n' "$run"; done
+    } >"$work/session.sql"
+    start=$(date +%s)
+    for ((s = 0; s < n; s++)); do
+        psql -X -q -At -v ON_ERROR_STOP=0 -d "$db" -f "$work/session.sql" \
+            >"$work/out.$s" 2>"$work/err.$s" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do
+        wait "$p"
+    done
+    echo "# $n sessions x $m attempts in $(($(date +%s) - start))s"
+    successes=$(cat "$work"/out.* | grep -c '^trained ' || true)
+    refusals=$(cat "$work"/err.* | grep -c '^psql:.*ERROR:  DP004$' || true)
+    others=$(cat "$work"/err.* | grep -v '^psql:.*ERROR:  DP004$' | grep -c . || true)
+    t_is "exactly $k of $((n * m)) attempts trained a model" "$successes" "$k"
+    t_is "all other attempts were refused with DP004" "$refusals" "$((n * m - k))"
+    t_is "no other error (deadlock, ledger failure, ...)" "$others" "0"
+    if [[ "$others" != 0 ]]; then
+        cat "$work"/err.* | grep -v '^psql:.*ERROR:  DP004$' | sort | uniq -c | head -n 10 | sed 's/^/# /'
+    fi
+}

@@ -273,6 +273,12 @@ check_enforcement() {
         "$(t_psql -d up -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
                              FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d
                                                               FROM dpobj.ledger GROUP BY 1) s ON s.budget_id = b.id")" "t"
+    t_is "the released runs' rows are (epsilon, delta) kind, counted linearly (none without a budget), no rho" \
+        "$(t_psql -d up -c "SELECT bool_and(kind = 'approx' AND rho IS NULL
+                                       AND accounted IS NOT DISTINCT FROM CASE WHEN budget_id IS NULL
+                                                                            THEN NULL ELSE 'linear' END)
+                                   AND sum(b.spent_rho) = 0
+                             FROM dpobj.ledger l LEFT JOIN dpobj.budgets b ON b.id = l.budget_id")" "t"
     t_is "row-level security: an analyst sees only its own ledger rows" \
         "$(t_psql -d up -c "SET ROLE up_other" -c "SELECT count(*) FROM dpobj.ledger")" \
         "$(t_psql -d up -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = 'up_other'")"

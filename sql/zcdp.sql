@@ -1,0 +1,124 @@
+-- The zCDP accountant (docs/PRIVACY.md, "Composition: the zCDP filter"):
+-- each run's cost in its own form, the admission rule at the boundary,
+-- dpobj.runs_left() equal to what is actually admitted, the odometer.
+CREATE SCHEMA regress_zcdp;
+GRANT USAGE ON SCHEMA regress_zcdp TO PUBLIC;
+CREATE FUNCTION regress_zcdp.err(q text)
+RETURNS TABLE (sqlstate text, message text)
+LANGUAGE plpgsql AS $$
+DECLARE s text; m text;
+BEGIN
+    EXECUTE q;
+    RETURN QUERY SELECT 'ok'::text, NULL::text;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT;
+    RETURN QUERY SELECT s, m;
+END $$;
+CREATE ROLE regress_zcdp_analyst;
+CREATE TABLE regress_zcdp.t AS
+SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 3) > 0 AS y
+  FROM generate_series(1, 20) i;
+CREATE TABLE regress_zcdp.u AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.t'), dpobj.protect('regress_zcdp.u');
+
+-- the conversion: an upper bound, a hair above what the calibration reaches
+SELECT dpobj.zcdp_epsilon(0, 1e-6) AS zero_rho,
+       dpobj.zcdp_epsilon(0.01, 0) IS NULL AS no_delta_no_epsilon,
+       dpobj.zcdp_epsilon(0.02, 1e-6) > dpobj.zcdp_epsilon(0.01, 1e-6) AS grows;
+
+-- (1) 52 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6): basic composition admits 10
+SELECT dpobj.grant_budget('regress_zcdp.t', 'regress_zcdp_analyst', 1, 1e-6) IS NOT NULL AS granted;
+SET ROLE regress_zcdp_analyst;
+SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd,
+       dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') >= 50 AS at_least_50,
+       dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.1, 1e-7) AS n_opdisc,
+       dpobj.runs_left('regress_zcdp.t', 'logistic', 0.1, 1e-7, '{"R": 2, "method": "output"}') AS n_output;
+-- the boundary: runs_left() admitted, the next one refused, nothing charged for it
+DO $$
+DECLARE n bigint := dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}');
+BEGIN
+    FOR k IN 1 .. n LOOP
+        PERFORM dpobj.train('regress_zcdp.t', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}');
+    END LOOP;
+END $$;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT count(*) AS admitted, count(DISTINCT rho) AS one_rho, min(kind) AS kind, min(accounted) AS accounted,
+       bool_and(epsilon = 0.1 AND delta = 1e-7) AS analyst_charge_kept
+  FROM dpobj.ledger WHERE relation = 'regress_zcdp.t';
+SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS left_after;
+-- the odometer: spend composed, remaining at the budget's delta, no approximate-DP runs now
+SELECT granted_epsilon, granted_delta, spent_delta, remaining_delta,
+       remaining_epsilon >= 0 AND remaining_epsilon < 0.05 AS nearly_spent,
+       spent_epsilon + remaining_epsilon = granted_epsilon AS adds_up,
+       spent_rho = (SELECT sum(rho) FROM dpobj.ledger WHERE relation = 'regress_zcdp.t') AS rho_sum,
+       approx_admitted
+  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.t'::regclass;
+-- an approximate-DP run after zCDP runs: refused before the charge
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 1e-9)$$);
+SELECT dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 1e-9) AS opdisc_left;
+RESET ROLE;
+
+-- (2) a budget that admits exactly 3 runs: the 3rd admitted, the 4th refused
+-- (by ρ: 3 runs of (0.1, 1e-7) need less than 0.3 at delta 3e-7)
+SELECT dpobj.grant_budget('regress_zcdp.u', 'regress_zcdp_analyst',
+                          (SELECT dpobj.zcdp_epsilon(3 * rho, 3e-7) FROM dpobj.ledger
+                            WHERE relation = 'regress_zcdp.t' LIMIT 1), 3e-7) IS NOT NULL AS granted;
+SET ROLE regress_zcdp_analyst;
+SELECT granted_epsilon < 0.3 AS below_basic FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
+SELECT dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS exactly_3;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.u', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.u', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.u', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+-- the 4th
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.u', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_zcdp.u';
+RESET ROLE;
+
+-- (3) approximate-DP and pure runs first: linear; the first zCDP run closes
+-- the approximate-DP part; pure runs are then counted by rho = eps^2/2
+SELECT dpobj.revoke_budget('regress_zcdp.u', 'regress_zcdp_analyst') IS NOT NULL AS revoked;
+SET ROLE regress_zcdp_analyst;
+SELECT remaining_epsilon = 0 AS nothing_left_after_revoke, dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2}') AS runs
+  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
+RESET ROLE;
+CREATE TABLE regress_zcdp.v AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.v');
+SELECT dpobj.grant_budget('regress_zcdp.v', 'regress_zcdp_analyst', 1, 1e-6) IS NOT NULL AS granted;
+SET ROLE regress_zcdp_analyst;
+SELECT (dpobj.train('regress_zcdp.v', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)).mechanism;
+SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
+CREATE TEMP TABLE sgd AS
+SELECT dpobj.train('regress_zcdp.v', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') AS m;
+-- the recorded rho is the calibration's (the model's params), rounded up
+SELECT l.rho >= ((s.m).params->>'rho')::numeric AS rho_rounded_up,
+       l.rho < ((s.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
+  FROM sgd s, dpobj.ledger l WHERE l.relation = 'regress_zcdp.v' AND l.kind = 'zcdp';
+-- converted back at the run's delta, that rho gives the run's epsilon, from above, by a hair
+SELECT dpobj.zcdp_epsilon(rho, 1e-7) >= 0.1 AS upper_bound,
+       dpobj.zcdp_epsilon(rho, 1e-7) < 0.1 + 1e-8 AS tight
+  FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' AND kind = 'zcdp';
+SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
+SELECT mechanism, kind, rho IS NOT NULL AS has_rho, accounted, epsilon, delta
+  FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' ORDER BY id;
+SELECT spent_delta, spent_rho > 0.005 AS rho_includes_pure, approx_admitted
+  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.v'::regclass;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.v', 'rspm', ARRAY['a', 'b'], 'y', 0.1, 1e-9)$$);
+-- the budget row itself: linear part and rho part
+SELECT spent_epsilon, spent_delta, spent_rho = (SELECT sum(rho) FROM dpobj.ledger
+                                                 WHERE relation = 'regress_zcdp.v' AND accounted = 'rho') AS rho_sum
+  FROM dpobj.budgets WHERE relid = 'regress_zcdp.v'::regclass;
+-- runs_left refuses what train() refuses, on the same public grounds
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'nosuch', 0.1, 1e-7)$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'noisysgd', 0, 1e-7)$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'logistic', 0.1, 1e-7, '{"method": "nosuch"}')$$);
+RESET ROLE;
+-- no budget: 0; a table not protected: DP005
+SELECT dpobj.runs_left('regress_zcdp.v', 'noisysgd', 0.1, 1e-7) AS owner_has_no_budget;
+CREATE TABLE regress_zcdp.w (a float8);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.w', 'noisysgd', 0.1, 1e-7)$$);
+-- the ledger's new columns are append-only too
+SELECT * FROM regress_zcdp.err($$UPDATE dpobj.ledger SET rho = 1 WHERE relation = 'regress_zcdp.v'$$);
+
+DROP TABLE sgd;
+DROP SCHEMA regress_zcdp CASCADE;
+DROP ROLE regress_zcdp_analyst;

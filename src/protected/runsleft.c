@@ -1,0 +1,117 @@
+/*-------------------------------------------------------------------------
+ *
+ * runsleft.c
+ *	  dpobj.runs_left(rel, mechanism, epsilon, delta, options): how many more
+ *	  dpobj.train() runs of that mechanism at (epsilon, delta) the caller's
+ *	  budget on the table admits -- the accountant's own rule
+ *	  (accountant.c) applied to the run's cost (mechanism.c), before
+ *	  anything is spent.  It reads the caller's budget only, as train()'s
+ *	  pre-check does, and depends on the ledger's public charges alone.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "accountant.h"
+#include "dpobj.h"
+#include "entryargs.h"
+#include "mechanism.h"
+#include "privileged.h"
+#include "train.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+
+PG_FUNCTION_INFO_V1(dpobj_runs_left);
+
+static const char budget_sql[] =
+"SELECT b.granted_epsilon, b.granted_delta, b.spent_epsilon, b.spent_delta, b.spent_rho "
+"  FROM dpobj.protected_tables p "
+"  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
+"                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
+" WHERE p.relid OPERATOR(pg_catalog.=) $1";
+
+/* the caller's budget on relid; false when it has none */
+static bool
+runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
+{
+	RoleSwitch	rs;
+	Oid			types[2] = {REGCLASSOID, REGROLEOID};
+	Datum		values[2];
+	Numeric    *cols[5] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d, &b->spent_rho};
+	bool		isnull;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = ObjectIdGetDatum(GetUserId());
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(budget_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.runs_left: budget lookup failed");
+	role_switch_end(&rs);
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
+				 errmsg("table %s is not protected by dpobj", relation),
+				 errhint("Its owner must call dpobj.protect() and grant you a budget.")));
+	for (int i = 0; i < 5; i++)
+	{
+		Datum		v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &isnull);
+
+		if (isnull)
+			return false;
+		*cols[i] = DatumGetNumeric(datumCopy(v, false, -1));
+	}
+	return true;
+}
+
+Datum
+dpobj_runs_left(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	char		relkind;
+	char	   *relation;
+	char	   *mechanism;
+	char	   *eps_text,
+			   *delta_text;
+	Numeric		epsilon,
+				delta;
+	Jsonb	   *options;
+	LedgerCost	cost;
+	AccountBudget b;
+	int64		n = 0;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, 5, "dpobj.runs_left");
+	relid = PG_GETARG_OID(0);
+	relation = dp_lock_relation(relid, &relkind);
+	mechanism = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	if (!train_mechanism_exists(mechanism))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown mechanism \"%s\"", mechanism),
+				 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp, evaluate.")));
+	epsilon = PG_GETARG_NUMERIC(2);
+	delta = PG_GETARG_NUMERIC(3);
+	train_check_privacy(epsilon, delta, &eps_text, &delta_text);
+	options = PG_GETARG_JSONB_P(4);
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object"),
+				 errhint("For example '{\"method\": \"output\"}' for logistic.")));
+
+	/* the cost train() would charge: the same floats, the same calibration */
+	mechanism_cost(mechanism_ledger_name(mechanism, options),
+				   dp_numeric_to_float8_down(epsilon, "epsilon"),
+				   dp_numeric_to_float8_down(delta, "delta"), &cost);
+
+	SPI_connect();
+	if (runs_left_budget(relid, relation, &b))
+		n = account_runs_left(&b, cost.kind, epsilon, delta,
+							  cost.kind == LEDGER_COST_APPROX ? NULL : dp_numeric_of_text(cost.rho));
+	SPI_finish();
+	PG_RETURN_INT64(n);
+}
