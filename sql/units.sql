@@ -28,6 +28,8 @@ $$;
 
 CREATE ROLE regress_units_owner;
 CREATE ROLE regress_units_analyst;
+-- a second analyst for the zCDP runs: after one, a budget admits no approximate-DP run
+CREATE ROLE regress_units_zanalyst;
 GRANT CREATE ON SCHEMA regress_units TO regress_units_owner;
 
 SET ROLE regress_units_owner;
@@ -68,6 +70,7 @@ RESET ROLE;
 
 SET ROLE regress_units_owner;
 SELECT 1 FROM dpobj.grant_budget('regress_units.visits', 'regress_units_analyst', 100000, 0.5);
+SELECT 1 FROM dpobj.grant_budget('regress_units.visits', 'regress_units_zanalyst', 100, 0.5);
 RESET ROLE;
 
 SET ROLE regress_units_analyst;
@@ -87,10 +90,12 @@ SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sensitivity
   FROM dpobj.train('regress_units.visits', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
   FROM dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1}') m;
+SET ROLE regress_units_zanalyst;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sensitivity' AS sensitivity
   FROM dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "method": "output"}') m;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
   FROM dpobj.train('regress_units.visits', 'noisysgd', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "T": 20}') m;
+SET ROLE regress_units_analyst;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
   FROM dpobj.train('regress_units.visits', 'opsamp', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "n": 100}') m;
 -- CMS has no unit-level derivation: refused before the charge
@@ -168,3 +173,4 @@ RESET ROLE;
 DROP SCHEMA regress_units CASCADE;
 DROP ROLE regress_units_owner;
 DROP ROLE regress_units_analyst;
+DROP ROLE regress_units_zanalyst;

@@ -298,7 +298,7 @@ static const char precheck_sql[] =
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
 "       dpobj.budget_admits(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
 "         b.spent_delta, b.spent_rho, $5, $3, $4, $6), "
-"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
+"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0, "
 "       p.release_deadline "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
