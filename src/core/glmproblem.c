@@ -1,0 +1,120 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmproblem.c
+ *	  dp_logistic's objective over the distinct rows (glmsolveint.h): its
+ *	  value, gradient (compensated sums) and generalised Hessian, shared by
+ *	  Newton (glmsolve.c) and the accelerated descent (glmdescent.c).
+ *	  Plain C.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "glmsolveint.h"
+#include "glmloss.h"
+
+#include <math.h>
+#include <string.h>
+
+/*
+ * g[col] += gk * val over one row's entries, compensated (Kahan): comp
+ * carries each sum's lost low-order part, so the rounding error of a
+ * coordinate is about 2u times the sum of its terms' magnitudes.
+ */
+static void
+add_gradient(const GLMProblem *o, int64_t e0, int64_t e1, double gk, double *g)
+{
+	for (int64_t e = e0; e < e1; e++)
+	{
+		int			j = o->col[e];
+		double		t = gk * o->val[e] - o->comp[j];
+		double		s = g[j] + t;
+
+		o->comp[j] = (s - g[j]) - t;
+		g[j] = s;
+	}
+}
+
+/* H (lower triangle) += hk x x^T over one row's entries */
+static void
+add_hessian(const GLMProblem *o, int64_t e0, int64_t e1, double hk, double *H)
+{
+	int			p = o->p;
+
+	for (int64_t e = e0; e < e1; e++)
+	{
+		double		a = hk * o->val[e];
+
+		for (int64_t e2 = e0; e2 <= e; e2++)
+			H[o->col[e] * p + o->col[e2]] += a * o->val[e2];
+	}
+}
+
+/* the regulariser and the linear term; g and H scaled by 1/n, H symmetric */
+static double
+problem_finish(const GLMProblem *o, const double *th, double f, double *g, double *H)
+{
+	int			p = o->p;
+
+	for (int j = 0; j < p; j++)
+	{
+		f += 0.5 * o->reg * th[j] * th[j] + (o->b ? o->b[j] * th[j] : 0);
+		if (g)
+			g[j] = ((g[j] - o->comp[j]) + o->reg * th[j] + (o->b ? o->b[j] : 0)) * o->scale;
+	}
+	if (H)
+	{
+		/* columns are ascending within a row: the lower triangle was filled */
+		for (int i = 0; i < p; i++)
+		{
+			H[i * p + i] = (H[i * p + i] + o->reg) * o->scale;
+			for (int j = 0; j < i; j++)
+			{
+				H[i * p + j] *= o->scale;
+				H[j * p + i] = H[i * p + j];
+			}
+		}
+	}
+	return f * o->scale;
+}
+
+double
+glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
+{
+	double		f = 0;
+
+	if (g)
+	{
+		memset(g, 0, sizeof(double) * o->p);
+		memset(o->comp, 0, sizeof(double) * o->p);
+	}
+	if (H)
+		memset(H, 0, sizeof(double) * o->p * o->p);
+	for (int64_t k = 0; k < o->nobs; k++)
+	{
+		double		z = 0,
+					lf,
+					ld,
+					l2;
+		int64_t		e0 = o->start[o->row[k]],
+					e1 = o->start[o->row[k] + 1];
+
+		for (int64_t e = e0; e < e1; e++)
+			z += th[o->col[e]] * o->val[e];
+		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
+		f += o->cnt[k] * lf;
+		if (g)
+			add_gradient(o, e0, e1, o->cnt[k] * ld * o->y[k], g);
+		if (H && l2 != 0.0)
+			add_hessian(o, e0, e1, o->cnt[k] * l2, H);	/* y_k^2 = 1 */
+	}
+	return problem_finish(o, th, f, g, H);
+}
+
+double
+glmproblem_norm2(const double *v, int p)
+{
+	double		s = 0;
+
+	for (int j = 0; j < p; j++)
+		s += v[j] * v[j];
+	return sqrt(s);
+}
