@@ -24,11 +24,36 @@
 
 #include "dpnoise.h"
 
-/* round(x * 2^LINREG_FRAC_BITS) for |x| <= 1 (a product of normalised values) */
-static int64_t
+/*
+ * llround(ldexp(x, LINREG_FRAC_BITS)) for |x| <= 1 (a product of normalised
+ * values), without the library calls: the scaling by a power of two is one
+ * exact multiply (|x| 2^60 <= 2^60 cannot overflow), the cast truncates, the
+ * remainder y - trunc(y) is exact (Sterbenz for |y| >= 1, y itself below),
+ * and a remainder of at least one half in magnitude rounds away from zero,
+ * as llround does.  tests/unit/test_linreg_fixed.c checks it bit for bit.
+ */
+static inline int64_t
 fixed(double x)
 {
-	return (int64_t) llround(ldexp(x, LINREG_FRAC_BITS));
+	double		y = x * 0x1p60;
+	int64_t		t = (int64_t) y;
+	double		f = y - (double) t;
+
+	return t + (f >= 0.5) - (f <= -0.5);
+}
+
+/* sums[k] += fixed(a * b[k]) for k < n: 128-bit adds, low word and carry */
+static inline void
+accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int n)
+{
+	for (int k = 0; k < n; k++)
+	{
+		int64_t		x = fixed(a * b[k]);
+		uint64_t	lo = sums[k].lo + (uint64_t) x;
+
+		sums[k].hi += (uint64_t) (x >> 63) + (lo < sums[k].lo);
+		sums[k].lo = lo;
+	}
 }
 
 void
@@ -36,12 +61,14 @@ linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 {
 	int			k = 0;
 
+	/* the upper triangle of u u^T, row by row: u_i u_j for j >= i */
 	for (int i = 0; i < p; i++)
-		for (int j = i; j < p; j++)
-			linreg_sum_add(&sums[k++], fixed(u[i] * u[j]));
-	for (int i = 0; i < p; i++)
-		linreg_sum_add(&sums[k++], fixed(u[i] * v));
-	linreg_sum_add(&sums[k], fixed(v * v));
+	{
+		accumulate_row(sums + k, u[i], u + i, p - i);
+		k += p - i;
+	}
+	accumulate_row(sums + k, v, u, p);	/* v u_i: the same product as u_i v */
+	accumulate_row(sums + k + p, v, &v, 1);
 }
 
 double
