@@ -26,20 +26,19 @@
 
 /*
  * llround(ldexp(x, LINREG_FRAC_BITS)) for |x| <= 1 (a product of normalised
- * values), without the library calls: the scaling by a power of two is one
- * exact multiply (|x| 2^60 <= 2^60 cannot overflow), the cast truncates, the
- * remainder y - trunc(y) is exact (Sterbenz for |y| >= 1, y itself below),
- * and a remainder of at least one half in magnitude rounds away from zero,
- * as llround does.  tests/unit/test_linreg_fixed.c checks it bit for bit.
+ * values), without the library calls.  With y = x 2^60, the scaling of x by
+ * 2^61 is exact (|x| 2^61 <= 2^61 fits), so the cast gives t = trunc(2y)
+ * exactly; rounding half away from zero is floor((t + 1) / 2) for t >= 0
+ * and floor(t / 2) for t < 0 (floor((2y + 1) / 2) = floor((floor(2y) + 1)
+ * / 2), and symmetrically below zero): (t + 1 + (t >> 63)) >> 1 with
+ * arithmetic shifts.  tests/unit/test_linreg_fixed.c checks it bit for bit.
  */
 static inline int64_t
 fixed(double x)
 {
-	double		y = x * 0x1p60;
-	int64_t		t = (int64_t) y;
-	double		f = y - (double) t;
+	int64_t		t = (int64_t) (x * 0x1p61);
 
-	return t + (f >= 0.5) - (f <= -0.5);
+	return (t + 1 + (t >> 63)) >> 1;
 }
 
 /* sums[k] += fixed(a * b[k]) for k < n: 128-bit adds, low word and carry */
