@@ -41,17 +41,13 @@ fixed(double x)
 	return (t + 1 + (t >> 63)) >> 1;
 }
 
-/* sums[k] += fixed(a * b[k]) for k < n: 128-bit adds, low word and carry */
+/* sums[k] += fixed(a * b[k]) for k < n (128-bit adds: add and add-with-carry) */
 static inline void
 accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int n)
 {
 	for (int k = 0; k < n; k++)
 	{
-		int64_t		x = fixed(a * b[k]);
-		uint64_t	lo = sums[k].lo + (uint64_t) x;
-
-		sums[k].hi += (uint64_t) (x >> 63) + (lo < sums[k].lo);
-		sums[k].lo = lo;
+		linreg_sum_add(&sums[k], fixed(a * b[k]));
 	}
 }
 
