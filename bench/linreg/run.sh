@@ -16,8 +16,8 @@
 #      of the same distribution vs SELECT sum(cardinality(features)) over the same rows;
 #      serial (max_parallel_workers_per_gather = 0), BENCH_REPS (3) runs after a warm-up,
 #      median wall time; the load average is recorded before and after.
-# The section "Linear regression" at the end of docs/BENCHMARKS.md is replaced by this
-# run's results (nothing else in that file is touched).
+# The section "Linear regression" of docs/BENCHMARKS.md (up to the next "## " heading) is
+# replaced by this run's results (nothing else in that file is touched).
 #
 # Environment: BENCH_N, BENCH_DRAWS, BENCH_ROWS, BENCH_REPS, BENCH_DOC [docs/BENCHMARKS.md].
 set -euo pipefail
@@ -181,6 +181,9 @@ dpobj_log "sum(cardinality) ${base_s}s, dp_linear_regression ${lin_s}s: ${ratio}
     echo "At epsilon = 0.1 AdaSSP's data-dependent ridge costs more than it saves on this"
     echo "well-conditioned design (features spread evenly): compare the SSP rows."
 } >"$OUT/section"
+# the section is replaced in place: what precedes it and the sections after it are kept
 awk -v sec="$SECTION" 'index($0, sec) == 1 { exit } { print }' "$BENCH_DOC" >"$OUT/doc"
-{ cat "$OUT/doc"; cat "$OUT/section"; } >"$BENCH_DOC"
+awk -v sec="$SECTION" 'index($0, sec) == 1 { in_sec = 1; next }
+    in_sec && /^## / { in_sec = 0; after = 1 } after { print }' "$BENCH_DOC" >"$OUT/after"
+{ cat "$OUT/doc"; cat "$OUT/section"; [[ -s "$OUT/after" ]] && { echo; cat "$OUT/after"; }; :; } >"$BENCH_DOC"
 cat "$OUT/section"

@@ -24,11 +24,31 @@
 
 #include "dpnoise.h"
 
-/* round(x * 2^LINREG_FRAC_BITS) for |x| <= 1 (a product of normalised values) */
-static int64_t
+/*
+ * llround(ldexp(x, LINREG_FRAC_BITS)) for |x| <= 1 (a product of normalised
+ * values), without the library calls.  With y = x 2^60, the scaling of x by
+ * 2^61 is exact (|x| 2^61 <= 2^61 fits), so the cast gives t = trunc(2y)
+ * exactly; rounding half away from zero is floor((t + 1) / 2) for t >= 0
+ * and floor(t / 2) for t < 0 (floor((2y + 1) / 2) = floor((floor(2y) + 1)
+ * / 2), and symmetrically below zero): (t + 1 + (t >> 63)) >> 1 with
+ * arithmetic shifts.  tests/unit/test_linreg_fixed.c checks it bit for bit.
+ */
+static inline int64_t
 fixed(double x)
 {
-	return (int64_t) llround(ldexp(x, LINREG_FRAC_BITS));
+	int64_t		t = (int64_t) (x * 0x1p61);
+
+	return (t + 1 + (t >> 63)) >> 1;
+}
+
+/* sums[k] += fixed(a * b[k]) for k < n (128-bit adds: add and add-with-carry) */
+static inline void
+accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int n)
+{
+	for (int k = 0; k < n; k++)
+	{
+		linreg_sum_add(&sums[k], fixed(a * b[k]));
+	}
 }
 
 void
@@ -36,12 +56,14 @@ linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 {
 	int			k = 0;
 
+	/* the upper triangle of u u^T, row by row: u_i u_j for j >= i */
 	for (int i = 0; i < p; i++)
-		for (int j = i; j < p; j++)
-			linreg_sum_add(&sums[k++], fixed(u[i] * u[j]));
-	for (int i = 0; i < p; i++)
-		linreg_sum_add(&sums[k++], fixed(u[i] * v));
-	linreg_sum_add(&sums[k], fixed(v * v));
+	{
+		accumulate_row(sums + k, u[i], u + i, p - i);
+		k += p - i;
+	}
+	accumulate_row(sums + k, v, u, p);	/* v u_i: the same product as u_i v */
+	accumulate_row(sums + k + p, v, &v, 1);
 }
 
 double

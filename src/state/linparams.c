@@ -123,40 +123,62 @@ linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	linparams_finish(&arg, d);
 }
 
+/* the clamp of a finite x to [lo, hi]: fmin(fmax(x, lo), hi) without the calls */
+static inline double
+clamp(double x, double lo, double hi)
+{
+	return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/*
+ * Per row, so written without library calls (fmax, fmin, ldexp), every
+ * quantity hoisted out of the loops; each value is computed by the same
+ * floating-point operations in the same order as ever, so the normalised
+ * row is the same bit for bit (sql/linspeed.sql).  The inputs are finite.
+ */
 void
 linparams_normalise(const LinParams *p, const double *x, int d, double y,
 					double *u, double *v)
 {
 	double		m = 0,
-				s = 0,
-				scale;
+				s = 0;
+	bool		clip;
+	double		k = 0;
+	double		small = (double) p->p * 0x1p-51;
+	double		shrink = 1.0 - (double) p->p * 0x1p-50;
 
 	/* the l2 norm with scaling, so that huge finite values do not overflow */
 	for (int j = 0; j < d; j++)
-		m = fmax(m, fabs(x[j]));
+		m = fabs(x[j]) > m ? fabs(x[j]) : m;
 	for (int j = 0; m > 0 && j < d; j++)
 		s += (x[j] / m) * (x[j] / m);
 	/* clip to R, then divide by R_eff: u = x min(1, R / ||x||) / R_eff */
-	scale = (m > 0 && m * sqrt(s) > p->R) ? p->R / (m * sqrt(s)) : 1.0;
-	for (int j = 0; j < d; j++)
-		u[j] = (m > 0 && scale < 1.0) ? (x[j] / m) * (p->R / sqrt(s)) / p->Reff
-			: x[j] / p->Reff;
+	clip = m > 0 && m * sqrt(s) > p->R && p->R / (m * sqrt(s)) < 1.0;
+	if (clip)
+	{
+		k = p->R / sqrt(s);
+		for (int j = 0; j < d; j++)
+			u[j] = (x[j] / m) * k / p->Reff;
+	}
+	else
+		for (int j = 0; j < d; j++)
+			u[j] = x[j] / p->Reff;
 	if (p->intercept)
 		u[d] = 1.0 / p->Reff;
 	/* rounding may leave ||u|| a hair above 1: shrink until not */
-	for (int k = 0; k < 64; k++)
+	for (int it = 0; it < 64; it++)
 	{
 		double		t = 0;
 
 		for (int j = 0; j < p->p; j++)
 			t += u[j] * u[j];
 		/* below 1 by more than the sum's rounding error (p 2^-53) */
-		if (t <= 1.0 - ldexp((double) p->p, -51))
+		if (t <= 1.0 - small)
 			break;
 		for (int j = 0; j < p->p; j++)
-			u[j] *= (1.0 - ldexp((double) p->p, -50));
+			u[j] *= shrink;
 	}
-	*v = fmin(fmax((fmin(fmax(y, p->y_min), p->y_max) - p->center) / p->By, -1.0), 1.0);
+	*v = clamp((clamp(y, p->y_min, p->y_max) - p->center) / p->By, -1.0, 1.0);
 }
 
 const char *

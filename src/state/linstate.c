@@ -94,6 +94,31 @@ linstate_row_values(const DPRowInput *row, double y, const char *aggname)
 	return ok;
 }
 
+/*
+ * The normalised row's buffer, kept for the whole aggregate call in
+ * fn_extra (the per-row path allocates nothing); grown to p doubles.
+ */
+typedef struct LinScratch
+{
+	int			p;
+	double		u[FLEXIBLE_ARRAY_MEMBER];
+} LinScratch;
+
+static double *
+linstate_scratch(FunctionCallInfo fcinfo, int p)
+{
+	LinScratch *c = (LinScratch *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL || c->p < p)
+	{
+		c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+							   offsetof(LinScratch, u) + sizeof(double) * p);
+		c->p = p;
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return c->u;
+}
+
 Datum
 dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 {
@@ -125,12 +150,11 @@ dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 	y = PG_GETARG_FLOAT8(2);
 	if (!linstate_row_values(&row, y, LINREG_AGGNAME))
 		PG_RETURN_POINTER(s);
-	u = palloc(sizeof(double) * s->params.p);
+	u = linstate_scratch(fcinfo, s->params.p);
 	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
 						y, u, &v);
 	linreg_accumulate(LINSTATE_SUMS(s), u, s->params.p, v);
 	s->n++;
-	pfree(u);
 	PG_RETURN_POINTER(s);
 }
 
