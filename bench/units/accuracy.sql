@@ -23,7 +23,7 @@ CREATE OR REPLACE FUNCTION bu.score(arm text, mech text, draw int, t0 timestampt
 LANGUAGE sql AS $$
     INSERT INTO bu.results
     SELECT arm, mech, draw, extract(epoch FROM clock_timestamp() - t0),
-           avg((dpobj.predict(m, features) = label)::int), rows_used
+           avg((dpobj.predict(m, features) = label)::int), rows_used, NULL
       FROM bu.test
 $$;
 
@@ -47,6 +47,10 @@ BEGIN
     SELECT * INTO m FROM dpobj.train(CASE arm WHEN 'row' THEN 'bu.rowlevel' ELSE 'bu.' || arm END,
                                      mech, feats, 'income_gt_50k', 1, 1e-9, opts);
     PERFORM bu.score(arm, mech, draw, t0, m, n);
+EXCEPTION WHEN OTHERS THEN
+    -- a charged failure (DP006; the cause, e.g. DP001, is in the server log): counted
+    INSERT INTO bu.results VALUES (arm, mech, draw, extract(epoch FROM clock_timestamp() - t0),
+                                   NULL, n, SQLSTATE || ': ' || SQLERRM);
 END
 $$;
 
@@ -67,6 +71,9 @@ BEGIN
                 FROM bu.rows, generate_series(1, 840 / size));
     END IF;
     PERFORM bu.score('avg', mech, draw, t0, m, (SELECT count(DISTINCT person) FROM bu.rows));
+EXCEPTION WHEN OTHERS THEN
+    INSERT INTO bu.results VALUES ('avg', mech, draw, extract(epoch FROM clock_timestamp() - t0),
+                                   NULL, NULL, SQLSTATE || ': ' || SQLERRM);
 END
 $$;
 

@@ -39,7 +39,7 @@ max_parallel_workers_per_gather = 0"
 export DPOBJ_EXTRA_CONF
 
 dpobj_ensure_packages
-dpobj_build_install
+dpobj_build_install >&2
 dpobj_start_cluster
 export PGDATABASE=dpobj_bench_units
 dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
@@ -55,6 +55,7 @@ if [[ "$BENCH_SKIP" != accuracy ]]; then
     dpobj_log "accuracy: $(( $(date +%s) - start )) s"
     dpobj_psql -f "$HERE/report.sql"
     echo "load after the accuracy part: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "causes of failed protected runs (server log): $(grep -o 'failed (DP[0-9]*): [^"]*' "$DPOBJ_CLUSTER_DIR/server.log" | sort | uniq -c | tr -s ' ' | paste -sd ';' -)"
 fi
 if [[ "$BENCH_SKIP" != cost ]]; then
     dpobj_psql -f "$HERE/cost_setup.sql" >/dev/null

@@ -80,5 +80,6 @@ SELECT p.person, s.size, f.features, f.label
   FROM bu.people p JOIN bu.sizes s USING (person) JOIN adult.features_d23 f ON f.id = p.id AND f.split = 'train';
 ANALYZE bu.rows;
 CREATE TABLE bu.results (
-    arm text, mechanism text, draw int, seconds float8, test_acc float8, rows_used bigint);
+    arm text, mechanism text, draw int, seconds float8, test_acc float8, rows_used bigint,
+    error text);
 GRANT INSERT, SELECT ON bu.results TO bu_analyst;
