@@ -1,0 +1,45 @@
+-- bench/units/cost.sql — the time of one train() run on 1M rows with and without a privacy
+-- unit (run by run.sh after cost_setup.sql).  As bu_analyst: logistic regression, method
+-- output, epsilon = 1 (a run whose time is the scan's: the state holds 6 250 distinct
+-- pairs), on bu.cost_row (no unit) and bu.cost_unit (k = 10), alternating, :reps runs each
+-- after one warm-up each, at work_mem = :work_mem; wall time of the statement.  Then, as
+-- the superuser, the sort method of the bounding query (the same subquery train() builds)
+-- from EXPLAIN ANALYZE.
+\set ON_ERROR_STOP 1
+SET client_min_messages = warning;
+SET work_mem = :'work_mem';
+SET bu.reps = :reps;
+CREATE TEMP TABLE t (tbl text, rep int, ms float8);
+GRANT ALL ON t TO bu_analyst;
+SET ROLE bu_analyst;
+DO $$
+DECLARE
+    t0 timestamptz;
+    m dpobj.model;
+    tbl text;
+BEGIN
+    FOR rep IN 0 .. current_setting('bu.reps')::int LOOP
+        FOREACH tbl IN ARRAY ARRAY['bu.cost_row', 'bu.cost_unit'] LOOP
+            t0 := clock_timestamp();
+            SELECT * INTO m FROM dpobj.train(tbl, 'output', ARRAY['f1', 'f2', 'f3', 'f4', 'f5'], 'y',
+                                             1, 1e-9, '{"R": 2.3}');
+            IF rep > 0 THEN
+                INSERT INTO t VALUES (tbl, rep, 1000 * extract(epoch FROM clock_timestamp() - t0));
+            END IF;
+        END LOOP;
+    END LOOP;
+END
+$$;
+RESET ROLE;
+\pset format unaligned
+\pset tuples_only on
+SELECT format('| %s | %s | %s | %s |', current_setting('work_mem'), tbl,
+              round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric),
+              round(min(ms)::numeric) || '–' || round(max(ms)::numeric))
+  FROM t GROUP BY tbl ORDER BY tbl DESC;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+SELECT count(*) FROM (
+    SELECT f1, f2, f3, f4, f5, y,
+           row_number() OVER (PARTITION BY person ORDER BY dpobj.unit_row_key()) AS r
+      FROM bu.cost_unit WHERE person IS NOT NULL) u
+ WHERE r <= 10;

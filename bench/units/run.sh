@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench/units/run.sh — what privacy units cost (a benchmark, not a test), one command:
+#
+#   bash bench/units/run.sh
+#
+# Builds and installs dpobj, starts a throwaway cluster with dpobj preloaded, loads
+# data/adult and runs
+#   setup.sql      Adult's training split with named feature columns and a synthetic
+#                  privacy unit (sizes 1..10 from a fixed hash), protected at row level
+#                  and at k = 1, 2, 5, 10; adult.test as the public test set;
+#   accuracy.sql   BENCH_DRAWS train() runs per mechanism and level as an analyst with a
+#                  budget (epsilon = 1), test accuracy by dpobj.predict; and the per-unit
+#                  averaging alternative through the direct aggregates (see the file);
+#   report.sql     the accuracy table (median and min–max over the draws);
+#   cost_setup.sql, cost.sql   train() on 1M rows / 100k units with and without the unit
+#                  (k = 10), at work_mem = 4MB (the default: the bounding's sort spills)
+#                  and 256MB (it does not), BENCH_REPS runs each.
+# Prints markdown; docs/BENCHMARKS.md "Privacy units" is written by hand from it.
+#
+# Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_MECHS ["opdisc objective output
+# noisysgd"], BENCH_AVG_MECHS ["objective output noisysgd"], BENCH_SKIP ("accuracy" or
+# "cost" to skip a part), DPOBJ_PGPORT [55444].
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/common.sh
+. "$HERE/../../scripts/common.sh"
+
+BENCH_DRAWS="${BENCH_DRAWS:-11}"
+BENCH_REPS="${BENCH_REPS:-7}"
+BENCH_MECHS="${BENCH_MECHS:-opdisc objective output noisysgd}"
+BENCH_AVG_MECHS="${BENCH_AVG_MECHS:-objective output noisysgd}"
+BENCH_SKIP="${BENCH_SKIP:-}"
+DPOBJ_PGPORT="${DPOBJ_PGPORT:-55444}"
+export DPOBJ_PGPORT
+DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
+jit = off
+max_parallel_workers_per_gather = 0"
+export DPOBJ_EXTRA_CONF
+
+dpobj_ensure_packages
+dpobj_build_install >&2
+dpobj_start_cluster
+export PGDATABASE=dpobj_bench_units
+dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
+dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
+dpobj_psql -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
+dpobj_psql -f "$HERE/setup.sql" >/dev/null
+echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; commit $(git -C "$REPO" rev-parse --short HEAD)"
+
+if [[ "$BENCH_SKIP" != accuracy ]]; then
+    start=$(date +%s)
+    dpobj_psql -v draws="$BENCH_DRAWS" -v arms='row k1 k2 k5 k10' -v mechs="$BENCH_MECHS" \
+        -v avg_mechs="$BENCH_AVG_MECHS" -f "$HERE/accuracy.sql" >/dev/null
+    dpobj_log "accuracy: $(( $(date +%s) - start )) s"
+    dpobj_psql -f "$HERE/report.sql"
+    echo "load after the accuracy part: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "causes of failed protected runs (server log): $(grep -o 'failed (DP[0-9]*): [^"]*' "$DPOBJ_CLUSTER_DIR/server.log" | sort | uniq -c | tr -s ' ' | paste -sd ';' -)"
+fi
+if [[ "$BENCH_SKIP" != cost ]]; then
+    dpobj_psql -f "$HERE/cost_setup.sql" >/dev/null
+    echo '| work_mem | table | median ms | min–max ms |'
+    echo '|---|---|---:|---:|'
+    for wm in 4MB 256MB; do
+        dpobj_psql -v work_mem="$wm" -v reps="$BENCH_REPS" -f "$HERE/cost.sql"
+    done
+    echo "load after the cost part: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
