@@ -80,9 +80,24 @@ typedef struct TrainMechanism
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
-	/* or a float8 label decided by the options: the evaluation of a regression model */
-	bool		(*real_label_of) (Jsonb *options);
+	/* or the label decided by the options: evaluate's, from its model */
+	TrainLabel	(*label_of) (Jsonb *options);
 } TrainMechanism;
+
+/* the label of dpobj.evaluate(): what its (public) model is evaluated on */
+static TrainLabel
+train_evaluate_label(Jsonb *options)
+{
+	switch (evaluate_label_kind(options))
+	{
+		case EVALUATE_LABEL_REAL:
+			return TRAIN_LABEL_REAL;
+		case EVALUATE_LABEL_CLASS:
+			return TRAIN_LABEL_CLASS;
+		default:
+			return TRAIN_LABEL_BOOLEAN;
+	}
+}
 
 static const TrainMechanism train_mechanisms[] = {
 	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args},
@@ -101,7 +116,7 @@ static const TrainMechanism train_mechanisms[] = {
 	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
-	evaluate_real_label},
+	train_evaluate_label},
 };
 
 /*
@@ -411,8 +426,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
-					  mech->real_label_of && mech->real_label_of(ctx->options) ?
-					  TRAIN_LABEL_REAL : mech->label_kind,
+					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
 					  unit.column, unit.rows_per_unit);
 }
