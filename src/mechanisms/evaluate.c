@@ -206,7 +206,7 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 }
 
 /* the label the model in the options is evaluated on (public) */
-EvaluateLabel
+TrainLabel
 evaluate_label_kind(Jsonb *options)
 {
 	Datum		model = evaluate_model_datum(options);
@@ -215,10 +215,10 @@ evaluate_label_kind(Jsonb *options)
 				y_max;
 
 	if (model_is_multiclass(model))
-		return EVALUATE_LABEL_CLASS;
+		return TRAIN_LABEL_CLASS;
 	return model_predictor_regression(model_predictor(model, CurrentMemoryContext),
 									  &range_ok, &y_min, &y_max) ?
-		EVALUATE_LABEL_REAL : EVALUATE_LABEL_BOOLEAN;
+		TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
 
 /* the label's type must fit the model: a class for a classifier, a value for a regression */

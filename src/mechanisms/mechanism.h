@@ -24,6 +24,7 @@
 #include "clientcheck.h"
 #include "protected.h"
 #include "ledger.h"
+#include "trainquery.h"
 #include "miscadmin.h"
 
 /*
@@ -56,13 +57,7 @@ extern void evaluate_check_args(const char *aggname, double epsilon, double delt
  * options): a classifier's boolean, a linear regression's float8 or a
  * multi-class model's class (text).
  */
-typedef enum EvaluateLabel
-{
-	EVALUATE_LABEL_BOOLEAN,
-	EVALUATE_LABEL_REAL,
-	EVALUATE_LABEL_CLASS
-} EvaluateLabel;
-extern EvaluateLabel evaluate_label_kind(Jsonb *options);
+extern TrainLabel evaluate_label_kind(Jsonb *options);
 extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 extern void opdisc_check_args(const char *aggname, double epsilon, double delta,

@@ -84,21 +84,6 @@ typedef struct TrainMechanism
 	TrainLabel	(*label_of) (Jsonb *options);
 } TrainMechanism;
 
-/* the label of dpobj.evaluate(): what its (public) model is evaluated on */
-static TrainLabel
-train_evaluate_label(Jsonb *options)
-{
-	switch (evaluate_label_kind(options))
-	{
-		case EVALUATE_LABEL_REAL:
-			return TRAIN_LABEL_REAL;
-		case EVALUATE_LABEL_CLASS:
-			return TRAIN_LABEL_CLASS;
-		default:
-			return TRAIN_LABEL_BOOLEAN;
-	}
-}
-
 static const TrainMechanism train_mechanisms[] = {
 	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args},
 	/* The mechanism family */
@@ -116,7 +101,7 @@ static const TrainMechanism train_mechanisms[] = {
 	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
-	train_evaluate_label},
+	evaluate_label_kind},
 };
 
 /*
