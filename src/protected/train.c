@@ -65,8 +65,8 @@ PG_FUNCTION_INFO_V1(dpobj_train);
 
 /*
  * A mechanism that train() can run.  Each is an aggregate with the
- * signature (features float8[], label boolean -- float8 for a regression
- * --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
+ * signature (features float8[], label boolean -- float8 for a regression,
+ * text for a class --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
  * and charges before drawing noise (mechanism.h) and whose transition
  * function drops bad rows on the protected path; check_args validates
  * every option before anything runs.  A new mechanism adds one line here
