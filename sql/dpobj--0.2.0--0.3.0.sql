@@ -562,3 +562,37 @@ LANGUAGE C STABLE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.runs_left(regclass, text, numeric, numeric, jsonb) IS
     'How many more dpobj.train() runs of this mechanism at (epsilon, delta) your budget on the table admits (the accountant''s rule; nothing is charged)';
+
+-- L3. Private evaluation of a one-vs-rest multi-class model: the text-label
+-- overload of dp_evaluate (src/mechanisms/evalmc.c, docs/PRIVACY.md
+-- "Private evaluation of a multi-class model"): the K x K confusion counts
+-- (true x predicted class, in the model's declared class order) with
+-- exact discrete Laplace noise, and accuracy, macro recall and per-class
+-- recall and precision with noise-aware 95 % intervals.  dpobj.evaluate()
+-- runs it when its model is multi-class (params "classes").
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_evaluate_multiclass_transfn(float8[], float8[], text, float8, float8, jsonb)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evalmc_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_multiclass_combinefn(float8[], float8[])
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_evalmc_combinefn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_evaluate_multiclass_finalfn(float8[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_evalmc_finalfn'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE dpobj.dp_evaluate(features float8[], label text,
+                                   epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_evaluate_multiclass_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_evaluate_multiclass_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_evaluate_multiclass_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_evaluate(float8[], text, float8, float8, jsonb) IS
+    'DP evaluation of a multi-class model (options {"model": m::text}): the K x K confusion counts with discrete Laplace noise, accuracy, macro recall, per-class recall and precision with noise-aware 95% intervals';
+COMMENT ON FUNCTION dpobj.evaluate(regclass, dpobj.model, text[], text, numeric, numeric, jsonb) IS
+    'Evaluate a model on a protected table without reading it, charged to the caller''s budget like dpobj.train(): a DP confusion matrix for a classifier or a multi-class model, DP MAE/RMSE/R^2 for a linear regression model (options: "filter")';

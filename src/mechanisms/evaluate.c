@@ -49,10 +49,12 @@
 #include "calibrate.h"
 #include "dpnoise.h"
 #include "evaluate.h"
+#include "glmclasses.h"
 #include "ledger.h"
 #include "mechanism.h"
 #include "options.h"
 #include "predict.h"
+#include "predictclass.h"
 #include "protected.h"
 #include "random.h"
 #include "rowinput.h"
@@ -96,8 +98,8 @@ eval_no_model(void)
 }
 
 /* options {"model": text} -> a dpobj.model datum (errors on public grounds) */
-static Datum
-eval_model_from_options(Jsonb *options)
+Datum
+evaluate_model_datum(Jsonb *options)
 {
 	JsonbValue *v = options ? getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) : NULL;
 	Oid			typoid = eval_model_type();
@@ -141,6 +143,40 @@ evaluate_options_k(Jsonb *options)
 }
 
 /*
+ * The number of features of a model, validated completely (public
+ * grounds): a multi-class model of at most DPOBJ_MAX_CLASSES classes, a
+ * linear regression with its label range, or a classifier.
+ */
+static int
+eval_model_d(const char *aggname, Datum model)
+{
+	ModelPredictor *m;
+	bool		range_ok;
+	double		y_min,
+				y_max;
+
+	if (model_is_multiclass(model))
+	{
+		ClassPredictor *cm = class_predictor(model, CurrentMemoryContext);
+
+		/* K^2 counts, each with its noise: as many classes as training takes */
+		if (cm->K > DPOBJ_MAX_CLASSES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s: a multi-class model of more than %d classes cannot be evaluated", aggname, DPOBJ_MAX_CLASSES),
+					 errhint("Use a model returned by dpobj.dp_logistic_multiclass or dpobj.dp_noisysgd_multiclass.")));
+		return cm->d;
+	}
+	m = model_predictor(model, CurrentMemoryContext);
+	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) && !range_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a linear regression model needs the label range y_min < y_max in its params", aggname),
+				 errhint("Use a model returned by dp_linear_regression (its params carry y_min and y_max, and no \"Q\").")));
+	return model_predictor_d(m);
+}
+
+/*
  * dpobj.train()'s argument check (train.c, mechanism.h): public grounds
  * only.  The model is validated completely here (predict.h), so that on the
  * protected path a forged model is refused before the charge, whatever the
@@ -152,21 +188,11 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 					Jsonb *options)
 {
 	int			md;
-	ModelPredictor *m;
-	bool		range_ok;
-	double		y_min,
-				y_max;
 	int			k;
 
 	dp_check_privacy_params(epsilon, delta);
 	k = evaluate_options_k(options);
-	m = model_predictor(eval_model_from_options(options), CurrentMemoryContext);
-	md = model_predictor_d(m);
-	if (model_predictor_regression(m, &range_ok, &y_min, &y_max) && !range_ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: a linear regression model needs the label range y_min < y_max in its params", aggname),
-				 errhint("Use a model returned by dp_linear_regression (its params carry y_min and y_max, and no \"Q\").")));
+	md = eval_model_d(aggname, evaluate_model_datum(options));
 	if (md != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -179,17 +205,20 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 				 errhint("Smaller epsilon would make the counts pure noise (with \"rows_per_unit\" k: epsilon / k).")));
 }
 
-/* whether the model in the options is a linear regression (public) */
-bool
-evaluate_real_label(Jsonb *options)
+/* the label the model in the options is evaluated on (public) */
+TrainLabel
+evaluate_label_kind(Jsonb *options)
 {
+	Datum		model = evaluate_model_datum(options);
 	bool		range_ok;
 	double		y_min,
 				y_max;
 
-	return model_predictor_regression(model_predictor(eval_model_from_options(options),
-													  CurrentMemoryContext),
-									  &range_ok, &y_min, &y_max);
+	if (model_is_multiclass(model))
+		return TRAIN_LABEL_CLASS;
+	return model_predictor_regression(model_predictor(model, CurrentMemoryContext),
+									  &range_ok, &y_min, &y_max) ?
+		TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
 
 /* the label's type must fit the model: a class for a classifier, a value for a regression */
@@ -214,6 +243,7 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 {
 	EvalCache  *c = (EvalCache *) fcinfo->flinfo->fn_extra;
 	MemoryContext old;
+	Datum		model;
 
 	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
 		memcmp(c->options, options, VARSIZE(options)) == 0)
@@ -223,8 +253,14 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 	c->options = palloc(VARSIZE(options));
 	memcpy(c->options, options, VARSIZE(options));
 	(void) evaluate_options_k(options);
+	model = evaluate_model_datum(options);
+	if (model_is_multiclass(model))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: a multi-class model is evaluated on a text label", EVAL_AGGNAME),
+				 errhint("Pass the label as text (or cast an integer class label to text).")));
 	/* dpobj.predict's own predictor: one definition of a prediction */
-	c->model = model_predictor(eval_model_from_options(options), fcinfo->flinfo->fn_mcxt);
+	c->model = model_predictor(model, fcinfo->flinfo->fn_mcxt);
 	MemoryContextSwitchTo(old);
 	fcinfo->flinfo->fn_extra = c;
 	return c;
@@ -393,26 +429,45 @@ dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
 
 /* ---- the release ---- */
 
-/* a ratio x / (x + y) of noisy counts with its approximate 95 % interval */
+bool
+evaluate_ratio_value(double x, double y, double var_x, double var_y, double *r, double *var)
+{
+	double		m = x + y;
+
+	if (m <= 0)
+		return false;
+	*r = Min(1.0, Max(0.0, x / m));
+	/* binomial sampling + the noise on x and on y, by the delta method */
+	*var = *r * (1 - *r) / m + (y * y * var_x + x * x * var_y) / (m * m * m * m);
+	return true;
+}
+
+void
+evaluate_estimate(StringInfo buf, const char *key, double r, double var)
+{
+	double		half = 1.959963984540054 * sqrt(var);
+
+	appendStringInfo(buf, ", \"%s\": {\"estimate\": %.6g, \"ci95\": [%.6g, %.6g]}",
+					 key, r, Max(0.0, r - half), Min(1.0, r + half));
+}
+
+void
+evaluate_ratio(StringInfo buf, const char *key, double x, double y, double var_x,
+			   double var_y)
+{
+	double		r,
+				var;
+
+	if (evaluate_ratio_value(x, y, var_x, var_y, &r, &var))
+		evaluate_estimate(buf, key, r, var);
+	else
+		appendStringInfo(buf, ", \"%s\": null", key);
+}
+
 static void
 eval_ratio(StringInfo buf, const char *key, double x, double y, double noise_var)
 {
-	double		m = x + y;
-	double		r,
-				var,
-				half;
-
-	if (m <= 0)
-	{
-		appendStringInfo(buf, ", \"%s\": null", key);
-		return;
-	}
-	r = Min(1.0, Max(0.0, x / m));
-	/* binomial sampling + noise on x and on y, by the delta method */
-	var = r * (1 - r) / m + (y * y + x * x) * noise_var / (m * m * m * m);
-	half = 1.959963984540054 * sqrt(var);
-	appendStringInfo(buf, ", \"%s\": {\"estimate\": %.6g, \"ci95\": [%.6g, %.6g]}",
-					 key, r, Max(0.0, r - half), Min(1.0, r + half));
+	evaluate_ratio(buf, key, x, y, noise_var, noise_var);
 }
 
 /* the released jsonb: noisy counts and what follows from them */

@@ -3,7 +3,8 @@
  * evaluate.h
  *	  What the two halves of the private evaluation share: the
  *	  classification release (evaluate.c, dp_evaluate with a boolean label)
- *	  and the regression release (evalreg.c, dp_evaluate with a float8
+ *	  the regression release (evalreg.c, dp_evaluate with a float8
+ *	  label) and the multi-class release (evalmc.c, dp_evaluate with a text
  *	  label).  Both keep a float8[] state whose first three entries are the
  *	  run's epsilon, delta and number of features, read the model from the
  *	  options {"model": <dpobj.model as text>} and charge as "evaluate".
@@ -16,6 +17,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/jsonb.h"
 
@@ -37,6 +39,9 @@ enum
 {
 	EV_EPS, EV_DELTA, EV_D, EV_K
 };
+
+/* the dpobj.model of the options {"model": text}; errors on public grounds */
+extern Datum evaluate_model_datum(Jsonb *options);
 
 /* the model of the options, validated once per aggregate call (fn_extra) */
 extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options);
@@ -70,5 +75,20 @@ extern Datum evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun);
 extern bool evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
 								 DPProtectedContext **pctx, double *eps, double *delta,
 								 double *eps_noise);
+
+/*
+ * The ratio x / (x + y) of noisy counts (clamped to [0, 1]) and its
+ * variance: binomial sampling plus the noise's variances var_x on x and
+ * var_y on y (delta method).  false when x + y <= 0.
+ */
+extern bool evaluate_ratio_value(double x, double y, double var_x, double var_y,
+								 double *r, double *var);
+
+/* appends ", key: {estimate r, ci95 r -+ 1.96 sqrt(var) within [0, 1]}" */
+extern void evaluate_estimate(StringInfo buf, const char *key, double r, double var);
+
+/* evaluate_ratio_value appended as evaluate_estimate, or ", key: null" */
+extern void evaluate_ratio(StringInfo buf, const char *key, double x, double y,
+						   double var_x, double var_y);
 
 #endif							/* DPOBJ_EVALUATE_H */

@@ -24,6 +24,7 @@
 #include "clientcheck.h"
 #include "protected.h"
 #include "ledger.h"
+#include "trainquery.h"
 #include "miscadmin.h"
 
 /*
@@ -67,8 +68,12 @@ extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *opt
 /* dpobj.train()'s argument checks, before any row is read (train.c) */
 extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);
-/* whether the model in evaluate's options is a linear regression: a float8 label */
-extern bool evaluate_real_label(Jsonb *options);
+/*
+ * The label evaluate's model is evaluated on (public: from the model in the
+ * options): a classifier's boolean, a linear regression's float8 or a
+ * multi-class model's class (text).
+ */
+extern TrainLabel evaluate_label_kind(Jsonb *options);
 extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 extern void opdisc_check_args(const char *aggname, double epsilon, double delta,

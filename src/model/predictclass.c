@@ -126,7 +126,7 @@ class_read_weights(HeapTupleHeader th, ClassPredictor *m)
 		class_model_bad("model has no weights");
 	warr = DatumGetArrayTypeP(datum);
 	if (ARR_NDIM(warr) != 1 || array_contains_nulls(warr) || ARR_ELEMTYPE(warr) != FLOAT8OID ||
-		ArrayGetNItems(1, ARR_DIMS(warr)) != m->K * m->pp)
+		(int64) ArrayGetNItems(1, ARR_DIMS(warr)) != (int64) m->K * m->pp)
 		class_model_bad("multi-class model weights must be a float8 array of K x p values (params \"dims\") without NULLs");
 	m->w = palloc(sizeof(double) * m->K * m->pp);
 	memcpy(m->w, ARR_DATA_PTR(warr), sizeof(double) * m->K * m->pp);

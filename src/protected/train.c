@@ -65,8 +65,8 @@ PG_FUNCTION_INFO_V1(dpobj_train);
 
 /*
  * A mechanism that train() can run.  Each is an aggregate with the
- * signature (features float8[], label boolean -- float8 for a regression
- * --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
+ * signature (features float8[], label boolean -- float8 for a regression,
+ * text for a class --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
  * and charges before drawing noise (mechanism.h) and whose transition
  * function drops bad rows on the protected path; check_args validates
  * every option before anything runs.  A new mechanism adds one line here
@@ -80,8 +80,8 @@ typedef struct TrainMechanism
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
-	/* or a float8 label decided by the options: the evaluation of a regression model */
-	bool		(*real_label_of) (Jsonb *options);
+	/* or the label decided by the options: evaluate's, from its model */
+	TrainLabel	(*label_of) (Jsonb *options);
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -101,7 +101,7 @@ static const TrainMechanism train_mechanisms[] = {
 	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
-	evaluate_real_label},
+	evaluate_label_kind},
 };
 
 /*
@@ -450,8 +450,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 
 	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
-					  mech->real_label_of && mech->real_label_of(ctx->options) ?
-					  TRAIN_LABEL_REAL : mech->label_kind,
+					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
 					  unit.column, unit.rows_per_unit);
 }

@@ -245,11 +245,17 @@ RESET ROLE;
 SELECT pg_stat_force_next_flush() \gset
 SET ROLE :"role";
 BEGIN;
+-- a multi-class model (params "classes"): K weight vectors, "dims" [K, d], label c
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
-  FROM dpobj.evaluate(:'rel',
-         ROW(:'emech', array_fill(:'weight'::float8, ARRAY[cardinality(string_to_array(:'feats', ','))]),
-             :'bias'::float8, 1, 1e-6, :'params'::jsonb)::dpobj.model,
-         string_to_array(:'feats', ','), 'y', :eps, :delta, :'opts'::jsonb) e;
+  FROM (SELECT cardinality(string_to_array(:'feats', ',')) AS d,
+               coalesce(jsonb_array_length(:'params'::jsonb->'classes'), 1) AS nk) s,
+       LATERAL dpobj.evaluate(:'rel',
+         ROW(:'emech', array_fill(:'weight'::float8, ARRAY[s.d * s.nk]), :'bias'::float8, 1, 1e-6,
+             CASE WHEN s.nk > 1
+                  THEN :'params'::jsonb || jsonb_build_object('dims', jsonb_build_array(s.nk, s.d))
+                  ELSE :'params'::jsonb END)::dpobj.model,
+         string_to_array(:'feats', ','), CASE WHEN s.nk > 1 THEN 'c' ELSE 'y' END,
+         :eps, :delta, :'opts'::jsonb) e;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
