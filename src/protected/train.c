@@ -140,12 +140,19 @@ train_mechanism(const char *name, const char **method)
 	return NULL;				/* keep compiler quiet */
 }
 
+/* options || json (a JSON object of train's own making): its keys win */
+static Jsonb *
+train_options_add(Jsonb *options, const char *json)
+{
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
+}
+
 /* an alias's method into the options; a different "method" there is an error */
 static Jsonb *
 train_alias_method(Jsonb *options, const char *alias, const char *method)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
-	char	   *json;
 
 	if (v != NULL && !(v->type == jbvString && v->val.string.len == strlen(method) &&
 					   strncmp(v->val.string.val, method, v->val.string.len) == 0))
@@ -153,9 +160,7 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the mechanism \"%s\" conflicts with the option \"method\"", alias),
 				 errhint("Use mechanism 'logistic' with {\"method\": ...}, or drop the option.")));
-	json = psprintf("{\"method\": \"%s\"}", method);
-	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
+	return train_options_add(options, psprintf("{\"method\": \"%s\"}", method));
 }
 
 bool
@@ -277,12 +282,7 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
 {
-	char		buf[64];
-	Datum		add;
-
-	snprintf(buf, sizeof(buf), "{\"rows_per_unit\": %d}", k);
-	add = DirectFunctionCall1(jsonb_in, CStringGetDatum(buf));
-	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options), add));
+	return train_options_add(options, psprintf("{\"rows_per_unit\": %d}", k));
 }
 
 /*
