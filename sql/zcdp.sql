@@ -33,6 +33,12 @@ SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5
        dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') >= 50 AS at_least_50,
        dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.1, 1e-7) AS n_opdisc,
        dpobj.runs_left('regress_zcdp.t', 'logistic', 0.1, 1e-7, '{"R": 2, "method": "output"}') AS n_output;
+-- an alias is priced as train() runs it: 'output' is 'logistic' with {"method": "output"}
+-- (Gaussian, zCDP), 'objective' is the approximate-DP default method
+SELECT dpobj.runs_left('regress_zcdp.t', 'output', 0.1, 1e-7, '{"R": 2}') AS n_output_alias,
+       dpobj.runs_left('regress_zcdp.t', 'objective', 0.1, 1e-7, '{"R": 2}') AS n_objective_alias,
+       dpobj.runs_left('regress_zcdp.t', 'logistic', 0.1, 1e-7, '{"R": 2}') AS n_logistic;
+SELECT dpobj.runs_left('regress_zcdp.t', 'output', 0.1, 1e-7, '{"R": 2, "method": "cms"}');
 -- the boundary: runs_left() admitted, the next one refused, nothing charged for it
 DO $$
 DECLARE n bigint := dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}');

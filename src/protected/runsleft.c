@@ -73,7 +73,7 @@ dpobj_runs_left(PG_FUNCTION_ARGS)
 	Oid			relid;
 	char		relkind;
 	char	   *relation;
-	char	   *mechanism;
+	const char *mechanism;
 	char	   *eps_text,
 			   *delta_text;
 	Numeric		epsilon,
@@ -87,12 +87,6 @@ dpobj_runs_left(PG_FUNCTION_ARGS)
 	dp_check_not_null(fcinfo, 5, "dpobj.runs_left");
 	relid = PG_GETARG_OID(0);
 	relation = dp_lock_relation(relid, &relkind);
-	mechanism = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	if (!train_mechanism_exists(mechanism))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown mechanism \"%s\"", mechanism),
-				 errhint("Available mechanisms: opdisc, rspm, expmech, logistic, noisysgd, opsamp, evaluate.")));
 	epsilon = PG_GETARG_NUMERIC(2);
 	delta = PG_GETARG_NUMERIC(3);
 	train_check_privacy(epsilon, delta, &eps_text, &delta_text);
@@ -102,6 +96,7 @@ dpobj_runs_left(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("options must be a JSON object"),
 				 errhint("For example '{\"method\": \"output\"}' for logistic.")));
+	mechanism = train_resolve_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)), &options);
 
 	/* the cost train() would charge: the same floats, the same calibration */
 	mechanism_cost(mechanism_ledger_name(mechanism, options),

@@ -163,13 +163,19 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 	return train_options_add(options, psprintf("{\"method\": \"%s\"}", method));
 }
 
-bool
-train_mechanism_exists(const char *name)
+/*
+ * The mechanism train() would run for name, with an alias's method added to
+ * *options: runs_left() prices exactly what train() charges.
+ */
+const char *
+train_resolve_mechanism(const char *name, Jsonb **options)
 {
-	for (int i = 0; i < lengthof(train_mechanisms); i++)
-		if (strcmp(train_mechanisms[i].name, name) == 0)
-			return true;
-	return false;
+	const char *method;
+	const TrainMechanism *mech = train_mechanism(name, &method);
+
+	if (method != NULL)
+		*options = train_alias_method(*options, name, method);
+	return mech->name;
 }
 
 /* epsilon and delta exactly as numeric: finite, in range, short, eps >= floor */

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/jsonb.h"
 #include "utils/numeric.h"
 
 /*
@@ -29,8 +30,12 @@
  */
 extern void dpobj_train_validate(FunctionCallInfo fcinfo);
 
-/* a mechanism dpobj.train() (or dpobj.evaluate()) runs */
-extern bool train_mechanism_exists(const char *name);
+/*
+ * The mechanism dpobj.train() (or dpobj.evaluate()) runs for name: an alias
+ * ('objective', 'output', 'cms') is 'logistic' with its method added to
+ * *options; an unknown name is an error.
+ */
+extern const char *train_resolve_mechanism(const char *name, Jsonb **options);
 
 /*
  * train()'s checks of epsilon and delta (finite, in range, short, epsilon
