@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "glmclasses.h"
+#include "glmweights.h"
 #include "options.h"
 #include "rowinput.h"
 
@@ -40,9 +41,9 @@ kind_valid_options(GLMKind kind)
 	switch (kind)
 	{
 		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required), method, loss, lambda, intercept, h and rows_per_unit.";
+			return "Valid options are R (required), method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
+			return "Valid options are R (required), loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -141,6 +142,9 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
+			 strcmp(key, "class_weight") == 0)
+		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -188,6 +192,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->beta = 0.05;
 	p->n_public = -1;
 	p->rows_per_unit = 1;
+	p->weight_pos = 1.0;
+	p->weight_neg = 1.0;
 
 	if (options == NULL)
 		ereport(ERROR,

@@ -62,6 +62,8 @@ typedef struct GLMParams
 	int			rows_per_unit;	/* option "rows_per_unit": neighbours differ in up to k rows */
 	int			nclasses;		/* multi-class kinds: option "classes" (glmclasses.h); else 0 */
 	char	  **classes;		/* their text forms, in declared order */
+	double		weight_pos;		/* option "class_weight": a positive row's loss weight, (0, 1] */
+	double		weight_neg;		/* ... a negative row's; both 1 by default */
 } GLMParams;
 
 /* the aggregate's name, for messages */

@@ -29,6 +29,7 @@
 
 #include "aggstate.h"
 #include "glmclasses.h"
+#include "glmweights.h"
 #include "protected.h"
 #include "mechanism.h"
 #include "model.h"
@@ -80,6 +81,7 @@ glm_params_model(StringInfo buf, const GLMParams *p, int d)
 		model_params_float(buf, "h", p->h);
 	if (p->rows_per_unit > 1)
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
+	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
 }
 
 /* ---- the state ---- */
@@ -478,7 +480,7 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 /*
  * The observations of the state: one per (distinct row, label) with a
  * nonzero count, in row order, positives first; row[k] is its distinct row,
- * cnt[k] its count, y[k] its label +-1.  Each array holds 2 * nrows (at
+ * cnt[k] its count times its label's class weight, y[k] its label +-1.  Each array holds 2 * nrows (at
  * least 1), a huge allocation counted in 64 bits: their size is bounded by
  * memory only.  Returns their number.  The mechanisms' design matrix
  * (glm_design) and the Newton solver's sparse design (glmminimise.c) both
@@ -501,7 +503,8 @@ glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 			if (c == 0)
 				continue;
 			(*row)[k] = u;
-			(*cnt)[k] = (double) c;
+			/* the option "class_weight" scales a row's loss (glmweights.h) */
+			(*cnt)[k] = (double) c * (lab == 0 ? s->params.weight_pos : s->params.weight_neg);
 			(*y)[k++] = lab == 0 ? 1.0 : -1.0;
 		}
 	return k;
