@@ -192,6 +192,21 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 	return true;
 }
 
+ArrayType *
+encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
+				   const double *nums, const bool *numnull)
+{
+	double	   *out = palloc(sizeof(double) * enc->d);
+	Datum	   *outd;
+
+	if (!encoding_row(enc, cats, cat_len, nums, numnull, out))
+		return NULL;
+	outd = palloc(sizeof(Datum) * enc->d);
+	for (int j = 0; j < enc->d; j++)
+		outd[j] = Float8GetDatum(out[j]);
+	return construct_array(outd, enc->d, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}
+
 /* the parsed encoding of this call site, parsed once per distinct value */
 typedef struct EncCache
 {
@@ -246,8 +261,7 @@ dpobj_encode_features(PG_FUNCTION_ARGS)
 	char	  **cats;
 	int		   *cat_len;
 	double	   *nums;
-	Datum	   *outd;
-	double	   *out;
+	ArrayType  *out;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		encode_shape_error();
@@ -271,12 +285,8 @@ dpobj_encode_features(PG_FUNCTION_ARGS)
 	}
 	for (int i = 0; i < nnum; i++)
 		nums[i] = nn[i] ? 0.0 : DatumGetFloat8(nd[i]);
-	out = palloc(sizeof(double) * enc->d);
-	if (!encoding_row(enc, cats, cat_len, nums, nn, out))
+	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	if (out == NULL)
 		PG_RETURN_NULL();
-	outd = palloc(sizeof(Datum) * enc->d);
-	for (int j = 0; j < enc->d; j++)
-		outd[j] = Float8GetDatum(out[j]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(outd, enc->d, FLOAT8OID, 8, FLOAT8PASSBYVAL,
-										  TYPALIGN_DOUBLE));
+	PG_RETURN_ARRAYTYPE_P(out);
 }

@@ -25,6 +25,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/array.h"
 #include "utils/jsonb.h"
 
 /* limits of a declaration (public, checked before anything runs) */
@@ -64,5 +65,9 @@ extern double encoding_row_bound(const Encoding *enc, bool l1);
  */
 extern bool encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 						 const double *nums, const bool *numnull, double *out);
+
+/* encoding_row() as a float8[], or NULL for a row without features */
+extern ArrayType *encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
+									 const double *nums, const bool *numnull);
 
 #endif							/* DPOBJ_ENCODE_H */

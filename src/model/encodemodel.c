@@ -154,8 +154,7 @@ dpobj_encode(PG_FUNCTION_ARGS)
 	int		   *cat_len;
 	double	   *nums;
 	bool	   *nn;
-	double	   *out;
-	Datum	   *outd;
+	ArrayType  *out;
 	int			ic = 0,
 				in = 0;
 
@@ -190,12 +189,8 @@ dpobj_encode(PG_FUNCTION_ARGS)
 			in++;
 		}
 	}
-	out = palloc(sizeof(double) * enc->d);
-	if (!encoding_row(enc, cats, cat_len, nums, nn, out))
+	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	if (out == NULL)
 		PG_RETURN_NULL();
-	outd = palloc(sizeof(Datum) * enc->d);
-	for (int j = 0; j < enc->d; j++)
-		outd[j] = Float8GetDatum(out[j]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(outd, enc->d, FLOAT8OID, 8, FLOAT8PASSBYVAL,
-										  TYPALIGN_DOUBLE));
+	PG_RETURN_ARRAYTYPE_P(out);
 }
