@@ -596,3 +596,170 @@ COMMENT ON AGGREGATE dpobj.dp_evaluate(float8[], text, float8, float8, jsonb) IS
     'DP evaluation of a multi-class model (options {"model": m::text}): the K x K confusion counts with discrete Laplace noise, accuracy, macro recall, per-class recall and precision with noise-aware 95% intervals';
 COMMENT ON FUNCTION dpobj.evaluate(regclass, dpobj.model, text[], text, numeric, numeric, jsonb) IS
     'Evaluate a model on a protected table without reading it, charged to the caller''s budget like dpobj.train(): a DP confusion matrix for a classifier or a multi-class model, DP MAE/RMSE/R^2 for a linear regression model (options: "filter")';
+
+--------------------------------------------------------------------------
+-- D1. Public feature domains (src/protected/domains.c, src/model/encode.c;
+-- docs/USAGE.md "Features from declared domains", docs/PRIVACY.md
+-- "Encoded features").  The table's owner declares, per column, its
+-- categories (one-hot with a final "other" level for anything not listed,
+-- NULL included) or its range (clipped and scaled to [-1, 1]); train(),
+-- submit() and evaluate() then encode raw columns in the sealed query from
+-- the declarations alone, R follows from them, and the released model
+-- records its encoding so that dpobj.predict_raw() takes raw values.
+--------------------------------------------------------------------------
+CREATE TABLE dpobj.feature_domains (
+    relid regclass NOT NULL,
+    column_name name NOT NULL,
+    levels text[],
+    lo double precision,
+    hi double precision,
+    declared_by name NOT NULL,
+    declared_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (relid, column_name),
+    CONSTRAINT feature_domains_kind CHECK (
+        (levels IS NOT NULL AND lo IS NULL AND hi IS NULL)
+        OR (levels IS NULL AND lo IS NOT NULL AND hi IS NOT NULL AND lo < hi))
+);
+COMMENT ON TABLE dpobj.feature_domains IS
+    'Public feature domains declared by a table''s owner (dpobj.declare_domain): categorical levels or numeric bounds; never read from the data';
+SELECT pg_catalog.pg_extension_config_dump('dpobj.feature_domains', '');
+REVOKE ALL ON dpobj.feature_domains FROM PUBLIC;
+GRANT SELECT ON dpobj.feature_domains TO PUBLIC;
+ALTER TABLE dpobj.feature_domains ENABLE ROW LEVEL SECURITY;
+-- who may see a table's domains: its administrators, analysts with a
+-- budget on it, and roles that can read it anyway
+CREATE POLICY feature_domains_visible ON dpobj.feature_domains
+    FOR SELECT USING (dpobj.can_administer(relid)
+                      OR EXISTS (SELECT 1 FROM dpobj.budgets b
+                                  WHERE b.relid OPERATOR(pg_catalog.=) feature_domains.relid)
+                      OR pg_catalog.has_table_privilege(relid::pg_catalog.oid, 'SELECT'));
+
+CREATE FUNCTION dpobj.declare_domain(rel regclass, column_name name, levels text[])
+RETURNS void
+AS 'MODULE_PATHNAME', 'dpobj_declare_domain_levels'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.declare_domain(regclass, name, text[]) IS
+    'Owner (or dpobj_admin): declare a column''s public categories; one-hot encoded with a final "other" level (unlisted values and NULL); replaces an earlier declaration';
+
+CREATE FUNCTION dpobj.declare_domain(rel regclass, column_name name,
+                                     lo double precision, hi double precision)
+RETURNS void
+AS 'MODULE_PATHNAME', 'dpobj_declare_domain_bounds'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.declare_domain(regclass, name, double precision, double precision) IS
+    'Owner (or dpobj_admin): declare a column''s public range; values are clipped to [lo, hi] and scaled to [-1, 1] (NULL or NaN: the row is dropped); replaces an earlier declaration';
+
+CREATE FUNCTION dpobj.drop_domain(rel regclass, column_name name)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_drop_domain'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.drop_domain(regclass, name) IS
+    'Owner (or dpobj_admin): forget a column''s declared domain (true if there was one); stored models keep the encoding they record';
+
+-- one encoded row; train()'s sealed query calls it, it raises no error
+-- that depends on a value
+CREATE FUNCTION dpobj.encode_features(encoding jsonb, categorical text[], numbers double precision[])
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpobj_encode_features'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.encode_features(jsonb, text[], double precision[]) IS
+    'One row under an encoding (as a model''s params->''encoding''): categorical values as text, numeric values as float8, in the encoding''s order';
+
+CREATE FUNCTION dpobj.encode(m dpobj.model, raw jsonb)
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpobj_encode'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.encode(dpobj.model, jsonb) IS
+    'The features of raw values {"column": value, ...} under the model''s recorded encoding (other keys are ignored)';
+
+-- raw values: new names, since a jsonb overload of predict/score would make
+-- the existing calls with an untyped '{1,2}' literal ambiguous
+CREATE FUNCTION dpobj.predict_raw(m dpobj.model, raw jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict($1, dpobj.encode($1, $2)) $$;
+COMMENT ON FUNCTION dpobj.predict_raw(dpobj.model, jsonb) IS
+    'dpobj.predict on raw values {"column": value, ...} (e.g. to_jsonb(row)) of a model trained on declared domains';
+CREATE FUNCTION dpobj.score_raw(m dpobj.model, raw jsonb)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score($1, dpobj.encode($1, $2)) $$;
+COMMENT ON FUNCTION dpobj.score_raw(dpobj.model, jsonb) IS
+    'dpobj.score on raw values of a model trained on declared domains';
+CREATE FUNCTION dpobj.predict_class_raw(m dpobj.model, raw jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class($1, dpobj.encode($1, $2)) $$;
+COMMENT ON FUNCTION dpobj.predict_class_raw(dpobj.model, jsonb) IS
+    'dpobj.predict_class on raw values of a multi-class model trained on declared domains';
+CREATE FUNCTION dpobj.predict_raw(name text, raw jsonb)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_raw(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.predict_raw(text, jsonb) IS
+    'The prediction of your stored model of this name on raw values';
+CREATE FUNCTION dpobj.score_raw(name text, raw jsonb)
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score_raw(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.score_raw(text, jsonb) IS
+    'The margin of your stored model of this name on raw values';
+CREATE FUNCTION dpobj.predict_class_raw(name text, raw jsonb)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class_raw(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.predict_class_raw(text, jsonb) IS
+    'The class of your stored multi-class model of this name on raw values';
+
+-- A dropped table's declarations go with it (as its protection and
+-- budgets do), and so do a dropped column's: S1's function, plus that.
+CREATE OR REPLACE FUNCTION dpobj.forget_dropped_tables()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ext_schema oid;
+BEGIN
+    SELECT e.extnamespace INTO ext_schema FROM pg_catalog.pg_extension e
+     WHERE e.extname = 'dpobj';
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace n
+                     JOIN pg_catalog.pg_authid r ON r.oid = n.nspowner
+                    WHERE n.oid = ext_schema AND n.nspname = 'dpobj' AND r.rolsuper)
+       OR EXISTS (SELECT 1 FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+                   WHERE n.oid = ext_schema AND a.privilege_type = 'CREATE'
+                     AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_authid r
+                                      WHERE r.oid = a.grantee AND r.rolsuper)) THEN
+        RAISE EXCEPTION 'dpobj refuses to run: its schema "dpobj" is not controlled by superusers only'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'dpobj forgets the protection and budgets of dropped tables as a superuser; the extension''s schema is not named dpobj, is owned by a role that is not a superuser, or such a role may create objects in it.',
+                  HINT = 'A superuser must own schema dpobj and keep CREATE on it to superusers (docs/SECURITY.md, "Installation"); until then DROP statements are refused.';
+    END IF;
+    DELETE FROM dpobj.budgets b
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND o.objsubid = 0 AND b.relid::pg_catalog.oid = o.objid;
+    DELETE FROM dpobj.protected_tables p
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND o.objsubid = 0 AND p.relid::pg_catalog.oid = o.objid;
+    DELETE FROM dpobj.feature_domains f
+     USING pg_catalog.pg_event_trigger_dropped_objects() o
+     WHERE o.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND f.relid::pg_catalog.oid = o.objid
+       AND (o.objsubid = 0 OR f.column_name = o.address_names[3]);
+END
+$$;

@@ -48,6 +48,7 @@
 
 #include "calibrate.h"
 #include "dpnoise.h"
+#include "encodemodel.h"
 #include "evaluate.h"
 #include "glmclasses.h"
 #include "ledger.h"
@@ -574,6 +575,7 @@ dpobj_evaluate(PG_FUNCTION_ARGS)
 	char	   *model_text;
 	Jsonb	   *options;
 	StringInfoData js;
+	Jsonb	   *encoding;
 
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -586,10 +588,17 @@ dpobj_evaluate(PG_FUNCTION_ARGS)
 	initStringInfo(&js);
 	appendStringInfoString(&js, "{\"model\": ");
 	escape_json(&js, model_text);
+	/* a model trained on declared domains: its encoding, for train()'s query */
+	encoding = encoding_of_model(PG_GETARG_DATUM(1));
+	if (encoding != NULL)
+		appendStringInfo(&js, ", \"encoding\": %s",
+						 JsonbToCString(NULL, &encoding->root, VARSIZE(encoding)));
 	appendStringInfoChar(&js, '}');
 	options = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
 	if (options != NULL &&
-		getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) != NULL)
+		(getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) != NULL ||
+		 getKeyJsonValueFromContainer(&options->root, "encoding", 8, NULL) != NULL))
+		/* the encoding is the model's own, like the model */
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.evaluate: pass the model as the second argument, not as an option"),

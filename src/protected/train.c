@@ -30,6 +30,9 @@
 #include "random.h"
 #include "train.h"
 #include "deadline.h"
+#include "domains.h"
+#include "encode.h"
+#include "encodemodel.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "glmmulticlass.h"
@@ -365,6 +368,90 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
+/* the norm of a mechanism's option "R": 2 (l2), 1 (l1, OPSamp) or 0 (no "R") */
+static int
+train_r_norm(const char *mechanism)
+{
+	static const char *const l2[] = {"logistic", "noisysgd", "linear",
+	"logistic_multiclass", "noisysgd_multiclass"};
+
+	if (strcmp(mechanism, "opsamp") == 0)
+		return 1;
+	for (int i = 0; i < lengthof(l2); i++)
+		if (strcmp(mechanism, l2[i]) == 0)
+			return 2;
+	return 0;
+}
+
+static void
+train_encoding_refused(const char *msg, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", msg), errhint("%s", hint)));
+}
+
+/* evaluate: the features must be the columns of the model's encoding, in order */
+static void
+train_check_encoded_features(const Encoding *enc, char **features, int nfeatures)
+{
+	bool		same = (enc->ncols == nfeatures);
+
+	for (int i = 0; same && i < nfeatures; i++)
+		same = strcmp(enc->cols[i].column, features[i]) == 0;
+	if (!same)
+		train_encoding_refused("the features must be the raw columns of the model's encoding",
+							   "List the columns of params->'encoding', in its order.");
+}
+
+/*
+ * The run's encoding (encode.h), or NULL for raw features: train() reads the
+ * table's declared domains ("encode": true requires them for every column,
+ * false ignores them); evaluate() uses its model's own ("encoding", put
+ * there by dpobj.evaluate()).  Both keys leave the options; with an
+ * encoding and no "R", the mechanism's R is the derived bound.
+ */
+static Jsonb *
+train_encoding(DPProtectedContext *ctx, const TrainMechanism *mech, char **features,
+			   int nfeatures, int *d)
+{
+	Jsonb	   *opts = ctx->options;
+	JsonbValue *v = getKeyJsonValueFromContainer(&opts->root, "encode", 6, NULL);
+	JsonbValue *e = getKeyJsonValueFromContainer(&opts->root, "encoding", 8, NULL);
+	bool		evaluating = strcmp(mech->name, "evaluate") == 0;
+	Jsonb	   *spec;
+	Encoding   *enc;
+	int			norm = train_r_norm(mech->name);
+
+	if (v != NULL && (v->type != jbvBool || evaluating))
+		train_encoding_refused("option \"encode\" must be true or false, in dpobj.train() and dpobj.submit()",
+							   "dpobj.evaluate() encodes as its model records; train() encodes declared domains unless {\"encode\": false}.");
+	if (e != NULL && !evaluating)
+		train_encoding_refused("option \"encoding\" cannot be set",
+							   "The encoding comes from the table's declared domains (dpobj.declare_domain).");
+	ctx->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(opts),
+													  CStringGetTextDatum("encode")));
+	ctx->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(ctx->options),
+													  CStringGetTextDatum("encoding")));
+	*d = nfeatures;
+	if (evaluating)
+		spec = e == NULL ? NULL : JsonbValueToJsonb(e);
+	else
+		spec = domains_encoding(ctx->relid, ctx->relation, features, nfeatures,
+								v == NULL ? DOMAINS_AUTO :
+								v->val.boolean ? DOMAINS_REQUIRED : DOMAINS_OFF);
+	if (spec == NULL)
+		return NULL;
+	enc = encoding_parse(spec);
+	if (evaluating)
+		train_check_encoded_features(enc, features, nfeatures);
+	*d = enc->d;
+	/* a caller's "R" is honoured (the mechanism clips to it); else the derived bound */
+	if (norm > 0 && getKeyJsonValueFromContainer(&ctx->options->root, "R", 1, NULL) == NULL)
+		ctx->options = train_options_add(ctx->options,
+										 psprintf("{\"R\": %.17g}", encoding_row_bound(enc, norm == 1)));
+	return spec;
+}
+
 /* the table's owner, who must be able to read it (else a public refusal) */
 static Oid
 train_owner(Oid relid, const char *relation)
@@ -408,7 +495,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta, double *deadline)
+			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding)
 {
 	char		relkind;
 	char	  **features;
@@ -448,8 +535,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	strlcpy(ctx->delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
 	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
-	ctx->d = nfeatures;
-	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, nfeatures, ctx->options);
+	*encoding = train_encoding(ctx, mech, features, nfeatures, &ctx->d);
+	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
 				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);
@@ -458,7 +545,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit);
+					  unit.column, unit.rows_per_unit, *encoding);
 }
 
 /*
@@ -481,6 +568,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	int64		ledger_id = 0;
 	double		deadline;
 	double		owner_floor;
+	Jsonb	   *encoding;
 
 	/* the public instant the release deadline counts from */
 	TimestampTz start = GetCurrentTimestamp();
@@ -491,7 +579,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
@@ -513,6 +601,9 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	result = seal_run(&ctx, &query, owner, &ledger_id,
 					  deadline_release_at(start, owner_floor, deadline));
 	SPI_finish();
+	/* a model records its encoding: public by declaration */
+	if (encoding != NULL && !evaluating)
+		result = encoding_attach(result, encoding);
 	/* the model catalog: the released model and public parameters */
 	if (model_name != NULL)
 		models_store(ctx.analyst, model_name, result, false, ctx.relation, ledger_id);

@@ -35,6 +35,7 @@
 #include "postgres.h"
 
 #include "trainquery.h"
+#include "encode.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_attribute.h"
@@ -52,6 +53,7 @@ typedef enum ColumnUse
 	COLUMN_LABEL,				/* boolean or integer (> 0 is positive) */
 	COLUMN_REAL_LABEL,			/* a regression's label: as a feature */
 	COLUMN_CLASS,				/* a multi-class label: integer or text, as text */
+	COLUMN_LEVEL,				/* a categorical feature: text, integer or boolean, as text */
 	COLUMN_FILTER				/* the above, text types, dates and times */
 } ColumnUse;
 
@@ -62,6 +64,10 @@ column_type_ok(Oid basetype, ColumnUse use)
 	{
 		case BOOLOID:
 			return use != COLUMN_CLASS;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			return use == COLUMN_FILTER || use == COLUMN_CLASS || use == COLUMN_LEVEL;
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
@@ -69,11 +75,7 @@ column_type_ok(Oid basetype, ColumnUse use)
 		case FLOAT4OID:
 		case FLOAT8OID:
 		case NUMERICOID:
-			return use != COLUMN_LABEL && use != COLUMN_CLASS;
-		case TEXTOID:
-		case VARCHAROID:
-		case BPCHAROID:
-			return use == COLUMN_FILTER || use == COLUMN_CLASS;
+			return use != COLUMN_LABEL && use != COLUMN_CLASS && use != COLUMN_LEVEL;
 		case DATEOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
@@ -96,6 +98,8 @@ column_use_hint(ColumnUse use)
 			return "A regression's label must be a numeric (integer, float, numeric) or boolean column.";
 		case COLUMN_CLASS:
 			return "Multi-class labels must be text or integer columns.";
+		case COLUMN_LEVEL:
+			return "A categorical feature must be a text, integer or boolean column.";
 		default:
 			return "Filters work on numeric, boolean, text, date and timestamp columns.";
 	}
@@ -138,7 +142,7 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" of table %s has a type that cannot be used as %s",
 						name, relation,
-						use == COLUMN_FEATURE ? "a feature" :
+						use == COLUMN_FEATURE || use == COLUMN_LEVEL ? "a feature" :
 						use == COLUMN_FILTER ? "a filter" : "a label"),
 				 errhint("%s", column_use_hint(use))));
 	}
@@ -313,12 +317,49 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 	q->where_open = true;
 }
 
+/*
+ * The encoded features (encode.h): the categorical columns as text and the
+ * numeric ones as float8 (append_feature), handed with the encoding ($4)
+ * to dpobj.encode_features(), which raises no error for any value.
+ */
+static void
+append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relation,
+			   char **cols, int *ncols)
+{
+	Oid			basetype;
+	char	   *col;
+	bool		first = true;
+
+	appendStringInfoString(&q->sql, "dpobj.encode_features($4, ARRAY[");
+	for (int i = 0; i < enc->ncols; i++)
+		if (enc->cols[i].nlevels > 0)
+		{
+			col = lookup_column(relid, relation, enc->cols[i].column, COLUMN_LEVEL, &basetype);
+			add_column(cols, ncols, col);
+			appendStringInfo(&q->sql, "%s%s::pg_catalog.text", first ? "" : ", ", col);
+			first = false;
+		}
+	appendStringInfoString(&q->sql, "]::pg_catalog.text[], ARRAY[");
+	first = true;
+	for (int i = 0; i < enc->ncols; i++)
+		if (enc->cols[i].nlevels == 0)
+		{
+			col = lookup_column(relid, relation, enc->cols[i].column, COLUMN_FEATURE, &basetype);
+			add_column(cols, ncols, col);
+			if (!first)
+				appendStringInfoString(&q->sql, ", ");
+			append_feature(&q->sql, col, basetype);
+			first = false;
+		}
+	appendStringInfoString(&q->sql, "]::pg_catalog.float8[]), ");
+}
+
 void
 train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
-				  const char *unit_column, int rows_per_unit)
+				  const char *unit_column, int rows_per_unit, Jsonb *encoding)
 {
 	Oid			basetype;
 	char	   *col;
@@ -327,16 +368,22 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 
 	initStringInfo(&q->sql);
 	q->where_open = false;
-	appendStringInfo(&q->sql, "SELECT %s(ARRAY[", aggregate);
-	for (int i = 0; i < nfeatures; i++)
+	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
+	if (encoding != NULL)
+		append_encoded(q, encoding_parse(encoding), relid, relation, cols, &ncols);
+	else
 	{
-		col = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &basetype);
-		add_column(cols, &ncols, col);
-		if (i > 0)
-			appendStringInfoString(&q->sql, ", ");
-		append_feature(&q->sql, col, basetype);
+		appendStringInfoString(&q->sql, "ARRAY[");
+		for (int i = 0; i < nfeatures; i++)
+		{
+			col = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &basetype);
+			add_column(cols, &ncols, col);
+			if (i > 0)
+				appendStringInfoString(&q->sql, ", ");
+			append_feature(&q->sql, col, basetype);
+		}
+		appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
 	}
-	appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
 	col = lookup_column(relid, relation, label,
 						label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
 						label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
@@ -363,6 +410,12 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 	q->types[2] = JSONBOID;
 	q->values[2] = JsonbPGetDatum(options);
 	q->nparams = 3;
+	if (encoding != NULL)
+	{
+		q->types[3] = JSONBOID;
+		q->values[3] = JsonbPGetDatum(encoding);
+		q->nparams = 4;
+	}
 	if (filter != NULL)
 		append_filter(q, filter, relid, relation);
 	if (rows_per_unit > 0)

@@ -9,7 +9,9 @@
  *	      FROM <table> [WHERE <column> OPERATOR(pg_catalog.<op>) $4 ...]
  *
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
- *	  $4... filter constants of the columns' types.  No expression in it
+ *	  $4... filter constants of the columns' types.  With declared domains
+ *	  the feature array is dpobj.encode_features($4, ...) (encode.h) and
+ *	  the filter constants start at $5.  No expression in it
  *	  can raise an error that depends on a row's value (leak 5).
  *
  *	  On a table with a privacy unit (units.h) the rows come from
@@ -39,8 +41,8 @@ typedef struct TrainQuery
 {
 	StringInfoData sql;
 	int			nparams;
-	Oid			types[4 + DPOBJ_MAX_FILTERS];
-	Datum		values[4 + DPOBJ_MAX_FILTERS];
+	Oid			types[5 + DPOBJ_MAX_FILTERS];
+	Datum		values[5 + DPOBJ_MAX_FILTERS];
 	bool		where_open;		/* a WHERE clause is open: filters add AND */
 } TrainQuery;
 
@@ -56,6 +58,9 @@ typedef enum TrainLabel
  * Builds the query.  features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level.
+ * encoding (encode.h) or NULL: with one, the features are
+ * dpobj.encode_features($4, ARRAY[categorical]::text[], ARRAY[numeric]::float8[])
+ * over the encoding's columns and $4 is the encoding (filters follow).
  * Raises an error naming the caller's argument (never a row value) for
  * unknown columns, unfit types and malformed filters.
  */
@@ -63,6 +68,7 @@ extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,
-							  const char *unit_column, int rows_per_unit);
+							  const char *unit_column, int rows_per_unit,
+							  Jsonb *encoding);
 
 #endif							/* DPOBJ_TRAINQUERY_H */

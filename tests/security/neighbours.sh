@@ -133,8 +133,24 @@ row_sql() {
     esac
 }
 
+# the owner's declared domains of a scenario (9th field: "col=l1,l2" levels or
+# "col=lo:hi" bounds, separated by ';'), as dpobj.declare_domain() calls
+domain_sql() {
+    local t="$1" spec="$2" item col dom items
+    [[ -z $spec || $spec == - ]] && return 0
+    IFS=';' read -ra items <<<"$spec"
+    for item in "${items[@]}"; do
+        col=${item%%=*} dom=${item#*=}
+        if [[ $dom == *:* ]]; then
+            printf "SELECT dpobj.declare_domain('%s', '%s', %s, %s);" "$t" "$col" "${dom%%:*}" "${dom#*:}"
+        else
+            printf "SELECT dpobj.declare_domain('%s', '%s', string_to_array('%s', ','));" "$t" "$col" "$dom"
+        fi
+    done
+}
+
 setup_db() {
-    local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk row sql xcols="" protect
+    local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains row sql xcols="" protect
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
             -c "ALTER DATABASE $db SET track_functions = 'all'" || return 1
@@ -146,8 +162,9 @@ setup_db() {
     done
     sql=""
     for line in "${SCENS[@]}"; do
-        IFS='|' read -r name feats filter rowa rowb nbase skip unitk _ <<<"$line"
+        IFS='|' read -r name feats filter rowa rowb nbase skip unitk domains _ <<<"$line"
         name=$(trim "$name") nbase=$(trim "${nbase:-}") unitk=$(trim "${unitk:-}")
+        domains=$(trim "${domains:-}")
         # 8th field: k of the privacy unit u (base row g is in unit g % 10)
         protect="SELECT dpobj.protect('t_$name');"
         [[ -n $unitk && $unitk != - ]] && protect="SELECT dpobj.protect('t_$name', 'u', $unitk);"
@@ -160,7 +177,8 @@ setup_db() {
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
               $protect
-              SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);"
+              SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);
+              $(domain_sql "t_$name" "$domains")"
     done
     t_psql -d "$db" -c "$sql" >/dev/null
 }

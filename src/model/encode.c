@@ -1,0 +1,292 @@
+/*-------------------------------------------------------------------------
+ *
+ * encode.c
+ *	  Feature encodings from declared public domains (encode.h): parsing
+ *	  and checking an encoding, encoding one row, and the SQL function
+ *	  dpobj.encode_features(encoding, categorical text[], numeric float8[])
+ *	  that train()'s sealed query calls per row.
+ *
+ * Per row nothing here raises: a level is matched byte for byte against
+ * the declared levels (no SQL is built from it), a numeric value is clipped
+ * and scaled in C doubles (PostgreSQL's float8 operators raise on
+ * underflow, which would depend on the value).  The array shapes are fixed
+ * by the query's construction, so the only errors are public ones.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "encode.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(dpobj_encode_features);
+
+static void
+encoding_bad(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("malformed feature encoding: %s", what),
+			 errhint("An encoding is a JSON array of {\"column\": name, \"levels\": [text, ...]} "
+					 "or {\"column\": name, \"lo\": number, \"hi\": number}, as dpobj.train() records it.")));
+}
+
+static double
+encoding_number(JsonbContainer *obj, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(obj, key, strlen(key), NULL);
+	char	   *s;
+	double		x;
+
+	if (v == NULL || v->type != jbvNumeric)
+		encoding_bad("a numeric column needs numbers \"lo\" and \"hi\"");
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	x = strtod(s, NULL);
+	if (!isfinite(x))
+		encoding_bad("\"lo\" and \"hi\" must be finite");
+	return x;
+}
+
+/* "levels": distinct non-empty-list of strings */
+static void
+encoding_levels(EncColumn *c, JsonbValue *lv)
+{
+	JsonbContainer *jc;
+
+	if (lv->type != jbvBinary || !JsonContainerIsArray(lv->val.binary.data))
+		encoding_bad("\"levels\" must be an array of strings");
+	jc = lv->val.binary.data;
+	c->nlevels = JsonContainerSize(jc);
+	if (c->nlevels < 1 || c->nlevels > DPOBJ_MAX_LEVELS)
+		encoding_bad("a categorical column has 1 to 1024 levels");
+	c->levels = palloc(sizeof(char *) * c->nlevels);
+	c->level_len = palloc(sizeof(int) * c->nlevels);
+	for (int i = 0; i < c->nlevels; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(jc, i);
+
+		if (e == NULL || e->type != jbvString)
+			encoding_bad("\"levels\" must be an array of strings");
+		c->levels[i] = pnstrdup(e->val.string.val, e->val.string.len);
+		c->level_len[i] = e->val.string.len;
+	}
+}
+
+static void
+encoding_column(EncColumn *c, JsonbValue *e)
+{
+	JsonbContainer *obj;
+	JsonbValue *v;
+
+	if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data))
+		encoding_bad("each element must be an object");
+	obj = e->val.binary.data;
+	v = getKeyJsonValueFromContainer(obj, "column", 6, NULL);
+	if (v == NULL || v->type != jbvString || v->val.string.len == 0)
+		encoding_bad("each element needs a \"column\" name");
+	c->column = pnstrdup(v->val.string.val, v->val.string.len);
+	v = getKeyJsonValueFromContainer(obj, "levels", 6, NULL);
+	if (v != NULL)
+	{
+		if (JsonContainerSize(obj) != 2)
+			encoding_bad("a categorical column has exactly the keys \"column\" and \"levels\"");
+		encoding_levels(c, v);
+		return;
+	}
+	if (JsonContainerSize(obj) != 3)
+		encoding_bad("a numeric column has exactly the keys \"column\", \"lo\" and \"hi\"");
+	c->lo = encoding_number(obj, "lo");
+	c->hi = encoding_number(obj, "hi");
+	if (!(c->lo < c->hi) || !isfinite(c->hi - c->lo))
+		encoding_bad("\"lo\" must be below \"hi\", and hi - lo finite");
+}
+
+Encoding *
+encoding_parse(Jsonb *spec)
+{
+	Encoding   *enc = palloc0(sizeof(Encoding));
+
+	if (!JB_ROOT_IS_ARRAY(spec) || JB_ROOT_IS_SCALAR(spec))
+		encoding_bad("it must be an array");
+	enc->ncols = JB_ROOT_COUNT(spec);
+	if (enc->ncols < 1)
+		encoding_bad("it must name at least one column");
+	enc->cols = palloc0(sizeof(EncColumn) * enc->ncols);
+	for (int i = 0; i < enc->ncols; i++)
+	{
+		EncColumn  *c = &enc->cols[i];
+
+		encoding_column(c, getIthJsonbValueFromContainer(&spec->root, i));
+		if (c->nlevels > 0)
+			enc->ncat++;
+		else
+			enc->nnum++;
+		enc->d += c->nlevels > 0 ? c->nlevels + 1 : 1;
+	}
+	if (enc->d > DPOBJ_MAX_ENCODED_D)
+		encoding_bad("more than 4096 encoded features");
+	return enc;
+}
+
+double
+encoding_row_bound(const Encoding *enc, bool l1)
+{
+	/* each column's block has norm at most 1; round up, never down */
+	return l1 ? (double) enc->ncols : nextafter(sqrt((double) enc->ncols), INFINITY);
+}
+
+/* a value clipped to [lo, hi] and scaled to [-1, 1] */
+static double
+encoding_scale(double x, double lo, double hi)
+{
+	double		v;
+
+	if (x <= lo)
+		return -1.0;
+	if (x >= hi)
+		return 1.0;
+	v = 2.0 * ((x - lo) / (hi - lo)) - 1.0;
+	return v < -1.0 ? -1.0 : (v > 1.0 ? 1.0 : v);
+}
+
+bool
+encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
+			 const double *nums, const bool *numnull, double *out)
+{
+	int			ic = 0,
+				in = 0,
+				j = 0;
+
+	for (int i = 0; i < enc->ncols; i++)
+	{
+		const EncColumn *c = &enc->cols[i];
+
+		if (c->nlevels > 0)
+		{
+			int			hit = c->nlevels;	/* "other" */
+
+			for (int l = 0; cats[ic] != NULL && l < c->nlevels; l++)
+				if (c->level_len[l] == cat_len[ic] &&
+					memcmp(c->levels[l], cats[ic], cat_len[ic]) == 0)
+				{
+					hit = l;
+					break;
+				}
+			for (int l = 0; l <= c->nlevels; l++)
+				out[j++] = (l == hit) ? 1.0 : 0.0;
+			ic++;
+		}
+		else
+		{
+			if (numnull[in] || isnan(nums[in]))
+				return false;
+			out[j++] = encoding_scale(nums[in], c->lo, c->hi);
+			in++;
+		}
+	}
+	return true;
+}
+
+ArrayType *
+encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
+				   const double *nums, const bool *numnull)
+{
+	double	   *out = palloc(sizeof(double) * enc->d);
+	Datum	   *outd;
+
+	if (!encoding_row(enc, cats, cat_len, nums, numnull, out))
+		return NULL;
+	outd = palloc(sizeof(Datum) * enc->d);
+	for (int j = 0; j < enc->d; j++)
+		outd[j] = Float8GetDatum(out[j]);
+	return construct_array(outd, enc->d, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}
+
+/* the parsed encoding of this call site, parsed once per distinct value */
+typedef struct EncCache
+{
+	Jsonb	   *spec;
+	Encoding   *enc;
+} EncCache;
+
+static Encoding *
+encoding_cached(FunctionCallInfo fcinfo, Jsonb *spec)
+{
+	EncCache   *cache = (EncCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+
+	if (cache != NULL && VARSIZE(cache->spec) == VARSIZE(spec) &&
+		memcmp(cache->spec, spec, VARSIZE(spec)) == 0)
+		return cache->enc;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	cache = palloc(sizeof(EncCache));
+	cache->spec = palloc(VARSIZE(spec));
+	memcpy(cache->spec, spec, VARSIZE(spec));
+	cache->enc = encoding_parse(cache->spec);
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = cache;
+	return cache->enc;
+}
+
+static void
+encode_shape_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+			 errmsg("dpobj.encode_features: one value per categorical and per numeric column of the encoding is needed"),
+			 errhint("dpobj.train() builds this call itself; use dpobj.predict_raw() to encode raw values.")));
+}
+
+/*
+ * dpobj.encode_features(encoding jsonb, categorical text[], numeric float8[])
+ * RETURNS float8[]: one encoded row, or NULL (a numeric NULL or NaN).
+ */
+Datum
+dpobj_encode_features(PG_FUNCTION_ARGS)
+{
+	Encoding   *enc;
+	ArrayType  *ca;
+	ArrayType  *na;
+	Datum	   *cd;
+	bool	   *cn;
+	Datum	   *nd;
+	bool	   *nn;
+	int			nc,
+				nnum;
+	char	  **cats;
+	int		   *cat_len;
+	double	   *nums;
+	ArrayType  *out;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		encode_shape_error();
+	enc = encoding_cached(fcinfo, PG_GETARG_JSONB_P(0));
+	ca = PG_GETARG_ARRAYTYPE_P(1);
+	na = PG_GETARG_ARRAYTYPE_P(2);
+	if (ARR_ELEMTYPE(ca) != TEXTOID || ARR_ELEMTYPE(na) != FLOAT8OID ||
+		ARR_NDIM(ca) > 1 || ARR_NDIM(na) > 1)
+		encode_shape_error();
+	deconstruct_array(ca, TEXTOID, -1, false, TYPALIGN_INT, &cd, &cn, &nc);
+	deconstruct_array(na, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &nd, &nn, &nnum);
+	if (nc != enc->ncat || nnum != enc->nnum)
+		encode_shape_error();
+	cats = palloc(sizeof(char *) * (nc + 1));
+	cat_len = palloc(sizeof(int) * (nc + 1));
+	nums = palloc(sizeof(double) * (nnum + 1));
+	for (int i = 0; i < nc; i++)
+	{
+		cats[i] = cn[i] ? NULL : VARDATA_ANY(DatumGetPointer(cd[i]));
+		cat_len[i] = cn[i] ? 0 : VARSIZE_ANY_EXHDR(DatumGetPointer(cd[i]));
+	}
+	for (int i = 0; i < nnum; i++)
+		nums[i] = nn[i] ? 0.0 : DatumGetFloat8(nd[i]);
+	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	if (out == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(out);
+}

@@ -1,0 +1,196 @@
+/*-------------------------------------------------------------------------
+ *
+ * encodemodel.c
+ *	  A model's recorded encoding (encodemodel.h).  dpobj.train() attaches
+ *	  the encoding it used to the released model's params (public by
+ *	  declaration); dpobj.encode(model, raw) applies it to raw values given
+ *	  as a JSON object {column: value}, so that a model trained on raw
+ *	  columns predicts from raw values.  Not on the protected path: its
+ *	  errors quote the caller's own arguments.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "encodemodel.h"
+#include "encode.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+#include "utils/typcache.h"
+
+PG_FUNCTION_INFO_V1(dpobj_encode);
+
+/* attribute number (from 1) of params in dpobj.model */
+#define MODEL_ATT_PARAMS	6
+
+Jsonb *
+encoding_of_model(Datum model)
+{
+	bool		isnull;
+	Datum		params = GetAttributeByNum(DatumGetHeapTupleHeader(model), MODEL_ATT_PARAMS,
+										   &isnull);
+	Jsonb	   *p;
+	JsonbValue *v;
+
+	if (isnull)
+		return NULL;
+	p = DatumGetJsonbP(params);
+	if (!JB_ROOT_IS_OBJECT(p) || JB_ROOT_IS_SCALAR(p))
+		return NULL;
+	v = getKeyJsonValueFromContainer(&p->root, "encoding", 8, NULL);
+	if (v == NULL)
+		return NULL;
+	return JsonbValueToJsonb(v);
+}
+
+Datum
+encoding_attach(Datum model, Jsonb *spec)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(model);
+	TupleDesc	tupdesc = lookup_rowtype_tupdesc_copy(HeapTupleHeaderGetTypeId(th),
+													  HeapTupleHeaderGetTypMod(th));
+	HeapTupleData tuple;
+	Datum	   *values = palloc(sizeof(Datum) * tupdesc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * tupdesc->natts);
+	StringInfoData js;
+	Datum		add;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	heap_deform_tuple(&tuple, tupdesc, values, nulls);
+
+	initStringInfo(&js);
+	appendStringInfoString(&js, "{\"encoding\": ");
+	appendStringInfoString(&js, JsonbToCString(NULL, &spec->root, VARSIZE(spec)));
+	appendStringInfoChar(&js, '}');
+	add = DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data));
+	values[MODEL_ATT_PARAMS - 1] = nulls[MODEL_ATT_PARAMS - 1] ? add :
+		DirectFunctionCall2(jsonb_concat, values[MODEL_ATT_PARAMS - 1], add);
+	nulls[MODEL_ATT_PARAMS - 1] = false;
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+static void
+encode_raw_error(const char *msg, const char *column)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg(msg, column),
+			 errhint("Pass one value per column of the model's encoding (params->'encoding'), "
+					 "e.g. '{\"education\": \"Bachelors\", \"age\": 38}'.")));
+}
+
+/* a JSON scalar as a categorical value (NULL for null) */
+static char *
+raw_level(JsonbValue *v, const char *column, int *len)
+{
+	char	   *s;
+
+	switch (v->type)
+	{
+		case jbvNull:
+			return NULL;
+		case jbvString:
+			*len = v->val.string.len;
+			return v->val.string.val;
+		case jbvNumeric:
+			s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+			break;
+		case jbvBool:
+			s = pstrdup(v->val.boolean ? "true" : "false");
+			break;
+		default:
+			encode_raw_error("the value of column \"%s\" must be a JSON scalar", column);
+			return NULL;		/* keep compiler quiet */
+	}
+	*len = strlen(s);
+	return s;
+}
+
+/* a JSON number (or numeric string) as a numeric value */
+static double
+raw_number(JsonbValue *v, const char *column, bool *isnull)
+{
+	char	   *s;
+	char	   *end;
+	double		x;
+
+	*isnull = (v->type == jbvNull);
+	if (*isnull)
+		return 0.0;
+	if (v->type == jbvNumeric)
+		s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	else if (v->type == jbvString)
+		s = pnstrdup(v->val.string.val, v->val.string.len);
+	else
+		s = NULL;
+	if (s == NULL || *s == '\0')
+		encode_raw_error("the value of column \"%s\" must be a number", column);
+	x = strtod(s, &end);
+	if (*end != '\0')
+		encode_raw_error("the value of column \"%s\" must be a number", column);
+	return x;
+}
+
+/*
+ * dpobj.encode(m dpobj.model, raw jsonb) RETURNS float8[]: the model's
+ * encoding applied to {column: value}; NULL for a numeric null.
+ */
+Datum
+dpobj_encode(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *spec = encoding_of_model(PG_GETARG_DATUM(0));
+	Jsonb	   *raw = PG_GETARG_JSONB_P(1);
+	Encoding   *enc;
+	char	  **cats;
+	int		   *cat_len;
+	double	   *nums;
+	bool	   *nn;
+	ArrayType  *out;
+	int			ic = 0,
+				in = 0;
+
+	if (spec == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the model has no feature encoding"),
+				 errhint("Only models trained with declared domains (dpobj.declare_domain) take raw values; pass encoded features to dpobj.predict(model, features).")));
+	if (!JB_ROOT_IS_OBJECT(raw) || JB_ROOT_IS_SCALAR(raw))
+		encode_raw_error("raw values must be a JSON object of columns%s", "");
+	enc = encoding_parse(spec);
+	cats = palloc0(sizeof(char *) * (enc->ncat + 1));
+	cat_len = palloc0(sizeof(int) * (enc->ncat + 1));
+	nums = palloc0(sizeof(double) * (enc->nnum + 1));
+	nn = palloc0(sizeof(bool) * (enc->nnum + 1));
+	for (int i = 0; i < enc->ncols; i++)
+	{
+		EncColumn  *c = &enc->cols[i];
+		JsonbValue *v = getKeyJsonValueFromContainer(&raw->root, c->column,
+													 strlen(c->column), NULL);
+
+		if (v == NULL)
+			encode_raw_error("no value for column \"%s\" of the model's encoding", c->column);
+		if (c->nlevels > 0)
+		{
+			cats[ic] = raw_level(v, c->column, &cat_len[ic]);
+			ic++;
+		}
+		else
+		{
+			nums[in] = raw_number(v, c->column, &nn[in]);
+			in++;
+		}
+	}
+	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	if (out == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(out);
+}

@@ -1,0 +1,345 @@
+/*-------------------------------------------------------------------------
+ *
+ * domains.c
+ *	  Public feature domains (domains.h):
+ *
+ *	  dpobj.declare_domain(rel, column_name, levels text[])   categorical
+ *	  dpobj.declare_domain(rel, column_name, lo, hi)          numeric
+ *	  dpobj.drop_domain(rel, column_name)
+ *
+ * A declaration says what is public about a column: its categories or its
+ * range.  Only the table's owner (or a member of dpobj_admin) declares:
+ * analysts with a budget see the declarations, so a declaration must come
+ * from whoever decides what is public about the table, never from an
+ * analyst who might have derived it from the rows.  Nothing here reads the
+ * table.  A declaration replaces an earlier one for the same column; the
+ * models trained before keep the encoding they record.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "domains.h"
+#include "encode.h"
+#include "entryargs.h"
+#include "privileged.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+PG_FUNCTION_INFO_V1(dpobj_declare_domain_levels);
+PG_FUNCTION_INFO_V1(dpobj_declare_domain_bounds);
+PG_FUNCTION_INFO_V1(dpobj_drop_domain);
+
+/* the owner of the table, or a member of dpobj_admin */
+static void
+domains_check_owner(Oid relid, const char *relation)
+{
+	Oid			admin = get_role_oid("dpobj_admin", true);
+
+	if (pg_class_ownercheck(relid, GetUserId()) ||
+		(OidIsValid(admin) && has_privs_of_role(GetUserId(), admin)))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("must be the owner of table %s or a member of dpobj_admin to declare its domains",
+					relation),
+			 errhint("Feature domains are public by declaration: the table's owner decides them, not an analyst.")));
+}
+
+/* the column exists and its type fits the kind of domain */
+static void
+domains_check_column(Oid relid, const char *relation, const char *column, bool categorical)
+{
+	HeapTuple	tup = SearchSysCacheAttName(relid, column);
+	Form_pg_attribute att;
+	Oid			t;
+	bool		ok;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", column, relation),
+				 errhint("Pass the column name exactly as it is spelled in the catalog, without quotes.")));
+	att = (Form_pg_attribute) GETSTRUCT(tup);
+	t = getBaseType(att->atttypid);
+	ok = att->attnum > 0 && !att->attisdropped;
+	ReleaseSysCache(tup);
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", column, relation),
+				 errhint("System columns have no domain.")));
+	if (categorical)
+		ok = t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == INT2OID ||
+			t == INT4OID || t == INT8OID || t == BOOLOID;
+	else
+		ok = t == INT2OID || t == INT4OID || t == INT8OID || t == FLOAT4OID ||
+			t == FLOAT8OID || t == NUMERICOID;
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column \"%s\" of table %s cannot have a %s domain", column, relation,
+						categorical ? "categorical" : "numeric"),
+				 errhint(categorical ?
+						 "Categorical domains are for text, varchar, char, integer and boolean columns (matched by their text)." :
+						 "Numeric domains are for integer, float and numeric columns.")));
+}
+
+/* the levels: one dimension, no NULL, no duplicate, within the limits */
+static void
+domains_check_levels(ArrayType *arr)
+{
+	Datum	   *d;
+	bool	   *n;
+	int			k;
+
+	if (ARR_NDIM(arr) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("levels must be a one-dimensional text array"),
+				 errhint("For example ARRAY['Bachelors', 'HS-grad', 'Masters'].")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &d, &n, &k);
+	if (k < 1 || k > DPOBJ_MAX_LEVELS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a categorical domain has 1 to %d levels", DPOBJ_MAX_LEVELS),
+				 errhint("Values outside the list are encoded as the level \"other\".")));
+	for (int i = 0; i < k; i++)
+	{
+		if (n[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("levels must not be NULL"),
+					 errhint("NULL values are encoded as the level \"other\".")));
+		if (VARSIZE_ANY_EXHDR(DatumGetPointer(d[i])) > DPOBJ_MAX_LEVEL_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("level %d is longer than %d bytes", i + 1, DPOBJ_MAX_LEVEL_BYTES),
+					 errhint("Levels are category names.")));
+		for (int j = 0; j < i; j++)
+			/* byte for byte, as the encoding matches values */
+			if (VARSIZE_ANY_EXHDR(DatumGetPointer(d[i])) == VARSIZE_ANY_EXHDR(DatumGetPointer(d[j])) &&
+				memcmp(VARDATA_ANY(DatumGetPointer(d[i])), VARDATA_ANY(DatumGetPointer(d[j])),
+					   VARSIZE_ANY_EXHDR(DatumGetPointer(d[i]))) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("levels %d and %d are the same", j + 1, i + 1),
+						 errhint("List each level once.")));
+	}
+}
+
+static const char declare_sql[] =
+"INSERT INTO dpobj.feature_domains (relid, column_name, levels, lo, hi, declared_by) "
+"VALUES ($1, $2, $3, $4, $5, $6) "
+"ON CONFLICT (relid, column_name) DO UPDATE SET levels = EXCLUDED.levels, "
+"  lo = EXCLUDED.lo, hi = EXCLUDED.hi, declared_by = EXCLUDED.declared_by, "
+"  declared_at = pg_catalog.now()";
+
+/* writes a declaration as the bootstrap superuser (fixed statement) */
+static void
+domains_write(Oid relid, const char *column, Datum levels, double lo, double hi, bool numeric)
+{
+	Oid			types[6] = {REGCLASSOID, NAMEOID, TEXTARRAYOID, FLOAT8OID, FLOAT8OID, NAMEOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	RoleSwitch	rs;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(column));
+	values[2] = levels;
+	values[3] = Float8GetDatum(lo);
+	values[4] = Float8GetDatum(hi);
+	values[5] = DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)));
+	nulls[2] = numeric ? 'n' : ' ';
+	nulls[3] = nulls[4] = numeric ? ' ' : 'n';
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(declare_sql, 6, types, values, nulls, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "dpobj.declare_domain: insert failed");
+	role_switch_end(&rs);
+	SPI_finish();
+}
+
+/* what every entry point does first; returns the relation's name */
+static char *
+domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **column,
+			  bool categorical)
+{
+	char		relkind;
+	char	   *relation;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, nargs, fname);
+	relation = dp_lock_relation(PG_GETARG_OID(0), &relkind);
+	domains_check_owner(PG_GETARG_OID(0), relation);
+	*column = NameStr(*PG_GETARG_NAME(1));
+	if (nargs > 2)
+		domains_check_column(PG_GETARG_OID(0), relation, *column, categorical);
+	return relation;
+}
+
+/* dpobj.declare_domain(rel regclass, column_name name, levels text[]) */
+Datum
+dpobj_declare_domain_levels(PG_FUNCTION_ARGS)
+{
+	char	   *column;
+
+	domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true);
+	domains_check_levels(PG_GETARG_ARRAYTYPE_P(2));
+	domains_write(PG_GETARG_OID(0), column, PG_GETARG_DATUM(2), 0, 0, false);
+	PG_RETURN_VOID();
+}
+
+/* dpobj.declare_domain(rel regclass, column_name name, lo float8, hi float8) */
+Datum
+dpobj_declare_domain_bounds(PG_FUNCTION_ARGS)
+{
+	char	   *column;
+	double		lo,
+				hi;
+
+	domains_begin(fcinfo, 4, "dpobj.declare_domain", &column, false);
+	lo = PG_GETARG_FLOAT8(2);
+	hi = PG_GETARG_FLOAT8(3);
+	if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || !isfinite(hi - lo))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bounds must be finite with lo < hi"),
+				 errhint("Values are clipped to [lo, hi] and scaled to [-1, 1]; hi - lo must be a finite float8.")));
+	domains_write(PG_GETARG_OID(0), column, (Datum) 0, lo, hi, true);
+	PG_RETURN_VOID();
+}
+
+static const char drop_sql[] =
+"DELETE FROM dpobj.feature_domains WHERE relid OPERATOR(pg_catalog.=) $1 "
+"AND column_name OPERATOR(pg_catalog.=) $2";
+
+/* dpobj.drop_domain(rel regclass, column_name name) RETURNS boolean */
+Datum
+dpobj_drop_domain(PG_FUNCTION_ARGS)
+{
+	char	   *column;
+	Oid			types[2] = {REGCLASSOID, NAMEOID};
+	Datum		values[2];
+	RoleSwitch	rs;
+	bool		dropped;
+
+	domains_begin(fcinfo, 2, "dpobj.drop_domain", &column, false);
+	values[0] = PG_GETARG_DATUM(0);
+	values[1] = PG_GETARG_DATUM(1);
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(drop_sql, 2, types, values, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "dpobj.drop_domain: delete failed");
+	dropped = SPI_processed > 0;
+	role_switch_end(&rs);
+	SPI_finish();
+	PG_RETURN_BOOL(dropped);
+}
+
+/* ---- the encoding of a run ---- */
+
+static const char read_sql[] =
+"SELECT levels, lo, hi FROM dpobj.feature_domains "
+"WHERE relid OPERATOR(pg_catalog.=) $1 AND column_name OPERATOR(pg_catalog.=) $2";
+
+/*
+ * Appends the declaration of one column to the encoding's JSON; false
+ * when it has none.  Levels are escaped as JSON strings: they are data.
+ */
+static bool
+domains_append(StringInfo js, Oid relid, const char *column)
+{
+	Oid			types[2] = {REGCLASSOID, NAMEOID};
+	Datum		values[2];
+	bool		isnull;
+	HeapTuple	tup;
+	TupleDesc	desc;
+	Datum		lv;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(column));
+	if (SPI_execute_with_args(read_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj: feature domain lookup failed");
+	if (SPI_processed == 0)
+		return false;
+	tup = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	appendStringInfoString(js, "{\"column\": ");
+	escape_json(js, column);
+	lv = SPI_getbinval(tup, desc, 1, &isnull);
+	if (!isnull)
+	{
+		Datum	   *d;
+		int			k;
+
+		deconstruct_array(DatumGetArrayTypeP(lv), TEXTOID, -1, false, TYPALIGN_INT,
+						  &d, NULL, &k);
+		appendStringInfoString(js, ", \"levels\": [");
+		for (int i = 0; i < k; i++)
+		{
+			if (i > 0)
+				appendStringInfoString(js, ", ");
+			escape_json(js, TextDatumGetCString(d[i]));
+		}
+		appendStringInfoString(js, "]}");
+	}
+	else
+		appendStringInfo(js, ", \"lo\": %.17g, \"hi\": %.17g}",
+						 DatumGetFloat8(SPI_getbinval(tup, desc, 2, &isnull)),
+						 DatumGetFloat8(SPI_getbinval(tup, desc, 3, &isnull)));
+	return true;
+}
+
+Jsonb *
+domains_encoding(Oid relid, const char *relation, char **features, int nfeatures,
+				 DomainsMode mode)
+{
+	StringInfoData js;
+	RoleSwitch	rs;
+	int			missing = -1;
+	int			declared = 0;
+
+	if (mode == DOMAINS_OFF)
+		return NULL;
+	initStringInfo(&js);
+	appendStringInfoChar(&js, '[');
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	for (int i = 0; i < nfeatures; i++)
+	{
+		if (declared > 0)
+			appendStringInfoString(&js, ", ");
+		if (domains_append(&js, relid, features[i]))
+			declared++;
+		else if (missing < 0)
+			missing = i;
+	}
+	role_switch_end(&rs);
+	SPI_finish();
+	appendStringInfoChar(&js, ']');
+	if (declared == 0 && mode == DOMAINS_AUTO)
+		return NULL;
+	if (missing >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature column \"%s\" of table %s has no declared domain",
+						features[missing], relation),
+				 errhint("Encoded features need a domain for every column (dpobj.declare_domain, by the table's owner); "
+						 "or pass {\"encode\": false} to use raw numeric columns.")));
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data)));
+}
