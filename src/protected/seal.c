@@ -83,6 +83,9 @@ static const struct
 	{"row_security", "on"},
 	{"synchronize_seqscans", "off"},
 	{"client_min_messages", "error"},
+	/* Citus (present when it is loaded): no log lines about the shard tasks */
+	{"citus.log_remote_commands", "off"},
+	{"citus.multi_task_query_log_level", "off"},
 };
 
 static void

@@ -38,6 +38,7 @@
 #include "ledger.h"
 #include "mechanism.h"
 #include "models.h"
+#include "options.h"
 #include "privileged.h"
 #include "protectable.h"
 #include "protected.h"
@@ -402,8 +403,9 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta, double *deadline)
+			  Numeric *epsilon, Numeric *delta, double *deadline, bool validate_only)
 {
+	bool		citus;
 	char		relkind;
 	char	  **features;
 	int			nfeatures;
@@ -434,6 +436,11 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	ctx->rows_per_unit = unit.rows_per_unit;
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
+	/* a Citus distributed table: what is not sealed there is refused now */
+	citus = dpobj_check_citus_run(ctx->relid, ctx->relation, validate_only,
+								  unit.rows_per_unit > 0);
+	/* the protected mode travels with the query, to every node (options.h) */
+	ctx->options = train_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -452,7 +459,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit);
+					  unit.column, unit.rows_per_unit, citus);
 }
 
 /*
@@ -485,7 +492,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline,
+				  validate_only);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();

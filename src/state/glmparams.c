@@ -141,6 +141,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	else if (dp_option_sealed_key(key, v))
+		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
