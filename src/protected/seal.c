@@ -17,7 +17,9 @@
  *	  client_min_messages = error: no message from inside the query reaches
  *	  the client except dpobj's own progress lines (progress.c).  The
  *	  solver time limit is pinned to dpobj.protected_time_limit, which only
- *	  a superuser sets: the analyst cannot choose it.
+ *	  a superuser sets: the analyst cannot choose it.  On a Citus
+ *	  distributed table the planner settings are pinned in the shard
+ *	  sessions too (workerpins.c).
  * 3. Run the query in a subtransaction.  If it fails:
  *	  - a query cancel stays a cancel (the caller asked for it);
  *	  - before the charge, on public grounds (the fail-closed checks of the
@@ -47,6 +49,7 @@
 #include "ledger.h"
 #include "privileged.h"
 #include "progress.h"
+#include "workerpins.h"
 
 #include "access/xact.h"
 #include "executor/spi.h"
@@ -184,6 +187,9 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 
 		role_switch_begin(&rs, exec_user, true);
 		seal_pin_settings(ctx);
+		/* a Citus table: the shard sessions' planner settings too */
+		if (ctx->citus)
+			worker_pins_send();
 
 		/*
 		 * Never a parallel plan: the transition function learns that it is

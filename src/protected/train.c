@@ -405,7 +405,6 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 			  DPProtectedContext *ctx, TrainQuery *query,
 			  Numeric *epsilon, Numeric *delta, double *deadline, bool validate_only)
 {
-	bool		citus;
 	char		relkind;
 	char	  **features;
 	int			nfeatures;
@@ -437,8 +436,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
-	citus = dpobj_check_citus_run(ctx->relid, ctx->relation, validate_only,
-								  unit.rows_per_unit > 0);
+	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, validate_only,
+									   unit.rows_per_unit > 0);
 	/* the protected mode travels with the query, to every node (options.h) */
 	ctx->options = train_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 
@@ -459,7 +458,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit, citus);
+					  unit.column, unit.rows_per_unit, ctx->citus);
 }
 
 /*

@@ -197,7 +197,16 @@ SELECT dpobj.protect('secret');
 SELECT dpobj.grant_budget('secret', 'analyst', 5, 1e-3);
 SELECT create_distributed_table('secret', 'id');
 SELECT truncate_local_data_after_distributing_table('secret');
+CREATE TABLE unit_t AS SELECT * FROM pts_local;
+SELECT create_distributed_table('unit_t', 'id');
+SELECT dpobj.protect('unit_t', 'id', 2);
+SELECT dpobj.grant_budget('unit_t', 'analyst', 5, 1e-3);
 SQL
+nled=$(ledger_rows "$COORD")
+e=$(err "$COORD" "SET ROLE analyst; SELECT dpobj.train('unit_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
+t_check "a run with a privacy unit on a distributed table: refused before the charge" \
+    grep -q "runs with a privacy unit do not run on Citus distributed tables" <<<"$e"
+t_is "... nothing charged" "$(ledger_rows "$COORD")" "$nled"
 e=$(err "$COORD" "SELECT dpobj.protect('pts_ref')")
 t_check "protect() refuses a reference table (public grounds, with a hint)" \
     grep -q "cannot protect or train on public.pts_ref: it is a Citus reference" <<<"$e"
@@ -215,6 +224,11 @@ m=$(as_analyst -c "SELECT count(*) FROM jsonb_object_keys(dpobj.evaluate('secret
                      ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model,
                      ARRAY['a', 'b'], 'y', 0.5, 1e-6)::jsonb)" 2>&1)
 t_check "the analyst evaluates a model on it" test "${m:-0}" -gt 0
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6,
+                     '{\"filter\": [{\"column\": \"id\", \"op\": \"=\", \"value\": 5}]}') m" 2>&1)
+t_is "a filter that would hit a single shard: no router query, finalised on the coordinator" "$m" "opdisc"
+t_is "... its ledger row: released, on the coordinator" \
+    "$(cq "$COORD" -c "SELECT outcome FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "released"
 nled=$(ledger_rows "$COORD")
 e=$(as_analyst -c "SELECT dpobj.submit('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
     sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
@@ -258,7 +272,7 @@ table_stats() {
         cur="$(cq "$COORD" -c "SELECT concat_ws(':', seq_scan, seq_tup_read, coalesce(idx_scan, 0))
                                FROM pg_stat_user_tables WHERE relname = '$1'")"
         for p in "${PORTS[@]:1}"; do
-            cur+=" | $(cq "$p" -c "SELECT string_agg(concat_ws(':', seq_scan, seq_tup_read, coalesce(idx_scan, 0),
+            cur+=" | $(cq "$p" -c "SET citus.override_table_visibility = off" -c "SELECT string_agg(concat_ws(':', seq_scan, seq_tup_read, coalesce(idx_scan, 0),
                                  coalesce(idx_tup_fetch, 0), n_tup_ins), ' ' ORDER BY relname)
                               FROM pg_stat_user_tables WHERE relname ~ '^$1_[0-9]+$'")"
         done
@@ -309,7 +323,13 @@ while read -r name mech _ opts label; do
     [[ $opts == "{" ]] && opts="{$FILTER}" || opts="$opts, $FILTER}"
     oa=$(observe nb_a "$mech" "$opts" "${label:-y}")
     ob=$(observe nb_b "$mech" "$opts" "${label:-y}")
-    [[ $name == opdisc ]] && sed 's/^/# what the analyst observes (opdisc, nb_a): /' <<<"$oa"
+    if [[ $name == opdisc ]]; then
+        sed 's/^/# what the analyst observes (opdisc, nb_a): /' <<<"$oa"
+        # the counters are really read: each of the 8 shards scanned once, sequentially, whole
+        t_is "the shards' counters of one run: one full sequential scan per shard, no index scan" \
+            "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
+               awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
+    fi
     if [[ "$oa" != "$ob" ]]; then
         nbfail=$((nbfail + 1))
         echo "# neighbours differ on $name:"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'
