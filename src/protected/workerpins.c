@@ -31,11 +31,7 @@
 #include "lib/stringinfo.h"
 #include "utils/guc.h"
 
-static const struct
-{
-	const char *name;
-	const char *value;
-}			worker_pins[] =
+const DPSettingPin dp_user_pins[] =
 {
 	{"enable_seqscan", "on"},
 	{"enable_indexscan", "off"},
@@ -54,6 +50,7 @@ static const struct
 	{"synchronize_seqscans", "off"},
 	{"client_min_messages", "error"},
 };
+const int	dp_n_user_pins = lengthof(dp_user_pins);
 
 void
 worker_pins_send(void)
@@ -66,12 +63,12 @@ worker_pins_send(void)
 							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "DO $dpobj$ BEGIN ");
-	for (int i = 0; i < lengthof(worker_pins); i++)
+	for (int i = 0; i < dp_n_user_pins; i++)
 	{
 		/* optional settings (trace_sort needs TRACE_SORT) may be missing */
-		if (GetConfigOption(worker_pins[i].name, true, false) == NULL)
+		if (GetConfigOption(dp_user_pins[i].name, true, false) == NULL)
 			continue;
-		appendStringInfo(&sql, "SET LOCAL %s = %s; ", worker_pins[i].name, worker_pins[i].value);
+		appendStringInfo(&sql, "SET LOCAL %s = %s; ", dp_user_pins[i].name, dp_user_pins[i].value);
 	}
 	appendStringInfoString(&sql, "END $dpobj$");
 	ret = SPI_execute(sql.data, false, 0);

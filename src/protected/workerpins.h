@@ -11,6 +11,21 @@
 
 #include "postgres.h"
 
+/* a setting and the value the protected query runs under */
+typedef struct DPSettingPin
+{
+	const char *name;
+	const char *value;
+} DPSettingPin;
+
+/*
+ * The pins any role may set (the planner's scan choices, parallelism, JIT,
+ * debug printing, row security, synchronized scans, client messages):
+ * seal.c pins them on the coordinator, worker_pins_send() on the workers.
+ */
+extern const DPSettingPin dp_user_pins[];
+extern const int dp_n_user_pins;
+
 /*
  * Inside seal.c's subtransaction, as the table owner, after the
  * coordinator's own settings are pinned (into the current GUC nest level)
