@@ -336,6 +336,22 @@ while read -r name mech _ opts label; do
     fi
     grep -q "|released|" <<<"$oa" || { nbfail=$((nbfail + 1)); echo "# $name: no released run: $oa"; }
 done < "$REPO/tests/security/mechanisms.txt"
+# the owner need not be a superuser: its SET LOCALs on the workers are settings any role may set
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the table of an ordinary owner failed"
+SET client_min_messages = warning;
+CREATE ROLE tab_owner LOGIN;
+CREATE TABLE nb_own AS SELECT id, a, b, y, (id % 3)::int AS c FROM pts_local;
+ALTER TABLE nb_own OWNER TO tab_owner;
+SELECT create_distributed_table('nb_own', 'id', colocate_with := 'pts');
+CREATE INDEX ON nb_own (b, a, y, c);
+SELECT dpobj.protect('nb_own');
+SELECT dpobj.grant_budget('nb_own', 'analyst', 5, 1e-3);
+SQL
+oa=$(observe nb_own opdisc "{$FILTER}" y)
+t_check "a table owned by an ordinary role: released under the forwarded attack settings" grep -q "|released|" <<<"$oa"
+t_is "... each shard read by one full sequential scan" \
+    "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
+       awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
 t_is "neighbouring distributed tables: every mechanism, same messages, model fields, ledger rows, shard counters (SET LOCAL propagated)" "$nbfail" 0
 sa=$(table_stats nb_a)
 sb=$(table_stats nb_b)
