@@ -140,12 +140,24 @@ SET ROLE regress_sec_alice;
 SELECT (regress_sec.err($$SELECT dpobj.train('regress_sec.parted', 'opdisc', ARRAY['a'], 'y', 0.25, 1e-5)$$)).*;
 RESET ROLE;
 DROP FOREIGN TABLE regress_sec.parted_far;
--- Citus: a table listed in pg_catalog.pg_dist_partition is refused by protect, train
--- and submit (stand-in metadata table here; Citus itself is tested in tests/citus/)
+-- Citus: a hash-distributed table (partmethod 'h' in pg_catalog.pg_dist_partition) is
+-- accepted by protect and train, refused by submit; any other kind (here 'n', a reference
+-- table) is refused by all three (stand-in metadata table here; Citus itself is tested in
+-- tests/citus/)
 SET allow_system_table_mods = on;
 CREATE TABLE pg_catalog.pg_dist_partition (logicalrelid regclass, partmethod "char");
 INSERT INTO pg_catalog.pg_dist_partition VALUES ('regress_sec.pts', 'h');
 RESET allow_system_table_mods;
+SET ROLE regress_sec_alice;
+SELECT (regress_sec.err(q)).* FROM (VALUES
+  ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5)$$),
+  ($$SELECT dpobj.submit('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5)$$)
+) v(q);
+RESET ROLE;
+SET ROLE regress_sec_owner;
+SELECT (regress_sec.err($$SELECT dpobj.protect('regress_sec.pts')$$)).*;
+RESET ROLE;
+UPDATE pg_catalog.pg_dist_partition SET partmethod = 'n';
 SET ROLE regress_sec_alice;
 SELECT (regress_sec.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_sec.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5)$$),

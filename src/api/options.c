@@ -111,3 +111,25 @@ dp_option_bool(JsonbValue *v, const char *key)
 				 errhint("Pass a JSON boolean.")));
 	return v->val.boolean;
 }
+
+bool
+dp_options_sealed(Jsonb *options)
+{
+	JsonbValue	buf;
+	JsonbValue *v;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		return false;
+	v = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY,
+									 DPOBJ_SEALED_KEY_LEN, &buf);
+	return v != NULL && v->type == jbvBool && v->val.boolean;
+}
+
+bool
+dp_option_sealed_key(const char *key, JsonbValue *v)
+{
+	if (strcmp(key, DPOBJ_SEALED_KEY) != 0)
+		return false;
+	(void) dp_option_bool(v, key);
+	return true;
+}

@@ -38,4 +38,22 @@ extern char *dp_option_string(JsonbValue *v, const char *key, const char *hint);
 /* a JSON boolean */
 extern bool dp_option_bool(JsonbValue *v, const char *key);
 
+/*
+ * The protected mode, carried by a mechanism's own options so that it
+ * travels with the query to every node that runs the transition function
+ * (a Citus worker included): dpobj.train()'s query builder always adds
+ * {"sealed": true}, and then every row with a NULL or non-finite value is
+ * dropped silently instead of raising a row-dependent error.  On the
+ * direct path the key only drops such rows instead of reporting them: it
+ * never relaxes a check.  Every mechanism's option reader accepts it.
+ */
+#define DPOBJ_SEALED_KEY		"sealed"
+#define DPOBJ_SEALED_KEY_LEN	6
+
+/* options (may be NULL) has "sealed": true */
+extern bool dp_options_sealed(Jsonb *options);
+
+/* key is "sealed": checks that its value is a boolean and returns true */
+extern bool dp_option_sealed_key(const char *key, JsonbValue *v);
+
 #endif							/* DPOBJ_OPTIONS_H */

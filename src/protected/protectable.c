@@ -12,17 +12,15 @@
  * Citus (leak 7): a filter on the distribution column turned the scan into
  * a single-shard query that ran the whole aggregate, final function
  * included, on a worker -- outside the protected context.  The final
- * function fails closed on any scan it does not recognise (protected.c),
- * and every table Citus knows -- listed in its metadata table
- * pg_catalog.pg_dist_partition, looked up by qualified name without
- * linking against Citus -- is refused before anything runs.  The direct
- * aggregates do run distributed (partial states on the workers, the
- * mechanism on the coordinator: distributed.h), but the sealing guarantees
- * cannot be kept on the workers (docs/SCALING.md, "The protected path"):
- * their task sessions run under the workers' own settings (index scans,
- * parallel plans, logging) which train() cannot pin, they do not know that
- * bad rows must be dropped silently, and their per-shard statistics
- * counters are readable by anyone who can connect to a worker.
+ * function fails closed on any scan it does not recognise (protected.c)
+ * and never runs on a worker (distributed.h).  Hash-distributed tables
+ * (pg_catalog.pg_dist_partition.partmethod 'h', looked up by name without
+ * linking against Citus) are accepted: train() then builds a query whose
+ * shard tasks carry the protected mode in the aggregate's options and the
+ * filter inside the aggregate (trainquery.h, docs/SCALING.md).  Every
+ * other table Citus knows -- reference tables (a router query on one
+ * node), Citus-managed local, append- and range-distributed tables -- is
+ * refused before anything runs.
  *
  * Foreign tables, views and the like, also as inheritance children or
  * partitions, are refused: their rows come from somewhere else.
@@ -42,8 +40,11 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 
 static void
 refuse(const char *relation, const char *why, const char *hint)
@@ -64,29 +65,68 @@ is_system_relation(Oid relid)
 		nsp == get_namespace_oid("information_schema", true);
 }
 
-/* relid is listed in Citus's metadata (pg_catalog.pg_dist_partition) */
-static bool
-is_citus_table(Oid relid)
+/*
+ * relid's distribution method in Citus's metadata
+ * (pg_catalog.pg_dist_partition.partmethod): 'h' hash-distributed, 'n'
+ * reference or Citus-managed local, 'a'/'r' append/range; '\0' when Citus
+ * does not know relid (or is not installed); '?' for metadata we do not
+ * understand (fail closed).
+ */
+static char
+citus_partmethod(Oid relid)
 {
 	Oid			meta = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
 	AttrNumber	att;
+	AttrNumber	method_att;
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
-	bool		found;
+	HeapTuple	tup;
+	char		method = '\0';
 
 	if (!OidIsValid(meta))
-		return false;			/* Citus is not installed here */
+		return '\0';			/* Citus is not installed here */
 	att = get_attnum(meta, "logicalrelid");
-	if (att == InvalidAttrNumber)
-		return true;			/* metadata we do not understand: fail closed */
+	method_att = get_attnum(meta, "partmethod");
+	if (att == InvalidAttrNumber || method_att == InvalidAttrNumber)
+		return '?';
 	rel = table_open(meta, AccessShareLock);
 	ScanKeyInit(&key, att, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
 	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &key);
-	found = HeapTupleIsValid(systable_getnext(scan));
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, method_att, RelationGetDescr(rel), &isnull);
+
+		method = (isnull || TupleDescAttr(RelationGetDescr(rel), method_att - 1)->atttypid != CHAROID)
+			? '?' : DatumGetChar(d);
+	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	return found;
+	return method;
+}
+
+bool
+dpobj_is_citus_table(Oid relid)
+{
+	return citus_partmethod(relid) != '\0';
+}
+
+bool
+dpobj_check_citus_run(Oid relid, const char *relation, bool submitting, bool unit_level)
+{
+	if (!dpobj_is_citus_table(relid))
+		return false;
+	/* a job's background worker is no Citus client session */
+	if (submitting || IsBackgroundWorker)
+		refuse(relation, "training jobs do not run on Citus distributed tables",
+			   "Call dpobj.train() or dpobj.evaluate() directly on a distributed table; dpobj.submit() runs only on local tables.");
+	/* the unit's window (row_number() over the unit) is not pushed down to the shards */
+	if (unit_level)
+		refuse(relation, "runs with a privacy unit do not run on Citus distributed tables",
+			   "Declare no privacy unit on a distributed table (dpobj.set_privacy_unit), or train on a local copy.");
+	return true;
 }
 
 /* one relation of the tree: the table itself (root) or a child */
@@ -94,6 +134,7 @@ static void
 check_one(Oid relid, const char *relation, bool root)
 {
 	char		relkind = get_rel_relkind(relid);
+	char		method;
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE &&
 		relkind != RELKIND_MATVIEW)
@@ -105,9 +146,10 @@ check_one(Oid relid, const char *relation, bool root)
 	if (OidIsValid(getExtensionOfObject(RelationRelationId, relid)))
 		refuse(relation, "it belongs to an extension",
 			   "Protect your own tables; an extension's tables are its private state.");
-	if (is_citus_table(relid))
-		refuse(relation, "it is a Citus distributed, reference or managed table",
-			   "The protected path cannot seal Citus worker sessions (docs/SCALING.md); the owner can train on a local copy, or call the aggregates directly.");
+	method = citus_partmethod(relid);
+	if (method != '\0' && method != 'h')
+		refuse(relation, "it is a Citus reference, managed local, append- or range-distributed table",
+			   "The protected path is sealed only for hash-distributed Citus tables (docs/SCALING.md); distribute the table with create_distributed_table(), or train on a local copy.");
 }
 
 void

@@ -16,9 +16,23 @@
  * unless relid and every inheritance child / partition of it is an
  * ordinary table, partitioned table or materialized view of this server
  * that is neither a system catalog, nor a member of an extension (dpobj's
- * own tables included), nor a Citus distributed, reference or managed
- * local table.  relation is its qualified name, for messages.
+ * own tables included), nor a Citus table other than a hash-distributed
+ * one (reference, managed local, append or range).  relation is its
+ * qualified name, for messages.
  */
 extern void dpobj_check_protectable(Oid relid, const char *relation);
+
+/* relid is a table Citus knows (listed in pg_catalog.pg_dist_partition) */
+extern bool dpobj_is_citus_table(Oid relid);
+
+/*
+ * A run of train(), evaluate() or submit() on relid (already accepted by
+ * dpobj_check_protectable): false for a local table; true for a Citus
+ * hash-distributed one, after refusing (public grounds, before the charge)
+ * what is not sealed there: a job (submitting, or inside a background
+ * worker) and a run with a privacy unit (unit_level).
+ */
+extern bool dpobj_check_citus_run(Oid relid, const char *relation, bool submitting,
+								  bool unit_level);
 
 #endif							/* DPOBJ_PROTECTABLE_H */

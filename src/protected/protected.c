@@ -8,8 +8,10 @@
  *
  * Fail closed (leak 7): the final function is accepted only on
  * top of recognised scans of the protected table or its inheritance
- * children.  A scan the walker does not recognise (a Citus custom scan, a
- * foreign scan, ...) or no scan at all is refused before the charge, with
+ * children (Citus's distributed scan counts as a scan of the distributed
+ * tables it reads, scanrels.c).  A scan the walker does not recognise (any
+ * other custom scan, a foreign scan, ...) or no scan at all is refused
+ * before the charge, with
  * an error that depends only on the plan (itself built from public
  * inputs: the catalog, the options, pinned settings).
  *

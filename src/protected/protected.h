@@ -44,6 +44,7 @@ typedef struct DPProtectedContext
 	int			d;				/* number of features */
 	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
 	int			rows_per_unit;	/* the table's privacy unit bound k; 0: row level */
+	bool		citus;			/* a Citus distributed table (workerpins.h) */
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 } DPProtectedContext;
 

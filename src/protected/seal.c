@@ -17,7 +17,9 @@
  *	  client_min_messages = error: no message from inside the query reaches
  *	  the client except dpobj's own progress lines (progress.c).  The
  *	  solver time limit is pinned to dpobj.protected_time_limit, which only
- *	  a superuser sets: the analyst cannot choose it.
+ *	  a superuser sets: the analyst cannot choose it.  On a Citus
+ *	  distributed table the planner settings are pinned in the shard
+ *	  sessions too (workerpins.c).
  * 3. Run the query in a subtransaction.  If it fails:
  *	  - a query cancel stays a cancel (the caller asked for it);
  *	  - before the charge, on public grounds (the fail-closed checks of the
@@ -47,6 +49,7 @@
 #include "ledger.h"
 #include "privileged.h"
 #include "progress.h"
+#include "workerpins.h"
 
 #include "access/xact.h"
 #include "executor/spi.h"
@@ -55,34 +58,20 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
-/* settings pinned for the protected query (see the file header) */
-static const struct
+/*
+ * settings pinned for the protected query (see the file header): those
+ * any role may set (workerpins.h, also pinned on Citus workers) and these
+ */
+static const DPSettingPin seal_pins[] =
 {
-	const char *name;
-	const char *value;
-}			seal_pins[] =
-{
-	{"enable_seqscan", "on"},
-	{"enable_indexscan", "off"},
-	{"enable_indexonlyscan", "off"},
-	{"enable_bitmapscan", "off"},
-	{"enable_tidscan", "off"},
-	{"enable_partitionwise_aggregate", "off"},
-	{"max_parallel_workers_per_gather", "0"},
-	{"force_parallel_mode", "off"},
-	{"jit", "off"},
 	{"track_functions", "none"},
-	{"debug_print_parse", "off"},
-	{"debug_print_rewritten", "off"},
-	{"debug_print_plan", "off"},
 	{"log_parser_stats", "off"},
 	{"log_planner_stats", "off"},
 	{"log_executor_stats", "off"},
 	{"log_statement_stats", "off"},
-	{"trace_sort", "off"},
-	{"row_security", "on"},
-	{"synchronize_seqscans", "off"},
-	{"client_min_messages", "error"},
+	/* Citus (present when it is loaded): no log lines about the shard tasks */
+	{"citus.log_remote_commands", "off"},
+	{"citus.multi_task_query_log_level", "off"},
 };
 
 static void
@@ -101,6 +90,8 @@ seal_pin_settings(const DPProtectedContext *ctx)
 {
 	char		limit[64];
 
+	for (int i = 0; i < dp_n_user_pins; i++)
+		seal_pin(dp_user_pins[i].name, dp_user_pins[i].value);
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
@@ -181,6 +172,9 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 
 		role_switch_begin(&rs, exec_user, true);
 		seal_pin_settings(ctx);
+		/* a Citus table: the shard sessions' planner settings too */
+		if (ctx->citus)
+			worker_pins_send();
 
 		/*
 		 * Never a parallel plan: the transition function learns that it is

@@ -41,6 +41,7 @@
 #include "ledger.h"
 #include "mechanism.h"
 #include "models.h"
+#include "options.h"
 #include "privileged.h"
 #include "protectable.h"
 #include "protected.h"
@@ -495,7 +496,8 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding)
+			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding,
+			  bool validate_only)
 {
 	char		relkind;
 	char	  **features;
@@ -527,6 +529,11 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	ctx->rows_per_unit = unit.rows_per_unit;
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
+	/* a Citus distributed table: what is not sealed there is refused now */
+	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, validate_only,
+									   unit.rows_per_unit > 0);
+	/* the protected mode travels with the query, to every node (options.h) */
+	ctx->options = train_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -545,7 +552,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit, *encoding);
+					  unit.column, unit.rows_per_unit, *encoding, ctx->citus);
 }
 
 /*
@@ -579,7 +586,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding,
+				  validate_only);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();

@@ -258,7 +258,7 @@ append_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid,
 	q->values[q->nparams] = OidInputFunctionCall(infunc, text, ioparam, -1);
 	q->nparams++;
 	appendStringInfo(&q->sql, " %s %s OPERATOR(pg_catalog.%s) $%d",
-					 q->where_open ? "AND" : "WHERE", col, op, q->nparams);
+					 q->where_open ? "AND" : q->open_keyword, col, op, q->nparams);
 	q->where_open = true;
 }
 
@@ -359,7 +359,8 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
-				  const char *unit_column, int rows_per_unit, Jsonb *encoding)
+				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
+				  bool filter_in_aggregate)
 {
 	Oid			basetype;
 	char	   *col;
@@ -368,6 +369,7 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 
 	initStringInfo(&q->sql);
 	q->where_open = false;
+	q->open_keyword = "WHERE";
 	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
 	if (encoding != NULL)
 		append_encoded(q, encoding_parse(encoding), relid, relation, cols, &ncols);
@@ -398,10 +400,6 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);
 	appendStringInfoString(&q->sql, ", $1, $2, $3)");
-	if (rows_per_unit > 0)
-		append_unit_from(q, relation, cols, ncols, unit_column);
-	else
-		appendStringInfo(&q->sql, " FROM %s", relation);
 
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);
@@ -416,6 +414,23 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 		q->values[3] = JsonbPGetDatum(encoding);
 		q->nparams = 4;
 	}
+	if (filter_in_aggregate)
+	{
+		/* the shards' tasks get no WHERE clause: a full scan whatever the filter */
+		q->open_keyword = "FILTER (WHERE";
+		if (filter != NULL)
+			append_filter(q, filter, relid, relation);
+		if (q->where_open)
+			appendStringInfoChar(&q->sql, ')');
+		q->where_open = false;
+		q->open_keyword = "WHERE";
+		appendStringInfo(&q->sql, " FROM %s", relation);
+		return;
+	}
+	if (rows_per_unit > 0)
+		append_unit_from(q, relation, cols, ncols, unit_column);
+	else
+		appendStringInfo(&q->sql, " FROM %s", relation);
 	if (filter != NULL)
 		append_filter(q, filter, relid, relation);
 	if (rows_per_unit > 0)

@@ -24,6 +24,18 @@
  *	  so each unit contributes at most k of its selected rows, chosen in a
  *	  random order that depends on no row.
  *
+ *	  On a Citus distributed table (filter_in_aggregate) the filter goes
+ *	  into the aggregate instead of a WHERE clause:
+ *
+ *	    SELECT <aggregate>(...) FILTER (WHERE <column> OPERATOR(...) $4 ...)
+ *	      FROM <table>
+ *
+ *	  Citus pushes it down inside worker_partial_agg(...) FILTER (...), so
+ *	  every shard's task is a full sequential scan without a qualifier:
+ *	  no shard's plan or counters depend on which rows match.  $3 always
+ *	  carries {"sealed": true} (options.h): the shards' transition
+ *	  functions drop bad rows silently, like the coordinator's.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef DPOBJ_TRAINQUERY_H
@@ -44,6 +56,7 @@ typedef struct TrainQuery
 	Oid			types[5 + DPOBJ_MAX_FILTERS];
 	Datum		values[5 + DPOBJ_MAX_FILTERS];
 	bool		where_open;		/* a WHERE clause is open: filters add AND */
+	const char *open_keyword;	/* what the first condition opens with */
 } TrainQuery;
 
 /* what a mechanism's label argument is */
@@ -57,7 +70,8 @@ typedef enum TrainLabel
 /*
  * Builds the query.  features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
- * rows_per_unit k bound each unit's rows, or NULL and 0 at row level.
+ * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
+ * (no unit with filter_in_aggregate).
  * encoding (encode.h) or NULL: with one, the features are
  * dpobj.encode_features($4, ARRAY[categorical]::text[], ARRAY[numeric]::float8[])
  * over the encoding's columns and $4 is the encoding (filters follow).
@@ -69,6 +83,6 @@ extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,
 							  const char *unit_column, int rows_per_unit,
-							  Jsonb *encoding);
+							  Jsonb *encoding, bool filter_in_aggregate);
 
 #endif							/* DPOBJ_TRAINQUERY_H */

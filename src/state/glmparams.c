@@ -145,6 +145,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
 			 strcmp(key, "class_weight") == 0)
 		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
+	else if (dp_option_sealed_key(key, v))
+		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -98,6 +98,8 @@ hsparams_option(const char *key, JsonbValue *v, void *arg)
 		params->calibration = parse_calibration(v);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		params->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	else if (dp_option_sealed_key(key, v))
+		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

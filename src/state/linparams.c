@@ -70,6 +70,8 @@ linparams_option(const char *key, JsonbValue *v, void *arg)
 		a->p->intercept = dp_option_bool(v, key);
 	else if (strcmp(key, "method") == 0)
 		a->p->method = parse_method(v);
+	else if (dp_option_sealed_key(key, v))
+		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

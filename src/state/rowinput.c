@@ -16,6 +16,7 @@
 
 #include <math.h>
 
+#include "options.h"
 #include "protected.h"
 
 #include "utils/array.h"
@@ -55,9 +56,13 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 	 * Protected path (dpobj.train): bad rows are dropped, not reported.
 	 * train() builds every feature array with the same length from
 	 * validated columns, so the remaining shape errors cannot depend on the
-	 * data there.
+	 * data there.  The mode comes with the aggregate's own options
+	 * ("sealed", options.h), so a Citus worker running this transition
+	 * function for a shard knows it too; this backend's protected context
+	 * says the same on the coordinator.
 	 */
-	row->drop_bad_rows = (dpobj_protected_peek() != NULL);
+	row->drop_bad_rows = (dpobj_protected_peek() != NULL) ||
+		(PG_NARGS() > 5 && !PG_ARGISNULL(5) && dp_options_sealed(PG_GETARG_JSONB_P(5)));
 	if (row->drop_bad_rows &&
 		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
 		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))

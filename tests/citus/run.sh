@@ -16,9 +16,13 @@
 #       charge on any node; with router execution off the same filter finalises on the
 #       coordinator and equals the local run;
 #   (d) the ledger row names the distributed (or reference) table;
-#   (e) the protected path fails closed on Citus tables: protect() refuses distributed
-#       and reference tables, and a table protected while local and distributed later is
-#       refused by train() and submit() before anything is charged;
+#   (e) the sealed protected path on hash-distributed tables: protect() accepts them and
+#       refuses reference tables; an analyst without SELECT trains and evaluates (with a
+#       filter, kept inside the aggregate: every shard scanned sequentially, no WHERE);
+#       submit() is refused before the charge; two neighbouring distributed tables give the
+#       same messages, model fields, ledger rows and shard counters on the workers for
+#       every mechanism (tests/security/mechanisms.txt), with the analyst's SET LOCALs
+#       propagated to the workers (citus.propagate_set_commands);
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -172,35 +176,6 @@ runs=$((runs + 1))
 t_is "no ledger row without a relation" \
     "$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE relation IS NULL")" 0
 
-# --- (e) the protected path fails closed ----------------------------------------------------
-cq "$COORD" >/dev/null <<'SQL' || bail "setting up the protected tables failed"
-SET client_min_messages = warning;
-CREATE ROLE analyst LOGIN;
-CREATE TABLE secret AS SELECT * FROM pts_local;
-SELECT dpobj.protect('secret');
-SELECT dpobj.grant_budget('secret', 'analyst', 5, 1e-3);
-SELECT create_distributed_table('secret', 'id');
-SELECT truncate_local_data_after_distributing_table('secret');
-SQL
-for t in pts pts_ref; do
-    e=$(err "$COORD" "SELECT dpobj.protect('$t')")
-    t_check "protect() refuses the Citus table $t" \
-        grep -q "cannot protect or train on public.$t: it is a Citus" <<<"$e"
-done
-nled=$(ledger_rows "$COORD")
-e=$(cq "$COORD" -c "SET ROLE analyst" \
-      -c "SELECT * FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
-    sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
-t_check "train() on a protected table distributed later: refused (a Citus table)" \
-    grep -q "cannot protect or train on public.secret: it is a Citus" <<<"$e"
-e=$(cq "$COORD" -c "SET ROLE analyst" \
-      -c "SELECT dpobj.submit('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
-    sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
-t_check "submit() on it: refused at once" grep -q "cannot protect or train on public.secret: it is a Citus" <<<"$e"
-t_is "nothing was charged for the refused protected runs" "$(ledger_rows "$COORD")" "$nled"
-t_is "the analyst still cannot read the table" \
-    "$(cq "$COORD" -c "SET ROLE analyst" -c "SELECT count(*) FROM secret" 2>&1 | grep -c 'permission denied')" 1
-
 # --- (f) one ledger for the cluster ----------------------------------------------------------
 t_is "the coordinator's ledger has one row per run" "$(ledger_rows "$COORD")" "$runs"
 t_is "the workers' ledgers are empty" "$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "0/0"
@@ -209,5 +184,179 @@ e=$(err "${PORTS[1]}" "SELECT dpobj.dp_halfspace(ARRAY[i / 10.0]::float8[], i > 
 t_check "an aggregate called directly on a worker is refused" \
     grep -q "dpobj mechanisms run only on the Citus coordinator" <<<"$e"
 t_is "and charged nothing there" "$(ledger_rows "${PORTS[1]}")" 0
+
+# --- (e) the sealed protected path on a distributed table ---------------------------------
+# The analyst has no SELECT; train()/evaluate() run the aggregate with {"sealed": true} in its
+# options (the shards drop bad rows silently) and the filter inside the aggregate (no WHERE on
+# any shard).  Every observable is compared between two neighbouring distributed tables.
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the protected tables failed"
+SET client_min_messages = warning;
+CREATE ROLE analyst LOGIN;
+CREATE TABLE secret AS SELECT * FROM pts_local;
+SELECT dpobj.protect('secret');
+SELECT dpobj.grant_budget('secret', 'analyst', 5, 1e-3);
+SELECT create_distributed_table('secret', 'id');
+SELECT truncate_local_data_after_distributing_table('secret');
+CREATE TABLE unit_t AS SELECT * FROM pts_local;
+SELECT create_distributed_table('unit_t', 'id');
+SELECT dpobj.protect('unit_t', 'id', 2);
+SELECT dpobj.grant_budget('unit_t', 'analyst', 5, 1e-3);
+SQL
+nled=$(ledger_rows "$COORD")
+e=$(err "$COORD" "SET ROLE analyst; SELECT dpobj.train('unit_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
+t_check "a run with a privacy unit on a distributed table: refused before the charge" \
+    grep -q "runs with a privacy unit do not run on Citus distributed tables" <<<"$e"
+t_is "... nothing charged" "$(ledger_rows "$COORD")" "$nled"
+e=$(err "$COORD" "SELECT dpobj.protect('pts_ref')")
+t_check "protect() refuses a reference table (public grounds, with a hint)" \
+    grep -q "cannot protect or train on public.pts_ref: it is a Citus reference" <<<"$e"
+t_is "protect() accepts a hash-distributed table" \
+    "$(cq "$COORD" -c "SET client_min_messages = warning" -c "CREATE TABLE pts_prot AS SELECT * FROM pts" \
+        -c "SELECT create_distributed_table('pts_prot', 'id')" -c "SELECT dpobj.protect('pts_prot')" | tail -n 1)" "t"
+as_analyst() { cq "$COORD" -c "SET ROLE analyst" "$@"; }
+m=$(as_analyst -c "SELECT (m).mechanism, (m).epsilon, array_length((m).weights, 1)
+                     FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
+t_is "an analyst without SELECT trains on a distributed protected table" "$m" "opdisc|1|2"
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('secret', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6,
+                     '{\"R\": 2, \"filter\": [{\"column\": \"b\", \"op\": \">\", \"value\": 0}]}') m" 2>&1)
+t_is "... with a filter (evaluated inside the aggregate)" "$m" "objective_gauss"
+m=$(as_analyst -c "SELECT count(*) FROM jsonb_object_keys(dpobj.evaluate('secret',
+                     ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model,
+                     ARRAY['a', 'b'], 'y', 0.5, 1e-6)::jsonb)" 2>&1)
+t_check "the analyst evaluates a model on it" test "${m:-0}" -gt 0
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6,
+                     '{\"filter\": [{\"column\": \"id\", \"op\": \"=\", \"value\": 5}]}') m" 2>&1)
+t_is "a filter that would hit a single shard: no router query, finalised on the coordinator" "$m" "opdisc"
+t_is "... its ledger row: released, on the coordinator" \
+    "$(cq "$COORD" -c "SELECT outcome FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "released"
+nled=$(ledger_rows "$COORD")
+e=$(as_analyst -c "SELECT dpobj.submit('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1 >/dev/null |
+    sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1)
+t_check "submit() on it: refused at once (jobs run only on local tables)" \
+    grep -q "training jobs do not run on Citus distributed tables" <<<"$e"
+t_is "nothing was charged for the refused submit" "$(ledger_rows "$COORD")" "$nled"
+t_is "the analyst still cannot read the table" \
+    "$(as_analyst -c "SELECT count(*) FROM secret" 2>&1 | grep -c 'permission denied')" 1
+e=$(as_analyst -c "SELECT * FROM run_command_on_workers('SELECT count(*) FROM secret_' || (SELECT min(shardid) FROM pg_dist_shard WHERE logicalrelid = 'secret'::regclass))" 2>&1)
+t_check "run_command_on_workers as the analyst reads no shard" grep -q "permission denied" <<<"$e"
+# the pushed-down query of a filtered run: worker_partial_agg ... FILTER, a full scan, no WHERE
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 1, 1e-6, '{\"sealed\": true}')
+                        FILTER (WHERE id OPERATOR(pg_catalog.=) 5) FROM secret")
+t_check "a filter on the distribution column stays inside the aggregate: every shard is scanned" \
+    test "$(sed -n 's/^ *Task Count: \([0-9]*\)$/\1/p' <<<"$plan")" = "$SHARDS"
+if ! grep -qE "Index|Bitmap|Filter: |[^(]WHERE [^t]" <<<"$plan" && grep -q "Seq Scan" <<<"$plan"; then
+    t_check "... by a sequential scan without a qualifier (no index, no WHERE on the shard)" true
+else
+    t_check "... by a sequential scan without a qualifier (no index, no WHERE on the shard)" false
+    sed 's/^/#   /' <<<"$plan"
+fi
+
+# neighbours: nb_a and nb_b differ in row 7 only (NaN feature, b = 5: the only row the filter
+# b > 1 selects in nb_a, none in nb_b), b indexed in both, 8 colocated shards each
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the neighbour tables failed"
+SET client_min_messages = warning;
+CREATE TABLE nb_a AS SELECT id, a, b, y, (id % 3)::int AS c FROM pts_local;
+UPDATE nb_a SET a = 'NaN', b = 5 WHERE id = 7;
+CREATE TABLE nb_b AS SELECT id, a, b, y, (id % 3)::int AS c FROM pts_local;
+SELECT create_distributed_table(t, 'id', colocate_with := 'pts') FROM unnest(ARRAY['nb_a', 'nb_b']) t;
+CREATE INDEX ON nb_a (b, a, y, c);
+CREATE INDEX ON nb_b (b, a, y, c);
+SELECT dpobj.protect(t) FROM unnest(ARRAY['nb_a', 'nb_b']) t;
+SELECT dpobj.grant_budget(t, 'analyst', 1000, 0.5) FROM unnest(ARRAY['nb_a', 'nb_b']) t;
+SQL
+# the counters of a table on the coordinator and of its shards on the workers (in shard
+# order), read until two reads 0.2 s apart agree: the task sessions flush them as they end
+table_stats() {
+    local p prev="" cur
+    for _ in $(seq 40); do
+        cur="$(cq "$COORD" -c "SELECT concat_ws(':', seq_scan, seq_tup_read, coalesce(idx_scan, 0))
+                               FROM pg_stat_user_tables WHERE relname = '$1'")"
+        for p in "${PORTS[@]:1}"; do
+            cur+=" | $(cq "$p" -c "SET citus.override_table_visibility = off" -c "SELECT string_agg(concat_ws(':', seq_scan, seq_tup_read, coalesce(idx_scan, 0),
+                                 coalesce(idx_tup_fetch, 0), n_tup_ins), ' ' ORDER BY relname)
+                              FROM pg_stat_user_tables WHERE relname ~ '^$1_[0-9]+$'")"
+        done
+        [[ $cur == "$prev" ]] && break
+        prev=$cur
+        sleep 0.2
+    done
+    echo "$cur"
+}
+# the change from counters $1 to $2 (the same layout), field by field
+stats_delta() {
+    paste -d' ' <(tr ' |' '\n\n' <<<"$1") <(tr ' |' '\n\n' <<<"$2") |
+        awk '{ n = split($1, a, ":"); split($2, b, ":"); s = "";
+               for (i = 1; i <= n; i++) s = s (i > 1 ? ":" : "") (b[i] - a[i]); printf "%s ", s }'
+}
+FILTER='"filter": [{"column": "b", "op": ">", "value": 1}]'
+# what the analyst observes of one run on table $1: the session's output (errors, notices),
+# the model's public fields, its ledger row, the shards' counters on the workers
+observe() { # TABLE MECH OPTIONS LABEL
+    local out before
+    before=$(table_stats "$1")
+    out=$(cq "$COORD" -v VERBOSITY=verbose 2>&1 <<SQL
+SET citus.max_cached_conns_per_worker = 0;
+SET ROLE analyst;
+SET client_min_messages = notice;
+BEGIN;
+SET citus.propagate_set_commands = 'local';
+SET LOCAL enable_seqscan = off;
+SET LOCAL enable_bitmapscan = on;
+SET LOCAL enable_indexscan = on;
+SET LOCAL enable_indexonlyscan = on;
+SET LOCAL client_min_messages = debug1;
+SET LOCAL max_parallel_workers_per_gather = 4;
+SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params, array_length((m).weights, 1)
+  FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;
+COMMIT;
+RESET ROLE;
+SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger);
+SQL
+)
+    echo "${out//$1/TABLE}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
+}
+nbfail=0
+while read -r name mech _ opts label; do
+    [[ -z $name || $name == \#* ]] && continue
+    opts="${opts%\}}"
+    [[ $opts == "{" ]] && opts="{$FILTER}" || opts="$opts, $FILTER}"
+    oa=$(observe nb_a "$mech" "$opts" "${label:-y}")
+    ob=$(observe nb_b "$mech" "$opts" "${label:-y}")
+    if [[ $name == opdisc ]]; then
+        sed 's/^/# what the analyst observes (opdisc, nb_a): /' <<<"$oa"
+        # the counters are really read: each of the 8 shards scanned once, sequentially, whole
+        t_is "the shards' counters of one run: one full sequential scan per shard, no index scan" \
+            "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
+               awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
+    fi
+    if [[ "$oa" != "$ob" ]]; then
+        nbfail=$((nbfail + 1))
+        echo "# neighbours differ on $name:"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'
+    fi
+    grep -q "|released|" <<<"$oa" || { nbfail=$((nbfail + 1)); echo "# $name: no released run: $oa"; }
+done < "$REPO/tests/security/mechanisms.txt"
+# the owner need not be a superuser: its SET LOCALs on the workers are settings any role may set
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the table of an ordinary owner failed"
+SET client_min_messages = warning;
+CREATE ROLE tab_owner LOGIN;
+CREATE TABLE nb_own AS SELECT id, a, b, y, (id % 3)::int AS c FROM pts_local;
+ALTER TABLE nb_own OWNER TO tab_owner;
+SELECT create_distributed_table('nb_own', 'id', colocate_with := 'pts');
+CREATE INDEX ON nb_own (b, a, y, c);
+SELECT dpobj.protect('nb_own');
+SELECT dpobj.grant_budget('nb_own', 'analyst', 5, 1e-3);
+SQL
+oa=$(observe nb_own opdisc "{$FILTER}" y)
+t_check "a table owned by an ordinary role: released under the forwarded attack settings" grep -q "|released|" <<<"$oa"
+t_is "... each shard read by one full sequential scan" \
+    "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
+       awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
+t_is "neighbouring distributed tables: every mechanism, same messages, model fields, ledger rows, shard counters (SET LOCAL propagated)" "$nbfail" 0
+sa=$(table_stats nb_a)
+sb=$(table_stats nb_b)
+oa=$(cq "$COORD" -c "SET citus.max_cached_conns_per_worker = 0" -c "SET ROLE analyst" -c "SELECT dpobj.evaluate('nb_a', ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model, ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{$FILTER}') IS NOT NULL" 2>&1; stats_delta "$sa" "$(table_stats nb_a)")
+ob=$(cq "$COORD" -c "SET citus.max_cached_conns_per_worker = 0" -c "SET ROLE analyst" -c "SELECT dpobj.evaluate('nb_b', ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model, ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{$FILTER}') IS NOT NULL" 2>&1; stats_delta "$sb" "$(table_stats nb_b)")
+t_is "neighbouring distributed tables: evaluate() observes the same" "$oa" "$ob"
 
 t_summary

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * workerpins.h
+ *	  Pinning the settings of the Citus shard sessions that run the
+ *	  protected query's tasks (workerpins.c; docs/SCALING.md).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_WORKERPINS_H
+#define DPOBJ_WORKERPINS_H
+
+#include "postgres.h"
+
+/* a setting and the value the protected query runs under */
+typedef struct DPSettingPin
+{
+	const char *name;
+	const char *value;
+} DPSettingPin;
+
+/*
+ * The pins any role may set (the planner's scan choices, parallelism, JIT,
+ * debug printing, row security, synchronized scans, client messages):
+ * seal.c pins them on the coordinator, worker_pins_send() on the workers.
+ */
+extern const DPSettingPin dp_user_pins[];
+extern const int dp_n_user_pins;
+
+/*
+ * Inside seal.c's subtransaction, as the table owner, after the
+ * coordinator's own settings are pinned (into the current GUC nest level)
+ * and before the query: makes Citus send SET LOCALs of the planner
+ * settings to every worker session of the query, after any the caller's
+ * transaction propagated, so that each shard is read by one full
+ * sequential scan, without parallel workers, JIT or debug output.  Call
+ * inside SPI.
+ */
+extern void worker_pins_send(void);
+
+#endif							/* DPOBJ_WORKERPINS_H */
