@@ -104,12 +104,12 @@ evm_model(FunctionCallInfo fcinfo, Jsonb *options)
  * feature, dropped on the protected path, an error on the direct path.
  */
 static int
-evm_row_cell(FunctionCallInfo fcinfo, const ClassPredictor *m, const DPRowInput *row)
+evm_row_cell(FunctionCallInfo fcinfo, const ClassPredictor *m, DPRowInput *row)
 {
 	int			t = glmclasses_index(fcinfo, 2, false, m->K, m->classes);
 	int			p = class_predict_row(m, (const double *) ARR_DATA_PTR(row->features));
 
-	if ((t >= 0 && p >= 0) || row->drop_bad_rows)
+	if ((t >= 0 && p >= 0) || dp_row_drops_bad(row))
 		return (t >= 0 && p >= 0) ? t * m->K + p : -1;
 	if (t < 0)
 		ereport(ERROR,

@@ -68,7 +68,7 @@ evr_range(const ModelPredictor *m, double *y_min, double *y_max)
  * the direct path.
  */
 static bool
-evr_row(const ModelPredictor *m, const DPRowInput *row, double y, const double *s,
+evr_row(const ModelPredictor *m, DPRowInput *row, double y, const double *s,
 		double *t)
 {
 	long double pred = 0;
@@ -76,7 +76,7 @@ evr_row(const ModelPredictor *m, const DPRowInput *row, double y, const double *
 
 	ok = model_predict_value(m, (const double *) ARR_DATA_PTR(row->features), &pred) ==
 		MODEL_ROW_OK && isfinite(y);
-	if (!ok && row->drop_bad_rows)
+	if (!ok && dp_row_drops_bad(row))
 		return false;
 	if (!ok)
 		ereport(ERROR,

@@ -331,7 +331,7 @@ eval_state_values(ArrayType *a)
  * the counts keep their sensitivity -- and an error on the direct path.
  */
 static bool
-eval_row_predict(const EvalCache *c, const DPRowInput *row, bool *pred)
+eval_row_predict(const EvalCache *c, DPRowInput *row, bool *pred)
 {
 	int			sign = 0;
 	ModelRowStatus st = model_predict_row(c->model,
@@ -339,7 +339,7 @@ eval_row_predict(const EvalCache *c, const DPRowInput *row, bool *pred)
 										  &sign);
 
 	*pred = sign > 0;
-	if (st == MODEL_ROW_OK || row->drop_bad_rows)
+	if (st == MODEL_ROW_OK || dp_row_drops_bad(row))
 		return st == MODEL_ROW_OK;
 	if (st == MODEL_ROW_NOT_FINITE)
 		ereport(ERROR,

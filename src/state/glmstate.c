@@ -209,7 +209,7 @@ clip_row(double *x, int d, double R, bool l1)
  * not a declared class), an error on the direct path.
  */
 static int
-glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, const DPRowInput *row,
+glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, DPRowInput *row,
 			  bool int_label)
 {
 	int			k;
@@ -219,7 +219,7 @@ glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, const DPRowInput *
 	k = glmclasses_index(fcinfo, 2, int_label, st->params.nclasses, st->params.classes);
 	if (k >= 0)
 		return k;
-	if (row->drop_bad_rows)
+	if (dp_row_drops_bad(row))
 		return -2;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -267,7 +267,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	{
 		if (!isfinite(vals[j]))
 		{
-			if (row.drop_bad_rows)
+			if (dp_row_drops_bad(&row))
 				PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

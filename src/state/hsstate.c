@@ -169,7 +169,7 @@ round_half_away(double q)
  * row on the protected path (dropped); raises on the direct path.
  */
 static bool
-hs_quantise(HSExpanded *st, const DPRowInput *row)
+hs_quantise(HSExpanded *st, DPRowInput *row)
 {
 	const float8 *vals = (const float8 *) ARR_DATA_PTR(row->features);
 	double		Q = st->params.Q;
@@ -184,7 +184,7 @@ hs_quantise(HSExpanded *st, const DPRowInput *row)
 			st->scratch[j] = (uint64) round_half_away(q);
 			continue;
 		}
-		if (row->drop_bad_rows)
+		if (dp_row_drops_bad(row))
 			return false;
 		if (!isfinite(q))
 			ereport(ERROR,
@@ -220,7 +220,7 @@ hs_accum(FunctionCallInfo fcinfo, bool has_options)
 		st = (HSExpanded *) aggstate_new(&hs_type, row.aggcontext, 0, row.d,
 										 row.epsilon, row.delta, options, 0);
 		/* the scan is under way -- never reported on the protected path */
-		if (!IsParallelWorker() && !row.drop_bad_rows)
+		if (!IsParallelWorker() && !dp_row_drops_bad(&row))
 			dpobj_progress_phase(DPOBJ_PHASE_SCANNING);
 	}
 	else

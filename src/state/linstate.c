@@ -79,14 +79,14 @@ linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *opti
 
 /* the row's features and label, finite, or false (dropped / raised) */
 static bool
-linstate_row_values(const DPRowInput *row, double y, const char *aggname)
+linstate_row_values(DPRowInput *row, double y, const char *aggname)
 {
 	const float8 *vals = (const float8 *) ARR_DATA_PTR(row->features);
 	bool		ok = isfinite(y);
 
 	for (int j = 0; ok && j < row->d; j++)
 		ok = isfinite(vals[j]);
-	if (!ok && !row->drop_bad_rows)
+	if (!ok && !dp_row_drops_bad(row))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: features and label must be finite (no NaN or infinity)", aggname),

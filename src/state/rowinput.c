@@ -61,11 +61,11 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 	 * function for a shard knows it too; this backend's protected context
 	 * says the same on the coordinator.
 	 */
-	row->drop_bad_rows = (dpobj_protected_peek() != NULL) ||
-		(PG_NARGS() > 5 && !PG_ARGISNULL(5) && dp_options_sealed(PG_GETARG_JSONB_P(5)));
-	if (row->drop_bad_rows &&
-		(PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
-		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))))
+	row->fcinfo = fcinfo;
+	row->drop_bad_rows = -1;
+	if ((PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
+		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))) &&
+		dp_row_drops_bad(row))
 		return false;
 
 	/* row values: errors name the problem, never the value */
@@ -100,6 +100,15 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 				 errhint("Filter out or impute rows with missing features before training.")));
 	row->features = arr;
 	return true;
+}
+
+bool
+dp_row_drops_bad_lookup(DPRowInput *row)
+{
+	FunctionCallInfo fcinfo = row->fcinfo;
+
+	return dpobj_protected_peek() != NULL ||
+		(PG_NARGS() > 5 && !PG_ARGISNULL(5) && dp_options_sealed(PG_GETARG_JSONB_P(5)));
 }
 
 void

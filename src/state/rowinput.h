@@ -23,8 +23,26 @@ typedef struct DPRowInput
 	ArrayType  *features;		/* one-dimensional, no NULLs, d > 0 */
 	int			d;
 	bool		label;
-	bool		drop_bad_rows;	/* protected path: drop, never report */
+	/* protected path: drop bad rows, never report them; read by dp_row_drops_bad() */
+	int8		drop_bad_rows;	/* -1: not yet known, else 0 or 1 */
+	FunctionCallInfo fcinfo;	/* the call, for the lazy lookup */
 } DPRowInput;
+
+/*
+ * Whether bad rows are dropped (protected path) rather than reported: this
+ * backend's protected context, or the option "sealed" of the aggregate's own
+ * options (options.h).  Looked up on the first call for a row only: the
+ * clean rows of a direct run never pay for the options lookup.
+ */
+extern bool dp_row_drops_bad_lookup(DPRowInput *row);
+
+static inline bool
+dp_row_drops_bad(DPRowInput *row)
+{
+	if (row->drop_bad_rows < 0)
+		row->drop_bad_rows = dp_row_drops_bad_lookup(row) ? 1 : 0;
+	return row->drop_bad_rows != 0;
+}
 
 /*
  * Checks the call context (aggregate, not window) and the row's arguments.
