@@ -8,9 +8,10 @@
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs
 # scripts/demo.sql: trains a differentially private halfspace (epsilon = 1,
 # delta = 1/n^2) on the balanced d15 training set, shows the model and its accuracy on
-# adult.test; then the product: the owner protects a table and grants a budget, an analyst
-# without SELECT trains through dpobj.train(), evaluates privately, stores the model by
-# name and predicts with it, and the ledger and remaining budget are printed.
+# adult.test; then the product: the owner protects a raw table, declares its columns'
+# public domains and grants a budget, an analyst without SELECT trains through
+# dpobj.train() on the raw columns, evaluates privately, stores the model by name and
+# predicts with it from raw values, and the ledger and remaining budget are printed.
 #
 # The cluster is removed at the end.  Environment:
 #   DPOBJ_KEEP=1     leave the cluster running and print how to connect to it

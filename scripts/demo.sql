@@ -5,10 +5,11 @@
 --
 -- Trains a differentially private halfspace (OPDisc objective perturbation) on the paper's
 -- balanced Adult training subset with the d = 15 feature set, epsilon = 1, delta = 1/n^2,
--- then evaluates it on adult.test.  Part 2 is the product: the owner protects a table and
--- grants a budget; an analyst without SELECT trains through dpobj.train(), evaluates the
--- model privately, stores it by name and predicts with it; the ledger and the remaining
--- budget are printed.
+-- then evaluates it on adult.test.  Part 2 is the product: the owner protects a raw table
+-- (text and numeric columns), declares the columns' public domains and grants a budget; an
+-- analyst without SELECT trains through dpobj.train() on the raw columns (no hand
+-- encoding), evaluates the model privately, stores it by name and predicts with it from raw
+-- values; the ledger and the remaining budget are printed.
 -- Optional: -v seed=N sets dpobj.seed (superuser only) for a reproducible noise draw;
 -- without it the noise is fresh on every run, as it must be for real privacy.
 
@@ -95,27 +96,30 @@ WHERE f.split = 'train';
 RESET dpobj.seed;
 
 \echo
-\echo '--- 5. The data owner: a table with named columns, protected, with a budget ------'
+\echo '--- 5. The data owner: a raw table (text and numeric columns), protected, with --'
+\echo '       declared public feature domains and a budget ---------------------------------'
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS adult.people;
 DROP ROLE IF EXISTS demo_analyst;
 SET client_min_messages = notice;
 CREATE TABLE adult.people AS
-SELECT f.split, b.id IS NOT NULL AS balanced,
-       f.features[1] AS rel_husband, f.features[2] AS rel_not_in_family,
-       f.features[3] AS rel_other_relative, f.features[4] AS rel_own_child,
-       f.features[5] AS rel_unmarried, f.features[6] AS rel_wife,
-       f.features[7] AS race_amer_indian, f.features[8] AS race_asian_pac,
-       f.features[9] AS race_black, f.features[10] AS race_other, f.features[11] AS race_white,
-       f.features[12] AS sex_male, f.features[13] AS sex_female,
-       f.features[14] AS capital_gain_scaled, f.features[15] AS hours_scaled,
-       f.label AS income_gt_50k
-FROM adult.features_d15 f
-LEFT JOIN adult.balanced_ids b ON b.id = f.id AND f.split = 'train';
+SELECT a.split, b.id IS NOT NULL AS balanced, a.relationship, a.race, a.sex,
+       a.capital_gain, a.hours_per_week, a.income_gt_50k
+FROM adult.all_rows a
+LEFT JOIN adult.balanced_ids b ON b.id = a.id AND a.split = 'train';
 CREATE ROLE demo_analyst;
 REVOKE ALL ON adult.people FROM PUBLIC;          -- the analyst cannot SELECT it
 GRANT USAGE ON SCHEMA adult TO demo_analyst;     -- but can name it
 SELECT dpobj.protect('adult.people') AS protected;
+-- what is public about the columns, declared once (never read from the rows)
+SELECT 'relationship, race, sex, capital_gain, hours_per_week' AS declared FROM (VALUES
+  (dpobj.declare_domain('adult.people', 'relationship',
+         ARRAY['Husband', 'Not-in-family', 'Other-relative', 'Own-child', 'Unmarried', 'Wife']),
+   dpobj.declare_domain('adult.people', 'race',
+         ARRAY['Amer-Indian-Eskimo', 'Asian-Pac-Islander', 'Black', 'Other', 'White']),
+   dpobj.declare_domain('adult.people', 'sex', ARRAY['Male', 'Female']),
+   dpobj.declare_domain('adult.people', 'capital_gain', 0, 99999),
+   dpobj.declare_domain('adult.people', 'hours_per_week', 1, 99))) v(a, b, c, d, e);
 SELECT relid, rolid, granted_epsilon, granted_delta
 FROM dpobj.grant_budget('adult.people', 'demo_analyst', 2.0, 1e-6);
 
@@ -125,17 +129,16 @@ SET ROLE demo_analyst;
 SELECT has_table_privilege('adult.people', 'SELECT') AS can_select;
 SELECT relation, granted_epsilon, spent_epsilon, granted_delta, spent_delta
 FROM dpobj.my_budgets;
+SELECT column_name, levels, lo, hi FROM dpobj.feature_domains ORDER BY column_name;
 
 \echo
-\echo '--- 7. Train through dpobj.train(): OPDisc, epsilon = 1, on the balanced training'
-\echo '       rows (a public filter), stored by name as income_v1 --------------------------'
+\echo '--- 7. Train through dpobj.train() on the raw columns (encoded inside the sealed'
+\echo '       run from the declarations, R derived): Objective-Gauss, epsilon = 1, on the'
+\echo '       balanced training rows (a public filter), stored by name as income_v1 ------'
 \timing on
-SELECT mechanism, epsilon, delta, weights
-FROM dpobj.train('adult.people', 'opdisc',
-                 ARRAY['rel_husband', 'rel_not_in_family', 'rel_other_relative', 'rel_own_child',
-                       'rel_unmarried', 'rel_wife', 'race_amer_indian', 'race_asian_pac',
-                       'race_black', 'race_other', 'race_white', 'sex_male', 'sex_female',
-                       'capital_gain_scaled', 'hours_scaled'],
+SELECT mechanism, epsilon, delta, cardinality(weights) AS d, params->'R' AS r
+FROM dpobj.train('adult.people', 'objective',
+                 ARRAY['relationship', 'race', 'sex', 'capital_gain', 'hours_per_week'],
                  'income_gt_50k', 1.0, 1e-9,
                  '{"filter": [{"column": "split", "op": "=", "value": "train"},
                               {"column": "balanced", "op": "=", "value": true}]}',
@@ -149,18 +152,18 @@ SELECT e->'tp' AS tp, e->'fp' AS fp, e->'tn' AS tn, e->'fn' AS fn,
        e->'balanced_accuracy' AS balanced_accuracy,
        e->'majority_baseline'->'estimate' AS majority_baseline
 FROM dpobj.evaluate('adult.people', dpobj.get_model('income_v1'),
-                    ARRAY['rel_husband', 'rel_not_in_family', 'rel_other_relative', 'rel_own_child',
-                          'rel_unmarried', 'rel_wife', 'race_amer_indian', 'race_asian_pac',
-                          'race_black', 'race_other', 'race_white', 'sex_male', 'sex_female',
-                          'capital_gain_scaled', 'hours_scaled'],
+                    ARRAY['relationship', 'race', 'sex', 'capital_gain', 'hours_per_week'],
                     'income_gt_50k', 0.5, 1e-9,
                     '{"filter": [{"column": "split", "op": "=", "value": "test"}]}') e;
 \echo '    (tp, fp, tn, fn carry discrete Laplace noise; the intervals include it)'
 
 \echo
-\echo '--- 9. Predict with the stored model, by name (a married man, a woman living alone)'
-SELECT dpobj.predict('income_v1', ARRAY[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0.05, 0.5]) AS husband_white_male,
-       dpobj.predict('income_v1', ARRAY[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0.4])    AS not_in_family_female;
+\echo '--- 9. Predict with the stored model, by name, from raw values --------------------'
+SELECT dpobj.predict_raw('income_v1', '{"relationship": "Husband", "race": "White", "sex": "Male",
+                                        "capital_gain": 5000, "hours_per_week": 50}') AS married_man,
+       dpobj.predict_raw('income_v1', '{"relationship": "Not-in-family", "race": "White",
+                                        "sex": "Female", "capital_gain": 0,
+                                        "hours_per_week": 40}') AS woman_living_alone;
 
 \echo
 \echo '--- 10. What was spent: the analyst''s ledger rows and remaining budget -----------'
