@@ -63,23 +63,30 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 	 */
 	row->fcinfo = fcinfo;
 	row->drop_bad_rows = -1;
-	if ((PG_ARGISNULL(1) || PG_ARGISNULL(2) ||
-		 array_contains_nulls(PG_GETARG_ARRAYTYPE_P(1))) &&
-		dp_row_drops_bad(row))
-		return false;
+	arr = PG_ARGISNULL(1) ? NULL : PG_GETARG_ARRAYTYPE_P(1);
+	if (arr == NULL || PG_ARGISNULL(2) || array_contains_nulls(arr))
+	{
+		if (dp_row_drops_bad(row))
+			return false;
 
-	/* row values: errors name the problem, never the value */
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not be NULL", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: label must not be NULL", aggname),
-				 errhint("Filter out rows with a missing label before training.")));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
+		/* row values: errors name the problem, never the value */
+		if (arr == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: feature array must not be NULL", aggname),
+					 errhint("Filter out or impute rows with missing features before training.")));
+		if (PG_ARGISNULL(2))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: label must not be NULL", aggname),
+					 errhint("Filter out rows with a missing label before training.")));
+		/* NULL elements: reported here unless the shape error below comes first */
+		if (ARR_NDIM(arr) <= 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s: feature array must not contain NULL elements", aggname),
+					 errhint("Filter out or impute rows with missing features before training.")));
+	}
 	row->label = PG_GETARG_BOOL(2);
 
 	if (ARR_NDIM(arr) > 1)
@@ -93,11 +100,6 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: feature array must not be empty", aggname),
 				 errhint("Pass at least one feature per row.")));
-	if (array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: feature array must not contain NULL elements", aggname),
-				 errhint("Filter out or impute rows with missing features before training.")));
 	row->features = arr;
 	return true;
 }
