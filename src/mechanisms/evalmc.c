@@ -132,6 +132,7 @@ dpobj_evalmc_transfn(PG_FUNCTION_ARGS)
 	ClassPredictor *m;
 	double	   *s;
 	int			cell;
+	bool		created;
 
 	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row))
 	{
@@ -140,16 +141,9 @@ dpobj_evalmc_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_ARRAYTYPE_P(state);
 	}
 	m = evm_model(fcinfo, options);
-	if (state == NULL)
-	{
-		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
-		state = evaluate_state_new(row.aggcontext, EVM_NSTATE(m->K), row.epsilon, row.delta,
-								   row.d, evaluate_options_k(options));
-		evaluate_state_values(state, EVM_NSTATE(m->K))[EVM_K] = m->K;
-	}
-	s = evaluate_state_values(state, EVM_NSTATE(m->K));
-	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	s = evaluate_row_state(&state, &row, options, EVM_NSTATE(m->K), &created);
+	if (created)
+		s[EVM_K] = m->K;
 	cell = evm_row_cell(fcinfo, m, &row);
 	/* the state is this aggregate's own array: updated in place */
 	if (cell >= 0)

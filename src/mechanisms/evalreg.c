@@ -96,6 +96,7 @@ dpobj_evalreg_transfn(PG_FUNCTION_ARGS)
 	ModelPredictor *m;
 	double	   *s;
 	double		t[REGM_NSUMS];
+	bool		created;
 
 	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row))
 	{
@@ -104,18 +105,12 @@ dpobj_evalreg_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_ARRAYTYPE_P(state);
 	}
 	m = evaluate_model(fcinfo, options);
-	if (state == NULL)
+	s = evaluate_row_state(&state, &row, options, EVR_NSTATE, &created);
+	if (created)
 	{
-		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
 		evaluate_check_kind(m, true);
-		state = evaluate_state_new(row.aggcontext, EVR_NSTATE, row.epsilon, row.delta, row.d,
-								   evaluate_options_k(options));
-		s = evaluate_state_values(state, EVR_NSTATE);
 		evr_range(m, &s[EVR_YMIN], &s[EVR_YMAX]);
 	}
-	s = evaluate_state_values(state, EVR_NSTATE);
-	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
 	if (!evr_row(m, &row, PG_GETARG_FLOAT8(2), s, t))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */

@@ -299,12 +299,6 @@ evaluate_state_new(MemoryContext aggcontext, int nstate, double eps, double delt
 	return a;
 }
 
-static ArrayType *
-eval_state_new(MemoryContext aggcontext, double eps, double delta, int d, int k)
-{
-	return evaluate_state_new(aggcontext, EVAL_NSTATE, eps, delta, d, k);
-}
-
 double *
 evaluate_state_values(ArrayType *a, int nstate)
 {
@@ -317,10 +311,23 @@ evaluate_state_values(ArrayType *a, int nstate)
 	return (double *) ARR_DATA_PTR(a);
 }
 
-static double *
-eval_state_values(ArrayType *a)
+double *
+evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options, int nstate,
+				   bool *created)
 {
-	return evaluate_state_values(a, EVAL_NSTATE);
+	double	   *s;
+
+	*created = (*state == NULL);
+	if (*created)
+	{
+		evaluate_check_args(EVAL_AGGNAME, row->epsilon, row->delta, row->d, options);
+		*state = evaluate_state_new(row->aggcontext, nstate, row->epsilon, row->delta, row->d,
+									evaluate_options_k(options));
+	}
+	s = evaluate_state_values(*state, nstate);
+	dp_run_check_same(EVAL_AGGNAME, row->epsilon, row->delta, true, row->d,
+					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	return s;
 }
 
 /*
@@ -362,6 +369,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	EvalCache  *c;
 	double	   *s;
 	bool		pred;
+	bool		created;
 
 	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row))
 	{
@@ -372,16 +380,9 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	if (options == NULL)
 		eval_no_model();
 	c = eval_cache(fcinfo, options);
-	if (state == NULL)
-	{
-		evaluate_check_args(EVAL_AGGNAME, row.epsilon, row.delta, row.d, options);
+	s = evaluate_row_state(&state, &row, options, EVAL_NSTATE, &created);
+	if (created)
 		evaluate_check_kind(c->model, false);
-		state = eval_state_new(row.aggcontext, row.epsilon, row.delta, row.d,
-							   evaluate_options_k(options));
-	}
-	s = eval_state_values(state);
-	dp_run_check_same(EVAL_AGGNAME, row.epsilon, row.delta, true, row.d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
 	if (!eval_row_predict(c, &row, &pred))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */

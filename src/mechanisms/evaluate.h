@@ -23,6 +23,7 @@
 
 #include "predict.h"
 #include "protected.h"
+#include "rowinput.h"
 
 #define EVAL_AGGNAME	"dp_evaluate"
 
@@ -58,6 +59,16 @@ extern int	evaluate_options_k(Jsonb *options);
 
 /* the values of a state of nstate entries; invalid shapes raise */
 extern double *evaluate_state_values(ArrayType *a, int nstate);
+
+/*
+ * A transition function's state for this row: on the first row (*state
+ * NULL) the run's arguments are checked (evaluate_check_args) and a state of
+ * nstate entries is made, *created telling the caller to fill in its own
+ * first entries; on every row the run's parameters are compared with the
+ * first row's.  Returns the state's values.
+ */
+extern double *evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options,
+								  int nstate, bool *created);
 
 /*
  * The combine function for states of nstate entries: the first nrun are
