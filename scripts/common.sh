@@ -57,8 +57,9 @@ DPOBJ_PACKAGES=(
     python3                                                      # tests/docs
 )
 
+# "==> [Ns] message": N is the seconds since the script started (where the time goes)
 dpobj_log() {
-    printf '==> %s\n' "$*" >&2
+    printf '==> [%ss] %s\n' "$SECONDS" "$*" >&2
 }
 
 dpobj_die() {

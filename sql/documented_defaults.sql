@@ -47,16 +47,23 @@ SELECT name, doc_default, boot_val, unit, doc_context, context
  ORDER BY name;
 
 -- options: every literal default of a mechanism's options table (number, "string", true,
--- false; floor(sqrt(d)) and d for the grid) against the params of a model trained with
--- no such option (d = 4; params hold every option the mechanism used)
+-- false; the grid's rules min(d, 4) and floor(sqrt(min(d, D2)))) against the params of a
+-- model trained with no such option (d = 4; params hold every option the mechanism used).
+-- The grid mechanisms train on d = 9, where the rule (D2 = 4, B = 2) and the paper's
+-- grid (D2 = d = 9, B = 3) differ.
 CREATE TEMP TABLE pts AS
   SELECT ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, (i % 2) / 2.0]::float8[] AS x,
          i % 3 = 0 AS y
     FROM generate_series(1, 50) i;
+CREATE TEMP TABLE pts9 AS
+  SELECT ARRAY[(i % 7) / 7.0, (i % 5) / 5.0, (i % 3) / 3.0, (i % 2) / 2.0, (i % 11) / 11.0,
+               (i % 13) / 13.0, 0, 0, 0.5]::float8[] AS x,
+         i % 3 = 0 AS y
+    FROM generate_series(1, 50) i;
 CREATE TEMP TABLE trained AS
-SELECT 'opdisc' AS mech, (SELECT (dpobj.dp_halfspace(x, y, 1, 1e-6)).params FROM pts) AS params
+SELECT 'opdisc' AS mech, (SELECT (dpobj.dp_halfspace(x, y, 1, 1e-6)).params FROM pts9) AS params
 UNION ALL SELECT 'rspm', (SELECT (dpobj.dp_halfspace_rspm(x, y, 1, 1e-6)).params FROM pts)
-UNION ALL SELECT 'expmech', (SELECT (dpobj.dp_expmech(x, y, 1, 1e-6)).params FROM pts)
+UNION ALL SELECT 'expmech', (SELECT (dpobj.dp_expmech(x, y, 1, 1e-6)).params FROM pts9)
 UNION ALL SELECT 'logistic', (SELECT (dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
 UNION ALL SELECT 'noisysgd', (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
 UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts);
@@ -64,15 +71,15 @@ UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).
 CREATE TEMP TABLE doc_options AS
 SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default,
        CASE trim(m[2])
-         WHEN 'floor(sqrt(d))' THEN '2'
-         WHEN 'd' THEN '4'
+         WHEN 'floor(sqrt(min(d, D2)))' THEN '2'
+         WHEN 'min(d, 4)' THEN '4'
          ELSE trim(both '"' FROM trim(m[2]))
        END AS expected,
        t.params ->> m[1] AS in_params
   FROM trained t,
        regexp_split_to_table(dpobj.help(t.mech), E'\n') l,
        regexp_matches(l, '^\| `([A-Za-z0-9_]+)` \|.*\| ([^|]+) \|$') m
- WHERE trim(m[2]) ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(d\)\)|d)$';
+ WHERE trim(m[2]) ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(min\(d, D2\)\)\)|min\(d, 4\))$';
 
 -- options compared per mechanism (an option the model's params do not show -- Huber's h
 -- under the logistic loss -- is not compared)

@@ -4,7 +4,7 @@
 -- several seeds, both oracles.  Features lie on the lattice (1/64)Z so the
 -- enumeration sees exactly the data the oracle sees.
 BEGIN;
-SELECT plan(18);
+SELECT plan(20);
 
 CREATE TEMP TABLE data (ds int, f float8[], y boolean);
 SELECT setseed(0.125);
@@ -16,6 +16,12 @@ SELECT ds, f, (f[1] - 0.5 * f[2] + 0.25 * random() > 0.1)
           FROM generate_series(1, 4) ds, generate_series(1, 150) g) s;
 -- duplicated rows with conflicting labels
 INSERT INTO data SELECT ds, f, NOT y FROM data WHERE ds IN (2, 4) AND f[1] > 0.5;
+-- dataset 5: d = 7, where the default grid (D2 = 4, B = 2) is not the paper's (D2 = 7)
+INSERT INTO data
+SELECT 5, f, (f[1] - 0.5 * f[2] + 0.3 * f[6] + 0.25 * random() > 0.1)
+  FROM (SELECT ARRAY(SELECT (floor(random() * 33 + 0 * g) - 16) / 16.0
+                       FROM generate_series(1, 7) j) AS f
+          FROM generate_series(1, 150) g) s;
 
 -- all grid points w with |w_j| <= B and ||w||^2 <= D2 for dimension d
 CREATE FUNCTION pg_temp.grid(d int, b int, d2 int) RETURNS SETOF int[]
@@ -36,21 +42,24 @@ LANGUAGE sql AS $$
      AND ((SELECT sum(w[j] * f[j]) FROM generate_subscripts(f, 1) j) > 0) <> y
 $$;
 
--- minimum loss over the grid; NULL b / d2 mean the defaults floor(sqrt d), d
+-- minimum loss over the grid; NULL b / d2 mean the default grid:
+-- D2 = min(d, 4), B = floor(sqrt(min(d, D2)))
 CREATE FUNCTION pg_temp.best(set int, b int, d2 int) RETURNS bigint
 LANGUAGE sql AS $$
   SELECT min(pg_temp.loss(w::float8[], set))
     FROM (SELECT cardinality(f) AS d FROM data WHERE ds = set LIMIT 1) dim,
-         pg_temp.grid(dim.d, coalesce(b, floor(sqrt(dim.d))::int), coalesce(d2, dim.d)) w
+         LATERAL (SELECT coalesce(d2, least(dim.d, 4)) AS d2) g2,
+         pg_temp.grid(dim.d, coalesce(b, floor(sqrt(least(dim.d, g2.d2)))::int), g2.d2) w
 $$;
 
 SET dpobj.seed = 17;
--- default grid (B = floor(sqrt d), D2 = d) and a larger one (B = 2, D2 = 6)
+-- default grid (datasets 1-4, d <= 4: B = floor(sqrt d), D2 = d; dataset 5, d = 7: B = 2,
+-- D2 = 4) and a larger one (B = 2, D2 = 6)
 SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6, jsonb_build_object('oracle', o))).weights
                           FROM data WHERE ds = s), s),
           pg_temp.best(s, NULL, NULL),
           format('dataset %s, default grid, oracle %s: loss equals the grid minimum', s, o))
-  FROM generate_series(1, 4) s, unnest(ARRAY['search', 'mip']) o;
+  FROM generate_series(1, 5) s, unnest(ARRAY['search', 'mip']) o;
 SELECT is(pg_temp.loss((SELECT (dpobj.dp_halfspace(f, y, 1e9, 1e-6,
                                   jsonb_build_object('oracle', o, 'B', 2, 'D2', 6))).weights
                           FROM data WHERE ds = s), s),

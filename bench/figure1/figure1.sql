@@ -61,10 +61,13 @@ $$;
 -- [0, 1] (r2 = 7); for d9 two groups + two features (r2 = 4).  A public bound from the
 -- encoding, not from the data (no row is clipped).
 SELECT format('{"R": %s}', sqrt(:r2)) AS r_opts \gset
+-- OPDisc on the paper's grid (B = floor(sqrt d), D2 = d; dpobj's default grid is smaller)
+SELECT jsonb_build_object('B', floor(sqrt(d))::int, 'D2', d) AS paper_grid
+  FROM (SELECT cardinality(features) AS d FROM fig.train LIMIT 1) s \gset
 
 SELECT fig.run(mech, eps, r,
                CASE mech
-                 WHEN 'opdisc' THEN jsonb_build_object('time_limit', :opdisc_limit)
+                 WHEN 'opdisc' THEN :'paper_grid'::jsonb || jsonb_build_object('time_limit', :opdisc_limit)
                  WHEN 'rspm' THEN jsonb_build_object('time_limit', :rspm_limit)
                  WHEN 'logistic' THEN :'r_opts'::jsonb
                  ELSE (:'r_opts'::jsonb) || jsonb_build_object('T', :sgd_T)
@@ -76,7 +79,8 @@ SELECT fig.run(mech, eps, r,
 
 -- the eps -> infinity references (one run each): OPDisc's grid argmin of the 0/1 loss
 -- (sigma ~ 0) and (almost) unregularised, (almost) noiseless logistic regression.
-SELECT fig.run('opdisc_nonprivate', 1e9, 1, jsonb_build_object('time_limit', :nonpriv_limit));
+SELECT fig.run('opdisc_nonprivate', 1e9, 1,
+               :'paper_grid'::jsonb || jsonb_build_object('time_limit', :nonpriv_limit));
 SELECT fig.run('logistic_nonprivate', 1e9, 1, :'r_opts'::jsonb);
 
 \copy (SELECT mechanism, epsilon, run, ok, round(seconds::numeric, 3), train_acc, test_acc, error FROM fig.results ORDER BY mechanism, epsilon, run) TO 'results.csv' WITH (FORMAT csv, HEADER)

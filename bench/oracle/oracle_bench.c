@@ -9,7 +9,8 @@
  * One process solves draws first_seed .. first_seed + runs - 1 of one cell
  * (set, subset, mechanism, calibration, epsilon) and prints one line per
  * draw.  delta = 1/n^2 (n = rows of the table).
- *	 OPDisc: grid tau = 1, B = floor(sqrt d), D2 = d (options -B, -D),
+ *	 OPDisc: grid tau = 1, the default grid of opdisc_default_grid()
+ *			 (D2 = min(d, 4), B = floor(sqrt min(d, D2)); options -B, -D),
  *			 eta ~ N(0, sigma^2)^(d+1), sigma = opdisc_sigma(eps, delta, d, D2, cal);
  *	 RSPM:	 W = {-1, 0, 1}^d (B = 1, D2 = d), separator noise eta_{j+} on
  *			 w_j = +1 and eta_{j-} on w_j = -1 as value_cost,
@@ -274,8 +275,10 @@ main(int argc, char **argv)
 	if (bench_load(o.path, o.set, o.subset, o.sample_seed, &bd) != 0)
 		return 2;
 	d = bd.d;
-	B = o.rspm ? 1 : (o.B >= 0 ? o.B : (int) floor(sqrt((double) d) + 1e-9));
-	D2 = o.rspm ? d : (o.D2 >= 0 ? o.D2 : d);
+	if (o.rspm)
+		B = 1, D2 = d;
+	else
+		opdisc_default_grid(d, o.B, o.D2, &B, &D2);
 	delta = 1.0 / ((double) bd.n * bd.n);
 	sigma = o.rspm ? rspm_sigma(o.eps, delta, d, o.cal) :
 		opdisc_sigma(o.eps, delta, d, D2, o.cal);

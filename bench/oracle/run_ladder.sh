@@ -8,7 +8,10 @@
 #   DRAWS=30 LIMIT=600 STOP=31 EPS="0.1 0.5 1 2 5" bash run_ladder.sh   # the full protocol
 #   DRAWS=3 LIMIT=20 STOP=1 EPS="0.1 1 5" bash run_ladder.sh            # the reduced run in docs/ORACLE.md
 #
-# Environment: SETS (default "d23 d40 d64 d108 c10 c20 c30"), MECHS ("opdisc rspm"),
+# Environment: GRID (OPDisc's grid: "default", the rule of opdisc_default_grid(), or
+# "paper", B = floor(sqrt d) and D2 = d, the default before 0.3.0 and the grid of every
+# ladder run in docs/ORACLE.md before "The default grid"),
+# SETS (default "d23 d40 d64 d108 c10 c20 c30"), MECHS ("opdisc rspm"),
 # THREADS (exact search threads, default 1), CAL (sound|paper), SYN_ROWS (rows of the
 # synthetic sets, default 2000), OUT (raw output directory, default runs/ladder).  One
 # process at a time: timings are wall clock; the load average is printed with every cell.
@@ -24,6 +27,7 @@ CAL=${CAL:-sound}
 THREADS=${THREADS:-1}
 SYN_ROWS=${SYN_ROWS:-2000}
 OUT=${OUT:-runs/ladder}
+GRID=${GRID:-default}
 mkdir -p "$OUT"
 make -s oracle_bench
 printf '| set | mech | eps | certified | run | median s | max s | median nodes | load |\n'
@@ -31,6 +35,11 @@ printf '|---|---|---|---|---|---|---|---|---|\n'
 for set in $SETS; do
     subset=bal
     [[ $set == c* ]] && subset=$SYN_ROWS
+    grid=()
+    if [[ $GRID == paper ]]; then
+        d=${set#[dc]}   # the set's name ends in its dimension
+        grid=(-B "$(awk -v d="$d" 'BEGIN { print int(sqrt(d) + 1e-9) }')" -D "$d")
+    fi
     for mech in $MECHS; do
         for eps in $EPS; do
             raw="$OUT/${set}_${mech}_${CAL}_e${eps}.txt"
@@ -38,7 +47,7 @@ for set in $SETS; do
             ok=0 bad=0 times=() nodes=()
             for ((s = 0; s < DRAWS; s++)); do
                 line=$(./oracle_bench -s "$set" -p "$subset" -M "$mech" -c "$CAL" -e "$eps" \
-                    -j "$THREADS" -r "$s" -n 1 -t "$LIMIT" 2>&1 | tee -a "$raw" | awk '$1 ~ /^[0-9]+$/ {print; exit}')
+                    -j "$THREADS" -r "$s" -n 1 -t "$LIMIT" "${grid[@]}" 2>&1 | tee -a "$raw" | awk '$1 ~ /^[0-9]+$/ {print; exit}')
                 read -r _ st sec nd _ <<<"$line"
                 times+=("$sec") nodes+=("$nd")
                 if [[ $st == OPTIMAL ]]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi

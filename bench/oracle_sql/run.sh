@@ -7,8 +7,8 @@
 # Builds and installs dpobj, starts a throwaway PostgreSQL 15 cluster (scripts/common.sh,
 # port 55421, log_min_messages = debug1 so that the server log gets the oracle's
 # "dpobj oracle <name>: status S, N nodes, T s" lines), loads Adult and runs, on the
-# balanced subset (n = 15682), for d4 d9 d15 d23 x {OPDisc = dpobj.dp_halfspace (defaults
-# tau = 1, B = floor(sqrt d), D2 = d), RSPM = dpobj.dp_halfspace_rspm} x eps {0.1 0.5 1},
+# balanced subset (n = 15682), for d4 d9 d15 d23 x {OPDisc = dpobj.dp_halfspace (tau = 1,
+# the paper's grid B = floor(sqrt d), D2 = d, given as options), RSPM = dpobj.dp_halfspace_rspm} x eps {0.1 0.5 1},
 # delta = 1/n^2, dpobj.seed = 1..15, dpobj.solver_time_limit = 600 s, one aggregate call
 # per run, timed with clock_timestamp() in SQL (setup.sql).  Not certified = SQLSTATE
 # DP001.  Nodes and oracle seconds come from the server log (report.py).

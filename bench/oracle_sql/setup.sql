@@ -38,13 +38,19 @@ DECLARE
     msg    text;
 BEGIN
     q := format($f$
-        SELECT (%s(f.features, f.label, %s::float8, 1.0 / (15682.0 ^ 2)))::text
+        SELECT (%s(f.features, f.label, %s::float8, 1.0 / (15682.0 ^ 2), %L))::text
         FROM adult.features_%s f
         JOIN adult.balanced_ids b ON b.id = f.id
         WHERE f.split = 'train'$f$,
         CASE p_mech WHEN 'opdisc' THEN 'dpobj.dp_halfspace'
                     WHEN 'rspm' THEN 'dpobj.dp_halfspace_rspm' END,
-        p_eps, p_set);
+        p_eps,
+        -- OPDisc on the paper's grid, B = floor(sqrt d), D2 = d (set dN has d = N)
+        CASE p_mech WHEN 'opdisc'
+             THEN jsonb_build_object('B', floor(sqrt(substr(p_set, 2)::int))::int,
+                                     'D2', substr(p_set, 2)::int)
+             ELSE '{}'::jsonb END,
+        p_set);
     PERFORM set_config('dpobj.seed', p_seed::text, false);
     RAISE LOG 'dpobj-oracle-sql run %', p_run_id;
     t0 := clock_timestamp();

@@ -100,6 +100,19 @@ extern bool opdisc_in_grid(const OPDiscProblem *p, const int *w);
 /* Number of grid points, saturating at 1e300 (for choosing an oracle). */
 extern double opdisc_grid_size(int d, int B, int D2);
 
+/*
+ * The default grid of a d-feature table: D2 = min(d, OPDISC_DEFAULT_D2) and
+ * B = floor(sqrt(min(d, D2))) (a larger B adds no grid point once ||w||^2 <=
+ * D2).  A public rule of d only.  The sound noise grows with D2 (the shift's
+ * norm is 4 D2) while the 0/1 loss only sees w's direction, so a small norm
+ * bound both fits better and certifies faster on the oracle ladder
+ * (docs/ORACLE.md, "The default grid").  The paper's grid (B = floor(sqrt d),
+ * D2 = d) stays available through the options.  d2_option / b_option: the
+ * caller's values, or <= 0 for the default.
+ */
+#define OPDISC_DEFAULT_D2 4
+extern void opdisc_default_grid(int d, int b_option, int d2_option, int *B, int *D2);
+
 /* Relative tolerance for comparing objective values of the same w. */
 #define OPDISC_OBJ_TOL 1e-7
 

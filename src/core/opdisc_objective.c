@@ -82,6 +82,18 @@ opdisc_objective(const OPDiscProblem *p, const int *w)
 		- p->eta[p->d] * sqrt((double) (p->D2 - norm2)) / D;
 }
 
+void
+opdisc_default_grid(int d, int b_option, int d2_option, int *B, int *D2)
+{
+	int			m;
+
+	*D2 = d2_option > 0 ? d2_option : (d < OPDISC_DEFAULT_D2 ? d : OPDISC_DEFAULT_D2);
+	m = d < *D2 ? d : *D2;
+	*B = b_option > 0 ? b_option : (int) floor(sqrt((double) m) + 1e-9);
+	if (*B < 1)
+		*B = 1;
+}
+
 double
 opdisc_grid_size(int d, int B, int D2)
 {

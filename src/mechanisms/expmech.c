@@ -7,8 +7,8 @@
  * Source: McSherry & Talwar 2007; Bassily, Smith, Thakurta 2014, sections
  * 3-4 ("exponential mechanism over W"); shared/docs/ALGORITHMS.md section
  * 6.  An exact reference for OPDisc on small d: the same grid
- *   W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (defaults B = floor(sqrt d),
- *   D2 = d, options "B" and "D2" as for dp_halfspace),
+ *   W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (the default grid of
+ *   dp_halfspace, opdisc_default_grid(); options "B" and "D2" as there),
  * the same quantised rows and 0/1 loss L(D, w) (hsstate.c, opdisc_loss()),
  * and output w with probability proportional to
  *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1 per row (option

@@ -6,7 +6,7 @@
  *	  release.
  *
  * Source: Neel, Roth, Vietri, Wu (ICML 2020), Algorithm 1 (OPDisc) with
- * tau = 1, G = 1/tau, defaults B = floor(sqrt(d)), D^2 = d
+ * tau = 1, G = 1/tau, default grid opdisc_default_grid() (D^2 = min(d, 4))
  * (ALGORITHMS.md section 1).
  *
  * Order of operations in the final function (docs/ARCHITECTURE.md):

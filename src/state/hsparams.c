@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "calibsql.h"
+#include "opdisc.h"
 #include "options.h"
 #include "rowinput.h"
 
@@ -160,8 +161,7 @@ hsparams_check_args(const char *aggname, double epsilon, double delta, int d,
 void
 hsparams_resolve(const HSParams *params, int d, int *B, int *D2)
 {
-	*B = params->B > 0 ? params->B : (int) floor(sqrt((double) d));
-	*D2 = params->D2 > 0 ? params->D2 : d;
+	opdisc_default_grid(d, params->B, params->D2, B, D2);
 }
 
 static double

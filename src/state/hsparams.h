@@ -21,8 +21,8 @@ typedef struct HSParams
 {
 	double		epsilon;
 	double		delta;
-	int			B;				/* box bound, -1 = default floor(sqrt(d)) */
-	int			D2;				/* norm^2 bound, -1 = default d */
+	int			B;				/* box bound, -1 = the default grid's */
+	int			D2;				/* norm^2 bound, -1 = the default grid's */
 	int			Q;				/* feature quantum 1/Q */
 	DPObjOracle oracle;
 	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
@@ -60,7 +60,7 @@ extern double hsparams_rspm_sigma(const HSParams *params, int d);
 extern double hsparams_unit_epsilon(const HSParams *params);
 
 /* "rows_per_unit" into the model's params (nothing for row-level runs) */
-/* B and D2 with the defaults filled in (B = floor(sqrt d), D2 = d) */
+/* B and D2 with the defaults filled in (opdisc_default_grid(), opdisc.h) */
 extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);
 
 #endif							/* DPOBJ_HSPARAMS_H */

@@ -350,13 +350,18 @@ for sline in "${SCENS[@]}"; do
 done
 
 # ---- dpobj.train() -------------------------------------------------------------------
+# The two databases' runs of a pair run side by side (two cores): nothing compared is
+# shared between them (each database has its own tables, ledger and budgets; the
+# statistics are the transaction's own), and the only wall-time output, the progress
+# lines, is normalised in run_psql.
 for run in "${RUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            label="$label" eps="$EPS" delta="$DELTA"
+            label="$label" eps="$EPS" delta="$DELTA" &
     done
+    wait
     compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
         "$WORK/$scen.$mname.train.1" "$kind"
 done
@@ -386,8 +391,9 @@ for sline in "${SCENS[@]}"; do
         for i in 0 1; do
             run_psql "${DBS[$i]}" "$out.$i" "$WORK/eval.sql" \
                 role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
-                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params"
+                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params" &
         done
+        wait
         compare_pair "$scen" "evaluate:$ename" evaluate "$out.0" "$out.1" discrete
         expect_eval "$scen" "$ename" "$expect" "$out.0" "$out.1"
     done

@@ -334,6 +334,33 @@ check_mip_mismatch(void)
 	}
 }
 
+/*
+ * The default grid: D2 = min(d, 4), B = floor(sqrt(min(d, D2))); a caller's B or D2
+ * is kept, and the default B follows a caller's D2.
+ */
+static void
+check_default_grid(void)
+{
+	static const int cases[][5] = {
+		/* d, b_option, d2_option, B, D2 */
+		{1, 0, 0, 1, 1}, {2, 0, 0, 1, 2}, {3, 0, 0, 1, 3}, {4, 0, 0, 2, 4},
+		{5, 0, 0, 2, 4}, {23, 0, 0, 2, 4}, {64, 0, 0, 2, 4}, {4096, 0, 0, 2, 4},
+		{40, 0, 40, 6, 40}, {40, 0, 10, 3, 10}, {40, 1, 0, 1, 4}, {9, 3, 9, 3, 9},
+		{4, 0, 16, 2, 16}, {40, 6, 0, 6, 4},
+	};
+
+	for (int i = 0; i < (int) (sizeof(cases) / sizeof(cases[0])); i++)
+	{
+		int			B,
+					D2;
+
+		opdisc_default_grid(cases[i][0], cases[i][1], cases[i][2], &B, &D2);
+		CHECK(B == cases[i][3] && D2 == cases[i][4],
+			  "default grid d=%d B=%d D2=%d: got B=%d D2=%d, expected B=%d D2=%d",
+			  cases[i][0], cases[i][1], cases[i][2], B, D2, cases[i][3], cases[i][4]);
+	}
+}
+
 int
 main(void)
 {
@@ -419,6 +446,7 @@ main(void)
 		ninst++;
 	}
 	check_ties();
+	check_default_grid();
 	check_stops(1, 0, 1e-6);
 	check_threads();
 	check_mip_mismatch();
