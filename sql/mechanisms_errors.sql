@@ -68,7 +68,7 @@ SELECT (regress_mecherr.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"bogus": 1}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, -1, 1e-6) FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_halfspace_rspm(ARRAY[1.0, NULL], true, 1, 1e-6)$$),
-  ($$SELECT dpobj.dp_expmech(array_fill(0.5::float8, ARRAY[16]), true, 1, 1e-6)$$),
+  ($$SELECT dpobj.dp_expmech(array_fill(0.5::float8, ARRAY[16]), true, 1, 1e-6, '{"B": 4, "D2": 16}')$$),
   ($$SELECT dpobj.dp_expmech(ARRAY[0.5, 0.5, 0.5, 0.5], true, 1, 1e-6, '{"B": 30, "D2": 4096}')$$),
   ($$SELECT dpobj.dp_expmech(ARRAY['NaN']::float8[], true, 1, 1e-6)$$),
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"calibration": "exact"}') FROM regress_mecherr.t$$),

@@ -113,6 +113,15 @@ extern double opdisc_grid_size(int d, int B, int D2);
 #define OPDISC_DEFAULT_D2 4
 extern void opdisc_default_grid(int d, int b_option, int d2_option, int *B, int *D2);
 
+/*
+ * Lexicographic enumeration of the grid {w in Z^d : |w_j| <= B, ||w||^2 <=
+ * D2} (values ordered -B < ... < B): first sets the smallest point, next the
+ * successor (false after the last).  Each step costs O(d), however few of
+ * the box's (2B + 1)^d points lie in the grid.
+ */
+extern void opdisc_grid_first(int *w, int d, int B, int D2);
+extern bool opdisc_grid_next(int *w, int d, int B, int D2);
+
 /* Relative tolerance for comparing objective values of the same w. */
 #define OPDISC_OBJ_TOL 1e-7
 

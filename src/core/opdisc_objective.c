@@ -82,6 +82,55 @@ opdisc_objective(const OPDiscProblem *p, const int *w)
 		- p->eta[p->d] * sqrt((double) (p->D2 - norm2)) / D;
 }
 
+/* w[from..d-1] := the smallest completion within the norm budget r */
+static void
+grid_fill(int *w, int from, int d, int B, int64_t r)
+{
+	for (int k = from; k < d; k++)
+	{
+		int			v = 0;
+
+		while (v < B && (int64_t) (v + 1) * (v + 1) <= r)
+			v++;
+		w[k] = -v;
+		r -= (int64_t) v * v;
+	}
+}
+
+void
+opdisc_grid_first(int *w, int d, int B, int D2)
+{
+	grid_fill(w, 0, d, B, D2);
+}
+
+/*
+ * The successor: the rightmost coordinate j that can grow while the prefix
+ * w[0..j] stays within D2 grows by one, and the suffix restarts at its
+ * smallest completion (zero is always feasible, so the greedy fill is the
+ * lexicographically smallest).
+ */
+bool
+opdisc_grid_next(int *w, int d, int B, int D2)
+{
+	int64_t		pre = 0;
+
+	for (int k = 0; k < d; k++)
+		pre += (int64_t) w[k] * w[k];
+	for (int j = d - 1; j >= 0; j--)
+	{
+		int			v = w[j] + 1;
+
+		pre -= (int64_t) w[j] * w[j];	/* pre = ||w[0..j-1]||^2 */
+		if (v <= B && pre + (int64_t) v * v <= D2)
+		{
+			w[j] = v;
+			grid_fill(w, j + 1, d, B, D2 - pre - (int64_t) v * v);
+			return true;
+		}
+	}
+	return false;
+}
+
 void
 opdisc_default_grid(int d, int b_option, int d2_option, int *B, int *D2)
 {

@@ -95,40 +95,9 @@ expmech_check_args(const char *aggname, double epsilon, double delta, int d,
 		expmech_refuse(opdisc_grid_size(d, B, D2));
 }
 
-/* next grid point in lexicographic order; false when done (mechanism.h) */
-bool
-halfspace_grid_next(int *w, int d, int B, int D2)
-{
-	for (;;)
-	{
-		int			j = d - 1;
-		int64		n2 = 0;
-
-		while (j >= 0 && w[j] == B)
-			w[j--] = -B;
-		if (j < 0)
-			return false;
-		w[j]++;
-		for (int k = 0; k < d; k++)
-			n2 += (int64) w[k] * w[k];
-		if (n2 <= D2)
-			return true;
-	}
-}
-
-/* the first grid point in lexicographic order (mechanism.h) */
-void
-halfspace_grid_first(int *w, int d, int B, int D2)
-{
-	for (int j = 0; j < d; j++)
-		w[j] = -B;
-	if ((int64) d * B * B > D2)
-		(void) halfspace_grid_next(w, d, B, D2);
-}
-
 /*
  * Step 2: the exact integer 0/1 loss of every grid point, in the enumeration
- * order of halfspace_grid_first/next; returns the array (npoints entries) and
+ * order of opdisc_grid_first/next; returns the array (npoints entries) and
  * its minimum.
  */
 static int64 *
@@ -140,7 +109,7 @@ expmech_losses(const OPDiscProblem *problem, double grid, int64 ledger_id,
 	int64		k = 0;
 
 	*minloss = PG_INT64_MAX;
-	halfspace_grid_first(w, problem->d, problem->B, problem->D2);
+	opdisc_grid_first(w, problem->d, problem->B, problem->D2);
 	do
 	{
 		if ((k & 1023) == 0)
@@ -149,7 +118,7 @@ expmech_losses(const OPDiscProblem *problem, double grid, int64 ledger_id,
 		if (loss[k] < *minloss)
 			*minloss = loss[k];
 		k++;
-	} while (k < (int64) grid && halfspace_grid_next(w, problem->d, problem->B, problem->D2));
+	} while (k < (int64) grid && opdisc_grid_next(w, problem->d, problem->B, problem->D2));
 	pfree(w);
 	*npoints = k;
 	return loss;
@@ -255,9 +224,9 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 	memset(loss, 0, sizeof(int64) * npoints);
 	pfree(loss);
 	w = palloc(sizeof(int) * d);
-	halfspace_grid_first(w, d, B, D2);
+	opdisc_grid_first(w, d, B, D2);
 	for (int64 k = 0; k < chosen; k++)
-		(void) halfspace_grid_next(w, d, B, D2);
+		(void) opdisc_grid_next(w, d, B, D2);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
 
 	model_params_begin(&params);

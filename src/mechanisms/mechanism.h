@@ -89,10 +89,6 @@ extern void noisysgd_check_args(const char *aggname, double epsilon, double delt
 extern void linear_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 
-/* lexicographic enumeration of {w in Z^d : |w_j| <= B, ||w||^2 <= D2} (expmech.c) */
-extern void halfspace_grid_first(int *w, int d, int B, int D2);
-extern bool halfspace_grid_next(int *w, int d, int B, int D2);
-
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD
  * steps, grid points): on a cancel, a terminate or a vanished client

@@ -361,6 +361,53 @@ check_default_grid(void)
 	}
 }
 
+/*
+ * The grid enumeration visits exactly the box's points within the norm bound, in
+ * the box's lexicographic order, and as many as opdisc_grid_size() counts.
+ */
+static void
+check_grid_enumeration(void)
+{
+	for (int d = 1; d <= 5; d++)
+		for (int B = 1; B <= 3; B++)
+			for (int D2 = 1; D2 <= 3 * B * B + 1; D2 += 2)
+			{
+				int			w[5],
+							box[5];
+				long		n = 0,
+							nbox = 0;
+				bool		same = true,
+							more;
+
+				opdisc_grid_first(w, d, B, D2);
+				more = true;
+				for (int k = 0; k < d; k++)
+					box[k] = -B;
+				for (;;)
+				{
+					long		n2 = 0;
+					int			j;
+
+					for (int k = 0; k < d; k++)
+						n2 += (long) box[k] * box[k];
+					if (n2 <= D2)
+					{
+						nbox++;
+						same = same && more && memcmp(w, box, sizeof(int) * d) == 0;
+						more = more && opdisc_grid_next(w, d, B, D2);
+						n++;
+					}
+					for (j = d - 1; j >= 0 && box[j] == B; j--)
+						box[j] = -B;
+					if (j < 0)
+						break;
+					box[j]++;
+				}
+				CHECK(same && !more && n == nbox && (double) nbox == opdisc_grid_size(d, B, D2),
+					  "grid enumeration d=%d B=%d D2=%d: %ld points, box filter %ld", d, B, D2, n, nbox);
+			}
+}
+
 int
 main(void)
 {
@@ -447,6 +494,7 @@ main(void)
 	}
 	check_ties();
 	check_default_grid();
+	check_grid_enumeration();
 	check_stops(1, 0, 1e-6);
 	check_threads();
 	check_mip_mismatch();
