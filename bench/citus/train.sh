@@ -35,6 +35,8 @@ set -euo pipefail
 . "$REPO/tests/citus/build.sh"
 # shellcheck source=tests/citus/cluster.sh
 . "$REPO/tests/citus/cluster.sh"
+# shellcheck source=bench/citus/lib.sh
+. "$REPO/bench/citus/lib.sh"
 
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-5}"
@@ -42,13 +44,7 @@ BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-citus-train.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$OUT'; :"
 
-dpobj_ensure_packages
-dpobj_build_install
-dpobj_citus_install
-citus_cluster_start "${BENCH_CITUS_PGPORT:-57736}" "jit = off
-max_parallel_workers_per_gather = 0" ||
-    dpobj_die "the Citus cluster did not start"
-C=${CITUS_PORTS[0]}
+bench_citus_start
 
 dpobj_log "generating $BENCH_ROWS rows (local table, then the distributed copy)"
 t0=$(date +%s.%N)
@@ -59,10 +55,7 @@ CREATE TABLE tl AS
 SELECT i AS id, male::int::float8 AS male, 1 - male::int::float8 AS female,
        gain / 99999.0 AS gain, hours / 99.0 AS hours,
        (0.9 * male::int + 4.0 * gain / 99999.0 + 1.5 * hours / 99.0 + 0.8 * random() > 2.2) AS label
-  FROM (SELECT i, random() < 0.67 AS male,
-               CASE WHEN random() < 0.92 THEN 0 ELSE floor(random() * 99999) END AS gain,
-               CASE WHEN random() < 0.5 THEN 40 ELSE 1 + floor(random() * 98) END AS hours
-          FROM generate_series(1, $BENCH_ROWS) i) s;
+  FROM $(bench_citus_rows "$BENCH_ROWS");
 CREATE TABLE td (LIKE tl);
 SELECT create_distributed_table('td', 'id');
 INSERT INTO td SELECT * FROM tl;
@@ -81,18 +74,8 @@ payload=$(cq "$C" -c "SELECT sum(result::bigint) FROM run_command_on_shards('td'
 
 # one train() in a fresh connection as the analyst: "seconds vmhwm_kB loopback_bytes result"
 run_one() {
-    local setup="$1" tbl="$2" out
-    out=$(printf '%s\n' "$setup" "SET ROLE bench_analyst;" \
-        "SELECT pg_backend_pid() AS pid \\gset" '\setenv BPID :pid' \
-        '\! awk '"'"'/^ *lo:/ { sub(/^ *lo: */, ""); print "lo0", $1 }'"'"' /proc/net/dev' \
-        '\timing on' \
-        "SELECT (dpobj.train('$tbl', 'opdisc', ARRAY['male', 'female', 'gain', 'hours'], 'label', 1.0, 1e-8)).weights IS NOT NULL;" \
-        '\timing off' \
-        '\! awk '"'"'/^ *lo:/ { sub(/^ *lo: */, ""); print "lo1", $1 }'"'"' /proc/net/dev; awk '"'"'/^VmHWM/ { print "hwm", $2 }'"'"' /proc/$BPID/status' |
-        psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$C" -U postgres -d postgres)
-    awk '/^Time: / { s = $2 / 1000 } /^lo0 / { r0 = $2 } /^lo1 / { r1 = $2 } /^hwm / { h = $2 }
-         !/^(Time:|lo[01] |hwm )/ && NF { res = $0 }
-         END { printf "%.3f %d %d %s\n", s, h, r1 - r0, res }' <<<"$out"
+    bench_citus_run_one "$1
+SET ROLE bench_analyst;" "SELECT (dpobj.train('$2', 'opdisc', ARRAY['male', 'female', 'gain', 'hours'], 'label', 1.0, 1e-8)).weights IS NOT NULL;"
 }
 CFGS=(local distributed distributed_pool1)
 cfg_run() {

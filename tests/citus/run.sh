@@ -343,26 +343,41 @@ SQL
     echo "${out//$1/TABLE}"
     echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
 }
-nbfail=0
-while read -r name mech _ opts label; do
-    [[ -z $name || $name == \#* ]] && continue
-    opts="${opts%\}}"
-    [[ $opts == "{" ]] && opts="{$FILTER}" || opts="$opts, $FILTER}"
-    oa=$(observe nb_a "$mech" "$opts" "${label:-y}")
-    ob=$(observe nb_b "$mech" "$opts" "${label:-y}")
-    if [[ $name == opdisc ]]; then
-        sed 's/^/# what the analyst observes (opdisc, nb_a): /' <<<"$oa"
-        # the counters are really read: each of the 8 shards scanned once, sequentially, whole
-        t_is "the shards' counters of one run: one full sequential scan per shard, no index scan" \
-            "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
-               awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
-    fi
-    if [[ "$oa" != "$ob" ]]; then
-        nbfail=$((nbfail + 1))
-        echo "# neighbours differ on $name:"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'
-    fi
-    grep -q "|released|" <<<"$oa" || { nbfail=$((nbfail + 1)); echo "# $name: no released run: $oa"; }
-done < "$REPO/tests/security/mechanisms.txt"
+# how many shards the counters of one observation ($1) show read by exactly one full
+# sequential scan and no index scan
+full_scans() {
+    sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$1" | tr ' ' '\n' | grep -v '^$' |
+        awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }'
+}
+# every mechanism of tests/security/mechanisms.txt on nb_a and nb_b through OBSERVE (with
+# the filter): nbfail counts the mechanisms whose observations differ or that did not
+# release (PATTERN... must all match nb_a's observation); WHAT names the path
+neighbour_runs() { # OBSERVE WHAT PATTERN...
+    local observe=$1 what=$2 name mech opts label oa ob p
+    shift 2
+    nbfail=0
+    while read -r name mech _ opts label; do
+        [[ -z $name || $name == \#* ]] && continue
+        opts="${opts%\}}"
+        [[ $opts == "{" ]] && opts="{$FILTER}" || opts="$opts, $FILTER}"
+        oa=$($observe nb_a "$mech" "$opts" "${label:-y}")
+        ob=$($observe nb_b "$mech" "$opts" "${label:-y}")
+        if [[ $name == opdisc ]]; then
+            sed "s/^/# what the analyst observes ($what, opdisc, nb_a): /" <<<"$oa"
+            # the counters are really read: each of the 8 shards scanned once, sequentially, whole
+            t_is "$what: the shards' counters of one run: one full sequential scan per shard, no index scan" \
+                "$(full_scans "$oa")" "$SHARDS"
+        fi
+        if [[ "$oa" != "$ob" ]]; then
+            nbfail=$((nbfail + 1))
+            echo "# neighbours differ on $name ($what):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'
+        fi
+        for p in "$@"; do
+            grep -q -- "$p" <<<"$oa" || { nbfail=$((nbfail + 1)); echo "# $name ($what): no '$p': $oa"; break; }
+        done
+    done < "$REPO/tests/security/mechanisms.txt"
+}
+neighbour_runs observe "train()" "|released|"
 # the owner need not be a superuser: its SET LOCALs on the workers are settings any role may set
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the table of an ordinary owner failed"
 SET client_min_messages = warning;
@@ -376,9 +391,7 @@ SELECT dpobj.grant_budget('nb_own', 'analyst', 5, 1e-3);
 SQL
 oa=$(observe nb_own opdisc "{$FILTER}" y)
 t_check "a table owned by an ordinary role: released under the forwarded attack settings" grep -q "|released|" <<<"$oa"
-t_is "... each shard read by one full sequential scan" \
-    "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
-       awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
+t_is "... each shard read by one full sequential scan" "$(full_scans "$oa")" "$SHARDS"
 t_is "neighbouring distributed tables: every mechanism, same messages, model fields, ledger rows, shard counters (SET LOCAL propagated)" "$nbfail" 0
 sa=$(table_stats nb_a)
 sb=$(table_stats nb_b)
@@ -411,26 +424,7 @@ observe_job() { # TABLE MECH OPTIONS LABEL
     echo "${out//$1/TABLE}"
     echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
 }
-nbfail=0
-while read -r name mech _ opts label; do
-    [[ -z $name || $name == \#* ]] && continue
-    opts="${opts%\}}"
-    [[ $opts == "{" ]] && opts="{$FILTER}" || opts="$opts, $FILTER}"
-    oa=$(observe_job nb_a "$mech" "$opts" "${label:-y}")
-    ob=$(observe_job nb_b "$mech" "$opts" "${label:-y}")
-    if [[ $name == opdisc ]]; then
-        sed 's/^/# what the analyst observes of a job (opdisc, nb_a): /' <<<"$oa"
-        t_is "a job's shard counters: one full sequential scan per shard, no index scan" \
-            "$(sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$oa" | tr ' ' '\n' | grep -v '^$' |
-               awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }')" "$SHARDS"
-    fi
-    if [[ "$oa" != "$ob" ]]; then
-        nbfail=$((nbfail + 1))
-        echo "# neighbours differ on $name (submit):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'
-    fi
-    grep -q "|released|" <<<"$oa" && grep -q "^succeeded|" <<<"$oa" ||
-        { nbfail=$((nbfail + 1)); echo "# $name: no succeeded job: $oa"; }
-done < "$REPO/tests/security/mechanisms.txt"
+neighbour_runs observe_job "submit()" "|released|" "^succeeded|"
 t_is "neighbouring distributed tables through submit(): every mechanism, same job rows, ledger rows, shard counters" "$nbfail" 0
 
 # --- (g) a worker error on the protected path: the analyst sees only DP006, charged once ---
