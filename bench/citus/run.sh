@@ -35,6 +35,8 @@ set -euo pipefail
 . "$REPO/tests/citus/build.sh"
 # shellcheck source=tests/citus/cluster.sh
 . "$REPO/tests/citus/cluster.sh"
+# shellcheck source=bench/citus/lib.sh
+. "$REPO/bench/citus/lib.sh"
 
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-3}"
@@ -44,16 +46,7 @@ END_MARK='<!-- /bench/citus -->'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-citus.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$OUT'; :"
 
-dpobj_ensure_packages
-dpobj_build_install
-dpobj_citus_install
-# Every node: no parallel workers inside a query (the workers' shard tasks are the
-# parallelism; a shard query that launches its own parallel workers was 7x slower here:
-# 66 ms vs 9 ms for a 312k-row shard).  The local_parallel configuration sets its own.
-citus_cluster_start "${BENCH_CITUS_PGPORT:-57736}" "jit = off
-max_parallel_workers_per_gather = 0" ||
-    dpobj_die "the Citus cluster did not start"
-C=${CITUS_PORTS[0]}
+bench_citus_start
 
 dpobj_log "generating $BENCH_ROWS rows (local table, then the distributed copy)"
 t0=$(date +%s.%N)
@@ -63,10 +56,7 @@ SELECT setseed(0.42);
 CREATE TABLE bench_local AS
 SELECT i AS id, ARRAY[male::int, 1 - male::int, gain / 99999.0, hours / 99.0]::float8[] AS features,
        (0.9 * male::int + 4.0 * gain / 99999.0 + 1.5 * hours / 99.0 + 0.8 * random() > 2.2) AS label
-  FROM (SELECT i, random() < 0.67 AS male,
-               CASE WHEN random() < 0.92 THEN 0 ELSE floor(random() * 99999) END AS gain,
-               CASE WHEN random() < 0.5 THEN 40 ELSE 1 + floor(random() * 98) END AS hours
-          FROM generate_series(1, $BENCH_ROWS) i) s;
+  FROM $(bench_citus_rows "$BENCH_ROWS");
 CREATE TABLE bench_dist (LIKE bench_local);
 SELECT create_distributed_table('bench_dist', 'id');
 INSERT INTO bench_dist SELECT * FROM bench_local;
@@ -86,18 +76,8 @@ table_size=$(cq "$C" -c "SELECT pg_size_pretty(pg_table_size('bench_local'))")
 
 AGG="(dpobj.dp_halfspace(features, label, 1.0, 1e-8)).weights"
 # one run in a fresh connection: "seconds vmhwm_kB loopback_bytes result"
-run_one() {
-    local setup="$1" query="$2" out
-    out=$(printf '%s\n' "SET dpobj.seed = 1;" "$setup" \
-        "SELECT pg_backend_pid() AS pid \\gset" '\setenv BPID :pid' \
-        '\! awk '"'"'/^ *lo:/ { sub(/^ *lo: */, ""); print "lo0", $1 }'"'"' /proc/net/dev' \
-        '\timing on' "$query" '\timing off' \
-        '\! awk '"'"'/^ *lo:/ { sub(/^ *lo: */, ""); print "lo1", $1 }'"'"' /proc/net/dev; awk '"'"'/^VmHWM/ { print "hwm", $2 }'"'"' /proc/$BPID/status' |
-        psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$C" -U postgres -d postgres)
-    awk '/^Time: / { s = $2 / 1000 } /^lo0 / { r0 = $2 } /^lo1 / { r1 = $2 } /^hwm / { h = $2 }
-         !/^(Time:|lo[01] |hwm )/ && NF { res = $0 }
-         END { gsub(/ /, "", res); printf "%.3f %d %d %s\n", s, h, r1 - r0, res }' <<<"$out"
-}
+run_one() { bench_citus_run_one "SET dpobj.seed = 1;
+$1" "$2"; }
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 rows_md=""

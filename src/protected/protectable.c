@@ -17,7 +17,9 @@
  * (pg_catalog.pg_dist_partition.partmethod 'h', looked up by name without
  * linking against Citus) are accepted: train() then builds a query whose
  * shard tasks carry the protected mode in the aggregate's options and the
- * filter inside the aggregate (trainquery.h, docs/SCALING.md).  Every
+ * filter inside the aggregate (trainquery.h, docs/SCALING.md); a job's
+ * background worker runs that same query (Citus plans and executes it in
+ * any backend connected to the database).  Every
  * other table Citus knows -- reference tables (a router query on one
  * node), Citus-managed local, append- and range-distributed tables -- is
  * refused before anything runs.
@@ -41,7 +43,6 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
-#include "miscadmin.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -114,14 +115,10 @@ dpobj_is_citus_table(Oid relid)
 }
 
 bool
-dpobj_check_citus_run(Oid relid, const char *relation, bool submitting, bool unit_level)
+dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level)
 {
 	if (!dpobj_is_citus_table(relid))
 		return false;
-	/* a job's background worker is no Citus client session */
-	if (submitting || IsBackgroundWorker)
-		refuse(relation, "training jobs do not run on Citus distributed tables",
-			   "Call dpobj.train() or dpobj.evaluate() directly on a distributed table; dpobj.submit() runs only on local tables.");
 	/* the unit's window (row_number() over the unit) is not pushed down to the shards */
 	if (unit_level)
 		refuse(relation, "runs with a privacy unit do not run on Citus distributed tables",

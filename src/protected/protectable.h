@@ -29,10 +29,10 @@ extern bool dpobj_is_citus_table(Oid relid);
  * A run of train(), evaluate() or submit() on relid (already accepted by
  * dpobj_check_protectable): false for a local table; true for a Citus
  * hash-distributed one, after refusing (public grounds, before the charge)
- * what is not sealed there: a job (submitting, or inside a background
- * worker) and a run with a privacy unit (unit_level).
+ * what is not sealed there: a run with a privacy unit (unit_level).  A
+ * job's run is sealed like train()'s: the job worker runs the same query,
+ * pins and options (jobs.c).
  */
-extern bool dpobj_check_citus_run(Oid relid, const char *relation, bool submitting,
-								  bool unit_level);
+extern bool dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level);
 
 #endif							/* DPOBJ_PROTECTABLE_H */

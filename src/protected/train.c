@@ -496,8 +496,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 static void
 train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
-			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding,
-			  bool validate_only)
+			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding)
 {
 	char		relkind;
 	char	  **features;
@@ -530,8 +529,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
-	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, validate_only,
-									   unit.rows_per_unit > 0);
+	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, unit.rows_per_unit > 0);
 	/* the protected mode travels with the query, to every node (options.h) */
 	ctx->options = train_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 
@@ -586,8 +584,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding,
-				  validate_only);
+	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
