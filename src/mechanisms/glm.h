@@ -101,6 +101,9 @@ extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
 /* the options and the noise's sampler range of a noisy-GD kind, before any row */
 extern void noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon,
 								double delta, int d, Jsonb *options);
+/* a noisy-GD model's public params, between model_params_begin() and _end() */
+extern void noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T,
+								 double s, double rho, double lattice);
 extern void noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 							 const double *y, int64 nobs, int pp, int64 T,
 							 double lattice, uint64 sigma2, double denom,

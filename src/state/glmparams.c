@@ -30,6 +30,8 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_logistic_multiclass";
 		case GLM_KIND_SGD_MC:
 			return "dp_noisysgd_multiclass";
+		case GLM_KIND_AUTO:
+			return "dp_auto";
 		default:
 			return "dp_opsamp";
 	}
@@ -48,6 +50,8 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
+		case GLM_KIND_AUTO:
+			return "Valid options are R (required), loss, intercept, h, class_weight and select_share; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, n) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -100,6 +104,20 @@ parse_steps(JsonbValue *v)
 	return (int64) t;
 }
 
+/* dp_auto's "select_share": strictly between 0 and 1 */
+static double
+glmparams_select_share(JsonbValue *v)
+{
+	double		s = dp_option_number(v, "select_share", 0, 1, true);
+
+	if (!(s < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"select_share\" must be below 1"),
+				 errhint("It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.2.")));
+	return s;
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
@@ -138,7 +156,9 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
-	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
+		p->select_share = glmparams_select_share(v);
+	else if (kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_AUTO && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
@@ -196,6 +216,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->rows_per_unit = 1;
 	p->weight_pos = 1.0;
 	p->weight_neg = 1.0;
+	p->select_share = GLM_AUTO_DEFAULT_SHARE;
 
 	if (options == NULL)
 		ereport(ERROR,
@@ -224,6 +245,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
 				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
+	/* a unit's rows would land in several parts of the selection's partition */
+	if (kind == GLM_KIND_AUTO && p->rows_per_unit > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dp_auto: private model selection is not calibrated for privacy units"),
+				 errhint("Its random partition splits a unit's rows over several parts (docs/PRIVACY.md, \"Private model selection\"); on a table protected with a privacy unit, name a mechanism, e.g. 'objective'.")));
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
 		p->rows_per_unit > 1)
