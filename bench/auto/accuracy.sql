@@ -2,6 +2,8 @@
 -- after data/adult/load.sql; variables draws, fixed, shares).  The arms are the direct
 -- aggregates as the superuser, secure noise (dpobj.seed unset), epsilon = 1, delta =
 -- 1e-9, R = sqrt 7, intercept; noisysgd_n adds the public "n" = 32561 (utility only).
+-- auto_<share>: dp_auto with its default candidates; auto3n_<share>: with noisysgd as a
+-- third candidate and the public "n" (a part's noisy GD gets n / (K + 1)).
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 CREATE SCHEMA ba;
@@ -16,7 +18,12 @@ DECLARE
     r jsonb := jsonb_build_object('R', sqrt(7));
     m dpobj.model;
 BEGIN
-    IF arm LIKE 'auto_%' THEN
+    IF arm LIKE 'auto3n_%' THEN
+        m := (SELECT dpobj.dp_auto(features, label, 1, 1e-9,
+                             r || jsonb_build_object('select_share', substr(arm, 8)::float8, 'n', 32561,
+                                                     'candidates', '["objective", "cms", "noisysgd"]'::jsonb))
+                FROM ba.train);
+    ELSIF arm LIKE 'auto_%' THEN
         m := (SELECT dpobj.dp_auto(features, label, 1, 1e-9,
                              r || jsonb_build_object('select_share', substr(arm, 6)::float8)) FROM ba.train);
     ELSIF arm = 'noisysgd' THEN
@@ -36,7 +43,8 @@ $$;
 \o /dev/null
 SELECT ba.run(arm, draw)
   FROM unnest(string_to_array(:'fixed', ' ') ||
-              (SELECT array_agg('auto_' || s) FROM unnest(string_to_array(:'shares', ' ')) s)) arm,
+              (SELECT array_agg('auto_' || s) FROM unnest(string_to_array(:'shares', ' ')) s) ||
+              (SELECT array_agg('auto3n_' || s) FROM unnest(string_to_array(:'shares', ' ')) s)) arm,
        generate_series(1, :draws) draw
  ORDER BY draw, arm;
 \o

@@ -10,7 +10,8 @@
 # (adult.features_d23, d = 23, 32561 rows) at epsilon = 1, delta = 1e-9, R = sqrt 7 (the
 # encoding's bound), intercept, each mechanism's defaults; test accuracy on adult.test by
 # dpobj.predict.  Arms: the fixed mechanisms (objective, output, cms, noisysgd, noisysgd
-# with the public "n") and dp_auto at each share of BENCH_SHARES.  Prints markdown;
+# with the public "n") and dp_auto at each share of BENCH_SHARES, with its default
+# candidates and with noisysgd added (and the public "n").  Prints markdown;
 # docs/BENCHMARKS.md "Private model selection" is written by hand from it.
 #
 # Environment: BENCH_DRAWS [9], BENCH_SHARES ["0.2 0.33"], BENCH_FIXED ["objective output

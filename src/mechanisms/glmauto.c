@@ -46,20 +46,26 @@
 
 PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
 
-/* the candidates, in tie-breaking order (docs/BENCHMARKS.md chose them) */
+/*
+ * The possible candidates, in tie-breaking order, named as glm_auto_names
+ * (glmparams.h); the option "candidates" picks some (default objective and
+ * CMS, chosen by measurement: docs/BENCHMARKS.md).
+ */
 typedef struct AutoCandidate
 {
-	const char *name;			/* "selected" in the params */
+	int			bit;			/* GLM_AUTO_* */
 	bool		sgd;			/* noisy GD, else dp_logistic with method */
 	GLMMethod	method;
 } AutoCandidate;
 
 static const AutoCandidate auto_candidates[] = {
-	{"objective", false, GLM_METHOD_OBJECTIVE},
-	{"cms", false, GLM_METHOD_CMS},
+	{GLM_AUTO_OBJECTIVE, false, GLM_METHOD_OBJECTIVE},
+	{GLM_AUTO_CMS, false, GLM_METHOD_CMS},
+	{GLM_AUTO_OUTPUT, false, GLM_METHOD_OUTPUT},
+	{GLM_AUTO_NOISYSGD, true, GLM_METHOD_OBJECTIVE},
 };
 
-#define AUTO_K	((int) lengthof(auto_candidates))
+#define AUTO_MAX	((int) lengthof(auto_candidates))
 
 /* one candidate's public calibration at a budget */
 typedef struct AutoRun
@@ -67,6 +73,7 @@ typedef struct AutoRun
 	const AutoCandidate *cand;
 	GLMParams	p;				/* the base options, this budget, this method */
 	GLMCalibration c;			/* dp_logistic */
+	const char *name;			/* "selected" in the params */
 	double		Reff,			/* noisy GD */
 				rho,
 				lattice,
@@ -79,7 +86,8 @@ typedef struct AutoRun
 /* the run's data: the full designs and every part's counts (sized before the charge) */
 typedef struct AutoData
 {
-	int			d,
+	int			K,				/* candidates; parts 1..K train them, part 0 validates */
+				d,
 				pp;
 	struct GLMSolveDesign *X;	/* sparse, all observations */
 	double	   *Xd,				/* dense, the same observations (noisy GD) */
@@ -87,7 +95,7 @@ typedef struct AutoData
 			   *y;
 	int64		nobs;
 	int64	   *icnt;			/* each observation's row count */
-	int64	   *part;			/* (K+1) x nobs: its count in each part */
+	int64	   *part;			/* (K+1) x nobs: its count in each part, part-major */
 	int		   *prow;			/* one part's observations, compacted (dp_logistic) */
 	double	   *py,
 			   *pcnt,
@@ -112,14 +120,21 @@ auto_split_budget(double eps, double delta, double share, double *es, double *ds
 /* the calibration of a candidate at (eps, delta): public inputs only; refuses */
 static void
 auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
-			 double delta, int d, AutoRun *r)
+			 double delta, double n_share, int d, AutoRun *r)
 {
 	int			pp = d + (base->intercept ? 1 : 0);
+	double		G;
 
 	r->cand = cand;
+	for (int j = 0; j < AUTO_MAX; j++)
+		if (cand->bit == 1 << j)
+			r->name = glm_auto_names[j];
 	r->p = *base;
 	r->p.epsilon = eps;
 	r->p.delta = delta;
+	/* the public row count of the rows this run sees: a part's expected share */
+	if (r->p.n_public > 0)
+		r->p.n_public *= n_share;
 	if (!cand->sgd)
 	{
 		r->p.method = cand->method;
@@ -128,12 +143,16 @@ auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
 	}
 	noisysgd_noise(&r->p, pp, &r->Reff, &r->T, &r->rho, &r->lattice, &r->sigma2);
 	r->s = sqrt((double) r->sigma2) * r->lattice;
-	/* no public "n": G = 0, as dp_noisysgd's default */
-	r->denom = pp * r->s * r->s;
+	/* the step size's gradient bound, 0 without a public "n" (noisysgd.c) */
+	G = r->p.n_public > 0 ? r->p.n_public * r->Reff : 0.0;
+	r->denom = G * G + pp * r->s * r->s;
 }
 
-/* every candidate at both budgets, and the selection's noise: before any row */
-static void
+/*
+ * The chosen candidates at both budgets, and the selection's noise: before
+ * any row.  Returns their number K.
+ */
+static int
 auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 				 uint64 *num, uint64 *den)
 {
@@ -141,12 +160,18 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 				ds,
 				ef,
 				df;
+	int			K = 0,
+				k = 0;
 
 	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
-	for (int j = 0; j < AUTO_K; j++)
+	for (int j = 0; j < AUTO_MAX; j++)
+		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
+	for (int j = 0; j < AUTO_MAX; j++)
 	{
-		auto_prepare(p, &auto_candidates[j], es, ds, d, &sel[j]);
-		auto_prepare(p, &auto_candidates[j], ef, df, d, &fin[j]);
+		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
+			continue;
+		auto_prepare(p, &auto_candidates[j], es, ds, 1.0 / (K + 1), d, &sel[k]);
+		auto_prepare(p, &auto_candidates[j], ef, df, 1.0, d, &fin[k++]);
 	}
 	if (!autosel_laplace_scale(es, num, den))
 		ereport(ERROR,
@@ -154,14 +179,15 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
 						es),
 				 errhint("Use a larger epsilon or a larger \"select_share\".")));
+	return K;
 }
 
 void
 auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
 {
 	GLMParams	p;
-	AutoRun		sel[AUTO_K],
-				fin[AUTO_K];
+	AutoRun		sel[AUTO_MAX],
+				fin[AUTO_MAX];
 	uint64		num,
 				den;
 
@@ -171,18 +197,19 @@ auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 
 /* the designs and the part arrays, at their largest sizes */
 static void
-auto_data(const GLMState *s, AutoData *a)
+auto_data(const GLMState *s, int K, AutoData *a)
 {
 	int			pp;
 	int64		k = 0;
 
+	a->K = K;
 	a->d = s->d;
 	a->X = glm_minimise_design(s, s->params.intercept);
 	glm_design(s, s->params.intercept, &a->Xd, &a->cnt, &a->y, &a->nobs, &pp);
 	a->pp = pp;
 #define AUTO_ALLOC(n, t) palloc_extended(sizeof(t) * (Size) Max((n), 1), MCXT_ALLOC_HUGE)
 	a->icnt = AUTO_ALLOC(a->nobs, int64);
-	a->part = AUTO_ALLOC((AUTO_K + 1) * a->nobs, int64);
+	a->part = AUTO_ALLOC((K + 1) * a->nobs, int64);
 	a->prow = AUTO_ALLOC(a->nobs, int);
 	a->py = AUTO_ALLOC(a->nobs, double);
 	a->pcnt = AUTO_ALLOC(a->nobs, double);
@@ -202,12 +229,12 @@ auto_data(const GLMState *s, AutoData *a)
 static void
 auto_partition(gsl_rng *rng, AutoData *a)
 {
-	int64		out[AUTO_K + 1];
+	int64		out[AUTO_MAX + 1];
 
 	for (int64 k = 0; k < a->nobs; k++)
 	{
-		autosel_split(rng, a->icnt[k], AUTO_K + 1, out);
-		for (int j = 0; j <= AUTO_K; j++)
+		autosel_split(rng, a->icnt[k], a->K + 1, out);
+		for (int j = 0; j <= a->K; j++)
 			a->part[(Size) j * a->nobs + k] = out[j];
 	}
 }
@@ -311,32 +338,32 @@ static int
 auto_select(gsl_rng *rng, const AutoRun *sel, AutoData *a, uint64 num, uint64 den,
 			double *work, double *theta, int64 ledger_id)
 {
-	int64		score[AUTO_K];
+	int64		score[AUTO_MAX];
 
 	auto_partition(rng, a);
-	for (int j = 0; j < AUTO_K; j++)
+	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
 		score[j] = auto_score(a, theta);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
-	return autosel_noisy_max(rng, score, AUTO_K, num, den);
+	return autosel_noisy_max(rng, score, a->K, num, den);
 }
 
 /* the public parameters: the selection's, then the chosen mechanism's own */
 static void
-auto_params(StringInfo buf, const GLMParams *p, const AutoRun *sel, const AutoRun *fin,
-			uint64 num, uint64 den, int d)
+auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
+			const AutoRun *fin, uint64 num, uint64 den, int d)
 {
 	model_params_begin(buf);
-	model_params_text(buf, "selected", fin->cand->name);
+	model_params_text(buf, "selected", fin->name);
 	appendStringInfoString(buf, ", \"candidates\": [");
-	for (int j = 0; j < AUTO_K; j++)
-		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", auto_candidates[j].name);
+	for (int j = 0; j < K; j++)
+		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", sel[j].name);
 	appendStringInfoChar(buf, ']');
 	model_params_float(buf, "select_share", p->select_share);
-	model_params_float(buf, "select_epsilon", sel->p.epsilon);
-	model_params_float(buf, "select_delta", sel->p.delta);
+	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
+	model_params_float(buf, "select_delta", sel[0].p.delta);
 	model_params_float(buf, "select_laplace_scale", (double) num / (double) den);
 	model_params_float(buf, "final_epsilon", fin->p.epsilon);
 	model_params_float(buf, "final_delta", fin->p.delta);
@@ -353,9 +380,10 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 	GLMState   *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
-	AutoRun		sel[AUTO_K],
-				fin[AUTO_K];
+	AutoRun		sel[AUTO_MAX],
+				fin[AUTO_MAX];
 	AutoData	a;
+	int			K;
 	uint64		num,
 				den;
 	double	   *work,
@@ -370,8 +398,8 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	p = &state->params;
 	/* public calibrations, then every allocation at its largest: before the charge */
-	auto_prepare_all(p, state->d, sel, fin, &num, &den);
-	auto_data(state, &a);
+	K = auto_prepare_all(p, state->d, sel, fin, &num, &den);
+	auto_data(state, K, &a);
 	work = glm_minimise_work(a.pp);
 	theta = palloc0(sizeof(double) * a.pp);
 
@@ -391,7 +419,7 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "auto");
 
-	auto_params(&params, p, &sel[chosen], &fin[chosen], num, den, state->d);
+	auto_params(&params, p, K, sel, &fin[chosen], num, den, state->d);
 	PG_RETURN_DATUM(model_build(fcinfo, "auto", theta, state->d,
 								p->intercept ? theta[state->d] : 0.0,
 								p->epsilon, p->delta, &params));

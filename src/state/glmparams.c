@@ -51,7 +51,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight and select_share; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, n) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, n, candidates and select_share; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -114,8 +114,49 @@ glmparams_select_share(JsonbValue *v)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"select_share\" must be below 1"),
-				 errhint("It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.2.")));
+				 errhint("It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.1.")));
 	return s;
+}
+
+const char *const glm_auto_names[4] = {"objective", "cms", "output", "noisysgd"};
+
+static void
+glmparams_candidates_bad(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\" and \"noisysgd\""),
+			 errhint("The default is [\"objective\", \"cms\"]; ties go to the earlier of objective, cms, output, noisysgd.")));
+}
+
+/* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */
+static int
+glmparams_candidates(JsonbValue *v)
+{
+	JsonbContainer *jc;
+	int			mask = 0,
+				n;
+
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		glmparams_candidates_bad();
+	jc = v->val.binary.data;
+	n = JsonContainerSize(jc);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(jc, i);
+		int			bit = 0;
+
+		for (int j = 0; e->type == jbvString && j < lengthof(glm_auto_names); j++)
+			if (e->val.string.len == strlen(glm_auto_names[j]) &&
+				strncmp(e->val.string.val, glm_auto_names[j], e->val.string.len) == 0)
+				bit = 1 << j;
+		if (bit == 0 || (mask & bit) != 0)
+			glmparams_candidates_bad();
+		mask |= bit;
+	}
+	if (n < 2)
+		glmparams_candidates_bad();
+	return mask;
 }
 
 typedef struct GLMOptionArg
@@ -158,7 +199,9 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
 		p->select_share = glmparams_select_share(v);
-	else if (kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_AUTO && strcmp(key, "n") == 0)
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
+		p->auto_candidates = glmparams_candidates(v);
+	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
@@ -217,6 +260,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->weight_pos = 1.0;
 	p->weight_neg = 1.0;
 	p->select_share = GLM_AUTO_DEFAULT_SHARE;
+	p->auto_candidates = GLM_AUTO_DEFAULT;
 
 	if (options == NULL)
 		ereport(ERROR,

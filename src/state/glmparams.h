@@ -66,10 +66,24 @@ typedef struct GLMParams
 	double		weight_pos;		/* option "class_weight": a positive row's loss weight, (0, 1] */
 	double		weight_neg;		/* ... a negative row's; both 1 by default */
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
+	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 } GLMParams;
 
+/*
+ * dp_auto's candidates (option "candidates"), in the order that breaks ties;
+ * the default, objective and CMS, was chosen by measurement (docs/BENCHMARKS.md
+ * "Private model selection").
+ */
+#define GLM_AUTO_OBJECTIVE	0x1
+#define GLM_AUTO_CMS		0x2
+#define GLM_AUTO_OUTPUT		0x4
+#define GLM_AUTO_NOISYSGD	0x8
+#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_CMS)
+/* the candidates' names, in bit order (glmparams.c) */
+extern const char *const glm_auto_names[4];
+
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
-#define GLM_AUTO_DEFAULT_SHARE	0.2
+#define GLM_AUTO_DEFAULT_SHARE	0.1
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);
