@@ -91,6 +91,13 @@ extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
 /* the objective's linear noise b, palloc'd (NULL for output perturbation) */
 extern double *glm_objective_noise(gsl_rng *rng, GLMMethod method,
 								   const GLMCalibration *c, int pp);
+/*
+ * dp_logistic's release over the design X into theta (pp entries): the
+ * objective's noise, the minimiser, the snapped release (glm.c)
+ */
+extern void glm_release_point(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
+							  const struct GLMSolveDesign *X, double *work, double *theta,
+							  int pp, int64 ledger_id);
 /* the released values of a minimiser on the public lattice (in place) */
 extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 							 const GLMCalibration *c, double *theta, int pp);

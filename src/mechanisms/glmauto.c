@@ -278,23 +278,6 @@ auto_compact(const AutoData *a, const GLMParams *p, int part, GLMSolveDesign *X)
 	X->cnt = a->pcnt;
 }
 
-/* dp_logistic's release (glm.c) over X: noise, minimiser, snap */
-static void
-auto_logistic(gsl_rng *rng, const AutoRun *r, const GLMSolveDesign *X, int pp,
-			  double *work, double *theta, int64 ledger_id)
-{
-	double	   *b = glm_objective_noise(rng, r->p.method, &r->c, pp);
-
-	glm_minimise(X, r->c.Reff, r->p.loss, r->p.h, r->c.lambda + r->c.extra_reg, b,
-				 work, theta, ledger_id);
-	glm_snap_release(rng, r->p.method, &r->c, theta, pp);
-	if (b)
-	{
-		memset(b, 0, sizeof(double) * pp);
-		pfree(b);
-	}
-}
-
 /* r's candidate on one part (0..K), or on all rows (part < 0), into theta */
 static void
 auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
@@ -308,7 +291,8 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 	{
 		if (part >= 0)
 			auto_compact(a, &r->p, part, &X);
-		auto_logistic(rng, r, part >= 0 ? &X : a->X, a->pp, work, theta, ledger_id);
+		glm_release_point(rng, &r->p, &r->c, part >= 0 ? &X : a->X, work, theta, a->pp,
+						  ledger_id);
 		return;
 	}
 	if (part >= 0)
