@@ -763,3 +763,31 @@ BEGIN
        AND (o.objsubid = 0 OR f.column_name = o.address_names[3]);
 END
 $$;
+
+-- A1. Private model selection (src/mechanisms/glmauto.c, docs/PRIVACY.md
+-- "Private model selection (auto)"): dp_auto on dpobj.glm_state chooses
+-- among dp_logistic's methods and dp_noisysgd under one charge; train()'s
+-- mechanism 'auto'.
+
+CREATE FUNCTION dpobj.dp_auto_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_auto_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_auto_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_auto_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_auto(features float8[], label boolean,
+                               epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_auto_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_auto_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_auto(float8[], boolean, float8, float8, jsonb) IS
+    'Private model selection among dp_logistic''s methods and dp_noisysgd (random partition, report noisy max, retrain the choice), one charge of (epsilon, delta); options {"R" (required), "loss", "intercept", "h", "class_weight", "select_share"}';

@@ -11,7 +11,7 @@ SELECT (SELECT count(*) FROM regexp_matches(:'ref', E'^## ', 'gn')) =
        (SELECT count(*) FROM regexp_matches(dpobj.help(), E'^  (\\S+)  ', 'gn')) AS same_count;
 -- every mechanism dpobj.train() runs has a topic; names are case-insensitive
 SELECT m, dpobj.help(m) LIKE '## ' || m || ' - %' AS has_topic
-  FROM unnest(ARRAY['opdisc', 'rspm', 'expmech', 'logistic', 'noisysgd', 'opsamp']) m;
+  FROM unnest(ARRAY['opdisc', 'rspm', 'expmech', 'logistic', 'noisysgd', 'auto', 'opsamp']) m;
 SELECT dpobj.help('OpDisc') = dpobj.help('opdisc') AS case_insensitive;
 -- an unknown topic
 SELECT dpobj.help('no such topic');

@@ -522,6 +522,24 @@ glm_snap_release(gsl_rng *rng, GLMMethod method, const GLMCalibration *c,
 	}
 }
 
+void
+glm_release_point(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
+				  const struct GLMSolveDesign *X, double *work, double *theta, int pp,
+				  int64 ledger_id)
+{
+	double	   *b = glm_objective_noise(rng, p->method, c, pp);
+
+	/* always within the public radius the output noise covers (glm.h) */
+	glm_minimise(X, c->Reff, p->loss, p->h, c->lambda + c->extra_reg, b, work, theta,
+				 ledger_id);
+	glm_snap_release(rng, p->method, c, theta, pp);
+	if (b)
+	{
+		memset(b, 0, sizeof(double) * pp);
+		pfree(b);
+	}
+}
+
 Datum
 dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 {
@@ -529,8 +547,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	DPProtectedContext *pctx;
 	GLMParams  *p;
 	GLMCalibration c;
-	double	   *b = NULL,
-			   *work,
+	double	   *work,
 			   *theta;
 	struct GLMSolveDesign *X;
 	int			pp,
@@ -561,15 +578,8 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	 * the argmin (glm.h), paid for by the release's noise
 	 */
 	rng = dpobj_rng_new();
-	b = glm_objective_noise(rng, p->method, &c, pp);
-	glm_minimise(X, c.Reff, p->loss, p->h, c.lambda + c.extra_reg, b, work, theta, ledger_id);
-	glm_snap_release(rng, p->method, &c, theta, pp);
+	glm_release_point(rng, p, &c, X, work, theta, pp, ledger_id);
 	dpobj_rng_free(rng);
-	if (b)
-	{
-		memset(b, 0, sizeof(double) * pp);
-		pfree(b);
-	}
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));
 
 	model_params_begin(&params);

@@ -91,6 +91,13 @@ extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
 /* the objective's linear noise b, palloc'd (NULL for output perturbation) */
 extern double *glm_objective_noise(gsl_rng *rng, GLMMethod method,
 								   const GLMCalibration *c, int pp);
+/*
+ * dp_logistic's release over the design X into theta (pp entries): the
+ * objective's noise, the minimiser, the snapped release (glm.c)
+ */
+extern void glm_release_point(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
+							  const struct GLMSolveDesign *X, double *work, double *theta,
+							  int pp, int64 ledger_id);
 /* the released values of a minimiser on the public lattice (in place) */
 extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 							 const GLMCalibration *c, double *theta, int pp);
@@ -101,6 +108,9 @@ extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
 /* the options and the noise's sampler range of a noisy-GD kind, before any row */
 extern void noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon,
 								double delta, int d, Jsonb *options);
+/* a noisy-GD model's public params, between model_params_begin() and _end() */
+extern void noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T,
+								 double s, double rho, double lattice);
 extern void noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 							 const double *y, int64 nobs, int pp, int64 T,
 							 double lattice, uint64 sigma2, double denom,

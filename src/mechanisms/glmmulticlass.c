@@ -177,25 +177,6 @@ noisysgd_mc_check_args(const char *aggname, double epsilon, double delta, int d,
 	noisysgd_check_kind(GLM_KIND_SGD_MC, aggname, epsilon, delta, d, options);
 }
 
-/* class k's released parameters into theta (pp entries): noise, minimiser, snap */
-static void
-mc_logistic_one(gsl_rng *rng, const GLMParams *pk, const GLMCalibration *c,
-				const struct GLMSolveDesign *X, double *work, double *theta,
-				int pp, int64 ledger_id)
-{
-	double	   *b = glm_objective_noise(rng, pk->method, c, pp);
-
-	/* always within the public radius the output noise covers (glm.h) */
-	glm_minimise(X, c->Reff, pk->loss, pk->h, c->lambda + c->extra_reg, b,
-				 work, theta, ledger_id);
-	glm_snap_release(rng, pk->method, c, theta, pp);
-	if (b)
-	{
-		memset(b, 0, sizeof(double) * pp);
-		pfree(b);
-	}
-}
-
 Datum
 dpobj_logistic_mc_finalfn(PG_FUNCTION_ARGS)
 {
@@ -241,7 +222,7 @@ dpobj_logistic_mc_finalfn(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		for (int k = 0; k < K; k++)
-			mc_logistic_one(rng, &pk, &c, X[k], work, theta + (Size) k * pp, pp, ledger_id);
+			glm_release_point(rng, &pk, &c, X[k], work, theta + (Size) k * pp, pp, ledger_id);
 	}
 	PG_FINALLY();
 	{

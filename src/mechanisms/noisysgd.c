@@ -230,6 +230,14 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 		   double rho, double lattice)
 {
 	model_params_begin(params);
+	noisysgd_params_body(params, p, d, T, s, rho, lattice);
+	model_params_end(params);
+}
+
+void
+noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T, double s,
+					 double rho, double lattice)
+{
 	glm_params_model(params, p, d);
 	model_params_float(params, "radius", p->radius);
 	model_params_int(params, "T", T);
@@ -239,7 +247,6 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 	model_params_text(params, "noise", "discrete_gaussian");
 	if (p->n_public > 0)
 		model_params_float(params, "n", p->n_public);
-	model_params_end(params);
 }
 
 Datum

@@ -35,6 +35,7 @@
 #include "encodemodel.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "glmauto.h"
 #include "glmmulticlass.h"
 #include "glmstate.h"
 #include "hsstate.h"
@@ -95,6 +96,8 @@ static const TrainMechanism train_mechanisms[] = {
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
+	/* private model selection among the GLM mechanisms (glmauto.c) */
+	{"auto", "dpobj.dp_auto", "dp_auto", auto_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
 	TRAIN_LABEL_REAL},
@@ -140,7 +143,7 @@ train_mechanism(const char *name, const char **method)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, auto (private choice among logistic and noisysgd), opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
 	return NULL;				/* keep compiler quiet */
 }
 
@@ -373,7 +376,7 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 static int
 train_r_norm(const char *mechanism)
 {
-	static const char *const l2[] = {"logistic", "noisysgd", "linear",
+	static const char *const l2[] = {"logistic", "noisysgd", "auto", "linear",
 	"logistic_multiclass", "noisysgd_multiclass"};
 
 	if (strcmp(mechanism, "opsamp") == 0)

@@ -30,6 +30,8 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_logistic_multiclass";
 		case GLM_KIND_SGD_MC:
 			return "dp_noisysgd_multiclass";
+		case GLM_KIND_AUTO:
+			return "dp_auto";
 		default:
 			return "dp_opsamp";
 	}
@@ -48,6 +50,8 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
+		case GLM_KIND_AUTO:
+			return "Valid options are R (required), loss, intercept, h, class_weight, n, candidates and select_share; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -100,6 +104,61 @@ parse_steps(JsonbValue *v)
 	return (int64) t;
 }
 
+/* dp_auto's "select_share": strictly between 0 and 1 */
+static double
+glmparams_select_share(JsonbValue *v)
+{
+	double		s = dp_option_number(v, "select_share", 0, 1, true);
+
+	if (!(s < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"select_share\" must be below 1"),
+				 errhint("It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.1.")));
+	return s;
+}
+
+const char *const glm_auto_names[4] = {"objective", "cms", "output", "noisysgd"};
+
+static void
+glmparams_candidates_bad(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\" and \"noisysgd\""),
+			 errhint("The default is [\"objective\", \"cms\"]; ties go to the earlier of objective, cms, output, noisysgd.")));
+}
+
+/* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */
+static int
+glmparams_candidates(JsonbValue *v)
+{
+	JsonbContainer *jc;
+	int			mask = 0,
+				n;
+
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		glmparams_candidates_bad();
+	jc = v->val.binary.data;
+	n = JsonContainerSize(jc);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(jc, i);
+		int			bit = 0;
+
+		for (int j = 0; e->type == jbvString && j < lengthof(glm_auto_names); j++)
+			if (e->val.string.len == strlen(glm_auto_names[j]) &&
+				strncmp(e->val.string.val, glm_auto_names[j], e->val.string.len) == 0)
+				bit = 1 << j;
+		if (bit == 0 || (mask & bit) != 0)
+			glmparams_candidates_bad();
+		mask |= bit;
+	}
+	if (n < 2)
+		glmparams_candidates_bad();
+	return mask;
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
@@ -138,6 +197,10 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
+		p->select_share = glmparams_select_share(v);
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
+		p->auto_candidates = glmparams_candidates(v);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
@@ -196,6 +259,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->rows_per_unit = 1;
 	p->weight_pos = 1.0;
 	p->weight_neg = 1.0;
+	p->select_share = GLM_AUTO_DEFAULT_SHARE;
+	p->auto_candidates = GLM_AUTO_DEFAULT;
 
 	if (options == NULL)
 		ereport(ERROR,
@@ -224,6 +289,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
 				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
+	/* a unit's rows would land in several parts of the selection's partition */
+	if (kind == GLM_KIND_AUTO && p->rows_per_unit > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dp_auto: private model selection is not calibrated for privacy units"),
+				 errhint("Its random partition splits a unit's rows over several parts (docs/PRIVACY.md, \"Private model selection\"); on a table protected with a privacy unit, name a mechanism, e.g. 'objective'.")));
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
 		p->rows_per_unit > 1)

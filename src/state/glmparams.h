@@ -27,7 +27,8 @@ typedef enum GLMKind
 	GLM_KIND_OPSAMP,			/* dp_opsamp: l1 clipping */
 	/* one-vs-rest multi-class (glmclasses.h): a row is the features + a class index */
 	GLM_KIND_LOGISTIC_MC = 8,	/* dp_logistic_multiclass */
-	GLM_KIND_SGD_MC = 9			/* dp_noisysgd_multiclass */
+	GLM_KIND_SGD_MC = 9,		/* dp_noisysgd_multiclass */
+	GLM_KIND_AUTO = 10			/* dp_auto: private model selection (glmauto.c) */
 } GLMKind;
 
 /* the binary kind whose options and solver a multi-class kind uses */
@@ -64,7 +65,25 @@ typedef struct GLMParams
 	char	  **classes;		/* their text forms, in declared order */
 	double		weight_pos;		/* option "class_weight": a positive row's loss weight, (0, 1] */
 	double		weight_neg;		/* ... a negative row's; both 1 by default */
+	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
+	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 } GLMParams;
+
+/*
+ * dp_auto's candidates (option "candidates"), in the order that breaks ties;
+ * the default, objective and CMS, was chosen by measurement (docs/BENCHMARKS.md
+ * "Private model selection").
+ */
+#define GLM_AUTO_OBJECTIVE	0x1
+#define GLM_AUTO_CMS		0x2
+#define GLM_AUTO_OUTPUT		0x4
+#define GLM_AUTO_NOISYSGD	0x8
+#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_CMS)
+/* the candidates' names, in bit order (glmparams.c) */
+extern const char *const glm_auto_names[4];
+
+/* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
+#define GLM_AUTO_DEFAULT_SHARE	0.1
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);

@@ -17,6 +17,8 @@
 #     pg_stat_xact_user_functions (track_functions = 'all' in both databases);
 #   - for jobs: state, error text, SQLSTATE and the stored model's public part, and the
 #     ledger rows of the scenario's jobs.
+# Private model selection's params "selected" and the chosen mechanism's own params are
+# DP output too ("DPOUT params" lines); its other params are compared.
 # For "continuous" mechanisms it also checks that the DP output is not exactly zero in
 # either database (a continuous output has no atom: zero means no noise was added).
 #
@@ -226,7 +228,14 @@ RESET ROLE;
 SELECT pg_stat_force_next_flush() \gset
 SET ROLE :"role";
 BEGIN;
-SELECT 'model', (m).mechanism, (m).epsilon, (m).delta, (m).params, cardinality((m).weights),
+-- private model selection (params "selected"): the choice and the chosen mechanism's
+-- own params are DP output; the selection's public params are compared
+SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
+       (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
+                      WHERE (m).params ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+       cardinality((m).weights),
+       E'\nDPOUT params', (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
+                      WHERE NOT (m).params ? 'selected' OR k = ANY (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
@@ -467,7 +476,12 @@ for run in "${RUNS[@]}"; do
         if [[ $job =~ ^[0-9]+$ ]]; then
             psql -X -At -d "${DBS[$i]}" -c "SET ROLE $(role_of "$mech" "$opts")" \
                 -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
-                           (model).delta, (model).params, cardinality((model).weights),
+                           (model).delta,
+                           (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
+                                                 WHERE (model).params ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+                           cardinality((model).weights),
+                           E'\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
+                             WHERE NOT (model).params ? 'selected' OR k = ANY (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
                            E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
                       FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
         else

@@ -1,0 +1,120 @@
+-- Private model selection: dp_auto and train()'s mechanism 'auto'
+-- (src/mechanisms/glmauto.c, docs/PRIVACY.md "Private model selection (auto)").
+CREATE SCHEMA regress_auto;
+CREATE TABLE regress_auto.pts AS
+SELECT g AS id,
+       round(cos(g * 0.37)::numeric, 3)::float8 AS a,
+       round(sin(g * 0.91)::numeric, 3)::float8 AS b,
+       (cos(g * 0.37) + 0.5 * sin(g * 0.91) + 0.3 * sin(g * 7.1) > 0.1) AS y,
+       g % 50 AS person
+  FROM generate_series(1, 2000) g;
+CREATE VIEW regress_auto.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_auto.pts;
+-- an error's SQLSTATE, message and hint
+CREATE FUNCTION regress_auto.err(q text)
+RETURNS TABLE (sqlstate text, message text, hint text)
+LANGUAGE plpgsql AS $$
+DECLARE s text; m text; h text;
+BEGIN
+    EXECUTE q;
+    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
+    RETURN QUERY SELECT s, m, h;
+END $$;
+GRANT USAGE ON SCHEMA regress_auto TO PUBLIC;
+\pset format unaligned
+
+-- refused on public grounds, before any row: bad share, candidate-specific or
+-- unknown options, units
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 1}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 0}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": "a"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "method": "cms"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "radius": 5}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "bogus": 1}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "objective"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "opdisc"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": "cms"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{}') FROM regress_auto.v$$);
+
+\pset format aligned
+-- a seeded direct run: the public params (the selected candidate is a DP output)
+SET dpobj.seed = 11;
+SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params->'candidates' AS candidates,
+       (m).params->>'select_share' AS share, (m).params->>'select_epsilon' AS eps_s,
+       (m).params->>'select_delta' AS delta_s, (m).params->>'final_epsilon' AS eps_f,
+       (m).params->>'final_delta' AS delta_f,
+       (m).params->>'select_laplace_scale' AS laplace_scale,
+       (m).params->'candidates' ? ((m).params->>'selected') AS selected_is_candidate,
+       cardinality((m).weights) AS d
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
+-- reproducible under the seed; another share is in the params
+SELECT (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) =
+       (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) AS same;
+SELECT (m).params->>'select_share' AS share, (m).params->>'select_epsilon' AS eps_s,
+       (m).params->>'final_epsilon' AS eps_f
+  FROM (SELECT dpobj.dp_auto(x, y, 2, 1e-6, '{"R": 1.5, "select_share": 0.5, "intercept": false}') m
+          FROM regress_auto.v) s;
+-- all four candidates, in tie-breaking order whatever the order given; the final
+-- model's own params follow the selection: a logistic method has one, noisy GD has T
+SELECT (m).params->'candidates' AS candidates
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["noisysgd", "output", "cms", "objective"]}') m
+          FROM regress_auto.v) s;
+SELECT count(*) AS runs,
+       bool_and(CASE WHEN (m).params->>'selected' = 'noisysgd' THEN (m).params ? 'T'
+                     ELSE (m).params->>'method' = (m).params->>'selected' END) AS own_params,
+       bool_and((m).params->'candidates' ? ((m).params->>'selected')) AS in_candidates
+  FROM generate_series(1, 12) g,
+       LATERAL (SELECT dpobj.dp_auto(x, y, 0.5 + g / 4.0, 1e-6,
+                       '{"R": 1.5, "n": 2000, "candidates": ["noisysgd", "output", "cms", "objective"]}') m
+                  FROM regress_auto.v) s;
+-- the final model is calibrated at the rest of the budget, as dp_logistic would be
+SELECT (m).params->>'selected' IN ('objective', 'cms') AS logistic,
+       (m).params->>'lambda' = c->>'lambda' AS same_lambda,
+       coalesce((m).params->>'sigma', (m).params->>'epsilon_prime') =
+       coalesce(c->>'sigma', c->>'epsilon_prime') AS same_noise
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s,
+       LATERAL dpobj.glm_calibration(((m).params->>'final_epsilon')::float8,
+                                     ((m).params->>'final_delta')::float8,
+                                     jsonb_build_object('R', 1.5, 'method', (m).params->>'selected')) c;
+-- no rows: nothing runs off the protected path
+SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') IS NULL AS empty FROM regress_auto.v WHERE false;
+RESET dpobj.seed;
+
+-- the protected path: one ledger row at (eps, delta), approximate DP
+SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
+CREATE ROLE regress_auto_analyst;
+SELECT dpobj.protect('regress_auto.pts');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
+GRANT USAGE ON SCHEMA regress_auto TO regress_auto_analyst;
+SET ROLE regress_auto_analyst;
+SELECT dpobj.runs_left('regress_auto.pts', 'auto', 1, 1e-6, '{"R": 1.5}') AS runs_left_auto,
+       dpobj.runs_left('regress_auto.pts', 'objective', 1, 1e-6, '{"R": 1.5}') AS runs_left_objective;
+SELECT (m).mechanism, (m).epsilon, (m).delta,
+       (m).params->'candidates' ? ((m).params->>'selected') AS selected_is_candidate
+  FROM dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') m;
+-- refused before the charge: a candidate's option, a bad share, a non-boolean label
+\pset format unaligned
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'a', 1, 1e-6, '{"R": 1.5}')$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "lambda": 3}')$$);
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "select_share": 1.5}')$$);
+\pset format aligned
+SELECT dpobj.runs_left('regress_auto.pts', 'auto', 1, 1e-6, '{"R": 1.5}') AS runs_left_after;
+RESET ROLE;
+SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger
+ WHERE relation = 'regress_auto.pts' AND id > :before ORDER BY id;
+SELECT dpobj.unprotect('regress_auto.pts');
+
+-- privacy units: refused before the charge (a unit's rows would land in several parts)
+SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
+SET ROLE regress_auto_analyst;
+SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}')$$);
+RESET ROLE;
+SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;
+SELECT dpobj.unprotect('regress_auto.pts');
+DROP SCHEMA regress_auto CASCADE;
+DROP ROLE regress_auto_analyst;

@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * autoselect.c
+ *	  Random partition and report noisy max for private model selection
+ *	  (autoselect.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "autoselect.h"
+
+#include <math.h>
+
+#include "dpnoise.h"
+
+void
+autosel_split(gsl_rng *rng, int64_t c, int nparts, int64_t *out)
+{
+	for (int j = 0; j < nparts; j++)
+		out[j] = 0;
+	for (int64_t i = 0; i < c; i++)
+		out[dpnoise_uniform(rng, (uint64_t) nparts)]++;
+}
+
+bool
+autosel_laplace_scale(double epsilon, uint64_t *num, uint64_t *den)
+{
+	double		x,
+				scaled;
+	int			e,
+				s;
+
+	if (!(isfinite(epsilon) && epsilon > 0))
+		return false;
+	x = 2.0 / epsilon;
+	if (!(x <= ldexp(1.0, 31)))
+		return false;
+	/* x < 2^e: the largest s <= 31 with x 2^s <= 2^31 */
+	(void) frexp(x, &e);
+	s = 31 - e;
+	if (s > 31)
+		s = 31;
+	if (s < 0)
+		s = 0;
+	scaled = ceil(ldexp(x, s));
+	if (scaled < 1)
+		scaled = 1;
+	if (scaled > ldexp(1.0, 31))
+		return false;
+	*num = (uint64_t) scaled;
+	*den = (uint64_t) 1 << s;
+	return true;
+}
+
+int
+autosel_noisy_max(gsl_rng *rng, const int64_t *scores, int n, uint64_t num, uint64_t den)
+{
+	int			best = 0;
+	int64_t		best_v = 0;
+
+	for (int k = 0; k < n; k++)
+	{
+		int64_t		v = scores[k] + dpnoise_discrete_laplace(rng, num, den);
+
+		/* strictly greater: a tie keeps the lower index */
+		if (k == 0 || v > best_v)
+		{
+			best = k;
+			best_v = v;
+		}
+	}
+	return best;
+}

@@ -1,0 +1,46 @@
+/*-------------------------------------------------------------------------
+ *
+ * autoselect.h
+ *	  The selection core of private model selection (dpobj.dp_auto,
+ *	  src/mechanisms/glmauto.c): a data-independent random partition of the
+ *	  rows and report noisy max with exact discrete Laplace noise.  Plain C
+ *	  + GSL over dpnoise.c, unit-tested in tests/unit/test_autoselect.c;
+ *	  docs/PRIVACY.md "Private model selection (auto)" has the proof.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_AUTOSELECT_H
+#define DPOBJ_AUTOSELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+/*
+ * Splits a count c >= 0 of equal rows into nparts parts (1 <= nparts <=
+ * 2^31): each of the c rows goes to a part independently and uniformly at
+ * random (dpnoise_uniform, no modulo bias), so out[0..nparts-1] is
+ * multinomial(c; 1/nparts, ...) and sums to c.  The assignment never looks
+ * at a row's value: the partition is independent of the data.
+ */
+extern void autosel_split(gsl_rng *rng, int64_t c, int nparts, int64_t *out);
+
+/*
+ * The discrete Laplace scale num/den >= 2/epsilon of report noisy max at
+ * epsilon (scores of sensitivity 1 that may move in opposite directions),
+ * den = 2^s, 1 <= num, den <= 2^31 (dpnoise_discrete_laplace's range);
+ * rounded up, so the noise is never below 2/epsilon.  false when 2 /
+ * epsilon exceeds 2^31 or epsilon is not finite and positive.
+ */
+extern bool autosel_laplace_scale(double epsilon, uint64_t *num, uint64_t *den);
+
+/*
+ * Report noisy max: the index k in [0, n) maximising scores[k] + Z_k, Z_k
+ * iid discrete Laplace of scale num/den, ties to the lowest index; n >= 1.
+ * Only the index is the output; the noisy scores are not returned.
+ */
+extern int	autosel_noisy_max(gsl_rng *rng, const int64_t *scores, int n,
+							  uint64_t num, uint64_t den);
+
+#endif							/* DPOBJ_AUTOSELECT_H */

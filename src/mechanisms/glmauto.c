@@ -1,0 +1,421 @@
+/*-------------------------------------------------------------------------
+ *
+ * glmauto.c
+ *	  Private model selection: dpobj.dp_auto(features, label, epsilon,
+ *	  delta, options), train()'s mechanism 'auto'.  Chooses among GLM
+ *	  mechanisms fed by the same state (dpobj.glm_state, glmstate.h) under
+ *	  one charge of (eps, delta); docs/PRIVACY.md "Private model selection
+ *	  (auto)" has the proof.
+ *
+ * With the public share s (option "select_share"), eps_s = s eps and
+ * delta_s = s delta:
+ *	 1. every row (every unit of a distinct row's count) goes to one of K+1
+ *		parts independently and uniformly at random (autoselect.c): part j
+ *		(1..K) trains candidate j, part 0 validates.  The partition is
+ *		independent of the data, so replace-one neighbours, coupled on the
+ *		assignment, differ in one part only;
+ *	 2. candidate j runs on part j at (eps_s, delta_s) with its own code
+ *		(glm.c, noisysgd.c) and defaults; its score is the number of rows of
+ *		part 0 it classifies correctly (an integer of sensitivity 1);
+ *	 3. report noisy max over the K scores with exact discrete Laplace noise
+ *		of scale 2 / eps_s, ties to the earlier candidate: eps_s-DP.  The
+ *		selection as a whole is (eps_s, delta_s)-DP (each row is in one part);
+ *	 4. the chosen candidate is retrained on all rows at (eps - eps_s, delta
+ *		- delta_s), the model released; basic composition gives (eps,
+ *		delta), charged once (approximate DP) before any randomness.
+ * Only the final model, the selected candidate's name (a DP output) and
+ * public parameters are released; the scores and candidate models are not.
+ * Everything whose size depends on the rows is allocated before the charge
+ * at its largest (every part at most the whole), so no failure after the
+ * charge depends on the rows; the solvers always release (glm.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include "autoselect.h"
+#include "glm.h"
+#include "glmauto.h"
+#include "glmsolve.h"
+#include "glmstate.h"
+#include "mechanism.h"
+#include "model.h"
+#include "random.h"
+
+PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
+
+/*
+ * The possible candidates, in tie-breaking order, named as glm_auto_names
+ * (glmparams.h); the option "candidates" picks some (default objective and
+ * CMS, chosen by measurement: docs/BENCHMARKS.md).
+ */
+typedef struct AutoCandidate
+{
+	int			bit;			/* GLM_AUTO_* */
+	bool		sgd;			/* noisy GD, else dp_logistic with method */
+	GLMMethod	method;
+} AutoCandidate;
+
+static const AutoCandidate auto_candidates[] = {
+	{GLM_AUTO_OBJECTIVE, false, GLM_METHOD_OBJECTIVE},
+	{GLM_AUTO_CMS, false, GLM_METHOD_CMS},
+	{GLM_AUTO_OUTPUT, false, GLM_METHOD_OUTPUT},
+	{GLM_AUTO_NOISYSGD, true, GLM_METHOD_OBJECTIVE},
+};
+
+#define AUTO_MAX	((int) lengthof(auto_candidates))
+
+/* one candidate's public calibration at a budget */
+typedef struct AutoRun
+{
+	const AutoCandidate *cand;
+	GLMParams	p;				/* the base options, this budget, this method */
+	GLMCalibration c;			/* dp_logistic */
+	const char *name;			/* "selected" in the params */
+	double		Reff,			/* noisy GD */
+				rho,
+				lattice,
+				s,
+				denom;
+	int64		T;
+	uint64		sigma2;
+} AutoRun;
+
+/* the run's data: the full designs and every part's counts (sized before the charge) */
+typedef struct AutoData
+{
+	int			K,				/* candidates; parts 1..K train them, part 0 validates */
+				d,
+				pp;
+	struct GLMSolveDesign *X;	/* sparse, all observations */
+	double	   *Xd,				/* dense, the same observations (noisy GD) */
+			   *cnt,
+			   *y;
+	int64		nobs;
+	int64	   *icnt;			/* each observation's row count */
+	int64	   *part;			/* (K+1) x nobs: its count in each part, part-major */
+	int		   *prow;			/* one part's observations, compacted (dp_logistic) */
+	double	   *py,
+			   *pcnt,
+			   *scnt;			/* one part's weighted counts, zeros kept (noisy GD) */
+} AutoData;
+
+/* a + b > total for the exact real sum (TwoSum: a + b = s + err exactly) */
+static bool
+auto_sum_exceeds(double a, double b, double total)
+{
+	double		s = a + b;
+	double		bb = s - a;
+	double		err = (a - (s - bb)) + (b - bb);
+
+	return s > total || (s == total && err > 0);
+}
+
+/* (eps_s, delta_s) and the rest, the rest rounded down until the two fit the total */
+static void
+auto_split_budget(double eps, double delta, double share, double *es, double *ds,
+				  double *ef, double *df)
+{
+	*es = share * eps;
+	*ds = share * delta;
+	*ef = eps - *es;
+	*df = delta - *ds;
+	while (auto_sum_exceeds(*es, *ef, eps))
+		*ef = nextafter(*ef, 0.0);
+	while (auto_sum_exceeds(*ds, *df, delta))
+		*df = nextafter(*df, 0.0);
+}
+
+/* the calibration of a candidate at (eps, delta): public inputs only; refuses */
+static void
+auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
+			 double delta, double n_share, int d, AutoRun *r)
+{
+	int			pp = d + (base->intercept ? 1 : 0);
+	double		G;
+
+	r->cand = cand;
+	for (int j = 0; j < AUTO_MAX; j++)
+		if (cand->bit == 1 << j)
+			r->name = glm_auto_names[j];
+	r->p = *base;
+	r->p.epsilon = eps;
+	r->p.delta = delta;
+	/* the public row count of the rows this run sees: a part's expected share */
+	if (r->p.n_public > 0)
+		r->p.n_public *= n_share;
+	if (!cand->sgd)
+	{
+		r->p.method = cand->method;
+		glm_calibrate(&r->p, d, &r->c);
+		return;
+	}
+	noisysgd_noise(&r->p, pp, &r->Reff, &r->T, &r->rho, &r->lattice, &r->sigma2);
+	r->s = sqrt((double) r->sigma2) * r->lattice;
+	/* the step size's gradient bound, 0 without a public "n" (noisysgd.c) */
+	G = r->p.n_public > 0 ? r->p.n_public * r->Reff : 0.0;
+	r->denom = G * G + pp * r->s * r->s;
+}
+
+/*
+ * The chosen candidates at both budgets, and the selection's noise: before
+ * any row.  Returns their number K.
+ */
+static int
+auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
+				 uint64 *num, uint64 *den)
+{
+	double		es,
+				ds,
+				ef,
+				df;
+	int			K = 0,
+				k = 0;
+
+	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
+	for (int j = 0; j < AUTO_MAX; j++)
+		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
+	for (int j = 0; j < AUTO_MAX; j++)
+	{
+		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
+			continue;
+		auto_prepare(p, &auto_candidates[j], es, ds, 1.0 / (K + 1), d, &sel[k]);
+		auto_prepare(p, &auto_candidates[j], ef, df, 1.0, d, &fin[k++]);
+	}
+	if (!autosel_laplace_scale(es, num, den))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
+						es),
+				 errhint("Use a larger epsilon or a larger \"select_share\".")));
+	return K;
+}
+
+void
+auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	GLMParams	p;
+	AutoRun		sel[AUTO_MAX],
+				fin[AUTO_MAX];
+	uint64		num,
+				den;
+
+	glmparams_check_args(GLM_KIND_AUTO, aggname, epsilon, delta, d, options, &p);
+	auto_prepare_all(&p, d, sel, fin, &num, &den);
+}
+
+/* the designs and the part arrays, at their largest sizes */
+static void
+auto_data(const GLMState *s, int K, AutoData *a)
+{
+	int			pp;
+	int64		k = 0;
+
+	a->K = K;
+	a->d = s->d;
+	a->X = glm_minimise_design(s, s->params.intercept);
+	glm_design(s, s->params.intercept, &a->Xd, &a->cnt, &a->y, &a->nobs, &pp);
+	a->pp = pp;
+#define AUTO_ALLOC(n, t) palloc_extended(sizeof(t) * (Size) Max((n), 1), MCXT_ALLOC_HUGE)
+	a->icnt = AUTO_ALLOC(a->nobs, int64);
+	a->part = AUTO_ALLOC((K + 1) * a->nobs, int64);
+	a->prow = AUTO_ALLOC(a->nobs, int);
+	a->py = AUTO_ALLOC(a->nobs, double);
+	a->pcnt = AUTO_ALLOC(a->nobs, double);
+	a->scnt = AUTO_ALLOC(a->nobs, double);
+#undef AUTO_ALLOC
+	/* glmstate_observations' order: row by row, positives first, nonzero counts */
+	for (int u = 0; u < s->nrows; u++)
+	{
+		if (s->pos[u] > 0)
+			a->icnt[k++] = s->pos[u];
+		if (s->neg[u] > 0)
+			a->icnt[k++] = s->neg[u];
+	}
+}
+
+/* step 1: each observation's rows over the K+1 parts, part-major */
+static void
+auto_partition(gsl_rng *rng, AutoData *a)
+{
+	int64		out[AUTO_MAX + 1];
+
+	for (int64 k = 0; k < a->nobs; k++)
+	{
+		autosel_split(rng, a->icnt[k], a->K + 1, out);
+		for (int j = 0; j <= a->K; j++)
+			a->part[(Size) j * a->nobs + k] = out[j];
+	}
+}
+
+/* the weight of a row of observation k: its label's class weight (glmweights.h) */
+static double
+auto_weight(const AutoData *a, const GLMParams *p, int64 k)
+{
+	return a->y[k] > 0 ? p->weight_pos : p->weight_neg;
+}
+
+/* part's observations with a nonzero count, for the solver (its counts must be > 0) */
+static void
+auto_compact(const AutoData *a, const GLMParams *p, int part, GLMSolveDesign *X)
+{
+	const int64 *v = a->part + (Size) part * a->nobs;
+	int64		m = 0;
+
+	*X = *a->X;
+	for (int64 k = 0; k < a->nobs; k++)
+		if (v[k] > 0)
+		{
+			a->prow[m] = a->X->row[k];
+			a->py[m] = a->y[k];
+			a->pcnt[m++] = (double) v[k] * auto_weight(a, p, k);
+		}
+	X->nobs = m;
+	X->row = a->prow;
+	X->y = a->py;
+	X->cnt = a->pcnt;
+}
+
+/* r's candidate on one part (0..K), or on all rows (part < 0), into theta */
+static void
+auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
+		   double *theta, int64 ledger_id)
+{
+	GLMSolveDesign X;
+	const double *cnt = a->cnt;
+
+	memset(theta, 0, sizeof(double) * a->pp);
+	if (!r->cand->sgd)
+	{
+		if (part >= 0)
+			auto_compact(a, &r->p, part, &X);
+		glm_release_point(rng, &r->p, &r->c, part >= 0 ? &X : a->X, work, theta, a->pp,
+						  ledger_id);
+		return;
+	}
+	if (part >= 0)
+	{
+		/* zero counts add nothing to noisy GD's gradient sums */
+		for (int64 k = 0; k < a->nobs; k++)
+			a->scnt[k] = (double) a->part[(Size) part * a->nobs + k] *
+				auto_weight(a, &r->p, k);
+		cnt = a->scnt;
+	}
+	noisysgd_descend(&r->p, a->Xd, cnt, a->y, a->nobs, a->pp, r->T, r->lattice,
+					 r->sigma2, r->denom, rng, ledger_id, theta);
+}
+
+/* the number of part 0's rows theta classifies right: <theta, x> > 0 is positive */
+static int64
+auto_score(const AutoData *a, const double *theta)
+{
+	int64		right = 0;
+
+	for (int64 k = 0; k < a->nobs; k++)
+	{
+		const double *x = a->Xd + (Size) k * a->pp;
+		double		z = 0;
+
+		if (a->part[k] == 0)
+			continue;
+		for (int j = 0; j < a->pp; j++)
+			z += theta[j] * x[j];
+		if ((z > 0) == (a->y[k] > 0))
+			right += a->part[k];
+	}
+	return right;
+}
+
+/* steps 1-3: partition, candidates on their parts, report noisy max */
+static int
+auto_select(gsl_rng *rng, const AutoRun *sel, AutoData *a, uint64 num, uint64 den,
+			double *work, double *theta, int64 ledger_id)
+{
+	int64		score[AUTO_MAX];
+
+	auto_partition(rng, a);
+	for (int j = 0; j < a->K; j++)
+	{
+		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
+		score[j] = auto_score(a, theta);
+	}
+	memset(theta, 0, sizeof(double) * a->pp);
+	return autosel_noisy_max(rng, score, a->K, num, den);
+}
+
+/* the public parameters: the selection's, then the chosen mechanism's own */
+static void
+auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
+			const AutoRun *fin, uint64 num, uint64 den, int d)
+{
+	model_params_begin(buf);
+	model_params_text(buf, "selected", fin->name);
+	appendStringInfoString(buf, ", \"candidates\": [");
+	for (int j = 0; j < K; j++)
+		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", sel[j].name);
+	appendStringInfoChar(buf, ']');
+	model_params_float(buf, "select_share", p->select_share);
+	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
+	model_params_float(buf, "select_delta", sel[0].p.delta);
+	model_params_float(buf, "select_laplace_scale", (double) num / (double) den);
+	model_params_float(buf, "final_epsilon", fin->p.epsilon);
+	model_params_float(buf, "final_delta", fin->p.delta);
+	if (fin->cand->sgd)
+		noisysgd_params_body(buf, &fin->p, d, fin->T, fin->s, fin->rho, fin->lattice);
+	else
+		glm_calibration_params(buf, &fin->p, &fin->c, d);
+	model_params_end(buf);
+}
+
+Datum
+dpobj_auto_finalfn(PG_FUNCTION_ARGS)
+{
+	GLMState   *state;
+	DPProtectedContext *pctx;
+	GLMParams  *p;
+	AutoRun		sel[AUTO_MAX],
+				fin[AUTO_MAX];
+	AutoData	a;
+	int			K;
+	uint64		num,
+				den;
+	double	   *work,
+			   *theta;
+	volatile int chosen = 0;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	state = glmstate_final_begin(fcinfo, GLM_KIND_AUTO, &pctx);
+	if (state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	p = &state->params;
+	/* public calibrations, then every allocation at its largest: before the charge */
+	K = auto_prepare_all(p, state->d, sel, fin, &num, &den);
+	auto_data(state, K, &a);
+	work = glm_minimise_work(a.pp);
+	theta = palloc0(sizeof(double) * a.pp);
+
+	/* charge first: one run of (eps, delta), approximate DP */
+	ledger_id = mechanism_charge(fcinfo, pctx, "auto", p->epsilon, p->delta);
+
+	rng = dpobj_rng_new();
+	PG_TRY();
+	{
+		chosen = auto_select(rng, sel, &a, num, den, work, theta, ledger_id);
+		auto_train(rng, &fin[chosen], &a, -1, work, theta, ledger_id);
+	}
+	PG_FINALLY();
+	{
+		dpobj_rng_free(rng);
+	}
+	PG_END_TRY();
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "auto");
+
+	auto_params(&params, p, K, sel, &fin[chosen], num, den, state->d);
+	PG_RETURN_DATUM(model_build(fcinfo, "auto", theta, state->d,
+								p->intercept ? theta[state->d] : 0.0,
+								p->epsilon, p->delta, &params));
+}
