@@ -90,7 +90,7 @@ SELECT (regress_mecherr.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_mecherr.t', 'magic', ARRAY['x'], 'y', 1, 1e-6, '{}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'logistic', ARRAY['y'], 'y', 1, 1e-6, '{}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'rspm', ARRAY['y'], 'y', 1, 1e-6, '{"B": 3}')$$),
-  ($$SELECT dpobj.train('regress_mecherr.t', 'expmech', array_fill('y'::text, ARRAY[16]), 'y', 1, 1e-6, '{}')$$),
+  ($$SELECT dpobj.train('regress_mecherr.t', 'expmech', array_fill('y'::text, ARRAY[16]), 'y', 1, 1e-6, '{"B": 4, "D2": 16}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'opsamp', ARRAY['y'], 'y', 1, 1e-6, '{"R": 1, "beta": 0}')$$)
 ) v(q);
 

@@ -60,7 +60,8 @@ extern double hsparams_rspm_sigma(const HSParams *params, int d);
 extern double hsparams_unit_epsilon(const HSParams *params);
 
 /* "rows_per_unit" into the model's params (nothing for row-level runs) */
-/* B and D2 with the defaults filled in (opdisc_default_grid(), opdisc.h) */
+/* B and D2 with the defaults filled in (opdisc_default_grid(), opdisc.h; the
+ * paper's grid under the MIP oracle) */
 extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);
 
 #endif							/* DPOBJ_HSPARAMS_H */
