@@ -8,8 +8,9 @@
 -- then evaluates it on adult.test.  Part 2 is the product: the owner protects a raw table
 -- (text and numeric columns), declares the columns' public domains and grants a budget; an
 -- analyst without SELECT trains through dpobj.train() on the raw columns (no hand
--- encoding), evaluates the model privately, stores it by name and predicts with it from raw
--- values; the ledger and the remaining budget are printed.
+-- encoding; the mechanism chosen privately by 'auto'), evaluates the model privately,
+-- stores it by name and predicts with it from raw values; the ledger and the remaining
+-- budget are printed.
 -- Optional: -v seed=N sets dpobj.seed (superuser only) for a reproducible noise draw;
 -- without it the noise is fresh on every run, as it must be for real privacy.
 
@@ -133,11 +134,13 @@ SELECT column_name, levels, lo, hi FROM dpobj.feature_domains ORDER BY column_na
 
 \echo
 \echo '--- 7. Train through dpobj.train() on the raw columns (encoded inside the sealed'
-\echo '       run from the declarations, R derived): Objective-Gauss, epsilon = 1, on the'
+\echo '       run from the declarations, R derived), letting dpobj choose the mechanism'
+\echo '       privately (auto: Objective-Gauss or CMS, one charge), epsilon = 1, on the'
 \echo '       balanced training rows (a public filter), stored by name as income_v1 ------'
 \timing on
-SELECT mechanism, epsilon, delta, cardinality(weights) AS d, params->'R' AS r
-FROM dpobj.train('adult.people', 'objective',
+SELECT mechanism, params->>'selected' AS selected, epsilon, delta, cardinality(weights) AS d,
+       params->'R' AS r
+FROM dpobj.train('adult.people', 'auto',
                  ARRAY['relationship', 'race', 'sex', 'capital_gain', 'hours_per_week'],
                  'income_gt_50k', 1.0, 1e-9,
                  '{"filter": [{"column": "split", "op": "=", "value": "train"},
