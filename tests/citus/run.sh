@@ -70,6 +70,13 @@ err() {
 }
 ledger_rows() { cq "$1" -c "SELECT count(*) FROM dpobj.ledger"; }
 PORTS=("${CITUS_PORTS[@]}")
+
+# public_params EXPR: a model's params without what is DP output.  Private model selection
+# ('auto', params "selected") releases its choice and the chosen mechanism's own params;
+# only the selection's public params are compared (as in tests/security/neighbours.sh).
+public_params() {
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE %s ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false']))" "$1" "$1" "$1"
+}
 COORD=${PORTS[0]}
 
 t_is "a coordinator and two active workers" \
@@ -333,7 +340,7 @@ SET LOCAL enable_indexscan = on;
 SET LOCAL enable_indexonlyscan = on;
 SET LOCAL client_min_messages = debug1;
 SET LOCAL max_parallel_workers_per_gather = 4;
-SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params, array_length((m).weights, 1)
+SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'), array_length((m).weights, 1)
   FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;
 COMMIT;
 RESET ROLE;
@@ -416,7 +423,7 @@ observe_job() { # TABLE MECH OPTIONS LABEL
     if [[ $job =~ ^[0-9]+$ ]]; then
         out="submit: a job id, $(job_end "$job")"$'\n'
         out+=$(cq "$COORD" -c "SET ROLE janalyst" -c "SELECT state, error, sqlstate, (model).mechanism,
-                   (model).epsilon, (model).delta, (model).params, cardinality((model).weights)
+                   (model).epsilon, (model).delta, $(public_params '(model).params'), cardinality((model).weights)
               FROM dpobj.jobs WHERE id = $job" 2>&1)
     fi
     out+=$'\n'$(cq "$COORD" -c "SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger
