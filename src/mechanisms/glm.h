@@ -103,6 +103,11 @@ extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 							 const GLMCalibration *c, double *theta, int pp);
 
 /* dp_noisysgd's noise and descent, shared with its multi-class form (noisysgd.c) */
+/*
+ * The step size's denominator G^2 + pp s^2 (s the noise's standard deviation;
+ * G = "n" R_eff, 0 without a public "n"): public inputs only.
+ */
+extern double noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s);
 extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
 						   double *rho, double *lattice, uint64 *sigma2);
 /* the options and the noise's sampler range of a noisy-GD kind, before any row */

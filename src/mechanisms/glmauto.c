@@ -134,7 +134,6 @@ auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
 			 double delta, double n_share, int d, AutoRun *r)
 {
 	int			pp = d + (base->intercept ? 1 : 0);
-	double		G;
 
 	r->cand = cand;
 	for (int j = 0; j < AUTO_MAX; j++)
@@ -154,9 +153,7 @@ auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
 	}
 	noisysgd_noise(&r->p, pp, &r->Reff, &r->T, &r->rho, &r->lattice, &r->sigma2);
 	r->s = sqrt((double) r->sigma2) * r->lattice;
-	/* the step size's gradient bound, 0 without a public "n" (noisysgd.c) */
-	G = r->p.n_public > 0 ? r->p.n_public * r->Reff : 0.0;
-	r->denom = G * G + pp * r->s * r->s;
+	r->denom = noisysgd_step_denom(&r->p, pp, r->Reff, r->s);
 }
 
 /*

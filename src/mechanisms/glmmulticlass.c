@@ -268,7 +268,6 @@ dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
 				K;
 	double		Reff,
 				s,
-				G,
 				denom,
 				rho,
 				lattice;
@@ -293,8 +292,7 @@ dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
 	/* public inputs only: eps, delta, K, R, T, radius, the option "n" */
 	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
-	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
-	denom = G * G + pp * s * s;
+	denom = noisysgd_step_denom(p, pp, Reff, s);
 	theta = palloc0(sizeof(double) * (Size) K * pp);
 
 	/* 1. charge first: one run of (eps, delta) */

@@ -177,6 +177,14 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
  * lattice g and variance sigma2 (lattice units), for T steps composing to
  * rho-zCDP; refused when outside the exact sampler's range.
  */
+double
+noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s)
+{
+	double		G = p->n_public > 0 ? p->n_public * Reff : 0.0;
+
+	return G * G + pp * s * s;
+}
+
 void
 noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 		  double *lattice, uint64 *sigma2)
@@ -264,7 +272,6 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 				d;
 	double		Reff,
 				s,
-				G,
 				denom,
 				rho,
 				lattice;
@@ -284,8 +291,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
-	G = p->n_public > 0 ? p->n_public * Reff : 0.0;
-	denom = G * G + pp * s * s;
+	denom = noisysgd_step_denom(p, pp, Reff, s);
 	theta = palloc0(sizeof(double) * pp);
 
 	/* 1. charge first */
