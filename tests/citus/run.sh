@@ -73,9 +73,10 @@ PORTS=("${CITUS_PORTS[@]}")
 
 # public_params EXPR: a model's params without what is DP output.  Private model selection
 # ('auto', params "selected") releases its choice and the chosen mechanism's own params;
-# only the selection's public params are compared (as in tests/security/neighbours.sh).
+# only the selection's public params are compared (tests/security/selection_public_params.txt).
+SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE %s ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false']))" "$1" "$1" "$1"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE %s ? 'selected' AND k <> ALL ('%s'::text[]))" "$1" "$1" "$1" "$SELECTION_PUBLIC"
 }
 COORD=${PORTS[0]}
 

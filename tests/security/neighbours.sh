@@ -69,6 +69,8 @@ trim() {
 mapfile -t MECHS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/mechanisms.txt" | grep -E "^(${NB_MECHANISMS:-.*})[[:space:]]")
 mapfile -t SCENS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/scenarios.txt" | grep -E "^(${NB_SCENARIOS:-.*})[[:space:]]")
 mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
+# the public params of a private model selection, as a text[] literal
+SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/selection_public_params.txt" | paste -sd, -)}"
 mapfile -t EMODELS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/eval_models.txt" | grep -E "^(${NB_EVAL_MODELS:-.*})[[:space:]]")
 
 # xfail SCEN MECH PATH CHECK: prints the TODO reason if the combination is listed
@@ -232,10 +234,10 @@ BEGIN;
 -- own params are DP output; the selection's public params are compared
 SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
        (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
-                      WHERE (m).params ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+                      WHERE (m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[])),
        cardinality((m).weights),
        E'\nDPOUT params', (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
-                      WHERE NOT (m).params ? 'selected' OR k = ANY (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+                      WHERE NOT (m).params ? 'selected' OR k = ANY (:'pubkeys'::text[])),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
@@ -368,7 +370,7 @@ for run in "${RUNS[@]}"; do
     for i in 0 1; do
         run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            label="$label" eps="$EPS" delta="$DELTA" &
+            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC" &
     done
     wait
     compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
@@ -478,10 +480,10 @@ for run in "${RUNS[@]}"; do
                 -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
                            (model).delta,
                            (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-                                                 WHERE (model).params ? 'selected' AND k <> ALL (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+                                                 WHERE (model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[])),
                            cardinality((model).weights),
                            E'\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-                             WHERE NOT (model).params ? 'selected' OR k = ANY (ARRAY['candidates', 'select_share', 'select_epsilon', 'select_delta', 'select_laplace_scale', 'final_epsilon', 'final_delta', 'd', 'R', 'loss', 'intercept', 'h', 'class_weight_true', 'class_weight_false'])),
+                             WHERE NOT (model).params ? 'selected' OR k = ANY ('$SELECTION_PUBLIC'::text[])),
                            E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
                       FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
         else
