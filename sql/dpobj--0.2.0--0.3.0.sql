@@ -192,15 +192,32 @@ SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.protect(regclass, text, integer) IS
     'Owner or dpobj_admin: protect the table with a privacy unit column; every run keeps at most max_rows_per_unit rows per unit and is calibrated for them (true if the protection changed)';
 
--- the random order of a unit's rows inside the sealed run: a CSPRNG value
--- per row, independent of every row, so which k rows a unit keeps depends
--- on nothing but that unit's own rows
-CREATE FUNCTION dpobj.unit_row_key()
+-- The contribution bounding inside the sealed run, in two scans of the
+-- selected rows and no sort: unit_counts() counts each unit's rows and
+-- returns a handle to the counts, unit_keep() then keeps a uniformly random
+-- k of each unit's rows (selection sampling), with random bits independent
+-- of every row, so which rows a unit keeps depends on that unit's rows only
+CREATE FUNCTION dpobj.unit_counts_sfunc(internal, anyelement, bigint)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_unit_counts_sfunc'
+LANGUAGE C VOLATILE;
+CREATE FUNCTION dpobj.unit_counts_final(internal)
 RETURNS bigint
-AS 'MODULE_PATHNAME', 'dpobj_unit_row_key'
-LANGUAGE C VOLATILE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION dpobj.unit_row_key() IS
-    'Internal: a cryptographically random bigint (the order in which a privacy unit''s rows are kept)';
+AS 'MODULE_PATHNAME', 'dpobj_unit_counts_final'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.unit_counts(unit anyelement, k bigint) (
+    SFUNC = dpobj.unit_counts_sfunc,
+    STYPE = internal,
+    FINALFUNC = dpobj.unit_counts_final
+);
+COMMENT ON AGGREGATE dpobj.unit_counts(anyelement, bigint) IS
+    'Internal: counts the rows of each privacy unit for dpobj.unit_keep() in the same query, which keeps k of them; returns a handle';
+CREATE FUNCTION dpobj.unit_keep(unit anyelement, counts bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_unit_keep'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION dpobj.unit_keep(anyelement, bigint) IS
+    'Internal: whether this row is one of the k random rows its privacy unit keeps (after dpobj.unit_counts() over the same rows)';
 
 -- The level of each charged run, from the protection the run read (train()
 -- holds that row FOR SHARE until its transaction ends, so protect() cannot

@@ -3,8 +3,8 @@
 -- output, epsilon = 1 (a run whose time is the scan's: the state holds 6 250 distinct
 -- pairs), on bu.cost_row (no unit) and bu.cost_unit (k = 10), alternating, :reps runs each
 -- after one warm-up each, at work_mem = :work_mem; wall time of the statement.  Then, as
--- the superuser, the sort method of the bounding query (the same subquery train() builds)
--- from EXPLAIN ANALYZE.
+-- the superuser, the plan of the bounding query (the two scans train() builds) with its
+-- row counts, from EXPLAIN ANALYZE.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 SET work_mem = :'work_mem';
@@ -38,8 +38,8 @@ SELECT format('| %s | %s | %s | %s |', current_setting('work_mem'), tbl,
               round(min(ms)::numeric) || '–' || round(max(ms)::numeric))
   FROM t GROUP BY tbl ORDER BY tbl DESC;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
-SELECT count(*) FROM (
-    SELECT f1, f2, f3, f4, f5, y,
-           row_number() OVER (PARTITION BY person ORDER BY dpobj.unit_row_key()) AS r
-      FROM bu.cost_unit WHERE person IS NOT NULL) u
- WHERE r <= 10;
+SELECT count(*)
+  FROM (SELECT dpobj.unit_counts(person, 10::bigint) AS h FROM bu.cost_unit WHERE person IS NOT NULL) c
+ CROSS JOIN LATERAL (SELECT f1, f2, f3, f4, f5, y FROM bu.cost_unit
+                      WHERE CASE WHEN person IS NOT NULL THEN dpobj.unit_keep(person, c.h) ELSE false END
+                     OFFSET 0) r;

@@ -13,8 +13,8 @@
 #                  averaging alternative through the direct aggregates (see the file);
 #   report.sql     the accuracy table (median and min–max over the draws);
 #   cost_setup.sql, cost.sql   train() on 1M rows / 100k units with and without the unit
-#                  (k = 10), at work_mem = 4MB (the default: the bounding's sort spills)
-#                  and 256MB (it does not), BENCH_REPS runs each.
+#                  (k = 10), at work_mem = 4MB (the default) and 256MB (the bounding keeps one
+#                  counter per unit in memory whatever work_mem says), BENCH_REPS runs each.
 # Prints markdown; docs/BENCHMARKS.md "Privacy units" is written by hand from it.
 #
 # Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_MECHS ["opdisc objective output

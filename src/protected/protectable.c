@@ -119,10 +119,10 @@ dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level)
 {
 	if (!dpobj_is_citus_table(relid))
 		return false;
-	/* the unit's window (row_number() over the unit) is not pushed down to the shards */
+	/* the unit's bounding (two scans over the whole table) is not pushed down to the shards */
 	if (unit_level)
 		refuse(relation, "runs with a privacy unit do not run on Citus distributed tables",
-			   "Declare no privacy unit on a distributed table (dpobj.set_privacy_unit), or train on a local copy.");
+			   "Protect the distributed table without a privacy unit (dpobj.protect(rel)), or train on a local copy of it.");
 	return true;
 }
 

@@ -96,9 +96,10 @@ seal_pin_settings(const DPProtectedContext *ctx)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
 	/*
-	 * A privacy unit's bounding sorts the selected rows (trainquery.h); a
-	 * sort that spills counts its temporary files in pg_stat_database,
-	 * which every role reads, and may log them: no statistics, no log.
+	 * A privacy unit's bounding keeps its counters in memory and writes no
+	 * temporary file (unitkeep.c); should a plan ever spill one, it would
+	 * be counted in pg_stat_database, which every role reads, and maybe
+	 * logged: no statistics, no log.
 	 */
 	if (ctx->rows_per_unit > 0)
 	{

@@ -300,21 +300,49 @@ add_column(char **cols, int *ncols, char *col)
 }
 
 /*
- * FROM of a table with a privacy unit: the subquery that keeps at most k
- * rows of each unit (trainquery.h), open for the filter's conditions.
+ * The filter's conditions as " AND <condition> ..." (empty without a
+ * filter), their constants added to q's parameters once: the unit's query
+ * selects the same rows in both of its scans.
+ */
+static char *
+unit_filter_text(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation)
+{
+	StringInfoData saved = q->sql;
+	char	   *conds;
+
+	initStringInfo(&q->sql);
+	q->where_open = true;
+	if (filter != NULL)
+		append_filter(q, filter, relid, relation);
+	conds = q->sql.data;
+	q->sql = saved;
+	return conds;
+}
+
+/*
+ * FROM of a table with a privacy unit (trainquery.h): the first scan counts
+ * each unit's selected rows, the second keeps a random k of them (unitkeep.c).
+ * OFFSET 0 keeps the second scan a subquery under the first, so the counts
+ * are complete before its first row.
  */
 static void
 append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
-				 const char *unit_column)
+				 const char *unit_column, const char *conds, int rows_per_unit)
 {
-	appendStringInfoString(&q->sql, " FROM (SELECT ");
-	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&q->sql, "%s, ", cols[i]);
+	q->types[q->nparams] = INT8OID;
+	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
+	q->nparams++;
 	appendStringInfo(&q->sql,
-					 "pg_catalog.row_number() OVER (PARTITION BY %s ORDER BY dpobj.unit_row_key()) "
-					 "AS \"dpobj unit row\" FROM %s WHERE %s IS NOT NULL",
-					 unit_column, relation, unit_column);
-	q->where_open = true;
+					 " FROM (SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
+					 " WHERE %s IS NOT NULL%s) AS \"dpobj units\" CROSS JOIN LATERAL (SELECT ",
+					 unit_column, q->nparams, relation, unit_column, conds);
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&q->sql, "%s%s", i > 0 ? ", " : "", cols[i]);
+	appendStringInfo(&q->sql,
+					 " FROM %s WHERE CASE WHEN %s IS NOT NULL%s"
+					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
+					 " ELSE false END OFFSET 0) AS \"dpobj unit rows\"",
+					 relation, unit_column, conds, unit_column);
 }
 
 /*
@@ -428,18 +456,12 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 		return;
 	}
 	if (rows_per_unit > 0)
-		append_unit_from(q, relation, cols, ncols, unit_column);
-	else
-		appendStringInfo(&q->sql, " FROM %s", relation);
+	{
+		append_unit_from(q, relation, cols, ncols, unit_column,
+						 unit_filter_text(q, filter, relid, relation), rows_per_unit);
+		return;
+	}
+	appendStringInfo(&q->sql, " FROM %s", relation);
 	if (filter != NULL)
 		append_filter(q, filter, relid, relation);
-	if (rows_per_unit > 0)
-	{
-		q->types[q->nparams] = INT8OID;
-		q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
-		q->nparams++;
-		appendStringInfo(&q->sql,
-						 ") AS \"dpobj units\" WHERE \"dpobj unit row\" OPERATOR(pg_catalog.<=) $%d",
-						 q->nparams);
-	}
 }

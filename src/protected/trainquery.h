@@ -16,13 +16,18 @@
  *
  *	  On a table with a privacy unit (units.h) the rows come from
  *
- *	    (SELECT <columns>, row_number() OVER (PARTITION BY <unit>
- *	                         ORDER BY dpobj.unit_row_key()) AS "dpobj unit row"
+ *	    (SELECT dpobj.unit_counts(<unit>, $k) AS "dpobj unit counts"
  *	       FROM <table> WHERE <unit> IS NOT NULL [AND <filter>]) AS "dpobj units"
- *	     WHERE "dpobj unit row" <= $k
+ *	    CROSS JOIN LATERAL
+ *	    (SELECT <columns> FROM <table>
+ *	      WHERE CASE WHEN <unit> IS NOT NULL [AND <filter>]
+ *	                 THEN dpobj.unit_keep(<unit>, "dpobj unit counts")
+ *	                 ELSE false END OFFSET 0) AS "dpobj unit rows"
  *
- *	  so each unit contributes at most k of its selected rows, chosen in a
- *	  random order that depends on no row.
+ *	  two scans of the same rows (one snapshot): the first counts each
+ *	  unit's selected rows, the second keeps a uniformly random k of them
+ *	  with random bits that depend on no row (unitkeep.c).  The CASE makes
+ *	  unit_keep() see exactly the rows the first scan counted.
  *
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
  *	  into the aggregate instead of a WHERE clause:

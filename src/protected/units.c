@@ -2,13 +2,12 @@
  *
  * units.c
  *	  Privacy units of protected tables (units.h): the unit column's checks
- *	  for dpobj.protect(rel, privacy_unit, max_rows_per_unit), its check
- *	  before every run, and dpobj.unit_row_key(), the random order in which
- *	  a unit's rows are kept.
+ *	  for dpobj.protect(rel, privacy_unit, max_rows_per_unit) and its check
+ *	  before every run.
  *
- * Contribution bounding happens in train()'s query (trainquery.c): rows
- * with a NULL unit are dropped and each unit keeps at most k of its rows,
- * the first k in an order drawn from the CSPRNG per row -- independent of
+ * Contribution bounding happens in train()'s query (trainquery.c,
+ * unitkeep.c): rows with a NULL unit are dropped and each unit keeps a
+ * uniformly random k of its rows, chosen with random bits independent of
  * every row, so which rows a unit keeps depends on that unit's rows only.
  * The mechanisms are calibrated for k changed rows (option
  * "rows_per_unit", docs/PRIVACY.md).  Nothing of the bounding is visible
@@ -30,8 +29,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
-
-PG_FUNCTION_INFO_V1(dpobj_unit_row_key);
 
 /* types a unit may have: exact equality, no value-dependent error */
 static bool
@@ -151,36 +148,4 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 		}
 	}
 	SPI_finish();
-}
-
-/*
- * The CSPRNG bytes unit_row_key() hands out, drawn 4 KiB at a time: one
- * pg_strong_random() call per row costs microseconds with OpenSSL 3 (more
- * than the rest of a row's scan and sort), one per 512 rows does not.
- * Each byte is handed out once and then wiped; the buffer is filled only
- * in the backend that uses it (never in the postmaster, so no forked
- * process starts with another's bytes).
- */
-static uint8 unit_key_bytes[4096];
-static int	unit_key_next = sizeof(unit_key_bytes);
-
-/* dpobj.unit_row_key() RETURNS bigint: 64 bits from the CSPRNG */
-Datum
-dpobj_unit_row_key(PG_FUNCTION_ARGS)
-{
-	int64		key;
-
-	if (unit_key_next + (int) sizeof(key) > (int) sizeof(unit_key_bytes))
-	{
-		if (!pg_strong_random(unit_key_bytes, sizeof(unit_key_bytes)))
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("could not generate a random number"),
-					 errhint("The server's random source failed; try again.")));
-		unit_key_next = 0;
-	}
-	memcpy(&key, unit_key_bytes + unit_key_next, sizeof(key));
-	explicit_bzero(unit_key_bytes + unit_key_next, sizeof(key));
-	unit_key_next += sizeof(key);
-	PG_RETURN_INT64(key);
 }

@@ -1,0 +1,351 @@
+/*-------------------------------------------------------------------------
+ *
+ * unitkeep.c
+ *	  The contribution bounding of a table with a privacy unit (units.h):
+ *	  each unit keeps a uniformly random k-subset of its selected rows,
+ *	  chosen in two sequential scans with memory for one counter per unit
+ *	  and no sort (trainquery.h shows the query):
+ *
+ *	  1. dpobj.unit_counts(unit, k), an aggregate over the selected rows,
+ *		 counts each unit's rows m_u in a hash table and returns a handle
+ *		 to it;
+ *	  2. dpobj.unit_keep(unit, handle), evaluated on the same selected
+ *		 rows (same statement, same snapshot), keeps a row of a unit that
+ *		 has seen s rows and kept j of them with probability
+ *		 (k - j) / (m_u - s): selection sampling (Knuth, TAOCP vol. 2,
+ *		 3.4.2, Algorithm S), which keeps exactly min(m_u, k) rows, every
+ *		 k-subset equally likely, in whatever order the rows arrive.
+ *
+ *	  Never more than k rows of a unit are kept, whatever the counts say
+ *	  (the calibration for k rows rests on that alone).  Which rows a unit
+ *	  keeps depends on that unit's rows and on random bits drawn
+ *	  independently of every row, which is all the privacy argument needs
+ *	  (docs/PRIVACY.md "Privacy units"): the choice is never released, so
+ *	  the bits come from PostgreSQL's pg_prng generator seeded per run from
+ *	  pg_strong_random() -- a CSPRNG call per row would cost more than the
+ *	  scan.  Units are compared with their type's hash and equality
+ *	  functions under the column's collation, as GROUP BY would.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "dpobj.h"
+#include "aggstate.h"
+
+#include "common/pg_prng.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+
+PG_FUNCTION_INFO_V1(dpobj_unit_counts_sfunc);
+PG_FUNCTION_INFO_V1(dpobj_unit_counts_final);
+PG_FUNCTION_INFO_V1(dpobj_unit_keep);
+
+/*
+ * One unit: its selected rows not seen yet (counted by the first scan) and
+ * the rows it still keeps; 16 bytes, so that the table of 100k units stays
+ * small (one random access per row is the bounding's main cost).
+ */
+typedef struct UnitEntry
+{
+	Datum		key;
+	uint32		left;			/* saturates at PG_UINT32_MAX */
+	uint16		need;			/* k - kept */
+	char		status;
+} UnitEntry;
+
+/* how the unit column's values are hashed and compared */
+typedef struct UnitKeyOps
+{
+	FmgrInfo	hash;
+	FmgrInfo	eq;
+	Oid			collation;
+	bool		byval;
+	int16		typlen;
+	bool		integer;		/* int2, int4 or int8: compared as int64 */
+} UnitKeyOps;
+
+static inline uint32 unit_key_hash(const UnitKeyOps *ops, Datum key);
+static inline bool unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b);
+
+#define SH_PREFIX unitmap
+#define SH_ELEMENT_TYPE UnitEntry
+#define SH_KEY_TYPE Datum
+#define SH_KEY key
+#define SH_HASH_KEY(tb, k) unit_key_hash((const UnitKeyOps *) (tb)->private_data, k)
+#define SH_EQUAL(tb, a, b) unit_key_eq((const UnitKeyOps *) (tb)->private_data, a, b)
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+/* integer keys counted together (unit_count_batch) */
+#define UNIT_BATCH 32
+#if defined(__GNUC__) || defined(__clang__)
+#define unit_prefetch(p) __builtin_prefetch(p)
+#else
+#define unit_prefetch(p) ((void) (p))
+#endif
+
+/* the counts of one run's first scan, as the second scan reads them */
+typedef struct UnitCounts
+{
+	MemoryContext cxt;			/* the aggregate's context: holds all of it */
+	unitmap_hash *map;
+	UnitKeyOps	ops;
+	Oid			typid;
+	uint16		k;				/* the rows each unit keeps */
+	int			nbatch;			/* integer keys not counted yet */
+	Datum		batch[UNIT_BATCH];
+	uint64		handle;			/* random: ties unit_keep() to this table */
+	pg_prng_state rng;
+	MemoryContextCallback reset;
+} UnitCounts;
+
+/* the counts published by the last unit_counts() of this backend */
+static UnitCounts *unit_counts_current = NULL;
+
+/* SplitMix64's finalizer: every bit of an integer unit moves the hash */
+static inline uint32
+unit_mix64(uint64 x)
+{
+	x = (x ^ (x >> 30)) * UINT64CONST(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64CONST(0x94d049bb133111eb);
+	return (uint32) (x ^ (x >> 31));
+}
+
+/* integer units are hashed and compared inline, others by their type */
+static inline uint32
+unit_key_hash(const UnitKeyOps *ops, Datum key)
+{
+	if (ops->integer)
+		return unit_mix64((uint64) DatumGetInt64(key));
+	return DatumGetUInt32(FunctionCall1Coll((FmgrInfo *) &ops->hash, ops->collation, key));
+}
+
+static inline bool
+unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b)
+{
+	if (ops->integer)
+		return DatumGetInt64(a) == DatumGetInt64(b);
+	return DatumGetBool(FunctionCall2Coll((FmgrInfo *) &ops->eq, ops->collation, a, b));
+}
+
+static void
+unit_strong_random(void *buf, size_t len)
+{
+	if (!pg_strong_random(buf, len))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random number"),
+				 errhint("The server's random source failed; try again.")));
+}
+
+/* the context holding the counts is gone: nothing published any more */
+static void
+unit_counts_forget(void *arg)
+{
+	if (unit_counts_current == (UnitCounts *) arg)
+		unit_counts_current = NULL;
+}
+
+static UnitCounts *
+unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
+{
+	Oid			typid = getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 1));
+	TypeCacheEntry *tc = lookup_type_cache(typid, TYPECACHE_HASH_PROC_FINFO |
+										   TYPECACHE_EQ_OPR_FINFO);
+	UnitCounts *uc = MemoryContextAllocZero(aggcxt, sizeof(UnitCounts));
+	int64		k = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT64(2);
+
+	if (!OidIsValid(tc->hash_proc_finfo.fn_oid) || !OidIsValid(tc->eq_opr_finfo.fn_oid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("type %s has no hash function or equality operator", format_type_be(typid)),
+				 errhint("A privacy unit must be an integer, text, varchar, char or uuid column.")));
+	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the rows kept per unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
+				 errhint("Pass the table's max_rows_per_unit.")));
+	uc->k = (uint16) k;
+	uc->cxt = aggcxt;
+	uc->typid = typid;
+	fmgr_info_copy(&uc->ops.hash, &tc->hash_proc_finfo, aggcxt);
+	fmgr_info_copy(&uc->ops.eq, &tc->eq_opr_finfo, aggcxt);
+	uc->ops.collation = PG_GET_COLLATION();
+	uc->ops.byval = tc->typbyval;
+	uc->ops.typlen = tc->typlen;
+	uc->ops.integer = (typid == INT2OID || typid == INT4OID || typid == INT8OID);
+	uc->map = unitmap_create(aggcxt, 1024, &uc->ops);
+	uc->reset.func = unit_counts_forget;
+	uc->reset.arg = uc;
+	MemoryContextRegisterResetCallback(aggcxt, &uc->reset);
+	return uc;
+}
+
+/* a unit argument as the table's key: integers as int64 */
+static inline Datum
+unit_arg(const UnitKeyOps *ops, FunctionCallInfo fcinfo, int argno)
+{
+	Datum		d = PG_GETARG_DATUM(argno);
+
+	if (!ops->integer)
+		return d;
+	switch (ops->typlen)
+	{
+		case 2:
+			return Int64GetDatum((int64) DatumGetInt16(d));
+		case 4:
+			return Int64GetDatum((int64) DatumGetInt32(d));
+		default:
+			return d;
+	}
+}
+
+/* one more row of the unit key (a copy of it made if the unit is new) */
+static void
+unit_count(UnitCounts *uc, Datum key, uint32 hash)
+{
+	bool		found;
+	UnitEntry  *e = unitmap_insert_hash(uc->map, key, hash, &found);
+
+	if (!found)
+	{
+		/* the table's own copy of the value, which lives for the row only */
+		if (!uc->ops.integer)
+		{
+			MemoryContext old = MemoryContextSwitchTo(uc->cxt);
+
+			if (uc->ops.typlen == -1)
+				key = PointerGetDatum(PG_DETOAST_DATUM_PACKED(key));
+			e->key = datumCopy(key, uc->ops.byval, uc->ops.typlen);
+			MemoryContextSwitchTo(old);
+		}
+		e->left = 0;
+		e->need = uc->k;
+	}
+	if (e->left < PG_UINT32_MAX)
+		e->left++;
+}
+
+/*
+ * The batched integer keys, counted together: their buckets are fetched
+ * from memory side by side (a table of many units does not fit in the
+ * cache, and one row's lookup at a time waits for each miss in turn).
+ */
+static void
+unit_count_batch(UnitCounts *uc)
+{
+	uint32		hash[UNIT_BATCH];
+
+	for (int i = 0; i < uc->nbatch; i++)
+	{
+		hash[i] = unit_key_hash(&uc->ops, uc->batch[i]);
+		unit_prefetch(&uc->map->data[hash[i] & uc->map->sizemask]);
+	}
+	for (int i = 0; i < uc->nbatch; i++)
+		unit_count(uc, uc->batch[i], hash[i]);
+	uc->nbatch = 0;
+}
+
+/* dpobj.unit_counts(unit anyelement, k bigint): transition, one selected row */
+Datum
+dpobj_unit_counts_sfunc(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	UnitCounts *uc;
+	Datum		key;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj.unit_counts() can only be called as an aggregate"),
+				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+	uc = PG_ARGISNULL(0) ? unit_counts_create(fcinfo, aggcxt) : (UnitCounts *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(uc);
+	key = unit_arg(&uc->ops, fcinfo, 1);
+	if (!uc->ops.integer)
+		unit_count(uc, key, unit_key_hash(&uc->ops, key));
+	else
+	{
+		uc->batch[uc->nbatch++] = key;
+		if (uc->nbatch == UNIT_BATCH)
+			unit_count_batch(uc);
+	}
+	PG_RETURN_POINTER(uc);
+}
+
+/*
+ * dpobj.unit_counts(unit anyelement, k bigint): final, publishes the counts;
+ * NULL when no row was selected (unit_keep() then never runs: it sees the
+ * same rows, and a NULL handle keeps nothing).
+ */
+Datum
+dpobj_unit_counts_final(PG_FUNCTION_ARGS)
+{
+	UnitCounts *uc;
+
+	aggstate_final_check(fcinfo);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	uc = (UnitCounts *) PG_GETARG_POINTER(0);
+	unit_count_batch(uc);
+	unit_strong_random(&uc->handle, sizeof(uc->handle));
+	if (!pg_prng_strong_seed(&uc->rng))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random number"),
+				 errhint("The server's random source failed; try again.")));
+	unit_counts_current = uc;
+	PG_RETURN_INT64((int64) uc->handle);
+}
+
+/* selection sampling's step for one row of a unit (the file header) */
+static bool
+unit_keep_row(UnitCounts *uc, UnitEntry *e)
+{
+	bool		keep;
+
+	if (e->need == 0)
+		keep = false;
+	else if (e->left <= e->need)
+		keep = true;
+	else
+		keep = pg_prng_uint64_range(&uc->rng, 0, (uint64) e->left - 1) < e->need;
+	if (e->left > 0 && e->left < PG_UINT32_MAX)
+		e->left--;
+	if (keep)
+		e->need--;
+	return keep;
+}
+
+/*
+ * dpobj.unit_keep(unit anyelement, counts bigint) RETURNS boolean:
+ * whether this selected row of the unit is one of the k it keeps.
+ */
+Datum
+dpobj_unit_keep(PG_FUNCTION_ARGS)
+{
+	UnitCounts *uc = unit_counts_current;
+	UnitEntry  *e;
+
+	if (uc == NULL || uc->handle != (uint64) PG_GETARG_INT64(1) ||
+		uc->typid != getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 0)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dpobj.unit_keep() needs the handle of dpobj.unit_counts() over the same rows in the same query"),
+				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+	e = unitmap_lookup(uc->map, unit_arg(&uc->ops, fcinfo, 0));
+	if (e == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dpobj.unit_keep() was called on a row dpobj.unit_counts() did not count"),
+				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+	PG_RETURN_BOOL(unit_keep_row(uc, e));
+}
