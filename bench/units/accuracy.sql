@@ -86,12 +86,14 @@ SELECT k, CASE k WHEN 0 THEN (SELECT count(*) FROM bu.people)
 GRANT SELECT ON bu.used TO bu_analyst;
 TRUNCATE bu.results;
 
+-- the approximate-DP mechanisms' runs first: a budget that composes zCDP runs admits no
+-- more of them (docs/PRIVACY.md, "Composition: the zCDP filter")
 SET ROLE bu_analyst;
 SELECT bu.train_arm(arm, mech, draw)
   FROM generate_series(1, :draws) draw,
        unnest(string_to_array(:'arms', ' ')) arm,
        unnest(string_to_array(:'mechs', ' ')) mech
- ORDER BY draw, arm, mech;
+ ORDER BY mech IN ('output', 'noisysgd'), draw, arm, mech;
 RESET ROLE;
 SELECT bu.average_arm(mech, draw)
   FROM generate_series(1, :draws) draw,

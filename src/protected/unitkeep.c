@@ -54,7 +54,7 @@ typedef struct UnitEntry
 {
 	Datum		key;
 	uint32		left;			/* saturates at PG_UINT32_MAX */
-	uint16		need;			/* k - kept */
+	uint16		need;			/* k - kept (k <= DPOBJ_MAX_ROWS_PER_UNIT) */
 	char		status;
 } UnitEntry;
 
@@ -172,6 +172,7 @@ unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the rows kept per unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
 				 errhint("Pass the table's max_rows_per_unit.")));
+	StaticAssertStmt(DPOBJ_MAX_ROWS_PER_UNIT <= PG_UINT16_MAX, "UnitEntry.need holds k");
 	uc->k = (uint16) k;
 	uc->cxt = aggcxt;
 	uc->typid = typid;
