@@ -808,3 +808,253 @@ CREATE AGGREGATE dpobj.dp_auto(features float8[], label boolean,
 );
 COMMENT ON AGGREGATE dpobj.dp_auto(float8[], boolean, float8, float8, jsonb) IS
     'Private model selection among dp_logistic''s methods and dp_noisysgd (random partition, report noisy max, retrain the choice), one charge of (epsilon, delta); options {"R" (required), "loss", "intercept", "h", "class_weight", "select_share"}';
+
+--------------------------------------------------------------------------
+-- B1. Budget domains (src/protected/budgetdomains.c; docs/PRIVACY.md
+-- "Budget domains", docs/USAGE.md).  Tables whose privacy unit columns
+-- identify the same people share one budget per role: the data owner
+-- creates a named domain and puts unit-protected tables into it; budgets
+-- are then granted per (domain, role), and a run on any member table is
+-- admitted against and charged to that one budget (the same accountant,
+-- the same guarded debit in the ledger writer).  A member table has no
+-- budgets of its own.  A budget row of dpobj.budgets is either a table's
+-- (relid) or a domain's (budget_domain), and a ledger row names the
+-- domain its budget belongs to.
+--------------------------------------------------------------------------
+CREATE TABLE dpobj.budget_domains (
+    name name PRIMARY KEY,
+    owner regrole NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp()
+);
+COMMENT ON TABLE dpobj.budget_domains IS
+    'Budget domains (dpobj.create_budget_domain): tables holding the same people share one privacy budget per role';
+COMMENT ON COLUMN dpobj.budget_domains.owner IS
+    'The role that created the domain; it (and dpobj_admin members) grant the domain''s budgets';
+SELECT pg_catalog.pg_extension_config_dump('dpobj.budget_domains', '');
+-- the names and owners are public, as table names are; which tables are
+-- members and who has a budget stay behind the RLS of protected_tables
+-- and budgets
+REVOKE ALL ON dpobj.budget_domains FROM PUBLIC;
+GRANT SELECT ON dpobj.budget_domains TO PUBLIC;
+
+CREATE FUNCTION dpobj.can_administer_domain(budget_domain name)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (SELECT 1 FROM dpobj.budget_domains d
+                    WHERE d.name = budget_domain
+                      AND pg_catalog.pg_has_role(current_user, d.owner::pg_catalog.oid, 'USAGE'))
+        OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                    WHERE r.rolname = 'dpobj_admin'
+                      AND pg_catalog.pg_has_role(current_user, r.oid, 'USAGE'))
+$$;
+COMMENT ON FUNCTION dpobj.can_administer_domain(name) IS
+    'true if the current role has the privileges of the budget domain''s owner or is a member of dpobj_admin';
+
+-- membership: only a table with a privacy unit joins a domain
+ALTER TABLE dpobj.protected_tables
+    ADD COLUMN budget_domain name REFERENCES dpobj.budget_domains (name),
+    ADD CONSTRAINT protected_tables_domain_unit_check
+        CHECK (budget_domain IS NULL OR privacy_unit IS NOT NULL);
+COMMENT ON COLUMN dpobj.protected_tables.budget_domain IS
+    'The budget domain the table belongs to (dpobj.set_budget_domain): its runs are charged to the domain''s budgets; NULL: the table''s own';
+CREATE INDEX protected_tables_domain_idx ON dpobj.protected_tables (budget_domain)
+    WHERE budget_domain IS NOT NULL;
+
+-- a budget is a table's or a domain's
+ALTER TABLE dpobj.budgets
+    ALTER COLUMN relid DROP NOT NULL,
+    ADD COLUMN budget_domain name REFERENCES dpobj.budget_domains (name),
+    ADD CONSTRAINT budgets_one_target_check CHECK ((relid IS NULL) <> (budget_domain IS NULL)),
+    ADD CONSTRAINT budgets_budget_domain_rolid_key UNIQUE (budget_domain, rolid);
+COMMENT ON COLUMN dpobj.budgets.budget_domain IS
+    'The budget domain of a domain budget (relid is then NULL): every member table''s runs are charged to it';
+
+-- the one budget a run of analyst on rel is admitted against and charged
+-- to: the domain's if rel is a member, else the table's own (train()'s
+-- pre-check, dpobj.runs_left and the ledger writer's debit all use it)
+CREATE FUNCTION dpobj.budget_for(rel regclass, analyst regrole)
+RETURNS bigint
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT b.id FROM dpobj.protected_tables p
+      JOIN dpobj.budgets b
+        ON CASE WHEN p.budget_domain IS NULL THEN b.relid = p.relid
+                ELSE b.budget_domain = p.budget_domain END
+     WHERE p.relid = rel AND b.rolid = analyst
+$$;
+REVOKE ALL ON FUNCTION dpobj.budget_for(regclass, regrole) FROM PUBLIC;
+COMMENT ON FUNCTION dpobj.budget_for(regclass, regrole) IS
+    'Internal: the dpobj.budgets row a run of the role on the table is charged to (its domain''s, or the table''s own)';
+
+-- who sees what: a domain budget is visible to its analyst and the
+-- domain's administrators; a member table's protection (and its declared
+-- feature domains) to analysts with a budget on the domain
+ALTER POLICY budgets_visible ON dpobj.budgets
+    USING (rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+               (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+           OR (relid IS NOT NULL AND dpobj.can_administer(relid))
+           OR (budget_domain IS NOT NULL AND dpobj.can_administer_domain(budget_domain)));
+ALTER POLICY protected_visible ON dpobj.protected_tables
+    USING (dpobj.can_administer(relid)
+           OR EXISTS (SELECT 1 FROM dpobj.budgets b
+                       WHERE b.relid OPERATOR(pg_catalog.=) protected_tables.relid
+                          OR b.budget_domain OPERATOR(pg_catalog.=) protected_tables.budget_domain)
+           OR (budget_domain IS NOT NULL AND dpobj.can_administer_domain(budget_domain)));
+ALTER POLICY feature_domains_visible ON dpobj.feature_domains
+    USING (dpobj.can_administer(relid)
+           OR EXISTS (SELECT 1 FROM dpobj.budgets b
+                       WHERE b.relid OPERATOR(pg_catalog.=) feature_domains.relid)
+           OR EXISTS (SELECT 1 FROM dpobj.budgets b
+                        JOIN dpobj.protected_tables p
+                          ON p.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                       WHERE p.relid OPERATOR(pg_catalog.=) feature_domains.relid)
+           OR pg_catalog.has_table_privilege(relid::pg_catalog.oid, 'SELECT'));
+
+-- the ledger names the domain a run was charged to (from its budget, as
+-- rolid), and the privacy unit of the member table the run read
+ALTER TABLE dpobj.ledger ADD COLUMN budget_domain name;
+COMMENT ON COLUMN dpobj.ledger.budget_domain IS
+    'The budget domain whose budget the run was charged to (NULL: the table''s own budget, or none); relation is the member table it read';
+
+CREATE OR REPLACE FUNCTION dpobj.ledger_set_unit()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    domain_name name;
+    table_relid regclass;
+BEGIN
+    NEW.privacy_unit := NULL;
+    NEW.rows_per_unit := NULL;
+    NEW.budget_domain := NULL;
+    IF NEW.budget_id IS NOT NULL THEN
+        SELECT b.budget_domain, b.relid INTO domain_name, table_relid
+          FROM dpobj.budgets b WHERE b.id = NEW.budget_id;
+        IF domain_name IS NOT NULL THEN
+            -- the member table the run read (train() holds its lock and
+            -- its protection row until the run ends)
+            table_relid := pg_catalog.to_regclass(NEW.relation);
+        END IF;
+        NEW.budget_domain := domain_name;
+        SELECT p.privacy_unit, p.max_rows_per_unit
+          INTO NEW.privacy_unit, NEW.rows_per_unit
+          FROM dpobj.protected_tables p
+         WHERE p.relid = table_relid
+           AND p.budget_domain IS NOT DISTINCT FROM domain_name;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION dpobj.ledger_guard()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog
+AS $$
+BEGIN
+    IF TG_OP = 'DELETE' OR TG_OP = 'TRUNCATE' THEN
+        RAISE EXCEPTION 'dpobj.ledger is append-only'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Ledger rows record spent privacy budget and cannot be removed.';
+    END IF;
+    IF OLD.outcome <> 'charged'
+       OR NEW.id <> OLD.id OR NEW.charged_at <> OLD.charged_at
+       OR NEW.rolname <> OLD.rolname OR NEW.mechanism <> OLD.mechanism
+       OR NEW.epsilon <> OLD.epsilon OR NEW.delta <> OLD.delta
+       OR NEW.relation IS DISTINCT FROM OLD.relation OR NEW.budget_id IS DISTINCT FROM OLD.budget_id
+       OR NEW.kind IS DISTINCT FROM OLD.kind OR NEW.rho IS DISTINCT FROM OLD.rho
+       OR NEW.accounted IS DISTINCT FROM OLD.accounted
+       OR NEW.privacy_unit IS DISTINCT FROM OLD.privacy_unit
+       OR NEW.rows_per_unit IS DISTINCT FROM OLD.rows_per_unit OR NEW.budget_domain IS DISTINCT FROM OLD.budget_domain THEN
+        RAISE EXCEPTION 'dpobj.ledger is append-only'
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Only the outcome of a charged run can be recorded, once.';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+-- an analyst's budgets: a domain budget is one row (relation NULL), with
+-- the domain and its member tables
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon OPERATOR(pg_catalog.+)
+         COALESCE(dpobj.zcdp_epsilon(b.spent_rho, b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta),
+                  b.granted_epsilon OPERATOR(pg_catalog.-) b.spent_epsilon) AS spent_epsilon,
+       b.spent_delta,
+       dpobj.budget_remaining_epsilon(b.granted_epsilon, b.granted_delta, b.spent_epsilon,
+                                      b.spent_delta, b.spent_rho) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta AS remaining_delta,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       b.spent_rho,
+       b.spent_rho OPERATOR(pg_catalog.=) 0 AS approx_admitted,
+       b.budget_domain,
+       CASE WHEN b.budget_domain IS NOT NULL THEN
+         ARRAY(SELECT m.relid FROM dpobj.protected_tables m
+                WHERE m.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                ORDER BY m.relid::pg_catalog.text) END AS domain_tables
+  FROM dpobj.budgets b
+  LEFT JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets: granted, spent (composed by the accountant) and remaining (epsilon, delta) per table or budget domain, the zCDP part rho, and whether approximate-DP runs are still admitted';
+
+-- the entry points (C; the caller's identity decides, as for budgets)
+CREATE FUNCTION dpobj.create_budget_domain(budget_domain name)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_create_budget_domain'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.create_budget_domain(name) IS
+    'Create a budget domain owned by the current role (true if it was created)';
+
+CREATE FUNCTION dpobj.drop_budget_domain(budget_domain name)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_drop_budget_domain'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.drop_budget_domain(name) IS
+    'Domain owner or superuser: drop an empty budget domain with its budgets; the ledger keeps every charge (true if it existed)';
+
+CREATE FUNCTION dpobj.set_budget_domain(rel regclass, budget_domain name)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_set_budget_domain'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.set_budget_domain(regclass, name) IS
+    'Table owner (administering the domain): put a table with a privacy unit into a budget domain, or take it out (NULL) (true if its membership changed)';
+
+CREATE FUNCTION dpobj.grant_domain_budget(budget_domain name, analyst regrole,
+                                          epsilon numeric, delta numeric)
+RETURNS dpobj.budgets
+AS 'MODULE_PATHNAME', 'dpobj_grant_domain_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.grant_domain_budget(name, regrole, numeric, numeric) IS
+    'Domain owner or dpobj_admin: add (epsilon, delta) to the role''s budget on a budget domain, charged by runs on every member table';
+
+CREATE FUNCTION dpobj.revoke_domain_budget(budget_domain name, analyst regrole)
+RETURNS dpobj.budgets
+AS 'MODULE_PATHNAME', 'dpobj_revoke_domain_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.revoke_domain_budget(name, regrole) IS
+    'Domain owner or dpobj_admin: take back the unspent rest of the role''s budget on a budget domain';
+
+-- protect() joins a domain in the same call (the table's owner only)
+DROP FUNCTION dpobj.protect(regclass, text, integer);
+CREATE FUNCTION dpobj.protect(rel regclass, privacy_unit text, max_rows_per_unit integer,
+                              budget_domain name DEFAULT NULL)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_protect_unit'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.protect(regclass, text, integer, name) IS
+    'Owner or dpobj_admin: protect the table with a privacy unit column; every run keeps at most max_rows_per_unit rows per unit and is calibrated for them; with budget_domain (owner only) the table also joins that budget domain (true if the protection changed)';

@@ -27,7 +27,7 @@ SELECT dpobj.zcdp_epsilon(0, 1e-6) AS zero_rho,
        dpobj.zcdp_epsilon(0.02, 1e-6) > dpobj.zcdp_epsilon(0.01, 1e-6) AS grows;
 
 -- (1) 52 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6): basic composition admits 10
-SELECT dpobj.grant_budget('regress_zcdp.t', 'regress_zcdp_analyst', 1, 1e-6) IS NOT NULL AS granted;
+SELECT (dpobj.grant_budget('regress_zcdp.t', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd,
        dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') >= 50 AS at_least_50,
@@ -66,9 +66,9 @@ RESET ROLE;
 
 -- (2) a budget that admits exactly 3 runs: the 3rd admitted, the 4th refused
 -- (by ρ: 3 runs of (0.1, 1e-7) need less than 0.3 at delta 3e-7)
-SELECT dpobj.grant_budget('regress_zcdp.u', 'regress_zcdp_analyst',
+SELECT (dpobj.grant_budget('regress_zcdp.u', 'regress_zcdp_analyst',
                           (SELECT dpobj.zcdp_epsilon(3 * rho, 3e-7) FROM dpobj.ledger
-                            WHERE relation = 'regress_zcdp.t' LIMIT 1), 3e-7) IS NOT NULL AS granted;
+                            WHERE relation = 'regress_zcdp.t' LIMIT 1), 3e-7)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT granted_epsilon < 0.3 AS below_basic FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
 SELECT dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS exactly_3;
@@ -82,14 +82,14 @@ RESET ROLE;
 
 -- (3) approximate-DP and pure runs first: linear; the first zCDP run closes
 -- the approximate-DP part; pure runs are then counted by rho = eps^2/2
-SELECT dpobj.revoke_budget('regress_zcdp.u', 'regress_zcdp_analyst') IS NOT NULL AS revoked;
+SELECT (dpobj.revoke_budget('regress_zcdp.u', 'regress_zcdp_analyst')).id IS NOT NULL AS revoked;
 SET ROLE regress_zcdp_analyst;
 SELECT remaining_epsilon = 0 AS nothing_left_after_revoke, dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2}') AS runs
   FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
 RESET ROLE;
 CREATE TABLE regress_zcdp.v AS SELECT * FROM regress_zcdp.t;
 SELECT dpobj.protect('regress_zcdp.v');
-SELECT dpobj.grant_budget('regress_zcdp.v', 'regress_zcdp_analyst', 1, 1e-6) IS NOT NULL AS granted;
+SELECT (dpobj.grant_budget('regress_zcdp.v', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT (dpobj.train('regress_zcdp.v', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)).mechanism;
 SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;

@@ -93,7 +93,8 @@ extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
 
 /*
  * The protected path's charge: in ONE transaction of the ledger
- * worker, a guarded UPDATE of the (relid, analyst) row of dpobj.budgets
+ * worker, a guarded UPDATE of the analyst's budget for runs on relid in
+ * dpobj.budgets (dpobj.budget_for(): the table's budget domain's, or its own)
  * (the accountant's rule, dpobj.budget_admits(): the composed spend with
  * this run stays within the granted (epsilon, delta); accountant.h) and the
  * INSERT of the ledger row that records it (with the relation, the role,

@@ -57,7 +57,10 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 * dpobj.budget_admits() (accountant.c) -- and the new spend against the
 	 * committed row.  Debits of one writer's batch run in one transaction
 	 * and see each other.  A run is added to the linear part (spent_epsilon,
-	 * spent_delta) or to spent_rho; RETURNING says which.
+	 * spent_delta) or to spent_rho; RETURNING says which.  The row is the
+	 * one dpobj.budget_for() names: the table's budget domain's budget when
+	 * the table is a member (runs on every member table lock and debit that
+	 * one row), else the table's own.
 	 */
 	"UPDATE dpobj.budgets "
 	"   SET spent_epsilon = spent_epsilon OPERATOR(pg_catalog.+) "
@@ -66,7 +69,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"         CASE WHEN " BY_RHO("$5") " THEN 0 ELSE $4::pg_catalog.numeric END, "
 	"       spent_rho = spent_rho OPERATOR(pg_catalog.+) "
 	"         CASE WHEN " BY_RHO("$5") " THEN $6::pg_catalog.numeric ELSE 0 END "
-	" WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2 "
+	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2) "
 	"   AND dpobj.budget_admits(granted_epsilon, granted_delta, spent_epsilon, spent_delta, "
 	"         spent_rho, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"         $6::pg_catalog.numeric) "
@@ -84,7 +87,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"         spent_delta, spent_rho)::pg_catalog.text, "
 	"       (granted_delta OPERATOR(pg_catalog.-) spent_delta)::pg_catalog.text "
 	"  FROM dpobj.budgets "
-	" WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2",
+	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2)",
 
 	/* STMT_ABORTED_ALLOWED: 'aborted' exists from 0.2.0 on (upgrade section 3) */
 	"SELECT pg_catalog.pg_get_constraintdef(oid) OPERATOR(pg_catalog.~~) '%aborted%' "

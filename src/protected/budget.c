@@ -5,12 +5,17 @@
  *	  model is docs/SECURITY.md):
  *
  *	  dpobj.protect(rel)                          owner / dpobj_admin
- *	  dpobj.protect(rel, privacy_unit, k)         owner / dpobj_admin
+ *	  dpobj.protect(rel, privacy_unit, k [, budget_domain])
+ *	                                              owner / dpobj_admin (joining a
+ *	                                              budget domain: owner)
  *	  dpobj.unprotect(rel)                        owner / superuser
  *	  dpobj.grant_budget(rel, role, eps, delta)   owner / dpobj_admin
  *	  dpobj.revoke_budget(rel, role)              owner / dpobj_admin
+ *	  dpobj.grant_domain_budget(domain, role, eps, delta)   domain owner / dpobj_admin
+ *	  dpobj.revoke_domain_budget(domain, role)              domain owner / dpobj_admin
  *	  dpobj.set_release_deadline(rel, seconds)    owner; dpobj_admin may raise it
  *
+ * Budget domains themselves (create, drop, membership) are budgetdomains.c.
  * The training path is train.c (validation), trainquery.c (its query),
  * seal.c (running it sealed) and protected.c (the protected context).
  *
@@ -37,6 +42,7 @@
  */
 #include "postgres.h"
 
+#include "budgetdomains.h"
 #include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
@@ -59,6 +65,8 @@ PG_FUNCTION_INFO_V1(dpobj_protect_unit);
 PG_FUNCTION_INFO_V1(dpobj_unprotect);
 PG_FUNCTION_INFO_V1(dpobj_grant_budget);
 PG_FUNCTION_INFO_V1(dpobj_revoke_budget);
+PG_FUNCTION_INFO_V1(dpobj_grant_domain_budget);
+PG_FUNCTION_INFO_V1(dpobj_revoke_domain_budget);
 PG_FUNCTION_INFO_V1(dpobj_set_release_deadline);
 
 /* the role whose members administer every protected table */
@@ -147,10 +155,12 @@ dpobj_protect(PG_FUNCTION_ARGS)
 }
 
 /* ---------------------------------------------------------------------
- * dpobj.protect(rel regclass, privacy_unit text, max_rows_per_unit integer)
+ * dpobj.protect(rel regclass, privacy_unit text, max_rows_per_unit integer,
+ *               budget_domain name DEFAULT NULL)
  * RETURNS boolean: protects the table, or changes its protection, at the
  * level of a privacy unit (units.c).  Changing it waits for runs that have
- * read the old one (they hold the row FOR SHARE).
+ * read the old one (they hold the row FOR SHARE).  With budget_domain the
+ * table also joins that domain (budgetdomains.c; the owner only).
  * ---------------------------------------------------------------------
  */
 
@@ -180,6 +190,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	Oid			types[6] = {REGCLASSOID, TEXTOID, TEXTOID, INT2OID, REGTYPEOID, INT4OID};
 	Datum		values[6];
 	bool		changed;
+	const char *domain = NULL;
 
 	relation = admin_relation(fcinfo, 3, "dpobj.protect", &relid);
 	dpobj_check_protectable(relid, relation);
@@ -192,6 +203,15 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
 				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
 	units_check_column(relid, relation, column, &attnum, &typid);
+	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
+	{
+		domain = NameStr(*PG_GETARG_NAME(3));
+		if (!pg_class_ownercheck(relid, caller))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be the owner of table %s to put it into a budget domain", relation),
+					 errhint("Joining a budget domain changes which spend counts for the table's rows, so only its owner or a superuser may do it; protect it without budget_domain.")));
+	}
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = CStringGetTextDatum(GetUserNameFromId(caller, false));
@@ -206,6 +226,8 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	changed = (SPI_processed == 1);
 	role_switch_end(&rs);
 	SPI_finish();
+	if (domain != NULL && budget_domain_set(caller, relid, relation, domain))
+		changed = true;
 
 	warn_public_select(relid, relation);
 	PG_RETURN_BOOL(changed);
@@ -262,85 +284,131 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
  * ---------------------------------------------------------------------
  */
 
+/*
+ * The protection row FOR SHARE: a concurrent dpobj.set_budget_domain()
+ * waits, so a table does not join a domain while a grant on it is under
+ * way (budgetdomains.c refuses to join a table with budgets of its own).
+ */
 static const char is_protected_sql[] =
-"SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1";
+"SELECT budget_domain::pg_catalog.text FROM dpobj.protected_tables "
+" WHERE relid OPERATOR(pg_catalog.=) $1 FOR SHARE";
 
-/* inside SPI, as the bootstrap superuser: refuses a table that is not protected */
-static void
+/*
+ * inside SPI, as the bootstrap superuser: refuses a table that is not
+ * protected; returns its budget domain (NULL: none)
+ */
+static char *
 check_protected(Datum relid, const char *relation, const char *fname)
 {
 	Oid			type = REGCLASSOID;
 
-	if (SPI_execute_with_args(is_protected_sql, 1, &type, &relid, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(is_protected_sql, 1, &type, &relid, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "%s: lookup failed", fname);
 	if (SPI_processed == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
 				 errmsg("table %s is not protected by dpobj", relation),
 				 errhint("Call dpobj.protect('%s') first.", relation)));
+	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+}
+
+/* a member table's runs are charged to its domain's budgets */
+static void
+refuse_member(const char *relation, const char *domain)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("table %s is in budget domain \"%s\" and has no budgets of its own", relation, domain),
+			 errhint("Its runs are charged to the domain's budgets: use dpobj.grant_domain_budget('%s', ...) or dpobj.revoke_domain_budget('%s', ...).",
+					 domain, domain)));
 }
 
 /*
  * grant adds to the granted totals; concurrent charges wait on the row
  * lock.  The sums stay below 1 for delta and within the self-grant caps
  * ($5, $6; NULL = no cap) -- checked on the locked row, so concurrent
- * grants cannot pass them together.
+ * grants cannot pass them together.  A table's budget is keyed by (relid,
+ * rolid), a budget domain's by (budget_domain, rolid).
  */
-static const char grant_sql[] =
-"INSERT INTO dpobj.budgets AS b (relid, rolid, granted_epsilon, granted_delta) "
-"VALUES ($1, $2, $3, $4) "
-"ON CONFLICT (relid, rolid) DO UPDATE "
-"   SET granted_epsilon = b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon, "
-"       granted_delta = b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta "
-" WHERE b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta OPERATOR(pg_catalog.<) 1 "
-"   AND ($5 IS NULL OR b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon "
-"                      OPERATOR(pg_catalog.<=) $5) "
-"   AND ($6 IS NULL OR b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta "
-"                      OPERATOR(pg_catalog.<=) $6) "
-"RETURNING *";
+#define GRANT_SQL(col, type) \
+"INSERT INTO dpobj.budgets AS b (" col ", rolid, granted_epsilon, granted_delta) " \
+"VALUES ($1::" type ", $2, $3, $4) " \
+"ON CONFLICT (" col ", rolid) DO UPDATE " \
+"   SET granted_epsilon = b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon, " \
+"       granted_delta = b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta " \
+" WHERE b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta OPERATOR(pg_catalog.<) 1 " \
+"   AND ($5 IS NULL OR b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon " \
+"                      OPERATOR(pg_catalog.<=) $5) " \
+"   AND ($6 IS NULL OR b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta " \
+"                      OPERATOR(pg_catalog.<=) $6) " \
+"RETURNING *"
 
 /*
  * revoke leaves nothing to spend (with a zCDP part: granted epsilon := the
  * composed spend at the granted delta); spend and the ledger stay as they are
  */
-static const char revoke_sql[] =
-"UPDATE dpobj.budgets "
-"   SET granted_epsilon = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 "
-"         THEN spent_epsilon OPERATOR(pg_catalog.+) dpobj.zcdp_epsilon(spent_rho, "
-"                granted_delta OPERATOR(pg_catalog.-) spent_delta) "
-"         ELSE spent_epsilon END, "
-"       granted_delta = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 "
-"         THEN granted_delta ELSE spent_delta END "
-" WHERE relid OPERATOR(pg_catalog.=) $1 AND rolid OPERATOR(pg_catalog.=) $2 "
-"RETURNING *";
+#define REVOKE_SQL(col, type) \
+"UPDATE dpobj.budgets " \
+"   SET granted_epsilon = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 " \
+"         THEN spent_epsilon OPERATOR(pg_catalog.+) dpobj.zcdp_epsilon(spent_rho, " \
+"                granted_delta OPERATOR(pg_catalog.-) spent_delta) " \
+"         ELSE spent_epsilon END, " \
+"       granted_delta = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 " \
+"         THEN granted_delta ELSE spent_delta END " \
+" WHERE " col " OPERATOR(pg_catalog.=) $1::" type " AND rolid OPERATOR(pg_catalog.=) $2 " \
+"RETURNING *"
+
+static const char *const grant_sql[2] = {
+	GRANT_SQL("relid", "pg_catalog.regclass"),
+	GRANT_SQL("budget_domain", "pg_catalog.name")
+};
+static const char *const revoke_sql[2] = {
+	REVOKE_SQL("relid", "pg_catalog.regclass"),
+	REVOKE_SQL("budget_domain", "pg_catalog.name")
+};
+
+/* what a grant or revoke is about: a table, or a budget domain */
+typedef struct BudgetTarget
+{
+	bool		domain;			/* a budget domain (else a table) */
+	Oid			relid;			/* the table */
+	Oid			owner;			/* the domain's owner */
+	char	   *name;			/* the table's qualified name, or the domain */
+} BudgetTarget;
 
 /*
  * A dpobj_admin member that does not own the table granting to a role it
- * can act as (itself included) is capped by the superuser's settings.
+ * can act as (itself included) is capped by the superuser's settings; on
+ * a domain, anyone but a superuser who does not own every member table.
  */
 static bool
-self_grant(Oid caller, Oid relid, Oid analyst)
+self_grant(Oid caller, const BudgetTarget *t, Oid analyst)
 {
-	return !superuser_arg(caller) && !pg_class_ownercheck(relid, caller) &&
+	if (t->domain)
+		return budget_domain_self_grant(caller, t->name, analyst);
+	return !superuser_arg(caller) && !pg_class_ownercheck(t->relid, caller) &&
 		is_member_of_role(caller, analyst);
 }
 
 static void
-grant_refused(const char *relation, bool capped)
+grant_refused(const BudgetTarget *t, bool capped)
 {
 	ereport(ERROR,
 			(errcode(capped ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the grant would raise the budget on %s beyond %s", relation,
+			 errmsg("the grant would raise the budget on %s%s%s beyond %s",
+					t->domain ? "budget domain \"" : "", t->name, t->domain ? "\"" : "",
 					capped ? "the self-grant cap or a total delta of 1" : "a total delta of 1"),
 			 errdetail("Nothing was granted."),
 			 errhint(capped ?
-					 "A dpobj_admin member may grant to itself (or roles it can act as) at most dpobj.max_self_grant_epsilon / dpobj.max_self_grant_delta in total, set by a superuser; the table's owner is not capped." :
+					 (t->domain ?
+					  "A role may grant to itself (or roles it can act as) on a budget domain whose member tables it does not all own at most dpobj.max_self_grant_epsilon / dpobj.max_self_grant_delta in total, set by a superuser." :
+					  "A dpobj_admin member may grant to itself (or roles it can act as) at most dpobj.max_self_grant_epsilon / dpobj.max_self_grant_delta in total, set by a superuser; the table's owner is not capped.") :
 					 "A budget's total delta must stay below 1 (delta = 1 means no privacy).")));
 }
 
 /* the caps as numeric parameters ($5, $6), 'n' when not capped */
 static void
-grant_caps(bool capped, Numeric epsilon, Numeric delta, const char *relation,
+grant_caps(bool capped, Numeric epsilon, Numeric delta, const BudgetTarget *t,
 		   Datum *values, char *nulls)
 {
 	Numeric		cap_e;
@@ -354,33 +422,78 @@ grant_caps(bool capped, Numeric epsilon, Numeric delta, const char *relation,
 	cap_d = dp_numeric_of_float8(dpobj_max_self_grant_delta);
 	/* the first grant inserts: its amounts alone must fit */
 	if (dp_numeric_cmp(epsilon, cap_e) > 0 || dp_numeric_cmp(delta, cap_d) > 0)
-		grant_refused(relation, true);
+		grant_refused(t, true);
 	values[4] = NumericGetDatum(cap_e);
 	values[5] = NumericGetDatum(cap_d);
 }
 
-static Datum
-budget_update(FunctionCallInfo fcinfo, bool grant)
+/*
+ * The target (argument 1) and the caller's right to administer it: the
+ * table's owner or dpobj_admin; a domain's owner or dpobj_admin.
+ */
+static void
+budget_target(FunctionCallInfo fcinfo, bool grant, bool domain, BudgetTarget *t)
 {
-	const char *fname = grant ? "dpobj.grant_budget" : "dpobj.revoke_budget";
-	Oid			caller = GetUserId();
-	Oid			relid;
-	Oid			analyst;
-	char	   *relation;
-	bool		capped = false;
+	const char *action = grant ? "grant privacy budgets on it" : "revoke privacy budgets on it";
+	const char *fname = domain ? (grant ? "dpobj.grant_domain_budget" : "dpobj.revoke_domain_budget") :
+		(grant ? "dpobj.grant_budget" : "dpobj.revoke_budget");
+
+	t->domain = domain;
+	t->relid = InvalidOid;
+	if (!domain)
+	{
+		t->name = admin_relation(fcinfo, grant ? 4 : 2, fname, &t->relid);
+		dp_check_role(PG_GETARG_OID(1));
+		check_can_administer(GetUserId(), t->relid, t->name, action);
+		return;
+	}
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, grant ? 4 : 2, fname);
+	t->name = pstrdup(NameStr(*PG_GETARG_NAME(0)));
+	dp_check_role(PG_GETARG_OID(1));
+	t->owner = budget_domain_owner(t->name);
+	budget_domain_check_admin(GetUserId(), t->name, t->owner, action);
+}
+
+/* inside SPI: the statement of a grant or revoke, as the bootstrap superuser */
+static int
+budget_update_exec(const BudgetTarget *t, bool grant, Datum *values, char *nulls)
+{
+	Oid			types[6] = {t->domain ? NAMEOID : REGCLASSOID, REGROLEOID,
+	NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
 	RoleSwitch	rs;
-	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
+	char	   *domain = NULL;
+	int			ret;
+
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (!t->domain)
+		domain = check_protected(values[0], t->name,
+								 grant ? "dpobj.grant_budget" : "dpobj.revoke_budget");
+	if (domain != NULL)
+		refuse_member(t->name, domain);
+	if (grant)
+		ret = SPI_execute_with_args(grant_sql[t->domain], 6, types, values, nulls, false, 1);
+	else
+		ret = SPI_execute_with_args(revoke_sql[t->domain], 2, types, values, NULL, false, 1);
+	role_switch_end(&rs);
+	return ret;
+}
+
+static Datum
+budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
+{
+	Oid			caller = GetUserId();
+	Oid			analyst;
+	BudgetTarget t;
+	bool		capped = false;
 	Datum		values[6];
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	int			ret;
 	HeapTupleHeader result = NULL;
 
-	relation = admin_relation(fcinfo, grant ? 4 : 2, fname, &relid);
+	budget_target(fcinfo, grant, domain, &t);
 	analyst = PG_GETARG_OID(1);
-	dp_check_role(analyst);
-	check_can_administer(caller, relid, relation,
-						 grant ? "grant privacy budgets on it" : "revoke privacy budgets on it");
-	values[0] = ObjectIdGetDatum(relid);
+	values[0] = domain ? PG_GETARG_DATUM(0) : ObjectIdGetDatum(t.relid);
 	values[1] = ObjectIdGetDatum(analyst);
 	if (grant)
 	{
@@ -388,31 +501,25 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 		dp_check_amount(PG_GETARG_NUMERIC(3), "delta", true, true);
 		values[2] = NumericGetDatum(PG_GETARG_NUMERIC(2));
 		values[3] = NumericGetDatum(PG_GETARG_NUMERIC(3));
-		capped = self_grant(caller, relid, analyst);
-		grant_caps(capped, PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3), relation,
-				   values, nulls);
+		capped = self_grant(caller, &t, analyst);
+		grant_caps(capped, PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3), &t, values, nulls);
 	}
 
 	SPI_connect();
-	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	check_protected(values[0], relation, fname);
-	if (grant)
-		ret = SPI_execute_with_args(grant_sql, 6, types, values, nulls, false, 1);
-	else
-		ret = SPI_execute_with_args(revoke_sql, 2, types, values, NULL, false, 1);
+	ret = budget_update_exec(&t, grant, values, nulls);
 	if (ret != (grant ? SPI_OK_INSERT_RETURNING : SPI_OK_UPDATE_RETURNING))
-		elog(ERROR, "%s: update failed: SPI result %d", fname, ret);
-	role_switch_end(&rs);
+		elog(ERROR, "dpobj: budget update failed: SPI result %d", ret);
 	if (SPI_processed == 1)
 		result = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 	SPI_finish();
 
 	if (result == NULL && grant)
-		grant_refused(relation, capped);
+		grant_refused(&t, capped);
 	if (result == NULL)
 	{
 		ereport(NOTICE,
-				(errmsg("role has no privacy budget on table %s; nothing to revoke", relation)));
+				(errmsg("role has no privacy budget on %s%s%s; nothing to revoke",
+						domain ? "budget domain \"" : "table ", t.name, domain ? "\"" : "")));
 		PG_RETURN_NULL();
 	}
 	PG_RETURN_DATUM(PointerGetDatum(result));
@@ -421,13 +528,25 @@ budget_update(FunctionCallInfo fcinfo, bool grant)
 Datum
 dpobj_grant_budget(PG_FUNCTION_ARGS)
 {
-	return budget_update(fcinfo, true);
+	return budget_update(fcinfo, true, false);
 }
 
 Datum
 dpobj_revoke_budget(PG_FUNCTION_ARGS)
 {
-	return budget_update(fcinfo, false);
+	return budget_update(fcinfo, false, false);
+}
+
+Datum
+dpobj_grant_domain_budget(PG_FUNCTION_ARGS)
+{
+	return budget_update(fcinfo, true, true);
+}
+
+Datum
+dpobj_revoke_domain_budget(PG_FUNCTION_ARGS)
+{
+	return budget_update(fcinfo, false, true);
 }
 
 /* ---------------------------------------------------------------------
@@ -474,7 +593,7 @@ dpobj_set_release_deadline(PG_FUNCTION_ARGS)
 	values[2] = BoolGetDatum(pg_class_ownercheck(relid, caller));
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	check_protected(values[0], relation, "dpobj.set_release_deadline");
+	(void) check_protected(values[0], relation, "dpobj.set_release_deadline");
 	if (SPI_execute_with_args(release_deadline_sql, 3, types, values, NULL, false, 1) != SPI_OK_UPDATE_RETURNING)
 		elog(ERROR, "dpobj.set_release_deadline: update failed");
 	updated = (SPI_processed == 1);

@@ -13,7 +13,8 @@
  *	  DROP OWNED BY <the extension's owner>,
  *	  ALTER EXTENSION dpobj DROP <member>  (the first step of dropping a
  *	                                        ledger table by hand)
- * while dpobj.ledger, dpobj.budgets or dpobj.protected_tables holds a row,
+ * while dpobj.ledger, dpobj.budgets, dpobj.budget_domains or
+ * dpobj.protected_tables holds a row,
  * or with CASCADE (which also drops objects outside the extension, such as
  * model columns), unless a superuser confirmed it in the session with
  *	  SET dpobj.drop_confirm = '<name of the current database>';
@@ -154,6 +155,7 @@ has_accounting(Oid extoid, Oid schema)
 {
 	return member_has_rows(extoid, schema, "ledger") ||
 		member_has_rows(extoid, schema, "budgets") ||
+		member_has_rows(extoid, schema, "budget_domains") ||
 		member_has_rows(extoid, schema, "protected_tables");
 }
 

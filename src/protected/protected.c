@@ -165,6 +165,15 @@ void
 dpobj_budget_refused(int status, const DPProtectedContext *ctx,
 					 const char *remaining_epsilon, const char *remaining_delta)
 {
+	const char *domain = ctx->budget_domain;
+
+	if (status == LEDGER_BUDGET_NONE && domain[0] != '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
+				 errmsg("role \"%s\" has no privacy budget on budget domain \"%s\" of table %s",
+						ctx->rolname, domain, ctx->relation),
+				 errdetail("Nothing was charged and no noise was drawn."),
+				 errhint("The domain's owner or a member of dpobj_admin can grant one with dpobj.grant_domain_budget().")));
 	if (status == LEDGER_BUDGET_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
@@ -173,7 +182,9 @@ dpobj_budget_refused(int status, const DPProtectedContext *ctx,
 				 errhint("The table's owner or a member of dpobj_admin can grant one with dpobj.grant_budget().")));
 	ereport(ERROR,
 			(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
-			 errmsg("privacy budget exceeded on table %s for role \"%s\"", ctx->relation, ctx->rolname),
+			 errmsg("privacy budget exceeded on %s%s%s%s for role \"%s\"",
+					domain[0] != '\0' ? "budget domain \"" : "", domain,
+					domain[0] != '\0' ? "\" of table " : "table ", ctx->relation, ctx->rolname),
 			 errdetail("The request (epsilon %s, delta %s) exceeds the remaining budget. "
 					   "Nothing was charged and no noise was drawn.", ctx->epsilon, ctx->delta),
 			 errhint("Remaining budget: epsilon %s, delta %s.", remaining_epsilon, remaining_delta)));

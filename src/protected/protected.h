@@ -36,6 +36,8 @@ typedef struct DPProtectedContext
 	Oid			analyst;		/* role whose budget is charged */
 	char		rolname[NAMEDATALEN];
 	char		relation[2 * NAMEDATALEN + 8];	/* qualified name, for the ledger */
+	char		budget_domain[NAMEDATALEN]; /* the domain whose budget is
+											 * charged; "": the table's own */
 	char		mechanism[NAMEDATALEN]; /* train()'s mechanism: the ledger's name */
 	char		epsilon[DPOBJ_NUMERIC_TEXT_LEN];	/* the charge, numeric text */
 	char		delta[DPOBJ_NUMERIC_TEXT_LEN];

@@ -6,7 +6,8 @@
  *	  budget on the table admits -- the accountant's own rule
  *	  (accountant.c) applied to the run's cost (mechanism.c), before
  *	  anything is spent.  It reads the caller's budget only, as train()'s
- *	  pre-check does, and depends on the ledger's public charges alone.
+ *	  pre-check does (the table's budget domain's, if it is a member, else
+ *	  its own), and depends on the ledger's public charges alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,11 +32,10 @@ PG_FUNCTION_INFO_V1(dpobj_runs_left);
 static const char budget_sql[] =
 "SELECT b.granted_epsilon, b.granted_delta, b.spent_epsilon, b.spent_delta, b.spent_rho "
 "  FROM dpobj.protected_tables p "
-"  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
-"                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
+"  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-/* the caller's budget on relid; false when it has none */
+/* the caller's budget for runs on relid; false when it has none */
 static bool
 runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
 {

@@ -300,9 +300,11 @@ train_unit_options(Jsonb *options, int k)
 
 /*
  * The budget check before the scan (fast refusal); the worker decides, by
- * the same rule (dpobj.budget_admits, accountant.c).  Column 5: an
- * approximate-DP run on a budget whose approximate-DP part is closed;
- * column 6: the owner's release deadline floor.
+ * the same rule (dpobj.budget_admits, accountant.c), on the same budget
+ * row (dpobj.budget_for: the table's budget domain's, or its own).
+ * Column 5: an approximate-DP run on a budget whose approximate-DP part is
+ * closed; column 6: the owner's release deadline floor; column 7: the
+ * budget domain.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
@@ -312,10 +314,9 @@ static const char precheck_sql[] =
 "       dpobj.budget_admits(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
 "         b.spent_delta, b.spent_rho, $5, $3, $4, $6), "
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0, "
-"       p.release_deadline "
+"       p.release_deadline, p.budget_domain::pg_catalog.text "
 "  FROM dpobj.protected_tables p "
-"  LEFT JOIN dpobj.budgets b ON b.relid OPERATOR(pg_catalog.=) p.relid "
-"                           AND b.rolid OPERATOR(pg_catalog.=) $2 "
+"  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
 /* an approximate-DP run after a zCDP one: a public refusal (the ledger's charges) */
@@ -334,13 +335,14 @@ train_refuse_closed(const DPProtectedContext *ctx)
 }
 
 static double
-train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
+train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 {
 	RoleSwitch	rs;
 	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
 	Datum		values[6];
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	bool		isnull;
+	char	   *domain;
 
 	values[0] = ObjectIdGetDatum(ctx->relid);
 	values[1] = ObjectIdGetDatum(ctx->analyst);
@@ -361,6 +363,8 @@ train_precheck(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
 				 errmsg("table %s is not protected by dpobj", ctx->relation),
 				 errhint("Its owner must call dpobj.protect() and grant you a budget; if you can read the table, use the aggregates directly.")));
+	domain = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 7);
+	strlcpy(ctx->budget_domain, domain != NULL ? domain : "", sizeof(ctx->budget_domain));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 		dpobj_budget_refused(LEDGER_BUDGET_NONE, ctx, "0", "0");
 	if (DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 5, &isnull)))

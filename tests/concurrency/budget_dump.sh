@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/concurrency/budget_dump.sh — pg_dump of a database with protected
-# tables, budgets and ledger rows, restored with pg_restore into a fresh database,
-# keeps protections, budgets (granted and spent, exactly), the ledger and the
-# sequences; training in the restored database charges the restored budget.
+# tables, budgets, a budget domain and ledger rows, restored with pg_restore into a fresh
+# database, keeps protections, budgets (granted and spent, exactly), the domain and its
+# member, the ledger and the sequences; training in the restored database charges the
+# restored budgets.
 #
 #   PGHOST=... PGPORT=... PGUSER=<superuser> bash tests/concurrency/budget_dump.sh
 set -uo pipefail
@@ -25,13 +26,23 @@ t_psql -d "$SRC" -c "$T_TABLE_SQL" \
         SELECT weights FROM dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001);
         SELECT weights FROM dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001);" \
     >/dev/null || exit 1
+# a budget domain with a member and a spent domain budget (restored after the domain
+# catalog, which both protections and budgets reference)
+t_psql -d "$SRC" -c "CREATE TABLE peeps AS SELECT * FROM pts; REVOKE ALL ON peeps FROM PUBLIC" \
+    -c "SELECT dpobj.create_budget_domain('dumped')" \
+    -c "SELECT dpobj.protect('peeps', 'i', 1, 'dumped')" \
+    -c "SELECT dpobj.grant_domain_budget('dumped', 'dpobj_dump_other', 1, 0.0001)" \
+    -c "SET ROLE dpobj_dump_other;
+        SELECT weights FROM dpobj.train('peeps', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001);" \
+    >/dev/null || exit 1
 
-STATE_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s', id, relid, rolid, granted_epsilon,
+STATE_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, relid, budget_domain, rolid, granted_epsilon,
                                     granted_delta, spent_epsilon, spent_delta), ';' ORDER BY id)
              FROM dpobj.budgets"
-LEDGER_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s', id, rolname, epsilon, delta, relation,
-                                     outcome, budget_id), ';' ORDER BY id) FROM dpobj.ledger"
-PROT_SQL="SELECT string_agg(relid::text, ';' ORDER BY relid::text) FROM dpobj.protected_tables"
+LEDGER_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, rolname, epsilon, delta, relation,
+                                     outcome, budget_id, budget_domain), ';' ORDER BY id) FROM dpobj.ledger"
+PROT_SQL="SELECT string_agg(relid::text || ':' || coalesce(budget_domain, '-'), ';' ORDER BY relid::text)
+            FROM dpobj.protected_tables"
 before_b=$(t_psql -d "$SRC" -c "$STATE_SQL")
 before_l=$(t_psql -d "$SRC" -c "$LEDGER_SQL")
 before_p=$(t_psql -d "$SRC" -c "$PROT_SQL")
@@ -45,7 +56,10 @@ t_is "protected tables restored" "$(t_psql -d "$DST" -c "$PROT_SQL")" "$before_p
 t_is "budgets restored exactly (granted, spent, table, role)" "$(t_psql -d "$DST" -c "$STATE_SQL")" "$before_b"
 t_is "ledger restored exactly" "$(t_psql -d "$DST" -c "$LEDGER_SQL")" "$before_l"
 t_is "restored budgets point at the restored tables" \
-    "$(t_psql -d "$DST" -c "SELECT bool_and(c.oid IS NOT NULL) FROM dpobj.budgets b LEFT JOIN pg_class c ON c.oid = b.relid")" "t"
+    "$(t_psql -d "$DST" -c "SELECT bool_and(c.oid IS NOT NULL) FROM dpobj.budgets b LEFT JOIN pg_class c ON c.oid = b.relid
+                             WHERE b.relid IS NOT NULL")" "t"
+t_is "the budget domain is restored with its member" \
+    "$(t_psql -d "$DST" -c "SELECT name || ':' || (owner = current_user::regrole) FROM dpobj.budget_domains")" "dumped:true"
 
 # the restored budget is live: 0.1 left of 0.3, then refused; sequences continue
 t_psql -d "$DST" -c "SET ROLE dpobj_dump_analyst;
@@ -57,7 +71,11 @@ psql -X -q -At -d "$DST" -c "SET ROLE dpobj_dump_analyst" -c '\set VERBOSITY sql
     >/dev/null 2>"$WORK/refused.err"
 t_is "the exhausted restored budget refuses (DP004)" "$(grep -o 'DP004' "$WORK/refused.err")" "DP004"
 t_is "ledger ids continue after the restored ones" \
-    "$(t_psql -d "$DST" -c "SELECT count(DISTINCT id) = count(*) AND max(id) = 3 FROM dpobj.ledger")" "t"
+    "$(t_psql -d "$DST" -c "SELECT count(DISTINCT id) = count(*) AND max(id) = 4 FROM dpobj.ledger")" "t"
+t_psql -d "$DST" -c "SET ROLE dpobj_dump_other;
+    SELECT weights FROM dpobj.train('peeps', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null
+t_is "training on the restored member charges the restored domain budget" \
+    "$(t_psql -d "$DST" -c "SELECT spent_epsilon FROM dpobj.budgets WHERE budget_domain = 'dumped'")" "0.2"
 t_is "ledger totals = spend in the restored database" \
     "$(t_psql -d "$DST" -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
                              FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d

@@ -10,5 +10,5 @@
 # crash test is reported as one failure, not skipped silently.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" budget_crash budget_race budget_race_zcdp budget_dump budget_crash \
+exec bash "$DIR/../script_runner.sh" "$DIR" budget_crash budget_race budget_race_zcdp budget_race_domain budget_dump budget_crash \
     ledger_outcomes ledger_slots ledger_stress

@@ -29,6 +29,12 @@ t_psql -d "$DB" -c "DROP TABLE saved" >/dev/null
 t_is "no ledger, no budgets, no CASCADE: DROP EXTENSION works" \
     "$(sqlstate "$DB" -c "DROP EXTENSION dpobj")" "ok"
 t_psql -d "$DB" -c "SET ROLE $SU" -c "CREATE EXTENSION dpobj" >/dev/null
+# a budget domain alone (no budget yet) is accounting configuration too: its members'
+# runs will be charged to it
+t_psql -d "$DB" -c "SELECT dpobj.create_budget_domain('people')" >/dev/null
+t_is "with a budget domain: DROP EXTENSION is refused (2BP01)" \
+    "$(sqlstate "$DB" -c "DROP EXTENSION dpobj")" "2BP01"
+t_psql -d "$DB" -c "SELECT dpobj.drop_budget_domain('people')" >/dev/null
 
 # ---- with a ledger and budgets ---------------------------------------------------------
 t_psql -d "$DB" -c "CREATE TABLE pts AS SELECT g AS i, g / 10.0 AS a, g % 2 = 0 AS y FROM generate_series(1, 20) g" \

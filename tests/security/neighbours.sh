@@ -154,7 +154,8 @@ domain_sql() {
 }
 
 setup_db() {
-    local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains row sql xcols="" protect
+    local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
+    local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
             -c "ALTER DATABASE $db SET track_functions = 'all'" || return 1
@@ -166,13 +167,29 @@ setup_db() {
     done
     sql=""
     for line in "${SCENS[@]}"; do
-        IFS='|' read -r name feats filter rowa rowb nbase skip unitk domains _ <<<"$line"
+        IFS='|' read -r name feats filter rowa rowb nbase skip unitk domains bdomain _ <<<"$line"
         name=$(trim "$name") nbase=$(trim "${nbase:-}") unitk=$(trim "${unitk:-}")
-        domains=$(trim "${domains:-}")
+        domains=$(trim "${domains:-}") bdomain=$(trim "${bdomain:-}")
         # 8th field: k of the privacy unit u (base row g is in unit g % 10)
         protect="SELECT dpobj.protect('t_$name');"
         [[ -n $unitk && $unitk != - ]] && protect="SELECT dpobj.protect('t_$name', 'u', $unitk);"
         [[ -z $nbase || $nbase == - ]] && nbase=40
+        grant="SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);"
+        peer=""
+        # 10th field "domain": the table and a peer (its base rows, the same in both
+        # databases) share the budget domain d_<name>, and the peer has spent some of it
+        if [[ $bdomain == domain ]]; then
+            protect="SELECT dpobj.create_budget_domain('d_$name');
+                     SELECT dpobj.protect('t_$name', 'u', $unitk, 'd_$name');"
+            grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
+            peer="CREATE TABLE t_${name}_peer AS SELECT id, grp, a, b, c, y, k, u FROM t_$name WHERE id <= $nbase;
+                  REVOKE ALL ON t_${name}_peer FROM PUBLIC;
+                  SELECT dpobj.protect('t_${name}_peer', 'u', $unitk, 'd_$name');"
+            # after the setup has committed: the ledger writer must see the budget
+            charges+="SET ROLE $ROLE;
+                  SELECT 1 FROM dpobj.train('t_${name}_peer', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6);
+                  RESET ROLE;"
+        fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
               INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % 10 FROM generate_series(1, $nbase) g;
@@ -181,10 +198,12 @@ setup_db() {
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
               $protect
-              SELECT 1 FROM dpobj.grant_budget('t_$name', '$ROLE', 10000, 0.5);
+              $grant
+              $peer
               $(domain_sql "t_$name" "$domains")"
     done
-    t_psql -d "$db" -c "$sql" >/dev/null
+    t_psql -d "$db" -c "$sql" >/dev/null || return 1
+    [[ -z $charges ]] || t_psql -d "$db" -c "$charges" >/dev/null
 }
 
 # the scenario skips the mechanism (7th field of scenarios.txt: regular expressions,
@@ -222,7 +241,7 @@ SET random_page_cost = 0.001;
 SET ROLE :"role";
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
- WHERE relation = :'rel'::regclass \gset
+ WHERE relation = :'rel'::regclass OR :'rel'::regclass = ANY (domain_tables) \gset
 -- the statistics pending from the statements above (the accountant's functions in
 -- my_budgets) are flushed now, so that the function stats below count this run's
 -- transaction only, whatever the timing of the background flush
@@ -246,14 +265,14 @@ SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(id
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
-       privacy_unit, rows_per_unit, kind, rho, accounted
+       privacy_unit, rows_per_unit, kind, rho, accounted, budget_domain
   FROM dpobj.ledger WHERE id > :before ORDER BY id;
 SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
- WHERE relation = :'rel'::regclass;
+ WHERE relation = :'rel'::regclass OR :'rel'::regclass = ANY (domain_tables);
 -- the odometer: what is left, the zCDP part, how many more runs of this kind fit
 SELECT 'odometer', remaining_epsilon, remaining_delta, spent_rho, approx_admitted,
        dpobj.runs_left(:'rel', :'mech', :eps, :delta, :'opts'::jsonb)
-  FROM dpobj.my_budgets WHERE relation = :'rel'::regclass;
+  FROM dpobj.my_budgets WHERE relation = :'rel'::regclass OR :'rel'::regclass = ANY (domain_tables);
 SQL
 }
 
@@ -414,8 +433,13 @@ done
 for i in 0 1; do
     sql=""
     for sline in "${SCENS[@]}"; do
-        IFS='|' read -r scen _ <<<"$sline"
-        scen=$(trim "$scen")
+        IFS='|' read -r scen _ _ _ _ _ _ _ _ bdomain _ <<<"$sline"
+        scen=$(trim "$scen") bdomain=$(trim "${bdomain:-}")
+        if [[ $bdomain == domain ]]; then
+            sql+="SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$AROLE', 10000, 0.5);
+                  SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$ZROLE', 10000, 0.5);"
+            continue
+        fi
         sql+="SELECT 1 FROM dpobj.grant_budget('t_$scen', '$AROLE', 10000, 0.5);
               SELECT 1 FROM dpobj.grant_budget('t_$scen', '$ZROLE', 10000, 0.5);"
     done

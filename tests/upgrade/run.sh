@@ -284,6 +284,24 @@ check_enforcement() {
         "$(t_psql -d up -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = 'up_other'")"
     psql -X -q -At -d up -c "DELETE FROM dpobj.ledger" >/dev/null 2>"$WORK/delete.err"
     t_check "the ledger is still append-only, even for a superuser" grep -q "append-only" "$WORK/delete.err"
+    # budget domains over the updated catalog: a table with budgets of its own from the
+    # release cannot join one; a new member is charged to the domain's budget
+    t_psql -d up -c "SET ROLE up_owner" -c "SELECT dpobj.create_budget_domain('up_people')" \
+        -c "SELECT dpobj.protect('pts2', 'i', 1)" >/dev/null
+    psql -X -q -At -d up -c "SET ROLE up_owner" -c '\set VERBOSITY sqlstate' \
+        -c "SELECT dpobj.set_budget_domain('pts2', 'up_people')" >/dev/null 2>"$WORK/join.err"
+    t_is "a table with budgets from the release cannot join a budget domain (55000)" \
+        "$(grep -o '55000' "$WORK/join.err")" "55000"
+    t_psql -d up -c "CREATE TABLE pts3 AS SELECT * FROM pts" -c "ALTER TABLE pts3 OWNER TO up_owner" \
+        -c "REVOKE ALL ON pts3 FROM PUBLIC" -c "SET ROLE up_owner" \
+        -c "SELECT dpobj.protect('pts3', 'i', 1, 'up_people')" \
+        -c "SELECT 1 FROM dpobj.grant_domain_budget('up_people', 'up_other', 1, 0.0001)" >/dev/null
+    t_psql -d up -c "SET ROLE up_other" \
+        -c "SELECT dpobj.train('pts3', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001) IS NOT NULL" >/dev/null
+    t_is "a run on a new member of a budget domain is charged to the domain's budget" \
+        "$(t_psql -d up -c "SELECT b.spent_epsilon || ' ' || l.budget_domain FROM dpobj.budgets b
+                             JOIN dpobj.ledger l ON l.budget_id = b.id WHERE b.budget_domain = 'up_people'")" \
+        "0.1 up_people"
 }
 
 # (b) the catalog equals a fresh install's

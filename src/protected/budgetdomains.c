@@ -1,0 +1,394 @@
+/*-------------------------------------------------------------------------
+ *
+ * budgetdomains.c
+ *	  Budget domains (budgetdomains.h; docs/PRIVACY.md "Budget domains"):
+ *
+ *	  dpobj.create_budget_domain(name)          any role; it owns the domain
+ *	  dpobj.drop_budget_domain(name)            domain owner / superuser
+ *	  dpobj.set_budget_domain(rel, name|NULL)   table owner (joining: and
+ *	                                            administering the domain)
+ *
+ * A domain says that the privacy unit columns of its member tables
+ * identify the same people, so one budget per role covers them all: runs
+ * on any member are admitted against and charged to the domain's budget
+ * (dpobj.budget_for() in the SQL script picks it for train()'s pre-check,
+ * dpobj.runs_left and the ledger writer's debit).  Only a table with a
+ * privacy unit joins; a member has no budgets of its own.  Joining is
+ * refused while the table has budgets of its own (their spend would not
+ * count against the domain's), and joining or leaving needs the table
+ * owner's privileges, as unprotect() does: both change which spend counts.
+ * Nothing here reads a protected table.
+ *
+ * Identity as in budget.c: SECURITY INVOKER entry points that take the
+ * caller from GetUserId() and switch to the bootstrap superuser only for
+ * fixed, parameterised statements on dpobj's catalog.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "budgetdomains.h"
+#include "dpobj.h"
+#include "entryargs.h"
+#include "privileged.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(dpobj_create_budget_domain);
+PG_FUNCTION_INFO_V1(dpobj_drop_budget_domain);
+PG_FUNCTION_INFO_V1(dpobj_set_budget_domain);
+
+/* run one fixed statement as the bootstrap superuser (inside SPI) */
+static int
+domain_exec(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
+			const char *fname)
+{
+	RoleSwitch	rs;
+	int			ret;
+
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	ret = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
+	role_switch_end(&rs);
+	if (ret < 0)
+		elog(ERROR, "%s: statement failed: SPI result %d", fname, ret);
+	return ret;
+}
+
+/* the name argument: not NULL, not empty */
+static char *
+domain_name_arg(FunctionCallInfo fcinfo, int argno, const char *fname)
+{
+	char	   *name;
+
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: the budget domain must not be NULL", fname),
+				 errhint("Pass the domain's name, e.g. 'customers'.")));
+	name = pstrdup(NameStr(*PG_GETARG_NAME(argno)));
+	if (name[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the budget domain's name must not be empty", fname),
+				 errhint("Pass the domain's name, e.g. 'customers'.")));
+	return name;
+}
+
+/* a name datum (NAMEDATALEN bytes, as the type needs) */
+static Datum
+domain_datum(const char *domain)
+{
+	Name		n = palloc0(NAMEDATALEN);
+
+	namestrcpy(n, domain);
+	return NameGetDatum(n);
+}
+
+static void
+domain_missing(const char *domain)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("budget domain \"%s\" does not exist", domain),
+			 errhint("Create it with dpobj.create_budget_domain('%s').", domain)));
+}
+
+static const char owner_sql[] =
+"SELECT owner::pg_catalog.oid FROM dpobj.budget_domains "
+" WHERE name OPERATOR(pg_catalog.=) $1 FOR KEY SHARE";
+
+Oid
+budget_domain_owner(const char *domain)
+{
+	Oid			types[1] = {NAMEOID};
+	Datum		values[1];
+	bool		isnull;
+	Oid			owner = InvalidOid;
+
+	values[0] = domain_datum(domain);
+	SPI_connect();
+	if (domain_exec(owner_sql, 1, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
+		SPI_processed == 1)
+		owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+											   1, &isnull));
+	SPI_finish();
+	if (!OidIsValid(owner))
+		domain_missing(domain);
+	return owner;
+}
+
+void
+budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char *action)
+{
+	Oid			admin = get_role_oid("dpobj_admin", true);
+
+	if (has_privs_of_role(caller, owner))
+		return;
+	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("must be the owner of budget domain \"%s\" or a member of dpobj_admin to %s",
+					domain, action),
+			 errhint("Only the domain's owner (the role that created it) or a member of dpobj_admin can do this.")));
+}
+
+/* does caller own every member table (false for an empty domain)? */
+static const char owns_all_sql[] =
+"SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 "
+"       AND pg_catalog.bool_and(pg_catalog.pg_has_role($2, c.relowner, 'USAGE')) "
+"  FROM dpobj.protected_tables p JOIN pg_catalog.pg_class c "
+"    ON c.oid OPERATOR(pg_catalog.=) p.relid::pg_catalog.oid "
+" WHERE p.budget_domain OPERATOR(pg_catalog.=) $1";
+
+bool
+budget_domain_self_grant(Oid caller, const char *domain, Oid analyst)
+{
+	Oid			types[2] = {NAMEOID, OIDOID};
+	Datum		values[2];
+	bool		isnull;
+	bool		owns_all = false;
+
+	if (superuser_arg(caller) || !is_member_of_role(caller, analyst))
+		return false;
+	values[0] = domain_datum(domain);
+	values[1] = ObjectIdGetDatum(caller);
+	SPI_connect();
+	if (domain_exec(owns_all_sql, 2, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
+		SPI_processed == 1)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		owns_all = !isnull && DatumGetBool(d);
+	}
+	SPI_finish();
+	return !owns_all;
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.create_budget_domain(budget_domain name) RETURNS boolean
+ * ---------------------------------------------------------------------
+ */
+
+static const char create_sql[] =
+"INSERT INTO dpobj.budget_domains (name, owner) VALUES ($1, $2) "
+"ON CONFLICT (name) DO NOTHING RETURNING name";
+
+/*
+ * Any role may create a domain: an empty domain covers no rows, a grant on
+ * it to a role its owner can act as is capped (budget_domain_self_grant),
+ * and only a table's owner who also administers the domain puts a table
+ * into it.
+ */
+Datum
+dpobj_create_budget_domain(PG_FUNCTION_ARGS)
+{
+	char	   *domain;
+	Oid			types[2] = {NAMEOID, REGROLEOID};
+	Datum		values[2];
+	bool		created;
+
+	dpobj_verify_schema();
+	domain = domain_name_arg(fcinfo, 0, "dpobj.create_budget_domain");
+	values[0] = domain_datum(domain);
+	values[1] = ObjectIdGetDatum(GetUserId());
+	SPI_connect();
+	if (domain_exec(create_sql, 2, types, values, NULL,
+					"dpobj.create_budget_domain") != SPI_OK_INSERT_RETURNING)
+		elog(ERROR, "dpobj.create_budget_domain: insert failed");
+	created = (SPI_processed == 1);
+	SPI_finish();
+	if (!created)
+		ereport(NOTICE,
+				(errmsg("budget domain \"%s\" already exists; nothing to create", domain)));
+	PG_RETURN_BOOL(created);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.drop_budget_domain(budget_domain name) RETURNS boolean
+ * ---------------------------------------------------------------------
+ */
+
+static const char drop_lock_sql[] =
+"SELECT owner::pg_catalog.oid, "
+"       EXISTS (SELECT 1 FROM dpobj.protected_tables p "
+"                WHERE p.budget_domain OPERATOR(pg_catalog.=) $1) "
+"  FROM dpobj.budget_domains WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE";
+/* budgets first (they reference the domain); the ledger keeps history */
+static const char drop_budgets_sql[] =
+"DELETE FROM dpobj.budgets WHERE budget_domain OPERATOR(pg_catalog.=) $1";
+static const char drop_sql[] =
+"DELETE FROM dpobj.budget_domains WHERE name OPERATOR(pg_catalog.=) $1";
+
+/*
+ * Dropping forgets the domain's budgets and their spend, so, like
+ * unprotect(), it needs the owner's privileges (dpobj_admin members can
+ * revoke instead); and it waits until no table is a member, so that no
+ * member is left without the budget its runs were charged to.
+ */
+Datum
+dpobj_drop_budget_domain(PG_FUNCTION_ARGS)
+{
+	const char *fname = "dpobj.drop_budget_domain";
+	char	   *domain;
+	Oid			types[1] = {NAMEOID};
+	Datum		values[1];
+	bool		isnull;
+	Oid			owner;
+	bool		members;
+
+	dpobj_verify_schema();
+	domain = domain_name_arg(fcinfo, 0, fname);
+	values[0] = domain_datum(domain);
+	SPI_connect();
+	if (domain_exec(drop_lock_sql, 1, types, values, NULL, fname) != SPI_OK_SELECT)
+		elog(ERROR, "%s: lookup failed", fname);
+	if (SPI_processed == 0)
+	{
+		SPI_finish();
+		ereport(NOTICE,
+				(errmsg("budget domain \"%s\" does not exist; nothing to drop", domain)));
+		PG_RETURN_BOOL(false);
+	}
+	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	members = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be the owner of budget domain \"%s\" to drop it", domain),
+				 errhint("Dropping a domain forgets its budgets and their spend, so only its owner or a superuser may do it; dpobj_admin members can revoke budgets instead.")));
+	if (members)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("budget domain \"%s\" still has member tables", domain),
+				 errhint("Their owners must take them out first with dpobj.set_budget_domain(rel, NULL) (or dpobj.unprotect(rel)).")));
+	domain_exec(drop_budgets_sql, 1, types, values, NULL, fname);
+	domain_exec(drop_sql, 1, types, values, NULL, fname);
+	SPI_finish();
+	PG_RETURN_BOOL(true);
+}
+
+/* ---------------------------------------------------------------------
+ * dpobj.set_budget_domain(rel regclass, budget_domain name) RETURNS boolean
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The protection row, locked: a run holds it FOR SHARE until its
+ * transaction ends (units.c), so the membership a run was admitted under
+ * is the one it is charged under; a grant on the table holds it FOR SHARE
+ * too (budget.c), so the check for own budgets below sees every grant.
+ */
+static const char member_lock_sql[] =
+"SELECT budget_domain::pg_catalog.text, privacy_unit IS NOT NULL "
+"  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR UPDATE";
+static const char own_budgets_sql[] =
+"SELECT 1 FROM dpobj.budgets WHERE relid OPERATOR(pg_catalog.=) $1 LIMIT 1";
+static const char member_set_sql[] =
+"UPDATE dpobj.protected_tables SET budget_domain = $2 WHERE relid OPERATOR(pg_catalog.=) $1";
+
+/* inside SPI: the table's current domain (NULL: none) and whether it has a unit */
+static char *
+member_lock(Datum relid, const char *relation, bool *has_unit)
+{
+	Oid			type = REGCLASSOID;
+	bool		isnull;
+	char	   *current;
+
+	if (domain_exec(member_lock_sql, 1, &type, &relid, NULL, "dpobj.set_budget_domain") != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.set_budget_domain: lookup failed");
+	if (SPI_processed == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
+				 errmsg("table %s is not protected by dpobj", relation),
+				 errhint("Call dpobj.protect('%s', privacy_unit => ..., max_rows_per_unit => ..., budget_domain => ...) instead.",
+						 relation)));
+	current = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	*has_unit = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	return current;
+}
+
+/* inside SPI: the checks before relid joins domain (public: the catalog) */
+static void
+join_checks(Oid caller, Datum relid, const char *relation, const char *domain,
+			const char *current, bool has_unit)
+{
+	Oid			type = REGCLASSOID;
+
+	if (current != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s is already in budget domain \"%s\"", relation, current),
+				 errhint("Take it out first with dpobj.set_budget_domain('%s', NULL); the spend on \"%s\" does not move with it.",
+						 relation, current)));
+	if (!has_unit)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s has no privacy unit", relation),
+				 errhint("Only a table protected with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) joins a budget domain: its unit column must identify the same people as the other members'.")));
+	budget_domain_check_admin(caller, domain, budget_domain_owner(domain),
+							  "put a table into it");
+	if (domain_exec(own_budgets_sql, 1, &type, &relid, NULL, "dpobj.set_budget_domain") != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.set_budget_domain: lookup failed");
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s has privacy budgets of its own", relation),
+				 errdetail("Their spend would not count against the domain's budgets."),
+				 errhint("Put the table into the domain before granting budgets on it, or unprotect it (its owner; the ledger keeps every charge) and protect it again with budget_domain => '%s'.",
+						 domain)));
+}
+
+bool
+budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domain)
+{
+	Oid			types[2] = {REGCLASSOID, NAMEOID};
+	Datum		values[2];
+	char		nulls[2] = {' ', ' '};
+	char	   *current;
+	bool		has_unit;
+
+	if (!pg_class_ownercheck(relid, caller))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be the owner of table %s to change its budget domain", relation),
+				 errhint("Joining or leaving a budget domain changes which spend counts for the table's rows, so only its owner or a superuser may do it.")));
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = domain != NULL ? domain_datum(domain) : (Datum) 0;
+	nulls[1] = domain != NULL ? ' ' : 'n';
+	SPI_connect();
+	current = member_lock(values[0], relation, &has_unit);
+	if (domain == NULL ? current == NULL : (current != NULL && strcmp(current, domain) == 0))
+	{
+		SPI_finish();
+		return false;
+	}
+	if (domain != NULL)
+		join_checks(caller, values[0], relation, domain, current, has_unit);
+	if (domain_exec(member_set_sql, 2, types, values, nulls, "dpobj.set_budget_domain") != SPI_OK_UPDATE)
+		elog(ERROR, "dpobj.set_budget_domain: update failed");
+	SPI_finish();
+	return true;
+}
+
+Datum
+dpobj_set_budget_domain(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	char		relkind;
+	char	   *relation;
+	char	   *domain = NULL;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, 1, "dpobj.set_budget_domain");
+	relid = PG_GETARG_OID(0);
+	relation = dp_lock_relation(relid, &relkind);
+	if (!PG_ARGISNULL(1))
+		domain = domain_name_arg(fcinfo, 1, "dpobj.set_budget_domain");
+	PG_RETURN_BOOL(budget_domain_set(GetUserId(), relid, relation, domain));
+}

@@ -1,0 +1,52 @@
+/*-------------------------------------------------------------------------
+ *
+ * budgetdomains.h
+ *	  Budget domains (budgetdomains.c): tables whose privacy units identify
+ *	  the same people share one budget per role.  The catalog is
+ *	  dpobj.budget_domains; a member table's dpobj.protected_tables row
+ *	  names its domain, and a domain budget is a dpobj.budgets row with
+ *	  budget_domain set (docs/PRIVACY.md, "Budget domains").
+ *
+ *	  dpobj.create_budget_domain(name)          any role; it owns the domain
+ *	  dpobj.drop_budget_domain(name)            domain owner; no members left
+ *	  dpobj.set_budget_domain(rel, name|NULL)   table owner, administering the domain
+ *
+ *	  budget.c grants and revokes domain budgets with the helpers below.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_BUDGETDOMAINS_H
+#define DPOBJ_BUDGETDOMAINS_H
+
+#include "postgres.h"
+
+/*
+ * The owner of budget domain `domain`, its catalog row locked FOR KEY
+ * SHARE (a concurrent drop waits); an error (42704) when there is none.
+ * Opens its own SPI connection.
+ */
+extern Oid	budget_domain_owner(const char *domain);
+
+/*
+ * Refuses (42501) unless caller has the privileges of the domain's owner
+ * or is a member of dpobj_admin; action completes "must ... to".
+ */
+extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
+									  const char *action);
+
+/*
+ * A grant by caller to analyst on the domain is a capped self-grant:
+ * caller is not a superuser, can act as analyst, and does not own every
+ * member table (an empty domain counts as not owned).
+ */
+extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst);
+
+/*
+ * Puts relid into domain (NULL: takes it out of its domain); the caller
+ * must own the table (and administer the domain to join).  true if the
+ * membership changed.  Opens its own SPI connection.
+ */
+extern bool budget_domain_set(Oid caller, Oid relid, const char *relation,
+							  const char *domain);
+
+#endif							/* DPOBJ_BUDGETDOMAINS_H */
