@@ -3,11 +3,11 @@
 SELECT extname, extversion, extnamespace::regnamespace AS schema
   FROM pg_extension WHERE extname = 'dpobj';
 
--- every function and aggregate the extension installs
+-- every function and aggregate the extension installs, by signature
 SELECT p.oid::regprocedure AS function, p.prokind, p.provolatile, p.proparallel
   FROM pg_proc p
  WHERE p.pronamespace = 'dpobj'::regnamespace
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- the model type
 SELECT attnum, attname, atttypid::regtype
