@@ -10,35 +10,24 @@ SELECT g AS id,
   FROM generate_series(1, 2000) g;
 CREATE VIEW regress_auto.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_auto.pts;
 -- an error's SQLSTATE, message and hint
-CREATE FUNCTION regress_auto.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 GRANT USAGE ON SCHEMA regress_auto TO PUBLIC;
 \pset format unaligned
 
 -- refused on public grounds, before any row: bad share, candidate-specific or
 -- unknown options, units
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 1}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 0}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": "a"}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "method": "cms"}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "radius": 5}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "bogus": 1}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective"]}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "objective"]}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "opdisc"]}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": "cms"}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 1}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": 0}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "select_share": "a"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "method": "cms"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "radius": 5}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "bogus": 1}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "objective"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "opdisc"]}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": "cms"}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{}') FROM regress_auto.v$$);
 
 \pset format aligned
 -- a seeded direct run: the public params (the selected candidate is a DP output)
@@ -98,9 +87,9 @@ SELECT (m).mechanism, (m).epsilon, (m).delta,
   FROM dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') m;
 -- refused before the charge: a candidate's option, a bad share, a non-boolean label
 \pset format unaligned
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'a', 1, 1e-6, '{"R": 1.5}')$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "lambda": 3}')$$);
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "select_share": 1.5}')$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'a', 1, 1e-6, '{"R": 1.5}')$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "lambda": 3}')$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "select_share": 1.5}')$$);
 \pset format aligned
 SELECT dpobj.runs_left('regress_auto.pts', 'auto', 1, 1e-6, '{"R": 1.5}') AS runs_left_after;
 RESET ROLE;
@@ -112,7 +101,7 @@ SELECT dpobj.unprotect('regress_auto.pts');
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
-SELECT sqlstate, message, hint FROM regress_auto.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}')$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}')$$);
 RESET ROLE;
 SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;
 SELECT dpobj.unprotect('regress_auto.pts');

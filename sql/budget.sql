@@ -4,17 +4,6 @@
 CREATE SCHEMA regress_budget;
 GRANT USAGE ON SCHEMA regress_budget TO PUBLIC;
 -- err() runs a statement and reports SQLSTATE, message and hint
-CREATE FUNCTION regress_budget.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 
 CREATE ROLE regress_dpobj_owner;
 CREATE ROLE regress_dpobj_alice;
@@ -44,13 +33,13 @@ CREATE TABLE regress_budget.other (x float8, y boolean);
 RESET ROLE;
 
 -- ---- protect ----------------------------------------------------------
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.protect(NULL)$$),
   ($$SELECT dpobj.protect(999999999::oid::regclass)$$),
   ($$SELECT dpobj.protect('regress_budget.pts_view')$$)
 ) v(q);
 SET ROLE regress_dpobj_alice;
-SELECT (regress_budget.err($$SELECT dpobj.protect('regress_budget.pts')$$)).*;
+SELECT (regress.err($$SELECT dpobj.protect('regress_budget.pts')$$)).*;
 SET ROLE regress_dpobj_owner;
 SELECT dpobj.protect('regress_budget.pts') AS newly_protected;
 SELECT dpobj.protect('regress_budget.pts') AS newly_protected;
@@ -62,7 +51,7 @@ RESET ROLE;
 
 -- ---- grant_budget / revoke_budget ------------------------------------
 SET ROLE regress_dpobj_owner;
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.grant_budget('regress_budget.other', 'regress_dpobj_alice', 1, 1e-5)$$),
   ($$SELECT dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', -1, 1e-5)$$),
   ($$SELECT dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', 'NaN', 1e-5)$$),
@@ -80,7 +69,7 @@ SELECT relid, rolid, granted_epsilon, granted_delta, spent_epsilon, spent_delta
 RESET ROLE;
 -- an analyst cannot grant itself budget or revoke others'
 SET ROLE regress_dpobj_alice;
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', 10, 1e-5)$$),
   ($$SELECT dpobj.revoke_budget('regress_budget.pts', 'regress_dpobj_bob')$$)
 ) v(q);
@@ -98,7 +87,7 @@ RESET ROLE;
 -- (protected runs refuse dpobj.seed: their noise is fresh, so only noise-free
 -- columns are shown)
 SET ROLE regress_dpobj_alice;
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT count(*) FROM regress_budget.pts$$),
   ($$SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 1, 1e-5) FROM regress_budget.pts$$),
   ($$SELECT count(*) FROM regress_budget.pts_view$$)
@@ -117,7 +106,7 @@ ROLLBACK;
 SELECT spent_epsilon, spent_delta, remaining_epsilon FROM dpobj.my_budgets;
 -- exactly three 0.1 charges make 0.3: the next one is refused (DP004),
 -- nothing is charged, the hint shows what is left
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)$$),
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 0.00001)$$)
 ) v(q);
@@ -141,7 +130,7 @@ RESET ROLE;
 
 -- ---- argument errors (none depends on the data) ----------------------
 SET ROLE regress_dpobj_alice;
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_budget.pts', 'nope', ARRAY['a'], 'y', 0.1, 1e-5)$$),
   ($$SELECT dpobj.train('regress_budget.pts', NULL, ARRAY['a'], 'y', 0.1, 1e-5)$$),
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a'], 'y', 0, 1e-5)$$),
@@ -169,7 +158,7 @@ SELECT (regress_budget.err(q)).* FROM (VALUES
 ) v(q);
 
 -- ---- no SQL injection through names, filter values or options ---------
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a) FROM regress_budget.pts; --'], 'y', 0.1, 1e-5)$$),
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['"a"'], 'y', 0.1, 1e-5)$$),
   ($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a'], 'y OR true', 0.1, 1e-5)$$),
@@ -198,11 +187,11 @@ SELECT cardinality(weights) AS protected_d
   FROM dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a', 'b', 'flag'], 'ylab', 0.5, 0.00001,
                    '{"B": 2, "filter": [{"column": "i", "op": "<=", "value": 200}]}');
 RESET ROLE;
-SELECT (regress_budget.err($$SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 0.5, 0.00001) FROM regress_budget.pts$$)).*;
+SELECT (regress.err($$SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 0.5, 0.00001) FROM regress_budget.pts$$)).*;
 
 -- ---- no bypass of the charge, no writes to budgets or the ledger ------
 SET ROLE regress_dpobj_alice;
-SELECT (regress_budget.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_halfspace_finalfn(NULL::internal)$$),
   ($$SELECT dpobj.forget_dropped_tables()$$),
   ($$SELECT dpobj.ledger_guard()$$),
@@ -228,7 +217,7 @@ SELECT relation, granted_epsilon, spent_epsilon, remaining_epsilon FROM dpobj.my
 SELECT rolid, granted_epsilon FROM dpobj.budgets;
 SELECT relid FROM dpobj.protected_tables;
 -- bob's budget was revoked: refused without any charge
-SELECT (regress_budget.err($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5)$$)).*;
+SELECT (regress.err($$SELECT dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-5)$$)).*;
 RESET ROLE;
 SET ROLE regress_dpobj_alice;
 SELECT rolid, granted_epsilon FROM dpobj.budgets;

@@ -4,17 +4,6 @@
 -- analysts see, and every error with its SQLSTATE and hint.
 CREATE SCHEMA regress_bd;
 GRANT USAGE ON SCHEMA regress_bd TO PUBLIC;
-CREATE FUNCTION regress_bd.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 
 CREATE ROLE regress_bd_owner;
 CREATE ROLE regress_bd_owner2;
@@ -47,8 +36,8 @@ SELECT 1 FROM dpobj.grant_budget('regress_bd.other', 'regress_bd_alice', 1, 0.00
 SELECT dpobj.create_budget_domain('regress_bd_customers');
 -- again: nothing to create
 SELECT dpobj.create_budget_domain('regress_bd_customers');
-SELECT * FROM regress_bd.err($$SELECT dpobj.create_budget_domain(NULL)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.create_budget_domain('')$$);
+SELECT * FROM regress.err($$SELECT dpobj.create_budget_domain(NULL)$$);
+SELECT * FROM regress.err($$SELECT dpobj.create_budget_domain('')$$);
 -- the names and owners are public
 SELECT name, owner FROM dpobj.budget_domains ORDER BY name;
 RESET ROLE;
@@ -65,61 +54,61 @@ SELECT relid, privacy_unit, max_rows_per_unit, budget_domain FROM dpobj.protecte
  WHERE relid::text LIKE 'regress_bd.%' ORDER BY relid::text;
 -- public refusals: no unit, not protected, no such domain, NULL table,
 -- already in a domain, own budgets
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.rowlevel', 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.rowlevel', 'regress_bd_customers')$$);
 CREATE TABLE regress_bd.unprotected (cust int);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.unprotected', 'regress_bd_customers')$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.other', 'regress_bd_nope')$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain(NULL, 'regress_bd_customers')$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.other', '')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.unprotected', 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.other', 'regress_bd_nope')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain(NULL, 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.other', '')$$);
 SELECT dpobj.create_budget_domain('regress_bd_second');
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.orders', 'regress_bd_second')$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.other', 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.orders', 'regress_bd_second')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.other', 'regress_bd_customers')$$);
 -- protect() with a domain and without a unit does not exist
-SELECT * FROM regress_bd.err($$SELECT dpobj.protect('regress_bd.rowlevel', budget_domain => 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_bd.rowlevel', budget_domain => 'regress_bd_customers')$$);
 RESET ROLE;
 -- the catalog backs it: a member always has a privacy unit
-SELECT * FROM regress_bd.err($$UPDATE dpobj.protected_tables SET budget_domain = 'regress_bd_customers' WHERE relid = 'regress_bd.rowlevel'::regclass$$);
+SELECT * FROM regress.err($$UPDATE dpobj.protected_tables SET budget_domain = 'regress_bd_customers' WHERE relid = 'regress_bd.rowlevel'::regclass$$);
 -- only the table's owner joins, leaves or joins through protect(), even a
 -- dpobj_admin member (it could otherwise move spend around)
 SET ROLE regress_bd_admin;
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.orders', NULL)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.protect('regress_bd.other', 'cust', 1, 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.orders', NULL)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_bd.other', 'cust', 1, 'regress_bd_customers')$$);
 RESET ROLE;
 -- a table owner joins only a domain it administers
 SET ROLE regress_bd_owner2;
 CREATE TABLE regress_bd.third (cust int, a float8, b float8, y boolean);
 SELECT dpobj.protect('regress_bd.third', 'cust', 1);
-SELECT * FROM regress_bd.err($$SELECT dpobj.set_budget_domain('regress_bd.third', 'regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.third', 'regress_bd_customers')$$);
 RESET ROLE;
 
 -- ---- budgets -------------------------------------------------------------
 SET ROLE regress_bd_owner;
 -- a member has no budgets of its own
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_budget('regress_bd.orders', 'regress_bd_alice', 1, 0.001)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.revoke_budget('regress_bd.visits', 'regress_bd_alice')$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_budget('regress_bd.orders', 'regress_bd_alice', 1, 0.001)$$);
+SELECT * FROM regress.err($$SELECT dpobj.revoke_budget('regress_bd.visits', 'regress_bd_alice')$$);
 -- one budget per (domain, role)
 SELECT budget_domain, relid, rolid, granted_epsilon, granted_delta
   FROM dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 2, 0.001);
 SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0);
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_nope', 'regress_bd_alice', 1, 0)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget(NULL, 'regress_bd_alice', 1, 0)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', -1, 0)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 1)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0.999)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.revoke_domain_budget('regress_bd_customers', 'regress_bd_bob')$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_nope', 'regress_bd_alice', 1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget(NULL, 'regress_bd_alice', 1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', -1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 1)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0.999)$$);
+SELECT * FROM regress.err($$SELECT dpobj.revoke_domain_budget('regress_bd_customers', 'regress_bd_bob')$$);
 RESET ROLE;
 -- who grants: the domain's owner or dpobj_admin, not an analyst; an admin
 -- (or anyone who does not own every member) granting to itself is capped
 SET ROLE regress_bd_alice;
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.revoke_domain_budget('regress_bd_customers', 'regress_bd_alice')$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.revoke_domain_budget('regress_bd_customers', 'regress_bd_alice')$$);
 -- an analyst's own empty domain grants it nothing
 SELECT dpobj.create_budget_domain('regress_bd_alices');
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_alices', 'regress_bd_alice', 1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_alices', 'regress_bd_alice', 1, 0)$$);
 SELECT dpobj.drop_budget_domain('regress_bd_alices');
 RESET ROLE;
 SET ROLE regress_bd_admin;
-SELECT * FROM regress_bd.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_admin', 1, 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_admin', 1, 0)$$);
 SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_bob', 0.5, 0);
 RESET ROLE;
 -- the domain budget is one row; the analyst sees its members
@@ -133,7 +122,7 @@ SELECT dpobj.runs_left('regress_bd.orders', 'expmech', 1, 1e-6) AS orders_runs,
        dpobj.runs_left('regress_bd.visits', 'expmech', 1, 1e-6) AS visits_runs,
        dpobj.runs_left('regress_bd.other', 'expmech', 1, 1e-6) AS other_runs;
 -- analysts cannot call the budget lookup
-SELECT * FROM regress_bd.err($$SELECT dpobj.budget_for('regress_bd.orders', 'regress_bd_alice')$$);
+SELECT * FROM regress.err($$SELECT dpobj.budget_for('regress_bd.orders', 'regress_bd_alice')$$);
 
 -- ---- charges ----------------------------------------------------------------
 -- a run on each member: both charge the domain's budget
@@ -152,14 +141,14 @@ SELECT relation, mechanism, epsilon, budget_domain, privacy_unit, rows_per_unit,
                                                   AND rolid = 'regress_bd_alice'::regrole) AS domain_budget
   FROM dpobj.ledger WHERE relation LIKE 'regress_bd.%' ORDER BY id;
 -- the third run on either member is refused, before the charge, naming the domain
-SELECT * FROM regress_bd.err($$SELECT dpobj.train('regress_bd.visits', 'expmech', ARRAY['a', 'b'], 'y', 1.5, 1e-6)$$);
-SELECT * FROM regress_bd.err($$SELECT dpobj.submit('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 1.5, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_bd.visits', 'expmech', ARRAY['a', 'b'], 'y', 1.5, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 1.5, 1e-6)$$);
 -- private evaluation charges the domain too
 SELECT (e->'noise'->>'epsilon_used')::float8 AS epsilon_used
   FROM dpobj.evaluate('regress_bd.orders', ROW('forged', ARRAY[0, 0]::float8[], 1, 1, 1e-6, '{}')::dpobj.model,
                       ARRAY['a', 'b'], 'y', 0.5, 1e-6) e;
 SELECT spent_epsilon, remaining_epsilon FROM dpobj.my_budgets WHERE budget_domain IS NOT NULL;
-SELECT * FROM regress_bd.err($$SELECT dpobj.train('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 0.6, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 0.6, 1e-6)$$);
 -- the table outside the domain keeps its own budget
 SELECT spent_epsilon FROM dpobj.my_budgets WHERE relation = 'regress_bd.other'::regclass;
 RESET ROLE;
@@ -171,7 +160,7 @@ RESET ROLE;
 CREATE ROLE regress_bd_carol;
 SET ROLE regress_bd_carol;
 -- no budget on the domain: refused, free, naming the domain
-SELECT * FROM regress_bd.err($$SELECT dpobj.train('regress_bd.visits', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_bd.visits', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
 SELECT dpobj.runs_left('regress_bd.visits', 'expmech', 1, 1e-6) AS runs;
 -- and no member's protection is visible to it
 SELECT count(*) AS visible_protections FROM dpobj.protected_tables WHERE relid::text LIKE 'regress_bd.%';
@@ -179,16 +168,16 @@ RESET ROLE;
 DROP ROLE regress_bd_carol;
 
 -- ---- the ledger stays append-only --------------------------------------------
-SELECT * FROM regress_bd.err($$UPDATE dpobj.ledger SET budget_domain = NULL WHERE relation = 'regress_bd.orders'$$);
+SELECT * FROM regress.err($$UPDATE dpobj.ledger SET budget_domain = NULL WHERE relation = 'regress_bd.orders'$$);
 
 -- ---- revoke, leave, unprotect, DROP TABLE, drop ------------------------------
 SET ROLE regress_bd_owner;
 SELECT granted_epsilon, spent_epsilon FROM dpobj.revoke_domain_budget('regress_bd_customers', 'regress_bd_alice');
 -- a domain with members cannot be dropped; only its owner drops it
-SELECT * FROM regress_bd.err($$SELECT dpobj.drop_budget_domain('regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.drop_budget_domain('regress_bd_customers')$$);
 RESET ROLE;
 SET ROLE regress_bd_admin;
-SELECT * FROM regress_bd.err($$SELECT dpobj.drop_budget_domain('regress_bd_customers')$$);
+SELECT * FROM regress.err($$SELECT dpobj.drop_budget_domain('regress_bd_customers')$$);
 RESET ROLE;
 SET ROLE regress_bd_owner;
 -- leaving: the table has no budget at all until one is granted on it
@@ -196,7 +185,7 @@ SELECT dpobj.set_budget_domain('regress_bd.orders', NULL);
 SELECT dpobj.set_budget_domain('regress_bd.orders', NULL);
 RESET ROLE;
 SET ROLE regress_bd_bob;
-SELECT * FROM regress_bd.err($$SELECT dpobj.train('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-6)$$);
 SELECT relation, budget_domain, domain_tables FROM dpobj.my_budgets;
 RESET ROLE;
 SET ROLE regress_bd_owner;

@@ -10,17 +10,6 @@
 --   * opsamp and the multi-class mechanisms refuse it (not calibrated for it).
 CREATE SCHEMA regress_cw;
 GRANT USAGE ON SCHEMA regress_cw TO PUBLIC;
-CREATE FUNCTION regress_cw.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 -- 3000 rows, label true for about one row in five, driven by the first feature
 CREATE TABLE regress_cw.pts AS
   SELECT i, ((i * 37) % 101) / 100.0 AS a, ((i * 53) % 97) / 96.0 AS b,
@@ -67,9 +56,9 @@ SELECT o, e.* FROM (VALUES
     ('{"R": 1, "class_weight": {"false": 1.5}}'),
     ('{"R": 1, "class_weight": {"false": "0.5"}}'),
     ('{"R": 1, "class_weight": {"true": -1}}')) v(o),
-  LATERAL regress_cw.err(format('SELECT dpobj.dp_logistic(x, y, 1, 1e-6, %L) FROM regress_cw.v', o)) e;
-SELECT e.* FROM regress_cw.err($$SELECT dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.5}}') FROM regress_cw.v$$) e;
-SELECT e.* FROM regress_cw.err($$SELECT dpobj.dp_logistic_multiclass(x, y::int, 1, 1e-6, '{"R": 1, "classes": [0, 1], "class_weight": {"false": 0.5}}') FROM regress_cw.v$$) e;
+  LATERAL regress.err(format('SELECT dpobj.dp_logistic(x, y, 1, 1e-6, %L) FROM regress_cw.v', o)) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.5}}') FROM regress_cw.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_logistic_multiclass(x, y::int, 1, 1e-6, '{"R": 1, "classes": [0, 1], "class_weight": {"false": 0.5}}') FROM regress_cw.v$$) e;
 RESET dpobj.seed;
 
 -- ---- train() on a protected table: the weights travel in the options ----

@@ -3,17 +3,6 @@
 -- shared_preload_libraries = 'dpobj' (scripts/test.sh), so jobs really run.
 CREATE SCHEMA regress_jobs;
 GRANT USAGE ON SCHEMA regress_jobs TO PUBLIC;
-CREATE FUNCTION regress_jobs.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 -- waits (up to 60 s) until a job has left queued/running; returns its state
 CREATE FUNCTION regress_jobs.wait(job bigint) RETURNS text
 LANGUAGE plpgsql AS $$
@@ -56,16 +45,16 @@ RESET ROLE;
 
 -- submit refuses exactly what train refuses, at once, and queues nothing
 SET ROLE regress_jobs_alice;
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit(NULL, 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
-SELECT sqlstate, message FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'simplex', ARRAY['a'], 'y', 0.1, 1e-6)$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['nope'], 'y', 0.1, 1e-6)$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', -1, 1e-6)$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6, '{"B": 0}')$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.unprotected', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 2, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit(NULL, 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'simplex', ARRAY['a'], 'y', 0.1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['nope'], 'y', 0.1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', -1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6, '{"B": 0}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.unprotected', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 2, 1e-6)$$);
 RESET ROLE;
 SET ROLE regress_jobs_bob;
-SELECT * FROM regress_jobs.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a'], 'y', 0.1, 1e-6)$$);
 RESET ROLE;
 SELECT count(*) AS queued_after_errors FROM dpobj.job_queue;
 
@@ -83,22 +72,22 @@ SELECT state, (model).mechanism, (model).epsilon, (model).delta,
 SELECT spent_epsilon, spent_delta FROM dpobj.my_budgets;
 SELECT rolname, epsilon, delta, outcome FROM dpobj.ledger WHERE relation = 'regress_jobs.pts';
 -- the job table itself is closed; only the view shows it
-SELECT * FROM regress_jobs.err($$SELECT * FROM dpobj.job_queue$$);
-SELECT * FROM regress_jobs.err($$UPDATE dpobj.job_queue SET state = 'queued'$$);
-SELECT * FROM regress_jobs.err($$INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options) VALUES ('regress_jobs_alice', 'regress_jobs.pts', 'opdisc', '{a}', 'y', 0.1, 1e-6, '{}')$$);
+SELECT * FROM regress.err($$SELECT * FROM dpobj.job_queue$$);
+SELECT * FROM regress.err($$UPDATE dpobj.job_queue SET state = 'queued'$$);
+SELECT * FROM regress.err($$INSERT INTO dpobj.job_queue (owner, rel, mechanism, features, label, epsilon, delta, options) VALUES ('regress_jobs_alice', 'regress_jobs.pts', 'opdisc', '{a}', 'y', 0.1, 1e-6, '{}')$$);
 RESET ROLE;
 
 -- bob sees none of alice's jobs and cannot cancel them (it looks missing)
 SET ROLE regress_jobs_bob;
 SELECT count(*) AS bob_sees FROM dpobj.jobs;
-SELECT * FROM regress_jobs.err(format('SELECT dpobj.cancel(%s)', :job));
+SELECT * FROM regress.err(format('SELECT dpobj.cancel(%s)', :job));
 SELECT dpobj.job_phase(:job) AS bob_phase;
 RESET ROLE;
 
 -- cancel: unknown job, NULL, a finished job (false, with a notice)
 SET ROLE regress_jobs_alice;
-SELECT * FROM regress_jobs.err($$SELECT dpobj.cancel(999999)$$);
-SELECT * FROM regress_jobs.err($$SELECT dpobj.cancel(NULL)$$);
+SELECT * FROM regress.err($$SELECT dpobj.cancel(999999)$$);
+SELECT * FROM regress.err($$SELECT dpobj.cancel(NULL)$$);
 SELECT dpobj.cancel(:job);
 -- a queued job cancelled before it was committed never runs and costs nothing
 BEGIN;

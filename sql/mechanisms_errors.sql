@@ -1,23 +1,12 @@
 -- Every bad input of the new mechanisms gives a clear error with an
 -- SQLSTATE and a hint, never a row value; nothing is charged for them.
 CREATE SCHEMA regress_mecherr;
-CREATE FUNCTION regress_mecherr.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 CREATE TABLE regress_mecherr.t (x float8[], y boolean);
 INSERT INTO regress_mecherr.t VALUES (ARRAY[0.5, -0.25], true), (ARRAY[-0.5, 0.25], false);
 SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
 
 -- options of the continuous mechanisms
-SELECT (regress_mecherr.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, NULL) FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '[1]') FROM regress_mecherr.t$$),
@@ -42,7 +31,7 @@ SELECT (regress_mecherr.err(q)).* FROM (VALUES
 ) v(q);
 
 -- privacy parameters, rows (the same rules as dp_halfspace)
-SELECT (regress_mecherr.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_logistic(x, y, 0, 1e-6, '{"R": 1}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_logistic(x, y, 'NaN', 1e-6, '{"R": 1}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_noisysgd(x, y, 1, 1, '{"R": 1}') FROM regress_mecherr.t$$),
@@ -62,7 +51,7 @@ SELECT (regress_mecherr.err(q)).* FROM (VALUES
 ) v(q);
 
 -- RSPM: fixed grid; exponential mechanism: small grids only
-SELECT (regress_mecherr.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"B": 2}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"D2": 1}') FROM regress_mecherr.t$$),
   ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"bogus": 1}') FROM regress_mecherr.t$$),
@@ -86,7 +75,7 @@ SELECT (regress_mecherr.err(q)).* FROM (VALUES
 ) v(q);
 
 -- dpobj.train() checks the same arguments before it scans (and before any charge)
-SELECT (regress_mecherr.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_mecherr.t', 'magic', ARRAY['x'], 'y', 1, 1e-6, '{}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'logistic', ARRAY['y'], 'y', 1, 1e-6, '{}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'rspm', ARRAY['y'], 'y', 1, 1e-6, '{"B": 3}')$$),

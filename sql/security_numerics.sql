@@ -6,21 +6,10 @@
 --     before the charge.
 CREATE SCHEMA regress_num;
 GRANT USAGE ON SCHEMA regress_num TO PUBLIC;
-CREATE FUNCTION regress_num.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 
 -- ---- bounded searches: refused at once (the old zCDP search never ended) ------------
 SET statement_timeout = '60s';
-SELECT (regress_num.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.glm_calibration(1e-6, 1e-9, '{"R": 1, "method": "output"}')$$),
   ($$SELECT dpobj.glm_calibration('Infinity', 1e-6, '{"R": 1, "method": "output"}')$$),
   ($$SELECT dpobj.glm_calibration(1e-320, 1e-6, '{"R": 1, "method": "cms"}')$$),
@@ -30,7 +19,7 @@ SELECT (regress_num.err(q)).* FROM (VALUES
 SELECT (dpobj.glm_calibration(1e-4, 1e-9, '{"R": 1, "method": "output"}')->>'rho')::float8 > 0 AS rho_positive;
 
 -- ---- calibration helpers: denormal, huge and zero inputs; never 0, NaN or Infinity ---
-SELECT (regress_num.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.analytic_gauss_sigma(1000, 5e-324, 5e-324)$$),
   ($$SELECT dpobj.analytic_gauss_sigma(2, 1e-6, 5e-324)$$),
   ($$SELECT dpobj.analytic_gauss_sigma(0.5, 5e-324, 1)$$),
@@ -57,7 +46,7 @@ CREATE TABLE regress_num.pts AS
   SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
     FROM generate_series(1, 60) i;
 SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
-SELECT (regress_num.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_logistic(ARRAY[a, b]::float8[], y, 1e-6, 1e-9, '{"R": 1, "method": "output"}') FROM regress_num.pts$$),
   ($$SELECT dpobj.dp_noisysgd(ARRAY[a, b]::float8[], y, 1e-6, 1e-9, '{"R": 1}') FROM regress_num.pts$$)
 ) v(q);
@@ -80,7 +69,7 @@ SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
 -- a superuser's SET in the analyst's session
 SET dpobj.seed = 5;
 SET ROLE regress_num_alice;
-SELECT (regress_num.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_num.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5)$$),
   ($$SELECT dpobj.train('regress_num.pts', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{"R": 1}')$$),
   ($$SELECT dpobj.submit('regress_num.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5)$$),
@@ -95,7 +84,7 @@ ALTER DATABASE :"db" SET dpobj.seed = 5;
 \c
 SET ROLE regress_num_alice;
 SHOW dpobj.seed;
-SELECT (regress_num.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_num.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5)$$)
 ) v(q);
 SELECT spent_epsilon, spent_delta FROM dpobj.my_budgets;

@@ -49,3 +49,20 @@ SELECT dpobj.opdisc_sigma(1, 1e-8, 4) AS sigma_d4,
 SELECT dpobj.opdisc_sigma(0.1, 1.0 / 15682^2, 23) AS sigma_d23_eps01;
 SELECT dpobj.opdisc_sigma(0, 0.5, 4);
 SELECT dpobj.opdisc_sigma(1, 1, 4);
+
+-- regress.err(q): the outcome of one statement as (sqlstate, message, hint), 'ok'
+-- when it succeeds; the later test files use it to show every error's SQLSTATE and
+-- hint (this file runs first)
+CREATE SCHEMA regress;
+GRANT USAGE ON SCHEMA regress TO PUBLIC;
+CREATE FUNCTION regress.err(q text)
+RETURNS TABLE (sqlstate text, message text, hint text)
+LANGUAGE plpgsql AS $$
+DECLARE s text; m text; h text;
+BEGIN
+    EXECUTE q;
+    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
+    RETURN QUERY SELECT s, m, h;
+END $$;

@@ -4,17 +4,6 @@
 -- that record the level, and every error with its SQLSTATE.
 CREATE SCHEMA regress_units;
 GRANT USAGE ON SCHEMA regress_units TO PUBLIC;
-CREATE FUNCTION regress_units.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
 -- the released counts of an evaluation at a huge epsilon: the discrete
 -- Laplace noise of scale 2k/epsilon is 0 with overwhelming probability
 CREATE FUNCTION regress_units.kept(rel regclass, eps numeric)
@@ -55,17 +44,17 @@ SELECT privacy_unit, unit_attnum, unit_type, max_rows_per_unit FROM dpobj.protec
  WHERE relid = 'regress_units.visits'::regclass;
 
 -- errors of protect() with a unit (public, nothing protected)
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'nobody', 2)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'ctid', 2)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'a', 2)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 0)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 10001)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', NULL, 2)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', NULL)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'nobody', 2)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'ctid', 2)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'a', 2)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'person', 0)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'person', 10001)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', NULL, 2)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'person', NULL)$$);
 RESET ROLE;
 -- only the owner (or dpobj_admin) sets the unit
 SET ROLE regress_units_analyst;
-SELECT * FROM regress_units.err($$SELECT dpobj.protect('regress_units.visits', 'person', 50)$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_units.visits', 'person', 50)$$);
 RESET ROLE;
 
 SET ROLE regress_units_owner;
@@ -79,8 +68,8 @@ SELECT relation, privacy_unit, max_rows_per_unit FROM dpobj.my_budgets;
 -- the bounding: units of 1..6 rows keep 1 + 2*5 = 11 rows at k = 2, NULL units none
 SELECT * FROM regress_units.kept('regress_units.visits', 2000);
 -- the analyst cannot set or lift the bound
-SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"rows_per_unit": 1}')$$);
 -- every mechanism is calibrated for k = 2 (public parameters only)
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
   FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
@@ -99,7 +88,7 @@ SET ROLE regress_units_analyst;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
   FROM dpobj.train('regress_units.visits', 'opsamp', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "n": 100}') m;
 -- CMS has no unit-level derivation: refused before the charge
-SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "method": "cms"}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "method": "cms"}')$$);
 -- a stored model records the level
 SELECT 1 FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6, model_name => 'regress_units_m') m;
 SELECT name, privacy_unit, rows_per_unit FROM dpobj.models WHERE name = 'regress_units_m';
@@ -126,9 +115,9 @@ SELECT dpobj.protect('regress_units.visits', 'person', 3);
 ALTER TABLE regress_units.visits ALTER COLUMN person TYPE bigint;
 SET ROLE regress_units_analyst;
 SELECT spent_epsilon AS spent_before FROM dpobj.my_budgets \gset
-SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
-SELECT * FROM regress_units.err($$SELECT regress_units.kept('regress_units.visits', 2000)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT regress_units.kept('regress_units.visits', 2000)$$);
 SELECT spent_epsilon - :'spent_before' AS charged FROM dpobj.my_budgets;
 SET ROLE regress_units_owner;
 SELECT dpobj.protect('regress_units.visits', 'person', 3);
@@ -139,21 +128,21 @@ SELECT * FROM regress_units.kept('regress_units.visits', 2000);
 SET ROLE regress_units_owner;
 ALTER TABLE regress_units.visits RENAME COLUMN person TO who;
 SET ROLE regress_units_analyst;
-SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
 SET ROLE regress_units_owner;
 ALTER TABLE regress_units.visits DROP COLUMN who;
 ALTER TABLE regress_units.visits ADD COLUMN person bigint;
 SET ROLE regress_units_analyst;
-SELECT * FROM regress_units.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);
 RESET ROLE;
 
 -- the direct aggregates have no units: "rows_per_unit" is the caller's own
 -- bound on its input, used for the calibration only (no rows are dropped)
 SELECT (dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 2}')).params->'rows_per_unit'
   FROM regress_units.visits;
-SELECT * FROM regress_units.err($$SELECT dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 2, "calibration": "paper"}') FROM regress_units.visits$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.dp_opsamp(ARRAY[a, b], y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2}') FROM regress_units.visits$$);
-SELECT * FROM regress_units.err($$SELECT dpobj.dp_expmech(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 0}') FROM regress_units.visits$$);
+SELECT * FROM regress.err($$SELECT dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 2, "calibration": "paper"}') FROM regress_units.visits$$);
+SELECT * FROM regress.err($$SELECT dpobj.dp_opsamp(ARRAY[a, b], y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2}') FROM regress_units.visits$$);
+SELECT * FROM regress.err($$SELECT dpobj.dp_expmech(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 0}') FROM regress_units.visits$$);
 -- the calibrations' unit forms: OPDisc and RSPM sigma grow k-fold exactly
 SELECT round(((dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6, '{"rows_per_unit": 4}')).params->>'sigma')::numeric
            / ((dpobj.dp_halfspace(ARRAY[a, b], y, 1, 1e-6)).params->>'sigma')::numeric, 6) AS opdisc_ratio,
