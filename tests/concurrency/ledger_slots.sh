@@ -35,8 +35,10 @@ stop_filler() {
                            AND pid <> pg_backend_pid()" >/dev/null 2>&1
     [[ -n "$filler" ]] && wait "$filler" 2>/dev/null
     filler=""
-    for _ in $(seq 1 100); do      # its workers give their slots back
-        [[ "$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'")" == 0 ]] && break
+    local n
+    for _ in $(seq 1 100); do      # its workers give their slots back (no database: none)
+        n="$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'" 2>/dev/null)" || break
+        [[ "$n" == 0 ]] && break
         sleep 0.1
     done
 }
