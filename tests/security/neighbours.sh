@@ -505,20 +505,30 @@ for i in 0 1; do
 done
 
 # ---- dpobj.train(..., model_name): the stored catalog row holds public parts only -----
+cat >"$WORK/model.sql" <<'SQL'
+SET ROLE :"role";
+SELECT 'trained', (m).mechanism FROM dpobj.train(:'rel', 'opdisc', string_to_array(:'feats', ','),
+       'y', :eps, :delta, :'opts'::jsonb, model_name => :'name') m;
+SELECT name, mechanism, epsilon, delta, params, relation, ledger_id IS NOT NULL,
+       (model).mechanism, (model).epsilon, (model).params
+  FROM dpobj.models WHERE name = :'name';
+SELECT dpobj.drop_model(:'name');
+SQL
+MSCENS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
+    MSCENS+=("$scen")
     run_options '{}' "$filter"
     for i in 0 1; do
-        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=0 -c "SET ROLE $AROLE" \
-            -c "SELECT 'trained', (m).mechanism FROM dpobj.train('t_$scen', 'opdisc',
-                  string_to_array('$feats', ','), 'y', $EPS, $DELTA,
-                  '$RUN_OPTS'::jsonb, model_name => 'nb_$scen') m" \
-            -c "SELECT name, mechanism, epsilon, delta, params, relation, ledger_id IS NOT NULL,
-                       (model).mechanism, (model).epsilon, (model).params
-                  FROM dpobj.models WHERE name = 'nb_$scen'" \
-            -c "SELECT dpobj.drop_model('nb_$scen')" >"$WORK/$scen.model.$i" 2>&1
+        add_run "$WORK/model.$i.drv" "$WORK/$scen.model.$i" "$WORK/model.sql" \
+            role="$AROLE" rel="t_$scen" feats="$feats" opts="$RUN_OPTS" eps="$EPS" \
+            delta="$DELTA" name="nb_$scen"
     done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/model.$i.drv" & done
+wait
+for scen in "${MSCENS[@]}"; do
     diff -u "$WORK/$scen.model.0" "$WORK/$scen.model.1" >"$WORK/diff"
     result "$scen/opdisc/model_name: the stored catalog row is identical but for the weights" \
         "$scen" opdisc model_name catalog $? "$WORK/diff"
