@@ -402,7 +402,7 @@ compare_pair() {
     read_run "$fb"
     if [[ $obs_a != "$OBS" ]]; then
         st=1
-        diff -u <(observables "$fa") <(observables "$fb") >"$diff"
+        diff -u <(observables "$fa" 2>/dev/null) <(observables "$fb" 2>/dev/null) >"$diff"
         [[ -r $fa && -r $fb ]] || printf 'missing: %s\n' "$fa $fb" >>"$diff"
     fi
     result "$scen/$mname/$path: everything but the DP output is identical" \
