@@ -415,6 +415,15 @@ compare_pair() {
     fi
 }
 
+# compare_runs PATH SUFFIX: compare_pair for every run, on its files SCEN.MECHNAME.SUFFIX.0/1
+compare_runs() {
+    local run scen mname kind
+    for run in "${RUNS[@]}"; do
+        IFS=$'\t' read -r scen _ mname _ kind _ <<<"$run"
+        compare_pair "$scen" "$mname" "$1" "$WORK/$scen.$mname.$2.0" "$WORK/$scen.$mname.$2.1" "$kind"
+    done
+}
+
 # ---- setup -------------------------------------------------------------------------
 t_role "$ROLE" >/dev/null || exit 1
 t_role "$AROLE" >/dev/null || exit 1
@@ -460,11 +469,7 @@ for run in "${RUNS[@]}"; do
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/train.$i.drv" & done
 wait
-for run in "${RUNS[@]}"; do
-    IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
-    compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
-        "$WORK/$scen.$mname.train.1" "$kind"
-done
+compare_runs train train
 
 phase "train()"
 # expect_eval SCEN MODEL EXPECT FILE_A FILE_B: a valid model released in both databases;
@@ -668,11 +673,7 @@ for i in 0 1; do
 done
 wait
 
-for run in "${RUNS[@]}"; do
-    IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
-    compare_pair "$scen" "$mname" submit "$WORK/$scen.$mname.job.0" \
-        "$WORK/$scen.$mname.job.1" "$kind"
-done
+compare_runs submit job
 phase "job results"
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ <<<"$sline"
