@@ -47,31 +47,38 @@ t_psql -d "$DB" -c "CREATE SCHEMA probe" -c "GRANT USAGE, CREATE ON SCHEMA probe
     -c "CREATE FUNCTION probe.peek(v anyelement) RETURNS boolean LANGUAGE plpgsql COST 0.0000001
          AS \$\$ BEGIN RAISE NOTICE 'leak-probe: %', v; RETURN true; END \$\$" >/dev/null || exit 1
 
-# probe ROLE RELATION ARG: "seen/returned" for WHERE probe.peek(ARG), r the relation
-probe() {
-    local role=$1 rel=$2 arg=$3 out seen returned
-    out=$(psql -X -q -At -d "$DB" -c "SET ROLE $role" -c "SELECT count(*) FROM $rel r WHERE probe.peek($arg)" 2>&1)
-    seen=$(grep -c 'leak-probe:' <<<"$out")
-    returned=$(grep -E '^[0-9]+$' <<<"$out" | tail -n 1)
-    echo "$seen/${returned:-error: $(tr '\n' ' ' <<<"$out")}"
-}
-
 # probe_all ROLE RELATION: the first "ARG seen/returned" where the function saw more rows
-# than were returned, else "none (N rows)".  The argument is the whole row and then each
-# column alone: a plain column costs nothing to evaluate, so the function is then the
-# cheapest qual (a computed column in the row would cost more than the view's restriction)
+# than were returned, else "none (N rows)"; seen/returned are those of
+# SELECT count(*) FROM RELATION r WHERE probe.peek(ARG).  The argument is the whole row
+# and then each column alone: a plain column costs nothing to evaluate, so the function
+# is then the cheapest qual (a computed column in the row would cost more than the
+# view's restriction).  All the probes of a relation run in one psql session (a psql
+# per probe cost most of this script's time), a marker line before each one's output
+# (stdout and stderr in order: psql flushes stdout before every message).
 probe_all() {
-    local role=$1 rel=$2 arg got rows=""
-    local -a args=(r)
+    local role=$1 rel=$2 arg line rows="" k=-1 i
+    local -a args=(r) seen=() returned=() text=()
     mapfile -t -O 1 args < <(t_psql -d "$DB" -c "SELECT format('r.%I', attname) FROM pg_attribute
                                     WHERE attrelid = '$rel'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")
-    for arg in "${args[@]}"; do
-        got=$(probe "$role" "$rel" "$arg")
-        if ! [[ $got =~ ^([0-9]+)/([0-9]+)$ ]] || (( BASH_REMATCH[1] != BASH_REMATCH[2] )); then
-            echo "$arg $got"
+    while IFS= read -r line; do
+        if [[ $line == '@@@ probe' ]]; then
+            k=$((k + 1)) seen[k]=0 returned[k]="" text[k]=""
+            continue
+        fi
+        ((k >= 0)) || continue
+        text[k]+="$line "
+        [[ $line == *leak-probe:* ]] && seen[k]=$((seen[k] + 1))
+        [[ $line =~ ^[0-9]+$ ]] && returned[k]=$line
+    done < <(for arg in "${args[@]}"; do
+                 printf '\\echo @@@ probe\nSET ROLE %s;\nSELECT count(*) FROM %s r WHERE probe.peek(%s);\n' \
+                     "$role" "$rel" "$arg"
+             done | psql -X -q -At -d "$DB" -f - 2>&1)
+    for ((i = 0; i < ${#args[@]}; i++)); do
+        if [[ -z ${returned[i]:-} ]] || (( seen[i] != returned[i] )); then
+            echo "${args[i]} ${seen[i]:-0}/${returned[i]:-error: ${text[i]:-no output}}"
             return
         fi
-        rows=${BASH_REMATCH[2]}
+        rows=${returned[i]}
     done
     echo "none ($rows rows)"
 }

@@ -43,16 +43,39 @@ ROLE=dpobj_nb_analyst
 # function stats show.
 AROLE=dpobj_nb_analyst_jobs
 ZROLE=dpobj_nb_zanalyst
-role_of() { # MECH OPTS: the role whose budget a job charges
+role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
     if [[ $1 == noisysgd || ($1 == logistic && $2 == *'"method":"output"'*) ]]; then
-        echo "$ZROLE"
+        JOB_ROLE=$ZROLE
     else
-        echo "$AROLE"
+        JOB_ROLE=$AROLE
     fi
 }
 DBS=(dpobj_nb_a dpobj_nb_b)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-neighbours.XXXXXX")
-[[ -n ${DPOBJ_KEEP_WORK:-} ]] || trap 'rm -rf "$WORK"' EXIT
+# A job is short: its time is mostly the start of its workers (a scheduler, then the
+# job's own), so more jobs in flight shorten the wait.  While this script's jobs run,
+# the server's limits dpobj.max_jobs and dpobj.max_runs_per_role (2 by default) are 4;
+# afterwards (and on any exit) their previous ALTER SYSTEM values, or none, come back.
+JOBS_CONF=()
+jobs_conf() { # set | restore
+    local name old sql=()
+    if [[ $1 == set ]]; then
+        for name in dpobj.max_jobs dpobj.max_runs_per_role; do
+            old=$(t_psql -d postgres -c "SELECT setting FROM pg_file_settings
+                    WHERE name = '$name' AND sourcefile LIKE '%postgresql.auto.conf' ORDER BY seqno DESC LIMIT 1")
+            JOBS_CONF+=("$name=$old")
+            sql+=(-c "ALTER SYSTEM SET $name = 4")
+        done
+    else
+        for name in "${JOBS_CONF[@]}"; do
+            old=${name#*=} name=${name%%=*}
+            if [[ -n $old ]]; then sql+=(-c "ALTER SYSTEM SET $name = '$old'"); else sql+=(-c "ALTER SYSTEM RESET $name"); fi
+        done
+        JOBS_CONF=()
+    fi
+    ((${#sql[@]})) && t_psql -d postgres "${sql[@]}" -c "SELECT pg_reload_conf()" >/dev/null
+}
+trap 'jobs_conf restore; [[ -n ${DPOBJ_KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
 T_TODO=0
 EPS=0.5
 DELTA=0.00001
@@ -62,6 +85,9 @@ trim() {
     s="${s#"${s%%[![:space:]]*}"}"
     printf '%s' "${s%"${s##*[![:space:]]}"}"
 }
+
+# phase NAME: a comment line with the seconds since the start (where the time goes)
+phase() { printf '# %s done at %s s\n' "$1" "$SECONDS"; }
 
 # NB_MECHANISMS / NB_SCENARIOS / NB_EVAL_MODELS (regular expressions) select a subset,
 # for debugging;
@@ -73,14 +99,15 @@ mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/selection_public_params.txt" | paste -sd, -)}"
 mapfile -t EMODELS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/eval_models.txt" | grep -E "^(${NB_EVAL_MODELS:-.*})[[:space:]]")
 
-# xfail SCEN MECH PATH CHECK: prints the TODO reason if the combination is listed
+# xfail SCEN MECH PATH CHECK: true if the combination is listed, its TODO reason in
+# XFAIL_REASON (a variable, not output: no subshell per check)
 xfail() {
     local line s m p c rest
     for line in "${XFAIL[@]}"; do
         read -r s m p c rest <<<"$line"
         # shellcheck disable=SC2053
         if [[ $1 == $s && $2 == $m && $3 == $p && $4 == $c ]]; then
-            printf '%s' "$rest"
+            XFAIL_REASON=$rest
             return 0
         fi
     done
@@ -90,7 +117,8 @@ xfail() {
 # result DESCRIPTION SCEN MECH PATH CHECK STATUS [DIFF-FILE]
 result() {
     local desc="$1" reason
-    if reason=$(xfail "$2" "$3" "$4" "$5"); then
+    if xfail "$2" "$3" "$4" "$5"; then
+        reason=$XFAIL_REASON
         T_TODO=$((T_TODO + 1))
         T_PASS=$((T_PASS + 1))
         if [[ $6 == 0 ]]; then
@@ -209,21 +237,21 @@ setup_db() {
 # the scenario skips the mechanism (7th field of scenarios.txt: regular expressions,
 # alternatives separated by commas, since '|' separates the fields)
 skips() {
-    local skip
-    skip=$(trim "${1:-}")
+    local skip="${1:-}"
+    skip="${skip#"${skip%%[![:space:]]*}"}" skip="${skip%"${skip##*[![:space:]]}"}"
     skip=${skip//,/|}
     [[ -n $skip && $skip != - && $2 =~ ^($skip)$ ]]
 }
 
 # options of a run: the mechanism's plus the scenario's filter
-run_options() {
+run_options() { # OPTS FILTER: in RUN_OPTS (a variable: no subshell per run)
     local opts="$1" filter="$2"
     if [[ $filter == - ]]; then
-        printf '%s' "$opts"
+        RUN_OPTS=$opts
     elif [[ $opts == '{}' ]]; then
-        printf '{"filter":%s}' "$filter"
+        RUN_OPTS="{\"filter\":$filter}"
     else
-        printf '%s,"filter":%s}' "${opts%\}}" "$filter"
+        RUN_OPTS="${opts%\}},\"filter\":$filter}"
     fi
 }
 
@@ -238,6 +266,10 @@ SET dpobj.progress = on;
 -- an attacker's settings: prefer index scans (their counters would count selected rows)
 SET enable_seqscan = off;
 SET random_page_cost = 0.001;
+-- enable_seqscan = off costs every plan above jit_above_cost, so JIT would compile each
+-- of the harness's own queries (ledger, budgets, statistics: ~0.2 s apiece): off for
+-- them; the run itself keeps the server's setting (RESET below)
+SET jit = off;
 SET ROLE :"role";
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
@@ -248,6 +280,7 @@ SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets
 RESET ROLE;
 SELECT pg_stat_force_next_flush() \gset
 SET ROLE :"role";
+RESET jit;
 BEGIN;
 -- private model selection (params "selected"): the choice and the chosen mechanism's
 -- own params are DP output; the selection's public params are compared
@@ -260,10 +293,12 @@ SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
+SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
+SET jit = off;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
        privacy_unit, rows_per_unit, kind, rho, accounted, budget_domain
   FROM dpobj.ledger WHERE id > :before ORDER BY id;
@@ -287,11 +322,13 @@ eval_script() {
 SET dpobj.progress = on;
 SET enable_seqscan = off;
 SET random_page_cost = 0.001;
+SET jit = off;
 SET ROLE :"role";
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 RESET ROLE;
 SELECT pg_stat_force_next_flush() \gset
 SET ROLE :"role";
+RESET jit;
 BEGIN;
 -- a multi-class model (params "classes"): K weight vectors, "dims" [K, d], label c
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
@@ -304,51 +341,106 @@ SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilo
                   ELSE :'params'::jsonb END)::dpobj.model,
          string_to_array(:'feats', ','), CASE WHEN s.nk > 1 THEN 'c' ELSE 'y' END,
          :eps, :delta, :'opts'::jsonb) e;
+SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
+SET jit = off;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
   FROM dpobj.ledger WHERE id > :before ORDER BY id;
 SQL
 }
 
-# run_psql DB OUTFILE SCRIPT VAR=VALUE...
-run_psql() {
-    local db="$1" out="$2" script="$3" args=() v
+# add_run DRIVER OUTFILE SCRIPT VAR=VALUE...: appends one run to a database's driver
+# script (see run_driver): a new connection -- a fresh backend, as if the run had a psql
+# of its own --, the variables, a marker naming the run's file, the script
+add_run() {
+    local driver="$1" out="$2" script="$3" v val
     shift 3
-    for v in "$@"; do args+=(-v "$v"); done
-    psql -X -At -d "$db" "${args[@]}" -f "$script" >"$out.raw" 2>&1
-    # elapsed seconds are wall time, not data: normalise them.  So is the number of the
-    # periodic "solving" lines (one per 2 s of solving, progress.c): a run near 2 s could
-    # print one in one database only, by the machine's load or the noise's effect on the
-    # solver, and fail the comparison by chance.  A sealed run's phases only move forward,
-    # so a progress line equal to the previous one (with its LOCATION line) is such a
-    # repeat: dropped.  Each phase's first line is still compared.
-    sed -E 's/[0-9]+ s elapsed/N s elapsed/' "$out.raw" | awk '
+    {
+        printf '\\set QUIET on\n\\connect\n\\set QUIET off\n\\unset before\n\\unset spent_before\n'
+        for v in "$@"; do
+            val=${v#*=} val=${val//\\/\\\\} val=${val//\'/\\\'}
+            printf "\\\\set %s '%s'\n" "${v%%=*}" "$val"
+        done
+        printf '\\echo @@@ %s\n\\i %s\n' "$out" "$script"
+    } >>"$driver"
+}
+
+# run_driver DB DRIVER: runs a driver script in one psql process (starting a psql costs
+# more than most runs) and splits its output (stdout and stderr in order: psql flushes
+# stdout before every message) into the runs' files.
+#   Elapsed seconds are wall time, not data: normalised.  So is the number of the
+# periodic "solving" lines (one per 2 s of solving, progress.c): a run near 2 s could
+# print one in one database only, by the machine's load or the noise's effect on the
+# solver, and fail the comparison by chance.  A sealed run's phases only move forward,
+# so a progress line equal to the previous one (with its LOCATION line) is such a
+# repeat: dropped.  Each phase's first line is still compared.
+run_driver() {
+    psql -X -At -d "$1" -f - <"$2" >"$2.out" 2>&1
+    awk '
+        /^@@@ / { if (f != "") close(f); f = $2; printf "" >f; skip = 0; last = ""; next }
+        f == "" { next }
+        { sub(/[0-9]+ s elapsed/, "N s elapsed") }
         skip && /^LOCATION:/ { skip = 0; next }
         { skip = 0 }
         /NOTICE: .*dpobj progress: / { if ($0 == last) { skip = 1; next } last = $0 }
-        { print }' >"$out"
+        { print >f }' "$2.out"
 }
 
-# observables (no DP output) and the DP-output lines of a run file
+# observables (no DP output) of a run file, for the diff shown on a failure
 observables() { grep -v '^DPOUT' "$1"; }
-output_all_zero() { grep -q '^DPOUT|t$' "$1"; }
+
+# read_run FILE: the run file's observables (every line but the "DPOUT" ones) in OBS;
+# ALLZERO=1 if a DP output line says all zero ("DPOUT|t").  Bash builtins only: a few
+# processes per check would cost more than the runs (~900 pairs).  A missing file
+# (its run never reported) gets observables of its own name, so that it never matches.
+read_run() {
+    local line
+    OBS="" ALLZERO=0
+    if [[ ! -r $1 ]]; then
+        OBS="no file $1"
+        return
+    fi
+    while IFS= read -r line || [[ -n $line ]]; do
+        if [[ $line == DPOUT* ]]; then
+            [[ $line == 'DPOUT|t' ]] && ALLZERO=1
+        else
+            OBS+=$line$'\n'
+        fi
+    done <"$1"
+}
 
 # compare SCEN MECHNAME PATH FILE_A FILE_B OUTPUT_KIND
 compare_pair() {
-    local scen="$1" mname="$2" path="$3" fa="$4" fb="$5" kind="$6" diff="$WORK/diff" st
-    diff -u <(observables "$fa") <(observables "$fb") >"$diff"
-    st=$?
+    local scen="$1" mname="$2" path="$3" fa="$4" fb="$5" kind="$6" diff="$WORK/diff" st=0
+    local obs_a zero_a
+    read_run "$fa"
+    obs_a=$OBS zero_a=$ALLZERO
+    read_run "$fb"
+    if [[ $obs_a != "$OBS" ]]; then
+        st=1
+        diff -u <(observables "$fa" 2>/dev/null) <(observables "$fb" 2>/dev/null) >"$diff"
+        [[ -r $fa && -r $fb ]] || printf 'missing: %s\n' "$fa $fb" >>"$diff"
+    fi
     result "$scen/$mname/$path: everything but the DP output is identical" \
         "$scen" "$mname" "$path" observables "$st" "$diff"
     if [[ $kind == continuous ]]; then
         st=0
-        if output_all_zero "$fa" || output_all_zero "$fb"; then st=1; fi
+        if [[ $zero_a == 1 || $ALLZERO == 1 ]]; then st=1; fi
         result "$scen/$mname/$path: the continuous DP output is noisy (not exactly 0)" \
             "$scen" "$mname" "$path" noise "$st"
     fi
+}
+
+# compare_runs PATH SUFFIX: compare_pair for every run, on its files SCEN.MECHNAME.SUFFIX.0/1
+compare_runs() {
+    local run scen mname kind
+    for run in "${RUNS[@]}"; do
+        IFS=$'\t' read -r scen _ mname _ kind _ <<<"$run"
+        compare_pair "$scen" "$mname" "$1" "$WORK/$scen.$mname.$2.0" "$WORK/$scen.$mname.$2.1" "$kind"
+    done
 }
 
 # ---- setup -------------------------------------------------------------------------
@@ -375,60 +467,78 @@ for sline in "${SCENS[@]}"; do
     for mline in "${MECHS[@]}"; do
         read -r mname mech kind opts label <<<"$mline"
         skips "${skip:-}" "$mname" && continue
-        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$(run_options "$opts" "$filter")"$'\t'"${label:-y}")
+        run_options "$opts" "$filter"
+        RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$RUN_OPTS"$'\t'"${label:-y}")
     done
 done
 
+phase "setup"
 # ---- dpobj.train() -------------------------------------------------------------------
-# The two databases' runs of a pair run side by side (two cores): nothing compared is
-# shared between them (each database has its own tables, ledger and budgets; the
-# statistics are the transaction's own), and the only wall-time output, the progress
-# lines, is normalised in run_psql.
+# The two databases' runs go side by side (two cores): nothing compared is shared
+# between them (each database has its own tables, ledger and budgets; the statistics are
+# the transaction's own), and the only wall-time output, the progress lines, is
+# normalised in run_driver.
 for run in "${RUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
-        run_psql "${DBS[$i]}" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
+        add_run "$WORK/train.$i.drv" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC" &
+            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC"
     done
-    wait
-    compare_pair "$scen" "$mname" train "$WORK/$scen.$mname.train.0" \
-        "$WORK/$scen.$mname.train.1" "$kind"
 done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/train.$i.drv" & done
+wait
+compare_runs train train
 
+phase "train()"
 # expect_eval SCEN MODEL EXPECT FILE_A FILE_B: a valid model released in both databases;
 # an invalid one was refused before the charge (an error, no ledger row) in both
 expect_eval() {
-    local st=0 f
+    local st=0 f line released error ledger
     for f in "$4" "$5"; do
+        released=0 error=0 ledger=0
+        [[ -r $f ]] || st=1
+        while IFS= read -r line || [[ -n $line ]]; do
+            [[ $line == 'evaluation|'* ]] && released=1
+            [[ $line == *ERROR* ]] && error=1
+            [[ $line == 'ledger|'* ]] && ledger=1
+        done <"$f"
         if [[ $3 == release ]]; then
-            grep -q '^evaluation|' "$f" || st=1
+            ((released)) || st=1
         else
-            { grep -q 'ERROR' "$f" && ! grep -q '^ledger|' "$f"; } || st=1
+            ((error && !ledger)) || st=1
         fi
     done
     result "$1/evaluate:$2/evaluate: $3 in both databases" "$1" "evaluate:$2" evaluate "$3" "$st" "$4"
 }
 
 # ---- dpobj.evaluate(): every scenario x model, through the same sealed path ---------
+EVALS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
     for eline in "${EMODELS[@]}"; do
         read -r ename emech weight bias params expect escens <<<"$eline"
         [[ $scen =~ ^($escens)$ ]] || continue
-        out="$WORK/$scen.evaluate-$ename"
+        EVALS+=("$scen $ename $expect")
+        run_options '{}' "$filter"
         for i in 0 1; do
-            run_psql "${DBS[$i]}" "$out.$i" "$WORK/eval.sql" \
-                role="$ROLE" rel="t_$scen" feats="$feats" opts="$(run_options '{}' "$filter")" \
-                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params" &
+            add_run "$WORK/eval.$i.drv" "$WORK/$scen.evaluate-$ename.$i" "$WORK/eval.sql" \
+                role="$ROLE" rel="t_$scen" feats="$feats" opts="$RUN_OPTS" \
+                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params"
         done
-        wait
-        compare_pair "$scen" "evaluate:$ename" evaluate "$out.0" "$out.1" discrete
-        expect_eval "$scen" "$ename" "$expect" "$out.0" "$out.1"
     done
 done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/eval.$i.drv" & done
+wait
+for ev in "${EVALS[@]}"; do
+    read -r scen ename expect <<<"$ev"
+    out="$WORK/$scen.evaluate-$ename"
+    compare_pair "$scen" "evaluate:$ename" evaluate "$out.0" "$out.1" discrete
+    expect_eval "$scen" "$ename" "$expect" "$out.0" "$out.1"
+done
 
+phase "evaluate()"
 # ---- the later runs' roles get their budgets now ---------------------------------------
 for i in 0 1; do
     sql=""
@@ -447,93 +557,156 @@ for i in 0 1; do
 done
 
 # ---- dpobj.train(..., model_name): the stored catalog row holds public parts only -----
+cat >"$WORK/model.sql" <<'SQL'
+SET ROLE :"role";
+SELECT 'trained', (m).mechanism FROM dpobj.train(:'rel', 'opdisc', string_to_array(:'feats', ','),
+       'y', :eps, :delta, :'opts'::jsonb, model_name => :'name') m;
+SELECT name, mechanism, epsilon, delta, params, relation, ledger_id IS NOT NULL,
+       (model).mechanism, (model).epsilon, (model).params
+  FROM dpobj.models WHERE name = :'name';
+SELECT dpobj.drop_model(:'name');
+SQL
+MSCENS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ <<<"$sline"
     scen=$(trim "$scen") feats=$(trim "$feats") filter=$(trim "$filter")
+    MSCENS+=("$scen")
+    run_options '{}' "$filter"
     for i in 0 1; do
-        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=0 -c "SET ROLE $AROLE" \
-            -c "SELECT 'trained', (m).mechanism FROM dpobj.train('t_$scen', 'opdisc',
-                  string_to_array('$feats', ','), 'y', $EPS, $DELTA,
-                  '$(run_options '{}' "$filter")'::jsonb, model_name => 'nb_$scen') m" \
-            -c "SELECT name, mechanism, epsilon, delta, params, relation, ledger_id IS NOT NULL,
-                       (model).mechanism, (model).epsilon, (model).params
-                  FROM dpobj.models WHERE name = 'nb_$scen'" \
-            -c "SELECT dpobj.drop_model('nb_$scen')" >"$WORK/$scen.model.$i" 2>&1
+        add_run "$WORK/model.$i.drv" "$WORK/$scen.model.$i" "$WORK/model.sql" \
+            role="$AROLE" rel="t_$scen" feats="$feats" opts="$RUN_OPTS" eps="$EPS" \
+            delta="$DELTA" name="nb_$scen"
     done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/model.$i.drv" & done
+wait
+for scen in "${MSCENS[@]}"; do
     diff -u "$WORK/$scen.model.0" "$WORK/$scen.model.1" >"$WORK/diff"
     result "$scen/opdisc/model_name: the stored catalog row is identical but for the weights" \
         "$scen" opdisc model_name catalog $? "$WORK/diff"
 done
 
+phase "train(model_name)"
 # ---- dpobj.submit(): the same runs as jobs ----------------------------------------------
+# batch DB SCRIPT PSQL-ARGS...: one psql session runs SCRIPT, one line per run file
+# ("SELECT '@@@ FILE'; statements..."; "SELECT '@@@ -';" for no file, so that the two
+# databases' scripts keep the same line numbers, which error lines show), and its
+# output is split into the FILEs.  stdout and stderr go to one file in order:
+# psql flushes stdout before every message it prints.  One session instead of a psql
+# per run (starting psql and a backend costs more than a query here).
+batch() {
+    local db="$1" script="$2"
+    shift 2
+    # from stdin: error lines name "<stdin>", the same in both databases
+    psql -X -At -d "$db" "$@" -f - <"$script" >"$script.out" 2>&1
+    awk '
+        /^@@@ / { if (f != "") close(f); f = ($2 == "-") ? "" : $2
+                  if (f != "") printf "" >f; next }
+        f != "" { print >f }' "$script.out"
+}
 declare -A JOB
 JOB_BEFORE=()
+jobs_conf set
 for i in 0 1; do
     JOB_BEFORE[$i]=$(t_psql -d "${DBS[$i]}" -c "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
+    # all jobs are queued at once: the per-role cap on queued jobs (a public refusal
+    # before the charge, tested in tests/jobs) is raised above their number
+    echo "SET dpobj.max_jobs_per_role = 100000;" >"$WORK/submit.$i.sql"
 done
 for run in "${RUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
+    role_of "$mech" "$opts"
     for i in 0 1; do
-        sub="$WORK/$scen.$mname.submit.$i"
-        psql -X -At -d "${DBS[$i]}" -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
-            -c "SET ROLE $(role_of "$mech" "$opts")" \
-            -c "SELECT dpobj.submit('t_$scen', '$mech', string_to_array('$feats', ','), '$label',
-                                    $EPS, $DELTA, '$opts')" >"$sub" 2>&1
-        JOB[$scen.$mname.$i]=$(grep -xE '[0-9]+' "$sub" | tail -n 1)
+        printf "SELECT '@@@ %s'; SET ROLE %s; SELECT dpobj.submit('t_%s', '%s', string_to_array('%s', ','), '%s', %s, %s, '%s');\n" \
+            "$WORK/$scen.$mname.submit.$i" "$JOB_ROLE" "$scen" "$mech" "$feats" "$label" \
+            "$EPS" "$DELTA" "$opts" >>"$WORK/submit.$i.sql"
     done
 done
+for i in 0 1; do
+    batch "${DBS[$i]}" "$WORK/submit.$i.sql" -v VERBOSITY=verbose &
+done
+wait
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen _ mname _ <<<"$run"
+    for i in 0 1; do
+        # the job id: the output's last all-digit line
+        job=""
+        while IFS= read -r line; do
+            [[ $line =~ ^[0-9]+$ ]] && job=$line
+        done <"$WORK/$scen.$mname.submit.$i"
+        JOB[$scen.$mname.$i]=$job
+    done
+done
+phase "submit()"
 # wait for every job (at most 10 minutes)
-for ((w = 0; w < 600; w++)); do
+for ((w = 0; w < 1200; w++)); do
     left=0
     for i in 0 1; do
         n=$(t_psql -d "${DBS[$i]}" -c "SELECT count(*) FROM dpobj.job_queue WHERE state IN ('queued', 'running')")
         left=$((left + n))
     done
     [[ $left == 0 ]] && break
-    sleep 1
+    sleep 0.5
 done
 t_is "every job finished" "$left" "0"
+jobs_conf restore
+phase "job wait"
 
+# what the analyst sees of a job (one line: see batch)
+JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon, (model).delta,
+       (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
+                              WHERE (model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[])),
+       cardinality((model).weights),
+       E'\\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
+         WHERE NOT (model).params ? 'selected' OR k = ANY ('$SELECTION_PUBLIC'::text[])),
+       E'\\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
+  FROM dpobj.jobs WHERE id ="
+JOB_SQL=${JOB_SQL//$'\n'/ }
+for i in 0 1; do : >"$WORK/jobs.$i.sql"; done
 for run in "${RUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         job=${JOB[$scen.$mname.$i]}
-        out="$WORK/$scen.$mname.job.$i"
         if [[ $job =~ ^[0-9]+$ ]]; then
-            psql -X -At -d "${DBS[$i]}" -c "SET ROLE $(role_of "$mech" "$opts")" \
-                -c "SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon,
-                           (model).delta,
-                           (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-                                                 WHERE (model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[])),
-                           cardinality((model).weights),
-                           E'\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-                             WHERE NOT (model).params ? 'selected' OR k = ANY ('$SELECTION_PUBLIC'::text[])),
-                           E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
-                      FROM dpobj.jobs WHERE id = $job" >"$out" 2>&1
+            role_of "$mech" "$opts"
+            printf "SELECT '@@@ %s'; SET ROLE %s; %s %s;\n" "$WORK/$scen.$mname.job.$i" \
+                "$JOB_ROLE" "$JOB_SQL" "$job"
         else
-            { echo "submit refused:"; cat "$WORK/$scen.$mname.submit.$i"; } >"$out"
-        fi
+            { echo "submit refused:"; cat "$WORK/$scen.$mname.submit.$i"; } >"$WORK/$scen.$mname.job.$i"
+            echo "SELECT '@@@ -';"
+        fi >>"$WORK/jobs.$i.sql"
     done
-    compare_pair "$scen" "$mname" submit "$WORK/$scen.$mname.job.0" \
-        "$WORK/$scen.$mname.job.1" "$kind"
 done
 # the ledger rows of each scenario's jobs (jobs run concurrently: compared as a sorted set)
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ <<<"$sline"
     scen=$(trim "$scen")
     for i in 0 1; do
-        for r in "$AROLE" "$ZROLE"; do
-            psql -X -At -d "${DBS[$i]}" -c "SET ROLE $r" \
-                -c "SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
-                           kind, rho, accounted
-                      FROM dpobj.ledger WHERE id > ${JOB_BEFORE[$i]} AND relation = 'public.t_$scen'
-                     ORDER BY 1, 2, 3, 4, 5, 6, 7"
-        done >"$WORK/$scen.ledger.$i" 2>&1
+        {
+            printf "SELECT '@@@ %s';" "$WORK/$scen.ledger.$i"
+            for r in "$AROLE" "$ZROLE"; do
+                printf " SET ROLE %s; SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL, kind, rho, accounted FROM dpobj.ledger WHERE id > %s AND relation = 'public.t_%s' ORDER BY 1, 2, 3, 4, 5, 6, 7;" \
+                    "$r" "${JOB_BEFORE[$i]}" "$scen"
+            done
+            echo
+        } >>"$WORK/jobs.$i.sql"
     done
+done
+for i in 0 1; do
+    batch "${DBS[$i]}" "$WORK/jobs.$i.sql" &
+done
+wait
+
+compare_runs submit job
+phase "job results"
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
     diff -u "$WORK/$scen.ledger.0" "$WORK/$scen.ledger.1" >"$WORK/diff"
     result "$scen/*/submit: the jobs' ledger rows are identical" "$scen" "*" submit ledger $? "$WORK/diff"
 done
 
+phase "job ledgers"
 if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
     echo "# run files in $WORK; databases ${DBS[*]} kept"
 else
