@@ -410,16 +410,26 @@ read_run() {
             OBS+=$line$'\n'
         fi
     done <"$1"
+    # a run that lost its server would read the same on both sides: never "identical"
+    case $OBS in
+        *"server closed the connection"* | *"no connection to the server"* | \
+        *"terminating connection"* | *"connection to server"*"failed"*)
+            OBS+="LOST CONNECTION"$'\n' LOST=1 ;;
+    esac
 }
 
 # compare SCEN MECHNAME PATH FILE_A FILE_B OUTPUT_KIND
 compare_pair() {
     local scen="$1" mname="$2" path="$3" fa="$4" fb="$5" kind="$6" diff="$WORK/diff" st=0
     local obs_a zero_a
+    LOST=0
     read_run "$fa"
     obs_a=$OBS zero_a=$ALLZERO
     read_run "$fb"
-    if [[ $obs_a != "$OBS" ]]; then
+    if [[ $LOST == 1 ]]; then
+        st=1
+        printf 'a run lost its connection to the server: %s\n' "$fa $fb" >"$diff"
+    elif [[ $obs_a != "$OBS" ]]; then
         st=1
         diff -u <(observables "$fa" 2>/dev/null) <(observables "$fb" 2>/dev/null) >"$diff"
         [[ -r $fa && -r $fb ]] || printf 'missing: %s\n' "$fa $fb" >>"$diff"
