@@ -1,7 +1,8 @@
 -- bench/units/cost.sql — the time of one train() run on 1M rows with and without a privacy
 -- unit (run by run.sh after cost_setup.sql).  As bu_analyst: logistic regression, method
 -- output, epsilon = 1 (a run whose time is the scan's: the state holds 6 250 distinct
--- pairs), on bu.cost_row (no unit) and bu.cost_unit (k = 10), alternating, :reps runs each
+-- pairs), on bu.cost_row (no unit), bu.cost_unit, bu.cost_u10k and bu.cost_u1m (k = 10;
+-- 100k, 10k and 1M units), in turn, :reps runs each
 -- after one warm-up each, at work_mem = :work_mem; wall time of the statement.  Then, as
 -- the superuser, the plan of the bounding query (the two scans train() builds) with its
 -- row counts, from EXPLAIN ANALYZE.
@@ -19,7 +20,7 @@ DECLARE
     tbl text;
 BEGIN
     FOR rep IN 0 .. current_setting('bu.reps')::int LOOP
-        FOREACH tbl IN ARRAY ARRAY['bu.cost_row', 'bu.cost_unit'] LOOP
+        FOREACH tbl IN ARRAY ARRAY['bu.cost_row', 'bu.cost_unit', 'bu.cost_u10k', 'bu.cost_u1m'] LOOP
             t0 := clock_timestamp();
             SELECT * INTO m FROM dpobj.train(tbl, 'output', ARRAY['f1', 'f2', 'f3', 'f4', 'f5'], 'y',
                                              1, 1e-9, '{"R": 2.3}');
