@@ -1,23 +1,12 @@
 -- Every bad input to dp_halfspace gets a clear error with its own SQLSTATE
 -- and a hint, never a crash, and never a row value in the message.
--- err() runs a statement and reports SQLSTATE, message and hint.
-CREATE FUNCTION pg_temp.err(q text)
-RETURNS TABLE (sqlstate text, message text, hint text)
-LANGUAGE plpgsql AS $$
-DECLARE s text; m text; h text;
-BEGIN
-    EXECUTE q;
-    RETURN QUERY SELECT 'ok'::text, NULL::text, NULL::text;
-EXCEPTION WHEN OTHERS THEN
-    GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
-    RETURN QUERY SELECT s, m, h;
-END $$;
+-- regress.err() (setup.sql) runs a statement and reports SQLSTATE, message and hint.
 
 -- rows with distinctive values: none of them may appear in a message
 CREATE TABLE rows_ok (f float8[], y boolean);
 INSERT INTO rows_ok VALUES ('{0.123456, 0.5}', true), ('{-0.654321, 0.25}', false);
 
-SELECT (pg_temp.err(q)).* FROM (VALUES
+SELECT (regress.err(q)).* FROM (VALUES
   -- NULLs
   ($$SELECT dpobj.dp_halfspace(f, y, 1, 1e-6) FROM (VALUES (NULL::float8[], true)) v(f, y)$$),
   ($$SELECT dpobj.dp_halfspace(f, y, 1, 1e-6) FROM (VALUES ('{0.25, NULL}'::float8[], true)) v(f, y)$$),
