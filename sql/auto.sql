@@ -9,7 +9,7 @@ SELECT g AS id,
        g % 50 AS person
   FROM generate_series(1, 2000) g;
 CREATE VIEW regress_auto.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_auto.pts;
--- an error's SQLSTATE, message and hint
+-- errors are shown by regress.err() (setup.sql): SQLSTATE, message and hint
 GRANT USAGE ON SCHEMA regress_auto TO PUBLIC;
 \pset format unaligned
 
