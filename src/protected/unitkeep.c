@@ -83,6 +83,9 @@ static inline bool unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b);
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
+/* the hint of every refusal of these internal functions */
+#define UNIT_INTERNAL_HINT "It is a part of dpobj.train()'s query on a table with a privacy unit."
+
 /* integer keys counted together (unit_count_batch) */
 #define UNIT_BATCH 32
 #if defined(__GNUC__) || defined(__clang__)
@@ -101,7 +104,7 @@ typedef struct UnitCounts
 	uint16		k;				/* the rows each unit keeps */
 	int			nbatch;			/* integer keys not counted yet */
 	Datum		batch[UNIT_BATCH];
-	uint64		handle;			/* random: ties unit_keep() to this table */
+	uint64		handle;			/* random: ties unit_keep() to these counts */
 	pg_prng_state rng;
 	MemoryContextCallback reset;
 } UnitCounts;
@@ -133,16 +136,6 @@ unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b)
 	if (ops->integer)
 		return DatumGetInt64(a) == DatumGetInt64(b);
 	return DatumGetBool(FunctionCall2Coll((FmgrInfo *) &ops->eq, ops->collation, a, b));
-}
-
-static void
-unit_strong_random(void *buf, size_t len)
-{
-	if (!pg_strong_random(buf, len))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not generate a random number"),
-				 errhint("The server's random source failed; try again.")));
 }
 
 /* the context holding the counts is gone: nothing published any more */
@@ -266,7 +259,7 @@ dpobj_unit_counts_sfunc(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("dpobj.unit_counts() can only be called as an aggregate"),
-				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+				 errhint(UNIT_INTERNAL_HINT)));
 	uc = PG_ARGISNULL(0) ? unit_counts_create(fcinfo, aggcxt) : (UnitCounts *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(uc);
@@ -297,12 +290,12 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	uc = (UnitCounts *) PG_GETARG_POINTER(0);
 	unit_count_batch(uc);
-	unit_strong_random(&uc->handle, sizeof(uc->handle));
 	if (!pg_prng_strong_seed(&uc->rng))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not generate a random number"),
 				 errhint("The server's random source failed; try again.")));
+	uc->handle = pg_prng_uint64(&uc->rng);
 	unit_counts_current = uc;
 	PG_RETURN_INT64((int64) uc->handle);
 }
@@ -341,12 +334,12 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dpobj.unit_keep() needs the handle of dpobj.unit_counts() over the same rows in the same query"),
-				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+				 errhint(UNIT_INTERNAL_HINT)));
 	e = unitmap_lookup(uc->map, unit_arg(&uc->ops, fcinfo, 0));
 	if (e == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dpobj.unit_keep() was called on a row dpobj.unit_counts() did not count"),
-				 errhint("It is a part of dpobj.train()'s query on a table with a privacy unit.")));
+				 errhint(UNIT_INTERNAL_HINT)));
 	PG_RETURN_BOOL(unit_keep_row(uc, e));
 }
