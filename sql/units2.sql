@@ -48,10 +48,12 @@ CREATE TEMP TABLE ubc (c char(3));
 INSERT INTO ubc VALUES ('a'), ('a '), ('a  '), ('b'), ('b');
 SELECT count(*) AS rows FROM (SELECT dpobj.unit_counts(c, 1::bigint) AS h FROM ubc) c
  CROSS JOIN LATERAL (SELECT 1 FROM ubc WHERE dpobj.unit_keep(ubc.c, c.h) OFFSET 0) r;
--- refusals: k out of range, no counts in this query, a unit the counts lack
+-- refusals: k out of range, a unit type without hashing, no counts in this query, a
+-- unit the counts lack
 \set VERBOSITY sqlstate
 SELECT dpobj.unit_counts(u, 0::bigint) FROM ub;
 SELECT dpobj.unit_counts(u, 10001::bigint) FROM ub;
+SELECT dpobj.unit_counts(point(id, id), 2::bigint) FROM ub;
 SELECT dpobj.unit_keep(1, 12345);
 SELECT dpobj.unit_keep(u, (SELECT dpobj.unit_counts(u, 2::bigint) FROM ub WHERE u < 3)) FROM ub WHERE u = 7;
 SELECT dpobj.unit_keep('x'::text, (SELECT dpobj.unit_counts(u, 2::bigint) FROM ub));
