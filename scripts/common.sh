@@ -49,9 +49,10 @@ export PG_CONFIG
 export PATH="${PG_BINDIR}:${PATH}"
 
 DPOBJ_PACKAGES=(
-    build-essential make gcc
+    make gcc
     postgresql-15 postgresql-server-dev-15
     libglpk-dev libgsl-dev
+    libkrb5-dev                  # gssapi/gssapi.h, included by the server's libpq/libpq-be.h
     postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
     postgresql-15-cron                                           # scheduled jobs (tests/jobs)
     python3                                                      # tests/docs

@@ -8,7 +8,9 @@
 # 3. starts a throwaway PostgreSQL 15 cluster on a private unix socket,
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
-# 6. runs the script suites: multi-session / server-control tests (tests/concurrency), the
+# 6. runs the script suites: the check that every header the build includes and every
+#    program the tests run comes from the declared Debian packages (tests/packages),
+#    multi-session / server-control tests (tests/concurrency), the
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
@@ -178,6 +180,8 @@ run_suite() {
     dpobj_log "$name: $ok passed, $bad failed"
 }
 
+# a fresh machine gets every header and test program from the declared packages
+run_suite packages "$REPO/tests/packages/run.sh"
 # budget race, crash between debit and release, dump/restore
 run_suite concurrency "$REPO/tests/concurrency/run.sh"
 # jobs: restart, progress, pg_cron (starts its own pg_cron cluster)
