@@ -11,7 +11,7 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
   4. src/core/ includes no PostgreSQL header, directly or through another header;
   5. no include circle between modules (x.c with x.h) and no call circle between files.
 """
-import glob, os, re, subprocess, sys
+import functools, glob, os, re, subprocess, sys
 
 PASS, FAIL = 0, 0
 
@@ -26,8 +26,34 @@ def check(desc, ok, detail=""):
         print("not ok - " + desc + (": " + detail if detail else ""))
 
 
+@functools.lru_cache(maxsize=None)
+def in_git():
+    """a git work tree (a release tarball or an exported tree has none)"""
+    return subprocess.run(["git", "rev-parse", "--is-inside-work-tree"],
+                          capture_output=True).returncode == 0
+
+
+def gitignore_match(path):
+    """path matches a pattern of .gitignore (the check for a tree without git)"""
+    import fnmatch
+    parts = path.split("/")
+    for pat in open(".gitignore", encoding="utf-8").read().split():
+        pat = pat.rstrip("/")
+        if "/" in pat:
+            if fnmatch.fnmatch(path, pat) or path.startswith(pat + "/"):
+                return True
+        elif any(fnmatch.fnmatch(part, pat) for part in parts):
+            return True
+    return False
+
+
 def tracked():
-    return subprocess.check_output(["git", "ls-files"], text=True).split()
+    """the repository's files: git's list, or (no git) every file .gitignore keeps"""
+    if in_git():
+        return subprocess.check_output(["git", "ls-files"], text=True).split()
+    return sorted(os.path.relpath(os.path.join(d, f))
+                  for d, dirs, fs in os.walk(".") if not d.startswith("./.git")
+                  for f in fs if not gitignore_match(os.path.relpath(os.path.join(d, f))))
 
 
 def doc_paths():
@@ -42,6 +68,8 @@ def doc_paths():
 
 def ignored(path):
     """a path git ignores: an output a benchmark writes, a binary it builds"""
+    if not in_git():
+        return gitignore_match(path)
     return any(subprocess.run(["git", "check-ignore", "-q", p]).returncode == 0
                for p in (path, path + "/"))
 

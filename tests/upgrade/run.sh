@@ -15,7 +15,10 @@
 #       (tests/upgrade/catalog.sql) — is identical to a fresh CREATE EXTENSION, and to
 #       CREATE EXTENSION ... VERSION '<release>' followed by the update in an empty database.
 #
-# It needs the repository's git history (the release commit) and a PostgreSQL 15
+# Each release is built from its source as released, tests/upgrade/releases/dpobj-<v>.tar.gz
+# (the release commit's Makefile, dpobj.control, sql/, src/ and the docs/REFERENCE.md its
+# help text is made from), so a shallow clone or a tarball runs it too; where the clone has
+# the release commit, the fixture is first checked against it.  It needs a PostgreSQL 15
 # installation laid out as Debian's (PG_BINDIR, exported by scripts/common.sh), which it
 # copies into a private directory, so that the 0.1.0 binaries never replace the ones
 # under test elsewhere.  It starts its own cluster on a private socket.
@@ -70,15 +73,21 @@ new_installation() {
         bail "the copied installation does not relocate ($("$INST_CONFIG" --pkglibdir))"
 }
 
-# install_release VERSION: build the release from its commit into the copy
+# install_release VERSION: build the release from its fixture into the copy
 install_release() {
-    local ver="$1" commit="${RELEASE[$1]}"
-    git -C "$REPO" cat-file -e "$commit^{commit}" 2>/dev/null ||
-        bail "the $ver release commit $commit is not in this clone's history"
-    mkdir -p "$WORK/src-$ver"
-    git -C "$REPO" archive "$commit" | tar -x -C "$WORK/src-$ver" || bail "git archive of $ver failed"
-    make -s -C "$WORK/src-$ver" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
-        make -s -C "$WORK/src-$ver" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
+    local ver="$1" commit="${RELEASE[$1]}" fixture="$REPO/tests/upgrade/releases/dpobj-$1.tar.gz"
+    local src="$WORK/src-$ver/dpobj-$ver" files
+    mkdir -p "$WORK/src-$ver" "$WORK/git-$ver"
+    tar -xzf "$fixture" -C "$WORK/src-$ver" || bail "the $ver fixture $fixture does not unpack"
+    if git -C "$REPO" cat-file -e "$commit^{commit}" 2>/dev/null; then
+        files=$(cd "$src" && find . -type f | sort | tr '\n' ' ')
+        # shellcheck disable=SC2086
+        git -C "$REPO" archive "$commit" $files | tar -x -C "$WORK/git-$ver" &&
+            diff -r "$src" "$WORK/git-$ver" >/dev/null
+        t_is "the $ver fixture is the release commit's source" "$?" "0"
+    fi
+    make -s -C "$src" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
+        make -s -C "$src" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
         { tail -20 "$WORK/build-$ver.log"; bail "building and installing $ver failed"; }
     t_is "$ver installed: its control file says $ver" \
         "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/15/extension/dpobj.control")" "$ver"
