@@ -24,7 +24,7 @@ t_is "... and nothing was installed" \
     "$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_extension WHERE extname = 'dpobj'")/$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_class WHERE relnamespace = 'dpobj'::regnamespace")" "0/0"
 # updating an old installation that sits in such a schema is refused too
 t_is "... and 0.1.0 installed there cannot be updated to 0.2.0 (42501)" \
-    "$(sqlstate "$DB" -c "CREATE EXTENSION dpobj VERSION '0.1.0'" -c "ALTER EXTENSION dpobj UPDATE")" "42501"
+    "$(with_old_install_script sqlstate "$DB" -c "CREATE EXTENSION dpobj VERSION '0.1.0'" -c "ALTER EXTENSION dpobj UPDATE")" "42501"
 t_is "... (the update rolled back: still 0.1.0)" \
     "$(t_psql -d "$DB" -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "0.1.0"
 t_psql -d "$DB" -c "DROP EXTENSION dpobj" -c "DROP SCHEMA dpobj" >/dev/null

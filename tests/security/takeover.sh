@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # tests/security/takeover.sh — dpobj's superuser-run code in a schema that another role
 # controls (docs/SECURITY.md, "Installation").
-#   A. 0.1.0 installed into a schema dpobj that a non-superuser created beforehand (its
-#      script is released and cannot refuse): every library entry point refuses (42501)
-#      and the update is refused.
+#   A. The install scripts of 0.1.0 and 0.2.0 are not installed: CREATE EXTENSION ...
+#      VERSION '0.1.0' or '0.2.0' is refused, so no installable version creates objects
+#      before checking its schema.  A database that runs 0.1.0 in a schema dpobj that a
+#      non-superuser created beforehand (set up with the released script, which cannot
+#      refuse): every library entry point refuses (42501) and the update is refused.
 #   B. a 0.2.0 install whose schema was later handed to a non-superuser (or renamed away
-#      and replaced by that role's own "dpobj"): the update to 0.3.0 is refused.
-#   C. a 0.3.0 install whose schema was handed to a role that can create schemas: it
+#      and replaced by that role's own "dpobj"): the update is refused.
+#   C. a current install whose schema was handed to a role that can create schemas: it
 #      renames the schema, plants its own "dpobj" with a trigger on every table and a
 #      twin of every function, and fires every event trigger of the extension (as itself
 #      and as a superuser).  The SECURITY DEFINER functions and event triggers are taken
@@ -40,7 +42,13 @@ cleanup_db() { t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null; }
 # ---- A. 0.1.0 in a schema dpobj that a non-superuser created -------------------------
 fresh_db || exit 1
 t_psql -d "$DB" -c "SET ROLE $MALLORY" -c "CREATE SCHEMA dpobj" >/dev/null
-t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.1.0'" >/dev/null || exit 1
+for old in 0.1.0 0.2.0; do
+    t_is "the $old install script is not installed: CREATE EXTENSION dpobj VERSION '$old' refused (22023)" \
+        "$(sqlstate "$DB" -c "CREATE EXTENSION dpobj VERSION '$old'")" "22023"
+done
+t_is "a fresh install into that schema is refused (42501)" \
+    "$(sqlstate "$DB" -c "CREATE EXTENSION dpobj")" "42501"
+with_old_install_script t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.1.0'" >/dev/null || exit 1
 ENTRY_POINTS=(
     "SELECT dpobj.protect('pts')"
     "SELECT dpobj.grant_budget('pts', '$MALLORY', 1, 0.001)"
@@ -62,9 +70,9 @@ t_is "... ALTER EXTENSION dpobj UPDATE refused (42501), still 0.1.0" \
     "$(update_result)" "42501/0.1.0"
 cleanup_db
 
-# ---- B. the update 0.2.0 -> 0.3.0 checks the extension's schema -----------------------
+# ---- B. the update from 0.2.0 checks the extension's schema -----------------------
 fresh_db || exit 1
-t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.2.0'" >/dev/null || exit 1
+with_old_install_script t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.2.0'" >/dev/null || exit 1
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj OWNER TO $MALLORY" >/dev/null
 t_is "0.2.0 whose schema a non-superuser owns: the update is refused (42501), still 0.2.0" \
     "$(update_result)" "42501/0.2.0"
@@ -80,10 +88,10 @@ t_is "... even once the renamed schema is a superuser's again (its name is not d
     "$(update_result)" "42501/0.2.0"
 t_psql -d "$DB" -c "ALTER SCHEMA dpobj RENAME TO mallory_dpobj" -c "ALTER SCHEMA dpobj_real RENAME TO dpobj" >/dev/null
 t_is "... repaired (the extension's schema is dpobj, a superuser's): the update works" \
-    "$(update_result)" "ok/0.3.0"
+    "$(update_result)" "ok/$(t_psql -d "$DB" -c "SELECT default_version FROM pg_available_extensions WHERE name = 'dpobj'")"
 cleanup_db
 
-# ---- C. 0.3.0: every SECURITY DEFINER function and event trigger ------------------------
+# ---- C. the current version: every SECURITY DEFINER function and event trigger ------------------------
 fresh_db || exit 1
 t_psql -d "$DB" -c "CREATE EXTENSION dpobj" -c "SELECT dpobj.protect('pts')" \
     -c "SELECT 1 FROM dpobj.grant_budget('pts', '$MALLORY', 1, 0.001)" >/dev/null || exit 1

@@ -241,6 +241,11 @@ upgrade_from() {
     make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
         make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
         { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
+    t_is "installing the current version removed the old install script (no old version installable)" \
+        "$(ls "$INST/share/postgresql/15/extension/" | grep -c '^dpobj--0\.[12]\.0\.sql$')" "0"
+    # ... which the check below needs back: CREATE EXTENSION ... VERSION '$ver' + update
+    cp "$WORK/src-$ver/dpobj-$ver/sql/dpobj--0.1.0.sql" "$INST/share/postgresql/15/extension/" ||
+        bail "could not put the $ver install script back"
     target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
     t_is "META.json gives the control file's default_version (release and extension)" \
         "$(grep -c "\"version\": \"$target\"" "$REPO/META.json")" "2"
