@@ -7,7 +7,8 @@ MODULE_big = dpobj
 # through the upgrade scripts.  The install scripts of 0.1.0 and 0.2.0 are not
 # installed: no installable version creates objects before checking its schema
 # (sql/dpobj--0.1.0.sql stays in the tree as released, for the tests that set up 0.1.0).
-DATA = sql/dpobj--0.3.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql
+DATA = sql/dpobj--0.3.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
+	sql/dpobj--0.3.0--0.4.0.sql
 
 # One folder per subsystem (docs/ARCHITECTURE.md): src/core is plain C without PostgreSQL
 # headers (unit-tested on its own in tests/unit); the others are the PostgreSQL glue.

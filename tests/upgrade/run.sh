@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version
-# (0.1.0 and 0.2.0).
+# (0.1.0, 0.2.0 and 0.3.0).
 #
 # The real upgrade path of a user, once per release: the release (built from its commit)
 # is installed and used — protected tables, budgets, trainings through dpobj.train() and
@@ -25,7 +25,7 @@
 #
 # Environment: PG_BINDIR (default /usr/lib/postgresql/15/bin), DPOBJ_UPGRADE_PGPORT
 # (default 55436; names the socket only), DPOBJ_TMPDIR, DPOBJ_UPGRADE_FROM (the releases
-# to start from, default "0.1.0 0.2.0").  Last line: "N passed, M failed".
+# to start from, default "0.1.0 0.2.0 0.3.0").  Last line: "N passed, M failed".
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../concurrency/lib.sh"
 
@@ -33,6 +33,7 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 declare -A RELEASE=(
     [0.1.0]=68b2a04a7c975b4a52ae9e9fb09ca4454f5c68eb     # "dpobj 0.1.0", released
     [0.2.0]=2916a8f                                      # "dpobj 0.2.0", released
+    [0.3.0]=baa6d63                                      # "Release 0.3.0"
 )
 PORT="${DPOBJ_UPGRADE_PGPORT:-55436}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -160,6 +161,22 @@ SQL
             -c "SELECT dpobj.save_model('kept', m) FROM models WHERE name = 'rspm'" >/dev/null ||
             bail "dpobj.save_model ($ver) failed"
     fi
+    if [[ "$ver" != 0.1.0 && "$ver" != 0.2.0 ]]; then
+        # privacy units and budget domains exist from 0.3.0 on: a unit-protected member of
+        # a domain, the domain's budget, one run charged to it
+        t_psql -d up >/dev/null <<'SQL' || bail "using units and a budget domain ($ver) failed"
+CREATE TABLE people AS SELECT i, i % 20 AS person, a, b, y FROM pts;
+ALTER TABLE people OWNER TO up_owner;
+REVOKE ALL ON people FROM PUBLIC;
+SET ROLE up_owner;
+SELECT dpobj.create_budget_domain('up_hospital');
+SELECT dpobj.protect('people', 'person', 2, 'up_hospital');
+SELECT dpobj.grant_domain_budget('up_hospital', 'up_other', 0.5, 0.0001);
+RESET ROLE;
+SET ROLE up_other;
+INSERT INTO models SELECT 'units', t FROM dpobj.train('people', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001) t;
+SQL
+    fi
     job=$(t_psql -d up -c "SET ROLE up_analyst" \
         -c "SELECT dpobj.submit('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)") ||
         bail "dpobj.submit ($ver) failed"
@@ -175,7 +192,7 @@ SQL
 # (the ledger rows written before the update; later runs add rows)
 LEDGER_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s|%s', id, charged_at, rolname, mechanism,
                 epsilon, delta, relation, outcome, budget_id), ';' ORDER BY id)
-              FROM dpobj.ledger WHERE id <= 5"
+              FROM dpobj.ledger WHERE id <= 6"
 BUDGET_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s', id, relid, rolid, granted_epsilon,
                 granted_delta, spent_epsilon, spent_delta), ';' ORDER BY id) FROM dpobj.budgets"
 PROT_SQL="SELECT string_agg(format('%s|%s|%s', relid, protected_by, protected_at), ';' ORDER BY relid::text)
@@ -189,6 +206,15 @@ JOB_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s', id, owner, rel, state, mo
 # the model catalog (0.2.0 on; empty for 0.1.0)
 CATALOG_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, name, ownerid, mechanism, created, epsilon, params, model), ';' ORDER BY id), '')
                FROM dpobj.models"
+# units and budget domains (0.3.0 on; empty before)
+UNIT_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s', relid, privacy_unit, unit_attnum, unit_type,
+                    max_rows_per_unit, budget_domain), ';' ORDER BY relid::text), '')
+            FROM dpobj.protected_tables WHERE privacy_unit IS NOT NULL"
+DOMAIN_SQL="SELECT coalesce((SELECT string_agg(format('%s|%s|%s', name, owner, created_at), ';' ORDER BY name)
+                               FROM dpobj.budget_domains), '') || '/' ||
+                   coalesce((SELECT string_agg(format('%s|%s|%s|%s|%s', id, budget_domain, rolid, granted_epsilon,
+                                                      spent_epsilon), ';' ORDER BY id)
+                               FROM dpobj.budgets WHERE budget_domain IS NOT NULL), '')"
 SPEND_SQL="SELECT (SELECT count(*) FROM dpobj.ledger) || '/' || (SELECT sum(spent_epsilon) FROM dpobj.budgets)"
 
 # refused_before_update VERSION: the new library over the old SQL objects charges nothing
@@ -222,19 +248,29 @@ upgrade_from() {
     install_release "$ver"
     start_cluster
     use_release "$ver"
-    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG; do
+    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG UNIT DOMAIN; do
         sql="${q}_SQL"
         if [[ $q == CATALOG && $ver == 0.1.0 ]]; then
             before[$q]=""       # no model catalog before 0.2.0
             continue
         fi
+        if [[ ( $q == UNIT || $q == DOMAIN ) && ( $ver == 0.1.0 || $ver == 0.2.0 ) ]]; then
+            before[$q]=$([[ $q == DOMAIN ]] && echo /)     # no units or domains before 0.3.0
+            continue
+        fi
         before[$q]=$(t_psql -d up -c "${!sql}") || bail "snapshot $q failed"
     done
-    t_is "the $ver ledger has the runs (3 trainings, 1 job, 1 direct run), all released" \
+    local runs=5
+    [[ $ver == 0.1.0 || $ver == 0.2.0 ]] || runs=6
+    t_is "the $ver ledger has the runs (3 trainings, 1 job, 1 direct run, from 0.3.0 a unit run), all released" \
         "$(t_psql -d up -c "SELECT count(*) || ' ' || max(id) || ' ' || string_agg(DISTINCT outcome, ',') FROM dpobj.ledger")" \
-        "5 5 released"
+        "$runs $runs released"
     if [[ "$ver" != 0.1.0 ]]; then
         t_check "the $ver model catalog holds the stored model" test -n "${before[CATALOG]}"
+    fi
+    if [[ $runs == 6 ]]; then
+        t_check "the $ver units and domain budget are there to keep" \
+            test -n "${before[UNIT]}" -a "${before[DOMAIN]}" != /
     fi
 
     # --- new binaries and scripts, then the update ---------------------------------------
@@ -263,7 +299,7 @@ upgrade_from() {
         "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$target"
 
     # (a) the data survived exactly
-    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG; do
+    for q in LEDGER BUDGET PROT MODEL PRED JOB CATALOG UNIT DOMAIN; do
         sql="${q}_SQL"
         t_is "after the update from $ver: $q unchanged" "$(t_psql -d up -c "${!sql}")" "${before[$q]}"
     done
@@ -340,7 +376,7 @@ check_catalog() {
     done
 }
 
-for ver in ${DPOBJ_UPGRADE_FROM:-0.1.0 0.2.0}; do
+for ver in ${DPOBJ_UPGRADE_FROM:-0.1.0 0.2.0 0.3.0}; do
     upgrade_from "$ver"
 done
 t_summary
