@@ -9,7 +9,9 @@
  *
  *	  dpobj.create_budget_domain(name)          any role; it owns the domain
  *	  dpobj.drop_budget_domain(name)            domain owner; no members left
- *	  dpobj.set_budget_domain(rel, name|NULL)   table owner, administering the domain
+ *	  dpobj.set_budget_domain(rel, name|NULL[, domain_owner])
+ *	                                            table owner, with the domain
+ *	                                            owner's agreement (domainjoin.h)
  *
  *	  budget.c grants and revokes domain budgets with the helpers below.
  *
@@ -43,10 +45,12 @@ extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst
 
 /*
  * Puts relid into domain (NULL: takes it out of its domain); the caller
- * must own the table (and administer the domain to join).  true if the
- * membership changed.  Opens its own SPI connection.
+ * must own the table, and to join, the domain's owner must agree
+ * (domain_join_check_agreed; named_owner: the domain owner the caller
+ * named, InvalidOid if none) and the caps hold (domain_join_check_caps).
+ * true if the membership changed.  Opens its own SPI connection.
  */
 extern bool budget_domain_set(Oid caller, Oid relid, const char *relation,
-							  const char *domain);
+							  const char *domain, Oid named_owner);
 
 #endif							/* DPOBJ_BUDGETDOMAINS_H */
