@@ -120,8 +120,10 @@ domain_join_check_agreed(Oid relid, const char *relation, const char *domain, Oi
 	if (named_owner != owner)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("budget domain \"%s\" is owned by role \"%s\", not by the role named", domain,
-						owner_name),
+				 errmsg(OidIsValid(named_owner) ?
+						"budget domain \"%s\" is owned by role \"%s\", not by the role named" :
+						"budget domain \"%s\" is owned by role \"%s\": a table of another owner joins it only naming that role",
+						domain, owner_name),
 				 errdetail("Its budgets, granted by that role and dpobj_admin, would apply to the table's rows."),
 				 errhint("See its budgets in dpobj.budgets; if you agree, join with dpobj.set_budget_domain('%s', '%s', '%s').",
 						 relation, domain, owner_name)));
