@@ -95,55 +95,6 @@ domain_datum(const char *domain)
 	return NameGetDatum(n);
 }
 
-static void
-domain_missing(const char *domain)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("budget domain \"%s\" does not exist", domain),
-			 errhint("Create it with dpobj.create_budget_domain('%s').", domain)));
-}
-
-static const char owner_sql[] =
-"SELECT owner::pg_catalog.oid FROM dpobj.budget_domains "
-" WHERE name OPERATOR(pg_catalog.=) $1 FOR KEY SHARE";
-
-Oid
-budget_domain_owner(const char *domain)
-{
-	Oid			types[1] = {NAMEOID};
-	Datum		values[1];
-	bool		isnull;
-	Oid			owner = InvalidOid;
-
-	values[0] = domain_datum(domain);
-	SPI_connect();
-	if (domain_exec(owner_sql, 1, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
-		SPI_processed == 1)
-		owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-											   1, &isnull));
-	SPI_finish();
-	if (!OidIsValid(owner))
-		domain_missing(domain);
-	return owner;
-}
-
-void
-budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char *action)
-{
-	Oid			admin = get_role_oid("dpobj_admin", true);
-
-	if (has_privs_of_role(caller, owner))
-		return;
-	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("must be the owner of budget domain \"%s\" or a member of dpobj_admin to %s",
-					domain, action),
-			 errhint("Only the domain's owner (the role that created it) or a member of dpobj_admin can do this.")));
-}
-
 /* does caller own every member table (false for an empty domain)? */
 static const char owns_all_sql[] =
 "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 "

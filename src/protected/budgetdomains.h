@@ -22,19 +22,7 @@
 
 #include "postgres.h"
 
-/*
- * The owner of budget domain `domain`, its catalog row locked FOR KEY
- * SHARE (a concurrent drop waits); an error (42704) when there is none.
- * Opens its own SPI connection.
- */
-extern Oid	budget_domain_owner(const char *domain);
-
-/*
- * Refuses (42501) unless caller has the privileges of the domain's owner
- * or is a member of dpobj_admin; action completes "must ... to".
- */
-extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
-									  const char *action);
+#include "domainowner.h"
 
 /*
  * A grant by caller to analyst on the domain is a capped self-grant:

@@ -22,8 +22,8 @@
  */
 #include "postgres.h"
 
-#include "budgetdomains.h"
 #include "domainjoin.h"
+#include "domainowner.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"

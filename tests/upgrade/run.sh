@@ -309,7 +309,7 @@ upgrade_from() {
         # a member whose owner did not own the domain leaves it, with a warning; the
         # domain and the ledger stay
         t_is "the update takes a member whose owner did not own the domain out of it, warning" \
-            "$(grep -c 'WARNING:  dpobj: table squatted left budget domain "up_squatted" of role up_other' "$WORK/update.err")/$(t_psql -d up -c "SELECT coalesce(budget_domain, '-') FROM dpobj.protected_tables WHERE relid = 'squatted'::regclass")/$(t_psql -d up -c "SELECT owner FROM dpobj.budget_domains WHERE name = 'up_squatted'")" \
+            "$(grep -c 'WARNING:  dpobj: table .*squatted left budget domain "up_squatted" of role up_other' "$WORK/update.err")/$(t_psql -d up -c "SELECT coalesce(budget_domain, '-') FROM dpobj.protected_tables WHERE relid = 'squatted'::regclass")/$(t_psql -d up -c "SELECT owner FROM dpobj.budget_domains WHERE name = 'up_squatted'")" \
             "1/-/up_other"
         t_is "... a member whose owner is the domain's stays (and its unit identity is recorded)" \
             "$(t_psql -d up -c "SELECT budget_domain || '/' || unit_typmod || '/' || unit_collation FROM dpobj.protected_tables WHERE relid = 'people'::regclass")" \
