@@ -83,6 +83,9 @@ static const char allowed_sql[] =
 " WHERE budget_domain OPERATOR(pg_catalog.=) $1 AND relid OPERATOR(pg_catalog.=) $2 "
 "   AND table_owner OPERATOR(pg_catalog.=) $3 FOR KEY SHARE";
 
+static void join_check_owners(Oid relid, const char *relation, const char *domain,
+							  Oid named_owner);
+
 static bool
 join_allowed(const char *domain, Oid relid, Oid table_owner)
 {
@@ -100,8 +103,30 @@ join_allowed(const char *domain, Oid relid, Oid table_owner)
 	return found;
 }
 
+/*
+ * The domain's row FOR UPDATE, first in a join: a grant on the domain
+ * holds it FOR KEY SHARE (budget_domain_owner) from before it computes
+ * whether the granter owns every member until it commits, so a join and a
+ * grant are serialised and each sees the other (READ COMMITTED: the later
+ * statements take new snapshots); two joins queue instead of deadlocking.
+ */
+static const char lock_sql[] =
+"SELECT 1 FROM dpobj.budget_domains WHERE name OPERATOR(pg_catalog.=) $1 FOR UPDATE";
+
 void
 domain_join_check_agreed(Oid relid, const char *relation, const char *domain, Oid named_owner)
+{
+	Oid			type = NAMEOID;
+	Datum		value = join_name_datum(domain);
+
+	SPI_connect();
+	join_exec(lock_sql, 1, &type, &value, "dpobj.set_budget_domain");
+	SPI_finish();
+	join_check_owners(relid, relation, domain, named_owner);
+}
+
+static void
+join_check_owners(Oid relid, const char *relation, const char *domain, Oid named_owner)
 {
 	Oid			owner = budget_domain_owner(domain);
 	Oid			table_owner = join_table_owner(relid);
