@@ -126,6 +126,17 @@ t_is "the allowance was for public.hosp only: public.hosp2's owner is still refu
     "$(as "$ADMINOWNER" -c "SELECT dpobj.set_budget_domain('public.hosp2', 'hospital', '$SQUATTER')")" "42501"
 t_is "the owner leaves again (its own decision alone)" \
     "$(as "$OWNER" -c "SELECT dpobj.set_budget_domain('public.hosp', NULL)")" "ok"
+# a self-grant racing a join: the join holds the domain's row until it commits, the grant
+# waits for it and then sees a member it does not own
+( t_psql -d "$DB" -U "$OWNER" -c "BEGIN" \
+    -c "SELECT dpobj.set_budget_domain('public.hosp', 'hospital', '$SQUATTER')" \
+    -c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null ) &
+sleep 0.8
+RACE=$(as "$SQUATTER" -c "SELECT 1 FROM dpobj.grant_domain_budget('hospital', '$SQUATTER', 5, 0)")
+wait
+t_is "a self-grant above the cap racing a join waits for it and is then refused (42501)" "$RACE" "42501"
+t_is "... the join went through; the owner leaves again" \
+    "$(t_psql -d "$DB" -U "$OWNER" -c "SELECT dpobj.set_budget_domain('public.hosp', NULL)")" "t"
 
 # ---- the enumeration answer: protected or not is public, nothing else is ------------
 t_is "a role with no budget: runs_left answers 0 on a protected table, DP005 on an unprotected one" \
