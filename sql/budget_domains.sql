@@ -34,8 +34,9 @@ SELECT 1 FROM dpobj.grant_budget('regress_bd.other', 'regress_bd_alice', 1, 0.00
 
 -- ---- create -------------------------------------------------------------
 SELECT dpobj.create_budget_domain('regress_bd_customers');
--- again: nothing to create
-SELECT dpobj.create_budget_domain('regress_bd_customers');
+-- again: an error, as for every role (a name is its owner's; the data owner
+-- that meant to create it learns that another role owns it)
+SELECT * FROM regress.err($$SELECT dpobj.create_budget_domain('regress_bd_customers')$$);
 SELECT * FROM regress.err($$SELECT dpobj.create_budget_domain(NULL)$$);
 SELECT * FROM regress.err($$SELECT dpobj.create_budget_domain('')$$);
 -- the names and owners are public
@@ -74,7 +75,8 @@ SET ROLE regress_bd_admin;
 SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.orders', NULL)$$);
 SELECT * FROM regress.err($$SELECT dpobj.protect('regress_bd.other', 'cust', 1, 'regress_bd_customers')$$);
 RESET ROLE;
--- a table owner joins only a domain it administers
+-- a table owner joins another role's domain only with that role's
+-- allowance (section "agreement" below)
 SET ROLE regress_bd_owner2;
 CREATE TABLE regress_bd.third (cust int, a float8, b float8, y boolean);
 SELECT dpobj.protect('regress_bd.third', 'cust', 1);
@@ -214,6 +216,85 @@ RESET ROLE;
 SET ROLE regress_bd_owner2;
 SELECT dpobj.unprotect('regress_bd.third');
 RESET ROLE;
+
+-- ---- agreement: a table of another owner joins ------------------------------------
+SET dpobj.max_self_grant_epsilon = 1;
+SET ROLE regress_bd_owner;
+SELECT dpobj.create_budget_domain('regress_bd_agreed');
+CREATE TABLE regress_bd.first (cust int, a float8, b float8, y boolean);
+SELECT dpobj.protect('regress_bd.first', 'cust', 1, 'regress_bd_agreed');
+-- it owns every member: its grant to itself is not capped
+SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_agreed', 'regress_bd_owner', 5, 0);
+SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_agreed', 'regress_bd_alice', 2, 0);
+RESET ROLE;
+SET ROLE regress_bd_owner2;
+CREATE TABLE regress_bd.fourth (cust int, a float8, b float8, y boolean);
+SELECT dpobj.protect('regress_bd.fourth', 'cust', 1);
+-- not allowed yet: refused, and nothing of the domain is visible to it
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_owner')$$);
+SELECT count(*) AS visible_budgets FROM dpobj.budgets WHERE budget_domain = 'regress_bd_agreed';
+-- only the domain's owner or dpobj_admin allows
+SELECT * FROM regress.err($$SELECT dpobj.allow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth')$$);
+RESET ROLE;
+SET ROLE regress_bd_owner;
+SELECT dpobj.allow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth');
+SELECT dpobj.allow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth');
+SELECT * FROM regress.err($$SELECT dpobj.allow_budget_domain_member('regress_bd_agreed', 'regress_bd.unprotected')$$);
+SELECT * FROM regress.err($$SELECT dpobj.allow_budget_domain_member('regress_bd_nope', 'regress_bd.fourth')$$);
+SELECT * FROM regress.err($$SELECT dpobj.allow_budget_domain_member(NULL, 'regress_bd.fourth')$$);
+RESET ROLE;
+SET ROLE regress_bd_owner2;
+-- before joining, the table's owner sees the allowance and who holds
+-- budgets on the domain
+SELECT budget_domain, relid, table_owner, allowed_by FROM dpobj.budget_domain_allowed;
+SELECT rolid, granted_epsilon FROM dpobj.budgets WHERE budget_domain = 'regress_bd_agreed' ORDER BY rolid::text;
+-- joining needs the domain's owner named: the two-argument form, protect()
+-- and another name are refused
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed')$$);
+SELECT * FROM regress.err($$SELECT dpobj.protect('regress_bd.fourth', 'cust', 1, 'regress_bd_agreed')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_alice')$$);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', NULL)$$);
+-- the domain owner's self-grant above the cap was uncapped only because it
+-- owned every member: the join is refused while it stands
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_owner')$$);
+RESET ROLE;
+SET ROLE regress_bd_owner;
+SELECT granted_epsilon FROM dpobj.revoke_domain_budget('regress_bd_agreed', 'regress_bd_owner');
+RESET ROLE;
+SET ROLE regress_bd_owner2;
+SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_owner');
+SELECT relid, budget_domain FROM dpobj.protected_tables WHERE relid = 'regress_bd.fourth'::regclass;
+RESET ROLE;
+SET ROLE regress_bd_owner;
+-- now it does not own every member: its grants to itself are capped
+SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_agreed', 'regress_bd_owner', 5, 0)$$);
+SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_agreed', 'regress_bd_owner', 0.5, 0);
+-- withdrawing the allowance keeps the member; it stops a later join
+SELECT dpobj.disallow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth');
+SELECT dpobj.disallow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth');
+RESET ROLE;
+SET ROLE regress_bd_owner2;
+SELECT dpobj.set_budget_domain('regress_bd.fourth', NULL);
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_owner')$$);
+RESET ROLE;
+-- an allowance holds for the table's owner of that time only
+SET ROLE regress_bd_owner;
+SELECT dpobj.allow_budget_domain_member('regress_bd_agreed', 'regress_bd.fourth');
+RESET ROLE;
+ALTER TABLE regress_bd.fourth OWNER TO regress_bd_bob;
+SET ROLE regress_bd_bob;
+SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.fourth', 'regress_bd_agreed', 'regress_bd_owner')$$);
+SELECT dpobj.unprotect('regress_bd.fourth');
+RESET ROLE;
+-- the allowance went with the protection
+SELECT count(*) AS allowances FROM dpobj.budget_domain_allowed;
+SET ROLE regress_bd_owner;
+SELECT dpobj.unprotect('regress_bd.first');
+SELECT dpobj.drop_budget_domain('regress_bd_agreed');
+DROP TABLE regress_bd.first;
+RESET ROLE;
+DROP TABLE regress_bd.fourth;
+RESET dpobj.max_self_grant_epsilon;
 
 DROP SCHEMA regress_bd CASCADE;
 REVOKE dpobj_admin FROM regress_bd_admin;

@@ -45,3 +45,165 @@ BEGIN
 END
 $$;
 
+
+--------------------------------------------------------------------------
+-- Budget domains that no one can take over, and the privacy unit's
+-- identity (docs/SECURITY.md "Budget domains", "Privacy unit identity").
+--
+-- A domain's name is its owner's: creating a name that exists is an error
+-- (src/protected/budgetdomains.c).  A table joins a domain only when both
+-- owners agree: the table's owner is the domain's owner (or a member of
+-- it, superusers not implied), or the domain's owner (or a dpobj_admin
+-- member) allowed that table, owned by that role, and the table's owner
+-- joins naming the domain's owner (set_budget_domain's third argument).
+-- Before joining, that table's owner sees the domain's budgets (RLS of
+-- dpobj.budgets).  A join is refused while a budget on the domain exceeds
+-- the self-grant caps and could have been granted uncapped only because
+-- its holder owned every member.
+--------------------------------------------------------------------------
+CREATE TABLE dpobj.budget_domain_allowed (
+    budget_domain name NOT NULL REFERENCES dpobj.budget_domains (name) ON DELETE CASCADE,
+    relid regclass NOT NULL REFERENCES dpobj.protected_tables (relid) ON DELETE CASCADE,
+    table_owner regrole NOT NULL,
+    allowed_by regrole NOT NULL,
+    allowed_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    PRIMARY KEY (budget_domain, relid)
+);
+COMMENT ON TABLE dpobj.budget_domain_allowed IS
+    'Tables a budget domain''s owner (or dpobj_admin) allowed to join it (dpobj.allow_budget_domain_member), each while owned by table_owner';
+SELECT pg_catalog.pg_extension_config_dump('dpobj.budget_domain_allowed', '');
+REVOKE ALL ON dpobj.budget_domain_allowed FROM PUBLIC;
+GRANT SELECT ON dpobj.budget_domain_allowed TO PUBLIC;
+ALTER TABLE dpobj.budget_domain_allowed ENABLE ROW LEVEL SECURITY;
+CREATE POLICY budget_domain_allowed_visible ON dpobj.budget_domain_allowed FOR SELECT
+    USING (dpobj.can_administer_domain(budget_domain)
+           OR pg_catalog.pg_has_role(CURRENT_USER, table_owner::pg_catalog.oid, 'USAGE'));
+
+-- true if the current role owns a table the domain's owner allowed into it
+CREATE FUNCTION dpobj.may_join_domain(budget_domain name)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (SELECT 1 FROM dpobj.budget_domain_allowed a
+                     JOIN pg_catalog.pg_class c ON c.oid = a.relid::pg_catalog.oid
+                    WHERE a.budget_domain = may_join_domain.budget_domain
+                      AND c.relowner = a.table_owner::pg_catalog.oid
+                      AND pg_catalog.pg_has_role(current_user, c.relowner, 'USAGE'))
+$$;
+COMMENT ON FUNCTION dpobj.may_join_domain(name) IS
+    'true if the current role owns a table that the budget domain''s owner allowed to join it (it may then see the domain''s budgets)';
+
+-- the owner of an allowed table sees who holds budgets on the domain
+-- before joining it
+ALTER POLICY budgets_visible ON dpobj.budgets
+    USING (rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+               (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+           OR (relid IS NOT NULL AND dpobj.can_administer(relid))
+           OR (budget_domain IS NOT NULL AND dpobj.can_administer_domain(budget_domain))
+           OR (budget_domain IS NOT NULL AND dpobj.may_join_domain(budget_domain)));
+
+CREATE FUNCTION dpobj.allow_budget_domain_member(budget_domain name, rel regclass)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_allow_budget_domain_member'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.allow_budget_domain_member(name, regclass) IS
+    'Domain owner or dpobj_admin: allow a protected table (while its current owner owns it) to join the budget domain; its owner then joins with dpobj.set_budget_domain(rel, domain, domain_owner) (true if newly allowed)';
+
+CREATE FUNCTION dpobj.disallow_budget_domain_member(budget_domain name, rel regclass)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_disallow_budget_domain_member'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.disallow_budget_domain_member(name, regclass) IS
+    'Domain owner or dpobj_admin: withdraw an allowance that was not used yet; a member stays until its owner takes it out (true if one was withdrawn)';
+
+CREATE FUNCTION dpobj.set_budget_domain(rel regclass, budget_domain name, domain_owner regrole)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_set_budget_domain_owned'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.set_budget_domain(regclass, name, regrole) IS
+    'Table owner: put the table into a budget domain that domain_owner owns and allowed it into (dpobj.allow_budget_domain_member) (true if its membership changed)';
+COMMENT ON FUNCTION dpobj.set_budget_domain(regclass, name) IS
+    'Table owner: put a table with a privacy unit into a budget domain its owner also owns (or is a member of), or take it out (NULL) (true if its membership changed)';
+COMMENT ON FUNCTION dpobj.create_budget_domain(name) IS
+    'Create a budget domain owned by the current role; an error if the name exists (true)';
+
+-- the unit column's identity: its type (a domain over a base type is its
+-- own type), typmod, collation and that collation's version (the recorded
+-- pg_collation/pg_database version and the library's actual one), checked
+-- before every run (src/protected/units.c)
+CREATE FUNCTION dpobj.unit_collation_version(coll oid)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN coll = 0 THEN NULL
+                WHEN coll = 100 THEN
+                  (SELECT COALESCE(d.datcollversion, '') || '/'
+                          || COALESCE(pg_catalog.pg_database_collation_actual_version(d.oid), '')
+                     FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())
+                ELSE
+                  (SELECT COALESCE(c.collversion, '') || '/'
+                          || COALESCE(pg_catalog.pg_collation_actual_version(c.oid), '')
+                     FROM pg_catalog.pg_collation c WHERE c.oid = coll) END
+$$;
+REVOKE ALL ON FUNCTION dpobj.unit_collation_version(oid) FROM PUBLIC;
+COMMENT ON FUNCTION dpobj.unit_collation_version(oid) IS
+    'Internal: a collation''s recorded and actual versions ("recorded/actual"), as protect() records them for a privacy unit column';
+
+ALTER TABLE dpobj.protected_tables
+    ADD COLUMN unit_typmod integer,
+    ADD COLUMN unit_collation oid,
+    ADD COLUMN unit_collversion text;
+COMMENT ON COLUMN dpobj.protected_tables.unit_typmod IS
+    'The privacy unit column''s type modifier at dpobj.protect()';
+COMMENT ON COLUMN dpobj.protected_tables.unit_collation IS
+    'The privacy unit column''s collation at dpobj.protect() (0: none)';
+COMMENT ON COLUMN dpobj.protected_tables.unit_collversion IS
+    'That collation''s versions at dpobj.protect(), recorded/actual (dpobj.unit_collation_version)';
+-- units protected before this version: their column as it is now
+UPDATE dpobj.protected_tables p
+   SET unit_typmod = a.atttypmod, unit_collation = a.attcollation,
+       unit_collversion = dpobj.unit_collation_version(a.attcollation)
+  FROM pg_catalog.pg_attribute a
+ WHERE p.privacy_unit IS NOT NULL
+   AND a.attrelid = p.relid::pg_catalog.oid AND a.attnum = p.unit_attnum;
+ALTER TABLE dpobj.protected_tables
+    ADD CONSTRAINT protected_tables_unit_identity_check
+        CHECK (privacy_unit IS NULL OR (unit_typmod IS NOT NULL AND unit_collation IS NOT NULL));
+
+-- Domains of 0.3.0: a table joined a domain when its owner had the
+-- privileges of the domain's owner or of dpobj_admin (superusers too),
+-- so a member may sit in a domain another role created under the name
+-- its owner meant for its own.  Such a member (its owner neither the
+-- domain's owner nor a member of that role) leaves the domain: its runs
+-- find no budget until its owner joins again with the domain owner's
+-- agreement (or grants budgets on the table); the domain's budgets and
+-- the ledger keep every charge.
+DO $$
+DECLARE
+    m record;
+BEGIN
+    FOR m IN
+        SELECT p.relid, p.budget_domain, d.owner
+          FROM dpobj.protected_tables p
+          JOIN dpobj.budget_domains d ON d.name = p.budget_domain
+          JOIN pg_catalog.pg_class c ON c.oid = p.relid::pg_catalog.oid
+         WHERE c.relowner <> d.owner::pg_catalog.oid
+           -- a member of the owner's role (superusers not implied, as
+           -- in the join's check)
+           AND NOT (pg_catalog.pg_has_role(c.relowner, d.owner::pg_catalog.oid, 'MEMBER')
+                    AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
+                              WHERE r.oid = c.relowner))
+         ORDER BY p.relid::pg_catalog.text
+    LOOP
+        UPDATE dpobj.protected_tables SET budget_domain = NULL WHERE relid = m.relid;
+        RAISE WARNING 'dpobj: table % left budget domain "%" of role %: its owner did not own the domain',
+                      m.relid, m.budget_domain, m.owner
+            USING HINT = 'The domain''s owner allows it with dpobj.allow_budget_domain_member(); the table''s owner joins again with dpobj.set_budget_domain(rel, domain, domain_owner).';
+    END LOOP;
+END
+$$;

@@ -166,14 +166,21 @@ dpobj_protect(PG_FUNCTION_ARGS)
 
 static const char protect_unit_sql[] =
 "INSERT INTO dpobj.protected_tables AS p "
-"       (relid, protected_by, privacy_unit, unit_attnum, unit_type, max_rows_per_unit) "
-"VALUES ($1, $2::pg_catalog.name, $3::pg_catalog.name, $4, $5, $6) "
+"       (relid, protected_by, privacy_unit, unit_attnum, unit_type, max_rows_per_unit, "
+"        unit_typmod, unit_collation, unit_collversion) "
+"SELECT $1, $2::pg_catalog.name, $3::pg_catalog.name, $4, $5, $6, "
+"       a.atttypmod, a.attcollation, dpobj.unit_collation_version(a.attcollation) "
+"  FROM pg_catalog.pg_attribute a "
+" WHERE a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND a.attnum OPERATOR(pg_catalog.=) $4 "
 "ON CONFLICT (relid) DO UPDATE SET privacy_unit = excluded.privacy_unit, "
 "       unit_attnum = excluded.unit_attnum, unit_type = excluded.unit_type, "
-"       max_rows_per_unit = excluded.max_rows_per_unit "
-" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit) "
+"       max_rows_per_unit = excluded.max_rows_per_unit, unit_typmod = excluded.unit_typmod, "
+"       unit_collation = excluded.unit_collation, unit_collversion = excluded.unit_collversion "
+" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit, "
+"        p.unit_typmod, p.unit_collation, p.unit_collversion) "
 "       IS DISTINCT FROM (excluded.privacy_unit, excluded.unit_attnum, "
-"                         excluded.unit_type, excluded.max_rows_per_unit) "
+"                         excluded.unit_type, excluded.max_rows_per_unit, "
+"                         excluded.unit_typmod, excluded.unit_collation, excluded.unit_collversion) "
 "RETURNING relid";
 
 Datum
@@ -226,7 +233,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	changed = (SPI_processed == 1);
 	role_switch_end(&rs);
 	SPI_finish();
-	if (domain != NULL && budget_domain_set(caller, relid, relation, domain))
+	if (domain != NULL && budget_domain_set(caller, relid, relation, domain, InvalidOid))
 		changed = true;
 
 	warn_public_select(relid, relation);

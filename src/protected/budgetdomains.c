@@ -5,8 +5,10 @@
  *
  *	  dpobj.create_budget_domain(name)          any role; it owns the domain
  *	  dpobj.drop_budget_domain(name)            domain owner / superuser
- *	  dpobj.set_budget_domain(rel, name|NULL)   table owner (joining: and
- *	                                            administering the domain)
+ *	  dpobj.set_budget_domain(rel, name|NULL[, domain_owner])
+ *	                                            table owner; joining: with the
+ *	                                            domain owner's agreement
+ *	                                            (domainjoin.c)
  *
  * A domain says that the privacy unit columns of its member tables
  * identify the same people, so one budget per role covers them all: runs
@@ -16,7 +18,9 @@
  * privacy unit joins; a member has no budgets of its own.  Joining is
  * refused while the table has budgets of its own (their spend would not
  * count against the domain's), and joining or leaving needs the table
- * owner's privileges, as unprotect() does: both change which spend counts.
+ * owner's privileges, as unprotect() does: both change which spend counts;
+ * joining also needs the domain owner's agreement and re-checks the
+ * self-grant caps of the domain's budgets (domainjoin.c).
  * Nothing here reads a protected table.
  *
  * Identity as in budget.c: SECURITY INVOKER entry points that take the
@@ -28,6 +32,7 @@
 #include "postgres.h"
 
 #include "budgetdomains.h"
+#include "domainjoin.h"
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"
@@ -42,6 +47,7 @@
 PG_FUNCTION_INFO_V1(dpobj_create_budget_domain);
 PG_FUNCTION_INFO_V1(dpobj_drop_budget_domain);
 PG_FUNCTION_INFO_V1(dpobj_set_budget_domain);
+PG_FUNCTION_INFO_V1(dpobj_set_budget_domain_owned);
 
 /* run one fixed statement as the bootstrap superuser (inside SPI) */
 static int
@@ -89,55 +95,6 @@ domain_datum(const char *domain)
 	return NameGetDatum(n);
 }
 
-static void
-domain_missing(const char *domain)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("budget domain \"%s\" does not exist", domain),
-			 errhint("Create it with dpobj.create_budget_domain('%s').", domain)));
-}
-
-static const char owner_sql[] =
-"SELECT owner::pg_catalog.oid FROM dpobj.budget_domains "
-" WHERE name OPERATOR(pg_catalog.=) $1 FOR KEY SHARE";
-
-Oid
-budget_domain_owner(const char *domain)
-{
-	Oid			types[1] = {NAMEOID};
-	Datum		values[1];
-	bool		isnull;
-	Oid			owner = InvalidOid;
-
-	values[0] = domain_datum(domain);
-	SPI_connect();
-	if (domain_exec(owner_sql, 1, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
-		SPI_processed == 1)
-		owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-											   1, &isnull));
-	SPI_finish();
-	if (!OidIsValid(owner))
-		domain_missing(domain);
-	return owner;
-}
-
-void
-budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char *action)
-{
-	Oid			admin = get_role_oid("dpobj_admin", true);
-
-	if (has_privs_of_role(caller, owner))
-		return;
-	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("must be the owner of budget domain \"%s\" or a member of dpobj_admin to %s",
-					domain, action),
-			 errhint("Only the domain's owner (the role that created it) or a member of dpobj_admin can do this.")));
-}
-
 /* does caller own every member table (false for an empty domain)? */
 static const char owns_all_sql[] =
 "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 "
@@ -182,8 +139,10 @@ static const char create_sql[] =
 /*
  * Any role may create a domain: an empty domain covers no rows, a grant on
  * it to a role its owner can act as is capped (budget_domain_self_grant),
- * and only a table's owner who also administers the domain puts a table
- * into it.
+ * and a table joins only when its owner and the domain's agree
+ * (domainjoin.c).  A name that exists is an error, never a quiet success:
+ * a data owner that meant to create it must learn that another role owns
+ * it.
  */
 Datum
 dpobj_create_budget_domain(PG_FUNCTION_ARGS)
@@ -204,9 +163,12 @@ dpobj_create_budget_domain(PG_FUNCTION_ARGS)
 	created = (SPI_processed == 1);
 	SPI_finish();
 	if (!created)
-		ereport(NOTICE,
-				(errmsg("budget domain \"%s\" already exists; nothing to create", domain)));
-	PG_RETURN_BOOL(created);
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("budget domain \"%s\" already exists", domain),
+				 errdetail("A domain belongs to the role that created it; dpobj.budget_domains names its owner."),
+				 errhint("Choose another name, or, if the owner named there is the one you mean, ask it to allow your table (dpobj.allow_budget_domain_member).")));
+	PG_RETURN_BOOL(true);
 }
 
 /* ---------------------------------------------------------------------
@@ -315,8 +277,8 @@ member_lock(Datum relid, const char *relation, bool *has_unit)
 
 /* inside SPI: the checks before relid joins domain (public: the catalog) */
 static void
-join_checks(Oid caller, Datum relid, const char *relation, const char *domain,
-			const char *current, bool has_unit)
+join_checks(Datum relid, const char *relation, const char *domain,
+			const char *current, bool has_unit, Oid named_owner)
 {
 	Oid			type = REGCLASSOID;
 
@@ -331,8 +293,7 @@ join_checks(Oid caller, Datum relid, const char *relation, const char *domain,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table %s has no privacy unit", relation),
 				 errhint("Only a table protected with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) joins a budget domain: its unit column must identify the same people as the other members'.")));
-	budget_domain_check_admin(caller, domain, budget_domain_owner(domain),
-							  "put a table into it");
+	domain_join_check_agreed(DatumGetObjectId(relid), relation, domain, named_owner);
 	if (domain_exec(own_budgets_sql, 1, &type, &relid, NULL, "dpobj.set_budget_domain") != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.set_budget_domain: lookup failed");
 	if (SPI_processed > 0)
@@ -342,10 +303,12 @@ join_checks(Oid caller, Datum relid, const char *relation, const char *domain,
 				 errdetail("Their spend would not count against the domain's budgets."),
 				 errhint("Put the table into the domain before granting budgets on it, or unprotect it (its owner; the ledger keeps every charge) and protect it again with budget_domain => '%s'.",
 						 domain)));
+	domain_join_check_caps(DatumGetObjectId(relid), relation, domain);
 }
 
 bool
-budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domain)
+budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domain,
+				  Oid named_owner)
 {
 	Oid			types[2] = {REGCLASSOID, NAMEOID};
 	Datum		values[2];
@@ -369,7 +332,7 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 		return false;
 	}
 	if (domain != NULL)
-		join_checks(caller, values[0], relation, domain, current, has_unit);
+		join_checks(values[0], relation, domain, current, has_unit, named_owner);
 	if (domain_exec(member_set_sql, 2, types, values, nulls, "dpobj.set_budget_domain") != SPI_OK_UPDATE)
 		elog(ERROR, "dpobj.set_budget_domain: update failed");
 	SPI_finish();
@@ -390,5 +353,23 @@ dpobj_set_budget_domain(PG_FUNCTION_ARGS)
 	relation = dp_lock_relation(relid, &relkind);
 	if (!PG_ARGISNULL(1))
 		domain = domain_name_arg(fcinfo, 1, "dpobj.set_budget_domain");
-	PG_RETURN_BOOL(budget_domain_set(GetUserId(), relid, relation, domain));
+	PG_RETURN_BOOL(budget_domain_set(GetUserId(), relid, relation, domain, InvalidOid));
+}
+
+/* dpobj.set_budget_domain(rel, budget_domain, domain_owner regrole): join a
+ * domain another role owns and allowed the table into */
+Datum
+dpobj_set_budget_domain_owned(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	char		relkind;
+	char	   *relation;
+	char	   *domain;
+
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, 3, "dpobj.set_budget_domain");
+	relid = PG_GETARG_OID(0);
+	relation = dp_lock_relation(relid, &relkind);
+	domain = domain_name_arg(fcinfo, 1, "dpobj.set_budget_domain");
+	PG_RETURN_BOOL(budget_domain_set(GetUserId(), relid, relation, domain, PG_GETARG_OID(2)));
 }

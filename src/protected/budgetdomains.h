@@ -9,7 +9,9 @@
  *
  *	  dpobj.create_budget_domain(name)          any role; it owns the domain
  *	  dpobj.drop_budget_domain(name)            domain owner; no members left
- *	  dpobj.set_budget_domain(rel, name|NULL)   table owner, administering the domain
+ *	  dpobj.set_budget_domain(rel, name|NULL[, domain_owner])
+ *	                                            table owner, with the domain
+ *	                                            owner's agreement (domainjoin.h)
  *
  *	  budget.c grants and revokes domain budgets with the helpers below.
  *
@@ -20,19 +22,7 @@
 
 #include "postgres.h"
 
-/*
- * The owner of budget domain `domain`, its catalog row locked FOR KEY
- * SHARE (a concurrent drop waits); an error (42704) when there is none.
- * Opens its own SPI connection.
- */
-extern Oid	budget_domain_owner(const char *domain);
-
-/*
- * Refuses (42501) unless caller has the privileges of the domain's owner
- * or is a member of dpobj_admin; action completes "must ... to".
- */
-extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
-									  const char *action);
+#include "domainowner.h"
 
 /*
  * A grant by caller to analyst on the domain is a capped self-grant:
@@ -43,10 +33,12 @@ extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst
 
 /*
  * Puts relid into domain (NULL: takes it out of its domain); the caller
- * must own the table (and administer the domain to join).  true if the
- * membership changed.  Opens its own SPI connection.
+ * must own the table, and to join, the domain's owner must agree
+ * (domain_join_check_agreed; named_owner: the domain owner the caller
+ * named, InvalidOid if none) and the caps hold (domain_join_check_caps).
+ * true if the membership changed.  Opens its own SPI connection.
  */
 extern bool budget_domain_set(Oid caller, Oid relid, const char *relation,
-							  const char *domain);
+							  const char *domain, Oid named_owner);
 
 #endif							/* DPOBJ_BUDGETDOMAINS_H */

@@ -77,14 +77,35 @@ units_check_column(Oid relid, const char *relation, const char *name,
 				 errhint("A privacy unit must be an integer, text, varchar, char or uuid column (or a domain over one).")));
 }
 
+/*
+ * The recorded unit and whether its collation's versions (recorded in
+ * pg_collation or pg_database, and the library's actual one) are those of
+ * protect(): ALTER COLLATION ... REFRESH VERSION or a new ICU/glibc that
+ * reports another version may change which values are equal.
+ */
+/* what makes two values of the unit column equal, as protect() recorded it */
+typedef struct UnitIdentity
+{
+	Oid			typid;
+	int32		typmod;
+	Oid			collation;
+	bool		same_collversion;
+} UnitIdentity;
+
 static const char unit_sql[] =
-"SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit "
+"SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit, "
+"       unit_typmod, unit_collation, "
+"       unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) "
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR SHARE";
 
-/* the recorded unit column still is that column (name, number and type) */
+/*
+ * The recorded unit column still is that column, equal values as at
+ * protect(): name, number, type (a domain over a type is its own type),
+ * typmod, collation and the collation's versions.
+ */
 static void
 units_check_unchanged(Oid relid, const char *relation, const char *name,
-					  int16 attnum, Oid typid)
+					  int16 attnum, const UnitIdentity *id)
 {
 	HeapTuple	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
 	bool		same = false;
@@ -93,8 +114,9 @@ units_check_unchanged(Oid relid, const char *relation, const char *name,
 	{
 		Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tup);
 
-		same = !att->attisdropped && att->atttypid == typid &&
-			strcmp(NameStr(att->attname), name) == 0;
+		same = !att->attisdropped && att->atttypid == id->typid &&
+			att->atttypmod == id->typmod && att->attcollation == id->collation &&
+			id->same_collversion && strcmp(NameStr(att->attname), name) == 0;
 		ReleaseSysCache(tup);
 	}
 	if (!same)
@@ -102,7 +124,7 @@ units_check_unchanged(Oid relid, const char *relation, const char *name,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the privacy unit column \"%s\" of table %s was dropped or altered after dpobj.protect()",
 						name, relation),
-				 errdetail("Nothing was charged."),
+				 errdetail("Its name, number, type, type modifier, collation or the collation's version differ from those dpobj.protect() recorded, so which rows are one unit may have changed. Nothing was charged."),
 				 errhint("The table's owner must call dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again.")));
 }
 
@@ -115,7 +137,7 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 	bool		isnull;
 	char	   *name;
 	int16		attnum;
-	Oid			typid;
+	UnitIdentity id;
 	HeapTuple	row;
 	TupleDesc	desc;
 	const char *quoted;
@@ -138,9 +160,12 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 		{
 			name = SPI_getvalue(row, desc, 1);
 			attnum = DatumGetInt16(SPI_getbinval(row, desc, 2, &isnull));
-			typid = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
+			id.typid = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
 			unit->rows_per_unit = DatumGetInt32(SPI_getbinval(row, desc, 4, &isnull));
-			units_check_unchanged(relid, relation, name, attnum, typid);
+			id.typmod = DatumGetInt32(SPI_getbinval(row, desc, 5, &isnull));
+			id.collation = DatumGetObjectId(SPI_getbinval(row, desc, 6, &isnull));
+			id.same_collversion = DatumGetBool(SPI_getbinval(row, desc, 7, &isnull));
+			units_check_unchanged(relid, relation, name, attnum, &id);
 			quoted = quote_identifier(name);
 			/* SPI_palloc: in the caller's context, past SPI_finish() */
 			unit->column = SPI_palloc(strlen(quoted) + 1);

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * domainowner.c
+ *	  A budget domain's owner (domainowner.h): the lookup that locks the
+ *	  domain's catalog row, and the check that the caller speaks for the
+ *	  domain (its owner or dpobj_admin).  Used by the grants (budget.c),
+ *	  membership (budgetdomains.c) and the join agreement (domainjoin.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "domainowner.h"
+#include "privileged.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+
+static void
+domain_missing(const char *domain)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("budget domain \"%s\" does not exist", domain),
+			 errhint("Create it with dpobj.create_budget_domain('%s').", domain)));
+}
+
+static const char owner_sql[] =
+"SELECT owner::pg_catalog.oid FROM dpobj.budget_domains "
+" WHERE name OPERATOR(pg_catalog.=) $1 FOR KEY SHARE";
+
+Oid
+budget_domain_owner(const char *domain)
+{
+	Oid			types[1] = {NAMEOID};
+	Datum		values[1];
+	bool		isnull;
+	Oid			owner = InvalidOid;
+	Name		n = palloc0(NAMEDATALEN);
+	RoleSwitch	rs;
+	int			ret;
+
+	namestrcpy(n, domain);
+	values[0] = NameGetDatum(n);
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	ret = SPI_execute_with_args(owner_sql, 1, types, values, NULL, false, 0);
+	role_switch_end(&rs);
+	if (ret < 0)
+		elog(ERROR, "budget domain: owner lookup failed: SPI result %d", ret);
+	if (ret == SPI_OK_SELECT && SPI_processed == 1)
+		owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+											   1, &isnull));
+	SPI_finish();
+	if (!OidIsValid(owner))
+		domain_missing(domain);
+	return owner;
+}
+
+void
+budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char *action)
+{
+	Oid			admin = get_role_oid("dpobj_admin", true);
+
+	if (has_privs_of_role(caller, owner))
+		return;
+	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("must be the owner of budget domain \"%s\" or a member of dpobj_admin to %s",
+					domain, action),
+			 errhint("Only the domain's owner (the role that created it) or a member of dpobj_admin can do this.")));
+}
+

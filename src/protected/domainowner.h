@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ *
+ * domainowner.h
+ *	  A budget domain's owner (domainowner.c): who it is, and whether the
+ *	  caller may act for the domain.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_DOMAINOWNER_H
+#define DPOBJ_DOMAINOWNER_H
+
+#include "postgres.h"
+
+/*
+ * The owner of budget domain `domain`, its catalog row locked FOR KEY
+ * SHARE (a concurrent drop waits); an error (42704) when there is none.
+ * Opens its own SPI connection.
+ */
+extern Oid	budget_domain_owner(const char *domain);
+
+/*
+ * Refuses (42501) unless caller has the privileges of the domain's owner
+ * or is a member of dpobj_admin; action completes "must ... to".
+ */
+extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
+									  const char *action);
+
+#endif							/* DPOBJ_DOMAINOWNER_H */
