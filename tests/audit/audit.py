@@ -2,25 +2,33 @@
 """tests/audit/audit.py — the statistics of the empirical privacy audit (tests/audit).
 
 Given samples of a scalar statistic of a mechanism's output on two neighbouring tables D
-and D', it computes a statistically valid LOWER bound on the mechanism's epsilon:
+and D', it computes a statistically valid LOWER bound of one of two kinds per row
+(audits.txt):
+
+"mu" rows (Gaussian releases; Dong, Roth, Su 2019, Nasr et al. 2023): the statistic is
+a Gaussian shift, mu = |E[s|D] - E[s|D']| / sd; gdp_lower() bounds it from below
+(a z bound on the mean difference, a chi-square bound on sd, union bound) and the row
+fails when mu_lb exceeds the claim: sqrt(2 rho) for a release calibrated to rho-zCDP
+(a Gaussian shift of mu is exactly (mu^2 / 2)-zCDP), or the largest mu that (eps,
+delta)-DP allows a Gaussian shift (gdp_mu).
+
+"eps" rows: for a test event E = {s >= t} or {s <= t},
 
     eps_lb = ln((p_lo(D) - delta) / p_hi(D'))     (and the same with D and D' swapped)
 
-for a test event E = {s >= t} or {s <= t} on one of the statistics, where p_lo and p_hi are
-one-sided exact Clopper-Pearson bounds on P[E | D] and P[E | D'].  If the mechanism is
-(eps, delta)-DP then P[E|D] <= e^eps P[E|D'] + delta, so eps_lb > eps can only happen when
-one of the two bounds fails: with the per-bound level alpha / (2 * number of eps_lb
-computed), the probability that ANY audited row is flagged while its mechanism meets its
-claim is at most alpha = 1e-7 (Bonferroni over every mechanism and both directions).
+with one-sided exact Clopper-Pearson bounds p_lo, p_hi on P[E | D] and P[E | D'].  If the
+mechanism is (eps, delta)-DP then P[E|D] <= e^eps P[E|D'] + delta.  E is chosen on the
+first half of each side's runs (the selection half) and the probabilities are estimated on
+the second half only, so choosing the best of many events introduces no selection bias.
 
-E is chosen on the first half of each side's runs (the selection half) and the
-probabilities are estimated on the second half only, so choosing the best of many events
-introduces no selection bias.  Clopper-Pearson bounds are exact: the beta quantile by
-bisection on the regularised incomplete beta function (continued fraction), no scipy.
+Each row gets ALPHA / rows (Bonferroni), so the probability that ANY row of a real build
+is flagged while every mechanism meets its claim is at most ALPHA.  With a mutant name
+(mutants.sh), the rows that name it must all be flagged instead.  Exact quantiles by
+bisection on the regularised incomplete beta and gamma functions, no scipy.
 
 Usage:
-    audit.py selftest                     unit checks of the estimator (no database)
-    audit.py report SPEC SAMPLES_DIR      the audit table and one check per audit row
+    audit.py selftest                      unit checks of the estimators (no database)
+    audit.py report SPEC SAMPLES_DIR [MUTANT]  the audit table and one check per row
 SPEC is tests/audit/audits.txt; SAMPLES_DIR holds NAME.csv ("side,r,s1,s2,...", side 0 = D,
 1 = D') and NAME.time (seconds) per row.  Every output line but the last starts with
 "ok", "not ok" or "#"; the last is "N passed, M failed".
@@ -414,6 +422,36 @@ def selftest():
     b = [[rng.gauss(0, 1) for _ in range(4000)]]
     lb = audit_direction(a, b, 1e-5, lv)[0]
     c.check("Gaussian shift of 2 sigma: the selected event gives eps_lb %.3f > 1" % lb, lb > 1.0)
+    # The Gaussian (mu-GDP) bound.  Chi-square quantiles against the closed form of two
+    # degrees of freedom, P[chi2(2) <= x] = 1 - e^(-x/2), and a z quantile.
+    worst = max(abs(chi2_quantile(q, 2) - (-2.0 * math.log1p(-q))) / (-2.0 * math.log1p(-q))
+                for q in (1e-9, 1e-4, 0.05, 0.5, 0.99))
+    c.check("chi-square quantile: df = 2 matches -2 ln(1 - q) (max relative error %.1e)"
+            % worst, worst < 1e-9)
+    c.check("z quantile: P[N(0,1) >= 1.959964] = 0.025",
+            abs(z_quantile(0.025) - 1.959964) < 1e-6)
+    # The claims: sqrt(2 rho) below what (eps, delta) allows a Gaussian shift, and the
+    # GDP conversion at its own mu gives back delta.
+    mu_z, mu_g = math.sqrt(2.0 * zcdp_rho(4.0, 1e-5)), gdp_mu(4.0, 1e-5)
+    c.check("claims at (4, 1e-5): sqrt(2 rho) = %.4f <= mu_GDP = %.4f, delta(mu_GDP) = 1e-5"
+            % (mu_z, mu_g), mu_z <= mu_g and abs(gdp_delta(mu_g, 4.0) - 1e-5) < 1e-9)
+    # Gaussian pairs with a known mu: the bound stays below mu in every trial, and flags
+    # 1.5 mu against a claim of mu at the audit's counts (4000 runs per side).
+    lv = 1e-4 / 17
+    lbs = []
+    for _ in range(60):
+        a = [rng.gauss(0.864, 1) for _ in range(4000)]
+        b = [rng.gauss(0, 1) for _ in range(4000)]
+        lbs.append(gdp_lower(a, b, lv)[0])
+    c.check("Gaussian shift mu = 0.864: mu_lb <= 0.864 in 60 trials (max %.3f)" % max(lbs),
+            max(lbs) <= 0.864)
+    lbs = []
+    for _ in range(20):
+        a = [rng.gauss(7.0 * 1.5 * 0.864, 7.0) for _ in range(4000)]
+        b = [rng.gauss(0, 7.0) for _ in range(4000)]
+        lbs.append(gdp_lower(a, b, lv)[0])
+    c.check("Gaussian shift 1.5 x 0.864 (any scale): mu_lb > 0.864 in 20 trials (min %.3f)"
+            % min(lbs), min(lbs) > 0.864)
     return c.summary()
 
 
