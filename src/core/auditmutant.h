@@ -17,8 +17,9 @@
  *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
  *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c)
  *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
- *   units      the rows per privacy unit k of the continuous mechanisms
- *              (state/glmparams.c)
+ *   units      the rows per privacy unit k: of the continuous mechanisms
+ *              (state/glmparams.c), of the exponential mechanism's epsilon / k
+ *              (dp_epsilon_per_row, calibrate.c)
  */
 #ifndef DPOBJ_AUDITMUTANT_H
 #define DPOBJ_AUDITMUTANT_H
