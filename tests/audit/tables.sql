@@ -31,3 +31,11 @@ CREATE TABLE linreg AS
   UNION ALL
   SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
     FROM generate_series(0, 1) s;
+
+-- mcmodel: a fixed one-vs-rest model for the audit of a multi-class evaluation on canary_mc
+-- (one charged run here; whichever class it predicts for x = (1), the canary moves one
+-- count from row a to row b of that column of the confusion matrix).
+CREATE TABLE mcmodel AS
+  SELECT dpobj.dp_logistic_multiclass(x, y, 4, 1e-5,
+           '{"classes":["a","b"],"R":1,"intercept":false,"loss":"huber","lambda":16,"method":"output"}') AS m
+    FROM canary_mc WHERE side = 0;
