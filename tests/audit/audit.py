@@ -29,6 +29,7 @@ bisection on the regularised incomplete beta and gamma functions, no scipy.
 Usage:
     audit.py selftest                      unit checks of the estimators (no database)
     audit.py report SPEC SAMPLES_DIR [MUTANT]  the audit table and one check per row
+    audit.py rho-matches EPS DELTA RHO     exit 0 when zcdp_rho(EPS, DELTA) is RHO
 SPEC is tests/audit/audits.txt; SAMPLES_DIR holds NAME.csv ("side,r,s1,s2,...", side 0 = D,
 1 = D') and NAME.time (seconds) per row.  Every output line but the last starts with
 "ok", "not ok" or "#"; the last is "N passed, M failed".
@@ -577,6 +578,11 @@ def report(spec_path, samples_dir, mutant=None):
 def main(argv):
     if len(argv) == 2 and argv[1] == "selftest":
         return selftest()
+    if len(argv) == 5 and argv[1] == "rho-matches":
+        # the claim's rho against the rho a mechanism reports it was calibrated to
+        ours, theirs = zcdp_rho(float(argv[2]), float(argv[3])), float(argv[4])
+        print("%.17g" % ours)
+        return 0 if abs(ours - theirs) <= 1e-12 * theirs else 1
     if len(argv) in (4, 5) and argv[1] == "report":
         return report(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     sys.stderr.write(__doc__)
