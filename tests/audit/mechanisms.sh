@@ -40,11 +40,14 @@ t_is "dpobj.seed is unset: noise from pg_strong_random()" \
     "$(t_psql -d "$DB" -c 'SHOW dpobj.seed')" "-1"
 
 # The "mu=zcdp" claims are sqrt(2 rho) with audit.py's own rho(eps, delta): it must be the
-# rho the Gaussian releases are calibrated to (params "rho"), else the claims are wrong.
-rho_lib=$(t_psql -d "$DB" -c "SELECT (dpobj.dp_noisysgd(x, y, 4, 1e-5, '{\"R\":1,\"intercept\":false,\"T\":1}')).params->>'rho' FROM canary WHERE side = 0")
-rho_py=$(python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}")
-rho_ok() { python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}" >/dev/null; }
-t_check "the mu rows' claim: audit.py's rho(4, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
+# rho the real build's Gaussian releases are calibrated to (params "rho"), else the claims
+# are wrong (a mutant build may report a mutated rho: not checked there).
+if [[ -z $MUTANT ]]; then
+    rho_lib=$(t_psql -d "$DB" -c "SELECT (dpobj.dp_noisysgd(x, y, 4, 1e-5, '{\"R\":1,\"intercept\":false,\"T\":1}')).params->>'rho' FROM canary WHERE side = 0")
+    rho_py=$(python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}")
+    rho_ok() { python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}" >/dev/null; }
+    t_check "the mu rows' claim: audit.py's rho(4, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
+fi
 
 trim() { local v="${1#"${1%%[![:space:]]*}"}"; printf '%s' "${v%"${v##*[![:space:]]}"}"; }
 ledger_count() { t_psql -d "$DB" -c 'SELECT count(*) FROM dpobj.ledger'; }
