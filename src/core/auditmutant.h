@@ -20,6 +20,7 @@
  *   units      the rows per privacy unit k: of the continuous mechanisms
  *              (state/glmparams.c), of the exponential mechanism's epsilon / k
  *              (dp_epsilon_per_row, calibrate.c)
+ *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
  */
 #ifndef DPOBJ_AUDITMUTANT_H
 #define DPOBJ_AUDITMUTANT_H
@@ -31,6 +32,7 @@
 #define DPOBJ_MUTANT_ID_expmech		5
 #define DPOBJ_MUTANT_ID_multiclass	6
 #define DPOBJ_MUTANT_ID_units		7
+#define DPOBJ_MUTANT_ID_adassp		8
 
 /* the under-calibration of every family */
 #define DPOBJ_MUTANT_FACTOR 1.5
@@ -39,7 +41,7 @@
 #define DPOBJ_MUTANT_CAT_(a, b) a##b
 #define DPOBJ_MUTANT_CAT(a, b) DPOBJ_MUTANT_CAT_(a, b)
 #define DPOBJ_MUTANT_ID DPOBJ_MUTANT_CAT(DPOBJ_MUTANT_ID_, DPOBJ_AUDIT_MUTANT)
-#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 7
+#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 8
 #error "DPOBJ_AUDIT_MUTANT names no family of src/core/auditmutant.h"
 #endif
 #define DPOBJ_MUTANT_IS(family) (DPOBJ_MUTANT_ID == DPOBJ_MUTANT_ID_##family)
