@@ -82,7 +82,7 @@ while IFS="|" read -r name _kind table run_eps run_delta _claim runs call stats 
         "$(( $(ledger_count) - before ))" "$((2 * runs))"
 done <"$DIR/audits.txt"
 
-out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES" $MUTANT)
+out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES" ${MUTANT:+"$MUTANT"})
 printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
 line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 if [[ -n $line ]]; then

@@ -43,8 +43,9 @@ sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
 [[ "$sharedir" == "$prefix/share/postgresql/15" ]] ||
     bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
 mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-cp -a "$libroot" "$INST/lib/postgresql/15" && cp -a "$sharedir" "$INST/share/postgresql/15" ||
+if ! cp -a "$libroot" "$INST/lib/postgresql/15" || ! cp -a "$sharedir" "$INST/share/postgresql/15"; then
     bail "could not copy the PostgreSQL installation"
+fi
 ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
 PGC="$BIN/pg_config"
 [[ "$("$PGC" --pkglibdir)" == "$INST/lib/postgresql/15/lib" ]] ||
@@ -54,8 +55,10 @@ PKGLIB="$INST/lib/postgresql/15/lib"
 # --- a private build of this tree ---------------------------------------------------------
 SRC="$ROOT/src"
 mkdir -p "$SRC/docs"
-cp -a "$REPO/Makefile" "$REPO/dpobj.control" "$REPO/sql" "$REPO/src" "$SRC/" &&
-    cp -a "$REPO/docs/REFERENCE.md" "$SRC/docs/" || bail "could not copy the source tree"
+if ! cp -a "$REPO/Makefile" "$REPO/dpobj.control" "$REPO/sql" "$REPO/src" "$SRC/" ||
+    ! cp -a "$REPO/docs/REFERENCE.md" "$SRC/docs/"; then
+    bail "could not copy the source tree"
+fi
 find "$SRC/src" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
 rm -rf "$SRC/.deps" "$SRC/dpobj.so"
 make_q() { make -C "$SRC" -j2 PG_CONFIG="$PGC" "$@" >"$ROOT/make.log" 2>&1; }
