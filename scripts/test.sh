@@ -15,8 +15,8 @@
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
 #    that the tree and the documents agree (tests/docs), the empirical privacy audit of
-#    every mechanism (tests/audit: lower bounds on epsilon from thousands of runs on
-#    neighbouring tables), and a
+#    every mechanism (tests/audit: lower bounds on mu or epsilon from thousands of runs on
+#    neighbouring tables, and mutant builds it must flag), and a
 #    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
 #    per machine, cached outside the repository),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
@@ -194,8 +194,9 @@ run_suite docs "$REPO/tests/docs/run.sh"
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"
 # empirical privacy audit: every mechanism run thousands of times on two neighbouring
-# tables; a statistically valid lower bound on epsilon must not exceed the claim, and runs
-# at a large epsilon checked against a small claim must be flagged
+# tables; a statistically valid lower bound (mu for Gaussian releases, epsilon otherwise)
+# must not exceed the claim, and mutant builds with one calibration 1.5 times too weak
+# must be flagged (a private installation copy and cluster, DPOBJ_AUDIT_PGPORT)
 run_suite audit "$REPO/tests/audit/run.sh"
 # Citus: partial aggregation on the workers, the mechanism once on the coordinator, the
 # protected path failing closed (a coordinator and two workers on 127.0.0.1)

@@ -42,6 +42,7 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "auditmutant.h"
 #include "calibrate.h"
 
 #define SHIFT_QUAD_LIMIT	1000
@@ -242,6 +243,9 @@ dp_shift_sigma(double eps, double delta, double c, int k)
 		else
 			lo = mid;
 	}
+#if DPOBJ_MUTANT_IS(shift)
+	hi /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 	return calib_result(DP_CALIB_OK, hi);
 }
 
@@ -271,6 +275,9 @@ dp_epsilon_per_row(double eps, int k)
 {
 	double		e;
 
+#if DPOBJ_MUTANT_IS(units)
+	k = (int) ceil(k / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+#endif
 	if (k <= 1)
 		return eps;
 	e = eps / (double) k;

@@ -9,6 +9,8 @@
  */
 #include "dpnoise.h"
 
+#include "auditmutant.h"
+
 #include <math.h>
 
 /* 64 random bits from two 32-bit words */
@@ -90,11 +92,10 @@ dpnoise_bernoulli_exp(gsl_rng *rng, uint64_t num, uint64_t den)
 	return bernoulli_exp_le1(rng, num % den, den);
 }
 
-int64_t
-dpnoise_discrete_laplace(gsl_rng *rng, uint64_t num, uint64_t den)
+/* CKS20's Lap_Z(t/s); also the discrete Gaussian's proposal */
+static int64_t
+discrete_laplace(gsl_rng *rng, uint64_t t, uint64_t s)
 {
-	uint64_t	t = num;		/* CKS20's Lap_Z(t/s) */
-	uint64_t	s = den;
 
 	for (;;)
 	{
@@ -113,6 +114,15 @@ dpnoise_discrete_laplace(gsl_rng *rng, uint64_t num, uint64_t den)
 			continue;
 		return negative ? -(int64_t) y : (int64_t) y;
 	}
+}
+
+int64_t
+dpnoise_discrete_laplace(gsl_rng *rng, uint64_t num, uint64_t den)
+{
+#if DPOBJ_MUTANT_IS(laplace)
+	num = (uint64_t) ceil((double) num / DPOBJ_MUTANT_FACTOR);	/* audit mutant: scale / 1.5 */
+#endif
+	return discrete_laplace(rng, num, den);
 }
 
 double
@@ -146,8 +156,13 @@ bernoulli_exp128(gsl_rng *rng, u128 num, u128 den)
 int64_t
 dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2)
 {
+	uint64_t	t;
+
+#if DPOBJ_MUTANT_IS(sigma)
+	sigma2 = (uint64_t) ceil((double) sigma2 / (DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR));	/* audit mutant */
+#endif
 	/* t = floor(sigma) + 1, sigma = sqrt(sigma2) */
-	uint64_t	t = (uint64_t) sqrt((double) sigma2);
+	t = (uint64_t) sqrt((double) sigma2);
 
 	while (t * t > sigma2)
 		t--;
@@ -156,7 +171,7 @@ dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2)
 	t++;
 	for (;;)
 	{
-		int64_t		y = dpnoise_discrete_laplace(rng, t, 1);
+		int64_t		y = discrete_laplace(rng, t, 1);
 		uint64_t	ay = (uint64_t) (y < 0 ? -y : y);
 		u128		diff,
 					num,

@@ -22,6 +22,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 
+#include "auditmutant.h"
 #include "dpnoise.h"
 
 /*
@@ -95,6 +96,9 @@ linreg_calibrate(LinRegMethod method, int p, double rho, double fail_prob,
 	double		grid = ldexp(1.0, -LINREG_FRAC_BITS);
 	bool		ok;
 
+#if DPOBJ_MUTANT_IS(adassp)
+	share *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 	c->method = method;
 	c->p = p;
 	c->rho = rho;

@@ -28,6 +28,7 @@
 
 #include <math.h>
 
+#include "auditmutant.h"
 #include "expsample.h"
 #include "hsstate.h"
 #include "mechanism.h"
@@ -219,7 +220,11 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 
 	/* 3. sample, then rebuild the chosen point by enumerating again */
 	/* a unit of up to k rows moves the loss by up to k: sample at eps / k */
-	chosen = expmech_sample(loss, npoints, minloss, hsparams_unit_epsilon(&state->params),
+	chosen = expmech_sample(loss, npoints, minloss,
+#if DPOBJ_MUTANT_IS(expmech)
+							DPOBJ_MUTANT_FACTOR *	/* audit mutant */
+#endif
+							hsparams_unit_epsilon(&state->params),
 							ledger_id);
 	memset(loss, 0, sizeof(int64) * npoints);
 	pfree(loss);

@@ -74,6 +74,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_erf.h>
 
+#include "auditmutant.h"
 #include "calibrate.h"
 #include "calibsql.h"
 #include "dpnoise.h"
@@ -312,6 +313,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			/* one-vs-rest: K releases compose in zCDP, rho / K each (glmclasses.h) */
 			if (p->nclasses > 0)
 				c->rho /= p->nclasses;
+#if DPOBJ_MUTANT_IS(multiclass)
+			c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
 									 d + (p->intercept ? 1 : 0),
 									 &c->lattice, &c->sigma2_lattice);
@@ -336,6 +340,9 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 				c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
 				c->eps_prime -= c->amp_eps;
 				c->gamma_scale = 2.0 * L * c->Reff / c->eps_prime;
+#if DPOBJ_MUTANT_IS(cms)
+				c->gamma_scale /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 			}
 			break;
 	}

@@ -39,6 +39,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "auditmutant.h"
 #include "calibrate.h"
 #include "calibsql.h"
 #include "dpnoise.h"
@@ -195,6 +196,9 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 	/* one-vs-rest: K descents compose in zCDP, rho / K each (glmclasses.h) */
 	if (p->nclasses > 0)
 		*rho /= p->nclasses;
+#if DPOBJ_MUTANT_IS(multiclass)
+	*rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
 	dpnoise_gaussian_lattice_composed(2.0 * p->rows_per_unit * *Reff, *rho, pp, *T,
 									  lattice, sigma2);

@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "auditmutant.h"
 #include "glmclasses.h"
 #include "glmweights.h"
 #include "options.h"
@@ -204,7 +205,12 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
+	{
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+#if DPOBJ_MUTANT_IS(units)
+		p->rows_per_unit = (int) ceil(p->rows_per_unit / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+#endif
+	}
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
 			 strcmp(key, "class_weight") == 0)
 		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);

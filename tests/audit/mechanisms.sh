@@ -4,8 +4,11 @@
 # mechanism's direct aggregate many times on the two neighbouring tables of tables.sql
 # (one statement: one aggregate run per (side, r) group, each charged and drawing fresh
 # noise from pg_strong_random), writes one line per run with the statistics of its output,
-# and audit.py turns the samples into a lower bound on epsilon per row: an "audit" row
-# fails when the bound exceeds the claimed epsilon, a "power" row fails when it does not.
+# and audit.py turns the samples into a lower bound per row — on mu (Gaussian rows) or on
+# epsilon (event rows) — that must not exceed the row's claim.
+# With DPOBJ_AUDIT_MUTANT=<family> (the server runs a library built with
+# -DDPOBJ_AUDIT_MUTANT=<family>, tests/audit/mutants.sh) it runs only the rows that name the
+# family and each must be flagged instead.  DPOBJ_AUDIT_FULL=1: four times the runs.
 # Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with dpobj installed and in
 # shared_preload_libraries (the ledger writers).
 set -uo pipefail
@@ -13,6 +16,9 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=tests/concurrency/lib.sh
 . "$DIR/../concurrency/lib.sh"
 DB=dpobj_audit
+MUTANT="${DPOBJ_AUDIT_MUTANT:-}"
+SCALE=1
+[[ "${DPOBJ_AUDIT_FULL:-0}" == 1 ]] && SCALE=4
 SAMPLES="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-audit.XXXXXX")"
 trap 'rm -rf -- "$SAMPLES"' EXIT
 
@@ -33,14 +39,25 @@ fi
 t_is "dpobj.seed is unset: noise from pg_strong_random()" \
     "$(t_psql -d "$DB" -c 'SHOW dpobj.seed')" "-1"
 
+# The "mu=zcdp" claims are sqrt(2 rho) with audit.py's own rho(eps, delta): it must be the
+# rho the real build's Gaussian releases are calibrated to (params "rho"), else the claims
+# are wrong (a mutant build may report a mutated rho: not checked there).
+if [[ -z $MUTANT ]]; then
+    rho_lib=$(t_psql -d "$DB" -c "SELECT (dpobj.dp_noisysgd(x, y, 4, 1e-5, '{\"R\":1,\"intercept\":false,\"T\":1}')).params->>'rho' FROM canary WHERE side = 0")
+    rho_py=$(python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}")
+    rho_ok() { python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}" >/dev/null; }
+    t_check "the mu rows' claim: audit.py's rho(4, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
+fi
+
 trim() { local v="${1#"${1%%[![:space:]]*}"}"; printf '%s' "${v%"${v##*[![:space:]]}"}"; }
 ledger_count() { t_psql -d "$DB" -c 'SELECT count(*) FROM dpobj.ledger'; }
 
-while IFS="|" read -r name _kind table run_eps _claim_eps run_delta _claim_delta runs call stats; do
+while IFS="|" read -r name _kind table run_eps run_delta _claim runs call stats mutants; do
     name=$(trim "$name")
     [[ -z $name || $name == \#* ]] && continue
+    [[ -n $MUTANT && " $(trim "$mutants") " != *" $MUTANT "* ]] && continue
     table=$(trim "$table") run_eps=$(trim "$run_eps")
-    run_delta=$(trim "$run_delta") runs=$(trim "$runs")
+    run_delta=$(trim "$run_delta") runs=$(( $(trim "$runs") * SCALE ))
     call=${call//@EPS@/$run_eps}
     call=${call//@DELTA@/$run_delta}
     cols=""
@@ -65,7 +82,7 @@ while IFS="|" read -r name _kind table run_eps _claim_eps run_delta _claim_delta
         "$(( $(ledger_count) - before ))" "$((2 * runs))"
 done <"$DIR/audits.txt"
 
-out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES")
+out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES" ${MUTANT:+"$MUTANT"})
 printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
 line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 if [[ -n $line ]]; then

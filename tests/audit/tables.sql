@@ -9,3 +9,33 @@
 CREATE TABLE canary AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, s = 0 AS y
     FROM generate_series(0, 1) s;
+
+-- canary3: the canary repeated three times on each side, one privacy unit of k = 3 rows
+-- ("rows_per_unit": 3) whose labels all flip: the unit moves the gradient sum by 3 * 2 L R.
+CREATE TABLE canary3 AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, s = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+
+-- canary_mc: the canary of the multi-class mechanisms, its class 'a' in D and 'b' in D':
+-- class a's and class b's one-vs-rest views both flip their label.
+CREATE TABLE canary_mc AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, CASE WHEN s = 0 THEN 'a' ELSE 'b' END AS y
+    FROM generate_series(0, 1) s;
+
+-- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
+-- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),
+-- X'X is the same, so AdaSSP's coefficient is nearly affine in X'y's noise.
+CREATE TABLE linreg AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, 0.0::float8 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 200) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
+    FROM generate_series(0, 1) s;
+
+-- mcmodel: a fixed one-vs-rest model for the audit of a multi-class evaluation on canary_mc
+-- (one charged run here; whichever class it predicts for x = (1), the canary moves one
+-- count from row a to row b of that column of the confusion matrix).
+CREATE TABLE mcmodel AS
+  SELECT dpobj.dp_logistic_multiclass(x, y, 4, 1e-5,
+           '{"classes":["a","b"],"R":1,"intercept":false,"loss":"huber","lambda":16,"method":"output"}') AS m
+    FROM canary_mc WHERE side = 0;

@@ -1,0 +1,52 @@
+/*
+ * auditmutant.h — deliberately under-calibrated builds for the empirical
+ * privacy audit (tests/audit, docs/PRIVACY.md "Empirical audit").
+ *
+ * A build with -DDPOBJ_AUDIT_MUTANT=<family> divides one calibration by
+ * DPOBJ_MUTANT_FACTOR (noise 1.5 times too small, or a privacy amount 1.5
+ * times too large); the audit must flag every such build and pass the real
+ * one, which is how it shows that it can fail.  Each hook is one line under
+ * "#if DPOBJ_MUTANT_IS(<family>)" where the calibration is computed; without
+ * the flag every DPOBJ_MUTANT_IS() is 0 and the real build is unchanged.
+ * Plain C, no PostgreSQL header.  Families:
+ *   sigma      the discrete Gaussian's variance (dpnoise.c): every snapped
+ *              Gaussian release (Output-Gauss, noisy GD, AdaSSP/SSP, one-vs-rest)
+ *   laplace    the discrete Laplace's scale (dpnoise.c): evaluation, OPSamp's
+ *              output noise, AMP's output noise, report noisy max of 'auto'
+ *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
+ *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
+ *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c)
+ *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
+ *   units      the rows per privacy unit k: of the continuous mechanisms
+ *              (state/glmparams.c), of the exponential mechanism's epsilon / k
+ *              (dp_epsilon_per_row, calibrate.c)
+ *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
+ */
+#ifndef DPOBJ_AUDITMUTANT_H
+#define DPOBJ_AUDITMUTANT_H
+
+#define DPOBJ_MUTANT_ID_sigma		1
+#define DPOBJ_MUTANT_ID_laplace		2
+#define DPOBJ_MUTANT_ID_shift		3
+#define DPOBJ_MUTANT_ID_cms			4
+#define DPOBJ_MUTANT_ID_expmech		5
+#define DPOBJ_MUTANT_ID_multiclass	6
+#define DPOBJ_MUTANT_ID_units		7
+#define DPOBJ_MUTANT_ID_adassp		8
+
+/* the under-calibration of every family */
+#define DPOBJ_MUTANT_FACTOR 1.5
+
+#ifdef DPOBJ_AUDIT_MUTANT
+#define DPOBJ_MUTANT_CAT_(a, b) a##b
+#define DPOBJ_MUTANT_CAT(a, b) DPOBJ_MUTANT_CAT_(a, b)
+#define DPOBJ_MUTANT_ID DPOBJ_MUTANT_CAT(DPOBJ_MUTANT_ID_, DPOBJ_AUDIT_MUTANT)
+#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 8
+#error "DPOBJ_AUDIT_MUTANT names no family of src/core/auditmutant.h"
+#endif
+#define DPOBJ_MUTANT_IS(family) (DPOBJ_MUTANT_ID == DPOBJ_MUTANT_ID_##family)
+#else
+#define DPOBJ_MUTANT_IS(family) 0
+#endif
+
+#endif							/* DPOBJ_AUDITMUTANT_H */
