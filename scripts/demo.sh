@@ -8,10 +8,10 @@
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs
 # scripts/demo.sql: trains a differentially private halfspace (epsilon = 1,
 # delta = 1/n^2) on the balanced d15 training set, shows the model and its accuracy on
-# adult.test; then the product: the owner protects a raw table, declares its columns'
-# public domains and grants a budget, an analyst without SELECT trains through
-# dpobj.train() on the raw columns, evaluates privately, stores the model by name and
-# predicts with it from raw values, and the ledger and remaining budget are printed.
+# adult.test; then the product, README.md's recommended path as written there: the owner
+# protects a raw table in a budget domain, declares its columns' public domains and grants a
+# budget, an analyst without SELECT trains with 'auto' on the raw columns, evaluates
+# privately, stores the model by name and predicts from raw values; the ledger is printed.
 #
 # The cluster is removed at the end.  Environment:
 #   DPOBJ_KEEP=1     leave the cluster running and print how to connect to it
@@ -42,3 +42,10 @@ if [[ -n "${DPOBJ_SEED:-}" ]]; then
     seed_args=(-v "seed=$DPOBJ_SEED")
 fi
 dpobj_psql "${seed_args[@]}" -f "$REPO/scripts/demo.sql"
+
+# Part 2: README.md's recommended path, exactly as written there (protected runs refuse
+# dpobj.seed, so it runs without one), then the whole privacy ledger.
+dpobj_log "part 2: README.md's recommended path (scripts/readme_path.sh)"
+bash "$REPO/scripts/readme_path.sh" "$REPO/README.md" | dpobj_psql -e -f -
+dpobj_psql -c 'SELECT id, rolname, relation, mechanism, epsilon, delta, outcome FROM dpobj.ledger ORDER BY id'
+dpobj_log "demo finished"

@@ -14,7 +14,8 @@
 #    jobs tests that restart the server or need pg_cron (tests/jobs), the upgrade from the
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
-#    that the tree and the documents agree (tests/docs), the empirical privacy audit of
+#    that the tree and the documents agree and README.md's path runs as written
+#    (tests/docs), the empirical privacy audit of
 #    every mechanism (tests/audit: lower bounds on mu or epsilon from thousands of runs on
 #    neighbouring tables, and mutant builds it must flag), and a
 #    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
@@ -190,6 +191,8 @@ run_suite jobs "$REPO/tests/jobs/run.sh"
 run_suite upgrade "$REPO/tests/upgrade/run.sh"
 # the tree and the documents agree: paths, layout, a plain-C core, no circles (no server)
 run_suite docs "$REPO/tests/docs/run.sh"
+# README.md's recommended path runs as written (its own cluster, UCI Adult loaded)
+run_suite readme "$REPO/tests/docs/readme.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"

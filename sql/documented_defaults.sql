@@ -95,3 +95,7 @@ SELECT mech, opt, doc_default, in_params
    AND NOT (in_params ~ '^-?[0-9.e+-]+$' AND expected ~ '^-?[0-9.]+$'
             AND in_params::numeric = expected::numeric)
  ORDER BY mech, opt;
+
+-- the prefix is reserved once the library is loaded (it is: help() ran above): a misspelt
+-- setting is refused, not kept as a silent placeholder
+SET dpobj.sed = 1;

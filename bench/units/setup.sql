@@ -2,8 +2,8 @@
 -- and CREATE EXTENSION dpobj, as a superuser).
 --
 -- bu.people: adult.train (all 32561 rows of the training split, d = 23 of
--- adult.features_d23) with one named column per feature, as scripts/demo.sql's part 2
--- builds it, and a synthetic privacy unit "person": the rows, in the order of
+-- adult.features_d23) with one named column per feature, as dpobj.train() needs;
+-- and a synthetic privacy unit "person": the rows, in the order of
 -- md5('row:' || id), are cut into consecutive units whose sizes 1..10 come from
 -- md5('size:' || j) for unit j — a fixed, reproducible draw (sizes uniform on 1..10, mean
 -- 5.5), independent of the rows' values.  A unit's rows are therefore independent rows
