@@ -83,15 +83,6 @@ while IFS="|" read -r name _kind table run_eps run_delta _claim runs call stats 
 done <"$DIR/audits.txt"
 
 out=$(python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES" ${MUTANT:+"$MUTANT"})
-printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
-line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
-if [[ -n $line ]]; then
-    T_PASS=$((T_PASS + ${line%% passed*}))
-    f=${line#*passed, }
-    T_FAIL=$((T_FAIL + ${f%% failed}))
-else
-    echo "not ok - audit.py report did not finish"
-    T_FAIL=$((T_FAIL + 1))
-fi
+t_absorb "audit.py report" "$out"
 t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
 t_summary

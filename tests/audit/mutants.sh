@@ -115,15 +115,6 @@ for m in $MUTANTS; do
         continue
     fi
     out=$(PATH="$BIN:$PATH" DPOBJ_AUDIT_MUTANT="$m" bash "$DIR/mechanisms.sh" 2>&1)
-    printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
-    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
-    if [[ -n $line ]]; then
-        T_PASS=$((T_PASS + ${line%% passed*}))
-        f=${line#*passed, }
-        T_FAIL=$((T_FAIL + ${f%% failed}))
-    else
-        echo "not ok - mutant $m: mechanisms.sh did not finish"
-        T_FAIL=$((T_FAIL + 1))
-    fi
+    t_absorb "mutant $m: mechanisms.sh" "$out"
 done
 t_summary

@@ -42,6 +42,22 @@ t_summary() {
     [[ $T_FAIL -eq 0 ]]
 }
 
+# t_absorb WHAT OUTPUT: prints a sub-run's lines and adds its final "N passed, M failed" to
+# this script's counts; a sub-run without that line (it died) counts as one failure
+t_absorb() {
+    local what="$1" out="$2" line f
+    printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    if [[ -n $line ]]; then
+        T_PASS=$((T_PASS + ${line%% passed*}))
+        f=${line#*passed, }
+        T_FAIL=$((T_FAIL + ${f%% failed}))
+    else
+        echo "not ok - $what did not finish"
+        T_FAIL=$((T_FAIL + 1))
+    fi
+}
+
 # t_fresh_db NAME: drop and create a database with dpobj in it
 t_fresh_db() {
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" &&
