@@ -321,7 +321,7 @@ def audit_direction(samp_a, samp_b, delta, level):
     sel_b = [s[:half_b] for s in samp_b]
     ev_a = [s[half_a:] for s in samp_a]
     ev_b = [s[half_b:] for s in samp_b]
-    z = 2.0
+    z = z_quantile(level)  # rank events by the bound they will be held to
     event = choose_event(sel_a, sel_b, delta, z)
     if event is None:
         return 0.0, None, (0, len(ev_a[0]), 0, len(ev_b[0]))
