@@ -88,7 +88,7 @@ release_calibrate(LinRegRelease *r, double S, double rho, int count)
 }
 
 bool
-linreg_calibrate(LinRegMethod method, int p, double rho, double fail_prob,
+linreg_calibrate(LinRegMethod method, int p, int k, double rho, double fail_prob,
 				 LinRegCalibration *c)
 {
 	int			tri = linreg_tri(p);
@@ -103,18 +103,20 @@ linreg_calibrate(LinRegMethod method, int p, double rho, double fail_prob,
 	c->p = p;
 	c->rho = rho;
 	c->fail_prob = fail_prob;
-	if (!(isfinite(rho) && rho > 0) || p < 1)
+	if (!(isfinite(rho) && rho > 0) || p < 1 || k < 1)
 		return false;
 
 	/*
 	 * Replace-one: ||u u^T - u' u'^T||_F <= sqrt(2), ||u v - u' v'|| <= 2,
 	 * |lambda_min change| <= 1 (Weyl); each per-row rounding to the grid
-	 * adds at most grid/2 per coordinate on each side.
+	 * adds at most grid/2 per coordinate on each side.  A privacy unit of
+	 * k rows replaces at most k rows: k times each (triangle inequality
+	 * over a chain of k one-row replacements; Weyl's inequality k times).
 	 */
-	ok = release_calibrate(&c->xx, sqrt(2.0) + sqrt((double) tri) * grid, share, tri);
-	ok = ok && release_calibrate(&c->xy, 2.0 + sqrt((double) p) * grid, share, p);
+	ok = release_calibrate(&c->xx, k * (sqrt(2.0) + sqrt((double) tri) * grid), share, tri);
+	ok = ok && release_calibrate(&c->xy, k * (2.0 + sqrt((double) p) * grid), share, p);
 	if (method == LINREG_ADASSP)
-		ok = ok && release_calibrate(&c->lmin, 1.0 + LINREG_LMIN_MARGIN, share, 1);
+		ok = ok && release_calibrate(&c->lmin, k * (1.0 + LINREG_LMIN_MARGIN), share, 1);
 	else
 		c->lmin = (LinRegRelease) {0};
 	return ok;

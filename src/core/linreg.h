@@ -107,9 +107,10 @@ typedef struct LinRegCalibration
  * The calibration at rho-zCDP in total, split evenly between the released
  * statistics (three for AdaSSP, two for SSP).  Returns false when a noise
  * variance is outside the exact sampler's range or a lattice is finer than
- * the sums' fixed-point grid (extreme rho).
+ * the sums' fixed-point grid (extreme rho).  k >= 1: the rows a privacy
+ * unit may change (every sensitivity times k; 1 at row level).
  */
-extern bool linreg_calibrate(LinRegMethod method, int p, double rho, double fail_prob,
+extern bool linreg_calibrate(LinRegMethod method, int p, int k, double rho, double fail_prob,
 							 LinRegCalibration *c);
 
 /*

@@ -37,7 +37,7 @@ linear_calibrate(const LinParams *p, LinRegCalibration *c)
 {
 	double		rho = dpobj_zcdp_rho_checked(LINREG_AGGNAME, p->epsilon, p->delta);
 
-	if (!linreg_calibrate(p->method, p->p, rho, LINREG_FAIL_PROB, c))
+	if (!linreg_calibrate(p->method, p->p, p->rows_per_unit, rho, LINREG_FAIL_PROB, c))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s: the noise for epsilon %g and delta %g is outside the exact sampler's range",
@@ -72,6 +72,8 @@ linear_params(StringInfo buf, const LinParams *p, const LinRegCalibration *c, in
 	model_params_float(buf, "rho", c->rho);
 	model_params_float(buf, "sigma_xx", c->xx.sigma * p->Reff * p->Reff);
 	model_params_float(buf, "sigma_xy", c->xy.sigma * p->Reff * p->By);
+	if (p->rows_per_unit > 1)
+		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 	if (p->method == LINREG_ADASSP)
 	{
 		model_params_float(buf, "sigma_lambda_min", c->lmin.sigma * p->Reff * p->Reff);

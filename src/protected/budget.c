@@ -210,6 +210,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
 				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
 	units_check_column(relid, relation, column, &attnum, &typid);
+	unitchange_check_protect(relid, relation, column, attnum, typid);
 	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
 	{
 		domain = NameStr(*PG_GETARG_NAME(3));

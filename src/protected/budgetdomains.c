@@ -36,6 +36,7 @@
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"
+#include "units.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
@@ -304,6 +305,7 @@ join_checks(Datum relid, const char *relation, const char *domain,
 				 errhint("Put the table into the domain before granting budgets on it, or unprotect it (its owner; the ledger keeps every charge) and protect it again with budget_domain => '%s'.",
 						 domain)));
 	domain_join_check_caps(DatumGetObjectId(relid), relation, domain);
+	unitchange_check_join(DatumGetObjectId(relid), relation, domain);
 }
 
 bool

@@ -37,4 +37,19 @@ extern void units_check_column(Oid relid, const char *relation, const char *name
  */
 extern void units_for_run(Oid relid, const char *relation, TableUnit *unit);
 
+/*
+ * unitchange.c: dpobj.protect(rel, privacy_unit, k) on a protected table
+ * refuses a new level (row level to a unit, or another unit column, type
+ * or collation) while a budget its runs are charged to has spend; a new k
+ * for the same column passes.  Catalog, budgets and ledger only.
+ */
+extern void unitchange_check_protect(Oid relid, const char *relation, const char *column,
+									 int16 attnum, Oid typid);
+
+/*
+ * Refuses a join of budget domain domain while the ledger holds charges to
+ * it by runs on the table at another unit column than its present one.
+ */
+extern void unitchange_check_join(Oid relid, const char *relation, const char *domain);
+
 #endif							/* DPOBJ_UNITS_H */

@@ -15,6 +15,8 @@
 
 #include <math.h>
 
+#include "auditmutant.h"
+#include "dpobj.h"
 #include "glmparams.h"
 #include "options.h"
 #include "rowinput.h"
@@ -70,13 +72,21 @@ linparams_option(const char *key, JsonbValue *v, void *arg)
 		a->p->intercept = dp_option_bool(v, key);
 	else if (strcmp(key, "method") == 0)
 		a->p->method = parse_method(v);
+	else if (strcmp(key, "rows_per_unit") == 0)
+	{
+		/* k of a privacy unit: dpobj.train() sets it from the catalog */
+		a->p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+#if DPOBJ_MUTANT_IS(units)
+		a->p->rows_per_unit = (int) ceil(a->p->rows_per_unit / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+#endif
+	}
 	else if (dp_option_sealed_key(key, v))
 		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown option \"%s\" for %s", key, LINREG_AGGNAME),
-				 errhint("Valid options are R, y_min, y_max (all three required), intercept and method.")));
+				 errhint("Valid options are R, y_min, y_max (all three required), intercept, method and rows_per_unit.")));
 }
 
 /* R, y_min < y_max present; derived parameters */
@@ -113,6 +123,7 @@ linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	p->delta = delta;
 	p->method = LINREG_ADASSP;
 	p->intercept = true;
+	p->rows_per_unit = 1;
 	if (options == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -3,7 +3,7 @@
  * linparams.h
  *	  Public parameters of dp_linear_regression: the privacy parameters
  *	  and the jsonb options R (required), y_min and y_max (required),
- *	  intercept, method.  Fixed by the first row (or by dpobj.train()
+ *	  intercept, method, rows_per_unit.  Fixed by the first row (or by dpobj.train()
  *	  before any row); never computed from the data.
  *
  *-------------------------------------------------------------------------
@@ -31,6 +31,7 @@ typedef struct LinParams
 	double		y_min;			/* label clip range */
 	double		y_max;
 	bool		intercept;
+	int			rows_per_unit;	/* k of a privacy unit ("rows_per_unit"); 1: row level */
 	/* derived */
 	int			p;				/* d, plus 1 with an intercept */
 	double		Reff;			/* sqrt(R^2 + 1) with an intercept, else R */

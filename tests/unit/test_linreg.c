@@ -54,7 +54,7 @@ test_calibration(void)
 	LinRegCalibration c;
 	double		rho = 0.1;
 
-	CHECK(linreg_calibrate(LINREG_ADASSP, P, rho, 0.05, &c), "AdaSSP calibrates");
+	CHECK(linreg_calibrate(LINREG_ADASSP, P, 1, rho, 0.05, &c), "AdaSSP calibrates");
 	CHECK(fabs(c.xx.rho + c.xy.rho + c.lmin.rho - rho) < 1e-15, "shares add up to rho");
 	CHECK(c.xx.sensitivity >= sqrt(2.0) && c.xx.sensitivity < sqrt(2.0) + 1e-15,
 		  "xx sensitivity %g", c.xx.sensitivity);
@@ -73,10 +73,31 @@ test_calibration(void)
 		CHECK(c.xx.sigma < 1.001 * c.xx.sensitivity / sqrt(2.0 * c.xx.rho), "xx sigma tight");
 	}
 	CHECK(ldexp(1.0, ilogb(c.xx.lattice)) == c.xx.lattice, "lattice is a power of two");
-	CHECK(linreg_calibrate(LINREG_SSP, P, rho, 0.05, &c), "SSP calibrates");
+	CHECK(linreg_calibrate(LINREG_SSP, P, 1, rho, 0.05, &c), "SSP calibrates");
 	CHECK(fabs(c.xx.rho - rho / 2) < 1e-15 && c.lmin.sigma2 == 0, "SSP: two halves");
-	CHECK(!linreg_calibrate(LINREG_SSP, P, 1e-30, 0.05, &c), "tiny rho refused");
-	CHECK(!linreg_calibrate(LINREG_SSP, P, NAN, 0.05, &c), "NaN rho refused");
+	CHECK(!linreg_calibrate(LINREG_SSP, P, 1, 1e-30, 0.05, &c), "tiny rho refused");
+	CHECK(!linreg_calibrate(LINREG_SSP, P, 1, NAN, 0.05, &c), "NaN rho refused");
+	CHECK(!linreg_calibrate(LINREG_SSP, P, 0, rho, 0.05, &c), "k = 0 refused");
+	/* a privacy unit of k rows: every sensitivity and noise scale k times */
+	{
+		LinRegCalibration c1,
+					c5;
+
+		CHECK(linreg_calibrate(LINREG_ADASSP, P, 1, rho, 0.05, &c1) &&
+			  linreg_calibrate(LINREG_ADASSP, P, 5, rho, 0.05, &c5), "k = 5 calibrates");
+		CHECK(c5.xx.sensitivity == 5 * c1.xx.sensitivity &&
+			  c5.xy.sensitivity == 5 * c1.xy.sensitivity &&
+			  c5.lmin.sensitivity == 5 * c1.lmin.sensitivity, "k = 5: sensitivities x5");
+		CHECK(fabs(c5.xx.sigma / c1.xx.sigma - 5) < 0.01 &&
+			  fabs(c5.xy.sigma / c1.xy.sigma - 5) < 0.01 &&
+			  fabs(c5.lmin.sigma / c1.lmin.sigma - 5) < 0.01,
+			  "k = 5: noise x5 (%g)", c5.xx.sigma / c1.xx.sigma);
+		{
+			double		Dxx = c5.xx.sensitivity / c5.xx.lattice + sqrt(linreg_tri(P));
+
+			CHECK(Dxx * Dxx / (2.0 * c5.xx.sigma2) <= c5.xx.rho, "k = 5: xx within its share");
+		}
+	}
 }
 
 static void
@@ -90,7 +111,7 @@ test_release(gsl_rng *rng)
 				v = 0;
 	double		x = 123.456;
 
-	linreg_calibrate(LINREG_SSP, P, 0.5, 0.05, &c);
+	linreg_calibrate(LINREG_SSP, P, 1, 0.5, 0.05, &c);
 	for (int k = 0; k < N; k++)
 		linreg_sum_add(&s[k], (linreg_int128) llround(ldexp(x, 40)) << (LINREG_FRAC_BITS - 40));
 	linreg_release(rng, &c.xy, s, N, out, NULL, NULL);
@@ -141,7 +162,7 @@ test_lambda(void)
 	LinRegCalibration c;
 	double		big;
 
-	linreg_calibrate(LINREG_ADASSP, P, 0.1, 0.05, &c);
+	linreg_calibrate(LINREG_ADASSP, P, 1, 0.1, 0.05, &c);
 	big = c.xx.sigma * sqrt(P * log(2.0 * P * P / 0.05));
 	CHECK(fabs(linreg_adassp_lambda(&c, -1e9) - big) < 1e-9 * big, "lambda without lmin");
 	CHECK(linreg_adassp_lambda(&c, 1e12) == 0.0, "no ridge when well conditioned");
@@ -193,7 +214,7 @@ test_end_to_end(gsl_rng *rng)
 		double		lambda = 0,
 					err = 0;
 
-		CHECK(linreg_calibrate(m, p, 0.5, 0.05, &c), "calibrate");
+		CHECK(linreg_calibrate(m, p, 1, 0.5, 0.05, &c), "calibrate");
 		linreg_release(rng, &c.xx, s, 10, tri, NULL, NULL);
 		linreg_release(rng, &c.xy, s + 10, p, b, NULL, NULL);
 		if (m == LINREG_ADASSP)
