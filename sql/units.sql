@@ -175,9 +175,12 @@ SELECT unit_collation::regcollation FROM dpobj.protected_tables
  WHERE relid = 'regress_units.mails'::regclass;
 SET ROLE regress_units_analyst;
 SELECT (m).mechanism FROM dpobj.train('regress_units.mails', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
--- a typmod change (varchar(10) -> varchar(20)) is refused too
+-- a typmod change (varchar(10) -> varchar(20)) is refused too; another
+-- unit column after spend needs new budgets (sql/unitchange.sql)
 SET ROLE regress_units_owner;
+SELECT dpobj.unprotect('regress_units.mails');
 SELECT dpobj.protect('regress_units.mails', 'tag', 1);
+SELECT 1 FROM dpobj.grant_budget('regress_units.mails', 'regress_units_analyst', 100, 0.5);
 ALTER TABLE regress_units.mails ALTER COLUMN tag TYPE varchar(20);
 SET ROLE regress_units_analyst;
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_units.mails', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)$$);

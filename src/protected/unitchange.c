@@ -10,16 +10,18 @@
  * may span any number of old units or rows), so:
  *
  *	  - dpobj.protect(rel, privacy_unit, k) refuses to change a row-level
- *		protection to a unit, or the unit column (its number, type or
- *		collation), while a budget the table's runs are charged to (its
+ *		protection to a unit, or the unit column or the equality of its
+ *		values (another column number, collation, or a type whose equality
+ *		differs: unit_equality_class), while a budget the table's runs are charged to (its
  *		own, or its budget domain's) has any spend;
  *	  - joining a budget domain refuses while the domain's budgets were
  *		charged by runs on this table at another unit column.
  *
  * A new k for the same column is allowed: every run bounds each unit to
  * its own k rows and is calibrated for them, so each spend is already a
- * guarantee per unit, whatever k.  Renaming the column and a new version
- * of its collation are allowed too (protect() again is how the owner
+ * guarantee per unit, whatever k.  Renaming the column, a new typmod, a
+ * type of the same equality (int to bigint) and a new version of its
+ * collation are allowed too (protect() again is how the owner
  * confirms them, units.c).  The checks read the catalog and the budgets
  * and ledger only, never the table's rows; the caller administers them.
  *
@@ -34,18 +36,17 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 /*
  * The current protection (FOR UPDATE: runs that read it hold it FOR
- * SHARE and finish first): its unit, whether the new column ($2, of base
- * type $3) is the same unit, and whether a budget it is charged to has
- * spend of any kind.
+ * SHARE and finish first): its unit column, type and collation, the new
+ * column's collation, whether a budget it is charged to has spend of any
+ * kind, and its budget domain.
  */
 static const char protect_sql[] =
-"SELECT p.privacy_unit::pg_catalog.text, "
-"       p.unit_attnum OPERATOR(pg_catalog.=) $2 "
-"         AND p.unit_type::pg_catalog.oid OPERATOR(pg_catalog.=) $3 "
-"         AND p.unit_collation OPERATOR(pg_catalog.=) a.attcollation, "
+"SELECT p.privacy_unit::pg_catalog.text, p.unit_attnum, p.unit_type::pg_catalog.oid, "
+"       p.unit_collation, a.attcollation, "
 "       EXISTS (SELECT 1 FROM dpobj.budgets b "
 "                WHERE (b.relid OPERATOR(pg_catalog.=) p.relid "
 "                       OR b.budget_domain OPERATOR(pg_catalog.=) p.budget_domain) "
@@ -59,49 +60,85 @@ static const char protect_sql[] =
 "   AND a.attnum OPERATOR(pg_catalog.=) $2 "
 "   FOR UPDATE OF p";
 
+/*
+ * Types whose equality agrees on the values a default cast carries over:
+ * the integers; text and varchar (under one collation).  char(n) ignores
+ * trailing blanks and uuid is its own; each is a class of one.
+ */
+static Oid
+unit_equality_class(Oid typid)
+{
+	Oid			base = getBaseType(typid);
+
+	switch (base)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return INT8OID;
+		case VARCHAROID:
+			return TEXTOID;
+		default:
+			return base;
+	}
+}
+
+/* the unit of the protection row: the same column with the same equality */
+static bool
+unit_same(HeapTuple row, TupleDesc desc, int16 attnum, Oid typid)
+{
+	bool		isnull;
+	int16		old_attnum = DatumGetInt16(SPI_getbinval(row, desc, 2, &isnull));
+	Oid			old_type;
+
+	if (isnull)
+		return false;			/* row level */
+	old_type = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
+	return old_attnum == attnum &&
+		unit_equality_class(old_type) == unit_equality_class(typid) &&
+		DatumGetObjectId(SPI_getbinval(row, desc, 4, &isnull)) ==
+		DatumGetObjectId(SPI_getbinval(row, desc, 5, &isnull));
+}
+
 void
 unitchange_check_protect(Oid relid, const char *relation, const char *column,
 						 int16 attnum, Oid typid)
 {
 	RoleSwitch	rs;
-	Oid			types[3] = {REGCLASSOID, INT2OID, OIDOID};
-	Datum		values[3];
+	Oid			types[2] = {REGCLASSOID, INT2OID};
+	Datum		values[2];
 	bool		isnull;
-	bool		same;
-	bool		spent;
+	HeapTuple	row;
+	TupleDesc	desc;
 	char	   *old;
 	char	   *domain;
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = Int16GetDatum(attnum);
-	values[2] = ObjectIdGetDatum(typid);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(protect_sql, 3, types, values, NULL, false, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(protect_sql, 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.protect: protection lookup failed");
 	role_switch_end(&rs);
-	if (SPI_processed == 0)
-	{
-		SPI_finish();			/* not protected yet: nothing was spent on it */
-		return;
-	}
-	old = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	same = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	same = same && !isnull;
-	spent = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	domain = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
-	if (same || !spent)
+	/* not protected yet (nothing spent on it), the same unit, or no spend */
+	if (SPI_processed == 0 ||
+		unit_same(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, attnum, typid) ||
+		!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull)))
 	{
 		SPI_finish();
 		return;
 	}
+	row = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	old = SPI_getvalue(row, desc, 1);
+	domain = SPI_getvalue(row, desc, 7);
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("table %s has privacy budget spent at another level than privacy unit \"%s\"",
 					relation, column),
 			 old == NULL ?
 			 errdetail("Its budgets were charged by runs calibrated for one row; a unit of many rows is not bounded by that spend.") :
-			 errdetail("Its budgets were charged by runs calibrated for units of column \"%s\" (or of another type or collation); a unit of the new column may span many of those units, so that spend does not bound it.",
+			 errdetail("Its budgets were charged by runs calibrated for units of column \"%s\" under another equality (column, type or collation); a new unit may span many of those units, so that spend does not bound it.",
 					   old),
 			 domain != NULL ?
 			 errhint("Keep the unit column (a new max_rows_per_unit is allowed), or take the table out of budget domain \"%s\" first (dpobj.set_budget_domain('%s', NULL)); runs charged to the domain at the old level keep it from joining again.",

@@ -39,8 +39,8 @@ extern void units_for_run(Oid relid, const char *relation, TableUnit *unit);
 
 /*
  * unitchange.c: dpobj.protect(rel, privacy_unit, k) on a protected table
- * refuses a new level (row level to a unit, or another unit column, type
- * or collation) while a budget its runs are charged to has spend; a new k
+ * refuses a new level (row level to a unit, another unit column, or
+ * another equality of its values: collation, type) while a budget its runs are charged to has spend; a new k
  * for the same column passes.  Catalog, budgets and ledger only.
  */
 extern void unitchange_check_protect(Oid relid, const char *relation, const char *column,
