@@ -14,7 +14,8 @@ SET ROLE regress_uc_owner;
 -- 40 persons with 5 visits each
 CREATE TABLE regress_uc.visits AS
 SELECT 1 + i % 40 AS person, i AS visit, (i % 7) / 4.0 - 0.75 AS a,
-       ((i % 5) / 4.0 - 0.5)::float8 AS b, (i % 7) > 3 AS y, (i % 11)::float8 AS z
+       ((i % 5) / 4.0 - 0.5)::float8 AS b, (i % 7) > 3 AS y, (i % 11)::float8 AS z,
+       i % 3 AS c
   FROM generate_series(1, 200) i;
 REVOKE ALL ON regress_uc.visits FROM PUBLIC;
 
@@ -131,6 +132,13 @@ SELECT round((((b.m).params->>'sigma_xx')::float8 / ((a.m).params->>'sigma_xx'):
 -- charged at the unit's level
 SELECT mechanism, privacy_unit, rows_per_unit, outcome FROM dpobj.ledger
  WHERE relation = 'regress_uc.visits' ORDER BY id DESC LIMIT 3;
+-- multi-class one-vs-rest on the unit table: each class calibrated for k
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k
+  FROM dpobj.train('regress_uc.visits', 'logistic_multiclass', ARRAY['a', 'b'], 'c', 1, 1e-6,
+                   '{"R": 1, "classes": [0, 1, 2], "method": "output"}') m;
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k
+  FROM dpobj.train('regress_uc.visits', 'noisysgd_multiclass', ARRAY['a', 'b'], 'c', 1, 1e-6,
+                   '{"R": 1, "classes": [0, 1, 2], "T": 20}') m;
 -- the analyst still cannot pass k
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_uc.visits', 'linear', ARRAY['a', 'b'], 'z', 1, 1e-6, '{"R": 1, "y_min": 0, "y_max": 10, "rows_per_unit": 1}')$$);
 RESET ROLE;
