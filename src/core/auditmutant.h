@@ -18,8 +18,8 @@
  *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c)
  *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k: of the continuous mechanisms
- *              (state/glmparams.c), of the exponential mechanism's epsilon / k
- *              (dp_epsilon_per_row, calibrate.c)
+ *              (state/glmparams.c), of AdaSSP/SSP (state/linparams.c), of the
+ *              exponential mechanism's epsilon / k (dp_epsilon_per_row, calibrate.c)
  *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
  */
 #ifndef DPOBJ_AUDITMUTANT_H

@@ -32,6 +32,16 @@ CREATE TABLE linreg AS
   SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
     FROM generate_series(0, 1) s;
 
+-- linreg3: the same with a privacy unit of k = 3 canary rows ("rows_per_unit": 3): X'y
+-- moves by 3 times its row sensitivity; 600 public rows keep X'X's (3 times larger) noise
+-- small against it, so the coefficient stays nearly affine in X'y's noise.
+CREATE TABLE linreg3 AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, 0.0::float8 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 600) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+
 -- mcmodel: a fixed one-vs-rest model for the audit of a multi-class evaluation on canary_mc
 -- (one charged run here; whichever class it predicts for x = (1), the canary moves one
 -- count from row a to row b of that column of the confusion matrix).
