@@ -12,8 +12,8 @@
  *	  - dpobj.protect(rel, privacy_unit, k) refuses to change a row-level
  *		protection to a unit, or the unit column or the equality of its
  *		values (another column number, collation, or a type whose equality
- *		differs: unit_equality_class), while a budget the table's runs are charged to (its
- *		own, or its budget domain's) has any spend;
+ *		differs: unit_equality_class), while a budget the table's runs are
+ *		charged to (its own, or its budget domain's) has any spend;
  *	  - joining a budget domain refuses while the domain's budgets were
  *		charged by runs on this table at another unit column.
  *
@@ -21,8 +21,8 @@
  * its own k rows and is calibrated for them, so each spend is already a
  * guarantee per unit, whatever k.  Renaming the column, a new typmod, a
  * type of the same equality (int to bigint) and a new version of its
- * collation are allowed too (protect() again is how the owner
- * confirms them, units.c).  The checks read the catalog and the budgets
+ * collation are allowed too (protect() again is how the owner confirms
+ * them, units.c).  The checks read the catalog and the budgets
  * and ledger only, never the table's rows; the caller administers them.
  *
  *-------------------------------------------------------------------------
