@@ -3,19 +3,6 @@
 -- shared_preload_libraries = 'dpobj' (scripts/test.sh), so jobs really run.
 CREATE SCHEMA regress_jobs;
 GRANT USAGE ON SCHEMA regress_jobs TO PUBLIC;
--- waits (up to 60 s) until a job has left queued/running; returns its state
-CREATE FUNCTION regress_jobs.wait(job bigint) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE st text;
-BEGIN
-    FOR k IN 1 .. 600 LOOP
-        SELECT state INTO st FROM dpobj.jobs WHERE id = job;
-        EXIT WHEN st NOT IN ('queued', 'running');
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN st;
-END $$;
-GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA regress_jobs TO PUBLIC;
 
 -- the surface
 SELECT p.oid::regprocedure AS function, p.provolatile, p.prosecdef, p.proconfig
@@ -63,7 +50,7 @@ SET ROLE regress_jobs_alice;
 SELECT dpobj.submit('regress_jobs.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.25, 1e-6) AS job \gset
 SELECT owner, relation, mechanism, epsilon, delta, state IN ('queued', 'running', 'succeeded') AS accepted
   FROM dpobj.jobs WHERE id = :job;
-SELECT regress_jobs.wait(:job);
+SELECT regress.wait_job(:job);
 SELECT state, (model).mechanism, (model).epsilon, (model).delta,
        array_length((model).weights, 1) AS d, (model).params->>'oracle' AS oracle,
        phase, elapsed >= '0'::interval AS has_elapsed, error, started_at >= submitted_at AS ordered

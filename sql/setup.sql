@@ -66,3 +66,16 @@ EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
     RETURN QUERY SELECT s, m, h;
 END $$;
+-- regress.wait_job(job): waits (up to 60 s) until a job has left queued/running and
+-- returns its state (sql/jobs.sql, sql/units.sql)
+CREATE FUNCTION regress.wait_job(job bigint) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE st text;
+BEGIN
+    FOR k IN 1 .. 600 LOOP
+        SELECT state INTO st FROM dpobj.jobs WHERE id = job;
+        EXIT WHEN st NOT IN ('queued', 'running');
+        PERFORM pg_sleep(0.1);
+    END LOOP;
+    RETURN st;
+END $$;

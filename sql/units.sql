@@ -203,18 +203,6 @@ SELECT (m).mechanism FROM dpobj.train('regress_units.mails', 'opdisc', ARRAY['a'
 RESET ROLE;
 -- a job checks again when it runs: submitted, then the column altered in the same
 -- transaction (the job starts only after it commits): the job fails before its charge
-CREATE FUNCTION regress_units.wait(job bigint) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE st text;
-BEGIN
-    FOR k IN 1 .. 600 LOOP
-        SELECT state INTO st FROM dpobj.jobs WHERE id = job;
-        EXIT WHEN st NOT IN ('queued', 'running');
-        PERFORM pg_sleep(0.1);
-    END LOOP;
-    RETURN st;
-END $$;
-GRANT EXECUTE ON FUNCTION regress_units.wait(bigint) TO PUBLIC;
 SET ROLE regress_units_analyst;
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_units.mails' \gset
 BEGIN;
@@ -223,12 +211,11 @@ SET ROLE regress_units_owner;
 ALTER TABLE regress_units.mails ALTER COLUMN email TYPE text COLLATE "C";
 COMMIT;
 SET ROLE regress_units_analyst;
-SELECT regress_units.wait(:job);
+SELECT regress.wait_job(:job);
 SELECT state, error LIKE '%was dropped or altered after dpobj.protect()%' AS refused_unit
   FROM dpobj.jobs WHERE id = :job;
 SELECT count(*) - :ledger_before AS new_ledger_rows FROM dpobj.ledger WHERE relation = 'regress_units.mails';
 RESET ROLE;
-DROP FUNCTION regress_units.wait(bigint);
 SET ROLE regress_units_owner;
 SELECT dpobj.unprotect('regress_units.mails');
 DROP TABLE regress_units.mails;

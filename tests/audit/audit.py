@@ -209,16 +209,22 @@ def gdp_delta(mu, eps):
     return phi_upper(eps / mu - mu / 2.0) - math.exp(eps) * phi_upper(eps / mu + mu / 2.0)
 
 
-def gdp_mu(eps, delta):
-    """The largest mu whose Gaussian shift is (eps, delta)-DP (bisection; rounded down)."""
-    lo, hi = 1e-9, 100.0
+def bisect_last(holds, lo, hi):
+    """(lo, hi) after 200 halvings of [lo, hi], for a predicate true up to a point and false
+    after it (holds(lo) true, holds(hi) false): lo the last value seen to hold, hi the first
+    seen not to."""
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if gdp_delta(mid, eps) <= delta:
+        if holds(mid):
             lo = mid
         else:
             hi = mid
-    return lo
+    return lo, hi
+
+
+def gdp_mu(eps, delta):
+    """The largest mu whose Gaussian shift is (eps, delta)-DP (bisection; rounded down)."""
+    return bisect_last(lambda mu: gdp_delta(mu, eps) <= delta, 1e-9, 100.0)[0]
 
 
 def zcdp_eps(rho, delta):
@@ -237,16 +243,10 @@ def zcdp_rho(eps, delta):
     """The largest rho with zcdp_eps(rho, delta) <= eps (what dpobj calibrates a snapped
     Gaussian release of (eps, delta) to), by bisection; rounded up so the claim is never
     understated."""
-    lo, hi = 0.0, eps
+    hi = eps
     while zcdp_eps(hi, delta) <= eps:
         hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if zcdp_eps(mid, delta) <= eps:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    return bisect_last(lambda rho: zcdp_eps(rho, delta) <= eps, 0.0, hi)[1]
 
 
 def gdp_lower(xs, ys, level):
