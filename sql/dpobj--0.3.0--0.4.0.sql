@@ -207,3 +207,35 @@ BEGIN
     END LOOP;
 END
 $$;
+
+--------------------------------------------------------------------------
+-- P1. One-pass logistic regression: dp_passglm (PASS-GLM: the logistic
+-- loss replaced by its degree-2 Chebyshev approximation, whose
+-- sufficient statistics are dp_linear_regression's on labels -1 / +1;
+-- released once with discrete Gaussian noise, rho-zCDP; docs/PRIVACY.md
+-- "One-pass logistic regression (passglm)").  It shares the state type
+-- dpobj.linreg_state (the state records which aggregate made it).
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_passglm_transfn(dpobj.linreg_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_passglm_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE FUNCTION dpobj.dp_passglm_finalfn(dpobj.linreg_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_passglm_finalfn'
+LANGUAGE C VOLATILE;
+
+CREATE AGGREGATE dpobj.dp_passglm(features float8[], label boolean,
+                                  epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_passglm_transfn,
+    STYPE = dpobj.linreg_state,
+    FINALFUNC = dpobj.dp_passglm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_linear_regression_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_passglm(float8[], boolean, float8, float8, jsonb) IS
+    'One-pass logistic regression (PASS-GLM, degree-2 Chebyshev approximation) from exact sufficient statistics with discrete Gaussian noise, rho-zCDP; options {"R" (required), "intercept", "ridge"}';
+COMMENT ON TYPE dpobj.linreg_state IS
+    'Aggregate state of dp_linear_regression and dp_passglm: exact sums of the clipped, normalised rows'' X^T X, X^T y, y^T y and their count (text: base64)';

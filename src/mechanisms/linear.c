@@ -133,7 +133,7 @@ Datum
 dpobj_linreg_finalfn(PG_FUNCTION_ARGS)
 {
 	DPProtectedContext *pctx;
-	LinStateData *s = linstate_final_begin(fcinfo, &pctx);
+	LinStateData *s = linstate_final_begin(fcinfo, &pctx, false);
 	LinParams  *p;
 	LinRegCalibration c;
 	double	   *tri,

@@ -66,7 +66,7 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 void
 mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
 {
-	static const char *const zcdp[] = {"noisysgd", "output_gauss"};
+	static const char *const zcdp[] = {"noisysgd", "output_gauss", "passglm"};
 	static const char *const pure[] = {"expmech", "cms", "evaluate"};
 
 	memset(cost, 0, sizeof(*cost));
@@ -74,7 +74,7 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 	for (int i = 0; i < lengthof(zcdp); i++)
 		if (strcmp(mechanism, zcdp[i]) == 0)
 		{
-			/* the very rho glm.c and noisysgd.c calibrate to */
+			/* the very rho glm.c, noisysgd.c and passglm.c calibrate to */
 			cost->kind = LEDGER_COST_ZCDP;
 			account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
 							   cost->rho, sizeof(cost->rho));

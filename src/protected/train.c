@@ -101,6 +101,8 @@ static const TrainMechanism train_mechanisms[] = {
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
 	TRAIN_LABEL_REAL},
+	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
+	{"passglm", "dpobj.dp_passglm", "dp_passglm", passglm_check_args},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
 	logistic_mc_check_args, TRAIN_LABEL_CLASS},
@@ -380,7 +382,7 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 static int
 train_r_norm(const char *mechanism)
 {
-	static const char *const l2[] = {"logistic", "noisysgd", "auto", "linear",
+	static const char *const l2[] = {"logistic", "noisysgd", "auto", "linear", "passglm",
 	"logistic_multiclass", "noisysgd_multiclass"};
 
 	if (strcmp(mechanism, "opsamp") == 0)

@@ -32,6 +32,8 @@ typedef struct LinParams
 	double		y_max;
 	bool		intercept;
 	int			rows_per_unit;	/* k of a privacy unit ("rows_per_unit"); 1: row level */
+	bool		passglm;		/* dp_passglm's run (passglmparams.c): labels +-1, SSP */
+	double		ridge;			/* dp_passglm's "ridge" (normalised units); < 0: the default */
 	/* derived */
 	int			p;				/* d, plus 1 with an intercept */
 	double		Reff;			/* sqrt(R^2 + 1) with an intercept, else R */

@@ -25,6 +25,7 @@
 #include <math.h>
 
 #include "mechanism.h"
+#include "passglmparams.h"
 #include "protected.h"
 #include "rowinput.h"
 
@@ -36,13 +37,22 @@
 #include "utils/fmgrprotos.h"
 
 PG_FUNCTION_INFO_V1(dpobj_linreg_transfn);
+PG_FUNCTION_INFO_V1(dpobj_passglm_transfn);
 PG_FUNCTION_INFO_V1(dpobj_linreg_combine);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_in);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_out);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_recv);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_send);
 
-#define LINSTATE_MAGIC 0x44504C31	/* "DPL1" */
+#define LINSTATE_MAGIC 0x44504C31	/* "DPL1": dp_linear_regression */
+#define LINSTATE_MAGIC_PASSGLM 0x44505031	/* "DPP1": dp_passglm (passglmparams.h) */
+
+/* a state of either aggregate: the magic names which one */
+static inline bool
+linstate_magic_ok(uint32 magic)
+{
+	return magic == LINSTATE_MAGIC || magic == LINSTATE_MAGIC_PASSGLM;
+}
 
 static void pg_attribute_noreturn()
 linstate_corrupt(void)
@@ -55,19 +65,23 @@ linstate_corrupt(void)
 
 /* a new empty state in cxt; the first row's checks of every run parameter */
 static LinStateData *
-linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *options)
+linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *options,
+			 bool passglm)
 {
 	LinParams	p;
 	LinStateData *s;
 	Size		sums,
 				size;
 
-	linparams_init(&p, epsilon, delta, d, options);
+	if (passglm)
+		passglmparams_init(&p, epsilon, delta, d, options);
+	else
+		linparams_init(&p, epsilon, delta, d, options);
 	sums = sizeof(LinRegSum) * linreg_nsums(p.p);
 	size = MAXALIGN(sizeof(LinStateData)) + sums + VARSIZE(options);
 	s = MemoryContextAllocZero(cxt, size);
 	SET_VARSIZE(s, size);
-	s->magic = LINSTATE_MAGIC;
+	s->magic = passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC;
 	s->d = d;
 	s->options_len = VARSIZE(options);
 	s->epsilon = epsilon;
@@ -119,9 +133,14 @@ linstate_scratch(FunctionCallInfo fcinfo, int p)
 	return c->u;
 }
 
-Datum
-dpobj_linreg_transfn(PG_FUNCTION_ARGS)
+/*
+ * One row into the state: dp_linear_regression's float8 label, or
+ * dp_passglm's boolean label as +1 / -1.
+ */
+static Datum
+linstate_transition(FunctionCallInfo fcinfo, bool passglm)
 {
+	const char *aggname = passglm ? PASSGLM_AGGNAME : LINREG_AGGNAME;
 	DPRowInput	row;
 	LinStateData *s;
 	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
@@ -129,7 +148,7 @@ dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 	double	   *u;
 	double		v;
 
-	if (!dp_row_read(fcinfo, LINREG_AGGNAME, &row))
+	if (!dp_row_read(fcinfo, aggname, &row))
 	{
 		/* dropped on the protected path: state unchanged */
 		if (PG_ARGISNULL(0))
@@ -137,18 +156,18 @@ dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	if (PG_ARGISNULL(0))
-		s = linstate_new(row.aggcontext, row.d, row.epsilon, row.delta, options);
+		s = linstate_new(row.aggcontext, row.d, row.epsilon, row.delta, options, passglm);
 	else
 	{
 		/* our own value, in the aggregate context: updated in place */
 		s = (LinStateData *) PG_GETARG_POINTER(0);
-		if (s->magic != LINSTATE_MAGIC)
+		if (s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
 			linstate_corrupt();
-		dp_row_check_same(LINREG_AGGNAME, &row, options, s->epsilon, s->delta,
+		dp_row_check_same(aggname, &row, options, s->epsilon, s->delta,
 						  LINSTATE_OPTIONS(s), s->d);
 	}
-	y = PG_GETARG_FLOAT8(2);
-	if (!linstate_row_values(&row, y, LINREG_AGGNAME))
+	y = passglm ? (PG_GETARG_BOOL(2) ? 1.0 : -1.0) : PG_GETARG_FLOAT8(2);
+	if (!linstate_row_values(&row, y, aggname))
 		PG_RETURN_POINTER(s);
 	u = linstate_scratch(fcinfo, s->params.p);
 	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
@@ -158,13 +177,26 @@ dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(s);
 }
 
+Datum
+dpobj_linreg_transfn(PG_FUNCTION_ARGS)
+{
+	return linstate_transition(fcinfo, false);
+}
+
+Datum
+dpobj_passglm_transfn(PG_FUNCTION_ARGS)
+{
+	return linstate_transition(fcinfo, true);
+}
+
 /* adds src into dst (same run, else the error a row would get) */
 static void
 linstate_merge(LinStateData *dst, const LinStateData *src)
 {
 	Jsonb	   *o1 = LINSTATE_OPTIONS(dst);
 	Jsonb	   *o2 = LINSTATE_OPTIONS(src);
-	bool		same = VARSIZE(o1) == VARSIZE(o2) && memcmp(o1, o2, VARSIZE(o1)) == 0;
+	bool		same = dst->magic == src->magic &&
+		VARSIZE(o1) == VARSIZE(o2) && memcmp(o1, o2, VARSIZE(o1)) == 0;
 	int			m = linreg_nsums(dst->params.p);
 
 	dp_run_check_same(LINREG_AGGNAME, src->epsilon, src->delta, same, src->d,
@@ -197,7 +229,7 @@ dpobj_linreg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	src = (LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	if (src->magic != LINSTATE_MAGIC)
+	if (!linstate_magic_ok(src->magic))
 		linstate_corrupt();
 	if (PG_ARGISNULL(0))
 	{
@@ -206,7 +238,7 @@ dpobj_linreg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(dst);
 	}
 	dst = (LinStateData *) PG_GETARG_POINTER(0);
-	if (dst->magic != LINSTATE_MAGIC)
+	if (!linstate_magic_ok(dst->magic))
 		linstate_corrupt();
 	linstate_merge(dst, src);
 	PG_RETURN_POINTER(dst);
@@ -223,7 +255,7 @@ linstate_portable(LinStateData *s)
 	int			m = linreg_nsums(s->params.p);
 
 	pq_begintypsend(&buf);
-	pq_sendint32(&buf, LINSTATE_MAGIC);
+	pq_sendint32(&buf, s->magic);
 	pq_sendint16(&buf, (uint16) s->d);
 	pq_sendfloat8(&buf, s->epsilon);
 	pq_sendfloat8(&buf, s->delta);
@@ -281,9 +313,11 @@ linstate_from_portable(StringInfo buf)
 	Jsonb	   *options;
 	LinStateData *s;
 	int			m;
+	uint32		magic;
 
 	need(buf, 4 + 2 + 8 + 8 + 4);
-	if ((uint32) pq_getmsgint(buf, 4) != LINSTATE_MAGIC)
+	magic = (uint32) pq_getmsgint(buf, 4);
+	if (!linstate_magic_ok(magic))
 		linstate_corrupt();
 	d = pq_getmsgint(buf, 2);
 	eps = pq_getmsgfloat8(buf);
@@ -294,7 +328,8 @@ linstate_from_portable(StringInfo buf)
 	if (d < 1 || strlen(text) != optlen)
 		linstate_corrupt();
 	options = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
-	s = linstate_new(CurrentMemoryContext, d, eps, delta, options);
+	s = linstate_new(CurrentMemoryContext, d, eps, delta, options,
+					 magic == LINSTATE_MAGIC_PASSGLM);
 	m = linreg_nsums(s->params.p);
 	need(buf, 8 + (Size) m * 16);
 	s->n = pq_getmsgint64(buf);
@@ -359,7 +394,7 @@ dpobj_linreg_state_send(PG_FUNCTION_ARGS)
 /* ---- what the final function sees ---- */
 
 LinStateData *
-linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
+linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx, bool passglm)
 {
 	LinStateData *s = PG_ARGISNULL(0) ? NULL :
 		(LinStateData *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
@@ -369,13 +404,13 @@ linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("a dpobj final function can only run as the final step of its aggregate"),
 				 errhint("Call the aggregate, e.g. dpobj.dp_linear_regression(features, label, epsilon, delta, options).")));
-	if (s != NULL && s->magic != LINSTATE_MAGIC)
+	if (s != NULL && s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
 		linstate_corrupt();
 	*pctx = s ? mechanism_claim(fcinfo, true, s->epsilon, s->delta, s->d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	/* protected path: run even on no rows, so emptiness is hidden */
 	if (s == NULL && *pctx != NULL)
 		s = linstate_new(CurrentMemoryContext, (*pctx)->d, (*pctx)->epsilon_f,
-						 (*pctx)->delta_f, (*pctx)->options);
+						 (*pctx)->delta_f, (*pctx)->options, passglm);
 	return s;
 }

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * linstate.h
- *	  The state of dp_linear_regression, the type dpobj.linreg_state: the
+ *	  The state of dp_linear_regression and dp_passglm, the type
+ *	  dpobj.linreg_state: the
  *	  exact sufficient statistics sum u u^T, sum u v, sum v^2 and the row
  *	  count n of the clipped, normalised rows (linreg.h), with the run's
  *	  public parameters.  Memory is O(d^2), whatever n.
@@ -44,10 +45,11 @@ typedef struct LinStateData
 /*
  * The final function's first step (aggstate_final_check, mechanism_claim):
  * the state, or on the protected path with no row an empty one made from
- * the protected context; NULL on the direct path with no row.
+ * the protected context; NULL on the direct path with no row.  passglm:
+ * dp_passglm's final function (the state must be that aggregate's).
  */
 struct DPProtectedContext;
 extern LinStateData *linstate_final_begin(FunctionCallInfo fcinfo,
-										  struct DPProtectedContext **pctx);
+										  struct DPProtectedContext **pctx, bool passglm);
 
 #endif							/* DPOBJ_LINSTATE_H */
