@@ -66,7 +66,8 @@ UNION ALL SELECT 'rspm', (SELECT (dpobj.dp_halfspace_rspm(x, y, 1, 1e-6)).params
 UNION ALL SELECT 'expmech', (SELECT (dpobj.dp_expmech(x, y, 1, 1e-6)).params FROM pts9)
 UNION ALL SELECT 'logistic', (SELECT (dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
 UNION ALL SELECT 'noisysgd', (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
-UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts);
+UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
+UNION ALL SELECT 'passglm', (SELECT (dpobj.dp_passglm(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts);
 
 CREATE TEMP TABLE doc_options AS
 SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default,
