@@ -42,6 +42,22 @@ CREATE TABLE linreg3 AS
   SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
     FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
 
+-- passglm: 200 public rows x = (1), half labelled true and half false (their X'y is 0),
+-- and one canary row x = (1) true in D, false in D': X'y moves by its full sensitivity
+-- 2, X'X is the same, and with 200 rows behind X'X the coefficient is nearly affine in
+-- X'y's noise.  passglm3: the canary three times, one unit of k = 3 rows.
+CREATE TABLE passglm AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 200) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], s = 0 FROM generate_series(0, 1) s;
+CREATE TABLE passglm3 AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 600) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], s = 0
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+
 -- mcmodel: a fixed one-vs-rest model for the audit of a multi-class evaluation on canary_mc
 -- (one charged run here; whichever class it predicts for x = (1), the canary moves one
 -- count from row a to row b of that column of the confusion matrix).

@@ -44,7 +44,7 @@ ROLE=dpobj_nb_analyst
 AROLE=dpobj_nb_analyst_jobs
 ZROLE=dpobj_nb_zanalyst
 role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
-    if [[ $1 == noisysgd || ($1 == logistic && $2 == *'"method":"output"'*) ]]; then
+    if [[ $1 == noisysgd || $1 == passglm || ($1 == logistic && $2 == *'"method":"output"'*) ]]; then
         JOB_ROLE=$ZROLE
     else
         JOB_ROLE=$AROLE
