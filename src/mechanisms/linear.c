@@ -21,9 +21,11 @@
 
 #include "calibsql.h"
 #include "dpobj.h"
+#include "linear.h"
 #include "linstate.h"
 #include "mechanism.h"
 #include "model.h"
+#include "passglmparams.h"
 #include "random.h"
 
 #include "utils/builtins.h"
@@ -31,21 +33,24 @@
 
 PG_FUNCTION_INFO_V1(dpobj_linreg_finalfn);
 
-/* the calibration of a run, or a public refusal (before any charge) */
-static void
+void
 linear_calibrate(const LinParams *p, LinRegCalibration *c)
 {
-	double		rho = dpobj_zcdp_rho_checked(LINREG_AGGNAME, p->epsilon, p->delta);
+	const char *aggname = p->passglm ? PASSGLM_AGGNAME : LINREG_AGGNAME;
+	double		rho = dpobj_zcdp_rho_checked(aggname, p->epsilon, p->delta);
 
 	if (!linreg_calibrate(p->method, p->p, p->rows_per_unit, rho, LINREG_FAIL_PROB, c))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s: the noise for epsilon %g and delta %g is outside the exact sampler's range",
-						LINREG_AGGNAME, p->epsilon, p->delta),
+						aggname, p->epsilon, p->delta),
 				 errhint("Use an epsilon between about 1e-4 and 1e4.")));
 }
 
-/* dpobj.train()'s argument check (train.c): options and calibration */
+/*
+ * dpobj.train()'s argument check (train.c): options and calibration, of
+ * dp_linear_regression or, by aggname, dp_passglm (the same state)
+ */
 void
 linear_check_args(const char *aggname, double epsilon, double delta, int d,
 				  Jsonb *options)
@@ -53,8 +58,10 @@ linear_check_args(const char *aggname, double epsilon, double delta, int d,
 	LinParams	p;
 	LinRegCalibration c;
 
-	(void) aggname;
-	linparams_init(&p, epsilon, delta, d, options);
+	if (strcmp(aggname, PASSGLM_AGGNAME) == 0)
+		passglmparams_init(&p, epsilon, delta, d, options);
+	else
+		linparams_init(&p, epsilon, delta, d, options);
 	linear_calibrate(&p, &c);
 }
 

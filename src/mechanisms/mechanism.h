@@ -88,8 +88,6 @@ extern void noisysgd_check_args(const char *aggname, double epsilon, double delt
 								int d, Jsonb *options);
 extern void linear_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
-extern void passglm_check_args(const char *aggname, double epsilon, double delta,
-							   int d, Jsonb *options);
 
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD

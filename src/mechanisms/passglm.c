@@ -22,6 +22,7 @@
 
 #include "calibsql.h"
 #include "dpobj.h"
+#include "linear.h"
 #include "linstate.h"
 #include "mechanism.h"
 #include "model.h"
@@ -30,33 +31,6 @@
 #include "random.h"
 
 PG_FUNCTION_INFO_V1(dpobj_passglm_finalfn);
-
-/* the calibration of a run, or a public refusal (before any charge) */
-static void
-passglm_calibrate(const LinParams *p, LinRegCalibration *c)
-{
-	double		rho = dpobj_zcdp_rho_checked(PASSGLM_AGGNAME, p->epsilon, p->delta);
-
-	if (!linreg_calibrate(LINREG_SSP, p->p, p->rows_per_unit, rho, LINREG_FAIL_PROB, c))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: the noise for epsilon %g and delta %g is outside the exact sampler's range",
-						PASSGLM_AGGNAME, p->epsilon, p->delta),
-				 errhint("Use an epsilon between about 1e-4 and 1e4.")));
-}
-
-/* dpobj.train()'s argument check (train.c): options and calibration */
-void
-passglm_check_args(const char *aggname, double epsilon, double delta, int d,
-				   Jsonb *options)
-{
-	LinParams	p;
-	LinRegCalibration c;
-
-	(void) aggname;
-	passglmparams_init(&p, epsilon, delta, d, options);
-	passglm_calibrate(&p, &c);
-}
 
 /*
  * The ridge of the normalised solve: the option, else sigma_xx sqrt(p),
@@ -134,7 +108,7 @@ dpobj_passglm_finalfn(PG_FUNCTION_ARGS)
 	if (s == NULL)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	p = &s->params;
-	passglm_calibrate(p, &c);
+	linear_calibrate(p, &c);
 	/* every buffer before the charge (public sizes) */
 	tri = palloc(sizeof(double) * linreg_tri(p->p));
 	b = palloc(sizeof(double) * p->p);

@@ -102,7 +102,7 @@ static const TrainMechanism train_mechanisms[] = {
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
 	TRAIN_LABEL_REAL},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
-	{"passglm", "dpobj.dp_passglm", "dp_passglm", passglm_check_args},
+	{"passglm", "dpobj.dp_passglm", "dp_passglm", linear_check_args},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
 	logistic_mc_check_args, TRAIN_LABEL_CLASS},
