@@ -239,3 +239,105 @@ COMMENT ON AGGREGATE dpobj.dp_passglm(float8[], boolean, float8, float8, jsonb) 
     'One-pass logistic regression (PASS-GLM, degree-2 Chebyshev approximation) from exact sufficient statistics with discrete Gaussian noise, rho-zCDP; options {"R" (required), "intercept", "ridge"}';
 COMMENT ON TYPE dpobj.linreg_state IS
     'Aggregate state of dp_linear_regression and dp_passglm: exact sums of the clipped, normalised rows'' X^T X, X^T y, y^T y and their count (text: base64)';
+
+--------------------------------------------------------------------------
+-- F1. One filter for every mechanism, in any order (docs/PRIVACY.md,
+-- "Composition: one filter for every mechanism"; src/protected/accountant.c).
+-- Runs before a budget's first zCDP run add up linearly (spent_epsilon,
+-- spent_delta), as before.  That run begins the zCDP part: a Renyi filter on
+-- the rest, which now admits approximate-DP runs too, each at the Renyi cost
+-- min(epsilon, alpha epsilon^2/2) (spent_rdp) at one order alpha
+-- (filter_order, pinned by the first of them), its delta taken from a reserve
+-- fixed when the zCDP part began (reserve_delta: a tenth of the granted
+-- delta, at most half of what the linear part left; spent_reserve_delta).
+-- Budgets already in their zCDP part keep a reserve of 0: they admit what
+-- they did.  The accountant reads whole budgets rows.
+--------------------------------------------------------------------------
+ALTER TABLE dpobj.budgets
+    ADD COLUMN reserve_delta numeric NOT NULL DEFAULT 0,
+    ADD COLUMN spent_reserve_delta numeric NOT NULL DEFAULT 0,
+    ADD COLUMN spent_rdp numeric NOT NULL DEFAULT 0,
+    ADD COLUMN filter_order float8,
+    ADD CONSTRAINT budgets_reserve_check
+        CHECK (reserve_delta >= 0 AND spent_reserve_delta >= 0
+               AND spent_reserve_delta <= reserve_delta
+               AND spent_delta + reserve_delta <= granted_delta),
+    ADD CONSTRAINT budgets_spent_rdp_check CHECK (spent_rdp >= 0 AND spent_rdp < 'Infinity'),
+    ADD CONSTRAINT budgets_filter_order_check CHECK (filter_order > 1 AND filter_order < 'Infinity');
+COMMENT ON COLUMN dpobj.budgets.reserve_delta IS
+    'The delta kept, when the budget''s first zCDP run was charged, for approximate-DP runs after it';
+COMMENT ON COLUMN dpobj.budgets.spent_reserve_delta IS
+    'The delta of the approximate-DP runs charged after the first zCDP run (at most reserve_delta)';
+COMMENT ON COLUMN dpobj.budgets.spent_rdp IS
+    'Their Renyi cost at filter_order: the sum of min(epsilon, filter_order epsilon^2 / 2), rounded up';
+COMMENT ON COLUMN dpobj.budgets.filter_order IS
+    'The Renyi order the zCDP part is composed at, pinned by its first approximate-DP run (NULL: not pinned)';
+
+ALTER TABLE dpobj.ledger DROP CONSTRAINT ledger_accounted_check;
+ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_accounted_check
+    CHECK (accounted IN ('linear', 'rho', 'reserve'));
+COMMENT ON COLUMN dpobj.ledger.accounted IS
+    'How the run was counted in its budget: linear (spent_epsilon, spent_delta), rho (spent_rho) or reserve (spent_rdp, spent_reserve_delta); NULL without a budget';
+
+CREATE FUNCTION dpobj.budget_debit(b dpobj.budgets, kind text, epsilon numeric, delta numeric,
+                                   rho numeric)
+RETURNS dpobj.budgets
+AS 'MODULE_PATHNAME', 'dpobj_budget_debit'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_debit(dpobj.budgets, text, numeric, numeric, numeric) IS
+    'The budget after one more run of this kind and cost, NULL if it does not fit (docs/PRIVACY.md)';
+
+CREATE FUNCTION dpobj.budget_spent_epsilon(b dpobj.budgets)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_spent_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_spent_epsilon(dpobj.budgets) IS
+    'The epsilon a budget has spent, composed by the accountant at its granted delta';
+
+DROP FUNCTION dpobj.budget_admits(numeric, numeric, numeric, numeric, numeric, text, numeric, numeric, numeric);
+CREATE FUNCTION dpobj.budget_admits(b dpobj.budgets, kind text, epsilon numeric, delta numeric,
+                                    rho numeric)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_budget_admits'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_admits(dpobj.budgets, text, numeric, numeric, numeric) IS
+    'The admission rule: does one more run of this kind and cost fit the budget (docs/PRIVACY.md)';
+
+CREATE FUNCTION dpobj.budget_remaining_epsilon(b dpobj.budgets)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_remaining_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_remaining_epsilon(dpobj.budgets) IS
+    'The epsilon a budget has left at its granted delta (for dpobj.my_budgets)';
+
+-- an analyst's budgets: a domain budget is one row (relation NULL), with
+-- the domain and its member tables; approx_delta_left: the delta an
+-- approximate-DP run may still take (the linear part's, then the reserve's)
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.granted_epsilon, b.granted_delta,
+       dpobj.budget_spent_epsilon(b) AS spent_epsilon,
+       b.spent_delta,
+       dpobj.budget_remaining_epsilon(b) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta AS remaining_delta,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       b.spent_rho,
+       b.spent_rho OPERATOR(pg_catalog.=) 0
+         OR b.spent_reserve_delta OPERATOR(pg_catalog.<) b.reserve_delta AS approx_admitted,
+       b.budget_domain,
+       CASE WHEN b.budget_domain IS NOT NULL THEN
+         ARRAY(SELECT m.relid FROM dpobj.protected_tables m
+                WHERE m.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                ORDER BY m.relid::pg_catalog.text) END AS domain_tables,
+       CASE WHEN b.spent_rho OPERATOR(pg_catalog.=) 0
+            THEN b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta
+            ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END AS approx_delta_left
+  FROM dpobj.budgets b
+  LEFT JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets: granted, spent (composed by the accountant) and remaining (epsilon, delta) per table or budget domain, the zCDP part rho, whether approximate-DP runs are still admitted and the delta they may take';
+
+DROP FUNCTION dpobj.budget_remaining_epsilon(numeric, numeric, numeric, numeric, numeric);

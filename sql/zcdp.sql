@@ -1,4 +1,4 @@
--- The zCDP accountant (docs/PRIVACY.md, "Composition: the zCDP filter"):
+-- The accountant (docs/PRIVACY.md, "Composition: one filter for every mechanism"):
 -- each run's cost in its own form, the admission rule at the boundary,
 -- dpobj.runs_left() equal to what is actually admitted, the odometer.
 CREATE SCHEMA regress_zcdp;
@@ -26,7 +26,7 @@ SELECT dpobj.zcdp_epsilon(0, 1e-6) AS zero_rho,
        dpobj.zcdp_epsilon(0.01, 0) IS NULL AS no_delta_no_epsilon,
        dpobj.zcdp_epsilon(0.02, 1e-6) > dpobj.zcdp_epsilon(0.01, 1e-6) AS grows;
 
--- (1) 52 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6): basic composition admits 10
+-- (1) 95 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6): basic composition admits 10
 SELECT (dpobj.grant_budget('regress_zcdp.t', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd,
@@ -52,23 +52,28 @@ SELECT count(*) AS admitted, count(DISTINCT rho) AS one_rho, min(kind) AS kind, 
        bool_and(epsilon = 0.1 AND delta = 1e-7) AS analyst_charge_kept
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.t';
 SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS left_after;
--- the odometer: spend composed, remaining at the budget's delta, no approximate-DP runs now
+-- the odometer: spend composed, remaining at the budget's delta; approximate-DP runs
+-- still admitted from the reserve (a tenth of the granted delta)
 SELECT granted_epsilon, granted_delta, spent_delta, remaining_delta,
        remaining_epsilon >= 0 AND remaining_epsilon < 0.05 AS nearly_spent,
        spent_epsilon + remaining_epsilon = granted_epsilon AS adds_up,
        spent_rho = (SELECT sum(rho) FROM dpobj.ledger WHERE relation = 'regress_zcdp.t') AS rho_sum,
        approx_admitted
   FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.t'::regclass;
--- an approximate-DP run after zCDP runs: refused before the charge
+-- an approximate-DP run after zCDP runs: admitted, its delta from the reserve;
+-- one whose delta the reserve cannot hold: refused before the charge
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 1e-9)$$);
-SELECT dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 1e-9) AS opdisc_left;
+SELECT dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 1e-9) AS opdisc_left,
+       dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 2e-7) AS over_reserve;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 2e-7)$$);
 RESET ROLE;
 
 -- (2) a budget that admits exactly 3 runs: the 3rd admitted, the 4th refused
--- (by ρ: 3 runs of (0.1, 1e-7) need less than 0.3 at delta 3e-7)
+-- (by ρ: 3 runs of (0.1, 1e-7) need less than 0.3 at delta 2.7e-7, the
+-- granted 3e-7 less the reserve's tenth)
 SELECT (dpobj.grant_budget('regress_zcdp.u', 'regress_zcdp_analyst',
-                          (SELECT dpobj.zcdp_epsilon(3 * rho, 3e-7) FROM dpobj.ledger
-                            WHERE relation = 'regress_zcdp.t' LIMIT 1), 3e-7)).id IS NOT NULL AS granted;
+                          (SELECT dpobj.zcdp_epsilon(3 * rho, 2.7e-7) FROM dpobj.ledger
+                            WHERE relation = 'regress_zcdp.t' AND kind = 'zcdp' LIMIT 1), 3e-7)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT granted_epsilon < 0.3 AS below_basic FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
 SELECT dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS exactly_3;
@@ -80,8 +85,8 @@ SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.u', 'noisysgd'
 SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_zcdp.u';
 RESET ROLE;
 
--- (3) approximate-DP and pure runs first: linear; the first zCDP run closes
--- the approximate-DP part; pure runs are then counted by rho = eps^2/2
+-- (3) approximate-DP and pure runs first: linear; from the first zCDP run on,
+-- pure runs are counted by rho = eps^2/2 and approximate-DP runs by the reserve
 SELECT (dpobj.revoke_budget('regress_zcdp.u', 'regress_zcdp_analyst')).id IS NOT NULL AS revoked;
 SET ROLE regress_zcdp_analyst;
 SELECT remaining_epsilon = 0 AS nothing_left_after_revoke, dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2}') AS runs
@@ -113,6 +118,29 @@ SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.v', 'rspm', AR
 SELECT spent_epsilon, spent_delta, spent_rho = (SELECT sum(rho) FROM dpobj.ledger
                                                  WHERE relation = 'regress_zcdp.v' AND accounted = 'rho') AS rho_sum
   FROM dpobj.budgets WHERE relid = 'regress_zcdp.v'::regclass;
+-- a mixed order on one (1, 1e-6) budget: OPDisc, noisy GD, OPDisc again
+-- (admitted: its Renyi cost min(0.2, alpha 0.02) and its delta 1e-7 from the
+-- reserve), then a third OPDisc refused: the reserve's delta is spent
+RESET ROLE;
+CREATE TABLE regress_zcdp.x AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.x');
+SELECT (dpobj.grant_budget('regress_zcdp.x', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
+SET ROLE regress_zcdp_analyst;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
+SELECT mechanism, kind, accounted FROM dpobj.ledger WHERE relation = 'regress_zcdp.x' ORDER BY id;
+SELECT approx_admitted, approx_delta_left, remaining_epsilon > 0 AS epsilon_left,
+       spent_epsilon + remaining_epsilon = granted_epsilon AS adds_up
+  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.x'::regclass;
+-- the budget row: the reserve, its spend (delta and Renyi cost) and the pinned order
+SELECT b.spent_epsilon, b.spent_delta, b.reserve_delta, b.spent_reserve_delta,
+       b.spent_reserve_delta = (SELECT sum(delta) FROM dpobj.ledger
+                                 WHERE relation = 'regress_zcdp.x' AND accounted = 'reserve') AS reserve_sum,
+       b.spent_rdp >= 0.2 AND b.spent_rdp < 0.2 + 1e-9 AS rdp_is_epsilon,
+       b.filter_order > 1 AS pinned
+  FROM dpobj.budgets b WHERE relid = 'regress_zcdp.x'::regclass;
 -- runs_left refuses what train() refuses, on the same public grounds
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'nosuch', 0.1, 1e-7)$$);
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'noisysgd', 0, 1e-7)$$);

@@ -393,22 +393,59 @@ zcdp_rho_bun_steinke(double eps, double delta)
  * Every alpha gives a valid bound, so the minimum over a fixed grid (alpha - 1
  * = 10^(k/64), k = -192..384) is a valid, nearly optimal eps.
  */
+/* the orders of the grid: alpha - 1 = 10^(k/64) */
+#define RDP_GRID_LO		(-192)
+#define RDP_GRID_HI		384
+
+/* the conversion's term for the order alpha = 1 + am1 */
+static double
+rdp_conversion_am1(double am1, double delta)
+{
+	double		a = 1.0 + am1;
+
+	return (-log(delta) + am1 * log(am1 / a) - log(a)) / am1;
+}
+
+double
+rdp_conversion(double alpha, double delta)
+{
+	return rdp_conversion_am1(alpha - 1.0, delta);
+}
+
 double
 zcdp_eps(double rho, double delta)
 {
-	double		L = -log(delta);
 	double		best = INFINITY;
 
-	for (int k = -192; k <= 384; k++)
+	for (int k = RDP_GRID_LO; k <= RDP_GRID_HI; k++)
 	{
 		double		am1 = pow(10.0, k / 64.0);
-		double		a = 1.0 + am1;
-		double		e = a * rho + (L + am1 * log(am1 / a) - log(a)) / am1;
+		double		e = (1.0 + am1) * rho + rdp_conversion_am1(am1, delta);
 
 		if (e < best)
 			best = e;
 	}
 	return best;
+}
+
+double
+rdp_best_order(double eps, double delta)
+{
+	double		best = -INFINITY,
+				order = 0.0;
+
+	for (int k = RDP_GRID_LO; k <= RDP_GRID_HI; k++)
+	{
+		double		am1 = pow(10.0, k / 64.0);
+		double		r = (eps - rdp_conversion_am1(am1, delta)) / (1.0 + am1);
+
+		if (r > best)
+		{
+			best = r;
+			order = 1.0 + am1;
+		}
+	}
+	return order;
 }
 
 /*

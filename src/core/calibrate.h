@@ -162,6 +162,16 @@ extern double objgauss_sigma_rows(double eps, double delta, double L, double R,
  * (eps = rho + 2 sqrt(rho ln(1/delta))), smaller; kept for comparison.
  */
 extern double zcdp_eps(double rho, double delta);
+
+/*
+ * One Renyi order.  rdp_conversion: the term that (alpha, tau)-RDP adds to
+ * tau in the same conversion, (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha)
+ * - ln alpha) / (alpha - 1).  rdp_best_order: the order of the grid with
+ * the largest rho admissible at (eps, delta), (eps - rdp_conversion) / alpha
+ * -- the order at which zcdp_eps(rho, delta) <= eps is decided.
+ */
+extern double rdp_conversion(double alpha, double delta);
+extern double rdp_best_order(double eps, double delta);
 extern double zcdp_rho(double eps, double delta);
 extern double zcdp_rho_bun_steinke(double eps, double delta);
 

@@ -33,11 +33,6 @@ enum
 	LEDGER_NSTMT
 };
 
-/* the run is counted by its rho: zcdp always, pure once the budget has rho */
-#define BY_RHO(kind) \
-	"(" kind " OPERATOR(pg_catalog.=) 'zcdp' OR (" kind " OPERATOR(pg_catalog.=) 'pure' " \
-	"AND spent_rho OPERATOR(pg_catalog.>) 0))"
-
 static const char *const ledger_sql[LEDGER_NSTMT] = {
 	/* STMT_CHARGE: a direct aggregate run */
 	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, kind, rho) "
@@ -56,24 +51,26 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 * COMMITTED, re-evaluates the guard -- the accountant's rule,
 	 * dpobj.budget_admits() (accountant.c) -- and the new spend against the
 	 * committed row.  Debits of one writer's batch run in one transaction
-	 * and see each other.  A run is added to the linear part (spent_epsilon,
-	 * spent_delta) or to spent_rho; RETURNING says which.  The row is the
+	 * and see each other.  dpobj.budget_debit() gives the row after the
+	 * run: added to the linear part (spent_epsilon, spent_delta), to
+	 * spent_rho, or, approximate-DP after the zCDP part began, to the
+	 * reserve's spend (spent_rdp, spent_reserve_delta); RETURNING says which.  The row is the
 	 * one dpobj.budget_for() names: the table's budget domain's budget when
 	 * the table is a member (runs on every member table lock and debit that
 	 * one row), else the table's own.
 	 */
-	"UPDATE dpobj.budgets "
-	"   SET spent_epsilon = spent_epsilon OPERATOR(pg_catalog.+) "
-	"         CASE WHEN " BY_RHO("$5") " THEN 0 ELSE $3::pg_catalog.numeric END, "
-	"       spent_delta = spent_delta OPERATOR(pg_catalog.+) "
-	"         CASE WHEN " BY_RHO("$5") " THEN 0 ELSE $4::pg_catalog.numeric END, "
-	"       spent_rho = spent_rho OPERATOR(pg_catalog.+) "
-	"         CASE WHEN " BY_RHO("$5") " THEN $6::pg_catalog.numeric ELSE 0 END "
+	"UPDATE dpobj.budgets b "
+	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, filter_order, spent_rdp, "
+	"        spent_reserve_delta) = "
+	"       (SELECT n.spent_epsilon, n.spent_delta, n.spent_rho, n.reserve_delta, "
+	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta "
+	"          FROM dpobj.budget_debit(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
+	"                                  $6::pg_catalog.numeric) n) "
 	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2) "
-	"   AND dpobj.budget_admits(granted_epsilon, granted_delta, spent_epsilon, spent_delta, "
-	"         spent_rho, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
+	"   AND dpobj.budget_admits(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"         $6::pg_catalog.numeric) "
-	"RETURNING id, CASE WHEN " BY_RHO("$5") " THEN 'rho' ELSE 'linear' END",
+	"RETURNING id, CASE WHEN spent_rho OPERATOR(pg_catalog.=) 0 THEN 'linear' "
+	"                   WHEN $5 OPERATOR(pg_catalog.=) 'approx' THEN 'reserve' ELSE 'rho' END",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
 	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id, "
@@ -83,10 +80,9 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"RETURNING id",
 
 	/* STMT_BUDGET_REMAINING: for the refusal's hint (the accountant's view) */
-	"SELECT dpobj.budget_remaining_epsilon(granted_epsilon, granted_delta, spent_epsilon, "
-	"         spent_delta, spent_rho)::pg_catalog.text, "
+	"SELECT dpobj.budget_remaining_epsilon(b)::pg_catalog.text, "
 	"       (granted_delta OPERATOR(pg_catalog.-) spent_delta)::pg_catalog.text "
-	"  FROM dpobj.budgets "
+	"  FROM dpobj.budgets b "
 	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2)",
 
 	/* STMT_ABORTED_ALLOWED: 'aborted' exists from 0.2.0 on (upgrade section 3) */

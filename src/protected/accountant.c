@@ -5,11 +5,15 @@
  *
  *	  dpobj.zcdp_epsilon(rho, delta)            an upper bound on the epsilon
  *	                                            that rho-zCDP gives at delta
- *	  dpobj.budget_admits(granted..., spent..., kind, epsilon, delta, rho)
- *	                                            the admission rule: the ledger
- *	                                            writer's guarded debit, train()'s
- *	                                            pre-check and runs_left() use it
- *	  dpobj.budget_remaining_epsilon(...)       for dpobj.my_budgets
+ *	  dpobj.budget_debit(b, kind, epsilon, delta, rho)
+ *	                                            the budget row after one more
+ *	                                            run, or NULL: the ledger
+ *	                                            writer's guarded debit
+ *	  dpobj.budget_admits(b, kind, epsilon, delta, rho)
+ *	                                            the same rule as a boolean:
+ *	                                            train()'s pre-check
+ *	  dpobj.budget_spent_epsilon(b), dpobj.budget_remaining_epsilon(b)
+ *	                                            for dpobj.my_budgets and revoke
  *
  * Arithmetic against the analyst: the conversion uses logarithms, so it is
  * evaluated in float8 with rho rounded up and delta rounded down, the
@@ -28,16 +32,23 @@
 #include "calibrate.h"
 #include "entryargs.h"
 
+#include "access/htup_details.h"
+#include "executor/executor.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/typcache.h"
 
 PG_FUNCTION_INFO_V1(dpobj_zcdp_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_admits);
 PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
+PG_FUNCTION_INFO_V1(dpobj_budget_debit);
+PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
 
 #define ACCOUNT_MARGIN_REL	1e-9
 #define ACCOUNT_MARGIN_ABS	1e-12
+#define ACCOUNT_RESERVE_SHARE "0.1"
 
 void
 account_decimal_up(double x, char *buf, size_t len)
@@ -73,6 +84,13 @@ num_mul_int(Numeric a, int64 k)
 {
 	return DatumGetNumeric(DirectFunctionCall2(numeric_mul, NumericGetDatum(a),
 											   NumericGetDatum(int64_to_numeric(k))));
+}
+
+static Numeric
+num_mul(Numeric a, Numeric b)
+{
+	return DatumGetNumeric(DirectFunctionCall2(numeric_mul, NumericGetDatum(a),
+											   NumericGetDatum(b)));
 }
 
 static int
@@ -111,50 +129,145 @@ account_zcdp_epsilon(Numeric rho, Numeric delta)
 	return dp_numeric_of_text(buf);
 }
 
-/* the state (lin_e, lin_d, rho) is within the budget */
-static bool
-account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho)
+static Numeric
+num_of_double_up(double x)
 {
+	char		buf[64];
+
+	account_decimal_up(x * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
+	return dp_numeric_of_text(buf);
+}
+
+/* delta_c: the zCDP part's conversion delta, granted - linear - reserve */
+static Numeric
+account_delta_c(const AccountBudget *b)
+{
+	return num_sub(num_sub(b->granted_d, b->spent_d), b->reserve_d);
+}
+
+/*
+ * An upper bound on the epsilon the zCDP part (rho, and rdp at the pinned
+ * order) spends at delta_c; NULL if delta_c <= 0.  Unpinned (order 0, rdp
+ * 0): the best order for this rho (zcdp_eps); pinned: that order alone.
+ */
+static Numeric
+account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double order)
+{
+	double		d = num_float_bound(account_delta_c(b), false),
+				e;
+
+	if (num_sign(rho) == 0 && num_sign(rdp) == 0)
+		return int64_to_numeric(0);
+	if (order <= 1.0)
+		return account_zcdp_epsilon(rho, account_delta_c(b));
+	if (!(d > 0.0 && d < 1.0))
+		return NULL;
+	e = order * num_float_bound(rho, true) + num_float_bound(rdp, true) + rdp_conversion(order, d);
+	if (!isfinite(e))
+		return NULL;
+	return num_of_double_up(e);
+}
+
+/* the state (lin_e, lin_d; rho, rdp at order) is within the budget */
+static bool
+account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
+			 Numeric rdp, double order)
+{
+	AccountBudget s = *b;
 	Numeric		ez;
 
+	s.spent_e = lin_e;
+	s.spent_d = lin_d;
 	if (dp_numeric_cmp(lin_e, b->granted_e) > 0 || dp_numeric_cmp(lin_d, b->granted_d) > 0)
 		return false;
-	if (num_sign(rho) == 0)
-		return true;
-	ez = account_zcdp_epsilon(rho, num_sub(b->granted_d, lin_d));
+	ez = account_part2_epsilon(&s, rho, rdp, order);
 	return ez != NULL && dp_numeric_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
+}
+
+/*
+ * The delta kept for approximate-DP runs after the first run counted by
+ * rho: ACCOUNT_RESERVE_SHARE of the granted delta, at most half of what the
+ * linear part left.  Fixed when that run is charged.
+ */
+static Numeric
+account_reserve(const AccountBudget *b)
+{
+	Numeric		share = num_mul(b->granted_d, dp_numeric_of_text(ACCOUNT_RESERVE_SHARE));
+	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), dp_numeric_of_text("0.5"));
+
+	return dp_numeric_cmp(share, half) <= 0 ? share : half;
+}
+
+/* an approximate-DP run after the zCDP part began: RDP cost k min(eps, order eps^2/2) */
+static bool
+account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, int64 k,
+					  AccountBudget *out)
+{
+	double		order = b->order,
+				e = num_float_bound(epsilon, true),
+				c;
+
+	out->spent_reserve_d = num_add(b->spent_reserve_d, num_mul_int(delta, k));
+	if (dp_numeric_cmp(out->spent_reserve_d, b->reserve_d) > 0)
+		return false;
+	if (order <= 1.0)			/* pin: the best order for the rest */
+		order = rdp_best_order(num_float_bound(num_sub(b->granted_e, b->spent_e), false),
+							   num_float_bound(account_delta_c(b), false));
+	if (!(order > 1.0))
+		return false;
+	c = Min(e, 0.5 * order * e * e);
+	out->order = order;
+	out->spent_rdp = num_add(b->spent_rdp, num_mul_int(num_of_double_up(c), k));
+	return account_fits(b, b->spent_e, b->spent_d, b->spent_rho, out->spent_rdp, order);
+}
+
+bool
+account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
+			  Numeric delta, Numeric rho, int64 k, AccountBudget *out)
+{
+	bool		part2 = num_sign(b->spent_rho) > 0;
+
+	*out = *b;
+	if (k <= 0)
+		return true;
+	if (kind == LEDGER_COST_APPROX && part2)
+		return account_debit_reserve(b, epsilon, delta, k, out);
+	if (kind == LEDGER_COST_ZCDP || (kind == LEDGER_COST_PURE && part2))
+	{
+		if (rho == NULL || num_sign(rho) <= 0)
+			return false;
+		if (!part2)
+			out->reserve_d = account_reserve(b);
+		out->spent_rho = num_add(b->spent_rho, num_mul_int(rho, k));
+		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, b->order);
+	}
+	out->spent_e = num_add(b->spent_e, num_mul_int(epsilon, k));
+	out->spent_d = num_add(b->spent_d, num_mul_int(delta, k));
+	return account_fits(b, out->spent_e, out->spent_d, b->spent_rho, b->spent_rdp, b->order);
 }
 
 bool
 account_admits(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 			   Numeric delta, Numeric rho, int64 k)
 {
-	bool		zcdp_phase = num_sign(b->spent_rho) > 0;
+	AccountBudget out;
 
-	if (k <= 0)
-		return true;
-	/* the approximate-DP part is closed once a run was counted by rho */
-	if (kind == LEDGER_COST_APPROX && zcdp_phase)
-		return false;
-	if (kind == LEDGER_COST_ZCDP || (kind == LEDGER_COST_PURE && zcdp_phase))
-	{
-		if (rho == NULL || num_sign(rho) <= 0)
-			return false;
-		return account_fits(b, b->spent_e, b->spent_d, num_add(b->spent_rho, num_mul_int(rho, k)));
-	}
-	return account_fits(b, num_add(b->spent_e, num_mul_int(epsilon, k)),
-						num_add(b->spent_d, num_mul_int(delta, k)), b->spent_rho);
+	return account_debit(b, kind, epsilon, delta, rho, k, &out);
+}
+
+Numeric
+account_spent_epsilon(const AccountBudget *b)
+{
+	Numeric		ez = account_part2_epsilon(b, b->spent_rho, b->spent_rdp, b->order);
+
+	return ez == NULL ? b->granted_e : num_add(b->spent_e, ez);
 }
 
 Numeric
 account_remaining_epsilon(const AccountBudget *b)
 {
-	Numeric		ez = account_zcdp_epsilon(b->spent_rho, num_sub(b->granted_d, b->spent_d));
-	Numeric		rest;
+	Numeric		rest = num_sub(b->granted_e, account_spent_epsilon(b));
 
-	if (ez == NULL)
-		return int64_to_numeric(0);
-	rest = num_sub(num_sub(b->granted_e, b->spent_e), ez);
 	return num_sign(rest) < 0 ? int64_to_numeric(0) : rest;
 }
 
@@ -191,14 +304,69 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
  * ---------------------------------------------------------------------
  */
 
-static void
-budget_args(FunctionCallInfo fcinfo, AccountBudget *b)
+/* the columns of a dpobj.budgets row the accountant reads and writes */
+static const char *const budget_cols[] = {
+	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
+	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order"
+};
+
+static Numeric *
+budget_col_ref(AccountBudget *b, int i)
 {
-	b->granted_e = PG_GETARG_NUMERIC(0);
-	b->granted_d = PG_GETARG_NUMERIC(1);
-	b->spent_e = PG_GETARG_NUMERIC(2);
-	b->spent_d = PG_GETARG_NUMERIC(3);
-	b->spent_rho = PG_GETARG_NUMERIC(4);
+	Numeric    *refs[8] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
+	&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d};
+
+	return refs[i];
+}
+
+bool
+account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
+{
+	bool		isnull;
+	Datum		v;
+
+	for (int i = 0; i < 8; i++)
+	{
+		v = GetAttributeByName(row, budget_cols[i], &isnull);
+		if (isnull)
+			return false;
+		*budget_col_ref(b, i) = DatumGetNumeric(v);
+	}
+	v = GetAttributeByName(row, budget_cols[8], &isnull);
+	b->order = isnull ? 0.0 : DatumGetFloat8(v);
+	return true;
+}
+
+/* the row with the accountant's state written back */
+static Datum
+budget_to_row(HeapTupleHeader row, AccountBudget *b)
+{
+	TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
+											HeapTupleHeaderGetTypMod(row));
+	HeapTupleData tup;
+	int			cols[9];
+	Datum		values[9];
+	bool		nulls[9] = {false};
+	HeapTuple	out;
+
+	for (int i = 0; i < 9; i++)
+	{
+		cols[i] = 0;
+		for (int a = 0; a < td->natts && cols[i] == 0; a++)
+			if (strcmp(NameStr(TupleDescAttr(td, a)->attname), budget_cols[i]) == 0)
+				cols[i] = a + 1;
+		if (cols[i] == 0)
+			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
+		values[i] = i < 8 ? NumericGetDatum(*budget_col_ref(b, i)) : Float8GetDatum(b->order);
+	}
+	nulls[8] = !(b->order > 1.0);
+	tup.t_len = HeapTupleHeaderGetDatumLength(row);
+	ItemPointerSetInvalid(&tup.t_self);
+	tup.t_tableOid = InvalidOid;
+	tup.t_data = row;
+	out = heap_modify_tuple_by_cols(&tup, td, 9, cols, values, nulls);
+	ReleaseTupleDesc(td);
+	return HeapTupleGetDatum(out);
 }
 
 /* dpobj.zcdp_epsilon(rho numeric, delta numeric) RETURNS numeric, STRICT */
@@ -231,30 +399,61 @@ kind_of_text(text *t)
 }
 
 /*
- * dpobj.budget_admits(granted_epsilon, granted_delta, spent_epsilon,
- * spent_delta, spent_rho, kind, epsilon, delta, rho) RETURNS boolean: one
- * more run fits.  NULL arguments (but rho) refuse.
+ * dpobj.budget_debit(b dpobj.budgets, kind, epsilon, delta, rho) RETURNS
+ * dpobj.budgets: the budget after one more run, NULL when it does not fit
+ * (or an argument but rho is NULL).  The ledger's guarded debit writes it.
  */
+Datum
+dpobj_budget_debit(PG_FUNCTION_ARGS)
+{
+	AccountBudget b,
+				out;
+
+	for (int i = 0; i < 4; i++)
+		if (PG_ARGISNULL(i))
+			PG_RETURN_NULL();
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b) ||
+		!account_debit(&b, kind_of_text(PG_GETARG_TEXT_PP(1)), PG_GETARG_NUMERIC(2),
+					   PG_GETARG_NUMERIC(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4),
+					   1, &out))
+		PG_RETURN_NULL();
+	return budget_to_row(PG_GETARG_HEAPTUPLEHEADER(0), &out);
+}
+
+/* dpobj.budget_admits(b dpobj.budgets, kind, epsilon, delta, rho): one more run fits */
 Datum
 dpobj_budget_admits(PG_FUNCTION_ARGS)
 {
 	AccountBudget b;
 
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 4; i++)
 		if (PG_ARGISNULL(i))
 			PG_RETURN_BOOL(false);
-	budget_args(fcinfo, &b);
-	PG_RETURN_BOOL(account_admits(&b, kind_of_text(PG_GETARG_TEXT_PP(5)),
-								  PG_GETARG_NUMERIC(6), PG_GETARG_NUMERIC(7),
-								  PG_ARGISNULL(8) ? NULL : PG_GETARG_NUMERIC(8), 1));
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_BOOL(false);
+	PG_RETURN_BOOL(account_admits(&b, kind_of_text(PG_GETARG_TEXT_PP(1)),
+								  PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3),
+								  PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4), 1));
 }
 
-/* dpobj.budget_remaining_epsilon(granted_e, granted_d, spent_e, spent_d, spent_rho), STRICT */
+/* dpobj.budget_spent_epsilon(b dpobj.budgets), STRICT: composed spend */
+Datum
+dpobj_budget_spent_epsilon(PG_FUNCTION_ARGS)
+{
+	AccountBudget b;
+
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
+	PG_RETURN_NUMERIC(account_spent_epsilon(&b));
+}
+
+/* dpobj.budget_remaining_epsilon(b dpobj.budgets), STRICT */
 Datum
 dpobj_budget_remaining_epsilon(PG_FUNCTION_ARGS)
 {
 	AccountBudget b;
 
-	budget_args(fcinfo, &b);
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(account_remaining_epsilon(&b));
 }

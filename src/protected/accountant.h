@@ -5,19 +5,25 @@
  *	  of its runs compose, and whether one more run fits (the derivation is
  *	  docs/PRIVACY.md, "Composition: the zCDP filter").
  *
- * A budget is (epsilon_g, delta_g).  Its state is the linear part (the sum
- * of epsilon and of delta over the runs counted as (epsilon, delta)) and
- * rho, the sum over the runs counted in zero-concentrated DP.  The state
- * fits when
- *	  lin_e <= epsilon_g, lin_d <= delta_g, and, if rho > 0,
- *	  delta_z = delta_g - lin_d > 0 and lin_e + eps_z(rho, delta_z) <= epsilon_g,
- * eps_z the zCDP-to-(epsilon, delta) conversion of core/calibrate.c
- * (zcdp_eps), computed as an upper bound (upward-rounded, with a margin)
- * and compared in numeric.  A run is counted
- *	  approx: linearly, and only while rho = 0 (once a zCDP run has been
- *	          charged the approximate-DP part is closed: PRIVACY.md says why);
- *	  zcdp:   by its rho;
- *	  pure:   linearly while rho = 0, else by its rho = epsilon^2 / 2.
+ * A budget is (epsilon_g, delta_g), composed in two parts (the derivation
+ * is docs/PRIVACY.md, "Composition: one filter for every mechanism"):
+ *	  linear: runs before the first one counted by rho: their epsilon and
+ *	          delta add up (lin_e, lin_d);
+ *	  zCDP:   from that run on, a Renyi filter on the rest (epsilon_g -
+ *	          lin_e, delta_g - lin_d): rho (zCDP runs, and pure ones as
+ *	          epsilon^2/2), and approximate-DP runs through the coupling
+ *	          (Bun-Steinke 2016, section 8): each costs min(eps, alpha
+ *	          eps^2/2) of Renyi divergence (rdp) at one order alpha, and its
+ *	          delta comes from the reserve, a share of delta_g fixed when the
+ *	          zCDP part begins.
+ * The state fits when lin_e <= epsilon_g, lin_d <= delta_g, the reserve's
+ * delta is not overspent and, with delta_c = delta_g - lin_d - reserve > 0,
+ *	  lin_e + eps_2 <= epsilon_g,
+ * eps_2 the conversion at delta_c: zcdp_eps(rho, delta_c) (the best order)
+ * while no approximate-DP run entered the zCDP part, else alpha rho + rdp
+ * + rdp_conversion(alpha, delta_c) at the order alpha pinned by the first
+ * one (core/calibrate.c).  Upper bounds (upward-rounded, with a margin),
+ * compared in numeric.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +32,7 @@
 
 #include "postgres.h"
 
+#include "access/htup.h"
 #include "utils/numeric.h"
 
 #include "ledger.h"
@@ -37,7 +44,14 @@ typedef struct AccountBudget
 	Numeric		spent_e;		/* linear part */
 	Numeric		spent_d;
 	Numeric		spent_rho;		/* zCDP part */
+	Numeric		reserve_d;		/* delta kept for approximate-DP runs in it */
+	Numeric		spent_rdp;		/* their Renyi cost at order */
+	Numeric		spent_reserve_d;	/* their delta */
+	double		order;			/* the pinned Renyi order; 0: not pinned */
 } AccountBudget;
+
+/* a dpobj.budgets row as the state; false if a value it needs is NULL */
+extern bool account_budget_of_row(HeapTupleHeader row, AccountBudget *b);
 
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
 extern void account_decimal_up(double x, char *buf, size_t len);
@@ -51,6 +65,14 @@ extern Numeric account_zcdp_epsilon(Numeric rho, Numeric delta);
  */
 extern bool account_admits(const AccountBudget *b, LedgerCostKind kind,
 						   Numeric epsilon, Numeric delta, Numeric rho, int64 k);
+
+/* the same, and the budget's state after those runs in *out */
+extern bool account_debit(const AccountBudget *b, LedgerCostKind kind,
+						  Numeric epsilon, Numeric delta, Numeric rho, int64 k,
+						  AccountBudget *out);
+
+/* the epsilon spent so far, composed (granted when nothing is left) */
+extern Numeric account_spent_epsilon(const AccountBudget *b);
 
 /* epsilon still available at the budget's delta (>= 0) */
 extern Numeric account_remaining_epsilon(const AccountBudget *b);

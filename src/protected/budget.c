@@ -356,11 +356,8 @@ refuse_member(const char *relation, const char *domain)
  * composed spend at the granted delta); spend and the ledger stay as they are
  */
 #define REVOKE_SQL(col, type) \
-"UPDATE dpobj.budgets " \
-"   SET granted_epsilon = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 " \
-"         THEN spent_epsilon OPERATOR(pg_catalog.+) dpobj.zcdp_epsilon(spent_rho, " \
-"                granted_delta OPERATOR(pg_catalog.-) spent_delta) " \
-"         ELSE spent_epsilon END, " \
+"UPDATE dpobj.budgets b " \
+"   SET granted_epsilon = dpobj.budget_spent_epsilon(b), " \
 "       granted_delta = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 " \
 "         THEN granted_delta ELSE spent_delta END " \
 " WHERE " col " OPERATOR(pg_catalog.=) $1::" type " AND rolid OPERATOR(pg_catalog.=) $2 " \

@@ -30,7 +30,7 @@
 PG_FUNCTION_INFO_V1(dpobj_runs_left);
 
 static const char budget_sql[] =
-"SELECT b.granted_epsilon, b.granted_delta, b.spent_epsilon, b.spent_delta, b.spent_rho "
+"SELECT b "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
@@ -42,8 +42,8 @@ runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
 	RoleSwitch	rs;
 	Oid			types[2] = {REGCLASSOID, REGROLEOID};
 	Datum		values[2];
-	Numeric    *cols[5] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d, &b->spent_rho};
 	bool		isnull;
+	Datum		v;
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(GetUserId());
@@ -56,15 +56,10 @@ runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
 				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
 				 errmsg("table %s is not protected by dpobj", relation),
 				 errhint("Its owner must call dpobj.protect() and grant you a budget.")));
-	for (int i = 0; i < 5; i++)
-	{
-		Datum		v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, i + 1, &isnull);
-
-		if (isnull)
-			return false;
-		*cols[i] = DatumGetNumeric(datumCopy(v, false, -1));
-	}
-	return true;
+	v = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return false;
+	return account_budget_of_row(DatumGetHeapTupleHeader(v), b);
 }
 
 Datum

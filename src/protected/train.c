@@ -304,36 +304,39 @@ train_unit_options(Jsonb *options, int k)
  * The budget check before the scan (fast refusal); the worker decides, by
  * the same rule (dpobj.budget_admits, accountant.c), on the same budget
  * row (dpobj.budget_for: the table's budget domain's, or its own).
- * Column 5: an approximate-DP run on a budget whose approximate-DP part is
- * closed; column 6: the owner's release deadline floor; column 7: the
+ * Column 5: an approximate-DP run after the zCDP part began, whose delta
+ * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
  * budget domain.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
-"       dpobj.budget_remaining_epsilon(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
-"         b.spent_delta, b.spent_rho)::pg_catalog.text, "
+"       dpobj.budget_remaining_epsilon(b)::pg_catalog.text, "
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
-"       dpobj.budget_admits(b.granted_epsilon, b.granted_delta, b.spent_epsilon, "
-"         b.spent_delta, b.spent_rho, $5, $3, $4, $6), "
-"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0, "
+"       dpobj.budget_admits(b, $5, $3, $4, $6), "
+"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
+"         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
+"             OPERATOR(pg_catalog.>) b.reserve_delta, "
 "       p.release_deadline, p.budget_domain::pg_catalog.text "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-/* an approximate-DP run after a zCDP one: a public refusal (the ledger's charges) */
+/* an approximate-DP run the reserve cannot hold: a public refusal (the ledger's charges) */
 static double
 train_refuse_closed(const DPProtectedContext *ctx)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
-			 errmsg("privacy budget of role \"%s\" on table %s no longer admits approximate-DP runs",
+			 errmsg("privacy budget of role \"%s\" on table %s no longer admits this approximate-DP run",
 					ctx->rolname, ctx->relation),
-			 errdetail("Mechanism %s is only (epsilon, delta)-DP, and this budget already composes "
-					   "zCDP runs; nothing was charged and no noise was drawn.", ctx->mechanism),
-			 errhint("Use a zCDP or pure-epsilon mechanism (noisysgd, logistic with \"method\": "
-					 "\"output\" or \"cms\", expmech, evaluate); docs/PRIVACY.md, "
-					 "\"Composition: the zCDP filter\", says why.")));
+			 errdetail("Mechanism %s is (epsilon, delta)-DP; after the budget's first zCDP run, "
+					   "such runs take their delta from the reserve kept for them, and it does "
+					   "not hold this delta; nothing was charged and no noise was drawn.",
+					   ctx->mechanism),
+			 errhint("Use a smaller delta, or a zCDP or pure-epsilon mechanism (noisysgd, "
+					 "passglm, logistic with \"method\": \"output\" or \"cms\", expmech, "
+					 "evaluate); docs/PRIVACY.md, \"Composition: one filter for every "
+					 "mechanism\", says why.")));
 }
 
 static double
