@@ -66,15 +66,19 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 void
 mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
 {
-	static const char *const zcdp[] = {"noisysgd", "output_gauss", "passglm"};
-	static const char *const pure[] = {"expmech", "cms", "evaluate"};
+	static const char *const zcdp[] = {"noisysgd", "output_gauss", "passglm", "adassp", "ssp",
+	"noisysgd_ovr", "output_gauss_ovr"};
+	static const char *const pure[] = {"expmech", "cms", "cms_ovr", "evaluate"};
 
 	memset(cost, 0, sizeof(*cost));
 	cost->kind = LEDGER_COST_APPROX;
 	for (int i = 0; i < lengthof(zcdp); i++)
 		if (strcmp(mechanism, zcdp[i]) == 0)
 		{
-			/* the very rho glm.c, noisysgd.c and passglm.c calibrate to */
+			/*
+			 * the very rho glm.c, noisysgd.c, passglm.c, linear.c and
+			 * glmmulticlass.c calibrate to (one-vs-rest: rho / K per class)
+			 */
 			cost->kind = LEDGER_COST_ZCDP;
 			account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
 							   cost->rho, sizeof(cost->rho));
@@ -87,28 +91,48 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 		}
 }
 
-const char *
-mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
+/* the option "method" as a C string, or NULL when absent (not a string: "") */
+static const char *
+mechanism_method_option(Jsonb *options)
 {
-	JsonbValue *v;
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
 
-	if (strcmp(train_mechanism, "logistic") != 0)
-		return train_mechanism;
-	v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
 	if (v == NULL)
+		return NULL;
+	if (v->type != jbvString)
+		return "";
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/* logistic's method as its ledger name: objective_gauss, output_gauss or cms */
+static const char *
+mechanism_glm_name(const char *method)
+{
+	if (method == NULL || strcmp(method, "objective") == 0)
 		return "objective_gauss";
-	if (v->type == jbvString && v->val.string.len == 6 &&
-		strncmp(v->val.string.val, "output", 6) == 0)
+	if (strcmp(method, "output") == 0)
 		return "output_gauss";
-	if (v->type == jbvString && v->val.string.len == 3 &&
-		strncmp(v->val.string.val, "cms", 3) == 0)
+	if (strcmp(method, "cms") == 0)
 		return "cms";
-	if (v->type == jbvString && v->val.string.len == 9 &&
-		strncmp(v->val.string.val, "objective", 9) == 0)
-		return "objective_gauss";
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
 			 errhint("The default is \"objective\".")));
 	return NULL;				/* keep compiler quiet */
+}
+
+const char *
+mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
+{
+	const char *method = mechanism_method_option(options);
+
+	if (strcmp(train_mechanism, "logistic") == 0)
+		return mechanism_glm_name(method);
+	if (strcmp(train_mechanism, "logistic_multiclass") == 0)
+		return psprintf("%s_ovr", mechanism_glm_name(method));
+	if (strcmp(train_mechanism, "noisysgd_multiclass") == 0)
+		return "noisysgd_ovr";
+	if (strcmp(train_mechanism, "linear") == 0)
+		return method != NULL && strcmp(method, "ssp") == 0 ? "ssp" : "adassp";
+	return train_mechanism;
 }

@@ -184,6 +184,18 @@ RESET ROLE;
 CREATE TABLE squatted AS SELECT i, i % 20 AS person, a, b, y FROM pts;
 REVOKE ALL ON squatted FROM PUBLIC;
 SELECT dpobj.protect('squatted', 'person', 1, 'up_squatted');
+-- a budget already in its zCDP part: two noisy-GD runs
+CREATE TABLE zc AS SELECT * FROM pts;
+ALTER TABLE zc OWNER TO up_owner;
+REVOKE ALL ON zc FROM PUBLIC;
+SET ROLE up_owner;
+SELECT dpobj.protect('zc');
+SELECT dpobj.grant_budget('zc', 'up_other', 1, 0.000001);
+RESET ROLE;
+SET ROLE up_other;
+SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
+SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
+RESET ROLE;
 SQL
     fi
     job=$(t_psql -d up -c "SET ROLE up_analyst" \
@@ -224,6 +236,7 @@ DOMAIN_SQL="SELECT coalesce((SELECT string_agg(format('%s|%s|%s', name, owner, c
                    coalesce((SELECT string_agg(format('%s|%s|%s|%s|%s', id, budget_domain, rolid, granted_epsilon,
                                                       spent_epsilon), ';' ORDER BY id)
                                FROM dpobj.budgets WHERE budget_domain IS NOT NULL), '')"
+ZCDP_LEFT_SQL="SELECT dpobj.runs_left('zc', 'noisysgd', 0.1, 1e-7, '{\"R\": 2, \"T\": 5}')"
 SPEND_SQL="SELECT (SELECT count(*) FROM dpobj.ledger) || '/' || (SELECT sum(spent_epsilon) FROM dpobj.budgets)"
 
 # refused_before_update VERSION: the new library over the old SQL objects charges nothing
@@ -269,17 +282,18 @@ upgrade_from() {
         fi
         before[$q]=$(t_psql -d up -c "${!sql}") || bail "snapshot $q failed"
     done
-    local runs=5
-    [[ $ver == 0.1.0 || $ver == 0.2.0 ]] || runs=6
-    t_is "the $ver ledger has the runs (3 trainings, 1 job, 1 direct run, from 0.3.0 a unit run), all released" \
+    local runs=5 zcdp_left=""
+    [[ $ver == 0.1.0 || $ver == 0.2.0 ]] || runs=8
+    t_is "the $ver ledger has the runs (3 trainings, 1 job, 1 direct run, from 0.3.0 a unit run and 2 zCDP runs), all released" \
         "$(t_psql -d up -c "SELECT count(*) || ' ' || max(id) || ' ' || string_agg(DISTINCT outcome, ',') FROM dpobj.ledger")" \
         "$runs $runs released"
     if [[ "$ver" != 0.1.0 ]]; then
         t_check "the $ver model catalog holds the stored model" test -n "${before[CATALOG]}"
     fi
-    if [[ $runs == 6 ]]; then
+    if [[ $runs == 8 ]]; then
         t_check "the $ver units and domain budget are there to keep" \
             test -n "${before[UNIT]}" -a "${before[DOMAIN]}" != /
+        zcdp_left=$(t_psql -d up -c "SET ROLE up_other" -c "$ZCDP_LEFT_SQL")
     fi
 
     # --- new binaries and scripts, then the update ---------------------------------------
@@ -305,7 +319,12 @@ upgrade_from() {
     t_psql -d up -c "ALTER EXTENSION dpobj UPDATE" >/dev/null 2>"$WORK/update.err"
     t_is "ALTER EXTENSION dpobj UPDATE from $ver succeeds" \
         "$?:$(grep -v -e 'left budget domain "up_squatted"' -e '^HINT:  The domain.s owner allows it' "$WORK/update.err")" "0:"
-    if [[ $runs == 6 ]]; then
+    if [[ $runs == 8 ]]; then
+        t_is "a budget in its zCDP part admits what it did: as many noisy-GD runs, no approximate-DP run (reserve 0)" \
+            "$(t_psql -d up -c "SET ROLE up_other" -c "$ZCDP_LEFT_SQL")/$(t_psql -d up -c "SET ROLE up_other" \
+                -c "SELECT dpobj.runs_left('zc', 'opdisc', 0.1, 1e-7) || ' ' || reserve_delta FROM dpobj.budgets WHERE relid = 'zc'::regclass")" \
+            "$zcdp_left/0 0"
+        t_check "... and that is more than basic composition's 8" test "$zcdp_left" -gt 8
         # a member whose owner did not own the domain leaves it, with a warning; the
         # domain and the ledger stay
         t_is "the update takes a member whose owner did not own the domain out of it, warning" \
@@ -340,15 +359,20 @@ check_enforcement() {
         -c "SELECT dpobj.train('pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null 2>"$WORK/refused.err"
     t_is "the exhausted old budget refuses (DP004)" "$(grep -o 'DP004' "$WORK/refused.err")" "DP004"
     t_is "ledger totals = spend after the update" \
-        "$(t_psql -d up -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
-                             FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d
-                                                              FROM dpobj.ledger GROUP BY 1) s ON s.budget_id = b.id")" "t"
+        "$(t_psql -d up -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta
+                                    AND coalesce(s.rho, 0) = b.spent_rho)
+                             FROM dpobj.budgets b LEFT JOIN (SELECT budget_id,
+                                                                    sum(epsilon) FILTER (WHERE accounted = 'linear') e,
+                                                                    sum(delta) FILTER (WHERE accounted = 'linear') d,
+                                                                    sum(rho) FILTER (WHERE accounted = 'rho') rho
+                                                               FROM dpobj.ledger GROUP BY 1) s ON s.budget_id = b.id")" "t"
     t_is "the released runs' rows are (epsilon, delta) kind, counted linearly (none without a budget), no rho" \
         "$(t_psql -d up -c "SELECT bool_and(kind = 'approx' AND rho IS NULL
                                        AND accounted IS NOT DISTINCT FROM CASE WHEN budget_id IS NULL
                                                                             THEN NULL ELSE 'linear' END)
                                    AND sum(b.spent_rho) = 0
-                             FROM dpobj.ledger l LEFT JOIN dpobj.budgets b ON b.id = l.budget_id")" "t"
+                             FROM dpobj.ledger l LEFT JOIN dpobj.budgets b ON b.id = l.budget_id
+                            WHERE l.mechanism <> 'noisysgd'")" "t"
     t_is "row-level security: an analyst sees only its own ledger rows" \
         "$(t_psql -d up -c "SET ROLE up_other" -c "SELECT count(*) FROM dpobj.ledger")" \
         "$(t_psql -d up -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = 'up_other'")"
