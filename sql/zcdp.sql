@@ -86,7 +86,7 @@ SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_zcdp.u';
 RESET ROLE;
 
 -- (3) approximate-DP and pure runs first: linear; from the first zCDP run on,
--- pure runs are counted by rho = eps^2/2 and approximate-DP runs by the reserve
+-- pure and approximate-DP runs are counted by their Renyi cost (the reserve)
 SELECT (dpobj.revoke_budget('regress_zcdp.u', 'regress_zcdp_analyst')).id IS NOT NULL AS revoked;
 SET ROLE regress_zcdp_analyst;
 SELECT remaining_epsilon = 0 AS nothing_left_after_revoke, dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2}') AS runs
@@ -111,8 +111,10 @@ SELECT dpobj.zcdp_epsilon(rho, 1e-7) >= 0.1 AS upper_bound,
 SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
 SELECT mechanism, kind, rho IS NOT NULL AS has_rho, accounted, epsilon, delta
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' ORDER BY id;
-SELECT spent_delta, spent_rho > 0.005 AS rho_includes_pure, approx_admitted
-  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.v'::regclass;
+SELECT m.spent_delta, b.spent_rdp >= 0.1 AND b.spent_rdp < 0.1 + 1e-9 AS pure_costs_its_epsilon,
+       b.filter_order IS NOT NULL AS pinned, m.approx_admitted
+  FROM dpobj.my_budgets m JOIN dpobj.budgets b ON b.relid = m.relation
+ WHERE m.relation = 'regress_zcdp.v'::regclass;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.v', 'rspm', ARRAY['a', 'b'], 'y', 0.1, 1e-9)$$);
 -- the budget row itself: linear part and rho part
 SELECT spent_epsilon, spent_delta, spent_rho = (SELECT sum(rho) FROM dpobj.ledger

@@ -53,8 +53,9 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 * committed row.  Debits of one writer's batch run in one transaction
 	 * and see each other.  dpobj.budget_debit() gives the row after the
 	 * run: added to the linear part (spent_epsilon, spent_delta), to
-	 * spent_rho, or, approximate-DP after the zCDP part began, to the
-	 * reserve's spend (spent_rdp, spent_reserve_delta); RETURNING says which.  The row is the
+	 * spent_rho, or, approximate-DP or pure after the zCDP part began, to
+	 * the reserve's spend (spent_rdp, spent_reserve_delta); RETURNING says
+	 * which.  The row is the
 	 * one dpobj.budget_for() names: the table's budget domain's budget when
 	 * the table is a member (runs on every member table lock and debit that
 	 * one row), else the table's own.
@@ -70,7 +71,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"   AND dpobj.budget_admits(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"         $6::pg_catalog.numeric) "
 	"RETURNING id, CASE WHEN spent_rho OPERATOR(pg_catalog.=) 0 THEN 'linear' "
-	"                   WHEN $5 OPERATOR(pg_catalog.=) 'approx' THEN 'reserve' ELSE 'rho' END",
+	"                   WHEN $5 OPERATOR(pg_catalog.=) 'zcdp' THEN 'rho' ELSE 'reserve' END",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
 	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id, "

@@ -198,7 +198,7 @@ account_reserve(const AccountBudget *b)
 	return dp_numeric_cmp(share, half) <= 0 ? share : half;
 }
 
-/* an approximate-DP run after the zCDP part began: RDP cost k min(eps, order eps^2/2) */
+/* an approximate-DP or pure run after the zCDP part began: Renyi cost k min(eps, order eps^2/2) */
 static bool
 account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, int64 k,
 					  AccountBudget *out)
@@ -230,9 +230,12 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 	*out = *b;
 	if (k <= 0)
 		return true;
+	/* pure runs in the zCDP part: Renyi cost min(eps, alpha eps^2/2), no delta */
 	if (kind == LEDGER_COST_APPROX && part2)
 		return account_debit_reserve(b, epsilon, delta, k, out);
-	if (kind == LEDGER_COST_ZCDP || (kind == LEDGER_COST_PURE && part2))
+	if (kind == LEDGER_COST_PURE && part2)
+		return account_debit_reserve(b, epsilon, int64_to_numeric(0), k, out);
+	if (kind == LEDGER_COST_ZCDP)
 	{
 		if (rho == NULL || num_sign(rho) <= 0)
 			return false;

@@ -10,12 +10,12 @@
  *	  linear: runs before the first one counted by rho: their epsilon and
  *	          delta add up (lin_e, lin_d);
  *	  zCDP:   from that run on, a Renyi filter on the rest (epsilon_g -
- *	          lin_e, delta_g - lin_d): rho (zCDP runs, and pure ones as
- *	          epsilon^2/2), and approximate-DP runs through the coupling
- *	          (Bun-Steinke 2016, section 8): each costs min(eps, alpha
- *	          eps^2/2) of Renyi divergence (rdp) at one order alpha, and its
- *	          delta comes from the reserve, a share of delta_g fixed when the
- *	          zCDP part begins.
+ *	          lin_e, delta_g - lin_d): rho of the zCDP runs, and the pure and
+ *	          approximate-DP runs (these through the coupling of Bun-Steinke
+ *	          2016, section 8): each costs min(eps, alpha eps^2/2) of Renyi
+ *	          divergence (rdp) at one order alpha, and an approximate-DP
+ *	          run's delta comes from the reserve, a share of delta_g fixed
+ *	          when the zCDP part begins.
  * The state fits when lin_e <= epsilon_g, lin_d <= delta_g, the reserve's
  * delta is not overspent and, with delta_c = delta_g - lin_d - reserve > 0,
  *	  lin_e + eps_2 <= epsilon_g,
