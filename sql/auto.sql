@@ -26,7 +26,7 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "objective"]}') FROM regress_auto.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "opdisc"]}') FROM regress_auto.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": "cms"}') FROM regress_auto.v$$);
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2, "candidates": ["cms", "output"]}') FROM regress_auto.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{}') FROM regress_auto.v$$);
 
 \pset format aligned
@@ -97,13 +97,21 @@ SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger
  WHERE relation = 'regress_auto.pts' AND id > :before ORDER BY id;
 SELECT dpobj.unprotect('regress_auto.pts');
 
--- privacy units: refused before the charge (a unit's rows would land in several parts)
+-- privacy units of k = 40 rows: a unit's rows may land in all K + 1 = 3 parts, so
+-- each part gets a third of (eps_s, delta_s) = (0.1, 1e-7), the candidates are
+-- calibrated for 40 rows, and the noisy max's Laplace scale is 2 k (K + 1) / eps_s = 2400;
+-- CMS is no default candidate (Output-Gauss instead), and refused when named
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}')$$);
+SELECT (m).mechanism IN ('objective_gauss', 'output_gauss') AS released,
+       (m).params->'candidates' AS candidates,
+       ((m).params->>'select_epsilon')::float8 BETWEEN 0.1 / 3 * (1 - 1e-12) AND 0.1 / 3 AS part_epsilon,
+       ((m).params->>'select_laplace_scale')::float8 BETWEEN 2400 AND 2400 * (1 + 1e-6) AS laplace_scale
+  FROM (SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') AS m) t;
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}')$$);
 RESET ROLE;
-SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;
+SELECT count(*) AS charged, min(rows_per_unit) AS k FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;
 SELECT dpobj.unprotect('regress_auto.pts');
 DROP SCHEMA regress_auto CASCADE;
 DROP ROLE regress_auto_analyst;

@@ -23,6 +23,9 @@
  *	 4. the chosen candidate is retrained on all rows at (eps - eps_s, delta
  *		- delta_s), the model released; basic composition gives (eps,
  *		delta), charged once (approximate DP) before any randomness.
+ * With privacy units of k rows ("rows_per_unit", train() on a unit table)
+ * a unit's rows may fall into every part: auto_unit_parts() splits
+ * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
  * Only the final model, the selected candidate's name (a DP output) and
  * public parameters are released; the scores and candidate models are not.
  * Everything whose size depends on the rows is allocated before the charge
@@ -128,6 +131,26 @@ auto_split_budget(double eps, double delta, double share, double *es, double *ds
 		*df = nextafter(*df, 0.0);
 }
 
+/*
+ * The selection's parts with privacy units of k rows: a unit's rows may fall
+ * into all K + 1 parts, so each part gets a (K + 1)-th of (eps_s, delta_s)
+ * (basic composition over the parts; docs/PRIVACY.md, "Private model
+ * selection"), the candidates calibrated for k rows, and the scores, which
+ * k rows move by k, get Laplace noise for eps_s / ((K + 1) k).  k = 1: one
+ * row is in one part, and the parts compose in parallel at (eps_s, delta_s).
+ * *el: the epsilon the noisy max's scale 2 / el is for.  Rounded down.
+ */
+static void
+auto_unit_parts(int k, int K, double *es, double *ds, double *el)
+{
+	*el = *es;
+	if (k <= 1)
+		return;
+	*es = nextafter(*es / (K + 1), 0.0);
+	*ds = nextafter(*ds / (K + 1), 0.0);
+	*el = nextafter(*es / k, 0.0);
+}
+
 /* the calibration of a candidate at (eps, delta): public inputs only; refuses */
 static void
 auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
@@ -167,13 +190,15 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 	double		es,
 				ds,
 				ef,
-				df;
+				df,
+				el;
 	int			K = 0,
 				k = 0;
 
 	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
+	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
@@ -181,7 +206,7 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 		auto_prepare(p, &auto_candidates[j], es, ds, 1.0 / (K + 1), d, &sel[k]);
 		auto_prepare(p, &auto_candidates[j], ef, df, 1.0, d, &fin[k++]);
 	}
-	if (!autosel_laplace_scale(es, num, den))
+	if (!autosel_laplace_scale(el, num, den))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",

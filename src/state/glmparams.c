@@ -52,7 +52,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, n, candidates and select_share; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, n, candidates, select_share and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -165,6 +165,7 @@ typedef struct GLMOptionArg
 	GLMKind		kind;
 	GLMParams  *p;
 	bool		have_R;
+	bool		have_candidates;
 } GLMOptionArg;
 
 /* one key of the options object (dp_options_foreach callback) */
@@ -201,7 +202,10 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
 		p->select_share = glmparams_select_share(v);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
+	{
 		p->auto_candidates = glmparams_candidates(v);
+		a->have_candidates = true;
+	}
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
@@ -276,6 +280,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.kind = kind;
 	arg.p = p;
 	arg.have_R = false;
+	arg.have_candidates = false;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
 	if (!arg.have_R)
 		ereport(ERROR,
@@ -295,12 +300,16 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
 				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
-	/* a unit's rows would land in several parts of the selection's partition */
-	if (kind == GLM_KIND_AUTO && p->rows_per_unit > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("dp_auto: private model selection is not calibrated for privacy units"),
-				 errhint("Its random partition splits a unit's rows over several parts (docs/PRIVACY.md, \"Private model selection\"); on a table protected with a privacy unit, name a mechanism, e.g. 'objective'.")));
+	/* with units, CMS is no candidate: the default set takes Output-Gauss instead */
+	if (kind == GLM_KIND_AUTO && p->rows_per_unit > 1 && (p->auto_candidates & GLM_AUTO_CMS))
+	{
+		if (arg.have_candidates)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("dp_auto: the candidate \"cms\" is not calibrated for privacy units"),
+					 errhint("Leave \"candidates\" out (with a privacy unit the default is objective and output), or list objective, output or noisysgd.")));
+		p->auto_candidates = (p->auto_candidates & ~GLM_AUTO_CMS) | GLM_AUTO_OUTPUT;
+	}
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
 		p->rows_per_unit > 1)

@@ -44,7 +44,10 @@ ROLE=dpobj_nb_analyst
 AROLE=dpobj_nb_analyst_jobs
 ZROLE=dpobj_nb_zanalyst
 role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
-    if [[ $1 == noisysgd || $1 == passglm || ($1 == logistic && $2 == *'"method":"output"'*) ]]; then
+    # the mechanisms charged in zCDP (mechanism_cost): their own budget, so that jobs running
+    # concurrently never mix zCDP and approximate-DP charges on one budget in varying order
+    if [[ $1 == noisysgd || $1 == passglm || $1 == linear || $1 == noisysgd_multiclass ||
+          ( ($1 == logistic || $1 == logistic_multiclass) && $2 == *'"method":"output"'* ) ]]; then
         JOB_ROLE=$ZROLE
     else
         JOB_ROLE=$AROLE
