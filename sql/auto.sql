@@ -104,7 +104,7 @@ SELECT dpobj.unprotect('regress_auto.pts');
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
-SELECT (m).mechanism IN ('objective_gauss', 'output_gauss') AS released,
+SELECT (m).params->>'selected' IN ('objective', 'output') AS released,
        (m).params->'candidates' AS candidates,
        ((m).params->>'select_epsilon')::float8 BETWEEN 0.1 / 3 * (1 - 1e-12) AND 0.1 / 3 AS part_epsilon,
        ((m).params->>'select_laplace_scale')::float8 BETWEEN 2400 AND 2400 * (1 + 1e-6) AS laplace_scale
