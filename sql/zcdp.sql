@@ -39,6 +39,14 @@ SELECT dpobj.runs_left('regress_zcdp.t', 'output', 0.1, 1e-7, '{"R": 2}') AS n_o
        dpobj.runs_left('regress_zcdp.t', 'objective', 0.1, 1e-7, '{"R": 2}') AS n_objective_alias,
        dpobj.runs_left('regress_zcdp.t', 'logistic', 0.1, 1e-7, '{"R": 2}') AS n_logistic;
 SELECT dpobj.runs_left('regress_zcdp.t', 'output', 0.1, 1e-7, '{"R": 2, "method": "cms"}');
+-- linear regression and one-vs-rest are charged in the form they are calibrated in:
+-- AdaSSP, SSP, Output-Gauss and noisy GD per class in zCDP, CMS per class pure epsilon
+SELECT dpobj.runs_left('regress_zcdp.t', 'linear', 0.1, 1e-7, '{"R": 2, "y_min": 0, "y_max": 1}') AS n_adassp,
+       dpobj.runs_left('regress_zcdp.t', 'linear', 0.1, 1e-7, '{"R": 2, "y_min": 0, "y_max": 1, "method": "ssp"}') AS n_ssp,
+       dpobj.runs_left('regress_zcdp.t', 'logistic_multiclass', 0.1, 1e-7, '{"R": 2, "classes": [0, 1], "method": "output"}') AS n_ovr_output,
+       dpobj.runs_left('regress_zcdp.t', 'noisysgd_multiclass', 0.1, 1e-7, '{"R": 2, "classes": [0, 1]}') AS n_ovr_sgd,
+       dpobj.runs_left('regress_zcdp.t', 'logistic_multiclass', 0.1, 1e-7, '{"R": 2, "classes": [0, 1]}') AS n_ovr_objective,
+       dpobj.runs_left('regress_zcdp.t', 'logistic_multiclass', 0.1, 1e-7, '{"R": 2, "classes": [0, 1], "method": "cms"}') AS n_ovr_cms;
 -- the boundary: runs_left() admitted, the next one refused, nothing charged for it
 DO $$
 DECLARE n bigint := dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}');
