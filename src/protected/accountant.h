@@ -3,10 +3,9 @@
  * accountant.h
  *	  The privacy accountant of a budget per (table, role): how the charges
  *	  of its runs compose, and whether one more run fits (the derivation is
- *	  docs/PRIVACY.md, "Composition: the zCDP filter").
+ *	  docs/PRIVACY.md, "Composition: one filter for every mechanism").
  *
- * A budget is (epsilon_g, delta_g), composed in two parts (the derivation
- * is docs/PRIVACY.md, "Composition: one filter for every mechanism"):
+ * A budget is (epsilon_g, delta_g), composed in two parts:
  *	  linear: runs before the first one counted by rho: their epsilon and
  *	          delta add up (lin_e, lin_d);
  *	  zCDP:   from that run on, a Renyi filter on the rest (epsilon_g -
