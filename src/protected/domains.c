@@ -23,6 +23,7 @@
 #include "encode.h"
 #include "entryargs.h"
 #include "privileged.h"
+#include "spiplans.h"
 
 #include <math.h>
 
@@ -273,7 +274,7 @@ domains_append(StringInfo js, Oid relid, const char *column)
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = DirectFunctionCall1(namein, CStringGetDatum(column));
-	if (SPI_execute_with_args(read_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (dp_spi_run(read_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj: feature domain lookup failed");
 	if (SPI_processed == 0)
 		return false;

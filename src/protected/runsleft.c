@@ -18,6 +18,7 @@
 #include "entryargs.h"
 #include "mechanism.h"
 #include "privileged.h"
+#include "spiplans.h"
 #include "train.h"
 
 #include "catalog/pg_authid.h"
@@ -48,7 +49,7 @@ runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = ObjectIdGetDatum(GetUserId());
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(budget_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (dp_spi_run(budget_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.runs_left: budget lookup failed");
 	role_switch_end(&rs);
 	if (SPI_processed == 0)

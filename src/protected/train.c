@@ -28,6 +28,7 @@
 #include "postgres.h"
 
 #include "random.h"
+#include "spiplans.h"
 #include "train.h"
 #include "deadline.h"
 #include "domains.h"
@@ -359,7 +360,7 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 	else
 		values[5] = NumericGetDatum(dp_numeric_of_text(ctx->cost.rho));
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(precheck_sql, 6, types, values, nulls, true, 1) != SPI_OK_SELECT)
+	if (dp_spi_run(precheck_sql, 6, types, values, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: budget lookup failed");
 	role_switch_end(&rs);
 

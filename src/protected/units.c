@@ -20,6 +20,7 @@
 
 #include "units.h"
 #include "privileged.h"
+#include "spiplans.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_attribute.h"
@@ -147,7 +148,7 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 	values[0] = ObjectIdGetDatum(relid);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(unit_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+	if (dp_spi_run(unit_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: privacy unit lookup failed");
 	role_switch_end(&rs);
 	/* not protected: train()'s budget pre-check says so */
