@@ -248,16 +248,20 @@ COMMENT ON TYPE dpobj.linreg_state IS
 -- the rest, which now admits approximate-DP runs too, each at the Renyi cost
 -- min(epsilon, alpha epsilon^2/2) (spent_rdp) at one order alpha
 -- (filter_order, pinned by the first of them), its delta taken from a reserve
--- fixed when the zCDP part began (reserve_delta: a tenth of the granted
--- delta, at most half of what the linear part left; spent_reserve_delta).
--- Budgets already in their zCDP part keep a reserve of 0: they admit what
--- they did.  The accountant reads whole budgets rows.
+-- fixed when the zCDP part began (reserve_delta: reserve_share of the
+-- granted delta, at most half of what the linear part left;
+-- spent_reserve_delta).  reserve_share is the setting
+-- dpobj.approx_delta_reserve (default 0.1) of the session that grants the
+-- budget; budgets of earlier versions get 0: they admit what they did.  The
+-- accountant reads whole budgets rows.
 --------------------------------------------------------------------------
 ALTER TABLE dpobj.budgets
     ADD COLUMN reserve_delta numeric NOT NULL DEFAULT 0,
     ADD COLUMN spent_reserve_delta numeric NOT NULL DEFAULT 0,
     ADD COLUMN spent_rdp numeric NOT NULL DEFAULT 0,
     ADD COLUMN filter_order float8,
+    ADD COLUMN reserve_share numeric NOT NULL DEFAULT 0,
+    ADD CONSTRAINT budgets_reserve_share_check CHECK (reserve_share >= 0 AND reserve_share <= 0.5),
     ADD CONSTRAINT budgets_reserve_check
         CHECK (reserve_delta >= 0 AND spent_reserve_delta >= 0
                AND spent_reserve_delta <= reserve_delta
@@ -270,6 +274,8 @@ COMMENT ON COLUMN dpobj.budgets.spent_reserve_delta IS
     'The delta of the approximate-DP runs charged after the first zCDP run (at most reserve_delta)';
 COMMENT ON COLUMN dpobj.budgets.spent_rdp IS
     'Their Renyi cost at filter_order: the sum of min(epsilon, filter_order epsilon^2 / 2), rounded up';
+COMMENT ON COLUMN dpobj.budgets.reserve_share IS
+    'The share of granted_delta the reserve takes when the zCDP part begins: dpobj.approx_delta_reserve of the session that created the budget (0 for budgets from before 0.4.0)';
 COMMENT ON COLUMN dpobj.budgets.filter_order IS
     'The Renyi order the zCDP part is composed at, pinned by its first approximate-DP run (NULL: not pinned)';
 

@@ -151,6 +151,22 @@ SELECT b.spent_epsilon, b.spent_delta, b.reserve_delta, b.spent_reserve_delta,
        b.spent_rdp >= 0.2 AND b.spent_rdp < 0.2 + 1e-9 AS rdp_is_epsilon,
        b.filter_order > 1 AS pinned
   FROM dpobj.budgets b WHERE relid = 'regress_zcdp.x'::regclass;
+-- the reserve is the granting session's dpobj.approx_delta_reserve: with 0 the zCDP
+-- part keeps all of delta (96 noisy-GD runs) and approximate-DP runs end at the first
+-- zCDP run; the budget keeps the share it was created with
+RESET ROLE;
+CREATE TABLE regress_zcdp.y AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.y');
+SET dpobj.approx_delta_reserve = 0;
+SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 1, 1e-6)).reserve_share;
+RESET dpobj.approx_delta_reserve;
+SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 0, 0)).reserve_share AS kept_on_top_up;
+SET ROLE regress_zcdp_analyst;
+SELECT dpobj.runs_left('regress_zcdp.y', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd_no_reserve;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.y', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT dpobj.runs_left('regress_zcdp.y', 'opdisc', 0.1, 1e-7) AS opdisc_after, approx_delta_left
+  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.y'::regclass;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.y', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-7)$$);
 -- runs_left refuses what train() refuses, on the same public grounds
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'nosuch', 0.1, 1e-7)$$);
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'noisysgd', 0, 1e-7)$$);

@@ -68,7 +68,7 @@ BEGIN
   admitted := 0; unsound := 0; loose := 0; reserve_runs := 0;
   b.granted_epsilon := 1; b.granted_delta := 1e-6;
   b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
   FOR i IN 1 .. n LOOP
     kind := (ARRAY['approx', 'pure', 'zcdp'])[1 + floor(random() * 3)::int];
     e := round((0.002 + random() * 0.1)::numeric, 4);

@@ -23,6 +23,7 @@ bool		dpobj_glm_skip_newton = false;
 double		dpobj_protected_time_limit = 0.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
+double		dpobj_approx_delta_reserve = 0.1;
 char	   *dpobj_drop_confirm = NULL;
 
 static const struct config_enum_entry oracle_options[] = {
@@ -68,6 +69,15 @@ dpobj_define_seal_gucs(void)
 							 &dpobj_max_self_grant_epsilon,
 							 0.0, 0.0, 1e6,
 							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+
+	/* a policy of the budgets this session grants: any value is sound (PRIVACY.md) */
+	DefineCustomRealVariable("dpobj.approx_delta_reserve",
+							 "Share of a budget's delta that budgets granted in this session keep for approximate-DP runs after their first zCDP run.",
+							 "Read by grant_budget and grant_domain_budget when they create a budget. 0 keeps all of delta for the zCDP part, and approximate-DP runs are refused after a zCDP run. The default, 0.1, admits them at some cost in zCDP runs (docs/PRIVACY.md, \"Composition: one filter for every mechanism\").",
+							 &dpobj_approx_delta_reserve,
+							 0.1, 0.0, 0.5,
+							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
 	DefineCustomRealVariable("dpobj.max_self_grant_delta",

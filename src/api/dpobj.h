@@ -83,6 +83,7 @@ extern double dpobj_protected_time_limit;	/* seconds, 0 = none */
 extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itself */
 extern double dpobj_max_self_grant_delta;
 extern char *dpobj_drop_confirm;			/* database name: allow DROP with a ledger */
+extern double dpobj_approx_delta_reserve;	/* share of delta new budgets keep (accountant.h) */
 
 typedef enum DPObjOracle
 {

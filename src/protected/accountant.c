@@ -48,7 +48,6 @@ PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
 
 #define ACCOUNT_MARGIN_REL	1e-9
 #define ACCOUNT_MARGIN_ABS	1e-12
-#define ACCOUNT_RESERVE_SHARE "0.1"
 
 void
 account_decimal_up(double x, char *buf, size_t len)
@@ -186,13 +185,13 @@ account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
 
 /*
  * The delta kept for approximate-DP runs after the first run counted by
- * rho: ACCOUNT_RESERVE_SHARE of the granted delta, at most half of what the
- * linear part left.  Fixed when that run is charged.
+ * rho: the budget's reserve share of the granted delta, at most half of
+ * what the linear part left.  Fixed when that run is charged.
  */
 static Numeric
 account_reserve(const AccountBudget *b)
 {
-	Numeric		share = num_mul(b->granted_d, dp_numeric_of_text(ACCOUNT_RESERVE_SHARE));
+	Numeric		share = num_mul(b->granted_d, b->reserve_share);
 	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), dp_numeric_of_text("0.5"));
 
 	return dp_numeric_cmp(share, half) <= 0 ? share : half;
@@ -310,14 +309,20 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 /* the columns of a dpobj.budgets row the accountant reads and writes */
 static const char *const budget_cols[] = {
 	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
-	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order"
+	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "reserve_share"
 };
+
+/* budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] the debit writes back, then filter_order */
+#define BUDGET_NUMERIC_OUT	8
+#define BUDGET_ORDER		8
+#define BUDGET_SHARE		9
 
 static Numeric *
 budget_col_ref(AccountBudget *b, int i)
 {
-	Numeric    *refs[8] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
-	&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d};
+	Numeric    *refs[10] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
+		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL,
+	&b->reserve_share};
 
 	return refs[i];
 }
@@ -328,15 +333,16 @@ account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 	bool		isnull;
 	Datum		v;
 
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < lengthof(budget_cols); i++)
 	{
 		v = GetAttributeByName(row, budget_cols[i], &isnull);
-		if (isnull)
+		if (i == BUDGET_ORDER)
+			b->order = isnull ? 0.0 : DatumGetFloat8(v);
+		else if (isnull)
 			return false;
-		*budget_col_ref(b, i) = DatumGetNumeric(v);
+		else
+			*budget_col_ref(b, i) = DatumGetNumeric(v);
 	}
-	v = GetAttributeByName(row, budget_cols[8], &isnull);
-	b->order = isnull ? 0.0 : DatumGetFloat8(v);
 	return true;
 }
 
@@ -347,12 +353,12 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 	TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
 											HeapTupleHeaderGetTypMod(row));
 	HeapTupleData tup;
-	int			cols[9];
-	Datum		values[9];
-	bool		nulls[9] = {false};
+	int			cols[BUDGET_ORDER + 1];
+	Datum		values[BUDGET_ORDER + 1];
+	bool		nulls[BUDGET_ORDER + 1] = {false};
 	HeapTuple	out;
 
-	for (int i = 0; i < 9; i++)
+	for (int i = 0; i <= BUDGET_ORDER; i++)
 	{
 		cols[i] = 0;
 		for (int a = 0; a < td->natts && cols[i] == 0; a++)
@@ -360,14 +366,15 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 				cols[i] = a + 1;
 		if (cols[i] == 0)
 			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
-		values[i] = i < 8 ? NumericGetDatum(*budget_col_ref(b, i)) : Float8GetDatum(b->order);
+		values[i] = i < BUDGET_NUMERIC_OUT ? NumericGetDatum(*budget_col_ref(b, i)) :
+			Float8GetDatum(b->order);
 	}
-	nulls[8] = !(b->order > 1.0);
+	nulls[BUDGET_ORDER] = !(b->order > 1.0);
 	tup.t_len = HeapTupleHeaderGetDatumLength(row);
 	ItemPointerSetInvalid(&tup.t_self);
 	tup.t_tableOid = InvalidOid;
 	tup.t_data = row;
-	out = heap_modify_tuple_by_cols(&tup, td, 9, cols, values, nulls);
+	out = heap_modify_tuple_by_cols(&tup, td, BUDGET_ORDER + 1, cols, values, nulls);
 	ReleaseTupleDesc(td);
 	return HeapTupleGetDatum(out);
 }

@@ -13,7 +13,8 @@
  *	          approximate-DP runs (these through the coupling of Bun-Steinke
  *	          2016, section 8): each costs min(eps, alpha eps^2/2) of Renyi
  *	          divergence (rdp) at one order alpha, and an approximate-DP
- *	          run's delta comes from the reserve, a share of delta_g fixed
+ *	          run's delta comes from the reserve, the budget's share of
+ *	          delta_g (dpobj.approx_delta_reserve when it was granted) fixed
  *	          when the zCDP part begins.
  * The state fits when lin_e <= epsilon_g, lin_d <= delta_g, the reserve's
  * delta is not overspent and, with delta_c = delta_g - lin_d - reserve > 0,
@@ -47,6 +48,7 @@ typedef struct AccountBudget
 	Numeric		spent_rdp;		/* their Renyi cost at order */
 	Numeric		spent_reserve_d;	/* their delta */
 	double		order;			/* the pinned Renyi order; 0: not pinned */
+	Numeric		reserve_share;	/* share of granted delta the reserve takes */
 } AccountBudget;
 
 /* a dpobj.budgets row as the state; false if a value it needs is NULL */

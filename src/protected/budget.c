@@ -339,8 +339,9 @@ refuse_member(const char *relation, const char *domain)
  * rolid), a budget domain's by (budget_domain, rolid).
  */
 #define GRANT_SQL(col, type) \
-"INSERT INTO dpobj.budgets AS b (" col ", rolid, granted_epsilon, granted_delta) " \
-"VALUES ($1::" type ", $2, $3, $4) " \
+"INSERT INTO dpobj.budgets AS b (" col ", rolid, granted_epsilon, granted_delta, " \
+"                              reserve_share) " \
+"VALUES ($1::" type ", $2, $3, $4, $7) " \
 "ON CONFLICT (" col ", rolid) DO UPDATE " \
 "   SET granted_epsilon = b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon, " \
 "       granted_delta = b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta " \
@@ -464,8 +465,8 @@ budget_target(FunctionCallInfo fcinfo, bool grant, bool domain, BudgetTarget *t)
 static int
 budget_update_exec(const BudgetTarget *t, bool grant, Datum *values, char *nulls)
 {
-	Oid			types[6] = {t->domain ? NAMEOID : REGCLASSOID, REGROLEOID,
-	NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
+	Oid			types[7] = {t->domain ? NAMEOID : REGCLASSOID, REGROLEOID,
+	NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
 	RoleSwitch	rs;
 	char	   *domain = NULL;
 	int			ret;
@@ -477,7 +478,7 @@ budget_update_exec(const BudgetTarget *t, bool grant, Datum *values, char *nulls
 	if (domain != NULL)
 		refuse_member(t->name, domain);
 	if (grant)
-		ret = SPI_execute_with_args(grant_sql[t->domain], 6, types, values, nulls, false, 1);
+		ret = SPI_execute_with_args(grant_sql[t->domain], 7, types, values, nulls, false, 1);
 	else
 		ret = SPI_execute_with_args(revoke_sql[t->domain], 2, types, values, NULL, false, 1);
 	role_switch_end(&rs);
@@ -491,8 +492,8 @@ budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
 	Oid			analyst;
 	BudgetTarget t;
 	bool		capped = false;
-	Datum		values[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	int			ret;
 	HeapTupleHeader result = NULL;
 
@@ -508,6 +509,8 @@ budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
 		values[3] = NumericGetDatum(PG_GETARG_NUMERIC(3));
 		capped = self_grant(caller, &t, analyst);
 		grant_caps(capped, PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3), &t, values, nulls);
+		/* a new budget's reserve share: this session's setting (kept on top-ups) */
+		values[6] = DirectFunctionCall1(float8_numeric, Float8GetDatum(dpobj_approx_delta_reserve));
 	}
 
 	SPI_connect();
