@@ -2,7 +2,7 @@
  *
  * seal.h
  *	  Running dpobj.train()'s query sealed (docs/SECURITY.md,
- *	  "The sealed protected path").  Implemented in seal.c.
+ *	  "The sealed run: what the analyst can observe").  Implemented in seal.c.
  *
  * The analyst learns the DP output and nothing else: settings that could
  * make the scan observable are pinned, no message from inside the query
