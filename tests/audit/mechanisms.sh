@@ -47,6 +47,20 @@ if [[ -z $MUTANT ]]; then
     rho_py=$(python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}")
     rho_ok() { python3 "$DIR/audit.py" rho-matches 4 1e-5 "${rho_lib:-0}" >/dev/null; }
     t_check "the mu rows' claim: audit.py's rho(4, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
+    # The probit, lap and sd rows' claims, re-derived by audit.py, against the real
+    # build's own calibration of the same runs (the sigma or scale in its params).
+    claim_ok() { python3 "$DIR/audit.py" claim-matches "$1" "${2:-0}" >/dev/null; }
+    while IFS="|" read -r row run expr; do
+        lib=$(t_psql -d "$DB" -c "SELECT $expr FROM (SELECT $run AS m) s")
+        py=$(python3 "$DIR/audit.py" claim-matches "$row" "${lib:-0}")
+        t_check "the $row row's claim: audit.py's $py is the real build's ${lib:-?}" \
+            claim_ok "$row" "$lib"
+    done <<'CLAIMS'
+opdisc_probit|(SELECT dpobj.dp_halfspace(x, y, 16, 1e-5, '{"B":1,"D2":1,"oracle":"search"}') FROM halfspace WHERE side = 0)|1 / ((m).params->>'sigma')::float8
+rspm_probit|(SELECT dpobj.dp_halfspace_rspm(x, y, 8, 1e-5, '{"oracle":"search"}') FROM halfspace WHERE side = 0)|sqrt(2) / ((m).params->>'sigma')::float8
+opsamp_scale|(SELECT dpobj.dp_opsamp(x, y, 4, 1e-5, '{"R":1,"n":1}') FROM opsamp WHERE side = 0)|((m).params->>'laplace_scale')::float8
+auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
+CLAIMS
 fi
 
 trim() { local v="${1#"${1%%[![:space:]]*}"}"; printf '%s' "${v%"${v##*[![:space:]]}"}"; }

@@ -65,3 +65,30 @@ CREATE TABLE mcmodel AS
   SELECT dpobj.dp_logistic_multiclass(x, y, 4, 1e-5,
            '{"classes":["a","b"],"R":1,"intercept":false,"loss":"huber","lambda":16,"method":"output"}') AS m
     FROM canary_mc WHERE side = 0;
+
+-- halfspace: the canary of the exact-oracle mechanisms (OPDisc, RSPM) on the grid
+-- {-1, 0, 1}.  All rows are positive; 51 at x = (1) and 50 at x = (-1) in D, one row moved
+-- to x = (-1) in D' (a replaced row).  w = 0 predicts every row negative (sgn(0) = -1):
+-- loss 101, far behind w = 1 and w = -1 (losses 50 and 51 in D, 51 and 50 in D').  So the
+-- output is w = 1 exactly when the noise favours it over w = -1 by more than
+-- L(1) - L(-1): a Gaussian threshold that the replaced row moves by 2 loss units, the
+-- largest move one row can make.
+CREATE TABLE halfspace AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 50) i
+  UNION ALL
+  SELECT s, ARRAY[-1.0]::float8[], true
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 50) i
+  UNION ALL
+  SELECT s, ARRAY[CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END]::float8[], true
+    FROM generate_series(0, 1) s;
+
+-- opsamp: 10 positive rows x = (1) and the canary x = (1), true in D and false in D'.  Each
+-- LP's minimiser is w = 1 on both sides (the hinge losses of the positive rows fall until
+-- w = 1, the canary's slope 1/2 is smaller than theirs, and the exponential noise only
+-- pushes w up), so the average is exactly 1 and the release minus 1 is the Laplace noise.
+CREATE TABLE opsamp AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 10) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], s = 0 FROM generate_series(0, 1) s;
