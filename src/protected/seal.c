@@ -49,6 +49,7 @@
 #include "ledger.h"
 #include "privileged.h"
 #include "progress.h"
+#include "spiplans.h"
 #include "workerpins.h"
 
 #include "access/xact.h"
@@ -183,7 +184,17 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		 * workers do not have.  Without CURSOR_OPT_PARALLEL_OK the planner
 		 * makes no parallel plan, even under force_parallel_mode.
 		 */
-		plan = SPI_prepare_cursor(q->sql.data, q->nparams, q->types, 0);
+		/*
+		 * Kept by its text on this server (a run on the same table, columns
+		 * and filters plans once; the options are a parameter); a Citus
+		 * query is planned anew, with the shard sessions' settings just sent.
+		 */
+		StaticAssertStmt(lengthof(q->types) <= DP_SPI_TEXT_MAXARGS,
+						 "a sealed query's parameters fit a kept plan");
+		if (ctx->citus)
+			plan = SPI_prepare_cursor(q->sql.data, q->nparams, q->types, 0);
+		else
+			plan = dp_spi_prepare_text(q->sql.data, q->nparams, q->types, 0);
 		if (plan == NULL)
 			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
 				 SPI_result_code_string(SPI_result));

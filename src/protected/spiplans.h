@@ -15,6 +15,8 @@
 
 #include "postgres.h"
 
+#include "executor/spi.h"
+
 /*
  * SPI_execute_with_args() of sql, a string constant of dpobj's (its
  * address is the cache key: never pass a built string), through a kept
@@ -22,5 +24,14 @@
  */
 extern int	dp_spi_run(const char *sql, int nargs, Oid *types, Datum *values,
 					   const char *nulls, bool read_only, long count);
+
+/*
+ * SPI_prepare_cursor() of a generated statement through a kept plan found by
+ * its text, parameter types and cursor options (a few are kept, the least
+ * recently used freed first).  The plan belongs to the cache: never free it.
+ */
+#define DP_SPI_TEXT_MAXARGS 24
+extern SPIPlanPtr dp_spi_prepare_text(const char *sql, int nargs, Oid *types,
+									  int cursor_options);
 
 #endif							/* DPOBJ_SPIPLANS_H */
