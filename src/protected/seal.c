@@ -182,12 +182,11 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		 * Never a parallel plan: the transition function learns that it is
 		 * on the protected path from this backend's context, which parallel
 		 * workers do not have.  Without CURSOR_OPT_PARALLEL_OK the planner
-		 * makes no parallel plan, even under force_parallel_mode.
-		 */
-		/*
-		 * Kept by its text on this server (a run on the same table, columns
-		 * and filters plans once; the options are a parameter); a Citus
-		 * query is planned anew, with the shard sessions' settings just sent.
+		 * makes no parallel plan, even under force_parallel_mode.  The plan
+		 * is kept by its text (a run on the same table, columns and filters
+		 * plans once; the options are a parameter), made and replanned under
+		 * the settings pinned above; a Citus query is planned anew, with the
+		 * shard sessions' settings just sent.
 		 */
 		StaticAssertStmt(lengthof(q->types) <= DP_SPI_TEXT_MAXARGS,
 						 "a sealed query's parameters fit a kept plan");
