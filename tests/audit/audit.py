@@ -678,7 +678,7 @@ def audit_row(row, samples_dir, level):
         return lb, lb <= claim, "mu_hat %.3f (events %d, %d of %d)" % (hat, k_a, k_b, len(d[0]))
     if row["kind"] == "lap":
         ub, p_lb, frac = laplace_scale_upper(d[0] + dp[0], claim, level)
-        return ub, ub >= claim, "P[|noise| <= b ln 2] %.3f, lower bound %.3f" % (frac, p_lb)
+        return ub, ub >= claim, "P[abs(noise) <= b ln 2] %.3f, lower bound %.3f" % (frac, p_lb)
     if row["kind"] == "sd":
         xs, ys = [v for v in d[0] if v is not None], [v for v in dp[0] if v is not None]
         if len(xs) < row["runs"] // 4 or len(ys) < row["runs"] // 4:
