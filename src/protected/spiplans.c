@@ -106,6 +106,18 @@ dp_spi_prepare_text(const char *sql, int nargs, Oid *types, int cursor_options)
 	for (int i = 0; i < SPIPLANS_TEXT_MAX; i++)
 		if (textplan_matches(&textplans[i], sql, nargs, types, cursor_options))
 		{
+			/*
+			 * Invalidated (DDL since): prepared anew here, so that a
+			 * statement that no longer parses fails at prepare time, as
+			 * it would without the cache, not inside the execution.
+			 */
+			if (!SPI_plan_is_valid(textplans[i].plan))
+			{
+				SPI_freeplan(textplans[i].plan);
+				pfree(textplans[i].sql);
+				textplans[i].sql = NULL;
+				break;
+			}
 			textplans[i].used = ++textplans_tick;
 			return textplans[i].plan;
 		}
