@@ -115,8 +115,11 @@ dpobj_ensure_packages() {
 }
 
 dpobj_build_install() {
-    dpobj_log "build: make -C $REPO (PG_CONFIG=$PG_CONFIG)"
-    make -C "$REPO" PG_CONFIG="$PG_CONFIG"
+    # one compile per core: the build is most of a fresh machine's demo time
+    local jobs
+    jobs="$(nproc 2>/dev/null || echo 1)"
+    dpobj_log "build: make -C $REPO -j$jobs (PG_CONFIG=$PG_CONFIG)"
+    make -C "$REPO" -j"$jobs" PG_CONFIG="$PG_CONFIG"
     dpobj_log "install: make -C $REPO install"
     dpobj_as_root make -C "$REPO" PG_CONFIG="$PG_CONFIG" install
 }
