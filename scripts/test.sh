@@ -67,6 +67,16 @@ dpobj_at_exit "rm -rf -- '$WORK'; :"
 
 dpobj_ensure_packages
 dpobj_build_install
+# The Citus suite's build (tests/citus/build.sh: cached, one build per machine, serialised
+# by a lock) starts now at the lowest CPU priority: the suites before it mostly use one
+# core, so it finishes on the idle one instead of adding its minutes at the end.  Its
+# packages are installed first, in the foreground (one apt at a time).
+. "$REPO/tests/citus/build.sh"
+if dpobj_citus_source >/dev/null; then
+    dpobj_citus_packages
+    ( trap - EXIT; nice -n 19 bash -c '. "$1/scripts/common.sh"; . "$1/tests/citus/build.sh"; dpobj_citus_build' \
+        _ "$REPO" >"$WORK/citus-prebuild.log" 2>&1 || true ) &
+fi
 # Training jobs need dpobj preloaded (the job launcher is a static background
 # worker; docs/USAGE.md, "Jobs"), so the test cluster preloads it.
 DPOBJ_EXTRA_CONF="${DPOBJ_EXTRA_CONF:-}

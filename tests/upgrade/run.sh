@@ -87,7 +87,7 @@ install_release() {
             diff -r "$src" "$WORK/git-$ver" >/dev/null
         t_is "the $ver fixture is the release commit's source" "$?" "0"
     fi
-    make -s -C "$src" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
+    make -s -j"$(nproc)" -C "$src" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
         make -s -C "$src" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
         { tail -20 "$WORK/build-$ver.log"; bail "building and installing $ver failed"; }
     t_is "$ver installed: its control file says $ver" \
@@ -297,7 +297,7 @@ upgrade_from() {
     fi
 
     # --- new binaries and scripts, then the update ---------------------------------------
-    make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
+    make -s -j"$(nproc)" -C "$REPO" PG_CONFIG="$INST_CONFIG" >"$WORK/build.log" 2>&1 &&
         make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
         { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
     t_is "installing the current version removed the old install script (no old version installable)" \
