@@ -7,10 +7,10 @@ CREATE SCHEMA regress_autom;
 --   - objective perturbation, near the weighted optimum, predicts A positive, B negative;
 --   - noisy GD with a huge public "n" takes tiny steps, so its model is a small multiple of
 --     the weighted gradient at 0, which predicts every row negative (the majority class):
---     0.195 n_A - 0.0405 n_B < 0 in A.
--- On a validation part of ~3300 rows "all negative" is right on ~130 more rows
+--     0.195 n_A - 0.046 n_B < 0 in A.
+-- On a validation part of ~2200 rows (~200 in A) "all negative" is right on ~80 more rows
 -- (accuracy wins by far more than the noise scale 2 / eps_s = 0.4), but carries less
--- weight: 0.15 x 0.7 per A row against 1 x 0.3 (weighted accuracy loses by ~18 000 units
+-- weight: 0.15 x 0.7 per A row against 1 x 0.3 (weighted accuracy loses by ~40 000 units
 -- of 2^-10 against a scale of 410).
 CREATE TABLE regress_autom.pts AS
 SELECT ARRAY[(g % 11 = 0)::int]::float8[] AS x,
@@ -51,7 +51,8 @@ SELECT metric, count(*) FILTER (WHERE sel = 'objective') AS objective,
  GROUP BY metric ORDER BY metric;
 RESET dpobj.seed;
 
--- on the protected path a bad metric is refused before the charge: no ledger row
+-- on the protected path a bad metric is refused before the charge: the one ledger row
+-- is the good run's
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 CREATE ROLE regress_autom_analyst;
 CREATE TABLE regress_autom.t AS SELECT x[1] AS a, y FROM regress_autom.pts;
