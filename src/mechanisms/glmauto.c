@@ -16,9 +16,12 @@
  *		assignment, differ in one part only;
  *	 2. candidate j runs on part j at (eps_s, delta_s) with its own code
  *		(glm.c, noisysgd.c) and defaults; its score is the number of rows of
- *		part 0 it classifies correctly (an integer of sensitivity 1);
+ *		part 0 it classifies correctly (an integer of sensitivity 1), or with
+ *		"metric" weighted_accuracy their summed integer weights round(w 2^b),
+ *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b);
  *	 3. report noisy max over the K scores with exact discrete Laplace noise
- *		of scale 2 / eps_s, ties to the earlier candidate: eps_s-DP.  The
+ *		of scale 2 / eps_s (times 2^b when weighted), ties to the earlier
+ *		candidate: eps_s-DP.  The
  *		selection as a whole is (eps_s, delta_s)-DP (each row is in one part);
  *	 4. the chosen candidate is retrained on all rows at (eps - eps_s, delta
  *		- delta_s), the model released; basic composition gives (eps,
@@ -199,6 +202,9 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
+	/* weighted scores move by up to 2^b per row: the scale 2 / el times 2^b, exactly */
+	if (p->auto_metric == GLM_AUTO_METRIC_WEIGHTED)
+		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
@@ -211,7 +217,7 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
 						es),
-				 errhint("Use a larger epsilon or a larger \"select_share\".")));
+				 errhint("Use a larger epsilon or a larger \"select_share\"%s.", p->auto_metric == GLM_AUTO_METRIC_WEIGHTED ? ", or \"metric\": \"accuracy\"" : "")));
 	return K;
 }
 
@@ -329,11 +335,30 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 					 r->sigma2, r->denom, rng, ledger_id, theta);
 }
 
-/* the number of part 0's rows theta classifies right: <theta, x> > 0 is positive */
+/*
+ * A row's integer weight in the score: 1 for "accuracy"; for
+ * "weighted_accuracy" its label's public class weight w in (0, 1] as
+ * round(w 2^b) in [0, 2^b] (docs/PRIVACY.md, "Private model selection").
+ */
 static int64
-auto_score(const AutoData *a, const double *theta)
+auto_score_weight(const GLMParams *p, bool positive)
 {
-	int64		right = 0;
+	if (p->auto_metric != GLM_AUTO_METRIC_WEIGHTED)
+		return 1;
+	return (int64) rint(ldexp(positive ? p->weight_pos : p->weight_neg,
+							  GLM_AUTO_WEIGHT_BITS));
+}
+
+/*
+ * The score of theta on part 0: the summed integer weights of the rows it
+ * classifies right (<theta, x> > 0 is positive).
+ */
+static int64
+auto_score(const AutoData *a, const GLMParams *p, const double *theta)
+{
+	int64		right = 0,
+				wpos = auto_score_weight(p, true),
+				wneg = auto_score_weight(p, false);
 
 	for (int64 k = 0; k < a->nobs; k++)
 	{
@@ -345,7 +370,7 @@ auto_score(const AutoData *a, const double *theta)
 		for (int j = 0; j < a->pp; j++)
 			z += theta[j] * x[j];
 		if ((z > 0) == (a->y[k] > 0))
-			right += a->part[k];
+			right += a->part[k] * (a->y[k] > 0 ? wpos : wneg);
 	}
 	return right;
 }
@@ -361,7 +386,7 @@ auto_select(gsl_rng *rng, const AutoRun *sel, AutoData *a, uint64 num, uint64 de
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
-		score[j] = auto_score(a, theta);
+		score[j] = auto_score(a, &sel[j].p, theta);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
 	return autosel_noisy_max(rng, score, a->K, num, den);
@@ -381,7 +406,11 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_float(buf, "select_share", p->select_share);
 	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
 	model_params_float(buf, "select_delta", sel[0].p.delta);
-	model_params_float(buf, "select_laplace_scale", (double) num / (double) den);
+	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
+	/* in rows (a weight of 1), whatever the score's integer units */
+	model_params_float(buf, "select_laplace_scale",
+					   ldexp((double) num / (double) den,
+							 p->auto_metric == GLM_AUTO_METRIC_WEIGHTED ? -GLM_AUTO_WEIGHT_BITS : 0));
 	model_params_float(buf, "final_epsilon", fin->p.epsilon);
 	model_params_float(buf, "final_delta", fin->p.delta);
 	if (fin->cand->sgd)

@@ -52,7 +52,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, n, candidates, select_share and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -160,12 +160,32 @@ glmparams_candidates(JsonbValue *v)
 	return mask;
 }
 
+const char *const glm_auto_metric_names[2] = {"accuracy", "weighted_accuracy"};
+
+/* dp_auto's "metric": GLM_AUTO_METRIC_* */
+static int
+glmparams_metric(JsonbValue *v)
+{
+	const char *hint = "Use \"accuracy\" (validation rows classified right) or \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given).";
+	char	   *s = dp_option_string(v, "metric", hint);
+
+	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
+		if (strcmp(s, glm_auto_metric_names[j]) == 0)
+			return j + 1;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_auto: unknown metric \"%s\"", s),
+			 errhint("%s", hint)));
+	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
 	GLMParams  *p;
 	bool		have_R;
 	bool		have_candidates;
+	bool		have_weights;
 } GLMOptionArg;
 
 /* one key of the options object (dp_options_foreach callback) */
@@ -206,6 +226,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->auto_candidates = glmparams_candidates(v);
 		a->have_candidates = true;
 	}
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
+		p->auto_metric = glmparams_metric(v);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
@@ -217,7 +239,10 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	}
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
 			 strcmp(key, "class_weight") == 0)
+	{
 		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
+		a->have_weights = true;
+	}
 	else if (dp_option_sealed_key(key, v))
 		;						/* the protected mode: rowinput.c */
 	else
@@ -281,6 +306,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.p = p;
 	arg.have_R = false;
 	arg.have_candidates = false;
+	arg.have_weights = false;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
 	if (!arg.have_R)
 		ereport(ERROR,
@@ -288,6 +314,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
+	/* dp_auto scores what the weights ask for unless told otherwise */
+	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
+		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */

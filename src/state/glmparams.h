@@ -67,6 +67,7 @@ typedef struct GLMParams
 	double		weight_neg;		/* ... a negative row's; both 1 by default */
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
+	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
 } GLMParams;
 
 /*
@@ -81,6 +82,18 @@ typedef struct GLMParams
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_CMS)
 /* the candidates' names, in bit order (glmparams.c) */
 extern const char *const glm_auto_names[4];
+
+/*
+ * dp_auto's selection score (option "metric"): rows of the validation part
+ * classified right, or their class weights' sum (default when "class_weight"
+ * is given).  The weights enter as the integers round(w 2^GLM_AUTO_WEIGHT_BITS)
+ * so that the exact discrete Laplace sampler applies (glmauto.c).
+ */
+#define GLM_AUTO_METRIC_ACCURACY	1
+#define GLM_AUTO_METRIC_WEIGHTED	2
+#define GLM_AUTO_WEIGHT_BITS		10
+/* the metrics' names, indexed by GLM_AUTO_METRIC_* - 1 (glmparams.c) */
+extern const char *const glm_auto_metric_names[2];
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * glmweights.h
- *	  The option "class_weight" of dp_logistic and dp_noisysgd: a public
- *	  loss weight per label, each in (0, 1] (docs/PRIVACY.md, "Class
- *	  weights").  Implemented in glmweights.c.
+ *	  The option "class_weight" of dp_logistic, dp_noisysgd and dp_auto (whose
+ *	  "weighted_accuracy" score uses it too, glmauto.c): a public loss weight
+ *	  per label, each in (0, 1] (docs/PRIVACY.md, "Class weights").
+ *	  Implemented in glmweights.c.
  *
  * A row's loss is multiplied by its label's weight.  A weight of at most 1
  * keeps every per-row bound the calibrations use (the loss's Lipschitz

@@ -1,0 +1,72 @@
+-- 'auto''s option "metric" (src/mechanisms/glmauto.c, docs/PRIVACY.md "Private model
+-- selection (auto)"): validation, the default that follows "class_weight", and that the
+-- selection's score weighs each validation row by its class weight.
+CREATE SCHEMA regress_autom;
+-- one binary feature: group A (x = 1, 600 rows, 30 % positives) and group B (x = 0,
+-- 6000 rows, 5 % positives), 7.3 % positives in all.  With "class_weight" {"false": 0.15}:
+--   - objective perturbation, near the weighted optimum, predicts A positive, B negative;
+--   - noisy GD with a huge public "n" takes tiny steps, so its model is a small multiple of
+--     the weighted gradient at 0, which predicts every row negative (the majority class):
+--     0.195 n_A - 0.046 n_B < 0 in A.
+-- On a validation part of ~2200 rows (~200 in A) "all negative" is right on ~80 more rows
+-- (accuracy wins by far more than the noise scale 2 / eps_s = 0.4), but carries less
+-- weight: 0.15 x 0.7 per A row against 1 x 0.3 (weighted accuracy loses by ~40 000 units
+-- of 2^-10 against a scale of 410).
+CREATE TABLE regress_autom.pts AS
+SELECT ARRAY[(g % 11 = 0)::int]::float8[] AS x,
+       CASE WHEN g % 11 = 0 THEN (g / 11) % 10 < 3 ELSE g % 20 = 1 END AS y
+  FROM generate_series(1, 6600) g;
+\pset format unaligned
+
+-- refused before any row: an unknown metric, a non-string
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1, "metric": "recall"}') FROM regress_autom.pts$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1, "metric": 1}') FROM regress_autom.pts$$);
+-- not an option of the single mechanisms
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "metric": "accuracy"}') FROM regress_autom.pts$$);
+\pset format aligned
+
+-- the default metric follows "class_weight"; an explicit one wins; the Laplace scale is
+-- reported in rows (2 / eps_s = 20) whatever the score's integer units
+SET dpobj.seed = 5;
+SELECT o AS options, (m).params->>'metric' AS metric,
+       (m).params->>'select_laplace_scale' AS laplace_scale
+  FROM (VALUES ('{"R": 1}'), ('{"R": 1, "class_weight": {"false": 0.15}}'),
+               ('{"R": 1, "class_weight": {"false": 0.15}, "metric": "accuracy"}'),
+               ('{"R": 1, "metric": "weighted_accuracy"}')) v(o),
+       LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, v.o::jsonb) AS m FROM regress_autom.pts) s;
+
+-- the score uses the weights: the same seeds and candidates (so the same candidate
+-- models), only the metric differs; accuracy picks the majority-only noisy GD, weighted
+-- accuracy objective perturbation, in every one of 10 seeded runs
+SELECT metric, count(*) FILTER (WHERE sel = 'objective') AS objective,
+       count(*) FILTER (WHERE sel = 'noisysgd') AS noisysgd
+  FROM (VALUES ('accuracy'), ('weighted_accuracy')) v(metric), generate_series(1, 10) g,
+       LATERAL (SELECT set_config('dpobj.seed', g::text, false) AS c) z,
+       LATERAL (SELECT (dpobj.dp_auto(x, y, 10, 1e-6,
+                         jsonb_build_object('R', 1, 'class_weight', '{"false": 0.15}'::jsonb,
+                                            'metric', v.metric, 'n', 1e9, 'select_share', 0.5,
+                                            'candidates', '["objective", "noisysgd"]'::jsonb)))
+                       .params->>'selected' AS sel
+                  FROM regress_autom.pts WHERE z.c IS NOT NULL) s
+ GROUP BY metric ORDER BY metric;
+RESET dpobj.seed;
+
+-- on the protected path a bad metric is refused before the charge: the one ledger row
+-- is the good run's
+SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
+CREATE ROLE regress_autom_analyst;
+CREATE TABLE regress_autom.t AS SELECT x[1] AS a, y FROM regress_autom.pts;
+SELECT dpobj.protect('regress_autom.t');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_autom.t', 'regress_autom_analyst', 10, 0.001);
+GRANT USAGE ON SCHEMA regress_autom TO regress_autom_analyst;
+SET ROLE regress_autom_analyst;
+\pset format unaligned
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_autom.t', 'auto', ARRAY['a'], 'y', 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.15}, "metric": "f1"}')$$);
+\pset format aligned
+SELECT (m).params->>'metric' AS metric
+  FROM dpobj.train('regress_autom.t', 'auto', ARRAY['a'], 'y', 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.15}}') m;
+RESET ROLE;
+SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_autom.t' AND id > :before;
+SELECT dpobj.unprotect('regress_autom.t');
+DROP SCHEMA regress_autom CASCADE;
+DROP ROLE regress_autom_analyst;
