@@ -38,14 +38,20 @@ SELECT (SELECT sum(dpobj.predict(m, x)::int) FROM m, regress_cw.v WHERE w = '0.2
        (SELECT sum(dpobj.predict(m, x)::int) FROM m, regress_cw.v WHERE w = 'none')
        AS weighted_predicts_more;
 -- the same for noisy gradient descent (its noise from R, T and epsilon only)
+CREATE TEMP TABLE sgd AS
+SELECT 'none' w, dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') m FROM regress_cw.v
+UNION ALL
+SELECT '0.2', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}}')
+  FROM regress_cw.v;
 SELECT w, (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}')).params->>'sigma'
                                     FROM regress_cw.v) AS same_sigma,
-       sum(dpobj.predict(m, x)::int) > 0 AS predicts_positive
-  FROM (SELECT 'none' w, dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') m FROM regress_cw.v
-        UNION ALL
-        SELECT '0.2', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}}')
-          FROM regress_cw.v) s, regress_cw.v
+       sum(dpobj.predict(m, x)::int) AS predicted_positive,
+       round(avg(dpobj.predict(m, x)::int) FILTER (WHERE y), 2) AS recall
+  FROM sgd, regress_cw.v
  GROUP BY w, m ORDER BY w;
+SELECT (SELECT sum(dpobj.predict(m, x)::int) FROM sgd, regress_cw.v WHERE w = '0.2') >
+       (SELECT sum(dpobj.predict(m, x)::int) FROM sgd, regress_cw.v WHERE w = 'none')
+       AS weighted_predicts_more;
 
 -- ---- malformed weights are refused before anything runs ----
 SELECT o, e.* FROM (VALUES

@@ -27,9 +27,17 @@
  * T times that, set to rho(eps, delta) (Balle et al. 2020, Thm 21;
  * calibrate.c).  docs/PRIVACY.md "Noisy GD" has the derivation.  Nothing
  * depends on n, and the output always carries noise.
- * Step size, as Algorithm 1's: eta(t) = ||C||_2 / sqrt(t (G^2 + p s^2)),
- * ||C||_2 = 2r, where G bounds ||g_t|| by the public option "n" (G =
- * n L R_eff) and is 0 without it (utility only: any step size is private).
+ * Step (utility only: every step is post-processing of the released noisy
+ * gradients, so any rule is private):
+ *   - with the public option "n", Algorithm 1's: eta(t) = ||C||_2 /
+ *     sqrt(t (G^2 + p s^2)), ||C||_2 = 2r, G = n L R_eff bounding ||g_t||;
+ *     the output is the last iterate;
+ *   - without it, G is unknown (g_t grows with the private row count, so
+ *     Algorithm 1's step overshoots the ball on large tables and the model
+ *     degenerates to one class): a normalised step along the noisy gradient,
+ *     theta_{t+1} = Pi_C(theta_t - (r / (2 sqrt t)) G_t / ||G_t||), and the
+ *     output is the average of the iterates after step T/2, which does not
+ *     depend on the gradient's scale (docs/BENCHMARKS.md, "Noisy GD step").
  *
  *-------------------------------------------------------------------------
  */
@@ -128,6 +136,25 @@ sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
 	}
 }
 
+/* ||v||, or 1 for the zero vector (then any step direction is zero) */
+static double
+sgd_norm(const double *v, int pp)
+{
+	double		s = 0;
+
+	for (int j = 0; j < pp; j++)
+		s += v[j] * v[j];
+	return s > 0 ? sqrt(s) : 1.0;
+}
+
+/* avg <- the running mean of k iterates, theta the k-th */
+static void
+sgd_average(double *avg, const double *theta, int pp, int64 k)
+{
+	for (int j = 0; j < pp; j++)
+		avg[j] += (theta[j] - avg[j]) / (double) k;
+}
+
 /* theta <- Pi_C(theta - eta grad), C the l2 ball of radius r */
 static void
 sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
@@ -159,6 +186,9 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 				 double *theta)
 {
 	double	   *grad = palloc(sizeof(double) * pp);
+	double	   *avg = palloc0(sizeof(double) * pp);
+	bool		normalised = p->n_public <= 0;
+	int64		navg = 0;
 
 	memset(theta, 0, sizeof(double) * pp);
 	for (int64 t = 1; t <= T; t++)
@@ -166,10 +196,21 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 		if ((t & 63) == 0)
 			mechanism_poll(ledger_id);
 		sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, lattice, sigma2, rng, grad);
-		sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
+		if (!normalised)
+			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
+		else
+		{
+			sgd_step(theta, grad, pp, 0.5 * p->radius / sqrt((double) t) / sgd_norm(grad, pp),
+					 p->radius);
+			if (2 * t > T)
+				sgd_average(avg, theta, pp, ++navg);
+		}
 	}
+	if (normalised)
+		memcpy(theta, avg, sizeof(double) * pp);
 	memset(grad, 0, sizeof(double) * pp);
 	pfree(grad);
+	pfree(avg);
 }
 
 /*
