@@ -75,8 +75,13 @@ SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS s
   FROM dpobj.train('regress_units.visits', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sigma' AS sigma
   FROM dpobj.train('regress_units.visits', 'rspm', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+-- a run takes the protection's lock, not a row lock, and its charge is the
+-- ledger writer's: the analyst's own transaction writes nothing (no XID)
+BEGIN;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'sensitivity' AS sensitivity
   FROM dpobj.train('regress_units.visits', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+SELECT pg_current_xact_id_if_assigned() IS NULL AS no_xid;
+COMMIT;
 SELECT (m).mechanism, (m).params->'rows_per_unit' AS k, (m).params->'lambda' AS lambda
   FROM dpobj.train('regress_units.visits', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1}') m;
 SET ROLE regress_units_zanalyst;

@@ -142,6 +142,7 @@ dpobj_protect(PG_FUNCTION_ARGS)
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = CStringGetTextDatum(GetUserNameFromId(caller, false));
+	units_lock_protection(relid, ExclusiveLock);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(protect_sql, 2, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
@@ -159,7 +160,7 @@ dpobj_protect(PG_FUNCTION_ARGS)
  *               budget_domain name DEFAULT NULL)
  * RETURNS boolean: protects the table, or changes its protection, at the
  * level of a privacy unit (units.c).  Changing it waits for runs that have
- * read the old one (they hold the row FOR SHARE).  With budget_domain the
+ * read the old one (they hold the protection's lock, units.h).  With budget_domain the
  * table also joins that domain (budgetdomains.c; the owner only).
  * ---------------------------------------------------------------------
  */
@@ -210,6 +211,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
 				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
 	units_check_column(relid, relation, column, &attnum, &typid);
+	units_lock_protection(relid, ExclusiveLock);
 	unitchange_check_protect(relid, relation, column, attnum, typid);
 	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
 	{
@@ -271,6 +273,7 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
 				 errhint("Unprotecting forgets every budget and its spend on the table, so only its owner or a superuser may do it; dpobj_admin members can revoke budgets instead.")));
 
 	values[0] = ObjectIdGetDatum(relid);
+	units_lock_protection(relid, ExclusiveLock);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(unprotect_budgets_sql, 1, types, values, NULL, false, 0) != SPI_OK_DELETE ||
@@ -599,6 +602,7 @@ dpobj_set_release_deadline(PG_FUNCTION_ARGS)
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = Float8GetDatum(seconds);
 	values[2] = BoolGetDatum(pg_class_ownercheck(relid, caller));
+	units_lock_protection(relid, ExclusiveLock);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	(void) check_protected(values[0], relation, "dpobj.set_release_deadline");

@@ -242,10 +242,11 @@ dpobj_drop_budget_domain(PG_FUNCTION_ARGS)
  */
 
 /*
- * The protection row, locked: a run holds it FOR SHARE until its
- * transaction ends (units.c), so the membership a run was admitted under
- * is the one it is charged under; a grant on the table holds it FOR SHARE
- * too (budget.c), so the check for own budgets below sees every grant.
+ * The protection row, locked: a run holds the protection's lock until its
+ * transaction ends (units.h) and budget_domain_set() takes it first, so
+ * the membership a run was admitted under is the one it is charged under;
+ * a grant on the table holds the row FOR SHARE (budget.c), so the check
+ * for own budgets below sees every grant.
  */
 static const char member_lock_sql[] =
 "SELECT budget_domain::pg_catalog.text, privacy_unit IS NOT NULL "
@@ -327,6 +328,7 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 	values[1] = domain != NULL ? domain_datum(domain) : (Datum) 0;
 	nulls[1] = domain != NULL ? ' ' : 'n';
 	SPI_connect();
+	units_lock_protection(relid, ExclusiveLock);
 	current = member_lock(values[0], relation, &has_unit);
 	if (domain == NULL ? current == NULL : (current != NULL && strcmp(current, domain) == 0))
 	{

@@ -23,10 +23,13 @@
 #include "spiplans.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
+#include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -93,11 +96,32 @@ typedef struct UnitIdentity
 	bool		same_collversion;
 } UnitIdentity;
 
-static const char unit_sql[] =
-"SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit, "
-"       unit_typmod, unit_collation, "
-"       unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) "
-"  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR SHARE";
+#define UNIT_SQL \
+"SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit, " \
+"       unit_typmod, unit_collation, " \
+"       unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) " \
+"  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1"
+
+/*
+ * Read committed: the lock is taken before the statement's snapshot, so
+ * the row read is the last committed one.  Under a transaction snapshot
+ * the row read may be older than a change committed while the run waited
+ * for the lock: FOR SHARE then raises a serialization failure instead.
+ */
+static const char unit_sql[] = UNIT_SQL;
+static const char unit_sql_snapshot[] = UNIT_SQL " FOR SHARE";
+
+/* advisory tag class of the protection's lock (runlimit.c has 0x4450) */
+#define PROTECTION_LOCK_CLASS	0x4451
+
+void
+units_lock_protection(Oid relid, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, relid, 0, PROTECTION_LOCK_CLASS);
+	(void) LockAcquire(&tag, mode, false, false);
+}
 
 /*
  * The recorded unit column still is that column, equal values as at
@@ -146,9 +170,11 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 	unit->rows_per_unit = 0;
 	unit->column = NULL;
 	values[0] = ObjectIdGetDatum(relid);
+	units_lock_protection(relid, ShareLock);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run(unit_sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+	if (dp_spi_run(IsolationUsesXactSnapshot() ? unit_sql_snapshot : unit_sql,
+				   1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: privacy unit lookup failed");
 	role_switch_end(&rs);
 	/* not protected: train()'s budget pre-check says so */

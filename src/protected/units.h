@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "storage/lockdefs.h"
 
 /* The privacy unit of a protected table, as a run uses it. */
 typedef struct TableUnit
@@ -30,8 +31,17 @@ extern void units_check_column(Oid relid, const char *relation, const char *name
 							   int16 *attnum, Oid *typid);
 
 /*
- * The table's privacy unit for a run, read from dpobj.protected_tables FOR
- * SHARE (protect() cannot change it until this transaction ends), and the
+ * The lock on a table's protection, held to the end of the transaction: a
+ * run takes it in ShareLock, every change of the protection's row
+ * (protect, unprotect, a budget domain, the release deadline) in
+ * ExclusiveLock first.  A heavyweight lock and not a row lock, so that
+ * concurrent runs share it without a MultiXact and a write to the row each.
+ */
+extern void units_lock_protection(Oid relid, LOCKMODE mode);
+
+/*
+ * The table's privacy unit for a run, read under the protection's lock
+ * (protect() cannot change it until this transaction ends), and the
  * column checked against the catalog: dropped, renamed, retyped or
  * renumbered since protect() is a public refusal (nothing charged).
  */
