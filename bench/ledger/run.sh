@@ -29,6 +29,7 @@
 # Environment: BENCH_SECONDS [15] per case, BENCH_CLIENTS ["1 32"],
 #   BENCH_CASES ["halfspace logistic train_opdisc train_logistic"], BENCH_FALLBACK [1],
 #   BENCH_DOC [unset: print only], BENCH_LABEL [a label for the table, default the commit],
+#   BENCH_ROWS [10] rows of the table (named t10 whatever its size; at most 105 distinct),
 #   DPOBJ_PGPORT [56402].
 set -euo pipefail
 
@@ -39,6 +40,7 @@ BENCH_SECONDS="${BENCH_SECONDS:-15}"
 BENCH_CLIENTS="${BENCH_CLIENTS:-1 32}"
 BENCH_CASES="${BENCH_CASES:-halfspace logistic train_opdisc train_logistic}"
 BENCH_FALLBACK="${BENCH_FALLBACK:-1}"
+BENCH_ROWS="${BENCH_ROWS:-10}"
 SECTION='## Runs per second (ledger)'
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-56402}"
 export DPOBJ_PGPORT
@@ -64,12 +66,12 @@ dpobj_build_install
 dpobj_start_cluster
 DB=dpobj_bench_ledger
 dpobj_psql -c "CREATE DATABASE $DB" >/dev/null
-dpobj_psql -d "$DB" >/dev/null <<'SQL'
+dpobj_psql -d "$DB" -v rows="$BENCH_ROWS" >/dev/null <<'SQL'
 CREATE EXTENSION dpobj;
 CREATE TABLE t10 AS
 SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 3) > 0 AS y,
        ARRAY[(i % 7) / 4.0 - 0.75, (i % 5) / 4.0 - 0.5, 1]::float8[] AS f
-  FROM generate_series(1, 10) i;
+  FROM generate_series(1, :rows) i;
 SELECT dpobj.protect('t10');
 SELECT dpobj.grant_budget('t10', current_user::regrole, 1e12, 0.5);
 -- zCDP runs on a budget of their own (approximate-DP runs after them are refused)
