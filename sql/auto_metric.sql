@@ -25,13 +25,15 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "metric": "accuracy"}') FROM regress_autom.pts$$);
 \pset format aligned
 
--- the default metric follows "class_weight"; an explicit one wins; the Laplace scale is
--- reported in rows (2 / eps_s = 20) whatever the score's integer units
+-- the default metric and candidates follow "class_weight" (objective and noisy GD with
+-- weights, objective and CMS without); explicit ones win; the Laplace scale is reported
+-- in rows (2 / eps_s = 20) whatever the score's integer units
 SET dpobj.seed = 5;
-SELECT o AS options, (m).params->>'metric' AS metric,
+SELECT o AS options, (m).params->>'metric' AS metric, (m).params->'candidates' AS candidates,
        (m).params->>'select_laplace_scale' AS laplace_scale
   FROM (VALUES ('{"R": 1}'), ('{"R": 1, "class_weight": {"false": 0.15}}'),
                ('{"R": 1, "class_weight": {"false": 0.15}, "metric": "accuracy"}'),
+               ('{"R": 1, "class_weight": {"false": 0.15}, "candidates": ["objective", "cms"]}'),
                ('{"R": 1, "metric": "weighted_accuracy"}')) v(o),
        LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, v.o::jsonb) AS m FROM regress_autom.pts) s;
 

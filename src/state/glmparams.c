@@ -317,6 +317,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	/* dp_auto scores what the weights ask for unless told otherwise */
 	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
 		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* with class weights the default candidates are those measured for them */
+	if (kind == GLM_KIND_AUTO && arg.have_weights && !arg.have_candidates)
+		p->auto_candidates = GLM_AUTO_DEFAULT_WEIGHTED;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */

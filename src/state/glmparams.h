@@ -71,15 +71,17 @@ typedef struct GLMParams
 } GLMParams;
 
 /*
- * dp_auto's candidates (option "candidates"), in the order that breaks ties;
- * the default, objective and CMS, was chosen by measurement (docs/BENCHMARKS.md
- * "Private model selection").
+ * dp_auto's candidates (option "candidates"), in the order that breaks ties.
+ * The defaults were chosen by measurement: objective and CMS (docs/BENCHMARKS.md
+ * "Private model selection"); with "class_weight", objective and noisy GD
+ * ("Imbalanced labels: 'auto' with class weights").
  */
 #define GLM_AUTO_OBJECTIVE	0x1
 #define GLM_AUTO_CMS		0x2
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_CMS)
+#define GLM_AUTO_DEFAULT_WEIGHTED	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
 /* the candidates' names, in bit order (glmparams.c) */
 extern const char *const glm_auto_names[4];
 
