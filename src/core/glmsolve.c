@@ -33,7 +33,9 @@
  *	  The work arrays are one block, the caller's or malloc'd and freed
  *	  before every return;
  *	  an interrupt is the caller's poll callback returning true, so no
- *	  longjmp ever crosses this file.
+ *	  longjmp for it crosses this file.  The design comes as a sequence of
+ *	  blocks (glmsolve.h); a server block reader that fails on its file
+ *	  raises through here, with the work memory the caller's.
  *
  *-------------------------------------------------------------------------
  */

@@ -12,7 +12,11 @@
  *	  The solver never longjmps: the poll callback only reports a pending
  *	  cancel or termination, the solver frees its memory and returns
  *	  GLMSOLVE_STOPPED, and mechanism_poll() then records the outcome
- *	  'cancelled' and raises the interrupt here.
+ *	  'cancelled' and raises the interrupt here.  A state that spilled
+ *	  (rowspill.h) gives its design in blocks read from its file
+ *	  (glm_minimise_blocks): the reader checks no interrupts (the solver
+ *	  polls), and only a file error raises through the solver, whose work
+ *	  memory is then this file's palloc'd block.
  *
  *-------------------------------------------------------------------------
  */

@@ -501,9 +501,12 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 	if (type->spills != NULL && type->spills(kind))
 	{
 		st->cap = (Size) dpobj_max_state_memory * 1024;
+		int			room = 64;
+
 		/* a decoded state's size hint must not take more than the cap */
-		while (capacity > 64 && rowset_bytes(d, capacity) > st->cap)
-			capacity /= 2;
+		while (room < capacity && rowset_bytes(d, 2 * room) <= st->cap)
+			room *= 2;
+		capacity = Min(capacity, room);
 	}
 	rowset_init(&st->rows, cxt, d, capacity);
 	MemoryContextSwitchTo(old);
