@@ -500,9 +500,9 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 	type->init(st);
 	if (type->spills != NULL && type->spills(kind))
 	{
-		st->cap = (Size) dpobj_max_state_memory * 1024;
 		int			room = 64;
 
+		st->cap = (Size) dpobj_max_state_memory * 1024;
 		/* a decoded state's size hint must not take more than the cap */
 		while (room < capacity && rowset_bytes(d, 2 * room) <= st->cap)
 			room *= 2;

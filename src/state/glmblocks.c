@@ -13,9 +13,8 @@
 struct GLMBlocks
 {
 	const GLMState *s;
-	MemoryContext mcxt;
 	int			maxrows;
-	DPRowStream *stream;		/* spilled: the current pass, NULL: none */
+	uint64	   *buf;			/* spilled: the block's records, as on the file */
 	GLMState	view;			/* spilled: the current block */
 };
 
@@ -25,7 +24,6 @@ glmblocks_begin(const GLMState *s, int maxrows)
 	GLMBlocks  *b = palloc0(sizeof(GLMBlocks));
 
 	b->s = s;
-	b->mcxt = CurrentMemoryContext;
 	b->maxrows = Max(maxrows, 1);
 	if (glmblocks_spilled(s))
 	{
@@ -35,6 +33,8 @@ glmblocks_begin(const GLMState *s, int maxrows)
 		b->view.x = palloc_extended(sizeof(double) * s->d * b->maxrows, MCXT_ALLOC_HUGE);
 		b->view.pos = palloc(sizeof(int64) * b->maxrows);
 		b->view.neg = palloc(sizeof(int64) * b->maxrows);
+		b->buf = palloc_extended(sizeof(uint64) * (s->d + 2) * (Size) b->maxrows,
+								 MCXT_ALLOC_HUGE);
 	}
 	return b;
 }
@@ -44,16 +44,16 @@ static bool
 read_block(GLMBlocks *b)
 {
 	GLMState   *v = &b->view;
-	const uint64 *row;
-	int64		pos,
-				neg;
+	int			w = v->d + 2;
 
-	v->nrows = 0;
-	while (v->nrows < b->maxrows && rowstream_next(b->stream, &row, &pos, &neg))
+	v->nrows = rowspill_read(b->s->spill, b->buf, b->maxrows);
+	for (int k = 0; k < v->nrows; k++)
 	{
-		memcpy(v->x + (Size) v->nrows * v->d, row, sizeof(double) * v->d);
-		v->pos[v->nrows] = pos;
-		v->neg[v->nrows++] = neg;
+		const uint64 *rec = b->buf + (Size) k * w;
+
+		memcpy(v->x + (Size) k * v->d, rec, sizeof(double) * v->d);
+		v->pos[k] = (int64) rec[v->d];
+		v->neg[k] = (int64) rec[v->d + 1];
 	}
 	return v->nrows > 0;
 }
@@ -61,32 +61,13 @@ read_block(GLMBlocks *b)
 const GLMState *
 glmblocks_next(GLMBlocks *b, bool first)
 {
-	MemoryContext old;
-	bool		more;
-
 	if (!glmblocks_spilled(b->s))
 		return first ? b->s : NULL;
-	old = MemoryContextSwitchTo(b->mcxt);
-	if (first && b->stream != NULL)
-	{
-		rowstream_end(b->stream);
-		b->stream = NULL;
-	}
+	/* the canonical file is one sorted run: read it in order, no merge */
 	if (first)
-	{
-		/* the mechanisms poll for interrupts themselves, after the charge */
-		b->stream = rowstream_begin(b->s->spill, NULL, b->s->d, DP_ROW_ORDER_FLOAT8);
-		rowstream_quiet(b->stream);
-	}
-	more = b->stream != NULL && read_block(b);
-	if (!more && b->stream != NULL)
-	{
-		rowstream_end(b->stream);
-		b->stream = NULL;
-	}
-	MemoryContextSwitchTo(old);
+		rowspill_rewind(b->s->spill);
 	/* an empty first block still is a block: the state with no rows */
-	return (more || first) ? &b->view : NULL;
+	return (read_block(b) || first) ? &b->view : NULL;
 }
 
 int

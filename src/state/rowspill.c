@@ -145,6 +145,28 @@ rowspill_add_run(DPRowSpill *sp, const DPRowSet *rs)
 		rowspill_compact(sp);
 }
 
+void
+rowspill_rewind(DPRowSpill *sp)
+{
+	Assert(sp->nruns == 1);
+	if (BufFileSeek(sp->runs[0], 0, 0, SEEK_SET) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not seek in a dpobj state's temporary file")));
+	sp->readleft = sp->runrows[0];
+}
+
+int
+rowspill_read(DPRowSpill *sp, uint64 *buf, int max)
+{
+	int			n = (int) Min((int64) max, sp->readleft);
+
+	if (n > 0)
+		run_read_exact(sp->runs[0], buf, sizeof(uint64) * (sp->d + 2) * (Size) n);
+	sp->readleft -= n;
+	return n;
+}
+
 /* ---- the stream ---- */
 
 /* loads a source's next row, or marks it exhausted */

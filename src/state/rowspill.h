@@ -38,6 +38,7 @@ typedef struct DPRowSpill
 	int			nruns;
 	BufFile   **runs;			/* maxruns slots */
 	int64	   *runrows;		/* rows in each run */
+	int64		readleft;		/* rowspill_read: rows of run 0 not yet read */
 	MemoryContextCallback cb;
 } DPRowSpill;
 
@@ -76,5 +77,14 @@ extern void rowstream_quiet(DPRowStream *s);
 extern DPRowSpill *rowspill_canonical(MemoryContext mcxt, DPRowSpill *sp,
 									  const DPRowSet *rs, int d, DPRowOrder order,
 									  int64 *nrows);
+
+/*
+ * Bulk reading of a spill of one run (rowspill_canonical's), without the
+ * merge: rowspill_rewind() starts over, rowspill_read() reads the next
+ * records (d words, pos, neg each: d + 2 words) into buf, at most max, and
+ * returns how many (0 at the end).  No interrupt checks.
+ */
+extern void rowspill_rewind(DPRowSpill *sp);
+extern int	rowspill_read(DPRowSpill *sp, uint64 *buf, int max);
 
 #endif							/* DPOBJ_ROWSPILL_H */
