@@ -84,6 +84,31 @@ SELECT a.k, (a.m)::text = (b.m)::text AS same_spilled,
   FROM in_memory2 a JOIN spilled2 b USING (k) JOIN in_memory c USING (k)
  ORDER BY a.k;
 
+-- a state that stays in memory (1000 rows of d = 3 take 57 kB) but whose
+-- design is larger than a quarter of the cap: built block by block from
+-- the state's own arrays, the same model again
+CREATE TEMP TABLE small AS SELECT * FROM regress_spill WHERE i <= 1000;
+CREATE FUNCTION regress_small_models() RETURNS TABLE (k text, m dpobj.model)
+LANGUAGE sql AS $$
+SELECT 'objective', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') FROM small)
+UNION ALL
+SELECT 'noisysgd', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200}') FROM small)
+$$;
+CREATE TEMP TABLE small_whole AS SELECT * FROM regress_small_models();
+SET dpobj.max_state_memory = '64kB';
+SELECT pg_stat_force_next_flush();
+CREATE TEMP TABLE small_before AS
+SELECT temp_files FROM pg_stat_database WHERE datname = current_database();
+CREATE TEMP TABLE small_blocks AS SELECT * FROM regress_small_models();
+SELECT pg_stat_force_next_flush();
+SELECT 1 AS flushed;
+RESET dpobj.max_state_memory;
+SELECT a.k, (a.m)::text = (b.m)::text AS same_in_blocks
+  FROM small_whole a JOIN small_blocks b USING (k) ORDER BY a.k;
+SELECT d.temp_files = b.temp_files AS stayed_in_memory
+  FROM pg_stat_database d, small_before b WHERE d.datname = current_database();
+DROP FUNCTION regress_small_models();
+
 RESET dpobj.seed;
 
 -- the flat form of a state that spilled (streamed from its runs) is byte for

@@ -71,11 +71,12 @@ struct GLMSolveBlocks;
 extern struct GLMSolveDesign *glm_minimise_design(const GLMState *s, bool intercept);
 
 /*
- * dp_logistic's design in blocks: for a state in memory the one block of
- * glm_minimise_design (built now); for a state that spilled, each block
- * built from glmblocks.h's rows when the solver reaches it, in a memory
- * context of its own -- at most a share of dpobj.max_state_memory.  The
- * solver sees the same observations in the same order either way.
+ * dp_logistic's design in blocks: when the state is in memory and its
+ * design fits in a share of dpobj.max_state_memory, the one block of
+ * glm_minimise_design (built now); else each block built from
+ * glmblocks.h's rows when the solver reaches it, in a memory context of
+ * its own, within that share.  The solver sees the same observations in
+ * the same order either way.
  */
 extern struct GLMSolveBlocks *glm_minimise_blocks(const GLMState *s, bool intercept);
 
@@ -141,10 +142,11 @@ extern void noisysgd_descend(const GLMParams *p, const double *X, const double *
 							 gsl_rng *rng, int64 ledger_id, double *theta);
 
 /*
- * dp_noisysgd's dense design (glm_design): whole, or, for a state that
- * spilled, built block by block from glmblocks.h's rows on every pass, so
- * that memory stays within a share of dpobj.max_state_memory.  Each pass
- * lists the same observations in the same order either way.
+ * dp_noisysgd's dense design (glm_design): whole when the state is in
+ * memory and its design fits in a share of dpobj.max_state_memory, else
+ * built block by block from glmblocks.h's rows on every pass, within that
+ * share.  Each pass lists the same observations in the same order either
+ * way.
  */
 typedef struct NoisySGDDesign
 {
@@ -159,7 +161,7 @@ typedef struct NoisySGDDesign
 	MemoryContext cxt;			/* in blocks: the current block's design */
 } NoisySGDDesign;
 
-/* the design of a state: whole if in memory (built now), else in blocks */
+/* the design of a state: whole (built now) or in blocks, as above */
 extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
 
 /* noisysgd_descend over a design, whole or in blocks */

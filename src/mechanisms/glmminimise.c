@@ -137,14 +137,16 @@ GLMSolveBlocks *
 glm_minimise_blocks(const GLMState *s, bool intercept)
 {
 	DesignBlocks *db = palloc0(sizeof(DesignBlocks));
+	/* a block's rows (8d + 16 bytes each) and design (about 12d + 60) */
+	int			rows = glmblocks_rows(20 * (Size) s->d + 80);
 
-	if (!glmblocks_spilled(s))
+	/* a design within the bound is built once; a larger one block by block */
+	if (glmblocks_single(s, rows))
 	{
 		glmsolve_single_block(&db->B, glm_minimise_design(s, intercept));
 		return &db->B;
 	}
-	/* a block's rows (8d + 16 bytes each) and design (about 12d + 60) */
-	db->rows = glmblocks_begin(s, glmblocks_rows(20 * (Size) s->d + 80));
+	db->rows = glmblocks_begin(s, rows);
 	db->intercept = intercept;
 	db->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
 									ALLOCSET_DEFAULT_SIZES);

@@ -137,10 +137,15 @@ noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
 			   *cnt,
 			   *y;
 
+	int			rows;
+
 	memset(D, 0, sizeof(NoisySGDDesign));
 	D->intercept = intercept;
 	D->pp = s->d + (intercept ? 1 : 0);
-	if (!glmblocks_spilled(s))
+	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
+	rows = glmblocks_rows(24 * (Size) D->pp + 64);
+	/* a design within the bound is built once; a larger one block by block */
+	if (glmblocks_single(s, rows))
 	{
 		glm_design(s, intercept, &X, &cnt, &y, &D->nobs, &D->pp);
 		D->X = X;
@@ -148,8 +153,7 @@ noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
 		D->y = y;
 		return;
 	}
-	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
-	D->rows = glmblocks_begin(s, glmblocks_rows(24 * (Size) D->pp + 64));
+	D->rows = glmblocks_begin(s, rows);
 	D->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
 								   ALLOCSET_DEFAULT_SIZES);
 }

@@ -14,6 +14,7 @@ struct GLMBlocks
 {
 	const GLMState *s;
 	int			maxrows;
+	int			next;			/* in memory: the next block's first row */
 	uint64	   *buf;			/* spilled: the block's records, as on the file */
 	GLMState	view;			/* spilled: the current block */
 };
@@ -25,9 +26,9 @@ glmblocks_begin(const GLMState *s, int maxrows)
 
 	b->s = s;
 	b->maxrows = Max(maxrows, 1);
+	b->view = *s;
 	if (glmblocks_spilled(s))
 	{
-		b->view = *s;
 		b->view.spill = NULL;
 		b->view.nrows = 0;
 		b->view.x = palloc_extended(sizeof(double) * s->d * b->maxrows, MCXT_ALLOC_HUGE);
@@ -58,11 +59,30 @@ read_block(GLMBlocks *b)
 	return v->nrows > 0;
 }
 
+/* in memory: the next block is a view into the state's arrays */
+static const GLMState *
+memory_block(GLMBlocks *b, bool first)
+{
+	const GLMState *s = b->s;
+	GLMState   *v = &b->view;
+
+	if (first)
+		b->next = 0;
+	if (b->next >= s->nrows && !(first && s->nrows == 0))
+		return NULL;
+	v->nrows = Min(b->maxrows, s->nrows - b->next);
+	v->x = s->x + (Size) b->next * s->d;
+	v->pos = s->pos + b->next;
+	v->neg = s->neg + b->next;
+	b->next += v->nrows;
+	return v;
+}
+
 const GLMState *
 glmblocks_next(GLMBlocks *b, bool first)
 {
 	if (!glmblocks_spilled(b->s))
-		return first ? b->s : NULL;
+		return memory_block(b, first);
 	/* the canonical file is one sorted run: read it in order, no merge */
 	if (first)
 		rowspill_rewind(b->s->spill);

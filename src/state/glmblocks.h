@@ -2,7 +2,7 @@
  *
  * glmblocks.h
  *	  The rows of a final function's GLMState (glmstate.h) in canonical
- *	  order, in blocks of a bounded number of rows: the whole state at once
+ *	  order, in blocks of a bounded number of rows: views into its arrays
  *	  when its rows are in memory, else read from its spill file
  *	  (rowspill.h) block by block, so that a design built per block stays
  *	  within dpobj.max_state_memory.  Either way the sequence of rows is the
@@ -27,11 +27,18 @@ extern GLMBlocks *glmblocks_begin(const GLMState *s, int maxrows);
  */
 extern const GLMState *glmblocks_next(GLMBlocks *b, bool first);
 
-/* whether s is read in more than one block (its rows are on a file) */
+/* whether s's rows are on a file */
 static inline bool
 glmblocks_spilled(const GLMState *s)
 {
 	return s->spill != NULL;
+}
+
+/* whether s is one block of maxrows rows: all in memory and few enough */
+static inline bool
+glmblocks_single(const GLMState *s, int maxrows)
+{
+	return !glmblocks_spilled(s) && s->nrows <= maxrows;
 }
 
 /*
