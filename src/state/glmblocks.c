@@ -25,7 +25,12 @@ glmblocks_begin(const GLMState *s, int maxrows)
 	GLMBlocks  *b = palloc0(sizeof(GLMBlocks));
 
 	b->s = s;
-	b->maxrows = Max(maxrows, 1);
+	/*
+	 * Larger blocks save nothing: a pass's cost is per row, and blocks of a
+	 * few MB are reused by the allocator from pass to pass, where huge ones
+	 * are mapped and faulted in again on every pass.
+	 */
+	b->maxrows = Min(Max(maxrows, 1), GLMBLOCKS_MAX_ROWS);
 	b->view = *s;
 	if (glmblocks_spilled(s))
 	{

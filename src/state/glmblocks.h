@@ -17,7 +17,10 @@
 
 typedef struct GLMBlocks GLMBlocks;
 
-/* a reader of s's rows, blocks of at most maxrows rows (CurrentMemoryContext) */
+/*
+ * a reader of s's rows, blocks of at most maxrows (and GLMBLOCKS_MAX_ROWS)
+ * rows (CurrentMemoryContext)
+ */
 extern GLMBlocks *glmblocks_begin(const GLMState *s, int maxrows);
 
 /*
@@ -40,6 +43,9 @@ glmblocks_single(const GLMState *s, int maxrows)
 {
 	return !glmblocks_spilled(s) && s->nrows <= maxrows;
 }
+
+/* the most rows a block of glmblocks_begin() holds, whatever the cap */
+#define GLMBLOCKS_MAX_ROWS	16384
 
 /*
  * Rows per block so that a block's design, bytes_per_row bytes a row,
