@@ -20,7 +20,8 @@ SELECT (SELECT count(*) FROM doc_settings) =
        (SELECT count(*) FROM pg_settings WHERE name LIKE 'dpobj.%') AS as_many,
        (SELECT count(*) FROM doc_settings) >= 12 AS table_read;
 
--- a documented default in the setting's unit ('10s' for a parameter kept in ms is 10000)
+-- a documented default in the setting's unit ('10s' for a parameter kept in ms is 10000,
+-- '256MB' for one kept in kB is 262144)
 CREATE TEMP TABLE doc_vs_code AS
 SELECT s.name, d.doc_default, s.boot_val, s.unit, d.doc_context, s.context,
        CASE
@@ -29,6 +30,10 @@ SELECT s.name, d.doc_default, s.boot_val, s.unit, d.doc_context, s.context,
              * CASE coalesce(substring(d.doc_default FROM '[a-z]+$'), s.unit)
                  WHEN 'ms' THEN 1 WHEN 's' THEN 1000 WHEN 'min' THEN 60000 END
              / CASE s.unit WHEN 'ms' THEN 1 ELSE 1000 END)::text
+         WHEN d.doc_default ~ '^[0-9]+(kB|MB|GB)$' AND s.unit = 'kB' THEN
+           (regexp_replace(d.doc_default, '[a-zA-Z]+$', '')::numeric
+             * CASE substring(d.doc_default FROM '[a-zA-Z]+$')
+                 WHEN 'kB' THEN 1 WHEN 'MB' THEN 1024 WHEN 'GB' THEN 1048576 END)::text
          ELSE d.doc_default
        END AS doc_in_unit
   FROM pg_settings s LEFT JOIN doc_settings d USING (name)

@@ -20,6 +20,7 @@ double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
 int			dpobj_oracle_threads = 2;
 bool		dpobj_glm_skip_newton = false;
+int			dpobj_max_state_memory = 256 * 1024;
 double		dpobj_protected_time_limit = 0.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
@@ -160,6 +161,21 @@ dpobj_define_gucs(void)
 							 false,
 							 PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
 							 NULL, NULL, NULL);
+
+	/*
+	 * The memory of a dp_logistic or dp_noisysgd state's distinct rows in
+	 * one backend; further distinct rows go to temporary files
+	 * (src/state/rowspill.c) and the released model is the same.  A server
+	 * resource like work_mem, and a timing knob of the protected path, so
+	 * only a superuser sets it.
+	 */
+	DefineCustomIntVariable("dpobj.max_state_memory",
+							"Memory for the distinct rows of one dp_logistic or dp_noisysgd state; more distinct rows spill to temporary files.",
+							"The released model does not depend on it; runs that spill are slower and use temporary file space.",
+							&dpobj_max_state_memory,
+							256 * 1024, 64, MAX_KILOBYTES,
+							PGC_SUSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
 
 	dpobj_define_seal_gucs();
 }

@@ -51,14 +51,15 @@ smoothness(const GLMProblem *o)
 	double		beta = o->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * o->h);
 	double		s = 0;
 
-	for (int64_t k = 0; k < o->nobs; k++)
-	{
-		double		x2 = 0;
+	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
+		for (int64_t k = 0; k < X->nobs; k++)
+		{
+			double		x2 = 0;
 
-		for (int64_t e = o->start[o->row[k]]; e < o->start[o->row[k] + 1]; e++)
-			x2 += o->val[e] * o->val[e];
-		s += o->cnt[k] * x2;
-	}
+			for (int64_t e = X->start[X->row[k]]; e < X->start[X->row[k] + 1]; e++)
+				x2 += X->val[e] * X->val[e];
+			s += X->cnt[k] * x2;
+		}
 	return (beta * s + o->reg) * o->scale;
 }
 

@@ -20,12 +20,13 @@
  * coordinate is about 2u times the sum of its terms' magnitudes.
  */
 static void
-add_gradient(const GLMProblem *o, int64_t e0, int64_t e1, double gk, double *g)
+add_gradient(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e1,
+			 double gk, double *g)
 {
 	for (int64_t e = e0; e < e1; e++)
 	{
-		int			j = o->col[e];
-		double		t = gk * o->val[e] - o->comp[j];
+		int			j = X->col[e];
+		double		t = gk * X->val[e] - o->comp[j];
 		double		s = g[j] + t;
 
 		o->comp[j] = (s - g[j]) - t;
@@ -35,16 +36,17 @@ add_gradient(const GLMProblem *o, int64_t e0, int64_t e1, double gk, double *g)
 
 /* H (lower triangle) += hk x x^T over one row's entries */
 static void
-add_hessian(const GLMProblem *o, int64_t e0, int64_t e1, double hk, double *H)
+add_hessian(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e1,
+			double hk, double *H)
 {
 	int			p = o->p;
 
 	for (int64_t e = e0; e < e1; e++)
 	{
-		double		a = hk * o->val[e];
+		double		a = hk * X->val[e];
 
 		for (int64_t e2 = e0; e2 <= e; e2++)
-			H[o->col[e] * p + o->col[e2]] += a * o->val[e2];
+			H[X->col[e] * p + X->col[e2]] += a * X->val[e2];
 	}
 }
 
@@ -76,6 +78,32 @@ problem_finish(const GLMProblem *o, const double *th, double f, double *g, doubl
 	return f * o->scale;
 }
 
+/* the terms of one block's observations, added to f, g and H */
+static double
+eval_block(const GLMProblem *o, const GLMSolveDesign *X, const double *th, double f,
+		   double *g, double *H)
+{
+	for (int64_t k = 0; k < X->nobs; k++)
+	{
+		double		z = 0,
+					lf,
+					ld,
+					l2;
+		int64_t		e0 = X->start[X->row[k]],
+					e1 = X->start[X->row[k] + 1];
+
+		for (int64_t e = e0; e < e1; e++)
+			z += th[X->col[e]] * X->val[e];
+		glm_loss(o->loss, o->h, X->y[k] * z, &lf, &ld, &l2);
+		f += X->cnt[k] * lf;
+		if (g)
+			add_gradient(o, X, e0, e1, X->cnt[k] * ld * X->y[k], g);
+		if (H && l2 != 0.0)
+			add_hessian(o, X, e0, e1, X->cnt[k] * l2, H);	/* y_k^2 = 1 */
+	}
+	return f;
+}
+
 double
 glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 {
@@ -88,24 +116,8 @@ glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 	}
 	if (H)
 		memset(H, 0, sizeof(double) * o->p * o->p);
-	for (int64_t k = 0; k < o->nobs; k++)
-	{
-		double		z = 0,
-					lf,
-					ld,
-					l2;
-		int64_t		e0 = o->start[o->row[k]],
-					e1 = o->start[o->row[k] + 1];
-
-		for (int64_t e = e0; e < e1; e++)
-			z += th[o->col[e]] * o->val[e];
-		glm_loss(o->loss, o->h, o->y[k] * z, &lf, &ld, &l2);
-		f += o->cnt[k] * lf;
-		if (g)
-			add_gradient(o, e0, e1, o->cnt[k] * ld * o->y[k], g);
-		if (H && l2 != 0.0)
-			add_hessian(o, e0, e1, o->cnt[k] * l2, H);	/* y_k^2 = 1 */
-	}
+	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
+		f = eval_block(o, X, th, f, g, H);
 	return problem_finish(o, th, f, g, H);
 }
 

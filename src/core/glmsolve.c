@@ -33,7 +33,9 @@
  *	  The work arrays are one block, the caller's or malloc'd and freed
  *	  before every return;
  *	  an interrupt is the caller's poll callback returning true, so no
- *	  longjmp ever crosses this file.
+ *	  longjmp for it crosses this file.  The design comes as a sequence of
+ *	  blocks (glmsolve.h); a server block reader that fails on its file
+ *	  raises through here, with the work memory the caller's.
  *
  *-------------------------------------------------------------------------
  */
@@ -148,30 +150,30 @@ spec_valid(const GLMSolveSpec *spec)
 }
 
 /*
- * the problem over X with spec's loss; scale = 1/max(n, 1), n = sum of
- * counts; comp: p doubles of work
+ * the problem over the blocks B with spec's loss; scale = 1/max(n, 1), n =
+ * sum of counts; comp: p doubles of work.  False if a block is malformed.
  */
-static void
-problem_init(GLMProblem *o, const GLMSolveDesign *X, const GLMSolveSpec *spec, double *comp)
+static bool
+problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *comp)
 {
 	double		n = 0;
 
-	for (int64_t k = 0; k < X->nobs; k++)
-		n += X->cnt[k];
-	o->nobs = X->nobs;
-	o->p = X->p;
-	o->row = X->row;
-	o->cnt = X->cnt;
-	o->y = X->y;
-	o->start = X->start;
-	o->col = X->col;
-	o->val = X->val;
+	o->p = B->p;
+	o->blocks = B;
+	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
+	{
+		if (X->p != B->p || !design_valid(X))
+			return false;
+		for (int64_t k = 0; k < X->nobs; k++)
+			n += X->cnt[k];
+	}
 	o->loss = spec->loss;
 	o->h = spec->h;
 	o->reg = spec->reg;
 	o->b = spec->b;
 	o->scale = 1.0 / (n > 1.0 ? n : 1.0);
 	o->comp = comp;
+	return true;
 }
 
 /*
@@ -229,14 +231,15 @@ glmsolve_work_doubles(int p)
  * step bound guarantees the tolerance (glmdescent.c).  work: p^2 + 5p.
  */
 static GLMSolveStatus
-solve(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta, double *work,
+solve(const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *theta, double *work,
 	  GLMSolveResult *res)
 {
-	size_t		pp = (size_t) X->p * X->p;
+	size_t		pp = (size_t) B->p * B->p;
 	GLMProblem	o;
 	GLMSolveStatus status = GLMSOLVE_BOUNDED;
 
-	problem_init(&o, X, spec, work + pp + 4 * (size_t) X->p);
+	if (!problem_init(&o, B, spec, work + pp + 4 * (size_t) B->p))
+		return GLMSOLVE_INVALID;
 	if (!spec->skip_newton)
 		status = newton(&o, spec, theta, work, res);
 	if (status != GLMSOLVE_BOUNDED)
@@ -246,23 +249,24 @@ solve(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta, double *
 }
 
 GLMSolveStatus
-glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
-				  GLMSolveResult *result)
+glmsolve_minimise_blocks(const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *theta,
+						 GLMSolveResult *result)
 {
 	GLMSolveResult res = {0, false, 0, 0, NAN};
 	GLMSolveStatus status = GLMSOLVE_NO_MEMORY;
 
-	if (X == NULL || spec == NULL || theta == NULL || !design_valid(X) || !spec_valid(spec))
+	if (B == NULL || B->next == NULL || spec == NULL || theta == NULL ||
+		B->p < 1 || B->p > GLMSOLVE_MAX_P || !spec_valid(spec))
 		status = GLMSOLVE_INVALID;
 	else
 	{
 		/* H, g, dir, trial, gtrial, comp */
 		double	   *work = spec->work ? spec->work :
-			malloc(sizeof(double) * glmsolve_work_doubles(X->p));
+			malloc(sizeof(double) * glmsolve_work_doubles(B->p));
 
 		if (work)
 		{
-			status = solve(X, spec, theta, work, &res);
+			status = solve(B, spec, theta, work, &res);
 			if (work != spec->work)
 				free(work);
 		}
@@ -270,4 +274,30 @@ glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *the
 	if (result)
 		*result = res;
 	return status;
+}
+
+/* one block: the whole design */
+static bool
+single_block(void *arg, bool first, const GLMSolveDesign **block)
+{
+	*block = (const GLMSolveDesign *) arg;
+	return first;
+}
+
+void
+glmsolve_single_block(GLMSolveBlocks *B, const GLMSolveDesign *X)
+{
+	B->p = X ? X->p : 0;
+	B->next = single_block;
+	B->arg = (void *) X;
+}
+
+GLMSolveStatus
+glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec, double *theta,
+				  GLMSolveResult *result)
+{
+	GLMSolveBlocks B;
+
+	glmsolve_single_block(&B, X);
+	return glmsolve_minimise_blocks(&B, spec, theta, result);
 }

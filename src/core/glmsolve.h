@@ -67,6 +67,25 @@ typedef struct GLMSolveDesign
 	const double *cnt;			/* nobs */
 } GLMSolveDesign;
 
+/*
+ * The design as a sequence of blocks, each a GLMSolveDesign of its own
+ * rows (its row indices are the block's), so that a caller can hold a
+ * design larger than its memory on disk.  next() stores the first block
+ * (first = true) or the one after the last it stored in *block and
+ * returns true, or returns false after the last block; a block stays valid
+ * until the next call.  Every pass must list the same observations in the
+ * same order (the solver's sums follow it, so the result depends only on
+ * that sequence, never on where it is cut into blocks).  next() may only
+ * fail by not returning (a server error), when the work memory is the
+ * caller's (spec->work), so nothing leaks.
+ */
+typedef struct GLMSolveBlocks
+{
+	int			p;				/* parameters, as in every block */
+	bool		(*next) (void *arg, bool first, const GLMSolveDesign **block);
+	void	   *arg;
+} GLMSolveBlocks;
+
 typedef struct GLMSolveSpec
 {
 	GLMLoss		loss;			/* GLM_LOSS_LOGISTIC or GLM_LOSS_HUBER */
@@ -118,5 +137,13 @@ extern size_t glmsolve_work_doubles(int p);
  */
 extern GLMSolveStatus glmsolve_minimise(const GLMSolveDesign *X, const GLMSolveSpec *spec,
 										double *theta, GLMSolveResult *result);
+
+/* B: the one block X */
+extern void glmsolve_single_block(GLMSolveBlocks *B, const GLMSolveDesign *X);
+
+/* As glmsolve_minimise, over a design in blocks (above). */
+extern GLMSolveStatus glmsolve_minimise_blocks(const GLMSolveBlocks *B,
+											   const GLMSolveSpec *spec, double *theta,
+											   GLMSolveResult *result);
 
 #endif							/* DPOBJ_GLMSOLVE_H */

@@ -13,20 +13,16 @@
 #include "glmsolve.h"
 
 /*
- * The objective F = J / n over the distinct rows (glmsolve.h's design),
- * n = max(1, sum of counts); comp is p doubles of work memory for the
- * compensated gradient sums.
+ * The objective F = J / n over the distinct rows (glmsolve.h's design, a
+ * sequence of blocks), n = max(1, sum of counts); comp is p doubles of
+ * work memory for the compensated gradient sums.  Every sum runs over the
+ * observations in the blocks' order, carried across blocks, so its value
+ * does not depend on where the blocks are cut.
  */
 typedef struct GLMProblem
 {
-	int64_t		nobs;
 	int			p;
-	const int  *row;
-	const double *cnt;
-	const double *y;
-	const int64_t *start;
-	const int  *col;
-	const double *val;
+	const GLMSolveBlocks *blocks;
 	GLMLoss		loss;
 	double		h;
 	double		reg;
@@ -42,6 +38,15 @@ typedef struct GLMProblem
 extern double glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H);
 
 extern double glmproblem_norm2(const double *v, int p);
+
+/* the first (first = true) or the next block of the design; NULL after the last */
+static inline const GLMSolveDesign *
+glmproblem_block(const GLMProblem *o, bool first)
+{
+	const GLMSolveDesign *X = NULL;
+
+	return o->blocks->next(o->blocks->arg, first, &X) ? X : NULL;
+}
 
 /*
  * Accelerated gradient descent from theta = 0 for its step bound, or

@@ -79,6 +79,7 @@
 #include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
+#include "glmsolve.h"
 #include "glmstate.h"
 #include "mechanism.h"
 #include "model.h"
@@ -534,11 +535,22 @@ glm_release_point(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
 				  const struct GLMSolveDesign *X, double *work, double *theta, int pp,
 				  int64 ledger_id)
 {
+	GLMSolveBlocks B;
+
+	glmsolve_single_block(&B, X);
+	glm_release_blocks(rng, p, c, &B, work, theta, pp, ledger_id);
+}
+
+void
+glm_release_blocks(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
+				   const struct GLMSolveBlocks *B, double *work, double *theta, int pp,
+				   int64 ledger_id)
+{
 	double	   *b = glm_objective_noise(rng, p->method, c, pp);
 
 	/* always within the public radius the output noise covers (glm.h) */
-	glm_minimise(X, c->Reff, p->loss, p->h, c->lambda + c->extra_reg, b, work, theta,
-				 ledger_id);
+	glm_minimise_over(B, c->Reff, p->loss, p->h, c->lambda + c->extra_reg, b, work, theta,
+					  ledger_id);
 	glm_snap_release(rng, p->method, c, theta, pp);
 	if (b)
 	{
@@ -556,7 +568,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	GLMCalibration c;
 	double	   *work,
 			   *theta;
-	struct GLMSolveDesign *X;
+	struct GLMSolveBlocks *X;
 	int			pp,
 				d;
 	int64		ledger_id;
@@ -572,9 +584,13 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	glm_calibrate(p, d, &c);
 	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
-	/* the work memory (public size) and the design, both before the charge */
+	/*
+	 * the work memory (public size) and the design, both before the charge;
+	 * a state that spilled builds each block of its design when the solver
+	 * reaches it, within the same memory bound whatever the rows
+	 */
 	work = glm_minimise_work(pp);
-	X = glm_minimise_design(state, p->intercept);
+	X = glm_minimise_blocks(state, p->intercept);
 
 	/* 1. charge first */
 	ledger_id = mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method),
@@ -585,7 +601,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	 * the argmin (glm.h), paid for by the release's noise
 	 */
 	rng = dpobj_rng_new();
-	glm_release_point(rng, p, &c, X, work, theta, pp, ledger_id);
+	glm_release_blocks(rng, p, &c, X, work, theta, pp, ledger_id);
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));
 

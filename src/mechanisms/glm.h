@@ -59,8 +59,9 @@ extern void glm_design(const GLMState *s, bool intercept, double **X, double **c
  */
 #define GLM_GRAD_TOL	1e-6
 
-/* the plain-C solver's design (glmsolve.h) */
+/* the plain-C solver's design, whole or in blocks (glmsolve.h) */
 struct GLMSolveDesign;
+struct GLMSolveBlocks;
 
 /*
  * The state's sparse design for glm_minimise, x augmented with 1 if
@@ -68,6 +69,16 @@ struct GLMSolveDesign;
  * (glmminimise.c).
  */
 extern struct GLMSolveDesign *glm_minimise_design(const GLMState *s, bool intercept);
+
+/*
+ * dp_logistic's design in blocks: when the state is in memory and its
+ * design fits in a share of dpobj.max_state_memory, the one block of
+ * glm_minimise_design (built now); else each block built from
+ * glmblocks.h's rows when the solver reaches it, in a memory context of
+ * its own, within that share.  The solver sees the same observations in
+ * the same order either way.
+ */
+extern struct GLMSolveBlocks *glm_minimise_blocks(const GLMState *s, bool intercept);
 
 /* the minimiser's work memory for pp parameters (public), palloc'd */
 extern double *glm_minimise_work(int pp);
@@ -84,6 +95,11 @@ extern void glm_minimise(const struct GLMSolveDesign *X, double Reff, GLMLoss lo
 						 double h, double reg, const double *b, double *work,
 						 double *theta, int64 ledger_id);
 
+/* glm_minimise over a design in blocks (glm_minimise_blocks) */
+extern void glm_minimise_over(const struct GLMSolveBlocks *B, double Reff, GLMLoss loss,
+							  double h, double reg, const double *b, double *work,
+							  double *theta, int64 ledger_id);
+
 /* what dp_logistic and its multi-class form share (glm.c) */
 extern const char *glm_mechanism_name(GLMMethod m);
 extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
@@ -98,6 +114,10 @@ extern double *glm_objective_noise(gsl_rng *rng, GLMMethod method,
 extern void glm_release_point(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
 							  const struct GLMSolveDesign *X, double *work, double *theta,
 							  int pp, int64 ledger_id);
+/* glm_release_point over a design in blocks */
+extern void glm_release_blocks(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
+							   const struct GLMSolveBlocks *B, double *work, double *theta,
+							   int pp, int64 ledger_id);
 /* the released values of a minimiser on the public lattice (in place) */
 extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 							 const GLMCalibration *c, double *theta, int pp);
@@ -120,5 +140,33 @@ extern void noisysgd_descend(const GLMParams *p, const double *X, const double *
 							 const double *y, int64 nobs, int pp, int64 T,
 							 double lattice, uint64 sigma2, double denom,
 							 gsl_rng *rng, int64 ledger_id, double *theta);
+
+/*
+ * dp_noisysgd's dense design (glm_design): whole when the state is in
+ * memory and its design fits in a share of dpobj.max_state_memory, else
+ * built block by block from glmblocks.h's rows on every pass, within that
+ * share.  Each pass lists the same observations in the same order either
+ * way.
+ */
+typedef struct NoisySGDDesign
+{
+	int			pp;
+	/* the whole design (rows == NULL) or the current block's */
+	const double *X;
+	const double *cnt;
+	const double *y;
+	int64		nobs;
+	struct GLMBlocks *rows;		/* in blocks: the state's row blocks */
+	bool		intercept;
+	MemoryContext cxt;			/* in blocks: the current block's design */
+} NoisySGDDesign;
+
+/* the design of a state: whole (built now) or in blocks, as above */
+extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
+
+/* noisysgd_descend over a design, whole or in blocks */
+extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,
+									double lattice, uint64 sigma2, double denom,
+									gsl_rng *rng, int64 ledger_id, double *theta);
 
 #endif							/* DPOBJ_GLM_H */

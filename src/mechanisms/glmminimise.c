@@ -12,7 +12,11 @@
  *	  The solver never longjmps: the poll callback only reports a pending
  *	  cancel or termination, the solver frees its memory and returns
  *	  GLMSOLVE_STOPPED, and mechanism_poll() then records the outcome
- *	  'cancelled' and raises the interrupt here.
+ *	  'cancelled' and raises the interrupt here.  A state that spilled
+ *	  (rowspill.h) gives its design in blocks read from its file
+ *	  (glm_minimise_blocks): the reader checks no interrupts (the solver
+ *	  polls), and only a file error raises through the solver, whose work
+ *	  memory is then this file's palloc'd block.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,10 +24,12 @@
 
 
 #include "glm.h"
+#include "glmblocks.h"
 #include "glmsolve.h"
 #include "mechanism.h"
 
 #include "miscadmin.h"
+#include "utils/memutils.h"
 
 /* the observations of the state's rows (glmstate_observations) */
 static void
@@ -99,6 +105,57 @@ glm_minimise_design(const GLMState *s, bool intercept)
 	return X;
 }
 
+/* a design in blocks built from a state's row blocks (glm_minimise_blocks) */
+typedef struct DesignBlocks
+{
+	GLMSolveBlocks B;
+	GLMBlocks  *rows;
+	bool		intercept;
+	MemoryContext cxt;			/* the current block's design */
+	GLMSolveDesign X;
+} DesignBlocks;
+
+/* GLMSolveBlocks.next: the design of the next row block */
+static bool
+design_next(void *arg, bool first, const GLMSolveDesign **block)
+{
+	DesignBlocks *db = (DesignBlocks *) arg;
+	const GLMState *v = glmblocks_next(db->rows, first);
+	MemoryContext old;
+
+	if (v == NULL)
+		return false;
+	MemoryContextReset(db->cxt);
+	old = MemoryContextSwitchTo(db->cxt);
+	design_build(&db->X, v, db->intercept);
+	MemoryContextSwitchTo(old);
+	*block = &db->X;
+	return true;
+}
+
+GLMSolveBlocks *
+glm_minimise_blocks(const GLMState *s, bool intercept)
+{
+	DesignBlocks *db = palloc0(sizeof(DesignBlocks));
+	/* a block's rows (8d + 16 bytes each) and design (about 12d + 60) */
+	int			rows = glmblocks_rows(20 * (Size) s->d + 80);
+
+	/* a design within the bound is built once; a larger one block by block */
+	if (glmblocks_single(s, rows))
+	{
+		glmsolve_single_block(&db->B, glm_minimise_design(s, intercept));
+		return &db->B;
+	}
+	db->rows = glmblocks_begin(s, rows);
+	db->intercept = intercept;
+	db->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
+									ALLOCSET_DEFAULT_SIZES);
+	db->B.p = s->d + (intercept ? 1 : 0);
+	db->B.next = design_next;
+	db->B.arg = db;
+	return &db->B;
+}
+
 /*
  * The solver's work memory for pp parameters (glmsolve_work_doubles), in
  * CurrentMemoryContext.  It depends on the public pp only: dp_logistic
@@ -142,6 +199,16 @@ void
 glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, double reg,
 			 const double *b, double *work, double *theta, int64 ledger_id)
 {
+	GLMSolveBlocks B;
+
+	glmsolve_single_block(&B, X);
+	glm_minimise_over(&B, Reff, loss, h, reg, b, work, theta, ledger_id);
+}
+
+void
+glm_minimise_over(const GLMSolveBlocks *X, double Reff, GLMLoss loss, double h, double reg,
+				  const double *b, double *work, double *theta, int64 ledger_id)
+{
 	GLMSolveSpec spec = {0};
 
 	spec.loss = loss;
@@ -153,7 +220,7 @@ glm_minimise(const GLMSolveDesign *X, double Reff, GLMLoss loss, double h, doubl
 	spec.skip_newton = dpobj_glm_skip_newton;
 	spec.poll = interrupt_pending;
 	spec.work = work;
-	switch (glmsolve_minimise(X, &spec, theta, NULL))
+	switch (glmsolve_minimise_blocks(X, &spec, theta, NULL))
 	{
 		case GLMSOLVE_CONVERGED:
 		case GLMSOLVE_BOUNDED:

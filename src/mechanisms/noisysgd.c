@@ -52,10 +52,13 @@
 #include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
+#include "glmblocks.h"
 #include "glmstate.h"
 #include "mechanism.h"
 #include "model.h"
 #include "random.h"
+
+#include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
@@ -99,34 +102,92 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The first (first = true) or next block of D: the whole design once, or
+ * the design of the state's next row block; false after the last.
+ */
+static bool
+sgd_block(NoisySGDDesign *D, bool first)
+{
+	const GLMState *v;
+	MemoryContext old;
+	double	   *X,
+			   *cnt,
+			   *y;
+	int			pp;
+
+	if (D->rows == NULL)
+		return first;
+	v = glmblocks_next(D->rows, first);
+	if (v == NULL)
+		return false;
+	MemoryContextReset(D->cxt);
+	old = MemoryContextSwitchTo(D->cxt);
+	glm_design(v, D->intercept, &X, &cnt, &y, &D->nobs, &pp);
+	MemoryContextSwitchTo(old);
+	D->X = X;
+	D->cnt = cnt;
+	D->y = y;
+	return true;
+}
+
+void
+noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
+{
+	double	   *X,
+			   *cnt,
+			   *y;
+
+	int			rows;
+
+	memset(D, 0, sizeof(NoisySGDDesign));
+	D->intercept = intercept;
+	D->pp = s->d + (intercept ? 1 : 0);
+	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
+	rows = glmblocks_rows(24 * (Size) D->pp + 64);
+	/* a design within the bound is built once; a larger one block by block */
+	if (glmblocks_single(s, rows))
+	{
+		glm_design(s, intercept, &X, &cnt, &y, &D->nobs, &D->pp);
+		D->X = X;
+		D->cnt = cnt;
+		D->y = y;
+		return;
+	}
+	D->rows = glmblocks_begin(s, rows);
+	D->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
+								   ALLOCSET_DEFAULT_SIZES);
+}
+
+/*
  * The snapped noisy gradient: g (round(g_t / g) + N_Z(0, sigma2)) per
- * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i).  Clamping g_t / g
- * to +-2^62 (1-Lipschitz, so no larger sensitivity) keeps the integers in
- * range whatever the private row count.
+ * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i), summed over the
+ * blocks in order.  Clamping g_t / g to +-2^62 (1-Lipschitz, so no larger
+ * sensitivity) keeps the integers in range whatever the private row count.
  */
 static void
-sgd_noisy_gradient(const GLMParams *p, const double *X, const double *cnt,
-				   const double *y, int64 nobs, int pp, const double *theta,
+sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
 {
 	const double limit = ldexp(1.0, 62);
+	int			pp = D->pp;
 
 	for (int j = 0; j < pp; j++)
 		grad[j] = 0.0;
-	for (int64 k = 0; k < nobs; k++)
-	{
-		const double *x = X + (Size) k * pp;
-		double		z = 0,
-					lf,
-					ld,
-					l2;
+	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
+		for (int64 k = 0; k < D->nobs; k++)
+		{
+			const double *x = D->X + (Size) k * pp;
+			double		z = 0,
+						lf,
+						ld,
+						l2;
 
-		for (int j = 0; j < pp; j++)
-			z += theta[j] * x[j];
-		glm_loss(p->loss, p->h, y[k] * z, &lf, &ld, &l2);
-		for (int j = 0; j < pp; j++)
-			grad[j] += cnt[k] * ld * y[k] * x[j];
-	}
+			for (int j = 0; j < pp; j++)
+				z += theta[j] * x[j];
+			glm_loss(p->loss, p->h, D->y[k] * z, &lf, &ld, &l2);
+			for (int j = 0; j < pp; j++)
+				grad[j] += D->cnt[k] * ld * D->y[k] * x[j];
+		}
 	for (int j = 0; j < pp; j++)
 	{
 		double		q = fmin(fmax(grad[j] / lattice, -limit), limit);
@@ -185,6 +246,22 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 				 uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
 				 double *theta)
 {
+	NoisySGDDesign D = {0};
+
+	D.pp = pp;
+	D.X = X;
+	D.cnt = cnt;
+	D.y = y;
+	D.nobs = nobs;
+	noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
+}
+
+void
+noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double lattice,
+						uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
+						double *theta)
+{
+	int			pp = D->pp;
 	double	   *grad = palloc(sizeof(double) * pp);
 	double	   *avg = palloc0(sizeof(double) * pp);
 	bool		normalised = p->n_public <= 0;
@@ -195,7 +272,7 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 	{
 		if ((t & 63) == 0)
 			mechanism_poll(ledger_id);
-		sgd_noisy_gradient(p, X, cnt, y, nobs, pp, theta, lattice, sigma2, rng, grad);
+		sgd_noisy_gradient(p, D, theta, lattice, sigma2, rng, grad);
 		if (!normalised)
 			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
 		else
@@ -308,11 +385,8 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	GLMState   *state;
 	DPProtectedContext *pctx;
 	GLMParams  *p;
-	double	   *X,
-			   *cnt,
-			   *y,
-			   *theta;
-	int64		nobs;
+	NoisySGDDesign D;
+	double	   *theta;
 	int			pp,
 				d;
 	double		Reff,
@@ -332,7 +406,9 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 
 	p = &state->params;
 	d = state->d;
-	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
+	/* the design before the charge; a spilled state's in blocks, within the cap */
+	noisysgd_design(&D, state, p->intercept);
+	pp = D.pp;
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	s = sqrt((double) sigma2) * lattice;
@@ -346,8 +422,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
-		noisysgd_descend(p, X, cnt, y, nobs, pp, T, lattice, sigma2, denom, rng,
-						 ledger_id, theta);
+		noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
 	}
 	PG_FINALLY();
 	{

@@ -16,6 +16,7 @@
 
 #include <math.h>
 
+#include "dpobj.h"
 #include "rowinput.h"
 
 #include "common/base64.h"
@@ -134,12 +135,46 @@ w_word(FlatWriter *w, uint64 word, DPRowOrder words)
 	}
 }
 
+/* one row's encoding */
+static void
+write_row(FlatWriter *w, const DPAggState *st, const uint64 *row, int64 pos, int64 neg)
+{
+	for (int j = 0; j < st->d; j++)
+		w_word(w, row[j], st->type->words);
+	w_varint(w, (uint64) pos);
+	w_varint(w, (uint64) neg);
+}
+
+/*
+ * The rows of a state that spilled: the canonical stream, streamed into
+ * the writer (never rebuilt in memory).  Returns their number.
+ */
+static int64
+write_spilled_rows(DPAggState *st, FlatWriter *w)
+{
+	DPRowStream *s = rowstream_begin(st->spill, &st->rows, st->d, st->type->words);
+	const uint64 *row;
+	int64		pos,
+				neg,
+				n = 0;
+
+	while (rowstream_next(s, &row, &pos, &neg))
+	{
+		write_row(w, st, row, pos, neg);
+		n++;
+	}
+	rowstream_end(s);
+	return n;
+}
+
 /* header, options and rows in canonical order */
 static void
 aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 {
 	const DPRowSet *rs = &st->rows;
 	Size		optlen = st->options_text ? strlen(st->options_text) : 0;
+	Size		nrows_at;
+	int64		nrows = rs->nrows;
 
 	w_uint(w, st->type->magic, 4);
 	w_uint(w, (uint64) st->kind, 1);
@@ -150,18 +185,32 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	w_uint(w, optlen, 4);
 	if (optlen > 0)
 		w_bytes(w, st->options_text, optlen);
+	nrows_at = w->len;
 	w_uint(w, (uint64) rs->nrows, 4);
-	for (int k = 0; k < rs->nrows; k++)
-	{
-		int			u = perm ? perm[k] : k;
-		const uint64 *row = rs->x + (Size) u * rs->d;
+	if (st->spill != NULL)
+		nrows = write_spilled_rows(st, w);
+	else
+		for (int k = 0; k < rs->nrows; k++)
+		{
+			int			u = perm ? perm[k] : k;
 
-		if ((k & AGGSTATE_POLL_MASK) == 0)
-			CHECK_FOR_INTERRUPTS();
-		for (int j = 0; j < rs->d; j++)
-			w_word(w, row[j], st->type->words);
-		w_varint(w, (uint64) rs->pos[u]);
-		w_varint(w, (uint64) rs->neg[u]);
+			if ((k & AGGSTATE_POLL_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+			write_row(w, st, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
+		}
+	if (nrows > DP_ROWSET_MAX_ROWS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct feature vectors (more than %d)", DP_ROWSET_MAX_ROWS),
+				 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features to a coarser grid.")));
+	/* the count, known only now for a spilled state */
+	if (w->out)
+	{
+		Size		end = w->len;
+
+		w->len = nrows_at;
+		w_uint(w, (uint64) nrows, 4);
+		w->len = end;
 	}
 }
 
@@ -206,7 +255,7 @@ aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated
 	FlatWriter	w = {(uint8 *) result, VARHDRSZ};
 
 	Assert(allocated_size == aggstate_get_flat_size(eohptr));
-	aggstate_write(st, &w, aggstate_order(st));
+	aggstate_write(st, &w, st->spill ? NULL : aggstate_order(st));
 	if (w.len != allocated_size)
 		elog(ERROR, "dpobj: flattened %s has %zu bytes, expected %zu",
 			 st->type->name, w.len, allocated_size);
@@ -379,7 +428,7 @@ r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 			(k > 0 && rowset_compare(prev, row, d, r->type->words) >= 0))
 			aggstate_corrupt(r->type);
 		dst->type->check_row(dst, row);
-		rowset_add_counts(&dst->rows, row, (int64) pos, (int64) neg);
+		aggstate_add_counts(dst, row, (int64) pos, (int64) neg);
 		memcpy(prev, row, sizeof(uint64) * d);
 	}
 	if (r->p != r->end)
@@ -449,9 +498,76 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 		st->options_text = JsonbToCString(NULL, &st->options->root, VARSIZE(st->options));
 	}
 	type->init(st);
+	if (type->spills != NULL && type->spills(kind))
+	{
+		int			room = 64;
+
+		st->cap = (Size) dpobj_max_state_memory * 1024;
+		/* a decoded state's size hint must not take more than the cap */
+		while (room < capacity && rowset_bytes(d, 2 * room) <= st->cap)
+			room *= 2;
+		capacity = Min(capacity, room);
+	}
 	rowset_init(&st->rows, cxt, d, capacity);
 	MemoryContextSwitchTo(old);
 	return st;
+}
+
+/* a new run of st's in-memory rows on its spill, and an empty hash table */
+static void
+aggstate_spill(DPAggState *st)
+{
+	if (st->spill == NULL)
+	{
+		/* a merge of runs holds one file buffer per run: a share of the cap */
+		int			fanin = (int) Min(64, st->cap / (4 * BLCKSZ));
+
+		st->spill = rowspill_new(st->hdr.eoh_context, st->d, st->type->words, fanin);
+	}
+	rowspill_add_run(st->spill, &st->rows);
+	rowset_clear(&st->rows);
+	aggstate_changed(st);
+}
+
+void
+aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg)
+{
+	if (st->cap > 0 && rowset_full(&st->rows) &&
+		rowset_bytes(st->d, 2 * st->rows.maxrows) > st->cap &&
+		rowset_lookup(&st->rows, row) < 0)
+		aggstate_spill(st);
+	rowset_add_counts(&st->rows, row, pos, neg);
+}
+
+/* adds every row of src (in memory and spilled) to dst */
+static void
+merge_rows(DPAggState *dst, DPAggState *src)
+{
+	const DPRowSet *rs = &src->rows;
+
+	if (dst->cap == 0 && src->spill == NULL)
+		rowset_merge(&dst->rows, rs);
+	else
+	{
+		for (int u = 0; u < rs->nrows; u++)
+		{
+			if ((u & AGGSTATE_POLL_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+			aggstate_add_counts(dst, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
+		}
+		if (src->spill != NULL)
+		{
+			DPRowStream *s = rowstream_begin(src->spill, NULL, src->d, src->type->words);
+			const uint64 *row;
+			int64		pos,
+						neg;
+
+			while (rowstream_next(s, &row, &pos, &neg))
+				aggstate_add_counts(dst, row, pos, neg);
+			rowstream_end(s);
+		}
+	}
+	aggstate_changed(dst);
 }
 
 /* the expanded state behind d, or NULL when d is a flat value */
@@ -492,7 +608,7 @@ aggstate_writable(const DPStateType *type, Datum d, MemoryContext aggcontext)
 	/* someone else's (read-only) state: update a copy */
 	st = aggstate_new(type, aggcontext, src->kind, src->d, src->epsilon, src->delta,
 					  src->options, src->rows.nrows);
-	rowset_merge(&st->rows, &src->rows);
+	merge_rows(st, src);
 	return st;
 }
 
@@ -520,8 +636,7 @@ aggstate_merge(DPAggState *dst, Datum src)
 	if (s != NULL)
 	{
 		aggstate_check_same(dst, s->kind, s->d, s->epsilon, s->delta, s->options_text);
-		rowset_merge(&dst->rows, &s->rows);
-		aggstate_changed(dst);
+		merge_rows(dst, s);
 	}
 	else
 	{

@@ -57,6 +57,7 @@
 #include "utils/jsonb.h"
 
 #include "rowset.h"
+#include "rowspill.h"
 
 struct DPAggState;
 
@@ -79,6 +80,12 @@ typedef struct DPStateType
 
 	/* the aggregate's name for messages about a run of this kind */
 	const char *(*aggname) (int kind);
+
+	/*
+	 * Whether a state of this kind keeps its in-memory rows within
+	 * dpobj.max_state_memory and spills the others (rowspill.h); NULL: never.
+	 */
+	bool		(*spills) (int kind);
 } DPStateType;
 
 /* The common part of every expanded state (the type's struct embeds it first). */
@@ -92,7 +99,9 @@ typedef struct DPAggState
 	double		delta;
 	Jsonb	   *options;		/* NULL: none */
 	char	   *options_text;	/* its canonical text, for the flat form */
-	DPRowSet	rows;
+	DPRowSet	rows;				/* the in-memory rows */
+	Size		cap;			/* bytes rows may take; 0: no cap */
+	DPRowSpill *spill;			/* the spilled rows, NULL: none */
 	/* caches, cleared by aggstate_changed() */
 	Size		flat_size;		/* 0: not computed */
 	int32	   *perm;			/* canonical order, NULL: not computed */
@@ -116,6 +125,22 @@ extern DPAggState *aggstate_writable(const DPStateType *type, Datum d,
 
 /* The state behind a datum, read only: expanded as is, flat decoded. */
 extern DPAggState *aggstate_readable(const DPStateType *type, Datum d);
+
+/*
+ * Adds counts to a row of st: a new distinct row that would make the
+ * in-memory rows outgrow st->cap first spills them (rowspill.h).
+ */
+extern void aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg);
+
+/* as aggstate_add_counts, one count (the transition functions' hot path) */
+static inline void
+aggstate_count(DPAggState *st, const uint64 *row, bool label)
+{
+	if (st->cap > 0 && rowset_full(&st->rows))
+		aggstate_add_counts(st, row, label ? 1 : 0, label ? 0 : 1);
+	else
+		rowset_count(&st->rows, row, label);
+}
 
 /* Merges the state src (flat or expanded) into dst; same run or an error. */
 extern void aggstate_merge(DPAggState *dst, Datum src);

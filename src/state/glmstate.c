@@ -98,6 +98,7 @@ typedef struct GLMExpanded
 static void glm_init(DPAggState *base);
 static void glm_check_row(const DPAggState *base, const uint64 *row);
 static const char *glm_aggname(int kind);
+static bool glm_spills(int kind);
 
 static const DPStateType glm_type = {
 	"dpobj.glm_state",
@@ -106,8 +107,20 @@ static const DPStateType glm_type = {
 	sizeof(GLMExpanded),
 	glm_init,
 	glm_check_row,
-	glm_aggname
+	glm_aggname,
+	glm_spills
 };
+
+/*
+ * dp_logistic and dp_noisysgd read their rows in blocks (glmblocks.c), so
+ * their states keep at most dpobj.max_state_memory of rows in memory; the
+ * other kinds still hold all their rows (docs/SCALING.md).
+ */
+static bool
+glm_spills(int kind)
+{
+	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD;
+}
 
 static const char *
 glm_aggname(int kind)
@@ -281,7 +294,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	if (cw > 0)
 		st->scratch[row.d] = (double) cls;
 	/* a multi-class row counts as "positive": its class is in the row */
-	rowset_count(&st->base.rows, (const uint64 *) st->scratch, cw > 0 || row.label);
+	aggstate_count(&st->base, (const uint64 *) st->scratch, cw > 0 || row.label);
 	aggstate_changed(&st->base);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 }
@@ -406,6 +419,23 @@ glm_canonical(GLMExpanded *st)
 	return s;
 }
 
+/*
+ * A state that spilled: its canonical rows merged into one temporary file
+ * (rowspill_canonical), read in blocks by glmblocks.c; no row in memory.
+ */
+static GLMState *
+glm_spilled(GLMExpanded *st)
+{
+	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, st->base.d, &st->params,
+									st->base.options, 0);
+	int64		n;
+
+	s->spill = rowspill_canonical(CurrentMemoryContext, st->base.spill, &st->base.rows,
+								  st->base.d, DP_ROW_ORDER_FLOAT8, &n);
+	s->nrows = (int) n;
+	return s;
+}
+
 GLMState *
 glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
 {
@@ -420,6 +450,7 @@ glmstate_count(const GLMState *state)
 {
 	int64		n = 0;
 
+	Assert(state->spill == NULL);
 	for (int u = 0; u < state->nrows; u++)
 		n += state->pos[u] + state->neg[u];
 	return n;
@@ -443,6 +474,8 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 		return *pctx ? glmstate_create_empty(kind, (*pctx)->d + glmstate_class_words(kind),
 											 (*pctx)->epsilon_f,
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;
+	if (st->base.spill != NULL)
+		return glm_spilled(st);
 	return glm_canonical(st);
 }
 

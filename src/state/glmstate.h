@@ -41,6 +41,13 @@ typedef struct GLMState
 	double	   *x;				/* nrows x d, clipped */
 	int64	   *pos;
 	int64	   *neg;
+
+	/*
+	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, on a
+	 * temporary file when the state spilled (rowspill.h); then x, pos and neg
+	 * hold none of them, and glmblocks.h reads them.  NULL: all in memory.
+	 */
+	struct DPRowSpill *spill;
 } GLMState;
 
 /* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */

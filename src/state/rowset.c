@@ -129,6 +129,35 @@ rowset_grow(DPRowSet *rs)
 }
 
 int
+rowset_lookup(const DPRowSet *rs, const uint64 *row)
+{
+	int			d = rs->d;
+	uint32		h = rowset_hash(row, d);
+	uint32		i = h & rs->mask;
+	uint64		s;
+
+	while ((s = rs->slots[i]) != 0)
+	{
+		if ((uint32) s == h)
+		{
+			int			u = (int) (s >> 32) - 1;
+
+			if (memcmp(rs->x + (Size) u * d, row, sizeof(uint64) * d) == 0)
+				return u;
+		}
+		i = (i + 1) & rs->mask;
+	}
+	return -1;
+}
+
+void
+rowset_clear(DPRowSet *rs)
+{
+	rs->nrows = 0;
+	memset(rs->slots, 0, sizeof(uint64) * ((Size) rs->mask + 1));
+}
+
+int
 rowset_find_or_add(DPRowSet *rs, const uint64 *row)
 {
 	int			d = rs->d;

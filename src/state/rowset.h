@@ -57,6 +57,26 @@ extern void rowset_init(DPRowSet *rs, MemoryContext mcxt, int d, int capacity);
 /* index of the row equal to row (d words), added with zero counts if new */
 extern int	rowset_find_or_add(DPRowSet *rs, const uint64 *row);
 
+/* index of the row equal to row, or -1 */
+extern int	rowset_lookup(const DPRowSet *rs, const uint64 *row);
+
+/* the bytes of the arrays of a set of d-word rows with room for maxrows */
+static inline Size
+rowset_bytes(int d, int maxrows)
+{
+	return (Size) maxrows * (sizeof(uint64) * d + 2 * sizeof(int64) + 2 * sizeof(uint64));
+}
+
+/* the next new distinct row makes the set grow (double its arrays) */
+static inline bool
+rowset_full(const DPRowSet *rs)
+{
+	return rs->nrows >= rs->maxrows;
+}
+
+/* forgets every row, keeping the arrays (capacity unchanged) */
+extern void rowset_clear(DPRowSet *rs);
+
 /* adds counts to row; errors if a count would overflow */
 extern void rowset_add_counts(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg);
 

@@ -286,6 +286,86 @@ prob_random(Prob *P, gsl_rng *r, double reg_frac)
 	prob_finish(P);
 }
 
+/* ---- the design in blocks: the same bits as the whole design ---- */
+
+/* blocks of consecutive rows of P, cut at random; each block's row indices its own */
+typedef struct Blocks
+{
+	int			n;
+	int			k;				/* next block */
+	GLMSolveDesign X[MAXR];
+	int64_t		start[MAXR][MAXR + 1];
+	int			row[MAXR][MAXO];
+} Blocks;
+
+static bool
+blocks_next(void *arg, bool first, const GLMSolveDesign **block)
+{
+	Blocks	   *B = (Blocks *) arg;
+
+	if (first)
+		B->k = 0;
+	if (B->k == B->n)
+		return false;
+	*block = &B->X[B->k++];
+	return true;
+}
+
+static void
+blocks_cut(const Prob *P, gsl_rng *r, Blocks *B)
+{
+	int			u0 = 0;
+	int64_t		k = 0;
+
+	B->n = 0;
+	while (u0 < P->nrows)
+	{
+		int			u1 = u0 + 1 + (int) gsl_rng_uniform_int(r, 4);
+		GLMSolveDesign *X = &B->X[B->n];
+
+		u1 = u1 > P->nrows ? P->nrows : u1;
+		for (int u = u0; u <= u1; u++)
+			B->start[B->n][u - u0] = P->start[u] - P->start[u0];
+		*X = P->X;
+		X->nrows = u1 - u0;
+		X->start = B->start[B->n];
+		X->col = P->col + P->start[u0];
+		X->val = P->val + P->start[u0];
+		X->row = B->row[B->n];
+		X->y = P->y + k;
+		X->cnt = P->cnt + k;
+		X->nobs = 0;
+		/* the observations are in row order */
+		while (k < P->nobs && P->row[k] < u1)
+			B->row[B->n][X->nobs++] = P->row[k++] - u0;
+		B->n++;
+		u0 = u1;
+	}
+}
+
+static void
+check_blocks(const Prob *P, gsl_rng *r, int id)
+{
+	for (int skip = 0; skip < 2; skip++)
+	{
+		Blocks		B;
+		GLMSolveBlocks src = {P->p, blocks_next, &B};
+		GLMSolveSpec spec = P->spec;
+		double		th[MAXP],
+					tb[MAXP];
+		GLMSolveStatus s1,
+					s2;
+
+		spec.skip_newton = skip;
+		blocks_cut(P, r, &B);
+		s1 = glmsolve_minimise(&P->X, &spec, th, NULL);
+		s2 = glmsolve_minimise_blocks(&src, &spec, tb, NULL);
+		CHECK(s1 == s2 && memcmp(th, tb, sizeof(double) * P->p) == 0,
+			  "problem %d (%s): %d blocks give the whole design's theta bit for bit (status %d, %d)",
+			  id, skip ? "descent" : "newton", B.n, s1, s2);
+	}
+}
+
 /* ---- 1. random problems against the reference ---- */
 
 static void
@@ -663,6 +743,7 @@ main(void)
 		if (P.nobs > 0)
 			check_planted(&P, r, i);
 		check_descent(&P, i);
+		check_blocks(&P, r, i);
 	}
 	check_closed_forms();
 	/* a logistic problem that takes a few Newton steps */

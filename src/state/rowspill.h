@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowspill.h
+ *	  The part of a row multiset (rowset.h) that does not fit in memory:
+ *	  sorted runs on temporary files, and the canonical stream that merges
+ *	  them with an in-memory row set -- every distinct row once, with its
+ *	  summed counts, in canonical (ascending) order.
+ *
+ * A state whose in-memory rows would outgrow dpobj.max_state_memory writes
+ * them, sorted, as one run and starts over with an empty hash table (as
+ * PostgreSQL's hash aggregation spills).  A row may so appear in several
+ * runs; the stream adds its counts.  Since the stream's output is the same
+ * sequence of (row, pos, neg) whatever was spilled and when, everything
+ * computed from it -- the flat form, the mechanisms' input -- is exactly
+ * what the in-memory state gives.
+ *
+ * Files are temporary files not tied to a resource owner; a callback on
+ * the owning memory context closes (and so deletes) them, and the backend
+ * deletes any left at exit.  One stream at a time reads a spill.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_ROWSPILL_H
+#define DPOBJ_ROWSPILL_H
+
+#include "postgres.h"
+
+#include "storage/buffile.h"
+
+#include "rowset.h"
+
+typedef struct DPRowSpill
+{
+	MemoryContext mcxt;			/* owns the struct; closes the files on reset */
+	int			d;				/* words per row */
+	DPRowOrder	order;
+	int			maxruns;		/* merge fan-in: at this many runs, merge them */
+	int			nruns;
+	BufFile   **runs;			/* maxruns slots */
+	int64	   *runrows;		/* rows in each run */
+	int64		readleft;		/* rowspill_read: rows of run 0 not yet read */
+	MemoryContextCallback cb;
+} DPRowSpill;
+
+/* an empty spill in mcxt; its files are closed when mcxt is reset or deleted */
+extern DPRowSpill *rowspill_new(MemoryContext mcxt, int d, DPRowOrder order, int maxruns);
+
+/*
+ * Writes the rows of rs (same d), sorted, as a new run; the caller clears
+ * rs.  At maxruns runs they are merged into one.
+ */
+extern void rowspill_add_run(DPRowSpill *sp, const DPRowSet *rs);
+
+/* The canonical stream over a spill's runs and an in-memory set (either may be NULL). */
+typedef struct DPRowStream DPRowStream;
+
+/* starts a stream (CurrentMemoryContext); the sources must not change meanwhile */
+extern DPRowStream *rowstream_begin(DPRowSpill *sp, const DPRowSet *rs, int d,
+									DPRowOrder order);
+
+/* the next distinct row: false at the end; *row points into the stream */
+extern bool rowstream_next(DPRowStream *s, const uint64 **row, int64 *pos, int64 *neg);
+
+extern void rowstream_end(DPRowStream *s);
+
+/*
+ * No interrupt checks in this stream from now on: for readers that poll
+ * themselves and must record a cancel (mechanism_poll) after the charge.
+ */
+extern void rowstream_quiet(DPRowStream *s);
+
+/*
+ * A new spill in mcxt holding the stream of (sp, rs) as its single run:
+ * the canonical sequence, read back with rowstream_begin(result, NULL, ...).
+ * Sets *nrows to its number of distinct rows.
+ */
+extern DPRowSpill *rowspill_canonical(MemoryContext mcxt, DPRowSpill *sp,
+									  const DPRowSet *rs, int d, DPRowOrder order,
+									  int64 *nrows);
+
+/*
+ * Bulk reading of a spill of one run (rowspill_canonical's), without the
+ * merge: rowspill_rewind() starts over, rowspill_read() reads the next
+ * records (d words, pos, neg each: d + 2 words) into buf, at most max, and
+ * returns how many (0 at the end).  No interrupt checks.
+ */
+extern void rowspill_rewind(DPRowSpill *sp);
+extern int	rowspill_read(DPRowSpill *sp, uint64 *buf, int max);
+
+#endif							/* DPOBJ_ROWSPILL_H */
