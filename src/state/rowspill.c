@@ -100,12 +100,15 @@ run_read_exact(BufFile *f, void *ptr, size_t size)
 				 errmsg("could not read a dpobj state's temporary file")));
 }
 
-/* merges every run of sp into one */
-static void
-rowspill_compact(DPRowSpill *sp)
+/*
+ * The merge of src's runs and rs (NULL: none) written to a new file owned
+ * by dst, in dst's order; *nrows: the rows written.
+ */
+static BufFile *
+rowspill_merge_file(DPRowSpill *dst, DPRowSpill *src, const DPRowSet *rs, int64 *nrows)
 {
-	BufFile    *f = rowspill_create(sp);
-	DPRowStream *s = rowstream_begin(sp, NULL, sp->d, sp->order);
+	BufFile    *f = rowspill_create(dst);
+	DPRowStream *s = rowstream_begin(src, rs, dst->d, dst->order);
 	const uint64 *row;
 	int64		pos,
 				neg,
@@ -113,10 +116,21 @@ rowspill_compact(DPRowSpill *sp)
 
 	while (rowstream_next(s, &row, &pos, &neg))
 	{
-		run_write(f, row, sp->d, pos, neg);
+		run_write(f, row, dst->d, pos, neg);
 		n++;
 	}
 	rowstream_end(s);
+	*nrows = n;
+	return f;
+}
+
+/* merges every run of sp into one */
+static void
+rowspill_compact(DPRowSpill *sp)
+{
+	int64		n;
+	BufFile    *f = rowspill_merge_file(sp, sp, NULL, &n);
+
 	rowspill_close_files(sp);
 	sp->runs[0] = f;
 	sp->runrows[0] = n;
@@ -301,22 +315,9 @@ rowspill_canonical(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs, int d
 				   DPRowOrder order, int64 *nrows)
 {
 	DPRowSpill *out = rowspill_new(mcxt, d, order, 2);
-	BufFile    *f = rowspill_create(out);
-	DPRowStream *s = rowstream_begin(sp, rs, out->d, out->order);
-	const uint64 *row;
-	int64		pos,
-				neg,
-				n = 0;
 
-	while (rowstream_next(s, &row, &pos, &neg))
-	{
-		run_write(f, row, out->d, pos, neg);
-		n++;
-	}
-	rowstream_end(s);
-	out->runs[0] = f;
-	out->runrows[0] = n;
+	out->runs[0] = rowspill_merge_file(out, sp, rs, nrows);
+	out->runrows[0] = *nrows;
 	out->nruns = 1;
-	*nrows = n;
 	return out;
 }
