@@ -53,7 +53,7 @@ rspm_refuse_grid_options(Jsonb *options)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_halfspace_rspm does not take the options \"B\" and \"D2\""),
-				 errhint("RSPM's grid is fixed to W = {-1, 0, 1}^d; valid options are Q, oracle and time_limit.")));
+				 errhint("RSPM's grid is fixed to W = {-1, 0, 1}^d; valid options are Q, oracle, time_limit and sample_rows.")));
 }
 
 /* dpobj.train()'s argument check (budget.c, mechanism.h) */

@@ -167,6 +167,14 @@ write_spilled_rows(DPAggState *st, FlatWriter *w)
 	return n;
 }
 
+/* the sample keys of a row: items[first .. last - 1] (aggsample_by_row) */
+static void
+write_keys(FlatWriter *w, const BottomKItem *items, int64 first, int64 last)
+{
+	for (int64 i = first; i < last; i++)
+		w_uint(w, items[i].key, 8);
+}
+
 /* header, options and rows in canonical order */
 static void
 aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
@@ -175,10 +183,18 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	Size		optlen = st->options_text ? strlen(st->options_text) : 0;
 	Size		nrows_at;
 	int64		nrows = rs->nrows;
+	bool		keyed = st->sample != NULL && aggsample_keyed(st->sample);
+	const BottomKItem *items = NULL;
+	int64	   *start = NULL;
 
+	if (keyed)
+	{
+		start = palloc_extended(sizeof(int64) * ((Size) rs->nrows + 1), MCXT_ALLOC_HUGE);
+		items = aggsample_by_row(st->sample, start);
+	}
 	w_uint(w, st->type->magic, 4);
 	w_uint(w, (uint64) st->kind, 1);
-	w_uint(w, 0, 1);			/* flags: reserved */
+	w_uint(w, keyed ? 1 : 0, 1);	/* flags */
 	w_uint(w, (uint64) st->d, 2);
 	w_float8(w, st->epsilon);
 	w_float8(w, st->delta);
@@ -197,7 +213,11 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 			if ((k & AGGSTATE_POLL_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
 			write_row(w, st, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
+			if (keyed)
+				write_keys(w, items, start[u], start[u + 1]);
 		}
+	if (start != NULL)
+		pfree(start);
 	if (nrows > DP_ROWSET_MAX_ROWS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -214,13 +234,23 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	}
 }
 
+/* a sampled state's rows without the ones evictions emptied */
+static void
+aggstate_compact(DPAggState *st)
+{
+	if (st->sample != NULL)
+		aggsample_compact(st->sample);
+}
+
 const int32 *
 aggstate_order(DPAggState *st)
 {
 	if (st->perm == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(st->hdr.eoh_context);
+		MemoryContext old;
 
+		aggstate_compact(st);
+		old = MemoryContextSwitchTo(st->hdr.eoh_context);
 		st->perm = rowset_order(&st->rows, st->type->words);
 		MemoryContextSwitchTo(old);
 	}
@@ -236,6 +266,7 @@ aggstate_get_flat_size(ExpandedObjectHeader *eohptr)
 	{
 		FlatWriter	w = {NULL, VARHDRSZ};
 
+		aggstate_compact(st);
 		/* the size does not depend on the order */
 		aggstate_write(st, &w, NULL);
 		if (w.len > MaxAllocSize)
@@ -281,6 +312,7 @@ typedef struct FlatHeader
 	double		epsilon;
 	double		delta;
 	char	   *options_text;	/* NULL: none */
+	bool		keyed;			/* rows carry sample keys */
 	int			nrows;
 } FlatHeader;
 
@@ -374,12 +406,15 @@ r_header(FlatReader *r, FlatHeader *h)
 {
 	uint32		optlen;
 	uint32		nrows;
+	uint64		flags;
 
 	if (r_uint(r, 4) != r->type->magic)
 		aggstate_corrupt(r->type);
 	h->kind = (int) r_uint(r, 1);
-	if (r_uint(r, 1) != 0)		/* flags */
+	flags = r_uint(r, 1);
+	if (flags > 1)
 		aggstate_corrupt(r->type);
+	h->keyed = (flags == 1);
 	h->d = (int) r_uint(r, 2);
 	h->epsilon = r_float8(r);
 	h->delta = r_float8(r);
@@ -399,6 +434,29 @@ r_header(FlatReader *r, FlatHeader *h)
 		(Size) nrows * (h->d + 2) > (Size) (r->end - r->p))
 		aggstate_corrupt(r->type);
 	h->nrows = (int) nrows;
+}
+
+/*
+ * A row's sample keys (pos label-true, then neg label-false, ascending
+ * within each), added with them to dst's sample.
+ */
+static void
+r_keyed_counts(FlatReader *r, DPAggState *dst, const uint64 *row, int64 pos, int64 neg)
+{
+	uint64	   *keys;
+
+	if (dst->sample == NULL || pos > (r->end - r->p) / 8 ||
+		neg > (r->end - r->p) / 8 - pos)
+		aggstate_corrupt(r->type);
+	keys = palloc_extended(sizeof(uint64) * Max(pos + neg, 1), MCXT_ALLOC_HUGE);
+	for (int64 c = 0; c < pos + neg; c++)
+	{
+		keys[c] = r_uint(r, 8);
+		if (c != 0 && c != pos && keys[c] < keys[c - 1])
+			aggstate_corrupt(r->type);
+	}
+	aggsample_add(dst->sample, row, pos, neg, keys);
+	pfree(keys);
 }
 
 /*
@@ -428,7 +486,10 @@ r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 			(k > 0 && rowset_compare(prev, row, d, r->type->words) >= 0))
 			aggstate_corrupt(r->type);
 		dst->type->check_row(dst, row);
-		aggstate_add_counts(dst, row, (int64) pos, (int64) neg);
+		if (h->keyed)
+			r_keyed_counts(r, dst, row, (int64) pos, (int64) neg);
+		else
+			aggstate_add_counts(dst, row, (int64) pos, (int64) neg);
 		memcpy(prev, row, sizeof(uint64) * d);
 	}
 	if (r->p != r->end)
@@ -498,7 +559,15 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 		st->options_text = JsonbToCString(NULL, &st->options->root, VARSIZE(st->options));
 	}
 	type->init(st);
-	if (type->spills != NULL && type->spills(kind))
+	if (type->sample_rows != NULL && type->sample_rows(st) > 0)
+	{
+		int64		k = type->sample_rows(st);
+
+		st->sample = aggsample_new(cxt, &st->rows, k, type->words);
+		/* a decoded state's size hint must not take more than the sample */
+		capacity = (int) Min((int64) capacity, k);
+	}
+	else if (type->spills != NULL && type->spills(kind))
 	{
 		int			room = 64;
 
@@ -532,6 +601,11 @@ aggstate_spill(DPAggState *st)
 void
 aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg)
 {
+	if (st->sample != NULL)
+	{
+		aggsample_add(st->sample, row, pos, neg, NULL);
+		return;
+	}
 	if (st->cap > 0 && rowset_full(&st->rows) &&
 		rowset_bytes(st->d, 2 * st->rows.maxrows) > st->cap &&
 		rowset_lookup(&st->rows, row) < 0)
@@ -545,7 +619,9 @@ merge_rows(DPAggState *dst, DPAggState *src)
 {
 	const DPRowSet *rs = &src->rows;
 
-	if (dst->cap == 0 && src->spill == NULL)
+	if (dst->sample != NULL && src->sample != NULL)
+		aggsample_merge(dst->sample, src->sample);
+	else if (dst->cap == 0 && dst->sample == NULL && src->spill == NULL)
 		rowset_merge(&dst->rows, rs);
 	else
 	{

@@ -26,12 +26,14 @@
  *	  varlena header
  *	  uint32  magic            "DPH1" / "DPG1"
  *	  uint8   kind             0 (halfspace) or the GLMKind
- *	  uint8   flags            0 (reserved)
+ *	  uint8   flags            1 if the rows carry sample keys (aggsample.h), else 0
  *	  uint16  d
  *	  float8  epsilon, delta
  *	  uint32  length of the options' jsonb text, then that text (0: none)
  *	  uint32  nrows
- *	  nrows x { d encoded words, varint pos, varint neg }
+ *	  nrows x { d encoded words, varint pos, varint neg
+ *	            [flag 1: pos label-true keys, then neg label-false keys,
+ *	             each uint64, ascending within its label] }
  *
  * Words are int64 (zigzag LEB128 varint) or float8 (an integral value below
  * 2^52 as varint(zigzag(v) << 1), else varint 1 and the 8 raw bytes).
@@ -56,6 +58,7 @@
 #include "utils/expandeddatum.h"
 #include "utils/jsonb.h"
 
+#include "aggsample.h"
 #include "rowset.h"
 #include "rowspill.h"
 
@@ -86,6 +89,12 @@ typedef struct DPStateType
 	 * dpobj.max_state_memory and spills the others (rowspill.h); NULL: never.
 	 */
 	bool		(*spills) (int kind);
+
+	/*
+	 * K > 0: a state of this kind keeps a uniform sample of at most K rows
+	 * (aggsample.h), from its public parameters; 0 or NULL: every row.
+	 */
+	int64		(*sample_rows) (const struct DPAggState *st);
 } DPStateType;
 
 /* The common part of every expanded state (the type's struct embeds it first). */
@@ -102,6 +111,7 @@ typedef struct DPAggState
 	DPRowSet	rows;				/* the in-memory rows */
 	Size		cap;			/* bytes rows may take; 0: no cap */
 	DPRowSpill *spill;			/* the spilled rows, NULL: none */
+	DPAggSample *sample;		/* the row sample, NULL: every row is kept */
 	/* caches, cleared by aggstate_changed() */
 	Size		flat_size;		/* 0: not computed */
 	int32	   *perm;			/* canonical order, NULL: not computed */
@@ -136,7 +146,9 @@ extern void aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, in
 static inline void
 aggstate_count(DPAggState *st, const uint64 *row, bool label)
 {
-	if (st->cap > 0 && rowset_full(&st->rows))
+	if (st->sample != NULL)
+		aggsample_count(st->sample, row, label);
+	else if (st->cap > 0 && rowset_full(&st->rows))
 		aggstate_add_counts(st, row, label ? 1 : 0, label ? 0 : 1);
 	else
 		rowset_count(&st->rows, row, label);

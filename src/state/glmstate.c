@@ -27,6 +27,7 @@
 
 #include <math.h>
 
+#include "aggsample.h"
 #include "aggstate.h"
 #include "glmclasses.h"
 #include "glmweights.h"
@@ -99,6 +100,7 @@ static void glm_init(DPAggState *base);
 static void glm_check_row(const DPAggState *base, const uint64 *row);
 static const char *glm_aggname(int kind);
 static bool glm_spills(int kind);
+static int64 glm_sample_rows(const DPAggState *base);
 
 static const DPStateType glm_type = {
 	"dpobj.glm_state",
@@ -108,7 +110,8 @@ static const DPStateType glm_type = {
 	glm_init,
 	glm_check_row,
 	glm_aggname,
-	glm_spills
+	glm_spills,
+	glm_sample_rows
 };
 
 /*
@@ -120,6 +123,16 @@ static bool
 glm_spills(int kind)
 {
 	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD;
+}
+
+/*
+ * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
+ * keep a uniform sample of what dpobj.max_state_memory holds (aggsample.h).
+ */
+static int64
+glm_sample_rows(const DPAggState *base)
+{
+	return glm_spills(base->kind) ? 0 : aggsample_rows(base->d, 0);
 }
 
 static const char *

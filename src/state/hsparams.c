@@ -99,13 +99,15 @@ hsparams_option(const char *key, JsonbValue *v, void *arg)
 		params->calibration = parse_calibration(v);
 	else if (strcmp(key, "rows_per_unit") == 0)
 		params->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	else if (strcmp(key, "sample_rows") == 0)
+		params->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
 	else if (dp_option_sealed_key(key, v))
 		;						/* the protected mode: rowinput.c */
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown option \"%s\"", key),
-				 errhint("Valid options are B, D2, Q, oracle, time_limit, calibration and rows_per_unit.")));
+				 errhint("Valid options are B, D2, Q, oracle, time_limit, calibration, rows_per_unit and sample_rows.")));
 }
 
 void
@@ -120,6 +122,7 @@ hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
 	params->time_limit = -1;
 	params->calibration = DP_CALIBRATION_SOUND;
 	params->rows_per_unit = 1;
+	params->sample_rows = 0;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
 	/* the paper's sigma is for one row; units have the sound bound only */

@@ -3,7 +3,7 @@
  * hsparams.h
  *	  Public parameters of the halfspace mechanisms (dp_halfspace,
  *	  dp_halfspace_rspm, dp_expmech): privacy parameters and the jsonb
- *	  options B, D2, Q, oracle, time_limit.  Fixed by the first row (or by
+ *	  options B, D2, Q, oracle, time_limit, sample_rows.  Fixed by the first row (or by
  *	  dpobj.train() before any row); never computed from the data.
  *
  *-------------------------------------------------------------------------
@@ -28,6 +28,7 @@ typedef struct HSParams
 	double		time_limit;		/* seconds; < 0 = use dpobj.solver_time_limit */
 	DPCalibration calibration;	/* sound (default) or the paper's sigma */
 	int			rows_per_unit;	/* neighbours differ in up to this many rows */
+	int			sample_rows;	/* at most this many rows reach the oracle; 0: the cap's */
 } HSParams;
 
 /* Defaults, then the options (if not NULL); raises on a bad option. */

@@ -35,6 +35,7 @@
 
 #include <math.h>
 
+#include "aggsample.h"
 #include "aggstate.h"
 #include "protected.h"
 #include "mechanism.h"
@@ -103,6 +104,7 @@ typedef struct HSExpanded
 static void hs_init(DPAggState *base);
 static void hs_check_row(const DPAggState *base, const uint64 *row);
 static const char *hs_aggname(int kind);
+static int64 hs_sample_rows(const DPAggState *base);
 
 static const DPStateType hs_type = {
 	"dpobj.halfspace_state",
@@ -111,8 +113,21 @@ static const DPStateType hs_type = {
 	sizeof(HSExpanded),
 	hs_init,
 	hs_check_row,
-	hs_aggname
+	hs_aggname,
+	NULL,
+	hs_sample_rows
 };
+
+/*
+ * The exact oracle needs every row in memory: a uniform sample of at most
+ * "sample_rows" rows, and no more than dpobj.max_state_memory holds
+ * (aggsample.h)
+ */
+static int64
+hs_sample_rows(const DPAggState *base)
+{
+	return aggsample_rows(base->d, ((const HSExpanded *) base)->params.sample_rows);
+}
 
 /* the first row's checks, in its order: privacy parameters, d, options */
 static void
@@ -231,7 +246,7 @@ hs_accum(FunctionCallInfo fcinfo, bool has_options)
 	}
 	if (hs_quantise(st, &row))
 	{
-		rowset_count(&st->base.rows, st->scratch, row.label);
+		aggstate_count(&st->base, st->scratch, row.label);
 		aggstate_changed(&st->base);
 	}
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));

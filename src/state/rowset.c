@@ -217,6 +217,42 @@ rowset_merge(DPRowSet *dst, const DPRowSet *src)
 	}
 }
 
+int
+rowset_compact(DPRowSet *rs, uint32 *map)
+{
+	int			d = rs->d;
+	int			v = 0;
+
+	memset(rs->slots, 0, sizeof(uint64) * ((Size) rs->mask + 1));
+	for (int u = 0; u < rs->nrows; u++)
+	{
+		uint32		h,
+					i;
+
+		if ((u & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (rs->pos[u] + rs->neg[u] == 0)
+		{
+			map[u] = PG_UINT32_MAX;
+			continue;
+		}
+		if (v != u)
+		{
+			memmove(rs->x + (Size) v * d, rs->x + (Size) u * d, sizeof(uint64) * d);
+			rs->pos[v] = rs->pos[u];
+			rs->neg[v] = rs->neg[u];
+		}
+		h = rowset_hash(rs->x + (Size) v * d, d);
+		i = h & rs->mask;
+		while (rs->slots[i] != 0)
+			i = (i + 1) & rs->mask;
+		rs->slots[i] = slot_make(h, v);
+		map[u] = (uint32) v++;
+	}
+	rs->nrows = v;
+	return v;
+}
+
 int64
 rowset_total(const DPRowSet *rs)
 {

@@ -83,6 +83,13 @@ extern void rowset_add_counts(DPRowSet *rs, const uint64 *row, int64 pos, int64 
 /* adds every row of src (same d) to dst */
 extern void rowset_merge(DPRowSet *dst, const DPRowSet *src);
 
+/*
+ * Drops the rows whose counts are both zero, keeping the others' order;
+ * map[u] (nrows entries) gets row u's new index, PG_UINT32_MAX if dropped.
+ * Returns the rows left.
+ */
+extern int	rowset_compact(DPRowSet *rs, uint32 *map);
+
 /* total count sum(pos + neg) */
 extern int64 rowset_total(const DPRowSet *rs);
 

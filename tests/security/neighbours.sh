@@ -27,8 +27,9 @@
 # "not ok ... # TODO(owner)" and do not count as failures, and print "ok ... # TODO
 # fixed" once they pass, so that the line can be removed.
 #
-# Both databases set dpobj.max_state_memory to its least value, 64kB, which the
-# scenario "spill" straddles and no other scenario reaches.
+# Both databases set dpobj.max_state_memory to its least value, 64kB: the scenario
+# "spill" straddles the GLM states' spill and "sample" the row sample of the states that
+# keep their rows in memory (K = 182 rows at d = 10; "distinct" is past it on both sides).
 #
 # Needs a running server through PGHOST/PGPORT/PGUSER (a superuser) with dpobj installed
 # and preloaded (jobs).  Last line: "N passed, M failed".

@@ -1,0 +1,120 @@
+-- The states whose final function needs every row in memory (the exact
+-- oracle of dp_halfspace, dp_halfspace_rspm and dp_expmech; dp_opsamp,
+-- dp_auto and the one-vs-rest kinds) keep a uniform sample of at most K
+-- rows: K = the option "sample_rows" (halfspace kinds), or what
+-- dpobj.max_state_memory holds.  Up to K rows the state is every row, as
+-- before; past K it holds exactly K rows, with their sample keys in its
+-- flat form, so partial states merge into the sample of their union.
+CREATE TABLE regress_sample (i int, x float8[], y boolean);
+-- one distinct feature vector: a sampled state's flat form is then
+-- header, options, one row and 8 bytes of key per kept row
+INSERT INTO regress_sample SELECT i, ARRAY[0, 0]::float8[], i % 3 = 0
+  FROM generate_series(1, 3000) i;
+CREATE TABLE regress_sample_many (i int, x float8[], y boolean);
+INSERT INTO regress_sample_many
+SELECT i, ARRAY[sin(i * 0.37), cos(i * 0.11)]::float8[], sin(i * 0.37) + 0.3 * cos(i * 0.11) > 0.1
+  FROM generate_series(1, 3000) i;
+ANALYZE regress_sample;
+ANALYZE regress_sample_many;
+
+-- the state itself, through an aggregate without a final function
+CREATE AGGREGATE regress_hs_state(float8[], boolean, float8, float8, jsonb) (
+    SFUNC = dpobj.dp_halfspace_transfn, STYPE = dpobj.halfspace_state,
+    COMBINEFUNC = dpobj.dp_halfspace_combinefn, PARALLEL = SAFE);
+-- flags (byte 5: 1 = rows carry keys) and the rows kept, from the flat
+-- form's length: 28 header bytes, the options' length and text, the row
+-- count (4), the one row (2 words and 2 counts: 4 to 8 bytes), 8 per key
+CREATE FUNCTION regress_kept(opts jsonb, OUT flags int, OUT kept numeric)
+LANGUAGE sql AS $$
+SELECT get_byte(b, 5), floor((octet_length(b) - 28 - octet_length(opts::text) - 4 - 4) / 8.0)
+  FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, opts)::text, 'base64') AS b
+          FROM regress_sample) s $$;
+
+-- validation
+SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 0}') FROM regress_sample;
+SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 1.5}') FROM regress_sample;
+SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": "10"}') FROM regress_sample;
+
+-- up to K rows: every row, no keys (the 0.3 state); past K: exactly K rows
+SET max_parallel_workers_per_gather = 0;
+SELECT flags FROM regress_kept('{"sample_rows": 3000}');
+SELECT flags, kept FROM regress_kept('{"sample_rows": 2999}');
+SELECT flags, kept FROM regress_kept('{"sample_rows": 100}');
+SELECT flags, kept FROM regress_kept('{"sample_rows": 1}');
+
+-- a parallel plan: each worker keeps its own sample of K, the leader the
+-- bottom K of their union -- again exactly K rows
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF)
+SELECT regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}') FROM regress_sample;
+SELECT flags, kept FROM regress_kept('{"sample_rows": 100}');
+SELECT flags, kept FROM regress_kept('{"sample_rows": 2999}');
+
+-- the sample is a different one each run (keys from pg_strong_random):
+-- the label-true count of 100 kept rows varies
+CREATE FUNCTION regress_pos_of_sample() RETURNS int LANGUAGE sql AS $$
+SELECT get_byte(b, 28 + 20 + 4 + 2)
+  FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
+          FROM regress_sample) s $$;
+SELECT count(DISTINCT regress_pos_of_sample()) > 1 AS samples_differ,
+       min(regress_pos_of_sample()) BETWEEN 1 AND 99 AS both_labels
+  FROM generate_series(1, 20);
+RESET force_parallel_mode;
+SET max_parallel_workers_per_gather = 0;
+
+-- a state's keys are checked when it is read: keys out of order are refused
+SET dpobj.seed = 1;
+CREATE TEMP TABLE keyed AS
+SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
+  FROM regress_sample;
+RESET dpobj.seed;
+CREATE FUNCTION regress_b64(b bytea) RETURNS text LANGUAGE sql
+AS $$ SELECT translate(encode(b, 'base64'), E'\n', '') $$;
+SELECT regress_b64(b)::dpobj.halfspace_state::text = regress_b64(b) AS reads_back FROM keyed;
+SELECT regress_b64(set_byte(b, 56, 255))::dpobj.halfspace_state FROM keyed
+ WHERE get_byte(b, 56) < 255;
+-- keys on a state whose flags say it has none: the bytes left over are refused
+SELECT regress_b64(set_byte(b, 5, 0))::dpobj.halfspace_state FROM keyed;
+
+-- the three halfspace mechanisms release from a sample, serial and parallel
+SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)
+  FROM regress_sample_many;
+SELECT array_length((dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)
+  FROM regress_sample_many;
+SELECT array_length((dpobj.dp_expmech(x, y, 1, 1e-6, '{"sample_rows": 200, "B": 1, "D2": 2}')).weights, 1)
+  FROM regress_sample_many;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)
+  FROM regress_sample_many;
+RESET force_parallel_mode;
+SET max_parallel_workers_per_gather = 0;
+
+-- without the option, K is what dpobj.max_state_memory holds: at 64kB and
+-- d = 2, 390 rows (65536 / (16 + 3 * 48 + 8) bytes)
+SET dpobj.max_state_memory = '64kB';
+SELECT flags, kept FROM regress_kept('{}');
+SELECT flags, kept FROM regress_kept('{"sample_rows": 1000}');
+SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6)).weights, 1) FROM regress_sample_many;
+
+-- the glm_state kinds that need every row: OPSamp, auto, one-vs-rest
+CREATE AGGREGATE regress_opsamp_state(float8[], boolean, float8, float8, jsonb) (
+    SFUNC = dpobj.dp_opsamp_transfn, STYPE = dpobj.glm_state,
+    COMBINEFUNC = dpobj.dp_glm_combine, PARALLEL = SAFE);
+SELECT get_byte(decode(regress_opsamp_state(x, y, 1, 1e-6, '{"R": 1, "n": 3000}')::text, 'base64'), 5)
+       AS opsamp_flags
+  FROM regress_sample_many;
+SELECT array_length((dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1, "n": 3000}')).weights, 1)
+  FROM regress_sample_many;
+SELECT array_length((dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1}')).weights, 1)
+  FROM regress_sample_many;
+SELECT array_length((dpobj.dp_logistic_multiclass(x, (i % 3)::bigint, 1, 1e-6,
+                     '{"R": 1, "classes": [0, 1, 2]}')).weights, 1)
+  FROM regress_sample_many;
+-- dp_logistic still spills instead (every row, sql/spill.sql)
+RESET dpobj.max_state_memory;
+RESET max_parallel_workers_per_gather;

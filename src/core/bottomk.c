@@ -1,0 +1,103 @@
+/*-------------------------------------------------------------------------
+ *
+ * bottomk.c
+ *	  Bottom-k sampling (bottomk.h): the kept items stay unordered until
+ *	  the sample is full, then become a binary max-heap (Floyd's
+ *	  construction), so a stream of at most k items costs no heap work and
+ *	  a longer one O(log k) per admitted item.  After the heap is full an
+ *	  item of a stream of n is admitted with probability k/n: most items
+ *	  cost one key comparison.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "bottomk.h"
+
+void
+bottomk_init(BottomK *s, int64_t k, BottomKItem *items, bottomk_tie_fn tie, void *arg)
+{
+	s->k = k;
+	s->n = 0;
+	s->heap = false;
+	s->items = items;
+	s->tie = tie;
+	s->arg = arg;
+}
+
+int
+bottomk_compare(const BottomK *s, const BottomKItem *a, const BottomKItem *b)
+{
+	int			c;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	c = s->tie(a, b, s->arg);
+	return (c > 0) - (c < 0);
+}
+
+/* restores the max-heap below position i */
+static void
+sift_down(BottomK *s, int64_t i)
+{
+	BottomKItem *h = s->items;
+
+	for (;;)
+	{
+		int64_t		l = 2 * i + 1,
+					m = i;
+		BottomKItem t;
+
+		if (l < s->n && bottomk_compare(s, &h[l], &h[m]) > 0)
+			m = l;
+		if (l + 1 < s->n && bottomk_compare(s, &h[l + 1], &h[m]) > 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void
+heapify(BottomK *s)
+{
+	for (int64_t i = s->n / 2 - 1; i >= 0; i--)
+		sift_down(s, i);
+	s->heap = true;
+}
+
+bool
+bottomk_admits(BottomK *s, uint64_t key, uint32_t label)
+{
+	BottomKItem c = {key, BOTTOMK_CANDIDATE, label};
+
+	if (s->n < s->k)
+		return true;
+	if (!s->heap)
+		heapify(s);
+	return bottomk_compare(s, &c, &s->items[0]) < 0;
+}
+
+bool
+bottomk_add(BottomK *s, BottomKItem item, BottomKItem *evicted)
+{
+	if (s->n < s->k)
+	{
+		s->items[s->n++] = item;
+		return false;
+	}
+	if (!s->heap)
+		heapify(s);
+	*evicted = s->items[0];
+	s->items[0] = item;
+	sift_down(s, 0);
+	return true;
+}
+
+void
+bottomk_remap(BottomK *s, const uint32_t *map)
+{
+	for (int64_t i = 0; i < s->n; i++)
+		s->items[i].row = map[s->items[i].row];
+}

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggsample.h
+ *	  A uniform sample of at most K rows for the aggregate states whose
+ *	  final function needs all its rows in memory (the exact oracle of
+ *	  OPDisc and RSPM, the exponential mechanism, OPSamp, 'auto' and the
+ *	  one-vs-rest kinds), so that their memory never grows with the table.
+ *	  K is public: dpobj.max_state_memory, d and the run's "sample_rows"
+ *	  (aggsample_rows()).
+ *
+ * Exact mode: while at most K rows were counted, the state is every row
+ * with its counts, as without a sample.  The row that would be the
+ * (K+1)-th gives each counted row a uniform 64-bit key -- drawn only now:
+ * no decision depended on the keys before -- and from then on the state
+ * holds the K rows of smallest key (bottomk.h), keys and all.  A state
+ * with keys ships them in its flat form (aggstate.h), so the combine of
+ * partial states keeps the bottom K of their union: serial, parallel or
+ * on Citus, the final function gets a uniform sample of min(n, K) rows
+ * without replacement.  Why that costs no privacy: docs/PRIVACY.md,
+ * "Uniform row samples".
+ *
+ * Memory: the rows (at most K live, plus rows emptied by evictions,
+ * compacted when they are a quarter of the set) and 16 bytes of key per
+ * kept row; aggsample_rows() picks K so that the worst case stays within
+ * the cap.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_AGGSAMPLE_H
+#define DPOBJ_AGGSAMPLE_H
+
+#include "postgres.h"
+
+#include "bottomk.h"
+#include "rowset.h"
+
+typedef struct DPAggSample DPAggSample;
+
+/*
+ * K for rows of d words: what dpobj.max_state_memory holds in the worst
+ * case, or option (> 0) when smaller.
+ */
+extern int64 aggsample_rows(int d, int64 option);
+
+/* the sample of at most k rows of the set rows (the state's), in mcxt */
+extern DPAggSample *aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k,
+								  DPRowOrder words);
+
+/* counts one row (the transition functions' hot path) */
+extern void aggsample_count(DPAggSample *s, const uint64 *row, bool label);
+
+/*
+ * Counts pos + neg copies of row: with their keys (keys: pos label-true
+ * keys, then neg label-false keys), or keyless (keys NULL; given fresh
+ * keys if the sample has keys or needs them).
+ */
+extern void aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg,
+						  const uint64 *keys);
+
+/* adds every row of src (keys and all) to dst; src's rows are src_rows */
+extern void aggsample_merge(DPAggSample *dst, DPAggSample *src);
+
+/* whether the rows have keys (the sample ever held more than K rows) */
+extern bool aggsample_keyed(const DPAggSample *s);
+
+/* drops the rows evictions emptied; call before ordering or writing rows */
+extern void aggsample_compact(DPAggSample *s);
+
+/*
+ * The keys grouped by row (a keyed sample, compacted): sorts the kept
+ * items by row, label-true first, then key, and fills start[u] (nrows + 1
+ * entries) with the first item of row u.  Valid until the next change.
+ */
+extern const BottomKItem *aggsample_by_row(DPAggSample *s, int64 *start);
+
+/* the sample size K */
+extern int64 aggsample_k(const DPAggSample *s);
+
+#endif							/* DPOBJ_AGGSAMPLE_H */

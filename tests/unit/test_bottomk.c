@@ -1,0 +1,214 @@
+/*
+ * test_bottomk.c -- bottom-k sampling (src/core/bottomk.c): the kept items are exactly
+ * the k smallest under (key, label true first, row), whatever order the items arrive
+ * in; a sample of a union is the sample of the two partial samples merged (what the
+ * combine of parallel and Citus partial states does); and a stream of n items keeps
+ * each one with probability k/n (a chi-square check over many streams).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bottomk.h"
+#include "unitcheck.h"
+
+#define NMAX 4096
+
+/* the row a BOTTOMK_CANDIDATE item stands for (bottomk_admits()) */
+static uint32_t cand_row;
+
+/* the tie order: label true first, then row (the items' "content") */
+static int
+tie(const BottomKItem *a, const BottomKItem *b, void *arg)
+{
+	uint32_t	ra = a->row == BOTTOMK_CANDIDATE ? cand_row : a->row;
+	uint32_t	rb = b->row == BOTTOMK_CANDIDATE ? cand_row : b->row;
+
+	(void) arg;
+	if (a->label != b->label)
+		return a->label > b->label ? -1 : 1;
+	return (ra > rb) - (ra < rb);
+}
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t
+next64(void)
+{
+	/* xorshift64*: enough for a test's keys and shuffles */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static int
+cmp_items(const void *pa, const void *pb)
+{
+	const BottomKItem *a = pa,
+			   *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return tie(a, b, NULL);
+}
+
+/* feeds items[0..n-1] in order into a new sample of k; the kept items, sorted, in out */
+static int64_t
+sample_of(const BottomKItem *items, int n, int64_t k, BottomKItem *room, BottomKItem *out)
+{
+	BottomK		s;
+	BottomKItem ev;
+
+	bottomk_init(&s, k, room, tie, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		cand_row = items[i].row;
+		if (bottomk_admits(&s, items[i].key, items[i].label))
+			(void) bottomk_add(&s, items[i], &ev);
+	}
+	memcpy(out, s.items, sizeof(BottomKItem) * s.n);
+	qsort(out, s.n, sizeof(BottomKItem), cmp_items);
+	return s.n;
+}
+
+static void
+shuffle(BottomKItem *a, int n)
+{
+	for (int i = n - 1; i > 0; i--)
+	{
+		int			j = (int) (next64() % (uint64_t) (i + 1));
+		BottomKItem t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+/* exactness, order independence and merging, with and without many key ties */
+static void
+test_exact(int n, int64_t k, uint64_t keymod)
+{
+	static BottomKItem items[NMAX],
+				sorted[NMAX],
+				room[NMAX],
+				a[NMAX],
+				b[NMAX],
+				merged[NMAX];
+	int64_t		na,
+				nb,
+				nm,
+				want = k < n ? k : n;
+
+	for (int i = 0; i < n; i++)
+	{
+		items[i].key = keymod ? next64() % keymod : next64();
+		items[i].row = (uint32_t) (next64() % 50);
+		items[i].label = (uint32_t) (next64() & 1);
+	}
+	memcpy(sorted, items, sizeof(BottomKItem) * n);
+	qsort(sorted, n, sizeof(BottomKItem), cmp_items);
+
+	na = sample_of(items, n, k, room, a);
+	CHECK(na == want, "n=%d k=%ld: %ld kept", n, (long) k, (long) na);
+	CHECK(memcmp(a, sorted, sizeof(BottomKItem) * want) == 0,
+		  "n=%d k=%ld keymod=%lu: the k smallest", n, (long) k, (unsigned long) keymod);
+
+	shuffle(items, n);
+	nb = sample_of(items, n, k, room, b);
+	CHECK(nb == na && memcmp(a, b, sizeof(BottomKItem) * na) == 0,
+		  "n=%d k=%ld keymod=%lu: another arrival order keeps the same items",
+		  n, (long) k, (unsigned long) keymod);
+
+	/* two partial samples (a split at n/3), merged into one */
+	{
+		int			cut = n / 3;
+		int64_t		n1 = sample_of(items, cut, k, room, a);
+		int64_t		n2 = sample_of(items + cut, n - cut, k, room, b);
+
+		memcpy(a + n1, b, sizeof(BottomKItem) * n2);
+		nm = sample_of(a, (int) (n1 + n2), k, room, merged);
+		CHECK(nm == want && memcmp(merged, sorted, sizeof(BottomKItem) * want) == 0,
+			  "n=%d k=%ld keymod=%lu: merged partial samples are the sample of the union",
+			  n, (long) k, (unsigned long) keymod);
+	}
+}
+
+/* each of n items is kept with probability k/n: chi-square over 20 000 streams */
+static void
+test_uniform(void)
+{
+	enum {N = 40, K = 10, STREAMS = 20000};
+	static BottomKItem items[N],
+				room[K],
+				out[K];
+	long		kept[N] = {0};
+	double		expect = (double) STREAMS * K / N,
+				chi2 = 0;
+
+	for (int t = 0; t < STREAMS; t++)
+	{
+		int64_t		m;
+
+		for (int i = 0; i < N; i++)
+		{
+			items[i].key = next64();
+			items[i].row = (uint32_t) i;
+			items[i].label = 0;
+		}
+		m = sample_of(items, N, K, room, out);
+		for (int64_t j = 0; j < m; j++)
+			kept[out[j].row]++;
+	}
+	for (int i = 0; i < N; i++)
+		chi2 += (kept[i] - expect) * (kept[i] - expect) / expect;
+	/* 39 degrees of freedom: P(chi2 > 80) < 1e-4 */
+	CHECK(chi2 < 80, "inclusion frequencies uniform: chi2 = %.1f (39 df)", chi2);
+}
+
+/* the caller renumbers rows (compaction); the heap stays valid */
+static void
+test_remap(void)
+{
+	static BottomKItem room[8];
+	BottomK		s;
+	BottomKItem ev;
+	uint32_t	map[100];
+	uint64_t	maxkey = 0;
+
+	bottomk_init(&s, 8, room, tie, NULL);
+	for (int i = 0; i < 100; i++)
+	{
+		BottomKItem it = {next64(), (uint32_t) i, 1};
+
+		cand_row = it.row;
+		if (bottomk_admits(&s, it.key, it.label))
+			(void) bottomk_add(&s, it, &ev);
+	}
+	for (int i = 0; i < 100; i++)
+		map[i] = (uint32_t) (99 - i);
+	bottomk_remap(&s, map);
+	for (int64_t i = 0; i < s.n; i++)
+		if (s.items[i].key > maxkey)
+			maxkey = s.items[i].key;
+	CHECK(s.items[0].key == maxkey, "after a remap the root is still the largest key");
+	cand_row = 1000;
+	CHECK(!bottomk_admits(&s, UINT64_MAX, 1), "a key above every kept one is not admitted");
+	CHECK(bottomk_admits(&s, 0, 1), "key 0 is admitted into a full sample");
+}
+
+int
+main(void)
+{
+	int			ns[] = {1, 7, 100, 1000, 4000};
+	int64_t		ks[] = {1, 5, 64, 999, 5000};
+
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++)
+		{
+			test_exact(ns[i], ks[j], 0);
+			test_exact(ns[i], ks[j], 3);	/* almost every key ties */
+		}
+	test_uniform();
+	test_remap();
+	return unitcheck_report();
+}
