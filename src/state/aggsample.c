@@ -82,12 +82,6 @@ aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k, DPRowOrder words)
 	return s;
 }
 
-int64
-aggsample_k(const DPAggSample *s)
-{
-	return s->k;
-}
-
 bool
 aggsample_keyed(const DPAggSample *s)
 {

@@ -57,7 +57,7 @@ extern void aggsample_count(DPAggSample *s, const uint64 *row, bool label);
 extern void aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg,
 						  const uint64 *keys);
 
-/* adds every row of src (keys and all) to dst; src's rows are src_rows */
+/* adds every row of src (keys and all) to dst */
 extern void aggsample_merge(DPAggSample *dst, DPAggSample *src);
 
 /* whether the rows have keys (the sample ever held more than K rows) */
@@ -72,8 +72,5 @@ extern void aggsample_compact(DPAggSample *s);
  * entries) with the first item of row u.  Valid until the next change.
  */
 extern const BottomKItem *aggsample_by_row(DPAggSample *s, int64 *start);
-
-/* the sample size K */
-extern int64 aggsample_k(const DPAggSample *s);
 
 #endif							/* DPOBJ_AGGSAMPLE_H */
