@@ -187,7 +187,8 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	const BottomKItem *items = NULL;
 	int64	   *start = NULL;
 
-	if (keyed)
+	/* the keys grouped by row, only to write them: counting needs just the counts */
+	if (keyed && w->out != NULL)
 	{
 		start = palloc_extended(sizeof(int64) * ((Size) rs->nrows + 1), MCXT_ALLOC_HUGE);
 		items = aggsample_by_row(st->sample, start);
@@ -213,8 +214,10 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 			if ((k & AGGSTATE_POLL_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
 			write_row(w, st, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
-			if (keyed)
+			if (items != NULL)
 				write_keys(w, items, start[u], start[u + 1]);
+			else if (keyed)
+				w->len += sizeof(uint64) * (Size) (rs->pos[u] + rs->neg[u]);
 		}
 	if (start != NULL)
 		pfree(start);
