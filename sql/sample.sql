@@ -30,10 +30,13 @@ SELECT get_byte(b, 5), floor((octet_length(b) - 28 - octet_length(opts::text) - 
   FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, opts)::text, 'base64') AS b
           FROM regress_sample) s $$;
 
--- validation
-SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 0}') FROM regress_sample;
-SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 1.5}') FROM regress_sample;
-SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": "10"}') FROM regress_sample;
+-- validation: SQLSTATE, message, hint (regress.err, setup.sql)
+SELECT (regress.err(q)).* FROM (VALUES
+  ($$SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 0}') FROM regress_sample$$),
+  ($$SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 1.5}') FROM regress_sample$$),
+  ($$SELECT dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": "10"}') FROM regress_sample$$),
+  ($$SELECT dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"sample_rows": -5}') FROM regress_sample$$)
+) v(q);
 
 -- up to K rows: every row, no keys (the 0.3 state); past K: exactly K rows
 SET max_parallel_workers_per_gather = 0;
@@ -75,10 +78,14 @@ RESET dpobj.seed;
 CREATE FUNCTION regress_b64(b bytea) RETURNS text LANGUAGE sql
 AS $$ SELECT translate(encode(b, 'base64'), E'\n', '') $$;
 SELECT regress_b64(b)::dpobj.halfspace_state::text = regress_b64(b) AS reads_back FROM keyed;
-SELECT regress_b64(set_byte(b, 56, 255))::dpobj.halfspace_state FROM keyed
- WHERE get_byte(b, 56) < 255;
--- keys on a state whose flags say it has none: the bytes left over are refused
-SELECT regress_b64(set_byte(b, 5, 0))::dpobj.halfspace_state FROM keyed;
+SELECT get_byte(b, 56) < 255 AS first_key_can_grow FROM keyed;
+SELECT (regress.err(q)).* FROM (VALUES
+  ($$SELECT regress_b64(set_byte(b, 56, 255))::dpobj.halfspace_state FROM keyed$$),
+  -- keys on a state whose flags say it has none: the bytes left over are refused
+  ($$SELECT regress_b64(set_byte(b, 5, 0))::dpobj.halfspace_state FROM keyed$$),
+  -- flags other than 0 and 1
+  ($$SELECT regress_b64(set_byte(b, 5, 2))::dpobj.halfspace_state FROM keyed$$)
+) v(q);
 
 -- the three halfspace mechanisms release from a sample, serial and parallel
 SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)
