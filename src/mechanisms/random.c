@@ -133,3 +133,13 @@ dpobj_rng_free(gsl_rng *rng)
 	pfree(rng->state);
 	pfree(rng);
 }
+
+void
+dpobj_prng_strong_seed(pg_prng_state *state)
+{
+	if (!pg_prng_strong_seed(state))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random number"),
+				 errhint("The server's random source failed; try again.")));
+}

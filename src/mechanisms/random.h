@@ -11,6 +11,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "common/pg_prng.h"
+
 /*
  * Returns a generator for one mechanism run.  With dpobj.seed = -1 (the
  * default) every draw comes from pg_strong_random(); otherwise from
@@ -20,6 +22,12 @@
  */
 extern gsl_rng *dpobj_rng_new(void);
 extern void dpobj_rng_free(gsl_rng *rng);
+
+/*
+ * Seeds a pg_prng generator (bits that select rows, never noise) with 128
+ * bits of pg_strong_random(), or raises XX000 when the source fails.
+ */
+extern void dpobj_prng_strong_seed(pg_prng_state *state);
 
 /* true when noise is seeded (reproducible, for tests) */
 extern bool dpobj_rng_is_seeded(void);

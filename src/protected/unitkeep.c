@@ -32,6 +32,7 @@
 
 #include "dpobj.h"
 #include "aggstate.h"
+#include "random.h"
 
 #include "common/pg_prng.h"
 #include "fmgr.h"
@@ -290,11 +291,7 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	uc = (UnitCounts *) PG_GETARG_POINTER(0);
 	unit_count_batch(uc);
-	if (!pg_prng_strong_seed(&uc->rng))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not generate a random number"),
-				 errhint("The server's random source failed; try again.")));
+	dpobj_prng_strong_seed(&uc->rng);
 	uc->handle = pg_prng_uint64(&uc->rng);
 	unit_counts_current = uc;
 	PG_RETURN_INT64((int64) uc->handle);

@@ -14,6 +14,7 @@
 #include "aggsample.h"
 
 #include "dpobj.h"
+#include "random.h"
 
 #include "access/parallel.h"
 #include "common/pg_prng.h"
@@ -99,11 +100,8 @@ sample_seed(DPAggSample *s)
 	if (dpobj_seed >= 0)
 		pg_prng_seed(&s->rng, (uint64) dpobj_seed * UINT64CONST(0x9E3779B97F4A7C15) +
 					 (uint64) (ParallelWorkerNumber + 2));
-	else if (!pg_prng_strong_seed(&s->rng))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not seed the row sample"),
-				 errhint("pg_strong_random() failed; check the server's random source.")));
+	else
+		dpobj_prng_strong_seed(&s->rng);
 }
 
 /* the switch to keys: every row counted so far gets a fresh key */
