@@ -17,9 +17,10 @@
 #    that the tree and the documents agree and README.md's path runs as written
 #    (tests/docs), the empirical privacy audit of
 #    every mechanism (tests/audit: lower bounds on mu or epsilon from thousands of runs on
-#    neighbouring tables, and mutant builds it must flag), and a
-#    three-node Citus cluster (tests/citus; builds Citus from ../shared/vendor/citus once
-#    per machine, cached outside the repository),
+#    neighbouring tables, and mutant builds it must flag: those build and run in the
+#    background from step 2 on, after the Citus build, on their own installation copy and
+#    cluster), and a three-node Citus cluster (tests/citus; builds Citus from
+#    ../shared/vendor/citus once per machine, cached outside the repository),
 # 7. runs the standalone C unit tests (make -C tests/unit check) when tests/unit/Makefile
 #    exists.
 #
@@ -71,12 +72,29 @@ dpobj_build_install
 # by a lock) starts now at the lowest CPU priority: the suites before it mostly use one
 # core, so it finishes on the idle one instead of adding its minutes at the end.  Its
 # packages are installed first, in the foreground (one apt at a time).
+# After it, on the same core, the audit's mutant builds (tests/audit/mutants.sh: a private
+# installation copy, build and cluster of their own, nothing shared with the cluster below)
+# run at a low priority too; the audit suite collects their output when it gets there.
 . "$REPO/tests/citus/build.sh"
+citus_prebuild=false
 if dpobj_citus_source >/dev/null; then
     dpobj_citus_packages
-    ( trap - EXIT; nice -n 19 bash -c '. "$1/scripts/common.sh"; . "$1/tests/citus/build.sh"; dpobj_citus_build' \
-        _ "$REPO" >"$WORK/citus-prebuild.log" 2>&1 || true ) &
+    citus_prebuild=true
 fi
+(
+    trap - EXIT
+    if $citus_prebuild; then
+        nice -n 19 bash -c '. "$1/scripts/common.sh"; . "$1/tests/citus/build.sh"; dpobj_citus_build' \
+            _ "$REPO" >"$WORK/citus-prebuild.log" 2>&1 || true
+    fi
+    rc=0
+    PG_BINDIR="$PG_BINDIR" nice -n 10 bash "$REPO/tests/audit/mutants.sh" >"$WORK/audit-mutants.out" 2>&1 || rc=$?
+    echo "$rc" >"$WORK/audit-mutants.rc"
+) &
+AUDIT_MUTANTS_PID=$!
+# should this script end before it collects them: stop the background job (mutants.sh's
+# own exit trap stops its cluster and removes its copy)
+dpobj_at_exit "pkill -TERM -P $AUDIT_MUTANTS_PID 2>/dev/null; wait $AUDIT_MUTANTS_PID 2>/dev/null; :"
 # Training jobs need dpobj preloaded (the job launcher is a static background
 # worker; docs/USAGE.md, "Jobs"), so the test cluster preloads it.
 DPOBJ_EXTRA_CONF="${DPOBJ_EXTRA_CONF:-}
@@ -167,14 +185,19 @@ fi
 # the server.  A suite that ends without its summary line, or exits non-zero with no
 # failure counted, counts as one failure.
 run_suite() {
-    local name="$1" script="$2" out rc line ok bad
+    local name="$1" script="$2" rc
     [[ -f "$script" ]] || return 0
-    out="$WORK/$name.out"
     dpobj_log "$name: bash ${script#"$REPO"/}"
     set +e
-    bash "$script" 2>&1 | tee "$out"
+    bash "$script" 2>&1 | tee "$WORK/$name.out"
     rc=${PIPESTATUS[0]}
     set -e
+    count_suite "$name" "$rc"
+}
+
+# Counts a suite's output $WORK/NAME.out, its exit status RC.
+count_suite() {
+    local name="$1" rc="$2" out="$WORK/$1.out" line ok bad
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1 || true)
     if [[ -n "$line" ]]; then
         ok=${line%% passed*}
@@ -210,7 +233,12 @@ run_suite security "$REPO/tests/security/run.sh"
 # tables; a statistically valid lower bound (mu for Gaussian releases, epsilon otherwise)
 # must not exceed the claim, and mutant builds with one calibration 1.5 times too weak
 # must be flagged (a private installation copy and cluster, DPOBJ_AUDIT_PGPORT)
-run_suite audit "$REPO/tests/audit/run.sh"
+DPOBJ_AUDIT_PARTS="estimator mechanisms" run_suite audit "$REPO/tests/audit/run.sh"
+# the mutant builds started in the background after the build (above)
+dpobj_log "audit-mutants: waiting for bash tests/audit/mutants.sh (started after the build)"
+wait "$AUDIT_MUTANTS_PID" || true
+cat "$WORK/audit-mutants.out"
+count_suite audit-mutants "$(cat "$WORK/audit-mutants.rc" 2>/dev/null || echo 1)"
 # Citus: partial aggregation on the workers, the mechanism once on the coordinator, the
 # protected path failing closed (a coordinator and two workers on 127.0.0.1)
 run_suite citus "$REPO/tests/citus/run.sh"
