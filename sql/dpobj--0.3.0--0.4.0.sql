@@ -347,3 +347,25 @@ COMMENT ON VIEW dpobj.my_budgets IS
     'The current role''s privacy budgets: granted, spent (composed by the accountant) and remaining (epsilon, delta) per table or budget domain, the zCDP part rho, whether approximate-DP runs are still admitted and the delta they may take';
 
 DROP FUNCTION dpobj.budget_remaining_epsilon(numeric, numeric, numeric, numeric, numeric);
+
+-- The options aggregates' comments listed options by name and fell behind the
+-- options they take; they now name the help topic that lists them all
+-- (docs/REFERENCE.md, the same text).
+COMMENT ON AGGREGATE dpobj.dp_halfspace(float8[], boolean, float8, float8, jsonb) IS
+    'OPDisc with options; every option and its default: SELECT dpobj.help(''opdisc'')';
+COMMENT ON AGGREGATE dpobj.dp_halfspace_rspm(float8[], boolean, float8, float8, jsonb) IS
+    'RSPM with options; every option and its default: SELECT dpobj.help(''rspm'')';
+COMMENT ON AGGREGATE dpobj.dp_expmech(float8[], boolean, float8, float8, jsonb) IS
+    'Exact exponential mechanism with options; every option and its default: SELECT dpobj.help(''expmech'')';
+COMMENT ON AGGREGATE dpobj.dp_logistic(float8[], boolean, float8, float8, jsonb) IS
+    'L2-regularised logistic regression / Huber-SVM: Objective-Gauss, Output-Gauss or CMS objective perturbation; every option and its default: SELECT dpobj.help(''logistic'')';
+COMMENT ON AGGREGATE dpobj.dp_noisysgd(float8[], boolean, float8, float8, jsonb) IS
+    'Noisy projected gradient descent (Bassily et al. 2014, Algorithm 1); every option and its default: SELECT dpobj.help(''noisysgd'')';
+COMMENT ON AGGREGATE dpobj.dp_opsamp(float8[], boolean, float8, float8, jsonb) IS
+    'OPSamp (Neel et al. 2020, Algorithm 2) for the l1-clipped hinge loss scaled to [0, 1]; every option and its default: SELECT dpobj.help(''opsamp'')';
+COMMENT ON AGGREGATE dpobj.dp_linear_regression(float8[], float8, float8, float8, jsonb) IS
+    'Linear regression by AdaSSP (default) or SSP on exact sufficient statistics with discrete Gaussian noise; every option and its default: SELECT dpobj.help(''linear'')';
+COMMENT ON AGGREGATE dpobj.dp_logistic_multiclass(float8[], text, float8, float8, jsonb) IS
+    'One-vs-rest multi-class dp_logistic (budget split over the K classes); every option and its default: SELECT dpobj.help(''multiclass'')';
+COMMENT ON AGGREGATE dpobj.dp_auto(float8[], boolean, float8, float8, jsonb) IS
+    'Private model selection among dp_logistic''s methods and dp_noisysgd (random partition, report noisy max, retrain the choice), one charge of (epsilon, delta); every option and its default: SELECT dpobj.help(''auto'')';
