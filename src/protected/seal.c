@@ -53,6 +53,7 @@
 #include "workerpins.h"
 
 #include "access/xact.h"
+#include "executor/instrument.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
@@ -73,6 +74,17 @@ static const DPSettingPin seal_pins[] =
 	/* Citus (present when it is loaded): no log lines about the shard tasks */
 	{"citus.log_remote_commands", "off"},
 	{"citus.multi_task_query_log_level", "off"},
+
+	/*
+	 * No statistics of the query: a spilled state or unit bounding writes
+	 * temporary files, whose number and size (pg_stat_database, which every
+	 * role reads; the server log) follow the distinct rows or units; with
+	 * pg_stat_statements loaded and track = all, every role would read the
+	 * query's own entry (its blocks, rows and time).
+	 */
+	{"track_counts", "off"},
+	{"log_temp_files", "-1"},
+	{"pg_stat_statements.track", "top"},
 };
 
 static void
@@ -96,17 +108,6 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
-	/*
-	 * A privacy unit's bounding keeps its counters in memory and writes no
-	 * temporary file (unitkeep.c); should a plan ever spill one, it would
-	 * be counted in pg_stat_database, which every role reads, and maybe
-	 * logged: no statistics, no log.
-	 */
-	if (ctx->rows_per_unit > 0)
-	{
-		seal_pin("track_counts", "off");
-		seal_pin("log_temp_files", "-1");
-	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
 }
@@ -153,13 +154,22 @@ seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 	seal_generic_error();
 }
 
-/* the query in a subtransaction, as exec_user with the settings pinned */
+/*
+ * The query in a subtransaction, as exec_user with the settings pinned.  Its
+ * buffer and WAL usage is put back out of the backend's running totals
+ * afterwards, whatever the outcome: EXPLAIN (ANALYZE, BUFFERS) of the
+ * calling statement and pg_stat_statements read those totals, and the
+ * query's temporary-file blocks count the distinct rows or units of a
+ * spilled state or unit bounding.
+ */
 static Datum
 seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 			 bool *isnull)
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
+	BufferUsage bufusage = pgBufferUsage;
+	WalUsage	walusage = pgWalUsage;
 	volatile bool executing = false;
 	Datum		result = (Datum) 0;
 
@@ -209,6 +219,8 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
+		pgBufferUsage = bufusage;
+		pgWalUsage = walusage;
 	}
 	PG_CATCH();
 	{
@@ -220,6 +232,8 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
+		pgBufferUsage = bufusage;
+		pgWalUsage = walusage;
 		seal_fail(ctx, edata, executing);
 	}
 	PG_END_TRY();

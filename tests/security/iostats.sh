@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tests/security/iostats.sh — the I/O counters of a protected run (docs/SECURITY.md, row 99).
+# A state that outgrows dpobj.max_state_memory writes temporary files: how many blocks and
+# files follow the distinct rows, which are private.  The analyst could read them as the
+# "temp read/written" buffers of EXPLAIN (ANALYZE, BUFFERS) of its own train() call (and
+# pg_stat_statements, which reads the same totals), and as pg_stat_database.temp_files /
+# temp_bytes, which every role reads.  Two tables that differ in one row straddle the cap:
+# 512 distinct rows of d = 10 stay in memory under 64kB, 513 spill (sql/spill.sql).  For
+# each spilling mechanism the analyst's EXPLAIN and the database's temporary-file counters
+# must be the same for both; the superuser's direct aggregate over the same tables shows
+# that the one does spill and the other does not, so the comparison has something to hide.
+# Needs PGHOST/PGPORT/PGUSER (a superuser), dpobj installed and preloaded.
+set -uo pipefail
+DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=tests/security/lib.sh
+. "$DIR/lib.sh"
+DB=dpobj_iostats
+ROLE=dpobj_iostats_analyst
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-iostats.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+
+feats=$(printf "'x%d'," $(seq 1 10))
+FEATS="ARRAY[${feats%,}]"
+cols() { local i; for i in $(seq 1 10); do printf ', sin(g * %d.37 + %d) AS x%d' "$i" "$i" "$i"; done; }
+
+t_role "$ROLE" >/dev/null && t_fresh_db "$DB" >/dev/null || exit 1
+# near: 512 distinct rows, far: the same plus one; warm: 8 rows, to load the caches first
+t_psql -d "$DB" \
+    -c "CREATE TABLE far AS SELECT g$(cols), g % 3 = 0 AS y FROM generate_series(1, 513) g" \
+    -c "CREATE TABLE near AS SELECT * FROM far WHERE g <= 512" \
+    -c "CREATE TABLE warm AS SELECT * FROM far WHERE g <= 8" \
+    -c "REVOKE ALL ON far, near, warm FROM PUBLIC" \
+    -c "SELECT dpobj.protect(t) FROM unnest(ARRAY['far', 'near', 'warm']) t" \
+    -c "SELECT count(*) FROM unnest(ARRAY['far', 'near', 'warm']) t, dpobj.grant_budget(t, '$ROLE', 1000, 0.5)" \
+    -c "ALTER DATABASE $DB SET dpobj.max_state_memory = '64kB'" >/dev/null || exit 1
+
+# run FILE TABLE MECH OPTS: the analyst's view of one train() after a warm-up run
+run() {
+    local file="$1" tbl="$2" mech="$3" opts="$4"
+    psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 >"$file" 2>&1 <<SQL
+SET ROLE $ROLE;
+SELECT 1 FROM dpobj.train('warm', '$mech', $FEATS, 'y', 1, 1e-6, '$opts');
+RESET ROLE;
+SELECT pg_stat_force_next_flush() \\gset
+SELECT temp_files AS f0, temp_bytes AS b0 FROM pg_stat_database WHERE datname = current_database() \\gset
+SET ROLE $ROLE;
+EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT 1 FROM dpobj.train('$tbl', '$mech', $FEATS, 'y', 1, 1e-6, '$opts');
+RESET ROLE;
+SELECT pg_stat_force_next_flush() \\gset
+SELECT 'temporary files', temp_files - :f0, temp_bytes - :b0
+  FROM pg_stat_database WHERE datname = current_database();
+SQL
+}
+
+# direct TABLE AGG OPTS: the superuser's direct aggregate, EXPLAIN's temporary blocks
+direct() {
+    t_psql -d "$DB" -c "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)
+        SELECT dpobj.$2(ARRAY[x1, x2, x3, x4, x5, x6, x7, x8, x9, x10], y, 1, 1e-6, '$3') FROM $1" |
+        grep -c 'temp read'
+}
+
+while read -r mech agg opts; do
+    [[ -z $mech || $mech == \#* ]] && continue
+    t_is "$mech: under 64kB the direct aggregate over 512 distinct rows writes no temporary file" \
+        "$(direct near "$agg" "$opts")" 0
+    t_check "$mech: ... and over 513 it does (the tables straddle the spill)" \
+        test "$(direct far "$agg" "$opts")" -gt 0
+    run "$OUT/near" near "$mech" "${opts%\}}, \"encode\": false}"
+    run "$OUT/far" far "$mech" "${opts%\}}, \"encode\": false}"
+    t_check "$mech: the analyst's run released" grep -q '(actual rows=1 loops=1)' "$OUT/near"
+    t_check "$mech: EXPLAIN (ANALYZE, BUFFERS) and the temporary-file counters are the same for both" \
+        diff -u "$OUT/near" "$OUT/far"
+done <<'MECHS'
+logistic dp_logistic {"R": 2}
+noisysgd dp_noisysgd {"R": 2, "T": 5}
+MECHS
+
+t_psql -d postgres -c "DROP DATABASE $DB" >/dev/null
+t_summary
