@@ -14,7 +14,9 @@
 #   report.sql     the accuracy table (median and min–max over the draws);
 #   cost_setup.sql, cost.sql   train() on 1M rows / 100k units with and without the unit
 #                  (k = 10), at work_mem = 4MB (the default) and 256MB (the bounding keeps one
-#                  counter per unit in memory whatever work_mem says), BENCH_REPS runs each.
+#                  counter per unit in memory whatever work_mem says), BENCH_REPS runs each;
+#   peak RSS       one train() run per table in a fresh backend at each work_mem: the
+#                  backend's VmHWM from /proc (its peak resident memory) after the run.
 # Prints markdown; docs/BENCHMARKS.md "Privacy units" is written by hand from it.
 #
 # Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_MECHS ["opdisc objective output
@@ -63,6 +65,24 @@ if [[ "$BENCH_SKIP" != cost ]]; then
     echo '|---|---|---:|---:|'
     for wm in 4MB 256MB; do
         dpobj_psql -v work_mem="$wm" -v reps="$BENCH_REPS" -f "$HERE/cost.sql"
+    done
+    echo
+    echo '| work_mem | table | backend peak RSS (VmHWM) |'
+    echo '|---|---|---:|'
+    for wm in 4MB 256MB; do
+        for tbl in bu.cost_row bu.cost_unit bu.cost_u10k bu.cost_u1m; do
+            # a fresh backend per run: VmHWM is the peak of that run (and the session's start)
+            hwm="$(dpobj_psql -At -v work_mem="$wm" -v tbl="$tbl" <<'SQL'
+SET client_min_messages = warning;
+SET work_mem = :'work_mem';
+SET ROLE bu_analyst;
+SELECT 1 FROM dpobj.train(:'tbl', 'output', ARRAY['f1', 'f2', 'f3', 'f4', 'f5'], 'y', 1, 1e-9, '{"R": 2.3}');
+RESET ROLE;
+SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status') FROM 'VmHWM:\s*([0-9]+ kB)');
+SQL
+)"
+            echo "| $wm | $tbl | $(tail -n 1 <<<"$hwm") |"
+        done
     done
     echo "load after the cost part: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

@@ -97,15 +97,24 @@ seal_pin_settings(const DPProtectedContext *ctx)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
 	/*
-	 * A privacy unit's bounding keeps its counters in memory and writes no
-	 * temporary file (unitkeep.c); should a plan ever spill one, it would
-	 * be counted in pg_stat_database, which every role reads, and maybe
-	 * logged: no statistics, no log.
+	 * A privacy unit's bounding keeps its counters in memory within
+	 * dpobj.max_state_memory, or, past it, sorts the rows (unitkeep.c): the
+	 * sort writes temporary files, which pg_stat_database (every role reads
+	 * it) would count and log_temp_files log: no statistics, no log.  The
+	 * sort's memory is work_mem: the analyst's, but never more than the cap
+	 * (hash nodes, should a plan have any, at most twice that), so that no
+	 * setting of the analyst's can make the run need more memory.
 	 */
 	if (ctx->rows_per_unit > 0)
 	{
+		char		value[64];
+
 		seal_pin("track_counts", "off");
 		seal_pin("log_temp_files", "-1");
+		snprintf(value, sizeof(value), "%d", Min(work_mem, dpobj_max_state_memory));
+		seal_pin("work_mem", value);
+		snprintf(value, sizeof(value), "%g", Min(hash_mem_multiplier, 2.0));
+		seal_pin("hash_mem_multiplier", value);
 	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
