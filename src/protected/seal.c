@@ -103,7 +103,10 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	 * it) would count and log_temp_files log: no statistics, no log.  The
 	 * sort's memory is work_mem: the analyst's, but never more than the cap
 	 * (hash nodes, should a plan have any, at most twice that), so that no
-	 * setting of the analyst's can make the run need more memory.
+	 * setting of the analyst's can make the run need more memory; its files
+	 * go to the database's default tablespace, as the GLM states' do, not to
+	 * a temp_tablespaces entry the analyst may have chosen (a small one would
+	 * make the run fail by the rows' size).
 	 */
 	if (ctx->rows_per_unit > 0)
 	{
@@ -115,6 +118,7 @@ seal_pin_settings(const DPProtectedContext *ctx)
 		seal_pin("work_mem", value);
 		snprintf(value, sizeof(value), "%g", Min(hash_mem_multiplier, 2.0));
 		seal_pin("hash_mem_multiplier", value);
+		seal_pin("temp_tablespaces", "");
 	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
