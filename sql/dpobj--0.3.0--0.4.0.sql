@@ -369,3 +369,19 @@ COMMENT ON AGGREGATE dpobj.dp_logistic_multiclass(float8[], text, float8, float8
     'One-vs-rest multi-class dp_logistic (budget split over the K classes); every option and its default: SELECT dpobj.help(''multiclass'')';
 COMMENT ON AGGREGATE dpobj.dp_auto(float8[], boolean, float8, float8, jsonb) IS
     'Private model selection among dp_logistic''s methods and dp_noisysgd (random partition, report noisy max, retrain the choice), one charge of (epsilon, delta); every option and its default: SELECT dpobj.help(''auto'')';
+
+-- Privacy units in bounded memory (docs/PRIVACY.md "Privacy units",
+-- src/protected/unitkeep.c): unit_counts() keeps its per-unit counters within
+-- dpobj.max_state_memory and returns 0 when the units would outgrow it; the
+-- sealed query then keeps each unit's first k rows in the order of
+-- unit_row_key(), i.i.d. random keys, through PostgreSQL's sort (which spills
+-- to temporary files beyond work_mem).  Both ways keep a uniformly random
+-- k-subset of each unit's rows.
+COMMENT ON AGGREGATE dpobj.unit_counts(anyelement, bigint) IS
+    'Internal: counts the rows of each privacy unit for dpobj.unit_keep() in the same query, which keeps k of them; returns a handle (> 0), or 0 when the units outgrow dpobj.max_state_memory';
+CREATE FUNCTION dpobj.unit_row_key()
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'dpobj_unit_row_key'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION dpobj.unit_row_key() IS
+    'Internal: 128 random bits (pg_prng seeded from pg_strong_random once per query), the key by which a privacy unit''s rows are ordered when its first k are kept';

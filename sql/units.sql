@@ -103,6 +103,42 @@ SELECT mechanism, outcome, privacy_unit, rows_per_unit FROM dpobj.ledger
 SELECT dpobj.drop_model('regress_units_m');
 RESET ROLE;
 
+-- Past dpobj.max_state_memory the bounding sorts the rows (spilling past work_mem)
+-- instead of counting them in memory: the same min(m_u, k) rows of each unit, in
+-- every run.  regress_units.many: 3000 persons (more than a 64kB cap counts), person
+-- p with p % 13 + 1 rows, 3 rows without a person; k = 2.
+SET ROLE regress_units_owner;
+CREATE TABLE regress_units.many (person int, a float8, b float8, y boolean);
+INSERT INTO regress_units.many
+SELECT p, (r % 3) / 4.0, (p % 4) / 4.0 - 0.5, (p + r) % 2 = 0
+  FROM generate_series(1, 3000) p, generate_series(1, p % 13 + 1) r;
+INSERT INTO regress_units.many VALUES (NULL, 0, 0, true), (NULL, 0.1, 0.2, false), (NULL, 0.3, 0.1, true);
+SELECT dpobj.protect('regress_units.many', 'person', 2);
+SELECT 1 FROM dpobj.grant_budget('regress_units.many', 'regress_units_analyst', 100000, 0.5);
+RESET ROLE;
+SELECT sum(least(m, 2)) AS min_m_k FROM (SELECT count(*) AS m FROM regress_units.many WHERE person IS NOT NULL GROUP BY person) s;
+SET dpobj.max_state_memory = '64kB';
+SET work_mem = '64kB';
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.kept('regress_units.many', 2000);
+SELECT (m).mechanism, (m).params->'rows_per_unit' AS k
+  FROM dpobj.train('regress_units.many', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m;
+-- the analyst's work_mem is pinned at most the cap: a huge one changes nothing
+RESET ROLE;
+SET work_mem = '2GB';
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.kept('regress_units.many', 2000);
+RESET ROLE;
+RESET work_mem;
+RESET dpobj.max_state_memory;
+-- in memory (the default cap): the same
+SET ROLE regress_units_analyst;
+SELECT * FROM regress_units.kept('regress_units.many', 2000);
+SET ROLE regress_units_owner;
+SELECT dpobj.unprotect('regress_units.many');
+DROP TABLE regress_units.many;
+RESET ROLE;
+
 -- k = 1: one row per person
 SET ROLE regress_units_owner;
 SELECT dpobj.protect('regress_units.visits', 'person', 1);

@@ -3,12 +3,15 @@
 -- output, epsilon = 1 (a run whose time is the scan's: the state holds 6 250 distinct
 -- pairs), on bu.cost_row (no unit), bu.cost_unit, bu.cost_u10k and bu.cost_u1m (k = 10;
 -- 100k, 10k and 1M units), in turn, :reps runs each
--- after one warm-up each, at work_mem = :work_mem; wall time of the statement.  Then, as
--- the superuser, the plan of the bounding query (the two scans train() builds) with its
--- row counts, from EXPLAIN ANALYZE.
+-- after one warm-up each, at work_mem = :work_mem and dpobj.max_state_memory = :cap (the
+-- bounding counts units in memory within the cap, and sorts past it); wall time of the
+-- statement.  Then, as the superuser, the plan of the bounding query train() builds on
+-- bu.cost_unit with its row counts, from EXPLAIN ANALYZE: which branch ran, and the sort's
+-- memory or temporary file.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 SET work_mem = :'work_mem';
+SET dpobj.max_state_memory = :'cap';
 SET bu.reps = :reps;
 CREATE TEMP TABLE t (tbl text, rep int, ms float8);
 GRANT ALL ON t TO bu_analyst;
@@ -34,13 +37,23 @@ $$;
 RESET ROLE;
 \pset format unaligned
 \pset tuples_only on
-SELECT format('| %s | %s | %s | %s |', current_setting('work_mem'), tbl,
+SELECT format('| %s | %s | %s | %s | %s |', current_setting('work_mem'), current_setting('dpobj.max_state_memory'), tbl,
               round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric),
               round(min(ms)::numeric) || '–' || round(max(ms)::numeric))
   FROM t GROUP BY tbl ORDER BY tbl DESC;
+-- work_mem as the sealed run pins it: at most the cap
+SELECT set_config('work_mem', least(pg_size_bytes(current_setting('work_mem')),
+                                    pg_size_bytes(current_setting('dpobj.max_state_memory'))) / 1024 || 'kB', false);
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
 SELECT count(*)
   FROM (SELECT dpobj.unit_counts(person, 10::bigint) AS h FROM bu.cost_unit WHERE person IS NOT NULL) c
- CROSS JOIN LATERAL (SELECT f1, f2, f3, f4, f5, y FROM bu.cost_unit
-                      WHERE CASE WHEN person IS NOT NULL THEN dpobj.unit_keep(person, c.h) ELSE false END
-                     OFFSET 0) r;
+ CROSS JOIN LATERAL (
+       (SELECT f1, f2, f3, f4, f5, y FROM bu.cost_unit
+         WHERE c.h > 0 AND CASE WHEN person IS NOT NULL THEN dpobj.unit_keep(person, c.h) ELSE false END
+        OFFSET 0)
+       UNION ALL
+       (SELECT f1, f2, f3, f4, f5, y
+          FROM (SELECT f1, f2, f3, f4, f5, y,
+                       row_number() OVER (PARTITION BY person ORDER BY dpobj.unit_row_key()) AS n
+                  FROM bu.cost_unit WHERE c.h = 0 AND person IS NOT NULL) s
+         WHERE s.n <= 10::bigint)) r;

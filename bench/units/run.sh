@@ -12,12 +12,16 @@
 #                  budget (epsilon = 1), test accuracy by dpobj.predict; and the per-unit
 #                  averaging alternative through the direct aggregates (see the file);
 #   report.sql     the accuracy table (median and min–max over the draws);
-#   cost_setup.sql, cost.sql   train() on 1M rows / 100k units with and without the unit
-#                  (k = 10), at work_mem = 4MB (the default) and 256MB (the bounding keeps one
-#                  counter per unit in memory whatever work_mem says), BENCH_REPS runs each.
+#   cost_setup.sql, cost.sql   train() on 1M rows without a unit and with 100k, 10k and 1M
+#                  units (k = 10), at each work_mem:dpobj.max_state_memory of BENCH_CONFIGS
+#                  (default "4MB:256MB 256MB:256MB 4MB:4MB": the bounding counts the units in
+#                  memory within the cap, every table here at 256MB, and sorts past it,
+#                  spilling past work_mem), BENCH_REPS runs each;
+#   peak RSS       one train() run per table and configuration in a fresh backend: the
+#                  backend's VmHWM from /proc (its peak resident memory) after the run.
 # Prints markdown; docs/BENCHMARKS.md "Privacy units" is written by hand from it.
 #
-# Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_MECHS ["opdisc objective output
+# Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_CONFIGS (above), BENCH_MECHS ["opdisc objective output
 # noisysgd"], BENCH_AVG_MECHS ["objective output noisysgd"], BENCH_SKIP ("accuracy" or
 # "cost" to skip a part), DPOBJ_PGPORT [55444].
 set -euo pipefail
@@ -59,10 +63,33 @@ if [[ "$BENCH_SKIP" != accuracy ]]; then
 fi
 if [[ "$BENCH_SKIP" != cost ]]; then
     dpobj_psql -f "$HERE/cost_setup.sql" >/dev/null
-    echo '| work_mem | table | median ms | min–max ms |'
-    echo '|---|---|---:|---:|'
-    for wm in 4MB 256MB; do
-        dpobj_psql -v work_mem="$wm" -v reps="$BENCH_REPS" -f "$HERE/cost.sql"
+    # work_mem and the cap: the bounding counts the units in memory within the cap
+    # (every table here at the default 256MB) and sorts past it (cost_unit and cost_u1m
+    # at 4MB; the sealed run pins work_mem at most the cap)
+    CONFIGS="${BENCH_CONFIGS:-4MB:256MB 256MB:256MB 4MB:4MB}"
+    echo '| work_mem | cap | table | median ms | min–max ms |'
+    echo '|---|---|---|---:|---:|'
+    for conf in $CONFIGS; do
+        dpobj_psql -v work_mem="${conf%%:*}" -v cap="${conf##*:}" -v reps="$BENCH_REPS" -f "$HERE/cost.sql"
+    done
+    echo
+    echo '| work_mem | cap | table | backend peak RSS (VmHWM) |'
+    echo '|---|---|---|---:|'
+    for conf in $CONFIGS; do
+        for tbl in bu.cost_row bu.cost_unit bu.cost_u10k bu.cost_u1m; do
+            # a fresh backend per run: VmHWM is the peak of that run (and the session's start)
+            hwm="$(dpobj_psql -At -v work_mem="${conf%%:*}" -v cap="${conf##*:}" -v tbl="$tbl" <<'SQL'
+SET client_min_messages = warning;
+SET work_mem = :'work_mem';
+SET dpobj.max_state_memory = :'cap';
+SET ROLE bu_analyst;
+SELECT 1 FROM dpobj.train(:'tbl', 'output', ARRAY['f1', 'f2', 'f3', 'f4', 'f5'], 'y', 1, 1e-9, '{"R": 2.3}');
+RESET ROLE;
+SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status') FROM 'VmHWM:\s*([0-9]+ kB)');
+SQL
+)"
+            echo "| ${conf%%:*} | ${conf##*:} | $tbl | $(tail -n 1 <<<"$hwm") |"
+        done
     done
     echo "load after the cost part: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

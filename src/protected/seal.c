@@ -108,6 +108,27 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
+	/*
+	 * A privacy unit's bounding keeps its counters in memory within
+	 * dpobj.max_state_memory, or, past it, sorts the rows (unitkeep.c).  The
+	 * sort's memory is work_mem: the analyst's, but never more than the cap
+	 * (hash nodes, should a plan have any, at most twice that), so that no
+	 * setting of the analyst's can make the run need more memory; its files
+	 * go to the database's default tablespace, as the GLM states' do, not to
+	 * a temp_tablespaces entry the analyst may have chosen (a small one would
+	 * make the run fail by the rows' size).  Their statistics are off for
+	 * every run (seal_pins).
+	 */
+	if (ctx->rows_per_unit > 0)
+	{
+		char		value[64];
+
+		snprintf(value, sizeof(value), "%d", Min(work_mem, dpobj_max_state_memory));
+		seal_pin("work_mem", value);
+		snprintf(value, sizeof(value), "%g", Min(hash_mem_multiplier, 2.0));
+		seal_pin("hash_mem_multiplier", value);
+		seal_pin("temp_tablespaces", "");
+	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
 }

@@ -320,29 +320,51 @@ unit_filter_text(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relat
 }
 
 /*
- * FROM of a table with a privacy unit (trainquery.h): the first scan counts
- * each unit's selected rows, the second keeps a random k of them (unitkeep.c).
- * OFFSET 0 keeps the second scan a subquery under the first, so the counts
- * are complete before its first row.
+ * FROM of a table with a privacy unit (trainquery.h, unitkeep.c): the first
+ * scan counts each unit's selected rows in memory and returns a handle, or 0
+ * when the units outgrow dpobj.max_state_memory; then exactly one branch of
+ * the UNION ALL runs, the other's one-time filter being false: with a
+ * handle, a second scan keeps a random k of each unit's rows; with 0, one
+ * scan sorted by (unit, random key) keeps each unit's first k rows.  OFFSET 0
+ * keeps the first branch a subquery under the first scan (the second
+ * depends on it laterally), so the counts are
+ * complete before either branch's first row.
  */
 static void
 append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 				 const char *unit_column, const char *conds, int rows_per_unit)
 {
+	int			k;
+	StringInfoData list;
+
 	q->types[q->nparams] = INT8OID;
 	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
-	q->nparams++;
+	k = ++q->nparams;
+	initStringInfo(&list);
+	for (int i = 0; i < ncols; i++)
+		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", cols[i]);
 	appendStringInfo(&q->sql,
 					 " FROM (SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
-					 " WHERE %s IS NOT NULL%s) AS \"dpobj units\" CROSS JOIN LATERAL (SELECT ",
-					 unit_column, q->nparams, relation, unit_column, conds);
-	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&q->sql, "%s%s", i > 0 ? ", " : "", cols[i]);
+					 " WHERE %s IS NOT NULL%s) AS \"dpobj units\" CROSS JOIN LATERAL (",
+					 unit_column, k, relation, unit_column, conds);
+	/* in memory: the counts' handle (> 0) */
 	appendStringInfo(&q->sql,
-					 " FROM %s WHERE CASE WHEN %s IS NOT NULL%s"
+					 "(SELECT %s FROM %s"
+					 " WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.>) 0"
+					 " AND CASE WHEN %s IS NOT NULL%s"
 					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
-					 " ELSE false END OFFSET 0) AS \"dpobj unit rows\"",
-					 relation, unit_column, conds, unit_column);
+					 " ELSE false END OFFSET 0)",
+					 list.data, relation, unit_column, conds, unit_column);
+	/* spilled (0): a sort that spills to temporary files beyond work_mem */
+	appendStringInfo(&q->sql,
+					 " UNION ALL (SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER"
+					 " (PARTITION BY %s ORDER BY dpobj.unit_row_key()) AS \"dpobj unit row\""
+					 " FROM %s WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.=) 0"
+					 " AND %s IS NOT NULL%s) AS \"dpobj unit sort\""
+					 " WHERE \"dpobj unit sort\".\"dpobj unit row\" OPERATOR(pg_catalog.<=) $%d)"
+					 ") AS \"dpobj unit rows\"",
+					 list.data, list.data, unit_column, relation, unit_column, conds, k);
+	pfree(list.data);
 }
 
 /*

@@ -18,16 +18,30 @@
  *
  *	    (SELECT dpobj.unit_counts(<unit>, $k) AS "dpobj unit counts"
  *	       FROM <table> WHERE <unit> IS NOT NULL [AND <filter>]) AS "dpobj units"
- *	    CROSS JOIN LATERAL
- *	    (SELECT <columns> FROM <table>
- *	      WHERE CASE WHEN <unit> IS NOT NULL [AND <filter>]
- *	                 THEN dpobj.unit_keep(<unit>, "dpobj unit counts")
- *	                 ELSE false END OFFSET 0) AS "dpobj unit rows"
+ *	    CROSS JOIN LATERAL (
+ *	      (SELECT <columns> FROM <table>
+ *	        WHERE "dpobj unit counts" > 0
+ *	          AND CASE WHEN <unit> IS NOT NULL [AND <filter>]
+ *	                   THEN dpobj.unit_keep(<unit>, "dpobj unit counts")
+ *	                   ELSE false END OFFSET 0)
+ *	      UNION ALL
+ *	      (SELECT <columns> FROM
+ *	         (SELECT <columns>, row_number() OVER (PARTITION BY <unit>
+ *	                   ORDER BY dpobj.unit_row_key()) AS "dpobj unit row"
+ *	            FROM <table> WHERE "dpobj unit counts" = 0
+ *	             AND <unit> IS NOT NULL [AND <filter>]) AS "dpobj unit sort"
+ *	        WHERE "dpobj unit row" <= $k)) AS "dpobj unit rows"
  *
- *	  two scans of the same rows (one snapshot): the first counts each
- *	  unit's selected rows, the second keeps a uniformly random k of them
- *	  with random bits that depend on no row (unitkeep.c).  The CASE makes
- *	  unit_keep() see exactly the rows the first scan counted.
+ *	  (operators written OPERATOR(pg_catalog.op)).  The first scan counts
+ *	  each unit's selected rows within dpobj.max_state_memory and returns a
+ *	  handle (> 0), or 0 when the units would outgrow it; each branch's
+ *	  condition on it is a one-time filter, so exactly one branch reads the
+ *	  table: a second scan that keeps a uniformly random k of each unit's
+ *	  rows (the CASE makes unit_keep() see exactly the rows the first scan
+ *	  counted), or one scan sorted by unit and i.i.d. random keys (a sort
+ *	  that spills past work_mem) keeping each unit's first k rows.  One
+ *	  statement, one snapshot; random bits that depend on no row
+ *	  (unitkeep.c).
  *
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
  *	  into the aggregate instead of a WHERE clause:

@@ -2,13 +2,16 @@
  *
  * unitkeep.c
  *	  The contribution bounding of a table with a privacy unit (units.h):
- *	  each unit keeps a uniformly random k-subset of its selected rows,
- *	  chosen in two sequential scans with memory for one counter per unit
- *	  and no sort (trainquery.h shows the query):
+ *	  each unit keeps a uniformly random k-subset of its selected rows, in
+ *	  memory bounded by dpobj.max_state_memory whatever the number of rows
+ *	  or units (trainquery.h shows the query).  Two paths, chosen inside
+ *	  the query, with the same output distribution:
  *
+ *	  In memory, while the units fit the cap: two sequential scans and no
+ *	  sort --
  *	  1. dpobj.unit_counts(unit, k), an aggregate over the selected rows,
  *		 counts each unit's rows m_u in a hash table and returns a handle
- *		 to it;
+ *		 to it (> 0);
  *	  2. dpobj.unit_keep(unit, handle), evaluated on the same selected
  *		 rows (same statement, same snapshot), keeps a row of a unit that
  *		 has seen s rows and kept j of them with probability
@@ -16,15 +19,28 @@
  *		 3.4.2, Algorithm S), which keeps exactly min(m_u, k) rows, every
  *		 k-subset equally likely, in whatever order the rows arrive.
  *
+ *	  Spilled, when the hash table would outgrow the cap: unit_counts()
+ *	  frees it at once, ignores the rest of its scan and returns 0; the
+ *	  query then runs its other branch instead, one scan whose rows are
+ *	  sorted by (unit, dpobj.unit_row_key()) -- PostgreSQL's sort, which
+ *	  spills to temporary files beyond work_mem (pinned at most the cap,
+ *	  seal.c) -- and keeps the rows numbered 1..k in each unit
+ *	  (row_number()): the k rows of smallest keys, 128 i.i.d. uniform bits
+ *	  per row, a uniformly random k-subset (ties, of probability below
+ *	  m_u^2 / 2^129, aside).
+ *
  *	  Never more than k rows of a unit are kept, whatever the counts say
- *	  (the calibration for k rows rests on that alone).  Which rows a unit
- *	  keeps depends on that unit's rows and on random bits drawn
- *	  independently of every row, which is all the privacy argument needs
- *	  (docs/PRIVACY.md "Privacy units"): the choice is never released, so
- *	  the bits come from PostgreSQL's pg_prng generator seeded per run from
- *	  pg_strong_random() -- a CSPRNG call per row would cost more than the
- *	  scan.  Units are compared with their type's hash and equality
- *	  functions under the column's collation, as GROUP BY would.
+ *	  or the plan does (a per-unit counter on one path, row_number() of a
+ *	  single scan on the other): the calibration for k rows rests on that
+ *	  alone.  Which rows a unit keeps depends on that unit's rows and on
+ *	  random bits drawn independently of every row, on both paths; which
+ *	  path runs depends on the number of units (and the cap), and changes
+ *	  the time only (docs/PRIVACY.md "Privacy units").  The choice is
+ *	  never released, so the bits come from PostgreSQL's pg_prng generator
+ *	  seeded per run from pg_strong_random() -- a CSPRNG call per row would
+ *	  cost more than the scan.  Units are compared with their type's hash
+ *	  and equality functions under the column's collation, as GROUP BY
+ *	  would (the sort: the column's ordering, whose equality is the same).
  *
  *-------------------------------------------------------------------------
  */
@@ -41,10 +57,12 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/typcache.h"
+#include "utils/uuid.h"
 
 PG_FUNCTION_INFO_V1(dpobj_unit_counts_sfunc);
 PG_FUNCTION_INFO_V1(dpobj_unit_counts_final);
 PG_FUNCTION_INFO_V1(dpobj_unit_keep);
+PG_FUNCTION_INFO_V1(dpobj_unit_row_key);
 
 /*
  * One unit: its selected rows not seen yet (counted by the first scan) and
@@ -98,7 +116,10 @@ static inline bool unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b);
 /* the counts of one run's first scan, as the second scan reads them */
 typedef struct UnitCounts
 {
-	MemoryContext cxt;			/* the aggregate's context: holds all of it */
+	MemoryContext cxt;			/* the aggregate's context: holds this struct */
+	MemoryContext mapcxt;		/* its child: the hash table and the keys */
+	Size		cap;			/* bytes mapcxt may hold (dpobj.max_state_memory) */
+	bool		spilled;		/* the table outgrew the cap: freed, rows ignored */
 	unitmap_hash *map;
 	UnitKeyOps	ops;
 	Oid			typid;
@@ -176,7 +197,9 @@ unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 	uc->ops.byval = tc->typbyval;
 	uc->ops.typlen = tc->typlen;
 	uc->ops.integer = (typid == INT2OID || typid == INT4OID || typid == INT8OID);
-	uc->map = unitmap_create(aggcxt, 1024, &uc->ops);
+	uc->cap = (Size) dpobj_max_state_memory * 1024;
+	uc->mapcxt = AllocSetContextCreate(aggcxt, "dpobj unit counts", ALLOCSET_DEFAULT_SIZES);
+	uc->map = unitmap_create(uc->mapcxt, 256, &uc->ops);
 	uc->reset.func = unit_counts_forget;
 	uc->reset.arg = uc;
 	MemoryContextRegisterResetCallback(aggcxt, &uc->reset);
@@ -202,22 +225,67 @@ unit_arg(const UnitKeyOps *ops, FunctionCallInfo fcinfo, int argno)
 	}
 }
 
+/*
+ * The units outgrew the cap: the table is freed at once and the rest of the
+ * scan ignored; the query's other branch, which sorts, keeps the rows.
+ */
+static void
+unit_counts_spill(UnitCounts *uc)
+{
+	uc->spilled = true;
+	uc->map = NULL;
+	uc->nbatch = 0;
+	MemoryContextDelete(uc->mapcxt);
+	uc->mapcxt = NULL;
+}
+
+/*
+ * Whether a new unit of key (with its hash) may be added: the table may
+ * double (a new array of twice its size beside the old one) and the key be
+ * copied, all within the cap.  Public sizes only: the table's, the key's.
+ */
+static bool
+unit_room(UnitCounts *uc, Datum key)
+{
+	Size		grow = (Size) uc->map->size * 2 * sizeof(UnitEntry);
+	Size		keybytes = 0;
+
+	if (!uc->ops.integer)
+		keybytes = MAXALIGN(uc->ops.typlen == -1 ? VARSIZE_ANY(DatumGetPointer(key)) :
+							uc->ops.typlen > 0 ? (Size) uc->ops.typlen : 0) + 16;
+	return MemoryContextMemAllocated(uc->mapcxt, true) + grow + keybytes <= uc->cap;
+}
+
 /* one more row of the unit key (a copy of it made if the unit is new) */
 static void
 unit_count(UnitCounts *uc, Datum key, uint32 hash)
 {
 	bool		found;
-	UnitEntry  *e = unitmap_insert_hash(uc->map, key, hash, &found);
+	UnitEntry  *e;
+
+	if (!uc->ops.integer && uc->ops.typlen == -1)
+		key = PointerGetDatum(PG_DETOAST_DATUM_PACKED(key));
+	if (!unit_room(uc, key))
+	{
+		/* near the cap: a known unit is counted, a new one spills */
+		e = unitmap_lookup_hash(uc->map, key, hash);
+		if (e == NULL)
+		{
+			unit_counts_spill(uc);
+			return;
+		}
+		found = true;
+	}
+	else
+		e = unitmap_insert_hash(uc->map, key, hash, &found);
 
 	if (!found)
 	{
 		/* the table's own copy of the value, which lives for the row only */
 		if (!uc->ops.integer)
 		{
-			MemoryContext old = MemoryContextSwitchTo(uc->cxt);
+			MemoryContext old = MemoryContextSwitchTo(uc->mapcxt);
 
-			if (uc->ops.typlen == -1)
-				key = PointerGetDatum(PG_DETOAST_DATUM_PACKED(key));
 			e->key = datumCopy(key, uc->ops.byval, uc->ops.typlen);
 			MemoryContextSwitchTo(old);
 		}
@@ -243,7 +311,7 @@ unit_count_batch(UnitCounts *uc)
 		hash[i] = unit_key_hash(&uc->ops, uc->batch[i]);
 		unit_prefetch(&uc->map->data[hash[i] & uc->map->sizemask]);
 	}
-	for (int i = 0; i < uc->nbatch; i++)
+	for (int i = 0; i < uc->nbatch && !uc->spilled; i++)
 		unit_count(uc, uc->batch[i], hash[i]);
 	uc->nbatch = 0;
 }
@@ -262,7 +330,7 @@ dpobj_unit_counts_sfunc(PG_FUNCTION_ARGS)
 				 errmsg("dpobj.unit_counts() can only be called as an aggregate"),
 				 errhint(UNIT_INTERNAL_HINT)));
 	uc = PG_ARGISNULL(0) ? unit_counts_create(fcinfo, aggcxt) : (UnitCounts *) PG_GETARG_POINTER(0);
-	if (PG_ARGISNULL(1))
+	if (PG_ARGISNULL(1) || uc->spilled)
 		PG_RETURN_POINTER(uc);
 	key = unit_arg(&uc->ops, fcinfo, 1);
 	if (!uc->ops.integer)
@@ -277,9 +345,11 @@ dpobj_unit_counts_sfunc(PG_FUNCTION_ARGS)
 }
 
 /*
- * dpobj.unit_counts(unit anyelement, k bigint): final, publishes the counts;
- * NULL when no row was selected (unit_keep() then never runs: it sees the
- * same rows, and a NULL handle keeps nothing).
+ * dpobj.unit_counts(unit anyelement, k bigint): final, publishes the counts
+ * and returns their handle (> 0); 0 when the units outgrew the cap (the
+ * query's sorting branch keeps the rows); NULL when no row was selected
+ * (unit_keep() then never runs: it sees the same rows, and a NULL handle
+ * keeps nothing).
  */
 Datum
 dpobj_unit_counts_final(PG_FUNCTION_ARGS)
@@ -290,9 +360,13 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	uc = (UnitCounts *) PG_GETARG_POINTER(0);
-	unit_count_batch(uc);
+	if (!uc->spilled)
+		unit_count_batch(uc);
+	if (uc->spilled)
+		PG_RETURN_INT64(0);
 	dpobj_prng_strong_seed(&uc->rng);
-	uc->handle = pg_prng_uint64(&uc->rng);
+	/* positive: 0 says "spilled" */
+	uc->handle = (pg_prng_uint64(&uc->rng) >> 1) | 1;
 	unit_counts_current = uc;
 	PG_RETURN_INT64((int64) uc->handle);
 }
@@ -326,7 +400,7 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 	UnitCounts *uc = unit_counts_current;
 	UnitEntry  *e;
 
-	if (uc == NULL || uc->handle != (uint64) PG_GETARG_INT64(1) ||
+	if (uc == NULL || uc->spilled || uc->handle != (uint64) PG_GETARG_INT64(1) ||
 		uc->typid != getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 0)))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -339,4 +413,32 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 				 errmsg("dpobj.unit_keep() was called on a row dpobj.unit_counts() did not count"),
 				 errhint(UNIT_INTERNAL_HINT)));
 	PG_RETURN_BOOL(unit_keep_row(uc, e));
+}
+
+/*
+ * dpobj.unit_row_key() RETURNS uuid: the sorting branch's key of one row,
+ * 128 bits from a pg_prng generator seeded with pg_strong_random() once per
+ * call site and query (its state lives in the expression's fn_extra), so the
+ * keys are i.i.d. uniform and independent of every row.  A uuid because it
+ * is 128 bits that sort fast (memcmp); only the query's sort sees it.
+ */
+Datum
+dpobj_unit_row_key(PG_FUNCTION_ARGS)
+{
+	pg_prng_state *rng = (pg_prng_state *) fcinfo->flinfo->fn_extra;
+	pg_uuid_t  *key = palloc(sizeof(pg_uuid_t));
+	uint64		hi;
+	uint64		lo;
+
+	if (rng == NULL)
+	{
+		rng = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(pg_prng_state));
+		dpobj_prng_strong_seed(rng);
+		fcinfo->flinfo->fn_extra = rng;
+	}
+	hi = pg_prng_uint64(rng);
+	lo = pg_prng_uint64(rng);
+	memcpy(key->data, &hi, sizeof(hi));
+	memcpy(key->data + sizeof(hi), &lo, sizeof(lo));
+	PG_RETURN_UUID_P(key);
 }

@@ -190,6 +190,7 @@ domain_sql() {
 
 setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
+    local umod
     local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
@@ -206,7 +207,12 @@ setup_db() {
         IFS='|' read -r name feats filter rowa rowb nbase skip unitk domains bdomain _ <<<"$line"
         name=$(trim "$name") nbase=$(trim "${nbase:-}") unitk=$(trim "${unitk:-}")
         domains=$(trim "${domains:-}") bdomain=$(trim "${bdomain:-}")
-        # 8th field: k of the privacy unit u (base row g is in unit g % 10)
+        # 8th field: k of the privacy unit u (base row g is in unit g % 10), or "k/m":
+        # base row g is in unit g % m
+        umod=10
+        if [[ $unitk == */* ]]; then
+            umod=${unitk#*/} unitk=${unitk%%/*}
+        fi
         protect="SELECT dpobj.protect('t_$name');"
         [[ -n $unitk && $unitk != - ]] && protect="SELECT dpobj.protect('t_$name', 'u', $unitk);"
         [[ -z $nbase || $nbase == - ]] && nbase=40
@@ -228,7 +234,7 @@ setup_db() {
         fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
-              INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % 10 FROM generate_series(1, $nbase) g;
+              INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % $umod FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
