@@ -25,10 +25,23 @@
  *	  docs/BENCHMARKS.md "dp_logistic").  Rows are walked in a sparse form
  *	  (one-hot features are mostly zero), so one step costs
  *	  O(sum_k nnz_k^2) for the Hessian rather than O(nobs p^2).  Piecewise
- *	  quadratic losses (Huber) use the generalised Hessian; the Armijo line
- *	  search keeps every step a descent step.  The gradient's sums are
- *	  compensated (Kahan), so that their rounding error is about 2u times
- *	  the sum of the magnitudes, not the number of rows times that.
+ *	  quadratic losses (Huber) use the generalised Hessian.  The line
+ *	  search backtracks from the full step until F passes Armijo's test
+ *	  or, where F cannot resolve the decrease the test asks for, F does not
+ *	  rise beyond its rounding level and ||grad F|| passes Armijo's test
+ *	  on the merit ||grad F||^2 / 2 (line_search).  The second test is what
+ *	  ends Newton on large tables: near the optimum the decrease of F is
+ *	  about ||grad J||^2 / (2 n^2 lambda(H)) (H = F's Hessian, which does
+ *	  not grow with n), below the rounding of a sum
+ *	  of n losses while ||grad J|| is still above grad_tol, and the
+ *	  function test alone rejected every step there (Newton gave up and
+ *	  the descent, whose bound grows with sqrt(n), ran for ever in
+ *	  practice).  Which test accepts a step never matters to the released
+ *	  point's guarantee: that is the gradient test alone.  Each trial is one
+ *	  pass computing F, g and H, so an accepted full step costs one pass.
+ *	  The sums of F and of the gradient are compensated (Kahan), so that
+ *	  their rounding error is about 2u times the sum of the magnitudes, not
+ *	  the number of rows times that.
  *
  *	  The work arrays are one block, the caller's or malloc'd and freed
  *	  before every return;
@@ -102,7 +115,7 @@ newton_direction(double *H, const double *g, double *dir, int p)
  *       on the merit ||grad F||^2 / 2, whose slope along the Newton
  *       direction d = -H^-1 g is -||g||^2: ||g(t)||^2 <= (1 - 2 c t) ||g||^2.
  * (b) is what ends Newton on large tables: near the optimum the decrease
- * (a) asks for, about ||grad J||^2 / (n lambda_min), falls below F's
+ * (a) asks for, about ||grad J||^2 / (n^2 lambda(H)), falls below F's
  * rounding while ||grad J|| is still above the tolerance; the gradient's
  * compensated sums resolve it (their error is about 2u times the sum of
  * their terms' magnitudes, far below the tolerance).
