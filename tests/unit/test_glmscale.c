@@ -4,10 +4,11 @@
  * rounding exceeds the decrease Armijo's test asks for near the optimum
  * while ||grad J|| is still above the tolerance (there the solver used to
  * reject every step, give up on Newton and run the accelerated descent,
- * whose step bound grows with sqrt(n): effectively endless).  For each
- * problem -- d = 10 features of norm 1 plus an intercept, labels from a
- * linear model (with noise, or separable), a linear term b of standard
- * deviation 10 as objective perturbation draws, logistic and Huber --
+ * whose step bound grows with sqrt(n): effectively endless; the first two
+ * problems below are two where it did).  For each problem -- d = 10
+ * features of norm at most 1 plus an intercept, labels from a linear model
+ * (with noise, or separable), with or without a linear term b of standard
+ * deviation 10 (objective perturbation's draws), logistic and Huber --
  *   1. Newton converges (GLMSOLVE_CONVERGED, no descent) within a handful
  *      of iterations and passes over the design;
  *   2. the certificate holds when recomputed here from the definitions
@@ -56,10 +57,18 @@ big_next(void *arg, bool first, const GLMSolveDesign **block)
 	return first;
 }
 
-/* rows of norm 1 (and the intercept's 1), labels of the model j - 5.5 plus noise */
+/*
+ * Rows of seed's draws: d features uniform in [-1, 1] / sqrt(d) (norm at
+ * most 1), scaled to norm 1 if unit, and the intercept's 1; labels of the
+ * model j - 5.5 plus uniform noise of width noise; b of standard deviation
+ * bsd (NULL if 0).
+ */
 static void
-big_fill(Big *B, gsl_rng *r, double noise)
+big_fill(Big *B, unsigned long seed, bool unit, double noise, double bsd)
 {
+	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(r, seed);
 	for (int i = 0; i < NROWS; i++)
 	{
 		double		x[D],
@@ -68,14 +77,14 @@ big_fill(Big *B, gsl_rng *r, double noise)
 
 		for (int j = 0; j < D; j++)
 		{
-			x[j] = 2.0 * gsl_rng_uniform(r) - 1.0;
+			x[j] = (2.0 * gsl_rng_uniform(r) - 1.0) / sqrt(D);
 			nrm += x[j] * x[j];
 		}
 		B->start[i] = (int64_t) i * P;
 		for (int j = 0; j < P; j++)
 		{
 			B->col[i * P + j] = j;
-			B->val[i * P + j] = j < D ? x[j] / sqrt(nrm) : 1.0;
+			B->val[i * P + j] = j == D ? 1.0 : unit ? x[j] / sqrt(nrm) : x[j];
 			l += j < D ? (j + 1 - 5.5) * B->val[i * P + j] : 0;
 		}
 		l = l / D + noise * (gsl_rng_uniform(r) - 0.5);
@@ -85,8 +94,9 @@ big_fill(Big *B, gsl_rng *r, double noise)
 	}
 	B->start[NROWS] = (int64_t) NROWS * P;
 	for (int j = 0; j < P; j++)
-		B->b[j] = 10.0 * gsl_ran_gaussian(r, 1.0);
+		B->b[j] = bsd * gsl_ran_gaussian(r, 1.0);
 	B->X = (GLMSolveDesign) {P, NROWS, B->start, B->col, B->val, NROWS, B->row, B->y, B->cnt};
+	gsl_rng_free(r);
 }
 
 /* dl/dz of the losses (ALGORITHMS.md section 4), written out afresh */
@@ -141,7 +151,7 @@ check_big(Big *B, const char *name, GLMLoss loss, double reg)
 	spec.loss = loss;
 	spec.h = 0.5;
 	spec.reg = reg;
-	spec.b = B->b;
+	spec.b = B->b[0] != 0.0 ? B->b : NULL;
 	spec.grad_tol = 1e-6 * sqrt(2.0);	/* GLM_GRAD_TOL L R_eff, R = 1 with an intercept */
 	B->passes = 0;
 	st = glmsolve_minimise_blocks(&blocks, &spec, th, &res);
@@ -158,7 +168,6 @@ check_big(Big *B, const char *name, GLMLoss loss, double reg)
 int
 main(void)
 {
-	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 	Big			B;
 
 	B.start = malloc(sizeof(int64_t) * (NROWS + 1));
@@ -172,18 +181,19 @@ main(void)
 		printf("not ok - out of memory for %d rows\n", NROWS);
 		return 1;
 	}
-	gsl_rng_set(r, 20240612);
-	big_fill(&B, r, 0.2);
-	check_big(&B, "logistic, noisy labels, reg 1", GLM_LOSS_LOGISTIC, 1.0);
-	big_fill(&B, r, 0.0);
-	check_big(&B, "logistic, separable labels, reg 1e-3", GLM_LOSS_LOGISTIC, 1e-3);
-	check_big(&B, "huber, separable labels, reg 1e-3", GLM_LOSS_HUBER, 1e-3);
+	/* the first two are problems on which the old line search stalled */
+	big_fill(&B, 42, true, 0.2, 0.0);
+	check_big(&B, "logistic, rows of norm 1, noisy labels, reg 1", GLM_LOSS_LOGISTIC, 1.0);
+	big_fill(&B, 42, false, 0.2, 10.0);
+	check_big(&B, "logistic, rows of norm <= 1, b, reg 1", GLM_LOSS_LOGISTIC, 1.0);
+	big_fill(&B, 42, true, 0.0, 10.0);
+	check_big(&B, "logistic, separable labels, b, reg 1e-3", GLM_LOSS_LOGISTIC, 1e-3);
+	check_big(&B, "huber, separable labels, b, reg 1e-3", GLM_LOSS_HUBER, 1e-3);
 	free(B.start);
 	free(B.col);
 	free(B.val);
 	free(B.row);
 	free(B.y);
 	free(B.cnt);
-	gsl_rng_free(r);
 	return unitcheck_report();
 }
