@@ -34,19 +34,41 @@ add_gradient(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e
 	}
 }
 
-/* H (lower triangle) += hk x x^T over one row's entries */
+/*
+ * H (lower triangle) += hk x x^T over one row's entries.  Most of a pass
+ * with the Hessian is this loop: the restrict pointers tell the compiler
+ * that the stores into H change no entry of the row, and a dense row
+ * (p entries: its columns are 0 .. p - 1, ascending) is added without the
+ * column indirection -- the same operations in the same order.
+ */
 static void
 add_hessian(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e1,
 			double hk, double *H)
 {
-	int			p = o->p;
+	size_t		p = (size_t) o->p;
+	int			m = (int) (e1 - e0);
+	const int  *restrict col = X->col + e0;
+	const double *restrict val = X->val + e0;
 
-	for (int64_t e = e0; e < e1; e++)
+	if (m == (int) p)
 	{
-		double		a = hk * X->val[e];
+		for (int e = 0; e < m; e++)
+		{
+			double		a = hk * val[e];
+			double	   *restrict Hrow = H + e * p;
 
-		for (int64_t e2 = e0; e2 <= e; e2++)
-			H[X->col[e] * p + X->col[e2]] += a * X->val[e2];
+			for (int e2 = 0; e2 <= e; e2++)
+				Hrow[e2] += a * val[e2];
+		}
+		return;
+	}
+	for (int e = 0; e < m; e++)
+	{
+		double		a = hk * val[e];
+		double	   *restrict Hrow = H + col[e] * p;
+
+		for (int e2 = 0; e2 <= e; e2++)
+			Hrow[col[e2]] += a * val[e2];
 	}
 }
 
