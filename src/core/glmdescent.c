@@ -79,7 +79,7 @@ descent_end(const GLMProblem *o, double tol, double *theta, const double *y, dou
 			GLMSolveResult *res)
 {
 	memcpy(theta, y, sizeof(double) * o->p);
-	glmproblem_eval(o, theta, g, NULL);
+	glmproblem_eval(o, theta, g, NULL, NULL);
 	res->grad_norm = glmproblem_norm2(g, o->p) / o->scale;
 	return res->grad_norm * o->scale <= tol ? GLMSOLVE_CONVERGED : GLMSOLVE_BOUNDED;
 }
@@ -103,7 +103,7 @@ glmdescent_run(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, dou
 	{
 		double		gn;
 
-		glmproblem_eval(o, theta, g, NULL);
+		glmproblem_eval(o, theta, g, NULL, NULL);
 		gn = glmproblem_norm2(g, p);
 		res->grad_norm = gn / o->scale;
 		if (gn <= tol)

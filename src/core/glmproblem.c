@@ -2,7 +2,7 @@
  *
  * glmproblem.c
  *	  dp_logistic's objective over the distinct rows (glmsolveint.h): its
- *	  value, gradient (compensated sums) and generalised Hessian, shared by
+ *	  value and gradient (compensated sums) and generalised Hessian, shared by
  *	  Newton (glmsolve.c) and the accelerated descent (glmdescent.c).
  *	  Plain C.
  *
@@ -34,31 +34,60 @@ add_gradient(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e
 	}
 }
 
-/* H (lower triangle) += hk x x^T over one row's entries */
+/*
+ * H (lower triangle) += hk x x^T over one row's entries.  Most of a pass
+ * with the Hessian is this loop: the restrict pointers tell the compiler
+ * that the stores into H change no entry of the row, and a dense row
+ * (p entries: its columns are 0 .. p - 1, ascending) is added without the
+ * column indirection -- the same operations in the same order.
+ */
 static void
 add_hessian(const GLMProblem *o, const GLMSolveDesign *X, int64_t e0, int64_t e1,
 			double hk, double *H)
 {
-	int			p = o->p;
+	size_t		p = (size_t) o->p;
+	int			m = (int) (e1 - e0);
+	const int  *restrict col = X->col + e0;
+	const double *restrict val = X->val + e0;
 
-	for (int64_t e = e0; e < e1; e++)
+	if (m == (int) p)
 	{
-		double		a = hk * X->val[e];
+		for (int e = 0; e < m; e++)
+		{
+			double		a = hk * val[e];
+			double	   *restrict Hrow = H + e * p;
 
-		for (int64_t e2 = e0; e2 <= e; e2++)
-			H[X->col[e] * p + X->col[e2]] += a * X->val[e2];
+			for (int e2 = 0; e2 <= e; e2++)
+				Hrow[e2] += a * val[e2];
+		}
+		return;
+	}
+	for (int e = 0; e < m; e++)
+	{
+		double		a = hk * val[e];
+		double	   *restrict Hrow = H + col[e] * p;
+
+		for (int e2 = 0; e2 <= e; e2++)
+			Hrow[col[e2]] += a * val[e2];
 	}
 }
 
-/* the regulariser and the linear term; g and H scaled by 1/n, H symmetric */
+/*
+ * The regulariser and the linear term added to the loss sum f; g and H
+ * scaled by 1/n, H symmetric.  With mag, also the sum of the magnitudes of
+ * F's terms (the losses are nonnegative): its rounding level's scale.
+ */
 static double
-problem_finish(const GLMProblem *o, const double *th, double f, double *g, double *H)
+problem_finish(const GLMProblem *o, const double *th, double f, double *g, double *H,
+			   double *mag)
 {
 	int			p = o->p;
+	double		bth = 0;
 
 	for (int j = 0; j < p; j++)
 	{
-		f += 0.5 * o->reg * th[j] * th[j] + (o->b ? o->b[j] * th[j] : 0);
+		f += 0.5 * o->reg * th[j] * th[j];
+		bth += o->b ? o->b[j] * th[j] : 0;
 		if (g)
 			g[j] = ((g[j] - o->comp[j]) + o->reg * th[j] + (o->b ? o->b[j] : 0)) * o->scale;
 	}
@@ -75,12 +104,18 @@ problem_finish(const GLMProblem *o, const double *th, double f, double *g, doubl
 			}
 		}
 	}
-	return f * o->scale;
+	if (mag)
+		*mag = (f + fabs(bth)) * o->scale;
+	return (f + bth) * o->scale;
 }
 
-/* the terms of one block's observations, added to f, g and H */
-static double
-eval_block(const GLMProblem *o, const GLMSolveDesign *X, const double *th, double f,
+/*
+ * The terms of one block's observations, added to g and H and to the loss
+ * sum f[0], compensated (Kahan, f[1] its lost low-order part): F's rounding
+ * error stays at a few u times its value instead of growing with the rows.
+ */
+static void
+eval_block(const GLMProblem *o, const GLMSolveDesign *X, const double *th, double f[2],
 		   double *g, double *H)
 {
 	for (int64_t k = 0; k < X->nobs; k++)
@@ -88,26 +123,30 @@ eval_block(const GLMProblem *o, const GLMSolveDesign *X, const double *th, doubl
 		double		z = 0,
 					lf,
 					ld,
-					l2;
+					l2,
+					t,
+					s;
 		int64_t		e0 = X->start[X->row[k]],
 					e1 = X->start[X->row[k] + 1];
 
 		for (int64_t e = e0; e < e1; e++)
 			z += th[X->col[e]] * X->val[e];
 		glm_loss(o->loss, o->h, X->y[k] * z, &lf, &ld, &l2);
-		f += X->cnt[k] * lf;
+		t = X->cnt[k] * lf - f[1];
+		s = f[0] + t;
+		f[1] = (s - f[0]) - t;
+		f[0] = s;
 		if (g)
 			add_gradient(o, X, e0, e1, X->cnt[k] * ld * X->y[k], g);
 		if (H && l2 != 0.0)
 			add_hessian(o, X, e0, e1, X->cnt[k] * l2, H);	/* y_k^2 = 1 */
 	}
-	return f;
 }
 
 double
-glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
+glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H, double *mag)
 {
-	double		f = 0;
+	double		f[2] = {0, 0};
 
 	if (g)
 	{
@@ -117,8 +156,8 @@ glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H)
 	if (H)
 		memset(H, 0, sizeof(double) * o->p * o->p);
 	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
-		f = eval_block(o, X, th, f, g, H);
-	return problem_finish(o, th, f, g, H);
+		eval_block(o, X, th, f, g, H);
+	return problem_finish(o, th, f[0] - f[1], g, H, mag);
 }
 
 double

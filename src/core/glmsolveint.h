@@ -32,10 +32,13 @@ typedef struct GLMProblem
 } GLMProblem;
 
 /*
- * F(theta); with g, its gradient (compensated sums); with H (p x p,
- * row-major), its (generalised) Hessian, both triangles filled.
+ * F(theta) (compensated sum); with g, its gradient (compensated sums);
+ * with H (p x p, row-major), its (generalised) Hessian, both triangles
+ * filled; with mag, the sum of the magnitudes of F's terms, the scale of
+ * F's rounding error.
  */
-extern double glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H);
+extern double glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H,
+							  double *mag);
 
 extern double glmproblem_norm2(const double *v, int p);
 
