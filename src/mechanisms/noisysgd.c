@@ -281,7 +281,7 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 	double	   *grad = palloc(sizeof(double) * pp);
 	double	   *avg = palloc0(sizeof(double) * pp);
 	double	   *acc = palloc0(sizeof(double) * pp);
-	bool		normalised = p->n_public <= 0;
+	bool		adagrad = p->n_public <= 0;
 	int64		navg = 0;
 
 	memset(theta, 0, sizeof(double) * pp);
@@ -290,7 +290,7 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 		if ((t & 63) == 0)
 			mechanism_poll(ledger_id);
 		sgd_noisy_gradient(p, D, theta, lattice, sigma2, rng, grad);
-		if (!normalised)
+		if (!adagrad)
 			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
 		else
 		{
@@ -301,9 +301,10 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 				sgd_average(avg, theta, pp, ++navg);
 		}
 	}
-	if (normalised)
+	if (adagrad)
 		memcpy(theta, avg, sizeof(double) * pp);
 	memset(grad, 0, sizeof(double) * pp);
+	memset(acc, 0, sizeof(double) * pp);
 	pfree(grad);
 	pfree(avg);
 	pfree(acc);
