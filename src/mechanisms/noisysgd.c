@@ -14,7 +14,8 @@
  * (leak 4).  dpobj therefore runs noisy projected FULL-BATCH gradient
  * descent with public parameters only:
  *   theta_1 = 0 in C (the l2 ball of radius r, option "radius");
- *   for t = 1..T (option "T", default DPOBJ_SGD_DEFAULT_T):
+ *   for t = 1..T (option "T", default DPOBJ_SGD_DEFAULT_T, or
+ *   DPOBJ_SGD_DEFAULT_T_N with "n"):
  *     g_t = sum_i grad l(theta_t; x_i, y_i)  (||grad l|| <= L R_eff)
  *     theta_{t+1} = Pi_C(theta_t - eta(t) [g_t + b_t]),  b_t ~ N(0, s^2 I)
  *   output theta_{T+1}.
@@ -34,10 +35,12 @@
  *     the output is the last iterate;
  *   - without it, G is unknown (g_t grows with the private row count, so
  *     Algorithm 1's step overshoots the ball on large tables and the model
- *     degenerates to one class): a normalised step along the noisy gradient,
- *     theta_{t+1} = Pi_C(theta_t - (r / (2 sqrt t)) G_t / ||G_t||), and the
- *     output is the average of the iterates after step T/2, which does not
- *     depend on the gradient's scale (docs/BENCHMARKS.md, "Noisy GD step").
+ *     degenerates to one class): diagonal AdaGrad on the noisy gradients,
+ *     theta_{t+1,j} = Pi_C(theta_t - (r / sqrt p) G_tj / sqrt(A_tj)),
+ *     A_tj = sum_{s <= t} G_sj^2, and the output is the average of the
+ *     iterates after step T/2; neither depends on the gradient's scale, and
+ *     the per-coordinate step reaches a model as good as 1000 normalised
+ *     steps in 30 (docs/BENCHMARKS.md, "Noisy GD step").
  *
  *-------------------------------------------------------------------------
  */
@@ -63,7 +66,13 @@
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
 
-#define DPOBJ_SGD_DEFAULT_T	1000
+/*
+ * Default steps: 30 AdaGrad steps without "n" (each step is a pass over the
+ * rows, and fewer steps mean less noise per step); 1000 with "n", whose
+ * 1/sqrt(t) step needs many.
+ */
+#define DPOBJ_SGD_DEFAULT_T		30
+#define DPOBJ_SGD_DEFAULT_T_N	1000
 
 /*
  * dpobj.noisysgd_sigma() (0.1.0): Algorithm 1's s^2 = 32 L^2 n^2 ln(n/delta)
@@ -197,17 +206,6 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 	}
 }
 
-/* ||v||, or 1 for the zero vector (then any step direction is zero) */
-static double
-sgd_norm(const double *v, int pp)
-{
-	double		s = 0;
-
-	for (int j = 0; j < pp; j++)
-		s += v[j] * v[j];
-	return s > 0 ? sqrt(s) : 1.0;
-}
-
 /* avg <- the running mean of k iterates, theta the k-th */
 static void
 sgd_average(double *avg, const double *theta, int pp, int64 k)
@@ -256,6 +254,24 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 	noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
 }
 
+/*
+ * Without "n": the diagonal AdaGrad direction of the noisy gradient G_t,
+ * in place: acc_j <- acc_j + G_tj^2, G_tj <- G_tj / sqrt(acc_j) (0 where
+ * acc_j = 0).  Each coordinate moves at most 1 (exactly 1 at t = 1) and by
+ * less as its released gradients accumulate: the step scales itself per
+ * coordinate from the released gradients, which grow with the private row
+ * count, so no n is needed.
+ */
+static void
+sgd_adagrad_direction(double *grad, double *acc, int pp)
+{
+	for (int j = 0; j < pp; j++)
+	{
+		acc[j] += grad[j] * grad[j];
+		grad[j] = acc[j] > 0 ? grad[j] / sqrt(acc[j]) : 0.0;
+	}
+}
+
 void
 noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double lattice,
 						uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
@@ -264,7 +280,8 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 	int			pp = D->pp;
 	double	   *grad = palloc(sizeof(double) * pp);
 	double	   *avg = palloc0(sizeof(double) * pp);
-	bool		normalised = p->n_public <= 0;
+	double	   *acc = palloc0(sizeof(double) * pp);
+	bool		adagrad = p->n_public <= 0;
 	int64		navg = 0;
 
 	memset(theta, 0, sizeof(double) * pp);
@@ -273,21 +290,24 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 		if ((t & 63) == 0)
 			mechanism_poll(ledger_id);
 		sgd_noisy_gradient(p, D, theta, lattice, sigma2, rng, grad);
-		if (!normalised)
+		if (!adagrad)
 			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
 		else
 		{
-			sgd_step(theta, grad, pp, 0.5 * p->radius / sqrt((double) t) / sgd_norm(grad, pp),
-					 p->radius);
+			/* a step of length at most r (r / sqrt p per coordinate), then projected */
+			sgd_adagrad_direction(grad, acc, pp);
+			sgd_step(theta, grad, pp, p->radius / sqrt((double) pp), p->radius);
 			if (2 * t > T)
 				sgd_average(avg, theta, pp, ++navg);
 		}
 	}
-	if (normalised)
+	if (adagrad)
 		memcpy(theta, avg, sizeof(double) * pp);
 	memset(grad, 0, sizeof(double) * pp);
+	memset(acc, 0, sizeof(double) * pp);
 	pfree(grad);
 	pfree(avg);
+	pfree(acc);
 }
 
 /*
@@ -309,7 +329,8 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 		  double *lattice, uint64 *sigma2)
 {
 	*Reff = glmparams_reff(p);
-	*T = p->T > 0 ? p->T : DPOBJ_SGD_DEFAULT_T;
+	*T = p->T > 0 ? p->T :
+		p->n_public > 0 ? DPOBJ_SGD_DEFAULT_T_N : DPOBJ_SGD_DEFAULT_T;
 	*rho = dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
 	/* one-vs-rest: K descents compose in zCDP, rho / K each (glmclasses.h) */
 	if (p->nclasses > 0)
