@@ -43,7 +43,8 @@ SELECT format('| %s | %s | %s | %s | %s |', current_setting('work_mem'), current
   FROM t GROUP BY tbl ORDER BY tbl DESC;
 -- work_mem as the sealed run pins it: at most the cap
 SELECT set_config('work_mem', least(pg_size_bytes(current_setting('work_mem')),
-                                    pg_size_bytes(current_setting('dpobj.max_state_memory'))) / 1024 || 'kB', false);
+                                    pg_size_bytes(current_setting('dpobj.max_state_memory'))) / 1024 || 'kB', false)
+       AS pinned_work_mem \gset
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
 SELECT count(*)
   FROM (SELECT dpobj.unit_counts(person, 10::bigint) AS h FROM bu.cost_unit WHERE person IS NOT NULL) c

@@ -198,7 +198,9 @@ unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 	uc->ops.typlen = tc->typlen;
 	uc->ops.integer = (typid == INT2OID || typid == INT4OID || typid == INT8OID);
 	uc->cap = (Size) dpobj_max_state_memory * 1024;
-	uc->mapcxt = AllocSetContextCreate(aggcxt, "dpobj unit counts", ALLOCSET_DEFAULT_SIZES);
+	/* blocks of 8kB: a key's copy takes at most one more block than it needs */
+	uc->mapcxt = AllocSetContextCreate(aggcxt, "dpobj unit counts", 0,
+									   ALLOCSET_DEFAULT_INITSIZE, ALLOCSET_DEFAULT_INITSIZE);
 	uc->map = unitmap_create(uc->mapcxt, 256, &uc->ops);
 	uc->reset.func = unit_counts_forget;
 	uc->reset.arg = uc;
@@ -240,9 +242,10 @@ unit_counts_spill(UnitCounts *uc)
 }
 
 /*
- * Whether a new unit of key (with its hash) may be added: the table may
- * double (a new array of twice its size beside the old one) and the key be
- * copied, all within the cap.  Public sizes only: the table's, the key's.
+ * Whether a new unit of key may be added: the table may double (a new array
+ * of twice its size beside the old one) and the key be copied (a chunk of at
+ * most twice its size, maybe in a new 8kB block), all within the cap.
+ * Sizes only: the table's, the key's.
  */
 static bool
 unit_room(UnitCounts *uc, Datum key)
@@ -251,8 +254,9 @@ unit_room(UnitCounts *uc, Datum key)
 	Size		keybytes = 0;
 
 	if (!uc->ops.integer)
-		keybytes = MAXALIGN(uc->ops.typlen == -1 ? VARSIZE_ANY(DatumGetPointer(key)) :
-							uc->ops.typlen > 0 ? (Size) uc->ops.typlen : 0) + 16;
+		keybytes = 2 * MAXALIGN(uc->ops.typlen == -1 ? VARSIZE_ANY(DatumGetPointer(key)) :
+								uc->ops.typlen > 0 ? (Size) uc->ops.typlen : 0) +
+			16 + ALLOCSET_DEFAULT_INITSIZE;
 	return MemoryContextMemAllocated(uc->mapcxt, true) + grow + keybytes <= uc->cap;
 }
 
