@@ -26,28 +26,11 @@ REPS=${REPS:-5}
 TABLES=${TABLES:-"synth adult23 bank german"}
 ARMS=${ARMS:-"objective output cms noisysgd auto auto_acc auto_ocn auto_on"}
 EPS=${EPS:-"0.5 1 2"}
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-for d in adult german_credit bank_marketing; do
-    psql -X -q -d "$DB" -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
-done
-psql -X -q -d "$DB" -f "$REPO/bench/imbalanced/synth.sql" >/dev/null
+. "$REPO/bench/imbalanced/tables.sh"
+bench_imbalanced_db "$DB"
 psql -X -q -d "$DB" <<'SQL'
-CREATE TABLE adult23 AS SELECT split, features, label FROM adult.features_d23;
-CREATE TABLE bank AS SELECT split, features, label FROM bank.features;
-CREATE TABLE german AS SELECT split, features, label FROM german.features;
 CREATE TABLE results (tbl text, arm text, epsilon float8, rep int, accuracy float8,
                       balanced float8, selected text);
-CREATE FUNCTION score(tbl regclass, m dpobj.model, OUT acc float8, OUT bacc float8)
-LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('SELECT avg((p = label)::int)::float8,
-                         (0.5 * (avg((p = label)::int) FILTER (WHERE label)
-                                 + avg((p = label)::int) FILTER (WHERE NOT label)))::float8
-                    FROM (SELECT label, dpobj.predict($1, features) p FROM %s
-                           WHERE split = ''test'') s', tbl)
-    INTO acc, bacc USING m;
-END $$;
 -- one run: the arm's aggregate and options on the training split, scored on the test split
 CREATE FUNCTION run(tbl text, arm text, eps float8, rep int, opts jsonb) RETURNS void
 LANGUAGE plpgsql AS $$

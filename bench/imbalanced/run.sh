@@ -18,24 +18,11 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB=dpobj_bench_imb
 REPS=${REPS:-10}
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
-psql -X -q -d "$DB" -f "$REPO/bench/imbalanced/synth.sql" >/dev/null
+. "$REPO/bench/imbalanced/tables.sh"
+bench_imbalanced_db "$DB"
 psql -X -q -d "$DB" <<'SQL'
-CREATE VIEW adult23 AS SELECT split, features, label FROM adult.features_d23;
 CREATE TABLE results (tbl text, cfg text, epsilon float8, rep int, accuracy float8,
                       balanced float8);
-CREATE FUNCTION score(tbl regclass, m dpobj.model, OUT acc float8, OUT bacc float8)
-LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('SELECT avg((p = label)::int)::float8,
-                         (0.5 * (avg((p = label)::int) FILTER (WHERE label)
-                                 + avg((p = label)::int) FILTER (WHERE NOT label)))::float8
-                    FROM (SELECT label, dpobj.predict($1, features) p FROM %s
-                           WHERE split = ''test'') s', tbl)
-    INTO acc, bacc USING m;
-END $$;
 SELECT 'synth' AS tbl, split, count(*), round(avg(label::int), 3) AS positives FROM synth GROUP BY 2
 UNION ALL
 SELECT 'adult23', split, count(*), round(avg(label::int), 3) FROM adult23 GROUP BY 2 ORDER BY 1, 2;

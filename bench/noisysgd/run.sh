@@ -20,28 +20,11 @@ TABLES=${TABLES:-"synth adult23 bank"}
 EPS=${EPS:-"0.5 1 2"}
 CONFIGS=${CONFIGS:-'t1000|{"T":1000} default|{}'}
 if [[ "${KEEP_DB:-0}" != 1 ]] || ! psql -X -q -d "$DB" -c "SELECT 1 FROM results LIMIT 1" >/dev/null 2>&1; then
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-for d in adult german_credit bank_marketing; do
-    psql -X -q -d "$DB" -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
-done
-psql -X -q -d "$DB" -f "$REPO/bench/imbalanced/synth.sql" >/dev/null
+. "$REPO/bench/imbalanced/tables.sh"
+bench_imbalanced_db "$DB"
 psql -X -q -d "$DB" <<'SQL'
-CREATE TABLE adult23 AS SELECT split, features, label FROM adult.features_d23;
-CREATE TABLE bank AS SELECT split, features, label FROM bank.features;
-CREATE TABLE german AS SELECT split, features, label FROM german.features;
 CREATE TABLE results (tbl text, cfg text, weighted bool, epsilon float8, rep int,
                       accuracy float8, balanced float8, ms float8);
-CREATE FUNCTION score(tbl regclass, m dpobj.model, OUT acc float8, OUT bacc float8)
-LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format('SELECT avg((p = label)::int)::float8,
-                         (0.5 * (avg((p = label)::int) FILTER (WHERE label)
-                                 + avg((p = label)::int) FILTER (WHERE NOT label)))::float8
-                    FROM (SELECT label, dpobj.predict($1, features) p FROM %s
-                           WHERE split = ''test'') s', tbl)
-    INTO acc, bacc USING m;
-END $$;
 CREATE FUNCTION run(tbl text, cfg text, weighted bool, eps float8, rep int, opts jsonb)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
