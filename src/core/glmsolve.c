@@ -72,7 +72,7 @@
  */
 #define GLM_F_ROUNDING		1e-12
 
-#define Max(a, b)			((a) > (b) ? (a) : (b))
+#define GLM_MAX(a, b)		((a) > (b) ? (a) : (b))
 
 /* Newton's iterate (th, F, its terms' magnitude, g, H) and its work arrays */
 typedef struct NewtonWork
@@ -146,7 +146,7 @@ line_search(const GLMProblem *o, NewtonWork *w)
 		for (int j = 0; j < p; j++)
 			gt2 += w->gtrial[j] * w->gtrial[j];
 		if (ft <= w->f + GLM_ARMIJO * t * slope ||
-			(ft <= w->f + GLM_F_ROUNDING * Max(w->mag, mt) &&
+			(ft <= w->f + GLM_F_ROUNDING * GLM_MAX(w->mag, mt) &&
 			 gt2 <= (1.0 - 2.0 * GLM_ARMIJO * t) * gn2))
 		{
 			memcpy(w->th, w->trial, sizeof(double) * p);
