@@ -14,7 +14,7 @@
  *	  conditions the problem.  Newton's point is accepted when n ||grad F||
  *	  = ||grad J|| is at most grad_tol (absolute, independent of n: glm.h's
  *	  GLM_GRAD_TOL L R_eff).  When Newton does not get there -- iteration
- *	  bound, Cholesky failure, no Armijo step -- the descent runs from 0 for
+ *	  bound, Cholesky failure, no acceptable step -- the descent runs from 0 for
  *	  a number of steps after which ||grad J|| <= grad_tol holds in exact
  *	  arithmetic (glmdescent.c), so the solver never fails for the rows'
  *	  sake and its point is always within grad_tol / reg of the argmin
@@ -231,7 +231,7 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
 /*
  * Newton steps from theta = 0 until the gradient test passes
  * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED), or it gives
- * up -- the iteration bound, a failed Cholesky factorisation, no Armijo
+ * up -- the iteration bound, a failed Cholesky factorisation, no acceptable
  * step -- and returns GLMSOLVE_BOUNDED: the caller runs the descent then.
  * work: p^2 + 4p.
  */
