@@ -2,9 +2,9 @@
  *
  * glmproblem.c
  *	  dp_logistic's objective over the distinct rows (glmsolveint.h): its
- *	  value and gradient (compensated sums) and generalised Hessian, shared by
- *	  Newton (glmsolve.c) and the accelerated descent (glmdescent.c).
- *	  Plain C.
+ *	  value (a compensated sum), gradient (compensated sums) and generalised
+ *	  Hessian, shared by Newton (glmsolve.c) and the accelerated descent
+ *	  (glmdescent.c).  Plain C.
  *
  *-------------------------------------------------------------------------
  */

@@ -14,7 +14,7 @@
  *	  conditions the problem.  Newton's point is accepted when n ||grad F||
  *	  = ||grad J|| is at most grad_tol (absolute, independent of n: glm.h's
  *	  GLM_GRAD_TOL L R_eff).  When Newton does not get there -- iteration
- *	  bound, Cholesky failure, no Armijo step -- the descent runs from 0 for
+ *	  bound, Cholesky failure, no acceptable step -- the descent runs from 0 for
  *	  a number of steps after which ||grad J|| <= grad_tol holds in exact
  *	  arithmetic (glmdescent.c), so the solver never fails for the rows'
  *	  sake and its point is always within grad_tol / reg of the argmin
@@ -72,7 +72,7 @@
  */
 #define GLM_F_ROUNDING		1e-12
 
-#define Max(a, b)			((a) > (b) ? (a) : (b))
+#define GLM_MAX(a, b)		((a) > (b) ? (a) : (b))
 
 /* Newton's iterate (th, F, its terms' magnitude, g, H) and its work arrays */
 typedef struct NewtonWork
@@ -146,7 +146,7 @@ line_search(const GLMProblem *o, NewtonWork *w)
 		for (int j = 0; j < p; j++)
 			gt2 += w->gtrial[j] * w->gtrial[j];
 		if (ft <= w->f + GLM_ARMIJO * t * slope ||
-			(ft <= w->f + GLM_F_ROUNDING * Max(w->mag, mt) &&
+			(ft <= w->f + GLM_F_ROUNDING * GLM_MAX(w->mag, mt) &&
 			 gt2 <= (1.0 - 2.0 * GLM_ARMIJO * t) * gn2))
 		{
 			memcpy(w->th, w->trial, sizeof(double) * p);
@@ -231,7 +231,7 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
 /*
  * Newton steps from theta = 0 until the gradient test passes
  * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED), or it gives
- * up -- the iteration bound, a failed Cholesky factorisation, no Armijo
+ * up -- the iteration bound, a failed Cholesky factorisation, no acceptable
  * step -- and returns GLMSOLVE_BOUNDED: the caller runs the descent then.
  * work: p^2 + 4p.
  */
