@@ -74,6 +74,14 @@
 
 #define GLM_MAX(a, b)		((a) > (b) ? (a) : (b))
 
+/* what one line search did: took a step, found none, or was stopped by the poll */
+typedef enum LineSearch
+{
+	LS_TAKEN,
+	LS_NONE,
+	LS_STOPPED
+} LineSearch;
+
 /* Newton's iterate (th, F, its terms' magnitude, g, H) and its work arrays */
 typedef struct NewtonWork
 {
@@ -120,8 +128,8 @@ newton_direction(double *H, const double *g, double *dir, int p)
  * compensated sums resolve it (their error is about 2u times the sum of
  * their terms' magnitudes, far below the tolerance).
  */
-static bool
-line_search(const GLMProblem *o, NewtonWork *w)
+static LineSearch
+line_search(const GLMProblem *o, const GLMSolveSpec *spec, NewtonWork *w)
 {
 	int			p = o->p;
 	double		slope = 0,
@@ -133,13 +141,16 @@ line_search(const GLMProblem *o, NewtonWork *w)
 		gn2 += w->g[j] * w->g[j];
 	}
 	if (!(slope < 0))
-		return false;
+		return LS_NONE;
 	for (double t = 1.0; t > 1e-12; t *= 0.5)
 	{
 		double		ft,
 					mt,
 					gt2 = 0;
 
+		/* every trial is a pass: a cancel need not wait for the search */
+		if (t < 1.0 && spec->poll && spec->poll(spec->poll_arg))
+			return LS_STOPPED;
 		for (int j = 0; j < p; j++)
 			w->trial[j] = w->th[j] + t * w->dir[j];
 		ft = glmproblem_eval(o, w->trial, w->gtrial, w->H, &mt);
@@ -153,10 +164,10 @@ line_search(const GLMProblem *o, NewtonWork *w)
 			memcpy(w->g, w->gtrial, sizeof(double) * p);
 			w->f = ft;
 			w->mag = mt;
-			return true;
+			return LS_TAKEN;
 		}
 	}
-	return false;
+	return LS_NONE;
 }
 
 /* the design is well formed: indices in range, columns strictly ascending */
@@ -230,7 +241,8 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
 
 /*
  * Newton steps from theta = 0 until the gradient test passes
- * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED), or it gives
+ * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED; polled before
+ * each step and before each line-search trial after the first), or it gives
  * up -- the iteration bound, a failed Cholesky factorisation, no acceptable
  * step -- and returns GLMSOLVE_BOUNDED: the caller runs the descent then.
  * work: p^2 + 4p.
@@ -264,8 +276,17 @@ newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *wor
 			return GLMSOLVE_BOUNDED;
 		if (spec->poll && spec->poll(spec->poll_arg))
 			return GLMSOLVE_STOPPED;
-		if (!newton_direction(w.H, w.g, w.dir, p) || !line_search(o, &w))
-			return GLMSOLVE_BOUNDED;	/* no descent left above the tolerance */
+		if (!newton_direction(w.H, w.g, w.dir, p))
+			return GLMSOLVE_BOUNDED;
+		switch (line_search(o, spec, &w))
+		{
+			case LS_TAKEN:
+				break;
+			case LS_STOPPED:
+				return GLMSOLVE_STOPPED;
+			case LS_NONE:
+				return GLMSOLVE_BOUNDED;	/* no descent left above the tolerance */
+		}
 	}
 }
 
