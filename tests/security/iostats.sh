@@ -26,12 +26,15 @@ FEATS="ARRAY[${feats%,}]"
 cols() { local i; for i in $(seq 1 10); do printf ', sin(g * %d.37 + %d) AS x%d' "$i" "$i" "$i"; done; }
 
 t_role "$ROLE" >/dev/null && t_fresh_db "$DB" >/dev/null || exit 1
-# near: 512 distinct rows, far: the same plus one; warm: 8 rows, to load the caches first
+# near: 512 distinct rows, far: the same plus one; warm: 8 rows, to load the caches first.
+# Every table is analyzed at once, so that no autoanalyze between the runs invalidates the
+# catalog caches of one side only.
 t_psql -d "$DB" \
     -c "CREATE TABLE far AS SELECT g$(cols), g % 3 = 0 AS y FROM generate_series(1, 513) g" \
     -c "CREATE TABLE near AS SELECT * FROM far WHERE g <= 512" \
     -c "CREATE TABLE warm AS SELECT * FROM far WHERE g <= 8" \
     -c "REVOKE ALL ON far, near, warm FROM PUBLIC" \
+    -c "ANALYZE far, near, warm" \
     -c "SELECT dpobj.protect(t) FROM unnest(ARRAY['far', 'near', 'warm']) t" \
     -c "SELECT count(*) FROM unnest(ARRAY['far', 'near', 'warm']) t, dpobj.grant_budget(t, '$ROLE', 1000, 0.5)" \
     -c "ALTER DATABASE $DB SET dpobj.max_state_memory = '64kB'" >/dev/null || exit 1
@@ -90,6 +93,7 @@ t_psql -d "$DB" \
     -c "CREATE TABLE unear AS SELECT * FROM ufar WHERE u <> 999999" \
     -c "CREATE TABLE uwarm AS SELECT * FROM ufar WHERE u < 8" \
     -c "REVOKE ALL ON ufar, unear, uwarm FROM PUBLIC" \
+    -c "ANALYZE ufar, unear, uwarm" \
     -c "SELECT count(*) FROM unnest(ARRAY['ufar', 'unear', 'uwarm']) t,
           dpobj.protect(t, privacy_unit => 'u', max_rows_per_unit => 3)" \
     -c "SELECT count(*) FROM unnest(ARRAY['ufar', 'unear', 'uwarm']) t,
