@@ -478,6 +478,16 @@ for i in 0 1; do
         exit 1
     fi
 done
+# unit_switch must straddle the bounding's switch (its threshold follows the allocator):
+# side a's units outgrow the 64kB count table (unit_counts() gives 0: the sorted path),
+# side b's fit (a positive handle: the in-memory path); else the scenario tests nothing
+if printf '%s\n' "${SCENS[@]}" | grep -q '^unit_switch[[:space:]]'; then
+    for i in 0 1; do
+        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts(u, 3) <> 0 FROM t_unit_switch")
+        t_is "unit_switch: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
+            "$sw" "$([[ $i == 0 ]] && echo f || echo t)"
+    done
+fi
 train_script >"$WORK/train.sql"
 eval_script >"$WORK/eval.sql"
 
