@@ -77,3 +77,28 @@ worker_pins_send(void)
 			 SPI_result_code_string(ret));
 	pfree(sql.data);
 }
+
+/*
+ * The settings seal.c pins on the coordinator and a shard session cannot
+ * take from the DO block (superuser only); LOCAL: until the shard task's
+ * transaction ends.
+ */
+static const DPSettingPin spill_pins[] =
+{
+	{"track_counts", "off"},
+	{"log_temp_files", "-1"},
+	{"pg_stat_statements.track", "none"},
+};
+
+void
+worker_pins_unobserved_spill(void)
+{
+	for (int i = 0; i < lengthof(spill_pins); i++)
+	{
+		/* pg_stat_statements may not be loaded */
+		if (GetConfigOption(spill_pins[i].name, true, false) == NULL)
+			continue;
+		(void) set_config_option(spill_pins[i].name, spill_pins[i].value, PGC_SUSET,
+								 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+	}
+}

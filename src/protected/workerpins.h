@@ -37,4 +37,15 @@ extern const int dp_n_user_pins;
  */
 extern void worker_pins_send(void);
 
+/*
+ * In a shard session of the protected query (an aggregate state with
+ * {"sealed": true} and no protected context in this backend), before the
+ * state's first temporary file: pins the statistics settings only a
+ * superuser may set -- track_counts, log_temp_files and, when loaded,
+ * pg_stat_statements.track -- for the rest of the shard's transaction, so
+ * that the worker's pg_stat_database, server log and statement statistics
+ * do not count files whose number follows the shard's distinct rows.
+ */
+extern void worker_pins_unobserved_spill(void);
+
 #endif							/* DPOBJ_WORKERPINS_H */

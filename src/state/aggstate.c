@@ -17,7 +17,10 @@
 #include <math.h>
 
 #include "dpobj.h"
+#include "options.h"
+#include "protected.h"
 #include "rowinput.h"
+#include "workerpins.h"
 
 #include "common/base64.h"
 #include "miscadmin.h"
@@ -594,6 +597,14 @@ aggstate_spill(DPAggState *st)
 		/* a merge of runs holds one file buffer per run: a share of the cap */
 		int			fanin = (int) Min(64, st->cap / (4 * BLCKSZ));
 
+		/*
+		 * A Citus shard task of the protected query: its files must not be
+		 * counted where analysts may look (the coordinator's own run is
+		 * pinned by seal.c).
+		 */
+		if (st->options != NULL && dp_options_sealed(st->options) &&
+			dpobj_protected_peek() == NULL)
+			worker_pins_unobserved_spill();
 		st->spill = rowspill_new(st->hdr.eoh_context, st->d, st->type->words, fanin);
 	}
 	rowspill_add_run(st->spill, &st->rows);

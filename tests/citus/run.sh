@@ -28,6 +28,8 @@
 #       a job, only as the generic DP006, charged once;
 #   (h) declared feature domains (raw text and numeric columns encoded in the sealed query)
 #       on a distributed table: train(), submit() and evaluate();
+#   (i) under a small cap a shard's spilling state counts no temporary file on its worker
+#       when the run is sealed (a superuser's direct call shows that it spills);
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -541,5 +543,49 @@ t_is "declared domains: a job (with a filter on a raw column) succeeds, d = 6" \
     "$(job_end "$job")/$(as_analyst -c "SELECT cardinality((model).weights), (model).params->'encoding' = \$enc\$$enc\$enc\$::jsonb FROM dpobj.jobs WHERE id = $job")" \
     "succeeded/6|t"
 t_is "the table is still there (a level is data)" "$(cq "$COORD" -c "SELECT count(*) FROM people")" 2000
+
+# --- (i) a shard's spilled state is not counted on its worker ------------------------------
+# Under a 64kB cap a shard task's dp_logistic state spills to temporary files, whose number
+# follows the shard's distinct rows; every role reads pg_stat_database on a worker.  A
+# superuser's direct call shows the spill is real; the analyst's sealed run must leave the
+# workers' counters unchanged (the shard session pins track_counts, log_temp_files).
+worker_temp_files() { # the sum over the workers, after the task sessions have flushed
+    local p prev="" cur
+    for _ in $(seq 30); do
+        cur=0
+        for p in "${PORTS[@]:1}"; do
+            cur=$((cur + $(cq "$p" -c "SELECT temp_files FROM pg_stat_database WHERE datname = current_database()")))
+        done
+        [[ $cur == "$prev" ]] && break
+        prev=$cur
+        sleep 0.5
+    done
+    echo "$cur"
+}
+for p in "${PORTS[@]:1}"; do
+    cq "$p" -c "ALTER SYSTEM SET dpobj.max_state_memory = '64kB'" -c "SELECT pg_reload_conf()" >/dev/null
+done
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the spill table failed"
+SET client_min_messages = warning;
+CREATE TABLE spill_t AS SELECT g AS id, (g % 97) / 96.0 AS a, (g % 89) / 88.0 AS b, (g % 83) / 82.0 AS c,
+       (g % 79) / 78.0 AS e, g % 3 = 0 AS y FROM generate_series(1, 16000) g;
+SELECT create_distributed_table('spill_t', 'id');
+SELECT dpobj.protect('spill_t');
+SELECT dpobj.grant_budget('spill_t', 'analyst', 100, 1e-3);
+SQL
+SPILLAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2}')"
+t0=$(worker_temp_files)
+cq "$COORD" -c "SELECT ($SPILLAGG).mechanism FROM spill_t" >/dev/null
+t1=$(worker_temp_files)
+t_check "64kB cap on the workers: a shard's dp_logistic state spills (superuser's direct call: $t0 -> $t1 temp files)" \
+    test "$t1" -gt "$t0"
+for mech in logistic noisysgd; do
+    m=$(as_analyst -c "SELECT (m).mechanism IS NOT NULL FROM dpobj.train('spill_t', '$mech', ARRAY['a', 'b', 'c', 'e'], 'y', 1, 1e-6, '{\"R\": 2}') m" 2>&1)
+    t2=$(worker_temp_files)
+    t_is "sealed $mech on spilling shards: released, and the workers count no temporary file" "$m/$t2" "t/$t1"
+done
+for p in "${PORTS[@]:1}"; do
+    cq "$p" -c "ALTER SYSTEM RESET dpobj.max_state_memory" -c "SELECT pg_reload_conf()" >/dev/null
+done
 
 t_summary
