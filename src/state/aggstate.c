@@ -16,6 +16,7 @@
 
 #include <math.h>
 
+#include "distributed.h"
 #include "dpobj.h"
 #include "options.h"
 #include "protected.h"
@@ -603,7 +604,7 @@ aggstate_spill(DPAggState *st)
 		 * pinned by seal.c).
 		 */
 		if (st->options != NULL && dp_options_sealed(st->options) &&
-			dpobj_protected_peek() == NULL)
+			dpobj_protected_peek() == NULL && dp_citus_task_session())
 			worker_pins_unobserved_spill();
 		st->spill = rowspill_new(st->hdr.eoh_context, st->d, st->type->words, fanin);
 	}

@@ -108,21 +108,35 @@ citus_internal_backend(void)
 	return false;
 }
 
+/* this node's Citus group: 0 on the coordinator (and without Citus) */
+static int32
+citus_local_group(void)
+{
+	Datum		group;
+
+	if (!dp_citus_present())
+		return 0;
+	if (citus_lookup("pg_dist_local_group", NULL, InvalidOid, (Datum) 0, "groupid", &group))
+		return DatumGetInt32(group);
+	return 0;
+}
+
+bool
+dp_citus_task_session(void)
+{
+	return dp_citus_present() && (citus_local_group() != 0 || citus_internal_backend());
+}
+
 void
 dp_citus_refuse_worker(FunctionCallInfo fcinfo)
 {
-	Datum		group;
-	int32		groupid = 0;
+	int32		groupid;
 	Aggref	   *aggref;
 	const char *aggname = NULL;
 
-	if (!dp_citus_present())
+	if (!dp_citus_task_session())
 		return;
-	/* the coordinator's group is 0 */
-	if (citus_lookup("pg_dist_local_group", NULL, InvalidOid, (Datum) 0, "groupid", &group))
-		groupid = DatumGetInt32(group);
-	if (groupid == 0 && !citus_internal_backend())
-		return;
+	groupid = citus_local_group();
 
 	aggref = AggGetAggref(fcinfo);
 	if (aggref != NULL)

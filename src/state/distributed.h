@@ -34,6 +34,9 @@ extern bool dp_citus_present(void);
  */
 extern void dp_citus_refuse_worker(FunctionCallInfo fcinfo);
 
+/* this backend runs on a Citus worker node or serves a Citus task */
+extern bool dp_citus_task_session(void);
+
 /*
  * For a Citus custom scan: appends the Citus tables its distributed plan
  * reads to *relids and returns true; false when the scan is not Citus's
