@@ -116,30 +116,36 @@ problem_finish(const GLMProblem *o, const double *th, double f, double *g, doubl
  */
 static void
 eval_block(const GLMProblem *o, const GLMSolveDesign *X, const double *th, double f[2],
-		   double *g, double *H)
+		   double *g, double *H, int64_t *seen)
 {
-	for (int64_t k = 0; k < X->nobs; k++)
+	/* thinned: the observations whose index in the whole design is a multiple of stride */
+	int64_t		k0 = (o->stride - *seen % o->stride) % o->stride;
+
+	*seen += X->nobs;
+	for (int64_t k = k0; k < X->nobs; k += o->stride)
 	{
 		double		z = 0,
 					lf,
 					ld,
 					l2,
 					t,
-					s;
+					s,
+					cnt;
 		int64_t		e0 = X->start[X->row[k]],
 					e1 = X->start[X->row[k] + 1];
 
 		for (int64_t e = e0; e < e1; e++)
 			z += th[X->col[e]] * X->val[e];
 		glm_loss(o->loss, o->h, X->y[k] * z, &lf, &ld, &l2);
-		t = X->cnt[k] * lf - f[1];
+		cnt = X->cnt[k] * (double) o->stride;
+		t = cnt * lf - f[1];
 		s = f[0] + t;
 		f[1] = (s - f[0]) - t;
 		f[0] = s;
 		if (g)
-			add_gradient(o, X, e0, e1, X->cnt[k] * ld * X->y[k], g);
+			add_gradient(o, X, e0, e1, cnt * ld * X->y[k], g);
 		if (H && l2 != 0.0)
-			add_hessian(o, X, e0, e1, X->cnt[k] * l2, H);	/* y_k^2 = 1 */
+			add_hessian(o, X, e0, e1, cnt * l2, H);	/* y_k^2 = 1 */
 	}
 }
 
@@ -147,6 +153,7 @@ double
 glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H, double *mag)
 {
 	double		f[2] = {0, 0};
+	int64_t		seen = 0;
 
 	if (g)
 	{
@@ -156,7 +163,7 @@ glmproblem_eval(const GLMProblem *o, const double *th, double *g, double *H, dou
 	if (H)
 		memset(H, 0, sizeof(double) * o->p * o->p);
 	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
-		eval_block(o, X, th, f, g, H);
+		eval_block(o, X, th, f, g, H, &seen);
 	return problem_finish(o, th, f[0] - f[1], g, H, mag);
 }
 

@@ -93,6 +93,7 @@ typedef struct NewtonWork
 	double	   *dir;
 	double	   *trial;
 	double	   *gtrial;
+	int64_t    *passes;			/* counts the passes (glmproblem_eval) */
 } NewtonWork;
 
 
@@ -154,6 +155,7 @@ line_search(const GLMProblem *o, const GLMSolveSpec *spec, NewtonWork *w)
 		for (int j = 0; j < p; j++)
 			w->trial[j] = w->th[j] + t * w->dir[j];
 		ft = glmproblem_eval(o, w->trial, w->gtrial, w->H, &mt);
+		(*w->passes)++;
 		for (int j = 0; j < p; j++)
 			gt2 += w->gtrial[j] * w->gtrial[j];
 		if (ft <= w->f + GLM_ARMIJO * t * slope ||
@@ -223,12 +225,15 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
 
 	o->p = B->p;
 	o->blocks = B;
+	o->nobs = 0;
+	o->stride = 1;
 	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
 	{
 		if (X->p != B->p || !design_valid(X))
 			return false;
 		for (int64_t k = 0; k < X->nobs; k++)
 			n += X->cnt[k];
+		o->nobs += X->nobs;
 	}
 	o->loss = spec->loss;
 	o->h = spec->h;
@@ -240,7 +245,7 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
 }
 
 /*
- * Newton steps from theta = 0 until the gradient test passes
+ * Newton steps from theta = 0 (from_zero) or from theta until the gradient test passes
  * (GLMSOLVE_CONVERGED), the poll stops it (GLMSOLVE_STOPPED; polled before
  * each step and before each line-search trial after the first), or it gives
  * up -- the iteration bound, a failed Cholesky factorisation, no acceptable
@@ -248,8 +253,8 @@ problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, d
  * work: p^2 + 4p.
  */
 static GLMSolveStatus
-newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
-	   GLMSolveResult *res)
+newton(const GLMProblem *o, const GLMSolveSpec *spec, bool from_zero, double *theta,
+	   double *work, GLMSolveResult *res)
 {
 	int			p = o->p;
 	NewtonWork	w;
@@ -263,8 +268,11 @@ newton(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *wor
 	w.trial = w.dir + p;
 	w.gtrial = w.trial + p;
 	gsl_set_error_handler_off();
-	memset(theta, 0, sizeof(double) * p);
+	if (from_zero)
+		memset(theta, 0, sizeof(double) * p);
 	w.f = glmproblem_eval(o, theta, w.g, w.H, &w.mag);
+	w.passes = &res->newton_passes;
+	(*w.passes)++;
 	for (res->iterations = 0;; res->iterations++)
 	{
 		double		gn = glmproblem_norm2(w.g, p);
@@ -301,6 +309,41 @@ glmsolve_work_doubles(int p)
 }
 
 /*
+ * On a design of at least GLM_WARM_MIN_OBS observations, Newton first
+ * minimises the thinned problem -- every s-th observation of the design's
+ * order, its count times s, s = nobs / GLM_WARM_OBS (rounded down): about
+ * GLM_WARM_OBS observations, so each of its passes costs 1/s of a full one
+ * -- and the full problem's Newton starts from that point, a few steps from
+ * its own minimiser instead of many (each a pass over every row).  The
+ * start changes neither what is returned (the full problem's gradient test,
+ * or the descent from 0) nor its guarantee (docs/PRIVACY.md, "Approximate
+ * minimisers"); it depends only on the design, so the result stays a
+ * function of the observation sequence.  *warm: theta holds the start.
+ */
+#define GLM_WARM_MIN_OBS	(INT64_C(1) << 18)
+#define GLM_WARM_OBS		(INT64_C(1) << 15)
+
+static GLMSolveStatus
+warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
+		   bool *warm, GLMSolveResult *res)
+{
+	GLMProblem	thin = *o;
+	GLMSolveResult tres = {0};
+	GLMSolveStatus status;
+
+	*warm = false;
+	if (o->nobs < GLM_WARM_MIN_OBS)
+		return GLMSOLVE_CONVERGED;
+	thin.stride = o->nobs / GLM_WARM_OBS;
+	status = newton(&thin, spec, true, theta, work, &tres);
+	res->warm_iterations = tres.iterations;
+	res->warm_passes = tres.newton_passes;
+	/* a point Newton gave up on may still be far off: then the full one starts from 0 */
+	*warm = (status == GLMSOLVE_CONVERGED);
+	return status;
+}
+
+/*
  * Newton first (unless skipped); where it gives up, the descent, whose
  * step bound guarantees the tolerance (glmdescent.c).  work: p^2 + 5p.
  */
@@ -315,7 +358,13 @@ solve(const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *theta, double *
 	if (!problem_init(&o, B, spec, work + pp + 4 * (size_t) B->p))
 		return GLMSOLVE_INVALID;
 	if (!spec->skip_newton)
-		status = newton(&o, spec, theta, work, res);
+	{
+		bool		warm = false;
+
+		status = warm_start(&o, spec, theta, work, &warm, res);
+		if (status != GLMSOLVE_STOPPED)
+			status = newton(&o, spec, !warm, theta, work, res);
+	}
 	if (status != GLMSOLVE_BOUNDED)
 		return status;
 	res->descent = true;
@@ -326,7 +375,7 @@ GLMSolveStatus
 glmsolve_minimise_blocks(const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *theta,
 						 GLMSolveResult *result)
 {
-	GLMSolveResult res = {0, false, 0, 0, NAN};
+	GLMSolveResult res = {0, 0, 0, 0, false, 0, 0, NAN};
 	GLMSolveStatus status = GLMSOLVE_NO_MEMORY;
 
 	if (B == NULL || B->next == NULL || spec == NULL || theta == NULL ||

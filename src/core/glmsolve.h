@@ -113,6 +113,10 @@ typedef struct GLMSolveSpec
 typedef struct GLMSolveResult
 {
 	int			iterations;		/* Newton steps taken */
+	int64_t		newton_passes;	/* Newton's passes over the design (F, g, H) */
+	int			warm_iterations;	/* Newton steps on the thinned problem first */
+	int64_t		warm_passes;	/* and its passes: each reads the design and
+								 * evaluates a share of it (glmsolve.c) */
 	bool		descent;		/* Newton did not pass the test: the descent ran */
 	int64_t		descent_steps;	/* gradient steps taken by the descent */
 	double		descent_bound;	/* its step bound (glmdescent.c) */

@@ -29,6 +29,9 @@ typedef struct GLMProblem
 	const double *b;			/* linear term, or NULL */
 	double		scale;			/* 1/n */
 	double	   *comp;			/* p doubles: compensation of the gradient sums */
+	int64_t		nobs;			/* observations in all blocks */
+	int64_t		stride;			/* 1; s > 1: only every s-th observation, its count
+								 * times s (the warm start's thinned problem) */
 } GLMProblem;
 
 /*
