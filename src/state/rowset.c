@@ -290,33 +290,72 @@ typedef struct RowOrderArg
 {
 	const DPRowSet *rs;
 	DPRowOrder	order;
-	uint32		calls;
 } RowOrderArg;
 
-static int
-row_order_cmp(const void *pa, const void *pb, void *arg)
+/*
+ * A row in the sort: the top 32 bits of its first word mapped so that
+ * unsigned order is the word's order, and its index.  Most comparisons of
+ * distinct rows end on the prefix, without touching the rows themselves
+ * (an index sort with a comparison through them missed the cache on
+ * every call); equal prefixes fall back to the full comparison.
+ */
+typedef struct RowSortItem
 {
-	RowOrderArg *a = (RowOrderArg *) arg;
-	int			d = a->rs->d;
+	uint32		prefix;
+	int32		index;
+} RowSortItem;
 
-	/* qsort_arg holds no resources, so an interrupt may leave it */
-	if ((++a->calls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	return rowset_compare(a->rs->x + (Size) (*(const int32 *) pa) * d,
-						  a->rs->x + (Size) (*(const int32 *) pb) * d, d, a->order);
+/* the first word's order-preserving 32-bit prefix (finite float8, no -0.0) */
+static inline uint32
+row_prefix(uint64 word, DPRowOrder order)
+{
+	if (order == DP_ROW_ORDER_INT64)
+		word ^= UINT64CONST(1) << 63;
+	else if (word >> 63)
+		word = ~word;			/* negative: larger magnitude sorts first */
+	else
+		word |= UINT64CONST(1) << 63;
+	return (uint32) (word >> 32);
 }
+
+static inline int
+row_sort_cmp(const RowSortItem *a, const RowSortItem *b, RowOrderArg *arg)
+{
+	int			d = arg->rs->d;
+
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return rowset_compare(arg->rs->x + (Size) a->index * d,
+						  arg->rs->x + (Size) b->index * d, d, arg->order);
+}
+
+#define ST_SORT row_sort
+#define ST_ELEMENT_TYPE RowSortItem
+#define ST_COMPARE(a, b, arg) row_sort_cmp(a, b, arg)
+#define ST_COMPARE_ARG_TYPE RowOrderArg
+#define ST_CHECK_FOR_INTERRUPTS	/* the sort holds no resources */
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
 int32 *
 rowset_order(const DPRowSet *rs, DPRowOrder order)
 {
-	int32	   *perm = palloc_extended(sizeof(int32) * Max(rs->nrows, 1), MCXT_ALLOC_HUGE);
+	RowSortItem *items = palloc_extended(sizeof(RowSortItem) * Max(rs->nrows, 1),
+										 MCXT_ALLOC_HUGE);
+	int32	   *perm = (int32 *) items;
 	RowOrderArg arg;
 
 	for (int u = 0; u < rs->nrows; u++)
-		perm[u] = u;
+	{
+		items[u].prefix = rs->d > 0 ? row_prefix(rs->x[(Size) u * rs->d], order) : 0;
+		items[u].index = u;
+	}
 	arg.rs = rs;
 	arg.order = order;
-	arg.calls = 0;
-	qsort_arg(perm, rs->nrows, sizeof(int32), row_order_cmp, &arg);
+	row_sort(items, rs->nrows, &arg);
+	/* in place: perm[u] (bytes 4u..4u+3) never overwrites an item not yet read */
+	for (int u = 0; u < rs->nrows; u++)
+		perm[u] = items[u].index;
 	return perm;
 }
