@@ -404,8 +404,16 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 	UnitCounts *uc = unit_counts_current;
 	UnitEntry  *e;
 
+	/* the argument's type is the call site's: looked up on its first row only */
+	if (fcinfo->flinfo->fn_extra == NULL)
+	{
+		Oid		   *typid = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(Oid));
+
+		*typid = getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 0));
+		fcinfo->flinfo->fn_extra = typid;
+	}
 	if (uc == NULL || uc->spilled || uc->handle != (uint64) PG_GETARG_INT64(1) ||
-		uc->typid != getBaseType(get_fn_expr_argtype(fcinfo->flinfo, 0)))
+		uc->typid != *(Oid *) fcinfo->flinfo->fn_extra)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dpobj.unit_keep() needs the handle of dpobj.unit_counts() over the same rows in the same query"),
