@@ -31,65 +31,88 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-/* the observations of the state's rows (glmstate_observations) */
-static void
-design_observations(GLMSolveDesign *X, const GLMState *s)
+/*
+ * The arrays of a design built block after block, kept from block to block
+ * and pass to pass (grown when a block needs more): allocating them per
+ * block mapped and faulted in fresh pages on every pass.
+ */
+typedef struct DesignArrays
 {
+	Size		rows;			/* capacity of start (rows + 1) and of the observations (2 rows) */
+	Size		nnz;			/* capacity of col and val */
+	int64_t    *start;
+	int		   *col;
+	double	   *val;
 	int		   *row;
 	double	   *cnt;
 	double	   *y;
+} DesignArrays;
 
-	X->nobs = glmstate_observations(s, &row, &cnt, &y);
-	X->row = row;
-	X->cnt = cnt;
-	X->y = y;
+/* a huge array of n elements of size sz in mcxt, or the old one if it holds n */
+static void *
+design_array(void *old, Size have, Size n, Size sz, MemoryContext mcxt)
+{
+	if (old != NULL && have >= n)
+		return old;
+	if (old != NULL)
+		pfree(old);
+	return MemoryContextAllocExtended(mcxt, sz * Max(n, 1), MCXT_ALLOC_HUGE);
 }
 
 /*
  * The nonzero entries of the state's distinct rows, and 1 for the
- * intercept.  Their number is counted in 64 bits and the arrays are huge
- * allocations: the design is bounded by memory only, never by a fixed size.
+ * intercept, and their observations (glmstate_observations), into a's
+ * arrays (grown in mcxt as needed).  Their number is counted in 64 bits and
+ * the arrays are huge allocations: the design is bounded by memory only,
+ * never by a fixed size.
  */
 static void
-design_build(GLMSolveDesign *X, const GLMState *s, bool intercept)
+design_build(GLMSolveDesign *X, const GLMState *s, bool intercept, DesignArrays *a,
+			 MemoryContext mcxt)
 {
 	int			d = s->d;
 	int64_t		nnz = 0;		/* glmsolve.h's type, which int64 need not be */
-	int64_t    *start = palloc_extended(sizeof(int64_t) * ((Size) s->nrows + 1),
-										MCXT_ALLOC_HUGE);
-	int		   *col;
-	double	   *val;
+	Size		rows = (Size) s->nrows;
 
-	for (Size i = 0; i < (Size) s->nrows * d; i++)
+	for (Size i = 0; i < rows * d; i++)
 		nnz += (s->x[i] != 0.0);
 	nnz += intercept ? s->nrows : 0;
-	col = palloc_extended(sizeof(int) * (Size) Max(nnz, 1), MCXT_ALLOC_HUGE);
-	val = palloc_extended(sizeof(double) * (Size) Max(nnz, 1), MCXT_ALLOC_HUGE);
+	a->start = design_array(a->start, a->rows + 1, rows + 1, sizeof(int64_t), mcxt);
+	a->row = design_array(a->row, 2 * a->rows, 2 * rows, sizeof(int), mcxt);
+	a->cnt = design_array(a->cnt, 2 * a->rows, 2 * rows, sizeof(double), mcxt);
+	a->y = design_array(a->y, 2 * a->rows, 2 * rows, sizeof(double), mcxt);
+	a->rows = Max(a->rows, rows);
+	a->col = design_array(a->col, a->nnz, (Size) nnz, sizeof(int), mcxt);
+	a->val = design_array(a->val, a->nnz, (Size) nnz, sizeof(double), mcxt);
+	a->nnz = Max(a->nnz, (Size) nnz);
 	nnz = 0;
 	for (int u = 0; u < s->nrows; u++)
 	{
 		const double *x = s->x + (Size) u * d;
 
-		start[u] = nnz;
+		a->start[u] = nnz;
 		for (int j = 0; j < d; j++)
 			if (x[j] != 0.0)
 			{
-				col[nnz] = j;
-				val[nnz++] = x[j];
+				a->col[nnz] = j;
+				a->val[nnz++] = x[j];
 			}
 		if (intercept)
 		{
-			col[nnz] = d;
-			val[nnz++] = 1.0;
+			a->col[nnz] = d;
+			a->val[nnz++] = 1.0;
 		}
 	}
-	start[s->nrows] = nnz;
+	a->start[s->nrows] = nnz;
 	X->p = d + (intercept ? 1 : 0);
 	X->nrows = s->nrows;
-	X->start = start;
-	X->col = col;
-	X->val = val;
-	design_observations(X, s);
+	X->start = a->start;
+	X->col = a->col;
+	X->val = a->val;
+	X->nobs = glmstate_observations_into(s, a->row, a->cnt, a->y);
+	X->row = a->row;
+	X->cnt = a->cnt;
+	X->y = a->y;
 }
 
 /*
@@ -100,8 +123,9 @@ GLMSolveDesign *
 glm_minimise_design(const GLMState *s, bool intercept)
 {
 	GLMSolveDesign *X = palloc0(sizeof(GLMSolveDesign));
+	DesignArrays a = {0};
 
-	design_build(X, s, intercept);
+	design_build(X, s, intercept, &a, CurrentMemoryContext);
 	return X;
 }
 
@@ -111,7 +135,7 @@ typedef struct DesignBlocks
 	GLMSolveBlocks B;
 	GLMBlocks  *rows;
 	bool		intercept;
-	MemoryContext cxt;			/* the current block's design */
+	DesignArrays arrays;		/* the current block's design */
 	GLMSolveDesign X;
 } DesignBlocks;
 
@@ -121,14 +145,10 @@ design_next(void *arg, bool first, const GLMSolveDesign **block)
 {
 	DesignBlocks *db = (DesignBlocks *) arg;
 	const GLMState *v = glmblocks_next(db->rows, first);
-	MemoryContext old;
 
 	if (v == NULL)
 		return false;
-	MemoryContextReset(db->cxt);
-	old = MemoryContextSwitchTo(db->cxt);
-	design_build(&db->X, v, db->intercept);
-	MemoryContextSwitchTo(old);
+	design_build(&db->X, v, db->intercept, &db->arrays, GetMemoryChunkContext(db));
 	*block = &db->X;
 	return true;
 }
@@ -148,8 +168,6 @@ glm_minimise_blocks(const GLMState *s, bool intercept)
 	}
 	db->rows = glmblocks_begin(s, rows);
 	db->intercept = intercept;
-	db->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
-									ALLOCSET_DEFAULT_SIZES);
 	db->B.p = s->d + (intercept ? 1 : 0);
 	db->B.next = design_next;
 	db->B.arg = db;

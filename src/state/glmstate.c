@@ -542,12 +542,19 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 int64
 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 {
-	int64		k = 0;
 	Size		n = Max((Size) 2 * (Size) s->nrows, 1);
 
 	*row = palloc_extended(sizeof(int) * n, MCXT_ALLOC_HUGE);
 	*cnt = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
 	*y = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
+	return glmstate_observations_into(s, *row, *cnt, *y);
+}
+
+int64
+glmstate_observations_into(const GLMState *s, int *row, double *cnt, double *y)
+{
+	int64		k = 0;
+
 	for (int u = 0; u < s->nrows; u++)
 		for (int lab = 0; lab < 2; lab++)
 		{
@@ -555,10 +562,10 @@ glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 
 			if (c == 0)
 				continue;
-			(*row)[k] = u;
+			row[k] = u;
 			/* the option "class_weight" scales a row's loss (glmweights.h) */
-			(*cnt)[k] = (double) c * (lab == 0 ? s->params.weight_pos : s->params.weight_neg);
-			(*y)[k++] = lab == 0 ? 1.0 : -1.0;
+			cnt[k] = (double) c * (lab == 0 ? s->params.weight_pos : s->params.weight_neg);
+			y[k++] = lab == 0 ? 1.0 : -1.0;
 		}
 	return k;
 }

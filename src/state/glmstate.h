@@ -77,5 +77,7 @@ extern void glm_params_model(StringInfo buf, const GLMParams *p, int d);
 
 /* the state's observations: (distinct row, label +-1, count), palloc'd (glmstate.c) */
 extern int64 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y);
+/* the same into arrays of at least max(2 nrows, 1) entries each */
+extern int64 glmstate_observations_into(const GLMState *s, int *row, double *cnt, double *y);
 
 #endif							/* DPOBJ_GLMSTATE_H */
