@@ -308,21 +308,94 @@ glmsolve_work_doubles(int p)
 	return np * np + 5 * np;
 }
 
+#define GLM_WARM_MIN_OBS	(INT64_C(1) << 18)
+#define GLM_WARM_OBS		(INT64_C(1) << 15)
+
+/* the thinned observations in memory: one block of their own rows */
+typedef struct ThinDesign
+{
+	GLMSolveDesign X;
+	int64_t    *start;
+	int		   *col;
+	double	   *val;
+	int		   *row;
+	double	   *y;
+	double	   *cnt;
+} ThinDesign;
+
+static void
+thin_free(ThinDesign *t)
+{
+	free(t->start);
+	free(t->col);
+	free(t->val);
+	free(t->row);
+	free(t->y);
+	free(t->cnt);
+}
+
+/*
+ * Copies o's thinned observations (every o->stride-th, its count times the
+ * stride) into t, each with its own copy of its row, in one pass, if their
+ * largest size (every row with all p entries) is at most max_bytes; false
+ * (nothing held, no pass) if not.
+ */
+static bool
+thin_copy(const GLMProblem *o, size_t max_bytes, ThinDesign *t)
+{
+	int64_t		n = o->nobs / o->stride + 1,
+				nnz = n * o->p,
+				seen;
+
+	if ((size_t) (n + 1) * 36 + (size_t) nnz * 12 > max_bytes)
+		return false;
+	memset(t, 0, sizeof(*t));
+	t->start = malloc(sizeof(int64_t) * (n + 1));
+	t->col = malloc(sizeof(int) * nnz);
+	t->val = malloc(sizeof(double) * nnz);
+	t->row = malloc(sizeof(int) * n);
+	t->y = malloc(sizeof(double) * n);
+	t->cnt = malloc(sizeof(double) * n);
+	if (!t->start || !t->col || !t->val || !t->row || !t->y || !t->cnt)
+	{
+		thin_free(t);
+		return false;
+	}
+	n = nnz = seen = 0;
+	t->start[0] = 0;
+	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
+	{
+		for (int64_t k = (o->stride - seen % o->stride) % o->stride; k < X->nobs; k += o->stride)
+		{
+			for (int64_t e = X->start[X->row[k]]; e < X->start[X->row[k] + 1]; e++)
+			{
+				t->col[nnz] = X->col[e];
+				t->val[nnz++] = X->val[e];
+			}
+			t->row[n] = (int) n;
+			t->y[n] = X->y[k];
+			t->cnt[n] = X->cnt[k] * (double) o->stride;
+			t->start[++n] = nnz;
+		}
+		seen += X->nobs;
+	}
+	t->X = (GLMSolveDesign) {o->p, (int) n, t->start, t->col, t->val, n, t->row, t->y, t->cnt};
+	return true;
+}
+
 /*
  * On a design of at least GLM_WARM_MIN_OBS observations, Newton first
  * minimises the thinned problem -- every s-th observation of the design's
  * order, its count times s, s = nobs / GLM_WARM_OBS (rounded down): about
- * GLM_WARM_OBS observations, so each of its passes costs 1/s of a full one
- * -- and the full problem's Newton starts from that point, a few steps from
+ * GLM_WARM_OBS observations, held in memory when spec->warm_bytes allows
+ * (else each of its passes reads the design and skips the other rows) --
+ * and the full problem's Newton starts from that point, a few steps from
  * its own minimiser instead of many (each a pass over every row).  The
  * start changes neither what is returned (the full problem's gradient test,
  * or the descent from 0) nor its guarantee (docs/PRIVACY.md, "Approximate
  * minimisers"); it depends only on the design, so the result stays a
  * function of the observation sequence.  *warm: theta holds the start.
  */
-#define GLM_WARM_MIN_OBS	(INT64_C(1) << 18)
-#define GLM_WARM_OBS		(INT64_C(1) << 15)
-
 static GLMSolveStatus
 warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
 		   bool *warm, GLMSolveResult *res)
@@ -330,14 +403,28 @@ warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double 
 	GLMProblem	thin = *o;
 	GLMSolveResult tres = {0};
 	GLMSolveStatus status;
+	GLMSolveBlocks one;
+	ThinDesign	t;
+	bool		copied;
 
 	*warm = false;
 	if (o->nobs < GLM_WARM_MIN_OBS)
 		return GLMSOLVE_CONVERGED;
 	thin.stride = o->nobs / GLM_WARM_OBS;
+	copied = thin_copy(&thin, spec->warm_bytes, &t);
+	if (copied)
+	{
+		/* the same objective: F's scale stays the full design's 1/n */
+		glmsolve_single_block(&one, &t.X);
+		thin.blocks = &one;
+		thin.stride = 1;
+		thin.nobs = t.X.nobs;
+	}
 	status = newton(&thin, spec, true, theta, work, &tres);
+	if (copied)
+		thin_free(&t);
 	res->warm_iterations = tres.iterations;
-	res->warm_passes = tres.newton_passes;
+	res->warm_passes = tres.newton_passes + (copied ? 1 : 0);
 	/* a point Newton gave up on may still be far off: then the full one starts from 0 */
 	*warm = (status == GLMSOLVE_CONVERGED);
 	return status;

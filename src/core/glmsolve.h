@@ -96,6 +96,13 @@ typedef struct GLMSolveSpec
 	bool		skip_newton;	/* straight to the descent (tests: its bound) */
 
 	/*
+	 * Bytes the warm start on a large design may malloc for its thinned
+	 * design, held in memory for its passes (glmsolve.c); 0, or too few:
+	 * its passes read the design's blocks and skip the other rows.
+	 */
+	size_t		warm_bytes;
+
+	/*
 	 * Called once before each Newton or descent step, or NULL.  Returning true stops
 	 * the solver: it frees its memory and returns GLMSOLVE_STOPPED.  It
 	 * must return (never longjmp).

@@ -236,6 +236,8 @@ glm_minimise_over(const GLMSolveBlocks *X, double Reff, GLMLoss loss, double h, 
 	/* ||grad J|| <= GLM_GRAD_TOL L R_eff, L = 1 (glm.h) */
 	spec.grad_tol = GLM_GRAD_TOL * Reff;
 	spec.skip_newton = dpobj_glm_skip_newton;
+	/* the warm start's thinned design (about 2^15 rows): a share of the cap */
+	spec.warm_bytes = (size_t) dpobj_max_state_memory * 1024 / 4;
 	spec.poll = interrupt_pending;
 	spec.work = work;
 	switch (glmsolve_minimise_blocks(X, &spec, theta, NULL))

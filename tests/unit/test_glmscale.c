@@ -31,6 +31,7 @@
 #include "unitcheck.h"
 
 #define NROWS	1000000
+#define WARM_MEM	((size_t) 64 << 20)
 #define D		10
 #define P		(D + 1)
 
@@ -141,7 +142,7 @@ t_gradnorm(const Big *B, const GLMSolveSpec *s, const double *th)
 }
 
 static void
-check_big(Big *B, const char *name, GLMLoss loss, double reg)
+check_big(Big *B, const char *name, GLMLoss loss, double reg, size_t warm_bytes)
 {
 	GLMSolveBlocks blocks = {P, big_next, B};
 	GLMSolveSpec spec = {0};
@@ -155,6 +156,7 @@ check_big(Big *B, const char *name, GLMLoss loss, double reg)
 	spec.reg = reg;
 	spec.b = B->b[0] != 0.0 ? B->b : NULL;
 	spec.grad_tol = 1e-6 * sqrt(2.0);	/* GLM_GRAD_TOL L R_eff, R = 1 with an intercept */
+	spec.warm_bytes = warm_bytes;
 	B->passes = 0;
 	st = glmsolve_minimise_blocks(&blocks, &spec, th, &res);
 	/* B->passes counts every walk over the blocks: the thinned ones too */
@@ -165,6 +167,11 @@ check_big(Big *B, const char *name, GLMLoss loss, double reg)
 	CHECK(res.warm_iterations > 0 && res.iterations <= 5,
 		  "%s: warm start of %d steps (%ld thinned passes), then %d full Newton steps",
 		  name, res.warm_iterations, (long) res.warm_passes, res.iterations);
+	CHECK(warm_bytes == 0 ? B->passes - 1 == res.warm_passes + res.newton_passes
+		  : B->passes - 1 == 1 + res.newton_passes,
+		  "%s: the blocks were read %ld times: once to start, %s, %ld by Newton",
+		  name, B->passes, warm_bytes == 0 ? "by every thinned pass" : "once to copy the thinned design",
+		  (long) res.newton_passes);
 	gr = t_gradnorm(B, &spec, th);
 	CHECK(gr <= spec.grad_tol, "%s: recomputed ||grad J|| %g <= grad_tol %g",
 		  name, gr, spec.grad_tol);
@@ -190,12 +197,15 @@ main(void)
 	}
 	/* the first two are problems on which the old line search stalled */
 	big_fill(&B, 42, true, 0.2, 0.0);
-	check_big(&B, "logistic, rows of norm 1, noisy labels, reg 1", GLM_LOSS_LOGISTIC, 1.0);
+	/* the warm start's thinned design held in memory (64 MB), or read by strides (0) */
+	check_big(&B, "logistic, rows of norm 1, noisy labels, reg 1", GLM_LOSS_LOGISTIC, 1.0, WARM_MEM);
+	check_big(&B, "... thinned passes over the blocks", GLM_LOSS_LOGISTIC, 1.0, 0);
 	big_fill(&B, 42, false, 0.2, 10.0);
-	check_big(&B, "logistic, rows of norm <= 1, b, reg 1", GLM_LOSS_LOGISTIC, 1.0);
+	check_big(&B, "logistic, rows of norm <= 1, b, reg 1", GLM_LOSS_LOGISTIC, 1.0, WARM_MEM);
 	big_fill(&B, 42, true, 0.0, 10.0);
-	check_big(&B, "logistic, separable labels, b, reg 1e-3", GLM_LOSS_LOGISTIC, 1e-3);
-	check_big(&B, "huber, separable labels, b, reg 1e-3", GLM_LOSS_HUBER, 1e-3);
+	check_big(&B, "logistic, separable labels, b, reg 1e-3", GLM_LOSS_LOGISTIC, 1e-3, WARM_MEM);
+	check_big(&B, "huber, separable labels, b, reg 1e-3", GLM_LOSS_HUBER, 1e-3, WARM_MEM);
+	check_big(&B, "... thinned passes over the blocks", GLM_LOSS_HUBER, 1e-3, 0);
 	free(B.start);
 	free(B.col);
 	free(B.val);
