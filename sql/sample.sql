@@ -4,7 +4,8 @@
 -- rows: K = the option "sample_rows" (halfspace kinds), or what
 -- dpobj.max_state_memory holds.  Up to K rows the state is every row, as
 -- before; past K it holds exactly K rows, with their sample keys in its
--- flat form, so partial states merge into the sample of their union.
+-- flat form, so partial states merge into the sample of their union.  The
+-- flat form also carries K, and states of different K merge at the smaller.
 CREATE TABLE regress_sample (i int, x float8[], y boolean);
 -- one distinct feature vector: a sampled state's flat form is then
 -- header, options, one row and 8 bytes of key per kept row
