@@ -4,7 +4,8 @@
 -- rows: K = the option "sample_rows" (halfspace kinds), or what
 -- dpobj.max_state_memory holds.  Up to K rows the state is every row, as
 -- before; past K it holds exactly K rows, with their sample keys in its
--- flat form, so partial states merge into the sample of their union.
+-- flat form, so partial states merge into the sample of their union.  The
+-- flat form also carries K, and states of different K merge at the smaller.
 CREATE TABLE regress_sample (i int, x float8[], y boolean);
 -- one distinct feature vector: a sampled state's flat form is then
 -- header, options, one row and 8 bytes of key per kept row
@@ -22,11 +23,12 @@ CREATE AGGREGATE regress_hs_state(float8[], boolean, float8, float8, jsonb) (
     SFUNC = dpobj.dp_halfspace_transfn, STYPE = dpobj.halfspace_state,
     COMBINEFUNC = dpobj.dp_halfspace_combinefn, PARALLEL = SAFE);
 -- flags (byte 5: 1 = rows carry keys) and the rows kept, from the flat
--- form's length: 28 header bytes, the options' length and text, the row
--- count (4), the one row (2 words and 2 counts: 4 to 8 bytes), 8 per key
+-- form's length: 36 header bytes (K at bytes 24-31), the options' length
+-- and text, the row count (4), the one row (2 words and 2 counts: 4 to 8
+-- bytes), 8 per key
 CREATE FUNCTION regress_kept(opts jsonb, OUT flags int, OUT kept numeric)
 LANGUAGE sql AS $$
-SELECT get_byte(b, 5), floor((octet_length(b) - 28 - octet_length(opts::text) - 4 - 4) / 8.0)
+SELECT get_byte(b, 5), floor((octet_length(b) - 36 - octet_length(opts::text) - 4 - 4) / 8.0)
   FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, opts)::text, 'base64') AS b
           FROM regress_sample) s $$;
 
@@ -60,7 +62,7 @@ SELECT flags, kept FROM regress_kept('{"sample_rows": 2999}');
 -- the sample is a different one each run (keys from pg_strong_random):
 -- the label-true count of 100 kept rows varies
 CREATE FUNCTION regress_pos_of_sample() RETURNS int LANGUAGE sql AS $$
-SELECT get_byte(b, 28 + 20 + 4 + 2)
+SELECT get_byte(b, 36 + 20 + 4 + 2)
   FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
           FROM regress_sample) s $$;
 SELECT count(DISTINCT regress_pos_of_sample()) > 1 AS samples_differ,
@@ -78,14 +80,54 @@ RESET dpobj.seed;
 CREATE FUNCTION regress_b64(b bytea) RETURNS text LANGUAGE sql
 AS $$ SELECT translate(encode(b, 'base64'), E'\n', '') $$;
 SELECT regress_b64(b)::dpobj.halfspace_state::text = regress_b64(b) AS reads_back FROM keyed;
-SELECT get_byte(b, 56) < 255 AS first_key_can_grow FROM keyed;
+SELECT get_byte(b, 64) < 255 AS first_key_can_grow FROM keyed;
 SELECT (regress.err(q)).* FROM (VALUES
-  ($$SELECT regress_b64(set_byte(b, 56, 255))::dpobj.halfspace_state FROM keyed$$),
+  ($$SELECT regress_b64(set_byte(b, 64, 255))::dpobj.halfspace_state FROM keyed$$),
   -- keys on a state whose flags say it has none: the bytes left over are refused
   ($$SELECT regress_b64(set_byte(b, 5, 0))::dpobj.halfspace_state FROM keyed$$),
   -- flags other than 0 and 1
-  ($$SELECT regress_b64(set_byte(b, 5, 2))::dpobj.halfspace_state FROM keyed$$)
+  ($$SELECT regress_b64(set_byte(b, 5, 2))::dpobj.halfspace_state FROM keyed$$),
+  -- K 0 on a kind that samples
+  ($$SELECT regress_b64(overlay(b placing '\x0000000000000000'::bytea from 25 for 8))::dpobj.halfspace_state FROM keyed$$),
+  -- the format of 0.3.0 ("DPH1", no K)
+  ($$SELECT regress_b64(set_byte(b, 3, 49))::dpobj.halfspace_state FROM keyed$$)
 ) v(q);
+
+-- partial states of different K (a Citus worker whose dpobj.max_state_memory
+-- is smaller than the coordinator's): the combine keeps the bottom K_min of
+-- the union, K_min the smallest K of the states combined, sampled or not, in
+-- either order.  At d = 2: K = 390 at 64kB, 780 at 128kB, 1 597 830 by default.
+CREATE AGGREGATE regress_hs_combine(dpobj.halfspace_state) (
+    SFUNC = dpobj.dp_halfspace_combinefn, STYPE = dpobj.halfspace_state);
+-- flags, K (bytes 24-31) and, for a keyed state of one distinct row, the
+-- rows kept (regress_kept)
+CREATE FUNCTION regress_flat(s dpobj.halfspace_state, OUT flags int, OUT k bigint, OUT kept numeric)
+LANGUAGE sql AS $$
+SELECT get_byte(b, 5), ('x' || encode(substring(b from 25 for 8), 'hex'))::bit(64)::bigint,
+       CASE WHEN get_byte(b, 5) = 1
+            THEN floor((octet_length(b) - 36 - (get_byte(b, 34) * 256 + get_byte(b, 35)) - 4 - 4) / 8.0) END
+  FROM (SELECT decode(s::text, 'base64') AS b) f $$;
+CREATE TEMP TABLE parts (part text, s dpobj.halfspace_state);
+SET dpobj.max_state_memory = '64kB';
+INSERT INTO parts SELECT 'small_keyed', regress_hs_state(x, y, 1, 1e-6, '{}') FROM regress_sample;
+INSERT INTO parts SELECT 'small_exact', regress_hs_state(x, y, 1, 1e-6, '{}') FROM regress_sample WHERE i <= 300;
+SET dpobj.max_state_memory = '128kB';
+INSERT INTO parts SELECT 'large_keyed', regress_hs_state(x, y, 1, 1e-6, '{}') FROM regress_sample;
+RESET dpobj.max_state_memory;
+INSERT INTO parts SELECT 'large_exact', regress_hs_state(x, y, 1, 1e-6, '{}') FROM regress_sample;
+SELECT part, (regress_flat(s)).* FROM parts ORDER BY part;
+-- the session's own K (the default cap's) is the largest: K_min is the parts'
+SELECT a.part AS first, b.part AS second, (regress_flat(regress_hs_combine(p.s ORDER BY p.ord))).*
+  FROM parts a, parts b,
+       LATERAL (VALUES (1, a.s), (2, b.s)) p(ord, s)
+ WHERE a.part <> b.part
+ GROUP BY a.part, b.part
+ ORDER BY 1, 2;
+-- a session with a smaller K reads a state of a larger one at its own K
+SET dpobj.max_state_memory = '64kB';
+SELECT part, (regress_flat(regress_hs_combine(s))).* FROM parts
+ WHERE part IN ('large_keyed', 'large_exact') GROUP BY part ORDER BY part;
+RESET dpobj.max_state_memory;
 
 -- the three halfspace mechanisms release from a sample, serial and parallel
 SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)

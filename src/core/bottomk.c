@@ -95,6 +95,22 @@ bottomk_add(BottomK *s, BottomKItem item, BottomKItem *evicted)
 	return true;
 }
 
+bool
+bottomk_shrink(BottomK *s, int64_t k, BottomKItem *evicted)
+{
+	if (k < s->k)
+		s->k = k;
+	if (s->n <= s->k)
+		return false;
+	if (!s->heap)
+		heapify(s);
+	/* the root leaves, the last item takes its place: n ends at k, a heap */
+	*evicted = s->items[0];
+	s->items[0] = s->items[--s->n];
+	sift_down(s, 0);
+	return true;
+}
+
 void
 bottomk_remap(BottomK *s, const uint32_t *map)
 {

@@ -42,7 +42,7 @@ typedef struct BottomK
 {
 	int64_t		k;				/* at most this many items */
 	int64_t		n;				/* items held */
-	bool		heap;			/* items[] is a max-heap (else unordered) */
+	bool		heap;			/* items[] is a max-heap (else unordered); only when n == k */
 	BottomKItem *items;			/* room for k */
 	bottomk_tie_fn tie;
 	void	   *arg;
@@ -74,6 +74,14 @@ extern bool bottomk_admits(BottomK *s, uint64_t key, uint32_t label);
  * largest item leaves: it is stored in *evicted and true returned.
  */
 extern bool bottomk_add(BottomK *s, BottomKItem item, BottomKItem *evicted);
+
+/*
+ * Lowers the sample's limit to min(k, its limit).  While it holds more
+ * items than that, the largest leaves: stored in *evicted, true returned
+ * (call until false).  The items kept are then the bottom k of the items
+ * held, as if the sample had had the smaller limit from the start.
+ */
+extern bool bottomk_shrink(BottomK *s, int64_t k, BottomKItem *evicted);
 
 /* renumbers every item's row through map[row] (after the caller compacts) */
 extern void bottomk_remap(BottomK *s, const uint32_t *map);

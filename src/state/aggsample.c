@@ -161,6 +161,20 @@ sample_find_or_add(DPAggSample *s, const uint64 *row, bool *fresh)
 	return rowset_find_or_add(rs, row);
 }
 
+/* an item the sample no longer holds: its row loses one count */
+static void
+sample_uncount(DPAggSample *s, const BottomKItem *out)
+{
+	DPRowSet   *rs = s->rows;
+
+	if (out->label)
+		rs->pos[out->row]--;
+	else
+		rs->neg[out->row]--;
+	if (rs->pos[out->row] + rs->neg[out->row] == 0)
+		s->zero_rows++;
+}
+
 /* one keyed row: into the sample if its key is among the K smallest */
 static void
 sample_offer(DPAggSample *s, const uint64 *row, bool label, uint64 key)
@@ -185,14 +199,7 @@ sample_offer(DPAggSample *s, const uint64 *row, bool label, uint64 key)
 	it.row = (uint32) u;
 	it.label = label ? 1 : 0;
 	if (bottomk_add(&s->heap, it, &out))
-	{
-		if (out.label)
-			rs->pos[out.row]--;
-		else
-			rs->neg[out.row]--;
-		if (rs->pos[out.row] + rs->neg[out.row] == 0)
-			s->zero_rows++;
-	}
+		sample_uncount(s, &out);
 }
 
 void
@@ -230,11 +237,46 @@ aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg, const uin
 	}
 }
 
+int64
+aggsample_k(const DPAggSample *s)
+{
+	return s->k;
+}
+
+/*
+ * Exact mode past the new K first draws the keys of every counted row (a
+ * heap of just those rows, fewer than the old K), then the largest leave.
+ */
+void
+aggsample_limit(DPAggSample *s, int64 k)
+{
+	BottomKItem out;
+
+	if (k >= s->k)
+		return;
+	if (!s->keyed && s->total > k)
+	{
+		s->k = s->total;
+		sample_materialise(s);
+	}
+	s->k = k;
+	if (!s->keyed)
+		return;
+	while (bottomk_shrink(&s->heap, k, &out))
+	{
+		if ((s->heap.n & AGGSAMPLE_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		sample_uncount(s, &out);
+	}
+}
+
 void
 aggsample_merge(DPAggSample *dst, DPAggSample *src)
 {
 	const DPRowSet *rs = src->rows;
 	int			d = rs->d;
+
+	aggsample_limit(dst, src->k);
 
 	if (!src->keyed)
 	{

@@ -13,9 +13,12 @@
  * (K+1)-th gives each counted row a uniform 64-bit key -- drawn only now:
  * no decision depended on the keys before -- and from then on the state
  * holds the K rows of smallest key (bottomk.h), keys and all.  A state
- * with keys ships them in its flat form (aggstate.h), so the combine of
- * partial states keeps the bottom K of their union: serial, parallel or
- * on Citus, the final function gets a uniform sample of min(n, K) rows
+ * ships its K, and its keys if it has any, in its flat form (aggstate.h);
+ * the combine of partial states keeps the bottom K_min of their union,
+ * K_min the smallest K of the states combined: each partial kept its bottom
+ * K >= K_min, so that is exactly the bottom K_min of all the rows.  Serial,
+ * parallel or on Citus (where a worker's dpobj.max_state_memory may be
+ * smaller), the final function gets a uniform sample of min(n, K_min) rows
  * without replacement.  Why that costs no privacy: docs/PRIVACY.md,
  * "Uniform row samples".
  *
@@ -57,7 +60,16 @@ extern void aggsample_count(DPAggSample *s, const uint64 *row, bool label);
 extern void aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg,
 						  const uint64 *keys);
 
-/* adds every row of src (keys and all) to dst */
+/* K: at most this many rows are kept */
+extern int64 aggsample_k(const DPAggSample *s);
+
+/*
+ * Lowers K to min(k, K): the sample becomes the bottom k of its rows (the
+ * rows of exact mode get their keys first if more than k were counted).
+ */
+extern void aggsample_limit(DPAggSample *s, int64 k);
+
+/* dst becomes the sample of both at the smaller K: src's rows (keys and all) added */
 extern void aggsample_merge(DPAggSample *dst, DPAggSample *src);
 
 /* whether the rows have keys (the sample ever held more than K rows) */

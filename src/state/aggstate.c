@@ -34,7 +34,7 @@
 #define AGGSTATE_SMALL_INT	4503599627370496.0	/* 2^52 */
 
 /* bytes of the fixed header after the varlena header */
-#define AGGSTATE_HEADER_BYTES	(4 + 1 + 1 + 2 + 8 + 8 + 4)
+#define AGGSTATE_HEADER_BYTES	(4 + 1 + 1 + 2 + 8 + 8 + 8 + 4)
 
 static Size aggstate_get_flat_size(ExpandedObjectHeader *eohptr);
 static void aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result,
@@ -203,6 +203,7 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	w_uint(w, (uint64) st->d, 2);
 	w_float8(w, st->epsilon);
 	w_float8(w, st->delta);
+	w_uint(w, st->sample != NULL ? (uint64) aggsample_k(st->sample) : 0, 8);
 	w_uint(w, optlen, 4);
 	if (optlen > 0)
 		w_bytes(w, st->options_text, optlen);
@@ -320,6 +321,7 @@ typedef struct FlatHeader
 	double		delta;
 	char	   *options_text;	/* NULL: none */
 	bool		keyed;			/* rows carry sample keys */
+	int64		k;				/* the sample's K; 0: a kind that keeps every row */
 	int			nrows;
 } FlatHeader;
 
@@ -413,7 +415,8 @@ r_header(FlatReader *r, FlatHeader *h)
 {
 	uint32		optlen;
 	uint32		nrows;
-	uint64		flags;
+	uint64		flags,
+				k;
 
 	if (r_uint(r, 4) != r->type->magic)
 		aggstate_corrupt(r->type);
@@ -425,6 +428,10 @@ r_header(FlatReader *r, FlatHeader *h)
 	h->d = (int) r_uint(r, 2);
 	h->epsilon = r_float8(r);
 	h->delta = r_float8(r);
+	k = r_uint(r, 8);
+	if (k > (uint64) PG_INT64_MAX || (h->keyed && k == 0))
+		aggstate_corrupt(r->type);
+	h->k = (int64) k;
 	optlen = (uint32) r_uint(r, 4);
 	h->options_text = NULL;
 	if (optlen > 0)
@@ -464,6 +471,21 @@ r_keyed_counts(FlatReader *r, DPAggState *dst, const uint64 *row, int64 pos, int
 	}
 	aggsample_add(dst->sample, row, pos, neg, keys);
 	pfree(keys);
+}
+
+/*
+ * The state's K becomes min(its K, the header's): the combine keeps the
+ * bottom K_min of the union (aggsample.h).  Whether a kind samples is a
+ * function of the kind, so a K on a kind that keeps every row, or none on
+ * one that samples, is no state dpobj wrote.
+ */
+static void
+r_apply_k(FlatReader *r, const FlatHeader *h, DPAggState *dst)
+{
+	if ((dst->sample != NULL) != (h->k > 0))
+		aggstate_corrupt(r->type);
+	if (dst->sample != NULL)
+		aggsample_limit(dst->sample, h->k);
 }
 
 /*
@@ -537,6 +559,7 @@ aggstate_decode(const DPStateType *type, const struct varlena *flat, MemoryConte
 	if ((h.options_text == NULL) != (st->options_text == NULL) ||
 		(h.options_text && strcmp(h.options_text, st->options_text) != 0))
 		aggstate_corrupt(type);
+	r_apply_k(&r, &h, st);
 	r_rows(&r, &h, st);
 	return st;
 }
@@ -738,6 +761,7 @@ aggstate_merge(DPAggState *dst, Datum src)
 		reader_init(&r, dst->type, flat);
 		r_header(&r, &h);
 		aggstate_check_same(dst, h.kind, h.d, h.epsilon, h.delta, h.options_text);
+		r_apply_k(&r, &h, dst);
 		r_rows(&r, &h, dst);
 		if ((Pointer) flat != DatumGetPointer(src))
 			pfree(flat);

@@ -24,11 +24,15 @@
  * machine; docs/SCALING.md):
  *
  *	  varlena header
- *	  uint32  magic            "DPH1" / "DPG1"
+ *	  uint32  magic            "DPH2" / "DPG2" (0.3.0's "DPH1" / "DPG1", without K,
+ *	                           are refused)
  *	  uint8   kind             0 (halfspace) or the GLMKind
  *	  uint8   flags            1 if the rows carry sample keys (aggsample.h), else 0
  *	  uint16  d
  *	  float8  epsilon, delta
+ *	  uint64  K                the sample's K (aggsample.h) when the state was
+ *	                           written, sampled or not; 0: a kind that keeps
+ *	                           every row.  The reader keeps min(its own K, K).
  *	  uint32  length of the options' jsonb text, then that text (0: none)
  *	  uint32  nrows
  *	  nrows x { d encoded words, varint pos, varint neg

@@ -104,7 +104,7 @@ static int64 glm_sample_rows(const DPAggState *base);
 
 static const DPStateType glm_type = {
 	"dpobj.glm_state",
-	0x44504731,					/* "DPG1" */
+	0x44504732,					/* "DPG2" (0.3.0: "DPG1", no K) */
 	DP_ROW_ORDER_FLOAT8,
 	sizeof(GLMExpanded),
 	glm_init,

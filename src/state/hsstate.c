@@ -108,7 +108,7 @@ static int64 hs_sample_rows(const DPAggState *base);
 
 static const DPStateType hs_type = {
 	"dpobj.halfspace_state",
-	0x44504831,					/* "DPH1" */
+	0x44504832,					/* "DPH2" (0.3.0: "DPH1", no K) */
 	DP_ROW_ORDER_INT64,
 	sizeof(HSExpanded),
 	hs_init,

@@ -2,8 +2,10 @@
  * test_bottomk.c -- bottom-k sampling (src/core/bottomk.c): the kept items are exactly
  * the k smallest under (key, label true first, row), whatever order the items arrive
  * in; a sample of a union is the sample of the two partial samples merged (what the
- * combine of parallel and Citus partial states does); and a stream of n items keeps
- * each one with probability k/n (a chi-square check over many streams).
+ * combine of parallel and Citus partial states does), also when the two partial
+ * samples had different k: lowered to the smaller k, the merge is exactly the
+ * bottom min(k) of the union; and a stream of n items keeps each one with
+ * probability k/n (a chi-square check over many streams).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,20 @@ shuffle(BottomKItem *a, int n)
 	}
 }
 
+/* n random items (keys below keymod unless 0: ties), and a sorted copy */
+static void
+random_items(BottomKItem *items, BottomKItem *sorted, int n, uint64_t keymod)
+{
+	for (int i = 0; i < n; i++)
+	{
+		items[i].key = keymod ? next64() % keymod : next64();
+		items[i].row = (uint32_t) (next64() % 50);
+		items[i].label = (uint32_t) (next64() & 1);
+	}
+	memcpy(sorted, items, sizeof(BottomKItem) * n);
+	qsort(sorted, n, sizeof(BottomKItem), cmp_items);
+}
+
 /* exactness, order independence and merging, with and without many key ties */
 static void
 test_exact(int n, int64_t k, uint64_t keymod)
@@ -99,14 +115,7 @@ test_exact(int n, int64_t k, uint64_t keymod)
 				nm,
 				want = k < n ? k : n;
 
-	for (int i = 0; i < n; i++)
-	{
-		items[i].key = keymod ? next64() % keymod : next64();
-		items[i].row = (uint32_t) (next64() % 50);
-		items[i].label = (uint32_t) (next64() & 1);
-	}
-	memcpy(sorted, items, sizeof(BottomKItem) * n);
-	qsort(sorted, n, sizeof(BottomKItem), cmp_items);
+	random_items(items, sorted, n, keymod);
 
 	na = sample_of(items, n, k, room, a);
 	CHECK(na == want, "n=%d k=%ld: %ld kept", n, (long) k, (long) na);
@@ -130,6 +139,74 @@ test_exact(int n, int64_t k, uint64_t keymod)
 		CHECK(nm == want && memcmp(merged, sorted, sizeof(BottomKItem) * want) == 0,
 			  "n=%d k=%ld keymod=%lu: merged partial samples are the sample of the union",
 			  n, (long) k, (unsigned long) keymod);
+	}
+}
+
+/* the items of s, sorted, in out; returns their number */
+static int64_t
+sorted_items(const BottomK *s, BottomKItem *out)
+{
+	memcpy(out, s->items, sizeof(BottomKItem) * s->n);
+	qsort(out, s->n, sizeof(BottomKItem), cmp_items);
+	return s->n;
+}
+
+/*
+ * Partial samples of k1 and k2 (k1 > k2, the first one split at cut), merged
+ * into a sample of k1 lowered to k2 first or after: the bottom k2 of all items
+ */
+static void
+test_shrink(int n, int64_t k1, int64_t k2, uint64_t keymod)
+{
+	static BottomKItem items[NMAX],
+				sorted[NMAX],
+				room[NMAX],
+				part[NMAX],
+				got[NMAX];
+	int			cut = n / 2;
+	int64_t		want = k2 < n ? k2 : n,
+				n2;
+	BottomK		s;
+	BottomKItem ev;
+
+	random_items(items, sorted, n, keymod);
+	n2 = sample_of(items + cut, n - cut, k2, room, part);
+
+	for (int lower_first = 0; lower_first < 2; lower_first++)
+	{
+		int64_t		evicted = 0,
+					m;
+
+		bottomk_init(&s, k1, room, tie, NULL);
+		for (int i = 0; i < cut; i++)
+		{
+			cand_row = items[i].row;
+			if (bottomk_admits(&s, items[i].key, items[i].label))
+				(void) bottomk_add(&s, items[i], &ev);
+		}
+		if (lower_first)
+			while (bottomk_shrink(&s, k2, &ev))
+				evicted++;
+		for (int64_t i = 0; i < n2; i++)
+		{
+			cand_row = part[i].row;
+			if (bottomk_admits(&s, part[i].key, part[i].label))
+				(void) bottomk_add(&s, part[i], &ev);
+		}
+		while (bottomk_shrink(&s, k2, &ev))
+			evicted++;
+		CHECK(s.k == k2 && s.n == want, "n=%d k1=%ld k2=%ld: %ld kept, limit %ld",
+			  n, (long) k1, (long) k2, (long) s.n, (long) s.k);
+		CHECK(!lower_first || evicted == (cut > k1 ? k1 : cut) - (cut > k2 ? k2 : cut),
+			  "n=%d k1=%ld k2=%ld: lowering evicts the excess only", n, (long) k1, (long) k2);
+		m = sorted_items(&s, got);
+		CHECK(memcmp(got, sorted, sizeof(BottomKItem) * m) == 0,
+			  "n=%d k1=%ld k2=%ld keymod=%lu lower_first=%d: the bottom k2 of the union",
+			  n, (long) k1, (long) k2, (unsigned long) keymod, lower_first);
+		/* still a valid sample: a key above every kept one is refused when full */
+		cand_row = 1000;
+		CHECK(s.n < s.k || !bottomk_admits(&s, UINT64_MAX, 0),
+			  "n=%d k1=%ld k2=%ld: the lowered sample is a max-heap", n, (long) k1, (long) k2);
 	}
 }
 
@@ -208,6 +285,12 @@ main(void)
 			test_exact(ns[i], ks[j], 0);
 			test_exact(ns[i], ks[j], 3);	/* almost every key ties */
 		}
+	for (int i = 0; i < 5; i++)
+	{
+		test_shrink(ns[i], 999, 64, 0);
+		test_shrink(ns[i], 64, 5, 3);
+		test_shrink(ns[i], 5, 1, 0);
+	}
 	test_uniform();
 	test_remap();
 	return unitcheck_report();
