@@ -50,6 +50,10 @@ attack() {
 SET ROLE $ROLE;
 $settings
 SELECT coalesce(sum(spent_epsilon), 0) AS spent_before FROM dpobj.my_budgets \gset
+-- PostgreSQL 15's pg_stat_xact_* views also show an earlier transaction's counts until the
+-- backend flushes them (at most once a second): flush the spend query's, so that the
+-- transaction below sees its own counts only, however fast the two statements follow
+SELECT pg_stat_force_next_flush();
 BEGIN;
 SAVEPOINT s;
 SELECT 'model', (m).mechanism, (m).params FROM dpobj.train('people', 'opdisc', ARRAY['a', 'b'], 'y',
