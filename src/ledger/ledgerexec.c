@@ -58,7 +58,10 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 * which.  The row is the
 	 * one dpobj.budget_for() names: the table's budget domain's budget when
 	 * the table is a member (runs on every member table lock and debit that
-	 * one row), else the table's own.
+	 * one row), else the table's own.  budget_for is an InitPlan: called
+	 * once whatever the plan (a sequential scan would call it on every
+	 * budget row, and pg_stat_user_functions, which every role reads, would
+	 * count them).
 	 */
 	"UPDATE dpobj.budgets b "
 	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, filter_order, spent_rdp, "
@@ -67,7 +70,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta "
 	"          FROM dpobj.budget_debit(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"                                  $6::pg_catalog.numeric) n) "
-	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2) "
+	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
 	"   AND dpobj.budget_admits(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"         $6::pg_catalog.numeric) "
 	"RETURNING id, CASE WHEN spent_rho OPERATOR(pg_catalog.=) 0 THEN 'linear' "
@@ -84,7 +87,7 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"SELECT dpobj.budget_remaining_epsilon(b)::pg_catalog.text, "
 	"       (granted_delta OPERATOR(pg_catalog.-) spent_delta)::pg_catalog.text "
 	"  FROM dpobj.budgets b "
-	" WHERE id OPERATOR(pg_catalog.=) dpobj.budget_for($1, $2)",
+	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2))",
 
 	/* STMT_ABORTED_ALLOWED: 'aborted' exists from 0.2.0 on (upgrade section 3) */
 	"SELECT pg_catalog.pg_get_constraintdef(oid) OPERATOR(pg_catalog.~~) '%aborted%' "

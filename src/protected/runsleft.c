@@ -30,10 +30,12 @@
 
 PG_FUNCTION_INFO_V1(dpobj_runs_left);
 
+/* budget_for once whatever the plan (an InitPlan: train.c's pre-check says why) */
 static const char budget_sql[] =
 "SELECT b "
 "  FROM dpobj.protected_tables p "
-"  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
+"  LEFT JOIN dpobj.budgets b "
+"         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
 /* the caller's budget for runs on relid; false when it has none */

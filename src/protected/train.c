@@ -305,6 +305,12 @@ train_unit_options(Jsonb *options, int k)
  * The budget check before the scan (fast refusal); the worker decides, by
  * the same rule (dpobj.budget_admits, accountant.c), on the same budget
  * row (dpobj.budget_for: the table's budget domain's, or its own).
+ * budget_for is an uncorrelated subquery (an InitPlan): called once
+ * whatever the plan.  As a join clause a nested loop would call it once and
+ * a hash join twice (the hash key, then the clause on the matching entry);
+ * the plan follows dpobj.budgets' planner statistics, which autovacuum sets
+ * at its own moment, and the analyst's function statistics
+ * (pg_stat_xact_user_functions) would show which.
  * Column 5: an approximate-DP run after the zCDP part began, whose delta
  * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
  * budget domain.
@@ -319,7 +325,8 @@ static const char precheck_sql[] =
 "             OPERATOR(pg_catalog.>) b.reserve_delta, "
 "       p.release_deadline, p.budget_domain::pg_catalog.text "
 "  FROM dpobj.protected_tables p "
-"  LEFT JOIN dpobj.budgets b ON b.id OPERATOR(pg_catalog.=) dpobj.budget_for(p.relid, $2) "
+"  LEFT JOIN dpobj.budgets b "
+"         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
 /* an approximate-DP run the reserve cannot hold: a public refusal (the ledger's charges) */

@@ -9,6 +9,9 @@
 #   leak 6  pg_stat_xact_user_tables.idx_tup_fetch counted the rows an index scan of the
 #           filter fetched; debug_print_plan showed the protected query's plan; a
 #           parallel plan or track_functions made the scan observable
+#   lookups the budget pre-check before the charge called dpobj.budget_for once in a
+#           nested loop and twice in a hash join: the function statistics followed the
+#           plan, which follows the planner statistics autovacuum gives dpobj's tables
 # Needs PGHOST/PGPORT/PGUSER (a superuser), dpobj installed and preloaded.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -130,6 +133,16 @@ attack "$OUT/q1" 2 "SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 t_check "leak 6: a parallel plan is never used (the run is charged and released as usual)" \
     bash -c "grep -qx 'charged|0.5' '$OUT/q1' && grep -q '^ledger|released' '$OUT/q1'"
 same "$OUT/q1" "$OUT/c2" "leak 6: ... and looks exactly like a serial run"
+
+# ---- lookups: dpobj's own calls before the charge, whatever their plans ---------------
+# the budget, unit and domain lookups run under the analyst's planner settings and under
+# the planner statistics autovacuum gives dpobj's tables at a moment of its own (two
+# neighbouring databases differ in them); the settings here give the pre-check's join each
+# plan in turn
+attack "$OUT/n1" 2 "SET enable_hashjoin = off; SET enable_mergejoin = off;"
+attack "$OUT/h1" 2 "SET enable_nestloop = off; SET enable_mergejoin = off;"
+same "$OUT/n1" "$OUT/h1" "lookups: the function statistics of a run do not follow the plans of dpobj's lookups"
+t_check "lookups: ... which call dpobj.budget_for once" grep -qx 'functions|budget_for|1' "$OUT/h1"
 
 t_psql -d postgres -c "DROP DATABASE $DB" >/dev/null
 t_summary
