@@ -33,6 +33,8 @@ SELECT 'output', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "method": "o
 UNION ALL
 SELECT 'cms_huber', (SELECT dpobj.dp_logistic(x, y, 2, 1e-6, '{"R": 1, "method": "cms", "loss": "huber", "h": 0.25, "intercept": false}') FROM regress_spill)
 UNION ALL
+SELECT 'objective_private_r', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5}') FROM regress_spill)
+UNION ALL
 SELECT 'noisysgd', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200}') FROM regress_spill)
 UNION ALL
 SELECT 'noisysgd_n', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200, "n": 8000}') FROM regress_spill)
@@ -91,6 +93,8 @@ CREATE TEMP TABLE small AS SELECT * FROM regress_spill WHERE i <= 1000;
 CREATE FUNCTION regress_small_models() RETURNS TABLE (k text, m dpobj.model)
 LANGUAGE sql AS $$
 SELECT 'objective', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') FROM small)
+UNION ALL
+SELECT 'objective_private_r', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5}') FROM small)
 UNION ALL
 SELECT 'noisysgd', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200}') FROM small)
 $$;
