@@ -198,23 +198,26 @@ glmparams_open_unit(JsonbValue *v, const char *key, const char *hint)
 static void
 glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
 {
-	if (v->type != jbvString)
-	{
-		p->R = dp_option_number(v, "R", 0, 1e6, true);
-		return;
-	}
-	if (v->val.string.len != 7 || strncmp(v->val.string.val, "private", 7) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"R\" must be a number or \"private\""),
-				 errhint("Pass the public bound rows are clipped to, e.g. '{\"R\": 1}', or '{\"R\": \"private\"}' (dp_logistic) to estimate it privately.")));
-	if (kind != GLM_KIND_LOGISTIC)
+	bool		is_private = v->type == jbvString && v->val.string.len == 7 &&
+		strncmp(v->val.string.val, "private", 7) == 0;
+
+	if (is_private && kind != GLM_KIND_LOGISTIC)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: \"R\": \"private\" is not supported", glm_kind_aggname(kind)),
 				 errhint("Only dp_logistic estimates R privately; declare a public bound, e.g. '{\"R\": 1}'.")));
-	p->R_private = true;
-	p->R = INFINITY;			/* rows stay unclipped until R-hat is drawn */
+	if (is_private)
+	{
+		p->R_private = true;
+		p->R = INFINITY;		/* rows stay unclipped until R-hat is drawn */
+		return;
+	}
+	if (kind == GLM_KIND_LOGISTIC && v->type == jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"R\" must be a number or \"private\""),
+				 errhint("Pass the public bound rows are clipped to, e.g. '{\"R\": 1}', or '{\"R\": \"private\"}' to estimate it privately.")));
+	p->R = dp_option_number(v, "R", 0, 1e6, true);
 }
 
 /* a + b > total for the exact real sum (TwoSum: a + b = s + err exactly) */
@@ -388,7 +391,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
-				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; dp_logistic can also estimate it privately: '{\"R\": \"private\"}'.")));
+				 errhint("Pass a public bound, e.g. '{\"R\": 1}'%s.",
+						 kind == GLM_KIND_LOGISTIC ? ", or '{\"R\": \"private\"}' to estimate it privately" :
+						 "; it is never estimated from the data")));
 	if (arg.have_R_options && !p->R_private)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
