@@ -5,11 +5,13 @@
  *	  continuous-weight mechanisms (dp_logistic, dp_noisysgd, dp_opsamp),
  *	  options parsing.  The losses they share are plain C (glmloss.c).
  *
- * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R; clip;
- * never estimate R from data"): each row x is replaced by x * min(1,
- * R/||x||) with the l2 norm (dp_logistic, dp_noisysgd) or the l1 norm
- * (dp_opsamp, whose Lipschitz constant is w.r.t. l1, section 3).  Clipping
- * is a fixed per-row map, so the sensitivity analyses hold for any data.
+ * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R"): each
+ * row x is replaced by x * min(1, R/||x||) with the l2 norm (dp_logistic,
+ * dp_noisysgd) or the l1 norm (dp_opsamp, whose Lipschitz constant is
+ * w.r.t. l1, section 3) (rowclip.h).  Clipping is a fixed per-row map, so
+ * the sensitivity analyses hold for any data.  With dp_logistic's "R":
+ * "private" R is +inf here: the rows stay unclipped, and the final function
+ * clips them to R-hat, a DP output (glmprivr.h).
  *
  * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
  * error naming the problem, never the value; on the protected path
