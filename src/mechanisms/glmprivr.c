@@ -34,6 +34,8 @@ glm_privr_histogram(const GLMState *s, int64 *hist)
 		}
 		CHECK_FOR_INTERRUPTS();	/* before the charge: nothing spent yet */
 	}
+	/* its buffers are gone before the design's take their share of the cap */
+	glmblocks_end(b);
 }
 
 /* a cancel or termination is pending (mechanism_poll()'s condition); never raises */
