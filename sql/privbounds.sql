@@ -1,10 +1,10 @@
--- dp_logistic's "R": "private" (docs/PRIVACY.md, "Private norm bound"): R-hat, a
+-- "R": "private" of dp_logistic and dp_noisysgd (docs/PRIVACY.md, "Private norm bound"): R-hat, a
 -- quantile of the rows' norms drawn by the exact exponential mechanism over the public
 -- grid 2^(k/4), k = -64 .. 80, at R_share of the budget; the rows clipped to it; the
 -- mechanism at the rest.
 --   * every malformed option is refused before anything runs, with its SQLSTATE;
 --   * on a table whose norms are known, R-hat is the candidate nearest the quantile
---     (seeded runs), for all three methods;
+--     (seeded runs), for all three methods and noisy GD;
 --   * the params carry R-hat, R_source, R_quantile, R_share, R_epsilon (and R_rho for
 --     Output-Gauss), and the calibration is that of a declared R equal to R-hat at the
 --     budget left;
@@ -31,7 +31,10 @@ SELECT o, e.sqlstate, e.message, e.hint
                ('{"R": 1, "R_share": 0.2}'),
                ('{"R": "private", "lambda": 10}')) v(o),
   LATERAL regress.err(format('SELECT dpobj.dp_logistic(x, y, 1, 1e-6, %L) FROM regress_pb.v', o)) e;
-SELECT e.* FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private"}') FROM regress_pb.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_noisysgd_multiclass(x, y::int, 1, 1e-6, '{"R": "private", "classes": [0, 1]}') FROM regress_pb.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": "private"}') FROM regress_pb.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "big"}') FROM regress_pb.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "R_quantile": 0.5}') FROM regress_pb.v$$) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": "private"}') FROM regress_pb.v$$) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_logistic_multiclass(x, y::int, 1, 1e-6, '{"R": "private", "classes": [0, 1]}') FROM regress_pb.v$$) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.glm_calibration(1, 1e-6, '{"R": "private"}')$$) e;
@@ -50,6 +53,12 @@ SELECT meth, q, dpobj.dp_logistic(x, y, 1, 1e-6, o) AS m
                ('objective', 0.5, '{"R": "private", "R_quantile": 0.5}'),
                ('objective', 0.25, '{"R": "private", "R_quantile": 0.25, "R_share": 0.2}')) c(meth, q, o)
  GROUP BY meth, q, o;
+INSERT INTO m
+SELECT 'noisysgd', q, dpobj.dp_noisysgd(x, y, 1, 1e-6, o)
+  FROM regress_pb.v,
+       (VALUES (0.9, '{"R": "private"}'::jsonb),
+               (0.5, '{"R": "private", "R_quantile": 0.5, "n": 5000}')) c(q, o)
+ GROUP BY q, o;
 -- the true quantile 10 q and the grid's candidates around it
 SELECT meth, q, 10 * q AS true_quantile, ((m).params->>'R')::float8 AS r_hat,
        round((ln(((m).params->>'R')::float8 / (10 * q)) / ln(2))::numeric, 2) AS log2_ratio,
@@ -63,7 +72,7 @@ SELECT meth, q, (m).params->>'R_source' AS source, (m).params->>'R_quantile' AS 
 SELECT meth, q, array(SELECT jsonb_object_keys((m).params) ORDER BY 1) AS keys FROM m ORDER BY meth, q;
 -- the calibration is that of R-hat declared, at the budget left: Objective-Gauss and CMS
 -- at epsilon (1 - R_share) (rounded down in the last bit so that the parts sum to at most
--- epsilon), Output-Gauss at rho (1 - R_share)
+-- epsilon), Output-Gauss and noisy GD at rho (1 - R_share)
 SELECT meth, q,
        abs(((m).params->>'sigma')::float8 /
            (dpobj.glm_calibration(1 - ((m).params->>'R_share')::float8, 1e-6,
@@ -75,11 +84,11 @@ SELECT abs(((m).params->>'epsilon_prime')::float8 /
                 jsonb_build_object('R', (m).params->'R', 'method', 'cms'))->>'epsilon_prime')::float8 - 1)
          < 1e-9 AS same_eps_prime
   FROM m WHERE meth = 'cms';
-SELECT abs(((m).params->>'rho')::float8 + ((m).params->>'R_rho')::float8
+SELECT meth, q, abs(((m).params->>'rho')::float8 + ((m).params->>'R_rho')::float8
            - (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output"}')->>'rho')::float8) < 1e-15 AS rho_split,
        abs(((m).params->>'R_rho')::float8 - 0.1 * (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output"}')->>'rho')::float8) < 1e-15 AS r_rho_is_share,
        ((m).params->>'R_epsilon')::float8 ^ 2 / 8 <= ((m).params->>'R_rho')::float8 AS bounded_range
-  FROM m WHERE meth = 'output';
+  FROM m WHERE meth IN ('output', 'noisysgd') ORDER BY meth, q;
 -- the model predicts like a model: better than the majority class on its own rows
 SELECT meth, q, avg((dpobj.predict(m, x) = y)::int) > 0.5 AS beats_coin
   FROM m, regress_pb.v GROUP BY meth, q ORDER BY meth, q;
@@ -111,7 +120,7 @@ SELECT (m).mechanism, (m).params->>'R_source' AS source, (m).params->>'method' A
        abs(ln(((m).params->>'R')::float8 / 9) / ln(2)) <= 0.5 AS r_hat_near_9
   FROM (SELECT dpobj.train('regress_pb.pts', mech, ARRAY['a', 'b'], 'y', 0.5, 1e-6,
                            '{"R": "private"}') m
-          FROM unnest(ARRAY['logistic', 'objective', 'cms', 'output']) mech) s;
+          FROM unnest(ARRAY['logistic', 'objective', 'cms', 'output', 'noisysgd']) mech) s;
 -- refused before the charge: a malformed option
 SELECT e.sqlstate, e.message FROM regress.err($$SELECT dpobj.train('regress_pb.pts', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6, '{"R": "private", "R_share": 1.5}')$$) e;
 -- a run on no rows (a filter no row passes) still releases, at the same charge

@@ -285,12 +285,8 @@ glm_calibrate_private_rho(const GLMParams *p, GLMCalibration *c)
 {
 	double		rho_m;
 
-	glm_budget_split(c->rho, p->R_share, &c->R_rho, &rho_m);
+	glm_budget_split_rho(c->rho, p->R_share, &c->R_rho, &rho_m, &c->R_eps);
 	c->rho = rho_m;
-	c->R_eps = sqrt(8.0 * c->R_rho);
-	/* rounded down until R_eps^2 <= 8 R_rho exactly (fma: the exact sign) */
-	while (c->R_eps > 0 && fma(c->R_eps, c->R_eps, -8.0 * c->R_rho) > 0)
-		c->R_eps = nextafter(c->R_eps, 0.0);
 }
 
 void
@@ -442,15 +438,7 @@ glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration 
 		model_params_float(buf, "amp_laplace_scale", (double) c->amp_dlap_t * c->amp_lattice);
 	}
 	if (p->R_private)
-	{
-		/* R (above) is R-hat, a DP output; nothing else here comes from the rows */
-		model_params_text(buf, "R_source", "private");
-		model_params_float(buf, "R_quantile", p->R_quantile);
-		model_params_float(buf, "R_share", p->R_share);
-		model_params_float(buf, "R_epsilon", c->R_eps);
-		if (p->method == GLM_METHOD_OUTPUT)
-			model_params_float(buf, "R_rho", c->R_rho);
-	}
+		glm_privr_params(buf, p, c->R_eps, p->method == GLM_METHOD_OUTPUT ? c->R_rho : -1);
 }
 
 /*

@@ -175,10 +175,18 @@ typedef struct NoisySGDDesign
 	struct GLMBlocks *rows;		/* in blocks: the state's row blocks */
 	bool		intercept;
 	MemoryContext cxt;			/* in blocks: the current block's design */
+	double		clip;			/* > 0: rows clipped to this l2 norm (noisysgd_design_clip) */
 } NoisySGDDesign;
 
 /* the design of a state: whole (built now) or in blocks, as above */
 extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
+
+/*
+ * Clips every observation of D to l2 norm R (the intercept's 1 untouched):
+ * at once for a whole design, else as each block is built ("R": "private"
+ * clips to R-hat, drawn after the design was built).
+ */
+extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
 
 /* noisysgd_descend over a design, whole or in blocks */
 extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * glmprivr.c
- *	  dp_logistic's private norm bound: the norms' histogram and R-hat
- *	  (glmprivr.h).  Each row's norm is a fixed per-row function, so one
+ *	  The private norm bound of dp_logistic and dp_noisysgd: the norms'
+ *	  histogram, R-hat and its public params (glmprivr.h).  Each row's norm is a fixed per-row function, so one
  *	  replaced, added or removed row moves one count of the histogram, and
  *	  the exponential mechanism's losses by at most 1 (privquant.h).
  *
@@ -12,6 +12,7 @@
 
 #include "glmblocks.h"
 #include "mechanism.h"
+#include "model.h"
 #include "rowclip.h"
 
 #include "miscadmin.h"
@@ -57,7 +58,19 @@ glm_privr_select(gsl_rng *rng, const GLMParams *p, double eps_R, const int64 *hi
 	mechanism_poll(ledger_id);
 	ereport(ERROR,
 			(errcode(ERRCODE_QUERY_CANCELED),
-			 errmsg("dp_logistic: the private norm bound's draw was interrupted"),
+			 errmsg("the private norm bound's draw was interrupted"),
 			 errhint("The privacy budget of this run is spent; run it again.")));
 	return 0;					/* keep compiler quiet */
+}
+
+void
+glm_privr_params(StringInfo buf, const GLMParams *p, double R_eps, double R_rho)
+{
+	/* R is R-hat, a DP output; nothing here comes from the rows */
+	model_params_text(buf, "R_source", "private");
+	model_params_float(buf, "R_quantile", p->R_quantile);
+	model_params_float(buf, "R_share", p->R_share);
+	model_params_float(buf, "R_epsilon", R_eps);
+	if (R_rho >= 0)
+		model_params_float(buf, "R_rho", R_rho);
 }

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * glmprivr.h
- *	  dp_logistic's "R": "private": the histogram of the rows' norms over
+ *	  "R": "private" (dp_logistic, dp_noisysgd): the histogram of the rows' norms over
  *	  the public grid of candidates (privquant.h), taken before the charge,
  *	  and R-hat drawn from it after the charge by the exact exponential
  *	  mechanism (docs/PRIVACY.md, "Private norm bound").  The state's rows
@@ -31,5 +31,12 @@ extern void glm_privr_histogram(const GLMState *s, int64 *hist);
  */
 extern int	glm_privr_select(gsl_rng *rng, const GLMParams *p, double eps_R,
 							 const int64 *hist, int64 ledger_id);
+
+/*
+ * The public params of "R": "private" (R itself, R-hat, is glm_params_model's):
+ * R_source, R_quantile, R_share, R_epsilon, and R_rho when R_rho >= 0 (the
+ * mechanisms charged in zCDP).
+ */
+extern void glm_privr_params(StringInfo buf, const GLMParams *p, double R_eps, double R_rho);
 
 #endif							/* DPOBJ_GLMPRIVR_H */

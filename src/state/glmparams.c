@@ -47,7 +47,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_LOGISTIC:
 			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -201,18 +201,18 @@ glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
 	bool		is_private = v->type == jbvString && v->val.string.len == 7 &&
 		strncmp(v->val.string.val, "private", 7) == 0;
 
-	if (is_private && kind != GLM_KIND_LOGISTIC)
+	if (is_private && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: \"R\": \"private\" is not supported", glm_kind_aggname(kind)),
-				 errhint("Only dp_logistic estimates R privately; declare a public bound, e.g. '{\"R\": 1}'.")));
+				 errhint("Only dp_logistic and dp_noisysgd estimate R privately; declare a public bound, e.g. '{\"R\": 1}'.")));
 	if (is_private)
 	{
 		p->R_private = true;
 		p->R = INFINITY;		/* rows stay unclipped until R-hat is drawn */
 		return;
 	}
-	if (kind == GLM_KIND_LOGISTIC && v->type == jbvString)
+	if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) && v->type == jbvString)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"R\" must be a number or \"private\""),
@@ -240,6 +240,16 @@ glm_budget_split(double total, double share, double *part, double *rest)
 		*rest = nextafter(*rest, 0.0);
 }
 
+void
+glm_budget_split_rho(double rho, double share, double *rho_R, double *rho_m, double *eps_R)
+{
+	glm_budget_split(rho, share, rho_R, rho_m);
+	*eps_R = sqrt(8.0 * *rho_R);
+	/* rounded down until eps_R^2 <= 8 rho_R exactly (fma: the exact sign) */
+	while (*eps_R > 0 && fma(*eps_R, *eps_R, -8.0 * *rho_R) > 0)
+		*eps_R = nextafter(*eps_R, 0.0);
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
@@ -265,13 +275,13 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		glmparams_parse_R(a->kind, v, p);
 		a->have_R = true;
 	}
-	else if (kind == GLM_KIND_LOGISTIC && !glm_kind_multiclass(a->kind) &&
+	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
 			 strcmp(key, "R_quantile") == 0)
 	{
 		p->R_quantile = glmparams_open_unit(v, key, "It is the quantile of the rows' norms R-hat estimates, e.g. 0.9.");
 		a->have_R_options = true;
 	}
-	else if (kind == GLM_KIND_LOGISTIC && !glm_kind_multiclass(a->kind) &&
+	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
 			 strcmp(key, "R_share") == 0)
 	{
 		p->R_share = glmparams_open_unit(v, key, "It is the share of the run's budget spent on R-hat, e.g. 0.1.");
@@ -392,7 +402,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}'%s.",
-						 kind == GLM_KIND_LOGISTIC ? ", or '{\"R\": \"private\"}' to estimate it privately" :
+						 kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD ?
+						 ", or '{\"R\": \"private\"}' to estimate it privately" :
 						 "; it is never estimated from the data")));
 	if (arg.have_R_options && !p->R_private)
 		ereport(ERROR,
