@@ -2,8 +2,8 @@
  *
  * privquant.h
  *	  A private quantile of the rows' norms over a public geometric grid of
- *	  candidates (dp_logistic's "R": "private"): the exponential mechanism
- *	  with loss max(0, t - c_i, c_(i-1) + 1 - t), c_i = #{rows: norm <= R_i}
+ *	  candidates ("R": "private" of dp_logistic and dp_noisysgd): the
+ *	  exponential mechanism with loss max(0, t - c_i, c_(i-1) + 1 - t), c_i = #{rows: norm <= R_i}
  *	  (c_(-1) = 0, and the largest candidate counts every row), t = ceil(q n):
  *	  0 exactly for the candidate whose bracket (R_(i-1), R_i] holds the t-th
  *	  smallest norm, growing with the rows between; sampled exactly

@@ -5,8 +5,8 @@
  *	  dp_noisysgd, dp_opsamp): privacy parameters and the jsonb options
  *	  R (required), method, loss, lambda, intercept, h, T, radius, beta.
  *	  Fixed by the first row (or by dpobj.train() before any row); never
- *	  computed from the data (dp_logistic's "R": "private" leaves R open
- *	  until its final function draws R-hat, glmprivr.h).
+ *	  computed from the data ("R": "private" of dp_logistic and dp_noisysgd
+ *	  leaves R open until the final function draws R-hat, glmprivr.h).
  *
  *-------------------------------------------------------------------------
  */

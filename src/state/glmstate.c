@@ -9,9 +9,9 @@
  * row x is replaced by x * min(1, R/||x||) with the l2 norm (dp_logistic,
  * dp_noisysgd) or the l1 norm (dp_opsamp, whose Lipschitz constant is
  * w.r.t. l1, section 3) (rowclip.h).  Clipping is a fixed per-row map, so
- * the sensitivity analyses hold for any data.  With dp_logistic's "R":
- * "private" R is +inf here: the rows stay unclipped, and the final function
- * clips them to R-hat, a DP output (glmprivr.h).
+ * the sensitivity analyses hold for any data.  With "R": "private"
+ * (dp_logistic, dp_noisysgd) R is +inf here: the rows stay unclipped, and
+ * the final function clips them to R-hat, a DP output (glmprivr.h).
  *
  * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
  * error naming the problem, never the value; on the protected path
