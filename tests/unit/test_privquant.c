@@ -8,8 +8,10 @@
  * every small histogram, replacing, adding or removing one row (k rows)
  * moves every loss by at most 1 (k).  (d) Distribution: many seeded draws
  * against the exact probabilities exp(-gamma loss_i) / Z, gamma = eps / (2k),
- * by a chi-square test at a 1e-6 false-alarm level each.  Prints
- * "N passed, M failed".
+ * by a chi-square test at a 1e-6 false-alarm level each.  (e) The row clip
+ * (src/core/rowclip.c) the design applies to R-hat: the norm at most R, the
+ * direction kept, short rows unchanged, huge values without overflow.
+ * Prints "N passed, M failed".
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "privquant.h"
+#include "rowclip.h"
 #include "unitcheck.h"
 
 #define NB PRIVQUANT_N
@@ -235,6 +238,31 @@ check_distribution(gsl_rng *rng, const int64_t *h, double q, double eps, int k)
 		  "private quantile q = %g, eps = %g, k = %d: chi2 = %.1f on %d df", q, eps, k, chi2, df);
 }
 
+static void
+check_rowclip(void)
+{
+	double		a[3] = {3, -4, 0},
+				b[2] = {0.3, -0.4},
+				c[2] = {1e300, -1e300},
+				z[2] = {-0.0, 0.0},
+				l1[2] = {3, -1};
+
+	CHECK(rowclip_norm(a, 3, false) == 5 && rowclip_norm(l1, 2, true) == 4 &&
+		  rowclip_norm(c, 2, false) > 1.4e300 && isfinite(rowclip_norm(c, 2, false)),
+		  "norms, scaled: finite for huge values");
+	rowclip_apply(a, 3, 2.5, false);
+	CHECK(sqrt(a[0] * a[0] + a[1] * a[1]) <= 2.5 && fabs(a[0] - 1.5) < 1e-15 &&
+		  fabs(a[1] + 2.0) < 1e-15 && a[2] == 0, "a long row scaled to R, its direction kept");
+	rowclip_apply(b, 2, 2.5, false);
+	CHECK(b[0] == 0.3 && b[1] == -0.4, "a short row unchanged");
+	rowclip_apply(c, 2, 1.0, false);
+	CHECK(c[0] * c[0] + c[1] * c[1] <= 1.0 && c[0] > 0.7 && c[1] < -0.7, "huge values clipped");
+	rowclip_apply(z, 2, INFINITY, false);
+	CHECK(!signbit(z[0]) && z[1] == 0, "-0.0 becomes 0.0; R = +inf clips nothing");
+	rowclip_apply(l1, 2, 2.0, true);
+	CHECK(fabs(l1[0]) + fabs(l1[1]) <= 2.0 && fabs(l1[0] - 1.5) < 1e-15, "l1 clip");
+}
+
 int
 main(void)
 {
@@ -247,6 +275,7 @@ main(void)
 	check_target();
 	check_losses();
 	check_sensitivity(rng);
+	check_rowclip();
 	/* 20 rows: norms near 1, 2, 4 and 5 above 2^20 */
 	h[-PRIVQUANT_KMIN] = 6;
 	h[-PRIVQUANT_KMIN + 4] = 5;
