@@ -33,9 +33,13 @@ SELECT 'output', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "method": "o
 UNION ALL
 SELECT 'cms_huber', (SELECT dpobj.dp_logistic(x, y, 2, 1e-6, '{"R": 1, "method": "cms", "loss": "huber", "h": 0.25, "intercept": false}') FROM regress_spill)
 UNION ALL
+SELECT 'objective_private_r', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5}') FROM regress_spill)
+UNION ALL
 SELECT 'noisysgd', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200}') FROM regress_spill)
 UNION ALL
 SELECT 'noisysgd_n', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200, "n": 8000}') FROM regress_spill)
+UNION ALL
+SELECT 'noisysgd_private_r', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5, "T": 200}') FROM regress_spill)
 $$;
 
 SET dpobj.seed = 7;
@@ -92,7 +96,11 @@ CREATE FUNCTION regress_small_models() RETURNS TABLE (k text, m dpobj.model)
 LANGUAGE sql AS $$
 SELECT 'objective', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') FROM small)
 UNION ALL
+SELECT 'objective_private_r', (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5}') FROM small)
+UNION ALL
 SELECT 'noisysgd', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 200}') FROM small)
+UNION ALL
+SELECT 'noisysgd_private_r', (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "R_quantile": 0.5, "T": 200}') FROM small)
 $$;
 CREATE TEMP TABLE small_whole AS SELECT * FROM regress_small_models();
 SET dpobj.max_state_memory = '64kB';

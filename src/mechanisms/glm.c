@@ -79,6 +79,7 @@
 #include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
+#include "glmprivr.h"
 #include "glmsolve.h"
 #include "glmstate.h"
 #include "mechanism.h"
@@ -271,14 +272,41 @@ glm_calibrate_amp(GLMCalibration *c, int pp)
 	c->amp_dlap_t = (t >= 1 && t <= GLM_AMP_MAX_T) ? (uint64) t : 0;
 }
 
-void
-glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
+/*
+ * "R": "private": R-hat's share of the run's budget (docs/PRIVACY.md,
+ * "Private norm bound").  Objective-Gauss and CMS: eps_R = share eps, the
+ * mechanism runs at eps - eps_R (basic composition).  Output-Gauss, charged
+ * in zCDP: rho_R = share rho, the exponential mechanism at eps_R with
+ * eps_R^2 / 8 <= rho_R (eps-bounded range, Cesar & Rogers 2021), the
+ * release at rho - rho_R.
+ */
+static void
+glm_calibrate_private_rho(const GLMParams *p, GLMCalibration *c)
 {
+	double		rho_m;
+
+	glm_budget_split_rho(c->rho, p->R_share, &c->R_rho, &rho_m, &c->R_eps);
+	c->rho = rho_m;
+}
+
+void
+glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
+{
+	GLMParams	pm = *p_in;
+	const GLMParams *p = &pm;
 	double		eps = p->epsilon;
 	double		delta = p->delta;
 	double		L = 1.0;
+	double		R_eps = 0;
 
+	/* "R": "private": the objective methods run at eps - eps_R */
+	if (p->R_private && p->method != GLM_METHOD_OUTPUT)
+	{
+		glm_budget_split(p_in->epsilon, p->R_share, &R_eps, &eps);
+		pm.epsilon = eps;
+	}
 	memset(c, 0, sizeof(*c));
+	c->R_eps = R_eps;
 	c->Reff = glmparams_reff(p);
 	c->beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
 	c->lambda = glm_default_lambda(p, c->Reff);
@@ -314,6 +342,8 @@ glm_calibrate(const GLMParams *p, int d, GLMCalibration *c)
 			/* one-vs-rest: K releases compose in zCDP, rho / K each (glmclasses.h) */
 			if (p->nclasses > 0)
 				c->rho /= p->nclasses;
+			if (p->R_private)
+				glm_calibrate_private_rho(p, c);
 #if DPOBJ_MUTANT_IS(multiclass)
 			c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
@@ -407,6 +437,28 @@ glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration 
 		model_params_float(buf, "amp_radius", c->amp_radius);
 		model_params_float(buf, "amp_laplace_scale", (double) c->amp_dlap_t * c->amp_lattice);
 	}
+	if (p->R_private)
+		glm_privr_params(buf, p, c->R_eps, p->method == GLM_METHOD_OUTPUT ? c->R_rho : -1);
+}
+
+/*
+ * "R": "private": the calibration of every candidate R-hat (privquant.h),
+ * palloc'd, before the charge: a candidate no noise can be calibrated for
+ * is refused now, on public grounds, never after the charge.
+ */
+GLMCalibration *
+glm_calibrate_candidates(const GLMParams *p, int d)
+{
+	GLMCalibration *cals = palloc(sizeof(GLMCalibration) * PRIVQUANT_N);
+
+	for (int i = 0; i < PRIVQUANT_N; i++)
+	{
+		GLMParams	q = *p;
+
+		q.R = privquant_candidate(i);
+		glm_calibrate(&q, d, &cals[i]);
+	}
+	return cals;
 }
 
 /*
@@ -423,7 +475,10 @@ logistic_check_args(const char *aggname, double epsilon, double delta, int d,
 	GLMCalibration c;
 
 	glmparams_check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options, &p);
-	glm_calibrate(&p, d, &c);
+	if (p.R_private)
+		pfree(glm_calibrate_candidates(&p, d));
+	else
+		glm_calibrate(&p, d, &c);
 }
 
 /* dpobj.glm_calibration(epsilon, delta, options) -> jsonb: for tests/docs */
@@ -438,6 +493,11 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 
 	glmparams_check_args(GLM_KIND_LOGISTIC, "glm_calibration", eps, delta, 1, options, &p);
+	if (p.R_private)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("glm_calibration: \"R\": \"private\" has no calibration before R-hat is drawn"),
+				 errhint("Pass a candidate value of R, e.g. '{\"R\": 1}': the run's calibration is that of R-hat with R_share of the budget spent on it (docs/PRIVACY.md, \"Private norm bound\").")));
 	glm_calibrate(&p, 1, &c);
 	model_params_begin(&buf);
 	glm_calibration_params(&buf, &p, &c, 1);
@@ -574,6 +634,8 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
+	GLMCalibration *cals = NULL;
+	int64		hist[PRIVQUANT_N];
 
 	state = glmstate_final_begin(fcinfo, GLM_KIND_LOGISTIC, &pctx);
 	if (state == NULL)
@@ -581,7 +643,14 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 
 	p = &state->params;
 	d = state->d;
-	glm_calibrate(p, d, &c);
+	/* "R": "private": every candidate's calibration and the norms' histogram */
+	if (p->R_private)
+	{
+		cals = glm_calibrate_candidates(p, d);
+		glm_privr_histogram(state, hist);
+	}
+	else
+		glm_calibrate(p, d, &c);
 	pp = d + (p->intercept ? 1 : 0);
 	theta = palloc0(sizeof(double) * pp);
 	/*
@@ -601,6 +670,15 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	 * the argmin (glm.h), paid for by the release's noise
 	 */
 	rng = dpobj_rng_new();
+	/* "R": "private": R-hat first (its own exact draw), the rows clipped to it */
+	if (p->R_private)
+	{
+		int			k = glm_privr_select(rng, p, cals[0].R_eps, hist, ledger_id);
+
+		p->R = privquant_candidate(k);
+		c = cals[k];
+		glm_minimise_clip(X, p->R);
+	}
 	glm_release_blocks(rng, p, &c, X, work, theta, pp, ledger_id);
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));

@@ -32,10 +32,19 @@ typedef struct GLMCalibration
 	double		amp_radius;		/* public bound on ||theta^ - argmin|| */
 	double		amp_lattice;	/* the output noise's lattice */
 	uint64		amp_dlap_t;		/* its discrete Laplace scale, lattice units */
+	/* "R": "private" (glmprivr.h): R-hat's exponential mechanism */
+	double		R_eps;			/* its epsilon (pure DP) */
+	double		R_rho;			/* Output-Gauss: its zCDP share of rho (R_eps^2 / 8 <= it) */
 } GLMCalibration;
 
-/* d: features (the intercept, if any, comes on top) */
+/*
+ * d: features (the intercept, if any, comes on top).  With "R": "private"
+ * p->R is the candidate to calibrate for, and the mechanism gets the budget
+ * left after R-hat's share (c->R_eps, c->R_rho).
+ */
 extern void glm_calibrate(const GLMParams *p, int d, GLMCalibration *c);
+/* "R": "private": every candidate's calibration (privquant.h), palloc'd */
+extern GLMCalibration *glm_calibrate_candidates(const GLMParams *p, int d);
 extern double glm_gauss_sigma(double eps, double delta, double D);
 extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 
@@ -79,6 +88,13 @@ extern struct GLMSolveDesign *glm_minimise_design(const GLMState *s, bool interc
  * the same order either way.
  */
 extern struct GLMSolveBlocks *glm_minimise_blocks(const GLMState *s, bool intercept);
+
+/*
+ * Clips every row of a design of glm_minimise_blocks to l2 norm R (the
+ * intercept's 1 untouched): at once for a whole design, else as each block
+ * is built.  "R": "private" clips to R-hat, drawn after the design was built.
+ */
+extern void glm_minimise_clip(struct GLMSolveBlocks *B, double R);
 
 /* the minimiser's work memory for pp parameters (public), palloc'd */
 extern double *glm_minimise_work(int pp);
@@ -159,10 +175,18 @@ typedef struct NoisySGDDesign
 	struct GLMBlocks *rows;		/* in blocks: the state's row blocks */
 	bool		intercept;
 	MemoryContext cxt;			/* in blocks: the current block's design */
+	double		clip;			/* > 0: rows clipped to this l2 norm (noisysgd_design_clip) */
 } NoisySGDDesign;
 
 /* the design of a state: whole (built now) or in blocks, as above */
 extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
+
+/*
+ * Clips every observation of D to l2 norm R (the intercept's 1 untouched):
+ * at once for a whole design, else as each block is built ("R": "private"
+ * clips to R-hat, drawn after the design was built).
+ */
+extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
 
 /* noisysgd_descend over a design, whole or in blocks */
 extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,

@@ -108,30 +108,13 @@ typedef struct AutoData
 			   *scnt;			/* one part's weighted counts, zeros kept (noisy GD) */
 } AutoData;
 
-/* a + b > total for the exact real sum (TwoSum: a + b = s + err exactly) */
-static bool
-auto_sum_exceeds(double a, double b, double total)
-{
-	double		s = a + b;
-	double		bb = s - a;
-	double		err = (a - (s - bb)) + (b - bb);
-
-	return s > total || (s == total && err > 0);
-}
-
 /* (eps_s, delta_s) and the rest, the rest rounded down until the two fit the total */
 static void
 auto_split_budget(double eps, double delta, double share, double *es, double *ds,
 				  double *ef, double *df)
 {
-	*es = share * eps;
-	*ds = share * delta;
-	*ef = eps - *es;
-	*df = delta - *ds;
-	while (auto_sum_exceeds(*es, *ef, eps))
-		*ef = nextafter(*ef, 0.0);
-	while (auto_sum_exceeds(*ds, *df, delta))
-		*df = nextafter(*df, 0.0);
+	glm_budget_split(eps, share, es, ef);
+	glm_budget_split(delta, share, ds, df);
 }
 
 /*

@@ -27,6 +27,7 @@
 #include "glmblocks.h"
 #include "glmsolve.h"
 #include "mechanism.h"
+#include "rowclip.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -132,12 +133,33 @@ glm_minimise_design(const GLMState *s, bool intercept)
 /* a design in blocks built from a state's row blocks (glm_minimise_blocks) */
 typedef struct DesignBlocks
 {
-	GLMSolveBlocks B;
+	GLMSolveBlocks B;			/* first: the caller's handle */
+	GLMSolveDesign *whole;		/* the one block, built at once; or NULL: */
 	GLMBlocks  *rows;
 	bool		intercept;
+	double		clip;			/* > 0: rows clipped to this l2 norm (glm_minimise_clip) */
 	DesignArrays arrays;		/* the current block's design */
 	GLMSolveDesign X;
 } DesignBlocks;
+
+/*
+ * Clips each row of X (its features: the intercept's 1 is the row's last
+ * entry) to l2 norm R.  A fixed per-row map of the nonzero entries: a
+ * zero stays zero, so the sparse pattern is the unclipped one's.
+ */
+static void
+design_clip(const GLMSolveDesign *X, bool intercept, double R)
+{
+	double	   *val = (double *) X->val;	/* the design's own arrays */
+
+	for (int u = 0; u < X->nrows; u++)
+	{
+		int64_t		a = X->start[u],
+					n = X->start[u + 1] - a - (intercept ? 1 : 0);
+
+		rowclip_apply(val + a, (int) n, R, false);
+	}
+}
 
 /* GLMSolveBlocks.next: the design of the next row block */
 static bool
@@ -149,6 +171,8 @@ design_next(void *arg, bool first, const GLMSolveDesign **block)
 	if (v == NULL)
 		return false;
 	design_build(&db->X, v, db->intercept, &db->arrays, GetMemoryChunkContext(db));
+	if (db->clip > 0)
+		design_clip(&db->X, db->intercept, db->clip);
 	*block = &db->X;
 	return true;
 }
@@ -160,18 +184,30 @@ glm_minimise_blocks(const GLMState *s, bool intercept)
 	/* a block's rows (8d + 16 bytes each) and design (about 12d + 60) */
 	int			rows = glmblocks_rows(20 * (Size) s->d + 80);
 
+	db->intercept = intercept;
 	/* a design within the bound is built once; a larger one block by block */
 	if (glmblocks_single(s, rows))
 	{
-		glmsolve_single_block(&db->B, glm_minimise_design(s, intercept));
+		db->whole = glm_minimise_design(s, intercept);
+		glmsolve_single_block(&db->B, db->whole);
 		return &db->B;
 	}
 	db->rows = glmblocks_begin(s, rows);
-	db->intercept = intercept;
 	db->B.p = s->d + (intercept ? 1 : 0);
 	db->B.next = design_next;
 	db->B.arg = db;
 	return &db->B;
+}
+
+void
+glm_minimise_clip(GLMSolveBlocks *B, double R)
+{
+	DesignBlocks *db = (DesignBlocks *) B;
+
+	if (db->whole != NULL)
+		design_clip(db->whole, db->intercept, R);
+	else
+		db->clip = R;
 }
 
 /*

@@ -56,8 +56,10 @@
 #include "dpnoise.h"
 #include "glm.h"
 #include "glmblocks.h"
+#include "glmprivr.h"
 #include "glmstate.h"
 #include "mechanism.h"
+#include "rowclip.h"
 #include "model.h"
 #include "random.h"
 
@@ -110,6 +112,23 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(sigma);
 }
 
+/* each observation's features (the first d of its pp entries) clipped to l2 norm R */
+static void
+sgd_clip(double *X, int64 nobs, int pp, int d, double R)
+{
+	for (int64 k = 0; k < nobs; k++)
+		rowclip_apply(X + (Size) k * pp, d, R, false);
+}
+
+void
+noisysgd_design_clip(NoisySGDDesign *D, double R)
+{
+	if (D->rows == NULL)
+		sgd_clip((double *) D->X, D->nobs, D->pp, D->pp - (D->intercept ? 1 : 0), R);
+	else
+		D->clip = R;
+}
+
 /*
  * The first (first = true) or next block of D: the whole design once, or
  * the design of the state's next row block; false after the last.
@@ -133,6 +152,8 @@ sgd_block(NoisySGDDesign *D, bool first)
 	old = MemoryContextSwitchTo(D->cxt);
 	glm_design(v, D->intercept, &X, &cnt, &y, &D->nobs, &pp);
 	MemoryContextSwitchTo(old);
+	if (D->clip > 0)
+		sgd_clip(X, D->nobs, pp, D->pp - (D->intercept ? 1 : 0), D->clip);
 	D->X = X;
 	D->cnt = cnt;
 	D->y = y;
@@ -324,14 +345,33 @@ noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s)
 	return G * G + pp * s * s;
 }
 
+/*
+ * "R": "private": the descent's rho (rho_m), R-hat's share rho_R and the
+ * exponential mechanism's eps_R (glm_budget_split_rho; docs/PRIVACY.md,
+ * "Private norm bound").
+ */
+static double
+sgd_private_rho(const GLMParams *p, double *rho_R, double *eps_R)
+{
+	double		rho_m;
+
+	glm_budget_split_rho(dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta),
+						 p->R_share, rho_R, &rho_m, eps_R);
+	return rho_m;
+}
+
 void
 noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 		  double *lattice, uint64 *sigma2)
 {
+	double		rho_R,
+				eps_R;
+
 	*Reff = glmparams_reff(p);
 	*T = p->T > 0 ? p->T :
 		p->n_public > 0 ? DPOBJ_SGD_DEFAULT_T_N : DPOBJ_SGD_DEFAULT_T;
-	*rho = dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
+	*rho = p->R_private ? sgd_private_rho(p, &rho_R, &eps_R) :
+		dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
 	/* one-vs-rest: K descents compose in zCDP, rho / K each (glmclasses.h) */
 	if (p->nclasses > 0)
 		*rho /= p->nclasses;
@@ -346,6 +386,36 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
 				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+}
+
+/* one candidate R-hat's noise (noisysgd_noise) */
+typedef struct SGDNoise
+{
+	double		Reff;
+	double		rho;
+	double		lattice;
+	uint64		sigma2;
+	int64		T;
+} SGDNoise;
+
+/*
+ * "R": "private": every candidate's noise (privquant.h), palloc'd, before the
+ * charge: a candidate outside the sampler's range is refused now, on public
+ * grounds, never after the charge.
+ */
+static SGDNoise *
+sgd_noise_candidates(const GLMParams *p, int pp)
+{
+	SGDNoise   *c = palloc(sizeof(SGDNoise) * PRIVQUANT_N);
+
+	for (int i = 0; i < PRIVQUANT_N; i++)
+	{
+		GLMParams	q = *p;
+
+		q.R = privquant_candidate(i);
+		noisysgd_noise(&q, pp, &c[i].Reff, &c[i].T, &c[i].rho, &c[i].lattice, &c[i].sigma2);
+	}
+	return c;
 }
 
 /*
@@ -365,7 +435,10 @@ noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon, double de
 	uint64		sigma2;
 
 	glmparams_check_args(kind, aggname, epsilon, delta, d, options, &p);
-	noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
+	if (p.R_private)
+		pfree(sgd_noise_candidates(&p, d + (p.intercept ? 1 : 0)));
+	else
+		noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
 }
 
 void
@@ -382,6 +455,14 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 {
 	model_params_begin(params);
 	noisysgd_params_body(params, p, d, T, s, rho, lattice);
+	if (p->R_private)
+	{
+		double		rho_R,
+					eps_R;
+
+		(void) sgd_private_rho(p, &rho_R, &eps_R);
+		glm_privr_params(params, p, eps_R, rho_R);
+	}
 	model_params_end(params);
 }
 
@@ -420,6 +501,8 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
+	SGDNoise   *cands = NULL;
+	int64		hist[PRIVQUANT_N];
 
 	state = glmstate_final_begin(fcinfo, GLM_KIND_SGD, &pctx);
 	if (state == NULL)
@@ -427,13 +510,18 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 
 	p = &state->params;
 	d = state->d;
+	pp = d + (p->intercept ? 1 : 0);
+	/* "R": "private": every candidate's noise and the norms' histogram */
+	if (p->R_private)
+	{
+		cands = sgd_noise_candidates(p, pp);
+		glm_privr_histogram(state, hist);
+	}
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	noisysgd_design(&D, state, p->intercept);
-	pp = D.pp;
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
-	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
-	s = sqrt((double) sigma2) * lattice;
-	denom = noisysgd_step_denom(p, pp, Reff, s);
+	if (!p->R_private)
+		noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
 	theta = palloc0(sizeof(double) * pp);
 
 	/* 1. charge first */
@@ -443,6 +531,25 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
+		/* "R": "private": R-hat first (its own exact draw), the rows clipped to it */
+		if (p->R_private)
+		{
+			double		rho_R,
+						eps_R;
+			int			k;
+
+			(void) sgd_private_rho(p, &rho_R, &eps_R);
+			k = glm_privr_select(rng, p, eps_R, hist, ledger_id);
+			p->R = privquant_candidate(k);
+			Reff = cands[k].Reff;
+			T = cands[k].T;
+			rho = cands[k].rho;
+			lattice = cands[k].lattice;
+			sigma2 = cands[k].sigma2;
+			noisysgd_design_clip(&D, p->R);
+		}
+		s = sqrt((double) sigma2) * lattice;
+		denom = noisysgd_step_denom(p, pp, Reff, s);
 		noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
 	}
 	PG_FINALLY();

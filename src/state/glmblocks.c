@@ -45,6 +45,19 @@ glmblocks_begin(const GLMState *s, int maxrows)
 	return b;
 }
 
+void
+glmblocks_end(GLMBlocks *b)
+{
+	if (glmblocks_spilled(b->s))
+	{
+		pfree(b->view.x);
+		pfree(b->view.pos);
+		pfree(b->view.neg);
+		pfree(b->buf);
+	}
+	pfree(b);
+}
+
 /* the next rows of the pass into the view; false if there were none */
 static bool
 read_block(GLMBlocks *b)

@@ -30,6 +30,9 @@ extern GLMBlocks *glmblocks_begin(const GLMState *s, int maxrows);
  */
 extern const GLMState *glmblocks_next(GLMBlocks *b, bool first);
 
+/* frees a reader's buffers (a pass that is not read again) */
+extern void glmblocks_end(GLMBlocks *b);
+
 /* whether s's rows are on a file */
 static inline bool
 glmblocks_spilled(const GLMState *s)

@@ -14,6 +14,7 @@
 #include "glmclasses.h"
 #include "glmweights.h"
 #include "options.h"
+#include "privquant.h"
 #include "rowinput.h"
 
 #define GLM_MAX_T		 ((int64) 1000000000)
@@ -44,9 +45,9 @@ kind_valid_options(GLMKind kind)
 	switch (kind)
 	{
 		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required), method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required), loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -179,11 +180,82 @@ glmparams_metric(JsonbValue *v)
 	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
 }
 
+/* an option strictly between 0 and 1 ("R_quantile", "R_share") */
+static double
+glmparams_open_unit(JsonbValue *v, const char *key, const char *hint)
+{
+	double		s = dp_option_number(v, key, 0, 1, true);
+
+	if (!(s < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"%s\" must be below 1", key),
+				 errhint("%s", hint)));
+	return s;
+}
+
+/* "R": a public bound, or "private" (dp_logistic only: R-hat drawn by the final function) */
+static void
+glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
+{
+	bool		is_private = v->type == jbvString && v->val.string.len == 7 &&
+		strncmp(v->val.string.val, "private", 7) == 0;
+
+	if (is_private && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: \"R\": \"private\" is not supported", glm_kind_aggname(kind)),
+				 errhint("Only dp_logistic and dp_noisysgd estimate R privately; declare a public bound, e.g. '{\"R\": 1}'.")));
+	if (is_private)
+	{
+		p->R_private = true;
+		p->R = INFINITY;		/* rows stay unclipped until R-hat is drawn */
+		return;
+	}
+	if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) && v->type == jbvString)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("option \"R\" must be a number or \"private\""),
+				 errhint("Pass the public bound rows are clipped to, e.g. '{\"R\": 1}', or '{\"R\": \"private\"}' to estimate it privately.")));
+	p->R = dp_option_number(v, "R", 0, 1e6, true);
+}
+
+/* a + b > total for the exact real sum (TwoSum: a + b = s + err exactly) */
+static bool
+sum_exceeds(double a, double b, double total)
+{
+	double		s = a + b;
+	double		bb = s - a;
+	double		err = (a - (s - bb)) + (b - bb);
+
+	return s > total || (s == total && err > 0);
+}
+
+void
+glm_budget_split(double total, double share, double *part, double *rest)
+{
+	*part = share * total;
+	*rest = total - *part;
+	while (sum_exceeds(*part, *rest, total))
+		*rest = nextafter(*rest, 0.0);
+}
+
+void
+glm_budget_split_rho(double rho, double share, double *rho_R, double *rho_m, double *eps_R)
+{
+	glm_budget_split(rho, share, rho_R, rho_m);
+	*eps_R = sqrt(8.0 * *rho_R);
+	/* rounded down until eps_R^2 <= 8 rho_R exactly (fma: the exact sign) */
+	while (*eps_R > 0 && fma(*eps_R, *eps_R, -8.0 * *rho_R) > 0)
+		*eps_R = nextafter(*eps_R, 0.0);
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
 	GLMParams  *p;
 	bool		have_R;
+	bool		have_R_options;
 	bool		have_candidates;
 	bool		have_weights;
 } GLMOptionArg;
@@ -200,8 +272,20 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
 	else if (strcmp(key, "R") == 0)
 	{
-		p->R = dp_option_number(v, key, 0, 1e6, true);
+		glmparams_parse_R(a->kind, v, p);
 		a->have_R = true;
+	}
+	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
+			 strcmp(key, "R_quantile") == 0)
+	{
+		p->R_quantile = glmparams_open_unit(v, key, "It is the quantile of the rows' norms R-hat estimates, e.g. 0.9.");
+		a->have_R_options = true;
+	}
+	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
+			 strcmp(key, "R_share") == 0)
+	{
+		p->R_share = glmparams_open_unit(v, key, "It is the share of the run's budget spent on R-hat, e.g. 0.1.");
+		a->have_R_options = true;
 	}
 	else if (strcmp(key, "intercept") == 0)
 		p->intercept = dp_option_bool(v, key);
@@ -271,7 +355,8 @@ check_objective_lambda(const GLMParams *p, double epsilon)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
 						lmin),
-				 errhint("Omit \"lambda\" to use that minimum.")));
+				 errhint("Omit \"lambda\" to use that minimum%s.",
+						 p->R_private ? " (with \"R\": \"private\" the largest candidate R, 2^20, and the mechanism's epsilon count; the default scales with R-hat)" : "")));
 }
 
 void
@@ -296,6 +381,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->weight_neg = 1.0;
 	p->select_share = GLM_AUTO_DEFAULT_SHARE;
 	p->auto_candidates = GLM_AUTO_DEFAULT;
+	p->R_quantile = GLM_PRIVR_DEFAULT_QUANTILE;
+	p->R_share = GLM_PRIVR_DEFAULT_SHARE;
 
 	if (options == NULL)
 		ereport(ERROR,
@@ -305,6 +392,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.kind = kind;
 	arg.p = p;
 	arg.have_R = false;
+	arg.have_R_options = false;
 	arg.have_candidates = false;
 	arg.have_weights = false;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
@@ -313,7 +401,16 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: option \"R\" (the norm bound rows are clipped to) is required",
 						glm_kind_aggname(kind)),
-				 errhint("Pass a public bound, e.g. '{\"R\": 1}'; it is never estimated from the data.")));
+				 errhint("Pass a public bound, e.g. '{\"R\": 1}'%s.",
+						 kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD ?
+						 ", or '{\"R\": \"private\"}' to estimate it privately" :
+						 "; it is never estimated from the data")));
+	if (arg.have_R_options && !p->R_private)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options \"R_quantile\" and \"R_share\" need \"R\": \"private\"",
+						glm_kind_aggname(kind)),
+				 errhint("Drop them, or estimate R privately with '{\"R\": \"private\"}'.")));
 	/* dp_auto scores what the weights ask for unless told otherwise */
 	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
 		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
@@ -324,7 +421,19 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
-		p->lambda > 0)
+		p->lambda > 0 && p->R_private)
+	{
+		/* R-hat may be the largest candidate: lambda must do for it, at eps_m */
+		GLMParams	q = *p;
+		double		eps_R,
+					eps_m;
+
+		glm_budget_split(epsilon, p->R_share, &eps_R, &eps_m);
+		q.R = privquant_candidate(PRIVQUANT_N - 1);
+		check_objective_lambda(&q, eps_m);
+	}
+	else if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
+			 p->lambda > 0)
 		check_objective_lambda(p, glm_kind_multiclass(kind) ? epsilon / p->nclasses : epsilon);
 	/* m, gamma, eta from the row count: with units it changes, so public "n" */
 	if (kind == GLM_KIND_OPSAMP && p->rows_per_unit > 1 && p->n_public <= 0)

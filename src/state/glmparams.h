@@ -5,7 +5,8 @@
  *	  dp_noisysgd, dp_opsamp): privacy parameters and the jsonb options
  *	  R (required), method, loss, lambda, intercept, h, T, radius, beta.
  *	  Fixed by the first row (or by dpobj.train() before any row); never
- *	  computed from the data.
+ *	  computed from the data ("R": "private" of dp_logistic and dp_noisysgd
+ *	  leaves R open until the final function draws R-hat, glmprivr.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -68,7 +69,15 @@ typedef struct GLMParams
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
+	/* "R": "private" (dp_logistic, dp_noisysgd; glmprivr.h): R is +inf until R-hat is drawn */
+	bool		R_private;
+	double		R_quantile;		/* option "R_quantile": q of the norms, (0, 1) */
+	double		R_share;		/* option "R_share": the budget's share spent on R-hat */
 } GLMParams;
+
+/* "R": "private"'s defaults (docs/PRIVACY.md, "Private norm bound") */
+#define GLM_PRIVR_DEFAULT_QUANTILE	0.9
+#define GLM_PRIVR_DEFAULT_SHARE		0.1
 
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
@@ -116,6 +125,22 @@ extern void glmparams_check_dimension(const char *aggname, int d);
  */
 extern void glmparams_check_args(GLMKind kind, const char *aggname, double epsilon,
 								 double delta, int d, Jsonb *options, GLMParams *p);
+
+/*
+ * A budget (epsilon, delta or rho) split by a public share: part = share
+ * total, rest = total - part rounded down until part + rest <= total exactly
+ * (dp_auto's selection, "R": "private"'s R-hat).
+ */
+extern void glm_budget_split(double total, double share, double *part, double *rest);
+
+/*
+ * A zCDP budget rho split for "R": "private" (Output-Gauss, noisy GD):
+ * rho_R = share rho and rho_m = the rest (glm_budget_split); eps_R =
+ * sqrt(8 rho_R) rounded down, so that the exponential mechanism at eps_R,
+ * eps_R-bounded-range hence eps_R^2/8-zCDP, costs at most rho_R.
+ */
+extern void glm_budget_split_rho(double rho, double share, double *rho_R, double *rho_m,
+								 double *eps_R);
 
 /* R_eff = sqrt(R^2 + 1) with an intercept (its feature is 1), else R */
 extern double glmparams_reff(const GLMParams *p);

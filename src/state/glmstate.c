@@ -5,11 +5,13 @@
  *	  continuous-weight mechanisms (dp_logistic, dp_noisysgd, dp_opsamp),
  *	  options parsing.  The losses they share are plain C (glmloss.c).
  *
- * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R; clip;
- * never estimate R from data"): each row x is replaced by x * min(1,
- * R/||x||) with the l2 norm (dp_logistic, dp_noisysgd) or the l1 norm
- * (dp_opsamp, whose Lipschitz constant is w.r.t. l1, section 3).  Clipping
- * is a fixed per-row map, so the sensitivity analyses hold for any data.
+ * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R"): each
+ * row x is replaced by x * min(1, R/||x||) with the l2 norm (dp_logistic,
+ * dp_noisysgd) or the l1 norm (dp_opsamp, whose Lipschitz constant is
+ * w.r.t. l1, section 3) (rowclip.h).  Clipping is a fixed per-row map, so
+ * the sensitivity analyses hold for any data.  With "R": "private"
+ * (dp_logistic, dp_noisysgd) R is +inf here: the rows stay unclipped, and
+ * the final function clips them to R-hat, a DP output (glmprivr.h).
  *
  * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
  * error naming the problem, never the value; on the protected path
@@ -34,6 +36,7 @@
 #include "protected.h"
 #include "mechanism.h"
 #include "model.h"
+#include "rowclip.h"
 #include "rowinput.h"
 
 #include "utils/array.h"
@@ -159,8 +162,8 @@ glm_init(DPAggState *base)
 }
 
 /*
- * The norm clip_row() guarantees (l2, or l1 for OPSamp), summed plainly;
- * clip_row's own scaled computation may differ in the last bits.
+ * The norm rowclip_apply() guarantees (l2, or l1 for OPSamp), summed plainly;
+ * rowclip_norm's scaled computation may differ in the last bits.
  */
 static double
 row_norm(const double *x, int d, bool l1)
@@ -190,44 +193,6 @@ glm_check_row(const DPAggState *base, const uint64 *row)
 		if (!(c >= 0 && c < st->params.nclasses && c == floor(c)))
 			aggstate_corrupt(&glm_type);
 	}
-}
-
-/*
- * Clips x (in place) to norm <= R: l2 norm, or l1 norm when l1.  The norm
- * is computed with scaling so that huge finite values do not overflow.
- */
-static void
-clip_row(double *x, int d, double R, bool l1)
-{
-	double		m = 0,
-				s = 0,
-				norm;
-
-	for (int j = 0; j < d; j++)
-		m = Max(m, fabs(x[j]));
-	if (m == 0)
-		return;
-	for (int j = 0; j < d; j++)
-		s += l1 ? fabs(x[j] / m) : (x[j] / m) * (x[j] / m);
-	norm = l1 ? m * s : m * sqrt(s);
-	if (norm > R)
-	{
-		for (int j = 0; j < d; j++)
-		{
-			x[j] = (x[j] / m) * (R / (norm / m));
-		}
-		/* rounding may leave the norm a hair above R: shrink until not */
-		for (int k = 0; k < 4; k++)
-		{
-			if (row_norm(x, d, l1) <= R)
-				break;
-			for (int j = 0; j < d; j++)
-				x[j] *= (1.0 - 1e-15);
-		}
-	}
-	for (int j = 0; j < d; j++)
-		if (x[j] == 0)
-			x[j] = 0;			/* -0.0 and 0.0 are the same row */
 }
 
 /*
@@ -303,7 +268,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 		}
 		st->scratch[j] = vals[j];
 	}
-	clip_row(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
+	rowclip_apply(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
 	if (cw > 0)
 		st->scratch[row.d] = (double) cls;
 	/* a multi-class row counts as "positive": its class is in the row */

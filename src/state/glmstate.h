@@ -4,10 +4,11 @@
  *	  The state of the continuous-weight mechanisms:
  *	  dp_logistic (Objective-Gauss, Output-Gauss, CMS), dp_noisysgd and
  *	  dp_opsamp -- the type dpobj.glm_state (aggstate.h, rowset.h).  Rows
- *	  are clipped to the declared norm bound R (an option, never estimated
- *	  from the data) and deduplicated: one entry per distinct clipped
- *	  feature vector with its positive and negative label counts.  Memory
- *	  is O(distinct rows * d), not O(n).
+ *	  are clipped to the declared norm bound R (an option; "R": "private" of
+ *	  dp_logistic and dp_noisysgd keeps them unclipped, glmprivr.h) and
+ *	  deduplicated: one entry per distinct clipped feature vector with its
+ *	  positive and negative label counts.  Memory is O(distinct rows * d),
+ *	  not O(n).
  *
  *	  The SQL-callable transition, combine and type I/O functions live in
  *	  glmstate.c; final functions start with glmstate_final_begin().
@@ -38,7 +39,7 @@ typedef struct GLMState
 	GLMParams	params;
 	Jsonb	   *options;
 	int			nrows;
-	double	   *x;				/* nrows x d, clipped */
+	double	   *x;				/* nrows x d, clipped (unless "R": "private") */
 	int64	   *pos;
 	int64	   *neg;
 

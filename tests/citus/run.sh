@@ -75,10 +75,12 @@ PORTS=("${CITUS_PORTS[@]}")
 
 # public_params EXPR: a model's params without what is DP output.  Private model selection
 # ('auto', params "selected") releases its choice and the chosen mechanism's own params;
-# only the selection's public params are compared (tests/security/selection_public_params.txt).
+# only the selection's public params are compared (tests/security/selection_public_params.txt);
+# with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt).
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
+PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/private_r_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE %s ? 'selected' AND k <> ALL ('%s'::text[]))" "$1" "$1" "$1" "$SELECTION_PUBLIC"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC"
 }
 COORD=${PORTS[0]}
 

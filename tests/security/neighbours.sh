@@ -19,7 +19,9 @@
 #   - for jobs: state, error text, SQLSTATE and the stored model's public part, and the
 #     ledger rows of the scenario's jobs.
 # Private model selection's params "selected" and the chosen mechanism's own params are
-# DP output too ("DPOUT params" lines); its other params are compared.
+# DP output too ("DPOUT params" lines); its other params are compared.  So are R-hat and
+# the calibration derived from it in a model with "R": "private"
+# (private_r_public_params.txt lists what is compared).
 # For "continuous" mechanisms it also checks that the DP output is not exactly zero in
 # either database (a continuous output has no atom: zero means no noise was added).
 #
@@ -105,6 +107,8 @@ mapfile -t SCENS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/scenarios.txt" | grep -
 mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
 # the public params of a private model selection, as a text[] literal
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/selection_public_params.txt" | paste -sd, -)}"
+# the public params of a model with "R": "private" (R-hat and what derives from it are DP output)
+PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/private_r_public_params.txt" | paste -sd, -)}"
 mapfile -t EMODELS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/eval_models.txt" | grep -E "^(${NB_EVAL_MODELS:-.*})[[:space:]]")
 
 # xfail SCEN MECH PATH CHECK: true if the combination is listed, its TODO reason in
@@ -301,10 +305,12 @@ BEGIN;
 -- own params are DP output; the selection's public params are compared
 SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
        (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
-                      WHERE (m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[])),
+                      WHERE ((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
+                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))),
        cardinality((m).weights),
        E'\nDPOUT params', (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
-                      WHERE NOT (m).params ? 'selected' OR k = ANY (:'pubkeys'::text[])),
+                      WHERE NOT (((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
+                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[])))),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
@@ -534,7 +540,7 @@ for run in "${RUNS[@]}"; do
     for i in 0 1; do
         add_run "$WORK/train.$i.drv" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC"
+            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC" privrkeys="$PRIVATE_R_PUBLIC"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/train.$i.drv" & done
@@ -707,10 +713,12 @@ phase "job wait"
 # what the analyst sees of a job (one line: see batch)
 JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon, (model).delta,
        (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-                              WHERE (model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[])),
+                              WHERE ((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
+                                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))),
        cardinality((model).weights),
        E'\\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
-         WHERE NOT (model).params ? 'selected' OR k = ANY ('$SELECTION_PUBLIC'::text[])),
+         WHERE NOT (((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
+                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[])))),
        E'\\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
   FROM dpobj.jobs WHERE id ="
 JOB_SQL=${JOB_SQL//$'\n'/ }
