@@ -25,6 +25,9 @@
 #include "auditmutant.h"
 #include "dpnoise.h"
 
+/* rows of up to this many coordinates are checked for sparsity (a stack index list) */
+#define LINREG_SPARSE_MAX_P 1024
+
 /*
  * llround(ldexp(x, LINREG_FRAC_BITS)) for |x| <= 1 (a product of normalised
  * values), without the library calls.  With y = x 2^60, the scaling of x by
@@ -52,12 +55,37 @@ accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int
 	}
 }
 
-void
-linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
+/*
+ * The same sums for a row with m nonzero coordinates, at the indices nz
+ * (ascending): only the m(m+1)/2 + m + 1 products that are not zero.  A
+ * skipped product is fixed(0) = 0 (also for -0.0), so the sums are
+ * bit for bit those of the dense loop.
+ */
+static void
+accumulate_sparse(LinRegSum *restrict sums, const double *restrict u, int p,
+				  const int *restrict nz, int m, double v)
+{
+	int			t = linreg_tri(p);
+
+	for (int a = 0; a < m; a++)
+	{
+		int			i = nz[a];
+		/* the upper triangle's row i starts at i p - i (i - 1) / 2 */
+		LinRegSum  *row = sums + i * p - i * (i - 1) / 2 - i;
+
+		for (int b = a; b < m; b++)
+			linreg_sum_add(&row[nz[b]], fixed(u[i] * u[nz[b]]));
+		linreg_sum_add(&sums[t + i], fixed(v * u[i]));
+	}
+	linreg_sum_add(&sums[t + p], fixed(v * v));
+}
+
+/* the sums of any row: the upper triangle of u u^T row by row (u_i u_j, j >= i), then u v, v^2 */
+static void
+accumulate_dense(LinRegSum *sums, const double *u, int p, double v)
 {
 	int			k = 0;
 
-	/* the upper triangle of u u^T, row by row: u_i u_j for j >= i */
 	for (int i = 0; i < p; i++)
 	{
 		accumulate_row(sums + k, u[i], u + i, p - i);
@@ -65,6 +93,42 @@ linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 	}
 	accumulate_row(sums + k, v, u, p);	/* v u_i: the same product as u_i v */
 	accumulate_row(sums + k + p, v, &v, 1);
+}
+
+/*
+ * The indices of u's nonzero coordinates into nz, in order, and their number;
+ * -1 as soon as more than a quarter of the p coordinates are nonzero.
+ */
+static int
+sparse_indices(const double *u, int p, int *nz)
+{
+	int			m = 0;
+
+	for (int i = 0; i < p; i++)
+		if (u[i] != 0)
+		{
+			if (4 * (m + 1) > p)
+				return -1;
+			nz[m++] = i;
+		}
+	return m;
+}
+
+void
+linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
+{
+	int			nz[LINREG_SPARSE_MAX_P];
+	int			m;
+
+	/*
+	 * One-hot and other sparse rows (at most a quarter of the coordinates
+	 * nonzero) add only their nonzero products: a row with 6 of 51 costs
+	 * 28 adds instead of 1 378.
+	 */
+	if (p >= 8 && p <= LINREG_SPARSE_MAX_P && (m = sparse_indices(u, p, nz)) >= 0)
+		accumulate_sparse(sums, u, p, nz, m, v);
+	else
+		accumulate_dense(sums, u, p, v);
 }
 
 double

@@ -2,8 +2,10 @@
  * test_linreg_fixed.c -- linreg_accumulate (src/core/linreg.c) adds exactly what the
  * library rounding llround(ldexp(u_i u_j, 60)) into 128-bit sums gives: bit for bit on
  * rounding ties, their neighbours, the grid's edges, tiny and subnormal products, +-1,
- * signed zeros and random rows.  With "bench [rows]" it times both on random rows of
- * p = 11 (d = 10 with an intercept) instead: the transition's per-row core.
+ * signed zeros, random rows and sparse rows (the path that adds only the nonzero products,
+ * at and around its density threshold and past its width limit).  With "bench [rows]" it
+ * times both on random rows of p = 11 (d = 10 with an intercept) and on one-hot rows of
+ * p = 51 (five categorical columns of ten levels) instead: the transition's per-row core.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -122,6 +124,53 @@ test_random(gsl_rng *rng)
 	}
 }
 
+/*
+ * sparse rows: m nonzero coordinates of p, the others +0.0 or -0.0; m around the
+ * sparse path's threshold (4 m <= p) and widths on both sides of its limit (1024)
+ */
+static void
+test_sparse(gsl_rng *rng)
+{
+	int			widths[] = {4, 12, 51, 200, 1024, 1025};
+
+	for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+	{
+		int			p = widths[w];
+		int			n = linreg_nsums(p);
+		LinRegSum  *s = calloc(n, sizeof(LinRegSum));
+		linreg_int128 *r = calloc(n, sizeof(linreg_int128));
+		double	   *u = malloc(sizeof(double) * p);
+		int			ms[] = {0, 1, 2, p / 4, p / 4 + 1, p / 2};
+		int			bad = 0;
+		int			rows = p > 200 ? 60 : 3000;	/* the reference costs p^2 a row */
+
+		for (int row = 0; row < rows; row++)
+		{
+			int			m = ms[row % 6];
+			double		v = row % 7 == 0 ? -0.0 : 2 * gsl_rng_uniform(rng) - 1;
+
+			for (int j = 0; j < p; j++)
+				u[j] = gsl_rng_uniform(rng) < 0.5 ? 0.0 : -0.0;
+			for (int k = 0; k < m; k++)
+			{
+				int			j = (int) gsl_rng_uniform_int(rng, p);
+
+				/* one-hot levels (1/sqrt(m)) and arbitrary reals */
+				u[j] = row % 2 ? 1.0 / sqrt((double) (m > 0 ? m : 1))
+					: (2 * gsl_rng_uniform(rng) - 1) / sqrt((double) m);
+			}
+			linreg_accumulate(s, u, p, v);
+			reference_accumulate(r, u, p, v);
+			if (row % 97 == 0 || p > 200)
+				bad += !same(s, r, n);
+		}
+		CHECK(bad == 0 && same(s, r, n), "p = %d: sparse rows' sums differ from the reference", p);
+		free(s);
+		free(r);
+		free(u);
+	}
+}
+
 static double
 seconds(void)
 {
@@ -129,6 +178,41 @@ seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* ns per row of linreg_accumulate on one-hot rows: five levels of ten and an intercept */
+static int
+bench_onehot(gsl_rng *rng, long rows)
+{
+	enum {P = 51, POOL = 1024};
+	static double u[POOL][P],
+				v[POOL];
+	LinRegSum  *s = calloc(linreg_nsums(P), sizeof(LinRegSum));
+	linreg_int128 *r = calloc(linreg_nsums(P), sizeof(linreg_int128));
+	double		t0,
+				t1,
+				t2;
+
+	for (int i = 0; i < POOL; i++)
+	{
+		for (int c = 0; c < 5; c++)
+			u[i][c * 10 + (int) gsl_rng_uniform_int(rng, 10)] = 1.0 / sqrt(6.0);
+		u[i][P - 1] = 1.0 / sqrt(6.0);
+		v[i] = 2 * gsl_rng_uniform(rng) - 1;
+	}
+	t0 = seconds();
+	for (long i = 0; i < rows; i++)
+		linreg_accumulate(s, u[i % POOL], P, v[i % POOL]);
+	t1 = seconds();
+	for (long i = 0; i < rows; i++)
+		reference_accumulate(r, u[i % POOL], P, v[i % POOL]);
+	t2 = seconds();
+	printf("p = %d one-hot, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
+		   P, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
+	CHECK(same(s, r, linreg_nsums(P)), "one-hot benchmark sums differ from the reference");
+	free(s);
+	free(r);
+	return unitcheck_report();
 }
 
 /* ns per row of linreg_accumulate and of the reference, p = 11 */
@@ -160,7 +244,7 @@ bench(gsl_rng *rng, long rows)
 	printf("p = %d, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
 		   P, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
 	CHECK(same(s, r, linreg_nsums(P)), "benchmark sums differ from the reference");
-	return unitcheck_report();
+	return bench_onehot(rng, rows);
 }
 
 int
@@ -176,6 +260,7 @@ main(int argc, char **argv)
 	{
 		test_edges();
 		test_random(rng);
+		test_sparse(rng);
 		rc = unitcheck_report();
 	}
 	gsl_rng_free(rng);
