@@ -9,9 +9,8 @@
 
 #include <math.h>
 
-/* the norm summed plainly: what the clip guarantees (checked after scaling) */
-static double
-plain_norm(const double *x, int d, bool l1)
+double
+rowclip_plain_norm(const double *x, int d, bool l1)
 {
 	double		t = 0;
 
@@ -51,7 +50,7 @@ rowclip_apply(double *x, int d, double R, bool l1)
 		/* rounding may leave the norm a hair above R: shrink until not */
 		for (int k = 0; k < 4; k++)
 		{
-			if (plain_norm(x, d, l1) <= R)
+			if (rowclip_plain_norm(x, d, l1) <= R)
 				break;
 			for (int j = 0; j < d; j++)
 				x[j] *= (1.0 - 1e-15);

@@ -18,6 +18,12 @@
 extern double rowclip_norm(const double *x, int d, bool l1);
 
 /*
+ * ||x|| summed plainly, without scaling: the norm rowclip_apply() guarantees
+ * (it checks this one after scaling); rowclip_norm may differ in the last bits
+ */
+extern double rowclip_plain_norm(const double *x, int d, bool l1);
+
+/*
  * Clips x (in place) to norm <= R (R > 0; +inf leaves x as it is); -0.0
  * becomes 0.0, so that equal clipped rows are equal bit for bit.
  */

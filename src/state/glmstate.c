@@ -161,20 +161,6 @@ glm_init(DPAggState *base)
 	st->scratch = palloc(sizeof(double) * base->d);
 }
 
-/*
- * The norm rowclip_apply() guarantees (l2, or l1 for OPSamp), summed plainly;
- * rowclip_norm's scaled computation may differ in the last bits.
- */
-static double
-row_norm(const double *x, int d, bool l1)
-{
-	double		t = 0;
-
-	for (int j = 0; j < d; j++)
-		t += l1 ? fabs(x[j]) : x[j] * x[j];
-	return l1 ? t : sqrt(t);
-}
-
 static void
 glm_check_row(const DPAggState *base, const uint64 *row)
 {
@@ -182,7 +168,7 @@ glm_check_row(const DPAggState *base, const uint64 *row)
 	int			nx = base->d - glmstate_class_words(base->kind);
 
 	/* words are finite and never -0.0 (aggstate.c) */
-	if (row_norm((const double *) row, nx, base->kind == GLM_KIND_OPSAMP) >
+	if (rowclip_plain_norm((const double *) row, nx, base->kind == GLM_KIND_OPSAMP) >
 		st->params.R * (1.0 + 1e-12))
 		aggstate_corrupt(&glm_type);
 	/* multi-class: the last word is a class index */

@@ -180,71 +180,55 @@ seconds(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* ns per row of linreg_accumulate on one-hot rows: five levels of ten and an intercept */
-static int
-bench_onehot(gsl_rng *rng, long rows)
+enum {POOL = 1024};
+
+/* ns per row of linreg_accumulate and of the reference over POOL rows u (p each), v, repeated */
+static void
+time_pool(const char *what, const double *u, const double *v, int p, long rows)
 {
-	enum {P = 51, POOL = 1024};
-	static double u[POOL][P],
-				v[POOL];
-	LinRegSum  *s = calloc(linreg_nsums(P), sizeof(LinRegSum));
-	linreg_int128 *r = calloc(linreg_nsums(P), sizeof(linreg_int128));
+	LinRegSum  *s = calloc(linreg_nsums(p), sizeof(LinRegSum));
+	linreg_int128 *r = calloc(linreg_nsums(p), sizeof(linreg_int128));
 	double		t0,
 				t1,
 				t2;
 
-	for (int i = 0; i < POOL; i++)
-	{
-		for (int c = 0; c < 5; c++)
-			u[i][c * 10 + (int) gsl_rng_uniform_int(rng, 10)] = 1.0 / sqrt(6.0);
-		u[i][P - 1] = 1.0 / sqrt(6.0);
-		v[i] = 2 * gsl_rng_uniform(rng) - 1;
-	}
 	t0 = seconds();
 	for (long i = 0; i < rows; i++)
-		linreg_accumulate(s, u[i % POOL], P, v[i % POOL]);
+		linreg_accumulate(s, u + (i % POOL) * p, p, v[i % POOL]);
 	t1 = seconds();
 	for (long i = 0; i < rows; i++)
-		reference_accumulate(r, u[i % POOL], P, v[i % POOL]);
+		reference_accumulate(r, u + (i % POOL) * p, p, v[i % POOL]);
 	t2 = seconds();
-	printf("p = %d one-hot, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
-		   P, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
-	CHECK(same(s, r, linreg_nsums(P)), "one-hot benchmark sums differ from the reference");
+	printf("p = %d %s, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
+		   p, what, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
+	CHECK(same(s, r, linreg_nsums(p)), "p = %d %s: benchmark sums differ from the reference", p, what);
 	free(s);
 	free(r);
-	return unitcheck_report();
 }
 
-/* ns per row of linreg_accumulate and of the reference, p = 11 */
+/*
+ * The benchmark: random dense rows of p = 11 (d = 10 with an intercept), then
+ * one-hot rows of p = 51 (five categorical columns of ten levels, an intercept)
+ */
 static int
 bench(gsl_rng *rng, long rows)
 {
-	enum {P = 11, POOL = 1024};
-	static double u[POOL][P],
+	static double dense[POOL * 11],
+				onehot[POOL * 51],
 				v[POOL];
-	static LinRegSum s[MAXP * MAXP];
-	static linreg_int128 r[MAXP * MAXP];
-	double		t0,
-				t1,
-				t2;
 
 	for (int i = 0; i < POOL; i++)
 	{
-		for (int j = 0; j < P; j++)
-			u[i][j] = (2 * gsl_rng_uniform(rng) - 1) / sqrt((double) P);
+		for (int j = 0; j < 11; j++)
+			dense[i * 11 + j] = (2 * gsl_rng_uniform(rng) - 1) / sqrt(11.0);
+		for (int c = 0; c < 5; c++)
+			onehot[i * 51 + c * 10 + (int) gsl_rng_uniform_int(rng, 10)] = 1.0 / sqrt(6.0);
+		onehot[i * 51 + 50] = 1.0 / sqrt(6.0);
 		v[i] = 2 * gsl_rng_uniform(rng) - 1;
 	}
-	t0 = seconds();
-	for (long i = 0; i < rows; i++)
-		linreg_accumulate(s, u[i % POOL], P, v[i % POOL]);
-	t1 = seconds();
-	for (long i = 0; i < rows; i++)
-		reference_accumulate(r, u[i % POOL], P, v[i % POOL]);
-	t2 = seconds();
-	printf("p = %d, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
-		   P, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
-	CHECK(same(s, r, linreg_nsums(P)), "benchmark sums differ from the reference");
-	return bench_onehot(rng, rows);
+	time_pool("dense", dense, v, 11, rows);
+	time_pool("one-hot", onehot, v, 51, rows);
+	return unitcheck_report();
 }
 
 int
