@@ -96,6 +96,7 @@ typedef struct AutoRun
 /* the selection's discrete Laplace scales num/den: the noisy max's, the balance estimate's */
 typedef struct AutoNoise
 {
+	double		beps;			/* the balance estimate's epsilon, 0 without */
 	uint64		num,
 				den,
 				bnum,
@@ -187,21 +188,18 @@ auto_weighted_score(const GLMParams *p)
 }
 
 /*
- * The selection's noise for part 0's epsilon el: with balanced_accuracy
- * half for the balance estimate (two counts, each moved by at most one row:
- * scale 2 / (el / 2)) and half for the noisy max; weighted scores' scale
- * times 2^b, exactly.  Refuses before any row.
+ * The selection's noise: the noisy max's for part 0's epsilon el (weighted
+ * scores' scale times 2^b, exactly) and, with balanced_accuracy, the balance
+ * estimate's for eb (two counts, each moved by at most one row: scale
+ * 2 / eb).  Refuses before any row.
  */
 static void
-auto_noise(const GLMParams *p, double el, double es, AutoNoise *z)
+auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
 {
 	bool		ok = true;
 
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
-	{
-		el = ldexp(el, -1);
-		ok = autosel_laplace_scale(el, &z->bnum, &z->bden);
-	}
+		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
 	if (auto_weighted_score(p))
 		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
 	if (!ok || !autosel_laplace_scale(el, &z->num, &z->den))
@@ -228,10 +226,16 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin, AutoNois
 				k = 0;
 
 	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
+	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
+	z->beps = 0;
+	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
-	auto_noise(p, el, es, z);
+	/* k rows move each count by k: the scale for beps / k, rounded down */
+	auto_noise(p, el, p->rows_per_unit > 1 ?
+			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
@@ -376,9 +380,9 @@ auto_score_weight(const GLMParams *p, bool positive)
 }
 
 /*
- * "balanced_accuracy": noisy counts of part 0's positive and negative rows
- * (each moved by at most one row: the pair is eps-DP at scale 2 / eps),
- * and from them (post-processing) the score weights, integers in
+ * "balanced_accuracy": noisy counts of the positive and negative rows (each
+ * moved by at most one row: the pair is eps-DP at scale 2 / eps), and from
+ * them (post-processing) the score weights, integers in
  * [2^(b - 6), 2^b] proportional to 1 / count.  Without "class_weight" the
  * same weights, w = W / 2^b in (0, 1], become the candidates' and the
  * retrain's class weights: fixed before any of their noise.
@@ -390,7 +394,7 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 	int64		c[2] = {0, 0};
 
 	for (int64 k = 0; k < a->nobs; k++)
-		c[a->y[k] > 0 ? 0 : 1] += a->part[k];
+		c[a->y[k] > 0 ? 0 : 1] += a->icnt[k];
 	for (int i = 0; i < 2; i++)
 		c[i] += dpnoise_discrete_laplace(rng, z->bnum, z->bden);
 	autosel_balance_weights(c[0], c[1], GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT,
@@ -475,6 +479,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	/* the balance estimate's scale and the weights it gave (a DP output) */
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
 	{
+		model_params_float(buf, "balance_epsilon", z->beps);
 		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
 		model_params_float(buf, "balance_weight_true", ldexp((double) a->wscore[0], -b));
 		model_params_float(buf, "balance_weight_false", ldexp((double) a->wscore[1], -b));

@@ -107,12 +107,13 @@ extern const char *const glm_auto_names[4];
 #define GLM_AUTO_METRIC_BALANCED	3
 #define GLM_AUTO_WEIGHT_BITS		10
 /*
- * "balanced_accuracy": weights from a private estimate of the validation
- * part's label balance (glmauto.c), as integers in [2^(b - 6), 2^b]: a class's
- * weight is at least 1/64 of the other's.  The estimate takes half of the
- * validation part's epsilon, the noisy max the other half.
+ * "balanced_accuracy": weights from a private estimate of the label balance
+ * (glmauto.c), as integers in [2^(b - 6), 2^b]: a class's weight is at least
+ * 1/64 of the other's.  The estimate, on all rows, takes this public share
+ * of the final model's epsilon (docs/BENCHMARKS.md, "Imbalanced labels").
  */
 #define GLM_AUTO_BALANCE_MIN_WEIGHT	(1 << (GLM_AUTO_WEIGHT_BITS - 6))
+#define GLM_AUTO_BALANCE_SHARE		0.05
 /* the metrics' names, indexed by GLM_AUTO_METRIC_* - 1 (glmparams.c) */
 extern const char *const glm_auto_metric_names[3];
 
