@@ -61,13 +61,15 @@ SELECT count(*) FILTER (WHERE sel = 'objective') AS objective,
        count(*) FILTER (WHERE sel = 'noisysgd') AS noisysgd,
        min(wt) = 1 AND max(wt) = 1 AS minority_weight_1,
        count(DISTINCT wf) > 1 AS estimated, min(wf) > 0.06 AND max(wf) < 0.1 AS near_0078,
-       min(cf) = 0.15 AND max(cf) = 0.15 AS trained_with_given_weights
+       min(cf) = 0.15 AND max(cf) = 0.15 AS trained_with_given_weights,
+       min(u) = 'score' AND max(u) = 'score' AS balance_weights_score_only
   FROM generate_series(1, 10) g,
        LATERAL (SELECT set_config('dpobj.seed', g::text, false) AS c) z,
        LATERAL (SELECT (m).params->>'selected' AS sel,
                        ((m).params->>'balance_weight_true')::float8 AS wt,
                        ((m).params->>'balance_weight_false')::float8 AS wf,
-                       ((m).params->>'class_weight_false')::float8 AS cf
+                       ((m).params->>'class_weight_false')::float8 AS cf,
+                       (m).params->>'balance_weight_use' AS u
                   FROM (SELECT dpobj.dp_auto(x, y, 10, 1e-6,
                          '{"R": 1, "class_weight": {"false": 0.15}, "metric": "balanced_accuracy",
                            "n": 1e9, "select_share": 0.5,
@@ -83,8 +85,8 @@ SELECT (m).params->>'metric' AS metric, (m).params->'candidates' AS candidates,
        (m).params->>'balance_epsilon' AS balance_eps,
        (m).params->>'balance_laplace_scale' AS balance_scale,
        (m).params->>'final_epsilon' AS final_eps,
-       (m).params->'class_weight_false' = (m).params->'balance_weight_false' AS trained_with_estimate,
-       (m).params->'class_weight_true' = (m).params->'balance_weight_true' AS minority_too
+       (m).params->>'balance_weight_use' AS balance_weight_use,
+       (m).params ? 'class_weight_false' AS options_weights
   FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1, "metric": "balanced_accuracy"}') AS m
           FROM regress_autom.pts) s;
 -- the released model of accuracy-scored, unweighted 'auto' calls every row negative

@@ -18,17 +18,18 @@
  *		(glm.c, noisysgd.c) and defaults; its score is the number of rows of
  *		part 0 it classifies correctly (an integer of sensitivity 1), or with
  *		"metric" weighted_accuracy their summed integer weights round(w 2^b),
- *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b); with balanced_accuracy the
- *		weights come from noisy counts of part 0's positives and negatives
- *		(discrete Laplace, eps_s / 2), and without "class_weight" they also
- *		weigh the candidates' and the retrain's losses;
+ *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b).  With balanced_accuracy
+ *		the weights come from noisy counts of all rows' positives and
+ *		negatives (discrete Laplace at eps_b, GLM_AUTO_BALANCE_SHARE of the
+ *		final epsilon), drawn before any candidate; without "class_weight"
+ *		they also weigh the candidates' and the retrain's losses;
  *	 3. report noisy max over the K scores with exact discrete Laplace noise
- *		of scale 2 / eps_s (times 2^b when weighted; eps_s / 2 when
- *		balanced), ties to the earlier candidate: eps_s-DP.  The
- *		selection as a whole is (eps_s, delta_s)-DP (each row is in one part);
- *	 4. the chosen candidate is retrained on all rows at (eps - eps_s, delta
- *		- delta_s), the model released; basic composition gives (eps,
- *		delta), charged once (approximate DP) before any randomness.
+ *		of scale 2 / eps_s (times 2^b when weighted), ties to the earlier
+ *		candidate: eps_s-DP.  The selection as a whole is (eps_s,
+ *		delta_s)-DP (each row is in one part) for any fixed weights;
+ *	 4. the chosen candidate is retrained on all rows at (eps - eps_s -
+ *		eps_b, delta - delta_s), the model released; basic composition gives
+ *		(eps, delta), charged once (approximate DP) before any randomness.
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
@@ -436,7 +437,7 @@ auto_score(const AutoData *a, const double *theta)
 	return right;
 }
 
-/* steps 1-3: partition, (balance estimate,) candidates on their parts, report noisy max */
+/* steps 1-3: partition, the balance estimate, candidates on their parts, report noisy max */
 static int
 auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoData *a,
 			const AutoNoise *z, double *work, double *theta, int64 ledger_id)
@@ -463,6 +464,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 			const AutoRun *fin, const AutoNoise *z, const AutoData *a, int d)
 {
 	int			b = auto_weighted_score(p) ? GLM_AUTO_WEIGHT_BITS : 0;
+	GLMParams	fp;
 
 	model_params_begin(buf);
 	model_params_text(buf, "selected", fin->name);
@@ -476,20 +478,26 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
-	/* the balance estimate's scale and the weights it gave (a DP output) */
+	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
 	{
 		model_params_float(buf, "balance_epsilon", z->beps);
 		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
+		model_params_text(buf, "balance_weight_use",
+						  p->auto_balance_train ? "score and training" : "score");
 		model_params_float(buf, "balance_weight_true", ldexp((double) a->wscore[0], -b));
 		model_params_float(buf, "balance_weight_false", ldexp((double) a->wscore[1], -b));
 	}
 	model_params_float(buf, "final_epsilon", fin->p.epsilon);
 	model_params_float(buf, "final_delta", fin->p.delta);
+	/* "class_weight_*" stay the options' (public): estimated ones are balance_weight_* */
+	fp = fin->p;
+	fp.weight_pos = p->weight_pos;
+	fp.weight_neg = p->weight_neg;
 	if (fin->cand->sgd)
-		noisysgd_params_body(buf, &fin->p, d, fin->T, fin->s, fin->rho, fin->lattice);
+		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
-		glm_calibration_params(buf, &fin->p, &fin->c, d);
+		glm_calibration_params(buf, &fp, &fin->c, d);
 	model_params_end(buf);
 }
 
