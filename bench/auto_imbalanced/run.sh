@@ -15,6 +15,9 @@
 # ("metric" weighted_accuracy follows class_weight); auto_acc: the same with "metric":
 # "accuracy" (0.3's score); auto_oc / auto_ocn / auto_on: candidates objective+cms (the
 # default set; not run unless ARMS names it), +noisysgd, objective+noisysgd.
+# Without "class_weight" (not run unless ARMS names them): auto_plain, auto with its
+# defaults (accuracy, objective+cms); auto_bal, auto with "metric": "balanced_accuracy" (its
+# weights estimated privately, also training the candidates).
 # No peer here: IBM diffprivlib is not installed on the benchmark machine (bench/imbalanced/
 # peer.py runs it on synth and adult23 where it is).
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser: dpobj.seed) with dpobj
@@ -37,7 +40,9 @@ LANGUAGE plpgsql AS $$
 DECLARE
   agg text := CASE WHEN arm LIKE 'auto%' THEN 'dp_auto' WHEN arm = 'noisysgd' THEN 'dp_noisysgd'
                    ELSE 'dp_logistic' END;
-  o jsonb := opts || CASE arm
+  o jsonb := CASE WHEN arm IN ('auto_plain', 'auto_bal') THEN opts - 'class_weight'
+                 ELSE opts END || CASE arm
+      WHEN 'auto_bal' THEN '{"metric": "balanced_accuracy"}'
       WHEN 'auto_acc' THEN '{"metric": "accuracy"}'
       WHEN 'auto_oc' THEN '{"candidates": ["objective", "cms"]}'
       WHEN 'auto_ocn' THEN '{"candidates": ["objective", "cms", "noisysgd"]}'

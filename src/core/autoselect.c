@@ -70,3 +70,33 @@ autosel_noisy_max(gsl_rng *rng, const int64_t *scores, int n, uint64_t num, uint
 	}
 	return best;
 }
+
+/* a count clamped to [1, 2^40], so that m 2^bits below fits in 64 bits */
+static int64_t
+autosel_clamp_count(int64_t n)
+{
+	const int64_t hi = (int64_t) 1 << 40;
+
+	return n < 1 ? 1 : n > hi ? hi : n;
+}
+
+/* round(2^bits m / n), clamped below at wmin; m <= n, both in [1, 2^40] */
+static int64_t
+autosel_ratio_weight(int64_t m, int64_t n, int bits, int64_t wmin)
+{
+	int64_t		w = ((m << bits) + n / 2) / n;
+
+	return w < wmin ? wmin : w;
+}
+
+void
+autosel_balance_weights(int64_t npos, int64_t nneg, int bits, int64_t wmin,
+						int64_t *wpos, int64_t *wneg)
+{
+	int64_t		p = autosel_clamp_count(npos),
+				q = autosel_clamp_count(nneg),
+				m = p < q ? p : q;
+
+	*wpos = autosel_ratio_weight(m, p, bits, wmin);
+	*wneg = autosel_ratio_weight(m, q, bits, wmin);
+}

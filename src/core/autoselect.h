@@ -43,4 +43,15 @@ extern bool autosel_laplace_scale(double epsilon, uint64_t *num, uint64_t *den);
 extern int	autosel_noisy_max(gsl_rng *rng, const int64_t *scores, int n,
 							  uint64_t num, uint64_t den);
 
+/*
+ * Balanced-accuracy weights from (noisy) class counts npos, nneg: the
+ * integer weights W_y = round(2^bits m / n_y) in [wmin, 2^bits], n_y the
+ * count clamped to [1, 2^40] and m the smaller of the two, so the
+ * minority's is 2^bits and the sum of W_y over rows right is proportional to
+ * balanced accuracy at those counts.  Deterministic post-processing (the
+ * counts are a DP output); 0 <= bits <= 20, 1 <= wmin <= 2^bits.
+ */
+extern void autosel_balance_weights(int64_t npos, int64_t nneg, int bits, int64_t wmin,
+									int64_t *wpos, int64_t *wneg);
+
 #endif							/* DPOBJ_AUTOSELECT_H */

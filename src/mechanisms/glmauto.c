@@ -18,14 +18,18 @@
  *		(glm.c, noisysgd.c) and defaults; its score is the number of rows of
  *		part 0 it classifies correctly (an integer of sensitivity 1), or with
  *		"metric" weighted_accuracy their summed integer weights round(w 2^b),
- *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b);
+ *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b).  With balanced_accuracy
+ *		the weights come from noisy counts of all rows' positives and
+ *		negatives (discrete Laplace at eps_b, GLM_AUTO_BALANCE_SHARE of the
+ *		final epsilon), drawn before any candidate; without "class_weight"
+ *		they also weigh the candidates' and the retrain's losses;
  *	 3. report noisy max over the K scores with exact discrete Laplace noise
  *		of scale 2 / eps_s (times 2^b when weighted), ties to the earlier
- *		candidate: eps_s-DP.  The
- *		selection as a whole is (eps_s, delta_s)-DP (each row is in one part);
- *	 4. the chosen candidate is retrained on all rows at (eps - eps_s, delta
- *		- delta_s), the model released; basic composition gives (eps,
- *		delta), charged once (approximate DP) before any randomness.
+ *		candidate: eps_s-DP.  The selection as a whole is (eps_s,
+ *		delta_s)-DP (each row is in one part) for any fixed weights;
+ *	 4. the chosen candidate is retrained on all rows at (eps - eps_s -
+ *		eps_b, delta - delta_s), the model released; basic composition gives
+ *		(eps, delta), charged once (approximate DP) before any randomness.
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
@@ -42,6 +46,7 @@
 #include <math.h>
 
 #include "autoselect.h"
+#include "dpnoise.h"
 #include "glm.h"
 #include "glmauto.h"
 #include "glmsolve.h"
@@ -89,6 +94,16 @@ typedef struct AutoRun
 	uint64		sigma2;
 } AutoRun;
 
+/* the selection's discrete Laplace scales num/den: the noisy max's, the balance estimate's */
+typedef struct AutoNoise
+{
+	double		beps;			/* the balance estimate's epsilon, 0 without */
+	uint64		num,
+				den,
+				bnum,
+				bden;
+} AutoNoise;
+
 /* the run's data: the full designs and every part's counts (sized before the charge) */
 typedef struct AutoData
 {
@@ -102,6 +117,7 @@ typedef struct AutoData
 	int64		nobs;
 	int64	   *icnt;			/* each observation's row count */
 	int64	   *part;			/* (K+1) x nobs: its count in each part, part-major */
+	int64		wscore[2];		/* a positive's and a negative's integer score weight */
 	int		   *prow;			/* one part's observations, compacted (dp_logistic) */
 	double	   *py,
 			   *pcnt,
@@ -165,13 +181,42 @@ auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
 	r->denom = noisysgd_step_denom(&r->p, pp, r->Reff, r->s);
 }
 
+/* weighted scores (both weighted metrics) move by up to 2^b per row */
+static bool
+auto_weighted_score(const GLMParams *p)
+{
+	return p->auto_metric != GLM_AUTO_METRIC_ACCURACY;
+}
+
+/*
+ * The selection's noise: the noisy max's for part 0's epsilon el (weighted
+ * scores' scale times 2^b, exactly) and, with balanced_accuracy, the balance
+ * estimate's for eb (two counts, each moved by at most one row: scale
+ * 2 / eb).  Refuses before any row.
+ */
+static void
+auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
+{
+	bool		ok = true;
+
+	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
+	if (auto_weighted_score(p))
+		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
+	if (!ok || !autosel_laplace_scale(el, &z->num, &z->den))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
+						es),
+				 errhint("Use a larger epsilon or a larger \"select_share\"%s.", auto_weighted_score(p) ? ", or \"metric\": \"accuracy\"" : "")));
+}
+
 /*
  * The chosen candidates at both budgets, and the selection's noise: before
  * any row.  Returns their number K.
  */
 static int
-auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
-				 uint64 *num, uint64 *den)
+auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin, AutoNoise *z)
 {
 	double		es,
 				ds,
@@ -182,12 +227,16 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 				k = 0;
 
 	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
+	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
+	z->beps = 0;
+	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
-	/* weighted scores move by up to 2^b per row: the scale 2 / el times 2^b, exactly */
-	if (p->auto_metric == GLM_AUTO_METRIC_WEIGHTED)
-		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
+	/* k rows move each count by k: the scale for beps / k, rounded down */
+	auto_noise(p, el, p->rows_per_unit > 1 ?
+			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
@@ -195,12 +244,6 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin,
 		auto_prepare(p, &auto_candidates[j], es, ds, 1.0 / (K + 1), d, &sel[k]);
 		auto_prepare(p, &auto_candidates[j], ef, df, 1.0, d, &fin[k++]);
 	}
-	if (!autosel_laplace_scale(el, num, den))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
-						es),
-				 errhint("Use a larger epsilon or a larger \"select_share\"%s.", p->auto_metric == GLM_AUTO_METRIC_WEIGHTED ? ", or \"metric\": \"accuracy\"" : "")));
 	return K;
 }
 
@@ -210,11 +253,10 @@ auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 	GLMParams	p;
 	AutoRun		sel[AUTO_MAX],
 				fin[AUTO_MAX];
-	uint64		num,
-				den;
+	AutoNoise	z;
 
 	glmparams_check_args(GLM_KIND_AUTO, aggname, epsilon, delta, d, options, &p);
-	auto_prepare_all(&p, d, sel, fin, &num, &den);
+	auto_prepare_all(&p, d, sel, fin, &z);
 }
 
 /* the designs and the part arrays, at their largest sizes */
@@ -268,11 +310,22 @@ auto_weight(const AutoData *a, const GLMParams *p, int64 k)
 	return a->y[k] > 0 ? p->weight_pos : p->weight_neg;
 }
 
-/* part's observations with a nonzero count, for the solver (its counts must be > 0) */
+/* a part's row counts (part 0..K), or all rows' (part < 0) */
+static const int64 *
+auto_counts(const AutoData *a, int part)
+{
+	return part >= 0 ? a->part + (Size) part * a->nobs : a->icnt;
+}
+
+/*
+ * part's observations with a nonzero count, for the solver (its counts must
+ * be > 0), weighted by p's class weights: the counts of glmstate_observations
+ * for all rows at the options' weights, bit for bit
+ */
 static void
 auto_compact(const AutoData *a, const GLMParams *p, int part, GLMSolveDesign *X)
 {
-	const int64 *v = a->part + (Size) part * a->nobs;
+	const int64 *v = auto_counts(a, part);
 	int64		m = 0;
 
 	*X = *a->X;
@@ -295,33 +348,28 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 		   double *theta, int64 ledger_id)
 {
 	GLMSolveDesign X;
-	const double *cnt = a->cnt;
+	const int64 *v = auto_counts(a, part);
 
+	/* r's class weights may be estimated in this run: the counts are weighted here */
 	memset(theta, 0, sizeof(double) * a->pp);
 	if (!r->cand->sgd)
 	{
-		if (part >= 0)
-			auto_compact(a, &r->p, part, &X);
-		glm_release_point(rng, &r->p, &r->c, part >= 0 ? &X : a->X, work, theta, a->pp,
-						  ledger_id);
+		auto_compact(a, &r->p, part, &X);
+		glm_release_point(rng, &r->p, &r->c, &X, work, theta, a->pp, ledger_id);
 		return;
 	}
-	if (part >= 0)
-	{
-		/* zero counts add nothing to noisy GD's gradient sums */
-		for (int64 k = 0; k < a->nobs; k++)
-			a->scnt[k] = (double) a->part[(Size) part * a->nobs + k] *
-				auto_weight(a, &r->p, k);
-		cnt = a->scnt;
-	}
-	noisysgd_descend(&r->p, a->Xd, cnt, a->y, a->nobs, a->pp, r->T, r->lattice,
+	/* zero counts add nothing to noisy GD's gradient sums */
+	for (int64 k = 0; k < a->nobs; k++)
+		a->scnt[k] = (double) v[k] * auto_weight(a, &r->p, k);
+	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
 					 r->sigma2, r->denom, rng, ledger_id, theta);
 }
 
 /*
  * A row's integer weight in the score: 1 for "accuracy"; for
  * "weighted_accuracy" its label's public class weight w in (0, 1] as
- * round(w 2^b) in [0, 2^b] (docs/PRIVACY.md, "Private model selection").
+ * round(w 2^b) in [0, 2^b] (docs/PRIVACY.md, "Private model selection");
+ * for "balanced_accuracy" set by auto_balance.
  */
 static int64
 auto_score_weight(const GLMParams *p, bool positive)
@@ -333,15 +381,46 @@ auto_score_weight(const GLMParams *p, bool positive)
 }
 
 /*
+ * "balanced_accuracy": noisy counts of the positive and negative rows (each
+ * moved by at most one row: the pair is eps-DP at scale 2 / eps), and from
+ * them (post-processing) the score weights, integers in
+ * [2^(b - 6), 2^b] proportional to 1 / count.  Without "class_weight" the
+ * same weights, w = W / 2^b in (0, 1], become the candidates' and the
+ * retrain's class weights: fixed before any of their noise.
+ */
+static void
+auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
+			 AutoRun *sel, AutoRun *fin)
+{
+	int64		c[2] = {0, 0};
+
+	for (int64 k = 0; k < a->nobs; k++)
+		c[a->y[k] > 0 ? 0 : 1] += a->icnt[k];
+	for (int i = 0; i < 2; i++)
+		c[i] += dpnoise_discrete_laplace(rng, z->bnum, z->bden);
+	autosel_balance_weights(c[0], c[1], GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT,
+							&a->wscore[0], &a->wscore[1]);
+	if (!p->auto_balance_train)
+		return;
+	for (int j = 0; j < 2 * a->K; j++)
+	{
+		AutoRun    *r = j < a->K ? &sel[j] : &fin[j - a->K];
+
+		r->p.weight_pos = ldexp((double) a->wscore[0], -GLM_AUTO_WEIGHT_BITS);
+		r->p.weight_neg = ldexp((double) a->wscore[1], -GLM_AUTO_WEIGHT_BITS);
+	}
+}
+
+/*
  * The score of theta on part 0: the summed integer weights of the rows it
  * classifies right (<theta, x> > 0 is positive).
  */
 static int64
-auto_score(const AutoData *a, const GLMParams *p, const double *theta)
+auto_score(const AutoData *a, const double *theta)
 {
 	int64		right = 0,
-				wpos = auto_score_weight(p, true),
-				wneg = auto_score_weight(p, false);
+				wpos = a->wscore[0],
+				wneg = a->wscore[1];
 
 	for (int64 k = 0; k < a->nobs; k++)
 	{
@@ -358,28 +437,35 @@ auto_score(const AutoData *a, const GLMParams *p, const double *theta)
 	return right;
 }
 
-/* steps 1-3: partition, candidates on their parts, report noisy max */
+/* steps 1-3: partition, the balance estimate, candidates on their parts, report noisy max */
 static int
-auto_select(gsl_rng *rng, const AutoRun *sel, AutoData *a, uint64 num, uint64 den,
-			double *work, double *theta, int64 ledger_id)
+auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoData *a,
+			const AutoNoise *z, double *work, double *theta, int64 ledger_id)
 {
 	int64		score[AUTO_MAX];
 
 	auto_partition(rng, a);
+	a->wscore[0] = auto_score_weight(p, true);
+	a->wscore[1] = auto_score_weight(p, false);
+	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+		auto_balance(rng, a, z, p, sel, fin);
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
-		score[j] = auto_score(a, &sel[j].p, theta);
+		score[j] = auto_score(a, theta);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
-	return autosel_noisy_max(rng, score, a->K, num, den);
+	return autosel_noisy_max(rng, score, a->K, z->num, z->den);
 }
 
 /* the public parameters: the selection's, then the chosen mechanism's own */
 static void
 auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
-			const AutoRun *fin, uint64 num, uint64 den, int d)
+			const AutoRun *fin, const AutoNoise *z, const AutoData *a, int d)
 {
+	int			b = auto_weighted_score(p) ? GLM_AUTO_WEIGHT_BITS : 0;
+	GLMParams	fp;
+
 	model_params_begin(buf);
 	model_params_text(buf, "selected", fin->name);
 	appendStringInfoString(buf, ", \"candidates\": [");
@@ -391,15 +477,27 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_float(buf, "select_delta", sel[0].p.delta);
 	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
 	/* in rows (a weight of 1), whatever the score's integer units */
-	model_params_float(buf, "select_laplace_scale",
-					   ldexp((double) num / (double) den,
-							 p->auto_metric == GLM_AUTO_METRIC_WEIGHTED ? -GLM_AUTO_WEIGHT_BITS : 0));
+	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
+	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
+	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	{
+		model_params_float(buf, "balance_epsilon", z->beps);
+		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
+		model_params_text(buf, "balance_weight_use",
+						  p->auto_balance_train ? "score and training" : "score");
+		model_params_float(buf, "balance_weight_true", ldexp((double) a->wscore[0], -b));
+		model_params_float(buf, "balance_weight_false", ldexp((double) a->wscore[1], -b));
+	}
 	model_params_float(buf, "final_epsilon", fin->p.epsilon);
 	model_params_float(buf, "final_delta", fin->p.delta);
+	/* "class_weight_*" stay the options' (public): estimated ones are balance_weight_* */
+	fp = fin->p;
+	fp.weight_pos = p->weight_pos;
+	fp.weight_neg = p->weight_neg;
 	if (fin->cand->sgd)
-		noisysgd_params_body(buf, &fin->p, d, fin->T, fin->s, fin->rho, fin->lattice);
+		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
-		glm_calibration_params(buf, &fin->p, &fin->c, d);
+		glm_calibration_params(buf, &fp, &fin->c, d);
 	model_params_end(buf);
 }
 
@@ -413,8 +511,7 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 				fin[AUTO_MAX];
 	AutoData	a;
 	int			K;
-	uint64		num,
-				den;
+	AutoNoise	z;
 	double	   *work,
 			   *theta;
 	volatile int chosen = 0;
@@ -427,7 +524,7 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	p = &state->params;
 	/* public calibrations, then every allocation at its largest: before the charge */
-	K = auto_prepare_all(p, state->d, sel, fin, &num, &den);
+	K = auto_prepare_all(p, state->d, sel, fin, &z);
 	auto_data(state, K, &a);
 	work = glm_minimise_work(a.pp);
 	theta = palloc0(sizeof(double) * a.pp);
@@ -438,7 +535,7 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
-		chosen = auto_select(rng, sel, &a, num, den, work, theta, ledger_id);
+		chosen = auto_select(rng, p, sel, fin, &a, &z, work, theta, ledger_id);
 		auto_train(rng, &fin[chosen], &a, -1, work, theta, ledger_id);
 	}
 	PG_FINALLY();
@@ -448,7 +545,7 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "auto");
 
-	auto_params(&params, p, K, sel, &fin[chosen], num, den, state->d);
+	auto_params(&params, p, K, sel, &fin[chosen], &z, &a, state->d);
 	PG_RETURN_DATUM(model_build(fcinfo, "auto", theta, state->d,
 								p->intercept ? theta[state->d] : 0.0,
 								p->epsilon, p->delta, &params));

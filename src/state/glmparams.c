@@ -161,13 +161,14 @@ glmparams_candidates(JsonbValue *v)
 	return mask;
 }
 
-const char *const glm_auto_metric_names[2] = {"accuracy", "weighted_accuracy"};
+const char *const glm_auto_metric_names[3] = {"accuracy", "weighted_accuracy",
+"balanced_accuracy"};
 
 /* dp_auto's "metric": GLM_AUTO_METRIC_* */
 static int
 glmparams_metric(JsonbValue *v)
 {
-	const char *hint = "Use \"accuracy\" (validation rows classified right) or \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given).";
+	const char *hint = "Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance).";
 	char	   *s = dp_option_string(v, "metric", hint);
 
 	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
@@ -414,8 +415,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	/* dp_auto scores what the weights ask for unless told otherwise */
 	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
 		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* balanced accuracy without class weights trains with its estimated weights */
+	p->auto_balance_train = kind == GLM_KIND_AUTO && !arg.have_weights &&
+		p->auto_metric == GLM_AUTO_METRIC_BALANCED;
 	/* with class weights the default candidates are those measured for them */
-	if (kind == GLM_KIND_AUTO && arg.have_weights && !arg.have_candidates)
+	if (kind == GLM_KIND_AUTO && (arg.have_weights || p->auto_balance_train) &&
+		!arg.have_candidates)
 		p->auto_candidates = GLM_AUTO_DEFAULT_WEIGHTED;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));

@@ -69,6 +69,8 @@ typedef struct GLMParams
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
+	bool		auto_balance_train; /* dp_auto: balanced_accuracy without "class_weight":
+									 * its estimated weights also train */
 	/* "R": "private" (dp_logistic, dp_noisysgd; glmprivr.h): R is +inf until R-hat is drawn */
 	bool		R_private;
 	double		R_quantile;		/* option "R_quantile": q of the norms, (0, 1) */
@@ -102,9 +104,18 @@ extern const char *const glm_auto_names[4];
  */
 #define GLM_AUTO_METRIC_ACCURACY	1
 #define GLM_AUTO_METRIC_WEIGHTED	2
+#define GLM_AUTO_METRIC_BALANCED	3
 #define GLM_AUTO_WEIGHT_BITS		10
+/*
+ * "balanced_accuracy": weights from a private estimate of the label balance
+ * (glmauto.c), as integers in [2^(b - 6), 2^b]: a class's weight is at least
+ * 1/64 of the other's.  The estimate, on all rows, takes this public share
+ * of the final model's epsilon (docs/BENCHMARKS.md, "Imbalanced labels").
+ */
+#define GLM_AUTO_BALANCE_MIN_WEIGHT	(1 << (GLM_AUTO_WEIGHT_BITS - 6))
+#define GLM_AUTO_BALANCE_SHARE		0.05
 /* the metrics' names, indexed by GLM_AUTO_METRIC_* - 1 (glmparams.c) */
-extern const char *const glm_auto_metric_names[2];
+extern const char *const glm_auto_metric_names[3];
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1

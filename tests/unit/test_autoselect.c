@@ -8,8 +8,11 @@
  * candidates, the frequency of each winner against the exact probability
  * (a sum over the discrete Laplace's mass), ties going to the first; the
  * exact probabilities of neighbouring score vectors (each score moved by
- * at most 1) are within e^epsilon of each other.  Prints "N passed, M
- * failed".
+ * at most 1) are within e^epsilon of each other.  (d) Balanced-accuracy
+ * weights: the minority's is 2^bits, the other's round(2^bits m / n), so
+ * the weighted count of rows right matches 2^bits m (TPR + TNR) up to the
+ * rounding; counts clamped to [1, 2^40], weights to wmin.  Prints "N
+ * passed, M failed".
  */
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +154,53 @@ check_ties(gsl_rng *rng)
 	CHECK(autosel_noisy_max(rng, sc, 1, num, den) == 0, "one candidate");
 }
 
+/* ---- (d) balanced-accuracy weights ---- */
+
+static void
+check_balance_one(int64_t np, int64_t nn, int64_t ep, int64_t en)
+{
+	int64_t		wp,
+				wn;
+
+	autosel_balance_weights(np, nn, 10, 16, &wp, &wn);
+	CHECK(wp == ep && wn == en, "weights of (%lld, %lld): %lld, %lld, not %lld, %lld",
+		  (long long) np, (long long) nn, (long long) wp, (long long) wn,
+		  (long long) ep, (long long) en);
+}
+
+static void
+check_balance(void)
+{
+	int64_t		wp,
+				wn;
+
+	check_balance_one(100, 100, 1024, 1024);
+	check_balance_one(100, 700, 1024, 146);		/* 1024 / 7 = 146.3 */
+	check_balance_one(300, 100, 341, 1024);		/* 1024 / 3 = 341.3 */
+	check_balance_one(1, 3, 1024, 341);
+	check_balance_one(-5, 3, 1024, 341);	/* a noisy count below 1 counts as 1 */
+	check_balance_one(0, -7, 1024, 1024);
+	check_balance_one(10, 100000, 1024, 16);	/* clamped to wmin */
+	check_balance_one(INT64_MAX, (int64_t) 1 << 39, 512, 1024);	/* clamped to 2^40 */
+	/*
+	 * the weighted rows right track balanced accuracy, TPR + TNR at these
+	 * counts (no weight below wmin = 1 here: 1024 m / n >= 1)
+	 */
+	for (int64_t np = 4; np < 3000; np += 37)
+	{
+		int64_t		nn = 3001 - np,
+					tp = np / 3,
+					tn = nn * 2 / 5,
+					m = np < nn ? np : nn;
+		double		ba = (double) tp / np + (double) tn / nn;
+
+		autosel_balance_weights(np, nn, 10, 1, &wp, &wn);
+		CHECK(fabs((double) (wp * tp + wn * tn) - 1024.0 * m * ba) <= 0.5 * (tp + tn),
+			  "weighted score off balanced accuracy at (%lld, %lld)",
+			  (long long) np, (long long) nn);
+	}
+}
+
 int
 main(void)
 {
@@ -164,6 +214,7 @@ main(void)
 	check_noisy_max(rng, 0.5, 3, 0);
 	check_noisy_max(rng, 4.0, 0, 1);
 	check_ties(rng);
+	check_balance();
 	gsl_rng_free(rng);
 	return unitcheck_report();
 }
