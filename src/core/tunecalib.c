@@ -17,20 +17,35 @@
 #define TUNE_GRID_LO	(-192)
 #define TUNE_GRID_HI	384
 
+#define Max(a, b)		((a) > (b) ? (a) : (b))
+#define Min(a, b)		((a) < (b) ? (a) : (b))
+
+/* 2 rho a + 2 L / (1 + a) at a = 10^(k/64), k clamped to the grid */
+static double
+tune_extra_at(double rho, double L, int k)
+{
+	double		am1 = pow(10.0, Max(TUNE_GRID_LO, Min(TUNE_GRID_HI, k)) / 64.0);
+
+	return 2.0 * rho * am1 + 2.0 * L / (1.0 + am1);
+}
+
+/*
+ * The minimum over the grid.  f(a) = 2 rho a + 2 L / (1 + a) is convex in
+ * a > -1, minimal at a* = sqrt(L / rho) - 1, so the grid's minimum is at one
+ * of the two orders around a*: a few evaluations near k* = 64 log10(a*)
+ * instead of the whole grid (tests/unit/test_tunecalib.c compares both).
+ */
 double
 tune_extra(double rho, double gamma)
 {
 	double		L = -log(gamma);
+	double		astar = rho > 0 ? sqrt(L / rho) - 1.0 : INFINITY;
+	double		kf = astar > 0 ? floor(64.0 * log10(astar)) : TUNE_GRID_LO;
+	int			k = (int) Max(TUNE_GRID_LO - 2, Min(TUNE_GRID_HI + 2, kf));
 	double		best = INFINITY;
 
-	for (int k = TUNE_GRID_LO; k <= TUNE_GRID_HI; k++)
-	{
-		double		am1 = pow(10.0, k / 64.0);
-		double		e = 2.0 * rho * am1 + 2.0 * L / (1.0 + am1);
-
-		if (e < best)
-			best = e;
-	}
+	for (int j = k - 2; j <= k + 3; j++)
+		best = Min(best, tune_extra_at(rho, L, j));
 	return best;
 }
 
@@ -43,9 +58,16 @@ tune_eps(double rho, double gamma, double delta0)
 	return zcdp_eps(rho, dg) + tune_extra(rho, gamma);
 }
 
+#define TUNE_DOUBLINGS	64
 #define TUNE_HALVINGS	200
 #define TUNE_BISECT		200
 
+/*
+ * Bounded: a rho with tune_eps above eps is found by at most TUNE_DOUBLINGS
+ * doublings from eps (each order's bound grows like lambda rho), an
+ * admissible one by at most TUNE_HALVINGS halvings (none: NAN, eps too small),
+ * then bisection keeps lo admissible.
+ */
 double
 tune_rho(double eps, double gamma, double delta0)
 {
@@ -56,12 +78,11 @@ tune_rho(double eps, double gamma, double delta0)
 	if (!(eps > 0) || !isfinite(eps) || !(gamma > 0 && gamma <= 1) ||
 		!(delta0 > 0 && delta0 < 1))
 		return NAN;
-	/* every admissible rho is below zcdp_rho(eps, delta0): A is no cheaper than Q */
-	hi = zcdp_rho(eps, delta0);
-	if (!(hi > 0) || !isfinite(hi))
-		return NAN;
+	hi = eps;
+	for (i = 0; i < TUNE_DOUBLINGS && tune_eps(hi, gamma, delta0) <= eps; i++)
+		hi *= 2.0;
 	if (tune_eps(hi, gamma, delta0) <= eps)
-		return hi;				/* only with gamma = 1 and a grid's rounding */
+		return NAN;
 	lo = hi;
 	for (i = 0; i < TUNE_HALVINGS && !(tune_eps(lo, gamma, delta0) <= eps); i++)
 		lo *= 0.5;

@@ -6,7 +6,8 @@
  * eps, delta0 and gamma, never exceeds zcdp_rho (tuning is never cheaper
  * than one run); invalid or infeasible inputs give NAN.  (b) tune_eps
  * against an independent evaluation of Papernot-Steinke's formula at a few
- * orders (every order's value bounds the minimum from above).  (c) K_max:
+ * orders (every order's value bounds the minimum from above); tune_extra's
+ * shortcut equals the minimum over the whole grid of orders.  (c) K_max:
  * (1 + e^eps)(1 - gamma)^K_max <= delta_t and K_max - 1 fails it.
  * (d) The geometric sampler: with a seeded Mersenne Twister, chi-square of
  * min(K, kmax) against gamma (1 - gamma)^(k - 1) (tail lumped) at a 1e-6
@@ -86,6 +87,32 @@ ps_eps(double rho, double gamma, double delta0, double lam, double lamhat)
 		2 * log(1 / gamma) / lamhat + log(1 / gamma) / (lam - 1);
 
 	return rdp + rdp_conversion(lam, delta0);
+}
+
+/* tune_extra's shortcut against the whole grid of orders */
+static void
+check_extra(void)
+{
+	double		rhos[] = {0, 1e-7, 1e-4, 0.004, 0.1, 3, 1e4};
+	double		gams[] = {1.0 / 1024, 0.1, 1.0 / 3, 0.5, 0.999, 1};
+
+	for (int i = 0; i < 7; i++)
+		for (int j = 0; j < 6; j++)
+		{
+			double		best = INFINITY;
+
+			for (int k = -192; k <= 384; k++)
+			{
+				double		a = pow(10.0, k / 64.0);
+				double		e = 2.0 * rhos[i] * a + 2.0 * -log(gams[j]) / (1.0 + a);
+
+				if (e < best)
+					best = e;
+			}
+			CHECK(tune_extra(rhos[i], gams[j]) == best,
+				  "tune_extra(%g, %g) = %.17g, grid %.17g", rhos[i], gams[j],
+				  tune_extra(rhos[i], gams[j]), best);
+		}
 }
 
 static void
@@ -170,6 +197,7 @@ main(void)
 
 	gsl_rng_set(rng, 20221);
 	check_calibration();
+	check_extra();
 	check_formula();
 	check_kmax();
 	check_geometric(rng, 1.0 / 3);
