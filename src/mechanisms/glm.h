@@ -146,6 +146,11 @@ extern void glm_snap_release(gsl_rng *rng, GLMMethod method,
 extern double noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s);
 extern void noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T,
 						   double *rho, double *lattice, uint64 *sigma2);
+/* the same at a given rho (the run's, or a tuning run's share) */
+extern void noisysgd_noise_rho(const GLMParams *p, int pp, double rho, double *Reff,
+							   int64 *T, double *lattice, uint64 *sigma2);
+/* the number of steps: "T", else the default (30; 1000 with "n") */
+extern int64 noisysgd_default_T(const GLMParams *p);
 /* the options and the noise's sampler range of a noisy-GD kind, before any row */
 extern void noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon,
 								double delta, int d, Jsonb *options);
@@ -187,6 +192,17 @@ extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept
  * clips to R-hat, drawn after the design was built).
  */
 extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
+
+/* the observations of D that theta classifies right, with multiplicity */
+extern int64 noisysgd_count_right(NoisySGDDesign *D, const double *theta);
+
+/*
+ * "tune" (noisysgdtune.c): the grid's calibration, refused on public grounds
+ * before the charge; the tuned run from the final function.
+ */
+extern void noisysgd_tune_check(const GLMParams *p, int pp);
+extern Datum noisysgd_tune_run(FunctionCallInfo fcinfo, GLMState *state,
+							   struct DPProtectedContext *pctx);
 
 /* noisysgd_descend over a design, whole or in blocks */
 extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,

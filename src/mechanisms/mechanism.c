@@ -132,6 +132,10 @@ mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
 		return psprintf("%s_ovr", mechanism_glm_name(method));
 	if (strcmp(train_mechanism, "noisysgd_multiclass") == 0)
 		return "noisysgd_ovr";
+	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
+	if (strcmp(train_mechanism, "noisysgd") == 0 &&
+		getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL)
+		return "noisysgd_tune";
 	if (strcmp(train_mechanism, "linear") == 0)
 		return method != NULL && strcmp(method, "ssp") == 0 ? "ssp" : "adassp";
 	return train_mechanism;

@@ -62,8 +62,8 @@ extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
  * The name of what dpobj.train()'s mechanism runs with these options, the
  * one its direct aggregate charges under: "logistic" is objective_gauss,
  * output_gauss or cms by its "method", "logistic_multiclass" the same with
- * "_ovr", "noisysgd_multiclass" noisysgd_ovr, "linear" adassp or ssp; the
- * other names are their own.  mechanism_cost() prices it.
+ * "_ovr", "noisysgd_multiclass" noisysgd_ovr, "linear" adassp or ssp,
+ * "noisysgd" with "tune" noisysgd_tune (approx); the other names are their own.  mechanism_cost() prices it.
  */
 extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
 

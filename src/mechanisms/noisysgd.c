@@ -41,6 +41,8 @@
  *     iterates after step T/2; neither depends on the gradient's scale, and
  *     the per-coordinate step reaches a model as good as 1000 normalised
  *     steps in 30 (docs/BENCHMARKS.md, "Noisy GD step").
+ * The descent itself: noisysgddescent.c; the option "tune" (a private
+ * choice among a public grid of T, R, radius): noisysgdtune.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,28 +55,15 @@
 #include "auditmutant.h"
 #include "calibrate.h"
 #include "calibsql.h"
-#include "dpnoise.h"
 #include "glm.h"
-#include "glmblocks.h"
 #include "glmprivr.h"
 #include "glmstate.h"
 #include "mechanism.h"
-#include "rowclip.h"
 #include "model.h"
 #include "random.h"
 
-#include "utils/memutils.h"
-
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
-
-/*
- * Default steps: 30 AdaGrad steps without "n" (each step is a pass over the
- * rows, and fewer steps mean less noise per step); 1000 with "n", whose
- * 1/sqrt(t) step needs many.
- */
-#define DPOBJ_SGD_DEFAULT_T		30
-#define DPOBJ_SGD_DEFAULT_T_N	1000
 
 /*
  * dpobj.noisysgd_sigma() (0.1.0): Algorithm 1's s^2 = 32 L^2 n^2 ln(n/delta)
@@ -112,239 +101,6 @@ dpobj_noisysgd_sigma(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(sigma);
 }
 
-/* each observation's features (the first d of its pp entries) clipped to l2 norm R */
-static void
-sgd_clip(double *X, int64 nobs, int pp, int d, double R)
-{
-	for (int64 k = 0; k < nobs; k++)
-		rowclip_apply(X + (Size) k * pp, d, R, false);
-}
-
-void
-noisysgd_design_clip(NoisySGDDesign *D, double R)
-{
-	if (D->rows == NULL)
-		sgd_clip((double *) D->X, D->nobs, D->pp, D->pp - (D->intercept ? 1 : 0), R);
-	else
-		D->clip = R;
-}
-
-/*
- * The first (first = true) or next block of D: the whole design once, or
- * the design of the state's next row block; false after the last.
- */
-static bool
-sgd_block(NoisySGDDesign *D, bool first)
-{
-	const GLMState *v;
-	MemoryContext old;
-	double	   *X,
-			   *cnt,
-			   *y;
-	int			pp;
-
-	if (D->rows == NULL)
-		return first;
-	v = glmblocks_next(D->rows, first);
-	if (v == NULL)
-		return false;
-	MemoryContextReset(D->cxt);
-	old = MemoryContextSwitchTo(D->cxt);
-	glm_design(v, D->intercept, &X, &cnt, &y, &D->nobs, &pp);
-	MemoryContextSwitchTo(old);
-	if (D->clip > 0)
-		sgd_clip(X, D->nobs, pp, D->pp - (D->intercept ? 1 : 0), D->clip);
-	D->X = X;
-	D->cnt = cnt;
-	D->y = y;
-	return true;
-}
-
-void
-noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
-{
-	double	   *X,
-			   *cnt,
-			   *y;
-
-	int			rows;
-
-	memset(D, 0, sizeof(NoisySGDDesign));
-	D->intercept = intercept;
-	D->pp = s->d + (intercept ? 1 : 0);
-	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
-	rows = glmblocks_rows(24 * (Size) D->pp + 64);
-	/* a design within the bound is built once; a larger one block by block */
-	if (glmblocks_single(s, rows))
-	{
-		glm_design(s, intercept, &X, &cnt, &y, &D->nobs, &D->pp);
-		D->X = X;
-		D->cnt = cnt;
-		D->y = y;
-		return;
-	}
-	D->rows = glmblocks_begin(s, rows);
-	D->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
-								   ALLOCSET_DEFAULT_SIZES);
-}
-
-/*
- * The snapped noisy gradient: g (round(g_t / g) + N_Z(0, sigma2)) per
- * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i), summed over the
- * blocks in order.  Clamping g_t / g to +-2^62 (1-Lipschitz, so no larger
- * sensitivity) keeps the integers in range whatever the private row count.
- */
-static void
-sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
-				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
-{
-	const double limit = ldexp(1.0, 62);
-	int			pp = D->pp;
-
-	for (int j = 0; j < pp; j++)
-		grad[j] = 0.0;
-	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
-		{
-			const double *x = D->X + (Size) k * pp;
-			double		z = 0,
-						lf,
-						ld,
-						l2;
-
-			for (int j = 0; j < pp; j++)
-				z += theta[j] * x[j];
-			glm_loss(p->loss, p->h, D->y[k] * z, &lf, &ld, &l2);
-			for (int j = 0; j < pp; j++)
-				grad[j] += D->cnt[k] * ld * D->y[k] * x[j];
-		}
-	for (int j = 0; j < pp; j++)
-	{
-		double		q = fmin(fmax(grad[j] / lattice, -limit), limit);
-		int64		a = (int64) llround(q) + dpnoise_discrete_gaussian(rng, sigma2);
-
-		grad[j] = (double) a * lattice;
-	}
-}
-
-/* avg <- the running mean of k iterates, theta the k-th */
-static void
-sgd_average(double *avg, const double *theta, int pp, int64 k)
-{
-	for (int j = 0; j < pp; j++)
-		avg[j] += (theta[j] - avg[j]) / (double) k;
-}
-
-/* theta <- Pi_C(theta - eta grad), C the l2 ball of radius r */
-static void
-sgd_step(double *theta, const double *grad, int pp, double eta, double radius)
-{
-	double		norm2 = 0;
-
-	for (int j = 0; j < pp; j++)
-	{
-		theta[j] -= eta * grad[j];
-		norm2 += theta[j] * theta[j];
-	}
-	if (norm2 > radius * radius)
-	{
-		double		f = radius / sqrt(norm2);
-
-		for (int j = 0; j < pp; j++)
-			theta[j] *= f;
-	}
-}
-
-/*
- * T noisy projected gradient steps from theta = 0 (theta has pp entries);
- * polls for a cancel every 64 steps.
- */
-void
-noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
-				 const double *y, int64 nobs, int pp, int64 T, double lattice,
-				 uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
-				 double *theta)
-{
-	NoisySGDDesign D = {0};
-
-	D.pp = pp;
-	D.X = X;
-	D.cnt = cnt;
-	D.y = y;
-	D.nobs = nobs;
-	noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
-}
-
-/*
- * Without "n": the diagonal AdaGrad direction of the noisy gradient G_t,
- * in place: acc_j <- acc_j + G_tj^2, G_tj <- G_tj / sqrt(acc_j) (0 where
- * acc_j = 0).  Each coordinate moves at most 1 (exactly 1 at t = 1) and by
- * less as its released gradients accumulate: the step scales itself per
- * coordinate from the released gradients, which grow with the private row
- * count, so no n is needed.
- */
-static void
-sgd_adagrad_direction(double *grad, double *acc, int pp)
-{
-	for (int j = 0; j < pp; j++)
-	{
-		acc[j] += grad[j] * grad[j];
-		grad[j] = acc[j] > 0 ? grad[j] / sqrt(acc[j]) : 0.0;
-	}
-}
-
-void
-noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double lattice,
-						uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
-						double *theta)
-{
-	int			pp = D->pp;
-	double	   *grad = palloc(sizeof(double) * pp);
-	double	   *avg = palloc0(sizeof(double) * pp);
-	double	   *acc = palloc0(sizeof(double) * pp);
-	bool		adagrad = p->n_public <= 0;
-	int64		navg = 0;
-
-	memset(theta, 0, sizeof(double) * pp);
-	for (int64 t = 1; t <= T; t++)
-	{
-		if ((t & 63) == 0)
-			mechanism_poll(ledger_id);
-		sgd_noisy_gradient(p, D, theta, lattice, sigma2, rng, grad);
-		if (!adagrad)
-			sgd_step(theta, grad, pp, 2.0 * p->radius / sqrt((double) t * denom), p->radius);
-		else
-		{
-			/* a step of length at most r (r / sqrt p per coordinate), then projected */
-			sgd_adagrad_direction(grad, acc, pp);
-			sgd_step(theta, grad, pp, p->radius / sqrt((double) pp), p->radius);
-			if (2 * t > T)
-				sgd_average(avg, theta, pp, ++navg);
-		}
-	}
-	if (adagrad)
-		memcpy(theta, avg, sizeof(double) * pp);
-	memset(grad, 0, sizeof(double) * pp);
-	memset(acc, 0, sizeof(double) * pp);
-	pfree(grad);
-	pfree(avg);
-	pfree(acc);
-}
-
-/*
- * The run's noise from public inputs only (eps, delta, R, intercept, T):
- * R_eff, the number of steps T, rho, and one step's snapped Gaussian noise,
- * lattice g and variance sigma2 (lattice units), for T steps composing to
- * rho-zCDP; refused when outside the exact sampler's range.
- */
-double
-noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s)
-{
-	double		G = p->n_public > 0 ? p->n_public * Reff : 0.0;
-
-	return G * G + pp * s * s;
-}
-
 /*
  * "R": "private": the descent's rho (rho_m), R-hat's share rho_R and the
  * exponential mechanism's eps_R (glm_budget_split_rho; docs/PRIVACY.md,
@@ -360,6 +116,12 @@ sgd_private_rho(const GLMParams *p, double *rho_R, double *eps_R)
 	return rho_m;
 }
 
+/*
+ * The run's noise from public inputs only (eps, delta, R, intercept, T):
+ * R_eff, the number of steps T, rho, and one step's snapped Gaussian noise,
+ * lattice g and variance sigma2 (lattice units), for T steps composing to
+ * rho-zCDP; refused when outside the exact sampler's range.
+ */
 void
 noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 		  double *lattice, uint64 *sigma2)
@@ -367,9 +129,6 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 	double		rho_R,
 				eps_R;
 
-	*Reff = glmparams_reff(p);
-	*T = p->T > 0 ? p->T :
-		p->n_public > 0 ? DPOBJ_SGD_DEFAULT_T_N : DPOBJ_SGD_DEFAULT_T;
 	*rho = p->R_private ? sgd_private_rho(p, &rho_R, &eps_R) :
 		dpobj_zcdp_rho_checked("dp_noisysgd", p->epsilon, p->delta);
 	/* one-vs-rest: K descents compose in zCDP, rho / K each (glmclasses.h) */
@@ -378,15 +137,9 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 #if DPOBJ_MUTANT_IS(multiclass)
 	*rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
-	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
-	dpnoise_gaussian_lattice_composed(2.0 * p->rows_per_unit * *Reff, *rho, pp, *T,
-									  lattice, sigma2);
-	if (*sigma2 == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
-				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+	noisysgd_noise_rho(p, pp, *rho, Reff, T, lattice, sigma2);
 }
+
 
 /* one candidate R-hat's noise (noisysgd_noise) */
 typedef struct SGDNoise
@@ -435,7 +188,9 @@ noisysgd_check_kind(GLMKind kind, const char *aggname, double epsilon, double de
 	uint64		sigma2;
 
 	glmparams_check_args(kind, aggname, epsilon, delta, d, options, &p);
-	if (p.R_private)
+	if (p.tune.npoints > 0)
+		noisysgd_tune_check(&p, d + (p.intercept ? 1 : 0));
+	else if (p.R_private)
 		pfree(sgd_noise_candidates(&p, d + (p.intercept ? 1 : 0)));
 	else
 		noisysgd_noise(&p, d + (p.intercept ? 1 : 0), &Reff, &T, &rho, &lattice, &sigma2);
@@ -511,6 +266,9 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	p = &state->params;
 	d = state->d;
 	pp = d + (p->intercept ? 1 : 0);
+	/* "tune": a private choice among a public grid (noisysgdtune.c) */
+	if (p->tune.npoints > 0)
+		return noisysgd_tune_run(fcinfo, state, pctx);
 	/* "R": "private": every candidate's noise and the norms' histogram */
 	if (p->R_private)
 	{

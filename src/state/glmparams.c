@@ -47,7 +47,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_LOGISTIC:
 			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share and rows_per_unit.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -259,6 +259,8 @@ typedef struct GLMOptionArg
 	bool		have_R_options;
 	bool		have_candidates;
 	bool		have_weights;
+	bool		have_T;
+	bool		have_radius;
 } GLMOptionArg;
 
 /* one key of the options object (dp_options_foreach callback) */
@@ -299,9 +301,27 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "lambda") == 0)
 		p->lambda = dp_option_number(v, key, 0, 1e12, true);
 	else if (kind == GLM_KIND_SGD && strcmp(key, "T") == 0)
+	{
 		p->T = parse_steps(v);
+		a->have_T = true;
+	}
 	else if (kind == GLM_KIND_SGD && strcmp(key, "radius") == 0)
+	{
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
+		a->have_radius = true;
+	}
+	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune") == 0)
+		glmtune_parse(v, &p->tune);
+	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune_gamma") == 0)
+	{
+		p->tune.gamma = dp_option_number(v, key, 1.0 / 1024, 1, false);
+		p->tune.have_options = true;
+	}
+	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune_score_share") == 0)
+	{
+		p->tune.score_share = glmparams_open_unit(v, key, "It is the share of each tuning run's rho spent on its score, e.g. 0.1.");
+		p->tune.have_options = true;
+	}
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
@@ -360,6 +380,55 @@ check_objective_lambda(const GLMParams *p, double epsilon)
 						 p->R_private ? " (with \"R\": \"private\" the largest candidate R, 2^20, and the mechanism's epsilon count; the default scales with R-hat)" : "")));
 }
 
+static void
+tune_refused(int code, const char *msg, const char *hint)
+{
+	ereport(ERROR, (errcode(code), errmsg("dp_noisysgd: %s", msg), errhint("%s", hint)));
+}
+
+/*
+ * "tune" against the other options, on public grounds: a grid key is not
+ * also a plain option (R excepted: the rows are clipped to it, and the
+ * grid's R must not exceed it; without it, to the grid's largest R).
+ */
+static void
+glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
+{
+	const GLMTune *t = &p->tune;
+
+	if (t->npoints == 0)
+		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
+					 "options \"tune_gamma\" and \"tune_score_share\" need \"tune\"",
+					 "Drop them, or pass a grid, e.g. {\"tune\": {\"T\": [10, 30, 100]}}.");
+	if ((t->nT > 0 && a->have_T) || (t->nradius > 0 && a->have_radius))
+		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
+					 "a key of \"tune\" is also given as an option",
+					 "Give \"T\" and \"radius\" either as one value or in the grid of \"tune\".");
+	if (p->R_private)
+		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
+					 "\"tune\" does not combine with \"R\": \"private\"",
+					 "Put candidate bounds in the grid instead, e.g. {\"tune\": {\"R\": [0.5, 1, 2]}}.");
+	if (p->rows_per_unit > 1)
+		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
+					 "\"tune\" is not calibrated for privacy units",
+					 "Tune on a table without a privacy unit, or train with fixed hyperparameters (docs/PRIVACY.md, \"Private hyperparameter tuning\").");
+	if (p->weight_pos != 1.0 || p->weight_neg != 1.0)
+		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
+					 "\"tune\" does not combine with \"class_weight\"",
+					 "The tuning score counts rows classified right, unweighted; drop \"class_weight\" or \"tune\".");
+	for (int i = 0; i < t->nR; i++)
+	{
+		if (a->have_R && t->R[i] > p->R)
+			tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
+						 "a value of \"R\" in \"tune\" exceeds the option \"R\"",
+						 "The rows are clipped to \"R\" first: give grid values at most \"R\", or leave \"R\" out (the grid's largest value is used).");
+		if (!a->have_R && (i == 0 || t->R[i] > p->R))
+			p->R = t->R[i];
+	}
+	if (t->nR > 0)
+		a->have_R = true;
+}
+
 void
 glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
 {
@@ -396,7 +465,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.have_R_options = false;
 	arg.have_candidates = false;
 	arg.have_weights = false;
+	arg.have_T = false;
+	arg.have_radius = false;
+	p->tune.score_share = GLM_TUNE_DEFAULT_SHARE;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
+	if (p->tune.npoints > 0 || p->tune.have_options)
+		glmparams_check_tune(p, &arg);
 	if (!arg.have_R)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -15,6 +15,7 @@
 
 #include "dpobj.h"
 #include "glmloss.h"
+#include "glmtune.h"
 
 #include "utils/jsonb.h"
 
@@ -75,6 +76,8 @@ typedef struct GLMParams
 	bool		R_private;
 	double		R_quantile;		/* option "R_quantile": q of the norms, (0, 1) */
 	double		R_share;		/* option "R_share": the budget's share spent on R-hat */
+	/* dp_noisysgd's "tune" (glmtune.h): a public grid, tuned privately; npoints 0: none */
+	GLMTune		tune;
 } GLMParams;
 
 /* "R": "private"'s defaults (docs/PRIVACY.md, "Private norm bound") */

@@ -21,7 +21,8 @@
 # Private model selection's params "selected" and the chosen mechanism's own params are
 # DP output too ("DPOUT params" lines); its other params are compared.  So are R-hat and
 # the calibration derived from it in a model with "R": "private"
-# (private_r_public_params.txt lists what is compared).
+# (private_r_public_params.txt lists what is compared); a tuned noisy GD model's grid point
+# and what it sets are DP output (tune_public_params.txt).
 # For "continuous" mechanisms it also checks that the DP output is not exactly zero in
 # either database (a continuous output has no atom: zero means no noise was added).
 #
@@ -53,7 +54,9 @@ ZROLE=dpobj_nb_zanalyst
 role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
     # the mechanisms charged in zCDP (mechanism_cost): their own budget, so that jobs running
     # concurrently never mix zCDP and approximate-DP charges on one budget in varying order
-    if [[ $1 == noisysgd || $1 == passglm || $1 == linear || $1 == noisysgd_multiclass ||
+    # (noisysgd with "tune" is approximate DP)
+    if [[ ( $1 == noisysgd && $2 != *'"tune":'* ) || $1 == passglm || $1 == linear ||
+          $1 == noisysgd_multiclass ||
           ( ($1 == logistic || $1 == logistic_multiclass) && $2 == *'"method":"output"'* ) ]]; then
         JOB_ROLE=$ZROLE
     else
@@ -109,6 +112,8 @@ mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/selection_public_params.txt" | paste -sd, -)}"
 # the public params of a model with "R": "private" (R-hat and what derives from it are DP output)
 PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/private_r_public_params.txt" | paste -sd, -)}"
+# the public params of a tuned noisy GD model (its grid point and what it sets are DP output)
+TUNE_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$DIR/tune_public_params.txt" | paste -sd, -)}"
 mapfile -t EMODELS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/eval_models.txt" | grep -E "^(${NB_EVAL_MODELS:-.*})[[:space:]]")
 
 # xfail SCEN MECH PATH CHECK: true if the combination is listed, its TODO reason in
@@ -306,11 +311,13 @@ BEGIN;
 SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
        (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
                       WHERE ((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
-                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))),
+                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
+                         OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[]))),
        cardinality((m).weights),
        E'\nDPOUT params', (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
                       WHERE NOT (((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
-                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[])))),
+                         OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
+                         OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[])))),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
@@ -540,7 +547,7 @@ for run in "${RUNS[@]}"; do
     for i in 0 1; do
         add_run "$WORK/train.$i.drv" "$WORK/$scen.$mname.train.$i" "$WORK/train.sql" \
             role="$ROLE" rel="t_$scen" mech="$mech" feats="$feats" opts="$opts" \
-            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC" privrkeys="$PRIVATE_R_PUBLIC"
+            label="$label" eps="$EPS" delta="$DELTA" pubkeys="$SELECTION_PUBLIC" privrkeys="$PRIVATE_R_PUBLIC" tunekeys="$TUNE_PUBLIC"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/train.$i.drv" & done
@@ -714,11 +721,13 @@ phase "job wait"
 JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon, (model).delta,
        (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
                               WHERE ((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
-                                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))),
+                                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
+                                 OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[]))),
        cardinality((model).weights),
        E'\\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
          WHERE NOT (((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
-                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[])))),
+                 OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
+                 OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[])))),
        E'\\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
   FROM dpobj.jobs WHERE id ="
 JOB_SQL=${JOB_SQL//$'\n'/ }

@@ -1,0 +1,341 @@
+/*-------------------------------------------------------------------------
+ *
+ * noisysgdtune.c
+ *	  dp_noisysgd's "tune": private hyperparameter tuning by random stopping
+ *	  (Papernot and Steinke, ICLR 2022, Theorem 2 with eta = 1; Liu and
+ *	  Talwar 2019).  Before the charge, on public inputs only: gamma, the
+ *	  split delta = delta0 + delta_t, the largest rho_Q with A (eps,
+ *	  delta0)-DP (tunecalib.c), K_max with (1 + e^eps)(1 - gamma)^K_max <=
+ *	  delta_t, rho_Q = rho_train + rho_score, and every grid point's noise at
+ *	  rho_train (a point outside the sampler's range is refused now).  After
+ *	  the charge (kind approx, (eps, delta)), up to K_max times: Q picks a
+ *	  grid point uniformly, runs noisy GD with it on all rows at rho_train,
+ *	  scores the model by the rows it classifies right plus exact discrete
+ *	  Gaussian noise at rho_score; then stops with probability gamma (exact
+ *	  Bernoulli).  The model with the best noisy score (ties: the lower grid
+ *	  point, then the weights' bytes: a total order on Q's outputs) is
+ *	  released with its grid point; nothing about the other runs, nor their
+ *	  number.  Derivation: docs/PRIVACY.md, "Private hyperparameter tuning".
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "dpobj.h"
+
+#include <math.h>
+
+#include "common/int.h"
+
+#include "calibsql.h"
+#include "dpnoise.h"
+#include "glm.h"
+#include "glmstate.h"
+#include "ledger.h"
+#include "mechanism.h"
+#include "model.h"
+#include "random.h"
+#include "tunecalib.h"
+
+/* the share of delta that pays for capping the number of runs at K_max */
+#define TUNE_DELTA_TRUNC_SHARE	0.1
+
+/* one grid point: its options and its noise at rho_train */
+typedef struct TunePoint
+{
+	GLMParams	p;
+	double		Reff,
+				lattice,
+				s,
+				denom;
+	uint64		sigma2;
+	int64		T;
+} TunePoint;
+
+/* the tuned run's public plan (tune_plan) */
+typedef struct TunePlan
+{
+	int			npoints;
+	TunePoint  *pts;
+	double		gamma;			/* gamma_num / 2^20 */
+	uint64		gamma_num;
+	double		delta0,
+				delta_t;
+	double		rho_q,
+				rho_train,
+				rho_score;
+	uint64		score_sigma2;	/* the score's discrete Gaussian variance (rows^2) */
+	int64		kmax;
+} TunePlan;
+
+static void
+tune_refuse(int code, const char *msg, const char *hint)
+{
+	ereport(ERROR, (errcode(code), errmsg("dp_noisysgd: %s", msg), errhint("%s", hint)));
+}
+
+/*
+ * The default gamma: the largest expected number of runs 1/gamma whose
+ * gradient passes (each run: its T, and one pass to score) stay within
+ * TUNE_PASS_FACTOR times one untuned run's T, at most 1 (a single run).
+ * 2.5 rather than 3 keeps a tuned run within 3 untuned runs' time where
+ * the steps' exact noise dominates the time (small tables; the scan is
+ * shared): docs/BENCHMARKS.md, "Private hyperparameter tuning".
+ */
+#define TUNE_PASS_FACTOR	2.5
+
+static double
+tune_default_gamma(const GLMParams *p)
+{
+	const GLMTune *t = &p->tune;
+	double		mean = 0;
+
+	for (int i = 0; i < t->npoints; i++)
+	{
+		int			iT,
+					iR,
+					ir;
+
+		glmtune_point(t, i, &iT, &iR, &ir);
+		mean += (double) (iT >= 0 ? t->T[iT] : noisysgd_default_T(p)) + 1.0;
+	}
+	mean /= t->npoints;
+	return Min(1.0, mean / (TUNE_PASS_FACTOR * (double) noisysgd_default_T(p)));
+}
+
+/* grid point i's options: the base options with its T, R, radius */
+static void
+tune_point_params(const GLMParams *p, int i, GLMParams *q)
+{
+	int			iT,
+				iR,
+				ir;
+
+	*q = *p;
+	glmtune_point(&p->tune, i, &iT, &iR, &ir);
+	if (iT >= 0)
+		q->T = p->tune.T[iT];
+	if (iR >= 0)
+		q->R = p->tune.R[iR];
+	if (ir >= 0)
+		q->radius = p->tune.radius[ir];
+}
+
+/*
+ * tune_rho, remembered for the last arguments: train()'s check and the final
+ * function ask for the same.  A pure function, so remembering changes nothing.
+ */
+static double
+tune_rho_cached(double eps, double gamma, double delta0)
+{
+	static double c_eps = NAN,
+				c_gamma = NAN,
+				c_delta0 = NAN,
+				c_rho = NAN;
+
+	if (eps != c_eps || gamma != c_gamma || delta0 != c_delta0)
+	{
+		c_rho = tune_rho(eps, gamma, delta0);
+		c_eps = eps;
+		c_gamma = gamma;
+		c_delta0 = delta0;
+	}
+	return c_rho;
+}
+
+/* the rho split and the score's noise; refused when outside the sampler */
+static void
+tune_plan_score(const GLMParams *p, TunePlan *pl)
+{
+	double		v;
+
+	glm_budget_split(pl->rho_q, p->tune.score_share, &pl->rho_score, &pl->rho_train);
+	/* count sensitivity 1: 1 / (2 sigma2) <= rho_score, the quotient raised first */
+	v = ceil(1.0 / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
+	if (!(v >= 1 && v <= ldexp(1.0, 56)))
+		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					"the tuning score's noise is outside the exact sampler's range",
+					"Use a larger epsilon or \"tune_score_share\".");
+	pl->score_sigma2 = (uint64) v;
+}
+
+/* everything the run decides before the charge, from public inputs only */
+static void
+tune_plan(const GLMParams *p, int pp, TunePlan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->npoints = p->tune.npoints;
+	pl->gamma_num = tune_gamma_num(p->tune.gamma > 0 ? p->tune.gamma : tune_default_gamma(p));
+	pl->gamma = (double) pl->gamma_num / (double) TUNE_GAMMA_DEN;
+	glm_budget_split(p->delta, TUNE_DELTA_TRUNC_SHARE, &pl->delta_t, &pl->delta0);
+	pl->rho_q = tune_rho_cached(p->epsilon, pl->gamma, pl->delta0);
+	if (!(pl->rho_q > 0))
+		tune_refuse(ERRCODE_INVALID_PARAMETER_VALUE,
+					"no tuning run can be calibrated at this epsilon, delta and \"tune_gamma\"",
+					"Use a larger epsilon or delta, or a larger \"tune_gamma\" (fewer runs).");
+	pl->kmax = tune_kmax(p->epsilon, pl->gamma, pl->delta_t);
+	if (pl->kmax < 1)
+		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					"too many tuning runs would be needed to cap their number",
+					"Use a larger \"tune_gamma\" or delta.");
+	tune_plan_score(p, pl);
+	pl->pts = palloc0(sizeof(TunePoint) * pl->npoints);
+	for (int i = 0; i < pl->npoints; i++)
+	{
+		TunePoint  *c = &pl->pts[i];
+
+		tune_point_params(p, i, &c->p);
+		noisysgd_noise_rho(&c->p, pp, pl->rho_train, &c->Reff, &c->T, &c->lattice, &c->sigma2);
+		c->s = sqrt((double) c->sigma2) * c->lattice;
+		c->denom = noisysgd_step_denom(&c->p, pp, c->Reff, c->s);
+	}
+}
+
+void
+noisysgd_tune_check(const GLMParams *p, int pp)
+{
+	TunePlan	pl;
+
+	tune_plan(p, pp, &pl);
+	pfree(pl.pts);
+}
+
+/* Q's output (score, point, theta) above the best so far in the total order */
+static bool
+tune_better(int64 score, int point, const double *theta, int64 best_score,
+			int best_point, const double *best, int pp)
+{
+	if (best_point < 0 || score != best_score)
+		return best_point < 0 || score > best_score;
+	if (point != best_point)
+		return point < best_point;
+	return memcmp(theta, best, sizeof(double) * pp) < 0;
+}
+
+/*
+ * With "R" in the grid, a whole design's working copy of its rows (palloc'd
+ * before the charge: its size is the design's, within the same bound); NULL
+ * otherwise.
+ */
+static double *
+tune_design_work(const GLMParams *p, const NoisySGDDesign *D)
+{
+	if (p->tune.nR == 0 || D->rows != NULL)
+		return NULL;
+	return palloc_extended(sizeof(double) * Max((Size) D->nobs * D->pp, 1),
+						   MCXT_ALLOC_HUGE);
+}
+
+/*
+ * With "R" in the grid, clips the rows to R: a whole design's from its rows
+ * as scanned (Xorig) into Xwork; a design in blocks clips each block as it
+ * is built.  Without, the rows stay as scanned (clipped to "R").
+ */
+static void
+tune_design_clip(NoisySGDDesign *D, const double *Xorig, double *Xwork, const GLMParams *q)
+{
+	if (q->tune.nR == 0)
+		return;
+	if (D->rows == NULL)
+	{
+		memcpy(Xwork, Xorig, sizeof(double) * (Size) D->nobs * D->pp);
+		D->X = Xwork;
+	}
+	noisysgd_design_clip(D, q->R);
+}
+
+/* the runs: *best gets the released model, *best_point its grid point */
+static void
+tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
+		  int64 ledger_id, double *best, int *best_point)
+{
+	int			pp = D->pp;
+	double	   *theta = palloc(sizeof(double) * pp);
+	const double *Xorig = D->X;
+	int64		best_score = 0;
+
+	*best_point = -1;
+	for (int64 k = 1; k <= pl->kmax; k++)
+	{
+		int			g = (int) dpnoise_uniform(rng, (uint64) pl->npoints);
+		const TunePoint *c = &pl->pts[g];
+		int64		score;
+
+		mechanism_poll(ledger_id);
+		tune_design_clip(D, Xorig, Xwork, &c->p);
+		noisysgd_descend_design(&c->p, D, c->T, c->lattice, c->sigma2, c->denom, rng,
+								ledger_id, theta);
+		/* count (<= 2^62) + noise, saturating: a 1-Lipschitz map of the noisy count */
+		if (pg_add_s64_overflow(noisysgd_count_right(D, theta),
+								dpnoise_discrete_gaussian(rng, pl->score_sigma2), &score))
+			score = PG_INT64_MAX;
+		if (tune_better(score, g, theta, best_score, *best_point, best, pp))
+		{
+			memcpy(best, theta, sizeof(double) * pp);
+			best_score = score;
+			*best_point = g;
+		}
+		if (tune_stop(rng, pl->gamma_num))
+			break;
+	}
+	memset(theta, 0, sizeof(double) * pp);
+	pfree(theta);
+}
+
+/* the released model's public parameters, and the chosen point's (DP output) */
+static void
+tune_params(StringInfo params, const TunePlan *pl, int d, int point)
+{
+	const TunePoint *c = &pl->pts[point];
+
+	model_params_begin(params);
+	noisysgd_params_body(params, &c->p, d, c->T, c->s, pl->rho_train, c->lattice);
+	model_params_int(params, "tune_point", point);
+	model_params_int(params, "tune_grid_points", pl->npoints);
+	model_params_float(params, "tune_gamma", pl->gamma);
+	model_params_int(params, "tune_max_runs", pl->kmax);
+	model_params_float(params, "tune_delta_truncation", pl->delta_t);
+	model_params_float(params, "tune_rho", pl->rho_q);
+	model_params_float(params, "tune_score_share", c->p.tune.score_share);
+	model_params_float(params, "tune_score_sigma", sqrt((double) pl->score_sigma2));
+	model_params_end(params);
+}
+
+Datum
+noisysgd_tune_run(FunctionCallInfo fcinfo, GLMState *state, struct DPProtectedContext *pctx)
+{
+	GLMParams  *p = &state->params;
+	int			d = state->d;
+	int			pp = d + (p->intercept ? 1 : 0);
+	TunePlan	pl;
+	NoisySGDDesign D;
+	double	   *theta = palloc0(sizeof(double) * pp);
+	double	   *Xwork;
+	int			point = 0;
+	int64		ledger_id;
+	gsl_rng    *rng;
+	StringInfoData params;
+
+	tune_plan(p, pp, &pl);
+	noisysgd_design(&D, state, p->intercept);
+	Xwork = tune_design_work(p, &D);
+
+	/* 1. charge first: approximate DP, the run's (eps, delta) */
+	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd_tune", p->epsilon, p->delta);
+
+	/* 2. the runs, then the best */
+	rng = dpobj_rng_new();
+	PG_TRY();
+	{
+		tune_runs(&pl, &D, Xwork, rng, ledger_id, theta, &point);
+	}
+	PG_FINALLY();
+	{
+		dpobj_rng_free(rng);
+	}
+	PG_END_TRY();
+	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
+
+	tune_params(&params, &pl, d, point);
+	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
+								p->intercept ? theta[d] : 0.0,
+								p->epsilon, p->delta, &params));
+}
