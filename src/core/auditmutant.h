@@ -15,7 +15,8 @@
  *              output noise, AMP's output noise, report noisy max of 'auto'
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
  *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
- *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c)
+ *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c), and
+ *              that of the private norm bound's draw (mechanisms/glmprivr.c)
  *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k: of the continuous mechanisms
  *              (state/glmparams.c), of AdaSSP/SSP (state/linparams.c), of the

@@ -10,6 +10,7 @@
  */
 #include "glmprivr.h"
 
+#include "auditmutant.h"
 #include "glmblocks.h"
 #include "mechanism.h"
 #include "model.h"
@@ -52,6 +53,9 @@ glm_privr_select(gsl_rng *rng, const GLMParams *p, double eps_R, const int64 *hi
 {
 	int			chosen = 0;
 
+#if DPOBJ_MUTANT_IS(expmech)
+	eps_R *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 	if (privquant_draw(rng, hist, p->R_quantile, eps_R, p->rows_per_unit,
 					   privr_interrupt_pending, NULL, &chosen) == EXPSAMPLE_OK)
 		return chosen;

@@ -92,3 +92,13 @@ CREATE TABLE opsamp AS
     FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 10) i
   UNION ALL
   SELECT s, ARRAY[1.0]::float8[], s = 0 FROM generate_series(0, 1) s;
+
+-- privr: the private norm bound ("R": "private", "R_quantile" 0.5) on 100 rows of one
+-- feature, 50 at norm 1 (the candidate R = 1) and 50 at norm 1.1 (the next candidate,
+-- 2^(1/4)) in D; one row moved from 1 to 1.1 in D'.  t = 50: in D the 50th smallest norm
+-- is in R = 1's bracket (loss 0 there, 1 at 2^(1/4)), in D' in 2^(1/4)'s (loss 1 and 0);
+-- every other candidate has a loss of 49 or more.  So the draw is nearly a randomised
+-- response between the two, whose ln-ratio is gamma = eps_R / 2, the most one row moves it.
+CREATE TABLE privr AS
+  SELECT s AS side, ARRAY[CASE WHEN i <= 50 - s THEN 1.0 ELSE 1.1 END]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 100) i;
