@@ -221,21 +221,6 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 	model_params_end(params);
 }
 
-void
-noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T, double s,
-					 double rho, double lattice)
-{
-	glm_params_model(params, p, d);
-	model_params_float(params, "radius", p->radius);
-	model_params_int(params, "T", T);
-	model_params_float(params, "sigma", s);
-	model_params_float(params, "rho", rho);
-	model_params_float(params, "lattice", lattice);
-	model_params_text(params, "noise", "discrete_gaussian");
-	if (p->n_public > 0)
-		model_params_float(params, "n", p->n_public);
-}
-
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {

@@ -4,7 +4,7 @@
  *	  dp_noisysgd's descent (glm.h): the design, whole or in blocks, the
  *	  snapped noisy gradient, the projected AdaGrad or 1/sqrt(t) steps, the
  *	  noise at a given rho, and the count of observations a model classifies
- *	  right.  Shared by the plain run, its multi-class form, dp_auto and the
+ *	  right, and a run's public params.  Shared by the plain run, its multi-class form, dp_auto and the
  *	  tuned run (noisysgd.c, glmmulticlass.c, glmauto.c, noisysgdtune.c);
  *	  derivation: docs/PRIVACY.md, "Noisy GD".
  *
@@ -19,6 +19,7 @@
 #include "glmblocks.h"
 #include "glmstate.h"
 #include "mechanism.h"
+#include "model.h"
 #include "rowclip.h"
 
 #include "utils/memutils.h"
@@ -307,4 +308,20 @@ noisysgd_noise_rho(const GLMParams *p, int pp, double rho, double *Reff, int64 *
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("dp_noisysgd: the gradient noise is outside the exact sampler's range"),
 				 errhint("Use a larger epsilon or fewer steps \"T\".")));
+}
+
+/* the public params every noisy-GD model carries (glm.h) */
+void
+noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T, double s,
+					 double rho, double lattice)
+{
+	glm_params_model(params, p, d);
+	model_params_float(params, "radius", p->radius);
+	model_params_int(params, "T", T);
+	model_params_float(params, "sigma", s);
+	model_params_float(params, "rho", rho);
+	model_params_float(params, "lattice", lattice);
+	model_params_text(params, "noise", "discrete_gaussian");
+	if (p->n_public > 0)
+		model_params_float(params, "n", p->n_public);
 }
