@@ -221,6 +221,25 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
 	model_params_end(params);
 }
 
+/*
+ * "R": "private", after the charge: R-hat by its own exact draw, the rows
+ * clipped to it, and its candidate's noise (computed before the charge)
+ */
+static SGDNoise
+sgd_private_choose(gsl_rng *rng, GLMParams *p, const SGDNoise *cands, const int64 *hist,
+				   int64 ledger_id, NoisySGDDesign *D)
+{
+	double		rho_R,
+				eps_R;
+	int			k;
+
+	(void) sgd_private_rho(p, &rho_R, &eps_R);
+	k = glm_privr_select(rng, p, eps_R, hist, ledger_id);
+	p->R = privquant_candidate(k);
+	noisysgd_design_clip(D, p->R);
+	return cands[k];
+}
+
 Datum
 dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 {
@@ -231,13 +250,8 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	double	   *theta;
 	int			pp,
 				d;
-	double		Reff,
-				s,
-				denom,
-				rho,
-				lattice;
-	uint64		sigma2;
-	int64		T;
+	double		s = 0;
+	SGDNoise	nz = {0};
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
@@ -264,7 +278,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	noisysgd_design(&D, state, p->intercept);
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	if (!p->R_private)
-		noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
+		noisysgd_noise(p, pp, &nz.Reff, &nz.T, &nz.rho, &nz.lattice, &nz.sigma2);
 	theta = palloc0(sizeof(double) * pp);
 
 	/* 1. charge first */
@@ -274,26 +288,11 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
-		/* "R": "private": R-hat first (its own exact draw), the rows clipped to it */
 		if (p->R_private)
-		{
-			double		rho_R,
-						eps_R;
-			int			k;
-
-			(void) sgd_private_rho(p, &rho_R, &eps_R);
-			k = glm_privr_select(rng, p, eps_R, hist, ledger_id);
-			p->R = privquant_candidate(k);
-			Reff = cands[k].Reff;
-			T = cands[k].T;
-			rho = cands[k].rho;
-			lattice = cands[k].lattice;
-			sigma2 = cands[k].sigma2;
-			noisysgd_design_clip(&D, p->R);
-		}
-		s = sqrt((double) sigma2) * lattice;
-		denom = noisysgd_step_denom(p, pp, Reff, s);
-		noisysgd_descend_design(p, &D, T, lattice, sigma2, denom, rng, ledger_id, theta);
+			nz = sgd_private_choose(rng, p, cands, hist, ledger_id, &D);
+		s = sqrt((double) nz.sigma2) * nz.lattice;
+		noisysgd_descend_design(p, &D, nz.T, nz.lattice, nz.sigma2,
+								noisysgd_step_denom(p, pp, nz.Reff, s), rng, ledger_id, theta);
 	}
 	PG_FINALLY();
 	{
@@ -302,7 +301,7 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
 
-	sgd_params(&params, p, d, T, s, rho, lattice);
+	sgd_params(&params, p, d, nz.T, s, nz.rho, nz.lattice);
 	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
 								p->intercept ? theta[d] : 0.0,
 								p->epsilon, p->delta, &params));
