@@ -289,14 +289,90 @@ glm_calibrate_private_rho(const GLMParams *p, GLMCalibration *c)
 	c->rho = rho_m;
 }
 
+/* the loss's Lipschitz constant: 1 for the logistic and Huber losses */
+#define GLM_LIPSCHITZ 1.0
+
+/* Objective-Gauss: the radial-shift sigma at eps less the output noise's share */
+static void
+calibrate_objective(const GLMParams *p, int d, GLMCalibration *c)
+{
+	double		eps = p->epsilon;
+
+	/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
+	c->amp_eps = GLM_AMP_SHARE * eps;
+	/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
+	c->sigma = p->rows_per_unit > 1 ?
+		objgauss_sigma_rows(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta,
+							c->lambda, p->rows_per_unit, d + (p->intercept ? 1 : 0)) :
+		objgauss_sigma(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta, c->lambda);
+	if (!(isfinite(c->sigma) && c->sigma > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_logistic: no noise scale can be calibrated for these epsilon, delta, R and lambda"),
+				 errhint("Use a larger \"lambda\", a larger delta or a smaller epsilon; docs/PRIVACY.md explains the calibration.")));
+}
+
+/*
+ * Output-Gauss, a snapped release (docs/PRIVACY.md "Output-Gauss"): theta
+ * rounded to the public lattice plus exact discrete Gaussian noise (CKS20)
+ * at rho-zCDP, rho from (eps, delta) by the Renyi conversion (calibrate.c);
+ * sigma in parameter units.
+ */
+static void
+calibrate_output(const GLMParams *p, int d, GLMCalibration *c)
+{
+	/* exact argmins differ by 2 L R_eff / lambda; each released point is
+	 * within 2 GLM_GRAD_TOL L R_eff / lambda of its argmin (glm.h) */
+	/* (k rows of a unit: k times that, docs/PRIVACY.md "Privacy units") */
+	c->sensitivity = 2.0 * p->rows_per_unit * GLM_LIPSCHITZ * c->Reff *
+		(1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
+	c->rho = dpobj_zcdp_rho_checked("dp_logistic", p->epsilon, p->delta);
+	/* one-vs-rest: K releases compose in zCDP, rho / K each (glmclasses.h) */
+	if (p->nclasses > 0)
+		c->rho /= p->nclasses;
+	if (p->R_private)
+		glm_calibrate_private_rho(p, c);
+#if DPOBJ_MUTANT_IS(multiclass)
+	c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
+	dpnoise_gaussian_lattice(c->sensitivity, c->rho, d + (p->intercept ? 1 : 0),
+							 &c->lattice, &c->sigma2_lattice);
+	if (!(isfinite(c->sensitivity) && c->sensitivity > 0) || c->sigma2_lattice == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_logistic: the output noise is outside the exact sampler's range"),
+				 errhint("Output perturbation needs a finite sensitivity 2 R / \"lambda\" and epsilon above about 1e-4; use a larger \"lambda\", or \"method\": \"objective\".")));
+	c->sigma = sqrt((double) c->sigma2_lattice) * c->lattice;
+}
+
+/* CMS11 Algorithm 2: eps' after the regulariser's share, Gamma-norm noise of scale 2 L R / eps' */
+static void
+calibrate_cms(const GLMParams *p, GLMCalibration *c)
+{
+	double		eps = p->epsilon;
+	double		q = c->beta * c->Reff * c->Reff / c->lambda;
+
+	c->eps_prime = eps - log(1.0 + 2.0 * q + q * q);
+	if (c->eps_prime <= 0)
+	{
+		c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
+		c->eps_prime = eps / 2.0;
+	}
+	/* GLM_AMP_SHARE of the noise's share eps' pays the output noise */
+	c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
+	c->eps_prime -= c->amp_eps;
+	c->gamma_scale = 2.0 * GLM_LIPSCHITZ * c->Reff / c->eps_prime;
+#if DPOBJ_MUTANT_IS(cms)
+	c->gamma_scale /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
+}
+
 void
 glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
 {
 	GLMParams	pm = *p_in;
 	const GLMParams *p = &pm;
 	double		eps = p->epsilon;
-	double		delta = p->delta;
-	double		L = 1.0;
 	double		R_eps = 0;
 
 	/* "R": "private": the objective methods run at eps - eps_R */
@@ -313,68 +389,13 @@ glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
 	switch (p->method)
 	{
 		case GLM_METHOD_OBJECTIVE:
-			/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
-			c->amp_eps = GLM_AMP_SHARE * eps;
-			/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
-			c->sigma = p->rows_per_unit > 1 ?
-				objgauss_sigma_rows(eps - c->amp_eps, delta, L, c->Reff, c->beta, c->lambda,
-									p->rows_per_unit, d + (p->intercept ? 1 : 0)) :
-				objgauss_sigma(eps - c->amp_eps, delta, L, c->Reff, c->beta, c->lambda);
-			if (!(isfinite(c->sigma) && c->sigma > 0))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("dp_logistic: no noise scale can be calibrated for these epsilon, delta, R and lambda"),
-						 errhint("Use a larger \"lambda\", a larger delta or a smaller epsilon; docs/PRIVACY.md explains the calibration.")));
+			calibrate_objective(p, d, c);
 			break;
 		case GLM_METHOD_OUTPUT:
-			/*
-			 * Snapped release (docs/PRIVACY.md "Output-Gauss"):
-			 * theta rounded to the public lattice plus exact discrete
-			 * Gaussian noise (CKS20) at rho-zCDP, rho from (eps, delta) by
-			 * the Renyi conversion (calibrate.c); sigma in parameter units.
-			 */
-			/* exact argmins differ by 2 L R_eff / lambda; each released point is
-			 * within 2 GLM_GRAD_TOL L R_eff / lambda of its argmin (glm.h) */
-			/* (k rows of a unit: k times that, docs/PRIVACY.md "Privacy units") */
-			c->sensitivity = 2.0 * p->rows_per_unit * L * c->Reff *
-				(1.0 + 2.0 * GLM_GRAD_TOL) / c->lambda;
-			c->rho = dpobj_zcdp_rho_checked("dp_logistic", eps, delta);
-			/* one-vs-rest: K releases compose in zCDP, rho / K each (glmclasses.h) */
-			if (p->nclasses > 0)
-				c->rho /= p->nclasses;
-			if (p->R_private)
-				glm_calibrate_private_rho(p, c);
-#if DPOBJ_MUTANT_IS(multiclass)
-			c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
-#endif
-			dpnoise_gaussian_lattice(c->sensitivity, c->rho,
-									 d + (p->intercept ? 1 : 0),
-									 &c->lattice, &c->sigma2_lattice);
-			if (!(isfinite(c->sensitivity) && c->sensitivity > 0) || c->sigma2_lattice == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("dp_logistic: the output noise is outside the exact sampler's range"),
-						 errhint("Output perturbation needs a finite sensitivity 2 R / \"lambda\" and epsilon above about 1e-4; use a larger \"lambda\", or \"method\": \"objective\".")));
-			c->sigma = sqrt((double) c->sigma2_lattice) * c->lattice;
+			calibrate_output(p, d, c);
 			break;
 		case GLM_METHOD_CMS:
-			{
-				double		q = c->beta * c->Reff * c->Reff / c->lambda;
-
-				c->eps_prime = eps - log(1.0 + 2.0 * q + q * q);
-				if (c->eps_prime <= 0)
-				{
-					c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
-					c->eps_prime = eps / 2.0;
-				}
-				/* GLM_AMP_SHARE of the noise's share eps' pays the output noise */
-				c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
-				c->eps_prime -= c->amp_eps;
-				c->gamma_scale = 2.0 * L * c->Reff / c->eps_prime;
-#if DPOBJ_MUTANT_IS(cms)
-				c->gamma_scale /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
-#endif
-			}
+			calibrate_cms(p, c);
 			break;
 	}
 	if (p->method != GLM_METHOD_OUTPUT)
