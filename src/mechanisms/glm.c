@@ -552,6 +552,7 @@ glm_check_candidates(const GLMParams *p, int d)
 		q.R = privquant_candidate(i);
 		if (!calibrate_objective_certain(&q, d, &c))
 			glm_calibrate(&q, d, &c);
+		CHECK_FOR_INTERRUPTS();	/* before the charge: nothing spent yet */
 	}
 	return c.R_eps;
 }
