@@ -210,10 +210,9 @@ shift_ok(double eps, double delta, double c, int k, double sigma)
  * with the interrupt hook between two of them.
  */
 double
-dp_shift_sigma(double eps, double delta, double c, int k)
+dp_shift_sigma_start(double eps, double delta, double c, int k)
 {
 	double		hi = dp_shift_sigma_closed(eps, delta, c, k);
-	double		lo;
 
 	if (isnan(hi))
 		return calib_result(DP_CALIB_INVALID, NAN);
@@ -222,6 +221,36 @@ dp_shift_sigma(double eps, double delta, double c, int k)
 	/* the closed form is admissible; if the quadrature disagrees, refuse */
 	if (!shift_ok(eps, delta, c, k, hi))
 		return calib_result(DP_CALIB_NUMERIC, NAN);
+	return calib_result(DP_CALIB_OK, hi);
+}
+
+/*
+ * The search below never goes under its start halved SHIFT_HALVINGS times:
+ * lo only halves that often, every bisection point lies between lo and hi
+ * (rounding is monotone), and the result is lo or such a point (divided by
+ * the audit mutant's factor in its build).
+ */
+double
+dp_shift_sigma_floor(double start)
+{
+	double		lo = start;
+
+	for (int i = 0; i < SHIFT_HALVINGS; i++)
+		lo *= 0.5;
+#if DPOBJ_MUTANT_IS(shift)
+	lo /= DPOBJ_MUTANT_FACTOR;	/* audit mutant: as the result below */
+#endif
+	return lo;
+}
+
+double
+dp_shift_sigma(double eps, double delta, double c, int k)
+{
+	double		hi = dp_shift_sigma_start(eps, delta, c, k);
+	double		lo;
+
+	if (isnan(hi))
+		return hi;				/* the status is the start's */
 	lo = hi;
 	for (int i = 0; i < SHIFT_HALVINGS && shift_ok(eps, delta, c, k, lo); i++)
 	{
@@ -253,15 +282,8 @@ dp_shift_sigma(double eps, double delta, double c, int k)
 double
 objgauss_sigma(double eps, double delta, double L, double R, double beta, double Lambda)
 {
-	double		eps_j;
-
-	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) ||
-		!isfinite(L * R) || !isfinite(beta * R * R / Lambda))
-		return calib_result(DP_CALIB_INVALID, NAN);
-	eps_j = log1p(beta * R * R / Lambda);
-	if (!(eps > eps_j))
-		return calib_result(DP_CALIB_INFEASIBLE, NAN);
-	return dp_shift_sigma(eps - eps_j, delta, 2.0 * L * R, 2);
+	/* one row: eps_J, the shift 2 L R and the dimension 2 of objgauss_shift() */
+	return objgauss_sigma_rows(eps, delta, L, R, beta, Lambda, 1, 2);
 }
 
 /*
@@ -305,24 +327,65 @@ rspm_sigma_rows(double eps, double delta, int d, int k)
 	return dp_shift_sigma(eps, delta, 2.0 * (double) k * sqrt((double) m), m);
 }
 
+/*
+ * Objective-Gauss's shift problem for units of up to k rows (calibrate.h):
+ * eps - eps_J, the shift c and its dimension; false (a status recorded)
+ * where no sigma exists.
+ */
+static bool
+objgauss_shift(double eps, double L, double R, double beta, double Lambda, int k, int p,
+			   double *eps_shift, double *c, int *dims)
+{
+	double		eps_j;
+
+	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) || k < 1 || p < 1 ||
+		!isfinite(L * R * k) || !isfinite(beta * R * R / Lambda))
+	{
+		calib_result(DP_CALIB_INVALID, NAN);
+		return false;
+	}
+	eps_j = (double) k * log1p(beta * R * R / Lambda);
+	if (!(eps > eps_j))
+	{
+		calib_result(DP_CALIB_INFEASIBLE, NAN);
+		return false;
+	}
+	*eps_shift = eps - eps_j;
+	*c = 2.0 * (double) k * L * R;
+	/* the shift lies in the span of the 2k changed rows' gradients */
+	*dims = 2 * k < p ? 2 * k : p;
+	if (*dims < 2)
+		*dims = 2;
+	return true;
+}
+
+/* objgauss_sigma_rows() or, start_only, its search's start (calibrate.h) */
+static double
+objgauss_sigma_at(double eps, double delta, double L, double R, double beta,
+				  double Lambda, int k, int p, bool start_only)
+{
+	double		eps_shift,
+				c;
+	int			dims;
+
+	if (!objgauss_shift(eps, L, R, beta, Lambda, k, p, &eps_shift, &c, &dims))
+		return NAN;
+	return start_only ? dp_shift_sigma_start(eps_shift, delta, c, dims) :
+		dp_shift_sigma(eps_shift, delta, c, dims);
+}
+
 double
 objgauss_sigma_rows(double eps, double delta, double L, double R, double beta,
 					double Lambda, int k, int p)
 {
-	double		eps_j;
-	int			dims;
+	return objgauss_sigma_at(eps, delta, L, R, beta, Lambda, k, p, false);
+}
 
-	if (!(L > 0.0) || !(R > 0.0) || !(beta >= 0.0) || !(Lambda > 0.0) || k < 1 || p < 1 ||
-		!isfinite(L * R * k) || !isfinite(beta * R * R / Lambda))
-		return calib_result(DP_CALIB_INVALID, NAN);
-	eps_j = (double) k * log1p(beta * R * R / Lambda);
-	if (!(eps > eps_j))
-		return calib_result(DP_CALIB_INFEASIBLE, NAN);
-	/* the shift lies in the span of the 2k changed rows' gradients */
-	dims = 2 * k < p ? 2 * k : p;
-	if (dims < 2)
-		dims = 2;
-	return dp_shift_sigma(eps - eps_j, delta, 2.0 * (double) k * L * R, dims);
+double
+objgauss_sigma_start(double eps, double delta, double L, double R, double beta,
+					 double Lambda, int k, int p)
+{
+	return objgauss_sigma_at(eps, delta, L, R, beta, Lambda, k, p, true);
 }
 
 bool

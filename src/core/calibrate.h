@@ -74,6 +74,19 @@ extern double dp_shift_delta(double eps, double sigma, double c, int k);
 extern double dp_shift_sigma(double eps, double delta, double c, int k);
 
 /*
+ * dp_shift_sigma() in two parts, for a caller that must know before it
+ * commits whether the search can fail ("R": "private" of dp_logistic):
+ * dp_shift_sigma_start() is its start, the closed form below, NAN (and its
+ * status) exactly where dp_shift_sigma() refuses without searching (invalid
+ * arguments; not a finite positive double; not admitted by the quadrature).
+ * From a finite start s, dp_shift_sigma() returns a value in
+ * [dp_shift_sigma_floor(s), s] -- or NAN when the interrupt hook stops it,
+ * or when that floor is 0 (an underflow) -- and nothing else.
+ */
+extern double dp_shift_sigma_start(double eps, double delta, double c, int k);
+extern double dp_shift_sigma_floor(double start);
+
+/*
  * The closed-form upper bound that dp_shift_sigma() improves on: with
  * a = sqrt(k) + sqrt(2 ln(1/delta)) (Gaussian norm concentration,
  * P[||eta|| > sigma a] <= delta),
@@ -147,6 +160,13 @@ extern double opdisc_sigma_rows(double eps, double delta, int d, int D2, int k);
 extern double rspm_sigma_rows(double eps, double delta, int d, int k);
 extern double objgauss_sigma_rows(double eps, double delta, double L, double R,
 								  double beta, double Lambda, int k, int p);
+
+/*
+ * objgauss_sigma_rows()'s search start (dp_shift_sigma_start()): NAN exactly
+ * where it refuses without searching; k = 1 (any p) is objgauss_sigma()'s.
+ */
+extern double objgauss_sigma_start(double eps, double delta, double L, double R,
+								   double beta, double Lambda, int k, int p);
 
 /*
  * zCDP to (eps, delta)-DP.  zcdp_eps: the eps that rho-zCDP guarantees at

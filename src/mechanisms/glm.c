@@ -224,8 +224,8 @@ dpobj_analytic_gauss_sigma(PG_FUNCTION_ARGS)
  * double (extreme epsilon -- 1e-320, say -- overflow or underflow in the
  * closed forms); else refused before the charge, on public grounds.
  */
-static void
-glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
+static bool
+glm_calibration_ok(const GLMParams *p, const GLMCalibration *c)
 {
 	bool		ok = dpobj_noise_scale_ok(c->lambda) && isfinite(c->lattice) &&
 		c->lattice >= DBL_MIN;
@@ -239,7 +239,13 @@ glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
 			isfinite(c->extra_reg) && c->extra_reg >= 0;
 	else
 		ok = ok && dpobj_noise_scale_ok(c->sigma);
-	if (!ok)
+	return ok;
+}
+
+static void
+glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
+{
+	if (!glm_calibration_ok(p, c))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_logistic: the noise for epsilon %g and delta %g cannot be computed in double precision",
@@ -292,19 +298,32 @@ glm_calibrate_private_rho(const GLMParams *p, GLMCalibration *c)
 /* the loss's Lipschitz constant: 1 for the logistic and Huber losses */
 #define GLM_LIPSCHITZ 1.0
 
-/* Objective-Gauss: the radial-shift sigma at eps less the output noise's share */
-static void
-calibrate_objective(const GLMParams *p, int d, GLMCalibration *c)
+/*
+ * Objective-Gauss's radial-shift sigma at eps less the output noise's share;
+ * start_only: its search's start instead (objgauss_sigma_start, calibrate.h)
+ */
+static double
+objective_sigma(const GLMParams *p, int d, GLMCalibration *c, bool start_only)
 {
 	double		eps = p->epsilon;
+	int			pp = d + (p->intercept ? 1 : 0);
 
 	/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
 	c->amp_eps = GLM_AMP_SHARE * eps;
 	/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
-	c->sigma = p->rows_per_unit > 1 ?
+	if (start_only)
+		return objgauss_sigma_start(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff,
+									c->beta, c->lambda, p->rows_per_unit, pp);
+	return p->rows_per_unit > 1 ?
 		objgauss_sigma_rows(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta,
-							c->lambda, p->rows_per_unit, d + (p->intercept ? 1 : 0)) :
+							c->lambda, p->rows_per_unit, pp) :
 		objgauss_sigma(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta, c->lambda);
+}
+
+static void
+calibrate_objective(const GLMParams *p, int d, GLMCalibration *c)
+{
+	c->sigma = objective_sigma(p, d, c, false);
 	if (!(isfinite(c->sigma) && c->sigma > 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -367,25 +386,53 @@ calibrate_cms(const GLMParams *p, GLMCalibration *c)
 #endif
 }
 
-void
-glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
+/* glm_calibrate() up to the method: the budget left after R-hat's share, R_eff, beta, Lambda */
+static void
+calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 {
-	GLMParams	pm = *p_in;
-	const GLMParams *p = &pm;
-	double		eps = p->epsilon;
+	double		eps = p_in->epsilon;
 	double		R_eps = 0;
 
+	*pm = *p_in;
 	/* "R": "private": the objective methods run at eps - eps_R */
-	if (p->R_private && p->method != GLM_METHOD_OUTPUT)
+	if (pm->R_private && pm->method != GLM_METHOD_OUTPUT)
 	{
-		glm_budget_split(p_in->epsilon, p->R_share, &R_eps, &eps);
-		pm.epsilon = eps;
+		glm_budget_split(p_in->epsilon, pm->R_share, &R_eps, &eps);
+		pm->epsilon = eps;
 	}
 	memset(c, 0, sizeof(*c));
 	c->R_eps = R_eps;
-	c->Reff = glmparams_reff(p);
-	c->beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-	c->lambda = glm_default_lambda(p, c->Reff);
+	c->Reff = glmparams_reff(pm);
+	c->beta = pm->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * pm->h);
+	c->lambda = glm_default_lambda(pm, c->Reff);
+}
+
+/*
+ * The objective methods after sigma (or gamma_scale): they release the
+ * minimiser rounded to a public lattice 2^-16 below the per-coordinate
+ * noise scale in parameter space (sigma / Lambda, or 2 L R / (eps' Lambda)
+ * for CMS): post-processing, so the guarantee is unchanged; it drops the
+ * low-order bits that could carry artefacts of the floating-point b
+ * (docs/PRIVACY.md, "Objective perturbation: snapped output").  Then the
+ * approximate minimiser's output noise.
+ */
+static void
+calibrate_snap(const GLMParams *p, int d, GLMCalibration *c)
+{
+	double		reg = c->lambda + c->extra_reg;
+	double		scale = (p->method == GLM_METHOD_CMS ? c->gamma_scale : c->sigma) / reg;
+
+	c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
+	glm_calibrate_amp(c, d + (p->intercept ? 1 : 0));
+}
+
+void
+glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
+{
+	GLMParams	pm;
+	const GLMParams *p = &pm;
+
+	calibrate_begin(p_in, &pm, c);
 	switch (p->method)
 	{
 		case GLM_METHOD_OBJECTIVE:
@@ -399,21 +446,7 @@ glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
 			break;
 	}
 	if (p->method != GLM_METHOD_OUTPUT)
-	{
-		/*
-		 * Objective perturbation releases the minimiser rounded to a public
-		 * lattice 2^-16 below the per-coordinate noise scale in parameter
-		 * space (sigma / Lambda, or 2 L R / (eps' Lambda) for CMS):
-		 * post-processing, so the guarantee is unchanged; it drops the
-		 * low-order bits that could carry artefacts of the floating-point b
-		 * (docs/PRIVACY.md, "Objective perturbation: snapped output").
-		 */
-		double		reg = c->lambda + c->extra_reg;
-		double		scale = (p->method == GLM_METHOD_CMS ? c->gamma_scale : c->sigma) / reg;
-
-		c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
-		glm_calibrate_amp(c, d + (p->intercept ? 1 : 0));
-	}
+		calibrate_snap(p, d, c);
 	glm_calibration_check(p, c);
 }
 
@@ -463,23 +496,93 @@ glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration 
 }
 
 /*
- * "R": "private": the calibration of every candidate R-hat (privquant.h),
- * palloc'd, before the charge: a candidate no noise can be calibrated for
- * is refused now, on public grounds, never after the charge.
+ * "R": "private", Objective-Gauss: true when glm_calibrate(p) is certain to
+ * succeed (but for an interrupt), *c then holding all of it but sigma.  Its
+ * search (calibrate.h) starts at s1 = objgauss_sigma_start(), which refuses
+ * exactly where it would without searching, and returns a sigma in
+ * [dp_shift_sigma_floor(s1), s1].  Every other step of glm_calibrate() is a
+ * closed form computed here as there; of its checks, those on sigma (a
+ * normal double; the lattice of sigma / Lambda finite and normal) hold on
+ * the whole interval when they hold at both ends -- each is monotone in
+ * sigma, as rounding and dpnoise_lattice() are -- and the rest do not depend
+ * on sigma.  false: not certain; the caller calibrates in full.
  */
-GLMCalibration *
-glm_calibrate_candidates(const GLMParams *p, int d)
+static bool
+calibrate_objective_certain(const GLMParams *p_in, int d, GLMCalibration *c)
 {
-	GLMCalibration *cals = palloc(sizeof(GLMCalibration) * PRIVQUANT_N);
+	GLMParams	pm;
+	double		s1;
+
+	if (p_in->method != GLM_METHOD_OBJECTIVE)
+		return false;
+	calibrate_begin(p_in, &pm, c);
+	s1 = objective_sigma(&pm, d, c, true);
+	if (!(isfinite(s1) && s1 > 0))
+		return false;
+	c->sigma = dp_shift_sigma_floor(s1);
+	calibrate_snap(&pm, d, c);
+	if (!glm_calibration_ok(&pm, c))
+		return false;
+	c->sigma = s1;
+	calibrate_snap(&pm, d, c);
+	return glm_calibration_ok(&pm, c);
+}
+
+/*
+ * "R": "private", before the charge: every candidate R-hat (privquant.h)
+ * can be calibrated, or the run is refused now, on public grounds, by the
+ * error glm_calibrate() raises for the first that cannot.  Objective-Gauss
+ * candidates are certified without sigma's numeric search where
+ * calibrate_objective_certain() can (145 searches cost about 35 ms, their
+ * starts about 1 ms), any other calibrated in full.  R-hat's calibration is
+ * glm_calibrate() after the draw (glm_privr_calibrate): the same function
+ * of public inputs and R-hat, so what a full calibration here would have
+ * computed, bit for bit, and it cannot fail.  Returns eps_R (the same for
+ * every candidate).
+ */
+double
+glm_check_candidates(const GLMParams *p, int d)
+{
+	GLMCalibration c;
 
 	for (int i = 0; i < PRIVQUANT_N; i++)
 	{
 		GLMParams	q = *p;
 
 		q.R = privquant_candidate(i);
-		glm_calibrate(&q, d, &cals[i]);
+		if (!calibrate_objective_certain(&q, d, &c))
+			glm_calibrate(&q, d, &c);
+		CHECK_FOR_INTERRUPTS();	/* before the charge: nothing spent yet */
 	}
-	return cals;
+	return c.R_eps;
+}
+
+/* calibrate.c's interrupt hook after the charge: a cancel is recorded (mechanism_poll) */
+static bool
+privr_calib_poll(void *arg)
+{
+	mechanism_poll(*(const int64 *) arg);
+	return false;
+}
+
+/*
+ * After the charge: R-hat's calibration, certain to succeed (every
+ * candidate's was checked, glm_check_candidates); a cancel during its
+ * search is recorded 'cancelled' as for any charged run.
+ */
+static void
+glm_privr_calibrate(const GLMParams *p, int d, GLMCalibration *c, int64 ledger_id)
+{
+	dp_calib_set_interrupt(privr_calib_poll, &ledger_id);
+	PG_TRY();
+	{
+		glm_calibrate(p, d, c);
+	}
+	PG_FINALLY();
+	{
+		dpobj_calib_init();
+	}
+	PG_END_TRY();
 }
 
 /*
@@ -497,7 +600,7 @@ logistic_check_args(const char *aggname, double epsilon, double delta, int d,
 
 	glmparams_check_args(GLM_KIND_LOGISTIC, aggname, epsilon, delta, d, options, &p);
 	if (p.R_private)
-		pfree(glm_calibrate_candidates(&p, d));
+		(void) glm_check_candidates(&p, d);
 	else
 		glm_calibrate(&p, d, &c);
 }
@@ -655,7 +758,7 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	int64		ledger_id;
 	gsl_rng    *rng;
 	StringInfoData params;
-	GLMCalibration *cals = NULL;
+	double		R_eps = 0;
 	int64		hist[PRIVQUANT_N];
 
 	state = glmstate_final_begin(fcinfo, GLM_KIND_LOGISTIC, &pctx);
@@ -664,10 +767,10 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 
 	p = &state->params;
 	d = state->d;
-	/* "R": "private": every candidate's calibration and the norms' histogram */
+	/* "R": "private": every candidate's calibration checked, the norms' histogram */
 	if (p->R_private)
 	{
-		cals = glm_calibrate_candidates(p, d);
+		R_eps = glm_check_candidates(p, d);
 		glm_privr_histogram(state, hist);
 	}
 	else
@@ -694,10 +797,10 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	/* "R": "private": R-hat first (its own exact draw), the rows clipped to it */
 	if (p->R_private)
 	{
-		int			k = glm_privr_select(rng, p, cals[0].R_eps, hist, ledger_id);
+		int			k = glm_privr_select(rng, p, R_eps, hist, ledger_id);
 
 		p->R = privquant_candidate(k);
-		c = cals[k];
+		glm_privr_calibrate(p, d, &c, ledger_id);
 		glm_minimise_clip(X, p->R);
 	}
 	glm_release_blocks(rng, p, &c, X, work, theta, pp, ledger_id);

@@ -43,8 +43,11 @@ typedef struct GLMCalibration
  * left after R-hat's share (c->R_eps, c->R_rho).
  */
 extern void glm_calibrate(const GLMParams *p, int d, GLMCalibration *c);
-/* "R": "private": every candidate's calibration (privquant.h), palloc'd */
-extern GLMCalibration *glm_calibrate_candidates(const GLMParams *p, int d);
+/*
+ * "R": "private": refuses unless every candidate's calibration (privquant.h)
+ * succeeds; returns eps_R
+ */
+extern double glm_check_candidates(const GLMParams *p, int d);
 extern double glm_gauss_sigma(double eps, double delta, double D);
 extern double glm_analytic_gauss_sigma(double eps, double delta, double D);
 

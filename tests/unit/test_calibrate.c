@@ -195,6 +195,57 @@ check_objgauss(double eps, double delta, double R, double beta)
 		  "objgauss eps=%g delta=%g R=%g: quadrature = closed form", eps, delta, R);
 }
 
+/*
+ * objgauss_sigma_start / dp_shift_sigma_floor (calibrate.h): the search
+ * refuses exactly where its start does, else returns a value between the
+ * floor and the start; one row is objgauss_sigma, bit for bit.  Over
+ * "R": "private"'s candidates R = 2^(i/4), with and without an intercept,
+ * default and declared Lambda, units of k rows; and inputs it refuses.
+ */
+static void
+check_objgauss_start(double eps, double delta, double R, double Lambda, int k, int p)
+{
+	double		lam = Lambda > 0 ? Lambda : 2.0 * k * 0.25 * R * R / eps;
+	double		s1 = objgauss_sigma_start(eps, delta, 1.0, R, 0.25, lam, k, p);
+	double		s = objgauss_sigma_rows(eps, delta, 1.0, R, 0.25, lam, k, p);
+
+	if (isnan(s1))
+	{
+		CHECK(isnan(s), "objgauss start eps=%g R=%g Lambda=%g k=%d: refused by the start, "
+			  "not by the search", eps, R, lam, k);
+		return;
+	}
+	CHECK(s1 > 0 && dp_shift_sigma_floor(s1) == ldexp(s1, -60) &&
+		  s >= dp_shift_sigma_floor(s1) && s <= s1,
+		  "objgauss start eps=%g R=%g Lambda=%g k=%d: sigma %.17g in [floor, start %.17g]",
+		  eps, R, lam, k, s, s1);
+	if (k == 1)
+		CHECK(s == objgauss_sigma(eps, delta, 1.0, R, 0.25, lam) &&
+			  s1 == objgauss_sigma_start(eps, delta, 1.0, R, 0.25, lam, 1, 7),
+			  "objgauss start eps=%g R=%g: one row is objgauss_sigma's", eps, R);
+}
+
+static void
+check_objgauss_starts(void)
+{
+	for (int i = -64; i <= 80; i += 9)
+	{
+		double		R = pow(2.0, i / 4.0);
+		double		Reff = sqrt(R * R + 1.0);
+
+		check_objgauss_start(0.99 * 0.9, 1e-6, R, -1, 1, 3);
+		check_objgauss_start(0.99 * 0.9, 1e-6, Reff, -1, 1, 3);
+		check_objgauss_start(4.0, 1e-9, Reff, 2.0 * 0.25 * pow(2.0, 40) / 3.0, 1, 3);
+		check_objgauss_start(0.5, 1e-5, R, -1, 3, 24);
+	}
+	/* refused: the Jacobian factor alone exceeds eps; delta outside (0, 1) */
+	check_objgauss_start(0.1, 1e-6, 1.0, 1e-3, 1, 2);
+	check_objgauss_start(1.0, 1.5, 1.0, -1, 1, 2);
+	CHECK(isnan(objgauss_sigma_start(0.1, 1e-6, 1.0, 1.0, 0.25, 1e-3, 1, 2)) &&
+		  dp_calib_last_status() == DP_CALIB_INFEASIBLE,
+		  "objgauss start: infeasible eps refused with its status");
+}
+
 int
 main(void)
 {
@@ -264,6 +315,7 @@ main(void)
 		  "invalid parameters give NAN (the mechanism refuses before the charge)");
 
 	check_bounded();
+	check_objgauss_starts();
 
 	gsl_rng_free(rng);
 	return unitcheck_report();
