@@ -30,7 +30,11 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y,
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.0005}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "recall"}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": 1}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.2}, "tune_metric": "accuracy"}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune_gamma": 0.5}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_gamma": 0}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_gamma": 1.5}') FROM regress_tune.v$$);
@@ -87,6 +91,26 @@ SELECT count(*) AS runs,
        LATERAL (SELECT dpobj.dp_noisysgd(x, y, 0.5 + g / 4.0, 1e-6,
                        '{"tune": {"T": [10, 30], "R": [0.5, 2]}}') m FROM regress_tune.v) s,
        LATERAL (SELECT avg((dpobj.predict(m, x) = y)::int) acc FROM regress_tune.v) p;
+-- "class_weight": the runs train with the weights and the score sums round(2^10 w) over
+-- the rows classified right (sensitivity 2^10) unless "tune_metric" says accuracy; the
+-- score's noise, reported in rows, is then the unweighted count's (its variance in score
+-- units 2^20 times larger; each variance rounded up: within 1 %); the params name the
+-- metric and the weights
+SELECT (m).params->>'tune_metric' AS metric,
+       (m).params->>'class_weight_false' AS w_false,
+       ((m).params->>'T')::int IN (10, 30) AS in_grid,
+       abs(((m).params->>'tune_score_sigma')::float8 /
+           (SELECT ((u).params->>'tune_score_sigma')::float8
+              FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') u
+                      FROM regress_tune.v) s0) - 1) < 0.01 AS sigma_in_rows
+  FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) m
+          FROM regress_tune.v,
+               (VALUES ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}}'),
+                       ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}, "tune_metric": "accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "weighted_accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}}')) opts(o)
+         GROUP BY o) s
+ ORDER BY 1, 2;
 -- no rows: nothing runs off the protected path
 SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') IS NULL AS empty
   FROM regress_tune.v WHERE false;

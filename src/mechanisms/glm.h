@@ -193,8 +193,13 @@ extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept
  */
 extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
 
-/* the observations of D that theta classifies right, with multiplicity */
-extern int64 noisysgd_count_right(NoisySGDDesign *D, const double *theta);
+/*
+ * The rows of D that theta classifies right, each counted W[0] (positive) or
+ * W[1] (negative) times, W in [0, 2^10]; w: the class weights D's counts
+ * carry (positive, negative), each in [2^-10, 1].  Sensitivity max W.
+ */
+extern int64 noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+								  const double w[2]);
 
 /*
  * "tune" (noisysgdtune.c): the grid's calibration, refused on public grounds

@@ -148,13 +148,31 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 }
 
 /*
- * The observations theta classifies right (<theta, x> > 0 for a positive
- * label, <= 0 for a negative one, as predict() decides), counted with their
- * multiplicities over the blocks of D; saturating at 2^62 (1-Lipschitz).
- * Replacing one row moves it by at most 1.  Unweighted counts only.
+ * An observation's row count from its count times its label's class weight
+ * w (glmstate_observations), capped at 2^48: for a count c <= 2^48,
+ * fl(fl(c w) / w) is within c 2^-52 < 1/16 of c (w in [2^-10, 1], so
+ * nothing is subnormal), and every step is monotone in c, so this is
+ * exactly min(c, 2^48): 1-Lipschitz in c whatever c is.
+ */
+static int64
+sgd_row_count(double cnt, double w)
+{
+	return (int64) llround(fmin(cnt / w, ldexp(1.0, 48)));
+}
+
+/*
+ * The score of theta: over the observations it classifies right (<theta, x>
+ * > 0 for a positive label, <= 0 for a negative one, as predict() decides),
+ * their row counts times their label's integer score weight W (0 <= W <=
+ * 2^10), over the blocks of D; saturating at 2^62 (the terms are >= 0, so
+ * this is min(2^62, the sum)).  w is the class weight the design's counts
+ * carry (1 without "class_weight"), in [2^-10, 1].  Replacing one row
+ * takes 1 from one count and adds 1 to one count: the score moves by at most
+ * max W.
  */
 int64
-noisysgd_count_right(NoisySGDDesign *D, const double *theta)
+noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+					 const double w[2])
 {
 	const int64 limit = (int64) 1 << 62;
 	int64		right = 0;
@@ -164,12 +182,13 @@ noisysgd_count_right(NoisySGDDesign *D, const double *theta)
 		for (int64 k = 0; k < D->nobs; k++)
 		{
 			const double *x = D->X + (Size) k * pp;
+			int			lab = D->y[k] > 0 ? 0 : 1;
 			double		z = 0;
 
 			for (int j = 0; j < pp; j++)
 				z += theta[j] * x[j];
 			if ((z > 0) == (D->y[k] > 0))
-				right = Min(limit, right + Min(limit, (int64) D->cnt[k]));
+				right = Min(limit, right + W[lab] * sgd_row_count(D->cnt[k], w[lab]));
 		}
 	return right;
 }

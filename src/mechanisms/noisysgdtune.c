@@ -9,9 +9,11 @@
  *	  delta_t, rho_Q = rho_train + rho_score, and every grid point's noise at
  *	  rho_train (a point outside the sampler's range is refused now).  After
  *	  the charge (kind approx, (eps, delta)), up to K_max times: Q picks a
- *	  grid point uniformly, runs noisy GD with it on all rows at rho_train,
- *	  scores the model by the rows it classifies right plus exact discrete
- *	  Gaussian noise at rho_score; then stops with probability gamma (exact
+ *	  grid point uniformly, runs noisy GD with it on all rows at rho_train
+ *	  (with the class weights, if any), scores the model by the rows it
+ *	  classifies right ("tune_metric" weighted_accuracy: each counted
+ *	  round(2^10 w) times, w its label's class weight; sensitivity 2^10)
+ *	  plus exact discrete Gaussian noise at rho_score; then stops with probability gamma (exact
  *	  Bernoulli).  The model with the best noisy score (ties: the lower grid
  *	  point, then the weights' bytes: a total order on Q's outputs) is
  *	  released with its grid point; nothing about the other runs, nor their
@@ -62,7 +64,9 @@ typedef struct TunePlan
 	double		rho_q,
 				rho_train,
 				rho_score;
-	uint64		score_sigma2;	/* the score's discrete Gaussian variance (rows^2) */
+	int64		score_w[2];		/* a positive's and a negative's integer score weight */
+	int			score_bits;		/* log2 of the score's sensitivity: 0, or 10 when weighted */
+	uint64		score_sigma2;	/* the score's discrete Gaussian variance (score units^2) */
 	int64		kmax;
 } TunePlan;
 
@@ -146,10 +150,15 @@ static void
 tune_plan_score(const GLMParams *p, TunePlan *pl)
 {
 	double		v;
+	bool		weighted = p->tune.metric == GLM_AUTO_METRIC_WEIGHTED;
 
 	glm_budget_split(pl->rho_q, p->tune.score_share, &pl->rho_score, &pl->rho_train);
-	/* count sensitivity 1: 1 / (2 sigma2) <= rho_score, the quotient raised first */
-	v = ceil(1.0 / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
+	/* weighted: round(2^b w) per row, w in [2^-10, 1], so in [1, 2^b] */
+	pl->score_bits = weighted ? GLM_AUTO_WEIGHT_BITS : 0;
+	pl->score_w[0] = weighted ? (int64) rint(ldexp(p->weight_pos, GLM_AUTO_WEIGHT_BITS)) : 1;
+	pl->score_w[1] = weighted ? (int64) rint(ldexp(p->weight_neg, GLM_AUTO_WEIGHT_BITS)) : 1;
+	/* sensitivity 2^b: 4^b / (2 sigma2) <= rho_score, the quotient raised first */
+	v = ceil(ldexp(1.0, 2 * pl->score_bits) / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
 	if (!(v >= 1 && v <= ldexp(1.0, 56)))
 		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					"the tuning score's noise is outside the exact sampler's range",
@@ -251,6 +260,7 @@ tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
 	double	   *theta = palloc(sizeof(double) * pp);
 	const double *Xorig = D->X;
 	int64		best_score = 0;
+	const double w[2] = {pl->pts[0].p.weight_pos, pl->pts[0].p.weight_neg};
 
 	*best_point = -1;
 	for (int64 k = 1; k <= pl->kmax; k++)
@@ -263,8 +273,8 @@ tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
 		tune_design_clip(D, Xorig, Xwork, &c->p);
 		noisysgd_descend_design(&c->p, D, c->T, c->lattice, c->sigma2, c->denom, rng,
 								ledger_id, theta);
-		/* count (<= 2^62) + noise, saturating: a 1-Lipschitz map of the noisy count */
-		if (pg_add_s64_overflow(noisysgd_count_right(D, theta),
+		/* score (<= 2^62) + noise, saturating: a 1-Lipschitz map of the noisy score */
+		if (pg_add_s64_overflow(noisysgd_score_right(D, theta, pl->score_w, w),
 								dpnoise_discrete_gaussian(rng, pl->score_sigma2), &score))
 			score = PG_INT64_MAX;
 		if (tune_better(score, g, theta, best_score, *best_point, best, pp))
@@ -295,7 +305,10 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point)
 	model_params_float(params, "tune_delta_truncation", pl->delta_t);
 	model_params_float(params, "tune_rho", pl->rho_q);
 	model_params_float(params, "tune_score_share", c->p.tune.score_share);
-	model_params_float(params, "tune_score_sigma", sqrt((double) pl->score_sigma2));
+	model_params_text(params, "tune_metric", glm_auto_metric_names[c->p.tune.metric - 1]);
+	/* in rows (a weight of 1), whatever the score's integer units */
+	model_params_float(params, "tune_score_sigma",
+					   ldexp(sqrt((double) pl->score_sigma2), -pl->score_bits));
 	model_params_end(params);
 }
 
