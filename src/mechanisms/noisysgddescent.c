@@ -21,6 +21,7 @@
 #include "mechanism.h"
 #include "model.h"
 #include "rowclip.h"
+#include "tunecalib.h"
 
 #include "utils/memutils.h"
 
@@ -148,19 +149,6 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 }
 
 /*
- * An observation's row count from its count times its label's class weight
- * w (glmstate_observations), capped at 2^48: for a count c <= 2^48,
- * fl(fl(c w) / w) is within c 2^-52 < 1/16 of c (w in [2^-10, 1], so
- * nothing is subnormal), and every step is monotone in c, so this is
- * exactly min(c, 2^48): 1-Lipschitz in c whatever c is.
- */
-static int64
-sgd_row_count(double cnt, double w)
-{
-	return (int64) llround(fmin(cnt / w, ldexp(1.0, 48)));
-}
-
-/*
  * The score of theta: over the observations it classifies right (<theta, x>
  * > 0 for a positive label, <= 0 for a negative one, as predict() decides),
  * their row counts times their label's integer score weight W (0 <= W <=
@@ -188,7 +176,7 @@ noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
 			for (int j = 0; j < pp; j++)
 				z += theta[j] * x[j];
 			if ((z > 0) == (D->y[k] > 0))
-				right = Min(limit, right + W[lab] * sgd_row_count(D->cnt[k], w[lab]));
+				right = Min(limit, right + W[lab] * tune_row_count(D->cnt[k], w[lab]));
 		}
 	return right;
 }
