@@ -13,11 +13,11 @@
  *	  (with the class weights, if any), scores the model by the rows it
  *	  classifies right ("tune_metric" weighted_accuracy: each counted
  *	  round(2^10 w) times, w its label's class weight; sensitivity 2^10)
- *	  plus exact discrete Gaussian noise at rho_score; then stops with probability gamma (exact
- *	  Bernoulli).  The model with the best noisy score (ties: the lower grid
- *	  point, then the weights' bytes: a total order on Q's outputs) is
- *	  released with its grid point; nothing about the other runs, nor their
- *	  number.  Derivation: docs/PRIVACY.md, "Private hyperparameter tuning".
+ *	  plus exact discrete Gaussian noise at rho_score; then stops with
+ *	  probability gamma (exact Bernoulli).  The model with the best noisy
+ *	  score (ties: the lower grid point, then the weights' bytes: a total
+ *	  order on Q's outputs) is released with its grid point; nothing about
+ *	  the other runs, nor their number.  Derivation: docs/PRIVACY.md, "Private hyperparameter tuning".
  *
  *-------------------------------------------------------------------------
  */
