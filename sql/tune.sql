@@ -31,7 +31,6 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y,
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.0005}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "recall"}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": 1}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.2}, "tune_metric": "accuracy"}') FROM regress_tune.v$$);
@@ -93,20 +92,28 @@ SELECT count(*) AS runs,
        LATERAL (SELECT avg((dpobj.predict(m, x) = y)::int) acc FROM regress_tune.v) p;
 -- "class_weight": the runs train with the weights and the score sums round(2^10 w) over
 -- the rows classified right (sensitivity 2^10) unless "tune_metric" says accuracy; the
--- score's noise, reported in rows, is then the unweighted count's (its variance in score
--- units 2^20 times larger; each variance rounded up: within 1 %); the params name the
--- metric and the weights
+-- score's noise, reported in rows, is then the unweighted count's, sqrt(1 / (2 rho_score))
+-- (its variance in score units 2^20 times larger; rounded up: within 1 %); the params name
+-- the metric and the weights.  balanced_accuracy: a private estimate of the label balance at
+-- 0.05 epsilon, once before the runs (its weights, a DP output, in the params), the
+-- tuning calibrated at the remaining 0.95 epsilon (a smaller tune_rho)
+WITH plain AS (SELECT (u).params FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') u
+                                         FROM regress_tune.v) s0)
 SELECT (m).params->>'tune_metric' AS metric,
        (m).params->>'class_weight_false' AS w_false,
        ((m).params->>'T')::int IN (10, 30) AS in_grid,
        abs(((m).params->>'tune_score_sigma')::float8 /
-           (SELECT ((u).params->>'tune_score_sigma')::float8
-              FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') u
-                      FROM regress_tune.v) s0) - 1) < 0.01 AS sigma_in_rows
+           sqrt(1 / (2 * 0.1 * ((m).params->>'tune_rho')::float8)) - 1) < 0.01 AS sigma_in_rows,
+       (m).params->>'tune_balance_epsilon' AS eps_b,
+       ((m).params->>'balance_weight_true')::float8 BETWEEN 1.0 / 64 AND 1 AND
+       ((m).params->>'balance_weight_false')::float8 BETWEEN 1.0 / 64 AND 1 AS balance_weights,
+       ((m).params->>'tune_rho')::float8 < (SELECT (params->>'tune_rho')::float8 FROM plain) AS smaller_rho
   FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) m
           FROM regress_tune.v,
                (VALUES ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}}'),
                        ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}, "tune_metric": "accuracy"}'),
+                       ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}'),
                        ('{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "weighted_accuracy"}'),
                        ('{"R": 1, "tune": {"T": [10, 30]}}')) opts(o)
          GROUP BY o) s

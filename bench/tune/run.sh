@@ -11,6 +11,8 @@
 #   default_w, tuned_w, tuned3_w: the same with bench/auto_imbalanced's "class_weight"
 #             {"false": p / (1 - p)} (adult23 0.32, bank 0.13, german 0.43); the tuned arms
 #             then score by "tune_metric" weighted_accuracy (its default with class weights)
+#   tuned_bal  the grid without class weights, "tune_metric": "balanced_accuracy" (weights
+#             from a private estimate of the label balance, training and scoring)
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser: dpobj.seed) with dpobj installed;
 # uses database dpobj_bench_tune.  Environment: REPS [5], TABLES, EPS [1],
 # ARMS ["default tuned tuned3"].
@@ -61,6 +63,7 @@ for spec in "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 0.43"; do
                         default_w) o="{\"R\": $R, $weights}" ;;
                         tuned_w) o="{\"R\": $R, $weights, $grid}" ;;
                         tuned3_w) o="{\"R\": $R, $weights, $grid, \"tune_gamma\": 0.3333333}" ;;
+                        tuned_bal) o="{\"R\": $R, $grid, \"tune_metric\": \"balanced_accuracy\"}" ;;
                         *) echo "unknown arm $arm" >&2; exit 1 ;;
                     esac
                     echo "SELECT run('$tbl', '$arm', $eps, $r, '$o');"
@@ -84,5 +87,7 @@ psql -X -d "$DB" -c "SELECT tbl, epsilon, round((avg(seconds) FILTER (WHERE arm 
                             round((avg(seconds) FILTER (WHERE arm = 'tuned_w') /
                                    avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned_w,
                             round((avg(seconds) FILTER (WHERE arm = 'tuned3_w') /
-                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned3_w
+                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned3_w,
+                            round((avg(seconds) FILTER (WHERE arm = 'tuned_bal') /
+                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned_bal
                        FROM results GROUP BY 1, 2 ORDER BY 1, 2"

@@ -54,6 +54,14 @@ noisysgd_design_clip(NoisySGDDesign *D, double R)
  * The first (first = true) or next block of D: the whole design once, or
  * the design of the state's next row block; false after the last.
  */
+/* cnt[k] *= w[0] for a positive label, w[1] for a negative one */
+static void
+sgd_weigh(double *cnt, const double *y, int64 nobs, const double *w)
+{
+	for (int64 k = 0; k < nobs; k++)
+		cnt[k] *= y[k] > 0 ? w[0] : w[1];
+}
+
 static bool
 sgd_block(NoisySGDDesign *D, bool first)
 {
@@ -75,6 +83,8 @@ sgd_block(NoisySGDDesign *D, bool first)
 	MemoryContextSwitchTo(old);
 	if (D->clip > 0)
 		sgd_clip(X, D->nobs, pp, D->pp - (D->intercept ? 1 : 0), D->clip);
+	if (D->weigh[0] > 0)
+		sgd_weigh(cnt, y, D->nobs, D->weigh);
 	D->X = X;
 	D->cnt = cnt;
 	D->y = y;
@@ -146,6 +156,31 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 
 		grad[j] = (double) a * lattice;
 	}
+}
+
+void
+noisysgd_design_weigh(NoisySGDDesign *D, double wpos, double wneg)
+{
+	D->weigh[0] = wpos;
+	D->weigh[1] = wneg;
+	/* a whole design's counts were allocated by noisysgd_design: scaled in place */
+	if (D->rows == NULL)
+		sgd_weigh((double *) D->cnt, D->y, D->nobs, D->weigh);
+}
+
+void
+noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2])
+{
+	const int64 limit = (int64) 1 << 62;
+
+	out[0] = out[1] = 0;
+	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
+		for (int64 k = 0; k < D->nobs; k++)
+		{
+			int			lab = D->y[k] > 0 ? 0 : 1;
+
+			out[lab] = Min(limit, out[lab] + tune_row_count(D->cnt[k], w[lab]));
+		}
 }
 
 /*

@@ -170,12 +170,11 @@ glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 {
 	const char *hint = kind == GLM_KIND_AUTO ?
 		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance)." :
-		"Use \"accuracy\" (rows classified right) or \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given).";
+		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs).";
 	char	   *s = dp_option_string(v, key, hint);
 
 	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
-		if (strcmp(s, glm_auto_metric_names[j]) == 0 &&
-			(kind == GLM_KIND_AUTO || j + 1 != GLM_AUTO_METRIC_BALANCED))
+		if (strcmp(s, glm_auto_metric_names[j]) == 0)
 			return j + 1;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -433,6 +432,8 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 	/* the score counts what the weights ask for unless told otherwise */
 	if (t->metric == 0)
 		p->tune.metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* balanced accuracy without class weights trains with its estimated weights */
+	p->tune.balance_train = !a->have_weights && t->metric == GLM_AUTO_METRIC_BALANCED;
 	for (int i = 0; i < t->nR; i++)
 	{
 		if (a->have_R && t->R[i] > p->R)
