@@ -118,6 +118,27 @@ SELECT (m).params->>'tune_metric' AS metric,
                        ('{"R": 1, "tune": {"T": [10, 30]}}')) opts(o)
          GROUP BY o) s
  ORDER BY 1, 2;
+-- the estimated weights weigh a design built in blocks as a whole one: under one seed the
+-- same model with the design whole and in blocks (dpobj.max_state_memory 64kB: about 120
+-- rows a block), with class weights and with balanced_accuracy
+CREATE TABLE regress_tune.blocks (k text, o text, m dpobj.model);
+DO $$
+DECLARE
+  o text;
+  mem text := current_setting('dpobj.max_state_memory');
+BEGIN
+  FOREACH o IN ARRAY ARRAY['{"R": 1, "tune_metric": "balanced_accuracy", "tune": {"T": [10, 30], "R": [0.5, 1]}}',
+                           '{"R": 1, "class_weight": {"false": 0.3}, "tune": {"T": [10, 30], "R": [0.5, 1]}}'] LOOP
+    PERFORM set_config('dpobj.seed', '5', true);
+    INSERT INTO regress_tune.blocks SELECT 'whole', o, dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) FROM regress_tune.v;
+    PERFORM set_config('dpobj.seed', '5', true);
+    PERFORM set_config('dpobj.max_state_memory', '64kB', true);
+    INSERT INTO regress_tune.blocks SELECT 'blocks', o, dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) FROM regress_tune.v;
+    PERFORM set_config('dpobj.max_state_memory', mem, true);
+  END LOOP;
+END $$;
+SELECT a.o, a.m = b.m AS same FROM regress_tune.blocks a JOIN regress_tune.blocks b USING (o)
+ WHERE a.k = 'whole' AND b.k = 'blocks' ORDER BY 1;
 -- no rows: nothing runs off the protected path
 SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') IS NULL AS empty
   FROM regress_tune.v WHERE false;
