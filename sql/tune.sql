@@ -30,7 +30,10 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y,
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.0005}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "recall"}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": 1}') FROM regress_tune.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.2}, "tune_metric": "accuracy"}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune_gamma": 0.5}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_gamma": 0}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_gamma": 1.5}') FROM regress_tune.v$$);
@@ -87,6 +90,55 @@ SELECT count(*) AS runs,
        LATERAL (SELECT dpobj.dp_noisysgd(x, y, 0.5 + g / 4.0, 1e-6,
                        '{"tune": {"T": [10, 30], "R": [0.5, 2]}}') m FROM regress_tune.v) s,
        LATERAL (SELECT avg((dpobj.predict(m, x) = y)::int) acc FROM regress_tune.v) p;
+-- "class_weight": the runs train with the weights and the score sums round(2^10 w) over
+-- the rows classified right (sensitivity 2^10) unless "tune_metric" says accuracy; the
+-- score's noise, reported in rows, is then the unweighted count's, sqrt(1 / (2 rho_score))
+-- (its variance in score units 2^20 times larger; rounded up: within 1 %); the params name
+-- the metric and the weights.  balanced_accuracy: a private estimate of the label balance at
+-- 0.05 epsilon, once before the runs (its weights, a DP output, in the params), the
+-- tuning calibrated at the remaining 0.95 epsilon (a smaller tune_rho)
+WITH plain AS (SELECT (u).params FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') u
+                                         FROM regress_tune.v) s0)
+SELECT (m).params->>'tune_metric' AS metric,
+       (m).params->>'class_weight_false' AS w_false,
+       ((m).params->>'T')::int IN (10, 30) AS in_grid,
+       abs(((m).params->>'tune_score_sigma')::float8 /
+           sqrt(1 / (2 * 0.1 * ((m).params->>'tune_rho')::float8)) - 1) < 0.01 AS sigma_in_rows,
+       (m).params->>'tune_balance_epsilon' AS eps_b,
+       ((m).params->>'balance_weight_true')::float8 BETWEEN 1.0 / 64 AND 1 AND
+       ((m).params->>'balance_weight_false')::float8 BETWEEN 1.0 / 64 AND 1 AS balance_weights,
+       ((m).params->>'tune_rho')::float8 < (SELECT (params->>'tune_rho')::float8 FROM plain) AS smaller_rho
+  FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) m
+          FROM regress_tune.v,
+               (VALUES ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}}'),
+                       ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}, "tune_metric": "accuracy"}'),
+                       ('{"R": 1, "class_weight": {"false": 0.2}, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "weighted_accuracy"}'),
+                       ('{"R": 1, "tune": {"T": [10, 30]}}')) opts(o)
+         GROUP BY o) s
+ ORDER BY 1, 2;
+-- the estimated weights weigh a design built in blocks as a whole one: under one seed the
+-- same model with the design whole and in blocks (dpobj.max_state_memory 64kB: about 120
+-- rows a block), with class weights and with balanced_accuracy
+CREATE TABLE regress_tune.blocks (k text, o text, m dpobj.model);
+DO $$
+DECLARE
+  o text;
+  mem text := current_setting('dpobj.max_state_memory');
+BEGIN
+  FOREACH o IN ARRAY ARRAY['{"R": 1, "tune_metric": "balanced_accuracy", "tune": {"T": [10, 30], "R": [0.5, 1]}}',
+                           '{"R": 1, "class_weight": {"false": 0.3}, "tune": {"T": [10, 30], "R": [0.5, 1]}}'] LOOP
+    PERFORM set_config('dpobj.seed', '5', true);
+    INSERT INTO regress_tune.blocks SELECT 'whole', o, dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) FROM regress_tune.v;
+    PERFORM set_config('dpobj.seed', '5', true);
+    PERFORM set_config('dpobj.max_state_memory', '64kB', true);
+    INSERT INTO regress_tune.blocks SELECT 'blocks', o, dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) FROM regress_tune.v;
+    PERFORM set_config('dpobj.max_state_memory', mem, true);
+  END LOOP;
+END $$;
+SELECT a.o, a.m = b.m AS same FROM regress_tune.blocks a JOIN regress_tune.blocks b USING (o)
+ WHERE a.k = 'whole' AND b.k = 'blocks' ORDER BY 1;
 -- no rows: nothing runs off the protected path
 SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') IS NULL AS empty
   FROM regress_tune.v WHERE false;

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # bench/tune/run.sh — private hyperparameter tuning of noisy GD ("tune") against untuned noisy
 # GD at its defaults (T = 30, radius 10, the table's R), at epsilon EPS, delta 1e-6, REPS
-# seeded runs each, no class weights (tuning refuses them), plain accuracy on the fixed test
-# split and balanced accuracy (computed exactly: a benchmark, not a release), and each run's
-# wall time (scan included).
+# seeded runs each, plain accuracy on the fixed test split and balanced accuracy (computed
+# exactly: a benchmark, not a release), and each run's wall time (scan included).
 # Tables (bench/imbalanced/tables.sh): adult23 (R = 2.65), bank (R = 3.88), german (R = 4.48,
-# HELD OUT: nothing was chosen on it).  Arms:
+# HELD OUT: nothing was chosen on it).  Arms (ARMS):
 #   default   {"R": R}
 #   tuned     {"R": R, "tune": {"T": [10, 30, 100], "radius": [1, 10], "R": [R/2, R]}}, default gamma
 #   tuned3    the same grid with "tune_gamma": 1/3 (about 3 runs)
+#   default_w, tuned_w, tuned3_w: the same with bench/auto_imbalanced's "class_weight"
+#             {"false": p / (1 - p)} (adult23 0.32, bank 0.13, german 0.43); the tuned arms
+#             then score by "tune_metric" weighted_accuracy (its default with class weights)
+#   tuned_bal  the grid without class weights, "tune_metric": "balanced_accuracy" (weights
+#             from a private estimate of the label balance, training and scoring)
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser: dpobj.seed) with dpobj installed;
-# uses database dpobj_bench_tune.  Environment: REPS [5], TABLES, EPS [1].
+# uses database dpobj_bench_tune.  Environment: REPS [5], TABLES, EPS [1],
+# ARMS ["default tuned tuned3"].
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB=dpobj_bench_tune
 REPS=${REPS:-5}
 TABLES=${TABLES:-"adult23 bank german"}
 EPS=${EPS:-1}
+ARMS=${ARMS:-"default tuned tuned3"}
 . "$REPO/bench/imbalanced/tables.sh"
 bench_imbalanced_db "$DB"
 psql -X -q -d "$DB" <<'SQL'
@@ -40,17 +46,28 @@ BEGIN
     FROM score(tbl::regclass, m) s;
 END $$;
 SQL
-for spec in "adult23 2.65" "bank 3.88" "german 4.48"; do
-    read -r tbl R <<<"$spec"
+for spec in "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 0.43"; do
+    read -r tbl R w <<<"$spec"
     [[ " $TABLES " == *" $tbl "* ]] || continue
     half=$(python3 -c "print($R / 2)")
-    grid="{\"T\": [10, 30, 100], \"radius\": [1, 10], \"R\": [$half, $R]}"
+    grid="\"tune\": {\"T\": [10, 30, 100], \"radius\": [1, 10], \"R\": [$half, $R]}"
+    weights="\"class_weight\": {\"false\": $w}"
     {
         for eps in $EPS; do
             for ((r = 1; r <= REPS; r++)); do
-                echo "SELECT run('$tbl', 'default', $eps, $r, '{\"R\": $R}');"
-                echo "SELECT run('$tbl', 'tuned', $eps, $r, '{\"R\": $R, \"tune\": $grid}');"
-                echo "SELECT run('$tbl', 'tuned3', $eps, $r, '{\"R\": $R, \"tune\": $grid, \"tune_gamma\": 0.3333333}');"
+                for arm in $ARMS; do
+                    case $arm in
+                        default) o="{\"R\": $R}" ;;
+                        tuned) o="{\"R\": $R, $grid}" ;;
+                        tuned3) o="{\"R\": $R, $grid, \"tune_gamma\": 0.3333333}" ;;
+                        default_w) o="{\"R\": $R, $weights}" ;;
+                        tuned_w) o="{\"R\": $R, $weights, $grid}" ;;
+                        tuned3_w) o="{\"R\": $R, $weights, $grid, \"tune_gamma\": 0.3333333}" ;;
+                        tuned_bal) o="{\"R\": $R, $grid, \"tune_metric\": \"balanced_accuracy\"}" ;;
+                        *) echo "unknown arm $arm" >&2; exit 1 ;;
+                    esac
+                    echo "SELECT run('$tbl', '$arm', $eps, $r, '$o');"
+                done
             done
         done
     } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
@@ -61,10 +78,16 @@ psql -X -d "$DB" -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                             round(avg(balanced)::numeric, 3) AS balanced,
                             round(avg(seconds)::numeric, 3) AS seconds,
                             string_agg(t || '/' || r || '/' || radius, ' ' ORDER BY rep)
-                              FILTER (WHERE arm <> 'default') AS chosen_T_R_radius
+                              FILTER (WHERE arm LIKE 'tuned%') AS chosen_T_R_radius
                        FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
 psql -X -d "$DB" -c "SELECT tbl, epsilon, round((avg(seconds) FILTER (WHERE arm = 'tuned') /
                                                avg(seconds) FILTER (WHERE arm = 'default'))::numeric, 2) AS time_tuned,
                             round((avg(seconds) FILTER (WHERE arm = 'tuned3') /
-                                   avg(seconds) FILTER (WHERE arm = 'default'))::numeric, 2) AS time_tuned3
+                                   avg(seconds) FILTER (WHERE arm = 'default'))::numeric, 2) AS time_tuned3,
+                            round((avg(seconds) FILTER (WHERE arm = 'tuned_w') /
+                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned_w,
+                            round((avg(seconds) FILTER (WHERE arm = 'tuned3_w') /
+                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned3_w,
+                            round((avg(seconds) FILTER (WHERE arm = 'tuned_bal') /
+                                   avg(seconds) FILTER (WHERE arm = 'default_w'))::numeric, 2) AS time_tuned_bal
                        FROM results GROUP BY 1, 2 ORDER BY 1, 2"

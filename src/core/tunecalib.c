@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * tunecalib.c
- *	  Private hyperparameter tuning's calibration and number of runs
- *	  (tunecalib.h; docs/PRIVACY.md, "Private hyperparameter tuning").
+ *	  Private hyperparameter tuning's calibration, number of runs and its
+ *	  score's row counts (tunecalib.h; docs/PRIVACY.md, "Private
+ *	  hyperparameter tuning").
  *
  *-------------------------------------------------------------------------
  */
@@ -148,4 +149,10 @@ tune_geometric(gsl_rng *rng, uint64_t gamma_num, int64_t kmax)
 	while (k < kmax && !tune_stop(rng, gamma_num))
 		k++;
 	return k;
+}
+
+int64_t
+tune_row_count(double cnt, double w)
+{
+	return (int64_t) llround(fmin(cnt / w, ldexp(1.0, TUNE_ROW_COUNT_BITS)));
 }

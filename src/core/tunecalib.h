@@ -69,4 +69,15 @@ extern int	tune_stop(gsl_rng *rng, uint64_t gamma_num);
 /* min(K, kmax), K ~ Geometric(gamma) on {1, 2, ...}: what tune_stop yields */
 extern int64_t tune_geometric(gsl_rng *rng, uint64_t gamma_num, int64_t kmax);
 
+/*
+ * The tuning score's row count of an observation from its count c times its
+ * label's class weight w in [2^-10, 1] (glmstate_observations: fl(c w)),
+ * exactly min(c, 2^TUNE_ROW_COUNT_BITS): for c <= 2^48, fl(fl(c w) / w) is
+ * within c 2^-52 < 1/16 of c (nothing subnormal), and every step is monotone
+ * in c; so 1-Lipschitz in c whatever c is (docs/PRIVACY.md, "Private
+ * hyperparameter tuning", the weighted score).
+ */
+#define TUNE_ROW_COUNT_BITS	48
+extern int64_t tune_row_count(double cnt, double w);
+
 #endif							/* DPOBJ_TUNECALIB_H */

@@ -184,6 +184,8 @@ typedef struct NoisySGDDesign
 	bool		intercept;
 	MemoryContext cxt;			/* in blocks: the current block's design */
 	double		clip;			/* > 0: rows clipped to this l2 norm (noisysgd_design_clip) */
+	double		weigh[2];		/* > 0: counts scaled by these (positive, negative;
+								 * noisysgd_design_weigh) */
 } NoisySGDDesign;
 
 /* the design of a state: whole (built now) or in blocks, as above */
@@ -196,8 +198,27 @@ extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept
  */
 extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
 
-/* the observations of D that theta classifies right, with multiplicity */
-extern int64 noisysgd_count_right(NoisySGDDesign *D, const double *theta);
+/*
+ * Scales every observation's count of D by its label's factor (positive,
+ * negative; each in (0, 1]): at once for a whole design, else as each block
+ * is built (weights estimated after the design was built).
+ */
+extern void noisysgd_design_weigh(NoisySGDDesign *D, double wpos, double wneg);
+
+/*
+ * D's positive and negative rows, each observation's row count recovered
+ * from its count carrying class weight w (tune_row_count), saturating at
+ * 2^62: one row replaced moves each by at most 1.
+ */
+extern void noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2]);
+
+/*
+ * The rows of D that theta classifies right, each counted W[0] (positive) or
+ * W[1] (negative) times, W in [0, 2^10]; w: the class weights D's counts
+ * carry (positive, negative), each in [2^-10, 1].  Sensitivity max W.
+ */
+extern int64 noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+								  const double w[2]);
 
 /*
  * "tune" (noisysgdtune.c): the grid's calibration, refused on public grounds

@@ -21,6 +21,7 @@
 #include "mechanism.h"
 #include "model.h"
 #include "rowclip.h"
+#include "tunecalib.h"
 
 #include "utils/memutils.h"
 
@@ -53,6 +54,14 @@ noisysgd_design_clip(NoisySGDDesign *D, double R)
  * The first (first = true) or next block of D: the whole design once, or
  * the design of the state's next row block; false after the last.
  */
+/* cnt[k] *= w[0] for a positive label, w[1] for a negative one */
+static void
+sgd_weigh(double *cnt, const double *y, int64 nobs, const double *w)
+{
+	for (int64 k = 0; k < nobs; k++)
+		cnt[k] *= y[k] > 0 ? w[0] : w[1];
+}
+
 static bool
 sgd_block(NoisySGDDesign *D, bool first)
 {
@@ -74,6 +83,8 @@ sgd_block(NoisySGDDesign *D, bool first)
 	MemoryContextSwitchTo(old);
 	if (D->clip > 0)
 		sgd_clip(X, D->nobs, pp, D->pp - (D->intercept ? 1 : 0), D->clip);
+	if (D->weigh[0] > 0)
+		sgd_weigh(cnt, y, D->nobs, D->weigh);
 	D->X = X;
 	D->cnt = cnt;
 	D->y = y;
@@ -147,14 +158,44 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 	}
 }
 
+void
+noisysgd_design_weigh(NoisySGDDesign *D, double wpos, double wneg)
+{
+	D->weigh[0] = wpos;
+	D->weigh[1] = wneg;
+	/* a whole design's counts were allocated by noisysgd_design: scaled in place */
+	if (D->rows == NULL)
+		sgd_weigh((double *) D->cnt, D->y, D->nobs, D->weigh);
+}
+
+void
+noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2])
+{
+	const int64 limit = (int64) 1 << 62;
+
+	out[0] = out[1] = 0;
+	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
+		for (int64 k = 0; k < D->nobs; k++)
+		{
+			int			lab = D->y[k] > 0 ? 0 : 1;
+
+			out[lab] = Min(limit, out[lab] + tune_row_count(D->cnt[k], w[lab]));
+		}
+}
+
 /*
- * The observations theta classifies right (<theta, x> > 0 for a positive
- * label, <= 0 for a negative one, as predict() decides), counted with their
- * multiplicities over the blocks of D; saturating at 2^62 (1-Lipschitz).
- * Replacing one row moves it by at most 1.  Unweighted counts only.
+ * The score of theta: over the observations it classifies right (<theta, x>
+ * > 0 for a positive label, <= 0 for a negative one, as predict() decides),
+ * their row counts times their label's integer score weight W (0 <= W <=
+ * 2^10), over the blocks of D; saturating at 2^62 (the terms are >= 0, so
+ * this is min(2^62, the sum)).  w is the class weight the design's counts
+ * carry (1 without "class_weight"), in [2^-10, 1].  Replacing one row
+ * takes 1 from one count and adds 1 to one count: the score moves by at most
+ * max W.
  */
 int64
-noisysgd_count_right(NoisySGDDesign *D, const double *theta)
+noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+					 const double w[2])
 {
 	const int64 limit = (int64) 1 << 62;
 	int64		right = 0;
@@ -164,12 +205,13 @@ noisysgd_count_right(NoisySGDDesign *D, const double *theta)
 		for (int64 k = 0; k < D->nobs; k++)
 		{
 			const double *x = D->X + (Size) k * pp;
+			int			lab = D->y[k] > 0 ? 0 : 1;
 			double		z = 0;
 
 			for (int j = 0; j < pp; j++)
 				z += theta[j] * x[j];
 			if ((z > 0) == (D->y[k] > 0))
-				right = Min(limit, right + Min(limit, (int64) D->cnt[k]));
+				right = Min(limit, right + W[lab] * tune_row_count(D->cnt[k], w[lab]));
 		}
 	return right;
 }

@@ -8,14 +8,19 @@
  *	  delta0)-DP (tunecalib.c), K_max with (1 + e^eps)(1 - gamma)^K_max <=
  *	  delta_t, rho_Q = rho_train + rho_score, and every grid point's noise at
  *	  rho_train (a point outside the sampler's range is refused now).  After
- *	  the charge (kind approx, (eps, delta)), up to K_max times: Q picks a
- *	  grid point uniformly, runs noisy GD with it on all rows at rho_train,
- *	  scores the model by the rows it classifies right plus exact discrete
- *	  Gaussian noise at rho_score; then stops with probability gamma (exact
- *	  Bernoulli).  The model with the best noisy score (ties: the lower grid
- *	  point, then the weights' bytes: a total order on Q's outputs) is
- *	  released with its grid point; nothing about the other runs, nor their
- *	  number.  Derivation: docs/PRIVACY.md, "Private hyperparameter tuning".
+ *	  the charge (kind approx, (eps, delta)), with "tune_metric"
+ *	  balanced_accuracy first (once, at eps_b = 0.05 eps; A calibrated at
+ *	  eps - eps_b) a noisy count of each label and the weights from it; then
+ *	  up to K_max times: Q picks a
+ *	  grid point uniformly, runs noisy GD with it on all rows at rho_train
+ *	  (with the class weights, if any), scores the model by the rows it
+ *	  classifies right ("tune_metric" weighted_accuracy: each counted
+ *	  round(2^10 w) times, w its label's class weight; sensitivity 2^10)
+ *	  plus exact discrete Gaussian noise at rho_score; then stops with
+ *	  probability gamma (exact Bernoulli).  The model with the best noisy
+ *	  score (ties: the lower grid point, then the weights' bytes: a total
+ *	  order on Q's outputs) is released with its grid point; nothing about
+ *	  the other runs, nor their number.  Derivation: docs/PRIVACY.md, "Private hyperparameter tuning".
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +30,7 @@
 
 #include "common/int.h"
 
+#include "autoselect.h"
 #include "calibsql.h"
 #include "dpnoise.h"
 #include "glm.h"
@@ -62,7 +68,13 @@ typedef struct TunePlan
 	double		rho_q,
 				rho_train,
 				rho_score;
-	uint64		score_sigma2;	/* the score's discrete Gaussian variance (rows^2) */
+	int64		score_w[2];		/* a positive's and a negative's integer score weight */
+	double		count_w[2];		/* the class weights the design's counts carry */
+	double		eps_b;			/* balanced_accuracy: the balance estimate's epsilon */
+	uint64		bnum,			/* ... and its discrete Laplace scale num / den */
+				bden;
+	int			score_bits;		/* log2 of the score's sensitivity: 0, or 10 when weighted */
+	uint64		score_sigma2;	/* the score's discrete Gaussian variance (score units^2) */
 	int64		kmax;
 } TunePlan;
 
@@ -146,10 +158,17 @@ static void
 tune_plan_score(const GLMParams *p, TunePlan *pl)
 {
 	double		v;
+	bool		weighted = p->tune.metric != GLM_AUTO_METRIC_ACCURACY;
 
 	glm_budget_split(pl->rho_q, p->tune.score_share, &pl->rho_score, &pl->rho_train);
-	/* count sensitivity 1: 1 / (2 sigma2) <= rho_score, the quotient raised first */
-	v = ceil(1.0 / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
+	/* weighted: round(2^b w) per row, w in [2^-10, 1], so in [1, 2^b] */
+	pl->score_bits = weighted ? GLM_AUTO_WEIGHT_BITS : 0;
+	pl->score_w[0] = weighted ? (int64) rint(ldexp(p->weight_pos, GLM_AUTO_WEIGHT_BITS)) : 1;
+	pl->score_w[1] = weighted ? (int64) rint(ldexp(p->weight_neg, GLM_AUTO_WEIGHT_BITS)) : 1;
+	pl->count_w[0] = p->weight_pos;
+	pl->count_w[1] = p->weight_neg;
+	/* sensitivity 2^b: 4^b / (2 sigma2) <= rho_score, the quotient raised first */
+	v = ceil(ldexp(1.0, 2 * pl->score_bits) / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
 	if (!(v >= 1 && v <= ldexp(1.0, 56)))
 		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					"the tuning score's noise is outside the exact sampler's range",
@@ -157,21 +176,44 @@ tune_plan_score(const GLMParams *p, TunePlan *pl)
 	pl->score_sigma2 = (uint64) v;
 }
 
+/*
+ * balanced_accuracy: the balance estimate's share eps_b of epsilon (pure DP,
+ * two counts each moved by at most one row: discrete Laplace of scale
+ * 2 / eps_b); A gets the rest.  Returns A's epsilon.
+ */
+static double
+tune_plan_balance(const GLMParams *p, TunePlan *pl)
+{
+	double		eps_a = p->epsilon;
+
+	if (p->tune.metric != GLM_AUTO_METRIC_BALANCED)
+		return eps_a;
+	glm_budget_split(p->epsilon, GLM_AUTO_BALANCE_SHARE, &pl->eps_b, &eps_a);
+	if (!autosel_laplace_scale(pl->eps_b, &pl->bnum, &pl->bden))
+		tune_refuse(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+					"the balance estimate's noise is outside the exact sampler's range",
+					"Use a larger epsilon, or \"tune_metric\": \"accuracy\".");
+	return eps_a;
+}
+
 /* everything the run decides before the charge, from public inputs only */
 static void
 tune_plan(const GLMParams *p, int pp, TunePlan *pl)
 {
+	double		eps_a;
+
 	memset(pl, 0, sizeof(*pl));
 	pl->npoints = p->tune.npoints;
 	pl->gamma_num = tune_gamma_num(p->tune.gamma > 0 ? p->tune.gamma : tune_default_gamma(p));
 	pl->gamma = (double) pl->gamma_num / (double) TUNE_GAMMA_DEN;
 	glm_budget_split(p->delta, TUNE_DELTA_TRUNC_SHARE, &pl->delta_t, &pl->delta0);
-	pl->rho_q = tune_rho_cached(p->epsilon, pl->gamma, pl->delta0);
+	eps_a = tune_plan_balance(p, pl);
+	pl->rho_q = tune_rho_cached(eps_a, pl->gamma, pl->delta0);
 	if (!(pl->rho_q > 0))
 		tune_refuse(ERRCODE_INVALID_PARAMETER_VALUE,
 					"no tuning run can be calibrated at this epsilon, delta and \"tune_gamma\"",
 					"Use a larger epsilon or delta, or a larger \"tune_gamma\" (fewer runs).");
-	pl->kmax = tune_kmax(p->epsilon, pl->gamma, pl->delta_t);
+	pl->kmax = tune_kmax(eps_a, pl->gamma, pl->delta_t);
 	if (pl->kmax < 1)
 		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					"too many tuning runs would be needed to cap their number",
@@ -263,8 +305,8 @@ tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
 		tune_design_clip(D, Xorig, Xwork, &c->p);
 		noisysgd_descend_design(&c->p, D, c->T, c->lattice, c->sigma2, c->denom, rng,
 								ledger_id, theta);
-		/* count (<= 2^62) + noise, saturating: a 1-Lipschitz map of the noisy count */
-		if (pg_add_s64_overflow(noisysgd_count_right(D, theta),
+		/* score (<= 2^62) + noise, saturating: a 1-Lipschitz map of the noisy score */
+		if (pg_add_s64_overflow(noisysgd_score_right(D, theta, pl->score_w, pl->count_w),
 								dpnoise_discrete_gaussian(rng, pl->score_sigma2), &score))
 			score = PG_INT64_MAX;
 		if (tune_better(score, g, theta, best_score, *best_point, best, pp))
@@ -278,6 +320,29 @@ tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
 	}
 	memset(theta, 0, sizeof(double) * pp);
 	pfree(theta);
+}
+
+/*
+ * balanced_accuracy, once before the runs: noisy counts of the positive and
+ * negative rows, and from them (post-processing) the score weights, integers
+ * in [2^(b - 6), 2^b] proportional to 1 / count; without "class_weight" the
+ * same weights, W / 2^b, also weigh the design's counts for training.
+ */
+static void
+tune_balance(TunePlan *pl, NoisySGDDesign *D, gsl_rng *rng, bool train)
+{
+	int64		c[2];
+
+	noisysgd_label_counts(D, pl->count_w, c);
+	for (int i = 0; i < 2; i++)
+		c[i] += dpnoise_discrete_laplace(rng, pl->bnum, pl->bden);
+	autosel_balance_weights(c[0], c[1], GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT,
+							&pl->score_w[0], &pl->score_w[1]);
+	if (!train)
+		return;
+	for (int i = 0; i < 2; i++)
+		pl->count_w[i] = ldexp((double) pl->score_w[i], -GLM_AUTO_WEIGHT_BITS);
+	noisysgd_design_weigh(D, pl->count_w[0], pl->count_w[1]);
 }
 
 /* the released model's public parameters, and the chosen point's (DP output) */
@@ -295,7 +360,19 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point)
 	model_params_float(params, "tune_delta_truncation", pl->delta_t);
 	model_params_float(params, "tune_rho", pl->rho_q);
 	model_params_float(params, "tune_score_share", c->p.tune.score_share);
-	model_params_float(params, "tune_score_sigma", sqrt((double) pl->score_sigma2));
+	model_params_text(params, "tune_metric", glm_auto_metric_names[c->p.tune.metric - 1]);
+	/* in rows (a weight of 1), whatever the score's integer units */
+	model_params_float(params, "tune_score_sigma",
+					   ldexp(sqrt((double) pl->score_sigma2), -pl->score_bits));
+	/* the balance estimate's public epsilon, and the weights it gave (a DP output) */
+	if (c->p.tune.metric == GLM_AUTO_METRIC_BALANCED)
+	{
+		model_params_float(params, "tune_balance_epsilon", pl->eps_b);
+		model_params_float(params, "balance_weight_true",
+						   ldexp((double) pl->score_w[0], -pl->score_bits));
+		model_params_float(params, "balance_weight_false",
+						   ldexp((double) pl->score_w[1], -pl->score_bits));
+	}
 	model_params_end(params);
 }
 
@@ -325,6 +402,8 @@ noisysgd_tune_run(FunctionCallInfo fcinfo, GLMState *state, struct DPProtectedCo
 	rng = dpobj_rng_new();
 	PG_TRY();
 	{
+		if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
+			tune_balance(&pl, &D, rng, p->tune.balance_train);
 		tune_runs(&pl, &D, Xwork, rng, ledger_id, theta, &point);
 	}
 	PG_FINALLY();

@@ -47,7 +47,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_LOGISTIC:
 			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share, tune_metric and rows_per_unit.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -164,19 +164,22 @@ glmparams_candidates(JsonbValue *v)
 const char *const glm_auto_metric_names[3] = {"accuracy", "weighted_accuracy",
 "balanced_accuracy"};
 
-/* dp_auto's "metric": GLM_AUTO_METRIC_* */
+/* dp_auto's "metric" and dp_noisysgd's "tune_metric" (key): GLM_AUTO_METRIC_* */
 static int
-glmparams_metric(JsonbValue *v)
+glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 {
-	const char *hint = "Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance).";
-	char	   *s = dp_option_string(v, "metric", hint);
+	const char *hint = kind == GLM_KIND_AUTO ?
+		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance)." :
+		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs).";
+	char	   *s = dp_option_string(v, key, hint);
 
 	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
 		if (strcmp(s, glm_auto_metric_names[j]) == 0)
 			return j + 1;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("dp_auto: unknown metric \"%s\"", s),
+			 errmsg("%s: unknown %s \"%s\"", glm_kind_aggname(kind),
+					kind == GLM_KIND_AUTO ? "metric" : "tuning metric", s),
 			 errhint("%s", hint)));
 	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
 }
@@ -251,6 +254,25 @@ glm_budget_split_rho(double rho, double share, double *rho_R, double *rho_m, dou
 		*eps_R = nextafter(*eps_R, 0.0);
 }
 
+/* dp_noisysgd's tuning options (glmtune.h); false: key is not one of them */
+static bool
+glmparams_tune_option(const char *key, JsonbValue *v, GLMTune *t)
+{
+	if (strcmp(key, "tune") == 0)
+		glmtune_parse(v, t);
+	else if (strcmp(key, "tune_gamma") == 0)
+		t->gamma = dp_option_number(v, key, 1.0 / 1024, 1, false);
+	else if (strcmp(key, "tune_score_share") == 0)
+		t->score_share = glmparams_open_unit(v, key, "It is the share of each tuning run's rho spent on its score, e.g. 0.1.");
+	else if (strcmp(key, "tune_metric") == 0)
+		t->metric = glmparams_metric(v, GLM_KIND_SGD, key);
+	else
+		return false;
+	if (strcmp(key, "tune") != 0)
+		t->have_options = true;
+	return true;
+}
+
 typedef struct GLMOptionArg
 {
 	GLMKind		kind;
@@ -310,18 +332,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
 		a->have_radius = true;
 	}
-	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune") == 0)
-		glmtune_parse(v, &p->tune);
-	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune_gamma") == 0)
-	{
-		p->tune.gamma = dp_option_number(v, key, 1.0 / 1024, 1, false);
-		p->tune.have_options = true;
-	}
-	else if (a->kind == GLM_KIND_SGD && strcmp(key, "tune_score_share") == 0)
-	{
-		p->tune.score_share = glmparams_open_unit(v, key, "It is the share of each tuning run's rho spent on its score, e.g. 0.1.");
-		p->tune.have_options = true;
-	}
+	else if (a->kind == GLM_KIND_SGD && glmparams_tune_option(key, v, &p->tune))
+		;
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
@@ -332,7 +344,7 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		a->have_candidates = true;
 	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
-		p->auto_metric = glmparams_metric(v);
+		p->auto_metric = glmparams_metric(v, kind, key);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)
@@ -398,7 +410,7 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 
 	if (t->npoints == 0)
 		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
-					 "options \"tune_gamma\" and \"tune_score_share\" need \"tune\"",
+					 "options \"tune_gamma\", \"tune_score_share\" and \"tune_metric\" need \"tune\"",
 					 "Drop them, or pass a grid, e.g. {\"tune\": {\"T\": [10, 30, 100]}}.");
 	if ((t->nT > 0 && a->have_T) || (t->nradius > 0 && a->have_radius))
 		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
@@ -412,10 +424,16 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
 					 "\"tune\" is not calibrated for privacy units",
 					 "Tune on a table without a privacy unit, or train with fixed hyperparameters (docs/PRIVACY.md, \"Private hyperparameter tuning\").");
-	if (p->weight_pos != 1.0 || p->weight_neg != 1.0)
+	/* the score recovers row counts from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
+	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
-					 "\"tune\" does not combine with \"class_weight\"",
-					 "The tuning score counts rows classified right, unweighted; drop \"class_weight\" or \"tune\".");
+					 "\"tune\" needs class weights of at least 2^-10",
+					 "Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or train without \"tune\".");
+	/* the score counts what the weights ask for unless told otherwise */
+	if (t->metric == 0)
+		p->tune.metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* balanced accuracy without class weights trains with its estimated weights */
+	p->tune.balance_train = !a->have_weights && t->metric == GLM_AUTO_METRIC_BALANCED;
 	for (int i = 0; i < t->nR; i++)
 	{
 		if (a->have_R && t->R[i] > p->R)

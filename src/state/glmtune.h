@@ -2,9 +2,10 @@
  *
  * glmtune.h
  *	  dp_noisysgd's option "tune": a public grid of candidate
- *	  hyperparameters ("T", "R", "radius"); "tune_gamma" and
- *	  "tune_score_share" are read by glmparams.c (docs/PRIVACY.md, "Private hyperparameter
- *	  tuning"; the run: noisysgdtune.c).  Options are public inputs: their
+ *	  hyperparameters ("T", "R", "radius"); "tune_gamma",
+ *	  "tune_score_share" and "tune_metric" are read by glmparams.c
+ *	  (docs/PRIVACY.md, "Private hyperparameter tuning"; the run:
+ *	  noisysgdtune.c).  Options are public inputs: their
  *	  errors may quote them.
  *
  *-------------------------------------------------------------------------
@@ -19,6 +20,8 @@
 /* at most this many values per key and grid points in all */
 #define GLM_TUNE_MAX_VALUES		8
 #define GLM_TUNE_MAX_POINTS		64
+/* the smallest class weight "tune" accepts (its score's row counts need it: tunecalib.h) */
+#define GLM_TUNE_MIN_WEIGHT		(1.0 / 1024)
 /* the default share of each run's rho spent on its score */
 #define GLM_TUNE_DEFAULT_SHARE	0.1
 
@@ -33,7 +36,11 @@ typedef struct GLMTune
 	double		radius[GLM_TUNE_MAX_VALUES];
 	double		gamma;			/* option "tune_gamma"; <= 0: the default */
 	double		score_share;	/* option "tune_score_share" */
-	bool		have_options;	/* "tune_gamma" or "tune_score_share" was given */
+	int			metric;			/* option "tune_metric": GLM_AUTO_METRIC_*
+								 * (glmparams.h); 0 until defaulted */
+	bool		balance_train;	/* balanced_accuracy without "class_weight": the
+								 * estimated weights also train */
+	bool		have_options;	/* "tune_gamma", "tune_score_share" or "tune_metric" was given */
 } GLMTune;
 
 /* "tune" into t (validated: known keys, 1..8 values each, at most 64 points) */

@@ -190,6 +190,36 @@ check_geometric(gsl_rng *rng, double gamma)
 	CHECK(tune_geometric(rng, num, 1) == 1, "kmax 1 caps");
 }
 
+/* tune_row_count recovers min(c, 2^48) exactly from fl(c w), w in [2^-10, 1] */
+static void
+check_row_count(gsl_rng *rng)
+{
+	const int64_t cap = (int64_t) 1 << TUNE_ROW_COUNT_BITS;
+	double		ws[] = {1.0 / 1024, 0.0009765625000000002, 0.13, 0.2, 0.32, 1.0 / 3, 0.43,
+	0.999999999999, 1.0};
+	long		bad = 0;
+
+	for (int i = 0; i < (int) (sizeof(ws) / sizeof(ws[0])) + 50; i++)
+	{
+		double		w = i < (int) (sizeof(ws) / sizeof(ws[0])) ? ws[i] :
+			ldexp(1.0, -10) + gsl_rng_uniform(rng) * (1 - ldexp(1.0, -10));
+
+		for (int64_t c = 0; c <= 20000; c++)
+			bad += tune_row_count((double) c * w, w) != c;
+		for (int k = 0; k < 20000; k++)
+		{
+			/* near the cap, across the doubles' 2^53, and at random sizes */
+			int64_t		c = k < 4000 ? cap - 2000 + k :
+				k < 6000 ? ((int64_t) 1 << 53) - 1000 + (k - 4000) :
+				(int64_t) ldexp(gsl_rng_uniform(rng), 1 + (int) gsl_rng_uniform_int(rng, 61));
+
+			bad += tune_row_count((double) c * w, w) != (c < cap ? c : cap);
+		}
+	}
+	CHECK(bad == 0, "tune_row_count missed min(c, 2^48) %ld times", bad);
+	CHECK(tune_row_count(ldexp(1.0, 62), 1.0 / 1024) == cap, "huge count not capped");
+}
+
 int
 main(void)
 {
@@ -200,6 +230,7 @@ main(void)
 	check_extra();
 	check_formula();
 	check_kmax();
+	check_row_count(rng);
 	check_geometric(rng, 1.0 / 3);
 	check_geometric(rng, 0.5);
 	check_geometric(rng, 0.9);
