@@ -1,13 +1,7 @@
 -- Private model selection: dp_auto and train()'s mechanism 'auto'
 -- (src/mechanisms/glmauto.c, docs/PRIVACY.md "Private model selection (auto)").
 CREATE SCHEMA regress_auto;
-CREATE TABLE regress_auto.pts AS
-SELECT g AS id,
-       round(cos(g * 0.37)::numeric, 3)::float8 AS a,
-       round(sin(g * 0.91)::numeric, 3)::float8 AS b,
-       (cos(g * 0.37) + 0.5 * sin(g * 0.91) + 0.3 * sin(g * 7.1) > 0.1) AS y,
-       g % 50 AS person
-  FROM generate_series(1, 2000) g;
+CREATE TABLE regress_auto.pts AS SELECT * FROM regress.points(2000);
 CREATE VIEW regress_auto.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_auto.pts;
 -- errors are shown by regress.err() (setup.sql): SQLSTATE, message and hint
 GRANT USAGE ON SCHEMA regress_auto TO PUBLIC;

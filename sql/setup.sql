@@ -79,3 +79,15 @@ BEGIN
     END LOOP;
     RETURN st;
 END $$;
+-- regress.points(n): n deterministic rows (id, a, b, y, person) of two features in [-1, 1],
+-- a label not linearly separable, and 50 persons (sql/auto.sql, sql/tune.sql)
+CREATE FUNCTION regress.points(n int)
+RETURNS TABLE (id int, a float8, b float8, y boolean, person int)
+LANGUAGE sql IMMUTABLE AS $$
+SELECT g,
+       round(cos(g * 0.37)::numeric, 3)::float8,
+       round(sin(g * 0.91)::numeric, 3)::float8,
+       (cos(g * 0.37) + 0.5 * sin(g * 0.91) + 0.3 * sin(g * 7.1) > 0.1),
+       g % 50
+  FROM generate_series(1, n) g
+$$;

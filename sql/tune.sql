@@ -1,13 +1,7 @@
 -- Private hyperparameter tuning: dp_noisysgd's option "tune" (src/mechanisms/noisysgdtune.c,
 -- src/core/tunecalib.c; docs/PRIVACY.md "Private hyperparameter tuning").
 CREATE SCHEMA regress_tune;
-CREATE TABLE regress_tune.pts AS
-SELECT g AS id,
-       round(cos(g * 0.37)::numeric, 3)::float8 AS a,
-       round(sin(g * 0.91)::numeric, 3)::float8 AS b,
-       (cos(g * 0.37) + 0.5 * sin(g * 0.91) + 0.3 * sin(g * 7.1) > 0.1) AS y,
-       g % 50 AS person
-  FROM generate_series(1, 2000) g;
+CREATE TABLE regress_tune.pts AS SELECT * FROM regress.points(2000);
 CREATE VIEW regress_tune.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_tune.pts;
 GRANT USAGE ON SCHEMA regress_tune TO PUBLIC;
 \pset format unaligned
