@@ -100,3 +100,12 @@ autosel_balance_weights(int64_t npos, int64_t nneg, int bits, int64_t wmin,
 	*wpos = autosel_ratio_weight(m, p, bits, wmin);
 	*wneg = autosel_ratio_weight(m, q, bits, wmin);
 }
+
+void
+autosel_noisy_balance_weights(gsl_rng *rng, int64_t npos, int64_t nneg, uint64_t num,
+							  uint64_t den, int bits, int64_t wmin, int64_t *wpos, int64_t *wneg)
+{
+	npos += dpnoise_discrete_laplace(rng, num, den);
+	nneg += dpnoise_discrete_laplace(rng, num, den);
+	autosel_balance_weights(npos, nneg, bits, wmin, wpos, wneg);
+}

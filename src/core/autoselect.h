@@ -54,4 +54,14 @@ extern int	autosel_noisy_max(gsl_rng *rng, const int64_t *scores, int n,
 extern void autosel_balance_weights(int64_t npos, int64_t nneg, int bits, int64_t wmin,
 									int64_t *wpos, int64_t *wneg);
 
+/*
+ * The balance estimate's release and its weights: npos and nneg each plus
+ * iid discrete Laplace of scale num/den (the positives' drawn first), then
+ * autosel_balance_weights() of the noisy counts.  Each count moves by at most
+ * one per row, so the pair is eps-DP at num/den >= 2 / eps (k rows: 2k / eps).
+ */
+extern void autosel_noisy_balance_weights(gsl_rng *rng, int64_t npos, int64_t nneg,
+										  uint64_t num, uint64_t den, int bits, int64_t wmin,
+										  int64_t *wpos, int64_t *wneg);
+
 #endif							/* DPOBJ_AUTOSELECT_H */

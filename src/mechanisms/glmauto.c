@@ -46,7 +46,6 @@
 #include <math.h>
 
 #include "autoselect.h"
-#include "dpnoise.h"
 #include "glm.h"
 #include "glmauto.h"
 #include "glmsolve.h"
@@ -396,10 +395,8 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 
 	for (int64 k = 0; k < a->nobs; k++)
 		c[a->y[k] > 0 ? 0 : 1] += a->icnt[k];
-	for (int i = 0; i < 2; i++)
-		c[i] += dpnoise_discrete_laplace(rng, z->bnum, z->bden);
-	autosel_balance_weights(c[0], c[1], GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT,
-							&a->wscore[0], &a->wscore[1]);
+	autosel_noisy_balance_weights(rng, c[0], c[1], z->bnum, z->bden, GLM_AUTO_WEIGHT_BITS,
+								  GLM_AUTO_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
 	if (!p->auto_balance_train)
 		return;
 	for (int j = 0; j < 2 * a->K; j++)

@@ -334,10 +334,8 @@ tune_balance(TunePlan *pl, NoisySGDDesign *D, gsl_rng *rng, bool train)
 	int64		c[2];
 
 	noisysgd_label_counts(D, pl->count_w, c);
-	for (int i = 0; i < 2; i++)
-		c[i] += dpnoise_discrete_laplace(rng, pl->bnum, pl->bden);
-	autosel_balance_weights(c[0], c[1], GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT,
-							&pl->score_w[0], &pl->score_w[1]);
+	autosel_noisy_balance_weights(rng, c[0], c[1], pl->bnum, pl->bden, GLM_AUTO_WEIGHT_BITS,
+								  GLM_AUTO_BALANCE_MIN_WEIGHT, &pl->score_w[0], &pl->score_w[1]);
 	if (!train)
 		return;
 	for (int i = 0; i < 2; i++)
