@@ -51,6 +51,7 @@
 #include "seal.h"
 #include "trainquery.h"
 #include "units.h"
+#include "workerpins.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -610,6 +611,9 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	SPI_connect();
 	owner_floor = train_precheck(&ctx, epsilon, delta);
 	owner = train_owner(ctx.relid, ctx.relation);
+	/* a Citus table: every worker's cap at least this server's (public) */
+	if (ctx.citus)
+		worker_caps_check(ctx.relation, owner);
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);
