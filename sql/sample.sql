@@ -164,6 +164,36 @@ SELECT array_length((dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1}')).weights, 1)
 SELECT array_length((dpobj.dp_logistic_multiclass(x, (i % 3)::bigint, 1, 1e-6,
                      '{"R": 1, "classes": [0, 1, 2]}')).weights, 1)
   FROM regress_sample_many;
--- dp_logistic still spills instead (every row, sql/spill.sql)
+-- dp_logistic and dp_noisysgd still spill instead (every row, sql/spill.sql),
+-- unless "sample_rows" asks for a sample (train() on a Citus table does):
+-- then K = min(the option, what the cap holds), keyed past K, like the kinds
+-- above.  Flags (byte 5) and K (bytes 25-32) of the flat state:
+CREATE AGGREGATE regress_logistic_state(float8[], boolean, float8, float8, jsonb) (
+    SFUNC = dpobj.dp_logistic_transfn, STYPE = dpobj.glm_state,
+    COMBINEFUNC = dpobj.dp_glm_combine, PARALLEL = SAFE);
+CREATE FUNCTION regress_glm_flat(opts jsonb, OUT flags int, OUT k bigint)
+LANGUAGE sql AS $$
+SELECT get_byte(b, 5), ('x' || encode(substring(b from 25 for 8), 'hex'))::bit(64)::bigint
+  FROM (SELECT decode(regress_logistic_state(x, y, 1, 1e-6, opts)::text, 'base64') AS b
+          FROM regress_sample_many) s $$;
+SELECT 'every row' AS options, * FROM regress_glm_flat('{"R": 1}')
+UNION ALL SELECT '200', * FROM regress_glm_flat('{"R": 1, "sample_rows": 200}')
+UNION ALL SELECT '3000 (the cap holds 390)', * FROM regress_glm_flat('{"R": 1, "sample_rows": 3000}')
+UNION ALL SELECT '100000', * FROM regress_glm_flat('{"R": 1, "sample_rows": 100000}');
+SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
+  FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
+SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
+  FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
+SET max_parallel_workers_per_gather = 2;
+SET force_parallel_mode = on;
+SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
+  FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
+RESET force_parallel_mode;
+SET max_parallel_workers_per_gather = 0;
+SELECT (regress.err(q)).* FROM (VALUES
+  ($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 0}') FROM regress_sample_many$$),
+  ($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 2.5}') FROM regress_sample_many$$),
+  ($$SELECT dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1, "n": 3000, "sample_rows": 10}') FROM regress_sample_many$$)
+) v(q);
 RESET dpobj.max_state_memory;
 RESET max_parallel_workers_per_gather;

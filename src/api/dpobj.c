@@ -20,7 +20,7 @@ double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
 int			dpobj_oracle_threads = 2;
 bool		dpobj_glm_skip_newton = false;
-int			dpobj_max_state_memory = 256 * 1024;
+int			dpobj_max_state_memory = DPOBJ_DEFAULT_STATE_MEMORY;
 double		dpobj_protected_time_limit = 0.0;
 double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
@@ -173,7 +173,7 @@ dpobj_define_gucs(void)
 							"Memory for the distinct rows of one dp_logistic or dp_noisysgd state; more distinct rows spill to temporary files.",
 							"The released model does not depend on it; runs that spill are slower and use temporary file space.",
 							&dpobj_max_state_memory,
-							256 * 1024, 64, MAX_KILOBYTES,
+							DPOBJ_DEFAULT_STATE_MEMORY, 64, MAX_KILOBYTES,
 							PGC_SUSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 

@@ -38,6 +38,7 @@
 #include "entryargs.h"
 #include "glmauto.h"
 #include "glmmulticlass.h"
+#include "aggsample.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -51,6 +52,7 @@
 #include "seal.h"
 #include "trainquery.h"
 #include "units.h"
+#include "workerpins.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -88,6 +90,8 @@ typedef struct TrainMechanism
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
+	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
+	bool		keeps_rows;
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -95,8 +99,10 @@ static const TrainMechanism train_mechanisms[] = {
 	/* The mechanism family */
 	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
 	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
-	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args},
-	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args},
+	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, true},
+	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, true},
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{"auto", "dpobj.dp_auto", "dp_auto", auto_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
@@ -295,6 +301,26 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
+/*
+ * On a Citus table, dp_logistic's and noisy GD's states keep a uniform
+ * sample of the rows the coordinator's dpobj.max_state_memory holds
+ * ("sample_rows", glmstate.c), unless the options ask for fewer: every
+ * distinct row of a shard would otherwise travel as one value (at most
+ * 1 GB, so a large shard failed after the charge) and the coordinator would
+ * hold them all.  K is public (the cap and d; every worker's cap is at
+ * least this one, workerpins.h), and a sample at K costs no privacy
+ * (docs/PRIVACY.md, "Uniform row samples").
+ */
+static Jsonb *
+train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
+{
+	if (!mech->keeps_rows ||
+		getKeyJsonValueFromContainer(&options->root, "sample_rows", 11, NULL) != NULL)
+		return options;
+	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}",
+											   aggsample_rows(d, 0)));
+}
+
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
 {
@@ -561,6 +587,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
 	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
 	*encoding = train_encoding(ctx, mech, features, nfeatures, &ctx->d);
+	if (ctx->citus)
+		ctx->options = train_citus_sample(ctx->options, mech, ctx->d);
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
@@ -610,6 +638,9 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	SPI_connect();
 	owner_floor = train_precheck(&ctx, epsilon, delta);
 	owner = train_owner(ctx.relid, ctx.relation);
+	/* a Citus table: every worker's cap at least this server's (public) */
+	if (ctx.citus)
+		worker_caps_check(ctx.relation, owner);
 	/* train/submit(..., model_name): a public check, before the charge */
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);

@@ -27,6 +27,9 @@
 
 #include "workerpins.h"
 
+#include "dpobj.h"
+#include "privileged.h"
+
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/guc.h"
@@ -100,5 +103,62 @@ worker_pins_unobserved_spill(void)
 			continue;
 		(void) set_config_option(spill_pins[i].name, spill_pins[i].value, PGC_SUSET,
 								 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+	}
+}
+
+/*
+ * A worker's cap in kB from run_command_on_workers' text: an empty result
+ * (a NULL: no session setting and dpobj not yet loaded there) is the
+ * default; -1 when the text is not a size.
+ */
+static int
+worker_cap_kb(const char *value)
+{
+	int			kb;
+
+	if (value == NULL || value[0] == '\0')
+		return DPOBJ_DEFAULT_STATE_MEMORY;
+	if (!parse_int(value, &kb, GUC_UNIT_KB, NULL))
+		return -1;
+	return kb;
+}
+
+void
+worker_caps_check(const char *relation, Oid exec_user)
+{
+	RoleSwitch	rs;
+	int			ret;
+
+	role_switch_begin(&rs, exec_user, true);
+	ret = SPI_execute("SELECT nodename, nodeport, success, result"
+					  "  FROM pg_catalog.run_command_on_workers("
+					  "$q$SELECT pg_catalog.current_setting('dpobj.max_state_memory', true)$q$)",
+					  false, 0);
+	role_switch_end(&rs);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.train: could not read the Citus workers' settings: %s",
+			 SPI_result_code_string(ret));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *node = SPI_getvalue(tup, desc, 1);
+		char	   *port = SPI_getvalue(tup, desc, 2);
+		char	   *success = SPI_getvalue(tup, desc, 3);
+		int			kb = (success != NULL && strcmp(success, "t") == 0)
+			? worker_cap_kb(SPI_getvalue(tup, desc, 4)) : -1;
+
+		if (kb < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("dpobj cannot train on %s: could not read dpobj.max_state_memory on the Citus worker %s:%s",
+							relation, node ? node : "?", port ? port : "?"),
+					 errhint("Every worker must be reachable and run dpobj; nothing was charged.")));
+		if (kb < dpobj_max_state_memory)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("dpobj cannot train on %s: dpobj.max_state_memory on the Citus worker %s:%s (%d kB) is smaller than on this server (%d kB)",
+							relation, node, port, kb, dpobj_max_state_memory),
+					 errhint("Set dpobj.max_state_memory on every worker to at least the coordinator's (docs/SCALING.md, \"Setup\"); nothing was charged.")));
 	}
 }

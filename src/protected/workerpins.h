@@ -48,4 +48,17 @@ extern void worker_pins_send(void);
  */
 extern void worker_pins_unobserved_spill(void);
 
+/*
+ * Before the charge of a run on a Citus table, as exec_user (the role the
+ * shard tasks connect as, so that per-role settings are the ones the tasks
+ * get), inside SPI: reads dpobj.max_state_memory on every worker and refuses
+ * (55000) when one is smaller than this server's.  A sampled state's K comes
+ * from its node's cap and partial states combine at the smallest K among
+ * those that reached the coordinator; a shard with no rows sends none, so
+ * with a smaller cap on some worker one row could change the K of the
+ * release (docs/PRIVACY.md, "Uniform row samples").  Settings are public:
+ * a refusal here depends on no row.
+ */
+extern void worker_caps_check(const char *relation, Oid exec_user);
+
 #endif							/* DPOBJ_WORKERPINS_H */

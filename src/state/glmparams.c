@@ -45,9 +45,9 @@ kind_valid_options(GLMKind kind)
 	switch (kind)
 	{
 		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight, rows_per_unit and sample_rows.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share, tune_metric and rows_per_unit.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -345,6 +345,9 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
 		p->auto_metric = glmparams_metric(v, kind, key);
+	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) &&
+			 strcmp(key, "sample_rows") == 0)
+		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
 	else if (strcmp(key, "rows_per_unit") == 0)

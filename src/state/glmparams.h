@@ -63,6 +63,7 @@ typedef struct GLMParams
 	double		beta;			/* OPSamp failure probability */
 	double		n_public;		/* option "n": a public row count (OPSamp, noisy GD), <= 0: none */
 	int			rows_per_unit;	/* option "rows_per_unit": neighbours differ in up to k rows */
+	int64		sample_rows;	/* dp_logistic, dp_noisysgd: option "sample_rows", 0: every row */
 	int			nclasses;		/* multi-class kinds: option "classes" (glmclasses.h); else 0 */
 	char	  **classes;		/* their text forms, in declared order */
 	double		weight_pos;		/* option "class_weight": a positive row's loss weight, (0, 1] */

@@ -86,6 +86,8 @@ glm_params_model(StringInfo buf, const GLMParams *p, int d)
 		model_params_float(buf, "h", p->h);
 	if (p->rows_per_unit > 1)
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
+	if (p->sample_rows > 0)
+		model_params_int(buf, "sample_rows", p->sample_rows);
 	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
 }
 
@@ -131,11 +133,18 @@ glm_spills(int kind)
 /*
  * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
  * keep a uniform sample of what dpobj.max_state_memory holds (aggsample.h).
+ * dp_logistic and dp_noisysgd keep every row (spilling) unless "sample_rows"
+ * asks for a sample: train() on a Citus table does, so that no shard state
+ * outgrows one value and the coordinator holds at most the cap.
  */
 static int64
 glm_sample_rows(const DPAggState *base)
 {
-	return glm_spills(base->kind) ? 0 : aggsample_rows(base->d, 0);
+	int64		option = ((const GLMExpanded *) base)->params.sample_rows;
+
+	if (glm_spills(base->kind) && option == 0)
+		return 0;
+	return aggsample_rows(base->d, option);
 }
 
 static const char *

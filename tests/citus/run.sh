@@ -24,12 +24,14 @@
 #       counters on the workers for every mechanism (tests/security/mechanisms.txt), with
 #       the analyst's SET LOCALs propagated to the workers (citus.propagate_set_commands),
 #       and the same job rows, ledger rows and shard counters through submit();
-#   (g) a worker error (a shard gone, a worker down) reaches the analyst, of train() and of
-#       a job, only as the generic DP006, charged once;
+#   (g) a worker error (a shard gone) reaches the analyst, of train() and of a job, only as
+#       the generic DP006, charged once; a worker down before the run is refused before
+#       the charge;
 #   (h) declared feature domains (raw text and numeric columns encoded in the sealed query)
 #       on a distributed table: train(), submit() and evaluate();
 #   (i) under a small cap a shard's spilling state counts no temporary file on its worker
-#       when the run is sealed (a superuser's direct call shows that it spills);
+#       when the run is sealed (a superuser's direct call shows that it spills); a worker
+#       whose cap is smaller than the coordinator's is refused before the charge;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -392,6 +394,16 @@ neighbour_runs() { # OBSERVE WHAT PATTERN...
     done < "$REPO/tests/security/mechanisms.txt"
 }
 neighbour_runs observe "train()" "|released|"
+# dp_logistic and noisy GD from a sample on every shard and at the coordinator (what train()
+# does on a distributed table larger than the cap holds; "sample_rows" makes K small here):
+# the neighbours differ in one row, which the sample may or may not keep
+for mech in logistic noisysgd; do
+    oa=$(observe nb_a "$mech" '{"R": 1, "sample_rows": 50}' y)
+    ob=$(observe nb_b "$mech" '{"R": 1, "sample_rows": 50}' y)
+    [[ "$oa" == "$ob" ]] || { echo "# neighbours differ ($mech, sample):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+    t_is "neighbouring distributed tables, $mech from a sample of 50 rows: the same observations, released" \
+        "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")" "same/1"
+done
 # the owner need not be a superuser: its SET LOCALs on the workers are settings any role may set
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the table of an ordinary owner failed"
 SET client_min_messages = warning;
@@ -487,10 +499,18 @@ cq "$bport" -c "SET citus.enable_manual_changes_to_shards = on" -c "ALTER TABLE 
 brk_fails "a shard missing on its worker"
 cq "$bport" -c "SET citus.enable_manual_changes_to_shards = on" -c "ALTER TABLE brk_gone RENAME TO $bshard" >/dev/null
 t_is "the shard back: released again" "$(brk_train | tail -n 1)" "t"
-# a worker down before the run: the task's connection fails at execution -- also a failure
-# after the scan began, so DP006 and charged (a node's health is not a public catalog fact)
+# a worker down before the run: train() reads every worker's dpobj.max_state_memory before
+# the charge, so an unreachable worker is refused then, nothing charged (whether a node
+# answers depends on no row of the table); a worker lost after that check fails the scan
+# like the missing shard above: DP006, charged
 dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$CITUS_DIR/n2" -m fast -w stop >/dev/null
-brk_fails "a worker down"
+nled=$(ledger_rows "$COORD")
+out=$(brk_train)
+t_is "a worker down: train() is refused before the charge, nothing charged" \
+    "$(grep -c "could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
+out=$(as_analyst -c "SELECT dpobj.submit('brk', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1)
+t_is "a worker down: submit() is refused too, no job, nothing charged" \
+    "$(grep -c "could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
 dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$CITUS_DIR/n2" -l "$CITUS_DIR/n2.log" -w start >/dev/null
 t_is "the worker back: released again" "$(brk_train | tail -n 1)" "t"
 t_check "the coordinator's server log has the causes, for the administrator" \
@@ -566,9 +586,11 @@ worker_temp_files() { # the sum over the workers, after the task sessions have f
     done
     echo "$cur"
 }
-for p in "${PORTS[@]:1}"; do
-    cq "$p" -c "ALTER SYSTEM SET dpobj.max_state_memory = '64kB'" -c "SELECT pg_reload_conf()" >/dev/null
-done
+set_cap() { # PORT VALUE: dpobj.max_state_memory on that node ('' resets it)
+    local set="SET dpobj.max_state_memory = '$2'"
+    [[ -z "$2" ]] && set="RESET dpobj.max_state_memory"
+    cq "$1" -c "ALTER SYSTEM $set" -c "SELECT pg_reload_conf()" >/dev/null
+}
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the spill table failed"
 SET client_min_messages = warning;
 CREATE TABLE spill_t AS SELECT g AS id, (g % 97) / 96.0 AS a, (g % 89) / 88.0 AS b, (g % 83) / 82.0 AS c,
@@ -577,19 +599,44 @@ SELECT create_distributed_table('spill_t', 'id');
 SELECT dpobj.protect('spill_t');
 SELECT dpobj.grant_budget('spill_t', 'analyst', 100, 1e-3);
 SQL
+# A sampled state's K follows its node's cap, and a shard with no rows sends no state: a
+# worker whose cap is smaller than the coordinator's could let one row change the K of a
+# release.  train(), submit() and evaluate() read every worker's cap before the charge and
+# refuse then (public settings); a larger cap on a worker is accepted.
+set_cap "${PORTS[2]}" 64kB
+l0=$(ledger_rows "$COORD")
+for call in "dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" \
+            "dpobj.submit('spill_t', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')"; do
+    e=$(err "$COORD" "SET ROLE analyst; SELECT $call")
+    t_is "a worker's smaller cap: ${call%%(*}() is refused before the charge" \
+        "$(sed 's/[0-9][0-9]* kB) is smaller/N kB) is smaller/; s/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
+        "dpobj cannot train on public.spill_t: dpobj.max_state_memory on the Citus worker W (N kB) is smaller than on this server (262144 kB)/$l0"
+done
+set_cap "$COORD" 64kB
+set_cap "${PORTS[1]}" 128kB
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
+t_is "equal or larger caps on the workers: released, charged once" "$m/$(ledger_rows "$COORD")" "opdisc/$((l0 + 1))"
+set_cap "${PORTS[1]}" 64kB
 SPILLAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2}')"
 t0=$(worker_temp_files)
 cq "$COORD" -c "SELECT ($SPILLAGG).mechanism FROM spill_t" >/dev/null
 t1=$(worker_temp_files)
 t_check "64kB cap on the workers: a shard's dp_logistic state spills (superuser's direct call: $t0 -> $t1 temp files)" \
     test "$t1" -gt "$t0"
+# train() on a Citus table gives dp_logistic and noisy GD a uniform sample of what the
+# coordinator's cap holds (K = 65536 / (24 + 3 (8 d + 32)) = 303 rows at d = 4), so no shard
+# state grows with the table; the model says so
 for mech in logistic noisysgd; do
-    m=$(as_analyst -c "SELECT (m).mechanism IS NOT NULL FROM dpobj.train('spill_t', '$mech', ARRAY['a', 'b', 'c', 'e'], 'y', 1, 1e-6, '{\"R\": 2}') m" 2>&1)
+    m=$(as_analyst -c "SELECT (m).params->>'sample_rows' FROM dpobj.train('spill_t', '$mech', ARRAY['a', 'b', 'c', 'e'], 'y', 1, 1e-6, '{\"R\": 2}') m" 2>&1)
     t2=$(worker_temp_files)
-    t_is "sealed $mech on spilling shards: released, and the workers count no temporary file" "$m/$t2" "t/$t1"
+    t_is "sealed $mech on a large table: released from a sample of K = 303 rows, and the workers count no temporary file" "$m/$t2" "303/$t1"
 done
-for p in "${PORTS[@]:1}"; do
-    cq "$p" -c "ALTER SYSTEM RESET dpobj.max_state_memory" -c "SELECT pg_reload_conf()" >/dev/null
+SAMPLEAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2, \"sample_rows\": 303}')"
+cq "$COORD" -c "SELECT ($SAMPLEAGG).mechanism FROM spill_t" >/dev/null
+t_is "a direct call with \"sample_rows\" (a superuser's): the shards keep a sample and spill nothing" \
+    "$(worker_temp_files)" "$t1"
+for p in "${PORTS[@]}"; do
+    set_cap "$p" ''
 done
 
 t_summary
