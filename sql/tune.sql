@@ -23,7 +23,6 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y,
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"R": [0.5, 2]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": "private", "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "rows_per_unit": 2, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "class_weight": {"false": 0.0005}, "tune": {"T": [10, 30]}}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "recall"}') FROM regress_tune.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": 1}') FROM regress_tune.v$$);
@@ -159,16 +158,31 @@ SELECT mechanism, epsilon, delta, kind, rho IS NULL AS no_rho, outcome FROM dpob
  WHERE relation = 'regress_tune.pts' AND id > :before ORDER BY id;
 SELECT dpobj.unprotect('regress_tune.pts');
 
--- a table with a privacy unit: refused before the charge (nothing recorded)
+-- privacy units of k rows: every run's noise, the score's (sensitivity k 2^b) and the
+-- balance estimate's (each count moved by k) are calibrated for k; the rest is unchanged
+SET dpobj.seed = 3;
+SELECT o AS options,
+       ((m).params->>'rows_per_unit')::int AS k,
+       round((((m).params->>'tune_score_sigma')::float8 /
+              sqrt(1 / (2 * 0.1 * ((m).params->>'tune_rho')::float8)))::numeric, 2) AS score_sigma_over_k1
+  FROM (SELECT o, dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) m
+          FROM regress_tune.v,
+               (VALUES ('{"R": 1, "rows_per_unit": 4, "tune": {"T": [10, 30]}}'),
+                       ('{"R": 1, "rows_per_unit": 4, "tune": {"T": [10, 30]}, "tune_metric": "balanced_accuracy"}')) opts(o)
+         GROUP BY o) s
+ ORDER BY 1;
+RESET dpobj.seed;
+-- through train() on a table with a privacy unit: k from the table, charged once
 SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
 SELECT dpobj.protect('regress_tune.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_tune.pts', 'regress_tune_analyst', 10, 0.001);
 SET ROLE regress_tune_analyst;
-\pset format unaligned
-SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_tune.pts', 'noisysgd', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}')$$);
-\pset format aligned
+SELECT (m).mechanism, (m).params->>'rows_per_unit' AS k, (m).params->>'T' IN ('10', '30') AS in_grid
+  FROM dpobj.train('regress_tune.pts', 'noisysgd', ARRAY['a', 'b'], 'y', 1, 1e-6,
+                   '{"R": 1, "tune": {"T": [10, 30]}}') m;
 RESET ROLE;
-SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_tune.pts' AND id > :before;
+SELECT mechanism, kind, rows_per_unit, outcome FROM dpobj.ledger
+ WHERE relation = 'regress_tune.pts' AND id > :before ORDER BY id;
 SELECT dpobj.unprotect('regress_tune.pts');
 DROP SCHEMA regress_tune CASCADE;
 DROP ROLE regress_tune_analyst;

@@ -15,8 +15,9 @@
  *	  grid point uniformly, runs noisy GD with it on all rows at rho_train
  *	  (with the class weights, if any), scores the model by the rows it
  *	  classifies right ("tune_metric" weighted_accuracy: each counted
- *	  round(2^10 w) times, w its label's class weight; sensitivity 2^10)
- *	  plus exact discrete Gaussian noise at rho_score; then stops with
+ *	  round(2^10 w) times, w its label's class weight; sensitivity 2^10,
+ *	  times k with privacy units of k rows) plus exact discrete Gaussian
+ *	  noise at rho_score; then stops with
  *	  probability gamma (exact Bernoulli).  The model with the best noisy
  *	  score (ties: the lower grid point, then the weights' bytes: a total
  *	  order on Q's outputs) is released with its grid point; nothing about
@@ -167,8 +168,12 @@ tune_plan_score(const GLMParams *p, TunePlan *pl)
 	pl->score_w[1] = weighted ? (int64) rint(ldexp(p->weight_neg, GLM_AUTO_WEIGHT_BITS)) : 1;
 	pl->count_w[0] = p->weight_pos;
 	pl->count_w[1] = p->weight_neg;
-	/* sensitivity 2^b: 4^b / (2 sigma2) <= rho_score, the quotient raised first */
-	v = ceil(ldexp(1.0, 2 * pl->score_bits) / (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
+	/*
+	 * sensitivity k 2^b (a unit's k rows each move the score by at most 2^b):
+	 * (k 2^b)^2 / (2 sigma2) <= rho_score, the quotient raised first
+	 */
+	v = ceil(ldexp((double) p->rows_per_unit * p->rows_per_unit, 2 * pl->score_bits) /
+			 (2.0 * pl->rho_score) * (1.0 + ldexp(1.0, -50)));
 	if (!(v >= 1 && v <= ldexp(1.0, 56)))
 		tune_refuse(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					"the tuning score's noise is outside the exact sampler's range",
@@ -178,18 +183,22 @@ tune_plan_score(const GLMParams *p, TunePlan *pl)
 
 /*
  * balanced_accuracy: the balance estimate's share eps_b of epsilon (pure DP,
- * two counts each moved by at most one row: discrete Laplace of scale
- * 2 / eps_b); A gets the rest.  Returns A's epsilon.
+ * two counts each moved by at most one row, by k with units of k rows:
+ * discrete Laplace of scale 2 / (eps_b / k)); A gets the rest.  Returns A's
+ * epsilon.
  */
 static double
 tune_plan_balance(const GLMParams *p, TunePlan *pl)
 {
 	double		eps_a = p->epsilon;
+	double		eps_scale;
 
 	if (p->tune.metric != GLM_AUTO_METRIC_BALANCED)
 		return eps_a;
 	glm_budget_split(p->epsilon, GLM_AUTO_BALANCE_SHARE, &pl->eps_b, &eps_a);
-	if (!autosel_laplace_scale(pl->eps_b, &pl->bnum, &pl->bden))
+	eps_scale = p->rows_per_unit > 1 ?
+		nextafter(pl->eps_b / p->rows_per_unit, 0.0) : pl->eps_b;
+	if (!autosel_laplace_scale(eps_scale, &pl->bnum, &pl->bden))
 		tune_refuse(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 					"the balance estimate's noise is outside the exact sampler's range",
 					"Use a larger epsilon, or \"tune_metric\": \"accuracy\".");

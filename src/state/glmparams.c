@@ -423,10 +423,6 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
 					 "\"tune\" does not combine with \"R\": \"private\"",
 					 "Put candidate bounds in the grid instead, e.g. {\"tune\": {\"R\": [0.5, 1, 2]}}.");
-	if (p->rows_per_unit > 1)
-		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
-					 "\"tune\" is not calibrated for privacy units",
-					 "Tune on a table without a privacy unit, or train with fixed hyperparameters (docs/PRIVACY.md, \"Private hyperparameter tuning\").");
 	/* the score recovers row counts from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
 	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
