@@ -152,6 +152,38 @@ SELECT sum((n - e) ^ 2 / e) < 55.45 AS homogeneous
   FROM (SELECT path, ids, count(*) AS n,
                (sum(count(*)) OVER (PARTITION BY ids)) * 600.0 / 1200.0 AS e
           FROM us_draws WHERE path IN ('sorted', 'sorted, other units') GROUP BY path, ids) s;
+-- The second scan reads the first one's row hashes a few rows ahead, a prefetch hint
+-- only: the kept rows are the same whatever it reads.  ul: 60 000 rows (four chunks
+-- of hints) in 2 048 units of about 29 rows, counted in id order, then kept in id
+-- order and in reverse (every hint wrong), at the default cap, at 320kB (the hints
+-- stop after one chunk) and at 256kB (the counts' table needs their room: freed
+-- after 4 732 rows); the counts fit in all three.  Every unit keeps exactly min(m_u, k) rows, each of its
+-- own, and a unit of at most k rows keeps all of them.
+CREATE TEMP TABLE ul AS
+SELECT id, 1 + (hashint4(id) & 2047) AS u FROM generate_series(1, 60000) id;
+CREATE FUNCTION pg_temp.kept_ul(k bigint, dir text) RETURNS TABLE (id int, u int) LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  RETURN QUERY EXECUTE format(
+    'SELECT r.id, r.u FROM (SELECT dpobj.unit_counts(u, %s::bigint) AS h FROM (SELECT * FROM ul ORDER BY id OFFSET 0) a) c
+      CROSS JOIN LATERAL (SELECT b.id, b.u FROM (SELECT * FROM ul ORDER BY id %s OFFSET 0) b
+                          WHERE dpobj.unit_keep(b.u, c.h)) r', k, dir);
+END $$;
+CREATE TEMP VIEW ul_kept AS
+SELECT k, dir, bool_and(n = least(m, k)) AS min_m_k, bool_and(n = m) FILTER (WHERE m <= k) AS all_of_small,
+       count(*) AS units, sum(n) AS rows
+  FROM (VALUES (3), (29)) ks(k), (VALUES ('ASC'), ('DESC')) dirs(dir),
+       LATERAL (SELECT kept.u, count(*) AS n FROM pg_temp.kept_ul(k, dir) kept GROUP BY kept.u) kept
+  JOIN (SELECT u, count(*) AS m FROM ul GROUP BY u) t USING (u)
+ GROUP BY k, dir ORDER BY k, dir;
+SELECT * FROM ul_kept;
+SET dpobj.max_state_memory = '320kB';
+SELECT * FROM ul_kept;
+SET dpobj.max_state_memory = '256kB';
+SELECT * FROM ul_kept;
+RESET dpobj.max_state_memory;
+SELECT count(*) AS units, min(m) AS min_rows, max(m) AS max_rows, count(*) FILTER (WHERE m < 29) AS below_29,
+       count(*) FILTER (WHERE m = 29) AS at_29, count(*) FILTER (WHERE m > 29) AS above_29
+  FROM (SELECT u, count(*) AS m FROM ul GROUP BY u) t;
 -- the keys: 128 bits, a new sequence for every query
 SELECT count(DISTINCT dpobj.unit_row_key()) AS keys FROM generate_series(1, 10000);
 

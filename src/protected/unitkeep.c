@@ -17,7 +17,11 @@
  *		 has seen s rows and kept j of them with probability
  *		 (k - j) / (m_u - s): selection sampling (Knuth, TAOCP vol. 2,
  *		 3.4.2, Algorithm S), which keeps exactly min(m_u, k) rows, every
- *		 k-subset equally likely, in whatever order the rows arrive.
+ *		 k-subset equally likely, in whatever order the rows arrive.  The
+ *		 first scan also records its rows' hashes, in its order, while they
+ *		 fit beside the counts within the cap (they give way to the counts);
+ *		 the second scan reads them a few rows ahead to prefetch the buckets
+ *		 it will look up -- time only, the lookup is by the row's own unit.
  *
  *	  Spilled, when the hash table would outgrow the cap: unit_counts()
  *	  frees it at once, ignores the rest of its scan and returns 0; the
@@ -113,14 +117,31 @@ static inline bool unit_key_eq(const UnitKeyOps *ops, Datum a, Datum b);
 #define unit_prefetch(p) ((void) (p))
 #endif
 
+/*
+ * The first scan's row hashes in scan order, which the second scan (the
+ * same rows, in the same order unless a synchronized scan or the plan moves
+ * them) reads a few rows ahead to fetch their buckets before it needs
+ * them: a lookup per row in a table larger than the cache otherwise waits
+ * for memory on every row.  A hint only: a wrong or missing one costs time,
+ * never changes which rows are kept.  Chunks of 64kB.
+ */
+#define UNIT_HINT_CHUNK		16384
+#define UNIT_HINT_AHEAD		8
+
 /* the counts of one run's first scan, as the second scan reads them */
 typedef struct UnitCounts
 {
 	MemoryContext cxt;			/* the aggregate's context: holds this struct */
 	MemoryContext mapcxt;		/* its child: the hash table and the keys */
-	Size		cap;			/* bytes mapcxt may hold (dpobj.max_state_memory) */
+	MemoryContext hintcxt;		/* its sibling: the hints (NULL once freed) */
+	Size		cap;			/* bytes mapcxt and hintcxt may hold (dpobj.max_state_memory) */
 	bool		spilled;		/* the table outgrew the cap: freed, rows ignored */
 	unitmap_hash *map;
+	uint32	  **hints;			/* chunks of UNIT_HINT_CHUNK row hashes */
+	int			maxchunks;		/* the length of hints */
+	uint64		nhints;			/* hashes recorded */
+	bool		hints_full;		/* no more are recorded (full or freed) */
+	uint64		pos;			/* unit_keep() calls so far: the row's position */
 	UnitKeyOps	ops;
 	Oid			typid;
 	uint16		k;				/* the rows each unit keeps */
@@ -202,6 +223,8 @@ unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 	uc->mapcxt = AllocSetContextCreate(aggcxt, "dpobj unit counts", 0,
 									   ALLOCSET_DEFAULT_INITSIZE, ALLOCSET_DEFAULT_INITSIZE);
 	uc->map = unitmap_create(uc->mapcxt, 256, &uc->ops);
+	uc->hintcxt = AllocSetContextCreate(aggcxt, "dpobj unit hints", 0,
+										ALLOCSET_DEFAULT_INITSIZE, ALLOCSET_DEFAULT_MAXSIZE);
 	uc->reset.func = unit_counts_forget;
 	uc->reset.arg = uc;
 	MemoryContextRegisterResetCallback(aggcxt, &uc->reset);
@@ -227,6 +250,77 @@ unit_arg(const UnitKeyOps *ops, FunctionCallInfo fcinfo, int argno)
 	}
 }
 
+/* no more hints: those recorded are freed, the rest of the scan records none */
+static void
+unit_hints_free(UnitCounts *uc)
+{
+	if (uc->hintcxt != NULL)
+		MemoryContextDelete(uc->hintcxt);
+	uc->hintcxt = NULL;
+	uc->hints = NULL;
+	uc->hints_full = true;
+	uc->nhints = 0;
+}
+
+/* the bytes the counts hold, and the room for their table to double */
+static inline Size
+unit_counts_bytes(UnitCounts *uc)
+{
+	return MemoryContextMemAllocated(uc->mapcxt, true) + (Size) uc->map->size * 2 * sizeof(UnitEntry);
+}
+
+/* the bytes the hints hold */
+static inline Size
+unit_hints_bytes(UnitCounts *uc)
+{
+	return uc->hintcxt == NULL ? 0 : MemoryContextMemAllocated(uc->hintcxt, true);
+}
+
+/*
+ * Records the hash of the next counted row, in a new chunk if need be: only
+ * while the hints fit beside the table within the cap (else they stop, and
+ * those recorded still serve the first rows).  Never an error: a chunk that
+ * cannot be allocated stops them too.  The chunks' array is sized once for
+ * as many chunks as the cap could hold (an eight-thousandth of it).
+ */
+static void
+unit_hint_add(UnitCounts *uc, uint32 hash)
+{
+	uint64		chunk = uc->nhints / UNIT_HINT_CHUNK;
+	Size		need;
+	void	   *p = NULL;
+
+	if (uc->hints_full)
+		return;
+	if (uc->nhints % UNIT_HINT_CHUNK == 0)
+	{
+		if (uc->hints == NULL)
+			uc->maxchunks = (int) Min(uc->cap / (UNIT_HINT_CHUNK * sizeof(uint32)) + 1,
+									  MaxAllocSize / sizeof(uint32 *));
+		need = UNIT_HINT_CHUNK * sizeof(uint32) + ALLOCSET_DEFAULT_INITSIZE +
+			(uc->hints == NULL ? uc->maxchunks * sizeof(uint32 *) : 0);
+		if (chunk < (uint64) uc->maxchunks &&
+			unit_counts_bytes(uc) + unit_hints_bytes(uc) + need <= uc->cap)
+		{
+			if (uc->hints == NULL)
+				uc->hints = MemoryContextAllocExtended(uc->hintcxt, uc->maxchunks * sizeof(uint32 *),
+													   MCXT_ALLOC_NO_OOM);
+			if (uc->hints != NULL)
+				p = MemoryContextAllocExtended(uc->hintcxt, UNIT_HINT_CHUNK * sizeof(uint32),
+											   MCXT_ALLOC_NO_OOM);
+		}
+		if (p == NULL)
+		{
+			/* full: the hints recorded stay, no more are added */
+			uc->hints_full = true;
+			return;
+		}
+		uc->hints[chunk] = p;
+	}
+	uc->hints[chunk][uc->nhints % UNIT_HINT_CHUNK] = hash;
+	uc->nhints++;
+}
+
 /*
  * The units outgrew the cap: the table is freed at once and the rest of the
  * scan ignored; the query's other branch, which sorts, keeps the rows.
@@ -239,6 +333,7 @@ unit_counts_spill(UnitCounts *uc)
 	uc->nbatch = 0;
 	MemoryContextDelete(uc->mapcxt);
 	uc->mapcxt = NULL;
+	unit_hints_free(uc);
 }
 
 /*
@@ -250,14 +345,20 @@ unit_counts_spill(UnitCounts *uc)
 static bool
 unit_room(UnitCounts *uc, Datum key)
 {
-	Size		grow = (Size) uc->map->size * 2 * sizeof(UnitEntry);
 	Size		keybytes = 0;
+	Size		counts;
 
 	if (!uc->ops.integer)
 		keybytes = 2 * MAXALIGN(uc->ops.typlen == -1 ? VARSIZE_ANY(DatumGetPointer(key)) :
 								uc->ops.typlen > 0 ? (Size) uc->ops.typlen : 0) +
 			16 + ALLOCSET_DEFAULT_INITSIZE;
-	return MemoryContextMemAllocated(uc->mapcxt, true) + grow + keybytes <= uc->cap;
+	counts = unit_counts_bytes(uc) + keybytes;
+	if (counts > uc->cap)
+		return false;
+	/* the hints give way to the counts: where the path goes depends on the units only */
+	if (counts + unit_hints_bytes(uc) > uc->cap)
+		unit_hints_free(uc);
+	return true;
 }
 
 /* one more row of the unit key (a copy of it made if the unit is new) */
@@ -298,6 +399,7 @@ unit_count(UnitCounts *uc, Datum key, uint32 hash)
 	}
 	if (e->left < PG_UINT32_MAX)
 		e->left++;
+	unit_hint_add(uc, hash);
 }
 
 /*
@@ -375,6 +477,17 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) uc->handle);
 }
 
+/* the bucket of the row UNIT_HINT_AHEAD rows on, by the first scan's order */
+static inline void
+unit_hint_prefetch(UnitCounts *uc)
+{
+	uint64		ahead = uc->pos++ + UNIT_HINT_AHEAD;
+
+	if (ahead < uc->nhints)
+		unit_prefetch(&uc->map->data[uc->hints[ahead / UNIT_HINT_CHUNK][ahead % UNIT_HINT_CHUNK] &
+									 uc->map->sizemask]);
+}
+
 /* selection sampling's step for one row of a unit (the file header) */
 static bool
 unit_keep_row(UnitCounts *uc, UnitEntry *e)
@@ -418,6 +531,7 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dpobj.unit_keep() needs the handle of dpobj.unit_counts() over the same rows in the same query"),
 				 errhint(UNIT_INTERNAL_HINT)));
+	unit_hint_prefetch(uc);
 	e = unitmap_lookup(uc->map, unit_arg(&uc->ops, fcinfo, 0));
 	if (e == NULL)
 		ereport(ERROR,
