@@ -129,13 +129,52 @@ glm_spills(int kind)
 }
 
 /*
+ * What the final function of a sampling kind holds per state row of w
+ * words, at most two observations a row: the canonical order and copy
+ * (8w + 20); the dense design (glm_design: 8 (w + 1) + 16 an observation,
+ * 8 of row numbers) of OPSamp, 'auto' and noisy GD; 'auto''s sparse design
+ * too (glm_minimise_design: 8 + 12 (w + 1) a row, 20 an observation) and
+ * its parts' arrays (36 + 8 (candidates + 1) an observation, at most four
+ * candidates); one-vs-rest's rows grouped by x (8 (w - 1) + 8 C, C
+ * classes), then per class a view (16) and that class's design.  OPSamp's
+ * LP lives in GLPK, not counted here (docs/SCALING.md).
+ */
+static double
+glm_final_row_bytes(int kind, int w, int nclasses)
+{
+	double		dense = 16.0 * (w + 1) + 40;
+	double		sparse = 12.0 * (w + 1) + 48;
+	double		bytes = 8.0 * w + 20;
+
+	switch (kind)
+	{
+		case GLM_KIND_OPSAMP:
+			return bytes + dense;
+		case GLM_KIND_AUTO:
+			return bytes + dense + sparse + 2 * (36.0 + 8 * 5);
+		case GLM_KIND_LOGISTIC_MC:
+			return bytes + 8.0 * (w - 1) + nclasses * (16.0 + 12.0 * w + 48);
+		case GLM_KIND_SGD_MC:
+			return bytes + 8.0 * (w - 1) + nclasses * (16.0 + 16.0 * w + 40);
+		default:
+			return bytes;
+	}
+}
+
+/*
  * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
- * keep a uniform sample of what dpobj.max_state_memory holds (aggsample.h).
+ * keep a uniform sample of what dpobj.max_state_memory holds with their
+ * final function's work (aggsample.h).
  */
 static int64
 glm_sample_rows(const DPAggState *base)
 {
-	return glm_spills(base->kind) ? 0 : aggsample_rows(base->d, 0);
+	const GLMExpanded *st = (const GLMExpanded *) base;
+
+	if (glm_spills(base->kind))
+		return 0;
+	return aggsample_rows(base->d, 0,
+						  glm_final_row_bytes(base->kind, base->d, st->params.nclasses), 0);
 }
 
 static const char *
