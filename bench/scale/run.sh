@@ -22,7 +22,7 @@
 # The block between the "bench/scale" markers of docs/BENCHMARKS.md is replaced.
 #
 # Environment: BENCH_ROWS [1000000], BENCH_SHAPES [d10 d50], BENCH_MECHS [linear passglm
-#   logistic output noisysgd opdisc; also opdisc_s20k, rspm_s20k: "sample_rows" 20000],
+#   logistic output noisysgd opdisc; also rspm, auto, and opdisc_s20k, rspm_s20k: "sample_rows" 20000],
 #   BENCH_TIMEOUT [300], BENCH_MEM_LIMIT_GB [12],
 #   BENCH_DOC [docs/BENCHMARKS.md], DPOBJ_PGPORT [55444].
 set -euo pipefail
@@ -124,6 +124,7 @@ train_sql() {
         output) mech=logistic opts='{"R": 1, "method": "output"}' ;;
         noisysgd) opts='{"R": 1}' ;;
         opdisc|rspm) opts='{}' ;;
+        auto) opts='{"R": 1}' ;;
         # the exact oracle on a uniform sample of 20 000 rows (docs/SCALING.md)
         opdisc_s20k) mech=opdisc opts='{"sample_rows": 20000}' ;;
         rspm_s20k) mech=rspm opts='{"sample_rows": 20000}' ;;

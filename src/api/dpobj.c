@@ -18,7 +18,7 @@
 int			dpobj_seed = -1;
 double		dpobj_solver_time_limit = 600.0;
 int			dpobj_oracle = DPOBJ_ORACLE_AUTO;
-int			dpobj_oracle_threads = 2;
+int			dpobj_oracle_threads = DPOBJ_DEFAULT_ORACLE_THREADS;
 bool		dpobj_glm_skip_newton = false;
 int			dpobj_max_state_memory = DPOBJ_DEFAULT_STATE_MEMORY;
 double		dpobj_protected_time_limit = 0.0;
@@ -139,7 +139,7 @@ dpobj_define_gucs(void)
 							"Threads for one exact oracle search (OPDisc, RSPM).",
 							"The answer is the same for any number; more threads certify sooner on servers with idle cores.",
 							&dpobj_oracle_threads,
-							2, 1, 64,
+							DPOBJ_DEFAULT_ORACLE_THREADS, 1, 64,
 							PGC_SUSET, 0,
 							NULL, NULL, NULL);
 

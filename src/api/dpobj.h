@@ -80,6 +80,7 @@ extern int	dpobj_oracle_threads;		/* exact search threads (superuser) */
 extern bool dpobj_glm_skip_newton;		/* tests: dp_logistic's descent only (superuser) */
 extern int	dpobj_max_state_memory;		/* kB: a GLM state's in-memory rows (superuser) */
 #define DPOBJ_DEFAULT_STATE_MEMORY (256 * 1024)	/* its default, kB */
+#define DPOBJ_DEFAULT_ORACLE_THREADS 2	/* dpobj.oracle_threads' default */
 /* The sealed protected path (docs/SECURITY.md); superuser-only */
 extern double dpobj_protected_time_limit;	/* seconds, 0 = none */
 extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itself */

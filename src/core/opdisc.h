@@ -135,6 +135,14 @@ extern bool opdisc_grid_next(int *w, int d, int B, int D2);
 extern void opdisc_solve_search(const OPDiscProblem *p, OPDiscResult *result);	/* DFS */
 
 /*
+ * What opdisc_solve_search() allocates at most on n distinct rows of d
+ * features, grid (B, D2), with the given threads: per_row * n + fixed
+ * bytes, whatever the rows (opdisc_searchsetup.c counts its tables).
+ */
+extern void opdisc_search_memory(int d, int B, int D2, int threads,
+								 double *per_row, double *fixed);
+
+/*
  * GLPK branch-and-cut on the MIP of Appendix D.2.  NOT exact: GLPK's
  * floating-point tolerances can make it report a near-optimal point as
  * optimal (docs/ORACLE.md).  Used only as a warm start and cross-check:

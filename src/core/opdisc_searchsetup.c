@@ -888,6 +888,42 @@ search_ctx_setup(SearchCtx *c, OPDiscResult *result)
 	return alloc_abase(c);
 }
 
+/*
+ * The worst case of the tables above on n rows, every row distinct at every
+ * level.  Level k (d + 1 of them) holds members, mq and mdelta per row
+ * (20 bytes), 57 bytes per group (ng <= n) and 12 per radius breakpoint:
+ * J(s) stops growing once s >= B^2 m (m <= d - k unassigned columns, as
+ * sqrt(s ||a||^2) >= B ||a||_1 there), so a group has at most
+ * min(Deff, B^2 (d - k)) of them.  The column lists take 12 bytes per
+ * nonzero (<= d a row), the local search 8 a row; each thread's scratch
+ * 32 (S, aoff, aJr, rbase) + 32 (diff) + 16 (pairs) + 288 (abase: at most
+ * 4m + 64 per affected group of m >= 2 rows, <= 36 n words) a row.
+ * build_levels' 32 bytes a row of sort keys are freed before the clones
+ * exist and are below one thread's scratch.  fixed: the tables of d, B and
+ * Deff, and 16 kB for the small ones (contexts, the pool's tasks).
+ */
+void
+opdisc_search_memory(int d, int B, int D2, int threads, double *per_row, double *fixed)
+{
+	double		full = (double) d * B * B;
+	double		Deff = full < D2 ? full : D2;
+	double		W = 2.0 * B + 2;
+	double		row = 12.0 * d + 8;
+	int			T = threads < 1 ? 1 : (threads < SEARCH_MAX_THREADS ? threads : SEARCH_MAX_THREADS);
+
+	for (int k = 0; k <= d; k++)
+	{
+		double		bp = (double) B * B * (d - k);
+
+		row += 77.0 + 12.0 * (bp < Deff ? bp : Deff);
+	}
+	row += T * (32.0 + 32.0 + 16.0 + 288.0);
+	*per_row = row;
+	*fixed = 16384.0 + (d + 1.0) * (12.0 * (d + 1) + 8.0 * (Deff + 1) + sizeof(Level))
+		+ 8.0 * d * W + 32.0 * d * d + 8.0 * (D2 + 1)
+		+ T * (8.0 * ((d + 1.0) * d * W + 4.0 * d * W + (d + 1.0) * (Deff + 2) + 5 * (Deff + 2) + 2 * W + 128) + 24.0 * d);
+}
+
 /* A search thread's context: c's read-only tables, its own scratch. */
 int
 search_ctx_clone(SearchCtx *t, const SearchCtx *c)

@@ -38,7 +38,6 @@
 #include "entryargs.h"
 #include "glmauto.h"
 #include "glmmulticlass.h"
-#include "aggsample.h"
 #include "glmstate.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -318,7 +317,7 @@ train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 		getKeyJsonValueFromContainer(&options->root, "sample_rows", 11, NULL) != NULL)
 		return options;
 	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}",
-											   aggsample_rows(d, 0)));
+											   glm_spill_sample_rows(d, PG_INT32_MAX)));
 }
 
 static Jsonb *

@@ -107,20 +107,64 @@ worker_pins_unobserved_spill(void)
 }
 
 /*
- * A worker's cap in kB from run_command_on_workers' text: an empty result
- * (a NULL: no session setting and dpobj not yet loaded there) is the
- * default; -1 when the text is not a size.
+ * A worker's setting from run_command_on_workers' text: an empty value (a
+ * NULL: no session setting and dpobj not yet loaded there) is the default;
+ * -1 when the text is not a number (of kB for the cap).
  */
 static int
-worker_cap_kb(const char *value)
+worker_setting(const char *value, int flags, int dflt)
 {
-	int			kb;
+	int			v;
 
 	if (value == NULL || value[0] == '\0')
-		return DPOBJ_DEFAULT_STATE_MEMORY;
-	if (!parse_int(value, &kb, GUC_UNIT_KB, NULL))
+		return dflt;
+	if (!parse_int(value, &v, flags, NULL))
 		return -1;
-	return kb;
+	return v;
+}
+
+/* the refusal, before the charge, naming the worker and the setting */
+static void
+worker_refuse(const char *relation, const char *node, const char *port, const char *what,
+			  int theirs, int ours)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("dpobj cannot train on %s: %s on the Citus worker %s:%s (%d) is %s than on this server (%d)",
+					relation, what, node, port, theirs,
+					strcmp(what, "dpobj.oracle_threads") == 0 ? "larger" : "smaller", ours),
+			 errhint("Set dpobj.max_state_memory on every worker to at least the coordinator's, and dpobj.oracle_threads to at most the coordinator's (docs/SCALING.md, \"Setup\"); nothing was charged.")));
+}
+
+/*
+ * The worker's answer "cap/threads" (either part empty when unset): a
+ * sample's K grows with the cap and shrinks with the threads (aggsample.h),
+ * so both must leave the worker's K at least the coordinator's.
+ */
+static void
+worker_check_one(const char *relation, const char *node, const char *port, bool ok,
+				 const char *answer)
+{
+	const char *slash = answer != NULL ? strchr(answer, '/') : NULL;
+	int			kb = -1,
+				threads = -1;
+
+	if (ok && slash != NULL)
+	{
+		kb = worker_setting(pnstrdup(answer, slash - answer), GUC_UNIT_KB,
+							DPOBJ_DEFAULT_STATE_MEMORY);
+		threads = worker_setting(slash + 1, 0, DPOBJ_DEFAULT_ORACLE_THREADS);
+	}
+	if (kb < 0 || threads < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("dpobj cannot train on %s: could not read dpobj.max_state_memory on the Citus worker %s:%s",
+						relation, node ? node : "?", port ? port : "?"),
+				 errhint("Every worker must be reachable and run dpobj; nothing was charged.")));
+	if (kb < dpobj_max_state_memory)
+		worker_refuse(relation, node, port, "dpobj.max_state_memory", kb, dpobj_max_state_memory);
+	if (threads > dpobj_oracle_threads)
+		worker_refuse(relation, node, port, "dpobj.oracle_threads", threads, dpobj_oracle_threads);
 }
 
 void
@@ -132,7 +176,9 @@ worker_caps_check(const char *relation, Oid exec_user)
 	role_switch_begin(&rs, exec_user, true);
 	ret = SPI_execute("SELECT nodename, nodeport, success, result"
 					  "  FROM pg_catalog.run_command_on_workers("
-					  "$q$SELECT pg_catalog.current_setting('dpobj.max_state_memory', true)$q$)",
+					  "$q$SELECT pg_catalog.concat("
+					  "pg_catalog.current_setting('dpobj.max_state_memory', true), '/', "
+					  "pg_catalog.current_setting('dpobj.oracle_threads', true))$q$)",
 					  false, 0);
 	role_switch_end(&rs);
 	if (ret != SPI_OK_SELECT)
@@ -142,23 +188,10 @@ worker_caps_check(const char *relation, Oid exec_user)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		char	   *node = SPI_getvalue(tup, desc, 1);
-		char	   *port = SPI_getvalue(tup, desc, 2);
 		char	   *success = SPI_getvalue(tup, desc, 3);
-		int			kb = (success != NULL && strcmp(success, "t") == 0)
-			? worker_cap_kb(SPI_getvalue(tup, desc, 4)) : -1;
 
-		if (kb < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_CONNECTION_FAILURE),
-					 errmsg("dpobj cannot train on %s: could not read dpobj.max_state_memory on the Citus worker %s:%s",
-							relation, node ? node : "?", port ? port : "?"),
-					 errhint("Every worker must be reachable and run dpobj; nothing was charged.")));
-		if (kb < dpobj_max_state_memory)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("dpobj cannot train on %s: dpobj.max_state_memory on the Citus worker %s:%s (%d kB) is smaller than on this server (%d kB)",
-							relation, node, port, kb, dpobj_max_state_memory),
-					 errhint("Set dpobj.max_state_memory on every worker to at least the coordinator's (docs/SCALING.md, \"Setup\"); nothing was charged.")));
+		worker_check_one(relation, SPI_getvalue(tup, desc, 1), SPI_getvalue(tup, desc, 2),
+						 success != NULL && strcmp(success, "t") == 0,
+						 SPI_getvalue(tup, desc, 4));
 	}
 }

@@ -40,16 +40,17 @@ struct DPAggSample
 /*
  * The worst case of one kept row: its key (16 bytes) and up to three row
  * slots of the set (a set at most 4/3 full of live rows, doubled), plus
- * the compaction's map.
+ * the compaction's map; and what the final function needs per row
+ * (final_row) and in all (final_fixed), so that the state and the final
+ * function's work together stay within the cap.
  */
 int64
-aggsample_rows(int d, int64 option)
+aggsample_rows(int d, int64 option, double final_row, double final_fixed)
 {
-	Size		cap = (Size) dpobj_max_state_memory * 1024;
-	Size		per_row = sizeof(BottomKItem) + 3 * rowset_bytes(d, 1) + 2 * sizeof(uint32);
-	int64		k = (int64) (cap / per_row);
+	double		cap = (double) dpobj_max_state_memory * 1024 - final_fixed;
+	double		per_row = sizeof(BottomKItem) + 3 * rowset_bytes(d, 1) + 2 * sizeof(uint32) + final_row;
+	int64		k = cap > per_row ? (int64) (cap / per_row) : 1;
 
-	k = Max(k, 1);
 	if (option > 0 && option < k)
 		k = option;
 	return k;

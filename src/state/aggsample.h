@@ -40,10 +40,11 @@
 typedef struct DPAggSample DPAggSample;
 
 /*
- * K for rows of d words: what dpobj.max_state_memory holds in the worst
- * case, or option (> 0) when smaller.
+ * K for rows of d words: how many rows dpobj.max_state_memory holds in the
+ * worst case, the state's bytes and the final function's (final_row a row,
+ * final_fixed in all) together, or option (> 0) when smaller.
  */
-extern int64 aggsample_rows(int d, int64 option);
+extern int64 aggsample_rows(int d, int64 option, double final_row, double final_fixed);
 
 /* the sample of at most k rows of the set rows (the state's), in mcxt */
 extern DPAggSample *aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k,

@@ -131,20 +131,69 @@ glm_spills(int kind)
 }
 
 /*
+ * What the final function of a sampling kind holds per state row of w
+ * words, at most two observations a row: the canonical order and copy
+ * (8w + 20); the dense design (glm_design: 8 (w + 1) + 16 an observation,
+ * 8 of row numbers) of OPSamp, 'auto' and noisy GD; 'auto''s sparse design
+ * too (glm_minimise_design: 8 + 12 (w + 1) a row, 20 an observation) and
+ * its parts' arrays (36 + 8 (candidates + 1) an observation, at most four
+ * candidates); one-vs-rest's rows grouped by x (8 (w - 1) + 8 C, C
+ * classes), then per class a view (16) and that class's design.  OPSamp's
+ * LP lives in GLPK, not counted here (docs/SCALING.md).
+ */
+static double
+glm_final_row_bytes(int kind, int w, int nclasses)
+{
+	double		dense = 16.0 * (w + 1) + 40;
+	double		sparse = 12.0 * (w + 1) + 48;
+	double		bytes = 8.0 * w + 20;
+
+	switch (kind)
+	{
+		case GLM_KIND_OPSAMP:
+			return bytes + dense;
+		case GLM_KIND_AUTO:
+			return bytes + dense + sparse + 2 * (36.0 + 8 * 5);
+		case GLM_KIND_LOGISTIC_MC:
+			return bytes + 8.0 * (w - 1) + nclasses * (16.0 + 12.0 * w + 48);
+		case GLM_KIND_SGD_MC:
+			return bytes + 8.0 * (w - 1) + nclasses * (16.0 + 16.0 * w + 40);
+		default:
+			return bytes;
+	}
+}
+
+/*
+ * K of a dp_logistic or dp_noisysgd state with "sample_rows" (0: none, every
+ * row): its final function holds the canonical copy (8w + 20 a row) and
+ * builds the design in blocks within a quarter of the cap (glmblocks.c).
+ */
+int64
+glm_spill_sample_rows(int d, int64 option)
+{
+	if (option <= 0)
+		return 0;
+	return aggsample_rows(d, option, 8.0 * d + 20,
+						  (double) dpobj_max_state_memory * 1024 / 4);
+}
+
+/*
  * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
- * keep a uniform sample of what dpobj.max_state_memory holds (aggsample.h).
- * dp_logistic and dp_noisysgd keep every row (spilling) unless "sample_rows"
- * asks for a sample: train() on a Citus table does, so that no shard state
- * outgrows one value and the coordinator holds at most the cap.
+ * keep a uniform sample of what dpobj.max_state_memory holds with their
+ * final function's work (aggsample.h).  dp_logistic and dp_noisysgd keep
+ * every row (spilling) unless "sample_rows" asks for a sample: train() on a
+ * Citus table does, so that no shard state outgrows one value and the
+ * coordinator holds at most the cap.
  */
 static int64
 glm_sample_rows(const DPAggState *base)
 {
-	int64		option = ((const GLMExpanded *) base)->params.sample_rows;
+	const GLMExpanded *st = (const GLMExpanded *) base;
 
-	if (glm_spills(base->kind) && option == 0)
-		return 0;
-	return aggsample_rows(base->d, option);
+	if (glm_spills(base->kind))
+		return glm_spill_sample_rows(base->d, st->params.sample_rows);
+	return aggsample_rows(base->d, 0,
+						  glm_final_row_bytes(base->kind, base->d, st->params.nclasses), 0);
 }
 
 static const char *

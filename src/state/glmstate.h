@@ -70,6 +70,12 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 /* total weight n = sum of counts */
 extern int64 glmstate_count(const GLMState *state);
 
+/*
+ * K of a dp_logistic or dp_noisysgd state given "sample_rows" option (0:
+ * none, returns 0): public, from the cap and d (aggsample.h).
+ */
+extern int64 glm_spill_sample_rows(int d, int64 option);
+
 /* appends "key": true|false to a model params object (model.h) */
 extern void glm_params_bool(StringInfo buf, const char *key, bool value);
 

@@ -39,6 +39,7 @@
 #include "aggstate.h"
 #include "protected.h"
 #include "mechanism.h"
+#include "opdisc.h"
 #include "progress.h"
 #include "rowinput.h"
 
@@ -120,13 +121,34 @@ static const DPStateType hs_type = {
 
 /*
  * The exact oracle needs every row in memory: a uniform sample of at most
- * "sample_rows" rows, and no more than dpobj.max_state_memory holds
- * (aggsample.h)
+ * "sample_rows" rows, and no more than dpobj.max_state_memory holds with
+ * the final function's work (aggsample.h): the canonical order (4 bytes a
+ * row) and copy (8d + 16), and the exact search's tables
+ * (opdisc_search_memory()) on the grid of OPDisc and dp_expmech, or on
+ * RSPM's {-1, 0, 1}^d when larger (the three share this state; RSPM
+ * refuses "B" and "D2").  Public: d, the options and dpobj.oracle_threads.
  */
 static int64
 hs_sample_rows(const DPAggState *base)
 {
-	return aggsample_rows(base->d, ((const HSExpanded *) base)->params.sample_rows);
+	const HSParams *params = &((const HSExpanded *) base)->params;
+	int			d = base->d;
+	int			B,
+				D2;
+	double		row,
+				fixed,
+				rspm_row,
+				rspm_fixed;
+
+	hsparams_resolve(params, d, &B, &D2);
+	opdisc_search_memory(d, B, D2, dpobj_oracle_threads, &row, &fixed);
+	if (params->B <= 0 && params->D2 <= 0)
+	{
+		opdisc_search_memory(d, 1, d, dpobj_oracle_threads, &rspm_row, &rspm_fixed);
+		row = Max(row, rspm_row);
+		fixed = Max(fixed, rspm_fixed);
+	}
+	return aggsample_rows(d, params->sample_rows, row + 8.0 * d + 20, fixed);
 }
 
 /* the first row's checks, in its order: privacy parameters, d, options */

@@ -609,13 +609,23 @@ for call in "dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" \
             "dpobj.submit('spill_t', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')"; do
     e=$(err "$COORD" "SET ROLE analyst; SELECT $call")
     t_is "a worker's smaller cap: ${call%%(*}() is refused before the charge" \
-        "$(sed 's/[0-9][0-9]* kB) is smaller/N kB) is smaller/; s/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
-        "dpobj cannot train on public.spill_t: dpobj.max_state_memory on the Citus worker W (N kB) is smaller than on this server (262144 kB)/$l0"
+        "$(sed 's/([0-9]*) is smaller/(N) is smaller/; s/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
+        "dpobj cannot train on public.spill_t: dpobj.max_state_memory on the Citus worker W (N) is smaller than on this server (262144)/$l0"
 done
+set_cap "${PORTS[2]}" ''
+# the halfspace kinds' K also counts the exact search's threads: more on a worker lowers it
+cq "${PORTS[1]}" -c "ALTER SYSTEM SET dpobj.oracle_threads = 4" -c "SELECT pg_reload_conf()" >/dev/null
+e=$(err "$COORD" "SET ROLE analyst; SELECT dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
+t_is "a worker's larger dpobj.oracle_threads: train() is refused before the charge" \
+    "$(sed 's/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
+    "dpobj cannot train on public.spill_t: dpobj.oracle_threads on the Citus worker W (4) is larger than on this server (2)/$l0"
+cq "${PORTS[1]}" -c "ALTER SYSTEM SET dpobj.oracle_threads = 1" -c "SELECT pg_reload_conf()" >/dev/null
+set_cap "${PORTS[2]}" 64kB
 set_cap "$COORD" 64kB
 set_cap "${PORTS[1]}" 128kB
 m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
-t_is "equal or larger caps on the workers: released, charged once" "$m/$(ledger_rows "$COORD")" "opdisc/$((l0 + 1))"
+t_is "equal or larger caps and fewer threads on the workers: released, charged once" "$m/$(ledger_rows "$COORD")" "opdisc/$((l0 + 1))"
+cq "${PORTS[1]}" -c "ALTER SYSTEM RESET dpobj.oracle_threads" -c "SELECT pg_reload_conf()" >/dev/null
 set_cap "${PORTS[1]}" 64kB
 SPILLAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2}')"
 t0=$(worker_temp_files)
@@ -624,14 +634,15 @@ t1=$(worker_temp_files)
 t_check "64kB cap on the workers: a shard's dp_logistic state spills (superuser's direct call: $t0 -> $t1 temp files)" \
     test "$t1" -gt "$t0"
 # train() on a Citus table gives dp_logistic and noisy GD a uniform sample of what the
-# coordinator's cap holds (K = 65536 / (24 + 3 (8 d + 32)) = 303 rows at d = 4), so no shard
-# state grows with the table; the model says so
+# coordinator's cap holds with the final function's canonical copy, its design in blocks of
+# a quarter of the cap (K = 49152 / (24 + 3 (8 d + 32) + 8 d + 20) = 183 rows at d = 4), so no
+# shard state grows with the table; the model says so
 for mech in logistic noisysgd; do
     m=$(as_analyst -c "SELECT (m).params->>'sample_rows' FROM dpobj.train('spill_t', '$mech', ARRAY['a', 'b', 'c', 'e'], 'y', 1, 1e-6, '{\"R\": 2}') m" 2>&1)
     t2=$(worker_temp_files)
-    t_is "sealed $mech on a large table: released from a sample of K = 303 rows, and the workers count no temporary file" "$m/$t2" "303/$t1"
+    t_is "sealed $mech on a large table: released from a sample of K = 183 rows, and the workers count no temporary file" "$m/$t2" "183/$t1"
 done
-SAMPLEAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2, \"sample_rows\": 303}')"
+SAMPLEAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2, \"sample_rows\": 183}')"
 cq "$COORD" -c "SELECT ($SAMPLEAGG).mechanism FROM spill_t" >/dev/null
 t_is "a direct call with \"sample_rows\" (a superuser's): the shards keep a sample and spill nothing" \
     "$(worker_temp_files)" "$t1"

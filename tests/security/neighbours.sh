@@ -33,7 +33,7 @@
 #
 # Both databases set dpobj.max_state_memory to its least value, 64kB: the scenario
 # "spill" straddles the GLM states' spill and "sample" the row sample of the states that
-# keep their rows in memory (K = 182 rows at d = 10; "distinct" is past it on both sides).
+# keep their rows in memory (scenarios.txt: the sample_* lines straddle each kind's K).
 #
 # Needs a running server through PGHOST/PGPORT/PGUSER (a superuser) with dpobj installed
 # and preloaded (jobs).  Last line: "N passed, M failed".
