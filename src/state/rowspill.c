@@ -8,8 +8,9 @@
  * order: it never leaves the backend), rows strictly ascending.  The
  * stream is a k-way merge: each step takes the least current row of all
  * sources and adds the counts of every source holding it (an unindexed
- * in-memory set may hold it several times, next to each other in order).  Memory: one
- * BufFile buffer (BLCKSZ) and one row per run, whatever the runs' size.
+ * in-memory set may hold it several times, next to each other in order).
+ * Memory: one BufFile buffer (BLCKSZ) and one row per run, whatever the
+ * runs' size.
  *
  *-------------------------------------------------------------------------
  */

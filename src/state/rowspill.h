@@ -11,10 +11,11 @@
  * PostgreSQL's hash aggregation spills), or, when the run was mostly
  * distinct rows, appends the next ones unindexed (rowset_append) and
  * removes their repeats as it writes them.  A row may so appear in several
- * runs, and several times in an unindexed set; the stream adds its counts.  Since the stream's output is the same
- * sequence of (row, pos, neg) whatever was spilled and when, everything
- * computed from it -- the flat form, the mechanisms' input -- is exactly
- * what the in-memory state gives.
+ * runs, and several times in an unindexed set; the stream adds its
+ * counts.  Since the stream's output is the same sequence of (row, pos,
+ * neg) whatever was spilled and when, everything computed from it -- the
+ * flat form, the mechanisms' input -- is exactly what the in-memory state
+ * gives.
  *
  * Files are temporary files not tied to a resource owner; a callback on
  * the owning memory context closes (and so deletes) them, and the backend
