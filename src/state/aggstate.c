@@ -612,10 +612,35 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 	return st;
 }
 
-/* a new run of st's in-memory rows on its spill, and an empty hash table */
+/*
+ * The rows a run about to be written stands for, to tell how many of them
+ * repeat: an unindexed set's entries, else its counts' sum (only compared
+ * with 4/3 of its rows, so the sum stops there).
+ */
+static int64
+spill_entries(const DPRowSet *rs)
+{
+	int64		limit = (int64) rs->nrows + rs->nrows / 3 + 1;
+	int64		sum = 0;
+
+	if (rs->unindexed)
+		return rs->nrows;
+	for (int u = 0; u < rs->nrows && sum <= limit; u++)
+		sum += Min(Max(rs->pos[u], 0), limit) + Min(Max(rs->neg[u], 0), limit);
+	return Min(sum, limit);
+}
+
+/*
+ * A new run of st's in-memory rows on its spill, and an empty set; the
+ * next rows are appended unindexed if this run's rows were mostly distinct
+ * (no hash probe that would miss), else counted in the hash table.
+ */
 static void
 aggstate_spill(DPAggState *st)
 {
+	int64		entries,
+				written;
+
 	if (st->spill == NULL)
 	{
 		/* a merge of runs holds one file buffer per run: a share of the cap */
@@ -631,8 +656,10 @@ aggstate_spill(DPAggState *st)
 			worker_pins_unobserved_spill();
 		st->spill = rowspill_new(st->hdr.eoh_context, st->d, st->type->words, fanin);
 	}
-	rowspill_add_run(st->spill, &st->rows);
-	rowset_clear(&st->rows);
+	entries = spill_entries(&st->rows);
+	written = rowspill_add_run(st->spill, &st->rows);
+	/* at most a quarter repeats: the hash table would mostly miss */
+	st->append = written >= entries - entries / 4;
 	aggstate_changed(st);
 }
 
@@ -645,10 +672,13 @@ aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg)
 		return;
 	}
 	if (st->cap > 0 && rowset_full(&st->rows) &&
-		rowset_bytes(st->d, 2 * st->rows.maxrows) > st->cap &&
-		rowset_lookup(&st->rows, row) < 0)
+		(st->append || (rowset_bytes(st->d, 2 * st->rows.maxrows) > st->cap &&
+						rowset_lookup(&st->rows, row) < 0)))
 		aggstate_spill(st);
-	rowset_add_counts(&st->rows, row, pos, neg);
+	if (st->append)
+		rowset_append(&st->rows, row, pos, neg);
+	else
+		rowset_add_counts(&st->rows, row, pos, neg);
 }
 
 /* adds every row of src (in memory and spilled) to dst */

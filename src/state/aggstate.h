@@ -115,6 +115,8 @@ typedef struct DPAggState
 	DPRowSet	rows;				/* the in-memory rows */
 	Size		cap;			/* bytes rows may take; 0: no cap */
 	DPRowSpill *spill;			/* the spilled rows, NULL: none */
+	bool		append;			/* new rows are appended unindexed till the
+								 * next run (rowspill.h) */
 	DPAggSample *sample;		/* the row sample, NULL: every row is kept */
 	/* caches, cleared by aggstate_changed() */
 	Size		flat_size;		/* 0: not computed */
@@ -142,7 +144,9 @@ extern DPAggState *aggstate_readable(const DPStateType *type, Datum d);
 
 /*
  * Adds counts to a row of st: a new distinct row that would make the
- * in-memory rows outgrow st->cap first spills them (rowspill.h).
+ * in-memory rows outgrow st->cap first spills them (rowspill.h); after a
+ * run of mostly distinct rows, rows are appended unindexed (st->append)
+ * and a full set spills.
  */
 extern void aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg);
 
@@ -152,7 +156,7 @@ aggstate_count(DPAggState *st, const uint64 *row, bool label)
 {
 	if (st->sample != NULL)
 		aggsample_count(st->sample, row, label);
-	else if (st->cap > 0 && rowset_full(&st->rows))
+	else if (st->cap > 0 && (st->append || rowset_full(&st->rows)))
 		aggstate_add_counts(st, row, label ? 1 : 0, label ? 0 : 1);
 	else
 		rowset_count(&st->rows, row, label);

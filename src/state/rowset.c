@@ -90,6 +90,7 @@ rowset_init(DPRowSet *rs, MemoryContext mcxt, int d, int capacity)
 	rs->slots = MemoryContextAllocHuge(mcxt, sizeof(uint64) * 2 * maxrows);
 	memset(rs->slots, 0, sizeof(uint64) * 2 * maxrows);
 	rs->mask = (uint32) (2 * maxrows - 1);
+	rs->unindexed = false;
 }
 
 /* doubles the capacity and rebuilds the index (load factor back to 1/4) */
@@ -155,6 +156,19 @@ rowset_clear(DPRowSet *rs)
 {
 	rs->nrows = 0;
 	memset(rs->slots, 0, sizeof(uint64) * ((Size) rs->mask + 1));
+	rs->unindexed = false;
+}
+
+void
+rowset_append(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg)
+{
+	int			u = rs->nrows++;
+
+	Assert(u < rs->maxrows);
+	rs->unindexed = true;
+	memcpy(rs->x + (Size) u * rs->d, row, sizeof(uint64) * rs->d);
+	rs->pos[u] = pos;
+	rs->neg[u] = neg;
 }
 
 int
@@ -166,6 +180,7 @@ rowset_find_or_add(DPRowSet *rs, const uint64 *row)
 	uint64		s;
 	int			u;
 
+	Assert(!rs->unindexed);
 	/* terminates: at most half of the slots are used */
 	while ((s = rs->slots[i]) != 0)
 	{
@@ -294,10 +309,11 @@ typedef struct RowOrderArg
 
 /*
  * A row in the sort: the top 32 bits of its first word mapped so that
- * unsigned order is the word's order, and its index.  Most comparisons of
- * distinct rows end on the prefix, without touching the rows themselves
- * (an index sort with a comparison through them missed the cache on
- * every call); equal prefixes fall back to the full comparison.
+ * unsigned order is the word's order, and its index.  The items are sorted
+ * by prefix without touching the rows themselves (an index sort with a
+ * comparison through them missed the cache on every call; a comparison
+ * sort of the items still took a sixth of a spilling state's build); only
+ * equal prefixes fall back to the full comparison.
  */
 typedef struct RowSortItem
 {
@@ -338,24 +354,125 @@ row_sort_cmp(const RowSortItem *a, const RowSortItem *b, RowOrderArg *arg)
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
+/*
+ * Sorts items by prefix: a least-significant-digit radix sort, 8 bits a
+ * pass, skipping the passes whose digit is the same in every item; tmp
+ * (n items) is its scratch.  Stable.  Returns the array holding the result
+ * (items or tmp).
+ */
+static RowSortItem *
+row_radix(RowSortItem *items, RowSortItem *tmp, int n)
+{
+	Size		count[4][256] = {{0}};
+	RowSortItem *src = items,
+			   *dst = tmp;
+
+	for (int i = 0; i < n; i++)
+	{
+		if ((i & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (int p = 0; p < 4; p++)
+			count[p][(items[i].prefix >> (8 * p)) & 0xFF]++;
+	}
+	for (int p = 0; p < 4; p++)
+	{
+		Size		at = 0;
+		RowSortItem *t;
+
+		if (count[p][(items[0].prefix >> (8 * p)) & 0xFF] == (Size) n)
+			continue;
+		for (int b = 0; b < 256; b++)
+		{
+			Size		c = count[p][b];
+
+			count[p][b] = at;
+			at += c;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			if ((i & ROWSET_POLL_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+			dst[count[p][(src[i].prefix >> (8 * p)) & 0xFF]++] = src[i];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/*
+ * Sorts the rows of rs into out (nrows items) in canonical order, with tmp
+ * (nrows items) as scratch: the prefixes by radix, then each group of equal
+ * prefixes by full comparison (rare: distinct rows mostly differ in the
+ * prefix).
+ */
+static void
+row_sort_items(const DPRowSet *rs, DPRowOrder order, RowSortItem *out, RowSortItem *tmp)
+{
+	int			n = rs->nrows;
+	RowSortItem *sorted;
+	RowOrderArg arg;
+
+	if (n == 0)
+		return;
+	for (int u = 0; u < n; u++)
+	{
+		if ((u & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		out[u].prefix = rs->d > 0 ? row_prefix(rs->x[(Size) u * rs->d], order) : 0;
+		out[u].index = u;
+	}
+	sorted = row_radix(out, tmp, n);
+	if (sorted != out)
+		memcpy(out, sorted, sizeof(RowSortItem) * n);
+	arg.rs = rs;
+	arg.order = order;
+	for (int i = 0, j; i < n; i = j)
+	{
+		if ((i & ROWSET_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (j = i + 1; j < n && out[j].prefix == out[i].prefix; j++)
+			;
+		if (j - i > 1)
+			row_sort(out + i, j - i, &arg);
+	}
+}
+
+/*
+ * The items' indexes as a permutation, in place: perm[u] (bytes 4u..4u+3)
+ * never overwrites an item not yet read.
+ */
+static int32 *
+row_items_perm(RowSortItem *items, int n)
+{
+	int32	   *perm = (int32 *) items;
+
+	for (int u = 0; u < n; u++)
+		perm[u] = items[u].index;
+	return perm;
+}
+
 int32 *
 rowset_order(const DPRowSet *rs, DPRowOrder order)
 {
 	RowSortItem *items = palloc_extended(sizeof(RowSortItem) * Max(rs->nrows, 1),
 										 MCXT_ALLOC_HUGE);
-	int32	   *perm = (int32 *) items;
-	RowOrderArg arg;
+	RowSortItem *tmp = palloc_extended(sizeof(RowSortItem) * Max(rs->nrows, 1),
+									   MCXT_ALLOC_HUGE);
 
-	for (int u = 0; u < rs->nrows; u++)
-	{
-		items[u].prefix = rs->d > 0 ? row_prefix(rs->x[(Size) u * rs->d], order) : 0;
-		items[u].index = u;
-	}
-	arg.rs = rs;
-	arg.order = order;
-	row_sort(items, rs->nrows, &arg);
-	/* in place: perm[u] (bytes 4u..4u+3) never overwrites an item not yet read */
-	for (int u = 0; u < rs->nrows; u++)
-		perm[u] = items[u].index;
-	return perm;
+	row_sort_items(rs, order, items, tmp);
+	pfree(tmp);
+	return row_items_perm(items, rs->nrows);
+}
+
+const int32 *
+rowset_order_in_index(DPRowSet *rs, DPRowOrder order)
+{
+	/* the index has 2 * maxrows slots of 8 bytes: room for items and tmp */
+	RowSortItem *items = (RowSortItem *) rs->slots;
+
+	StaticAssertStmt(sizeof(RowSortItem) == sizeof(uint64), "an item fills a slot");
+	row_sort_items(rs, order, items, items + rs->maxrows);
+	return row_items_perm(items, rs->nrows);
 }

@@ -42,6 +42,8 @@ typedef struct DPRowSet
 	uint64	   *slots;			/* index: 0 = empty, else (row + 1) << 32 |
 								 * the row's 32-bit hash */
 	uint32		mask;			/* number of slots - 1 (2 * maxrows - 1) */
+	bool		unindexed;		/* rows appended past the index (rowset_append):
+								 * a row may repeat */
 } DPRowSet;
 
 /* word order of the canonical sort: signed integers or float8 values */
@@ -74,8 +76,17 @@ rowset_full(const DPRowSet *rs)
 	return rs->nrows >= rs->maxrows;
 }
 
-/* forgets every row, keeping the arrays (capacity unchanged) */
+/* forgets every row, keeping the arrays (capacity unchanged); indexed again */
 extern void rowset_clear(DPRowSet *rs);
+
+/*
+ * Appends row with its counts as a new entry, without looking it up (the
+ * caller checks rowset_full first): from then on the set is unindexed -- a
+ * row may appear several times, and only rowset_append, rowset_order and
+ * reading the arrays are allowed until rowset_clear.  Readers of the
+ * canonical order add up equal neighbours (rowspill.h).
+ */
+extern void rowset_append(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg);
 
 /* adds counts to row; errors if a count would overflow */
 extern void rowset_add_counts(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg);
@@ -95,9 +106,17 @@ extern int64 rowset_total(const DPRowSet *rs);
 
 /*
  * The canonical order: a palloc'd permutation (nrows entries, in
- * CurrentMemoryContext) listing the rows in ascending lexicographic order.
+ * CurrentMemoryContext) listing the rows in ascending lexicographic order
+ * (equal rows of an unindexed set next to each other, in any order).
  */
 extern int32 *rowset_order(const DPRowSet *rs, DPRowOrder order);
+
+/*
+ * As rowset_order, but the permutation lives in the set's index, which it
+ * overwrites (no allocation): only reading the arrays and rowset_clear are
+ * allowed afterwards.
+ */
+extern const int32 *rowset_order_in_index(DPRowSet *rs, DPRowOrder order);
 
 /* -1, 0, 1: lexicographic comparison of two rows of d words */
 extern int	rowset_compare(const uint64 *a, const uint64 *b, int d, DPRowOrder order);

@@ -7,8 +7,10 @@
  * A run is a temporary file of records { d words, pos, neg } (native byte
  * order: it never leaves the backend), rows strictly ascending.  The
  * stream is a k-way merge: each step takes the least current row of all
- * sources and adds the counts of every source holding it.  Memory: one
- * BufFile buffer (BLCKSZ) and one row per run, whatever the runs' size.
+ * sources and adds the counts of every source holding it (an unindexed
+ * in-memory set may hold it several times, next to each other in order).
+ * Memory: one BufFile buffer (BLCKSZ) and one row per run, whatever the
+ * runs' size.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,6 +22,12 @@
 
 #define ROWSPILL_POLL_MASK	4095
 
+#if defined(__GNUC__) || defined(__clang__)
+#define rowspill_prefetch(p) __builtin_prefetch(p)
+#else
+#define rowspill_prefetch(p) ((void) (p))
+#endif
+
 /* one source of a stream: a run, or the in-memory set in canonical order */
 typedef struct StreamSource
 {
@@ -27,9 +35,7 @@ typedef struct StreamSource
 	int64		left;			/* rows not yet read */
 	const DPRowSet *rs;
 	int32	   *perm;
-	uint64	   *row;			/* current row (d words), valid if has */
-	int64		pos;
-	int64		neg;
+	uint64	   *row;			/* current record (d words, pos, neg), valid if has */
 	bool		has;
 } StreamSource;
 
@@ -39,7 +45,7 @@ struct DPRowStream
 	DPRowOrder	order;
 	int			nsrc;
 	StreamSource *src;
-	uint64	   *row;			/* the row last returned */
+	uint64	   *row;			/* the record last returned (d words, pos, neg) */
 	uint64		calls;
 	bool		quiet;			/* no interrupt checks */
 };
@@ -83,12 +89,41 @@ rowspill_create(DPRowSpill *sp)
 	return f;
 }
 
-static void
-run_write(BufFile *f, const uint64 *row, int d, int64 pos, int64 neg)
+/* rec: d words, then pos and neg (the record as on a run's file) */
+static inline int64 *
+rec_counts(uint64 *rec, int d)
 {
-	BufFileWrite(f, (void *) row, sizeof(uint64) * d);
-	BufFileWrite(f, &pos, sizeof(int64));
-	BufFileWrite(f, &neg, sizeof(int64));
+	return (int64 *) (rec + d);
+}
+
+static void
+stream_overflow(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("row count out of range in a dpobj aggregate state"),
+			 errhint("Partial states come only from dpobj's own aggregates.")));
+}
+
+/* adds pos and neg to the counts of rec */
+static inline void
+rec_add(uint64 *rec, int d, int64 pos, int64 neg)
+{
+	int64	   *c = rec_counts(rec, d);
+
+	if (pg_add_s64_overflow(c[0], pos, &c[0]) ||
+		pg_add_s64_overflow(c[1], neg, &c[1]))
+		stream_overflow();
+}
+
+/* one record from row and its counts, written with one call */
+static void
+run_write(BufFile *f, uint64 *rec, const uint64 *row, int d, int64 pos, int64 neg)
+{
+	memcpy(rec, row, sizeof(uint64) * d);
+	rec_counts(rec, d)[0] = pos;
+	rec_counts(rec, d)[1] = neg;
+	BufFileWrite(f, rec, sizeof(uint64) * (d + 2));
 }
 
 static void
@@ -109,6 +144,7 @@ rowspill_merge_file(DPRowSpill *dst, DPRowSpill *src, const DPRowSet *rs, int64 
 {
 	BufFile    *f = rowspill_create(dst);
 	DPRowStream *s = rowstream_begin(src, rs, dst->d, dst->order);
+	uint64	   *rec = palloc(sizeof(uint64) * (dst->d + 2));
 	const uint64 *row;
 	int64		pos,
 				neg,
@@ -116,10 +152,11 @@ rowspill_merge_file(DPRowSpill *dst, DPRowSpill *src, const DPRowSet *rs, int64 
 
 	while (rowstream_next(s, &row, &pos, &neg))
 	{
-		run_write(f, row, dst->d, pos, neg);
+		run_write(f, rec, row, dst->d, pos, neg);
 		n++;
 	}
 	rowstream_end(s);
+	pfree(rec);
 	*nrows = n;
 	return f;
 }
@@ -137,26 +174,54 @@ rowspill_compact(DPRowSpill *sp)
 	sp->nruns = 1;
 }
 
-void
-rowspill_add_run(DPRowSpill *sp, const DPRowSet *rs)
-{
-	int32	   *perm = rowset_order(rs, sp->order);
-	BufFile    *f = rowspill_create(sp);
+/* rows ahead of the writer whose memory is prefetched (they are read in sorted order) */
+#define ROWSPILL_PREFETCH	8
 
-	Assert(rs->d == sp->d);
+int64
+rowspill_add_run(DPRowSpill *sp, DPRowSet *rs)
+{
+	int			d = rs->d;
+	const int32 *perm = rowset_order_in_index(rs, sp->order);
+	BufFile    *f = rowspill_create(sp);
+	uint64	   *rec = palloc(sizeof(uint64) * (d + 2));
+	int64		n = 0;
+
+	Assert(d == sp->d);
 	for (int k = 0; k < rs->nrows; k++)
 	{
-		int			u = perm[k];
+		const uint64 *row = rs->x + (Size) perm[k] * d;
 
 		if ((k & ROWSPILL_POLL_MASK) == 0)
 			CHECK_FOR_INTERRUPTS();
-		run_write(f, rs->x + (Size) u * rs->d, rs->d, rs->pos[u], rs->neg[u]);
+		if (k + ROWSPILL_PREFETCH < rs->nrows)
+		{
+			const uint64 *ahead = rs->x + (Size) perm[k + ROWSPILL_PREFETCH] * d;
+
+			rowspill_prefetch(ahead);
+			rowspill_prefetch(ahead + d - 1);
+		}
+		/* an unindexed set's equal rows are neighbours: one record */
+		if (k > 0 && memcmp(rec, row, sizeof(uint64) * d) == 0)
+		{
+			rec_add(rec, d, rs->pos[perm[k]], rs->neg[perm[k]]);
+			continue;
+		}
+		if (k > 0)
+			BufFileWrite(f, rec, sizeof(uint64) * (d + 2));
+		memcpy(rec, row, sizeof(uint64) * d);
+		rec_counts(rec, d)[0] = rs->pos[perm[k]];
+		rec_counts(rec, d)[1] = rs->neg[perm[k]];
+		n++;
 	}
-	pfree(perm);
+	if (n > 0)
+		BufFileWrite(f, rec, sizeof(uint64) * (d + 2));
+	pfree(rec);
+	rowset_clear(rs);
 	sp->runs[sp->nruns] = f;
-	sp->runrows[sp->nruns++] = rs->nrows;
+	sp->runrows[sp->nruns++] = n;
 	if (sp->nruns == sp->maxruns)
 		rowspill_compact(sp);
+	return n;
 }
 
 void
@@ -192,9 +257,7 @@ source_advance(StreamSource *c, int d)
 	{
 		if (c->left == 0)
 			return;
-		run_read_exact(c->file, c->row, sizeof(uint64) * d);
-		run_read_exact(c->file, &c->pos, sizeof(int64));
-		run_read_exact(c->file, &c->neg, sizeof(int64));
+		run_read_exact(c->file, c->row, sizeof(uint64) * (d + 2));
 		c->left--;
 	}
 	else
@@ -205,8 +268,8 @@ source_advance(StreamSource *c, int d)
 			return;
 		u = c->perm[c->rs->nrows - c->left];
 		memcpy(c->row, c->rs->x + (Size) u * d, sizeof(uint64) * d);
-		c->pos = c->rs->pos[u];
-		c->neg = c->rs->neg[u];
+		rec_counts(c->row, d)[0] = c->rs->pos[u];
+		rec_counts(c->row, d)[1] = c->rs->neg[u];
 		c->left--;
 	}
 	c->has = true;
@@ -221,7 +284,7 @@ rowstream_begin(DPRowSpill *sp, const DPRowSet *rs, int d, DPRowOrder order)
 	s->d = d;
 	s->order = order;
 	s->src = palloc0(sizeof(StreamSource) * (nruns + 1));
-	s->row = palloc(sizeof(uint64) * d);
+	s->row = palloc(sizeof(uint64) * (d + 2));
 	for (int r = 0; r < nruns; r++)
 	{
 		StreamSource *c = &s->src[s->nsrc++];
@@ -243,19 +306,10 @@ rowstream_begin(DPRowSpill *sp, const DPRowSet *rs, int d, DPRowOrder order)
 	}
 	for (int k = 0; k < s->nsrc; k++)
 	{
-		s->src[k].row = palloc(sizeof(uint64) * d);
+		s->src[k].row = palloc(sizeof(uint64) * (d + 2));
 		source_advance(&s->src[k], d);
 	}
 	return s;
-}
-
-static void
-stream_overflow(void)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("row count out of range in a dpobj aggregate state"),
-			 errhint("Partial states come only from dpobj's own aggregates.")));
 }
 
 bool
@@ -273,20 +327,22 @@ rowstream_next(DPRowStream *s, const uint64 **row, int64 *pos, int64 *neg)
 	if (least < 0)
 		return false;
 	memcpy(s->row, s->src[least].row, sizeof(uint64) * s->d);
-	*pos = 0;
-	*neg = 0;
+	rec_counts(s->row, s->d)[0] = 0;
+	rec_counts(s->row, s->d)[1] = 0;
 	for (int k = 0; k < s->nsrc; k++)
 	{
 		StreamSource *c = &s->src[k];
 
-		if (!c->has || memcmp(c->row, s->row, sizeof(uint64) * s->d) != 0)
-			continue;
-		if (pg_add_s64_overflow(*pos, c->pos, pos) ||
-			pg_add_s64_overflow(*neg, c->neg, neg))
-			stream_overflow();
-		source_advance(c, s->d);
+		/* a source's equal rows are neighbours (an unindexed set repeats rows) */
+		while (c->has && memcmp(c->row, s->row, sizeof(uint64) * s->d) == 0)
+		{
+			rec_add(s->row, s->d, rec_counts(c->row, s->d)[0], rec_counts(c->row, s->d)[1]);
+			source_advance(c, s->d);
+		}
 	}
 	*row = s->row;
+	*pos = rec_counts(s->row, s->d)[0];
+	*neg = rec_counts(s->row, s->d)[1];
 	return true;
 }
 

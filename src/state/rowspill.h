@@ -8,11 +8,14 @@
  *
  * A state whose in-memory rows would outgrow dpobj.max_state_memory writes
  * them, sorted, as one run and starts over with an empty hash table (as
- * PostgreSQL's hash aggregation spills).  A row may so appear in several
- * runs; the stream adds its counts.  Since the stream's output is the same
- * sequence of (row, pos, neg) whatever was spilled and when, everything
- * computed from it -- the flat form, the mechanisms' input -- is exactly
- * what the in-memory state gives.
+ * PostgreSQL's hash aggregation spills), or, when the run was mostly
+ * distinct rows, appends the next ones unindexed (rowset_append) and
+ * removes their repeats as it writes them.  A row may so appear in several
+ * runs, and several times in an unindexed set; the stream adds its
+ * counts.  Since the stream's output is the same sequence of (row, pos,
+ * neg) whatever was spilled and when, everything computed from it -- the
+ * flat form, the mechanisms' input -- is exactly what the in-memory state
+ * gives.
  *
  * Files are temporary files not tied to a resource owner; a callback on
  * the owning memory context closes (and so deletes) them, and the backend
@@ -46,10 +49,12 @@ typedef struct DPRowSpill
 extern DPRowSpill *rowspill_new(MemoryContext mcxt, int d, DPRowOrder order, int maxruns);
 
 /*
- * Writes the rows of rs (same d), sorted, as a new run; the caller clears
- * rs.  At maxruns runs they are merged into one.
+ * Writes the rows of rs (same d), sorted, as a new run -- equal rows of an
+ * unindexed set (rowset_append) as one record with their counts added --
+ * and clears rs (its index is the sort's scratch).  At maxruns runs they are
+ * merged into one.  Returns the records written.
  */
-extern void rowspill_add_run(DPRowSpill *sp, const DPRowSet *rs);
+extern int64 rowspill_add_run(DPRowSpill *sp, DPRowSet *rs);
 
 /* The canonical stream over a spill's runs and an in-memory set (either may be NULL). */
 typedef struct DPRowStream DPRowStream;
