@@ -169,8 +169,10 @@ SELECT array_length((dpobj.dp_logistic_multiclass(x, (i % 3)::bigint, 1, 1e-6,
   FROM regress_sample_many;
 -- dp_logistic and dp_noisysgd still spill instead (every row, sql/spill.sql),
 -- unless "sample_rows" asks for a sample (train() on a Citus table does):
--- then K = min(the option, what the cap holds), keyed past K, like the kinds
--- above.  Flags (byte 5) and K (bytes 25-32) of the flat state:
+-- then K = min(the option, what the cap holds with the final function's
+-- canonical copy and its design blocks: (3C/4) / (24 + 3 (8d + 32) + 8d + 20),
+-- 240 at 64kB and d = 2), keyed past K, like the kinds above.  Flags (byte 5)
+-- and K (bytes 25-32) of the flat state:
 CREATE AGGREGATE regress_logistic_state(float8[], boolean, float8, float8, jsonb) (
     SFUNC = dpobj.dp_logistic_transfn, STYPE = dpobj.glm_state,
     COMBINEFUNC = dpobj.dp_glm_combine, PARALLEL = SAFE);
@@ -181,7 +183,7 @@ SELECT get_byte(b, 5), ('x' || encode(substring(b from 25 for 8), 'hex'))::bit(6
           FROM regress_sample_many) s $$;
 SELECT 'every row' AS options, * FROM regress_glm_flat('{"R": 1}')
 UNION ALL SELECT '200', * FROM regress_glm_flat('{"R": 1, "sample_rows": 200}')
-UNION ALL SELECT '3000 (the cap holds 390)', * FROM regress_glm_flat('{"R": 1, "sample_rows": 3000}')
+UNION ALL SELECT '3000 (the cap holds 240)', * FROM regress_glm_flat('{"R": 1, "sample_rows": 3000}')
 UNION ALL SELECT '100000', * FROM regress_glm_flat('{"R": 1, "sample_rows": 100000}');
 SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
   FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;

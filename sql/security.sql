@@ -144,9 +144,13 @@ DROP FOREIGN TABLE regress_sec.parted_far;
 -- accepted by protect, train and submit (its job rolled back at once, so it never runs here; jobs
 -- on a real cluster: tests/citus/); any other kind (here 'n', a reference
 -- table) is refused by all three (stand-in metadata table here; Citus itself is tested in
--- tests/citus/)
+-- tests/citus/); train() reads the workers' settings first (run_command_on_workers:
+-- here a stand-in with no worker)
 SET allow_system_table_mods = on;
 CREATE TABLE pg_catalog.pg_dist_partition (logicalrelid regclass, partmethod "char");
+CREATE FUNCTION pg_catalog.run_command_on_workers(command text, OUT nodename text, OUT nodeport int,
+                                                  OUT success boolean, OUT result text)
+  RETURNS SETOF record LANGUAGE sql AS $$ SELECT NULL::text, NULL::int, NULL::boolean, NULL::text WHERE false $$;
 INSERT INTO pg_catalog.pg_dist_partition VALUES ('regress_sec.pts', 'h');
 RESET allow_system_table_mods;
 SET ROLE regress_sec_alice;
@@ -171,6 +175,7 @@ SELECT (regress_sec.err($$SELECT dpobj.protect('regress_sec.pts')$$)).*;
 RESET ROLE;
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_partition;
+DROP FUNCTION pg_catalog.run_command_on_workers(text);
 RESET allow_system_table_mods;
 
 -- ---- leak 8: catalogs, extensions' tables, self-grants, total delta ------------------
