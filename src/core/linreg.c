@@ -45,21 +45,20 @@ fixed(double x)
 	return (t + 1 + (t >> 63)) >> 1;
 }
 
-/* sums[k] += fixed(a * b[k]) for k < n (128-bit adds: add and add-with-carry) */
+/* stage[k] += fixed(a * b[k]) for k < n (64-bit adds: linreg.h, "Staging") */
 static inline void
-accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int n)
+accumulate_row(int64_t *restrict stage, double a, const double *restrict b, int n)
 {
 	for (int k = 0; k < n; k++)
-	{
-		linreg_sum_add(&sums[k], fixed(a * b[k]));
-	}
+		stage[k] += fixed(a * b[k]);
 }
 
 /*
  * The same sums for a row with m nonzero coordinates, at the indices nz
- * (ascending): only the m(m+1)/2 + m + 1 products that are not zero.  A
- * skipped product is fixed(0) = 0 (also for -0.0), so the sums are
- * bit for bit those of the dense loop.
+ * (ascending): only the m(m+1)/2 + m + 1 products that are not zero, added
+ * straight into the 128-bit sums (a carry of the whole stage every few such
+ * rows would cost more than their adds).  A skipped product is fixed(0) = 0
+ * (also for -0.0), so the sums are bit for bit those of the dense loop.
  */
 static void
 accumulate_sparse(LinRegSum *restrict sums, const double *restrict u, int p,
@@ -80,19 +79,19 @@ accumulate_sparse(LinRegSum *restrict sums, const double *restrict u, int p,
 	linreg_sum_add(&sums[t + p], fixed(v * v));
 }
 
-/* the sums of any row: the upper triangle of u u^T row by row (u_i u_j, j >= i), then u v, v^2 */
+/* the products of any row: the upper triangle of u u^T row by row (u_i u_j, j >= i), then u v, v^2 */
 static void
-accumulate_dense(LinRegSum *sums, const double *u, int p, double v)
+accumulate_dense(int64_t *stage, const double *u, int p, double v)
 {
 	int			k = 0;
 
 	for (int i = 0; i < p; i++)
 	{
-		accumulate_row(sums + k, u[i], u + i, p - i);
+		accumulate_row(stage + k, u[i], u + i, p - i);
 		k += p - i;
 	}
-	accumulate_row(sums + k, v, u, p);	/* v u_i: the same product as u_i v */
-	accumulate_row(sums + k + p, v, &v, 1);
+	accumulate_row(stage + k, v, u, p);	/* v u_i: the same product as u_i v */
+	accumulate_row(stage + k + p, v, &v, 1);
 }
 
 /*
@@ -115,7 +114,8 @@ sparse_indices(const double *u, int p, int *nz)
 }
 
 void
-linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
+linreg_accumulate(LinRegSum *sums, int64_t *stage, int32_t *staged,
+				  const double *u, int p, double v)
 {
 	int			nz[LINREG_SPARSE_MAX_P];
 	int			m;
@@ -128,7 +128,24 @@ linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 	if (p >= 8 && p <= LINREG_SPARSE_MAX_P && (m = sparse_indices(u, p, nz)) >= 0)
 		accumulate_sparse(sums, u, p, nz, m, v);
 	else
-		accumulate_dense(sums, u, p, v);
+	{
+		accumulate_dense(stage, u, p, v);
+		if (++*staged >= LINREG_STAGE_ROWS)
+			linreg_flush(sums, stage, staged, p);
+	}
+}
+
+void
+linreg_flush(LinRegSum *sums, int64_t *stage, int32_t *staged, int p)
+{
+	int			n = linreg_nsums(p);
+
+	for (int k = 0; k < n; k++)
+	{
+		linreg_sum_add(&sums[k], stage[k]);
+		stage[k] = 0;
+	}
+	*staged = 0;
 }
 
 double

@@ -77,7 +77,8 @@ linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *opti
 		passglmparams_init(&p, epsilon, delta, d, options);
 	else
 		linparams_init(&p, epsilon, delta, d, options);
-	sums = sizeof(LinRegSum) * linreg_nsums(p.p);
+	/* the 128-bit sums and their stage (linstate.h) */
+	sums = (sizeof(LinRegSum) + sizeof(int64_t)) * linreg_nsums(p.p);
 	size = MAXALIGN(sizeof(LinStateData)) + sums + VARSIZE(options);
 	s = MemoryContextAllocZero(cxt, size);
 	SET_VARSIZE(s, size);
@@ -172,7 +173,7 @@ linstate_transition(FunctionCallInfo fcinfo, bool passglm)
 	u = linstate_scratch(fcinfo, s->params.p);
 	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
 						y, u, &v);
-	linreg_accumulate(LINSTATE_SUMS(s), u, s->params.p, v);
+	linreg_accumulate(LINSTATE_SUMS(s), LINSTATE_STAGE(s), &s->staged, u, s->params.p, v);
 	s->n++;
 	PG_RETURN_POINTER(s);
 }
@@ -189,7 +190,7 @@ dpobj_passglm_transfn(PG_FUNCTION_ARGS)
 	return linstate_transition(fcinfo, true);
 }
 
-/* adds src into dst (same run, else the error a row would get) */
+/* adds src into dst (same run, else the error a row would get); src is not changed */
 static void
 linstate_merge(LinStateData *dst, const LinStateData *src)
 {
@@ -206,8 +207,10 @@ linstate_merge(LinStateData *dst, const LinStateData *src)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s: too many rows", LINREG_AGGNAME),
 				 errhint("At most 2^63 - 1 rows can be aggregated.")));
+	linreg_flush(LINSTATE_SUMS(dst), LINSTATE_STAGE(dst), &dst->staged, dst->params.p);
 	for (int k = 0; k < m; k++)
-		linreg_sum_add(&LINSTATE_SUMS(dst)[k], linreg_sum_get(LINSTATE_SUMS(src)[k]));
+		linreg_sum_add(&LINSTATE_SUMS(dst)[k],
+					   linreg_sum_staged(LINSTATE_SUMS(src)[k], LINSTATE_STAGE(src)[k]));
 }
 
 Datum
@@ -264,8 +267,10 @@ linstate_portable(LinStateData *s)
 	pq_sendint64(&buf, s->n);
 	for (int k = 0; k < m; k++)
 	{
-		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].hi);
-		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].lo);
+		unsigned __int128 v = linreg_sum_staged(LINSTATE_SUMS(s)[k], LINSTATE_STAGE(s)[k]);
+
+		pq_sendint64(&buf, (int64) (uint64) (v >> 64));
+		pq_sendint64(&buf, (int64) (uint64) v);
 	}
 	return pq_endtypsend(&buf);
 }
@@ -406,6 +411,15 @@ linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx, bool pa
 				 errhint("Call the aggregate, e.g. dpobj.dp_linear_regression(features, label, epsilon, delta, options).")));
 	if (s != NULL && s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
 		linstate_corrupt();
+	/* the sums complete: the stage carried, in a copy (the state is read only here) */
+	if (s != NULL && s->staged != 0)
+	{
+		LinStateData *c = palloc(VARSIZE(s));
+
+		memcpy(c, s, VARSIZE(s));
+		linreg_flush(LINSTATE_SUMS(c), LINSTATE_STAGE(c), &c->staged, c->params.p);
+		s = c;
+	}
 	*pctx = s ? mechanism_claim(fcinfo, true, s->epsilon, s->delta, s->d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	/* protected path: run even on no rows, so emptiness is hidden */
