@@ -92,6 +92,14 @@ linreg_nsums(int p)
 extern void linreg_accumulate(LinRegSum *sums, int64_t *stage, int32_t *staged,
 							  const double *u, int p, double v);
 
+/*
+ * Whether dense rows use the packed loop (AVX-512 DQ and VL, x86-64 with GCC,
+ * chosen at the first row by the CPU): allow = false forces the portable
+ * loop (tests compare the two).  Returns whether the packed loop is used.
+ * Both give the same sums bit for bit.
+ */
+extern bool linreg_packed(bool allow);
+
 /* carries the stage into sums; the stage is zero and *staged 0 after */
 extern void linreg_flush(LinRegSum *sums, int64_t *stage, int32_t *staged, int p);
 

@@ -5,7 +5,8 @@
  * signed zeros, random rows and sparse rows (the path that adds only the nonzero products,
  * at and around its density threshold and past its width limit); the staged sums (int64
  * partial sums carried every LINREG_STAGE_ROWS rows) at every row count across the carry,
- * with rows whose every product is +-2^60, the largest there is.  With "bench [rows]" it
+ * with rows whose every product is +-2^60, the largest there is; the packed (AVX-512) loop
+ * and the portable one alike, where the CPU has the first.  With "bench [rows]" it
  * times both on random rows of p = 11 (d = 10 with an intercept) and on one-hot rows of
  * p = 51 (five categorical columns of ten levels) instead: the transition's per-row core.
  */
@@ -329,8 +330,14 @@ bench(gsl_rng *rng, long rows)
 		onehot[i * 51 + 50] = 1.0 / sqrt(6.0);
 		v[i] = 2 * gsl_rng_uniform(rng) - 1;
 	}
-	time_pool("dense", dense, v, 11, rows);
-	time_pool("one-hot", onehot, v, 51, rows);
+	for (int packed = 1; packed >= 0; packed--)
+	{
+		if (linreg_packed(packed) != packed)
+			continue;
+		printf("%s loop:\n", packed ? "packed (AVX-512)" : "portable");
+		time_pool("dense", dense, v, 11, rows);
+		time_pool("one-hot", onehot, v, 51, rows);
+	}
 	return unitcheck_report();
 }
 
@@ -345,10 +352,17 @@ main(int argc, char **argv)
 		rc = bench(rng, argc > 2 ? atol(argv[2]) : 10000000L);
 	else
 	{
-		test_edges();
-		test_random(rng);
-		test_sparse(rng);
-		test_stage();
+		/* the packed loop where the CPU has it, then the portable one */
+		for (int packed = 1; packed >= 0; packed--)
+		{
+			if (linreg_packed(packed) != packed)
+				continue;
+			printf("# %s loop\n", packed ? "packed (AVX-512)" : "portable");
+			test_edges();
+			test_random(rng);
+			test_sparse(rng);
+			test_stage();
+		}
 		rc = unitcheck_report();
 	}
 	gsl_rng_free(rng);
