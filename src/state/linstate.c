@@ -44,8 +44,16 @@ PG_FUNCTION_INFO_V1(dpobj_linreg_state_out);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_recv);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_send);
 
-#define LINSTATE_MAGIC 0x44504C31	/* "DPL1": dp_linear_regression */
-#define LINSTATE_MAGIC_PASSGLM 0x44505031	/* "DPP1": dp_passglm (passglmparams.h) */
+/*
+ * The in-memory layout's magic: "DPL2" dp_linear_regression, "DPP2"
+ * dp_passglm (passglmparams.h).  0.3.0's layout ("DPL1", "DPP1": no stage)
+ * is refused, not misread, when such a value was stored in a table; the
+ * portable form keeps "DPL1"/"DPP1", unchanged.
+ */
+#define LINSTATE_MAGIC 0x44504C32
+#define LINSTATE_MAGIC_PASSGLM 0x44505032
+#define LINSTATE_PORTABLE_MAGIC 0x44504C31
+#define LINSTATE_PORTABLE_MAGIC_PASSGLM 0x44505031
 
 /* a state of either aggregate: the magic names which one */
 static inline bool
@@ -258,7 +266,8 @@ linstate_portable(LinStateData *s)
 	int			m = linreg_nsums(s->params.p);
 
 	pq_begintypsend(&buf);
-	pq_sendint32(&buf, s->magic);
+	pq_sendint32(&buf, s->magic == LINSTATE_MAGIC_PASSGLM ?
+				 LINSTATE_PORTABLE_MAGIC_PASSGLM : LINSTATE_PORTABLE_MAGIC);
 	pq_sendint16(&buf, (uint16) s->d);
 	pq_sendfloat8(&buf, s->epsilon);
 	pq_sendfloat8(&buf, s->delta);
@@ -322,7 +331,7 @@ linstate_from_portable(StringInfo buf)
 
 	need(buf, 4 + 2 + 8 + 8 + 4);
 	magic = (uint32) pq_getmsgint(buf, 4);
-	if (!linstate_magic_ok(magic))
+	if (magic != LINSTATE_PORTABLE_MAGIC && magic != LINSTATE_PORTABLE_MAGIC_PASSGLM)
 		linstate_corrupt();
 	d = pq_getmsgint(buf, 2);
 	eps = pq_getmsgfloat8(buf);
@@ -334,7 +343,7 @@ linstate_from_portable(StringInfo buf)
 		linstate_corrupt();
 	options = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 	s = linstate_new(CurrentMemoryContext, d, eps, delta, options,
-					 magic == LINSTATE_MAGIC_PASSGLM);
+					 magic == LINSTATE_PORTABLE_MAGIC_PASSGLM);
 	m = linreg_nsums(s->params.p);
 	need(buf, 8 + (Size) m * 16);
 	s->n = pq_getmsgint64(buf);
