@@ -25,6 +25,14 @@
 #include "auditmutant.h"
 #include "dpnoise.h"
 
+/* the packed loop (AVX-512) where the compiler has it; chosen at run time */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define LINREG_PACKED 1
+#include <immintrin.h>
+#else
+#define LINREG_PACKED 0
+#endif
+
 /* rows of up to this many coordinates are checked for sparsity (a stack index list) */
 #define LINREG_SPARSE_MAX_P 1024
 
@@ -45,21 +53,20 @@ fixed(double x)
 	return (t + 1 + (t >> 63)) >> 1;
 }
 
-/* sums[k] += fixed(a * b[k]) for k < n (128-bit adds: add and add-with-carry) */
+/* stage[k] += fixed(a * b[k]) for k < n (64-bit adds: linreg.h, "Staging") */
 static inline void
-accumulate_row(LinRegSum *restrict sums, double a, const double *restrict b, int n)
+accumulate_row(int64_t *restrict stage, double a, const double *restrict b, int n)
 {
 	for (int k = 0; k < n; k++)
-	{
-		linreg_sum_add(&sums[k], fixed(a * b[k]));
-	}
+		stage[k] += fixed(a * b[k]);
 }
 
 /*
  * The same sums for a row with m nonzero coordinates, at the indices nz
- * (ascending): only the m(m+1)/2 + m + 1 products that are not zero.  A
- * skipped product is fixed(0) = 0 (also for -0.0), so the sums are
- * bit for bit those of the dense loop.
+ * (ascending): only the m(m+1)/2 + m + 1 products that are not zero, added
+ * straight into the 128-bit sums (a carry of the whole stage every few such
+ * rows would cost more than their adds).  A skipped product is fixed(0) = 0
+ * (also for -0.0), so the sums are bit for bit those of the dense loop.
  */
 static void
 accumulate_sparse(LinRegSum *restrict sums, const double *restrict u, int p,
@@ -80,20 +87,91 @@ accumulate_sparse(LinRegSum *restrict sums, const double *restrict u, int p,
 	linreg_sum_add(&sums[t + p], fixed(v * v));
 }
 
-/* the sums of any row: the upper triangle of u u^T row by row (u_i u_j, j >= i), then u v, v^2 */
-static void
-accumulate_dense(LinRegSum *sums, const double *u, int p, double v)
+/* a function adding stage[k] += fixed(a * b[k]) for k < n */
+typedef void (*LinRegRowFn) (int64_t *restrict stage, double a, const double *restrict b, int n);
+
+/* the products of any row: the upper triangle of u u^T row by row (u_i u_j, j >= i), then u v, v^2 */
+static inline __attribute__((always_inline)) void
+accumulate_dense_with(int64_t *stage, const double *u, int p, double v, LinRegRowFn row)
 {
 	int			k = 0;
 
 	for (int i = 0; i < p; i++)
 	{
-		accumulate_row(sums + k, u[i], u + i, p - i);
+		row(stage + k, u[i], u + i, p - i);
 		k += p - i;
 	}
-	accumulate_row(sums + k, v, u, p);	/* v u_i: the same product as u_i v */
-	accumulate_row(sums + k + p, v, &v, 1);
+	row(stage + k, v, u, p);	/* v u_i: the same product as u_i v */
+	row(stage + k + p, v, &v, 1);
 }
+
+static void
+accumulate_dense(int64_t *stage, const double *u, int p, double v)
+{
+	accumulate_dense_with(stage, u, p, v, accumulate_row);
+}
+
+#if LINREG_PACKED
+/*
+ * accumulate_row four products at a time with AVX-512 (DQ, VL; 256-bit
+ * vectors): the same IEEE products a b[k] and scaling by 2^61 (a product of
+ * products, nothing to contract into a fused multiply-add), vcvttpd2qq
+ * truncating exactly as the cast does, the same arithmetic shifts; the last
+ * n mod 4 products one at a time (masked stores are slow on some CPUs).
+ */
+__attribute__((target("avx512f,avx512dq,avx512vl")))
+static inline __m256i
+fixed_packed(__m256d a, __m256d b)
+{
+	__m256i		t = _mm256_cvttpd_epi64(_mm256_mul_pd(_mm256_mul_pd(a, b), _mm256_set1_pd(0x1p61)));
+
+	return _mm256_srai_epi64(_mm256_add_epi64(_mm256_add_epi64(t, _mm256_set1_epi64x(1)),
+											  _mm256_srai_epi64(t, 63)), 1);
+}
+
+__attribute__((target("avx512f,avx512dq,avx512vl")))
+static inline void
+accumulate_row_packed(int64_t *restrict stage, double a, const double *restrict b, int n)
+{
+	const __m256d va = _mm256_set1_pd(a);
+	int			k = 0;
+
+	for (; k + 4 <= n; k += 4)
+		_mm256_storeu_si256((__m256i *) (stage + k),
+							_mm256_add_epi64(_mm256_loadu_si256((const __m256i *) (stage + k)),
+											 fixed_packed(va, _mm256_loadu_pd(b + k))));
+	for (; k < n; k++)
+		stage[k] += fixed(a * b[k]);
+}
+
+__attribute__((target("avx512f,avx512dq,avx512vl")))
+static void
+accumulate_dense_packed(int64_t *stage, const double *u, int p, double v)
+{
+	accumulate_dense_with(stage, u, p, v, accumulate_row_packed);
+}
+
+/* 1 when the CPU (and the OS) run AVX-512 DQ and VL and the packed loop is allowed */
+static int	packed_state = -1;
+static bool packed_allowed = true;
+
+bool
+linreg_packed(bool allow)
+{
+	__builtin_cpu_init();
+	packed_allowed = allow;
+	packed_state = allow && __builtin_cpu_supports("avx512f") &&
+		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+	return packed_state == 1;
+}
+#else
+bool
+linreg_packed(bool allow)
+{
+	(void) allow;
+	return false;
+}
+#endif
 
 /*
  * The indices of u's nonzero coordinates into nz, in order, and their number;
@@ -115,7 +193,8 @@ sparse_indices(const double *u, int p, int *nz)
 }
 
 void
-linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
+linreg_accumulate(LinRegSum *sums, int64_t *stage, int32_t *staged,
+				  const double *u, int p, double v)
 {
 	int			nz[LINREG_SPARSE_MAX_P];
 	int			m;
@@ -128,7 +207,31 @@ linreg_accumulate(LinRegSum *sums, const double *u, int p, double v)
 	if (p >= 8 && p <= LINREG_SPARSE_MAX_P && (m = sparse_indices(u, p, nz)) >= 0)
 		accumulate_sparse(sums, u, p, nz, m, v);
 	else
-		accumulate_dense(sums, u, p, v);
+	{
+#if LINREG_PACKED
+		if (packed_state < 0)
+			linreg_packed(packed_allowed);
+		if (packed_state == 1)
+			accumulate_dense_packed(stage, u, p, v);
+		else
+#endif
+			accumulate_dense(stage, u, p, v);
+		if (++*staged >= LINREG_STAGE_ROWS)
+			linreg_flush(sums, stage, staged, p);
+	}
+}
+
+void
+linreg_flush(LinRegSum *sums, int64_t *stage, int32_t *staged, int p)
+{
+	int			n = linreg_nsums(p);
+
+	for (int k = 0; k < n; k++)
+	{
+		linreg_sum_add(&sums[k], stage[k]);
+		stage[k] = 0;
+	}
+	*staged = 0;
 }
 
 double

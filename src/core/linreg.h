@@ -70,8 +70,45 @@ linreg_nsums(int p)
 	return linreg_tri(p) + p + 1;
 }
 
-/* adds one normalised row (||u|| <= 1, |v| <= 1) to sums */
-extern void linreg_accumulate(LinRegSum *sums, const double *u, int p, double v);
+/*
+ * Staging.  A row's products go first into int64 partial sums (stage, one
+ * per sum), which are carried into the 128-bit sums every LINREG_STAGE_ROWS
+ * rows: a 64-bit add per product instead of a 128-bit one.  Every product is
+ * round(x 2^60) with |x| <= 1 (||u|| <= 1, |v| <= 1), so |product| <= 2^60,
+ * and 7 rows give |partial| <= 7 2^60 < 2^63 - 1: no partial sum overflows
+ * (8 rows could reach 2^63).  Integer addition is exact and associative, so
+ * sums + stage is bit for bit what adding every product into the 128-bit sums
+ * gives (tests/unit/test_linreg_fixed.c checks it at the extreme products and
+ * across the carry boundary).
+ */
+#define LINREG_STAGE_ROWS 7
+
+/*
+ * adds one normalised row (||u|| <= 1, |v| <= 1) to the staged sums: stage
+ * (linreg_nsums(p) int64, zero at first) and *staged, the rows in it (0 at
+ * first); carried into sums when *staged reaches LINREG_STAGE_ROWS.  Sparse
+ * rows (linreg.c) add into sums directly and leave the stage alone.
+ */
+extern void linreg_accumulate(LinRegSum *sums, int64_t *stage, int32_t *staged,
+							  const double *u, int p, double v);
+
+/*
+ * Whether dense rows use the packed loop (AVX-512 DQ and VL, x86-64 with GCC,
+ * chosen at the first row by the CPU): allow = false forces the portable
+ * loop (tests compare the two).  Returns whether the packed loop is used.
+ * Both give the same sums bit for bit.
+ */
+extern bool linreg_packed(bool allow);
+
+/* carries the stage into sums; the stage is zero and *staged 0 after */
+extern void linreg_flush(LinRegSum *sums, int64_t *stage, int32_t *staged, int p);
+
+/* one staged sum's exact value (2^-LINREG_FRAC_BITS units), nothing changed */
+static inline linreg_int128
+linreg_sum_staged(LinRegSum s, int64_t part)
+{
+	return linreg_sum_get(s) + part;
+}
 
 typedef enum LinRegMethod
 {

@@ -29,4 +29,12 @@ extern double rowclip_plain_norm(const double *x, int d, bool l1);
  */
 extern void rowclip_apply(double *x, int d, double R, bool l1);
 
+/*
+ * True only if ||x||^2 <= R^2 (1 - 2^-21) (exact, real numbers), from one
+ * unscaled sum of squares: a cheap certificate that a row needs no clip to R.
+ * False when it cannot tell (the sum is near or above the bound, overflows,
+ * R is outside [2^-200, 2^200] or d > 2^20).
+ */
+extern bool rowclip_certainly_within(const double *x, int d, double R);
+
 #endif							/* DPOBJ_ROWCLIP_H */

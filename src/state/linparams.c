@@ -19,6 +19,7 @@
 #include "dpobj.h"
 #include "glmparams.h"
 #include "options.h"
+#include "rowclip.h"
 #include "rowinput.h"
 
 #define LINREG_MAX_BOUND 1e12
@@ -144,6 +145,24 @@ clamp(double x, double lo, double hi)
 }
 
 /*
+ * u[j] = x[j] / r for j < d, two at a time (one packed division where the
+ * compiler makes one; each quotient is the same IEEE division either way)
+ */
+static inline void
+divide_by(double *restrict u, const double *restrict x, int d, double r)
+{
+	int			j;
+
+	for (j = 0; j + 1 < d; j += 2)
+	{
+		u[j] = x[j] / r;
+		u[j + 1] = x[j + 1] / r;
+	}
+	if (j < d)
+		u[j] = x[j] / r;
+}
+
+/*
  * Per row, so written without library calls (fmax, fmin, ldexp), every
  * quantity hoisted out of the loops; each value is computed by the same
  * floating-point operations in the same order as ever, so the normalised
@@ -160,13 +179,27 @@ linparams_normalise(const LinParams *p, const double *x, int d, double y,
 	double		small = (double) p->p * 0x1p-51;
 	double		shrink = 1.0 - (double) p->p * 0x1p-50;
 
-	/* the l2 norm with scaling, so that huge finite values do not overflow */
-	for (int j = 0; j < d; j++)
-		m = fabs(x[j]) > m ? fabs(x[j]) : m;
-	for (int j = 0; m > 0 && j < d; j++)
-		s += (x[j] / m) * (x[j] / m);
-	/* clip to R, then divide by R_eff: u = x min(1, R / ||x||) / R_eff */
-	clip = m > 0 && m * sqrt(s) > p->R && p->R / (m * sqrt(s)) < 1.0;
+	/*
+	 * A row certainly inside R (rowclip_certainly_within: ||x||^2 <= R^2 (1 -
+	 * 2^-21)) is not clipped, and neither is it below: there m sqrt(s) is
+	 * within a factor (1 + u)^((d + 3) / 2 + 2) <= 1 + 2^-32 of ||x|| (u =
+	 * 2^-53; x_j / m, its square and each of d - 1 additions of terms summing
+	 * to >= 1 round by at most u, sqrt and the product by one each), so it is
+	 * below R (1 - 2^-22) (1 + 2^-32) < R and the test is false: the same
+	 * branch, without d divisions.
+	 */
+	if (rowclip_certainly_within(x, d, p->R))
+		clip = false;
+	else
+	{
+		/* the l2 norm with scaling, so that huge finite values do not overflow */
+		for (int j = 0; j < d; j++)
+			m = fabs(x[j]) > m ? fabs(x[j]) : m;
+		for (int j = 0; m > 0 && j < d; j++)
+			s += (x[j] / m) * (x[j] / m);
+		/* clip to R, then divide by R_eff: u = x min(1, R / ||x||) / R_eff */
+		clip = m > 0 && m * sqrt(s) > p->R && p->R / (m * sqrt(s)) < 1.0;
+	}
 	if (clip)
 	{
 		k = p->R / sqrt(s);
@@ -174,8 +207,7 @@ linparams_normalise(const LinParams *p, const double *x, int d, double y,
 			u[j] = (x[j] / m) * k / p->Reff;
 	}
 	else
-		for (int j = 0; j < d; j++)
-			u[j] = x[j] / p->Reff;
+		divide_by(u, x, d, p->Reff);
 	if (p->intercept)
 		u[d] = 1.0 / p->Reff;
 	/* rounding may leave ||u|| a hair above 1: shrink until not */

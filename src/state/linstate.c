@@ -44,8 +44,16 @@ PG_FUNCTION_INFO_V1(dpobj_linreg_state_out);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_recv);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_send);
 
-#define LINSTATE_MAGIC 0x44504C31	/* "DPL1": dp_linear_regression */
-#define LINSTATE_MAGIC_PASSGLM 0x44505031	/* "DPP1": dp_passglm (passglmparams.h) */
+/*
+ * The in-memory layout's magic: "DPL2" dp_linear_regression, "DPP2"
+ * dp_passglm (passglmparams.h).  0.3.0's layout ("DPL1", "DPP1": no stage)
+ * is refused, not misread, when such a value was stored in a table; the
+ * portable form keeps "DPL1"/"DPP1", unchanged.
+ */
+#define LINSTATE_MAGIC 0x44504C32
+#define LINSTATE_MAGIC_PASSGLM 0x44505032
+#define LINSTATE_PORTABLE_MAGIC 0x44504C31
+#define LINSTATE_PORTABLE_MAGIC_PASSGLM 0x44505031
 
 /* a state of either aggregate: the magic names which one */
 static inline bool
@@ -77,7 +85,8 @@ linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *opti
 		passglmparams_init(&p, epsilon, delta, d, options);
 	else
 		linparams_init(&p, epsilon, delta, d, options);
-	sums = sizeof(LinRegSum) * linreg_nsums(p.p);
+	/* the 128-bit sums and their stage (linstate.h) */
+	sums = (sizeof(LinRegSum) + sizeof(int64_t)) * linreg_nsums(p.p);
 	size = MAXALIGN(sizeof(LinStateData)) + sums + VARSIZE(options);
 	s = MemoryContextAllocZero(cxt, size);
 	SET_VARSIZE(s, size);
@@ -172,7 +181,7 @@ linstate_transition(FunctionCallInfo fcinfo, bool passglm)
 	u = linstate_scratch(fcinfo, s->params.p);
 	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
 						y, u, &v);
-	linreg_accumulate(LINSTATE_SUMS(s), u, s->params.p, v);
+	linreg_accumulate(LINSTATE_SUMS(s), LINSTATE_STAGE(s), &s->staged, u, s->params.p, v);
 	s->n++;
 	PG_RETURN_POINTER(s);
 }
@@ -189,7 +198,7 @@ dpobj_passglm_transfn(PG_FUNCTION_ARGS)
 	return linstate_transition(fcinfo, true);
 }
 
-/* adds src into dst (same run, else the error a row would get) */
+/* adds src into dst (same run, else the error a row would get); src is not changed */
 static void
 linstate_merge(LinStateData *dst, const LinStateData *src)
 {
@@ -206,8 +215,10 @@ linstate_merge(LinStateData *dst, const LinStateData *src)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s: too many rows", LINREG_AGGNAME),
 				 errhint("At most 2^63 - 1 rows can be aggregated.")));
+	linreg_flush(LINSTATE_SUMS(dst), LINSTATE_STAGE(dst), &dst->staged, dst->params.p);
 	for (int k = 0; k < m; k++)
-		linreg_sum_add(&LINSTATE_SUMS(dst)[k], linreg_sum_get(LINSTATE_SUMS(src)[k]));
+		linreg_sum_add(&LINSTATE_SUMS(dst)[k],
+					   linreg_sum_staged(LINSTATE_SUMS(src)[k], LINSTATE_STAGE(src)[k]));
 }
 
 Datum
@@ -255,7 +266,8 @@ linstate_portable(LinStateData *s)
 	int			m = linreg_nsums(s->params.p);
 
 	pq_begintypsend(&buf);
-	pq_sendint32(&buf, s->magic);
+	pq_sendint32(&buf, s->magic == LINSTATE_MAGIC_PASSGLM ?
+				 LINSTATE_PORTABLE_MAGIC_PASSGLM : LINSTATE_PORTABLE_MAGIC);
 	pq_sendint16(&buf, (uint16) s->d);
 	pq_sendfloat8(&buf, s->epsilon);
 	pq_sendfloat8(&buf, s->delta);
@@ -264,8 +276,10 @@ linstate_portable(LinStateData *s)
 	pq_sendint64(&buf, s->n);
 	for (int k = 0; k < m; k++)
 	{
-		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].hi);
-		pq_sendint64(&buf, (int64) LINSTATE_SUMS(s)[k].lo);
+		unsigned __int128 v = linreg_sum_staged(LINSTATE_SUMS(s)[k], LINSTATE_STAGE(s)[k]);
+
+		pq_sendint64(&buf, (int64) (uint64) (v >> 64));
+		pq_sendint64(&buf, (int64) (uint64) v);
 	}
 	return pq_endtypsend(&buf);
 }
@@ -317,7 +331,7 @@ linstate_from_portable(StringInfo buf)
 
 	need(buf, 4 + 2 + 8 + 8 + 4);
 	magic = (uint32) pq_getmsgint(buf, 4);
-	if (!linstate_magic_ok(magic))
+	if (magic != LINSTATE_PORTABLE_MAGIC && magic != LINSTATE_PORTABLE_MAGIC_PASSGLM)
 		linstate_corrupt();
 	d = pq_getmsgint(buf, 2);
 	eps = pq_getmsgfloat8(buf);
@@ -329,7 +343,7 @@ linstate_from_portable(StringInfo buf)
 		linstate_corrupt();
 	options = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 	s = linstate_new(CurrentMemoryContext, d, eps, delta, options,
-					 magic == LINSTATE_MAGIC_PASSGLM);
+					 magic == LINSTATE_PORTABLE_MAGIC_PASSGLM);
 	m = linreg_nsums(s->params.p);
 	need(buf, 8 + (Size) m * 16);
 	s->n = pq_getmsgint64(buf);
@@ -406,6 +420,15 @@ linstate_final_begin(FunctionCallInfo fcinfo, DPProtectedContext **pctx, bool pa
 				 errhint("Call the aggregate, e.g. dpobj.dp_linear_regression(features, label, epsilon, delta, options).")));
 	if (s != NULL && s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
 		linstate_corrupt();
+	/* the sums complete: the stage carried, in a copy (the state is read only here) */
+	if (s != NULL && s->staged != 0)
+	{
+		LinStateData *c = palloc(VARSIZE(s));
+
+		memcpy(c, s, VARSIZE(s));
+		linreg_flush(LINSTATE_SUMS(c), LINSTATE_STAGE(c), &c->staged, c->params.p);
+		s = c;
+	}
 	*pctx = s ? mechanism_claim(fcinfo, true, s->epsilon, s->delta, s->d)
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	/* protected path: run even on no rows, so emptiness is hidden */

@@ -30,22 +30,29 @@ typedef struct LinStateData
 	uint32		magic;
 	int32		d;
 	int32		options_len;	/* VARSIZE of the options' jsonb */
+	int32		staged;			/* rows in the stage (linreg.h, "Staging") */
 	float8		epsilon;
 	float8		delta;
 	int64		n;
 	LinParams	params;
-	/* then linreg_nsums(params.p) LinRegSum, then the options' jsonb */
+	/*
+	 * then linreg_nsums(params.p) LinRegSum, as many int64 of the stage, then
+	 * the options' jsonb; a sum's value is the two together
+	 */
 } LinStateData;
 
 #define LINSTATE_SUMS(s) \
 	((LinRegSum *) ((char *) (s) + MAXALIGN(sizeof(LinStateData))))
+#define LINSTATE_STAGE(s) \
+	((int64_t *) (LINSTATE_SUMS(s) + linreg_nsums((s)->params.p)))
 #define LINSTATE_OPTIONS(s) \
-	((Jsonb *) (LINSTATE_SUMS(s) + linreg_nsums((s)->params.p)))
+	((Jsonb *) (LINSTATE_STAGE(s) + linreg_nsums((s)->params.p)))
 
 /*
  * The final function's first step (aggstate_final_check, mechanism_claim):
- * the state, or on the protected path with no row an empty one made from
- * the protected context; NULL on the direct path with no row.  passglm:
+ * the state with its stage carried into its sums (in a copy), or on the
+ * protected path with no row an empty one made from the protected context;
+ * NULL on the direct path with no row.  passglm:
  * dp_passglm's final function (the state must be that aggregate's).
  */
 struct DPProtectedContext;

@@ -17,6 +17,17 @@
 
 #define P 4
 
+/* one row into sums, its stage carried at once (linreg.h, "Staging") */
+static void
+add_row(LinRegSum *sums, const double *u, int p, double v)
+{
+	int64_t		stage[64] = {0};
+	int32_t		staged = 0;
+
+	linreg_accumulate(sums, stage, &staged, u, p, v);
+	linreg_flush(sums, stage, &staged, p);
+}
+
 static void
 test_sums_exact(void)
 {
@@ -26,12 +37,12 @@ test_sums_exact(void)
 	LinRegSum a[64] = {{0}},
 				b[64] = {{0}};
 
-	linreg_accumulate(a, u[0], P, v[0]);
-	linreg_accumulate(a, u[1], P, v[1]);
-	linreg_accumulate(a, u[2], P, v[2]);
-	linreg_accumulate(b, u[2], P, v[2]);
-	linreg_accumulate(b, u[0], P, v[0]);
-	linreg_accumulate(b, u[1], P, v[1]);
+	add_row(a, u[0], P, v[0]);
+	add_row(a, u[1], P, v[1]);
+	add_row(a, u[2], P, v[2]);
+	add_row(b, u[2], P, v[2]);
+	add_row(b, u[0], P, v[0]);
+	add_row(b, u[1], P, v[1]);
 	CHECK(memcmp(a, b, sizeof(LinRegSum) * n) == 0, "sums depend on row order");
 	CHECK(n == 10 + 4 + 1, "nsums(4) = %d", n);
 	CHECK(fabs(linreg_sum_value(a[0]) - (0.25 + 0.09)) < 1e-15, "sum u0^2 = %g",
@@ -42,7 +53,7 @@ test_sums_exact(void)
 		LinRegSum c[64] = {{0}};
 		double		e[P] = {1, 0, 0, 0};
 
-		linreg_accumulate(c, e, P, -1.0);
+		add_row(c, e, P, -1.0);
 		CHECK(linreg_sum_get(c[0]) == ((linreg_int128) 1 << LINREG_FRAC_BITS), "1*1 is 2^60");
 		CHECK(linreg_sum_get(c[10]) == -((linreg_int128) 1 << LINREG_FRAC_BITS), "1*-1 is -2^60");
 	}
@@ -201,7 +212,7 @@ test_end_to_end(gsl_rng *rng)
 		for (int j = 0; j < p; j++)
 			v += beta[j] * u[j];
 		v = fmax(-1, fmin(1, v + gsl_ran_gaussian(rng, 0.05)));
-		linreg_accumulate(s, u, p, v);
+		add_row(s, u, p, v);
 	}
 	for (int k = 0; k < 10; k++)
 		exact[k] = linreg_sum_value(s[k]);

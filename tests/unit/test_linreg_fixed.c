@@ -3,7 +3,10 @@
  * library rounding llround(ldexp(u_i u_j, 60)) into 128-bit sums gives: bit for bit on
  * rounding ties, their neighbours, the grid's edges, tiny and subnormal products, +-1,
  * signed zeros, random rows and sparse rows (the path that adds only the nonzero products,
- * at and around its density threshold and past its width limit).  With "bench [rows]" it
+ * at and around its density threshold and past its width limit); the staged sums (int64
+ * partial sums carried every LINREG_STAGE_ROWS rows) at every row count across the carry,
+ * with rows whose every product is +-2^60, the largest there is; the packed (AVX-512) loop
+ * and the portable one alike, where the CPU has the first.  With "bench [rows]" it
  * times both on random rows of p = 11 (d = 10 with an intercept) and on one-hot rows of
  * p = 51 (five categorical columns of ten levels) instead: the transition's per-row core.
  */
@@ -33,13 +36,57 @@ reference_accumulate(linreg_int128 *sums, const double *u, int p, double v)
 	sums[k] += llround(ldexp(v * v, LINREG_FRAC_BITS));
 }
 
+/* staged sums as the aggregate's state holds them (linreg.h, "Staging") */
+typedef struct Acc
+{
+	LinRegSum  *s;
+	int64_t    *stage;
+	int32_t		staged;
+} Acc;
+
+static Acc
+acc_new(int p)
+{
+	Acc			a = {calloc(linreg_nsums(p), sizeof(LinRegSum)),
+	calloc(linreg_nsums(p), sizeof(int64_t)), 0};
+
+	return a;
+}
+
+static void
+acc_free(Acc *a)
+{
+	free(a->s);
+	free(a->stage);
+}
+
+static void
+acc_row(Acc *a, const double *u, int p, double v)
+{
+	linreg_accumulate(a->s, a->stage, &a->staged, u, p, v);
+}
+
+/* the staged values (sums + stage, nothing carried) equal the reference's */
 static int
-same(const LinRegSum *a, const linreg_int128 *b, int n)
+same(const Acc *a, const linreg_int128 *b, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (linreg_sum_get(a[k]) != b[k])
+		if (linreg_sum_staged(a->s[k], a->stage[k]) != b[k])
 			return 0;
 	return 1;
+}
+
+/* the same after the stage is carried into the 128-bit sums */
+static int
+same_flushed(Acc *a, const linreg_int128 *b, int p)
+{
+	int			n = linreg_nsums(p);
+
+	linreg_flush(a->s, a->stage, &a->staged, p);
+	for (int k = 0; k < n; k++)
+		if (linreg_sum_get(a->s[k]) != b[k] || a->stage[k] != 0)
+			return 0;
+	return a->staged == 0;
 }
 
 /* values whose products with 1 hit the rounding's hard cases */
@@ -81,16 +128,18 @@ test_edges(void)
 	for (int a = 0; a < ne; a++)
 		for (int b = 0; b < ne; b += 3)
 		{
-			LinRegSum	s[MAXP * MAXP] = {{0}};
+			Acc			s = acc_new(p);
 			linreg_int128 r[MAXP * MAXP] = {0};
 			double		u[4] = {1.0, e[a], e[b], e[(a + b) % ne]};
 			double		v = e[(a * 7 + b) % ne];
 
-			if (fabs(u[1]) > 1 || fabs(u[2]) > 1 || fabs(u[3]) > 1)
-				continue;
-			linreg_accumulate(s, u, p, v);
-			reference_accumulate(r, u, p, v);
-			bad += !same(s, r, n);
+			if (fabs(u[1]) <= 1 && fabs(u[2]) <= 1 && fabs(u[3]) <= 1)
+			{
+				acc_row(&s, u, p, v);
+				reference_accumulate(r, u, p, v);
+				bad += !same(&s, r, n);
+			}
+			acc_free(&s);
 		}
 	CHECK(bad == 0, "%d edge rows differ from llround(ldexp(x, 60))", bad);
 }
@@ -102,7 +151,7 @@ test_random(gsl_rng *rng)
 	for (int p = 1; p <= MAXP; p += 5)
 	{
 		int			n = linreg_nsums(p);
-		LinRegSum	s[MAXP * MAXP] = {{0}};
+		Acc			s = acc_new(p);
 		linreg_int128 r[MAXP * MAXP] = {0};
 		int			bad = 0;
 
@@ -115,12 +164,14 @@ test_random(gsl_rng *rng)
 				u[j] = (2 * gsl_rng_uniform(rng) - 1) / sqrt((double) p);
 			if (row % 1000 == 0)
 				u[row % p] = ldexp(1.0, -(int) (row % 1070));	/* tiny and subnormal */
-			linreg_accumulate(s, u, p, v);
+			acc_row(&s, u, p, v);
 			reference_accumulate(r, u, p, v);
-			if (row % 9973 == 0)
-				bad += !same(s, r, n);
+			if (row % 9973 == 0 || row < 3 * LINREG_STAGE_ROWS)
+				bad += !same(&s, r, n);
 		}
-		CHECK(bad == 0 && same(s, r, n), "p = %d: random sums differ from the reference", p);
+		CHECK(bad == 0 && same(&s, r, n) && same_flushed(&s, r, p),
+			  "p = %d: random sums differ from the reference", p);
+		acc_free(&s);
 	}
 }
 
@@ -137,7 +188,7 @@ test_sparse(gsl_rng *rng)
 	{
 		int			p = widths[w];
 		int			n = linreg_nsums(p);
-		LinRegSum  *s = calloc(n, sizeof(LinRegSum));
+		Acc			s = acc_new(p);
 		linreg_int128 *r = calloc(n, sizeof(linreg_int128));
 		double	   *u = malloc(sizeof(double) * p);
 		int			ms[] = {0, 1, 2, p / 4, p / 4 + 1, p / 2};
@@ -159,16 +210,69 @@ test_sparse(gsl_rng *rng)
 				u[j] = row % 2 ? 1.0 / sqrt((double) (m > 0 ? m : 1))
 					: (2 * gsl_rng_uniform(rng) - 1) / sqrt((double) m);
 			}
-			linreg_accumulate(s, u, p, v);
+			acc_row(&s, u, p, v);
 			reference_accumulate(r, u, p, v);
 			if (row % 97 == 0 || p > 200)
-				bad += !same(s, r, n);
+				bad += !same(&s, r, n);
 		}
-		CHECK(bad == 0 && same(s, r, n), "p = %d: sparse rows' sums differ from the reference", p);
-		free(s);
+		CHECK(bad == 0 && same(&s, r, n) && same_flushed(&s, r, p),
+			  "p = %d: sparse rows' sums differ from the reference", p);
+		acc_free(&s);
 		free(r);
 		free(u);
 	}
+}
+
+/*
+ * The stage at its bound: rows whose every product is +-2^60 (u = +-e_0, v =
+ * +-1; p = 4 and 7 take the dense, staged loop), the same row repeated so that
+ * each partial sum grows by 2^60 a row, checked at every row count up to three
+ * carries and one past: a stage carried one row later would reach 2^63 and
+ * wrap.  Then the same rows interleaved with sparse rows (p = 12), which add
+ * into the 128-bit sums directly, and carries of a part-filled stage.
+ */
+static void
+test_stage(void)
+{
+	int			ps[] = {4, 7, 12};
+	double		signs[][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+
+	for (size_t w = 0; w < sizeof(ps) / sizeof(ps[0]); w++)
+		for (size_t g = 0; g < sizeof(signs) / sizeof(signs[0]); g++)
+		{
+			int			p = ps[w],
+						n = linreg_nsums(p),
+						bad = 0,
+						dense = 0;	/* rows that went into the stage */
+			Acc			s = acc_new(p);
+			linreg_int128 r[MAXP * MAXP] = {0};
+			double		u[MAXP] = {0},
+						half[MAXP] = {0};
+
+			u[0] = signs[g][0];
+			for (int j = 0; j < 4; j++)
+				half[j] = 0.5;	/* 4 of 12 nonzero: dense at p = 12 too */
+			for (int row = 1; row <= 3 * LINREG_STAGE_ROWS + 1; row++)
+			{
+				acc_row(&s, u, p, signs[g][1]);
+				reference_accumulate(r, u, p, signs[g][1]);
+				dense += p < 8;
+				bad += !same(&s, r, n) || s.staged != dense % LINREG_STAGE_ROWS;
+				if (row % 5 == 0)
+				{
+					acc_row(&s, half, p, -signs[g][1]);
+					reference_accumulate(r, half, p, -signs[g][1]);
+					dense++;
+					bad += !same(&s, r, n) || s.staged != dense % LINREG_STAGE_ROWS;
+				}
+			}
+			CHECK(bad == 0, "p = %d, signs %g %g: staged sums differ from the reference", p,
+				  signs[g][0], signs[g][1]);
+			/* a carry of a part-filled stage changes no value; a second one nothing */
+			CHECK(same_flushed(&s, r, p) && same_flushed(&s, r, p),
+				  "p = %d: carrying the stage changed a sum", p);
+			acc_free(&s);
+		}
 }
 
 static double
@@ -186,7 +290,7 @@ enum {POOL = 1024};
 static void
 time_pool(const char *what, const double *u, const double *v, int p, long rows)
 {
-	LinRegSum  *s = calloc(linreg_nsums(p), sizeof(LinRegSum));
+	Acc			s = acc_new(p);
 	linreg_int128 *r = calloc(linreg_nsums(p), sizeof(linreg_int128));
 	double		t0,
 				t1,
@@ -194,15 +298,15 @@ time_pool(const char *what, const double *u, const double *v, int p, long rows)
 
 	t0 = seconds();
 	for (long i = 0; i < rows; i++)
-		linreg_accumulate(s, u + (i % POOL) * p, p, v[i % POOL]);
+		acc_row(&s, u + (i % POOL) * p, p, v[i % POOL]);
 	t1 = seconds();
 	for (long i = 0; i < rows; i++)
 		reference_accumulate(r, u + (i % POOL) * p, p, v[i % POOL]);
 	t2 = seconds();
 	printf("p = %d %s, %ld rows: linreg_accumulate %.1f ns/row, llround(ldexp) reference %.1f ns/row\n",
 		   p, what, rows, (t1 - t0) / rows * 1e9, (t2 - t1) / rows * 1e9);
-	CHECK(same(s, r, linreg_nsums(p)), "p = %d %s: benchmark sums differ from the reference", p, what);
-	free(s);
+	CHECK(same(&s, r, linreg_nsums(p)), "p = %d %s: benchmark sums differ from the reference", p, what);
+	acc_free(&s);
 	free(r);
 }
 
@@ -226,8 +330,14 @@ bench(gsl_rng *rng, long rows)
 		onehot[i * 51 + 50] = 1.0 / sqrt(6.0);
 		v[i] = 2 * gsl_rng_uniform(rng) - 1;
 	}
-	time_pool("dense", dense, v, 11, rows);
-	time_pool("one-hot", onehot, v, 51, rows);
+	for (int packed = 1; packed >= 0; packed--)
+	{
+		if (linreg_packed(packed) != packed)
+			continue;
+		printf("%s loop:\n", packed ? "packed (AVX-512)" : "portable");
+		time_pool("dense", dense, v, 11, rows);
+		time_pool("one-hot", onehot, v, 51, rows);
+	}
 	return unitcheck_report();
 }
 
@@ -242,9 +352,17 @@ main(int argc, char **argv)
 		rc = bench(rng, argc > 2 ? atol(argv[2]) : 10000000L);
 	else
 	{
-		test_edges();
-		test_random(rng);
-		test_sparse(rng);
+		/* the packed loop where the CPU has it, then the portable one */
+		for (int packed = 1; packed >= 0; packed--)
+		{
+			if (linreg_packed(packed) != packed)
+				continue;
+			printf("# %s loop\n", packed ? "packed (AVX-512)" : "portable");
+			test_edges();
+			test_random(rng);
+			test_sparse(rng);
+			test_stage();
+		}
 		rc = unitcheck_report();
 	}
 	gsl_rng_free(rng);

@@ -10,7 +10,8 @@
  * against the exact probabilities exp(-gamma loss_i) / Z, gamma = eps / (2k),
  * by a chi-square test at a 1e-6 false-alarm level each.  (e) The row clip
  * (src/core/rowclip.c) the design applies to R-hat: the norm at most R, the
- * direction kept, short rows unchanged, huge values without overflow.
+ * direction kept, short rows unchanged, huge values without overflow;
+ * its certificate that a row needs no clip holds only inside R.
  * Prints "N passed, M failed".
  */
 #include <math.h>
@@ -263,6 +264,70 @@ check_rowclip(void)
 	CHECK(fabs(l1[0]) + fabs(l1[1]) <= 2.0 && fabs(l1[0] - 1.5) < 1e-15, "l1 clip");
 }
 
+/*
+ * The no-clip certificate: whenever it holds, ||x||^2 <= R^2 (1 - 2^-21)
+ * (checked in long double, whose 64-bit significand leaves a margin of
+ * 2^-40) and the scaled norm test of dp_linear_regression's normalisation
+ * (m sqrt(s) > R, src/state/linparams.c) is false; rows at 0.99 R hold it;
+ * rows at and just inside R, huge, tiny and subnormal values, R outside
+ * [2^-200, 2^200] around the limits.
+ */
+static void
+check_certainly_within(gsl_rng *rng)
+{
+	double		Rs[] = {1.0, 0.3, 1e-30, 3.7e50, 0x1p-200, 0x1p200, 0x1p-201, 0x1p201};
+	double		scales[] = {0.5, 0.99, 1 - 0x1p-20, 1 - 0x1p-21, 1 - 0x1p-22, 1 - 0x1p-23,
+		1 - 0x1p-30, 1 - 0x1p-50, 1, 1.01};
+	int			ds[] = {1, 2, 3, 10, 11, 51};
+	int			wrong = 0,
+				held_inside = 0;
+
+	for (size_t a = 0; a < sizeof(Rs) / sizeof(Rs[0]); a++)
+		for (size_t b = 0; b < sizeof(scales) / sizeof(scales[0]); b++)
+			for (size_t c = 0; c < sizeof(ds) / sizeof(ds[0]); c++)
+				for (int rep = 0; rep < 200; rep++)
+				{
+					double		x[51],
+								R = Rs[a],
+								m = 0,
+								s = 0,
+								n;
+					long double e = 0;
+					int			d = ds[c];
+
+					for (int j = 0; j < d; j++)
+						x[j] = (gsl_rng_uniform(rng) - 0.5) *
+							(rep % 10 == 0 && j > 0 ? 0x1p-1000 : 1.0);
+					n = rowclip_norm(x, d, false);
+					for (int j = 0; j < d && n > 0; j++)
+						x[j] = x[j] / n * R * scales[b];
+					if (!rowclip_certainly_within(x, d, R))
+						continue;
+					held_inside += scales[b] == 0.99 && R == 1.0;
+					for (int j = 0; j < d; j++)
+					{
+						m = fabs(x[j]) > m ? fabs(x[j]) : m;
+						e += (long double) x[j] * x[j];
+					}
+					for (int j = 0; m > 0 && j < d; j++)
+						s += (x[j] / m) * (x[j] / m);
+					wrong += e > (long double) R * R * (1 - 0x1p-21L) * (1 + 0x1p-40L) ||
+						(m > 0 && m * sqrt(s) > R) ||
+						R < 0x1p-200 || R > 0x1p200;
+				}
+	CHECK(wrong == 0, "%d rows certified within R are not", wrong);
+	CHECK(held_inside == 6 * 200, "rows at 0.99 R: %d of 1200 certified", held_inside);
+	{
+		double		huge[2] = {1e300, 1e300},
+					zero[3] = {0, -0.0, 0};
+
+		CHECK(!rowclip_certainly_within(huge, 2, 1e300) &&
+			  rowclip_certainly_within(zero, 3, 1.0) &&
+			  !rowclip_certainly_within(zero, 3, 0x1p-201),
+			  "an overflowing sum and an R outside the range certify nothing; zero rows hold");
+	}
+}
+
 int
 main(void)
 {
@@ -276,6 +341,7 @@ main(void)
 	check_losses();
 	check_sensitivity(rng);
 	check_rowclip();
+	check_certainly_within(rng);
 	/* 20 rows: norms near 1, 2, 4 and 5 above 2^20 */
 	h[-PRIVQUANT_KMIN] = 6;
 	h[-PRIVQUANT_KMIN + 4] = 5;
