@@ -385,3 +385,12 @@ AS 'MODULE_PATHNAME', 'dpobj_unit_row_key'
 LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION dpobj.unit_row_key() IS
     'Internal: 128 random bits (pg_prng seeded from pg_strong_random once per query), the key by which a privacy unit''s rows are ordered when its first k are kept';
+
+-- dpobj.budget_for in C with a kept plan (src/protected/budgetdomains.c), the
+-- same lookup: as a SQL function it was parsed and planned at each of its two
+-- calls per protected run (train()'s pre-check, the ledger writer's debit).
+-- CREATE OR REPLACE keeps its owner, REVOKE and comment.
+CREATE OR REPLACE FUNCTION dpobj.budget_for(rel regclass, analyst regrole)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_budget_for'
+LANGUAGE C STABLE STRICT;

@@ -243,8 +243,8 @@ dp_shift_sigma_floor(double start)
 	return lo;
 }
 
-double
-dp_shift_sigma(double eps, double delta, double c, int k)
+static double
+shift_sigma_search(double eps, double delta, double c, int k)
 {
 	double		hi = dp_shift_sigma_start(eps, delta, c, k);
 	double		lo;
@@ -276,6 +276,56 @@ dp_shift_sigma(double eps, double delta, double c, int k)
 	hi /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
 	return calib_result(DP_CALIB_OK, hi);
+}
+
+/*
+ * The search is a pure function of its four arguments (the same
+ * quadratures in the same order), and a backend calibrates the same public
+ * parameters over and over -- twice per run (train()'s check before the
+ * charge, then the final function) and again in every next run: the last
+ * SHIFT_MEMO_SIZE successful searches are kept, keyed by the arguments'
+ * exact values, and a hit returns the very value the search would.  A
+ * refusal or an interrupted search is not kept.
+ */
+#define SHIFT_MEMO_SIZE		8
+
+typedef struct ShiftMemo
+{
+	double		eps;
+	double		delta;
+	double		c;
+	int			k;
+	double		sigma;			/* 0: unused */
+} ShiftMemo;
+
+static ShiftMemo shift_memo[SHIFT_MEMO_SIZE];
+static int	shift_memo_next = 0;
+
+double
+dp_shift_sigma(double eps, double delta, double c, int k)
+{
+	double		sigma;
+
+	for (int i = 0; i < SHIFT_MEMO_SIZE; i++)
+	{
+		const ShiftMemo *m = &shift_memo[i];
+
+		if (m->sigma > 0.0 && m->eps == eps && m->delta == delta && m->c == c && m->k == k)
+			return calib_result(DP_CALIB_OK, m->sigma);
+	}
+	sigma = shift_sigma_search(eps, delta, c, k);
+	if (calib_status == DP_CALIB_OK && sigma > 0.0)
+	{
+		ShiftMemo  *m = &shift_memo[shift_memo_next];
+
+		m->eps = eps;
+		m->delta = delta;
+		m->c = c;
+		m->k = k;
+		m->sigma = sigma;
+		shift_memo_next = (shift_memo_next + 1) % SHIFT_MEMO_SIZE;
+	}
+	return sigma;
 }
 
 /* Objective-Gauss for replace-one neighbours (calibrate.h, docs/PRIVACY.md) */

@@ -69,7 +69,8 @@ extern double dp_shift_delta(double eps, double sigma, double c, int k);
  * Smallest sigma (to relative precision 1e-9, rounded up) with
  * dp_shift_delta(eps, sigma, c, k) <= delta.  Returns NAN when no sigma
  * could be calibrated (invalid arguments, numerical failure): the caller
- * refuses the run before charging.
+ * refuses the run before charging.  The last 8 results are kept, keyed by
+ * the exact arguments (calibrate.c): a repeated call costs no quadrature.
  */
 extern double dp_shift_sigma(double eps, double delta, double c, int k);
 

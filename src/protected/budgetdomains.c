@@ -36,6 +36,7 @@
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"
+#include "spiplans.h"
 #include "units.h"
 
 #include "catalog/pg_authid.h"
@@ -49,6 +50,7 @@ PG_FUNCTION_INFO_V1(dpobj_create_budget_domain);
 PG_FUNCTION_INFO_V1(dpobj_drop_budget_domain);
 PG_FUNCTION_INFO_V1(dpobj_set_budget_domain);
 PG_FUNCTION_INFO_V1(dpobj_set_budget_domain_owned);
+PG_FUNCTION_INFO_V1(dpobj_budget_for);
 
 /* run one fixed statement as the bootstrap superuser (inside SPI) */
 static int
@@ -376,4 +378,41 @@ dpobj_set_budget_domain_owned(PG_FUNCTION_ARGS)
 	relation = dp_lock_relation(relid, &relkind);
 	domain = domain_name_arg(fcinfo, 1, "dpobj.set_budget_domain");
 	PG_RETURN_BOOL(budget_domain_set(GetUserId(), relid, relation, domain, PG_GETARG_OID(2)));
+}
+
+/*
+ * dpobj.budget_for(rel, analyst): the dpobj.budgets row a run of analyst on
+ * rel is admitted against and charged to -- the budget domain's if rel is
+ * a member, else the table's own; NULL if none.  Every protected run calls
+ * it twice (train()'s pre-check, the ledger writer's debit), so it runs a
+ * kept plan instead of being a SQL function parsed and planned at every
+ * call.  Internal (not PUBLIC): its callers run as the bootstrap superuser.
+ */
+static const char budget_for_sql[] =
+"SELECT b.id FROM dpobj.protected_tables p "
+"  JOIN dpobj.budgets b "
+"    ON CASE WHEN p.budget_domain IS NULL THEN b.relid OPERATOR(pg_catalog.=) p.relid "
+"            ELSE b.budget_domain OPERATOR(pg_catalog.=) p.budget_domain END "
+" WHERE p.relid OPERATOR(pg_catalog.=) $1 AND b.rolid OPERATOR(pg_catalog.=) $2";
+
+Datum
+dpobj_budget_for(PG_FUNCTION_ARGS)
+{
+	Oid			types[2] = {REGCLASSOID, REGROLEOID};
+	Datum		values[2];
+	bool		isnull = true;
+	int64		id = 0;
+
+	values[0] = PG_GETARG_DATUM(0);
+	values[1] = PG_GETARG_DATUM(1);
+	SPI_connect();
+	if (dp_spi_run(budget_for_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.budget_for: lookup failed");
+	if (SPI_processed > 0)
+		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
+										 &isnull));
+	SPI_finish();
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(id);
 }

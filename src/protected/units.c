@@ -85,7 +85,9 @@ units_check_column(Oid relid, const char *relation, const char *name,
  * The recorded unit and whether its collation's versions (recorded in
  * pg_collation or pg_database, and the library's actual one) are those of
  * protect(): ALTER COLLATION ... REFRESH VERSION or a new ICU/glibc that
- * reports another version may change which values are equal.
+ * reports another version may change which values are equal.  A table
+ * without a unit does not call dpobj.unit_collation_version() (a SQL
+ * function, parsed and planned at every call): nothing reads its column.
  */
 /* what makes two values of the unit column equal, as protect() recorded it */
 typedef struct UnitIdentity
@@ -99,7 +101,8 @@ typedef struct UnitIdentity
 #define UNIT_SQL \
 "SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit, " \
 "       unit_typmod, unit_collation, " \
-"       unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) " \
+"       CASE WHEN privacy_unit IS NOT NULL THEN " \
+"         unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) END " \
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1"
 
 /*

@@ -98,7 +98,8 @@ check_bounded(void)
 		  "a full search polls the hook %d times", hook_calls);
 	hook_calls = 0;
 	hook_stop_after = 3;
-	s = rspm_sigma(0.5, 1e-6, 23, DP_CALIBRATION_SOUND);
+	/* other arguments: the same ones would be answered by the memo, no search */
+	s = rspm_sigma(0.5, 1e-6, 22, DP_CALIBRATION_SOUND);
 	CHECK(isnan(s) && hook_calls == 3 && dp_calib_last_status() == DP_CALIB_INTERRUPTED,
 		  "a hook that asks to stop ends the search at once (%d calls, %s)", hook_calls,
 		  dp_calib_status_name(dp_calib_last_status()));
@@ -246,6 +247,32 @@ check_objgauss_starts(void)
 		  "objgauss start: infeasible eps refused with its status");
 }
 
+/*
+ * dp_shift_sigma keeps its last results: a repeated call returns the
+ * search's value bit for bit, also once other arguments have evicted it
+ * (searched again), and arguments that differ in one place are not
+ * answered from the kept value.
+ */
+static void
+check_memo(void)
+{
+	double		a = dp_shift_sigma(0.7, 1e-6, 3.0, 4);
+	double		hit = dp_shift_sigma(0.7, 1e-6, 3.0, 4);
+	double		again;
+
+	for (int i = 1; i <= 20; i++)
+		(void) dp_shift_sigma(0.7 + i / 64.0, 1e-6, 3.0, 4);
+	again = dp_shift_sigma(0.7, 1e-6, 3.0, 4);
+	CHECK(isfinite(a) && a == hit && a == again && dp_calib_last_status() == DP_CALIB_OK,
+		  "memo: %.17g, kept %.17g, searched again %.17g", a, hit, again);
+	CHECK(dp_shift_sigma(0.7, 1e-6, 3.0, 5) > a && dp_shift_sigma(0.7, 1e-7, 3.0, 4) > a &&
+		  dp_shift_sigma(0.7, 1e-6, 3.5, 4) > a && dp_shift_sigma(0.8, 1e-6, 3.0, 4) < a,
+		  "memo: k, delta, c and eps each change the value");
+	CHECK(isnan(dp_shift_sigma(-1.0, 1e-6, 3.0, 4)) && dp_calib_last_status() == DP_CALIB_INVALID &&
+		  dp_shift_sigma(0.7, 1e-6, 3.0, 4) == a && dp_calib_last_status() == DP_CALIB_OK,
+		  "memo: a hit sets the status");
+}
+
 int
 main(void)
 {
@@ -254,6 +281,7 @@ main(void)
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
 	gsl_rng_set(rng, 12345);
+	check_memo();
 	for (int i = 0; i < 7; i++)
 		for (int j = 0; j < 5; j++)
 		{
