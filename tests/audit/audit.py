@@ -586,6 +586,9 @@ def parse_claim(text, run_eps, run_delta):
     """A row's claim: "mu=zcdp[/K]" (sqrt(2 rho / K), rho = zcdp_rho(eps, delta): the
     snapped Gaussian releases, claimed in zCDP, and the K-th share of a composition),
     "mu=gdp" (the largest mu that (eps, delta)-DP allows a Gaussian shift),
+    "mu=tune:S" (noisy GD's "tune" at tune_gamma 1: one run of Q, which is then all of A, so
+    rho_Q <= zcdp_rho(eps, 0.9 delta), the other 0.1 delta paying for the cap K_max = 1;
+    the release trains at (1 - S) rho_Q, S the score's share: sqrt(2 (1 - S) rho_Q)),
     "mu=shift:C:F" (F / sigma, sigma the radial-shift calibration of c = C and k = 2:
     the canary moves a Gaussian threshold of the noise by F),
     "lap=opsamp:N" (OPSamp's Laplace scale with the public n = N, p = 1, R = 1),
@@ -600,6 +603,10 @@ def parse_claim(text, run_eps, run_delta):
             return "mu", math.sqrt(2.0 * zcdp_rho(run_eps, run_delta) / share), 0.0
         if spec == "gdp":
             return "mu", gdp_mu(run_eps, run_delta), 0.0
+        if spec.startswith("tune:"):
+            share = float(spec.split(":", 1)[1])
+            rho_q = zcdp_rho(run_eps, 0.9 * run_delta)
+            return "mu", math.sqrt(2.0 * (1.0 - share) * rho_q), 0.0
         if spec.startswith("shift:"):
             _, c, f = spec.split(":")
             return "mu", float(f) / shift_sigma_k2(run_eps, run_delta, float(c)), 0.0

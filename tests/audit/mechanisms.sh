@@ -58,6 +58,7 @@ if [[ -z $MUTANT ]]; then
     done <<'CLAIMS'
 opdisc_probit|(SELECT dpobj.dp_halfspace(x, y, 16, 1e-5, '{"B":1,"D2":1,"oracle":"search"}') FROM halfspace WHERE side = 0)|1 / ((m).params->>'sigma')::float8
 rspm_probit|(SELECT dpobj.dp_halfspace_rspm(x, y, 8, 1e-5, '{"oracle":"search"}') FROM halfspace WHERE side = 0)|sqrt(2) / ((m).params->>'sigma')::float8
+noisysgd_tune|(SELECT dpobj.dp_noisysgd(x, y, 4, 1e-5, '{"R":1,"intercept":false,"loss":"huber","T":1,"n":1000000,"tune":{"R":[1]},"tune_gamma":1}') FROM canary WHERE side = 0)|sqrt(2 * ((m).params->>'rho')::float8)
 opsamp_scale|(SELECT dpobj.dp_opsamp(x, y, 4, 1e-5, '{"R":1,"n":1}') FROM opsamp WHERE side = 0)|((m).params->>'laplace_scale')::float8
 auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
 CLAIMS
