@@ -299,7 +299,6 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 											  CStringGetTextDatum("deadline")));
 }
 
-/* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
 /*
  * On a Citus table, dp_logistic's and noisy GD's states keep a uniform
  * sample of the rows the coordinator's dpobj.max_state_memory holds
@@ -320,6 +319,7 @@ train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 											   glm_spill_sample_rows(d, PG_INT32_MAX)));
 }
 
+/* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
 {

@@ -123,16 +123,15 @@ worker_setting(const char *value, int flags, int dflt)
 	return v;
 }
 
-/* the refusal, before the charge, naming the worker and the setting */
+/* the refusal, before the charge, naming the worker, the setting and how it differs */
 static void
 worker_refuse(const char *relation, const char *node, const char *port, const char *what,
-			  int theirs, int ours)
+			  int theirs, const char *than, int ours)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("dpobj cannot train on %s: %s on the Citus worker %s:%s (%d) is %s than on this server (%d)",
-					relation, what, node, port, theirs,
-					strcmp(what, "dpobj.oracle_threads") == 0 ? "larger" : "smaller", ours),
+					relation, what, node, port, theirs, than, ours),
 			 errhint("Set dpobj.max_state_memory on every worker to at least the coordinator's, and dpobj.oracle_threads to at most the coordinator's (docs/SCALING.md, \"Setup\"); nothing was charged.")));
 }
 
@@ -162,9 +161,11 @@ worker_check_one(const char *relation, const char *node, const char *port, bool 
 						relation, node ? node : "?", port ? port : "?"),
 				 errhint("Every worker must be reachable and run dpobj; nothing was charged.")));
 	if (kb < dpobj_max_state_memory)
-		worker_refuse(relation, node, port, "dpobj.max_state_memory", kb, dpobj_max_state_memory);
+		worker_refuse(relation, node, port, "dpobj.max_state_memory", kb, "smaller",
+					  dpobj_max_state_memory);
 	if (threads > dpobj_oracle_threads)
-		worker_refuse(relation, node, port, "dpobj.oracle_threads", threads, dpobj_oracle_threads);
+		worker_refuse(relation, node, port, "dpobj.oracle_threads", threads, "larger",
+					  dpobj_oracle_threads);
 }
 
 void

@@ -46,6 +46,17 @@ typedef struct DPAggSample DPAggSample;
  */
 extern int64 aggsample_rows(int d, int64 option, double final_row, double final_fixed);
 
+/*
+ * What every final function of a sampled state holds per row of d words:
+ * the canonical order (4 bytes) and the canonical copy (8d + 16)
+ * (aggstate_order); the kinds add their own work to it for aggsample_rows().
+ */
+static inline double
+aggsample_canonical_row_bytes(int d)
+{
+	return 8.0 * d + 20;
+}
+
 /* the sample of at most k rows of the set rows (the state's), in mcxt */
 extern DPAggSample *aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k,
 								  DPRowOrder words);

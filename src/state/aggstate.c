@@ -576,6 +576,7 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	DPAggState *st = palloc0(type->size);
+	int64		k;
 
 	EOH_init_header(&st->hdr, &aggstate_methods, cxt);
 	st->type = type;
@@ -589,10 +590,9 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 		st->options_text = JsonbToCString(NULL, &st->options->root, VARSIZE(st->options));
 	}
 	type->init(st);
-	if (type->sample_rows != NULL && type->sample_rows(st) > 0)
+	k = type->sample_rows != NULL ? type->sample_rows(st) : 0;
+	if (k > 0)
 	{
-		int64		k = type->sample_rows(st);
-
 		st->sample = aggsample_new(cxt, &st->rows, k, type->words);
 		/* a decoded state's size hint must not take more than the sample */
 		capacity = (int) Min((int64) capacity, k);

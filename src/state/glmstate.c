@@ -146,7 +146,7 @@ glm_final_row_bytes(int kind, int w, int nclasses)
 {
 	double		dense = 16.0 * (w + 1) + 40;
 	double		sparse = 12.0 * (w + 1) + 48;
-	double		bytes = 8.0 * w + 20;
+	double		bytes = aggsample_canonical_row_bytes(w);
 
 	switch (kind)
 	{
@@ -165,15 +165,15 @@ glm_final_row_bytes(int kind, int w, int nclasses)
 
 /*
  * K of a dp_logistic or dp_noisysgd state with "sample_rows" (0: none, every
- * row): its final function holds the canonical copy (8w + 20 a row) and
- * builds the design in blocks within a quarter of the cap (glmblocks.c).
+ * row): its final function holds the canonical order and copy and builds
+ * the design in blocks within a quarter of the cap (glmblocks.c).
  */
 int64
 glm_spill_sample_rows(int d, int64 option)
 {
 	if (option <= 0)
 		return 0;
-	return aggsample_rows(d, option, 8.0 * d + 20,
+	return aggsample_rows(d, option, aggsample_canonical_row_bytes(d),
 						  (double) dpobj_max_state_memory * 1024 / 4);
 }
 

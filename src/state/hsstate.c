@@ -148,7 +148,7 @@ hs_sample_rows(const DPAggState *base)
 		row = Max(row, rspm_row);
 		fixed = Max(fixed, rspm_fixed);
 	}
-	return aggsample_rows(d, params->sample_rows, row + 8.0 * d + 20, fixed);
+	return aggsample_rows(d, params->sample_rows, row + aggsample_canonical_row_bytes(d), fixed);
 }
 
 /* the first row's checks, in its order: privacy parameters, d, options */
