@@ -72,6 +72,10 @@ citus_cluster_start "$BASE" "citus.shard_count = 8" || bail "the Citus cluster d
 err() {
     cq "$1" -c "$2" 2>&1 >/dev/null | sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1
 }
+# err_code PORT SQL: the same with its SQLSTATE first ("55000: message")
+err_code() {
+    cq "$1" -v VERBOSITY=verbose -c "$2" 2>&1 >/dev/null | sed -n 's/^\(psql:[^ ]* \)\{0,1\}ERROR:  //p' | head -n 1
+}
 ledger_rows() { cq "$1" -c "SELECT count(*) FROM dpobj.ledger"; }
 PORTS=("${CITUS_PORTS[@]}")
 
@@ -507,10 +511,10 @@ dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$CITUS_DIR/n2" -m fast -w stop >/dev/null
 nled=$(ledger_rows "$COORD")
 out=$(brk_train)
 t_is "a worker down: train() is refused before the charge, nothing charged" \
-    "$(grep -c "could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
-out=$(as_analyst -c "SELECT dpobj.submit('brk', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1)
+    "$(grep -c "08006: dpobj cannot train on public.brk: could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
+out=$(as_analyst -v VERBOSITY=verbose -c "SELECT dpobj.submit('brk', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" 2>&1)
 t_is "a worker down: submit() is refused too, no job, nothing charged" \
-    "$(grep -c "could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
+    "$(grep -c "08006: dpobj cannot train on public.brk: could not read dpobj.max_state_memory on the Citus worker" <<<"$out")/$(($(ledger_rows "$COORD") - nled))" "1/0"
 dpobj_as_pg "$PG_BINDIR/pg_ctl" -D "$CITUS_DIR/n2" -l "$CITUS_DIR/n2.log" -w start >/dev/null
 t_is "the worker back: released again" "$(brk_train | tail -n 1)" "t"
 t_check "the coordinator's server log has the causes, for the administrator" \
@@ -607,18 +611,18 @@ set_cap "${PORTS[2]}" 64kB
 l0=$(ledger_rows "$COORD")
 for call in "dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)" \
             "dpobj.submit('spill_t', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')"; do
-    e=$(err "$COORD" "SET ROLE analyst; SELECT $call")
+    e=$(err_code "$COORD" "SET ROLE analyst; SELECT $call")
     t_is "a worker's smaller cap: ${call%%(*}() is refused before the charge" \
         "$(sed 's/([0-9]*) is smaller/(N) is smaller/; s/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
-        "dpobj cannot train on public.spill_t: dpobj.max_state_memory on the Citus worker W (N) is smaller than on this server (262144)/$l0"
+        "55000: dpobj cannot train on public.spill_t: dpobj.max_state_memory on the Citus worker W (N) is smaller than on this server (262144)/$l0"
 done
 set_cap "${PORTS[2]}" ''
 # the halfspace kinds' K also counts the exact search's threads: more on a worker lowers it
 cq "${PORTS[1]}" -c "ALTER SYSTEM SET dpobj.oracle_threads = 4" -c "SELECT pg_reload_conf()" >/dev/null
-e=$(err "$COORD" "SET ROLE analyst; SELECT dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
+e=$(err_code "$COORD" "SET ROLE analyst; SELECT dpobj.train('spill_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
 t_is "a worker's larger dpobj.oracle_threads: train() is refused before the charge" \
     "$(sed 's/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
-    "dpobj cannot train on public.spill_t: dpobj.oracle_threads on the Citus worker W (4) is larger than on this server (2)/$l0"
+    "55000: dpobj cannot train on public.spill_t: dpobj.oracle_threads on the Citus worker W (4) is larger than on this server (2)/$l0"
 cq "${PORTS[1]}" -c "ALTER SYSTEM SET dpobj.oracle_threads = 1" -c "SELECT pg_reload_conf()" >/dev/null
 set_cap "${PORTS[2]}" 64kB
 set_cap "$COORD" 64kB
