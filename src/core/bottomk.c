@@ -23,8 +23,9 @@ bottomk_init(BottomK *s, int64_t k, BottomKItem *items, bottomk_tie_fn tie, void
 	s->arg = arg;
 }
 
-int
-bottomk_compare(const BottomK *s, const BottomKItem *a, const BottomKItem *b)
+/* bottomk_compare() inlined into the heap's loops (keys rarely tie) */
+static inline int
+item_compare(const BottomK *s, const BottomKItem *a, const BottomKItem *b)
 {
 	int			c;
 
@@ -34,29 +35,37 @@ bottomk_compare(const BottomK *s, const BottomKItem *a, const BottomKItem *b)
 	return (c > 0) - (c < 0);
 }
 
-/* restores the max-heap below position i */
+int
+bottomk_compare(const BottomK *s, const BottomKItem *a, const BottomKItem *b)
+{
+	return item_compare(s, a, b);
+}
+
+/*
+ * Restores the max-heap below position i: the item there moves down a hole
+ * past every larger child (one write a level instead of a swap).
+ */
 static void
 sift_down(BottomK *s, int64_t i)
 {
 	BottomKItem *h = s->items;
+	BottomKItem t = h[i];
 
 	for (;;)
 	{
 		int64_t		l = 2 * i + 1,
-					m = i;
-		BottomKItem t;
+					m = l;
 
-		if (l < s->n && bottomk_compare(s, &h[l], &h[m]) > 0)
-			m = l;
-		if (l + 1 < s->n && bottomk_compare(s, &h[l + 1], &h[m]) > 0)
+		if (l >= s->n)
+			break;
+		if (l + 1 < s->n && item_compare(s, &h[l + 1], &h[l]) > 0)
 			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
+		if (item_compare(s, &h[m], &t) <= 0)
+			break;
 		h[i] = h[m];
-		h[m] = t;
 		i = m;
 	}
+	h[i] = t;
 }
 
 static void
@@ -76,7 +85,7 @@ bottomk_admits(BottomK *s, uint64_t key, uint32_t label)
 		return true;
 	if (!s->heap)
 		heapify(s);
-	return bottomk_compare(s, &c, &s->items[0]) < 0;
+	return item_compare(s, &c, &s->items[0]) < 0;
 }
 
 bool

@@ -297,44 +297,79 @@ aggsample_merge(DPAggSample *dst, DPAggSample *src)
 	}
 }
 
-typedef struct ByRowArg
-{
-	uint32		calls;
-} ByRowArg;
+/* one row's items of one label by key (equal keys there are interchangeable) */
+#define ST_SORT sort_by_key
+#define ST_ELEMENT_TYPE BottomKItem
+#define ST_COMPARE(a, b) (((a)->key > (b)->key) - ((a)->key < (b)->key))
+#define ST_CHECK_FOR_INTERRUPTS	/* the sort holds no resources */
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
-static int
-by_row_cmp(const void *pa, const void *pb, void *arg)
+/*
+ * Moves items[n] into rows' ranges in place (start[u] .. start[u + 1] - 1,
+ * from the rows' counts): each swap puts one item in its final range, so
+ * O(n + nrows), with one cursor a row.
+ */
+static void
+distribute_by_row(BottomKItem *items, int64 n, int nrows, int64 *start)
 {
-	const BottomKItem *a = pa;
-	const BottomKItem *b = pb;
-	ByRowArg   *x = arg;
+	int64	   *next = palloc_extended(sizeof(int64) * Max(nrows, 1), MCXT_ALLOC_HUGE);
+	int64		moved = 0;
 
-	if ((++x->calls & 0xFFFF) == 0)
-		CHECK_FOR_INTERRUPTS();
-	if (a->row != b->row)
-		return a->row < b->row ? -1 : 1;
-	if (a->label != b->label)
-		return a->label > b->label ? -1 : 1;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return 0;
+	memset(start, 0, sizeof(int64) * ((Size) nrows + 1));
+	for (int64 i = 0; i < n; i++)
+		start[items[i].row + 1]++;
+	for (int u = 0; u < nrows; u++)
+	{
+		start[u + 1] += start[u];
+		next[u] = start[u];
+	}
+	for (int u = 0; u < nrows; u++)
+		while (next[u] < start[u + 1])
+		{
+			uint32		v = items[next[u]].row;
+
+			if ((++moved & AGGSAMPLE_POLL_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (v == (uint32) u)
+				next[u]++;
+			else
+			{
+				BottomKItem t = items[next[v]];
+
+				items[next[v]++] = items[next[u]];
+				items[next[u]] = t;
+			}
+		}
+	pfree(next);
+}
+
+/* a row's items: label-true first, then by key within each label */
+static void
+order_row_items(BottomKItem *items, int64 n)
+{
+	int64		t = 0;
+
+	for (int64 i = 0; i < n; i++)
+		if (items[i].label)
+		{
+			BottomKItem x = items[i];
+
+			items[i] = items[t];
+			items[t++] = x;
+		}
+	sort_by_key(items, t);
+	sort_by_key(items + t, n - t);
 }
 
 const BottomKItem *
 aggsample_by_row(DPAggSample *s, int64 *start)
 {
-	ByRowArg	arg = {0};
-	int64		i = 0;
-
 	Assert(s->keyed && s->zero_rows == 0);
-	qsort_arg(s->heap.items, s->heap.n, sizeof(BottomKItem), by_row_cmp, &arg);
+	distribute_by_row(s->heap.items, s->heap.n, s->rows->nrows, start);
 	s->heap.heap = false;
 	for (int u = 0; u < s->rows->nrows; u++)
-	{
-		start[u] = i;
-		while (i < s->heap.n && s->heap.items[i].row == (uint32) u)
-			i++;
-	}
-	start[s->rows->nrows] = i;
+		order_row_items(s->heap.items + start[u], start[u + 1] - start[u]);
 	return s->heap.items;
 }

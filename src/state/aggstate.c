@@ -452,25 +452,34 @@ r_header(FlatReader *r, FlatHeader *h)
 
 /*
  * A row's sample keys (pos label-true, then neg label-false, ascending
- * within each), added with them to dst's sample.
+ * within each), added with them to dst's sample (apply) or only checked.
  */
 static void
-r_keyed_counts(FlatReader *r, DPAggState *dst, const uint64 *row, int64 pos, int64 neg)
+r_keyed_counts(FlatReader *r, DPAggState *dst, const uint64 *row, int64 pos, int64 neg,
+			   bool apply)
 {
 	uint64	   *keys;
+	uint64		prev = 0;
 
 	if (dst->sample == NULL || pos > (r->end - r->p) / 8 ||
 		neg > (r->end - r->p) / 8 - pos)
 		aggstate_corrupt(r->type);
-	keys = palloc_extended(sizeof(uint64) * Max(pos + neg, 1), MCXT_ALLOC_HUGE);
+	keys = apply ? palloc_extended(sizeof(uint64) * Max(pos + neg, 1), MCXT_ALLOC_HUGE) : NULL;
 	for (int64 c = 0; c < pos + neg; c++)
 	{
-		keys[c] = r_uint(r, 8);
-		if (c != 0 && c != pos && keys[c] < keys[c - 1])
+		uint64		key = r_uint(r, 8);
+
+		if (c != 0 && c != pos && key < prev)
 			aggstate_corrupt(r->type);
+		prev = key;
+		if (keys != NULL)
+			keys[c] = key;
 	}
-	aggsample_add(dst->sample, row, pos, neg, keys);
-	pfree(keys);
+	if (keys != NULL)
+	{
+		aggsample_add(dst->sample, row, pos, neg, keys);
+		pfree(keys);
+	}
 }
 
 /*
@@ -489,11 +498,12 @@ r_apply_k(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 }
 
 /*
- * Reads the rows into dst (adding counts).  Rows must be strictly
+ * Reads the rows into dst, adding counts (apply), or only checks them
+ * (adding cannot fail on rows that pass).  Rows must be strictly
  * ascending with a positive total count and pass the type's row check.
  */
 static void
-r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
+r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst, bool apply)
 {
 	int			d = h->d;
 	uint64	   *row = palloc(sizeof(uint64) * d);
@@ -516,8 +526,8 @@ r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 			aggstate_corrupt(r->type);
 		dst->type->check_row(dst, row);
 		if (h->keyed)
-			r_keyed_counts(r, dst, row, (int64) pos, (int64) neg);
-		else
+			r_keyed_counts(r, dst, row, (int64) pos, (int64) neg, apply);
+		else if (apply)
 			aggstate_add_counts(dst, row, (int64) pos, (int64) neg);
 		memcpy(prev, row, sizeof(uint64) * d);
 	}
@@ -525,7 +535,8 @@ r_rows(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 		aggstate_corrupt(r->type);
 	pfree(row);
 	pfree(prev);
-	aggstate_changed(dst);
+	if (apply)
+		aggstate_changed(dst);
 }
 
 static Jsonb *
@@ -543,9 +554,14 @@ reader_init(FlatReader *r, const DPStateType *type, const struct varlena *flat)
 	r->end = r->p + VARSIZE(flat) - VARHDRSZ;
 }
 
-/* decodes a flat state into a new expanded state under parent */
+/*
+ * Decodes a flat state into a new expanded state under parent (apply), or
+ * only validates it: the header and options as a decode checks them, each
+ * row read and checked but not stored (an empty state is returned).
+ */
 static DPAggState *
-aggstate_decode(const DPStateType *type, const struct varlena *flat, MemoryContext parent)
+aggstate_decode(const DPStateType *type, const struct varlena *flat, MemoryContext parent,
+				bool apply)
 {
 	FlatReader	r;
 	FlatHeader	h;
@@ -554,13 +570,13 @@ aggstate_decode(const DPStateType *type, const struct varlena *flat, MemoryConte
 	reader_init(&r, type, flat);
 	r_header(&r, &h);
 	st = aggstate_new(type, parent, h.kind, h.d, h.epsilon, h.delta,
-					  options_from_text(h.options_text), h.nrows);
+					  options_from_text(h.options_text), apply ? h.nrows : 0);
 	/* the options text must be the canonical one the state would write */
 	if ((h.options_text == NULL) != (st->options_text == NULL) ||
 		(h.options_text && strcmp(h.options_text, st->options_text) != 0))
 		aggstate_corrupt(type);
 	r_apply_k(&r, &h, st);
-	r_rows(&r, &h, st);
+	r_rows(&r, &h, st, apply);
 	return st;
 }
 
@@ -735,7 +751,8 @@ aggstate_readable(const DPStateType *type, Datum d)
 
 	if (st != NULL)
 		return st;
-	return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), CurrentMemoryContext);
+	return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), CurrentMemoryContext,
+						   true);
 }
 
 DPAggState *
@@ -745,7 +762,7 @@ aggstate_writable(const DPStateType *type, Datum d, MemoryContext aggcontext)
 	DPAggState *st;
 
 	if (src == NULL)
-		return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), aggcontext);
+		return aggstate_decode(type, (struct varlena *) PG_DETOAST_DATUM(d), aggcontext, true);
 	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
 		MemoryContextGetParent(src->hdr.eoh_context) == aggcontext)
 		return src;
@@ -792,7 +809,7 @@ aggstate_merge(DPAggState *dst, Datum src)
 		r_header(&r, &h);
 		aggstate_check_same(dst, h.kind, h.d, h.epsilon, h.delta, h.options_text);
 		r_apply_k(&r, &h, dst);
-		r_rows(&r, &h, dst);
+		r_rows(&r, &h, dst, true);
 		if ((Pointer) flat != DatumGetPointer(src))
 			pfree(flat);
 	}
@@ -868,11 +885,15 @@ aggstate_from_payload(const DPStateType *type, const char *data, Size len)
 	SET_VARSIZE(flat, len + VARHDRSZ);
 	memcpy(VARDATA(flat), data, len);
 
-	/* validate: decode in a scratch context and throw the result away */
+	/*
+	 * validate: read every field as a decode does, in a scratch context,
+	 * without building the rows (a Citus coordinator reads each shard's
+	 * state here and again in the combine)
+	 */
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "dpobj state validation",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	(void) aggstate_decode(type, flat, tmp);
+	(void) aggstate_decode(type, flat, tmp, false);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
 	return PointerGetDatum(flat);

@@ -68,30 +68,28 @@ PG_FUNCTION_INFO_V1(dpobj_halfspace_deserialfn);
 /*
  * dp_halfspace, dp_halfspace_rspm and dp_expmech share this state and its
  * transition and combine functions: their errors name the aggregate being
- * computed (the call's Aggref, looked up once per call site and cached in
- * fn_extra), kept here for the callbacks of aggstate.c.  Two of these
+ * computed (the call's Aggref), kept here for the callbacks of aggstate.c.
+ * The name is looked up only when the aggregate changes: Citus's
+ * worker_partial_agg calls the transition function with a fresh FmgrInfo
+ * on every row, so nothing cached in fn_extra would last.  Two of these
  * aggregates over the same inputs in one query may share one transition;
  * the name is then one of theirs.
  */
 static char hs_current_name[NAMEDATALEN] = HS_AGGNAME;
-static const void *hs_current_site = NULL;
+static Oid	hs_current_agg = InvalidOid;
 
 static void
 hs_set_caller(FunctionCallInfo fcinfo)
 {
-	if (fcinfo->flinfo->fn_extra == NULL)
-	{
-		Aggref	   *aggref = AggGetAggref(fcinfo);
-		char	   *name = (aggref != NULL) ? get_func_name(aggref->aggfnoid) : NULL;
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Oid			agg = aggref != NULL ? aggref->aggfnoid : InvalidOid;
+	char	   *name;
 
-		fcinfo->flinfo->fn_extra = MemoryContextStrdup(fcinfo->flinfo->fn_mcxt,
-													   name != NULL ? name : HS_AGGNAME);
-	}
-	if (fcinfo->flinfo->fn_extra != hs_current_site)
-	{
-		strlcpy(hs_current_name, (const char *) fcinfo->flinfo->fn_extra, NAMEDATALEN);
-		hs_current_site = fcinfo->flinfo->fn_extra;
-	}
+	if (agg == hs_current_agg)
+		return;
+	name = OidIsValid(agg) ? get_func_name(agg) : NULL;
+	strlcpy(hs_current_name, name != NULL ? name : HS_AGGNAME, NAMEDATALEN);
+	hs_current_agg = agg;
 }
 
 /* the expanded state */
