@@ -91,13 +91,18 @@ typedef struct TrainMechanism
 	TrainLabel	(*label_of) (Jsonb *options);
 	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
 	bool		keeps_rows;
+	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
+	bool		halfspace_sample;
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
-	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args},
+	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, false, true},
 	/* The mechanism family */
-	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args},
-	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args},
+	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, false, true},
+	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, false, true},
 	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args,
 	TRAIN_LABEL_BOOLEAN, NULL, true},
 	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args,
@@ -317,6 +322,24 @@ train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 		return options;
 	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}",
 											   glm_spill_sample_rows(d, PG_INT32_MAX)));
+}
+
+/*
+ * On a Citus table, the halfspace kinds' shards keep a sample of at most the
+ * coordinator's K (the "sample_rows" its own state would keep, the options'
+ * included): a worker's cap is at least the coordinator's (workerpins.h), so
+ * its own K is at least as large, and the combine keeps the bottom K of the
+ * union either way -- the same sample -- but a shard no longer ships rows
+ * the coordinator drops (with a larger cap on the workers, up to all of a
+ * shard's K) nor holds them in its connection's buffer.  K is public.
+ */
+static Jsonb *
+train_citus_halfspace_sample(const DPProtectedContext *ctx)
+{
+	return train_options_add(ctx->options,
+							 psprintf("{\"sample_rows\": " INT64_FORMAT "}",
+									  hsstate_sample_rows(ctx->epsilon_f, ctx->delta_f, ctx->d,
+														  ctx->options)));
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
@@ -589,6 +612,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	if (ctx->citus)
 		ctx->options = train_citus_sample(ctx->options, mech, ctx->d);
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
+	if (ctx->citus && mech->halfspace_sample)
+		ctx->options = train_citus_halfspace_sample(ctx);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
 				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);

@@ -127,10 +127,8 @@ static const DPStateType hs_type = {
  * refuses "B" and "D2").  Public: d, the options and dpobj.oracle_threads.
  */
 static int64
-hs_sample_rows(const DPAggState *base)
+hs_params_sample_rows(const HSParams *params, int d)
 {
-	const HSParams *params = &((const HSExpanded *) base)->params;
-	int			d = base->d;
 	int			B,
 				D2;
 	double		row,
@@ -147,6 +145,21 @@ hs_sample_rows(const DPAggState *base)
 		fixed = Max(fixed, rspm_fixed);
 	}
 	return aggsample_rows(d, params->sample_rows, row + aggsample_canonical_row_bytes(d), fixed);
+}
+
+static int64
+hs_sample_rows(const DPAggState *base)
+{
+	return hs_params_sample_rows(&((const HSExpanded *) base)->params, base->d);
+}
+
+int64
+hsstate_sample_rows(double epsilon, double delta, int d, Jsonb *options)
+{
+	HSParams	params;
+
+	hsparams_init(&params, epsilon, delta, options);
+	return hs_params_sample_rows(&params, d);
 }
 
 /* the first row's checks, in its order: privacy parameters, d, options */

@@ -69,4 +69,12 @@ extern void hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *prob
 extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
 									 Jsonb *options);
 
+/*
+ * K, the most rows this server's state keeps for a run of these arguments
+ * (its cap, dpobj.oracle_threads, d and the options' "sample_rows"): what
+ * train() asks every shard of a Citus table for, so that none ships more
+ * rows than the coordinator keeps.
+ */
+extern int64 hsstate_sample_rows(double epsilon, double delta, int d, Jsonb *options);
+
 #endif							/* DPOBJ_HSSTATE_H */
