@@ -15,9 +15,13 @@
 # BENCH_REPS rounds (after a warm-up round), each round in fresh connections and in
 # alternating order: local, distributed (Citus defaults), distributed with
 # citus.max_adaptive_executor_pool_size = 1 (one connection per worker: what a worker with
-# one core can use).  Reported per configuration: median seconds, rows/s, the ratio to the
-# local median; the coordinator backend's peak resident memory (VmHWM) and the bytes that
-# crossed the loopback interface during the call (/proc/net/dev); the exact payload the
+# one core can use), and the same rows in a second distributed table of BENCH_FEW_SHARDS
+# shards (default 4: two per worker core here).  Reported per configuration: median seconds,
+# rows/s, the ratio to the local median; the median CPU seconds of the coordinator backend
+# and of the two worker nodes (every process, exited ones included: other load on the
+# machine moves the wall time, much less these); the coordinator backend's peak resident
+# memory (VmHWM) and the bytes that crossed the loopback interface during the call
+# (/proc/net/dev); the exact payload the
 # workers send for one sealed run (the text form of each shard's partial state, summed over
 # the shards).  train() refuses dpobj.seed, so the models are not compared (tests/citus
 # compares the released models under a seed on the direct path).  The block between
@@ -25,6 +29,7 @@
 # replaced by the results (appended the first time).
 #
 # Environment: BENCH_ROWS [10000000], BENCH_REPS [5], BENCH_DOC [docs/BENCHMARKS.md],
+# BENCH_FEW_SHARDS [4],
 # BENCH_MECH [opdisc] and BENCH_OPTIONS [{}] (train()'s mechanism and options; the block's
 # marker then names the mechanism, e.g. "bench/citus/train.sh logistic"),
 # BENCH_CITUS_PGPORT [57736] (and the next two ports).  Needs root (or sudo) for make install
@@ -44,6 +49,7 @@ BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-5}"
 BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 BENCH_MECH="${BENCH_MECH:-opdisc}"
+BENCH_FEW_SHARDS="${BENCH_FEW_SHARDS:-4}"
 BENCH_OPTIONS="${BENCH_OPTIONS:-}"
 [[ -n $BENCH_OPTIONS ]] || BENCH_OPTIONS='{}'
 MARK="bench/citus/train.sh"
@@ -66,11 +72,15 @@ SELECT i AS id, male::int::float8 AS male, 1 - male::int::float8 AS female,
 CREATE TABLE td (LIKE tl);
 SELECT create_distributed_table('td', 'id');
 INSERT INTO td SELECT * FROM tl;
+CREATE TABLE tf (LIKE tl);
+SELECT create_distributed_table('tf', 'id', shard_count => $BENCH_FEW_SHARDS);
+INSERT INTO tf SELECT * FROM tl;
 VACUUM ANALYZE tl;
 VACUUM ANALYZE td;
+VACUUM ANALYZE tf;
 CREATE ROLE bench_analyst LOGIN;
-SELECT dpobj.protect(t) FROM unnest(ARRAY['tl', 'td']) t;
-SELECT dpobj.grant_budget(t, 'bench_analyst', 1e6, 0.5) FROM unnest(ARRAY['tl', 'td']) t;
+SELECT dpobj.protect(t) FROM unnest(ARRAY['tl', 'td', 'tf']) t;
+SELECT dpobj.grant_budget(t, 'bench_analyst', 1e6, 0.5) FROM unnest(ARRAY['tl', 'td', 'tf']) t;
 SQL
 gen_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 SHARDS=$(cq "$C" -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'td'::regclass")
@@ -84,12 +94,14 @@ run_one() {
     bench_citus_run_one "$1
 SET ROLE bench_analyst;" "SELECT (dpobj.train('$2', '$BENCH_MECH', ARRAY['male', 'female', 'gain', 'hours'], 'label', 1.0, 1e-8, '$BENCH_OPTIONS')).weights IS NOT NULL;"
 }
-CFGS=(local distributed distributed_pool1)
+FEW="distributed_${BENCH_FEW_SHARDS}_shards"
+CFGS=(local distributed distributed_pool1 "$FEW")
 cfg_run() {
     case $1 in
         local) run_one "" tl ;;
         distributed) run_one "" td ;;
         distributed_pool1) run_one "SET citus.max_adaptive_executor_pool_size = 1;" td ;;
+        "$FEW") run_one "" tf ;;
     esac
 }
 
@@ -110,7 +122,9 @@ for cfg in "${CFGS[@]}"; do
     hwm=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$OUT/$cfg")
     rch=$(awk '{ print $3 }' "$OUT/$cfg" | dpobj_median)
     ok=$(awk '$4 != "t" { bad++ } END { print bad ? "NO" : "yes" }' "$OUT/$cfg")
-    rows_md+="| $cfg | $med | $all | $(awk -v n="$BENCH_ROWS" -v s="$med" 'BEGIN { printf "%.0f", n / s }') | $(awk -v l="$local_med" -v s="$med" 'BEGIN { printf "%.2f", l / s }') | $((hwm / 1024)) MB | $rch | $ok |"$'\n'
+    ccpu=$(awk '{ print $5 }' "$OUT/$cfg" | dpobj_median)
+    wcpu=$(awk '{ print $6 }' "$OUT/$cfg" | dpobj_median)
+    rows_md+="| $cfg | $med | $all | $(awk -v n="$BENCH_ROWS" -v s="$med" 'BEGIN { printf "%.0f", n / s }') | $(awk -v l="$local_med" -v s="$med" 'BEGIN { printf "%.2f", l / s }') | $ccpu | $wcpu | $((hwm / 1024)) MB | $rch | $ok |"$'\n'
 done
 cpu="$(nproc) CPUs, $(awk -F: '/model name/ { sub(/^ /, "", $2); print $2; exit }' /proc/cpuinfo)"
 citusver="$(cq "$C" -c "SELECT extversion FROM pg_extension WHERE extname = 'citus'")"
@@ -124,12 +138,14 @@ max_parallel_workers_per_gather = 0 on every node.  $BENCH_ROWS Adult-like rows 
 columns; $table_size per copy; generated, distributed and protected in ${gen_s} s).  As a role
 with a budget (no SELECT): \`dpobj.train(t, '$BENCH_MECH', ARRAY['male', 'female', 'gain',
 'hours'], 'label', 1.0, 1e-8, '$BENCH_OPTIONS')\` — the sealed query, filter-free, the worker pins sent on the
-distributed table.  $BENCH_REPS rounds after a warm-up, each a fresh connection, the
-configurations alternating within a round; *speed vs local* = local median / median.  Load
-average before: $load_start, after: $load_end (other sessions shared the machine).
+distributed table ($FEW: the same rows in a table of $BENCH_FEW_SHARDS shards).  $BENCH_REPS
+rounds after a warm-up, each a fresh connection, the configurations alternating within a
+round; *speed vs local* = local median / median; CPU: median seconds of the coordinator
+backend and of the two worker nodes (all their processes) during the call.  Load average
+before: $load_start, after: $load_end (other sessions shared the machine).
 
-| configuration | median s | runs s | rows/s | speed vs local | coordinator peak RSS | loopback bytes | model released |
-|---|---:|---|---:|---:|---:|---:|---|
+| configuration | median s | runs s | rows/s | speed vs local | coordinator CPU s | workers CPU s | coordinator peak RSS | loopback bytes | model released |
+|---|---:|---|---:|---:|---:|---:|---:|---:|---|
 ${rows_md}
 Payload of one sealed distributed run: $payload bytes of partial states from $SHARDS shards
 ($(awk -v b="$payload" -v s="$SHARDS" 'BEGIN { printf "%.0f", b / s }') bytes per shard, OPDisc's state).
