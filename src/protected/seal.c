@@ -102,15 +102,20 @@ seal_pin(const char *name, const char *value)
 
 /*
  * A run whose state may travel from parallel workers (train.c): the
- * caller's max_parallel_workers_per_gather again, and no parallel append,
- * whose choice against a plain append of the partitions' partial scans
- * weighs their estimated output rows.  Which plan runs is sealplan.c's.
+ * caller's max_parallel_workers_per_gather again; no parallel append, whose
+ * choice against a plain append of the partitions' partial scans weighs
+ * their estimated output rows; and a leader that only combines: its own
+ * partial state beside the workers' would hold about a state more than a
+ * serial run, while the first worker's becomes its state as in one (the
+ * leader's memory stays that of a serial run).  Which plan runs is
+ * sealplan.c's.
  */
 static void
 seal_pin_parallel(const char *workers)
 {
 	seal_pin("max_parallel_workers_per_gather", workers);
 	seal_pin("enable_parallel_append", "off");
+	seal_pin("parallel_leader_participation", "off");
 }
 
 /* into the current GUC nest level (the role switch's) */
