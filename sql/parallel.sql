@@ -77,34 +77,62 @@ SELECT dpobj.dp_halfspace(f, y, CASE WHEN i > 40000 THEN 2.0 ELSE 1.0 END, 1e-6)
   FROM regress_par;
 \set VERBOSITY default
 
--- the protected path never runs in parallel (its row handling is backend-local):
--- same model as serially, bad rows dropped, even with parallel plans forced
+-- the protected path: a parallel plan where train() allows one (a state bounded by public
+-- values), its workers dropping bad rows as the leader does (the "sealed" option); the
+-- same public parameters as a serial run, each run charged once
 CREATE ROLE regress_par_analyst;
--- bad rows spread over every block, so that every parallel participant would meet some
+-- bad rows spread over every block, so that every parallel participant meets some
 CREATE TABLE regress_par_prot AS
 SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE (i % 7) / 4.0 - 0.75 END AS a,
        CASE WHEN i % 89 = 0 THEN 'NaN' ELSE (i % 5) / 4.0 - 0.5 END::float8 AS b,
-       CASE WHEN i % 83 = 0 THEN NULL ELSE (i % 7) > 3 END AS y
+       CASE WHEN i % 83 = 0 THEN NULL ELSE (i % 7) > 3 END AS y,
+       (i % 5) / 4.0 AS t
   FROM generate_series(1, 20000) i;
 REVOKE ALL ON regress_par_prot FROM PUBLIC;
 SELECT dpobj.protect('regress_par_prot');
-SELECT granted_epsilon FROM dpobj.grant_budget('regress_par_prot', 'regress_par_analyst', 2, 1e-5);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_par_prot', 'regress_par_analyst', 20, 1e-4);
 -- protected runs refuse dpobj.seed, so the two runs' noise differs: the same public
 -- parameters (a parallel plan changes nothing the model's params show)
 RESET dpobj.seed;
+CREATE TEMP TABLE prot_runs (k int, plan text, m dpobj.model);
+GRANT ALL ON prot_runs TO regress_par_analyst;
+SET parallel_leader_participation = off;
 SET ROLE regress_par_analyst;
-CREATE TEMP TABLE prot_parallel AS
-SELECT * FROM dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6);
+INSERT INTO prot_runs
+SELECT 1, 'parallel', dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6)
+UNION ALL
+SELECT 2, 'parallel', dpobj.train('regress_par_prot', 'linear', ARRAY['a', 'b'], 't', 0.5, 1e-6,
+                                  '{"R": 2, "y_min": 0, "y_max": 1}')
+UNION ALL
+SELECT 3, 'parallel', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                                  '{"R": 2, "sample_rows": 500}')
+UNION ALL
+SELECT 4, 'parallel', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                                  '{"R": 2}');
 RESET ROLE;
 RESET force_parallel_mode;
+RESET parallel_leader_participation;
 SET max_parallel_workers_per_gather = 0;
 SET ROLE regress_par_analyst;
-CREATE TEMP TABLE prot_serial AS
-SELECT * FROM dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6);
-SELECT cardinality(p.weights) AS d, p.params::text = s.params::text AS same_params
-  FROM prot_parallel p, prot_serial s;
-DROP TABLE prot_parallel, prot_serial;
+INSERT INTO prot_runs
+SELECT 1, 'serial', dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6)
+UNION ALL
+SELECT 2, 'serial', dpobj.train('regress_par_prot', 'linear', ARRAY['a', 'b'], 't', 0.5, 1e-6,
+                                  '{"R": 2, "y_min": 0, "y_max": 1}')
+UNION ALL
+SELECT 3, 'serial', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                                  '{"R": 2, "sample_rows": 500}')
+UNION ALL
+SELECT 4, 'serial', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
+                                  '{"R": 2}');
 RESET ROLE;
+SELECT p.k, (p.m).mechanism, cardinality((p.m).weights) AS d,
+       (p.m).params::text = (s.m).params::text AS same_params
+  FROM prot_runs p JOIN prot_runs s ON s.k = p.k AND s.plan = 'serial'
+ WHERE p.plan = 'parallel' ORDER BY p.k;
+SELECT mechanism, outcome, count(*) FROM dpobj.ledger
+ WHERE relation = 'public.regress_par_prot' GROUP BY 1, 2 ORDER BY 1, 2;
+DROP TABLE prot_runs;
 
 RESET dpobj.seed;
 RESET parallel_setup_cost;

@@ -21,6 +21,7 @@
 #include "ledger.h"
 #include "progress.h"
 #include "runlimit.h"
+#include "sealplan.h"
 
 PG_MODULE_MAGIC;
 
@@ -42,6 +43,9 @@ _PG_init(void)
 
 	/* the calibrations' interrupt check (calibsql.c) */
 	dpobj_calib_init();
+
+	/* the sealed query's parallel plan shape (sealplan.c) */
+	seal_plan_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -47,6 +47,8 @@ typedef struct DPProtectedContext
 	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
 	int			rows_per_unit;	/* the table's privacy unit bound k; 0: row level */
 	bool		citus;			/* a Citus distributed table (workerpins.h) */
+	bool		parallel;		/* parallel plans allowed: the state's flat form is
+								 * bounded by public values (seal.c) */
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 } DPProtectedContext;
 

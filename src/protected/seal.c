@@ -10,8 +10,10 @@
  * 2. Pin, inside the GUC nest level of the role switch to the table owner,
  *	  every setting that could make the scan observable (leak 6):
  *	  sequential scans only (index, bitmap and TID scans would count the
- *	  filtered rows in pg_stat_xact_user_tables.idx_tup_fetch), no parallel
- *	  plan, no partitionwise aggregation, no JIT (its decision uses the
+ *	  filtered rows in pg_stat_xact_user_tables.idx_tup_fetch), a parallel
+ *	  plan only where the state's flat form is bounded by public values
+ *	  (train.c), and then whenever the table's size allows one
+ *	  (sealplan.c), no parallel append, no partitionwise aggregation, no JIT (its decision uses the
  *	  planner's row estimates), no function-call statistics, no debug or
  *	  statistics printing, row security on, no synchronized scans, and
  *	  client_min_messages = error: no message from inside the query reaches
@@ -56,6 +58,7 @@
 #include "executor/instrument.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "optimizer/cost.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -97,14 +100,37 @@ seal_pin(const char *name, const char *value)
 							 GUC_ACTION_SAVE, true, 0, false);
 }
 
+/*
+ * A run whose state may travel from parallel workers (train.c): the
+ * caller's max_parallel_workers_per_gather again; no parallel append, whose
+ * choice against a plain append of the partitions' partial scans weighs
+ * their estimated output rows; and a leader that only combines: its own
+ * partial state beside the workers' would hold about a state more than a
+ * serial run, while the first worker's becomes its state as in one (the
+ * leader's memory stays that of a serial run).  Which plan runs is
+ * sealplan.c's.
+ */
+static void
+seal_pin_parallel(const char *workers)
+{
+	seal_pin("max_parallel_workers_per_gather", workers);
+	seal_pin("enable_parallel_append", "off");
+	seal_pin("parallel_leader_participation", "off");
+}
+
 /* into the current GUC nest level (the role switch's) */
 static void
 seal_pin_settings(const DPProtectedContext *ctx)
 {
 	char		limit[64];
+	char		workers[32];
 
+	/* the caller's, before the pins below set it to 0 */
+	snprintf(workers, sizeof(workers), "%d", max_parallel_workers_per_gather);
 	for (int i = 0; i < dp_n_user_pins; i++)
 		seal_pin(dp_user_pins[i].name, dp_user_pins[i].value);
+	if (ctx->parallel)
+		seal_pin_parallel(workers);
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
@@ -210,26 +236,29 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 			worker_pins_send();
 
 		/*
-		 * Never a parallel plan: the transition function learns that it is
-		 * on the protected path from this backend's context, which parallel
-		 * workers do not have.  Without CURSOR_OPT_PARALLEL_OK the planner
-		 * makes no parallel plan, even under force_parallel_mode.  The plan
-		 * is kept by its text (a run on the same table, columns and filters
-		 * plans once; the options are a parameter), made and replanned under
-		 * the settings pinned above; a Citus query is planned anew, with the
-		 * shard sessions' settings just sent.
+		 * A parallel plan only where train() allows it (ctx->parallel):
+		 * without CURSOR_OPT_PARALLEL_OK the planner makes none, even under
+		 * force_parallel_mode.  Workers know the protected path from the
+		 * options' "sealed" key (options.h) and run under this nest level's
+		 * settings and role, which PostgreSQL hands them.  The plan is kept
+		 * by its text and cursor options (a run on the same table, columns
+		 * and filters plans once; the options are a parameter), made and
+		 * replanned under the settings pinned above; a Citus query is
+		 * planned anew, with the shard sessions' settings just sent.
 		 */
 		StaticAssertStmt(lengthof(q->types) <= DP_SPI_TEXT_MAXARGS,
 						 "a sealed query's parameters fit a kept plan");
 		if (ctx->citus)
 			plan = SPI_prepare_cursor(q->sql.data, q->nparams, q->types, 0);
 		else
-			plan = dp_spi_prepare_text(q->sql.data, q->nparams, q->types, 0);
+			plan = dp_spi_prepare_text(q->sql.data, q->nparams, q->types,
+									   ctx->parallel ? CURSOR_OPT_PARALLEL_OK : 0);
 		if (plan == NULL)
 			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
 				 SPI_result_code_string(SPI_result));
 		executing = true;
-		ret = SPI_execute_plan(plan, q->values, NULL, true, 1);
+		/* no row count: a count makes the executor run the plan serially */
+		ret = SPI_execute_plan(plan, q->values, NULL, true, 0);
 		role_switch_end(&rs);
 		if (ret != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "dpobj.train: mechanism query failed: SPI result %d", ret);

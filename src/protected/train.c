@@ -342,6 +342,27 @@ train_citus_halfspace_sample(const DPProtectedContext *ctx)
 														  ctx->options)));
 }
 
+/*
+ * Whether the sealed query may run in parallel workers (seal.c), decided on
+ * public grounds only: each worker ships its partial state to the leader as
+ * one value, so the state's flat form must be bounded by public values --
+ * the O(d^2) sums, or a uniform sample of at most K rows (the halfspace
+ * kinds, OPSamp, expmech, 'auto', one-vs-rest, and dp_logistic or noisy GD
+ * with "sample_rows").  A state that keeps every distinct row (dp_logistic
+ * and noisy GD otherwise: it spills past the cap) would ship all of them,
+ * a failure above 1 GB that depends on the rows; a privacy unit's bounding
+ * counts per unit across the whole table; a Citus table is parallel across
+ * its shards already (workerpins.c pins the shard sessions serial).
+ */
+static bool
+train_parallel_ok(const DPProtectedContext *ctx, const TrainMechanism *mech)
+{
+	if (ctx->citus || ctx->rows_per_unit > 0)
+		return false;
+	return !mech->keeps_rows ||
+		getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL;
+}
+
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
@@ -611,6 +632,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	*encoding = train_encoding(ctx, mech, features, nfeatures, &ctx->d);
 	if (ctx->citus)
 		ctx->options = train_citus_sample(ctx->options, mech, ctx->d);
+	ctx->parallel = train_parallel_ok(ctx, mech);
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
 	if (ctx->citus && mech->halfspace_sample)
 		ctx->options = train_citus_halfspace_sample(ctx);

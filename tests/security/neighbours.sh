@@ -35,6 +35,9 @@
 # "spill" straddles the GLM states' spill and "sample" the row sample of the states that
 # keep their rows in memory (scenarios.txt: the sample_* lines straddle each kind's K).
 #
+# NB_PARALLEL=1 runs every train() as a caller whose settings ask for parallel plans, so
+# that the mechanisms train() lets run in parallel read the rows in a parallel worker.
+#
 # Needs a running server through PGHOST/PGPORT/PGUSER (a superuser) with dpobj installed
 # and preloaded (jobs).  Last line: "N passed, M failed".
 set -uo pipefail
@@ -206,6 +209,13 @@ setup_db() {
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
             -c "ALTER DATABASE $db SET track_functions = 'all'" \
             -c "ALTER DATABASE $db SET dpobj.max_state_memory = '64kB'" || return 1
+    # NB_PARALLEL=1: a parallel plan wherever train() allows one, even on these one-page
+    # tables, and its worker, not the leader, reads the rows (tests/security/parallel.sh)
+    if [[ -n ${NB_PARALLEL:-} ]]; then
+        t_psql -d "$db" -c "ALTER DATABASE $db SET max_parallel_workers_per_gather = 2" \
+            -c "ALTER DATABASE $db SET min_parallel_table_scan_size = 0" \
+            -c "ALTER DATABASE $db SET parallel_leader_participation = off" >/dev/null || return 1
+    fi
     local j=0 m q
     for p in "3 11" "11 13" "13 17" "17 19" "19 23" "23 29" "29 31"; do
         read -r m q <<<"$p"
