@@ -77,9 +77,10 @@ SELECT dpobj.dp_halfspace(f, y, CASE WHEN i > 40000 THEN 2.0 ELSE 1.0 END, 1e-6)
   FROM regress_par;
 \set VERBOSITY default
 
--- the protected path: a parallel plan where train() allows one (a state bounded by public
--- values), its workers dropping bad rows as the leader does (the "sealed" option); the
--- same public parameters as a serial run, each run charged once
+-- the protected path: a parallel plan where train() allows one (linear regression's sums),
+-- its workers dropping bad rows as the leader does (the "sealed" option); the others
+-- serial whatever the settings; the same public parameters as a serial run, each run
+-- charged once
 CREATE ROLE regress_par_analyst;
 -- bad rows spread over every block, so that every parallel participant meets some
 CREATE TABLE regress_par_prot AS

@@ -104,11 +104,9 @@ seal_pin(const char *name, const char *value)
  * A run whose state may travel from parallel workers (train.c): the
  * caller's max_parallel_workers_per_gather again; no parallel append, whose
  * choice against a plain append of the partitions' partial scans weighs
- * their estimated output rows; and a leader that only combines: its own
- * partial state beside the workers' would hold about a state more than a
- * serial run, while the first worker's becomes its state as in one (the
- * leader's memory stays that of a serial run).  Which plan runs is
- * sealplan.c's.
+ * their estimated output rows; and a leader that only combines the workers'
+ * states, so that it holds one state, as a serial run does.  Which plan
+ * runs is sealplan.c's.
  */
 static void
 seal_pin_parallel(const char *workers)

@@ -93,6 +93,8 @@ typedef struct TrainMechanism
 	bool		keeps_rows;
 	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
 	bool		halfspace_sample;
+	/* its state is sums or counts of a public size: read in parallel workers */
+	bool		parallel;
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -111,9 +113,10 @@ static const TrainMechanism train_mechanisms[] = {
 	{"auto", "dpobj.dp_auto", "dp_auto", auto_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
-	TRAIN_LABEL_REAL},
+	TRAIN_LABEL_REAL, NULL, false, false, true},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
-	{"passglm", "dpobj.dp_passglm", "dp_passglm", linear_check_args},
+	{"passglm", "dpobj.dp_passglm", "dp_passglm", linear_check_args,
+	TRAIN_LABEL_BOOLEAN, NULL, false, false, true},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
 	logistic_mc_check_args, TRAIN_LABEL_CLASS},
@@ -121,7 +124,7 @@ static const TrainMechanism train_mechanisms[] = {
 	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
-	evaluate_label_kind},
+	evaluate_label_kind, false, false, true},
 };
 
 /*
@@ -344,23 +347,21 @@ train_citus_halfspace_sample(const DPProtectedContext *ctx)
 
 /*
  * Whether the sealed query may run in parallel workers (seal.c), decided on
- * public grounds only: each worker ships its partial state to the leader as
- * one value, so the state's flat form must be bounded by public values --
- * the O(d^2) sums, or a uniform sample of at most K rows (the halfspace
- * kinds, OPSamp, expmech, 'auto', one-vs-rest, and dp_logistic or noisy GD
- * with "sample_rows").  A state that keeps every distinct row (dp_logistic
- * and noisy GD otherwise: it spills past the cap) would ship all of them,
- * a failure above 1 GB that depends on the rows; a privacy unit's bounding
- * counts per unit across the whole table; a Citus table is parallel across
- * its shards already (workerpins.c pins the shard sessions serial).
+ * public grounds only: where the state is sums or counts of a size fixed by
+ * d and the options (linear regression, passglm, evaluation), which a worker
+ * hands to the leader in a few kilobytes.  A state that keeps every distinct
+ * row (dp_logistic and noisy GD) would ship all of them as one value, a
+ * failure above 1 GB that depends on the rows; the sampled kinds' states
+ * are bounded, but combining the workers' samples cost more than their scan
+ * saved on the tables measured (docs/BENCHMARKS.md, "The protected path in
+ * parallel workers"); a privacy unit's bounding counts per unit across the
+ * whole table; a Citus table is parallel across its shards already
+ * (workerpins.c pins the shard sessions serial).
  */
 static bool
 train_parallel_ok(const DPProtectedContext *ctx, const TrainMechanism *mech)
 {
-	if (ctx->citus || ctx->rows_per_unit > 0)
-		return false;
-	return !mech->keeps_rows ||
-		getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL;
+	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0;
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
