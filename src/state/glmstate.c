@@ -38,6 +38,7 @@
 #include "model.h"
 #include "rowclip.h"
 #include "rowinput.h"
+#include "rowreplay.h"
 
 #include "utils/array.h"
 #include "utils/json.h"
@@ -442,8 +443,9 @@ glm_canonical(GLMExpanded *st)
 }
 
 /*
- * A state that spilled: its canonical rows merged into one temporary file
- * (rowspill_canonical), read in blocks by glmblocks.c; no row in memory.
+ * A state that spilled: the merge of its runs and in-memory rows recorded
+ * once (rowreplay.h) and replayed in blocks by glmblocks.c; no copy of the
+ * rows.
  */
 static GLMState *
 glm_spilled(GLMExpanded *st)
@@ -452,8 +454,8 @@ glm_spilled(GLMExpanded *st)
 									st->base.options, 0);
 	int64		n;
 
-	s->spill = rowspill_canonical(CurrentMemoryContext, st->base.spill, &st->base.rows,
-								  st->base.d, DP_ROW_ORDER_FLOAT8, &n);
+	s->spill = rowreplay_new(CurrentMemoryContext, st->base.spill, &st->base.rows,
+							 st->base.d, DP_ROW_ORDER_FLOAT8, &n);
 	s->nrows = (int) n;
 	return s;
 }

@@ -44,11 +44,12 @@ typedef struct GLMState
 	int64	   *neg;
 
 	/*
-	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, on a
-	 * temporary file when the state spilled (rowspill.h); then x, pos and neg
-	 * hold none of them, and glmblocks.h reads them.  NULL: all in memory.
+	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, as the
+	 * replay of the spilled state's runs and in-memory rows (rowreplay.h);
+	 * then x, pos and neg hold none of them, and glmblocks.h reads them.
+	 * NULL: all in memory.
 	 */
-	struct DPRowSpill *spill;
+	struct DPRowReplay *spill;
 } GLMState;
 
 /* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
