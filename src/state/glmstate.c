@@ -455,7 +455,7 @@ glm_spilled(GLMExpanded *st)
 	int64		n;
 
 	s->spill = rowreplay_new(CurrentMemoryContext, st->base.spill, &st->base.rows,
-							 st->base.d, DP_ROW_ORDER_FLOAT8, &n);
+							 st->base.d, DP_ROW_ORDER_FLOAT8, &n, &s->spill_obs);
 	s->nrows = (int) n;
 	return s;
 }
@@ -467,6 +467,18 @@ glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *
 
 	glmparams_init(kind, &p, epsilon, delta, options);
 	return glm_state_alloc(kind, d, &p, options, 0);
+}
+
+int64
+glmstate_nobs(const GLMState *s)
+{
+	int64		k = 0;
+
+	if (s->spill != NULL)
+		return s->spill_obs;
+	for (int u = 0; u < s->nrows; u++)
+		k += (s->pos[u] != 0) + (s->neg[u] != 0);
+	return k;
 }
 
 int64

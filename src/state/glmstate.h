@@ -50,6 +50,7 @@ typedef struct GLMState
 	 * NULL: all in memory.
 	 */
 	struct DPRowReplay *spill;
+	int64		spill_obs;		/* spilled: the rows' nonzero counts (observations) */
 } GLMState;
 
 /* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
@@ -67,6 +68,12 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
  * rows are all "positive"), else 0.
  */
 #define glmstate_class_words(kind)	(glm_kind_multiclass(kind) ? 1 : 0)
+
+/*
+ * The observations of s (glmstate_observations: its rows' nonzero counts,
+ * pos and neg apart), without reading a spilled state's rows.
+ */
+extern int64 glmstate_nobs(const GLMState *s);
 
 /* total weight n = sum of counts */
 extern int64 glmstate_count(const GLMState *state);

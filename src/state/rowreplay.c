@@ -104,9 +104,12 @@ replay_memory_run(DPRowReplay *r, const DPRowSet *rs, DPRowOrder order)
 	replay_add_source(r, r->memrun, n);
 }
 
-/* the recorded order: the stream over every source, its bytes on a file */
+/*
+ * the recorded order: the stream over every source, its bytes on a file;
+ * returns the rows, *ncounts their nonzero counts
+ */
 static int64
-replay_record(DPRowReplay *r, DPRowOrder order)
+replay_record(DPRowReplay *r, DPRowOrder order, int64 *ncounts)
 {
 	DPRowSpill	all = {0};		/* the sources as one spill, only to stream them */
 	DPRowStream *s;
@@ -127,8 +130,12 @@ replay_record(DPRowReplay *r, DPRowOrder order)
 	}
 	s = rowstream_begin(&all, NULL, r->d, order);
 	rowstream_record(s, r->order);
+	*ncounts = 0;
 	while (rowstream_next(s, &row, &pos, &neg))
+	{
+		*ncounts += (pos != 0) + (neg != 0);
 		n++;
+	}
 	rowstream_end(s);
 	pfree(all.runs);
 	pfree(all.runrows);
@@ -137,7 +144,7 @@ replay_record(DPRowReplay *r, DPRowOrder order)
 
 DPRowReplay *
 rowreplay_new(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs, int d,
-			  DPRowOrder order, int64 *nrows)
+			  DPRowOrder order, int64 *nrows, int64 *ncounts)
 {
 	MemoryContext old = MemoryContextSwitchTo(mcxt);
 	DPRowReplay *r = palloc0(sizeof(DPRowReplay));
@@ -155,7 +162,7 @@ rowreplay_new(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs, int d,
 		replay_memory_run(r, rs, order);
 	r->order = BufFileCreateTemp(true);
 	MemoryContextSwitchTo(old);
-	*nrows = replay_record(r, order);
+	*nrows = replay_record(r, order, ncounts);
 	rowreplay_rewind(r);
 	return r;
 }

@@ -27,11 +27,11 @@ typedef struct DPRowReplay DPRowReplay;
 
 /*
  * The merge of sp's runs and rs (either may be NULL or empty) recorded in
- * mcxt, whose reset or deletion closes its file; *nrows: the distinct rows
- * it gives.
+ * mcxt, whose reset or deletion closes its files; *nrows: the distinct rows
+ * it gives, *ncounts: their nonzero counts (pos and neg apart).
  */
 extern DPRowReplay *rowreplay_new(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs,
-								  int d, DPRowOrder order, int64 *nrows);
+								  int d, DPRowOrder order, int64 *nrows, int64 *ncounts);
 
 /* the next pass starts from the first row */
 extern void rowreplay_rewind(DPRowReplay *r);
