@@ -195,10 +195,13 @@ rowspill_write_rows(BufFile *f, const DPRowSet *rs, const int32 *perm)
 			CHECK_FOR_INTERRUPTS();
 		if (k + ROWSPILL_PREFETCH < rs->nrows)
 		{
-			const uint64 *ahead = rs->x + (Size) perm[k + ROWSPILL_PREFETCH] * d;
+			int32		u = perm[k + ROWSPILL_PREFETCH];
+			const uint64 *ahead = rs->x + (Size) u * d;
 
 			rowspill_prefetch(ahead);
 			rowspill_prefetch(ahead + d - 1);
+			rowspill_prefetch(&rs->pos[u]);
+			rowspill_prefetch(&rs->neg[u]);
 		}
 		/* an unindexed set's equal rows are neighbours: one record */
 		if (k > 0 && memcmp(rec, row, sizeof(uint64) * d) == 0)
