@@ -214,27 +214,163 @@ spec_valid(const GLMSolveSpec *spec)
 		spec->grad_tol > 0 && isfinite(spec->grad_tol);
 }
 
+#define GLM_WARM_MIN_OBS	(INT64_C(1) << 18)
+#define GLM_WARM_OBS		(INT64_C(1) << 15)
+
+/* the thinned observations in memory: one block of their own rows */
+typedef struct ThinDesign
+{
+	GLMSolveDesign X;
+	int64_t    *start;
+	int		   *col;
+	double	   *val;
+	int		   *row;
+	double	   *y;
+	double	   *cnt;
+	int64_t		n;				/* observations copied */
+} ThinDesign;
+
+static void
+thin_free(ThinDesign *t)
+{
+	free(t->start);
+	free(t->col);
+	free(t->val);
+	free(t->row);
+	free(t->y);
+	free(t->cnt);
+}
+
 /*
- * the problem over the blocks B with spec's loss; scale = 1/max(n, 1), n =
- * sum of counts; comp: p doubles of work.  False if a block is malformed.
+ * The arrays for the thinned observations of a design of nobs observations
+ * (every stride-th, each with its own copy of its row), malloc'd, if their
+ * largest size (every row with all p entries) is at most max_bytes; false
+ * (nothing held) if not.
  */
 static bool
-problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *comp)
+thin_alloc(ThinDesign *t, int p, int64_t nobs, int64_t stride, size_t max_bytes)
+{
+	int64_t		n = nobs / stride + 1,
+				nnz = n * p;
+
+	memset(t, 0, sizeof(*t));
+	if ((size_t) (n + 1) * 36 + (size_t) nnz * 12 > max_bytes)
+		return false;
+	t->start = malloc(sizeof(int64_t) * (n + 1));
+	t->col = malloc(sizeof(int) * nnz);
+	t->val = malloc(sizeof(double) * nnz);
+	t->row = malloc(sizeof(int) * n);
+	t->y = malloc(sizeof(double) * n);
+	t->cnt = malloc(sizeof(double) * n);
+	if (!t->start || !t->col || !t->val || !t->row || !t->y || !t->cnt)
+	{
+		thin_free(t);
+		return false;
+	}
+	t->start[0] = 0;
+	return true;
+}
+
+/*
+ * Copies block X's thinned observations -- those whose index in the whole
+ * design is a multiple of stride, their counts times stride -- into t;
+ * seen: the design's observations before X.
+ */
+static void
+thin_add(ThinDesign *t, const GLMSolveDesign *X, int64_t stride, int64_t seen)
+{
+	int64_t		n = t->n,
+				nnz = t->start[n];
+
+	for (int64_t k = (stride - seen % stride) % stride; k < X->nobs; k += stride)
+	{
+		for (int64_t e = X->start[X->row[k]]; e < X->start[X->row[k] + 1]; e++)
+		{
+			t->col[nnz] = X->col[e];
+			t->val[nnz++] = X->val[e];
+		}
+		t->row[n] = (int) n;
+		t->y[n] = X->y[k];
+		t->cnt[n] = X->cnt[k] * (double) stride;
+		t->start[++n] = nnz;
+	}
+	t->n = n;
+}
+
+/* t's observations as one design of p parameters */
+static void
+thin_finish(ThinDesign *t, int p)
+{
+	t->X = (GLMSolveDesign) {p, (int) t->n, t->start, t->col, t->val, t->n, t->row, t->y, t->cnt};
+}
+
+/*
+ * Copies o's thinned observations (every o->stride-th, its count times the
+ * stride) into t in one pass, if they fit in max_bytes (thin_alloc); false
+ * (nothing held, no pass) if not.
+ */
+static bool
+thin_copy(const GLMProblem *o, size_t max_bytes, ThinDesign *t)
+{
+	int64_t		seen = 0;
+
+	if (!thin_alloc(t, o->p, o->nobs, o->stride, max_bytes))
+		return false;
+	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
+	{
+		thin_add(t, X, o->stride, seen);
+		seen += X->nobs;
+	}
+	thin_finish(t, o->p);
+	return true;
+}
+
+/* problem_init's failure: no thinned design held */
+static bool
+problem_fail(ThinDesign *t, bool *thinned)
+{
+	if (*thinned)
+		thin_free(t);
+	*thinned = false;
+	return false;
+}
+
+/*
+ * the problem over the blocks B with spec's loss; scale = 1/max(n, 1), n =
+ * sum of counts; comp: p doubles of work.  False if a block is malformed
+ * or B->nobs is not their number.  When B->nobs announces a design the
+ * warm start thins (warm_start), the same pass copies the thinned
+ * observations into *t (*thinned; free them with thin_free).
+ */
+static bool
+problem_init(GLMProblem *o, const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *comp,
+			 ThinDesign *t, bool *thinned)
 {
 	double		n = 0;
+	int64_t		stride = B->nobs / GLM_WARM_OBS;
 
 	o->p = B->p;
 	o->blocks = B;
 	o->nobs = 0;
 	o->stride = 1;
+	*thinned = B->nobs >= GLM_WARM_MIN_OBS && !spec->skip_newton &&
+		thin_alloc(t, B->p, B->nobs, stride, spec->warm_bytes);
 	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
 	{
-		if (X->p != B->p || !design_valid(X))
-			return false;
+		/* thin_alloc's room holds B->nobs observations' share, no more */
+		if (X->p != B->p || !design_valid(X) ||
+			(*thinned && X->nobs > B->nobs - o->nobs))
+			return problem_fail(t, thinned);
 		for (int64_t k = 0; k < X->nobs; k++)
 			n += X->cnt[k];
+		if (*thinned)
+			thin_add(t, X, stride, o->nobs);
 		o->nobs += X->nobs;
 	}
+	if (B->nobs > 0 && o->nobs != B->nobs)
+		return problem_fail(t, thinned);
+	if (*thinned)
+		thin_finish(t, o->p);
 	o->loss = spec->loss;
 	o->h = spec->h;
 	o->reg = spec->reg;
@@ -308,81 +444,6 @@ glmsolve_work_doubles(int p)
 	return np * np + 5 * np;
 }
 
-#define GLM_WARM_MIN_OBS	(INT64_C(1) << 18)
-#define GLM_WARM_OBS		(INT64_C(1) << 15)
-
-/* the thinned observations in memory: one block of their own rows */
-typedef struct ThinDesign
-{
-	GLMSolveDesign X;
-	int64_t    *start;
-	int		   *col;
-	double	   *val;
-	int		   *row;
-	double	   *y;
-	double	   *cnt;
-} ThinDesign;
-
-static void
-thin_free(ThinDesign *t)
-{
-	free(t->start);
-	free(t->col);
-	free(t->val);
-	free(t->row);
-	free(t->y);
-	free(t->cnt);
-}
-
-/*
- * Copies o's thinned observations (every o->stride-th, its count times the
- * stride) into t, each with its own copy of its row, in one pass, if their
- * largest size (every row with all p entries) is at most max_bytes; false
- * (nothing held, no pass) if not.
- */
-static bool
-thin_copy(const GLMProblem *o, size_t max_bytes, ThinDesign *t)
-{
-	int64_t		n = o->nobs / o->stride + 1,
-				nnz = n * o->p,
-				seen;
-
-	if ((size_t) (n + 1) * 36 + (size_t) nnz * 12 > max_bytes)
-		return false;
-	memset(t, 0, sizeof(*t));
-	t->start = malloc(sizeof(int64_t) * (n + 1));
-	t->col = malloc(sizeof(int) * nnz);
-	t->val = malloc(sizeof(double) * nnz);
-	t->row = malloc(sizeof(int) * n);
-	t->y = malloc(sizeof(double) * n);
-	t->cnt = malloc(sizeof(double) * n);
-	if (!t->start || !t->col || !t->val || !t->row || !t->y || !t->cnt)
-	{
-		thin_free(t);
-		return false;
-	}
-	n = nnz = seen = 0;
-	t->start[0] = 0;
-	for (const GLMSolveDesign *X = glmproblem_block(o, true); X; X = glmproblem_block(o, false))
-	{
-		for (int64_t k = (o->stride - seen % o->stride) % o->stride; k < X->nobs; k += o->stride)
-		{
-			for (int64_t e = X->start[X->row[k]]; e < X->start[X->row[k] + 1]; e++)
-			{
-				t->col[nnz] = X->col[e];
-				t->val[nnz++] = X->val[e];
-			}
-			t->row[n] = (int) n;
-			t->y[n] = X->y[k];
-			t->cnt[n] = X->cnt[k] * (double) o->stride;
-			t->start[++n] = nnz;
-		}
-		seen += X->nobs;
-	}
-	t->X = (GLMSolveDesign) {o->p, (int) n, t->start, t->col, t->val, n, t->row, t->y, t->cnt};
-	return true;
-}
-
 /*
  * On a design of at least GLM_WARM_MIN_OBS observations, Newton first
  * minimises the thinned problem -- every s-th observation of the design's
@@ -395,15 +456,16 @@ thin_copy(const GLMProblem *o, size_t max_bytes, ThinDesign *t)
  * or the descent from 0) nor its guarantee (docs/PRIVACY.md, "Approximate
  * minimisers"); it depends only on the design, so the result stays a
  * function of the observation sequence.  *warm: theta holds the start.
+ * pre: the thinned design problem_init copied (freed here), or NULL.
  */
 static GLMSolveStatus
 warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double *work,
-		   bool *warm, GLMSolveResult *res)
+		   bool *warm, GLMSolveResult *res, ThinDesign *pre)
 {
 	GLMProblem	thin = *o;
 	GLMSolveResult tres = {0};
 	GLMSolveStatus status;
-	GLMSolveBlocks one;
+	GLMSolveBlocks one = {0};
 	ThinDesign	t;
 	bool		copied;
 
@@ -411,7 +473,9 @@ warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double 
 	if (o->nobs < GLM_WARM_MIN_OBS)
 		return GLMSOLVE_CONVERGED;
 	thin.stride = o->nobs / GLM_WARM_OBS;
-	copied = thin_copy(&thin, spec->warm_bytes, &t);
+	if (pre != NULL)
+		t = *pre;
+	copied = pre != NULL || thin_copy(&thin, spec->warm_bytes, &t);
 	if (copied)
 	{
 		/* the same objective: F's scale stays the full design's 1/n */
@@ -424,7 +488,8 @@ warm_start(const GLMProblem *o, const GLMSolveSpec *spec, double *theta, double 
 	if (copied)
 		thin_free(&t);
 	res->warm_iterations = tres.iterations;
-	res->warm_passes = tres.newton_passes + (copied ? 1 : 0);
+	/* the copy is a pass of its own unless problem_init's pass made it */
+	res->warm_passes = tres.newton_passes + (copied && pre == NULL ? 1 : 0);
 	/* a point Newton gave up on may still be far off: then the full one starts from 0 */
 	*warm = (status == GLMSOLVE_CONVERGED);
 	return status;
@@ -441,14 +506,16 @@ solve(const GLMSolveBlocks *B, const GLMSolveSpec *spec, double *theta, double *
 	size_t		pp = (size_t) B->p * B->p;
 	GLMProblem	o;
 	GLMSolveStatus status = GLMSOLVE_BOUNDED;
+	ThinDesign	t;
+	bool		thinned;
 
-	if (!problem_init(&o, B, spec, work + pp + 4 * (size_t) B->p))
+	if (!problem_init(&o, B, spec, work + pp + 4 * (size_t) B->p, &t, &thinned))
 		return GLMSOLVE_INVALID;
 	if (!spec->skip_newton)
 	{
 		bool		warm = false;
 
-		status = warm_start(&o, spec, theta, work, &warm, res);
+		status = warm_start(&o, spec, theta, work, &warm, res, thinned ? &t : NULL);
 		if (status != GLMSOLVE_STOPPED)
 			status = newton(&o, spec, !warm, theta, work, res);
 	}
@@ -500,6 +567,7 @@ glmsolve_single_block(GLMSolveBlocks *B, const GLMSolveDesign *X)
 	B->p = X ? X->p : 0;
 	B->next = single_block;
 	B->arg = (void *) X;
+	B->nobs = X ? X->nobs : 0;
 }
 
 GLMSolveStatus

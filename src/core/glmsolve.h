@@ -84,6 +84,14 @@ typedef struct GLMSolveBlocks
 	int			p;				/* parameters, as in every block */
 	bool		(*next) (void *arg, bool first, const GLMSolveDesign **block);
 	void	   *arg;
+
+	/*
+	 * The observations of all blocks when the caller knows them before a
+	 * pass, else 0.  Then the solver's first pass also copies the warm
+	 * start's thinned design (glmsolve.c) instead of a pass of its own; a
+	 * wrong number makes the input invalid.  The result is the same.
+	 */
+	int64_t		nobs;
 } GLMSolveBlocks;
 
 typedef struct GLMSolveSpec

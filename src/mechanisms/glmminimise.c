@@ -196,6 +196,8 @@ glm_minimise_blocks(const GLMState *s, bool intercept)
 	db->B.p = s->d + (intercept ? 1 : 0);
 	db->B.next = design_next;
 	db->B.arg = db;
+	/* known without a pass: the solver's first pass also thins (glmsolve.h) */
+	db->B.nobs = glmstate_nobs(s);
 	return &db->B;
 }
 

@@ -8,14 +8,13 @@
 #include "glmblocks.h"
 
 #include "dpobj.h"
-#include "rowspill.h"
+#include "rowreplay.h"
 
 struct GLMBlocks
 {
 	const GLMState *s;
 	int			maxrows;
 	int			next;			/* in memory: the next block's first row */
-	uint64	   *buf;			/* spilled: the block's records, as on the file */
 	GLMState	view;			/* spilled: the current block */
 };
 
@@ -39,8 +38,6 @@ glmblocks_begin(const GLMState *s, int maxrows)
 		b->view.x = palloc_extended(sizeof(double) * s->d * b->maxrows, MCXT_ALLOC_HUGE);
 		b->view.pos = palloc(sizeof(int64) * b->maxrows);
 		b->view.neg = palloc(sizeof(int64) * b->maxrows);
-		b->buf = palloc_extended(sizeof(uint64) * (s->d + 2) * (Size) b->maxrows,
-								 MCXT_ALLOC_HUGE);
 	}
 	return b;
 }
@@ -53,7 +50,6 @@ glmblocks_end(GLMBlocks *b)
 		pfree(b->view.x);
 		pfree(b->view.pos);
 		pfree(b->view.neg);
-		pfree(b->buf);
 	}
 	pfree(b);
 }
@@ -63,17 +59,8 @@ static bool
 read_block(GLMBlocks *b)
 {
 	GLMState   *v = &b->view;
-	int			w = v->d + 2;
 
-	v->nrows = rowspill_read(b->s->spill, b->buf, b->maxrows);
-	for (int k = 0; k < v->nrows; k++)
-	{
-		const uint64 *rec = b->buf + (Size) k * w;
-
-		memcpy(v->x + (Size) k * v->d, rec, sizeof(double) * v->d);
-		v->pos[k] = (int64) rec[v->d];
-		v->neg[k] = (int64) rec[v->d + 1];
-	}
+	v->nrows = rowreplay_read(b->s->spill, v->x, v->pos, v->neg, b->maxrows);
 	return v->nrows > 0;
 }
 
@@ -101,9 +88,9 @@ glmblocks_next(GLMBlocks *b, bool first)
 {
 	if (!glmblocks_spilled(b->s))
 		return memory_block(b, first);
-	/* the canonical file is one sorted run: read it in order, no merge */
+	/* the merge's recorded order: the runs read side by side, no comparison */
 	if (first)
-		rowspill_rewind(b->s->spill);
+		rowreplay_rewind(b->s->spill);
 	/* an empty first block still is a block: the state with no rows */
 	return (read_block(b) || first) ? &b->view : NULL;
 }

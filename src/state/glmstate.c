@@ -38,6 +38,7 @@
 #include "model.h"
 #include "rowclip.h"
 #include "rowinput.h"
+#include "rowreplay.h"
 
 #include "utils/array.h"
 #include "utils/json.h"
@@ -442,8 +443,9 @@ glm_canonical(GLMExpanded *st)
 }
 
 /*
- * A state that spilled: its canonical rows merged into one temporary file
- * (rowspill_canonical), read in blocks by glmblocks.c; no row in memory.
+ * A state that spilled: the merge of its runs and in-memory rows recorded
+ * once (rowreplay.h) and replayed in blocks by glmblocks.c; no copy of the
+ * rows.
  */
 static GLMState *
 glm_spilled(GLMExpanded *st)
@@ -452,8 +454,8 @@ glm_spilled(GLMExpanded *st)
 									st->base.options, 0);
 	int64		n;
 
-	s->spill = rowspill_canonical(CurrentMemoryContext, st->base.spill, &st->base.rows,
-								  st->base.d, DP_ROW_ORDER_FLOAT8, &n);
+	s->spill = rowreplay_new(CurrentMemoryContext, st->base.spill, &st->base.rows,
+							 st->base.d, DP_ROW_ORDER_FLOAT8, &n, &s->spill_obs);
 	s->nrows = (int) n;
 	return s;
 }
@@ -465,6 +467,18 @@ glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *
 
 	glmparams_init(kind, &p, epsilon, delta, options);
 	return glm_state_alloc(kind, d, &p, options, 0);
+}
+
+int64
+glmstate_nobs(const GLMState *s)
+{
+	int64		k = 0;
+
+	if (s->spill != NULL)
+		return s->spill_obs;
+	for (int u = 0; u < s->nrows; u++)
+		k += (s->pos[u] != 0) + (s->neg[u] != 0);
+	return k;
 }
 
 int64

@@ -44,11 +44,13 @@ typedef struct GLMState
 	int64	   *neg;
 
 	/*
-	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, on a
-	 * temporary file when the state spilled (rowspill.h); then x, pos and neg
-	 * hold none of them, and glmblocks.h reads them.  NULL: all in memory.
+	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, as the
+	 * replay of the spilled state's runs and in-memory rows (rowreplay.h);
+	 * then x, pos and neg hold none of them, and glmblocks.h reads them.
+	 * NULL: all in memory.
 	 */
-	struct DPRowSpill *spill;
+	struct DPRowReplay *spill;
+	int64		spill_obs;		/* spilled: the rows' nonzero counts (observations) */
 } GLMState;
 
 /* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
@@ -66,6 +68,12 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
  * rows are all "positive"), else 0.
  */
 #define glmstate_class_words(kind)	(glm_kind_multiclass(kind) ? 1 : 0)
+
+/*
+ * The observations of s (glmstate_observations: its rows' nonzero counts,
+ * pos and neg apart), without reading a spilled state's rows.
+ */
+extern int64 glmstate_nobs(const GLMState *s);
 
 /* total weight n = sum of counts */
 extern int64 glmstate_count(const GLMState *state);

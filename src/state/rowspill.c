@@ -48,6 +48,9 @@ struct DPRowStream
 	uint64	   *row;			/* the record last returned (d words, pos, neg) */
 	uint64		calls;
 	bool		quiet;			/* no interrupt checks */
+	BufFile    *script;			/* rowstream_record: the sources' bytes go here */
+	uint8	   *sbuf;			/* bytes not yet written to script */
+	int			slen;
 };
 
 static void
@@ -178,15 +181,12 @@ rowspill_compact(DPRowSpill *sp)
 #define ROWSPILL_PREFETCH	8
 
 int64
-rowspill_add_run(DPRowSpill *sp, DPRowSet *rs)
+rowspill_write_rows(BufFile *f, const DPRowSet *rs, const int32 *perm)
 {
 	int			d = rs->d;
-	const int32 *perm = rowset_order_in_index(rs, sp->order);
-	BufFile    *f = rowspill_create(sp);
 	uint64	   *rec = palloc(sizeof(uint64) * (d + 2));
 	int64		n = 0;
 
-	Assert(d == sp->d);
 	for (int k = 0; k < rs->nrows; k++)
 	{
 		const uint64 *row = rs->x + (Size) perm[k] * d;
@@ -195,10 +195,13 @@ rowspill_add_run(DPRowSpill *sp, DPRowSet *rs)
 			CHECK_FOR_INTERRUPTS();
 		if (k + ROWSPILL_PREFETCH < rs->nrows)
 		{
-			const uint64 *ahead = rs->x + (Size) perm[k + ROWSPILL_PREFETCH] * d;
+			int32		u = perm[k + ROWSPILL_PREFETCH];
+			const uint64 *ahead = rs->x + (Size) u * d;
 
 			rowspill_prefetch(ahead);
 			rowspill_prefetch(ahead + d - 1);
+			rowspill_prefetch(&rs->pos[u]);
+			rowspill_prefetch(&rs->neg[u]);
 		}
 		/* an unindexed set's equal rows are neighbours: one record */
 		if (k > 0 && memcmp(rec, row, sizeof(uint64) * d) == 0)
@@ -216,33 +219,23 @@ rowspill_add_run(DPRowSpill *sp, DPRowSet *rs)
 	if (n > 0)
 		BufFileWrite(f, rec, sizeof(uint64) * (d + 2));
 	pfree(rec);
+	return n;
+}
+
+int64
+rowspill_add_run(DPRowSpill *sp, DPRowSet *rs)
+{
+	const int32 *perm = rowset_order_in_index(rs, sp->order);
+	BufFile    *f = rowspill_create(sp);
+	int64		n;
+
+	Assert(rs->d == sp->d);
+	n = rowspill_write_rows(f, rs, perm);
 	rowset_clear(rs);
 	sp->runs[sp->nruns] = f;
 	sp->runrows[sp->nruns++] = n;
 	if (sp->nruns == sp->maxruns)
 		rowspill_compact(sp);
-	return n;
-}
-
-void
-rowspill_rewind(DPRowSpill *sp)
-{
-	Assert(sp->nruns == 1);
-	if (BufFileSeek(sp->runs[0], 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not seek in a dpobj state's temporary file")));
-	sp->readleft = sp->runrows[0];
-}
-
-int
-rowspill_read(DPRowSpill *sp, uint64 *buf, int max)
-{
-	int			n = (int) Min((int64) max, sp->readleft);
-
-	if (n > 0)
-		run_read_exact(sp->runs[0], buf, sizeof(uint64) * (sp->d + 2) * (Size) n);
-	sp->readleft -= n;
 	return n;
 }
 
@@ -312,6 +305,38 @@ rowstream_begin(DPRowSpill *sp, const DPRowSet *rs, int d, DPRowOrder order)
 	return s;
 }
 
+/* a < b in the order: the first words decide without a call unless equal */
+static inline bool
+stream_less(const uint64 *a, const uint64 *b, int d, DPRowOrder order)
+{
+	if (a[0] == b[0])
+		return rowset_compare(a, b, d, order) < 0;
+	if (order == DP_ROW_ORDER_INT64)
+		return (int64) a[0] < (int64) b[0];
+	else
+	{
+		double		fa,
+					fb;
+
+		/* finite values, no -0.0 (rowset_compare) */
+		memcpy(&fa, &a[0], sizeof(double));
+		memcpy(&fb, &b[0], sizeof(double));
+		return fa < fb;
+	}
+}
+
+/* one byte of the recorded order (rowstream_record) */
+static inline void
+stream_note(DPRowStream *s, uint8 b)
+{
+	s->sbuf[s->slen++] = b;
+	if (s->slen == BLCKSZ)
+	{
+		BufFileWrite(s->script, s->sbuf, s->slen);
+		s->slen = 0;
+	}
+}
+
 bool
 rowstream_next(DPRowStream *s, const uint64 **row, int64 *pos, int64 *neg)
 {
@@ -321,22 +346,25 @@ rowstream_next(DPRowStream *s, const uint64 **row, int64 *pos, int64 *neg)
 		CHECK_FOR_INTERRUPTS();
 	for (int k = 0; k < s->nsrc; k++)
 		if (s->src[k].has &&
-			(least < 0 ||
-			 rowset_compare(s->src[k].row, s->src[least].row, s->d, s->order) < 0))
+			(least < 0 || stream_less(s->src[k].row, s->src[least].row, s->d, s->order)))
 			least = k;
 	if (least < 0)
 		return false;
 	memcpy(s->row, s->src[least].row, sizeof(uint64) * s->d);
 	rec_counts(s->row, s->d)[0] = 0;
 	rec_counts(s->row, s->d)[1] = 0;
-	for (int k = 0; k < s->nsrc; k++)
+	for (int k = 0, more = 0; k < s->nsrc; k++)
 	{
 		StreamSource *c = &s->src[k];
 
 		/* a source's equal rows are neighbours (an unindexed set repeats rows) */
-		while (c->has && memcmp(c->row, s->row, sizeof(uint64) * s->d) == 0)
+		while (c->has && c->row[0] == s->row[0] &&
+			   memcmp(c->row, s->row, sizeof(uint64) * s->d) == 0)
 		{
 			rec_add(s->row, s->d, rec_counts(c->row, s->d)[0], rec_counts(c->row, s->d)[1]);
+			if (s->script != NULL)
+				stream_note(s, (uint8) (k | more));
+			more = ROWSTREAM_MORE;
 			source_advance(c, s->d);
 		}
 	}
@@ -353,8 +381,23 @@ rowstream_quiet(DPRowStream *s)
 }
 
 void
+rowstream_record(DPRowStream *s, BufFile *script)
+{
+	Assert(s->nsrc <= ROWSTREAM_MORE);
+	s->script = script;
+	s->sbuf = palloc(BLCKSZ);
+	s->slen = 0;
+}
+
+void
 rowstream_end(DPRowStream *s)
 {
+	if (s->script != NULL)
+	{
+		if (s->slen > 0)
+			BufFileWrite(s->script, s->sbuf, s->slen);
+		pfree(s->sbuf);
+	}
 	for (int k = 0; k < s->nsrc; k++)
 	{
 		pfree(s->src[k].row);
@@ -364,16 +407,4 @@ rowstream_end(DPRowStream *s)
 	pfree(s->src);
 	pfree(s->row);
 	pfree(s);
-}
-
-DPRowSpill *
-rowspill_canonical(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs, int d,
-				   DPRowOrder order, int64 *nrows)
-{
-	DPRowSpill *out = rowspill_new(mcxt, d, order, 2);
-
-	out->runs[0] = rowspill_merge_file(out, sp, rs, nrows);
-	out->runrows[0] = *nrows;
-	out->nruns = 1;
-	return out;
 }

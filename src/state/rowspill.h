@@ -41,7 +41,6 @@ typedef struct DPRowSpill
 	int			nruns;
 	BufFile   **runs;			/* maxruns slots */
 	int64	   *runrows;		/* rows in each run */
-	int64		readleft;		/* rowspill_read: rows of run 0 not yet read */
 	MemoryContextCallback cb;
 } DPRowSpill;
 
@@ -55,6 +54,13 @@ extern DPRowSpill *rowspill_new(MemoryContext mcxt, int d, DPRowOrder order, int
  * merged into one.  Returns the records written.
  */
 extern int64 rowspill_add_run(DPRowSpill *sp, DPRowSet *rs);
+
+/*
+ * Writes the rows of rs in the order perm (canonical: rowset_order) to f as
+ * a run's records -- equal rows of an unindexed set, neighbours in perm, as
+ * one record with their counts added -- and returns the records written.
+ */
+extern int64 rowspill_write_rows(BufFile *f, const DPRowSet *rs, const int32 *perm);
 
 /* The canonical stream over a spill's runs and an in-memory set (either may be NULL). */
 typedef struct DPRowStream DPRowStream;
@@ -75,21 +81,14 @@ extern void rowstream_end(DPRowStream *s);
 extern void rowstream_quiet(DPRowStream *s);
 
 /*
- * A new spill in mcxt holding the stream of (sp, rs) as its single run:
- * the canonical sequence, read back with rowstream_begin(result, NULL, ...).
- * Sets *nrows to its number of distinct rows.
+ * From now on each source record the stream consumes appends one byte to
+ * script (written at rowstream_end): the index of its source -- the runs
+ * in order, then the in-memory set -- plus ROWSTREAM_MORE when it adds its
+ * counts to the row of the byte before instead of starting the next row.
+ * Replaying the bytes over the same sources gives the stream's sequence
+ * without comparing rows (rowreplay.h).
  */
-extern DPRowSpill *rowspill_canonical(MemoryContext mcxt, DPRowSpill *sp,
-									  const DPRowSet *rs, int d, DPRowOrder order,
-									  int64 *nrows);
-
-/*
- * Bulk reading of a spill of one run (rowspill_canonical's), without the
- * merge: rowspill_rewind() starts over, rowspill_read() reads the next
- * records (d words, pos, neg each: d + 2 words) into buf, at most max, and
- * returns how many (0 at the end).  No interrupt checks.
- */
-extern void rowspill_rewind(DPRowSpill *sp);
-extern int	rowspill_read(DPRowSpill *sp, uint64 *buf, int max);
+#define ROWSTREAM_MORE	0x80
+extern void rowstream_record(DPRowStream *s, BufFile *script);
 
 #endif							/* DPOBJ_ROWSPILL_H */

@@ -141,6 +141,34 @@ t_gradnorm(const Big *B, const GLMSolveSpec *s, const double *th)
 	return (double) sqrtl(n2);
 }
 
+/*
+ * The blocks announcing their observations (GLMSolveBlocks.nobs): the same
+ * point bit for bit, with the thinned design copied in the first pass when
+ * it is held (no pass of its own); a wrong number is an invalid input.
+ */
+static void
+check_known_nobs(Big *B, const GLMSolveSpec *spec, const double *th,
+				 const GLMSolveResult *unknown, const char *name)
+{
+	GLMSolveBlocks blocks = {P, big_next, B, NROWS};
+	GLMSolveResult res;
+	GLMSolveStatus st;
+	double		th2[P];
+
+	B->passes = 0;
+	st = glmsolve_minimise_blocks(&blocks, spec, th2, &res);
+	CHECK(st == GLMSOLVE_CONVERGED && memcmp(th, th2, sizeof(th2)) == 0 &&
+		  res.newton_passes == unknown->newton_passes,
+		  "%s, observations known: the same point (status %d)", name, st);
+	CHECK(spec->warm_bytes == 0 ? B->passes - 1 == res.warm_passes + res.newton_passes
+		  : B->passes == 1 + res.newton_passes && res.warm_passes == unknown->warm_passes - 1,
+		  "%s, observations known: the blocks were read %ld times, %ld by Newton",
+		  name, B->passes, (long) res.newton_passes);
+	blocks.nobs = NROWS - 1;
+	CHECK(glmsolve_minimise_blocks(&blocks, spec, th2, &res) == GLMSOLVE_INVALID,
+		  "%s: a wrong count of observations is an invalid input", name);
+}
+
 static void
 check_big(Big *B, const char *name, GLMLoss loss, double reg, size_t warm_bytes)
 {
@@ -177,6 +205,7 @@ check_big(Big *B, const char *name, GLMLoss loss, double reg, size_t warm_bytes)
 		  name, gr, spec.grad_tol);
 	CHECK(fabs(gr - res.grad_norm) <= 1e-8, "%s: reported ||grad J|| %g, recomputed %g",
 		  name, res.grad_norm, gr);
+	check_known_nobs(B, &spec, th, &res, name);
 }
 
 int
