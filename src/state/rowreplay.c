@@ -59,24 +59,6 @@ rowreplay_close(void *arg)
 	r->order = r->memrun = NULL;
 }
 
-static void
-replay_read_exact(BufFile *f, void *ptr, size_t size)
-{
-	if (BufFileRead(f, ptr, size) != size)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read a dpobj state's temporary file")));
-}
-
-static void
-replay_seek_start(BufFile *f)
-{
-	if (BufFileSeek(f, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not seek in a dpobj state's temporary file")));
-}
-
 /* one more source, the run f of rows records */
 static void
 replay_add_source(DPRowReplay *r, BufFile *f, int64 rows)
@@ -170,14 +152,14 @@ rowreplay_new(MemoryContext mcxt, DPRowSpill *sp, const DPRowSet *rs, int d,
 void
 rowreplay_rewind(DPRowReplay *r)
 {
-	replay_seek_start(r->order);
+	rowspill_seek_start(r->order);
 	r->left = r->bytes;
 	r->oat = r->ohave = 0;
 	for (int k = 0; k < r->nsrc; k++)
 	{
 		ReplaySource *c = &r->src[k];
 
-		replay_seek_start(c->file);
+		rowspill_seek_start(c->file);
 		c->left = c->rows;
 		c->at = c->have = 0;
 	}
@@ -193,7 +175,7 @@ replay_peek(DPRowReplay *r)
 
 		if (n == 0)
 			return -1;
-		replay_read_exact(r->order, r->obuf, n);
+		rowspill_read_exact(r->order, r->obuf, n);
 		r->left -= n;
 		r->oat = 0;
 		r->ohave = n;
@@ -223,7 +205,7 @@ replay_next_record(DPRowReplay *r, int k, const uint64 **words, int64 *pos, int6
 
 		if (n == 0)
 			replay_corrupt();
-		replay_read_exact(c->file, c->buf, sizeof(uint64) * (d + 2) * (Size) n);
+		rowspill_read_exact(c->file, c->buf, sizeof(uint64) * (d + 2) * (Size) n);
 		c->left -= n;
 		c->at = 0;
 		c->have = n;

@@ -129,13 +129,24 @@ run_write(BufFile *f, uint64 *rec, const uint64 *row, int d, int64 pos, int64 ne
 	BufFileWrite(f, rec, sizeof(uint64) * (d + 2));
 }
 
-static void
-run_read_exact(BufFile *f, void *ptr, size_t size)
+void
+rowspill_read_exact(BufFile *f, void *ptr, size_t size)
 {
 	if (BufFileRead(f, ptr, size) != size)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not read a dpobj state's temporary file")));
+				 errmsg("could not read a dpobj state's temporary file"),
+				 errhint("Check the free space and permissions of the database's temporary directory (pgsql_tmp); temp_file_limit applies.")));
+}
+
+void
+rowspill_seek_start(BufFile *f)
+{
+	if (BufFileSeek(f, 0, 0, SEEK_SET) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not seek in a dpobj state's temporary file"),
+				 errhint("Check the free space and permissions of the database's temporary directory (pgsql_tmp); temp_file_limit applies.")));
 }
 
 /*
@@ -250,7 +261,7 @@ source_advance(StreamSource *c, int d)
 	{
 		if (c->left == 0)
 			return;
-		run_read_exact(c->file, c->row, sizeof(uint64) * (d + 2));
+		rowspill_read_exact(c->file, c->row, sizeof(uint64) * (d + 2));
 		c->left--;
 	}
 	else
@@ -282,10 +293,7 @@ rowstream_begin(DPRowSpill *sp, const DPRowSet *rs, int d, DPRowOrder order)
 	{
 		StreamSource *c = &s->src[s->nsrc++];
 
-		if (BufFileSeek(sp->runs[r], 0, 0, SEEK_SET) != 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not seek in a dpobj state's temporary file")));
+		rowspill_seek_start(sp->runs[r]);
 		c->file = sp->runs[r];
 		c->left = sp->runrows[r];
 	}

@@ -62,6 +62,12 @@ extern int64 rowspill_add_run(DPRowSpill *sp, DPRowSet *rs);
  */
 extern int64 rowspill_write_rows(BufFile *f, const DPRowSet *rs, const int32 *perm);
 
+/* reads size bytes of a state's temporary file, or raises */
+extern void rowspill_read_exact(BufFile *f, void *ptr, size_t size);
+
+/* back to a temporary file's start, or raises */
+extern void rowspill_seek_start(BufFile *f);
+
 /* The canonical stream over a spill's runs and an in-memory set (either may be NULL). */
 typedef struct DPRowStream DPRowStream;
 
