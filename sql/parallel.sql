@@ -96,36 +96,27 @@ SELECT granted_epsilon FROM dpobj.grant_budget('regress_par_prot', 'regress_par_
 -- parameters (a parallel plan changes nothing the model's params show)
 RESET dpobj.seed;
 CREATE TEMP TABLE prot_runs (k int, plan text, m dpobj.model);
-GRANT ALL ON prot_runs TO regress_par_analyst;
+-- the runs, each once with parallel settings and once serially
+CREATE TEMP TABLE prot_specs (k int, mech text, label text, opts jsonb);
+INSERT INTO prot_specs VALUES
+  (1, 'opdisc', 'y', '{}'),
+  (2, 'linear', 't', '{"R": 2, "y_min": 0, "y_max": 1}'),
+  (3, 'logistic', 'y', '{"R": 2, "sample_rows": 500}'),
+  (4, 'logistic', 'y', '{"R": 2}');
+GRANT ALL ON prot_runs, prot_specs TO regress_par_analyst;
 SET parallel_leader_participation = off;
 SET ROLE regress_par_analyst;
 INSERT INTO prot_runs
-SELECT 1, 'parallel', dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6)
-UNION ALL
-SELECT 2, 'parallel', dpobj.train('regress_par_prot', 'linear', ARRAY['a', 'b'], 't', 0.5, 1e-6,
-                                  '{"R": 2, "y_min": 0, "y_max": 1}')
-UNION ALL
-SELECT 3, 'parallel', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
-                                  '{"R": 2, "sample_rows": 500}')
-UNION ALL
-SELECT 4, 'parallel', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
-                                  '{"R": 2}');
+SELECT k, 'parallel', dpobj.train('regress_par_prot', mech, ARRAY['a', 'b'], label, 0.5, 1e-6, opts)
+  FROM prot_specs ORDER BY k;
 RESET ROLE;
 RESET force_parallel_mode;
 RESET parallel_leader_participation;
 SET max_parallel_workers_per_gather = 0;
 SET ROLE regress_par_analyst;
 INSERT INTO prot_runs
-SELECT 1, 'serial', dpobj.train('regress_par_prot', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-6)
-UNION ALL
-SELECT 2, 'serial', dpobj.train('regress_par_prot', 'linear', ARRAY['a', 'b'], 't', 0.5, 1e-6,
-                                  '{"R": 2, "y_min": 0, "y_max": 1}')
-UNION ALL
-SELECT 3, 'serial', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
-                                  '{"R": 2, "sample_rows": 500}')
-UNION ALL
-SELECT 4, 'serial', dpobj.train('regress_par_prot', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-6,
-                                  '{"R": 2}');
+SELECT k, 'serial', dpobj.train('regress_par_prot', mech, ARRAY['a', 'b'], label, 0.5, 1e-6, opts)
+  FROM prot_specs ORDER BY k;
 RESET ROLE;
 SELECT p.k, (p.m).mechanism, cardinality((p.m).weights) AS d,
        (p.m).params::text = (s.m).params::text AS same_params
@@ -133,7 +124,7 @@ SELECT p.k, (p.m).mechanism, cardinality((p.m).weights) AS d,
  WHERE p.plan = 'parallel' ORDER BY p.k;
 SELECT mechanism, outcome, count(*) FROM dpobj.ledger
  WHERE relation = 'public.regress_par_prot' GROUP BY 1, 2 ORDER BY 1, 2;
-DROP TABLE prot_runs;
+DROP TABLE prot_runs, prot_specs;
 
 RESET dpobj.seed;
 RESET parallel_setup_cost;

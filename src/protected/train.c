@@ -317,14 +317,20 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
  * least this one, workerpins.h), and a sample at K costs no privacy
  * (docs/PRIVACY.md, "Uniform row samples").
  */
+/* options || {"sample_rows": k} */
+static Jsonb *
+train_options_sample_rows(Jsonb *options, int64 k)
+{
+	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));
+}
+
 static Jsonb *
 train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 {
 	if (!mech->keeps_rows ||
 		getKeyJsonValueFromContainer(&options->root, "sample_rows", 11, NULL) != NULL)
 		return options;
-	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}",
-											   glm_spill_sample_rows(d, PG_INT32_MAX)));
+	return train_options_sample_rows(options, glm_spill_sample_rows(d, PG_INT32_MAX));
 }
 
 /*
@@ -339,10 +345,9 @@ train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 static Jsonb *
 train_citus_halfspace_sample(const DPProtectedContext *ctx)
 {
-	return train_options_add(ctx->options,
-							 psprintf("{\"sample_rows\": " INT64_FORMAT "}",
-									  hsstate_sample_rows(ctx->epsilon_f, ctx->delta_f, ctx->d,
-														  ctx->options)));
+	return train_options_sample_rows(ctx->options,
+									 hsstate_sample_rows(ctx->epsilon_f, ctx->delta_f, ctx->d,
+														 ctx->options));
 }
 
 /*
