@@ -22,6 +22,8 @@ SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": "cms"}') FROM regress_auto.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "rows_per_unit": 2, "candidates": ["cms", "output"]}') FROM regress_auto.v$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "noisysgd_head_start": -1}') FROM regress_auto.v$$);
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "noisysgd_head_start": 65}') FROM regress_auto.v$$);
 
 \pset format aligned
 -- a seeded direct run: the public params (the selected candidate is a DP output)
@@ -54,6 +56,22 @@ SELECT count(*) AS runs,
        LATERAL (SELECT dpobj.dp_auto(x, y, 0.5 + g / 4.0, 1e-6,
                        '{"R": 1.5, "n": 2000, "candidates": ["noisysgd", "output", "cms", "objective"]}') m
                   FROM regress_auto.v) s;
+-- noisy GD's head start (public, in the selection's noise scales; 3 by default,
+-- reported when noisy GD is a candidate).  Features shifted past the clipping
+-- bound: objective perturbation wins every even race (0) here; a head start of
+-- 64 scales (2 560 rows at eps_s = 0.05) exceeds the ~670 validation rows, so
+-- noisy GD then wins every run
+SELECT h, count(*) AS runs, count(*) FILTER (WHERE (m).params->>'selected' = 'noisysgd') AS noisysgd,
+       min((m).params->>'noisysgd_head_start') AS reported
+  FROM (VALUES (NULL::float8), (0), (64)) v(h), generate_series(1, 12) g,
+       LATERAL (SELECT dpobj.dp_auto(ARRAY[a + 3, b + 3]::float8[], y, 0.5, 1e-6,
+                       jsonb_build_object('R', 1.5, 'candidates', ARRAY['objective', 'noisysgd'])
+                       || CASE WHEN h IS NULL THEN '{}'
+                               ELSE jsonb_build_object('noisysgd_head_start', h) END) m
+                  FROM regress_auto.pts) s
+ GROUP BY h ORDER BY h;
+SELECT (m).params ? 'noisysgd_head_start' AS reported_without_noisysgd
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
 -- the final model is calibrated at the rest of the budget, as dp_logistic would be
 SELECT (m).params->>'selected' IN ('objective', 'cms') AS logistic,
        (m).params->>'lambda' = c->>'lambda' AS same_lambda,

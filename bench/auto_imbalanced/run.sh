@@ -18,6 +18,7 @@
 # Without "class_weight" (not run unless ARMS names them): auto_plain, auto with its
 # defaults (accuracy, objective+cms); auto_bal, auto with "metric": "balanced_accuracy" (its
 # weights estimated privately, also training the candidates).
+# auto_hN (not run unless ARMS names it): auto with "noisysgd_head_start": N.
 # No peer here: IBM diffprivlib is not installed on the benchmark machine (bench/imbalanced/
 # peer.py runs it on synth and adult23 where it is).
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser: dpobj.seed) with dpobj
@@ -49,7 +50,9 @@ DECLARE
       WHEN 'auto_on' THEN '{"candidates": ["objective", "noisysgd"]}'
       WHEN 'objective' THEN '{"method": "objective"}' WHEN 'output' THEN '{"method": "output"}'
       WHEN 'cms' THEN '{"method": "cms"}' WHEN 'nonprivate' THEN '{"method": "objective"}'
-      ELSE '{}' END::jsonb;
+      ELSE '{}' END::jsonb
+      || CASE WHEN arm LIKE 'auto\_h%' THEN jsonb_build_object('noisysgd_head_start', substr(arm, 7)::float8)
+              ELSE '{}' END;
   m dpobj.model;
 BEGIN
   PERFORM set_config('dpobj.seed', (1000 + rep)::text, false);

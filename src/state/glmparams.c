@@ -53,7 +53,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -338,6 +338,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
 		p->select_share = glmparams_select_share(v);
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "noisysgd_head_start") == 0)
+		p->auto_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
 	{
 		p->auto_candidates = glmparams_candidates(v);
@@ -468,6 +470,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	p->weight_neg = 1.0;
 	p->select_share = GLM_AUTO_DEFAULT_SHARE;
 	p->auto_candidates = GLM_AUTO_DEFAULT;
+	p->auto_head_start = GLM_AUTO_DEFAULT_HEAD_START;
 	p->R_quantile = GLM_PRIVR_DEFAULT_QUANTILE;
 	p->R_share = GLM_PRIVR_DEFAULT_SHARE;
 

@@ -70,6 +70,7 @@ typedef struct GLMParams
 	double		weight_neg;		/* ... a negative row's; both 1 by default */
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
+	double		auto_head_start;	/* dp_auto: noisy GD's head start, in noise scales */
 	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
 	bool		auto_balance_train; /* dp_auto: balanced_accuracy without "class_weight":
 									 * its estimated weights also train */
@@ -123,6 +124,14 @@ extern const char *const glm_auto_metric_names[3];
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1
+
+/*
+ * dp_auto's default "noisysgd_head_start": noisy GD's score starts this many
+ * of the selection's Laplace scales ahead (docs/BENCHMARKS.md "Imbalanced
+ * labels: 'auto' with class weights"); at most GLM_AUTO_MAX_HEAD_START.
+ */
+#define GLM_AUTO_DEFAULT_HEAD_START	3.0
+#define GLM_AUTO_MAX_HEAD_START		64.0
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);
