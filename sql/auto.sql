@@ -59,25 +59,30 @@ SELECT count(*) AS runs,
 -- noisy GD's head start (public, in the selection's noise scales; 3 by default,
 -- reported when noisy GD is a candidate).  Features shifted past the clipping
 -- bound: objective perturbation wins every even race (0) here; a head start of
--- 64 scales (2 560 rows at eps_s = 0.05) exceeds the ~670 validation rows, so
+-- 64 scales (2 560 rows at eps_s = 0.05, the share given as 0.1) exceeds the ~670 validation rows, so
 -- noisy GD then wins every run
 SELECT h, count(*) AS runs, count(*) FILTER (WHERE (m).params->>'selected' = 'noisysgd') AS noisysgd,
        min((m).params->>'noisysgd_head_start') AS reported
   FROM (VALUES (NULL::float8), (0), (64)) v(h), generate_series(1, 12) g,
        LATERAL (SELECT dpobj.dp_auto(ARRAY[a + 3, b + 3]::float8[], y, 0.5, 1e-6,
-                       jsonb_build_object('R', 1.5, 'candidates', ARRAY['objective', 'noisysgd'])
+                       jsonb_build_object('R', 1.5, 'candidates', ARRAY['objective', 'noisysgd'],
+                                          'select_share', 0.1)
                        || CASE WHEN h IS NULL THEN '{}'
                                ELSE jsonb_build_object('noisysgd_head_start', h) END) m
                   FROM regress_auto.pts) s
  GROUP BY h ORDER BY h;
-SELECT (m).params ? 'noisysgd_head_start' AS reported_without_noisysgd
-  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
+SELECT (m).params ? 'noisysgd_head_start' AS reported_without_noisysgd,
+       (m).params->>'select_share' AS share_without_noisysgd
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}') m
+          FROM regress_auto.v) s;
 -- the final model is calibrated at the rest of the budget, as dp_logistic would be
+-- (logistic candidates only)
 SELECT (m).params->>'selected' IN ('objective', 'cms') AS logistic,
        (m).params->>'lambda' = c->>'lambda' AS same_lambda,
        coalesce((m).params->>'sigma', (m).params->>'epsilon_prime') =
        coalesce(c->>'sigma', c->>'epsilon_prime') AS same_noise
-  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s,
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}') m
+          FROM regress_auto.v) s,
        LATERAL dpobj.glm_calibration(((m).params->>'final_epsilon')::float8,
                                      ((m).params->>'final_delta')::float8,
                                      jsonb_build_object('R', 1.5, 'method', (m).params->>'selected')) c;
@@ -110,16 +115,16 @@ SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger
 SELECT dpobj.unprotect('regress_auto.pts');
 
 -- privacy units of k = 40 rows: a unit's rows may land in all K + 1 = 3 parts, so
--- each part gets a third of (eps_s, delta_s) = (0.1, 1e-7), the candidates are
--- calibrated for 40 rows, and the noisy max's Laplace scale is 2 k (K + 1) / eps_s = 2400;
--- CMS is no default candidate (Output-Gauss instead), and refused when named
+-- each part gets a third of (eps_s, delta_s) = (0.05, 5e-8) (the default share with
+-- noisy GD a candidate), the candidates are calibrated for 40 rows, and the noisy
+-- max's Laplace scale is 2 k (K + 1) / eps_s = 4800; CMS is refused when named
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
-SELECT (m).params->>'selected' IN ('objective', 'output') AS released,
+SELECT (m).params->>'selected' IN ('objective', 'noisysgd') AS released,
        (m).params->'candidates' AS candidates,
-       ((m).params->>'select_epsilon')::float8 BETWEEN 0.1 / 3 * (1 - 1e-12) AND 0.1 / 3 AS part_epsilon,
-       ((m).params->>'select_laplace_scale')::float8 BETWEEN 2400 AND 2400 * (1 + 1e-6) AS laplace_scale
+       ((m).params->>'select_epsilon')::float8 BETWEEN 0.05 / 3 * (1 - 1e-12) AND 0.05 / 3 AS part_epsilon,
+       ((m).params->>'select_laplace_scale')::float8 BETWEEN 4800 AND 4800 * (1 + 1e-6) AS laplace_scale
   FROM (SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') AS m) t;
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}')$$);
 RESET ROLE;

@@ -101,7 +101,7 @@ SELECT v.metric, round(avg(ba)::numeric, 1) AS balanced_accuracy
                   FROM regress_autom.pts) b
  GROUP BY v.metric ORDER BY v.metric;
 -- the noisy max's scale 2^10 * 2 / eps_s must be in the exact sampler's range (2^31), as
--- for weighted accuracy: eps_s = 9e-7 is not; refused before any row
+-- for weighted accuracy: eps_s = 4.5e-7 (the default share 0.05) is not; refused before any row
 \pset format unaligned
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 9e-6, 1e-6, '{"R": 1, "metric": "balanced_accuracy"}') FROM regress_autom.pts$$);
 \pset format aligned

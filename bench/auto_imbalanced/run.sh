@@ -19,6 +19,8 @@
 # defaults (accuracy, objective+cms); auto_bal, auto with "metric": "balanced_accuracy" (its
 # weights estimated privately, also training the candidates).
 # auto_hN (not run unless ARMS names it): auto with "noisysgd_head_start": N.
+# Without "class_weight" too (not run unless ARMS names them): auto_plain_on (candidates
+# objective and noisysgd), objective_plain, noisysgd_plain.
 # No peer here: IBM diffprivlib is not installed on the benchmark machine (bench/imbalanced/
 # peer.py runs it on synth and adult23 where it is).
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser: dpobj.seed) with dpobj
@@ -39,15 +41,18 @@ CREATE TABLE results (tbl text, arm text, epsilon float8, rep int, accuracy floa
 CREATE FUNCTION run(tbl text, arm text, eps float8, rep int, opts jsonb) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  agg text := CASE WHEN arm LIKE 'auto%' THEN 'dp_auto' WHEN arm = 'noisysgd' THEN 'dp_noisysgd'
+  agg text := CASE WHEN arm LIKE 'auto%' THEN 'dp_auto' WHEN arm LIKE 'noisysgd%' THEN 'dp_noisysgd'
                    ELSE 'dp_logistic' END;
-  o jsonb := CASE WHEN arm IN ('auto_plain', 'auto_bal') THEN opts - 'class_weight'
+  o jsonb := CASE WHEN arm IN ('auto_plain', 'auto_bal', 'auto_plain_on', 'objective_plain',
+                               'noisysgd_plain') THEN opts - 'class_weight'
                  ELSE opts END || CASE arm
       WHEN 'auto_bal' THEN '{"metric": "balanced_accuracy"}'
       WHEN 'auto_acc' THEN '{"metric": "accuracy"}'
       WHEN 'auto_oc' THEN '{"candidates": ["objective", "cms"]}'
       WHEN 'auto_ocn' THEN '{"candidates": ["objective", "cms", "noisysgd"]}'
       WHEN 'auto_on' THEN '{"candidates": ["objective", "noisysgd"]}'
+      WHEN 'auto_plain_on' THEN '{"candidates": ["objective", "noisysgd"]}'
+      WHEN 'objective_plain' THEN '{"method": "objective"}'
       WHEN 'objective' THEN '{"method": "objective"}' WHEN 'output' THEN '{"method": "output"}'
       WHEN 'cms' THEN '{"method": "cms"}' WHEN 'nonprivate' THEN '{"method": "objective"}'
       ELSE '{}' END::jsonb
@@ -86,6 +91,8 @@ psql -X -d "$DB" -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                             round(avg(accuracy)::numeric, 3) AS accuracy,
                             round(avg(balanced)::numeric, 3) AS balanced,
                             round(coalesce(stddev(balanced), 0)::numeric, 3) AS sd_balanced,
+                            round((percentile_cont(0.5) WITHIN GROUP (ORDER BY balanced))::numeric, 3)
+                              AS median_balanced,
                             (SELECT string_agg(selected || ' ' || c, ', ' ORDER BY selected)
                                FROM (SELECT selected, count(*) c FROM results r2
                                       WHERE (r2.tbl, r2.arm, r2.epsilon) = (r.tbl, r.arm, r.epsilon)

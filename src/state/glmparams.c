@@ -279,7 +279,7 @@ typedef struct GLMOptionArg
 	GLMParams  *p;
 	bool		have_R;
 	bool		have_R_options;
-	bool		have_candidates;
+	bool		have_share;
 	bool		have_weights;
 	bool		have_T;
 	bool		have_radius;
@@ -337,14 +337,14 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
 		p->beta = dp_option_number(v, key, 0, 1, true);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
+	{
 		p->select_share = glmparams_select_share(v);
+		a->have_share = true;
+	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "noisysgd_head_start") == 0)
 		p->auto_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
-	{
 		p->auto_candidates = glmparams_candidates(v);
-		a->have_candidates = true;
-	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
 		p->auto_metric = glmparams_metric(v, kind, key);
 	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) &&
@@ -483,7 +483,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.p = p;
 	arg.have_R = false;
 	arg.have_R_options = false;
-	arg.have_candidates = false;
+	arg.have_share = false;
 	arg.have_weights = false;
 	arg.have_T = false;
 	arg.have_radius = false;
@@ -512,10 +512,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	/* balanced accuracy without class weights trains with its estimated weights */
 	p->auto_balance_train = kind == GLM_KIND_AUTO && !arg.have_weights &&
 		p->auto_metric == GLM_AUTO_METRIC_BALANCED;
-	/* with class weights the default candidates are those measured for them */
-	if (kind == GLM_KIND_AUTO && (arg.have_weights || p->auto_balance_train) &&
-		!arg.have_candidates)
-		p->auto_candidates = GLM_AUTO_DEFAULT_WEIGHTED;
+	/* with noisy GD a candidate, its head start needs less of the budget */
+	if (kind == GLM_KIND_AUTO && (p->auto_candidates & GLM_AUTO_NOISYSGD) && !arg.have_share)
+		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
@@ -540,16 +539,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_opsamp: option \"rows_per_unit\" needs the public option \"n\""),
 				 errhint("Neighbouring tables of privacy units differ in their row count; pass a public estimate, e.g. '{\"R\": 1, \"n\": 10000, \"rows_per_unit\": 5}'.")));
-	/* with units, CMS is no candidate: the default set takes Output-Gauss instead */
+	/* with units, CMS is no candidate (the default set does not hold it) */
 	if (kind == GLM_KIND_AUTO && p->rows_per_unit > 1 && (p->auto_candidates & GLM_AUTO_CMS))
-	{
-		if (arg.have_candidates)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("dp_auto: the candidate \"cms\" is not calibrated for privacy units"),
-					 errhint("Leave \"candidates\" out (with a privacy unit the default is objective and output), or list objective, output or noisysgd.")));
-		p->auto_candidates = (p->auto_candidates & ~GLM_AUTO_CMS) | GLM_AUTO_OUTPUT;
-	}
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dp_auto: the candidate \"cms\" is not calibrated for privacy units"),
+				 errhint("Leave \"candidates\" out (the default is objective and noisysgd), or list objective, output or noisysgd.")));
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
 		p->rows_per_unit > 1)

@@ -88,16 +88,15 @@ typedef struct GLMParams
 
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
- * The defaults were chosen by measurement: objective and CMS (docs/BENCHMARKS.md
- * "Private model selection"); with "class_weight", objective and noisy GD
- * ("Imbalanced labels: 'auto' with class weights").
+ * The default, objective and noisy GD, was chosen by measurement on three
+ * tables with and without class weights (docs/BENCHMARKS.md, "'auto': noisy
+ * GD's head start").
  */
 #define GLM_AUTO_OBJECTIVE	0x1
 #define GLM_AUTO_CMS		0x2
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
-#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_CMS)
-#define GLM_AUTO_DEFAULT_WEIGHTED	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
+#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
 /* the candidates' names, in bit order (glmparams.c) */
 extern const char *const glm_auto_names[4];
 
@@ -124,6 +123,8 @@ extern const char *const glm_auto_metric_names[3];
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1
+/* ... with noisy GD among the candidates ("'auto': noisy GD's head start") */
+#define GLM_AUTO_DEFAULT_SHARE_NOISYSGD	0.05
 
 /*
  * dp_auto's default "noisysgd_head_start": noisy GD's score starts this many
