@@ -17,7 +17,10 @@
  *		function drops the row;
  *	  - numeric to float8 overflows for |x| >= ~1.8e308 and underflows for
  *		tiny |x| (7.31e-400 raised 22003 quoting the value): the feature
- *		expression maps |x| >= 1e300 (and NaN, +-Infinity, which sort there)
+ *		expression, dpobj.numeric_feature(x) (numfeature.c), is
+ *		  CASE WHEN abs(x) >= 1e300 THEN NULL WHEN abs(x) < 1e-300 THEN 0
+ *			   ELSE x::float8 END
+ *		in one C call: |x| >= 1e300 (and NaN, +-Infinity, which sort there)
  *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
  *		only what lies in between;
  *	  - boolean features go through int4, labels are boolean or "> 0" of
@@ -161,10 +164,8 @@ append_feature(StringInfo buf, const char *col, Oid basetype)
 	switch (basetype)
 	{
 		case NUMERICOID:
-			appendStringInfo(buf,
-							 "CASE WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.>=) 1e300::pg_catalog.numeric THEN NULL "
-							 "WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.<) 1e-300::pg_catalog.numeric THEN 0::pg_catalog.float8 "
-							 "ELSE %s::pg_catalog.float8 END", col, col, col);
+			/* the file header's CASE as one C call (numfeature.c) */
+			appendStringInfo(buf, "dpobj.numeric_feature(%s)", col);
 			break;
 		case BOOLOID:
 			appendStringInfo(buf, "%s::pg_catalog.int4::pg_catalog.float8", col);
