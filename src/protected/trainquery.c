@@ -8,7 +8,8 @@
  * type) and the statement is built from the catalog's spelling with
  * quote_identifier(); filter constants and privacy parameters are bound
  * parameters; operators come from a fixed list and are written
- * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's.
+ * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's, or
+ * dpobj's own, schema-qualified.
  *
  * No value-dependent error (leak 5).  Every expression the query
  * evaluates per row was audited for errors that depend on the value:
