@@ -394,3 +394,14 @@ CREATE OR REPLACE FUNCTION dpobj.budget_for(rel regclass, analyst regrole)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'dpobj_budget_for'
 LANGUAGE C STABLE STRICT;
+
+-- A numeric feature's float8 on the protected path (src/protected/numfeature.c):
+-- the sealed query's CASE WHEN abs(x) >= 1e300 THEN NULL WHEN abs(x) < 1e-300 THEN
+-- 0 ELSE x::float8 END as one C call, reading the digits in place (the exact fast
+-- path of a short decimal, else numeric_float8): the same value, never an error.
+CREATE FUNCTION dpobj.numeric_feature(x numeric)
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_numeric_feature'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.numeric_feature(numeric) IS
+    'Internal: a numeric feature as train() reads it: NULL (the row is dropped) for NaN, +-Infinity and |x| >= 1e300, 0 for |x| < 1e-300, else x::float8; never an error';

@@ -8,7 +8,8 @@
  * type) and the statement is built from the catalog's spelling with
  * quote_identifier(); filter constants and privacy parameters are bound
  * parameters; operators come from a fixed list and are written
- * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's.
+ * OPERATOR(pg_catalog.op); casts and functions are pg_catalog's, or
+ * dpobj's own, schema-qualified.
  *
  * No value-dependent error (leak 5).  Every expression the query
  * evaluates per row was audited for errors that depend on the value:
@@ -17,7 +18,10 @@
  *		function drops the row;
  *	  - numeric to float8 overflows for |x| >= ~1.8e308 and underflows for
  *		tiny |x| (7.31e-400 raised 22003 quoting the value): the feature
- *		expression maps |x| >= 1e300 (and NaN, +-Infinity, which sort there)
+ *		expression, dpobj.numeric_feature(x) (numfeature.c), is
+ *		  CASE WHEN abs(x) >= 1e300 THEN NULL WHEN abs(x) < 1e-300 THEN 0
+ *			   ELSE x::float8 END
+ *		in one C call: |x| >= 1e300 (and NaN, +-Infinity, which sort there)
  *		to NULL, i.e. a dropped row, and 0 < |x| < 1e-300 to 0, and casts
  *		only what lies in between;
  *	  - boolean features go through int4, labels are boolean or "> 0" of
@@ -161,10 +165,8 @@ append_feature(StringInfo buf, const char *col, Oid basetype)
 	switch (basetype)
 	{
 		case NUMERICOID:
-			appendStringInfo(buf,
-							 "CASE WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.>=) 1e300::pg_catalog.numeric THEN NULL "
-							 "WHEN pg_catalog.abs(%s) OPERATOR(pg_catalog.<) 1e-300::pg_catalog.numeric THEN 0::pg_catalog.float8 "
-							 "ELSE %s::pg_catalog.float8 END", col, col, col);
+			/* the file header's CASE as one C call (numfeature.c) */
+			appendStringInfo(buf, "dpobj.numeric_feature(%s)", col);
 			break;
 		case BOOLOID:
 			appendStringInfo(buf, "%s::pg_catalog.int4::pg_catalog.float8", col);

@@ -31,18 +31,6 @@ tie(const BottomKItem *a, const BottomKItem *b, void *arg)
 	return (ra > rb) - (ra < rb);
 }
 
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t
-next64(void)
-{
-	/* xorshift64*: enough for a test's keys and shuffles */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
 static int
 cmp_items(const void *pa, const void *pb)
 {
@@ -78,7 +66,7 @@ shuffle(BottomKItem *a, int n)
 {
 	for (int i = n - 1; i > 0; i--)
 	{
-		int			j = (int) (next64() % (uint64_t) (i + 1));
+		int			j = (int) (unitcheck_next64() % (uint64_t) (i + 1));
 		BottomKItem t = a[i];
 
 		a[i] = a[j];
@@ -92,9 +80,9 @@ random_items(BottomKItem *items, BottomKItem *sorted, int n, uint64_t keymod)
 {
 	for (int i = 0; i < n; i++)
 	{
-		items[i].key = keymod ? next64() % keymod : next64();
-		items[i].row = (uint32_t) (next64() % 50);
-		items[i].label = (uint32_t) (next64() & 1);
+		items[i].key = keymod ? unitcheck_next64() % keymod : unitcheck_next64();
+		items[i].row = (uint32_t) (unitcheck_next64() % 50);
+		items[i].label = (uint32_t) (unitcheck_next64() & 1);
 	}
 	memcpy(sorted, items, sizeof(BottomKItem) * n);
 	qsort(sorted, n, sizeof(BottomKItem), cmp_items);
@@ -228,7 +216,7 @@ test_uniform(void)
 
 		for (int i = 0; i < N; i++)
 		{
-			items[i].key = next64();
+			items[i].key = unitcheck_next64();
 			items[i].row = (uint32_t) i;
 			items[i].label = 0;
 		}
@@ -255,7 +243,7 @@ test_remap(void)
 	bottomk_init(&s, 8, room, tie, NULL);
 	for (int i = 0; i < 100; i++)
 	{
-		BottomKItem it = {next64(), (uint32_t) i, 1};
+		BottomKItem it = {unitcheck_next64(), (uint32_t) i, 1};
 
 		cand_row = it.row;
 		if (bottomk_admits(&s, it.key, it.label))
