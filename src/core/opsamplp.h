@@ -52,7 +52,7 @@ opsamp_lp_fixed_bytes(int p)
 /*
  * The LP over X (nobs x p, row-major), counts cnt and labels y (+-1), rows
  * clipped to ||x||_1 <= R1, with a primal feasible starting basis (w at
- * its lower bounds; per observation xi_k basic where the row binds, else
+ * its upper bounds; per observation xi_k basic where the row binds, else
  * the row's slack).  NULL when it cannot be built: more columns than
  * GLPK's int indices hold, or out of memory.  GLPK's error hook must be
  * set by the caller.
