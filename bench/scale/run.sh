@@ -22,7 +22,7 @@
 # The block between the "bench/scale" markers of docs/BENCHMARKS.md is replaced.
 #
 # Environment: BENCH_ROWS [1000000], BENCH_SHAPES [d10 d50], BENCH_MECHS [linear passglm
-#   logistic output noisysgd opdisc; also rspm, auto, and opdisc_s20k, rspm_s20k: "sample_rows" 20000],
+#   logistic output noisysgd opdisc; also rspm, auto, opsamp, and opdisc_s20k, rspm_s20k: "sample_rows" 20000],
 #   BENCH_TIMEOUT [300], BENCH_MEM_LIMIT_GB [12], BENCH_WORKERS [0] (the session's
 #   max_parallel_workers_per_gather for the scan and every run: 0 serial; train() then
 #   reads the rows in parallel workers where its state allows, docs/SCALING.md),
@@ -129,6 +129,8 @@ train_sql() {
         noisysgd) opts='{"R": 1}' ;;
         opdisc|rspm) opts='{}' ;;
         auto) opts='{"R": 1}' ;;
+        # the public "n" train() requires: the table's row count
+        opsamp) opts="{\"R\": 1, \"n\": $3}" ;;
         # the exact oracle on a uniform sample of 20 000 rows (docs/SCALING.md)
         opdisc_s20k) mech=opdisc opts='{"sample_rows": 20000}' ;;
         rspm_s20k) mech=rspm opts='{"sample_rows": 20000}' ;;

@@ -37,9 +37,10 @@
  * proof does not need (they tune utility; lambda covers any choice), but
  * which is private on the protected path.  dpobj uses the public option
  * "n" when given -- dpobj.train() requires it, so the number of LP solves
- * and every refusal depend on public inputs only (leak 3) -- and
+ * and every refusal depend on public inputs only (leak 3) -- lowered to
+ * the state's K (public) when larger, as the LPs see at most K rows, and
  * the direct aggregate's own row count otherwise (its neighbours replace a
- * row, so the count is the same for both).
+ * row, so the count is the same for both; at most K, the sample's).
  * alpha = 0: each LP is solved to optimality by the simplex method
  * (floating-point tolerances aside); the argmin is unique with probability
  * 1 because sigma^k has a density.
@@ -48,7 +49,10 @@
  *   min  sum_k c_k xi_k - <sigma, w>
  *   s.t. xi_k + y_k <x_k, w> / (1 + R_1) >= 1 / (1 + R_1),  xi_k >= 0,
  *        -1 <= w_j <= 1
- * over the distinct (x, y) rows with counts c_k.  GLPK rules
+ * over the distinct (x, y) rows with counts c_k (src/core/opsamplp.c: a
+ * never-binding xi_k <= 2 and a feasible starting basis).  Its rows are the
+ * state's uniform sample of at most K rows, K sized with GLPK's memory for
+ * the LP (glmstate.c).  GLPK rules
  * (docs/ARCHITECTURE.md): terminal output goes through glp_term_hook into
  * a fixed buffer and to the server log at DEBUG1 after the solves; GLPK's
  * fatal-error hook longjmps only to this file's jmp_buf; no elog inside
@@ -71,6 +75,7 @@
 #include "glmstate.h"
 #include "mechanism.h"
 #include "model.h"
+#include "opsamplp.h"
 #include "random.h"
 
 #include "utils/builtins.h"
@@ -185,6 +190,18 @@ opsamp_check_m(const OPSampCalibration *c)
 }
 
 /*
+ * The n of the calibration given the public "n": at most K, the rows the
+ * state keeps (a uniform sample past K, glmstate.c), since the LPs never
+ * see more; a larger n would only raise m.  Public: K is a function of
+ * dpobj.max_state_memory and d.
+ */
+static double
+opsamp_n_used(double n_public, int d)
+{
+	return Min(n_public, (double) glm_sampled_rows(GLM_KIND_OPSAMP, d, 0));
+}
+
+/*
  * dpobj.train()'s argument check (train.c, mechanism.h): the public "n" is
  * required, and the number of LP solves it implies is checked here, before
  * any row is read (leak 3).
@@ -202,8 +219,8 @@ opsamp_check_args(const char *aggname, double epsilon, double delta, int d,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_opsamp through dpobj.train() or dpobj.submit() needs the public option \"n\""),
 				 errhint("Pass a public estimate of the number of rows, e.g. '{\"R\": 1, \"n\": 10000}': OPSamp's number of LP solves depends on it, and the selected row count itself is private.")));
-	opsamp_calibrate(epsilon, delta, p.n_public, d + (p.intercept ? 1 : 0), p.R,
-					 p.intercept, p.beta, p.rows_per_unit, &c);
+	opsamp_calibrate(epsilon, delta, opsamp_n_used(p.n_public, d), d + (p.intercept ? 1 : 0),
+					 p.R, p.intercept, p.beta, p.rows_per_unit, &c);
 	opsamp_check_m(&c);
 }
 
@@ -288,64 +305,6 @@ opsamp_flush_log(void)
 }
 
 /*
- * builds the LP; plain GLPK calls only.  NULL when it cannot be built:
- * out of memory, or more columns (p + nobs) than GLPK's int indices hold
- * -- like GLPK's own limit on the coefficients, a solver failure.
- */
-static glp_prob *
-opsamp_build_lp(const double *X, const double *cnt, const double *y, int64 nobs64, int p,
-				double R1)
-{
-	int			nobs = (int) Min(nobs64, (int64) PG_INT32_MAX);
-	glp_prob   *lp = glp_create_prob();
-	int		   *ind = malloc(sizeof(int) * (p + 2));
-	double	   *val = malloc(sizeof(double) * (p + 2));
-
-	if (ind == NULL || val == NULL || nobs64 > (int64) PG_INT32_MAX - p - 1)
-	{
-		free(ind);
-		free(val);
-		glp_delete_prob(lp);
-		return NULL;
-	}
-	glp_set_obj_dir(lp, GLP_MIN);
-	glp_add_cols(lp, p + nobs);
-	for (int j = 0; j < p; j++)
-		glp_set_col_bnds(lp, 1 + j, GLP_DB, -1.0, 1.0);
-	for (int k = 0; k < nobs; k++)
-	{
-		glp_set_col_bnds(lp, 1 + p + k, GLP_LO, 0.0, 0.0);
-		glp_set_obj_coef(lp, 1 + p + k, cnt[k]);
-	}
-	if (nobs > 0)
-		glp_add_rows(lp, nobs);
-	for (int k = 0; k < nobs; k++)
-	{
-		int			len = 0;
-
-		for (int j = 0; j < p; j++)
-		{
-			double		a = y[k] * X[(Size) k * p + j] / (1.0 + R1);
-
-			if (a != 0)
-			{
-				ind[len + 1] = 1 + j;
-				val[len + 1] = a;
-				len++;
-			}
-		}
-		ind[len + 1] = 1 + p + k;
-		val[len + 1] = 1.0;
-		len++;
-		glp_set_mat_row(lp, 1 + k, len, ind, val);
-		glp_set_row_bnds(lp, 1 + k, GLP_LO, 1.0 / (1.0 + R1), 0.0);
-	}
-	free(ind);
-	free(val);
-	return lp;
-}
-
-/*
  * One LP solve in time slices of OPSAMP_LP_SLICE_MS: between slices (never
  * inside GLPK, whose hooks are off then) cancel and statement_timeout are
  * honoured; the simplex resumes from the basis it reached.  True when the
@@ -403,13 +362,10 @@ opsamp_run_lps(const double *X, const double *cnt, const double *y, int64 nobs,
 
 			glp_error_hook(opsamp_error_hook, NULL);
 			glp_term_hook(opsamp_term_hook, NULL);
-			lp = opsamp_build_lp(X, cnt, y, nobs, pp, c->R1);
+			lp = opsamp_lp_build(X, cnt, y, nobs, pp, c->R1);
 			if (lp == NULL)
 				failed = 1;
-			glp_init_smcp(&smcp);
-			smcp.msg_lev = GLP_MSG_ERR;
-			smcp.presolve = GLP_OFF;
-			smcp.tm_lim = OPSAMP_LP_SLICE_MS;
+			opsamp_lp_smcp(&smcp, OPSAMP_LP_SLICE_MS);
 			for (int64 k = 0; k < c->m && !failed; k++)
 			{
 				/* between LP solves: never inside GLPK */
@@ -467,9 +423,12 @@ opsamp_snap_release(double *avg, int pp, const OPSampCalibration *c, gsl_rng *rn
 	}
 }
 
-/* The released model's params: public inputs only; gamma, m, eta, lambda only from a public n */
+/*
+ * The released model's params: public inputs only; gamma, m, eta, lambda
+ * only from a public n, with n_used = min(n, K) they were computed from
+ */
 static void
-opsamp_model_params(StringInfo params, const GLMParams *p, int d,
+opsamp_model_params(StringInfo params, const GLMParams *p, int d, double n_used,
 					const OPSampCalibration *c)
 {
 	model_params_begin(params);
@@ -484,8 +443,9 @@ opsamp_model_params(StringInfo params, const GLMParams *p, int d,
 	model_params_float(params, "beta", p->beta);
 	if (p->n_public > 0)
 	{
-		/* computed from the public "n" only */
+		/* computed from the public "n" and K only */
 		model_params_float(params, "n", p->n_public);
+		model_params_float(params, "n_used", n_used);
 		model_params_float(params, "gamma", c->gamma);
 		model_params_int(params, "m", c->m);
 		model_params_float(params, "eta", c->eta);
@@ -523,7 +483,7 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	p = &state->params;
 	d = state->d;
 	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
-	n = p->n_public;
+	n = p->n_public > 0 ? opsamp_n_used(p->n_public, d) : 0;
 	if (n <= 0)
 	{
 		/* direct path only: dpobj.train() required a public "n" */
@@ -559,7 +519,7 @@ dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
 	dpobj_rng_free(rng);
 	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
 
-	opsamp_model_params(&params, p, d, &c);
+	opsamp_model_params(&params, p, d, n, &c);
 	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
 								p->intercept ? avg[d] : 0.0,
 								p->epsilon, p->delta, &params));

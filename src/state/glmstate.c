@@ -36,6 +36,7 @@
 #include "protected.h"
 #include "mechanism.h"
 #include "model.h"
+#include "opsamplp.h"
 #include "rowclip.h"
 #include "rowinput.h"
 #include "rowreplay.h"
@@ -139,8 +140,9 @@ glm_spills(int kind)
  * too (glm_minimise_design: 8 + 12 (w + 1) a row, 20 an observation) and
  * its parts' arrays (36 + 8 (candidates + 1) an observation, at most four
  * candidates); one-vs-rest's rows grouped by x (8 (w - 1) + 8 C, C
- * classes), then per class a view (16) and that class's design.  OPSamp's
- * LP lives in GLPK, not counted here (docs/SCALING.md).
+ * classes), then per class a view (16) and that class's design; OPSamp's
+ * LP in GLPK, at most opsamp_lp_obs_bytes(w + 1) an observation
+ * (opsamplp.h, measured) and opsamp_lp_fixed_bytes(w + 1) in all.
  */
 static double
 glm_final_row_bytes(int kind, int w, int nclasses)
@@ -152,7 +154,7 @@ glm_final_row_bytes(int kind, int w, int nclasses)
 	switch (kind)
 	{
 		case GLM_KIND_OPSAMP:
-			return bytes + dense;
+			return bytes + dense + 2 * opsamp_lp_obs_bytes(w + 1);
 		case GLM_KIND_AUTO:
 			return bytes + dense + sparse + 2 * (36.0 + 8 * 5);
 		case GLM_KIND_LOGISTIC_MC:
@@ -162,6 +164,19 @@ glm_final_row_bytes(int kind, int w, int nclasses)
 		default:
 			return bytes;
 	}
+}
+
+/*
+ * K of a state of a kind that samples (not dp_logistic or dp_noisysgd):
+ * what dpobj.max_state_memory holds with the final function's work; a
+ * public function of the cap, w and the classes (dp_opsamp calibrates with
+ * it, opsamp.c).
+ */
+int64
+glm_sampled_rows(int kind, int w, int nclasses)
+{
+	return aggsample_rows(w, 0, glm_final_row_bytes(kind, w, nclasses),
+						  kind == GLM_KIND_OPSAMP ? opsamp_lp_fixed_bytes(w + 1) : 0);
 }
 
 /*
@@ -193,8 +208,7 @@ glm_sample_rows(const DPAggState *base)
 
 	if (glm_spills(base->kind))
 		return glm_spill_sample_rows(base->d, st->params.sample_rows);
-	return aggsample_rows(base->d, 0,
-						  glm_final_row_bytes(base->kind, base->d, st->params.nclasses), 0);
+	return glm_sampled_rows(base->kind, base->d, st->params.nclasses);
 }
 
 static const char *

@@ -84,6 +84,12 @@ extern int64 glmstate_count(const GLMState *state);
  */
 extern int64 glm_spill_sample_rows(int d, int64 option);
 
+/*
+ * K of a state of a sampling kind (OPSamp, 'auto', one-vs-rest) of w words:
+ * public, from the cap, w and the classes (aggsample.h).
+ */
+extern int64 glm_sampled_rows(int kind, int w, int nclasses);
+
 /* appends "key": true|false to a model params object (model.h) */
 extern void glm_params_bool(StringInfo buf, const char *key, bool value);
 
