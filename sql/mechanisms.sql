@@ -100,6 +100,14 @@ SELECT (c->>'G')::float8 AS "G",
        (c->>'lattice')::float8 = 2 ^ (floor(log(2, ((16 * h.gamma + 250 * h.eta * 0.5 * 64) / (1 + ln(1 - 1e-6)))::numeric)) - 16)
          AS lattice_ok
   FROM c, h;
+-- n is lowered to the sample size K the session's cap gives (as train() calibrates):
+-- 10 000 is below K at d = 4, 1e9 is not; a 64kB cap leaves a handful of rows
+SELECT (dpobj.opsamp_calibration(1, 1e-6, 10000, 4, 1, 0.05, false)->>'n_used')::float8 AS n_used_small,
+       (dpobj.opsamp_calibration(1, 1e-6, 1000000000, 4, 1, 0.05, false)->>'n_used')::float8
+         BETWEEN 10000 AND 1e9 - 1 AS n_used_large_lowered;
+SET dpobj.max_state_memory = '64kB';
+SELECT (dpobj.opsamp_calibration(1, 1e-6, 10000, 4, 1, 0.05, false)->>'n_used')::float8 < 100 AS n_used_64kb;
+RESET dpobj.max_state_memory;
 
 -- ---- the mechanisms on a small table ---------------------------------
 CREATE TABLE regress_mech.pts AS

@@ -235,6 +235,7 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 	double		R = PG_GETARG_FLOAT8(4);
 	double		beta = PG_GETARG_FLOAT8(5);
 	bool		intercept = PG_GETARG_BOOL(6);
+	double		n_used;
 	OPSampCalibration c;
 	StringInfoData buf;
 
@@ -245,7 +246,9 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 				 errmsg("invalid OPSamp parameters"),
 				 errhint("Need epsilon > 0, 0 < delta < 1, n >= 1, 1 <= d <= %d, R > 0, 0 < beta <= 1.",
 						 DPOBJ_GLM_MAX_DIM)));
-	opsamp_calibrate(eps, delta, (double) n, d + (intercept ? 1 : 0), R, intercept, beta, 1, &c);
+	/* as train() calibrates: n lowered to the sample size K this session's cap gives */
+	n_used = opsamp_n_used((double) n, d);
+	opsamp_calibrate(eps, delta, n_used, d + (intercept ? 1 : 0), R, intercept, beta, 1, &c);
 	if (!(c.eps_L > 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -253,6 +256,7 @@ dpobj_opsamp_calibration(PG_FUNCTION_ARGS)
 				 errhint("OPSamp's output noise has scale lambda / (epsilon + ln(1 - delta)); use a larger epsilon or a smaller delta.")));
 	opsamp_check_numbers(&c);
 	model_params_begin(&buf);
+	model_params_float(&buf, "n_used", n_used);
 	model_params_float(&buf, "G", c.G);
 	model_params_float(&buf, "gamma", c.gamma);
 	model_params_int(&buf, "m", c.m);
