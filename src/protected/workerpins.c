@@ -136,23 +136,44 @@ worker_refuse(const char *relation, const char *node, const char *port, const ch
 }
 
 /*
- * The worker's answer "cap/threads" (either part empty when unset): a
- * sample's K grows with the cap and shrinks with the threads (aggsample.h),
- * so both must leave the worker's K at least the coordinator's.
+ * The worker's dpobj objects must be those of this library: the pushed-down
+ * query calls them (dpobj.numeric_feature, the state functions), so older
+ * objects on a worker would fail the run after the charge.
+ */
+static void
+worker_check_version(const char *relation, const char *node, const char *port,
+					 const char *version)
+{
+	if (strcmp(version, DPOBJ_SQL_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dpobj cannot train on %s: dpobj's SQL objects on the Citus worker %s:%s are version %s, this library's are %s",
+						relation, node, port, version[0] != '\0' ? version : "(none)",
+						DPOBJ_SQL_VERSION),
+				 errhint("Run ALTER EXTENSION dpobj UPDATE on the coordinator (Citus propagates it) or on that worker; nothing was charged.")));
+}
+
+/*
+ * The worker's answer "cap/threads/version" (cap or threads empty when
+ * unset; version dpobj's extversion there, empty without it): a sample's K
+ * grows with the cap and shrinks with the threads (aggsample.h), so both
+ * must leave the worker's K at least the coordinator's.
  */
 static void
 worker_check_one(const char *relation, const char *node, const char *port, bool ok,
 				 const char *answer)
 {
 	const char *slash = answer != NULL ? strchr(answer, '/') : NULL;
+	const char *slash2 = slash != NULL ? strchr(slash + 1, '/') : NULL;
 	int			kb = -1,
 				threads = -1;
 
-	if (ok && slash != NULL)
+	if (ok && slash2 != NULL)
 	{
 		kb = worker_setting(pnstrdup(answer, slash - answer), GUC_UNIT_KB,
 							DPOBJ_DEFAULT_STATE_MEMORY);
-		threads = worker_setting(slash + 1, 0, DPOBJ_DEFAULT_ORACLE_THREADS);
+		threads = worker_setting(pnstrdup(slash + 1, slash2 - slash - 1), 0,
+								 DPOBJ_DEFAULT_ORACLE_THREADS);
 	}
 	if (kb < 0 || threads < 0)
 		ereport(ERROR,
@@ -166,6 +187,7 @@ worker_check_one(const char *relation, const char *node, const char *port, bool 
 	if (threads > dpobj_oracle_threads)
 		worker_refuse(relation, node, port, "dpobj.oracle_threads", threads, "larger",
 					  dpobj_oracle_threads);
+	worker_check_version(relation, node, port, slash2 + 1);
 }
 
 void
@@ -179,7 +201,9 @@ worker_caps_check(const char *relation, Oid exec_user)
 					  "  FROM pg_catalog.run_command_on_workers("
 					  "$q$SELECT pg_catalog.concat("
 					  "pg_catalog.current_setting('dpobj.max_state_memory', true), '/', "
-					  "pg_catalog.current_setting('dpobj.oracle_threads', true))$q$)",
+					  "pg_catalog.current_setting('dpobj.oracle_threads', true), '/', "
+					  "(SELECT e.extversion FROM pg_catalog.pg_extension e"
+					  " WHERE e.extname OPERATOR(pg_catalog.=) 'dpobj'))$q$)",
 					  false, 0);
 	role_switch_end(&rs);
 	if (ret != SPI_OK_SELECT)

@@ -53,8 +53,9 @@ extern void worker_pins_unobserved_spill(void);
  * shard tasks connect as, so that per-role settings are the ones the tasks
  * get), inside SPI: reads dpobj.max_state_memory and dpobj.oracle_threads on
  * every worker and refuses (55000) when a cap is smaller or a thread count
- * larger than this server's (either lowers a sample's K), or (08006) when a
- * worker does not answer.  A sampled state's K comes
+ * larger than this server's (either lowers a sample's K), or when its dpobj
+ * SQL objects are not this library's version (55000, as on this server), or
+ * (08006) when a worker does not answer.  A sampled state's K comes
  * from its node's cap and partial states combine at the smallest K among
  * those that reached the coordinator; a shard with no rows sends none, so
  * with a smaller cap on some worker one row could change the K of the

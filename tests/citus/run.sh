@@ -624,6 +624,16 @@ t_is "a worker's larger dpobj.oracle_threads: train() is refused before the char
     "$(sed 's/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
     "55000: dpobj cannot train on public.spill_t: dpobj.oracle_threads on the Citus worker W (4) is larger than on this server (2)/$l0"
 cq "${PORTS[1]}" -c "ALTER SYSTEM SET dpobj.oracle_threads = 1" -c "SELECT pg_reload_conf()" >/dev/null
+# a worker whose dpobj SQL objects are not this library's (an update not run there): the
+# pushed-down query calls them, so the run is refused before the charge (the catalog's
+# version is changed in place and restored: a stand-in for a worker left at 0.3.0)
+v=$(cq "${PORTS[2]}" -c "SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'dpobj'")
+cq "${PORTS[2]}" -c "UPDATE pg_catalog.pg_extension SET extversion = '0.3.0' WHERE extname = 'dpobj'" >/dev/null
+e=$(err_code "$COORD" "SET ROLE analyst; SELECT dpobj.train('spill_t', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')")
+cq "${PORTS[2]}" -c "UPDATE pg_catalog.pg_extension SET extversion = '$v' WHERE extname = 'dpobj'" >/dev/null
+t_is "a worker's dpobj objects at another version: train() is refused before the charge" \
+    "$(sed 's/worker [^ ]*:[0-9]*/worker W/' <<<"$e")/$(ledger_rows "$COORD")" \
+    "55000: dpobj cannot train on public.spill_t: dpobj's SQL objects on the Citus worker W are version 0.3.0, this library's are $v/$l0"
 set_cap "${PORTS[2]}" 64kB
 set_cap "$COORD" 64kB
 set_cap "${PORTS[1]}" 128kB
