@@ -307,6 +307,13 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 											  CStringGetTextDatum("deadline")));
 }
 
+/* options || {"sample_rows": k} */
+static Jsonb *
+train_options_sample_rows(Jsonb *options, int64 k)
+{
+	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));
+}
+
 /*
  * On a Citus table, dp_logistic's and noisy GD's states keep a uniform
  * sample of the rows the coordinator's dpobj.max_state_memory holds
@@ -317,13 +324,6 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
  * least this one, workerpins.h), and a sample at K costs no privacy
  * (docs/PRIVACY.md, "Uniform row samples").
  */
-/* options || {"sample_rows": k} */
-static Jsonb *
-train_options_sample_rows(Jsonb *options, int64 k)
-{
-	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));
-}
-
 static Jsonb *
 train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
 {
