@@ -167,12 +167,13 @@ SELECT array_length((dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1}')).weights, 1)
 SELECT array_length((dpobj.dp_logistic_multiclass(x, (i % 3)::bigint, 1, 1e-6,
                      '{"R": 1, "classes": [0, 1, 2]}')).weights, 1)
   FROM regress_sample_many;
--- dp_logistic and dp_noisysgd still spill instead (every row, sql/spill.sql),
+-- dp_logistic and dp_noisysgd spill instead (every row, sql/spill.sql),
 -- unless "sample_rows" asks for a sample (train() on a Citus table does):
 -- then K = min(the option, what the cap holds with the final function's
 -- canonical copy and its design blocks: (3C/4) / (24 + 3 (8d + 32) + 8d + 20),
--- 240 at 64kB and d = 2), keyed past K, like the kinds above.  Flags (byte 5)
--- and K (bytes 25-32) of the flat state:
+-- 240 at 64kB and d = 2), keyed past K, like the kinds above.  A state that
+-- keeps every row leaves its process (here: its text form) as the sample of
+-- that K too.  Flags (byte 5) and K (bytes 25-32) of the flat state:
 CREATE AGGREGATE regress_logistic_state(float8[], boolean, float8, float8, jsonb) (
     SFUNC = dpobj.dp_logistic_transfn, STYPE = dpobj.glm_state,
     COMBINEFUNC = dpobj.dp_glm_combine, PARALLEL = SAFE);
@@ -193,6 +194,12 @@ SET max_parallel_workers_per_gather = 2;
 SET force_parallel_mode = on;
 SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
   FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
+-- without the option, a parallel plan's parts ship as samples of the cap's
+-- K (240): the model says it was fitted to that many rows
+SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
+  FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') m FROM regress_sample_many) s;
+SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
+  FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1}') m FROM regress_sample_many) s;
 RESET force_parallel_mode;
 SET max_parallel_workers_per_gather = 0;
 SELECT (regress.err(q)).* FROM (VALUES

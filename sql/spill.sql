@@ -57,8 +57,11 @@ SELECT 1 AS flushed;
 SELECT d.temp_files > b.temp_files AS spilled_to_files
   FROM pg_stat_database d, temp_before b WHERE d.datname = current_database();
 
--- a parallel plan under the cap: workers spill and ship their states
--- (streamed into the flat form), the leader combines them under the cap
+-- a parallel plan under the cap: a worker's state leaves its process as
+-- the uniform sample of the K rows its cap holds (208 at 64kB and d = 3:
+-- (3C/4) / (24 + 3 (8d + 32) + 8d + 20), sql/sample.sql), so its flat form
+-- is bounded; the workers spill, then sample from their runs, and the
+-- leader keeps the bottom K of their samples: the model says so
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -66,15 +69,21 @@ SET max_parallel_workers_per_gather = 2;
 SET force_parallel_mode = on;
 EXPLAIN (COSTS OFF) SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') FROM regress_spill;
 CREATE TEMP TABLE spilled_parallel AS SELECT * FROM regress_spill_models();
+-- at the default cap every part is within K and ships whole: the same model
+RESET dpobj.max_state_memory;
+CREATE TEMP TABLE memory_parallel AS SELECT * FROM regress_spill_models();
 RESET force_parallel_mode;
 SET max_parallel_workers_per_gather = 0;
-RESET dpobj.max_state_memory;
 
--- exactly the same models
+-- serial: exactly the same models in memory and spilled, and in parallel
+-- within K; past K a sample of K rows
 SELECT a.k, (a.m)::text = (b.m)::text AS same_spilled,
-       (a.m)::text = (c.m)::text AS same_parallel,
-       array_length((a.m).weights, 1) AS d
+       (a.m)::text = (p.m)::text AS same_parallel,
+       (p.m).params ? 'sample_rows' AS parallel_sampled,
+       (c.m).params->>'sample_rows' AS parallel_64kb_sample_rows,
+       array_length((a.m).weights, 1) AS d, array_length((c.m).weights, 1) AS d_64kb
   FROM in_memory a JOIN spilled b USING (k) JOIN spilled_parallel c USING (k)
+  JOIN memory_parallel p USING (k)
  ORDER BY a.k;
 
 -- one more row that is new: still the same model as in memory
@@ -119,21 +128,36 @@ DROP FUNCTION regress_small_models();
 
 RESET dpobj.seed;
 
--- the flat form of a state that spilled (streamed from its runs) is byte for
--- byte the in-memory state's: an aggregate that returns the state itself
+-- the flat form, through an aggregate that returns the state itself: within
+-- K every row (flags, byte 5: 0); a state that spilled is flattened as the
+-- sample of K rows its cap holds (flags 1, K in bytes 25-32, K rows with
+-- their keys), so that no flat form grows with the table
 CREATE AGGREGATE regress_glm_state(float8[], boolean, float8, float8, jsonb) (
     SFUNC = dpobj.dp_logistic_transfn, STYPE = dpobj.glm_state);
+CREATE FUNCTION regress_flat_k(s text, OUT flags int, OUT k bigint, OUT nrows bigint)
+LANGUAGE sql AS $$
+SELECT get_byte(b, 5), ('x' || encode(substring(b from 25 for 8), 'hex'))::bit(64)::bigint,
+       ('x' || encode(substring(b from 37 + get_byte(b, 35) for 4), 'hex'))::bit(32)::bigint
+  FROM decode(s, 'base64') b $$;
 CREATE TEMP TABLE flat_memory AS
 SELECT regress_glm_state(x, y, 1, 1e-6, '{"R": 1}')::text AS s FROM regress_spill;
 SET dpobj.max_state_memory = '64kB';
 CREATE TEMP TABLE flat_spilled AS
 SELECT regress_glm_state(x, y, 1, 1e-6, '{"R": 1}')::text AS s FROM regress_spill;
 RESET dpobj.max_state_memory;
-SELECT a.s = b.s AS same_flat_form, length(a.s) > 100000 AS large
-  FROM flat_memory a, flat_spilled b;
+SELECT 'memory' AS state, f.flags, f.k > 6001 AS k_holds_all, f.nrows = 6001 AS every_row,
+       length(s) > 100000 AS large
+  FROM flat_memory, regress_flat_k(s) f
+UNION ALL
+SELECT 'spilled', f.flags, f.k > 6001, f.nrows BETWEEN 150 AND f.k, length(s) > 100000
+  FROM flat_spilled, regress_flat_k(s) f;
+SELECT f.k AS spilled_k FROM flat_spilled, regress_flat_k(s) f;
 -- and it reads back (text input) into the same state
-SELECT (a.s::dpobj.glm_state)::text = a.s AS round_trip FROM flat_memory a;
+SELECT (a.s::dpobj.glm_state)::text = a.s AS round_trip,
+       (b.s::dpobj.glm_state)::text = b.s AS round_trip_sample
+  FROM flat_memory a, flat_spilled b;
 DROP AGGREGATE regress_glm_state(float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION regress_flat_k(text);
 
 -- the cap's edge: 64kB holds the table of 512 rows of d = 10 (512 x 112
 -- bytes), not of 1024, so 512 distinct rows stay in memory and 513 spill

@@ -84,6 +84,16 @@ aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k, DPRowOrder words)
 	return s;
 }
 
+DPAggSample *
+aggsample_adopt(MemoryContext mcxt, DPRowSet *rows, int64 k, DPRowOrder words)
+{
+	DPAggSample *s = aggsample_new(mcxt, rows, k, words);
+
+	s->total = rowset_total(rows);
+	Assert(s->total <= k);
+	return s;
+}
+
 bool
 aggsample_keyed(const DPAggSample *s)
 {

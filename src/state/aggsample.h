@@ -61,6 +61,13 @@ aggsample_canonical_row_bytes(int d)
 extern DPAggSample *aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k,
 								  DPRowOrder words);
 
+/*
+ * The sample, in exact mode, of the rows already counted in the set rows
+ * (their total at most k): a state that kept every row becomes a sample.
+ */
+extern DPAggSample *aggsample_adopt(MemoryContext mcxt, DPRowSet *rows, int64 k,
+									DPRowOrder words);
+
 /* counts one row (the transition functions' hot path) */
 extern void aggsample_count(DPAggSample *s, const uint64 *row, bool label);
 

@@ -37,6 +37,7 @@
 #define AGGSTATE_HEADER_BYTES	(4 + 1 + 1 + 2 + 8 + 8 + 8 + 4)
 
 static Size aggstate_get_flat_size(ExpandedObjectHeader *eohptr);
+static void aggstate_become_sample(DPAggState *st, int64 k);
 static void aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result,
 								  Size allocated_size);
 
@@ -149,28 +150,6 @@ write_row(FlatWriter *w, const DPAggState *st, const uint64 *row, int64 pos, int
 	w_varint(w, (uint64) neg);
 }
 
-/*
- * The rows of a state that spilled: the canonical stream, streamed into
- * the writer (never rebuilt in memory).  Returns their number.
- */
-static int64
-write_spilled_rows(DPAggState *st, FlatWriter *w)
-{
-	DPRowStream *s = rowstream_begin(st->spill, &st->rows, st->d, st->type->words);
-	const uint64 *row;
-	int64		pos,
-				neg,
-				n = 0;
-
-	while (rowstream_next(s, &row, &pos, &neg))
-	{
-		write_row(w, st, row, pos, neg);
-		n++;
-	}
-	rowstream_end(s);
-	return n;
-}
-
 /* the sample keys of a row: items[first .. last - 1] (aggsample_by_row) */
 static void
 write_keys(FlatWriter *w, const BottomKItem *items, int64 first, int64 last)
@@ -185,12 +164,12 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 {
 	const DPRowSet *rs = &st->rows;
 	Size		optlen = st->options_text ? strlen(st->options_text) : 0;
-	Size		nrows_at;
-	int64		nrows = rs->nrows;
 	bool		keyed = st->sample != NULL && aggsample_keyed(st->sample);
 	const BottomKItem *items = NULL;
 	int64	   *start = NULL;
 
+	/* a state that spilled became a sample first (aggstate_get_flat_size) */
+	Assert(st->spill == NULL);
 	/* the keys grouped by row, only to write them: counting needs just the counts */
 	if (keyed && w->out != NULL)
 	{
@@ -207,39 +186,21 @@ aggstate_write(DPAggState *st, FlatWriter *w, const int32 *perm)
 	w_uint(w, optlen, 4);
 	if (optlen > 0)
 		w_bytes(w, st->options_text, optlen);
-	nrows_at = w->len;
 	w_uint(w, (uint64) rs->nrows, 4);
-	if (st->spill != NULL)
-		nrows = write_spilled_rows(st, w);
-	else
-		for (int k = 0; k < rs->nrows; k++)
-		{
-			int			u = perm ? perm[k] : k;
+	for (int k = 0; k < rs->nrows; k++)
+	{
+		int			u = perm ? perm[k] : k;
 
-			if ((k & AGGSTATE_POLL_MASK) == 0)
-				CHECK_FOR_INTERRUPTS();
-			write_row(w, st, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
-			if (items != NULL)
-				write_keys(w, items, start[u], start[u + 1]);
-			else if (keyed)
-				w->len += sizeof(uint64) * (Size) (rs->pos[u] + rs->neg[u]);
-		}
+		if ((k & AGGSTATE_POLL_MASK) == 0)
+			CHECK_FOR_INTERRUPTS();
+		write_row(w, st, rs->x + (Size) u * rs->d, rs->pos[u], rs->neg[u]);
+		if (items != NULL)
+			write_keys(w, items, start[u], start[u + 1]);
+		else if (keyed)
+			w->len += sizeof(uint64) * (Size) (rs->pos[u] + rs->neg[u]);
+	}
 	if (start != NULL)
 		pfree(start);
-	if (nrows > DP_ROWSET_MAX_ROWS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct feature vectors (more than %d)", DP_ROWSET_MAX_ROWS),
-				 errhint("Reduce the number of distinct rows, e.g. by rounding continuous features to a coarser grid.")));
-	/* the count, known only now for a spilled state */
-	if (w->out)
-	{
-		Size		end = w->len;
-
-		w->len = nrows_at;
-		w_uint(w, (uint64) nrows, 4);
-		w->len = end;
-	}
 }
 
 /* a sampled state's rows without the ones evictions emptied */
@@ -274,6 +235,13 @@ aggstate_get_flat_size(ExpandedObjectHeader *eohptr)
 	{
 		FlatWriter	w = {NULL, VARHDRSZ};
 
+		/*
+		 * A state that keeps every row leaves its process as a uniform sample
+		 * of the K rows its node's cap holds: one value of every distinct row
+		 * would grow with the table (up to PostgreSQL's 1 GB, then fail).
+		 */
+		if (st->sample == NULL && st->cap > 0 && st->type->ship_rows != NULL)
+			aggstate_become_sample(st, st->type->ship_rows(st));
 		aggstate_compact(st);
 		/* the size does not depend on the order */
 		aggstate_write(st, &w, NULL);
@@ -294,7 +262,7 @@ aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated
 	FlatWriter	w = {(uint8 *) result, VARHDRSZ};
 
 	Assert(allocated_size == aggstate_get_flat_size(eohptr));
-	aggstate_write(st, &w, st->spill ? NULL : aggstate_order(st));
+	aggstate_write(st, &w, aggstate_order(st));
 	if (w.len != allocated_size)
 		elog(ERROR, "dpobj: flattened %s has %zu bytes, expected %zu",
 			 st->type->name, w.len, allocated_size);
@@ -491,6 +459,9 @@ r_keyed_counts(FlatReader *r, DPAggState *dst, const uint64 *row, int64 pos, int
 static void
 r_apply_k(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 {
+	/* a spilling kind's part shipped as a sample (aggstate_get_flat_size) */
+	if (dst->sample == NULL && h->k > 0 && dst->cap > 0 && r->type->ship_rows != NULL)
+		aggstate_become_sample(dst, Min(h->k, r->type->ship_rows(dst)));
 	if ((dst->sample != NULL) != (h->k > 0))
 		aggstate_corrupt(r->type);
 	if (dst->sample != NULL)
@@ -679,6 +650,49 @@ aggstate_spill(DPAggState *st)
 	aggstate_changed(st);
 }
 
+/*
+ * A state of a spilling kind that keeps every row becomes, in place, the
+ * uniform sample of at most k rows (aggsample.h) of all it counted: at
+ * most k exactly as they are, else every counted row offered with a fresh
+ * key.  In-memory rows past k are written as one more run first and their
+ * set freed, so that the sample grows in memory they no longer take; the
+ * runs are read once and deleted.
+ */
+static void
+aggstate_become_sample(DPAggState *st, int64 k)
+{
+	MemoryContext cxt = st->hdr.eoh_context;
+	DPRowSpill *spill;
+	DPRowStream *s;
+	const uint64 *row;
+	int64		pos,
+				neg;
+
+	Assert(st->sample == NULL && st->cap > 0 && k > 0);
+	if (st->spill == NULL && rowset_total(&st->rows) <= k)
+	{
+		st->sample = aggsample_adopt(cxt, &st->rows, k, st->type->words);
+		st->cap = 0;
+		aggstate_changed(st);
+		return;
+	}
+	if (st->rows.nrows > 0)
+		aggstate_spill(st);
+	spill = st->spill;
+	rowset_free(&st->rows);
+	rowset_init(&st->rows, cxt, st->d, 0);
+	st->sample = aggsample_new(cxt, &st->rows, k, st->type->words);
+	st->cap = 0;
+	st->spill = NULL;
+	st->append = false;
+	s = rowstream_begin(spill, NULL, st->d, st->type->words);
+	while (rowstream_next(s, &row, &pos, &neg))
+		aggsample_add(st->sample, row, pos, neg, NULL);
+	rowstream_end(s);
+	rowspill_close(spill);
+	aggstate_changed(st);
+}
+
 void
 aggstate_add_counts(DPAggState *st, const uint64 *row, int64 pos, int64 neg)
 {
@@ -703,6 +717,10 @@ merge_rows(DPAggState *dst, DPAggState *src)
 {
 	const DPRowSet *rs = &src->rows;
 
+	/* a sampled part makes a state that kept every row sample at its K */
+	if (dst->sample == NULL && src->sample != NULL && dst->cap > 0 &&
+		dst->type->ship_rows != NULL)
+		aggstate_become_sample(dst, Min(aggsample_k(src->sample), dst->type->ship_rows(dst)));
 	if (dst->sample != NULL && src->sample != NULL)
 		aggsample_merge(dst->sample, src->sample);
 	else if (dst->cap == 0 && dst->sample == NULL && src->spill == NULL)

@@ -31,8 +31,12 @@
  *	  uint16  d
  *	  float8  epsilon, delta
  *	  uint64  K                the sample's K (aggsample.h) when the state was
- *	                           written, sampled or not; 0: a kind that keeps
- *	                           every row.  The reader keeps min(its own K, K).
+ *	                           written, sampled or not: a dp_logistic or
+ *	                           dp_noisysgd state that keeps every row becomes
+ *	                           the sample of its ship_rows() as it is flattened,
+ *	                           so every flat form is at most K rows (0, no
+ *	                           sample, is read but never written).  The reader
+ *	                           keeps min(its own K, K).
  *	  uint32  length of the options' jsonb text, then that text (0: none)
  *	  uint32  nrows
  *	  nrows x { d encoded words, varint pos, varint neg
@@ -99,6 +103,14 @@ typedef struct DPStateType
 	 * (aggsample.h), from its public parameters; 0 or NULL: every row.
 	 */
 	int64		(*sample_rows) (const struct DPAggState *st);
+
+	/*
+	 * K > 0 for a spilling kind: a state that keeps every row leaves its
+	 * process (is flattened) as a uniform sample of at most K rows, so that
+	 * no flat form outgrows the cap (aggstate.c, aggstate_ship); NULL: the
+	 * type never spills.
+	 */
+	int64		(*ship_rows) (const struct DPAggState *st);
 } DPStateType;
 
 /* The common part of every expanded state (the type's struct embeds it first). */

@@ -108,6 +108,7 @@ static void glm_check_row(const DPAggState *base, const uint64 *row);
 static const char *glm_aggname(int kind);
 static bool glm_spills(int kind);
 static int64 glm_sample_rows(const DPAggState *base);
+static int64 glm_ship_rows(const DPAggState *base);
 
 static const DPStateType glm_type = {
 	"dpobj.glm_state",
@@ -118,7 +119,8 @@ static const DPStateType glm_type = {
 	glm_check_row,
 	glm_aggname,
 	glm_spills,
-	glm_sample_rows
+	glm_sample_rows,
+	glm_ship_rows
 };
 
 /*
@@ -209,6 +211,17 @@ glm_sample_rows(const DPAggState *base)
 	if (glm_spills(base->kind))
 		return glm_spill_sample_rows(base->d, st->params.sample_rows);
 	return glm_sampled_rows(base->kind, base->d, st->params.nclasses);
+}
+
+/*
+ * What a dp_logistic or dp_noisysgd state that keeps every row ships at
+ * most (a parallel worker's or a Citus shard's part): the K its node's cap
+ * holds, as "sample_rows" would give it (train() on Citus uses the same K).
+ */
+static int64
+glm_ship_rows(const DPAggState *base)
+{
+	return glm_spill_sample_rows(base->d, PG_INT32_MAX);
 }
 
 static const char *
@@ -474,6 +487,22 @@ glm_spilled(GLMExpanded *st)
 	return s;
 }
 
+/*
+ * A direct call's parts that were shipped as samples (aggstate.c,
+ * aggstate_get_flat_size) and dropped rows: the model says it was fitted
+ * to a uniform sample of K rows, as with "sample_rows".  The protected
+ * path never gets here: its dp_logistic and noisy GD runs are serial, and
+ * on Citus they ask for "sample_rows" themselves.
+ */
+static GLMState *
+glm_shipped_sample(const GLMExpanded *st, GLMState *s)
+{
+	if (st->base.sample != NULL && st->params.sample_rows == 0 &&
+		aggsample_keyed(st->base.sample))
+		s->params.sample_rows = aggsample_k(st->base.sample);
+	return s;
+}
+
 GLMState *
 glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
 {
@@ -526,7 +555,7 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;
 	if (st->base.spill != NULL)
 		return glm_spilled(st);
-	return glm_canonical(st);
+	return glm_shipped_sample(st, glm_canonical(st));
 }
 
 /* ---- 0.1.0 entry points ---- */

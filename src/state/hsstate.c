@@ -114,7 +114,8 @@ static const DPStateType hs_type = {
 	hs_check_row,
 	hs_aggname,
 	NULL,
-	hs_sample_rows
+	hs_sample_rows,
+	NULL
 };
 
 /*

@@ -160,6 +160,19 @@ rowset_clear(DPRowSet *rs)
 }
 
 void
+rowset_free(DPRowSet *rs)
+{
+	pfree(rs->x);
+	pfree(rs->pos);
+	pfree(rs->neg);
+	pfree(rs->slots);
+	rs->x = NULL;
+	rs->pos = rs->neg = NULL;
+	rs->slots = NULL;
+	rs->nrows = rs->maxrows = 0;
+}
+
+void
 rowset_append(DPRowSet *rs, const uint64 *row, int64 pos, int64 neg)
 {
 	int			u = rs->nrows++;

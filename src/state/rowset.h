@@ -79,6 +79,9 @@ rowset_full(const DPRowSet *rs)
 /* forgets every row, keeping the arrays (capacity unchanged); indexed again */
 extern void rowset_clear(DPRowSet *rs);
 
+/* frees the arrays: the set is unusable until rowset_init */
+extern void rowset_free(DPRowSet *rs);
+
 /*
  * Appends row with its counts as a new entry, without looking it up (the
  * caller checks rowset_full first): from then on the set is unindexed -- a

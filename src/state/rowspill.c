@@ -81,6 +81,12 @@ rowspill_new(MemoryContext mcxt, int d, DPRowOrder order, int maxruns)
 	return sp;
 }
 
+void
+rowspill_close(DPRowSpill *sp)
+{
+	rowspill_close_files(sp);
+}
+
 /* a new empty run file, owned by sp's context, not by a resource owner */
 static BufFile *
 rowspill_create(DPRowSpill *sp)

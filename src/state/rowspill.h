@@ -47,6 +47,9 @@ typedef struct DPRowSpill
 /* an empty spill in mcxt; its files are closed when mcxt is reset or deleted */
 extern DPRowSpill *rowspill_new(MemoryContext mcxt, int d, DPRowOrder order, int maxruns);
 
+/* closes (and so deletes) every run file now, not at the context's reset */
+extern void rowspill_close(DPRowSpill *sp);
+
 /*
  * Writes the rows of rs (same d), sorted, as a new run -- equal rows of an
  * unindexed set (rowset_append) as one record with their counts added --

@@ -643,10 +643,13 @@ cq "${PORTS[1]}" -c "ALTER SYSTEM RESET dpobj.oracle_threads" -c "SELECT pg_relo
 set_cap "${PORTS[1]}" 64kB
 SPILLAGG="dpobj.dp_logistic(ARRAY[a, b, c, e]::float8[], y, 1, 1e-6, '{\"R\": 2}')"
 t0=$(worker_temp_files)
-cq "$COORD" -c "SELECT ($SPILLAGG).mechanism FROM spill_t" >/dev/null
+m=$(cq "$COORD" -c "SELECT ($SPILLAGG).params->>'sample_rows' FROM spill_t")
 t1=$(worker_temp_files)
 t_check "64kB cap on the workers: a shard's dp_logistic state spills (superuser's direct call: $t0 -> $t1 temp files)" \
     test "$t1" -gt "$t0"
+# ... and leaves its worker as the sample of the K rows the cap holds (K = 183 below), so
+# no shard ships a value that grows with its rows: the model says it was fitted to K rows
+t_is "a direct call without \"sample_rows\": each shard ships a sample of K = 183 rows" "$m" "183"
 # train() on a Citus table gives dp_logistic and noisy GD a uniform sample of what the
 # coordinator's cap holds with the final function's canonical copy, its design in blocks of
 # a quarter of the cap (K = 49152 / (24 + 3 (8 d + 32) + 8 d + 20) = 183 rows at d = 4), so no
