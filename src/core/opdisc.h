@@ -60,6 +60,10 @@ typedef struct OPDiscProblem
 	double		time_limit;		/* seconds; <= 0 means no limit */
 	int			threads;		/* exact search threads; <= 1: the caller's
 								 * thread only (opdisc_pool.h) */
+	size_t		mip_memory;		/* "mip": bytes GLPK may hold (at least 1 MB;
+								 * 0: no limit); past it GLPK fails and the
+								 * search starts from initial_w: the same
+								 * answer, only later */
 	opdisc_stop_fn should_stop;	/* may be NULL */
 	void	   *stop_arg;
 	opdisc_log_fn log;			/* may be NULL */

@@ -59,6 +59,7 @@
  *-------------------------------------------------------------------------
  */
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -449,6 +450,23 @@ opdisc_write_mip(const OPDiscProblem *p, const char *path)
 }
 
 /*
+ * GLPK's limit on the bytes its environment holds (0: none).  Past it
+ * glp_alloc raises GLPK's fatal error, which mip_error_hook turns into a
+ * failed MIP whose environment is freed (the limit with it): the search
+ * then starts from the problem's own point.  GLPK counts in megabytes.
+ */
+static void
+mip_memory_limit(size_t bytes)
+{
+	size_t		mb = bytes >> 20;
+
+	if (bytes == 0 || mb >= (size_t) INT_MAX)
+		glp_mem_limit(INT_MAX);
+	else
+		glp_mem_limit(mb > 0 ? (int) mb : 1);
+}
+
+/*
  * The GLPK MIP oracle (opdisc.h).  Its answer is alpha-approximate under
  * GLPK's tolerances, so dpobj never releases it uncertified: see
  * opdisc_solve_mip_exact() below.
@@ -488,6 +506,7 @@ opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 	}
 	glp_error_hook(mip_error_hook, NULL);
 	glp_term_hook(mip_term_hook, NULL);
+	mip_memory_limit(p->mip_memory);
 
 	lp = build_mip(p);
 	if (lp == NULL)
@@ -497,6 +516,7 @@ opdisc_solve_mip(const OPDiscProblem *p, OPDiscResult *result)
 		mip_run(lp, p, &ctx, result);
 		glp_delete_prob(lp);
 	}
+	mip_memory_limit(0);
 	glp_error_hook(NULL, NULL);
 	glp_term_hook(NULL, NULL);
 	mip_log_problem = NULL;

@@ -335,6 +335,56 @@ check_mip_mismatch(void)
 }
 
 /*
+ * GLPK within mip_memory: a MIP of 20 000 rows does not fit in 1 MB, so raw
+ * GLPK fails, and the "mip" oracle still returns the search's certified
+ * answer; the limit goes with the failed environment (a later MIP without
+ * one solves), and with a limit it fits a small MIP solves as without.
+ */
+static void
+check_mip_memory(void)
+{
+	Instance	big,
+				small;
+	int			ws[16],
+				wm[16],
+				we[16];
+	OPDiscResult sres,
+				mres,
+				eres;
+
+	rng_state = 4242;
+	make_instance(&big, 6, 2, 12, 20000, 0, 2.0, 1, false);
+	memset(&sres, 0, sizeof(sres));
+	sres.w = ws;
+	opdisc_solve_search(&big.p, &sres);
+	big.p.mip_memory = 1;
+	memset(&mres, 0, sizeof(mres));
+	mres.w = wm;
+	opdisc_solve_mip(&big.p, &mres);
+	CHECK(mres.status == OPDISC_FAILED, "a 20 000-row MIP within 1 MB: status %d (%s)",
+		  (int) mres.status, mres.message);
+	memset(&eres, 0, sizeof(eres));
+	eres.w = we;
+	opdisc_solve_mip_exact(&big.p, &eres);
+	CHECK(sres.status == OPDISC_OPTIMAL && eres.status == OPDISC_OPTIMAL &&
+		  same_w(we, ws, 6) && eres.objective == sres.objective,
+		  "mip oracle past its memory: status %d, not the search's answer", (int) eres.status);
+
+	make_instance(&small, 3, 2, 6, 30, 0, 0.3, 1, false);
+	for (int limit = 0; limit <= 1; limit++)
+	{
+		small.p.mip_memory = limit ? ((size_t) 64 << 20) : 0;
+		memset(&mres, 0, sizeof(mres));
+		mres.w = wm;
+		opdisc_solve_mip(&small.p, &mres);
+		CHECK(mres.status == OPDISC_OPTIMAL, "a small MIP %s a limit after a failed one: "
+			  "status %d (%s)", limit ? "with" : "without", (int) mres.status, mres.message);
+	}
+	instance_free(&big);
+	instance_free(&small);
+}
+
+/*
  * The default grid: D2 = min(d, 4), B = floor(sqrt(min(d, D2))); a caller's B or D2
  * is kept, and the default B follows a caller's D2.
  */
@@ -498,6 +548,7 @@ main(void)
 	check_stops(1, 0, 1e-6);
 	check_threads();
 	check_mip_mismatch();
+	check_mip_memory();
 
 	printf("%d random instances + ties + controls; %ld search bounds checked\n",
 		   ninst, opdisc_search_bound_checks);
