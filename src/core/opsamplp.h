@@ -51,14 +51,21 @@ opsamp_lp_fixed_bytes(int p)
 
 /*
  * The LP over X (nobs x p, row-major), counts cnt and labels y (+-1), rows
- * clipped to ||x||_1 <= R1, with a primal feasible starting basis (w at
- * its upper bounds; per observation xi_k basic where the row binds, else
- * the row's slack).  NULL when it cannot be built: more columns than
- * GLPK's int indices hold, or out of memory.  GLPK's error hook must be
- * set by the caller.
+ * clipped to ||x||_1 <= R1, with opsamp_lp_start_basis's basis.  NULL when
+ * it cannot be built: more columns than GLPK's int indices hold, or out of
+ * memory.  GLPK's error hook must be set by the caller.
  */
 extern glp_prob *opsamp_lp_build(const double *X, const double *cnt, const double *y,
 								 int64_t nobs, int p, double R1);
+
+/*
+ * Sets the LP's basis (any objective) to the primal feasible start: w at
+ * its upper bounds; per observation xi_k basic where the row binds there,
+ * else the row's slack.  Read from the LP's stored rows, so a solved LP
+ * reset to it starts where the built one did.  0 when out of memory (the
+ * basis is then unchanged).
+ */
+extern int	opsamp_lp_start_basis(glp_prob *lp, int p);
 
 /* the simplex's settings: no presolve, no output, time slices of tm_lim ms */
 extern void opsamp_lp_smcp(glp_smcp *smcp, int tm_lim);

@@ -382,9 +382,9 @@ opsamp_run_lps(const double *X, const double *cnt, const double *y, int64 nobs,
 					glp_set_obj_coef(lp, 1 + j, -sig[j]);
 				if (!opsamp_simplex(lp, &smcp, ledger_id))
 				{
-					/* warm start failed: retry from the standard basis */
-					glp_std_basis(lp);
-					if (!opsamp_simplex(lp, &smcp, ledger_id))
+					/* warm start failed: retry from the build's feasible basis */
+					if (!opsamp_lp_start_basis(lp, pp) ||
+						!opsamp_simplex(lp, &smcp, ledger_id))
 					{
 						failed = 2;
 						break;
