@@ -13,8 +13,8 @@
  * step, passing all the breakpoints of the hinge loss on a line in one
  * iteration.  The primal LP in GLPK (one row per observation) crossed them
  * one pivot at a time: 42 493 observations with random labels, p = 11, 135
- * solves: 4 x 10^5 iterations and about 6 minutes there, 81 iterations and
- * 3.5 s here (docs/BENCHMARKS.md, "OPSamp within the cap").
+ * solves: 212 687 iterations and 229 s there, 81 iterations and 3.5 s
+ * here (docs/BENCHMARKS.md, "OPSamp within the cap").
  *
  *-------------------------------------------------------------------------
  */
