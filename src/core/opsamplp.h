@@ -5,16 +5,19 @@
  *	  settings, and a bound on GLPK's memory for it.
  *
  * The LP over nobs distinct observations (x_k, y_k) with counts c_k and
- * p weights w (src/mechanisms/opsamp.c, docs/PRIVACY.md "OPSamp"):
+ * p weights w (src/mechanisms/opsamp.c, docs/PRIVACY.md "OPSamp"), with
+ * a_k = y_k x_k / (1 + R_1) and b = 1 / (1 + R_1):
  *   min  sum_k c_k xi_k - <sigma, w>
- *   s.t. xi_k + y_k <x_k, w> / (1 + R_1) >= 1 / (1 + R_1),
- *        0 <= xi_k <= 2,  -1 <= w_j <= 1
- * Only sigma changes between solves.  xi_k <= 2 never binds at an optimum:
- * with ||x_k||_1 <= R_1 and w in [-1, 1]^p the row's right side minus
- * y_k <x_k, w> / (1 + R_1) is at most 1, and an optimal xi_k is the larger
- * of 0 and it (c_k > 0); so the optimal set is that of xi_k >= 0 alone,
- * and every variable is bounded, which the dual simplex's long-step ratio
- * test needs.
+ *   s.t. xi_k + <a_k, w> >= b,  xi_k >= 0,  -1 <= w_j <= 1,
+ * is solved in its dual form (multipliers u_k of the rows):
+ *   max  b sum_k u_k - sum_j (v_j^+ + v_j^-)
+ *   s.t. sum_k a_kj u_k - v_j^+ + v_j^- = -sigma_j   (j = 1..p)
+ *        0 <= u_k <= c_k,  v^+, v^- >= 0
+ * (the Lagrangian's minimum over xi >= 0 needs u_k <= c_k, that over the
+ * box is -||sum_k a_k u_k + sigma||_1).  Both are feasible and bounded;
+ * by LP duality the dual values of the p rows at an optimal basis are an
+ * optimal w of the first LP, its unique one when that is unique (with
+ * probability 1, sigma having a density).
  *
  *-------------------------------------------------------------------------
  */
@@ -30,9 +33,11 @@
  * solved (glp_mem_usage's peak over opsamp_lp_build and repeated
  * glp_simplex calls with opsamp_lp_smcp's settings) is at most
  * opsamp_lp_fixed_bytes(p) + nobs * opsamp_lp_obs_bytes(p): measured peaks
- * (930 + 80.6 p bytes an observation on dense rows; 18 kB at p = 3 and
- * 33 kB at p = 51 for one observation) with a margin; tests/unit/test_opsamplp.c checks them at several
- * sizes and p, docs/SCALING.md has the numbers.
+ * with a margin (an observation: 250 + 81 p bytes on dense rows; one
+ * observation in all: 20 kB at p = 3, 80 kB at p = 51, 1.4 MB at
+ * p = 1024, the p rows and 2p columns v^+, v^- and their simplex arrays,
+ * about 1.25 kB each of p); tests/unit/test_opsamplp.c checks them at
+ * several sizes and p, docs/SCALING.md has the numbers.
  */
 #define OPSAMP_LP_OBS_BASE	1500.0
 #define OPSAMP_LP_OBS_PER_P	120.0
@@ -46,19 +51,35 @@ opsamp_lp_obs_bytes(int p)
 static inline double
 opsamp_lp_fixed_bytes(int p)
 {
-	return 32768.0 + 1024.0 * (double) p;
+	double		a = 32768.0 + 1024.0 * (double) p;
+	double		b = 1536.0 * (double) p;
+
+	return a > b ? a : b;
 }
 
 /*
  * The LP over X (nobs x p, row-major), counts cnt and labels y (+-1), rows
- * clipped to ||x||_1 <= R1, with a primal feasible starting basis (w at
- * its upper bounds; per observation xi_k basic where the row binds, else
- * the row's slack).  NULL when it cannot be built: more columns than
- * GLPK's int indices hold, or out of memory.  GLPK's error hook must be
- * set by the caller.
+ * clipped to ||x||_1 <= R1, with sigma = 0 and opsamp_lp_start_basis's
+ * basis.  NULL when it cannot be built: more columns than GLPK's int
+ * indices hold, or out of memory.  GLPK's error hook must be set by the
+ * caller.
  */
 extern glp_prob *opsamp_lp_build(const double *X, const double *cnt, const double *y,
 								 int64_t nobs, int p, double R1);
+
+/*
+ * Sets the LP's basis to the start: the p rows basic (w = 0), every u_k at
+ * its upper bound c_k (every hinge term on at w = 0), the v at zero.  Dual
+ * feasible for every sigma (the reduced costs are b > 0 at the upper and
+ * -1 at the lower bounds), so no solve from it needs a phase 1.
+ */
+extern void opsamp_lp_start_basis(glp_prob *lp, int p);
+
+/* the perturbation sigma (p values) of the next solve: the rows' bounds */
+extern void opsamp_lp_set_sigma(glp_prob *lp, int p, const double *sigma);
+
+/* w_j (j = 0..p-1) at the last optimum: row j's dual value, kept in [-1, 1] */
+extern double opsamp_lp_w(glp_prob *lp, int j);
 
 /* the simplex's settings: no presolve, no output, time slices of tm_lim ms */
 extern void opsamp_lp_smcp(glp_smcp *smcp, int tm_lim);

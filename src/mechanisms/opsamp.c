@@ -45,14 +45,15 @@
  * (floating-point tolerances aside); the argmin is unique with probability
  * 1 because sigma^k has a density.
  *
- * The LP (one per call, only the objective changes between calls):
+ * The LP (one per call, only sigma changes between calls):
  *   min  sum_k c_k xi_k - <sigma, w>
  *   s.t. xi_k + y_k <x_k, w> / (1 + R_1) >= 1 / (1 + R_1),  xi_k >= 0,
  *        -1 <= w_j <= 1
- * over the distinct (x, y) rows with counts c_k (src/core/opsamplp.c: a
- * never-binding xi_k <= 2 and a feasible starting basis).  Its rows are the
- * state's uniform sample of at most K rows, K sized with GLPK's memory for
- * the LP (glmstate.c).  GLPK rules
+ * over the distinct (x, y) rows with counts c_k, solved in its dual form
+ * (src/core/opsamplp.h: p rows, one column per observation; w is the
+ * rows' dual values, kept in [-1, 1]).  Its observations are the state's
+ * uniform sample of at most K rows, K sized with GLPK's memory for the LP
+ * (glmstate.c).  GLPK rules
  * (docs/ARCHITECTURE.md): terminal output goes through glp_term_hook into
  * a fixed buffer and to the server log at DEBUG1 after the solves; GLPK's
  * fatal-error hook longjmps only to this file's jmp_buf; no elog inside
@@ -378,12 +379,11 @@ opsamp_run_lps(const double *X, const double *cnt, const double *y, int64 nobs,
 				mechanism_poll(ledger_id);
 				for (int j = 0; j < pp; j++)
 					sig[j] = gsl_ran_exponential(rng, 1.0 / c->eta);
-				for (int j = 0; j < pp; j++)
-					glp_set_obj_coef(lp, 1 + j, -sig[j]);
+				opsamp_lp_set_sigma(lp, pp, sig);
 				if (!opsamp_simplex(lp, &smcp, ledger_id))
 				{
-					/* warm start failed: retry from the standard basis */
-					glp_std_basis(lp);
+					/* warm start failed: retry from the build's dual feasible basis */
+					opsamp_lp_start_basis(lp, pp);
 					if (!opsamp_simplex(lp, &smcp, ledger_id))
 					{
 						failed = 2;
@@ -391,7 +391,7 @@ opsamp_run_lps(const double *X, const double *cnt, const double *y, int64 nobs,
 					}
 				}
 				for (int j = 0; j < pp; j++)
-					avg[j] += glp_get_col_prim(lp, 1 + j);
+					avg[j] += opsamp_lp_w(lp, j);
 			}
 		}
 	}
