@@ -488,17 +488,19 @@ glm_spilled(GLMExpanded *st)
 }
 
 /*
- * A direct call's parts that were shipped as samples (aggstate.c,
- * aggstate_get_flat_size) and dropped rows: the model says it was fitted
- * to a uniform sample of K rows, as with "sample_rows".  The protected
- * path never gets here: its dp_logistic and noisy GD runs are serial, and
- * on Citus they ask for "sample_rows" themselves.
+ * A direct dp_logistic or dp_noisysgd call whose parts were shipped as
+ * samples (aggstate.c, aggstate_get_flat_size) that dropped rows: the model
+ * says it was fitted to a uniform sample of K rows, as with "sample_rows".
+ * Whether rows were dropped follows the rows, so never on the protected
+ * path (pctx), whose runs of these kinds never ship such a state anyway:
+ * they are serial, and on Citus they ask for "sample_rows" themselves.  The
+ * kinds that always sample (OPSamp, 'auto', one-vs-rest) never say it.
  */
 static GLMState *
-glm_shipped_sample(const GLMExpanded *st, GLMState *s)
+glm_shipped_sample(const GLMExpanded *st, GLMState *s, const DPProtectedContext *pctx)
 {
-	if (st->base.sample != NULL && st->params.sample_rows == 0 &&
-		aggsample_keyed(st->base.sample))
+	if (pctx == NULL && glm_spills(st->base.kind) && st->base.sample != NULL &&
+		st->params.sample_rows == 0 && aggsample_keyed(st->base.sample))
 		s->params.sample_rows = aggsample_k(st->base.sample);
 	return s;
 }
@@ -555,7 +557,7 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;
 	if (st->base.spill != NULL)
 		return glm_spilled(st);
-	return glm_shipped_sample(st, glm_canonical(st));
+	return glm_shipped_sample(st, glm_canonical(st), *pctx);
 }
 
 /* ---- 0.1.0 entry points ---- */
