@@ -8,8 +8,8 @@
  * Direct path: every bad row raises an error that names the problem and
  * never the value.  Protected path (dpobj.train): rows with NULL
  * features, elements or labels are dropped, so that no error depends on
- * the data; train() builds every feature array from validated columns, so
- * the remaining shape errors cannot depend on the data there.
+ * the data; train() builds every row's features from validated columns,
+ * so the remaining shape errors cannot depend on the data there.
  *
  *-------------------------------------------------------------------------
  */
