@@ -241,6 +241,46 @@ COMMENT ON TYPE dpobj.linreg_state IS
     'Aggregate state of dp_linear_regression and dp_passglm: exact sums of the clipped, normalised rows'' X^T X, X^T y, y^T y and their count (text: base64)';
 
 --------------------------------------------------------------------------
+-- L2. dp_linear_regression and dp_passglm with the features as separate
+-- float8 arguments (VARIADIC "any": passed one by one, no array built per
+-- row); the same state, combine and final functions, so the same model
+-- under one dpobj.seed.  dpobj.train() runs them except on Citus tables.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_linear_regression_cols_transfn(dpobj.linreg_state, float8, float8, float8, jsonb, VARIADIC "any")
+RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_linreg_cols_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE AGGREGATE dpobj.dp_linear_regression_cols(label float8, epsilon float8, delta float8,
+                                                 options jsonb, VARIADIC features "any") (
+    SFUNC = dpobj.dp_linear_regression_cols_transfn,
+    STYPE = dpobj.linreg_state,
+    FINALFUNC = dpobj.dp_linear_regression_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_linear_regression_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_linear_regression_cols(float8, float8, float8, jsonb, VARIADIC "any") IS
+    'dp_linear_regression with the features as separate float8 arguments after the options (no array per row); every option and its default: SELECT dpobj.help(''linear'')';
+
+CREATE FUNCTION dpobj.dp_passglm_cols_transfn(dpobj.linreg_state, boolean, float8, float8, jsonb, VARIADIC "any")
+RETURNS dpobj.linreg_state
+AS 'MODULE_PATHNAME', 'dpobj_passglm_cols_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE AGGREGATE dpobj.dp_passglm_cols(label boolean, epsilon float8, delta float8,
+                                       options jsonb, VARIADIC features "any") (
+    SFUNC = dpobj.dp_passglm_cols_transfn,
+    STYPE = dpobj.linreg_state,
+    FINALFUNC = dpobj.dp_passglm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_linear_regression_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_passglm_cols(boolean, float8, float8, jsonb, VARIADIC "any") IS
+    'dp_passglm with the features as separate float8 arguments after the options (no array per row); every option and its default: SELECT dpobj.help(''passglm'')';
+
+--------------------------------------------------------------------------
 -- F1. One filter for every mechanism, in any order (docs/PRIVACY.md,
 -- "Composition: one filter for every mechanism"; src/protected/accountant.c).
 -- Runs before a budget's first zCDP run add up linearly (spent_epsilon,

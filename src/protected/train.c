@@ -95,6 +95,8 @@ typedef struct TrainMechanism
 	bool		halfspace_sample;
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
+	/* or NULL: the same aggregate taking the features as separate arguments */
+	const char *aggregate_args;
 } TrainMechanism;
 
 static const TrainMechanism train_mechanisms[] = {
@@ -113,10 +115,10 @@ static const TrainMechanism train_mechanisms[] = {
 	{"auto", "dpobj.dp_auto", "dp_auto", auto_check_args},
 	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
 	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
-	TRAIN_LABEL_REAL, NULL, false, false, true},
+	TRAIN_LABEL_REAL, NULL, false, false, true, "dpobj.dp_linear_regression_cols"},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
 	{"passglm", "dpobj.dp_passglm", "dp_passglm", linear_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, false, false, true},
+	TRAIN_LABEL_BOOLEAN, NULL, false, false, true, "dpobj.dp_passglm_cols"},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
 	logistic_mc_check_args, TRAIN_LABEL_CLASS},
@@ -646,7 +648,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
 				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
-	train_query_build(query, mech->aggregate, ctx->relid, ctx->relation, features, nfeatures,
+	train_query_build(query, mech->aggregate, mech->aggregate_args, ctx->relid, ctx->relation, features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,

@@ -406,43 +406,47 @@ append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relati
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[]), ");
 }
 
-void
-train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
-				  const char *relation, char **features, int nfeatures,
-				  const char *label, TrainLabel label_kind, JsonbValue *filter,
-				  double epsilon, double delta, Jsonb *options,
-				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
-				  bool filter_in_aggregate)
+/*
+ * The features' columns, looked up in order (each one passed on by the
+ * unit's subquery), written as ARRAY[...]::float8[] or, when args, as
+ * separate float8 arguments each preceded by ", ".
+ */
+static void
+append_features(TrainQuery *q, Oid relid, const char *relation, char **features,
+				int nfeatures, char **cols, int *ncols, bool args)
+{
+	char	  **quoted = palloc(sizeof(char *) * nfeatures);
+	Oid		   *types = palloc(sizeof(Oid) * nfeatures);
+
+	for (int i = 0; i < nfeatures; i++)
+	{
+		quoted[i] = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &types[i]);
+		add_column(cols, ncols, quoted[i]);
+	}
+	if (!args)
+		appendStringInfoString(&q->sql, "ARRAY[");
+	for (int i = 0; i < nfeatures; i++)
+	{
+		if (args || i > 0)
+			appendStringInfoString(&q->sql, ", ");
+		append_feature(&q->sql, quoted[i], types[i]);
+	}
+	if (!args)
+		appendStringInfoString(&q->sql, "]::pg_catalog.float8[]");
+}
+
+/* the label argument of its kind */
+static void
+append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
+			 TrainLabel label_kind, char **cols, int *ncols)
 {
 	Oid			basetype;
-	char	   *col;
-	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1));
-	int			ncols = 0;
+	char	   *col = lookup_column(relid, relation, label,
+									label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
+									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
+									&basetype);
 
-	initStringInfo(&q->sql);
-	q->where_open = false;
-	q->open_keyword = "WHERE";
-	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
-	if (encoding != NULL)
-		append_encoded(q, encoding_parse(encoding), relid, relation, cols, &ncols);
-	else
-	{
-		appendStringInfoString(&q->sql, "ARRAY[");
-		for (int i = 0; i < nfeatures; i++)
-		{
-			col = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &basetype);
-			add_column(cols, &ncols, col);
-			if (i > 0)
-				appendStringInfoString(&q->sql, ", ");
-			append_feature(&q->sql, col, basetype);
-		}
-		appendStringInfoString(&q->sql, "]::pg_catalog.float8[], ");
-	}
-	col = lookup_column(relid, relation, label,
-						label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
-						label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
-						&basetype);
-	add_column(cols, &ncols, col);
+	add_column(cols, ncols, col);
 	if (label_kind == TRAIN_LABEL_REAL)
 		append_feature(&q->sql, col, basetype);
 	else if (label_kind == TRAIN_LABEL_CLASS)
@@ -451,7 +455,52 @@ train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
 		appendStringInfoString(&q->sql, col);
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);
-	appendStringInfoString(&q->sql, ", $1, $2, $3)");
+}
+
+/*
+ * The aggregate's call: (<features>, <label>, $1, $2, $3), or with args
+ * (the aggregate that takes the features one by one, trainquery.h)
+ * (<label>, $1, $2, $3, <feature>, ...).
+ */
+static void
+append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relation,
+			char **features, int nfeatures, const char *label, TrainLabel label_kind,
+			const Encoding *enc, bool args, char **cols, int *ncols)
+{
+	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
+	if (enc != NULL)
+		append_encoded(q, enc, relid, relation, cols, ncols);
+	else if (!args)
+	{
+		append_features(q, relid, relation, features, nfeatures, cols, ncols, false);
+		appendStringInfoString(&q->sql, ", ");
+	}
+	append_label(q, relid, relation, label, label_kind, cols, ncols);
+	appendStringInfoString(&q->sql, ", $1, $2, $3");
+	if (args)
+		append_features(q, relid, relation, features, nfeatures, cols, ncols, true);
+	appendStringInfoChar(&q->sql, ')');
+}
+
+void
+train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_args, Oid relid,
+				  const char *relation, char **features, int nfeatures,
+				  const char *label, TrainLabel label_kind, JsonbValue *filter,
+				  double epsilon, double delta, Jsonb *options,
+				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
+				  bool filter_in_aggregate)
+{
+	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1));
+	int			ncols = 0;
+	bool		args = aggregate_args != NULL && encoding == NULL && !filter_in_aggregate &&
+		nfeatures <= TRAIN_MAX_FEATURE_ARGS;
+
+	initStringInfo(&q->sql);
+	q->where_open = false;
+	q->open_keyword = "WHERE";
+	append_call(q, args ? aggregate_args : aggregate, relid, relation, features, nfeatures,
+				label, label_kind, encoding ? encoding_parse(encoding) : NULL, args,
+				cols, &ncols);
 
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);

@@ -8,6 +8,11 @@
  *	                       $1, $2, $3)
  *	      FROM <table> [WHERE <column> OPERATOR(pg_catalog.<op>) $4 ...]
  *
+ *	  or, for a mechanism with an aggregate that takes the features as
+ *	  separate arguments (dp_linear_regression_cols, dp_passglm_cols: no
+ *	  float8[] built per row), SELECT <aggregate>(<label>, $1, $2, $3,
+ *	  <feature>, ...) -- except with encoded features and on Citus.
+ *
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
  *	  $4... filter constants of the columns' types.  With declared domains
  *	  the feature array is dpobj.encode_features($4, ...) (encode.h) and
@@ -62,6 +67,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
@@ -87,7 +93,19 @@ typedef enum TrainLabel
 } TrainLabel;
 
 /*
- * Builds the query.  features are column names (nfeatures > 0, no NULLs);
+ * The most features an aggregate that takes them as separate arguments is
+ * given: its transition function's arguments are the state, the label,
+ * epsilon, delta, the options and the features (at most FUNC_MAX_ARGS).
+ */
+#define TRAIN_MAX_FEATURE_ARGS (FUNC_MAX_ARGS - 5)
+
+/*
+ * Builds the query.  aggregate takes (features float8[], label, epsilon,
+ * delta, options); aggregate_args, or NULL, is the same mechanism taking
+ * (label, epsilon, delta, options, feature, ...), which no float8[] is built
+ * for per row: used unless the features are encoded, the table is a Citus
+ * table (filter_in_aggregate) or there are more than TRAIN_MAX_FEATURE_ARGS.
+ * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
  * (no unit with filter_in_aggregate).
@@ -97,7 +115,8 @@ typedef enum TrainLabel
  * Raises an error naming the caller's argument (never a row value) for
  * unknown columns, unfit types and malformed filters.
  */
-extern void train_query_build(TrainQuery *q, const char *aggregate, Oid relid,
+extern void train_query_build(TrainQuery *q, const char *aggregate,
+							  const char *aggregate_args, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,

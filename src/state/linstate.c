@@ -2,7 +2,9 @@
  *
  * linstate.c
  *	  Transition, combine and type I/O functions of dp_linear_regression's
- *	  state dpobj.linreg_state (linstate.h).
+ *	  state dpobj.linreg_state (linstate.h), which dp_passglm and the
+ *	  aggregates taking the features as separate arguments,
+ *	  dp_linear_regression_cols and dp_passglm_cols, share.
  *
  * Bad rows follow the other aggregates' rules (rowinput.c): on the direct
  * path an error naming the problem, never the value; on the protected
@@ -38,6 +40,8 @@
 
 PG_FUNCTION_INFO_V1(dpobj_linreg_transfn);
 PG_FUNCTION_INFO_V1(dpobj_passglm_transfn);
+PG_FUNCTION_INFO_V1(dpobj_linreg_cols_transfn);
+PG_FUNCTION_INFO_V1(dpobj_passglm_cols_transfn);
 PG_FUNCTION_INFO_V1(dpobj_linreg_combine);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_in);
 PG_FUNCTION_INFO_V1(dpobj_linreg_state_out);
@@ -104,11 +108,10 @@ linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *opti
 static bool
 linstate_row_values(DPRowInput *row, double y, const char *aggname)
 {
-	const float8 *vals = (const float8 *) ARR_DATA_PTR(row->features);
 	bool		ok = isfinite(y);
 
 	for (int j = 0; ok && j < row->d; j++)
-		ok = isfinite(vals[j]);
+		ok = isfinite(row->values[j]);
 	if (!ok && !dp_row_drops_bad(row))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -118,70 +121,91 @@ linstate_row_values(DPRowInput *row, double y, const char *aggname)
 }
 
 /*
- * The normalised row's buffer, kept for the whole aggregate call in
- * fn_extra (the per-row path allocates nothing); grown to p doubles.
+ * What the transition keeps for the whole aggregate call in fn_extra (the
+ * per-row path allocates nothing): a buffer of doubles -- the normalised
+ * row, then the features read from the arguments -- and whether those
+ * arguments' types were checked.
  */
 typedef struct LinScratch
 {
-	int			p;
-	double		u[FLEXIBLE_ARRAY_MEMBER];
+	bool		types_checked;
+	int			size;
+	double		buf[FLEXIBLE_ARRAY_MEMBER];
 } LinScratch;
 
-static double *
-linstate_scratch(FunctionCallInfo fcinfo, int p)
+/* the call's scratch, its buffer grown to size doubles */
+static LinScratch *
+linstate_scratch(FunctionCallInfo fcinfo, int size)
 {
 	LinScratch *c = (LinScratch *) fcinfo->flinfo->fn_extra;
 
-	if (c == NULL || c->p < p)
+	if (c == NULL || c->size < size)
 	{
+		bool		checked = c != NULL && c->types_checked;
+
 		c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
-							   offsetof(LinScratch, u) + sizeof(double) * p);
-		c->p = p;
+							   offsetof(LinScratch, buf) + sizeof(double) * size);
+		c->types_checked = checked;
+		c->size = size;
 		fcinfo->flinfo->fn_extra = c;
 	}
-	return c->u;
+	return c;
+}
+
+/* the state a row goes into: new on the first row, else checked against it */
+static LinStateData *
+linstate_for_row(FunctionCallInfo fcinfo, DPRowInput *row, const char *aggname,
+				 bool passglm)
+{
+	int			o = row->options_arg;
+	Jsonb	   *options = PG_ARGISNULL(o) ? NULL : PG_GETARG_JSONB_P(o);
+	LinStateData *s;
+
+	if (PG_ARGISNULL(0))
+		return linstate_new(row->aggcontext, row->d, row->epsilon, row->delta, options,
+							passglm);
+	/* our own value, in the aggregate context: updated in place */
+	s = (LinStateData *) PG_GETARG_POINTER(0);
+	if (s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
+		linstate_corrupt();
+	dp_row_check_same(aggname, row, options, s->epsilon, s->delta, LINSTATE_OPTIONS(s), s->d);
+	return s;
 }
 
 /*
  * One row into the state: dp_linear_regression's float8 label, or
- * dp_passglm's boolean label as +1 / -1.
+ * dp_passglm's boolean label as +1 / -1; cols: the *_cols aggregate's
+ * arguments (label, epsilon, delta, options, feature, ...), else
+ * (features float8[], label, epsilon, delta, options).
  */
 static Datum
-linstate_transition(FunctionCallInfo fcinfo, bool passglm)
+linstate_transition(FunctionCallInfo fcinfo, bool passglm, bool cols)
 {
 	const char *aggname = passglm ? PASSGLM_AGGNAME : LINREG_AGGNAME;
+	int			label_arg = cols ? 1 : 2;
+	LinScratch *c = linstate_scratch(fcinfo, 0);
 	DPRowInput	row;
 	LinStateData *s;
-	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 	double		y;
-	double	   *u;
 	double		v;
 
-	if (!dp_row_read(fcinfo, aggname, &row))
+	if (!(cols ? dp_row_read_cols(fcinfo, aggname, &row, &c->types_checked)
+		  : dp_row_read(fcinfo, aggname, &row)))
 	{
 		/* dropped on the protected path: state unchanged */
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (PG_ARGISNULL(0))
-		s = linstate_new(row.aggcontext, row.d, row.epsilon, row.delta, options, passglm);
-	else
-	{
-		/* our own value, in the aggregate context: updated in place */
-		s = (LinStateData *) PG_GETARG_POINTER(0);
-		if (s->magic != (passglm ? LINSTATE_MAGIC_PASSGLM : LINSTATE_MAGIC))
-			linstate_corrupt();
-		dp_row_check_same(aggname, &row, options, s->epsilon, s->delta,
-						  LINSTATE_OPTIONS(s), s->d);
-	}
-	y = passglm ? (PG_GETARG_BOOL(2) ? 1.0 : -1.0) : PG_GETARG_FLOAT8(2);
+	s = linstate_for_row(fcinfo, &row, aggname, passglm);
+	c = linstate_scratch(fcinfo, s->params.p + (cols ? row.d : 0));
+	if (cols)
+		dp_row_cols_values(&row, c->buf + s->params.p);
+	y = passglm ? (PG_GETARG_BOOL(label_arg) ? 1.0 : -1.0) : PG_GETARG_FLOAT8(label_arg);
 	if (!linstate_row_values(&row, y, aggname))
 		PG_RETURN_POINTER(s);
-	u = linstate_scratch(fcinfo, s->params.p);
-	linparams_normalise(&s->params, (const float8 *) ARR_DATA_PTR(row.features), row.d,
-						y, u, &v);
-	linreg_accumulate(LINSTATE_SUMS(s), LINSTATE_STAGE(s), &s->staged, u, s->params.p, v);
+	linparams_normalise(&s->params, row.values, row.d, y, c->buf, &v);
+	linreg_accumulate(LINSTATE_SUMS(s), LINSTATE_STAGE(s), &s->staged, c->buf, s->params.p, v);
 	s->n++;
 	PG_RETURN_POINTER(s);
 }
@@ -189,13 +213,25 @@ linstate_transition(FunctionCallInfo fcinfo, bool passglm)
 Datum
 dpobj_linreg_transfn(PG_FUNCTION_ARGS)
 {
-	return linstate_transition(fcinfo, false);
+	return linstate_transition(fcinfo, false, false);
 }
 
 Datum
 dpobj_passglm_transfn(PG_FUNCTION_ARGS)
 {
-	return linstate_transition(fcinfo, true);
+	return linstate_transition(fcinfo, true, false);
+}
+
+Datum
+dpobj_linreg_cols_transfn(PG_FUNCTION_ARGS)
+{
+	return linstate_transition(fcinfo, false, true);
+}
+
+Datum
+dpobj_passglm_cols_transfn(PG_FUNCTION_ARGS)
+{
+	return linstate_transition(fcinfo, true, true);
 }
 
 /* adds src into dst (same run, else the error a row would get); src is not changed */

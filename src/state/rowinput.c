@@ -2,13 +2,14 @@
  *
  * rowinput.c
  *	  Reading and checking the per-row arguments shared by every training
- *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c).
+ *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c),
+ *	  the features as a float8[] or as separate float8 arguments (linstate.c).
  *
  * Direct path: every bad row raises an error that names the problem and
  * never the value.  Protected path (dpobj.train): rows with NULL
  * features, elements or labels are dropped, so that no error depends on
- * the data; train() builds every feature array from validated columns, so
- * the remaining shape errors cannot depend on the data there.
+ * the data; train() builds every row's features from validated columns,
+ * so the remaining shape errors cannot depend on the data there.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,13 +20,17 @@
 #include "options.h"
 #include "protected.h"
 
+#include "catalog/pg_type.h"
 #include "utils/array.h"
 
-bool
-dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+/*
+ * The call context (an aggregate, not a window) and the arguments that are
+ * the same on every row: epsilon and delta at eps_arg and eps_arg + 1, the
+ * options right after them.
+ */
+static void
+dp_row_begin(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row, int eps_arg)
 {
-	ArrayType  *arr;
-
 	switch (AggCheckCallContext(fcinfo, &row->aggcontext))
 	{
 		case AGG_CONTEXT_AGGREGATE:
@@ -42,27 +47,49 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 					 errmsg("%s transition function called in non-aggregate context", aggname),
 					 errhint("Call %s as an aggregate.", aggname)));
 	}
-
-	/* arguments that are the same on every row */
-	if (PG_ARGISNULL(3) || PG_ARGISNULL(4))
+	if (PG_ARGISNULL(eps_arg) || PG_ARGISNULL(eps_arg + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("epsilon and delta must not be NULL"),
 				 errhint("Pass the privacy parameters as constants.")));
-	row->epsilon = PG_GETARG_FLOAT8(3);
-	row->delta = PG_GETARG_FLOAT8(4);
+	row->epsilon = PG_GETARG_FLOAT8(eps_arg);
+	row->delta = PG_GETARG_FLOAT8(eps_arg + 1);
 
 	/*
 	 * Protected path (dpobj.train): bad rows are dropped, not reported.
-	 * train() builds every feature array with the same length from
-	 * validated columns, so the remaining shape errors cannot depend on the
-	 * data there.  The mode comes with the aggregate's own options
+	 * train() builds every row's features with the same number of values
+	 * from validated columns, so the remaining shape errors cannot depend
+	 * on the data there.  The mode comes with the aggregate's own options
 	 * ("sealed", options.h), so a Citus worker running this transition
 	 * function for a shard knows it too; this backend's protected context
 	 * says the same on the coordinator.
 	 */
 	row->fcinfo = fcinfo;
+	row->options_arg = eps_arg + 2;
 	row->drop_bad_rows = -1;
+}
+
+/* a NULL label or feature on the direct path: the error names the problem */
+static void pg_attribute_noreturn()
+dp_row_null_error(const char *aggname, bool label_null)
+{
+	if (label_null)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: label must not be NULL", aggname),
+				 errhint("Filter out rows with a missing label before training.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			 errmsg("%s: feature array must not contain NULL elements", aggname),
+			 errhint("Filter out or impute rows with missing features before training.")));
+}
+
+bool
+dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+{
+	ArrayType  *arr;
+
+	dp_row_begin(fcinfo, aggname, row, 3);
 	arr = PG_ARGISNULL(1) ? NULL : PG_GETARG_ARRAYTYPE_P(1);
 	if (arr == NULL || PG_ARGISNULL(2) || array_contains_nulls(arr))
 	{
@@ -75,17 +102,9 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("%s: feature array must not be NULL", aggname),
 					 errhint("Filter out or impute rows with missing features before training.")));
-		if (PG_ARGISNULL(2))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("%s: label must not be NULL", aggname),
-					 errhint("Filter out rows with a missing label before training.")));
 		/* NULL elements: reported here unless the shape error below comes first */
-		if (ARR_NDIM(arr) <= 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("%s: feature array must not contain NULL elements", aggname),
-					 errhint("Filter out or impute rows with missing features before training.")));
+		if (PG_ARGISNULL(2) || ARR_NDIM(arr) <= 1)
+			dp_row_null_error(aggname, PG_ARGISNULL(2));
 	}
 	row->label = PG_GETARG_BOOL(2);
 
@@ -101,7 +120,66 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 				 errmsg("%s: feature array must not be empty", aggname),
 				 errhint("Pass at least one feature per row.")));
 	row->features = arr;
+	row->values = (const float8 *) ARR_DATA_PTR(arr);
 	return true;
+}
+
+/*
+ * The feature arguments are float8, passed one by one: checked once per
+ * call site (the types are the query's, the same on every row).
+ */
+static void
+dp_row_check_cols(FunctionCallInfo fcinfo, const char *aggname)
+{
+	if (get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: pass the features as separate arguments, not as a VARIADIC array", aggname),
+				 errhint("The *_cols aggregates take one float8 argument per feature; pass an array to the aggregate without _cols.")));
+	for (int i = DP_ROW_COLS_FIRST; i < PG_NARGS(); i++)
+		if (get_fn_expr_argtype(fcinfo->flinfo, i) != FLOAT8OID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("%s: feature %d is not of type double precision", aggname,
+							i - DP_ROW_COLS_FIRST + 1),
+					 errhint("Cast every feature to float8, e.g. x::float8.")));
+}
+
+bool
+dp_row_read_cols(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row,
+				 bool *types_checked)
+{
+	bool		null = PG_ARGISNULL(1);
+
+	dp_row_begin(fcinfo, aggname, row, 2);
+	if (!*types_checked)
+	{
+		dp_row_check_cols(fcinfo, aggname);
+		*types_checked = true;
+	}
+	row->d = PG_NARGS() - DP_ROW_COLS_FIRST;
+	for (int i = DP_ROW_COLS_FIRST; i < PG_NARGS(); i++)
+		null |= PG_ARGISNULL(i);
+	if (null)
+	{
+		if (dp_row_drops_bad(row))
+			return false;
+		dp_row_null_error(aggname, PG_ARGISNULL(1));
+	}
+	row->label = PG_GETARG_BOOL(1);
+	row->features = NULL;
+	row->values = NULL;
+	return true;
+}
+
+void
+dp_row_cols_values(DPRowInput *row, float8 *x)
+{
+	FunctionCallInfo fcinfo = row->fcinfo;
+
+	for (int j = 0; j < row->d; j++)
+		x[j] = PG_GETARG_FLOAT8(DP_ROW_COLS_FIRST + j);
+	row->values = x;
 }
 
 bool
@@ -109,8 +187,10 @@ dp_row_drops_bad_lookup(DPRowInput *row)
 {
 	FunctionCallInfo fcinfo = row->fcinfo;
 
+	int			o = row->options_arg;
+
 	return dpobj_protected_peek() != NULL ||
-		(PG_NARGS() > 5 && !PG_ARGISNULL(5) && dp_options_sealed(PG_GETARG_JSONB_P(5)));
+		(PG_NARGS() > o && !PG_ARGISNULL(o) && dp_options_sealed(PG_GETARG_JSONB_P(o)));
 }
 
 void

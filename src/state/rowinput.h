@@ -2,7 +2,9 @@
  *
  * rowinput.h
  *	  The per-row arguments every training aggregate shares:
- *	  (state, features float8[], label boolean, epsilon, delta [, options]).
+ *	  (state, features float8[], label boolean, epsilon, delta [, options]),
+ *	  or with the features as trailing float8 arguments (VARIADIC "any"):
+ *	  (state, label, epsilon, delta, options, feature, ...).
  *
  *-------------------------------------------------------------------------
  */
@@ -20,11 +22,13 @@ typedef struct DPRowInput
 	MemoryContext aggcontext;	/* the aggregate's memory context */
 	double		epsilon;
 	double		delta;
-	ArrayType  *features;		/* one-dimensional, no NULLs, d > 0 */
+	ArrayType  *features;		/* one-dimensional, no NULLs, d > 0; NULL: arguments */
+	const float8 *values;		/* the d feature values (arguments: dp_row_cols_values) */
 	int			d;
 	bool		label;
 	/* protected path: drop bad rows, never report them; read by dp_row_drops_bad() */
 	int8		drop_bad_rows;	/* -1: not yet known, else 0 or 1 */
+	int8		options_arg;	/* the options' argument number */
 	FunctionCallInfo fcinfo;	/* the call, for the lazy lookup */
 } DPRowInput;
 
@@ -51,6 +55,22 @@ dp_row_drops_bad(DPRowInput *row)
  * value — on the direct path.  Does not look at the feature values.
  */
 extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
+/* the first feature argument of an aggregate that takes them one by one */
+#define DP_ROW_COLS_FIRST 5
+
+/*
+ * dp_row_read for the features as arguments from DP_ROW_COLS_FIRST on
+ * (d = their number, at least one): the same drops and errors, a NULL
+ * feature standing for a NULL element.  When *types_checked is false, first
+ * checks that every feature argument is float8 (not a VARIADIC array), then
+ * sets it: the caller keeps it for the call site (fn_extra).
+ */
+extern bool dp_row_read_cols(FunctionCallInfo fcinfo, const char *aggname,
+							 DPRowInput *row, bool *types_checked);
+
+/* the features of a row dp_row_read_cols accepted into x (d values); row->values = x */
+extern void dp_row_cols_values(DPRowInput *row, float8 *x);
 
 /*
  * A later row: epsilon, delta, the options (byte-for-byte) and the number
