@@ -63,7 +63,7 @@ typedef struct OPDiscProblem
 	size_t		mip_memory;		/* "mip": bytes GLPK may hold (at least 1 MB;
 								 * 0: no limit); past it GLPK fails and the
 								 * search starts from initial_w: the same
-								 * answer, only later */
+								 * answer */
 	opdisc_stop_fn should_stop;	/* may be NULL */
 	void	   *stop_arg;
 	opdisc_log_fn log;			/* may be NULL */

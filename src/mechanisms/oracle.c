@@ -98,23 +98,6 @@ oracle_used_name(DPObjOracle oracle)
 	return oracle == DPOBJ_ORACLE_MIP ? "mip" : "search";
 }
 
-/*
- * What GLPK may hold for the "mip" oracle: the room K reserved for the
- * exact search's tables on these rows (opdisc_search_memory; docs/SCALING.md,
- * "Memory bound"), which GLPK has freed before the search starts.  Past it
- * GLPK fails and the search starts alone: the same certified answer.
- */
-static size_t
-oracle_mip_memory(const OPDiscProblem *problem)
-{
-	double		per_row,
-				fixed;
-
-	opdisc_search_memory(problem->d, problem->B, problem->D2, problem->threads,
-						 &per_row, &fixed);
-	return (size_t) (per_row * problem->nrows + fixed);
-}
-
 DPObjOracle
 oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 					DPObjOracle oracle, double time_limit)
@@ -126,7 +109,6 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	/* a release deadline ends the search in time to deliver its outcome */
 	problem->time_limit = dpobj_deadline_time_limit(time_limit);
 	problem->threads = dpobj_oracle_threads;	/* public: superuser setting */
-	problem->mip_memory = oracle == DPOBJ_ORACLE_MIP ? oracle_mip_memory(problem) : 0;
 
 	oracle_log_len = 0;
 	oracle_log_truncated = false;

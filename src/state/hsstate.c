@@ -127,25 +127,50 @@ static const DPStateType hs_type = {
  * RSPM's {-1, 0, 1}^d when larger (the three share this state; RSPM
  * refuses "B" and "D2").  Public: d, the options and dpobj.oracle_threads.
  */
-static int64
-hs_params_sample_rows(const HSParams *params, int d)
+static void
+hs_search_memory(const HSParams *params, int d, double *row, double *fixed)
 {
 	int			B,
 				D2;
-	double		row,
-				fixed,
-				rspm_row,
+	double		rspm_row,
 				rspm_fixed;
 
 	hsparams_resolve(params, d, &B, &D2);
-	opdisc_search_memory(d, B, D2, dpobj_oracle_threads, &row, &fixed);
+	opdisc_search_memory(d, B, D2, dpobj_oracle_threads, row, fixed);
 	if (params->B <= 0 && params->D2 <= 0)
 	{
 		opdisc_search_memory(d, 1, d, dpobj_oracle_threads, &rspm_row, &rspm_fixed);
-		row = Max(row, rspm_row);
-		fixed = Max(fixed, rspm_fixed);
+		*row = Max(*row, rspm_row);
+		*fixed = Max(*fixed, rspm_fixed);
 	}
+}
+
+static int64
+hs_params_sample_rows(const HSParams *params, int d)
+{
+	double		row,
+				fixed;
+
+	hs_search_memory(params, d, &row, &fixed);
 	return aggsample_rows(d, params->sample_rows, row + aggsample_canonical_row_bytes(d), fixed);
+}
+
+/*
+ * What the cap reserves for the exact search's tables: their bound on the
+ * K rows the cap holds without "sample_rows" (a smaller K leaves the rest
+ * unused).  The "mip" oracle's GLPK runs before the search, in this room
+ * (opdisc.h, mip_memory), so state, canonical copy and GLPK stay in the cap.
+ */
+static size_t
+hs_search_room(const HSParams *params, int d)
+{
+	double		row,
+				fixed;
+	int64		k;
+
+	hs_search_memory(params, d, &row, &fixed);
+	k = aggsample_rows(d, 0, row + aggsample_canonical_row_bytes(d), fixed);
+	return (size_t) ((double) k * row + fixed);
 }
 
 static int64
@@ -406,6 +431,7 @@ hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *problem)
 	problem->neg = (const int64_t *) s->neg;
 	problem->B = B;
 	problem->D2 = D2;
+	problem->mip_memory = hs_search_room(&s->params, s->d);
 }
 
 /* ---- 0.1.0 entry points ---- */

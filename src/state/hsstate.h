@@ -56,8 +56,9 @@ extern HSState *hsstate_final_begin(FunctionCallInfo fcinfo,
 
 /*
  * The exact oracle's problem over the state's rows (deduplicated, quantised,
- * canonical order) on the grid |w_j| <= B, ||w||^2 <= D2; every other field
- * (eta, costs, limits) zero for the caller to set.  Points into s.
+ * canonical order) on the grid |w_j| <= B, ||w||^2 <= D2, and mip_memory the
+ * room the cap reserves for the search's tables; every other field (eta,
+ * costs, limits) zero for the caller to set.  Points into s.
  */
 extern void hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *problem);
 
