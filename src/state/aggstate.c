@@ -37,7 +37,7 @@
 #define AGGSTATE_HEADER_BYTES	(4 + 1 + 1 + 2 + 8 + 8 + 8 + 4)
 
 static Size aggstate_get_flat_size(ExpandedObjectHeader *eohptr);
-static void aggstate_become_sample(DPAggState *st, int64 k);
+static void aggstate_sample_at(DPAggState *st, int64 k);
 static void aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result,
 								  Size allocated_size);
 
@@ -240,8 +240,7 @@ aggstate_get_flat_size(ExpandedObjectHeader *eohptr)
 		 * of the K rows its node's cap holds: one value of every distinct row
 		 * would grow with the table (up to PostgreSQL's 1 GB, then fail).
 		 */
-		if (st->sample == NULL && st->cap > 0 && st->type->ship_rows != NULL)
-			aggstate_become_sample(st, st->type->ship_rows(st));
+		aggstate_sample_at(st, PG_INT64_MAX);
 		aggstate_compact(st);
 		/* the size does not depend on the order */
 		aggstate_write(st, &w, NULL);
@@ -460,8 +459,8 @@ static void
 r_apply_k(FlatReader *r, const FlatHeader *h, DPAggState *dst)
 {
 	/* a spilling kind's part shipped as a sample (aggstate_get_flat_size) */
-	if (dst->sample == NULL && h->k > 0 && dst->cap > 0 && r->type->ship_rows != NULL)
-		aggstate_become_sample(dst, Min(h->k, r->type->ship_rows(dst)));
+	if (h->k > 0)
+		aggstate_sample_at(dst, h->k);
 	if ((dst->sample != NULL) != (h->k > 0))
 		aggstate_corrupt(r->type);
 	if (dst->sample != NULL)
@@ -651,15 +650,16 @@ aggstate_spill(DPAggState *st)
 }
 
 /*
- * A state of a spilling kind that keeps every row becomes, in place, the
- * uniform sample of at most k rows (aggsample.h) of all it counted: at
- * most k exactly as they are, else every counted row offered with a fresh
- * key.  In-memory rows past k are written as one more run first and their
- * set freed, so that the sample grows in memory they no longer take; the
- * runs are read once and deleted.
+ * A state of a spilling kind that keeps every row (no sample, a cap)
+ * becomes, in place, the uniform sample (aggsample.h) of at most
+ * min(k, ship_rows) rows of all it counted: at most that many exactly as
+ * they are, else every counted row offered with a fresh key.  In-memory
+ * rows past it are written as one more run first and their set freed, so
+ * that the sample grows in memory they no longer take; the runs are read
+ * once and deleted.  Any other state is left as it is.
  */
 static void
-aggstate_become_sample(DPAggState *st, int64 k)
+aggstate_sample_at(DPAggState *st, int64 k)
 {
 	MemoryContext cxt = st->hdr.eoh_context;
 	DPRowSpill *spill;
@@ -668,7 +668,10 @@ aggstate_become_sample(DPAggState *st, int64 k)
 	int64		pos,
 				neg;
 
-	Assert(st->sample == NULL && st->cap > 0 && k > 0);
+	if (st->sample != NULL || st->cap == 0 || st->type->ship_rows == NULL)
+		return;
+	k = Min(k, st->type->ship_rows(st));
+	Assert(k > 0);
 	if (st->spill == NULL && rowset_total(&st->rows) <= k)
 	{
 		st->sample = aggsample_adopt(cxt, &st->rows, k, st->type->words);
@@ -718,9 +721,8 @@ merge_rows(DPAggState *dst, DPAggState *src)
 	const DPRowSet *rs = &src->rows;
 
 	/* a sampled part makes a state that kept every row sample at its K */
-	if (dst->sample == NULL && src->sample != NULL && dst->cap > 0 &&
-		dst->type->ship_rows != NULL)
-		aggstate_become_sample(dst, Min(aggsample_k(src->sample), dst->type->ship_rows(dst)));
+	if (src->sample != NULL)
+		aggstate_sample_at(dst, aggsample_k(src->sample));
 	if (dst->sample != NULL && src->sample != NULL)
 		aggsample_merge(dst->sample, src->sample);
 	else if (dst->cap == 0 && dst->sample == NULL && src->spill == NULL)

@@ -107,8 +107,8 @@ typedef struct DPStateType
 	/*
 	 * K > 0 for a spilling kind: a state that keeps every row leaves its
 	 * process (is flattened) as a uniform sample of at most K rows, so that
-	 * no flat form outgrows the cap (aggstate.c, aggstate_ship); NULL: the
-	 * type never spills.
+	 * no flat form outgrows the cap (aggstate.c, aggstate_sample_at); NULL:
+	 * the type never spills.
 	 */
 	int64		(*ship_rows) (const struct DPAggState *st);
 } DPStateType;
