@@ -149,5 +149,12 @@ SELECT cardinality((dpobj.train('regress_lc.wide', 'passglm', (SELECT array_agg(
                                 'yb', 1, 1e-6, '{"R": 1}')).weights) AS d95;
 RESET ROLE;
 
+-- a bad feature column and a bad label: train() names the feature first,
+-- with the column aggregates as with the array aggregates
+SET ROLE regress_lc_alice;
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_lc.wide', 'linear', ARRAY['x1', 'no_such_x'], 'no_such_y', 1, 1e-6, '{"R": 1, "y_min": -1, "y_max": 1}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_lc.wide', 'logistic', ARRAY['x1', 'no_such_x'], 'no_such_y', 1, 1e-6, '{"R": 1}')$$);
+RESET ROLE;
+
 DROP SCHEMA regress_lc CASCADE;
 DROP ROLE regress_lc_alice;

@@ -648,7 +648,8 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
 				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
-	train_query_build(query, mech->aggregate, mech->aggregate_args, ctx->relid, ctx->relation, features, nfeatures,
+	train_query_build(query, mech->aggregate, mech->aggregate_args, ctx->relid, ctx->relation,
+					  features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,

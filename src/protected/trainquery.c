@@ -406,23 +406,25 @@ append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relati
 	appendStringInfoString(&q->sql, "]::pg_catalog.float8[]), ");
 }
 
-/*
- * The features' columns, looked up in order (each one passed on by the
- * unit's subquery), written as ARRAY[...]::float8[] or, when args, as
- * separate float8 arguments each preceded by ", ".
- */
+/* the features' columns, looked up in order (each passed on by the unit's subquery) */
 static void
-append_features(TrainQuery *q, Oid relid, const char *relation, char **features,
-				int nfeatures, char **cols, int *ncols, bool args)
+lookup_features(Oid relid, const char *relation, char **features, int nfeatures,
+				char **quoted, Oid *types, char **cols, int *ncols)
 {
-	char	  **quoted = palloc(sizeof(char *) * nfeatures);
-	Oid		   *types = palloc(sizeof(Oid) * nfeatures);
-
 	for (int i = 0; i < nfeatures; i++)
 	{
 		quoted[i] = lookup_column(relid, relation, features[i], COLUMN_FEATURE, &types[i]);
 		add_column(cols, ncols, quoted[i]);
 	}
+}
+
+/*
+ * The looked-up features written as ARRAY[...]::float8[] or, when args, as
+ * separate float8 arguments each preceded by ", ".
+ */
+static void
+append_features(TrainQuery *q, char **quoted, const Oid *types, int nfeatures, bool args)
+{
 	if (!args)
 		appendStringInfoString(&q->sql, "ARRAY[");
 	for (int i = 0; i < nfeatures; i++)
@@ -467,18 +469,24 @@ append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relatio
 			char **features, int nfeatures, const char *label, TrainLabel label_kind,
 			const Encoding *enc, bool args, char **cols, int *ncols)
 {
+	char	  **quoted = palloc(sizeof(char *) * nfeatures);
+	Oid		   *types = palloc(sizeof(Oid) * nfeatures);
+
 	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
+	/* the features first in either form: a caller's bad column is found in that order */
 	if (enc != NULL)
 		append_encoded(q, enc, relid, relation, cols, ncols);
-	else if (!args)
+	else
+		lookup_features(relid, relation, features, nfeatures, quoted, types, cols, ncols);
+	if (enc == NULL && !args)
 	{
-		append_features(q, relid, relation, features, nfeatures, cols, ncols, false);
+		append_features(q, quoted, types, nfeatures, false);
 		appendStringInfoString(&q->sql, ", ");
 	}
 	append_label(q, relid, relation, label, label_kind, cols, ncols);
 	appendStringInfoString(&q->sql, ", $1, $2, $3");
 	if (args)
-		append_features(q, relid, relation, features, nfeatures, cols, ncols, true);
+		append_features(q, quoted, types, nfeatures, true);
 	appendStringInfoChar(&q->sql, ')');
 }
 

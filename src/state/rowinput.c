@@ -186,7 +186,6 @@ bool
 dp_row_drops_bad_lookup(DPRowInput *row)
 {
 	FunctionCallInfo fcinfo = row->fcinfo;
-
 	int			o = row->options_arg;
 
 	return dpobj_protected_peek() != NULL ||
