@@ -325,6 +325,30 @@ ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_accounted_check
 COMMENT ON COLUMN dpobj.ledger.accounted IS
     'How the run was counted in its budget: linear (spent_epsilon, spent_delta), rho (spent_rho) or reserve (spent_rdp, spent_reserve_delta); NULL without a budget';
 
+-- F2. Gaussian runs compose in Gaussian DP.  A run whose every release is
+-- a discrete Gaussian (noisy GD, Output-Gauss, passglm, linear regression,
+-- their one-vs-rest forms, without "R": "private") is charged kind 'gauss'.
+-- On a budget with a reserve, a zCDP part of such runs only is composed in
+-- GDP at half of delta_c (gaussian_only); any other run in it moves the part
+-- to the Renyi filter at the other half, for good.
+ALTER TABLE dpobj.budgets
+    ADD COLUMN gaussian_only boolean NOT NULL DEFAULT false;
+COMMENT ON COLUMN dpobj.budgets.gaussian_only IS
+    'Every run of the zCDP part so far is a Gaussian one (ledger kind gauss): with a reserve, the part is composed in Gaussian DP';
+ALTER TABLE dpobj.ledger DROP CONSTRAINT ledger_kind_check;
+ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_kind_check
+    CHECK (kind IN ('approx', 'pure', 'zcdp', 'gauss'));
+COMMENT ON COLUMN dpobj.ledger.kind IS
+    'Form of the run''s privacy cost: gauss (discrete Gaussian releases only, cost rho, also composed in Gaussian DP), zcdp (calibrated in zero-concentrated DP, cost rho), pure (epsilon-DP, rho = epsilon^2/2) or approx ((epsilon, delta)-DP only)';
+COMMENT ON COLUMN dpobj.ledger.rho IS
+    'zCDP cost of a gauss, zcdp or pure run (rounded up); NULL for approx';
+CREATE FUNCTION dpobj.gauss_epsilon(rho numeric, delta numeric)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_gauss_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.gauss_epsilon(numeric, numeric) IS
+    'An upper bound on the epsilon that discrete Gaussian releases of total rho (ledger kind gauss) guarantee at delta, composed in Gaussian DP (rounded up; never above zcdp_epsilon); 0 for rho = 0, NULL when delta is not in (0, 1)';
+
 CREATE FUNCTION dpobj.budget_debit(b dpobj.budgets, kind text, epsilon numeric, delta numeric,
                                    rho numeric)
 RETURNS dpobj.budgets

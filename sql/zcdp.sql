@@ -25,8 +25,17 @@ SELECT dpobj.protect('regress_zcdp.t'), dpobj.protect('regress_zcdp.u');
 SELECT dpobj.zcdp_epsilon(0, 1e-6) AS zero_rho,
        dpobj.zcdp_epsilon(0.01, 0) IS NULL AS no_delta_no_epsilon,
        dpobj.zcdp_epsilon(0.02, 1e-6) > dpobj.zcdp_epsilon(0.01, 1e-6) AS grows;
+-- Gaussian DP's: never above it, the same conventions; 96 noisy-GD runs at (0.1, 1e-7)
+-- (rho 2.5355e-4 each) fit epsilon 1 at 4.5e-7, where zCDP needs 1.0043 at 9e-7
+SELECT dpobj.gauss_epsilon(0, 1e-6) AS zero_rho,
+       dpobj.gauss_epsilon(0.01, 0) IS NULL AS no_delta_no_epsilon,
+       dpobj.gauss_epsilon(0.02, 1e-6) > dpobj.gauss_epsilon(0.01, 1e-6) AS grows,
+       dpobj.gauss_epsilon(0.01, 1e-6) < dpobj.zcdp_epsilon(0.01, 1e-6) AS below_zcdp,
+       dpobj.gauss_epsilon(96 * 0.00025355, 4.5e-7) < 1 AS fits_96,
+       dpobj.zcdp_epsilon(96 * 0.00025355, 9e-7) > 1 AS zcdp_does_not;
 
--- (1) 95 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6): basic composition admits 10
+-- (1) 102 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6), composed in Gaussian DP at
+-- half of the 9e-7 the reserve leaves: basic composition admits 10, zCDP 95
 SELECT (dpobj.grant_budget('regress_zcdp.t', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd,
@@ -68,20 +77,42 @@ SELECT granted_epsilon, granted_delta, spent_delta, remaining_delta,
        spent_rho = (SELECT sum(rho) FROM dpobj.ledger WHERE relation = 'regress_zcdp.t') AS rho_sum,
        approx_admitted
   FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.t'::regclass;
--- an approximate-DP run after zCDP runs: admitted, its delta from the reserve;
--- one whose delta the reserve cannot hold: refused before the charge
+-- past the Renyi path's threshold (zCDP at the other half) no run of another kind
+-- fits: an approximate-DP run, even a tiny one, is refused before the charge
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 1e-9)$$);
-SELECT dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 1e-9) AS opdisc_left,
-       dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 2e-7) AS over_reserve;
-SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 2e-7)$$);
+SELECT dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.001, 1e-9) AS opdisc_left;
 RESET ROLE;
+SELECT gaussian_only FROM dpobj.budgets WHERE relid = 'regress_zcdp.t'::regclass;
+
+-- (1b) within the Renyi path's threshold an approximate-DP run is admitted, its delta
+-- from the reserve; it moves the part to the Renyi path for good (fewer Gaussian runs
+-- left); one whose delta the reserve cannot hold: refused before the charge
+CREATE TABLE regress_zcdp.g AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.g');
+SELECT (dpobj.grant_budget('regress_zcdp.g', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
+SET ROLE regress_zcdp_analyst;
+DO $$
+BEGIN
+    FOR k IN 1 .. 50 LOOP
+        PERFORM dpobj.train('regress_zcdp.g', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}');
+    END LOOP;
+END $$;
+SELECT dpobj.runs_left('regress_zcdp.g', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS gaussian_path_left;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.g', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 1e-9)$$);
+SELECT dpobj.runs_left('regress_zcdp.g', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS renyi_path_left,
+       dpobj.runs_left('regress_zcdp.g', 'opdisc', 0.001, 1e-9) AS opdisc_left,
+       dpobj.runs_left('regress_zcdp.g', 'opdisc', 0.001, 2e-7) AS over_reserve;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.g', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 2e-7)$$);
+RESET ROLE;
+SELECT gaussian_only, filter_order IS NOT NULL AS pinned FROM dpobj.budgets
+ WHERE relid = 'regress_zcdp.g'::regclass;
 
 -- (2) a budget that admits exactly 3 runs: the 3rd admitted, the 4th refused
--- (by ρ: 3 runs of (0.1, 1e-7) need less than 0.3 at delta 2.7e-7, the
--- granted 3e-7 less the reserve's tenth)
+-- (3 runs of (0.1, 1e-7) need less than 0.3 at delta 2.7e-7, the granted 3e-7
+-- less the reserve's tenth, by zCDP; in Gaussian DP at half of it, 3 fit and 4 do not)
 SELECT (dpobj.grant_budget('regress_zcdp.u', 'regress_zcdp_analyst',
                           (SELECT dpobj.zcdp_epsilon(3 * rho, 2.7e-7) FROM dpobj.ledger
-                            WHERE relation = 'regress_zcdp.t' AND kind = 'zcdp' LIMIT 1), 3e-7)).id IS NOT NULL AS granted;
+                            WHERE relation = 'regress_zcdp.t' AND kind = 'gauss' LIMIT 1), 3e-7)).id IS NOT NULL AS granted;
 SET ROLE regress_zcdp_analyst;
 SELECT granted_epsilon < 0.3 AS below_basic FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.u'::regclass;
 SELECT dpobj.runs_left('regress_zcdp.u', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS exactly_3;
@@ -111,11 +142,11 @@ SELECT dpobj.train('regress_zcdp.v', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7
 -- the recorded rho is the calibration's (the model's params), rounded up
 SELECT l.rho >= ((s.m).params->>'rho')::numeric AS rho_rounded_up,
        l.rho < ((s.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
-  FROM sgd s, dpobj.ledger l WHERE l.relation = 'regress_zcdp.v' AND l.kind = 'zcdp';
+  FROM sgd s, dpobj.ledger l WHERE l.relation = 'regress_zcdp.v' AND l.kind = 'gauss';
 -- converted back at the run's delta, that rho gives the run's epsilon, from above, by a hair
 SELECT dpobj.zcdp_epsilon(rho, 1e-7) >= 0.1 AS upper_bound,
        dpobj.zcdp_epsilon(rho, 1e-7) < 0.1 + 1e-8 AS tight
-  FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' AND kind = 'zcdp';
+  FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' AND kind = 'gauss';
 SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
 SELECT mechanism, kind, rho IS NOT NULL AS has_rho, accounted, epsilon, delta
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' ORDER BY id;

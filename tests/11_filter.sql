@@ -1,6 +1,7 @@
 -- The budget filter (docs/PRIVACY.md, "Composition: one filter for every
 -- mechanism") as properties of dpobj.budget_debit on random sequences of
--- runs, against an independent SQL statement of the rule: every state it
+-- runs, against an independent SQL statement of the rule (the Renyi path, and
+-- the Gaussian path's mu-GDP profile through its own erf series): every state it
 -- admits satisfies the filter's inequality, every refusal is one the rule
 -- makes (not a margin far above it), and the reserve's delta is never
 -- overspent.  Then the order that used to be refused, through train().
@@ -19,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(9);
+SELECT plan(12);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -27,36 +28,93 @@ LANGUAGE sql IMMUTABLE AS $$
   SELECT (ln(1 / delta) + (alpha - 1) * ln(1 - 1 / alpha) - ln(alpha)) / (alpha - 1)
 $$;
 
--- the composed epsilon of a state at its order (the best grid order while unpinned)
+-- the delta each path of the zCDP part converts at: half of delta_c with a reserve
+CREATE FUNCTION tap_filter.path_delta(b dpobj.budgets) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT ((b.granted_delta - b.spent_delta - b.reserve_delta)
+          * CASE WHEN b.reserve_share > 0 THEN 0.5 ELSE 1 END)::float8
+$$;
+
+-- the composed epsilon of a state on the Renyi path at its order (the best grid
+-- order while unpinned)
 CREATE FUNCTION tap_filter.composed(b dpobj.budgets) RETURNS float8
 LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE
     WHEN b.spent_rho = 0 THEN b.spent_epsilon::float8
     WHEN b.filter_order IS NOT NULL THEN
       b.spent_epsilon::float8 + b.filter_order * b.spent_rho::float8 + b.spent_rdp::float8
-        + tap_filter.conv(b.filter_order, (b.granted_delta - b.spent_delta - b.reserve_delta)::float8)
+        + tap_filter.conv(b.filter_order, tap_filter.path_delta(b))
     ELSE b.spent_epsilon::float8 +
       (SELECT min((1 + 10 ^ (k / 64.0)) * b.spent_rho::float8
-                  + tap_filter.conv(1 + 10 ^ (k / 64.0),
-                                    (b.granted_delta - b.spent_delta - b.reserve_delta)::float8))
+                  + tap_filter.conv(1 + 10 ^ (k / 64.0), tap_filter.path_delta(b)))
          FROM generate_series(-192, 384) k)
   END
 $$;
 
--- the state's invariants: the filter's inequality (with 1e-6 to spare for float8), the
--- linear part and the reserve within the grant
+-- Phi(-x), x >= 0: 1/2 - erf(x / sqrt 2) / 2 by its Taylor series in numeric
+-- (60 digits: the series' cancellation costs at most 20 of them for x <= 9)
+CREATE FUNCTION tap_filter.phi_lower(x float8) RETURNS numeric
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  z numeric := (x / sqrt(2.0))::numeric;
+  term numeric := z;     -- (-1)^n z^(2n+1) / n!
+  total numeric := 0;
+  n int := 0;
+BEGIN
+  IF x > 9 THEN RETURN 0; END IF;
+  LOOP
+    total := total + round(term / (2 * n + 1), 60);
+    n := n + 1;
+    term := round(-term * z * z / n, 60);
+    EXIT WHEN abs(term) < 1e-58;
+  END LOOP;
+  RETURN 0.5 - total / sqrt(pi()::numeric);
+END $$;
+
+-- delta_mu(eps) of mu-GDP (Dong, Roth, Su 2019), written out again
+CREATE FUNCTION tap_filter.gdp_delta(mu float8, eps float8) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT (tap_filter.phi_lower(eps / mu - mu / 2)
+          - exp(eps::numeric) * tap_filter.phi_lower(eps / mu + mu / 2))::float8
+$$;
+
+-- on the Gaussian path: a zCDP part of gauss runs only, on a budget with a reserve
+CREATE FUNCTION tap_filter.gaussian_path(b dpobj.budgets) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT b.spent_rho > 0 AND b.reserve_share > 0 AND b.gaussian_only
+$$;
+
+-- the state's invariants: the filter's inequality (with 1e-6 to spare for float8) --
+-- on the Gaussian path mu-GDP, mu^2 = 2 rho, within the path's delta at the epsilon
+-- left, or the zCDP bound there -- the linear part and the reserve within the grant
 CREATE FUNCTION tap_filter.sound(b dpobj.budgets) RETURNS boolean
 LANGUAGE sql IMMUTABLE AS $$
   SELECT b.spent_epsilon <= b.granted_epsilon AND b.spent_delta <= b.granted_delta
      AND b.spent_reserve_delta <= b.reserve_delta
      AND b.spent_delta + b.reserve_delta <= b.granted_delta
-     AND tap_filter.composed(b) <= b.granted_epsilon::float8 * (1 + 1e-6)
+     AND (tap_filter.composed(b) <= b.granted_epsilon::float8 * (1 + 1e-6)
+          OR (tap_filter.gaussian_path(b)
+              AND tap_filter.gdp_delta(sqrt(2 * b.spent_rho::float8),
+                                       (b.granted_epsilon - b.spent_epsilon)::float8)
+                  <= tap_filter.path_delta(b) * (1 + 1e-6)))
 $$;
 
--- random sequences: n runs of random kind and cost from a fresh (1, 1e-6) budget;
--- returns (admitted, unsound admissions, refusals with room left, reserve runs)
-CREATE FUNCTION tap_filter.walk(n int, seed float8)
-RETURNS TABLE (admitted int, unsound int, loose int, reserve_runs int)
+-- the state has room to spare (a refusal of it would be loose): by 1e-6 in epsilon on
+-- the Renyi path, by 1e-4 of the path's delta on the Gaussian one
+CREATE FUNCTION tap_filter.roomy(b dpobj.budgets) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN tap_filter.gaussian_path(b) THEN
+           tap_filter.gdp_delta(sqrt(2 * b.spent_rho::float8) * (1 + 1e-6),
+                                (b.granted_epsilon - b.spent_epsilon)::float8)
+             < tap_filter.path_delta(b) * (1 - 1e-4)
+         ELSE tap_filter.composed(b) < b.granted_epsilon::float8 - 1e-6 END
+$$;
+
+-- random sequences: n runs of random kind (from kinds; approx for the first
+-- approx_first) and cost from a fresh (1, 1e-6) budget; returns (admitted, unsound admissions, refusals with room left, reserve
+-- runs, states on the Gaussian path)
+CREATE FUNCTION tap_filter.walk(n int, seed float8, kinds text[], approx_first int)
+RETURNS TABLE (admitted int, unsound int, loose int, reserve_runs int, gaussian int)
 LANGUAGE plpgsql AS $$
 DECLARE
   b dpobj.budgets;
@@ -65,25 +123,27 @@ DECLARE
   kind text; e numeric; d numeric; r numeric;
 BEGIN
   PERFORM setseed(seed);
-  admitted := 0; unsound := 0; loose := 0; reserve_runs := 0;
+  admitted := 0; unsound := 0; loose := 0; reserve_runs := 0; gaussian := 0;
   b.granted_epsilon := 1; b.granted_delta := 1e-6;
   b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
   b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false;
   FOR i IN 1 .. n LOOP
-    kind := (ARRAY['approx', 'pure', 'zcdp'])[1 + floor(random() * 3)::int];
+    kind := CASE WHEN i <= approx_first THEN 'approx'
+                 ELSE kinds[1 + floor(random() * cardinality(kinds))::int] END;
     e := round((0.002 + random() * 0.1)::numeric, 4);
     d := CASE WHEN kind = 'approx' THEN (ARRAY[0, 1e-9, 1e-8, 3e-8])[1 + floor(random() * 4)::int] ELSE 0 END;
-    r := CASE WHEN kind = 'zcdp' THEN round((e * e / 50)::numeric, 10)
+    r := CASE WHEN kind IN ('zcdp', 'gauss') THEN round((e * e / 10)::numeric, 10)
               WHEN kind = 'pure' THEN e * e / 2 END;
     nb := dpobj.budget_debit(b, kind, e, d, r);
     IF nb IS NULL THEN
       -- a refusal: the run's own cost must not fit with room to spare
       hb := b;
       hb.spent_rho := b.spent_rho + COALESCE(r, 0);
+      hb.gaussian_only := kind = 'gauss' AND (b.spent_rho = 0 OR b.gaussian_only);
       IF dpobj.budget_admits(b, kind, e, d, r) THEN
         unsound := unsound + 1;     -- debit and admits disagree
-      ELSIF kind = 'zcdp' AND b.spent_rho > 0
-            AND tap_filter.composed(hb) < b.granted_epsilon::float8 - 1e-6 THEN
+      ELSIF kind IN ('zcdp', 'gauss') AND b.spent_rho > 0 AND tap_filter.roomy(hb) THEN
         loose := loose + 1;
       END IF;
     ELSE
@@ -94,6 +154,9 @@ BEGIN
       IF b.spent_rho > 0 AND kind = 'approx' THEN
         reserve_runs := reserve_runs + 1;
       END IF;
+      IF tap_filter.gaussian_path(nb) THEN
+        gaussian := gaussian + 1;
+      END IF;
       b := nb;
     END IF;
   END LOOP;
@@ -101,7 +164,12 @@ BEGIN
 END $$;
 
 CREATE TEMP TABLE walks AS
-SELECT s, w.* FROM generate_series(1, 12) s, tap_filter.walk(150, s / 13.0) w;
+SELECT s, w.* FROM generate_series(1, 12) s,
+       tap_filter.walk(150, s / 13.0, ARRAY['approx', 'pure', 'zcdp', 'gauss'], 0) w;
+-- walks of Gaussian runs after up to 3 approximate-DP ones stay on the Gaussian path
+CREATE TEMP TABLE gwalks AS
+SELECT s, w.* FROM generate_series(1, 6) s,
+       tap_filter.walk(150, s / 7.0, ARRAY['gauss'], s % 4) w;
 SELECT ok((SELECT sum(admitted) > 300 FROM walks), 'the random walks admit runs of every kind');
 SELECT is((SELECT sum(unsound)::int FROM walks), 0,
           'every admitted state meets the filter''s inequality, stated independently');
@@ -109,6 +177,11 @@ SELECT is((SELECT sum(loose)::int FROM walks), 0,
           'no zCDP run is refused while the budget has room for it');
 SELECT ok((SELECT sum(reserve_runs) > 0 FROM walks),
           'approximate-DP runs after zCDP ones are admitted from the reserve');
+SELECT ok((SELECT sum(gaussian) > 100 FROM gwalks), 'Gaussian runs compose on the Gaussian path');
+SELECT is((SELECT sum(unsound)::int FROM gwalks), 0,
+          'every state the Gaussian path admits is mu-GDP within its delta, stated independently');
+SELECT is((SELECT sum(loose)::int FROM gwalks), 0,
+          'no Gaussian run is refused while the Gaussian path has room for it');
 
 -- the order that used to be refused for good: noisy GD first, then OPDisc
 SET ROLE dpobj_tap_filter;

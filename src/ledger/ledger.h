@@ -61,7 +61,8 @@ typedef enum LedgerCostKind
 {
 	LEDGER_COST_APPROX = 0,		/* (epsilon, delta)-DP only */
 	LEDGER_COST_PURE,			/* epsilon-DP, hence epsilon^2/2-zCDP */
-	LEDGER_COST_ZCDP			/* calibrated in zCDP: rho */
+	LEDGER_COST_ZCDP,			/* calibrated in zCDP: rho */
+	LEDGER_COST_GAUSS			/* discrete Gaussian releases of total rho: also GDP */
 } LedgerCostKind;
 
 typedef struct LedgerCost

@@ -65,16 +65,17 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 */
 	"UPDATE dpobj.budgets b "
 	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, filter_order, spent_rdp, "
-	"        spent_reserve_delta) = "
+	"        spent_reserve_delta, gaussian_only) = "
 	"       (SELECT n.spent_epsilon, n.spent_delta, n.spent_rho, n.reserve_delta, "
-	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta "
+	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta, n.gaussian_only "
 	"          FROM dpobj.budget_debit(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"                                  $6::pg_catalog.numeric) n) "
 	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
 	"   AND dpobj.budget_admits(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"         $6::pg_catalog.numeric) "
 	"RETURNING id, CASE WHEN spent_rho OPERATOR(pg_catalog.=) 0 THEN 'linear' "
-	"                   WHEN $5 OPERATOR(pg_catalog.=) 'zcdp' THEN 'rho' ELSE 'reserve' END",
+	"                   WHEN $5 OPERATOR(pg_catalog.=) ANY ('{zcdp,gauss}') THEN 'rho' "
+	"                   ELSE 'reserve' END",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
 	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id, "
@@ -133,7 +134,18 @@ ledger_outcome_name(LedgerOutcome outcome)
 const char *
 ledger_cost_kind_name(LedgerCostKind kind)
 {
-	return kind == LEDGER_COST_ZCDP ? "zcdp" : kind == LEDGER_COST_PURE ? "pure" : "approx";
+	switch (kind)
+	{
+		case LEDGER_COST_GAUSS:
+			return "gauss";
+		case LEDGER_COST_ZCDP:
+			return "zcdp";
+		case LEDGER_COST_PURE:
+			return "pure";
+		case LEDGER_COST_APPROX:
+		default:
+			return "approx";
+	}
 }
 
 /* an outcome request for ledger row id of database dboid */

@@ -786,8 +786,10 @@ dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
 	X = glm_minimise_blocks(state, p->intercept);
 
 	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method),
-								 p->epsilon, p->delta);
+	ledger_id = p->R_private ?
+		mechanism_charge_private_r(fcinfo, pctx, glm_mechanism_name(p->method),
+								   p->epsilon, p->delta) :
+		mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method), p->epsilon, p->delta);
 
 	/*
 	 * 2.-3. noise and minimiser: always a point within the public radius of

@@ -42,9 +42,9 @@ mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
 								has_state ? d : 0);
 }
 
-int64
-mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
-				 const char *mechanism, double epsilon, double delta)
+static int64
+charge_run(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+		   const char *mechanism, double epsilon, double delta, bool private_r)
 {
 	DPScanRelations scan;
 	LedgerCost	cost;
@@ -59,27 +59,44 @@ mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 	/* the ledger worker writes as a superuser: only into a trusted schema */
 	dpobj_verify_schema();
 	mechanism_cost(mechanism, epsilon, delta, &cost);
+	if (private_r)
+		mechanism_cost_private_r(&cost);
 	dp_scan_relations(fcinfo, &scan);
 	return ledger_charge(mechanism, epsilon, delta, &cost, dp_relation_names(scan.relids));
+}
+
+int64
+mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+				 const char *mechanism, double epsilon, double delta)
+{
+	return charge_run(fcinfo, pctx, mechanism, epsilon, delta, false);
+}
+
+int64
+mechanism_charge_private_r(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
+						   const char *mechanism, double epsilon, double delta)
+{
+	return charge_run(fcinfo, pctx, mechanism, epsilon, delta, true);
 }
 
 void
 mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
 {
-	static const char *const zcdp[] = {"noisysgd", "output_gauss", "passglm", "adassp", "ssp",
+	static const char *const gauss[] = {"noisysgd", "output_gauss", "passglm", "adassp", "ssp",
 	"noisysgd_ovr", "output_gauss_ovr"};
 	static const char *const pure[] = {"expmech", "cms", "cms_ovr", "evaluate"};
 
 	memset(cost, 0, sizeof(*cost));
 	cost->kind = LEDGER_COST_APPROX;
-	for (int i = 0; i < lengthof(zcdp); i++)
-		if (strcmp(mechanism, zcdp[i]) == 0)
+	for (int i = 0; i < lengthof(gauss); i++)
+		if (strcmp(mechanism, gauss[i]) == 0)
 		{
 			/*
 			 * the very rho glm.c, noisysgd.c, passglm.c, linear.c and
-			 * glmmulticlass.c calibrate to (one-vs-rest: rho / K per class)
+			 * glmmulticlass.c calibrate to (one-vs-rest: rho / K per class);
+			 * every release of these is a snapped discrete Gaussian
 			 */
-			cost->kind = LEDGER_COST_ZCDP;
+			cost->kind = LEDGER_COST_GAUSS;
 			account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
 							   cost->rho, sizeof(cost->rho));
 		}
@@ -89,6 +106,32 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 			cost->kind = LEDGER_COST_PURE;
 			account_decimal_up(0.5 * epsilon * epsilon, cost->rho, sizeof(cost->rho));
 		}
+}
+
+void
+mechanism_cost_private_r(LedgerCost *cost)
+{
+	/* the norm bound's exponential mechanism is bounded range, not Gaussian */
+	if (cost->kind == LEDGER_COST_GAUSS)
+		cost->kind = LEDGER_COST_ZCDP;
+}
+
+bool
+mechanism_options_private_r(Jsonb *options)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "R", 1, NULL);
+
+	return v != NULL && v->type == jbvString && v->val.string.len == 7 &&
+		memcmp(v->val.string.val, "private", 7) == 0;
+}
+
+void
+mechanism_run_cost(const char *train_mechanism, Jsonb *options, double epsilon,
+				   double delta, LedgerCost *cost)
+{
+	mechanism_cost(mechanism_ledger_name(train_mechanism, options), epsilon, delta, cost);
+	if (mechanism_options_private_r(options))
+		mechanism_cost_private_r(cost);
 }
 
 /* the option "method" as a C string, or NULL when absent (not a string: "") */

@@ -48,15 +48,33 @@ extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_sta
  */
 extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 							  const char *mechanism, double epsilon, double delta);
+/* the same for a run with "R": "private": its cost is zcdp, not gauss */
+extern int64 mechanism_charge_private_r(FunctionCallInfo fcinfo,
+										const DPProtectedContext *pctx,
+										const char *mechanism, double epsilon,
+										double delta);
 
 /*
  * The privacy cost of one run of a mechanism (its name in the ledger:
  * "noisysgd", "output_gauss", ...) at (epsilon, delta), the float8 values
- * the mechanism calibrates with: zcdp with the rho its calibration uses
- * (rounded up), pure with rho = epsilon^2 / 2 (rounded up), else approx.
+ * the mechanism calibrates with: gauss (every release a discrete Gaussian)
+ * with the rho its calibration uses (rounded up), pure with rho =
+ * epsilon^2 / 2 (rounded up), else approx.  mechanism_cost_private_r: the
+ * same run with "R": "private" (gauss becomes zcdp).
  */
 extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
 						   LedgerCost *cost);
+extern void mechanism_cost_private_r(LedgerCost *cost);
+
+/* the options ask for the private norm bound ("R": "private") */
+extern bool mechanism_options_private_r(Jsonb *options);
+
+/*
+ * The cost of what dpobj.train()'s mechanism runs with these options:
+ * mechanism_cost of its ledger name, zcdp with "R": "private".
+ */
+extern void mechanism_run_cost(const char *train_mechanism, Jsonb *options,
+							   double epsilon, double delta, LedgerCost *cost);
 
 /*
  * The name of what dpobj.train()'s mechanism runs with these options, the

@@ -282,7 +282,9 @@ dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
 	theta = palloc0(sizeof(double) * pp);
 
 	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd", p->epsilon, p->delta);
+	ledger_id = p->R_private ?
+		mechanism_charge_private_r(fcinfo, pctx, "noisysgd", p->epsilon, p->delta) :
+		mechanism_charge(fcinfo, pctx, "noisysgd", p->epsilon, p->delta);
 
 	/* 2. T noisy projected gradient steps */
 	rng = dpobj_rng_new();

@@ -5,6 +5,8 @@
  *
  *	  dpobj.zcdp_epsilon(rho, delta)            an upper bound on the epsilon
  *	                                            that rho-zCDP gives at delta
+ *	  dpobj.gauss_epsilon(rho, delta)           the same for discrete Gaussian
+ *	                                            releases of total rho (GDP)
  *	  dpobj.budget_debit(b, kind, epsilon, delta, rho)
  *	                                            the budget row after one more
  *	                                            run, or NULL: the ledger
@@ -31,6 +33,7 @@
 #include "accountant.h"
 #include "calibrate.h"
 #include "entryargs.h"
+#include "gdp.h"
 
 #include "access/htup_details.h"
 #include "executor/executor.h"
@@ -41,6 +44,7 @@
 #include "utils/typcache.h"
 
 PG_FUNCTION_INFO_V1(dpobj_zcdp_epsilon);
+PG_FUNCTION_INFO_V1(dpobj_gauss_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_admits);
 PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_debit);
@@ -145,20 +149,82 @@ account_delta_c(const AccountBudget *b)
 }
 
 /*
+ * A budget with a reserve (reserve_share > 0, from 0.4.0 on) splits
+ * delta_c in halves: one for the Gaussian path (a zCDP part of Gaussian
+ * runs only, composed in GDP), one for the Renyi path (any other zCDP
+ * part).  Budgets without one convert at delta_c on the Renyi path alone,
+ * as before.
+ */
+static bool
+account_split(const AccountBudget *b)
+{
+	return num_sign(b->reserve_share) > 0;
+}
+
+/* the delta each path of the zCDP part converts at */
+static Numeric
+account_delta_path(const AccountBudget *b)
+{
+	Numeric		dc = account_delta_c(b);
+
+	return account_split(b) ? num_mul(dc, dp_numeric_of_text("0.5")) : dc;
+}
+
+/*
+ * The Gaussian path: rho of discrete Gaussian releases only.  Each release
+ * is within a factor e^(1e-130) of the continuous Gaussian of variance
+ * s^2 - 16 (lattice units) post-processed, and s^2 >= 2^23 / rho_run, so
+ * the whole part is mu-GDP with mu^2 = 2 rho / (1 - rho 2^-19) (Smith and
+ * Thakurta 2022: adaptively chosen mu_i compose to sqrt(sum mu_i^2)).  The
+ * bound is the GDP epsilon at delta, or the zCDP one where it is smaller or
+ * the coupling's factor is not small (rho 2^-19 >= 1/2); both grow with rho,
+ * so the admission rule is one threshold on rho.
+ */
+static Numeric
+account_gauss_epsilon(Numeric rho, Numeric delta)
+{
+	double		r = num_float_bound(rho, true),
+				d = num_float_bound(delta, false),
+				z,
+				mu2,
+				g;
+
+	if (num_sign(rho) <= 0)
+		return int64_to_numeric(0);
+	if (!(d > 0.0 && d < 1.0) || !isfinite(r))
+		return NULL;
+	z = zcdp_eps(r, d);
+	if (!isfinite(z))
+		return NULL;
+	if (r * ldexp(1.0, -19) < 0.5)
+	{
+		mu2 = 2.0 * r / (1.0 - r * ldexp(1.0, -19)) * (1.0 + 1e-14);
+		g = gdp_eps(sqrt(mu2) * (1.0 + 1e-15), d);
+		if (isfinite(g) && g < z)
+			z = g;
+	}
+	return num_of_double_up(z);
+}
+
+/*
  * An upper bound on the epsilon the zCDP part (rho, and rdp at the pinned
- * order) spends at delta_c; NULL if delta_c <= 0.  Unpinned (order 0, rdp
+ * order) spends at its path's delta; NULL if delta_c <= 0.  The Gaussian
+ * path: GDP (account_gauss_epsilon).  The Renyi path unpinned (order 0, rdp
  * 0): the best order for this rho (zcdp_eps); pinned: that order alone.
  */
 static Numeric
 account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double order)
 {
-	double		d = num_float_bound(account_delta_c(b), false),
+	double		d = num_float_bound(account_delta_path(b), false),
 				e;
 
 	if (num_sign(rho) == 0 && num_sign(rdp) == 0)
 		return int64_to_numeric(0);
+	if (account_split(b) && b->gaussian_only)
+		return num_sign(account_delta_c(b)) > 0 ?
+			account_gauss_epsilon(rho, account_delta_path(b)) : NULL;
 	if (order <= 1.0)
-		return account_zcdp_epsilon(rho, account_delta_c(b));
+		return account_zcdp_epsilon(rho, account_delta_path(b));
 	if (!(d > 0.0 && d < 1.0))
 		return NULL;
 	e = order * num_float_bound(rho, true) + num_float_bound(rdp, true) + rdp_conversion(order, d);
@@ -211,13 +277,14 @@ account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, in
 		return false;
 	if (order <= 1.0)			/* pin: the best order for the rest */
 		order = rdp_best_order(num_float_bound(num_sub(b->granted_e, b->spent_e), false),
-							   num_float_bound(account_delta_c(b), false));
+							   num_float_bound(account_delta_path(b), false));
 	if (!(order > 1.0))
 		return false;
 	c = Min(e, 0.5 * order * e * e);
 	out->order = order;
+	out->gaussian_only = false;
 	out->spent_rdp = num_add(b->spent_rdp, num_mul_int(num_of_double_up(c), k));
-	return account_fits(b, b->spent_e, b->spent_d, b->spent_rho, out->spent_rdp, order);
+	return account_fits(out, b->spent_e, b->spent_d, b->spent_rho, out->spent_rdp, order);
 }
 
 bool
@@ -234,12 +301,14 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 		return account_debit_reserve(b, epsilon, delta, k, out);
 	if (kind == LEDGER_COST_PURE && part2)
 		return account_debit_reserve(b, epsilon, int64_to_numeric(0), k, out);
-	if (kind == LEDGER_COST_ZCDP)
+	if (kind == LEDGER_COST_ZCDP || kind == LEDGER_COST_GAUSS)
 	{
 		if (rho == NULL || num_sign(rho) <= 0)
 			return false;
 		if (!part2)
 			out->reserve_d = account_reserve(b);
+		/* the Gaussian path while every run of the part is Gaussian */
+		out->gaussian_only = kind == LEDGER_COST_GAUSS && (!part2 || b->gaussian_only);
 		out->spent_rho = num_add(b->spent_rho, num_mul_int(rho, k));
 		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, b->order);
 	}
@@ -309,19 +378,24 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 /* the columns of a dpobj.budgets row the accountant reads and writes */
 static const char *const budget_cols[] = {
 	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
-	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "reserve_share"
+	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "gaussian_only",
+	"reserve_share"
 };
 
-/* budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] the debit writes back, then filter_order */
+/*
+ * budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] the debit writes back, then
+ * filter_order and gaussian_only; reserve_share is read only
+ */
 #define BUDGET_NUMERIC_OUT	8
 #define BUDGET_ORDER		8
-#define BUDGET_SHARE		9
+#define BUDGET_GAUSSIAN		9
+#define BUDGET_WRITTEN		10
 
 static Numeric *
 budget_col_ref(AccountBudget *b, int i)
 {
-	Numeric    *refs[10] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
-		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL,
+	Numeric    *refs[11] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
+		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL, NULL,
 	&b->reserve_share};
 
 	return refs[i];
@@ -340,6 +414,8 @@ account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 			b->order = isnull ? 0.0 : DatumGetFloat8(v);
 		else if (isnull)
 			return false;
+		else if (i == BUDGET_GAUSSIAN)
+			b->gaussian_only = DatumGetBool(v);
 		else
 			*budget_col_ref(b, i) = DatumGetNumeric(v);
 	}
@@ -353,12 +429,12 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 	TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
 											HeapTupleHeaderGetTypMod(row));
 	HeapTupleData tup;
-	int			cols[BUDGET_ORDER + 1];
-	Datum		values[BUDGET_ORDER + 1];
-	bool		nulls[BUDGET_ORDER + 1] = {false};
+	int			cols[BUDGET_WRITTEN];
+	Datum		values[BUDGET_WRITTEN];
+	bool		nulls[BUDGET_WRITTEN] = {false};
 	HeapTuple	out;
 
-	for (int i = 0; i <= BUDGET_ORDER; i++)
+	for (int i = 0; i < BUDGET_WRITTEN; i++)
 	{
 		cols[i] = 0;
 		for (int a = 0; a < td->natts && cols[i] == 0; a++)
@@ -367,14 +443,14 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 		if (cols[i] == 0)
 			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
 		values[i] = i < BUDGET_NUMERIC_OUT ? NumericGetDatum(*budget_col_ref(b, i)) :
-			Float8GetDatum(b->order);
+			i == BUDGET_ORDER ? Float8GetDatum(b->order) : BoolGetDatum(b->gaussian_only);
 	}
 	nulls[BUDGET_ORDER] = !(b->order > 1.0);
 	tup.t_len = HeapTupleHeaderGetDatumLength(row);
 	ItemPointerSetInvalid(&tup.t_self);
 	tup.t_tableOid = InvalidOid;
 	tup.t_data = row;
-	out = heap_modify_tuple_by_cols(&tup, td, BUDGET_ORDER + 1, cols, values, nulls);
+	out = heap_modify_tuple_by_cols(&tup, td, BUDGET_WRITTEN, cols, values, nulls);
 	ReleaseTupleDesc(td);
 	return HeapTupleGetDatum(out);
 }
@@ -390,11 +466,24 @@ dpobj_zcdp_epsilon(PG_FUNCTION_ARGS)
 	PG_RETURN_NUMERIC(e);
 }
 
+/* dpobj.gauss_epsilon(rho numeric, delta numeric) RETURNS numeric, STRICT */
+Datum
+dpobj_gauss_epsilon(PG_FUNCTION_ARGS)
+{
+	Numeric		e = account_gauss_epsilon(PG_GETARG_NUMERIC(0), PG_GETARG_NUMERIC(1));
+
+	if (e == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_NUMERIC(e);
+}
+
 static LedgerCostKind
 kind_of_text(text *t)
 {
 	char	   *s = text_to_cstring(t);
 
+	if (strcmp(s, "gauss") == 0)
+		return LEDGER_COST_GAUSS;
 	if (strcmp(s, "zcdp") == 0)
 		return LEDGER_COST_ZCDP;
 	if (strcmp(s, "pure") == 0)
@@ -404,7 +493,7 @@ kind_of_text(text *t)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown cost kind \"%s\"", s),
-			 errhint("The kinds are approx, pure and zcdp.")));
+			 errhint("The kinds are approx, pure, zcdp and gauss.")));
 	return LEDGER_COST_APPROX;	/* keep compiler quiet */
 }
 

@@ -48,6 +48,7 @@ typedef struct AccountBudget
 	Numeric		spent_rdp;		/* their Renyi cost at order */
 	Numeric		spent_reserve_d;	/* their delta */
 	double		order;			/* the pinned Renyi order; 0: not pinned */
+	bool		gaussian_only;	/* every run of the zCDP part is a Gaussian one */
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
 } AccountBudget;
 

@@ -97,9 +97,8 @@ dpobj_runs_left(PG_FUNCTION_ARGS)
 	mechanism = train_resolve_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)), &options);
 
 	/* the cost train() would charge: the same floats, the same calibration */
-	mechanism_cost(mechanism_ledger_name(mechanism, options),
-				   dp_numeric_to_float8_down(epsilon, "epsilon"),
-				   dp_numeric_to_float8_down(delta, "delta"), &cost);
+	mechanism_run_cost(mechanism, options, dp_numeric_to_float8_down(epsilon, "epsilon"),
+					   dp_numeric_to_float8_down(delta, "delta"), &cost);
 
 	SPI_connect();
 	if (runs_left_budget(relid, relation, &b))

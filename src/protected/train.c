@@ -645,8 +645,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 	if (ctx->citus && mech->halfspace_sample)
 		ctx->options = train_citus_halfspace_sample(ctx);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
-	mechanism_cost(mechanism_ledger_name(mech->name, ctx->options),
-				   ctx->epsilon_f, ctx->delta_f, &ctx->cost);
+	mechanism_run_cost(mech->name, ctx->options, ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
 	train_query_build(query, mech->aggregate, mech->aggregate_args, ctx->relid, ctx->relation,
 					  features, nfeatures,

@@ -30,7 +30,7 @@ t_psql -d "$DB" -c "$T_TABLE_SQL" \
     -c "SELECT dpobj.dp_noisysgd(ARRAY[a, b]::float8[], y, 0.1, 0.0000001, '{\"R\": 2, \"T\": 5}') FROM pts" \
     -c "SELECT dpobj.protect('pts')" \
     -c "SELECT dpobj.grant_budget('pts', 'dpobj_race_analyst',
-                                  dpobj.zcdp_epsilon($K * rho, 0.0000009), 0.000001)
+                                  dpobj.gauss_epsilon($K * rho, 0.00000045), 0.000001)
           FROM dpobj.ledger WHERE budget_id IS NULL" \
     >/dev/null || exit 1
 t_is "runs_left() says $K before anything is spent" \
@@ -40,7 +40,7 @@ t_is "runs_left() says $K before anything is spent" \
 t_race "$DB" "$N" "$M" "$K" "$RUN" "$WORK"
 t_is "spent_rho = K rho = the ledger's sum, the linear part untouched" \
     "$(t_psql -d "$DB" -c "SELECT b.spent_rho = sum(l.rho) AND count(*) = $K AND b.spent_epsilon = 0
-                                   AND bool_and(l.kind = 'zcdp' AND l.accounted = 'rho')
+                                   AND bool_and(l.kind = 'gauss' AND l.accounted = 'rho')
                              FROM dpobj.budgets b JOIN dpobj.ledger l ON l.budget_id = b.id GROUP BY b.id")" "t"
 t_is "runs_left() says 0 after" \
     "$(t_psql -d "$DB" -c "SET ROLE dpobj_race_analyst" \
