@@ -93,10 +93,10 @@ BEGIN
   END LOOP;
   RETURN n;
 END $$;
-SELECT is(pg_temp.admitted(), 95, 'a (1, 1e-6) budget admits 95 runs at (0.1, 1e-7) (basic composition: 10; a tenth of delta is kept for approximate-DP runs)');
+SELECT is(pg_temp.admitted(), 102, 'a (1, 1e-6) budget admits 102 runs at (0.1, 1e-7), composed in Gaussian DP (basic composition: 10; zCDP: 95)');
 RESET ROLE;
 SELECT is((SELECT min(kind) || '/' || max(kind) FROM dpobj.ledger WHERE relation = 'tap_pg.small'),
-          'zcdp/zcdp', 'every run recorded as zcdp');
+          'gauss/gauss', 'every run recorded as gauss (discrete Gaussian releases)');
 
 SELECT * FROM finish();
 SET client_min_messages = warning;

@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(12);
+SELECT plan(13);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -182,6 +182,34 @@ SELECT is((SELECT sum(unsound)::int FROM gwalks), 0,
           'every state the Gaussian path admits is mu-GDP within its delta, stated independently');
 SELECT is((SELECT sum(loose)::int FROM gwalks), 0,
           'no Gaussian run is refused while the Gaussian path has room for it');
+
+-- the Gaussian path's rule is one threshold on rho, also where GDP and zCDP take turns
+-- as the tighter bound (small budgets): runs of rho admitted one by one until the first
+-- refusal (n), then from a fresh budget one run of n rho fits and none of (n + j) rho
+CREATE FUNCTION tap_filter.one_threshold(eg numeric, rho numeric) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  b dpobj.budgets; f dpobj.budgets; nb dpobj.budgets; n int := 0;
+BEGIN
+  b.granted_epsilon := eg; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false;
+  f := b;
+  LOOP
+    nb := dpobj.budget_debit(b, 'gauss', 0.01, 0, rho);
+    EXIT WHEN nb IS NULL OR n > 10000;
+    b := nb; n := n + 1;
+  END LOOP;
+  IF n = 0 OR NOT dpobj.budget_admits(f, 'gauss', 0.01, 0, n * rho) THEN RETURN false; END IF;
+  FOR j IN 1 .. 40 LOOP
+    IF dpobj.budget_admits(f, 'gauss', 0.01, 0, (n + j) * rho) THEN RETURN false; END IF;
+  END LOOP;
+  RETURN true;
+END $$;
+SELECT ok((SELECT bool_and(tap_filter.one_threshold(eg, 5e-7))
+             FROM generate_series(0.010, 0.030, 0.001) eg),
+          'the Gaussian path admits up to one threshold on rho');
 
 -- the order that used to be refused for good: noisy GD first, then OPDisc
 SET ROLE dpobj_tap_filter;

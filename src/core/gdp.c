@@ -1,15 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * gdp.c
- *	  The privacy profile of mu-GDP and its epsilon at a delta (gdp.h).
+ *	  The privacy profile of mu-GDP and the largest mu an (eps, delta)
+ *	  holds (gdp.h).
  *
  *-------------------------------------------------------------------------
  */
 #include "gdp.h"
 
 #include <math.h>
+#include <stdbool.h>
 
-#include "calibrate.h"
 
 /* Phi(-x) = erfc(x / sqrt 2) / 2: accurate to a few ulps for every x */
 static double
@@ -36,35 +37,55 @@ gdp_delta(double mu, double eps)
 	return t1 - t2;
 }
 
+/* mu qualifies: delta_mu(eps) is computed and at most target */
+static bool
+mu_holds(double mu, double eps, double target)
+{
+	double		d = gdp_delta(mu, eps);
+
+	return !isnan(d) && d <= target;
+}
+
 double
-gdp_eps(double mu, double delta)
+gdp_mu_threshold(double eps, double delta)
 {
 	double		target = delta * (1.0 - 1e-6),
-				lo = 0.0,
+				lo,
 				hi;
+	int			i;
 
-	if (!(mu > 0.0) || !isfinite(mu) || !(delta > 0.0 && delta < 1.0))
-		return NAN;
-	hi = zcdp_eps(0.5 * mu * mu, delta);
-	if (!isfinite(hi))
-		return NAN;
-	if (gdp_delta(mu, 0.0) <= target)
+	if (!(eps > 0.0) || !isfinite(eps) || !(delta > 0.0 && delta < 1.0))
 		return 0.0;
 	/*
-	 * Invariant: hi is a valid eps (the zCDP bound, or a point whose
-	 * computed delta, within 1e-9 relative of the true one, is at most
-	 * delta (1 - 1e-6)).  delta_mu decreases in eps, so bisecting keeps
-	 * hi valid and closes in on the least valid eps.
+	 * Start at the classical Gaussian mechanism's mu (Dwork-Roth Thm A.1),
+	 * near the answer; step up by 5 % (at most 7 times it), then halve, until
+	 * one qualifies; double until one does not; bisect.  Invariant: once
+	 * found, lo qualifies, so [0, lo] is valid.
 	 */
-	for (int i = 0; i < 100 && hi - lo > 1e-15 * hi; i++)
+	hi = eps / sqrt(2.0 * log(1.25 / delta));
+	/* where small mu cancel, the qualifying ones lie just above it */
+	for (i = 0, lo = hi; i < 40 && !mu_holds(lo, eps, target); i++)
+		lo *= 1.05;
+	for (i = 0; i < 64 && !mu_holds(lo, eps, target); i++)
+		lo = ldexp(hi, -i - 1);
+	if (!mu_holds(lo, eps, target))
+		return 0.0;
+	hi = 2.0 * lo;
+	for (i = 0; i < 64 && mu_holds(hi, eps, target); i++)
 	{
-		double		mid = lo + (hi - lo) / 2.0,
-					d = gdp_delta(mu, mid);
-
-		if (!isnan(d) && d <= target)
-			hi = mid;
-		else
-			lo = mid;
+		lo = hi;
+		hi *= 2.0;
 	}
-	return hi;
+	if (mu_holds(hi, eps, target))
+		return lo;
+	for (i = 0; i < 100 && hi - lo > 1e-16 * hi; i++)
+	{
+		double		mid = lo + (hi - lo) / 2.0;
+
+		if (mu_holds(mid, eps, target))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -2,7 +2,7 @@
  *
  * gdp.h
  *	  Gaussian differential privacy (Dong, Roth, Su 2019): the privacy
- *	  profile of mu-GDP and the epsilon it guarantees at a delta.  Plain C,
+ *	  profile of mu-GDP and the largest mu an (eps, delta) holds.  Plain C,
  *	  no PostgreSQL headers.  The accountant composes the Gaussian runs of a
  *	  budget's zCDP part in it (docs/PRIVACY.md, "Composition").
  *
@@ -29,12 +29,13 @@
 extern double gdp_delta(double mu, double eps);
 
 /*
- * An upper bound on the smallest eps with delta_mu(eps) <= delta: the least
- * eps of a bisection (100 steps) whose computed delta_mu is a number at most
- * delta (1 - 1e-6), and never above the zCDP bound zcdp_eps(mu^2 / 2,
- * delta) (mu-GDP is mu^2/2-zCDP), which is also the answer where no computed
- * point qualifies.  mu > 0, 0 < delta < 1; else NaN.
+ * A mu at and below which mu-GDP is (eps, delta)-DP: the largest mu a search
+ * (from the classical Gaussian mechanism's mu, up in 5 % steps or halving,
+ * doubling, then 100 bisection steps) finds whose computed delta_mu(eps) is a number at most
+ * delta (1 - 1e-6); 0 where it finds none.  delta_mu(eps) grows with mu, so
+ * [0, returned mu] is valid even where the computation cannot be trusted.
+ * eps > 0, 0 < delta < 1; else 0.
  */
-extern double gdp_eps(double mu, double delta);
+extern double gdp_mu_threshold(double eps, double delta);
 
 #endif							/* DPOBJ_GDP_H */

@@ -161,6 +161,13 @@ account_split(const AccountBudget *b)
 	return num_sign(b->reserve_share) > 0;
 }
 
+/* the zCDP part is on the Gaussian path */
+static bool
+account_gaussian_path(const AccountBudget *b)
+{
+	return account_split(b) && b->gaussian_only;
+}
+
 /* the delta each path of the zCDP part converts at */
 static Numeric
 account_delta_path(const AccountBudget *b)
@@ -173,37 +180,85 @@ account_delta_path(const AccountBudget *b)
 /*
  * The Gaussian path: rho of discrete Gaussian releases only.  Each release
  * is within a factor e^(1e-130) of the continuous Gaussian of variance
- * s^2 - 16 (lattice units) post-processed, and s^2 >= 2^23 / rho_run, so
- * the whole part is mu-GDP with mu^2 = 2 rho / (1 - rho 2^-19) (Smith and
- * Thakurta 2022: adaptively chosen mu_i compose to sqrt(sum mu_i^2)).  The
- * bound is the GDP epsilon at delta, or the zCDP one where it is smaller or
- * the coupling's factor is not small (rho 2^-19 >= 1/2); both grow with rho,
- * so the admission rule is one threshold on rho.
+ * s^2 - 16 (lattice units) post-processed, and s^2 >= min(2^52, 2^23 /
+ * rho_run), so the whole part is mu-GDP with mu^2 = 2 rho / (1 - rho 2^-19)
+ * (1 + 1e-14) (Smith and Thakurta 2022: adaptively chosen mu_i compose to
+ * sqrt(sum mu_i^2)); NaN when the coupling's factor is not small (rho 2^-19
+ * >= 1/2).  Rounded up.
+ */
+static double
+account_gauss_mu(Numeric rho)
+{
+	double		r = num_float_bound(rho, true);
+
+	if (!isfinite(r) || !(r * ldexp(1.0, -19) < 0.5))
+		return NAN;
+	return sqrt(2.0 * r / (1.0 - r * ldexp(1.0, -19)) * (1.0 + 1e-14)) * (1.0 + 1e-15);
+}
+
+/* a float8 epsilon a numeric one is at least, less the comparison's margins */
+static double
+account_eps_down(Numeric eps)
+{
+	return (num_float_bound(eps, false) - ACCOUNT_MARGIN_ABS) / (1.0 + ACCOUNT_MARGIN_REL);
+}
+
+/*
+ * The Gaussian path's rule: rho fits eps at delta when the zCDP bound does
+ * (as on the Renyi path) or mu(rho) is within gdp_mu_threshold(eps, delta).
+ * Each is a threshold on rho for a given (eps, delta), so their union is
+ * one: whether a run fits never depends on how rho got there.
+ */
+static bool
+account_gauss_fits(Numeric rho, Numeric eps, Numeric delta)
+{
+	Numeric		z = account_zcdp_epsilon(rho, delta);
+	double		d = num_float_bound(delta, false),
+				e = account_eps_down(eps),
+				mu;
+
+	if (z != NULL && dp_numeric_cmp(z, eps) <= 0)
+		return true;
+	if (!(d > 0.0 && d < 1.0) || !(e >= 0.0))
+		return false;
+	mu = account_gauss_mu(rho);
+	return !isnan(mu) && mu <= gdp_mu_threshold(e, d);
+}
+
+/*
+ * The epsilon the Gaussian path has spent (my_budgets, revoke,
+ * dpobj.gauss_epsilon): the least eps of a bisection below the zCDP bound
+ * at which account_gauss_fits holds, rounded up; the zCDP bound where none
+ * does.  An upper bound on the part's epsilon either way.
  */
 static Numeric
 account_gauss_epsilon(Numeric rho, Numeric delta)
 {
 	double		r = num_float_bound(rho, true),
 				d = num_float_bound(delta, false),
-				z,
-				mu2,
-				g;
+				mu = account_gauss_mu(rho),
+				lo = 0.0,
+				hi;
 
 	if (num_sign(rho) <= 0)
 		return int64_to_numeric(0);
 	if (!(d > 0.0 && d < 1.0) || !isfinite(r))
 		return NULL;
-	z = zcdp_eps(r, d);
-	if (!isfinite(z))
+	hi = zcdp_eps(r, d);
+	if (!isfinite(hi))
 		return NULL;
-	if (r * ldexp(1.0, -19) < 0.5)
+	if (isnan(mu))
+		return num_of_double_up(hi);
+	for (int i = 0; i < 60; i++)
 	{
-		mu2 = 2.0 * r / (1.0 - r * ldexp(1.0, -19)) * (1.0 + 1e-14);
-		g = gdp_eps(sqrt(mu2) * (1.0 + 1e-15), d);
-		if (isfinite(g) && g < z)
-			z = g;
+		double		mid = lo + (hi - lo) / 2.0;
+
+		if (mu <= gdp_mu_threshold(mid, d))
+			hi = mid;
+		else
+			lo = mid;
 	}
-	return num_of_double_up(z);
+	return num_of_double_up(hi);
 }
 
 /*
@@ -220,7 +275,7 @@ account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double o
 
 	if (num_sign(rho) == 0 && num_sign(rdp) == 0)
 		return int64_to_numeric(0);
-	if (account_split(b) && b->gaussian_only)
+	if (account_gaussian_path(b))
 		return num_sign(account_delta_c(b)) > 0 ?
 			account_gauss_epsilon(rho, account_delta_path(b)) : NULL;
 	if (order <= 1.0)
@@ -245,6 +300,10 @@ account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
 	s.spent_d = lin_d;
 	if (dp_numeric_cmp(lin_e, b->granted_e) > 0 || dp_numeric_cmp(lin_d, b->granted_d) > 0)
 		return false;
+	/* the Gaussian path holds no rdp (any run that adds some leaves it) */
+	if (num_sign(rho) > 0 && account_gaussian_path(&s))
+		return num_sign(account_delta_c(&s)) > 0 &&
+			account_gauss_fits(rho, num_sub(b->granted_e, lin_e), account_delta_path(&s));
 	ez = account_part2_epsilon(&s, rho, rdp, order);
 	return ez != NULL && dp_numeric_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
 }
@@ -307,8 +366,9 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 			return false;
 		if (!part2)
 			out->reserve_d = account_reserve(b);
-		/* the Gaussian path while every run of the part is Gaussian */
-		out->gaussian_only = kind == LEDGER_COST_GAUSS && (!part2 || b->gaussian_only);
+		/* the Gaussian path while every run of the part is Gaussian (with a reserve) */
+		out->gaussian_only = kind == LEDGER_COST_GAUSS && (!part2 || b->gaussian_only) &&
+			account_split(b);
 		out->spent_rho = num_add(b->spent_rho, num_mul_int(rho, k));
 		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, b->order);
 	}
@@ -455,26 +515,29 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 	return HeapTupleGetDatum(out);
 }
 
-/* dpobj.zcdp_epsilon(rho numeric, delta numeric) RETURNS numeric, STRICT */
-Datum
-dpobj_zcdp_epsilon(PG_FUNCTION_ARGS)
+/* a conversion's SQL face: (rho numeric, delta numeric) RETURNS numeric, STRICT */
+static Datum
+epsilon_of_args(FunctionCallInfo fcinfo, Numeric (*convert) (Numeric, Numeric))
 {
-	Numeric		e = account_zcdp_epsilon(PG_GETARG_NUMERIC(0), PG_GETARG_NUMERIC(1));
+	Numeric		e = convert(PG_GETARG_NUMERIC(0), PG_GETARG_NUMERIC(1));
 
 	if (e == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(e);
 }
 
-/* dpobj.gauss_epsilon(rho numeric, delta numeric) RETURNS numeric, STRICT */
+/* dpobj.zcdp_epsilon(rho, delta) */
+Datum
+dpobj_zcdp_epsilon(PG_FUNCTION_ARGS)
+{
+	return epsilon_of_args(fcinfo, account_zcdp_epsilon);
+}
+
+/* dpobj.gauss_epsilon(rho, delta) */
 Datum
 dpobj_gauss_epsilon(PG_FUNCTION_ARGS)
 {
-	Numeric		e = account_gauss_epsilon(PG_GETARG_NUMERIC(0), PG_GETARG_NUMERIC(1));
-
-	if (e == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_NUMERIC(e);
+	return epsilon_of_args(fcinfo, account_gauss_epsilon);
 }
 
 static LedgerCostKind

@@ -6,25 +6,28 @@
  *	  docs/PRIVACY.md, "Composition: one filter for every mechanism").
  *
  * A budget is (epsilon_g, delta_g), composed in two parts:
- *	  linear: runs before the first one counted by rho: their epsilon and
- *	          delta add up (lin_e, lin_d);
- *	  zCDP:   from that run on, a Renyi filter on the rest (epsilon_g -
- *	          lin_e, delta_g - lin_d): rho of the zCDP runs, and the pure and
- *	          approximate-DP runs (these through the coupling of Bun-Steinke
- *	          2016, section 8): each costs min(eps, alpha eps^2/2) of Renyi
- *	          divergence (rdp) at one order alpha, and an approximate-DP
+ *	  linear: runs before the first one counted by rho (gauss or zcdp):
+ *	          their epsilon and delta add up (lin_e, lin_d);
+ *	  zCDP:   from that run on, a filter on the rest (epsilon_g - lin_e,
+ *	          delta_g - lin_d): rho of the gauss and zcdp runs, and the pure
+ *	          and approximate-DP runs (these through the coupling of
+ *	          Bun-Steinke 2016, section 8) each at min(eps, alpha eps^2/2) of
+ *	          Renyi divergence (rdp) at one order alpha; an approximate-DP
  *	          run's delta comes from the reserve, the budget's share of
  *	          delta_g (dpobj.approx_delta_reserve when it was granted) fixed
  *	          when the zCDP part begins.
+ * With delta_c = delta_g - lin_d - reserve > 0, the zCDP part converts at
+ * delta_p: half of delta_c with a reserve (two paths), all of it without.
  * The state fits when lin_e <= epsilon_g, lin_d <= delta_g, the reserve's
- * delta is not overspent and, with delta_c = delta_g - lin_d - reserve > 0,
- *	  lin_e + eps_2 <= epsilon_g,
- * eps_2 the conversion at delta_c: zcdp_eps(rho, delta_c) (the best order)
- * while no approximate-DP run entered the zCDP part, else alpha rho + rdp
- * + rdp_conversion(alpha, delta_c) at the order alpha pinned by the first
- * one (core/calibrate.c).  Upper bounds (upward-rounded, with a margin),
- * compared in numeric.
- *
+ * delta is not overspent and lin_e + eps_2 <= epsilon_g, eps_2 at delta_p:
+ *	  Gaussian path (a reserve, and only gauss runs in the part so far):
+ *	          Gaussian DP with mu^2 = 2 rho (1 - rho 2^-19)^-1, never above
+ *	          the zCDP bound (core/gdp.c);
+ *	  Renyi path (any other part): zcdp_eps(rho, delta_p) (the best order)
+ *	          while no pure or approximate-DP run entered the part, else
+ *	          alpha rho + rdp + rdp_conversion(alpha, delta_p) at the order
+ *	          alpha pinned by the first one (core/calibrate.c).
+ * Upper bounds (upward-rounded, with a margin), compared in numeric.
  *-------------------------------------------------------------------------
  */
 #ifndef DPOBJ_ACCOUNTANT_H

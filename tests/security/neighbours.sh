@@ -764,7 +764,7 @@ for sline in "${SCENS[@]}"; do
         {
             printf "SELECT '@@@ %s';" "$WORK/$scen.ledger.$i"
             for r in "$AROLE" "$ZROLE"; do
-                printf " SET ROLE %s; SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL, kind, rho, accounted FROM dpobj.ledger WHERE id > %s AND relation = 'public.t_%s' ORDER BY 1, 2, 3, 4, 5, 6, 7;" \
+                printf " SET ROLE %s; SELECT mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL, kind, rho, accounted FROM dpobj.ledger WHERE id > %s AND relation = 'public.t_%s' ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;" \
                     "$r" "${JOB_BEFORE[$i]}" "$scen"
             done
             echo
