@@ -58,7 +58,7 @@ SELECT count(*) AS runs,
                   FROM regress_auto.v) s;
 -- noisy GD's head start (public, in the selection's noise scales; 3 by default,
 -- reported when noisy GD is a candidate).  Features shifted past the clipping
--- bound: objective perturbation wins every even race (0) here; a head start of
+-- bound: an even race (0) is decided by the seeded noise (every run alike); a head start of
 -- 64 scales (2 560 rows at eps_s = 0.05, the share given as 0.1) exceeds the ~670 validation rows, so
 -- noisy GD then wins every run
 SELECT h, count(*) AS runs, count(*) FILTER (WHERE (m).params->>'selected' = 'noisysgd') AS noisysgd,

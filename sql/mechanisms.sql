@@ -142,12 +142,13 @@ SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}
 -- noisy GD's calibration (docs/PRIVACY.md): T = 20000 snapped Gaussian steps, each of
 -- sensitivity 2 R_eff = 2 sqrt 2 (intercept), p = 4 coordinates, rho-zCDP in total (rho
 -- as for Output-Gauss): lattice g = 2^(floor(log2 s) - 26) with s = 2 sqrt 2 sqrt(T /
--- (2 rho)), and sigma = g sqrt(ceil(T (2 sqrt 2 / g + 2)^2 / (2 rho)))
+-- (2 rho)), and sigma = g sqrt(ceil(T (2 sqrt 2 (1 + 2^-30) / g + 2 (1 + 2^-5))^2 / (2 rho)))
+-- (the terms summed exactly: their float error and rounding, one row per unit)
 WITH m AS (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}')).params AS pr FROM regress_mech.pts),
      h AS (SELECT (pr->>'rho')::float8 AS rho,
                   2 ^ (floor(log(2, (2 * sqrt(2) * sqrt(20000 / (2 * (pr->>'rho')::float8)))::numeric)) - 26) AS g FROM m)
 SELECT pr->>'noise' AS noise, (pr->>'lattice')::float8 = h.g AS lattice_ok,
-       abs((pr->>'sigma')::float8 / (h.g * sqrt(ceil(20000 * (2 * sqrt(2) / h.g + 2)^2 / (2 * h.rho)))) - 1) < 1e-9 AS sigma_ok,
+       abs((pr->>'sigma')::float8 / (h.g * sqrt(ceil(20000 * (2 * sqrt(2) * (1 + 2 ^ -30) / h.g + 2 * (1 + 2 ^ -5))^2 / (2 * h.rho)))) - 1) < 1e-9 AS sigma_ok,
        regress_mech.zcdp_eps(h.rho, 1e-6) <= 1 + 1e-9 AS rho_within_eps
   FROM m, h;
 SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "loss": "huber", "radius": 2}'))).* FROM regress_mech.pts;

@@ -199,12 +199,17 @@ dpnoise_discrete_gaussian(gsl_rng *rng, uint64_t sigma2)
  * the exact one.
  */
 static uint64_t
-lattice_variance(double S, double g, int p, int64_t T, double rho)
+lattice_variance_of(double D2, int64_t T, double rho)
 {
-	double		D2 = S / g + sqrt((double) p);
 	double		s2 = ceil((double) T * D2 * D2 / (2.0 * rho) * (1.0 + ldexp(1.0, -50)));
 
 	return (s2 >= 1 && s2 <= ldexp(1.0, 56)) ? (uint64_t) s2 : 0;
+}
+
+static uint64_t
+lattice_variance(double S, double g, int p, int64_t T, double rho)
+{
+	return lattice_variance_of(S / g + sqrt((double) p), T, rho);
 }
 
 void
@@ -222,4 +227,16 @@ dpnoise_gaussian_lattice_composed(double S, double rho, int p, int64_t T,
 
 	*lattice = dpnoise_lattice(s) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
 	*sigma2 = lattice_variance(S, *lattice, p, T, rho);
+}
+
+void
+dpnoise_gaussian_lattice_summed(double S, double rho, int p, int64_t T, int64_t rows,
+								double *lattice, uint64_t *sigma2)
+{
+	double		s = S * sqrt((double) T / (2.0 * rho));
+
+	*lattice = dpnoise_lattice(s) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
+	*sigma2 = lattice_variance_of(S / *lattice * (1.0 + ldexp(1.0, -30)) +
+								  sqrt((double) p) * (1.0 + (double) rows * ldexp(1.0, -5)),
+								  T, rho);
 }

@@ -76,4 +76,23 @@ extern void dpnoise_gaussian_lattice(double S, double rho, int p, double *lattic
 extern void dpnoise_gaussian_lattice_composed(double S, double rho, int p, int64_t T,
 											  double *lattice, uint64_t *sigma2);
 
+/*
+ * The same for a sum of per-observation terms computed in double (an
+ * observation's count times one row's term of l2 norm at most S/2 per row in
+ * exact arithmetic), each coordinate in units of g 2^-DPNOISE_SUM_BITS,
+ * clamped to +-2^62 units, rounded, summed exactly and rounded to the
+ * lattice.  Changing one of the rows of a privacy unit (rows of them) moves
+ * at most 2 rows observations' terms: by their exact change (l2 norm S (1 +
+ * 2^-30), the float error of one row's norm included), plus per coordinate
+ * their products' float error (2^-51 of at most 2^63 units, each, where the
+ * clamp does not hide it) and their rounding: 2 rows (2^13 + 1) units, at
+ * most rows 2^-5 lattice units.  So sigma2 = ceil(T (S (1 + 2^-30) / g +
+ * sqrt p (1 + rows 2^-5))^2 / (2 rho))
+ * (docs/PRIVACY.md "Noisy GD").
+ */
+#define DPNOISE_SUM_BITS 20
+extern void dpnoise_gaussian_lattice_summed(double S, double rho, int p, int64_t T,
+											int64_t rows, double *lattice,
+											uint64_t *sigma2);
+
 #endif							/* DPOBJ_DPNOISE_H */

@@ -121,19 +121,27 @@ noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
 
 /*
  * The snapped noisy gradient: g (round(g_t / g) + N_Z(0, sigma2)) per
- * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i), summed over the
- * blocks in order.  Clamping g_t / g to +-2^62 (1-Lipschitz, so no larger
- * sensitivity) keeps the integers in range whatever the private row count.
+ * coordinate, g_t = sum_i cnt_i grad l(theta; x_i, y_i).  Each
+ * observation's term, in units of g 2^-DPNOISE_SUM_BITS, is clamped to
+ * +-2^62 (1-Lipschitz), rounded and summed in 128-bit integers: exact and
+ * independent of the order, so one row moves the sum by the terms of the
+ * observations it changes only, whatever rounding a floating-point sum of
+ * the others would have made (dpnoise_gaussian_lattice_summed prices the
+ * terms' float error and rounding).  The sum is rounded to the lattice and
+ * clamped to +-2^62 (1-Lipschitz); at most 2^63 observations of 2^62 units
+ * stay within 2^125.
  */
 static void
 sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
 {
 	const double limit = ldexp(1.0, 62);
+	/* a power of two: multiplying by it is exact */
+	const double per_unit = ldexp(1.0 / lattice, DPNOISE_SUM_BITS);
+	const __int128 half = (__int128) 1 << (DPNOISE_SUM_BITS - 1);
 	int			pp = D->pp;
+	__int128   *acc = palloc0(sizeof(__int128) * pp);
 
-	for (int j = 0; j < pp; j++)
-		grad[j] = 0.0;
 	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
 		for (int64 k = 0; k < D->nobs; k++)
 		{
@@ -141,21 +149,35 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 			double		z = 0,
 						lf,
 						ld,
-						l2;
+						l2,
+						c;
 
 			for (int j = 0; j < pp; j++)
 				z += theta[j] * x[j];
 			glm_loss(p->loss, p->h, D->y[k] * z, &lf, &ld, &l2);
+			c = D->cnt[k] * ld * D->y[k] * per_unit;
 			for (int j = 0; j < pp; j++)
-				grad[j] += D->cnt[k] * ld * D->y[k] * x[j];
+			{
+				double		t = c * x[j];
+
+				if (fabs(t) > limit)
+					t = copysign(limit, t);
+				acc[j] += lrint(t);
+			}
 		}
 	for (int j = 0; j < pp; j++)
 	{
-		double		q = fmin(fmax(grad[j] / lattice, -limit), limit);
-		int64		a = (int64) llround(q) + dpnoise_discrete_gaussian(rng, sigma2);
+		/* round half away from zero to the lattice, then clamp */
+		__int128	q = acc[j] >= 0 ? (acc[j] + half) >> DPNOISE_SUM_BITS :
+			-((-acc[j] + half) >> DPNOISE_SUM_BITS);
+		int64		a;
 
+		q = q > (__int128) 1 << 62 ? (__int128) 1 << 62 :
+			q < -((__int128) 1 << 62) ? -((__int128) 1 << 62) : q;
+		a = (int64) q + dpnoise_discrete_gaussian(rng, sigma2);
 		grad[j] = (double) a * lattice;
 	}
+	pfree(acc);
 }
 
 void
@@ -343,8 +365,8 @@ noisysgd_noise_rho(const GLMParams *p, int pp, double rho, double *Reff, int64 *
 	*Reff = glmparams_reff(p);
 	*T = noisysgd_default_T(p);
 	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
-	dpnoise_gaussian_lattice_composed(2.0 * p->rows_per_unit * *Reff, rho, pp, *T,
-									  lattice, sigma2);
+	dpnoise_gaussian_lattice_summed(2.0 * p->rows_per_unit * *Reff, rho, pp, *T,
+									p->rows_per_unit, lattice, sigma2);
 	if (*sigma2 == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

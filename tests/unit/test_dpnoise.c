@@ -203,10 +203,20 @@ main(void)
 				  "snapped Gaussian %d: g = %g, sigma2 = %llu", i, g, (unsigned long long) s2);
 			if (cs[i].T > 1)
 			{
-				double		ratio = cs[i].S * sqrt((double) cs[i].T / (2.0 * cs[i].rho)) / g;
+				double		ratio = cs[i].S * sqrt((double) cs[i].T / (2.0 * cs[i].rho)) / g,
+							gs,
+							DS;
+				uint64_t	ss;
 
 				CHECK(ratio >= 67108864.0 && ratio < 134217728.0,
 					  "composed lattice %d: continuous noise / g = %g", i, ratio);
+				/* summed terms: the same lattice, sigma2 covering the terms' rounding */
+				dpnoise_gaussian_lattice_summed(cs[i].S, cs[i].rho, cs[i].p, cs[i].T, 3, &gs, &ss);
+				DS = cs[i].S * (1 + ldexp(1.0, -30)) / gs + sqrt((double) cs[i].p) * (1 + 3 * ldexp(1.0, -5));
+				CHECK(gs == g && ss >= s2 && ss >= 1 &&
+					  (double) cs[i].T * DS * DS / (2.0 * (double) ss) <= cs[i].rho,
+					  "summed lattice %d: g = %g, sigma2 = %llu (composed %llu)", i, gs,
+					  (unsigned long long) ss, (unsigned long long) s2);
 			}
 		}
 		/* out of range: rho so small that sigma2 > 2^56 */
