@@ -388,15 +388,17 @@ train_unit_options(Jsonb *options, int k)
  * the plan follows dpobj.budgets' planner statistics, which autovacuum sets
  * at its own moment, and the analyst's function statistics
  * (pg_stat_xact_user_functions) would show which.
+ * Column 2, the epsilon left for the refusal's hint, only for a run the
+ * rule refuses (the Gaussian path's spent epsilon is a search).
  * Column 5: an approximate-DP run after the zCDP part began, whose delta
  * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
  * budget domain.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
-"       dpobj.budget_remaining_epsilon(b)::pg_catalog.text, "
+"       CASE WHEN NOT a.admits THEN dpobj.budget_remaining_epsilon(b)::pg_catalog.text END, "
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
-"       dpobj.budget_admits(b, $5, $3, $4, $6), "
+"       a.admits, "
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
 "         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
 "             OPERATOR(pg_catalog.>) b.reserve_delta, "
@@ -404,6 +406,7 @@ static const char precheck_sql[] =
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b "
 "         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
+"  CROSS JOIN LATERAL (SELECT dpobj.budget_admits(b, $5, $3, $4, $6) AS admits) a "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
 /* an approximate-DP run the reserve cannot hold: a public refusal (the ledger's charges) */
