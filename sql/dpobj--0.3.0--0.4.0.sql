@@ -328,13 +328,18 @@ COMMENT ON COLUMN dpobj.ledger.accounted IS
 -- F2. Gaussian runs compose in Gaussian DP.  A run whose every release is
 -- a discrete Gaussian (noisy GD, Output-Gauss, passglm, linear regression,
 -- their one-vs-rest forms, without "R": "private") is charged kind 'gauss'.
--- On a budget with a reserve, a zCDP part of such runs only is composed in
--- GDP at half of delta_c (gaussian_only); any other run in it moves the part
--- to the Renyi filter at the other half, for good.
+-- On a budget with a reserve, a zCDP part that begins with such a run splits
+-- delta_c in halves (gaussian_split): while it has such runs only it is
+-- composed in GDP at one half (gaussian_only); any other run in it moves the
+-- part to the Renyi filter at the other half, for good.  Other parts convert
+-- at the whole delta_c, as before.
 ALTER TABLE dpobj.budgets
-    ADD COLUMN gaussian_only boolean NOT NULL DEFAULT false;
+    ADD COLUMN gaussian_only boolean NOT NULL DEFAULT false,
+    ADD COLUMN gaussian_split boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN dpobj.budgets.gaussian_only IS
-    'Every run of the zCDP part so far is a Gaussian one (ledger kind gauss): with a reserve, the part is composed in Gaussian DP';
+    'Every run of the zCDP part so far is a Gaussian one (ledger kind gauss) and the part is split: it is composed in Gaussian DP';
+COMMENT ON COLUMN dpobj.budgets.gaussian_split IS
+    'The zCDP part began with a Gaussian run on a budget with a reserve: its delta is split between the Gaussian and the Renyi path';
 ALTER TABLE dpobj.ledger DROP CONSTRAINT ledger_kind_check;
 ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_kind_check
     CHECK (kind IN ('approx', 'pure', 'zcdp', 'gauss'));

@@ -42,6 +42,9 @@ SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5
        dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') >= 50 AS at_least_50,
        dpobj.runs_left('regress_zcdp.t', 'opdisc', 0.1, 1e-7) AS n_opdisc,
        dpobj.runs_left('regress_zcdp.t', 'logistic', 0.1, 1e-7, '{"R": 2, "method": "output"}') AS n_output;
+-- a part that begins with a zcdp run ("R": "private": not Gaussian) is on the Renyi path
+-- from the start, at the whole 9e-7: 95 such runs
+SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": "private", "T": 5}') AS n_private_r;
 -- an alias is priced as train() runs it: 'output' is 'logistic' with {"method": "output"}
 -- (Gaussian, zCDP), 'objective' is the approximate-DP default method
 SELECT dpobj.runs_left('regress_zcdp.t', 'output', 0.1, 1e-7, '{"R": 2}') AS n_output_alias,

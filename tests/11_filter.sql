@@ -28,11 +28,12 @@ LANGUAGE sql IMMUTABLE AS $$
   SELECT (ln(1 / delta) + (alpha - 1) * ln(1 - 1 / alpha) - ln(alpha)) / (alpha - 1)
 $$;
 
--- the delta each path of the zCDP part converts at: half of delta_c with a reserve
+-- the delta each path of the zCDP part converts at: half of delta_c when the part began
+-- with a gauss run on a budget with a reserve (split), all of it otherwise
 CREATE FUNCTION tap_filter.path_delta(b dpobj.budgets) RETURNS float8
 LANGUAGE sql IMMUTABLE AS $$
   SELECT ((b.granted_delta - b.spent_delta - b.reserve_delta)
-          * CASE WHEN b.reserve_share > 0 THEN 0.5 ELSE 1 END)::float8
+          * CASE WHEN b.gaussian_split THEN 0.5 ELSE 1 END)::float8
 $$;
 
 -- the composed epsilon of a state on the Renyi path at its order (the best grid
@@ -78,10 +79,10 @@ LANGUAGE sql IMMUTABLE AS $$
           - exp(eps::numeric) * tap_filter.phi_lower(eps / mu + mu / 2))::float8
 $$;
 
--- on the Gaussian path: a zCDP part of gauss runs only, on a budget with a reserve
+-- on the Gaussian path: a split zCDP part of gauss runs only
 CREATE FUNCTION tap_filter.gaussian_path(b dpobj.budgets) RETURNS boolean
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT b.spent_rho > 0 AND b.reserve_share > 0 AND b.gaussian_only
+  SELECT b.spent_rho > 0 AND b.gaussian_split AND b.gaussian_only
 $$;
 
 -- the state's invariants: the filter's inequality (with 1e-6 to spare for float8) --
@@ -127,7 +128,7 @@ BEGIN
   b.granted_epsilon := 1; b.granted_delta := 1e-6;
   b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
   b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false;
+  b.gaussian_only := false; b.gaussian_split := false;
   FOR i IN 1 .. n LOOP
     kind := CASE WHEN i <= approx_first THEN 'approx'
                  ELSE kinds[1 + floor(random() * cardinality(kinds))::int] END;
@@ -140,7 +141,9 @@ BEGIN
       -- a refusal: the run's own cost must not fit with room to spare
       hb := b;
       hb.spent_rho := b.spent_rho + COALESCE(r, 0);
-      hb.gaussian_only := kind = 'gauss' AND (b.spent_rho = 0 OR b.gaussian_only);
+      hb.gaussian_split := CASE WHEN b.spent_rho = 0 THEN kind = 'gauss' AND b.reserve_share > 0
+                                ELSE b.gaussian_split END;
+      hb.gaussian_only := kind = 'gauss' AND hb.gaussian_split AND (b.spent_rho = 0 OR b.gaussian_only);
       IF dpobj.budget_admits(b, kind, e, d, r) THEN
         unsound := unsound + 1;     -- debit and admits disagree
       ELSIF kind IN ('zcdp', 'gauss') AND b.spent_rho > 0 AND tap_filter.roomy(hb) THEN
@@ -194,7 +197,7 @@ BEGIN
   b.granted_epsilon := eg; b.granted_delta := 1e-6;
   b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
   b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false;
+  b.gaussian_only := false; b.gaussian_split := false;
   f := b;
   LOOP
     nb := dpobj.budget_debit(b, 'gauss', 0.01, 0, rho);

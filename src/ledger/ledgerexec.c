@@ -65,9 +65,10 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 */
 	"UPDATE dpobj.budgets b "
 	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, filter_order, spent_rdp, "
-	"        spent_reserve_delta, gaussian_only) = "
+	"        spent_reserve_delta, gaussian_only, gaussian_split) = "
 	"       (SELECT n.spent_epsilon, n.spent_delta, n.spent_rho, n.reserve_delta, "
-	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta, n.gaussian_only "
+	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta, n.gaussian_only, "
+	"               n.gaussian_split "
 	"          FROM dpobj.budget_debit(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
 	"                                  $6::pg_catalog.numeric) n) "
 	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "

@@ -149,16 +149,18 @@ account_delta_c(const AccountBudget *b)
 }
 
 /*
- * A budget with a reserve (reserve_share > 0, from 0.4.0 on) splits
- * delta_c in halves: one for the Gaussian path (a zCDP part of Gaussian
- * runs only, composed in GDP), one for the Renyi path (any other zCDP
- * part).  Budgets without one convert at delta_c on the Renyi path alone,
- * as before.
+ * A zCDP part that begins with a Gaussian run on a budget with a reserve
+ * (reserve_share > 0, from 0.4.0 on) splits delta_c in halves: one for the
+ * Gaussian path (while every run of the part is Gaussian, composed in GDP),
+ * one for the Renyi path it moves to at its first other run.  Which of the
+ * two a part is, is fixed by its first run, before any of its outputs.  Any
+ * other part (and every part of a budget without a reserve) converts at
+ * delta_c on the Renyi path alone.
  */
 static bool
 account_split(const AccountBudget *b)
 {
-	return num_sign(b->reserve_share) > 0;
+	return b->split;
 }
 
 /* the zCDP part is on the Gaussian path */
@@ -365,10 +367,13 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 		if (rho == NULL || num_sign(rho) <= 0)
 			return false;
 		if (!part2)
+		{
 			out->reserve_d = account_reserve(b);
-		/* the Gaussian path while every run of the part is Gaussian (with a reserve) */
-		out->gaussian_only = kind == LEDGER_COST_GAUSS && (!part2 || b->gaussian_only) &&
-			account_split(b);
+			out->split = kind == LEDGER_COST_GAUSS && num_sign(b->reserve_share) > 0;
+		}
+		/* the Gaussian path while every run of a split part is Gaussian */
+		out->gaussian_only = kind == LEDGER_COST_GAUSS && out->split &&
+			(!part2 || b->gaussian_only);
 		out->spent_rho = num_add(b->spent_rho, num_mul_int(rho, k));
 		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, b->order);
 	}
@@ -439,23 +444,24 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 static const char *const budget_cols[] = {
 	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
 	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "gaussian_only",
-	"reserve_share"
+	"gaussian_split", "reserve_share"
 };
 
 /*
  * budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] the debit writes back, then
- * filter_order and gaussian_only; reserve_share is read only
+ * filter_order, gaussian_only and gaussian_split; reserve_share is read only
  */
 #define BUDGET_NUMERIC_OUT	8
 #define BUDGET_ORDER		8
 #define BUDGET_GAUSSIAN		9
-#define BUDGET_WRITTEN		10
+#define BUDGET_SPLIT		10
+#define BUDGET_WRITTEN		11
 
 static Numeric *
 budget_col_ref(AccountBudget *b, int i)
 {
-	Numeric    *refs[11] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
-		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL, NULL,
+	Numeric    *refs[12] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
+		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL, NULL, NULL,
 	&b->reserve_share};
 
 	return refs[i];
@@ -476,6 +482,8 @@ account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 			return false;
 		else if (i == BUDGET_GAUSSIAN)
 			b->gaussian_only = DatumGetBool(v);
+		else if (i == BUDGET_SPLIT)
+			b->split = DatumGetBool(v);
 		else
 			*budget_col_ref(b, i) = DatumGetNumeric(v);
 	}
@@ -503,7 +511,8 @@ budget_to_row(HeapTupleHeader row, AccountBudget *b)
 		if (cols[i] == 0)
 			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
 		values[i] = i < BUDGET_NUMERIC_OUT ? NumericGetDatum(*budget_col_ref(b, i)) :
-			i == BUDGET_ORDER ? Float8GetDatum(b->order) : BoolGetDatum(b->gaussian_only);
+			i == BUDGET_ORDER ? Float8GetDatum(b->order) :
+			BoolGetDatum(i == BUDGET_GAUSSIAN ? b->gaussian_only : b->split);
 	}
 	nulls[BUDGET_ORDER] = !(b->order > 1.0);
 	tup.t_len = HeapTupleHeaderGetDatumLength(row);

@@ -17,10 +17,11 @@
  *	          delta_g (dpobj.approx_delta_reserve when it was granted) fixed
  *	          when the zCDP part begins.
  * With delta_c = delta_g - lin_d - reserve > 0, the zCDP part converts at
- * delta_p: half of delta_c with a reserve (two paths), all of it without.
+ * delta_p: half of delta_c when it began with a Gaussian run on a budget
+ * with a reserve (two paths), all of it otherwise.
  * The state fits when lin_e <= epsilon_g, lin_d <= delta_g, the reserve's
  * delta is not overspent and lin_e + eps_2 <= epsilon_g, eps_2 at delta_p:
- *	  Gaussian path (a reserve, and only gauss runs in the part so far):
+ *	  Gaussian path (a split part, and only gauss runs in it so far):
  *	          Gaussian DP with mu^2 = 2 rho (1 - rho 2^-19)^-1, never above
  *	          the zCDP bound (core/gdp.c);
  *	  Renyi path (any other part): zcdp_eps(rho, delta_p) (the best order)
@@ -52,6 +53,7 @@ typedef struct AccountBudget
 	Numeric		spent_reserve_d;	/* their delta */
 	double		order;			/* the pinned Renyi order; 0: not pinned */
 	bool		gaussian_only;	/* every run of the zCDP part is a Gaussian one */
+	bool		split;			/* the part began Gaussian with a reserve: halves */
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
 } AccountBudget;
 
