@@ -219,13 +219,19 @@ dpnoise_gaussian_lattice(double S, double rho, int p, double *lattice, uint64_t 
 	*sigma2 = lattice_variance(S, *lattice, p, 1, rho);
 }
 
+/* the lattice of T composed releases: 2^-DPNOISE_GD_BITS of the continuous noise */
+static double
+composed_lattice(double S, double rho, int64_t T)
+{
+	return dpnoise_lattice(S * sqrt((double) T / (2.0 * rho))) *
+		ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
+}
+
 void
 dpnoise_gaussian_lattice_composed(double S, double rho, int p, int64_t T,
 								  double *lattice, uint64_t *sigma2)
 {
-	double		s = S * sqrt((double) T / (2.0 * rho));
-
-	*lattice = dpnoise_lattice(s) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
+	*lattice = composed_lattice(S, rho, T);
 	*sigma2 = lattice_variance(S, *lattice, p, T, rho);
 }
 
@@ -233,9 +239,7 @@ void
 dpnoise_gaussian_lattice_summed(double S, double rho, int p, int64_t T, int64_t rows,
 								double *lattice, uint64_t *sigma2)
 {
-	double		s = S * sqrt((double) T / (2.0 * rho));
-
-	*lattice = dpnoise_lattice(s) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_GD_BITS);
+	*lattice = composed_lattice(S, rho, T);
 	*sigma2 = lattice_variance_of(S / *lattice * (1.0 + ldexp(1.0, -30)) +
 								  sqrt((double) p) * (1.0 + (double) rows * ldexp(1.0, -5)),
 								  T, rho);

@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdbool.h>
 
-
 /* Phi(-x) = erfc(x / sqrt 2) / 2: accurate to a few ulps for every x */
 static double
 phi_lower(double x)
