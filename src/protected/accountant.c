@@ -215,12 +215,14 @@ static bool
 account_gauss_fits(Numeric rho, Numeric eps, Numeric delta)
 {
 	Numeric		z = account_zcdp_epsilon(rho, delta);
-	double		d = num_float_bound(delta, false),
-				e = account_eps_down(eps),
+	double		d,
+				e,
 				mu;
 
 	if (z != NULL && dp_numeric_cmp(z, eps) <= 0)
 		return true;
+	d = num_float_bound(delta, false);
+	e = account_eps_down(eps);
 	if (!(d > 0.0 && d < 1.0) || !(e >= 0.0))
 		return false;
 	mu = account_gauss_mu(rho);
