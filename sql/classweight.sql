@@ -42,8 +42,17 @@ CREATE TEMP TABLE sgd AS
 SELECT 'none' w, dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') m FROM regress_cw.v
 UNION ALL
 SELECT '0.2', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}}')
+  FROM regress_cw.v
+UNION ALL
+SELECT '0.2 unclipped', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}, "gradient_clip": 1}')
+  FROM regress_cw.v
+UNION ALL
+SELECT '0.2 no prior', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}, "adagrad_prior": 0}')
   FROM regress_cw.v;
-SELECT w, (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}')).params->>'sigma'
+-- the weights change the noise only through the default clip (a quarter with weights)
+SELECT w, (m).params->>'gradient_clip' AS clip, (m).params->>'adagrad_prior' AS prior,
+       (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, jsonb_build_object('R', 1.5, 'T', 100,
+                                         'gradient_clip', ((m).params->>'gradient_clip')::float8))).params->>'sigma'
                                     FROM regress_cw.v) AS same_sigma,
        sum(dpobj.predict(m, x)::int) AS predicted_positive,
        round(avg(dpobj.predict(m, x)::int) FILTER (WHERE y), 2) AS recall
@@ -52,6 +61,34 @@ SELECT w, (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R"
 SELECT (SELECT sum(dpobj.predict(m, x)::int) FROM sgd, regress_cw.v WHERE w = '0.2') >
        (SELECT sum(dpobj.predict(m, x)::int) FROM sgd, regress_cw.v WHERE w = 'none')
        AS weighted_predicts_more;
+
+-- "gradient_clip" c: a row's loss derivative clipped to [-c, c], the noise for 2 c R_eff
+-- (its lattice a power of two set by the noise: sigma scales by exactly c)
+SELECT c, round((((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, jsonb_build_object('R', 1.5, 'gradient_clip', c))).params->>'sigma'
+                     FROM regress_cw.v))::numeric
+              / ((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5}')).params->>'sigma' FROM regress_cw.v))::numeric), 6)
+         AS sigma_ratio
+  FROM (VALUES (0.5), (0.25), (0.125)) v(c);
+SELECT o, e.* FROM (VALUES
+    ('{"R": 1, "gradient_clip": 0}'),
+    ('{"R": 1, "gradient_clip": 1.5}'),
+    ('{"R": 1, "gradient_clip": "0.5"}')) v(o),
+  LATERAL regress.err(format('SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, %L) FROM regress_cw.v', o)) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "gradient_clip": 0.5}') FROM regress_cw.v$$) e;
+-- "adagrad_prior" m: AdaGrad's accumulators start at m sigma^2 (post-processing: the noise
+-- is the same); the default is 64 with class weights and no "n", else 0; refused with "n"
+SELECT o, (m).params->>'adagrad_prior' AS prior, (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6,
+         '{"R": 1.5, "class_weight": {"false": 0.2}, "adagrad_prior": 0}')).params->>'sigma' FROM regress_cw.v) AS same_sigma
+  FROM (SELECT o, (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, o::jsonb) FROM regress_cw.v) m
+          FROM (VALUES ('{"R": 1.5, "class_weight": {"false": 0.2}}'),
+                       ('{"R": 1.5, "class_weight": {"false": 0.2}, "adagrad_prior": 1000}')) v(o)) s;
+SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "class_weight": {"false": 0.2}, "n": 100}')).params->>'adagrad_prior' AS prior_with_n
+  FROM regress_cw.v;
+SELECT o, e.* FROM (VALUES
+    ('{"R": 1, "adagrad_prior": -1}'),
+    ('{"R": 1, "adagrad_prior": 1e7}'),
+    ('{"R": 1, "adagrad_prior": 4, "n": 100}')) v(o),
+  LATERAL regress.err(format('SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, %L) FROM regress_cw.v', o)) e;
 
 -- ---- malformed weights are refused before anything runs ----
 SELECT o, e.* FROM (VALUES

@@ -25,6 +25,13 @@ SELECT (m).mechanism, (m).params->'classes' AS classes
 SELECT (m).mechanism, (m).params->>'class_rho' AS class_rho, (m).params->'dims' AS dims
   FROM (SELECT dpobj.dp_noisysgd_multiclass(x, k, 3, 1e-6,
                '{"classes": ["0", "1", "2"], "R": 1.5, "T": 200, "intercept": false}') m FROM regress_mc.v) s;
+-- "gradient_clip" c: each class's noise for 2 c R_eff (default 1: no class weights here)
+SELECT c, (m).params->>'gradient_clip' AS clip,
+       round(((m).params->>'sigma')::numeric / ((SELECT (dpobj.dp_noisysgd_multiclass(x, k, 3, 1e-6,
+               '{"classes": [0, 1, 2], "R": 1.5}')).params->>'sigma' FROM regress_mc.v))::numeric, 6) AS sigma_ratio
+  FROM (SELECT c, (SELECT dpobj.dp_noisysgd_multiclass(x, k, 3, 1e-6,
+               jsonb_build_object('classes', '[0, 1, 2]'::jsonb, 'R', 1.5, 'gradient_clip', c)) FROM regress_mc.v) m
+          FROM (VALUES (1), (0.5)) v(c)) s;
 -- Output-Gauss composes in rho: rho / K per class
 SELECT abs(((m).params->>'rho')::float8 * 3 /
            (dpobj.glm_calibration(3, 1e-6, '{"R": 1.5, "method": "output"}')->>'rho')::float8 - 1)

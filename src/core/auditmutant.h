@@ -22,6 +22,8 @@
  *              (state/glmparams.c), of AdaSSP/SSP (state/linparams.c), of the
  *              exponential mechanism's epsilon / k (dp_epsilon_per_row, calibrate.c)
  *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
+ *   gradclip   noisy GD's clip of a row's loss derivative, 1.5 times looser
+ *              (capped at 1) than the noise is for (mechanisms/noisysgddescent.c)
  */
 #ifndef DPOBJ_AUDITMUTANT_H
 #define DPOBJ_AUDITMUTANT_H
@@ -34,6 +36,7 @@
 #define DPOBJ_MUTANT_ID_multiclass	6
 #define DPOBJ_MUTANT_ID_units		7
 #define DPOBJ_MUTANT_ID_adassp		8
+#define DPOBJ_MUTANT_ID_gradclip	9
 
 /* the under-calibration of every family */
 #define DPOBJ_MUTANT_FACTOR 1.5
@@ -42,7 +45,7 @@
 #define DPOBJ_MUTANT_CAT_(a, b) a##b
 #define DPOBJ_MUTANT_CAT(a, b) DPOBJ_MUTANT_CAT_(a, b)
 #define DPOBJ_MUTANT_ID DPOBJ_MUTANT_CAT(DPOBJ_MUTANT_ID_, DPOBJ_AUDIT_MUTANT)
-#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 8
+#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 9
 #error "DPOBJ_AUDIT_MUTANT names no family of src/core/auditmutant.h"
 #endif
 #define DPOBJ_MUTANT_IS(family) (DPOBJ_MUTANT_ID == DPOBJ_MUTANT_ID_##family)

@@ -317,6 +317,8 @@ dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
 	mc_params(&params, p, pp);
 	glm_params_model(&params, p, d);
 	model_params_float(&params, "radius", p->radius);
+	model_params_float(&params, "gradient_clip", p->grad_clip);
+	model_params_float(&params, "adagrad_prior", p->adagrad_prior);
 	model_params_int(&params, "T", T);
 	model_params_float(&params, "sigma", s);
 	model_params_float(&params, "class_rho", rho);

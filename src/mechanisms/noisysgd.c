@@ -16,11 +16,12 @@
  *   theta_1 = 0 in C (the l2 ball of radius r, option "radius");
  *   for t = 1..T (option "T", default DPOBJ_SGD_DEFAULT_T, or
  *   DPOBJ_SGD_DEFAULT_T_N with "n"):
- *     g_t = sum_i grad l(theta_t; x_i, y_i)  (||grad l|| <= L R_eff)
+ *     g_t = sum_i grad l_c(theta_t; x_i, y_i)  (||grad l_c|| <= c L R_eff, c the
+ *     option "gradient_clip": each row's loss derivative clipped to [-c, c])
  *     theta_{t+1} = Pi_C(theta_t - eta(t) [g_t + b_t]),  b_t ~ N(0, s^2 I)
  *   output theta_{T+1}.
- * Privacy: one step releases g_t + b_t with l2 sensitivity Delta = 2 L
- * R_eff (replace one row; L R_eff for add/remove).  The release is snapped
+ * Privacy: one step releases g_t + b_t with l2 sensitivity Delta = 2 c L
+ * R_eff (replace one row; c L R_eff for add/remove).  The release is snapped
  * (floating-point attacks): g_t is rounded to a public lattice g
  * and b_t is exact discrete Gaussian noise N_Z(0, sigma2) in lattice units
  * (dpnoise.c), so each step is (Delta/g + sqrt p)^2 / (2 sigma2)-zCDP
@@ -37,7 +38,8 @@
  *     Algorithm 1's step overshoots the ball on large tables and the model
  *     degenerates to one class): diagonal AdaGrad on the noisy gradients,
  *     theta_{t+1,j} = Pi_C(theta_t - (r / sqrt p) G_tj / sqrt(A_tj)),
- *     A_tj = sum_{s <= t} G_sj^2, and the output is the average of the
+ *     A_tj = m s^2 + sum_{s <= t} G_sj^2 (m the option "adagrad_prior", s
+ *     the public noise sd), and the output is the average of the
  *     iterates after step T/2; neither depends on the gradient's scale, and
  *     the per-coordinate step reaches a model as good as 1000 normalised
  *     steps in 30 (docs/BENCHMARKS.md, "Noisy GD step").

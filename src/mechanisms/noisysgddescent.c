@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "auditmutant.h"
 #include "dpnoise.h"
 #include "glm.h"
 #include "glmblocks.h"
@@ -139,6 +140,11 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 	/* a power of two: multiplying by it is exact */
 	const double per_unit = ldexp(1.0 / lattice, DPNOISE_SUM_BITS);
 	const __int128 half = (__int128) 1 << (DPNOISE_SUM_BITS - 1);
+#if DPOBJ_MUTANT_IS(gradclip)
+	const double clip = Min(1.0, p->grad_clip * DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+#else
+	const double clip = p->grad_clip;
+#endif
 	int			pp = D->pp;
 	__int128   *acc = palloc0(sizeof(__int128) * pp);
 
@@ -155,6 +161,8 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 			for (int j = 0; j < pp; j++)
 				z += theta[j] * x[j];
 			glm_loss(p->loss, p->h, D->y[k] * z, &lf, &ld, &l2);
+			/* "gradient_clip" (exact: a comparison); the audit's gradclip mutant clips looser */
+			ld = Max(-clip, Min(clip, ld));
 			c = D->cnt[k] * ld * D->y[k] * per_unit;
 			for (int j = 0; j < pp; j++)
 			{
@@ -289,8 +297,9 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 /*
  * Without "n": the diagonal AdaGrad direction of the noisy gradient G_t,
  * in place: acc_j <- acc_j + G_tj^2, G_tj <- G_tj / sqrt(acc_j) (0 where
- * acc_j = 0).  Each coordinate moves at most 1 (exactly 1 at t = 1) and by
- * less as its released gradients accumulate: the step scales itself per
+ * acc_j = 0).  acc_j starts at m sigma^2 ("adagrad_prior" m, sigma the
+ * noise sd).  Each coordinate moves at most 1 (exactly 1 at t = 1 with m = 0)
+ * and by less as its released gradients accumulate: the step scales itself per
  * coordinate from the released gradients, which grow with the private row
  * count, so no n is needed.
  */
@@ -317,6 +326,9 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 	int64		navg = 0;
 
 	memset(theta, 0, sizeof(double) * pp);
+	/* "adagrad_prior" m: m steps of pure noise, sigma = sqrt(sigma2) lattice (public) */
+	for (int j = 0; j < pp; j++)
+		acc[j] = p->adagrad_prior * (double) sigma2 * lattice * lattice;
 	for (int64 t = 1; t <= T; t++)
 	{
 		if ((t & 63) == 0)
@@ -346,7 +358,8 @@ noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double l
 double
 noisysgd_step_denom(const GLMParams *p, int pp, double Reff, double s)
 {
-	double		G = p->n_public > 0 ? p->n_public * Reff : 0.0;
+	/* Algorithm 1's G = n L R_eff bounds ||g_t||; each row's term is at most c R_eff */
+	double		G = p->n_public > 0 ? p->n_public * p->grad_clip * Reff : 0.0;
 
 	return G * G + pp * s * s;
 }
@@ -364,8 +377,12 @@ noisysgd_noise_rho(const GLMParams *p, int pp, double rho, double *Reff, int64 *
 {
 	*Reff = glmparams_reff(p);
 	*T = noisysgd_default_T(p);
-	/* gradient sum sensitivity 2 L R_eff per row, k-fold for units of k rows */
-	dpnoise_gaussian_lattice_summed(2.0 * p->rows_per_unit * *Reff, rho, pp, *T,
+	/*
+	 * gradient sum sensitivity 2 c R_eff per row (a row's derivative clipped
+	 * to [-c, c], c <= L = 1, times a class weight <= 1), k-fold for units of
+	 * k rows
+	 */
+	dpnoise_gaussian_lattice_summed(2.0 * p->grad_clip * p->rows_per_unit * *Reff, rho, pp, *T,
 									p->rows_per_unit, lattice, sigma2);
 	if (*sigma2 == 0)
 		ereport(ERROR,
@@ -381,6 +398,8 @@ noisysgd_params_body(StringInfo params, const GLMParams *p, int d, int64 T, doub
 {
 	glm_params_model(params, p, d);
 	model_params_float(params, "radius", p->radius);
+	model_params_float(params, "gradient_clip", p->grad_clip);
+	model_params_float(params, "adagrad_prior", p->adagrad_prior);
 	model_params_int(params, "T", T);
 	model_params_float(params, "sigma", s);
 	model_params_float(params, "rho", rho);

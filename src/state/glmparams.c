@@ -47,13 +47,13 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_LOGISTIC:
 			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight, rows_per_unit and sample_rows.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, gradient_clip, adagrad_prior, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
-			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, n and rows_per_unit.";
+			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, gradient_clip, adagrad_prior, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -283,6 +283,8 @@ typedef struct GLMOptionArg
 	bool		have_weights;
 	bool		have_T;
 	bool		have_radius;
+	bool		have_clip;
+	bool		have_prior;
 } GLMOptionArg;
 
 /* one key of the options object (dp_options_foreach callback) */
@@ -331,6 +333,16 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	{
 		p->radius = dp_option_number(v, key, 0, 1e6, true);
 		a->have_radius = true;
+	}
+	else if (kind == GLM_KIND_SGD && strcmp(key, "gradient_clip") == 0)
+	{
+		p->grad_clip = dp_option_number(v, key, 0, 1, true);
+		a->have_clip = true;
+	}
+	else if (kind == GLM_KIND_SGD && strcmp(key, "adagrad_prior") == 0)
+	{
+		p->adagrad_prior = dp_option_number(v, key, 0, GLM_SGD_MAX_PRIOR, false);
+		a->have_prior = true;
 	}
 	else if (a->kind == GLM_KIND_SGD && glmparams_tune_option(key, v, &p->tune))
 		;
@@ -448,6 +460,28 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		a->have_R = true;
 }
 
+/*
+ * Noisy GD's clip and AdaGrad prior where not given: GLM_SGD_DEFAULT_*_WEIGHTED
+ * where the rows train with class weights (given, or estimated for a
+ * balanced metric), else none.  The prior is AdaGrad's: refused with "n".
+ */
+static void
+glmparams_sgd_defaults(GLMParams *p, const GLMOptionArg *a)
+{
+	bool		weighted = a->have_weights || p->auto_balance_train || p->tune.balance_train;
+
+	if (!a->have_clip)
+		p->grad_clip = weighted ? GLM_SGD_DEFAULT_CLIP_WEIGHTED : GLM_SGD_DEFAULT_CLIP;
+	if (a->have_prior && p->n_public > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: option \"adagrad_prior\" needs the AdaGrad step, which \"n\" replaces",
+						glm_kind_aggname(a->kind)),
+				 errhint("Drop \"n\" (the step then needs no row count), or drop \"adagrad_prior\".")));
+	if (!a->have_prior)
+		p->adagrad_prior = weighted && p->n_public <= 0 ? GLM_SGD_DEFAULT_PRIOR_WEIGHTED : 0.0;
+}
+
 void
 glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
 {
@@ -487,6 +521,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.have_weights = false;
 	arg.have_T = false;
 	arg.have_radius = false;
+	arg.have_clip = false;
+	arg.have_prior = false;
 	p->tune.score_share = GLM_TUNE_DEFAULT_SHARE;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
@@ -512,6 +548,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	/* balanced accuracy without class weights trains with its estimated weights */
 	p->auto_balance_train = kind == GLM_KIND_AUTO && !arg.have_weights &&
 		p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+	glmparams_sgd_defaults(p, &arg);
 	/* with noisy GD a candidate, its head start needs less of the budget */
 	if (kind == GLM_KIND_AUTO && (p->auto_candidates & GLM_AUTO_NOISYSGD) && !arg.have_share)
 		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;

@@ -60,6 +60,8 @@ typedef struct GLMParams
 	double		h;				/* Huber parameter */
 	int64		T;				/* SGD steps, 0: default */
 	double		radius;			/* SGD: C = l2 ball of this radius */
+	double		grad_clip;		/* SGD: each row's loss derivative clipped to [-c, c], (0, 1] */
+	double		adagrad_prior;	/* SGD without "n": AdaGrad's accumulators start at m sigma^2 */
 	double		beta;			/* OPSamp failure probability */
 	double		n_public;		/* option "n": a public row count (OPSamp, noisy GD), <= 0: none */
 	int			rows_per_unit;	/* option "rows_per_unit": neighbours differ in up to k rows */
@@ -133,6 +135,31 @@ extern const char *const glm_auto_metric_names[3];
  */
 #define GLM_AUTO_DEFAULT_HEAD_START	3.0
 #define GLM_AUTO_MAX_HEAD_START		64.0
+
+/*
+ * Noisy GD's default "gradient_clip" c: each row's loss derivative is
+ * clipped to [-c, c], so its gradient's norm to c R_eff and the noise is for
+ * 2 c R_eff.  With class weights (given, or estimated for a balanced metric)
+ * a quarter: at theta = 0 every logistic derivative is 1/2, so the clip
+ * halves the first steps' signal and quarters their noise; without weights 1
+ * (no clip), where a clip pulls the model towards the majority class
+ * (docs/BENCHMARKS.md, "Noisy GD's gradient clip and AdaGrad prior").
+ */
+#define GLM_SGD_DEFAULT_CLIP			1.0
+#define GLM_SGD_DEFAULT_CLIP_WEIGHTED	0.25
+
+/*
+ * Noisy GD's default "adagrad_prior" m (without "n"): AdaGrad's accumulator
+ * of every coordinate starts at m sigma^2, sigma the public noise sd of a
+ * released gradient coordinate, so a coordinate takes full steps only once
+ * its released gradients outweigh m steps of pure noise.  With class weights
+ * 64, else 0, chosen as the clip was (docs/BENCHMARKS.md, "Noisy GD's
+ * gradient clip and AdaGrad prior"): where the weights make the effective
+ * sample small the first noisy steps otherwise move every coordinate by a
+ * whole step.
+ */
+#define GLM_SGD_DEFAULT_PRIOR_WEIGHTED	64.0
+#define GLM_SGD_MAX_PRIOR				1e6
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);

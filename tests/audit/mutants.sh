@@ -21,7 +21,7 @@ REPO="$(cd "$DIR/../.." && pwd)"
 
 PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/15/bin}"
 PORT="${DPOBJ_AUDIT_PGPORT:-55437}"
-MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp}"
+MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp gradclip}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 bail() { echo "not ok - $*"; T_FAIL=$((T_FAIL + 1)); t_summary; exit 1; }
 
