@@ -108,6 +108,19 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 		}
 }
 
+/* option key as a C string, or NULL when absent (not a string: "") */
+static const char *
+mechanism_string_option(Jsonb *options, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
+
+	if (v == NULL)
+		return NULL;
+	if (v->type != jbvString)
+		return "";
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
 void
 mechanism_cost_private_r(LedgerCost *cost)
 {
@@ -119,10 +132,9 @@ mechanism_cost_private_r(LedgerCost *cost)
 bool
 mechanism_options_private_r(Jsonb *options)
 {
-	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "R", 1, NULL);
+	const char *R = mechanism_string_option(options, "R");
 
-	return v != NULL && v->type == jbvString && v->val.string.len == 7 &&
-		memcmp(v->val.string.val, "private", 7) == 0;
+	return R != NULL && strcmp(R, "private") == 0;
 }
 
 void
@@ -134,18 +146,6 @@ mechanism_run_cost(const char *train_mechanism, Jsonb *options, double epsilon,
 		mechanism_cost_private_r(cost);
 }
 
-/* the option "method" as a C string, or NULL when absent (not a string: "") */
-static const char *
-mechanism_method_option(Jsonb *options)
-{
-	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "method", 6, NULL);
-
-	if (v == NULL)
-		return NULL;
-	if (v->type != jbvString)
-		return "";
-	return pnstrdup(v->val.string.val, v->val.string.len);
-}
 
 /* logistic's method as its ledger name: objective_gauss, output_gauss or cms */
 static const char *
@@ -167,7 +167,7 @@ mechanism_glm_name(const char *method)
 const char *
 mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
 {
-	const char *method = mechanism_method_option(options);
+	const char *method = mechanism_string_option(options, "method");
 
 	if (strcmp(train_mechanism, "logistic") == 0)
 		return mechanism_glm_name(method);

@@ -148,35 +148,29 @@ account_delta_c(const AccountBudget *b)
 	return num_sub(num_sub(b->granted_d, b->spent_d), b->reserve_d);
 }
 
-/*
- * A zCDP part that begins with a Gaussian run on a budget with a reserve
- * (reserve_share > 0, from 0.4.0 on) splits delta_c in halves: one for the
- * Gaussian path (while every run of the part is Gaussian, composed in GDP),
- * one for the Renyi path it moves to at its first other run.  Which of the
- * two a part is, is fixed by its first run, before any of its outputs.  Any
- * other part (and every part of a budget without a reserve) converts at
- * delta_c on the Renyi path alone.
- */
-static bool
-account_split(const AccountBudget *b)
-{
-	return b->split;
-}
-
 /* the zCDP part is on the Gaussian path */
 static bool
 account_gaussian_path(const AccountBudget *b)
 {
-	return account_split(b) && b->gaussian_only;
+	return b->split && b->gaussian_only;
 }
 
-/* the delta each path of the zCDP part converts at */
+/*
+ * The delta each path of the zCDP part converts at.  A zCDP part that begins
+ * with a Gaussian run on a budget with a reserve (reserve_share > 0, from
+ * 0.4.0 on) is split (b->split): delta_c in halves, one for the Gaussian path
+ * (while every run of the part is Gaussian, composed in GDP), one for the
+ * Renyi path it moves to at its first other run.  Which of the two a part
+ * is, is fixed by its first run, before any of its outputs.  Any other part
+ * (and every part of a budget without a reserve) converts at delta_c on the
+ * Renyi path alone.
+ */
 static Numeric
 account_delta_path(const AccountBudget *b)
 {
 	Numeric		dc = account_delta_c(b);
 
-	return account_split(b) ? num_mul(dc, dp_numeric_of_text("0.5")) : dc;
+	return b->split ? num_mul(dc, dp_numeric_of_text("0.5")) : dc;
 }
 
 /*
