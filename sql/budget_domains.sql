@@ -68,7 +68,9 @@ SELECT * FROM regress.err($$SELECT dpobj.set_budget_domain('regress_bd.other', '
 SELECT * FROM regress.err($$SELECT dpobj.protect('regress_bd.rowlevel', budget_domain => 'regress_bd_customers')$$);
 RESET ROLE;
 -- the catalog backs it: a member always has a privacy unit
-SELECT * FROM regress.err($$UPDATE dpobj.protected_tables SET budget_domain = 'regress_bd_customers' WHERE relid = 'regress_bd.rowlevel'::regclass$$);
+SELECT * FROM regress.err($$UPDATE dpobj.protected_tables SET budget_domain = 'regress_bd_customers', domain_joined_by = 'regress_bd_owner' WHERE relid = 'regress_bd.rowlevel'::regclass$$);
+-- and records the owner that joined
+SELECT * FROM regress.err($$UPDATE dpobj.protected_tables SET domain_joined_by = NULL WHERE relid = 'regress_bd.orders'::regclass$$);
 -- only the table's owner joins, leaves or joins through protect(), even a
 -- dpobj_admin member (it could otherwise move spend around)
 SET ROLE regress_bd_admin;

@@ -52,15 +52,33 @@ $$;
 --
 -- A domain's name is its owner's: creating a name that exists is an error
 -- (src/protected/budgetdomains.c).  A table joins a domain only when both
--- owners agree: the table's owner is the domain's owner (or a member of
--- it, superusers not implied), or the domain's owner (or a dpobj_admin
+-- owners agree: the table's owner is the domain's owner (the same role:
+-- membership is not consent), or the domain's owner (or a dpobj_admin
 -- member) allowed that table, owned by that role, and the table's owner
 -- joins naming the domain's owner (set_budget_domain's third argument).
 -- Before joining, that table's owner sees the domain's budgets (RLS of
 -- dpobj.budgets).  A join is refused while a budget on the domain exceeds
 -- the self-grant caps and could have been granted uncapped only because
--- its holder owned every member.
+-- its holder owned every member.  The membership holds while the role
+-- that joined owns the table (domain_joined_by).  A domain's powers are
+-- its owner's, not its members' (can_administer_domain).
 --------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION dpobj.can_administer_domain(budget_domain name)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (SELECT 1 FROM dpobj.budget_domains d
+                    WHERE d.name = budget_domain
+                      AND d.owner::pg_catalog.oid = (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                      WHERE r.rolname = current_user))
+        OR EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                    WHERE r.rolname = 'dpobj_admin'
+                      AND pg_catalog.pg_has_role(current_user, r.oid, 'USAGE'))
+$$;
+COMMENT ON FUNCTION dpobj.can_administer_domain(name) IS
+    'true if the current role is the budget domain''s owner (not a member of it) or a member of dpobj_admin';
+
 CREATE TABLE dpobj.budget_domain_allowed (
     budget_domain name NOT NULL REFERENCES dpobj.budget_domains (name) ON DELETE CASCADE,
     relid regclass NOT NULL REFERENCES dpobj.protected_tables (relid) ON DELETE CASCADE,
@@ -127,7 +145,7 @@ SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.set_budget_domain(regclass, name, regrole) IS
     'Table owner: put the table into a budget domain that domain_owner owns and allowed it into (dpobj.allow_budget_domain_member) (true if its membership changed)';
 COMMENT ON FUNCTION dpobj.set_budget_domain(regclass, name) IS
-    'Table owner: put a table with a privacy unit into a budget domain its owner also owns (or is a member of), or take it out (NULL) (true if its membership changed)';
+    'Table owner: put a table with a privacy unit into a budget domain its owner also owns (the same role), or take it out (NULL) (true if its membership changed)';
 COMMENT ON FUNCTION dpobj.create_budget_domain(name) IS
     'Create a budget domain owned by the current role; an error if the name exists (true)';
 
@@ -177,12 +195,16 @@ ALTER TABLE dpobj.protected_tables
 
 -- Domains of 0.3.0: a table joined a domain when its owner had the
 -- privileges of the domain's owner or of dpobj_admin (superusers too),
--- so a member may sit in a domain another role created under the name
--- its owner meant for its own.  Such a member (its owner neither the
--- domain's owner nor a member of that role) leaves the domain: its runs
--- find no budget until its owner joins again with the domain owner's
--- agreement (or grants budgets on the table); the domain's budgets and
--- the ledger keep every charge.
+-- so a member may sit in a domain another role (a group its owner is in,
+-- say) created under the name its owner meant for its own.  Such a member
+-- (its owner not the domain's owner) leaves the domain: its runs find no
+-- budget until its owner joins again with the domain owner's agreement
+-- (or grants budgets on the table); the domain's budgets and the ledger
+-- keep every charge.  The others record their owner as the one that
+-- joined.
+ALTER TABLE dpobj.protected_tables ADD COLUMN domain_joined_by regrole;
+COMMENT ON COLUMN dpobj.protected_tables.domain_joined_by IS
+    'The table''s owner when it joined its budget domain: the membership counts while that role owns the table';
 DO $$
 DECLARE
     m record;
@@ -193,11 +215,6 @@ BEGIN
           JOIN dpobj.budget_domains d ON d.name = p.budget_domain
           JOIN pg_catalog.pg_class c ON c.oid = p.relid::pg_catalog.oid
          WHERE c.relowner <> d.owner::pg_catalog.oid
-           -- a member of the owner's role (superusers not implied, as
-           -- in the join's check)
-           AND NOT (pg_catalog.pg_has_role(c.relowner, d.owner::pg_catalog.oid, 'MEMBER')
-                    AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r
-                              WHERE r.oid = c.relowner))
          ORDER BY p.relid::pg_catalog.text
     LOOP
         UPDATE dpobj.protected_tables SET budget_domain = NULL WHERE relid = m.relid;
@@ -207,6 +224,12 @@ BEGIN
     END LOOP;
 END
 $$;
+UPDATE dpobj.protected_tables p SET domain_joined_by = c.relowner::pg_catalog.regrole
+  FROM pg_catalog.pg_class c
+ WHERE p.budget_domain IS NOT NULL AND c.oid = p.relid::pg_catalog.oid;
+ALTER TABLE dpobj.protected_tables
+    ADD CONSTRAINT protected_tables_domain_joined_check
+        CHECK (budget_domain IS NULL OR domain_joined_by IS NOT NULL);
 
 --------------------------------------------------------------------------
 -- P1. One-pass logistic regression: dp_passglm (PASS-GLM: the logistic

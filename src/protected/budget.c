@@ -31,8 +31,9 @@
  *	  - system catalogs and other extensions' tables cannot be protected
  *		(protectable.c);
  *	  - a dpobj_admin member who does not own the table cannot grant to
- *		itself, or to any role it can act as, more than the superuser's
- *		caps dpobj.max_self_grant_epsilon / _delta (default 0: nothing);
+ *		itself, or to any role that a role able to act as it can act as
+ *		(roleact.h), more than the superuser's caps
+ *		dpobj.max_self_grant_epsilon / _delta (default 0: nothing);
  *	  - the total granted delta of a budget stays below 1 (also a CHECK on
  *		dpobj.budgets);
  *	  - unprotect, which forgets budgets and spend, needs the owner's
@@ -48,6 +49,7 @@
 #include "entryargs.h"
 #include "privileged.h"
 #include "protectable.h"
+#include "roleact.h"
 #include "units.h"
 
 #include "catalog/pg_authid.h"
@@ -386,9 +388,11 @@ typedef struct BudgetTarget
 } BudgetTarget;
 
 /*
- * A dpobj_admin member that does not own the table granting to a role it
- * can act as (itself included) is capped by the superuser's settings; on
- * a domain, anyone but a superuser who does not own every member table.
+ * A dpobj_admin member that does not own the table granting to a role
+ * that some role can act as together with the caller (roleact.h: itself,
+ * a member, a group it can SET ROLE to, a role with a common member) is
+ * capped by the superuser's settings; on a domain, anyone but a superuser
+ * who does not own every member table.
  */
 static bool
 self_grant(Oid caller, const BudgetTarget *t, Oid analyst)
@@ -396,7 +400,7 @@ self_grant(Oid caller, const BudgetTarget *t, Oid analyst)
 	if (t->domain)
 		return budget_domain_self_grant(caller, t->name, analyst);
 	return !superuser_arg(caller) && !pg_class_ownercheck(t->relid, caller) &&
-		is_member_of_role(caller, analyst);
+		roles_share_actor(caller, analyst);
 }
 
 static void

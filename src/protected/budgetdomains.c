@@ -21,6 +21,10 @@
  * owner's privileges, as unprotect() does: both change which spend counts;
  * joining also needs the domain owner's agreement and re-checks the
  * self-grant caps of the domain's budgets (domainjoin.c).
+ * A member counts only while the role that joined it owns the table
+ * (protected_tables.domain_joined_by; budget_for): a table handed to
+ * another role (ALTER TABLE ... OWNER TO) finds no budget until its new
+ * owner joins again, since that owner never agreed to the domain's grants.
  * Nothing here reads a protected table.
  *
  * Identity as in budget.c: SECURITY INVOKER entry points that take the
@@ -36,6 +40,7 @@
 #include "dpobj.h"
 #include "entryargs.h"
 #include "privileged.h"
+#include "roleact.h"
 #include "spiplans.h"
 #include "units.h"
 
@@ -114,7 +119,7 @@ budget_domain_self_grant(Oid caller, const char *domain, Oid analyst)
 	bool		isnull;
 	bool		owns_all = false;
 
-	if (superuser_arg(caller) || !is_member_of_role(caller, analyst))
+	if (superuser_arg(caller) || !roles_share_actor(caller, analyst))
 		return false;
 	values[0] = domain_datum(domain);
 	values[1] = ObjectIdGetDatum(caller);
@@ -222,7 +227,7 @@ dpobj_drop_budget_domain(PG_FUNCTION_ARGS)
 	}
 	owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	members = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	if (!has_privs_of_role(GetUserId(), owner))
+	if (GetUserId() != owner && !superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be the owner of budget domain \"%s\" to drop it", domain),
@@ -255,8 +260,10 @@ static const char member_lock_sql[] =
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR UPDATE";
 static const char own_budgets_sql[] =
 "SELECT 1 FROM dpobj.budgets WHERE relid OPERATOR(pg_catalog.=) $1 LIMIT 1";
+/* $3: the table's owner that joins (NULL: leaving), recorded as its consent */
 static const char member_set_sql[] =
-"UPDATE dpobj.protected_tables SET budget_domain = $2 WHERE relid OPERATOR(pg_catalog.=) $1";
+"UPDATE dpobj.protected_tables SET budget_domain = $2, domain_joined_by = $3 "
+" WHERE relid OPERATOR(pg_catalog.=) $1";
 
 /* inside SPI: the table's current domain (NULL: none) and whether it has a unit */
 static char *
@@ -315,9 +322,9 @@ bool
 budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domain,
 				  Oid named_owner)
 {
-	Oid			types[2] = {REGCLASSOID, NAMEOID};
-	Datum		values[2];
-	char		nulls[2] = {' ', ' '};
+	Oid			types[3] = {REGCLASSOID, NAMEOID, REGROLEOID};
+	Datum		values[3];
+	char		nulls[3] = {' ', ' ', ' '};
 	char	   *current;
 	bool		has_unit;
 
@@ -328,7 +335,8 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 				 errhint("Joining or leaving a budget domain changes which spend counts for the table's rows, so only its owner or a superuser may do it.")));
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = domain != NULL ? domain_datum(domain) : (Datum) 0;
-	nulls[1] = domain != NULL ? ' ' : 'n';
+	nulls[1] = nulls[2] = domain != NULL ? ' ' : 'n';
+	values[2] = ObjectIdGetDatum(domain != NULL ? domain_table_owner(relid) : InvalidOid);
 	SPI_connect();
 	units_lock_protection(relid, ExclusiveLock);
 	current = member_lock(values[0], relation, &has_unit);
@@ -339,7 +347,7 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 	}
 	if (domain != NULL)
 		join_checks(values[0], relation, domain, current, has_unit, named_owner);
-	if (domain_exec(member_set_sql, 2, types, values, nulls, "dpobj.set_budget_domain") != SPI_OK_UPDATE)
+	if (domain_exec(member_set_sql, 3, types, values, nulls, "dpobj.set_budget_domain") != SPI_OK_UPDATE)
 		elog(ERROR, "dpobj.set_budget_domain: update failed");
 	SPI_finish();
 	return true;
@@ -383,7 +391,8 @@ dpobj_set_budget_domain_owned(PG_FUNCTION_ARGS)
 /*
  * dpobj.budget_for(rel, analyst): the dpobj.budgets row a run of analyst on
  * rel is admitted against and charged to -- the budget domain's if rel is
- * a member, else the table's own; NULL if none.  Every protected run calls
+ * a member still owned by the role that joined it, else the table's own;
+ * NULL if none.  Every protected run calls
  * it twice (train()'s pre-check, the ledger writer's debit), so it runs a
  * kept plan instead of being a SQL function parsed and planned at every
  * call.  Internal (not PUBLIC): its callers run as the bootstrap superuser.
@@ -393,7 +402,10 @@ static const char budget_for_sql[] =
 "  JOIN dpobj.budgets b "
 "    ON CASE WHEN p.budget_domain IS NULL THEN b.relid OPERATOR(pg_catalog.=) p.relid "
 "            ELSE b.budget_domain OPERATOR(pg_catalog.=) p.budget_domain END "
-" WHERE p.relid OPERATOR(pg_catalog.=) $1 AND b.rolid OPERATOR(pg_catalog.=) $2";
+" WHERE p.relid OPERATOR(pg_catalog.=) $1 AND b.rolid OPERATOR(pg_catalog.=) $2 "
+"   AND (p.budget_domain IS NULL OR p.domain_joined_by OPERATOR(pg_catalog.=) "
+"        (SELECT c.relowner FROM pg_catalog.pg_class c "
+"          WHERE c.oid OPERATOR(pg_catalog.=) p.relid::pg_catalog.oid))";
 
 Datum
 dpobj_budget_for(PG_FUNCTION_ARGS)

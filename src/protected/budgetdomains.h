@@ -26,8 +26,9 @@
 
 /*
  * A grant by caller to analyst on the domain is a capped self-grant:
- * caller is not a superuser, can act as analyst, and does not own every
- * member table (an empty domain counts as not owned).
+ * caller is not a superuser, some role can act as both (roles_share_actor),
+ * and caller does not own every member table (an empty domain counts as
+ * not owned).
  */
 extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst);
 

@@ -65,8 +65,8 @@ join_name_datum(const char *domain)
 	return NameGetDatum(n);
 }
 
-static Oid
-join_table_owner(Oid relid)
+Oid
+domain_table_owner(Oid relid)
 {
 	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	Oid			owner;
@@ -129,10 +129,15 @@ static void
 join_check_owners(Oid relid, const char *relation, const char *domain, Oid named_owner)
 {
 	Oid			owner = budget_domain_owner(domain);
-	Oid			table_owner = join_table_owner(relid);
-	const char *owner_name = GetUserNameFromId(owner, false);
+	Oid			table_owner = domain_table_owner(relid);
+	const char *owner_name = GetUserNameFromId(owner, true);
 
-	if (table_owner == owner || is_member_of_role_nosuper(table_owner, owner))
+	if (owner_name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("the owner of budget domain \"%s\" was dropped: no table joins it", domain),
+				 errhint("Use another budget domain; a superuser may drop this one.")));
+	if (table_owner == owner)
 		return;
 	if (!join_allowed(domain, relid, table_owner))
 		ereport(ERROR,
@@ -155,9 +160,10 @@ join_check_owners(Oid relid, const char *relation, const char *domain, Oid named
 }
 
 /*
- * a budget above the caps whose holder some non-superuser role G can act
- * as, where G has the privileges of every member's owner ($2: not of the
- * joining table's, so the join changes G's grants from uncapped to capped)
+ * a budget above the caps whose holder some non-superuser role R can act
+ * as together with a role G (roleact.h), where G has the privileges of
+ * every member's owner ($2: not of the joining table's, so the join
+ * changes G's grants to that holder from uncapped to capped)
  */
 static const char caps_sql[] =
 "SELECT b.rolid::pg_catalog.text FROM dpobj.budgets b "
@@ -165,12 +171,13 @@ static const char caps_sql[] =
 "   AND (b.granted_epsilon OPERATOR(pg_catalog.>) b.spent_epsilon "
 "        OR b.granted_delta OPERATOR(pg_catalog.>) b.spent_delta) "
 "   AND (b.granted_epsilon OPERATOR(pg_catalog.>) $3 OR b.granted_delta OPERATOR(pg_catalog.>) $4) "
-"   AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles g "
-"        WHERE NOT g.rolsuper "
-"          AND pg_catalog.pg_has_role(g.oid, b.rolid::pg_catalog.oid, 'MEMBER') "
+"   AND EXISTS (SELECT 1 FROM dpobj.protected_tables p "
+"                WHERE p.budget_domain OPERATOR(pg_catalog.=) $1) "
+"   AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles g, pg_catalog.pg_roles r "
+"        WHERE NOT g.rolsuper AND NOT r.rolsuper "
+"          AND pg_catalog.pg_has_role(r.oid, g.oid, 'MEMBER') "
+"          AND pg_catalog.pg_has_role(r.oid, b.rolid::pg_catalog.oid, 'MEMBER') "
 "          AND NOT pg_catalog.pg_has_role(g.oid, $2, 'USAGE') "
-"          AND EXISTS (SELECT 1 FROM dpobj.protected_tables p "
-"                       WHERE p.budget_domain OPERATOR(pg_catalog.=) $1) "
 "          AND NOT EXISTS (SELECT 1 FROM dpobj.protected_tables p "
 "                  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relid::pg_catalog.oid "
 "                 WHERE p.budget_domain OPERATOR(pg_catalog.=) $1 "
@@ -185,7 +192,7 @@ domain_join_check_caps(Oid relid, const char *relation, const char *domain)
 	char	   *holder = NULL;
 
 	values[0] = join_name_datum(domain);
-	values[1] = ObjectIdGetDatum(join_table_owner(relid));
+	values[1] = ObjectIdGetDatum(domain_table_owner(relid));
 	values[2] = NumericGetDatum(dp_numeric_of_float8(dpobj_max_self_grant_epsilon));
 	values[3] = NumericGetDatum(dp_numeric_of_float8(dpobj_max_self_grant_delta));
 	SPI_connect();
@@ -197,7 +204,7 @@ domain_join_check_caps(Oid relid, const char *relation, const char *domain)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("budget domain \"%s\" has a budget of role %s above the self-grant caps",
 						domain, holder),
-				 errdetail("A role that owns every member table but not %s can act as that role, so it may have granted the budget to itself uncapped; with %s in the domain it could not.",
+				 errdetail("A role that owns every member table but not %s could have granted it uncapped to a role that one role acts as together with it; with %s in the domain it could not.",
 						   relation, relation),
 				 errhint("The domain's owner or a dpobj_admin member revokes that budget first (dpobj.revoke_domain_budget); then grant again within the caps or from a role that cannot act as %s.",
 						 holder)));
@@ -242,7 +249,7 @@ allow_args(FunctionCallInfo fcinfo, const char *fname, char **relation)
 							  "allow a table into it");
 	values[0] = join_name_datum(domain);
 	values[1] = ObjectIdGetDatum(relid);
-	values[2] = ObjectIdGetDatum(join_table_owner(relid));
+	values[2] = ObjectIdGetDatum(domain_table_owner(relid));
 	values[3] = ObjectIdGetDatum(GetUserId());
 	return values;
 }

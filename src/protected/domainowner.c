@@ -61,12 +61,20 @@ budget_domain_owner(const char *domain)
 	return owner;
 }
 
+/*
+ * The domain's powers are its owner's own: a role that is merely a member
+ * of the owner (or of a group the owner is in) does not get them; it
+ * acts as the owner only after SET ROLE to it (or inside the owner's
+ * SECURITY DEFINER function), and then a grant to itself is capped
+ * (roleact.h).  dpobj_admin members and superusers administer every
+ * domain.
+ */
 void
 budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char *action)
 {
 	Oid			admin = get_role_oid("dpobj_admin", true);
 
-	if (has_privs_of_role(caller, owner))
+	if (caller == owner || superuser_arg(caller))
 		return;
 	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
 		return;
@@ -74,6 +82,5 @@ budget_domain_check_admin(Oid caller, const char *domain, Oid owner, const char 
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("must be the owner of budget domain \"%s\" or a member of dpobj_admin to %s",
 					domain, action),
-			 errhint("Only the domain's owner (the role that created it) or a member of dpobj_admin can do this.")));
+			 errhint("Only the domain's owner itself (the role that created it; its members after SET ROLE to it) or a member of dpobj_admin can do this.")));
 }
-

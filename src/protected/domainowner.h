@@ -19,8 +19,9 @@
 extern Oid	budget_domain_owner(const char *domain);
 
 /*
- * Refuses (42501) unless caller has the privileges of the domain's owner
- * or is a member of dpobj_admin; action completes "must ... to".
+ * Refuses (42501) unless caller is the domain's owner (the role itself,
+ * not a member of it), a superuser or a member of dpobj_admin; action
+ * completes "must ... to".
  */
 extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
 									  const char *action);

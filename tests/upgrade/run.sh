@@ -124,7 +124,8 @@ use_release() {
     local ver="$1" job state
     t_psql -d postgres -c "CREATE DATABASE up" -c "CREATE DATABASE fresh" -c "CREATE DATABASE empty" \
         -c "CREATE ROLE up_owner NOLOGIN" -c "CREATE ROLE up_analyst LOGIN" \
-        -c "CREATE ROLE up_other LOGIN" >/dev/null || bail "could not create databases and roles"
+        -c "CREATE ROLE up_other LOGIN" -c "CREATE ROLE up_staff NOLOGIN" \
+        -c "GRANT up_staff TO up_owner, up_other" >/dev/null || bail "could not create databases and roles"
     t_psql -d up -c "CREATE EXTENSION dpobj" >/dev/null || bail "CREATE EXTENSION dpobj ($ver) failed"
     t_is "the database runs $ver" "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$ver"
     t_psql -d up >/dev/null <<'SQL' || bail "using $ver failed"
@@ -184,6 +185,18 @@ RESET ROLE;
 CREATE TABLE squatted AS SELECT i, i % 20 AS person, a, b, y FROM pts;
 REVOKE ALL ON squatted FROM PUBLIC;
 SELECT dpobj.protect('squatted', 'person', 1, 'up_squatted');
+-- a member of a group's domain: up_other, SET ROLE to a group it shares
+-- with up_owner, created the domain; up_owner's table joined it (0.3.0
+-- took membership in the domain's owner for consent)
+SET ROLE up_staff;
+SELECT dpobj.create_budget_domain('up_grouped');
+RESET ROLE;
+CREATE TABLE grouped AS SELECT i, i % 20 AS person, a, b, y FROM pts;
+ALTER TABLE grouped OWNER TO up_owner;
+REVOKE ALL ON grouped FROM PUBLIC;
+SET ROLE up_owner;
+SELECT dpobj.protect('grouped', 'person', 1, 'up_grouped');
+RESET ROLE;
 -- a budget already in its zCDP part: two noisy-GD runs
 CREATE TABLE zc AS SELECT * FROM pts;
 ALTER TABLE zc OWNER TO up_owner;
@@ -230,7 +243,7 @@ CATALOG_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, na
 # units and budget domains (0.3.0 on; empty before)
 UNIT_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s', relid, privacy_unit, unit_attnum, unit_type,
                     max_rows_per_unit, budget_domain), ';' ORDER BY relid::text), '')
-            FROM dpobj.protected_tables WHERE privacy_unit IS NOT NULL AND relid::text <> 'squatted'"
+            FROM dpobj.protected_tables WHERE privacy_unit IS NOT NULL AND relid::text NOT IN ('squatted', 'grouped')"
 DOMAIN_SQL="SELECT coalesce((SELECT string_agg(format('%s|%s|%s', name, owner, created_at), ';' ORDER BY name)
                                FROM dpobj.budget_domains), '') || '/' ||
                    coalesce((SELECT string_agg(format('%s|%s|%s|%s|%s', id, budget_domain, rolid, granted_epsilon,
@@ -318,7 +331,7 @@ upgrade_from() {
 
     t_psql -d up -c "ALTER EXTENSION dpobj UPDATE" >/dev/null 2>"$WORK/update.err"
     t_is "ALTER EXTENSION dpobj UPDATE from $ver succeeds" \
-        "$?:$(grep -v -e 'left budget domain "up_squatted"' -e '^HINT:  The domain.s owner allows it' "$WORK/update.err")" "0:"
+        "$?:$(grep -v -e 'left budget domain "up_squatted"' -e 'left budget domain "up_grouped"' -e '^HINT:  The domain.s owner allows it' "$WORK/update.err")" "0:"
     if [[ $runs == 8 ]]; then
         t_is "a budget in its zCDP part admits what it did: as many noisy-GD runs, no approximate-DP run (reserve 0)" \
             "$(t_psql -d up -c "SET ROLE up_other" -c "$ZCDP_LEFT_SQL")/$(t_psql -d up -c "SET ROLE up_other" \
@@ -330,9 +343,12 @@ upgrade_from() {
         t_is "the update takes a member whose owner did not own the domain out of it, warning" \
             "$(grep -c 'WARNING:  dpobj: table .*squatted left budget domain "up_squatted" of role up_other' "$WORK/update.err")/$(t_psql -d up -c "SELECT coalesce(budget_domain, '-') FROM dpobj.protected_tables WHERE relid = 'squatted'::regclass")/$(t_psql -d up -c "SELECT owner FROM dpobj.budget_domains WHERE name = 'up_squatted'")" \
             "1/-/up_other"
-        t_is "... a member whose owner is the domain's stays (and its unit identity is recorded)" \
-            "$(t_psql -d up -c "SELECT budget_domain || '/' || unit_typmod || '/' || unit_collation FROM dpobj.protected_tables WHERE relid = 'people'::regclass")" \
-            "up_hospital/-1/0"
+        t_is "... and one whose owner is only a member of the domain's owner (a group), warning" \
+            "$(grep -c 'WARNING:  dpobj: table .*grouped left budget domain "up_grouped" of role up_staff' "$WORK/update.err")/$(t_psql -d up -c "SELECT coalesce(budget_domain, '-') FROM dpobj.protected_tables WHERE relid = 'grouped'::regclass")" \
+            "1/-"
+        t_is "... a member whose owner is the domain's stays (its unit identity and joining owner recorded)" \
+            "$(t_psql -d up -c "SELECT budget_domain || '/' || unit_typmod || '/' || unit_collation || '/' || domain_joined_by FROM dpobj.protected_tables WHERE relid = 'people'::regclass")" \
+            "up_hospital/-1/0/up_owner"
     fi
     t_is "the database runs $target" \
         "$(t_psql -d up -c "SELECT extversion FROM pg_extension WHERE extname = 'dpobj'")" "$target"
