@@ -55,6 +55,8 @@
 #include <signal.h>
 
 #include "jobs.h"
+#include "jobsettings.h"
+#include "ledger.h"
 #include "progress.h"
 #include "protected.h"
 #include "train.h"
@@ -983,6 +985,7 @@ dpobj_jobs_scheduler_main(Datum arg)
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(dboid, BOOTSTRAP_SUPERUSERID, 0);
 	pgstat_report_appname("dpobj job scheduler");
+	jobs_pin_worker_settings();
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -1236,9 +1239,11 @@ job_store_model(int64 job_id, Datum model, Oid modeltype)
 }
 
 /*
- * 2. The protected path, as the submitting role: dpobj.train() in its own
- * transaction; any error is recorded in the job's row (the server log gets
- * the whole error; train() already reduced a row-dependent one to DP006).
+ * 2. The protected path, as the submitting role: dpobj.train() and the
+ * model's store in one transaction, whose commit makes the ledger's
+ * outcome 'released' (an abort: 'aborted'; ledger_release_at_commit); any
+ * error is recorded in the job's row (the server log gets the whole error;
+ * train() already reduced a row-dependent one to DP006).
  */
 static void
 job_run_training(int64 job_id, MemoryContext jobcxt, Datum *targs, char *tnulls)
@@ -1317,6 +1322,8 @@ dpobj_job_worker_main(Datum arg)
 	else
 		BackgroundWorkerInitializeConnectionByOid(args.dboid, BOOTSTRAP_SUPERUSERID, 0);
 	pgstat_report_appname("dpobj job");
+	jobs_pin_worker_settings();
+	ledger_release_at_commit();
 	jobcxt = AllocSetContextCreate(TopMemoryContext, "dpobj job", ALLOCSET_DEFAULT_SIZES);
 
 	if (!job_read_args(&args, jobcxt, targs, tnulls))

@@ -145,6 +145,14 @@ extern void ledger_finish(int64 id, const char *outcome, const char *detail);
  */
 extern void ledger_hold_outcomes(bool hold);
 
+/*
+ * For the rest of this backend (a job worker, whose transaction stores
+ * the model): a computed model's run becomes 'released' when the
+ * transaction commits and 'aborted' when it aborts; no query's end
+ * releases it.  Never raises.
+ */
+extern void ledger_release_at_commit(void);
+
 /* _PG_init: the ledger's settings, hooks and (when preloading) writers */
 extern void dpobj_ledger_init(void);
 

@@ -22,7 +22,9 @@
  *
  * On the protected path the mechanism runs inside dpobj.train()'s own query
  * and the model goes to train()'s caller, so its level is one lower: the
- * run is released when the query that called train() completes.
+ * run is released when the query that called train() completes.  A job
+ * worker's caller is its transaction, which stores the model
+ * (ledger_release_at_commit): its runs are released at the commit only.
  *
  * A run still CHARGED when its (sub)transaction aborts -- an error after
  * the charge that the mechanism did not report -- is 'failed'.  Only a
@@ -367,11 +369,23 @@ ledger_run_finish(int64 id, LedgerOutcome outcome, const char *detail)
 	post_outcome(id, outcome, detail);
 }
 
+/* a job worker: models are received at the commit (ledger.h) */
+static bool release_at_commit = false;
+
+void
+ledger_release_at_commit(void)
+{
+	release_at_commit = true;
+}
+
 /* a query at level ended normally: the runs released above it */
 static void
 runs_resolve(int level)
 {
 	bool		posted = false;
+
+	if (release_at_commit)
+		return;
 
 	for (int k = nruns - 1; k >= 0; k--)
 	{

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/jobs/run.sh — the job tests that need more than SQL: progress NOTICEs
-# (progress.sh), periodic retraining with pg_cron in a cluster of its own (cron.sh), and
-# jobs across server restarts (restart.sh, which restarts the server it is given).
+# (progress.sh), the submitting role's own defaults (settings.sh), periodic retraining
+# with pg_cron in a cluster of its own (cron.sh), and jobs across server restarts
+# (restart.sh, which restarts the server it is given).
 # Prints "ok"/"not ok" lines and, last, "N passed, M failed".
 #
 # Environment: PGHOST, PGPORT, PGUSER (a superuser of a server with
@@ -9,4 +10,4 @@
 # DPOBJ_PGLOG) for restart.sh — without them it is reported as one failure, not skipped.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" restart progress locks cron restart
+exec bash "$DIR/../script_runner.sh" "$DIR" restart progress locks settings cron restart
