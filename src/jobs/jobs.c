@@ -32,8 +32,9 @@
  *	             twice), then claims queued jobs while fewer than
  *	             dpobj.max_jobs slots are in use -- round robin over roles:
  *	             the role with the fewest running jobs first (below
- *	             dpobj.max_runs_per_role), its oldest job: slot reserved, row
- *	             set 'running' and committed, worker registered.
+ *	             dpobj.max_runs_per_role), its oldest job not behind an older
+ *	             one on the same budget: slot reserved, row set 'running'
+ *	             and committed, worker registered.
  *	  worker     dynamic worker, one job.  Connects to the database AS THE
  *	             SUBMITTING ROLE (BackgroundWorkerInitializeConnectionByOid
  *	             when the role may log in; otherwise as the bootstrap
@@ -723,10 +724,25 @@ static const char sched_owners_sql[] =
 " WHERE state OPERATOR(pg_catalog.=) 'queued' GROUP BY owner";
 
 /* one role's oldest queued job that nobody holds locked */
+/*
+ * The role's oldest queued job whose budget no older job of the role still
+ * waits for or runs on: one budget's jobs (the same table, or tables of
+ * one budget domain) run one after another in submission order, so they
+ * are charged in that order whatever their run times -- the accounting
+ * path of each (linear or reserve, Gaussian or Renyi) depends on the
+ * order (docs/USAGE.md, "Schedule training jobs").
+ */
 static const char sched_claim_sql[] =
 "SELECT j.id, COALESCE(a.rolcanlogin, false) "
 "  FROM dpobj.job_queue j LEFT JOIN pg_catalog.pg_authid a ON a.oid OPERATOR(pg_catalog.=) j.owner::pg_catalog.oid "
+"  LEFT JOIN dpobj.protected_tables pj ON pj.relid OPERATOR(pg_catalog.=) j.rel "
 " WHERE j.state OPERATOR(pg_catalog.=) 'queued' AND j.owner::pg_catalog.oid OPERATOR(pg_catalog.=) $1 "
+"   AND NOT EXISTS (SELECT 1 FROM dpobj.job_queue e "
+"         LEFT JOIN dpobj.protected_tables pe ON pe.relid OPERATOR(pg_catalog.=) e.rel "
+"        WHERE e.owner OPERATOR(pg_catalog.=) j.owner AND e.id OPERATOR(pg_catalog.<) j.id "
+"          AND e.state OPERATOR(pg_catalog.=) ANY ('{queued,running}'::pg_catalog.text[]) "
+"          AND (e.rel OPERATOR(pg_catalog.=) j.rel "
+"               OR pe.budget_domain OPERATOR(pg_catalog.=) pj.budget_domain)) "
 " ORDER BY j.id LIMIT 1 FOR UPDATE OF j SKIP LOCKED";
 
 static const char sched_start_sql[] =

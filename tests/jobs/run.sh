@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/jobs/run.sh — the job tests that need more than SQL: progress NOTICEs
-# (progress.sh), the submitting role's own defaults (settings.sh), periodic retraining
+# (progress.sh), the submitting role's own defaults (settings.sh), one budget's jobs in
+# submission order (order.sh), periodic retraining
 # with pg_cron in a cluster of its own (cron.sh), and jobs across server restarts
 # (restart.sh, which restarts the server it is given).
 # Prints "ok"/"not ok" lines and, last, "N passed, M failed".
@@ -10,4 +11,4 @@
 # DPOBJ_PGLOG) for restart.sh — without them it is reported as one failure, not skipped.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" restart progress locks settings cron restart
+exec bash "$DIR/../script_runner.sh" "$DIR" restart progress locks settings order cron restart
