@@ -333,6 +333,13 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be the owner of table %s to change its budget domain", relation),
 				 errhint("Joining or leaving a budget domain changes which spend counts for the table's rows, so only its owner or a superuser may do it.")));
+	/* joining is the owner's consent: its own act, not a member's */
+	if (domain != NULL && caller != domain_table_owner(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only role \"%s\", the owner of table %s, can put it into a budget domain",
+						GetUserNameFromId(domain_table_owner(relid), false), relation),
+				 errhint("Joining shares the table's rows with the domain's budgets; its owner agrees itself (SET ROLE to it first).")));
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = domain != NULL ? domain_datum(domain) : (Datum) 0;
 	nulls[1] = nulls[2] = domain != NULL ? ' ' : 'n';

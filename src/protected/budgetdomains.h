@@ -34,7 +34,8 @@ extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst
 
 /*
  * Puts relid into domain (NULL: takes it out of its domain); the caller
- * must own the table, and to join, the domain's owner must agree
+ * must own the table (to join: be its owner role itself), and to join,
+ * the domain's owner must agree
  * (domain_join_check_agreed; named_owner: the domain owner the caller
  * named, InvalidOid if none) and the caps hold (domain_join_check_caps).
  * true if the membership changed.  Opens its own SPI connection.

@@ -4,9 +4,9 @@
 # is not consent.  The data owner and an analyst are both members of an "all staff" group;
 # the analyst, after SET ROLE to the group, creates the domain the owner will use, and
 # then, as the group, grants itself and an accomplice.  Every step, then the variants: the
-# owner a member of the analyst's role, nested groups, a group that is a dpobj_admin
-# member, SECURITY DEFINER functions, ALTER TABLE ... OWNER TO after a join, a renamed and
-# a dropped domain owner.  Last, the number: no role the owner did not grant holds a budget
+# owner a member of the analyst's role, a member of the owner's role, nested groups, a
+# group that is a dpobj_admin member, SECURITY DEFINER functions, ALTER TABLE ... OWNER TO
+# after a join, a renamed and a dropped domain owner.  Last, the number: no role the owner did not grant holds a budget
 # on its rows.
 # Needs PGHOST/PGPORT/PGUSER (a superuser) and dpobj installed.
 set -uo pipefail
@@ -139,6 +139,13 @@ t_is "nested: owner in G1 in G2, the analyst (in G2) creates G2's domain; the ow
 t_is "... nor SET ROLE to G1 (a member of G2) can join or grant for G2 (42501/42501)" \
     "$(as "$OWNER" -c "SET ROLE $G1" -c "SELECT dpobj.set_budget_domain('public.hosp', 'nested')")/$(as "$OWNER" -c "SET ROLE $G1" -c "SELECT 1 FROM dpobj.grant_domain_budget('nested', '$G1', 1, 0)")" \
     "42501/42501"
+
+# ---- a member of the table's owner (inheriting its privileges) does not consent for it --
+t_psql -d postgres -c "GRANT $OWNER TO $ACCOMPLICE" >/dev/null
+t_is "a member of the owner's role: its own domain, it allows hosp, then joins it for the owner: refused (42501)" \
+    "$(as "$ACCOMPLICE" -c "SELECT dpobj.create_budget_domain('cdom')" -c "SELECT dpobj.allow_budget_domain_member('cdom', 'public.hosp')")/$(as "$ACCOMPLICE" -c "SELECT dpobj.set_budget_domain('public.hosp', 'cdom', '$ACCOMPLICE')")" \
+    "ok/42501"
+t_psql -d postgres -c "REVOKE $OWNER FROM $ACCOMPLICE" >/dev/null
 
 # ---- table grants: a dpobj_admin group and SET ROLE --------------------------------
 t_is "analyst2, SET ROLE to a dpobj_admin group, grants itself on the owner's table above the cap: refused (42501)" \
