@@ -19,6 +19,8 @@
  *	  idle_*_timeout, transaction_timeout  record sets its own lock_timeout)
  *	  session_replication_role          triggers of dpobj's tables off
  *	  row_security                      the analyst's reads raise instead
+ *	  role                              the job would run (and be charged)
+ *	                                    as a group the role SETs itself to
  *
  * Other defaults (search_path: every statement is schema-qualified;
  * work_mem, temp_buffers and the planner's: speed only) stay the role's,
@@ -44,6 +46,7 @@ static const char *const pinned[][2] = {
 	{"transaction_timeout", "0"},
 	{"session_replication_role", "origin"},
 	{"row_security", "on"},
+	{"role", "none"},
 };
 
 void

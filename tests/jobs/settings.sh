@@ -15,16 +15,20 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DB=dpobj_job_settings
 ANALYST=dpobj_js_analyst
 NOLOGIN=dpobj_js_nologin
+GROUP=dpobj_js_group          # the analyst is a member, with a budget of its own
 
 # the test's own sessions (client backends) keep what they need to submit and look
 export PGOPTIONS="-c default_transaction_read_only=off -c statement_timeout=0 -c lock_timeout=0
     -c idle_in_transaction_session_timeout=0 -c idle_session_timeout=0 -c exit_on_error=off
-    -c search_path=public -c client_min_messages=warning"
+    -c search_path=public -c role=none -c client_min_messages=warning"
 t_psql -d postgres -c "DROP ROLE IF EXISTS $ANALYST" -c "CREATE ROLE $ANALYST LOGIN" >/dev/null 2>&1
 t_role "$NOLOGIN" >/dev/null
+t_role "$GROUP" >/dev/null
+t_psql -d postgres -c "GRANT $GROUP TO $ANALYST" >/dev/null
 t_fresh_db "$DB" >/dev/null || { echo "not ok - could not create $DB"; t_summary; exit 1; }
 t_tables "$DB" "$ANALYST" >/dev/null
-t_psql -d "$DB" -c "SELECT 1 FROM dpobj.grant_budget('pts', '$NOLOGIN', 20, 0.01)" >/dev/null
+t_psql -d "$DB" -c "SELECT 1 FROM dpobj.grant_budget('pts', '$NOLOGIN', 20, 0.01)" \
+    -c "SELECT 1 FROM dpobj.grant_budget('pts', '$GROUP', 20, 0.01)" >/dev/null
 SUBMIT="SELECT dpobj.submit('pts', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-6)"
 
 # the newest ledger row of ROLE once its outcome is known
@@ -69,6 +73,7 @@ SETTINGS=(
     "temp_buffers = 100"
     "work_mem = 64"
     "session_replication_role = replica"
+    "role = '$GROUP'"
 )
 for s in "${SETTINGS[@]}"; do
     if [[ $s == session_replication_role* ]]; then
@@ -80,6 +85,9 @@ for s in "${SETTINGS[@]}"; do
         "$(run_job "$ANALYST")" "succeeded/t/released/"
     t_psql -d "$DB" -c "ALTER ROLE $ANALYST IN DATABASE $DB RESET ALL" >/dev/null
 done
+
+t_is "... under role = the group, the job still ran as the analyst: the group's budget is untouched" \
+    "$(t_psql -d "$DB" -c "SELECT count(*) FROM dpobj.ledger WHERE rolname = '$GROUP'")" "0"
 
 # all of them at once, and a job refused after submit (budget gone): its true error,
 # not "interrupted", under exit_on_error
@@ -119,5 +127,5 @@ t_is "the model's store fails after the charge: job failed with that error, ledg
 t_psql -d "$DB" -c "DROP TRIGGER fail_store ON dpobj.job_queue" >/dev/null
 
 t_psql -d postgres -c "DROP DATABASE $DB" \
-    -c "DROP ROLE $ANALYST" -c "DROP ROLE $NOLOGIN" >/dev/null
+    -c "DROP ROLE $ANALYST" -c "DROP ROLE $NOLOGIN" -c "DROP ROLE $GROUP" >/dev/null
 t_summary
