@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(18);
+SELECT plan(20);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -382,8 +382,29 @@ RESET ROLE;
 SELECT is((SELECT string_agg(accounted, ',' ORDER BY id) FROM dpobj.ledger WHERE relation = 'tap_filter.pts'),
           'rho,reserve', 'the ledger says how each run counted');
 
+-- through train() and grant_budget: the owner raises the grant between the part's first
+-- (noisy-GD) run and its first pure run; the order the first run fixed stays
+CREATE TABLE tap_filter.pts2 AS SELECT * FROM tap_filter.pts;
+REVOKE ALL ON tap_filter.pts2 FROM PUBLIC;
+SELECT dpobj.protect('tap_filter.pts2') \g /dev/null
+SELECT dpobj.grant_budget('tap_filter.pts2', 'dpobj_tap_filter', 1, 1e-6) \g /dev/null
+SET ROLE dpobj_tap_filter;
+SELECT dpobj.train('tap_filter.pts2', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') \g /dev/null
+RESET ROLE;
+CREATE TEMP TABLE first_order AS
+SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2'::regclass;
+SELECT dpobj.grant_budget('tap_filter.pts2', 'dpobj_tap_filter', 2, 0) \g /dev/null
+SET ROLE dpobj_tap_filter;
+SELECT dpobj.train('tap_filter.pts2', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}') \g /dev/null
+RESET ROLE;
+SELECT ok((SELECT filter_order > 1 FROM first_order), 'the part''s first run fixed its order');
+SELECT is((SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2'::regclass),
+          (SELECT filter_order FROM first_order),
+          'a grant raised before the part''s first pure run does not move it');
+
 SELECT * FROM finish();
 SET client_min_messages = warning;
 SELECT dpobj.unprotect('tap_filter.pts') \g /dev/null
+SELECT dpobj.unprotect('tap_filter.pts2') \g /dev/null
 DROP SCHEMA tap_filter CASCADE;
 DROP ROLE dpobj_tap_filter;
