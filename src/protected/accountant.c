@@ -324,10 +324,11 @@ account_reserve(const AccountBudget *b)
 
 /*
  * The Renyi path's one order, fixed when the zCDP part begins (E, delta_R and
- * the split are fixed by then; the grant is the one in force): the grid
- * order under which the most rho fits epsilon_g - E at delta_p, with that
- * rho alone its best order, so a part whose grant never changes admits what
- * the best order for each state would.  0 when delta_p is not in (0, 1).
+ * the split are fixed by then; the grant is the one in force), never moved by
+ * a later grant: the grid order under which the most rho fits epsilon_g - E
+ * at delta_p.  A rho fits some grid order iff it fits this one, so under that
+ * grant a part of zCDP runs admits what the best order would.  0 when delta_p
+ * is not in (0, 1).
  */
 static double
 account_part_order(const AccountBudget *b)
