@@ -5,7 +5,8 @@
 #
 # 1. installs the Debian packages that are missing (see scripts/common.sh),
 # 2. builds and installs the extension (make && make install, as root),
-# 3. starts a throwaway PostgreSQL 15 cluster on a private unix socket,
+# 3. starts a throwaway PostgreSQL cluster (the version scripts/common.sh finds) on a
+#    private unix socket,
 # 4. runs the pg_regress tests (make installcheck; regression.diffs printed on failure),
 # 5. runs the pgTAP tests tests/*.sql with pg_prove in a database with pgtap + dpobj,
 # 6. runs the script suites: the check that every header the build includes and every
@@ -109,11 +110,14 @@ set +e
 make -C "$REPO" PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$WORK/regress.out"
 regress_rc=${PIPESTATUS[0]}
 set -e
-# pg_regress prints one line per test: "test NAME ... ok" (or, inside a parallel group,
-# "     NAME ... ok"); tolerated failures say "failed (ignored)".  Any other outcome
-# (FAILED, or a test whose script could not even run) is a failure.
-r_all=$(grep -cE '^(test +)?[[:space:]]*[^[:space:]]+ +\.\.\. ' "$WORK/regress.out" || true)
-r_ok=$(grep -cE '^(test +)?[[:space:]]*[^[:space:]]+ +\.\.\. +(ok|failed \(ignored\))' \
+# pg_regress prints one line per test.  15: "test NAME ... ok" (or, inside a parallel
+# group, "     NAME ... ok"); tolerated failures say "failed (ignored)".  16 and later
+# (TAP): "ok N - NAME  T ms" or "not ok N - NAME ..." ("+" for a parallel group), a
+# tolerated failure marked "# (ignored)".  Any other outcome (FAILED, not ok, or a test
+# whose script could not even run) is a failure.
+r_all=$(grep -cE '^((test +)?[[:space:]]*[^[:space:]]+ +\.\.\. |(not )?ok [0-9]+ +[-+] )' \
+    "$WORK/regress.out" || true)
+r_ok=$(grep -cE '^((test +)?[[:space:]]*[^[:space:]]+ +\.\.\. +(ok|failed \(ignored\))|ok [0-9]+ +[-+] |not ok [0-9]+ +[-+] .*# \(ignored\))' \
     "$WORK/regress.out" || true)
 r_bad=$((r_all - r_ok))
 if [[ $regress_rc -ne 0 && $r_bad -eq 0 ]]; then

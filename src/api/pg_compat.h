@@ -54,6 +54,13 @@
 #define COMPAT_EXECUTORRUN_ARGS queryDesc, direction, count, execute_once
 #endif
 
+/* the setting that forces parallel plans: 16 renamed force_parallel_mode */
+#if PG_VERSION_NUM >= 160000
+#define COMPAT_DEBUG_PARALLEL_GUC "debug_parallel_query"
+#else
+#define COMPAT_DEBUG_PARALLEL_GUC "force_parallel_mode"
+#endif
+
 /*
  * Base64 of binary data (common/base64.h): 18 types the binary side as
  * uint8 rather than char.

@@ -75,6 +75,32 @@ new_installation() {
         bail "the copied installation does not relocate ($("$INST_CONFIG" --pkglibdir))"
 }
 
+# release_port SRC: what a released source (never changed) needs to build on a newer
+# server, as a distribution patches an old release, behaviour unchanged: C11 in place of
+# its -std=gnu99, and the server names it uses mapped onto their successors (as in
+# src/api/pg_compat.h): 16 object_ownercheck, 17 MyProcNumber (0-based), 18 pg_noreturn
+# and ExecutorRun's hook without execute_once.  Sets the array RELEASE_MAKE (make's extra
+# arguments); empty on 15.
+release_port() {
+    local src="$1" cflags cppflags defs=()
+    RELEASE_MAKE=()
+    [[ "$MAJOR" -ge 16 ]] || return 0
+    cflags="$(sed -n 's/^PG_CFLAGS *= *//p' "$src/Makefile" | sed 's/-std=gnu99/-std=gnu11/')"
+    cppflags="$(sed -n 's/^PG_CPPFLAGS *= *//p' "$src/Makefile")"
+    defs+=("-Dpg_class_ownercheck(relid,role)=object_ownercheck(1259/*pg_class*/,relid,role)")
+    [[ "$MAJOR" -ge 17 ]] && defs+=("-DMyBackendId=(MyProcNumber+1)")
+    if [[ "$MAJOR" -ge 18 ]]; then
+        defs+=("-Dpg_attribute_noreturn()=__attribute__((noreturn))")
+        [[ -f "$src/src/ledger/ledgerrun.c" ]] &&
+            perl -0pi -e 's/(ledger_ExecutorRun\(QueryDesc \*queryDesc, ScanDirection direction, uint64 count),\s*bool execute_once\)/$1)/;
+                          s/((?:prev|standard)_ExecutorRun\(queryDesc, direction, count), execute_once\)/$1)/g' \
+                "$src/src/ledger/ledgerrun.c"
+    fi
+    # the release's own PG_CFLAGS and PG_CPPFLAGS, changed as above (make hands them to
+    # the shell: each definition in single quotes)
+    RELEASE_MAKE=("PG_CFLAGS=$cflags" "PG_CPPFLAGS=$cppflags $(printf "'%s' " "${defs[@]}")")
+}
+
 # install_release VERSION: build the release from its fixture into the copy
 install_release() {
     local ver="$1" commit="${RELEASE[$1]}" fixture="$REPO/tests/upgrade/releases/dpobj-$1.tar.gz"
@@ -88,8 +114,9 @@ install_release() {
             diff -r "$src" "$WORK/git-$ver" >/dev/null
         t_is "the $ver fixture is the release commit's source" "$?" "0"
     fi
-    make -s -j"$(nproc)" -C "$src" PG_CONFIG="$INST_CONFIG" >"$WORK/build-$ver.log" 2>&1 &&
-        make -s -C "$src" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
+    release_port "$src"
+    make -s -j"$(nproc)" -C "$src" PG_CONFIG="$INST_CONFIG" "${RELEASE_MAKE[@]}" >"$WORK/build-$ver.log" 2>&1 &&
+        make -s -C "$src" PG_CONFIG="$INST_CONFIG" "${RELEASE_MAKE[@]}" install >>"$WORK/build-$ver.log" 2>&1 ||
         { tail -20 "$WORK/build-$ver.log"; bail "building and installing $ver failed"; }
     t_is "$ver installed: its control file says $ver" \
         "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/$MAJOR/extension/dpobj.control")" "$ver"
