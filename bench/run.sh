@@ -3,7 +3,7 @@
 #
 #   bash bench/run.sh
 #
-# Builds and installs the extension, starts a throwaway PostgreSQL 15 cluster
+# Builds and installs the extension, starts a throwaway PostgreSQL cluster
 # (scripts/common.sh), loads Adult, and measures
 #   (a) transition throughput of dpobj.dp_halfspace against sum(cardinality(features))
 #       and count(*) over adult.train replicated 30x (~1M rows)     bench/throughput.sql

@@ -4,7 +4,7 @@
 #   bash scripts/demo.sh
 #
 # Installs missing Debian packages, builds and installs the extension, starts a throwaway
-# PostgreSQL 15 cluster (private unix socket, see scripts/common.sh), loads UCI Adult
+# PostgreSQL cluster (private unix socket, see scripts/common.sh), loads UCI Adult
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs
 # scripts/demo.sql: trains a differentially private halfspace (epsilon = 1,
 # delta = 1/n^2) on the balanced d15 training set, shows the model and its accuracy on

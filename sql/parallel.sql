@@ -31,7 +31,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress.force_parallel('on');
 EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par;
 EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 0.5, 1e-7, '{"B": 2, "D2": 6}') FROM regress_par;
 CREATE TEMP TABLE parallel_models AS
@@ -50,7 +50,7 @@ SELECT count(*) AS runs, count(*) FILTER (WHERE outcome = 'released') AS release
 -- GROUP BY: one partial state per group and worker, combined per group
 SELECT g, (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights
   FROM (SELECT i % 2 AS g, f, y FROM regress_par) t GROUP BY g ORDER BY g;
-RESET force_parallel_mode;
+CALL regress.force_parallel('off');
 SET max_parallel_workers_per_gather = 0;
 SELECT g, (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights
   FROM (SELECT i % 2 AS g, f, y FROM regress_par) t GROUP BY g ORDER BY g;
@@ -62,7 +62,7 @@ SELECT i, ARRAY[CASE WHEN i <= 20000 THEN 0.5 ELSE -0.5 END]::float8[] AS f, tru
   FROM generate_series(1, 50000) i;
 ANALYZE regress_par_split;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress.force_parallel('on');
 EXPLAIN (COSTS OFF) SELECT dpobj.dp_halfspace(f, y, 1.0, 1e-6) FROM regress_par_split;
 SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS parallel_all_rows FROM regress_par_split;
 SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS first_rows_only
@@ -110,7 +110,7 @@ INSERT INTO prot_runs
 SELECT k, 'parallel', dpobj.train('regress_par_prot', mech, ARRAY['a', 'b'], label, 0.5, 1e-6, opts)
   FROM prot_specs ORDER BY k;
 RESET ROLE;
-RESET force_parallel_mode;
+CALL regress.force_parallel('off');
 RESET parallel_leader_participation;
 SET max_parallel_workers_per_gather = 0;
 SET ROLE regress_par_analyst;

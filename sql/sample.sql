@@ -53,7 +53,7 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress.force_parallel('on');
 EXPLAIN (COSTS OFF)
 SELECT regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}') FROM regress_sample;
 SELECT flags, kept FROM regress_kept('{"sample_rows": 100}');
@@ -68,7 +68,7 @@ SELECT get_byte(b, 36 + 20 + 4 + 2)
 SELECT count(DISTINCT regress_pos_of_sample()) > 1 AS samples_differ,
        min(regress_pos_of_sample()) BETWEEN 1 AND 99 AS both_labels
   FROM generate_series(1, 20);
-RESET force_parallel_mode;
+CALL regress.force_parallel('off');
 SET max_parallel_workers_per_gather = 0;
 
 -- a state's keys are checked when it is read: keys out of order are refused
@@ -138,10 +138,10 @@ SELECT array_length((dpobj.dp_halfspace_rspm(x, y, 1, 1e-6, '{"sample_rows": 200
 SELECT array_length((dpobj.dp_expmech(x, y, 1, 1e-6, '{"sample_rows": 200, "B": 1, "D2": 2}')).weights, 1)
   FROM regress_sample_many;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress.force_parallel('on');
 SELECT array_length((dpobj.dp_halfspace(x, y, 1, 1e-6, '{"sample_rows": 200}')).weights, 1)
   FROM regress_sample_many;
-RESET force_parallel_mode;
+CALL regress.force_parallel('off');
 SET max_parallel_workers_per_gather = 0;
 
 -- without the option, K is what dpobj.max_state_memory holds with the
@@ -191,7 +191,7 @@ SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) A
 SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
   FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
 SET max_parallel_workers_per_gather = 2;
-SET force_parallel_mode = on;
+CALL regress.force_parallel('on');
 SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
   FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 200}') m FROM regress_sample_many) s;
 -- without the option, a parallel plan's parts ship as samples of the cap's
@@ -200,7 +200,7 @@ SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) A
   FROM (SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1}') m FROM regress_sample_many) s;
 SELECT (m).params->>'sample_rows' AS sample_rows, array_length((m).weights, 1) AS d
   FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1}') m FROM regress_sample_many) s;
-RESET force_parallel_mode;
+CALL regress.force_parallel('off');
 SET max_parallel_workers_per_gather = 0;
 SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "sample_rows": 0}') FROM regress_sample_many$$),

@@ -79,6 +79,13 @@ BEGIN
     END LOOP;
     RETURN st;
 END $$;
+-- regress.force_parallel(value): sets the setting that forces parallel plans, 'on' or
+-- 'off' (PostgreSQL 16 renamed force_parallel_mode to debug_parallel_query)
+CREATE PROCEDURE regress.force_parallel(value text)
+LANGUAGE sql AS $$
+SELECT set_config(name, value, false) FROM pg_settings
+ WHERE name IN ('debug_parallel_query', 'force_parallel_mode')
+$$;
 -- regress.points(n): n deterministic rows (id, a, b, y, person) of two features in [-1, 1],
 -- a label not linearly separable, and 50 persons (sql/auto.sql, sql/tune.sql)
 CREATE FUNCTION regress.points(n int)

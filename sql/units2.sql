@@ -98,8 +98,9 @@ BEGIN
                  WHERE s.n <= %s::bigint)) r$q$, k, k)
     LOOP
         IF line ~ 'Seq Scan|Sort Method|WindowAgg' THEN
-            RETURN NEXT regexp_replace(regexp_replace(line, '(Memory|Disk): \d+kB', '\1: NkB', 'g'),
-                                       '^ *(->)? *', '');
+            -- 18 prints actual rows with two decimals (rows=798.00)
+            RETURN NEXT regexp_replace(regexp_replace(regexp_replace(line, '(Memory|Disk): \d+kB', '\1: NkB', 'g'),
+                                       '^ *(->)? *', ''), 'rows=(\d+)\.00 ', 'rows=\1 ', 'g');
         END IF;
     END LOOP;
 END $$;

@@ -4,7 +4,7 @@
 #
 #   bash bench/oracle_sql/run.sh
 #
-# Builds and installs dpobj, starts a throwaway PostgreSQL 15 cluster (scripts/common.sh,
+# Builds and installs dpobj, starts a throwaway PostgreSQL cluster (scripts/common.sh,
 # port 55421, log_min_messages = debug1 so that the server log gets the oracle's
 # "dpobj oracle <name>: status S, N nodes, T s" lines), loads Adult and runs, on the
 # balanced subset (n = 15682), for d4 d9 d15 d23 x {OPDisc = dpobj.dp_halfspace (tau = 1,

@@ -236,8 +236,9 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		/*
 		 * A parallel plan only where train() allows it (ctx->parallel):
 		 * without CURSOR_OPT_PARALLEL_OK the planner makes none, even under
-		 * force_parallel_mode.  Workers know the protected path from the
-		 * options' "sealed" key (options.h) and run under this nest level's
+		 * debug_parallel_query (force_parallel_mode before 16).  Workers
+		 * know the protected path from the options' "sealed" key (options.h)
+		 * and run under this nest level's
 		 * settings and role, which PostgreSQL hands them.  The plan is kept
 		 * by its text and cursor options (a run on the same table, columns
 		 * and filters plans once; the options are a parameter), made and

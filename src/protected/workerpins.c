@@ -28,6 +28,7 @@
 #include "workerpins.h"
 
 #include "dpobj.h"
+#include "pg_compat.h"
 #include "privileged.h"
 
 #include "executor/spi.h"
@@ -43,7 +44,7 @@ const DPSettingPin dp_user_pins[] =
 	{"enable_tidscan", "off"},
 	{"enable_partitionwise_aggregate", "off"},
 	{"max_parallel_workers_per_gather", "0"},
-	{"force_parallel_mode", "off"},
+	{COMPAT_DEBUG_PARALLEL_GUC, "off"},
 	{"jit", "off"},
 	{"debug_print_parse", "off"},
 	{"debug_print_rewritten", "off"},

@@ -126,10 +126,13 @@ t_check "leak 6: debug_print_plan shows nothing of the protected query (no :reli
     bash -c "! grep -qE ':relid $relid( |\$)' '$OUT/d1' '$OUT/d0'"
 t_is "leak 6: ... and as many messages for one row as for none" \
     "$(grep -c '' "$OUT/d1")" "$(grep -c '' "$OUT/d0")"
-# a parallel plan: its workers would not see the protected context
+# a parallel plan: its workers would not see the protected context (the setting that
+# forces one: debug_parallel_query, force_parallel_mode before PostgreSQL 16)
+force_parallel=$(t_psql -d "$DB" -c "SELECT name FROM pg_settings
+  WHERE name IN ('debug_parallel_query', 'force_parallel_mode')")
 attack "$OUT/q1" 2 "SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
   SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 4;
-  SET force_parallel_mode = on;"
+  SET $force_parallel = on;"
 t_check "leak 6: a parallel plan is never used (the run is charged and released as usual)" \
     bash -c "grep -qx 'charged|0.5' '$OUT/q1' && grep -q '^ledger|released' '$OUT/q1'"
 same "$OUT/q1" "$OUT/c2" "leak 6: ... and looks exactly like a serial run"
