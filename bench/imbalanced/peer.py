@@ -8,7 +8,7 @@ DIR holds synth.csv and adult23.csv written by run.sh (PEER_DIR=DIR): split, fea
 
 diffprivlib 0.6.6 expects scikit-learn >= 1.4, whose LinearModelLoss.loss_gradient returns
 the mean loss; Debian 12's 1.2.1 returns the sum, which would make its objective
-perturbation n times under-noised.  As in ../shared/docs/PEERS.md, the loss is patched to
+perturbation n times under-noised.  The loss is therefore patched to
 divide the sample weights by their sum.  diffprivlib ignores sample weights in fit(), so it
 has no class weighting.
 """

@@ -6,7 +6,7 @@
 #   dpobj_citus_install   build (cached) and install Citus into $PG_CONFIG's installation
 #
 # Citus is a test dependency only (AGPL v3): it is never copied into dpobj and never
-# shipped with it.  The source is the archive described in shared/vendor/citus/SOURCE.md
+# shipped with it.  The source is Citus's release archive (version and SHA-256 below)
 # (Citus 12.1.12, the newest line that builds against Debian's PostgreSQL 15.20).
 #
 # The build is cached outside the repository, keyed by the Citus version and by the
@@ -22,7 +22,7 @@
 
 DPOBJ_CITUS_VERSION=12.1.12
 DPOBJ_CITUS_SHA256=c66b8c6544a6f7e55fbbcca55258c6f9ad91d3486bb7404bb883b689f39ecc86
-# Debian 12 packages Citus's configure and build need (SOURCE.md; libcurl is not needed:
+# Debian 12 packages Citus's configure and build need (libcurl is not needed:
 # the build is configured --without-libcurl, so a test node never phones home)
 DPOBJ_CITUS_PACKAGES=(postgresql-server-dev-15 liblz4-dev libzstd-dev libkrb5-dev libssl-dev
                       autoconf flex bison)
