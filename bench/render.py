@@ -47,8 +47,9 @@ SECTIONS = [
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
-   "One `train()` per cell at ε = 1, δ = 10⁻⁶, serial; ratio = time / the scan "
-   "`sum(x1 + … + xd)` of the same table; peak RSS = the backend's VmHWM (shared buffers included)."),
+   "One `train()` per cell at ε = 1, δ = 10⁻⁶, serial; d10: ten continuous features, every row "
+   "distinct; d50: five one-hot columns of ten levels; ratio = time / the scan `sum(x1 + … + xd)` "
+   "of the same table in the same run; peak RSS = the backend's VmHWM (shared buffers included)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
@@ -67,7 +68,8 @@ SECTIONS = [
  ]),
  ("Accounting and operations", [
   ("runs_admitted", "zCDP accountant: runs a (1, 10⁻⁶) budget admits at (ε, δ) = (0.1, 10⁻⁷)",
-   "Train until DP004 (refused: budget exhausted)."),
+   "Train until DP004 (budget exhausted), each mix on a budget of its own; basic composition "
+   "would admit 10 of any mechanism."),
   ("ledger_rate", "Runs per second (ledger)", "pgbench -T 10; runs/s (mean latency ms)."),
   ("deadline", "Release deadline: exponential mechanism", "Two 20 000-row tables: big (about 8 000 distinct rows), small (one)."),
   ("audit", "Empirical privacy audit (`tests/audit`)",
@@ -156,18 +158,20 @@ def plot_accuracy(plt):
 def plot_scale(plt):
     rows = read("scale")
     fig, ax = plt.subplots(1, 2, figsize=(12, 4.3))
+    runs = sorted({r["run"] for r in rows if r["run"] != "scan"})
+    colour = {run: f"C{i % 10}" for i, run in enumerate(runs)}     # one colour per mechanism
     for shape, ls in [("d10", "-"), ("d50", "--")]:
-        for run in sorted({r["run"] for r in rows if r["run"] != "scan"}):
+        for run in runs:
             pts = sorted((int(r["rows"]), num(r["ratio"]), num(r["peak RSS MB"])) for r in rows
                          if r["shape"] == shape and r["run"] == run and r["outcome"] == "ok")
             if not pts:
                 continue
             x = [p[0] for p in pts]
-            line, = ax[0].plot(x, [p[1] for p in pts], ls=ls, marker="o", label=f"{run} {shape}")
-            ax[1].plot(x, [p[2] for p in pts], ls=ls, marker="o", c=line.get_color(),
+            ax[0].plot(x, [p[1] for p in pts], ls=ls, marker="o", c=colour[run],
                        label=f"{run} {shape}")
+            ax[1].plot(x, [p[2] for p in pts], ls=ls, marker="o", c=colour[run])
     ax[0].set(xscale="log", yscale="log", xlabel="rows", ylabel="time / scan time",
-              title="train() time as a multiple of the scan")
+              title="train() time as a multiple of the scan (d10 solid, d50 dashed)")
     ax[1].set(xscale="log", xlabel="rows", ylabel="backend peak RSS, MB",
               title="peak memory (cap dpobj.max_state_memory = 256MB)")
     ax[0].legend(fontsize=7, ncol=2)
@@ -180,7 +184,7 @@ def plot_runs(plt):
     fig, ax = plt.subplots(figsize=(8, 3))
     names = [r["mix"] for r in rows]
     vals = [int(r["runs admitted"]) for r in rows]
-    ax.barh(names, vals, color=["tab:blue"] * (len(rows) - 1) + ["tab:grey"])
+    ax.barh(names, vals, color=["tab:grey" if "reference" in n else "tab:blue" for n in names])
     for i, v in enumerate(vals):
         ax.text(v + 1, i, str(v), va="center")
     ax.invert_yaxis()

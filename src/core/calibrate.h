@@ -122,7 +122,8 @@ extern double opdisc_sigma(double eps, double delta, int d, int D2, DPCalibratio
 extern double rspm_sigma(double eps, double delta, int d, DPCalibration cal);
 
 /*
- * Objective-Gauss (Kifer, Smith, Thakurta 2012 Thm 2; docs/ALGORITHMS.md, "L2-regularised GLMs")
+ * Objective-Gauss (Kifer, Smith, Thakurta 2012 Thm 2; docs/ALGORITHMS.md,
+ * "L2-regularised GLMs")
  * for replace-one neighbours, sum form  sum_i l(<theta, x_i>; y_i) +
  * (Lambda/2) ||theta||^2 + <b, theta>,  b ~ N(0, sigma^2 I):
  *   - the noise that yields theta under D' is b + v, v = grad l_i(theta) -

@@ -19,8 +19,8 @@
  * +1), so RSPM reuses the halfspace transition state (hsstate.c), the
  * exact oracles and the release-or-fail decision (oracle.c) of
  * dp_halfspace; only the final function differs.  The oracle is chosen from
- * the options alone (docs/ALGORITHMS.md, "Public decisions only": never from n or the distinct
- * rows): "auto" and "search" run the exact search, "mip" runs GLPK and
+ * the options alone (docs/ALGORITHMS.md, "Public decisions only": never
+ * from n or the distinct rows): "auto" and "search" run the exact search, "mip" runs GLPK and
  * certifies its answer with the search (oracle.c, docs/ORACLE.md).
  *
  *-------------------------------------------------------------------------
