@@ -3,8 +3,8 @@
 
     python3 bench/record.py NAME 'COMMAND' < FILE
 
-FILE: the Markdown the script printed; its first table (header row, separator, rows) is
-the result.  Writes bench/csv/NAME.csv — the table's columns, then command (COMMAND, the
+FILE: the Markdown the script printed, whose first table (header row, separator, rows) is
+the result; or CSV with a header row (psql --csv).  Writes bench/csv/NAME.csv — the table's columns, then command (COMMAND, the
 line that reproduces the run), commit (git's short hash, "+" when src/ or sql/ differ from
 it), date (UTC), machine (CPUs and model) and load (the load average at the end) — replacing
 the previous run's file (git keeps the history), and runs bench/render.py.
@@ -13,6 +13,8 @@ import csv, os, re, subprocess, sys, time
 
 
 def first_table(text):
+    if not text.lstrip().startswith("|"):
+        return [r for r in csv.reader(text.strip().splitlines()) if r]
     rows, on = [], False
     for line in text.splitlines():
         if line.startswith("|"):

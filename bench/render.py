@@ -20,9 +20,13 @@ IMG = "docs/img"
 # (group heading, [(csv, title, what it measures)])
 SECTIONS = [
  ("Accuracy", [
-  ("imbalanced", "Imbalanced labels: class weights against diffprivlib",
+  ("imbalanced", "Imbalanced labels: class weights",
    "Synthetic table (13.7 % positives, d = 15) and Adult (`adult.features_d23`, 24.1 %), "
-   "δ = 10⁻⁶, 10 draws; diffprivlib 0.6.6 (`bench/imbalanced/peer.py`) ignores weights."),
+   "δ = 10⁻⁶; the negative rows' weight p/(1 − p) (0.16, 0.32) or 0.3; ε = 1 and the "
+   "non-private fit here, every ε in the plot and the CSV."),
+  ("imbalanced_peer", "Imbalanced labels: diffprivlib and scikit-learn on the same rows",
+   "IBM diffprivlib 0.6.6's LogisticRegression (ignores class weights), 10 draws; scikit-learn "
+   "non-private, without and with class_weight=\"balanced\"."),
   ("auto", "Private model selection (`auto`) on Adult",
    "Adult training split (32 561 rows, d = 23), ε = 1, δ = 10⁻⁹; adult.test accuracy "
    "(majority 0.764), 15 draws, median (min–max)."),
@@ -92,19 +96,25 @@ def read(name):
 
 
 # rows a section shows (the CSV keeps every row)
-SHOW = {"citus": lambda r: r.get("n") == "10000000"}
+SHOW = {"citus": lambda r: r.get("n") == "10000000",
+        "imbalanced": lambda r: r.get("ε") in ("1", "—")}
+# columns a section leaves out (the CSV keeps them)
+HIDE = {"audit": {"s"}}
+# the machine most runs had, named once at the top instead of under every table
+MACHINE = "2 CPUs, AMD EPYC"
 
 
-def table(rows):
-    cols = [c for c in rows[0] if c not in META]
+def table(rows, hide=()):
+    cols = [c for c in rows[0] if c not in META and c not in hide]
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(r[c].replace("|", "/") for c in cols) + " |" for r in rows]
     runs = OrderedDict()
     for r in rows:
         runs.setdefault(tuple(r[m] for m in META), None)
     for cmd, commit, date, machine, load in runs:
+        where = "" if machine.startswith(MACHINE) else f", {machine}"
         out.append("")
-        out.append(f"`{cmd}` — {commit}, {date}, {machine}, load {load}")
+        out.append(f"`{cmd}` — {commit}, {date}{where}, load {load}")
     return "\n".join(out)
 
 
@@ -129,14 +139,14 @@ def plot_accuracy(plt):
               title="Adult, balanced training subset (n = 15 682), d = 23")
     ax[0].legend(fontsize=8)
     # (b, c) the imbalanced tables: balanced accuracy, dpobj's arms and diffprivlib
-    rows = read("imbalanced")
+    rows = read("imbalanced") + read("imbalanced_peer")
     for k, tbl in enumerate(["adult23", "synth"]):
         series = {}
         for r in rows:
             if r["table"] != tbl or r["ε"] in ("—", ""):
                 continue
-            models = [m.strip() for m in r["model"].split("/")]
-            vals = [num(v) for v in r["balanced accuracy (sd)"].split("/")]
+            models = [m.strip() for m in r["model"].split(" / ")]
+            vals = [num(v) for v in r["balanced accuracy (sd)"].split(" / ")]
             if len(models) == 2 and len(vals) == 2:
                 base = models[0]
                 models = [base, base + ", " + models[1]]
@@ -147,7 +157,7 @@ def plot_accuracy(plt):
             pts.sort()
             style = dict(ls="--", c="black") if "diffprivlib" in m else {}
             a.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=m, **style)
-        a.set(xscale="log", xlabel="ε", ylabel="balanced accuracy (mean of 10)",
+        a.set(xscale="log", xlabel="ε", ylabel="balanced accuracy (mean over the draws)",
               title={"adult23": "Adult, full split (24 % positives)",
                      "synth": "Synthetic (13.7 % positives)"}[tbl])
         a.legend(fontsize=7)
@@ -214,9 +224,9 @@ def render():
     out = ["# dpobj benchmarks", "",
            "Current results only: each table is the latest run of the command under it, written "
            "by that bench script into `bench/csv/` and rendered here by `python3 bench/render.py` "
-           "(the plots too); history is git's. Machine: a shared 2-CPU VM unless a row says "
-           "otherwise, so times vary by about ±30 % with the load shown. Protected runs draw "
-           "fresh noise; accuracy is on each table's test split.", ""]
+           "(the plots too); history is git's. Under each table: the command, the commit, the date "
+           f"and the load average; the machine is a shared VM with {MACHINE} unless named, so "
+           "times vary by about ±30 % with the load. Accuracy is on each table's test split.", ""]
     out += ["## Plots", ""]
     for png, caption in PLOTS:
         out += [f"![{caption}](img/{png})", "", f"*{caption}.*", ""]
@@ -236,7 +246,7 @@ def render():
             if note:
                 out += [note, ""]
             rows = [r for r in read(name) if SHOW.get(name, lambda r: True)(r)]
-            out += [table(rows), ""]
+            out += [table(rows, HIDE.get(name, ())), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

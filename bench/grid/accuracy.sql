@@ -54,7 +54,7 @@ SELECT count(*) AS runs
                unnest(ARRAY['default', 'paper']) g
          ORDER BY s, e, r, g) runs;
 
-\pset format aligned
+\pset format csv
 SELECT set, epsilon AS eps, grid,
        min(params->>'B') || ' / ' || min(params->>'D2') AS "B / D2",
        count(*) FILTER (WHERE ok) || '/' || count(*) AS released,
