@@ -13,7 +13,8 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
      — or a numbered section: `docs/ALGORITHMS.md §4`, `section 4`, `sections 1-2`.
      A quoted heading matches a Markdown heading of the document (any level,
      case-insensitive) whole, without its leading "N. ", or up to " - ", " — ", " (" or ":"
-     (REFERENCE.md's "## train - ..." is cited as "train").
+     (REFERENCE.md's "## train - ..." is cited as "train");
+  3. links: every relative Markdown link or image in README.md and docs/ names a file.
 """
 import glob, os, re, subprocess, sys
 
@@ -171,9 +172,24 @@ def check_citations():
           "\n  ".join([""] + missing_heads[:60]) + (f"\n  (+{len(missing_heads) - 60})" if len(missing_heads) > 60 else ""))
 
 
+def check_links():
+    """every relative Markdown link and image of README.md and docs/ points at a file"""
+    bad = []
+    for doc in ["README.md"] + sorted(glob.glob("docs/**/*.md", recursive=True)):
+        text = open(doc, encoding="utf-8").read()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            path = target.split("#")[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue
+            if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(doc), path))):
+                bad.append(f"{doc}: {target}")
+    check("every relative link in README.md and docs/ resolves", not bad, ", ".join(bad))
+
+
 def main():
     check_sizes()
     check_citations()
+    check_links()
     print(f"{PASS} passed, {FAIL} failed")
     return 1 if FAIL else 0
 
