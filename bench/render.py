@@ -239,7 +239,7 @@ def render():
                     "Neel, Roth, Vietri, Wu (2020), Figure 1, reproduced in SQL: the balanced "
                     "training subset (n = 15 682, d = 23), δ = 1/n², 15 runs per ε, paper's grid; "
                     "adult.test accuracy, mean ± sd. Objective perturbation (LR) beats OPDisc and "
-                    "RSPM at every ε; OPDisc ≥ RSPM; Algorithm 1's noisy SGD stays at chance.", "",
+                    "RSPM at every ε; OPDisc ≥ RSPM but at ε = 0.5; Algorithm 1's noisy SGD stays at chance.", "",
                     "![Figure 1, d = 23](figure1.png)", "", figure1(), ""]
         for name, title, note in secs:
             out += [f"### {title}", ""]
