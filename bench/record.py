@@ -58,9 +58,12 @@ def main():
     if len(rows) < 2:
         sys.exit(f"bench/record.py: no table with rows for {name}")
     m = meta(command)
+    meta_cols = ["command", "commit", "date", "machine", "load"]
+    # a column of the table's own that has a run column's name keeps it, marked
+    header = [c + " (cell)" if c in meta_cols else c for c in rows[0]]
     with open(f"bench/csv/{name}.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(rows[0] + ["command", "commit", "date", "machine", "load"])
+        w.writerow(header + meta_cols)
         for r in rows[1:]:
             w.writerow([re.sub(r"\*\*(.*?)\*\*", r"\1", c) for c in r] + m)
     print(f"bench/record.py: wrote bench/csv/{name}.csv ({len(rows) - 1} rows)")

@@ -27,7 +27,8 @@
 #   BENCH_TIMEOUT [300], BENCH_MEM_LIMIT_GB [12], BENCH_WORKERS [0] (the session's
 #   max_parallel_workers_per_gather for the scan and every run: 0 serial; train() then
 #   reads the rows in parallel workers where its state allows, docs/SCALING.md),
-#   DPOBJ_PGPORT [55444].
+#   BENCH_CSV [scale] (the bench/csv/ file: scale_20m, parallel_train or opsamp for the
+#   variants docs/BENCHMARKS.md shows apart), DPOBJ_PGPORT [55444].
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -198,5 +199,5 @@ ${slopes_md:-| — | fewer than two sizes | | |}
 $END_MARK"
 printf '%s\n' "$section" >"$OUT/section"
 # the first table of the section is the result: bench/csv/scale.csv, then docs/BENCHMARKS.md
-python3 "$REPO/bench/record.py" scale "BENCH_ROWS=\"$BENCH_ROWS\" BENCH_SHAPES=\"$BENCH_SHAPES\" BENCH_MECHS=\"$BENCH_MECHS\" BENCH_WORKERS=$BENCH_WORKERS bash bench/scale/run.sh" <"$OUT/section"
+python3 "$REPO/bench/record.py" "${BENCH_CSV:-scale}" "BENCH_CSV=${BENCH_CSV:-scale} BENCH_ROWS=\"$BENCH_ROWS\" BENCH_SHAPES=\"$BENCH_SHAPES\" BENCH_MECHS=\"$BENCH_MECHS\" BENCH_WORKERS=$BENCH_WORKERS bash bench/scale/run.sh" <"$OUT/section"
 printf '%s\n' "$section"
