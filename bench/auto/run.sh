@@ -11,8 +11,8 @@
 # encoding's bound), intercept, each mechanism's defaults; test accuracy on adult.test by
 # dpobj.predict.  Arms: the fixed mechanisms (objective, output, cms, noisysgd, noisysgd
 # with the public "n") and dp_auto at each share of BENCH_SHARES, with its default
-# candidates and with noisysgd added (and the public "n").  Prints markdown;
-# docs/BENCHMARKS.md "Private model selection" is written by hand from it.
+# candidates and with noisysgd added (and the public "n").  Prints markdown and writes its
+# table into bench/csv/auto.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
 #
 # Environment: BENCH_DRAWS [9], BENCH_SHARES ["0.2 0.33"], BENCH_FIXED ["objective output
 # cms noisysgd noisysgd_n"], DPOBJ_PGPORT [55446].
@@ -42,6 +42,8 @@ dpobj_psql -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/nu
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; commit $(git -C "$REPO" rev-parse --short HEAD)"
 start=$(date +%s)
 dpobj_psql -v draws="$BENCH_DRAWS" -v fixed="$BENCH_FIXED" -v shares="$BENCH_SHARES" \
-    -f "$HERE/accuracy.sql"
+    -f "$HERE/accuracy.sql" | tee "$DPOBJ_CLUSTER_DIR/auto.md"
+python3 "$REPO/bench/record.py" auto \
+    "BENCH_DRAWS=$BENCH_DRAWS BENCH_SHARES=\"$BENCH_SHARES\" bash bench/auto/run.sh" <"$DPOBJ_CLUSTER_DIR/auto.md"
 dpobj_log "accuracy: $(( $(date +%s) - start )) s"
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

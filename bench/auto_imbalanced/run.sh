@@ -87,7 +87,8 @@ for spec in "synth 2.45 0.16" "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 
         echo "SELECT run('$tbl', 'nonprivate', 100000, 1, '$opts');"
     } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
 done
-psql -X -d "$DB" -c "SELECT tbl, epsilon, arm, count(*) AS runs,
+# the table into bench/csv/auto_imbalanced.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+psql -X -d "$DB" --csv -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                             round(avg(accuracy)::numeric, 3) AS accuracy,
                             round(avg(balanced)::numeric, 3) AS balanced,
                             round(coalesce(stddev(balanced), 0)::numeric, 3) AS sd_balanced,
@@ -97,4 +98,5 @@ psql -X -d "$DB" -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                                FROM (SELECT selected, count(*) c FROM results r2
                                       WHERE (r2.tbl, r2.arm, r2.epsilon) = (r.tbl, r.arm, r.epsilon)
                                         AND selected IS NOT NULL GROUP BY 1) x) AS selected
-                       FROM results r GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+                       FROM results r GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" |
+    tee /dev/stderr | python3 "$REPO/bench/record.py" auto_imbalanced "REPS=$REPS TABLES=\"$TABLES\" EPS=\"$EPS\" ARMS=\"$ARMS\" bash bench/auto_imbalanced/run.sh"

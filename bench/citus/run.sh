@@ -21,10 +21,10 @@
 # client protocol -- everything of the cluster, nothing else should run meanwhile).  The
 # exact payload the workers send is also computed: the text form of each shard's partial
 # state (what Citus ships for worker_partial_agg), summed over the shards.
-# The block between the markers "<!-- bench/citus -->" and "<!-- /bench/citus -->" in
-# docs/BENCHMARKS.md is replaced by the results (appended the first time).
+# Writes the first table into bench/csv/citus.csv (bench/record.py), which re-renders
+# docs/BENCHMARKS.md (bench/render.py).
 #
-# Environment: BENCH_ROWS [10000000], BENCH_REPS [3], BENCH_DOC [docs/BENCHMARKS.md],
+# Environment: BENCH_ROWS [10000000], BENCH_REPS [3],
 # BENCH_CITUS_PGPORT [57736] (and the next two ports).  Needs root (or sudo) for make
 # install and for reading the coordinator backend's /proc entries.
 set -euo pipefail
@@ -40,7 +40,6 @@ set -euo pipefail
 
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-3}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 BEGIN_MARK='<!-- bench/citus -->'
 END_MARK='<!-- /bench/citus -->'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-citus.XXXXXX")"
@@ -159,6 +158,6 @@ $explain
 \`\`\`
 $END_MARK"
 printf '%s\n' "$section" >"$OUT/section"
-dpobj_doc_block "$BENCH_DOC" "$OUT/section"
-dpobj_log "wrote the bench/citus block of $BENCH_DOC"
+# the first table of the section is the result: bench/csv/citus.csv, then docs/BENCHMARKS.md
+python3 "$REPO/bench/record.py" citus "BENCH_ROWS=$BENCH_ROWS BENCH_REPS=$BENCH_REPS bash bench/citus/run.sh" <"$OUT/section"
 printf '%s\n' "$section"

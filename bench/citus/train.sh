@@ -24,11 +24,10 @@
 # (/proc/net/dev); the exact payload the
 # workers send for one sealed run (the text form of each shard's partial state, summed over
 # the shards).  train() refuses dpobj.seed, so the models are not compared (tests/citus
-# compares the released models under a seed on the direct path).  The block between
-# "<!-- bench/citus/train.sh -->" and "<!-- /bench/citus/train.sh -->" in docs/BENCHMARKS.md is
-# replaced by the results (appended the first time).
+# compares the released models under a seed on the direct path).  Writes the first
+# table into bench/csv/citus_train.csv (bench/record.py), which re-renders docs/BENCHMARKS.md.
 #
-# Environment: BENCH_ROWS [10000000], BENCH_REPS [5], BENCH_DOC [docs/BENCHMARKS.md],
+# Environment: BENCH_ROWS [10000000], BENCH_REPS [5],
 # BENCH_FEW_SHARDS [4],
 # BENCH_MECH [opdisc] and BENCH_OPTIONS [{}] (train()'s mechanism and options; the block's
 # marker then names the mechanism, e.g. "bench/citus/train.sh logistic"),
@@ -47,7 +46,6 @@ set -euo pipefail
 
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-5}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 BENCH_MECH="${BENCH_MECH:-opdisc}"
 BENCH_FEW_SHARDS="${BENCH_FEW_SHARDS:-4}"
 BENCH_OPTIONS="${BENCH_OPTIONS:-}"
@@ -151,6 +149,6 @@ Payload of one sealed distributed run: $payload bytes of partial states from $SH
 ($(awk -v b="$payload" -v s="$SHARDS" 'BEGIN { printf "%.0f", b / s }') bytes per shard, OPDisc's state).
 <!-- /$MARK -->"
 printf '%s\n' "$section" >"$OUT/section"
-dpobj_doc_block "$BENCH_DOC" "$OUT/section"
-dpobj_log "wrote the $MARK block of $BENCH_DOC"
+# the first table of the section is the result: bench/csv/citus_train.csv (citus_train_MECH.csv for another mechanism), then docs/BENCHMARKS.md
+python3 "$REPO/bench/record.py" "citus_train$([[ $BENCH_MECH == opdisc ]] || echo "_$BENCH_MECH")" "BENCH_ROWS=$BENCH_ROWS BENCH_REPS=$BENCH_REPS BENCH_MECH=$BENCH_MECH bash bench/citus/train.sh" <"$OUT/section"
 printf '%s\n' "$section"

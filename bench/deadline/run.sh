@@ -5,7 +5,8 @@
 # and max elapsed ms and the spread (max - min), and the backend's CPU time (utime + stime,
 # /proc, clock ticks converted to ms) per run.  Needs PGHOST/PGPORT/PGUSER (a superuser),
 # dpobj installed, and the server on this machine (/proc).  Env: DPOBJ_RUNS (20),
-# DPOBJ_DEADLINE (3).  docs/BENCHMARKS.md, "Release deadline".
+# DPOBJ_DEADLINE (3).  Writes bench/csv/deadline.csv (bench/record.py), rendered into
+# docs/BENCHMARKS.md, "Release deadline".
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/concurrency/lib.sh"
 N="${DPOBJ_RUNS:-20}"
@@ -40,9 +41,15 @@ summary() {  # LABEL: stdin "elapsed cpu" lines
     sort -n | awk -v l="$1" '{ e[NR] = $1; c += $2 }
         END { printf "| %s | %d | %d | %d | %d | %d | %.0f |\n", l, NR, e[1], e[int((NR + 1) / 2)], e[NR], e[NR] - e[1], c / NR }'
 }
-echo "| run | n | min ms | median ms | max ms | spread ms | CPU ms per run |"
-echo "|---|---|---|---|---|---|---|"
-series big "" | summary "big, no deadline"
-series small "" | summary "small, no deadline"
-series big ", \"deadline\": $D" | summary "big, deadline $D s"
-series small ", \"deadline\": $D" | summary "small, deadline $D s"
+table="$(mktemp)"
+{
+    echo "| run | n | min ms | median ms | max ms | spread ms | CPU ms per run |"
+    echo "|---|---|---|---|---|---|---|"
+    series big "" | summary "big, no deadline"
+    series small "" | summary "small, no deadline"
+    series big ", \"deadline\": $D" | summary "big, deadline $D s"
+    series small ", \"deadline\": $D" | summary "small, deadline $D s"
+} | tee "$table"
+python3 "$(dirname "${BASH_SOURCE[0]}")/../record.py" deadline \
+    "DPOBJ_RUNS=$N DPOBJ_DEADLINE=$D bash bench/deadline/run.sh" <"$table"
+rm -f "$table"

@@ -6,7 +6,7 @@
 # Builds and installs dpobj (FIG_SKIP_BUILD=1 to skip), installs gnuplot (Debian package
 # gnuplot-nox, this script only), starts a throwaway cluster (scripts/common.sh), loads UCI
 # Adult, runs figure1.sql and writes bench/figure1/results.csv, bench/figure1/summary.dat
-# and docs/figure1.png.  docs/FIGURE1.md is written by hand from those files.
+# and docs/figure1.png; bench/render.py renders the summary into docs/BENCHMARKS.md.
 #
 # Environment (defaults in brackets):
 #   FIG_EPS ["0.01 0.05 0.1 0.3 0.5 1"]   FIG_RUNS [15]
@@ -75,3 +75,4 @@ np_op_train=$(ref opdisc_nonprivate 5); np_op_test=$(ref opdisc_nonprivate 7); \
 np_lr_train=$(ref logistic_nonprivate 5); np_lr_test=$(ref logistic_nonprivate 7)" "$HERE/plot.gp"
 dpobj_log "wrote $REPO/docs/figure1$sfx.png, $HERE/results$sfx.csv, $HERE/summary$sfx.dat"
 column -t "$HERE/summary$sfx.dat" >&2 || cat "$HERE/summary$sfx.dat" >&2
+python3 "$REPO/bench/render.py"

@@ -1,6 +1,6 @@
 -- bench/grid/accuracy.sql — OPDisc's default grid against the paper's grid, through SQL
 -- (run by run.sh as a superuser after data/adult/load.sql).  Adult balanced training
--- subset (n = 15682, as docs/FIGURE1.md), feature sets d15 and d23, delta = 1/n^2,
+-- subset (n = 15682, as the paper's Figure 1, docs/BENCHMARKS.md), feature sets d15 and d23, delta = 1/n^2,
 -- eps in :eps_list, :draws seeded draws per cell (the same seeds for both grids);
 -- accuracy on adult.test (16281 rows, 76 % negatives) and on the training subset.
 \set ON_ERROR_STOP 1
@@ -54,7 +54,7 @@ SELECT count(*) AS runs
                unnest(ARRAY['default', 'paper']) g
          ORDER BY s, e, r, g) runs;
 
-\pset format aligned
+\pset format csv
 SELECT set, epsilon AS eps, grid,
        min(params->>'B') || ' / ' || min(params->>'D2') AS "B / D2",
        count(*) FILTER (WHERE ok) || '/' || count(*) AS released,

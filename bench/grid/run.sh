@@ -26,4 +26,8 @@ dpobj_psql -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/nu
 printf '# %s, load %s, dpobj %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
     "$(cut -d' ' -f1-3 /proc/loadavg)" "$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')"
 dpobj_psql -v sets="${BENCH_SETS:-d15 d23}" -v eps_list="${BENCH_EPS:-0.5 1 2}" \
-    -v draws="${BENCH_DRAWS:-11}" -f "$HERE/accuracy.sql"
+    -v draws="${BENCH_DRAWS:-11}" -f "$HERE/accuracy.sql" |
+    tee "$DPOBJ_CLUSTER_DIR/grid.out"
+# the last table (CSV) into bench/csv/grid.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+sed -n '/^set,eps,grid,/,$p' "$DPOBJ_CLUSTER_DIR/grid.out" |
+    python3 "$REPO/bench/record.py" grid "BENCH_SETS=\"${BENCH_SETS:-d15 d23}\" BENCH_EPS=\"${BENCH_EPS:-0.5 1 2}\" BENCH_DRAWS=${BENCH_DRAWS:-11} bash bench/grid/run.sh"

@@ -10,7 +10,7 @@
 # The weight of a negative row is the public prior ratio p / (1 - p) (0.16 and 0.32), or
 # 0.3: a value an analyst picks from the majority baseline a private evaluation released.
 # Metrics are computed exactly on the test split (a benchmark, not a release).
-# Results: docs/BENCHMARKS.md, "Imbalanced labels".  Needs a running server
+# Writes bench/csv/imbalanced.csv (docs/BENCHMARKS.md, "Imbalanced labels").  Needs a running server
 # (PGHOST/PGPORT/PGUSER, a superuser) with dpobj installed; uses database dpobj_bench_imb.
 # Seeded noise (dpobj.seed), so a run is reproducible.  The peer: PEER_DIR=dir writes the
 # tables for bench/imbalanced/peer.py (IBM diffprivlib on the same rows).
@@ -60,8 +60,13 @@ if [[ -n "${PEER_DIR:-}" ]]; then
         psql -X -q -d "$DB" -c "\\copy (SELECT split, array_to_string(features, ' '), label FROM $t) TO '$PEER_DIR/$t.csv' CSV"
     done
 fi
-psql -X -d "$DB" -c "SELECT tbl, epsilon, cfg, count(*) AS runs,
-                            round(avg(accuracy)::numeric, 3) AS accuracy,
-                            round(avg(balanced)::numeric, 3) AS balanced,
-                            round(coalesce(stddev(balanced), 0)::numeric, 3) AS sd_balanced
-                       FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+# the table into bench/csv/imbalanced.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+# with its plot; ε = 1e5 is the non-private fit ("—")
+psql -X -d "$DB" --csv -c "SELECT tbl AS \"table\",
+                            CASE WHEN epsilon >= 1e5 THEN '—' ELSE epsilon::text END AS \"ε\",
+                            cfg AS model, round(avg(accuracy)::numeric, 3) AS accuracy,
+                            round(avg(balanced)::numeric, 3) || ' (' ||
+                              round(coalesce(stddev(balanced), 0)::numeric, 3) || ')'
+                              AS \"balanced accuracy (sd)\"
+                       FROM results GROUP BY 1, 2, 3, epsilon ORDER BY 1, epsilon, 3" |
+    tee /dev/stderr | python3 "$REPO/bench/record.py" imbalanced "REPS=$REPS bash bench/imbalanced/run.sh"

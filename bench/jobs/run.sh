@@ -2,7 +2,7 @@
 # bench/jobs/run.sh — queue fairness: one role submits N jobs (committed at once), then
 # another role submits 1; prints how long the second role's job waited to start and how
 # long the flood took.  Needs PGHOST/PGPORT/PGUSER (a superuser) and a server with dpobj
-# preloaded.  Env: DPOBJ_FLOOD (40), DPOBJ_ROUNDS (3).  docs/SCALING.md, "Jobs".
+# preloaded.  Env: DPOBJ_FLOOD (40), DPOBJ_ROUNDS (3).  docs/SCALING.md, "Jobs and concurrent runs".
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/jobs/lib.sh"
 N="${DPOBJ_FLOOD:-40}"

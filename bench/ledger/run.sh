@@ -22,13 +22,14 @@
 # draw fresh noise (train_logistic may then fail now and then: prefer train_noisysgd).  Then, unless
 # BENCH_FALLBACK=0, the server is restarted WITHOUT preloading dpobj and the cases run
 # again (the one-shot background worker per ledger write that dpobj falls back to).
-# Prints a markdown table (runs/s = pgbench tps, mean latency, load average before each
-# case) and, with BENCH_DOC set, replaces the section "## Runs per second (ledger)" of
-# that file with it.
+# Then counts the runs at (0.1, 1e-7) a (1, 1e-6) budget admits per mechanism mix (train
+# until DP004).  Prints markdown tables and writes them to bench/csv/ledger_rate.csv (when
+# BENCH_CASES ran) and bench/csv/runs_admitted.csv (bench/record.py), which re-render
+# docs/BENCHMARKS.md.
 #
 # Environment: BENCH_SECONDS [15] per case, BENCH_CLIENTS ["1 32"],
-#   BENCH_CASES ["halfspace logistic train_opdisc train_logistic"], BENCH_FALLBACK [1],
-#   BENCH_DOC [unset: print only], BENCH_LABEL [a label for the table, default the commit],
+#   BENCH_CASES ["halfspace logistic train_opdisc train_logistic"; "" for none], BENCH_FALLBACK [1],
+#   BENCH_LABEL [a label for the table, default the commit],
 #   BENCH_ROWS [10] rows of the table (named t10 whatever its size; at most 105 distinct),
 #   DPOBJ_PGPORT [56402].
 set -euo pipefail
@@ -38,10 +39,9 @@ set -euo pipefail
 
 BENCH_SECONDS="${BENCH_SECONDS:-15}"
 BENCH_CLIENTS="${BENCH_CLIENTS:-1 32}"
-BENCH_CASES="${BENCH_CASES:-halfspace logistic train_opdisc train_logistic}"
+BENCH_CASES="${BENCH_CASES-halfspace logistic train_opdisc train_logistic}"
 BENCH_FALLBACK="${BENCH_FALLBACK:-1}"
 BENCH_ROWS="${BENCH_ROWS:-10}"
-SECTION='## Runs per second (ledger)'
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-56402}"
 export DPOBJ_PGPORT
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-ledger.XXXXXX")"
@@ -121,38 +121,53 @@ run_cases() {
 
 run_cases preloaded
 
-# How many runs a (1, 1e-6) budget admits: noisy GD at (0.1, 1e-7) (cost rho, composed by
-# the zCDP accountant) and OPDisc at (0.1, 1e-7) (approximate DP, added up): train until
-# DP004, and dpobj.runs_left() asked before the first run.
-admitted() { # MECH OPTIONS
-    dpobj_psql -d "$DB" -At <<SQL
-CREATE TABLE t10_$1 AS SELECT * FROM t10;
-SELECT dpobj.protect('t10_$1') \\gset
-SELECT dpobj.grant_budget('t10_$1', current_user::regrole, 1, 1e-6) \\gset
-SELECT dpobj.runs_left('t10_$1', '$1', 0.1, 1e-7, '$2') AS said \\gset
-DO \$\$
-DECLARE n int := 0;
-BEGIN
+# How many runs a (1, 1e-6) budget admits at (0.1, 1e-7), per mechanism mix: each mix on a
+# table and budget of its own, "M*N" runs M N times (N = 0: until DP004); the count of
+# admitted runs, and dpobj.runs_left() for the mix's first mechanism before the first run.
+admitted() { # NAME SPEC...   (SPEC = MECH*N)
+    local name="$1" spec sql="" first=""
+    shift
+    for spec in "$@"; do
+        local m="${spec%%\**}" n="${spec#*\*}" o='{}'
+        [[ "$m" == opdisc ]] || o='{"R": 2, "T": 10}'
+        [[ "$m" == linear ]] && o='{"R": 2, "y_min": 0, "y_max": 1}'
+        [[ "$m" == passglm ]] && o='{"R": 2}'
+        [[ -n "$first" ]] || first="SELECT dpobj.runs_left('t10_$name', '$m', 0.1, 1e-7, '$o') AS said \\gset"
+        sql+="
+    k := 0;
     LOOP
+        EXIT WHEN $n > 0 AND k >= $n;
         BEGIN
-            PERFORM dpobj.train('t10_$1', '$1', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '$2');
-            n := n + 1;
+            PERFORM dpobj.train('t10_$name', '$m', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '$o');
+            total := total + 1; k := k + 1;
         EXCEPTION
             WHEN SQLSTATE 'DP004' THEN EXIT;
-            WHEN SQLSTATE 'DP006' THEN n := n + 1;   -- charged, failed: still admitted
+            WHEN SQLSTATE 'DP006' THEN total := total + 1; k := k + 1;  -- charged: admitted
         END;
-    END LOOP;
-    RAISE NOTICE 'admitted %', n;
+    END LOOP;"
+    done
+    dpobj_psql -d "$DB" -At <<SQL
+CREATE TABLE t10_$name AS SELECT * FROM t10;
+SELECT dpobj.protect('t10_$name') \\gset
+SELECT dpobj.grant_budget('t10_$name', current_user::regrole, 1, 1e-6) \\gset
+$first
+DO \$\$
+DECLARE total int := 0; k int;
+BEGIN$sql
+    RAISE NOTICE 'admitted %', total;
 END \$\$;
 SELECT :said;
 SQL
 }
-ADMITTED=""
-for m in "noisysgd:{\"R\": 2, \"T\": 10}" "opdisc:{}"; do
-    said="$(admitted "${m%%:*}" "${m#*:}" 2>"$OUT/admitted.err")"
+ADMITTED="" i=0
+for mix in "noisysgd only:noisysgd*0" "linear only:linear*0" "passglm only:passglm*0" \
+           "opdisc only:opdisc*0" "50 noisysgd, 1 opdisc, then noisysgd:noisysgd*50 opdisc*1 noisysgd*0"; do
+    label="${mix%%:*}" i=$((i + 1))
+    # shellcheck disable=SC2086
+    said="$(admitted "mix$i" ${mix#*:} 2>"$OUT/admitted.err")"
     n="$(sed -n 's/.*NOTICE:  admitted \([0-9]*\)/\1/p' "$OUT/admitted.err")"
-    dpobj_log "(1, 1e-6) budget, ${m%%:*} at (0.1, 1e-7): $n runs admitted (runs_left said $said)"
-    ADMITTED+="| ${m%%:*} | $n | $said |"$'\n'
+    dpobj_log "(1, 1e-6) budget, $label at (0.1, 1e-7): $n runs admitted (runs_left said $said)"
+    ADMITTED+="| $label | $n | $said |"$'\n'
 done
 
 if [[ "$BENCH_FALLBACK" == 1 ]]; then
@@ -167,42 +182,21 @@ ledger="$(dpobj_psql -d "$DB" -At -c "SELECT string_agg(outcome || ' ' || n, ', 
 
 table="$OUT/table.md"
 {
-    echo "$SECTION"
-    echo
-    echo "Generated by \`bash bench/ledger/run.sh\` ($BENCH_LABEL, $(date -u '+%Y-%m-%d %H:%M UTC'));"
-    echo "$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)."
-    echo "10-row table, epsilon 1, delta 1e-9, dpobj.seed = 1; pgbench -T $BENCH_SECONDS per row; fsync = on,"
-    echo "synchronous_commit = on. Runs/s = pgbench tps (one training per transaction);"
-    echo "load = /proc/loadavg (1, 5, 15 min) just before the row was measured (the machine is"
-    echo "shared: a load above the 2 CPUs means other work competed for them)."
     echo "Ledger after the run: $ledger."
     echo
     echo "| dpobj | case | clients | runs/s | mean latency ms | load before |"
     echo "|---|---|---:|---:|---:|---|"
     printf '%s\n' "${ROWS[@]}"
-    echo
-    echo "Runs at (epsilon, delta) = (0.1, 1e-7) that one (1, 1e-6) budget admits (train until"
-    echo "DP004; noisy GD is composed in zCDP, OPDisc is approximate DP and adds up):"
-    echo
-    echo "| mechanism | runs admitted | dpobj.runs_left() before the first |"
+} >"$table"
+admitted_md="$OUT/admitted.md"
+{
+    echo "| mix | runs admitted | runs_left() before the first |"
     echo "|---|---:|---:|"
     printf '%s' "$ADMITTED"
-} >"$table"
-cat "$table"
-
-if [[ -n "${BENCH_DOC:-}" ]]; then
-    python3 - "$BENCH_DOC" "$table" "$SECTION" <<'PY'
-import sys
-doc, table, section = sys.argv[1:4]
-text = open(doc).read()
-new = open(table).read().rstrip("\n") + "\n"
-start = text.find(section)
-if start < 0:
-    text = text.rstrip("\n") + "\n\n" + new
-else:
-    end = text.find("\n## ", start + len(section))
-    text = text[:start] + new + (text[end:] if end >= 0 else "")
-open(doc, "w").write(text)
-PY
-    dpobj_log "updated $BENCH_DOC"
+} >"$admitted_md"
+cat "$table" "$admitted_md"
+cmd="BENCH_CASES=\"$BENCH_CASES\" BENCH_CLIENTS=\"$BENCH_CLIENTS\" BENCH_SECONDS=$BENCH_SECONDS BENCH_FALLBACK=$BENCH_FALLBACK bash bench/ledger/run.sh"
+if [[ ${#ROWS[@]} -gt 0 ]]; then
+    python3 "$REPO/bench/record.py" ledger_rate "$cmd" <"$table"
 fi
+python3 "$REPO/bench/record.py" runs_admitted "$cmd" <"$admitted_md"

@@ -16,10 +16,10 @@
 #      of the same distribution vs SELECT sum(cardinality(features)) over the same rows;
 #      serial (max_parallel_workers_per_gather = 0), BENCH_REPS (3) runs after a warm-up,
 #      median wall time; the load average is recorded before and after.
-# The section "Linear regression" of docs/BENCHMARKS.md (up to the next "## " heading) is
-# replaced by this run's results (nothing else in that file is touched).
+# Writes the accuracy table into bench/csv/linreg.csv and the speed table into
+# bench/csv/linreg_speed.csv (bench/record.py), which re-render docs/BENCHMARKS.md.
 #
-# Environment: BENCH_N, BENCH_DRAWS, BENCH_ROWS, BENCH_REPS, BENCH_DOC [docs/BENCHMARKS.md].
+# Environment: BENCH_N, BENCH_DRAWS, BENCH_ROWS, BENCH_REPS.
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -29,7 +29,6 @@ BENCH_N="${BENCH_N:-100000}"
 BENCH_DRAWS="${BENCH_DRAWS:-5}"
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-3}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 SECTION='## Linear regression'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-linreg.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$OUT'; :"
@@ -181,9 +180,7 @@ dpobj_log "sum(cardinality) ${base_s}s, dp_linear_regression ${lin_s}s: ${ratio}
     echo "At epsilon = 0.1 AdaSSP's data-dependent ridge costs more than it saves on this"
     echo "well-conditioned design (features spread evenly): compare the SSP rows."
 } >"$OUT/section"
-# the section is replaced in place: what precedes it and the sections after it are kept
-awk -v sec="$SECTION" 'index($0, sec) == 1 { exit } { print }' "$BENCH_DOC" >"$OUT/doc"
-awk -v sec="$SECTION" 'index($0, sec) == 1 { in_sec = 1; next }
-    in_sec && /^## / { in_sec = 0; after = 1 } after { print }' "$BENCH_DOC" >"$OUT/after"
-{ cat "$OUT/doc"; cat "$OUT/section"; [[ -s "$OUT/after" ]] && { echo; cat "$OUT/after"; }; :; } >"$BENCH_DOC"
+cmd="BENCH_N=$BENCH_N BENCH_DRAWS=$BENCH_DRAWS BENCH_ROWS=$BENCH_ROWS BENCH_REPS=$BENCH_REPS bash bench/linreg/run.sh"
+python3 "$REPO/bench/record.py" linreg "$cmd" <"$OUT/section"
+sed -n '/^\*\*Speed/,$p' "$OUT/section" | python3 "$REPO/bench/record.py" linreg_speed "$cmd"
 cat "$OUT/section"

@@ -2,7 +2,7 @@
 # bench/multiclass/run.sh — accuracy of the one-vs-rest multi-class mechanisms per epsilon
 # on a synthetic 5-class table (fixed seed), against a near non-private fit: the same
 # solver (dp_logistic_multiclass, objective method) at epsilon = 1e5, whose noise and
-# regulariser are negligible.  Results: docs/BENCHMARKS.md, "Multi-class".
+# regulariser are negligible.  Writes bench/csv/multiclass.csv (docs/BENCHMARKS.md, "Multi-class").
 # Needs a running server (PGHOST/PGPORT/PGUSER, a superuser) with dpobj installed; uses
 # database dpobj_bench_mc.  Seeded noise (dpobj.seed), so a run is reproducible.
 set -euo pipefail
@@ -46,7 +46,9 @@ for eps in 0.1 0.5 1 2 5; do
     done
 done
 run nonprivate 100000 1 "dpobj.dp_logistic_multiclass(x, c, 100000, 1e-6, '{$OPTS}')"
-psql -X -d "$DB" -c "SELECT method, epsilon, count(*) AS released,
+# the table into bench/csv/multiclass.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+psql -X -d "$DB" --csv -c "SELECT method, epsilon, count(*) AS released,
                             round(avg(accuracy)::numeric, 3) AS mean_accuracy,
                             round(min(accuracy)::numeric, 3) AS min, round(max(accuracy)::numeric, 3) AS max
-                       FROM results GROUP BY 1, 2 ORDER BY 1, 2"
+                       FROM results GROUP BY 1, 2 ORDER BY 1, 2" |
+    tee /dev/stderr | python3 "$(dirname "${BASH_SOURCE[0]}")/../record.py" multiclass "REPS=$REPS bash bench/multiclass/run.sh"

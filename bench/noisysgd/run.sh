@@ -58,10 +58,12 @@ for spec in "synth 2.45 0.16" "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 
         done
     } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
 done
-psql -X -d "$DB" -c "SELECT tbl, epsilon, cfg, count(*) / 2 AS runs,
+# the table into bench/csv/noisysgd_clip.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+psql -X -d "$DB" --csv -c "SELECT tbl, epsilon, cfg, count(*) / 2 AS runs,
         round(avg(accuracy) FILTER (WHERE NOT weighted)::numeric, 3) AS acc,
         round(coalesce(stddev(accuracy) FILTER (WHERE NOT weighted), 0)::numeric, 3) AS sd_acc,
         round(avg(balanced) FILTER (WHERE weighted)::numeric, 3) AS bacc_w,
         round(coalesce(stddev(balanced) FILTER (WHERE weighted), 0)::numeric, 3) AS sd_bacc_w,
         round(avg(ms)::numeric) AS ms
-   FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+   FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" |
+    tee /dev/stderr | python3 "$REPO/bench/record.py" noisysgd_clip "REPS=$REPS TABLES=\"$TABLES\" EPS=\"$EPS\" CONFIGS='$CONFIGS' bash bench/noisysgd/run.sh"

@@ -29,7 +29,7 @@
  * (seed 7) and e ~ N(0, (0.5 ||w*|| / sqrt 3)^2) (about 15 % label noise);
  * no two rows share a quantised feature vector in practice.
  * Every feature is quantised to a = round(64 x) (Q = 64) and rows are
- * deduplicated with counts p_u / q_u (ALGORITHMS.md section 1).
+ * deduplicated with counts p_u / q_u (docs/ALGORITHMS.md, "OPDisc").
  *
  *-------------------------------------------------------------------------
  */

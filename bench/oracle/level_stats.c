@@ -2,7 +2,7 @@
  *
  * level_stats.c
  *	  How much of the exact search's weak part could two-column blocks make
- *	  exact?  (docs/ORACLE.md "Still open").
+ *	  exact?  (docs/ORACLE.md, "What the search does").
  *
  *	  ./level_stats -s d40 [-p bal] [-f adult.data]   (sample seed 1, as oracle_bench)
  *

@@ -4,7 +4,7 @@
  *	  Standalone benchmark of the exact OPDisc / RSPM oracles (no PostgreSQL)
  *	  on the Adult feature ladder and synthetic dense tables (bench_data.c):
  *	  Neel, Roth, Vietri, Wu, ICML 2020, Algorithms 1 and 3;
- *	  shared/docs/ALGORITHMS.md sections 1, 2 and 7.
+ *	  docs/ALGORITHMS.md, "OPDisc", "RSPM" and "Accounting".
  *
  * One process solves draws first_seed .. first_seed + runs - 1 of one cell
  * (set, subset, mechanism, calibration, epsilon) and prints one line per
@@ -240,7 +240,7 @@ draw_noise(const BenchOpts *o, int seed, int d, double sigma, double *eta,
 		eta[j] = sigma * bench_gauss(&st);
 	if (o->rspm)
 	{
-		/* RSPM (ALGORITHMS.md section 2): separator noise as value_cost */
+		/* RSPM (docs/ALGORITHMS.md, "RSPM"): separator noise as value_cost */
 		for (int j = 0; j < d; j++)
 		{
 			vcost[3 * j + 0] = sigma * bench_gauss(&st);

@@ -3,14 +3,14 @@
 # Adult feature sets (balanced subset) and synthetic dense sets, OPDisc and RSPM, sound
 # calibration, delta = 1/n^2.  Each cell runs draws 0..DRAWS-1 one at a time with a
 # time limit of LIMIT seconds and stops after STOP timeouts (the remaining draws are
-# reported as not run).  Prints one summary line per cell and keeps the raw output.
+# reported as not run).  Prints one summary line per cell, keeps the raw output and writes
+# the table to bench/csv/oracle_ladder.csv (bench/record.py).
 #
 #   DRAWS=30 LIMIT=600 STOP=31 EPS="0.1 0.5 1 2 5" bash run_ladder.sh   # the full protocol
-#   DRAWS=3 LIMIT=20 STOP=1 EPS="0.1 1 5" bash run_ladder.sh            # the reduced run in docs/ORACLE.md
+#   DRAWS=3 LIMIT=20 STOP=1 EPS="0.1 1 5" bash run_ladder.sh            # a reduced run
 #
 # Environment: GRID (OPDisc's grid: "default", the rule of opdisc_default_grid(), or
-# "paper", B = floor(sqrt d) and D2 = d, the default before 0.3.0 and the grid of every
-# ladder run in docs/ORACLE.md before "The default grid"),
+# "paper", B = floor(sqrt d) and D2 = d, the default before 0.3.0),
 # SETS (default "d23 d40 d64 d108 c10 c20 c30"), MECHS ("opdisc rspm"),
 # THREADS (exact search threads, default 1), CAL (sound|paper), SYN_ROWS (rows of the
 # synthetic sets, default 2000), OUT (raw output directory, default runs/ladder).  One
@@ -30,6 +30,7 @@ OUT=${OUT:-runs/ladder}
 GRID=${GRID:-default}
 mkdir -p "$OUT"
 make -s oracle_bench
+{
 printf '| set | mech | eps | certified | run | median s | max s | median nodes | load |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for set in $SETS; do
@@ -62,3 +63,6 @@ for set in $SETS; do
         done
     done
 done
+} | tee "$OUT/table.md"
+# the table into bench/csv/oracle_ladder.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+python3 ../record.py oracle_ladder "DRAWS=$DRAWS LIMIT=$LIMIT STOP=$STOP EPS=\"$EPS\" THREADS=$THREADS GRID=$GRID bash bench/oracle/run_ladder.sh" <"$OUT/table.md"

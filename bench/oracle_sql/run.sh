@@ -15,7 +15,8 @@
 #
 # Output: bench/oracle_sql/results/<UTC stamp>/ (runs.csv, server.log, join.txt = the
 # per-run join of runs and log lines, table.md, meta.txt, progress.txt; "results/" is
-# git-ignored).  The table goes into docs/BENCHMARKS.md by hand.
+# git-ignored).  The table is printed only (docs/BENCHMARKS.md keeps
+# bench/run.sh's solve times and the oracle ladder).
 #
 # Environment: ORACLE_SQL_SETS [d4 d9 d15 d23], ORACLE_SQL_EPS [0.1 0.5 1],
 # ORACLE_SQL_MECHS [opdisc rspm], ORACLE_SQL_SEEDS [15], ORACLE_SQL_LIMIT [600],

@@ -14,10 +14,10 @@
 # and the peak resident memory (VmHWM from /proc/<pid>/status, sampled every 0.1 s) of the
 # leader and of the parallel workers, next to the same numbers for count(*).  Every run
 # uses dpobj.seed = 1, so all runs must release the same model (checked).
-# The section "Parallel aggregation" at the end of docs/BENCHMARKS.md is
-# replaced by this run's results (nothing else in that file is touched).
+# Writes the first table into bench/csv/parallel.csv (bench/record.py), which re-renders
+# docs/BENCHMARKS.md (bench/render.py).
 #
-# Environment: BENCH_ROWS [10000000], BENCH_REPS [3], BENCH_DOC [docs/BENCHMARKS.md].
+# Environment: BENCH_ROWS [10000000], BENCH_REPS [3].
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -25,7 +25,6 @@ set -euo pipefail
 
 BENCH_ROWS="${BENCH_ROWS:-10000000}"
 BENCH_REPS="${BENCH_REPS:-3}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 SECTION='## Parallel aggregation'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-parallel.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$OUT'; :"
@@ -169,11 +168,5 @@ rows.  The extra resident memory over \`count(*)\` is mostly loading dpobj and i
 the workers as far as the machine's cores allow (the leader scans too; this VM has
 $(nproc) cores); the final solve (d = 4, exact search) runs once, in the leader.
 "
-if [[ -f "$BENCH_DOC" ]] && grep -qF "$SECTION" "$BENCH_DOC"; then
-    # replace only our own section (it is the last one in the file)
-    awk -v s="$SECTION" '$0 == s { exit } { print }' "$BENCH_DOC" >"$OUT/doc"
-    cp "$OUT/doc" "$BENCH_DOC"
-fi
-printf '\n%s' "$section" >>"$BENCH_DOC"
-dpobj_log "appended \"$SECTION\" to $BENCH_DOC"
+python3 "$REPO/bench/record.py" parallel "BENCH_ROWS=$BENCH_ROWS BENCH_REPS=$BENCH_REPS bash bench/parallel/run.sh" <<<"$section"
 printf '%s' "$section"

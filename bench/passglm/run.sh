@@ -15,9 +15,10 @@
 #      floor), dp_passglm and dp_logistic at epsilon 1, each in a fresh serial connection
 #      (max_parallel_workers_per_gather = 0), the time as a ratio to the scan of the same
 #      run, and the backend's peak RSS (VmHWM of /proc/<pid>/status after the statement).
-# The block between the "bench/passglm" markers of docs/BENCHMARKS.md is replaced.
+# Writes the first table into bench/csv/passglm.csv (bench/record.py), which re-renders
+# docs/BENCHMARKS.md (bench/render.py).
 #
-# Environment: BENCH_EPS, BENCH_DRAWS, BENCH_ROWS, BENCH_DOC [docs/BENCHMARKS.md],
+# Environment: BENCH_EPS, BENCH_DRAWS, BENCH_ROWS,
 #   DPOBJ_PGPORT [55443].
 set -euo pipefail
 
@@ -27,7 +28,6 @@ set -euo pipefail
 BENCH_EPS="${BENCH_EPS:-0.5 1 2}"
 BENCH_DRAWS="${BENCH_DRAWS:-5}"
 BENCH_ROWS="${BENCH_ROWS:-1000000}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 BEGIN_MARK='<!-- bench/passglm -->'
 END_MARK='<!-- /bench/passglm -->'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-passglm.XXXXXX")"
@@ -139,6 +139,6 @@ backend's VmHWM (it includes the shared buffers the backend touched).
 $speed_md
 $END_MARK"
 printf '%s\n' "$section" >"$OUT/section"
-dpobj_doc_block "$BENCH_DOC" "$OUT/section"
-dpobj_log "wrote the bench/passglm block of $BENCH_DOC"
+# the first table of the section is the result: bench/csv/passglm.csv, then docs/BENCHMARKS.md
+python3 "$REPO/bench/record.py" passglm "BENCH_EPS=\"$BENCH_EPS\" BENCH_DRAWS=$BENCH_DRAWS BENCH_ROWS=$BENCH_ROWS bash bench/passglm/run.sh" <"$OUT/section"
 printf '%s\n' "$section"

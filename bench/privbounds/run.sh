@@ -10,7 +10,9 @@ DB=dpobj_privbounds
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
 psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
-psql -X -d "$DB" <<'SQL'
+# the last query's CSV into bench/csv/privbounds.csv (bench/record.py), rendered into
+# docs/BENCHMARKS.md
+psql -X -q -d "$DB" <<'SQL' | sed -n '/^method,opt,/,$p' | tee /dev/stderr | python3 "$REPO/bench/record.py" privbounds "bash bench/privbounds/run.sh"
 CREATE TABLE a23 AS SELECT split, features, label FROM adult.features_d23;
 -- the true norms (the declared 2.65 is the encoding's bound, sqrt(7))
 SELECT percentile_cont(ARRAY[0.5, 0.9, 1.0]) WITHIN GROUP
@@ -34,6 +36,7 @@ BEGIN
     END LOOP;
   END LOOP;
 END $$;
+\pset format csv
 SELECT method, opt, round(avg(r)::numeric, 3) AS mean_r, round(avg(acc)::numeric, 4) AS mean_acc,
        round(min(acc)::numeric, 4) AS min_acc, round(max(acc)::numeric, 4) AS max_acc
   FROM res GROUP BY 1, 2 ORDER BY 1, 2;

@@ -19,14 +19,16 @@
 # two, in the same run), and the backend's peak RSS (VmHWM of /proc/<pid>/status, which
 # includes the shared buffers it touched) -- or how it failed. Last, the log-log slope of
 # time and of peak RSS against N per mechanism and shape (over the sizes where it released).
-# The block between the "bench/scale" markers of docs/BENCHMARKS.md is replaced.
+# Writes the first table into bench/csv/scale.csv (bench/record.py), which re-renders
+# docs/BENCHMARKS.md and its plots (bench/render.py).
 #
 # Environment: BENCH_ROWS [1000000], BENCH_SHAPES [d10 d50], BENCH_MECHS [linear passglm
 #   logistic output noisysgd opdisc; also rspm, auto, opsamp, and opdisc_s20k, rspm_s20k: "sample_rows" 20000],
 #   BENCH_TIMEOUT [300], BENCH_MEM_LIMIT_GB [12], BENCH_WORKERS [0] (the session's
 #   max_parallel_workers_per_gather for the scan and every run: 0 serial; train() then
 #   reads the rows in parallel workers where its state allows, docs/SCALING.md),
-#   BENCH_DOC [docs/BENCHMARKS.md], DPOBJ_PGPORT [55444].
+#   BENCH_CSV [scale] (the bench/csv/ file: scale_20m, parallel_train or opsamp for the
+#   variants docs/BENCHMARKS.md shows apart), DPOBJ_PGPORT [55444].
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -38,7 +40,6 @@ BENCH_MECHS="${BENCH_MECHS:-linear passglm logistic output noisysgd opdisc}"
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-300}"
 BENCH_MEM_LIMIT_GB="${BENCH_MEM_LIMIT_GB:-12}"
 BENCH_WORKERS="${BENCH_WORKERS:-0}"
-BENCH_DOC="${BENCH_DOC:-$REPO/docs/BENCHMARKS.md}"
 BEGIN_MARK='<!-- bench/scale -->'
 END_MARK='<!-- /bench/scale -->'
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-bench-scale.XXXXXX")"
@@ -197,6 +198,6 @@ Log–log slope against rows (1 = linear; 0 = independent of the table):
 ${slopes_md:-| — | fewer than two sizes | | |}
 $END_MARK"
 printf '%s\n' "$section" >"$OUT/section"
-dpobj_doc_block "$BENCH_DOC" "$OUT/section"
-dpobj_log "wrote the bench/scale block of $BENCH_DOC"
+# the first table of the section is the result: bench/csv/scale.csv, then docs/BENCHMARKS.md
+python3 "$REPO/bench/record.py" "${BENCH_CSV:-scale}" "BENCH_CSV=${BENCH_CSV:-scale} BENCH_ROWS=\"$BENCH_ROWS\" BENCH_SHAPES=\"$BENCH_SHAPES\" BENCH_MECHS=\"$BENCH_MECHS\" BENCH_WORKERS=$BENCH_WORKERS bash bench/scale/run.sh" <"$OUT/section"
 printf '%s\n' "$section"

@@ -72,14 +72,16 @@ for spec in "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 0.43"; do
         done
     } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
 done
-psql -X -d "$DB" -c "SELECT tbl, epsilon, arm, count(*) AS runs,
+# the table into bench/csv/tune.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+psql -X -d "$DB" --csv -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                             round(avg(accuracy)::numeric, 3) AS accuracy,
                             round(coalesce(stddev(accuracy), 0)::numeric, 3) AS sd,
                             round(avg(balanced)::numeric, 3) AS balanced,
                             round(avg(seconds)::numeric, 3) AS seconds,
                             string_agg(t || '/' || r || '/' || radius, ' ' ORDER BY rep)
                               FILTER (WHERE arm LIKE 'tuned%') AS chosen_T_R_radius
-                       FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+                       FROM results GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" |
+    tee /dev/stderr | python3 "$REPO/bench/record.py" tune "REPS=$REPS TABLES=\"$TABLES\" EPS=\"$EPS\" ARMS=\"$ARMS\" bash bench/tune/run.sh"
 psql -X -d "$DB" -c "SELECT tbl, epsilon, round((avg(seconds) FILTER (WHERE arm = 'tuned') /
                                                avg(seconds) FILTER (WHERE arm = 'default'))::numeric, 2) AS time_tuned,
                             round((avg(seconds) FILTER (WHERE arm = 'tuned3') /

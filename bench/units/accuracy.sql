@@ -87,7 +87,7 @@ GRANT SELECT ON bu.used TO bu_analyst;
 TRUNCATE bu.results;
 
 -- the approximate-DP mechanisms' runs first: a budget that composes zCDP runs admits no
--- more of them (docs/PRIVACY.md, "Composition: the zCDP filter")
+-- more of them (docs/PRIVACY.md, "Composition")
 SET ROLE bu_analyst;
 SELECT bu.train_arm(arm, mech, draw)
   FROM generate_series(1, :draws) draw,

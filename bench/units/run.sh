@@ -19,7 +19,8 @@
 #                  spilling past work_mem), BENCH_REPS runs each;
 #   peak RSS       one train() run per table and configuration in a fresh backend: the
 #                  backend's VmHWM from /proc (its peak resident memory) after the run.
-# Prints markdown; docs/BENCHMARKS.md "Privacy units" is written by hand from it.
+# Prints markdown; the accuracy table goes into bench/csv/units.csv (bench/record.py), which
+# re-renders docs/BENCHMARKS.md, "Privacy units".
 #
 # Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_CONFIGS (above), BENCH_MECHS ["opdisc objective output
 # noisysgd"], BENCH_AVG_MECHS ["objective output noisysgd"], BENCH_SKIP ("accuracy" or
@@ -57,7 +58,10 @@ if [[ "$BENCH_SKIP" != accuracy ]]; then
     dpobj_psql -v draws="$BENCH_DRAWS" -v arms='row k1 k2 k5 k10' -v mechs="$BENCH_MECHS" \
         -v avg_mechs="$BENCH_AVG_MECHS" -f "$HERE/accuracy.sql" >/dev/null
     dpobj_log "accuracy: $(( $(date +%s) - start )) s"
-    dpobj_psql -f "$HERE/report.sql"
+    dpobj_psql -f "$HERE/report.sql" | tee "$DPOBJ_CLUSTER_DIR/units.md"
+    # the first table (accuracy per mechanism and level) into bench/csv/units.csv
+    python3 "$REPO/bench/record.py" units "BENCH_DRAWS=$BENCH_DRAWS BENCH_MECHS=\"$BENCH_MECHS\" BENCH_SKIP=cost bash bench/units/run.sh" \
+        <"$DPOBJ_CLUSTER_DIR/units.md"
     echo "load after the accuracy part: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "causes of failed protected runs (server log): $(grep -o 'failed (DP[0-9]*): [^"]*' "$DPOBJ_CLUSTER_DIR/server.log" | sort | uniq -c | tr -s ' ' | paste -sd ';' -)"
 fi

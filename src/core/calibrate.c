@@ -4,7 +4,7 @@
  *	  Noise calibration of the argmin mechanisms (OPDisc, RSPM): the
  *	  radial-shift privacy bound of calibrate.h, evaluated numerically.
  *
- * Derivation (docs/PRIVACY.md, "OPDisc" and "RSPM"; ALGORITHMS.md section 1,
+ * Derivation (docs/PRIVACY.md, "OPDisc" and "RSPM"; docs/ALGORITHMS.md, "OPDisc",
  * gaps (a) and (b)).  For neighbours D, D' (replace one row) and an output
  * w, the noise set E(w, D) = { eta : w is the argmin under D } is mapped
  * into E(w, D') by the translation eta -> eta + v(w), ||v(w)|| <= c.  Hence

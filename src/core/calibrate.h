@@ -6,7 +6,7 @@
  *	  same code as the extension.  Derivations: docs/PRIVACY.md.
  *
  * The "radial shift" bound.  OPDisc and RSPM (Neel, Roth, Vietri, Wu, ICML
- * 2020, Algorithm 1 and Algorithm 3; ALGORITHMS.md sections 1 and 2) are
+ * 2020, Algorithm 1 and Algorithm 3; docs/ALGORITHMS.md, "OPDisc" and "RSPM") are
  * argmins of a perturbed objective.  Their privacy proofs map the noise
  * eta ~ N(0, sigma^2 I_k) that produces output w under dataset D to
  * eta + v(w), which produces w under a neighbour D', with ||v(w)|| <= c.
@@ -122,7 +122,8 @@ extern double opdisc_sigma(double eps, double delta, int d, int D2, DPCalibratio
 extern double rspm_sigma(double eps, double delta, int d, DPCalibration cal);
 
 /*
- * Objective-Gauss (Kifer, Smith, Thakurta 2012 Thm 2; ALGORITHMS.md section 4)
+ * Objective-Gauss (Kifer, Smith, Thakurta 2012 Thm 2; docs/ALGORITHMS.md,
+ * "L2-regularised GLMs")
  * for replace-one neighbours, sum form  sum_i l(<theta, x_i>; y_i) +
  * (Lambda/2) ||theta||^2 + <b, theta>,  b ~ N(0, sigma^2 I):
  *   - the noise that yields theta under D' is b + v, v = grad l_i(theta) -

@@ -10,7 +10,7 @@
 #include <math.h>
 
 /*
- * Losses in z = y <theta, x> (ALGORITHMS.md section 4):
+ * Losses in z = y <theta, x> (docs/ALGORITHMS.md, "L2-regularised GLMs"):
  *   logistic  l = ln(1 + e^-z)            |l'| <= 1, l'' <= 1/4
  *   huber     l = 0               z > 1 + h
  *               = (1 + h - z)^2/(4h)  |1 - z| <= h

@@ -21,8 +21,8 @@
  *	  (docs/PRIVACY.md "Approximate minimisers").
  *
  *	  Newton's method converges in a handful of steps on this problem
- *	  (BFGS needed hundreds of iterations on Adult d = 23, 90 % of a run;
- *	  docs/BENCHMARKS.md "dp_logistic").  Rows are walked in a sparse form
+ *	  (BFGS needed hundreds of iterations on Adult d = 23, 90 % of a run).
+ *	  Rows are walked in a sparse form
  *	  (one-hot features are mostly zero), so one step costs
  *	  O(sum_k nnz_k^2) for the Hessian rather than O(nobs p^2).  Piecewise
  *	  quadratic losses (Huber) use the generalised Hessian.  The line

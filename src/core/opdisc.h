@@ -6,7 +6,7 @@
  *
  * Source: Neel, Roth, Vietri, Wu, "Differentially Private Objective
  * Perturbation: Beyond Smoothness and Convexity" (ICML 2020), Algorithm 1
- * and Appendix D.2; shared/docs/ALGORITHMS.md section 1.
+ * and Appendix D.2; docs/ALGORITHMS.md, "OPDisc".
  *
  * This header and the oracle files (opdisc_objective.c, opdisc_mip.c,
  * opdisc_search.c) are plain C: they include no PostgreSQL header, never
@@ -89,7 +89,7 @@ typedef struct OPDiscResult
 	char		message[256];	/* human-readable reason when not OPTIMAL */
 } OPDiscResult;
 
-/* Objective value of w (ALGORITHMS.md section 1; see value_cost above):
+/* Objective value of w (docs/ALGORITHMS.md, "OPDisc"; see value_cost above):
  *   sum_u [ p_u (1 - b_u) + q_u b_u ]  -  (1/D) sum_j eta_j w_j
  *                                      -  (eta_{d+1}/D) sqrt(D2 - ||w||^2)
  * with b_u = 1 iff <w, a_u> >= 1 (sgn(0) = -1).  w must lie in the grid. */

@@ -4,7 +4,7 @@
  *	  The exact OPDisc oracle as a mixed-integer program solved by GLPK.
  *
  * Source: Neel et al. (ICML 2020), Appendix D.2, with the corrections of
- * shared/docs/ALGORITHMS.md section 1.  For the grid W (tau = 1):
+ * docs/ALGORITHMS.md, "OPDisc".  For the grid W (tau = 1):
  *
  *   minimise  sum_u [ p_u (1 - b_u) + q_u b_u ]
  *             - (1/D) sum_j eta_j w_j
@@ -28,7 +28,7 @@
  *
  * With problem->value_cost set, the eta terms are replaced by separable
  * costs: value_cost on each z_jv and norm_cost on each s_t (RSPM,
- * ALGORITHMS.md section 2: the separator term is linear in the one-hot).
+ * docs/ALGORITHMS.md, "RSPM": the separator term is linear in the one-hot).
  *
  * Two exact reductions (they do not change the optimal value or argmin):
  *  - a row with p_u = q_u, or with a_u = 0 (then b_u = 0 is forced), has a
@@ -264,7 +264,7 @@ mip_add_norm(glp_prob *lp, const OPDiscProblem *p, double D, int zcol0, int *ind
 }
 
 /*
- * b_u and the per-row big-M implications (ALGORITHMS.md section 1, the MIP of
+ * b_u and the per-row big-M implications (docs/ALGORITHMS.md, "OPDisc", the MIP of
  * Appendix D.2); returns the objective constant sum_u p_u.
  */
 static double

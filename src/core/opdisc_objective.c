@@ -7,7 +7,7 @@
  * Source: Neel et al. (ICML 2020) Algorithm 1, output
  *   w_hat = argmin_{w in W_tau} L(D, w) - <eta, pi(w)>,
  *   pi(w) = (w_1, ..., w_d, sqrt(D^2 - ||w||^2)) / D;
- * ALGORITHMS.md section 1.
+ * docs/ALGORITHMS.md, "OPDisc".
  *
  *-------------------------------------------------------------------------
  */
@@ -57,7 +57,7 @@ opdisc_objective(const OPDiscProblem *p, const int *w)
 
 	if (p->value_cost != NULL)
 	{
-		/* separable costs (e.g. RSPM's separator noise, ALGORITHMS.md 2) */
+		/* separable costs (e.g. RSPM's separator noise, docs/ALGORITHMS.md, "RSPM") */
 		double		cost = 0.0;
 		int			W = 2 * p->B + 1;
 

@@ -11,14 +11,14 @@
  *
  * over W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 } (tau = 1), with the
  * exactness requirements of Appendix D.2 as restated in
- * shared/docs/ALGORITHMS.md section 1 (deduplicated rows with counts p_u /
+ * docs/ALGORITHMS.md, "OPDisc" (deduplicated rows with counts p_u /
  * q_u, sgn(0) = -1, features on the lattice (1/Q)Z so that "<w, x_u> > 0"
  * is "<w, a_u> >= 1" in exact int64 arithmetic).  Privacy needs the exact
  * argmin (alpha = 0 oracle), so every pruning rule below is a valid lower
  * bound and the answer is identical to plain enumeration of the grid.
  *
  * The same search solves the separable-cost form of opdisc.h (value_cost /
- * norm_cost, e.g. RSPM, ALGORITHMS.md section 2): internally the objective
+ * norm_cost, e.g. RSPM, docs/ALGORITHMS.md, "RSPM"): internally the objective
  * is always L(D, w) + sum_j cost_j(w_j) + N(D2 - ||w||^2); see coord_cost().
  *
  * Search.  Coordinates are fixed one at a time in a static order
@@ -862,7 +862,7 @@ knapsack_column(const SearchCtx *c, int j, const double *h,
 }
 
 /*
- * Knapsack over the norm budget (ALGORITHMS.md section 1: the noise term is
+ * Knapsack over the norm budget (docs/ALGORITHMS.md, "OPDisc": the noise term is
  * separable in w_j, and so is the loss of the single-column groups):
  * T(s) = min over suffix vectors of squared norm exactly s of
  * sum_j [h_j(w_j) - eta_j w_j / D], starting from the noise-only DP of the

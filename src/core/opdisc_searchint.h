@@ -240,7 +240,7 @@ isqrt64(int64_t x)
  * The objective is L(D, w) + sum_j cost_j(w_j) + N(D2 - ||w||^2), separable
  * apart from the loss.  OPDisc (Algorithm 1): cost_j(v) = -eta_j v / D and
  * N(x) = -(eta_{d+1}/D) sqrt(x).  With p->value_cost set (separable costs of
- * other mechanisms, e.g. RSPM, ALGORITHMS.md section 2): cost_j(v) =
+ * other mechanisms, e.g. RSPM, docs/ALGORITHMS.md, "RSPM"): cost_j(v) =
  * value_cost[j (2B+1) + v + B] and N(x) = norm_cost[D2 - x] (0 if NULL),
  * exactly as opdisc_objective() defines it.
  */

@@ -6,7 +6,7 @@
  *	  hint.  Plain C, no PostgreSQL.
  *
  * Only a heuristic: the search's answer never depends on it (docs/ORACLE.md,
- * "Incumbent"); it is cheap and rarely increases the node count.
+ * "What the search does"); it is cheap and rarely increases the node count.
  *
  *-------------------------------------------------------------------------
  */

@@ -5,8 +5,9 @@
  *	  dpobj.dp_expmech(features, label, epsilon, delta [, options]).
  *
  * Source: McSherry & Talwar 2007; Bassily, Smith, Thakurta 2014, sections
- * 3-4 ("exponential mechanism over W"); shared/docs/ALGORITHMS.md section
- * 6.  An exact reference for OPDisc on small d: the same grid
+ * 3-4 ("exponential mechanism over W"); docs/ALGORITHMS.md, "Exponential
+ * mechanism and the other releases".  An exact reference for OPDisc on
+ * small d: the same grid
  *   W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (the default grid of
  *   dp_halfspace, opdisc_default_grid(); options "B" and "D2" as there),
  * the same quantised rows and 0/1 loss L(D, w) (hsstate.c, opdisc_loss()),

@@ -7,7 +7,7 @@
  *	  Chaudhuri, Monteleoni, Sarwate (CMS11 Algorithm 2):
  *	  dpobj.dp_logistic(features, label, epsilon, delta, options).
  *
- * Source: shared/docs/ALGORITHMS.md section 4 (Jain & Thakurta 2014 sec. 4;
+ * Source: docs/ALGORITHMS.md, "L2-regularised GLMs" (Jain & Thakurta 2014 sec. 4;
  * Kifer, Smith, Thakurta 2012 Thm 2; CMS11; Balle & Wang 2018).
  *
  * Everything is written in the SUM form (multiply the papers' (1/n)-scaled

@@ -21,7 +21,7 @@
  *	    Output-Gauss and noisy GD: rho/K-zCDP each, rho = zcdp_rho(eps,
  *	    delta) (calibrate.c), K releases compose to rho-zCDP, hence
  *	    (eps, delta)-DP by the same conversion as the binary mechanisms.
- *	  docs/PRIVACY.md "Multi-class" has the derivation.
+ *	  docs/PRIVACY.md "Multi-class one-vs-rest" has the derivation.
  *
  * One charge of (eps, delta) for the run, before any noise.  The model
  * (model.h) holds the K parameter vectors flattened class by class

@@ -7,7 +7,7 @@
  *
  * Source: Neel, Roth, Vietri, Wu (ICML 2020), Algorithm 1 (OPDisc) with
  * tau = 1, G = 1/tau, default grid opdisc_default_grid() (D^2 = min(d, 4))
- * (ALGORITHMS.md section 1).
+ * (docs/ALGORITHMS.md, "OPDisc").
  *
  * Order of operations in the final function (docs/ARCHITECTURE.md):
  *   1. the ledger debit is committed autonomously (ledger.c);

@@ -4,8 +4,9 @@
  *	  The noisy-gradient baseline for L2-bounded logistic regression /
  *	  Huber-SVM: dpobj.dp_noisysgd(features, label, epsilon, delta, options).
  *
- * Source: Bassily, Smith, Thakurta 2014, Algorithm 1 (ALGORITHMS.md
- * section 5), with one change that privacy on the protected path forces:
+ * Source: Bassily, Smith, Thakurta 2014, Algorithm 1 (docs/ALGORITHMS.md,
+ * "Noisy gradient descent"), with one change that privacy on the protected
+ * path forces:
  * Algorithm 1 samples one row per step and runs T = n^2 steps with noise
  * s^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2 -- n, T and s all depend
  * on the number of selected rows, which is private (a filter turns
@@ -42,7 +43,7 @@
  *     the public noise sd), and the output is the average of the
  *     iterates after step T/2; neither depends on the gradient's scale, and
  *     the per-coordinate step reaches a model as good as 1000 normalised
- *     steps in 30 (docs/BENCHMARKS.md, "Noisy GD step").
+ *     steps in 30 (measured on three tables when the default was chosen).
  * The descent itself: noisysgddescent.c; the option "tune" (a private
  * choice among a public grid of T, R, radius): noisysgdtune.c.
  *
@@ -69,8 +70,8 @@ PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
 
 /*
  * dpobj.noisysgd_sigma() (0.1.0): Algorithm 1's s^2 = 32 L^2 n^2 ln(n/delta)
- * ln(1/delta) / eps^2 (ALGORITHMS.md section 5), for comparison only: the
- * mechanism no longer uses it (see the header).
+ * ln(1/delta) / eps^2 (docs/ALGORITHMS.md, "Noisy gradient descent"), for
+ * comparison only: the mechanism no longer uses it (see the header).
  */
 static double
 sgd_sigma(double eps, double delta, double n, double L)

@@ -5,7 +5,7 @@
  *	  convex W: dpobj.dp_opsamp(features, label, epsilon, delta, options).
  *
  * Source: Neel, Roth, Vietri, Wu (ICML 2020), Algorithm 2, Theorems 7 and
- * 11, Lemmas 8-10; shared/docs/ALGORITHMS.md section 3.
+ * 11, Lemmas 8-10; docs/ALGORITHMS.md, "OPSamp".
  *
  * The loss: the hinge loss scaled into [0, 1].  Rows are clipped to
  * ||x||_1 <= R (option "R"; R_1 = R + 1 with an intercept, which adds a
@@ -31,7 +31,7 @@
  * The paper's lambda has 4 D_inf gamma: Lemma 9 bounds each coordinate of
  * the average (Hoeffding, union over p coordinates), so the l1 deviation of
  * one run's average from its mean is p D_inf gamma, twice that between two
- * runs (ALGORITHMS.md section 3 "Correction"; derivation and the eps_L
+ * runs (docs/ALGORITHMS.md, "OPSamp" "Correction"; derivation and the eps_L
  * term in docs/PRIVACY.md).
  * n: gamma, m and eta depend on the number of rows, which the privacy
  * proof does not need (they tune utility; lambda covers any choice), but
@@ -334,7 +334,7 @@ opsamp_simplex(glp_prob *lp, const glp_smcp *smcp, int64 ledger_id)
 }
 
 /*
- * Step 2 of Algorithm OPSamp (ALGORITHMS.md section 3): m LPs with linear
+ * Step 2 of Algorithm OPSamp (docs/ALGORITHMS.md, "OPSamp"): m LPs with linear
  * perturbation sigma_k ~ Exp(eta)^p, summing the solutions into avg.  GLPK
  * errors longjmp to opsamp_error_jmp (never through PostgreSQL); interrupts
  * are polled between the solves and in opsamp_simplex's time slices.

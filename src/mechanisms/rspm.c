@@ -5,7 +5,7 @@
  *	  dpobj.dp_halfspace_rspm(features, label, epsilon, delta [, options]).
  *
  * Source: Neel, Roth, Vietri, Wu (ICML 2020), Appendix A, Algorithm 3
- * (from Neel, Roth, Wu 2018); shared/docs/ALGORITHMS.md section 2.
+ * (from Neel, Roth, Wu 2018); docs/ALGORITHMS.md, "RSPM".
  *
  *   W = {-1, 0, 1}^d  (B = 1, no norm constraint: D2 = d)
  *   separator set U = {+e_j, -e_j : j = 1..d}, m = 2d, with the loss
@@ -19,8 +19,8 @@
  * +1), so RSPM reuses the halfspace transition state (hsstate.c), the
  * exact oracles and the release-or-fail decision (oracle.c) of
  * dp_halfspace; only the final function differs.  The oracle is chosen from
- * the options alone (ALGORITHMS.md section 8: never from n or the distinct
- * rows): "auto" and "search" run the exact search, "mip" runs GLPK and
+ * the options alone (docs/ALGORITHMS.md, "Public decisions only": never
+ * from n or the distinct rows): "auto" and "search" run the exact search, "mip" runs GLPK and
  * certifies its answer with the search (oracle.c, docs/ORACLE.md).
  *
  *-------------------------------------------------------------------------

@@ -9,7 +9,8 @@
  * exactly as the oracle decided during training: the features are rounded
  * to (1/Q)Z with the same rule as the transition function, the margin
  * <w, a> is computed in integers, and the prediction is +1 iff
- * <w, x> > 0, i.e. sgn(0) = -1 (ALGORITHMS.md: one definition everywhere).
+ * <w, x> > 0, i.e. sgn(0) = -1 (docs/ALGORITHMS.md, "The algorithms dpobj
+ * implements": one definition everywhere).
  * Other models use the plain float margin <w, x> + bias.
  *
  * A model is validated completely when it is unpacked, before any feature

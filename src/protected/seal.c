@@ -2,7 +2,7 @@
  *
  * seal.c
  *	  Running dpobj.train()'s one query sealed (seal.h; the
- *	  cross-cutting rule of ALGORITHMS.md section 8).
+ *	  cross-cutting rule of docs/ALGORITHMS.md, "Public decisions only").
  *
  * 1. Announce the phase "scanning" for every run, before the scan (leak 1:
  *	  the transition function announced it only for non-empty selections),

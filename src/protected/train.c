@@ -14,9 +14,10 @@
  *		 security-restricted operation, with the protected context set
  *		 (protected.c); its final function charges before any noise.
  *
- * Public refusals only before the charge (ALGORITHMS.md section 8): the
- * mechanism's argument check validates every option the final function
- * reads, the epsilon floor makes every probe cost budget, and the solver
+ * Public refusals only before the charge (docs/ALGORITHMS.md, "Public
+ * decisions only"): the mechanism's argument check validates every option
+ * the final function reads, the epsilon floor makes every probe cost
+ * budget, and the solver
  * time limit is the superuser's (the "time_limit" option is refused).
  *
  * Release deadline (deadline.h): the outcome comes no sooner than the start

@@ -23,7 +23,7 @@
 
 /*
  * Largest number of classes K.  One-vs-rest splits the budget K ways
- * (docs/PRIVACY.md, "Multi-class"), so beyond a few dozen classes every
+ * (docs/PRIVACY.md, "Multi-class one-vs-rest"), so beyond a few dozen classes every
  * binary problem drowns in noise; the model holds K weight vectors.
  */
 #define DPOBJ_MAX_CLASSES		64

@@ -2,7 +2,8 @@
  *
  * glmparams.c
  *	  Options and public parameters of the continuous-weight mechanisms
- *	  (glmparams.h; ALGORITHMS.md sections 3-5).
+ *	  (glmparams.h; docs/ALGORITHMS.md, "OPSamp", "L2-regularised GLMs" and
+ *	  "Noisy gradient descent").
  *
  *-------------------------------------------------------------------------
  */

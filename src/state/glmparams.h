@@ -91,8 +91,8 @@ typedef struct GLMParams
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
  * The default, objective and noisy GD, was chosen by measurement on three
- * tables with and without class weights (docs/BENCHMARKS.md, "'auto': noisy
- * GD's head start").
+ * tables with and without class weights (docs/BENCHMARKS.md, "Imbalanced
+ * labels: auto against the best single mechanism").
  */
 #define GLM_AUTO_OBJECTIVE	0x1
 #define GLM_AUTO_CMS		0x2
@@ -130,8 +130,8 @@ extern const char *const glm_auto_metric_names[3];
 
 /*
  * dp_auto's default "noisysgd_head_start": noisy GD's score starts this many
- * of the selection's Laplace scales ahead (docs/BENCHMARKS.md "Imbalanced
- * labels: 'auto' with class weights"); at most GLM_AUTO_MAX_HEAD_START.
+ * of the selection's Laplace scales ahead (docs/BENCHMARKS.md, "Imbalanced
+ * labels: auto against the best single mechanism"); at most GLM_AUTO_MAX_HEAD_START.
  */
 #define GLM_AUTO_DEFAULT_HEAD_START	3.0
 #define GLM_AUTO_MAX_HEAD_START		64.0

@@ -5,7 +5,7 @@
  *	  continuous-weight mechanisms (dp_logistic, dp_noisysgd, dp_opsamp),
  *	  options parsing.  The losses they share are plain C (glmloss.c).
  *
- * Clipping (ALGORITHMS.md section 4: "rows clipped to ||x|| <= R"): each
+ * Clipping (docs/ALGORITHMS.md, "L2-regularised GLMs": "rows clipped to ||x|| <= R"): each
  * row x is replaced by x * min(1, R/||x||) with the l2 norm (dp_logistic,
  * dp_noisysgd) or the l1 norm (dp_opsamp, whose Lipschitz constant is
  * w.r.t. l1, section 3) (rowclip.h).  Clipping is a fixed per-row map, so

@@ -190,7 +190,7 @@ hsparams_sigma_checked(double sigma, const char *mechanism)
 	return sigma;
 }
 
-/* OPDisc, Algorithm 1 (ALGORITHMS.md section 1; calibrate.h) */
+/* OPDisc, Algorithm 1 (docs/ALGORITHMS.md, "OPDisc"; calibrate.h) */
 double
 hsparams_opdisc_sigma(const HSParams *params, int d)
 {
@@ -205,7 +205,7 @@ hsparams_opdisc_sigma(const HSParams *params, int d)
 											   params->calibration), "dp_halfspace");
 }
 
-/* RSPM, Algorithm 3 with m = 2d separators (ALGORITHMS.md section 2) */
+/* RSPM, Algorithm 3 with m = 2d separators (docs/ALGORITHMS.md, "RSPM") */
 double
 hsparams_rspm_sigma(const HSParams *params, int d)
 {

@@ -5,7 +5,7 @@
  *	  the halfspace aggregates, and the canonical state their final
  *	  functions see (hsstate.h).
  *
- * Quantisation (ALGORITHMS.md section 1, "strict inequality"): each
+ * Quantisation (docs/ALGORITHMS.md, "OPDisc": the strict inequality): each
  * feature is replaced by a_j = round(Q x_j) (half away from zero), i.e. x
  * is rounded to the lattice (1/Q)Z.  Q is a power of two, so Q x_j is
  * computed without rounding error and the result is bit-for-bit

@@ -6,9 +6,9 @@
 #   dpobj_citus_install   build (cached) and install Citus into $PG_CONFIG's installation
 #
 # Citus is a test dependency only (AGPL v3): it is never copied into dpobj and never
-# shipped with it.  The source is the archive described in shared/vendor/citus/SOURCE.md
-# (Citus 12.1.12 on PostgreSQL 15, the newest line that builds against Debian's 15.20;
-# Citus 14.0.1 on 16, 17 and 18).
+# shipped with it.  The source is Citus's release archive (version and SHA-256 below):
+# Citus 12.1.12 on PostgreSQL 15 (the newest line that builds against Debian's 15.20),
+# Citus 14.0.1 on 16, 17 and 18.
 #
 # The build is cached outside the repository, keyed by the Citus version and by the
 # PostgreSQL installation (pg_config's version, configure flags and directories), so a

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# tests/docs/readme.sh — README.md's recommended path runs as written: starts a throwaway
-# cluster (scripts/common.sh), loads UCI Adult, creates the extension and runs the SQL
-# blocks scripts/readme_path.sh extracts from README.md with ON_ERROR_STOP, then checks
-# what the path must leave behind (a stored model, charges on the budget domain, a
-# prediction), and that ALTER SYSTEM SET of a dpobj setting works after LOAD 'dpobj' as
-# docs/REFERENCE.md "settings" says.  Needs the extension installed for the server in DPOBJ_PG_BINDIR / PATH.
+# tests/docs/readme.sh — README.md's recommended path and docs/TUTORIAL.md run as written:
+# starts a throwaway cluster (scripts/common.sh), loads UCI Adult, creates the extension and
+# runs the SQL blocks scripts/readme_path.sh extracts from README.md with ON_ERROR_STOP, then
+# checks what the path must leave behind (a stored model, charges on the budget domain, a
+# prediction); then runs every ```sql block of docs/TUTORIAL.md, in order, on the state the
+# path left (the tutorial walks through it); and checks that ALTER SYSTEM SET of a dpobj
+# setting works after LOAD 'dpobj' as docs/REFERENCE.md "settings" says.  Needs the extension installed for the server in DPOBJ_PG_BINDIR / PATH.
 # Last line: "N passed, M failed".
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -39,6 +40,18 @@ check "train and evaluate were charged to the budget domain" \
     "SELECT count(*) = 2 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
 check "the stored model predicts from raw values" \
     "SET ROLE analyst; SELECT dpobj.predict_raw('income_v1', '{\"relationship\": \"Wife\", \"race\": \"Black\", \"sex\": \"Female\", \"capital_gain\": 0, \"hours_per_week\": 40}') IS NOT NULL"
+# docs/TUTORIAL.md: every ```sql block, in order, after the README's path
+tutorial=$(awk '/^```sql$/ { on = 1; next } on && /^```$/ { on = 0; print ""; next } on { print }' \
+    "$REPO/docs/TUTORIAL.md")
+blocks=$(grep -c '^```sql$' "$REPO/docs/TUTORIAL.md" || true)
+check "TUTORIAL.md has SQL blocks ($blocks)" "SELECT $blocks >= 1"
+if dpobj_psql -q -f - <<<"$tutorial" >"$DPOBJ_CLUSTER_DIR/tutorial.out" 2>&1; then
+    cat "$DPOBJ_CLUSTER_DIR/tutorial.out"
+    passed=$((passed + 1)); echo "ok - TUTORIAL.md's SQL blocks run as written"
+else
+    failed=$((failed + 1)); echo "not ok - TUTORIAL.md's SQL blocks run as written"
+    cat "$DPOBJ_CLUSTER_DIR/tutorial.out"
+fi
 # docs/REFERENCE.md "settings": on this server (no preload) ALTER SYSTEM of a dpobj setting
 # works once the session loaded the library, and a misspelt dpobj name is refused
 if dpobj_psql -q -c "LOAD 'dpobj'" -c 'ALTER SYSTEM SET dpobj.max_jobs = 3' \

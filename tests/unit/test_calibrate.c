@@ -6,8 +6,8 @@
  *   2. the quadrature of the bound agrees with a Monte-Carlo estimate of
  *      E[(1 - exp(eps - s rho - s^2/2))_+], rho ~ chi_k;
  *   3. it never needs more noise than the closed-form norm-concentration
- *      bound (ALGORITHMS.md section 1 (a));
- *   4. the paper's sigma violates the bound where ALGORITHMS.md says its
+ *      bound (docs/ALGORITHMS.md, "OPDisc" (a));
+ *   4. the paper's sigma violates the bound where docs/ALGORITHMS.md, "OPDisc" says its
  *      constant 7 stops holding (large epsilon; gap (b)) and at d = 108;
  *   5. every search is bounded and interruptible, and refuses (NAN and a
  *      status) what it cannot compute: no zCDP level for a small epsilon

@@ -102,7 +102,7 @@ big_fill(Big *B, unsigned long seed, bool unit, double noise, double bsd)
 	gsl_rng_free(r);
 }
 
-/* dl/dz of the losses (ALGORITHMS.md section 4), written out afresh */
+/* dl/dz of the losses (docs/ALGORITHMS.md, "L2-regularised GLMs"), written out afresh */
 static long double
 t_dloss(const GLMSolveSpec *s, long double z)
 {

@@ -78,7 +78,7 @@ typedef struct Prob
 
 /* ---- the objective from its definition ---- */
 
-/* loss and derivative in z (ALGORITHMS.md section 4), written out afresh */
+/* loss and derivative in z (docs/ALGORITHMS.md, "L2-regularised GLMs"), written out afresh */
 static double
 t_loss(const GLMSolveSpec *s, double z, double *d1)
 {

@@ -5,7 +5,7 @@
  *
  * opdisc_solve_search() must return exactly what plain enumeration of the
  * grid W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 } returns (Neel et al.,
- * ICML 2020, Algorithm 1; ALGORITHMS.md section 1): the minimiser of
+ * ICML 2020, Algorithm 1; docs/ALGORITHMS.md, "OPDisc"): the minimiser of
  * opdisc_objective(), ties broken towards the lexicographically smallest w
  * (w[0] compared first, as signed integers).  The reference below enumerates
  * the grid in lexicographic order and keeps the first strict minimum, which
