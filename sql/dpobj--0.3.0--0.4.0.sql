@@ -443,7 +443,7 @@ DROP FUNCTION dpobj.budget_remaining_epsilon(numeric, numeric, numeric, numeric,
 
 -- A zCDP part begun before this update gets its order now, from its grant
 -- (the one a part gets at its first run): the order is fixed before any
--- later grant and any later output (docs/PRIVACY.md, "Fixed in advance").
+-- later grant and any later output (docs/PRIVACY.md, "Composition: one filter for every mechanism").
 CREATE FUNCTION dpobj.budget_part_order(b dpobj.budgets) RETURNS float8
 AS 'MODULE_PATHNAME', 'dpobj_budget_part_order'
 LANGUAGE C STRICT;

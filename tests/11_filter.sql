@@ -220,7 +220,7 @@ SELECT ok((SELECT bool_and(tap_filter.one_threshold(eg, 5e-7))
 -- fixes the order alpha0 (the grid order with the most rho under the grant at
 -- the part's first run), the reserve and the split there, sums its own Renyi
 -- costs at alpha0, and bounds every admitted state at the largest grant so far
--- (docs/PRIVACY.md, "Fixed in advance": that is the (epsilon, delta) stated).
+-- (docs/PRIVACY.md, "Composition: one filter for every mechanism": that is the (epsilon, delta) stated).
 CREATE FUNCTION tap_filter.order_gain(a float8, eps float8, delta float8) RETURNS float8
 LANGUAGE sql IMMUTABLE AS $$ SELECT (eps - tap_filter.conv(a, delta)) / a $$;
 CREATE FUNCTION tap_filter.best_order(eps float8, delta float8) RETURNS float8

@@ -730,7 +730,7 @@ static const char sched_owners_sql[] =
  * one budget domain) run one after another in submission order, so they
  * are charged in that order whatever their run times -- the accounting
  * path of each (linear or reserve, Gaussian or Renyi) depends on the
- * order (docs/USAGE.md, "Schedule training jobs").
+ * order (docs/USAGE.md, "Jobs").
  */
 static const char sched_claim_sql[] =
 "SELECT j.id, COALESCE(a.rolcanlogin, false) "

@@ -267,7 +267,7 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
  * order) spends at its path's delta; NULL if delta_c <= 0 or the part has no
  * order.  The Gaussian path: GDP (account_gauss_epsilon).  The Renyi path:
  * alpha rho + rdp + c(alpha, delta_p) at the order fixed when the part
- * began, whatever the grant since (docs/PRIVACY.md, "Fixed in advance").
+ * began, whatever the grant since (docs/PRIVACY.md, "Composition: one filter for every mechanism").
  */
 static Numeric
 account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double order)

@@ -28,7 +28,7 @@ else
     DPOBJ_CITUS_VERSION=14.0.1
     DPOBJ_CITUS_SHA256=26ddb8ec9de07c5fa8426e435d10936e5cd6bed01a5ad94aab92e818081e5ec9
 fi
-# Debian packages Citus's configure and build need (SOURCE.md; libcurl is not needed:
+# Debian packages Citus's configure and build need (libcurl is not needed:
 # the build is configured --without-libcurl, so a test node never phones home); from 16 on
 # the server's utils/pg_locale.h includes ICU's unicode/ucol.h
 DPOBJ_CITUS_PACKAGES=("postgresql-server-dev-${PG_MAJOR:-15}" liblz4-dev libzstd-dev libkrb5-dev

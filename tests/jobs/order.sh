@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/jobs/order.sh — jobs of one budget are charged in submission order, whatever their
-# run times (docs/USAGE.md, "Schedule training jobs"): the order decides each
+# run times (docs/USAGE.md, "Jobs"): the order decides each
 # run's accounting path (linear part or reserve, Gaussian path or Renyi).  A role submits,
 # in one transaction, a job on a large member table of a budget domain (a long scan before
 # its charge) and then one on a small member table of the same domain: with two job slots
