@@ -62,9 +62,9 @@ SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.grant_budget('regress_budget.pts', 999999999::oid::regrole, 1, 1e-5)$$)
 ) v(q);
 -- grants add up, exactly
-SELECT relid, rolid, granted_epsilon, granted_delta, spent_epsilon, spent_delta
+SELECT relation, analyst, granted_epsilon, granted_delta, spent_epsilon, spent_delta
   FROM dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', 0.2, 0.00002);
-SELECT relid, rolid, granted_epsilon, granted_delta, spent_epsilon, spent_delta
+SELECT relation, analyst, granted_epsilon, granted_delta, spent_epsilon, spent_delta
   FROM dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', 0.1, 0.00001);
 RESET ROLE;
 -- an analyst cannot grant itself budget or revoke others'
@@ -76,9 +76,9 @@ SELECT (regress.err(q)).* FROM (VALUES
 RESET ROLE;
 -- a dpobj_admin member administers every protected table
 SET ROLE regress_dpobj_admin;
-SELECT relid, rolid, granted_epsilon, granted_delta
+SELECT relation, analyst, granted_epsilon, granted_delta
   FROM dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_bob', 0.5, 0.00001);
-SELECT relid, rolid, granted_epsilon, granted_delta, spent_epsilon, spent_delta
+SELECT relation, analyst, granted_epsilon, granted_delta, spent_epsilon, spent_delta
   FROM dpobj.revoke_budget('regress_budget.pts', 'regress_dpobj_bob');
 SELECT dpobj.revoke_budget('regress_budget.pts', 'regress_dpobj_owner') IS NULL AS no_budget;
 RESET ROLE;
@@ -92,6 +92,13 @@ SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.dp_halfspace(ARRAY[a, b]::float8[], y, 1, 1e-5) FROM regress_budget.pts$$),
   ($$SELECT count(*) FROM regress_budget.pts_view$$)
 ) v(q);
+RESET ROLE;
+-- the hint names dpobj.train() only to a role with a budget on the table (which
+-- dpobj.my_budgets shows it); any other role gets PostgreSQL's error unchanged
+SET ROLE regress_dpobj_admin;
+SELECT (regress.err($$SELECT count(*) FROM regress_budget.pts$$)).*;
+RESET ROLE;
+SET ROLE regress_dpobj_alice;
 SELECT relation, granted_epsilon, granted_delta, spent_epsilon, spent_delta,
        remaining_epsilon, remaining_delta
   FROM dpobj.my_budgets;
@@ -104,6 +111,13 @@ BEGIN;
 SELECT cardinality(weights) AS d FROM dpobj.train('regress_budget.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001);
 ROLLBACK;
 SELECT spent_epsilon, spent_delta, remaining_epsilon FROM dpobj.my_budgets;
+-- the last run and how many more such runs fit: runs_left() of that run
+SELECT last_run, runs_left,
+       runs_left = dpobj.runs_left('regress_budget.pts', 'opdisc', 0.1, 0.00001) AS as_runs_left
+  FROM dpobj.my_budgets;
+-- the accountant's state: an analyst sees its own budgets only
+SELECT relation, analyst, linear_epsilon, linear_delta, spent_rho, approx_admitted, approx_delta_left
+  FROM dpobj.budget_accounting;
 -- exactly three 0.1 charges make 0.3: the next one is refused (DP004),
 -- nothing is charged, the hint shows what is left
 SELECT (regress.err(q)).* FROM (VALUES
@@ -115,8 +129,11 @@ RESET ROLE;
 
 -- the owner tops the budget up
 SET ROLE regress_dpobj_owner;
-SELECT granted_epsilon, spent_epsilon
+SELECT granted_epsilon, spent_epsilon, remaining_epsilon, last_run, runs_left
   FROM dpobj.grant_budget('regress_budget.pts', 'regress_dpobj_alice', 1, 0.0001);
+-- the table's owner sees every analyst's budget on it
+SELECT relation, analyst, granted_epsilon, linear_epsilon, spent_rho
+  FROM dpobj.budget_accounting ORDER BY analyst::text;
 RESET ROLE;
 SET ROLE regress_dpobj_alice;
 -- an error later in the same statement does not give the budget back

@@ -91,7 +91,7 @@ SET ROLE regress_bd_owner;
 SELECT * FROM regress.err($$SELECT dpobj.grant_budget('regress_bd.orders', 'regress_bd_alice', 1, 0.001)$$);
 SELECT * FROM regress.err($$SELECT dpobj.revoke_budget('regress_bd.visits', 'regress_bd_alice')$$);
 -- one budget per (domain, role)
-SELECT budget_domain, relid, rolid, granted_epsilon, granted_delta
+SELECT budget_domain, relation, analyst, granted_epsilon, granted_delta
   FROM dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 2, 0.001);
 SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_bd_customers', 'regress_bd_alice', 1, 0);
 SELECT * FROM regress.err($$SELECT dpobj.grant_domain_budget('regress_bd_nope', 'regress_bd_alice', 1, 0)$$);

@@ -89,6 +89,19 @@ SELECT dpobj.predict_raw(m, '{"edu": "Masters"}') FROM mods;
 SELECT dpobj.predict_raw(m, '{"edu": "Masters", "age": "old"}') FROM mods;
 SELECT dpobj.predict_raw(m, '[1, 2]') FROM mods;
 SELECT dpobj.predict_raw(ROW('logistic', ARRAY[1.0], 0, 1, 1e-6, '{}')::dpobj.model, '{"a": 1}');
+-- a category outside the declared domain: "other" by default (as train() encoded
+-- it), refused with on_unknown 'error', a NULL result with 'null'; declared values
+-- are unaffected
+SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}') =
+       dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', 'other') AS default_is_other,
+       dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'null') IS NULL AS null_flags,
+       dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'null') IS NULL AS null_value_flags,
+       dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}', on_unknown => 'error') =
+       dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') AS declared_passes
+  FROM mods;
+SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'error') FROM mods;
+SELECT dpobj.predict_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'error');
+SELECT dpobj.encode(m, '{"edu": "PhD", "age": 60}', 'drop') FROM mods;
 -- an evaluation with the model's encoding, on raw columns
 SELECT e ?& ARRAY['tp', 'fp', 'tn', 'fn'] AS released
   FROM dpobj.evaluate('regress_dom.people', (SELECT m FROM mods), ARRAY['edu', 'age'], 'y', 1, 0.00001) e;

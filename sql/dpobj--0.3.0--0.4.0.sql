@@ -508,3 +508,186 @@ AS 'MODULE_PATHNAME', 'dpobj_numeric_feature'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpobj.numeric_feature(numeric) IS
     'Internal: a numeric feature as train() reads it: NULL (the row is dropped) for NaN, +-Infinity and |x| >= 1e300, 0 for |x| < 1e-300, else x::float8; never an error';
+
+-- Raw values outside a model's declared domain (src/model/encodemodel.c):
+-- on_unknown 'other' (the default, as before and as train() encoded such a
+-- value), 'error' (refused, naming the column and value) or 'null' (a NULL
+-- result).  The two-argument forms are replaced: a default keeps their calls.
+DROP FUNCTION dpobj.predict_raw(dpobj.model, jsonb);
+DROP FUNCTION dpobj.score_raw(dpobj.model, jsonb);
+DROP FUNCTION dpobj.predict_class_raw(dpobj.model, jsonb);
+DROP FUNCTION dpobj.predict_raw(text, jsonb);
+DROP FUNCTION dpobj.score_raw(text, jsonb);
+DROP FUNCTION dpobj.predict_class_raw(text, jsonb);
+DROP FUNCTION dpobj.encode(dpobj.model, jsonb);
+CREATE FUNCTION dpobj.encode(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpobj_encode'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.encode(dpobj.model, jsonb, text) IS
+    'The features of raw values {"column": value, ...} under the model''s recorded encoding (other keys are ignored); a categorical value outside the declared levels: on_unknown ''other'' (default), ''error'' or ''null'' (NULL)';
+CREATE FUNCTION dpobj.predict_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict($1, dpobj.encode($1, $2, $3)) $$;
+COMMENT ON FUNCTION dpobj.predict_raw(dpobj.model, jsonb, text) IS
+    'dpobj.predict on raw values {"column": value, ...} (e.g. to_jsonb(row)) of a model trained on declared domains; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.score_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score($1, dpobj.encode($1, $2, $3)) $$;
+COMMENT ON FUNCTION dpobj.score_raw(dpobj.model, jsonb, text) IS
+    'dpobj.score on raw values of a model trained on declared domains; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.predict_class_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class($1, dpobj.encode($1, $2, $3)) $$;
+COMMENT ON FUNCTION dpobj.predict_class_raw(dpobj.model, jsonb, text) IS
+    'dpobj.predict_class on raw values of a multi-class model trained on declared domains; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.predict_raw(name text, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_raw(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.predict_raw(text, jsonb, text) IS
+    'The prediction of your stored model of this name on raw values; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.score_raw(name text, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score_raw(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.score_raw(text, jsonb, text) IS
+    'The margin of your stored model of this name on raw values; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.predict_class_raw(name text, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class_raw(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.predict_class_raw(text, jsonb, text) IS
+    'The class of your stored multi-class model of this name on raw values; on_unknown as in dpobj.encode';
+
+--------------------------------------------------------------------------
+-- What a person needs about a budget, and the accountant's state apart.
+-- dpobj.my_budgets and the result of grant/revoke (type dpobj.budget_summary)
+-- show granted, spent and remaining (epsilon, delta) and how many more runs
+-- like the budget's last one it admits; the accountant's internals (rho,
+-- reserve, Renyi order, Gaussian split, what approximate-DP runs may still
+-- take) move to dpobj.budget_accounting, read under dpobj.budgets' row-level
+-- security: a role's own budgets, a table's owner and dpobj_admin theirs.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.budget_runs_left(b dpobj.budgets, kind text, epsilon numeric, delta numeric,
+                                       rho numeric)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_budget_runs_left'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_runs_left(dpobj.budgets, text, numeric, numeric, numeric) IS
+    'How many more runs of this kind and cost the budget admits (as dpobj.runs_left counts them); NULL without a kind';
+
+CREATE FUNCTION dpobj.run_label(mechanism text, epsilon numeric, delta numeric)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT format('%s (epsilon %s, delta %s)', mechanism, epsilon, delta) $$;
+COMMENT ON FUNCTION dpobj.run_label(text, numeric, numeric) IS
+    'A run as my_budgets.last_run shows it: mechanism (epsilon e, delta d)';
+
+CREATE TYPE dpobj.budget_summary AS (
+    id bigint,
+    relation regclass,
+    budget_domain name,
+    analyst regrole,
+    granted_epsilon numeric,
+    granted_delta numeric,
+    spent_epsilon numeric,
+    spent_delta numeric,
+    remaining_epsilon numeric,
+    remaining_delta numeric,
+    last_run text,
+    runs_left bigint
+);
+COMMENT ON TYPE dpobj.budget_summary IS
+    'A budget after a grant or revoke: granted, spent (composed at the granted delta) and remaining, the last run charged to it and how many more such runs it admits';
+
+DROP FUNCTION dpobj.grant_budget(regclass, regrole, numeric, numeric);
+DROP FUNCTION dpobj.revoke_budget(regclass, regrole);
+DROP FUNCTION dpobj.grant_domain_budget(name, regrole, numeric, numeric);
+DROP FUNCTION dpobj.revoke_domain_budget(name, regrole);
+CREATE FUNCTION dpobj.grant_budget(rel regclass, analyst regrole,
+                                   epsilon numeric, delta numeric)
+RETURNS dpobj.budget_summary
+AS 'MODULE_PATHNAME', 'dpobj_grant_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.grant_budget(regclass, regrole, numeric, numeric) IS
+    'Owner or dpobj_admin: add (epsilon, delta) to the role''s budget on a protected table';
+CREATE FUNCTION dpobj.revoke_budget(rel regclass, analyst regrole)
+RETURNS dpobj.budget_summary
+AS 'MODULE_PATHNAME', 'dpobj_revoke_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.revoke_budget(regclass, regrole) IS
+    'Owner or dpobj_admin: take back the unspent rest of the role''s budget (granted := spent)';
+CREATE FUNCTION dpobj.grant_domain_budget(budget_domain name, analyst regrole,
+                                          epsilon numeric, delta numeric)
+RETURNS dpobj.budget_summary
+AS 'MODULE_PATHNAME', 'dpobj_grant_domain_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.grant_domain_budget(name, regrole, numeric, numeric) IS
+    'Domain owner or dpobj_admin: add (epsilon, delta) to the role''s budget on a budget domain, charged by runs on every member table';
+CREATE FUNCTION dpobj.revoke_domain_budget(budget_domain name, analyst regrole)
+RETURNS dpobj.budget_summary
+AS 'MODULE_PATHNAME', 'dpobj_revoke_domain_budget'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.revoke_domain_budget(name, regrole) IS
+    'Domain owner or dpobj_admin: take back the unspent rest of the role''s budget on a budget domain';
+
+DROP VIEW dpobj.my_budgets;
+CREATE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.budget_domain,
+       b.granted_epsilon, b.granted_delta,
+       dpobj.budget_spent_epsilon(b) AS spent_epsilon,
+       b.spent_delta,
+       dpobj.budget_remaining_epsilon(b) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta AS remaining_delta,
+       dpobj.run_label(l.mechanism, l.epsilon, l.delta) AS last_run,
+       dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho) AS runs_left,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       CASE WHEN b.budget_domain IS NOT NULL THEN
+         ARRAY(SELECT m.relid FROM dpobj.protected_tables m
+                WHERE m.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                ORDER BY m.relid::pg_catalog.text) END AS domain_tables
+  FROM dpobj.budgets b
+  LEFT JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+  LEFT JOIN LATERAL (SELECT r.mechanism, r.epsilon, r.delta, r.kind, r.rho
+                       FROM dpobj.ledger r
+                      WHERE r.budget_id OPERATOR(pg_catalog.=) b.id
+                      ORDER BY r.id DESC LIMIT 1) l ON true
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets per table or budget domain: granted, spent (composed by the accountant at the granted delta) and remaining (epsilon, delta), the last run charged and how many more such runs fit';
+GRANT SELECT ON dpobj.my_budgets TO PUBLIC;
+
+CREATE VIEW dpobj.budget_accounting WITH (security_invoker = true) AS
+SELECT b.id, b.relid AS relation, b.budget_domain, b.rolid AS analyst,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon AS linear_epsilon, b.spent_delta AS linear_delta,
+       b.spent_rho,
+       b.reserve_share, b.reserve_delta, b.spent_reserve_delta, b.spent_rdp, b.filter_order,
+       b.gaussian_split, b.gaussian_only,
+       b.spent_rho OPERATOR(pg_catalog.=) 0
+         OR b.spent_reserve_delta OPERATOR(pg_catalog.<) b.reserve_delta AS approx_admitted,
+       CASE WHEN b.spent_rho OPERATOR(pg_catalog.=) 0
+            THEN b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta
+            ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END AS approx_delta_left
+  FROM dpobj.budgets b;
+COMMENT ON VIEW dpobj.budget_accounting IS
+    'The accountant''s state of the budgets you may see (dpobj.budgets'' row-level security: your own, and a table''s or domain''s you administer): the linear part, the zCDP part''s rho, the reserve for approximate-DP runs and what they may still take, the Renyi order and the Gaussian split (docs/REFERENCE.md, "budgets")';
+GRANT SELECT ON dpobj.budget_accounting TO PUBLIC;

@@ -198,7 +198,7 @@ INSERT INTO regress_mech.secret VALUES (NULL, 0.1, true), ('NaN', 0.1, true),
     (0.1, 'Infinity', false), (0.1, 0.1, NULL), (1e300, 0.1, true);
 SELECT dpobj.protect('regress_mech.secret');
 RESET ROLE;
-SELECT relid, rolid, granted_epsilon, granted_delta FROM dpobj.grant_budget('regress_mech.secret', 'regress_mech_analyst', 100, 1e-3);
+SELECT relation, analyst, granted_epsilon, granted_delta FROM dpobj.grant_budget('regress_mech.secret', 'regress_mech_analyst', 100, 1e-3);
 -- protected runs refuse dpobj.seed (predictable noise): only noise-free columns shown
 RESET dpobj.seed;
 SET ROLE regress_mech_analyst;

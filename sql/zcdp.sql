@@ -74,12 +74,13 @@ SELECT count(*) AS admitted, count(DISTINCT rho) AS one_rho, min(kind) AS kind, 
 SELECT dpobj.runs_left('regress_zcdp.t', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS left_after;
 -- the odometer: spend composed, remaining at the budget's delta; approximate-DP runs
 -- still admitted from the reserve (a tenth of the granted delta)
-SELECT granted_epsilon, granted_delta, spent_delta, remaining_delta,
-       remaining_epsilon >= 0 AND remaining_epsilon < 0.05 AS nearly_spent,
-       spent_epsilon + remaining_epsilon = granted_epsilon AS adds_up,
-       spent_rho = (SELECT sum(rho) FROM dpobj.ledger WHERE relation = 'regress_zcdp.t') AS rho_sum,
-       approx_admitted
-  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.t'::regclass;
+SELECT m.granted_epsilon, m.granted_delta, m.spent_delta, m.remaining_delta,
+       m.remaining_epsilon >= 0 AND m.remaining_epsilon < 0.05 AS nearly_spent,
+       m.spent_epsilon + m.remaining_epsilon = m.granted_epsilon AS adds_up,
+       a.spent_rho = (SELECT sum(rho) FROM dpobj.ledger WHERE relation = 'regress_zcdp.t') AS rho_sum,
+       a.approx_admitted
+  FROM dpobj.my_budgets m JOIN dpobj.budget_accounting a ON a.relation = m.relation
+ WHERE m.relation = 'regress_zcdp.t'::regclass;
 -- past the Renyi path's threshold (zCDP at the other half) no run of another kind
 -- fits: an approximate-DP run, even a tiny one, is refused before the charge
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 1e-9)$$);
@@ -154,8 +155,8 @@ SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7
 SELECT mechanism, kind, rho IS NOT NULL AS has_rho, accounted, epsilon, delta
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.v' ORDER BY id;
 SELECT m.spent_delta, b.spent_rdp >= 0.1 AND b.spent_rdp < 0.1 + 1e-9 AS pure_costs_its_epsilon,
-       b.filter_order IS NOT NULL AS pinned, m.approx_admitted
-  FROM dpobj.my_budgets m JOIN dpobj.budgets b ON b.relid = m.relation
+       b.filter_order IS NOT NULL AS pinned, b.approx_admitted
+  FROM dpobj.my_budgets m JOIN dpobj.budget_accounting b ON b.relation = m.relation
  WHERE m.relation = 'regress_zcdp.v'::regclass;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.v', 'rspm', ARRAY['a', 'b'], 'y', 0.1, 1e-9)$$);
 -- the budget row itself: linear part and rho part
@@ -175,9 +176,10 @@ SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'noisysgd'
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
 SELECT mechanism, kind, accounted FROM dpobj.ledger WHERE relation = 'regress_zcdp.x' ORDER BY id;
-SELECT approx_admitted, approx_delta_left, remaining_epsilon > 0 AS epsilon_left,
-       spent_epsilon + remaining_epsilon = granted_epsilon AS adds_up
-  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.x'::regclass;
+SELECT a.approx_admitted, a.approx_delta_left, m.remaining_epsilon > 0 AS epsilon_left,
+       m.spent_epsilon + m.remaining_epsilon = m.granted_epsilon AS adds_up
+  FROM dpobj.my_budgets m JOIN dpobj.budget_accounting a ON a.relation = m.relation
+ WHERE m.relation = 'regress_zcdp.x'::regclass;
 -- the budget row: the reserve, its spend (delta and Renyi cost) and the pinned order
 SELECT b.spent_epsilon, b.spent_delta, b.reserve_delta, b.spent_reserve_delta,
        b.spent_reserve_delta = (SELECT sum(delta) FROM dpobj.ledger
@@ -192,14 +194,16 @@ RESET ROLE;
 CREATE TABLE regress_zcdp.y AS SELECT * FROM regress_zcdp.t;
 SELECT dpobj.protect('regress_zcdp.y');
 SET dpobj.approx_delta_reserve = 0;
-SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 1, 1e-6)).reserve_share;
+SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 1, 1e-6)).id IS NOT NULL AS granted;
+SELECT reserve_share FROM dpobj.budget_accounting WHERE relation = 'regress_zcdp.y'::regclass;
 RESET dpobj.approx_delta_reserve;
-SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 0, 0)).reserve_share AS kept_on_top_up;
+SELECT (dpobj.grant_budget('regress_zcdp.y', 'regress_zcdp_analyst', 0, 0)).id IS NOT NULL AS granted;
+SELECT reserve_share AS kept_on_top_up FROM dpobj.budget_accounting WHERE relation = 'regress_zcdp.y'::regclass;
 SET ROLE regress_zcdp_analyst;
 SELECT dpobj.runs_left('regress_zcdp.y', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5}') AS n_sgd_no_reserve;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.y', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
 SELECT dpobj.runs_left('regress_zcdp.y', 'opdisc', 0.1, 1e-7) AS opdisc_after, approx_delta_left
-  FROM dpobj.my_budgets WHERE relation = 'regress_zcdp.y'::regclass;
+  FROM dpobj.budget_accounting WHERE relation = 'regress_zcdp.y'::regclass;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.y', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-7)$$);
 -- runs_left refuses what train() refuses, on the same public grounds
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.v', 'nosuch', 0.1, 1e-7)$$);

@@ -374,7 +374,7 @@ SELECT lives_ok($$SELECT dpobj.train('tap_filter.pts', 'noisysgd', ARRAY['a', 'b
                 'a noisy-GD run first');
 SELECT lives_ok($$SELECT dpobj.train('tap_filter.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 5e-8)$$,
                 'an OPDisc run after it is admitted');
-SELECT is((SELECT approx_delta_left FROM dpobj.my_budgets WHERE relation = 'tap_filter.pts'::regclass),
+SELECT is((SELECT approx_delta_left FROM dpobj.budget_accounting WHERE relation = 'tap_filter.pts'::regclass),
           0.00000005, 'it took its delta from the reserve (1e-7 of the granted 1e-6)');
 SELECT throws_ok($$SELECT dpobj.train('tap_filter.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-7)$$,
                  'DP004', NULL, 'an approximate-DP run whose delta the reserve cannot hold is refused');

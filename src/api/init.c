@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "runlimit.h"
 #include "sealplan.h"
+#include "selecthint.h"
 
 PG_MODULE_MAGIC;
 
@@ -46,6 +47,9 @@ _PG_init(void)
 
 	/* the sealed query's parallel plan shape (sealplan.c) */
 	seal_plan_init();
+
+	/* the hint on a plain SELECT of a protected table (selecthint.c) */
+	dpobj_select_hint_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -83,4 +83,17 @@ typedef char compat_b64_byte;
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/*
+ * The permissions a range table entry requires: 16 moved them from the RTE
+ * into the query's RTEPermissionInfo list (the caller includes
+ * parser/parse_relation.h).
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_rte_required_perms(query, rte) \
+	((rte)->perminfoindex != 0 ? \
+	 getRTEPermissionInfo((query)->rteperminfos, (rte))->requiredPerms : 0)
+#else
+#define compat_rte_required_perms(query, rte) ((rte)->requiredPerms)
+#endif
+
 #endif							/* DPOBJ_PG_COMPAT_H */

@@ -154,6 +154,15 @@ encoding_scale(double x, double lo, double hi)
 	return v < -1.0 ? -1.0 : (v > 1.0 ? 1.0 : v);
 }
 
+int
+encoding_level(const EncColumn *c, const char *cat, int len)
+{
+	for (int l = 0; cat != NULL && l < c->nlevels; l++)
+		if (c->level_len[l] == len && memcmp(c->levels[l], cat, len) == 0)
+			return l;
+	return c->nlevels;			/* "other" */
+}
+
 bool
 encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 			 const double *nums, const bool *numnull, double *out)
@@ -168,15 +177,8 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 
 		if (c->nlevels > 0)
 		{
-			int			hit = c->nlevels;	/* "other" */
+			int			hit = encoding_level(c, cats[ic], cat_len[ic]);
 
-			for (int l = 0; cats[ic] != NULL && l < c->nlevels; l++)
-				if (c->level_len[l] == cat_len[ic] &&
-					memcmp(c->levels[l], cats[ic], cat_len[ic]) == 0)
-				{
-					hit = l;
-					break;
-				}
 			for (int l = 0; l <= c->nlevels; l++)
 				out[j++] = (l == hit) ? 1.0 : 0.0;
 			ic++;

@@ -58,6 +58,9 @@ extern Encoding *encoding_parse(Jsonb *spec);
 /* The derived row-norm bound: sqrt(m) for the l2 norm, m for the l1 norm. */
 extern double encoding_row_bound(const Encoding *enc, bool l1);
 
+/* The index of a categorical value among c's levels; c->nlevels ("other") if none (or NULL). */
+extern int	encoding_level(const EncColumn *c, const char *cat, int len);
+
 /*
  * One row: cats[i] (NULL allowed) for the i-th categorical column, nums[i]
  * (numnull[i]) for the i-th numeric one, into out[enc->d].  Returns false

@@ -140,9 +140,62 @@ raw_number(JsonbValue *v, const char *column, bool *isnull)
 	return x;
 }
 
+/* what a categorical value outside the declared levels (or null) becomes */
+typedef enum OnUnknown
+{
+	UNKNOWN_OTHER,				/* the "other" coordinate, as in training */
+	UNKNOWN_ERROR,				/* refused, naming the column and the value */
+	UNKNOWN_NULL				/* no features: a NULL prediction */
+} OnUnknown;
+
+static OnUnknown
+on_unknown_arg(FunctionCallInfo fcinfo)
+{
+	char	   *s;
+
+	if (PG_NARGS() < 3 || PG_ARGISNULL(2))
+		return UNKNOWN_OTHER;
+	s = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	if (strcmp(s, "other") == 0)
+		return UNKNOWN_OTHER;
+	if (strcmp(s, "error") == 0)
+		return UNKNOWN_ERROR;
+	if (strcmp(s, "null") == 0)
+		return UNKNOWN_NULL;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("on_unknown must be 'other', 'error' or 'null', not \"%s\"", s),
+			 errhint("'other' maps a value outside the declared domain to the \"other\" level, as training did.")));
+	return UNKNOWN_OTHER;		/* keep compiler quiet */
+}
+
 /*
- * dpobj.encode(m dpobj.model, raw jsonb) RETURNS float8[]: the model's
- * encoding applied to {column: value}; NULL for a numeric null.
+ * A categorical value outside c's declared levels under on_unknown: true
+ * to encode it as "other", false for a NULL result; 'error' raises (the
+ * caller's own value, never a row of a protected table).
+ */
+static bool
+level_accepted(const EncColumn *c, const char *cat, int len, OnUnknown on_unknown)
+{
+	if (on_unknown == UNKNOWN_OTHER || encoding_level(c, cat, len) < c->nlevels)
+		return true;
+	if (on_unknown == UNKNOWN_NULL)
+		return false;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("value %s%.*s%s of column \"%s\" is not in the model's declared domain",
+					cat ? "\"" : "", cat ? len : 4, cat ? cat : "null", cat ? "\"" : "",
+					c->column),
+			 errhint("The declared levels are in params->'encoding'; on_unknown => 'other' maps the value to the \"other\" level, 'null' gives a NULL prediction.")));
+	return false;				/* keep compiler quiet */
+}
+
+/*
+ * dpobj.encode(m dpobj.model, raw jsonb [, on_unknown text]) RETURNS
+ * float8[]: the model's encoding applied to {column: value}; NULL for a
+ * numeric null, and with on_unknown 'null' for a categorical value outside
+ * the declared levels ('error': refused; 'other', the default: the "other"
+ * level, as train() encodes such a value).
  */
 Datum
 dpobj_encode(PG_FUNCTION_ARGS)
@@ -155,6 +208,8 @@ dpobj_encode(PG_FUNCTION_ARGS)
 	double	   *nums;
 	bool	   *nn;
 	ArrayType  *out;
+	OnUnknown	on_unknown = on_unknown_arg(fcinfo);
+	bool		known = true;
 	int			ic = 0,
 				in = 0;
 
@@ -181,6 +236,7 @@ dpobj_encode(PG_FUNCTION_ARGS)
 		if (c->nlevels > 0)
 		{
 			cats[ic] = raw_level(v, c->column, &cat_len[ic]);
+			known = level_accepted(c, cats[ic], cat_len[ic], on_unknown) && known;
 			ic++;
 		}
 		else
@@ -189,6 +245,8 @@ dpobj_encode(PG_FUNCTION_ARGS)
 			in++;
 		}
 	}
+	if (!known)
+		PG_RETURN_NULL();
 	out = encoding_row_array(enc, cats, cat_len, nums, nn);
 	if (out == NULL)
 		PG_RETURN_NULL();

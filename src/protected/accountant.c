@@ -52,6 +52,7 @@ PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_debit);
 PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_part_order);
+PG_FUNCTION_INFO_V1(dpobj_budget_runs_left);
 
 #define ACCOUNT_MARGIN_REL	1e-9
 #define ACCOUNT_MARGIN_ABS	1e-12
@@ -616,6 +617,26 @@ dpobj_budget_admits(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(account_admits(&b, kind_of_text(PG_GETARG_TEXT_PP(1)),
 								  PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3),
 								  PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4), 1));
+}
+
+/*
+ * dpobj.budget_runs_left(b dpobj.budgets, kind, epsilon, delta, rho): how
+ * many more runs of this kind and cost the budget admits (runs_left()'s
+ * count for a given cost; NULL without a kind or cost, e.g. no last run)
+ */
+Datum
+dpobj_budget_runs_left(PG_FUNCTION_ARGS)
+{
+	AccountBudget b;
+
+	for (int i = 0; i < 4; i++)
+		if (PG_ARGISNULL(i))
+			PG_RETURN_NULL();
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(account_runs_left(&b, kind_of_text(PG_GETARG_TEXT_PP(1)),
+									  PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3),
+									  PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4)));
 }
 
 /* dpobj.budget_spent_epsilon(b dpobj.budgets), STRICT: composed spend */

@@ -338,6 +338,22 @@ refuse_member(const char *relation, const char *domain)
 }
 
 /*
+ * What a grant or revoke returns (type dpobj.budget_summary, the columns of
+ * dpobj.my_budgets that a person needs): granted, spent and remaining, and
+ * how many more runs like the budget's last one it admits.  The
+ * accountant's state is in dpobj.budget_accounting.
+ */
+#define LAST_RUN(expr) \
+"(SELECT " expr " FROM dpobj.ledger l WHERE l.budget_id OPERATOR(pg_catalog.=) b.id " \
+" ORDER BY l.id DESC LIMIT 1)"
+#define BUDGET_SUMMARY \
+"RETURNING b.id, b.relid, b.budget_domain, b.rolid, b.granted_epsilon, b.granted_delta, " \
+"          dpobj.budget_spent_epsilon(b), b.spent_delta, dpobj.budget_remaining_epsilon(b), " \
+"          b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta, " \
+LAST_RUN("dpobj.run_label(l.mechanism, l.epsilon, l.delta)") ", " \
+LAST_RUN("dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho)")
+
+/*
  * grant adds to the granted totals; concurrent charges wait on the row
  * lock.  The sums stay below 1 for delta and within the self-grant caps
  * ($5, $6; NULL = no cap) -- checked on the locked row, so concurrent
@@ -356,7 +372,7 @@ refuse_member(const char *relation, const char *domain)
 "                      OPERATOR(pg_catalog.<=) $5) " \
 "   AND ($6 IS NULL OR b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta " \
 "                      OPERATOR(pg_catalog.<=) $6) " \
-"RETURNING *"
+BUDGET_SUMMARY
 
 /*
  * revoke leaves nothing to spend (with a zCDP part: granted epsilon := the
@@ -368,7 +384,7 @@ refuse_member(const char *relation, const char *domain)
 "       granted_delta = CASE WHEN spent_rho OPERATOR(pg_catalog.>) 0 " \
 "         THEN granted_delta ELSE spent_delta END " \
 " WHERE " col " OPERATOR(pg_catalog.=) $1::" type " AND rolid OPERATOR(pg_catalog.=) $2 " \
-"RETURNING *"
+BUDGET_SUMMARY
 
 static const char *const grant_sql[2] = {
 	GRANT_SQL("relid", "pg_catalog.regclass"),
@@ -526,7 +542,16 @@ budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
 	if (ret != (grant ? SPI_OK_INSERT_RETURNING : SPI_OK_UPDATE_RETURNING))
 		elog(ERROR, "dpobj: budget update failed: SPI result %d", ret);
 	if (SPI_processed == 1)
+	{
+		TupleDesc	rettype;
+
 		result = SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+		/* the same columns as the declared dpobj.budget_summary: take its type */
+		if (get_call_result_type(fcinfo, NULL, &rettype) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "dpobj: a budget function must return a composite type");
+		HeapTupleHeaderSetTypeId(result, rettype->tdtypeid);
+		HeapTupleHeaderSetTypMod(result, rettype->tdtypmod);
+	}
 	SPI_finish();
 
 	if (result == NULL && grant)

@@ -343,9 +343,12 @@ SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id
 SELECT 'spent', sum(spent_epsilon) - :spent_before FROM dpobj.my_budgets
  WHERE relation = :'rel'::regclass OR :'rel'::regclass = ANY (domain_tables);
 -- the odometer: what is left, the zCDP part, how many more runs of this kind fit
-SELECT 'odometer', remaining_epsilon, remaining_delta, spent_rho, approx_admitted,
+SELECT 'odometer', m.remaining_epsilon, m.remaining_delta, m.runs_left, a.spent_rho, a.approx_admitted,
        dpobj.runs_left(:'rel', :'mech', :eps, :delta, :'opts'::jsonb)
-  FROM dpobj.my_budgets WHERE relation = :'rel'::regclass OR :'rel'::regclass = ANY (domain_tables);
+  FROM dpobj.my_budgets m JOIN dpobj.budget_accounting a
+       ON a.relation IS NOT DISTINCT FROM m.relation AND a.budget_domain IS NOT DISTINCT FROM m.budget_domain
+       AND a.analyst::oid = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+ WHERE m.relation = :'rel'::regclass OR :'rel'::regclass = ANY (m.domain_tables);
 SQL
 }
 

@@ -1,0 +1,135 @@
+/*-------------------------------------------------------------------------
+ *
+ * selecthint.c
+ *	  A plain SELECT on a protected table by an analyst with a budget on it
+ *	  fails as PostgreSQL would ("permission denied for table ...", 42501),
+ *	  with a hint that dpobj.train() is the way in.
+ *
+ * A post_parse_analyze_hook (chained to the previous one) looks at the
+ * relations a statement reads.  For one the current role may not read at
+ * all (no SELECT on the table nor on any column: PostgreSQL's own check at
+ * execution would refuse it), it asks whether the role has a budget on the
+ * table (dpobj.budget_for: its own or its budget domain's).  Only then does
+ * it raise the same error earlier, with the hint.  The role can see that
+ * budget in dpobj.my_budgets already, so the hint reveals nothing new; a
+ * role without a budget gets PostgreSQL's error unchanged.  Nothing here
+ * reads a row of the table.  Works in sessions that loaded dpobj
+ * (shared_preload_libraries, or any dpobj call before).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "dpobj.h"
+#include "pg_compat.h"
+#include "privileged.h"
+#include "selecthint.h"
+#include "spiplans.h"
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "parser/analyze.h"
+#include "parser/parse_relation.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+static post_parse_analyze_hook_type prev_post_parse_analyze_hook = NULL;
+
+/* the caller's budget on rel (its own, or its budget domain's), as budget_for */
+static const char budget_sql[] =
+"SELECT 1 FROM dpobj.protected_tables p "
+"  JOIN dpobj.budgets b "
+"    ON CASE WHEN p.budget_domain IS NULL THEN b.relid OPERATOR(pg_catalog.=) p.relid "
+"            ELSE b.budget_domain OPERATOR(pg_catalog.=) p.budget_domain END "
+" WHERE p.relid OPERATOR(pg_catalog.=) $1 AND b.rolid OPERATOR(pg_catalog.=) $2";
+
+/* true if the role has a budget on relid; false where dpobj is not usable */
+static bool
+has_budget(Oid relid, Oid role)
+{
+	char	   *version = NULL;
+	Oid			types[2] = {REGCLASSOID, REGROLEOID};
+	Datum		values[2] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(role)};
+	RoleSwitch	rs;
+	bool		found;
+
+	/* not installed here, or not yet updated to this library: no hint */
+	if (!OidIsValid(dpobj_extension_info(NULL, NULL, &version)) ||
+		strcmp(version, DPOBJ_SQL_VERSION) != 0)
+		return false;
+	dpobj_verify_schema();
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (dp_spi_run(budget_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj: budget lookup failed");
+	found = SPI_processed > 0;
+	role_switch_end(&rs);
+	SPI_finish();
+	return found;
+}
+
+/* a relation the statement reads: PostgreSQL's error, with the hint, if it applies */
+static void
+check_relation(Query *query, RangeTblEntry *rte)
+{
+	Oid			role = GetUserId();
+	char	   *name;
+
+	if (rte->rtekind != RTE_RELATION ||
+		!(compat_rte_required_perms(query, rte) & ACL_SELECT) ||
+		pg_class_aclcheck(rte->relid, role, ACL_SELECT) == ACLCHECK_OK ||
+		pg_attribute_aclcheck_all(rte->relid, role, ACL_SELECT, ACLMASK_ANY) == ACLCHECK_OK ||
+		!has_budget(rte->relid, role))
+		return;
+	name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(rte->relid)),
+									  get_rel_name(rte->relid));
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied for table %s", get_rel_name(rte->relid)),
+			 errhint("The table is protected by dpobj and you have a privacy budget on it: "
+					 "train with dpobj.train('%s', ...) (see dpobj.my_budgets).", name)));
+}
+
+static bool
+query_walker(Node *node, void *context)
+{
+	Query	   *query;
+	ListCell   *lc;
+
+	if (node == NULL)
+		return false;
+	if (!IsA(node, Query))
+		return expression_tree_walker(node, query_walker, context);
+	query = (Query *) node;
+	foreach(lc, query->rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_SUBQUERY)
+			query_walker((Node *) rte->subquery, context);
+		else
+			check_relation(query, rte);
+	}
+	/* CTEs and sublinks; the range table was done above */
+	return query_tree_walker(query, query_walker, context, QTW_IGNORE_RANGE_TABLE);
+}
+
+static void
+selecthint_post_parse_analyze(ParseState *pstate, Query *query, JumbleState *jstate)
+{
+	if (prev_post_parse_analyze_hook)
+		prev_post_parse_analyze_hook(pstate, query, jstate);
+	if (query->commandType != CMD_UTILITY)
+		query_walker((Node *) query, NULL);
+}
+
+void
+dpobj_select_hint_init(void)
+{
+	prev_post_parse_analyze_hook = post_parse_analyze_hook;
+	post_parse_analyze_hook = selecthint_post_parse_analyze;
+}
