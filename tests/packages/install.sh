@@ -40,7 +40,7 @@ passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok - $1"; }
 not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
 check() { if [[ "$2" == "$3" ]]; then ok "$1"; else not_ok "$1 (got '$2', want '$3')"; fi; }
-pgq() { runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$port" "$@"; }
+pgq() { (cd / && runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$port" "$@"); }
 
 printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
 # README's apt-get asks before installing; the answer here is yes
