@@ -36,7 +36,7 @@ probes() {
         if out=$(q -c '\set VERBOSITY sqlstate' -c "SET ROLE $role" -c "$sql" 2>&1 >/dev/null); then
             echo admitted
         else
-            echo "${out##*: }"
+            echo "${out##* }"
         fi
     done <"$HERE/major/probes.txt"
 }
@@ -73,11 +73,12 @@ if [[ "${1:-}" == --restore ]]; then
     { apt-get update -q && apt-get install -y -q --no-install-recommends "postgresql-$major" \
           "postgresql-$major-cron" "$deb"; } >/tmp/major-apt.log 2>&1 \
         || { tail -20 /tmp/major-apt.log; echo "not ok - install PostgreSQL $major and the package"; exit 1; }
-    for kv in "listen_addresses=''" "port=$port" "shared_preload_libraries=pg_cron,dpobj" \
+    for kv in "listen_addresses=" "port=$port" "shared_preload_libraries=pg_cron,dpobj" \
               "cron.database_name=$DB" "max_worker_processes=16"; do
         pg_conftool "$major" main set "${kv%%=*}" "${kv#*=}"
     done
-    pg_ctlcluster "$major" main restart || { echo "not ok - the $major cluster starts"; exit 1; }
+    pg_ctlcluster "$major" main restart \
+        || { tail "/var/log/postgresql/postgresql-$major-main.log"; echo "not ok - the $major cluster starts"; exit 1; }
     q() { runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$port" -d "$DB" "$@"; }
     echo "# restoring into $(runuser -u postgres -- psql -X -At -p "$port" -c 'SHOW server_version')"
     # the roles first (postgres exists already: its CREATE ROLE is the one error allowed)
