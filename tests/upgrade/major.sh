@@ -44,7 +44,7 @@ probes() {
 # compare the recorded state, section by section, and the probes
 compare() {
     local dir="$1" section
-    q -f "$HERE/major/state.sql" >"$dir/state.after" 2>&1
+    q -f - <"$HERE/major/state.sql" >"$dir/state.after" 2>&1
     for section in budget ledger protected model feature_domain budget_domain cron sees; do
         t_is "$section rows kept ($(grep -c "^$section|" "$dir/state.before"))" \
             "$(grep "^$section|" "$dir/state.after" | md5sum)" "$(grep "^$section|" "$dir/state.before" | md5sum)"
@@ -55,7 +55,7 @@ compare() {
     probes >"$dir/probes.after"
     t_is "the same runs are admitted and refused ($(paste -sd, "$dir/probes.before"))" \
         "$(paste -sd, "$dir/probes.after")" "$(paste -sd, "$dir/probes.before")"
-    q -f "$HERE/major/state.sql" 2>&1 | grep '^budget|' >"$dir/budgets.after"
+    q -f - <"$HERE/major/state.sql" 2>&1 | grep '^budget|' >"$dir/budgets.after"
     t_is "after the probes every budget has spent the same" \
         "$(md5sum <"$dir/budgets.after")" "$(md5sum <"$dir/budgets.probed")"
 }
@@ -115,14 +115,14 @@ q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 # the database's collation is a glibc locale with a version, as on most servers
 psql -X -q -v ON_ERROR_STOP=1 -d postgres \
     -c "CREATE DATABASE $DB TEMPLATE template0 LOCALE 'C.UTF-8'" || exit 1
-q -f "$HERE/major/setup.sql" >"$work/setup.out" 2>&1 || { cat "$work/setup.out"; echo "not ok - setup on 15"; exit 1; }
-q -f "$HERE/major/state.sql" >"$work/state.before" 2>&1 || { cat "$work/state.before"; exit 1; }
+q -f - <"$HERE/major/setup.sql" >"$work/setup.out" 2>&1 || { cat "$work/setup.out"; echo "not ok - setup on 15"; exit 1; }
+q -f - <"$HERE/major/state.sql" >"$work/state.before" 2>&1 || { cat "$work/state.before"; exit 1; }
 q -c "SELECT string_agg(rolname || ':' || oid, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'major_%'" \
     >"$work/role_oids"
 pg_dumpall --roles-only >"$work/roles.sql" && pg_dump -Fc -f "$work/db.dump" "$DB" \
     || { echo "not ok - pg_dump on 15"; exit 1; }
 probes >"$work/probes.before"
-q -f "$HERE/major/state.sql" 2>&1 | grep '^budget|' >"$work/budgets.probed"
+q -f - <"$HERE/major/state.sql" 2>&1 | grep '^budget|' >"$work/budgets.probed"
 echo "# on $(q -c 'SHOW server_version'): $(wc -l <"$work/state.before") state rows; probes: $(paste -sd, "$work/probes.before")"
 dpobj_psql -c "DROP DATABASE $DB WITH (FORCE)" >/dev/null 2>&1
 
