@@ -22,7 +22,8 @@ PG_CPPFLAGS = $(foreach d,$(DPOBJ_DIRS),-I$(srcdir)/src/$(d))
 # every product rounds as written, so a model under one dpobj.seed and the calibrations'
 # float8 bounds are the same on every architecture, and the solver's paired (vector) and
 # single (scalar) arithmetic agree bit for bit
-PG_CFLAGS = -std=gnu99 -Wall -Wmissing-prototypes -pthread -ffp-contract=off
+# C11 (PostgreSQL 18's headers need it; 15-17 build with it too)
+PG_CFLAGS = -std=gnu11 -Wall -Wmissing-prototypes -pthread -ffp-contract=off
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
 # pg_regress: sql/<name>.sql against expected/<name>.out

@@ -4,7 +4,7 @@
 #
 #   dpobj_ensure_packages   install the Debian 12 packages dpobj needs (only when missing)
 #   dpobj_build_install     make && make install (as root; sudo when not root)
-#   dpobj_start_cluster     throwaway PostgreSQL 15 cluster on a private unix socket;
+#   dpobj_start_cluster     throwaway PostgreSQL cluster on a private unix socket;
 #                           exports PGHOST, PGPORT, PGUSER, PGDATABASE (and DPOBJ_PGDATA,
 #                           DPOBJ_PGCTL, DPOBJ_PGLOG for tests that restart the server);
 #                           the EXIT trap stops it and removes its directory
@@ -29,33 +29,64 @@
 #   DPOBJ_TMPDIR    where the cluster directory is created (default /tmp); must be
 #                   traversable by the postgres user.
 #   DPOBJ_SKIP_APT=1  do not check/install packages.
-#   DPOBJ_PG_BINDIR   bin directory of the PostgreSQL 15 installation to build against and
-#                   run (default /usr/lib/postgresql/15/bin); a relocated copy of it lets
-#                   several checkouts test side by side.
+#   DPOBJ_PG_MAJOR    PostgreSQL major version to build against and test (15 to 18; default:
+#                   the version of DPOBJ_PG_BINDIR, else the distribution's default server
+#                   (Debian 12: 15, Debian 13: 17, unstable: 18) unless only other versions
+#                   are installed, then the newest of those).
+#   DPOBJ_PG_BINDIR   bin directory of the PostgreSQL installation to build against and
+#                   run (default /usr/lib/postgresql/$PG_MAJOR/bin); a relocated copy of it
+#                   lets several checkouts test side by side.
 #   DPOBJ_EXTRA_CONF  extra postgresql.conf lines for the throwaway cluster (bench/run.sh).
 
 # Repository root: the parent of this file's directory.
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export REPO
 
-PG_MAJOR=15
-# DPOBJ_PG_BINDIR: another PostgreSQL 15 installation (its bin directory)
+# The PostgreSQL major version (docs/VERSIONS.md): see DPOBJ_PG_MAJOR above.
+dpobj_pg_major() {
+    local v installed default
+    if [[ -n "${DPOBJ_PG_MAJOR:-}" ]]; then
+        echo "$DPOBJ_PG_MAJOR"
+        return
+    fi
+    if [[ -n "${DPOBJ_PG_BINDIR:-}" && -x "$DPOBJ_PG_BINDIR/pg_config" ]]; then
+        v="$("$DPOBJ_PG_BINDIR/pg_config" --version)"   # "PostgreSQL 17.6 (Debian ...)"
+        v="${v#PostgreSQL }"
+        echo "${v%%[.a-z ]*}"
+        return
+    fi
+    installed="$(ls /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sed 's|.*/postgresql/\([0-9]*\)/.*|\1|' | sort -n)"
+    # the distribution's default: what its "postgresql" package depends on
+    default="$(apt-cache depends postgresql 2>/dev/null |
+        sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)"
+    if [[ -n "$default" ]] && { [[ -z "$installed" ]] || grep -qx "$default" <<<"$installed"; }; then
+        echo "$default"
+    elif [[ -n "$installed" ]]; then
+        tail -n 1 <<<"$installed"
+    else
+        echo 15
+    fi
+}
+PG_MAJOR="$(dpobj_pg_major)"
+[[ "$PG_MAJOR" =~ ^1[5-8]$ ]] || { echo "ERROR: PostgreSQL $PG_MAJOR: dpobj supports 15 to 18" >&2; exit 1; }
+export PG_MAJOR
+# DPOBJ_PG_BINDIR: another installation of that version (its bin directory)
 PG_BINDIR="${DPOBJ_PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR}/bin}"
 export PG_BINDIR
 PG_CONFIG="${PG_BINDIR}/pg_config"
 export PG_CONFIG
-# Use the PostgreSQL 15 client programs (psql, createdb, pg_regress's psql) rather than
+# Use that version's client programs (psql, createdb, pg_regress's psql) rather than
 # Debian's version-picking wrappers.
 export PATH="${PG_BINDIR}:${PATH}"
 
 DPOBJ_PACKAGES=(
     make gcc
-    postgresql-15 postgresql-server-dev-15
+    "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR"
     libglpk-dev libgsl-dev
     libkrb5-dev                  # gssapi/gssapi.h, included by the server's libpq/libpq-be.h
-    postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
-    postgresql-15-cron                                           # scheduled jobs (tests/jobs)
-    python3                                                      # tests/docs
+    "postgresql-$PG_MAJOR-pgtap" libtap-parser-sourcehandler-pgtap-perl   # pgTAP + pg_prove
+    "postgresql-$PG_MAJOR-cron"                                          # scheduled jobs (tests/jobs)
+    python3                                                              # tests/docs
 )
 
 # "==> [Ns] message": N is the seconds since the script started (where the time goes)
@@ -224,7 +255,7 @@ dpobj_start_cluster() {
     local port="${DPOBJ_PGPORT:-55432}"
     local base="${DPOBJ_TMPDIR:-/tmp}"
 
-    [[ -x "$PG_BINDIR/initdb" ]] || dpobj_die "$PG_BINDIR/initdb not found (postgresql-15 missing?)"
+    [[ -x "$PG_BINDIR/initdb" ]] || dpobj_die "$PG_BINDIR/initdb not found (postgresql-$PG_MAJOR missing?)"
 
     DPOBJ_CLUSTER_DIR="$(mktemp -d "$base/dpobj-pg.XXXXXX")"
     # mktemp -d makes it mode 0700: only its owner (and root) can reach the socket.

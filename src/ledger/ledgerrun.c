@@ -48,6 +48,7 @@
 #include "postgres.h"
 
 #include "ledgerint.h"
+#include "pg_compat.h"
 
 #include "access/xact.h"
 #include "executor/executor.h"
@@ -450,16 +451,15 @@ ledger_ExecutorStart(QueryDesc *queryDesc, int eflags)
 }
 
 static void
-ledger_ExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
-				   bool execute_once)
+ledger_ExecutorRun(COMPAT_EXECUTORRUN_PARAMS)
 {
 	ledger_level++;
 	PG_TRY();
 	{
 		if (prev_ExecutorRun)
-			prev_ExecutorRun(queryDesc, direction, count, execute_once);
+			prev_ExecutorRun(COMPAT_EXECUTORRUN_ARGS);
 		else
-			standard_ExecutorRun(queryDesc, direction, count, execute_once);
+			standard_ExecutorRun(COMPAT_EXECUTORRUN_ARGS);
 	}
 	PG_FINALLY();
 	{

@@ -26,6 +26,7 @@
 #include "mechanism.h"
 #include "model.h"
 #include "passglmparams.h"
+#include "pg_compat.h"
 #include "random.h"
 
 #include "utils/builtins.h"
@@ -96,7 +97,7 @@ linear_poll(void *arg)
 }
 
 /* a failure of GSL after the charge (memory): outcome 'failed', then raise */
-static void pg_attribute_noreturn()
+static pg_noreturn void
 linear_failed(int64 ledger_id)
 {
 	ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "linear algebra failed");

@@ -46,6 +46,7 @@
 #include "deadline.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "pg_compat.h"
 #include "privileged.h"
 #include "protectable.h"
 #include "units.h"
@@ -78,7 +79,7 @@ check_can_administer(Oid caller, Oid relid, const char *relation, const char *ac
 {
 	Oid			admin = get_role_oid(DPOBJ_ADMIN_ROLE, true);
 
-	if (pg_class_ownercheck(relid, caller))
+	if (compat_class_ownercheck(relid, caller))
 		return;
 	if (OidIsValid(admin) && has_privs_of_role(caller, admin))
 		return;
@@ -216,7 +217,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
 	{
 		domain = NameStr(*PG_GETARG_NAME(3));
-		if (!pg_class_ownercheck(relid, caller))
+		if (!compat_class_ownercheck(relid, caller))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("must be the owner of table %s to put it into a budget domain", relation),
@@ -266,7 +267,7 @@ dpobj_unprotect(PG_FUNCTION_ARGS)
 	bool		deleted;
 
 	relation = admin_relation(fcinfo, 1, "dpobj.unprotect", &relid);
-	if (!pg_class_ownercheck(relid, caller))
+	if (!compat_class_ownercheck(relid, caller))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be the owner of table %s to unprotect it", relation),
@@ -395,7 +396,7 @@ self_grant(Oid caller, const BudgetTarget *t, Oid analyst)
 {
 	if (t->domain)
 		return budget_domain_self_grant(caller, t->name, analyst);
-	return !superuser_arg(caller) && !pg_class_ownercheck(t->relid, caller) &&
+	return !superuser_arg(caller) && !compat_class_ownercheck(t->relid, caller) &&
 		is_member_of_role(caller, analyst);
 }
 
@@ -601,7 +602,7 @@ dpobj_set_release_deadline(PG_FUNCTION_ARGS)
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = Float8GetDatum(seconds);
-	values[2] = BoolGetDatum(pg_class_ownercheck(relid, caller));
+	values[2] = BoolGetDatum(compat_class_ownercheck(relid, caller));
 	units_lock_protection(relid, ExclusiveLock);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);

@@ -35,6 +35,7 @@
 #include "domainjoin.h"
 #include "dpobj.h"
 #include "entryargs.h"
+#include "pg_compat.h"
 #include "privileged.h"
 #include "spiplans.h"
 #include "units.h"
@@ -321,7 +322,7 @@ budget_domain_set(Oid caller, Oid relid, const char *relation, const char *domai
 	char	   *current;
 	bool		has_unit;
 
-	if (!pg_class_ownercheck(relid, caller))
+	if (!compat_class_ownercheck(relid, caller))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be the owner of table %s to change its budget domain", relation),

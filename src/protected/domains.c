@@ -22,6 +22,7 @@
 #include "domains.h"
 #include "encode.h"
 #include "entryargs.h"
+#include "pg_compat.h"
 #include "privileged.h"
 #include "spiplans.h"
 
@@ -51,7 +52,7 @@ domains_check_owner(Oid relid, const char *relation)
 {
 	Oid			admin = get_role_oid("dpobj_admin", true);
 
-	if (pg_class_ownercheck(relid, GetUserId()) ||
+	if (compat_class_ownercheck(relid, GetUserId()) ||
 		(OidIsValid(admin) && has_privs_of_role(GetUserId(), admin)))
 		return;
 	ereport(ERROR,

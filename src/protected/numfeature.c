@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "decdouble.h"
+#include "pg_compat.h"
 
 #include "fmgr.h"
 #include "utils/fmgrprotos.h"

@@ -23,6 +23,7 @@
 #include "utils/jsonb.h"
 
 #include "ledger.h"
+#include "pg_compat.h"
 #include "scanrels.h"
 
 /* numeric text of a requested epsilon/delta; longer values are refused */
@@ -91,9 +92,9 @@ extern int64 dpobj_budget_charge(const DPProtectedContext *ctx,
  * nothing charged): no budget at all (status LEDGER_BUDGET_NONE) or not
  * enough left (the remaining amounts go into the hint).
  */
-extern void dpobj_budget_refused(int status, const DPProtectedContext *ctx,
-								 const char *remaining_epsilon,
-								 const char *remaining_delta) pg_attribute_noreturn();
+extern pg_noreturn void dpobj_budget_refused(int status, const DPProtectedContext *ctx,
+											 const char *remaining_epsilon,
+											 const char *remaining_delta);
 
 /* ---- train()'s side (seal.c) ----------------------------------------- */
 

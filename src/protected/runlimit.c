@@ -12,7 +12,7 @@
  *
  * Superusers are counted but never refused.
  *
- * Preloaded: one entry per backend (indexed by MyBackendId) in shared
+ * Preloaded: one entry per backend (indexed by its backend slot) in shared
  * memory holds the role it runs for; the check counts the entries of the
  * caller's own role under one LWLock.  Otherwise: session-level advisory
  * locks (database, role, slot k < limit, class RUNLIMIT_LOCK_CLASS), one
@@ -23,6 +23,7 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
 #include "runlimit.h"
 
 #include "access/xact.h"
@@ -126,9 +127,11 @@ dpobj_runlimit_init(void)
 static RunEntry *
 my_entry(void)
 {
-	if (runs_shared == NULL || MyBackendId <= 0 || MyBackendId > runs_shared->nentries)
+	int			slot = compat_backend_slot();
+
+	if (runs_shared == NULL || slot < 0 || slot >= runs_shared->nentries)
 		return NULL;
-	return &runs_shared->entries[MyBackendId - 1];
+	return &runs_shared->entries[slot];
 }
 
 /* shared memory: take this backend's entry unless role is at the limit */

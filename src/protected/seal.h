@@ -33,6 +33,6 @@ extern Datum seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_use
 					  int64 *ledger_id, TimestampTz release_at);
 
 /* The generic error of a failed protected run (DP006), for tests and docs. */
-extern void seal_generic_error(void) pg_attribute_noreturn();
+extern pg_noreturn void seal_generic_error(void);
 
 #endif							/* DPOBJ_SEAL_H */

@@ -925,7 +925,7 @@ aggstate_in(const DPStateType *type, const char *str)
 	int			len = strlen(str);
 	int			maxlen = pg_b64_dec_len(len);
 	char	   *buf = palloc(maxlen + 1);
-	int			n = pg_b64_decode(str, len, buf, maxlen);
+	int			n = compat_b64_decode(str, len, buf, maxlen);
 
 	if (n < 0)
 		aggstate_corrupt(type);
@@ -939,7 +939,7 @@ aggstate_out(const DPStateType *type, Datum d)
 	int			len = VARSIZE(flat) - VARHDRSZ;
 	int			maxlen = pg_b64_enc_len(len);
 	char	   *out = palloc(maxlen + 1);
-	int			n = pg_b64_encode(VARDATA(flat), len, out, maxlen);
+	int			n = compat_b64_encode(VARDATA(flat), len, out, maxlen);
 
 	if (n < 0)
 		elog(ERROR, "dpobj: could not encode %s as base64", type->name);

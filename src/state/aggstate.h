@@ -67,6 +67,7 @@
 #include "utils/jsonb.h"
 
 #include "aggsample.h"
+#include "pg_compat.h"
 #include "rowset.h"
 #include "rowspill.h"
 
@@ -203,10 +204,10 @@ extern Datum aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type);
 extern void aggstate_final_check(FunctionCallInfo fcinfo);
 
 /* A 0.1.0 entry point of the former "internal" state: a clear error. */
-extern void aggstate_obsolete(const char *function) pg_attribute_noreturn();
+extern pg_noreturn void aggstate_obsolete(const char *function);
 
 /* Raises the error of a state that is not one dpobj made. */
-extern void aggstate_corrupt(const DPStateType *type) pg_attribute_noreturn();
+extern pg_noreturn void aggstate_corrupt(const DPStateType *type);
 
 /* Type I/O: text (base64), binary (send/recv). */
 extern Datum aggstate_in(const DPStateType *type, const char *str);

@@ -66,7 +66,7 @@ linstate_magic_ok(uint32 magic)
 	return magic == LINSTATE_MAGIC || magic == LINSTATE_MAGIC_PASSGLM;
 }
 
-static void pg_attribute_noreturn()
+static pg_noreturn void
 linstate_corrupt(void)
 {
 	ereport(ERROR,
@@ -407,7 +407,7 @@ dpobj_linreg_state_in(PG_FUNCTION_ARGS)
 
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, maxlen + 1);
-	n = pg_b64_decode(str, len, buf.data, maxlen);
+	n = compat_b64_decode(str, len, buf.data, maxlen);
 	if (n < 0)
 		linstate_corrupt();
 	buf.len = n;
@@ -421,7 +421,7 @@ dpobj_linreg_state_out(PG_FUNCTION_ARGS)
 	bytea	   *b = linstate_portable(s);
 	int			len = VARSIZE(b) - VARHDRSZ;
 	char	   *out = palloc(pg_b64_enc_len(len) + 1);
-	int			n = pg_b64_encode(VARDATA(b), len, out, pg_b64_enc_len(len));
+	int			n = compat_b64_encode(VARDATA(b), len, out, pg_b64_enc_len(len));
 
 	if (n < 0)
 		elog(ERROR, "dpobj: could not encode dpobj.linreg_state as base64");

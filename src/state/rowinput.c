@@ -70,7 +70,7 @@ dp_row_begin(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row, int 
 }
 
 /* a NULL label or feature on the direct path: the error names the problem */
-static void pg_attribute_noreturn()
+static pg_noreturn void
 dp_row_null_error(const char *aggname, bool label_null)
 {
 	if (label_null)

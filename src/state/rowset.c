@@ -427,7 +427,7 @@ row_sort_items(const DPRowSet *rs, DPRowOrder order, RowSortItem *out, RowSortIt
 	RowSortItem *sorted;
 	RowOrderArg arg;
 
-	if (n == 0)
+	if (n <= 0)					/* never negative; says so to the compiler's size checks */
 		return;
 	for (int u = 0; u < n; u++)
 	{

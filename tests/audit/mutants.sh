@@ -10,7 +10,7 @@
 # mutant recompiles only the files that include auditmutant.h (make's dependency files),
 # its dpobj.so replaces the copy's, and the copy's own cluster restarts on it.
 #
-# Environment: PG_BINDIR (default /usr/lib/postgresql/15/bin; Debian layout),
+# Environment: PG_BINDIR (default /usr/lib/postgresql/$PG_MAJOR/bin, 15 when unset; Debian layout),
 # DPOBJ_AUDIT_PGPORT (default 55437; names the socket only), DPOBJ_TMPDIR,
 # DPOBJ_AUDIT_MUTANTS (the families, default all).  Last line: "N passed, M failed".
 set -uo pipefail
@@ -19,7 +19,9 @@ REPO="$(cd "$DIR/../.." && pwd)"
 # shellcheck source=tests/concurrency/lib.sh
 . "$DIR/../concurrency/lib.sh"
 
-PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/15/bin}"
+PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
+# the major version: the name of the directory above bin (Debian layout)
+MAJOR="$(basename "$(dirname "$PG_BINDIR")")"
 PORT="${DPOBJ_AUDIT_PGPORT:-55437}"
 MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp gradclip}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -28,7 +30,7 @@ bail() { echo "not ok - $*"; T_FAIL=$((T_FAIL + 1)); t_summary; exit 1; }
 ROOT="$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-mutants.XXXXXX")"
 chmod 755 "$ROOT"
 INST="$ROOT/inst"
-BIN="$INST/lib/postgresql/15/bin"
+BIN="$INST/lib/postgresql/$MAJOR/bin"
 DATA="$ROOT/data"
 cleanup() {
     [[ -f "$DATA/postmaster.pid" ]] && as_pg "$BIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null 2>&1
@@ -40,17 +42,17 @@ trap cleanup EXIT
 libroot="$(cd "$PG_BINDIR/.." && pwd)"
 prefix="$(cd "$libroot/../../.." && pwd)"
 sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
-[[ "$sharedir" == "$prefix/share/postgresql/15" ]] ||
+[[ "$sharedir" == "$prefix/share/postgresql/$MAJOR" ]] ||
     bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
 mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-if ! cp -a "$libroot" "$INST/lib/postgresql/15" || ! cp -a "$sharedir" "$INST/share/postgresql/15"; then
+if ! cp -a "$libroot" "$INST/lib/postgresql/$MAJOR" || ! cp -a "$sharedir" "$INST/share/postgresql/$MAJOR"; then
     bail "could not copy the PostgreSQL installation"
 fi
 ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
 PGC="$BIN/pg_config"
-[[ "$("$PGC" --pkglibdir)" == "$INST/lib/postgresql/15/lib" ]] ||
+[[ "$("$PGC" --pkglibdir)" == "$INST/lib/postgresql/$MAJOR/lib" ]] ||
     bail "the copied installation does not relocate ($("$PGC" --pkglibdir))"
-PKGLIB="$INST/lib/postgresql/15/lib"
+PKGLIB="$INST/lib/postgresql/$MAJOR/lib"
 
 # --- a private build of this tree ---------------------------------------------------------
 SRC="$ROOT/src"

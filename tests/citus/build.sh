@@ -7,7 +7,8 @@
 #
 # Citus is a test dependency only (AGPL v3): it is never copied into dpobj and never
 # shipped with it.  The source is the archive described in shared/vendor/citus/SOURCE.md
-# (Citus 12.1.12, the newest line that builds against Debian's PostgreSQL 15.20).
+# (Citus 12.1.12 on PostgreSQL 15, the newest line that builds against Debian's 15.20;
+# Citus 14.0.1 on 16, 17 and 18).
 #
 # The build is cached outside the repository, keyed by the Citus version and by the
 # PostgreSQL installation (pg_config's version, configure flags and directories), so a
@@ -15,17 +16,24 @@
 # installs (a few seconds) or does nothing at all.
 #
 # Environment:
-#   DPOBJ_CITUS_SRC    directory holding citus-12.1.12.tar.gz [first of ../shared/vendor/citus,
+#   DPOBJ_CITUS_SRC    directory holding citus-<version>.tar.gz [first of ../shared/vendor/citus,
 #                      ../../shared/vendor/citus relative to the repository]
 #   DPOBJ_CITUS_CACHE  cache directory [${XDG_CACHE_HOME:-$HOME/.cache}/dpobj-citus]
 #   DPOBJ_SKIP_APT=1   do not install the build dependencies (fail if they are missing)
 
-DPOBJ_CITUS_VERSION=12.1.12
-DPOBJ_CITUS_SHA256=c66b8c6544a6f7e55fbbcca55258c6f9ad91d3486bb7404bb883b689f39ecc86
-# Debian 12 packages Citus's configure and build need (SOURCE.md; libcurl is not needed:
-# the build is configured --without-libcurl, so a test node never phones home)
-DPOBJ_CITUS_PACKAGES=(postgresql-server-dev-15 liblz4-dev libzstd-dev libkrb5-dev libssl-dev
-                      autoconf flex bison)
+if [[ "${PG_MAJOR:-15}" == 15 ]]; then
+    DPOBJ_CITUS_VERSION=12.1.12
+    DPOBJ_CITUS_SHA256=c66b8c6544a6f7e55fbbcca55258c6f9ad91d3486bb7404bb883b689f39ecc86
+else
+    DPOBJ_CITUS_VERSION=14.0.1
+    DPOBJ_CITUS_SHA256=26ddb8ec9de07c5fa8426e435d10936e5cd6bed01a5ad94aab92e818081e5ec9
+fi
+# Debian packages Citus's configure and build need (SOURCE.md; libcurl is not needed:
+# the build is configured --without-libcurl, so a test node never phones home); from 16 on
+# the server's utils/pg_locale.h includes ICU's unicode/ucol.h
+DPOBJ_CITUS_PACKAGES=("postgresql-server-dev-${PG_MAJOR:-15}" liblz4-dev libzstd-dev libkrb5-dev
+                      libssl-dev autoconf flex bison)
+[[ "${PG_MAJOR:-15}" == 15 ]] || DPOBJ_CITUS_PACKAGES+=(libicu-dev)
 
 dpobj_citus_source() {
     local d

@@ -17,7 +17,7 @@ set -uo pipefail
 
 PORT="${DPOBJ_CRON_PGPORT:-55434}"
 if [[ ! -f "$PG_BINDIR/../lib/pg_cron.so" && ! -f "$(pg_config --pkglibdir)/pg_cron.so" ]]; then
-    echo "not ok - pg_cron is not installed (Debian package postgresql-15-cron)"
+    echo "not ok - pg_cron is not installed (Debian package postgresql-${PG_MAJOR:-15}-cron)"
     t_summary
     exit 1
 fi

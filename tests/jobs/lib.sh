@@ -3,7 +3,7 @@
 # through PGHOST/PGPORT/PGUSER as a superuser, with dpobj installed and preloaded
 # (shared_preload_libraries = 'dpobj').  Each script uses its own database.
 
-PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/15/bin}"
+PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
 export PATH="$PG_BINDIR:$PATH"
 
 T_PASS=0

@@ -18,12 +18,12 @@
 # Each release is built from its source as released, tests/upgrade/releases/dpobj-<v>.tar.gz
 # (the release commit's Makefile, dpobj.control, sql/, src/ and the docs/REFERENCE.md its
 # help text is made from), so a shallow clone or a tarball runs it too; where the clone has
-# the release commit, the fixture is first checked against it.  It needs a PostgreSQL 15
+# the release commit, the fixture is first checked against it.  It needs a PostgreSQL
 # installation laid out as Debian's (PG_BINDIR, exported by scripts/common.sh), which it
 # copies into a private directory, so that the 0.1.0 binaries never replace the ones
 # under test elsewhere.  It starts its own cluster on a private socket.
 #
-# Environment: PG_BINDIR (default /usr/lib/postgresql/15/bin), DPOBJ_UPGRADE_PGPORT
+# Environment: PG_BINDIR (exported by scripts/common.sh), DPOBJ_UPGRADE_PGPORT
 # (default 55436; names the socket only), DPOBJ_TMPDIR, DPOBJ_UPGRADE_FROM (the releases
 # to start from, default "0.1.0 0.2.0 0.3.0").  Last line: "N passed, M failed".
 set -uo pipefail
@@ -51,26 +51,27 @@ cleanup() {
 trap cleanup EXIT
 
 # --- a private copy of the PostgreSQL installation, per release --------------------------
-# Debian layout: <prefix>/lib/postgresql/15/{bin,lib}, <prefix>/share/postgresql/15 and
+# Debian layout: <prefix>/lib/postgresql/N/{bin,lib}, <prefix>/share/postgresql/N and
 # <prefix>/include/postgresql; PostgreSQL finds its share and lib directories relative to
 # its binaries, so the copy is self-contained.
-libroot="$(cd "$PG_BINDIR/.." && pwd)"                 # <prefix>/lib/postgresql/15
+libroot="$(cd "$PG_BINDIR/.." && pwd)"                 # <prefix>/lib/postgresql/N
+MAJOR="$(basename "$libroot")"
 prefix="$(cd "$libroot/../../.." && pwd)"
 sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
-[[ "$sharedir" == "$prefix/share/postgresql/15" ]] ||
+[[ "$sharedir" == "$prefix/share/postgresql/$MAJOR" ]] ||
     bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
 
 # new_installation DIR: a copy without dpobj; sets INST, INST_BIN, INST_CONFIG
 new_installation() {
     INST="$1"
     mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-    cp -a "$libroot" "$INST/lib/postgresql/15" && cp -a "$sharedir" "$INST/share/postgresql/15" ||
+    cp -a "$libroot" "$INST/lib/postgresql/$MAJOR" && cp -a "$sharedir" "$INST/share/postgresql/$MAJOR" ||
         bail "could not copy the PostgreSQL installation"
     ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
-    rm -f "$INST"/lib/postgresql/15/lib/dpobj.so "$INST"/share/postgresql/15/extension/dpobj[.-]*
-    INST_BIN="$INST/lib/postgresql/15/bin"
+    rm -f "$INST"/lib/postgresql/$MAJOR/lib/dpobj.so "$INST"/share/postgresql/$MAJOR/extension/dpobj[.-]*
+    INST_BIN="$INST/lib/postgresql/$MAJOR/bin"
     INST_CONFIG="$INST_BIN/pg_config"
-    [[ "$("$INST_CONFIG" --pkglibdir)" == "$INST/lib/postgresql/15/lib" ]] ||
+    [[ "$("$INST_CONFIG" --pkglibdir)" == "$INST/lib/postgresql/$MAJOR/lib" ]] ||
         bail "the copied installation does not relocate ($("$INST_CONFIG" --pkglibdir))"
 }
 
@@ -91,7 +92,7 @@ install_release() {
         make -s -C "$src" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build-$ver.log" 2>&1 ||
         { tail -20 "$WORK/build-$ver.log"; bail "building and installing $ver failed"; }
     t_is "$ver installed: its control file says $ver" \
-        "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/15/extension/dpobj.control")" "$ver"
+        "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$INST/share/postgresql/$MAJOR/extension/dpobj.control")" "$ver"
 }
 
 # start_cluster: a new cluster of the copy in $WORK/data
@@ -301,9 +302,9 @@ upgrade_from() {
         make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
         { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
     t_is "installing the current version removed the old install script (no old version installable)" \
-        "$(ls "$INST/share/postgresql/15/extension/" | grep -c '^dpobj--0\.[12]\.0\.sql$')" "0"
+        "$(ls "$INST/share/postgresql/$MAJOR/extension/" | grep -c '^dpobj--0\.[12]\.0\.sql$')" "0"
     # ... which the check below needs back: CREATE EXTENSION ... VERSION '$ver' + update
-    cp "$WORK/src-$ver/dpobj-$ver/sql/dpobj--0.1.0.sql" "$INST/share/postgresql/15/extension/" ||
+    cp "$WORK/src-$ver/dpobj-$ver/sql/dpobj--0.1.0.sql" "$INST/share/postgresql/$MAJOR/extension/" ||
         bail "could not put the $ver install script back"
     target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
     t_is "META.json gives the control file's default_version (release and extension)" \

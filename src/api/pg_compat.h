@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * pg_compat.h
+ *	  Every difference between the PostgreSQL major versions dpobj builds
+ *	  against (15, 16, 17, 18), in one place: the rest of src/ uses the
+ *	  names defined here and never tests PG_VERSION_NUM itself
+ *	  (docs/VERSIONS.md lists them).  Include it after postgres.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_PG_COMPAT_H
+#define DPOBJ_PG_COMPAT_H
+
+#include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+
+/* 16 moved VARDATA and friends out of postgres.h into varatt.h */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/* 16 replaced pg_class_ownercheck(relid, role) by object_ownercheck() */
+#if PG_VERSION_NUM >= 160000
+#define compat_class_ownercheck(relid, role) \
+	object_ownercheck(RelationRelationId, (relid), (role))
+#else
+#define compat_class_ownercheck(relid, role) pg_class_ownercheck((relid), (role))
+#endif
+
+/*
+ * This backend's slot in an array of MaxBackends entries (0-based), or -1.
+ * 17 replaced BackendId MyBackendId (1-based, InvalidBackendId = -1) by
+ * ProcNumber MyProcNumber (0-based, INVALID_PROC_NUMBER = -1); in both,
+ * client backends and background workers number below MaxBackends.
+ */
+#if PG_VERSION_NUM >= 170000
+#define compat_backend_slot() ((int) MyProcNumber)
+#else
+#define compat_backend_slot() (MyBackendId > 0 ? (int) MyBackendId - 1 : -1)
+#endif
+
+/*
+ * ExecutorRun_hook's parameters and the call passing them on: 18 removed
+ * the bool execute_once argument.
+ */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_EXECUTORRUN_PARAMS \
+	QueryDesc *queryDesc, ScanDirection direction, uint64 count
+#define COMPAT_EXECUTORRUN_ARGS queryDesc, direction, count
+#else
+#define COMPAT_EXECUTORRUN_PARAMS \
+	QueryDesc *queryDesc, ScanDirection direction, uint64 count, bool execute_once
+#define COMPAT_EXECUTORRUN_ARGS queryDesc, direction, count, execute_once
+#endif
+
+/*
+ * Base64 of binary data (common/base64.h): 18 types the binary side as
+ * uint8 rather than char.
+ */
+#if PG_VERSION_NUM >= 180000
+typedef uint8 compat_b64_byte;
+#else
+typedef char compat_b64_byte;
+#endif
+#define compat_b64_encode(src, len, dst, dstlen) \
+	pg_b64_encode((const compat_b64_byte *) (src), (len), (dst), (dstlen))
+#define compat_b64_decode(src, len, dst, dstlen) \
+	pg_b64_decode((src), (len), (compat_b64_byte *) (dst), (dstlen))
+
+/*
+ * A function that never returns: 18's pg_noreturn (C11 _Noreturn, written
+ * before the declaration) replaces pg_attribute_noreturn() (after it).
+ */
+#if PG_VERSION_NUM < 180000
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+#endif							/* DPOBJ_PG_COMPAT_H */
