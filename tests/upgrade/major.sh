@@ -15,7 +15,10 @@
 #    postgresql-<major>, its pg_cron and the postgresql-<major>-dpobj package that
 #    scripts/build-packages.sh --fresh left in ${DPOBJ_PKG_OUT:-/var/tmp/dpobj-packages}/<suite>,
 #    restores, compares the state and the probes (this script with --restore DIR).
-# Last line: "N passed, M failed".  Ports: DPOBJ_UPGRADE_PGPORT (default 55433).
+#   bash tests/upgrade/major.sh --pg-upgrade            # pg_upgrade, on this installation
+#        (to DPOBJ_NEW_BINDIR's major version; default the same one: the archive has one)
+# Last line: "N passed, M failed".  Ports: DPOBJ_UPGRADE_PGPORT (default 55433), and
+# DPOBJ_CRON_PGPORT (default 55434) for pg_upgrade's new cluster.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -99,7 +102,53 @@ if [[ "${1:-}" == --restore ]]; then
     exit $?
 fi
 
-[[ "${1:-}" == --fresh ]] || { echo "usage: major.sh --fresh SUITE... | --restore DIR" >&2; exit 2; }
+if [[ "${1:-}" == --pg-upgrade ]]; then
+    # 3. pg_upgrade from this 15 installation to DPOBJ_NEW_BINDIR (default: the same
+    #    installation; Debian's archive has one major version per release): the upgraded
+    #    cluster keeps every OID, so the state compares exactly; the probes run on both.
+    . "$REPO/scripts/common.sh"
+    new_bin="${DPOBJ_NEW_BINDIR:-$PG_BINDIR}" oport="${DPOBJ_UPGRADE_PGPORT:-55433}"
+    nport="${DPOBJ_CRON_PGPORT:-55434}"
+    dir=$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-pgupgrade.XXXXXX")
+    [[ "$(id -u)" -eq 0 ]] && chown postgres: "$dir"
+    dpobj_at_exit "for c in old new; do dpobj_as_pg '$PG_BINDIR/pg_ctl' -D '$dir'/\$c -m immediate -w stop >/dev/null 2>&1; done; rm -rf -- '$dir'; true"
+    for c in old new; do
+        bin=$PG_BINDIR; port=$oport
+        [[ $c == new ]] && bin=$new_bin port=$nport
+        dpobj_as_pg "$bin/initdb" -D "$dir/$c" -U postgres -A trust -E UTF8 --locale=C --no-sync >/dev/null \
+            || { echo "not ok - initdb $c"; exit 1; }
+        printf "listen_addresses = ''\nunix_socket_directories = '%s'\nport = %s\nshared_preload_libraries = 'pg_cron,dpobj'\ncron.database_name = '%s'\nmax_worker_processes = 16\n" \
+            "$dir" "$port" "$DB" | dpobj_as_pg tee -a "$dir/$c/postgresql.conf" >/dev/null
+    done
+    start() { dpobj_as_pg "$1/pg_ctl" -D "$dir/$2" -l "$dir/$2.log" -w start >/dev/null || { tail "$dir/$2.log"; exit 1; }; }
+    stop() { dpobj_as_pg "$1/pg_ctl" -D "$dir/$2" -m fast -w stop >/dev/null; }
+    export PGHOST="$dir" PGUSER=postgres PGPORT=$oport
+    q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+    start "$PG_BINDIR" old
+    psql -X -q -d postgres -c "CREATE DATABASE $DB TEMPLATE template0 LOCALE 'C.UTF-8'" || exit 1
+    q -f - <"$HERE/major/setup.sql" >"$dir/setup.out" 2>&1 || { cat "$dir/setup.out"; exit 1; }
+    q -f - <"$HERE/major/state.sql" >"$dir/state.before"
+    stop "$PG_BINDIR" old
+    echo "# pg_upgrade $("$PG_BINDIR/postgres" -V | awk '{print $3}') -> $("$new_bin/postgres" -V | awk '{print $3}')"
+    (cd "$dir" && dpobj_as_pg "$new_bin/pg_upgrade" -b "$PG_BINDIR" -B "$new_bin" -d "$dir/old" -D "$dir/new" \
+        -p "$oport" -P "$nport" -s "$dir" >"$dir/pg_upgrade.out" 2>&1)
+    t_is "pg_upgrade succeeds" "$?" "0" || tail -n 30 "$dir/pg_upgrade.out" | sed 's/^/# /'
+    start "$PG_BINDIR" old
+    probes >"$dir/probes.before"
+    q -f - <"$HERE/major/state.sql" | grep '^budget|' >"$dir/budgets.probed"
+    stop "$PG_BINDIR" old
+    export PGPORT=$nport
+    start "$new_bin" new
+    t_is "every OID-holding column is kept exactly (the state's OIDs too)" \
+        "$(q -c "SELECT string_agg(rolid::oid || '/' || relid::oid, ',' ORDER BY id) FROM dpobj.budgets")" \
+        "$(PGPORT=$oport; start "$PG_BINDIR" old; q -c "SELECT string_agg(rolid::oid || '/' || relid::oid, ',' ORDER BY id) FROM dpobj.budgets"; stop "$PG_BINDIR" old)"
+    compare "$dir"
+    stop "$new_bin" new
+    t_summary
+    exit $?
+fi
+
+[[ "${1:-}" == --fresh ]] || { echo "usage: major.sh --fresh SUITE... | --pg-upgrade | --restore DIR" >&2; exit 2; }
 shift
 [[ "$(id -u)" -eq 0 ]] || { echo "major.sh: run as root" >&2; exit 2; }
 # 1. the source database on PostgreSQL 15
