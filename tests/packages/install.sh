@@ -52,8 +52,10 @@ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "p
     || { echo "not ok - apt-get install postgresql-$major"; exit 1; }
 pg_conftool "$major" main set listen_addresses ''
 pg_conftool "$major" main set port "$port"
-check "no compiler, make or -dev package on the machine" \
-    "$(command -v gcc cc clang make; dpkg-query -W -f '${db:Status-Status} ${Package}\n' | awk '$1 == "installed" && $2 ~ /-dev(:|$)/ {print $2}')" ""
+installed() { dpkg-query -W -f '${db:Status-Status} ${Package}\n' | awk '$1 == "installed" {print $2}' | sort; }
+check "no compiler or make on the machine" "$(command -v gcc cc clang make)" ""
+installed >/tmp/packages.server
+echo "# -dev packages the server itself depends on: $(grep -E -- "-dev$" /tmp/packages.server | paste -sd " ")"
 
 # 2. README.md's commands, for this major version, from the package install on
 start=$(date +%s.%N)
@@ -64,6 +66,10 @@ check "README.md's package block names the package and restarts the server" \
     "$(grep -c "apt-get install $deb\|pg_ctlcluster $major main restart" <<<"$cmds")" "2"
 if bash -euxc "$cmds" >/tmp/package-install.log 2>&1; then ok "README.md's package commands run"
 else not_ok "README.md's package commands run"; cat /tmp/package-install.log; fi
+added=$(installed | comm -13 /tmp/packages.server - | paste -sd ' ')
+echo "# the package brought: $added"
+check "it brought no compiler and no -dev package" \
+    "$(command -v gcc cc clang make; tr ' ' '\n' <<<"$added" | grep -E -- '-dev$|^(gcc|cpp|clang|make|binutils)')" ""
 check "dpobj is preloaded" "$(pgq -c 'SHOW shared_preload_libraries')" "dpobj"
 
 # 3. README.md's recommended path, as tests/docs/readme.sh runs it
