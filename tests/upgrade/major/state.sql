@@ -17,17 +17,23 @@ SELECT 'budget_domain|' || to_jsonb(d)::text FROM dpobj.budget_domains d ORDER B
 SELECT 'cron|' || jsonb_build_object('name', jobname, 'schedule', schedule, 'command', command,
                                      'database', database, 'user', username, 'active', active)::text
   FROM cron.job ORDER BY jobid;
--- what each role sees of the ledger, its budgets and its models
+-- what each role sees of the ledger, its budgets and its models.  A zCDP budget's spent and
+-- remaining epsilon are composed from the stored rho in float arithmetic, whose 15th digit
+-- differed between the Debian 12 build on 15 and the unstable build on 18 (compiler or libm):
+-- compared to 12 decimals; the stored amounts (the budget lines above) compare exactly.
 SET ROLE major_alice;
 SELECT 'sees|alice|' || jsonb_build_object('ledger', (SELECT jsonb_agg(id ORDER BY id) FROM dpobj.ledger),
-         'budgets', (SELECT jsonb_agg(to_jsonb(mb) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
+         'budgets', (SELECT jsonb_agg(to_jsonb(mb) || jsonb_build_object(
+             'spent_epsilon', round(mb.spent_epsilon, 12), 'remaining_epsilon', round(mb.remaining_epsilon, 12)) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
          'models', (SELECT jsonb_agg(name ORDER BY name) FROM dpobj.models))::text;
 SET ROLE major_bob;
 SELECT 'sees|bob|' || jsonb_build_object('ledger', (SELECT jsonb_agg(id ORDER BY id) FROM dpobj.ledger),
-         'budgets', (SELECT jsonb_agg(to_jsonb(mb) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
+         'budgets', (SELECT jsonb_agg(to_jsonb(mb) || jsonb_build_object(
+             'spent_epsilon', round(mb.spent_epsilon, 12), 'remaining_epsilon', round(mb.remaining_epsilon, 12)) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
          'models', (SELECT jsonb_agg(name ORDER BY name) FROM dpobj.models))::text;
 SET ROLE major_carol;
 SELECT 'sees|carol|' || jsonb_build_object('ledger', (SELECT jsonb_agg(id ORDER BY id) FROM dpobj.ledger),
-         'budgets', (SELECT jsonb_agg(to_jsonb(mb) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
+         'budgets', (SELECT jsonb_agg(to_jsonb(mb) || jsonb_build_object(
+             'spent_epsilon', round(mb.spent_epsilon, 12), 'remaining_epsilon', round(mb.remaining_epsilon, 12)) ORDER BY mb.relation) FROM dpobj.my_budgets mb),
          'models', (SELECT jsonb_agg(name ORDER BY name) FROM dpobj.models))::text;
 RESET ROLE;
