@@ -509,6 +509,30 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpobj.numeric_feature(numeric) IS
     'Internal: a numeric feature as train() reads it: NULL (the row is dropped) for NaN, +-Infinity and |x| >= 1e300, 0 for |x| < 1e-300, else x::float8; never an error';
 
+-- Roles by name in a dump.  dpobj.ledger.rolid and dpobj.models.ownerid
+-- were oid columns: pg_dump wrote them as numbers, and restored into
+-- another cluster (a newer major version, whose roles have other OIDs)
+-- they named no role or another one, so a model or a ledger row left its
+-- owner.  As regrole (like budgets.rolid) a dump holds the role's name and
+-- the restore its new OID (restore the roles first: pg_dumpall
+-- --roles-only); a dropped role's rows keep its number, as before.
+-- Columns used by a policy cannot change type: the two policies are
+-- dropped and made again as they were.
+DROP POLICY ledger_own_rows ON dpobj.ledger;
+DROP POLICY models_visible ON dpobj.models;
+ALTER TABLE dpobj.ledger ALTER COLUMN rolid TYPE pg_catalog.regrole;
+ALTER TABLE dpobj.models ALTER COLUMN ownerid TYPE pg_catalog.regrole;
+CREATE POLICY ledger_own_rows ON dpobj.ledger
+    FOR SELECT USING (rolid OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                     WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER));
+CREATE POLICY models_visible ON dpobj.models
+    FOR SELECT USING (ownerid OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                       WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)
+                      OR pg_catalog.pg_has_role(CURRENT_USER, 'dpobj_admin', 'MEMBER'));
+COMMENT ON COLUMN dpobj.models.ownerid IS 'The role that stored the model';
+COMMENT ON COLUMN dpobj.ledger.rolid IS
+    'The role that was charged; ledger rows are visible to that role (not to whoever has its name later)';
+
 -- Raw values outside a model's declared domain (src/model/encodemodel.c):
 -- on_unknown 'other' (the default, as before and as train() encoded such a
 -- value), 'error' (refused, naming the column and value) or 'null' (a NULL

@@ -266,7 +266,7 @@ PRED_SQL="SELECT string_agg(format('%s:%s', name, p), ';' ORDER BY name)
 JOB_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s', id, owner, rel, state, model, error), ';' ORDER BY id)
            FROM dpobj.job_queue"
 # the model catalog (0.2.0 on; empty for 0.1.0)
-CATALOG_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, name, ownerid, mechanism, created, epsilon, params, model), ';' ORDER BY id), '')
+CATALOG_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, name, ownerid::oid, mechanism, created, epsilon, params, model), ';' ORDER BY id), '')
                FROM dpobj.models"
 # units and budget domains (0.3.0 on; empty before)
 UNIT_SQL="SELECT coalesce(string_agg(format('%s|%s|%s|%s|%s|%s', relid, privacy_unit, unit_attnum, unit_type,
