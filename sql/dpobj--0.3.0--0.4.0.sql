@@ -310,7 +310,8 @@ COMMENT ON AGGREGATE dpobj.dp_passglm_cols(boolean, float8, float8, jsonb, VARIA
 -- spent_delta), as before.  That run begins the zCDP part: a Renyi filter on
 -- the rest, which now admits approximate-DP runs too, each at the Renyi cost
 -- min(epsilon, alpha epsilon^2/2) (spent_rdp) at one order alpha
--- (filter_order, pinned by the first of them), its delta taken from a reserve
+-- (filter_order, fixed from the grant when the zCDP part begins, whatever
+-- the grant later), its delta taken from a reserve
 -- fixed when the zCDP part began (reserve_delta: reserve_share of the
 -- granted delta, at most half of what the linear part left;
 -- spent_reserve_delta).  reserve_share is the setting
@@ -340,7 +341,7 @@ COMMENT ON COLUMN dpobj.budgets.spent_rdp IS
 COMMENT ON COLUMN dpobj.budgets.reserve_share IS
     'The share of granted_delta the reserve takes when the zCDP part begins: dpobj.approx_delta_reserve of the session that created the budget (0 for budgets from before 0.4.0)';
 COMMENT ON COLUMN dpobj.budgets.filter_order IS
-    'The Renyi order the zCDP part is composed at, pinned by its first approximate-DP run (NULL: not pinned)';
+    'The Renyi order the zCDP part is composed at, fixed by the grant in force when it began (NULL: no zCDP part)';
 
 ALTER TABLE dpobj.ledger DROP CONSTRAINT ledger_accounted_check;
 ALTER TABLE dpobj.ledger ADD CONSTRAINT ledger_accounted_check
@@ -439,6 +440,16 @@ COMMENT ON VIEW dpobj.my_budgets IS
     'The current role''s privacy budgets: granted, spent (composed by the accountant) and remaining (epsilon, delta) per table or budget domain, the zCDP part rho, whether approximate-DP runs are still admitted and the delta they may take';
 
 DROP FUNCTION dpobj.budget_remaining_epsilon(numeric, numeric, numeric, numeric, numeric);
+
+-- A zCDP part begun before this update gets its order now, from its grant
+-- (the one a part gets at its first run): the order is fixed before any
+-- later grant and any later output (docs/PRIVACY.md, "Fixed in advance").
+CREATE FUNCTION dpobj.budget_part_order(b dpobj.budgets) RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_budget_part_order'
+LANGUAGE C STRICT;
+UPDATE dpobj.budgets b SET filter_order = dpobj.budget_part_order(b)
+ WHERE spent_rho OPERATOR(pg_catalog.>) 0 AND filter_order IS NULL;
+DROP FUNCTION dpobj.budget_part_order(dpobj.budgets);
 
 -- The options aggregates' comments listed options by name and fell behind the
 -- options they take; they now name the help topic that lists them all

@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(13);
+SELECT plan(20);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -214,6 +214,160 @@ SELECT ok((SELECT bool_and(tap_filter.one_threshold(eg, 5e-7))
              FROM generate_series(0.010, 0.030, 0.001) eg),
           'the Gaussian path admits up to one threshold on rho');
 
+-- Grants changed in the middle of a budget's life (raised, or revoked as
+-- revoke_budget does) must not move what the filter fixed in advance: walks of
+-- mixed runs with grant changes, checked against an independent filter that
+-- fixes the order alpha0 (the grid order with the most rho under the grant at
+-- the part's first run), the reserve and the split there, sums its own Renyi
+-- costs at alpha0, and bounds every admitted state at the largest grant so far
+-- (docs/PRIVACY.md, "Fixed in advance": that is the (epsilon, delta) stated).
+CREATE FUNCTION tap_filter.order_gain(a float8, eps float8, delta float8) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$ SELECT (eps - tap_filter.conv(a, delta)) / a $$;
+CREATE FUNCTION tap_filter.best_order(eps float8, delta float8) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT a FROM (SELECT (1 + 10 ^ (k / 64.0))::float8 AS a FROM generate_series(-192, 384) k) g
+   ORDER BY tap_filter.order_gain(a, eps, delta) DESC LIMIT 1
+$$;
+-- epsilon of rho-zCDP at delta, best grid order
+CREATE FUNCTION tap_filter.zcdp_eps(rho float8, delta float8) RETURNS float8
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT min((1 + 10 ^ (k / 64.0))::float8 * rho + tap_filter.conv(1 + 10 ^ (k / 64.0), delta))
+    FROM generate_series(-192, 384) k
+$$;
+
+-- n steps (a grant change or a run); an open part's runs up to step quiet are
+-- zcdp or gauss.  Returns (admitted, grant changes while a zCDP part was open, of
+-- them before its first approx/pure run, states beyond the largest grant, orders
+-- not fixed from the grant at the part's start or moved since, refusals with room)
+CREATE FUNCTION tap_filter.grant_walk(n int, seed float8, quiet int)
+RETURNS TABLE (admitted int, changes int, changes_unpinned int, beyond int, moved int, loose int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  b dpobj.budgets; nb dpobj.budgets; hb dpobj.budgets;
+  kind text; e numeric; d numeric; r numeric;
+  emax numeric := 1; dmax numeric := 1e-6;
+  -- the independent filter's state of the zCDP part
+  part boolean := false; split boolean; gonly boolean; mixed boolean := false;
+  a0 float8; dr0 numeric; q0 float8 := 0; dp float8; el float8;
+BEGIN
+  PERFORM setseed(seed);
+  admitted := 0; changes := 0; changes_unpinned := 0; beyond := 0; moved := 0; loose := 0;
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false;
+  FOR i IN 1 .. n LOOP
+    IF random() < 0.12 THEN
+      IF random() < 0.7 THEN            -- grant_budget: adds
+        b.granted_epsilon := b.granted_epsilon + round((random() * 0.6)::numeric, 3);
+        b.granted_delta := b.granted_delta + (ARRAY[0, 1e-7, 1e-6])[1 + floor(random() * 3)::int];
+      ELSE                              -- revoke_budget's statement
+        b.granted_epsilon := dpobj.budget_spent_epsilon(b);
+        b.granted_delta := CASE WHEN b.spent_rho > 0 THEN b.granted_delta ELSE b.spent_delta END;
+      END IF;
+      emax := greatest(emax, b.granted_epsilon); dmax := greatest(dmax, b.granted_delta);
+      IF part THEN
+        changes := changes + 1;
+        IF NOT mixed THEN changes_unpinned := changes_unpinned + 1; END IF;
+      END IF;
+      CONTINUE;
+    END IF;
+    kind := CASE WHEN part AND i <= quiet THEN (ARRAY['zcdp', 'gauss'])[1 + floor(random() * 2)::int]
+                 ELSE (ARRAY['approx', 'pure', 'zcdp', 'gauss'])[1 + floor(random() * 4)::int] END;
+    e := round((0.002 + random() * 0.1)::numeric, 4);
+    d := CASE WHEN kind = 'approx' THEN (ARRAY[0, 1e-9, 1e-8, 3e-8])[1 + floor(random() * 4)::int] ELSE 0 END;
+    r := CASE WHEN kind IN ('zcdp', 'gauss') THEN round((e * e / 10)::numeric, 10)
+              WHEN kind = 'pure' THEN e * e / 2 END;
+    nb := dpobj.budget_debit(b, kind, e, d, r);
+    IF nb IS NULL THEN
+      IF dpobj.budget_admits(b, kind, e, d, r) THEN
+        moved := moved + 1;             -- debit and admits disagree
+      ELSIF kind IN ('zcdp', 'gauss') AND part THEN
+        hb := b;
+        hb.spent_rho := b.spent_rho + r;
+        hb.gaussian_only := kind = 'gauss' AND b.gaussian_only;
+        IF tap_filter.roomy(hb) THEN loose := loose + 1; END IF;
+      END IF;
+      CONTINUE;
+    END IF;
+    admitted := admitted + 1;
+    IF NOT part AND kind IN ('zcdp', 'gauss') THEN
+      -- the part begins: what is fixed now, from the grant in force
+      part := true;
+      split := kind = 'gauss' AND b.reserve_share > 0;
+      gonly := split;
+      dr0 := least(b.reserve_share * b.granted_delta, (b.granted_delta - b.spent_delta) / 2);
+      dp := ((b.granted_delta - b.spent_delta - dr0) * CASE WHEN split THEN 0.5 ELSE 1 END)::float8;
+      el := (b.granted_epsilon - b.spent_epsilon)::float8;
+      a0 := tap_filter.best_order(el, dp);
+      IF nb.filter_order IS NULL
+         OR tap_filter.order_gain(nb.filter_order, el, dp)
+            < tap_filter.order_gain(a0, el, dp) - 1e-9 * abs(tap_filter.order_gain(a0, el, dp)) THEN
+        moved := moved + 1;
+      END IF;
+      a0 := coalesce(nb.filter_order, a0);
+    ELSIF part THEN
+      IF nb.filter_order IS DISTINCT FROM b.filter_order OR nb.reserve_delta <> b.reserve_delta
+         OR nb.gaussian_split <> b.gaussian_split THEN
+        moved := moved + 1;
+      END IF;
+      IF kind <> 'gauss' THEN gonly := false; END IF;
+      IF kind IN ('approx', 'pure') THEN
+        mixed := true;
+        q0 := q0 + least(e::float8, a0 * e::float8 ^ 2 / 2);
+      END IF;
+    END IF;
+    IF part AND nb.reserve_delta <> dr0 THEN moved := moved + 1; END IF;
+    -- the state at the largest grant so far, by the independent filter
+    IF nb.spent_epsilon > emax OR nb.spent_delta > dmax OR nb.spent_reserve_delta > dr0
+       OR (part AND nb.spent_delta + dr0 > dmax) THEN
+      beyond := beyond + 1;
+    ELSIF part THEN
+      dp := ((dmax - nb.spent_delta - dr0) * CASE WHEN split THEN 0.5 ELSE 1 END)::float8;
+      el := (emax - nb.spent_epsilon)::float8;
+      IF NOT (a0 * nb.spent_rho::float8 + q0 + tap_filter.conv(a0, dp) <= el * (1 + 1e-6)
+              OR (gonly AND (tap_filter.gdp_delta(sqrt(2 * nb.spent_rho::float8), el) <= dp * (1 + 1e-6)
+                             OR tap_filter.zcdp_eps(nb.spent_rho::float8, dp) <= el * (1 + 1e-6)))) THEN
+        beyond := beyond + 1;
+      END IF;
+    END IF;
+    b := nb;
+  END LOOP;
+  RETURN NEXT;
+END $$;
+
+CREATE TEMP TABLE grant_walks AS
+SELECT s, w.* FROM generate_series(1, 16) s, tap_filter.grant_walk(150, s / 17.0, 5 * s) w;
+SELECT ok((SELECT sum(admitted) > 400 AND sum(changes_unpinned) > 10 AND sum(changes) > sum(changes_unpinned)
+             FROM grant_walks),
+          'the walks change grants while a zCDP part is open, before and after its first approx/pure run');
+SELECT is((SELECT sum(beyond)::int FROM grant_walks), 0,
+          'under any grant changes no admitted state is beyond the largest grant, by the filter fixed at the part''s start');
+SELECT is((SELECT sum(moved)::int FROM grant_walks), 0,
+          'the order is the best for the grant at the part''s first run, and no later grant moves it or the reserve');
+SELECT is((SELECT sum(loose)::int FROM grant_walks), 0,
+          'under any grant changes no zCDP run is refused while the part''s order has room for it');
+
+-- the issue's two transcripts: the same runs, a grant raised before or after the
+-- first pure run of the part: one order
+CREATE FUNCTION tap_filter.order_after(raise_first boolean) RETURNS float8
+LANGUAGE plpgsql AS $$
+DECLARE b dpobj.budgets;
+BEGIN
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false;
+  b := dpobj.budget_debit(b, 'zcdp', 0.1, 0, 0.001);
+  IF raise_first THEN b.granted_epsilon := 3; END IF;
+  b := dpobj.budget_debit(b, 'pure', 0.1, 0, 0.005);
+  IF NOT raise_first THEN b.granted_epsilon := 3; END IF;
+  b := dpobj.budget_debit(b, 'pure', 0.1, 0, 0.005);
+  RETURN b.filter_order;
+END $$;
+SELECT is(tap_filter.order_after(true), tap_filter.order_after(false),
+          'a grant raised before or after the part''s first pure run: the same order');
+
 -- the order that used to be refused for good: noisy GD first, then OPDisc
 SET ROLE dpobj_tap_filter;
 SELECT lives_ok($$SELECT dpobj.train('tap_filter.pts', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$,
@@ -228,8 +382,29 @@ RESET ROLE;
 SELECT is((SELECT string_agg(accounted, ',' ORDER BY id) FROM dpobj.ledger WHERE relation = 'tap_filter.pts'),
           'rho,reserve', 'the ledger says how each run counted');
 
+-- through train() and grant_budget: the owner raises the grant between the part's first
+-- (noisy-GD) run and its first pure run; the order the first run fixed stays
+CREATE TABLE tap_filter.pts2 AS SELECT * FROM tap_filter.pts;
+REVOKE ALL ON tap_filter.pts2 FROM PUBLIC;
+SELECT dpobj.protect('tap_filter.pts2') \g /dev/null
+SELECT dpobj.grant_budget('tap_filter.pts2', 'dpobj_tap_filter', 1, 1e-6) \g /dev/null
+SET ROLE dpobj_tap_filter;
+SELECT dpobj.train('tap_filter.pts2', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') \g /dev/null
+RESET ROLE;
+CREATE TEMP TABLE first_order AS
+SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2'::regclass;
+SELECT dpobj.grant_budget('tap_filter.pts2', 'dpobj_tap_filter', 2, 0) \g /dev/null
+SET ROLE dpobj_tap_filter;
+SELECT dpobj.train('tap_filter.pts2', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}') \g /dev/null
+RESET ROLE;
+SELECT ok((SELECT filter_order > 1 FROM first_order), 'the part''s first run fixed its order');
+SELECT is((SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2'::regclass),
+          (SELECT filter_order FROM first_order),
+          'a grant raised before the part''s first pure run does not move it');
+
 SELECT * FROM finish();
 SET client_min_messages = warning;
 SELECT dpobj.unprotect('tap_filter.pts') \g /dev/null
+SELECT dpobj.unprotect('tap_filter.pts2') \g /dev/null
 DROP SCHEMA tap_filter CASCADE;
 DROP ROLE dpobj_tap_filter;

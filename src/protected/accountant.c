@@ -16,6 +16,8 @@
  *	                                            train()'s pre-check
  *	  dpobj.budget_spent_epsilon(b), dpobj.budget_remaining_epsilon(b)
  *	                                            for dpobj.my_budgets and revoke
+ *	  dpobj_budget_part_order(b)                the 0.4.0 update's order for a
+ *	                                            zCDP part begun before it
  *
  * Arithmetic against the analyst: the conversion uses logarithms, so it is
  * evaluated in float8 with rho rounded up and delta rounded down, the
@@ -49,6 +51,7 @@ PG_FUNCTION_INFO_V1(dpobj_budget_admits);
 PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_debit);
 PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
+PG_FUNCTION_INFO_V1(dpobj_budget_part_order);
 
 #define ACCOUNT_MARGIN_REL	1e-9
 #define ACCOUNT_MARGIN_ABS	1e-12
@@ -260,10 +263,11 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
 }
 
 /*
- * An upper bound on the epsilon the zCDP part (rho, and rdp at the pinned
- * order) spends at its path's delta; NULL if delta_c <= 0.  The Gaussian
- * path: GDP (account_gauss_epsilon).  The Renyi path unpinned (order 0, rdp
- * 0): the best order for this rho (zcdp_eps); pinned: that order alone.
+ * An upper bound on the epsilon the zCDP part (rho, and rdp at the part's
+ * order) spends at its path's delta; NULL if delta_c <= 0 or the part has no
+ * order.  The Gaussian path: GDP (account_gauss_epsilon).  The Renyi path:
+ * alpha rho + rdp + c(alpha, delta_p) at the order fixed when the part
+ * began, whatever the grant since (docs/PRIVACY.md, "Fixed in advance").
  */
 static Numeric
 account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double order)
@@ -276,9 +280,7 @@ account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double o
 	if (account_gaussian_path(b))
 		return num_sign(account_delta_c(b)) > 0 ?
 			account_gauss_epsilon(rho, account_delta_path(b)) : NULL;
-	if (order <= 1.0)
-		return account_zcdp_epsilon(rho, account_delta_path(b));
-	if (!(d > 0.0 && d < 1.0))
+	if (!(order > 1.0) || !(d > 0.0 && d < 1.0))
 		return NULL;
 	e = order * num_float_bound(rho, true) + num_float_bound(rdp, true) + rdp_conversion(order, d);
 	if (!isfinite(e))
@@ -320,6 +322,24 @@ account_reserve(const AccountBudget *b)
 	return dp_numeric_cmp(share, half) <= 0 ? share : half;
 }
 
+/*
+ * The Renyi path's one order, fixed when the zCDP part begins (E, delta_R and
+ * the split are fixed by then; the grant is the one in force), never moved by
+ * a later grant: the grid order under which the most rho fits epsilon_g - E
+ * at delta_p.  A rho fits some grid order iff it fits this one, so under that
+ * grant a part of zCDP runs admits what the best order would.  0 when delta_p
+ * is not in (0, 1).
+ */
+static double
+account_part_order(const AccountBudget *b)
+{
+	double		d = num_float_bound(account_delta_path(b), false);
+
+	if (!(d > 0.0 && d < 1.0))
+		return 0.0;
+	return rdp_best_order(num_float_bound(num_sub(b->granted_e, b->spent_e), false), d);
+}
+
 /* an approximate-DP or pure run after the zCDP part began: Renyi cost k min(eps, order eps^2/2) */
 static bool
 account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, int64 k,
@@ -330,15 +350,9 @@ account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, in
 				c;
 
 	out->spent_reserve_d = num_add(b->spent_reserve_d, num_mul_int(delta, k));
-	if (dp_numeric_cmp(out->spent_reserve_d, b->reserve_d) > 0)
-		return false;
-	if (order <= 1.0)			/* pin: the best order for the rest */
-		order = rdp_best_order(num_float_bound(num_sub(b->granted_e, b->spent_e), false),
-							   num_float_bound(account_delta_path(b), false));
-	if (!(order > 1.0))
+	if (dp_numeric_cmp(out->spent_reserve_d, b->reserve_d) > 0 || !(order > 1.0))
 		return false;
 	c = Min(e, 0.5 * order * e * e);
-	out->order = order;
 	out->gaussian_only = false;
 	out->spent_rdp = num_add(b->spent_rdp, num_mul_int(num_of_double_up(c), k));
 	return account_fits(out, b->spent_e, b->spent_d, b->spent_rho, out->spent_rdp, order);
@@ -366,12 +380,13 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 		{
 			out->reserve_d = account_reserve(b);
 			out->split = kind == LEDGER_COST_GAUSS && num_sign(b->reserve_share) > 0;
+			out->order = account_part_order(out);
 		}
 		/* the Gaussian path while every run of a split part is Gaussian */
 		out->gaussian_only = kind == LEDGER_COST_GAUSS && out->split &&
 			(!part2 || b->gaussian_only);
 		out->spent_rho = num_add(b->spent_rho, num_mul_int(rho, k));
-		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, b->order);
+		return account_fits(out, b->spent_e, b->spent_d, out->spent_rho, b->spent_rdp, out->order);
 	}
 	out->spent_e = num_add(b->spent_e, num_mul_int(epsilon, k));
 	out->spent_d = num_add(b->spent_d, num_mul_int(delta, k));
@@ -623,4 +638,24 @@ dpobj_budget_remaining_epsilon(PG_FUNCTION_ARGS)
 	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(account_remaining_epsilon(&b));
+}
+
+/*
+ * dpobj_budget_part_order(b dpobj.budgets), STRICT: the order account_debit
+ * fixes when a zCDP part begins, from b's grant and linear part (NULL if
+ * none).  Only the 0.4.0 update calls it, for budgets whose zCDP part began
+ * before it (a function it creates and drops).
+ */
+Datum
+dpobj_budget_part_order(PG_FUNCTION_ARGS)
+{
+	AccountBudget b;
+	double		order;
+
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
+	order = account_part_order(&b);
+	if (!(order > 1.0))
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8(order);
 }

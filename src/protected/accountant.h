@@ -14,8 +14,9 @@
  *	          Bun-Steinke 2016, section 8) each at min(eps, alpha eps^2/2) of
  *	          Renyi divergence (rdp) at one order alpha; an approximate-DP
  *	          run's delta comes from the reserve, the budget's share of
- *	          delta_g (dpobj.approx_delta_reserve when it was granted) fixed
- *	          when the zCDP part begins.
+ *	          delta_g (dpobj.approx_delta_reserve when it was granted).
+ *	          The reserve and alpha are fixed when the zCDP part begins, from
+ *	          the grant then: later grants move neither.
  * With delta_c = delta_g - lin_d - reserve > 0, the zCDP part converts at
  * delta_p: half of delta_c when it began with a Gaussian run on a budget
  * with a reserve (two paths), all of it otherwise.
@@ -24,10 +25,10 @@
  *	  Gaussian path (a split part, and only gauss runs in it so far):
  *	          Gaussian DP with mu^2 = 2 rho (1 - rho 2^-19)^-1, never above
  *	          the zCDP bound (core/gdp.c);
- *	  Renyi path (any other part): zcdp_eps(rho, delta_p) (the best order)
- *	          while no pure or approximate-DP run entered the part, else
- *	          alpha rho + rdp + rdp_conversion(alpha, delta_p) at the order
- *	          alpha pinned by the first one (core/calibrate.c).
+ *	  Renyi path (any other part): alpha rho + rdp + rdp_conversion(alpha,
+ *	          delta_p) at the part's order alpha (core/calibrate.c); under
+ *	          the grant alpha was fixed from, that admits exactly the rho
+ *	          zcdp_eps(rho, delta_p) (the best order) admits.
  * Upper bounds (upward-rounded, with a margin), compared in numeric.
  *-------------------------------------------------------------------------
  */
@@ -51,7 +52,7 @@ typedef struct AccountBudget
 	Numeric		reserve_d;		/* delta kept for approximate-DP runs in it */
 	Numeric		spent_rdp;		/* their Renyi cost at order */
 	Numeric		spent_reserve_d;	/* their delta */
-	double		order;			/* the pinned Renyi order; 0: not pinned */
+	double		order;			/* the zCDP part's Renyi order; 0: none */
 	bool		gaussian_only;	/* every run of the zCDP part is a Gaussian one */
 	bool		split;			/* the part began Gaussian with a reserve: halves */
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */

@@ -338,6 +338,13 @@ upgrade_from() {
                 -c "SELECT dpobj.runs_left('zc', 'opdisc', 0.1, 1e-7) || ' ' || reserve_delta FROM dpobj.budgets WHERE relid = 'zc'::regclass")" \
             "$zcdp_left/0 0"
         t_check "... and that is more than basic composition's 8" test "$zcdp_left" -gt 8
+        # its Renyi order is fixed by the update, from its grant; a raise (rolled back
+        # here) does not move it
+        order_at_update=$(t_psql -d up -c "SELECT filter_order FROM dpobj.budgets WHERE relid = 'zc'::regclass")
+        t_is "the zCDP part begun before the update got its order then; a later grant keeps it" \
+            "$(t_psql -d up -c "SELECT $order_at_update > 1")/$(t_psql -d up -c "BEGIN" -c "SET ROLE up_owner" \
+                -c "SELECT (dpobj.grant_budget('zc', 'up_other', 1, 0)).filter_order" -c "ROLLBACK")" \
+            "t/$order_at_update"
         # a member whose owner did not own the domain leaves it, with a warning; the
         # domain and the ledger stay
         t_is "the update takes a member whose owner did not own the domain out of it, warning" \
