@@ -20,6 +20,7 @@
 #include "jobs.h"
 #include "ledger.h"
 #include "progress.h"
+#include "roleguard.h"
 #include "runlimit.h"
 #include "sealplan.h"
 
@@ -46,6 +47,9 @@ _PG_init(void)
 
 	/* the sealed query's parallel plan shape (sealplan.c) */
 	seal_plan_init();
+
+	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
+	role_guard_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -41,6 +41,7 @@
 #include "entryargs.h"
 #include "privileged.h"
 #include "roleact.h"
+#include "roleguard.h"
 #include "spiplans.h"
 #include "units.h"
 
@@ -164,6 +165,7 @@ dpobj_create_budget_domain(PG_FUNCTION_ARGS)
 	domain = domain_name_arg(fcinfo, 0, "dpobj.create_budget_domain");
 	values[0] = domain_datum(domain);
 	values[1] = ObjectIdGetDatum(GetUserId());
+	dp_lock_role(GetUserId());
 	SPI_connect();
 	if (domain_exec(create_sql, 2, types, values, NULL,
 					"dpobj.create_budget_domain") != SPI_OK_INSERT_RETURNING)
