@@ -104,7 +104,7 @@ domain_datum(const char *domain)
 	return NameGetDatum(n);
 }
 
-/* does caller own every member table (false for an empty domain)? */
+/* does caller own every member table (false for an empty domain)?  Latest state */
 static const char owns_all_sql[] =
 "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 "
 "       AND pg_catalog.bool_and(pg_catalog.pg_has_role($2, c.relowner, 'USAGE')) "
@@ -125,7 +125,7 @@ budget_domain_self_grant(Oid caller, const char *domain, Oid analyst)
 	values[0] = domain_datum(domain);
 	values[1] = ObjectIdGetDatum(caller);
 	SPI_connect();
-	if (domain_exec(owns_all_sql, 2, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
+	if (domain_select_latest(owns_all_sql, 2, types, values, "budget domain") == SPI_OK_SELECT &&
 		SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
