@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "entryargs.h"
+#include "roleguard.h"
 
 #include "catalog/pg_class.h"
 #include "storage/lmgr.h"
@@ -55,6 +56,8 @@ dp_lock_relation(Oid relid, char *relkind)
 void
 dp_check_role(Oid roleid)
 {
+	if (OidIsValid(roleid))
+		dp_lock_role(roleid);
 	if (!OidIsValid(roleid) ||
 		!SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(roleid)))
 		ereport(ERROR,

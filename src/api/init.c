@@ -20,6 +20,7 @@
 #include "jobs.h"
 #include "ledger.h"
 #include "progress.h"
+#include "roleguard.h"
 #include "runlimit.h"
 #include "sealplan.h"
 #include "selecthint.h"
@@ -50,6 +51,8 @@ _PG_init(void)
 
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();
+	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
+	role_guard_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

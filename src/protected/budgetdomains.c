@@ -42,6 +42,7 @@
 #include "pg_compat.h"
 #include "privileged.h"
 #include "roleact.h"
+#include "roleguard.h"
 #include "spiplans.h"
 #include "units.h"
 
@@ -104,7 +105,7 @@ domain_datum(const char *domain)
 	return NameGetDatum(n);
 }
 
-/* does caller own every member table (false for an empty domain)? */
+/* does caller own every member table (false for an empty domain)?  Latest state */
 static const char owns_all_sql[] =
 "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 "
 "       AND pg_catalog.bool_and(pg_catalog.pg_has_role($2, c.relowner, 'USAGE')) "
@@ -125,7 +126,7 @@ budget_domain_self_grant(Oid caller, const char *domain, Oid analyst)
 	values[0] = domain_datum(domain);
 	values[1] = ObjectIdGetDatum(caller);
 	SPI_connect();
-	if (domain_exec(owns_all_sql, 2, types, values, NULL, "budget domain") == SPI_OK_SELECT &&
+	if (domain_select_latest(owns_all_sql, 2, types, values, "budget domain") == SPI_OK_SELECT &&
 		SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
@@ -165,6 +166,7 @@ dpobj_create_budget_domain(PG_FUNCTION_ARGS)
 	domain = domain_name_arg(fcinfo, 0, "dpobj.create_budget_domain");
 	values[0] = domain_datum(domain);
 	values[1] = ObjectIdGetDatum(GetUserId());
+	dp_lock_role(GetUserId());
 	SPI_connect();
 	if (domain_exec(create_sql, 2, types, values, NULL,
 					"dpobj.create_budget_domain") != SPI_OK_INSERT_RETURNING)

@@ -196,7 +196,7 @@ domain_join_check_caps(Oid relid, const char *relation, const char *domain)
 	values[2] = NumericGetDatum(dp_numeric_of_float8(dpobj_max_self_grant_epsilon));
 	values[3] = NumericGetDatum(dp_numeric_of_float8(dpobj_max_self_grant_delta));
 	SPI_connect();
-	if (join_exec(caps_sql, 4, types, values, "dpobj.set_budget_domain") == SPI_OK_SELECT &&
+	if (domain_select_latest(caps_sql, 4, types, values, "dpobj.set_budget_domain") == SPI_OK_SELECT &&
 		SPI_processed > 0)
 		holder = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	if (holder != NULL)

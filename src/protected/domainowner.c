@@ -19,6 +19,7 @@
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/snapmgr.h"
 
 static void
 domain_missing(const char *domain)
@@ -27,6 +28,33 @@ domain_missing(const char *domain)
 			(errcode(ERRCODE_UNDEFINED_OBJECT),
 			 errmsg("budget domain \"%s\" does not exist", domain),
 			 errhint("Create it with dpobj.create_budget_domain('%s').", domain)));
+}
+
+/*
+ * A check that decides a grant's cap or a join reads the latest committed
+ * state, not the transaction's snapshot: under REPEATABLE READ a grant
+ * whose snapshot predates a join (or a join whose snapshot predates a
+ * grant) would otherwise not see it.  The domain's row lock (FOR KEY SHARE
+ * by a grant, FOR UPDATE by a join) orders the two; whichever comes second
+ * sees the first here.  Inside SPI, as the bootstrap superuser.
+ */
+int
+domain_select_latest(const char *sql, int nargs, Oid *types, Datum *values, const char *fname)
+{
+	SPIPlanPtr	plan;
+	RoleSwitch	rs;
+	int			ret;
+
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	plan = SPI_prepare(sql, nargs, types);
+	if (plan == NULL)
+		elog(ERROR, "%s: could not prepare a statement: SPI result %d", fname, SPI_result);
+	ret = SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							   true, false, 0);
+	role_switch_end(&rs);
+	if (ret < 0)
+		elog(ERROR, "%s: statement failed: SPI result %d", fname, ret);
+	return ret;
 }
 
 static const char owner_sql[] =

@@ -26,4 +26,12 @@ extern Oid	budget_domain_owner(const char *domain);
 extern void budget_domain_check_admin(Oid caller, const char *domain, Oid owner,
 									  const char *action);
 
+/*
+ * Runs one fixed SELECT (inside SPI, as the bootstrap superuser) against
+ * the latest committed state rather than the transaction's snapshot: the
+ * checks that decide a grant's cap and a join's agreement.
+ */
+extern int	domain_select_latest(const char *sql, int nargs, Oid *types, Datum *values,
+								 const char *fname);
+
 #endif							/* DPOBJ_DOMAINOWNER_H */

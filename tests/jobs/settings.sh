@@ -74,6 +74,18 @@ SETTINGS=(
     "work_mem = 64"
     "session_replication_role = replica"
     "role = '$GROUP'"
+    "transaction_read_only = on"
+    "session_authorization = '$GROUP'"
+    "standard_conforming_strings = off"
+    "array_nulls = off"
+    "extra_float_digits = -15"
+    "DateStyle = 'SQL, DMY'"
+    "IntervalStyle = 'sql_standard'"
+    "bytea_output = 'escape'"
+    "TimeZone = 'Pacific/Chatham'"
+    "force_parallel_mode = on"
+    "plan_cache_mode = force_generic_plan"
+    "jit_above_cost = 0"
 )
 for s in "${SETTINGS[@]}"; do
     if [[ $s == session_replication_role* ]]; then

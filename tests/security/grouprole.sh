@@ -172,8 +172,11 @@ t_is "the group renamed: the domain is still its (by OID); the owner is still re
     "$(q "SELECT owner FROM dpobj.budget_domains WHERE name = 'hospital'")/$(as "$OWNER" -c "SELECT dpobj.set_budget_domain('public.hosp', 'hospital')")" \
     "${STAFF}_renamed/42501"
 q "ALTER ROLE ${STAFF}_renamed RENAME TO $STAFF" >/dev/null
-t_is "G2's domain, after G2 is dropped, is nobody's: no grant, no join (42501/42501)" \
-    "$(q "DROP ROLE $G2" >/dev/null; as "$ANALYST" -c "SELECT 1 FROM dpobj.grant_domain_budget('nested', '$ANALYST', 1, 0)")/$(as "$OWNER" -c "SELECT dpobj.set_budget_domain('public.hosp', 'nested')")" \
+t_is "G2 owns a domain: DROP ROLE in this database is refused (2BP01)" \
+    "$(sqlstate "$DB" -c "DROP ROLE $G2")" "2BP01"
+# from another database dpobj does not see the domain (docs/SECURITY.md)
+t_is "G2's domain, after G2 is dropped from another database, is nobody's: no grant, no join (42501/42501)" \
+    "$(t_psql -d postgres -c "DROP ROLE $G2" >/dev/null; as "$ANALYST" -c "SELECT 1 FROM dpobj.grant_domain_budget('nested', '$ANALYST', 1, 0)")/$(as "$OWNER" -c "SELECT dpobj.set_budget_domain('public.hosp', 'nested')")" \
     "42501/42501"
 
 # ---- the number: budgets on the owner's rows that the owner did not grant ----------
