@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/security/droprole.sh — a role dropped while dpobj names it by OID
-# (docs/SECURITY.md, "Roles and OIDs").  Budgets and budget domains name roles by OID;
+# (docs/SECURITY.md, "Operational notes").  Budgets and budget domains name roles by OID;
 # a role created later with a dropped role's OID (OIDs wrap), or the role a bare number
 # names after a restore, would get them.  DROP ROLE is refused, in the database that holds
 # them, while the role owns a budget domain or holds a budget with epsilon left; a revoked

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/security/iostats.sh — the I/O counters of a protected run (docs/SECURITY.md, row 99).
+# tests/security/iostats.sh — the I/O counters of a protected run (docs/SECURITY.md, row 65).
 # A state that outgrows dpobj.max_state_memory writes temporary files: how many blocks and
 # files follow the distinct rows, which are private.  The analyst could read them as the
 # "temp read/written" buffers of EXPLAIN (ANALYZE, BUFFERS) of its own train() call (and
