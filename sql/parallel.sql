@@ -72,7 +72,9 @@ SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS first_rows_only
 -- model per aggregate: a state is a function of the multiset of its rows
 -- (counts added, rows in canonical order, integer sums), whichever rows each
 -- participant read.  200 000 rows of 58 180 distinct (features, label):
--- below K, so no sample (SCALING.md, "Memory bound")
+-- below K, so no sample (SCALING.md, "Memory bound"); with "sample_rows"
+-- 100 000 the states keep every distinct row and the final function draws
+-- the sample, in canonical order
 RESET force_parallel_mode;
 CREATE TABLE regress_par_seed AS
 SELECT i, ARRAY[((i * 7919) % 201) / 100.0 - 1, ((i::bigint * 104729) % 199) / 100.0 - 1]::float8[] AS f,
@@ -91,6 +93,8 @@ BEGIN
       dpobj.dp_noisysgd(f, y, 1, 1e-6, '{"R": 2}'),
       dpobj.dp_linear_regression(f, t, 1, 1e-6, '{"R": 2, "y_min": 0, "y_max": 1}'),
       dpobj.dp_passglm(f, y, 1, 1e-6, '{"R": 2}'),
+      dpobj.dp_halfspace(f, y, 1, 1e-6, '{"sample_rows": 100000}'),
+      dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 2, "sample_rows": 100000}'),
       dpobj.dp_evaluate(f, y, 1, 1e-6, jsonb_build_object('model',
           ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model::text)))
     FROM regress_par_seed$q$ INTO m;
