@@ -123,7 +123,26 @@ SELECT plan, count(*) AS runs, bool_and(workers > 0) AS workers_launched,
   FROM seed_runs GROUP BY plan ORDER BY plan;
 SELECT count(DISTINCT models) AS models_in_20_runs FROM seed_runs;
 DROP TABLE seed_runs;
+-- dp_logistic without "sample_rows" at a 64kB cap: a worker ships its part as a
+-- sample of the few hundred rows that cap holds; the 2 distinct rows of
+-- regress_par_split fit, so every part ships exact and the parallel plan fits
+-- every row, as the serial plan does (no "sample_rows" in the params)
+SET dpobj.max_state_memory = '64kB';
+CREATE FUNCTION pg_temp.split_logistic() RETURNS dpobj.model LANGUAGE plpgsql AS $f$
+DECLARE m dpobj.model;
+BEGIN
+  EXECUTE $q$SELECT dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 1}') FROM regress_par_split$q$ INTO m;
+  RETURN m;
+END $f$;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE split_runs AS SELECT 'serial' AS plan, pg_temp.split_logistic() AS m;
 SET max_parallel_workers_per_gather = 2;
+INSERT INTO split_runs SELECT 'parallel', pg_temp.split_logistic();
+SELECT plan, (m).params->>'sample_rows' AS sample_rows,
+       (m)::text = (SELECT (m)::text FROM split_runs WHERE plan = 'serial') AS serial_model
+  FROM split_runs ORDER BY plan;
+DROP TABLE split_runs;
+RESET dpobj.max_state_memory;
 SET force_parallel_mode = on;
 SET dpobj.seed = 42;
 

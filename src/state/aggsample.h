@@ -86,7 +86,8 @@ extern int64 aggsample_k(const DPAggSample *s);
 
 /*
  * Lowers K to min(k, K): the sample becomes the bottom k of its rows (the
- * rows of exact mode get their keys first if more than k were counted).
+ * rows of exact mode get their keys first if more than k distinct rows
+ * were counted).
  */
 extern void aggsample_limit(DPAggSample *s, int64 k);
 
