@@ -76,6 +76,7 @@ SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS first_rows_only
 -- 100 000 the states keep every distinct row and the final function draws
 -- the sample, in canonical order
 RESET force_parallel_mode;
+SELECT coalesce(max(id), 0) AS ledger_before FROM dpobj.ledger \gset
 CREATE TABLE regress_par_seed AS
 SELECT i, ARRAY[((i * 7919) % 201) / 100.0 - 1, ((i::bigint * 104729) % 199) / 100.0 - 1]::float8[] AS f,
        (((i * 7919) % 201) / 100.0 + ((i::bigint * 104729) % 199) / 200.0 > 1.4) <> (i % 11 = 0) AS y,
@@ -143,6 +144,9 @@ SELECT plan, (m).params->>'sample_rows' AS sample_rows,
   FROM split_runs ORDER BY plan;
 DROP TABLE split_runs;
 RESET dpobj.max_state_memory;
+-- one ledger row per run, whatever the plan: 20 x 10 aggregates, 20 EXPLAIN
+-- ANALYZE runs, 2 dp_logistic
+SELECT count(*) AS ledger_rows FROM dpobj.ledger WHERE id > :ledger_before;
 SET force_parallel_mode = on;
 SET dpobj.seed = 42;
 
