@@ -465,9 +465,9 @@ glm_canonical(GLMExpanded *st)
 	int64	   *pos = rs->pos,
 			   *neg = rs->neg;
 	int			v = 0;
+	bool		drawn = (!glm_spills(st->base.kind) || st->params.sample_rows > 0) &&
+		aggstate_draw_sample(&st->base, perm, &pos, &neg);
 
-	if (!glm_spills(st->base.kind) || st->params.sample_rows > 0)
-		(void) aggstate_draw_sample(&st->base, perm, &pos, &neg);
 	for (int k = 0; k < rs->nrows; k++)
 	{
 		int			u = perm[k];
@@ -479,6 +479,11 @@ glm_canonical(GLMExpanded *st)
 		s->neg[v++] = neg[u];
 	}
 	s->nrows = v;
+	if (drawn)
+	{
+		pfree(pos);
+		pfree(neg);
+	}
 	return s;
 }
 

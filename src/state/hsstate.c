@@ -388,8 +388,8 @@ hs_canonical(HSExpanded *st)
 	int64	   *pos = rs->pos,
 			   *neg = rs->neg;
 	int			v = 0;
+	bool		drawn = aggstate_draw_sample(&st->base, perm, &pos, &neg);
 
-	(void) aggstate_draw_sample(&st->base, perm, &pos, &neg);
 	for (int k = 0; k < rs->nrows; k++)
 	{
 		int			u = perm[k];
@@ -401,6 +401,11 @@ hs_canonical(HSExpanded *st)
 		s->neg[v++] = neg[u];
 	}
 	s->nrows = v;
+	if (drawn)
+	{
+		pfree(pos);
+		pfree(neg);
+	}
 	return s;
 }
 
