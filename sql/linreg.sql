@@ -124,6 +124,6 @@ SELECT dpobj.train('regress_lin.pts', 'linear', ARRAY['a', 'b'], 'y', 1, 1e-6,
        '{"R": 1, "y_min": 0, "y_max": 6, "calibration": "paper"}');
 RESET ROLE;
 SELECT mechanism, outcome FROM dpobj.ledger WHERE mechanism IN ('adassp', 'ssp')
- ORDER BY id;
+   AND relation = 'regress_lin.pts' ORDER BY id;
 DROP SCHEMA regress_lin CASCADE;
 DROP ROLE regress_lin_alice;

@@ -68,6 +68,88 @@ SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS parallel_all_rows FROM r
 SELECT (dpobj.dp_halfspace(f, y, 1.0, 1e-6)).weights AS first_rows_only
   FROM regress_par_split WHERE i <= 25000;
 
+-- under one seed, 20 runs alternating serial and parallel plans release one
+-- model per aggregate: a state is a function of the multiset of its rows
+-- (counts added, rows in canonical order, integer sums), whichever rows each
+-- participant read.  200 000 rows of 58 180 distinct (features, label):
+-- below K, so no sample (SCALING.md, "Memory bound"); with "sample_rows"
+-- 100 000 the states keep every distinct row and the final function draws
+-- the sample, in canonical order
+CALL regress.force_parallel('off');
+SELECT coalesce(max(id), 0) AS ledger_before FROM dpobj.ledger \gset
+CREATE TABLE regress_par_seed AS
+SELECT i, ARRAY[((i * 7919) % 201) / 100.0 - 1, ((i::bigint * 104729) % 199) / 100.0 - 1]::float8[] AS f,
+       (((i * 7919) % 201) / 100.0 + ((i::bigint * 104729) % 199) / 200.0 > 1.4) <> (i % 11 = 0) AS y,
+       (((i * 7919) % 201) + ((i * 13) % 50)) / 300.0 AS t
+  FROM generate_series(1, 200000) i;
+ANALYZE regress_par_seed;
+SELECT count(*) AS rows, count(DISTINCT (f, y)) AS distinct_rows FROM regress_par_seed;
+SET dpobj.seed = 5;
+-- every model of one run, as text (weights, bias, parameters)
+CREATE FUNCTION pg_temp.seed_models() RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE m text;
+BEGIN
+  EXECUTE $q$SELECT concat_ws(' | ', dpobj.dp_halfspace(f, y, 1, 1e-6), dpobj.dp_halfspace_rspm(f, y, 1, 1e-6),
+      dpobj.dp_expmech(f, y, 1, 1e-6), dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 2}'),
+      dpobj.dp_noisysgd(f, y, 1, 1e-6, '{"R": 2}'),
+      dpobj.dp_linear_regression(f, t, 1, 1e-6, '{"R": 2, "y_min": 0, "y_max": 1}'),
+      dpobj.dp_passglm(f, y, 1, 1e-6, '{"R": 2}'),
+      dpobj.dp_halfspace(f, y, 1, 1e-6, '{"sample_rows": 100000}'),
+      dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 2, "sample_rows": 100000}'),
+      dpobj.dp_evaluate(f, y, 1, 1e-6, jsonb_build_object('model',
+          ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model::text)))
+    FROM regress_par_seed$q$ INTO m;
+  RETURN m;
+END $f$;
+-- the workers the same plan launched (EXPLAIN ANALYZE runs it)
+CREATE FUNCTION pg_temp.seed_workers() RETURNS int LANGUAGE plpgsql AS $f$
+DECLARE p json;
+BEGIN
+  EXECUTE $q$EXPLAIN (ANALYZE, FORMAT JSON) SELECT dpobj.dp_halfspace(f, y, 1, 1e-6) FROM regress_par_seed$q$ INTO p;
+  RETURN coalesce((p->0->'Plan'->'Plans'->0->>'Workers Launched')::int, 0);
+END $f$;
+CREATE TEMP TABLE seed_runs (run int, plan text, workers int, models text);
+DO $$
+DECLARE m text;
+BEGIN
+  FOR r IN 1..20 LOOP
+    PERFORM set_config('max_parallel_workers_per_gather', CASE WHEN r % 2 = 0 THEN '2' ELSE '0' END, false);
+    m := pg_temp.seed_models();
+    INSERT INTO seed_runs VALUES (r, CASE WHEN r % 2 = 0 THEN 'parallel' ELSE 'serial' END,
+                                  pg_temp.seed_workers(), m);
+  END LOOP;
+END $$;
+SELECT plan, count(*) AS runs, bool_and(workers > 0) AS workers_launched,
+       count(DISTINCT models) AS models
+  FROM seed_runs GROUP BY plan ORDER BY plan;
+SELECT count(DISTINCT models) AS models_in_20_runs FROM seed_runs;
+DROP TABLE seed_runs;
+-- dp_logistic without "sample_rows" at a 64kB cap: a worker ships its part as a
+-- sample of the few hundred rows that cap holds; the 2 distinct rows of
+-- regress_par_split fit, so every part ships exact and the parallel plan fits
+-- every row, as the serial plan does (no "sample_rows" in the params)
+SET dpobj.max_state_memory = '64kB';
+CREATE FUNCTION pg_temp.split_logistic() RETURNS dpobj.model LANGUAGE plpgsql AS $f$
+DECLARE m dpobj.model;
+BEGIN
+  EXECUTE $q$SELECT dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 1}') FROM regress_par_split$q$ INTO m;
+  RETURN m;
+END $f$;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE split_runs AS SELECT 'serial' AS plan, pg_temp.split_logistic() AS m;
+SET max_parallel_workers_per_gather = 2;
+INSERT INTO split_runs SELECT 'parallel', pg_temp.split_logistic();
+SELECT plan, (m).params->>'sample_rows' AS sample_rows,
+       (m)::text = (SELECT (m)::text FROM split_runs WHERE plan = 'serial') AS serial_model
+  FROM split_runs ORDER BY plan;
+DROP TABLE split_runs;
+RESET dpobj.max_state_memory;
+-- one ledger row per run, whatever the plan: 20 x 10 aggregates, 20 EXPLAIN
+-- ANALYZE runs, 2 dp_logistic
+SELECT count(*) AS ledger_rows FROM dpobj.ledger WHERE id > :ledger_before;
+CALL regress.force_parallel('on');
+SET dpobj.seed = 42;
+
 -- errors found while combining are the row errors: options differ between
 -- rows (terse: the error may come from a worker or from the leader)
 \set VERBOSITY terse
@@ -131,5 +213,5 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
-DROP TABLE regress_par, regress_par_prot, regress_par_split;
+DROP TABLE regress_par, regress_par_prot, regress_par_split, regress_par_seed;
 DROP ROLE regress_par_analyst;

@@ -2,14 +2,15 @@
 -- oracle of dp_halfspace, dp_halfspace_rspm and dp_expmech; dp_opsamp,
 -- dp_auto and the one-vs-rest kinds) keep a uniform sample of at most K
 -- rows: K = the option "sample_rows" (halfspace kinds), or what
--- dpobj.max_state_memory holds.  Up to K rows the state is every row, as
--- before; past K it holds exactly K rows, with their sample keys in its
+-- dpobj.max_state_memory holds.  Up to K distinct rows the state is every
+-- row, as before (the final function draws K of them if they stand for
+-- more); past K it holds exactly K rows, with their sample keys in its
 -- flat form, so partial states merge into the sample of their union.  The
 -- flat form also carries K, and states of different K merge at the smaller.
 CREATE TABLE regress_sample (i int, x float8[], y boolean);
--- one distinct feature vector: a sampled state's flat form is then
--- header, options, one row and 8 bytes of key per kept row
-INSERT INTO regress_sample SELECT i, ARRAY[0, 0]::float8[], i % 3 = 0
+-- every row distinct: round(64 x) = (i + 63, 0), 5 bytes a row in a flat
+-- form (words and counts as varints: 2 + 1 + 1 + 1)
+INSERT INTO regress_sample SELECT i, ARRAY[(i + 63) / 64.0, 0]::float8[], i % 3 = 0
   FROM generate_series(1, 3000) i;
 CREATE TABLE regress_sample_many (i int, x float8[], y boolean);
 INSERT INTO regress_sample_many
@@ -22,13 +23,17 @@ ANALYZE regress_sample_many;
 CREATE AGGREGATE regress_hs_state(float8[], boolean, float8, float8, jsonb) (
     SFUNC = dpobj.dp_halfspace_transfn, STYPE = dpobj.halfspace_state,
     COMBINEFUNC = dpobj.dp_halfspace_combinefn, PARALLEL = SAFE);
--- flags (byte 5: 1 = rows carry keys) and the rows kept, from the flat
--- form's length: 36 header bytes (K at bytes 24-31), the options' length
--- and text, the row count (4), the one row (2 words and 2 counts: 4 to 8
--- bytes), 8 per key
-CREATE FUNCTION regress_kept(opts jsonb, OUT flags int, OUT kept numeric)
+-- flags (byte 5: 1 = rows carry keys) and the rows kept: the distinct rows
+-- (the count after 36 header bytes -- K at bytes 24-31, the options' length
+-- at 32-35 -- and the options' text), or, keyed, the keys (8 bytes each
+-- after the rows)
+CREATE FUNCTION regress_nrows(b bytea) RETURNS int LANGUAGE sql AS $$
+SELECT ('x' || encode(substring(b from 37 + get_byte(b, 34) * 256 + get_byte(b, 35) for 4), 'hex'))::bit(32)::int $$;
+CREATE FUNCTION regress_keys(b bytea) RETURNS int LANGUAGE sql AS $$
+SELECT (octet_length(b) - 40 - get_byte(b, 34) * 256 - get_byte(b, 35) - 5 * regress_nrows(b)) / 8 $$;
+CREATE FUNCTION regress_kept(opts jsonb, OUT flags int, OUT kept int)
 LANGUAGE sql AS $$
-SELECT get_byte(b, 5), floor((octet_length(b) - 36 - octet_length(opts::text) - 4 - 4) / 8.0)
+SELECT get_byte(b, 5), CASE WHEN get_byte(b, 5) = 1 THEN regress_keys(b) ELSE regress_nrows(b) END
   FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, opts)::text, 'base64') AS b
           FROM regress_sample) s $$;
 
@@ -59,30 +64,39 @@ SELECT regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}') FROM regress_samp
 SELECT flags, kept FROM regress_kept('{"sample_rows": 100}');
 SELECT flags, kept FROM regress_kept('{"sample_rows": 2999}');
 
--- the sample is a different one each run (keys from pg_strong_random):
--- the label-true count of 100 kept rows varies
-CREATE FUNCTION regress_pos_of_sample() RETURNS int LANGUAGE sql AS $$
-SELECT get_byte(b, 36 + 20 + 4 + 2)
-  FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
-          FROM regress_sample) s $$;
-SELECT count(DISTINCT regress_pos_of_sample()) > 1 AS samples_differ,
-       min(regress_pos_of_sample()) BETWEEN 1 AND 99 AS both_labels
-  FROM generate_series(1, 20);
+-- the sample is a different one each run (keys from pg_strong_random)
+CREATE FUNCTION regress_sample_md5() RETURNS text LANGUAGE sql AS $$
+SELECT md5(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text) FROM regress_sample $$;
+SELECT count(DISTINCT regress_sample_md5()) > 1 AS samples_differ FROM generate_series(1, 20);
 CALL regress.force_parallel('off');
 SET max_parallel_workers_per_gather = 0;
 
--- a state's keys are checked when it is read: keys out of order are refused
+-- fewer distinct rows than K: every row, however many (one distinct
+-- vector, 3000 rows, K = 100), no keys: the final function draws K of them
+CREATE TABLE regress_sample_one AS
+SELECT i, ARRAY[0, 0]::float8[] AS x, i <= 2998 AS y FROM generate_series(1, 3000) i;
+SELECT get_byte(b, 5) AS flags, regress_nrows(b) AS distinct_rows, octet_length(b) AS bytes
+  FROM (SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
+          FROM regress_sample_one) s;
+
+-- a state's keys are checked when it is read: keys out of order are refused.
+-- Three distinct vectors (two of one row each) at K = 2: keyed, and under
+-- this seed both kept rows are the vector 0 labelled true, so the flat form
+-- is header, options (18 bytes), row count, the row (4 bytes), two keys
+-- ascending from byte 62
 SET dpobj.seed = 1;
 CREATE TEMP TABLE keyed AS
-SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 100}')::text, 'base64') AS b
-  FROM regress_sample;
+SELECT decode(regress_hs_state(x, y, 1, 1e-6, '{"sample_rows": 2}')::text, 'base64') AS b
+  FROM (SELECT CASE WHEN i > 2998 THEN ARRAY[i / 64.0, 0]::float8[] ELSE x END AS x, true AS y
+          FROM regress_sample_one) s;
 RESET dpobj.seed;
+SELECT get_byte(b, 5) AS flags, regress_nrows(b) AS rows, octet_length(b) AS bytes FROM keyed;
 CREATE FUNCTION regress_b64(b bytea) RETURNS text LANGUAGE sql
 AS $$ SELECT translate(encode(b, 'base64'), E'\n', '') $$;
 SELECT regress_b64(b)::dpobj.halfspace_state::text = regress_b64(b) AS reads_back FROM keyed;
-SELECT get_byte(b, 64) < 255 AS first_key_can_grow FROM keyed;
+SELECT get_byte(b, 62) < 255 AS first_key_can_grow FROM keyed;
 SELECT (regress.err(q)).* FROM (VALUES
-  ($$SELECT regress_b64(set_byte(b, 64, 255))::dpobj.halfspace_state FROM keyed$$),
+  ($$SELECT regress_b64(set_byte(b, 62, 255))::dpobj.halfspace_state FROM keyed$$),
   -- keys on a state whose flags say it has none: the bytes left over are refused
   ($$SELECT regress_b64(set_byte(b, 5, 0))::dpobj.halfspace_state FROM keyed$$),
   -- flags other than 0 and 1
@@ -100,13 +114,11 @@ SELECT (regress.err(q)).* FROM (VALUES
 -- (the state and the exact search's tables within the cap, docs/SCALING.md).
 CREATE AGGREGATE regress_hs_combine(dpobj.halfspace_state) (
     SFUNC = dpobj.dp_halfspace_combinefn, STYPE = dpobj.halfspace_state);
--- flags, K (bytes 24-31) and, for a keyed state of one distinct row, the
--- rows kept (regress_kept)
-CREATE FUNCTION regress_flat(s dpobj.halfspace_state, OUT flags int, OUT k bigint, OUT kept numeric)
+-- flags, K (bytes 24-31) and, for a keyed state, the rows kept (regress_kept)
+CREATE FUNCTION regress_flat(s dpobj.halfspace_state, OUT flags int, OUT k bigint, OUT kept int)
 LANGUAGE sql AS $$
 SELECT get_byte(b, 5), ('x' || encode(substring(b from 25 for 8), 'hex'))::bit(64)::bigint,
-       CASE WHEN get_byte(b, 5) = 1
-            THEN floor((octet_length(b) - 36 - (get_byte(b, 34) * 256 + get_byte(b, 35)) - 4 - 4) / 8.0) END
+       CASE WHEN get_byte(b, 5) = 1 THEN regress_keys(b) END
   FROM (SELECT decode(s::text, 'base64') AS b) f $$;
 CREATE TEMP TABLE parts (part text, s dpobj.halfspace_state);
 SET dpobj.max_state_memory = '64kB';

@@ -4,6 +4,11 @@
  *	  The uniform row sample of a state (aggsample.h): exact mode, the
  *	  switch to keys, and the bottom-K updates on the state's row set.
  *
+ * Exact mode lasts while the distinct rows fit in K, however many rows
+ * they stand for; past that every counted row gets its key.  An exact
+ * state of more than K rows has its sample drawn by the final function
+ * (aggsample_draw()), in canonical order.
+ *
  * An evicted row keeps its place in the set with its counts lowered (to
  * zero if it lost them all); rows at zero are dropped when a new distinct
  * row finds the set full and they are a quarter of it, and before the
@@ -17,6 +22,7 @@
 #include "random.h"
 
 #include "access/parallel.h"
+#include "common/int.h"
 #include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
@@ -29,7 +35,7 @@ struct DPAggSample
 	DPRowSet   *rows;			/* the state's rows */
 	DPRowOrder	words;			/* their word order (the tie order) */
 	int64		k;
-	int64		total;			/* exact mode: the rows counted */
+	int64		total;			/* exact mode: the rows counted (may pass k) */
 	bool		keyed;			/* keys drawn: heap holds every kept row */
 	BottomK		heap;
 	int			zero_rows;		/* rows in the set with no count left */
@@ -90,7 +96,7 @@ aggsample_adopt(MemoryContext mcxt, DPRowSet *rows, int64 k, DPRowOrder words)
 	DPAggSample *s = aggsample_new(mcxt, rows, k, words);
 
 	s->total = rowset_total(rows);
-	Assert(s->total <= k);
+	Assert(rows->nrows <= k);
 	return s;
 }
 
@@ -106,16 +112,69 @@ aggsample_keyed(const DPAggSample *s)
  * are never released; only which rows are kept depends on them.
  */
 static void
-sample_seed(DPAggSample *s)
+sample_seed(pg_prng_state *rng)
 {
 	if (dpobj_seed >= 0)
-		pg_prng_seed(&s->rng, (uint64) dpobj_seed * UINT64CONST(0x9E3779B97F4A7C15) +
+		pg_prng_seed(rng, (uint64) dpobj_seed * UINT64CONST(0x9E3779B97F4A7C15) +
 					 (uint64) (ParallelWorkerNumber + 2));
 	else
-		dpobj_prng_strong_seed(&s->rng);
+		dpobj_prng_strong_seed(rng);
 }
 
-/* the switch to keys: every row counted so far gets a fresh key */
+/* exact mode's total, raising on a count no table has (a forged state) */
+static void
+sample_add_total(DPAggSample *s, int64 pos, int64 neg)
+{
+	if (pg_add_s64_overflow(s->total, pos, &s->total) ||
+		pg_add_s64_overflow(s->total, neg, &s->total))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("row count out of range in a dpobj aggregate state"),
+				 errhint("Partial states come only from dpobj's own aggregates.")));
+}
+
+/* an item the sample no longer holds: its row loses one count */
+static void
+sample_uncount(DPAggSample *s, const BottomKItem *out)
+{
+	DPRowSet   *rs = s->rows;
+
+	if (out->label)
+		rs->pos[out->row]--;
+	else
+		rs->neg[out->row]--;
+	if (rs->pos[out->row] + rs->neg[out->row] == 0)
+		s->zero_rows++;
+}
+
+/*
+ * An item of row u that bottomk_admits() let in (s->cand its row): counted
+ * and kept; the item it evicts loses its count.
+ */
+static void
+sample_keep(DPAggSample *s, int u, bool label, uint64 key)
+{
+	DPRowSet   *rs = s->rows;
+	BottomKItem it,
+				out;
+
+	if (rs->pos[u] + rs->neg[u] == 0)
+		s->zero_rows--;			/* an emptied row comes back */
+	if (label)
+		rs->pos[u]++;
+	else
+		rs->neg[u]++;
+	it.key = key;
+	it.row = (uint32) u;
+	it.label = label ? 1 : 0;
+	if (bottomk_add(&s->heap, it, &out))
+		sample_uncount(s, &out);
+}
+
+/*
+ * The switch to keys: every row counted so far gets a fresh key and the
+ * bottom K stay (exact mode may have counted more than K rows).
+ */
 static void
 sample_materialise(DPAggSample *s)
 {
@@ -123,18 +182,25 @@ sample_materialise(DPAggSample *s)
 	BottomKItem *items = MemoryContextAllocHuge(s->mcxt, bottomk_bytes(s->k));
 
 	bottomk_init(&s->heap, s->k, items, sample_tie, s);
-	sample_seed(s);
+	sample_seed(&s->rng);
 	s->keyed = true;
 	for (int u = 0; u < rs->nrows; u++)
 	{
-		for (int64 c = 0; c < rs->pos[u] + rs->neg[u]; c++)
+		int64		pos = rs->pos[u],
+					neg = rs->neg[u];
+
+		/* the row's copies are offered again, each with its key */
+		rs->pos[u] = rs->neg[u] = 0;
+		s->zero_rows++;
+		s->cand = rs->x + (Size) u * rs->d;
+		for (int64 c = 0; c < pos + neg; c++)
 		{
-			BottomKItem it = {pg_prng_uint64(&s->rng), (uint32) u, c < rs->pos[u]};
-			BottomKItem unused;
+			uint64		key = pg_prng_uint64(&s->rng);
 
 			if ((c & AGGSAMPLE_POLL_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
-			(void) bottomk_add(&s->heap, it, &unused);
+			if (bottomk_admits(&s->heap, key, c < pos ? 1 : 0))
+				sample_keep(s, u, c < pos, key);
 		}
 	}
 }
@@ -172,27 +238,10 @@ sample_find_or_add(DPAggSample *s, const uint64 *row, bool *fresh)
 	return rowset_find_or_add(rs, row);
 }
 
-/* an item the sample no longer holds: its row loses one count */
-static void
-sample_uncount(DPAggSample *s, const BottomKItem *out)
-{
-	DPRowSet   *rs = s->rows;
-
-	if (out->label)
-		rs->pos[out->row]--;
-	else
-		rs->neg[out->row]--;
-	if (rs->pos[out->row] + rs->neg[out->row] == 0)
-		s->zero_rows++;
-}
-
 /* one keyed row: into the sample if its key is among the K smallest */
 static void
 sample_offer(DPAggSample *s, const uint64 *row, bool label, uint64 key)
 {
-	DPRowSet   *rs = s->rows;
-	BottomKItem it,
-				out;
 	bool		fresh;
 	int			u;
 
@@ -200,17 +249,21 @@ sample_offer(DPAggSample *s, const uint64 *row, bool label, uint64 key)
 	if (!bottomk_admits(&s->heap, key, label ? 1 : 0))
 		return;
 	u = sample_find_or_add(s, row, &fresh);
-	if (!fresh && rs->pos[u] + rs->neg[u] == 0)
-		s->zero_rows--;			/* an emptied row comes back */
-	if (label)
-		rs->pos[u]++;
-	else
-		rs->neg[u]++;
-	it.key = key;
-	it.row = (uint32) u;
-	it.label = label ? 1 : 0;
-	if (bottomk_add(&s->heap, it, &out))
-		sample_uncount(s, &out);
+	if (fresh)
+		s->zero_rows++;			/* a new row starts at zero: sample_keep counts it */
+	sample_keep(s, u, label, key);
+}
+
+/*
+ * Exact mode: the row's index, added if the set has room for one more
+ * distinct row (at most K), or -1 (the switch to keys)
+ */
+static int
+sample_exact_row(DPAggSample *s, const uint64 *row)
+{
+	if (s->rows->nrows < s->k)
+		return rowset_find_or_add(s->rows, row);
+	return rowset_lookup(s->rows, row);
 }
 
 void
@@ -218,10 +271,15 @@ aggsample_count(DPAggSample *s, const uint64 *row, bool label)
 {
 	if (!s->keyed)
 	{
-		if (s->total < s->k)
+		int			u = sample_exact_row(s, row);
+
+		if (u >= 0)
 		{
-			rowset_count(s->rows, row, label);
-			s->total++;
+			if (label)
+				s->rows->pos[u]++;
+			else
+				s->rows->neg[u]++;
+			sample_add_total(s, 1, 0);
 			return;
 		}
 		sample_materialise(s);
@@ -232,10 +290,10 @@ aggsample_count(DPAggSample *s, const uint64 *row, bool label)
 void
 aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg, const uint64 *keys)
 {
-	if (!s->keyed && keys == NULL && pos <= s->k - s->total && neg <= s->k - s->total - pos)
+	if (!s->keyed && keys == NULL && sample_exact_row(s, row) >= 0)
 	{
 		rowset_add_counts(s->rows, row, pos, neg);
-		s->total += pos + neg;
+		sample_add_total(s, pos, neg);
 		return;
 	}
 	if (!s->keyed)
@@ -255,8 +313,9 @@ aggsample_k(const DPAggSample *s)
 }
 
 /*
- * Exact mode past the new K first draws the keys of every counted row (a
- * heap of just those rows, fewer than the old K), then the largest leave.
+ * Exact mode stays exact while its distinct rows fit in the new K, else
+ * draws the keys of every counted row at the new K; a keyed sample lets its
+ * largest keys go.
  */
 void
 aggsample_limit(DPAggSample *s, int64 k)
@@ -265,14 +324,13 @@ aggsample_limit(DPAggSample *s, int64 k)
 
 	if (k >= s->k)
 		return;
-	if (!s->keyed && s->total > k)
-	{
-		s->k = s->total;
-		sample_materialise(s);
-	}
 	s->k = k;
 	if (!s->keyed)
+	{
+		if (s->rows->nrows > k)
+			sample_materialise(s);
 		return;
+	}
 	while (bottomk_shrink(&s->heap, k, &out))
 	{
 		if ((s->heap.n & AGGSAMPLE_POLL_MASK) == 0)
@@ -382,4 +440,83 @@ aggsample_by_row(DPAggSample *s, int64 *start)
 	for (int u = 0; u < s->rows->nrows; u++)
 		order_row_items(s->heap.items + start[u], start[u + 1] - start[u]);
 	return s->heap.items;
+}
+
+#define ST_SORT sort_positions
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) ((*(a) > *(b)) - (*(a) < *(b)))
+#define ST_CHECK_FOR_INTERRUPTS	/* the sort holds no resources */
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+/*
+ * m distinct positions in 0 .. n - 1 (m <= n / 2), ascending, uniform
+ * among the m-subsets: iid uniform draws until m of them are distinct (a
+ * stop that depends only on how many are, so the set is uniform by
+ * symmetry), drawn in batches of the deficit; each draw is new with
+ * probability at least 1/2.
+ */
+static void
+draw_positions(pg_prng_state *rng, int64 n, int64 m, uint64 *at)
+{
+	int64		got = 0;
+
+	while (got < m)
+	{
+		int64		v = 0;
+
+		for (int64 i = got; i < m; i++)
+		{
+			if ((i & AGGSAMPLE_POLL_MASK) == 0)
+				CHECK_FOR_INTERRUPTS();
+			at[i] = pg_prng_uint64_range(rng, 0, (uint64) n - 1);
+		}
+		sort_positions(at, m);
+		for (int64 i = 0; i < m; i++)
+			if (i == 0 || at[i] != at[v - 1])
+				at[v++] = at[i];
+		got = v;
+	}
+}
+
+bool
+aggsample_draw(const DPAggSample *s, const int32 *perm, int64 *pos, int64 *neg)
+{
+	const DPRowSet *rs = s->rows;
+	int64		n = s->total;
+	bool		complement;
+	int64		m,
+				base = 0,
+				i = 0;
+	uint64	   *at;
+	pg_prng_state rng;
+
+	if (s->keyed || n <= s->k)
+		return false;
+	/* the kept positions, or the left-out ones when they are fewer */
+	complement = s->k > n - s->k;
+	m = complement ? n - s->k : s->k;
+	at = palloc_extended(sizeof(uint64) * m, MCXT_ALLOC_HUGE);
+	sample_seed(&rng);
+	draw_positions(&rng, n, m, at);
+	/* the rows' copies in canonical order, label-true first: positions to counts */
+	for (int k = 0; k < rs->nrows; k++)
+	{
+		int			u = perm[k];
+		int64		end_pos = base + rs->pos[u],
+					end = end_pos + rs->neg[u],
+					hp = 0,
+					hn = 0;
+
+		for (; i < m && at[i] < (uint64) end_pos; i++)
+			hp++;
+		for (; i < m && at[i] < (uint64) end; i++)
+			hn++;
+		pos[u] = complement ? rs->pos[u] - hp : hp;
+		neg[u] = complement ? rs->neg[u] - hn : hn;
+		base = end;
+	}
+	pfree(at);
+	return true;
 }

@@ -8,11 +8,13 @@
  *	  K is public: dpobj.max_state_memory, d and the run's "sample_rows"
  *	  (aggsample_rows()).
  *
- * Exact mode: while at most K rows were counted, the state is every row
- * with its counts, as without a sample.  The row that would be the
- * (K+1)-th gives each counted row a uniform 64-bit key -- drawn only now:
- * no decision depended on the keys before -- and from then on the state
- * holds the K rows of smallest key (bottomk.h), keys and all.  A state
+ * Exact mode: while at most K distinct rows were counted, the state is
+ * every row with its counts, as without a sample; if they stand for more
+ * than K rows, the final function draws the uniform sample of K from them
+ * (aggsample_draw()).  The distinct row that would be the (K+1)-th gives
+ * each counted row a uniform 64-bit key -- drawn only now: no decision
+ * depended on the keys before -- and from then on the state holds the K
+ * rows of smallest key (bottomk.h), keys and all.  A state
  * ships its K, and its keys if it has any, in its flat form (aggstate.h);
  * the combine of partial states keeps the bottom K_min of their union,
  * K_min the smallest K of the states combined: each partial kept its bottom
@@ -63,7 +65,7 @@ extern DPAggSample *aggsample_new(MemoryContext mcxt, DPRowSet *rows, int64 k,
 
 /*
  * The sample, in exact mode, of the rows already counted in the set rows
- * (their total at most k): a state that kept every row becomes a sample.
+ * (at most k distinct): a state that kept every row becomes a sample.
  */
 extern DPAggSample *aggsample_adopt(MemoryContext mcxt, DPRowSet *rows, int64 k,
 									DPRowOrder words);
@@ -84,15 +86,26 @@ extern int64 aggsample_k(const DPAggSample *s);
 
 /*
  * Lowers K to min(k, K): the sample becomes the bottom k of its rows (the
- * rows of exact mode get their keys first if more than k were counted).
+ * rows of exact mode get their keys first if more than k distinct rows
+ * were counted).
  */
 extern void aggsample_limit(DPAggSample *s, int64 k);
 
 /* dst becomes the sample of both at the smaller K: src's rows (keys and all) added */
 extern void aggsample_merge(DPAggSample *dst, DPAggSample *src);
 
-/* whether the rows have keys (the sample ever held more than K rows) */
+/* whether the rows have keys (the sample ever held more than K distinct rows) */
 extern bool aggsample_keyed(const DPAggSample *s);
+
+/*
+ * An exact sample of more than K rows (every distinct row kept, at most
+ * K of them): its uniform sample of K rows, drawn now in the canonical
+ * order perm (rowset_order), so that under dpobj.seed it is a function of
+ * the multiset of rows, whichever plan counted them; the counts kept of
+ * row u into pos[u], neg[u] (nrows entries each).  false: nothing to draw
+ * (keyed, or at most K rows), the state's counts are the sample.
+ */
+extern bool aggsample_draw(const DPAggSample *s, const int32 *perm, int64 *pos, int64 *neg);
 
 /* drops the rows evictions emptied; call before ordering or writing rows */
 extern void aggsample_compact(DPAggSample *s);

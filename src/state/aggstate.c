@@ -211,6 +211,19 @@ aggstate_compact(DPAggState *st)
 		aggsample_compact(st->sample);
 }
 
+bool
+aggstate_draw_sample(DPAggState *st, const int32 *perm, int64 **pos, int64 **neg)
+{
+	Size		n = Max(st->rows.nrows, 1);
+
+	if (st->sample == NULL || aggsample_keyed(st->sample) ||
+		rowset_total(&st->rows) <= aggsample_k(st->sample))
+		return false;
+	*pos = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
+	*neg = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
+	return aggsample_draw(st->sample, perm, *pos, *neg);
+}
+
 const int32 *
 aggstate_order(DPAggState *st)
 {
@@ -652,8 +665,9 @@ aggstate_spill(DPAggState *st)
 /*
  * A state of a spilling kind that keeps every row (no sample, a cap)
  * becomes, in place, the uniform sample (aggsample.h) of at most
- * min(k, ship_rows) rows of all it counted: at most that many exactly as
- * they are, else every counted row offered with a fresh key.  In-memory
+ * min(k, ship_rows) rows of all it counted: at most that many distinct
+ * rows exactly as they are, else every counted row offered with a fresh
+ * key.  In-memory
  * rows past it are written as one more run first and their set freed, so
  * that the sample grows in memory they no longer take; the runs are read
  * once and deleted.  Any other state is left as it is.
@@ -672,7 +686,7 @@ aggstate_sample_at(DPAggState *st, int64 k)
 		return;
 	k = Min(k, st->type->ship_rows(st));
 	Assert(k > 0);
-	if (st->spill == NULL && rowset_total(&st->rows) <= k)
+	if (st->spill == NULL && st->rows.nrows <= k)
 	{
 		st->sample = aggsample_adopt(cxt, &st->rows, k, st->type->words);
 		st->cap = 0;

@@ -193,6 +193,14 @@ aggstate_changed(DPAggState *st)
 /* The canonical order of st's rows (cached in st). */
 extern const int32 *aggstate_order(DPAggState *st);
 
+/*
+ * A sample that kept every distinct row of more than K rows: the counts of
+ * its uniform sample of K, drawn now (aggsample_draw(); perm from
+ * aggstate_order), into new arrays *pos and *neg indexed by row.  false:
+ * the state's own counts are what the final function fits.
+ */
+extern bool aggstate_draw_sample(DPAggState *st, const int32 *perm, int64 **pos, int64 **neg);
+
 /* The combine function of a state type (errors outside an aggregate). */
 extern Datum aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type);
 

@@ -448,7 +448,12 @@ glm_state_alloc(GLMKind kind, int d, const GLMParams *params, Jsonb *options, in
 	return s;
 }
 
-/* the rows of st in canonical order, in CurrentMemoryContext */
+/*
+ * The rows of st in canonical order, in CurrentMemoryContext: for a kind
+ * that samples, or "sample_rows", those of the sample drawn from them
+ * (aggstate_draw_sample); dp_logistic and dp_noisysgd without it fit
+ * every row of a state shipped exact (aggstate.c, aggstate_sample_at).
+ */
 static GLMState *
 glm_canonical(GLMExpanded *st)
 {
@@ -457,14 +462,27 @@ glm_canonical(GLMExpanded *st)
 	int			d = st->base.d;
 	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, d, &st->params,
 									st->base.options, rs->nrows);
+	int64	   *pos = rs->pos,
+			   *neg = rs->neg;
+	int			v = 0;
+	bool		drawn = (!glm_spills(st->base.kind) || st->params.sample_rows > 0) &&
+		aggstate_draw_sample(&st->base, perm, &pos, &neg);
 
 	for (int k = 0; k < rs->nrows; k++)
 	{
 		int			u = perm[k];
 
-		memcpy(s->x + (Size) k * d, rs->x + (Size) u * d, sizeof(double) * d);
-		s->pos[k] = rs->pos[u];
-		s->neg[k] = rs->neg[u];
+		if (pos[u] + neg[u] == 0)
+			continue;
+		memcpy(s->x + (Size) v * d, rs->x + (Size) u * d, sizeof(double) * d);
+		s->pos[v] = pos[u];
+		s->neg[v++] = neg[u];
+	}
+	s->nrows = v;
+	if (drawn)
+	{
+		pfree(pos);
+		pfree(neg);
 	}
 	return s;
 }

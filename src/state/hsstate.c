@@ -374,7 +374,10 @@ hs_state_alloc(int d, const HSParams *params, Jsonb *options, int nrows)
 	return s;
 }
 
-/* the rows of st in canonical order, in CurrentMemoryContext */
+/*
+ * The rows of st (or of the sample drawn from them, aggstate_draw_sample)
+ * in canonical order, in CurrentMemoryContext
+ */
 static HSState *
 hs_canonical(HSExpanded *st)
 {
@@ -382,14 +385,26 @@ hs_canonical(HSExpanded *st)
 	const int32 *perm = aggstate_order(&st->base);
 	int			d = st->base.d;
 	HSState    *s = hs_state_alloc(d, &st->params, st->base.options, rs->nrows);
+	int64	   *pos = rs->pos,
+			   *neg = rs->neg;
+	int			v = 0;
+	bool		drawn = aggstate_draw_sample(&st->base, perm, &pos, &neg);
 
 	for (int k = 0; k < rs->nrows; k++)
 	{
 		int			u = perm[k];
 
-		memcpy(s->x + (Size) k * d, rs->x + (Size) u * d, sizeof(int64) * d);
-		s->pos[k] = rs->pos[u];
-		s->neg[k] = rs->neg[u];
+		if (pos[u] + neg[u] == 0)
+			continue;
+		memcpy(s->x + (Size) v * d, rs->x + (Size) u * d, sizeof(int64) * d);
+		s->pos[v] = pos[u];
+		s->neg[v++] = neg[u];
+	}
+	s->nrows = v;
+	if (drawn)
+	{
+		pfree(pos);
+		pfree(neg);
 	}
 	return s;
 }
