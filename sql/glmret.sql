@@ -30,8 +30,11 @@ CREATE TABLE regress_glm.pts AS
 -- ---- the calibration: r = 2e-6 L R_eff / (Lambda + Delta), eps2 = 1 % of eps --------
 -- (Objective-Gauss) or of the noise's share eps' (CMS)
 -- Objective-Gauss, R = 1 with an intercept, eps = 1: Lambda = 2 (1/4) 2 / 1 = 1; the
--- calibration helper takes d = 1, so p = 2
-SELECT abs((c->>'amp_radius')::float8 / (2e-6 * sqrt(2) / 1) - 1) < 1e-12 AS radius_ok,
+-- calibration helper takes d = 1, so p = 2; its b is rounded to the lattice
+-- g = 2^(floor(log2 sigma) - 27), which moves the argmin by up to g sqrt(p) / (2 Lambda)
+SELECT abs((c->>'amp_radius')::float8 /
+           (2e-6 * sqrt(2) / 1 + 2::float8 ^ (floor(ln((c->>'sigma')::float8) / ln(2)) - 27) * sqrt(2) / 2) - 1)
+         < 1e-12 AS radius_ok,
        (c->>'amp_epsilon')::float8 = 0.01 AS share_ok,
        (c->>'amp_laplace_scale')::float8 >= 2 * (c->>'amp_radius')::float8 * sqrt(2) / 0.01 AS covers_l1,
        (c->>'amp_laplace_scale')::float8 <= 1.001 * (2 * (c->>'amp_radius')::float8 * sqrt(2) / 0.01)

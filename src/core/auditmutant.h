@@ -11,6 +11,7 @@
  * Plain C, no PostgreSQL header.  Families:
  *   sigma      the discrete Gaussian's variance (dpnoise.c): every snapped
  *              Gaussian release (Output-Gauss, noisy GD, AdaSSP/SSP, one-vs-rest)
+ *              and the lattice noise of Objective-Gauss, OPDisc and RSPM
  *   laplace    the discrete Laplace's scale (dpnoise.c): evaluation, OPSamp's
  *              output noise, AMP's output noise, report noisy max of 'auto'
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss

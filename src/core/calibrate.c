@@ -359,12 +359,38 @@ dp_epsilon_per_row(double eps, int k)
 	return e;
 }
 
+/*
+ * OPDisc's sigma for noise on the lattice g <= sigma 2^-27: the shift
+ * c = 4 k D2 (tau = G = 1) rounded to the lattice keeps the argmin when its
+ * length before rounding is c + g (D + 1/2) sqrt(d + 1) (docs/PRIVACY.md
+ * "Lattice noise in an objective"); calibrated for c (1 + kappa), which
+ * covers that when g (D + 1/2) sqrt(d + 1) <= c kappa: the first kappa of
+ * 2^-10, 2^-8, 2^-6, 2^-4 that does (larger ones only at tiny epsilon), else NAN.
+ */
+static double
+opdisc_lattice_sigma(double eps, double delta, int d, int D2, int k)
+{
+	double		c = 4.0 * (double) k * (double) D2;
+
+	for (int e = 10; e >= 4; e -= 2)
+	{
+		double		sigma = dp_shift_sigma_lattice(eps, delta, c * (1.0 + ldexp(1.0, -e)), d + 1);
+
+		if (isnan(sigma))
+			return sigma;		/* the status is the search's */
+		if (ldexp(sigma, -27) * (sqrt((double) D2) + 0.5) * sqrt((double) d + 1.0) <=
+			ldexp(c, -e))
+			return sigma;
+	}
+	return calib_result(DP_CALIB_NUMERIC, NAN);
+}
+
 double
 opdisc_sigma_rows(double eps, double delta, int d, int D2, int k)
 {
 	if (d < 1 || D2 < 1 || k < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
 		return calib_result(DP_CALIB_INVALID, NAN);
-	return dp_shift_sigma(eps, delta, 4.0 * (double) k * (double) D2, d + 1);
+	return opdisc_lattice_sigma(eps, delta, d, D2, k);
 }
 
 double
@@ -374,7 +400,7 @@ rspm_sigma_rows(double eps, double delta, int d, int k)
 
 	if (d < 1 || k < 1 || !(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
 		return calib_result(DP_CALIB_INVALID, NAN);
-	return dp_shift_sigma(eps, delta, 2.0 * (double) k * sqrt((double) m), m);
+	return dp_shift_sigma_lattice(eps, delta, 2.0 * (double) k * sqrt((double) m), m);
 }
 
 /*
@@ -474,7 +500,7 @@ opdisc_sigma(double eps, double delta, int d, int D2, DPCalibration cal)
 		return calib_result(DP_CALIB_INVALID, NAN);
 	if (cal == DP_CALIBRATION_PAPER)
 		return calib_closed(7.0 * G * (double) D2 * sqrt(log(1.0 / delta)) / (tau * eps));
-	return dp_shift_sigma(eps, delta, 4.0 * G * (double) D2 / tau, d + 1);
+	return opdisc_lattice_sigma(eps, delta, d, D2, 1);
 }
 
 double
@@ -486,7 +512,57 @@ rspm_sigma(double eps, double delta, int d, DPCalibration cal)
 		return calib_result(DP_CALIB_INVALID, NAN);
 	if (cal == DP_CALIBRATION_PAPER)
 		return calib_closed(7.0 * sqrt((double) m * log(1.0 / delta)) / eps);
-	return dp_shift_sigma(eps, delta, 2.0 * sqrt((double) m), m);
+	return dp_shift_sigma_lattice(eps, delta, 2.0 * sqrt((double) m), m);
+}
+
+/*
+ * Gaussian noise of dimension k <= DP_LATTICE_MAX_K drawn as g N_Z(0, s^2), s >= 2^27
+ * (dpnoise_objective_lattice), instead of N(0, sigma^2) (docs/PRIVACY.md
+ * "Lattice noise in an objective"): on the box |K_j| <= m s the ratio of
+ * N_Z(0, s^2)'s to the rounded Gaussian's probabilities is within e^+-eta,
+ * eta = k (m^2 + 3) / (24 s^2); outside it each law has mass at most
+ * tail e^-eps / 2, tail = delta 2^-20, with (m - 1)^2 = 2 (eps + ln(2 k /
+ * tail)).  Returns the epsilon cost 2 eta and sets *delta0 = (delta - tail)
+ * e^-eta, both rounded towards the safe side, at k = DP_LATTICE_MAX_K (so
+ * the same for every dimension: a calibration does not depend on d).
+ */
+#define LATTICE_S2_MIN	ldexp(1.0, 54)	/* s^2 >= 2^54 (DPNOISE_OBJ_BITS = 27) */
+
+double
+dp_lattice_cost(double eps, double delta, double *delta0)
+{
+	double		k = DP_LATTICE_MAX_K;
+	double		tail = ldexp(delta, -20);
+	double		m = 1.0 + sqrt(2.0 * (eps + log(2.0 * k / tail)));
+	double		eta = k * (m * m + 3.0) / (24.0 * LATTICE_S2_MIN);
+
+	*delta0 = nextafter((delta - tail) * exp(-eta), 0.0);
+	return nextafter(2.0 * eta, INFINITY);
+}
+
+/*
+ * The radial-shift bound on the lattice: the shift's norm bound applies to
+ * ||K|| / s with K ~ N_Z(0, s^2)^k, within the box e^eta times that of the
+ * rounded Gaussian, whose norm is at most s ||G|| + sqrt(k) / 2: (RS) at
+ * eps0 = eps - 2 eta - omega, omega = a sqrt(k) / (2 s), a = c / sigma <=
+ * sqrt(2 (eps0 + 1)) (checked; it holds whenever (RS) admits sigma at a
+ * delta0 below 0.63).
+ */
+double
+dp_shift_sigma_lattice(double eps, double delta, double c, int k)
+{
+	double		delta0;
+	double		eps1 = eps - dp_lattice_cost(eps, delta, &delta0);
+	double		omega = sqrt(2.0 * (eps1 + 1.0)) * sqrt((double) k) / (2.0 * sqrt(LATTICE_S2_MIN));
+	double		eps0 = nextafter(eps1 - omega, 0.0);
+	double		sigma;
+
+	if (!(eps0 > 0.0) || !(delta0 > 0.0) || !isfinite(eps0) || k > DP_LATTICE_MAX_K)
+		return calib_result(DP_CALIB_INVALID, NAN);
+	sigma = dp_shift_sigma(eps0, delta0, c, k);
+	if (!isnan(sigma) && !(c / sigma <= sqrt(2.0 * (eps0 + 1.0))))
+		return calib_result(DP_CALIB_NUMERIC, NAN);
+	return sigma;
 }
 
 double

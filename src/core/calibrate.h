@@ -88,6 +88,19 @@ extern double dp_shift_sigma_start(double eps, double delta, double c, int k);
 extern double dp_shift_sigma_floor(double start);
 
 /*
+ * Noise drawn exactly on a lattice (dpnoise_objective_lattice) instead of
+ * N(0, sigma^2 I_k), k <= DP_LATTICE_MAX_K (Objective-Gauss: p <= 1025;
+ * OPDisc d + 1, RSPM 2d <= 512): dp_lattice_cost() is the epsilon the
+ * coupling costs (2 eta) and sets *delta0, the delta left;
+ * dp_shift_sigma_lattice() is dp_shift_sigma() at (eps - 2 eta - omega,
+ * delta0) (docs/PRIVACY.md "Lattice noise in an objective").  OPDisc, RSPM
+ * and Objective-Gauss use them.
+ */
+#define DP_LATTICE_MAX_K 2048
+extern double dp_lattice_cost(double eps, double delta, double *delta0);
+extern double dp_shift_sigma_lattice(double eps, double delta, double c, int k);
+
+/*
  * The closed-form upper bound that dp_shift_sigma() improves on: with
  * a = sqrt(k) + sqrt(2 ln(1/delta)) (Gaussian norm concentration,
  * P[||eta|| > sigma a] <= delta),

@@ -11,6 +11,7 @@
 
 #include "auditmutant.h"
 
+#include <float.h>
 #include <math.h>
 
 /* 64 random bits from two 32-bit words */
@@ -243,4 +244,32 @@ dpnoise_gaussian_lattice_summed(double S, double rho, int p, int64_t T, int64_t 
 	*sigma2 = lattice_variance_of(S / *lattice * (1.0 + ldexp(1.0, -30)) +
 								  sqrt((double) p) * (1.0 + (double) rows * ldexp(1.0, -5)),
 								  T, rho);
+}
+
+void
+dpnoise_objective_lattice(double sigma, double *lattice, uint64_t *sigma2)
+{
+	double		g,
+				s2;
+
+	*lattice = 0.0;
+	*sigma2 = 0;
+	if (!(isfinite(sigma) && sigma >= DBL_MIN))
+		return;
+	g = dpnoise_lattice(sigma) * ldexp(1.0, DPNOISE_LATTICE_BITS - DPNOISE_OBJ_BITS);
+	if (!(g >= DBL_MIN))
+		return;
+	/* sigma / g is exact (g a power of two); raised 2^-50 so the rounding never lowers it */
+	s2 = ceil((sigma / g) * (sigma / g) * (1.0 + ldexp(1.0, -50)));
+	if (s2 > ldexp(1.0, 56))
+		s2 = ldexp(1.0, 56);	/* the exact square is below 2^56: still above it */
+	*lattice = g;
+	*sigma2 = (uint64_t) s2;
+}
+
+void
+dpnoise_objective_draw(gsl_rng *rng, double lattice, uint64_t sigma2, int n, double *out)
+{
+	for (int j = 0; j < n; j++)
+		out[j] = (double) dpnoise_discrete_gaussian(rng, sigma2) * lattice;
 }

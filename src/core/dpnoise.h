@@ -95,4 +95,16 @@ extern void dpnoise_gaussian_lattice_summed(double S, double rho, int p, int64_t
 											int64_t rows, double *lattice,
 											uint64_t *sigma2);
 
+/*
+ * Objective perturbation's Gaussian noise, drawn exactly on a lattice
+ * (docs/PRIVACY.md "Lattice noise in an objective"): g = 2^(floor(log2 sigma)
+ * - DPNOISE_OBJ_BITS), so sigma / g lies in [2^27, 2^28), and the integer
+ * variance s^2 = ceil((sigma / g)^2) in [2^54, 2^56]; each coordinate is
+ * g N_Z(0, s^2), an exact double.  *lattice = 0 when g is not a normal double.
+ */
+#define DPNOISE_OBJ_BITS 27
+extern void dpnoise_objective_lattice(double sigma, double *lattice, uint64_t *sigma2);
+extern void dpnoise_objective_draw(gsl_rng *rng, double lattice, uint64_t sigma2, int n,
+								   double *out);
+
 #endif							/* DPOBJ_DPNOISE_H */

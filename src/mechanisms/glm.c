@@ -233,6 +233,8 @@ glm_calibration_ok(const GLMParams *p, const GLMCalibration *c)
 	if (p->method != GLM_METHOD_OUTPUT)
 		ok = ok && dpobj_noise_scale_ok(c->amp_radius) &&
 			dpobj_noise_scale_ok(c->amp_lattice) && c->amp_dlap_t >= 1;
+	if (p->method == GLM_METHOD_OBJECTIVE)
+		ok = ok && c->b_lattice >= DBL_MIN && c->b_sigma2 >= 1;
 	if (p->method == GLM_METHOD_CMS)
 		ok = ok && dpobj_noise_scale_ok(c->eps_prime) &&
 			dpobj_noise_scale_ok(c->gamma_scale) &&
@@ -256,7 +258,10 @@ glm_calibration_check(const GLMParams *p, const GLMCalibration *c)
 /*
  * Approximate minima perturbation's output noise (docs/PRIVACY.md
  * "Approximate minimisers"): the minimiser is within r = 2 GLM_GRAD_TOL L
- * R_eff / (Lambda + Delta) of the exact argmin (glm.h), so given the exact
+ * R_eff / (Lambda + Delta) of the exact argmin (glm.h) for the b it is given;
+ * Objective-Gauss's b is the lattice point nearest a continuous Gaussian b,
+ * whose argmin is at most g sqrt(pp) / (2 (Lambda + Delta)) away (docs/PRIVACY.md
+ * "Lattice noise in an objective"), so r grows by that.  Given the exact
  * argmin the released points of neighbours differ by at most 2 r (l2), 2 r
  * sqrt(pp) (l1); rounding to the lattice g2 adds at most pp lattice units.
  * g2 = dpnoise_lattice(2 r sqrt(pp) / eps2), 2^16 below the continuous
@@ -270,6 +275,8 @@ glm_calibrate_amp(GLMCalibration *c, int pp)
 				t;
 
 	c->amp_radius = 2.0 * GLM_GRAD_TOL * 1.0 * c->Reff / (c->lambda + c->extra_reg);
+	if (c->b_lattice > 0)
+		c->amp_radius += c->b_lattice * sqrt((double) pp) / (2.0 * (c->lambda + c->extra_reg));
 	S1 = 2.0 * c->amp_radius * sqrt((double) pp);
 	if (!(isfinite(S1 / c->amp_eps) && S1 / c->amp_eps >= DBL_MIN))
 		return;
@@ -307,17 +314,21 @@ objective_sigma(const GLMParams *p, int d, GLMCalibration *c, bool start_only)
 {
 	double		eps = p->epsilon;
 	int			pp = d + (p->intercept ? 1 : 0);
+	double		delta0,
+				eps_m;
 
 	/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
 	c->amp_eps = GLM_AMP_SHARE * eps;
+	/* b is drawn on a lattice: its coupling's cost (calibrate.h) */
+	eps_m = eps - c->amp_eps - dp_lattice_cost(eps, p->delta, &delta0);
 	/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
 	if (start_only)
-		return objgauss_sigma_start(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff,
+		return objgauss_sigma_start(eps_m, delta0, GLM_LIPSCHITZ, c->Reff,
 									c->beta, c->lambda, p->rows_per_unit, pp);
 	return p->rows_per_unit > 1 ?
-		objgauss_sigma_rows(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta,
+		objgauss_sigma_rows(eps_m, delta0, GLM_LIPSCHITZ, c->Reff, c->beta,
 							c->lambda, p->rows_per_unit, pp) :
-		objgauss_sigma(eps - c->amp_eps, p->delta, GLM_LIPSCHITZ, c->Reff, c->beta, c->lambda);
+		objgauss_sigma(eps_m, delta0, GLM_LIPSCHITZ, c->Reff, c->beta, c->lambda);
 }
 
 static void
@@ -408,19 +419,22 @@ calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 }
 
 /*
- * The objective methods after sigma (or gamma_scale): they release the
- * minimiser rounded to a public lattice 2^-16 below the per-coordinate
- * noise scale in parameter space (sigma / Lambda, or 2 L R / (eps' Lambda)
- * for CMS): post-processing, so the guarantee is unchanged; it drops the
- * low-order bits that could carry artefacts of the floating-point b
- * (docs/PRIVACY.md, "Objective perturbation: snapped output").  Then the
- * approximate minimiser's output noise.
+ * The objective methods after sigma (or gamma_scale): Objective-Gauss's b
+ * lattice; the minimiser is released rounded to a public lattice 2^-16
+ * below the per-coordinate noise scale in parameter space (sigma / Lambda,
+ * or 2 L R / (eps' Lambda) for CMS): post-processing, so the guarantee is
+ * unchanged; for CMS it drops low-order bits that could carry artefacts of
+ * its floating-point b (docs/PRIVACY.md, "Lattice noise in an objective").
+ * Then the approximate minimiser's output noise.
  */
 static void
 calibrate_snap(const GLMParams *p, int d, GLMCalibration *c)
 {
 	double		reg = c->lambda + c->extra_reg;
 	double		scale = (p->method == GLM_METHOD_CMS ? c->gamma_scale : c->sigma) / reg;
+
+	if (p->method == GLM_METHOD_OBJECTIVE)
+		dpnoise_objective_lattice(c->sigma, &c->b_lattice, &c->b_sigma2);
 
 	c->lattice = (isfinite(scale) && scale > 0) ? dpnoise_lattice(scale) : 0.0;
 	glm_calibrate_amp(c, d + (p->intercept ? 1 : 0));
@@ -504,8 +518,10 @@ glm_calibration_params(StringInfo buf, const GLMParams *p, const GLMCalibration 
  * closed form computed here as there; of its checks, those on sigma (a
  * normal double; the lattice of sigma / Lambda finite and normal) hold on
  * the whole interval when they hold at both ends -- each is monotone in
- * sigma, as rounding and dpnoise_lattice() are -- and the rest do not depend
- * on sigma.  false: not certain; the caller calibrates in full.
+ * sigma, as rounding and dpnoise_lattice() are, and so is r (b's lattice) --
+ * but the output noise's t, a sawtooth in r, checked by its bound instead;
+ * the rest do not depend on sigma.  false: not certain; the caller
+ * calibrates in full.
  */
 static bool
 calibrate_objective_certain(const GLMParams *p_in, int d, GLMCalibration *c)
@@ -518,6 +534,9 @@ calibrate_objective_certain(const GLMParams *p_in, int d, GLMCalibration *c)
 	calibrate_begin(p_in, &pm, c);
 	s1 = objective_sigma(&pm, d, c, true);
 	if (!(isfinite(s1) && s1 > 0))
+		return false;
+	/* the output noise's t stays below 2^17 + pp / eps2 + 1 whatever r (glm_calibrate_amp) */
+	if (!(ldexp(1.0, 17) + (d + (pm.intercept ? 1 : 0)) / c->amp_eps + 2.0 <= GLM_AMP_MAX_T))
 		return false;
 	c->sigma = dp_shift_sigma_floor(s1);
 	calibrate_snap(&pm, d, c);
@@ -656,8 +675,9 @@ glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 
 /*
  * The objective's linear noise b (NULL for output perturbation):
- * Objective-Gauss b ~ N(0, sigma^2 I); CMS ||b|| ~ Gamma(p, 2LR/eps'),
- * direction uniform on the sphere.
+ * Objective-Gauss b = g N_Z(0, s^2)^p, exact (docs/PRIVACY.md "Lattice noise
+ * in an objective"); CMS ||b|| ~ Gamma(p, 2LR/eps'), direction uniform on the
+ * sphere (GSL's float samplers: not covered, PRIVACY.md).
  */
 double *
 glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int pp)
@@ -668,10 +688,7 @@ glm_objective_noise(gsl_rng *rng, GLMMethod method, const GLMCalibration *c, int
 		return NULL;
 	b = palloc(sizeof(double) * pp);
 	if (method == GLM_METHOD_OBJECTIVE)
-	{
-		for (int j = 0; j < pp; j++)
-			b[j] = gsl_ran_gaussian(rng, c->sigma);
-	}
+		dpnoise_objective_draw(rng, c->b_lattice, c->b_sigma2, pp, b);
 	else
 	{
 		double		r = gsl_ran_gamma(rng, (double) pp, c->gamma_scale);

@@ -20,6 +20,8 @@ typedef struct GLMCalibration
 	double		beta;			/* bound on l'' */
 	double		lambda;			/* Lambda (sum form) */
 	double		sigma;			/* Gaussian noise scale (objective, output) */
+	double		b_lattice;		/* objective: b's lattice (dpnoise_objective_lattice) */
+	uint64		b_sigma2;		/* objective: b's variance in lattice units */
 	double		sensitivity;	/* output: l2 sensitivity of the minimiser */
 	double		rho;			/* output: zCDP of the release, from (eps, delta) */
 	double		lattice;		/* the public lattice the release is snapped to */

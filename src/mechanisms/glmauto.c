@@ -59,7 +59,7 @@ PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
 /*
  * The possible candidates, in tie-breaking order, named as glm_auto_names
  * (glmparams.h); the option "candidates" picks some (default objective and
- * CMS, chosen by measurement: docs/BENCHMARKS.md).
+ * noisysgd, GLM_AUTO_DEFAULT, chosen by measurement: docs/BENCHMARKS.md).
  */
 typedef struct AutoCandidate
 {

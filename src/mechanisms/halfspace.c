@@ -29,8 +29,6 @@
 
 #include <math.h>
 
-#include <gsl/gsl_randist.h>
-
 #include "protected.h"
 #include "hsstate.h"
 #include "ledger.h"
@@ -89,11 +87,14 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	ledger_id = mechanism_charge(fcinfo, pctx, "opdisc",
 								 state->params.epsilon, state->params.delta);
 
-	/* 2. eta ~ N(0, sigma^2)^(d+1) (Algorithm 1) */
+	/*
+	 * 2. eta = g N_Z(0, s^2)^(d+1), exact on the lattice of sigma (Algorithm
+	 * 1's N(0, sigma^2) on a lattice: docs/PRIVACY.md "Lattice noise in an
+	 * objective")
+	 */
 	eta = palloc(sizeof(double) * (d + 1));
 	rng = dpobj_rng_new();
-	for (int j = 0; j <= d; j++)
-		eta[j] = gsl_ran_gaussian(rng, sigma);
+	hsparams_draw_noise(rng, sigma, d + 1, eta);
 	dpobj_rng_free(rng);
 
 	/* 3. exact oracle on the deduplicated, quantised rows */

@@ -29,8 +29,6 @@
 
 #include <math.h>
 
-#include <gsl/gsl_randist.h>
-
 #include "hsstate.h"
 #include "mechanism.h"
 #include "model.h"
@@ -77,17 +75,22 @@ static double *
 rspm_separator_costs(int d, double sigma)
 {
 	double	   *cost = palloc(sizeof(double) * 3 * d);
+	double	   *eta = palloc(sizeof(double) * 2 * d);
 	gsl_rng    *rng = dpobj_rng_new();
 
+	/* exact on the lattice of sigma (docs/PRIVACY.md "Lattice noise in an objective") */
+	hsparams_draw_noise(rng, sigma, 2 * d, eta);
 	for (int j = 0; j < d; j++)
 	{
-		double		eta_plus = gsl_ran_gaussian(rng, sigma);	/* e = +e_j */
-		double		eta_minus = gsl_ran_gaussian(rng, sigma);	/* e = -e_j */
+		double		eta_plus = eta[2 * j];	/* e = +e_j */
+		double		eta_minus = eta[2 * j + 1]; /* e = -e_j */
 
 		cost[3 * j + 0] = eta_minus;	/* w_j = -1: <w, -e_j> > 0 */
 		cost[3 * j + 1] = 0.0;
 		cost[3 * j + 2] = eta_plus;		/* w_j = +1: <w, +e_j> > 0 */
 	}
+	memset(eta, 0, sizeof(double) * 2 * d);
+	pfree(eta);
 	dpobj_rng_free(rng);
 	return cost;
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "calibsql.h"
+#include "dpnoise.h"
 #include "opdisc.h"
 #include "options.h"
 #include "rowinput.h"
@@ -179,10 +180,19 @@ hsparams_resolve(const HSParams *params, int d, int *B, int *D2)
 	opdisc_default_grid(d, params->B, params->D2, B, D2);
 }
 
+/*
+ * sigma's lattice g must be a normal double, and at most 1 so that RSPM's
+ * shift of 2 is a lattice vector (docs/PRIVACY.md "Lattice noise in an
+ * objective"); both hold for sigma in [2^-994, 2^27).
+ */
 static double
 hsparams_sigma_checked(double sigma, const char *mechanism)
 {
-	if (!dpobj_noise_scale_ok(sigma))
+	double		g;
+	uint64_t	s2;
+
+	dpnoise_objective_lattice(sigma, &g, &s2);
+	if (!dpobj_noise_scale_ok(sigma) || !(g > 0 && g <= 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: no noise scale can be calibrated for these epsilon, delta and grid", mechanism),
@@ -214,4 +224,15 @@ hsparams_rspm_sigma(const HSParams *params, int d)
 													  params->rows_per_unit), "dp_halfspace_rspm");
 	return hsparams_sigma_checked(rspm_sigma(params->epsilon, params->delta, d,
 											 params->calibration), "dp_halfspace_rspm");
+}
+
+/* Gaussian noise of scale sigma on its lattice, exact (dpnoise.h) */
+void
+hsparams_draw_noise(gsl_rng *rng, double sigma, int n, double *out)
+{
+	double		g;
+	uint64_t	s2;
+
+	dpnoise_objective_lattice(sigma, &g, &s2);
+	dpnoise_objective_draw(rng, g, s2, n, out);
 }

@@ -15,6 +15,8 @@
 
 #include "calibrate.h"
 
+#include <gsl/gsl_rng.h>
+
 #include "utils/jsonb.h"
 
 typedef struct HSParams
@@ -53,6 +55,8 @@ extern void hsparams_check_args(const char *aggname, double epsilon,
  */
 extern double hsparams_opdisc_sigma(const HSParams *params, int d);
 extern double hsparams_rspm_sigma(const HSParams *params, int d);
+/* n values of Gaussian noise of scale sigma, exact on its lattice (dpnoise.h) */
+extern void hsparams_draw_noise(gsl_rng *rng, double sigma, int n, double *out);
 
 /*
  * epsilon / rows_per_unit rounded down: the pure-epsilon mechanism whose

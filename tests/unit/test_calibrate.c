@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
 #include "calibrate.h"
@@ -110,25 +111,81 @@ check_bounded(void)
 	alarm(0);
 }
 
+/*
+ * OPDisc and RSPM draw their noise on a lattice: sigma covers (RS) at the
+ * budget left after the coupling (eps0 = eps - 2 eta - omega, delta0) with
+ * OPDisc's shift c (1 + kappa), and is minimal there; the continuous sigma
+ * at (eps, delta) is below it by less than kappa + 0.1 %.
+ */
 static void
 check_minimal(double eps, double delta, int d)
 {
 	int			D2 = d;
-	double		c = 4.0 * D2;
 	double		s = opdisc_sigma(eps, delta, d, D2, DP_CALIBRATION_SOUND);
+	/* the shift's margin kappa: 2^-10 unless the lattice needs more (calibrate.c) */
+	int			e = 10;
+	double		c;
 	double		r = rspm_sigma(eps, delta, d, DP_CALIBRATION_SOUND);
 	double		cr = 2.0 * sqrt(2.0 * d);
+	double		delta0;
+	double		eps1 = eps - dp_lattice_cost(eps, delta, &delta0);
+	double		eps0s = eps1 - sqrt(2.0 * (eps1 + 1.0)) * sqrt(d + 1.0) * ldexp(1.0, -28);
+	double		eps0r = eps1 - sqrt(2.0 * (eps1 + 1.0)) * sqrt(2.0 * d) * ldexp(1.0, -28);
 
-	CHECK(isfinite(s) && dp_shift_delta(eps, s, c, d + 1) <= delta,
+	while (e > 4 && ldexp(s, -27) * (sqrt((double) D2) + 0.5) * sqrt(d + 1.0) > ldexp(4.0 * D2, -e))
+		e -= 2;
+	c = 4.0 * D2 * (1.0 + ldexp(1.0, -e));
+	CHECK(eps0s < eps && eps0s > eps - 1e-6 && delta0 < delta && delta0 > delta * (1 - 1e-5),
+		  "lattice cost eps=%g delta=%g d=%d: below 1e-6 of eps, 1e-5 of delta", eps, delta, d);
+	CHECK(isfinite(s) && dp_shift_delta(eps0s, s, c, d + 1) <= delta0,
 		  "opdisc eps=%g delta=%g d=%d: sigma %g covers delta", eps, delta, d, s);
-	CHECK(dp_shift_delta(eps, 0.999 * s, c, d + 1) > delta,
+	CHECK(dp_shift_delta(eps0s, 0.999 * s, c, d + 1) > delta0,
 		  "opdisc eps=%g delta=%g d=%d: 0.999 sigma does not", eps, delta, d);
-	CHECK(s <= dp_shift_sigma_closed(eps, delta, c, d + 1) * (1 + 1e-9),
-		  "opdisc eps=%g delta=%g d=%d: not above the closed form", eps, delta, d);
-	CHECK(isfinite(r) && dp_shift_delta(eps, r, cr, 2 * d) <= delta,
+	CHECK(s <= dp_shift_sigma_closed(eps0s, delta0, c, d + 1) * (1 + 1e-9) &&
+		  s <= dp_shift_sigma(eps, delta, 4.0 * D2, d + 1) * (1.001 + ldexp(1.0, -e)),
+		  "opdisc eps=%g delta=%g d=%d: not above the closed form, kappa + 0.1 %% above continuous",
+		  eps, delta, d);
+	CHECK(isfinite(r) && dp_shift_delta(eps0r, r, cr, 2 * d) <= delta0,
 		  "rspm eps=%g delta=%g d=%d: sigma %g covers delta", eps, delta, d, r);
-	CHECK(dp_shift_delta(eps, 0.999 * r, cr, 2 * d) > delta,
+	CHECK(dp_shift_delta(eps0r, 0.999 * r, cr, 2 * d) > delta0,
 		  "rspm eps=%g delta=%g d=%d: 0.999 sigma does not", eps, delta, d);
+}
+
+/*
+ * The coupling's per-coordinate bounds (dp_lattice_cost, docs/PRIVACY.md
+ * "Lattice noise in an objective"), checked where doubles resolve them
+ * (s = 8 .. 64; the mechanisms have s >= 2^27): on |k| <= m s,
+ * |ln(N_Z(0, s^2)(k) / P[round(s G) = k])| <= (m^2 + 3) / (24 s^2), and
+ * beyond it each law's mass is at most e^-((m - 1)^2 / 2).
+ */
+static void
+check_lattice_ratio(double s, double m)
+{
+	double		N = 0,
+				worst = 0,
+				tail_dg = 0,
+				tail_rg;
+	long		K = (long) ceil(40 * s);
+
+	for (long k = -K; k <= K; k++)
+		N += exp(-(double) k * k / (2 * s * s));
+	for (long k = -K; k <= K; k++)
+	{
+		double		pdg = exp(-(double) k * k / (2 * s * s)) / N;
+		double		prg = fabs(gsl_cdf_ugaussian_Q((fabs((double) k) - 0.5) / s) -
+							   gsl_cdf_ugaussian_Q((fabs((double) k) + 0.5) / s));
+
+		if (fabs((double) k) <= m * s)
+			worst = fmax(worst, fabs(log(pdg / prg)));
+		else
+			tail_dg += pdg;
+	}
+	tail_rg = 2 * gsl_cdf_ugaussian_Q((floor(m * s) + 0.5) / s);
+	CHECK(worst <= (m * m + 3) / (24 * s * s),
+		  "lattice ratio s=%g m=%g: %g above (m^2 + 3) / (24 s^2) = %g", s, m, worst,
+		  (m * m + 3) / (24 * s * s));
+	CHECK(tail_dg <= exp(-(m - 1) * (m - 1) / 2) && tail_rg <= exp(-(m - 1) * (m - 1) / 2),
+		  "lattice tails s=%g m=%g: %g, %g above e^-((m-1)^2/2)", s, m, tail_dg, tail_rg);
 }
 
 /* Monte-Carlo estimate of the bound with 4e6 draws of rho ~ chi_k */
@@ -282,6 +339,9 @@ main(void)
 
 	gsl_rng_set(rng, 12345);
 	check_memo();
+	for (double s = 8; s <= 64; s *= 2)
+		for (double m = 2; m <= 6; m += 2)
+			check_lattice_ratio(s, m);
 	for (int i = 0; i < 7; i++)
 		for (int j = 0; j < 5; j++)
 		{

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
@@ -129,6 +130,40 @@ check_gaussian_moments(gsl_rng *rng, uint64_t sigma2, int n)
 		  "discrete Gaussian sigma2 = %lu: mean %.3f, variance %.6g", (unsigned long) sigma2, m, v);
 }
 
+/*
+ * Objective perturbation's lattice noise: g a power of two with sigma / g in
+ * [2^27, 2^28), s^2 at least (sigma / g)^2 and at most 2^56; the draws, in
+ * units of g, have variance s^2 (6 standard errors).
+ */
+static void
+check_objective_lattice(gsl_rng *rng, double sigma, int n)
+{
+	double		g,
+				v = 0,
+				m = 0;
+	uint64_t	s2;
+	int			e;
+	double	   *b = malloc(sizeof(double) * n);
+
+	dpnoise_objective_lattice(sigma, &g, &s2);
+	CHECK(frexp(g, &e) == 0.5 && sigma / g >= ldexp(1.0, 27) && sigma / g < ldexp(1.0, 28) &&
+		  (double) s2 >= (sigma / g) * (sigma / g) && s2 <= ((uint64_t) 1 << 56),
+		  "objective lattice sigma = %g: g = %g, s2 = %llu", sigma, g, (unsigned long long) s2);
+	dpnoise_objective_draw(rng, g, s2, n, b);
+	for (int i = 0; i < n; i++)
+	{
+		CHECK(b[i] / g == rint(b[i] / g), "objective draw %g not on the lattice %g", b[i], g);
+		m += b[i] / g;
+		v += (b[i] / g) * (b[i] / g);
+	}
+	m /= n;
+	v /= n;
+	CHECK(fabs(m) < 6 * sqrt((double) s2 / n) && fabs(v / s2 - 1) < 6 * sqrt(2.0 / n),
+		  "objective draws sigma = %g: mean %g, variance %g of %g lattice units^2",
+		  sigma, m, v, (double) s2);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -152,6 +187,17 @@ main(void)
 	check_gaussian(rng, 50, 30, 400000);
 	check_gaussian_moments(rng, (uint64_t) 1 << 30, 200000);
 	check_gaussian_moments(rng, (uint64_t) 1 << 56, 100000);
+	check_objective_lattice(rng, 15.66, 20000);
+	check_objective_lattice(rng, 808.7, 20000);
+	check_objective_lattice(rng, 0.75, 20000);
+	check_objective_lattice(rng, 1.0, 2000);
+	{
+		double		g;
+		uint64_t	s2;
+
+		dpnoise_objective_lattice(0.0, &g, &s2);
+		CHECK(g == 0 && s2 == 0, "objective lattice of 0: none");
+	}
 	/* the lattice: a power of two with b / lattice in [2^16, 2^17) */
 	{
 		double		bs[] = {1.0, 0.75, 3.0, 1e-9, 12345.678, 0.5, 2.0 - 1e-15};
