@@ -475,7 +475,7 @@ check_huber_1d(double c, double h, double reg, double b, double expect, const ch
 	P.dense[0][0] = 1.0;
 	prob_add_obs(&P, 0, 1.0, c);
 	P.b[0] = b;
-	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, false, NULL, NULL, NULL};
+	P.spec = (GLMSolveSpec) {GLM_LOSS_HUBER, h, reg, P.b, 1e-9, false, 0, NULL, NULL, NULL};
 	prob_finish(&P);
 	st = glmsolve_minimise(&P.X, &P.spec, th, NULL);
 	CHECK(st == GLMSOLVE_CONVERGED && fabs(th[0] - expect) <= 1e-9 / reg + 1e-15,

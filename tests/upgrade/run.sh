@@ -91,10 +91,10 @@ release_port() {
     [[ "$MAJOR" -ge 17 ]] && defs+=("-DMyBackendId=(MyProcNumber+1)")
     if [[ "$MAJOR" -ge 18 ]]; then
         defs+=("-Dpg_attribute_noreturn()=__attribute__((noreturn))")
-        [[ -f "$src/src/ledger/ledgerrun.c" ]] &&
-            perl -0pi -e 's/(ledger_ExecutorRun\(QueryDesc \*queryDesc, ScanDirection direction, uint64 count),\s*bool execute_once\)/$1)/;
+        # src/ledgerrun.c in 0.2.0, src/ledger/ledgerrun.c from 0.3.0 on
+        find "$src/src" -name ledgerrun.c -exec perl -0pi -e 's/(ledger_ExecutorRun\(QueryDesc \*queryDesc, ScanDirection direction, uint64 count),\s*bool execute_once\)/$1)/;
                           s/((?:prev|standard)_ExecutorRun\(queryDesc, direction, count), execute_once\)/$1)/g' \
-                "$src/src/ledger/ledgerrun.c"
+                {} +
     fi
     # the release's own PG_CFLAGS and PG_CPPFLAGS, changed as above (make hands them to
     # the shell: each definition in single quotes)
