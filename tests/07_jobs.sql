@@ -52,8 +52,9 @@ SELECT dpobj.grant_budget('public.t7_hard', 't7_alice', 10, 1e-3) \g /dev/null
 SELECT current_database() AS db \gset
 SELECT coalesce(max(id), 0) AS ledger_before FROM dpobj.ledger \gset
 SET ROLE t7_alice;
+-- read before the submit: the job may be charged as soon as the submit commits
+SELECT coalesce(spent_epsilon, 0) AS spent_before FROM dpobj.my_budgets WHERE relation = 'public.t7_pts'::regclass \gset
 SELECT dpobj.submit('public.t7_pts', 'opdisc', ARRAY['a', 'b', 'c'], 'y', 0.3, 1e-6) AS job1 \gset
-SELECT spent_epsilon AS spent_before FROM dpobj.my_budgets WHERE relation = 'public.t7_pts'::regclass \gset
 SELECT ok(EXISTS (SELECT 1 FROM dpobj.jobs WHERE id = :job1 AND owner = 't7_alice'::regrole),
           'submit returns the id of a job owned by the submitter');
 RESET ROLE;
