@@ -28,12 +28,20 @@ else
     DPOBJ_CITUS_VERSION=14.0.1
     DPOBJ_CITUS_SHA256=26ddb8ec9de07c5fa8426e435d10936e5cd6bed01a5ad94aab92e818081e5ec9
 fi
-# Debian packages Citus's configure and build need (libcurl is not needed:
-# the build is configured --without-libcurl, so a test node never phones home); from 16 on
-# the server's utils/pg_locale.h includes ICU's unicode/ucol.h
+# Debian packages Citus's configure and build need; from 16 on the server's
+# utils/pg_locale.h includes ICU's unicode/ucol.h.  Citus is configured --without-libcurl
+# (a test node never phones home), except from 18 on: Debian's server is built with libcurl
+# (OAuth), its pg_config.h defines HAVE_LIBCURL, and Citus's sources then include curl.h and
+# call libcurl, so the build links it; statistics collection stays compiled out (Citus
+# enables it only with ENABLE_CITUS_STATISTICS_COLLECTION, which its build never defines).
 DPOBJ_CITUS_PACKAGES=("postgresql-server-dev-${PG_MAJOR:-15}" liblz4-dev libzstd-dev libkrb5-dev
                       libssl-dev autoconf flex bison)
 [[ "${PG_MAJOR:-15}" == 15 ]] || DPOBJ_CITUS_PACKAGES+=(libicu-dev)
+DPOBJ_CITUS_CURL=--without-libcurl
+if [[ "${PG_MAJOR:-15}" -ge 18 ]]; then
+    DPOBJ_CITUS_PACKAGES+=(libcurl4-openssl-dev)
+    DPOBJ_CITUS_CURL=--with-libcurl
+fi
 
 dpobj_citus_source() {
     local d
@@ -97,7 +105,7 @@ dpobj_citus_build() {
         mkdir -p "$dir"
         tar -xzf "$tarball" -C "$dir" --strip-components=1
         dpobj_log "citus: building $DPOBJ_CITUS_VERSION in $dir (about 6 minutes on 2 cores)"
-        (cd "$dir" && ./configure PG_CONFIG="$PG_CONFIG" --without-libcurl >configure.log 2>&1) ||
+        (cd "$dir" && ./configure PG_CONFIG="$PG_CONFIG" "$DPOBJ_CITUS_CURL" >configure.log 2>&1) ||
             { tail -n 30 "$dir/configure.log" >&2; dpobj_die "citus configure failed"; }
         (cd "$dir" && make -j"$(nproc)" >build.log 2>&1) ||
             { tail -n 30 "$dir/build.log" >&2; dpobj_die "citus build failed"; }
