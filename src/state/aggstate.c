@@ -211,7 +211,11 @@ aggstate_compact(DPAggState *st)
 		aggsample_compact(st->sample);
 }
 
-bool
+/*
+ * The counts of the sample drawn now, into new arrays *pos and *neg indexed
+ * by row; false: the state's own counts are what the final function fits
+ */
+static bool
 aggstate_draw_sample(DPAggState *st, const int32 *perm, int64 **pos, int64 **neg)
 {
 	Size		n = Max(st->rows.nrows, 1);
@@ -222,6 +226,35 @@ aggstate_draw_sample(DPAggState *st, const int32 *perm, int64 **pos, int64 **neg
 	*pos = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
 	*neg = palloc_extended(sizeof(int64) * n, MCXT_ALLOC_HUGE);
 	return aggsample_draw(st->sample, perm, *pos, *neg);
+}
+
+int
+aggstate_canonical_rows(DPAggState *st, bool draw, uint64 *x, int64 *pos_out, int64 *neg_out)
+{
+	const DPRowSet *rs = &st->rows;
+	const int32 *perm = aggstate_order(st);
+	int			d = st->d;
+	int64	   *pos = rs->pos,
+			   *neg = rs->neg;
+	int			v = 0;
+	bool		drawn = draw && aggstate_draw_sample(st, perm, &pos, &neg);
+
+	for (int k = 0; k < rs->nrows; k++)
+	{
+		int			u = perm[k];
+
+		if (pos[u] + neg[u] == 0)
+			continue;
+		memcpy(x + (Size) v * d, rs->x + (Size) u * d, sizeof(uint64) * d);
+		pos_out[v] = pos[u];
+		neg_out[v++] = neg[u];
+	}
+	if (drawn)
+	{
+		pfree(pos);
+		pfree(neg);
+	}
+	return v;
 }
 
 const int32 *

@@ -194,12 +194,13 @@ aggstate_changed(DPAggState *st)
 extern const int32 *aggstate_order(DPAggState *st);
 
 /*
- * A sample that kept every distinct row of more than K rows: the counts of
- * its uniform sample of K, drawn now (aggsample_draw(); perm from
- * aggstate_order), into new arrays *pos and *neg indexed by row.  false:
- * the state's own counts are what the final function fits.
+ * st's rows in canonical order (aggstate_order) into x (d words a row), pos
+ * and neg, which hold st's row count; returns how many were copied.  With
+ * draw, a sample that kept every distinct row of more than K rows draws its
+ * uniform sample of K now (aggsample_draw()) and only the rows it keeps are
+ * copied, with their drawn counts; else the state's own counts are copied.
  */
-extern bool aggstate_draw_sample(DPAggState *st, const int32 *perm, int64 **pos, int64 **neg);
+extern int aggstate_canonical_rows(DPAggState *st, bool draw, uint64 *x, int64 *pos, int64 *neg);
 
 /* The combine function of a state type (errors outside an aggregate). */
 extern Datum aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type);

@@ -451,39 +451,18 @@ glm_state_alloc(GLMKind kind, int d, const GLMParams *params, Jsonb *options, in
 /*
  * The rows of st in canonical order, in CurrentMemoryContext: for a kind
  * that samples, or "sample_rows", those of the sample drawn from them
- * (aggstate_draw_sample); dp_logistic and dp_noisysgd without it fit
+ * (aggstate_canonical_rows); dp_logistic and dp_noisysgd without it fit
  * every row of a state shipped exact (aggstate.c, aggstate_sample_at).
  */
 static GLMState *
 glm_canonical(GLMExpanded *st)
 {
-	const DPRowSet *rs = &st->base.rows;
-	const int32 *perm = aggstate_order(&st->base);
-	int			d = st->base.d;
-	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, d, &st->params,
-									st->base.options, rs->nrows);
-	int64	   *pos = rs->pos,
-			   *neg = rs->neg;
-	int			v = 0;
-	bool		drawn = (!glm_spills(st->base.kind) || st->params.sample_rows > 0) &&
-		aggstate_draw_sample(&st->base, perm, &pos, &neg);
+	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, st->base.d, &st->params,
+									st->base.options, st->base.rows.nrows);
 
-	for (int k = 0; k < rs->nrows; k++)
-	{
-		int			u = perm[k];
-
-		if (pos[u] + neg[u] == 0)
-			continue;
-		memcpy(s->x + (Size) v * d, rs->x + (Size) u * d, sizeof(double) * d);
-		s->pos[v] = pos[u];
-		s->neg[v++] = neg[u];
-	}
-	s->nrows = v;
-	if (drawn)
-	{
-		pfree(pos);
-		pfree(neg);
-	}
+	s->nrows = aggstate_canonical_rows(&st->base,
+									   !glm_spills(st->base.kind) || st->params.sample_rows > 0,
+									   (uint64 *) s->x, s->pos, s->neg);
 	return s;
 }
 

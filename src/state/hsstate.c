@@ -375,37 +375,16 @@ hs_state_alloc(int d, const HSParams *params, Jsonb *options, int nrows)
 }
 
 /*
- * The rows of st (or of the sample drawn from them, aggstate_draw_sample)
+ * The rows of st (or of the sample drawn from them, aggstate_canonical_rows)
  * in canonical order, in CurrentMemoryContext
  */
 static HSState *
 hs_canonical(HSExpanded *st)
 {
-	const DPRowSet *rs = &st->base.rows;
-	const int32 *perm = aggstate_order(&st->base);
-	int			d = st->base.d;
-	HSState    *s = hs_state_alloc(d, &st->params, st->base.options, rs->nrows);
-	int64	   *pos = rs->pos,
-			   *neg = rs->neg;
-	int			v = 0;
-	bool		drawn = aggstate_draw_sample(&st->base, perm, &pos, &neg);
+	HSState    *s = hs_state_alloc(st->base.d, &st->params, st->base.options,
+								   st->base.rows.nrows);
 
-	for (int k = 0; k < rs->nrows; k++)
-	{
-		int			u = perm[k];
-
-		if (pos[u] + neg[u] == 0)
-			continue;
-		memcpy(s->x + (Size) v * d, rs->x + (Size) u * d, sizeof(int64) * d);
-		s->pos[v] = pos[u];
-		s->neg[v++] = neg[u];
-	}
-	s->nrows = v;
-	if (drawn)
-	{
-		pfree(pos);
-		pfree(neg);
-	}
+	s->nrows = aggstate_canonical_rows(&st->base, true, (uint64 *) s->x, s->pos, s->neg);
 	return s;
 }
 
