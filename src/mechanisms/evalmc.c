@@ -265,47 +265,52 @@ evm_final_K(const double *s, int nstate,
 	return K;
 }
 
+/* the state's length is the classes' count's: read from the state */
+static void *
+evm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
+{
+	(void) kind;
+	return evaluate_admit(fcinfo, PG_ARGISNULL(0) ? 0 : evm_state_len(PG_GETARG_ARRAYTYPE_P(0)),
+						  pctx);
+}
+
+static void
+evm_calibrate(DPRun *run)
+{
+	EvalRun    *e = run->state;
+	int		   *K = palloc(sizeof(int));
+
+	*K = evm_final_K(e->s, e->nstate, run->pctx);
+	run->work = K;
+	e->ncounts = *K * *K;
+	evaluate_count_calibrate(run);
+}
+
+/* the K^2 counts of the confusion matrix */
+static void
+evm_compute(DPRun *run)
+{
+	evaluate_count_compute(run, EVM_CELLS);
+}
+
+static Datum
+evm_release_run(DPRun *run)
+{
+	EvalRun    *e = run->state;
+
+	return evm_release(e->out, *(int *) run->work, e->eps, e->delta, e->p / EVAL_EPS_UNIT,
+					   2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p));
+}
+
+static const DPRunOps evm_run = {
+	.admit = evm_admit,
+	.calibrate = evm_calibrate,
+	.compute = evm_compute,
+	.release = evm_release_run,
+};
+
 Datum
 dpobj_evalmc_finalfn(PG_FUNCTION_ARGS)
 {
-	DPProtectedContext *pctx;
-	double	   *s;
-	double		eps,
-				delta,
-				eps_noise,
-				q;
-	int			nstate = PG_ARGISNULL(0) ? 0 : evm_state_len(PG_GETARG_ARRAYTYPE_P(0));
-	int			K;
-	int64	   *cnt;
-	int64		p,
-				ledger_id;
-	gsl_rng    *rng;
-
-	if (!evaluate_final_begin(fcinfo, nstate, &s, &pctx, &eps, &delta, &eps_noise))
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	K = evm_final_K(s, nstate, pctx);
-	/* eps_used = p / 2^20 <= eps / k: the noise is for at most what is charged */
-	p = (int64) floor(Min(eps_noise, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
-	if (p < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: epsilon must be at least 2^-20", EVAL_AGGNAME),
-				 errhint("Smaller epsilon would make the counts pure noise.")));
-
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "evaluate", eps, delta);
-
-	/* 2. discrete Laplace of scale 2 / eps_used = 2^21 / p on each of the K^2 counts */
-	cnt = palloc(sizeof(int64) * K * K);
-	rng = dpobj_rng_new();
-	for (int i = 0; i < K * K; i++)
-		cnt[i] = (int64) (s ? s[EVM_CELLS + i] : 0) +
-			dpnoise_discrete_laplace(rng, (uint64_t) (2 * EVAL_EPS_UNIT), (uint64_t) p);
-	dpobj_rng_free(rng);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "evaluate");
-
-	/* variance of the discrete Laplace with q = exp(-1/scale): 2q / (1 - q)^2 */
-	q = exp(-(double) p / (2 * EVAL_EPS_UNIT));
-	PG_RETURN_DATUM(evm_release(cnt, K, eps, delta, p / EVAL_EPS_UNIT,
-								2 * EVAL_EPS_UNIT / p, 2 * q / ((1 - q) * (1 - q))));
+	return mechanism_drive(fcinfo, &evm_run);
 }

@@ -172,52 +172,78 @@ evr_release(const int64 *k, const RegMetricsCalibration *c, double y_min, double
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
-Datum
-dpobj_evalreg_finalfn(PG_FUNCTION_ARGS)
+/* a regression evaluation's calibration, model range and sums (DPRun.work) */
+typedef struct EvrRun
 {
-	DPProtectedContext *pctx;
-	double	   *s;
-	double		eps,
-				delta,
-				eps_noise,
-				y_min,
+	RegMetricsCalibration c;
+	double		y_min,
 				y_max;
 	int64		k[REGM_NSUMS];
-	int64		ledger_id;
-	RegMetricsCalibration c;
-	gsl_rng    *rng;
+} EvrRun;
 
-	if (!evaluate_final_begin(fcinfo, EVR_NSTATE, &s, &pctx, &eps, &delta, &eps_noise))
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	if (!(eps_noise >= 1.0 / EVAL_EPS_UNIT))
+static void
+evr_calibrate(DPRun *run)
+{
+	EvalRun    *e = run->state;
+	EvrRun	   *r = palloc0(sizeof(EvrRun));
+
+	if (!(e->eps_noise >= 1.0 / EVAL_EPS_UNIT))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", EVAL_AGGNAME),
 				 errhint("Smaller epsilon would make the sums pure noise.")));
-	regmetrics_calibrate(Min(eps_noise, EVAL_EPS_MAX), &c);
+	regmetrics_calibrate(Min(e->eps_noise, EVAL_EPS_MAX), &r->c);
 	/* the model's range: the state's, or the protected run's model when no row came */
-	if (s != NULL)
+	if (e->s != NULL)
 	{
-		y_min = s[EVR_YMIN];
-		y_max = s[EVR_YMAX];
+		r->y_min = e->s[EVR_YMIN];
+		r->y_max = e->s[EVR_YMAX];
 	}
 	else
-		evr_range(evaluate_model(fcinfo, pctx->options), &y_min, &y_max);
-	if (!(isfinite(y_min) && isfinite(y_max) && y_min < y_max))
+		evr_range(evaluate_model(run->fcinfo, run->pctx->options), &r->y_min, &r->y_max);
+	if (!(isfinite(r->y_min) && isfinite(r->y_max) && r->y_min < r->y_max))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("invalid dp_evaluate state"),
 				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
+	run->work = r;
+	run->ledger_name = "evaluate";
+	run->epsilon = e->eps;
+	run->delta = e->delta;
+}
 
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "evaluate", eps, delta);
+/* discrete Laplace of scale num / den lattice units on each snapped sum */
+static void
+evr_compute(DPRun *run)
+{
+	EvalRun    *e = run->state;
+	EvrRun	   *r = run->work;
 
-	/* 2. discrete Laplace of scale num / den lattice units on each snapped sum */
-	rng = dpobj_rng_new();
 	for (int i = 0; i < REGM_NSUMS; i++)
-		k[i] = (s ? regmetrics_snap(s[EVR_SUMS + i], &c) : 0) +
-			dpnoise_discrete_laplace(rng, c.num, c.den);
-	dpobj_rng_free(rng);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "evaluate");
-	PG_RETURN_DATUM(evr_release(k, &c, y_min, y_max, eps, delta));
+		r->k[i] = (e->s ? regmetrics_snap(e->s[EVR_SUMS + i], &r->c) : 0) +
+			dpnoise_discrete_laplace(run->rng, r->c.num, r->c.den);
+	run->detail = "evaluate";
+}
+
+static Datum
+evr_release_run(DPRun *run)
+{
+	EvalRun    *e = run->state;
+	EvrRun	   *r = run->work;
+
+	return evr_release(r->k, &r->c, r->y_min, r->y_max, e->eps, e->delta);
+}
+
+static const DPRunOps evr_run = {
+	.admit = evaluate_admit,
+	.kind = EVR_NSTATE,
+	.calibrate = evr_calibrate,
+	.compute = evr_compute,
+	.release = evr_release_run,
+};
+
+Datum
+dpobj_evalreg_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &evr_run);
 }

@@ -509,65 +509,100 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
-bool
-evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
-					 DPProtectedContext **pctx, double *eps, double *delta,
-					 double *eps_noise)
+void *
+evaluate_admit(FunctionCallInfo fcinfo, int nstate, DPProtectedContext **pctx)
 {
+	EvalRun    *e = palloc0(sizeof(EvalRun));
+	double	   *s;
 	int			k;
 
-	*s = PG_ARGISNULL(0) ? NULL : evaluate_state_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
-	*pctx = *s ? mechanism_claim(fcinfo, true, (*s)[EV_EPS], (*s)[EV_DELTA], (int) (*s)[EV_D])
+	s = PG_ARGISNULL(0) ? NULL : evaluate_state_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
+	*pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	if (*s == NULL && *pctx == NULL)
-		return false;
-	*eps = *s ? (*s)[EV_EPS] : (*pctx)->epsilon_f;
-	*delta = *s ? (*s)[EV_DELTA] : (*pctx)->delta_f;
+	if (s == NULL && *pctx == NULL)
+		return NULL;
+	e->s = s;
+	e->nstate = nstate;
+	e->eps = s ? s[EV_EPS] : (*pctx)->epsilon_f;
+	e->delta = s ? s[EV_DELTA] : (*pctx)->delta_f;
 	/* a privacy unit of up to k rows moves each count or sum k times a row's change */
-	k = *s ? (int) (*s)[EV_K] : ((*pctx)->rows_per_unit > 1 ? (*pctx)->rows_per_unit : 1);
-	*eps_noise = dp_epsilon_per_row(*eps, k);
-	return true;
+	k = s ? (int) s[EV_K] : ((*pctx)->rows_per_unit > 1 ? (*pctx)->rows_per_unit : 1);
+	e->eps_noise = dp_epsilon_per_row(e->eps, k);
+	return e;
 }
 
-Datum
-dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
+void
+evaluate_count_calibrate(DPRun *run)
 {
-	DPProtectedContext *pctx;
-	double	   *s;
-	double		eps,
-				delta,
-				eps_noise,
-				q;
-	int64		p,
-				counts[4];
-	int64		ledger_id;
-	gsl_rng    *rng;
+	EvalRun    *e = run->state;
 
-	if (!evaluate_final_begin(fcinfo, EVAL_NSTATE, &s, &pctx, &eps, &delta, &eps_noise))
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	/* eps_used = p / 2^20 <= eps / k: the noise is for at most what is charged */
-	p = (int64) floor(Min(eps_noise, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
-	if (p < 1)
+	e->p = (int64) floor(Min(e->eps_noise, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
+	if (e->p < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", EVAL_AGGNAME),
 				 errhint("Smaller epsilon would make the counts pure noise.")));
+	e->out = palloc(sizeof(int64) * e->ncounts);
+	run->ledger_name = "evaluate";
+	run->epsilon = e->eps;
+	run->delta = e->delta;
+}
 
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "evaluate", eps, delta);
+void
+evaluate_count_compute(DPRun *run, int first)
+{
+	EvalRun    *e = run->state;
 
-	/* 2. discrete Laplace of scale 2 / eps_used = 2^21 / p on each count */
-	rng = dpobj_rng_new();
-	for (int i = 0; i < 4; i++)
-		counts[i] = (int64) (s ? s[EV_TP + i] : 0) +
-			dpnoise_discrete_laplace(rng, (uint64_t) (2 * EVAL_EPS_UNIT), (uint64_t) p);
-	dpobj_rng_free(rng);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "evaluate");
+	for (int i = 0; i < e->ncounts; i++)
+		e->out[i] = (int64) (e->s ? e->s[first + i] : 0) +
+			dpnoise_discrete_laplace(run->rng, (uint64_t) (2 * EVAL_EPS_UNIT), (uint64_t) e->p);
+	run->detail = "evaluate";
+}
 
-	/* variance of the discrete Laplace with q = exp(-1/scale): 2q / (1 - q)^2 */
-	q = exp(-(double) p / (2 * EVAL_EPS_UNIT));
-	PG_RETURN_DATUM(eval_release(counts, eps, delta, p / EVAL_EPS_UNIT,
-								 2 * EVAL_EPS_UNIT / p, 2 * q / ((1 - q) * (1 - q))));
+double
+evaluate_count_variance(int64 p)
+{
+	double		q = exp(-(double) p / (2 * EVAL_EPS_UNIT));
+
+	return 2 * q / ((1 - q) * (1 - q));
+}
+
+static void
+eval_calibrate(DPRun *run)
+{
+	((EvalRun *) run->state)->ncounts = 4;
+	evaluate_count_calibrate(run);
+}
+
+/* the confusion matrix's four counts */
+static void
+eval_compute(DPRun *run)
+{
+	evaluate_count_compute(run, EV_TP);
+}
+
+static Datum
+eval_release_run(DPRun *run)
+{
+	EvalRun    *e = run->state;
+
+	return eval_release(e->out, e->eps, e->delta, e->p / EVAL_EPS_UNIT,
+						2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p));
+}
+
+static const DPRunOps eval_run = {
+	.admit = evaluate_admit,
+	.kind = EVAL_NSTATE,
+	.calibrate = eval_calibrate,
+	.compute = eval_compute,
+	.release = eval_release_run,
+};
+
+Datum
+dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &eval_run);
 }
 
 /* ---- dpobj.evaluate(): the sealed path of dpobj.train() ---- */

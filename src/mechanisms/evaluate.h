@@ -22,6 +22,7 @@
 #include "utils/jsonb.h"
 
 #include "predict.h"
+#include "mechanism.h"
 #include "protected.h"
 #include "rowinput.h"
 
@@ -77,15 +78,41 @@ extern double *evaluate_row_state(ArrayType **state, const DPRowInput *row, Json
  */
 extern Datum evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun);
 
+/* an evaluation run's state, as the driver's admit gives it (DPRun.state) */
+typedef struct EvalRun
+{
+	double	   *s;				/* the state's values, NULL without a row */
+	int			nstate;			/* their number */
+	double		eps;			/* the run's epsilon and delta */
+	double		delta;
+	double		eps_noise;		/* epsilon / k for units of up to k rows */
+	int64		p;				/* the counts' noise: eps_used = p / 2^20 */
+	int			ncounts;		/* the released counts or sums */
+	int64	   *out;			/* and their noisy values */
+} EvalRun;
+
 /*
- * The final function's first step: the state's values (NULL without a row),
- * the claimed protected context (mechanism_claim), the run's epsilon and
- * delta, and the epsilon the noise may use: epsilon / k for units of up to
- * k rows.  false on the direct path with no row: nothing runs.
+ * The driver's admit (mechanism.h) for states of nstate entries: the
+ * state's values, the claimed protected context (mechanism_claim), the
+ * run's epsilon and delta, and the epsilon the noise may use.  NULL on the
+ * direct path with no row: nothing runs.
  */
-extern bool evaluate_final_begin(FunctionCallInfo fcinfo, int nstate, double **s,
-								 DPProtectedContext **pctx, double *eps, double *delta,
-								 double *eps_noise);
+extern void *evaluate_admit(FunctionCallInfo fcinfo, int nstate, DPProtectedContext **pctx);
+
+/*
+ * The count kinds' calibrate: eps_used = p / 2^20 <= eps / k (a public
+ * refusal below 2^-20), out for ncounts counts, the charge's fields.
+ */
+extern void evaluate_count_calibrate(DPRun *run);
+
+/*
+ * After the charge: discrete Laplace of scale 2 / eps_used = 2^21 / p on
+ * each of the ncounts counts from s[first] (0 without a row).
+ */
+extern void evaluate_count_compute(DPRun *run, int first);
+
+/* the variance of the counts' noise (q = exp(-1/scale): 2q / (1 - q)^2) */
+extern double evaluate_count_variance(int64 p);
 
 /*
  * The ratio x / (x + y) of noisy counts (clamped to [0, 1]) and its

@@ -33,6 +33,7 @@
 #include "expsample.h"
 #include "hsstate.h"
 #include "mechanism.h"
+#include "oracle.h"
 #include "model.h"
 #include "opdisc.h"
 #include "random.h"
@@ -184,40 +185,45 @@ expmech_check_work(const HSState *state, bool protected_path, double grid)
 				 errhint("Use fewer features, a smaller grid, or coarser features (option \"Q\").")));
 }
 
-Datum
-dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
+/* a run's grid and its chosen point (DPRun.work) */
+typedef struct ExpMechRun
 {
-	HSState    *state;
-	DPProtectedContext *pctx;
-	OPDiscProblem problem;
-	int			B,
-				D2,
-				d;
+	int			B;
+	int			D2;
 	double		grid;
+	int		   *w;
+} ExpMechRun;
+
+static void
+expmech_calibrate(DPRun *run)
+{
+	HSState    *state = run->state;
+	ExpMechRun *e = palloc0(sizeof(ExpMechRun));
+
+	hsparams_resolve(&state->params, state->d, &e->B, &e->D2);
+	e->grid = opdisc_grid_size(state->d, e->B, e->D2);
+	expmech_check_work(state, run->pctx != NULL, e->grid);
+	run->work = e;
+	run->ledger_name = "expmech";
+	run->epsilon = state->params.epsilon;
+	run->delta = state->params.delta;
+}
+
+static void
+expmech_compute(DPRun *run)
+{
+	HSState    *state = run->state;
+	ExpMechRun *e = run->work;
+	int			d = state->d;
+	OPDiscProblem problem;
 	int64	   *loss;
 	int64		npoints;
 	int64		minloss;
 	int64		chosen;
-	int64		ledger_id;
-	int		   *w;
-	StringInfoData params;
-
-	state = hsstate_final_begin(fcinfo, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-
-	d = state->d;
-	hsparams_resolve(&state->params, state->d, &B, &D2);
-	grid = opdisc_grid_size(d, B, D2);
-	expmech_check_work(state, pctx != NULL, grid);
-
-	/* 1. charge first (no noise exists yet) */
-	ledger_id = mechanism_charge(fcinfo, pctx, "expmech",
-								 state->params.epsilon, state->params.delta);
 
 	/* 2. losses of every grid point (exact integers) */
-	hsstate_problem(state, B, D2, &problem);
-	loss = expmech_losses(&problem, grid, ledger_id, &npoints, &minloss);
+	hsstate_problem(state, e->B, e->D2, &problem);
+	loss = expmech_losses(&problem, e->grid, run->ledger_id, &npoints, &minloss);
 
 	/* 3. sample, then rebuild the chosen point by enumerating again */
 	/* a unit of up to k rows moves the loss by up to k: sample at eps / k */
@@ -226,26 +232,47 @@ dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
 							DPOBJ_MUTANT_FACTOR *	/* audit mutant */
 #endif
 							hsparams_unit_epsilon(&state->params),
-							ledger_id);
+							run->ledger_id);
 	memset(loss, 0, sizeof(int64) * npoints);
 	pfree(loss);
-	w = palloc(sizeof(int) * d);
-	opdisc_grid_first(w, d, B, D2);
+	e->w = palloc(sizeof(int) * d);
+	opdisc_grid_first(e->w, d, e->B, e->D2);
 	for (int64 k = 0; k < chosen; k++)
-		(void) opdisc_grid_next(w, d, B, D2);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "enumerated");
+		(void) opdisc_grid_next(e->w, d, e->B, e->D2);
+	run->detail = "enumerated";
+}
+
+static Datum
+expmech_release(DPRun *run)
+{
+	HSState    *state = run->state;
+	ExpMechRun *e = run->work;
+	StringInfoData params;
 
 	model_params_begin(&params);
 	model_params_text(&params, "loss", "zero_one");
-	model_params_int(&params, "d", d);
-	model_params_int(&params, "B", B);
-	model_params_int(&params, "D2", D2);
+	model_params_int(&params, "d", state->d);
+	model_params_int(&params, "B", e->B);
+	model_params_int(&params, "D2", e->D2);
 	model_params_int(&params, "Q", state->params.Q);
 	model_params_int(&params, "sensitivity", state->params.rows_per_unit);
 	if (state->params.rows_per_unit > 1)
 		model_params_int(&params, "rows_per_unit", state->params.rows_per_unit);
 	model_params_end(&params);
 
-	PG_RETURN_DATUM(model_build_grid(fcinfo, "expmech", w, d,
-									 state->params.epsilon, state->params.delta, &params));
+	return model_build_grid(run->fcinfo, "expmech", e->w, state->d,
+							state->params.epsilon, state->params.delta, &params);
+}
+
+static const DPRunOps expmech_run = {
+	.admit = oracle_admit,
+	.calibrate = expmech_calibrate,
+	.compute = expmech_compute,
+	.release = expmech_release,
+};
+
+Datum
+dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &expmech_run);
 }

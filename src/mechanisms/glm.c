@@ -760,76 +760,105 @@ glm_release_blocks(gsl_rng *rng, const GLMParams *p, const GLMCalibration *c,
 	}
 }
 
-Datum
-dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
+void *
+glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 {
-	GLMState *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
+	return glmstate_final_begin(fcinfo, (GLMKind) kind, pctx);
+}
+
+/* a run's calibration and buffers (DPRun.work) */
+typedef struct LogisticRun
+{
 	GLMCalibration c;
-	double	   *work,
-			   *theta;
+	double		R_eps;			/* "R": "private": the norm bound's epsilon */
+	int64		hist[PRIVQUANT_N];	/* and the norms' histogram */
+	double	   *work;
+	double	   *theta;
 	struct GLMSolveBlocks *X;
-	int			pp,
-				d;
-	int64		ledger_id;
-	gsl_rng    *rng;
-	StringInfoData params;
-	double		R_eps = 0;
-	int64		hist[PRIVQUANT_N];
+} LogisticRun;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_LOGISTIC, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+static void
+logistic_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	LogisticRun *r = palloc0(sizeof(LogisticRun));
+	int			pp = state->d + (p->intercept ? 1 : 0);
 
-	p = &state->params;
-	d = state->d;
 	/* "R": "private": every candidate's calibration checked, the norms' histogram */
 	if (p->R_private)
 	{
-		R_eps = glm_check_candidates(p, d);
-		glm_privr_histogram(state, hist);
+		r->R_eps = glm_check_candidates(p, state->d);
+		glm_privr_histogram(state, r->hist);
 	}
 	else
-		glm_calibrate(p, d, &c);
-	pp = d + (p->intercept ? 1 : 0);
-	theta = palloc0(sizeof(double) * pp);
+		glm_calibrate(p, state->d, &r->c);
+	r->theta = palloc0(sizeof(double) * pp);
 	/*
 	 * the work memory (public size) and the design, both before the charge;
 	 * a state that spilled builds each block of its design when the solver
 	 * reaches it, within the same memory bound whatever the rows
 	 */
-	work = glm_minimise_work(pp);
-	X = glm_minimise_blocks(state, p->intercept);
+	r->work = glm_minimise_work(pp);
+	r->X = glm_minimise_blocks(state, p->intercept);
+	run->work = r;
+	run->ledger_name = glm_mechanism_name(p->method);
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+	run->private_r = p->R_private;
+}
 
-	/* 1. charge first */
-	ledger_id = p->R_private ?
-		mechanism_charge_private_r(fcinfo, pctx, glm_mechanism_name(p->method),
-								   p->epsilon, p->delta) :
-		mechanism_charge(fcinfo, pctx, glm_mechanism_name(p->method), p->epsilon, p->delta);
+/*
+ * 2.-3. noise and minimiser: always a point within the public radius of
+ * the argmin (glm.h), paid for by the release's noise
+ */
+static void
+logistic_compute(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	LogisticRun *r = run->work;
 
-	/*
-	 * 2.-3. noise and minimiser: always a point within the public radius of
-	 * the argmin (glm.h), paid for by the release's noise
-	 */
-	rng = dpobj_rng_new();
 	/* "R": "private": R-hat first (its own exact draw), the rows clipped to it */
 	if (p->R_private)
 	{
-		int			k = glm_privr_select(rng, p, R_eps, hist, ledger_id);
+		int			k = glm_privr_select(run->rng, p, r->R_eps, r->hist, run->ledger_id);
 
 		p->R = privquant_candidate(k);
-		glm_privr_calibrate(p, d, &c, ledger_id);
-		glm_minimise_clip(X, p->R);
+		glm_privr_calibrate(p, state->d, &r->c, run->ledger_id);
+		glm_minimise_clip(r->X, p->R);
 	}
-	glm_release_blocks(rng, p, &c, X, work, theta, pp, ledger_id);
-	dpobj_rng_free(rng);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, method_name(p->method));
+	glm_release_blocks(run->rng, p, &r->c, r->X, r->work, r->theta,
+					   state->d + (p->intercept ? 1 : 0), run->ledger_id);
+	run->detail = method_name(p->method);
+}
+
+static Datum
+logistic_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	LogisticRun *r = run->work;
+	StringInfoData params;
 
 	model_params_begin(&params);
-	glm_calibration_params(&params, p, &c, d);
+	glm_calibration_params(&params, p, &r->c, state->d);
 	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, glm_mechanism_name(p->method), theta, d,
-								p->intercept ? theta[d] : 0.0,
-								p->epsilon, p->delta, &params));
+	return model_build(run->fcinfo, glm_mechanism_name(p->method), r->theta, state->d,
+					   p->intercept ? r->theta[state->d] : 0.0,
+					   p->epsilon, p->delta, &params);
+}
+
+static const DPRunOps logistic_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_LOGISTIC,
+	.calibrate = logistic_calibrate,
+	.compute = logistic_compute,
+	.release = logistic_release,
+};
+
+Datum
+dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &logistic_run);
 }

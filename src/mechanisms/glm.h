@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "glmstate.h"
+#include "mechanism.h"
 
 typedef struct GLMCalibration
 {
@@ -123,6 +124,9 @@ extern void glm_minimise_over(const struct GLMSolveBlocks *B, double Reff, GLMLo
 
 /* what dp_logistic and its multi-class form share (glm.c) */
 extern const char *glm_mechanism_name(GLMMethod m);
+
+/* the driver's admit (mechanism.h) on a GLM-family state of kind (GLMKind) */
+extern void *glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx);
 extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
 								   const GLMCalibration *c, int d);
 /* the objective's linear noise b, palloc'd (NULL for output perturbation) */
@@ -224,11 +228,13 @@ extern int64 noisysgd_score_right(NoisySGDDesign *D, const double *theta, const 
 
 /*
  * "tune" (noisysgdtune.c): the grid's calibration, refused on public grounds
- * before the charge; the tuned run from the final function.
+ * before the charge; the tuned run's driver steps (mechanism.h), which
+ * noisy GD's final function takes with "tune".
  */
 extern void noisysgd_tune_check(const GLMParams *p, int pp);
-extern Datum noisysgd_tune_run(FunctionCallInfo fcinfo, GLMState *state,
-							   struct DPProtectedContext *pctx);
+extern void noisysgd_tune_calibrate(DPRun *run);
+extern void noisysgd_tune_compute(DPRun *run);
+extern Datum noisysgd_tune_release(DPRun *run);
 
 /* noisysgd_descend over a design, whole or in blocks */
 extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,

@@ -518,12 +518,9 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_end(buf);
 }
 
-Datum
-dpobj_auto_finalfn(PG_FUNCTION_ARGS)
+/* a selection run's calibrations, data and buffers (DPRun.work) */
+typedef struct AutoWork
 {
-	GLMState   *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
 	AutoRun		sel[AUTO_MAX],
 				fin[AUTO_MAX];
 	AutoData	a;
@@ -531,39 +528,64 @@ dpobj_auto_finalfn(PG_FUNCTION_ARGS)
 	AutoNoise	z;
 	double	   *work,
 			   *theta;
-	volatile int chosen = 0;
-	int64		ledger_id;
-	gsl_rng    *rng;
+	int			chosen;
+} AutoWork;
+
+/* public calibrations, then every allocation at its largest: before the charge */
+static void
+auto_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	AutoWork   *w = palloc0(sizeof(AutoWork));
+
+	w->K = auto_prepare_all(p, state->d, w->sel, w->fin, &w->z);
+	auto_data(state, w->K, &w->a);
+	w->work = glm_minimise_work(w->a.pp);
+	w->theta = palloc0(sizeof(double) * w->a.pp);
+	run->work = w;
+	/* one run of (eps, delta), approximate DP */
+	run->ledger_name = "auto";
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+}
+
+static void
+auto_compute(DPRun *run)
+{
+	GLMParams  *p = &((GLMState *) run->state)->params;
+	AutoWork   *w = run->work;
+
+	w->chosen = auto_select(run->rng, p, w->sel, w->fin, &w->a, &w->z, w->work, w->theta,
+							run->ledger_id);
+	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
+	run->detail = "auto";
+}
+
+static Datum
+auto_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	AutoWork   *w = run->work;
 	StringInfoData params;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_AUTO, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	p = &state->params;
-	/* public calibrations, then every allocation at its largest: before the charge */
-	K = auto_prepare_all(p, state->d, sel, fin, &z);
-	auto_data(state, K, &a);
-	work = glm_minimise_work(a.pp);
-	theta = palloc0(sizeof(double) * a.pp);
+	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d);
+	return model_build(run->fcinfo, "auto", w->theta, state->d,
+					   p->intercept ? w->theta[state->d] : 0.0,
+					   p->epsilon, p->delta, &params);
+}
 
-	/* charge first: one run of (eps, delta), approximate DP */
-	ledger_id = mechanism_charge(fcinfo, pctx, "auto", p->epsilon, p->delta);
+static const DPRunOps auto_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_AUTO,
+	.calibrate = auto_calibrate,
+	.compute = auto_compute,
+	.release = auto_release,
+};
 
-	rng = dpobj_rng_new();
-	PG_TRY();
-	{
-		chosen = auto_select(rng, p, sel, fin, &a, &z, work, theta, ledger_id);
-		auto_train(rng, &fin[chosen], &a, -1, work, theta, ledger_id);
-	}
-	PG_FINALLY();
-	{
-		dpobj_rng_free(rng);
-	}
-	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "auto");
-
-	auto_params(&params, p, K, sel, &fin[chosen], &z, &a, state->d);
-	PG_RETURN_DATUM(model_build(fcinfo, "auto", theta, state->d,
-								p->intercept ? theta[state->d] : 0.0,
-								p->epsilon, p->delta, &params));
+Datum
+dpobj_auto_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &auto_run);
 }

@@ -177,74 +177,6 @@ noisysgd_mc_check_args(const char *aggname, double epsilon, double delta, int d,
 	noisysgd_check_kind(GLM_KIND_SGD_MC, aggname, epsilon, delta, d, options);
 }
 
-Datum
-dpobj_logistic_mc_finalfn(PG_FUNCTION_ARGS)
-{
-	GLMState   *state;
-	DPProtectedContext *pctx;
-	GLMParams	pk;
-	GLMCalibration c;
-	GLMState  **views;
-	struct GLMSolveDesign **X;
-	double	   *work,
-			   *theta;
-	int			pp,
-				d,
-				K;
-	int64		ledger_id;
-	gsl_rng    *rng;
-	StringInfoData params;
-	char	   *mech;
-
-	state = glmstate_final_begin(fcinfo, GLM_KIND_LOGISTIC_MC, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-
-	d = state->d - 1;
-	K = state->params.nclasses;
-	mc_logistic_calibrate(&state->params, d, &pk, &c);
-	pp = d + (pk.intercept ? 1 : 0);
-	theta = palloc0(sizeof(double) * (Size) K * pp);
-	/* the work memory (public size) and the K designs, all before the charge */
-	work = glm_minimise_work(pp);
-	views = mc_views(state);
-	X = palloc(sizeof(struct GLMSolveDesign *) * K);
-	for (int k = 0; k < K; k++)
-		X[k] = glm_minimise_design(views[k], pk.intercept);
-	mech = psprintf("%s_ovr", glm_mechanism_name(pk.method));
-
-	/* 1. charge first: one run of (eps, delta) */
-	ledger_id = mechanism_charge(fcinfo, pctx, mech, state->params.epsilon,
-								 state->params.delta);
-
-	/* 2.-3. each class's noise and minimiser */
-	rng = dpobj_rng_new();
-	PG_TRY();
-	{
-		for (int k = 0; k < K; k++)
-			glm_release_point(rng, &pk, &c, X[k], work, theta + (Size) k * pp, pp, ledger_id);
-	}
-	PG_FINALLY();
-	{
-		dpobj_rng_free(rng);
-	}
-	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "one_vs_rest");
-
-	model_params_begin(&params);
-	mc_params(&params, &pk, pp);
-	glm_calibration_params(&params, &pk, &c, d);
-	if (pk.method != GLM_METHOD_OUTPUT)
-	{
-		model_params_float(&params, "class_epsilon", pk.epsilon);
-		if (pk.method == GLM_METHOD_OBJECTIVE)
-			model_params_float(&params, "class_delta", pk.delta);
-	}
-	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, mech, theta, K * pp, 0.0,
-								state->params.epsilon, state->params.delta, &params));
-}
-
 /* the K designs of noisy GD, before the charge */
 typedef struct MCDesign
 {
@@ -254,79 +186,173 @@ typedef struct MCDesign
 	int64		nobs;
 } MCDesign;
 
-Datum
-dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
+/* a one-vs-rest run's calibration, designs and output (DPRun.work) */
+typedef struct MCRun
 {
-	GLMState   *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
-	GLMState  **views;
-	MCDesign   *D;
-	double	   *theta;
-	int			pp = 0,
-				d,
-				K;
+	GLMParams	pk;				/* a class's parameters */
+	GLMCalibration c;
+	struct GLMSolveDesign **X;	/* dp_logistic_multiclass: the K designs */
+	MCDesign   *D;				/* noisy GD: the K designs */
+	double	   *work,
+			   *theta;
+	int			pp;
+	int64		T;				/* noisy GD's noise */
 	double		Reff,
 				s,
 				denom,
 				rho,
 				lattice;
 	uint64		sigma2;
-	int64		T,
-				ledger_id;
-	gsl_rng    *rng;
+} MCRun;
+
+static void
+mc_logistic_calibrate_run(DPRun *run)
+{
+	GLMState   *state = run->state;
+	MCRun	   *r = palloc0(sizeof(MCRun));
+	int			d = state->d - 1;
+	int			K = state->params.nclasses;
+	GLMState  **views;
+
+	mc_logistic_calibrate(&state->params, d, &r->pk, &r->c);
+	r->pp = d + (r->pk.intercept ? 1 : 0);
+	r->theta = palloc0(sizeof(double) * (Size) K * r->pp);
+	/* the work memory (public size) and the K designs, all before the charge */
+	r->work = glm_minimise_work(r->pp);
+	views = mc_views(state);
+	r->X = palloc(sizeof(struct GLMSolveDesign *) * K);
+	for (int k = 0; k < K; k++)
+		r->X[k] = glm_minimise_design(views[k], r->pk.intercept);
+	run->work = r;
+	/* one run of (eps, delta) */
+	run->ledger_name = psprintf("%s_ovr", glm_mechanism_name(r->pk.method));
+	run->epsilon = state->params.epsilon;
+	run->delta = state->params.delta;
+}
+
+/* each class's noise and minimiser */
+static void
+mc_logistic_compute(DPRun *run)
+{
+	MCRun	   *r = run->work;
+
+	for (int k = 0; k < ((GLMState *) run->state)->params.nclasses; k++)
+		glm_release_point(run->rng, &r->pk, &r->c, r->X[k], r->work,
+						  r->theta + (Size) k * r->pp, r->pp, run->ledger_id);
+	run->detail = "one_vs_rest";
+}
+
+static Datum
+mc_logistic_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	MCRun	   *r = run->work;
 	StringInfoData params;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_SGD_MC, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	model_params_begin(&params);
+	mc_params(&params, &r->pk, r->pp);
+	glm_calibration_params(&params, &r->pk, &r->c, state->d - 1);
+	if (r->pk.method != GLM_METHOD_OUTPUT)
+	{
+		model_params_float(&params, "class_epsilon", r->pk.epsilon);
+		if (r->pk.method == GLM_METHOD_OBJECTIVE)
+			model_params_float(&params, "class_delta", r->pk.delta);
+	}
+	model_params_end(&params);
+	return model_build(run->fcinfo, run->ledger_name, r->theta, state->params.nclasses * r->pp,
+					   0.0, state->params.epsilon, state->params.delta, &params);
+}
 
-	p = &state->params;
-	d = state->d - 1;
-	K = p->nclasses;
-	views = mc_views(state);
-	D = palloc(sizeof(MCDesign) * K);
+static const DPRunOps mc_logistic_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_LOGISTIC_MC,
+	.calibrate = mc_logistic_calibrate_run,
+	.compute = mc_logistic_compute,
+	.release = mc_logistic_release,
+};
+
+Datum
+dpobj_logistic_mc_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &mc_logistic_run);
+}
+
+static void
+mc_sgd_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	MCRun	   *r = palloc0(sizeof(MCRun));
+	int			K = p->nclasses;
+	GLMState  **views = mc_views(state);
+
+	r->D = palloc(sizeof(MCDesign) * K);
 	for (int k = 0; k < K; k++)
-		glm_design(views[k], p->intercept, &D[k].X, &D[k].cnt, &D[k].y, &D[k].nobs, &pp);
-	pp = d + (p->intercept ? 1 : 0);
+		glm_design(views[k], p->intercept, &r->D[k].X, &r->D[k].cnt, &r->D[k].y,
+				   &r->D[k].nobs, &r->pp);
+	r->pp = state->d - 1 + (p->intercept ? 1 : 0);
 	/* public inputs only: eps, delta, K, R, T, radius, the option "n" */
-	noisysgd_noise(p, pp, &Reff, &T, &rho, &lattice, &sigma2);
-	s = sqrt((double) sigma2) * lattice;
-	denom = noisysgd_step_denom(p, pp, Reff, s);
-	theta = palloc0(sizeof(double) * (Size) K * pp);
+	noisysgd_noise(p, r->pp, &r->Reff, &r->T, &r->rho, &r->lattice, &r->sigma2);
+	r->s = sqrt((double) r->sigma2) * r->lattice;
+	r->denom = noisysgd_step_denom(p, r->pp, r->Reff, r->s);
+	r->theta = palloc0(sizeof(double) * (Size) K * r->pp);
+	run->work = r;
+	/* one run of (eps, delta) */
+	run->ledger_name = "noisysgd_ovr";
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+}
 
-	/* 1. charge first: one run of (eps, delta) */
-	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd_ovr", p->epsilon, p->delta);
+/* each class: T noisy projected gradient steps at rho / K */
+static void
+mc_sgd_compute(DPRun *run)
+{
+	GLMParams  *p = &((GLMState *) run->state)->params;
+	MCRun	   *r = run->work;
 
-	/* 2. each class: T noisy projected gradient steps at rho / K */
-	rng = dpobj_rng_new();
-	PG_TRY();
-	{
-		for (int k = 0; k < K; k++)
-			noisysgd_descend(p, D[k].X, D[k].cnt, D[k].y, D[k].nobs, pp, T, lattice,
-							 sigma2, denom, rng, ledger_id, theta + (Size) k * pp);
-	}
-	PG_FINALLY();
-	{
-		dpobj_rng_free(rng);
-	}
-	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd_one_vs_rest");
+	for (int k = 0; k < p->nclasses; k++)
+		noisysgd_descend(p, r->D[k].X, r->D[k].cnt, r->D[k].y, r->D[k].nobs, r->pp, r->T,
+						 r->lattice, r->sigma2, r->denom, run->rng, run->ledger_id,
+						 r->theta + (Size) k * r->pp);
+	run->detail = "gd_one_vs_rest";
+}
+
+static Datum
+mc_sgd_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	MCRun	   *r = run->work;
+	StringInfoData params;
 
 	model_params_begin(&params);
-	mc_params(&params, p, pp);
-	glm_params_model(&params, p, d);
+	mc_params(&params, p, r->pp);
+	glm_params_model(&params, p, state->d - 1);
 	model_params_float(&params, "radius", p->radius);
 	model_params_float(&params, "gradient_clip", p->grad_clip);
 	model_params_float(&params, "adagrad_prior", p->adagrad_prior);
-	model_params_int(&params, "T", T);
-	model_params_float(&params, "sigma", s);
-	model_params_float(&params, "class_rho", rho);
-	model_params_float(&params, "lattice", lattice);
+	model_params_int(&params, "T", r->T);
+	model_params_float(&params, "sigma", r->s);
+	model_params_float(&params, "class_rho", r->rho);
+	model_params_float(&params, "lattice", r->lattice);
 	model_params_text(&params, "noise", "discrete_gaussian");
 	if (p->n_public > 0)
 		model_params_float(&params, "n", p->n_public);
 	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd_ovr", theta, K * pp, 0.0,
-								p->epsilon, p->delta, &params));
+	return model_build(run->fcinfo, "noisysgd_ovr", r->theta, p->nclasses * r->pp, 0.0,
+					   p->epsilon, p->delta, &params);
+}
+
+static const DPRunOps mc_sgd_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_SGD_MC,
+	.calibrate = mc_sgd_calibrate,
+	.compute = mc_sgd_compute,
+	.release = mc_sgd_release,
+};
+
+Datum
+dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &mc_sgd_run);
 }

@@ -9,7 +9,8 @@
  * tau = 1, G = 1/tau, default grid opdisc_default_grid() (D^2 = min(d, 4))
  * (docs/ALGORITHMS.md, "OPDisc").
  *
- * Order of operations in the final function (docs/ARCHITECTURE.md):
+ * Order of operations in the final function (mechanism_drive(),
+ * docs/ARCHITECTURE.md):
  *   1. the ledger debit is committed autonomously (ledger.c);
  *   2. only then is eta ~ N(0, sigma^2)^(d+1) drawn (random.c);
  *   3. the exact oracle solves argmin_w L(D, w) - <eta, pi(w)> (oracle.c);
@@ -54,38 +55,26 @@ opdisc_check_args(const char *aggname, double epsilon, double delta, int d,
 	(void) hsparams_opdisc_sigma(&params, d);
 }
 
-Datum
-dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
+/* Algorithm 1's sigma, calibrated soundly by default (calibrate.h) */
+static void
+halfspace_calibrate(DPRun *run)
 {
-	HSState    *state;
-	OPDiscProblem problem;
-	OPDiscResult result;
-	DPObjOracle oracle;
-	double		time_limit;
-	double		sigma;
-	double	   *eta;
-	int			B;
-	int			D2;
-	int			d;
-	int64		ledger_id;
-	gsl_rng    *rng;
-	StringInfoData params;
-	DPProtectedContext *pctx = NULL;
+	HSState    *state = run->state;
+	int			B,
+				D2;
 
-	state = hsstate_final_begin(fcinfo, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	d = state->d;
 	hsparams_resolve(&state->params, state->d, &B, &D2);
+	oracle_prepare(run, "opdisc", B, D2, hsparams_opdisc_sigma(&state->params, state->d));
+}
 
-	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
-	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
-	/* Algorithm 1's sigma, calibrated soundly by default (calibrate.h) */
-	sigma = hsparams_opdisc_sigma(&state->params, d);
-
-	/* 1. charge first: durable before any noise exists */
-	ledger_id = mechanism_charge(fcinfo, pctx, "opdisc",
-								 state->params.epsilon, state->params.delta);
+static void
+halfspace_compute(DPRun *run)
+{
+	HSState    *state = run->state;
+	OracleRun  *o = run->work;
+	int			d = state->d;
+	OPDiscProblem problem;
+	double	   *eta;
 
 	/*
 	 * 2. eta = g N_Z(0, s^2)^(d+1), exact on the lattice of sigma (Algorithm
@@ -93,39 +82,54 @@ dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
 	 * objective")
 	 */
 	eta = palloc(sizeof(double) * (d + 1));
-	rng = dpobj_rng_new();
-	hsparams_draw_noise(rng, sigma, d + 1, eta);
-	dpobj_rng_free(rng);
+	hsparams_draw_noise(run->rng, o->sigma, d + 1, eta);
 
 	/* 3. exact oracle on the deduplicated, quantised rows */
-	hsstate_problem(state, B, D2, &problem);
+	hsstate_problem(state, o->B, o->D2, &problem);
 	problem.eta = eta;
-	memset(&result, 0, sizeof(result));
-	result.w = palloc0(sizeof(int) * d);
-	oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+	oracle_solve(run, &problem);
 
 	/* the noise must not outlive the solve */
 	memset(eta, 0, sizeof(double) * (d + 1));
 	pfree(eta);
 
 	/* 4. release only a certified argmin; the ledger records the outcome */
-	oracle_release_or_fail(&result, ledger_id, "dp_halfspace", oracle, time_limit);
+	oracle_outcome(run, "dp_halfspace");
+}
 
-	/* public parameters only: nothing here is computed from the rows */
+/* public parameters only: nothing here is computed from the rows */
+static Datum
+halfspace_release(DPRun *run)
+{
+	HSState    *state = run->state;
+	OracleRun  *o = run->work;
+	StringInfoData params;
+
 	model_params_begin(&params);
 	model_params_text(&params, "loss", "zero_one");
-	model_params_int(&params, "d", d);
+	model_params_int(&params, "d", state->d);
 	model_params_int(&params, "tau", 1);
-	model_params_int(&params, "B", B);
-	model_params_int(&params, "D2", D2);
+	model_params_int(&params, "B", o->B);
+	model_params_int(&params, "D2", o->D2);
 	model_params_int(&params, "Q", state->params.Q);
-	model_params_float(&params, "sigma", sigma);
+	model_params_float(&params, "sigma", o->sigma);
 	model_params_text(&params, "calibration", dp_calibration_name(state->params.calibration));
-	model_params_text(&params, "oracle", oracle_used_name(oracle));
+	model_params_text(&params, "oracle", oracle_used_name(o->oracle));
 	if (state->params.rows_per_unit > 1)
 		model_params_int(&params, "rows_per_unit", state->params.rows_per_unit);
 	model_params_end(&params);
+	return oracle_release(run, "opdisc", &params);
+}
 
-	PG_RETURN_DATUM(model_build_grid(fcinfo, "opdisc", result.w, d,
-									 state->params.epsilon, state->params.delta, &params));
+static const DPRunOps halfspace_run = {
+	.admit = oracle_admit,
+	.calibrate = halfspace_calibrate,
+	.compute = halfspace_compute,
+	.release = halfspace_release,
+};
+
+Datum
+dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &halfspace_run);
 }

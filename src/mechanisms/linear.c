@@ -6,8 +6,8 @@
  *	  perturbation (SSP), in zCDP with exact discrete Gaussian noise
  *	  (src/core/linreg.c; docs/PRIVACY.md "Linear regression").
  *
- * Order of work: the calibration and every buffer from public inputs
- * only; the charge; lambda_min of the exact sums (AdaSSP); the snapped
+ * Order of work (mechanism_drive): the calibration and every buffer from
+ * public inputs only; the charge; lambda_min of the exact sums (AdaSSP); the snapped
  * releases of sum u u^T, sum u v and lambda_min; AdaSSP's ridge; the
  * total solve (post-processing); the model in the data's units.  Nothing
  * after the charge refuses on the data: the solve raises eigenvalues below
@@ -98,79 +98,109 @@ linear_poll(void *arg)
 
 /* a failure of GSL after the charge (memory): outcome 'failed', then raise */
 static pg_noreturn void
-linear_failed(int64 ledger_id)
+linear_failed(const DPRun *run)
 {
-	ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "linear algebra failed");
-	ereport(ERROR,
-			(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
-			 errmsg("%s: the linear algebra failed", LINREG_AGGNAME),
-			 errdetail("No model was released. The privacy budget of this run is spent."),
-			 errhint("Check the server's memory; fewer features need less.")));
+	const LinStateData *s = run->state;
+
+	mechanism_fail(run, LEDGER_OUTCOME_FAILED, "linear algebra failed",
+				   ERRCODE_DPOBJ_ORACLE_FAILURE,
+				   psprintf("%s: the linear algebra failed",
+							s->params.passglm ? PASSGLM_AGGNAME : LINREG_AGGNAME),
+				   "No model was released. The privacy budget of this run is spent.",
+				   "Check the server's memory; fewer features need less.");
 }
 
-/* normalised sums -> released coefficients phi (normalised units) */
-static void
-linear_release(const LinStateData *s, const LinRegCalibration *c, int64 ledger_id,
-			   double *tri, double *b, double *phi)
+void *
+linear_admit(FunctionCallInfo fcinfo, int passglm, DPProtectedContext **pctx)
 {
+	return linstate_final_begin(fcinfo, pctx, passglm != 0);
+}
+
+void
+linear_prepare(DPRun *run)
+{
+	LinStateData *s = run->state;
 	const LinParams *p = &s->params;
+	LinearWork *w = palloc(sizeof(LinearWork));
+
+	linear_calibrate(p, &w->c);
+	/* every buffer before the charge (public sizes) */
+	w->tri = palloc(sizeof(double) * linreg_tri(p->p));
+	w->b = palloc(sizeof(double) * p->p);
+	w->phi = palloc(sizeof(double) * p->p);
+	run->work = w;
+	run->ledger_name = p->passglm ? "passglm" : linparams_method_name(p->method);
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+}
+
+void
+linear_solve(DPRun *run, double ridge)
+{
+	const LinStateData *s = run->state;
+	const LinParams *p = &s->params;
+	LinearWork *w = run->work;
 	int			nt = linreg_tri(p->p);
-	double		lambda = 0.0;
-	gsl_rng    *rng;
+	double		lambda = ridge;
 
 	if (p->method == LINREG_ADASSP)
 	{
 		/* lambda_min of the exact sums (tri as scratch) */
 		for (int k = 0; k < nt; k++)
-			tri[k] = linreg_sum_value(LINSTATE_SUMS(s)[k]);
-		lambda = linreg_min_eigen(tri, p->p);
+			w->tri[k] = linreg_sum_value(LINSTATE_SUMS(s)[k]);
+		lambda = linreg_min_eigen(w->tri, p->p);
 		if (isnan(lambda))
-			linear_failed(ledger_id);
+			linear_failed(run);
 	}
-	rng = dpobj_rng_new();
 	if (p->method == LINREG_ADASSP)
-		lambda = linreg_adassp_lambda(c, linreg_release_value(rng, &c->lmin, lambda));
-	linreg_release(rng, &c->xx, LINSTATE_SUMS(s), nt, tri, linear_poll, &ledger_id);
-	linreg_release(rng, &c->xy, LINSTATE_SUMS(s) + nt, p->p, b, linear_poll, &ledger_id);
-	dpobj_rng_free(rng);
-	if (!linreg_solve(tri, b, p->p, lambda, c->xx.sigma, phi))
-		linear_failed(ledger_id);
+		lambda = linreg_adassp_lambda(&w->c, linreg_release_value(run->rng, &w->c.lmin, lambda));
+	linreg_release(run->rng, &w->c.xx, LINSTATE_SUMS(s), nt, w->tri, linear_poll,
+				   &run->ledger_id);
+	linreg_release(run->rng, &w->c.xy, LINSTATE_SUMS(s) + nt, p->p, w->b, linear_poll,
+				   &run->ledger_id);
+	if (!linreg_solve(w->tri, w->b, p->p, lambda, w->c.xx.sigma, w->phi))
+		linear_failed(run);
 }
+
+/* normalised sums -> released coefficients, in the data's units */
+static void
+linear_compute(DPRun *run)
+{
+	const LinParams *p = &((LinStateData *) run->state)->params;
+	LinearWork *w = run->work;
+
+	linear_solve(run, 0.0);
+	/* back to the data's units: y - centre = <(x, 1), phi> By / R_eff */
+	for (int j = 0; j < p->p; j++)
+		w->phi[j] *= p->By / p->Reff;
+	run->detail = linparams_method_name(p->method);
+}
+
+static Datum
+linear_release(DPRun *run)
+{
+	const LinStateData *s = run->state;
+	const LinParams *p = &s->params;
+	LinearWork *w = run->work;
+	StringInfoData params;
+
+	model_params_begin(&params);
+	linear_params(&params, p, &w->c, s->d);
+	model_params_end(&params);
+	return model_build(run->fcinfo, linparams_method_name(p->method), w->phi, s->d,
+					   p->intercept ? w->phi[s->d] + p->center : 0.0,
+					   p->epsilon, p->delta, &params);
+}
+
+static const DPRunOps linear_run = {
+	.admit = linear_admit,
+	.calibrate = linear_prepare,
+	.compute = linear_compute,
+	.release = linear_release,
+};
 
 Datum
 dpobj_linreg_finalfn(PG_FUNCTION_ARGS)
 {
-	DPProtectedContext *pctx;
-	LinStateData *s = linstate_final_begin(fcinfo, &pctx, false);
-	LinParams  *p;
-	LinRegCalibration c;
-	double	   *tri,
-			   *b,
-			   *phi;
-	int64		ledger_id;
-	StringInfoData params;
-
-	if (s == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	p = &s->params;
-	linear_calibrate(p, &c);
-	/* every buffer before the charge (public sizes) */
-	tri = palloc(sizeof(double) * linreg_tri(p->p));
-	b = palloc(sizeof(double) * p->p);
-	phi = palloc(sizeof(double) * p->p);
-
-	ledger_id = mechanism_charge(fcinfo, pctx, linparams_method_name(p->method),
-								 p->epsilon, p->delta);
-	linear_release(s, &c, ledger_id, tri, b, phi);
-	/* back to the data's units: y - centre = <(x, 1), phi> By / R_eff */
-	for (int j = 0; j < p->p; j++)
-		phi[j] *= p->By / p->Reff;
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, linparams_method_name(p->method));
-
-	model_params_begin(&params);
-	linear_params(&params, p, &c, s->d);
-	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, linparams_method_name(p->method), phi, s->d,
-								p->intercept ? phi[s->d] + p->center : 0.0,
-								p->epsilon, p->delta, &params));
+	return mechanism_drive(fcinfo, &linear_run);
 }

@@ -10,6 +10,16 @@
 #define DPOBJ_LINEAR_H
 
 #include "linparams.h"
+#include "mechanism.h"
+
+/* a run's calibration and buffers (DPRun.work) */
+typedef struct LinearWork
+{
+	LinRegCalibration c;
+	double	   *tri;			/* sum u u^T, packed; then released */
+	double	   *b;				/* sum u v; then released */
+	double	   *phi;			/* the solve's coefficients, normalised */
+} LinearWork;
 
 /*
  * The calibration of a run (p->method's releases at rho = zcdp_rho(eps,
@@ -17,5 +27,17 @@
  * any charge, named after dp_passglm or dp_linear_regression by p->passglm.
  */
 extern void linear_calibrate(const LinParams *p, LinRegCalibration *c);
+
+/* the driver's steps (mechanism.h) on the linear state: admit, calibrate */
+extern void *linear_admit(FunctionCallInfo fcinfo, int passglm, DPProtectedContext **pctx);
+extern void linear_prepare(DPRun *run);
+
+/*
+ * After the charge: the snapped releases of sum u u^T and sum u v
+ * (AdaSSP: and lambda_min first), then the solve into work->phi with
+ * AdaSSP's ridge, else ridge; a failure of the linear algebra is the
+ * run's outcome 'failed'.
+ */
+extern void linear_solve(DPRun *run, double ridge);
 
 #endif							/* DPOBJ_LINEAR_H */

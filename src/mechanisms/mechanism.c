@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * mechanism.c
- *	  What every mechanism's final function shares (mechanism.h): claiming
- *	  the protected context and charging the run before any noise exists.
+ *	  The protected driver (mechanism.h): the one copy of the sequence
+ *	  admit -> calibrate -> charge -> compute -> record -> release that
+ *	  every mechanism's final function runs, and its failure path.
  *
  *-------------------------------------------------------------------------
  */
@@ -65,121 +66,50 @@ charge_run(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 	return ledger_charge(mechanism, epsilon, delta, &cost, dp_relation_names(scan.relids));
 }
 
-int64
-mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
-				 const char *mechanism, double epsilon, double delta)
+Datum
+mechanism_drive(FunctionCallInfo fcinfo, const DPRunOps *ops)
 {
-	return charge_run(fcinfo, pctx, mechanism, epsilon, delta, false);
-}
+	DPRun		run;
 
-int64
-mechanism_charge_private_r(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
-						   const char *mechanism, double epsilon, double delta)
-{
-	return charge_run(fcinfo, pctx, mechanism, epsilon, delta, true);
-}
-
-void
-mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
-{
-	static const char *const gauss[] = {"noisysgd", "output_gauss", "passglm", "adassp", "ssp",
-	"noisysgd_ovr", "output_gauss_ovr"};
-	static const char *const pure[] = {"expmech", "cms", "cms_ovr", "evaluate"};
-
-	memset(cost, 0, sizeof(*cost));
-	cost->kind = LEDGER_COST_APPROX;
-	for (int i = 0; i < lengthof(gauss); i++)
-		if (strcmp(mechanism, gauss[i]) == 0)
-		{
-			/*
-			 * the very rho glm.c, noisysgd.c, passglm.c, linear.c and
-			 * glmmulticlass.c calibrate to (one-vs-rest: rho / K per class);
-			 * every release of these is a snapped discrete Gaussian
-			 */
-			cost->kind = LEDGER_COST_GAUSS;
-			account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
-							   cost->rho, sizeof(cost->rho));
-		}
-	for (int i = 0; i < lengthof(pure); i++)
-		if (strcmp(mechanism, pure[i]) == 0)
-		{
-			cost->kind = LEDGER_COST_PURE;
-			account_decimal_up(0.5 * epsilon * epsilon, cost->rho, sizeof(cost->rho));
-		}
-}
-
-/* option key as a C string, or NULL when absent (not a string: "") */
-static const char *
-mechanism_string_option(Jsonb *options, const char *key)
-{
-	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
-
-	if (v == NULL)
-		return NULL;
-	if (v->type != jbvString)
-		return "";
-	return pnstrdup(v->val.string.val, v->val.string.len);
+	memset(&run, 0, sizeof(run));
+	run.fcinfo = fcinfo;
+	/* 1. admit: the protected context claimed, before anything is computed */
+	run.state = ops->admit(fcinfo, ops->kind, &run.pctx);
+	if (run.state == NULL)
+		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	/* 2. the calibration and every buffer, from public inputs only */
+	ops->calibrate(&run);
+	/* 3. the charge, durable before any noise exists */
+	run.ledger_id = charge_run(fcinfo, run.pctx, run.ledger_name, run.epsilon, run.delta,
+							   run.private_r);
+	/* 4. noise and computation (a failure: mechanism_fail); the generator wiped */
+	run.rng = dpobj_rng_new();
+	PG_TRY();
+	{
+		ops->compute(&run);
+	}
+	PG_FINALLY();
+	{
+		dpobj_rng_free(run.rng);
+	}
+	PG_END_TRY();
+	/* 5. the ledger records the release */
+	ledger_finish(run.ledger_id, LEDGER_OUTCOME_RELEASED, run.detail);
+	/* 6. the model */
+	return ops->release(&run);
 }
 
 void
-mechanism_cost_private_r(LedgerCost *cost)
+mechanism_fail(const DPRun *run, const char *outcome, const char *detail, int sqlerrcode,
+			   const char *msg, const char *errdetail_text, const char *hint)
 {
-	/* the norm bound's exponential mechanism is bounded range, not Gaussian */
-	if (cost->kind == LEDGER_COST_GAUSS)
-		cost->kind = LEDGER_COST_ZCDP;
-}
-
-bool
-mechanism_options_private_r(Jsonb *options)
-{
-	const char *R = mechanism_string_option(options, "R");
-
-	return R != NULL && strcmp(R, "private") == 0;
-}
-
-void
-mechanism_run_cost(const char *train_mechanism, Jsonb *options, double epsilon,
-				   double delta, LedgerCost *cost)
-{
-	mechanism_cost(mechanism_ledger_name(train_mechanism, options), epsilon, delta, cost);
-	if (mechanism_options_private_r(options))
-		mechanism_cost_private_r(cost);
-}
-
-
-/* logistic's method as its ledger name: objective_gauss, output_gauss or cms */
-static const char *
-mechanism_glm_name(const char *method)
-{
-	if (method == NULL || strcmp(method, "objective") == 0)
-		return "objective_gauss";
-	if (strcmp(method, "output") == 0)
-		return "output_gauss";
-	if (strcmp(method, "cms") == 0)
-		return "cms";
+	ledger_finish(run->ledger_id, outcome, detail);
+	if (strcmp(outcome, LEDGER_OUTCOME_CANCELLED) == 0)
+		CHECK_FOR_INTERRUPTS();
 	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
-			 errhint("The default is \"objective\".")));
-	return NULL;				/* keep compiler quiet */
-}
-
-const char *
-mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
-{
-	const char *method = mechanism_string_option(options, "method");
-
-	if (strcmp(train_mechanism, "logistic") == 0)
-		return mechanism_glm_name(method);
-	if (strcmp(train_mechanism, "logistic_multiclass") == 0)
-		return psprintf("%s_ovr", mechanism_glm_name(method));
-	if (strcmp(train_mechanism, "noisysgd_multiclass") == 0)
-		return "noisysgd_ovr";
-	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
-	if (strcmp(train_mechanism, "noisysgd") == 0 &&
-		getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL)
-		return "noisysgd_tune";
-	if (strcmp(train_mechanism, "linear") == 0)
-		return method != NULL && strcmp(method, "ssp") == 0 ? "ssp" : "adassp";
-	return train_mechanism;
+			(errcode(sqlerrcode),
+			 errmsg("%s", msg),
+			 errdetail_text ? errdetail("%s", errdetail_text) : 0,
+			 hint ? errhint("%s", hint) : 0));
+	pg_unreachable();
 }

@@ -1,15 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * mechanism.h
- *	  What every mechanism's final function shares: claiming the
- *	  protected context and charging the run before any noise is drawn.
- *	  Implemented in mechanism.c (the scanned relations come from
- *	  scanrels.c); every mechanism calls these two functions in this order:
+ *	  The protected driver every mechanism's final function runs
+ *	  (mechanism.c): mechanism_drive() owns the privacy-critical sequence
  *
- *	    pctx = mechanism_claim(fcinfo, has_state, eps, delta, d);
- *	    ...  (empty state on the protected path when no row survived)
- *	    ledger_id = mechanism_charge(fcinfo, pctx, "name", eps, delta);
- *	    ...  only now draw noise
+ *	    admit -> calibrate -> charge -> compute -> record -> release
+ *
+ *	  and a mechanism supplies only the steps' computations (DPRunOps);
+ *	  a failure after the charge goes through mechanism_fail().  The costs
+ *	  of the names runs charge under come from the registry (registry.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,19 +17,22 @@
 
 #include "postgres.h"
 
+#include <gsl/gsl_rng.h>
+
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
 #include "clientcheck.h"
 #include "protected.h"
 #include "ledger.h"
+#include "pg_compat.h"
 #include "trainquery.h"
 #include "miscadmin.h"
 
 /*
  * First refuses outside an aggregate (a final function called as a plain
  * function: aggstate_final_check) and on a Citus worker (distributed.h),
- * for every mechanism; mechanism_charge() refuses outside an aggregate too.
+ * for every mechanism (the driver's charge refuses outside an aggregate too).
  * Then enters the run (runlimit.h: refused beyond dpobj.max_runs_per_role).
  * On the protected path (inside dpobj.train()): consumes the protected
  * context after checking it against the relations scanned below this
@@ -41,26 +43,71 @@
 extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_state,
 										   double epsilon, double delta, int d);
 
+/* One run of a mechanism, as mechanism_drive() hands it to the steps */
+typedef struct DPRun
+{
+	FunctionCallInfo fcinfo;
+	DPProtectedContext *pctx;	/* admit: the protected context, or NULL */
+	void	   *state;			/* admit: the aggregate's final state */
+	/* calibrate: what the charge is for (the name's cost: registry.c) */
+	const char *ledger_name;
+	double		epsilon;
+	double		delta;
+	bool		private_r;		/* "R": "private": zcdp, not gauss */
+	int64		ledger_id;		/* the charge's ledger row */
+	gsl_rng    *rng;			/* compute: the noise source (random.h) */
+	const char *detail;			/* compute: the released outcome's ledger detail */
+	void	   *work;			/* the mechanism's own, from calibrate on */
+} DPRun;
+
+typedef struct DPRunOps
+{
+	/*
+	 * The final state of the given kind, after mechanism_claim() (the
+	 * state's final_begin); NULL when no row reached the aggregate off the
+	 * protected path
+	 */
+	void	   *(*admit) (FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx);
+	int			kind;			/* the state's kind, for admit */
+	/* public inputs only: the charge's fields, the calibration, every buffer */
+	void		(*calibrate) (DPRun *run);
+	/*
+	 * After the charge: noise (from run->rng only) and computation; sets
+	 * detail, or mechanism_fail()
+	 */
+	void		(*compute) (DPRun *run);
+	/* after the record: the model (DP output and public parameters only) */
+	Datum		(*release) (DPRun *run);
+} DPRunOps;
+
 /*
- * Charges one run durably before any noise exists: the guarded budget
- * debit on the protected path (pctx != NULL), else a plain ledger row
- * naming the scanned relations.  Returns the ledger row id.
+ * A mechanism's final function: admit (NULL result when there is nothing
+ * to run), calibrate on public inputs, charge durably before any noise
+ * exists (the guarded budget debit on the protected path, else a plain
+ * ledger row naming the scanned relations), compute, record the release
+ * in the ledger, then build the model.
  */
-extern int64 mechanism_charge(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
-							  const char *mechanism, double epsilon, double delta);
-/* the same for a run with "R": "private": its cost is zcdp, not gauss */
-extern int64 mechanism_charge_private_r(FunctionCallInfo fcinfo,
-										const DPProtectedContext *pctx,
-										const char *mechanism, double epsilon,
-										double delta);
+extern Datum mechanism_drive(FunctionCallInfo fcinfo, const DPRunOps *ops);
+
+/*
+ * A charged run that releases nothing: the ledger records the outcome
+ * (LEDGER_OUTCOME_*) with detail, then the error is raised (a cancel
+ * raises the pending interrupt first).  Nothing in it may depend on the
+ * rows; on the protected path seal.c replaces it with its fixed error.
+ */
+extern pg_noreturn void mechanism_fail(const DPRun *run, const char *outcome,
+									   const char *detail, int sqlerrcode,
+									   const char *msg, const char *errdetail_text,
+									   const char *hint);
 
 /*
  * The privacy cost of one run of a mechanism (its name in the ledger:
  * "noisysgd", "output_gauss", ...) at (epsilon, delta), the float8 values
- * the mechanism calibrates with: gauss (every release a discrete Gaussian)
- * with the rho its calibration uses (rounded up), pure with rho =
- * epsilon^2 / 2 (rounded up), else approx.  mechanism_cost_private_r: the
- * same run with "R": "private" (gauss becomes zcdp).
+ * the mechanism calibrates with, by the name's cost form in the registry
+ * (registry.c): gauss (every release a discrete Gaussian) with the rho its
+ * calibration uses (rounded up), pure with rho = epsilon^2 / 2 (rounded
+ * up), else approx.  mechanism_cost_private_r: the same run with "R":
+ * "private" (gauss becomes zcdp).
  */
 extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
 						   LedgerCost *cost);
@@ -78,10 +125,9 @@ extern void mechanism_run_cost(const char *train_mechanism, Jsonb *options,
 
 /*
  * The name of what dpobj.train()'s mechanism runs with these options, the
- * one its direct aggregate charges under: "logistic" is objective_gauss,
- * output_gauss or cms by its "method", "logistic_multiclass" the same with
- * "_ovr", "noisysgd_multiclass" noisysgd_ovr, "linear" adassp or ssp,
- * "noisysgd" with "tune" noisysgd_tune (approx); the other names are their own.  mechanism_cost() prices it.
+ * one its direct aggregate charges under (its registry entry's ledger
+ * names: "logistic" by its "method", "linear" adassp or ssp, "noisysgd"
+ * with "tune" noisysgd_tune, ...).  mechanism_cost() prices it.
  */
 extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
 

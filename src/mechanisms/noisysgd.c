@@ -243,71 +243,101 @@ sgd_private_choose(gsl_rng *rng, GLMParams *p, const SGDNoise *cands, const int6
 	return cands[k];
 }
 
-Datum
-dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
+/* a run's noise, design and buffers (DPRun.work) */
+typedef struct NoisySGDRun
 {
-	GLMState   *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
 	NoisySGDDesign D;
+	SGDNoise	nz;
+	SGDNoise   *cands;			/* "R": "private": every candidate's noise */
+	int64		hist[PRIVQUANT_N];	/* and the norms' histogram */
+	double		s;
 	double	   *theta;
-	int			pp,
-				d;
-	double		s = 0;
-	SGDNoise	nz = {0};
-	int64		ledger_id;
-	gsl_rng    *rng;
-	StringInfoData params;
-	SGDNoise   *cands = NULL;
-	int64		hist[PRIVQUANT_N];
+} NoisySGDRun;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_SGD, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+static void
+noisysgd_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	int			pp = state->d + (p->intercept ? 1 : 0);
+	NoisySGDRun *r;
 
-	p = &state->params;
-	d = state->d;
-	pp = d + (p->intercept ? 1 : 0);
 	/* "tune": a private choice among a public grid (noisysgdtune.c) */
 	if (p->tune.npoints > 0)
-		return noisysgd_tune_run(fcinfo, state, pctx);
+	{
+		noisysgd_tune_calibrate(run);
+		return;
+	}
+	r = palloc0(sizeof(NoisySGDRun));
 	/* "R": "private": every candidate's noise and the norms' histogram */
 	if (p->R_private)
 	{
-		cands = sgd_noise_candidates(p, pp);
-		glm_privr_histogram(state, hist);
+		r->cands = sgd_noise_candidates(p, pp);
+		glm_privr_histogram(state, r->hist);
 	}
 	/* the design before the charge; a spilled state's in blocks, within the cap */
-	noisysgd_design(&D, state, p->intercept);
+	noisysgd_design(&r->D, state, p->intercept);
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	if (!p->R_private)
-		noisysgd_noise(p, pp, &nz.Reff, &nz.T, &nz.rho, &nz.lattice, &nz.sigma2);
-	theta = palloc0(sizeof(double) * pp);
+		noisysgd_noise(p, pp, &r->nz.Reff, &r->nz.T, &r->nz.rho, &r->nz.lattice,
+					   &r->nz.sigma2);
+	r->theta = palloc0(sizeof(double) * pp);
+	run->work = r;
+	run->ledger_name = "noisysgd";
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+	run->private_r = p->R_private;
+}
 
-	/* 1. charge first */
-	ledger_id = p->R_private ?
-		mechanism_charge_private_r(fcinfo, pctx, "noisysgd", p->epsilon, p->delta) :
-		mechanism_charge(fcinfo, pctx, "noisysgd", p->epsilon, p->delta);
+/* T noisy projected gradient steps */
+static void
+noisysgd_compute(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	int			pp = state->d + (p->intercept ? 1 : 0);
+	NoisySGDRun *r = run->work;
 
-	/* 2. T noisy projected gradient steps */
-	rng = dpobj_rng_new();
-	PG_TRY();
+	if (p->tune.npoints > 0)
 	{
-		if (p->R_private)
-			nz = sgd_private_choose(rng, p, cands, hist, ledger_id, &D);
-		s = sqrt((double) nz.sigma2) * nz.lattice;
-		noisysgd_descend_design(p, &D, nz.T, nz.lattice, nz.sigma2,
-								noisysgd_step_denom(p, pp, nz.Reff, s), rng, ledger_id, theta);
+		noisysgd_tune_compute(run);
+		return;
 	}
-	PG_FINALLY();
-	{
-		dpobj_rng_free(rng);
-	}
-	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
+	if (p->R_private)
+		r->nz = sgd_private_choose(run->rng, p, r->cands, r->hist, run->ledger_id, &r->D);
+	r->s = sqrt((double) r->nz.sigma2) * r->nz.lattice;
+	noisysgd_descend_design(p, &r->D, r->nz.T, r->nz.lattice, r->nz.sigma2,
+							noisysgd_step_denom(p, pp, r->nz.Reff, r->s), run->rng,
+							run->ledger_id, r->theta);
+	run->detail = "gd";
+}
 
-	sgd_params(&params, p, d, nz.T, s, nz.rho, nz.lattice);
-	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
-								p->intercept ? theta[d] : 0.0,
-								p->epsilon, p->delta, &params));
+static Datum
+noisysgd_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	NoisySGDRun *r = run->work;
+	StringInfoData params;
+
+	if (p->tune.npoints > 0)
+		return noisysgd_tune_release(run);
+	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice);
+	return model_build(run->fcinfo, "noisysgd", r->theta, state->d,
+					   p->intercept ? r->theta[state->d] : 0.0,
+					   p->epsilon, p->delta, &params);
+}
+
+static const DPRunOps noisysgd_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_SGD,
+	.calibrate = noisysgd_calibrate,
+	.compute = noisysgd_compute,
+	.release = noisysgd_release,
+};
+
+Datum
+dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &noisysgd_run);
 }

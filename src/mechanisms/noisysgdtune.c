@@ -383,45 +383,58 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point)
 	model_params_end(params);
 }
 
-Datum
-noisysgd_tune_run(FunctionCallInfo fcinfo, GLMState *state, struct DPProtectedContext *pctx)
+/* a tuned run's plan, design and buffers (DPRun.work) */
+typedef struct TuneRun
 {
-	GLMParams  *p = &state->params;
-	int			d = state->d;
-	int			pp = d + (p->intercept ? 1 : 0);
 	TunePlan	pl;
 	NoisySGDDesign D;
-	double	   *theta = palloc0(sizeof(double) * pp);
+	double	   *theta;
 	double	   *Xwork;
-	int			point = 0;
-	int64		ledger_id;
-	gsl_rng    *rng;
+	int			point;			/* the chosen grid point (DP output) */
+} TuneRun;
+
+void
+noisysgd_tune_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	int			pp = state->d + (p->intercept ? 1 : 0);
+	TuneRun    *t = palloc0(sizeof(TuneRun));
+
+	t->theta = palloc0(sizeof(double) * pp);
+	tune_plan(p, pp, &t->pl);
+	noisysgd_design(&t->D, state, p->intercept);
+	t->Xwork = tune_design_work(p, &t->D);
+	run->work = t;
+	/* approximate DP, the run's (eps, delta) */
+	run->ledger_name = "noisysgd_tune";
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+}
+
+/* the runs, then the best */
+void
+noisysgd_tune_compute(DPRun *run)
+{
+	GLMParams  *p = &((GLMState *) run->state)->params;
+	TuneRun    *t = run->work;
+
+	if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
+		tune_balance(&t->pl, &t->D, run->rng, p->tune.balance_train);
+	tune_runs(&t->pl, &t->D, t->Xwork, run->rng, run->ledger_id, t->theta, &t->point);
+	run->detail = "gd";
+}
+
+Datum
+noisysgd_tune_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	TuneRun    *t = run->work;
 	StringInfoData params;
 
-	tune_plan(p, pp, &pl);
-	noisysgd_design(&D, state, p->intercept);
-	Xwork = tune_design_work(p, &D);
-
-	/* 1. charge first: approximate DP, the run's (eps, delta) */
-	ledger_id = mechanism_charge(fcinfo, pctx, "noisysgd_tune", p->epsilon, p->delta);
-
-	/* 2. the runs, then the best */
-	rng = dpobj_rng_new();
-	PG_TRY();
-	{
-		if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
-			tune_balance(&pl, &D, rng, p->tune.balance_train);
-		tune_runs(&pl, &D, Xwork, rng, ledger_id, theta, &point);
-	}
-	PG_FINALLY();
-	{
-		dpobj_rng_free(rng);
-	}
-	PG_END_TRY();
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "gd");
-
-	tune_params(&params, &pl, d, point);
-	PG_RETURN_DATUM(model_build(fcinfo, "noisysgd", theta, d,
-								p->intercept ? theta[d] : 0.0,
-								p->epsilon, p->delta, &params));
+	tune_params(&params, &t->pl, state->d, t->point);
+	return model_build(run->fcinfo, "noisysgd", t->theta, state->d,
+					   p->intercept ? t->theta[state->d] : 0.0,
+					   p->epsilon, p->delta, &params);
 }

@@ -461,70 +461,89 @@ opsamp_model_params(StringInfo params, const GLMParams *p, int d, double n_used,
 	model_params_end(params);
 }
 
-Datum
-dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
+/* a run's design, calibration and output (DPRun.work) */
+typedef struct OPSampRun
 {
-	GLMState   *state;
-	DPProtectedContext *pctx;
-	GLMParams  *p;
 	OPSampCalibration c;
 	double	   *X,
 			   *cnt,
 			   *y;
-	double	   *avg;
 	int64		nobs;
-	int			pp,
-				d;
+	int			pp;
 	double		n;
-	int64		ledger_id;
-	gsl_rng    *rng;
-	StringInfoData params;
+	double	   *avg;
+} OPSampRun;
 
-	state = glmstate_final_begin(fcinfo, GLM_KIND_OPSAMP, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+static void
+opsamp_calibrate_run(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	OPSampRun  *r = palloc0(sizeof(OPSampRun));
 
-	p = &state->params;
-	d = state->d;
-	glm_design(state, p->intercept, &X, &cnt, &y, &nobs, &pp);
-	n = p->n_public > 0 ? opsamp_n_used(p->n_public, d) : 0;
-	if (n <= 0)
+	glm_design(state, p->intercept, &r->X, &r->cnt, &r->y, &r->nobs, &r->pp);
+	r->n = p->n_public > 0 ? opsamp_n_used(p->n_public, state->d) : 0;
+	if (r->n <= 0)
 	{
 		/* direct path only: dpobj.train() required a public "n" */
-		if (pctx != NULL)
+		if (run->pctx != NULL)
 			elog(ERROR, "dp_opsamp: no public \"n\" on the protected path");
-		n = 0;
-		for (int64 k = 0; k < nobs; k++)
-			n += cnt[k];
+		r->n = 0;
+		for (int64 k = 0; k < r->nobs; k++)
+			r->n += r->cnt[k];
 	}
-	opsamp_calibrate(p->epsilon, p->delta, n, pp, p->R, p->intercept, p->beta,
-					 p->rows_per_unit, &c);
-	opsamp_check_m(&c);
+	opsamp_calibrate(p->epsilon, p->delta, r->n, r->pp, p->R, p->intercept, p->beta,
+					 p->rows_per_unit, &r->c);
+	opsamp_check_m(&r->c);
+	run->work = r;
+	run->ledger_name = "opsamp";
+	run->epsilon = p->epsilon;
+	run->delta = p->delta;
+}
 
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "opsamp", p->epsilon, p->delta);
+static void
+opsamp_compute(DPRun *run)
+{
+	OPSampRun  *r = run->work;
 
 	/* 2. m perturbed LPs */
-	avg = palloc0(sizeof(double) * pp);
-	rng = dpobj_rng_new();
-	if (!opsamp_run_lps(X, cnt, y, nobs, pp, &c, rng, ledger_id, avg))
-	{
-		dpobj_rng_free(rng);
-		ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "LP solver failure");
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
-				 errmsg("dp_opsamp: the LP solver failed"),
-				 errdetail("No model was released; the privacy budget of this run is spent."),
-				 errhint("Rescale the features, and report the problem.")));
-	}
+	r->avg = palloc0(sizeof(double) * r->pp);
+	if (!opsamp_run_lps(r->X, r->cnt, r->y, r->nobs, r->pp, &r->c, run->rng, run->ledger_id,
+						r->avg))
+		mechanism_fail(run, LEDGER_OUTCOME_FAILED, "LP solver failure",
+					   ERRCODE_DPOBJ_ORACLE_FAILURE, "dp_opsamp: the LP solver failed",
+					   "No model was released; the privacy budget of this run is spent.",
+					   "Rescale the features, and report the problem.");
 
 	/* 3. the average snapped to the lattice, plus discrete Laplace noise */
-	opsamp_snap_release(avg, pp, &c, rng);
-	dpobj_rng_free(rng);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "lp");
+	opsamp_snap_release(r->avg, r->pp, &r->c, run->rng);
+	run->detail = "lp";
+}
 
-	opsamp_model_params(&params, p, d, n, &c);
-	PG_RETURN_DATUM(model_build(fcinfo, "opsamp", avg, d,
-								p->intercept ? avg[d] : 0.0,
-								p->epsilon, p->delta, &params));
+static Datum
+opsamp_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	OPSampRun  *r = run->work;
+	StringInfoData params;
+
+	opsamp_model_params(&params, p, state->d, r->n, &r->c);
+	return model_build(run->fcinfo, "opsamp", r->avg, state->d,
+					   p->intercept ? r->avg[state->d] : 0.0,
+					   p->epsilon, p->delta, &params);
+}
+
+static const DPRunOps opsamp_run = {
+	.admit = glm_admit,
+	.kind = GLM_KIND_OPSAMP,
+	.calibrate = opsamp_calibrate_run,
+	.compute = opsamp_compute,
+	.release = opsamp_release,
+};
+
+Datum
+dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &opsamp_run);
 }

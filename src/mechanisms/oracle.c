@@ -9,8 +9,9 @@
  * statement_timeout) and, in a session, whether the client is still
  * connected (clientcheck.h), collects their log output in a fixed buffer (no
  * palloc, no elog inside solver callbacks) and writes it to the server log
- * after the solve, and turns their status into a release or an error —
- * after recording the outcome of the already-charged run in the ledger.
+ * after the solve, and turns their status into a release or a failure of
+ * the already-charged run (mechanism_fail: the ledger records it first).
+ * The halfspace kinds' driver steps (mechanism.h) share the rest.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,7 +19,9 @@
 
 #include "clientcheck.h"
 #include "deadline.h"
+#include "hsstate.h"
 #include "ledger.h"
+#include "model.h"
 #include "progress.h"
 
 #include "miscadmin.h"
@@ -126,51 +129,86 @@ oracle_solve_opdisc(OPDiscProblem *problem, OPDiscResult *result,
 	return oracle;
 }
 
-void
-oracle_release_or_fail(const OPDiscResult *result, int64 ledger_id,
-					   const char *mechanism, DPObjOracle oracle,
-					   double time_limit)
+void *
+oracle_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 {
+	(void) kind;				/* one kind */
+	return hsstate_final_begin(fcinfo, pctx);
+}
+
+void
+oracle_prepare(DPRun *run, const char *mechanism, int B, int D2, double sigma)
+{
+	HSState    *state = run->state;
+	OracleRun  *o = palloc0(sizeof(OracleRun));
+
+	o->oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
+	o->time_limit = state->params.time_limit >= 0 ? state->params.time_limit
+		: dpobj_solver_time_limit;
+	o->B = B;
+	o->D2 = D2;
+	o->sigma = sigma;
+	run->work = o;
+	run->ledger_name = mechanism;
+	run->epsilon = state->params.epsilon;
+	run->delta = state->params.delta;
+}
+
+void
+oracle_solve(DPRun *run, OPDiscProblem *problem)
+{
+	OracleRun  *o = run->work;
+
+	memset(&o->result, 0, sizeof(o->result));
+	o->result.w = palloc0(sizeof(int) * ((HSState *) run->state)->d);
+	o->oracle = oracle_solve_opdisc(problem, &o->result, o->oracle, o->time_limit);
+}
+
+void
+oracle_outcome(DPRun *run, const char *mechanism)
+{
+	OracleRun  *o = run->work;
 	char		detail[128];
 
-	snprintf(detail, sizeof(detail), "oracle=%s", oracle_used_name(oracle));
-	switch (result->status)
+	snprintf(detail, sizeof(detail), "oracle=%s", oracle_used_name(o->oracle));
+	switch (o->result.status)
 	{
 		case OPDISC_OPTIMAL:
-			ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, detail);
+			run->detail = pstrdup(detail);
 			return;
 
 		case OPDISC_INTERRUPTED:
-			ledger_finish(ledger_id, LEDGER_OUTCOME_CANCELLED, detail);
-			CHECK_FOR_INTERRUPTS();
-			/* the flag was consumed elsewhere: still never release */
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("canceling %s: the exact oracle was interrupted", mechanism),
-					 errdetail("No model was released; the privacy budget of this run is spent.")));
-			break;
+			/* the flag consumed elsewhere: still never release */
+			mechanism_fail(run, LEDGER_OUTCOME_CANCELLED, detail, ERRCODE_QUERY_CANCELED,
+						   psprintf("canceling %s: the exact oracle was interrupted", mechanism),
+						   "No model was released; the privacy budget of this run is spent.",
+						   NULL);
 
 		case OPDISC_TIME_LIMIT:
-			ledger_finish(ledger_id, LEDGER_OUTCOME_NOT_CERTIFIED, detail);
-			ereport(ERROR,
-					(errcode(ERRCODE_DPOBJ_NOT_CERTIFIED),
-					 errmsg("%s: the exact oracle did not certify optimality within %g s", mechanism, time_limit),
-					 errdetail("No model was released: the privacy guarantee holds only for the exact argmin. "
-							   "The privacy budget of this run is spent."),
-					 errhint("Raise dpobj.solver_time_limit (or the \"time_limit\" option), or use fewer features.")));
-			break;
+			mechanism_fail(run, LEDGER_OUTCOME_NOT_CERTIFIED, detail, ERRCODE_DPOBJ_NOT_CERTIFIED,
+						   psprintf("%s: the exact oracle did not certify optimality within %g s",
+									mechanism, o->time_limit),
+						   "No model was released: the privacy guarantee holds only for the exact argmin. "
+						   "The privacy budget of this run is spent.",
+						   "Raise dpobj.solver_time_limit (or the \"time_limit\" option), or use fewer features.");
 
 		case OPDISC_FAILED:
 		default:
 			/* the reason may depend on the rows (sizes, values): log only */
-			dpobj_log_solver("dpobj oracle %s failed: %s", oracle_used_name(oracle),
-							 result->message);
-			ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, detail);
-			ereport(ERROR,
-					(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
-					 errmsg("%s: the exact oracle failed", mechanism),
-					 errdetail("No model was released; the privacy budget of this run is spent."),
-					 errhint("Try the other oracle with the \"oracle\" option, and report the problem.")));
-			break;
+			dpobj_log_solver("dpobj oracle %s failed: %s", oracle_used_name(o->oracle),
+							 o->result.message);
+			mechanism_fail(run, LEDGER_OUTCOME_FAILED, detail, ERRCODE_DPOBJ_ORACLE_FAILURE,
+						   psprintf("%s: the exact oracle failed", mechanism),
+						   "No model was released; the privacy budget of this run is spent.",
+						   "Try the other oracle with the \"oracle\" option, and report the problem.");
 	}
+}
+
+Datum
+oracle_release(DPRun *run, const char *mechanism, StringInfo params)
+{
+	HSState    *state = run->state;
+
+	return model_build_grid(run->fcinfo, mechanism, ((OracleRun *) run->work)->result.w,
+							state->d, state->params.epsilon, state->params.delta, params);
 }

@@ -61,70 +61,47 @@ passglm_params(StringInfo buf, const LinParams *p, const LinRegCalibration *c, i
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 }
 
-/* linreg_release's poll: a cancel between draws */
+/* normalised sums -> the released least-squares direction, scaled */
 static void
-passglm_poll(void *arg)
+passglm_compute(DPRun *run)
 {
-	mechanism_poll(*(int64 *) arg);
+	const LinParams *p = &((LinStateData *) run->state)->params;
+	LinearWork *w = run->work;
+	double		scale = passglm_scale();
+
+	linear_solve(run, passglm_ridge(p, &w->c));
+	/* <w, x> + bias = scale <phi, u>, u = (x, 1) / R_eff */
+	for (int j = 0; j < p->p; j++)
+		w->phi[j] *= scale / p->Reff;
+	run->detail = "passglm";
 }
 
-/* normalised sums -> the released least-squares direction phi */
-static void
-passglm_release(const LinStateData *s, const LinRegCalibration *c, int64 ledger_id,
-				double *tri, double *b, double *phi)
+static Datum
+passglm_release(DPRun *run)
 {
+	const LinStateData *s = run->state;
 	const LinParams *p = &s->params;
-	gsl_rng    *rng = dpobj_rng_new();
+	LinearWork *w = run->work;
+	StringInfoData params;
 
-	linreg_release(rng, &c->xx, LINSTATE_SUMS(s), linreg_tri(p->p), tri, passglm_poll, &ledger_id);
-	linreg_release(rng, &c->xy, LINSTATE_SUMS(s) + linreg_tri(p->p), p->p, b, passglm_poll,
-				   &ledger_id);
-	dpobj_rng_free(rng);
-	if (!linreg_solve(tri, b, p->p, passglm_ridge(p, c), c->xx.sigma, phi))
-	{
-		ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "linear algebra failed");
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_ORACLE_FAILURE),
-				 errmsg("%s: the linear algebra failed", PASSGLM_AGGNAME),
-				 errdetail("No model was released. The privacy budget of this run is spent."),
-				 errhint("Check the server's memory; fewer features need less.")));
-	}
+	model_params_begin(&params);
+	passglm_params(&params, p, &w->c, s->d);
+	model_params_end(&params);
+	return model_build(run->fcinfo, "passglm", w->phi, s->d,
+					   p->intercept ? w->phi[s->d] : 0.0,
+					   p->epsilon, p->delta, &params);
 }
+
+static const DPRunOps passglm_run = {
+	.admit = linear_admit,
+	.kind = true,
+	.calibrate = linear_prepare,
+	.compute = passglm_compute,
+	.release = passglm_release,
+};
 
 Datum
 dpobj_passglm_finalfn(PG_FUNCTION_ARGS)
 {
-	DPProtectedContext *pctx;
-	LinStateData *s = linstate_final_begin(fcinfo, &pctx, true);
-	LinParams  *p;
-	LinRegCalibration c;
-	double	   *tri,
-			   *b,
-			   *phi,
-				scale = passglm_scale();
-	int64		ledger_id;
-	StringInfoData params;
-
-	if (s == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
-	p = &s->params;
-	linear_calibrate(p, &c);
-	/* every buffer before the charge (public sizes) */
-	tri = palloc(sizeof(double) * linreg_tri(p->p));
-	b = palloc(sizeof(double) * p->p);
-	phi = palloc(sizeof(double) * p->p);
-
-	ledger_id = mechanism_charge(fcinfo, pctx, "passglm", p->epsilon, p->delta);
-	passglm_release(s, &c, ledger_id, tri, b, phi);
-	/* <w, x> + bias = scale <phi, u>, u = (x, 1) / R_eff */
-	for (int j = 0; j < p->p; j++)
-		phi[j] *= scale / p->Reff;
-	ledger_finish(ledger_id, LEDGER_OUTCOME_RELEASED, "passglm");
-
-	model_params_begin(&params);
-	passglm_params(&params, p, &c, s->d);
-	model_params_end(&params);
-	PG_RETURN_DATUM(model_build(fcinfo, "passglm", phi, s->d,
-								p->intercept ? phi[s->d] : 0.0,
-								p->epsilon, p->delta, &params));
+	return mechanism_drive(fcinfo, &passglm_run);
 }

@@ -115,54 +115,60 @@ rspm_params(StringInfo params, const HSState *state, int d, double sigma,
 	model_params_end(params);
 }
 
-Datum
-dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
+/* Algorithm 3's sigma, calibrated soundly by default (calibrate.h) */
+static void
+rspm_calibrate(DPRun *run)
 {
-	HSState    *state;
-	DPProtectedContext *pctx;
-	OPDiscProblem problem;
-	OPDiscResult result;
-	DPObjOracle oracle;
-	double		time_limit;
-	double		sigma;
-	double	   *cost;
-	int			d;
-	int64		ledger_id;
-	StringInfoData params;
-
-	state = hsstate_final_begin(fcinfo, &pctx);
-	if (state == NULL)
-		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
+	HSState    *state = run->state;
 
 	rspm_refuse_grid_options(state->options);
-	d = state->d;
-	oracle = state->params.oracle == DPOBJ_ORACLE_MIP ? DPOBJ_ORACLE_MIP : DPOBJ_ORACLE_SEARCH;
-	time_limit = state->params.time_limit >= 0 ? state->params.time_limit : dpobj_solver_time_limit;
-	/* Algorithm 3's sigma, calibrated soundly by default (calibrate.h) */
-	sigma = hsparams_rspm_sigma(&state->params, d);
+	oracle_prepare(run, "rspm", 1, state->d, hsparams_rspm_sigma(&state->params, state->d));
+}
 
-	/* 1. charge first */
-	ledger_id = mechanism_charge(fcinfo, pctx, "rspm",
-								 state->params.epsilon, state->params.delta);
+static void
+rspm_compute(DPRun *run)
+{
+	HSState    *state = run->state;
+	int			d = state->d;
+	OPDiscProblem problem;
+	double	   *cost;
 
 	/* 2. the separators' noise */
-	cost = rspm_separator_costs(d, sigma);
+	cost = rspm_separator_costs(d, ((OracleRun *) run->work)->sigma);
 
 	/* 3. exact oracle over W = {-1, 0, 1}^d (eta ignored with value_cost) */
 	hsstate_problem(state, 1, d, &problem);
 	problem.eta = palloc0(sizeof(double) * (d + 1));
 	problem.value_cost = cost;
 	problem.norm_cost = NULL;
-	memset(&result, 0, sizeof(result));
-	result.w = palloc0(sizeof(int) * d);
-	oracle = oracle_solve_opdisc(&problem, &result, oracle, time_limit);
+	oracle_solve(run, &problem);
 
 	memset(cost, 0, sizeof(double) * 3 * d);
 	pfree(cost);
 
 	/* 4. release only a certified argmin */
-	oracle_release_or_fail(&result, ledger_id, "dp_halfspace_rspm", oracle, time_limit);
-	rspm_params(&params, state, d, sigma, oracle);
-	PG_RETURN_DATUM(model_build_grid(fcinfo, "rspm", result.w, d,
-									 state->params.epsilon, state->params.delta, &params));
+	oracle_outcome(run, "dp_halfspace_rspm");
+}
+
+static Datum
+rspm_release(DPRun *run)
+{
+	OracleRun  *o = run->work;
+	StringInfoData params;
+
+	rspm_params(&params, run->state, ((HSState *) run->state)->d, o->sigma, o->oracle);
+	return oracle_release(run, "rspm", &params);
+}
+
+static const DPRunOps rspm_run = {
+	.admit = oracle_admit,
+	.calibrate = rspm_calibrate,
+	.compute = rspm_compute,
+	.release = rspm_release,
+};
+
+Datum
+dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
+{
+	return mechanism_drive(fcinfo, &rspm_run);
 }

@@ -4,7 +4,7 @@
  *	  dpobj.runs_left(rel, mechanism, epsilon, delta, options): how many more
  *	  dpobj.train() runs of that mechanism at (epsilon, delta) the caller's
  *	  budget on the table admits -- the accountant's own rule
- *	  (accountant.c) applied to the run's cost (mechanism.c), before
+ *	  (accountant.c) applied to the run's cost (registry.c), before
  *	  anything is spent.  It reads the caller's budget only, as train()'s
  *	  pre-check does (the table's budget domain's, if it is a member, else
  *	  its own), and depends on the ledger's public charges alone.

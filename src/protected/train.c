@@ -48,6 +48,7 @@
 #include "privileged.h"
 #include "protectable.h"
 #include "protected.h"
+#include "registry.h"
 #include "runlimit.h"
 #include "seal.h"
 #include "trainquery.h"
@@ -70,101 +71,6 @@
 #include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(dpobj_train);
-
-/*
- * A mechanism that train() can run.  Each is an aggregate with the
- * signature (features float8[], label boolean -- float8 for a regression,
- * text for a class --, epsilon float8, delta float8, options jsonb) whose final function claims the protected context
- * and charges before drawing noise (mechanism.h) and whose transition
- * function drops bad rows on the protected path; check_args validates
- * every option before anything runs.  A new mechanism adds one line here
- * and one line in the neighbour harness (tests/security/mechanisms.txt).
- */
-typedef struct TrainMechanism
-{
-	const char *name;			/* the mechanism argument of train() */
-	const char *aggregate;		/* schema-qualified aggregate */
-	const char *aggname;		/* for argument errors */
-	void		(*check_args) (const char *aggname, double epsilon, double delta,
-							   int d, Jsonb *options);
-	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
-	/* or the label decided by the options: evaluate's, from its model */
-	TrainLabel	(*label_of) (Jsonb *options);
-	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
-	bool		keeps_rows;
-	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
-	bool		halfspace_sample;
-	/* its state is sums or counts of a public size: read in parallel workers */
-	bool		parallel;
-	/* or NULL: the same aggregate taking the features as separate arguments */
-	const char *aggregate_args;
-} TrainMechanism;
-
-static const TrainMechanism train_mechanisms[] = {
-	{"opdisc", "dpobj.dp_halfspace", "dp_halfspace", opdisc_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, false, true},
-	/* The mechanism family */
-	{"rspm", "dpobj.dp_halfspace_rspm", "dp_halfspace_rspm", rspm_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, false, true},
-	{"expmech", "dpobj.dp_expmech", "dp_expmech", expmech_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, false, true},
-	{"logistic", "dpobj.dp_logistic", "dp_logistic", logistic_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, true},
-	{"noisysgd", "dpobj.dp_noisysgd", "dp_noisysgd", noisysgd_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, true},
-	/* private model selection among the GLM mechanisms (glmauto.c) */
-	{"auto", "dpobj.dp_auto", "dp_auto", auto_check_args},
-	{"opsamp", "dpobj.dp_opsamp", "dp_opsamp", opsamp_check_args},
-	{"linear", "dpobj.dp_linear_regression", "dp_linear_regression", linear_check_args,
-	TRAIN_LABEL_REAL, NULL, false, false, true, "dpobj.dp_linear_regression_cols"},
-	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
-	{"passglm", "dpobj.dp_passglm", "dp_passglm", linear_check_args,
-	TRAIN_LABEL_BOOLEAN, NULL, false, false, true, "dpobj.dp_passglm_cols"},
-	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
-	{"logistic_multiclass", "dpobj.dp_logistic_multiclass", "dp_logistic_multiclass",
-	logistic_mc_check_args, TRAIN_LABEL_CLASS},
-	{"noisysgd_multiclass", "dpobj.dp_noisysgd_multiclass", "dp_noisysgd_multiclass",
-	noisysgd_mc_check_args, TRAIN_LABEL_CLASS},
-	/* Private evaluation, through dpobj.evaluate() only */
-	{"evaluate", "dpobj.dp_evaluate", "dp_evaluate", evaluate_check_args, TRAIN_LABEL_BOOLEAN,
-	evaluate_label_kind, false, false, true},
-};
-
-/*
- * Names for dp_logistic's methods: train(..., 'output', ...) is
- * train(..., 'logistic', ...) with {"method": "output"}.  The ledger and
- * the model name the mechanism 'logistic' either way.
- */
-static const struct
-{
-	const char *alias;
-	const char *method;
-}			train_logistic_aliases[] = {
-	{"objective", "objective"},
-	{"output", "output"},
-	{"cms", "cms"},
-};
-
-/* the entry of a mechanism name; *method is set for an alias, else NULL */
-static const TrainMechanism *
-train_mechanism(const char *name, const char **method)
-{
-	*method = NULL;
-	for (int i = 0; i < lengthof(train_logistic_aliases); i++)
-		if (strcmp(train_logistic_aliases[i].alias, name) == 0)
-		{
-			*method = train_logistic_aliases[i].method;
-			name = "logistic";
-		}
-	for (int i = 0; i < lengthof(train_mechanisms); i++)
-		if (strcmp(train_mechanisms[i].name, name) == 0)
-			return &train_mechanisms[i];
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, auto (private choice among logistic and noisysgd), opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
-	return NULL;				/* keep compiler quiet */
-}
 
 /* options || json (a JSON object of train's own making): its keys win */
 static Jsonb *
@@ -197,7 +103,7 @@ const char *
 train_resolve_mechanism(const char *name, Jsonb **options)
 {
 	const char *method;
-	const TrainMechanism *mech = train_mechanism(name, &method);
+	const DPMechanism *mech = mechanism_lookup(name, &method);
 
 	if (method != NULL)
 		*options = train_alias_method(*options, name, method);
@@ -328,7 +234,7 @@ train_options_sample_rows(Jsonb *options, int64 k)
  * (docs/PRIVACY.md, "Uniform row samples").
  */
 static Jsonb *
-train_citus_sample(Jsonb *options, const TrainMechanism *mech, int d)
+train_citus_sample(Jsonb *options, const DPMechanism *mech, int d)
 {
 	if (!mech->keeps_rows ||
 		getKeyJsonValueFromContainer(&options->root, "sample_rows", 11, NULL) != NULL)
@@ -367,7 +273,7 @@ train_citus_halfspace_sample(const DPProtectedContext *ctx)
  * (workerpins.c pins the shard sessions serial).
  */
 static bool
-train_parallel_ok(const DPProtectedContext *ctx, const TrainMechanism *mech)
+train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 {
 	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0;
 }
@@ -470,21 +376,6 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
-/* the norm of a mechanism's option "R": 2 (l2), 1 (l1, OPSamp) or 0 (no "R") */
-static int
-train_r_norm(const char *mechanism)
-{
-	static const char *const l2[] = {"logistic", "noisysgd", "auto", "linear", "passglm",
-	"logistic_multiclass", "noisysgd_multiclass"};
-
-	if (strcmp(mechanism, "opsamp") == 0)
-		return 1;
-	for (int i = 0; i < lengthof(l2); i++)
-		if (strcmp(mechanism, l2[i]) == 0)
-			return 2;
-	return 0;
-}
-
 static void
 train_encoding_refused(const char *msg, const char *hint)
 {
@@ -513,7 +404,7 @@ train_check_encoded_features(const Encoding *enc, char **features, int nfeatures
  * encoding and no "R", the mechanism's R is the derived bound.
  */
 static Jsonb *
-train_encoding(DPProtectedContext *ctx, const TrainMechanism *mech, char **features,
+train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features,
 			   int nfeatures, int *d)
 {
 	Jsonb	   *opts = ctx->options;
@@ -522,7 +413,7 @@ train_encoding(DPProtectedContext *ctx, const TrainMechanism *mech, char **featu
 	bool		evaluating = strcmp(mech->name, "evaluate") == 0;
 	Jsonb	   *spec;
 	Encoding   *enc;
-	int			norm = train_r_norm(mech->name);
+	int			norm = mech->r_norm;
 
 	if (v != NULL && (v->type != jbvBool || evaluating))
 		train_encoding_refused("option \"encode\" must be true or false, in dpobj.train() and dpobj.submit()",
@@ -575,10 +466,10 @@ train_owner(Oid relid, const char *relation)
 }
 
 /* the mechanism named by argument 1; 'evaluate' only through dpobj.evaluate() */
-static const TrainMechanism *
+static const DPMechanism *
 train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **method)
 {
-	const TrainMechanism *mech = train_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
+	const DPMechanism *mech = mechanism_lookup(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
 
 	/* 'evaluate' releases counts, not a model */
 	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
@@ -595,7 +486,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
  * scan.  Returns the exact numeric epsilon and delta for the budget check.
  */
 static void
-train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *method,
+train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
 			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding)
 {
@@ -667,7 +558,7 @@ train_prepare(FunctionCallInfo fcinfo, const TrainMechanism *mech, const char *m
 static Datum
 train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 {
-	const TrainMechanism *mech;
+	const DPMechanism *mech;
 	Numeric		epsilon;
 	Numeric		delta;
 	DPProtectedContext ctx;

@@ -1,0 +1,220 @@
+/*-------------------------------------------------------------------------
+ *
+ * registry.c
+ *	  The mechanism registry (registry.h) and what is read from it: the
+ *	  name a run charges under and its privacy cost (mechanism.h).
+ *
+ * Adding a mechanism: its own files (state, final function running
+ * mechanism_drive()), its aggregate in the SQL script, its tests (one line
+ * in the neighbour harness, tests/security/mechanisms.txt) and docs, and
+ * one entry in dp_mechanisms[] below (docs/ARCHITECTURE.md, "Adding a
+ * mechanism").
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "registry.h"
+#include "accountant.h"
+#include "calibsql.h"
+#include "glmauto.h"
+#include "glmmulticlass.h"
+#include "mechanism.h"
+
+/* the NULL-ended list of a descriptor's ledger names */
+#define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
+#define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
+
+static int	logistic_ledger_pick(Jsonb *options);
+static int	noisysgd_ledger_pick(Jsonb *options);
+static int	linear_ledger_pick(Jsonb *options);
+
+static const DPMechanism dp_mechanisms[] = {
+	{.name = "opdisc", .aggregate = "dpobj.dp_halfspace", .aggname = "dp_halfspace",
+		.check_args = opdisc_check_args, .halfspace_sample = true,
+	.ledger = DP_LEDGER({"opdisc", LEDGER_COST_APPROX})},
+	/* The mechanism family */
+	{.name = "rspm", .aggregate = "dpobj.dp_halfspace_rspm", .aggname = "dp_halfspace_rspm",
+		.check_args = rspm_check_args, .halfspace_sample = true,
+	.ledger = DP_LEDGER({"rspm", LEDGER_COST_APPROX})},
+	{.name = "expmech", .aggregate = "dpobj.dp_expmech", .aggname = "dp_expmech",
+		.check_args = expmech_check_args, .halfspace_sample = true,
+	.ledger = DP_LEDGER({"expmech", LEDGER_COST_PURE})},
+	/* the ledger and the model name it by its method */
+	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
+		.check_args = logistic_check_args, .keeps_rows = true, .r_norm = 2,
+		.methods = DP_METHODS("objective", "output", "cms"),
+		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX},
+							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}),
+	.ledger_pick = logistic_ledger_pick},
+	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
+	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd",
+		.check_args = noisysgd_check_args, .keeps_rows = true, .r_norm = 2,
+		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
+							{"noisysgd_tune", LEDGER_COST_APPROX}),
+	.ledger_pick = noisysgd_ledger_pick},
+	/* private model selection among the GLM mechanisms (glmauto.c) */
+	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
+		.check_args = auto_check_args, .r_norm = 2,
+	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
+	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
+		.check_args = opsamp_check_args, .r_norm = 1,
+	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
+	{.name = "linear", .aggregate = "dpobj.dp_linear_regression",
+		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression",
+		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL, .parallel = true,
+		.r_norm = 2,
+		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, {"ssp", LEDGER_COST_GAUSS}),
+	.ledger_pick = linear_ledger_pick},
+	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
+	{.name = "passglm", .aggregate = "dpobj.dp_passglm",
+		.aggregate_args = "dpobj.dp_passglm_cols", .aggname = "dp_passglm",
+		.check_args = linear_check_args, .parallel = true, .r_norm = 2,
+	.ledger = DP_LEDGER({"passglm", LEDGER_COST_GAUSS})},
+	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
+	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
+		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
+							{"output_gauss_ovr", LEDGER_COST_GAUSS},
+							{"cms_ovr", LEDGER_COST_PURE}),
+	.ledger_pick = logistic_ledger_pick},
+	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
+		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})},
+	/* Private evaluation, through dpobj.evaluate() only */
+	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
+		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
+	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
+};
+
+/* option key as a C string, or NULL when absent (not a string: "") */
+static const char *
+mechanism_string_option(Jsonb *options, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
+
+	if (v == NULL)
+		return NULL;
+	if (v->type != jbvString)
+		return "";
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/* logistic's "method": objective (0, the default), output (1) or cms (2) */
+static int
+logistic_ledger_pick(Jsonb *options)
+{
+	const char *method = mechanism_string_option(options, "method");
+
+	if (method == NULL || strcmp(method, "objective") == 0)
+		return 0;
+	if (strcmp(method, "output") == 0)
+		return 1;
+	if (strcmp(method, "cms") == 0)
+		return 2;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
+			 errhint("The default is \"objective\".")));
+	return 0;					/* keep compiler quiet */
+}
+
+/* noisy GD with "tune": noisysgd_tune (1) */
+static int
+noisysgd_ledger_pick(Jsonb *options)
+{
+	return getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL ? 1 : 0;
+}
+
+/* linear regression's "method": adassp (0, the default) or ssp (1) */
+static int
+linear_ledger_pick(Jsonb *options)
+{
+	const char *method = mechanism_string_option(options, "method");
+
+	return method != NULL && strcmp(method, "ssp") == 0 ? 1 : 0;
+}
+
+const DPMechanism *
+mechanism_lookup(const char *name, const char **method)
+{
+	*method = NULL;
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const char *const *m = dp_mechanisms[i].methods; m != NULL && *m != NULL; m++)
+			if (strcmp(*m, name) == 0)
+			{
+				*method = *m;
+				return &dp_mechanisms[i];
+			}
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		if (strcmp(dp_mechanisms[i].name, name) == 0)
+			return &dp_mechanisms[i];
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown mechanism \"%s\"", name),
+			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, auto (private choice among logistic and noisysgd), opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
+	return NULL;				/* keep compiler quiet */
+}
+
+/* the cost form of a ledger name; a name no descriptor lists is approx */
+static LedgerCostKind
+mechanism_cost_kind(const char *mechanism)
+{
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const DPLedgerKind *k = dp_mechanisms[i].ledger; k->name != NULL; k++)
+			if (strcmp(k->name, mechanism) == 0)
+				return k->cost;
+	return LEDGER_COST_APPROX;
+}
+
+void
+mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
+{
+	memset(cost, 0, sizeof(*cost));
+	cost->kind = mechanism_cost_kind(mechanism);
+	/*
+	 * gauss: the very rho the mechanism calibrates to (one-vs-rest: rho / K
+	 * per class); every release of these is a snapped discrete Gaussian
+	 */
+	if (cost->kind == LEDGER_COST_GAUSS)
+		account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
+						   cost->rho, sizeof(cost->rho));
+	else if (cost->kind == LEDGER_COST_PURE)
+		account_decimal_up(0.5 * epsilon * epsilon, cost->rho, sizeof(cost->rho));
+}
+
+void
+mechanism_cost_private_r(LedgerCost *cost)
+{
+	/* the norm bound's exponential mechanism is bounded range, not Gaussian */
+	if (cost->kind == LEDGER_COST_GAUSS)
+		cost->kind = LEDGER_COST_ZCDP;
+}
+
+bool
+mechanism_options_private_r(Jsonb *options)
+{
+	const char *R = mechanism_string_option(options, "R");
+
+	return R != NULL && strcmp(R, "private") == 0;
+}
+
+void
+mechanism_run_cost(const char *train_mechanism, Jsonb *options, double epsilon,
+				   double delta, LedgerCost *cost)
+{
+	mechanism_cost(mechanism_ledger_name(train_mechanism, options), epsilon, delta, cost);
+	if (mechanism_options_private_r(options))
+		mechanism_cost_private_r(cost);
+}
+
+const char *
+mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
+{
+	const char *method;
+	const DPMechanism *mech = mechanism_lookup(train_mechanism, &method);
+
+	return mech->ledger[mech->ledger_pick ? mech->ledger_pick(options) : 0].name;
+}

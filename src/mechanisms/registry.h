@@ -1,0 +1,77 @@
+/*-------------------------------------------------------------------------
+ *
+ * registry.h
+ *	  The mechanism registry: one descriptor per mechanism that
+ *	  dpobj.train() can run, in one table (registry.c).  A descriptor is
+ *	  everything train(), the cost forms and runs_left() know of a
+ *	  mechanism: its aggregate, argument check, label, state shape, the
+ *	  norm of its option "R", its method names, and the names it charges
+ *	  the ledger under with their cost forms.  The privacy-critical sequence
+ *	  of its final function is mechanism_drive() (mechanism.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_REGISTRY_H
+#define DPOBJ_REGISTRY_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "ledger.h"
+#include "trainquery.h"
+
+/* a name a mechanism charges the ledger under, and its cost form */
+typedef struct DPLedgerKind
+{
+	const char *name;			/* dpobj.ledger's mechanism */
+	/*
+	 * gauss: every release a discrete Gaussian at the rho its calibration
+	 * uses; pure: epsilon-DP (rho = epsilon^2 / 2); approx: (epsilon, delta)
+	 */
+	LedgerCostKind cost;
+} DPLedgerKind;
+
+typedef struct DPMechanism
+{
+	const char *name;			/* the mechanism argument of train() */
+	/*
+	 * Schema-qualified aggregate (features float8[], label, epsilon float8,
+	 * delta float8, options jsonb), or NULL for the features as separate
+	 * arguments (aggregate_args); its final function runs mechanism_drive()
+	 */
+	const char *aggregate;
+	const char *aggregate_args;	/* or NULL */
+	const char *aggname;		/* for argument errors */
+	/* validates every option the final function reads, before any row */
+	void		(*check_args) (const char *aggname, double epsilon, double delta,
+							   int d, Jsonb *options);
+	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
+	/* or the label decided by the options: evaluate's, from its model */
+	TrainLabel	(*label_of) (Jsonb *options);
+	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
+	bool		keeps_rows;
+	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
+	bool		halfspace_sample;
+	/* its state is sums or counts of a public size: read in parallel workers */
+	bool		parallel;
+	/* the norm of its option "R": 2 (l2), 1 (l1) or 0 (no "R") */
+	int			r_norm;
+	/* NULL-ended: train(..., m) is this mechanism with {"method": m} */
+	const char *const *methods;
+	/*
+	 * NULL-ended: the names its runs charge under (the first by default),
+	 * and ledger_pick the index for a run's options (NULL: always 0)
+	 */
+	const DPLedgerKind *ledger;
+	int			(*ledger_pick) (Jsonb *options);
+} DPMechanism;
+
+/*
+ * The descriptor of a train() mechanism name; *method is set for a method
+ * name ('output' is 'logistic' with {"method": "output"}), else NULL.  An
+ * unknown name is an error.
+ */
+extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
+
+#endif							/* DPOBJ_REGISTRY_H */
