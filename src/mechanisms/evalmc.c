@@ -281,9 +281,8 @@ evm_calibrate(DPRun *run)
 	int		   *K = palloc(sizeof(int));
 
 	*K = evm_final_K(e->s, e->nstate, run->pctx);
-	run->work = K;
 	e->ncounts = *K * *K;
-	evaluate_count_calibrate(run);
+	evaluate_count_calibrate(run, K);
 }
 
 /* the K^2 counts of the confusion matrix */
@@ -302,15 +301,6 @@ evm_release_run(DPRun *run)
 					   2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p));
 }
 
-static const DPRunOps evm_run = {
-	.admit = evm_admit,
-	.calibrate = evm_calibrate,
-	.compute = evm_compute,
-	.release = evm_release_run,
-};
-
-Datum
-dpobj_evalmc_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &evm_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_evalmc_finalfn,
+						 .admit = evm_admit, .calibrate = evm_calibrate,
+						 .compute = evm_compute, .release = evm_release_run)

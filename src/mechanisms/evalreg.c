@@ -206,10 +206,7 @@ evr_calibrate(DPRun *run)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("invalid dp_evaluate state"),
 				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
-	run->work = r;
-	run->ledger_name = "evaluate";
-	run->epsilon = e->eps;
-	run->delta = e->delta;
+	mechanism_calibrated(run, r, "evaluate", e->eps, e->delta);
 }
 
 /* discrete Laplace of scale num / den lattice units on each snapped sum */
@@ -234,16 +231,7 @@ evr_release_run(DPRun *run)
 	return evr_release(r->k, &r->c, r->y_min, r->y_max, e->eps, e->delta);
 }
 
-static const DPRunOps evr_run = {
-	.admit = evaluate_admit,
-	.kind = EVR_NSTATE,
-	.calibrate = evr_calibrate,
-	.compute = evr_compute,
-	.release = evr_release_run,
-};
-
-Datum
-dpobj_evalreg_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &evr_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_evalreg_finalfn,
+						 .admit = evaluate_admit, .kind = EVR_NSTATE,
+						 .calibrate = evr_calibrate, .compute = evr_compute,
+						 .release = evr_release_run)

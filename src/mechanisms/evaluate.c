@@ -532,7 +532,7 @@ evaluate_admit(FunctionCallInfo fcinfo, int nstate, DPProtectedContext **pctx)
 }
 
 void
-evaluate_count_calibrate(DPRun *run)
+evaluate_count_calibrate(DPRun *run, void *work)
 {
 	EvalRun    *e = run->state;
 
@@ -544,9 +544,7 @@ evaluate_count_calibrate(DPRun *run)
 				 errmsg("%s: epsilon must be at least 2^-20", EVAL_AGGNAME),
 				 errhint("Smaller epsilon would make the counts pure noise.")));
 	e->out = palloc(sizeof(int64) * e->ncounts);
-	run->ledger_name = "evaluate";
-	run->epsilon = e->eps;
-	run->delta = e->delta;
+	mechanism_calibrated(run, work, "evaluate", e->eps, e->delta);
 }
 
 void
@@ -572,7 +570,7 @@ static void
 eval_calibrate(DPRun *run)
 {
 	((EvalRun *) run->state)->ncounts = 4;
-	evaluate_count_calibrate(run);
+	evaluate_count_calibrate(run, NULL);
 }
 
 /* the confusion matrix's four counts */
@@ -591,19 +589,10 @@ eval_release_run(DPRun *run)
 						2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p));
 }
 
-static const DPRunOps eval_run = {
-	.admit = evaluate_admit,
-	.kind = EVAL_NSTATE,
-	.calibrate = eval_calibrate,
-	.compute = eval_compute,
-	.release = eval_release_run,
-};
-
-Datum
-dpobj_evaluate_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &eval_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_evaluate_finalfn,
+						 .admit = evaluate_admit, .kind = EVAL_NSTATE,
+						 .calibrate = eval_calibrate, .compute = eval_compute,
+						 .release = eval_release_run)
 
 /* ---- dpobj.evaluate(): the sealed path of dpobj.train() ---- */
 

@@ -101,9 +101,10 @@ extern void *evaluate_admit(FunctionCallInfo fcinfo, int nstate, DPProtectedCont
 
 /*
  * The count kinds' calibrate: eps_used = p / 2^20 <= eps / k (a public
- * refusal below 2^-20), out for ncounts counts, the charge's fields.
+ * refusal below 2^-20), out for ncounts counts, the charge (work: the
+ * kind's own).
  */
-extern void evaluate_count_calibrate(DPRun *run);
+extern void evaluate_count_calibrate(DPRun *run, void *work);
 
 /*
  * After the charge: discrete Laplace of scale 2 / eps_used = 2^21 / p on

@@ -203,10 +203,7 @@ expmech_calibrate(DPRun *run)
 	hsparams_resolve(&state->params, state->d, &e->B, &e->D2);
 	e->grid = opdisc_grid_size(state->d, e->B, e->D2);
 	expmech_check_work(state, run->pctx != NULL, e->grid);
-	run->work = e;
-	run->ledger_name = "expmech";
-	run->epsilon = state->params.epsilon;
-	run->delta = state->params.delta;
+	mechanism_calibrated(run, e, "expmech", state->params.epsilon, state->params.delta);
 }
 
 static void
@@ -264,15 +261,6 @@ expmech_release(DPRun *run)
 							state->params.epsilon, state->params.delta, &params);
 }
 
-static const DPRunOps expmech_run = {
-	.admit = oracle_admit,
-	.calibrate = expmech_calibrate,
-	.compute = expmech_compute,
-	.release = expmech_release,
-};
-
-Datum
-dpobj_expmech_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &expmech_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_expmech_finalfn,
+						 .admit = oracle_admit, .calibrate = expmech_calibrate,
+						 .compute = expmech_compute, .release = expmech_release)

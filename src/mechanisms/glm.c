@@ -766,6 +766,16 @@ glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	return glmstate_final_begin(fcinfo, (GLMKind) kind, pctx);
 }
 
+Datum
+glm_model(DPRun *run, const char *name, const double *theta, StringInfo params)
+{
+	GLMState   *state = run->state;
+	const GLMParams *p = &state->params;
+
+	return model_build(run->fcinfo, name, theta, state->d,
+					   p->intercept ? theta[state->d] : 0.0, p->epsilon, p->delta, params);
+}
+
 /* a run's calibration and buffers (DPRun.work) */
 typedef struct LogisticRun
 {
@@ -801,10 +811,7 @@ logistic_calibrate(DPRun *run)
 	 */
 	r->work = glm_minimise_work(pp);
 	r->X = glm_minimise_blocks(state, p->intercept);
-	run->work = r;
-	run->ledger_name = glm_mechanism_name(p->method);
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, r, glm_mechanism_name(p->method), p->epsilon, p->delta);
 	run->private_r = p->R_private;
 }
 
@@ -844,21 +851,10 @@ logistic_release(DPRun *run)
 	model_params_begin(&params);
 	glm_calibration_params(&params, p, &r->c, state->d);
 	model_params_end(&params);
-	return model_build(run->fcinfo, glm_mechanism_name(p->method), r->theta, state->d,
-					   p->intercept ? r->theta[state->d] : 0.0,
-					   p->epsilon, p->delta, &params);
+	return glm_model(run, glm_mechanism_name(p->method), r->theta, &params);
 }
 
-static const DPRunOps logistic_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_LOGISTIC,
-	.calibrate = logistic_calibrate,
-	.compute = logistic_compute,
-	.release = logistic_release,
-};
-
-Datum
-dpobj_logistic_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &logistic_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_logistic_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_LOGISTIC,
+						 .calibrate = logistic_calibrate, .compute = logistic_compute,
+						 .release = logistic_release)

@@ -127,6 +127,8 @@ extern const char *glm_mechanism_name(GLMMethod m);
 
 /* the driver's admit (mechanism.h) on a GLM-family state of kind (GLMKind) */
 extern void *glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx);
+/* the driver's release on it: the model of (theta, its bias last with an intercept) */
+extern Datum glm_model(DPRun *run, const char *name, const double *theta, StringInfo params);
 extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
 								   const GLMCalibration *c, int d);
 /* the objective's linear noise b, palloc'd (NULL for output perturbation) */

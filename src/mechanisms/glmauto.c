@@ -543,11 +543,8 @@ auto_calibrate(DPRun *run)
 	auto_data(state, w->K, &w->a);
 	w->work = glm_minimise_work(w->a.pp);
 	w->theta = palloc0(sizeof(double) * w->a.pp);
-	run->work = w;
 	/* one run of (eps, delta), approximate DP */
-	run->ledger_name = "auto";
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, w, "auto", p->epsilon, p->delta);
 }
 
 static void
@@ -571,21 +568,10 @@ auto_release(DPRun *run)
 	StringInfoData params;
 
 	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d);
-	return model_build(run->fcinfo, "auto", w->theta, state->d,
-					   p->intercept ? w->theta[state->d] : 0.0,
-					   p->epsilon, p->delta, &params);
+	return glm_model(run, "auto", w->theta, &params);
 }
 
-static const DPRunOps auto_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_AUTO,
-	.calibrate = auto_calibrate,
-	.compute = auto_compute,
-	.release = auto_release,
-};
-
-Datum
-dpobj_auto_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &auto_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_auto_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_AUTO,
+						 .calibrate = auto_calibrate, .compute = auto_compute,
+						 .release = auto_release)

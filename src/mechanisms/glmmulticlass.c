@@ -223,11 +223,9 @@ mc_logistic_calibrate_run(DPRun *run)
 	r->X = palloc(sizeof(struct GLMSolveDesign *) * K);
 	for (int k = 0; k < K; k++)
 		r->X[k] = glm_minimise_design(views[k], r->pk.intercept);
-	run->work = r;
 	/* one run of (eps, delta) */
-	run->ledger_name = psprintf("%s_ovr", glm_mechanism_name(r->pk.method));
-	run->epsilon = state->params.epsilon;
-	run->delta = state->params.delta;
+	mechanism_calibrated(run, r, psprintf("%s_ovr", glm_mechanism_name(r->pk.method)),
+						 state->params.epsilon, state->params.delta);
 }
 
 /* each class's noise and minimiser */
@@ -263,19 +261,11 @@ mc_logistic_release(DPRun *run)
 					   0.0, state->params.epsilon, state->params.delta, &params);
 }
 
-static const DPRunOps mc_logistic_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_LOGISTIC_MC,
-	.calibrate = mc_logistic_calibrate_run,
-	.compute = mc_logistic_compute,
-	.release = mc_logistic_release,
-};
-
-Datum
-dpobj_logistic_mc_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &mc_logistic_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_logistic_mc_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_LOGISTIC_MC,
+						 .calibrate = mc_logistic_calibrate_run,
+						 .compute = mc_logistic_compute,
+						 .release = mc_logistic_release)
 
 static void
 mc_sgd_calibrate(DPRun *run)
@@ -296,11 +286,8 @@ mc_sgd_calibrate(DPRun *run)
 	r->s = sqrt((double) r->sigma2) * r->lattice;
 	r->denom = noisysgd_step_denom(p, r->pp, r->Reff, r->s);
 	r->theta = palloc0(sizeof(double) * (Size) K * r->pp);
-	run->work = r;
 	/* one run of (eps, delta) */
-	run->ledger_name = "noisysgd_ovr";
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, r, "noisysgd_ovr", p->epsilon, p->delta);
 }
 
 /* each class: T noisy projected gradient steps at rho / K */
@@ -343,16 +330,6 @@ mc_sgd_release(DPRun *run)
 					   p->epsilon, p->delta, &params);
 }
 
-static const DPRunOps mc_sgd_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_SGD_MC,
-	.calibrate = mc_sgd_calibrate,
-	.compute = mc_sgd_compute,
-	.release = mc_sgd_release,
-};
-
-Datum
-dpobj_noisysgd_mc_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &mc_sgd_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_noisysgd_mc_finalfn, .admit = glm_admit,
+						 .kind = GLM_KIND_SGD_MC, .calibrate = mc_sgd_calibrate, .compute = mc_sgd_compute,
+						 .release = mc_sgd_release)

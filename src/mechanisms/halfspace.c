@@ -121,15 +121,6 @@ halfspace_release(DPRun *run)
 	return oracle_release(run, "opdisc", &params);
 }
 
-static const DPRunOps halfspace_run = {
-	.admit = oracle_admit,
-	.calibrate = halfspace_calibrate,
-	.compute = halfspace_compute,
-	.release = halfspace_release,
-};
-
-Datum
-dpobj_halfspace_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &halfspace_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_halfspace_finalfn,
+						 .admit = oracle_admit, .calibrate = halfspace_calibrate,
+						 .compute = halfspace_compute, .release = halfspace_release)

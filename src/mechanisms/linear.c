@@ -128,10 +128,8 @@ linear_prepare(DPRun *run)
 	w->tri = palloc(sizeof(double) * linreg_tri(p->p));
 	w->b = palloc(sizeof(double) * p->p);
 	w->phi = palloc(sizeof(double) * p->p);
-	run->work = w;
-	run->ledger_name = p->passglm ? "passglm" : linparams_method_name(p->method);
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, w, p->passglm ? "passglm" : linparams_method_name(p->method),
+						 p->epsilon, p->delta);
 }
 
 void
@@ -192,15 +190,6 @@ linear_release(DPRun *run)
 					   p->epsilon, p->delta, &params);
 }
 
-static const DPRunOps linear_run = {
-	.admit = linear_admit,
-	.calibrate = linear_prepare,
-	.compute = linear_compute,
-	.release = linear_release,
-};
-
-Datum
-dpobj_linreg_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &linear_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_linreg_finalfn,
+						 .admit = linear_admit, .calibrate = linear_prepare,
+						 .compute = linear_compute, .release = linear_release)

@@ -80,6 +80,17 @@ typedef struct DPRunOps
 	Datum		(*release) (DPRun *run);
 } DPRunOps;
 
+/* calibrate's result: the mechanism's work, and the charge the driver makes */
+static inline void
+mechanism_calibrated(DPRun *run, void *work, const char *ledger_name, double epsilon,
+					 double delta)
+{
+	run->work = work;
+	run->ledger_name = ledger_name;
+	run->epsilon = epsilon;
+	run->delta = delta;
+}
+
 /*
  * A mechanism's final function: admit (NULL result when there is nothing
  * to run), calibrate on public inputs, charge durably before any noise
@@ -88,6 +99,15 @@ typedef struct DPRunOps
  * in the ledger, then build the model.
  */
 extern Datum mechanism_drive(FunctionCallInfo fcinfo, const DPRunOps *ops);
+
+/* defines the final function fn: mechanism_drive() with the DPRunOps given */
+#define MECHANISM_FINAL_FUNCTION(fn, ...) \
+	static const DPRunOps fn##_ops = {__VA_ARGS__}; \
+	Datum \
+	fn(PG_FUNCTION_ARGS) \
+	{ \
+		return mechanism_drive(fcinfo, &fn##_ops); \
+	}
 
 /*
  * A charged run that releases nothing: the ledger records the outcome

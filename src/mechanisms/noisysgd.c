@@ -282,10 +282,7 @@ noisysgd_calibrate(DPRun *run)
 		noisysgd_noise(p, pp, &r->nz.Reff, &r->nz.T, &r->nz.rho, &r->nz.lattice,
 					   &r->nz.sigma2);
 	r->theta = palloc0(sizeof(double) * pp);
-	run->work = r;
-	run->ledger_name = "noisysgd";
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, r, "noisysgd", p->epsilon, p->delta);
 	run->private_r = p->R_private;
 }
 
@@ -323,21 +320,10 @@ noisysgd_release(DPRun *run)
 	if (p->tune.npoints > 0)
 		return noisysgd_tune_release(run);
 	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice);
-	return model_build(run->fcinfo, "noisysgd", r->theta, state->d,
-					   p->intercept ? r->theta[state->d] : 0.0,
-					   p->epsilon, p->delta, &params);
+	return glm_model(run, "noisysgd", r->theta, &params);
 }
 
-static const DPRunOps noisysgd_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_SGD,
-	.calibrate = noisysgd_calibrate,
-	.compute = noisysgd_compute,
-	.release = noisysgd_release,
-};
-
-Datum
-dpobj_noisysgd_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &noisysgd_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_noisysgd_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_SGD,
+						 .calibrate = noisysgd_calibrate, .compute = noisysgd_compute,
+						 .release = noisysgd_release)

@@ -405,11 +405,8 @@ noisysgd_tune_calibrate(DPRun *run)
 	tune_plan(p, pp, &t->pl);
 	noisysgd_design(&t->D, state, p->intercept);
 	t->Xwork = tune_design_work(p, &t->D);
-	run->work = t;
 	/* approximate DP, the run's (eps, delta) */
-	run->ledger_name = "noisysgd_tune";
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, t, "noisysgd_tune", p->epsilon, p->delta);
 }
 
 /* the runs, then the best */
@@ -428,13 +425,9 @@ noisysgd_tune_compute(DPRun *run)
 Datum
 noisysgd_tune_release(DPRun *run)
 {
-	GLMState   *state = run->state;
-	GLMParams  *p = &state->params;
 	TuneRun    *t = run->work;
 	StringInfoData params;
 
-	tune_params(&params, &t->pl, state->d, t->point);
-	return model_build(run->fcinfo, "noisysgd", t->theta, state->d,
-					   p->intercept ? t->theta[state->d] : 0.0,
-					   p->epsilon, p->delta, &params);
+	tune_params(&params, &t->pl, ((GLMState *) run->state)->d, t->point);
+	return glm_model(run, "noisysgd", t->theta, &params);
 }

@@ -495,10 +495,7 @@ opsamp_calibrate_run(DPRun *run)
 	opsamp_calibrate(p->epsilon, p->delta, r->n, r->pp, p->R, p->intercept, p->beta,
 					 p->rows_per_unit, &r->c);
 	opsamp_check_m(&r->c);
-	run->work = r;
-	run->ledger_name = "opsamp";
-	run->epsilon = p->epsilon;
-	run->delta = p->delta;
+	mechanism_calibrated(run, r, "opsamp", p->epsilon, p->delta);
 }
 
 static void
@@ -529,21 +526,10 @@ opsamp_release(DPRun *run)
 	StringInfoData params;
 
 	opsamp_model_params(&params, p, state->d, r->n, &r->c);
-	return model_build(run->fcinfo, "opsamp", r->avg, state->d,
-					   p->intercept ? r->avg[state->d] : 0.0,
-					   p->epsilon, p->delta, &params);
+	return glm_model(run, "opsamp", r->avg, &params);
 }
 
-static const DPRunOps opsamp_run = {
-	.admit = glm_admit,
-	.kind = GLM_KIND_OPSAMP,
-	.calibrate = opsamp_calibrate_run,
-	.compute = opsamp_compute,
-	.release = opsamp_release,
-};
-
-Datum
-dpobj_opsamp_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &opsamp_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_opsamp_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_OPSAMP,
+						 .calibrate = opsamp_calibrate_run, .compute = opsamp_compute,
+						 .release = opsamp_release)

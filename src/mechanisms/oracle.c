@@ -148,10 +148,7 @@ oracle_prepare(DPRun *run, const char *mechanism, int B, int D2, double sigma)
 	o->B = B;
 	o->D2 = D2;
 	o->sigma = sigma;
-	run->work = o;
-	run->ledger_name = mechanism;
-	run->epsilon = state->params.epsilon;
-	run->delta = state->params.delta;
+	mechanism_calibrated(run, o, mechanism, state->params.epsilon, state->params.delta);
 }
 
 void

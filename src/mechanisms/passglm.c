@@ -92,16 +92,7 @@ passglm_release(DPRun *run)
 					   p->epsilon, p->delta, &params);
 }
 
-static const DPRunOps passglm_run = {
-	.admit = linear_admit,
-	.kind = true,
-	.calibrate = linear_prepare,
-	.compute = passglm_compute,
-	.release = passglm_release,
-};
-
-Datum
-dpobj_passglm_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &passglm_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_passglm_finalfn,
+						 .admit = linear_admit, .kind = true,
+						 .calibrate = linear_prepare, .compute = passglm_compute,
+						 .release = passglm_release)

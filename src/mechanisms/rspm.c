@@ -160,15 +160,6 @@ rspm_release(DPRun *run)
 	return oracle_release(run, "rspm", &params);
 }
 
-static const DPRunOps rspm_run = {
-	.admit = oracle_admit,
-	.calibrate = rspm_calibrate,
-	.compute = rspm_compute,
-	.release = rspm_release,
-};
-
-Datum
-dpobj_rspm_finalfn(PG_FUNCTION_ARGS)
-{
-	return mechanism_drive(fcinfo, &rspm_run);
-}
+MECHANISM_FINAL_FUNCTION(dpobj_rspm_finalfn,
+						 .admit = oracle_admit, .calibrate = rspm_calibrate,
+						 .compute = rspm_compute, .release = rspm_release)
