@@ -7,8 +7,8 @@
  * Adding a mechanism: its own files (state, final function running
  * mechanism_drive()), its aggregate in the SQL script, its tests (one line
  * in the neighbour harness, tests/security/mechanisms.txt) and docs, and
- * one entry in dp_mechanisms[] below (docs/ARCHITECTURE.md, "Adding a
- * mechanism").
+ * one entry in dp_mechanisms[] below (docs/ARCHITECTURE.md, "The protected
+ * path").
  *
  *-------------------------------------------------------------------------
  */
