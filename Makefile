@@ -12,7 +12,7 @@ DATA = sql/dpobj--0.3.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.
 
 # One folder per subsystem (docs/ARCHITECTURE.md): src/core is plain C without PostgreSQL
 # headers (unit-tested on its own in tests/unit); the others are the PostgreSQL glue.
-DPOBJ_DIRS = core api state mechanisms model protected ledger jobs
+DPOBJ_DIRS = core base ledger model context state mechanisms protected jobs api
 # every .c file of those folders, and dpobj.help()'s text generated from docs/REFERENCE.md
 OBJS = $(patsubst %.c,%.o,$(filter-out src/api/helptext.c,$(wildcard $(addsuffix /*.c,$(addprefix src/,$(DPOBJ_DIRS)))))) \
 	src/api/helptext.o
