@@ -34,7 +34,7 @@
 #include "glmclasses.h"
 #include "glmweights.h"
 #include "protected.h"
-#include "mechanism.h"
+#include "claim.h"
 #include "model.h"
 #include "opsamplp.h"
 #include "rowclip.h"

@@ -38,7 +38,7 @@
 #include "aggsample.h"
 #include "aggstate.h"
 #include "protected.h"
-#include "mechanism.h"
+#include "claim.h"
 #include "opdisc.h"
 #include "progress.h"
 #include "rowinput.h"

@@ -26,7 +26,7 @@
 
 #include <math.h>
 
-#include "mechanism.h"
+#include "claim.h"
 #include "passglmparams.h"
 #include "protected.h"
 #include "rowinput.h"
