@@ -14,7 +14,7 @@
 
 #include "fmgr.h"
 
-#include "protected.h"
+#include "context/protected.h"
 
 /*
  * First refuses outside an aggregate (a final function called as a plain

@@ -55,15 +55,15 @@
 
 #include <signal.h>
 
-#include "jobs.h"
-#include "jobsettings.h"
-#include "ledger.h"
-#include "progress.h"
-#include "protected.h"
-#include "train.h"
-#include "dpobj.h"
-#include "privileged.h"
-#include "runlimit.h"
+#include "jobs/jobs.h"
+#include "jobs/jobsettings.h"
+#include "ledger/ledger.h"
+#include "base/progress.h"
+#include "context/protected.h"
+#include "protected/train.h"
+#include "base/dpobj.h"
+#include "base/privileged.h"
+#include "context/runlimit.h"
 
 #include "access/genam.h"
 #include "access/heapam.h"

@@ -29,7 +29,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
@@ -46,19 +46,19 @@
 #include "utils/lsyscache.h"
 #include "funcapi.h"
 
-#include "calibrate.h"
-#include "dpnoise.h"
-#include "encodemodel.h"
-#include "evaluate.h"
-#include "glmclasses.h"
-#include "ledger.h"
-#include "mechanism.h"
-#include "options.h"
-#include "predict.h"
-#include "predictclass.h"
-#include "protected.h"
-#include "random.h"
-#include "rowinput.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
+#include "model/encodemodel.h"
+#include "mechanisms/evaluate.h"
+#include "state/glmclasses.h"
+#include "ledger/ledger.h"
+#include "mechanisms/mechanism.h"
+#include "base/options.h"
+#include "model/predict.h"
+#include "model/predictclass.h"
+#include "context/protected.h"
+#include "base/random.h"
+#include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evaluate_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);

@@ -21,9 +21,9 @@
 #include "utils/array.h"
 #include "utils/jsonb.h"
 
-#include "predict.h"
-#include "protected.h"
-#include "rowinput.h"
+#include "model/predict.h"
+#include "context/protected.h"
+#include "state/rowinput.h"
 
 #define EVAL_AGGNAME	"dp_evaluate"
 

@@ -22,11 +22,11 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "claim.h"
-#include "clientcheck.h"
-#include "protected.h"
-#include "ledger.h"
-#include "trainquery.h"
+#include "context/claim.h"
+#include "base/clientcheck.h"
+#include "context/protected.h"
+#include "ledger/ledger.h"
+#include "context/trainquery.h"
 #include "miscadmin.h"
 
 /*

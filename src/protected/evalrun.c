@@ -17,9 +17,9 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
-#include "encodemodel.h"
-#include "evaluate.h"
-#include "train.h"
+#include "model/encodemodel.h"
+#include "mechanisms/evaluate.h"
+#include "protected/train.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
 
