@@ -10,14 +10,16 @@ MODULE_big = dpobj
 DATA = sql/dpobj--0.4.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
 	sql/dpobj--0.3.0--0.4.0.sql
 
-# One folder per subsystem (docs/ARCHITECTURE.md): src/core is plain C without PostgreSQL
-# headers (unit-tested on its own in tests/unit); the others are the PostgreSQL glue.
-DPOBJ_DIRS = core api state mechanisms model protected ledger jobs
+# One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
+# plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
+# the PostgreSQL glue.  Only src/ is on the include path: an include names its folder
+# ("state/aggstate.h") and never one above its own (tests/docs checks both).
+DPOBJ_DIRS = core base ledger model context state mechanisms protected jobs api
 # every .c file of those folders, and dpobj.help()'s text generated from docs/REFERENCE.md
 OBJS = $(patsubst %.c,%.o,$(filter-out src/api/helptext.c,$(wildcard $(addsuffix /*.c,$(addprefix src/,$(DPOBJ_DIRS)))))) \
 	src/api/helptext.o
 
-PG_CPPFLAGS = $(foreach d,$(DPOBJ_DIRS),-I$(srcdir)/src/$(d))
+PG_CPPFLAGS = -I$(srcdir)/src
 # no fused multiply-add where the compiler would contract one by default (e.g. aarch64):
 # every product rounds as written, so a model under one dpobj.seed and the calibrations'
 # float8 bounds are the same on every architecture, and the solver's paired (vector) and

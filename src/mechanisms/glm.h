@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "glmstate.h"
+#include "state/glmstate.h"
 
 typedef struct GLMCalibration
 {

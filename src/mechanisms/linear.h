@@ -9,7 +9,7 @@
 #ifndef DPOBJ_LINEAR_H
 #define DPOBJ_LINEAR_H
 
-#include "linparams.h"
+#include "state/linparams.h"
 
 /*
  * The calibration of a run (p->method's releases at rho = zcdp_rho(eps,

@@ -4,7 +4,8 @@
  *	  What every mechanism's final function shares: claiming the
  *	  protected context and charging the run before any noise is drawn.
  *	  Implemented in mechanism.c (the scanned relations come from
- *	  scanrels.c); every mechanism calls these two functions in this order:
+ *	  scanrels.c; mechanism_claim() is declared in claim.h); every
+ *	  mechanism calls these two functions in this order:
  *
  *	    pctx = mechanism_claim(fcinfo, has_state, eps, delta, d);
  *	    ...  (empty state on the protected path when no row survived)
@@ -21,25 +22,12 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "clientcheck.h"
-#include "protected.h"
-#include "ledger.h"
-#include "trainquery.h"
+#include "context/claim.h"
+#include "base/clientcheck.h"
+#include "context/protected.h"
+#include "ledger/ledger.h"
+#include "context/trainquery.h"
 #include "miscadmin.h"
-
-/*
- * First refuses outside an aggregate (a final function called as a plain
- * function: aggstate_final_check) and on a Citus worker (distributed.h),
- * for every mechanism; mechanism_charge() refuses outside an aggregate too.
- * Then enters the run (runlimit.h: refused beyond dpobj.max_runs_per_role).
- * On the protected path (inside dpobj.train()): consumes the protected
- * context after checking it against the relations scanned below this
- * aggregate and the privacy parameters of the state (has_state false: no
- * row reached the transition function), and returns it.  Off the
- * protected path returns NULL.
- */
-extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_state,
-										   double epsilon, double delta, int d);
 
 /*
  * Charges one run durably before any noise exists: the guarded budget

@@ -14,12 +14,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "oracle.h"
+#include "mechanisms/oracle.h"
 
-#include "clientcheck.h"
-#include "deadline.h"
-#include "ledger.h"
-#include "progress.h"
+#include "base/clientcheck.h"
+#include "context/deadline.h"
+#include "ledger/ledger.h"
+#include "base/progress.h"
 
 #include "miscadmin.h"
 

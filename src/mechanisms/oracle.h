@@ -10,8 +10,8 @@
 #ifndef DPOBJ_ORACLE_H
 #define DPOBJ_ORACLE_H
 
-#include "dpobj.h"
-#include "opdisc.h"
+#include "base/dpobj.h"
+#include "core/opdisc.h"
 
 /*
  * Solves an OPDisc problem with the chosen oracle (AUTO picks the exact

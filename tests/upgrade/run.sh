@@ -80,7 +80,7 @@ new_installation() {
 # release_port SRC: what a released source (never changed) needs to build on a newer
 # server, as a distribution patches an old release, behaviour unchanged: C11 in place of
 # its -std=gnu99, and the server names it uses mapped onto their successors (as in
-# src/api/pg_compat.h): 16 object_ownercheck, 17 MyProcNumber (0-based), 18 pg_noreturn
+# src/base/pg_compat.h): 16 object_ownercheck, 17 MyProcNumber (0-based), 18 pg_noreturn
 # and ExecutorRun's hook without execute_once.  Sets the array RELEASE_MAKE (make's extra
 # arguments); empty on 15.
 release_port() {
