@@ -132,7 +132,7 @@ def plot_accuracy(plt):
     # (a) every mechanism, Adult balanced subset (bench/figure1/results.csv: one row per run)
     runs = list(csv.DictReader(open("bench/figure1/results.csv")))
     for mech, label in [("opdisc", "OPDisc"), ("rspm", "RSPM"), ("logistic", "objective (LR)"),
-                        ("noisysgd", "noisy SGD (Alg. 1)")]:
+                        ("noisysgd", "noisy GD (T = 30)")]:
         eps = sorted({float(r["epsilon"]) for r in runs if r["mechanism"] == mech and r["ok"] == "t"
                       and float(r["epsilon"]) <= 1})
         mean = [statistics.mean(float(r["test_acc"]) for r in runs if r["mechanism"] == mech
@@ -213,7 +213,7 @@ def figure1():
     mechs = ["opdisc", "rspm", "logistic", "noisysgd"]
     eps = sorted({float(r[1]) for r in rows if r[0] in mechs})
     cell = {(r[0], float(r[1])): f"{float(r[6]):.3f} ± {float(r[7]):.3f}" for r in rows}
-    out = ["| ε | OPDisc | RSPM | objective (LR) | noisy SGD (Alg. 1) |", "|---:|---|---|---|---|"]
+    out = ["| ε | OPDisc | RSPM | objective (LR) | noisy GD (T = 30) |", "|---:|---|---|---|---|"]
     for e in eps:
         out.append(f"| {e:g} | " + " | ".join(cell.get((m, e), "") for m in mechs) + " |")
     np = {r[0]: float(r[6]) for r in rows if r[0].endswith("_nonprivate")}
@@ -241,8 +241,8 @@ def render():
             out += ["### Every mechanism against ε on Adult (the paper's Figure 1)", "",
                     "Neel, Roth, Vietri, Wu (2020), Figure 1, reproduced in SQL: the balanced "
                     "training subset (n = 15 682, d = 23), δ = 1/n², 15 runs per ε, paper's grid; "
-                    "adult.test accuracy, mean ± sd. Objective perturbation (LR) beats OPDisc and "
-                    "RSPM at every ε; OPDisc ≥ RSPM but at ε = 0.5; Algorithm 1's noisy SGD stays at chance.", "",
+                    "adult.test accuracy, mean ± sd. Noisy GD (T = 30) leads at ε ≤ 0.5, objective "
+                    "perturbation (LR) at ε = 1; RSPM ≥ OPDisc but at ε = 0.01.", "",
                     "![Figure 1, d = 23](figure1.png)", "", figure1(), ""]
         for name, title, note in secs:
             out += [f"### {title}", ""]

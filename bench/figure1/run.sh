@@ -13,7 +13,7 @@
 #   FIG_EPS ["0.01 0.05 0.1 0.3 0.5 1"]   FIG_RUNS [15]
 #   FIG_MECHS ["opdisc rspm logistic noisysgd"]
 #   FIG_OPDISC_LIMIT [20]  FIG_RSPM_LIMIT [10]  FIG_NONPRIV_LIMIT [120]  (seconds per run)
-#   FIG_SGD_T [1000000]    noisy SGD step cap (docs/USAGE.md: privacy unaffected)
+#   FIG_SGD_T [30]         noisy GD's "T" (its default): steps, each a pass over the rows
 #   FIG_FSET [d23]         feature view adult.features_<FIG_FSET>; outputs for other sets get
 #                          the suffix _<FIG_FSET> (results_d9.csv, docs/figure1_d9.png)
 #   FIG_R2 [7 for d23, 4 for d9, 6 for d15, 3 for d4]  squared clipping bound R^2
@@ -28,7 +28,7 @@ FIG_MECHS="${FIG_MECHS:-opdisc rspm logistic noisysgd}"
 FIG_OPDISC_LIMIT="${FIG_OPDISC_LIMIT:-20}"
 FIG_RSPM_LIMIT="${FIG_RSPM_LIMIT:-10}"
 FIG_NONPRIV_LIMIT="${FIG_NONPRIV_LIMIT:-120}"
-FIG_SGD_T="${FIG_SGD_T:-1000000}"
+FIG_SGD_T="${FIG_SGD_T:-30}"
 FIG_FSET="${FIG_FSET:-d23}"
 case "$FIG_FSET" in d23) r2=7 ;; d15) r2=6 ;; d9) r2=4 ;; *) r2=3 ;; esac
 FIG_R2="${FIG_R2:-$r2}"
