@@ -1,23 +1,25 @@
 # dpobj — PGXS build.  `make && make install && make installcheck`
 EXTENSION = dpobj
 MODULE_big = dpobj
-# 0.1.0, 0.2.0 and 0.3.0 are released and their scripts never change; every later SQL
-# change is an upgrade script.  A fresh CREATE EXTENSION runs dpobj--0.3.0.sql (the
-# whole 0.3.0 install) and the upgrades after it; databases on 0.1.0 or 0.2.0 update
-# through the upgrade scripts.  The install scripts of 0.1.0 and 0.2.0 are not
-# installed: no installable version creates objects before checking its schema
-# (sql/dpobj--0.1.0.sql stays in the tree as released, for the tests that set up 0.1.0).
-DATA = sql/dpobj--0.3.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
+# 0.1.0 to 0.4.0 are released and their scripts never change; every later SQL change goes
+# into an upgrade script (dpobj--0.4.0--0.5.0.sql next).  A fresh CREATE EXTENSION runs
+# dpobj--0.4.0.sql (the whole 0.4.0 install) and the upgrades after it; databases on an
+# older release update through the upgrade scripts.  The install scripts of 0.1.0, 0.2.0
+# and 0.3.0 are not installed: no installable version creates objects before checking its
+# schema (sql/dpobj--0.1.0.sql and sql/dpobj--0.3.0.sql stay in the tree as released).
+DATA = sql/dpobj--0.4.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
 	sql/dpobj--0.3.0--0.4.0.sql
 
-# One folder per subsystem (docs/ARCHITECTURE.md): src/core is plain C without PostgreSQL
-# headers (unit-tested on its own in tests/unit); the others are the PostgreSQL glue.
-DPOBJ_DIRS = core api state mechanisms model protected ledger jobs
+# One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
+# plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
+# the PostgreSQL glue.  Only src/ is on the include path: an include names its folder
+# ("state/aggstate.h") and never one above its own (tests/docs checks both).
+DPOBJ_DIRS = core base ledger model context state mechanisms protected jobs api
 # every .c file of those folders, and dpobj.help()'s text generated from docs/REFERENCE.md
 OBJS = $(patsubst %.c,%.o,$(filter-out src/api/helptext.c,$(wildcard $(addsuffix /*.c,$(addprefix src/,$(DPOBJ_DIRS)))))) \
 	src/api/helptext.o
 
-PG_CPPFLAGS = $(foreach d,$(DPOBJ_DIRS),-I$(srcdir)/src/$(d))
+PG_CPPFLAGS = -I$(srcdir)/src
 # no fused multiply-add where the compiler would contract one by default (e.g. aarch64):
 # every product rounds as written, so a model under one dpobj.seed and the calibrations'
 # float8 bounds are the same on every architecture, and the solver's paired (vector) and
@@ -46,9 +48,10 @@ include $(PGXS)
 # the helptext.c rule above must not become the default goal
 .DEFAULT_GOAL := all
 
-# An installation that had 0.1.0 or 0.2.0 keeps their install scripts, which no longer
-# ship: removed on install so that no old version stays installable there either.
+# An installation that had 0.1.0, 0.2.0 or 0.3.0 keeps their install scripts, which no
+# longer ship: removed on install so that no old version stays installable there either.
 install: remove-old-install-scripts
 .PHONY: remove-old-install-scripts
 remove-old-install-scripts:
-	rm -f '$(DESTDIR)$(datadir)/extension/dpobj--0.1.0.sql' '$(DESTDIR)$(datadir)/extension/dpobj--0.2.0.sql'
+	rm -f '$(DESTDIR)$(datadir)/extension/dpobj--0.1.0.sql' '$(DESTDIR)$(datadir)/extension/dpobj--0.2.0.sql' \
+		'$(DESTDIR)$(datadir)/extension/dpobj--0.3.0.sql'

@@ -8,7 +8,7 @@ measured cell, then the columns command, commit, date, machine and load of the r
 measured it.  A rerun replaces the file, so it holds the latest number of each claim; the
 history is git's.  This script renders every CSV listed in SECTIONS as a table with the
 command that reproduces it, and draws docs/img/*.png with matplotlib (Debian's
-python3-matplotlib) from bench/csv/ and bench/figure1/results.csv.
+python3-matplotlib) from bench/csv/ and bench/figure1/results.csv (its run: meta.csv).
 """
 import csv, os, re, statistics, sys
 from collections import OrderedDict
@@ -29,7 +29,8 @@ SECTIONS = [
    "non-private, without and with class_weight=\"balanced\"."),
   ("auto", "Private model selection (`auto`) on Adult",
    "Adult training split (32 561 rows, d = 23), ε = 1, δ = 10⁻⁹; adult.test accuracy "
-   "(majority 0.764), 15 draws, median (min–max)."),
+   "(majority 0.764), 15 draws, median (min–max); `auto`'s defaults: objective and noisysgd, "
+   "share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd) over 20 seeds at ε = 1; German credit was held out of every choice."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
@@ -38,7 +39,7 @@ SECTIONS = [
    "Balanced accuracy with class weights (bacc_w) and accuracy without, ε = 0.5 / 1 / 2, 30 seeds. "
    "Defaults with class weights: c = 0.25, m = 64; unweighted runs keep c = 1, m = 0."),
   ("privbounds", "Private norm bound: declared R against `\"R\": \"private\"` (Adult, ε = 1)",
-   "Test accuracy, median (min–max) over 20 seeds."),
+   "Test accuracy, mean (min–max) over 20 seeds."),
   ("units", "Privacy units: row level, k rows per unit, averaging (Adult, ε = 1)",
    "5 964 units of 1..10 rows; adult.test accuracy (majority 0.764), 11 draws."),
   ("grid", "OPDisc's default grid: against the paper's",
@@ -111,11 +112,14 @@ def table(rows, hide=()):
     runs = OrderedDict()
     for r in rows:
         runs.setdefault(tuple(r[m] for m in META), None)
-    for cmd, commit, date, machine, load in runs:
-        where = "" if machine.startswith(MACHINE) else f", {machine}"
-        out.append("")
-        out.append(f"`{cmd}` — {commit}, {date}{where}, load {load}")
+    for run in runs:
+        out += ["", run_line(*run)]
     return "\n".join(out)
+
+
+def run_line(cmd, commit, date, machine, load):
+    where = "" if machine.startswith(MACHINE) else f", {machine}"
+    return f"`{cmd}` — {commit}, {date}{where}, load {load}"
 
 
 def num(s):
@@ -128,7 +132,7 @@ def plot_accuracy(plt):
     # (a) every mechanism, Adult balanced subset (bench/figure1/results.csv: one row per run)
     runs = list(csv.DictReader(open("bench/figure1/results.csv")))
     for mech, label in [("opdisc", "OPDisc"), ("rspm", "RSPM"), ("logistic", "objective (LR)"),
-                        ("noisysgd", "noisy SGD (Alg. 1)")]:
+                        ("noisysgd", "noisy GD (T = 30)")]:
         eps = sorted({float(r["epsilon"]) for r in runs if r["mechanism"] == mech and r["ok"] == "t"
                       and float(r["epsilon"]) <= 1})
         mean = [statistics.mean(float(r["test_acc"]) for r in runs if r["mechanism"] == mech
@@ -209,14 +213,13 @@ def figure1():
     mechs = ["opdisc", "rspm", "logistic", "noisysgd"]
     eps = sorted({float(r[1]) for r in rows if r[0] in mechs})
     cell = {(r[0], float(r[1])): f"{float(r[6]):.3f} ± {float(r[7]):.3f}" for r in rows}
-    out = ["| ε | OPDisc | RSPM | objective (LR) | noisy SGD (Alg. 1) |", "|---:|---|---|---|---|"]
+    out = ["| ε | OPDisc | RSPM | objective (LR) | noisy GD (T = 30) |", "|---:|---|---|---|---|"]
     for e in eps:
         out.append(f"| {e:g} | " + " | ".join(cell.get((m, e), "") for m in mechs) + " |")
     np = {r[0]: float(r[6]) for r in rows if r[0].endswith("_nonprivate")}
     out += ["", f"Non-private: OPDisc's grid optimum {np.get('opdisc_nonprivate', 0):.3f}, "
             f"logistic regression {np.get('logistic_nonprivate', 0):.3f}; majority class 0.764.", "",
-            "`bash bench/figure1/run.sh` — 4238434, 2026-11-21, 2 CPUs, Intel Xeon (shared), "
-            "load not recorded"]
+            run_line(*list(csv.reader(open("bench/figure1/meta.csv", encoding="utf-8")))[1])]
     return "\n".join(out)
 
 
@@ -238,8 +241,8 @@ def render():
             out += ["### Every mechanism against ε on Adult (the paper's Figure 1)", "",
                     "Neel, Roth, Vietri, Wu (2020), Figure 1, reproduced in SQL: the balanced "
                     "training subset (n = 15 682, d = 23), δ = 1/n², 15 runs per ε, paper's grid; "
-                    "adult.test accuracy, mean ± sd. Objective perturbation (LR) beats OPDisc and "
-                    "RSPM at every ε; OPDisc ≥ RSPM but at ε = 0.5; Algorithm 1's noisy SGD stays at chance.", "",
+                    "adult.test accuracy, mean ± sd. Noisy GD (T = 30) leads at ε ≤ 0.5, objective "
+                    "perturbation (LR) at ε = 1; RSPM ≥ OPDisc but at ε = 0.01.", "",
                     "![Figure 1, d = 23](figure1.png)", "", figure1(), ""]
         for name, title, note in secs:
             out += [f"### {title}", ""]

@@ -1,9 +1,9 @@
 /* dpobj--0.3.0--0.4.0.sql — upgrade from the 0.3.0 release.
  *
- * 0.3.0 is released: sql/dpobj--0.3.0.sql (its fresh install) and the upgrade scripts up
- * to it never change.  Every SQL change since is here (a fresh CREATE EXTENSION runs
- * dpobj--0.3.0.sql and this script), and tests/upgrade/ proves that ALTER EXTENSION dpobj
- * UPDATE from every release gives the same catalog as a fresh install and keeps the data.
+ * Released with 0.4.0 (2026-11-26): this file never changes.  0.4.0's fresh install,
+ * sql/dpobj--0.4.0.sql, is dpobj--0.3.0.sql followed by this script, and tests/upgrade/
+ * proves that ALTER EXTENSION dpobj UPDATE from every release gives the same catalog as a
+ * fresh install and keeps the data.
  *
  * The library refuses every charged or privileged entry point while the database's SQL
  * objects are older than it (src/protected/privileged.c), so a new library installed

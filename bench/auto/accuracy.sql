@@ -2,8 +2,8 @@
 -- after data/adult/load.sql; variables draws, fixed, shares).  The arms are the direct
 -- aggregates as the superuser, secure noise (dpobj.seed unset), epsilon = 1, delta =
 -- 1e-9, R = sqrt 7, intercept; noisysgd_n adds the public "n" = 32561 (utility only).
--- auto_<share>: dp_auto with its default candidates; auto3n_<share>: with noisysgd as a
--- third candidate and the public "n" (a part's noisy GD gets n / (K + 1)).
+-- auto_<share>: dp_auto with its default candidates (objective, noisysgd); auto3n_<share>:
+-- with cms as a third candidate and the public "n" (a part's noisy GD gets n / (K + 1)).
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 CREATE SCHEMA ba;
@@ -52,14 +52,20 @@ SELECT ba.run(arm, draw)
 \pset format unaligned
 \pset tuples_only on
 \pset footer off
-SELECT '| arm | median (min–max) test accuracy | draws | median s per run | selected |';
-SELECT '|---|---:|---:|---:|---|';
-SELECT '| ' || arm || ' | ' || to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY test_acc), 'FM0.000')
+SELECT '| arm (' || :draws || ' draws) | median (min–max) test accuracy | median s per run | selected |';
+SELECT '|---|---:|---:|---|';
+SELECT '| ' || CASE WHEN arm = 'noisysgd_n' THEN 'noisysgd, `"n": 32561`'
+                    WHEN arm LIKE 'auto3n_%' THEN 'auto + cms, `"n": 32561`, share ' || substr(arm, 8)
+                    WHEN arm LIKE 'auto_%' THEN 'auto, share ' || substr(arm, 6)
+                    ELSE arm END
+       || ' | ' || to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY test_acc), 'FM0.000')
        || ' (' || to_char(min(test_acc), 'FM0.000') || '–' || to_char(max(test_acc), 'FM0.000') || ') | '
-       || count(*) || ' | ' || round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 2)
-       || ' | ' || coalesce((SELECT string_agg(selected || ' ' || c, ', ' ORDER BY selected)
+       || round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 2)
+       || ' | ' || coalesce((SELECT string_agg(selected || ' ' || c, ', ' ORDER BY c DESC, selected)
                                FROM (SELECT selected, count(*) c FROM ba.results r2
                                       WHERE r2.arm = r.arm AND selected IS NOT NULL
                                       GROUP BY selected) x), '') || ' |'
-  FROM ba.results r GROUP BY arm ORDER BY arm;
+  FROM ba.results r GROUP BY arm
+ ORDER BY min(CASE WHEN arm LIKE 'auto3n_%' THEN 3 WHEN arm LIKE 'auto_%' THEN 2 ELSE 1 END),
+          array_position(string_to_array(:'fixed', ' '), arm), arm;
 SELECT 'test rows: ' || count(*) || '; majority class: ' || to_char(greatest(avg(label::int), 1 - avg(label::int)), 'FM0.000') FROM ba.test;

@@ -11,8 +11,9 @@
 # encoding's bound), intercept, each mechanism's defaults; test accuracy on adult.test by
 # dpobj.predict.  Arms: the fixed mechanisms (objective, output, cms, noisysgd, noisysgd
 # with the public "n") and dp_auto at each share of BENCH_SHARES, with its default
-# candidates and with noisysgd added (and the public "n").  Prints markdown and writes its
-# table into bench/csv/auto.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
+# candidates (objective, noisysgd) and with cms added (and the public "n").  Prints
+# markdown and writes its table into bench/csv/auto.csv (bench/record.py), rendered into
+# docs/BENCHMARKS.md.
 #
 # Environment: BENCH_DRAWS [9], BENCH_SHARES ["0.2 0.33"], BENCH_FIXED ["objective output
 # cms noisysgd noisysgd_n"], DPOBJ_PGPORT [55446].

@@ -1,7 +1,7 @@
 -- bench/figure1/figure1.sql — the paper's Figure 1, in the database (run by run.sh).
 -- Adult balanced subset (n = 15682), feature view :view (features_d23 = the paper's), delta = 1/n^2,
 -- eps in :eps_list, :runs runs per eps, mechanisms OPDisc, RSPM, Objective-Gauss
--- logistic regression, noisy SGD; 0/1 accuracy on the training subset and on adult.test.
+-- logistic regression, noisy GD; 0/1 accuracy on the training subset and on adult.test.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 

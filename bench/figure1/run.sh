@@ -5,14 +5,15 @@
 #
 # Builds and installs dpobj (FIG_SKIP_BUILD=1 to skip), installs gnuplot (Debian package
 # gnuplot-nox, this script only), starts a throwaway cluster (scripts/common.sh), loads UCI
-# Adult, runs figure1.sql and writes bench/figure1/results.csv, bench/figure1/summary.dat
-# and docs/figure1.png; bench/render.py renders the summary into docs/BENCHMARKS.md.
+# Adult, runs figure1.sql and writes bench/figure1/results.csv, summary.dat, meta.csv (the run's
+# command, commit, date, load) and docs/figure1.png; bench/render.py renders them into
+# docs/BENCHMARKS.md.
 #
 # Environment (defaults in brackets):
 #   FIG_EPS ["0.01 0.05 0.1 0.3 0.5 1"]   FIG_RUNS [15]
 #   FIG_MECHS ["opdisc rspm logistic noisysgd"]
 #   FIG_OPDISC_LIMIT [20]  FIG_RSPM_LIMIT [10]  FIG_NONPRIV_LIMIT [120]  (seconds per run)
-#   FIG_SGD_T [1000000]    noisy SGD step cap (docs/USAGE.md: privacy unaffected)
+#   FIG_SGD_T [30]         noisy GD's "T" (its default): steps, each a pass over the rows
 #   FIG_FSET [d23]         feature view adult.features_<FIG_FSET>; outputs for other sets get
 #                          the suffix _<FIG_FSET> (results_d9.csv, docs/figure1_d9.png)
 #   FIG_R2 [7 for d23, 4 for d9, 6 for d15, 3 for d4]  squared clipping bound R^2
@@ -27,7 +28,7 @@ FIG_MECHS="${FIG_MECHS:-opdisc rspm logistic noisysgd}"
 FIG_OPDISC_LIMIT="${FIG_OPDISC_LIMIT:-20}"
 FIG_RSPM_LIMIT="${FIG_RSPM_LIMIT:-10}"
 FIG_NONPRIV_LIMIT="${FIG_NONPRIV_LIMIT:-120}"
-FIG_SGD_T="${FIG_SGD_T:-1000000}"
+FIG_SGD_T="${FIG_SGD_T:-30}"
 FIG_FSET="${FIG_FSET:-d23}"
 case "$FIG_FSET" in d23) r2=7 ;; d15) r2=6 ;; d9) r2=4 ;; *) r2=3 ;; esac
 FIG_R2="${FIG_R2:-$r2}"
@@ -67,6 +68,12 @@ dpobj_psql -v eps_list="$FIG_EPS" -v runs="$FIG_RUNS" -v mechs="$FIG_MECHS" \
 dpobj_log "figure 1: $(( $(date +%s) - start )) s"
 mv "$WORKDIR/results.csv" "$HERE/results$sfx.csv"
 mv "$WORKDIR/summary.dat" "$HERE/summary$sfx.dat"
+# the run's command, commit, date, machine and load (bench/record.py's columns) for render.py
+(cd "$REPO/bench" && python3 -c 'import csv, sys, record
+csv.writer(sys.stdout).writerows([["command", "commit", "date", "machine", "load"],
+                                  record.meta(sys.argv[1])])' \
+    "$(env | grep -o '^FIG_[A-Z0-9_]*=.*' | grep -v '^FIG_SKIP_BUILD=' | sort | sed 's/=\(.* .*\)/="\1"/' | tr '\n' ' ')bash bench/figure1/run.sh") \
+    >"$HERE/meta$sfx.csv"
 cd "$HERE"
 rmdir "$WORKDIR"
 ref() { awk -v m="$1" -v c="$2" '$1 == m { print $c }' "$HERE/summary$sfx.dat"; }

@@ -55,12 +55,12 @@ SELECT count(*) AS runs
          ORDER BY s, e, r, g) runs;
 
 \pset format csv
-SELECT set, epsilon AS eps, grid,
-       min(params->>'B') || ' / ' || min(params->>'D2') AS "B / D2",
-       count(*) FILTER (WHERE ok) || '/' || count(*) AS released,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY test_acc)::numeric, 4) AS test_median,
-       round(min(test_acc)::numeric, 4) || '–' || round(max(test_acc)::numeric, 4) AS test_range,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY train_acc)::numeric, 4) AS train_median,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)::numeric, 2) AS median_s,
-       round(max(seconds)::numeric, 2) AS max_s
+SELECT set, epsilon AS "ε", grid || ' (' || min(params->>'B') || ' / ' || min(params->>'D2') || ')'
+         AS "grid (B / D2)",
+       to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY test_acc), 'FM0.0000') || ' ('
+         || to_char(min(test_acc), 'FM0.0000') || '–' || to_char(max(test_acc), 'FM0.0000') || ')'
+         AS "test accuracy",
+       to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY train_acc), 'FM0.0000') AS "training accuracy",
+       to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds), 'FM0.00') || ' ('
+         || to_char(max(seconds), 'FM0.00') || ')' AS "median s (max)"
   FROM bg.results GROUP BY set, epsilon, grid ORDER BY set, epsilon, grid;

@@ -29,5 +29,5 @@ dpobj_psql -v sets="${BENCH_SETS:-d15 d23}" -v eps_list="${BENCH_EPS:-0.5 1 2}" 
     -v draws="${BENCH_DRAWS:-11}" -f "$HERE/accuracy.sql" |
     tee "$DPOBJ_CLUSTER_DIR/grid.out"
 # the last table (CSV) into bench/csv/grid.csv (bench/record.py), rendered into docs/BENCHMARKS.md
-sed -n '/^set,eps,grid,/,$p' "$DPOBJ_CLUSTER_DIR/grid.out" |
+sed -n '/^set,ε,grid/,$p' "$DPOBJ_CLUSTER_DIR/grid.out" |
     python3 "$REPO/bench/record.py" grid "BENCH_SETS=\"${BENCH_SETS:-d15 d23}\" BENCH_EPS=\"${BENCH_EPS:-0.5 1 2}\" BENCH_DRAWS=${BENCH_DRAWS:-11} bash bench/grid/run.sh"

@@ -19,7 +19,7 @@
 # Writes the accuracy table into bench/csv/linreg.csv and the speed table into
 # bench/csv/linreg_speed.csv (bench/record.py), which re-render docs/BENCHMARKS.md.
 #
-# Environment: BENCH_N, BENCH_DRAWS, BENCH_ROWS, BENCH_REPS.
+# Environment: BENCH_N, BENCH_DRAWS, BENCH_ROWS, BENCH_REPS; BENCH_SKIP=speed records (1) only.
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -126,6 +126,13 @@ for method in adassp ssp; do
         dpobj_log "$method eps=$eps: R^2 median | min | max = $stats"
     done
 done
+
+if [[ "${BENCH_SKIP:-}" == speed ]]; then
+    { echo "| method | epsilon | R^2 median | min | max |"; echo "|---|---|---|---|---|"; cat "$OUT/acc"
+      echo "| least squares (non-private) | - | $(printf '%.4f' "$ols_r2") | | |"; } |
+        python3 "$REPO/bench/record.py" linreg "BENCH_N=$BENCH_N BENCH_DRAWS=$BENCH_DRAWS BENCH_SKIP=speed bash bench/linreg/run.sh"
+    exit 0
+fi
 
 # ---- (2) speed ------------------------------------------------------------------------
 dpobj_log "generating $BENCH_ROWS rows (speed)"

@@ -1,7 +1,7 @@
 #ifndef BENCH_PEER_H
 #define BENCH_PEER_H
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 
 #define BENCH_PEER_MAXD 128
 

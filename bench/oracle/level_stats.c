@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "bench_data.h"
-#include "opdisc_searchint.h"
+#include "core/opdisc_searchint.h"
 
 typedef struct Pair
 {

@@ -41,8 +41,8 @@
 
 #include "bench_data.h"
 #include "bench_peer.h"
-#include "calibrate.h"
-#include "opdisc.h"
+#include "core/calibrate.h"
+#include "core/opdisc.h"
 
 #ifdef OPDISC_SEARCH_TUNING
 extern int *opdisc_search_forced_order;

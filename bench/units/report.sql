@@ -17,11 +17,14 @@ WITH s AS (
       FROM bu.results GROUP BY mechanism, arm),
 a AS (SELECT DISTINCT arm, CASE arm WHEN 'row' THEN 0 WHEN 'avg' THEN 99 ELSE substr(arm, 2)::int END AS ord FROM bu.results),
 mm AS (SELECT DISTINCT mechanism FROM bu.results)
-SELECT '| ' || mm.mechanism || ' | ' ||
+SELECT '| ' || CASE mm.mechanism WHEN 'opdisc' THEN 'OPDisc' WHEN 'noisysgd' THEN 'noisy GD'
+                   WHEN 'objective' THEN 'logistic, objective' WHEN 'output' THEN 'logistic, output'
+                   ELSE mm.mechanism END || ' | ' ||
        string_agg(coalesce(to_char(s.med, 'FM0.000') || ' (' || to_char(s.lo, 'FM0.000') || '–' || to_char(s.hi, 'FM0.000') || ')'
                        || CASE WHEN s.failed > 0 THEN ', ' || s.failed || ' failed' ELSE '' END, '—'), ' | ' ORDER BY a.ord) || ' |'
   FROM mm CROSS JOIN a LEFT JOIN s ON s.mechanism = mm.mechanism AND s.arm = a.arm
- GROUP BY mm.mechanism ORDER BY mm.mechanism;
+ GROUP BY mm.mechanism
+ ORDER BY array_position(ARRAY['opdisc', 'objective', 'output', 'noisysgd'], mm.mechanism), mm.mechanism;
 SELECT '';
 SELECT 'rows used (row level; k = 1, 2, 5, 10): ' || string_agg(n::text, ', ' ORDER BY k) || '; units: ' || (SELECT count(*) FROM bu.sizes) FROM bu.used;
 SELECT 'failed runs: ' || coalesce(string_agg(DISTINCT error, '; '), 'none') FROM bu.results;

@@ -15,7 +15,7 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
-#include "help.h"
+#include "api/help.h"
 
 PG_FUNCTION_INFO_V1(dpobj_help);
 

@@ -15,15 +15,15 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
-#include "calibsql.h"
-#include "dpobj.h"
-#include "jobs.h"
-#include "ledger.h"
-#include "progress.h"
-#include "roleguard.h"
-#include "runlimit.h"
-#include "sealplan.h"
-#include "selecthint.h"
+#include "base/calibsql.h"
+#include "base/dpobj.h"
+#include "jobs/jobs.h"
+#include "ledger/ledger.h"
+#include "base/progress.h"
+#include "protected/roleguard.h"
+#include "context/runlimit.h"
+#include "protected/sealplan.h"
+#include "protected/selecthint.h"
 
 PG_MODULE_MAGIC;
 

@@ -6,11 +6,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "autoselect.h"
+#include "core/autoselect.h"
 
 #include <math.h>
 
-#include "dpnoise.h"
+#include "core/dpnoise.h"
 
 void
 autosel_split(gsl_rng *rng, int64_t c, int nparts, int64_t *out)

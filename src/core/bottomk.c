@@ -10,7 +10,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "bottomk.h"
+#include "core/bottomk.h"
 
 void
 bottomk_init(BottomK *s, int64_t k, BottomKItem *items, bottomk_tie_fn tie, void *arg)

@@ -42,8 +42,8 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#include "auditmutant.h"
-#include "calibrate.h"
+#include "core/auditmutant.h"
+#include "core/calibrate.h"
 
 #define SHIFT_QUAD_LIMIT	1000
 #define SHIFT_QUAD_EPSREL	1e-10

@@ -20,7 +20,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "decdouble.h"
+#include "core/decdouble.h"
 
 #include <float.h>
 #include <stdint.h>

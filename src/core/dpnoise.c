@@ -7,9 +7,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpnoise.h"
+#include "core/dpnoise.h"
 
-#include "auditmutant.h"
+#include "core/auditmutant.h"
 
 #include <float.h>
 #include <math.h>

@@ -8,11 +8,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "expsample.h"
+#include "core/expsample.h"
 
 #include <math.h>
 
-#include "dpnoise.h"
+#include "core/dpnoise.h"
 
 bool
 expsample_gamma(double epsilon, uint64_t *num, uint64_t *den)

@@ -6,7 +6,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "gdp.h"
+#include "core/gdp.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -36,7 +36,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmsolveint.h"
+#include "core/glmsolveint.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmloss.h"
+#include "core/glmloss.h"
 
 #include <math.h>
 

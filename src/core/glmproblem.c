@@ -8,8 +8,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmsolveint.h"
-#include "glmloss.h"
+#include "core/glmsolveint.h"
+#include "core/glmloss.h"
 
 #include <math.h>
 #include <string.h>

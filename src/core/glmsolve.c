@@ -52,8 +52,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmsolve.h"
-#include "glmsolveint.h"
+#include "core/glmsolve.h"
+#include "core/glmsolveint.h"
 
 #include <float.h>
 #include <math.h>

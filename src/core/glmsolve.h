@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "glmloss.h"
+#include "core/glmloss.h"
 
 /* Newton steps before the solver falls back to gradient descent */
 #define GLMSOLVE_MAX_ITER	200

@@ -10,7 +10,7 @@
 #ifndef DPOBJ_GLMSOLVEINT_H
 #define DPOBJ_GLMSOLVEINT_H
 
-#include "glmsolve.h"
+#include "core/glmsolve.h"
 
 /*
  * The objective F = J / n over the distinct rows (glmsolve.h's design, a

@@ -13,7 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "linreg.h"
+#include "core/linreg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,8 +22,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 
-#include "auditmutant.h"
-#include "dpnoise.h"
+#include "core/auditmutant.h"
+#include "core/dpnoise.h"
 
 /* the packed loop (AVX-512) where the compiler has it; chosen at run time */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8

@@ -67,7 +67,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 
 typedef struct MipContext
 {

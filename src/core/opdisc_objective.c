@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 
 bool
 opdisc_in_grid(const OPDiscProblem *p, const int *w)

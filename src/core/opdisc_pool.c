@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "opdisc_pool.h"
+#include "core/opdisc_pool.h"
 
 int
 pool_init(SearchPool *pl, int d)

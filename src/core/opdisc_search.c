@@ -105,7 +105,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc_searchint.h"
+#include "core/opdisc_searchint.h"
 
 /* Record a stop (and tell the other threads) */
 static bool

@@ -25,8 +25,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "opdisc.h"
-#include "opdisc_pool.h"
+#include "core/opdisc.h"
+#include "core/opdisc_pool.h"
 
 /* mq[] marker: the shift is not a multiple of the lattice step */
 #define MQ_NONE INT64_MIN

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc_searchint.h"
+#include "core/opdisc_searchint.h"
 
 /*
  * Change of the integer loss when coordinate j moves by dv, given current

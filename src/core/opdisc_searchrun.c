@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc_searchint.h"
+#include "core/opdisc_searchint.h"
 
 /* Search one open subtree from the pool. */
 static void

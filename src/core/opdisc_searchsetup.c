@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc_searchint.h"
+#include "core/opdisc_searchint.h"
 
 typedef struct SortKey
 {

@@ -18,7 +18,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "opsamplp.h"
+#include "core/opsamplp.h"
 
 #include <limits.h>
 #include <stdlib.h>

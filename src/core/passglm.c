@@ -13,7 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "passglm.h"
+#include "core/passglm.h"
 
 #include <math.h>
 

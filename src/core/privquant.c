@@ -5,7 +5,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "privquant.h"
+#include "core/privquant.h"
 
 #include <math.h>
 

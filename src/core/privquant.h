@@ -23,7 +23,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "expsample.h"
+#include "core/expsample.h"
 
 /*
  * The candidates R_i = 2^((PRIVQUANT_KMIN + i) / 4), i = 0 .. PRIVQUANT_N - 1:

@@ -13,7 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "regmetrics.h"
+#include "core/regmetrics.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rowclip.h"
+#include "core/rowclip.h"
 
 #include <math.h>
 

@@ -7,12 +7,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "tunecalib.h"
+#include "core/tunecalib.h"
 
 #include <math.h>
 
-#include "calibrate.h"
-#include "dpnoise.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
 
 /* lambda-hat - 1 = 10^(k/64), k = -192 .. 384: calibrate.c's grid of orders */
 #define TUNE_GRID_LO	(-192)

@@ -30,7 +30,7 @@
  */
 #include "postgres.h"
 
-#include "jobsettings.h"
+#include "jobs/jobsettings.h"
 
 #include "utils/guc.h"
 

@@ -15,9 +15,9 @@
  */
 #include "postgres.h"
 
-#include "ledger.h"
-#include "ledgerint.h"
-#include "dpobj.h"
+#include "ledger/ledger.h"
+#include "ledger/ledgerint.h"
+#include "base/dpobj.h"
 
 #include "miscadmin.h"
 #include "utils/acl.h"

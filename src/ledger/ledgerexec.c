@@ -14,7 +14,7 @@
  */
 #include "postgres.h"
 
-#include "ledgerint.h"
+#include "ledger/ledgerint.h"
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"

@@ -22,7 +22,7 @@
 
 #include "postgres.h"
 
-#include "ledger.h"
+#include "ledger/ledger.h"
 
 #include "datatype/timestamp.h"
 #include "nodes/nodes.h"

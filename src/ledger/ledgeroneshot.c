@@ -29,7 +29,7 @@
  */
 #include "postgres.h"
 
-#include "ledgerint.h"
+#include "ledger/ledgerint.h"
 
 #include "access/xact.h"
 #include "catalog/pg_authid.h"

@@ -49,8 +49,8 @@
  */
 #include "postgres.h"
 
-#include "ledgerint.h"
-#include "pg_compat.h"
+#include "ledger/ledgerint.h"
+#include "base/pg_compat.h"
 
 #include "access/xact.h"
 #include "executor/executor.h"

@@ -43,7 +43,7 @@
  */
 #include "postgres.h"
 
-#include "ledgerint.h"
+#include "ledger/ledgerint.h"
 
 #include "commands/dbcommands.h"
 #include "commands/defrem.h"

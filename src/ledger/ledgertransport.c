@@ -9,7 +9,7 @@
  */
 #include "postgres.h"
 
-#include "ledgerint.h"
+#include "ledger/ledgerint.h"
 
 #include "access/parallel.h"
 #include "access/xlog.h"

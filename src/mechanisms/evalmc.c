@@ -28,7 +28,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
@@ -38,13 +38,13 @@
 #include "utils/float.h"
 #include "utils/jsonb.h"
 
-#include "dpnoise.h"
-#include "evaluate.h"
-#include "glmclasses.h"
-#include "mechanism.h"
-#include "predictclass.h"
-#include "random.h"
-#include "rowinput.h"
+#include "core/dpnoise.h"
+#include "mechanisms/evaluate.h"
+#include "state/glmclasses.h"
+#include "mechanisms/mechanism.h"
+#include "model/predictclass.h"
+#include "base/random.h"
+#include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evalmc_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evalmc_combinefn);

@@ -26,7 +26,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
@@ -36,12 +36,12 @@
 #include "utils/float.h"
 #include "utils/jsonb.h"
 
-#include "dpnoise.h"
-#include "evaluate.h"
-#include "mechanism.h"
-#include "random.h"
-#include "regmetrics.h"
-#include "rowinput.h"
+#include "core/dpnoise.h"
+#include "mechanisms/evaluate.h"
+#include "mechanisms/mechanism.h"
+#include "base/random.h"
+#include "core/regmetrics.h"
+#include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evalreg_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evalreg_combinefn);

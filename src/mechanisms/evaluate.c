@@ -6,8 +6,8 @@
  *
  *	  dpobj.dp_evaluate(features, label, epsilon, delta, options) RETURNS jsonb
  *	      aggregate; options {"model": <dpobj.model as text>}
- *	  dpobj.evaluate(rel, model, features, label, epsilon, delta, options)
- *	      the same on a protected table, through dpobj.train()'s sealed path
+ *	  dpobj.evaluate(rel, model, ...): the same on a protected table,
+ *	      through dpobj.train()'s sealed path (protected/evalrun.c)
  *
  *	  The release: the confusion matrix (TP, FP, TN, FN) of the model's
  *	  predictions (dpobj.predict) against the labels, each count plus
@@ -29,7 +29,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
@@ -46,25 +46,23 @@
 #include "utils/lsyscache.h"
 #include "funcapi.h"
 
-#include "calibrate.h"
-#include "dpnoise.h"
-#include "encodemodel.h"
-#include "evaluate.h"
-#include "glmclasses.h"
-#include "ledger.h"
-#include "mechanism.h"
-#include "options.h"
-#include "predict.h"
-#include "predictclass.h"
-#include "protected.h"
-#include "random.h"
-#include "rowinput.h"
-#include "train.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
+#include "model/encodemodel.h"
+#include "mechanisms/evaluate.h"
+#include "state/glmclasses.h"
+#include "ledger/ledger.h"
+#include "mechanisms/mechanism.h"
+#include "base/options.h"
+#include "model/predict.h"
+#include "model/predictclass.h"
+#include "context/protected.h"
+#include "base/random.h"
+#include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evaluate_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
-PG_FUNCTION_INFO_V1(dpobj_evaluate);
 
 /* the state: a float8[] of EVAL_NSTATE values (evaluate.h: the run's first three) */
 enum
@@ -81,8 +79,8 @@ typedef struct EvalCache
 
 /* ---- the model in the options ---- */
 
-static Oid
-eval_model_type(void)
+Oid
+evaluate_model_type(void)
 {
 	List	   *names = list_make2(makeString("dpobj"), makeString("model"));
 
@@ -103,7 +101,7 @@ Datum
 evaluate_model_datum(Jsonb *options)
 {
 	JsonbValue *v = options ? getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) : NULL;
-	Oid			typoid = eval_model_type();
+	Oid			typoid = evaluate_model_type();
 	Oid			typinput,
 				typioparam;
 	char	   *text;
@@ -593,59 +591,3 @@ MECHANISM_FINAL_FUNCTION(dpobj_evaluate_finalfn,
 						 .admit = evaluate_admit, .kind = EVAL_NSTATE,
 						 .calibrate = eval_calibrate, .compute = eval_compute,
 						 .release = eval_release_run)
-
-/* ---- dpobj.evaluate(): the sealed path of dpobj.train() ---- */
-
-Datum
-dpobj_evaluate(PG_FUNCTION_ARGS)
-{
-	LOCAL_FCINFO(tc, 7);
-	Oid			typout;
-	bool		isvarlena;
-	char	   *model_text;
-	Jsonb	   *options;
-	StringInfoData js;
-	Jsonb	   *encoding;
-
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("dpobj.evaluate: the model must not be NULL"),
-				 errhint("Pass a model, e.g. dpobj.get_model('name').")));
-	getTypeOutputInfo(eval_model_type(), &typout, &isvarlena);
-	model_text = OidOutputFunctionCall(typout, PG_GETARG_DATUM(1));
-	/* options || {"model": model_text} */
-	initStringInfo(&js);
-	appendStringInfoString(&js, "{\"model\": ");
-	escape_json(&js, model_text);
-	/* a model trained on declared domains: its encoding, for train()'s query */
-	encoding = encoding_of_model(PG_GETARG_DATUM(1));
-	if (encoding != NULL)
-		appendStringInfo(&js, ", \"encoding\": %s",
-						 JsonbToCString(NULL, &encoding->root, VARSIZE(encoding)));
-	appendStringInfoChar(&js, '}');
-	options = PG_ARGISNULL(6) ? NULL : PG_GETARG_JSONB_P(6);
-	if (options != NULL &&
-		(getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) != NULL ||
-		 getKeyJsonValueFromContainer(&options->root, "encoding", 8, NULL) != NULL))
-		/* the encoding is the model's own, like the model */
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dpobj.evaluate: pass the model as the second argument, not as an option"),
-				 errhint("Options of dpobj.evaluate: \"filter\".")));
-
-	/* train()'s arguments: rel, 'evaluate', features, label, epsilon, delta, options */
-	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
-	tc->args[0] = fcinfo->args[0];
-	tc->args[1].value = CStringGetTextDatum("evaluate");
-	tc->args[1].isnull = false;
-	tc->args[2] = fcinfo->args[2];
-	tc->args[3] = fcinfo->args[3];
-	tc->args[4] = fcinfo->args[4];
-	tc->args[5] = fcinfo->args[5];
-	tc->args[6].value = options == NULL ? (Datum) 0 :
-		DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-							DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data)));
-	tc->args[6].isnull = options == NULL;
-	return train_evaluate(tc);
-}

@@ -21,10 +21,10 @@
 #include "utils/array.h"
 #include "utils/jsonb.h"
 
-#include "predict.h"
-#include "mechanism.h"
-#include "protected.h"
-#include "rowinput.h"
+#include "model/predict.h"
+#include "context/protected.h"
+#include "state/rowinput.h"
+#include "mechanisms/mechanism.h"
 
 #define EVAL_AGGNAME	"dp_evaluate"
 
@@ -44,6 +44,9 @@ enum
 
 /* the dpobj.model of the options {"model": text}; errors on public grounds */
 extern Datum evaluate_model_datum(Jsonb *options);
+
+/* the OID of type dpobj.model */
+extern Oid	evaluate_model_type(void);
 
 /* the model of the options, validated once per aggregate call (fn_extra) */
 extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options);

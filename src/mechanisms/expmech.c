@@ -25,18 +25,18 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "auditmutant.h"
-#include "expsample.h"
-#include "hsstate.h"
-#include "mechanism.h"
-#include "oracle.h"
-#include "model.h"
-#include "opdisc.h"
-#include "random.h"
+#include "core/auditmutant.h"
+#include "core/expsample.h"
+#include "state/hsstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/opdisc.h"
+#include "base/random.h"
+#include "mechanisms/oracle.h"
 
 #include "miscadmin.h"
 

@@ -64,7 +64,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <float.h>
 #include <math.h>
@@ -74,17 +74,17 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_erf.h>
 
-#include "auditmutant.h"
-#include "calibrate.h"
-#include "calibsql.h"
-#include "dpnoise.h"
-#include "glm.h"
-#include "glmprivr.h"
-#include "glmsolve.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "random.h"
+#include "core/auditmutant.h"
+#include "core/calibrate.h"
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/glmprivr.h"
+#include "core/glmsolve.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "base/random.h"
 
 #include "utils/builtins.h"
 #include "utils/jsonb.h"

@@ -12,8 +12,8 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "glmstate.h"
-#include "mechanism.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
 
 typedef struct GLMCalibration
 {

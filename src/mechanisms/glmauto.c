@@ -41,18 +41,18 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "autoselect.h"
-#include "glm.h"
-#include "glmauto.h"
-#include "glmsolve.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "random.h"
+#include "core/autoselect.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/glmauto.h"
+#include "core/glmsolve.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "base/random.h"
 
 PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
 

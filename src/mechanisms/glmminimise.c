@@ -20,14 +20,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 
-#include "glm.h"
-#include "glmblocks.h"
-#include "glmsolve.h"
-#include "mechanism.h"
-#include "rowclip.h"
+#include "mechanisms/glm.h"
+#include "state/glmblocks.h"
+#include "core/glmsolve.h"
+#include "mechanisms/mechanism.h"
+#include "core/rowclip.h"
 
 #include "miscadmin.h"
 #include "utils/memutils.h"

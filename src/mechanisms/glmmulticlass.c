@@ -32,16 +32,16 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "glm.h"
-#include "glmmulticlass.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "random.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/glmmulticlass.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "base/random.h"
 
 #include "utils/json.h"
 

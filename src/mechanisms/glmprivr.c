@@ -8,13 +8,13 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmprivr.h"
+#include "mechanisms/glmprivr.h"
 
-#include "auditmutant.h"
-#include "glmblocks.h"
-#include "mechanism.h"
-#include "model.h"
-#include "rowclip.h"
+#include "core/auditmutant.h"
+#include "state/glmblocks.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/rowclip.h"
 
 #include "miscadmin.h"
 

@@ -14,8 +14,8 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "glmstate.h"
-#include "privquant.h"
+#include "state/glmstate.h"
+#include "core/privquant.h"
 
 /*
  * hist[PRIVQUANT_N]: the rows of s (distinct rows times their counts,

@@ -26,18 +26,18 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "protected.h"
-#include "hsstate.h"
-#include "ledger.h"
-#include "mechanism.h"
-#include "model.h"
-#include "opdisc.h"
-#include "oracle.h"
-#include "random.h"
+#include "context/protected.h"
+#include "state/hsstate.h"
+#include "ledger/ledger.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/opdisc.h"
+#include "mechanisms/oracle.h"
+#include "base/random.h"
 
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"

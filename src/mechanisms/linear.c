@@ -19,15 +19,15 @@
 
 #include <math.h>
 
-#include "calibsql.h"
-#include "dpobj.h"
-#include "linear.h"
-#include "linstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "passglmparams.h"
-#include "pg_compat.h"
-#include "random.h"
+#include "base/calibsql.h"
+#include "base/dpobj.h"
+#include "mechanisms/linear.h"
+#include "state/linstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "state/passglmparams.h"
+#include "base/pg_compat.h"
+#include "base/random.h"
 
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"

@@ -9,8 +9,8 @@
 #ifndef DPOBJ_LINEAR_H
 #define DPOBJ_LINEAR_H
 
-#include "linparams.h"
-#include "mechanism.h"
+#include "mechanisms/mechanism.h"
+#include "state/linparams.h"
 
 /* a run's calibration and buffers (DPRun.work) */
 typedef struct LinearWork

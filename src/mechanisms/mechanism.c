@@ -7,16 +7,15 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "mechanism.h"
+#include "mechanisms/mechanism.h"
 
-#include "accountant.h"
-#include "aggstate.h"
-#include "calibsql.h"
-#include "distributed.h"
-#include "privileged.h"
-#include "random.h"
-#include "runlimit.h"
-#include "scanrels.h"
+#include "state/aggstate.h"
+#include "base/calibsql.h"
+#include "base/distributed.h"
+#include "base/privileged.h"
+#include "base/random.h"
+#include "context/runlimit.h"
+#include "context/scanrels.h"
 
 DPProtectedContext *
 mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,

@@ -22,26 +22,13 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "clientcheck.h"
-#include "protected.h"
-#include "ledger.h"
-#include "pg_compat.h"
-#include "trainquery.h"
+#include "context/claim.h"
+#include "base/clientcheck.h"
+#include "context/protected.h"
+#include "ledger/ledger.h"
+#include "base/pg_compat.h"
+#include "context/trainquery.h"
 #include "miscadmin.h"
-
-/*
- * First refuses outside an aggregate (a final function called as a plain
- * function: aggstate_final_check) and on a Citus worker (distributed.h),
- * for every mechanism (the driver's charge refuses outside an aggregate too).
- * Then enters the run (runlimit.h: refused beyond dpobj.max_runs_per_role).
- * On the protected path (inside dpobj.train()): consumes the protected
- * context after checking it against the relations scanned below this
- * aggregate and the privacy parameters of the state (has_state false: no
- * row reached the transition function), and returns it.  Off the
- * protected path returns NULL.
- */
-extern DPProtectedContext *mechanism_claim(FunctionCallInfo fcinfo, bool has_state,
-										   double epsilon, double delta, int d);
 
 /* One run of a mechanism, as mechanism_drive() hands it to the steps */
 typedef struct DPRun

@@ -49,21 +49,21 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
 #include <gsl/gsl_errno.h>
 
-#include "auditmutant.h"
-#include "calibrate.h"
-#include "calibsql.h"
-#include "glm.h"
-#include "glmprivr.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "random.h"
+#include "core/auditmutant.h"
+#include "core/calibrate.h"
+#include "base/calibsql.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/glmprivr.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "base/random.h"
 
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);

@@ -10,19 +10,19 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "auditmutant.h"
-#include "dpnoise.h"
-#include "glm.h"
-#include "glmblocks.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "rowclip.h"
-#include "tunecalib.h"
+#include "core/auditmutant.h"
+#include "core/dpnoise.h"
+#include "mechanisms/glm.h"
+#include "state/glmblocks.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/rowclip.h"
+#include "core/tunecalib.h"
 
 #include "utils/memutils.h"
 

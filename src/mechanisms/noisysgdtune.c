@@ -25,22 +25,22 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
 #include "common/int.h"
 
-#include "autoselect.h"
-#include "calibsql.h"
-#include "dpnoise.h"
-#include "glm.h"
-#include "glmstate.h"
-#include "ledger.h"
-#include "mechanism.h"
-#include "model.h"
-#include "random.h"
-#include "tunecalib.h"
+#include "core/autoselect.h"
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "mechanisms/glm.h"
+#include "state/glmstate.h"
+#include "ledger/ledger.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "base/random.h"
+#include "core/tunecalib.h"
 
 /* the share of delta that pays for capping the number of runs at K_max */
 #define TUNE_DELTA_TRUNC_SHARE	0.1

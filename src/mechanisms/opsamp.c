@@ -62,7 +62,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -70,14 +70,14 @@
 #include <glpk.h>
 #include <gsl/gsl_randist.h>
 
-#include "calibsql.h"
-#include "dpnoise.h"
-#include "glm.h"
-#include "glmstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "opsamplp.h"
-#include "random.h"
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "mechanisms/glm.h"
+#include "state/glmstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/opsamplp.h"
+#include "base/random.h"
 
 #include "utils/builtins.h"
 #include "utils/jsonb.h"

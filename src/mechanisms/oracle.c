@@ -15,14 +15,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "oracle.h"
+#include "mechanisms/oracle.h"
 
-#include "clientcheck.h"
-#include "deadline.h"
-#include "hsstate.h"
-#include "ledger.h"
-#include "model.h"
-#include "progress.h"
+#include "base/clientcheck.h"
+#include "context/deadline.h"
+#include "ledger/ledger.h"
+#include "base/progress.h"
+#include "state/hsstate.h"
+#include "model/model.h"
 
 #include "miscadmin.h"
 

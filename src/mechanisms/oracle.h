@@ -10,9 +10,9 @@
 #ifndef DPOBJ_ORACLE_H
 #define DPOBJ_ORACLE_H
 
-#include "dpobj.h"
-#include "mechanism.h"
-#include "opdisc.h"
+#include "base/dpobj.h"
+#include "core/opdisc.h"
+#include "mechanisms/mechanism.h"
 
 /*
  * Solves an OPDisc problem with the chosen oracle (AUTO picks the exact

@@ -20,15 +20,15 @@
 
 #include <math.h>
 
-#include "calibsql.h"
-#include "dpobj.h"
-#include "linear.h"
-#include "linstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "passglm.h"
-#include "passglmparams.h"
-#include "random.h"
+#include "base/calibsql.h"
+#include "base/dpobj.h"
+#include "mechanisms/linear.h"
+#include "state/linstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/passglm.h"
+#include "state/passglmparams.h"
+#include "base/random.h"
 
 PG_FUNCTION_INFO_V1(dpobj_passglm_finalfn);
 

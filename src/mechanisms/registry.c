@@ -14,12 +14,12 @@
  */
 #include "postgres.h"
 
-#include "registry.h"
-#include "accountant.h"
-#include "calibsql.h"
-#include "glmauto.h"
-#include "glmmulticlass.h"
-#include "mechanism.h"
+#include "mechanisms/registry.h"
+#include "protected/accountant.h"
+#include "base/calibsql.h"
+#include "mechanisms/glmauto.h"
+#include "mechanisms/glmmulticlass.h"
+#include "mechanisms/mechanism.h"
 
 /* the NULL-ended list of a descriptor's ledger names */
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})

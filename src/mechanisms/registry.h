@@ -18,8 +18,8 @@
 
 #include "utils/jsonb.h"
 
-#include "ledger.h"
-#include "trainquery.h"
+#include "ledger/ledger.h"
+#include "context/trainquery.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
 typedef struct DPLedgerKind

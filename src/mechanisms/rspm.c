@@ -25,16 +25,16 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
-#include "hsstate.h"
-#include "mechanism.h"
-#include "model.h"
-#include "opdisc.h"
-#include "oracle.h"
-#include "random.h"
+#include "state/hsstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "core/opdisc.h"
+#include "mechanisms/oracle.h"
+#include "base/random.h"
 
 #include "utils/jsonb.h"
 

@@ -10,8 +10,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "encodemodel.h"
-#include "encode.h"
+#include "model/encodemodel.h"
+#include "model/encode.h"
 
 #include <math.h>
 

@@ -7,8 +7,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model.h"
-#include "dpobj.h"
+#include "model/model.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 

@@ -16,7 +16,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "models.h"
+#include "model/models.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
@@ -27,8 +27,8 @@
 #include "utils/lsyscache.h"
 #include "access/htup_details.h"
 
-#include "model.h"
-#include "privileged.h"
+#include "model/model.h"
+#include "base/privileged.h"
 
 PG_FUNCTION_INFO_V1(dpobj_save_model);
 PG_FUNCTION_INFO_V1(dpobj_drop_model);

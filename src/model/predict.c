@@ -23,9 +23,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "predict.h"
-#include "dpobj.h"
-#include "predictclass.h"
+#include "model/predict.h"
+#include "base/dpobj.h"
+#include "model/predictclass.h"
 
 #include <math.h>
 

@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "predictclass.h"
+#include "model/predictclass.h"
 
 #include <math.h>
 

@@ -32,10 +32,10 @@
 
 #include <math.h>
 
-#include "accountant.h"
-#include "calibrate.h"
-#include "entryargs.h"
-#include "gdp.h"
+#include "protected/accountant.h"
+#include "core/calibrate.h"
+#include "protected/entryargs.h"
+#include "core/gdp.h"
 
 #include "access/htup_details.h"
 #include "executor/executor.h"

@@ -40,7 +40,7 @@
 #include "access/htup.h"
 #include "utils/numeric.h"
 
-#include "ledger.h"
+#include "ledger/ledger.h"
 
 typedef struct AccountBudget
 {

@@ -22,7 +22,7 @@
 
 #include "postgres.h"
 
-#include "domainowner.h"
+#include "protected/domainowner.h"
 
 /*
  * A grant by caller to analyst on the domain is a capped self-grant:

@@ -22,11 +22,11 @@
  */
 #include "postgres.h"
 
-#include "domainjoin.h"
-#include "domainowner.h"
-#include "dpobj.h"
-#include "entryargs.h"
-#include "privileged.h"
+#include "protected/domainjoin.h"
+#include "protected/domainowner.h"
+#include "base/dpobj.h"
+#include "protected/entryargs.h"
+#include "base/privileged.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"

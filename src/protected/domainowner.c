@@ -10,8 +10,8 @@
  */
 #include "postgres.h"
 
-#include "domainowner.h"
-#include "privileged.h"
+#include "protected/domainowner.h"
+#include "base/privileged.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"

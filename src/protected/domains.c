@@ -19,12 +19,12 @@
  */
 #include "postgres.h"
 
-#include "domains.h"
-#include "encode.h"
-#include "entryargs.h"
-#include "pg_compat.h"
-#include "privileged.h"
-#include "spiplans.h"
+#include "protected/domains.h"
+#include "model/encode.h"
+#include "protected/entryargs.h"
+#include "base/pg_compat.h"
+#include "base/privileged.h"
+#include "protected/spiplans.h"
 
 #include <math.h>
 

@@ -31,8 +31,8 @@
  */
 #include "postgres.h"
 
-#include "dpobj.h"
-#include "privileged.h"
+#include "base/dpobj.h"
+#include "base/privileged.h"
 
 #include "access/table.h"
 #include "access/tableam.h"

@@ -15,8 +15,8 @@
  */
 #include "postgres.h"
 
-#include "decdouble.h"
-#include "pg_compat.h"
+#include "core/decdouble.h"
+#include "base/pg_compat.h"
 
 #include "fmgr.h"
 #include "utils/fmgrprotos.h"

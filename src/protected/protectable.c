@@ -31,7 +31,7 @@
  */
 #include "postgres.h"
 
-#include "protectable.h"
+#include "protected/protectable.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"

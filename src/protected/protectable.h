@@ -31,7 +31,7 @@ extern bool dpobj_is_citus_table(Oid relid);
  * hash-distributed one, after refusing (public grounds, before the charge)
  * what is not sealed there: a run with a privacy unit (unit_level).  A
  * job's run is sealed like train()'s: the job worker runs the same query,
- * pins and options (jobs.c).
+ * pins and options (jobworker.c).
  */
 extern bool dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level);
 

@@ -13,7 +13,7 @@
  */
 #include "postgres.h"
 
-#include "roleact.h"
+#include "protected/roleact.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"

@@ -19,9 +19,9 @@
  */
 #include "postgres.h"
 
-#include "dpobj.h"
-#include "privileged.h"
-#include "roleguard.h"
+#include "base/dpobj.h"
+#include "base/privileged.h"
+#include "protected/roleguard.h"
 
 #include "catalog/objectaccess.h"
 #include "catalog/pg_authid.h"

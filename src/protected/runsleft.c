@@ -13,13 +13,13 @@
  */
 #include "postgres.h"
 
-#include "accountant.h"
-#include "dpobj.h"
-#include "entryargs.h"
-#include "mechanism.h"
-#include "privileged.h"
-#include "spiplans.h"
-#include "train.h"
+#include "protected/accountant.h"
+#include "base/dpobj.h"
+#include "protected/entryargs.h"
+#include "mechanisms/mechanism.h"
+#include "base/privileged.h"
+#include "protected/spiplans.h"
+#include "protected/train.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"

@@ -45,14 +45,14 @@
  */
 #include "postgres.h"
 
-#include "seal.h"
-#include "deadline.h"
-#include "dpobj.h"
-#include "ledger.h"
-#include "privileged.h"
-#include "progress.h"
-#include "spiplans.h"
-#include "workerpins.h"
+#include "protected/seal.h"
+#include "context/deadline.h"
+#include "base/dpobj.h"
+#include "ledger/ledger.h"
+#include "base/privileged.h"
+#include "base/progress.h"
+#include "protected/spiplans.h"
+#include "context/workerpins.h"
 
 #include "access/xact.h"
 #include "executor/instrument.h"

@@ -19,8 +19,8 @@
 
 #include "datatype/timestamp.h"
 
-#include "protected.h"
-#include "trainquery.h"
+#include "context/protected.h"
+#include "context/trainquery.h"
 
 /*
  * Runs q as the table owner (exec_user) with ctx as the protected context

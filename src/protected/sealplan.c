@@ -21,8 +21,8 @@
  */
 #include "postgres.h"
 
-#include "sealplan.h"
-#include "protected.h"
+#include "protected/sealplan.h"
+#include "context/protected.h"
 
 #include "nodes/pathnodes.h"
 #include "optimizer/pathnode.h"

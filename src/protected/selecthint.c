@@ -20,11 +20,11 @@
  */
 #include "postgres.h"
 
-#include "dpobj.h"
-#include "pg_compat.h"
-#include "privileged.h"
-#include "selecthint.h"
-#include "spiplans.h"
+#include "base/dpobj.h"
+#include "base/pg_compat.h"
+#include "base/privileged.h"
+#include "protected/selecthint.h"
+#include "protected/spiplans.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"

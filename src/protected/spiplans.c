@@ -7,7 +7,7 @@
  */
 #include "postgres.h"
 
-#include "spiplans.h"
+#include "protected/spiplans.h"
 
 #include "executor/spi.h"
 #include "utils/memutils.h"

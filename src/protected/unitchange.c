@@ -29,8 +29,8 @@
  */
 #include "postgres.h"
 
-#include "units.h"
-#include "privileged.h"
+#include "protected/units.h"
+#include "base/privileged.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"

@@ -50,9 +50,9 @@
  */
 #include "postgres.h"
 
-#include "dpobj.h"
-#include "aggstate.h"
-#include "random.h"
+#include "base/dpobj.h"
+#include "state/aggstate.h"
+#include "base/random.h"
 
 #include "common/pg_prng.h"
 #include "fmgr.h"

@@ -18,9 +18,9 @@
  */
 #include "postgres.h"
 
-#include "units.h"
-#include "privileged.h"
-#include "spiplans.h"
+#include "protected/units.h"
+#include "base/privileged.h"
+#include "protected/spiplans.h"
 
 #include "access/htup_details.h"
 #include "access/xact.h"

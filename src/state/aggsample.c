@@ -16,10 +16,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "aggsample.h"
+#include "state/aggsample.h"
 
-#include "dpobj.h"
-#include "random.h"
+#include "base/dpobj.h"
+#include "base/random.h"
 
 #include "access/parallel.h"
 #include "common/int.h"

@@ -36,8 +36,8 @@
 
 #include "postgres.h"
 
-#include "bottomk.h"
-#include "rowset.h"
+#include "core/bottomk.h"
+#include "state/rowset.h"
 
 typedef struct DPAggSample DPAggSample;
 

@@ -12,16 +12,16 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "aggstate.h"
+#include "state/aggstate.h"
 
 #include <math.h>
 
-#include "distributed.h"
-#include "dpobj.h"
-#include "options.h"
-#include "protected.h"
-#include "rowinput.h"
-#include "workerpins.h"
+#include "base/distributed.h"
+#include "base/dpobj.h"
+#include "base/options.h"
+#include "context/protected.h"
+#include "state/rowinput.h"
+#include "context/workerpins.h"
 
 #include "common/base64.h"
 #include "miscadmin.h"

@@ -66,10 +66,10 @@
 #include "utils/expandeddatum.h"
 #include "utils/jsonb.h"
 
-#include "aggsample.h"
-#include "pg_compat.h"
-#include "rowset.h"
-#include "rowspill.h"
+#include "state/aggsample.h"
+#include "base/pg_compat.h"
+#include "state/rowset.h"
+#include "state/rowspill.h"
 
 struct DPAggState;
 

@@ -5,10 +5,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmblocks.h"
+#include "state/glmblocks.h"
 
-#include "dpobj.h"
-#include "rowreplay.h"
+#include "base/dpobj.h"
+#include "state/rowreplay.h"
 
 struct GLMBlocks
 {

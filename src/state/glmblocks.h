@@ -13,7 +13,7 @@
 #ifndef DPOBJ_GLMBLOCKS_H
 #define DPOBJ_GLMBLOCKS_H
 
-#include "glmstate.h"
+#include "state/glmstate.h"
 
 typedef struct GLMBlocks GLMBlocks;
 

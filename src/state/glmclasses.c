@@ -7,7 +7,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmclasses.h"
+#include "state/glmclasses.h"
 
 #include "utils/builtins.h"
 #include "utils/numeric.h"

@@ -7,16 +7,16 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmparams.h"
+#include "state/glmparams.h"
 
 #include <math.h>
 
-#include "auditmutant.h"
-#include "glmclasses.h"
-#include "glmweights.h"
-#include "options.h"
-#include "privquant.h"
-#include "rowinput.h"
+#include "core/auditmutant.h"
+#include "state/glmclasses.h"
+#include "state/glmweights.h"
+#include "base/options.h"
+#include "core/privquant.h"
+#include "state/rowinput.h"
 
 #define GLM_MAX_T		 ((int64) 1000000000)
 

@@ -13,9 +13,9 @@
 #ifndef DPOBJ_GLMPARAMS_H
 #define DPOBJ_GLMPARAMS_H
 
-#include "dpobj.h"
-#include "glmloss.h"
-#include "glmtune.h"
+#include "base/dpobj.h"
+#include "core/glmloss.h"
+#include "state/glmtune.h"
 
 #include "utils/jsonb.h"
 

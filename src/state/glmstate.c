@@ -25,21 +25,21 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmstate.h"
+#include "state/glmstate.h"
 
 #include <math.h>
 
-#include "aggsample.h"
-#include "aggstate.h"
-#include "glmclasses.h"
-#include "glmweights.h"
-#include "protected.h"
-#include "mechanism.h"
-#include "model.h"
-#include "opsamplp.h"
-#include "rowclip.h"
-#include "rowinput.h"
-#include "rowreplay.h"
+#include "state/aggsample.h"
+#include "state/aggstate.h"
+#include "state/glmclasses.h"
+#include "state/glmweights.h"
+#include "context/protected.h"
+#include "context/claim.h"
+#include "model/model.h"
+#include "core/opsamplp.h"
+#include "core/rowclip.h"
+#include "state/rowinput.h"
+#include "state/rowreplay.h"
 
 #include "utils/array.h"
 #include "utils/json.h"

@@ -18,8 +18,8 @@
 #ifndef DPOBJ_GLMSTATE_H
 #define DPOBJ_GLMSTATE_H
 
-#include "dpobj.h"
-#include "glmparams.h"
+#include "base/dpobj.h"
+#include "state/glmparams.h"
 
 #include "fmgr.h"
 #include "lib/stringinfo.h"

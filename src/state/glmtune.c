@@ -5,11 +5,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmtune.h"
+#include "state/glmtune.h"
 
 #include <math.h>
 
-#include "options.h"
+#include "base/options.h"
 
 #define GLMTUNE_HINT "Pass a public grid, e.g. {\"tune\": {\"T\": [10, 30, 100], \"R\": [0.5, 1, 2]}}: keys T, R and radius, each an array of 1 to 8 numbers, at most 64 grid points in all."
 

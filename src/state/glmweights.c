@@ -6,10 +6,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "glmweights.h"
+#include "state/glmweights.h"
 
-#include "model.h"
-#include "options.h"
+#include "model/model.h"
+#include "base/options.h"
 
 static void
 weights_bad(const char *aggname)

@@ -7,15 +7,15 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "hsparams.h"
+#include "state/hsparams.h"
 
 #include <math.h>
 
-#include "calibsql.h"
-#include "dpnoise.h"
-#include "opdisc.h"
-#include "options.h"
-#include "rowinput.h"
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "core/opdisc.h"
+#include "base/options.h"
+#include "state/rowinput.h"
 
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"

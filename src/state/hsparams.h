@@ -11,9 +11,9 @@
 #ifndef DPOBJ_HSPARAMS_H
 #define DPOBJ_HSPARAMS_H
 
-#include "dpobj.h"
+#include "base/dpobj.h"
 
-#include "calibrate.h"
+#include "core/calibrate.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -31,17 +31,17 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "hsstate.h"
+#include "state/hsstate.h"
 
 #include <math.h>
 
-#include "aggsample.h"
-#include "aggstate.h"
-#include "protected.h"
-#include "mechanism.h"
-#include "opdisc.h"
-#include "progress.h"
-#include "rowinput.h"
+#include "state/aggsample.h"
+#include "state/aggstate.h"
+#include "context/protected.h"
+#include "context/claim.h"
+#include "core/opdisc.h"
+#include "base/progress.h"
+#include "state/rowinput.h"
 
 #include "access/parallel.h"
 #include "libpq/pqformat.h"

@@ -18,9 +18,9 @@
 #ifndef DPOBJ_HSSTATE_H
 #define DPOBJ_HSSTATE_H
 
-#include "dpobj.h"
-#include "hsparams.h"
-#include "opdisc.h"
+#include "base/dpobj.h"
+#include "state/hsparams.h"
+#include "core/opdisc.h"
 
 #include "fmgr.h"
 #include "utils/jsonb.h"

@@ -11,16 +11,16 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "linparams.h"
+#include "state/linparams.h"
 
 #include <math.h>
 
-#include "auditmutant.h"
-#include "dpobj.h"
-#include "glmparams.h"
-#include "options.h"
-#include "rowclip.h"
-#include "rowinput.h"
+#include "core/auditmutant.h"
+#include "base/dpobj.h"
+#include "state/glmparams.h"
+#include "base/options.h"
+#include "core/rowclip.h"
+#include "state/rowinput.h"
 
 #define LINREG_MAX_BOUND 1e12
 

@@ -13,7 +13,7 @@
 
 #include "postgres.h"
 
-#include "linreg.h"
+#include "core/linreg.h"
 
 #include "utils/jsonb.h"
 

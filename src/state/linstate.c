@@ -22,14 +22,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "linstate.h"
+#include "state/linstate.h"
 
 #include <math.h>
 
-#include "mechanism.h"
-#include "passglmparams.h"
-#include "protected.h"
-#include "rowinput.h"
+#include "context/claim.h"
+#include "state/passglmparams.h"
+#include "context/protected.h"
+#include "state/rowinput.h"
 
 #include "common/base64.h"
 #include "common/int.h"

@@ -21,8 +21,8 @@
 
 #include "fmgr.h"
 
-#include "linparams.h"
-#include "linreg.h"
+#include "state/linparams.h"
+#include "core/linreg.h"
 
 typedef struct LinStateData
 {

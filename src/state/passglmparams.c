@@ -12,12 +12,12 @@
 
 #include <math.h>
 
-#include "auditmutant.h"
-#include "dpobj.h"
-#include "glmparams.h"
-#include "options.h"
-#include "passglmparams.h"
-#include "rowinput.h"
+#include "core/auditmutant.h"
+#include "base/dpobj.h"
+#include "state/glmparams.h"
+#include "base/options.h"
+#include "state/passglmparams.h"
+#include "state/rowinput.h"
 
 typedef struct PassOptionArg
 {

@@ -14,7 +14,7 @@
 
 #include "postgres.h"
 
-#include "linparams.h"
+#include "state/linparams.h"
 
 #include "utils/jsonb.h"
 

@@ -13,12 +13,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rowinput.h"
+#include "state/rowinput.h"
 
 #include <math.h>
 
-#include "options.h"
-#include "protected.h"
+#include "base/options.h"
+#include "context/protected.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"

@@ -12,7 +12,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rowreplay.h"
+#include "state/rowreplay.h"
 
 #include "common/int.h"
 #include "utils/memutils.h"

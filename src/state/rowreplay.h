@@ -21,7 +21,7 @@
 #ifndef DPOBJ_ROWREPLAY_H
 #define DPOBJ_ROWREPLAY_H
 
-#include "rowspill.h"
+#include "state/rowspill.h"
 
 typedef struct DPRowReplay DPRowReplay;
 

@@ -11,7 +11,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rowset.h"
+#include "state/rowset.h"
 
 #include "common/int.h"
 #include "miscadmin.h"

@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "rowspill.h"
+#include "state/rowspill.h"
 
 #include "common/int.h"
 #include "miscadmin.h"

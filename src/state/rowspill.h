@@ -30,7 +30,7 @@
 
 #include "storage/buffile.h"
 
-#include "rowset.h"
+#include "state/rowset.h"
 
 typedef struct DPRowSpill
 {

@@ -69,7 +69,7 @@ if ! make_q || ! make_q install; then
     bail "the real build of the private copy"
 fi
 cp "$PKGLIB/dpobj.so" "$ROOT/real.so"
-MUTANT_FILES=$(grep -rl --include='*.c' '^#include "auditmutant.h"' "$SRC/src" | wc -l)
+MUTANT_FILES=$(grep -rl --include='*.c' '^#include "core/auditmutant.h"' "$SRC/src" | wc -l)
 
 # --- the copy's cluster (its data directory and socket owned by the server's user) -------
 SOCK="$ROOT/sock"

@@ -109,10 +109,10 @@ def owners():
 def headers():
     """(headers the sources include, [(source, error)] for sources gcc cannot preprocess)"""
     cppflags = pg("--cppflags").split()
-    ext_inc = [f"-I{d}" for d in sorted(glob.glob("src/*/"))] + [
+    ext_inc = ["-Isrc"] + [
         f"-I{pg('--includedir-server')}", f"-I{pg('--includedir')}/internal"]
     jobs = [(f, ext_inc + cppflags) for f in sorted(glob.glob("src/*/*.c"))]
-    jobs += [(f, ["-Isrc/core", "-D_POSIX_C_SOURCE=200809L"]) for f in sorted(glob.glob("tests/unit/*.c"))]
+    jobs += [(f, ["-Isrc", "-D_POSIX_C_SOURCE=200809L"]) for f in sorted(glob.glob("tests/unit/*.c"))]
     found, broken = set(), []
     for src, flags in jobs:
         r = subprocess.run(["gcc", "-M", "-std=gnu99"] + flags + [src], capture_output=True, text=True)

@@ -15,9 +15,9 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "auditmutant.h"
-#include "calibrate.h"
-#include "dpnoise.h"
+#include "core/auditmutant.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
 #include "unitcheck.h"
 
 #define DRAWS 200000

@@ -21,7 +21,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "autoselect.h"
+#include "core/autoselect.h"
 #include "unitcheck.h"
 
 /* ---- (a) the partition ---- */

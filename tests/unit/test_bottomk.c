@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bottomk.h"
+#include "core/bottomk.h"
 #include "unitcheck.h"
 
 #define NMAX 4096

@@ -25,7 +25,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "calibrate.h"
+#include "core/calibrate.h"
 #include "unitcheck.h"
 
 /* ---- 5. bounded, interruptible searches ---- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decdouble.h"
+#include "core/decdouble.h"
 #include "unitcheck.h"
 
 #define MAXG 64

@@ -13,7 +13,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "dpnoise.h"
+#include "core/dpnoise.h"
 #include "unitcheck.h"
 
 #define NB 12					/* bins |y| < NB each, both tails pooled */

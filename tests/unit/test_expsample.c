@@ -19,7 +19,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "expsample.h"
+#include "core/expsample.h"
 #include "unitcheck.h"
 
 /* ---- (a) distribution ---- */

@@ -16,8 +16,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "calibrate.h"
-#include "gdp.h"
+#include "core/calibrate.h"
+#include "core/gdp.h"
 #include "unitcheck.h"
 
 /* mu, eps, delta_mu(eps) (mpmath, 60 digits) */

@@ -28,7 +28,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "glmsolve.h"
+#include "core/glmsolve.h"
 #include "unitcheck.h"
 
 #define NROWS	1000000

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 
 typedef struct Instance
 {

@@ -12,7 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "linreg.h"
+#include "core/linreg.h"
 #include "unitcheck.h"
 
 #define P 4

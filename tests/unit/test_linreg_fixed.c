@@ -17,7 +17,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "linreg.h"
+#include "core/linreg.h"
 #include "unitcheck.h"
 
 #define MAXP 16

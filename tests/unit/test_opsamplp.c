@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "opsamplp.h"
+#include "core/opsamplp.h"
 #include "unitcheck.h"
 
 /* uniform on [0, 1) from the test's stream */

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 #include "test_instances.h"
 
 /* counters of the OPDISC_SEARCH_CHECK_BOUNDS build of opdisc_search.c */

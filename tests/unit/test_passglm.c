@@ -9,7 +9,7 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-#include "passglm.h"
+#include "core/passglm.h"
 #include "unitcheck.h"
 
 static double

@@ -22,8 +22,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "privquant.h"
-#include "rowclip.h"
+#include "core/privquant.h"
+#include "core/rowclip.h"
 #include "unitcheck.h"
 
 #define NB PRIVQUANT_N

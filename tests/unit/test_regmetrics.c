@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "regmetrics.h"
+#include "core/regmetrics.h"
 #include "unitcheck.h"
 
 static void

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opdisc.h"
+#include "core/opdisc.h"
 #include "unitcheck.h"
 
 static pthread_mutex_t tm_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -20,8 +20,8 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
-#include "calibrate.h"
-#include "tunecalib.h"
+#include "core/calibrate.h"
+#include "core/tunecalib.h"
 #include "unitcheck.h"
 
 static void

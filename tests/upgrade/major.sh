@@ -7,6 +7,7 @@
 # role sees what it saw, and the same runs are admitted or refused (tests/upgrade/major/).
 #
 #   bash tests/upgrade/major.sh --fresh trixie sid     # on the host, as root
+#   bash tests/upgrade/major.sh --dump DIR             # step 1 only, for --restore DIR (CI)
 #
 # 1. here, on this tree's PostgreSQL 15 installation (DPOBJ_PG_BINDIR, scripts/common.sh;
 #    dpobj installed there, pg_cron too): builds the database (major/setup.sql), records its
@@ -14,7 +15,8 @@
 # 2. per suite, in a brand-new Debian root (../shared/tools/fresh-debian): installs
 #    postgresql-<major>, its pg_cron and the postgresql-<major>-dpobj package that
 #    scripts/build-packages.sh --fresh left in ${DPOBJ_PKG_OUT:-/var/tmp/dpobj-packages}/<suite>,
-#    restores, compares the state and the probes (this script with --restore DIR).
+#    restores, compares the state and the probes (this script with --restore DIR; without
+#    a package there, into the server scripts/test.sh built dpobj for in that root).
 #   bash tests/upgrade/major.sh --pg-upgrade            # pg_upgrade, on this installation
 #        (to DPOBJ_NEW_BINDIR's major version; default the same one: the archive has one)
 # Last line: "N passed, M failed".  Ports: DPOBJ_UPGRADE_PGPORT (default 55433), and
@@ -64,40 +66,54 @@ compare() {
 }
 
 if [[ "${1:-}" == --restore ]]; then
-    # 2. inside a fresh root: the server, pg_cron and the package; restore; compare
-    # the files where the postgres user can read them (/root is private)
+    # 2. inside a fresh root: restore and compare.  With a postgresql-<major>-dpobj package in
+    # DIR: the server, pg_cron and the package are installed, into Debian's cluster "main";
+    # without one: into a throwaway cluster of the server dpobj was built and installed for
+    # from source (scripts/test.sh ran before in that root, as in CI).  The files go where
+    # the postgres user can read them (/root is private).
     dir=$(mktemp -d) && cp "$2"/* "$dir"/ && chmod -R a+rX "$dir"
     cd /
-    deb=$(ls "$dir"/postgresql-*-dpobj_*.deb | head -n 1)
-    major=$(basename "$deb" | sed 's/^postgresql-\([0-9]*\)-dpobj_.*/\1/')
     port="${DPOBJ_UPGRADE_PGPORT:-55433}"
-    export DEBIAN_FRONTEND=noninteractive
-    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-    trap 'pg_ctlcluster "$major" main stop -m immediate >/dev/null 2>&1' EXIT
-    { apt-get update -q && apt-get install -y -q --no-install-recommends "postgresql-$major" \
-          "postgresql-$major-cron" "$deb"; } >/tmp/major-apt.log 2>&1 \
-        || { tail -20 /tmp/major-apt.log; echo "not ok - install PostgreSQL $major and the package"; exit 1; }
-    for kv in "listen_addresses=" "port=$port" "shared_preload_libraries=pg_cron,dpobj" \
-              "cron.database_name=$DB" "max_worker_processes=16"; do
-        pg_conftool "$major" main set "${kv%%=*}" "${kv#*=}"
-    done
-    pg_ctlcluster "$major" main restart \
-        || { tail "/var/log/postgresql/postgresql-$major-main.log"; echo "not ok - the $major cluster starts"; exit 1; }
-    q() { runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$port" -d "$DB" "$@"; }
-    echo "# restoring into $(runuser -u postgres -- psql -X -At -p "$port" -c 'SHOW server_version')"
+    deb=$(ls "$dir"/postgresql-*-dpobj_*.deb 2>/dev/null | head -n 1)
+    if [[ -n "$deb" ]]; then
+        major=$(basename "$deb" | sed 's/^postgresql-\([0-9]*\)-dpobj_.*/\1/')
+        export DEBIAN_FRONTEND=noninteractive
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+        trap 'pg_ctlcluster "$major" main stop -m immediate >/dev/null 2>&1' EXIT
+        { apt-get update -q && apt-get install -y -q --no-install-recommends "postgresql-$major" \
+              "postgresql-$major-cron" "$deb"; } >/tmp/major-apt.log 2>&1 \
+            || { tail -20 /tmp/major-apt.log; echo "not ok - install PostgreSQL $major and the package"; exit 1; }
+        for kv in "listen_addresses=" "port=$port" "shared_preload_libraries=pg_cron,dpobj" \
+                  "cron.database_name=$DB" "max_worker_processes=16"; do
+            pg_conftool "$major" main set "${kv%%=*}" "${kv#*=}"
+        done
+        pg_ctlcluster "$major" main restart \
+            || { tail "/var/log/postgresql/postgresql-$major-main.log"; echo "not ok - the $major cluster starts"; exit 1; }
+        pgq() { runuser -u postgres -- psql -X -q -p "$port" "$@"; }
+        pgrestore() { runuser -u postgres -- pg_restore -p "$port" "$@"; }
+    else
+        # shellcheck source=scripts/common.sh
+        . "$REPO/scripts/common.sh"
+        export DPOBJ_SKIP_APT=1 DPOBJ_PGPORT="$port" DPOBJ_EXTRA_CONF="shared_preload_libraries = 'pg_cron,dpobj'
+cron.database_name = '$DB'"
+        dpobj_start_cluster >/dev/null 2>&1 || { echo "not ok - the PostgreSQL $PG_MAJOR cluster starts"; exit 1; }
+        pgq() { psql -X -q "$@"; }
+        pgrestore() { "$PG_BINDIR/pg_restore" "$@"; }
+    fi
+    q() { pgq -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+    echo "# restoring into $(pgq -At -d postgres -c 'SHOW server_version')"
     # the roles first (postgres exists already: its CREATE ROLE is the one error allowed)
-    runuser -u postgres -- psql -X -q -p "$port" -d postgres -f "$dir/roles.sql" >/dev/null 2>"$dir/roles.err"
+    pgq -d postgres -f "$dir/roles.sql" >/dev/null 2>"$dir/roles.err"
     t_is "the roles are restored (pg_dumpall --roles-only)" \
-        "$(grep -v 'role "postgres" already exists' "$dir/roles.err" | grep -c ERROR):$(runuser -u postgres -- \
-           psql -X -At -p "$port" -d postgres -c "SELECT count(*) FROM pg_roles WHERE rolname LIKE 'major\\_%'")" "0:3"
+        "$(grep -v 'role "postgres" already exists' "$dir/roles.err" | grep -c ERROR):$(pgq -At -d postgres \
+           -c "SELECT count(*) FROM pg_roles WHERE rolname LIKE 'major\\_%'")" "0:3"
     # pg_cron 1.4 (Debian 12) sits in schema public, >= 1.5 only in pg_catalog: a dump's
     # CREATE EXTENSION pg_cron WITH SCHEMA public fails there, so the database and pg_cron
     # come first (the dump's CREATE EXTENSION IF NOT EXISTS then skips it)
-    runuser -u postgres -- psql -X -q -p "$port" -d postgres -v ON_ERROR_STOP=1 \
+    pgq -d postgres -v ON_ERROR_STOP=1 \
         -c "CREATE DATABASE $DB TEMPLATE template0 LOCALE 'C.UTF-8'" >/dev/null \
         && q -c 'CREATE EXTENSION pg_cron' >/dev/null || echo "not ok - CREATE DATABASE, pg_cron"
-    runuser -u postgres -- pg_restore -p "$port" -d "$DB" --exit-on-error "$dir/db.dump" \
-        2>"$dir/restore.err"
+    pgrestore -d "$DB" --exit-on-error "$dir/db.dump" 2>"$dir/restore.err"
     t_is "pg_restore succeeds" "$?:$(cat "$dir/restore.err")" "0:"
     oids=$(q -c "SELECT string_agg(rolname || ':' || oid, ',' ORDER BY rolname) FROM pg_roles WHERE rolname LIKE 'major_%'")
     echo "# role OIDs on 15: $(cat "$dir/role_oids"); here: $oids"
@@ -154,10 +170,14 @@ if [[ "${1:-}" == --pg-upgrade ]]; then
     exit $?
 fi
 
-[[ "${1:-}" == --fresh ]] || { echo "usage: major.sh --fresh SUITE... | --pg-upgrade | --restore DIR" >&2; exit 2; }
-shift
+case "${1:-}" in
+    --fresh) shift ;;
+    --dump) dump_to="${2:?usage: major.sh --dump DIR}"; set -- ;;
+esac
+[[ $# -gt 0 || -n "${dump_to:-}" ]] ||
+    { echo "usage: major.sh --fresh SUITE... | --dump DIR | --pg-upgrade | --restore DIR" >&2; exit 2; }
 [[ "$(id -u)" -eq 0 ]] || { echo "major.sh: run as root" >&2; exit 2; }
-# 1. the source database on PostgreSQL 15
+# 1. the source database on PostgreSQL 15 (--dump DIR: its files into DIR, for --restore)
 # shellcheck source=scripts/common.sh
 . "$REPO/scripts/common.sh"
 work=$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-major.XXXXXX")
@@ -180,6 +200,11 @@ probes >"$work/probes.before"
 q -f - <"$HERE/major/state.sql" 2>&1 | grep '^budget|' >"$work/budgets.probed"
 echo "# on $(q -c 'SHOW server_version'): $(wc -l <"$work/state.before") state rows; probes: $(paste -sd, "$work/probes.before")"
 dpobj_psql -c "DROP DATABASE $DB WITH (FORCE)" >/dev/null 2>&1
+if [[ -n "${dump_to:-}" ]]; then
+    mkdir -p "$dump_to" && cp "$work"/{state.before,probes.before,budgets.probed,role_oids,roles.sql,db.dump} "$dump_to"/ &&
+        chmod -R a+rX "$dump_to" && echo "# dumped into $dump_to" && exit 0
+    echo "not ok - copy the dump into $dump_to"; exit 1
+fi
 
 rc=0
 for suite in "$@"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version
-# (0.1.0, 0.2.0 and 0.3.0).
+# tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version older
+# than the control file's (0.1.0, 0.2.0 and 0.3.0 to 0.4.0; from 0.4.0 too once there is a
+# later version).
 #
 # The real upgrade path of a user, once per release: the release (built from its commit)
 # is installed and used — protected tables, budgets, trainings through dpobj.train() and
@@ -25,7 +26,7 @@
 #
 # Environment: PG_BINDIR (exported by scripts/common.sh), DPOBJ_UPGRADE_PGPORT
 # (default 55436; names the socket only), DPOBJ_TMPDIR, DPOBJ_UPGRADE_FROM (the releases
-# to start from, default "0.1.0 0.2.0 0.3.0").  Last line: "N passed, M failed".
+# to start from, default every release older than dpobj.control's default_version).  Last line: "N passed, M failed".
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../concurrency/lib.sh"
 
@@ -34,6 +35,7 @@ declare -A RELEASE=(
     [0.1.0]=68b2a04a7c975b4a52ae9e9fb09ca4454f5c68eb     # "dpobj 0.1.0", released
     [0.2.0]=2916a8f                                      # "dpobj 0.2.0", released
     [0.3.0]=baa6d63                                      # "Release 0.3.0"
+    [0.4.0]=34d9929                                      # "Release 0.4.0"
 )
 PORT="${DPOBJ_UPGRADE_PGPORT:-55436}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -78,7 +80,7 @@ new_installation() {
 # release_port SRC: what a released source (never changed) needs to build on a newer
 # server, as a distribution patches an old release, behaviour unchanged: C11 in place of
 # its -std=gnu99, and the server names it uses mapped onto their successors (as in
-# src/api/pg_compat.h): 16 object_ownercheck, 17 MyProcNumber (0-based), 18 pg_noreturn
+# src/base/pg_compat.h): 16 object_ownercheck, 17 MyProcNumber (0-based), 18 pg_noreturn
 # and ExecutorRun's hook without execute_once.  Sets the array RELEASE_MAKE (make's extra
 # arguments); empty on 15.
 release_port() {
@@ -342,10 +344,13 @@ upgrade_from() {
         make -s -C "$REPO" PG_CONFIG="$INST_CONFIG" install >>"$WORK/build.log" 2>&1 ||
         { tail -20 "$WORK/build.log"; bail "installing the current version failed"; }
     t_is "installing the current version removed the old install script (no old version installable)" \
-        "$(ls "$INST/share/postgresql/$MAJOR/extension/" | grep -c '^dpobj--0\.[12]\.0\.sql$')" "0"
+        "$(ls "$INST/share/postgresql/$MAJOR/extension/" | grep -c '^dpobj--0\.[123]\.0\.sql$')" "0"
     # ... which the check below needs back: CREATE EXTENSION ... VERSION '$ver' + update
-    cp "$WORK/src-$ver/dpobj-$ver/sql/dpobj--0.1.0.sql" "$INST/share/postgresql/$MAJOR/extension/" ||
-        bail "could not put the $ver install script back"
+    # (0.1.0 and 0.2.0 install through the 0.1.0 script, 0.3.0 through its own)
+    for f in "$WORK/src-$ver/dpobj-$ver/sql/dpobj--0.1.0.sql" "$WORK/src-$ver/dpobj-$ver/sql/dpobj--$ver.sql"; do
+        [[ ! -f "$f" ]] || cp "$f" "$INST/share/postgresql/$MAJOR/extension/" ||
+            bail "could not put the $ver install script back"
+    done
     target=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
     t_is "META.json gives the control file's default_version (release and extension)" \
         "$(grep -c "\"version\": \"$target\"" "$REPO/META.json")" "2"
@@ -472,7 +477,13 @@ check_catalog() {
     done
 }
 
-for ver in ${DPOBJ_UPGRADE_FROM:-0.1.0 0.2.0 0.3.0}; do
+# by default every release older than the control file's version (a fixture each)
+if [[ -z "${DPOBJ_UPGRADE_FROM:-}" ]]; then
+    current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$REPO/dpobj.control")
+    DPOBJ_UPGRADE_FROM=$(printf '%s\n' "${!RELEASE[@]}" "$current" | sort -uV |
+        sed -n "/^$current\$/q;p" | tr '\n' ' ')
+fi
+for ver in $DPOBJ_UPGRADE_FROM; do
     upgrade_from "$ver"
 done
 t_summary

@@ -8,7 +8,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "options.h"
+#include "base/options.h"
 
 #include <math.h>
 

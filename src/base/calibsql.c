@@ -22,9 +22,9 @@
 #include <float.h>
 #include <math.h>
 
-#include "calibrate.h"
-#include "calibsql.h"
-#include "dpobj.h"
+#include "core/calibrate.h"
+#include "base/calibsql.h"
+#include "base/dpobj.h"
 
 #include "fmgr.h"
 #include "miscadmin.h"

@@ -18,8 +18,8 @@
  */
 #include "postgres.h"
 
-#include "privileged.h"
-#include "dpobj.h"
+#include "base/privileged.h"
+#include "base/dpobj.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"

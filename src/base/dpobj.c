@@ -6,7 +6,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
 #include "fmgr.h"
 #include <limits.h>

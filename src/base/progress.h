@@ -11,7 +11,7 @@
  * privacy caveats).
  *
  * Where it goes:
- *   - in a job worker (src/jobs/jobs.c): the job's shared-memory slot, shown by
+ *   - in a job worker (src/jobs/jobworker.c): the job's shared-memory slot, shown by
  *     the dpobj.jobs view;
  *   - in a session with dpobj.progress = on: NOTICE lines, at the start of
  *     each phase and at most every DPOBJ_PROGRESS_INTERVAL_MS while solving.
@@ -41,7 +41,7 @@ extern const char *dpobj_phase_name(DPObjPhase phase);
 
 /*
  * Where this process reports each phase besides the client: a job worker
- * sets its slot's reporter once (jobs.c), so that the progress reporter
+ * sets its slot's reporter once (jobworker.c), so that the progress reporter
  * never needs the job scheduler.  NULL (the default): nowhere else.
  */
 typedef void (*DPObjPhaseReporter) (DPObjPhase phase);

@@ -12,7 +12,7 @@
  */
 #include "postgres.h"
 
-#include "clientcheck.h"
+#include "base/clientcheck.h"
 
 #include "libpq/libpq.h"
 #include "libpq/libpq-be.h"

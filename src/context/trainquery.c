@@ -38,8 +38,8 @@
  */
 #include "postgres.h"
 
-#include "trainquery.h"
-#include "encode.h"
+#include "context/trainquery.h"
+#include "model/encode.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_attribute.h"

@@ -13,7 +13,7 @@
  */
 #include "postgres.h"
 
-#include "progress.h"
+#include "base/progress.h"
 
 #include "access/parallel.h"
 #include "access/xact.h"

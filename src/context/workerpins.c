@@ -25,11 +25,11 @@
  */
 #include "postgres.h"
 
-#include "workerpins.h"
+#include "context/workerpins.h"
 
-#include "dpobj.h"
-#include "pg_compat.h"
-#include "privileged.h"
+#include "base/dpobj.h"
+#include "base/pg_compat.h"
+#include "base/privileged.h"
 
 #include "executor/spi.h"
 #include "lib/stringinfo.h"

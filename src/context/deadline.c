@@ -18,10 +18,10 @@
  */
 #include "postgres.h"
 
-#include "deadline.h"
-#include "clientcheck.h"
-#include "ledger.h"
-#include "options.h"
+#include "context/deadline.h"
+#include "base/clientcheck.h"
+#include "ledger/ledger.h"
+#include "base/options.h"
 
 #include "miscadmin.h"
 #include "storage/latch.h"

@@ -22,9 +22,9 @@
 #include "nodes/pg_list.h"
 #include "utils/jsonb.h"
 
-#include "ledger.h"
-#include "pg_compat.h"
-#include "scanrels.h"
+#include "ledger/ledger.h"
+#include "base/pg_compat.h"
+#include "context/scanrels.h"
 
 /* numeric text of a requested epsilon/delta; longer values are refused */
 #define DPOBJ_NUMERIC_TEXT_LEN	64

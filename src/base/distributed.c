@@ -12,7 +12,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "distributed.h"
+#include "base/distributed.h"
 
 #include <ctype.h>
 

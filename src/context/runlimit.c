@@ -23,8 +23,8 @@
  */
 #include "postgres.h"
 
-#include "pg_compat.h"
-#include "runlimit.h"
+#include "base/pg_compat.h"
+#include "context/runlimit.h"
 
 #include "access/xact.h"
 #include "miscadmin.h"

@@ -15,9 +15,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "dpobj.h"
+#include "base/dpobj.h"
 
-#include "random.h"
+#include "base/random.h"
 
 #include "port.h"
 

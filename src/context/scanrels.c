@@ -5,9 +5,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "scanrels.h"
+#include "context/scanrels.h"
 
-#include "distributed.h"
+#include "base/distributed.h"
 
 #include "executor/executor.h"
 #include "lib/stringinfo.h"

@@ -19,9 +19,9 @@
  */
 #include "postgres.h"
 
-#include "protected.h"
-#include "dpobj.h"
-#include "ledger.h"
+#include "context/protected.h"
+#include "base/dpobj.h"
+#include "ledger/ledger.h"
 
 #include "access/xact.h"
 #include "catalog/pg_inherits.h"

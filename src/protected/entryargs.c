@@ -9,8 +9,8 @@
 
 #include <math.h>
 
-#include "entryargs.h"
-#include "roleguard.h"
+#include "protected/entryargs.h"
+#include "protected/roleguard.h"
 
 #include "catalog/pg_class.h"
 #include "storage/lmgr.h"
