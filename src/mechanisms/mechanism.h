@@ -29,6 +29,7 @@
 #include "base/pg_compat.h"
 #include "context/trainquery.h"
 #include "miscadmin.h"
+#include "storage/procsignal.h"
 
 /* One run of a mechanism, as mechanism_drive() hands it to the steps */
 typedef struct DPRun
@@ -166,11 +167,15 @@ extern void linear_check_args(const char *aggname, double epsilon, double delta,
  * Interrupt check for a charged run's long loops (between LP solves, SGD
  * steps, grid points): on a cancel, a terminate or a vanished client
  * (clientcheck.h) records the outcome 'cancelled' in the ledger, then
- * raises the pending interrupt.  The budget stays charged.
+ * raises the pending interrupt.  The budget stays charged.  A cluster-wide
+ * barrier (DROP DATABASE waits for every backend to absorb one) is absorbed
+ * here too, so that a long run does not hold other sessions up.
  */
 static inline void
 mechanism_poll(int64 ledger_id)
 {
+	if (ProcSignalBarrierPending)
+		ProcessProcSignalBarrier();
 	if (dpobj_stop_requested())
 	{
 		ledger_finish(ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");

@@ -11,4 +11,4 @@
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 exec bash "$DIR/../script_runner.sh" "$DIR" budget_crash budget_race budget_race_zcdp budget_race_domain budget_dump budget_crash \
-    ledger_outcomes ledger_slots ledger_stress alter_system
+    ledger_outcomes ledger_slots ledger_stress alter_system barrier
