@@ -8,7 +8,7 @@
  */
 #include "mechanisms/mechanism.h"
 
-#include "protected/accountant.h"
+#include "ledger/accountant.h"
 #include "state/aggstate.h"
 #include "base/calibsql.h"
 #include "base/distributed.h"

@@ -32,7 +32,7 @@
 
 #include <math.h>
 
-#include "protected/accountant.h"
+#include "ledger/accountant.h"
 #include "core/calibrate.h"
 #include "protected/entryargs.h"
 #include "core/gdp.h"
