@@ -176,11 +176,7 @@ account_delta_path(const AccountBudget *b)
 static double
 account_gauss_mu(Numeric rho)
 {
-	double		r = num_float_bound(rho, true);
-
-	if (!isfinite(r) || !(r * ldexp(1.0, -19) < 0.5))
-		return NAN;
-	return sqrt(2.0 * r / (1.0 - r * ldexp(1.0, -19)) * (1.0 + 1e-14)) * (1.0 + 1e-15);
+	return gdp_mu_of_rho(num_float_bound(rho, true));
 }
 
 /* a float8 epsilon a numeric one is at least, less the comparison's margins */
@@ -226,7 +222,6 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
 	double		r = num_float_bound(rho, true),
 				d = num_float_bound(delta, false),
 				mu = account_gauss_mu(rho),
-				lo = 0.0,
 				hi;
 
 	if (num_sign(rho) <= 0)
@@ -236,18 +231,7 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
 	hi = zcdp_eps(r, d);
 	if (!isfinite(hi))
 		return NULL;
-	if (isnan(mu))
-		return num_of_double_up(hi);
-	for (int i = 0; i < 60; i++)
-	{
-		double		mid = lo + (hi - lo) / 2.0;
-
-		if (mu <= gdp_mu_threshold(mid, d))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return num_of_double_up(hi);
+	return num_of_double_up(gdp_epsilon_below(mu, d, hi));
 }
 
 /*

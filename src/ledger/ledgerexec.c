@@ -268,13 +268,13 @@ exec_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 	reply->id = *pending_id = first_int8();
 }
 
-/* a refusal: nothing written; what b has left, for the hint ("0" without a budget) */
+/* a refusal: nothing written; what b has left, for the hint (b NULL: "0") */
 static void
-exec_budget_refused(const AccountBudget *b, LedgerReply *reply)
+exec_budget_refused(LedgerBudgetStatus status, const AccountBudget *b, LedgerReply *reply)
 {
+	reply->budget_status = status;
 	strlcpy(reply->remaining_epsilon, "0", LEDGER_AMOUNT_LEN);
 	strlcpy(reply->remaining_delta, "0", LEDGER_AMOUNT_LEN);
-	reply->budget_status = LEDGER_BUDGET_NONE;
 	if (b == NULL)
 		return;
 	strlcpy(reply->remaining_epsilon,
@@ -285,7 +285,6 @@ exec_budget_refused(const AccountBudget *b, LedgerReply *reply)
 			DatumGetCString(DirectFunctionCall1(numeric_out,
 												NumericGetDatum(account_remaining_delta(b)))),
 			LEDGER_AMOUNT_LEN);
-	reply->budget_status = LEDGER_BUDGET_REFUSED;
 }
 
 /*
@@ -310,7 +309,7 @@ exec_budget_debit(const LedgerRequest *req, AccountBudget *after, LedgerReply *r
 		elog(ERROR, "dpobj budget lookup failed");
 	if (SPI_processed == 0)
 	{
-		exec_budget_refused(NULL, reply);
+		exec_budget_refused(LEDGER_BUDGET_NONE, NULL, reply);
 		return 0;
 	}
 	budget_id = first_int8();
@@ -320,14 +319,13 @@ exec_budget_debit(const LedgerRequest *req, AccountBudget *after, LedgerReply *r
 	if (!account_budget_of_row(DatumGetHeapTupleHeader(row), &b))
 	{
 		/* a value the rule needs is NULL: refused, nothing to report */
-		exec_budget_refused(NULL, reply);
-		reply->budget_status = LEDGER_BUDGET_REFUSED;
+		exec_budget_refused(LEDGER_BUDGET_REFUSED, NULL, reply);
 		return 0;
 	}
 	if (!account_debit(&b, req->cost.kind, account_numeric(req->epsilon),
 					   account_numeric(req->delta), cost_rho(&req->cost), 1, after))
 	{
-		exec_budget_refused(&b, reply);
+		exec_budget_refused(LEDGER_BUDGET_REFUSED, &b, reply);
 		return 0;
 	}
 	values[0] = Int64GetDatum(budget_id);
