@@ -46,6 +46,34 @@ mu_holds(double mu, double eps, double target)
 }
 
 double
+gdp_mu_of_rho(double rho)
+{
+	if (!isfinite(rho) || !(rho * ldexp(1.0, -19) < 0.5))
+		return NAN;
+	return sqrt(2.0 * rho / (1.0 - rho * ldexp(1.0, -19)) * (1.0 + 1e-14)) * (1.0 + 1e-15);
+}
+
+double
+gdp_epsilon_below(double mu, double delta, double hi)
+{
+	double		lo = 0.0;
+	int			i;
+
+	if (isnan(mu))
+		return hi;
+	for (i = 0; i < 60; i++)
+	{
+		double		mid = lo + (hi - lo) / 2.0;
+
+		if (mu <= gdp_mu_threshold(mid, delta))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+double
 gdp_mu_threshold(double eps, double delta)
 {
 	double		target = delta * (1.0 - 1e-6),

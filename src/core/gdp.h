@@ -38,4 +38,19 @@ extern double gdp_delta(double mu, double eps);
  */
 extern double gdp_mu_threshold(double eps, double delta);
 
+/*
+ * The mu of discrete Gaussian releases of total zCDP cost rho (an upper
+ * bound on rho, >= 0), rounded up: sqrt(2 rho / (1 - rho 2^-19) (1 + 1e-14))
+ * (1 + 1e-15) (docs/PRIVACY.md, "Composition: one filter for every mechanism"); NaN when rho is not
+ * finite or rho 2^-19 >= 1/2 (the coupling's factor is not small).
+ */
+extern double gdp_mu_of_rho(double rho);
+
+/*
+ * The epsilon mu-GDP spends at delta, from above: the least eps a 60-step
+ * bisection of [0, hi] finds with mu <= gdp_mu_threshold(eps, delta); hi
+ * when it finds none (also for a NaN mu).  hi: an epsilon known to hold.
+ */
+extern double gdp_epsilon_below(double mu, double delta, double hi);
+
 #endif							/* DPOBJ_GDP_H */

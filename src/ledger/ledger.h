@@ -55,7 +55,7 @@ typedef enum LedgerBudgetStatus
 /*
  * The form of a run's privacy cost (column dpobj.ledger.kind): what its
  * mechanism guarantees, so that the accountant composes it as tightly as
- * that allows (src/protected/accountant.h, docs/PRIVACY.md).
+ * that allows (accountant.h, docs/PRIVACY.md).
  */
 typedef enum LedgerCostKind
 {
@@ -94,10 +94,11 @@ extern int64 ledger_charge(const char *mechanism, double epsilon, double delta,
 
 /*
  * The protected path's charge: in ONE transaction of the ledger
- * worker, a guarded UPDATE of the analyst's budget for runs on relid in
+ * worker, a guarded debit of the analyst's budget for runs on relid in
  * dpobj.budgets (dpobj.budget_for(): the table's budget domain's, or its own)
- * (the accountant's rule, dpobj.budget_admits(): the composed spend with
- * this run stays within the granted (epsilon, delta); accountant.h) and the
+ * (the row locked, then the accountant's rule in C, account_debit(): the
+ * composed spend with this run stays within the granted (epsilon, delta);
+ * accountant.h) and the
  * INSERT of the ledger row that records it (with the relation, the role,
  * the budget id, the cost's kind and rho); then COMMIT.  Concurrent charges serialise on the budget
  * row's lock, and each re-checks the guard against the committed spend, so

@@ -6,7 +6,9 @@
  *	  worker, ledgeroneshot.c).
  *
  * The statements are string constants; a request supplies bound values
- * only.  The worker runs as the bootstrap superuser with settings pinned by
+ * only.  A budget charge locks the budget row, applies the accountant's
+ * rule to it in C (accountant.h) and writes the row after the run.  The
+ * worker runs as the bootstrap superuser with settings pinned by
  * ledger_exec_settings(), so neither a database/role setting nor the
  * caller can change what they do.
  *
@@ -14,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "ledger/accountant.h"
 #include "ledger/ledgerint.h"
 
 #include "access/xact.h"
@@ -26,9 +29,9 @@ enum
 {
 	STMT_CHARGE,
 	STMT_FINISH,
-	STMT_BUDGET_DEBIT,
+	STMT_BUDGET_LOCK,
+	STMT_BUDGET_WRITE,
 	STMT_BUDGET_LEDGER,
-	STMT_BUDGET_REMAINING,
 	STMT_ABORTED_ALLOWED,
 	LEDGER_NSTMT
 };
@@ -46,37 +49,35 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"WHERE id OPERATOR(pg_catalog.=) $1 AND outcome OPERATOR(pg_catalog.=) 'charged'",
 
 	/*
-	 * STMT_BUDGET_DEBIT: the UPDATE takes the budget row's lock; a
-	 * concurrent debit (another transaction) blocks on it and, under READ
-	 * COMMITTED, re-evaluates the guard -- the accountant's rule,
-	 * dpobj.budget_admits() (accountant.c) -- and the new spend against the
-	 * committed row.  Debits of one writer's batch run in one transaction
-	 * and see each other.  dpobj.budget_debit() gives the row after the
-	 * run: added to the linear part (spent_epsilon, spent_delta), to
-	 * spent_rho, or, approximate-DP or pure after the zCDP part began, to
-	 * the reserve's spend (spent_rdp, spent_reserve_delta); RETURNING says
-	 * which.  The row is the
-	 * one dpobj.budget_for() names: the table's budget domain's budget when
-	 * the table is a member (runs on every member table lock and debit that
-	 * one row), else the table's own.  budget_for is an InitPlan: called
-	 * once whatever the plan (a sequential scan would call it on every
-	 * budget row, and pg_stat_user_functions, which every role reads, would
-	 * count them).
+	 * STMT_BUDGET_LOCK: the budget row, locked as the UPDATE below locks it.
+	 * A concurrent debit (another transaction) holds the lock until it
+	 * commits; under READ COMMITTED this one then reads the committed row
+	 * (its latest version), which the accountant's rule is applied to in C
+	 * (exec_budget_charge).  Debits of one writer's batch run in one
+	 * transaction and see each other.  The row is the one
+	 * dpobj.budget_for() names: the table's budget domain's budget when the
+	 * table is a member (runs on every member table lock and debit that one
+	 * row), else the table's own.  budget_for is an InitPlan: called once
+	 * whatever the plan (a sequential scan would call it on every budget
+	 * row, and pg_stat_user_functions, which every role reads, would count
+	 * them).
 	 */
-	"UPDATE dpobj.budgets b "
-	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, filter_order, spent_rdp, "
-	"        spent_reserve_delta, gaussian_only, gaussian_split) = "
-	"       (SELECT n.spent_epsilon, n.spent_delta, n.spent_rho, n.reserve_delta, "
-	"               n.filter_order, n.spent_rdp, n.spent_reserve_delta, n.gaussian_only, "
-	"               n.gaussian_split "
-	"          FROM dpobj.budget_debit(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
-	"                                  $6::pg_catalog.numeric) n) "
-	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
-	"   AND dpobj.budget_admits(b, $5, $3::pg_catalog.numeric, $4::pg_catalog.numeric, "
-	"         $6::pg_catalog.numeric) "
-	"RETURNING id, CASE WHEN spent_rho OPERATOR(pg_catalog.=) 0 THEN 'linear' "
-	"                   WHEN $5 OPERATOR(pg_catalog.=) ANY ('{zcdp,gauss}') THEN 'rho' "
-	"                   ELSE 'reserve' END",
+	"SELECT b.id, b FROM dpobj.budgets b "
+	" WHERE b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
+	"   FOR NO KEY UPDATE OF b",
+
+	/*
+	 * STMT_BUDGET_WRITE: the locked row after the run (account_debit):
+	 * added to the linear part (spent_epsilon, spent_delta), to spent_rho,
+	 * or, approximate-DP or pure after the zCDP part began, to the
+	 * reserve's spend (spent_rdp, spent_reserve_delta); the columns of
+	 * account_budget_written()
+	 */
+	"UPDATE dpobj.budgets "
+	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, spent_rdp, "
+	"        spent_reserve_delta, filter_order, gaussian_only, gaussian_split) = "
+	"       ($2, $3, $4, $5, $6, $7, $8, $9, $10) "
+	" WHERE id OPERATOR(pg_catalog.=) $1",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
 	"INSERT INTO dpobj.ledger (rolname, mechanism, epsilon, delta, relation, budget_id, "
@@ -85,12 +86,6 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"        $7, $8::pg_catalog.numeric, $9) "
 	"RETURNING id",
 
-	/* STMT_BUDGET_REMAINING: for the refusal's hint (the accountant's view) */
-	"SELECT dpobj.budget_remaining_epsilon(b)::pg_catalog.text, "
-	"       (granted_delta OPERATOR(pg_catalog.-) spent_delta)::pg_catalog.text "
-	"  FROM dpobj.budgets b "
-	" WHERE id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2))",
-
 	/* STMT_ABORTED_ALLOWED: 'aborted' exists from 0.2.0 on (upgrade section 3) */
 	"SELECT pg_catalog.pg_get_constraintdef(oid) OPERATOR(pg_catalog.~~) '%aborted%' "
 	"  FROM pg_catalog.pg_constraint "
@@ -98,14 +93,15 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	"   AND conname OPERATOR(pg_catalog.=) 'ledger_outcome_check'"
 };
 
-static const int ledger_nargs[LEDGER_NSTMT] = {7, 3, 6, 9, 2, 0};
+static const int ledger_nargs[LEDGER_NSTMT] = {7, 3, 2, 1 + ACCOUNT_WRITTEN_COLS, 9, 0};
 
-static Oid	ledger_argtypes[LEDGER_NSTMT][9] = {
+static Oid	ledger_argtypes[LEDGER_NSTMT][1 + ACCOUNT_WRITTEN_COLS] = {
 	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID},
 	{INT8OID, TEXTOID, TEXTOID},
-	{REGCLASSOID, REGROLEOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID},
-	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID, TEXTOID, TEXTOID, TEXTOID},
 	{REGCLASSOID, REGROLEOID},
+	{INT8OID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID,
+	FLOAT8OID, BOOLOID, BOOLOID},
+	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID, TEXTOID, TEXTOID, TEXTOID},
 	{0}
 };
 
@@ -243,6 +239,15 @@ cost_values(const LedgerCost *cost, Datum *values, char *nulls)
 	}
 }
 
+/* the cost's rho as numeric, NULL for approx (as cost_values binds it) */
+static Numeric
+cost_rho(const LedgerCost *cost)
+{
+	if (cost->kind == LEDGER_COST_APPROX || cost->rho[0] == '\0')
+		return NULL;
+	return account_numeric(cost->rho);
+}
+
 static void
 exec_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 {
@@ -263,66 +268,96 @@ exec_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 	reply->id = *pending_id = first_int8();
 }
 
+/* a refusal: nothing written; what b has left, for the hint (b NULL: "0") */
 static void
-exec_budget_refused(const LedgerRequest *req, Datum *keys, LedgerReply *reply)
+exec_budget_refused(LedgerBudgetStatus status, const AccountBudget *b, LedgerReply *reply)
 {
-	if (ledger_run_stmt(STMT_BUDGET_REMAINING, keys, NULL, true) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj budget lookup failed");
-	if (SPI_processed == 1)
-	{
-		char	   *e = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		char	   *d = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	reply->budget_status = status;
+	strlcpy(reply->remaining_epsilon, "0", LEDGER_AMOUNT_LEN);
+	strlcpy(reply->remaining_delta, "0", LEDGER_AMOUNT_LEN);
+	if (b == NULL)
+		return;
+	strlcpy(reply->remaining_epsilon,
+			DatumGetCString(DirectFunctionCall1(numeric_out,
+												NumericGetDatum(account_remaining_epsilon(b)))),
+			LEDGER_AMOUNT_LEN);
+	strlcpy(reply->remaining_delta,
+			DatumGetCString(DirectFunctionCall1(numeric_out,
+												NumericGetDatum(account_remaining_delta(b)))),
+			LEDGER_AMOUNT_LEN);
+}
 
-		strlcpy(reply->remaining_epsilon, e ? e : "0", LEDGER_AMOUNT_LEN);
-		strlcpy(reply->remaining_delta, d ? d : "0", LEDGER_AMOUNT_LEN);
-		reply->budget_status = LEDGER_BUDGET_REFUSED;
-	}
-	else
+/*
+ * The guarded debit: the budget row, locked and latest (STMT_BUDGET_LOCK),
+ * the accountant's rule on it (account_debit), the row after the run
+ * written back.  Returns the budget's id and the state after the run in
+ * *after; 0 when refused (reply set) or there is no budget.
+ */
+static int64
+exec_budget_debit(const LedgerRequest *req, AccountBudget *after, LedgerReply *reply)
+{
+	Datum		keys[2] = {ObjectIdGetDatum(req->relid), ObjectIdGetDatum(req->analyst)};
+	Datum		values[1 + ACCOUNT_WRITTEN_COLS];
+	char		nulls[1 + ACCOUNT_WRITTEN_COLS] = {' '};
+	AccountBudget b;
+	bool		isnull;
+	int64		budget_id;
+	Datum		row;
+
+	if (ledger_run_stmt(STMT_BUDGET_LOCK, keys, NULL, false) != SPI_OK_SELECT ||
+		SPI_processed > 1)
+		elog(ERROR, "dpobj budget lookup failed");
+	if (SPI_processed == 0)
 	{
-		strlcpy(reply->remaining_epsilon, "0", LEDGER_AMOUNT_LEN);
-		strlcpy(reply->remaining_delta, "0", LEDGER_AMOUNT_LEN);
-		reply->budget_status = LEDGER_BUDGET_NONE;
+		exec_budget_refused(LEDGER_BUDGET_NONE, NULL, reply);
+		return 0;
 	}
+	budget_id = first_int8();
+	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+	if (isnull)
+		elog(ERROR, "dpobj budget lookup failed");
+	if (!account_budget_of_row(DatumGetHeapTupleHeader(row), &b))
+	{
+		/* a value the rule needs is NULL: refused, nothing to report */
+		exec_budget_refused(LEDGER_BUDGET_REFUSED, NULL, reply);
+		return 0;
+	}
+	if (!account_debit(&b, req->cost.kind, account_numeric(req->epsilon),
+					   account_numeric(req->delta), cost_rho(&req->cost), 1, after))
+	{
+		exec_budget_refused(LEDGER_BUDGET_REFUSED, &b, reply);
+		return 0;
+	}
+	values[0] = Int64GetDatum(budget_id);
+	account_budget_written(after, values + 1, nulls + 1);
+	if (ledger_run_stmt(STMT_BUDGET_WRITE, values, nulls, false) != SPI_OK_UPDATE ||
+		SPI_processed != 1)
+		elog(ERROR, "dpobj budget debit failed");
+	return budget_id;
 }
 
 static void
 exec_budget_charge(const LedgerRequest *req, LedgerReply *reply, int64 *pending_id)
 {
-	Datum		dvalues[6];
-	char		dnulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	Datum		lvalues[9];
 	char		lnulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
-	char	   *accounted;
+	AccountBudget after;
+	int64		budget_id;
 
-	dvalues[0] = ObjectIdGetDatum(req->relid);
-	dvalues[1] = ObjectIdGetDatum(req->analyst);
-	dvalues[2] = CStringGetTextDatum(req->epsilon);
-	dvalues[3] = CStringGetTextDatum(req->delta);
-	cost_values(&req->cost, dvalues + 4, dnulls + 4);
-
-	/* 1. the guarded debit */
-	if (ledger_run_stmt(STMT_BUDGET_DEBIT, dvalues, dnulls, false) != SPI_OK_UPDATE_RETURNING ||
-		SPI_processed > 1)
-		elog(ERROR, "dpobj budget debit failed");
-	if (SPI_processed == 0)
-	{
-		/* refused: nothing written; report what is left */
-		exec_budget_refused(req, dvalues, reply);
+	/* 1. the guarded debit; refused: nothing written */
+	budget_id = exec_budget_debit(req, &after, reply);
+	if (budget_id == 0)
 		return;
-	}
 
 	/* 2. its ledger row */
 	lvalues[0] = CStringGetTextDatum(req->rolname);
 	lvalues[1] = CStringGetTextDatum(req->mechanism);
-	lvalues[2] = dvalues[2];
-	lvalues[3] = dvalues[3];
+	lvalues[2] = CStringGetTextDatum(req->epsilon);
+	lvalues[3] = CStringGetTextDatum(req->delta);
 	lvalues[4] = CStringGetTextDatum(req->relation);
-	lvalues[5] = Int64GetDatum(first_int8());
-	accounted = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-	lvalues[6] = dvalues[4];
-	lvalues[7] = dvalues[5];
-	lnulls[7] = dnulls[5];
-	lvalues[8] = CStringGetTextDatum(accounted);
+	lvalues[5] = Int64GetDatum(budget_id);
+	cost_values(&req->cost, lvalues + 6, lnulls + 6);
+	lvalues[8] = CStringGetTextDatum(account_accounted(&after, req->cost.kind));
 	if (ledger_run_stmt(STMT_BUDGET_LEDGER, lvalues, lnulls, false) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "dpobj budget ledger insert failed");

@@ -13,7 +13,11 @@
  *	                    shared memory and the static ledger writers' table
  *	  ledgerwriter.c    the long-lived writer process (batches of requests)
  *	  ledgeroneshot.c   without preloading: one background worker per write
- *	  ledgerexec.c      the fixed statements, shared by both kinds of worker
+ *	  ledgerexec.c      the fixed statements, shared by both kinds of worker,
+ *	                    and the guarded budget debit
+ *	  accountant.c      the budget arithmetic (accountant.h: its C API),
+ *	  budgetrow.c,      a dpobj.budgets row as its state, and the SQL
+ *	  accountsql.c      functions over one
  *
  *-------------------------------------------------------------------------
  */

@@ -15,7 +15,7 @@
 #include "postgres.h"
 
 #include "mechanisms/registry.h"
-#include "protected/accountant.h"
+#include "ledger/accountant.h"
 #include "base/calibsql.h"
 #include "mechanisms/glmauto.h"
 #include "mechanisms/glmmulticlass.h"

@@ -13,7 +13,7 @@
  */
 #include "postgres.h"
 
-#include "protected/accountant.h"
+#include "ledger/accountant.h"
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
 #include "mechanisms/mechanism.h"

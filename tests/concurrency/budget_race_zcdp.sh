@@ -5,8 +5,8 @@
 # approximate-DP runs (docs/PRIVACY.md, "Composition: one filter for every mechanism").  Expect dpobj.runs_left() = K before, exactly K
 # successes, every other attempt refused with DP004 and no other error, spent_rho = K rho =
 # the ledger's sum of rho, runs_left() = 0 after.  The guard is the accountant's rule
-# (dpobj.budget_admits) in the ledger writer's UPDATE: concurrent charges serialise on the
-# budget row and re-check it against the committed spend.
+# (account_debit, which dpobj.budget_admits wraps) in the ledger writer's debit: concurrent
+# charges serialise on the budget row and re-check it against the committed spend.
 #
 #   PGHOST=... PGPORT=... PGUSER=<superuser> bash tests/concurrency/budget_race_zcdp.sh
 #

@@ -1,23 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * accountant.c
- *	  The budget's accountant (accountant.h) and its SQL face:
- *
- *	  dpobj.zcdp_epsilon(rho, delta)            an upper bound on the epsilon
- *	                                            that rho-zCDP gives at delta
- *	  dpobj.gauss_epsilon(rho, delta)           the same for discrete Gaussian
- *	                                            releases of total rho (GDP)
- *	  dpobj.budget_debit(b, kind, epsilon, delta, rho)
- *	                                            the budget row after one more
- *	                                            run, or NULL: the ledger
- *	                                            writer's guarded debit
- *	  dpobj.budget_admits(b, kind, epsilon, delta, rho)
- *	                                            the same rule as a boolean:
- *	                                            train()'s pre-check
- *	  dpobj.budget_spent_epsilon(b), dpobj.budget_remaining_epsilon(b)
- *	                                            for dpobj.my_budgets and revoke
- *	  dpobj_budget_part_order(b)                the 0.4.0 update's order for a
- *	                                            zCDP part begun before it
+ *	  The ledger's budget arithmetic (accountant.h): the filter that composes
+ *	  every run's charge, on a budget's state (AccountBudget).  The ledger
+ *	  writer's guarded debit, train()'s pre-check, dpobj.runs_left and the
+ *	  SQL functions over a budgets row (accountsql.c) all decide by it.
  *
  * Arithmetic against the analyst: the conversion uses logarithms, so it is
  * evaluated in float8 with rho rounded up and delta rounded down, the
@@ -32,27 +19,12 @@
 
 #include <math.h>
 
-#include "protected/accountant.h"
+#include "ledger/accountant.h"
 #include "core/calibrate.h"
-#include "protected/entryargs.h"
 #include "core/gdp.h"
 
-#include "access/htup_details.h"
-#include "executor/executor.h"
-#include "funcapi.h"
 #include "miscadmin.h"
-#include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
-#include "utils/typcache.h"
-
-PG_FUNCTION_INFO_V1(dpobj_zcdp_epsilon);
-PG_FUNCTION_INFO_V1(dpobj_gauss_epsilon);
-PG_FUNCTION_INFO_V1(dpobj_budget_admits);
-PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
-PG_FUNCTION_INFO_V1(dpobj_budget_debit);
-PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
-PG_FUNCTION_INFO_V1(dpobj_budget_part_order);
-PG_FUNCTION_INFO_V1(dpobj_budget_runs_left);
 
 #define ACCOUNT_MARGIN_REL	1e-9
 #define ACCOUNT_MARGIN_ABS	1e-12
@@ -70,6 +42,21 @@ account_decimal_up(double x, char *buf, size_t len)
 	if (x == 0.0)
 		v = 0.0;
 	snprintf(buf, len, "%.15g", v);
+}
+
+Numeric
+account_numeric(const char *text)
+{
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+static int
+num_cmp(Numeric a, Numeric b)
+{
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a),
+											 NumericGetDatum(b)));
 }
 
 static Numeric
@@ -103,7 +90,7 @@ num_mul(Numeric a, Numeric b)
 static int
 num_sign(Numeric a)
 {
-	return dp_numeric_cmp(a, int64_to_numeric(0));
+	return num_cmp(a, int64_to_numeric(0));
 }
 
 /* numeric to float8, then one step up or down: a bound on the exact value */
@@ -133,7 +120,7 @@ account_zcdp_epsilon(Numeric rho, Numeric delta)
 	if (!isfinite(e) || !isfinite(r))
 		return NULL;
 	account_decimal_up(e * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
-	return dp_numeric_of_text(buf);
+	return account_numeric(buf);
 }
 
 static Numeric
@@ -142,7 +129,7 @@ num_of_double_up(double x)
 	char		buf[64];
 
 	account_decimal_up(x * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
-	return dp_numeric_of_text(buf);
+	return account_numeric(buf);
 }
 
 /* delta_c: the zCDP part's conversion delta, granted - linear - reserve */
@@ -174,7 +161,7 @@ account_delta_path(const AccountBudget *b)
 {
 	Numeric		dc = account_delta_c(b);
 
-	return b->split ? num_mul(dc, dp_numeric_of_text("0.5")) : dc;
+	return b->split ? num_mul(dc, account_numeric("0.5")) : dc;
 }
 
 /*
@@ -189,11 +176,7 @@ account_delta_path(const AccountBudget *b)
 static double
 account_gauss_mu(Numeric rho)
 {
-	double		r = num_float_bound(rho, true);
-
-	if (!isfinite(r) || !(r * ldexp(1.0, -19) < 0.5))
-		return NAN;
-	return sqrt(2.0 * r / (1.0 - r * ldexp(1.0, -19)) * (1.0 + 1e-14)) * (1.0 + 1e-15);
+	return gdp_mu_of_rho(num_float_bound(rho, true));
 }
 
 /* a float8 epsilon a numeric one is at least, less the comparison's margins */
@@ -217,7 +200,7 @@ account_gauss_fits(Numeric rho, Numeric eps, Numeric delta)
 				e,
 				mu;
 
-	if (z != NULL && dp_numeric_cmp(z, eps) <= 0)
+	if (z != NULL && num_cmp(z, eps) <= 0)
 		return true;
 	d = num_float_bound(delta, false);
 	e = account_eps_down(eps);
@@ -233,13 +216,12 @@ account_gauss_fits(Numeric rho, Numeric eps, Numeric delta)
  * at which account_gauss_fits holds, rounded up; the zCDP bound where none
  * does.  An upper bound on the part's epsilon either way.
  */
-static Numeric
+Numeric
 account_gauss_epsilon(Numeric rho, Numeric delta)
 {
 	double		r = num_float_bound(rho, true),
 				d = num_float_bound(delta, false),
 				mu = account_gauss_mu(rho),
-				lo = 0.0,
 				hi;
 
 	if (num_sign(rho) <= 0)
@@ -249,18 +231,7 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
 	hi = zcdp_eps(r, d);
 	if (!isfinite(hi))
 		return NULL;
-	if (isnan(mu))
-		return num_of_double_up(hi);
-	for (int i = 0; i < 60; i++)
-	{
-		double		mid = lo + (hi - lo) / 2.0;
-
-		if (mu <= gdp_mu_threshold(mid, d))
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return num_of_double_up(hi);
+	return num_of_double_up(gdp_epsilon_below(mu, d, hi));
 }
 
 /*
@@ -299,14 +270,14 @@ account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
 
 	s.spent_e = lin_e;
 	s.spent_d = lin_d;
-	if (dp_numeric_cmp(lin_e, b->granted_e) > 0 || dp_numeric_cmp(lin_d, b->granted_d) > 0)
+	if (num_cmp(lin_e, b->granted_e) > 0 || num_cmp(lin_d, b->granted_d) > 0)
 		return false;
 	/* the Gaussian path holds no rdp (any run that adds some leaves it) */
 	if (num_sign(rho) > 0 && account_gaussian_path(&s))
 		return num_sign(account_delta_c(&s)) > 0 &&
 			account_gauss_fits(rho, num_sub(b->granted_e, lin_e), account_delta_path(&s));
 	ez = account_part2_epsilon(&s, rho, rdp, order);
-	return ez != NULL && dp_numeric_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
+	return ez != NULL && num_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
 }
 
 /*
@@ -318,9 +289,9 @@ static Numeric
 account_reserve(const AccountBudget *b)
 {
 	Numeric		share = num_mul(b->granted_d, b->reserve_share);
-	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), dp_numeric_of_text("0.5"));
+	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), account_numeric("0.5"));
 
-	return dp_numeric_cmp(share, half) <= 0 ? share : half;
+	return num_cmp(share, half) <= 0 ? share : half;
 }
 
 /*
@@ -331,7 +302,7 @@ account_reserve(const AccountBudget *b)
  * grant a part of zCDP runs admits what the best order would.  0 when delta_p
  * is not in (0, 1).
  */
-static double
+double
 account_part_order(const AccountBudget *b)
 {
 	double		d = num_float_bound(account_delta_path(b), false);
@@ -351,7 +322,7 @@ account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, in
 				c;
 
 	out->spent_reserve_d = num_add(b->spent_reserve_d, num_mul_int(delta, k));
-	if (dp_numeric_cmp(out->spent_reserve_d, b->reserve_d) > 0 || !(order > 1.0))
+	if (num_cmp(out->spent_reserve_d, b->reserve_d) > 0 || !(order > 1.0))
 		return false;
 	c = Min(e, 0.5 * order * e * e);
 	out->gaussian_only = false;
@@ -419,6 +390,12 @@ account_remaining_epsilon(const AccountBudget *b)
 	return num_sign(rest) < 0 ? int64_to_numeric(0) : rest;
 }
 
+Numeric
+account_remaining_delta(const AccountBudget *b)
+{
+	return num_sub(b->granted_d, b->spent_d);
+}
+
 int64
 account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 				  Numeric delta, Numeric rho)
@@ -447,236 +424,12 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 	return lo;
 }
 
-/* ---------------------------------------------------------------------
- * SQL
- * ---------------------------------------------------------------------
- */
-
-/* the columns of a dpobj.budgets row the accountant reads and writes */
-static const char *const budget_cols[] = {
-	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
-	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "gaussian_only",
-	"gaussian_split", "reserve_share"
-};
-
-/*
- * budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] the debit writes back, then
- * filter_order, gaussian_only and gaussian_split; reserve_share is read only
- */
-#define BUDGET_NUMERIC_OUT	8
-#define BUDGET_ORDER		8
-#define BUDGET_GAUSSIAN		9
-#define BUDGET_SPLIT		10
-#define BUDGET_WRITTEN		11
-
-static Numeric *
-budget_col_ref(AccountBudget *b, int i)
+const char *
+account_accounted(const AccountBudget *after, LedgerCostKind kind)
 {
-	Numeric    *refs[12] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
-		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL, NULL, NULL,
-	&b->reserve_share};
-
-	return refs[i];
-}
-
-bool
-account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
-{
-	bool		isnull;
-	Datum		v;
-
-	for (int i = 0; i < lengthof(budget_cols); i++)
-	{
-		v = GetAttributeByName(row, budget_cols[i], &isnull);
-		if (i == BUDGET_ORDER)
-			b->order = isnull ? 0.0 : DatumGetFloat8(v);
-		else if (isnull)
-			return false;
-		else if (i == BUDGET_GAUSSIAN)
-			b->gaussian_only = DatumGetBool(v);
-		else if (i == BUDGET_SPLIT)
-			b->split = DatumGetBool(v);
-		else
-			*budget_col_ref(b, i) = DatumGetNumeric(v);
-	}
-	return true;
-}
-
-/* the row with the accountant's state written back */
-static Datum
-budget_to_row(HeapTupleHeader row, AccountBudget *b)
-{
-	TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
-											HeapTupleHeaderGetTypMod(row));
-	HeapTupleData tup;
-	int			cols[BUDGET_WRITTEN];
-	Datum		values[BUDGET_WRITTEN];
-	bool		nulls[BUDGET_WRITTEN] = {false};
-	HeapTuple	out;
-
-	for (int i = 0; i < BUDGET_WRITTEN; i++)
-	{
-		cols[i] = 0;
-		for (int a = 0; a < td->natts && cols[i] == 0; a++)
-			if (strcmp(NameStr(TupleDescAttr(td, a)->attname), budget_cols[i]) == 0)
-				cols[i] = a + 1;
-		if (cols[i] == 0)
-			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
-		values[i] = i < BUDGET_NUMERIC_OUT ? NumericGetDatum(*budget_col_ref(b, i)) :
-			i == BUDGET_ORDER ? Float8GetDatum(b->order) :
-			BoolGetDatum(i == BUDGET_GAUSSIAN ? b->gaussian_only : b->split);
-	}
-	nulls[BUDGET_ORDER] = !(b->order > 1.0);
-	tup.t_len = HeapTupleHeaderGetDatumLength(row);
-	ItemPointerSetInvalid(&tup.t_self);
-	tup.t_tableOid = InvalidOid;
-	tup.t_data = row;
-	out = heap_modify_tuple_by_cols(&tup, td, BUDGET_WRITTEN, cols, values, nulls);
-	ReleaseTupleDesc(td);
-	return HeapTupleGetDatum(out);
-}
-
-/* a conversion's SQL face: (rho numeric, delta numeric) RETURNS numeric, STRICT */
-static Datum
-epsilon_of_args(FunctionCallInfo fcinfo, Numeric (*convert) (Numeric, Numeric))
-{
-	Numeric		e = convert(PG_GETARG_NUMERIC(0), PG_GETARG_NUMERIC(1));
-
-	if (e == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_NUMERIC(e);
-}
-
-/* dpobj.zcdp_epsilon(rho, delta) */
-Datum
-dpobj_zcdp_epsilon(PG_FUNCTION_ARGS)
-{
-	return epsilon_of_args(fcinfo, account_zcdp_epsilon);
-}
-
-/* dpobj.gauss_epsilon(rho, delta) */
-Datum
-dpobj_gauss_epsilon(PG_FUNCTION_ARGS)
-{
-	return epsilon_of_args(fcinfo, account_gauss_epsilon);
-}
-
-static LedgerCostKind
-kind_of_text(text *t)
-{
-	char	   *s = text_to_cstring(t);
-
-	if (strcmp(s, "gauss") == 0)
-		return LEDGER_COST_GAUSS;
-	if (strcmp(s, "zcdp") == 0)
-		return LEDGER_COST_ZCDP;
-	if (strcmp(s, "pure") == 0)
-		return LEDGER_COST_PURE;
-	if (strcmp(s, "approx") == 0)
-		return LEDGER_COST_APPROX;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown cost kind \"%s\"", s),
-			 errhint("The kinds are approx, pure, zcdp and gauss.")));
-	return LEDGER_COST_APPROX;	/* keep compiler quiet */
-}
-
-/*
- * dpobj.budget_debit(b dpobj.budgets, kind, epsilon, delta, rho) RETURNS
- * dpobj.budgets: the budget after one more run, NULL when it does not fit
- * (or an argument but rho is NULL).  The ledger's guarded debit writes it.
- */
-Datum
-dpobj_budget_debit(PG_FUNCTION_ARGS)
-{
-	AccountBudget b,
-				out;
-
-	for (int i = 0; i < 4; i++)
-		if (PG_ARGISNULL(i))
-			PG_RETURN_NULL();
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b) ||
-		!account_debit(&b, kind_of_text(PG_GETARG_TEXT_PP(1)), PG_GETARG_NUMERIC(2),
-					   PG_GETARG_NUMERIC(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4),
-					   1, &out))
-		PG_RETURN_NULL();
-	return budget_to_row(PG_GETARG_HEAPTUPLEHEADER(0), &out);
-}
-
-/* dpobj.budget_admits(b dpobj.budgets, kind, epsilon, delta, rho): one more run fits */
-Datum
-dpobj_budget_admits(PG_FUNCTION_ARGS)
-{
-	AccountBudget b;
-
-	for (int i = 0; i < 4; i++)
-		if (PG_ARGISNULL(i))
-			PG_RETURN_BOOL(false);
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
-		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(account_admits(&b, kind_of_text(PG_GETARG_TEXT_PP(1)),
-								  PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3),
-								  PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4), 1));
-}
-
-/*
- * dpobj.budget_runs_left(b dpobj.budgets, kind, epsilon, delta, rho): how
- * many more runs of this kind and cost the budget admits (runs_left()'s
- * count for a given cost; NULL without a kind or cost, e.g. no last run)
- */
-Datum
-dpobj_budget_runs_left(PG_FUNCTION_ARGS)
-{
-	AccountBudget b;
-
-	for (int i = 0; i < 4; i++)
-		if (PG_ARGISNULL(i))
-			PG_RETURN_NULL();
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
-		PG_RETURN_NULL();
-	PG_RETURN_INT64(account_runs_left(&b, kind_of_text(PG_GETARG_TEXT_PP(1)),
-									  PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3),
-									  PG_ARGISNULL(4) ? NULL : PG_GETARG_NUMERIC(4)));
-}
-
-/* dpobj.budget_spent_epsilon(b dpobj.budgets), STRICT: composed spend */
-Datum
-dpobj_budget_spent_epsilon(PG_FUNCTION_ARGS)
-{
-	AccountBudget b;
-
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
-		PG_RETURN_NULL();
-	PG_RETURN_NUMERIC(account_spent_epsilon(&b));
-}
-
-/* dpobj.budget_remaining_epsilon(b dpobj.budgets), STRICT */
-Datum
-dpobj_budget_remaining_epsilon(PG_FUNCTION_ARGS)
-{
-	AccountBudget b;
-
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
-		PG_RETURN_NULL();
-	PG_RETURN_NUMERIC(account_remaining_epsilon(&b));
-}
-
-/*
- * dpobj_budget_part_order(b dpobj.budgets), STRICT: the order account_debit
- * fixes when a zCDP part begins, from b's grant and linear part (NULL if
- * none).  Only the 0.4.0 update calls it, for budgets whose zCDP part began
- * before it (a function it creates and drops).
- */
-Datum
-dpobj_budget_part_order(PG_FUNCTION_ARGS)
-{
-	AccountBudget b;
-	double		order;
-
-	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
-		PG_RETURN_NULL();
-	order = account_part_order(&b);
-	if (!(order > 1.0))
-		PG_RETURN_NULL();
-	PG_RETURN_FLOAT8(order);
+	if (num_sign(after->spent_rho) == 0)
+		return "linear";
+	if (kind == LEDGER_COST_ZCDP || kind == LEDGER_COST_GAUSS)
+		return "rho";
+	return "reserve";
 }

@@ -1,9 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * accountant.h
- *	  The privacy accountant of a budget per (table, role): how the charges
- *	  of its runs compose, and whether one more run fits (the derivation is
- *	  docs/PRIVACY.md, "Composition: one filter for every mechanism").
+ *	  The ledger's budget arithmetic, a C API: the privacy accountant of a
+ *	  budget per (table or domain, role) -- how the charges of its runs
+ *	  compose, whether one more run fits (the derivation is docs/PRIVACY.md,
+ *	  "Composition: one filter for every mechanism").  The ledger writer's
+ *	  guarded debit (ledgerexec.c) and the SQL functions over a budgets row
+ *	  (accountsql.c) call the same functions.
+ *
+ *	  accountant.c  the filter's arithmetic on an AccountBudget
+ *	  budgetrow.c   a dpobj.budgets row <-> an AccountBudget
+ *	  accountsql.c  the SQL face (dpobj.budget_debit, budget_admits, ...)
  *
  * A budget is (epsilon_g, delta_g), composed in two parts:
  *	  linear: runs before the first one counted by rho (gauss or zcdp):
@@ -58,8 +65,8 @@ typedef struct AccountBudget
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
 } AccountBudget;
 
-/* a dpobj.budgets row as the state; false if a value it needs is NULL */
-extern bool account_budget_of_row(HeapTupleHeader row, AccountBudget *b);
+/* a decimal text as numeric (numeric_in: exact) */
+extern Numeric account_numeric(const char *text);
 
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
 extern void account_decimal_up(double x, char *buf, size_t len);
@@ -67,14 +74,17 @@ extern void account_decimal_up(double x, char *buf, size_t len);
 /* an upper bound on eps_z(rho, delta) as numeric; NULL if none (delta <= 0) */
 extern Numeric account_zcdp_epsilon(Numeric rho, Numeric delta);
 
+/* the same for discrete Gaussian releases of total rho, composed in GDP */
+extern Numeric account_gauss_epsilon(Numeric rho, Numeric delta);
+
 /*
- * Whether k more runs of one kind and charge fit the budget: each run's
- * (epsilon, delta) or rho (NULL for approx) added k times.
+ * Admission: whether k more runs of one kind and charge fit the budget: each
+ * run's (epsilon, delta) or rho (NULL for approx) added k times.
  */
 extern bool account_admits(const AccountBudget *b, LedgerCostKind kind,
 						   Numeric epsilon, Numeric delta, Numeric rho, int64 k);
 
-/* the same, and the budget's state after those runs in *out */
+/* the debit: the same rule, and the budget's state after those runs in *out */
 extern bool account_debit(const AccountBudget *b, LedgerCostKind kind,
 						  Numeric epsilon, Numeric delta, Numeric rho, int64 k,
 						  AccountBudget *out);
@@ -85,8 +95,31 @@ extern Numeric account_spent_epsilon(const AccountBudget *b);
 /* epsilon still available at the budget's delta (>= 0) */
 extern Numeric account_remaining_epsilon(const AccountBudget *b);
 
+/* delta the linear part has left: granted - spent (the refusal's hint) */
+extern Numeric account_remaining_delta(const AccountBudget *b);
+
 /* how many more runs fit (0 .. PG_INT64_MAX / 2) */
 extern int64 account_runs_left(const AccountBudget *b, LedgerCostKind kind,
 							   Numeric epsilon, Numeric delta, Numeric rho);
+
+/* the order account_debit fixes when a zCDP part begins (0: none) */
+extern double account_part_order(const AccountBudget *b);
+
+/* budgetrow.c: a dpobj.budgets row as the state; false if a value it needs is NULL */
+extern bool account_budget_of_row(HeapTupleHeader row, AccountBudget *b);
+
+/* the row with the state written back (a new dpobj.budgets datum) */
+extern Datum account_budget_to_row(HeapTupleHeader row, const AccountBudget *b);
+
+/*
+ * The columns a debit writes, in ACCOUNT_WRITTEN_COLS order (spent_epsilon,
+ * spent_delta, spent_rho, reserve_delta, spent_rdp, spent_reserve_delta,
+ * filter_order, gaussian_only, gaussian_split), as SPI values and nulls
+ */
+#define ACCOUNT_WRITTEN_COLS	9
+extern void account_budget_written(const AccountBudget *b, Datum *values, char *nulls);
+
+/* how a debit of kind counted in the state after it (dpobj.ledger.accounted) */
+extern const char *account_accounted(const AccountBudget *after, LedgerCostKind kind);
 
 #endif							/* DPOBJ_ACCOUNTANT_H */
