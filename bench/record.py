@@ -13,7 +13,8 @@ import csv, os, re, subprocess, sys, time
 
 
 def first_table(text):
-    if not text.lstrip().startswith("|"):
+    # Markdown when it has a table's separator row (text may come before the table)
+    if not re.search(r"^\|[-:| ]+\|\s*$", text, re.M):
         return [r for r in csv.reader(text.strip().splitlines()) if r]
     rows, on = [], False
     for line in text.splitlines():
