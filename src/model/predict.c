@@ -24,6 +24,7 @@
  *-------------------------------------------------------------------------
  */
 #include "model/predict.h"
+#include "model/modelargs.h"
 #include "base/dpobj.h"
 #include "model/predictclass.h"
 
@@ -63,15 +64,6 @@ struct ModelPredictor
 	double		y_min;
 	double		y_max;
 };
-
-/* per-call cache of dpobj.predict/score: the last model value and its predictor */
-typedef struct PredictCache
-{
-	Size		len;
-	char	   *raw;			/* copy of the model tuple, for equality checks */
-	ModelPredictor *m;
-	MemoryContext cxt;			/* holds raw and m */
-} PredictCache;
 
 static void
 model_forged(const char *what, const char *hint)
@@ -319,30 +311,17 @@ model_predict_value(const ModelPredictor *m, const double *x, long double *value
 
 /* ---- dpobj.predict and dpobj.score ---- */
 
-/* the predictor of argument 0, cached in fn_extra while the same model is passed */
+static void *
+predict_unpack(HeapTupleHeader th, MemoryContext cxt)
+{
+	return model_unpack(th, cxt);
+}
+
+/* the predictor of argument 0, cached while the same model is passed */
 static ModelPredictor *
 predict_cached(FunctionCallInfo fcinfo)
 {
-	HeapTupleHeader th = PG_GETARG_HEAPTUPLEHEADER(0);
-	PredictCache *c = (PredictCache *) fcinfo->flinfo->fn_extra;
-	Size		len = HeapTupleHeaderGetDatumLength(th);
-
-	if (c != NULL && c->len == len && memcmp(c->raw, th, len) == 0)
-		return c->m;
-	if (c == NULL)
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PredictCache));
-	else
-		MemoryContextReset(c->cxt);
-	if (c->cxt == NULL)
-		c->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "dpobj predict cache",
-									   ALLOCSET_SMALL_SIZES);
-	c->len = 0;
-	fcinfo->flinfo->fn_extra = c;
-	c->m = model_unpack(th, c->cxt);
-	c->raw = MemoryContextAlloc(c->cxt, len);
-	memcpy(c->raw, th, len);
-	c->len = len;
-	return c->m;
+	return (ModelPredictor *) model_cached(fcinfo, predict_unpack);
 }
 
 /* argument 1: a one-dimensional feature array without NULLs, one value per weight */
@@ -363,11 +342,7 @@ predict_features(FunctionCallInfo fcinfo, const ModelPredictor *m)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature array has %d elements but the model has %d weights", n, m->d),
 				 errhint("Encode the features exactly as for training.")));
-	if (array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("feature array must not contain NULL elements"),
-				 errhint("Impute missing features as for training.")));
+	model_features_not_null(arr);
 	return (const double *) ARR_DATA_PTR(arr);
 }
 

@@ -15,6 +15,7 @@
  *-------------------------------------------------------------------------
  */
 #include "model/predictclass.h"
+#include "model/modelargs.h"
 
 #include <math.h>
 
@@ -176,40 +177,17 @@ class_predict_row(const ClassPredictor *m, const double *x)
 	return best;
 }
 
-/* per-call cache of dpobj.predict_class: the last model value and its predictor */
-typedef struct ClassCache
+static void *
+class_unpack(HeapTupleHeader th, MemoryContext cxt)
 {
-	Size		len;
-	char	   *raw;			/* copy of the model tuple, for equality checks */
-	ClassPredictor *m;
-	MemoryContext cxt;			/* holds raw and m */
-} ClassCache;
+	return class_predictor(PointerGetDatum(th), cxt);
+}
 
-/* the predictor of argument 0, cached in fn_extra while the same model is passed */
+/* the predictor of argument 0, cached while the same model is passed */
 static ClassPredictor *
 class_cached(FunctionCallInfo fcinfo)
 {
-	HeapTupleHeader th = PG_GETARG_HEAPTUPLEHEADER(0);
-	Size		len = HeapTupleHeaderGetDatumLength(th);
-	ClassCache *c = (ClassCache *) fcinfo->flinfo->fn_extra;
-
-	if (c != NULL && c->len == len && memcmp(c->raw, th, len) == 0)
-		return c->m;
-	if (c == NULL)
-	{
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ClassCache));
-		c->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "dpobj predict_class cache",
-									   ALLOCSET_SMALL_SIZES);
-		fcinfo->flinfo->fn_extra = c;
-	}
-	else
-		MemoryContextReset(c->cxt);
-	c->len = 0;
-	c->m = class_predictor(PointerGetDatum(th), c->cxt);
-	c->raw = MemoryContextAlloc(c->cxt, len);
-	memcpy(c->raw, th, len);
-	c->len = len;
-	return c->m;
+	return (ClassPredictor *) model_cached(fcinfo, class_unpack);
 }
 
 /* dpobj.predict_class(model, float8[]) -> text */
@@ -225,11 +203,7 @@ dpobj_predict_class(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature array must be one-dimensional with %d elements, one per feature of the model", m->d),
 				 errhint("Encode the features exactly as for training.")));
-	if (array_contains_nulls(arr))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("feature array must not contain NULL elements"),
-				 errhint("Impute missing features as for training.")));
+	model_features_not_null(arr);
 	k = class_predict_row(m, (const double *) ARR_DATA_PTR(arr));
 	if (k < 0)
 		ereport(ERROR,
