@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "ledger/accountant.h"
+#include "base/dpnumeric.h"
 #include "core/calibrate.h"
 #include "core/gdp.h"
 
@@ -42,21 +43,6 @@ account_decimal_up(double x, char *buf, size_t len)
 	if (x == 0.0)
 		v = 0.0;
 	snprintf(buf, len, "%.15g", v);
-}
-
-Numeric
-account_numeric(const char *text)
-{
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
-}
-
-static int
-num_cmp(Numeric a, Numeric b)
-{
-	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a),
-											 NumericGetDatum(b)));
 }
 
 static Numeric
@@ -90,7 +76,7 @@ num_mul(Numeric a, Numeric b)
 static int
 num_sign(Numeric a)
 {
-	return num_cmp(a, int64_to_numeric(0));
+	return dp_numeric_cmp(a, int64_to_numeric(0));
 }
 
 /* numeric to float8, then one step up or down: a bound on the exact value */
@@ -120,7 +106,7 @@ account_zcdp_epsilon(Numeric rho, Numeric delta)
 	if (!isfinite(e) || !isfinite(r))
 		return NULL;
 	account_decimal_up(e * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
-	return account_numeric(buf);
+	return dp_numeric_of_text(buf);
 }
 
 static Numeric
@@ -129,7 +115,7 @@ num_of_double_up(double x)
 	char		buf[64];
 
 	account_decimal_up(x * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
-	return account_numeric(buf);
+	return dp_numeric_of_text(buf);
 }
 
 /* delta_c: the zCDP part's conversion delta, granted - linear - reserve */
@@ -161,7 +147,7 @@ account_delta_path(const AccountBudget *b)
 {
 	Numeric		dc = account_delta_c(b);
 
-	return b->split ? num_mul(dc, account_numeric("0.5")) : dc;
+	return b->split ? num_mul(dc, dp_numeric_of_text("0.5")) : dc;
 }
 
 /*
@@ -200,7 +186,7 @@ account_gauss_fits(Numeric rho, Numeric eps, Numeric delta)
 				e,
 				mu;
 
-	if (z != NULL && num_cmp(z, eps) <= 0)
+	if (z != NULL && dp_numeric_cmp(z, eps) <= 0)
 		return true;
 	d = num_float_bound(delta, false);
 	e = account_eps_down(eps);
@@ -270,14 +256,14 @@ account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
 
 	s.spent_e = lin_e;
 	s.spent_d = lin_d;
-	if (num_cmp(lin_e, b->granted_e) > 0 || num_cmp(lin_d, b->granted_d) > 0)
+	if (dp_numeric_cmp(lin_e, b->granted_e) > 0 || dp_numeric_cmp(lin_d, b->granted_d) > 0)
 		return false;
 	/* the Gaussian path holds no rdp (any run that adds some leaves it) */
 	if (num_sign(rho) > 0 && account_gaussian_path(&s))
 		return num_sign(account_delta_c(&s)) > 0 &&
 			account_gauss_fits(rho, num_sub(b->granted_e, lin_e), account_delta_path(&s));
 	ez = account_part2_epsilon(&s, rho, rdp, order);
-	return ez != NULL && num_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
+	return ez != NULL && dp_numeric_cmp(num_add(lin_e, ez), b->granted_e) <= 0;
 }
 
 /*
@@ -289,9 +275,9 @@ static Numeric
 account_reserve(const AccountBudget *b)
 {
 	Numeric		share = num_mul(b->granted_d, b->reserve_share);
-	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), account_numeric("0.5"));
+	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), dp_numeric_of_text("0.5"));
 
-	return num_cmp(share, half) <= 0 ? share : half;
+	return dp_numeric_cmp(share, half) <= 0 ? share : half;
 }
 
 /*
@@ -322,7 +308,7 @@ account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, in
 				c;
 
 	out->spent_reserve_d = num_add(b->spent_reserve_d, num_mul_int(delta, k));
-	if (num_cmp(out->spent_reserve_d, b->reserve_d) > 0 || !(order > 1.0))
+	if (dp_numeric_cmp(out->spent_reserve_d, b->reserve_d) > 0 || !(order > 1.0))
 		return false;
 	c = Min(e, 0.5 * order * e * e);
 	out->gaussian_only = false;

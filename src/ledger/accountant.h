@@ -65,9 +65,6 @@ typedef struct AccountBudget
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
 } AccountBudget;
 
-/* a decimal text as numeric (numeric_in: exact) */
-extern Numeric account_numeric(const char *text);
-
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
 extern void account_decimal_up(double x, char *buf, size_t len);
 

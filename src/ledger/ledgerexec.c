@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "ledger/accountant.h"
+#include "base/dpnumeric.h"
 #include "ledger/ledgerint.h"
 
 #include "access/xact.h"
@@ -245,7 +246,7 @@ cost_rho(const LedgerCost *cost)
 {
 	if (cost->kind == LEDGER_COST_APPROX || cost->rho[0] == '\0')
 		return NULL;
-	return account_numeric(cost->rho);
+	return dp_numeric_of_text(cost->rho);
 }
 
 static void
@@ -322,8 +323,8 @@ exec_budget_debit(const LedgerRequest *req, AccountBudget *after, LedgerReply *r
 		exec_budget_refused(LEDGER_BUDGET_REFUSED, NULL, reply);
 		return 0;
 	}
-	if (!account_debit(&b, req->cost.kind, account_numeric(req->epsilon),
-					   account_numeric(req->delta), cost_rho(&req->cost), 1, after))
+	if (!account_debit(&b, req->cost.kind, dp_numeric_of_text(req->epsilon),
+					   dp_numeric_of_text(req->delta), cost_rho(&req->cost), 1, after))
 	{
 		exec_budget_refused(LEDGER_BUDGET_REFUSED, &b, reply);
 		return 0;

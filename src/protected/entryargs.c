@@ -66,27 +66,6 @@ dp_check_role(Oid roleid)
 				 errhint("Pass an existing role, e.g. 'analyst'::regrole.")));
 }
 
-int
-dp_numeric_cmp(Numeric a, Numeric b)
-{
-	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(a),
-											 NumericGetDatum(b)));
-}
-
-Numeric
-dp_numeric_of_float8(double f)
-{
-	return DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(f)));
-}
-
-Numeric
-dp_numeric_of_text(const char *text)
-{
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
-}
-
 void
 dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta)
 {

@@ -16,6 +16,8 @@
 #include "fmgr.h"
 #include "utils/numeric.h"
 
+#include "base/dpnumeric.h"
+
 /* the first nargs arguments are not NULL */
 extern void dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fname);
 
@@ -34,12 +36,7 @@ extern void dp_check_role(Oid roleid);
  */
 extern void dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta);
 
-/* a <=> b for numerics (-1, 0, 1) */
-extern int	dp_numeric_cmp(Numeric a, Numeric b);
 
-/* a numeric of a float8 (finite) or of numeric text */
-extern Numeric dp_numeric_of_float8(double f);
-extern Numeric dp_numeric_of_text(const char *text);
 
 /*
  * The float8 handed to the mechanism for a charged numeric: the largest
