@@ -2,13 +2,13 @@
 EXTENSION = dpobj
 MODULE_big = dpobj
 # 0.1.0 to 0.4.0 are released and their scripts never change; every later SQL change goes
-# into an upgrade script (dpobj--0.4.0--0.5.0.sql next).  A fresh CREATE EXTENSION runs
+# into dpobj--0.4.0--0.5.0.sql until 0.5.0 is released.  A fresh CREATE EXTENSION runs
 # dpobj--0.4.0.sql (the whole 0.4.0 install) and the upgrades after it; databases on an
 # older release update through the upgrade scripts.  The install scripts of 0.1.0, 0.2.0
 # and 0.3.0 are not installed: no installable version creates objects before checking its
 # schema (sql/dpobj--0.1.0.sql and sql/dpobj--0.3.0.sql stay in the tree as released).
 DATA = sql/dpobj--0.4.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
-	sql/dpobj--0.3.0--0.4.0.sql
+	sql/dpobj--0.3.0--0.4.0.sql sql/dpobj--0.4.0--0.5.0.sql
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
 # plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
@@ -29,7 +29,7 @@ PG_CFLAGS = -std=gnu11 -Wall -Wmissing-prototypes -pthread -ffp-contract=off
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate documented_defaults security_numerics numfeature linreg units deadline multiclass linreg2 glmret zcdp linspeed units2 mceval classweight domains citus auto auto_metric budget_domains unitchange passglm spill sample privbounds privrcheck tune lincols
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate documented_defaults security_numerics numfeature linreg units deadline multiclass linreg2 glmret zcdp linspeed units2 mceval classweight domains citus auto auto_metric budget_domains unitchange unitreattach passglm spill sample privbounds privrcheck tune lincols
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/api/helptext.c

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version older
-# than the control file's (0.1.0, 0.2.0 and 0.3.0 to 0.4.0; from 0.4.0 too once there is a
-# later version).
+# than the control file's (0.1.0, 0.2.0, 0.3.0 and 0.4.0 to 0.5.0).
 #
 # The real upgrade path of a user, once per release: the release (built from its commit)
 # is installed and used — protected tables, budgets, trainings through dpobj.train() and

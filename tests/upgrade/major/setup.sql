@@ -1,5 +1,5 @@
 -- tests/upgrade/major/setup.sql — the database that moves to a newer major version
--- (tests/upgrade/major.sh): protected tables with an integer unit, a text unit in a budget
+-- (tests/upgrade/major.sh): protected tables with an integer unit (after a dropped column), a text unit in a budget
 -- domain and no unit, budgets granted and spent (epsilon-delta and zCDP), declared column
 -- domains, stored models and an analyst's pg_cron job.  Run as a superuser in a database
 -- with pg_cron's cron.database_name.
@@ -10,10 +10,11 @@ CREATE ROLE major_bob LOGIN;
 CREATE ROLE major_carol LOGIN;
 GRANT USAGE ON SCHEMA cron TO major_alice;
 
--- integer unit, one row per unit
+-- integer unit, one row per unit, after a dropped column: a dump renumbers it (1, not 2)
 CREATE TABLE pts AS
-SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
+SELECT 0 AS gone, i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 7) > 3 AS y
   FROM generate_series(1, 60) i;
+ALTER TABLE pts DROP COLUMN gone;
 REVOKE ALL ON pts FROM PUBLIC;
 SELECT dpobj.protect('pts', privacy_unit => 'i', max_rows_per_unit => 1);
 SELECT dpobj.grant_budget('pts', 'major_alice', 0.5, 0.00001);

@@ -5,7 +5,8 @@
 SELECT 'budget|' || (to_jsonb(b) - 'id')::text FROM dpobj.budgets b ORDER BY b.id;
 SELECT 'ledger|' || (to_jsonb(l) - 'rolid' || jsonb_build_object('role', r.rolname))::text
   FROM dpobj.ledger l LEFT JOIN pg_roles r ON r.oid = l.rolid ORDER BY l.id;
-SELECT 'protected|' || (to_jsonb(p) - 'unit_collation'
+-- the unit column by name: a dump renumbers it (dpobj.reattach_unit() records the new number)
+SELECT 'protected|' || (to_jsonb(p) - 'unit_collation' - 'unit_attnum'
                         || jsonb_build_object('collation', c.collname, 'unit_column_now', a.attname))::text
   FROM dpobj.protected_tables p LEFT JOIN pg_collation c ON c.oid = p.unit_collation
   LEFT JOIN pg_attribute a ON a.attrelid = p.relid AND a.attnum = p.unit_attnum
