@@ -16,7 +16,9 @@
 
 #include "libpq/libpq.h"
 #include "libpq/libpq-be.h"
+#include "storage/procsignal.h"
 #include "tcop/tcopprot.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 static TimestampTz last_check = 0;
@@ -41,4 +43,24 @@ dpobj_client_gone(void)
 	ClientConnectionLost = true;
 	InterruptPending = true;
 	return true;
+}
+
+void
+dpobj_absorb_barrier(void)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (!ProcSignalBarrierPending)
+		return;
+	PG_TRY();
+	{
+		ProcessProcSignalBarrier();
+	}
+	PG_CATCH();
+	{
+		/* PostgreSQL set the barrier's bits again: it is retried later */
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+	}
+	PG_END_TRY();
 }

@@ -15,7 +15,7 @@
  * parallel workers) have no client and are never checked.
  *
  * Callable from the backend's own thread only (never from oracle helper
- * threads); never raises.
+ * threads); neither function raises.
  *
  *-------------------------------------------------------------------------
  */
@@ -37,5 +37,13 @@ dpobj_stop_requested(void)
 {
 	return QueryCancelPending || ProcDiePending || dpobj_client_gone();
 }
+
+/*
+ * Absorbs a pending cluster-wide barrier (DROP DATABASE waits until every
+ * backend has absorbed one) from a solver's poll, where no error may be
+ * raised: a barrier whose processing fails stays pending and is absorbed
+ * after the solve, at the next CHECK_FOR_INTERRUPTS().
+ */
+extern void dpobj_absorb_barrier(void);
 
 #endif							/* DPOBJ_CLIENTCHECK_H */

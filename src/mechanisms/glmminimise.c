@@ -231,10 +231,11 @@ glm_minimise_work(int pp)
 	return palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
 }
 
-/* a cancel or termination is pending (mechanism_poll()'s condition); never raises */
+/* a cancel or termination is pending (mechanism_poll()'s condition, its barrier too); never raises */
 static bool
 interrupt_pending(void *arg)
 {
+	dpobj_absorb_barrier();
 	return QueryCancelPending || ProcDiePending;
 }
 

@@ -40,10 +40,11 @@ glm_privr_histogram(const GLMState *s, int64 *hist)
 	glmblocks_end(b);
 }
 
-/* a cancel or termination is pending (mechanism_poll()'s condition); never raises */
+/* a cancel or termination is pending (mechanism_poll()'s condition, its barrier too); never raises */
 static bool
 privr_interrupt_pending(void *arg)
 {
+	dpobj_absorb_barrier();
 	return QueryCancelPending || ProcDiePending;
 }
 

@@ -39,6 +39,8 @@ oracle_should_stop(void *arg)
 	(void) arg;
 	/* Phase/elapsed NOTICE when dpobj.progress is on; never throws */
 	dpobj_progress_tick();
+	/* a DROP DATABASE elsewhere does not wait for the solve; never throws */
+	dpobj_absorb_barrier();
 	/* query cancel, statement_timeout, terminate, or the client is gone */
 	return dpobj_stop_requested();
 }
