@@ -42,6 +42,10 @@ SECTIONS = [
    "Test accuracy, mean (min–max) over 20 seeds."),
   ("units", "Privacy units: row level, k rows per unit, averaging (Adult, ε = 1)",
    "5 964 units of 1..10 rows; adult.test accuracy (majority 0.764), 11 draws."),
+  ("units_cost", "Privacy units: what the bounding costs",
+   "`train()` (output, ε = 1) on 1M rows at row level and with 100k, 10k and 1M units (k = 10), "
+   "7 runs each; ratio to the row-level table in the same run; VmHWM of a fresh backend's run. "
+   "Two scans while the units' counts fit the cap (every table at 256MB), one sorting scan past it."),
   ("grid", "OPDisc's default grid: against the paper's",
    "Adult balanced subset, 11 draws, median (min–max)."),
   ("multiclass", "Multi-class: 5 classes, chance 0.2",

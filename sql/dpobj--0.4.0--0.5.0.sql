@@ -47,7 +47,7 @@ $$;
 
 --------------------------------------------------------------------------
 -- A privacy unit column renumbered by a dump and restore
--- (src/protected/unitreattach.c; docs/VERSIONS.md "Moving to a new major
+-- (src/protected/unitreattach.c; docs/VERSIONS.md "Moving to a newer major
 -- version"): pg_dump writes a table without its dropped columns, so a unit
 -- column after one comes back under a lower number (and a collation other
 -- than the default under a new OID), and every run on the table is refused

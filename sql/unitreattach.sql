@@ -1,4 +1,4 @@
--- dpobj.reattach_unit() (docs/VERSIONS.md, "Moving to a new major version"): a dump
+-- dpobj.reattach_unit() (docs/VERSIONS.md, "Moving to a newer major version"): a dump
 -- and restore writes a table without its dropped columns, so a unit column after one
 -- comes back under a lower number and every run is refused before the charge; protect()
 -- again is refused under spend.  Here the recorded number is set one higher than the

@@ -19,8 +19,9 @@
 #                  spilling past work_mem), BENCH_REPS runs each;
 #   peak RSS       one train() run per table and configuration in a fresh backend: the
 #                  backend's VmHWM from /proc (its peak resident memory) after the run.
-# Prints markdown; the accuracy table goes into bench/csv/units.csv (bench/record.py), which
-# re-renders docs/BENCHMARKS.md, "Privacy units".
+# Prints markdown; the accuracy table goes into bench/csv/units.csv and the cost table
+# (median ms, its ratio to row level in the same run, VmHWM) into bench/csv/units_cost.csv
+# (bench/record.py), which re-render docs/BENCHMARKS.md, "Privacy units".
 #
 # Environment: BENCH_DRAWS [11], BENCH_REPS [7], BENCH_CONFIGS (above), BENCH_MECHS ["opdisc objective output
 # noisysgd"], BENCH_AVG_MECHS ["objective output noisysgd"], BENCH_SKIP ("accuracy" or
@@ -71,15 +72,12 @@ if [[ "$BENCH_SKIP" != cost ]]; then
     # (every table here at the default 256MB) and sorts past it (cost_unit and cost_u1m
     # at 4MB; the sealed run pins work_mem at most the cap)
     CONFIGS="${BENCH_CONFIGS:-4MB:256MB 256MB:256MB 4MB:4MB}"
-    echo '| work_mem | cap | table | median ms | min–max ms |'
-    echo '|---|---|---|---:|---:|'
+    cost="$DPOBJ_CLUSTER_DIR/units_cost.txt"
+    : >"$cost"
     for conf in $CONFIGS; do
-        dpobj_psql -v work_mem="${conf%%:*}" -v cap="${conf##*:}" -v reps="$BENCH_REPS" -f "$HERE/cost.sql"
-    done
-    echo
-    echo '| work_mem | cap | table | backend peak RSS (VmHWM) |'
-    echo '|---|---|---|---:|'
-    for conf in $CONFIGS; do
+        # "| work_mem | cap | table | median | min–max |" per table
+        dpobj_psql -v work_mem="${conf%%:*}" -v cap="${conf##*:}" -v reps="$BENCH_REPS" \
+            -f "$HERE/cost.sql" | grep '^|' >>"$cost"
         for tbl in bu.cost_row bu.cost_unit bu.cost_u10k bu.cost_u1m; do
             # a fresh backend per run: VmHWM is the peak of that run (and the session's start)
             hwm="$(dpobj_psql -At -v work_mem="${conf%%:*}" -v cap="${conf##*:}" -v tbl="$tbl" <<'SQL'
@@ -89,11 +87,30 @@ SET dpobj.max_state_memory = :'cap';
 SET ROLE bu_analyst;
 SELECT 1 FROM dpobj.train(:'tbl', 'output', ARRAY['f1', 'f2', 'f3', 'f4', 'f5'], 'y', 1, 1e-9, '{"R": 2.3}');
 RESET ROLE;
-SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status') FROM 'VmHWM:\s*([0-9]+ kB)');
+SELECT substring(pg_read_file('/proc/' || pg_backend_pid() || '/status') FROM 'VmHWM:\s*([0-9]+) kB');
 SQL
 )"
-            echo "| ${conf%%:*} | ${conf##*:} | $tbl | $(tail -n 1 <<<"$hwm") |"
+            echo "hwm ${conf%%:*} ${conf##*:} $tbl $(tail -n 1 <<<"$hwm")" >>"$cost"
         done
     done
+    # one table: per configuration and table the median, its ratio to row level, VmHWM
+    python3 - "$cost" <<'PY' | tee "$DPOBJ_CLUSTER_DIR/units_cost.md"
+import sys
+ms, hwm, rng = {}, {}, {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] == "hwm":
+        hwm[(f[1], f[2], f[3])] = int(f[4]) // 1024
+    else:
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        ms[(c[0], c[1], c[2])] = float(c[3]); rng[(c[0], c[1], c[2])] = c[4]
+print("| work_mem | cap | table | median ms | ratio to row level | min–max ms | VmHWM MB |")
+print("|---|---|---|---:|---:|---:|---:|")
+tables = ["bu.cost_row", "bu.cost_unit", "bu.cost_u10k", "bu.cost_u1m"]
+for (w, cap, t), m in sorted(ms.items(), key=lambda kv: (list(ms).index(kv[0]) // 4, tables.index(kv[0][2]))):
+    print(f"| {w} | {cap} | {t} | {m:.0f} | {m / ms[(w, cap, 'bu.cost_row')]:.2f} | {rng[(w, cap, t)]} | {hwm[(w, cap, t)]} |")
+PY
+    python3 "$REPO/bench/record.py" units_cost "BENCH_SKIP=accuracy bash bench/units/run.sh" \
+        <"$DPOBJ_CLUSTER_DIR/units_cost.md"
     echo "load after the cost part: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

@@ -3,7 +3,7 @@
  * unitreattach.c
  *	  dpobj.reattach_unit(rel regclass) RETURNS boolean: after a dump and
  *	  restore, a superuser confirms a table's privacy unit column
- *	  (docs/VERSIONS.md, "Moving to a new major version").
+ *	  (docs/VERSIONS.md, "Moving to a newer major version").
  *
  * pg_dump writes a table without its dropped columns, so a unit column
  * after one comes back under a lower number, and a collation other than
