@@ -153,7 +153,7 @@ units_check_unchanged(Oid relid, const char *relation, const char *name,
 				 errmsg("the privacy unit column \"%s\" of table %s was dropped or altered after dpobj.protect()",
 						name, relation),
 				 errdetail("Its name, number, type, type modifier, collation or the collation's version differ from those dpobj.protect() recorded, so which rows are one unit may have changed. Nothing was charged."),
-				 errhint("The table's owner must call dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again.")));
+				 errhint("The table's owner calls dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again; after a dump and restore, a superuser calls dpobj.reattach_unit(rel).")));
 }
 
 void
