@@ -137,6 +137,12 @@ dp_option_sealed_key(const char *key, JsonbValue *v)
 void
 dp_options_defaults(const DPOptionSpec *spec, void *params)
 {
+	const DPOptionSpec *end = spec;
+
+	while (end->name != NULL)
+		end++;
+	if (end->base != NULL)
+		dp_options_defaults(end->base, params);
 	for (; spec->name != NULL; spec++)
 	{
 		char	   *field = (char *) params + spec->offset;
@@ -144,6 +150,8 @@ dp_options_defaults(const DPOptionSpec *spec, void *params)
 
 		if (spec->type == DP_OPTION_INT)
 			*(int *) field = (int) v;
+		else if (spec->type == DP_OPTION_INT64)
+			*(int64 *) field = (int64) v;
 		else if (spec->type == DP_OPTION_DOUBLE)
 			*(double *) field = v;
 		else

@@ -47,6 +47,7 @@ extern bool dp_option_bool(JsonbValue *v, const char *key);
 typedef enum DPOptionType
 {
 	DP_OPTION_INT,				/* an int, or an enum of int size */
+	DP_OPTION_INT64,
 	DP_OPTION_DOUBLE,
 	DP_OPTION_BOOL
 } DPOptionType;
@@ -58,11 +59,13 @@ typedef struct DPOptionSpec
 	size_t		offset;			/* its field in the parser's params struct */
 	double		dflt;			/* its default ... */
 	const int  *setting;		/* ... or, not NULL, this setting's value (a GUC) */
+	/* in the end entry: a table whose defaults hold where this one has none */
+	const struct DPOptionSpec *base;
 } DPOptionSpec;
 
-#define DP_OPTION(key, type, st, field, dflt) {key, type, offsetof(st, field), dflt, NULL}
+#define DP_OPTION(key, type, st, field, dflt) {key, type, offsetof(st, field), dflt}
 
-/* every option of the table spec at its default, into params */
+/* every option of the table spec (and its base's) at its default, into params */
 extern void dp_options_defaults(const DPOptionSpec *spec, void *params);
 
 /*

@@ -49,6 +49,7 @@ static const DPMechanism dp_mechanisms[] = {
 	/* the ledger and the model name it by its method */
 	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
 		.check_args = logistic_check_args, .keeps_rows = true, .r_norm = 2,
+		.options = glmparams_options,
 		.methods = DP_METHODS("objective", "output", "cms"),
 		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE},
 							 {GLM_AUTO_CMS, GLM_KIND_LOGISTIC, GLM_METHOD_CMS},
@@ -59,6 +60,7 @@ static const DPMechanism dp_mechanisms[] = {
 	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd",
 		.check_args = noisysgd_check_args, .keeps_rows = true, .r_norm = 2,
+		.options = glmparams_options,
 		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}),
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
 							{"noisysgd_tune", LEDGER_COST_APPROX}),
@@ -66,9 +68,10 @@ static const DPMechanism dp_mechanisms[] = {
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
 		.check_args = auto_check_args, .r_norm = 2, .chooses = true,
+		.options = glmparams_options,
 	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
-		.check_args = opsamp_check_args, .r_norm = 1,
+		.check_args = opsamp_check_args, .r_norm = 1, .options = glmparams_opsamp_options,
 	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
 	{.name = "linear", .aggregate = "dpobj.dp_linear_regression",
 		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression",
@@ -85,14 +88,14 @@ static const DPMechanism dp_mechanisms[] = {
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
 		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
 		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
 							{"output_gauss_ovr", LEDGER_COST_GAUSS},
 							{"cms_ovr", LEDGER_COST_PURE}),
 	.ledger_pick = logistic_ledger_pick},
 	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
 		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
 	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",

@@ -81,7 +81,10 @@ typedef struct DPMechanism
 	bool		chooses;
 	/* runs through dpobj.evaluate() only, not train() */
 	bool		evaluate_only;
-	/* its options and their defaults, as its params parser reads them; or NULL */
+	/*
+	 * its options' defaults, the table its params parser reads (the GLM kinds
+	 * share glmparams_options; which keys a kind accepts is its parser's)
+	 */
 	const DPOptionSpec *options;
 	/*
 	 * NULL-ended: the names its runs charge under (the first by default),

@@ -14,6 +14,7 @@
 #define DPOBJ_GLMPARAMS_H
 
 #include "base/dpobj.h"
+#include "base/options.h"
 #include "core/glmloss.h"
 #include "state/glmtune.h"
 
@@ -163,6 +164,15 @@ extern const char *const glm_auto_metric_names[3];
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);
+
+/*
+ * The options with a default written once (R is required; gradient_clip,
+ * adagrad_prior, metric and with noisysgd select_share get defaults computed
+ * from the other options, glmparams_init), and dp_opsamp's: no intercept by
+ * default, else these
+ */
+extern const DPOptionSpec glmparams_options[];
+extern const DPOptionSpec glmparams_opsamp_options[];
 
 /* Defaults, then the options (required: R); raises on a bad option. */
 extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,
