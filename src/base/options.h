@@ -40,9 +40,9 @@ extern bool dp_option_bool(JsonbValue *v, const char *key);
 
 /*
  * An option with a default, in the table a params parser reads and a
- * mechanism's registry entry points to (hsparams.h, linparams.h,
- * passglmparams.h): the one place its default is written.  Required
- * options have none and are not listed.
+ * mechanism's registry entry points to (hsparams.h, glmparams.h,
+ * linparams.h, passglmparams.h): the one place its default is written.
+ * Required options have none and are not listed.
  */
 typedef enum DPOptionType
 {

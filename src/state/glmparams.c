@@ -500,6 +500,7 @@ const DPOptionSpec glmparams_options[] = {
 	GLM_OPTION("beta", DP_OPTION_DOUBLE, beta, 0.05),
 	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1),
 	GLM_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1),
+	/* "class_weight": a positive's and a negative's weight */
 	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0),
 	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0),
 	GLM_OPTION("select_share", DP_OPTION_DOUBLE, select_share, GLM_AUTO_DEFAULT_SHARE),

@@ -100,7 +100,8 @@ typedef struct GLMParams
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
-/* the candidates' names, in bit order (glmparams.c) */
+/* the candidates' names, in bit order (glmparams.c); each trains as its
+ * registry entry's auto_pick says (mechanisms/registry.c) */
 extern const char *const glm_auto_names[4];
 
 /*
