@@ -133,3 +133,28 @@ dp_option_sealed_key(const char *key, JsonbValue *v)
 	(void) dp_option_bool(v, key);
 	return true;
 }
+
+void
+dp_options_defaults(const DPOptionSpec *spec, void *params)
+{
+	const DPOptionSpec *end = spec;
+
+	while (end->name != NULL)
+		end++;
+	if (end->base != NULL)
+		dp_options_defaults(end->base, params);
+	for (; spec->name != NULL; spec++)
+	{
+		char	   *field = (char *) params + spec->offset;
+		double		v = spec->setting != NULL ? *spec->setting : spec->dflt;
+
+		if (spec->type == DP_OPTION_INT)
+			*(int *) field = (int) v;
+		else if (spec->type == DP_OPTION_INT64)
+			*(int64 *) field = (int64) v;
+		else if (spec->type == DP_OPTION_DOUBLE)
+			*(double *) field = v;
+		else
+			*(bool *) field = v != 0;
+	}
+}

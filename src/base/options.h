@@ -3,8 +3,8 @@
  * options.h
  *	  Reading a mechanism's jsonb options: one iterator over the keys of a
  *	  JSON object and typed readers whose errors name the key and the
- *	  accepted range, never a row value.  Used by hsparams.c and
- *	  glmparams.c (each owns its keys).
+ *	  accepted range, never a row value, and a table of the options'
+ *	  defaults.  Used by the params parsers in state/ (each owns its keys).
  *
  *-------------------------------------------------------------------------
  */
@@ -37,6 +37,36 @@ extern char *dp_option_string(JsonbValue *v, const char *key, const char *hint);
 
 /* a JSON boolean */
 extern bool dp_option_bool(JsonbValue *v, const char *key);
+
+/*
+ * An option with a default, in the table a params parser reads and a
+ * mechanism's registry entry points to (hsparams.h, glmparams.h,
+ * linparams.h, passglmparams.h): the one place its default is written.
+ * Required options have none and are not listed.
+ */
+typedef enum DPOptionType
+{
+	DP_OPTION_INT,				/* an int, or an enum of int size */
+	DP_OPTION_INT64,
+	DP_OPTION_DOUBLE,
+	DP_OPTION_BOOL
+} DPOptionType;
+
+typedef struct DPOptionSpec
+{
+	const char *name;			/* the jsonb key; NULL ends a table */
+	DPOptionType type;
+	size_t		offset;			/* its field in the parser's params struct */
+	double		dflt;			/* its default ... */
+	const int  *setting;		/* ... or, not NULL, this setting's value (a GUC) */
+	/* in the end entry: a table whose defaults hold where this one has none */
+	const struct DPOptionSpec *base;
+} DPOptionSpec;
+
+#define DP_OPTION(key, type, st, field, dflt) {key, type, offsetof(st, field), dflt}
+
+/* every option of the table spec (and its base's) at its default, into params */
+extern void dp_options_defaults(const DPOptionSpec *spec, void *params);
 
 /*
  * The protected mode, carried by a mechanism's own options so that it

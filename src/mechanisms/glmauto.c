@@ -47,7 +47,7 @@
 
 #include "core/autoselect.h"
 #include "mechanisms/glm.h"
-#include "mechanisms/glmauto.h"
+#include "mechanisms/registry.h"
 #include "core/glmsolve.h"
 #include "state/glmstate.h"
 #include "mechanisms/mechanism.h"
@@ -57,30 +57,19 @@
 PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
 
 /*
- * The possible candidates, in tie-breaking order, named as glm_auto_names
- * (glmparams.h); the option "candidates" picks some (default objective and
- * noisysgd, GLM_AUTO_DEFAULT, chosen by measurement: docs/BENCHMARKS.md).
+ * The possible candidates, in tie-breaking order: bit j of GLM_AUTO_* names
+ * the j-th (glm_auto_names, glmparams.h), and the registry entry that lists
+ * it in its auto_pick says how it trains (registry.h).  The option
+ * "candidates" picks some (default objective and noisysgd, GLM_AUTO_DEFAULT,
+ * chosen by measurement: docs/BENCHMARKS.md).
  */
-typedef struct AutoCandidate
-{
-	int			bit;			/* GLM_AUTO_* */
-	bool		sgd;			/* noisy GD, else dp_logistic with method */
-	GLMMethod	method;
-} AutoCandidate;
-
-static const AutoCandidate auto_candidates[] = {
-	{GLM_AUTO_OBJECTIVE, false, GLM_METHOD_OBJECTIVE},
-	{GLM_AUTO_CMS, false, GLM_METHOD_CMS},
-	{GLM_AUTO_OUTPUT, false, GLM_METHOD_OUTPUT},
-	{GLM_AUTO_NOISYSGD, true, GLM_METHOD_OBJECTIVE},
-};
-
-#define AUTO_MAX	((int) lengthof(auto_candidates))
+#define AUTO_MAX	((int) lengthof(glm_auto_names))
+#define auto_candidate(j)	mechanism_auto_pick(1 << (j))
 
 /* one candidate's public calibration at a budget */
 typedef struct AutoRun
 {
-	const AutoCandidate *cand;
+	const DPAutoPick *cand;
 	GLMParams	p;				/* the base options, this budget, this method */
 	GLMCalibration c;			/* dp_logistic */
 	const char *name;			/* "selected" in the params */
@@ -154,7 +143,7 @@ auto_unit_parts(int k, int K, double *es, double *ds, double *el)
 
 /* the calibration of a candidate at (eps, delta): public inputs only; refuses */
 static void
-auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
+auto_prepare(const GLMParams *base, const DPAutoPick *cand, double eps,
 			 double delta, double n_share, int d, AutoRun *r)
 {
 	int			pp = d + (base->intercept ? 1 : 0);
@@ -169,7 +158,7 @@ auto_prepare(const GLMParams *base, const AutoCandidate *cand, double eps,
 	/* the public row count of the rows this run sees: a part's expected share */
 	if (r->p.n_public > 0)
 		r->p.n_public *= n_share;
-	if (!cand->sgd)
+	if (cand->kind != GLM_KIND_SGD)
 	{
 		r->p.method = cand->method;
 		glm_calibrate(&r->p, d, &r->c);
@@ -231,17 +220,17 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin, AutoNois
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
 		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
-		K += (p->auto_candidates & auto_candidates[j].bit) != 0;
+		K += (p->auto_candidates & 1 << j) != 0;
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
 	/* k rows move each count by k: the scale for beps / k, rounded down */
 	auto_noise(p, el, p->rows_per_unit > 1 ?
 			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
-		if ((p->auto_candidates & auto_candidates[j].bit) == 0)
+		if ((p->auto_candidates & 1 << j) == 0)
 			continue;
-		auto_prepare(p, &auto_candidates[j], es, ds, 1.0 / (K + 1), d, &sel[k]);
-		auto_prepare(p, &auto_candidates[j], ef, df, 1.0, d, &fin[k++]);
+		auto_prepare(p, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		auto_prepare(p, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
 }
@@ -351,7 +340,7 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 
 	/* r's class weights may be estimated in this run: the counts are weighted here */
 	memset(theta, 0, sizeof(double) * a->pp);
-	if (!r->cand->sgd)
+	if (r->cand->kind != GLM_KIND_SGD)
 	{
 		auto_compact(a, &r->p, part, &X);
 		glm_release_point(rng, &r->p, &r->c, &X, work, theta, a->pp, ledger_id);
@@ -466,7 +455,7 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
 		score[j] = auto_score(a, theta);
-		if (sel[j].cand->sgd)
+		if (sel[j].cand->kind == GLM_KIND_SGD)
 			score[j] += auto_head_start(p, z);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
@@ -511,7 +500,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	fp = fin->p;
 	fp.weight_pos = p->weight_pos;
 	fp.weight_neg = p->weight_neg;
-	if (fin->cand->sgd)
+	if (fin->cand->kind == GLM_KIND_SGD)
 		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
 		glm_calibration_params(buf, &fp, &fin->c, d);

@@ -162,6 +162,9 @@ extern void noisysgd_check_args(const char *aggname, double epsilon, double delt
 								int d, Jsonb *options);
 extern void linear_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
+/* dp_auto's: the options and every candidate's calibration (glmauto.c) */
+extern void auto_check_args(const char *aggname, double epsilon, double delta,
+							int d, Jsonb *options);
 
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD

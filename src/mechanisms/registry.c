@@ -4,26 +4,32 @@
  *	  The mechanism registry (registry.h) and what is read from it: the
  *	  name a run charges under and its privacy cost (mechanism.h).
  *
- * Adding a mechanism: its own files (state, final function running
- * mechanism_drive()), its aggregate in the SQL script, its tests (one line
- * in the neighbour harness, tests/security/mechanisms.txt) and docs, and
- * one entry in dp_mechanisms[] below (docs/ARCHITECTURE.md, "The protected
- * path").
+ * Adding a mechanism: its own files (state with its option table,
+ * DPOptionSpec; final function running mechanism_drive()), its aggregate in
+ * the SQL script, its tests (one line in the neighbour harness,
+ * tests/security/mechanisms.txt) and docs, and one entry in dp_mechanisms[]
+ * below: train()'s hint lists it, and with auto_pick 'auto' may choose it
+ * (a GLM_AUTO_* bit and name in glmparams.h, its training in glmauto.c)
+ * (docs/ARCHITECTURE.md, "The protected path").
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #include "mechanisms/registry.h"
 #include "ledger/accountant.h"
 #include "base/calibsql.h"
-#include "mechanisms/glmauto.h"
 #include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
+#include "state/hsparams.h"
+#include "state/passglmparams.h"
 
 /* the NULL-ended list of a descriptor's ledger names */
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
 #define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
+#define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
 
 static int	logistic_ledger_pick(Jsonb *options);
 static int	noisysgd_ledger_pick(Jsonb *options);
@@ -31,61 +37,70 @@ static int	linear_ledger_pick(Jsonb *options);
 
 static const DPMechanism dp_mechanisms[] = {
 	{.name = "opdisc", .aggregate = "dpobj.dp_halfspace", .aggname = "dp_halfspace",
-		.check_args = opdisc_check_args, .halfspace_sample = true,
+		.check_args = opdisc_check_args, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"opdisc", LEDGER_COST_APPROX})},
 	/* The mechanism family */
 	{.name = "rspm", .aggregate = "dpobj.dp_halfspace_rspm", .aggname = "dp_halfspace_rspm",
-		.check_args = rspm_check_args, .halfspace_sample = true,
+		.check_args = rspm_check_args, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"rspm", LEDGER_COST_APPROX})},
 	{.name = "expmech", .aggregate = "dpobj.dp_expmech", .aggname = "dp_expmech",
-		.check_args = expmech_check_args, .halfspace_sample = true,
+		.check_args = expmech_check_args, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"expmech", LEDGER_COST_PURE})},
 	/* the ledger and the model name it by its method */
 	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
 		.check_args = logistic_check_args, .keeps_rows = true, .r_norm = 2,
+		.options = glmparams_options,
 		.methods = DP_METHODS("objective", "output", "cms"),
+		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE},
+							 {GLM_AUTO_CMS, GLM_KIND_LOGISTIC, GLM_METHOD_CMS},
+							 {GLM_AUTO_OUTPUT, GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}),
 		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX},
 							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}),
 	.ledger_pick = logistic_ledger_pick},
 	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd",
 		.check_args = noisysgd_check_args, .keeps_rows = true, .r_norm = 2,
+		.options = glmparams_options,
+		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}),
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
 							{"noisysgd_tune", LEDGER_COST_APPROX}),
 	.ledger_pick = noisysgd_ledger_pick},
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
-		.check_args = auto_check_args, .r_norm = 2,
+		.check_args = auto_check_args, .r_norm = 2, .chooses = true,
+		.options = glmparams_options,
 	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
-		.check_args = opsamp_check_args, .r_norm = 1,
+		.check_args = opsamp_check_args, .r_norm = 1, .options = glmparams_opsamp_options,
 	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
 	{.name = "linear", .aggregate = "dpobj.dp_linear_regression",
 		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression",
 		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL, .parallel = true,
-		.r_norm = 2,
+		.r_norm = 2, .options = linparams_options,
 		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, {"ssp", LEDGER_COST_GAUSS}),
 	.ledger_pick = linear_ledger_pick},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
 	{.name = "passglm", .aggregate = "dpobj.dp_passglm",
 		.aggregate_args = "dpobj.dp_passglm_cols", .aggname = "dp_passglm",
 		.check_args = linear_check_args, .parallel = true, .r_norm = 2,
+		.options = passglmparams_options,
 	.ledger = DP_LEDGER({"passglm", LEDGER_COST_GAUSS})},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
 		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
 		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
 							{"output_gauss_ovr", LEDGER_COST_GAUSS},
 							{"cms_ovr", LEDGER_COST_PURE}),
 	.ledger_pick = logistic_ledger_pick},
 	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
 		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2,
+		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
 	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
 		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
+		.evaluate_only = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
 };
 
@@ -137,6 +152,63 @@ linear_ledger_pick(Jsonb *options)
 	return method != NULL && strcmp(method, "ssp") == 0 ? 1 : 0;
 }
 
+/* names as "a, b and c" (sep ", " and last " and ") or "a, b, c" (both ", ") */
+static void
+mechanism_append_list(StringInfo buf, const char *const *names, int n, const char *last)
+{
+	for (int i = 0; i < n; i++)
+		appendStringInfo(buf, "%s%s", i == 0 ? "" : i == n - 1 ? last : ", ", names[i]);
+}
+
+/* one descriptor in the hint: its name, its methods, or what it chooses among */
+static void
+mechanism_hint_entry(StringInfo buf, const DPMechanism *mech)
+{
+	const char *names[lengthof(dp_mechanisms)];
+	int			n = 0;
+
+	appendStringInfoString(buf, mech->name);
+	if (mech->methods != NULL)
+	{
+		while (mech->methods[n] != NULL)
+			n++;
+		appendStringInfoString(buf, " (or its methods ");
+		mechanism_append_list(buf, mech->methods, n, ", ");
+		appendStringInfoChar(buf, ')');
+	}
+	if (!mech->chooses)
+		return;
+	n = 0;
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		if (dp_mechanisms[i].auto_pick != NULL)
+			names[n++] = dp_mechanisms[i].name;
+	appendStringInfoString(buf, " (private choice among ");
+	mechanism_append_list(buf, names, n, " and ");
+	appendStringInfoChar(buf, ')');
+}
+
+/* "Available mechanisms: ...": every name train() accepts, in registry order */
+static char *
+mechanism_hint(void)
+{
+	StringInfoData buf;
+	bool		first = true;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "Available mechanisms: ");
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	{
+		if (dp_mechanisms[i].evaluate_only)
+			continue;
+		if (!first)
+			appendStringInfoString(&buf, ", ");
+		mechanism_hint_entry(&buf, &dp_mechanisms[i]);
+		first = false;
+	}
+	appendStringInfoChar(&buf, '.');
+	return buf.data;
+}
+
 const DPMechanism *
 mechanism_lookup(const char *name, const char **method)
 {
@@ -154,7 +226,18 @@ mechanism_lookup(const char *name, const char **method)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("Available mechanisms: opdisc, rspm, expmech, logistic (or its methods objective, output, cms), noisysgd, auto (private choice among logistic and noisysgd), opsamp, linear, logistic_multiclass, noisysgd_multiclass.")));
+			 errhint("%s", mechanism_hint())));
+	return NULL;				/* keep compiler quiet */
+}
+
+const DPAutoPick *
+mechanism_auto_pick(int bit)
+{
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const DPAutoPick *a = dp_mechanisms[i].auto_pick; a != NULL && a->bit != 0; a++)
+			if (a->bit == bit)
+				return a;
+	elog(ERROR, "no mechanism in the registry is the auto candidate %d", bit);
 	return NULL;				/* keep compiler quiet */
 }
 

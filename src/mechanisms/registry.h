@@ -5,8 +5,9 @@
  *	  dpobj.train() can run, in one table (registry.c).  A descriptor is
  *	  everything train(), the cost forms and runs_left() know of a
  *	  mechanism: its aggregate, argument check, label, state shape, the
- *	  norm of its option "R", its method names, and the names it charges
- *	  the ledger under with their cost forms.  The privacy-critical sequence
+ *	  norm of its option "R", its method names, the candidates 'auto' may
+ *	  pick of it, its option table, and the names it charges the ledger
+ *	  under with their cost forms.  The privacy-critical sequence
  *	  of its final function is mechanism_drive() (mechanism.h).
  *
  *-------------------------------------------------------------------------
@@ -18,8 +19,10 @@
 
 #include "utils/jsonb.h"
 
+#include "base/options.h"
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
+#include "state/glmparams.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
 typedef struct DPLedgerKind
@@ -31,6 +34,19 @@ typedef struct DPLedgerKind
 	 */
 	LedgerCostKind cost;
 } DPLedgerKind;
+
+/*
+ * A candidate of the private model selection 'auto' (glmauto.c): its
+ * GLM_AUTO_* bit, which names it in the option "candidates" and ranks it
+ * in the tie-breaking order (glmparams.h), and how auto trains it: noisy GD
+ * (GLM_KIND_SGD) or dp_logistic (GLM_KIND_LOGISTIC) with a method.
+ */
+typedef struct DPAutoPick
+{
+	int			bit;
+	GLMKind		kind;
+	GLMMethod	method;
+} DPAutoPick;
 
 typedef struct DPMechanism
 {
@@ -59,6 +75,17 @@ typedef struct DPMechanism
 	int			r_norm;
 	/* NULL-ended: train(..., m) is this mechanism with {"method": m} */
 	const char *const *methods;
+	/* ended by bit 0: the candidates 'auto' may pick of it (NULL: none) */
+	const DPAutoPick *auto_pick;
+	/* the private choice among the mechanisms with auto_pick */
+	bool		chooses;
+	/* runs through dpobj.evaluate() only, not train() */
+	bool		evaluate_only;
+	/*
+	 * its options' defaults, the table its params parser reads (the GLM kinds
+	 * share glmparams_options; which keys a kind accepts is its parser's)
+	 */
+	const DPOptionSpec *options;
 	/*
 	 * NULL-ended: the names its runs charge under (the first by default),
 	 * and ledger_pick the index for a run's options (NULL: always 0)
@@ -73,5 +100,8 @@ typedef struct DPMechanism
  * unknown name is an error.
  */
 extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
+
+/* the candidate of 'auto' with this GLM_AUTO_* bit (an internal error if none) */
+extern const DPAutoPick *mechanism_auto_pick(int bit);
 
 #endif							/* DPOBJ_REGISTRY_H */

@@ -37,7 +37,6 @@
 #include "model/encodemodel.h"
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
-#include "mechanisms/glmauto.h"
 #include "mechanisms/glmmulticlass.h"
 #include "state/glmstate.h"
 #include "state/hsstate.h"
@@ -410,7 +409,7 @@ train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features
 	Jsonb	   *opts = ctx->options;
 	JsonbValue *v = getKeyJsonValueFromContainer(&opts->root, "encode", 6, NULL);
 	JsonbValue *e = getKeyJsonValueFromContainer(&opts->root, "encoding", 8, NULL);
-	bool		evaluating = strcmp(mech->name, "evaluate") == 0;
+	bool		evaluating = mech->evaluate_only;
 	Jsonb	   *spec;
 	Encoding   *enc;
 	int			norm = mech->r_norm;
@@ -472,7 +471,7 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 	const DPMechanism *mech = mechanism_lookup(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
 
 	/* 'evaluate' releases counts, not a model */
-	if ((strcmp(mech->name, "evaluate") == 0) != evaluating)
+	if (mech->evaluate_only != evaluating)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the mechanism \"evaluate\" runs only through dpobj.evaluate()"),

@@ -483,6 +483,41 @@ glmparams_sgd_defaults(GLMParams *p, const GLMOptionArg *a)
 		p->adagrad_prior = weighted && p->n_public <= 0 ? GLM_SGD_DEFAULT_PRIOR_WEIGHTED : 0.0;
 }
 
+/* the enums are stored as ints (DP_OPTION_INT) */
+StaticAssertDecl(sizeof(GLMMethod) == sizeof(int) && sizeof(GLMLoss) == sizeof(int),
+				 "GLMMethod and GLMLoss must be of int size");
+
+#define GLM_OPTION(key, type, field, dflt) DP_OPTION(key, type, GLMParams, field, dflt)
+
+const DPOptionSpec glmparams_options[] = {
+	GLM_OPTION("method", DP_OPTION_INT, method, GLM_METHOD_OBJECTIVE),
+	GLM_OPTION("loss", DP_OPTION_INT, loss, GLM_LOSS_LOGISTIC),
+	GLM_OPTION("lambda", DP_OPTION_DOUBLE, lambda, -1),
+	GLM_OPTION("intercept", DP_OPTION_BOOL, intercept, true),
+	GLM_OPTION("h", DP_OPTION_DOUBLE, h, 0.5),
+	GLM_OPTION("T", DP_OPTION_INT64, T, 0),
+	GLM_OPTION("radius", DP_OPTION_DOUBLE, radius, 10.0),
+	GLM_OPTION("beta", DP_OPTION_DOUBLE, beta, 0.05),
+	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1),
+	GLM_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1),
+	/* "class_weight": a positive's and a negative's weight */
+	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0),
+	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0),
+	GLM_OPTION("select_share", DP_OPTION_DOUBLE, select_share, GLM_AUTO_DEFAULT_SHARE),
+	GLM_OPTION("candidates", DP_OPTION_INT, auto_candidates, GLM_AUTO_DEFAULT),
+	GLM_OPTION("noisysgd_head_start", DP_OPTION_DOUBLE, auto_head_start,
+			   GLM_AUTO_DEFAULT_HEAD_START),
+	GLM_OPTION("R_quantile", DP_OPTION_DOUBLE, R_quantile, GLM_PRIVR_DEFAULT_QUANTILE),
+	GLM_OPTION("R_share", DP_OPTION_DOUBLE, R_share, GLM_PRIVR_DEFAULT_SHARE),
+	GLM_OPTION("tune_score_share", DP_OPTION_DOUBLE, tune.score_share, GLM_TUNE_DEFAULT_SHARE),
+	{NULL}
+};
+
+const DPOptionSpec glmparams_opsamp_options[] = {
+	GLM_OPTION("intercept", DP_OPTION_BOOL, intercept, false),
+	{.base = glmparams_options}
+};
+
 void
 glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
 {
@@ -491,23 +526,11 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;
-	p->method = GLM_METHOD_OBJECTIVE;
-	p->loss = kind == GLM_KIND_OPSAMP ? GLM_LOSS_HINGE : GLM_LOSS_LOGISTIC;
-	p->lambda = -1;
-	p->intercept = kind != GLM_KIND_OPSAMP;
-	p->h = 0.5;
-	p->T = 0;
-	p->radius = 10.0;
-	p->beta = 0.05;
-	p->n_public = -1;
-	p->rows_per_unit = 1;
-	p->weight_pos = 1.0;
-	p->weight_neg = 1.0;
-	p->select_share = GLM_AUTO_DEFAULT_SHARE;
-	p->auto_candidates = GLM_AUTO_DEFAULT;
-	p->auto_head_start = GLM_AUTO_DEFAULT_HEAD_START;
-	p->R_quantile = GLM_PRIVR_DEFAULT_QUANTILE;
-	p->R_share = GLM_PRIVR_DEFAULT_SHARE;
+	dp_options_defaults(kind == GLM_KIND_OPSAMP ? glmparams_opsamp_options : glmparams_options,
+						p);
+	/* fixed, not an option: OPSamp's loss is the hinge */
+	if (kind == GLM_KIND_OPSAMP)
+		p->loss = GLM_LOSS_HINGE;
 
 	if (options == NULL)
 		ereport(ERROR,
@@ -524,7 +547,6 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.have_radius = false;
 	arg.have_clip = false;
 	arg.have_prior = false;
-	p->tune.score_share = GLM_TUNE_DEFAULT_SHARE;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
 		glmparams_check_tune(p, &arg);

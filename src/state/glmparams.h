@@ -14,6 +14,7 @@
 #define DPOBJ_GLMPARAMS_H
 
 #include "base/dpobj.h"
+#include "base/options.h"
 #include "core/glmloss.h"
 #include "state/glmtune.h"
 
@@ -99,7 +100,8 @@ typedef struct GLMParams
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
-/* the candidates' names, in bit order (glmparams.c) */
+/* the candidates' names, in bit order (glmparams.c); each trains as its
+ * registry entry's auto_pick says (mechanisms/registry.c) */
 extern const char *const glm_auto_names[4];
 
 /*
@@ -163,6 +165,15 @@ extern const char *const glm_auto_metric_names[3];
 
 /* the aggregate's name, for messages */
 extern const char *glm_kind_aggname(GLMKind kind);
+
+/*
+ * The options with a default written once (R is required; gradient_clip,
+ * adagrad_prior, metric and with noisysgd select_share get defaults computed
+ * from the other options, glmparams_init), and dp_opsamp's: no intercept by
+ * default, else these
+ */
+extern const DPOptionSpec glmparams_options[];
+extern const DPOptionSpec glmparams_opsamp_options[];
 
 /* Defaults, then the options (required: R); raises on a bad option. */
 extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,

@@ -111,19 +111,28 @@ hsparams_option(const char *key, JsonbValue *v, void *arg)
 				 errhint("Valid options are B, D2, Q, oracle, time_limit, calibration, rows_per_unit and sample_rows.")));
 }
 
+/* the enums are stored as ints (DP_OPTION_INT) */
+StaticAssertDecl(sizeof(DPObjOracle) == sizeof(int) && sizeof(DPCalibration) == sizeof(int),
+				 "DPObjOracle and DPCalibration must be of int size");
+
+const DPOptionSpec hsparams_options[] = {
+	DP_OPTION("B", DP_OPTION_INT, HSParams, B, -1),
+	DP_OPTION("D2", DP_OPTION_INT, HSParams, D2, -1),
+	DP_OPTION("Q", DP_OPTION_INT, HSParams, Q, DPOBJ_DEFAULT_Q),
+	{"oracle", DP_OPTION_INT, offsetof(HSParams, oracle), 0, &dpobj_oracle},
+	DP_OPTION("time_limit", DP_OPTION_DOUBLE, HSParams, time_limit, -1),
+	DP_OPTION("calibration", DP_OPTION_INT, HSParams, calibration, DP_CALIBRATION_SOUND),
+	DP_OPTION("rows_per_unit", DP_OPTION_INT, HSParams, rows_per_unit, 1),
+	DP_OPTION("sample_rows", DP_OPTION_INT, HSParams, sample_rows, 0),
+	{NULL}
+};
+
 void
 hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
 {
 	params->epsilon = epsilon;
 	params->delta = delta;
-	params->B = -1;
-	params->D2 = -1;
-	params->Q = DPOBJ_DEFAULT_Q;
-	params->oracle = (DPObjOracle) dpobj_oracle;
-	params->time_limit = -1;
-	params->calibration = DP_CALIBRATION_SOUND;
-	params->rows_per_unit = 1;
-	params->sample_rows = 0;
+	dp_options_defaults(hsparams_options, params);
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
 	/* the paper's sigma is for one row; units have the sound bound only */

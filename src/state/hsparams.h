@@ -13,6 +13,7 @@
 
 #include "base/dpobj.h"
 
+#include "base/options.h"
 #include "core/calibrate.h"
 
 #include <gsl/gsl_rng.h>
@@ -32,6 +33,10 @@ typedef struct HSParams
 	int			rows_per_unit;	/* neighbours differ in up to this many rows */
 	int			sample_rows;	/* at most this many rows reach the oracle; 0: the cap's */
 } HSParams;
+
+/* the options and their defaults (B, D2 -1: the default grid's; time_limit -1:
+ * dpobj.solver_time_limit; oracle: the setting dpobj.oracle) */
+extern const DPOptionSpec hsparams_options[];
 
 /* Defaults, then the options (if not NULL); raises on a bad option. */
 extern void hsparams_init(HSParams *params, double epsilon, double delta,

@@ -48,6 +48,16 @@ parse_method(JsonbValue *v)
 	return LINREG_ADASSP;		/* keep compiler quiet */
 }
 
+/* the method is stored as an int (DP_OPTION_INT) */
+StaticAssertDecl(sizeof(LinRegMethod) == sizeof(int), "LinRegMethod must be of int size");
+
+const DPOptionSpec linparams_options[] = {
+	DP_OPTION("intercept", DP_OPTION_BOOL, LinParams, intercept, true),
+	DP_OPTION("method", DP_OPTION_INT, LinParams, method, LINREG_ADASSP),
+	DP_OPTION("rows_per_unit", DP_OPTION_INT, LinParams, rows_per_unit, 1),
+	{NULL}
+};
+
 /* one key of the options object (dp_options_foreach callback) */
 static void
 linparams_option(const char *key, JsonbValue *v, void *arg)
@@ -122,9 +132,7 @@ linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;
-	p->method = LINREG_ADASSP;
-	p->intercept = true;
-	p->rows_per_unit = 1;
+	dp_options_defaults(linparams_options, p);
 	if (options == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "base/options.h"
 #include "core/linreg.h"
 
 #include "utils/jsonb.h"
@@ -40,6 +41,9 @@ typedef struct LinParams
 	double		center;			/* (y_min + y_max) / 2 with an intercept, else 0 */
 	double		By;				/* max |y - center| over [y_min, y_max] */
 } LinParams;
+
+/* the options with a default (R, y_min and y_max are required) */
+extern const DPOptionSpec linparams_options[];
 
 /* Checks privacy parameters, d and options as a first row would; fills *p. */
 extern void linparams_init(LinParams *p, double epsilon, double delta, int d,

@@ -25,6 +25,13 @@ typedef struct PassOptionArg
 	bool		have_R;
 } PassOptionArg;
 
+const DPOptionSpec passglmparams_options[] = {
+	DP_OPTION("intercept", DP_OPTION_BOOL, LinParams, intercept, true),
+	DP_OPTION("ridge", DP_OPTION_DOUBLE, LinParams, ridge, -1),
+	DP_OPTION("rows_per_unit", DP_OPTION_INT, LinParams, rows_per_unit, 1),
+	{NULL}
+};
+
 /* one key of the options object (dp_options_foreach callback) */
 static void
 passglmparams_option(const char *key, JsonbValue *v, void *arg)
@@ -72,11 +79,10 @@ passglmparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *opt
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;
+	dp_options_defaults(passglmparams_options, p);
+	/* fixed, not options: SSP on the labels -1 and +1 */
 	p->method = LINREG_SSP;
 	p->passglm = true;
-	p->intercept = true;
-	p->rows_per_unit = 1;
-	p->ridge = -1;
 	p->y_min = -1;
 	p->y_max = 1;
 	if (options == NULL)
