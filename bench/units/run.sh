@@ -14,9 +14,9 @@
 #   report.sql     the accuracy table (median and min–max over the draws);
 #   cost_setup.sql, cost.sql   train() on 1M rows without a unit and with 100k, 10k and 1M
 #                  units (k = 10), at each work_mem:dpobj.max_state_memory of BENCH_CONFIGS
-#                  (default "4MB:256MB 256MB:256MB 4MB:4MB": the bounding counts the units in
-#                  memory within the cap, every table here at 256MB, and sorts past it,
-#                  spilling past work_mem), BENCH_REPS runs each;
+#                  (default "4MB:256MB 4MB:4MB": the bounding counts the units in memory
+#                  within the cap, every table here at 256MB, and sorts past it, spilling
+#                  past work_mem), BENCH_REPS runs each;
 #   peak RSS       one train() run per table and configuration in a fresh backend: the
 #                  backend's VmHWM from /proc (its peak resident memory) after the run.
 # Prints markdown; the accuracy table goes into bench/csv/units.csv and the cost table
@@ -71,7 +71,7 @@ if [[ "$BENCH_SKIP" != cost ]]; then
     # work_mem and the cap: the bounding counts the units in memory within the cap
     # (every table here at the default 256MB) and sorts past it (cost_unit and cost_u1m
     # at 4MB; the sealed run pins work_mem at most the cap)
-    CONFIGS="${BENCH_CONFIGS:-4MB:256MB 256MB:256MB 4MB:4MB}"
+    CONFIGS="${BENCH_CONFIGS:-4MB:256MB 4MB:4MB}"
     cost="$DPOBJ_CLUSTER_DIR/units_cost.txt"
     : >"$cost"
     for conf in $CONFIGS; do
