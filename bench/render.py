@@ -131,7 +131,32 @@ def rates_per_case(rows):
     return list(cases.values())
 
 
-PIVOT = {"solve": seeds_per_cell, "ledger_rate": rates_per_case}
+# the oracle ladder: a row per feature set, a column per mechanism, its cells per ε
+def ladder_per_set(rows):
+    names = {"opdisc": "OPDisc", "rspm": "RSPM"}
+    sets = OrderedDict()
+    for r in rows:
+        cell = r["certified"]
+        n, m = cell.split("/")
+        if n == m:
+            cell += f' ({float(r["median s"]):.2g} s)'
+        row = sets.setdefault(r["set"], OrderedDict([("set", r["set"])]))
+        key = names.get(r["mech"], r["mech"])
+        row.setdefault(key, []).append((r["eps"], cell))
+        row.update((mm, r[mm]) for mm in META)
+    out = []
+    for row in sets.values():
+        new = OrderedDict()
+        for k, v in row.items():
+            if isinstance(v, list):
+                new[f"{k} ε = " + " / ".join(e for e, _ in v)] = ", ".join(c for _, c in v)
+            else:
+                new[k] = v
+        out.append(new)
+    return out
+
+
+PIVOT = {"solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
