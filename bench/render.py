@@ -105,7 +105,7 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "units_cost": lambda r: r.get("work_mem") == "4MB",
         "imbalanced": lambda r: r.get("ε") in ("1", "—")}
 # columns a section leaves out (the CSV keeps them)
-HIDE = {"audit": {"s"}, "units_cost": {"min–max ms"}}
+HIDE = {"audit": {"s"}, "units_cost": {"min–max ms"}, "citus": {"n", "rows/s"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
     cells = OrderedDict()
