@@ -231,14 +231,6 @@ glm_minimise_work(int pp)
 	return palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
 }
 
-/* a cancel or termination is pending (mechanism_poll()'s condition, its barrier too); never raises */
-static bool
-interrupt_pending(void *arg)
-{
-	dpobj_absorb_barrier();
-	return QueryCancelPending || ProcDiePending;
-}
-
 /* the solver stopped for an interrupt: raise it (mechanism_poll records 'cancelled') */
 static void
 raise_stopped(int64 ledger_id)
@@ -277,7 +269,7 @@ glm_minimise_over(const GLMSolveBlocks *X, double Reff, GLMLoss loss, double h, 
 	spec.skip_newton = dpobj_glm_skip_newton;
 	/* the warm start's thinned design (about 2^15 rows): a share of the cap */
 	spec.warm_bytes = (size_t) dpobj_max_state_memory * 1024 / 4;
-	spec.poll = interrupt_pending;
+	spec.poll = mechanism_stop_pending;
 	spec.work = work;
 	switch (glmsolve_minimise_blocks(X, &spec, theta, NULL))
 	{

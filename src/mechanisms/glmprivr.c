@@ -40,14 +40,6 @@ glm_privr_histogram(const GLMState *s, int64 *hist)
 	glmblocks_end(b);
 }
 
-/* a cancel or termination is pending (mechanism_poll()'s condition, its barrier too); never raises */
-static bool
-privr_interrupt_pending(void *arg)
-{
-	dpobj_absorb_barrier();
-	return QueryCancelPending || ProcDiePending;
-}
-
 int
 glm_privr_select(gsl_rng *rng, const GLMParams *p, double eps_R, const int64 *hist,
 				 int64 ledger_id)
@@ -58,7 +50,7 @@ glm_privr_select(gsl_rng *rng, const GLMParams *p, double eps_R, const int64 *hi
 	eps_R *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
 	if (privquant_draw(rng, hist, p->R_quantile, eps_R, p->rows_per_unit,
-					   privr_interrupt_pending, NULL, &chosen) == EXPSAMPLE_OK)
+					   mechanism_stop_pending, NULL, &chosen) == EXPSAMPLE_OK)
 		return chosen;
 	mechanism_poll(ledger_id);
 	ereport(ERROR,

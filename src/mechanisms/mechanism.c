@@ -112,3 +112,11 @@ mechanism_fail(const DPRun *run, const char *outcome, const char *detail, int sq
 			 hint ? errhint("%s", hint) : 0));
 	pg_unreachable();
 }
+
+bool
+mechanism_stop_pending(void *arg)
+{
+	(void) arg;
+	dpobj_absorb_barrier();
+	return QueryCancelPending || ProcDiePending;
+}

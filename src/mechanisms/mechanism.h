@@ -174,6 +174,14 @@ extern void auto_check_args(const char *aggname, double epsilon, double delta,
  * barrier (DROP DATABASE waits for every backend to absorb one) is absorbed
  * here too, so that a long run does not hold other sessions up.
  */
+/*
+ * mechanism_poll()'s check for a solver's callback, where nothing may be
+ * raised: absorbs a pending barrier (dpobj_absorb_barrier()) and says
+ * whether a cancel or termination is pending; arg is unused.  The caller
+ * raises it after the solver returns, through mechanism_poll().
+ */
+extern bool mechanism_stop_pending(void *arg);
+
 static inline void
 mechanism_poll(int64 ledger_id)
 {
