@@ -52,8 +52,18 @@ SUMMARY_PRINTED=0
 print_summary() {
     if [[ "$SUMMARY_PRINTED" == 0 ]]; then
         SUMMARY_PRINTED=1
+        [[ -z "$STEP_TIMES" ]] || printf '==> step times (s):%s\n' "$STEP_TIMES"
         printf '%s passed, %s failed\n' "$PASSED" "$FAILED"
     fi
+}
+
+# Each step's wall time, printed as it ends and summed up before the last line (.ci/run
+# collects that line per root), so that a slow suite is seen the day it appears.
+STEP_TIMES=""
+step_time() { # NAME START_SECONDS
+    local t=$((SECONDS - $2))
+    STEP_TIMES+=" $1 $t"
+    dpobj_log "$1: $t s"
 }
 
 # Runs at exit (after the cluster is gone) if the script dies before the end: whatever
@@ -70,8 +80,12 @@ dpobj_at_exit on_early_exit
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-test.XXXXXX")"
 dpobj_at_exit "rm -rf -- '$WORK'; :"
 
+t0=$SECONDS
 dpobj_ensure_packages
+step_time packages-install "$t0"
+t0=$SECONDS
 dpobj_build_install
+step_time build "$t0"
 # The Citus suite's build (tests/citus/build.sh: cached, one build per machine, serialised
 # by a lock) starts now at the lowest CPU priority: the suites before it mostly use one
 # core, so it finishes on the idle one instead of adding its minutes at the end.  Its
@@ -115,10 +129,12 @@ dpobj_start_cluster
 # --- pg_regress -----------------------------------------------------------------------
 dpobj_log "pg_regress: make -C $REPO installcheck"
 rm -f "$REPO/regression.diffs" "$REPO/regression.out"
+t0=$SECONDS
 set +e
 make -C "$REPO" PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$WORK/regress.out"
 regress_rc=${PIPESTATUS[0]}
 set -e
+step_time pg_regress "$t0"
 # pg_regress prints one line per test.  15: "test NAME ... ok" (or, inside a parallel
 # group, "     NAME ... ok"); tolerated failures say "failed (ignored)".  16 and later
 # (TAP): "ok N - NAME  T ms" or "not ok N - NAME ..." ("+" for a parallel group), a
@@ -155,10 +171,12 @@ elif ! { dpobj_psql -c 'DROP DATABASE IF EXISTS dpobj_tap' -c 'CREATE DATABASE d
     FAILED=$((FAILED + 1))
 else
     dpobj_log "pgTAP: pg_prove -d dpobj_tap ${#tap_files[@]} file(s)"
+    t0=$SECONDS
     set +e
     pg_prove -d dpobj_tap "${tap_files[@]}" 2>&1 | tee "$WORK/tap.out"
     tap_rc=${PIPESTATUS[0]}
     set -e
+    step_time pgTAP "$t0"
     # TAP::Harness summary: "Files=F, Tests=T, ..." (tests run, passed or not) and, per
     # failing file, "FILE (Wstat: W Tests: T Failed: F)" in the Test Summary Report.
     t_total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$WORK/tap.out" | tail -n 1)
@@ -205,10 +223,12 @@ run_suite() {
         return 0
     fi
     dpobj_log "$name: bash ${script#"$REPO"/}"
+    local t0=$SECONDS
     set +e
     bash "$script" 2>&1 | tee "$WORK/$name.out"
     rc=${PIPESTATUS[0]}
     set -e
+    step_time "$name" "$t0"
     count_suite "$name" "$rc"
 }
 
@@ -254,7 +274,9 @@ DPOBJ_AUDIT_PARTS="estimator mechanisms" run_suite audit "$REPO/tests/audit/run.
 # the mutant builds started in the background after the build (above)
 if ! skipped audit; then
     dpobj_log "audit-mutants: waiting for bash tests/audit/mutants.sh (started after the build)"
+    t0=$SECONDS
     wait "$AUDIT_MUTANTS_PID" || true
+    step_time audit-mutants-wait "$t0"
     cat "$WORK/audit-mutants.out"
     count_suite audit-mutants "$(cat "$WORK/audit-mutants.rc" 2>/dev/null || echo 1)"
 fi
@@ -263,12 +285,16 @@ fi
 run_suite citus "$REPO/tests/citus/run.sh"
 
 # --- standalone C unit tests ----------------------------------------------------------
-if [[ -f "$REPO/tests/unit/Makefile" ]]; then
+if skipped unit; then
+    dpobj_log "unit: skipped (DPOBJ_SKIP_SUITES)"
+elif [[ -f "$REPO/tests/unit/Makefile" ]]; then
     dpobj_log "unit: make -C tests/unit check"
+    t0=$SECONDS
     set +e
-    make -C "$REPO/tests/unit" PG_CONFIG="$PG_CONFIG" check 2>&1 | tee "$WORK/unit.out"
+    make -C "$REPO/tests/unit" -j"$(nproc 2>/dev/null || echo 1)" PG_CONFIG="$PG_CONFIG" check 2>&1 | tee "$WORK/unit.out"
     unit_rc=${PIPESTATUS[0]}
     set -e
+    step_time unit "$t0"
     # Each test program reports its own "N passed, M failed" line: their checks are
     # summed; without any such line the whole unit test counts as one test.
     u_lines=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/unit.out" || true)

@@ -7,21 +7,22 @@
 # Usage: script_runner.sh DIR SERVER_SCRIPT SCRIPT...
 #   SERVER_SCRIPT names the one script that controls the server; it needs DPOBJ_PGDATA and
 #   DPOBJ_PGCTL and is reported as one failure without them, never skipped silently.
+#   A SCRIPT written "&NAME" starts at once in the background and is collected after the
+#   others: for a script that mostly waits on a cluster of its own (pg_cron's minute).
+# Each script's time is printed after it ("# NAME: N s"), so a slow one is seen in the log.
 set -uo pipefail
 dir=$1
 server_script=$2
 shift 2
 pass=0
 fail=0
-for t in "$@"; do
+bg_dir=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-runner.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf -- "$bg_dir"' EXIT
+
+# count NAME RC OUTPUT SECONDS: print a finished script's lines and add its counts
+count() {
+    local t=$1 rc=$2 out=$3 secs=$4 line p f
     echo "# $t"
-    if [[ $t == "$server_script" && ( -z "${DPOBJ_PGDATA:-}" || -z "${DPOBJ_PGCTL:-}" ) ]]; then
-        echo "not ok - $t needs DPOBJ_PGDATA and DPOBJ_PGCTL"
-        fail=$((fail + 1))
-        continue
-    fi
-    out=$(bash "$dir/$t.sh" 2>&1)
-    rc=$?
     printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
     if [[ -n "$line" ]]; then
@@ -35,6 +36,32 @@ for t in "$@"; do
         echo "not ok - $t did not finish (exit $rc)"
         fail=$((fail + 1))
     fi
+    echo "# $t: $secs s"
+}
+
+bg=()
+for t in "$@"; do
+    [[ $t == \&* ]] || continue
+    t=${t#&}
+    bg+=("$t")
+    ( t0=$SECONDS; bash "$dir/$t.sh" >"$bg_dir/$t.out" 2>&1; echo "$? $((SECONDS - t0))" >"$bg_dir/$t.rc" ) &
+done
+for t in "$@"; do
+    [[ $t == \&* ]] && continue
+    if [[ $t == "$server_script" && ( -z "${DPOBJ_PGDATA:-}" || -z "${DPOBJ_PGCTL:-}" ) ]]; then
+        echo "# $t"
+        echo "not ok - $t needs DPOBJ_PGDATA and DPOBJ_PGCTL"
+        fail=$((fail + 1))
+        continue
+    fi
+    t0=$SECONDS
+    out=$(bash "$dir/$t.sh" 2>&1)
+    count "$t" $? "$out" $((SECONDS - t0))
+done
+wait
+for t in "${bg[@]}"; do
+    read -r rc secs <"$bg_dir/$t.rc" 2>/dev/null || { rc=1 secs=0; }
+    count "$t (background)" "$rc" "$(cat "$bg_dir/$t.out" 2>/dev/null)" "$secs"
 done
 printf '%s passed, %s failed\n' "$pass" "$fail"
 [[ $fail -eq 0 ]]
