@@ -76,6 +76,31 @@ SELECT mechanism FROM dpobj.train('regress_pt.s', 'opdisc', ARRAY['a'], 'y', 0.2
 SELECT relation, spent_epsilon FROM dpobj.my_budgets ORDER BY 1;
 RESET ROLE;
 
+-- ---- a tree changed during the run (after train() checked it): refused, no charge ----
+-- the owner's row-level security code adds an inheritance child while the scan runs
+SET ROLE regress_pt_owner;
+CREATE TABLE regress_pt.m (i int, a float8, y boolean);
+CREATE TABLE regress_pt.m_c (i int, a float8, y boolean);
+INSERT INTO regress_pt.m SELECT i, i / 100.0, i % 3 = 0 FROM generate_series(0, 99) i;
+CREATE FUNCTION regress_pt.grow() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = 'regress_pt.m_c'::regclass) THEN
+        ALTER TABLE regress_pt.m_c INHERIT regress_pt.m;
+    END IF;
+    RETURN true;
+END $$;
+ALTER TABLE regress_pt.m ENABLE ROW LEVEL SECURITY;
+ALTER TABLE regress_pt.m FORCE ROW LEVEL SECURITY;
+CREATE POLICY grow ON regress_pt.m USING (regress_pt.grow());
+SELECT dpobj.protect('regress_pt.m');
+SELECT 1 FROM dpobj.grant_budget('regress_pt.m', 'regress_pt_alice', 1, 0.001);
+RESET ROLE;
+SET ROLE regress_pt_alice;
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_pt.m', 'opdisc', ARRAY['a'], 'y', 0.25, 1e-5)$$);
+SELECT relation, spent_epsilon FROM dpobj.my_budgets WHERE relation = 'regress_pt.m'::regclass;
+RESET ROLE;
+SELECT count(*) FROM dpobj.ledger WHERE relation = 'regress_pt.m';
+
 -- ---- a parent (or a partition) others can read: protect() warns --------------
 SET ROLE regress_pt_owner;
 CREATE TABLE regress_pt.w (i int, a float8, y boolean) PARTITION BY RANGE (i);
