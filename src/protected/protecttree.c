@@ -14,6 +14,12 @@
  * unprotected or detached.  A tree that changes between this check and the
  * scan is refused by the protected context (protected.c).
  *
+ * protect() takes no lock on the other members (a root may have thousands
+ * of partitions): two concurrent protect() calls in one tree may both
+ * succeed, and a run already past its check charges its own table's budget
+ * only.  From then on every run on either table is refused, so no rows are
+ * ever charged to two budgets.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -21,7 +27,6 @@
 #include "protected/protecttree.h"
 #include "base/privileged.h"
 #include "context/scanrels.h"
-#include "protected/units.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -96,8 +101,8 @@ static const char protected_member_sql[] =
 
 /*
  * the first protected table among others, or InvalidOid; as the bootstrap
- * superuser, under the latest snapshot: a protection committed while this
- * transaction waited for the lock counts, whatever the isolation level
+ * superuser, under the latest snapshot: a protection committed since this
+ * transaction's snapshot counts, whatever the isolation level
  */
 static Oid
 protected_member(List *others)
@@ -124,18 +129,6 @@ protected_member(List *others)
 	return found;
 }
 
-/* protection locks in OID order, so that two protect() calls cannot deadlock */
-static void
-lock_members(Oid relid, List *others)
-{
-	List	   *all = lappend_oid(list_copy(others), relid);
-	ListCell   *lc;
-
-	list_sort(all, list_oid_cmp);
-	foreach(lc, all)
-		units_lock_protection(lfirst_oid(lc), ExclusiveLock);
-}
-
 void
 protecttree_check(Oid relid, const char *relation, bool protecting)
 {
@@ -146,8 +139,6 @@ protecttree_check(Oid relid, const char *relation, bool protecting)
 
 	if (others == NIL)
 		return;
-	if (protecting)
-		lock_members(relid, others);
 	other = protected_member(others);
 	if (!OidIsValid(other))
 		return;

@@ -15,10 +15,9 @@
 /*
  * Raises an error when another table of relid's tree -- an ancestor or a
  * descendant at any depth (pg_inherits) -- is protected; public grounds
- * only (the catalog), read under the latest snapshot.  protecting:
- * dpobj.protect(), which first takes every member's protection lock in
- * ExclusiveLock (a run on a member then waits, and sees the new
- * protection); else a run of relid (nothing charged yet).
+ * only (the catalog), read under the latest snapshot (a protection
+ * committed after this transaction's snapshot counts).  protecting:
+ * dpobj.protect(); else a run of relid (nothing charged yet).
  */
 extern void protecttree_check(Oid relid, const char *relation, bool protecting);
 
