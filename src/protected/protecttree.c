@@ -145,7 +145,10 @@ protecttree_check(Oid relid, const char *relation, bool protecting)
 	name = dp_relation_names(list_make1_oid(other));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("tables %s and %s are both protected by dpobj, and one holds the other's rows",
+			 protecting ?
+			 errmsg("cannot protect table %s: %s, in its inheritance or partition tree, is protected",
+					relation, name) :
+			 errmsg("tables %s and %s, in one inheritance or partition tree, are both protected by dpobj",
 					relation, name),
 			 errdetail("%s is %s of %s, so two independent budgets would count the same rows.%s",
 					   list_member_oid(ancestors, other) ? relation : name,
