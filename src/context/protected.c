@@ -115,6 +115,10 @@ check_scan(const DPScanRelations *scan)
 	if (scan->relids == NIL)
 		refuse("the protected path found no scan of the protected table",
 			   "The plan reads no partition of the table (e.g. the filter excludes every partition); change the filter.");
+	/* the tree changed since train() checked it (protecttree.h): a protected table attached? */
+	if (dp_inheritance_tree_hash(protected_ctx.relid) != protected_ctx.tree_hash)
+		refuse("the protected table's partitions or inheritance children changed during the run",
+			   "Run dpobj.train() again once the ALTER TABLE on the table's partitions or inheritance children has committed.");
 	allowed = find_all_inheritors(protected_ctx.relid, NoLock, NULL);
 	foreach(lc, scan->relids)
 	{

@@ -51,6 +51,8 @@ typedef struct DPProtectedContext
 	bool		parallel;		/* parallel plans allowed: the state's flat form is
 								 * bounded by public values (seal.c) */
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
+	uint64		tree_hash;		/* relid's inheritance tree when train()
+								 * checked it (scanrels.h) */
 } DPProtectedContext;
 
 /*

@@ -9,6 +9,8 @@
 
 #include "base/distributed.h"
 
+#include "catalog/pg_inherits.h"
+#include "common/hashfn.h"
 #include "executor/executor.h"
 #include "lib/stringinfo.h"
 #include "nodes/execnodes.h"
@@ -124,4 +126,18 @@ dp_relation_names(List *relids)
 		appendStringInfoString(&buf, quote_qualified_identifier(nsp, rel));
 	}
 	return buf.len > 0 ? buf.data : NULL;
+}
+
+uint64
+dp_inheritance_tree_hash(Oid relid)
+{
+	List	   *tree = find_all_inheritors(relid, NoLock, NULL);
+	Oid		   *oids = palloc(sizeof(Oid) * list_length(tree));
+	int			n = 0;
+	ListCell   *lc;
+
+	list_sort(tree, list_oid_cmp);
+	foreach(lc, tree)
+		oids[n++] = lfirst_oid(lc);
+	return hash_bytes_extended((const unsigned char *) oids, n * sizeof(Oid), 0);
 }

@@ -38,4 +38,12 @@ extern void dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out);
 /* "schema.table, ..." of relids (quoted), or NULL when the list is empty */
 extern char *dp_relation_names(List *relids);
 
+/*
+ * A 64-bit hash of relid and its inheritance children / partitions at any depth
+ * (find_all_inheritors, in OID order): a tree that a run checked
+ * (protecttree.h) and one that changed before its scan (ATTACH PARTITION,
+ * ALTER TABLE ... INHERIT) differ.
+ */
+extern uint64 dp_inheritance_tree_hash(Oid relid);
+
 #endif							/* DPOBJ_SCANRELS_H */

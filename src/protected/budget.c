@@ -50,6 +50,7 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "protected/protectable.h"
+#include "protected/protecttree.h"
 #include "protected/roleact.h"
 #include "protected/units.h"
 
@@ -142,6 +143,7 @@ dpobj_protect(PG_FUNCTION_ARGS)
 	relation = admin_relation(fcinfo, 1, "dpobj.protect", &relid);
 	dpobj_check_protectable(relid, relation);
 	check_can_administer(caller, relid, relation, "protect it");
+	protecttree_check(relid, relation, true);
 
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = CStringGetTextDatum(GetUserNameFromId(caller, false));
@@ -155,6 +157,7 @@ dpobj_protect(PG_FUNCTION_ARGS)
 	SPI_finish();
 
 	warn_public_select(relid, relation);
+	protecttree_warn_readable(relid, relation);
 	PG_RETURN_BOOL(inserted);
 }
 
@@ -206,6 +209,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	relation = admin_relation(fcinfo, 3, "dpobj.protect", &relid);
 	dpobj_check_protectable(relid, relation);
 	check_can_administer(caller, relid, relation, "protect it");
+	protecttree_check(relid, relation, true);
 	column = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	k = PG_GETARG_INT32(2);
 	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
@@ -243,6 +247,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 		changed = true;
 
 	warn_public_select(relid, relation);
+	protecttree_warn_readable(relid, relation);
 	PG_RETURN_BOOL(changed);
 }
 

@@ -46,6 +46,7 @@
 #include "base/options.h"
 #include "base/privileged.h"
 #include "protected/protectable.h"
+#include "protected/protecttree.h"
 #include "context/protected.h"
 #include "context/runlimit.h"
 #include "protected/seal.h"
@@ -585,6 +586,9 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
 	owner_floor = train_precheck(&ctx, epsilon, delta);
+	/* a protected ancestor or descendant: refused (protecttree.h); the tree scanned */
+	protecttree_check(ctx.relid, ctx.relation, false);
+	ctx.tree_hash = dp_inheritance_tree_hash(ctx.relid);
 	owner = train_owner(ctx.relid, ctx.relation);
 	/* a Citus table: every worker's cap at least this server's (public) */
 	if (ctx.citus)
