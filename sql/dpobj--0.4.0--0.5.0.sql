@@ -64,3 +64,24 @@ SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON FUNCTION dpobj.reattach_unit(regclass) FROM PUBLIC;
 COMMENT ON FUNCTION dpobj.reattach_unit(regclass) IS
     'Superuser, after a restore: records the privacy unit column of the recorded name, type and type modifier under its present number and collation (true if that changed anything)';
+
+--------------------------------------------------------------------------
+-- dpobj.probability on raw values, as predict_raw/score_raw: the class-1
+-- probability of a logistic model trained on declared domains, from
+-- {"column": value, ...} encoded with the model's recorded encoding.
+-- Post-processing of a released model: nothing is charged.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.probability_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability($1, dpobj.encode($1, $2, $3)) $$;
+COMMENT ON FUNCTION dpobj.probability_raw(dpobj.model, jsonb, text) IS
+    'dpobj.probability on raw values of a logistic model trained on declared domains; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.probability_raw(name text, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability_raw(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.probability_raw(text, jsonb, text) IS
+    'The class-1 probability of your stored logistic model of this name on raw values; on_unknown as in dpobj.encode';
