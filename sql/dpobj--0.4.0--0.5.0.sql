@@ -85,3 +85,16 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT dpobj.probability_raw(dpobj.get_model($1), $2, $3) $$;
 COMMENT ON FUNCTION dpobj.probability_raw(text, jsonb, text) IS
     'The class-1 probability of your stored logistic model of this name on raw values; on_unknown as in dpobj.encode';
+
+--------------------------------------------------------------------------
+-- dpobj.help() returns its text one row per line (src/api/help.c): psql shows
+-- lines instead of one value with "+" at every line end.  The name of a
+-- function, table or view a topic documents finds that topic.
+--------------------------------------------------------------------------
+DROP FUNCTION dpobj.help(text);
+CREATE FUNCTION dpobj.help(topic text DEFAULT NULL)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'dpobj_help'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 60;
+COMMENT ON FUNCTION dpobj.help(text) IS
+    'dpobj''s reference manual, one row per line: without a topic the overview and the list of topics, with a topic (or a function name it documents) its section';
