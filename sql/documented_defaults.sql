@@ -11,7 +11,7 @@ SELECT m[1] AS name, l AS line,
             WHEN l LIKE '%| postgresql.conf, restart |%' THEN 'postmaster'
             WHEN l LIKE '%| postgresql.conf |%' THEN 'sighup'
             WHEN l LIKE '%| any user |%' THEN 'user' END AS doc_context
-  FROM regexp_split_to_table(dpobj.help('settings'), E'\n') l,
+  FROM dpobj.help('settings') l,
        regexp_matches(l, '`(dpobj\.[a-z_]+)`', 'g') m;
 
 -- as many settings documented as exist (the listing below names any missing one), and
@@ -83,7 +83,7 @@ SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default,
        END AS expected,
        t.params ->> m[1] AS in_params
   FROM trained t,
-       regexp_split_to_table(dpobj.help(t.mech), E'\n') l,
+       dpobj.help(t.mech) l,
        regexp_matches(l, '^\| `([A-Za-z0-9_]+)` \|.*\| ([^|]+) \|$') m
  WHERE trim(m[2]) ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(min\(d, D2\)\)\)|min\(d, 4\))$';
 

@@ -99,6 +99,17 @@ SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}') =
        dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}', on_unknown => 'error') =
        dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') AS declared_passes
   FROM mods;
+-- the class-1 probability from raw values, by model and by name, as probability()
+-- gives it on the encoded row and on the same terms for values outside the domain
+SELECT dpobj.probability_raw(m, '{"edu": "Masters", "age": 60}') =
+       dpobj.probability(m, dpobj.encode(m, '{"edu": "Masters", "age": 60}')) AS same_probability,
+       dpobj.probability_raw('dom_logistic', '{"edu": "Masters", "age": 60, "zip": 1}') =
+       dpobj.probability_raw(m, '{"edu": "Masters", "age": 60}') AS by_name,
+       dpobj.probability_raw(m, '{"edu": "Masters", "age": 60}') BETWEEN 0 AND 1 AS in_unit_interval,
+       dpobj.probability_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'null') IS NULL AS null_flags
+  FROM mods;
+SELECT dpobj.probability_raw('dom_logistic', '{"edu": "PhD", "age": 60}', on_unknown => 'error');
+SELECT dpobj.probability_raw(ROW('logistic', ARRAY[1.0], 0, 1, 1e-6, '{}')::dpobj.model, '{"a": 1}');
 SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'error') FROM mods;
 SELECT dpobj.predict_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'error');
 SELECT dpobj.encode(m, '{"edu": "PhD", "age": 60}', 'drop') FROM mods;

@@ -64,3 +64,37 @@ SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON FUNCTION dpobj.reattach_unit(regclass) FROM PUBLIC;
 COMMENT ON FUNCTION dpobj.reattach_unit(regclass) IS
     'Superuser, after a restore: records the privacy unit column of the recorded name, type and type modifier under its present number and collation (true if that changed anything)';
+
+--------------------------------------------------------------------------
+-- dpobj.probability on raw values, as predict_raw/score_raw: the class-1
+-- probability of a logistic model trained on declared domains, from
+-- {"column": value, ...} encoded with the model's recorded encoding.
+-- Post-processing of a released model: nothing is charged.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.probability_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability($1, dpobj.encode($1, $2, $3)) $$;
+COMMENT ON FUNCTION dpobj.probability_raw(dpobj.model, jsonb, text) IS
+    'dpobj.probability on raw values of a logistic model trained on declared domains; on_unknown as in dpobj.encode';
+CREATE FUNCTION dpobj.probability_raw(name text, raw jsonb, on_unknown text DEFAULT 'other')
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability_raw(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.probability_raw(text, jsonb, text) IS
+    'The class-1 probability of your stored logistic model of this name on raw values; on_unknown as in dpobj.encode';
+
+--------------------------------------------------------------------------
+-- dpobj.help() returns its text one row per line (src/api/help.c): psql shows
+-- lines instead of one value with "+" at every line end.  The name of a
+-- function, table or view a topic documents finds that topic.
+--------------------------------------------------------------------------
+DROP FUNCTION dpobj.help(text);
+CREATE FUNCTION dpobj.help(topic text DEFAULT NULL)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'dpobj_help'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 60;
+COMMENT ON FUNCTION dpobj.help(text) IS
+    'dpobj''s reference manual, one row per line: without a topic the overview and the list of topics, with a topic (or a function name it documents) its section';

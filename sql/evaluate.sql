@@ -29,6 +29,20 @@ SELECT (e->'accuracy'->'ci95'->>0)::float8 <= (e->'accuracy'->>'estimate')::floa
        (e->'noise'->>'scale')::float8 AS scale
   FROM (SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) e
           FROM regress_eval.pts, m) s;
+-- balanced accuracy: (recall + specificity) / 2, its interval from theirs (independent
+-- counts: half the root of the sum of their squared half-widths, before clamping to [0, 1])
+SELECT jsonb_typeof(e->'balanced_accuracy'->'ci95') AS ci95,
+       (e->'balanced_accuracy'->'ci95'->>0)::float8 <= (e->'balanced_accuracy'->>'estimate')::float8
+       AND (e->'balanced_accuracy'->>'estimate')::float8 <= (e->'balanced_accuracy'->'ci95'->>1)::float8 AS in_interval,
+       abs((e->'balanced_accuracy'->>'estimate')::float8 -
+           ((e->'recall'->>'estimate')::float8 + (e->'specificity'->>'estimate')::float8) / 2) < 1e-5 AS mean,
+       abs(((e->'balanced_accuracy'->'ci95'->>1)::float8 - (e->'balanced_accuracy'->'ci95'->>0)::float8) -
+           sqrt(((e->'recall'->'ci95'->>1)::float8 - (e->'recall'->'ci95'->>0)::float8) ^ 2 +
+                ((e->'specificity'->'ci95'->>1)::float8 - (e->'specificity'->'ci95'->>0)::float8) ^ 2) / 2)
+         < 1e-4 AS width,
+       (e->'balanced_accuracy'->'ci95'->>1)::float8 - (e->'balanced_accuracy'->'ci95'->>0)::float8 > 0.01 AS noisy
+  FROM (SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) e
+          FROM regress_eval.pts, m) s;
 -- public-ground errors
 SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, '{}') FROM regress_eval.pts;
 SELECT dpobj.dp_evaluate(ARRAY[a]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) FROM regress_eval.pts, m;

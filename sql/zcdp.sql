@@ -68,6 +68,21 @@ BEGIN
     END LOOP;
 END $$;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.t', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}')$$);
+-- its hint: the composed remaining epsilon cut (never rounded up) to 4 significant digits
+CREATE TEMP TABLE refusal_hint AS SELECT NULL::text AS hint;
+DO $$
+DECLARE h text;
+BEGIN
+    PERFORM dpobj.train('regress_zcdp.t', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}');
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
+    UPDATE refusal_hint SET hint = h;
+END $$;
+SELECT h.hint, m.remaining_epsilon - x.shown BETWEEN 0 AND 0.001 * m.remaining_epsilon AS cut_down
+  FROM refusal_hint h, dpobj.my_budgets m,
+       LATERAL (SELECT substring(h.hint FROM 'epsilon at least ([0-9.]+),')::numeric AS shown) x
+ WHERE m.relation = 'regress_zcdp.t'::regclass;
+DROP TABLE refusal_hint;
 SELECT count(*) AS admitted, count(DISTINCT rho) AS one_rho, min(kind) AS kind, min(accounted) AS accounted,
        bool_and(epsilon = 0.1 AND delta = 1e-7) AS analyst_charge_kept
   FROM dpobj.ledger WHERE relation = 'regress_zcdp.t';

@@ -6,6 +6,10 @@
 # docs/REFERENCE.md: the lines before the first "## " heading (after the "# " title) are
 # the overview that dpobj.help() prints; every "## topic - summary" heading starts a topic
 # ("## train - train a model ..." -> topic "train"), which runs to the next "## " heading.
+# A function (or table, view) name that a topic documents finds that topic too
+# (dp_help_aliases): the first topic whose heading names "dpobj.x", else whose indented
+# signature line starts "dpobj.x(", else whose text calls "dpobj.x(" ("declare_domain" ->
+# "domains"); a name that is itself a topic stays that topic.
 # Every byte must be printable ASCII without backslashes (the help is returned in any
 # database encoding); anything else, a topic without a summary or a duplicate topic fails
 # the build.
@@ -18,6 +22,23 @@ function esc(s) {
 # one line of text as a C string literal, newline included
 function cstr(s) {
     return "\"" esc(s) "\\n\""
+}
+# records the dpobj.NAME occurrences of line s (those followed by "(" if paren) at rank r
+# (1 heading, 2 signature, 3 text), keeping a name's best rank and, within it, first topic
+function note_names(s, r, paren,    m, name) {
+    while (match(s, /dpobj\.[a-z_0-9]+/)) {
+        name = substr(s, RSTART + 6, RLENGTH - 6)
+        m = substr(s, RSTART + RLENGTH, 1)
+        s = substr(s, RSTART + RLENGTH)
+        if (paren && m != "(")
+            continue
+        if (!(name in rank) || r < rank[name]) {
+            if (!(name in rank))
+                order[++naliases] = name
+            rank[name] = r
+            owner[name] = ntopics - 1
+        }
+    }
 }
 function flush_topic() {
     if (topic == "")
@@ -77,6 +98,7 @@ BEGIN {
         print "const DPHelpTopic dp_help_topics[] = {"
     }
     ntopics++
+    note_names(summary, 1, 0)
     lines[++n] = $0
     next
 }
@@ -84,8 +106,12 @@ BEGIN {
     if (topic == "") {
         if (nidx > 0 || $0 !~ /^[ \t]*$/)
             idx[++nidx] = $0
-    } else
+    } else {
         lines[++n] = $0
+        if ($0 ~ /^    +dpobj\.[a-z_0-9]+\(/)
+            note_names(substr($0, 1, index($0, "(")), 2, 1)
+        note_names($0, 3, 1)
+    }
 }
 END {
     if (failed)
@@ -98,4 +124,16 @@ END {
     print "};"
     print ""
     printf "const int dp_help_ntopics = %d;\n", ntopics
+    print ""
+    print "const DPHelpAlias dp_help_aliases[] = {"
+    nout = 0
+    for (i = 1; i <= naliases; i++)
+        if (!(order[i] in known)) {
+            printf "\t{\"%s\", %d},\n", order[i], owner[order[i]]
+            nout++
+        }
+    if (nout == 0)
+        print "\t{\"\", 0},"
+    print "};"
+    printf "const int dp_help_naliases = %d;\n", nout
 }

@@ -20,4 +20,13 @@ extern int	dp_numeric_cmp(Numeric a, Numeric b);
 extern Numeric dp_numeric_of_float8(double f);
 extern Numeric dp_numeric_of_text(const char *text);
 
+/*
+ * A budget amount (numeric text) for a message: DP_BUDGET_DIGITS significant
+ * digits, cut toward zero, never rounded up (a remaining budget shown must
+ * not suggest that a run fits when it does not), trailing zeros dropped;
+ * "at least x" when digits were cut
+ */
+#define DP_BUDGET_DIGITS 4
+extern char *dp_budget_text(const char *num);
+
 #endif							/* DPOBJ_DPNUMERIC_H */

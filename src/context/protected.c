@@ -21,6 +21,7 @@
 
 #include "context/protected.h"
 #include "base/dpobj.h"
+#include "base/dpnumeric.h"
 #include "ledger/ledger.h"
 
 #include "access/xact.h"
@@ -191,7 +192,8 @@ dpobj_budget_refused(int status, const DPProtectedContext *ctx,
 					domain[0] != '\0' ? "\" of table " : "table ", ctx->relation, ctx->rolname),
 			 errdetail("The request (epsilon %s, delta %s) exceeds the remaining budget. "
 					   "Nothing was charged and no noise was drawn.", ctx->epsilon, ctx->delta),
-			 errhint("Remaining budget: epsilon %s, delta %s.", remaining_epsilon, remaining_delta)));
+			 errhint("Remaining budget: epsilon %s, delta %s.", dp_budget_text(remaining_epsilon),
+					 dp_budget_text(remaining_delta))));
 }
 
 int64

@@ -475,6 +475,26 @@ eval_ratio(StringInfo buf, const char *key, double x, double y, double noise_var
 	evaluate_ratio(buf, key, x, y, noise_var, noise_var);
 }
 
+/*
+ * Balanced accuracy (recall + specificity) / 2 with its interval: recall and
+ * specificity rest on disjoint noisy counts (tp, fn and tn, fp), so their
+ * estimates are independent and the mean's variance is their sum over 4.
+ * Absent when a noisy class count is 0, as before the interval.
+ */
+static void
+eval_balanced(StringInfo buf, double tp, double fn, double tn, double fp, double noise_var)
+{
+	double		recall,
+				var_recall,
+				spec,
+				var_spec;
+
+	if (evaluate_ratio_value(tp, fn, noise_var, noise_var, &recall, &var_recall) &&
+		evaluate_ratio_value(tn, fp, noise_var, noise_var, &spec, &var_spec))
+		evaluate_estimate(buf, "balanced_accuracy", 0.5 * (recall + spec),
+						  0.25 * (var_recall + var_spec));
+}
+
 /* the released jsonb: noisy counts and what follows from them */
 static Datum
 eval_release(const int64 *c, double eps, double delta, double eps_used, double scale,
@@ -498,8 +518,7 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	eval_ratio(&b, "precision", tp, fp, noise_var);
 	eval_ratio(&b, "recall", tp, fn, noise_var);
 	eval_ratio(&b, "specificity", tn, fp, noise_var);
-	if (pos > 0 && neg > 0)
-		appendStringInfo(&b, ", \"balanced_accuracy\": %.6g", 0.5 * (tp / pos + tn / neg));
+	eval_balanced(&b, tp, fn, tn, fp, noise_var);
 	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s, \"noise\": "
 					 "{\"mechanism\": \"discrete_laplace\", \"scale\": %s, \"epsilon_used\": %s}}",
 					 float8out_internal(eps), float8out_internal(delta),
