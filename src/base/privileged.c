@@ -14,6 +14,20 @@
  * entry point verifies again at run time, because ownership and grants can
  * change after installation.
  *
+ * Why the temporary schema check: a protected scan runs the table owner's
+ * code (policies, views, defaults, generated columns and the functions they
+ * call) as the owner, in the caller's session.  PostgreSQL looks a relation
+ * or type name up in the session's temporary schema whatever search_path
+ * says (first unless pg_temp is listed, and listed last it still answers
+ * every name before it misses), and no search_path leaves it out.  A name
+ * the owner's code leaves unqualified could therefore resolve to the
+ * caller's temporary view, table (with triggers), sequence or domain, and
+ * run or feed the caller's code with the owner's rights.  So such a run is
+ * refused while that schema holds any relation or type: public grounds (the
+ * caller's own session), before the charge.  Nothing can add one during the
+ * run but code already running as the owner: the scan is a
+ * security-restricted operation, which refuses temporary tables.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -26,7 +40,10 @@
 #include "access/table.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_extension.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -179,4 +196,40 @@ dpobj_verify_schema(void)
 						   "A role that is not a superuser may create objects in the schema."),
 				 errhint("A superuser must own schema dpobj and keep CREATE on it to superusers (docs/SECURITY.md, \"Installation\").")));
 	verify_sql_version(version);
+}
+
+/* catalog holds a row whose column attnum (a namespace) is nsp */
+static bool
+catalog_names_in(Oid catalog, AttrNumber attnum, Oid nsp)
+{
+	Relation	rel = table_open(catalog, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	ScanKeyInit(&key, attnum, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(nsp));
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+void
+dpobj_refuse_temp_objects(const char *fname)
+{
+	Oid			temp_nsp;
+	Oid			temp_toast_nsp;
+
+	GetTempNamespaceState(&temp_nsp, &temp_toast_nsp);
+	if (!OidIsValid(temp_nsp))
+		return;					/* no temporary object in this session yet */
+	if (catalog_names_in(RelationRelationId, Anum_pg_class_relnamespace, temp_nsp) ||
+		catalog_names_in(TypeRelationId, Anum_pg_type_typnamespace, temp_nsp))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s refuses to run while this session has temporary tables, views, sequences or types",
+						fname),
+				 errdetail("The scan runs the table owner's code as the owner, and a name that code leaves unqualified could resolve to this session's temporary objects. Nothing was charged."),
+				 errhint("Drop them (DISCARD TEMP), or call %s from a new session.", fname)));
 }
