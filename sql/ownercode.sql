@@ -4,8 +4,9 @@
 -- session's temporary schema.  Here the owner's row-level security policy calls a
 -- function without SET search_path that reads "allowed"; the analyst plants a
 -- temporary view "allowed" over her own function, which, run as the owner, grants
--- her the table and copies who ran it.  train() is refused before the charge while
--- the session's temporary schema holds a relation or a type.
+-- her the table and copies who ran it.  Where the scan runs the owner's code (forced
+-- row-level security), train() and evaluate() are refused before the charge while the
+-- session's temporary schema holds a relation or a type.
 CREATE ROLE regress_owncode_owner;
 CREATE ROLE regress_owncode_analyst;
 CREATE SCHEMA regress_owncode_s AUTHORIZATION regress_owncode_owner;
@@ -56,23 +57,30 @@ SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 -- the owner's code did not run the analyst's: no grant, nothing copied
 SELECT has_table_privilege('regress_owncode_s.t', 'SELECT') AS can_read;
 SELECT count(*) AS leaked FROM regress_owncode_a.leak;
--- any relation, on any table: the owner's code cannot be known not to name it
+-- any relation: the owner's code cannot be known not to name it
 DROP VIEW allowed;
 CREATE TEMP TABLE scratch (x int);
-SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
+SELECT dpobj.train('regress_owncode_s.t', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
 -- a type too (a domain's CHECK would run as the owner)
 DROP TABLE scratch;
 CREATE TYPE pg_temp.mood AS ENUM ('ok');
+SELECT dpobj.train('regress_owncode_s.t', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
+-- a table whose scan runs none of the owner's code is trained on
+SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') AS m \gset
+SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
+-- dpobj.evaluate() scans the same way
+SELECT dpobj.evaluate('regress_owncode_s.t', :'m'::dpobj.model, ARRAY['a'], 'y', 1, 1e-5) IS NOT NULL AS released;
+-- through the parent of a child with forced row-level security too
+SET SESSION AUTHORIZATION regress_owncode_owner;
+CREATE TABLE regress_owncode_s.child () INHERITS (regress_owncode_s.plain);
+ALTER TABLE regress_owncode_s.child ENABLE ROW LEVEL SECURITY;
+ALTER TABLE regress_owncode_s.child FORCE ROW LEVEL SECURITY;
+SET SESSION AUTHORIZATION regress_owncode_analyst;
 SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 -- an emptied temporary schema runs
 DISCARD TEMP;
 SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
-SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
--- dpobj.evaluate() scans the same way
-SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') AS m \gset
-CREATE TEMP SEQUENCE counter;
-SELECT dpobj.evaluate('regress_owncode_s.plain', :'m'::dpobj.model, ARRAY['a'], 'y', 1, 1e-5) IS NOT NULL AS released;
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 DISCARD TEMP;
 RESET SESSION AUTHORIZATION;

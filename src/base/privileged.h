@@ -45,11 +45,11 @@ extern void role_switch_end(RoleSwitch *rs);
 extern void dpobj_verify_schema(void);
 
 /*
- * Raises an error (fname names the entry point) if this session's temporary
- * schema holds a relation or a type.  Called before the charge of a run
- * whose scan executes the table owner's code as the owner.
+ * Raises an error (fname names the entry point) if a scan of relid as its
+ * owner would run the owner's code while this session's temporary schema
+ * holds a relation or a type.  Called before the charge of a protected run.
  */
-extern void dpobj_refuse_temp_objects(const char *fname);
+extern void dpobj_refuse_temp_objects(const char *fname, Oid relid, const char *relation);
 
 /* the OID of extension dpobj (InvalidOid when not installed), and its owner */
 extern Oid	dpobj_extension_oid(Oid *owner, Oid *schema);
