@@ -46,6 +46,76 @@ END
 $$;
 
 --------------------------------------------------------------------------
+-- 0b. Only into a schema holding nothing but the extension's own objects.
+-- CREATE EXTENSION also uses a schema dpobj that another role created and
+-- filled before a superuser took it over (section 0 then passes): its
+-- tables and functions would stay beside the extension's.  An object in the
+-- schema must be a member of dpobj, or hang off one (a row type, an array
+-- type, an index, a sequence owned by a column).  A fresh install runs this
+-- after dpobj--0.4.0.sql, whose objects are members by then.
+--------------------------------------------------------------------------
+DO $$
+DECLARE
+    foreign_objects pg_catalog.text;
+BEGIN
+    WITH RECURSIVE ext AS (
+        SELECT e.oid, e.extnamespace FROM pg_catalog.pg_extension e
+         WHERE e.extname OPERATOR(pg_catalog.=) 'dpobj'),
+    owned(classid, objid) AS (
+        SELECT d.classid, d.objid FROM pg_catalog.pg_depend d, ext
+         WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+           AND d.refobjid OPERATOR(pg_catalog.=) ext.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        UNION
+        SELECT d.classid, d.objid FROM pg_catalog.pg_depend d
+          JOIN owned o ON d.refclassid OPERATOR(pg_catalog.=) o.classid
+                      AND d.refobjid OPERATOR(pg_catalog.=) o.objid
+         WHERE d.deptype OPERATOR(pg_catalog.=) ANY ('{a,i}'::pg_catalog."char"[])),
+    present(classid, objid) AS (
+        SELECT 'pg_catalog.pg_class'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_class x, ext
+         WHERE x.relnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_type x, ext
+         WHERE x.typnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_proc x, ext
+         WHERE x.pronamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_operator x, ext
+         WHERE x.oprnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_opclass'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_opclass x, ext
+         WHERE x.opcnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_opfamily'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_opfamily x, ext
+         WHERE x.opfnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_collation'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_collation x, ext
+         WHERE x.collnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_conversion'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_conversion x, ext
+         WHERE x.connamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_statistic_ext x, ext
+         WHERE x.stxnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_config'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_config x, ext
+         WHERE x.cfgnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_dict'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_dict x, ext
+         WHERE x.dictnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_parser'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_parser x, ext
+         WHERE x.prsnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_template'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_template x, ext
+         WHERE x.tmplnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_extension'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_extension x, ext
+         WHERE x.extnamespace OPERATOR(pg_catalog.=) ext.extnamespace AND x.oid OPERATOR(pg_catalog.<>) ext.oid)
+    SELECT pg_catalog.string_agg(i.type OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) i.identity, ', '
+                                 ORDER BY i.type, i.identity)
+      INTO foreign_objects
+      FROM present p, pg_catalog.pg_identify_object(p.classid, p.objid, 0) i
+     WHERE NOT EXISTS (SELECT 1 FROM owned o
+                        WHERE o.classid OPERATOR(pg_catalog.=) p.classid
+                          AND o.objid OPERATOR(pg_catalog.=) p.objid);
+    IF foreign_objects IS NOT NULL THEN
+        RAISE EXCEPTION 'dpobj refuses to install or update: schema "dpobj" holds objects that are not the extension''s'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = pg_catalog.format('Not the extension''s: %s.  Whoever made them may have made them to run as a superuser.', foreign_objects),
+                  HINT = 'A superuser must inspect and drop them (or install into a new, empty schema dpobj), then try again (docs/SECURITY.md, "Installation").';
+    END IF;
+END
+$$;
+
+--------------------------------------------------------------------------
 -- A privacy unit column renumbered by a dump and restore
 -- (src/protected/unitreattach.c; docs/VERSIONS.md "Moving to a newer major
 -- version"): pg_dump writes a table without its dropped columns, so a unit

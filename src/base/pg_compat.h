@@ -11,6 +11,7 @@
 #ifndef DPOBJ_PG_COMPAT_H
 #define DPOBJ_PG_COMPAT_H
 
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_class.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
@@ -94,6 +95,14 @@ typedef char compat_b64_byte;
 	 getRTEPermissionInfo((query)->rteperminfos, (rte))->requiredPerms : 0)
 #else
 #define compat_rte_required_perms(query, rte) ((rte)->requiredPerms)
+#endif
+
+/*
+ * 18 added virtual generated columns (computed when read); before, no
+ * column has this attgenerated value.
+ */
+#ifndef ATTRIBUTE_GENERATED_VIRTUAL
+#define ATTRIBUTE_GENERATED_VIRTUAL 'v'
 #endif
 
 #endif							/* DPOBJ_PG_COMPAT_H */

@@ -12,7 +12,26 @@
  * then run its code.  The upgrade script refuses to install into such a
  * schema (sql/dpobj--0.1.0--0.2.0.sql, section 4), and every privileged
  * entry point verifies again at run time, because ownership and grants can
- * change after installation.
+ * change after installation.  Objects in the schema that are not the
+ * extension's are refused by the install and update scripts only
+ * (sql/dpobj--0.4.0--0.5.0.sql, section 0b): once the schema passes the
+ * check below, only a superuser can add one.
+ *
+ * Why the temporary schema check: a protected scan runs as the table owner,
+ * in the caller's session, and can run the owner's code: row-level security
+ * policies the owner does not bypass (FORCE) and virtual generated columns
+ * (18), with the functions they call.  (Defaults, stored generated columns
+ * and triggers run on writes only; views are not trained on.)  PostgreSQL
+ * looks a relation or type name up in the session's temporary schema
+ * whatever search_path says -- first unless pg_temp is listed, and listed
+ * last it still answers every name the rest misses -- so a name that code
+ * leaves unqualified could resolve to the caller's temporary view, table
+ * (with triggers), sequence or domain, which would run or receive the
+ * caller's code and the owner's rights.  Such a run is refused while that
+ * schema holds any relation or type: public grounds (the table's definition
+ * and the caller's own session), before the charge.  Nothing can add one
+ * during the run but code already running as the owner: the scan is a
+ * security-restricted operation.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,13 +39,19 @@
 
 #include "base/privileged.h"
 #include "base/dpobj.h"
+#include "base/pg_compat.h"
 
 #include "access/genam.h"
+#include "access/relation.h"
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -179,4 +204,69 @@ dpobj_verify_schema(void)
 						   "A role that is not a superuser may create objects in the schema."),
 				 errhint("A superuser must own schema dpobj and keep CREATE on it to superusers (docs/SECURITY.md, \"Installation\").")));
 	verify_sql_version(version);
+}
+
+/* catalog holds a row whose column attnum (a namespace) is nsp */
+static bool
+catalog_names_in(Oid catalog, AttrNumber attnum, Oid nsp)
+{
+	Relation	rel = table_open(catalog, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	ScanKeyInit(&key, attnum, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(nsp));
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * A scan of relid as its owner runs the owner's code (file header): forced
+ * row-level security or a virtual generated column on relid or on a
+ * relation read through it (inheritance children, partitions; locked here
+ * until the end of the transaction).
+ */
+static bool
+scan_runs_owner_code(Oid relid)
+{
+	List	   *rels = find_all_inheritors(relid, AccessShareLock, NULL);
+	ListCell   *lc;
+
+	foreach(lc, rels)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+		TupleDesc	desc = RelationGetDescr(rel);
+		bool		runs = rel->rd_rel->relrowsecurity && rel->rd_rel->relforcerowsecurity;
+
+		for (int i = 0; !runs && i < desc->natts; i++)
+			runs = TupleDescAttr(desc, i)->attgenerated == ATTRIBUTE_GENERATED_VIRTUAL;
+		relation_close(rel, NoLock);
+		if (runs)
+			return true;
+	}
+	return false;
+}
+
+void
+dpobj_refuse_temp_objects(const char *fname, Oid relid, const char *relation)
+{
+	Oid			temp_nsp;
+	Oid			temp_toast_nsp;
+
+	GetTempNamespaceState(&temp_nsp, &temp_toast_nsp);
+	if (!OidIsValid(temp_nsp))
+		return;					/* no temporary object in this session yet */
+	if (!scan_runs_owner_code(relid))
+		return;
+	if (catalog_names_in(RelationRelationId, Anum_pg_class_relnamespace, temp_nsp) ||
+		catalog_names_in(TypeRelationId, Anum_pg_type_typnamespace, temp_nsp))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s refuses to run on %s while this session has temporary tables, views, sequences or types",
+						fname, relation),
+				 errdetail("The scan runs the table owner's code (forced row-level security, virtual generated columns) as the owner, and a name that code leaves unqualified could resolve to this session's temporary objects. Nothing was charged."),
+				 errhint("Drop them (DISCARD TEMP), or call %s from a new session.", fname)));
 }

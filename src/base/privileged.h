@@ -7,7 +7,9 @@
  *	      fmgr_security_definer() does (a GUC nest level pins search_path);
  *	    - verifying that the schema its SQL text names ("dpobj.") is the
  *	      extension's own and owned by a superuser, so that no other role
- *	      can have placed or replaced an object that privileged code runs.
+ *	      can have placed or replaced an object that privileged code runs;
+ *	    - refusing to run a table owner's code in a session whose temporary
+ *	      schema holds a relation or a type (the caller's objects).
  *	  Implemented in privileged.c.
  *
  *-------------------------------------------------------------------------
@@ -41,6 +43,13 @@ extern void role_switch_end(RoleSwitch *rs);
  * point calls it first.
  */
 extern void dpobj_verify_schema(void);
+
+/*
+ * Raises an error (fname names the entry point) if a scan of relid as its
+ * owner would run the owner's code while this session's temporary schema
+ * holds a relation or a type.  Called before the charge of a protected run.
+ */
+extern void dpobj_refuse_temp_objects(const char *fname, Oid relid, const char *relation);
 
 /* the OID of extension dpobj (InvalidOid when not installed), and its owner */
 extern Oid	dpobj_extension_oid(Oid *owner, Oid *schema);

@@ -604,6 +604,13 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 		PG_RETURN_VOID();
 	}
 
+	/*
+	 * The scan may run the owner's code in this session: none of its names
+	 * may resolve to this session's temporary objects (public grounds; a job
+	 * runs in a worker's session of its own, so submit() does not check).
+	 */
+	dpobj_refuse_temp_objects(evaluating ? "dpobj.evaluate" : "dpobj.train",
+							  ctx.relid, ctx.relation);
 	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
 	dpobj_run_enter();
 	result = seal_run(&ctx, &query, owner, &ledger_id,

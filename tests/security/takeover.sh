@@ -13,6 +13,9 @@
 #      twin of every function, and fires every event trigger of the extension (as itself
 #      and as a superuser).  The SECURITY DEFINER functions and event triggers are taken
 #      from the catalog, so a new one without an attack here fails this test.
+#   D. a schema dpobj that a non-superuser created and filled, then a superuser took
+#      over: CREATE EXTENSION (and the update of a 0.4.0 install there) is refused while
+#      the schema holds objects that are not the extension's.
 # Needs PGHOST/PGPORT/PGUSER (a superuser) and dpobj installed.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -265,5 +268,32 @@ t_is "... and dropping the protected table forgets its protection and budget" \
 
 t_psql -d "$DB" -c "SET dpobj.drop_confirm = '$DB'" -c "DROP EXTENSION dpobj" >/dev/null 2>&1
 cleanup_db
+# ---- D. a schema dpobj filled by another role, then taken over by a superuser -----------
+fill_schema() {
+    t_psql -d "$DB" -c "SET ROLE $MALLORY" -c "CREATE SCHEMA dpobj" \
+        -c "CREATE TABLE dpobj.planted (x int)" \
+        -c "CREATE FUNCTION dpobj.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'" \
+        -c "RESET ROLE" -c "ALTER SCHEMA dpobj OWNER TO CURRENT_USER" >/dev/null
+}
+fresh_db || exit 1
+fill_schema || exit 1
+out=$(psql -X -q -d "$DB" -v VERBOSITY=verbose -c "CREATE EXTENSION dpobj" 2>&1)
+t_is "a superuser-owned schema dpobj holding another role's table and function: CREATE EXTENSION refused (42501)" \
+    "$(sed -nE 's/^ERROR:  ([0-9A-Z]{5}).*/\1/p' <<<"$out")" "42501"
+t_is "... naming them, with the hint to drop them" \
+    "$(grep -c -e 'function dpobj.planted(), table dpobj.planted' -e 'HINT:  A superuser must inspect and drop them' <<<"$out")" "2"
+t_is "... and nothing was installed" "$(t_psql -d "$DB" -c "SELECT count(*) FROM pg_extension WHERE extname = 'dpobj'")" "0"
+t_psql -d "$DB" -c "DROP TABLE dpobj.planted" -c "DROP FUNCTION dpobj.planted()" >/dev/null
+t_is "... once they are dropped, CREATE EXTENSION runs" "$(sqlstate "$DB" -c "CREATE EXTENSION dpobj")" "ok"
+t_psql -d "$DB" -c "SET dpobj.drop_confirm = '$DB'" -c "DROP EXTENSION dpobj" >/dev/null 2>&1
+cleanup_db
+fresh_db || exit 1
+fill_schema || exit 1
+t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.4.0'" >/dev/null || exit 1
+t_is "0.4.0 installed beside another role's objects: the update is refused (42501), still 0.4.0" \
+    "$(update_result)" "42501/0.4.0"
+t_psql -d "$DB" -c "SET dpobj.drop_confirm = '$DB'" -c "DROP EXTENSION dpobj" >/dev/null 2>&1
+cleanup_db
+
 t_psql -d postgres -c "ALTER ROLE $MALLORY NOSUPERUSER" -c "DROP ROLE $MALLORY" >/dev/null
 t_summary
