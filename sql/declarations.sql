@@ -37,6 +37,10 @@ SELECT levels FROM dpobj.feature_domains WHERE column_name = 'months';
 SELECT dpobj.declare_domain('regress_decl.subs', 'plan', ARRAY['basic', 'Plus ']);
 SELECT levels FROM dpobj.feature_domains WHERE column_name = 'plan';
 SELECT dpobj.drop_domain('regress_decl.subs', 'plan');
+-- char(n): its text has no trailing blanks
+ALTER TABLE regress_decl.subs ADD COLUMN tier char(4) DEFAULT 'gold';
+SELECT * FROM regress.err($$SELECT dpobj.declare_domain('regress_decl.subs', 'tier', ARRAY['gold', 'tin '])$$);
+ALTER TABLE regress_decl.subs DROP COLUMN tier;
 SELECT dpobj.declare_domain('regress_decl.subs', 'months', 0, 48);
 SELECT dpobj.declare_domain('regress_decl.subs', 'autopay', ARRAY['t', 'f']);
 RESET ROLE;
@@ -50,11 +54,18 @@ RESET ROLE;
 SELECT dpobj.drop_domain('regress_decl.subs', 'autopay');
 SET ROLE regress_decl_alice;
 INSERT INTO mods
-SELECT 'boolean', dpobj.train('regress_decl.subs', 'logistic', ARRAY['months', 'autopay'], 'y', 20, 1e-4);
+SELECT 'boolean', dpobj.train('regress_decl.subs', 'logistic', ARRAY['months', 'autopay'], 'y', 20, 1e-4,
+                              model_name => 'decl_bool');
 SELECT k, cardinality((m).weights) AS d, (m).params->'encoding' AS encoding FROM mods ORDER BY k;
 SELECT k, dpobj.encode(m, '{"months": 48, "autopay": true}') AS autopay_true,
        dpobj.encode(m, '{"months": 0, "autopay": false}') AS autopay_false
   FROM mods ORDER BY k;
+-- a stored model predicts from a JSON boolean; evaluate() encodes the column as train() did
+SELECT dpobj.predict_raw('decl_bool', '{"months": 3, "autopay": true}') AS yes,
+       dpobj.predict_raw('decl_bool', '{"months": 3, "autopay": false}') AS no;
+SELECT e ?& ARRAY['tp', 'fp', 'tn', 'fn'] AS released
+  FROM mods, dpobj.evaluate('regress_decl.subs', m, ARRAY['months', 'autopay'], 'y', 1, 1e-4) e
+ WHERE k = 'boolean';
 -- (not private: the superuser checks the released models against the table)
 RESET ROLE;
 SELECT k, avg((dpobj.predict_raw(m, to_jsonb(s)) = s.y)::int) >= 0.99 AS accurate
@@ -78,6 +89,9 @@ RESET ROLE;
 
 -- ---- clean up ----------------------------------------------------------------
 DROP TABLE mods;
+SET ROLE regress_decl_alice;
+SELECT dpobj.drop_model('decl_bool');
+RESET ROLE;
 SELECT dpobj.unprotect('regress_decl.subs');
 DROP TABLE regress_decl.subs;
 DROP SCHEMA regress_decl;

@@ -106,7 +106,8 @@ domains_check_column(Oid relid, const char *relation, const char *column, bool c
  * A level as the text of a value of the column's type (column::text, which
  * the encoding matches byte for byte), or NULL if no value has it: a
  * boolean's 'true' or 'false' for any spelling boolin accepts (t, yes, on,
- * 1, ...), an integer's decimal digits without sign '+' or leading zeros.
+ * 1, ...), an integer's decimal digits without sign '+' or leading zeros;
+ * char(n)'s text has no trailing blanks.
  */
 static char *
 domains_level_text(Oid type, const char *level)
@@ -117,6 +118,8 @@ domains_level_text(Oid type, const char *level)
 
 	if (type == BOOLOID)
 		return parse_bool(level, &b) ? pstrdup(b ? "true" : "false") : NULL;
+	if (type == BPCHAROID)
+		return level[0] != '\0' && level[strlen(level) - 1] == ' ' ? NULL : pstrdup(level);
 	if (type != INT2OID && type != INT4OID && type != INT8OID)
 		return pstrdup(level);
 	errno = 0;
@@ -128,6 +131,16 @@ domains_level_text(Oid type, const char *level)
 		(type == INT4OID && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
 		return NULL;
 	return psprintf("%lld", v);
+}
+
+static const char *
+domains_level_hint(Oid type)
+{
+	if (type == BOOLOID)
+		return "A boolean column's levels are 'true' and 'false' (t/f, yes/no, on/off and 1/0 are stored so); a boolean feature needs no declaration.";
+	if (type == BPCHAROID)
+		return "A char(n) column's text has no trailing blanks: drop them from the level.";
+	return "An integer column's levels are integers of its type, e.g. ARRAY['1', '2', '3'].";
 }
 
 /*
@@ -173,9 +186,7 @@ domains_check_levels(ArrayType *arr, Oid type, const char *column)
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("level \"%s\" is not a value of column \"%s\" (type %s)",
 							TextDatumGetCString(d[i]), column, format_type_be(type)),
-					 errhint(type == BOOLOID ?
-							 "A boolean column's levels are 'true' and 'false' (t/f, yes/no, on/off and 1/0 are stored so); a boolean feature needs no declaration." :
-							 "An integer column's levels are integers of its type, e.g. ARRAY['1', '2', '3'].")));
+					 errhint("%s", domains_level_hint(type))));
 		for (int j = 0; j < i; j++)
 			/* byte for byte, as the encoding matches values */
 			if (strcmp(lv[i], lv[j]) == 0)
