@@ -78,7 +78,7 @@ SELECT spent_epsilon AS before FROM dpobj.my_budgets \gset
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_decl.subs', 'logistic', ARRAY['months', 'tenure'], 'y', 1, 1e-4)$$);
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_decl.subs', 'logistic', ARRAY['tenure'], 'y', 1, 1e-4)$$);
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_decl.subs', 'logistic', ARRAY['months'], 'y', 1, 1e-4, '{"filter": [{"column": "tenur", "op": ">", "value": 1}]}')$$);
-SELECT * FROM regress.err($$SELECT dpobj.train('regress_decl.subs', 'logistic', ARRAY['months'], 'why', 1, 1e-4)$$);
+SELECT * FROM regress.err($$SELECT dpobj.train('regress_decl.subs', 'logistic', ARRAY['months'], 'why', 1, 1e-4, '{"deadline": -1}')$$);
 SELECT * FROM regress.err($$SELECT dpobj.submit('regress_decl.subs', 'logistic', ARRAY['tenure'], 'y', 1, 1e-4)$$);
 SELECT * FROM regress.err($$SELECT dpobj.evaluate('regress_decl.subs', (SELECT m FROM mods WHERE k = 'boolean'), ARRAY['months', 'tenure'], 'y', 1, 1e-4)$$);
 SELECT spent_epsilon = :before AS nothing_charged FROM dpobj.my_budgets;

@@ -172,7 +172,8 @@ train_query_check_columns(Oid relid, const char *relation, char **features, int 
 
 	for (int i = 0; i < nfeatures; i++)
 		ReleaseSysCache(column_tuple(relid, relation, features[i]));
-	ReleaseSysCache(column_tuple(relid, relation, label));
+	if (label != NULL)
+		ReleaseSysCache(column_tuple(relid, relation, label));
 	if (filter == NULL || filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
 		return;
 	/* the filter's well-formed conditions; append_condition() refuses the others */

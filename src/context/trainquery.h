@@ -100,8 +100,9 @@ typedef enum TrainLabel
 #define TRAIN_MAX_FEATURE_ARGS (FUNC_MAX_ARGS - 5)
 
 /*
- * Every column named by the caller (features, label, the filter's columns)
- * exists: 42703 from the catalog alone, before domains, encodings or options.
+ * Every column named by the caller (features, label unless NULL, the filter's
+ * columns unless NULL) exists: 42703 from the catalog alone, before domains,
+ * encodings or options.
  */
 extern void train_query_check_columns(Oid relid, const char *relation, char **features,
 									  int nfeatures, const char *label, JsonbValue *filter);
