@@ -71,6 +71,34 @@ RESET ROLE;
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.reattach_unit('regress_ra.plain')$$);
 SELECT sqlstate FROM regress.err($$SELECT dpobj.reattach_unit(NULL)$$);
 
+-- refused: the owner swapped the unit column in place (dropped it, added another of
+-- the same name and type whose values make every row its own unit), or the column
+-- computes its values (generated, a default)
+SET ROLE regress_ra_owner;
+CREATE TABLE regress_ra.swap AS SELECT i AS id, (i % 10)::text AS pid, i % 2 = 0 AS y
+  FROM generate_series(1, 40) i;
+SELECT dpobj.protect('regress_ra.swap', 'pid', 2);
+ALTER TABLE regress_ra.swap DROP COLUMN pid;
+ALTER TABLE regress_ra.swap ADD COLUMN pid text GENERATED ALWAYS AS (id::text) STORED;
+RESET ROLE;
+SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.reattach_unit('regress_ra.swap')$$);
+SET ROLE regress_ra_owner;
+ALTER TABLE regress_ra.swap DROP COLUMN pid;
+ALTER TABLE regress_ra.swap ADD COLUMN pid text DEFAULT 'x';
+RESET ROLE;
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.reattach_unit('regress_ra.swap')$$);
+-- as after a restore (no dropped column at the recorded number), still refused
+UPDATE dpobj.protected_tables SET unit_attnum = 3 WHERE relid = 'regress_ra.swap'::regclass;
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.reattach_unit('regress_ra.swap')$$);
+SET ROLE regress_ra_owner;
+ALTER TABLE regress_ra.swap ALTER COLUMN pid DROP DEFAULT;
+RESET ROLE;
+SELECT dpobj.reattach_unit('regress_ra.swap');
+SET ROLE regress_ra_owner;
+SELECT dpobj.unprotect('regress_ra.swap');
+DROP TABLE regress_ra.swap;
+RESET ROLE;
+
 -- ---- clean up ----------------------------------------------------------------
 SET ROLE regress_ra_owner;
 SELECT dpobj.unprotect('regress_ra.visits');

@@ -115,15 +115,12 @@ column_use_hint(ColumnUse use)
  * that are not user columns of rel, or of a type unfit for use, are
  * refused -- the message quotes the analyst's own argument, no data.
  */
-static char *
-lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
-			  Oid *basetype)
+static HeapTuple
+column_tuple(Oid relid, const char *relation, const char *name)
 {
-	HeapTuple	tup;
+	HeapTuple	tup = SearchSysCacheAttName(relid, name);
 	Form_pg_attribute att;
-	char	   *quoted;
 
-	tup = SearchSysCacheAttName(relid, name);
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -138,6 +135,18 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 				 errmsg("column \"%s\" of table %s does not exist", name, relation),
 				 errhint("System columns cannot be used for training.")));
 	}
+	return tup;
+}
+
+/* column_tuple(), then its type fit for use; its quoted catalog name */
+static char *
+lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
+			  Oid *basetype)
+{
+	HeapTuple	tup = column_tuple(relid, relation, name);
+	Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tup);
+	char	   *quoted;
+
 	*basetype = getBaseType(att->atttypid);
 	if (!column_type_ok(*basetype, use))
 	{
@@ -153,6 +162,33 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
 	ReleaseSysCache(tup);
 	return quoted;
+}
+
+void
+train_query_check_columns(Oid relid, const char *relation, char **features, int nfeatures,
+						  const char *label, JsonbValue *filter)
+{
+	JsonbContainer *jc;
+
+	for (int i = 0; i < nfeatures; i++)
+		ReleaseSysCache(column_tuple(relid, relation, features[i]));
+	if (label != NULL)
+		ReleaseSysCache(column_tuple(relid, relation, label));
+	if (filter == NULL || filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
+		return;
+	/* the filter's well-formed conditions; append_condition() refuses the others */
+	jc = filter->val.binary.data;
+	for (int i = 0; i < JsonContainerSize(jc) && i < DPOBJ_MAX_FILTERS; i++)
+	{
+		JsonbValue *cond = getIthJsonbValueFromContainer(jc, i);
+		JsonbValue *vcol = NULL;
+
+		if (cond->type == jbvBinary && JsonContainerIsObject(cond->val.binary.data))
+			vcol = getKeyJsonValueFromContainer(cond->val.binary.data, "column", 6, NULL);
+		if (vcol != NULL && vcol->type == jbvString)
+			ReleaseSysCache(column_tuple(relid, relation,
+										 pnstrdup(vcol->val.string.val, vcol->val.string.len)));
+	}
 }
 
 /*

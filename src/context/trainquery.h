@@ -100,6 +100,14 @@ typedef enum TrainLabel
 #define TRAIN_MAX_FEATURE_ARGS (FUNC_MAX_ARGS - 5)
 
 /*
+ * Every column named by the caller (features, label unless NULL, the filter's
+ * columns unless NULL) exists: 42703 from the catalog alone, before domains,
+ * encodings or options.
+ */
+extern void train_query_check_columns(Oid relid, const char *relation, char **features,
+									  int nfeatures, const char *label, JsonbValue *filter);
+
+/*
  * Builds the query.  aggregate takes (features float8[], label, epsilon,
  * delta, options); aggregate_args, or NULL, is the same mechanism taking
  * (label, epsilon, delta, options, feature, ...), which no float8[] is built

@@ -115,7 +115,7 @@ raw_level(JsonbValue *v, const char *column, int *len)
 	return s;
 }
 
-/* a JSON number (or numeric string) as a numeric value */
+/* a JSON number (or numeric string, or boolean) as a numeric value */
 static double
 raw_number(JsonbValue *v, const char *column, bool *isnull)
 {
@@ -126,6 +126,9 @@ raw_number(JsonbValue *v, const char *column, bool *isnull)
 	*isnull = (v->type == jbvNull);
 	if (*isnull)
 		return 0.0;
+	/* a boolean column: train() encodes it as its int4, 0 or 1 */
+	if (v->type == jbvBool)
+		return v->val.boolean ? 1.0 : 0.0;
 	if (v->type == jbvNumeric)
 		s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
 	else if (v->type == jbvString)

@@ -62,8 +62,8 @@ domains_check_owner(Oid relid, const char *relation)
 			 errhint("Feature domains are public by declaration: the table's owner decides them, not an analyst.")));
 }
 
-/* the column exists and its type fits the kind of domain */
-static void
+/* the column exists and its type fits the kind of domain; returns its base type */
+static Oid
 domains_check_column(Oid relid, const char *relation, const char *column, bool categorical)
 {
 	HeapTuple	tup = SearchSysCacheAttName(relid, column);
@@ -99,15 +99,62 @@ domains_check_column(Oid relid, const char *relation, const char *column, bool c
 				 errhint(categorical ?
 						 "Categorical domains are for text, varchar, char, integer and boolean columns (matched by their text)." :
 						 "Numeric domains are for integer, float and numeric columns.")));
+	return t;
 }
 
-/* the levels: one dimension, no NULL, no duplicate, within the limits */
-static void
-domains_check_levels(ArrayType *arr)
+/*
+ * A level as the text of a value of the column's type (column::text, which
+ * the encoding matches byte for byte), or NULL if no value has it: a
+ * boolean's 'true' or 'false' for any spelling boolin accepts (t, yes, on,
+ * 1, ...), an integer's decimal digits without sign '+' or leading zeros;
+ * char(n)'s text has no trailing blanks.
+ */
+static char *
+domains_level_text(Oid type, const char *level)
+{
+	bool		b;
+	char	   *end;
+	long long	v;
+
+	if (type == BOOLOID)
+		return parse_bool(level, &b) ? pstrdup(b ? "true" : "false") : NULL;
+	if (type == BPCHAROID)
+		return level[0] != '\0' && level[strlen(level) - 1] == ' ' ? NULL : pstrdup(level);
+	if (type != INT2OID && type != INT4OID && type != INT8OID)
+		return pstrdup(level);
+	errno = 0;
+	v = strtoll(level, &end, 10);
+	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
+		end++;
+	if (errno != 0 || end == level || *end != '\0' ||
+		(type == INT2OID && (v < PG_INT16_MIN || v > PG_INT16_MAX)) ||
+		(type == INT4OID && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
+		return NULL;
+	return psprintf("%lld", v);
+}
+
+static const char *
+domains_level_hint(Oid type)
+{
+	if (type == BOOLOID)
+		return "A boolean column's levels are 'true' and 'false' (t/f, yes/no, on/off and 1/0 are stored so); a boolean feature needs no declaration.";
+	if (type == BPCHAROID)
+		return "A char(n) column's text has no trailing blanks: drop them from the level.";
+	return "An integer column's levels are integers of its type, e.g. ARRAY['1', '2', '3'].";
+}
+
+/*
+ * The levels: one dimension, no NULL, each the text of a value of the
+ * column's type (else no row could ever match it), no duplicate after
+ * that normalisation, within the limits.  Returns the levels to store.
+ */
+static Datum
+domains_check_levels(ArrayType *arr, Oid type, const char *column)
 {
 	Datum	   *d;
 	bool	   *n;
 	int			k;
+	char	  **lv;
 
 	if (ARR_NDIM(arr) != 1)
 		ereport(ERROR,
@@ -120,6 +167,7 @@ domains_check_levels(ArrayType *arr)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a categorical domain has 1 to %d levels", DPOBJ_MAX_LEVELS),
 				 errhint("Values outside the list are encoded as the level \"other\".")));
+	lv = palloc(sizeof(char *) * k);
 	for (int i = 0; i < k; i++)
 	{
 		if (n[i])
@@ -132,16 +180,23 @@ domains_check_levels(ArrayType *arr)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("level %d is longer than %d bytes", i + 1, DPOBJ_MAX_LEVEL_BYTES),
 					 errhint("Levels are category names.")));
+		lv[i] = domains_level_text(type, TextDatumGetCString(d[i]));
+		if (lv[i] == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("level \"%s\" is not a value of column \"%s\" (type %s)",
+							TextDatumGetCString(d[i]), column, format_type_be(type)),
+					 errhint("%s", domains_level_hint(type))));
 		for (int j = 0; j < i; j++)
 			/* byte for byte, as the encoding matches values */
-			if (VARSIZE_ANY_EXHDR(DatumGetPointer(d[i])) == VARSIZE_ANY_EXHDR(DatumGetPointer(d[j])) &&
-				memcmp(VARDATA_ANY(DatumGetPointer(d[i])), VARDATA_ANY(DatumGetPointer(d[j])),
-					   VARSIZE_ANY_EXHDR(DatumGetPointer(d[i]))) == 0)
+			if (strcmp(lv[i], lv[j]) == 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("levels %d and %d are the same", j + 1, i + 1),
 						 errhint("List each level once.")));
+		d[i] = CStringGetTextDatum(lv[i]);
 	}
+	return PointerGetDatum(construct_array(d, k, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 static const char declare_sql[] =
@@ -176,13 +231,14 @@ domains_write(Oid relid, const char *column, Datum levels, double lo, double hi,
 	SPI_finish();
 }
 
-/* what every entry point does first; returns the relation's name */
-static char *
+/* what every entry point does first; returns the column's base type */
+static Oid
 domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **column,
 			  bool categorical)
 {
 	char		relkind;
 	char	   *relation;
+	Oid			type = InvalidOid;
 
 	dpobj_verify_schema();
 	dp_check_not_null(fcinfo, nargs, fname);
@@ -190,8 +246,8 @@ domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **colu
 	domains_check_owner(PG_GETARG_OID(0), relation);
 	*column = NameStr(*PG_GETARG_NAME(1));
 	if (nargs > 2)
-		domains_check_column(PG_GETARG_OID(0), relation, *column, categorical);
-	return relation;
+		type = domains_check_column(PG_GETARG_OID(0), relation, *column, categorical);
+	return type;
 }
 
 /* dpobj.declare_domain(rel regclass, column_name name, levels text[]) */
@@ -199,10 +255,10 @@ Datum
 dpobj_declare_domain_levels(PG_FUNCTION_ARGS)
 {
 	char	   *column;
+	Oid			type = domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true);
+	Datum		levels = domains_check_levels(PG_GETARG_ARRAYTYPE_P(2), type, column);
 
-	domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true);
-	domains_check_levels(PG_GETARG_ARRAYTYPE_P(2));
-	domains_write(PG_GETARG_OID(0), column, PG_GETARG_DATUM(2), 0, 0, false);
+	domains_write(PG_GETARG_OID(0), column, levels, 0, 0, false);
 	PG_RETURN_VOID();
 }
 
@@ -307,6 +363,15 @@ domains_append(StringInfo js, Oid relid, const char *column)
 	return true;
 }
 
+/* an undeclared column is boolean: its domain {false, true} is public by type */
+static bool
+domains_is_boolean(Oid relid, const char *column)
+{
+	AttrNumber	attnum = get_attnum(relid, column);
+
+	return attnum > 0 && getBaseType(get_atttype(relid, attnum)) == BOOLOID;
+}
+
 Jsonb *
 domains_encoding(Oid relid, const char *relation, char **features, int nfeatures,
 				 DomainsMode mode)
@@ -324,10 +389,17 @@ domains_encoding(Oid relid, const char *relation, char **features, int nfeatures
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	for (int i = 0; i < nfeatures; i++)
 	{
-		if (declared > 0)
+		if (i > 0)
 			appendStringInfoString(&js, ", ");
 		if (domains_append(&js, relid, features[i]))
 			declared++;
+		else if (domains_is_boolean(relid, features[i]))
+		{
+			/* one coordinate, 0 or 1: [-1, 1] scales x to itself */
+			appendStringInfoString(&js, "{\"column\": ");
+			escape_json(&js, features[i]);
+			appendStringInfoString(&js, ", \"lo\": -1, \"hi\": 1}");
+		}
 		else if (missing < 0)
 			missing = i;
 	}
@@ -341,7 +413,7 @@ domains_encoding(Oid relid, const char *relation, char **features, int nfeatures
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("feature column \"%s\" of table %s has no declared domain",
 						features[missing], relation),
-				 errhint("Encoded features need a domain for every column (dpobj.declare_domain, by the table's owner); "
-						 "or pass {\"encode\": false} to use raw numeric columns.")));
+				 errhint("Encoded features need a domain for every column but booleans (dpobj.declare_domain, by the table's owner); "
+						 "or pass {\"encode\": false, \"R\": r}, r a public bound on each row's raw feature norm.")));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data)));
 }

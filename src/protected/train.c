@@ -511,7 +511,10 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
+	train_query_check_columns(ctx->relid, ctx->relation, features, nfeatures,
+							  text_to_cstring(PG_GETARG_TEXT_PP(3)), NULL);
 	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, deadline);
+	train_query_check_columns(ctx->relid, ctx->relation, NULL, 0, NULL, filter);
 	if (method != NULL)
 		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),
 										  method);

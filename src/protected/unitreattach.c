@@ -37,7 +37,7 @@ PG_FUNCTION_INFO_V1(dpobj_reattach_unit);
 
 /* the recorded unit: name, type, typmod (FOR UPDATE: runs hold it FOR SHARE) */
 static const char reattach_read_sql[] =
-"SELECT privacy_unit::pg_catalog.text, unit_type::pg_catalog.oid, unit_typmod "
+"SELECT privacy_unit::pg_catalog.text, unit_type::pg_catalog.oid, unit_typmod, unit_attnum "
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1 FOR UPDATE";
 
 static const char reattach_write_sql[] =
@@ -49,6 +49,32 @@ static const char reattach_write_sql[] =
 "       ($2, $3, dpobj.unit_collation_version($3)) "
 "RETURNING relid";
 
+/*
+ * Not a swap in place: the recorded number is not a dropped column of the
+ * table (a restore writes none), and the column computes no values of its
+ * own (generated, or a default), as another column dropped and added under
+ * the unit's name could, making every row its own unit.
+ */
+static void
+reattach_refuse_swap(Oid relid, const char *relation, const char *name, int16 recorded,
+					 bool computed)
+{
+	HeapTuple	old = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(recorded));
+	bool		dropped = HeapTupleIsValid(old) &&
+		((Form_pg_attribute) GETSTRUCT(old))->attisdropped;
+
+	if (HeapTupleIsValid(old))
+		ReleaseSysCache(old);
+	if (dropped || computed)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("column \"%s\" of table %s is not the privacy unit dpobj.protect() recorded",
+						name, relation),
+				 errdetail(dropped ? "The recorded unit column was dropped from this table; this column replaced it." :
+						   "The column is generated or has a default: its values need not be the units' own."),
+				 errhint("Its owner calls dpobj.unprotect() and then dpobj.protect() again.")));
+}
+
 /* the present column of that name, its type and typmod the recorded ones */
 static void
 reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
@@ -56,6 +82,8 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 {
 	HeapTuple	tup = SearchSysCacheAttName(relid, name);
 	Form_pg_attribute att;
+	int16		recorded = *attnum;
+	bool		computed;
 
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
@@ -65,6 +93,7 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	*attnum = att->attnum;
 	*collation = att->attcollation;
+	computed = att->attgenerated != '\0' || att->atthasdef;
 	if (att->atttypid != typid || att->atttypmod != typmod)
 	{
 		ReleaseSysCache(tup);
@@ -76,6 +105,7 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 				 errhint("Its owner calls dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again.")));
 	}
 	ReleaseSysCache(tup);
+	reattach_refuse_swap(relid, relation, name, recorded, computed);
 }
 
 Datum
@@ -118,6 +148,7 @@ dpobj_reattach_unit(PG_FUNCTION_ARGS)
 				 errhint("Only a table that dpobj.protect(rel, privacy_unit => ...) protected has a unit column to reattach.")));
 	typid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	typmod = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	attnum = DatumGetInt16(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull));
 	reattach_column(relid, relation, name, typid, typmod, &attnum, &collation);
 	values[1] = Int16GetDatum(attnum);
 	values[2] = ObjectIdGetDatum(collation);
