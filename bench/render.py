@@ -29,10 +29,9 @@ SECTIONS = [
    "non-private, without and with class_weight=\"balanced\"."),
   ("auto", "Private model selection (`auto`) on Adult",
    "Adult training split (32 561 rows, d = 23), ε = 1, δ = 10⁻⁹; adult.test accuracy "
-   "(majority 0.764), 15 draws, median (min–max); `auto`'s defaults: objective and noisysgd, "
-   "share 0.05."),
+   "(majority 0.764); `auto`'s defaults: objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
-   "Mean balanced accuracy (sd) over 20 seeds at ε = 1; German credit was held out of every choice."),
+   "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
@@ -43,21 +42,21 @@ SECTIONS = [
   ("units", "Privacy units: row level, k rows per unit, averaging (Adult, ε = 1)",
    "5 964 units of 1..10 rows; adult.test accuracy (majority 0.764), 11 draws."),
   ("units_cost", "Privacy units: what the bounding costs",
-   "`train()` (output, ε = 1), 1M rows, k = 10, 7 runs; ratio to row level in the same run. "
-   "Two scans within the cap, a sort past it."),
+   "`train()` (output, ε = 1), 1M rows, k = 10, 7 runs; ratio to row level in the same run."),
   ("grid", "OPDisc's default grid: against the paper's",
    "Adult balanced subset, 11 draws, median (min–max)."),
   ("multiclass", "Multi-class: 5 classes, chance 0.2",
    "Synthetic clusters, d = 4, 10 000 train / 2 000 test rows, δ = 10⁻⁶."),
   ("linreg", "Linear regression: in-sample R²",
    "100 000 synthetic rows, d = 10, 5 draws; non-private R² = 0.9161."),
-  ("passglm", "One-pass logistic regression (passglm)", ""),
+  ("passglm", "One-pass logistic regression (passglm)", "Mean test accuracy (min–max)."),
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
-   "One `train()` per cell at ε = 1, δ = 10⁻⁶, serial; d10: ten continuous features, every row "
-   "distinct; d50: five one-hot columns of ten levels; ratio = time / the scan `sum(x1 + … + xd)` "
-   "of the same table in the same run; peak RSS = the backend's VmHWM (shared buffers included)."),
+   "One `train()` per cell, ε = 1, δ = 10⁻⁶, serial; d10: ten continuous features, rows all "
+   "distinct; d50: five one-hot columns of ten levels; ratio: time / the scan `sum(x1 + … + xd)` "
+   "of the table in the same run; peak RSS: the backend's VmHWM (shared buffers included). "
+   "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
@@ -88,9 +87,9 @@ SECTIONS = [
 ]
 
 PLOTS = [
- ("accuracy_eps.png", "Accuracy against ε: each mechanism on Adult, and class weights against "
-  "diffprivlib on the imbalanced tables"),
- ("scale.png", "Time (as a ratio to the scan) and peak memory against rows"),
+ ("accuracy_eps.png", "Accuracy against ε: each mechanism on Adult; class weights against "
+  "diffprivlib on imbalanced tables"),
+ ("scale.png", "Time (ratio to the scan) and peak memory against rows"),
  ("runs_admitted.png", "Runs a (1, 10⁻⁶) budget admits at (0.1, 10⁻⁷) per mechanism mix"),
 ]
 
@@ -156,26 +155,69 @@ def ladder_per_set(rows):
     return out
 
 
-PIVOT = {"solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+# the scale table: a row per (rows, shape), a column per run, its cell "ms / ratio / peak MB"
+def scale_per_size(rows):
+    out = OrderedDict()
+    for r in rows:
+        row = out.setdefault((r["rows"], r["shape"]), OrderedDict([("rows", r["rows"]), ("shape", r["shape"])]))
+        cell = f'{r["ms"]} / {r["ratio"]} / {r["peak RSS MB"]}'
+        row[r["run"]] = cell if r["outcome"] == "ok" else f'{cell} ({r["outcome"]})'
+        row.update((m, r[m]) for m in META)
+    return list(out.values())
+
+
+# passglm: a row per model, a column per ε, its cell "mean (min–max)"
+def passglm_per_model(rows):
+    out = OrderedDict()
+    for r in rows:
+        row = out.setdefault(r["model"], OrderedDict([("model", r["model"])]))
+        row["ε = " + r["ε"]] = f'{r["mean test accuracy"]} ({r["min–max"]})'
+        row.update((m, r[m]) for m in META)
+    return list(out.values())
+
+
+PIVOT = {"scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
 
-def table(rows, hide=()):
+# runs already named under an earlier table: (command, commit, date, machine) -> its title
+SEEN = {}
+
+
+def table(rows, hide=(), title=""):
     cols = [c for c in rows[0] if c not in META and c not in hide]
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    # a column with one value in every row (of 4 or more) is stated once above the table
+    same = [c for c in cols if len(rows) >= 4 and len({r[c] for r in rows}) == 1 and rows[0][c]]
+    cols = [c for c in cols if c not in same]
+    out = ["Every row: " + ", ".join(f"{c} {rows[0][c]}" for c in same) + ".", ""] if same else []
+    # runs of one command: the command once
+    out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(r[c].replace("|", "/") for c in cols) + " |" for r in rows]
     runs = OrderedDict()
     for r in rows:
-        runs.setdefault(tuple(r[m] for m in META), None)
-    for run in runs:
-        out += ["", run_line(*run)]
+        runs.setdefault(tuple(r[m] for m in META[:4]), []).append(r["load"])
+    lines = OrderedDict()
+    for run, loads in runs.items():
+        line = run_line(*run, " / ".join(OrderedDict.fromkeys(loads)), title)
+        cmd = f"`{run[0]}` — "
+        if line.startswith(cmd) and cmd in lines:
+            lines[cmd] += "; " + line[len(cmd):]
+        else:
+            lines[cmd if line.startswith(cmd) else line] = line
+    for line in lines.values():
+        out += ["", line]
     return "\n".join(out)
 
 
-def run_line(cmd, commit, date, machine, load):
+def run_line(cmd, commit, date, machine, load, title=""):
     where = "" if machine.startswith(MACHINE) else f", {machine}"
-    return f"`{cmd}` — {commit}, {date}{where}, load {load}"
+    key = (cmd, commit, date, machine)
+    if key in SEEN:
+        first, same = SEEN[key]
+        return f'The run of "{first}"' + ("." if load == same else f", load {load}.")
+    SEEN.setdefault(key, (re.split(r":| \(", title)[0], load))
+    return f"`{cmd}` — {commit}, {date.replace(' UTC', '')}{where}, load {load}"
 
 
 def num(s):
@@ -281,14 +323,13 @@ def figure1():
 
 def render():
     out = ["# dpobj benchmarks", "",
-           "Current results only: each table is the latest run of the command under it, written "
-           "by that bench script into `bench/csv/` and rendered here by `python3 bench/render.py` "
-           "(the plots too); history is git's. Under each table: the command, the commit, the date "
-           f"and the load average; the machine is a shared VM with {MACHINE} unless named, so "
-           "times vary by about ±30 % with the load. Accuracy is on each table's test split.", ""]
+           "Each table is the latest run of the command under it (with its commit, date (UTC) "
+           "and load average), from `bench/csv/`, rendered with the plots by `python3 bench/render.py`. "
+           f"Machine: a shared VM with {MACHINE} unless named; times vary about ±30 % with the "
+           "load. Accuracy is on each table's test split.", ""]
     out += ["## Plots", ""]
     for png, caption in PLOTS:
-        out += [f"![{caption}](img/{png})", "", f"*{caption}.*", ""]
+        out += [f"![{caption}](img/{png})", ""]
     listed = {name for _, secs in SECTIONS for name, _, _ in secs}
     extra = sorted(f[:-4] for f in os.listdir("bench/csv") if f.endswith(".csv") and f[:-4] not in listed)
     for group, secs in SECTIONS + [("Other results", [(n, n, "") for n in extra])] * bool(extra):
@@ -297,8 +338,7 @@ def render():
             out += ["### Every mechanism against ε on Adult (the paper's Figure 1)", "",
                     "Neel, Roth, Vietri, Wu (2020), Figure 1, reproduced in SQL: the balanced "
                     "training subset (n = 15 682, d = 23), δ = 1/n², 15 runs per ε, paper's grid; "
-                    "adult.test accuracy, mean ± sd. Noisy GD (T = 30) leads at ε ≤ 0.5, objective "
-                    "perturbation (LR) at ε = 1; RSPM ≥ OPDisc but at ε = 0.01.", "",
+                    "adult.test accuracy, mean ± sd.", "",
                     "![Figure 1, d = 23](figure1.png)", "", figure1(), ""]
         for name, title, note in secs:
             out += [f"### {title}", ""]
@@ -306,7 +346,7 @@ def render():
                 out += [note, ""]
             rows = [r for r in read(name) if SHOW.get(name, lambda r: True)(r)]
             rows = PIVOT.get(name, lambda r: r)(rows)
-            out += [table(rows, HIDE.get(name, ())), ""]
+            out += [table(rows, HIDE.get(name, ()), title), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
