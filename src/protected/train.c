@@ -60,6 +60,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -299,7 +300,8 @@ train_unit_options(Jsonb *options, int k)
  * rule refuses (the Gaussian path's spent epsilon is a search).
  * Column 5: an approximate-DP run after the zCDP part began, whose delta
  * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
- * budget domain; column 8: the budget row (for train_composition_notice).
+ * budget domain; column 8: the budget row (for train_composition_notice); column 9:
+ * the role has queued or running jobs charged to the same budget.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
@@ -309,7 +311,12 @@ static const char precheck_sql[] =
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
 "         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
 "             OPERATOR(pg_catalog.>) b.reserve_delta, "
-"       p.release_deadline, p.budget_domain::pg_catalog.text, b "
+"       p.release_deadline, p.budget_domain::pg_catalog.text, b, "
+"       EXISTS (SELECT 1 FROM dpobj.job_queue j "
+"                WHERE j.owner OPERATOR(pg_catalog.=) $2 "
+"                  AND (j.state OPERATOR(pg_catalog.=) 'queued' "
+"                       OR j.state OPERATOR(pg_catalog.=) 'running') "
+"                  AND dpobj.budget_for(j.rel, j.owner) OPERATOR(pg_catalog.=) b.id) "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b "
 "         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
@@ -377,9 +384,30 @@ train_composition_notice(const DPProtectedContext *ctx, const char *from, const 
 			 errhint("dpobj.cost() shows what a run would add before it runs; docs/PRIVACY.md, \"Composition: one filter for every mechanism\", says why.")));
 }
 
+/*
+ * A session's run while the role's jobs on the same budget are queued or
+ * running: their charges come when their scans end, which the rows decide,
+ * so the order of the charges (and which the filter admits) would too.
+ * Refused before the charge, on public grounds (the role's own dpobj.jobs).
+ * A job's own run (its worker) is not refused: it is one of them.
+ */
+static void
+train_refuse_jobs_pending(const DPProtectedContext *ctx)
+{
+	if (MyBgworkerEntry != NULL &&
+		strcmp(MyBgworkerEntry->bgw_function_name, "dpobj_job_worker_main") == 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_IN_USE),
+			 errmsg("role \"%s\" has queued or running jobs charged to its privacy budget on table %s",
+					ctx->rolname, ctx->relation),
+			 errdetail("A job is charged when its scan ends; a run beside it would be charged in an order the rows decide. Nothing was charged."),
+			 errhint("Wait until dpobj.jobs shows them finished, cancel them (dpobj.cancel), or submit this run as a job too.")));
+}
+
 static double
 train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
-			   const char **from, const char **to)
+			   const char **from, const char **to, bool validate_only)
 {
 	RoleSwitch	rs;
 	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
@@ -417,6 +445,9 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+	if (!validate_only &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull)))
+		train_refuse_jobs_pending(ctx);
 	*to = train_composition_change(ctx, epsilon, delta, from);
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
@@ -632,7 +663,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
-	owner_floor = train_precheck(&ctx, epsilon, delta, &comp_from, &comp_to);
+	owner_floor = train_precheck(&ctx, epsilon, delta, &comp_from, &comp_to, validate_only);
 	owner = train_owner(ctx.relid, ctx.relation);
 	/* a Citus table: every worker's cap at least this server's (public) */
 	if (ctx.citus)
