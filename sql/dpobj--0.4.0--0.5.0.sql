@@ -168,3 +168,23 @@ AS 'MODULE_PATHNAME', 'dpobj_help'
 LANGUAGE C STABLE PARALLEL SAFE ROWS 60;
 COMMENT ON FUNCTION dpobj.help(text) IS
     'dpobj''s reference manual, one row per line: without a topic the overview and the list of topics, with a topic (or a function name it documents) its section';
+
+--------------------------------------------------------------------------
+-- What one dpobj.train() run would charge, from public state, by the
+-- accountant's own rule (src/protected/runsleft.c), charging nothing: the
+-- ledger's (kind, epsilon, delta, rho), whether the caller's budget admits
+-- it, the budget's composition after it ('linear', 'gaussian', 'renyi'),
+-- the epsilon it adds to the composed spend, and spent and remaining after.
+CREATE FUNCTION dpobj.cost(rel regclass, mechanism text, epsilon numeric,
+                           delta numeric, options jsonb DEFAULT '{}',
+                           OUT kind text, OUT charge_epsilon numeric,
+                           OUT charge_delta numeric, OUT rho numeric,
+                           OUT admitted boolean, OUT composition text,
+                           OUT adds_epsilon numeric, OUT spent_epsilon numeric,
+                           OUT remaining_epsilon numeric, OUT remaining_delta numeric)
+RETURNS record
+AS 'MODULE_PATHNAME', 'dpobj_cost'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.cost(regclass, text, numeric, numeric, jsonb) IS
+    'What one dpobj.train() run of this mechanism at (epsilon, delta) would charge your budget on the table, and the budget after it (the accountant''s rule; nothing is charged)';

@@ -411,6 +411,14 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 }
 
 const char *
+account_composition(const AccountBudget *b)
+{
+	if (num_sign(b->spent_rho) == 0)
+		return "linear";
+	return account_gaussian_path(b) ? "gaussian" : "renyi";
+}
+
+const char *
 account_accounted(const AccountBudget *after, LedgerCostKind kind)
 {
 	if (num_sign(after->spent_rho) == 0)

@@ -116,6 +116,12 @@ extern Datum account_budget_to_row(HeapTupleHeader row, const AccountBudget *b);
 #define ACCOUNT_WRITTEN_COLS	9
 extern void account_budget_written(const AccountBudget *b, Datum *values, char *nulls);
 
+/*
+ * How the budget composes: "linear" (no zCDP part yet), "gaussian" (the
+ * zCDP part on its Gaussian path) or "renyi" (on its Renyi path)
+ */
+extern const char *account_composition(const AccountBudget *b);
+
 /* how a debit of kind counted in the state after it (dpobj.ledger.accounted) */
 extern const char *account_accounted(const AccountBudget *after, LedgerCostKind kind);
 

@@ -1,13 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * runsleft.c
+ *	  A run's price before it runs, from public state only:
  *	  dpobj.runs_left(rel, mechanism, epsilon, delta, options): how many more
  *	  dpobj.train() runs of that mechanism at (epsilon, delta) the caller's
- *	  budget on the table admits -- the accountant's own rule
- *	  (accountant.c) applied to the run's cost (registry.c), before
- *	  anything is spent.  It reads the caller's budget only, as train()'s
- *	  pre-check does (the table's budget domain's, if it is a member, else
- *	  its own), and depends on the ledger's public charges alone.
+ *	  budget on the table admits;
+ *	  dpobj.cost(rel, mechanism, epsilon, delta, options): what one such run
+ *	  would charge and the budget after it.
+ *	  Both apply the accountant's own rule (accountant.c) to the run's cost
+ *	  (registry.c) and charge nothing.  They read the caller's budget only, as
+ *	  train()'s pre-check does (the table's budget domain's, if it is a
+ *	  member, else its own), and depend on the ledger's public charges alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,11 +27,14 @@
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/fmgrprotos.h"
 
 PG_FUNCTION_INFO_V1(dpobj_runs_left);
+PG_FUNCTION_INFO_V1(dpobj_cost);
 
 /* budget_for once whatever the plan (an InitPlan: train.c's pre-check says why) */
 static const char budget_sql[] =
@@ -65,29 +71,33 @@ runs_left_budget(Oid relid, const char *relation, AccountBudget *b)
 	return account_budget_of_row(DatumGetHeapTupleHeader(v), b);
 }
 
-Datum
-dpobj_runs_left(PG_FUNCTION_ARGS)
+/* a run's price: the arguments train() would get, and the cost it would charge */
+typedef struct RunPrice
 {
 	Oid			relid;
-	char		relkind;
 	char	   *relation;
+	Numeric		epsilon;
+	Numeric		delta;
+	LedgerCost	cost;
+} RunPrice;
+
+/* fcinfo (rel, mechanism, epsilon, delta, options) validated and priced as train() does */
+static void
+run_price(FunctionCallInfo fcinfo, const char *fname, RunPrice *p)
+{
+	char		relkind;
 	const char *mechanism;
 	char	   *eps_text,
 			   *delta_text;
-	Numeric		epsilon,
-				delta;
 	Jsonb	   *options;
-	LedgerCost	cost;
-	AccountBudget b;
-	int64		n = 0;
 
 	dpobj_verify_schema();
-	dp_check_not_null(fcinfo, 5, "dpobj.runs_left");
-	relid = PG_GETARG_OID(0);
-	relation = dp_lock_relation(relid, &relkind);
-	epsilon = PG_GETARG_NUMERIC(2);
-	delta = PG_GETARG_NUMERIC(3);
-	train_check_privacy(epsilon, delta, &eps_text, &delta_text);
+	dp_check_not_null(fcinfo, 5, fname);
+	p->relid = PG_GETARG_OID(0);
+	p->relation = dp_lock_relation(p->relid, &relkind);
+	p->epsilon = PG_GETARG_NUMERIC(2);
+	p->delta = PG_GETARG_NUMERIC(3);
+	train_check_privacy(p->epsilon, p->delta, &eps_text, &delta_text);
 	options = PG_GETARG_JSONB_P(4);
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,
@@ -97,13 +107,86 @@ dpobj_runs_left(PG_FUNCTION_ARGS)
 	mechanism = train_resolve_mechanism(text_to_cstring(PG_GETARG_TEXT_PP(1)), &options);
 
 	/* the cost train() would charge: the same floats, the same calibration */
-	mechanism_run_cost(mechanism, options, dp_numeric_to_float8_down(epsilon, "epsilon"),
-					   dp_numeric_to_float8_down(delta, "delta"), &cost);
+	mechanism_run_cost(mechanism, options, dp_numeric_to_float8_down(p->epsilon, "epsilon"),
+					   dp_numeric_to_float8_down(p->delta, "delta"), &p->cost);
+}
 
+/* the run's rho as the ledger records it; NULL for approximate-DP runs */
+static Numeric
+run_price_rho(const RunPrice *p)
+{
+	return p->cost.kind == LEDGER_COST_APPROX ? NULL : dp_numeric_of_text(p->cost.rho);
+}
+
+Datum
+dpobj_runs_left(PG_FUNCTION_ARGS)
+{
+	RunPrice	p;
+	AccountBudget b;
+	int64		n = 0;
+
+	run_price(fcinfo, "dpobj.runs_left", &p);
 	SPI_connect();
-	if (runs_left_budget(relid, relation, &b))
-		n = account_runs_left(&b, cost.kind, epsilon, delta,
-							  cost.kind == LEDGER_COST_APPROX ? NULL : dp_numeric_of_text(cost.rho));
+	if (runs_left_budget(p.relid, p.relation, &b))
+		n = account_runs_left(&b, p.cost.kind, p.epsilon, p.delta, run_price_rho(&p));
 	SPI_finish();
 	PG_RETURN_INT64(n);
+}
+
+/*
+ * dpobj.cost(): (kind, epsilon, delta, rho) the ledger would record,
+ * admitted, the composition after the run, the epsilon it adds to the
+ * composed spend (NULL when refused), spent and remaining epsilon and
+ * remaining delta after it (the budget as it is when the run is refused;
+ * NULLs without a budget).
+ */
+Datum
+dpobj_cost(PG_FUNCTION_ARGS)
+{
+	RunPrice	p;
+	AccountBudget b,
+				after;
+	TupleDesc	desc;
+	Datum		values[10];
+	bool		nulls[10] = {false};
+	Numeric		rho;
+	MemoryContext caller = CurrentMemoryContext;
+	HeapTuple	tuple;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "dpobj.cost: return type must be a row type");
+	run_price(fcinfo, "dpobj.cost", &p);
+	rho = run_price_rho(&p);
+	values[0] = CStringGetTextDatum(ledger_cost_kind_name(p.cost.kind));
+	values[1] = NumericGetDatum(p.epsilon);
+	values[2] = NumericGetDatum(p.delta);
+	values[3] = rho != NULL ? NumericGetDatum(rho) : (Datum) 0;
+	nulls[3] = rho == NULL;
+	for (int i = 5; i < 10; i++)
+		nulls[i] = true;
+	values[4] = BoolGetDatum(false);
+	SPI_connect();
+	if (runs_left_budget(p.relid, p.relation, &b))
+	{
+		bool		admitted = account_debit(&b, p.cost.kind, p.epsilon, p.delta, rho, 1, &after);
+		Numeric		before = account_spent_epsilon(&b);
+
+		if (!admitted)
+			after = b;
+		values[4] = BoolGetDatum(admitted);
+		values[5] = CStringGetTextDatum(account_composition(&after));
+		nulls[6] = !admitted;
+		values[6] = DirectFunctionCall2(numeric_sub,
+										NumericGetDatum(account_spent_epsilon(&after)),
+										NumericGetDatum(before));
+		values[7] = NumericGetDatum(account_spent_epsilon(&after));
+		values[8] = NumericGetDatum(account_remaining_epsilon(&after));
+		values[9] = NumericGetDatum(account_remaining_delta(&after));
+		nulls[5] = nulls[7] = nulls[8] = nulls[9] = false;
+	}
+	/* the budget's values live in SPI's context: the tuple copies them out */
+	MemoryContextSwitchTo(caller);
+	tuple = heap_form_tuple(BlessTupleDesc(desc), values, nulls);
+	SPI_finish();
+	PG_RETURN_DATUM(HeapTupleGetDatum(tuple));
 }

@@ -40,6 +40,7 @@
 #include "mechanisms/glmmulticlass.h"
 #include "state/glmstate.h"
 #include "state/hsstate.h"
+#include "ledger/accountant.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
 #include "model/models.h"
@@ -60,6 +61,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -299,7 +301,8 @@ train_unit_options(Jsonb *options, int k)
  * rule refuses (the Gaussian path's spent epsilon is a search).
  * Column 5: an approximate-DP run after the zCDP part began, whose delta
  * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
- * budget domain.
+ * budget domain; column 8: the budget row (for train_composition_notice); column 9:
+ * the role has queued or running jobs charged to the same budget.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
@@ -309,7 +312,12 @@ static const char precheck_sql[] =
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
 "         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
 "             OPERATOR(pg_catalog.>) b.reserve_delta, "
-"       p.release_deadline, p.budget_domain::pg_catalog.text "
+"       p.release_deadline, p.budget_domain::pg_catalog.text, b, "
+"       EXISTS (SELECT 1 FROM dpobj.job_queue j "
+"                WHERE j.owner OPERATOR(pg_catalog.=) $2 "
+"                  AND (j.state OPERATOR(pg_catalog.=) 'queued' "
+"                       OR j.state OPERATOR(pg_catalog.=) 'running') "
+"                  AND dpobj.budget_for(j.rel, j.owner) OPERATOR(pg_catalog.=) b.id) "
 "  FROM dpobj.protected_tables p "
 "  LEFT JOIN dpobj.budgets b "
 "         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
@@ -334,8 +342,73 @@ train_refuse_closed(const DPProtectedContext *ctx)
 					 "mechanism\", says why.")));
 }
 
+/*
+ * The composition the admitted run moves the budget (the pre-check's row,
+ * column 8) to, by the charge's own rule, or NULL when it stays: from the
+ * ledger's public state and the run's public cost alone.
+ */
+static const char *
+train_composition_change(const DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
+						 const char **from)
+{
+	bool		isnull;
+	Datum		row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull);
+	AccountBudget b,
+				after;
+	const char *to;
+
+	if (isnull || !account_budget_of_row(DatumGetHeapTupleHeader(row), &b) ||
+		!account_debit(&b, ctx->cost.kind, epsilon, delta,
+					   ctx->cost.kind == LEDGER_COST_APPROX ? NULL : dp_numeric_of_text(ctx->cost.rho),
+					   1, &after))
+		return NULL;
+	*from = account_composition(&b);
+	to = account_composition(&after);
+	return strcmp(*from, to) == 0 ? NULL : to;
+}
+
+/*
+ * Says, before the charge, that this run changes how the budget composes
+ * (public grounds: the ledger's state and the run's cost).
+ */
+static void
+train_composition_notice(const DPProtectedContext *ctx, const char *from, const char *to)
+{
+	if (to == NULL)
+		return;
+	ereport(NOTICE,
+			(errmsg("this run moves the privacy budget of role \"%s\" on table %s from %s to %s composition",
+					ctx->rolname, ctx->relation, from, to),
+			 errdetail(strcmp(to, "gaussian") == 0 ?
+					   "Gaussian runs now compose in zCDP or Gaussian DP; the first run of another kind moves the budget to Renyi composition for good." :
+					   "Every later run is converted at the budget's fixed Renyi order: a pure-epsilon or (epsilon, delta) run may add more than its epsilon to the spent epsilon."),
+			 errhint("dpobj.cost() shows what a run would add before it runs; docs/PRIVACY.md, \"Composition: one filter for every mechanism\", says why.")));
+}
+
+/*
+ * A session's run while the role's jobs on the same budget are queued or
+ * running: their charges come when their scans end, which the rows decide,
+ * so the order of the charges (and which the filter admits) would too.
+ * Refused before the charge, on public grounds (the role's own dpobj.jobs).
+ * A job's own run (its worker) is not refused: it is one of them.
+ */
+static void
+train_refuse_jobs_pending(const DPProtectedContext *ctx)
+{
+	if (MyBgworkerEntry != NULL &&
+		strcmp(MyBgworkerEntry->bgw_function_name, "dpobj_job_worker_main") == 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_IN_USE),
+			 errmsg("role \"%s\" has queued or running jobs charged to its privacy budget on table %s",
+					ctx->rolname, ctx->relation),
+			 errdetail("A job is charged when its scan ends; a run beside it would be charged in an order the rows decide. Nothing was charged."),
+			 errhint("Wait until dpobj.jobs shows them finished, cancel them (dpobj.cancel), or submit this run as a job too.")));
+}
+
 static double
-train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
+train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
+			   const char **from, const char **to, bool validate_only)
 {
 	RoleSwitch	rs;
 	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
@@ -373,6 +446,10 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+	if (!validate_only &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull)))
+		train_refuse_jobs_pending(ctx);
+	*to = train_composition_change(ctx, epsilon, delta, from);
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
@@ -574,6 +651,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	double		deadline;
 	double		owner_floor;
 	Jsonb	   *encoding;
+	const char *comp_from = NULL,
+			   *comp_to = NULL;
 
 	/* the public instant the release deadline counts from */
 	TimestampTz start = GetCurrentTimestamp();
@@ -588,7 +667,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
-	owner_floor = train_precheck(&ctx, epsilon, delta);
+	owner_floor = train_precheck(&ctx, epsilon, delta, &comp_from, &comp_to, validate_only);
 	/* a protected ancestor or descendant: refused (protecttree.h); the tree scanned */
 	protecttree_check(ctx.relid, ctx.relation, false);
 	ctx.tree_hash = dp_inheritance_tree_hash(ctx.relid);
@@ -616,6 +695,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 							  ctx.relid, ctx.relation);
 	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
 	dpobj_run_enter();
+	train_composition_notice(&ctx, comp_from, comp_to);
 	result = seal_run(&ctx, &query, owner, &ledger_id,
 					  deadline_release_at(start, owner_floor, deadline));
 	SPI_finish();

@@ -1,0 +1,52 @@
+-- dpobj.cost(): what one run would charge, from public state, by the charge's
+-- own rule; and the NOTICE, before the charge, when a run changes how the budget
+-- composes (docs/PRIVACY.md, "Composition: one filter for every mechanism")
+CREATE SCHEMA regress_cost;
+GRANT USAGE ON SCHEMA regress_cost TO PUBLIC;
+CREATE ROLE regress_cost_analyst;
+CREATE TABLE regress_cost.t AS
+SELECT i, (i % 7) / 4.0 - 0.75 AS a, (i % 5) / 4.0 - 0.5 AS b, (i % 3) > 0 AS y
+  FROM generate_series(1, 200) i;
+CREATE TABLE regress_cost.plain AS SELECT * FROM regress_cost.t;
+SELECT dpobj.protect('regress_cost.t');
+GRANT SELECT ON regress_cost.plain TO regress_cost_analyst;
+SET ROLE regress_cost_analyst;
+-- not protected: refused as runs_left refuses; protected, no budget: NULLs
+SELECT * FROM dpobj.cost('regress_cost.plain', 'auto', 1, 1e-9);
+SELECT * FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+RESET ROLE;
+SELECT (dpobj.grant_budget('regress_cost.t', 'regress_cost_analyst', 3, 1e-6)).id IS NOT NULL AS granted;
+SET ROLE regress_cost_analyst;
+CREATE TEMP TABLE before_after (step int, cost_spent numeric, budget_spent numeric);
+-- auto (1, 1e-9), passglm 0.5, two evaluations at 0.25: each run's preview is
+-- the spend my_budgets shows after it
+SELECT * FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+INSERT INTO before_after SELECT 1, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+SELECT (dpobj.train('regress_cost.t', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 1.5}')).mechanism;
+UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 1;
+-- the first Gaussian run: the NOTICE, before the charge
+SELECT * FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
+INSERT INTO before_after SELECT 2, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
+CREATE TEMP TABLE m AS SELECT dpobj.train('regress_cost.t', 'passglm', ARRAY['a', 'b'], 'y', 0.5, 1e-9, '{"R": 1}') m;
+UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 2;
+SELECT dpobj.runs_left('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}') AS passglm_left;
+-- the first pure run moves the part to Renyi composition for good: it adds 0.86
+SELECT * FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+INSERT INTO before_after SELECT 3, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
+UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 3;
+-- a run that keeps the composition: no NOTICE
+SELECT adds_epsilon, composition FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+INSERT INTO before_after SELECT 4, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
+UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 4;
+SELECT step, cost_spent, cost_spent = budget_spent AS same FROM before_after ORDER BY step;
+-- refused: the budget as it is, nothing added; nothing was charged by any preview
+SELECT kind, admitted, composition, adds_epsilon, spent_epsilon, remaining_epsilon
+  FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+SELECT count(*) AS ledger_rows FROM dpobj.ledger WHERE rolname = current_user;
+RESET ROLE;
+DROP TABLE regress_cost.t, regress_cost.plain;
+DROP SCHEMA regress_cost;
+DROP OWNED BY regress_cost_analyst;
+DROP ROLE regress_cost_analyst;
