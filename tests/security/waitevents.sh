@@ -3,11 +3,12 @@
 # pg_stat_activity shows a backend's current wait event to every session of the same role.
 # At a 64kB cap a privacy unit's bounding counts 922 units in memory and sorts 923, and
 # the sort of 151 921 rows writes temporary files (IO:BufFileWrite/BufFileRead): a second
-# session of the analyst, polling its own train() call, would tell the neighbours apart,
-# with or without a release deadline.  The two tables differ in one row (moved into a new
-# unit); the poller collects the distinct wait events of the run, which must be the same
-# set for both (none), and no BufFile event; the superuser's direct sort shows that the far table
-# does spill, so the comparison has something to hide.
+# session of the analyst, polling its own train() call (or its submit() job's worker, which
+# logs in as the analyst), would tell the neighbours apart, with or without a release
+# deadline.  The two tables differ in one row (moved into a new unit); the poller collects
+# the distinct wait events of the run, which must be the same set for both (none), and no
+# BufFile event; the superuser's direct sort shows that the far table does spill, so the
+# comparison has something to hide.
 # Needs PGHOST/PGPORT/PGUSER (a superuser), dpobj installed and preloaded.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -66,16 +67,18 @@ t_check "the far table's sorted bounding spills past 64kB (the superuser's direc
         SELECT count(*) FROM (SELECT a, b, y, row_number() OVER (PARTITION BY u ORDER BY dpobj.unit_row_key()) r
                                 FROM ufar) s WHERE r <= 3" | grep -c 'temp read')" -gt 0
 
-# events TABLE OPTS: the distinct wait events a second session of the analyst sees while
-# the analyst's train() on TABLE runs (three runs, to catch short events)
+# events FN TABLE OPTS: the distinct wait events a second session of the analyst sees while
+# the analyst's train() (FN train) or submit() job (FN submit) on TABLE runs (three runs, to
+# catch short events)
 events() {
-    local tbl="$1" opts="$2" i poll all=""
+    local fn="$1" tbl="$2" opts="$3" app=$APP i poll all=""
+    [[ $fn == submit ]] && app="dpobj job"
     for i in 1 2 3; do
-        psql -X -q -At -d "$DB" -U "$ROLE" -c "SELECT public.poll_waits('$APP', 20)" >"$OUT.poll" 2>&1 &
+        psql -X -q -At -d "$DB" -U "$ROLE" -c "SELECT public.poll_waits('$app', 20)" >"$OUT.poll" 2>&1 &
         poll=$!
         sleep 0.2
         PGAPPNAME=$APP psql -X -q -At -d "$DB" -U "$ROLE" \
-            -c "SELECT 1 FROM dpobj.train('$tbl', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '$opts')" \
+            -c "SELECT 1 FROM dpobj.$fn('$tbl', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '$opts')" \
             >"$OUT.run" 2>&1 || { echo "run failed: $(cat "$OUT.run")"; }
         wait "$poll"
         all="$all,$(sed 's/^events://' "$OUT.poll")"
@@ -87,14 +90,18 @@ events() {
 OUT=$(mktemp "${TMPDIR:-/tmp}/dpobj-waitevents.XXXXXX")
 trap 'rm -f "$OUT" "$OUT".*' EXIT
 
-for opts in '{"R": 2, "encode": false}' '{"R": 2, "encode": false, "deadline": 2}'; do
-    near=$(events unear "$opts")
-    far=$(events ufar "$opts")
-    echo "# $opts: near {$near}, far {$far}"
-    t_is "$opts: the analyst sees the same wait events on both tables" "$far" "$near"
-    t_check "$opts: ... and no temporary-file I/O" \
+while read -r fn opts; do
+    near=$(events "$fn" unear "$opts")
+    far=$(events "$fn" ufar "$opts")
+    echo "# $fn $opts: near {$near}, far {$far}"
+    t_is "$fn $opts: the analyst sees the same wait events on both tables" "$far" "$near"
+    t_check "$fn $opts: ... and no temporary-file I/O" \
         bash -c "! grep -q BufFile <<<'$near,$far'"
-done
+done <<'RUNS'
+train {"R": 2, "encode": false}
+train {"R": 2, "encode": false, "deadline": 2}
+submit {"R": 2, "encode": false}
+RUNS
 
 t_psql -d postgres -c "DROP DATABASE $DB" -c "DROP ROLE $ROLE" >/dev/null
 t_summary
