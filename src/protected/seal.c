@@ -40,6 +40,8 @@
  *	  sooner; only a cancel (the caller's own doing) ends the call at once.
  *	  Until then the progress phases after "scanning" and the ledger's
  *	  outcome are held.
+ * 5. The whole run, deadline included, reports its waits into a private
+ *	  sink (waitsink.h): pg_stat_activity shows it with no wait event.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,6 +50,7 @@
 #include "protected/seal.h"
 #include "context/deadline.h"
 #include "base/dpobj.h"
+#include "base/waitsink.h"
 #include "ledger/ledger.h"
 #include "base/privileged.h"
 #include "base/progress.h"
@@ -55,7 +58,6 @@
 #include "context/workerpins.h"
 
 #include "access/xact.h"
-#include "executor/instrument.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "optimizer/cost.h"
@@ -83,9 +85,12 @@ static const DPSettingPin seal_pins[] =
 	 * temporary files, whose number and size (pg_stat_database, which every
 	 * role reads; the server log) follow the distinct rows or units; with
 	 * pg_stat_statements loaded and track = all, every role would read the
-	 * query's own entry (its blocks, rows and time).
+	 * query's own entry (its blocks, rows and time); no I/O timing, which
+	 * pg_stat_database (blk_read_time) would sum.
 	 */
 	{"track_counts", "off"},
+	{"track_io_timing", "off"},
+	{"track_wal_io_timing", "off"},
 	{"log_temp_files", "-1"},
 	{"pg_stat_statements.track", "top"},
 };
@@ -200,12 +205,8 @@ seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 }
 
 /*
- * The query in a subtransaction, as exec_user with the settings pinned.  Its
- * buffer and WAL usage is put back out of the backend's running totals
- * afterwards, whatever the outcome: EXPLAIN (ANALYZE, BUFFERS) of the
- * calling statement and pg_stat_statements read those totals, and the
- * query's temporary-file blocks count the distinct rows or units of a
- * spilled state or unit bounding.
+ * The query in a subtransaction, as exec_user with the settings pinned (its
+ * buffer and WAL usage never reaches the caller's totals: train.c).
  */
 static Datum
 seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
@@ -213,8 +214,6 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 {
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
-	BufferUsage bufusage = pgBufferUsage;
-	WalUsage	walusage = pgWalUsage;
 	volatile bool executing = false;
 	Datum		result = (Datum) 0;
 
@@ -268,8 +267,6 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		ReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
-		pgBufferUsage = bufusage;
-		pgWalUsage = walusage;
 	}
 	PG_CATCH();
 	{
@@ -281,8 +278,6 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
-		pgBufferUsage = bufusage;
-		pgWalUsage = walusage;
 		seal_fail(ctx, edata, executing);
 	}
 	PG_END_TRY();
@@ -380,6 +375,8 @@ seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *led
 
 	protected_begin(ctx, exec_user);
 	deadline_begin(release_at);
+	/* the waits of the scan, the bounding, a spill, the solver, the deadline */
+	waitsink_begin();
 	PG_TRY();
 	{
 		/* progress: one forward-only run, "scanning" announced every time */
@@ -389,6 +386,7 @@ seal_run(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64 *led
 	}
 	PG_FINALLY();
 	{
+		waitsink_end();
 		deadline_end();
 		protected_end();
 		dpobj_progress_seal(-1, false);

@@ -7,7 +7,8 @@
 # temp_bytes, which every role reads.  Two tables that differ in one row straddle the cap:
 # 512 distinct rows of d = 10 stay in memory under 64kB, 513 spill (sql/spill.sql).  For
 # each spilling mechanism the analyst's EXPLAIN and the database's temporary-file counters
-# must be the same for both; the superuser's direct aggregate over the same tables shows
+# must be the same for both (EXPLAIN counts none of the call's buffers, train.c: those of its
+# public steps followed the caches, which autovacuum of one table changed); the superuser's direct aggregate over the same tables shows
 # that the one does spill and the other does not, so the comparison has something to hide.
 # The same for a table with a privacy unit whose neighbour crosses the bounding's switch
 # from counting in memory to a sort that spills.
