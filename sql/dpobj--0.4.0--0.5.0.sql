@@ -64,3 +64,17 @@ SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON FUNCTION dpobj.reattach_unit(regclass) FROM PUBLIC;
 COMMENT ON FUNCTION dpobj.reattach_unit(regclass) IS
     'Superuser, after a restore: records the privacy unit column of the recorded name, type and type modifier under its present number and collation (true if that changed anything)';
+
+--------------------------------------------------------------------------
+-- The privacy-unit bounding's sorted branch (src/protected/unitkeep.c,
+-- src/context/trainquery.h): rows sorted by unit, each unit's rows numbered
+-- and counted over its window, and selection sampling as they arrive -- a
+-- uniformly random k-subset exactly, where the first k rows by random keys
+-- (dpobj.unit_row_key()) were one only when the keys had no ties.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.unit_keep_sorted(r bigint, m bigint, k bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_unit_keep_sorted'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION dpobj.unit_keep_sorted(bigint, bigint, bigint) IS
+    'Internal: whether row r of its privacy unit''s m rows (arriving in order, unit by unit) is one of the k random rows the unit keeps';

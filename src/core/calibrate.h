@@ -173,7 +173,7 @@ extern double dp_epsilon_per_row(double eps, int k);
 
 /*
  * Budget splits rounded to the safe side, exactly (docs/PRIVACY.md
- * "Rounding"): dp_budget_part(), total / k rounded down so that k parts sum
+ * "Neighbours"): dp_budget_part(), total / k rounded down so that k parts sum
  * to at most total; dp_budget_rest(), total - used rounded down so that
  * used + rest <= total; dp_budget_fits(), a + b <= total for the exact sum;
  * dp_scale_up(), num / eps rounded up (a noise scale).  All for finite
