@@ -41,9 +41,10 @@
  *	  random bits drawn independently of every row, on both paths; which
  *	  path runs depends on the number of units (and the cap), and changes
  *	  the time only (docs/PRIVACY.md "Privacy units").  The choice is
- *	  never released, so the bits come from PostgreSQL's pg_prng generator
- *	  seeded per run from pg_strong_random() -- a CSPRNG call per row would
- *	  cost more than the scan.  Units are compared with their type's hash
+ *	  never released; the bits come from a SipHash-2-4 stream keyed per run
+ *	  with 128 bits of pg_strong_random() (prfstream.h) -- a keyed PRF, as
+ *	  the proofs' i.i.d. bits need, where a pg_strong_random() call per row
+ *	  would cost more than the scan.  Units are compared with their type's hash
  *	  and equality functions under the column's collation, as GROUP BY
  *	  would (the sort: the column's ordering, whose equality is the same).
  *
@@ -55,7 +56,6 @@
 #include "state/aggstate.h"
 #include "base/random.h"
 
-#include "common/pg_prng.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -150,7 +150,7 @@ typedef struct UnitCounts
 	int			nbatch;			/* integer keys not counted yet */
 	Datum		batch[UNIT_BATCH];
 	uint64		handle;			/* random: ties unit_keep() to these counts */
-	pg_prng_state rng;
+	DPPrfStream rng;
 	MemoryContextCallback reset;
 } UnitCounts;
 
@@ -472,9 +472,9 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 		unit_count_batch(uc);
 	if (uc->spilled)
 		PG_RETURN_INT64(0);
-	dpobj_prng_strong_seed(&uc->rng);
+	dpobj_prf_strong_seed(&uc->rng);
 	/* positive: 0 says "spilled" */
-	uc->handle = (pg_prng_uint64(&uc->rng) >> 1) | 1;
+	uc->handle = (dp_prf_next(&uc->rng) >> 1) | 1;
 	unit_counts_current = uc;
 	PG_RETURN_INT64((int64) uc->handle);
 }
@@ -501,7 +501,7 @@ unit_keep_row(UnitCounts *uc, UnitEntry *e)
 	else if (e->left <= e->need)
 		keep = true;
 	else
-		keep = pg_prng_uint64_range(&uc->rng, 0, (uint64) e->left - 1) < e->need;
+		keep = dp_prf_below(&uc->rng, (uint64) e->left) < e->need;
 	if (e->left > 0 && e->left < PG_UINT32_MAX)
 		e->left--;
 	if (keep)
@@ -546,7 +546,7 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 /*
  * dpobj.unit_row_key() RETURNS uuid (installed by 0.4.0; train()'s sorted
  * branch samples with unit_keep_sorted() since 0.5.0): a random key,
- * 128 bits from a pg_prng generator seeded with pg_strong_random() once per
+ * 128 bits from a SipHash stream keyed from pg_strong_random() once per
  * call site and query (its state lives in the expression's fn_extra), so the
  * keys are i.i.d. uniform and independent of every row.  A uuid because it
  * is 128 bits that sort fast (memcmp); only the query's sort sees it.
@@ -554,19 +554,19 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 Datum
 dpobj_unit_row_key(PG_FUNCTION_ARGS)
 {
-	pg_prng_state *rng = (pg_prng_state *) fcinfo->flinfo->fn_extra;
+	DPPrfStream *rng = (DPPrfStream *) fcinfo->flinfo->fn_extra;
 	pg_uuid_t  *key = palloc(sizeof(pg_uuid_t));
 	uint64		hi;
 	uint64		lo;
 
 	if (rng == NULL)
 	{
-		rng = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(pg_prng_state));
-		dpobj_prng_strong_seed(rng);
+		rng = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(DPPrfStream));
+		dpobj_prf_strong_seed(rng);
 		fcinfo->flinfo->fn_extra = rng;
 	}
-	hi = pg_prng_uint64(rng);
-	lo = pg_prng_uint64(rng);
+	hi = dp_prf_next(rng);
+	lo = dp_prf_next(rng);
 	memcpy(key->data, &hi, sizeof(hi));
 	memcpy(key->data + sizeof(hi), &lo, sizeof(lo));
 	PG_RETURN_UUID_P(key);
@@ -577,7 +577,7 @@ typedef struct UnitSortedState
 {
 	int64		last;			/* the previous row's number in its unit */
 	int64		kept;			/* rows its unit kept so far */
-	pg_prng_state rng;
+	DPPrfStream rng;
 } UnitSortedState;
 
 /*
@@ -603,7 +603,7 @@ dpobj_unit_keep_sorted(PG_FUNCTION_ARGS)
 	if (st == NULL)
 	{
 		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(UnitSortedState));
-		dpobj_prng_strong_seed(&st->rng);
+		dpobj_prf_strong_seed(&st->rng);
 		fcinfo->flinfo->fn_extra = st;
 	}
 	if (r == 1)
@@ -621,7 +621,7 @@ dpobj_unit_keep_sorted(PG_FUNCTION_ARGS)
 	else if (m - r + 1 <= k - st->kept)
 		keep = true;
 	else
-		keep = pg_prng_uint64_range(&st->rng, 0, (uint64) (m - r)) < (uint64) (k - st->kept);
+		keep = dp_prf_below(&st->rng, (uint64) (m - r + 1)) < (uint64) (k - st->kept);
 	if (keep)
 		st->kept++;
 	PG_RETURN_BOOL(keep);
