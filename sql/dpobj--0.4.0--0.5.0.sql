@@ -188,3 +188,17 @@ LANGUAGE C STABLE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.cost(regclass, text, numeric, numeric, jsonb) IS
     'What one dpobj.train() run of this mechanism at (epsilon, delta) would charge your budget on the table, and the budget after it (the accountant''s rule; nothing is charged)';
+
+--------------------------------------------------------------------------
+-- The privacy-unit bounding's sorted branch (src/protected/unitkeep.c,
+-- src/context/trainquery.h): rows sorted by unit, each unit's rows numbered
+-- and counted over its window, and selection sampling as they arrive -- a
+-- uniformly random k-subset exactly, where the first k rows by random keys
+-- (dpobj.unit_row_key()) were one only when the keys had no ties.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.unit_keep_sorted(r bigint, m bigint, k bigint)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpobj_unit_keep_sorted'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION dpobj.unit_keep_sorted(bigint, bigint, bigint) IS
+    'Internal: whether row r of its privacy unit''s m rows (arriving in order, unit by unit) is one of the k random rows the unit keeps';

@@ -3,8 +3,9 @@
 -- dpobj.max_state_memory and returns a handle (> 0), then
 -- dpobj.unit_keep(unit, handle) keeps a uniformly random k of each unit's rows
 -- (selection sampling); when the units outgrow the cap it returns 0 and the
--- other branch keeps each unit's first k rows in the order of
--- dpobj.unit_row_key() (a sort, which spills past work_mem).  The query below
+-- other branch sorts by unit (a sort, which spills past work_mem), numbers and
+-- counts each unit's rows, and dpobj.unit_keep_sorted() samples them as they
+-- arrive.  The query below
 -- is the shape train() builds (src/protected/trainquery.h).
 CREATE TEMP TABLE ub (id int, u int, t text, c char(3));
 -- unit j has j rows (j = 1..12), a NULL unit has 4
@@ -19,9 +20,9 @@ CREATE FUNCTION pg_temp.kept(k bigint, draw int DEFAULT 0) RETURNS TABLE (id int
            WHERE c.h > 0 AND CASE WHEN u IS NOT NULL THEN dpobj.unit_keep(u, c.h) ELSE false END
           OFFSET 0)
          UNION ALL
-         (SELECT id, u FROM (SELECT id, u, row_number() OVER (PARTITION BY u ORDER BY dpobj.unit_row_key()) AS n
-                               FROM ub WHERE c.h = 0 AND u IS NOT NULL) s
-           WHERE s.n <= k)) r
+         (SELECT id, u FROM (SELECT id, u, row_number() OVER w AS n, count(*) OVER w AS m
+                               FROM ub WHERE c.h = 0 AND u IS NOT NULL WINDOW w AS (PARTITION BY u)) s
+           WHERE dpobj.unit_keep_sorted(s.n, s.m, k))) r
    WHERE draw IS NOT NULL $$;
 -- exactly min(m_u, k) rows of every unit, none of the NULL unit
 SELECT k, bool_and(n = least(u, k)) AS min_m_k, count(*) AS units, sum(n) AS rows
@@ -40,6 +41,30 @@ SELECT count(*) AS rows, bool_and(n BETWEEN 144 AND 336) AS rows_uniform
   FROM (SELECT id, count(*) AS n FROM draws, unnest(ids) id GROUP BY id) s;
 SELECT count(*) AS pairs, bool_and(n BETWEEN 1 AND 118) AS pairs_uniform
   FROM (SELECT ids, count(*) AS n FROM draws GROUP BY ids) s;
+-- the sorted branch alone: exactly min(m_u, k) rows of every unit, and the same
+-- uniform bands for unit 5 at k = 2 (no random keys, so no ties to break)
+CREATE FUNCTION pg_temp.kept_sorted(k bigint, draw int DEFAULT 0) RETURNS TABLE (id int, u int) LANGUAGE sql VOLATILE AS $$
+  SELECT id, u FROM (SELECT id, u, row_number() OVER w AS n, count(*) OVER w AS m
+                       FROM ub WHERE u IS NOT NULL AND draw IS NOT NULL WINDOW w AS (PARTITION BY u)) s
+   WHERE dpobj.unit_keep_sorted(s.n, s.m, k) $$;
+SELECT k, bool_and(n = least(u, k)) AS min_m_k, count(*) AS units, sum(n) AS rows
+  FROM (SELECT k, u, count(*) AS n FROM generate_series(1, 13) k, pg_temp.kept_sorted(k) GROUP BY k, u) s
+ GROUP BY k ORDER BY k;
+CREATE TEMP TABLE sdraws AS
+SELECT d, array_agg(id ORDER BY id) AS ids
+  FROM generate_series(1, 600) d, LATERAL (SELECT * FROM pg_temp.kept_sorted(2, d) WHERE u = 5) k
+ GROUP BY d;
+SELECT count(*) AS draws, bool_and(cardinality(ids) = 2) AS two_each FROM sdraws;
+SELECT count(*) AS rows, bool_and(n BETWEEN 144 AND 336) AS rows_uniform
+  FROM (SELECT id, count(*) AS n FROM sdraws, unnest(ids) id GROUP BY id) s;
+SELECT count(*) AS pairs, bool_and(n BETWEEN 1 AND 118) AS pairs_uniform
+  FROM (SELECT ids, count(*) AS n FROM sdraws GROUP BY ids) s;
+-- rows out of order raise (at most k per unit whatever the plan): a unit's row 2
+-- before its row 1, a row number past the unit's count
+\set VERBOSITY sqlstate
+SELECT dpobj.unit_keep_sorted(2, 5, 1);
+SELECT dpobj.unit_keep_sorted(r, 2, 1) FROM generate_series(1, 3) r;
+\set VERBOSITY default
 -- counts that miss rows (as a volatile row-level security policy could make the two
 -- scans differ): the first scan counts only the odd ids (about half of each unit's
 -- rows), the second sees every row; each unit still keeps at most k = 2
@@ -57,8 +82,8 @@ INSERT INTO ubc VALUES ('a'), ('a '), ('a  '), ('b'), ('b');
 SELECT count(*) AS rows FROM (SELECT dpobj.unit_counts(c, 1::bigint) AS h FROM ubc) c
  CROSS JOIN LATERAL (SELECT 1 FROM ubc WHERE dpobj.unit_keep(ubc.c, c.h) OFFSET 0) r;
 -- the sort's grouping is the same equality: char ignores trailing blanks there too
-SELECT count(*) AS rows FROM (SELECT row_number() OVER (PARTITION BY c ORDER BY dpobj.unit_row_key()) AS n FROM ubc) s
- WHERE n <= 1;
+SELECT count(*) AS rows FROM (SELECT row_number() OVER w AS n, count(*) OVER w AS m FROM ubc WINDOW w AS (PARTITION BY c)) s
+ WHERE dpobj.unit_keep_sorted(n, m, 1);
 
 -- Past the cap: units whose keys are long texts outgrow dpobj.max_state_memory = 64kB
 -- after a few dozen, so unit_counts() gives up (0) and the sorting branch keeps the
@@ -77,9 +102,9 @@ CREATE FUNCTION pg_temp.kept_us(k bigint, draw int DEFAULT 0) RETURNS TABLE (id 
            WHERE c.h > 0 AND CASE WHEN u IS NOT NULL THEN dpobj.unit_keep(u, c.h) ELSE false END
           OFFSET 0)
          UNION ALL
-         (SELECT id, u FROM (SELECT id, u, pad, row_number() OVER (PARTITION BY u ORDER BY dpobj.unit_row_key()) AS n
-                               FROM us WHERE c.h = 0 AND u IS NOT NULL) s
-           WHERE s.n <= k)) r
+         (SELECT id, u FROM (SELECT id, u, pad, row_number() OVER w AS n, count(*) OVER w AS m
+                               FROM us WHERE c.h = 0 AND u IS NOT NULL WINDOW w AS (PARTITION BY u)) s
+           WHERE dpobj.unit_keep_sorted(s.n, s.m, k))) r
    WHERE draw IS NOT NULL $$;
 -- which branch ran, whether its sort spilled, and the rows each unit kept (the
 -- plan's numbers that vary are left out)
@@ -93,9 +118,9 @@ BEGIN
                (SELECT id FROM us WHERE c.h > 0 AND CASE WHEN u IS NOT NULL THEN dpobj.unit_keep(u, c.h) ELSE false END
                 OFFSET 0)
                UNION ALL
-               (SELECT id FROM (SELECT id, pad, row_number() OVER (PARTITION BY u ORDER BY dpobj.unit_row_key()) AS n
-                                  FROM us WHERE c.h = 0 AND u IS NOT NULL) s
-                 WHERE s.n <= %s::bigint)) r$q$, k, k)
+               (SELECT id FROM (SELECT id, pad, row_number() OVER w AS n, count(*) OVER w AS m
+                                  FROM us WHERE c.h = 0 AND u IS NOT NULL WINDOW w AS (PARTITION BY u)) s
+                 WHERE dpobj.unit_keep_sorted(s.n, s.m, %s::bigint))) r$q$, k, k)
     LOOP
         IF line ~ 'Seq Scan|Sort Method|WindowAgg' THEN
             -- 18 prints actual rows with two decimals (rows=798.00)

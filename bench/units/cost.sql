@@ -55,6 +55,6 @@ SELECT count(*)
        UNION ALL
        (SELECT f1, f2, f3, f4, f5, y
           FROM (SELECT f1, f2, f3, f4, f5, y,
-                       row_number() OVER (PARTITION BY person ORDER BY dpobj.unit_row_key()) AS n
-                  FROM bu.cost_unit WHERE c.h = 0 AND person IS NOT NULL) s
-         WHERE s.n <= 10::bigint)) r;
+                       row_number() OVER w AS n, count(*) OVER w AS m
+                  FROM bu.cost_unit WHERE c.h = 0 AND person IS NOT NULL WINDOW w AS (PARTITION BY person)) s
+         WHERE dpobj.unit_keep_sorted(s.n, s.m, 10::bigint))) r;

@@ -135,11 +135,28 @@ dpobj_rng_free(gsl_rng *rng)
 }
 
 void
-dpobj_prng_strong_seed(pg_prng_state *state)
+dpobj_prf_strong_seed(DPPrfStream *s)
 {
-	if (!pg_prng_strong_seed(state))
+	uint8		key[16];
+
+	if (!pg_strong_random(key, sizeof(key)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not generate a random number"),
 				 errhint("The server's random source failed; try again.")));
+	dp_prf_init(s, key);
+	explicit_bzero(key, sizeof(key));
+}
+
+void
+dpobj_prf_seeded(DPPrfStream *s, uint64 seed, uint64 tweak)
+{
+	uint8		key[16];
+
+	for (int i = 0; i < 8; i++)
+	{
+		key[i] = (uint8) (seed >> (8 * i));
+		key[8 + i] = (uint8) (tweak >> (8 * i));
+	}
+	dp_prf_init(s, key);
 }

@@ -11,7 +11,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "common/pg_prng.h"
+#include "core/prfstream.h"
 
 /*
  * Returns a generator for one mechanism run.  With dpobj.seed = -1 (the
@@ -24,10 +24,13 @@ extern gsl_rng *dpobj_rng_new(void);
 extern void dpobj_rng_free(gsl_rng *rng);
 
 /*
- * Seeds a pg_prng generator (bits that select rows, never noise) with 128
- * bits of pg_strong_random(), or raises XX000 when the source fails.
+ * Keys a stream for bits that select rows, never noise (prfstream.h): with
+ * 128 bits of pg_strong_random(), or raises XX000 when the source fails;
+ * dpobj_prf_seeded(), under dpobj.seed (tests), with a key derived from the
+ * seed and tweak (a parallel worker's number), so a seeded run repeats.
  */
-extern void dpobj_prng_strong_seed(pg_prng_state *state);
+extern void dpobj_prf_strong_seed(DPPrfStream *s);
+extern void dpobj_prf_seeded(DPPrfStream *s, uint64 seed, uint64 tweak);
 
 /* true when noise is seeded (reproducible, for tests) */
 extern bool dpobj_rng_is_seeded(void);

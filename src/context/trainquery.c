@@ -363,7 +363,7 @@ unit_filter_text(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relat
  * when the units outgrow dpobj.max_state_memory; then exactly one branch of
  * the UNION ALL runs, the other's one-time filter being false: with a
  * handle, a second scan keeps a random k of each unit's rows; with 0, one
- * scan sorted by (unit, random key) keeps each unit's first k rows.  OFFSET 0
+ * scan sorted by unit does, each unit's rows numbered and counted.  OFFSET 0
  * keeps the first branch a subquery under the first scan (the second
  * depends on it laterally), so the counts are
  * complete before either branch's first row.
@@ -393,15 +393,19 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
 					 " ELSE false END OFFSET 0)",
 					 list.data, relation, unit_column, conds, unit_column);
-	/* spilled (0): a sort that spills to temporary files beyond work_mem */
+	/*
+	 * spilled (0): a sort by unit that spills to temporary files beyond
+	 * work_mem, each unit's rows numbered and counted, selection sampling
+	 */
 	appendStringInfo(&q->sql,
-					 " UNION ALL (SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER"
-					 " (PARTITION BY %s ORDER BY dpobj.unit_row_key()) AS \"dpobj unit row\""
+					 " UNION ALL (SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER \"dpobj unit\""
+					 " AS \"dpobj unit row\", pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\""
 					 " FROM %s WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.=) 0"
-					 " AND %s IS NOT NULL%s) AS \"dpobj unit sort\""
-					 " WHERE \"dpobj unit sort\".\"dpobj unit row\" OPERATOR(pg_catalog.<=) $%d)"
+					 " AND %s IS NOT NULL%s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
+					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
+					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))"
 					 ") AS \"dpobj unit rows\"",
-					 list.data, list.data, unit_column, relation, unit_column, conds, k);
+					 list.data, list.data, relation, unit_column, conds, unit_column, k);
 	pfree(list.data);
 }
 

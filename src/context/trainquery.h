@@ -31,11 +31,13 @@
  *	                   ELSE false END OFFSET 0)
  *	      UNION ALL
  *	      (SELECT <columns> FROM
- *	         (SELECT <columns>, row_number() OVER (PARTITION BY <unit>
- *	                   ORDER BY dpobj.unit_row_key()) AS "dpobj unit row"
+ *	         (SELECT <columns>, row_number() OVER "dpobj unit" AS "dpobj unit row",
+ *	                 count(*) OVER "dpobj unit" AS "dpobj unit size"
  *	            FROM <table> WHERE "dpobj unit counts" = 0
- *	             AND <unit> IS NOT NULL [AND <filter>]) AS "dpobj unit sort"
- *	        WHERE "dpobj unit row" <= $k)) AS "dpobj unit rows"
+ *	             AND <unit> IS NOT NULL [AND <filter>]
+ *	          WINDOW "dpobj unit" AS (PARTITION BY <unit>)) AS "dpobj unit sort"
+ *	        WHERE dpobj.unit_keep_sorted("dpobj unit row", "dpobj unit size", $k))
+ *	      ) AS "dpobj unit rows"
  *
  *	  (operators written OPERATOR(pg_catalog.op)).  The first scan counts
  *	  each unit's selected rows within dpobj.max_state_memory and returns a
@@ -43,8 +45,8 @@
  *	  condition on it is a one-time filter, so exactly one branch reads the
  *	  table: a second scan that keeps a uniformly random k of each unit's
  *	  rows (the CASE makes unit_keep() see exactly the rows the first scan
- *	  counted), or one scan sorted by unit and i.i.d. random keys (a sort
- *	  that spills past work_mem) keeping each unit's first k rows.  One
+ *	  counted), or one scan sorted by unit (a sort that spills past
+ *	  work_mem) whose units keep a uniformly random k of their rows.  One
  *	  statement, one snapshot; random bits that depend on no row
  *	  (unitkeep.c).
  *

@@ -32,6 +32,9 @@ autosel_laplace_scale(double epsilon, uint64_t *num, uint64_t *den)
 	if (!(isfinite(epsilon) && epsilon > 0))
 		return false;
 	x = 2.0 / epsilon;
+	/* rounded up: x epsilon >= 2 exactly (fma: the exact sign) */
+	while (isfinite(x) && fma(x, epsilon, -2.0) < 0.0)
+		x = nextafter(x, INFINITY);
 	if (!(x <= ldexp(1.0, 31)))
 		return false;
 	/* x < 2^e: the largest s <= 31 with x 2^s <= 2^31 */

@@ -343,20 +343,58 @@ objgauss_sigma(double eps, double delta, double L, double R, double beta, double
  * product over the k rank-one terms.
  */
 double
-dp_epsilon_per_row(double eps, int k)
+dp_budget_part(double total, int k)
 {
 	double		e;
 
+	if (k <= 1)
+		return total;
+	e = total / (double) k;
+	/* the quotient rounded to nearest may exceed total / k: step down */
+	while (e > 0.0 && fma(e, (double) k, -total) > 0.0)
+		e = nextafter(e, 0.0);
+	return e;
+}
+
+/* a + b <= total for the exact real sum (TwoSum: a + b = s + err exactly) */
+bool
+dp_budget_fits(double a, double b, double total)
+{
+	double		s = a + b;
+	double		bb = s - a;
+	double		err = (a - (s - bb)) + (b - bb);
+
+	return s < total || (s == total && err <= 0);
+}
+
+double
+dp_budget_rest(double total, double used)
+{
+	double		r = total - used;
+
+	while (r > 0.0 && !dp_budget_fits(used, r, total))
+		r = nextafter(r, 0.0);
+	return r;
+}
+
+double
+dp_scale_up(double num, double eps)
+{
+	double		x = num / eps;
+
+	/* x eps >= num exactly (fma: the exact sign) */
+	while (isfinite(x) && fma(x, eps, -num) < 0.0)
+		x = nextafter(x, INFINITY);
+	return x;
+}
+
+double
+dp_epsilon_per_row(double eps, int k)
+{
 #if DPOBJ_MUTANT_IS(units)
 	k = (int) ceil(k / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
 #endif
-	if (k <= 1)
-		return eps;
-	e = eps / (double) k;
-	/* the quotient rounded to nearest may exceed eps / k: step down */
-	while (e > 0.0 && fma(e, (double) k, -eps) > 0.0)
-		e = nextafter(e, 0.0);
-	return e;
+	return dp_budget_part(eps, k);
 }
 
 /*
@@ -536,7 +574,8 @@ dp_lattice_cost(double eps, double delta, double *delta0)
 	double		m = 1.0 + sqrt(2.0 * (eps + log(2.0 * k / tail)));
 	double		eta = k * (m * m + 3.0) / (24.0 * LATTICE_S2_MIN);
 
-	*delta0 = nextafter((delta - tail) * exp(-eta), 0.0);
+	/* each factor rounded down, then the product: delta0 <= (delta - t) e^-eta */
+	*delta0 = nextafter(nextafter(delta - tail, 0.0) * nextafter(exp(-eta), 0.0), 0.0);
 	return nextafter(2.0 * eta, INFINITY);
 }
 
@@ -552,9 +591,11 @@ double
 dp_shift_sigma_lattice(double eps, double delta, double c, int k)
 {
 	double		delta0;
-	double		eps1 = eps - dp_lattice_cost(eps, delta, &delta0);
-	double		omega = sqrt(2.0 * (eps1 + 1.0)) * sqrt((double) k) / (2.0 * sqrt(LATTICE_S2_MIN));
-	double		eps0 = nextafter(eps1 - omega, 0.0);
+	double		eps1 = dp_budget_rest(eps, dp_lattice_cost(eps, delta, &delta0));
+	/* four roundings (relative 2^-51 at most) covered by the factor, rounded up */
+	double		omega = sqrt(2.0 * (eps1 + 1.0)) * sqrt((double) k) / (2.0 * sqrt(LATTICE_S2_MIN)) *
+		(1.0 + ldexp(1.0, -48));
+	double		eps0 = dp_budget_rest(eps1, omega);
 	double		sigma;
 
 	if (!(eps0 > 0.0) || !(delta0 > 0.0) || !isfinite(eps0) || k > DP_LATTICE_MAX_K)

@@ -171,6 +171,19 @@ extern double objgauss_sigma(double eps, double delta, double L, double R,
  */
 extern double dp_epsilon_per_row(double eps, int k);
 
+/*
+ * Budget splits rounded to the safe side, exactly (docs/PRIVACY.md
+ * "Neighbours"): dp_budget_part(), total / k rounded down so that k parts sum
+ * to at most total; dp_budget_rest(), total - used rounded down so that
+ * used + rest <= total; dp_budget_fits(), a + b <= total for the exact sum;
+ * dp_scale_up(), num / eps rounded up (a noise scale).  All for finite
+ * non-negative inputs, eps > 0.
+ */
+extern double dp_budget_part(double total, int k);
+extern double dp_budget_rest(double total, double used);
+extern bool dp_budget_fits(double a, double b, double total);
+extern double dp_scale_up(double num, double eps);
+
 extern double opdisc_sigma_rows(double eps, double delta, int d, int D2, int k);
 extern double rspm_sigma_rows(double eps, double delta, int d, int k);
 extern double objgauss_sigma_rows(double eps, double delta, double L, double R,

@@ -281,7 +281,8 @@ glm_calibrate_amp(GLMCalibration *c, int pp)
 	if (!(isfinite(S1 / c->amp_eps) && S1 / c->amp_eps >= DBL_MIN))
 		return;
 	c->amp_lattice = dpnoise_lattice(S1 / c->amp_eps);
-	t = ceil((S1 / c->amp_lattice + pp) / c->amp_eps);
+	/* rounded up: the scale pays at least the sensitivity's l1 over amp_eps */
+	t = ceil(dp_scale_up(nextafter(S1 / c->amp_lattice + pp, INFINITY), c->amp_eps));
 	c->amp_dlap_t = (t >= 1 && t <= GLM_AMP_MAX_T) ? (uint64) t : 0;
 }
 
@@ -319,8 +320,12 @@ objective_sigma(const GLMParams *p, int d, GLMCalibration *c, bool start_only)
 
 	/* GLM_AMP_SHARE of eps pays the output noise (glm_calibrate_amp) */
 	c->amp_eps = GLM_AMP_SHARE * eps;
-	/* b is drawn on a lattice: its coupling's cost (calibrate.h) */
-	eps_m = eps - c->amp_eps - dp_lattice_cost(eps, p->delta, &delta0);
+	/*
+	 * b is drawn on a lattice: its coupling's cost (calibrate.h); each
+	 * difference rounded down, so amp_eps + cost + eps_m <= eps exactly
+	 */
+	eps_m = dp_budget_rest(dp_budget_rest(eps, c->amp_eps),
+						   dp_lattice_cost(eps, p->delta, &delta0));
 	/* replace-one: zeta = 2 L R, calibrated numerically (calibrate.h) */
 	if (start_only)
 		return objgauss_sigma_start(eps_m, delta0, GLM_LIPSCHITZ, c->Reff,
@@ -382,7 +387,8 @@ calibrate_cms(const GLMParams *p, GLMCalibration *c)
 	double		eps = p->epsilon;
 	double		q = c->beta * c->Reff * c->Reff / c->lambda;
 
-	c->eps_prime = eps - log(1.0 + 2.0 * q + q * q);
+	/* ln(1 + 2q + q^2) = 2 ln(1 + q), rounded up past its few roundings */
+	c->eps_prime = dp_budget_rest(eps, nextafter(2.0 * log1p(q) * (1.0 + ldexp(1.0, -48)), INFINITY));
 	if (c->eps_prime <= 0)
 	{
 		c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;
@@ -390,8 +396,8 @@ calibrate_cms(const GLMParams *p, GLMCalibration *c)
 	}
 	/* GLM_AMP_SHARE of the noise's share eps' pays the output noise */
 	c->amp_eps = GLM_AMP_SHARE * c->eps_prime;
-	c->eps_prime -= c->amp_eps;
-	c->gamma_scale = 2.0 * GLM_LIPSCHITZ * c->Reff / c->eps_prime;
+	c->eps_prime = dp_budget_rest(c->eps_prime, c->amp_eps);
+	c->gamma_scale = dp_scale_up(2.0 * GLM_LIPSCHITZ * c->Reff, c->eps_prime);
 #if DPOBJ_MUTANT_IS(cms)
 	c->gamma_scale /= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif

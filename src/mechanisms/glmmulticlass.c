@@ -36,6 +36,7 @@
 
 #include <math.h>
 
+#include "core/calibrate.h"
 #include "mechanisms/glm.h"
 #include "mechanisms/glmmulticlass.h"
 #include "state/glmstate.h"
@@ -137,8 +138,9 @@ mc_logistic_calibrate(const GLMParams *p, int d, GLMParams *pk, GLMCalibration *
 	*pk = *p;
 	if (p->method != GLM_METHOD_OUTPUT)
 	{
-		pk->epsilon = p->epsilon / p->nclasses;
-		pk->delta = p->delta / p->nclasses;
+		/* rounded down: K shares sum to at most (eps, delta) exactly */
+		pk->epsilon = dp_budget_part(p->epsilon, p->nclasses);
+		pk->delta = dp_budget_part(p->delta, p->nclasses);
 	}
 	glm_calibrate(pk, d, c);
 }

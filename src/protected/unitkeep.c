@@ -26,23 +26,25 @@
  *	  Spilled, when the hash table would outgrow the cap: unit_counts()
  *	  frees it at once, ignores the rest of its scan and returns 0; the
  *	  query then runs its other branch instead, one scan whose rows are
- *	  sorted by (unit, dpobj.unit_row_key()) -- PostgreSQL's sort, which
- *	  spills to temporary files beyond work_mem (pinned at most the cap,
- *	  seal.c) -- and keeps the rows numbered 1..k in each unit
- *	  (row_number()): the k rows of smallest keys, 128 i.i.d. uniform bits
- *	  per row, a uniformly random k-subset (ties, of probability below
- *	  m_u^2 / 2^129, aside).
+ *	  sorted by unit -- PostgreSQL's sort, which spills to temporary files
+ *	  beyond work_mem (pinned at most the cap, seal.c) -- each unit's rows
+ *	  numbered r = 1..m_u (row_number()) and counted (count(*) over the
+ *	  unit's window), and dpobj.unit_keep_sorted(r, m_u, k) runs the same
+ *	  selection sampling on them as they arrive: a uniformly random
+ *	  k-subset, exactly (no random keys, so no ties).
  *
  *	  Never more than k rows of a unit are kept, whatever the counts say
- *	  or the plan does (a per-unit counter on one path, row_number() of a
- *	  single scan on the other): the calibration for k rows rests on that
+ *	  or the plan does (a per-unit counter on one path, a counter reset at
+ *	  each unit's row 1 of a single scan on the other, rows out of order
+ *	  raising): the calibration for k rows rests on that
  *	  alone.  Which rows a unit keeps depends on that unit's rows and on
  *	  random bits drawn independently of every row, on both paths; which
  *	  path runs depends on the number of units (and the cap), and changes
  *	  the time only (docs/PRIVACY.md "Privacy units").  The choice is
- *	  never released, so the bits come from PostgreSQL's pg_prng generator
- *	  seeded per run from pg_strong_random() -- a CSPRNG call per row would
- *	  cost more than the scan.  Units are compared with their type's hash
+ *	  never released; the bits come from a SipHash-2-4 stream keyed per run
+ *	  with 128 bits of pg_strong_random() (prfstream.h) -- a keyed PRF, as
+ *	  the proofs' i.i.d. bits need, where a pg_strong_random() call per row
+ *	  would cost more than the scan.  Units are compared with their type's hash
  *	  and equality functions under the column's collation, as GROUP BY
  *	  would (the sort: the column's ordering, whose equality is the same).
  *
@@ -54,7 +56,6 @@
 #include "state/aggstate.h"
 #include "base/random.h"
 
-#include "common/pg_prng.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -67,6 +68,7 @@ PG_FUNCTION_INFO_V1(dpobj_unit_counts_sfunc);
 PG_FUNCTION_INFO_V1(dpobj_unit_counts_final);
 PG_FUNCTION_INFO_V1(dpobj_unit_keep);
 PG_FUNCTION_INFO_V1(dpobj_unit_row_key);
+PG_FUNCTION_INFO_V1(dpobj_unit_keep_sorted);
 
 /*
  * One unit: its selected rows not seen yet (counted by the first scan) and
@@ -148,7 +150,7 @@ typedef struct UnitCounts
 	int			nbatch;			/* integer keys not counted yet */
 	Datum		batch[UNIT_BATCH];
 	uint64		handle;			/* random: ties unit_keep() to these counts */
-	pg_prng_state rng;
+	DPPrfStream rng;
 	MemoryContextCallback reset;
 } UnitCounts;
 
@@ -470,9 +472,9 @@ dpobj_unit_counts_final(PG_FUNCTION_ARGS)
 		unit_count_batch(uc);
 	if (uc->spilled)
 		PG_RETURN_INT64(0);
-	dpobj_prng_strong_seed(&uc->rng);
+	dpobj_prf_strong_seed(&uc->rng);
 	/* positive: 0 says "spilled" */
-	uc->handle = (pg_prng_uint64(&uc->rng) >> 1) | 1;
+	uc->handle = (dp_prf_next(&uc->rng) >> 1) | 1;
 	unit_counts_current = uc;
 	PG_RETURN_INT64((int64) uc->handle);
 }
@@ -499,7 +501,7 @@ unit_keep_row(UnitCounts *uc, UnitEntry *e)
 	else if (e->left <= e->need)
 		keep = true;
 	else
-		keep = pg_prng_uint64_range(&uc->rng, 0, (uint64) e->left - 1) < e->need;
+		keep = dp_prf_below(&uc->rng, (uint64) e->left) < e->need;
 	if (e->left > 0 && e->left < PG_UINT32_MAX)
 		e->left--;
 	if (keep)
@@ -542,8 +544,9 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 }
 
 /*
- * dpobj.unit_row_key() RETURNS uuid: the sorting branch's key of one row,
- * 128 bits from a pg_prng generator seeded with pg_strong_random() once per
+ * dpobj.unit_row_key() RETURNS uuid (installed by 0.4.0; train()'s sorted
+ * branch samples with unit_keep_sorted() since 0.5.0): a random key,
+ * 128 bits from a SipHash stream keyed from pg_strong_random() once per
  * call site and query (its state lives in the expression's fn_extra), so the
  * keys are i.i.d. uniform and independent of every row.  A uuid because it
  * is 128 bits that sort fast (memcmp); only the query's sort sees it.
@@ -551,20 +554,75 @@ dpobj_unit_keep(PG_FUNCTION_ARGS)
 Datum
 dpobj_unit_row_key(PG_FUNCTION_ARGS)
 {
-	pg_prng_state *rng = (pg_prng_state *) fcinfo->flinfo->fn_extra;
+	DPPrfStream *rng = (DPPrfStream *) fcinfo->flinfo->fn_extra;
 	pg_uuid_t  *key = palloc(sizeof(pg_uuid_t));
 	uint64		hi;
 	uint64		lo;
 
 	if (rng == NULL)
 	{
-		rng = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(pg_prng_state));
-		dpobj_prng_strong_seed(rng);
+		rng = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(DPPrfStream));
+		dpobj_prf_strong_seed(rng);
 		fcinfo->flinfo->fn_extra = rng;
 	}
-	hi = pg_prng_uint64(rng);
-	lo = pg_prng_uint64(rng);
+	hi = dp_prf_next(rng);
+	lo = dp_prf_next(rng);
 	memcpy(key->data, &hi, sizeof(hi));
 	memcpy(key->data + sizeof(hi), &lo, sizeof(lo));
 	PG_RETURN_UUID_P(key);
+}
+
+/* the sorted branch's state at one call site: the current unit's progress */
+typedef struct UnitSortedState
+{
+	int64		last;			/* the previous row's number in its unit */
+	int64		kept;			/* rows its unit kept so far */
+	DPPrfStream rng;
+} UnitSortedState;
+
+/*
+ * dpobj.unit_keep_sorted(r bigint, m bigint, k bigint) RETURNS boolean: the
+ * sorted branch's selection sampling (Algorithm S, as unit_keep_row) over
+ * rows that arrive unit by unit -- r the row's number in its unit (1..m,
+ * row_number() over the unit's window), m the unit's row count (count(*)
+ * over the same window).  Keeps a row with probability (k - j) / (m - r + 1),
+ * j the rows kept since the unit's row 1: exactly min(m, k) rows, a
+ * uniformly random k-subset, with no keys and so no ties.  Rows out of that
+ * order (a number other than 1 or the previous plus one) raise: at most k
+ * rows of a unit, whatever the plan.
+ */
+Datum
+dpobj_unit_keep_sorted(PG_FUNCTION_ARGS)
+{
+	UnitSortedState *st = (UnitSortedState *) fcinfo->flinfo->fn_extra;
+	int64		r = PG_GETARG_INT64(0);
+	int64		m = PG_GETARG_INT64(1);
+	int64		k = PG_GETARG_INT64(2);
+	bool		keep;
+
+	if (st == NULL)
+	{
+		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(UnitSortedState));
+		dpobj_prf_strong_seed(&st->rng);
+		fcinfo->flinfo->fn_extra = st;
+	}
+	if (r == 1)
+		st->kept = 0;
+	else if (r != st->last + 1)
+		st->kept = -1;
+	if (st->kept < 0 || r > m || k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("dpobj.unit_keep_sorted() needs each unit's rows in order, numbered 1..m"),
+				 errhint(UNIT_INTERNAL_HINT)));
+	st->last = r;
+	if (st->kept >= k)
+		keep = false;
+	else if (m - r + 1 <= k - st->kept)
+		keep = true;
+	else
+		keep = dp_prf_below(&st->rng, (uint64) (m - r + 1)) < (uint64) (k - st->kept);
+	if (keep)
+		st->kept++;
+	PG_RETURN_BOOL(keep);
 }

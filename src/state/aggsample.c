@@ -23,7 +23,6 @@
 
 #include "access/parallel.h"
 #include "common/int.h"
-#include "common/pg_prng.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
@@ -40,7 +39,7 @@ struct DPAggSample
 	BottomK		heap;
 	int			zero_rows;		/* rows in the set with no count left */
 	const uint64 *cand;			/* the row a BOTTOMK_CANDIDATE item stands for */
-	pg_prng_state rng;
+	DPPrfStream rng;
 };
 
 /*
@@ -107,18 +106,17 @@ aggsample_keyed(const DPAggSample *s)
 }
 
 /*
- * Key source: pg_prng seeded with 128 bits of pg_strong_random(), or
- * (tests) from dpobj.seed and the parallel worker's number.  The keys
+ * Key source: a SipHash stream keyed with 128 bits of pg_strong_random(),
+ * or (tests) by dpobj.seed and the parallel worker's number.  The keys
  * are never released; only which rows are kept depends on them.
  */
 static void
-sample_seed(pg_prng_state *rng)
+sample_seed(DPPrfStream *rng)
 {
 	if (dpobj_seed >= 0)
-		pg_prng_seed(rng, (uint64) dpobj_seed * UINT64CONST(0x9E3779B97F4A7C15) +
-					 (uint64) (ParallelWorkerNumber + 2));
+		dpobj_prf_seeded(rng, (uint64) dpobj_seed, (uint64) (ParallelWorkerNumber + 2));
 	else
-		dpobj_prng_strong_seed(rng);
+		dpobj_prf_strong_seed(rng);
 }
 
 /* exact mode's total, raising on a count no table has (a forged state) */
@@ -195,7 +193,7 @@ sample_materialise(DPAggSample *s)
 		s->cand = rs->x + (Size) u * rs->d;
 		for (int64 c = 0; c < pos + neg; c++)
 		{
-			uint64		key = pg_prng_uint64(&s->rng);
+			uint64		key = dp_prf_next(&s->rng);
 
 			if ((c & AGGSAMPLE_POLL_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -284,7 +282,7 @@ aggsample_count(DPAggSample *s, const uint64 *row, bool label)
 		}
 		sample_materialise(s);
 	}
-	sample_offer(s, row, label, pg_prng_uint64(&s->rng));
+	sample_offer(s, row, label, dp_prf_next(&s->rng));
 }
 
 void
@@ -302,7 +300,7 @@ aggsample_add(DPAggSample *s, const uint64 *row, int64 pos, int64 neg, const uin
 	{
 		if ((c & AGGSAMPLE_POLL_MASK) == 0)
 			CHECK_FOR_INTERRUPTS();
-		sample_offer(s, row, c < pos, keys ? keys[c] : pg_prng_uint64(&s->rng));
+		sample_offer(s, row, c < pos, keys ? keys[c] : dp_prf_next(&s->rng));
 	}
 }
 
@@ -458,7 +456,7 @@ aggsample_by_row(DPAggSample *s, int64 *start)
  * probability at least 1/2.
  */
 static void
-draw_positions(pg_prng_state *rng, int64 n, int64 m, uint64 *at)
+draw_positions(DPPrfStream *rng, int64 n, int64 m, uint64 *at)
 {
 	int64		got = 0;
 
@@ -470,7 +468,7 @@ draw_positions(pg_prng_state *rng, int64 n, int64 m, uint64 *at)
 		{
 			if ((i & AGGSAMPLE_POLL_MASK) == 0)
 				CHECK_FOR_INTERRUPTS();
-			at[i] = pg_prng_uint64_range(rng, 0, (uint64) n - 1);
+			at[i] = dp_prf_below(rng, (uint64) n);
 		}
 		sort_positions(at, m);
 		for (int64 i = 0; i < m; i++)
@@ -490,7 +488,7 @@ aggsample_draw(const DPAggSample *s, const int32 *perm, int64 *pos, int64 *neg)
 				base = 0,
 				i = 0;
 	uint64	   *at;
-	pg_prng_state rng;
+	DPPrfStream rng;
 
 	if (s->keyed || n <= s->k)
 		return false;

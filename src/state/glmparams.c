@@ -15,6 +15,7 @@
 #include "state/glmclasses.h"
 #include "state/glmweights.h"
 #include "base/options.h"
+#include "core/calibrate.h"
 #include "core/privquant.h"
 #include "state/rowinput.h"
 
@@ -225,24 +226,11 @@ glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
 	p->R = dp_option_number(v, "R", 0, 1e6, true);
 }
 
-/* a + b > total for the exact real sum (TwoSum: a + b = s + err exactly) */
-static bool
-sum_exceeds(double a, double b, double total)
-{
-	double		s = a + b;
-	double		bb = s - a;
-	double		err = (a - (s - bb)) + (b - bb);
-
-	return s > total || (s == total && err > 0);
-}
-
 void
 glm_budget_split(double total, double share, double *part, double *rest)
 {
 	*part = share * total;
-	*rest = total - *part;
-	while (sum_exceeds(*part, *rest, total))
-		*rest = nextafter(*rest, 0.0);
+	*rest = dp_budget_rest(total, *part);
 }
 
 void
@@ -592,7 +580,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	}
 	else if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
 			 p->lambda > 0)
-		check_objective_lambda(p, glm_kind_multiclass(kind) ? epsilon / p->nclasses : epsilon);
+		check_objective_lambda(p, glm_kind_multiclass(kind) ? dp_budget_part(epsilon, p->nclasses) : epsilon);
 	/* m, gamma, eta from the row count: with units it changes, so public "n" */
 	if (kind == GLM_KIND_OPSAMP && p->rows_per_unit > 1 && p->n_public <= 0)
 		ereport(ERROR,

@@ -68,7 +68,8 @@ check_partition(gsl_rng *rng)
 static void
 check_scale(void)
 {
-	const double eps[] = {1e-6, 0.01, 0.25, 1, 3.7, 100, 1e9};
+	/* 1e-6, 0.1, 0.3: 2 / eps rounded to nearest is below the exact quotient */
+	const double eps[] = {1e-6, 0.01, 0.1, 0.25, 0.3, 1, 3.7, 100, 1e9};
 	uint64_t	num,
 				den;
 
@@ -77,12 +78,14 @@ check_scale(void)
 		bool		ok = autosel_laplace_scale(eps[i], &num, &den);
 
 		CHECK(ok, "eps %g: no scale", eps[i]);
-		CHECK(ok && (double) num / (double) den >= 2.0 / eps[i] &&
+		/* exact: num eps >= 2 den (fma's sign is exact; num, den < 2^32) */
+		CHECK(ok && fma((double) num, eps[i], -2.0 * (double) den) >= 0 &&
 			  num >= 1 && den >= 1 && num <= (1ULL << 31) && den <= (1ULL << 31),
 			  "eps %g: scale %llu/%llu below 2/eps or out of range", eps[i],
 			  (unsigned long long) num, (unsigned long long) den);
 		/* rounded up by less than one unit of 1/den */
-		CHECK(!ok || (double) (num - 1) / (double) den < 2.0 / eps[i], "eps %g: scale %llu/%llu needlessly large", eps[i],
+		CHECK(!ok || fma((double) (num - 1), eps[i], -2.0 * (double) den) < 0,
+			  "eps %g: scale %llu/%llu needlessly large", eps[i],
 			  (unsigned long long) num, (unsigned long long) den);
 	}
 	CHECK(!autosel_laplace_scale(1e-12, &num, &den), "eps 1e-12 accepted");

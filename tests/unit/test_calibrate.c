@@ -330,6 +330,52 @@ check_memo(void)
 		  "memo: a hit sets the status");
 }
 
+/*
+ * The budget splits in exact arithmetic (fma's sign and TwoSum are exact):
+ * k parts of dp_budget_part(total, k) sum to at most total, the rest fits
+ * beside the used share, a scale times eps is at least num.  The cases
+ * include the adversarial ones where total / k rounded to nearest exceeds
+ * total / k (0.1 / 7, 1e-9 / 3, 5 / 3 ...): the plain quotient fails there.
+ */
+static void
+check_budget_splits(void)
+{
+	const double totals[] = {0.1, 1e-9, 1e-9 / 3, 0.3, 1.0 / 3, 5, 1e-6, 0.7};
+	const int	ks[] = {2, 3, 6, 7, 10, 11, 49, 100};
+	int			naive_over = 0;
+
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 8; j++)
+		{
+			double		t = totals[i],
+						x = dp_budget_part(t, ks[j]);
+
+			naive_over += fma(t / ks[j], (double) ks[j], -t) > 0;
+			CHECK(x > 0 && fma(x, (double) ks[j], -t) <= 0 &&
+				  fma(nextafter(x, INFINITY), (double) ks[j], -t) > 0,
+				  "dp_budget_part(%g, %d) = %.17g: not the largest share whose K copies fit",
+				  t, ks[j], x);
+			for (int m = 0; m < 8; m++)
+			{
+				double		used = totals[m] < t ? totals[m] : t * 0.01;
+				double		r = dp_budget_rest(t, used);
+
+				CHECK(r > 0 && dp_budget_fits(used, r, t) &&
+					  !dp_budget_fits(used, nextafter(r, INFINITY), t),
+					  "dp_budget_rest(%g, %g) = %.17g", t, used, r);
+			}
+			CHECK(fma(dp_scale_up(2.0, t), t, -2.0) >= 0 &&
+				  fma(nextafter(dp_scale_up(2.0, t), 0), t, -2.0) < 0,
+				  "dp_scale_up(2, %g) not 2 / eps rounded up", t);
+		}
+	CHECK(naive_over == 19, "the plain quotient overcharges in %d cases, not 19", naive_over);
+	CHECK(!dp_budget_fits(0.1, 0.2, 0.3) && dp_budget_fits(0.1, 0.2, 0.30000000000000004),
+		  "dp_budget_fits: 0.1 + 0.2 exceeds 0.3 exactly, not its rounded sum");
+	/* Objective-Gauss at eps = 5: 5 - 0.01 * 5 rounded to nearest exceeds it */
+	CHECK(dp_budget_rest(5, 0.01 * 5) < 5 - 0.01 * 5 && !dp_budget_fits(0.05, 5 - 0.05, 5),
+		  "dp_budget_rest(5, 0.05): the rounded difference overcharges, stepped down");
+}
+
 int
 main(void)
 {
@@ -339,6 +385,7 @@ main(void)
 
 	gsl_rng_set(rng, 12345);
 	check_memo();
+	check_budget_splits();
 	for (double s = 8; s <= 64; s *= 2)
 		for (double m = 2; m <= 6; m += 2)
 			check_lattice_ratio(s, m);
