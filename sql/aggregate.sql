@@ -58,6 +58,7 @@ SELECT count(*) FILTER (WHERE abs(v - 300) <= h) AS covered, min(h) AS h, count(
 RESET dpobj.seed;
 -- direct-path errors
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, NULL)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1e-7, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
 

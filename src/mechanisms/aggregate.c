@@ -70,6 +70,8 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 	AggCache   *c = (AggCache *) fcinfo->flinfo->fn_extra;
 	MemoryContext old;
 
+	if (options == NULL)
+		return agg_layout_of_options(NULL);	/* raises: no layout */
 	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
 		memcmp(c->options, options, VARSIZE(options)) == 0)
 		return c->layout;

@@ -160,7 +160,7 @@ static double
 aggrun_halfwidth(double num, double den, double alpha)
 {
 	double		q = exp(-den / num);
-	double		m = ceil(log(alpha * (1 + q) / 2) / log(q));
+	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
 
 	return Max(m - 1, 0);
 }
@@ -361,6 +361,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	what = PG_GETARG_JSONB_P(1);
 	group_by = PG_GETARG_ARRAYTYPE_P(4);
 	options = PG_GETARG_JSONB_P(5);
+	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
+	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
 	aggrun_check_options(options);
 	/* public grounds only: the catalog, the declarations, the arguments */
@@ -391,7 +393,6 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	rel = DatumGetJsonbP(train_evaluate(tc));
 
 	/* post-processing of the DP output with the public layout */
-	InitMaterializedSRF(fcinfo, 0);
 	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
 	o.l = l;
 	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
