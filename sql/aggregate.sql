@@ -122,5 +122,20 @@ RESET dpobj.seed;
 SET ROLE regress_agg_alice;
 SELECT count(*) = :ledger_before AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_agg.people';
 RESET ROLE;
+
+-- a privacy unit of up to 2 rows: each person's rows bounded to 2 (50 persons, 4 rows
+-- each: 100 rows counted) and the noise for epsilon / 2 (scale 4: h = 12 at epsilon 1)
+CREATE TABLE regress_agg.visits AS
+SELECT i, i % 50 AS person, CASE i % 2 WHEN 0 THEN 'F' ELSE 'M' END AS sex
+  FROM generate_series(1, 200) i;
+SELECT dpobj.declare_domain('regress_agg.visits', 'sex', ARRAY['F', 'M']);
+SELECT dpobj.protect('regress_agg.visits', 'person', 2);
+SELECT 1 FROM dpobj.grant_budget('regress_agg.visits', 'regress_agg_alice', 10, 0.001);
+SET ROLE regress_agg_alice;
+SELECT statistic, ci_high - estimate AS h, abs(estimate - 100) <= 60 AS near
+  FROM dpobj.aggregate('regress_agg.visits', '[{"stat": "count"}]', 1, 1e-6);
+SELECT mechanism, epsilon, privacy_unit, rows_per_unit, outcome FROM dpobj.ledger
+ WHERE relation = 'regress_agg.visits';
+RESET ROLE;
 DROP SCHEMA regress_agg CASCADE;
 DROP ROLE regress_agg_alice;
