@@ -29,6 +29,12 @@ CREATE TABLE canary_agg AS
          true AS y
     FROM generate_series(0, 1) s;
 
+-- canary_sum: a value at hi = 1 in D and lo = -1 in D' (encoded as itself on [-1, 1]):
+-- the sum moves by its full sensitivity, 2 x 2^14 lattice units.
+CREATE TABLE canary_sum AS
+  SELECT s AS side, ARRAY[1.0 - 2 * s]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s;
+
 -- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
 -- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),
 -- X'X is the same, so AdaSSP's coefficient is nearly affine in X'y's noise.
