@@ -29,6 +29,10 @@ CREATE TABLE canary_agg AS
          true AS y
     FROM generate_series(0, 1) s;
 
+-- canary_agg3: canary_agg three times on each side, one privacy unit of k = 3 rows.
+CREATE TABLE canary_agg3 AS
+  SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
+
 -- canary_sum: a value at hi = 1 in D and lo = -1 in D' (encoded as itself on [-1, 1]):
 -- the sum moves by its full sensitivity, 2 x 2^14 lattice units.
 CREATE TABLE canary_sum AS
