@@ -110,6 +110,8 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['i', 'j'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['sex', 'sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, '{}', '{"layout": {}}')$$);
+-- an unknown column before an unknown option
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "sum", "column": "nope"}]', 1, 1e-6, '{}', '{"bogus": 1}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1e-7, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 9999, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.train('regress_agg.people', 'aggregate', ARRAY['sex'], 'sex', 1, 1e-6)$$);

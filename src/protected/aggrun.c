@@ -364,10 +364,10 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
-	aggrun_check_options(options);
-	/* public grounds only: the catalog, the declarations, the arguments */
+	/* public grounds only: the catalog, the declarations, the arguments; columns first */
 	cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
+	aggrun_check_options(options);
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
