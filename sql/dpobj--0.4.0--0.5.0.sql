@@ -202,3 +202,42 @@ AS 'MODULE_PATHNAME', 'dpobj_unit_keep_sorted'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION dpobj.unit_keep_sorted(bigint, bigint, bigint) IS
     'Internal: whether row r of its privacy unit''s m rows (arriving in order, unit by unit) is one of the k random rows the unit keeps';
+
+-- Private descriptive statistics (src/mechanisms/aggregate.c,
+-- src/protected/aggrun.c; docs/PRIVACY.md "Private statistics"): noisy
+-- counts, sums, means and histograms of a protected table, grouped by
+-- columns with declared levels, one pure-epsilon charge per call.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_transfn(float8[], float8[], boolean, float8, float8, jsonb)
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_aggregate_combinefn(float8[], float8[])
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_combinefn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_aggregate_finalfn(float8[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_finalfn'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE dpobj.dp_aggregate(features float8[], label boolean,
+                                    epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_aggregate_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_aggregate_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_aggregate_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate(float8[], boolean, float8, float8, jsonb) IS
+    'DP noisy cells (counts, lattice sums) of encoded rows for the layout in options {"layout": ...}; dpobj.aggregate() runs it on a protected table';
+
+CREATE FUNCTION dpobj.aggregate(tbl regclass, what jsonb, epsilon float8, delta float8,
+                                group_by text[] DEFAULT '{}', options jsonb DEFAULT '{}')
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.aggregate(regclass, jsonb, float8, float8, text[], jsonb) IS
+    'DP counts, sums, means and histograms of a protected table, grouped by columns with declared levels, with 95% intervals; one charge to the caller''s budget (options: "filter", "deadline")';

@@ -483,7 +483,14 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 			 TrainLabel label_kind, char **cols, int *ncols)
 {
 	Oid			basetype;
-	char	   *col = lookup_column(relid, relation, label,
+	char	   *col;
+
+	if (label_kind == TRAIN_LABEL_NONE)
+	{
+		appendStringInfoString(&q->sql, "true");
+		return;
+	}
+	col = lookup_column(relid, relation, label,
 									label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
 									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
 									&basetype);

@@ -19,6 +19,7 @@
 #include "lib/stringinfo.h"
 
 #include "mechanisms/registry.h"
+#include "mechanisms/aggregate.h"
 #include "ledger/accountant.h"
 #include "base/calibsql.h"
 #include "mechanisms/glmmulticlass.h"
@@ -102,6 +103,11 @@ static const DPMechanism dp_mechanisms[] = {
 		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
+	/* Private statistics, through dpobj.aggregate() only */
+	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate", .aggname = "dp_aggregate",
+		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
+		.evaluate_only = true,
+	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
 };
 
 /* option key as a C string, or NULL when absent (not a string: "") */

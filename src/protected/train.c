@@ -549,12 +549,12 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 {
 	const DPMechanism *mech = mechanism_lookup(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
 
-	/* 'evaluate' releases counts, not a model */
+	/* 'evaluate' and 'aggregate' release counts, not a model */
 	if (mech->evaluate_only != evaluating)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the mechanism \"evaluate\" runs only through dpobj.evaluate()"),
-				 errhint("dpobj.evaluate(rel, model, features, label, epsilon, delta, options) evaluates a model on a protected table.")));
+				 errmsg("the mechanism \"%s\" runs only through dpobj.%s()", mech->name, mech->name),
+				 errhint("dpobj.evaluate() evaluates a model on a protected table, dpobj.aggregate() releases statistics of it.")));
 	return mech;
 }
 
@@ -680,7 +680,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);
 	/* seeded noise is predictable: a public refusal, before the charge */
-	dpobj_refuse_seeded(evaluating ? "dpobj.evaluate" : validate_only ? "dpobj.submit" : "dpobj.train");
+	dpobj_refuse_seeded(evaluating ? psprintf("dpobj.%s", mech->name) :
+						validate_only ? "dpobj.submit" : "dpobj.train");
 	if (validate_only)
 	{
 		SPI_finish();
@@ -692,7 +693,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	 * may resolve to this session's temporary objects (public grounds; a job
 	 * runs in a worker's session of its own, so submit() does not check).
 	 */
-	dpobj_refuse_temp_objects(evaluating ? "dpobj.evaluate" : "dpobj.train",
+	dpobj_refuse_temp_objects(evaluating ? psprintf("dpobj.%s", mech->name) : "dpobj.train",
 							  ctx.relid, ctx.relation);
 	/* before the charge: at most dpobj.max_runs_per_role (ends at SPI_finish) */
 	dpobj_run_enter();

@@ -22,6 +22,23 @@ CREATE TABLE canary_mc AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, CASE WHEN s = 0 THEN 'a' ELSE 'b' END AS y
     FROM generate_series(0, 1) s;
 
+-- canary_agg: dp_aggregate's canary, an encoded row of group a in D and of group b in D'
+-- (one-hot over the levels a, b and "other"): its count moves from one cell to the other.
+CREATE TABLE canary_agg AS
+  SELECT s AS side, CASE WHEN s = 0 THEN ARRAY[1.0, 0, 0] ELSE ARRAY[0, 1.0, 0] END::float8[] AS x,
+         true AS y
+    FROM generate_series(0, 1) s;
+
+-- canary_agg3: canary_agg three times on each side, one privacy unit of k = 3 rows.
+CREATE TABLE canary_agg3 AS
+  SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
+
+-- canary_sum: a value at hi = 1 in D and lo = -1 in D' (encoded as itself on [-1, 1]):
+-- the sum moves by its full sensitivity, 2 x 2^14 lattice units.
+CREATE TABLE canary_sum AS
+  SELECT s AS side, ARRAY[1.0 - 2 * s]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s;
+
 -- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
 -- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),
 -- X'X is the same, so AdaSSP's coefficient is nearly affine in X'y's noise.

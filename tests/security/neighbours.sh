@@ -6,8 +6,8 @@
 # selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
 # an indexed filter column), runs every mechanism (mechanisms.txt) in both through
 # dpobj.train() and through dpobj.submit(), and dpobj.evaluate() with every model of
-# eval_models.txt (valid and forged), as the analyst, and asserts that everything
-# observable except the DP output (weights, bias) is identical:
+# eval_models.txt (valid and forged) and dpobj.aggregate(), as the analyst, and asserts
+# that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
 #     dimension;
@@ -789,6 +789,80 @@ for sline in "${SCENS[@]}"; do
 done
 
 phase "job ledgers"
+
+# ---- dpobj.aggregate(): grouped counts, sums, means, histograms on every scenario -------
+# The owner declares the domains it needs now, after every train() and job (declared
+# feature columns would change what those encode): levels of grp, c and y, bounds of a
+# and b.  The differing row's values (NaN, NULL, 1e300, an undeclared level, a unit's
+# rows) land in a cell, "other", or drop the row; the released cells are DP output, the
+# output's shape (every cell of the declared levels) is compared.
+agg_script() {
+    cat <<'SQL'
+\set VERBOSITY verbose
+\set SHOW_CONTEXT always
+\set ON_ERROR_ROLLBACK on
+\pset null (null)
+SET dpobj.progress = on;
+SET enable_seqscan = off;
+SET random_page_cost = 0.001;
+SET jit = off;
+SET ROLE :"role";
+SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
+RESET ROLE;
+SELECT pg_stat_force_next_flush() \gset
+SET ROLE :"role";
+RESET jit;
+BEGIN;
+SELECT 'aggregate', group_values, statistic, column_name, E'\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);
+SET LOCAL jit = off;
+SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
+COMMIT;
+SET jit = off;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL
+  FROM dpobj.ledger WHERE id > :before ORDER BY id;
+SQL
+}
+agg_script >"$WORK/agg.sql"
+AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3}]'
+for i in 0 1; do
+    sql=""
+    for sline in "${SCENS[@]}"; do
+        IFS='|' read -r scen _ <<<"$sline"
+        scen=$(trim "$scen")
+        sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5")"
+    done
+    t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
+done
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ filter _ <<<"$sline"
+    scen=$(trim "$scen") filter=$(trim "$filter")
+    run_options '{}' "$filter"
+    for i in 0 1; do
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggregate.$i" "$WORK/agg.sql" \
+            role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+    done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
+wait
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
+    compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
+    # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
+    # mean and 4 + 3 histogram bins
+    st=0
+    for f in "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1"; do
+        n=0
+        while IFS= read -r line; do [[ $line == 'aggregate|'* ]] && n=$((n + 1)); done <"$f"
+        ((n == 15 * 10)) || st=1
+    done
+    result "$scen/aggregate/aggregate: all 150 rows released in both databases" "$scen" aggregate aggregate released "$st"
+done
+phase "aggregate()"
 if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
     echo "# run files in $WORK; databases ${DBS[*]} kept"
 else

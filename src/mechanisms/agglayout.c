@@ -1,0 +1,228 @@
+/*-------------------------------------------------------------------------
+ *
+ * agglayout.c
+ *	  The public layout of a dpobj.aggregate() run (aggregate.h): which
+ *	  coordinates of the encoded row pick the group cell, and which slots
+ *	  of a cell each statistic fills.  Checked on public grounds only.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "utils/jsonb.h"
+
+#include "base/options.h"
+#include "mechanisms/aggregate.h"
+
+static void
+agg_bad(const char *msg, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dpobj.aggregate: %s", msg),
+			 detail ? errdetail("%s", detail) : 0,
+			 errhint("\"what\" is a JSON array such as [{\"stat\": \"count\"}, {\"stat\": \"mean\", \"column\": \"hours\"}, "
+					 "{\"stat\": \"histogram\", \"column\": \"race\"}]; group_by names columns with declared levels.")));
+}
+
+static bool
+agg_str_is(const JsonbValue *v, const char *s)
+{
+	return v->type == jbvString && v->val.string.len == strlen(s) &&
+		strncmp(v->val.string.val, s, v->val.string.len) == 0;
+}
+
+/* the encoding column named by a JSON string, or an error */
+static int
+agg_column(const Encoding *enc, const JsonbValue *v, const char *what)
+{
+	if (v == NULL || v->type != jbvString)
+		agg_bad(psprintf("%s needs a \"column\" (a string)", what), NULL);
+	for (int i = 0; i < enc->ncols; i++)
+		if (strlen(enc->cols[i].column) == v->val.string.len &&
+			strncmp(enc->cols[i].column, v->val.string.val, v->val.string.len) == 0)
+			return i;
+	agg_bad(psprintf("column \"%.*s\" is not among the run's declared columns",
+					 v->val.string.len, v->val.string.val), NULL);
+	return -1;					/* keep compiler quiet */
+}
+
+/* the first coordinate of encoding column c */
+static int
+agg_offset(const Encoding *enc, int c)
+{
+	int			off = 0;
+
+	for (int i = 0; i < c; i++)
+		off += enc->cols[i].nlevels > 0 ? enc->cols[i].nlevels + 1 : 1;
+	return off;
+}
+
+/* only these keys in a statistic's object */
+static void
+agg_check_keys(JsonbContainer *obj)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY && !agg_str_is(&v, "stat") && !agg_str_is(&v, "column") &&
+			!agg_str_is(&v, "bins"))
+			agg_bad(psprintf("unknown key \"%.*s\" in \"what\"", v.val.string.len, v.val.string.val),
+					"A statistic has the keys \"stat\", \"column\" and (numeric histograms) \"bins\".");
+}
+
+/* one statistic of "what"; returns its number of slots */
+static int
+agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
+{
+	JsonbValue *st,
+			   *col,
+			   *bins;
+	const EncColumn *c;
+
+	if (o->type != jbvBinary || !JsonContainerIsObject(o->val.binary.data))
+		agg_bad("every element of \"what\" must be a JSON object", NULL);
+	agg_check_keys(o->val.binary.data);
+	st = getKeyJsonValueFromContainer(o->val.binary.data, "stat", 4, NULL);
+	col = getKeyJsonValueFromContainer(o->val.binary.data, "column", 6, NULL);
+	bins = getKeyJsonValueFromContainer(o->val.binary.data, "bins", 4, NULL);
+	if (st == NULL || !(agg_str_is(st, "count") || agg_str_is(st, "sum") ||
+						agg_str_is(st, "mean") || agg_str_is(st, "histogram")))
+		agg_bad("\"stat\" must be \"count\", \"sum\", \"mean\" or \"histogram\"", NULL);
+	s->col = -1;
+	if (agg_str_is(st, "count"))
+	{
+		if (col != NULL || bins != NULL)
+			agg_bad("\"count\" takes no \"column\" or \"bins\"", NULL);
+		s->kind = AGG_COUNT;
+		return 1;
+	}
+	s->col = agg_column(l->enc, col, agg_str_is(st, "sum") ? "\"sum\"" :
+						agg_str_is(st, "mean") ? "\"mean\"" : "\"histogram\"");
+	s->off = agg_offset(l->enc, s->col);
+	c = &l->enc->cols[s->col];
+	if (agg_str_is(st, "histogram"))
+	{
+		s->kind = AGG_HISTOGRAM;
+		for (int g = 0; g < l->ngroups; g++)
+			if (l->gcol[g] == s->col)
+				agg_bad(psprintf("column \"%s\" is grouped by and cannot be a histogram too", c->column), NULL);
+		if (c->nlevels > 0 && bins != NULL)
+			agg_bad("\"bins\" is for a numeric column; a column with levels has one bin per level and \"other\"", NULL);
+		s->nbins = c->nlevels > 0 ? c->nlevels + 1 :
+			bins ? dp_option_int(bins, "bins", 1, AGG_MAX_BINS) : 10;
+		return s->nbins;
+	}
+	if (bins != NULL)
+		agg_bad("\"bins\" is for a histogram", NULL);
+	if (c->nlevels > 0)
+		agg_bad(psprintf("column \"%s\" has declared levels, not bounds: it has no sum or mean", c->column),
+				"dpobj.declare_domain(rel, column, lo, hi) declares a numeric column's bounds.");
+	s->kind = agg_str_is(st, "sum") ? AGG_SUM : AGG_MEAN;
+	s->step = Max(fabs(c->lo), fabs(c->hi)) / AGG_SUM_UNITS;
+	return s->kind == AGG_SUM ? 1 : 2;
+}
+
+/* the group_by columns: declared levels, no repeats; the number of cells */
+static void
+agg_groups(AggLayout *l, JsonbContainer *arr)
+{
+	int			n = JsonContainerIsArray(arr) ? JsonContainerSize(arr) : -1;
+
+	if (n < 0 || n > 8)
+		agg_bad("group_by names at most 8 columns", NULL);
+	l->ngroups = n;
+	l->gcol = palloc(sizeof(int) * Max(n, 1));
+	l->goff = palloc(sizeof(int) * Max(n, 1));
+	l->gsize = palloc(sizeof(int) * Max(n, 1));
+	l->ncells = 1;
+	for (int g = 0; g < n; g++)
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(arr, g);
+		const EncColumn *c;
+
+		l->gcol[g] = agg_column(l->enc, v, "group_by");
+		c = &l->enc->cols[l->gcol[g]];
+		if (c->nlevels == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("dpobj.aggregate: group_by column \"%s\" has no declared levels", c->column),
+					 errhint("Groups are public keys: the table's owner declares them with dpobj.declare_domain(rel, column, levels).")));
+		for (int h = 0; h < g; h++)
+			if (l->gcol[h] == l->gcol[g])
+				agg_bad(psprintf("group_by names column \"%s\" twice", c->column), NULL);
+		l->goff[g] = agg_offset(l->enc, l->gcol[g]);
+		l->gsize[g] = c->nlevels + 1;
+		l->ncells *= l->gsize[g];
+		if (l->ncells > AGG_MAX_CELLS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("dpobj.aggregate: more than %d groups", AGG_MAX_CELLS),
+					 errdetail("Every combination of the group columns' levels and \"other\" is a group."),
+					 errhint("Group by fewer columns.")));
+	}
+}
+
+AggLayout *
+agg_layout_parse(Jsonb *layout)
+{
+	AggLayout  *l = palloc0(sizeof(AggLayout));
+	JsonbValue *enc = getKeyJsonValueFromContainer(&layout->root, "encoding", 8, NULL);
+	JsonbValue *grp = getKeyJsonValueFromContainer(&layout->root, "group_by", 8, NULL);
+	JsonbValue *what = getKeyJsonValueFromContainer(&layout->root, "what", 4, NULL);
+	JsonbContainer *w;
+
+	if (enc == NULL || grp == NULL || grp->type != jbvBinary || what == NULL)
+		agg_bad("the option \"layout\" needs \"encoding\", \"group_by\" and \"what\"", NULL);
+	l->enc = encoding_parse(JsonbValueToJsonb(enc));
+	agg_groups(l, grp->val.binary.data);
+	if (what->type != jbvBinary || !JsonContainerIsArray(what->val.binary.data) ||
+		JsonContainerSize(what->val.binary.data) < 1 ||
+		JsonContainerSize(what->val.binary.data) > AGG_MAX_STATS)
+		agg_bad(psprintf("\"what\" must be a JSON array of 1 to %d statistics", AGG_MAX_STATS), NULL);
+	w = what->val.binary.data;
+	l->nstats = JsonContainerSize(w);
+	l->stats = palloc0(sizeof(AggStat) * l->nstats);
+	for (int i = 0; i < l->nstats; i++)
+	{
+		l->stats[i].slot = l->width;
+		l->width += agg_stat(l, getIthJsonbValueFromContainer(w, i), &l->stats[i]);
+	}
+	if ((int64) l->width * l->ncells > AGG_MAX_VALUES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dpobj.aggregate: more than %d released values", AGG_MAX_VALUES),
+				 errdetail("%d groups times %d values each.", l->ncells, l->width),
+				 errhint("Ask for fewer statistics, histogram bins or groups.")));
+	return l;
+}
+
+AggLayout *
+agg_layout_of_options(Jsonb *options)
+{
+	JsonbValue *v = options ? getKeyJsonValueFromContainer(&options->root, "layout", 6, NULL) : NULL;
+
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		agg_bad("dp_aggregate needs the option \"layout\" (an object)", NULL);
+	return agg_layout_parse(JsonbValueToJsonb(v));
+}
+
+bool
+agg_slot_is_sum(const AggLayout *l, int slot, double *share)
+{
+	for (int i = l->nstats - 1; i >= 0; i--)
+		if (l->stats[i].slot <= slot)
+		{
+			const AggStat *s = &l->stats[i];
+
+			/* equal shares per statistic; a mean's share halved between its sum and count */
+			*share = 1.0 / l->nstats / (s->kind == AGG_MEAN ? 2 : 1);
+			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && slot == s->slot);
+		}
+	elog(ERROR, "dpobj.aggregate: slot %d out of range", slot);
+	return false;				/* keep compiler quiet */
+}

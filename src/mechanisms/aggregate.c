@@ -1,0 +1,430 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggregate.c
+ *	  Private descriptive statistics (docs/PRIVACY.md "Private
+ *	  statistics"):
+ *
+ *	  dpobj.dp_aggregate(features, label, epsilon, delta, options) RETURNS jsonb
+ *	      aggregate over encoded rows; options {"layout": ...} (aggregate.h)
+ *	  dpobj.aggregate(rel, what, ...): the same on a protected table,
+ *	      through dpobj.train()'s sealed path (protected/aggrun.c)
+ *
+ *	  The state holds every cell's slots (counts, and sums of values
+ *	  clamped to [lo, hi] and rounded to a lattice of AGG_SUM_UNITS steps
+ *	  per max(|lo|, |hi|)), summed over the rows in one scan.  Replacing one
+ *	  row changes each statistic's slots by at most 2 in l1 (counts: one
+ *	  cell or bin loses it, one gains it) or 2 AGG_SUM_UNITS (sums), adding
+ *	  or removing one by half that; a privacy unit of k rows k times that.
+ *	  Each slot gets independent discrete Laplace noise (dpnoise.c) of
+ *	  scale sensitivity / (share x epsilon / k): the statistics share
+ *	  epsilon equally (a mean half to its sum, half to its count), so the
+ *	  release is epsilon-DP by basic composition (delta charged, not
+ *	  needed), charged once as "aggregate" (pure).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/jsonb.h"
+
+#include "base/options.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
+#include "mechanisms/aggregate.h"
+#include "mechanisms/evaluate.h"
+#include "mechanisms/mechanism.h"
+#include "state/rowinput.h"
+
+PG_FUNCTION_INFO_V1(dpobj_aggregate_transfn);
+PG_FUNCTION_INFO_V1(dpobj_aggregate_combinefn);
+PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
+
+/*
+ * The state: evaluate's run entries (evaluate.h), the number of cells C and
+ * of slots per cell W, each slot's kind (1 sum, 0 count) and share of
+ * epsilon, then C x W values.
+ */
+enum
+{
+	AG_C = EV_K + 1, AG_W, AG_HDR
+};
+#define AG_NRUN(w)		(AG_HDR + 2 * (w))
+
+/* per aggregate call: the layout of the options */
+typedef struct AggCache
+{
+	Jsonb	   *options;
+	AggLayout  *layout;
+} AggCache;
+
+static AggLayout *
+agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
+{
+	AggCache   *c = (AggCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+
+	if (options == NULL)
+		return agg_layout_of_options(NULL);	/* raises: no layout */
+	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
+		memcmp(c->options, options, VARSIZE(options)) == 0)
+		return c->layout;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c = palloc0(sizeof(AggCache));
+	c->options = palloc(VARSIZE(options));
+	memcpy(c->options, options, VARSIZE(options));
+	c->layout = agg_layout_of_options(options);
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = c;
+	return c->layout;
+}
+
+/* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
+static int
+agg_options_k(Jsonb *options)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	JsonbValue *vk;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		(void) agg_layout_of_options(NULL);
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY &&
+			!(v.val.string.len == 6 && strncmp(v.val.string.val, "layout", 6) == 0) &&
+			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0) &&
+			!(v.val.string.len == DPOBJ_SEALED_KEY_LEN &&
+			  strncmp(v.val.string.val, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for dp_aggregate", v.val.string.len, v.val.string.val),
+					 errhint("dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".")));
+	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
+	if (vk != NULL)
+		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
+	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
+	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
+}
+
+/* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
+static void
+agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
+{
+	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;
+	double		unit = ldexp(1.0, bits);
+	/* den <= 2^31: at most 2^11 (counts) or 2^15 (sums) of epsilon is used */
+	double		cap = ldexp(1.0, 31 - bits);
+
+	*num = (uint64) (sum ? 2 * AGG_SUM_UNITS : 2) << bits;
+	*den = (uint64) floor(Min(eps_share, cap) * unit);
+}
+
+void
+aggregate_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	int			k;
+	AggLayout  *l;
+
+	dp_check_privacy_params(epsilon, delta);
+	k = agg_options_k(options);
+	l = agg_layout_of_options(options);
+	if (l->enc->d != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d", aggname, l->enc->d, d),
+				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+	for (int i = 0; i < l->width; i++)
+	{
+		double		share;
+		bool		sum = agg_slot_is_sum(l, i, &share);
+		uint64		num,
+					den;
+
+		agg_slot_noise(sum, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		if (den < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
+					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16 (a mean both; with a privacy unit of k rows, k times that).")));
+	}
+}
+
+/* a new state for layout l: the run's entries, each slot's kind and share, zero values */
+static ArrayType *
+agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, int k)
+{
+	int			nrun = AG_NRUN(l->width);
+	ArrayType  *a = evaluate_state_new(cxt, nrun + l->ncells * l->width, eps, delta,
+									   l->enc->d, k);
+	double	   *s = (double *) ARR_DATA_PTR(a);
+
+	s[AG_C] = l->ncells;
+	s[AG_W] = l->width;
+	for (int i = 0; i < l->width; i++)
+		s[AG_HDR + i] = agg_slot_is_sum(l, i, &s[AG_HDR + l->width + i]) ? 1 : 0;
+	return a;
+}
+
+/* the cell of a row: each group column's level (its one-hot coordinate), row-major */
+static int
+agg_row_cell(const AggLayout *l, const double *x)
+{
+	int			cell = 0;
+
+	for (int g = 0; g < l->ngroups; g++)
+	{
+		int			lev = l->gsize[g] - 1;
+
+		for (int j = 0; j < l->gsize[g]; j++)
+			if (x[l->goff[g] + j] > 0.5)
+			{
+				lev = j;
+				break;
+			}
+		cell = cell * l->gsize[g] + lev;
+	}
+	return cell;
+}
+
+/* a numeric coordinate (scaled to [-1, 1]) as its value on the sum lattice */
+static double
+agg_lattice(const AggStat *st, const EncColumn *c, double x)
+{
+	double		v = c->lo + (Min(Max(x, -1.0), 1.0) + 1.0) / 2.0 * (c->hi - c->lo);
+
+	return Min(Max(rint(v / st->step), -AGG_SUM_UNITS), AGG_SUM_UNITS);
+}
+
+/* a row's contributions to its cell's slots w */
+static void
+agg_row_add(const AggLayout *l, const double *x, double *w)
+{
+	for (int i = 0; i < l->nstats; i++)
+	{
+		const AggStat *st = &l->stats[i];
+		const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
+		int			b = 0;
+
+		switch (st->kind)
+		{
+			case AGG_COUNT:
+				w[st->slot] += 1;
+				break;
+			case AGG_MEAN:
+				w[st->slot + 1] += 1;
+				/* FALLTHROUGH */
+			case AGG_SUM:
+				w[st->slot] += agg_lattice(st, c, x[st->off]);
+				break;
+			case AGG_HISTOGRAM:
+				if (c->nlevels > 0)
+				{
+					b = st->nbins - 1;
+					for (int j = 0; j < st->nbins; j++)
+						if (x[st->off + j] > 0.5)
+						{
+							b = j;
+							break;
+						}
+				}
+				else
+					b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
+				w[st->slot + b] += 1;
+				break;
+		}
+	}
+}
+
+Datum
+dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	DPRowInput	row;
+	AggLayout  *l;
+	double	   *s;
+	const double *x;
+
+	if (!dp_row_read(fcinfo, AGG_AGGNAME, &row))
+	{
+		if (state == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_ARRAYTYPE_P(state);
+	}
+	l = agg_cache(fcinfo, options);
+	if (state == NULL)
+	{
+		aggregate_check_args(AGG_AGGNAME, row.epsilon, row.delta, row.d, options);
+		state = agg_state_new(row.aggcontext, l, row.epsilon, row.delta, agg_options_k(options));
+	}
+	s = evaluate_state_values(state, AG_NRUN(l->width) + l->ncells * l->width);
+	dp_run_check_same(AGG_AGGNAME, row.epsilon, row.delta, true, row.d,
+					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	x = (const double *) ARR_DATA_PTR(row.features);
+	for (int j = 0; j < row.d; j++)
+		if (isnan(x[j]))
+		{
+			/* encode_features never gives one; a direct caller might */
+			if (dp_row_drops_bad(&row))
+				PG_RETURN_ARRAYTYPE_P(state);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must not be NaN", AGG_AGGNAME),
+					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+		}
+	/* the state is this aggregate's own array: updated in place */
+	agg_row_add(l, x, s + AG_NRUN(l->width) + agg_row_cell(l, x) * l->width);
+	PG_RETURN_ARRAYTYPE_P(state);
+}
+
+/* the state's size, from its own header (checked by evaluate_state_values) */
+static void
+agg_state_size(ArrayType *a, int *nstate, int *nrun)
+{
+	double	   *s = (double *) ARR_DATA_PTR(a);
+	int			n = ARR_NDIM(a) == 1 ? ARR_DIMS(a)[0] : 0;
+
+	if (n <= AG_HDR || ARR_ELEMTYPE(a) != FLOAT8OID || s[AG_W] < 1 || s[AG_C] < 1 ||
+		s[AG_W] > AGG_MAX_VALUES || s[AG_C] > AGG_MAX_CELLS)
+		(void) evaluate_state_values(a, -1);
+	*nrun = AG_NRUN((int) s[AG_W]);
+	*nstate = *nrun + (int) s[AG_C] * (int) s[AG_W];
+	(void) evaluate_state_values(a, *nstate);
+}
+
+Datum
+dpobj_aggregate_combinefn(PG_FUNCTION_ARGS)
+{
+	int			nstate,
+				nrun;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	agg_state_size(PG_GETARG_ARRAYTYPE_P(1), &nstate, &nrun);
+	return evaluate_combine(fcinfo, nstate, nrun);
+}
+
+/* ---- the release ---- */
+
+typedef struct AggRun
+{
+	double	   *s;				/* the state's values */
+	ArrayType  *state;
+	double		eps;
+	double		delta;
+	double		eps_noise;		/* epsilon / k */
+	int			ncells;
+	int			width;
+	uint64	   *num;			/* per slot: the noise's scale num / den */
+	uint64	   *den;
+	int64	   *out;			/* the noisy values */
+} AggRun;
+
+/*
+ * The final state, or on the protected path with no row an empty one of
+ * the run's layout (its options are the protected context's).
+ */
+static void *
+agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
+{
+	AggRun	   *r = palloc0(sizeof(AggRun));
+	int			nstate,
+				nrun;
+
+	r->state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	if (r->state != NULL)
+	{
+		agg_state_size(r->state, &nstate, &nrun);
+		r->s = evaluate_state_values(r->state, nstate);
+	}
+	*pctx = r->s ? mechanism_claim(fcinfo, true, r->s[EV_EPS], r->s[EV_DELTA], (int) r->s[EV_D])
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	if (r->s == NULL && *pctx == NULL)
+		return NULL;
+	if (r->s == NULL)
+	{
+		AggLayout  *l = agg_layout_of_options((*pctx)->options);
+
+		r->state = agg_state_new(CurrentMemoryContext, l, (*pctx)->epsilon_f, (*pctx)->delta_f,
+								 Max((*pctx)->rows_per_unit, 1));
+		r->s = (double *) ARR_DATA_PTR(r->state);
+	}
+	r->eps = r->s[EV_EPS];
+	r->delta = r->s[EV_DELTA];
+	r->eps_noise = dp_epsilon_per_row(r->eps, (int) r->s[EV_K]);
+	r->ncells = (int) r->s[AG_C];
+	r->width = (int) r->s[AG_W];
+	return r;
+}
+
+static void
+agg_calibrate(DPRun *run)
+{
+	AggRun	   *r = run->state;
+
+	r->num = palloc(sizeof(uint64) * r->width);
+	r->den = palloc(sizeof(uint64) * r->width);
+	for (int i = 0; i < r->width; i++)
+	{
+		agg_slot_noise(r->s[AG_HDR + i] > 0, r->eps_noise * r->s[AG_HDR + r->width + i],
+					   &r->num[i], &r->den[i]);
+		if (r->den[i] < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon is too small for these statistics", AGG_AGGNAME),
+					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+	}
+	r->out = palloc(sizeof(int64) * r->ncells * r->width);
+	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
+}
+
+/* after the charge: every slot of every cell plus its noise */
+static void
+agg_compute(DPRun *run)
+{
+	AggRun	   *r = run->state;
+	const double *v = r->s + AG_NRUN(r->width);
+
+	for (int c = 0; c < r->ncells; c++)
+		for (int i = 0; i < r->width; i++)
+			r->out[c * r->width + i] = (int64) v[c * r->width + i] +
+				dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
+	run->detail = "aggregate";
+}
+
+/* {"values": [C x W noisy integers], "noise": [[num, den] per slot], "epsilon", "delta"} */
+static Datum
+agg_release(DPRun *run)
+{
+	AggRun	   *r = run->state;
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "{\"values\": [");
+	for (int i = 0; i < r->ncells * r->width; i++)
+		appendStringInfo(&b, "%s" INT64_FORMAT, i ? ", " : "", r->out[i]);
+	appendStringInfoString(&b, "], \"noise\": [");
+	for (int i = 0; i < r->width; i++)
+		appendStringInfo(&b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
+						 r->num[i], r->den[i]);
+	appendStringInfo(&b, "], \"epsilon\": %s, \"delta\": %s}",
+					 float8out_internal(r->eps), float8out_internal(r->delta));
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_aggregate_finalfn,
+						 .admit = agg_admit, .kind = 0,
+						 .calibrate = agg_calibrate, .compute = agg_compute,
+						 .release = agg_release)

@@ -1,0 +1,92 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggregate.h
+ *	  Private descriptive statistics (docs/PRIVACY.md "Private
+ *	  statistics"): the layout of a dpobj.aggregate() run (agglayout.c),
+ *	  the aggregate dpobj.dp_aggregate that releases its noisy cells
+ *	  (aggregate.c) and the entry point on a protected table
+ *	  (protected/aggrun.c).
+ *
+ *	  A layout is public: the table's declared domains (an encoding,
+ *	  encode.h), the group_by columns (declared levels) and the statistics
+ *	  ("what").  Every row falls into one group cell (a level of each group
+ *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
+ *	  (a sum, then a count), histogram one per bin.  A slot is a count
+ *	  (a row adds 1) or a sum (a row adds its value on the lattice of
+ *	  AGG_SUM_UNITS steps per max(|lo|, |hi|)).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_AGGREGATE_H
+#define DPOBJ_AGGREGATE_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "model/encode.h"
+
+#define AGG_AGGNAME		"dp_aggregate"
+
+/* public caps: group cells, and noisy values (cells x slots) of one run */
+#define AGG_MAX_CELLS	10000
+#define AGG_MAX_VALUES	100000
+#define AGG_MAX_STATS	32
+#define AGG_MAX_BINS	1000
+
+/* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
+#define AGG_SUM_UNITS	16384.0
+
+/*
+ * The noise of a slot: discrete Laplace of scale num / den lattice units,
+ * num = l1 sensitivity x 2^bits and den = floor(epsilon_slot x 2^bits),
+ * both at most 2^31 (dpnoise.h): counts 2 x 2^20, sums 2^15 x 2^16.
+ */
+#define AGG_COUNT_BITS	20
+#define AGG_SUM_BITS	16
+
+typedef enum AggStatKind
+{
+	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM
+} AggStatKind;
+
+typedef struct AggStat
+{
+	AggStatKind kind;
+	int			col;			/* its encoding column, -1 for count */
+	int			off;			/* its first coordinate in the encoded row */
+	int			nbins;			/* histogram: bins (levels + 1, or "bins") */
+	double		step;			/* sum, mean: the lattice step */
+	int			slot;			/* its first slot in a cell */
+} AggStat;
+
+typedef struct AggLayout
+{
+	Encoding   *enc;
+	int			ngroups;
+	int		   *gcol;			/* group columns: encoding column */
+	int		   *goff;			/* first coordinate */
+	int		   *gsize;			/* levels + 1 */
+	int			nstats;
+	AggStat    *stats;
+	int			ncells;
+	int			width;			/* slots per cell */
+} AggLayout;
+
+/*
+ * Parses and checks a layout {"encoding": [...], "group_by": [...],
+ * "what": [...]} (public grounds; every error before the charge).
+ */
+extern AggLayout *agg_layout_parse(Jsonb *layout);
+
+/* the layout of dp_aggregate's options {"layout": ...} */
+extern AggLayout *agg_layout_of_options(Jsonb *options);
+
+/* slot i of a cell: a sum (true) or a count, and its share of epsilon */
+extern bool agg_slot_is_sum(const AggLayout *l, int slot, double *share);
+
+/* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
+extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
+								 Jsonb *options);
+
+#endif							/* DPOBJ_AGGREGATE_H */

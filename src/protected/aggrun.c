@@ -1,0 +1,402 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggrun.c
+ *	  dpobj.aggregate(rel, what, epsilon, delta, group_by, options):
+ *	  dp_aggregate (mechanisms/aggregate.c) on a protected table, through
+ *	  dpobj.train()'s sealed path, with its public layout (the declared
+ *	  domains of the columns named, group_by, what) as an option; the
+ *	  released noisy cells become one row per group and statistic (and
+ *	  histogram bin), with 95 % intervals from the noise's law.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+
+#include "base/privileged.h"
+#include "context/trainquery.h"
+#include "mechanisms/aggregate.h"
+#include "protected/domains.h"
+#include "protected/entryargs.h"
+#include "protected/spiplans.h"
+#include "protected/train.h"
+
+PG_FUNCTION_INFO_V1(dpobj_aggregate);
+
+/* adds name to cols unless there */
+static void
+aggrun_add_column(char **cols, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(cols[i], name) == 0)
+			return;
+	cols[(*n)++] = pstrdup(name);
+}
+
+/*
+ * The columns the run reads: group_by's, then the statistics' (what's
+ * structure is checked by agg_layout_parse).  A count alone reads a column
+ * with declared levels: its encoding drops no row (NULL is "other").
+ */
+static char **
+aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
+{
+	Datum	   *g;
+	bool	   *gnull;
+	int			ng;
+	int			nw = JB_ROOT_IS_ARRAY(what) && !JB_ROOT_IS_SCALAR(what) ? JB_ROOT_COUNT(what) : 0;
+	char	  **cols;
+
+	if (ARR_NDIM(group_by) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.aggregate: group_by must be a one-dimensional text array"),
+				 errhint("For example ARRAY['sex', 'race'].")));
+	deconstruct_array(group_by, TEXTOID, -1, false, TYPALIGN_INT, &g, &gnull, &ng);
+	cols = palloc(sizeof(char *) * (ng + nw + 1));
+	*n = 0;
+	for (int i = 0; i < ng; i++)
+	{
+		if (gnull[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("dpobj.aggregate: group_by column names must not be NULL"),
+					 errhint("For example ARRAY['sex', 'race'].")));
+		aggrun_add_column(cols, n, TextDatumGetCString(g[i]));
+	}
+	for (int i = 0; i < nw; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(&what->root, i);
+		JsonbValue *c = e && e->type == jbvBinary && JsonContainerIsObject(e->val.binary.data) ?
+			getKeyJsonValueFromContainer(e->val.binary.data, "column", 6, NULL) : NULL;
+
+		if (c != NULL && c->type == jbvString)
+			aggrun_add_column(cols, n, pnstrdup(c->val.string.val, c->val.string.len));
+	}
+	if (*n == 0)
+	{
+		RoleSwitch	rs;
+		MemoryContext cxt = CurrentMemoryContext;
+
+		SPI_connect();
+		role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+		if (dp_spi_run("SELECT column_name::pg_catalog.text FROM dpobj.feature_domains"
+					   " WHERE relid OPERATOR(pg_catalog.=) $1 AND levels IS NOT NULL"
+					   " ORDER BY column_name LIMIT 1", 1, (Oid[]) {OIDOID},
+					   (Datum[]) {ObjectIdGetDatum(relid)}, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "dpobj.aggregate: feature domain lookup failed");
+		role_switch_end(&rs);
+		if (SPI_processed == 1)
+			cols[(*n)++] = MemoryContextStrdup(cxt,
+											   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		SPI_finish();
+		if (*n == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("dpobj.aggregate: a count alone needs a column with declared levels in the table"),
+					 errhint("Group by such a column, or have the owner declare one (dpobj.declare_domain).")));
+	}
+	return cols;
+}
+
+/* the options: "filter" and "deadline" only (the layout is dpobj.aggregate's own) */
+static void
+aggrun_check_options(Jsonb *options)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.aggregate: options must be a JSON object"),
+				 errhint("For example '{\"filter\": [...]}'.")));
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY &&
+			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
+					 errhint("dpobj.aggregate takes the options \"filter\" and \"deadline\".")));
+}
+
+/* {"encoding": enc, "group_by": [...], "what": what} */
+static Jsonb *
+aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "{\"encoding\": %s, \"group_by\": %s, \"what\": %s}",
+					 JsonbToCString(NULL, &enc->root, VARSIZE(enc)),
+					 TextDatumGetCString(DirectFunctionCall1(array_to_json, PointerGetDatum(group_by))),
+					 JsonbToCString(NULL, &what->root, VARSIZE(what)));
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+}
+
+/*
+ * The half-width h, in lattice units, of the discrete Laplace's central
+ * interval of level 1 - alpha: the noise Y of scale num / den (q =
+ * exp(-den / num)) has P(|Y| >= m) = 2 q^m / (1 + q), and h = m - 1 for the
+ * least such m at most alpha, so P(|Y| <= h) >= 1 - alpha.
+ */
+static double
+aggrun_halfwidth(double num, double den, double alpha)
+{
+	double		q = exp(-den / num);
+	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
+
+	return Max(m - 1, 0);
+}
+
+/* a released value's noise, slot i: [num, den] */
+static void
+aggrun_noise(Jsonb *rel, int i, double *num, double *den)
+{
+	JsonbValue *nz = getKeyJsonValueFromContainer(&rel->root, "noise", 5, NULL);
+	JsonbValue *p = getIthJsonbValueFromContainer(nz->val.binary.data, i);
+
+	*num = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
+		getIthJsonbValueFromContainer(p->val.binary.data, 0)->val.numeric)));
+	*den = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
+		getIthJsonbValueFromContainer(p->val.binary.data, 1)->val.numeric)));
+}
+
+/* the released value j (a noisy integer) */
+static double
+aggrun_value(JsonbContainer *values, int j)
+{
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
+		getIthJsonbValueFromContainer(values, j)->val.numeric)));
+}
+
+/* "column": level of c's index lev ("other": null) */
+static void
+aggrun_level(StringInfo b, const EncColumn *c, int lev)
+{
+	escape_json(b, c->column);
+	appendStringInfoString(b, ": ");
+	if (lev < c->nlevels)
+		escape_json(b, c->levels[lev]);
+	else
+		appendStringInfoString(b, "null");
+}
+
+/* the group values of cell, and extra (a histogram bin's key, or "") */
+static Datum
+aggrun_group(const AggLayout *l, int cell, const char *extra)
+{
+	StringInfoData b;
+	int		   *lev = palloc(sizeof(int) * Max(l->ngroups, 1));
+
+	for (int g = l->ngroups - 1; g >= 0; g--)
+	{
+		lev[g] = cell % l->gsize[g];
+		cell /= l->gsize[g];
+	}
+	initStringInfo(&b);
+	appendStringInfoChar(&b, '{');
+	for (int g = 0; g < l->ngroups; g++)
+	{
+		if (g > 0)
+			appendStringInfoString(&b, ", ");
+		aggrun_level(&b, &l->enc->cols[l->gcol[g]], lev[g]);
+	}
+	if (extra[0] != '\0')
+		appendStringInfo(&b, "%s%s", l->ngroups > 0 ? ", " : "", extra);
+	appendStringInfoChar(&b, '}');
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
+}
+
+typedef struct AggOut
+{
+	ReturnSetInfo *rsi;
+	const AggLayout *l;
+	int			cell;
+} AggOut;
+
+static void
+aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
+		   bool has_est, double est, double lo, double hi)
+{
+	Datum		v[6];
+	bool		n[6] = {false, false, c == NULL, !has_est, !has_est, !has_est};
+
+	v[0] = aggrun_group(o->l, o->cell, extra);
+	v[1] = CStringGetTextDatum(stat);
+	v[2] = c ? CStringGetTextDatum(c->column) : (Datum) 0;
+	v[3] = Float8GetDatum(est);
+	v[4] = Float8GetDatum(lo);
+	v[5] = Float8GetDatum(hi);
+	tuplestore_putvalues(o->rsi->setResult, o->rsi->setDesc, v, n);
+}
+
+/*
+ * A mean's estimate and interval from its noisy lattice sum S and count C:
+ * each within its 97.5 % half-width (a and b), so both at once with
+ * probability >= 95 %; then the true count lies in [max(1, C - b), C + b]
+ * and the mean of the lattice values between the extreme ratios, widened by
+ * half a step (the rounding) and clamped to [lo, hi] (conservative).
+ */
+static void
+aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double a, double b)
+{
+	const EncColumn *c = &o->l->enc->cols[st->col];
+	double		cl = Max(1, C - b),
+				ch = C + b,
+				lo = c->lo,
+				hi = c->hi;
+
+	if (ch >= cl)
+	{
+		lo = Max(c->lo, Min((S - a) / cl, (S - a) / ch) * st->step - st->step / 2);
+		hi = Min(c->hi, Max((S + a) / cl, (S + a) / ch) * st->step + st->step / 2);
+	}
+	aggrun_row(o, "", "mean", c, C > 0,
+			   C > 0 ? Min(c->hi, Max(c->lo, S * st->step / C)) : 0, lo, hi);
+}
+
+/* a histogram's bin key, "column": level or [from, to] */
+static char *
+aggrun_bin(const EncColumn *c, int bin, int nbins)
+{
+	StringInfoData b;
+	double		w = (c->hi - c->lo) / nbins;
+
+	initStringInfo(&b);
+	if (c->nlevels > 0)
+		aggrun_level(&b, c, bin);
+	else
+	{
+		escape_json(&b, c->column);
+		appendStringInfo(&b, ": [%.17g, %.17g]", c->lo + bin * w,
+						 bin == nbins - 1 ? c->hi : c->lo + (bin + 1) * w);
+	}
+	return b.data;
+}
+
+/* the rows of one cell from its W released values */
+static void
+aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
+{
+	const AggLayout *l = o->l;
+	int			base = o->cell * l->width;
+
+	for (int i = 0; i < l->nstats; i++)
+	{
+		const AggStat *st = &l->stats[i];
+		const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
+		double		v = aggrun_value(values, base + st->slot),
+					num,
+					den,
+					h;
+
+		aggrun_noise(rel, st->slot, &num, &den);
+		h = aggrun_halfwidth(num, den, 0.05);
+		if (st->kind == AGG_COUNT)
+			aggrun_row(o, "", "count", NULL, true, v, v - h, v + h);
+		else if (st->kind == AGG_SUM)
+			aggrun_row(o, "", "sum", c, true, v * st->step, (v - h) * st->step, (v + h) * st->step);
+		else if (st->kind == AGG_MEAN)
+		{
+			double		cnum,
+						cden;
+
+			aggrun_noise(rel, st->slot + 1, &cnum, &cden);
+			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1),
+						aggrun_halfwidth(num, den, 0.025), aggrun_halfwidth(cnum, cden, 0.025));
+		}
+		else
+			for (int bin = 0; bin < st->nbins; bin++)
+			{
+				v = aggrun_value(values, base + st->slot + bin);
+				aggrun_row(o, aggrun_bin(c, bin, st->nbins), "histogram", c, true, v, v - h, v + h);
+			}
+	}
+}
+
+Datum
+dpobj_aggregate(PG_FUNCTION_ARGS)
+{
+	LOCAL_FCINFO(tc, 7);
+	Oid			relid;
+	char		relkind;
+	char	   *relation;
+	Jsonb	   *what,
+			   *options,
+			   *enc,
+			   *layout;
+	ArrayType  *group_by;
+	char	  **cols;
+	int			ncols;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values;
+	Datum	   *cd;
+
+	for (int i = 0; i < 6; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("dpobj.aggregate: argument %d must not be NULL", i + 1),
+					 errhint("Pass '{}' for no group_by columns or options.")));
+	relid = PG_GETARG_OID(0);
+	what = PG_GETARG_JSONB_P(1);
+	group_by = PG_GETARG_ARRAYTYPE_P(4);
+	options = PG_GETARG_JSONB_P(5);
+	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
+	InitMaterializedSRF(fcinfo, 0);
+	relation = dp_lock_relation(relid, &relkind);
+	/* public grounds only: the catalog, the declarations, the arguments; columns first */
+	cols = aggrun_columns(relid, group_by, what, &ncols);
+	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
+	aggrun_check_options(options);
+	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_layout(enc, group_by, what);
+	l = agg_layout_parse(layout);
+
+	/* train()'s arguments: rel, 'aggregate', the columns, a label (unused), epsilon, delta, options */
+	cd = palloc(sizeof(Datum) * ncols);
+	for (int i = 0; i < ncols; i++)
+		cd[i] = CStringGetTextDatum(cols[i]);
+	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
+	tc->args[0] = fcinfo->args[0];
+	tc->args[1].value = CStringGetTextDatum("aggregate");
+	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
+	tc->args[3].value = cd[0];
+	tc->args[4].value = DirectFunctionCall1(float8_numeric, fcinfo->args[2].value);
+	tc->args[5].value = DirectFunctionCall1(float8_numeric, fcinfo->args[3].value);
+	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											DirectFunctionCall1(jsonb_in, CStringGetDatum(
+												psprintf("{\"encoding\": %s, \"layout\": %s}",
+														 JsonbToCString(NULL, &enc->root, VARSIZE(enc)),
+														 JsonbToCString(NULL, &layout->root, VARSIZE(layout))))));
+	for (int i = 0; i < 7; i++)
+		tc->args[i].isnull = false;
+	rel = DatumGetJsonbP(train_evaluate(tc));
+
+	/* post-processing of the DP output with the public layout */
+	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+	o.l = l;
+	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
+	for (o.cell = 0; o.cell < l->ncells; o.cell++)
+		aggrun_cell(&o, rel, values->val.binary.data);
+	return (Datum) 0;
+}
