@@ -51,13 +51,13 @@ static const char reattach_write_sql[] =
 
 /*
  * Not a swap in place: the recorded number is not a dropped column of the
- * table (a restore writes none), and the column computes no values of its
- * own (generated, or a default), as another column dropped and added under
- * the unit's name could, making every row its own unit.
+ * table (a restore writes none), as when another column was added under the
+ * unit's name, e.g. one whose values make every row its own unit.  A unit
+ * column with a default or generated values is legitimate (protect() takes
+ * one, and a restore keeps it): it is no evidence of a swap.
  */
 static void
-reattach_refuse_swap(Oid relid, const char *relation, const char *name, int16 recorded,
-					 bool computed)
+reattach_refuse_swap(Oid relid, const char *relation, const char *name, int16 recorded)
 {
 	HeapTuple	old = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(recorded));
 	bool		dropped = HeapTupleIsValid(old) &&
@@ -65,13 +65,12 @@ reattach_refuse_swap(Oid relid, const char *relation, const char *name, int16 re
 
 	if (HeapTupleIsValid(old))
 		ReleaseSysCache(old);
-	if (dropped || computed)
+	if (dropped)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("column \"%s\" of table %s is not the privacy unit dpobj.protect() recorded",
 						name, relation),
-				 errdetail(dropped ? "The recorded unit column was dropped from this table; this column replaced it." :
-						   "The column is generated or has a default: its values need not be the units' own."),
+				 errdetail("The recorded unit column was dropped from this table; this column replaced it."),
 				 errhint("Its owner calls dpobj.unprotect() and then dpobj.protect() again.")));
 }
 
@@ -83,7 +82,6 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 	HeapTuple	tup = SearchSysCacheAttName(relid, name);
 	Form_pg_attribute att;
 	int16		recorded = *attnum;
-	bool		computed;
 
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
@@ -93,7 +91,6 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	*attnum = att->attnum;
 	*collation = att->attcollation;
-	computed = att->attgenerated != '\0' || att->atthasdef;
 	if (att->atttypid != typid || att->atttypmod != typmod)
 	{
 		ReleaseSysCache(tup);
@@ -105,7 +102,7 @@ reattach_column(Oid relid, const char *relation, const char *name, Oid typid,
 				 errhint("Its owner calls dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again.")));
 	}
 	ReleaseSysCache(tup);
-	reattach_refuse_swap(relid, relation, name, recorded, computed);
+	reattach_refuse_swap(relid, relation, name, recorded);
 }
 
 Datum
