@@ -23,6 +23,7 @@
 #include "protected/roleguard.h"
 #include "context/runlimit.h"
 #include "protected/sealplan.h"
+#include "base/waitsink.h"
 #include "protected/selecthint.h"
 
 PG_MODULE_MAGIC;
@@ -48,6 +49,8 @@ _PG_init(void)
 
 	/* the sealed query's parallel plan shape (sealplan.c) */
 	seal_plan_init();
+	/* its parallel workers' wait events (waitsink.c) */
+	waitsink_init();
 
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();

@@ -16,13 +16,18 @@
 
 #include "base/waitsink.h"
 
+#include "access/parallel.h"
 #include "access/xact.h"
+#include "executor/executor.h"
+#include "utils/guc.h"
 #include "utils/wait_event.h"
 
 static uint32 sink;				/* where the protected waits go */
 static uint32 *saved_slot = NULL;	/* the slot they went to before */
 static int	depth = 0;
 static bool xact_callback_registered = false;
+static bool sealed_scan = false;	/* dpobj.sealed_scan */
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 
 static void
 waitsink_restore(void)
@@ -61,4 +66,30 @@ waitsink_end(void)
 {
 	if (depth > 0 && --depth == 0)
 		waitsink_restore();
+}
+
+/* a parallel worker of the sealed query: its waits into the sink from the start */
+static void
+waitsink_ExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	if (sealed_scan && IsParallelWorker())
+		waitsink_begin();
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+void
+waitsink_init(void)
+{
+	DefineCustomBoolVariable("dpobj.sealed_scan",
+							 "Internal: set by dpobj around a protected run's query, for its parallel workers.",
+							 "Its parallel workers report no wait event from their start (pg_stat_activity).",
+							 &sealed_scan,
+							 false,
+							 PGC_SUSET, GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE | GUC_NO_SHOW_ALL,
+							 NULL, NULL, NULL);
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = waitsink_ExecutorStart;
 }

@@ -26,4 +26,12 @@
 extern void waitsink_begin(void);
 extern void waitsink_end(void);
 
+/*
+ * dpobj.sealed_scan (superuser only, pinned on by seal.c around the sealed
+ * query): a parallel worker of that query inherits it and waits into the
+ * sink from its executor's start, before its first row, to the end of its
+ * transaction (which ends the worker).  Defines the setting and the hook.
+ */
+extern void waitsink_init(void);
+
 #endif							/* DPOBJ_WAITSINK_H */

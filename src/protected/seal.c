@@ -93,6 +93,8 @@ static const DPSettingPin seal_pins[] =
 	{"track_wal_io_timing", "off"},
 	{"log_temp_files", "-1"},
 	{"pg_stat_statements.track", "top"},
+	/* its parallel workers wait into the sink from their start (waitsink.h) */
+	{"dpobj.sealed_scan", "on"},
 };
 
 static void

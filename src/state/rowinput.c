@@ -18,30 +18,10 @@
 #include <math.h>
 
 #include "base/options.h"
-#include "base/waitsink.h"
 #include "context/protected.h"
 
-#include "access/parallel.h"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
-
-/*
- * A parallel worker of the sealed query (its options say "sealed"): its
- * waits too stay out of pg_stat_activity (waitsink.h), from its first row
- * to the end of its transaction, which ends the worker.  The leader's run
- * is sealed by seal.c.
- */
-static void
-dp_row_worker_sink(FunctionCallInfo fcinfo, int o)
-{
-	static bool looked = false;
-
-	if (looked)
-		return;
-	looked = true;
-	if (PG_NARGS() > o && !PG_ARGISNULL(o) && dp_options_sealed(PG_GETARG_JSONB_P(o)))
-		waitsink_begin();
-}
 
 /*
  * The call context (an aggregate, not a window) and the arguments that are
@@ -87,8 +67,6 @@ dp_row_begin(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row, int 
 	row->fcinfo = fcinfo;
 	row->options_arg = eps_arg + 2;
 	row->drop_bad_rows = -1;
-	if (IsParallelWorker())
-		dp_row_worker_sink(fcinfo, row->options_arg);
 }
 
 /* a NULL label or feature on the direct path: the error names the problem */
