@@ -103,5 +103,28 @@ train {"R": 2, "encode": false, "deadline": 2}
 submit {"R": 2, "encode": false}
 RUNS
 
+# A parallel worker of the sealed query waits into the sink from its start, before its first
+# row (dpobj.sealed_scan, which seal.c pins and the workers inherit): a parallel query that
+# sleeps in its workers shows their sleep with the setting off, nothing with it on.
+t_psql -d "$DB" -c "CREATE TABLE pw AS SELECT g FROM generate_series(1, 200000) g" -c "ANALYZE pw" >/dev/null
+worker_waits() { # SETTING: the distinct wait events of the workers of a parallel query
+    psql -X -q -At -d "$DB" >/dev/null 2>&1 <<SQL &
+SET dpobj.sealed_scan = $1; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+SELECT count(*) FROM pw WHERE CASE WHEN g % 20000 = 0 THEN pg_sleep(0.3) IS NOT NULL ELSE false END;
+SQL
+    local seen="" i
+    for ((i = 0; i < 40; i++)); do
+        seen+="$(t_psql -d postgres -c "SELECT string_agg(DISTINCT wait_event_type || ':' || wait_event, ',')
+                  FROM pg_stat_activity WHERE backend_type = 'parallel worker'"),"
+        sleep 0.02
+    done
+    wait
+    tr ',' '\n' <<<"$seen" | grep -v '^$' | sort -u | paste -sd,
+}
+t_is "a parallel worker's sleep shows without dpobj.sealed_scan (the poll sees workers)" \
+    "$(worker_waits off)" "Timeout:PgSleep"
+t_is "... and no wait event of a worker shows with it (from the worker's start)" "$(worker_waits on)" ""
+
 t_psql -d postgres -c "DROP DATABASE $DB" -c "DROP ROLE $ROLE" >/dev/null
 t_summary
