@@ -274,7 +274,8 @@ t_check "protect() refuses a reference table (public grounds, with a hint)" \
 t_is "protect() accepts a hash-distributed table" \
     "$(cq "$COORD" -c "SET client_min_messages = warning" -c "CREATE TABLE pts_prot AS SELECT * FROM pts" \
         -c "SELECT create_distributed_table('pts_prot', 'id')" -c "SELECT dpobj.protect('pts_prot')" | tail -n 1)" "t"
-as_analyst() { cq "$COORD" -c "SET ROLE analyst" "$@"; }
+# (without NOTICEs: a budget's composition NOTICE is pg_regress cost's, not this suite's)
+as_analyst() { cq "$COORD" -c "SET client_min_messages = warning" -c "SET ROLE analyst" "$@"; }
 m=$(as_analyst -c "SELECT (m).mechanism, (m).epsilon, array_length((m).weights, 1)
                      FROM dpobj.train('secret', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
 t_is "an analyst without SELECT trains on a distributed protected table" "$m" "opdisc|1|2"
