@@ -18,32 +18,39 @@ RESET ROLE;
 SELECT (dpobj.grant_budget('regress_cost.t', 'regress_cost_analyst', 3, 1e-6)).id IS NOT NULL AS granted;
 SET ROLE regress_cost_analyst;
 CREATE TEMP TABLE before_after (step int, cost_spent numeric, budget_spent numeric);
+-- shown to 12 digits: the last of the accountant's float8 arithmetic follows the libm
+CREATE FUNCTION pg_temp.c12(r regclass, m text, e numeric, d numeric, o jsonb DEFAULT '{}')
+RETURNS TABLE (kind text, charge_epsilon numeric, charge_delta numeric, rho numeric, admitted boolean,
+               composition text, adds_epsilon numeric, spent_epsilon numeric,
+               remaining_epsilon numeric, remaining_delta numeric) LANGUAGE sql AS $$
+  SELECT kind, charge_epsilon, charge_delta, round(rho, 12), admitted, composition, round(adds_epsilon, 12),
+         round(spent_epsilon, 12), round(remaining_epsilon, 12), remaining_delta FROM dpobj.cost(r, m, e, d, o) $$;
 -- auto (1, 1e-9), passglm 0.5, two evaluations at 0.25: each run's preview is
 -- the spend my_budgets shows after it
-SELECT * FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+SELECT * FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 INSERT INTO before_after SELECT 1, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 SELECT (dpobj.train('regress_cost.t', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 1.5}')).mechanism;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 1;
 -- the first Gaussian run: the NOTICE, before the charge
-SELECT * FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
+SELECT * FROM pg_temp.c12('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 INSERT INTO before_after SELECT 2, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 CREATE TEMP TABLE m AS SELECT dpobj.train('regress_cost.t', 'passglm', ARRAY['a', 'b'], 'y', 0.5, 1e-9, '{"R": 1}') m;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 2;
 SELECT dpobj.runs_left('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}') AS passglm_left;
 -- the first pure run moves the part to Renyi composition for good: it adds 0.86
-SELECT * FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+SELECT * FROM pg_temp.c12('regress_cost.t', 'evaluate', 0.25, 1e-9);
 INSERT INTO before_after SELECT 3, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 3;
 -- a run that keeps the composition: no NOTICE
-SELECT adds_epsilon, composition FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
+SELECT adds_epsilon, composition FROM pg_temp.c12('regress_cost.t', 'evaluate', 0.25, 1e-9);
 INSERT INTO before_after SELECT 4, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 4;
-SELECT step, cost_spent, cost_spent = budget_spent AS same FROM before_after ORDER BY step;
+SELECT step, round(cost_spent, 12) AS cost_spent, cost_spent = budget_spent AS same FROM before_after ORDER BY step;
 -- refused: the budget as it is, nothing added; nothing was charged by any preview
 SELECT kind, admitted, composition, adds_epsilon, spent_epsilon, remaining_epsilon
-  FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
+  FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 SELECT count(*) AS ledger_rows FROM dpobj.ledger WHERE rolname = current_user;
 RESET ROLE;
 DROP TABLE regress_cost.t, regress_cost.plain;
