@@ -17,7 +17,7 @@ shift 2
 pass=0
 fail=0
 bg_dir=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-runner.XXXXXX")
-trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf -- "$bg_dir"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait; rm -rf -- "$bg_dir"' EXIT
 
 # count NAME RC OUTPUT SECONDS: print a finished script's lines and add its counts
 count() {
