@@ -352,9 +352,10 @@ SELECT 'odometer', m.remaining_epsilon, m.remaining_delta, m.runs_left, a.spent_
 SQL
 }
 
-# what the analyst sees of one dpobj.evaluate() run: a public model of eval_models.txt
-# (possibly forged) with one weight per feature; the released counts are the DP output
-eval_script() {
+# the start of an evaluate() or aggregate() script: train_script's settings (an attacker's
+# index-scan preference, JIT off for the harness's own queries), the ledger's last id, the
+# statistics flushed, then the run's transaction
+run_preamble() {
     cat <<'SQL'
 \set VERBOSITY verbose
 \set SHOW_CONTEXT always
@@ -371,6 +372,14 @@ SELECT pg_stat_force_next_flush() \gset
 SET ROLE :"role";
 RESET jit;
 BEGIN;
+SQL
+}
+
+# what the analyst sees of one dpobj.evaluate() run: a public model of eval_models.txt
+# (possibly forged) with one weight per feature; the released counts are the DP output
+eval_script() {
+    run_preamble
+    cat <<'SQL'
 -- a multi-class model (params "classes"): K weight vectors, "dims" [K, d], label c
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
   FROM (SELECT cardinality(string_to_array(:'feats', ',')) AS d,
@@ -797,22 +806,8 @@ phase "job ledgers"
 # rows) land in a cell, "other", or drop the row; the released cells are DP output, the
 # output's shape (every cell of the declared levels) is compared.
 agg_script() {
+    run_preamble
     cat <<'SQL'
-\set VERBOSITY verbose
-\set SHOW_CONTEXT always
-\set ON_ERROR_ROLLBACK on
-\pset null (null)
-SET dpobj.progress = on;
-SET enable_seqscan = off;
-SET random_page_cost = 0.001;
-SET jit = off;
-SET ROLE :"role";
-SELECT coalesce(max(id), 0) AS before FROM dpobj.ledger \gset
-RESET ROLE;
-SELECT pg_stat_force_next_flush() \gset
-SET ROLE :"role";
-RESET jit;
-BEGIN;
 SELECT 'aggregate', group_values, statistic, column_name, E'\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);
 SET LOCAL jit = off;
