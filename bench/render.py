@@ -88,10 +88,9 @@ SECTIONS = [
 ]
 
 PLOTS = [
- ("accuracy_eps.png", "Accuracy against ε: each mechanism on Adult; class weights against "
-  "diffprivlib on imbalanced tables"),
+ ("accuracy_eps.png", "Accuracy against ε: mechanisms on Adult; class weights vs diffprivlib"),
  ("scale.png", "Time (ratio to the scan) and peak memory against rows"),
- ("runs_admitted.png", "Runs a (1, 10⁻⁶) budget admits at (0.1, 10⁻⁷) per mechanism mix"),
+ ("runs_admitted.png", "Runs a budget admits per mechanism mix"),
 ]
 
 
