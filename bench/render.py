@@ -50,6 +50,9 @@ SECTIONS = [
   ("linreg", "Linear regression: in-sample R²",
    "100 000 synthetic rows, d = 10, 5 draws; non-private R² = 0.9161."),
   ("passglm", "One-pass logistic regression (passglm)", "Mean test accuracy (min–max)."),
+  ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
+   "`dpobj.aggregate()`, fresh noise per run, ε = 1 (a third per statistic); ratio: error rms / "
+   "the discrete Laplace's sd."),
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
