@@ -62,6 +62,8 @@ SECTIONS = [
    "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
+  ("aggregate_scale", "Private statistics at 20M rows: one scan", "Best of 2, same run; "
+   "peak RSS: the backend's VmHWM (workers not included)."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
   ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit", ""),
