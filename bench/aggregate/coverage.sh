@@ -59,15 +59,15 @@ SELECT statistic, step, exp(-den / num) AS q
   FROM (VALUES ('count', 1.0::float8, 2 * 2.0 ^ 20, floor(current_setting('bench.eps')::float8 / 3 * 2.0 ^ 20)),
                ('sum', 90 / 16384.0, 2.0 ^ 31, floor(current_setting('bench.eps')::float8 / 3 * 2.0 ^ 16))) v(statistic, step, num, den);
 \pset format csv
-SELECT r.statistic, CASE WHEN r.grouped THEN 'by sex (3 cells)' ELSE 'ungrouped' END AS grouping,
+SELECT r.statistic, CASE WHEN r.grouped THEN '3 (by sex)' ELSE '1' END AS cells,
        count(*) AS intervals,
-       to_char(avg((t.v BETWEEN r.ci_low AND r.ci_high)::int) * 100, 'FM990.0') || ' %' AS covered,
-       coalesce(to_char(avg(1 - 2 * l.q ^ (round((r.ci_high - r.estimate) / l.step) + 1) / (1 + l.q)) * 100,
-                        'FM990.0') || ' %', 'conservative') AS "law's coverage",
-       to_char(sqrt(avg((r.estimate - t.v) ^ 2)), 'FM999990.00') AS "error rms",
-       coalesce(to_char(max(sqrt(2 * l.q) / (1 - l.q) * l.step), 'FM999990.00'), '—') AS "law's sd",
-       coalesce(to_char(sqrt(avg((r.estimate - t.v) ^ 2)) / max(sqrt(2 * l.q) / (1 - l.q) * l.step),
-                        'FM0.000'), '—') AS ratio
+       to_char(avg((t.v BETWEEN r.ci_low AND r.ci_high)::int) * 100, 'FM990.0') || ' % ('
+         || coalesce(to_char(avg(1 - 2 * l.q ^ (round((r.ci_high - r.estimate) / l.step) + 1) / (1 + l.q)) * 100,
+                             'FM990.0') || ' %', 'conservative') || ')' AS "covered (law)",
+       to_char(sqrt(avg((r.estimate - t.v) ^ 2)), 'FM999990.00')
+         || coalesce(' / ' || to_char(max(sqrt(2 * l.q) / (1 - l.q) * l.step), 'FM999990.00') || ' = '
+                     || to_char(sqrt(avg((r.estimate - t.v) ^ 2)) / max(sqrt(2 * l.q) / (1 - l.q) * l.step), 'FM0.000'),
+                     '') AS "error rms / law's sd"
   FROM runs r
   JOIN (SELECT grouped, key, 'count' AS statistic, n AS v FROM truth
         UNION ALL SELECT grouped, key, 'sum', s FROM truth
