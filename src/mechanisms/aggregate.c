@@ -201,7 +201,10 @@ agg_stat_halfwidth(const AggLayout *l, int i, double eps_noise, double count)
 				return c->hi - c->lo;
 			return Min(c->hi - c->lo,
 					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (count - 2 * b) + st->step / 2);
+		default:
+			break;
 	}
+	/* a statistic without a half-width here is refused, not guessed */
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),

@@ -204,6 +204,8 @@ aggplan_stat_name(AggStatKind kind)
 			return "mean";
 		case AGG_HISTOGRAM:
 			return "histogram";
+		default:
+			break;
 	}
 	return "?";
 }
