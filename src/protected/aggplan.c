@@ -86,7 +86,8 @@ aggplan_charged(double eps)
 /*
  * The plan of a call on public grounds, in dpobj.aggregate()'s order: the
  * relation, the columns, the options, the declared domains, the layout,
- * the table, the epsilon (eps > 0 only: aggregate_epsilon has none), k.
+ * the table, the epsilon (eps > 0 only: aggregate_epsilon has none), k
+ * and Citus.
  */
 static void
 aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan *p)
@@ -118,6 +119,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 							&eps_text, &delta_text);
 	units_for_run(relid, relation, &unit);
 	p->k = Max(unit.rows_per_unit, 1);
+	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
 	if (eps > 0)
 		aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d,
 							 DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
@@ -180,7 +182,8 @@ aggplan_least(const AggPlan *p, int i, double x)
 	}
 	memcpy(&e, &b, sizeof(e));
 	step = pow(10, floor(log10(e)) - 5);
-	for (double m = ceil(e / step);; m++)
+	/* the float8 conversions move e by a few ulps: a step or two up suffices */
+	for (double m = ceil(e / step); m < ceil(e / step) + 100; m++)
 	{
 		/* the float8 nearest to the 6-digit decimal m x step */
 		char	   *t = psprintf("%.5e", m * step);
@@ -189,6 +192,7 @@ aggplan_least(const AggPlan *p, int i, double x)
 		if (aggplan_meets(p, i, aggplan_charged(e), x))
 			return e;
 	}
+	return NAN;
 }
 
 static const char *
