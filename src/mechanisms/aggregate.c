@@ -127,91 +127,6 @@ agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
 	*den = (uint64) floor(Min(eps_share, cap) * unit);
 }
 
-bool
-agg_eps_fits(const AggLayout *l, double eps_noise)
-{
-	for (int i = 0; i < l->width; i++)
-	{
-		double		share;
-		bool		sum = agg_slot_is_sum(l, i, &share);
-		uint64		num,
-					den;
-
-		agg_slot_noise(sum, eps_noise * share, &num, &den);
-		if (den < 1)
-			return false;
-	}
-	return true;
-}
-
-/*
- * The noise Y of scale num / den (q = exp(-den / num)) has P(|Y| >= m) =
- * 2 q^m / (1 + q); h = m - 1 for the least such m at most alpha, so
- * P(|Y| <= h) >= 1 - alpha.
- */
-double
-agg_halfwidth(double num, double den, double alpha)
-{
-	double		q = exp(-den / num);
-	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
-
-	return Max(m - 1, 0);
-}
-
-/* slot's 1 - alpha half-width in lattice units at eps_noise */
-static double
-agg_slot_halfwidth(const AggLayout *l, int slot, double eps_noise, double alpha)
-{
-	double		share;
-	bool		sum = agg_slot_is_sum(l, slot, &share);
-	uint64		num,
-				den;
-
-	agg_slot_noise(sum, eps_noise * share, &num, &den);
-	return den < 1 ? NAN : agg_halfwidth((double) num, (double) den, alpha);
-}
-
-/*
- * A mean's interval (aggrun.c) with sum and count half-widths a (in value
- * units) and b around a noisy count C >= n - b (its interval holds) is at
- * most (a + b max(|lo|, |hi|)) / (C - b) + step / 2 from its estimate on
- * either side, and at most hi - lo (clamped).
- */
-double
-agg_stat_halfwidth(const AggLayout *l, int i, double eps_noise, double count)
-{
-	const AggStat *st = &l->stats[i];
-	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-	double		a,
-				b;
-
-	switch (st->kind)
-	{
-		case AGG_COUNT:
-		case AGG_HISTOGRAM:
-			return agg_slot_halfwidth(l, st->slot, eps_noise, 0.05);
-		case AGG_SUM:
-			return agg_slot_halfwidth(l, st->slot, eps_noise, 0.05) * st->step;
-		case AGG_MEAN:
-			a = agg_slot_halfwidth(l, st->slot, eps_noise, 0.025) * st->step;
-			b = agg_slot_halfwidth(l, st->slot + 1, eps_noise, 0.025);
-			if (isnan(a) || isnan(b) || !(count > 0))
-				return NAN;
-			if (count - 2 * b < 1)
-				return c->hi - c->lo;
-			return Min(c->hi - c->lo,
-					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (count - 2 * b) + st->step / 2);
-		default:
-			break;
-	}
-	/* a statistic without a half-width here is refused, not guessed */
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),
-			 errhint("It gives count, sum, mean and histogram.")));
-	return NAN;					/* keep compiler quiet */
-}
-
 void
 aggregate_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
 {
@@ -226,11 +141,20 @@ aggregate_check_args(const char *aggname, double epsilon, double delta, int d, J
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d", aggname, l->enc->d, d),
 				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-	if (!agg_eps_fits(l, dp_epsilon_per_row(epsilon, k)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
-				 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16 (a mean both; with a privacy unit of k rows, k times that).")));
+	for (int i = 0; i < l->width; i++)
+	{
+		double		share;
+		bool		sum = agg_slot_is_sum(l, i, &share);
+		uint64		num,
+					den;
+
+		agg_slot_noise(sum, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		if (den < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
+					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16 (a mean both; with a privacy unit of k rows, k times that).")));
+	}
 }
 
 /* a new state for layout l: the run's entries, each slot's kind and share, zero values */

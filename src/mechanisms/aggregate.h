@@ -86,18 +86,10 @@ extern AggLayout *agg_layout_of_options(Jsonb *options);
 extern bool agg_slot_is_sum(const AggLayout *l, int slot, double *share);
 
 /*
- * The noise law (aggregate.c): a slot's discrete Laplace scale num / den
- * lattice units for its epsilon share (den 0: too small); whether every
- * slot has den >= 1 at epsilon_noise (epsilon / k); the half-width h of the
- * law's central interval of level 1 - alpha; statistic i's 95 % half-width
- * in its own units at epsilon_noise (a mean's for a true count "count",
- * whenever its count's interval holds; NaN when undefined).  aggrun.c's
- * intervals and aggplan.c's accuracy both use these.
+ * a slot's discrete Laplace noise: scale num / den lattice units for its
+ * share of epsilon (den 0: too small); aggplan.c computes accuracy with it
  */
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
-extern bool agg_eps_fits(const AggLayout *l, double eps_noise);
-extern double agg_halfwidth(double num, double den, double alpha);
-extern double agg_stat_halfwidth(const AggLayout *l, int i, double eps_noise, double count);
 
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,

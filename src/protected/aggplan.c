@@ -3,7 +3,8 @@
  * aggplan.c
  *	  Accuracy before any run, from public quantities only (the declared
  *	  domains, group_by, what, the table's privacy unit k and the noise
- *	  law of mechanisms/aggregate.c): no row read, nothing charged.
+ *	  law of mechanisms/aggregate.c and aggrun.c's intervals): no row
+ *	  read, nothing charged.
  *
  *	  dpobj.aggregate_accuracy(rel, what, epsilon, group_by, options):
  *	      per statistic, the 95 % half-width dpobj.aggregate() gives at
@@ -30,6 +31,7 @@
 #include "utils/numeric.h"
 
 #include "base/options.h"
+#include "context/trainquery.h"
 #include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
@@ -106,7 +108,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 			   *delta_text;
 
 	relation = dp_lock_relation(relid, &relkind);
-	cols = aggrun_columns(relid, relation, group_by, what, &ncols);
+	cols = aggrun_columns(relid, group_by, what, &ncols);
+	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
@@ -127,15 +130,82 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 										 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k)))));
 }
 
-/* statistic i's half-width at the charged epsilon eps (NaN: undefined or too small) */
+/* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
+static bool
+aggplan_fits(const AggLayout *l, double eps_noise)
+{
+	for (int i = 0; i < l->width; i++)
+	{
+		double		share;
+		bool		sum = agg_slot_is_sum(l, i, &share);
+		uint64		num,
+					den;
+
+		agg_slot_noise(sum, eps_noise * share, &num, &den);
+		if (den < 1)
+			return false;
+	}
+	return true;
+}
+
+/* slot's 1 - alpha half-width in lattice units at eps_noise, as aggrun.c's intervals */
+static double
+aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
+{
+	double		share;
+	bool		sum = agg_slot_is_sum(l, slot, &share);
+	uint64		num,
+				den;
+
+	agg_slot_noise(sum, eps_noise * share, &num, &den);
+	return aggrun_halfwidth((double) num, (double) den, alpha);
+}
+
+/*
+ * Statistic i's 95 % half-width in its own units at the charged epsilon
+ * eps (NaN: epsilon too small, or a mean without "count").  A mean's
+ * interval (aggrun.c) with sum and count half-widths a (in value units) and
+ * b around a noisy count C >= n - b (its interval holds) is at most
+ * (a + b max(|lo|, |hi|)) / (C - b) + step / 2 from its estimate on either
+ * side, and at most hi - lo (clamped).
+ */
 static double
 aggplan_halfwidth(const AggPlan *p, int i, double eps)
 {
-	double		eps_noise = dp_epsilon_per_row(eps, p->k);
+	const AggLayout *l = p->l;
+	const AggStat *st = &l->stats[i];
+	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
+	double		eps_noise = dp_epsilon_per_row(eps, p->k),
+				a,
+				b;
 
-	if (!agg_eps_fits(p->l, eps_noise))
+	if (!aggplan_fits(l, eps_noise))
 		return NAN;
-	return agg_stat_halfwidth(p->l, i, eps_noise, p->count);
+	switch (st->kind)
+	{
+		case AGG_COUNT:
+		case AGG_HISTOGRAM:
+			return aggplan_slot(l, st->slot, eps_noise, 0.05);
+		case AGG_SUM:
+			return aggplan_slot(l, st->slot, eps_noise, 0.05) * st->step;
+		case AGG_MEAN:
+			if (!(p->count > 0))
+				return NAN;
+			a = aggplan_slot(l, st->slot, eps_noise, 0.025) * st->step;
+			b = aggplan_slot(l, st->slot + 1, eps_noise, 0.025);
+			if (p->count - 2 * b < 1)
+				return c->hi - c->lo;
+			return Min(c->hi - c->lo,
+					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
+		default:
+			break;
+	}
+	/* a statistic without a half-width here is refused, not guessed */
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),
+			 errhint("It gives count, sum, mean and histogram.")));
+	return NAN;					/* keep compiler quiet */
 }
 
 static bool

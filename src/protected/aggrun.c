@@ -53,7 +53,7 @@ aggrun_add_column(char **cols, int *n, const char *name)
  * with declared levels: its encoding drops no row (NULL is "other").
  */
 char **
-aggrun_columns(Oid relid, const char *relation, ArrayType *group_by, Jsonb *what, int *n)
+aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 {
 	Datum	   *g;
 	bool	   *gnull;
@@ -110,7 +110,6 @@ aggrun_columns(Oid relid, const char *relation, ArrayType *group_by, Jsonb *what
 					 errmsg("dpobj.aggregate: a count alone needs a column with declared levels in the table"),
 					 errhint("Group by such a column, or have the owner declare one (dpobj.declare_domain).")));
 	}
-	train_query_check_columns(relid, relation, cols, *n, NULL, NULL);
 	return cols;
 }
 
@@ -150,6 +149,21 @@ aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
 					 TextDatumGetCString(DirectFunctionCall1(array_to_json, PointerGetDatum(group_by))),
 					 JsonbToCString(NULL, &what->root, VARSIZE(what)));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+}
+
+/*
+ * The half-width h, in lattice units, of the discrete Laplace's central
+ * interval of level 1 - alpha: the noise Y of scale num / den (q =
+ * exp(-den / num)) has P(|Y| >= m) = 2 q^m / (1 + q), and h = m - 1 for the
+ * least such m at most alpha, so P(|Y| <= h) >= 1 - alpha.
+ */
+double
+aggrun_halfwidth(double num, double den, double alpha)
+{
+	double		q = exp(-den / num);
+	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
+
+	return Max(m - 1, 0);
 }
 
 /* a released value's noise, slot i: [num, den] */
@@ -295,7 +309,7 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 					h;
 
 		aggrun_noise(rel, st->slot, &num, &den);
-		h = agg_halfwidth(num, den, 0.05);
+		h = aggrun_halfwidth(num, den, 0.05);
 		if (st->kind == AGG_COUNT)
 			aggrun_row(o, "", "count", NULL, true, v, v - h, v + h);
 		else if (st->kind == AGG_SUM)
@@ -307,7 +321,7 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 
 			aggrun_noise(rel, st->slot + 1, &cnum, &cden);
 			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1),
-						agg_halfwidth(num, den, 0.025), agg_halfwidth(cnum, cden, 0.025));
+						aggrun_halfwidth(num, den, 0.025), aggrun_halfwidth(cnum, cden, 0.025));
 		}
 		else
 			for (int bin = 0; bin < st->nbins; bin++)
@@ -352,7 +366,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
-	cols = aggrun_columns(relid, relation, group_by, what, &ncols);
+	cols = aggrun_columns(relid, group_by, what, &ncols);
+	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
