@@ -51,6 +51,8 @@ SECTIONS = [
   ("linreg", "Linear regression: in-sample R²",
    "100 000 synthetic rows, d = 10, 5 draws; non-private R² = 0.9161."),
   ("passglm", "One-pass logistic regression (passglm)", "Mean test accuracy (min–max)."),
+  ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
+   "Fresh noise per run, ε = 1 (a third per statistic)."),
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
@@ -60,6 +62,8 @@ SECTIONS = [
    "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
+  ("aggregate_scale", "Private statistics: one scan of 20M rows, 2 workers",
+   "Best of 2; peak RSS: the backend's VmHWM."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
   ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit", ""),

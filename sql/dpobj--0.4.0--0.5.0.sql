@@ -241,3 +241,24 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.aggregate(regclass, jsonb, float8, float8, text[], jsonb) IS
     'DP counts, sums, means and histograms of a protected table, grouped by columns with declared levels, with 95% intervals; one charge to the caller''s budget (options: "filter", "deadline")';
+
+-- Accuracy before a run (src/protected/aggplan.c): dpobj.aggregate()'s 95 % half-width
+-- per statistic at an epsilon, and the least epsilon for a half-width, from public
+-- quantities only (declared domains, the privacy unit, the noise law); nothing charged.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.aggregate_accuracy(tbl regclass, what jsonb, epsilon float8,
+                                         group_by text[] DEFAULT '{}', options jsonb DEFAULT '{}')
+RETURNS TABLE(statistic text, column_name text, half_width float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_accuracy'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.aggregate_accuracy(regclass, jsonb, float8, text[], jsonb) IS
+    'Per statistic of "what", the 95% half-width dpobj.aggregate() gives at epsilon, from public quantities only; a mean needs options {"count": n}; nothing charged';
+CREATE FUNCTION dpobj.aggregate_epsilon(tbl regclass, what jsonb, half_width float8,
+                                        group_by text[] DEFAULT '{}', options jsonb DEFAULT '{}')
+RETURNS TABLE(statistic text, column_name text, epsilon float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_epsilon'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.aggregate_epsilon(regclass, jsonb, float8, text[], jsonb) IS
+    'Per statistic of "what", the least epsilon of dpobj.aggregate() (6 digits, rounded up) giving a 95% half-width at most half_width; NULL if none; nothing charged';

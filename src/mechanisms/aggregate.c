@@ -115,7 +115,7 @@ agg_options_k(Jsonb *options)
 }
 
 /* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
-static void
+void
 agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
 {
 	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;

@@ -85,6 +85,12 @@ extern AggLayout *agg_layout_of_options(Jsonb *options);
 /* slot i of a cell: a sum (true) or a count, and its share of epsilon */
 extern bool agg_slot_is_sum(const AggLayout *l, int slot, double *share);
 
+/*
+ * a slot's discrete Laplace noise: scale num / den lattice units for its
+ * share of epsilon (den 0: too small); aggplan.c computes accuracy with it
+ */
+extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
+
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);

@@ -29,6 +29,7 @@
 #include "base/privileged.h"
 #include "context/trainquery.h"
 #include "mechanisms/aggregate.h"
+#include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/spiplans.h"
@@ -51,7 +52,7 @@ aggrun_add_column(char **cols, int *n, const char *name)
  * structure is checked by agg_layout_parse).  A count alone reads a column
  * with declared levels: its encoding drops no row (NULL is "other").
  */
-static char **
+char **
 aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 {
 	Datum	   *g;
@@ -137,7 +138,7 @@ aggrun_check_options(Jsonb *options)
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
-static Jsonb *
+Jsonb *
 aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
 {
 	StringInfoData b;
@@ -156,7 +157,7 @@ aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
  * exp(-den / num)) has P(|Y| >= m) = 2 q^m / (1 + q), and h = m - 1 for the
  * least such m at most alpha, so P(|Y| <= h) >= 1 - alpha.
  */
-static double
+double
 aggrun_halfwidth(double num, double den, double alpha)
 {
 	double		q = exp(-den / num);

@@ -33,6 +33,8 @@
 #   (i) under a small cap a shard's spilling state counts no temporary file on its worker
 #       when the run is sealed (a superuser's direct call shows that it spills); a worker
 #       whose cap is smaller than the coordinator's is refused before the charge;
+#   (j) dpobj.aggregate() on a distributed protected table: partial states on the shards,
+#       charged once on the coordinator; its cells under a seed equal a local copy's;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -608,6 +610,25 @@ t_is "declared domains: a job (with a filter on a raw column) succeeds, d = 6" \
     "$(job_end "$job")/$(as_analyst -c "SELECT cardinality((model).weights), (model).params->'encoding' = \$enc\$$enc\$enc\$::jsonb FROM dpobj.jobs WHERE id = $job")" \
     "succeeded/6|t"
 t_is "the table is still there (a level is data)" "$(cq "$COORD" -c "SELECT count(*) FROM people")" 2000
+
+# --- (j) dpobj.aggregate() on a distributed protected table ------------------------------------
+# every cell from one scan: dp_aggregate's partial states on the shards, combined, noised and
+# charged once on the coordinator
+l0=$(ledger_rows "$COORD")
+m=$(as_analyst -c "SELECT count(*), bool_and(ci_low <= ci_high) FROM dpobj.aggregate('people',
+                     '[{\"stat\": \"count\"}, {\"stat\": \"mean\", \"column\": \"age\"}]', 1, 1e-6, ARRAY['edu'])" 2>&1)
+t_is "aggregate() on a distributed protected table: 5 groups x 2 statistics" "$m" "10|t"
+t_is "... charged once, on the coordinator (coordinator/worker/worker ledger rows)" \
+    "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 1))/0/0"
+t_is "... its ledger row: aggregate, released" \
+    "$(cq "$COORD" -c "SELECT mechanism, outcome FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "aggregate|released"
+AGGENC="[{\"column\": \"edu\", \"levels\": [\"HS-grad\", \"Bachelors\", \"Masters\", \"x''); DROP TABLE people; --\"]}, {\"column\": \"age\", \"lo\": 17, \"hi\": 90}]"
+DPAGG="dpobj.dp_aggregate(dpobj.encode_features('$AGGENC', ARRAY[edu::text], ARRAY[dpobj.numeric_feature(age)]), true, 1, 1e-6, jsonb_build_object('sealed', true, 'layout', jsonb_build_object('encoding', '$AGGENC'::jsonb, 'group_by', '[\"edu\"]'::jsonb, 'what', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"age\"}]'::jsonb)))"
+t_check "... dp_aggregate is pushed down ($PARTIAL_AGG on the shards, combined on the coordinator)" \
+    pushed_down "$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $DPAGG FROM people")" dp_aggregate
+t_is "... and its cells under a seed are the local copy's" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people")" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people_local")"
 
 # --- (i) a shard's spilled state is not counted on its worker ------------------------------
 # Under a 64kB cap a shard task's dp_logistic state spills to temporary files, whose number

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# bench/aggregate/scale.sh — one dpobj.aggregate() scan at BENCH_ROWS [20000000] rows: 10
+# cells (grp, 9 declared levels and "other") x 5 statistics (count, sum and mean of four
+# columns in [0, 100]), max_parallel_workers_per_gather BENCH_WORKERS [2], against the plain
+# SELECT count(*) and the same plain GROUP BY of the same table in the same run (best of
+# BENCH_REPS [2]); peak memory: the backend's VmHWM (/proc/<pid>/status; shared buffers it
+# touched included, parallel workers not).  About 10 minutes on 2 cores at 20M rows.  Needs
+# a running server through PGHOST/PGPORT/PGUSER (a superuser), e.g. from the repository's
+# root:  bash /work/helpers/run.sh script bench/aggregate/scale.sh
+# Writes bench/csv/aggregate_scale.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
+# Not part of any test suite.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+N="${BENCH_ROWS:-20000000}"
+W="${BENCH_WORKERS:-2}"
+REPS="${BENCH_REPS:-2}"
+DB=dpobj_aggscale
+OUT="$(mktemp -d)"
+trap 'rm -rf -- "$OUT"' EXIT
+cd "$REPO"
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
+psql -X -q -d "$DB" <<SQL >/dev/null
+SELECT setseed(0.42);
+CREATE TABLE t AS
+SELECT 'g' || (i % 10) AS grp, random() * 100 AS x1, random() * 100 AS x2,
+       random() * 100 AS x3, random() * 100 AS x4
+  FROM generate_series(1, $N) i;
+VACUUM ANALYZE t;
+SELECT dpobj.declare_domain('t', 'grp', ARRAY['g1', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7', 'g8', 'g9']);
+SELECT dpobj.declare_domain('t', 'x' || j, 0, 100) FROM generate_series(1, 4) j;
+SELECT dpobj.protect('t');
+SELECT dpobj.grant_budget('t', current_user::regrole, 1e9, 0.5);
+SQL
+# run SQL: "ms kB status", fresh connection
+run() {
+    psql -X -q -At -d "$DB" >"$OUT/run" 2>"$OUT/err" <<SQL || true
+SELECT pg_backend_pid() AS pid \gset
+SET max_parallel_workers_per_gather = $W;
+SET client_min_messages = warning;
+\timing on
+$1
+\timing off
+\setenv BPID :pid
+\! grep VmHWM /proc/\$BPID/status
+SQL
+    local ms kb st
+    ms="$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' "$OUT/run" | tail -n 1)"
+    kb="$(awk '/VmHWM/ { print $2 }' "$OUT/run")"
+    st="$(sed -n 's/^.*ERROR:  //p' "$OUT/err" | head -n 1 | cut -c1-60)"
+    printf '%s %s %s\n' "${ms:-0}" "${kb:-0}" "${st:-ok}"
+}
+best() {  # best of REPS: "ms kB status"
+    local b="" r
+    for _ in $(seq 1 "$REPS"); do
+        r="$(run "$1")"
+        if [[ -z "$b" || $(awk -v a="${r%% *}" -v c="${b%% *}" 'BEGIN { print (a < c) }') == 1 ]]; then b="$r"; fi
+    done
+    printf '%s\n' "$b"
+}
+count_sql="SELECT count(*) FROM t;"
+group_sql="SELECT grp, count(*), sum(x1), avg(x2), sum(x3), avg(x4) FROM t GROUP BY grp;"
+agg_sql="SELECT count(*) FROM dpobj.aggregate('t', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"x1\"},
+  {\"stat\": \"mean\", \"column\": \"x2\"}, {\"stat\": \"sum\", \"column\": \"x3\"}, {\"stat\": \"mean\", \"column\": \"x4\"}]',
+  1, 1e-6, ARRAY['grp']);"
+read -r cms ckb cst < <(best "$count_sql")
+read -r gms gkb gst < <(best "$group_sql")
+read -r ams akb ast < <(best "$agg_sql")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
+cell() { [[ "$3" == ok ]] && printf '%.0f' "$1" || printf '%s' "$3"; }
+{
+    echo "| query | ms | / count(*) | / GROUP BY | peak RSS MB |"
+    echo "|---|---:|---:|---:|---:|"
+    echo "| SELECT count(*) | $(cell "$cms" "$ckb" "$cst") | 1.00x | — | $((ckb / 1024)) |"
+    echo "| plain GROUP BY grp, 5 aggregates | $(cell "$gms" "$gkb" "$gst") | $(ratio "$gms" "$cms") | 1.00x | $((gkb / 1024)) |"
+    echo "| dpobj.aggregate, 10 cells x 5 statistics | $(cell "$ams" "$akb" "$ast") | $(ratio "$ams" "$cms") | $(ratio "$ams" "$gms") | $((akb / 1024)) |"
+} | tee /dev/stderr | python3 "$REPO/bench/record.py" aggregate_scale "BENCH_ROWS=$N BENCH_WORKERS=$W bash bench/aggregate/scale.sh"
+psql -X -q -d postgres -c "DROP DATABASE $DB"

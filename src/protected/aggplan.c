@@ -1,0 +1,335 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggplan.c
+ *	  Accuracy before any run, from public quantities only (the declared
+ *	  domains, group_by, what, the table's privacy unit k and the noise
+ *	  law of mechanisms/aggregate.c and aggrun.c's intervals): no row
+ *	  read, nothing charged.
+ *
+ *	  dpobj.aggregate_accuracy(rel, what, epsilon, group_by, options):
+ *	      per statistic, the 95 % half-width dpobj.aggregate() gives at
+ *	      epsilon
+ *	  dpobj.aggregate_epsilon(rel, what, half_width, group_by, options):
+ *	      per statistic, the least epsilon of the call (6 significant
+ *	      digits, rounded up) whose half-width is at most half_width
+ *
+ *	  A mean's half-width needs options {"count": n}, the true count it
+ *	  assumes (NULL without one).  Both refuse what dpobj.aggregate()
+ *	  refuses on the same public grounds, with its errors.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "base/options.h"
+#include "context/trainquery.h"
+#include "core/calibrate.h"
+#include "mechanisms/aggregate.h"
+#include "protected/aggrun.h"
+#include "protected/domains.h"
+#include "protected/entryargs.h"
+#include "protected/protectable.h"
+#include "protected/train.h"
+#include "protected/units.h"
+
+PG_FUNCTION_INFO_V1(dpobj_aggregate_accuracy);
+PG_FUNCTION_INFO_V1(dpobj_aggregate_epsilon);
+
+typedef struct AggPlan
+{
+	AggLayout  *l;
+	int			k;				/* rows per privacy unit (1: row level) */
+	double		count;			/* options "count", or NaN */
+} AggPlan;
+
+/* options: "count" only, a number > 0 */
+static double
+aggplan_count(Jsonb *options, const char *fname)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	JsonbValue *c;
+
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options must be a JSON object", fname),
+				 errhint("For example '{\"count\": 1000}'.")));
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY && !(v.val.string.len == 5 && strncmp(v.val.string.val, "count", 5) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val, fname),
+					 errhint("%s takes the option \"count\" (the true count a mean's accuracy assumes).", fname)));
+	c = getKeyJsonValueFromContainer(&options->root, "count", 5, NULL);
+	return c ? dp_option_number(c, "count", 0, 1e15, true) : NAN;
+}
+
+/* the float8 a run's float8 epsilon argument becomes (numeric, then rounded down) */
+static double
+aggplan_charged(double eps)
+{
+	return dp_numeric_to_float8_down(DatumGetNumeric(DirectFunctionCall1(float8_numeric,
+																		 Float8GetDatum(eps))),
+									 "epsilon");
+}
+
+/*
+ * The plan of a call on public grounds, in dpobj.aggregate()'s order: the
+ * relation, the columns, the options, the declared domains, the layout,
+ * the table, the epsilon (eps > 0 only: aggregate_epsilon has none), k
+ * and Citus.
+ */
+static void
+aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan *p)
+{
+	char		relkind;
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *relation;
+	ArrayType  *group_by = PG_GETARG_ARRAYTYPE_P(3);
+	Jsonb	   *what = PG_GETARG_JSONB_P(1);
+	char	  **cols;
+	int			ncols;
+	Jsonb	   *enc;
+	Jsonb	   *layout;
+	TableUnit	unit;
+	char	   *eps_text,
+			   *delta_text;
+
+	relation = dp_lock_relation(relid, &relkind);
+	cols = aggrun_columns(relid, group_by, what, &ncols);
+	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
+	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
+	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_layout(enc, group_by, what);
+	p->l = agg_layout_parse(layout);
+	dpobj_check_protectable(relid, relation);
+	/* delta plays no part in aggregate's noise: any valid one */
+	if (eps > 0)
+		train_check_privacy(DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(eps))),
+							DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(0.5))),
+							&eps_text, &delta_text);
+	units_for_run(relid, relation, &unit);
+	p->k = Max(unit.rows_per_unit, 1);
+	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
+	if (eps > 0)
+		aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d,
+							 DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
+								psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
+										 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k)))));
+}
+
+/* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
+static bool
+aggplan_fits(const AggLayout *l, double eps_noise)
+{
+	for (int i = 0; i < l->width; i++)
+	{
+		double		share;
+		bool		sum = agg_slot_is_sum(l, i, &share);
+		uint64		num,
+					den;
+
+		agg_slot_noise(sum, eps_noise * share, &num, &den);
+		if (den < 1)
+			return false;
+	}
+	return true;
+}
+
+/* slot's 1 - alpha half-width in lattice units at eps_noise, as aggrun.c's intervals */
+static double
+aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
+{
+	double		share;
+	bool		sum = agg_slot_is_sum(l, slot, &share);
+	uint64		num,
+				den;
+
+	agg_slot_noise(sum, eps_noise * share, &num, &den);
+	return aggrun_halfwidth((double) num, (double) den, alpha);
+}
+
+/*
+ * Statistic i's 95 % half-width in its own units at the charged epsilon
+ * eps (NaN: epsilon too small, or a mean without "count").  A mean's
+ * interval (aggrun.c) with sum and count half-widths a (in value units) and
+ * b around a noisy count C >= n - b (its interval holds) is at most
+ * (a + b max(|lo|, |hi|)) / (C - b) + step / 2 from its estimate on either
+ * side, and at most hi - lo (clamped).
+ */
+static double
+aggplan_halfwidth(const AggPlan *p, int i, double eps)
+{
+	const AggLayout *l = p->l;
+	const AggStat *st = &l->stats[i];
+	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
+	double		eps_noise = dp_epsilon_per_row(eps, p->k),
+				a,
+				b;
+
+	if (!aggplan_fits(l, eps_noise))
+		return NAN;
+	switch (st->kind)
+	{
+		case AGG_COUNT:
+		case AGG_HISTOGRAM:
+			return aggplan_slot(l, st->slot, eps_noise, 0.05);
+		case AGG_SUM:
+			return aggplan_slot(l, st->slot, eps_noise, 0.05) * st->step;
+		case AGG_MEAN:
+			if (!(p->count > 0))
+				return NAN;
+			a = aggplan_slot(l, st->slot, eps_noise, 0.025) * st->step;
+			b = aggplan_slot(l, st->slot + 1, eps_noise, 0.025);
+			if (p->count - 2 * b < 1)
+				return c->hi - c->lo;
+			return Min(c->hi - c->lo,
+					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
+		default:
+			break;
+	}
+	/* a statistic without a half-width here is refused, not guessed */
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),
+			 errhint("It gives count, sum, mean and histogram.")));
+	return NAN;					/* keep compiler quiet */
+}
+
+static bool
+aggplan_meets(const AggPlan *p, int i, double eps, double x)
+{
+	double		h = aggplan_halfwidth(p, i, eps);
+
+	return !isnan(h) && h <= x;
+}
+
+/*
+ * The least epsilon argument (rounded up to 6 significant digits) whose
+ * run meets x for statistic i, or NaN: the half-width only shrinks as
+ * epsilon grows (den grows), so a bisection over the float8s (ordered as
+ * their bit patterns) finds the least, then the rounded value is checked
+ * as a run converts it.  Past 2^16 x 2 statistics x k no slot's noise
+ * changes (aggregate.h's caps).
+ */
+static double
+aggplan_least(const AggPlan *p, int i, double x)
+{
+	double		lo = 1e-6,
+				hi = ldexp(1.0, 17) * p->l->nstats * p->k,
+				e,
+				step;
+	int64		a,
+				b;
+
+	if (aggplan_meets(p, i, aggplan_charged(lo), x))
+		return lo;
+	if (!aggplan_meets(p, i, hi, x))
+		return NAN;
+	memcpy(&a, &lo, sizeof(a));
+	memcpy(&b, &hi, sizeof(b));
+	while (b - a > 1)
+	{
+		int64		mid = a + (b - a) / 2;
+
+		memcpy(&e, &mid, sizeof(e));
+		if (aggplan_meets(p, i, e, x))
+			b = mid;
+		else
+			a = mid;
+	}
+	memcpy(&e, &b, sizeof(e));
+	step = pow(10, floor(log10(e)) - 5);
+	/* the float8 conversions move e by a few ulps: a step or two up suffices */
+	for (double m = ceil(e / step); m < ceil(e / step) + 100; m++)
+	{
+		/* the float8 nearest to the 6-digit decimal m x step */
+		char	   *t = psprintf("%.5e", m * step);
+
+		e = strtod(t, NULL);
+		if (aggplan_meets(p, i, aggplan_charged(e), x))
+			return e;
+	}
+	return NAN;
+}
+
+static const char *
+aggplan_stat_name(AggStatKind kind)
+{
+	switch (kind)
+	{
+		case AGG_COUNT:
+			return "count";
+		case AGG_SUM:
+			return "sum";
+		case AGG_MEAN:
+			return "mean";
+		case AGG_HISTOGRAM:
+			return "histogram";
+		default:
+			break;
+	}
+	return "?";
+}
+
+/* one row per statistic: (statistic, column_name, value; NaN as NULL) */
+static void
+aggplan_row(FunctionCallInfo fcinfo, const AggPlan *p, int i, double value)
+{
+	ReturnSetInfo *rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+	const AggStat *st = &p->l->stats[i];
+	Datum		v[3];
+	bool		n[3] = {false, st->col < 0, isnan(value)};
+
+	v[0] = CStringGetTextDatum(aggplan_stat_name(st->kind));
+	v[1] = st->col >= 0 ? CStringGetTextDatum(p->l->enc->cols[st->col].column) : (Datum) 0;
+	v[2] = Float8GetDatum(value);
+	tuplestore_putvalues(rsi->setResult, rsi->setDesc, v, n);
+}
+
+Datum
+dpobj_aggregate_accuracy(PG_FUNCTION_ARGS)
+{
+	AggPlan		p;
+	double		eps;
+
+	dp_check_not_null(fcinfo, 5, "dpobj.aggregate_accuracy");
+	eps = PG_GETARG_FLOAT8(2);
+	InitMaterializedSRF(fcinfo, 0);
+	aggplan_prepare(fcinfo, "dpobj.aggregate_accuracy", eps > 0 ? eps : 1e-300, &p);
+	for (int i = 0; i < p.l->nstats; i++)
+		aggplan_row(fcinfo, &p, i, aggplan_halfwidth(&p, i, aggplan_charged(eps)));
+	return (Datum) 0;
+}
+
+Datum
+dpobj_aggregate_epsilon(PG_FUNCTION_ARGS)
+{
+	AggPlan		p;
+	double		x;
+
+	dp_check_not_null(fcinfo, 5, "dpobj.aggregate_epsilon");
+	x = PG_GETARG_FLOAT8(2);
+	if (!isfinite(x) || x < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.aggregate_epsilon: half_width must be a finite number >= 0"),
+				 errhint("A count's is in rows, a sum's and a mean's in the column's units.")));
+	InitMaterializedSRF(fcinfo, 0);
+	aggplan_prepare(fcinfo, "dpobj.aggregate_epsilon", 0, &p);
+	for (int i = 0; i < p.l->nstats; i++)
+		aggplan_row(fcinfo, &p, i, aggplan_least(&p, i, x));
+	return (Datum) 0;
+}
