@@ -76,7 +76,8 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.5, 1]}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": "0.5"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]}]', 1, 1e-6)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": 0.5, "bins": 8}]', 1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.25, 0.5, 0.75], "bins": 2}]', 1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": 0.5, "bins": 1}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "sex", "q": 0.5}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "variance", "column": "v", "q": 0.5}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "variance", "column": "v", "bins": 4}]', 1, 1e-6)$$);

@@ -101,7 +101,10 @@ agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
 		if (!(s->q[j] > 0 && s->q[j] < 1))
 			agg_bad("every \"q\" must be a number strictly between 0 and 1", NULL);
 	}
-	s->nbins = bins ? dp_option_int(bins, "bins", AGG_MAX_Q, AGG_MAX_BINS) : AGG_QUANT_BINS;
+	s->nbins = bins ? dp_option_int(bins, "bins", 2, AGG_MAX_BINS) : AGG_QUANT_BINS;
+	/* each q's draw is released in one of the quantile's slots */
+	if (s->nq > s->nbins)
+		agg_bad("a quantile needs at least as many \"bins\" as \"q\" values", NULL);
 	return s->nbins;
 }
 
