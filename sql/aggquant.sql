@@ -21,6 +21,13 @@ SELECT jsonb_array_length(r->'values') AS n, r->'values'->0 AS bin_q1, r->'value
                                   true, 1, 1e-6, '{"layout": {"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
                                    "what": [{"stat": "quantile", "column": "v", "q": [0.25, 0.9]}]}}') r
           FROM regress_aq.t) s;
+-- grouped by sex (3 cells), epsilon 1: gamma = 1 / (2 x 2) exactly (not rounded to 0)
+SELECT r->'noise'->0 AS gamma, jsonb_array_length(r->'values') AS n
+  FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "sex", "levels": ["F", "M"]}, {"column": "v", "lo": 0, "hi": 100}]',
+                                                        ARRAY[sex], ARRAY[v]),
+                                  true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}, {"column": "v", "lo": 0, "hi": 100}],
+                                   "group_by": ["sex"], "what": [{"stat": "quantile", "column": "v", "q": 0.5, "bins": 10}]}}') r
+          FROM regress_aq.t) s;
 RESET dpobj.seed;
 -- 200 seeded runs at epsilon 0.05: the rank error (|drawn bin's rank - t|, t = 500 of
 -- 1000) within the utility bound ln(1000 / 0.05) / gamma, gamma = 1/64 (eps / 2, rounded

@@ -127,7 +127,7 @@ agg_options_k(Jsonb *options)
 
 /*
  * A draw's gamma = num / den <= eps_share / (2 m) (m = 2 with several cells:
- * a unit's rows move ranks in two cells each); num 0 when epsilon is too small.
+ * a replaced row moves ranks in two cells); num 0 when epsilon is too small.
  */
 static void
 agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
@@ -135,8 +135,8 @@ agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
 #if DPOBJ_MUTANT_IS(expmech)
 	eps_share *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
-	(void) expsample_gamma(eps_share, num, den);
-	*num /= ncells > 1 ? 2 : 1;
+	/* halved as a double (exact), not as num: num may be 1 */
+	(void) expsample_gamma(ncells > 1 ? eps_share / 2 : eps_share, num, den);
 }
 
 /* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
