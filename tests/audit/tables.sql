@@ -33,6 +33,11 @@ CREATE TABLE canary_agg AS
 CREATE TABLE canary_agg3 AS
   SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
 
+-- canary_aggq: canary_agg with a value v = 1 (hi on [-1, 1]) after the one-hot of g: the
+-- row, and its rank, moves from cell a to cell b.
+CREATE TABLE canary_aggq AS
+  SELECT side, x || ARRAY[1.0]::float8[] AS x, y FROM canary_agg;
+
 -- canary_sum: a value at hi = 1 in D and lo = -1 in D' (encoded as itself on [-1, 1]):
 -- the sum moves by its full sensitivity, 2 x 2^14 lattice units.
 CREATE TABLE canary_sum AS
