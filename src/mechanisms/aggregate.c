@@ -474,10 +474,13 @@ agg_draw_quantile(DPRun *run, const double *v, int64 *out, int i, int n)
 		minloss = privquant_losses_n(hist, n, q, loss);
 		if (expsample_draw(run->rng, loss, n, minloss, r->num[i + j], r->den[i + j],
 						   mechanism_stop_pending, NULL, &pick) != EXPSAMPLE_OK)
+		{
+			mechanism_poll(run->ledger_id);	/* a cancel: recorded and raised */
 			ereport(ERROR,
 					(errcode(ERRCODE_QUERY_CANCELED),
 					 errmsg("%s: a quantile's draw was interrupted", AGG_AGGNAME),
 					 errhint("The privacy budget of this run is spent; run it again.")));
+		}
 		out[i + j] = pick;
 	}
 	pfree(hist);
