@@ -44,6 +44,10 @@ CREATE TABLE canary_sum AS
   SELECT s AS side, ARRAY[1.0 - 2 * s]::float8[] AS x, true AS y
     FROM generate_series(0, 1) s;
 
+-- canary_sum3: canary_sum three times on each side, one privacy unit of k = 3 rows.
+CREATE TABLE canary_sum3 AS
+  SELECT side, x, y FROM canary_sum CROSS JOIN generate_series(1, 3) i;
+
 -- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
 -- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),
 -- X'X is the same, so AdaSSP's coefficient is nearly affine in X'y's noise.
