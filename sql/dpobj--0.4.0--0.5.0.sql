@@ -240,7 +240,7 @@ AS 'MODULE_PATHNAME', 'dpobj_aggregate'
 LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.aggregate(regclass, jsonb, float8, float8, text[], jsonb) IS
-    'DP counts, sums, means and histograms of a protected table, grouped by columns with declared levels, with 95% intervals; one charge to the caller''s budget (options: "filter", "deadline")';
+    'DP counts, sums, means, variances, quantiles and histograms of a protected table, grouped by columns with declared levels, with 95% intervals; one charge to the caller''s budget (options: "filter", "deadline")';
 
 -- Accuracy before a run (src/protected/aggplan.c): dpobj.aggregate()'s 95 % half-width
 -- per statistic at an epsilon, and the least epsilon for a half-width, from public
@@ -262,3 +262,16 @@ LANGUAGE C STABLE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.aggregate_epsilon(regclass, jsonb, float8, text[], jsonb) IS
     'Per statistic of "what", the least epsilon of dpobj.aggregate() (6 digits, rounded up) giving a 95% half-width at most half_width; NULL if none; nothing charged';
+
+-- A private profile of a protected table (src/protected/describe.c): one
+-- dpobj.aggregate() run, so one charge: the row count, per declared column a
+-- histogram (and a numeric column's quartiles), with 95% intervals.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.describe(tbl regclass, epsilon float8, delta float8, options jsonb DEFAULT '{}')
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_describe'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.describe(regclass, float8, float8, jsonb) IS
+    'DP profile of a protected table: row count, per declared column a histogram (numeric: and quartiles), 95% intervals; one charge (options: "columns", "bins", "shares", "filter", "deadline")';

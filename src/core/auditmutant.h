@@ -17,7 +17,8 @@
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
  *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
  *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c), and
- *              that of the private norm bound's draw (mechanisms/glmprivr.c)
+ *              that of the private norm bound's draw (mechanisms/glmprivr.c) and
+ *              of aggregate's quantiles (mechanisms/aggregate.c)
  *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k: of the continuous mechanisms
  *              (state/glmparams.c), of AdaSSP/SSP (state/linparams.c), of the

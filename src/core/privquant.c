@@ -72,16 +72,22 @@ sat_add(int64_t a, int64_t b)
 int64_t
 privquant_losses(const int64_t *hist, double q, int64_t *loss)
 {
+	return privquant_losses_n(hist, PRIVQUANT_N, q, loss);
+}
+
+int64_t
+privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss)
+{
 	int64_t		n = 0,
 				c = 0,
 				prev,
 				t,
 				minloss = INT64_MAX;
 
-	for (int i = 0; i < PRIVQUANT_N; i++)
+	for (int i = 0; i < nbins; i++)
 		n = sat_add(n, hist[i]);
 	t = privquant_target(q, n);
-	for (int i = 0; i < PRIVQUANT_N; i++)
+	for (int i = 0; i < nbins; i++)
 	{
 		prev = c;
 		c = sat_add(c, hist[i]);

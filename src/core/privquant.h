@@ -54,6 +54,9 @@ extern int64_t privquant_target(double q, int64_t n);
  */
 extern int64_t privquant_losses(const int64_t *hist, double q, int64_t *loss);
 
+/* the same over nbins >= 1 bins (the value quantiles of dpobj.aggregate) */
+extern int64_t privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss);
+
 /*
  * Draws the index of R-hat: P(i) proportional to exp(-gamma loss[i]),
  * gamma = floor(num / k) / den for expsample_gamma(epsilon) = num / den (k

@@ -11,6 +11,8 @@
 
 #include <math.h>
 
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 
 #include "base/options.h"
@@ -70,9 +72,53 @@ agg_check_keys(JsonbContainer *obj)
 
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY && !agg_str_is(&v, "stat") && !agg_str_is(&v, "column") &&
-			!agg_str_is(&v, "bins"))
+			!agg_str_is(&v, "bins") && !agg_str_is(&v, "q") && !agg_str_is(&v, "share"))
 			agg_bad(psprintf("unknown key \"%.*s\" in \"what\"", v.val.string.len, v.val.string.val),
-					"A statistic has the keys \"stat\", \"column\" and (numeric histograms) \"bins\".");
+					"A statistic has the keys \"stat\", \"column\", \"share\", (numeric histograms, quantiles) \"bins\" and (quantiles) \"q\".");
+}
+
+/*
+ * A quantile: "q" a number or an array of 1 to AGG_MAX_Q numbers in (0, 1),
+ * "bins" (default AGG_QUANT_BINS) equal bins of [lo, hi] as candidates.
+ */
+static int
+agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
+{
+	JsonbValue *q = getKeyJsonValueFromContainer(obj, "q", 1, NULL);
+	JsonbContainer *a = q && q->type == jbvBinary && JsonContainerIsArray(q->val.binary.data) ?
+		q->val.binary.data : NULL;
+
+	s->kind = AGG_QUANTILE;
+	s->nq = a ? JsonContainerSize(a) : q && q->type == jbvNumeric ? 1 : 0;
+	if (s->nq < 1 || s->nq > AGG_MAX_Q)
+		agg_bad(psprintf("a quantile needs \"q\": a number or an array of 1 to %d numbers", AGG_MAX_Q), NULL);
+	for (int j = 0; j < s->nq; j++)
+	{
+		JsonbValue *e = a ? getIthJsonbValueFromContainer(a, j) : q;
+
+		s->q[j] = e->type == jbvNumeric ?
+			DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(e->val.numeric))) : -1;
+		if (!(s->q[j] > 0 && s->q[j] < 1))
+			agg_bad("every \"q\" must be a number strictly between 0 and 1", NULL);
+	}
+	s->nbins = bins ? dp_option_int(bins, "bins", 2, AGG_MAX_BINS) : AGG_QUANT_BINS;
+	/* each q's draw is released in one of the quantile's slots */
+	if (s->nq > s->nbins)
+		agg_bad("a quantile needs at least as many \"bins\" as \"q\" values", NULL);
+	return s->nbins;
+}
+
+/* a statistic's "share": a number in [2^-20, 2^20], default 1 */
+static double
+agg_weight(JsonbValue *v)
+{
+	double		w = v && v->type == jbvNumeric ?
+		DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric))) : v ? 0 : 1;
+
+	if (!(w >= ldexp(1.0, -20) && w <= ldexp(1.0, 20)))
+		agg_bad("a \"share\" must be a number between 2^-20 and 2^20",
+				"Each statistic gets epsilon times its share over the sum of the shares (default 1 each).");
+	return w;
 }
 
 /* one statistic of "what"; returns its number of slots */
@@ -87,12 +133,17 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	if (o->type != jbvBinary || !JsonContainerIsObject(o->val.binary.data))
 		agg_bad("every element of \"what\" must be a JSON object", NULL);
 	agg_check_keys(o->val.binary.data);
+	s->weight = agg_weight(getKeyJsonValueFromContainer(o->val.binary.data, "share", 5, NULL));
 	st = getKeyJsonValueFromContainer(o->val.binary.data, "stat", 4, NULL);
 	col = getKeyJsonValueFromContainer(o->val.binary.data, "column", 6, NULL);
 	bins = getKeyJsonValueFromContainer(o->val.binary.data, "bins", 4, NULL);
 	if (st == NULL || !(agg_str_is(st, "count") || agg_str_is(st, "sum") ||
-						agg_str_is(st, "mean") || agg_str_is(st, "histogram")))
-		agg_bad("\"stat\" must be \"count\", \"sum\", \"mean\" or \"histogram\"", NULL);
+						agg_str_is(st, "mean") || agg_str_is(st, "histogram") ||
+						agg_str_is(st, "variance") || agg_str_is(st, "quantile")))
+		agg_bad("\"stat\" must be \"count\", \"sum\", \"mean\", \"variance\", \"quantile\" or \"histogram\"", NULL);
+	if (!agg_str_is(st, "quantile") &&
+		getKeyJsonValueFromContainer(o->val.binary.data, "q", 1, NULL) != NULL)
+		agg_bad("\"q\" is for a quantile", NULL);
 	s->col = -1;
 	if (agg_str_is(st, "count"))
 	{
@@ -101,8 +152,7 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 		s->kind = AGG_COUNT;
 		return 1;
 	}
-	s->col = agg_column(l->enc, col, agg_str_is(st, "sum") ? "\"sum\"" :
-						agg_str_is(st, "mean") ? "\"mean\"" : "\"histogram\"");
+	s->col = agg_column(l->enc, col, psprintf("\"%.*s\"", st->val.string.len, st->val.string.val));
 	s->off = agg_offset(l->enc, s->col);
 	c = &l->enc->cols[s->col];
 	if (agg_str_is(st, "histogram"))
@@ -117,14 +167,17 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 			bins ? dp_option_int(bins, "bins", 1, AGG_MAX_BINS) : 10;
 		return s->nbins;
 	}
-	if (bins != NULL)
-		agg_bad("\"bins\" is for a histogram", NULL);
 	if (c->nlevels > 0)
-		agg_bad(psprintf("column \"%s\" has declared levels, not bounds: it has no sum or mean", c->column),
+		agg_bad(psprintf("column \"%s\" has declared levels, not bounds: it has no %.*s", c->column,
+						 st->val.string.len, st->val.string.val),
 				"dpobj.declare_domain(rel, column, lo, hi) declares a numeric column's bounds.");
-	s->kind = agg_str_is(st, "sum") ? AGG_SUM : AGG_MEAN;
+	if (agg_str_is(st, "quantile"))
+		return agg_quantile(o->val.binary.data, bins, s);
+	if (bins != NULL)
+		agg_bad("\"bins\" is for a histogram or a quantile", NULL);
+	s->kind = agg_str_is(st, "sum") ? AGG_SUM : agg_str_is(st, "mean") ? AGG_MEAN : AGG_VARIANCE;
 	s->step = Max(fabs(c->lo), fabs(c->hi)) / AGG_SUM_UNITS;
-	return s->kind == AGG_SUM ? 1 : 2;
+	return s->kind == AGG_SUM ? 1 : s->kind == AGG_MEAN ? 2 : 3;
 }
 
 /* the group_by columns: declared levels, no repeats; the number of cells */
@@ -191,6 +244,7 @@ agg_layout_parse(Jsonb *layout)
 	{
 		l->stats[i].slot = l->width;
 		l->width += agg_stat(l, getIthJsonbValueFromContainer(w, i), &l->stats[i]);
+		l->weights += l->stats[i].weight;
 	}
 	if ((int64) l->width * l->ncells > AGG_MAX_VALUES)
 		ereport(ERROR,
@@ -211,17 +265,26 @@ agg_layout_of_options(Jsonb *options)
 	return agg_layout_parse(JsonbValueToJsonb(v));
 }
 
-bool
-agg_slot_is_sum(const AggLayout *l, int slot, double *share)
+AggSlotKind
+agg_slot_kind(const AggLayout *l, int slot, double *share, double *param)
 {
 	for (int i = l->nstats - 1; i >= 0; i--)
 		if (l->stats[i].slot <= slot)
 		{
 			const AggStat *s = &l->stats[i];
+			int			j = slot - s->slot;
 
-			/* equal shares per statistic; a mean's share halved between its sum and count */
-			*share = 1.0 / l->nstats / (s->kind == AGG_MEAN ? 2 : 1);
-			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && slot == s->slot);
+			/*
+			 * shares per statistic by weight; a mean's halved between its sum
+			 * and count, a variance's in three, a quantile's between its draws
+			 */
+			*share = s->weight / l->weights / (s->kind == AGG_MEAN ? 2 : s->kind == AGG_VARIANCE ? 3 :
+										s->kind == AGG_QUANTILE ? s->nq : 1);
+			*param = s->kind == AGG_QUANTILE && j < s->nq ? s->q[j] : 0;
+			if (s->kind == AGG_QUANTILE)
+				return j == 0 ? AGG_SLOT_RANK0 : AGG_SLOT_RANK;
+			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && j == 0) ||
+				(s->kind == AGG_VARIANCE && j < 2) ? AGG_SLOT_SUM : AGG_SLOT_COUNT;
 		}
 	elog(ERROR, "dpobj.aggregate: slot %d out of range", slot);
 	return false;				/* keep compiler quiet */

@@ -17,9 +17,15 @@
  *	  or removing one by half that; a privacy unit of k rows k times that.
  *	  Each slot gets independent discrete Laplace noise (dpnoise.c) of
  *	  scale sensitivity / (share x epsilon / k): the statistics share
- *	  epsilon equally (a mean half to its sum, half to its count), so the
- *	  release is epsilon-DP by basic composition (delta charged, not
- *	  needed), charged once as "aggregate" (pure).
+ *	  epsilon equally (a mean half to its sum, half to its count, a
+ *	  variance a third to each of its sum of squares, sum and count).
+ *	  A quantile's slots are a histogram over equal bins of [lo, hi]; each
+ *	  q releases only the bin the exponential mechanism draws from them
+ *	  (privquant.h's rank loss, moved <= k per unit in each cell it
+ *	  touches, so <= 2k over cells when grouped): gamma = share x epsilon /
+ *	  (2 k m), m = 2 grouped, else 1.  The release is epsilon-DP by basic
+ *	  composition (delta charged, not needed), charged once as
+ *	  "aggregate" (pure).
  *
  *-------------------------------------------------------------------------
  */
@@ -35,8 +41,10 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
+#include "core/auditmutant.h"
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
+#include "core/privquant.h"
 #include "mechanisms/aggregate.h"
 #include "mechanisms/evaluate.h"
 #include "mechanisms/mechanism.h"
@@ -48,14 +56,17 @@ PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
 
 /*
  * The state: evaluate's run entries (evaluate.h), the number of cells C and
- * of slots per cell W, each slot's kind (1 sum, 0 count) and share of
- * epsilon, then C x W values.
+ * of slots per cell W, each slot's kind (AggSlotKind), share of epsilon and
+ * param (a rank slot's q), then C x W values.
  */
 enum
 {
 	AG_C = EV_K + 1, AG_W, AG_HDR
 };
-#define AG_NRUN(w)		(AG_HDR + 2 * (w))
+#define AG_NRUN(w)		(AG_HDR + 3 * (w))
+#define AG_KIND(s, i)	((AggSlotKind) (s)[AG_HDR + (i)])
+#define AG_SHARE(s, w, i) ((s)[AG_HDR + (w) + (i)])
+#define AG_PARAM(s, w, i) ((s)[AG_HDR + 2 * (w) + (i)])
 
 /* per aggregate call: the layout of the options */
 typedef struct AggCache
@@ -114,6 +125,20 @@ agg_options_k(Jsonb *options)
 	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
 }
 
+/*
+ * A draw's gamma = num / den <= eps_share / (2 m) (m = 2 with several cells:
+ * a replaced row moves ranks in two cells); num 0 when epsilon is too small.
+ */
+static void
+agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
+{
+#if DPOBJ_MUTANT_IS(expmech)
+	eps_share *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
+	/* halved as a double (exact), not as num: num may be 1 */
+	(void) expsample_gamma(ncells > 1 ? eps_share / 2 : eps_share, num, den);
+}
+
 /* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
 void
 agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
@@ -143,13 +168,20 @@ aggregate_check_args(const char *aggname, double epsilon, double delta, int d, J
 				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 	for (int i = 0; i < l->width; i++)
 	{
-		double		share;
-		bool		sum = agg_slot_is_sum(l, i, &share);
-		uint64		num,
-					den;
+		double		share,
+					q;
+		AggSlotKind kind = agg_slot_kind(l, i, &share, &q);
+		uint64		num = 1,
+					den = 1;
 
-		agg_slot_noise(sum, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
-		if (den < 1)
+		if (kind == AGG_SLOT_RANK0 || kind == AGG_SLOT_RANK)
+		{
+			if (q > 0)
+				agg_rank_gamma(dp_epsilon_per_row(epsilon, k) * share, l->ncells, &num, &den);
+		}
+		else
+			agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		if (den < 1 || num < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
@@ -169,7 +201,7 @@ agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, i
 	s[AG_C] = l->ncells;
 	s[AG_W] = l->width;
 	for (int i = 0; i < l->width; i++)
-		s[AG_HDR + i] = agg_slot_is_sum(l, i, &s[AG_HDR + l->width + i]) ? 1 : 0;
+		s[AG_HDR + i] = agg_slot_kind(l, i, &AG_SHARE(s, l->width, i), &AG_PARAM(s, l->width, i));
 	return a;
 }
 
@@ -203,6 +235,15 @@ agg_lattice(const AggStat *st, const EncColumn *c, double x)
 	return Min(Max(rint(v / st->step), -AGG_SUM_UNITS), AGG_SUM_UNITS);
 }
 
+/* a numeric coordinate's square on the lattice of max(lo^2, hi^2) / AGG_SUM_UNITS */
+static double
+agg_square(const AggStat *st, const EncColumn *c, double x)
+{
+	double		v = c->lo + (Min(Max(x, -1.0), 1.0) + 1.0) / 2.0 * (c->hi - c->lo);
+
+	return Min(Max(rint(v * v / (st->step * st->step * AGG_SUM_UNITS)), 0), AGG_SUM_UNITS);
+}
+
 /* a row's contributions to its cell's slots w */
 static void
 agg_row_add(const AggLayout *l, const double *x, double *w)
@@ -224,6 +265,11 @@ agg_row_add(const AggLayout *l, const double *x, double *w)
 			case AGG_SUM:
 				w[st->slot] += agg_lattice(st, c, x[st->off]);
 				break;
+			case AGG_VARIANCE:
+				w[st->slot] += agg_square(st, c, x[st->off]);
+				w[st->slot + 1] += agg_lattice(st, c, x[st->off]);
+				w[st->slot + 2] += 1;
+				break;
 			case AGG_HISTOGRAM:
 				if (c->nlevels > 0)
 				{
@@ -237,6 +283,10 @@ agg_row_add(const AggLayout *l, const double *x, double *w)
 				}
 				else
 					b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
+				w[st->slot + b] += 1;
+				break;
+			case AGG_QUANTILE:
+				b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
 				w[st->slot + b] += 1;
 				break;
 		}
@@ -378,9 +428,18 @@ agg_calibrate(DPRun *run)
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
 	{
-		agg_slot_noise(r->s[AG_HDR + i] > 0, r->eps_noise * r->s[AG_HDR + r->width + i],
-					   &r->num[i], &r->den[i]);
-		if (r->den[i] < 1)
+		AggSlotKind kind = AG_KIND(r->s, i);
+
+		r->num[i] = r->den[i] = 1;
+		if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
+			agg_slot_noise(kind == AGG_SLOT_SUM, r->eps_noise * AG_SHARE(r->s, r->width, i),
+						   &r->num[i], &r->den[i]);
+		else if (AG_PARAM(r->s, r->width, i) > 0)
+			agg_rank_gamma(r->eps_noise * AG_SHARE(r->s, r->width, i), r->ncells,
+						   &r->num[i], &r->den[i]);
+		else
+			r->num[i] = 0;		/* a rank slot without a draw: [0, 1] */
+		if (r->den[i] < 1 || (AG_PARAM(r->s, r->width, i) > 0 && r->num[i] < 1))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s: epsilon is too small for these statistics", AGG_AGGNAME),
@@ -390,7 +449,45 @@ agg_calibrate(DPRun *run)
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }
 
-/* after the charge: every slot of every cell plus its noise */
+/*
+ * A quantile's draws in one cell: its bins are slots i .. i + n - 1; each
+ * slot i + j with a q gets the bin drawn for that q, the others 0.
+ */
+static void
+agg_draw_quantile(DPRun *run, const double *v, int64 *out, int i, int n)
+{
+	AggRun	   *r = run->state;
+	int64	   *hist = palloc(sizeof(int64) * n);
+	int64	   *loss = palloc(sizeof(int64) * n);
+
+	for (int b = 0; b < n; b++)
+		hist[b] = (int64) v[i + b];
+	for (int j = 0; j < n; j++)
+	{
+		double		q = AG_PARAM(r->s, r->width, i + j);
+		int64		minloss,
+					pick = 0;
+
+		out[i + j] = 0;
+		if (q <= 0)
+			continue;
+		minloss = privquant_losses_n(hist, n, q, loss);
+		if (expsample_draw(run->rng, loss, n, minloss, r->num[i + j], r->den[i + j],
+						   mechanism_stop_pending, NULL, &pick) != EXPSAMPLE_OK)
+		{
+			mechanism_poll(run->ledger_id);	/* a cancel: recorded and raised */
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("%s: a quantile's draw was interrupted", AGG_AGGNAME),
+					 errhint("The privacy budget of this run is spent; run it again.")));
+		}
+		out[i + j] = pick;
+	}
+	pfree(hist);
+	pfree(loss);
+}
+
+/* after the charge: every count and sum slot of every cell plus its noise, each quantile's draws */
 static void
 agg_compute(DPRun *run)
 {
@@ -399,12 +496,28 @@ agg_compute(DPRun *run)
 
 	for (int c = 0; c < r->ncells; c++)
 		for (int i = 0; i < r->width; i++)
-			r->out[c * r->width + i] = (int64) v[c * r->width + i] +
-				dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
+		{
+			const double *cv = v + c * r->width;
+			int64	   *co = r->out + c * r->width;
+			int			n = 1;
+
+			if (AG_KIND(r->s, i) == AGG_SLOT_COUNT || AG_KIND(r->s, i) == AGG_SLOT_SUM)
+				co[i] = (int64) cv[i] + dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
+			else if (AG_KIND(r->s, i) == AGG_SLOT_RANK0)
+			{
+				while (i + n < r->width && AG_KIND(r->s, i + n) == AGG_SLOT_RANK)
+					n++;
+				agg_draw_quantile(run, cv, co, i, n);
+			}
+		}
 	run->detail = "aggregate";
 }
 
-/* {"values": [C x W noisy integers], "noise": [[num, den] per slot], "epsilon", "delta"} */
+/*
+ * {"values": [C x W noisy integers], "noise": [[num, den] per slot],
+ * "epsilon", "delta"}: a quantile's slots hold its drawn bins (q order, then
+ * 0) and their gamma = num / den ([0, 1] past its q's)
+ */
 static Datum
 agg_release(DPRun *run)
 {

@@ -11,9 +11,12 @@
  *	  encode.h), the group_by columns (declared levels) and the statistics
  *	  ("what").  Every row falls into one group cell (a level of each group
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
- *	  (a sum, then a count), histogram one per bin.  A slot is a count
- *	  (a row adds 1) or a sum (a row adds its value on the lattice of
- *	  AGG_SUM_UNITS steps per max(|lo|, |hi|)).
+ *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
+ *	  count), histogram and quantile one per bin.  A slot is a count (a
+ *	  row adds 1), a sum (a row adds its value on the lattice of
+ *	  AGG_SUM_UNITS steps per max(|lo|, |hi|), its square per the square
+ *	  of that) or a rank slot: a quantile's histogram, released only through the
+ *	  exponential mechanism's choice.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,6 +36,8 @@
 #define AGG_MAX_VALUES	100000
 #define AGG_MAX_STATS	32
 #define AGG_MAX_BINS	1000
+#define AGG_MAX_Q		16
+#define AGG_QUANT_BINS	1000	/* a quantile's default candidates */
 
 /* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
 #define AGG_SUM_UNITS	16384.0
@@ -47,16 +52,25 @@
 
 typedef enum AggStatKind
 {
-	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM
+	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
 } AggStatKind;
+
+/* a slot's kind; a quantile's slots: AGG_SLOT_RANK0 then AGG_SLOT_RANK */
+typedef enum AggSlotKind
+{
+	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM, AGG_SLOT_RANK, AGG_SLOT_RANK0
+} AggSlotKind;
 
 typedef struct AggStat
 {
 	AggStatKind kind;
 	int			col;			/* its encoding column, -1 for count */
 	int			off;			/* its first coordinate in the encoded row */
-	int			nbins;			/* histogram: bins (levels + 1, or "bins") */
-	double		step;			/* sum, mean: the lattice step */
+	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
+	int			nq;				/* quantile: its levels q */
+	double		q[AGG_MAX_Q];
+	double		step;			/* sum, mean, variance: the lattice step */
+	double		weight;			/* its relative share of epsilon ("share", default 1) */
 	int			slot;			/* its first slot in a cell */
 } AggStat;
 
@@ -69,6 +83,7 @@ typedef struct AggLayout
 	int		   *gsize;			/* levels + 1 */
 	int			nstats;
 	AggStat    *stats;
+	double		weights;		/* the sum of the statistics' weights */
 	int			ncells;
 	int			width;			/* slots per cell */
 } AggLayout;
@@ -82,8 +97,11 @@ extern AggLayout *agg_layout_parse(Jsonb *layout);
 /* the layout of dp_aggregate's options {"layout": ...} */
 extern AggLayout *agg_layout_of_options(Jsonb *options);
 
-/* slot i of a cell: a sum (true) or a count, and its share of epsilon */
-extern bool agg_slot_is_sum(const AggLayout *l, int slot, double *share);
+/*
+ * slot i of a cell: its kind and its share of epsilon (a rank slot: each of
+ * its statistic's draws), and param (the rank slots' q, else 0)
+ */
+extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, double *param);
 
 /*
  * a slot's discrete Laplace noise: scale num / den lattice units for its

@@ -136,12 +136,15 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 {
 	for (int i = 0; i < l->width; i++)
 	{
-		double		share;
-		bool		sum = agg_slot_is_sum(l, i, &share);
+		double		share,
+					param;
+		AggSlotKind kind = agg_slot_kind(l, i, &share, &param);
 		uint64		num,
 					den;
 
-		agg_slot_noise(sum, eps_noise * share, &num, &den);
+		if (kind == AGG_SLOT_RANK || kind == AGG_SLOT_RANK0)
+			continue;			/* the exponential mechanism's draws: no Laplace noise */
+		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
 		if (den < 1)
 			return false;
 	}
@@ -152,12 +155,13 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 static double
 aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
 {
-	double		share;
-	bool		sum = agg_slot_is_sum(l, slot, &share);
+	double		share,
+				param;
+	AggSlotKind kind = agg_slot_kind(l, slot, &share, &param);
 	uint64		num,
 				den;
 
-	agg_slot_noise(sum, eps_noise * share, &num, &den);
+	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
 	return aggrun_halfwidth((double) num, (double) den, alpha);
 }
 

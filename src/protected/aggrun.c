@@ -32,6 +32,7 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
+#include "protected/aggrun.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
 
@@ -114,7 +115,7 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 }
 
 /* the options: "filter" and "deadline" only (the layout is dpobj.aggregate's own) */
-static void
+void
 aggrun_check_options(Jsonb *options)
 {
 	JsonbIterator *it;
@@ -273,6 +274,62 @@ aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double a, double b
 			   C > 0 ? Min(c->hi, Max(c->lo, S * st->step / C)) : 0, lo, hi);
 }
 
+/*
+ * A variance's estimate and interval from its noisy lattice sums of squares
+ * Q and of values S and count C, each within its 98.33 % half-width (a, b,
+ * e): the population variance of the clamped values, Q/n - (S/n)^2, at
+ * its extremes over that box (n >= 1), each mean widened by its half
+ * step of rounding, clamped to [0, (hi - lo)^2 / 4] (conservative).
+ */
+static void
+aggrun_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
+				double a, double b, double e)
+{
+	const EncColumn *c = &o->l->enc->cols[st->col];
+	double		g2 = st->step * st->step * AGG_SUM_UNITS,
+				top = (c->hi - c->lo) * (c->hi - c->lo) / 4,
+				cl = Max(1, C - e),
+				ch = C + e,
+				lo = 0,
+				hi = top;
+
+	if (ch >= cl)
+	{
+		double		m2l = Max(0, Min((Q - a) / cl, (Q - a) / ch) * g2 - g2 / 2),
+					m2h = Max((Q + a) / cl, (Q + a) / ch) * g2 + g2 / 2,
+					ml = Min((S - b) / cl, (S - b) / ch) * st->step - st->step / 2,
+					mh = Max((S + b) / cl, (S + b) / ch) * st->step + st->step / 2,
+					sqh = Max(ml * ml, mh * mh),
+					sql = ml <= 0 && mh >= 0 ? 0 : Min(ml * ml, mh * mh);
+
+		lo = Min(top, Max(0, m2l - sqh));
+		hi = Min(top, Max(0, m2h - sql));
+	}
+	aggrun_row(o, "", "variance", c, C > 0,
+			   C > 0 ? Min(top, Max(0, Q * g2 / C - (S * st->step / C) * (S * st->step / C))) : 0,
+			   lo, hi);
+}
+
+/*
+ * A quantile's rows: the drawn bin's midpoint.  The exponential mechanism
+ * bounds the rank error only (docs/PRIVACY.md): no value interval follows
+ * from public quantities but the declared bounds, the row's interval.
+ */
+static void
+aggrun_quantile(AggOut *o, const AggStat *st, JsonbContainer *values, int base)
+{
+	const EncColumn *c = &o->l->enc->cols[st->col];
+	double		w = (c->hi - c->lo) / st->nbins;
+
+	for (int j = 0; j < st->nq; j++)
+	{
+		double		bin = aggrun_value(values, base + st->slot + j);
+
+		aggrun_row(o, "", psprintf("quantile(%g)", st->q[j]), c, true,
+				   Min(c->hi, c->lo + (bin + 0.5) * w), c->lo, c->hi);
+	}
+}
+
 /* a histogram's bin key, "column": level or [from, to] */
 static char *
 aggrun_bin(const EncColumn *c, int bin, int nbins)
@@ -323,6 +380,23 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1),
 						aggrun_halfwidth(num, den, 0.025), aggrun_halfwidth(cnum, cden, 0.025));
 		}
+		else if (st->kind == AGG_VARIANCE)
+		{
+			double		snum,
+						sden,
+						cnum,
+						cden;
+
+			aggrun_noise(rel, st->slot + 1, &snum, &sden);
+			aggrun_noise(rel, st->slot + 2, &cnum, &cden);
+			aggrun_variance(o, st, v, aggrun_value(values, base + st->slot + 1),
+							aggrun_value(values, base + st->slot + 2),
+							aggrun_halfwidth(num, den, 0.05 / 3),
+							aggrun_halfwidth(snum, sden, 0.05 / 3),
+							aggrun_halfwidth(cnum, cden, 0.05 / 3));
+		}
+		else if (st->kind == AGG_QUANTILE)
+			aggrun_quantile(o, st, values, base);
 		else
 			for (int bin = 0; bin < st->nbins; bin++)
 			{
@@ -335,22 +409,14 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 Datum
 dpobj_aggregate(PG_FUNCTION_ARGS)
 {
-	LOCAL_FCINFO(tc, 7);
 	Oid			relid;
 	char		relkind;
 	char	   *relation;
 	Jsonb	   *what,
-			   *options,
-			   *enc,
-			   *layout;
+			   *options;
 	ArrayType  *group_by;
 	char	  **cols;
 	int			ncols;
-	AggLayout  *l;
-	Jsonb	   *rel;
-	AggOut		o;
-	JsonbValue *values;
-	Datum	   *cd;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
@@ -369,6 +435,24 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
+	aggrun_run(fcinfo, relid, relation, cols, ncols, what, group_by, options,
+			   fcinfo->args[2].value, fcinfo->args[3].value);
+	return (Datum) 0;
+}
+
+void
+aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
+		   Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon, Datum delta)
+{
+	LOCAL_FCINFO(tc, 7);
+	Jsonb	   *enc,
+			   *layout;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values;
+	Datum	   *cd;
+
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
@@ -378,12 +462,12 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	for (int i = 0; i < ncols; i++)
 		cd[i] = CStringGetTextDatum(cols[i]);
 	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
-	tc->args[0] = fcinfo->args[0];
+	tc->args[0].value = ObjectIdGetDatum(relid);
 	tc->args[1].value = CStringGetTextDatum("aggregate");
 	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
 	tc->args[3].value = cd[0];
-	tc->args[4].value = DirectFunctionCall1(float8_numeric, fcinfo->args[2].value);
-	tc->args[5].value = DirectFunctionCall1(float8_numeric, fcinfo->args[3].value);
+	tc->args[4].value = DirectFunctionCall1(float8_numeric, epsilon);
+	tc->args[5].value = DirectFunctionCall1(float8_numeric, delta);
 	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
 											DirectFunctionCall1(jsonb_in, CStringGetDatum(
 												psprintf("{\"encoding\": %s, \"layout\": %s}",
@@ -399,5 +483,4 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
 	for (o.cell = 0; o.cell < l->ncells; o.cell++)
 		aggrun_cell(&o, rel, values->val.binary.data);
-	return (Datum) 0;
 }

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * aggrun.h
- *	  dpobj.aggregate()'s public layout and intervals (aggrun.c), shared
- *	  with its accuracy before any run (aggplan.c).
+ *	  dpobj.aggregate()'s run on a protected table (aggrun.c), shared with
+ *	  dpobj.describe() (describe.c), and its public layout and intervals,
+ *	  shared with its accuracy before any run (aggplan.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "utils/array.h"
 #include "utils/jsonb.h"
 
@@ -28,5 +30,17 @@ extern Jsonb *aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what);
  * 1 - alpha of discrete Laplace noise of scale num / den
  */
 extern double aggrun_halfwidth(double num, double den, double alpha);
+
+/* the options "filter" and "deadline" only, else a public error */
+extern void aggrun_check_options(Jsonb *options);
+
+/*
+ * Runs what grouped by group_by on relid (locked, its columns cols checked)
+ * through dpobj.train()'s sealed path and fills fcinfo's materialized
+ * result (InitMaterializedSRF done) with aggregate()'s rows.
+ */
+extern void aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
+					   int ncols, Jsonb *what, ArrayType *group_by, Jsonb *options,
+					   Datum epsilon, Datum delta);
 
 #endif							/* DPOBJ_AGGRUN_H */

@@ -33,11 +33,20 @@ CREATE TABLE canary_agg AS
 CREATE TABLE canary_agg3 AS
   SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
 
+-- canary_aggq: canary_agg with a value v = 1 (hi on [-1, 1]) after the one-hot of g: the
+-- row, and its rank, moves from cell a to cell b.
+CREATE TABLE canary_aggq AS
+  SELECT side, x || ARRAY[1.0]::float8[] AS x, y FROM canary_agg;
+
 -- canary_sum: a value at hi = 1 in D and lo = -1 in D' (encoded as itself on [-1, 1]):
 -- the sum moves by its full sensitivity, 2 x 2^14 lattice units.
 CREATE TABLE canary_sum AS
   SELECT s AS side, ARRAY[1.0 - 2 * s]::float8[] AS x, true AS y
     FROM generate_series(0, 1) s;
+
+-- canary_sum3: canary_sum three times on each side, one privacy unit of k = 3 rows.
+CREATE TABLE canary_sum3 AS
+  SELECT side, x, y FROM canary_sum CROSS JOIN generate_series(1, 3) i;
 
 -- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
 -- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),

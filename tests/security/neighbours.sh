@@ -799,17 +799,17 @@ done
 
 phase "job ledgers"
 
-# ---- dpobj.aggregate(): grouped counts, sums, means, histograms on every scenario -------
+# ---- dpobj.aggregate() and dpobj.describe() on every scenario ---------------------------
 # The owner declares the domains it needs now, after every train() and job (declared
 # feature columns would change what those encode): levels of grp, c and y, bounds of a
 # and b.  The differing row's values (NaN, NULL, 1e300, an undeclared level, a unit's
-# rows) land in a cell, "other", or drop the row; the released cells are DP output, the
-# output's shape (every cell of the declared levels) is compared.
-agg_script() {
+# rows) land in a cell, "other", or drop the row; the released cells (quantiles: the
+# exponential mechanism's draws) are DP output, the output's shape (every cell of the
+# declared levels) is compared.  describe() profiles every declared column in one run.
+agg_script() { # CALL: the released rows
     run_preamble
+    printf '%s\n' "$1"
     cat <<'SQL'
-SELECT 'aggregate', group_values, statistic, column_name, E'\nDPOUT', estimate, ci_low, ci_high
-  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
@@ -820,8 +820,11 @@ SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id
   FROM dpobj.ledger WHERE id > :before ORDER BY id;
 SQL
 }
-agg_script >"$WORK/agg.sql"
-AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3}]'
+agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
+agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
+AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
 for i in 0 1; do
     sql=""
     for sline in "${SCENS[@]}"; do
@@ -839,6 +842,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggregate.$i" "$WORK/agg.sql" \
             role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
             eps="$EPS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
+            role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -847,17 +852,21 @@ for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ <<<"$sline"
     scen=$(trim "$scen")
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
+    compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
-    # mean and 4 + 3 histogram bins
-    st=0
-    for f in "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1"; do
-        n=0
-        while IFS= read -r line; do [[ $line == 'aggregate|'* ]] && n=$((n + 1)); done <"$f"
-        ((n == 15 * 10)) || st=1
+    # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
+    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
+    for m in aggregate:195 describe:39; do
+        st=0
+        for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
+            n=0
+            while IFS= read -r line; do [[ $line == "${m%:*}|"* ]] && n=$((n + 1)); done <"$f"
+            ((n == ${m#*:})) || st=1
+        done
+        result "$scen/${m%:*}/${m%:*}: all ${m#*:} rows released in both databases" "$scen" "${m%:*}" "${m%:*}" released "$st"
     done
-    result "$scen/aggregate/aggregate: all 150 rows released in both databases" "$scen" aggregate aggregate released "$st"
 done
-phase "aggregate()"
+phase "aggregate() and describe()"
 if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
     echo "# run files in $WORK; databases ${DBS[*]} kept"
 else
