@@ -24,6 +24,10 @@
 #include "base/calibsql.h"
 #include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/evaluate.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/linear.h"
+#include "mechanisms/oracle.h"
 #include "state/hsparams.h"
 #include "state/passglmparams.h"
 

@@ -19,7 +19,6 @@ linear_unpack(ModelPredictor *m, HeapTupleHeader th)
 {
 	JsonbValue *loss;
 
-	m->regression = m->kind == MODEL_KIND_REGRESSION;
 	if (m->params == NULL)
 		return;
 	m->range_ok = m->regression && model_param_number(m->params, "y_min", &m->y_min) &&

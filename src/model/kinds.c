@@ -4,11 +4,13 @@
  *	  The model kind table and its dispatch (kinds.h, kindimpl.h): which
  *	  kind a stored model is, and the unpacking every kind shares.
  *
- * The mechanism registry (src/mechanisms, above this layer) names each
+ * Every released model records its shape in its params ("classes": multi-
+ * class, "Q": halfspace, "terms": additive, none: linear), the rule
+ * 0.1.0-0.4.0 read models by.  What the shape does not say comes from the
+ * mechanism registry (src/mechanisms, above this layer), which names each
  * entry's model kind and registers its model names here at load, so the
- * model layer never names a mechanism.  A registered name fixes the kind;
- * its params may not carry another kind's marker ("Q", "classes",
- * "terms"), so a forged model cannot be read under the wrong rule.
+ * model layer never names a mechanism: a regression's mechanism predicts
+ * a value, and an additive mechanism's model without "terms" is forged.
  *
  *-------------------------------------------------------------------------
  */
@@ -110,30 +112,30 @@ kind_by_markers(Jsonb *params)
 	return MODEL_KIND_LINEAR;
 }
 
+/* the kind the registry gives the model's mechanism name, or MODEL_KIND_NONE */
 static ModelKind
-kind_of(HeapTupleHeader th)
+kind_registered(HeapTupleHeader th)
 {
-	Jsonb	   *params = model_params_object(th);
-	ModelKind	marked = kind_by_markers(params);
 	bool		isnull;
 	Datum		datum = GetAttributeByNum(th, MODEL_ATT_MECHANISM, &isnull);
 	char	   *mech = isnull ? NULL : TextDatumGetCString(datum);
 
 	for (int i = 0; mech != NULL && i < kind_nnames; i++)
-	{
-		ModelKind	k = kind_names[i].kind;
+		if (strcmp(kind_names[i].mechanism, mech) == 0)
+			return kind_names[i].kind;
+	return MODEL_KIND_NONE;
+}
 
-		if (strcmp(kind_names[i].mechanism, mech) != 0)
-			continue;
-		/* a regression is linear by its markers */
-		if (marked != (k == MODEL_KIND_REGRESSION ? MODEL_KIND_LINEAR : k))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("model params do not fit a %s model of mechanism \"%s\"",
-							model_kind_name(k), mech),
-					 errhint("Use a model returned by a dpobj training function.")));
-		return k;
-	}
+/* the markers' kind; a linear shape is the registered kind's when that has none */
+static ModelKind
+kind_of(HeapTupleHeader th)
+{
+	ModelKind	marked = kind_by_markers(model_params_object(th));
+	ModelKind	reg = kind_registered(th);
+
+	if (marked == MODEL_KIND_LINEAR &&
+		(reg == MODEL_KIND_REGRESSION || reg == MODEL_KIND_ADDITIVE))
+		return reg;
 	return marked;
 }
 
@@ -217,6 +219,8 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 		read_weights(th, m);
 	m->kind = kind_of(th);
 	m->ops = kind_ops(m->kind);
+	/* a regression's mechanism: its value is the prediction (a lattice has no range) */
+	m->regression = kind_registered(th) == MODEL_KIND_REGRESSION;
 	m->ops->unpack(m, th);
 	MemoryContextSwitchTo(old);
 	return m;

@@ -11,11 +11,11 @@
  *	    multiclass  K linear scores, argmax (predictclass.c)
  *	    additive    bias + one score table per term (kindadditive.c)
  *
- *	  A stored model's kind follows from its mechanism name through the
- *	  table the mechanism registry fills at load (model_kind_register); a
- *	  name no entry lists (models of older versions, hand-built ones) is
- *	  read by its params' markers, as 0.1.0-0.4.0 did: "classes" is
- *	  multi-class, "Q" halfspace, "terms" additive, else linear.
+ *	  A stored model's kind is the one its params' markers say, as 0.1.0-
+ *	  0.4.0 read models: "classes" multi-class, "Q" halfspace, "terms"
+ *	  additive; without one, the kind the mechanism registry gives its
+ *	  mechanism name at load (model_kind_register: regression, additive),
+ *	  else linear.
  *
  *-------------------------------------------------------------------------
  */

@@ -204,7 +204,7 @@ dpobj_probability(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.probability needs a logistic model"),
-				 errhint("Train with dpobj.dp_logistic or dpobj.dp_noisysgd and \"loss\": \"logistic\" (or an additive model with \"link\": \"logit\"); use dpobj.score for other models.")));
+				 errhint("Train with dpobj.dp_logistic or dpobj.dp_noisysgd and \"loss\": \"logistic\"; use dpobj.score for other models.")));
 	s = predict_score(fcinfo, m);
 	s = Max(-700.0, Min(700.0, s));
 	PG_RETURN_FLOAT8(1.0 / (1.0 + exp(-s)));
