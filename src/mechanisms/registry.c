@@ -220,6 +220,45 @@ mechanism_hint(void)
 	return buf.data;
 }
 
+/*
+ * One entry in the list of runs that need no delta: its name when its
+ * default ledger name is not approx, else the methods that are not (an
+ * entry with methods charges its i-th method under its i-th ledger name).
+ */
+static void
+mechanism_zcdp_entry(StringInfo buf, const DPMechanism *mech, bool *first)
+{
+	const char *names[8];
+	int			n = 0;
+
+	if (mech->ledger[0].cost != LEDGER_COST_APPROX)
+	{
+		appendStringInfo(buf, "%s%s", *first ? "" : ", ", mech->name);
+		*first = false;
+		return;
+	}
+	for (int i = 0; mech->methods != NULL && mech->methods[i] != NULL && n < lengthof(names); i++)
+		if (mech->ledger[i].name != NULL && mech->ledger[i].cost != LEDGER_COST_APPROX)
+			names[n++] = psprintf("\"%s\"", mech->methods[i]);
+	if (n == 0)
+		return;
+	appendStringInfo(buf, "%s%s with \"method\": ", *first ? "" : ", ", mech->name);
+	mechanism_append_list(buf, names, n, " or ");
+	*first = false;
+}
+
+char *
+mechanism_zcdp_names(void)
+{
+	StringInfoData buf;
+	bool		first = true;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		mechanism_zcdp_entry(&buf, &dp_mechanisms[i], &first);
+	return buf.data;
+}
+
 const DPMechanism *
 mechanism_lookup(const char *name, const char **method)
 {

@@ -104,6 +104,12 @@ typedef struct DPMechanism
  */
 extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
 
+/*
+ * The runs that are zCDP or pure-epsilon ("expmech, logistic with "method":
+ * "output" or "cms", ..."), for hints
+ */
+extern char *mechanism_zcdp_names(void);
+
 /* _PG_init: every entry's model names into the model layer's kind table */
 extern void mechanism_register_model_kinds(void);
 
