@@ -140,10 +140,6 @@ extern void mechanism_run_cost(const char *train_mechanism, Jsonb *options,
 extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
 
 /*
- * A mechanism's argument check (its registry entry's check_args), before
- * any row is read: declared in its family's header, not here.
- */
-/*
  * Interrupt check for a charged run's long loops (between LP solves, SGD
  * steps, grid points): on a cancel, a terminate or a vanished client
  * (clientcheck.h) records the outcome 'cancelled' in the ledger, then

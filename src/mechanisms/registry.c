@@ -5,12 +5,14 @@
  *	  name a run charges under and its privacy cost (mechanism.h).
  *
  * Adding a mechanism: its own files (state with its option table,
- * DPOptionSpec; final function running mechanism_drive()), its aggregate in
- * the SQL script, its tests (one line in the neighbour harness,
- * tests/security/mechanisms.txt) and docs, and one entry in dp_mechanisms[]
- * below: train()'s hint lists it, and with auto_pick 'auto' may choose it
- * (a GLM_AUTO_* bit and name in glmparams.h, its training in glmauto.c)
- * (docs/ARCHITECTURE.md, "The protected path").
+ * DPOptionSpec; final function running mechanism_drive(); its check_args
+ * declared in its header), its aggregate in the SQL script, its tests (one
+ * line in the neighbour harness, tests/security/mechanisms.txt, which
+ * tests/docs checks) and docs, and one entry in dp_mechanisms[] below:
+ * train()'s hints list it, its model_kind tells the model layer how its
+ * models predict, and with auto_pick 'auto' may choose it (a GLM_AUTO_* bit
+ * and name in glmparams.h, its training in glmauto.c) (docs/ARCHITECTURE.md,
+ * "The protected path").
  *
  *-------------------------------------------------------------------------
  */

@@ -60,7 +60,10 @@ typedef struct DPMechanism
 	const char *aggregate;
 	const char *aggregate_args;	/* or NULL */
 	const char *aggname;		/* for argument errors */
-	/* validates every option the final function reads, before any row */
+	/*
+	 * validates every option the final function reads, before any row;
+	 * declared in its family's header (glm.h, oracle.h, linear.h, ...)
+	 */
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
