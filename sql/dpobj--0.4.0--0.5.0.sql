@@ -275,3 +275,34 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.describe(regclass, float8, float8, jsonb) IS
     'DP profile of a protected table: row count, per declared column a histogram (numeric: and quartiles), 95% intervals; one charge (options: "columns", "bins", "shares", "filter", "deadline")';
+
+-- Model kinds (linear, halfspace, multi-class, additive): probability in C
+-- through the kind dispatch, explain() and model_kind() for every kind
+--------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION dpobj.probability(m dpobj.model, features float8[])
+RETURNS float8
+AS 'MODULE_PATHNAME', 'dpobj_probability'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.probability(dpobj.model, float8[]) IS
+    'P(label = true) = 1 / (1 + exp(-score)) under a logistic or logit-link additive model';
+
+CREATE FUNCTION dpobj.model_kind(m dpobj.model)
+RETURNS text
+AS 'MODULE_PATHNAME', 'dpobj_model_kind'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.model_kind(dpobj.model) IS
+    'The model''s kind: linear, regression, halfspace, multiclass or additive';
+
+CREATE FUNCTION dpobj.explain(m dpobj.model)
+RETURNS TABLE(feature text, level text, contribution float8, importance float8, class text)
+AS 'MODULE_PATHNAME', 'dpobj_explain'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.explain(dpobj.model) IS
+    'The model as rows: each weight, level or bin''s contribution to the score, and the feature''s importance (max - min of its term over its domain)';
+CREATE FUNCTION dpobj.explain(name text)
+RETURNS TABLE(feature text, level text, contribution float8, importance float8, class text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT * FROM dpobj.explain(dpobj.get_model($1)) $$;
+COMMENT ON FUNCTION dpobj.explain(text) IS
+    'dpobj.explain of your stored model of this name';

@@ -122,6 +122,8 @@ SELECT dpobj.runs_left('regress_zcdp.g', 'noisysgd', 0.1, 1e-7, '{"R": 2, "T": 5
        dpobj.runs_left('regress_zcdp.g', 'opdisc', 0.001, 1e-9) AS opdisc_left,
        dpobj.runs_left('regress_zcdp.g', 'opdisc', 0.001, 2e-7) AS over_reserve;
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.g', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 2e-7)$$);
+-- the hint lists the runs that need no delta, from the mechanism registry
+SELECT dpobj.train('regress_zcdp.g', 'opdisc', ARRAY['a', 'b'], 'y', 0.001, 2e-7);
 RESET ROLE;
 SELECT gaussian_only, filter_order IS NOT NULL AS pinned FROM dpobj.budgets
  WHERE relid = 'regress_zcdp.g'::regclass;

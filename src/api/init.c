@@ -24,6 +24,7 @@
 #include "context/runlimit.h"
 #include "protected/sealplan.h"
 #include "base/waitsink.h"
+#include "mechanisms/registry.h"
 #include "protected/selecthint.h"
 
 PG_MODULE_MAGIC;
@@ -56,6 +57,9 @@ _PG_init(void)
 	dpobj_select_hint_init();
 	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
 	role_guard_init();
+
+	/* which kind of model each mechanism releases (registry.c, kinds.h) */
+	mechanism_register_model_kinds();
 
 	MarkGUCPrefixReserved("dpobj");
 

@@ -330,8 +330,9 @@ evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options, int
 
 /*
  * The row's prediction into *pred.  false when the model cannot evaluate
- * the row: a NaN or infinite feature, or (lattice models) a feature with
- * |round(Q x)| > 2^31, the range the halfspace mechanisms train on.  Such a
+ * the row: a NaN or infinite feature, (lattice models) a feature with
+ * |round(Q x)| > 2^31, the range the halfspace mechanisms train on, or
+ * (additive models) a categorical term's coordinates that are not one-hot.  Such a
  * row is dropped on the protected path -- a fixed rule of the row alone, so
  * the counts keep their sensitivity -- and an error on the direct path.
  */
@@ -351,6 +352,11 @@ eval_row_predict(const EvalCache *c, DPRowInput *row, bool *pred)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: features must be finite (no NaN or infinity)", EVAL_AGGNAME),
 				 errhint("Filter out or impute rows with non-finite features.")));
+	if (st == MODEL_ROW_NOT_ONE_HOT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: a categorical term's coordinates must be one-hot", EVAL_AGGNAME),
+				 errhint("Encode the features exactly as for training.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("%s: a feature is out of the supported range of this halfspace model", EVAL_AGGNAME),

@@ -133,4 +133,14 @@ extern void evaluate_estimate(StringInfo buf, const char *key, double r, double 
 extern void evaluate_ratio(StringInfo buf, const char *key, double x, double y,
 						   double var_x, double var_y);
 
+/* dp_evaluate's argument check (its registry entry), before any row is read */
+extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
+/*
+ * The label evaluate's model is evaluated on (public: from the model in the
+ * options): a classifier's boolean, a regression's float8 or a multi-class
+ * model's class (text).
+ */
+extern TrainLabel evaluate_label_kind(Jsonb *options);
+
 #endif							/* DPOBJ_EVALUATE_H */

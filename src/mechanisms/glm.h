@@ -243,4 +243,17 @@ extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64
 									double lattice, uint64 sigma2, double denom,
 									gsl_rng *rng, int64 ledger_id, double *theta);
 
+/*
+ * The GLM family's argument checks (their registry entries); auto's also
+ * checks every candidate's calibration (glmauto.c)
+ */
+extern void logistic_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
+extern void noisysgd_check_args(const char *aggname, double epsilon, double delta,
+								int d, Jsonb *options);
+extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
+							  int d, Jsonb *options);
+extern void auto_check_args(const char *aggname, double epsilon, double delta,
+							int d, Jsonb *options);
+
 #endif							/* DPOBJ_GLM_H */

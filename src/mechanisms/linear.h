@@ -40,4 +40,8 @@ extern void linear_prepare(DPRun *run);
  */
 extern void linear_solve(DPRun *run, double ridge);
 
+/* dp_linear_regression's and dp_passglm's argument check (their registry entries) */
+extern void linear_check_args(const char *aggname, double epsilon, double delta,
+							  int d, Jsonb *options);
+
 #endif							/* DPOBJ_LINEAR_H */

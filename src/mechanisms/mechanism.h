@@ -139,33 +139,6 @@ extern void mechanism_run_cost(const char *train_mechanism, Jsonb *options,
  */
 extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
 
-/* dpobj.train()'s argument checks, before any row is read (train.c) */
-extern void evaluate_check_args(const char *aggname, double epsilon, double delta,
-								int d, Jsonb *options);
-/*
- * The label evaluate's model is evaluated on (public: from the model in the
- * options): a classifier's boolean, a linear regression's float8 or a
- * multi-class model's class (text).
- */
-extern TrainLabel evaluate_label_kind(Jsonb *options);
-extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
-							  int d, Jsonb *options);
-extern void opdisc_check_args(const char *aggname, double epsilon, double delta,
-							  int d, Jsonb *options);
-extern void rspm_check_args(const char *aggname, double epsilon, double delta,
-							int d, Jsonb *options);
-extern void expmech_check_args(const char *aggname, double epsilon, double delta,
-							   int d, Jsonb *options);
-extern void logistic_check_args(const char *aggname, double epsilon, double delta,
-								int d, Jsonb *options);
-extern void noisysgd_check_args(const char *aggname, double epsilon, double delta,
-								int d, Jsonb *options);
-extern void linear_check_args(const char *aggname, double epsilon, double delta,
-							  int d, Jsonb *options);
-/* dp_auto's: the options and every candidate's calibration (glmauto.c) */
-extern void auto_check_args(const char *aggname, double epsilon, double delta,
-							int d, Jsonb *options);
-
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD
  * steps, grid points): on a cancel, a terminate or a vanished client

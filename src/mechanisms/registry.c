@@ -5,12 +5,14 @@
  *	  name a run charges under and its privacy cost (mechanism.h).
  *
  * Adding a mechanism: its own files (state with its option table,
- * DPOptionSpec; final function running mechanism_drive()), its aggregate in
- * the SQL script, its tests (one line in the neighbour harness,
- * tests/security/mechanisms.txt) and docs, and one entry in dp_mechanisms[]
- * below: train()'s hint lists it, and with auto_pick 'auto' may choose it
- * (a GLM_AUTO_* bit and name in glmparams.h, its training in glmauto.c)
- * (docs/ARCHITECTURE.md, "The protected path").
+ * DPOptionSpec; final function running mechanism_drive(); its check_args
+ * declared in its header), its aggregate in the SQL script, its tests (one
+ * line in the neighbour harness, tests/security/mechanisms.txt, which
+ * tests/docs checks) and docs, and one entry in dp_mechanisms[] below:
+ * train()'s hints list it, its model_kind tells the model layer how its
+ * models predict, and with auto_pick 'auto' may choose it (a GLM_AUTO_* bit
+ * and name in glmparams.h, its training in glmauto.c) (docs/ARCHITECTURE.md,
+ * "The protected path").
  *
  *-------------------------------------------------------------------------
  */
@@ -24,6 +26,10 @@
 #include "base/calibsql.h"
 #include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/evaluate.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/linear.h"
+#include "mechanisms/oracle.h"
 #include "state/hsparams.h"
 #include "state/passglmparams.h"
 
@@ -38,18 +44,18 @@ static int	linear_ledger_pick(Jsonb *options);
 
 static const DPMechanism dp_mechanisms[] = {
 	{.name = "opdisc", .aggregate = "dpobj.dp_halfspace", .aggname = "dp_halfspace",
-		.check_args = opdisc_check_args, .halfspace_sample = true, .options = hsparams_options,
+		.check_args = opdisc_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"opdisc", LEDGER_COST_APPROX})},
 	/* The mechanism family */
 	{.name = "rspm", .aggregate = "dpobj.dp_halfspace_rspm", .aggname = "dp_halfspace_rspm",
-		.check_args = rspm_check_args, .halfspace_sample = true, .options = hsparams_options,
+		.check_args = rspm_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"rspm", LEDGER_COST_APPROX})},
 	{.name = "expmech", .aggregate = "dpobj.dp_expmech", .aggname = "dp_expmech",
-		.check_args = expmech_check_args, .halfspace_sample = true, .options = hsparams_options,
+		.check_args = expmech_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
 	.ledger = DP_LEDGER({"expmech", LEDGER_COST_PURE})},
 	/* the ledger and the model name it by its method */
 	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
-		.check_args = logistic_check_args, .keeps_rows = true, .r_norm = 2,
+		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .keeps_rows = true, .r_norm = 2,
 		.options = glmparams_options,
 		.methods = DP_METHODS("objective", "output", "cms"),
 		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE},
@@ -60,7 +66,7 @@ static const DPMechanism dp_mechanisms[] = {
 	.ledger_pick = logistic_ledger_pick},
 	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd",
-		.check_args = noisysgd_check_args, .keeps_rows = true, .r_norm = 2,
+		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .keeps_rows = true, .r_norm = 2,
 		.options = glmparams_options,
 		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}),
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
@@ -68,35 +74,36 @@ static const DPMechanism dp_mechanisms[] = {
 	.ledger_pick = noisysgd_ledger_pick},
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
-		.check_args = auto_check_args, .r_norm = 2, .chooses = true,
+		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true,
 		.options = glmparams_options,
 	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
-		.check_args = opsamp_check_args, .r_norm = 1, .options = glmparams_opsamp_options,
+		.check_args = opsamp_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 1, .options = glmparams_opsamp_options,
 	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
 	{.name = "linear", .aggregate = "dpobj.dp_linear_regression",
 		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression",
-		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL, .parallel = true,
+		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL,
+		.model_kind = MODEL_KIND_REGRESSION, .parallel = true,
 		.r_norm = 2, .options = linparams_options,
 		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, {"ssp", LEDGER_COST_GAUSS}),
 	.ledger_pick = linear_ledger_pick},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
 	{.name = "passglm", .aggregate = "dpobj.dp_passglm",
 		.aggregate_args = "dpobj.dp_passglm_cols", .aggname = "dp_passglm",
-		.check_args = linear_check_args, .parallel = true, .r_norm = 2,
+		.check_args = linear_check_args, .model_kind = MODEL_KIND_LINEAR, .parallel = true, .r_norm = 2,
 		.options = passglmparams_options,
 	.ledger = DP_LEDGER({"passglm", LEDGER_COST_GAUSS})},
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
 		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
+		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options,
 		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
 							{"output_gauss_ovr", LEDGER_COST_GAUSS},
 							{"cms_ovr", LEDGER_COST_PURE}),
 	.ledger_pick = logistic_ledger_pick},
 	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
 		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .r_norm = 2, .options = glmparams_options,
+		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options,
 	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})},
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
@@ -215,6 +222,45 @@ mechanism_hint(void)
 	return buf.data;
 }
 
+/*
+ * One entry in the list of runs that need no delta: its name when its
+ * default ledger name is not approx, else the methods that are not (an
+ * entry with methods charges its i-th method under its i-th ledger name).
+ */
+static void
+mechanism_zcdp_entry(StringInfo buf, const DPMechanism *mech, bool *first)
+{
+	const char *names[8];
+	int			n = 0;
+
+	if (mech->ledger[0].cost != LEDGER_COST_APPROX)
+	{
+		appendStringInfo(buf, "%s%s", *first ? "" : ", ", mech->name);
+		*first = false;
+		return;
+	}
+	for (int i = 0; mech->methods != NULL && mech->methods[i] != NULL && n < lengthof(names); i++)
+		if (mech->ledger[i].name != NULL && mech->ledger[i].cost != LEDGER_COST_APPROX)
+			names[n++] = psprintf("\"%s\"", mech->methods[i]);
+	if (n == 0)
+		return;
+	appendStringInfo(buf, "%s%s with \"method\": ", *first ? "" : ", ", mech->name);
+	mechanism_append_list(buf, names, n, " or ");
+	*first = false;
+}
+
+char *
+mechanism_zcdp_names(void)
+{
+	StringInfoData buf;
+	bool		first = true;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		mechanism_zcdp_entry(&buf, &dp_mechanisms[i], &first);
+	return buf.data;
+}
+
 const DPMechanism *
 mechanism_lookup(const char *name, const char **method)
 {
@@ -234,6 +280,14 @@ mechanism_lookup(const char *name, const char **method)
 			 errmsg("unknown mechanism \"%s\"", name),
 			 errhint("%s", mechanism_hint())));
 	return NULL;				/* keep compiler quiet */
+}
+
+void
+mechanism_register_model_kinds(void)
+{
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const DPLedgerKind *k = dp_mechanisms[i].ledger; k->name != NULL; k++)
+			model_kind_register(k->name, dp_mechanisms[i].model_kind);
 }
 
 const DPAutoPick *

@@ -23,6 +23,7 @@
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
 #include "state/glmparams.h"
+#include "model/kinds.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
 typedef struct DPLedgerKind
@@ -59,10 +60,15 @@ typedef struct DPMechanism
 	const char *aggregate;
 	const char *aggregate_args;	/* or NULL */
 	const char *aggname;		/* for argument errors */
-	/* validates every option the final function reads, before any row */
+	/*
+	 * validates every option the final function reads, before any row;
+	 * declared in its family's header (glm.h, oracle.h, linear.h, ...)
+	 */
 	void		(*check_args) (const char *aggname, double epsilon, double delta,
 							   int d, Jsonb *options);
 	TrainLabel	label_kind;		/* boolean, a regression's float8, or a class (text) */
+	/* the kind of the models it releases, named by its ledger names (kinds.h) */
+	ModelKind	model_kind;
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
 	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
@@ -100,6 +106,15 @@ typedef struct DPMechanism
  * unknown name is an error.
  */
 extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
+
+/*
+ * The runs that are zCDP or pure-epsilon ("expmech, logistic with "method":
+ * "output" or "cms", ..."), for hints
+ */
+extern char *mechanism_zcdp_names(void);
+
+/* _PG_init: every entry's model names into the model layer's kind table */
+extern void mechanism_register_model_kinds(void);
 
 /* the candidate of 'auto' with this GLM_AUTO_* bit (an internal error if none) */
 extern const DPAutoPick *mechanism_auto_pick(int bit);

@@ -16,6 +16,7 @@
  */
 #include "model/predictclass.h"
 #include "model/modelargs.h"
+#include "model/kindimpl.h"
 
 #include <math.h>
 
@@ -30,11 +31,6 @@
 
 PG_FUNCTION_INFO_V1(dpobj_predict_class);
 
-/* attribute numbers (from 1) of dpobj.model */
-#define MODEL_ATT_WEIGHTS	2
-#define MODEL_ATT_BIAS		3
-#define MODEL_ATT_PARAMS	6
-
 static void
 class_model_bad(const char *what)
 {
@@ -44,28 +40,10 @@ class_model_bad(const char *what)
 			 errhint("Use a model returned by dpobj.dp_logistic_multiclass or dpobj.dp_noisysgd_multiclass.")));
 }
 
-static Jsonb *
-model_params(HeapTupleHeader th)
-{
-	bool		isnull;
-	Datum		datum = GetAttributeByNum(th, MODEL_ATT_PARAMS, &isnull);
-	Jsonb	   *params;
-
-	if (isnull)
-		return NULL;
-	params = DatumGetJsonbP(datum);
-	if (!JB_ROOT_IS_OBJECT(params) || JB_ROOT_IS_SCALAR(params))
-		return NULL;
-	return params;
-}
-
 bool
 model_is_multiclass(Datum model)
 {
-	Jsonb	   *params = model_params(DatumGetHeapTupleHeader(model));
-
-	return params != NULL &&
-		getKeyJsonValueFromContainer(&params->root, "classes", 7, NULL) != NULL;
+	return model_kind_of(model) == MODEL_KIND_MULTICLASS;
 }
 
 /* a JSON integer in [lo, hi], else -1 */
@@ -85,7 +63,7 @@ json_int(JsonbValue *v, int lo, int hi)
 static void
 class_read_params(HeapTupleHeader th, ClassPredictor *m)
 {
-	Jsonb	   *params = model_params(th);
+	Jsonb	   *params = model_params_object(th);
 	JsonbValue *cv = params ? getKeyJsonValueFromContainer(&params->root, "classes", 7, NULL) : NULL;
 	JsonbValue *dv = params ? getKeyJsonValueFromContainer(&params->root, "dims", 4, NULL) : NULL;
 
@@ -212,3 +190,31 @@ dpobj_predict_class(PG_FUNCTION_ARGS)
 				 errhint("Impute non-finite features as for training.")));
 	PG_RETURN_TEXT_P(cstring_to_text(m->classes[k]));
 }
+
+/* ---- the multi-class model kind (kinds.h) ---- */
+
+static void
+multiclass_unpack(ModelPredictor *m, HeapTupleHeader th)
+{
+	ClassPredictor *cm = class_predictor(PointerGetDatum(th), CurrentMemoryContext);
+
+	m->kd = cm;
+	m->d = cm->d;
+}
+
+/* each class's weights and intercept, as a linear model's */
+static void
+multiclass_explain(const ModelPredictor *m, ExplainOut *out)
+{
+	const ClassPredictor *cm = m->kd;
+
+	for (int k = 0; k < cm->K; k++)
+	{
+		const double *w = cm->w + (Size) k * cm->pp;
+
+		explain_linear_weights(m, cm->classes[k], w, cm->d, cm->pp > cm->d ? w[cm->d] : 0, out);
+	}
+}
+
+const ModelKindOps model_kind_multiclass = {MODEL_KIND_MULTICLASS, multiclass_unpack, NULL,
+multiclass_explain};

@@ -94,7 +94,8 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the mechanism \"%s\" conflicts with the option \"method\"", alias),
-				 errhint("Use mechanism 'logistic' with {\"method\": ...}, or drop the option.")));
+				 errhint("Use mechanism '%s' with {\"method\": ...}, or drop the option.",
+						 mechanism_lookup(alias, &method)->name)));
 	return train_options_add(options, psprintf("{\"method\": \"%s\"}", method));
 }
 
@@ -337,10 +338,9 @@ train_refuse_closed(const DPProtectedContext *ctx)
 					   "such runs take their delta from the reserve kept for them, and it does "
 					   "not hold this delta; nothing was charged and no noise was drawn.",
 					   ctx->mechanism),
-			 errhint("Use a smaller delta, or a zCDP or pure-epsilon mechanism (noisysgd, "
-					 "passglm, logistic with \"method\": \"output\" or \"cms\", expmech, "
-					 "evaluate); docs/PRIVACY.md, \"Composition: one filter for every "
-					 "mechanism\", says why.")));
+			 errhint("Use a smaller delta, or a zCDP or pure-epsilon mechanism (%s); "
+					 "docs/PRIVACY.md, \"Composition: one filter for every mechanism\", "
+					 "says why.", mechanism_zcdp_names())));
 }
 
 /*

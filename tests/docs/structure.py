@@ -11,7 +11,9 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
   4. src/core/ includes no PostgreSQL header, directly or through another header;
   5. no include circle between modules (x.c with x.h) and no call circle between files;
   6. every include of a dpobj header names its folder ("state/aggstate.h"), and none runs
-     up the layers (LAYERS, bottom first; docs/ARCHITECTURE.md "Layout").
+     up the layers (LAYERS, bottom first; docs/ARCHITECTURE.md "Layout");
+  7. every train() mechanism of the registry (src/mechanisms/registry.c) has a line in the
+     neighbour harness's tests/security/mechanisms.txt.
 """
 import functools, glob, os, re, subprocess, sys
 
@@ -266,8 +268,20 @@ def check_circles(files):
     check("no call circle between files", not cc, "; ".join(" ".join(c) for c in cc))
 
 
+def check_registry_lists():
+    reg = open("src/mechanisms/registry.c", encoding="utf-8").read()
+    entries = re.split(r"\{\.name = ", reg)[1:]
+    train = [e.split('"')[1] for e in entries if ".evaluate_only = true" not in e[:e.find(".ledger")]]
+    listed = {l.split()[1] for l in open("tests/security/mechanisms.txt", encoding="utf-8")
+              if l.strip() and not l.startswith("#")}
+    missing = [m for m in train if m not in listed]
+    check(f"tests/security/mechanisms.txt covers the registry's {len(train)} train() mechanisms",
+          train and not missing, ", ".join(missing))
+
+
 def main():
     files = tracked()
+    check_registry_lists()
     check_paths(files)
     check_issue_numbers(files)
     check_architecture(files)

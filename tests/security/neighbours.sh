@@ -380,14 +380,23 @@ SQL
 eval_script() {
     run_preamble
     cat <<'SQL'
--- a multi-class model (params "classes"): K weight vectors, "dims" [K, d], label c
+-- a multi-class model (params "classes"): K weight vectors, "dims" [K, d], label c;
+-- an additive one (params "link"): a term per feature, numeric of "bins" bins or else a
+-- one-hot group of size 1
 SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilon' - 'delta'
   FROM (SELECT cardinality(string_to_array(:'feats', ',')) AS d,
-               coalesce(jsonb_array_length(:'params'::jsonb->'classes'), 1) AS nk) s,
+               coalesce(jsonb_array_length(:'params'::jsonb->'classes'), 1) AS nk,
+               coalesce((:'params'::jsonb->>'bins')::int, 1) AS nb) s,
        LATERAL dpobj.evaluate(:'rel',
-         ROW(:'emech', array_fill(:'weight'::float8, ARRAY[s.d * s.nk]), :'bias'::float8, 1, 1e-6,
+         ROW(:'emech', array_fill(:'weight'::float8, ARRAY[s.d * s.nk * s.nb]), :'bias'::float8, 1, 1e-6,
              CASE WHEN s.nk > 1
                   THEN :'params'::jsonb || jsonb_build_object('dims', jsonb_build_array(s.nk, s.d))
+                  WHEN :'params'::jsonb ? 'link'
+                  THEN :'params'::jsonb || jsonb_build_object('terms',
+                       (SELECT jsonb_agg(CASE WHEN :'params'::jsonb ? 'bins'
+                          THEN jsonb_build_object('type', 'numeric', 'index', j, 'lo', -1, 'hi', 1, 'bins', s.nb)
+                          ELSE jsonb_build_object('type', 'categorical', 'index', j, 'size', 1) END ORDER BY j)
+                          FROM generate_series(0, s.d - 1) j))
                   ELSE :'params'::jsonb END)::dpobj.model,
          string_to_array(:'feats', ','), CASE WHEN s.nk > 1 THEN 'c' ELSE 'y' END,
          :eps, :delta, :'opts'::jsonb) e;

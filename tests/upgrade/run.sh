@@ -409,6 +409,13 @@ upgrade_from() {
         sql="${q}_SQL"
         t_is "after the update from $ver: $q unchanged" "$(t_psql -d up -c "${!sql}")" "${before[$q]}"
     done
+    # every stored model has its kind (model/kinds.h) and explains itself
+    kinds="direct:halfspace:t,logistic:linear:t,opdisc:halfspace:t,rspm:halfspace:t"
+    [[ "$ver" != 0.1.0 && "$ver" != 0.2.0 ]] && kinds+=",units:halfspace:t"
+    t_is "after the update from $ver: stored models' kinds, explained" \
+        "$(t_psql -d up -c "SELECT string_agg(format('%s:%s:%s', name, dpobj.model_kind(m),
+                               (SELECT count(*) > 0 FROM dpobj.explain(m))), ',' ORDER BY name) FROM models")" \
+        "$kinds"
     check_enforcement
     check_catalog "$ver"
     stop_cluster

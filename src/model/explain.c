@@ -1,0 +1,156 @@
+/*-------------------------------------------------------------------------
+ *
+ * explain.c
+ *	  dpobj.explain(model): the released model as rows (feature, level or
+ *	  bin, contribution, importance, class), each kind's own (kinds.h), and
+ *	  dpobj.model_kind(model).  Post-processing of the model value alone:
+ *	  no row is read and nothing is charged.
+ *
+ * A feature's importance is the spread of its term over its domain: max -
+ * min of its contributions over its levels or bins; a numeric linear
+ * weight's over the encoded range [-1, 1], 2 |w| (without an encoding,
+ * |w| per unit).  The intercept's is 0.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "model/kindimpl.h"
+#include "model/encode.h"
+#include "model/encodemodel.h"
+
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
+
+PG_FUNCTION_INFO_V1(dpobj_explain);
+PG_FUNCTION_INFO_V1(dpobj_model_kind);
+
+typedef struct ExplainRow
+{
+	const char *cls;
+	const char *feature;
+	const char *level;
+	double		contribution;
+	double		importance;
+} ExplainRow;
+
+struct ExplainOut
+{
+	ExplainRow *rows;
+	int			n;
+	int			cap;
+	int			start;			/* the open feature's first row */
+	Encoding   *enc;			/* the model's encoding, or NULL */
+};
+
+void
+explain_row(ExplainOut *out, const char *cls, const char *feature, const char *level,
+			double contribution)
+{
+	if (out->n == out->cap)
+	{
+		out->cap = Max(64, out->cap * 2);
+		out->rows = out->rows ? repalloc(out->rows, sizeof(ExplainRow) * out->cap)
+			: palloc(sizeof(ExplainRow) * out->cap);
+	}
+	out->rows[out->n].cls = cls;
+	out->rows[out->n].feature = feature;
+	out->rows[out->n].level = level;
+	out->rows[out->n++].contribution = contribution;
+}
+
+void
+explain_feature_end(ExplainOut *out, double importance)
+{
+	if (importance < 0 && out->n > out->start)
+	{
+		double		lo = out->rows[out->start].contribution;
+		double		hi = lo;
+
+		for (int i = out->start; i < out->n; i++)
+		{
+			lo = Min(lo, out->rows[i].contribution);
+			hi = Max(hi, out->rows[i].contribution);
+		}
+		importance = hi - lo;
+	}
+	for (int i = out->start; i < out->n; i++)
+		out->rows[i].importance = importance;
+	out->start = out->n;
+}
+
+void
+explain_coord_name(ExplainOut *out, int j, char **feature, char **level, bool *numeric,
+				   double *lo, double *hi)
+{
+	int			c0 = 0;
+
+	*feature = psprintf("x[%d]", j + 1);
+	*level = NULL;
+	*numeric = true;
+	for (int i = 0; out->enc != NULL && i < out->enc->ncols; i++)
+	{
+		const EncColumn *c = &out->enc->cols[i];
+		int			width = c->nlevels > 0 ? c->nlevels + 1 : 1;
+
+		if (j < c0 + width)
+		{
+			*feature = c->column;
+			*numeric = c->nlevels == 0;
+			*lo = c->lo;
+			*hi = c->hi;
+			*level = *numeric ? psprintf("[%.6g, %.6g]", c->lo, c->hi)
+				: j - c0 < c->nlevels ? pnstrdup(c->levels[j - c0], c->level_len[j - c0])
+				: "other";
+			return;
+		}
+		c0 += width;
+	}
+}
+
+static void
+explain_emit(FunctionCallInfo fcinfo, const ExplainOut *out)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	for (int i = 0; i < out->n; i++)
+	{
+		const ExplainRow *r = &out->rows[i];
+		Datum		values[5];
+		bool		nulls[5] = {false, r->level == NULL, false, false, r->cls == NULL};
+
+		values[0] = CStringGetTextDatum(r->feature);
+		values[1] = r->level ? CStringGetTextDatum(r->level) : (Datum) 0;
+		values[2] = Float8GetDatum(r->contribution);
+		values[3] = Float8GetDatum(r->importance);
+		values[4] = r->cls ? CStringGetTextDatum(r->cls) : (Datum) 0;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
+/* dpobj.explain(model) -> SETOF (feature, level, contribution, importance, class) */
+Datum
+dpobj_explain(PG_FUNCTION_ARGS)
+{
+	Datum		model = PG_GETARG_DATUM(0);
+	ModelPredictor *m;
+	ExplainOut	out = {0};
+	Jsonb	   *spec;
+
+	InitMaterializedSRF(fcinfo, 0);
+	m = model_unpack_any(DatumGetHeapTupleHeader(model), CurrentMemoryContext);
+	spec = encoding_of_model(model);
+	if (spec != NULL)
+		out.enc = encoding_parse(spec);
+	m->ops->explain(m, &out);
+	explain_emit(fcinfo, &out);
+	return (Datum) 0;
+}
+
+/* dpobj.model_kind(model) -> text, the model validated as that kind */
+Datum
+dpobj_model_kind(PG_FUNCTION_ARGS)
+{
+	ModelPredictor *m = model_unpack_any(PG_GETARG_HEAPTUPLEHEADER(0), CurrentMemoryContext);
+
+	PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(m->kind)));
+}

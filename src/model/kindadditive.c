@@ -1,0 +1,288 @@
+/*-------------------------------------------------------------------------
+ *
+ * kindadditive.c
+ *	  The additive model kind (kinds.h): margin = bias + one score per
+ *	  term, each term a table of scores over a feature's bins or levels.
+ *	  The weights are the terms' tables concatenated in term order; params
+ *	  "terms" lists them (0-based coordinates of the feature vector):
+ *
+ *	    {"type": "numeric", "index": j, "lo": a, "hi": b, "bins": B}
+ *	        bin = clamp(floor((x[j] - a) / (b - a) * B), 0, B - 1)
+ *	    {"type": "categorical", "index": j, "size": m}
+ *	        x[j .. j+m-1] one-hot: the level is the coordinate equal to 1
+ *
+ *	  "link": "logit" (a yes/no label: the margin is a log-odds) or
+ *	  "identity" (a numeric target: the margin is the value, with the
+ *	  public "y_min", "y_max" of a regression).  The features a vector has:
+ *	  params "d", else its encoding's, else one past the last coordinate a
+ *	  term reads.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "model/kindimpl.h"
+#include "model/encode.h"
+
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/numeric.h"
+
+#define ADDITIVE_MAX_BINS	4096
+#define ADDITIVE_MAX_D		(1 << 20)
+
+typedef struct AddTerm
+{
+	bool		numeric;
+	int			index;
+	int			size;			/* scores: bins or levels */
+	double		lo;
+	double		hi;
+	int			offset;			/* its first score in the weights */
+} AddTerm;
+
+typedef struct Additive
+{
+	int			nterms;
+	AddTerm    *terms;
+} Additive;
+
+static void
+additive_bad(const char *what)
+{
+	model_forged(what, "Use a model returned by dpobj's additive mechanism (params \"terms\" and \"link\").");
+}
+
+/* a JSON integer in [lo, hi], else lo - 1 */
+static int
+json_int_in(JsonbValue *v, int lo, int hi)
+{
+	double		x;
+
+	if (v == NULL || v->type != jbvNumeric)
+		return lo - 1;
+	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+										   NumericGetDatum(v->val.numeric)));
+	return (x >= lo && x <= hi && x == floor(x)) ? (int) x : lo - 1;
+}
+
+static JsonbValue *
+key(JsonbContainer *c, const char *k)
+{
+	return getKeyJsonValueFromContainer(c, k, strlen(k), NULL);
+}
+
+/* one element of "terms" */
+static void
+additive_term(JsonbValue *e, AddTerm *t)
+{
+	JsonbContainer *c;
+	JsonbValue *type;
+	Jsonb	   *o;
+
+	if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data))
+		additive_bad("additive model params: each of \"terms\" must be an object");
+	c = e->val.binary.data;
+	type = key(c, "type");
+	t->index = json_int_in(key(c, "index"), 0, ADDITIVE_MAX_D - 1);
+	if (type == NULL || type->type != jbvString || t->index < 0)
+		additive_bad("additive model params: a term needs a \"type\" and an integer \"index\" of at least 0");
+	t->numeric = type->val.string.len == 7 && memcmp(type->val.string.val, "numeric", 7) == 0;
+	if (t->numeric)
+	{
+		o = JsonbValueToJsonb(e);
+		t->size = json_int_in(key(c, "bins"), 1, ADDITIVE_MAX_BINS);
+		if (t->size < 1 || !model_param_number(o, "lo", &t->lo) ||
+			!model_param_number(o, "hi", &t->hi) || !(t->lo < t->hi) || !isfinite(t->hi - t->lo))
+			additive_bad("additive model params: a numeric term needs \"bins\" between 1 and 4096 and finite \"lo\" < \"hi\"");
+	}
+	else if (type->val.string.len == 11 && memcmp(type->val.string.val, "categorical", 11) == 0)
+	{
+		t->size = json_int_in(key(c, "size"), 1, ADDITIVE_MAX_D);
+		if (t->size < 1 || (int64) t->index + t->size > ADDITIVE_MAX_D)
+			additive_bad("additive model params: a categorical term needs an integer \"size\" of at least 1");
+	}
+	else
+		additive_bad("additive model params: a term's \"type\" must be \"numeric\" or \"categorical\"");
+}
+
+/* "terms", their sizes summing to the weights' length */
+static void
+additive_terms(ModelPredictor *m, Additive *a)
+{
+	JsonbValue *tv = m->params ? key(&m->params->root, "terms") : NULL;
+	int64		total = 0;
+
+	if (tv == NULL || tv->type != jbvBinary || !JsonContainerIsArray(tv->val.binary.data) ||
+		JsonContainerSize(tv->val.binary.data) < 1)
+		additive_bad("additive model params: \"terms\" must be a non-empty array");
+	a->nterms = JsonContainerSize(tv->val.binary.data);
+	a->terms = palloc(sizeof(AddTerm) * a->nterms);
+	for (int i = 0; i < a->nterms; i++)
+	{
+		additive_term(getIthJsonbValueFromContainer(tv->val.binary.data, i), &a->terms[i]);
+		a->terms[i].offset = (int) Min(total, PG_INT32_MAX);
+		total += a->terms[i].size;
+	}
+	if (total != m->nw)
+		additive_bad("additive model weights must be the terms' score tables: as many values as their bins and levels together");
+}
+
+/* the features a vector has, every term's coordinates within them */
+static void
+additive_d(ModelPredictor *m, Additive *a)
+{
+	JsonbValue *dv = key(&m->params->root, "d");
+	JsonbValue *ev = key(&m->params->root, "encoding");
+	int			need = 0;
+
+	for (int i = 0; i < a->nterms; i++)
+		need = Max(need, a->terms[i].index + (a->terms[i].numeric ? 1 : a->terms[i].size));
+	m->d = need;
+	if (dv != NULL)
+		m->d = json_int_in(dv, 1, ADDITIVE_MAX_D);
+	else if (ev != NULL)
+		m->d = encoding_parse(JsonbValueToJsonb(ev))->d;
+	if (m->d < need)
+		additive_bad("additive model params: \"d\" must be an integer covering every term's coordinates");
+}
+
+static void
+additive_unpack(ModelPredictor *m, HeapTupleHeader th)
+{
+	Additive   *a = palloc0(sizeof(Additive));
+	JsonbValue *link;
+
+	additive_terms(m, a);
+	additive_d(m, a);
+	link = key(&m->params->root, "link");
+	if (link == NULL || link->type != jbvString)
+		additive_bad("additive model params: \"link\" must be \"logit\" or \"identity\"");
+	m->logistic = link->val.string.len == 5 && memcmp(link->val.string.val, "logit", 5) == 0;
+	m->regression = link->val.string.len == 8 && memcmp(link->val.string.val, "identity", 8) == 0;
+	if (!m->logistic && !m->regression)
+		additive_bad("additive model params: \"link\" must be \"logit\" or \"identity\"");
+	m->range_ok = m->regression && model_param_number(m->params, "y_min", &m->y_min) &&
+		model_param_number(m->params, "y_max", &m->y_max) && m->y_min < m->y_max;
+	m->kd = a;
+}
+
+/* the bin of a finite x: clamped to the end bins outside [lo, hi) */
+static int
+additive_bin(const AddTerm *t, double x)
+{
+	double		u = (x - t->lo) / (t->hi - t->lo) * t->size;
+
+	if (!(u >= 0))
+		return 0;
+	if (u >= t->size)
+		return t->size - 1;
+	return (int) floor(u);
+}
+
+/* the level of a one-hot group, or -1 */
+static int
+additive_level(const AddTerm *t, const double *x)
+{
+	int			level = -1;
+
+	for (int i = 0; i < t->size; i++)
+	{
+		if (x[t->index + i] == 1.0 && level < 0)
+			level = i;
+		else if (x[t->index + i] != 0.0)
+			return -1;
+	}
+	return level;
+}
+
+static ModelRowStatus
+additive_margin(const ModelPredictor *m, const double *x, int *sign, long double *value,
+				bool *exact)
+{
+	const Additive *a = m->kd;
+	long double s = m->bias;
+
+	for (int j = 0; j < m->d; j++)
+		if (!isfinite(x[j]))
+			return MODEL_ROW_NOT_FINITE;
+	for (int i = 0; i < a->nterms; i++)
+	{
+		const AddTerm *t = &a->terms[i];
+		int			b = t->numeric ? additive_bin(t, x[t->index]) : additive_level(t, x);
+
+		if (b < 0)
+			return MODEL_ROW_NOT_ONE_HOT;
+		s += m->w[t->offset + b];
+	}
+	*sign = (s > 0) ? 1 : (s == 0 ? 0 : -1);
+	*value = s;
+	*exact = true;
+	return MODEL_ROW_OK;
+}
+
+/* a numeric term's bins "[a, b)", on the declared scale when encoded */
+static void
+additive_explain_numeric(const ModelPredictor *m, const AddTerm *t, ExplainOut *out)
+{
+	char	   *feature,
+			   *level;
+	bool		numeric;
+	double		clo,
+				chi;
+
+	explain_coord_name(out, t->index, &feature, &level, &numeric, &clo, &chi);
+	for (int b = 0; b < t->size; b++)
+	{
+		double		e0 = t->lo + (t->hi - t->lo) * b / t->size;
+		double		e1 = t->lo + (t->hi - t->lo) * (b + 1) / t->size;
+
+		/* encoded x = 2 (raw - lo) / (hi - lo) - 1 */
+		if (numeric && level != NULL)
+		{
+			e0 = clo + (e0 + 1) / 2 * (chi - clo);
+			e1 = clo + (e1 + 1) / 2 * (chi - clo);
+		}
+		explain_row(out, NULL, feature, psprintf("[%.6g, %.6g%s", e0, e1,
+												 b == t->size - 1 ? "]" : ")"),
+					m->w[t->offset + b]);
+	}
+	explain_feature_end(out, -1);
+}
+
+/* a categorical term's levels, named by the encoding */
+static void
+additive_explain(const ModelPredictor *m, ExplainOut *out)
+{
+	const Additive *a = m->kd;
+
+	for (int i = 0; i < a->nterms; i++)
+	{
+		const AddTerm *t = &a->terms[i];
+		char	   *feature = NULL;
+
+		if (t->numeric)
+		{
+			additive_explain_numeric(m, t, out);
+			continue;
+		}
+		for (int l = 0; l < t->size; l++)
+		{
+			char	   *f,
+					   *level;
+			bool		numeric;
+			double		lo,
+						hi;
+
+			explain_coord_name(out, t->index + l, &f, &level, &numeric, &lo, &hi);
+			if (feature == NULL)
+				feature = f;
+			explain_row(out, NULL, feature, numeric ? f : level, m->w[t->offset + l]);
+		}
+		explain_feature_end(out, -1);
+	}
+	explain_row(out, NULL, "(intercept)", NULL, m->bias);
+	explain_feature_end(out, 0);
+}
+
+const ModelKindOps model_kind_additive = {MODEL_KIND_ADDITIVE, additive_unpack,
+additive_margin, additive_explain};

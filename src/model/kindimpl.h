@@ -1,0 +1,87 @@
+/*-------------------------------------------------------------------------
+ *
+ * kindimpl.h
+ *	  What a model kind implements (kinds.h): the unpacked model every kind
+ *	  shares and the operations kinds.c dispatches to.  Included only by
+ *	  kinds.c, the kind files and explain.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_KINDIMPL_H
+#define DPOBJ_KINDIMPL_H
+
+#include "postgres.h"
+
+#include "model/kinds.h"
+#include "model/predict.h"
+
+typedef struct ModelKindOps ModelKindOps;
+
+struct ModelPredictor
+{
+	ModelKind	kind;
+	const ModelKindOps *ops;
+	int			d;				/* features a vector has */
+	int			nw;				/* weights */
+	double	   *w;
+	double		bias;
+	Jsonb	   *params;			/* an object, or NULL */
+	bool		regression;		/* the margin is a value (a numeric target) */
+	bool		range_ok;		/* params y_min < y_max, finite */
+	double		y_min;
+	double		y_max;
+	bool		logistic;		/* the margin is a log-odds: probability() */
+	void	   *kd;				/* the kind's own */
+};
+
+/* dpobj.explain()'s rows, collected by the kinds (explain.c) */
+typedef struct ExplainOut ExplainOut;
+
+/* one row: class (NULL: a single-output model), feature, level or bin */
+extern void explain_row(ExplainOut *out, const char *cls, const char *feature,
+						const char *level, double contribution);
+
+/*
+ * Closes the feature begun since the last close: its importance is the
+ * given value, or (importance < 0) the spread max - min of its rows.
+ */
+extern void explain_feature_end(ExplainOut *out, double importance);
+
+/*
+ * The name of coordinate j (0-based) by the model's encoding: its column,
+ * and a categorical's level or a numeric's declared range "[lo, hi]" (lo,
+ * hi); without an encoding "x[j+1]" and a NULL level.
+ */
+extern void explain_coord_name(ExplainOut *out, int j, char **feature,
+							   char **level, bool *numeric, double *lo, double *hi);
+
+/* a linear model's rows: one per weight (kindlinear.c), then the intercept */
+extern void explain_linear_weights(const ModelPredictor *m, const char *cls,
+								   const double *w, int d, double intercept,
+								   ExplainOut *out);
+
+struct ModelKindOps
+{
+	ModelKind	kind;
+	/* validates the kind's part of a model completely (public grounds) */
+	void		(*unpack) (ModelPredictor *m, HeapTupleHeader th);
+	/*
+	 * The margin of x (m->d values): its exact sign, its value, and whether
+	 * that value is exact enough to release as a score; never raises.
+	 * NULL: the kind has no single margin (multi-class).
+	 */
+	ModelRowStatus (*margin) (const ModelPredictor *m, const double *x, int *sign,
+							  long double *value, bool *exact);
+	/* the model's rows for dpobj.explain() */
+	void		(*explain) (const ModelPredictor *m, ExplainOut *out);
+};
+
+extern const ModelKindOps model_kind_linear;
+extern const ModelKindOps model_kind_halfspace;
+extern const ModelKindOps model_kind_multiclass;
+extern const ModelKindOps model_kind_additive;
+
+/* unpacks a model of any kind (kinds.c); model_predictor() adds the margin check */
+extern ModelPredictor *model_unpack_any(HeapTupleHeader th, MemoryContext mcxt);
+
+#endif							/* DPOBJ_KINDIMPL_H */

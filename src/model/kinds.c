@@ -1,0 +1,227 @@
+/*-------------------------------------------------------------------------
+ *
+ * kinds.c
+ *	  The model kind table and its dispatch (kinds.h, kindimpl.h): which
+ *	  kind a stored model is, and the unpacking every kind shares.
+ *
+ * Every released model records its shape in its params ("classes": multi-
+ * class, "Q": halfspace, "terms": additive, none: linear), the rule
+ * 0.1.0-0.4.0 read models by.  What the shape does not say comes from the
+ * mechanism registry (src/mechanisms, above this layer), which names each
+ * entry's model kind and registers its model names here at load, so the
+ * model layer never names a mechanism: a regression's mechanism predicts
+ * a value, and an additive mechanism's model without "terms" is forged.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "model/kindimpl.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+#define MODEL_KIND_TABLE_MAX	64
+
+typedef struct KindName
+{
+	const char *mechanism;
+	ModelKind	kind;
+} KindName;
+
+static KindName kind_names[MODEL_KIND_TABLE_MAX];
+static int	kind_nnames;
+
+void
+model_kind_register(const char *mechanism, ModelKind kind)
+{
+	if (kind == MODEL_KIND_NONE)
+		return;
+	if (kind_nnames >= MODEL_KIND_TABLE_MAX)
+		elog(ERROR, "too many model names in the kind table");
+	kind_names[kind_nnames].mechanism = mechanism;
+	kind_names[kind_nnames++].kind = kind;
+}
+
+const char *
+model_kind_name(ModelKind kind)
+{
+	static const char *const names[] = {"none", "linear", "regression", "halfspace",
+	"multiclass", "additive"};
+
+	return names[kind];
+}
+
+void
+model_forged(const char *what, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", what),
+			 errhint("%s", hint)));
+}
+
+Jsonb *
+model_params_object(HeapTupleHeader th)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_ATT_PARAMS, &isnull);
+	Jsonb	   *params;
+
+	if (isnull)
+		return NULL;
+	params = DatumGetJsonbP(datum);
+	if (!JB_ROOT_IS_OBJECT(params) || JB_ROOT_IS_SCALAR(params))
+		return NULL;
+	return params;
+}
+
+bool
+model_param_number(Jsonb *params, const char *key, double *out)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL);
+
+	if (v == NULL || v->type != jbvNumeric)
+		return false;
+	*out = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											  NumericGetDatum(v->val.numeric)));
+	return isfinite(*out);
+}
+
+static bool
+has_key(Jsonb *params, const char *key)
+{
+	return params != NULL &&
+		getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL) != NULL;
+}
+
+/* the kind its params' markers say (older and hand-built models) */
+static ModelKind
+kind_by_markers(Jsonb *params)
+{
+	if (has_key(params, "classes"))
+		return MODEL_KIND_MULTICLASS;
+	if (has_key(params, "Q"))
+		return MODEL_KIND_HALFSPACE;
+	if (has_key(params, "terms"))
+		return MODEL_KIND_ADDITIVE;
+	return MODEL_KIND_LINEAR;
+}
+
+/* the kind the registry gives the model's mechanism name, or MODEL_KIND_NONE */
+static ModelKind
+kind_registered(HeapTupleHeader th)
+{
+	bool		isnull;
+	Datum		datum = GetAttributeByNum(th, MODEL_ATT_MECHANISM, &isnull);
+	char	   *mech = isnull ? NULL : TextDatumGetCString(datum);
+
+	for (int i = 0; mech != NULL && i < kind_nnames; i++)
+		if (strcmp(kind_names[i].mechanism, mech) == 0)
+			return kind_names[i].kind;
+	return MODEL_KIND_NONE;
+}
+
+/* the markers' kind; a linear shape is the registered kind's when that has none */
+static ModelKind
+kind_of(HeapTupleHeader th)
+{
+	ModelKind	marked = kind_by_markers(model_params_object(th));
+	ModelKind	reg = kind_registered(th);
+
+	if (marked == MODEL_KIND_LINEAR &&
+		(reg == MODEL_KIND_REGRESSION || reg == MODEL_KIND_ADDITIVE))
+		return reg;
+	return marked;
+}
+
+ModelKind
+model_kind_of(Datum model)
+{
+	return kind_of(DatumGetHeapTupleHeader(model));
+}
+
+static const ModelKindOps *
+kind_ops(ModelKind kind)
+{
+	switch (kind)
+	{
+		case MODEL_KIND_HALFSPACE:
+			return &model_kind_halfspace;
+		case MODEL_KIND_MULTICLASS:
+			return &model_kind_multiclass;
+		case MODEL_KIND_ADDITIVE:
+			return &model_kind_additive;
+		default:
+			return &model_kind_linear;
+	}
+}
+
+/* weights and bias: a one-dimensional float8 array, finite values only */
+static void
+read_weights(HeapTupleHeader th, ModelPredictor *m)
+{
+	bool		isnull;
+	Datum		datum;
+	ArrayType  *warr;
+
+	datum = GetAttributeByNum(th, MODEL_ATT_WEIGHTS, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model has no weights"),
+				 errhint("Use a model returned by a dpobj training function.")));
+	warr = DatumGetArrayTypeP(datum);
+	if (ARR_NDIM(warr) != 1 || array_contains_nulls(warr) || ARR_ELEMTYPE(warr) != FLOAT8OID)
+		model_forged("model weights must be a one-dimensional float8 array without NULLs",
+					 "Use a model returned by a dpobj training function.");
+	m->nw = ArrayGetNItems(1, ARR_DIMS(warr));
+	m->w = palloc(sizeof(double) * Max(m->nw, 1));
+	memcpy(m->w, ARR_DATA_PTR(warr), sizeof(double) * m->nw);
+	m->d = m->nw;
+
+	datum = GetAttributeByNum(th, MODEL_ATT_BIAS, &isnull);
+	m->bias = isnull ? 0.0 : DatumGetFloat8(datum);
+
+	for (int j = 0; j < m->nw; j++)
+		if (!isfinite(m->w[j]))
+			model_forged("model weights must be finite numbers",
+						 "Use a model returned by a dpobj training function.");
+	if (!isfinite(m->bias))
+		model_forged("model bias must be a finite number",
+					 "Use a model returned by a dpobj training function.");
+}
+
+/*
+ * Every check is on the model alone, before any feature vector is looked
+ * at, so that whether a model is accepted never depends on the rows it is
+ * applied to (dpobj.evaluate() checks it before the charge).
+ */
+ModelPredictor *
+model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(mcxt);
+	ModelPredictor *m = palloc0(sizeof(ModelPredictor));
+	Jsonb	   *params;
+
+	params = model_params_object(th);
+	if (params != NULL)
+	{
+		m->params = palloc(VARSIZE(params));
+		memcpy(m->params, params, VARSIZE(params));
+	}
+	/* a multi-class model's weights are K vectors: its kind reads them */
+	if (kind_by_markers(params) != MODEL_KIND_MULTICLASS)
+		read_weights(th, m);
+	m->kind = kind_of(th);
+	m->ops = kind_ops(m->kind);
+	/* a regression's mechanism: its value is the prediction (a lattice has no range) */
+	m->regression = kind_registered(th) == MODEL_KIND_REGRESSION;
+	m->ops->unpack(m, th);
+	MemoryContextSwitchTo(old);
+	return m;
+}
