@@ -19,36 +19,38 @@
 /*
  * The columns of a dpobj.budgets row the accountant reads and writes: the
  * grant, then the ACCOUNT_WRITTEN_COLS a debit writes (in their order),
- * then reserve_share, read only
+ * then reserve_share and basic_share, read only.  The basic filter's
+ * columns (from 0.5.0) read as "none" when NULL (a row built by hand).
  */
 static const char *const budget_cols[] = {
 	"granted_epsilon", "granted_delta", "spent_epsilon", "spent_delta", "spent_rho",
 	"reserve_delta", "spent_rdp", "spent_reserve_delta", "filter_order", "gaussian_only",
-	"gaussian_split", "reserve_share"
+	"gaussian_split", "basic_epsilon", "basic_delta", "basic_retired", "filter_refused",
+	"reserve_share", "basic_share"
 };
 
-/*
- * budget_cols[0 .. BUDGET_NUMERIC_OUT - 1] are the numeric ones a row gets
- * back, then filter_order, gaussian_only and gaussian_split
- */
 #define BUDGET_FIRST_WRITTEN	2
-#define BUDGET_NUMERIC_OUT	8
 #define BUDGET_ORDER		8
-#define BUDGET_GAUSSIAN		9
-#define BUDGET_SPLIT		10
-#define BUDGET_WRITTEN		11
+#define BUDGET_FIRST_BASIC	11
+#define BUDGET_WRITTEN		15
+#define BUDGET_NCOLS		17
 
 StaticAssertDecl(BUDGET_WRITTEN - BUDGET_FIRST_WRITTEN == ACCOUNT_WRITTEN_COLS,
 				 "the debit writes ACCOUNT_WRITTEN_COLS columns");
+StaticAssertDecl(lengthof(budget_cols) == BUDGET_NCOLS, "one entry per column");
 
-static Numeric *
-budget_col_ref(AccountBudget *b, int i)
+/* column i's field: a numeric (*num) or a boolean (*flag); neither for the order */
+static void
+budget_col_ref(AccountBudget *b, int i, Numeric **num, bool **flag)
 {
-	Numeric    *refs[12] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
+	Numeric    *nums[BUDGET_NCOLS] = {&b->granted_e, &b->granted_d, &b->spent_e, &b->spent_d,
 		&b->spent_rho, &b->reserve_d, &b->spent_rdp, &b->spent_reserve_d, NULL, NULL, NULL,
-	&b->reserve_share};
+		&b->basic_e, &b->basic_d, NULL, NULL, &b->reserve_share, &b->basic_share};
+	bool	   *flags[BUDGET_NCOLS] = {[9] = &b->gaussian_only, [10] = &b->split,
+	[13] = &b->basic_retired, [14] = &b->cur_refused};
 
-	return refs[i];
+	*num = nums[i];
+	*flag = flags[i];
 }
 
 bool
@@ -57,19 +59,23 @@ account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 	bool		isnull;
 	Datum		v;
 
-	for (int i = 0; i < lengthof(budget_cols); i++)
+	b->full_d = NULL;
+	for (int i = 0; i < BUDGET_NCOLS; i++)
 	{
+		Numeric    *num;
+		bool	   *flag;
+		bool		basic = i >= BUDGET_FIRST_BASIC && i != BUDGET_WRITTEN;
+
+		budget_col_ref(b, i, &num, &flag);
 		v = GetAttributeByName(row, budget_cols[i], &isnull);
 		if (i == BUDGET_ORDER)
 			b->order = isnull ? 0.0 : DatumGetFloat8(v);
-		else if (isnull)
+		else if (isnull && !basic)
 			return false;
-		else if (i == BUDGET_GAUSSIAN)
-			b->gaussian_only = DatumGetBool(v);
-		else if (i == BUDGET_SPLIT)
-			b->split = DatumGetBool(v);
+		else if (flag != NULL)
+			*flag = !isnull && DatumGetBool(v);
 		else
-			*budget_col_ref(b, i) = DatumGetNumeric(v);
+			*num = isnull ? int64_to_numeric(0) : DatumGetNumeric(v);
 	}
 	return true;
 }
@@ -78,12 +84,14 @@ account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 static Datum
 budget_col_value(const AccountBudget *b, int i, bool *isnull)
 {
+	Numeric    *num;
+	bool	   *flag;
+
+	budget_col_ref((AccountBudget *) b, i, &num, &flag);
 	*isnull = i == BUDGET_ORDER && !(b->order > 1.0);
-	if (i < BUDGET_NUMERIC_OUT)
-		return NumericGetDatum(*budget_col_ref((AccountBudget *) b, i));
 	if (i == BUDGET_ORDER)
 		return Float8GetDatum(b->order);
-	return BoolGetDatum(i == BUDGET_GAUSSIAN ? b->gaussian_only : b->split);
+	return flag != NULL ? BoolGetDatum(*flag) : NumericGetDatum(*num);
 }
 
 void
