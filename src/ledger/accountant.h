@@ -76,7 +76,7 @@ typedef struct AccountBudget
 	Numeric		full_d;			/* in a view of the current filter: granted delta (else NULL) */
 } AccountBudget;
 
-/* basic_share of the budgets grant_budget creates (docs/PRIVACY.md, "Trade-off") */
+/* basic_share of the budgets grant_budget creates (docs/PRIVACY.md, "Composition: one filter for every mechanism") */
 #define ACCOUNT_BASIC_SHARE	"0.02"
 
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
