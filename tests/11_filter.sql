@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(26);
+SELECT plan(27);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -453,6 +453,42 @@ SELECT is((SELECT sum(above_sum)::int FROM basic_walks), 0,
           'while the basic filter is on, the spent epsilon shown is at most the sum of the runs'' epsilon');
 SELECT ok((SELECT sum(below_cur) > 0 FROM basic_walks),
           'and below the current filter''s spend where that is larger');
+-- runs_left stays exact under the two filters: from states along a walk, the count of
+-- one kind and cost is the number of such runs debited one by one until the first refusal
+CREATE FUNCTION tap_filter.runs_left_exact(seed float8, share numeric) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+  b dpobj.budgets; nb dpobj.budgets; c dpobj.budgets;
+  kind text; e numeric; d numeric; r numeric; n bigint; k int; wrong int := 0;
+BEGIN
+  PERFORM setseed(seed);
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := share;
+  FOR i IN 1 .. 14 LOOP
+    kind := (ARRAY['approx', 'pure', 'zcdp', 'gauss'])[1 + floor(random() * 4)::int];
+    e := round((0.01 + random() * 0.2)::numeric, 3);
+    d := CASE WHEN kind = 'pure' THEN 0 ELSE (ARRAY[0, 1e-9, 1e-8, 5e-8])[1 + floor(random() * 4)::int] END;
+    r := CASE WHEN kind IN ('zcdp', 'gauss') THEN round((e * e / 10)::numeric, 10)
+              WHEN kind = 'pure' THEN e * e / 2 END;
+    n := dpobj.budget_runs_left(b, kind, e, d, r);
+    c := b; k := 0;
+    LOOP
+      nb := dpobj.budget_debit(c, kind, e, d, r);
+      EXIT WHEN nb IS NULL OR k > 400;
+      c := nb; k := k + 1;
+    END LOOP;
+    IF k <> least(n, 401) THEN wrong := wrong + 1; END IF;   -- counted up to 401
+    nb := dpobj.budget_debit(b, kind, e, d, r);
+    IF nb IS NOT NULL THEN b := nb; END IF;
+  END LOOP;
+  RETURN wrong;
+END $$;
+SELECT is((SELECT sum(tap_filter.runs_left_exact(s / 9.0, (ARRAY[0.02, 0.3])[1 + s % 2]))::int
+             FROM generate_series(1, 8) s), 0,
+          'runs_left counts exactly the runs the two filters admit one by one');
+
 -- the user's sequence on (3, 1e-6): auto (1, 1e-9), passglm 0.5, two evaluations at 0.25
 CREATE FUNCTION tap_filter.story(share numeric) RETURNS numeric
 LANGUAGE plpgsql AS $$
