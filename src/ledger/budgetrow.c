@@ -53,31 +53,56 @@ budget_col_ref(AccountBudget *b, int i, Numeric **num, bool **flag)
 	*flag = flags[i];
 }
 
+/* the basic filter's columns: NULL or absent (a row built by hand, an update under way) is none */
+static bool
+budget_col_basic(int i)
+{
+	return i >= BUDGET_FIRST_BASIC && i != BUDGET_WRITTEN;
+}
+
+/* column name's attribute number in td, 0 if it has none */
+static int
+budget_attnum(TupleDesc td, const char *name)
+{
+	for (int a = 0; a < td->natts; a++)
+		if (!TupleDescAttr(td, a)->attisdropped &&
+			strcmp(NameStr(TupleDescAttr(td, a)->attname), name) == 0)
+			return a + 1;
+	return 0;
+}
+
 bool
 account_budget_of_row(HeapTupleHeader row, AccountBudget *b)
 {
-	bool		isnull;
-	Datum		v;
+	TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
+											HeapTupleHeaderGetTypMod(row));
+	bool		ok = true;
 
 	b->full_d = NULL;
-	for (int i = 0; i < BUDGET_NCOLS; i++)
+	for (int i = 0; i < BUDGET_NCOLS && ok; i++)
 	{
 		Numeric    *num;
 		bool	   *flag;
-		bool		basic = i >= BUDGET_FIRST_BASIC && i != BUDGET_WRITTEN;
+		int			att = budget_attnum(td, budget_cols[i]);
+		bool		isnull = true;
+		Datum		v = (Datum) 0;
 
 		budget_col_ref(b, i, &num, &flag);
-		v = GetAttributeByName(row, budget_cols[i], &isnull);
+		if (att == 0 && !budget_col_basic(i))
+			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
+		if (att != 0)
+			v = GetAttributeByNum(row, att, &isnull);
 		if (i == BUDGET_ORDER)
 			b->order = isnull ? 0.0 : DatumGetFloat8(v);
-		else if (isnull && !basic)
-			return false;
+		else if (isnull && !budget_col_basic(i))
+			ok = false;
 		else if (flag != NULL)
 			*flag = !isnull && DatumGetBool(v);
 		else
 			*num = isnull ? int64_to_numeric(0) : DatumGetNumeric(v);
 	}
-	return true;
+	ReleaseTupleDesc(td);
+	return ok;
 }
 
 /* column i's value in the state (i < BUDGET_WRITTEN); *isnull for no order */
@@ -116,22 +141,23 @@ account_budget_to_row(HeapTupleHeader row, const AccountBudget *b)
 	Datum		values[BUDGET_WRITTEN];
 	bool		nulls[BUDGET_WRITTEN] = {false};
 	HeapTuple	out;
+	int			n = 0;
 
 	for (int i = 0; i < BUDGET_WRITTEN; i++)
 	{
-		cols[i] = 0;
-		for (int a = 0; a < td->natts && cols[i] == 0; a++)
-			if (strcmp(NameStr(TupleDescAttr(td, a)->attname), budget_cols[i]) == 0)
-				cols[i] = a + 1;
-		if (cols[i] == 0)
+		cols[n] = budget_attnum(td, budget_cols[i]);
+		if (cols[n] == 0 && budget_col_basic(i))
+			continue;
+		if (cols[n] == 0)
 			elog(ERROR, "dpobj.budgets has no column %s", budget_cols[i]);
-		values[i] = budget_col_value(b, i, &nulls[i]);
+		values[n] = budget_col_value(b, i, &nulls[n]);
+		n++;
 	}
 	tup.t_len = HeapTupleHeaderGetDatumLength(row);
 	ItemPointerSetInvalid(&tup.t_self);
 	tup.t_tableOid = InvalidOid;
 	tup.t_data = row;
-	out = heap_modify_tuple_by_cols(&tup, td, BUDGET_WRITTEN, cols, values, nulls);
+	out = heap_modify_tuple_by_cols(&tup, td, n, cols, values, nulls);
 	ReleaseTupleDesc(td);
 	return HeapTupleGetDatum(out);
 }
