@@ -68,15 +68,15 @@ typedef struct AccountBudget
 	bool		gaussian_only;	/* every run of the zCDP part is a Gaussian one */
 	bool		split;			/* the part began Gaussian with a reserve: halves */
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
-	Numeric		basic_share;	/* share of granted delta of the basic filter; 0: none */
+	Numeric		basic_share;	/* basic filter's share of delta_g - lin_d; 0: none */
 	Numeric		basic_e;		/* the basic filter: every run's epsilon */
 	Numeric		basic_d;		/* and delta, summed */
-	bool		basic_retired; /* a run only the current filter admitted came */
+	bool		basic_retired;	/* a run only the current filter admitted came */
 	bool		cur_refused;	/* a run only the basic filter admitted came */
 	Numeric		full_d;			/* in a view of the current filter: granted delta (else NULL) */
 } AccountBudget;
 
-/* basic_share of the budgets grant_budget creates (docs/PRIVACY.md, "Composition: one filter for every mechanism") */
+/* basic_share of new budgets (docs/PRIVACY.md, "Composition: one filter for every mechanism") */
 #define ACCOUNT_BASIC_SHARE	"0.02"
 
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
