@@ -31,13 +31,14 @@ SELECT * FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 INSERT INTO before_after SELECT 1, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 SELECT (dpobj.train('regress_cost.t', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 1.5}')).mechanism;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 1;
--- the first Gaussian run: the NOTICE, before the charge
+-- the first Gaussian run: the basic filter holds it too, no NOTICE; spent is the
+-- smaller of its sum and the other filter's spend
 SELECT * FROM pg_temp.c12('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 INSERT INTO before_after SELECT 2, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 CREATE TEMP TABLE m AS SELECT dpobj.train('regress_cost.t', 'passglm', ARRAY['a', 'b'], 'y', 0.5, 1e-9, '{"R": 1}') m;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 2;
 SELECT dpobj.runs_left('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}') AS passglm_left;
--- the first pure run moves the part to Renyi composition for good: it adds 0.86
+-- a pure run: on the Renyi path it would add 0.86; the basic filter's sum (1.75) is shown
 SELECT * FROM pg_temp.c12('regress_cost.t', 'evaluate', 0.25, 1e-9);
 INSERT INTO before_after SELECT 3, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
@@ -48,6 +49,14 @@ INSERT INTO before_after SELECT 4, spent_epsilon, NULL FROM dpobj.cost('regress_
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 4;
 SELECT step, round(cost_spent, 12) AS cost_spent, cost_spent = budget_spent AS same FROM before_after ORDER BY step;
+-- no more than the sum of the runs' epsilon (basic composition)
+SELECT spent_epsilon <= 2.0 AS within_sum, basic_epsilon, basic_retired
+  FROM dpobj.my_budgets JOIN dpobj.budget_accounting USING (granted_epsilon);
+-- a delta above the basic filter's share: only the other filter admits the run, which
+-- retires the basic filter for good (the NOTICE, before the charge)
+SELECT * FROM pg_temp.c12('regress_cost.t', 'passglm', 0.1, 1e-7, '{"R": 1}');
+SELECT dpobj.train('regress_cost.t', 'passglm', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 1}') IS NOT NULL AS trained;
+SELECT round(spent_epsilon, 12) AS spent_epsilon FROM dpobj.my_budgets;
 -- refused: the budget as it is, nothing added; nothing was charged by any preview
 SELECT kind, admitted, composition, adds_epsilon, spent_epsilon, remaining_epsilon
   FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');

@@ -306,3 +306,46 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT * FROM dpobj.explain(dpobj.get_model($1)) $$;
 COMMENT ON FUNCTION dpobj.explain(text) IS
     'dpobj.explain of your stored model of this name';
+
+-- A basic-composition filter beside the current one (src/ledger/accountant.c;
+-- docs/PRIVACY.md "Composition: one filter for every mechanism"): from the
+-- first zCDP run on, every run's (epsilon, delta) summed within granted
+-- epsilon and basic_share of the delta the linear part left; the current
+-- filter composes at the rest.  A run fits if either admits it; the first
+-- run only one admits ends the other for good.  Budgets from before 0.5.0
+-- get basic_share 0: no basic filter, the rule they had.
+--------------------------------------------------------------------------
+ALTER TABLE dpobj.budgets
+    ADD COLUMN basic_share numeric NOT NULL DEFAULT 0,
+    ADD COLUMN basic_epsilon numeric NOT NULL DEFAULT 0,
+    ADD COLUMN basic_delta numeric NOT NULL DEFAULT 0,
+    ADD COLUMN basic_retired boolean NOT NULL DEFAULT false,
+    ADD COLUMN filter_refused boolean NOT NULL DEFAULT false,
+    ADD CONSTRAINT budgets_basic_share_check CHECK (basic_share >= 0 AND basic_share < 0.5),
+    ADD CONSTRAINT budgets_basic_check
+        CHECK (basic_epsilon >= 0 AND basic_epsilon < 'Infinity'
+               AND basic_delta >= 0 AND basic_delta < 'Infinity');
+COMMENT ON COLUMN dpobj.budgets.basic_share IS
+    'The share of the delta the linear part leaves that the basic filter takes (0: none, budgets from before 0.5.0)';
+COMMENT ON COLUMN dpobj.budgets.basic_epsilon IS
+    'The basic filter: the sum of every run''s epsilon while it is on';
+COMMENT ON COLUMN dpobj.budgets.basic_delta IS
+    'The basic filter: the sum of every run''s delta (0 for pure runs) while it is on';
+COMMENT ON COLUMN dpobj.budgets.basic_retired IS
+    'A run only the other filter admitted came: the basic filter admits nothing more';
+COMMENT ON COLUMN dpobj.budgets.filter_refused IS
+    'A run only the basic filter admitted came: the other filter (spent_epsilon .. gaussian_split, as they were then) admits nothing more';
+CREATE OR REPLACE VIEW dpobj.budget_accounting WITH (security_invoker = true) AS
+SELECT b.id, b.relid AS relation, b.budget_domain, b.rolid AS analyst,
+       b.granted_epsilon, b.granted_delta,
+       b.spent_epsilon AS linear_epsilon, b.spent_delta AS linear_delta,
+       b.spent_rho,
+       b.reserve_share, b.reserve_delta, b.spent_reserve_delta, b.spent_rdp, b.filter_order,
+       b.gaussian_split, b.gaussian_only,
+       b.spent_rho OPERATOR(pg_catalog.=) 0
+         OR b.spent_reserve_delta OPERATOR(pg_catalog.<) b.reserve_delta AS approx_admitted,
+       CASE WHEN b.spent_rho OPERATOR(pg_catalog.=) 0
+            THEN b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta
+            ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END AS approx_delta_left,
+       b.basic_share, b.basic_epsilon, b.basic_delta, b.basic_retired, b.filter_refused
+  FROM dpobj.budgets b;

@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(20);
+SELECT plan(27);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -367,6 +367,146 @@ BEGIN
 END $$;
 SELECT is(tap_filter.order_after(true), tap_filter.order_after(false),
           'a grant raised before or after the part''s first pure run: the same order');
+
+-- The basic-composition filter beside the current one (budgets with basic_share > 0):
+-- walks of mixed runs with grant changes, from a fresh budget.  Every admitted state is
+-- within the basic filter (its sums, against the largest grant so far) or, the current
+-- filter still on, sound at its share of the largest grant (the delta the linear part
+-- left less the basic filter's part); while the basic filter is on the spent epsilon
+-- shown is at most the sum of the runs' epsilon; the two are never both ended.
+CREATE FUNCTION tap_filter.basic_walk(n int, seed float8, share numeric)
+RETURNS TABLE (admitted int, unsound int, above_sum int, retired int, refused int, below_cur int)
+LANGUAGE plpgsql AS $$
+DECLARE
+  b dpobj.budgets; nb dpobj.budgets; v dpobj.budgets;
+  kind text; e numeric; d numeric; r numeric;
+  emax numeric := 1; dmax numeric := 1e-6; sum_e numeric := 0; sum_d numeric := 0;
+  basic_ok boolean;
+BEGIN
+  PERFORM setseed(seed);
+  admitted := 0; unsound := 0; above_sum := 0; retired := 0; refused := 0; below_cur := 0;
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false;
+  b.basic_share := share; b.basic_epsilon := 0; b.basic_delta := 0;
+  b.basic_retired := false; b.filter_refused := false;
+  FOR i IN 1 .. n LOOP
+    IF random() < 0.08 THEN
+      IF random() < 0.7 THEN            -- grant_budget: adds
+        b.granted_epsilon := b.granted_epsilon + round((random() * 0.4)::numeric, 3);
+        b.granted_delta := b.granted_delta + (ARRAY[0, 1e-7, 1e-6])[1 + floor(random() * 3)::int];
+      ELSE                              -- revoke_budget's statement
+        b.granted_epsilon := dpobj.budget_spent_epsilon(b);
+        b.granted_delta := CASE WHEN b.spent_rho > 0 THEN b.granted_delta ELSE b.spent_delta END;
+      END IF;
+      emax := greatest(emax, b.granted_epsilon); dmax := greatest(dmax, b.granted_delta);
+      CONTINUE;
+    END IF;
+    kind := (ARRAY['approx', 'pure', 'zcdp', 'gauss'])[1 + floor(random() * 4)::int];
+    e := round((0.002 + random() * 0.1)::numeric, 4);
+    d := CASE WHEN kind = 'pure' THEN 0
+              ELSE (ARRAY[0, 1e-9, 1e-9, 1e-8, 3e-8])[1 + floor(random() * 5)::int] END;
+    r := CASE WHEN kind IN ('zcdp', 'gauss') THEN round((e * e / 10)::numeric, 10)
+              WHEN kind = 'pure' THEN e * e / 2 END;
+    nb := dpobj.budget_debit(b, kind, e, d, r);
+    IF (nb IS NULL) = dpobj.budget_admits(b, kind, e, d, r) THEN
+      unsound := unsound + 1;           -- debit and admits disagree
+    END IF;
+    CONTINUE WHEN nb IS NULL;
+    admitted := admitted + 1;
+    sum_e := sum_e + e; sum_d := sum_d + d;
+    IF nb.basic_retired AND NOT b.basic_retired THEN retired := retired + 1; END IF;
+    IF nb.filter_refused AND NOT b.filter_refused THEN refused := refused + 1; END IF;
+    -- the basic filter's sums, at the largest grant (its share of what the linear part left)
+    basic_ok := NOT nb.basic_retired AND nb.basic_epsilon = sum_e AND nb.basic_delta = sum_d
+                AND sum_e <= emax
+                AND sum_d - nb.spent_delta <= share * (dmax - nb.spent_delta);
+    -- the current filter at the largest grant, less the basic filter's share
+    v := nb;
+    v.granted_epsilon := emax;
+    v.granted_delta := CASE WHEN nb.spent_rho > 0 THEN dmax - share * (dmax - nb.spent_delta) ELSE dmax END;
+    IF NOT (basic_ok OR (NOT nb.filter_refused AND tap_filter.sound(v)))
+       OR (nb.basic_retired AND nb.filter_refused) THEN
+      unsound := unsound + 1;
+    END IF;
+    IF NOT nb.basic_retired AND dpobj.budget_spent_epsilon(nb) > sum_e THEN
+      above_sum := above_sum + 1;
+    END IF;
+    v := nb; v.basic_share := 0;
+    IF NOT nb.basic_retired AND NOT nb.filter_refused
+       AND dpobj.budget_spent_epsilon(nb) < dpobj.budget_spent_epsilon(v) THEN
+      below_cur := below_cur + 1;
+    END IF;
+    b := nb;
+  END LOOP;
+  RETURN NEXT;
+END $$;
+CREATE TEMP TABLE basic_walks AS
+SELECT s, w.* FROM generate_series(1, 12) s,
+       tap_filter.basic_walk(120, s / 13.0, (ARRAY[0.02, 0.2, 0.45])[1 + s % 3]) w;
+SELECT ok((SELECT sum(admitted) > 400 AND sum(retired) > 0 AND sum(refused) > 0 FROM basic_walks),
+          'the basic-filter walks admit runs, and end each filter in some walks');
+SELECT is((SELECT sum(unsound)::int FROM basic_walks), 0,
+          'every admitted state is within the basic filter or the current one at its share, under grant changes');
+SELECT is((SELECT sum(above_sum)::int FROM basic_walks), 0,
+          'while the basic filter is on, the spent epsilon shown is at most the sum of the runs'' epsilon');
+SELECT ok((SELECT sum(below_cur) > 0 FROM basic_walks),
+          'and below the current filter''s spend where that is larger');
+-- runs_left stays exact under the two filters: from states along a walk, the count of
+-- one kind and cost is the number of such runs debited one by one until the first refusal
+CREATE FUNCTION tap_filter.runs_left_exact(seed float8, share numeric) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+  b dpobj.budgets; nb dpobj.budgets; c dpobj.budgets;
+  kind text; e numeric; d numeric; r numeric; n bigint; k int; wrong int := 0;
+BEGIN
+  PERFORM setseed(seed);
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := share;
+  FOR i IN 1 .. 14 LOOP
+    kind := (ARRAY['approx', 'pure', 'zcdp', 'gauss'])[1 + floor(random() * 4)::int];
+    e := round((0.01 + random() * 0.2)::numeric, 3);
+    d := CASE WHEN kind = 'pure' THEN 0 ELSE (ARRAY[0, 1e-9, 1e-8, 5e-8])[1 + floor(random() * 4)::int] END;
+    r := CASE WHEN kind IN ('zcdp', 'gauss') THEN round((e * e / 10)::numeric, 10)
+              WHEN kind = 'pure' THEN e * e / 2 END;
+    n := dpobj.budget_runs_left(b, kind, e, d, r);
+    c := b; k := 0;
+    LOOP
+      nb := dpobj.budget_debit(c, kind, e, d, r);
+      EXIT WHEN nb IS NULL OR k > 400;
+      c := nb; k := k + 1;
+    END LOOP;
+    IF k <> least(n, 401) THEN wrong := wrong + 1; END IF;   -- counted up to 401
+    nb := dpobj.budget_debit(b, kind, e, d, r);
+    IF nb IS NOT NULL THEN b := nb; END IF;
+  END LOOP;
+  RETURN wrong;
+END $$;
+SELECT is((SELECT sum(tap_filter.runs_left_exact(s / 9.0, (ARRAY[0.02, 0.3])[1 + s % 2]))::int
+             FROM generate_series(1, 8) s), 0,
+          'runs_left counts exactly the runs the two filters admit one by one');
+
+-- the user's sequence on (3, 1e-6): auto (1, 1e-9), passglm 0.5, two evaluations at 0.25
+CREATE FUNCTION tap_filter.story(share numeric) RETURNS numeric
+LANGUAGE plpgsql AS $$
+DECLARE b dpobj.budgets;
+BEGIN
+  b.granted_epsilon := 3; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := share;
+  b := dpobj.budget_debit(b, 'approx', 1, 1e-9, NULL);
+  b := dpobj.budget_debit(b, 'gauss', 0.5, 1e-9, 0.003953128049);
+  b := dpobj.budget_debit(b, 'pure', 0.25, 1e-9, 0.03125);
+  b := dpobj.budget_debit(b, 'pure', 0.25, 1e-9, 0.03125);
+  RETURN dpobj.budget_spent_epsilon(b);
+END $$;
+SELECT is(tap_filter.story(0.02), 2.0, 'the sequence shows the sum of its epsilon, 2.0');
+SELECT ok(tap_filter.story(0) > 2.47, 'a budget from before 0.5.0 (basic_share 0) keeps its rule (2.478)');
+
 
 -- the order that used to be refused for good: noisy GD first, then OPDisc
 SET ROLE dpobj_tap_filter;

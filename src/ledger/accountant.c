@@ -268,13 +268,14 @@ account_fits(const AccountBudget *b, Numeric lin_e, Numeric lin_d, Numeric rho,
 
 /*
  * The delta kept for approximate-DP runs after the first run counted by
- * rho: the budget's reserve share of the granted delta, at most half of
- * what the linear part left.  Fixed when that run is charged.
+ * rho: the budget's reserve share of the granted delta (all of it, also
+ * in a view), at most half of what the linear part left.  Fixed when
+ * that run is charged.
  */
 static Numeric
 account_reserve(const AccountBudget *b)
 {
-	Numeric		share = num_mul(b->granted_d, b->reserve_share);
+	Numeric		share = num_mul(b->full_d != NULL ? b->full_d : b->granted_d, b->reserve_share);
 	Numeric		half = num_mul(num_sub(b->granted_d, b->spent_d), dp_numeric_of_text("0.5"));
 
 	return dp_numeric_cmp(share, half) <= 0 ? share : half;
@@ -288,8 +289,8 @@ account_reserve(const AccountBudget *b)
  * grant a part of zCDP runs admits what the best order would.  0 when delta_p
  * is not in (0, 1).
  */
-double
-account_part_order(const AccountBudget *b)
+static double
+cur_part_order(const AccountBudget *b)
 {
 	double		d = num_float_bound(account_delta_path(b), false);
 
@@ -316,9 +317,10 @@ account_debit_reserve(const AccountBudget *b, Numeric epsilon, Numeric delta, in
 	return account_fits(out, b->spent_e, b->spent_d, b->spent_rho, out->spent_rdp, order);
 }
 
-bool
-account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
-			  Numeric delta, Numeric rho, int64 k, AccountBudget *out)
+/* the current filter's debit, on its budget (account_cur_of) */
+static bool
+cur_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
+		  Numeric delta, Numeric rho, int64 k, AccountBudget *out)
 {
 	bool		part2 = num_sign(b->spent_rho) > 0;
 
@@ -338,7 +340,7 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 		{
 			out->reserve_d = account_reserve(b);
 			out->split = kind == LEDGER_COST_GAUSS && num_sign(b->reserve_share) > 0;
-			out->order = account_part_order(out);
+			out->order = cur_part_order(out);
 		}
 		/* the Gaussian path while every run of a split part is Gaussian */
 		out->gaussian_only = kind == LEDGER_COST_GAUSS && out->split &&
@@ -351,6 +353,133 @@ account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 	return account_fits(b, out->spent_e, out->spent_d, b->spent_rho, b->spent_rdp, b->order);
 }
 
+/*
+ * The basic filter and the current one share the rest of the budget once
+ * its zCDP part begins (docs/PRIVACY.md, "Composition: one filter for every
+ * mechanism"): of delta_g - lin_d, basic_share for the basic filter, the
+ * rest for the current one.  Before that both are the linear part itself.
+ */
+static bool
+account_part2(const AccountBudget *b)
+{
+	return num_sign(b->spent_rho) > 0 || b->cur_refused;
+}
+
+/* the basic filter's share of the delta the linear part left */
+static Numeric
+account_basic_delta(const AccountBudget *b)
+{
+	return num_mul(num_sub(b->granted_d, b->spent_d), b->basic_share);
+}
+
+/* the budget as the current filter sees it from its zCDP part on: granted delta less that share */
+static AccountBudget
+account_cur_view(const AccountBudget *b)
+{
+	AccountBudget v = *b;
+
+	if (num_sign(b->basic_share) > 0)
+	{
+		v.full_d = b->granted_d;
+		v.granted_d = num_sub(b->granted_d, account_basic_delta(b));
+	}
+	return v;
+}
+
+/* the current filter's budget: the view once the zCDP part began */
+static AccountBudget
+account_cur_of(const AccountBudget *b)
+{
+	return account_part2(b) ? account_cur_view(b) : *b;
+}
+
+/* the basic filter still decides (beside the current one) */
+static bool
+account_basic_on(const AccountBudget *b)
+{
+	return num_sign(b->basic_share) > 0 && !b->basic_retired;
+}
+
+/*
+ * The basic filter in the zCDP part: every run (eps_i, delta_i)-DP as
+ * requested, a pure one with delta 0, summed (with the linear part's) within
+ * granted epsilon, and lin_d plus its share of delta; the sums in *out
+ */
+static bool
+basic_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
+			 Numeric delta, int64 k, AccountBudget *out)
+{
+	Numeric		d = kind == LEDGER_COST_PURE ? int64_to_numeric(0) : delta;
+
+	out->basic_e = num_add(b->basic_e, num_mul_int(epsilon, k));
+	out->basic_d = num_add(b->basic_d, num_mul_int(d, k));
+	return dp_numeric_cmp(out->basic_e, b->granted_e) <= 0 &&
+		dp_numeric_cmp(num_sub(out->basic_d, b->spent_d), account_basic_delta(b)) <= 0;
+}
+
+/* the current filter's debit on its budget, the granted delta kept in *out */
+static bool
+cur_debit_of(const AccountBudget *b, bool view, LedgerCostKind kind, Numeric epsilon,
+			 Numeric delta, Numeric rho, int64 k, AccountBudget *out)
+{
+	AccountBudget v = view ? account_cur_view(b) : *b;
+	bool		ok = cur_debit(&v, kind, epsilon, delta, rho, k, out);
+
+	out->granted_d = b->granted_d;
+	out->full_d = b->full_d;
+	return ok;
+}
+
+/*
+ * The rule.  Before the zCDP part, the linear part's (the basic filter's
+ * sums follow it).  From its first run on, while the basic filter is on,
+ * a run is admitted iff the basic filter admits it or the current filter
+ * admits the whole history with it; the first run only the current filter
+ * admits retires the basic filter for good, the first only the basic one
+ * admits ends the current one for good (its state stays).  k runs in a
+ * row: admitted iff either filter admits all k (each is monotone in k).
+ */
+bool
+account_debit(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
+			  Numeric delta, Numeric rho, int64 k, AccountBudget *out)
+{
+	AccountBudget cur,
+				lin = *b;
+	bool		cur_ok,
+				lin_ok,
+				zcdp = kind == LEDGER_COST_ZCDP || kind == LEDGER_COST_GAUSS;
+
+	*out = *b;
+	if (k <= 0)
+		return true;
+	if (!account_basic_on(b) || (!account_part2(b) && !zcdp))
+	{
+		cur_ok = cur_debit_of(b, account_part2(b) || zcdp, kind, epsilon, delta, rho, k, out);
+		if (cur_ok && account_basic_on(b))
+		{
+			out->basic_e = out->spent_e;
+			out->basic_d = out->spent_d;
+		}
+		return cur_ok;
+	}
+	lin_ok = basic_debit(b, kind, epsilon, delta, k, &lin);
+	cur_ok = !b->cur_refused && cur_debit_of(b, true, kind, epsilon, delta, rho, k, &cur);
+	if (!lin_ok && !cur_ok)
+		return false;
+	if (cur_ok)
+		*out = cur;
+	else
+		out->cur_refused = true;
+	if (lin_ok)
+	{
+		out->basic_e = lin.basic_e;
+		out->basic_d = lin.basic_d;
+	}
+	else
+		out->basic_retired = true;
+	return true;
+}
+
 bool
 account_admits(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 			   Numeric delta, Numeric rho, int64 k)
@@ -360,12 +489,23 @@ account_admits(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 	return account_debit(b, kind, epsilon, delta, rho, k, &out);
 }
 
+/*
+ * The epsilon spent, composed: while the basic filter is on, the least of
+ * its sum and the current filter's spend (the sum alone once the current
+ * filter refused a run), else the current filter's
+ */
 Numeric
 account_spent_epsilon(const AccountBudget *b)
 {
-	Numeric		ez = account_part2_epsilon(b, b->spent_rho, b->spent_rdp, b->order);
+	AccountBudget v = account_cur_of(b);
+	Numeric		ez = account_part2_epsilon(&v, v.spent_rho, v.spent_rdp, v.order);
+	Numeric		cur = ez == NULL ? b->granted_e : num_add(b->spent_e, ez);
 
-	return ez == NULL ? b->granted_e : num_add(b->spent_e, ez);
+	if (!account_basic_on(b))
+		return cur;
+	if (b->cur_refused || dp_numeric_cmp(b->basic_e, cur) < 0)
+		return b->basic_e;
+	return cur;
 }
 
 Numeric
@@ -376,10 +516,26 @@ account_remaining_epsilon(const AccountBudget *b)
 	return num_sign(rest) < 0 ? int64_to_numeric(0) : rest;
 }
 
+/* the delta a run may still take: the basic filter's or the current one's linear part's */
 Numeric
 account_remaining_delta(const AccountBudget *b)
 {
-	return num_sub(b->granted_d, b->spent_d);
+	AccountBudget v = account_cur_of(b);
+	Numeric		cur = num_sub(v.granted_d, v.spent_d);
+	Numeric		lin;
+
+	if (!account_basic_on(b) || !account_part2(b))
+		return cur;
+	lin = num_sub(account_basic_delta(b), num_sub(b->basic_d, b->spent_d));
+	return b->cur_refused || dp_numeric_cmp(lin, cur) > 0 ? lin : cur;
+}
+
+double
+account_part_order(const AccountBudget *b)
+{
+	AccountBudget v = account_cur_view(b);
+
+	return cur_part_order(&v);
 }
 
 int64
@@ -413,7 +569,7 @@ account_runs_left(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 const char *
 account_composition(const AccountBudget *b)
 {
-	if (num_sign(b->spent_rho) == 0)
+	if (account_basic_on(b) || num_sign(b->spent_rho) == 0)
 		return "linear";
 	return account_gaussian_path(b) ? "gaussian" : "renyi";
 }
@@ -421,7 +577,7 @@ account_composition(const AccountBudget *b)
 const char *
 account_accounted(const AccountBudget *after, LedgerCostKind kind)
 {
-	if (num_sign(after->spent_rho) == 0)
+	if (after->cur_refused || num_sign(after->spent_rho) == 0)
 		return "linear";
 	if (kind == LEDGER_COST_ZCDP || kind == LEDGER_COST_GAUSS)
 		return "rho";

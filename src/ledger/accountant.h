@@ -37,6 +37,11 @@
  *	          the grant alpha was fixed from, that admits exactly the rho
  *	          zcdp_eps(rho, delta_p) (the best order) admits.
  * Upper bounds (upward-rounded, with a margin), compared in numeric.
+ * A budget with basic_share > 0 has a basic-composition filter beside
+ * that one (the current filter) from the zCDP part on: every run's (eps,
+ * delta) summed (basic_e, basic_d) within epsilon_g and basic_share of
+ * delta_g - lin_d, which the current filter then lacks; a run fits if
+ * either filter admits it (account_debit).
  *-------------------------------------------------------------------------
  */
 #ifndef DPOBJ_ACCOUNTANT_H
@@ -63,7 +68,16 @@ typedef struct AccountBudget
 	bool		gaussian_only;	/* every run of the zCDP part is a Gaussian one */
 	bool		split;			/* the part began Gaussian with a reserve: halves */
 	Numeric		reserve_share;	/* share of granted delta the reserve takes */
+	Numeric		basic_share;	/* basic filter's share of delta_g - lin_d; 0: none */
+	Numeric		basic_e;		/* the basic filter: every run's epsilon */
+	Numeric		basic_d;		/* and delta, summed */
+	bool		basic_retired;	/* a run only the current filter admitted came */
+	bool		cur_refused;	/* a run only the basic filter admitted came */
+	Numeric		full_d;			/* in a view of the current filter: granted delta (else NULL) */
 } AccountBudget;
+
+/* basic_share of new budgets (docs/PRIVACY.md, "Composition: one filter for every mechanism") */
+#define ACCOUNT_BASIC_SHARE	"0.02"
 
 /* the exact decimal text of a value >= x (x finite, >= 0), in buf */
 extern void account_decimal_up(double x, char *buf, size_t len);
@@ -111,13 +125,15 @@ extern Datum account_budget_to_row(HeapTupleHeader row, const AccountBudget *b);
 /*
  * The columns a debit writes, in ACCOUNT_WRITTEN_COLS order (spent_epsilon,
  * spent_delta, spent_rho, reserve_delta, spent_rdp, spent_reserve_delta,
- * filter_order, gaussian_only, gaussian_split), as SPI values and nulls
+ * filter_order, gaussian_only, gaussian_split, basic_epsilon, basic_delta,
+ * basic_retired, filter_refused), as SPI values and nulls
  */
-#define ACCOUNT_WRITTEN_COLS	9
+#define ACCOUNT_WRITTEN_COLS	13
 extern void account_budget_written(const AccountBudget *b, Datum *values, char *nulls);
 
 /*
- * How the budget composes: "linear" (no zCDP part yet), "gaussian" (the
+ * How the budget composes: "linear" (no zCDP part yet, or the basic
+ * filter still on), "gaussian" (the
  * zCDP part on its Gaussian path) or "renyi" (on its Renyi path)
  */
 extern const char *account_composition(const AccountBudget *b);

@@ -76,8 +76,9 @@ static const char *const ledger_sql[LEDGER_NSTMT] = {
 	 */
 	"UPDATE dpobj.budgets "
 	"   SET (spent_epsilon, spent_delta, spent_rho, reserve_delta, spent_rdp, "
-	"        spent_reserve_delta, filter_order, gaussian_only, gaussian_split) = "
-	"       ($2, $3, $4, $5, $6, $7, $8, $9, $10) "
+	"        spent_reserve_delta, filter_order, gaussian_only, gaussian_split, "
+	"        basic_epsilon, basic_delta, basic_retired, filter_refused) = "
+	"       ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) "
 	" WHERE id OPERATOR(pg_catalog.=) $1",
 
 	/* STMT_BUDGET_LEDGER: the debit's ledger row, in the same transaction */
@@ -101,7 +102,7 @@ static Oid	ledger_argtypes[LEDGER_NSTMT][1 + ACCOUNT_WRITTEN_COLS] = {
 	{INT8OID, TEXTOID, TEXTOID},
 	{REGCLASSOID, REGROLEOID},
 	{INT8OID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID,
-	FLOAT8OID, BOOLOID, BOOLOID},
+	FLOAT8OID, BOOLOID, BOOLOID, NUMERICOID, NUMERICOID, BOOLOID, BOOLOID},
 	{TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID, TEXTOID, TEXTOID, TEXTOID},
 	{0}
 };

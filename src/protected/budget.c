@@ -45,6 +45,8 @@
 
 #include "protected/budgetdomains.h"
 #include "context/deadline.h"
+#include "ledger/accountant.h"
+#include "base/dpnumeric.h"
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
 #include "base/pg_compat.h"
@@ -367,8 +369,8 @@ LAST_RUN("dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho)")
  */
 #define GRANT_SQL(col, type) \
 "INSERT INTO dpobj.budgets AS b (" col ", rolid, granted_epsilon, granted_delta, " \
-"                              reserve_share) " \
-"VALUES ($1::" type ", $2, $3, $4, $7) " \
+"                              reserve_share, basic_share) " \
+"VALUES ($1::" type ", $2, $3, $4, $7, $8) " \
 "ON CONFLICT (" col ", rolid) DO UPDATE " \
 "   SET granted_epsilon = b.granted_epsilon OPERATOR(pg_catalog.+) EXCLUDED.granted_epsilon, " \
 "       granted_delta = b.granted_delta OPERATOR(pg_catalog.+) EXCLUDED.granted_delta " \
@@ -494,8 +496,8 @@ budget_target(FunctionCallInfo fcinfo, bool grant, bool domain, BudgetTarget *t)
 static int
 budget_update_exec(const BudgetTarget *t, bool grant, Datum *values, char *nulls)
 {
-	Oid			types[7] = {t->domain ? NAMEOID : REGCLASSOID, REGROLEOID,
-	NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
+	Oid			types[8] = {t->domain ? NAMEOID : REGCLASSOID, REGROLEOID,
+	NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID, NUMERICOID};
 	RoleSwitch	rs;
 	char	   *domain = NULL;
 	int			ret;
@@ -507,7 +509,7 @@ budget_update_exec(const BudgetTarget *t, bool grant, Datum *values, char *nulls
 	if (domain != NULL)
 		refuse_member(t->name, domain);
 	if (grant)
-		ret = SPI_execute_with_args(grant_sql[t->domain], 7, types, values, nulls, false, 1);
+		ret = SPI_execute_with_args(grant_sql[t->domain], 8, types, values, nulls, false, 1);
 	else
 		ret = SPI_execute_with_args(revoke_sql[t->domain], 2, types, values, NULL, false, 1);
 	role_switch_end(&rs);
@@ -521,8 +523,8 @@ budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
 	Oid			analyst;
 	BudgetTarget t;
 	bool		capped = false;
-	Datum		values[7];
-	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	Datum		values[8];
+	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	int			ret;
 	HeapTupleHeader result = NULL;
 
@@ -540,6 +542,7 @@ budget_update(FunctionCallInfo fcinfo, bool grant, bool domain)
 		grant_caps(capped, PG_GETARG_NUMERIC(2), PG_GETARG_NUMERIC(3), &t, values, nulls);
 		/* a new budget's reserve share: this session's setting (kept on top-ups) */
 		values[6] = DirectFunctionCall1(float8_numeric, Float8GetDatum(dpobj_approx_delta_reserve));
+		values[7] = NumericGetDatum(dp_numeric_of_text(ACCOUNT_BASIC_SHARE));
 	}
 
 	SPI_connect();

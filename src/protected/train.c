@@ -302,7 +302,7 @@ train_unit_options(Jsonb *options, int k)
  * Column 2, the epsilon left for the refusal's hint, only for a run the
  * rule refuses (the Gaussian path's spent epsilon is a search).
  * Column 5: an approximate-DP run after the zCDP part began, whose delta
- * the reserve no longer holds; column 6: the owner's release deadline floor; column 7: the
+ * the reserve no longer holds (nor the basic filter); column 6: the owner's release deadline floor; column 7: the
  * budget domain; column 8: the budget row (for train_composition_notice); column 9:
  * the role has queued or running jobs charged to the same budget.
  */
@@ -313,7 +313,7 @@ static const char precheck_sql[] =
 "       a.admits, "
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
 "         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
-"             OPERATOR(pg_catalog.>) b.reserve_delta, "
+"             OPERATOR(pg_catalog.>) b.reserve_delta AND NOT a.admits, "
 "       p.release_deadline, p.budget_domain::pg_catalog.text, b, "
 "       EXISTS (SELECT 1 FROM dpobj.job_queue j "
 "                WHERE j.owner OPERATOR(pg_catalog.=) $2 "

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/concurrency/budget_race_zcdp.sh — N sessions race noisy-GD runs (cost rho, composed
 # by the zCDP accountant) for a budget worth exactly K of them: its epsilon is
-# dpobj.zcdp_epsilon(K rho, 0.9 delta), a tenth of delta being the reserve for
-# approximate-DP runs (docs/PRIVACY.md, "Composition: one filter for every mechanism").  Expect dpobj.runs_left() = K before, exactly K
+# dpobj.gauss_epsilon(K rho, 0.44 delta): of delta, a tenth is the reserve for
+# approximate-DP runs, 2 % the basic filter's (which holds none of these runs), half the
+# rest the Gaussian path's (docs/PRIVACY.md, "Composition: one filter for every mechanism").  Expect dpobj.runs_left() = K before, exactly K
 # successes, every other attempt refused with DP004 and no other error, spent_rho = K rho =
 # the ledger's sum of rho, runs_left() = 0 after.  The guard is the accountant's rule
 # (account_debit, which dpobj.budget_admits wraps) in the ledger writer's debit: concurrent
@@ -30,7 +31,7 @@ t_psql -d "$DB" -c "$T_TABLE_SQL" \
     -c "SELECT dpobj.dp_noisysgd(ARRAY[a, b]::float8[], y, 0.1, 0.0000001, '{\"R\": 2, \"T\": 5}') FROM pts" \
     -c "SELECT dpobj.protect('pts')" \
     -c "SELECT dpobj.grant_budget('pts', 'dpobj_race_analyst',
-                                  dpobj.gauss_epsilon($K * rho, 0.00000045), 0.000001)
+                                  dpobj.gauss_epsilon($K * rho, 0.00000044), 0.000001)
           FROM dpobj.ledger WHERE budget_id IS NULL" \
     >/dev/null || exit 1
 t_is "runs_left() says $K before anything is spent" \
