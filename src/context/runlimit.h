@@ -39,4 +39,12 @@ extern void dpobj_run_enter(void);
  */
 extern int	dpobj_runs_in_sessions(Oid role);
 
+/*
+ * One run on a budget at a time, so that runs are charged in the order they
+ * start, whatever their run times: takes the budget's lock (database,
+ * budget id) to the end of the transaction.  wait: until it is free;
+ * otherwise false at once while another backend holds it.
+ */
+extern bool dpobj_run_budget_lock(int64 budget_id, bool wait);
+
 #endif							/* DPOBJ_RUNLIMIT_H */
