@@ -302,12 +302,12 @@ dpobj_runs_in_sessions(Oid role)
 	return n;
 }
 
-bool
-dpobj_run_budget_lock(int64 budget_id, bool wait)
+void
+dpobj_run_budget_lock(int64 budget_id)
 {
 	LOCKTAG		tag;
 
 	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, (uint32) ((uint64) budget_id >> 32),
 						 (uint32) budget_id, RUNLIMIT_BUDGET_CLASS);
-	return LockAcquire(&tag, ExclusiveLock, false, !wait) != LOCKACQUIRE_NOT_AVAIL;
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 }

@@ -389,14 +389,6 @@ train_composition_notice(const DPProtectedContext *ctx, const char *from, const 
 			 errhint("dpobj.cost() shows what a run would add before it runs; docs/PRIVACY.md, \"Composition: one filter for every mechanism\", says why.")));
 }
 
-/* this run is a job's, in its worker (jobworker.c) */
-static bool
-train_in_job_worker(void)
-{
-	return MyBgworkerEntry != NULL &&
-		strcmp(MyBgworkerEntry->bgw_function_name, "dpobj_job_worker_main") == 0;
-}
-
 /*
  * A session's run while the role's jobs on the same budget are queued or
  * running: their charges come when their scans end, which the rows decide,
@@ -407,7 +399,8 @@ train_in_job_worker(void)
 static void
 train_refuse_jobs_pending(const DPProtectedContext *ctx)
 {
-	if (train_in_job_worker())
+	if (MyBgworkerEntry != NULL &&
+		strcmp(MyBgworkerEntry->bgw_function_name, "dpobj_job_worker_main") == 0)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_IN_USE),
@@ -419,10 +412,10 @@ train_refuse_jobs_pending(const DPProtectedContext *ctx)
 
 /*
  * One run on a budget at a time (runlimit.h), held to the end of the
- * transaction, so runs are charged in the order they start: a job's run
- * waits for it; a session's run is refused while another run of its role
- * on the budget (a session's or a job's) holds it -- public grounds, the
- * role's own runs.  No budget: the pre-check refuses.
+ * transaction, so runs are charged in the order they start whatever their
+ * scans take: a run waits while another run of its role on the budget (a
+ * session's or a job's) holds it.  The wait ends when that run's
+ * transaction does, which its role sees.  No budget: the pre-check refuses.
  */
 static void
 train_budget_lock(const DPProtectedContext *ctx)
@@ -434,14 +427,8 @@ train_budget_lock(const DPProtectedContext *ctx)
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	found = budget_for_id(ctx->relid, ctx->analyst, &budget);
 	role_switch_end(&rs);
-	if (!found || dpobj_run_budget_lock(budget, train_in_job_worker()))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_IN_USE),
-			 errmsg("another run of role \"%s\" on its privacy budget for table %s is in progress",
-					ctx->rolname, ctx->relation),
-			 errdetail("Runs on one budget are charged one at a time, in the order they start. Nothing was charged."),
-			 errhint("Wait until it ends, or submit this run as a job: a job waits for it.")));
+	if (found)
+		dpobj_run_budget_lock(budget);
 }
 
 static double
