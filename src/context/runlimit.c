@@ -42,8 +42,8 @@ int			dpobj_max_runs_per_role = 2;
 
 /* locktag_field4 of dpobj's advisory run locks (1 and 2 are SQL's own) */
 #define RUNLIMIT_LOCK_CLASS		0x4450
-/* ... and of the budgets' run locks */
-#define RUNLIMIT_BUDGET_CLASS	0x4451
+/* ... and of the budgets' run locks (units.c's protection lock has 0x4451) */
+#define RUNLIMIT_BUDGET_CLASS	0x4452
 
 typedef struct RunEntry
 {
