@@ -24,21 +24,24 @@ t_psql -d "$DB" -c "CREATE TABLE big AS
     -c "SELECT 1 FROM dpobj.grant_domain_budget('people', '$ANALYST', 10, 0.001)" >/dev/null
 
 run() { echo "SELECT dpobj.$1('$2', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-6) IS NOT NULL"; }
-# starts the session run on big in the background and waits until it runs and holds its
-# budget's lock (advisory, class 0x4452; at most 1 s more: the old code took none)
+# starts the session run on big in the background; returns once it holds a lock on big (it
+# runs) and then its budget's run lock (advisory, class 0x4452; at most 0.1 s more: the old
+# code took none), polling in one session, every 10 ms
 start_big() {
     t_psql -d "$DB" -c "SET ROLE $ANALYST" -c "$(run train big)" >/dev/null 2>&1 &
     BIG=$!
-    for ((i = 0; i < 100; i++)); do
-        [[ $(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity
-                 WHERE state = 'active' AND query LIKE '%dpobj.train(''big''%'") == 1 ]] && break
-        sleep 0.1
-    done
-    for ((i = 0; i < 20; i++)); do
-        [[ $(t_psql -d "$DB" -c "SELECT count(*) FROM pg_locks
-                 WHERE locktype = 'advisory' AND objsubid = 17490 AND mode = 'ExclusiveLock' AND granted") == 1 ]] && break
-        sleep 0.05
-    done
+    t_psql -d "$DB" -c "DO \$\$ BEGIN
+        FOR i IN 1..1000 LOOP
+            EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'big'::regclass AND mode = 'AccessShareLock'
+                                                       AND pid <> pg_backend_pid());
+            PERFORM pg_sleep(0.01);
+        END LOOP;
+        FOR i IN 1..10 LOOP
+            EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 17490
+                                                       AND mode = 'ExclusiveLock' AND granted);
+            PERFORM pg_sleep(0.01);
+        END LOOP;
+    END \$\$"
 }
 charged() {
     t_psql -d "$DB" -c "SELECT string_agg(relation, ',' ORDER BY id) FROM dpobj.ledger WHERE budget_domain = 'people'"
