@@ -349,3 +349,24 @@ SELECT b.id, b.relid AS relation, b.budget_domain, b.rolid AS analyst,
             ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END AS approx_delta_left,
        b.basic_share, b.basic_epsilon, b.basic_delta, b.basic_retired, b.filter_refused
   FROM dpobj.budgets b;
+
+-- A boolean column's declared levels as declare_domain stores them now
+-- (src/protected/domains.c): 0.3.0 and 0.4.0 kept the owner's spelling (t/f,
+-- yes/no, on/off, 1/0 and boolin's prefixes, any case), which no value's
+-- text ('true', 'false') matched, so every row encoded as "other".  A level
+-- repeated by the normalisation is kept once, first place; other levels stay.
+UPDATE dpobj.feature_domains d
+   SET levels = (SELECT pg_catalog.array_agg(v ORDER BY o)
+                   FROM (SELECT v, pg_catalog.min(o) AS o
+                           FROM (SELECT CASE WHEN pg_catalog.lower(l) OPERATOR(pg_catalog.=) ANY
+                                                  ('{t,tr,tru,true,y,ye,yes,on,1}'::pg_catalog.text[]) THEN 'true'
+                                             WHEN pg_catalog.lower(l) OPERATOR(pg_catalog.=) ANY
+                                                  ('{f,fa,fal,fals,false,n,no,off,0}'::pg_catalog.text[]) THEN 'false'
+                                             ELSE l END AS v, o
+                                   FROM pg_catalog.unnest(d.levels) WITH ORDINALITY AS u(l, o)) n
+                          GROUP BY v) g)
+ WHERE d.levels IS NOT NULL
+   AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
+                WHERE a.attrelid OPERATOR(pg_catalog.=) d.relid::pg_catalog.oid
+                  AND a.attname OPERATOR(pg_catalog.=) d.column_name AND NOT a.attisdropped
+                  AND a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.bool'::pg_catalog.regtype);

@@ -79,6 +79,14 @@ SELECT (c->>'epsilon_prime')::float8 AS eps_prime, round((c->>'Delta')::numeric,
 -- noisy SGD: sigma^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2
 SELECT round(dpobj.noisysgd_sigma(1, 1e-6, 1000, 1)::numeric, 6) AS sgd,
        round(sqrt(32 * 1000.0^2 * ln(1e9) * ln(1e6))::numeric, 6) AS by_hand;
+-- a scale num / eps rounds up: the float quotient or the next double above, never below
+SELECT count(*) FILTER (WHERE g > n) > 0 AS gauss_raised, count(*) FILTER (WHERE s > m) > 0 AS sgd_raised,
+       bool_and(g >= n AND g <= n + n * 2.0 ^ -52 AND s >= m AND s <= m + m * 2.0 ^ -52) AS within_an_ulp
+  FROM (SELECT dpobj.analytic_gauss_sigma(e, d, 3) AS g, 3 * sqrt(2 * ln(1.25 / d)) / e AS n,
+               dpobj.noisysgd_sigma(e, d, 1000, 0.7) AS s,
+               sqrt(32 * l * l * k * k * ln(k / d) * ln(1 / d)) / e AS m
+          FROM (SELECT i / 97::float8 AS e, 1e-5::float8 AS d, 0.7::float8 AS l, 1000::float8 AS k
+                  FROM generate_series(1, 97) i) x) y;
 -- OPSamp, p = 4, R = 1 (R_1 = 1), n = 10000, eps = 1, delta = 1e-6, beta = 0.05:
 --   G = 1/2, D_2 = 4, D_inf = 2, gamma = sqrt(1e-4) 4^(5/4) 2, m = ceil(ln(8e6)/(2 gamma^2)),
 --   eta = sqrt(4 sqrt(8) / (250 (1/4) 16 4 (1 + ln 40) 1e4)),

@@ -17,7 +17,8 @@
  * caller's own role under one LWLock.  Otherwise: session-level advisory
  * locks (database, role, slot k < limit, class RUNLIMIT_LOCK_CLASS), one
  * free slot taken without waiting; they count per database and appear in
- * pg_locks.
+ * pg_locks.  A budget's run lock: a transaction-level advisory lock
+ * (database, budget id, class RUNLIMIT_BUDGET_CLASS).
  *
  *-------------------------------------------------------------------------
  */
@@ -41,6 +42,8 @@ int			dpobj_max_runs_per_role = 2;
 
 /* locktag_field4 of dpobj's advisory run locks (1 and 2 are SQL's own) */
 #define RUNLIMIT_LOCK_CLASS		0x4450
+/* ... and of the budgets' run locks (units.c's protection lock has 0x4451) */
+#define RUNLIMIT_BUDGET_CLASS	0x4452
 
 typedef struct RunEntry
 {
@@ -297,4 +300,14 @@ dpobj_runs_in_sessions(Oid role)
 			n++;
 	LWLockRelease(runs_shared->lock);
 	return n;
+}
+
+void
+dpobj_run_budget_lock(int64 budget_id)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, (uint32) ((uint64) budget_id >> 32),
+						 (uint32) budget_id, RUNLIMIT_BUDGET_CLASS);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 }

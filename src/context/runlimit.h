@@ -39,4 +39,11 @@ extern void dpobj_run_enter(void);
  */
 extern int	dpobj_runs_in_sessions(Oid role);
 
+/*
+ * One run on a budget at a time, so that runs are charged in the order they
+ * start, whatever their run times: waits for the budget's lock (database,
+ * budget id) and holds it to the end of the transaction.
+ */
+extern void dpobj_run_budget_lock(int64 budget_id);
+
 #endif							/* DPOBJ_RUNLIMIT_H */

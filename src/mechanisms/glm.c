@@ -183,12 +183,12 @@ glm_analytic_gauss_sigma(double eps, double delta, double D)
 	return glm_sigma_or_nan(s * D);
 }
 
-/* NAN when no noise scale can be computed (the caller refuses) */
+/* NAN when no noise scale can be computed (the caller refuses); a quotient rounds up */
 double
 glm_gauss_sigma(double eps, double delta, double D)
 {
 	if (eps <= 1.0)
-		return glm_sigma_or_nan(D * sqrt(2.0 * log(1.25 / delta)) / eps);
+		return glm_sigma_or_nan(dp_scale_up(D * sqrt(2.0 * log(1.25 / delta)), eps));
 	return glm_analytic_gauss_sigma(eps, delta, D);
 }
 

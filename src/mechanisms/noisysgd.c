@@ -76,7 +76,8 @@ PG_FUNCTION_INFO_V1(dpobj_noisysgd_sigma);
 static double
 sgd_sigma(double eps, double delta, double n, double L)
 {
-	return sqrt(32.0 * L * L * n * n * log(n / delta) * log(1.0 / delta)) / eps;
+	/* the quotient rounded up: a noise scale never below the formula's */
+	return dp_scale_up(sqrt(32.0 * L * L * n * n * log(n / delta) * log(1.0 / delta)), eps);
 }
 
 Datum

@@ -417,24 +417,29 @@ static const char budget_for_sql[] =
 "        (SELECT c.relowner FROM pg_catalog.pg_class c "
 "          WHERE c.oid OPERATOR(pg_catalog.=) p.relid::pg_catalog.oid))";
 
-Datum
-dpobj_budget_for(PG_FUNCTION_ARGS)
+bool
+budget_for_id(Oid relid, Oid analyst, int64 *id)
 {
 	Oid			types[2] = {REGCLASSOID, REGROLEOID};
-	Datum		values[2];
+	Datum		values[2] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(analyst)};
 	bool		isnull = true;
-	int64		id = 0;
 
-	values[0] = PG_GETARG_DATUM(0);
-	values[1] = PG_GETARG_DATUM(1);
 	SPI_connect();
 	if (dp_spi_run(budget_for_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.budget_for: lookup failed");
 	if (SPI_processed > 0)
-		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
-										 &isnull));
+		*id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
+										  &isnull));
 	SPI_finish();
-	if (isnull)
+	return !isnull;
+}
+
+Datum
+dpobj_budget_for(PG_FUNCTION_ARGS)
+{
+	int64		id;
+
+	if (!budget_for_id(PG_GETARG_OID(0), PG_GETARG_OID(1), &id))
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(id);
 }

@@ -43,4 +43,10 @@ extern bool budget_domain_self_grant(Oid caller, const char *domain, Oid analyst
 extern bool budget_domain_set(Oid caller, Oid relid, const char *relation,
 							  const char *domain, Oid named_owner);
 
+/*
+ * dpobj.budget_for(): the id of the dpobj.budgets row a run of analyst on
+ * relid is charged to; false if none.  Run as the bootstrap superuser.
+ */
+extern bool budget_for_id(Oid relid, Oid analyst, int64 *id);
+
 #endif							/* DPOBJ_BUDGETDOMAINS_H */

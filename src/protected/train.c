@@ -8,7 +8,8 @@
  * Order of work:
  *	  1. every argument is checked -- all on public grounds (catalog,
  *		 arguments, options): errors here cost nothing;
- *	  2. the budget pre-check, as the bootstrap superuser (fast refusal,
+ *	  2. the budget's run lock (one run per budget at a time), then the
+ *		 budget pre-check, as the bootstrap superuser (fast refusal,
  *		 DP004/DP005; the ledger worker's guarded debit decides);
  *	  3. the one query runs sealed (seal.c), as the table owner in a
  *		 security-restricted operation, with the protected context set
@@ -31,6 +32,7 @@
 #include "base/random.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
+#include "protected/budgetdomains.h"
 #include "context/deadline.h"
 #include "protected/domains.h"
 #include "model/encode.h"
@@ -70,6 +72,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -407,6 +410,27 @@ train_refuse_jobs_pending(const DPProtectedContext *ctx)
 			 errhint("Wait until dpobj.jobs shows them finished, cancel them (dpobj.cancel), or submit this run as a job too.")));
 }
 
+/*
+ * One run on a budget at a time (runlimit.h), held to the end of the
+ * transaction, so runs are charged in the order they start whatever their
+ * scans take: a run waits while another run of its role on the budget (a
+ * session's or a job's) holds it.  The wait ends when that run's
+ * transaction does, which its role sees.  No budget: the pre-check refuses.
+ */
+static void
+train_budget_lock(const DPProtectedContext *ctx)
+{
+	RoleSwitch	rs;
+	int64		budget;
+	bool		found;
+
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	found = budget_for_id(ctx->relid, ctx->analyst, &budget);
+	role_switch_end(&rs);
+	if (found)
+		dpobj_run_budget_lock(budget);
+}
+
 static double
 train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 			   const char **from, const char **to, bool validate_only)
@@ -427,10 +451,13 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 		nulls[5] = 'n';
 	else
 		values[5] = NumericGetDatum(dp_numeric_of_text(ctx->cost.rho));
+	/* a run reads the latest state: what the budget's earlier runs and jobs left */
+	PushActiveSnapshot(GetLatestSnapshot());
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (dp_spi_run(precheck_sql, 6, types, values, nulls, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: budget lookup failed");
 	role_switch_end(&rs);
+	PopActiveSnapshot();
 
 	if (SPI_processed == 0)
 		ereport(ERROR,
@@ -668,6 +695,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
+	if (!validate_only)
+		train_budget_lock(&ctx);
 	owner_floor = train_precheck(&ctx, epsilon, delta, &comp_from, &comp_to, validate_only);
 	/* a protected ancestor or descendant: refused (protecttree.h); the tree scanned */
 	protecttree_check(ctx.relid, ctx.relation, false);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/jobs/run.sh — the job tests that need more than SQL: progress NOTICEs
 # (progress.sh), the submitting role's own defaults (settings.sh), one budget's jobs in
-# submission order (order.sh), periodic retraining
+# submission order (order.sh), runs charged in the order they start (inflight.sh), periodic retraining
 # with pg_cron in a cluster of its own (cron.sh, in the background: on pg_cron 1.4 it waits
 # for the next minute), and jobs across server restarts
 # (restart.sh, which restarts the server it is given).
@@ -12,4 +12,4 @@
 # DPOBJ_PGLOG) for restart.sh — without them it is reported as one failure, not skipped.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" restart "&cron" progress locks settings order restart
+exec bash "$DIR/../script_runner.sh" "$DIR" restart "&cron" progress locks settings order inflight restart

@@ -218,6 +218,11 @@ SET ROLE up_other;
 SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
 SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
 RESET ROLE;
+-- boolean levels as the release stored them: spelled as declared
+SET ROLE up_owner;
+SELECT dpobj.declare_domain('pts', 'y', ARRAY['t', 'f']);
+SELECT dpobj.declare_domain('people', 'y', ARRAY['No', 'YES', '0']);
+RESET ROLE;
 SQL
     fi
     if [[ "$ver" == 0.3.0 ]]; then
@@ -387,6 +392,9 @@ upgrade_from() {
                 -c "CREATE TEMP TABLE raised AS SELECT dpobj.grant_budget('zc', 'up_other', 1, 0)" \
                 -c "SELECT filter_order FROM dpobj.budgets WHERE relid = 'zc'::regclass" -c "ROLLBACK")" \
             "t/$order_at_update"
+        t_is "the update stores a boolean's declared levels as 'true'/'false', once each" \
+            "$(t_psql -d up -c "SELECT string_agg(relid::text || ':' || levels::text, ' ' ORDER BY relid::text) FROM dpobj.feature_domains")" \
+            "people:{false,true} pts:{true,false}"
         t_is "a member whose owner is the domain's stays (its unit identity and joining owner recorded)" \
             "$(t_psql -d up -c "SELECT budget_domain || '/' || unit_typmod || '/' || unit_collation || '/' || domain_joined_by FROM dpobj.protected_tables WHERE relid = 'people'::regclass")" \
             "up_hospital/-1/0/up_owner"
