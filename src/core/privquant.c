@@ -113,6 +113,12 @@ privquant_draw(gsl_rng *rng, const int64_t *hist, double q, double epsilon, int 
 	ExpSampleResult r;
 
 	(void) expsample_gamma(epsilon, &num, &den);
+	/* widen num / den (reduced: num may be 1) before the floor, so / k keeps gamma */
+	while (den < ((uint64_t) 1 << EXPSAMPLE_DEN_BITS) && num < ((uint64_t) 1 << 61))
+	{
+		num <<= 1;
+		den <<= 1;
+	}
 	num /= (uint64_t) (k >= 1 ? k : 1);
 	r = expsample_draw(rng, loss, PRIVQUANT_N, minloss, num, den, poll, poll_arg, &pick);
 	*chosen = (int) pick;

@@ -59,8 +59,9 @@ extern int64_t privquant_losses_n(const int64_t *hist, int nbins, double q, int6
 
 /*
  * Draws the index of R-hat: P(i) proportional to exp(-gamma loss[i]),
- * gamma = floor(num / k) / den for expsample_gamma(epsilon) = num / den (k
- * >= 1: the rows a neighbour may change; floor only lowers gamma).  As
+ * gamma = floor(num / k) / den for expsample_gamma(epsilon) = num / den,
+ * widened to den = 2^62 or num >= 2^61 first (k >= 1: the rows a neighbour
+ * may change; floor only lowers gamma, by less than 2^-61 relative).  As
  * expsample_draw: EXPSAMPLE_STOPPED when poll asks to stop.
  */
 extern ExpSampleResult privquant_draw(gsl_rng *rng, const int64_t *hist, double q,

@@ -377,6 +377,25 @@ check_certainly_within(gsl_rng *rng)
 	}
 }
 
+/* gamma = epsilon / (2k) survives a reduced num / den: epsilon 1/2, k 3 is not uniform */
+static void
+check_small_gamma(gsl_rng *rng)
+{
+	int64_t		h[NB] = {0};
+	int			hits = 0;
+
+	h[-PRIVQUANT_KMIN] = 1000;	/* every norm at R = 1: loss 0 there, >= 500 elsewhere */
+	for (int r = 0; r < 200; r++)
+	{
+		int			c = -1;
+
+		if (privquant_draw(rng, h, 0.5, 0.5, 3, NULL, NULL, &c) == EXPSAMPLE_OK &&
+			c == -PRIVQUANT_KMIN)
+			hits++;
+	}
+	CHECK(hits == 200, "epsilon 0.5, k 3: the zero-loss candidate every time (%d of 200)", hits);
+}
+
 int
 main(void)
 {
@@ -392,6 +411,7 @@ main(void)
 	check_losses_n(rng);
 	check_rowclip();
 	check_certainly_within(rng);
+	check_small_gamma(rng);
 	/* 20 rows: norms near 1, 2, 4 and 5 above 2^20 */
 	h[-PRIVQUANT_KMIN] = 6;
 	h[-PRIVQUANT_KMIN + 4] = 5;
