@@ -241,3 +241,27 @@ LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.aggregate(regclass, jsonb, float8, float8, text[], jsonb) IS
     'DP counts, sums, means and histograms of a protected table, grouped by columns with declared levels, with 95% intervals; one charge to the caller''s budget (options: "filter", "deadline")';
+
+--------------------------------------------------------------------------
+-- Private additive boosting: dp_ebm on noisy GD's kept rows (glm_state of its
+-- own kind), train(..., 'ebm', ...) with the terms from the declared domains.
+CREATE FUNCTION dpobj.dp_ebm_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_ebm_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_ebm_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_ebm(features float8[], label boolean,
+                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_ebm_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_ebm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb) IS
+    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups", "class_weight"}';

@@ -84,24 +84,24 @@ ebm_margin(const EBMTerm *terms, int nterms, const double *scores, double bias,
 }
 
 double
-ebm_residual(bool logit, double y, double margin)
+ebm_residual(bool logit, double y, double margin, double c)
 {
 	double		r = logit ? y - 1.0 / (1.0 + exp(-margin)) : y - margin;
 
 	/* a comparison, exact: NaN (never from finite inputs) becomes 0 */
-	return r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r == r ? r : 0.0;
+	return r > c ? c : r < -c ? -c : r == r ? r : 0.0;
 }
 
 void
 ebm_term_update(double *scores, int n, const double *sums, const double *counts,
-				double lr, double min_count)
+				double lr, double min_count, double clip)
 {
 	for (int b = 0; b < n; b++)
 	{
 		double		c = counts[b] > min_count ? counts[b] : min_count;
 		double		m = sums[b] / c;
 
-		scores[b] += lr * (m > 1.0 ? 1.0 : m < -1.0 ? -1.0 : m);
+		scores[b] += lr * (m > clip ? clip : m < -clip ? -clip : m);
 	}
 }
 
@@ -139,7 +139,7 @@ ebm_center(const EBMTerm *terms, int nterms, double *scores, const double *count
 
 bool
 ebm_noise(double rho, double count_share, int nterms, int maxsize, int64_t rounds,
-		  int k, EBMNoise *nz)
+		  int k, double c, EBMNoise *nz)
 {
 	/* the two shares sum to at most rho despite rounding */
 	const double shrink = 1.0 - ldexp(1.0, -40);
@@ -148,7 +148,7 @@ ebm_noise(double rho, double count_share, int nterms, int maxsize, int64_t round
 	nz->rho_sums = rho * (1.0 - count_share) * shrink;
 	dpnoise_gaussian_lattice_summed(sqrt(2.0) * k, nz->rho_counts, maxsize, nterms, k,
 									&nz->count_lattice, &nz->count_sigma2);
-	dpnoise_gaussian_lattice_summed(2.0 * k, nz->rho_sums, maxsize, rounds * nterms, k,
+	dpnoise_gaussian_lattice_summed(2.0 * c * k, nz->rho_sums, maxsize, rounds * nterms, k,
 									&nz->sum_lattice, &nz->sum_sigma2);
 	return nz->count_sigma2 > 0 && nz->sum_sigma2 > 0;
 }

@@ -63,18 +63,19 @@ extern double ebm_margin(const EBMTerm *terms, int nterms, const double *scores,
 						 double bias, const double *x);
 
 /*
- * A row's residual, clipped to [-1, 1]: logit y - sigmoid(margin) (y 1 or
- * 0); identity y - margin, y already scaled to [-1, 1].
+ * A row's residual, clipped to [-c, c] (0 < c <= 1): logit y -
+ * sigmoid(margin) (y 1 or 0); identity y - margin, y scaled to [-1, 1].
  */
-extern double ebm_residual(bool logit, double y, double margin);
+extern double ebm_residual(bool logit, double y, double margin, double c);
 
 /*
  * One round's update of a term's n scores from its noisy residual sums and
  * noisy counts: scores[b] += lr clamp(sums[b] / max(counts[b], min_count),
- * -1, 1), the mean residual of the bin (post-processing of the releases).
+ * -c, c), the bin's mean residual (post-processing of the releases).
  */
 extern void ebm_term_update(double *scores, int n, const double *sums,
-							const double *counts, double lr, double min_count);
+							const double *counts, double lr, double min_count,
+							double c);
 
 /*
  * Each term's scores centred on their noisy-count-weighted mean (counts
@@ -99,11 +100,11 @@ typedef struct EBMNoise
  * The noise for rho-zCDP in total with privacy units of k rows: the counts
  * (nterms releases of a term's weighted bin counts, l2 sensitivity sqrt 2 k:
  * a row moves from one bin to another with a weight <= 1) at count_share
- * rho, the residual sums (rounds x nterms releases of sensitivity 2k) at the
- * rest; maxsize the largest term.  Returns false when a variance is outside
- * the exact sampler's range.
+ * rho, the residual sums (rounds x nterms releases of sensitivity 2ck, the
+ * residuals clipped to [-c, c]) at the rest; maxsize the largest term.
+ * Returns false when a variance is outside the exact sampler's range.
  */
 extern bool ebm_noise(double rho, double count_share, int nterms, int maxsize,
-					  int64_t rounds, int k, EBMNoise *nz);
+					  int64_t rounds, int k, double c, EBMNoise *nz);
 
 #endif							/* DPOBJ_EBM_H */

@@ -160,6 +160,8 @@ extern void logistic_check_args(const char *aggname, double epsilon, double delt
 								int d, Jsonb *options);
 extern void noisysgd_check_args(const char *aggname, double epsilon, double delta,
 								int d, Jsonb *options);
+extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
+						   Jsonb *options);
 extern void linear_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 /* dp_auto's: the options and every candidate's calibration (glmauto.c) */

@@ -31,7 +31,8 @@ typedef enum GLMKind
 	/* one-vs-rest multi-class (glmclasses.h): a row is the features + a class index */
 	GLM_KIND_LOGISTIC_MC = 8,	/* dp_logistic_multiclass */
 	GLM_KIND_SGD_MC = 9,		/* dp_noisysgd_multiclass */
-	GLM_KIND_AUTO = 10			/* dp_auto: private model selection (glmauto.c) */
+	GLM_KIND_AUTO = 10,			/* dp_auto: private model selection (glmauto.c) */
+	GLM_KIND_EBM = 11			/* dp_ebm: additive boosting, rows binned (ebm.c) */
 } GLMKind;
 
 /* the binary kind whose options and solver a multi-class kind uses */

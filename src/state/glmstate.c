@@ -47,6 +47,7 @@
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_opsamp_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_ebm_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_auto_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_int_transfn);
@@ -131,7 +132,7 @@ static const DPStateType glm_type = {
 static bool
 glm_spills(int kind)
 {
-	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD;
+	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || kind == GLM_KIND_EBM;
 }
 
 /*
@@ -238,7 +239,7 @@ glm_init(DPAggState *base)
 	GLMKind		kind = (GLMKind) base->kind;
 
 	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP &&
-		 kind != GLM_KIND_AUTO && !glm_kind_multiclass(kind)) ||
+		 kind != GLM_KIND_AUTO && kind != GLM_KIND_EBM && !glm_kind_multiclass(kind)) ||
 		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
@@ -359,6 +360,12 @@ Datum
 dpobj_glm_noisysgd_transfn(PG_FUNCTION_ARGS)
 {
 	return glm_accum(fcinfo, GLM_KIND_SGD, false);
+}
+
+Datum
+dpobj_glm_ebm_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_EBM, false);
 }
 
 Datum

@@ -85,15 +85,16 @@ test_margin_update(void)
 
 	ebm_layout(groups, 2, 3, 4, -1, 1, t, &ns);
 	CHECK(ns == 6, "update: 6 scores");
-	ebm_term_update(scores, ns, sums, counts, 0.5, 1.0);
+	ebm_term_update(scores, ns, sums, counts, 0.5, 1.0, 1.0);
 	/* 3/6 = 0.5; -10/2 clipped to -1; 0/max(-3, 1); 5/10; -5/5 */
 	CHECK(scores[0] == 0.25 && scores[1] == -0.5 && scores[2] == 0 && scores[4] == 0.25 &&
 		  scores[5] == -0.5, "update: mean residuals, clipped, min count");
 	/* x in numeric bin 3 (0), level 1 (-0.5) */
 	CHECK(fabs(ebm_margin(t, 2, scores, bias, x) - 0.0) < 1e-15, "margin");
-	CHECK(ebm_residual(true, 1, 0) == 0.5, "logit residual");
-	CHECK(ebm_residual(false, 1, -5) == 1, "identity residual clipped");
-	CHECK(ebm_residual(false, -1, 5) == -1, "identity residual clipped below");
+	CHECK(ebm_residual(true, 1, 0, 1) == 0.5, "logit residual");
+	CHECK(ebm_residual(true, 1, 0, 0.25) == 0.25, "logit residual clipped to c");
+	CHECK(ebm_residual(false, 1, -5, 1) == 1, "identity residual clipped");
+	CHECK(ebm_residual(false, -1, 5, 1) == -1, "identity residual clipped below");
 	{
 		double		b0 = bias;
 		double		m0 = ebm_margin(t, 2, scores, bias, x);
@@ -115,7 +116,7 @@ test_noise(void)
 	double		s,
 				sc;
 
-	CHECK(ebm_noise(rho, 0.1, 12, 32, 30, 1, &nz), "noise in range");
+	CHECK(ebm_noise(rho, 0.1, 12, 32, 30, 1, 1.0, &nz), "noise in range");
 	CHECK(nz.rho_counts + nz.rho_sums <= rho, "shares within rho");
 	/*
 	 * each residual sum release: zCDP (2 / g + sqrt p (1 + 2^-5))^2 / (2 sigma2),
@@ -129,13 +130,18 @@ test_noise(void)
 	CHECK(fabs(sqrt((double) nz.sum_sigma2) * nz.sum_lattice / (2 * sqrt(360 / (2 * nz.rho_sums))) - 1) < 0.01,
 		  "sum noise sd");
 	/* units of k rows: k times the noise; more rounds more noise */
-	ebm_noise(rho, 0.1, 12, 32, 30, 4, &nz4);
+	ebm_noise(rho, 0.1, 12, 32, 30, 4, 1.0, &nz4);
 	CHECK(fabs(sqrt((double) nz4.sum_sigma2) * nz4.sum_lattice /
 			   (sqrt((double) nz.sum_sigma2) * nz.sum_lattice) - 4) < 0.01, "k = 4: 4 times the sd");
-	ebm_noise(rho, 0.1, 12, 32, 120, 1, &nz2);
+	ebm_noise(rho, 0.1, 12, 32, 120, 1, 1.0, &nz2);
 	CHECK(fabs(sqrt((double) nz2.sum_sigma2) * nz2.sum_lattice /
 			   (sqrt((double) nz.sum_sigma2) * nz.sum_lattice) - 2) < 0.01, "4 times the rounds: twice the sd");
-	CHECK(!ebm_noise(1e-30, 0.1, 12, 32, 30, 1, &nz2), "tiny rho outside the sampler's range");
+	CHECK(!ebm_noise(1e-30, 0.1, 12, 32, 30, 1, 1.0, &nz2), "tiny rho outside the sampler's range");
+	/* residuals clipped to c: the sums' noise c times */
+	ebm_noise(rho, 0.1, 12, 32, 30, 1, 0.25, &nz2);
+	CHECK(fabs(sqrt((double) nz2.sum_sigma2) * nz2.sum_lattice /
+			   (sqrt((double) nz.sum_sigma2) * nz.sum_lattice) - 0.25) < 0.01, "clip 1/4: a quarter of the sd");
+	CHECK(nz2.count_sigma2 == nz.count_sigma2, "the counts' noise does not depend on the clip");
 }
 
 int

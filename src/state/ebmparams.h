@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebmparams.h
+ *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
+ *	  count_share, lo, hi and groups (the one-hot groups of the row, set by
+ *	  dpobj.train() from the run's encoding).  Its shared options
+ *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
+ *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_EBMPARAMS_H
+#define DPOBJ_EBMPARAMS_H
+
+#include "base/options.h"
+#include "core/ebm.h"
+
+#include "utils/jsonb.h"
+
+typedef struct EBMParams
+{
+	int			bins;			/* a numeric coordinate's equal-width bins */
+	int			rounds;			/* boosting rounds T: one pass each */
+	double		learning_rate;
+	double		count_share;	/* the share of rho spent on the bin counts */
+	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1] */
+	bool		cyclic;			/* a round: one pass per term (true) or one in all */
+	double		lo;				/* numeric coordinates binned over [lo, hi] */
+	double		hi;
+	int			ngroups;		/* "groups": 0 numeric, m a one-hot group */
+	int		   *groups;			/* NULL: every coordinate numeric */
+} EBMParams;
+
+/* the defaults (docs/BENCHMARKS.md; bench/ebm) */
+extern const DPOptionSpec ebmparams_options[];
+
+/* whether key is one of dp_ebm's own options (glmparams.c leaves them here) */
+extern bool ebmparams_key(const char *key);
+
+/*
+ * The options parsed, and the layout they give for d coordinates (terms
+ * palloc'd, *nterms, *nscores); every error on public grounds.
+ */
+extern void ebmparams_init(Jsonb *options, int d, EBMParams *p, EBMTerm **terms,
+						   int *nterms, int *nscores);
+
+#endif							/* DPOBJ_EBMPARAMS_H */
