@@ -112,9 +112,8 @@ ebm_calibrate(DPRun *run)
 	ebmparams_init(state->options, state->d, &r->ep, &r->terms, &r->nterms, &r->nscores);
 	ebm_calibration(p, r);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
+	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);
-	if (p->weight_pos != 1.0 || p->weight_neg != 1.0)
-		noisysgd_design_weigh(&r->D, p->weight_pos, p->weight_neg);
 	r->scores = palloc0(sizeof(double) * r->nscores);
 	r->counts = palloc0(sizeof(double) * r->nscores);
 	r->sums = palloc0(sizeof(double) * r->nscores);

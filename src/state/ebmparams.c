@@ -72,7 +72,7 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (strcmp(key, "rounds") == 0)
 		p->rounds = dp_option_int(v, key, 1, EBM_MAX_ROUNDS);
 	else if (strcmp(key, "learning_rate") == 0)
-		p->learning_rate = dp_option_number(v, key, 0, 10, true);
+		p->learning_rate = dp_option_number(v, key, 0, 100, true);
 	else if (strcmp(key, "count_share") == 0)
 	{
 		p->count_share = dp_option_number(v, key, 0, 1, true);
