@@ -43,7 +43,7 @@ SELECT round(greatest(avg(y::int), 1 - avg(y::int)), 3) AS majority FROM regress
 -- ---- the surface: layout, public params, seeded reproducibility ----
 SET dpobj.seed = 5;
 CREATE TEMP TABLE m AS
-SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "groups": [0, 0, 3]}') AS m
+SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3]}') AS m
   FROM regress_ebm.v;
 SELECT (m).mechanism, cardinality((m).weights) AS scores, (m).params->'terms' AS terms,
        (m).params->>'link' AS link, (m).params->>'bins' AS bins, (m).params->>'rounds' AS rounds,
@@ -51,11 +51,11 @@ SELECT (m).mechanism, cardinality((m).weights) AS scores, (m).params->'terms' AS
   FROM m;
 SELECT array_agg(key ORDER BY key) AS param_keys FROM m, jsonb_object_keys((m).params) key;
 -- the same seed, the same model
-SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "groups": [0, 0, 3]}')
+SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3]}')
           FROM regress_ebm.v) = m AS reproducible FROM m;
 -- each term's scores are centred on their noisy counts: the bias holds the base rate;
--- the model beats the majority class
-SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.8 AS beats_majority
+-- the model beats the majority class (0.719) by far
+SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority
   FROM m, regress_ebm.v;
 -- no groups: every coordinate a numeric term (5 x 8 scores)
 SELECT cardinality((dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8}')).weights) AS scores

@@ -20,7 +20,7 @@ BEGIN
     PERFORM set_config('dpobj.seed', seed::text, false);
     o := jsonb_build_object('class_weight', jsonb_build_object('false', t.w_false));
     IF arm = 'ebm' THEN
-        o := o || jsonb_build_object('lo', 0, 'hi', 1, 'groups', to_jsonb(t.groups)) || (opts - 'mc');
+        o := o || jsonb_build_object('lo', 0, 'hi', 1, 'groups', to_jsonb(t.groups)) || opts;
         m := (SELECT dpobj.dp_ebm(features, label, 1, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
     ELSE
         o := o || jsonb_build_object('R', sqrt(cardinality(t.groups))) || opts;
