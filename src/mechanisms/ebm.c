@@ -3,8 +3,7 @@
  * ebm.c
  *	  Private additive boosting: dpobj.dp_ebm(features, label, epsilon,
  *	  delta, options), a yes/no label (Nori, Caruana, Bu, Shen, Kulkarni,
- *	  ICML 2021, with every term updated per round, so that a round is one
- *	  pass over the rows).
+ *	  ICML 2021).
  *
  * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
  * clipped, spilled past the cap, replayed in blocks, glmblocks.h).  The
@@ -13,16 +12,18 @@
  * numeric column, binned over [lo, hi]; core/ebm.h).  The run:
  *   counts: one pass, each term's bin counts (class weights applied),
  *     released snapped with discrete Gaussian noise at count_share rho;
- *   T rounds: one pass each, every term's per-bin sums of the residual
- *     y - sigmoid(margin) (clipped to [-1, 1]) at the current model,
- *     released the same way; each bin's score moves by the learning rate
- *     times its noisy mean residual (clamped to [-1, 1]);
- *   the scores centred into the bias.
+ *   T rounds ("rounds"): the per-bin sums of the residual y -
+ *     sigmoid(margin), clipped to [-c, c] ("residual_clip"), at the
+ *     current model, released the same way -- every term's in one pass
+ *     (default), or with "cyclic" one pass per term, each at the model
+ *     its predecessors updated; each bin's score moves by the learning
+ *     rate times its noisy mean residual (clamped to [-c, c]), and the
+ *     scores are centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
- * sum of per-row terms of l2 norm at most 1 (a row is in one bin of a
- * term), so replacing a row moves it by 2 (sqrt 2 for the counts), 2k for
- * a unit of k rows; T x terms + terms releases compose to rho(eps, delta)
- * (core/ebm.c; docs/PRIVACY.md "Additive boosting").
+ * sum of per-row terms of l2 norm at most c (a row is in one bin of a
+ * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
+ * times that for a unit of k rows; T x terms + terms releases compose to
+ * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting").
  *
  *-------------------------------------------------------------------------
  */
@@ -31,7 +32,6 @@
 #include <math.h>
 
 #include "base/calibsql.h"
-#include "core/auditmutant.h"
 #include "core/dpnoise.h"
 #include "core/ebm.h"
 #include "mechanisms/glm.h"
@@ -59,13 +59,6 @@ typedef struct EBMRun
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
 	double		bias;
 } EBMRun;
-
-/* a row's residual clipped to the option "residual_clip" (the audit's mutant: looser) */
-#if DPOBJ_MUTANT_IS(gradclip)
-#define RESIDUAL_CLIP(r)	Min(1.0, (r)->ep.residual_clip * DPOBJ_MUTANT_FACTOR)
-#else
-#define RESIDUAL_CLIP(r)	((r)->ep.residual_clip)
-#endif
 
 /* the largest term */
 static int
@@ -175,7 +168,7 @@ ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 			if (residuals)
 				c *= ebm_residual(true, D->y[k] > 0 ? 1.0 : 0.0,
 								  ebm_margin(r->terms, r->nterms, r->scores, r->bias, x),
-								  RESIDUAL_CLIP(r));
+								  r->ep.residual_clip);
 			for (int t = 0; t < r->nterms; t++)
 				if (only < 0 || t == only)
 					ebm_add(r->acc, r->terms[t].offset + ebm_bin(&r->terms[t], x), c, per_unit);
