@@ -72,6 +72,13 @@ ebm_bin(const EBMTerm *t, const double *x)
 	}
 }
 
+void
+ebm_index(const EBMTerm *terms, int nterms, const double *x, int *idx)
+{
+	for (int t = 0; t < nterms; t++)
+		idx[t] = terms[t].offset + ebm_bin(&terms[t], x);
+}
+
 double
 ebm_margin(const EBMTerm *terms, int nterms, const double *scores, double bias,
 		   const double *x)

@@ -58,6 +58,9 @@ extern int	ebm_layout(const int *groups, int ngroups, int d, int bins, double lo
  */
 extern int	ebm_bin(const EBMTerm *t, const double *x);
 
+/* every term's score index offset + bin of x, into idx[nterms] */
+extern void ebm_index(const EBMTerm *terms, int nterms, const double *x, int *idx);
+
 /* bias + the sum over terms of scores[offset + bin] */
 extern double ebm_margin(const EBMTerm *terms, int nterms, const double *scores,
 						 double bias, const double *x);

@@ -157,22 +157,29 @@ static void
 ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 {
 	NoisySGDDesign *D = &r->D;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
 
 	for (bool more = noisysgd_design_next(D, true); more;
 		 more = noisysgd_design_next(D, false))
 		for (int64 k = 0; k < D->nobs; k++)
 		{
-			const double *x = D->X + (Size) k * D->pp;
 			double		c = D->cnt[k];
 
+			/* each term's bin once: the margin and the sums read it */
+			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
 			if (residuals)
-				c *= ebm_residual(true, D->y[k] > 0 ? 1.0 : 0.0,
-								  ebm_margin(r->terms, r->nterms, r->scores, r->bias, x),
-								  r->ep.residual_clip);
+			{
+				double		z = r->bias;
+
+				for (int t = 0; t < r->nterms; t++)
+					z += r->scores[idx[t]];
+				c *= ebm_residual(true, D->y[k] > 0 ? 1.0 : 0.0, z, r->ep.residual_clip);
+			}
 			for (int t = 0; t < r->nterms; t++)
 				if (only < 0 || t == only)
-					ebm_add(r->acc, r->terms[t].offset + ebm_bin(&r->terms[t], x), c, per_unit);
+					ebm_add(r->acc, idx[t], c, per_unit);
 		}
+	pfree(idx);
 }
 
 /*

@@ -91,6 +91,12 @@ test_margin_update(void)
 		  scores[5] == -0.5, "update: mean residuals, clipped, min count");
 	/* x in numeric bin 3 (0), level 1 (-0.5) */
 	CHECK(fabs(ebm_margin(t, 2, scores, bias, x) - 0.0) < 1e-15, "margin");
+	{
+		int			idx[2];
+
+		ebm_index(t, 2, x, idx);
+		CHECK(idx[0] == 3 && idx[1] == 4 + 1, "score indexes: numeric bin 3, level 1 at offset 4");
+	}
 	CHECK(ebm_residual(true, 1, 0, 1) == 0.5, "logit residual");
 	CHECK(ebm_residual(true, 1, 0, 0.25) == 0.25, "logit residual clipped to c");
 	CHECK(ebm_residual(false, 1, -5, 1) == 1, "identity residual clipped");
