@@ -27,5 +27,5 @@ SELECT tbl, options->>'residual_clip', options->>'cyclic', options->>'rounds', o
   FROM be.results WHERE arm = 'ebm' AND seed <= 3 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, avg(bal_acc) DESC;
 SELECT eps, tbl, arm, to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY bal_acc), 'FM0.000'),
        to_char(min(bal_acc), 'FM0.000') || '–' || to_char(max(bal_acc), 'FM0.000'), to_char(avg(seconds), 'FM0.00')
-  FROM be.results WHERE seed > 100 AND seed < 200 GROUP BY eps, 1, 2 ORDER BY eps DESC, 1, 2;
+  FROM be.results WHERE seed > 100 AND seed < 200 GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2, 3;
 SELECT tbl, arm, to_char(avg(bal_acc), 'FM0.000') FROM be.results WHERE eps = 1e6 GROUP BY 1, 2 ORDER BY 1, 2;
