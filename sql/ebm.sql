@@ -79,6 +79,29 @@ SELECT o, e.* FROM (VALUES
   LATERAL regress.err(format('SELECT dpobj.dp_ebm(x, y, 1, 1e-6, %L) FROM regress_ebm.v', o)) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, y, 1e-9, 1e-6, '{"rounds": 10000}') FROM regress_ebm.v$$) e;
 
+-- ---- a float8 label within public bounds y_min, y_max: the identity link ----
+CREATE TABLE regress_ebm.reg AS
+SELECT a, b, c, 10 + 20 * a + 15 * (abs(b - 0.5) < 0.2)::int + (c = 'z')::int * 5 AS t FROM regress_ebm.pts;
+SET dpobj.seed = 5;
+CREATE TEMP TABLE rm AS
+SELECT dpobj.dp_ebm(ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[], t::float8, 1, 1e-6,
+                    '{"lo": 0, "hi": 1, "bins": 8, "groups": [0, 0, 3], "y_min": 0, "y_max": 60,
+                      "cyclic": true, "residual_clip": 0.5, "rounds": 5}') AS m
+  FROM regress_ebm.reg;
+RESET dpobj.seed;
+SELECT (m).params->>'link' AS link, (m).params->>'y_min' AS y_min, (m).params->>'y_max' AS y_max,
+       cardinality((m).weights) AS scores FROM rm;
+-- the model in the label's units (cyclic rounds: each term fits what the others left): its
+-- error well below the constant mean's
+SELECT sqrt(avg((t - regress_ebm.margin(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[]))^2))
+         < 0.6 * (SELECT stddev_pop(t) FROM regress_ebm.reg) AS beats_the_mean
+  FROM rm, regress_ebm.reg;
+SELECT o, e.* FROM (VALUES
+    ('{"y_min": 0}'), ('{"y_min": 1, "y_max": 1}'), ('{"y_min": 0, "y_max": 1, "class_weight": {"false": 0.5}}')) v(o),
+  LATERAL regress.err(format('SELECT dpobj.dp_ebm(x, 1.0::float8, 1, 1e-6, %L) FROM regress_ebm.v', o)) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"y_min": 0, "y_max": 1}') FROM regress_ebm.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, 'NaN'::float8, 1, 1e-6, '{"y_min": 0, "y_max": 1}') FROM regress_ebm.v$$) e;
+
 -- ---- train(): terms from the declared domains, one gauss charge ----
 CREATE ROLE regress_ebm_alice;
 SELECT dpobj.protect('regress_ebm.pts');
@@ -99,6 +122,6 @@ SELECT l.mechanism, l.kind, l.rho >= ((t.m).params->>'rho')::numeric AS rho_roun
        l.rho < ((t.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
   FROM tm t, dpobj.ledger l WHERE l.relation = 'regress_ebm.pts';
 RESET ROLE;
-DROP TABLE tm, m;
+DROP TABLE tm, m, rm;
 DROP SCHEMA regress_ebm CASCADE;
 DROP ROLE regress_ebm_alice;

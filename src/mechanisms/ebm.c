@@ -2,7 +2,9 @@
  *
  * ebm.c
  *	  Private additive boosting: dpobj.dp_ebm(features, label, epsilon,
- *	  delta, options), a yes/no label (Nori, Caruana, Bu, Shen, Kulkarni,
+ *	  delta, options), a yes/no label (logit link) or a float8 label within
+ *	  public bounds y_min, y_max (identity link: the label scaled to [-1, 1]
+ *	  and clipped; the model scaled back) (Nori, Caruana, Bu, Shen, Kulkarni,
  *	  ICML 2021).
  *
  * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
@@ -42,10 +44,13 @@
 #include "state/glmweights.h"
 
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
 
 /* a run's layout, noise, design and buffers (DPRun.work) */
 typedef struct EBMRun
 {
+	bool		regression;		/* a float8 label, the last word of a row */
+	int			d;				/* the features */
 	EBMParams	ep;
 	EBMTerm    *terms;
 	int			nterms;
@@ -89,9 +94,11 @@ ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *
 {
 	GLMParams	p;
 	EBMRun		r;
+	bool		reg = ebmparams_regression(options);
 
-	glmparams_check_args(GLM_KIND_EBM, aggname, epsilon, delta, d, options, &p);
-	ebmparams_init(options, d, &r.ep, &r.terms, &r.nterms, &r.nscores);
+	glmparams_check_args(reg ? GLM_KIND_EBM_REG : GLM_KIND_EBM, aggname, epsilon, delta, d,
+						 options, &p);
+	ebmparams_init(options, d, reg, &r.ep, &r.terms, &r.nterms, &r.nscores);
 	ebm_calibration(&p, &r);
 }
 
@@ -102,7 +109,10 @@ ebm_calibrate(DPRun *run)
 	GLMParams  *p = &state->params;
 	EBMRun	   *r = palloc0(sizeof(EBMRun));
 
-	ebmparams_init(state->options, state->d, &r->ep, &r->terms, &r->nterms, &r->nscores);
+	r->regression = state->kind == GLM_KIND_EBM_REG;
+	r->d = state->d - (r->regression ? 1 : 0);
+	ebmparams_init(state->options, r->d, r->regression, &r->ep, &r->terms, &r->nterms,
+				   &r->nscores);
 	ebm_calibration(p, r);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
@@ -149,6 +159,18 @@ ebm_release_sums(gsl_rng *rng, __int128 *acc, int n, double lattice, uint64 sigm
 	}
 }
 
+/* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
+static inline double
+ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
+{
+	double		y;
+
+	if (!r->regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->ep.y_min) / (r->ep.y_max - r->ep.y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+}
+
 /*
  * One pass over the rows: each term's bin sums of cnt (counts) or of cnt
  * times the clipped residual at the current scores (a round)
@@ -173,7 +195,7 @@ ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 
 				for (int t = 0; t < r->nterms; t++)
 					z += r->scores[idx[t]];
-				c *= ebm_residual(true, D->y[k] > 0 ? 1.0 : 0.0, z, r->ep.residual_clip);
+				c *= ebm_residual(!r->regression, ebm_label(r, D, k), z, r->ep.residual_clip);
 			}
 			for (int t = 0; t < r->nterms; t++)
 				if (only < 0 || t == only)
@@ -252,8 +274,19 @@ ebm_release(DPRun *run)
 	StringInfoData params;
 
 	model_params_begin(&params);
-	model_params_text(&params, "link", "logit");
-	model_params_int(&params, "d", state->d);
+	model_params_text(&params, "link", r->regression ? "identity" : "logit");
+	model_params_int(&params, "d", r->d);
+	if (r->regression)
+	{
+		/* the margin in the label's units: scores and bias scaled back from [-1, 1] */
+		double		half = (r->ep.y_max - r->ep.y_min) / 2.0;
+
+		for (int j = 0; j < r->nscores; j++)
+			r->scores[j] *= half;
+		r->bias = r->bias * half + (r->ep.y_max + r->ep.y_min) / 2.0;
+		model_params_float(&params, "y_min", r->ep.y_min);
+		model_params_float(&params, "y_max", r->ep.y_max);
+	}
 	model_params_int(&params, "bins", r->ep.bins);
 	model_params_int(&params, "rounds", r->ep.rounds);
 	model_params_float(&params, "learning_rate", r->ep.learning_rate);
@@ -281,3 +314,14 @@ MECHANISM_FINAL_FUNCTION(dpobj_ebm_finalfn,
 						 .admit = glm_admit, .kind = GLM_KIND_EBM,
 						 .calibrate = ebm_calibrate, .compute = ebm_compute,
 						 .release = ebm_release)
+
+MECHANISM_FINAL_FUNCTION(dpobj_ebm_reg_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_EBM_REG,
+						 .calibrate = ebm_calibrate, .compute = ebm_compute,
+						 .release = ebm_release)
+
+TrainLabel
+ebm_label_kind(Jsonb *options)
+{
+	return ebmparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+}

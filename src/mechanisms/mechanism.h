@@ -162,6 +162,8 @@ extern void noisysgd_check_args(const char *aggname, double epsilon, double delt
 								int d, Jsonb *options);
 extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
 						   Jsonb *options);
+/* dp_ebm's label: a float8 with "y_min"/"y_max" in the options, else a boolean */
+extern TrainLabel ebm_label_kind(Jsonb *options);
 extern void linear_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 /* dp_auto's: the options and every candidate's calibration (glmauto.c) */

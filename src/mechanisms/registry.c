@@ -69,7 +69,8 @@ static const DPMechanism dp_mechanisms[] = {
 	.ledger_pick = noisysgd_ledger_pick},
 	/* private additive boosting on noisy GD's kept rows (ebm.c) */
 	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm",
-		.check_args = ebm_check_args, .keeps_rows = true, .groups = true,
+		.check_args = ebm_check_args, .label_of = ebm_label_kind, .keeps_rows = true,
+		.groups = true,
 		.options = ebmparams_options,
 	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})},
 	/* private model selection among the GLM mechanisms (glmauto.c) */

@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "state/ebmparams.h"
 
 #define EBM_MAX_ROUNDS	10000
@@ -30,7 +32,7 @@ const DPOptionSpec ebmparams_options[] = {
 bool
 ebmparams_key(const char *key)
 {
-	if (strcmp(key, "groups") == 0)
+	if (strcmp(key, "groups") == 0 || strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0)
 		return true;
 	for (const DPOptionSpec *o = ebmparams_options; o->name != NULL; o++)
 		if (strcmp(o->name, key) == 0)
@@ -94,17 +96,43 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->hi = dp_option_number(v, key, -1e15, 1e15, false);
 	else if (strcmp(key, "groups") == 0)
 		ebmparams_groups(v, p);
+	else if (strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0)
+	{
+		double		y = dp_option_number(v, key, -1e15, 1e15, false);
+
+		if (strcmp(key, "y_min") == 0)
+			p->y_min = y;
+		else
+			p->y_max = y;
+		p->have_y = true;
+	}
 	/* the rest is glmparams.c's, which refuses unknown keys */
 }
 
+bool
+ebmparams_regression(Jsonb *options)
+{
+	return options != NULL &&
+		(getKeyJsonValueFromContainer(&options->root, "y_min", 5, NULL) != NULL ||
+		 getKeyJsonValueFromContainer(&options->root, "y_max", 5, NULL) != NULL);
+}
+
 void
-ebmparams_init(Jsonb *options, int d, EBMParams *p, EBMTerm **terms, int *nterms,
-			   int *nscores)
+ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **terms,
+			   int *nterms, int *nscores)
 {
 	memset(p, 0, sizeof(*p));
 	dp_options_defaults(ebmparams_options, p);
+	p->y_min = NAN;
+	p->y_max = NAN;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"rounds\": 30}'", ebmparams_option, p);
+	if (regression && !(p->y_min < p->y_max))
+		ebmparams_refuse("a float8 label needs options \"y_min\" < \"y_max\"",
+						 "Pass the label's public bounds, e.g. '{\"y_min\": 0, \"y_max\": 100}'; labels are clipped to them.");
+	if (!regression && p->have_y)
+		ebmparams_refuse("options \"y_min\" and \"y_max\" are for a float8 label",
+						 "Drop them for a boolean label.");
 	if (!(p->lo < p->hi))
 		ebmparams_refuse("option \"lo\" must be below \"hi\"",
 						 "Numeric coordinates are binned over [lo, hi]; encoded columns lie in [-1, 1].");

@@ -27,6 +27,9 @@ typedef struct EBMParams
 	bool		cyclic;			/* a round: one pass per term (true) or one in all */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
+	double		y_min;			/* a float8 label: its public bounds (required) */
+	double		y_max;
+	bool		have_y;
 	int			ngroups;		/* "groups": 0 numeric, m a one-hot group */
 	int		   *groups;			/* NULL: every coordinate numeric */
 } EBMParams;
@@ -39,9 +42,13 @@ extern bool ebmparams_key(const char *key);
 
 /*
  * The options parsed, and the layout they give for d coordinates (terms
- * palloc'd, *nterms, *nscores); every error on public grounds.
+ * palloc'd, *nterms, *nscores); regression: a float8 label, whose y_min and
+ * y_max are required (and refused otherwise).  Every error on public grounds.
  */
-extern void ebmparams_init(Jsonb *options, int d, EBMParams *p, EBMTerm **terms,
-						   int *nterms, int *nscores);
+extern void ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p,
+						   EBMTerm **terms, int *nterms, int *nscores);
+
+/* whether the options are a float8 label's (they have "y_min" or "y_max") */
+extern bool ebmparams_regression(Jsonb *options);
 
 #endif							/* DPOBJ_EBMPARAMS_H */
