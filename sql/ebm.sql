@@ -3,7 +3,8 @@
 --   * the model: a bias and one score table per term, concatenated in term order, and
 --     the layout in params->'terms' (a numeric term's equal-width bins over [lo, hi],
 --     a one-hot group's levels); public parameters only;
---   * a seeded run on an unprotected table beats the majority class;
+--   * a seeded run on an unprotected table beats the majority class; with a float8 label
+--     and public bounds (identity link) the constant mean;
 --   * every malformed option is refused before anything is charged;
 --   * through train() the terms come from the declared domains, and the run is one
 --     ledger row of kind gauss whose rho is the calibration's.
