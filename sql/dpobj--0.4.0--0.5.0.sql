@@ -370,3 +370,48 @@ UPDATE dpobj.feature_domains d
                 WHERE a.attrelid OPERATOR(pg_catalog.=) d.relid::pg_catalog.oid
                   AND a.attname OPERATOR(pg_catalog.=) d.column_name AND NOT a.attisdropped
                   AND a.atttypid OPERATOR(pg_catalog.=) 'pg_catalog.bool'::pg_catalog.regtype);
+
+--------------------------------------------------------------------------
+-- Private additive boosting: dp_ebm on noisy GD's kept rows (glm_state of its
+-- own kind), train(..., 'ebm', ...) with the terms from the declared domains.
+CREATE FUNCTION dpobj.dp_ebm_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_ebm_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_ebm_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_ebm(features float8[], label boolean,
+                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_ebm_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_ebm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb) IS
+    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups", "class_weight"}';
+-- dp_ebm of a float8 label within public bounds (options "y_min", "y_max")
+CREATE FUNCTION dpobj.dp_ebm_reg_transfn(dpobj.glm_state, float8[], float8, float8, float8, jsonb)
+RETURNS dpobj.glm_state
+AS 'MODULE_PATHNAME', 'dpobj_glm_ebm_reg_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_reg_finalfn(dpobj.glm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_ebm_reg_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
+                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_ebm_reg_transfn,
+    STYPE = dpobj.glm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_ebm_reg_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_glm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
+    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups"}';

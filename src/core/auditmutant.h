@@ -10,7 +10,7 @@
  * the flag every DPOBJ_MUTANT_IS() is 0 and the real build is unchanged.
  * Plain C, no PostgreSQL header.  Families:
  *   sigma      the discrete Gaussian's variance (dpnoise.c): every snapped
- *              Gaussian release (Output-Gauss, noisy GD, AdaSSP/SSP, one-vs-rest)
+ *              Gaussian release (Output-Gauss, noisy GD, AdaSSP/SSP, one-vs-rest, ebm)
  *              and the lattice noise of Objective-Gauss, OPDisc and RSPM
  *   laplace    the discrete Laplace's scale (dpnoise.c): evaluation, OPSamp's
  *              output noise, AMP's output noise, report noisy max of 'auto'

@@ -198,6 +198,11 @@ typedef struct NoisySGDDesign
 
 /* the design of a state: whole (built now) or in blocks, as above */
 extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
+/*
+ * The first (first = true, starting over) or next block of D's observations
+ * into D->X, cnt, y, nobs; false after the last (a whole design is one block).
+ */
+extern bool noisysgd_design_next(NoisySGDDesign *D, bool first);
 
 /*
  * Clips every observation of D to l2 norm R (the intercept's 1 untouched):

@@ -92,6 +92,12 @@ sgd_block(NoisySGDDesign *D, bool first)
 	return true;
 }
 
+bool
+noisysgd_design_next(NoisySGDDesign *D, bool first)
+{
+	return sgd_block(D, first);
+}
+
 void
 noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
 {

@@ -26,10 +26,12 @@
 #include "base/calibsql.h"
 #include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/ebm.h"
 #include "mechanisms/evaluate.h"
 #include "mechanisms/glm.h"
 #include "mechanisms/linear.h"
 #include "mechanisms/oracle.h"
+#include "state/ebmparams.h"
 #include "state/hsparams.h"
 #include "state/passglmparams.h"
 
@@ -72,6 +74,13 @@ static const DPMechanism dp_mechanisms[] = {
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
 							{"noisysgd_tune", LEDGER_COST_APPROX}),
 	.ledger_pick = noisysgd_ledger_pick},
+	/* private additive boosting on noisy GD's kept rows (ebm.c) */
+	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm",
+		.check_args = ebm_check_args, .label_of = ebm_label_kind, .model_kind = MODEL_KIND_ADDITIVE,
+		.keeps_rows = true,
+		.groups = true,
+		.options = ebmparams_options,
+	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})},
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
 		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true,

@@ -17,6 +17,7 @@
 #include "base/options.h"
 #include "core/calibrate.h"
 #include "core/privquant.h"
+#include "state/ebmparams.h"
 #include "state/rowinput.h"
 
 #define GLM_MAX_T		 ((int64) 1000000000)
@@ -36,6 +37,9 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_noisysgd_multiclass";
 		case GLM_KIND_AUTO:
 			return "dp_auto";
+		case GLM_KIND_EBM:
+		case GLM_KIND_EBM_REG:
+			return "dp_ebm";
 		default:
 			return "dp_opsamp";
 	}
@@ -56,6 +60,10 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, gradient_clip, adagrad_prior, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
 			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
+		case GLM_KIND_EBM_REG:
+			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
+		case GLM_KIND_EBM:
+			return "Valid options are bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -284,6 +292,16 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	GLMKind		kind = glm_kind_base(a->kind);
 	GLMParams  *p = a->p;
 
+	/* dp_ebm: its own keys are ebmparams.c's; of the rest only the shared ones */
+	if (glm_kind_ebm(kind) && ebmparams_key(key))
+		return;
+	if (glm_kind_ebm(kind) && (strcmp(key, "class_weight") != 0 || kind == GLM_KIND_EBM_REG) &&
+		strcmp(key, "rows_per_unit") != 0 && strcmp(key, "sample_rows") != 0 &&
+		strcmp(key, DPOBJ_SEALED_KEY) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown option \"%s\" for dp_ebm", key),
+				 errhint("%s", kind_valid_options(kind))));
 	if (glm_kind_multiclass(a->kind) && strcmp(key, "classes") == 0)
 		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
 	else if (strcmp(key, "R") == 0)
@@ -348,7 +366,7 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->auto_candidates = glmparams_candidates(v);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
 		p->auto_metric = glmparams_metric(v, kind, key);
-	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) &&
+	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
 			 strcmp(key, "sample_rows") == 0)
 		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
@@ -538,6 +556,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
 		glmparams_check_tune(p, &arg);
+	/* dp_ebm bins its rows, never clips them: no "R" */
+	if (glm_kind_ebm(kind))
+	{
+		p->R = INFINITY;
+		arg.have_R = true;
+	}
 	if (!arg.have_R)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

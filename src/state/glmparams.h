@@ -31,8 +31,12 @@ typedef enum GLMKind
 	/* one-vs-rest multi-class (glmclasses.h): a row is the features + a class index */
 	GLM_KIND_LOGISTIC_MC = 8,	/* dp_logistic_multiclass */
 	GLM_KIND_SGD_MC = 9,		/* dp_noisysgd_multiclass */
-	GLM_KIND_AUTO = 10			/* dp_auto: private model selection (glmauto.c) */
+	GLM_KIND_AUTO = 10,			/* dp_auto: private model selection (glmauto.c) */
+	GLM_KIND_EBM = 11,			/* dp_ebm: additive boosting, rows binned (ebm.c) */
+	GLM_KIND_EBM_REG = 12		/* dp_ebm of a float8 label: the label is a row's last word */
 } GLMKind;
+
+#define glm_kind_ebm(kind)	((kind) == GLM_KIND_EBM || (kind) == GLM_KIND_EBM_REG)
 
 /* the binary kind whose options and solver a multi-class kind uses */
 #define glm_kind_base(kind) \

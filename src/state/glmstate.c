@@ -47,6 +47,8 @@
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_opsamp_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_ebm_transfn);
+PG_FUNCTION_INFO_V1(dpobj_glm_ebm_reg_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_auto_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_int_transfn);
@@ -131,7 +133,7 @@ static const DPStateType glm_type = {
 static bool
 glm_spills(int kind)
 {
-	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD;
+	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind);
 }
 
 /*
@@ -238,7 +240,7 @@ glm_init(DPAggState *base)
 	GLMKind		kind = (GLMKind) base->kind;
 
 	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP &&
-		 kind != GLM_KIND_AUTO && !glm_kind_multiclass(kind)) ||
+		 kind != GLM_KIND_AUTO && !glm_kind_ebm(kind) && !glm_kind_multiclass(kind)) ||
 		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
@@ -257,8 +259,8 @@ glm_check_row(const DPAggState *base, const uint64 *row)
 	if (rowclip_plain_norm((const double *) row, nx, base->kind == GLM_KIND_OPSAMP) >
 		st->params.R * (1.0 + 1e-12))
 		aggstate_corrupt(&glm_type);
-	/* multi-class: the last word is a class index */
-	if (nx < base->d)
+	/* multi-class: the last word is a class index (dp_ebm's label: any finite value) */
+	if (nx < base->d && base->kind != GLM_KIND_EBM_REG)
 	{
 		double		c = ((const double *) row)[nx];
 
@@ -292,6 +294,26 @@ glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, DPRowInput *row,
 	return -2;					/* keep compiler quiet */
 }
 
+/*
+ * dp_ebm's float8 label into *y, +0.0 for -0.0 (a row's words are never
+ * -0.0); false when the row is to be dropped (protected path: not finite),
+ * an error on the direct path
+ */
+static bool
+glm_row_real_label(FunctionCallInfo fcinfo, DPRowInput *row, double *y)
+{
+	*y = PG_GETARG_FLOAT8(2) + 0.0;
+	if (isfinite(*y))
+		return true;
+	if (dp_row_drops_bad(row))
+		return false;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_ebm: label must be finite (no NaN or infinity)"),
+			 errhint("Filter out rows with a non-finite label before training.")));
+	return false;				/* keep compiler quiet */
+}
+
 /* the transition function of the aggregates (int_label: a bigint class label) */
 static Datum
 glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
@@ -303,6 +325,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 	const float8 *vals;
 	int			cls;
+	double		y = 0;
 
 	if (!dp_row_read(fcinfo, aggname, &row))
 	{
@@ -323,7 +346,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 						  st->base.options, st->base.d - cw);
 	}
 	cls = glm_row_class(fcinfo, st, &row, int_label);
-	if (cls == -2)
+	if (cls == -2 || (kind == GLM_KIND_EBM_REG && !glm_row_real_label(fcinfo, &row, &y)))
 		PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 
 	vals = (const float8 *) ARR_DATA_PTR(row.features);
@@ -342,7 +365,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	}
 	rowclip_apply(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
 	if (cw > 0)
-		st->scratch[row.d] = (double) cls;
+		st->scratch[row.d] = kind == GLM_KIND_EBM_REG ? y : (double) cls;
 	/* a multi-class row counts as "positive": its class is in the row */
 	aggstate_count(&st->base, (const uint64 *) st->scratch, cw > 0 || row.label);
 	aggstate_changed(&st->base);
@@ -359,6 +382,18 @@ Datum
 dpobj_glm_noisysgd_transfn(PG_FUNCTION_ARGS)
 {
 	return glm_accum(fcinfo, GLM_KIND_SGD, false);
+}
+
+Datum
+dpobj_glm_ebm_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_EBM, false);
+}
+
+Datum
+dpobj_glm_ebm_reg_transfn(PG_FUNCTION_ARGS)
+{
+	return glm_accum(fcinfo, GLM_KIND_EBM_REG, false);
 }
 
 Datum

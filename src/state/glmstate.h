@@ -64,10 +64,11 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 
 /*
  * Words after the features in a row of this kind: 1 for the multi-class
- * kinds (the class index, glmclasses.h; such a state's d counts it and its
- * rows are all "positive"), else 0.
+ * kinds (the class index, glmclasses.h) and dp_ebm's float8 label (the
+ * label); such a state's d counts it and its rows are all "positive"; else 0.
  */
-#define glmstate_class_words(kind)	(glm_kind_multiclass(kind) ? 1 : 0)
+#define glmstate_class_words(kind)	\
+	(glm_kind_multiclass(kind) || (kind) == GLM_KIND_EBM_REG ? 1 : 0)
 
 /*
  * The observations of s (glmstate_observations: its rows' nonzero counts,

@@ -128,3 +128,15 @@ CREATE TABLE opsamp AS
 CREATE TABLE privr AS
   SELECT s AS side, ARRAY[CASE WHEN i <= 50 - s THEN 1.0 ELSE 1.1 END]::float8[] AS x, i % 2 = 0 AS y
     FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 100) i;
+
+-- ebm: 1000 public rows x = (1), half of them true, on both sides, and the canary x = (1)
+-- true in D, false in D'.  With one numeric term of 2 bins over [0, 1] and one round at
+-- margin 0, every residual is +-1/2 (residual_clip 1/2): the canary moves bin 1's sum by
+-- its full sensitivity 2c = 1, and the model's margin at x = (1), bias + weights[2], is
+-- that noisy sum over the noisy count (1001, its noise sd about 6: nearly affine).
+CREATE TABLE ebm AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 1000) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], s = 0
+    FROM generate_series(0, 1) s;

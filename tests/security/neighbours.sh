@@ -59,7 +59,7 @@ role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
     # concurrently never mix zCDP and approximate-DP charges on one budget in varying order
     # (noisysgd with "tune" is approximate DP)
     if [[ ( $1 == noisysgd && $2 != *'"tune":'* ) || $1 == passglm || $1 == linear ||
-          $1 == noisysgd_multiclass ||
+          $1 == noisysgd_multiclass || $1 == ebm ||
           ( ($1 == logistic || $1 == logistic_multiclass) && $2 == *'"method":"output"'* ) ]]; then
         JOB_ROLE=$ZROLE
     else

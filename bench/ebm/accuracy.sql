@@ -1,0 +1,42 @@
+-- bench/ebm/accuracy.sql — be.run(tbl, arm, options, seed[, eps]): one seeded run of the
+-- direct aggregate (superuser, unprotected tables, epsilon eps (1), delta 1e-6) on tbl's
+-- training split; its balanced test accuracy into be.results.  Arms: ebm (options
+-- merged over {"lo": 0, "hi": 1, "groups": ..., "class_weight": {"false": w_false}}),
+-- noisysgd and auto (R = sqrt of the columns, the same class weights).
+\set ON_ERROR_STOP 1
+CREATE TABLE IF NOT EXISTS be.results (tbl text, arm text, options jsonb, seed int,
+                                        bal_acc float8, seconds float8, eps float8 DEFAULT 1);
+CREATE OR REPLACE FUNCTION be.run(tbl_ text, arm text, opts jsonb, seed int, eps float8 DEFAULT 1)
+RETURNS float8
+LANGUAGE plpgsql AS $$
+DECLARE
+    t be.tables;
+    m dpobj.model;
+    o jsonb;
+    t0 timestamptz := clock_timestamp();
+    secs float8;
+    ba float8;
+BEGIN
+    SELECT * INTO t FROM be.tables WHERE tbl = tbl_;
+    PERFORM set_config('dpobj.seed', seed::text, false);
+    o := jsonb_build_object('class_weight', jsonb_build_object('false', t.w_false));
+    IF arm = 'ebm' THEN
+        o := o || jsonb_build_object('lo', 0, 'hi', 1, 'groups', to_jsonb(t.groups)) || opts;
+        m := (SELECT dpobj.dp_ebm(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
+    ELSE
+        o := o || jsonb_build_object('R', sqrt(cardinality(t.groups))) || opts;
+        IF arm = 'noisysgd' THEN
+            m := (SELECT dpobj.dp_noisysgd(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
+        ELSE
+            m := (SELECT dpobj.dp_auto(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
+        END IF;
+    END IF;
+    secs := extract(epoch FROM clock_timestamp() - t0);
+    SELECT 0.5 * avg(p::int) FILTER (WHERE label) + 0.5 * avg((NOT p)::int) FILTER (WHERE NOT label)
+      INTO ba
+      FROM (SELECT label, CASE WHEN arm = 'ebm' THEN be.margin(m, features) > 0
+                               ELSE dpobj.predict(m, features) END AS p
+              FROM be.rows WHERE tbl = tbl_ AND split = 'test') s;
+    INSERT INTO be.results VALUES (tbl_, arm, opts, seed, ba, secs, eps);
+    RETURN ba;
+END $$;

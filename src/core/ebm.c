@@ -1,0 +1,161 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebm.c
+ *	  Private additive boosting's arithmetic (ebm.h): plain C, over the
+ *	  snapped discrete Gaussian's calibration (dpnoise.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "core/ebm.h"
+
+#include <math.h>
+
+#include "core/dpnoise.h"
+
+int
+ebm_layout(const int *groups, int ngroups, int d, int bins, double lo, double hi,
+		   EBMTerm *terms, int *nscores)
+{
+	int			n = 0,
+				j = 0,
+				off = 0;
+
+	if (d < 1 || bins < 2 || bins > EBM_MAX_BINS || !(isfinite(lo) && isfinite(hi) && lo < hi))
+		return -1;
+	for (int g = 0; groups == NULL ? j < d : g < ngroups; g++)
+	{
+		int			m = groups == NULL ? 0 : groups[g];
+
+		if (m < 0 || m == 1 || m > EBM_MAX_BINS || j + (m == 0 ? 1 : m) > d)
+			return -1;
+		terms[n].type = m == 0 ? EBM_TERM_NUMERIC : EBM_TERM_CATEGORICAL;
+		terms[n].index = j;
+		terms[n].size = m == 0 ? bins : m;
+		terms[n].lo = lo;
+		terms[n].hi = hi;
+		terms[n].offset = off;
+		off += terms[n].size;
+		j += m == 0 ? 1 : m;
+		n++;
+	}
+	if (j != d)
+		return -1;
+	*nscores = off;
+	return n;
+}
+
+int
+ebm_bin(const EBMTerm *t, const double *x)
+{
+	if (t->type == EBM_TERM_NUMERIC)
+	{
+		double		v = x[t->index];
+		double		f = floor((v - t->lo) / (t->hi - t->lo) * t->size);
+
+		/* NaN fails both comparisons: bin 0 */
+		if (!(f >= 0))
+			return 0;
+		return f >= t->size - 1 ? t->size - 1 : (int) f;
+	}
+	else
+	{
+		int			best = 0;
+
+		for (int l = 0; l < t->size; l++)
+		{
+			if (x[t->index + l] == 1.0)
+				return l;
+			if (x[t->index + l] > x[t->index + best])
+				best = l;
+		}
+		return best;
+	}
+}
+
+void
+ebm_index(const EBMTerm *terms, int nterms, const double *x, int *idx)
+{
+	for (int t = 0; t < nterms; t++)
+		idx[t] = terms[t].offset + ebm_bin(&terms[t], x);
+}
+
+double
+ebm_margin(const EBMTerm *terms, int nterms, const double *scores, double bias,
+		   const double *x)
+{
+	double		z = bias;
+
+	for (int t = 0; t < nterms; t++)
+		z += scores[terms[t].offset + ebm_bin(&terms[t], x)];
+	return z;
+}
+
+double
+ebm_residual(bool logit, double y, double margin, double c)
+{
+	double		r = logit ? y - 1.0 / (1.0 + exp(-margin)) : y - margin;
+
+	/* a comparison, exact: NaN (never from finite inputs) becomes 0 */
+	return r > c ? c : r < -c ? -c : r == r ? r : 0.0;
+}
+
+void
+ebm_term_update(double *scores, int n, const double *sums, const double *counts,
+				double lr, double min_count, double clip)
+{
+	for (int b = 0; b < n; b++)
+	{
+		double		c = counts[b] > min_count ? counts[b] : min_count;
+		double		m = sums[b] / c;
+
+		scores[b] += lr * (m > clip ? clip : m < -clip ? -clip : m);
+	}
+}
+
+void
+ebm_center(const EBMTerm *terms, int nterms, double *scores, const double *counts,
+		   double *bias)
+{
+	for (int t = 0; t < nterms; t++)
+	{
+		double	   *s = scores + terms[t].offset;
+		const double *c = counts + terms[t].offset;
+		double		w = 0,
+					sw = 0,
+					mean;
+
+		for (int b = 0; b < terms[t].size; b++)
+			if (c[b] > 0)
+			{
+				w += c[b];
+				sw += c[b] * s[b];
+			}
+		if (w > 0)
+			mean = sw / w;
+		else
+		{
+			mean = 0;
+			for (int b = 0; b < terms[t].size; b++)
+				mean += s[b] / terms[t].size;
+		}
+		for (int b = 0; b < terms[t].size; b++)
+			s[b] -= mean;
+		*bias += mean;
+	}
+}
+
+bool
+ebm_noise(double rho, double count_share, int nterms, int maxsize, int64_t rounds,
+		  int k, double c, EBMNoise *nz)
+{
+	/* the two shares sum to at most rho despite rounding */
+	const double shrink = 1.0 - ldexp(1.0, -40);
+
+	nz->rho_counts = rho * count_share * shrink;
+	nz->rho_sums = rho * (1.0 - count_share) * shrink;
+	dpnoise_gaussian_lattice_summed(sqrt(2.0) * k, nz->rho_counts, maxsize, nterms, k,
+									&nz->count_lattice, &nz->count_sigma2);
+	dpnoise_gaussian_lattice_summed(2.0 * c * k, nz->rho_sums, maxsize, rounds * nterms, k,
+									&nz->sum_lattice, &nz->sum_sigma2);
+	return nz->count_sigma2 > 0 && nz->sum_sigma2 > 0;
+}

@@ -1,0 +1,113 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebm.h
+ *	  Private additive boosting (Nori, Caruana, Bu, Shen, Kulkarni, ICML
+ *	  2021): the term layout of an encoded row, bin lookup, the margin, one
+ *	  round's update from noisy per-(term, bin) sums, and the calibration.
+ *	  Plain C (ebm.c, over dpnoise.c), shared with tests/unit/test_ebm.c.
+ *
+ * A model is a bias and one score table per term.  A term is either one
+ * numeric coordinate cut into B equal-width bins over [lo, hi], or a
+ * one-hot group of m coordinates (encode.h: a categorical's k + 1 levels)
+ * with one score per level.  Every row falls in exactly one bin of every
+ * term, so its residual (clipped to [-1, 1]) moves one term's bin sums by
+ * at most 1 in l2; replacing it moves them by at most 2 (sqrt 2 in two bins
+ * or 2 in one), 2k for a unit of k rows (docs/PRIVACY.md, "Additive
+ * boosting").
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_EBM_H
+#define DPOBJ_EBM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EBM_MAX_BINS	1024
+
+typedef enum EBMTermType
+{
+	EBM_TERM_NUMERIC = 0,
+	EBM_TERM_CATEGORICAL = 1
+} EBMTermType;
+
+typedef struct EBMTerm
+{
+	EBMTermType type;
+	int			index;			/* its first coordinate (0-based) */
+	int			size;			/* numeric: bins B; categorical: levels m */
+	double		lo;				/* numeric: the binned interval */
+	double		hi;
+	int			offset;			/* its first score in the concatenated tables */
+} EBMTerm;
+
+/*
+ * The terms of a row of d coordinates: groups[g] (g < ngroups) is 0 for one
+ * numeric coordinate, m >= 2 for a one-hot group of m; groups NULL: every
+ * coordinate numeric.  Numeric terms get `bins` bins over [lo, hi].
+ * Returns the number of terms (at most d) and *nscores, or -1 when the
+ * groups do not cover d coordinates exactly or a size is out of range.
+ */
+extern int	ebm_layout(const int *groups, int ngroups, int d, int bins, double lo,
+					   double hi, EBMTerm *terms, int *nscores);
+
+/*
+ * The bin of x (the whole row) in term t: numeric clamp(floor((x - lo) /
+ * (hi - lo) B), 0, B - 1) (NaN: bin 0); categorical, the first coordinate
+ * equal to 1, else the largest (the first of equals).
+ */
+extern int	ebm_bin(const EBMTerm *t, const double *x);
+
+/* every term's score index offset + bin of x, into idx[nterms] */
+extern void ebm_index(const EBMTerm *terms, int nterms, const double *x, int *idx);
+
+/* bias + the sum over terms of scores[offset + bin] */
+extern double ebm_margin(const EBMTerm *terms, int nterms, const double *scores,
+						 double bias, const double *x);
+
+/*
+ * A row's residual, clipped to [-c, c] (0 < c <= 1): logit y -
+ * sigmoid(margin) (y 1 or 0); identity y - margin, y scaled to [-1, 1].
+ */
+extern double ebm_residual(bool logit, double y, double margin, double c);
+
+/*
+ * One round's update of a term's n scores from its noisy residual sums and
+ * noisy counts: scores[b] += lr clamp(sums[b] / max(counts[b], min_count),
+ * -c, c), the bin's mean residual (post-processing of the releases).
+ */
+extern void ebm_term_update(double *scores, int n, const double *sums,
+							const double *counts, double lr, double min_count,
+							double c);
+
+/*
+ * Each term's scores centred on their noisy-count-weighted mean (counts
+ * below 0 weigh 0; all 0: the plain mean), the means moved into *bias:
+ * the same margins, an identifiable model.
+ */
+extern void ebm_center(const EBMTerm *terms, int nterms, double *scores,
+					   const double *counts, double *bias);
+
+/* The calibration of a run: two snapped discrete Gaussian releases. */
+typedef struct EBMNoise
+{
+	double		rho_counts;		/* the counts' share of rho */
+	double		rho_sums;		/* the rest, for rounds x terms residual sums */
+	double		count_lattice;
+	uint64_t	count_sigma2;	/* lattice units */
+	double		sum_lattice;
+	uint64_t	sum_sigma2;
+} EBMNoise;
+
+/*
+ * The noise for rho-zCDP in total with privacy units of k rows: the counts
+ * (nterms releases of a term's weighted bin counts, l2 sensitivity sqrt 2 k:
+ * a row moves from one bin to another with a weight <= 1) at count_share
+ * rho, the residual sums (rounds x nterms releases of sensitivity 2ck, the
+ * residuals clipped to [-c, c]) at the rest; maxsize the largest term.
+ * Returns false when a variance is outside the exact sampler's range.
+ */
+extern bool ebm_noise(double rho, double count_share, int nterms, int maxsize,
+					  int64_t rounds, int k, double c, EBMNoise *nz);
+
+#endif							/* DPOBJ_EBM_H */

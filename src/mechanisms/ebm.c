@@ -1,0 +1,328 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebm.c
+ *	  Private additive boosting: dpobj.dp_ebm(features, label, epsilon,
+ *	  delta, options), a yes/no label (logit link) or a float8 label within
+ *	  public bounds y_min, y_max (identity link: the label scaled to [-1, 1]
+ *	  and clipped; the model scaled back) (Nori, Caruana, Bu, Shen, Kulkarni,
+ *	  ICML 2021).
+ *
+ * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
+ * clipped, spilled past the cap, replayed in blocks, glmblocks.h).  The
+ * terms come from the option "groups" (dpobj.train() derives it from the
+ * run's encoding: a one-hot group per categorical, a numeric term per
+ * numeric column, binned over [lo, hi]; core/ebm.h).  The run:
+ *   counts: one pass, each term's bin counts (class weights applied),
+ *     released snapped with discrete Gaussian noise at count_share rho;
+ *   T rounds ("rounds"): the per-bin sums of the residual y -
+ *     sigmoid(margin), clipped to [-c, c] ("residual_clip"), at the
+ *     current model, released the same way -- every term's in one pass
+ *     (default), or with "cyclic" one pass per term, each at the model
+ *     its predecessors updated; each bin's score moves by the learning
+ *     rate times its noisy mean residual (clamped to [-c, c]), and the
+ *     scores are centred into the bias.
+ * Everything after the releases is post-processing.  Each release is a
+ * sum of per-row terms of l2 norm at most c (a row is in one bin of a
+ * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
+ * times that for a unit of k rows; T x terms + terms releases compose to
+ * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting").
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "core/ebm.h"
+#include "mechanisms/ebm.h"
+#include "mechanisms/glm.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "state/ebmparams.h"
+#include "state/glmstate.h"
+#include "state/glmweights.h"
+
+PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
+
+/* a run's layout, noise, design and buffers (DPRun.work) */
+typedef struct EBMRun
+{
+	bool		regression;		/* a float8 label, the last word of a row */
+	int			d;				/* the features */
+	EBMParams	ep;
+	EBMTerm    *terms;
+	int			nterms;
+	int			nscores;
+	double		rho;
+	EBMNoise	nz;
+	NoisySGDDesign D;
+	double	   *scores;
+	double	   *counts;			/* the noisy counts */
+	double	   *sums;			/* a round's noisy residual sums */
+	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
+	double		bias;
+} EBMRun;
+
+/* the largest term */
+static int
+ebm_max_size(const EBMTerm *terms, int nterms)
+{
+	int			m = 1;
+
+	for (int t = 0; t < nterms; t++)
+		m = Max(m, terms[t].size);
+	return m;
+}
+
+/* the run's noise from public inputs only; refused outside the sampler's range */
+static void
+ebm_calibration(const GLMParams *p, EBMRun *r)
+{
+	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
+	if (!ebm_noise(r->rho, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
+				   r->ep.rounds, p->rows_per_unit, r->ep.residual_clip, &r->nz))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_ebm: the noise is outside the exact sampler's range"),
+				 errhint("Use a larger epsilon or fewer \"rounds\".")));
+}
+
+void
+ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	GLMParams	p;
+	EBMRun		r;
+	bool		reg = ebmparams_regression(options);
+
+	glmparams_check_args(reg ? GLM_KIND_EBM_REG : GLM_KIND_EBM, aggname, epsilon, delta, d,
+						 options, &p);
+	ebmparams_init(options, d, reg, &r.ep, &r.terms, &r.nterms, &r.nscores);
+	ebm_calibration(&p, &r);
+}
+
+static void
+ebm_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	EBMRun	   *r = palloc0(sizeof(EBMRun));
+
+	r->regression = state->kind == GLM_KIND_EBM_REG;
+	r->d = state->d - (r->regression ? 1 : 0);
+	ebmparams_init(state->options, r->d, r->regression, &r->ep, &r->terms, &r->nterms,
+				   &r->nscores);
+	ebm_calibration(p, r);
+	/* the design before the charge; a spilled state's in blocks, within the cap */
+	/* its counts carry the class weights (glm_design) */
+	noisysgd_design(&r->D, state, false);
+	r->scores = palloc0(sizeof(double) * r->nscores);
+	r->counts = palloc0(sizeof(double) * r->nscores);
+	r->sums = palloc0(sizeof(double) * r->nscores);
+	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
+	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
+	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
+}
+
+/* acc[j] += v in units of g 2^-DPNOISE_SUM_BITS, clamped to +-2^62 (as noisy GD) */
+static inline void
+ebm_add(__int128 *acc, int j, double v, double per_unit)
+{
+	const double limit = ldexp(1.0, 62);
+	double		t = v * per_unit;
+
+	if (fabs(t) > limit)
+		t = copysign(limit, t);
+	acc[j] += lrint(t);
+}
+
+/*
+ * The snapped release of acc: each sum rounded half away from zero to the
+ * lattice, clamped to +-2^62 lattice units, plus N_Z(0, sigma2); acc zeroed.
+ */
+static void
+ebm_release_sums(gsl_rng *rng, __int128 *acc, int n, double lattice, uint64 sigma2,
+				 double *out)
+{
+	const __int128 half = (__int128) 1 << (DPNOISE_SUM_BITS - 1);
+	const __int128 cap = (__int128) 1 << 62;
+
+	for (int j = 0; j < n; j++)
+	{
+		__int128	q = acc[j] >= 0 ? (acc[j] + half) >> DPNOISE_SUM_BITS :
+			-((-acc[j] + half) >> DPNOISE_SUM_BITS);
+
+		q = q > cap ? cap : q < -cap ? -cap : q;
+		out[j] = (double) ((int64) q + dpnoise_discrete_gaussian(rng, sigma2)) * lattice;
+		acc[j] = 0;
+	}
+}
+
+/* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
+static inline double
+ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
+{
+	double		y;
+
+	if (!r->regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->ep.y_min) / (r->ep.y_max - r->ep.y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+}
+
+/*
+ * One pass over the rows: each term's bin sums of cnt (counts) or of cnt
+ * times the clipped residual at the current scores (a round)
+ */
+static void
+ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
+{
+	NoisySGDDesign *D = &r->D;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
+
+	for (bool more = noisysgd_design_next(D, true); more;
+		 more = noisysgd_design_next(D, false))
+		for (int64 k = 0; k < D->nobs; k++)
+		{
+			double		c = D->cnt[k];
+
+			/* each term's bin once: the margin and the sums read it */
+			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+			if (residuals)
+			{
+				double		z = r->bias;
+
+				for (int t = 0; t < r->nterms; t++)
+					z += r->scores[idx[t]];
+				c *= ebm_residual(!r->regression, ebm_label(r, D, k), z, r->ep.residual_clip);
+			}
+			for (int t = 0; t < r->nterms; t++)
+				if (only < 0 || t == only)
+					ebm_add(r->acc, idx[t], c, per_unit);
+		}
+	pfree(idx);
+}
+
+/*
+ * One release and update: every term's residual sums at the current model
+ * (only < 0), or term only's (a cyclic round's step)
+ */
+static void
+ebm_round(DPRun *run, int only, double min_count)
+{
+	EBMRun	   *r = run->work;
+	int			off = only < 0 ? 0 : r->terms[only].offset;
+	int			n = only < 0 ? r->nscores : r->terms[only].size;
+
+	mechanism_poll(run->ledger_id);
+	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
+	ebm_release_sums(run->rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
+					 r->sums + off);
+	ebm_term_update(r->scores + off, n, r->sums + off, r->counts + off, r->ep.learning_rate,
+					min_count, r->ep.residual_clip);
+	/* the same margins, the base rate in the bias */
+	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
+}
+
+static void
+ebm_compute(DPRun *run)
+{
+	EBMRun	   *r = run->work;
+	/* a bin's noisy count is at least the counts' noise sd when divided by */
+	double		min_count = Max(1.0, sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+
+	ebm_pass(r, false, -1, ldexp(1.0 / r->nz.count_lattice, DPNOISE_SUM_BITS));
+	ebm_release_sums(run->rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
+					 r->counts);
+	for (int round = 0; round < r->ep.rounds; round++)
+	{
+		if (r->ep.cyclic)
+			for (int t = 0; t < r->nterms; t++)
+				ebm_round(run, t, min_count);
+		else
+			ebm_round(run, -1, min_count);
+	}
+	run->detail = "ebm";
+}
+
+/* "terms": the layout, as predict reads it (public: from the options and d) */
+static void
+ebm_params_terms(StringInfo buf, const EBMRun *r)
+{
+	appendStringInfoString(buf, ", \"terms\": [");
+	for (int t = 0; t < r->nterms; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+
+		if (e->type == EBM_TERM_NUMERIC)
+			appendStringInfo(buf, "%s{\"type\": \"numeric\", \"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d}",
+							 t == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+		else
+			appendStringInfo(buf, "%s{\"type\": \"categorical\", \"index\": %d, \"size\": %d}",
+							 t == 0 ? "" : ", ", e->index, e->size);
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+static Datum
+ebm_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	const GLMParams *p = &state->params;
+	EBMRun	   *r = run->work;
+	StringInfoData params;
+
+	model_params_begin(&params);
+	model_params_text(&params, "link", r->regression ? "identity" : "logit");
+	model_params_int(&params, "d", r->d);
+	if (r->regression)
+	{
+		/* the margin in the label's units: scores and bias scaled back from [-1, 1] */
+		double		half = (r->ep.y_max - r->ep.y_min) / 2.0;
+
+		for (int j = 0; j < r->nscores; j++)
+			r->scores[j] *= half;
+		r->bias = r->bias * half + (r->ep.y_max + r->ep.y_min) / 2.0;
+		model_params_float(&params, "y_min", r->ep.y_min);
+		model_params_float(&params, "y_max", r->ep.y_max);
+	}
+	model_params_int(&params, "bins", r->ep.bins);
+	model_params_int(&params, "rounds", r->ep.rounds);
+	model_params_float(&params, "learning_rate", r->ep.learning_rate);
+	glm_params_bool(&params, "cyclic", r->ep.cyclic);
+	model_params_float(&params, "residual_clip", r->ep.residual_clip);
+	model_params_float(&params, "count_share", r->ep.count_share);
+	model_params_float(&params, "rho", r->rho);
+	model_params_float(&params, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
+	model_params_float(&params, "count_sigma",
+					   sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+	model_params_float(&params, "lattice", r->nz.sum_lattice);
+	model_params_text(&params, "noise", "discrete_gaussian");
+	if (p->rows_per_unit > 1)
+		model_params_int(&params, "rows_per_unit", p->rows_per_unit);
+	if (p->sample_rows > 0)
+		model_params_int(&params, "sample_rows", p->sample_rows);
+	glmweights_model_params(&params, p->weight_pos, p->weight_neg);
+	ebm_params_terms(&params, r);
+	model_params_end(&params);
+	return model_build(run->fcinfo, "ebm", r->scores, r->nscores, r->bias, p->epsilon,
+					   p->delta, &params);
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_ebm_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_EBM,
+						 .calibrate = ebm_calibrate, .compute = ebm_compute,
+						 .release = ebm_release)
+
+MECHANISM_FINAL_FUNCTION(dpobj_ebm_reg_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_EBM_REG,
+						 .calibrate = ebm_calibrate, .compute = ebm_compute,
+						 .release = ebm_release)
+
+TrainLabel
+ebm_label_kind(Jsonb *options)
+{
+	return ebmparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+}

@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebmparams.h
+ *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
+ *	  count_share, lo, hi and groups (the one-hot groups of the row, set by
+ *	  dpobj.train() from the run's encoding).  Its shared options
+ *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
+ *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_EBMPARAMS_H
+#define DPOBJ_EBMPARAMS_H
+
+#include "base/options.h"
+#include "core/ebm.h"
+
+#include "utils/jsonb.h"
+
+typedef struct EBMParams
+{
+	int			bins;			/* a numeric coordinate's equal-width bins */
+	int			rounds;			/* boosting rounds T: one pass each */
+	double		learning_rate;
+	double		count_share;	/* the share of rho spent on the bin counts */
+	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1] */
+	bool		cyclic;			/* a round: one pass per term (true) or one in all */
+	double		lo;				/* numeric coordinates binned over [lo, hi] */
+	double		hi;
+	double		y_min;			/* a float8 label: its public bounds (required) */
+	double		y_max;
+	bool		have_y;
+	int			ngroups;		/* "groups": 0 numeric, m a one-hot group */
+	int		   *groups;			/* NULL: every coordinate numeric */
+} EBMParams;
+
+/* the defaults (docs/BENCHMARKS.md; bench/ebm) */
+extern const DPOptionSpec ebmparams_options[];
+
+/* whether key is one of dp_ebm's own options (glmparams.c leaves them here) */
+extern bool ebmparams_key(const char *key);
+
+/*
+ * The options parsed, and the layout they give for d coordinates (terms
+ * palloc'd, *nterms, *nscores); regression: a float8 label, whose y_min and
+ * y_max are required (and refused otherwise).  Every error on public grounds.
+ */
+extern void ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p,
+						   EBMTerm **terms, int *nterms, int *nscores);
+
+/* whether the options are a float8 label's (they have "y_min" or "y_max") */
+extern bool ebmparams_regression(Jsonb *options);
+
+#endif							/* DPOBJ_EBMPARAMS_H */
