@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_EBM_H
-#define DPOBJ_EBM_H
+#ifndef DPOBJ_EBM_MECH_H
+#define DPOBJ_EBM_MECH_H
 
 #include "postgres.h"
 
@@ -22,4 +22,4 @@ extern void ebm_check_args(const char *aggname, double epsilon, double delta, in
 /* dp_ebm's label: a float8 with "y_min"/"y_max" in the options, else a boolean */
 extern TrainLabel ebm_label_kind(Jsonb *options);
 
-#endif							/* DPOBJ_EBM_H */
+#endif							/* DPOBJ_EBM_MECH_H */
