@@ -58,6 +58,12 @@ SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learn
 -- the model beats the majority class (0.719) by far
 SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority
   FROM m, regress_ebm.v;
+-- the model kinds' dispatch reads the same layout: score = margin, predict = margin > 0
+SELECT dpobj.model_kind(m) AS kind,
+       bool_and(abs(dpobj.score(m, x) - regress_ebm.margin(m, x)) < 1e-9) AS score_is_margin,
+       bool_and(dpobj.predict(m, x) = (regress_ebm.margin(m, x) > 0)) AS predict_is_sign
+  FROM m, regress_ebm.v GROUP BY 1;
+SELECT count(*) AS explain_rows, count(DISTINCT feature) AS features FROM m, dpobj.explain(m);
 -- no groups: every coordinate a numeric term (5 x 8 scores)
 SELECT cardinality((dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8}')).weights) AS scores
   FROM regress_ebm.v;
@@ -97,6 +103,11 @@ SELECT (m).params->>'link' AS link, (m).params->>'y_min' AS y_min, (m).params->>
 SELECT sqrt(avg((t - regress_ebm.margin(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[]))^2))
          < 0.6 * (SELECT stddev_pop(t) FROM regress_ebm.reg) AS beats_the_mean
   FROM rm, regress_ebm.reg;
+SELECT dpobj.model_kind(m) AS kind,
+       bool_and(abs(dpobj.score(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[])
+                    - regress_ebm.margin(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[])) < 1e-9)
+         AS score_is_margin
+  FROM rm, regress_ebm.reg GROUP BY 1;
 SELECT o, e.* FROM (VALUES
     ('{"y_min": 0}'), ('{"y_min": 1, "y_max": 1}'), ('{"y_min": 0, "y_max": 1, "class_weight": {"false": 0.5}}')) v(o),
   LATERAL regress.err(format('SELECT dpobj.dp_ebm(x, 1.0::float8, 1, 1e-6, %L) FROM regress_ebm.v', o)) e;
@@ -119,6 +130,9 @@ CREATE TEMP TABLE tm AS
 SELECT dpobj.train('regress_ebm.pts', 'ebm', ARRAY['c', 'a', 'b'], 'y', 1, 1e-6, '{"bins": 8}') AS m;
 -- c: x, y, z and "other" (4 levels); a, b: 8 bins over the scaled [-1, 1]
 SELECT (m).mechanism, cardinality((m).weights) AS scores, (m).params->'terms' AS terms FROM tm;
+-- raw values through the recorded encoding, and explain's rows on the declared scale
+SELECT dpobj.predict_raw(m, '{"c": "x", "a": 0.9, "b": 0.5}') IS NOT NULL AS predicts_raw FROM tm;
+SELECT feature, count(*) AS rows FROM tm, dpobj.explain(m) GROUP BY 1 ORDER BY 1;
 SELECT l.mechanism, l.kind, l.rho >= ((t.m).params->>'rho')::numeric AS rho_rounded_up,
        l.rho < ((t.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
   FROM tm t, dpobj.ledger l WHERE l.relation = 'regress_ebm.pts';
