@@ -171,13 +171,15 @@ static double
 aggplan_rank(const AggLayout *l, int slot, double eps_noise)
 {
 	double		share,
-				param;
+				param,
+				s2,
+				p2;
 	int			n = 1;
 	uint64		num,
 				den;
 
 	(void) agg_slot_kind(l, slot, &share, &param);
-	while (slot + n < l->width && agg_slot_kind(l, slot + n, &share, &param) == AGG_SLOT_RANK)
+	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
 		n++;
 	agg_rank_gamma(eps_noise * share, l->ncells, &num, &den);
 	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
