@@ -102,7 +102,7 @@ agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
 			agg_bad("every \"q\" must be a number strictly between 0 and 1", NULL);
 	}
 	s->nbins = bins ? dp_option_int(bins, "bins", 2, AGG_MAX_BINS) : AGG_QUANT_BINS;
-	/* each q's draw is released in one of the quantile's slots */
+	/* each q's draw (and its interval's ends: AGG_QUANT_DRAWS) is released in a slot */
 	if (s->nq > s->nbins)
 		agg_bad("a quantile needs at least as many \"bins\" as \"q\" values", NULL);
 	return s->nbins;

@@ -23,9 +23,10 @@
  *	  q releases only the bin the exponential mechanism draws from them
  *	  (privquant.h's rank loss, moved <= k per unit in each cell it
  *	  touches, so <= 2k over cells when grouped): gamma = share x epsilon /
- *	  (2 k m), m = 2 grouped, else 1.  The release is epsilon-DP by basic
- *	  composition (delta charged, not needed), charged once as
- *	  "aggregate" (pure).
+ *	  (2 k m), m = 2 grouped, else 1; with bins >= 3 per q, two more draws
+ *	  per q (its interval's ends, aggregate.h) share the q's epsilon.
+ *	  The release is epsilon-DP by basic composition (delta charged, not
+ *	  needed), charged once as "aggregate" (pure).
  *
  *-------------------------------------------------------------------------
  */
