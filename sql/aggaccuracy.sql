@@ -31,6 +31,19 @@ SELECT statistic, round(half_width::numeric, 6) AS half_width
 SELECT statistic, round(half_width::numeric, 6) AS half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "mean", "column": "hours"}]', 1,
                                 options => '{"count": 10}');
+-- a quantile's in ranks: its estimate's draw (gamma = 1 / 3 / 2 over 1000 bins, 1 / 12
+-- beside a count or grouped) loses at most ceil(ln(1000 / 0.05) / gamma) - 1 ranks
+-- w.p. >= 95 %; and back
+SELECT statistic, column_name, half_width, ceil(ln(1000 / 0.05) * 6) - 1 AS expected
+  FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": [0.5]}]', 1);
+SELECT statistic, half_width, ceil(ln(1000 / 0.05) * 12) - 1 AS expected
+  FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": 0.5}, {"stat": "count"}]', 1)
+ WHERE statistic = 'quantile';
+SELECT statistic, half_width, ceil(ln(100 / 0.05) * 12) - 1 AS expected
+  FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": 0.5, "bins": 100}]', 1,
+                                ARRAY['sex']);
+SELECT statistic, epsilon
+  FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": [0.5]}]', 59);
 
 -- the half-width is exactly what a run reports (ci_high - estimate), for every cell
 CREATE TEMP TABLE acc AS

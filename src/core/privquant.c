@@ -78,19 +78,32 @@ privquant_losses(const int64_t *hist, double q, int64_t *loss)
 int64_t
 privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss)
 {
+	return privquant_losses_pad(hist, nbins, q, 0, loss);
+}
+
+int64_t
+privquant_losses_pad(const int64_t *hist, int nbins, double q, int64_t pad, int64_t *loss)
+{
 	int64_t		n = 0,
 				c = 0,
 				prev,
 				t,
+				h,
 				minloss = INT64_MAX;
 
 	for (int i = 0; i < nbins; i++)
 		n = sat_add(n, hist[i]);
-	t = privquant_target(q, n);
+	/* a public pad shifts every c_i and t by constants: the sensitivity stays 1 */
+	t = sat_add(privquant_target(q, n), pad > 0 ? pad : 0);
 	for (int i = 0; i < nbins; i++)
 	{
+		h = hist[i];
+		if (i == 0 && pad < 0)
+			h = sat_add(h, -pad);
+		if (i == nbins - 1 && pad > 0)
+			h = sat_add(h, pad);
 		prev = c;
-		c = sat_add(c, hist[i]);
+		c = sat_add(c, h);
 		/* t - c_i: too few rows below R_i; c_(i-1) + 1 - t: R_(i-1) already reaches t */
 		loss[i] = t > c ? t - c : 0;
 		if (prev >= t && prev - t + 1 > loss[i])

@@ -102,7 +102,7 @@ agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
 			agg_bad("every \"q\" must be a number strictly between 0 and 1", NULL);
 	}
 	s->nbins = bins ? dp_option_int(bins, "bins", 2, AGG_MAX_BINS) : AGG_QUANT_BINS;
-	/* each q's draw is released in one of the quantile's slots */
+	/* each q's draw (and its interval's ends: AGG_QUANT_DRAWS) is released in a slot */
 	if (s->nq > s->nbins)
 		agg_bad("a quantile needs at least as many \"bins\" as \"q\" values", NULL);
 	return s->nbins;
@@ -279,8 +279,10 @@ agg_slot_kind(const AggLayout *l, int slot, double *share, double *param)
 			 * and count, a variance's in three, a quantile's between its draws
 			 */
 			*share = s->weight / l->weights / (s->kind == AGG_MEAN ? 2 : s->kind == AGG_VARIANCE ? 3 :
-										s->kind == AGG_QUANTILE ? s->nq : 1);
-			*param = s->kind == AGG_QUANTILE && j < s->nq ? s->q[j] : 0;
+										s->kind == AGG_QUANTILE ? AGG_QUANT_DRAWS(s) : 1);
+			/* a quantile's draws: each q, then (bins >= 3 nq) its lower ends, its upper ends */
+			*param = s->kind == AGG_QUANTILE && j < AGG_QUANT_DRAWS(s) ?
+				s->q[j % s->nq] + (j / s->nq == 1 ? AGG_Q_LOWER : j / s->nq == 2 ? AGG_Q_UPPER : 0) : 0;
 			if (s->kind == AGG_QUANTILE)
 				return j == 0 ? AGG_SLOT_RANK0 : AGG_SLOT_RANK;
 			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && j == 0) ||

@@ -23,9 +23,10 @@
  *	  q releases only the bin the exponential mechanism draws from them
  *	  (privquant.h's rank loss, moved <= k per unit in each cell it
  *	  touches, so <= 2k over cells when grouped): gamma = share x epsilon /
- *	  (2 k m), m = 2 grouped, else 1.  The release is epsilon-DP by basic
- *	  composition (delta charged, not needed), charged once as
- *	  "aggregate" (pure).
+ *	  (2 k m), m = 2 grouped, else 1; with bins >= 3 per q, two more draws
+ *	  per q (its interval's ends, aggregate.h) share the q's epsilon.
+ *	  The release is epsilon-DP by basic composition (delta charged, not
+ *	  needed), charged once as "aggregate" (pure).
  *
  *-------------------------------------------------------------------------
  */
@@ -129,7 +130,7 @@ agg_options_k(Jsonb *options)
  * A draw's gamma = num / den <= eps_share / (2 m) (m = 2 with several cells:
  * a replaced row moves ranks in two cells); num 0 when epsilon is too small.
  */
-static void
+void
 agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
 {
 #if DPOBJ_MUTANT_IS(expmech)
@@ -137,6 +138,15 @@ agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
 #endif
 	/* halved as a double (exact), not as num: num may be 1 */
 	(void) expsample_gamma(ncells > 1 ? eps_share / 2 : eps_share, num, den);
+}
+
+int64
+agg_quant_shift(uint64 num, uint64 den, int nbins, double beta)
+{
+	/* gamma (s + 1) >= ln(nbins / beta); rounded up, capped far above any rank */
+	double		s = ceil(log(nbins / beta) * ((double) den / (double) num)) - 1;
+
+	return num < 1 ? PG_INT64_MAX / 4 : (int64) Min(Max(s, 0), (double) (PG_INT64_MAX / 4));
 }
 
 /* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
@@ -451,7 +461,8 @@ agg_calibrate(DPRun *run)
 
 /*
  * A quantile's draws in one cell: its bins are slots i .. i + n - 1; each
- * slot i + j with a q gets the bin drawn for that q, the others 0.
+ * slot i + j with a q gets the bin drawn for that q (its nq q's, then
+ * their lower and upper ends: aggregate.h), the others 0.
  */
 static void
 agg_draw_quantile(DPRun *run, const double *v, int64 *out, int i, int n)
@@ -459,19 +470,28 @@ agg_draw_quantile(DPRun *run, const double *v, int64 *out, int i, int n)
 	AggRun	   *r = run->state;
 	int64	   *hist = palloc(sizeof(int64) * n);
 	int64	   *loss = palloc(sizeof(int64) * n);
+	int			nq = 0;
 
 	for (int b = 0; b < n; b++)
+	{
 		hist[b] = (int64) v[i + b];
+		nq += AG_PARAM(r->s, r->width, i + b) > 0 && AG_PARAM(r->s, r->width, i + b) < 1;
+	}
 	for (int j = 0; j < n; j++)
 	{
 		double		q = AG_PARAM(r->s, r->width, i + j);
 		int64		minloss,
+					pad = 0,
 					pick = 0;
 
 		out[i + j] = 0;
 		if (q <= 0)
 			continue;
-		minloss = privquant_losses_n(hist, n, q, loss);
+		/* an interval's end: rank t - s (s public rows padded below) or t + s */
+		if (q > AGG_Q_LOWER)
+			pad = agg_quant_shift(r->num[i + j], r->den[i + j], n, AGG_QUANT_BETA) * (q > AGG_Q_UPPER ? 1 : -1);
+		minloss = privquant_losses_pad(hist, n, AG_PARAM(r->s, r->width, i + j % Max(nq, 1)), pad,
+										 loss);
 		if (expsample_draw(run->rng, loss, n, minloss, r->num[i + j], r->den[i + j],
 						   mechanism_stop_pending, NULL, &pick) != EXPSAMPLE_OK)
 		{

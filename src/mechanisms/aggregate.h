@@ -39,6 +39,17 @@
 #define AGG_MAX_Q		16
 #define AGG_QUANT_BINS	1000	/* a quantile's default candidates */
 
+/*
+ * A quantile with bins >= 3 nq also draws, per q, its interval's ends: at
+ * rank t - s (lower end: that bin's lower edge) and t + s (upper end),
+ * s = agg_quant_shift(); their slots' param is q + AGG_Q_LOWER or
+ * q + AGG_Q_UPPER.  Each end fails with probability <= AGG_QUANT_BETA.
+ */
+#define AGG_Q_LOWER		1.0
+#define AGG_Q_UPPER		2.0
+#define AGG_QUANT_BETA	0.025
+#define AGG_QUANT_DRAWS(st) ((st)->nbins >= 3 * (st)->nq ? 3 * (st)->nq : (st)->nq)
+
 /* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
 #define AGG_SUM_UNITS	16384.0
 
@@ -108,6 +119,16 @@ extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, do
  * share of epsilon (den 0: too small); aggplan.c computes accuracy with it
  */
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
+
+/*
+ * a draw's rank error bound s for gamma num / den over nbins: the smallest
+ * s >= 0 with nbins exp(-gamma (s + 1)) <= beta (its loss exceeds s with
+ * probability <= beta); a quantile end's shift at AGG_QUANT_BETA
+ */
+extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
+
+/* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
+extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
 
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,

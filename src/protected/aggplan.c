@@ -14,7 +14,8 @@
  *	      digits, rounded up) whose half-width is at most half_width
  *
  *	  A mean's half-width needs options {"count": n}, the true count it
- *	  assumes (NULL without one).  Both refuse what dpobj.aggregate()
+ *	  assumes (NULL without one); a quantile's is in ranks (its estimate's
+ *	  rank error bound), as no value bound follows without the rows.  Both refuse what dpobj.aggregate()
  *	  refuses on the same public grounds, with its errors.
  *
  *-------------------------------------------------------------------------
@@ -165,6 +166,25 @@ aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
 	return aggrun_halfwidth((double) num, (double) den, alpha);
 }
 
+/* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
+static double
+aggplan_rank(const AggLayout *l, int slot, double eps_noise)
+{
+	double		share,
+				param,
+				s2,
+				p2;
+	int			n = 1;
+	uint64		num,
+				den;
+
+	(void) agg_slot_kind(l, slot, &share, &param);
+	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
+		n++;
+	agg_rank_gamma(eps_noise * share, l->ncells, &num, &den);
+	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
+}
+
 /*
  * Statistic i's 95 % half-width in its own units at the charged epsilon
  * eps (NaN: epsilon too small, or a mean without "count").  A mean's
@@ -201,6 +221,9 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 				return c->hi - c->lo;
 			return Min(c->hi - c->lo,
 					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
+		case AGG_QUANTILE:
+			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
+			return aggplan_rank(l, st->slot, eps_noise);
 		default:
 			break;
 	}
@@ -208,7 +231,7 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),
-			 errhint("It gives count, sum, mean and histogram.")));
+			 errhint("It gives count, sum, mean, histogram and quantile (in ranks).")));
 	return NAN;					/* keep compiler quiet */
 }
 
@@ -282,6 +305,8 @@ aggplan_stat_name(AggStatKind kind)
 			return "mean";
 		case AGG_HISTOGRAM:
 			return "histogram";
+		case AGG_QUANTILE:
+			return "quantile";
 		default:
 			break;
 	}
@@ -330,7 +355,7 @@ dpobj_aggregate_epsilon(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.aggregate_epsilon: half_width must be a finite number >= 0"),
-				 errhint("A count's is in rows, a sum's and a mean's in the column's units.")));
+				 errhint("A count's is in rows, a quantile's in ranks, a sum's and a mean's in the column's units.")));
 	InitMaterializedSRF(fcinfo, 0);
 	aggplan_prepare(fcinfo, "dpobj.aggregate_epsilon", 0, &p);
 	for (int i = 0; i < p.l->nstats; i++)

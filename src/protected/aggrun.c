@@ -311,22 +311,27 @@ aggrun_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
 }
 
 /*
- * A quantile's rows: the drawn bin's midpoint.  The exponential mechanism
- * bounds the rank error only (docs/PRIVACY.md): no value interval follows
- * from public quantities but the declared bounds, the row's interval.
+ * A quantile's rows: the drawn bin's midpoint, and (bins >= 3 nq) the
+ * interval from the lower edge of the bin drawn at rank t - s to the upper
+ * edge of the one drawn at t + s, widened to the estimate's bin
+ * (docs/PRIVACY.md); else the declared bounds.
  */
 static void
 aggrun_quantile(AggOut *o, const AggStat *st, JsonbContainer *values, int base)
 {
 	const EncColumn *c = &o->l->enc->cols[st->col];
 	double		w = (c->hi - c->lo) / st->nbins;
+	bool		ci = AGG_QUANT_DRAWS(st) > st->nq;
 
 	for (int j = 0; j < st->nq; j++)
 	{
-		double		bin = aggrun_value(values, base + st->slot + j);
+		double		bin = aggrun_value(values, base + st->slot + j),
+					lo = ci ? Min(bin, aggrun_value(values, base + st->slot + st->nq + j)) : 0,
+					hi = ci ? Max(bin, aggrun_value(values, base + st->slot + 2 * st->nq + j)) :
+			st->nbins - 1;
 
 		aggrun_row(o, "", psprintf("quantile(%g)", st->q[j]), c, true,
-				   Min(c->hi, c->lo + (bin + 0.5) * w), c->lo, c->hi);
+				   Min(c->hi, c->lo + (bin + 0.5) * w), c->lo + lo * w, Min(c->hi, c->lo + (hi + 1) * w));
 	}
 }
 
