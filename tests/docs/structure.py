@@ -144,13 +144,17 @@ def strip_c(text):
 
 def includes(files):
     src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
+    # an include names its folder ("core/ebm.h"), so two folders may share a file name
+    by_path = {f[len("src/"):]: f for f in src}
     by_name = {os.path.basename(f): f for f in src}
+
+    def resolve(n):
+        return by_path.get(n) or by_name.get(os.path.basename(n))
     graph, system = {}, {}
     for f in src:
         names = re.findall(r'#include\s+"([^"]+)"', open(f, encoding="utf-8").read())
-        graph[f] = {by_name[os.path.basename(n)] for n in names
-                    if os.path.basename(n) in by_name and by_name[os.path.basename(n)] != f}
-        system[f] = [n for n in names if os.path.basename(n) not in by_name]
+        graph[f] = {resolve(n) for n in names if resolve(n) and resolve(n) != f}
+        system[f] = [n for n in names if not resolve(n)]
     return graph, system
 
 
