@@ -34,6 +34,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "nodes/primnodes.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -68,12 +69,29 @@ enum
 #define AG_SHARE(s, w, i) ((s)[AG_HDR + (w) + (i)])
 #define AG_PARAM(s, w, i) ((s)[AG_HDR + 2 * (w) + (i)])
 
-/* per aggregate call: the layout of the options */
+/*
+ * per aggregate call: the layout of the options; stable: the options are
+ * a constant or a query parameter (train()'s query), the same on every row
+ */
 typedef struct AggCache
 {
 	Jsonb	   *options;
 	AggLayout  *layout;
+	bool		stable;
 } AggCache;
+
+/* the aggregate's options argument (its fifth) is a constant or a query parameter */
+static bool
+agg_options_stable(FunctionCallInfo fcinfo)
+{
+	Aggref	   *a = AggGetAggref(fcinfo);
+	Node	   *e;
+
+	if (a == NULL || list_length(a->args) != 5)
+		return false;
+	e = (Node *) list_nth_node(TargetEntry, a->args, 4)->expr;
+	return IsA(e, Const) || (IsA(e, Param) && ((Param *) e)->paramkind == PARAM_EXTERN);
+}
 
 static AggLayout *
 agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
@@ -83,14 +101,15 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 
 	if (options == NULL)
 		return agg_layout_of_options(NULL);	/* raises: no layout */
-	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
-		memcmp(c->options, options, VARSIZE(options)) == 0)
+	if (c != NULL && (c->stable || (VARSIZE(c->options) == VARSIZE(options) &&
+									memcmp(c->options, options, VARSIZE(options)) == 0)))
 		return c->layout;
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	c = palloc0(sizeof(AggCache));
 	c->options = palloc(VARSIZE(options));
 	memcpy(c->options, options, VARSIZE(options));
 	c->layout = agg_layout_of_options(options);
+	c->stable = agg_options_stable(fcinfo);
 	MemoryContextSwitchTo(old);
 	fcinfo->flinfo->fn_extra = c;
 	return c->layout;
