@@ -19,3 +19,14 @@ PREPARE enc(jsonb) AS
 EXECUTE enc('[{"column": "c", "levels": ["a", "b"]}]');
 EXECUTE enc('[{"column": "c", "levels": ["b"]}]');
 DEALLOCATE enc;
+-- dp_aggregate with per-row options: each row counted in its own layout's bins (x's for the
+-- first row, y's for the others; epsilon this large leaves the counts exact)
+SET dpobj.seed = 3;
+SELECT r->'values' AS vals
+  FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features(enc, '{}'::text[], ARRAY[x, y]), true, 1e6, 1e-6,
+                                  jsonb_build_object('layout', jsonb_build_object('encoding', enc, 'group_by', '[]'::jsonb,
+                                    'what', jsonb_build_array(jsonb_build_object('stat', 'histogram', 'column', col, 'bins', 2))))) r
+          FROM (SELECT i, col, 1.0::float8 AS x, 9.0::float8 AS y,
+                       '[{"column": "x", "lo": 0, "hi": 10}, {"column": "y", "lo": 0, "hi": 10}]'::jsonb AS enc
+                  FROM (VALUES (1, 'x'), (2, 'y'), (3, 'y')) v(i, col) ORDER BY i) s) t;
+RESET dpobj.seed;

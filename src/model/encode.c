@@ -24,6 +24,8 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
+#include "model/modelargs.h"
+
 PG_FUNCTION_INFO_V1(dpobj_encode_features);
 
 static void
@@ -225,43 +227,21 @@ encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
 	return a;
 }
 
-/*
- * The parsed encoding of this call site: parsed once when the argument is a
- * constant or a query parameter (get_fn_expr_arg_stable: the same on every
- * row, as in train()'s query), else once per distinct value.  nonull: a
- * false per numeric column, for rows whose numeric array has no NULL.
- */
+/* the parsed encoding of a call site, and a false per numeric column (rows with no NULL) */
 typedef struct EncCache
 {
-	Jsonb	   *spec;
 	Encoding   *enc;
-	bool		stable;
 	bool	   *nonull;
 } EncCache;
 
-static EncCache *
-encoding_cached(FunctionCallInfo fcinfo)
+static void *
+encoding_build(Jsonb *spec, MemoryContext cxt)
 {
-	EncCache   *cache = (EncCache *) fcinfo->flinfo->fn_extra;
-	Jsonb	   *spec;
-	MemoryContext old;
+	EncCache   *c = MemoryContextAlloc(cxt, sizeof(EncCache));
 
-	if (cache != NULL && cache->stable)
-		return cache;
-	spec = PG_GETARG_JSONB_P(0);
-	if (cache != NULL && VARSIZE(cache->spec) == VARSIZE(spec) &&
-		memcmp(cache->spec, spec, VARSIZE(spec)) == 0)
-		return cache;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	cache = palloc(sizeof(EncCache));
-	cache->spec = palloc(VARSIZE(spec));
-	memcpy(cache->spec, spec, VARSIZE(spec));
-	cache->enc = encoding_parse(cache->spec);
-	cache->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 0);
-	cache->nonull = palloc0(sizeof(bool) * (cache->enc->nnum + 1));
-	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = cache;
-	return cache;
+	c->enc = encoding_parse(spec);
+	c->nonull = MemoryContextAllocZero(cxt, sizeof(bool) * (c->enc->nnum + 1));
+	return c;
 }
 
 static void
@@ -297,7 +277,7 @@ dpobj_encode_features(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		encode_shape_error();
-	cache = encoding_cached(fcinfo);
+	cache = jsonb_arg_cached(fcinfo, PG_GETARG_JSONB_P(0), 0, encoding_build);
 	enc = cache->enc;
 	ca = PG_GETARG_ARRAYTYPE_P(1);
 	na = PG_GETARG_ARRAYTYPE_P(2);
