@@ -270,9 +270,9 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options, int argno)
 /* ---- the aggregate ---- */
 
 ModelPredictor *
-evaluate_model(FunctionCallInfo fcinfo, Jsonb *options)
+evaluate_model(FunctionCallInfo fcinfo, Jsonb *options, int argno)
 {
-	return eval_cache(fcinfo, options, -1)->model;
+	return eval_cache(fcinfo, options, argno)->model;
 }
 
 ArrayType *
