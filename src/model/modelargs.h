@@ -3,8 +3,9 @@
  * modelargs.h
  *	  The arguments of the model functions (dpobj.predict, score,
  *	  predict_class): the model, unpacked once per distinct value and cached
- *	  in fn_extra while the same value is passed row after row, and the
- *	  feature array's common check.
+ *	  in fn_extra while the same value is passed row after row, a parsed
+ *	  jsonb argument cached alike (encodings, options), and the feature
+ *	  array's common check.
  *
  *-------------------------------------------------------------------------
  */
