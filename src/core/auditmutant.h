@@ -26,6 +26,7 @@
  *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
  *   gradclip   noisy GD's clip of a row's loss derivative, 1.5 times looser
  *              (capped at 1) than the noise is for (mechanisms/noisysgddescent.c)
+ *   keysel     the delta a key selection's threshold is set for (keysel.c)
  */
 #ifndef DPOBJ_AUDITMUTANT_H
 #define DPOBJ_AUDITMUTANT_H
@@ -39,6 +40,7 @@
 #define DPOBJ_MUTANT_ID_units		7
 #define DPOBJ_MUTANT_ID_adassp		8
 #define DPOBJ_MUTANT_ID_gradclip	9
+#define DPOBJ_MUTANT_ID_keysel		10
 
 /* the under-calibration of every family */
 #define DPOBJ_MUTANT_FACTOR 1.5
@@ -47,7 +49,7 @@
 #define DPOBJ_MUTANT_CAT_(a, b) a##b
 #define DPOBJ_MUTANT_CAT(a, b) DPOBJ_MUTANT_CAT_(a, b)
 #define DPOBJ_MUTANT_ID DPOBJ_MUTANT_CAT(DPOBJ_MUTANT_ID_, DPOBJ_AUDIT_MUTANT)
-#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 9
+#if DPOBJ_MUTANT_ID < 1 || DPOBJ_MUTANT_ID > 10
 #error "DPOBJ_AUDIT_MUTANT names no family of src/core/auditmutant.h"
 #endif
 #define DPOBJ_MUTANT_IS(family) (DPOBJ_MUTANT_ID == DPOBJ_MUTANT_ID_##family)

@@ -49,6 +49,7 @@
 #include "mechanisms/aggregate.h"
 #include "mechanisms/evaluate.h"
 #include "mechanisms/mechanism.h"
+#include "model/modelargs.h"
 #include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate_transfn);
@@ -69,32 +70,19 @@ enum
 #define AG_SHARE(s, w, i) ((s)[AG_HDR + (w) + (i)])
 #define AG_PARAM(s, w, i) ((s)[AG_HDR + 2 * (w) + (i)])
 
-/* per aggregate call: the layout of the options */
-typedef struct AggCache
+static void *
+agg_layout_build(Jsonb *options, MemoryContext cxt)
 {
-	Jsonb	   *options;
-	AggLayout  *layout;
-} AggCache;
+	return agg_layout_of_options(options);
+}
 
+/* the layout of the options (argument 5), per aggregate call */
 static AggLayout *
 agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	AggCache   *c = (AggCache *) fcinfo->flinfo->fn_extra;
-	MemoryContext old;
-
 	if (options == NULL)
 		return agg_layout_of_options(NULL);	/* raises: no layout */
-	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
-		memcmp(c->options, options, VARSIZE(options)) == 0)
-		return c->layout;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	c = palloc0(sizeof(AggCache));
-	c->options = palloc(VARSIZE(options));
-	memcpy(c->options, options, VARSIZE(options));
-	c->layout = agg_layout_of_options(options);
-	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = c;
-	return c->layout;
+	return jsonb_arg_cached(fcinfo, options, 5, agg_layout_build);
 }
 
 /* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */

@@ -42,6 +42,7 @@
 #include "mechanisms/evaluate.h"
 #include "state/glmclasses.h"
 #include "mechanisms/mechanism.h"
+#include "model/modelargs.h"
 #include "model/predictclass.h"
 #include "base/random.h"
 #include "state/rowinput.h"
@@ -54,13 +55,6 @@ PG_FUNCTION_INFO_V1(dpobj_evalmc_finalfn);
 #define EVM_K		(EV_K + 1)
 #define EVM_CELLS	(EV_K + 2)
 #define EVM_NSTATE(K)	(EVM_CELLS + (K) * (K))
-
-/* per aggregate call: the model of the options, validated */
-typedef struct EvmCache
-{
-	Jsonb	   *options;		/* the options it was read from */
-	ClassPredictor *model;
-} EvmCache;
 
 /* a multi-class model (predictclass.h) from the options; anything else is refused */
 static ClassPredictor *
@@ -76,26 +70,20 @@ evm_model_of(Jsonb *options, MemoryContext mcxt)
 	return class_predictor(model, mcxt);
 }
 
+static void *
+evm_build(Jsonb *options, MemoryContext cxt)
+{
+	(void) evaluate_options_k(options);
+	return evm_model_of(options, cxt);
+}
+
+/* the model of the options (argument 5), per aggregate call */
 static ClassPredictor *
 evm_model(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	EvmCache   *c = (EvmCache *) fcinfo->flinfo->fn_extra;
-	MemoryContext old;
-
 	if (options == NULL)
 		(void) evaluate_model_datum(NULL);	/* raises: no model */
-	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
-		memcmp(c->options, options, VARSIZE(options)) == 0)
-		return c->model;
-	(void) evaluate_options_k(options);
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	c = palloc0(sizeof(EvmCache));
-	c->options = palloc(VARSIZE(options));
-	memcpy(c->options, options, VARSIZE(options));
-	MemoryContextSwitchTo(old);
-	c->model = evm_model_of(options, fcinfo->flinfo->fn_mcxt);
-	fcinfo->flinfo->fn_extra = c;
-	return c->model;
+	return jsonb_arg_cached(fcinfo, options, 5, evm_build);
 }
 
 /*

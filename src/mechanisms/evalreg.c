@@ -104,7 +104,7 @@ dpobj_evalreg_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_ARRAYTYPE_P(state);
 	}
-	m = evaluate_model(fcinfo, options);
+	m = evaluate_model(fcinfo, options, 5);
 	s = evaluate_row_state(&state, &row, options, EVR_NSTATE, &created);
 	if (created)
 	{
@@ -200,7 +200,7 @@ evr_calibrate(DPRun *run)
 		r->y_max = e->s[EVR_YMAX];
 	}
 	else
-		evr_range(evaluate_model(run->fcinfo, run->pctx->options), &r->y_min, &r->y_max);
+		evr_range(evaluate_model(run->fcinfo, run->pctx->options, -1), &r->y_min, &r->y_max);
 	if (!(isfinite(r->y_min) && isfinite(r->y_max) && r->y_min < r->y_max))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),

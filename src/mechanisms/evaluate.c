@@ -49,6 +49,7 @@
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
 #include "model/encodemodel.h"
+#include "model/modelargs.h"
 #include "mechanisms/evaluate.h"
 #include "state/glmclasses.h"
 #include "ledger/ledger.h"
@@ -73,7 +74,6 @@ enum
 /* per aggregate call: the model (from the options), validated, as dpobj.predict sees it */
 typedef struct EvalCache
 {
-	Jsonb	   *options;		/* the options it was read from */
 	ModelPredictor *model;
 } EvalCache;
 
@@ -242,20 +242,12 @@ evaluate_check_kind(const ModelPredictor *m, bool real_label)
 				 errhint("Pass a boolean label for a classifier and a float8 label for a linear regression model (mechanism adassp or ssp).")));
 }
 
-static EvalCache *
-eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
+static void *
+eval_build(Jsonb *options, MemoryContext cxt)
 {
-	EvalCache  *c = (EvalCache *) fcinfo->flinfo->fn_extra;
-	MemoryContext old;
+	EvalCache  *c = MemoryContextAllocZero(cxt, sizeof(EvalCache));
 	Datum		model;
 
-	if (c != NULL && VARSIZE(c->options) == VARSIZE(options) &&
-		memcmp(c->options, options, VARSIZE(options)) == 0)
-		return c;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	c = palloc0(sizeof(EvalCache));
-	c->options = palloc(VARSIZE(options));
-	memcpy(c->options, options, VARSIZE(options));
 	(void) evaluate_options_k(options);
 	model = evaluate_model_datum(options);
 	if (model_is_multiclass(model))
@@ -264,18 +256,23 @@ eval_cache(FunctionCallInfo fcinfo, Jsonb *options)
 				 errmsg("%s: a multi-class model is evaluated on a text label", EVAL_AGGNAME),
 				 errhint("Pass the label as text (or cast an integer class label to text).")));
 	/* dpobj.predict's own predictor: one definition of a prediction */
-	c->model = model_predictor(model, fcinfo->flinfo->fn_mcxt);
-	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = c;
+	c->model = model_predictor(model, cxt);
 	return c;
+}
+
+/* the options' model; argno: options is that argument, or -1 (from elsewhere) */
+static EvalCache *
+eval_cache(FunctionCallInfo fcinfo, Jsonb *options, int argno)
+{
+	return jsonb_arg_cached(fcinfo, options, argno, eval_build);
 }
 
 /* ---- the aggregate ---- */
 
 ModelPredictor *
-evaluate_model(FunctionCallInfo fcinfo, Jsonb *options)
+evaluate_model(FunctionCallInfo fcinfo, Jsonb *options, int argno)
 {
-	return eval_cache(fcinfo, options)->model;
+	return eval_cache(fcinfo, options, argno)->model;
 }
 
 ArrayType *
@@ -383,7 +380,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	}
 	if (options == NULL)
 		eval_no_model();
-	c = eval_cache(fcinfo, options);
+	c = eval_cache(fcinfo, options, 5);
 	s = evaluate_row_state(&state, &row, options, EVAL_NSTATE, &created);
 	if (created)
 		evaluate_check_kind(c->model, false);

@@ -48,8 +48,11 @@ extern Datum evaluate_model_datum(Jsonb *options);
 /* the OID of type dpobj.model */
 extern Oid	evaluate_model_type(void);
 
-/* the model of the options, validated once per aggregate call (fn_extra) */
-extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options);
+/*
+ * the model of the options, validated once per aggregate call (fn_extra);
+ * argno: options is that argument of fcinfo, or -1 (from elsewhere)
+ */
+extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options, int argno);
 
 /* refuses a model whose kind does not fit the label's type (public grounds) */
 extern void evaluate_check_kind(const ModelPredictor *m, bool real_label);

@@ -24,6 +24,8 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
+#include "model/modelargs.h"
+
 PG_FUNCTION_INFO_V1(dpobj_encode_features);
 
 static void
@@ -194,45 +196,52 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 	return true;
 }
 
+/* a new one-dimensional float8[] of d elements, as construct_array() lays it out */
+static ArrayType *
+encoding_new_array(int d)
+{
+	Size		nbytes = ARR_OVERHEAD_NONULLS(1) + sizeof(double) * d;
+	ArrayType  *a = palloc0(nbytes);
+
+	SET_VARSIZE(a, nbytes);
+	a->ndim = 1;
+	a->dataoffset = 0;
+	a->elemtype = FLOAT8OID;
+	ARR_DIMS(a)[0] = d;
+	ARR_LBOUND(a)[0] = 1;
+	return a;
+}
+
 ArrayType *
 encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
 				   const double *nums, const bool *numnull)
 {
-	double	   *out = palloc(sizeof(double) * enc->d);
-	Datum	   *outd;
+	ArrayType  *a = encoding_new_array(enc->d);
 
-	if (!encoding_row(enc, cats, cat_len, nums, numnull, out))
+	/* encoded in place: no Datum array, no element copy */
+	if (!encoding_row(enc, cats, cat_len, nums, numnull, (double *) ARR_DATA_PTR(a)))
+	{
+		pfree(a);
 		return NULL;
-	outd = palloc(sizeof(Datum) * enc->d);
-	for (int j = 0; j < enc->d; j++)
-		outd[j] = Float8GetDatum(out[j]);
-	return construct_array(outd, enc->d, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	}
+	return a;
 }
 
-/* the parsed encoding of this call site, parsed once per distinct value */
+/* the parsed encoding of a call site, and a false per numeric column (rows with no NULL) */
 typedef struct EncCache
 {
-	Jsonb	   *spec;
 	Encoding   *enc;
+	bool	   *nonull;
 } EncCache;
 
-static Encoding *
-encoding_cached(FunctionCallInfo fcinfo, Jsonb *spec)
+static void *
+encoding_build(Jsonb *spec, MemoryContext cxt)
 {
-	EncCache   *cache = (EncCache *) fcinfo->flinfo->fn_extra;
-	MemoryContext old;
+	EncCache   *c = MemoryContextAlloc(cxt, sizeof(EncCache));
 
-	if (cache != NULL && VARSIZE(cache->spec) == VARSIZE(spec) &&
-		memcmp(cache->spec, spec, VARSIZE(spec)) == 0)
-		return cache->enc;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	cache = palloc(sizeof(EncCache));
-	cache->spec = palloc(VARSIZE(spec));
-	memcpy(cache->spec, spec, VARSIZE(spec));
-	cache->enc = encoding_parse(cache->spec);
-	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = cache;
-	return cache->enc;
+	c->enc = encoding_parse(spec);
+	c->nonull = MemoryContextAllocZero(cxt, sizeof(bool) * (c->enc->nnum + 1));
+	return c;
 }
 
 static void
@@ -251,6 +260,7 @@ encode_shape_error(void)
 Datum
 dpobj_encode_features(PG_FUNCTION_ARGS)
 {
+	EncCache   *cache;
 	Encoding   *enc;
 	ArrayType  *ca;
 	ArrayType  *na;
@@ -262,31 +272,44 @@ dpobj_encode_features(PG_FUNCTION_ARGS)
 				nnum;
 	char	  **cats;
 	int		   *cat_len;
-	double	   *nums;
+	const double *nums;
 	ArrayType  *out;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		encode_shape_error();
-	enc = encoding_cached(fcinfo, PG_GETARG_JSONB_P(0));
+	cache = jsonb_arg_cached(fcinfo, PG_GETARG_JSONB_P(0), 0, encoding_build);
+	enc = cache->enc;
 	ca = PG_GETARG_ARRAYTYPE_P(1);
 	na = PG_GETARG_ARRAYTYPE_P(2);
 	if (ARR_ELEMTYPE(ca) != TEXTOID || ARR_ELEMTYPE(na) != FLOAT8OID ||
 		ARR_NDIM(ca) > 1 || ARR_NDIM(na) > 1)
 		encode_shape_error();
 	deconstruct_array(ca, TEXTOID, -1, false, TYPALIGN_INT, &cd, &cn, &nc);
-	deconstruct_array(na, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &nd, &nn, &nnum);
+	nnum = ArrayGetNItems(ARR_NDIM(na), ARR_DIMS(na));
 	if (nc != enc->ncat || nnum != enc->nnum)
 		encode_shape_error();
 	cats = palloc(sizeof(char *) * (nc + 1));
 	cat_len = palloc(sizeof(int) * (nc + 1));
-	nums = palloc(sizeof(double) * (nnum + 1));
 	for (int i = 0; i < nc; i++)
 	{
 		cats[i] = cn[i] ? NULL : VARDATA_ANY(DatumGetPointer(cd[i]));
 		cat_len[i] = cn[i] ? 0 : VARSIZE_ANY_EXHDR(DatumGetPointer(cd[i]));
 	}
-	for (int i = 0; i < nnum; i++)
-		nums[i] = nn[i] ? 0.0 : DatumGetFloat8(nd[i]);
+	if (!ARR_HASNULL(na))
+	{
+		/* no NULL: the array's own doubles, read in place */
+		nums = (const double *) ARR_DATA_PTR(na);
+		nn = cache->nonull;
+	}
+	else
+	{
+		double	   *v = palloc(sizeof(double) * (nnum + 1));
+
+		deconstruct_array(na, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &nd, &nn, &nnum);
+		for (int i = 0; i < nnum; i++)
+			v[i] = nn[i] ? 0.0 : DatumGetFloat8(nd[i]);
+		nums = v;
+	}
 	out = encoding_row_array(enc, cats, cat_len, nums, nn);
 	if (out == NULL)
 		PG_RETURN_NULL();

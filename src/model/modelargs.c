@@ -7,6 +7,7 @@
  */
 #include "model/modelargs.h"
 
+#include "nodes/primnodes.h"
 #include "utils/memutils.h"
 
 typedef struct ModelCache
@@ -42,6 +43,52 @@ model_cached(FunctionCallInfo fcinfo, ModelUnpack unpack)
 	memcpy(c->raw, th, len);
 	c->len = len;
 	return c->m;
+}
+
+typedef struct JsonbArgCache
+{
+	Jsonb	   *arg;			/* a copy of the argument it was built from */
+	void	   *built;
+	bool		stable;			/* the same argument on every call */
+} JsonbArgCache;
+
+/* argument argno is a constant or a query parameter (an aggregate's: its Aggref's) */
+static bool
+jsonb_arg_stable(FunctionCallInfo fcinfo, int argno)
+{
+	Aggref	   *a;
+	Node	   *e;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		return get_fn_expr_arg_stable(fcinfo->flinfo, argno);
+	a = AggGetAggref(fcinfo);
+	if (a == NULL || argno < 1 || argno > list_length(a->args))
+		return false;
+	e = (Node *) list_nth_node(TargetEntry, a->args, argno - 1)->expr;
+	return IsA(e, Const) || (IsA(e, Param) && ((Param *) e)->paramkind == PARAM_EXTERN);
+}
+
+void *
+jsonb_arg_cached(FunctionCallInfo fcinfo, Jsonb *arg, int argno, JsonbArgBuild build)
+{
+	JsonbArgCache *c = (JsonbArgCache *) fcinfo->flinfo->fn_extra;
+	JsonbArgCache *n;
+	MemoryContext old;
+
+	if (c != NULL && c->stable)
+		return c->built;
+	if (c != NULL && VARSIZE(c->arg) == VARSIZE(arg) && memcmp(c->arg, arg, VARSIZE(arg)) == 0)
+		return c->built;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	n = palloc0(sizeof(JsonbArgCache));
+	n->arg = palloc(VARSIZE(arg));
+	memcpy(n->arg, arg, VARSIZE(arg));
+	/* built in fn_mcxt; an error leaves the previous entry in place */
+	n->built = build(n->arg, fcinfo->flinfo->fn_mcxt);
+	MemoryContextSwitchTo(old);
+	n->stable = argno >= 0 && jsonb_arg_stable(fcinfo, argno);
+	fcinfo->flinfo->fn_extra = n;
+	return n->built;
 }
 
 void

@@ -3,8 +3,9 @@
  * modelargs.h
  *	  The arguments of the model functions (dpobj.predict, score,
  *	  predict_class): the model, unpacked once per distinct value and cached
- *	  in fn_extra while the same value is passed row after row, and the
- *	  feature array's common check.
+ *	  in fn_extra while the same value is passed row after row, a parsed
+ *	  jsonb argument cached alike (encodings, options), and the feature
+ *	  array's common check.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,12 +17,25 @@
 #include "fmgr.h"
 #include "access/htup_details.h"
 #include "utils/array.h"
+#include "utils/jsonb.h"
 
 /* unpacks a model tuple into memory of cxt */
 typedef void *(*ModelUnpack) (HeapTupleHeader th, MemoryContext cxt);
 
 /* argument 0's model, unpacked by unpack, or the cached one if it is the same value */
 extern void *model_cached(FunctionCallInfo fcinfo, ModelUnpack unpack);
+
+/* builds a jsonb argument's parsed form in memory of cxt */
+typedef void *(*JsonbArgBuild) (Jsonb *arg, MemoryContext cxt);
+
+/*
+ * arg parsed by build (in fn_mcxt), cached in fn_extra: arg is argument
+ * argno, and when that is a constant or a query parameter (the same on
+ * every row, as in train()'s query) it is built once; else, or with argno
+ * -1 (arg from elsewhere), again whenever its bytes change.  In an
+ * aggregate's transition function argno counts the state.
+ */
+extern void *jsonb_arg_cached(FunctionCallInfo fcinfo, Jsonb *arg, int argno, JsonbArgBuild build);
 
 /* a feature array with a NULL element is an error */
 extern void model_features_not_null(ArrayType *arr);
