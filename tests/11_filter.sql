@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(34);
+SELECT plan(35);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -562,6 +562,9 @@ SELECT is((SELECT (approx_admitted, approx_delta_left::float8) FROM dpobj.budget
           'its delta taken from what the basic filter had left');
 SELECT throws_ok($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-8)$$,
                  'DP004', NULL, 'an approx run past it is refused');
+SELECT throws_like($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 2.5, 1e-9)$$,
+                   'privacy budget exceeded on table %',
+                   'one whose delta the basic filter holds is refused for its epsilon, not its delta');
 SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta) FROM dpobj.my_budgets
             WHERE relation = 'tap_filter.pts3'::regclass), (0.6, 0.000000011, 0.000000989),
           'my_budgets shows the basic filter''s sums of epsilon and delta together');

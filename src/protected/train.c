@@ -304,8 +304,10 @@ train_unit_options(Jsonb *options, int k)
  * (pg_stat_xact_user_functions) would show which.
  * Column 2, the epsilon left for the refusal's hint, only for a run the
  * rule refuses (the Gaussian path's spent epsilon is a search).
- * Column 5: an approximate-DP run after the zCDP part began, whose delta
- * the reserve no longer holds (nor the basic filter); column 6: the owner's release deadline floor; column 7: the
+ * Column 5: an approximate-DP run the rule refuses after the zCDP part
+ * began, whose delta is above what the reserve and the basic filter still
+ * hold (budget_accounting.approx_delta_left; refused for its epsilon
+ * otherwise, column 2); column 6: the owner's release deadline floor; column 7: the
  * budget domain; column 8: the budget row (for train_composition_notice); column 9:
  * the role has queued or running jobs charged to the same budget.
  */
@@ -314,9 +316,10 @@ static const char precheck_sql[] =
 "       CASE WHEN NOT a.admits THEN dpobj.budget_remaining_epsilon(b)::pg_catalog.text END, "
 "       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
 "       a.admits, "
-"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
-"         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
-"             OPERATOR(pg_catalog.>) b.reserve_delta AND NOT a.admits, "
+"       $5 OPERATOR(pg_catalog.=) 'approx' AND NOT a.admits "
+"         AND (b.spent_rho OPERATOR(pg_catalog.>) 0 OR b.filter_refused) "
+"         AND $4 OPERATOR(pg_catalog.>) (SELECT x.approx_delta_left FROM dpobj.budget_accounting x "
+"                                         WHERE x.id OPERATOR(pg_catalog.=) b.id), "
 "       p.release_deadline, p.budget_domain::pg_catalog.text, b, "
 "       EXISTS (SELECT 1 FROM dpobj.job_queue j "
 "                WHERE j.owner OPERATOR(pg_catalog.=) $2 "
@@ -329,7 +332,7 @@ static const char precheck_sql[] =
 "  CROSS JOIN LATERAL (SELECT dpobj.budget_admits(b, $5, $3, $4, $6) AS admits) a "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-/* an approximate-DP run the reserve cannot hold: a public refusal (the ledger's charges) */
+/* an approximate-DP run whose delta nothing holds: a public refusal (the ledger's charges) */
 static double
 train_refuse_closed(const DPProtectedContext *ctx)
 {
@@ -338,8 +341,8 @@ train_refuse_closed(const DPProtectedContext *ctx)
 			 errmsg("privacy budget of role \"%s\" on table %s no longer admits this approximate-DP run",
 					ctx->rolname, ctx->relation),
 			 errdetail("Mechanism %s is (epsilon, delta)-DP; after the budget's first zCDP run, "
-					   "such runs take their delta from the reserve kept for them, and it does "
-					   "not hold this delta; nothing was charged and no noise was drawn.",
+					   "such runs take their delta from the reserve kept for them or the basic "
+					   "filter's share, and neither holds this delta; nothing was charged and no noise was drawn.",
 					   ctx->mechanism),
 			 errhint("Use a smaller delta, or a zCDP or pure-epsilon mechanism (%s); "
 					 "docs/PRIVACY.md, \"Composition: one filter for every mechanism\", "
