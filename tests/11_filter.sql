@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(35);
+SELECT plan(36);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -555,8 +555,15 @@ SELECT dpobj.train('tap_filter.pts3', 'noisysgd', ARRAY['a', 'b'], 'y', 0.5, 1e-
 SELECT is((SELECT (approx_admitted, approx_delta_left::float8) FROM dpobj.budget_accounting
             WHERE relation = 'tap_filter.pts3'::regclass), (true, 1.9e-8::float8),
           'no reserve: an approx run still fits the basic filter, with the delta it has left');
+SELECT admitted AS c_admitted, spent_epsilon AS c_spent, remaining_epsilon AS c_rem_e,
+       remaining_delta AS c_rem_d
+  FROM dpobj.cost('tap_filter.pts3', 'opdisc', 0.1, 1e-8) \gset
 SELECT lives_ok($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-8)$$,
                 'and is admitted');
+SELECT is((SELECT (spent_epsilon, remaining_epsilon, remaining_delta) FROM dpobj.my_budgets
+            WHERE relation = 'tap_filter.pts3'::regclass),
+          (:'c_spent'::numeric, :'c_rem_e'::numeric, :'c_rem_d'::numeric),
+          'cost() said before it what my_budgets shows after it (admitted: ' || :'c_admitted' || ')');
 SELECT is((SELECT (approx_admitted, approx_delta_left::float8) FROM dpobj.budget_accounting
             WHERE relation = 'tap_filter.pts3'::regclass), (true, 9e-9::float8),
           'its delta taken from what the basic filter had left');
