@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(36);
+SELECT plan(37);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -542,6 +542,15 @@ SELECT is((SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2
           (SELECT filter_order FROM first_order),
           'a grant raised before the part''s first pure run does not move it');
 
+CREATE FUNCTION tap_filter.refusal_hint(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE h text;
+BEGIN
+  EXECUTE q;
+  RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
+  RETURN h;
+END $$;
 -- the views under the two filters: a budget without a reserve after a noisy-GD run at
 -- (0.5, 1e-9); the basic filter still takes approx runs' delta up to 0.02 * 1e-6 - 1e-9
 SET dpobj.approx_delta_reserve = 0;
@@ -572,6 +581,10 @@ SELECT throws_ok($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b
 SELECT throws_like($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 2.5, 1e-9)$$,
                    'privacy budget exceeded on table %',
                    'one whose delta the basic filter holds is refused for its epsilon, not its delta');
+SELECT is(tap_filter.refusal_hint($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 2.5, 1e-9)$$),
+          (SELECT format('Remaining budget: epsilon %s, delta %s.', remaining_epsilon, remaining_delta)
+             FROM dpobj.my_budgets WHERE relation = 'tap_filter.pts3'::regclass),
+          'its hint says what my_budgets shows');
 SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta) FROM dpobj.my_budgets
             WHERE relation = 'tap_filter.pts3'::regclass), (0.6, 0.000000011, 0.000000989),
           'my_budgets shows the basic filter''s sums of epsilon and delta together');

@@ -303,7 +303,8 @@ train_unit_options(Jsonb *options, int k)
  * at its own moment, and the analyst's function statistics
  * (pg_stat_xact_user_functions) would show which.
  * Column 2, the epsilon left for the refusal's hint, only for a run the
- * rule refuses (the Gaussian path's spent epsilon is a search).
+ * rule refuses (the Gaussian path's spent epsilon is a search); column 3
+ * is kept empty (the delta left is the accountant's, from column 8).
  * Column 5: an approximate-DP run the rule refuses after the zCDP part
  * began, whose delta is above what the reserve and the basic filter still
  * hold (budget_accounting.approx_delta_left; refused for its epsilon
@@ -314,7 +315,7 @@ train_unit_options(Jsonb *options, int k)
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
 "       CASE WHEN NOT a.admits THEN dpobj.budget_remaining_epsilon(b)::pg_catalog.text END, "
-"       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
+"       NULL::pg_catalog.text, "
 "       a.admits, "
 "       $5 OPERATOR(pg_catalog.=) 'approx' AND NOT a.admits "
 "         AND (b.spent_rho OPERATOR(pg_catalog.>) 0 OR b.filter_refused) "
@@ -331,6 +332,20 @@ static const char precheck_sql[] =
 "         ON b.id OPERATOR(pg_catalog.=) (SELECT dpobj.budget_for($1, $2)) "
 "  CROSS JOIN LATERAL (SELECT dpobj.budget_admits(b, $5, $3, $4, $6) AS admits) a "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
+
+/* the refused budget's remaining delta as my_budgets shows it (the pre-check's row, column 8) */
+static const char *
+train_remaining_delta(void)
+{
+	bool		isnull;
+	Datum		row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull);
+	AccountBudget b;
+
+	if (isnull || !account_budget_of_row(DatumGetHeapTupleHeader(row), &b))
+		return "0";
+	return DatumGetCString(DirectFunctionCall1(numeric_out,
+											   NumericGetDatum(account_remaining_delta(&b))));
+}
 
 /* an approximate-DP run whose delta nothing holds: a public refusal (the ledger's charges) */
 static double
@@ -476,7 +491,7 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
-							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+							 train_remaining_delta());
 	if (!validate_only &&
 		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull)))
 		train_refuse_jobs_pending(ctx);
