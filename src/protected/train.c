@@ -457,7 +457,8 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
 	Datum		values[6];
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
-	bool		isnull;
+	bool		isnull,
+				pending;
 	char	   *domain;
 
 	values[0] = ObjectIdGetDatum(ctx->relid);
@@ -492,10 +493,11 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
 							 train_remaining_delta());
-	if (!validate_only &&
-		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull)))
+	pending = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull));
+	if (!validate_only && pending)
 		train_refuse_jobs_pending(ctx);
-	*to = train_composition_change(ctx, epsilon, delta, from);
+	/* a job behind others on the budget is charged after them: no NOTICE at submit */
+	*to = validate_only && pending ? NULL : train_composition_change(ctx, epsilon, delta, from);
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
@@ -731,6 +733,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 						validate_only ? "dpobj.submit" : "dpobj.train");
 	if (validate_only)
 	{
+		/* submit(): the job is charged next on this budget, from this state */
+		train_composition_notice(&ctx, comp_from, comp_to);
 		SPI_finish();
 		PG_RETURN_VOID();
 	}
