@@ -359,14 +359,20 @@ SELECT b.id, b.relid AS relation, b.budget_domain, b.rolid AS analyst,
                             ELSE 0 END AS basic_left) a;
 -- my_budgets: spent_delta is the delta spent_epsilon goes with, the basic
 -- filter's sum of delta while spent_epsilon is its sum of epsilon.
+CREATE FUNCTION dpobj.budget_spent_delta(b dpobj.budgets)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_spent_delta'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_spent_delta(dpobj.budgets) IS
+    'The delta dpobj.budget_spent_epsilon goes with: the basic filter''s sum while that is its sum, else the linear part''s';
 CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
 SELECT b.relid AS relation,
        b.budget_domain,
        b.granted_epsilon, b.granted_delta,
-       s.spent_epsilon,
-       s.spent_delta,
+       dpobj.budget_spent_epsilon(b) AS spent_epsilon,
+       dpobj.budget_spent_delta(b) AS spent_delta,
        dpobj.budget_remaining_epsilon(b) AS remaining_epsilon,
-       b.granted_delta OPERATOR(pg_catalog.-) s.spent_delta AS remaining_delta,
+       b.granted_delta OPERATOR(pg_catalog.-) dpobj.budget_spent_delta(b) AS remaining_delta,
        dpobj.run_label(l.mechanism, l.epsilon, l.delta) AS last_run,
        dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho) AS runs_left,
        p.privacy_unit,
@@ -381,12 +387,6 @@ SELECT b.relid AS relation,
                        FROM dpobj.ledger r
                       WHERE r.budget_id OPERATOR(pg_catalog.=) b.id
                       ORDER BY r.id DESC LIMIT 1) l ON true
-  CROSS JOIN LATERAL (SELECT e.spent_epsilon,
-                             CASE WHEN b.basic_share OPERATOR(pg_catalog.>) 0 AND NOT b.basic_retired
-                                       AND (b.spent_rho OPERATOR(pg_catalog.>) 0 OR b.filter_refused)
-                                       AND e.spent_epsilon OPERATOR(pg_catalog.=) b.basic_epsilon
-                                  THEN b.basic_delta ELSE b.spent_delta END AS spent_delta
-                        FROM (SELECT dpobj.budget_spent_epsilon(b) AS spent_epsilon) e) s
  WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
        (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 

@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(37);
+SELECT plan(38);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -589,6 +589,9 @@ SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta) FROM dpobj.my_bu
             WHERE relation = 'tap_filter.pts3'::regclass), (0.6, 0.000000011, 0.000000989),
           'my_budgets shows the basic filter''s sums of epsilon and delta together');
 RESET ROLE;
+SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta)
+             FROM dpobj.grant_budget('tap_filter.pts3', 'dpobj_tap_filter', 0, 0)),
+          (0.6, 0.000000011, 0.000000989), 'and so does what grant_budget returns');
 
 -- runs_left stays exact when its runs retire the basic filter midway: after a gauss run
 -- at (0.5, 1e-9), pure runs at 0.02 fit the basic sum 25 times, the Renyi path more

@@ -521,7 +521,7 @@ account_remaining_epsilon(const AccountBudget *b)
  * basic filter's sum while the spent epsilon is its sum (from the zCDP part
  * on), else the linear part's
  */
-static Numeric
+Numeric
 account_spent_delta(const AccountBudget *b)
 {
 	if (account_basic_on(b) && account_part2(b) &&

@@ -106,6 +106,9 @@ extern Numeric account_spent_epsilon(const AccountBudget *b);
 /* epsilon still available at the budget's delta (>= 0) */
 extern Numeric account_remaining_epsilon(const AccountBudget *b);
 
+/* the delta spent_epsilon goes with: the basic sum while it shows the basic sum, else linear */
+extern Numeric account_spent_delta(const AccountBudget *b);
+
 /* granted delta less the delta spent epsilon goes with (my_budgets.remaining_delta) */
 extern Numeric account_remaining_delta(const AccountBudget *b);
 
