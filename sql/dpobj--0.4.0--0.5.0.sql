@@ -342,13 +342,53 @@ SELECT b.id, b.relid AS relation, b.budget_domain, b.rolid AS analyst,
        b.spent_rho,
        b.reserve_share, b.reserve_delta, b.spent_reserve_delta, b.spent_rdp, b.filter_order,
        b.gaussian_split, b.gaussian_only,
-       b.spent_rho OPERATOR(pg_catalog.=) 0
-         OR b.spent_reserve_delta OPERATOR(pg_catalog.<) b.reserve_delta AS approx_admitted,
-       CASE WHEN b.spent_rho OPERATOR(pg_catalog.=) 0
-            THEN b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta
-            ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END AS approx_delta_left,
+       NOT a.part2 OR a.basic_left OPERATOR(pg_catalog.>) 0
+         OR (NOT b.filter_refused
+             AND b.spent_reserve_delta OPERATOR(pg_catalog.<) b.reserve_delta) AS approx_admitted,
+       CASE WHEN NOT a.part2 THEN b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta
+            ELSE GREATEST(CASE WHEN b.filter_refused THEN 0
+                                ELSE b.reserve_delta OPERATOR(pg_catalog.-) b.spent_reserve_delta END,
+                          a.basic_left) END AS approx_delta_left,
        b.basic_share, b.basic_epsilon, b.basic_delta, b.basic_retired, b.filter_refused
-  FROM dpobj.budgets b;
+  FROM dpobj.budgets b,
+       LATERAL (SELECT b.spent_rho OPERATOR(pg_catalog.>) 0 OR b.filter_refused AS part2,
+                       CASE WHEN b.basic_share OPERATOR(pg_catalog.>) 0 AND NOT b.basic_retired
+                            THEN b.basic_share OPERATOR(pg_catalog.*)
+                                   (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)
+                                 OPERATOR(pg_catalog.-) (b.basic_delta OPERATOR(pg_catalog.-) b.spent_delta)
+                            ELSE 0 END AS basic_left) a;
+-- my_budgets: spent_delta is the delta spent_epsilon goes with, the basic
+-- filter's sum of delta while spent_epsilon is its sum of epsilon.
+CREATE FUNCTION dpobj.budget_spent_delta(b dpobj.budgets)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_spent_delta'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_spent_delta(dpobj.budgets) IS
+    'The delta dpobj.budget_spent_epsilon goes with: the basic filter''s sum while that is its sum, else the linear part''s';
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.budget_domain,
+       b.granted_epsilon, b.granted_delta,
+       dpobj.budget_spent_epsilon(b) AS spent_epsilon,
+       dpobj.budget_spent_delta(b) AS spent_delta,
+       dpobj.budget_remaining_epsilon(b) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) dpobj.budget_spent_delta(b) AS remaining_delta,
+       dpobj.run_label(l.mechanism, l.epsilon, l.delta) AS last_run,
+       dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho) AS runs_left,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       CASE WHEN b.budget_domain IS NOT NULL THEN
+         ARRAY(SELECT m.relid FROM dpobj.protected_tables m
+                WHERE m.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                ORDER BY m.relid::pg_catalog.text) END AS domain_tables
+  FROM dpobj.budgets b
+  LEFT JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+  LEFT JOIN LATERAL (SELECT r.mechanism, r.epsilon, r.delta, r.kind, r.rho
+                       FROM dpobj.ledger r
+                      WHERE r.budget_id OPERATOR(pg_catalog.=) b.id
+                      ORDER BY r.id DESC LIMIT 1) l ON true
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 
 -- A boolean column's declared levels as declare_domain stores them now
 -- (src/protected/domains.c): 0.3.0 and 0.4.0 kept the owner's spelling (t/f,

@@ -15,6 +15,7 @@ SELECT (dpobj.grant_budget('regress_sj.t', 'regress_sj_analyst', 2, 1e-6)).id IS
 SET ROLE regress_sj_analyst;
 -- in one transaction, so the jobs stay queued (the launcher wakes at commit)
 BEGIN;
+-- charged next on its budget: train()'s NOTICE of the composition change (not for job2)
 SELECT dpobj.submit('regress_sj.t', 'passglm', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 1}') AS job \gset
 -- refused at once, nothing charged; submitting more is not refused
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_sj.t', 'passglm', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 1}')$$);

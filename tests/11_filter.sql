@@ -20,7 +20,7 @@ SELECT dpobj.protect('tap_filter.pts');
 SELECT 1 FROM dpobj.grant_budget('tap_filter.pts', 'dpobj_tap_filter', 1, 1e-6);
 RESET client_min_messages;
 
-SELECT plan(27);
+SELECT plan(38);
 
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
@@ -542,9 +542,94 @@ SELECT is((SELECT filter_order FROM dpobj.budgets WHERE relid = 'tap_filter.pts2
           (SELECT filter_order FROM first_order),
           'a grant raised before the part''s first pure run does not move it');
 
+CREATE FUNCTION tap_filter.refusal_hint(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE h text;
+BEGIN
+  EXECUTE q;
+  RETURN NULL;
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS h = PG_EXCEPTION_HINT;
+  RETURN h;
+END $$;
+-- the views under the two filters: a budget without a reserve after a noisy-GD run at
+-- (0.5, 1e-9); the basic filter still takes approx runs' delta up to 0.02 * 1e-6 - 1e-9
+SET dpobj.approx_delta_reserve = 0;
+CREATE TABLE tap_filter.pts3 AS SELECT * FROM tap_filter.pts;
+REVOKE ALL ON tap_filter.pts3 FROM PUBLIC;
+SELECT dpobj.protect('tap_filter.pts3') \g /dev/null
+SELECT dpobj.grant_budget('tap_filter.pts3', 'dpobj_tap_filter', 3, 1e-6) \g /dev/null
+RESET dpobj.approx_delta_reserve;
+SET ROLE dpobj_tap_filter;
+SELECT dpobj.train('tap_filter.pts3', 'noisysgd', ARRAY['a', 'b'], 'y', 0.5, 1e-9, '{"R": 2, "T": 5}') \g /dev/null
+SELECT is((SELECT (approx_admitted, approx_delta_left::float8) FROM dpobj.budget_accounting
+            WHERE relation = 'tap_filter.pts3'::regclass), (true, 1.9e-8::float8),
+          'no reserve: an approx run still fits the basic filter, with the delta it has left');
+SELECT admitted AS c_admitted, spent_epsilon AS c_spent, remaining_epsilon AS c_rem_e,
+       remaining_delta AS c_rem_d
+  FROM dpobj.cost('tap_filter.pts3', 'opdisc', 0.1, 1e-8) \gset
+SELECT lives_ok($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-8)$$,
+                'and is admitted');
+SELECT is((SELECT (spent_epsilon, remaining_epsilon, remaining_delta) FROM dpobj.my_budgets
+            WHERE relation = 'tap_filter.pts3'::regclass),
+          (:'c_spent'::numeric, :'c_rem_e'::numeric, :'c_rem_d'::numeric),
+          'cost() said before it what my_budgets shows after it (admitted: ' || :'c_admitted' || ')');
+SELECT is((SELECT (approx_admitted, approx_delta_left::float8) FROM dpobj.budget_accounting
+            WHERE relation = 'tap_filter.pts3'::regclass), (true, 9e-9::float8),
+          'its delta taken from what the basic filter had left');
+SELECT throws_ok($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 1e-8)$$,
+                 'DP004', NULL, 'an approx run past it is refused');
+SELECT throws_like($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 2.5, 1e-9)$$,
+                   'privacy budget exceeded on table %',
+                   'one whose delta the basic filter holds is refused for its epsilon, not its delta');
+SELECT is(tap_filter.refusal_hint($$SELECT dpobj.train('tap_filter.pts3', 'opdisc', ARRAY['a', 'b'], 'y', 2.5, 1e-9)$$),
+          (SELECT format('Remaining budget: epsilon %s, delta %s.', remaining_epsilon, remaining_delta)
+             FROM dpobj.my_budgets WHERE relation = 'tap_filter.pts3'::regclass),
+          'its hint says what my_budgets shows');
+SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta) FROM dpobj.my_budgets
+            WHERE relation = 'tap_filter.pts3'::regclass), (0.6, 0.000000011, 0.000000989),
+          'my_budgets shows the basic filter''s sums of epsilon and delta together');
+RESET ROLE;
+SELECT is((SELECT (spent_epsilon, spent_delta, remaining_delta)
+             FROM dpobj.grant_budget('tap_filter.pts3', 'dpobj_tap_filter', 0, 0)),
+          (0.6, 0.000000011, 0.000000989), 'and so does what grant_budget returns');
+
+-- runs_left stays exact when its runs retire the basic filter midway: after a gauss run
+-- at (0.5, 1e-9), pure runs at 0.02 fit the basic sum 25 times, the Renyi path more
+CREATE FUNCTION tap_filter.one_by_one(b dpobj.budgets, kind text, e numeric, d numeric, r numeric,
+                                      OUT n int, OUT retired_at int) LANGUAGE plpgsql AS $$
+DECLARE nb dpobj.budgets;
+BEGIN
+  n := 0;
+  LOOP
+    nb := dpobj.budget_debit(b, kind, e, d, r);
+    EXIT WHEN nb IS NULL OR n > 400;
+    n := n + 1;
+    IF nb.basic_retired AND NOT b.basic_retired THEN retired_at := n; END IF;
+    b := nb;
+  END LOOP;
+END $$;
+CREATE FUNCTION tap_filter.after_gauss() RETURNS dpobj.budgets LANGUAGE plpgsql AS $$
+DECLARE b dpobj.budgets;
+BEGIN
+  b.granted_epsilon := 1; b.granted_delta := 1e-6;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := 0.02;
+  b.basic_epsilon := 0; b.basic_delta := 0; b.basic_retired := false; b.filter_refused := false;
+  RETURN dpobj.budget_debit(b, 'gauss', 0.5, 1e-9, 0.003953128049);
+END $$;
+CREATE TEMP TABLE retire AS
+SELECT dpobj.budget_runs_left(b, 'pure', 0.02, 0, 0.0002) AS runs_left,
+       (tap_filter.one_by_one(b, 'pure', 0.02, 0, 0.0002)).*
+  FROM tap_filter.after_gauss() b;
+SELECT is((SELECT retired_at FROM retire), 26, 'the 26th pure run retires the basic filter');
+SELECT ok((SELECT runs_left = n AND n > 26 FROM retire),
+          'runs_left counts the runs debited one by one past it');
+
 SELECT * FROM finish();
 SET client_min_messages = warning;
 SELECT dpobj.unprotect('tap_filter.pts') \g /dev/null
 SELECT dpobj.unprotect('tap_filter.pts2') \g /dev/null
+SELECT dpobj.unprotect('tap_filter.pts3') \g /dev/null
 DROP SCHEMA tap_filter CASCADE;
 DROP ROLE dpobj_tap_filter;

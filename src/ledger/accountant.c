@@ -516,18 +516,25 @@ account_remaining_epsilon(const AccountBudget *b)
 	return num_sign(rest) < 0 ? int64_to_numeric(0) : rest;
 }
 
-/* the delta a run may still take: the basic filter's or the current one's linear part's */
+/*
+ * The delta the composed epsilon goes with (my_budgets.spent_delta): the
+ * basic filter's sum while the spent epsilon is its sum (from the zCDP part
+ * on), else the linear part's
+ */
+Numeric
+account_spent_delta(const AccountBudget *b)
+{
+	if (account_basic_on(b) && account_part2(b) &&
+		dp_numeric_cmp(account_spent_epsilon(b), b->basic_e) == 0)
+		return b->basic_d;
+	return b->spent_d;
+}
+
+/* granted delta less the spent delta shown beside the spent epsilon */
 Numeric
 account_remaining_delta(const AccountBudget *b)
 {
-	AccountBudget v = account_cur_of(b);
-	Numeric		cur = num_sub(v.granted_d, v.spent_d);
-	Numeric		lin;
-
-	if (!account_basic_on(b) || !account_part2(b))
-		return cur;
-	lin = num_sub(account_basic_delta(b), num_sub(b->basic_d, b->spent_d));
-	return b->cur_refused || dp_numeric_cmp(lin, cur) > 0 ? lin : cur;
+	return num_sub(b->granted_d, account_spent_delta(b));
 }
 
 double

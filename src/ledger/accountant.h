@@ -106,7 +106,10 @@ extern Numeric account_spent_epsilon(const AccountBudget *b);
 /* epsilon still available at the budget's delta (>= 0) */
 extern Numeric account_remaining_epsilon(const AccountBudget *b);
 
-/* delta the linear part has left: granted - spent (the refusal's hint) */
+/* the delta spent_epsilon goes with: the basic sum while it shows the basic sum, else linear */
+extern Numeric account_spent_delta(const AccountBudget *b);
+
+/* granted delta less the delta spent epsilon goes with (my_budgets.remaining_delta) */
 extern Numeric account_remaining_delta(const AccountBudget *b);
 
 /* how many more runs fit (0 .. PG_INT64_MAX / 2) */

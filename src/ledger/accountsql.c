@@ -19,6 +19,7 @@
  *	                                            how many such runs fit
  *	  dpobj.budget_spent_epsilon(b), dpobj.budget_remaining_epsilon(b)
  *	                                            for dpobj.my_budgets and revoke
+ *	  dpobj.budget_spent_delta(b)               the delta spent_epsilon goes with
  *	  dpobj_budget_part_order(b)                the 0.4.0 update's order for a
  *	                                            zCDP part begun before it
  *
@@ -37,6 +38,7 @@ PG_FUNCTION_INFO_V1(dpobj_budget_admits);
 PG_FUNCTION_INFO_V1(dpobj_budget_remaining_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_debit);
 PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
+PG_FUNCTION_INFO_V1(dpobj_budget_spent_delta);
 PG_FUNCTION_INFO_V1(dpobj_budget_part_order);
 PG_FUNCTION_INFO_V1(dpobj_budget_runs_left);
 
@@ -152,6 +154,17 @@ dpobj_budget_spent_epsilon(PG_FUNCTION_ARGS)
 	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
 		PG_RETURN_NULL();
 	PG_RETURN_NUMERIC(account_spent_epsilon(&b));
+}
+
+/* dpobj.budget_spent_delta(b dpobj.budgets), STRICT: the delta the spend goes with */
+Datum
+dpobj_budget_spent_delta(PG_FUNCTION_ARGS)
+{
+	AccountBudget b;
+
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
+	PG_RETURN_NUMERIC(account_spent_delta(&b));
 }
 
 /* dpobj.budget_remaining_epsilon(b dpobj.budgets), STRICT */

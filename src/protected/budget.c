@@ -355,8 +355,9 @@ refuse_member(const char *relation, const char *domain)
 " ORDER BY l.id DESC LIMIT 1)"
 #define BUDGET_SUMMARY \
 "RETURNING b.id, b.relid, b.budget_domain, b.rolid, b.granted_epsilon, b.granted_delta, " \
-"          dpobj.budget_spent_epsilon(b), b.spent_delta, dpobj.budget_remaining_epsilon(b), " \
-"          b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta, " \
+"          dpobj.budget_spent_epsilon(b), dpobj.budget_spent_delta(b), " \
+"          dpobj.budget_remaining_epsilon(b), " \
+"          b.granted_delta OPERATOR(pg_catalog.-) dpobj.budget_spent_delta(b), " \
 LAST_RUN("dpobj.run_label(l.mechanism, l.epsilon, l.delta)") ", " \
 LAST_RUN("dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho)")
 

@@ -303,20 +303,24 @@ train_unit_options(Jsonb *options, int k)
  * at its own moment, and the analyst's function statistics
  * (pg_stat_xact_user_functions) would show which.
  * Column 2, the epsilon left for the refusal's hint, only for a run the
- * rule refuses (the Gaussian path's spent epsilon is a search).
- * Column 5: an approximate-DP run after the zCDP part began, whose delta
- * the reserve no longer holds (nor the basic filter); column 6: the owner's release deadline floor; column 7: the
+ * rule refuses (the Gaussian path's spent epsilon is a search); column 3
+ * is kept empty (the delta left is the accountant's, from column 8).
+ * Column 5: an approximate-DP run the rule refuses after the zCDP part
+ * began, whose delta is above what the reserve and the basic filter still
+ * hold (budget_accounting.approx_delta_left; refused for its epsilon
+ * otherwise, column 2); column 6: the owner's release deadline floor; column 7: the
  * budget domain; column 8: the budget row (for train_composition_notice); column 9:
  * the role has queued or running jobs charged to the same budget.
  */
 static const char precheck_sql[] =
 "SELECT b.granted_epsilon IS NOT NULL, "
 "       CASE WHEN NOT a.admits THEN dpobj.budget_remaining_epsilon(b)::pg_catalog.text END, "
-"       (b.granted_delta OPERATOR(pg_catalog.-) b.spent_delta)::pg_catalog.text, "
+"       NULL::pg_catalog.text, "
 "       a.admits, "
-"       $5 OPERATOR(pg_catalog.=) 'approx' AND b.spent_rho OPERATOR(pg_catalog.>) 0 "
-"         AND b.spent_reserve_delta OPERATOR(pg_catalog.+) $4 "
-"             OPERATOR(pg_catalog.>) b.reserve_delta AND NOT a.admits, "
+"       $5 OPERATOR(pg_catalog.=) 'approx' AND NOT a.admits "
+"         AND (b.spent_rho OPERATOR(pg_catalog.>) 0 OR b.filter_refused) "
+"         AND $4 OPERATOR(pg_catalog.>) (SELECT x.approx_delta_left FROM dpobj.budget_accounting x "
+"                                         WHERE x.id OPERATOR(pg_catalog.=) b.id), "
 "       p.release_deadline, p.budget_domain::pg_catalog.text, b, "
 "       EXISTS (SELECT 1 FROM dpobj.job_queue j "
 "                WHERE j.owner OPERATOR(pg_catalog.=) $2 "
@@ -329,7 +333,21 @@ static const char precheck_sql[] =
 "  CROSS JOIN LATERAL (SELECT dpobj.budget_admits(b, $5, $3, $4, $6) AS admits) a "
 " WHERE p.relid OPERATOR(pg_catalog.=) $1";
 
-/* an approximate-DP run the reserve cannot hold: a public refusal (the ledger's charges) */
+/* the refused budget's remaining delta as my_budgets shows it (the pre-check's row, column 8) */
+static const char *
+train_remaining_delta(void)
+{
+	bool		isnull;
+	Datum		row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull);
+	AccountBudget b;
+
+	if (isnull || !account_budget_of_row(DatumGetHeapTupleHeader(row), &b))
+		return "0";
+	return DatumGetCString(DirectFunctionCall1(numeric_out,
+											   NumericGetDatum(account_remaining_delta(&b))));
+}
+
+/* an approximate-DP run whose delta nothing holds: a public refusal (the ledger's charges) */
 static double
 train_refuse_closed(const DPProtectedContext *ctx)
 {
@@ -338,8 +356,8 @@ train_refuse_closed(const DPProtectedContext *ctx)
 			 errmsg("privacy budget of role \"%s\" on table %s no longer admits this approximate-DP run",
 					ctx->rolname, ctx->relation),
 			 errdetail("Mechanism %s is (epsilon, delta)-DP; after the budget's first zCDP run, "
-					   "such runs take their delta from the reserve kept for them, and it does "
-					   "not hold this delta; nothing was charged and no noise was drawn.",
+					   "such runs take their delta from the reserve kept for them or the basic "
+					   "filter's share, and neither holds this delta; nothing was charged and no noise was drawn.",
 					   ctx->mechanism),
 			 errhint("Use a smaller delta, or a zCDP or pure-epsilon mechanism (%s); "
 					 "docs/PRIVACY.md, \"Composition: one filter for every mechanism\", "
@@ -439,7 +457,8 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 	Oid			types[6] = {REGCLASSOID, REGROLEOID, NUMERICOID, NUMERICOID, TEXTOID, NUMERICOID};
 	Datum		values[6];
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
-	bool		isnull;
+	bool		isnull,
+				pending;
 	char	   *domain;
 
 	values[0] = ObjectIdGetDatum(ctx->relid);
@@ -473,11 +492,12 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &isnull)))
 		dpobj_budget_refused(LEDGER_BUDGET_REFUSED, ctx,
 							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2),
-							 SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
-	if (!validate_only &&
-		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull)))
+							 train_remaining_delta());
+	pending = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 9, &isnull));
+	if (!validate_only && pending)
 		train_refuse_jobs_pending(ctx);
-	*to = train_composition_change(ctx, epsilon, delta, from);
+	/* a job behind others on the budget is charged after them: no NOTICE at submit */
+	*to = validate_only && pending ? NULL : train_composition_change(ctx, epsilon, delta, from);
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
@@ -731,6 +751,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 						validate_only ? "dpobj.submit" : "dpobj.train");
 	if (validate_only)
 	{
+		/* submit(): the job is charged next on this budget, from this state */
+		train_composition_notice(&ctx, comp_from, comp_to);
 		SPI_finish();
 		PG_RETURN_VOID();
 	}
