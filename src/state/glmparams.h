@@ -95,7 +95,7 @@ typedef struct GLMParams
 
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
- * The default, objective and noisy GD, was chosen by measurement on three
+ * The default, objective, noisy GD and additive boosting, was chosen by measurement on three
  * tables with and without class weights (docs/BENCHMARKS.md, "Imbalanced
  * labels: auto against the best single mechanism").
  */
@@ -103,10 +103,11 @@ typedef struct GLMParams
 #define GLM_AUTO_CMS		0x2
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
-#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
+#define GLM_AUTO_EBM		0x10
+#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD | GLM_AUTO_EBM)
 /* the candidates' names, in bit order (glmparams.c); each trains as its
  * registry entry's auto_pick says (mechanisms/registry.c) */
-extern const char *const glm_auto_names[4];
+extern const char *const glm_auto_names[5];
 
 /*
  * dp_auto's selection score (option "metric"): rows of the validation part
