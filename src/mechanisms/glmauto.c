@@ -484,6 +484,22 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 	return autosel_noisy_max(rng, score, a->K, z->num, z->den);
 }
 
+/*
+ * An additive choice's params: the run's GLM options a linear choice shows
+ * (the same keys whatever the choice, which is a DP output), then its own
+ */
+static void
+auto_params_ebm(StringInfo buf, const GLMParams *fp, const EBMFit *ebm)
+{
+	model_params_text(buf, "loss", fp->loss == GLM_LOSS_LOGISTIC ? "logistic" :
+					  fp->loss == GLM_LOSS_HUBER ? "huber" : "hinge");
+	model_params_float(buf, "R", fp->R);
+	glm_params_bool(buf, "intercept", fp->intercept);
+	if (fp->loss == GLM_LOSS_HUBER)
+		model_params_float(buf, "h", fp->h);
+	ebm_fit_params(buf, ebm, fp);
+}
+
 /* the public parameters: the selection's, then the chosen mechanism's own */
 static void
 auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
@@ -523,7 +539,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	fp.weight_pos = p->weight_pos;
 	fp.weight_neg = p->weight_neg;
 	if (fin->cand->kind == GLM_KIND_EBM)
-		ebm_fit_params(buf, fin->ebm, &fp);
+		auto_params_ebm(buf, &fp, fin->ebm);
 	else if (fin->cand->kind == GLM_KIND_SGD)
 		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
