@@ -114,21 +114,38 @@ SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger
  WHERE relation = 'regress_auto.pts' AND id > :before ORDER BY id;
 SELECT dpobj.unprotect('regress_auto.pts');
 
--- privacy units of k = 40 rows: a unit's rows may land in all K + 1 = 3 parts, so
--- each part gets a third of (eps_s, delta_s) = (0.05, 5e-8) (the default share with
+-- privacy units of k = 40 rows: a unit's rows may land in all K + 1 = 4 parts, so
+-- each part gets a quarter of (eps_s, delta_s) = (0.05, 5e-8) (the default share with
 -- noisy GD a candidate), the candidates are calibrated for 40 rows, and the noisy
--- max's Laplace scale is 2 k (K + 1) / eps_s = 4800; CMS is refused when named
+-- max's Laplace scale is 2 k (K + 1) / eps_s = 6400; CMS is refused when named
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
-SELECT (m).params->>'selected' IN ('objective', 'noisysgd') AS released,
+SELECT (m).params->>'selected' IN ('objective', 'noisysgd', 'ebm') AS released,
        (m).params->'candidates' AS candidates,
-       ((m).params->>'select_epsilon')::float8 BETWEEN 0.05 / 3 * (1 - 1e-12) AND 0.05 / 3 AS part_epsilon,
-       ((m).params->>'select_laplace_scale')::float8 BETWEEN 4800 AND 4800 * (1 + 1e-6) AS laplace_scale
+       ((m).params->>'select_epsilon')::float8 BETWEEN 0.05 / 4 * (1 - 1e-12) AND 0.05 / 4 AS part_epsilon,
+       ((m).params->>'select_laplace_scale')::float8 BETWEEN 6400 AND 6400 * (1 + 1e-6) AS laplace_scale
   FROM (SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') AS m) t;
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}')$$);
 RESET ROLE;
 SELECT count(*) AS charged, min(rows_per_unit) AS k FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;
 SELECT dpobj.unprotect('regress_auto.pts');
+-- an additive model when it wins: y = (|x| > 0.5) has no linear separator, so
+-- among ebm and objective every seeded run selects ebm, released as a model of
+-- the additive kind (its "terms" public) that predicts through dpobj.predict
+CREATE TABLE regress_auto.ring AS
+  SELECT ARRAY[x, (i % 7) / 7.0]::float8[] AS x, abs(x) > 0.5 AS y
+    FROM (SELECT i, ((i * 7919) % 20000) / 10000.0 - 1 AS x FROM generate_series(1, 20000) i) s;
+CREATE TEMP TABLE auto_ring AS
+  SELECT seed, (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "ebm"]}')
+                  FROM regress_auto.ring WHERE c IS NOT NULL) AS m
+    FROM generate_series(1, 5) seed, LATERAL set_config('dpobj.seed', seed::text, false) c;
+SELECT (m).params->>'selected' AS selected, dpobj.model_kind(m) AS kind,
+       jsonb_array_length((m).params->'terms') AS terms, count(DISTINCT (m).weights) AS runs,
+       min(a) > 0.9 AS accurate
+  FROM auto_ring,
+       LATERAL (SELECT avg((dpobj.predict(m, x) = y)::int) AS a FROM regress_auto.ring) q
+ GROUP BY 1, 2, 3;
+RESET dpobj.seed;
 DROP SCHEMA regress_auto CASCADE;
 DROP ROLE regress_auto_analyst;

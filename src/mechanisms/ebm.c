@@ -47,24 +47,6 @@
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
 
-/* a run's layout, noise, design and buffers (DPRun.work) */
-typedef struct EBMRun
-{
-	bool		regression;		/* a float8 label, the last word of a row */
-	int			d;				/* the features */
-	EBMParams	ep;
-	EBMTerm    *terms;
-	int			nterms;
-	int			nscores;
-	double		rho;
-	EBMNoise	nz;
-	NoisySGDDesign D;
-	double	   *scores;
-	double	   *counts;			/* the noisy counts */
-	double	   *sums;			/* a round's noisy residual sums */
-	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
-	double		bias;
-} EBMRun;
 
 /* the largest term */
 static int
@@ -79,7 +61,7 @@ ebm_max_size(const EBMTerm *terms, int nterms)
 
 /* the run's noise from public inputs only; refused outside the sampler's range */
 static void
-ebm_calibration(const GLMParams *p, EBMRun *r)
+ebm_calibration(const GLMParams *p, EBMFit *r)
 {
 	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
 	if (!ebm_noise(r->rho, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
@@ -94,13 +76,27 @@ void
 ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
 {
 	GLMParams	p;
-	EBMRun		r;
+	EBMFit		r;
 	bool		reg = ebmparams_regression(options);
 
 	glmparams_check_args(reg ? GLM_KIND_EBM_REG : GLM_KIND_EBM, aggname, epsilon, delta, d,
 						 options, &p);
-	ebmparams_init(options, d, reg, &r.ep, &r.terms, &r.nterms, &r.nscores);
-	ebm_calibration(&p, &r);
+	ebm_fit_init(&r, options, &p, d, reg);
+}
+
+void
+ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regression)
+{
+	memset(r, 0, sizeof(EBMFit));
+	r->regression = regression;
+	r->d = d;
+	ebmparams_init(options, d, regression, &r->ep, &r->terms, &r->nterms, &r->nscores);
+	ebm_calibration(p, r);
+	r->scores = palloc0(sizeof(double) * r->nscores);
+	r->counts = palloc0(sizeof(double) * r->nscores);
+	r->sums = palloc0(sizeof(double) * r->nscores);
+	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
+	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
 }
 
 static void
@@ -108,21 +104,13 @@ ebm_calibrate(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	EBMRun	   *r = palloc0(sizeof(EBMRun));
+	EBMFit	   *r = palloc(sizeof(EBMFit));
+	bool		reg = state->kind == GLM_KIND_EBM_REG;
 
-	r->regression = state->kind == GLM_KIND_EBM_REG;
-	r->d = state->d - (r->regression ? 1 : 0);
-	ebmparams_init(state->options, r->d, r->regression, &r->ep, &r->terms, &r->nterms,
-				   &r->nscores);
-	ebm_calibration(p, r);
+	ebm_fit_init(r, state->options, p, state->d - (reg ? 1 : 0), reg);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);
-	r->scores = palloc0(sizeof(double) * r->nscores);
-	r->counts = palloc0(sizeof(double) * r->nscores);
-	r->sums = palloc0(sizeof(double) * r->nscores);
-	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
-	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
 	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
 }
 
@@ -162,7 +150,7 @@ ebm_release_sums(gsl_rng *rng, __int128 *acc, int n, double lattice, uint64 sigm
 
 /* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
 static inline double
-ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
+ebm_label(const EBMFit *r, const NoisySGDDesign *D, int64 k)
 {
 	double		y;
 
@@ -177,7 +165,7 @@ ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
  * times the clipped residual at the current scores (a round)
  */
 static void
-ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
+ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 {
 	NoisySGDDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
@@ -210,15 +198,14 @@ ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
  * (only < 0), or term only's (a cyclic round's step)
  */
 static void
-ebm_round(DPRun *run, int only, double min_count)
+ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 {
-	EBMRun	   *r = run->work;
 	int			off = only < 0 ? 0 : r->terms[only].offset;
 	int			n = only < 0 ? r->nscores : r->terms[only].size;
 
-	mechanism_poll(run->ledger_id);
+	mechanism_poll(ledger_id);
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
-	ebm_release_sums(run->rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
+	ebm_release_sums(rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
 					 r->sums + off);
 	ebm_term_update(r->scores + off, n, r->sums + off, r->counts + off, r->ep.learning_rate,
 					min_count, r->ep.residual_clip);
@@ -226,30 +213,37 @@ ebm_round(DPRun *run, int only, double min_count)
 	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
 }
 
-static void
-ebm_compute(DPRun *run)
+void
+ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 {
-	EBMRun	   *r = run->work;
 	/* a bin's noisy count is at least the counts' noise sd when divided by */
 	double		min_count = Max(1.0, sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
 
+	memset(r->scores, 0, sizeof(double) * r->nscores);
+	r->bias = 0;
 	ebm_pass(r, false, -1, ldexp(1.0 / r->nz.count_lattice, DPNOISE_SUM_BITS));
-	ebm_release_sums(run->rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
+	ebm_release_sums(rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
 					 r->counts);
 	for (int round = 0; round < r->ep.rounds; round++)
 	{
 		if (r->ep.cyclic)
 			for (int t = 0; t < r->nterms; t++)
-				ebm_round(run, t, min_count);
+				ebm_round(r, rng, ledger_id, t, min_count);
 		else
-			ebm_round(run, -1, min_count);
+			ebm_round(r, rng, ledger_id, -1, min_count);
 	}
+}
+
+static void
+ebm_compute(DPRun *run)
+{
+	ebm_fit(run->work, run->rng, run->ledger_id);
 	run->detail = "ebm";
 }
 
 /* "terms": the layout, as predict reads it (public: from the options and d) */
 static void
-ebm_params_terms(StringInfo buf, const EBMRun *r)
+ebm_params_terms(StringInfo buf, const EBMFit *r)
 {
 	appendStringInfoString(buf, ", \"terms\": [");
 	for (int t = 0; t < r->nterms; t++)
@@ -266,17 +260,44 @@ ebm_params_terms(StringInfo buf, const EBMRun *r)
 	appendStringInfoChar(buf, ']');
 }
 
+void
+ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
+{
+	model_params_text(buf, "link", r->regression ? "identity" : "logit");
+	model_params_int(buf, "d", r->d);
+	if (r->regression)
+	{
+		model_params_float(buf, "y_min", r->ep.y_min);
+		model_params_float(buf, "y_max", r->ep.y_max);
+	}
+	model_params_int(buf, "bins", r->ep.bins);
+	model_params_int(buf, "rounds", r->ep.rounds);
+	model_params_float(buf, "learning_rate", r->ep.learning_rate);
+	glm_params_bool(buf, "cyclic", r->ep.cyclic);
+	model_params_float(buf, "residual_clip", r->ep.residual_clip);
+	model_params_float(buf, "count_share", r->ep.count_share);
+	model_params_float(buf, "rho", r->rho);
+	model_params_float(buf, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
+	model_params_float(buf, "count_sigma",
+					   sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+	model_params_float(buf, "lattice", r->nz.sum_lattice);
+	model_params_text(buf, "noise", "discrete_gaussian");
+	if (p->rows_per_unit > 1)
+		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
+	if (p->sample_rows > 0)
+		model_params_int(buf, "sample_rows", p->sample_rows);
+	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
+	ebm_params_terms(buf, r);
+}
+
 static Datum
 ebm_release(DPRun *run)
 {
 	GLMState   *state = run->state;
 	const GLMParams *p = &state->params;
-	EBMRun	   *r = run->work;
+	EBMFit	   *r = run->work;
 	StringInfoData params;
 
-	model_params_begin(&params);
-	model_params_text(&params, "link", r->regression ? "identity" : "logit");
-	model_params_int(&params, "d", r->d);
 	if (r->regression)
 	{
 		/* the margin in the label's units: scores and bias scaled back from [-1, 1] */
@@ -285,27 +306,9 @@ ebm_release(DPRun *run)
 		for (int j = 0; j < r->nscores; j++)
 			r->scores[j] *= half;
 		r->bias = r->bias * half + (r->ep.y_max + r->ep.y_min) / 2.0;
-		model_params_float(&params, "y_min", r->ep.y_min);
-		model_params_float(&params, "y_max", r->ep.y_max);
 	}
-	model_params_int(&params, "bins", r->ep.bins);
-	model_params_int(&params, "rounds", r->ep.rounds);
-	model_params_float(&params, "learning_rate", r->ep.learning_rate);
-	glm_params_bool(&params, "cyclic", r->ep.cyclic);
-	model_params_float(&params, "residual_clip", r->ep.residual_clip);
-	model_params_float(&params, "count_share", r->ep.count_share);
-	model_params_float(&params, "rho", r->rho);
-	model_params_float(&params, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
-	model_params_float(&params, "count_sigma",
-					   sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
-	model_params_float(&params, "lattice", r->nz.sum_lattice);
-	model_params_text(&params, "noise", "discrete_gaussian");
-	if (p->rows_per_unit > 1)
-		model_params_int(&params, "rows_per_unit", p->rows_per_unit);
-	if (p->sample_rows > 0)
-		model_params_int(&params, "sample_rows", p->sample_rows);
-	glmweights_model_params(&params, p->weight_pos, p->weight_neg);
-	ebm_params_terms(&params, r);
+	model_params_begin(&params);
+	ebm_fit_params(&params, r, p);
 	model_params_end(&params);
 	return model_build(run->fcinfo, "ebm", r->scores, r->nscores, r->bias, p->epsilon,
 					   p->delta, &params);

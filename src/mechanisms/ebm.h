@@ -2,7 +2,8 @@
  *
  * ebm.h
  *	  Private additive boosting (ebm.c): dp_ebm's argument check and label,
- *	  named by its registry entry.
+ *	  named by its registry entry, and one fit on a design, which 'auto'
+ *	  also runs as a candidate (glmauto.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,6 +15,41 @@
 #include "utils/jsonb.h"
 
 #include "context/trainquery.h"
+#include "core/ebm.h"
+#include "mechanisms/glm.h"
+#include "state/ebmparams.h"
+
+/* a fit's layout, noise, design and buffers */
+typedef struct EBMFit
+{
+	bool		regression;		/* a float8 label, the last word of a row */
+	int			d;				/* the features */
+	EBMParams	ep;
+	EBMTerm    *terms;
+	int			nterms;
+	int			nscores;
+	double		rho;
+	EBMNoise	nz;
+	NoisySGDDesign D;			/* set by the caller before ebm_fit */
+	double	   *scores;
+	double	   *counts;			/* the noisy counts */
+	double	   *sums;			/* a round's noisy residual sums */
+	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
+	double		bias;
+} EBMFit;
+
+/*
+ * The layout from options and d, the noise for rho(p's epsilon, delta) with
+ * p's rows_per_unit, and the buffers: public inputs only, refused before any row
+ */
+extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
+						 bool regression);
+
+/* one fit on r->D from zero scores: counts, then the rounds (a logit label) */
+extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
+
+/* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
+extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p);
 
 /* dpobj.train()'s argument check, before any row is read */
 extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,

@@ -15,7 +15,9 @@
  *		independent of the data, so replace-one neighbours, coupled on the
  *		assignment, differ in one part only;
  *	 2. candidate j runs on part j at (eps_s, delta_s) with its own code
- *		(glm.c, noisysgd.c) and defaults; its score is the number of rows of
+ *		(glm.c, noisysgd.c, ebm.c: rho(eps_s, delta_s)-zCDP, hence (eps_s,
+ *		delta_s)-DP; its terms from the option "groups", which train() sets
+ *		as for dp_ebm) and defaults; its score is the number of rows of
  *		part 0 it classifies correctly (an integer of sensitivity 1), or with
  *		"metric" weighted_accuracy their summed integer weights round(w 2^b),
  *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b).  With balanced_accuracy
@@ -46,6 +48,7 @@
 #include <math.h>
 
 #include "core/autoselect.h"
+#include "mechanisms/ebm.h"
 #include "mechanisms/glm.h"
 #include "mechanisms/registry.h"
 #include "core/glmsolve.h"
@@ -60,7 +63,7 @@ PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
  * The possible candidates, in tie-breaking order: bit j of GLM_AUTO_* names
  * the j-th (glm_auto_names, glmparams.h), and the registry entry that lists
  * it in its auto_pick says how it trains (registry.h).  The option
- * "candidates" picks some (default objective and noisysgd, GLM_AUTO_DEFAULT,
+ * "candidates" picks some (default objective, noisysgd and ebm, GLM_AUTO_DEFAULT,
  * chosen by measurement: docs/BENCHMARKS.md).
  */
 #define AUTO_MAX	((int) lengthof(glm_auto_names))
@@ -72,6 +75,7 @@ typedef struct AutoRun
 	const DPAutoPick *cand;
 	GLMParams	p;				/* the base options, this budget, this method */
 	GLMCalibration c;			/* dp_logistic */
+	EBMFit	   *ebm;			/* additive boosting: its layout, noise and fit */
 	const char *name;			/* "selected" in the params */
 	double		Reff,			/* noisy GD */
 				rho,
@@ -143,12 +147,13 @@ auto_unit_parts(int k, int K, double *es, double *ds, double *el)
 
 /* the calibration of a candidate at (eps, delta): public inputs only; refuses */
 static void
-auto_prepare(const GLMParams *base, const DPAutoPick *cand, double eps,
+auto_prepare(const GLMParams *base, Jsonb *options, const DPAutoPick *cand, double eps,
 			 double delta, double n_share, int d, AutoRun *r)
 {
 	int			pp = d + (base->intercept ? 1 : 0);
 
 	r->cand = cand;
+	r->ebm = NULL;
 	for (int j = 0; j < AUTO_MAX; j++)
 		if (cand->bit == 1 << j)
 			r->name = glm_auto_names[j];
@@ -158,6 +163,13 @@ auto_prepare(const GLMParams *base, const DPAutoPick *cand, double eps,
 	/* the public row count of the rows this run sees: a part's expected share */
 	if (r->p.n_public > 0)
 		r->p.n_public *= n_share;
+	/* its rows as auto's state holds them (clipped to "R": train()'s bound clips none) */
+	if (cand->kind == GLM_KIND_EBM)
+	{
+		r->ebm = palloc(sizeof(EBMFit));
+		ebm_fit_init(r->ebm, options, &r->p, d, false);
+		return;
+	}
 	if (cand->kind != GLM_KIND_SGD)
 	{
 		r->p.method = cand->method;
@@ -204,7 +216,8 @@ auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
  * any row.  Returns their number K.
  */
 static int
-auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin, AutoNoise *z)
+auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRun *fin,
+				 AutoNoise *z)
 {
 	double		es,
 				ds,
@@ -229,8 +242,8 @@ auto_prepare_all(const GLMParams *p, int d, AutoRun *sel, AutoRun *fin, AutoNois
 	{
 		if ((p->auto_candidates & 1 << j) == 0)
 			continue;
-		auto_prepare(p, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
-		auto_prepare(p, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
+		auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		auto_prepare(p, options, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
 }
@@ -244,7 +257,7 @@ auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 	AutoNoise	z;
 
 	glmparams_check_args(GLM_KIND_AUTO, aggname, epsilon, delta, d, options, &p);
-	auto_prepare_all(&p, d, sel, fin, &z);
+	auto_prepare_all(&p, options, d, sel, fin, &z);
 }
 
 /* the designs and the part arrays, at their largest sizes */
@@ -340,15 +353,22 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 
 	/* r's class weights may be estimated in this run: the counts are weighted here */
 	memset(theta, 0, sizeof(double) * a->pp);
-	if (r->cand->kind != GLM_KIND_SGD)
+	if (r->cand->kind == GLM_KIND_LOGISTIC)
 	{
 		auto_compact(a, &r->p, part, &X);
 		glm_release_point(rng, &r->p, &r->c, &X, work, theta, a->pp, ledger_id);
 		return;
 	}
-	/* zero counts add nothing to noisy GD's gradient sums */
+	/* zero counts add nothing to noisy GD's gradient sums, nor to ebm's bin sums */
 	for (int64 k = 0; k < a->nobs; k++)
 		a->scnt[k] = (double) v[k] * auto_weight(a, &r->p, k);
+	if (r->cand->kind == GLM_KIND_EBM)
+	{
+		r->ebm->D = (NoisySGDDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
+		.nobs = a->nobs};
+		ebm_fit(r->ebm, rng, ledger_id);
+		return;
+	}
 	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
 					 r->sigma2, r->denom, rng, ledger_id, theta);
 }
@@ -398,11 +418,11 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 }
 
 /*
- * The score of theta on part 0: the summed integer weights of the rows it
- * classifies right (<theta, x> > 0 is positive).
+ * The score of theta (or of an additive fit) on part 0: the summed integer
+ * weights of the rows it classifies right (a margin > 0 is positive).
  */
 static int64
-auto_score(const AutoData *a, const double *theta)
+auto_score(const AutoData *a, const double *theta, const EBMFit *ebm)
 {
 	int64		right = 0,
 				wpos = a->wscore[0],
@@ -415,7 +435,9 @@ auto_score(const AutoData *a, const double *theta)
 
 		if (a->part[k] == 0)
 			continue;
-		for (int j = 0; j < a->pp; j++)
+		if (ebm != NULL)
+			z = ebm_margin(ebm->terms, ebm->nterms, ebm->scores, ebm->bias, x);
+		for (int j = 0; ebm == NULL && j < a->pp; j++)
 			z += theta[j] * x[j];
 		if ((z > 0) == (a->y[k] > 0))
 			right += a->part[k] * (a->y[k] > 0 ? wpos : wneg);
@@ -424,14 +446,14 @@ auto_score(const AutoData *a, const double *theta)
 }
 
 /*
- * Noisy GD's head start in score units: h (option "noisysgd_head_start")
- * times the selection's Laplace scale num/den, rounded.  A public constant
- * added to one score before the noise: report noisy max stays eps_s-DP for
+ * Noisy GD's and ebm's head start in score units: h (option
+ * "noisysgd_head_start") times the selection's Laplace scale num/den,
+ * rounded.  A public constant added to their scores before the noise: report noisy max stays eps_s-DP for
  * any fixed offsets (docs/PRIVACY.md, "Private model selection").  Why:
  * candidates train on a (K + 1)-th of the rows at the selection's share of
  * epsilon, a regime where objective perturbation scores as well as noisy GD,
  * while retrained at the final budget noisy GD is as good or better on every
- * measured table (docs/BENCHMARKS.md).
+ * measured table, and ebm gains as much (docs/BENCHMARKS.md; bench/ebm).
  */
 static int64
 auto_head_start(const GLMParams *p, const AutoNoise *z)
@@ -454,12 +476,28 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
-		score[j] = auto_score(a, theta);
-		if (sel[j].cand->kind == GLM_KIND_SGD)
+		score[j] = auto_score(a, theta, sel[j].ebm);
+		if (sel[j].cand->kind != GLM_KIND_LOGISTIC)
 			score[j] += auto_head_start(p, z);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
 	return autosel_noisy_max(rng, score, a->K, z->num, z->den);
+}
+
+/*
+ * An additive choice's params: the run's GLM options a linear choice shows
+ * (the same keys whatever the choice, which is a DP output), then its own
+ */
+static void
+auto_params_ebm(StringInfo buf, const GLMParams *fp, const EBMFit *ebm)
+{
+	model_params_text(buf, "loss", fp->loss == GLM_LOSS_LOGISTIC ? "logistic" :
+					  fp->loss == GLM_LOSS_HUBER ? "huber" : "hinge");
+	model_params_float(buf, "R", fp->R);
+	glm_params_bool(buf, "intercept", fp->intercept);
+	if (fp->loss == GLM_LOSS_HUBER)
+		model_params_float(buf, "h", fp->h);
+	ebm_fit_params(buf, ebm, fp);
 }
 
 /* the public parameters: the selection's, then the chosen mechanism's own */
@@ -482,7 +520,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
-	if (p->auto_candidates & GLM_AUTO_NOISYSGD)
+	if (p->auto_candidates & (GLM_AUTO_NOISYSGD | GLM_AUTO_EBM))
 		model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
 	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
@@ -500,7 +538,9 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	fp = fin->p;
 	fp.weight_pos = p->weight_pos;
 	fp.weight_neg = p->weight_neg;
-	if (fin->cand->kind == GLM_KIND_SGD)
+	if (fin->cand->kind == GLM_KIND_EBM)
+		auto_params_ebm(buf, &fp, fin->ebm);
+	else if (fin->cand->kind == GLM_KIND_SGD)
 		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
 		glm_calibration_params(buf, &fp, &fin->c, d);
@@ -528,7 +568,7 @@ auto_calibrate(DPRun *run)
 	GLMParams  *p = &state->params;
 	AutoWork   *w = palloc0(sizeof(AutoWork));
 
-	w->K = auto_prepare_all(p, state->d, w->sel, w->fin, &w->z);
+	w->K = auto_prepare_all(p, state->options, state->d, w->sel, w->fin, &w->z);
 	auto_data(state, w->K, &w->a);
 	w->work = glm_minimise_work(w->a.pp);
 	w->theta = palloc0(sizeof(double) * w->a.pp);
@@ -554,9 +594,14 @@ auto_release(DPRun *run)
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
 	AutoWork   *w = run->work;
+	const EBMFit *ebm = w->fin[w->chosen].ebm;
 	StringInfoData params;
 
 	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d);
+	/* an additive model: its score tables, its "terms" in the params (kinds.h) */
+	if (ebm != NULL)
+		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores, ebm->bias,
+						   p->epsilon, p->delta, &params);
 	return glm_model(run, "auto", w->theta, &params);
 }
 

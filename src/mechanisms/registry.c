@@ -80,10 +80,12 @@ static const DPMechanism dp_mechanisms[] = {
 		.keeps_rows = true,
 		.groups = true,
 		.options = ebmparams_options,
+		.auto_pick = DP_AUTO({GLM_AUTO_EBM, GLM_KIND_EBM, GLM_METHOD_OBJECTIVE}),
 	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})},
 	/* private model selection among the GLM mechanisms (glmauto.c) */
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
 		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true,
+		.groups = true,
 		.options = glmparams_options,
 	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",

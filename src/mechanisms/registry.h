@@ -40,7 +40,8 @@ typedef struct DPLedgerKind
  * A candidate of the private model selection 'auto' (glmauto.c): its
  * GLM_AUTO_* bit, which names it in the option "candidates" and ranks it
  * in the tie-breaking order (glmparams.h), and how auto trains it: noisy GD
- * (GLM_KIND_SGD) or dp_logistic (GLM_KIND_LOGISTIC) with a method.
+ * (GLM_KIND_SGD), dp_logistic (GLM_KIND_LOGISTIC) with a method, or
+ * additive boosting (GLM_KIND_EBM).
  */
 typedef struct DPAutoPick
 {

@@ -130,15 +130,15 @@ glmparams_select_share(JsonbValue *v)
 	return s;
 }
 
-const char *const glm_auto_names[4] = {"objective", "cms", "output", "noisysgd"};
+const char *const glm_auto_names[5] = {"objective", "cms", "output", "noisysgd", "ebm"};
 
 static void
 glmparams_candidates_bad(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\" and \"noisysgd\""),
-			 errhint("The default is [\"objective\", \"cms\"]; ties go to the earlier of objective, cms, output, noisysgd.")));
+			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\", \"noisysgd\" and \"ebm\""),
+			 errhint("The default is [\"objective\", \"noisysgd\", \"ebm\"]; ties go to the earlier of objective, cms, output, noisysgd, ebm.")));
 }
 
 /* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */
@@ -366,6 +366,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->auto_candidates = glmparams_candidates(v);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
 		p->auto_metric = glmparams_metric(v, kind, key);
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "groups") == 0)
+		;						/* the ebm candidate's terms: ebmparams.c */
 	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
 			 strcmp(key, "sample_rows") == 0)
 		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
@@ -616,7 +618,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("dp_auto: the candidate \"cms\" is not calibrated for privacy units"),
-				 errhint("Leave \"candidates\" out (the default is objective and noisysgd), or list objective, output or noisysgd.")));
+				 errhint("Leave \"candidates\" out (the default is objective, noisysgd and ebm), or list objective, output, noisysgd or ebm.")));
 	/* CMS's density argument is for one changed row (docs/PRIVACY.md) */
 	if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_CMS &&
 		p->rows_per_unit > 1)

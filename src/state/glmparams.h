@@ -77,7 +77,7 @@ typedef struct GLMParams
 	double		weight_neg;		/* ... a negative row's; both 1 by default */
 	double		select_share;	/* dp_auto: the share of (eps, delta) spent on selection */
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
-	double		auto_head_start;	/* dp_auto: noisy GD's head start, in noise scales */
+	double		auto_head_start;	/* dp_auto: noisy GD's and ebm's head start, in noise scales */
 	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
 	bool		auto_balance_train; /* dp_auto: balanced_accuracy without "class_weight":
 									 * its estimated weights also train */
@@ -95,7 +95,7 @@ typedef struct GLMParams
 
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
- * The default, objective and noisy GD, was chosen by measurement on three
+ * The default, objective, noisy GD and additive boosting, was chosen by measurement on three
  * tables with and without class weights (docs/BENCHMARKS.md, "Imbalanced
  * labels: auto against the best single mechanism").
  */
@@ -103,10 +103,11 @@ typedef struct GLMParams
 #define GLM_AUTO_CMS		0x2
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
-#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD)
+#define GLM_AUTO_EBM		0x10
+#define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD | GLM_AUTO_EBM)
 /* the candidates' names, in bit order (glmparams.c); each trains as its
  * registry entry's auto_pick says (mechanisms/registry.c) */
-extern const char *const glm_auto_names[4];
+extern const char *const glm_auto_names[5];
 
 /*
  * dp_auto's selection score (option "metric"): rows of the validation part
@@ -135,7 +136,7 @@ extern const char *const glm_auto_metric_names[3];
 #define GLM_AUTO_DEFAULT_SHARE_NOISYSGD	0.05
 
 /*
- * dp_auto's default "noisysgd_head_start": noisy GD's score starts this many
+ * dp_auto's default "noisysgd_head_start": noisy GD's and ebm's scores start this many
  * of the selection's Laplace scales ahead (docs/BENCHMARKS.md, "Imbalanced
  * labels: auto against the best single mechanism"); at most GLM_AUTO_MAX_HEAD_START.
  */

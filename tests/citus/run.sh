@@ -83,7 +83,8 @@ ledger_rows() { cq "$1" -c "SELECT count(*) FROM dpobj.ledger"; }
 PORTS=("${CITUS_PORTS[@]}")
 
 # public_params EXPR: a model's params without what is DP output.  Private model selection
-# ('auto', params "selected") releases its choice and the chosen mechanism's own params;
+# ('auto', params "selected") releases its choice and the chosen mechanism's own params
+# and weights' size (an additive choice's are its score tables);
 # only the selection's public params are compared (tests/security/selection_public_params.txt);
 # with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt).
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
@@ -392,7 +393,8 @@ SET LOCAL enable_indexscan = on;
 SET LOCAL enable_indexonlyscan = on;
 SET LOCAL client_min_messages = debug1;
 SET LOCAL max_parallel_workers_per_gather = 4;
-SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'), array_length((m).weights, 1)
+SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'),
+       CASE WHEN NOT (m).params ? 'selected' THEN array_length((m).weights, 1) END
   FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;
 COMMIT;
 RESET ROLE;
@@ -485,7 +487,8 @@ observe_job() { # TABLE MECH OPTIONS LABEL
     if [[ $job =~ ^[0-9]+$ ]]; then
         out="submit: a job id, $(job_end "$job")"$'\n'
         out+=$(cq "$COORD" -c "SET ROLE janalyst" -c "SELECT state, error, sqlstate, (model).mechanism,
-                   (model).epsilon, (model).delta, $(public_params '(model).params'), cardinality((model).weights)
+                   (model).epsilon, (model).delta, $(public_params '(model).params'),
+                   CASE WHEN NOT (model).params ? 'selected' THEN cardinality((model).weights) END
               FROM dpobj.jobs WHERE id = $job" 2>&1)
     fi
     out+=$'\n'$(cq "$COORD" -c "SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger

@@ -18,9 +18,9 @@
 #     dpobj tables have planner statistics, side a's do not: see skew_catalogs);
 #   - for jobs: state, error text, SQLSTATE and the stored model's public part, and the
 #     ledger rows of the scenario's jobs.
-# Private model selection's params "selected" and the chosen mechanism's own params are
-# DP output too ("DPOUT params" lines); its other params are compared.  So are R-hat and
-# the calibration derived from it in a model with "R": "private"
+# Private model selection's params "selected" and the chosen mechanism's own params and
+# weights' size are DP output too ("DPOUT params" lines); its other params are compared.
+# So are R-hat and the calibration derived from it in a model with "R": "private"
 # (private_r_public_params.txt lists what is compared); a tuned noisy GD model's grid point
 # and what it sets are DP output (tune_public_params.txt).
 # For "continuous" mechanisms it also checks that the DP output is not exactly zero in
@@ -317,14 +317,15 @@ SET ROLE :"role";
 RESET jit;
 BEGIN;
 -- private model selection (params "selected"): the choice and the chosen mechanism's
--- own params are DP output; the selection's public params are compared
+-- own params and size (an additive choice's score tables) are DP output; the
+-- selection's public params are compared
 SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
        (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
                       WHERE ((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
                          OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
                          OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[]))),
-       cardinality((m).weights),
-       E'\nDPOUT params', (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
+       CASE WHEN NOT (m).params ? 'selected' THEN cardinality((m).weights) END,
+       E'\nDPOUT params', cardinality((m).weights), (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
                       WHERE NOT (((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
                          OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
                          OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[])))),
@@ -754,8 +755,8 @@ JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilo
                               WHERE ((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
                                  OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
                                  OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[]))),
-       cardinality((model).weights),
-       E'\\nDPOUT params', (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
+       CASE WHEN NOT (model).params ? 'selected' THEN cardinality((model).weights) END,
+       E'\\nDPOUT params', cardinality((model).weights), (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
          WHERE NOT (((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
                  OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
                  OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[])))),
