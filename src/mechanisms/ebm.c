@@ -41,6 +41,7 @@
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "state/ebmparams.h"
+#include "state/glmblocks.h"
 #include "state/glmstate.h"
 #include "state/glmweights.h"
 
@@ -63,6 +64,9 @@ typedef struct EBMRun
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
+	uint16	   *bins;			/* the kept bins per observation and term (ebm_row_index) */
+	int64		bins_cap;		/* observations it may hold */
+	int64		bins_filled;	/* observations it holds */
 	double		bias;
 } EBMRun;
 
@@ -103,6 +107,26 @@ ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *
 	ebm_calibration(&p, &r);
 }
 
+/*
+ * Binning is most of a pass's work, so the first pass keeps each
+ * observation's bins (2 bytes a term: a term has at most EBM_MAX_BINS) and
+ * later passes read them: the first bins_cap observations, within an
+ * eighth of dpobj.max_state_memory; the rest are binned again each pass.
+ * Every pass reads the observations in the same order (the rows in memory,
+ * or a spilled state's recorded replay), so the bins, and every value, are
+ * the same either way.
+ */
+static void
+ebm_bins_budget(EBMRun *r, const GLMState *state)
+{
+	r->bins_cap = (int64) dpobj_max_state_memory * 1024 / 8 / (int64) (sizeof(uint16) * r->nterms);
+	/* in memory, a row is at most two observations (positive and negative counts) */
+	if (!glmblocks_spilled(state))
+		r->bins_cap = Min(r->bins_cap, 2 * (int64) state->nrows);
+	r->bins = NULL;
+	r->bins_filled = 0;
+}
+
 static void
 ebm_calibrate(DPRun *run)
 {
@@ -118,6 +142,7 @@ ebm_calibrate(DPRun *run)
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);
+	ebm_bins_budget(r, state);
 	r->scores = palloc0(sizeof(double) * r->nscores);
 	r->counts = palloc0(sizeof(double) * r->nscores);
 	r->sums = palloc0(sizeof(double) * r->nscores);
@@ -172,6 +197,26 @@ ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
 	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
 }
 
+/* observation pos's (the pass's count so far) index into the scores per term */
+static inline void
+ebm_row_index(EBMRun *r, int64 pos, const double *x, int *idx)
+{
+	if (pos < r->bins_filled)
+	{
+		for (int t = 0; t < r->nterms; t++)
+			idx[t] = r->terms[t].offset + r->bins[pos * r->nterms + t];
+		return;
+	}
+	ebm_index(r->terms, r->nterms, x, idx);
+	if (pos != r->bins_filled || pos >= r->bins_cap)
+		return;
+	if (r->bins == NULL)
+		r->bins = palloc_extended(sizeof(uint16) * r->bins_cap * r->nterms, MCXT_ALLOC_HUGE);
+	for (int t = 0; t < r->nterms; t++)
+		r->bins[pos * r->nterms + t] = (uint16) (idx[t] - r->terms[t].offset);
+	r->bins_filled++;
+}
+
 /*
  * One pass over the rows: each term's bin sums of cnt (counts) or of cnt
  * times the clipped residual at the current scores (a round)
@@ -181,15 +226,16 @@ ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 {
 	NoisySGDDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
+	int64		pos = 0;
 
 	for (bool more = noisysgd_design_next(D, true); more;
 		 more = noisysgd_design_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
+		for (int64 k = 0; k < D->nobs; k++, pos++)
 		{
 			double		c = D->cnt[k];
 
 			/* each term's bin once: the margin and the sums read it */
-			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+			ebm_row_index(r, pos, D->X + (Size) k * D->pp, idx);
 			if (residuals)
 			{
 				double		z = r->bias;
