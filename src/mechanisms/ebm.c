@@ -64,9 +64,13 @@ typedef struct EBMRun
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
-	uint16	   *bins;			/* the kept bins per observation and term (ebm_row_index) */
-	int64		bins_cap;		/* observations it may hold */
-	int64		bins_filled;	/* observations it holds */
+	/* the observations the first pass kept (ebm_keep) */
+	uint16	   *bins;			/* each one's bin per term */
+	double	   *kept_cnt;		/* its count (class weights applied) */
+	double	   *kept_y;			/* its label (ebm_label) */
+	int64		kept_cap;		/* observations they may hold */
+	int64		kept;			/* observations they hold */
+	bool		kept_all;		/* every observation: later passes read only them */
 	double		bias;
 } EBMRun;
 
@@ -108,23 +112,25 @@ ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *
 }
 
 /*
- * Binning is most of a pass's work, so the first pass keeps each
- * observation's bins (2 bytes a term: a term has at most EBM_MAX_BINS) and
- * later passes read them: the first bins_cap observations, within an
- * eighth of dpobj.max_state_memory; the rest are binned again each pass.
+ * A pass's work is mostly binning and building the design's blocks, so the
+ * first pass keeps each observation's bins (2 bytes a term: a term has at
+ * most EBM_MAX_BINS), count and label, and later passes read them: all of
+ * them, without the design, when they fit within an eighth of
+ * dpobj.max_state_memory; else the first kept_cap, the rest binned again.
  * Every pass reads the observations in the same order (the rows in memory,
- * or a spilled state's recorded replay), so the bins, and every value, are
- * the same either way.
+ * or a spilled state's recorded replay), so each observation's terms, and
+ * every value released, are the same either way.
  */
 static void
-ebm_bins_budget(EBMRun *r, const GLMState *state)
+ebm_keep_budget(EBMRun *r, const GLMState *state)
 {
-	r->bins_cap = (int64) dpobj_max_state_memory * 1024 / 8 / (int64) (sizeof(uint16) * r->nterms);
+	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
+		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
 	/* in memory, a row is at most two observations (positive and negative counts) */
 	if (!glmblocks_spilled(state))
-		r->bins_cap = Min(r->bins_cap, 2 * (int64) state->nrows);
-	r->bins = NULL;
-	r->bins_filled = 0;
+		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->nrows);
+	r->kept = 0;
+	r->kept_all = false;
 }
 
 static void
@@ -142,7 +148,7 @@ ebm_calibrate(DPRun *run)
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);
-	ebm_bins_budget(r, state);
+	ebm_keep_budget(r, state);
 	r->scores = palloc0(sizeof(double) * r->nscores);
 	r->counts = palloc0(sizeof(double) * r->nscores);
 	r->sums = palloc0(sizeof(double) * r->nscores);
@@ -197,30 +203,54 @@ ebm_label(const EBMRun *r, const NoisySGDDesign *D, int64 k)
 	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
 }
 
-/* observation pos's (the pass's count so far) index into the scores per term */
+/* observation pos of the pass: its index into the scores per term, kept if the next */
 static inline void
-ebm_row_index(EBMRun *r, int64 pos, const double *x, int *idx)
+ebm_row_index(EBMRun *r, int64 pos, const NoisySGDDesign *D, int64 k, int *idx)
 {
-	if (pos < r->bins_filled)
+	if (pos < r->kept)
 	{
 		for (int t = 0; t < r->nterms; t++)
 			idx[t] = r->terms[t].offset + r->bins[pos * r->nterms + t];
 		return;
 	}
-	ebm_index(r->terms, r->nterms, x, idx);
-	if (pos != r->bins_filled || pos >= r->bins_cap)
+	ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+	if (pos != r->kept || pos >= r->kept_cap)
 		return;
-	if (r->bins == NULL)
-		r->bins = palloc_extended(sizeof(uint16) * r->bins_cap * r->nterms, MCXT_ALLOC_HUGE);
+	if (r->kept == 0)
+	{
+		r->bins = palloc_extended(sizeof(uint16) * r->kept_cap * r->nterms, MCXT_ALLOC_HUGE);
+		r->kept_cnt = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+		r->kept_y = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+	}
 	for (int t = 0; t < r->nterms; t++)
 		r->bins[pos * r->nterms + t] = (uint16) (idx[t] - r->terms[t].offset);
-	r->bins_filled++;
+	r->kept_cnt[pos] = D->cnt[k];
+	r->kept_y[pos] = ebm_label(r, D, k);
+	r->kept++;
 }
 
 /*
- * One pass over the rows: each term's bin sums of cnt (counts) or of cnt
- * times the clipped residual at the current scores (a round)
+ * An observation's part of a pass: into each term's bin sum, cnt (counts)
+ * or cnt times the clipped residual at the current scores (a round)
  */
+static inline void
+ebm_observe(EBMRun *r, const int *idx, double c, double y, bool residuals, int only,
+			double per_unit)
+{
+	if (residuals)
+	{
+		double		z = r->bias;
+
+		for (int t = 0; t < r->nterms; t++)
+			z += r->scores[idx[t]];
+		c *= ebm_residual(!r->regression, y, z, r->ep.residual_clip);
+	}
+	for (int t = 0; t < r->nterms; t++)
+		if (only < 0 || t == only)
+			ebm_add(r->acc, idx[t], c, per_unit);
+}
+
+/* one pass over the observations: each term's bin sums (ebm_observe) */
 static void
 ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 {
@@ -228,26 +258,26 @@ ebm_pass(EBMRun *r, bool residuals, int only, double per_unit)
 	int		   *idx = palloc(sizeof(int) * r->nterms);
 	int64		pos = 0;
 
-	for (bool more = noisysgd_design_next(D, true); more;
-		 more = noisysgd_design_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++, pos++)
+	if (r->kept_all)
+		for (int64 k = 0; k < r->kept; k++)
 		{
-			double		c = D->cnt[k];
-
-			/* each term's bin once: the margin and the sums read it */
-			ebm_row_index(r, pos, D->X + (Size) k * D->pp, idx);
-			if (residuals)
-			{
-				double		z = r->bias;
-
-				for (int t = 0; t < r->nterms; t++)
-					z += r->scores[idx[t]];
-				c *= ebm_residual(!r->regression, ebm_label(r, D, k), z, r->ep.residual_clip);
-			}
 			for (int t = 0; t < r->nterms; t++)
-				if (only < 0 || t == only)
-					ebm_add(r->acc, idx[t], c, per_unit);
+				idx[t] = r->terms[t].offset + r->bins[k * r->nterms + t];
+			ebm_observe(r, idx, r->kept_cnt[k], r->kept_y[k], residuals, only, per_unit);
 		}
+	else
+	{
+		for (bool more = noisysgd_design_next(D, true); more;
+			 more = noisysgd_design_next(D, false))
+			for (int64 k = 0; k < D->nobs; k++, pos++)
+			{
+				/* each term's bin once: the margin and the sums read it */
+				ebm_row_index(r, pos, D, k, idx);
+				ebm_observe(r, idx, D->cnt[k], residuals ? ebm_label(r, D, k) : 0.0,
+							residuals, only, per_unit);
+			}
+		r->kept_all = r->kept == pos;
+	}
 	pfree(idx);
 }
 
