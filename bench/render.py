@@ -33,8 +33,8 @@ SECTIONS = [
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("ebm", "Private additive boosting (`ebm`) against noisy GD and `auto`",
-   "Median balanced test accuracy over the seeds, δ = 10⁻⁶, public class weights; adult12: Adult's 12 "
-   "columns (one-hot, numerics in [0, 1]); defaults tuned on adult12 and bank (bench/ebm/results.md)."),
+   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult12: Adult's 12 columns "
+   "(bench/ebm/results.md)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
@@ -65,6 +65,8 @@ SECTIONS = [
    "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
+  ("ebm_scale", "`ebm` (10 rounds) and noisy GD at 1M and 10M rows",
+   "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 2 workers",
    "Best of 2; peak RSS: the backend's VmHWM."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
@@ -98,7 +100,7 @@ PLOTS = [
  ("accuracy_eps.png", "Accuracy against ε: mechanisms on Adult; class weights vs diffprivlib"),
  ("scale.png", "Time (ratio to the scan) and peak memory against rows"),
  ("runs_admitted.png", "Runs a budget admits per mechanism mix"),
- ("ebm_shapes.png", "The shapes of an additive model on Adult (dpobj.explain, ε = 1): bench/ebm/shapes.sh"),
+ ("ebm_shapes.png", "Additive model shapes on Adult (dpobj.explain, ε = 1; bench/ebm/shapes.sh)"),
 ]
 # CSVs drawn, not tabled
 PLOTTED = {"ebm_shapes"}
