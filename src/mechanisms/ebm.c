@@ -64,7 +64,7 @@ typedef struct EBMRun
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
-	/* the observations the first pass kept (ebm_keep) */
+	/* the observations the first pass kept (ebm_keep_budget, ebm_row_index) */
 	uint16	   *bins;			/* each one's bin per term */
 	double	   *kept_cnt;		/* its count (class weights applied) */
 	double	   *kept_y;			/* its label (ebm_label) */
