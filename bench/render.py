@@ -32,6 +32,9 @@ SECTIONS = [
    "(majority 0.764); `auto`'s defaults: objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
+  ("ebm", "Private additive boosting (`ebm`) against noisy GD and `auto`",
+   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult12: Adult's 12 columns "
+   "(bench/ebm/results.md)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
@@ -65,6 +68,8 @@ SECTIONS = [
    "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
+  ("ebm_scale", "`ebm` (10 rounds) and noisy GD at 1M and 10M rows",
+   "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 2 workers",
    "Best of 2; peak RSS: the backend's VmHWM."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
@@ -99,7 +104,10 @@ PLOTS = [
  ("scale.png", "Time (ratio to the scan) and peak memory against rows"),
  ("runs_admitted.png", "Runs a budget admits per mechanism mix"),
  ("describe_adult.png", "describe() of Adult's age at ε = 1 against the true histogram"),
+ ("ebm_shapes.png", "Additive model shapes on Adult (dpobj.explain, ε = 1; bench/ebm/shapes.sh)"),
 ]
+# CSVs drawn, not tabled
+PLOTTED = {"ebm_shapes"}
 
 
 def read(name):
@@ -370,6 +378,33 @@ def plot_describe(plt):
     fig.savefig(f"{IMG}/describe_adult.png", dpi=80)
 
 
+def plot_shapes(plt):
+    """each term of the additive model: a numeric's curve over its bins, a categorical's bars"""
+    rows = read("ebm_shapes")
+    bias = [r for r in rows if r["feature"] == "(intercept)"]
+    rows = [r for r in rows if r not in bias]
+    feats = list(OrderedDict.fromkeys(r["feature"] for r in rows))
+    fig, ax = plt.subplots(3, (len(feats) + 2) // 3, figsize=(16, 8))
+    for a, f in zip(ax.flat, feats):
+        rs = [r for r in rows if r["feature"] == f]
+        ys = [float(r["contribution"]) for r in rs]
+        if rs[0]["level"].startswith("["):
+            lo = [float(r["level"][1:].split(",")[0]) for r in rs]
+            hi = float(rs[-1]["level"].split(",")[1].strip(" )]"))
+            a.step(lo + [hi], ys + ys[-1:], where="post")
+        else:
+            a.barh([r["level"] or "other" for r in rs], ys, color="tab:orange")
+            a.tick_params(axis="y", labelsize=6)
+        a.axhline(0, c="grey", lw=0.5)
+        a.set_title(f"{f} (importance {float(rs[0]['importance']):.2f})", fontsize=9)
+    for a in list(ax.flat)[len(feats):]:
+        a.axis("off")
+    fig.suptitle("contribution to the margin per level or bin; intercept "
+                 + ", ".join(f"{float(r['contribution']):.2f}" for r in bias), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(f"{IMG}/ebm_shapes.png", dpi=60)
+
+
 def figure1():
     """the paper's Figure 1 (bench/figure1/run.sh): adult.test accuracy per mechanism and ε"""
     rows = [l.split() for l in open("bench/figure1/summary.dat") if l.strip()]
@@ -396,7 +431,7 @@ def render():
     for png, caption in PLOTS:
         out += [f"![{caption}](img/{png})", ""]
     listed = {name for _, secs in SECTIONS for name, _, _ in secs}
-    extra = sorted(f[:-4] for f in os.listdir("bench/csv") if f.endswith(".csv") and f[:-4] not in listed)
+    extra = sorted(f[:-4] for f in os.listdir("bench/csv") if f.endswith(".csv") and f[:-4] not in listed | PLOTTED)
     for group, secs in SECTIONS + [("Other results", [(n, n, "") for n in extra])] * bool(extra):
         out += [f"## {group}", ""]
         if group == "Accuracy":
@@ -431,6 +466,7 @@ def main():
     plot_scale(plt)
     plot_runs(plt)
     plot_describe(plt)
+    plot_shapes(plt)
     open(DOC, "w", encoding="utf-8").write(render())
 
 

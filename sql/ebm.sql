@@ -54,6 +54,12 @@ SELECT array_agg(key ORDER BY key) AS param_keys FROM m, jsonb_object_keys((m).p
 -- the same seed, the same model
 SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3]}')
           FROM regress_ebm.v) = m AS reproducible FROM m;
+-- a 64kB cap: the state spills and the rounds re-bin all but the observations the first
+-- pass kept (ebm.c); the same model as the one that kept them all
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3]}')
+          FROM regress_ebm.v) = m AS same_spilled FROM m;
+RESET dpobj.max_state_memory;
 -- each term's scores are centred on their noisy counts: the bias holds the base rate;
 -- the model beats the majority class (0.719) by far
 SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority

@@ -34,8 +34,7 @@ BEGIN
     secs := extract(epoch FROM clock_timestamp() - t0);
     SELECT 0.5 * avg(p::int) FILTER (WHERE label) + 0.5 * avg((NOT p)::int) FILTER (WHERE NOT label)
       INTO ba
-      FROM (SELECT label, CASE WHEN arm = 'ebm' THEN be.margin(m, features) > 0
-                               ELSE dpobj.predict(m, features) END AS p
+      FROM (SELECT label, dpobj.predict(m, features) AS p
               FROM be.rows WHERE tbl = tbl_ AND split = 'test') s;
     INSERT INTO be.results VALUES (tbl_, arm, opts, seed, ba, secs, eps);
     RETURN ba;

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # bench/ebm/run.sh — private additive boosting against noisy GD and 'auto' (a benchmark,
 # not a test): builds and installs dpobj, starts a throwaway cluster, loads data/adult,
-# data/bank_marketing and data/german_credit, runs setup.sql, accuracy.sql, grid.sql and
-# auto.sql ('auto' with ebm a candidate), and prints the rows of results.md's tables.
-# Environment: DPOBJ_PGPORT [55447].
+# data/bank_marketing and data/german_credit, runs setup.sql, accuracy.sql, compare.sql
+# (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5) and auto.sql ('auto' with ebm a
+# candidate), writes compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
+# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grid (grid.sql; results.md).
+# Environment: BENCH_SEEDS [10], BENCH_GRID [0], DPOBJ_PGPORT [55447].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/common.sh
 . "$HERE/../../scripts/common.sh"
+BENCH_SEEDS="${BENCH_SEEDS:-10}"
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-55447}"
 export DPOBJ_PGPORT
 DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
+jit = off
 max_parallel_workers_per_gather = 0"
 export DPOBJ_EXTRA_CONF
 dpobj_ensure_packages
@@ -22,4 +26,8 @@ dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
 for d in adult bank_marketing german_credit; do
     dpobj_psql -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
 done
-for f in setup accuracy grid auto; do dpobj_psql -q -f "$HERE/$f.sql"; done
+for f in setup accuracy; do dpobj_psql -q -f "$HERE/$f.sql"; done
+dpobj_psql -q -v seeds="$BENCH_SEEDS" -f "$HERE/compare.sql" | tee "$DPOBJ_CLUSTER_DIR/ebm.md"
+dpobj_psql -q -f "$HERE/auto.sql"
+python3 "$REPO/bench/record.py" ebm "BENCH_SEEDS=$BENCH_SEEDS bash bench/ebm/run.sh" <"$DPOBJ_CLUSTER_DIR/ebm.md"
+if [[ "${BENCH_GRID:-0}" == 1 ]]; then dpobj_psql -q -f "$HERE/grid.sql"; fi

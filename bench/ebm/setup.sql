@@ -41,32 +41,3 @@ UPDATE be.tables t SET w_false = (SELECT round((avg(label::int) / (1 - avg(label
                                     FROM be.rows r WHERE r.tbl = t.tbl AND split = 'train');
 CREATE INDEX ON be.rows (tbl, split);
 ANALYZE be.rows;
-
--- the margin of an additive model (params->'terms', model storage of dp_ebm)
-CREATE FUNCTION be.margin(m dpobj.model, x float8[]) RETURNS float8 LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-    z float8 := m.bias;
-    off int := 0;
-    t jsonb;
-    b int;
-    n int;
-    j int;
-BEGIN
-    FOR t IN SELECT jsonb_array_elements(m.params -> 'terms') LOOP
-        j := (t ->> 'index')::int + 1;
-        IF t ->> 'type' = 'numeric' THEN
-            n := (t ->> 'bins')::int;
-            b := greatest(0, least(n - 1, floor((x[j] - (t ->> 'lo')::float8)
-                                               / ((t ->> 'hi')::float8 - (t ->> 'lo')::float8) * n)::int));
-        ELSE
-            n := (t ->> 'size')::int;
-            b := 0;
-            FOR l IN 0 .. n - 1 LOOP
-                IF x[j + l] = 1 THEN b := l; EXIT; END IF;
-            END LOOP;
-        END IF;
-        z := z + m.weights[off + b + 1];
-        off := off + n;
-    END LOOP;
-    RETURN z;
-END $$;

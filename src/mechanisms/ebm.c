@@ -41,6 +41,7 @@
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "state/ebmparams.h"
+#include "state/glmblocks.h"
 #include "state/glmstate.h"
 #include "state/glmweights.h"
 
@@ -99,6 +100,28 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regressi
 	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
 }
 
+/*
+ * A pass's work is mostly binning and building the design's blocks, so the
+ * first pass keeps each observation's bins (2 bytes a term: a term has at
+ * most EBM_MAX_BINS), count and label, and later passes read them: all of
+ * them, without the design, when they fit within an eighth of
+ * dpobj.max_state_memory; else the first kept_cap, the rest binned again.
+ * Every pass reads the observations in the same order (the rows in memory,
+ * or a spilled state's recorded replay), so each observation's terms, and
+ * every value released, are the same either way.
+ */
+static void
+ebm_keep_budget(EBMFit *r, const GLMState *state)
+{
+	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
+		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
+	/* in memory, a row is at most two observations (positive and negative counts) */
+	if (!glmblocks_spilled(state))
+		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->nrows);
+	r->kept = 0;
+	r->kept_all = false;
+}
+
 static void
 ebm_calibrate(DPRun *run)
 {
@@ -111,6 +134,7 @@ ebm_calibrate(DPRun *run)
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);
+	ebm_keep_budget(r, state);
 	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
 }
 
@@ -160,36 +184,81 @@ ebm_label(const EBMFit *r, const NoisySGDDesign *D, int64 k)
 	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
 }
 
+/* observation pos of the pass: its index into the scores per term, kept if the next */
+static inline void
+ebm_row_index(EBMFit *r, int64 pos, const NoisySGDDesign *D, int64 k, int *idx)
+{
+	if (pos < r->kept)
+	{
+		for (int t = 0; t < r->nterms; t++)
+			idx[t] = r->terms[t].offset + r->bins[pos * r->nterms + t];
+		return;
+	}
+	ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+	if (pos != r->kept || pos >= r->kept_cap)
+		return;
+	if (r->kept == 0)
+	{
+		r->bins = palloc_extended(sizeof(uint16) * r->kept_cap * r->nterms, MCXT_ALLOC_HUGE);
+		r->kept_cnt = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+		r->kept_y = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+	}
+	for (int t = 0; t < r->nterms; t++)
+		r->bins[pos * r->nterms + t] = (uint16) (idx[t] - r->terms[t].offset);
+	r->kept_cnt[pos] = D->cnt[k];
+	r->kept_y[pos] = ebm_label(r, D, k);
+	r->kept++;
+}
+
 /*
- * One pass over the rows: each term's bin sums of cnt (counts) or of cnt
- * times the clipped residual at the current scores (a round)
+ * An observation's part of a pass: into each term's bin sum, cnt (counts)
+ * or cnt times the clipped residual at the current scores (a round)
  */
+static inline void
+ebm_observe(EBMFit *r, const int *idx, double c, double y, bool residuals, int only,
+			double per_unit)
+{
+	if (residuals)
+	{
+		double		z = r->bias;
+
+		for (int t = 0; t < r->nterms; t++)
+			z += r->scores[idx[t]];
+		c *= ebm_residual(!r->regression, y, z, r->ep.residual_clip);
+	}
+	for (int t = 0; t < r->nterms; t++)
+		if (only < 0 || t == only)
+			ebm_add(r->acc, idx[t], c, per_unit);
+}
+
+/* one pass over the observations: each term's bin sums (ebm_observe) */
 static void
 ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 {
 	NoisySGDDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
+	int64		pos = 0;
 
-	for (bool more = noisysgd_design_next(D, true); more;
-		 more = noisysgd_design_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
+	if (r->kept_all)
+		for (int64 k = 0; k < r->kept; k++)
 		{
-			double		c = D->cnt[k];
-
-			/* each term's bin once: the margin and the sums read it */
-			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
-			if (residuals)
-			{
-				double		z = r->bias;
-
-				for (int t = 0; t < r->nterms; t++)
-					z += r->scores[idx[t]];
-				c *= ebm_residual(!r->regression, ebm_label(r, D, k), z, r->ep.residual_clip);
-			}
 			for (int t = 0; t < r->nterms; t++)
-				if (only < 0 || t == only)
-					ebm_add(r->acc, idx[t], c, per_unit);
+				idx[t] = r->terms[t].offset + r->bins[k * r->nterms + t];
+			ebm_observe(r, idx, r->kept_cnt[k], r->kept_y[k], residuals, only, per_unit);
 		}
+	else
+	{
+		for (bool more = noisysgd_design_next(D, true); more;
+			 more = noisysgd_design_next(D, false))
+			for (int64 k = 0; k < D->nobs; k++, pos++)
+			{
+				/* each term's bin once: the margin and the sums read it */
+				ebm_row_index(r, pos, D, k, idx);
+				ebm_observe(r, idx, D->cnt[k], residuals ? ebm_label(r, D, k) : 0.0,
+							residuals, only, per_unit);
+			}
+		r->kept_all = r->kept == pos;
+	}
 	pfree(idx);
 }
 
@@ -221,6 +290,9 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 
 	memset(r->scores, 0, sizeof(double) * r->nscores);
 	r->bias = 0;
+	/* a new design (auto fits more than one): nothing kept from another */
+	r->kept = 0;
+	r->kept_all = false;
 	ebm_pass(r, false, -1, ldexp(1.0 / r->nz.count_lattice, DPNOISE_SUM_BITS));
 	ebm_release_sums(rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
 					 r->counts);

@@ -35,6 +35,13 @@ typedef struct EBMFit
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
+	/* the observations a fit's first pass kept (0 kept_cap: none; ebm.c) */
+	uint16	   *bins;			/* each one's bin per term */
+	double	   *kept_cnt;		/* its count (class weights applied) */
+	double	   *kept_y;			/* its label */
+	int64		kept_cap;		/* observations they may hold */
+	int64		kept;			/* observations they hold */
+	bool		kept_all;		/* every observation: later passes read only them */
 	double		bias;
 } EBMFit;
 

@@ -35,6 +35,9 @@
 #       whose cap is smaller than the coordinator's is refused before the charge;
 #   (j) dpobj.aggregate() on a distributed protected table: partial states on the shards,
 #       charged once on the coordinator; its cells under a seed equal a local copy's;
+#   (k) train(..., 'ebm') on a distributed protected table: its terms from the declared
+#       domains as on a local copy, the shards' states a sample of the coordinator's K (as
+#       noisy GD's), charged once on the coordinator;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -165,13 +168,14 @@ declare -A AGG=(
     [cms]="dpobj.dp_logistic(x, y, 1, 1e-6, '{\"R\": 2, \"method\": \"cms\", \"loss\": \"huber\"}')"
     [noisysgd]="dpobj.dp_noisysgd(x, y, 1, 1e-6, '{\"R\": 2, \"T\": 200}')"
     [opsamp]="dpobj.dp_opsamp(x, y, 1, 1e-6, '{\"R\": 1, \"n\": 2000}')"
+    [ebm]="dpobj.dp_ebm(x, y, 1, 1e-6, '{\"rounds\": 5}')"
     [evaluate]="dpobj.dp_evaluate(x, y, 1, 1e-6, jsonb_build_object('model', ($MODEL)::text))"
     [linear]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '$LINOPTS')"
     [linear_ssp]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"method\": \"ssp\"}')"
     [evaluate_linear]="dpobj.dp_evaluate(x, ($LABEL)::float8, 1, 1e-6, jsonb_build_object('model', ($LINMODEL)::text))"
 )
 runs=0
-for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp evaluate linear linear_ssp evaluate_linear; do
+for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evaluate linear linear_ssp evaluate_linear; do
     a=${AGG[$k]}
     plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states, the coordinator combines them ($PARTIAL_AGG, $COMBINE_AGG)" \
@@ -632,6 +636,23 @@ t_check "... dp_aggregate is pushed down ($PARTIAL_AGG on the shards, combined o
 t_is "... and its cells under a seed are the local copy's" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people")" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people_local")"
+
+# --- (k) private additive boosting on a distributed protected table ---------------------------
+# dp_ebm keeps noisy GD's rows: train() on Citus gives it the sample of the coordinator's K
+# ("sample_rows", above the 2000 rows here: every row), run and charged on the coordinator
+l0=$(ledger_rows "$COORD")
+ebm_train() { # TABLE: the public fields of train(..., 'ebm') and whether it names a sample
+    as_analyst -c "SELECT (m).mechanism, cardinality((m).weights), (m).params->'terms', (m).params ? 'sample_rows'
+                     FROM dpobj.train('$1', 'ebm', ARRAY['edu', 'age'], 'y', 1, 1e-6, '{\"bins\": 8}') m" 2>&1
+}
+d=$(ebm_train people)
+t_check "ebm: train() on the distributed table releases an additive model (4 levels + 1 \"other\" + 8 bins)" \
+    grep -qE "^ebm\|13\|.*\|t$" <<<"$d"
+t_is "... the same terms as on a local copy (which keeps every row, no sample)" "${d%|t}" "$(ebm_train people_local | sed 's/|f$//')"
+t_is "... each charged once, on the coordinator (coordinator/worker/worker ledger rows)" \
+    "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 2))/0/0"
+t_is "... the distributed table's ledger row: ebm, released" \
+    "$(cq "$COORD" -c "SELECT mechanism, outcome FROM dpobj.ledger WHERE relation = 'public.people' ORDER BY id DESC LIMIT 1")" "ebm|released"
 
 # --- (i) a shard's spilled state is not counted on its worker ------------------------------
 # Under a 64kB cap a shard task's dp_logistic state spills to temporary files, whose number
