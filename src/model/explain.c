@@ -13,7 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 #include "model/encode.h"
 #include "model/encodemodel.h"
 

@@ -19,7 +19,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 #include "model/encode.h"
 
 #include <math.h>

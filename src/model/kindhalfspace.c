@@ -11,7 +11,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 #include "base/dpobj.h"
 
 #include <math.h>

@@ -10,7 +10,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * kinds.c
- *	  The model kind table and its dispatch (kinds.h, kindimpl.h): which
+ *	  The model kind table and its dispatch (kinds.h, kindsint.h): which
  *	  kind a stored model is, and the unpacking every kind shares.
  *
  * Every released model records its shape in its params ("classes": multi-
@@ -14,7 +14,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 
 #include <math.h>
 

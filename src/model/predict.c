@@ -17,7 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "model/predict.h"
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 #include "model/modelargs.h"
 
 #include <math.h>

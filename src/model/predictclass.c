@@ -16,7 +16,7 @@
  */
 #include "model/predictclass.h"
 #include "model/modelargs.h"
-#include "model/kindimpl.h"
+#include "model/kindsint.h"
 
 #include <math.h>
 

@@ -1,14 +1,14 @@
 /*-------------------------------------------------------------------------
  *
- * kindimpl.h
+ * kindsint.h
  *	  What a model kind implements (kinds.h): the unpacked model every kind
  *	  shares and the operations kinds.c dispatches to.  Included only by
  *	  kinds.c, the kind files and explain.c.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_KINDIMPL_H
-#define DPOBJ_KINDIMPL_H
+#ifndef DPOBJ_KINDSINT_H
+#define DPOBJ_KINDSINT_H
 
 #include "postgres.h"
 
@@ -84,4 +84,4 @@ extern const ModelKindOps model_kind_additive;
 /* unpacks a model of any kind (kinds.c); model_predictor() adds the margin check */
 extern ModelPredictor *model_unpack_any(HeapTupleHeader th, MemoryContext mcxt);
 
-#endif							/* DPOBJ_KINDIMPL_H */
+#endif							/* DPOBJ_KINDSINT_H */
