@@ -440,25 +440,26 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
-	aggrun_run(fcinfo, relid, relation, cols, ncols, what, group_by, options,
+	aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
 			   fcinfo->args[2].value, fcinfo->args[3].value);
 	return (Datum) 0;
 }
 
 void
 aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
-		   Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon, Datum delta)
+		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
+		   Datum delta)
 {
 	LOCAL_FCINFO(tc, 7);
-	Jsonb	   *enc,
-			   *layout;
+	Jsonb	   *layout;
 	AggLayout  *l;
 	Jsonb	   *rel;
 	AggOut		o;
 	JsonbValue *values;
 	Datum	   *cd;
 
-	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 

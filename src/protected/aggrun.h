@@ -37,10 +37,11 @@ extern void aggrun_check_options(Jsonb *options);
 /*
  * Runs what grouped by group_by on relid (locked, its columns cols checked)
  * through dpobj.train()'s sealed path and fills fcinfo's materialized
- * result (InitMaterializedSRF done) with aggregate()'s rows.
+ * result (InitMaterializedSRF done) with aggregate()'s rows; enc is the
+ * columns' encoding if the caller already has it, else NULL.
  */
 extern void aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
-					   int ncols, Jsonb *what, ArrayType *group_by, Jsonb *options,
-					   Datum epsilon, Datum delta);
+					   int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
+					   Jsonb *options, Datum epsilon, Datum delta);
 
 #endif							/* DPOBJ_AGGRUN_H */
