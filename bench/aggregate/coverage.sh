@@ -16,16 +16,9 @@ RUNS="${BENCH_RUNS:-1000}"
 EPS="${BENCH_EPS:-1}"
 DB=dpobj_aggcov
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
-psql -X -q -d "$DB" <<SQL >/dev/null
-CREATE TABLE acov AS SELECT sex, age FROM adult.train;
-SELECT dpobj.declare_domain('acov', 'sex', ARRAY['Female', 'Male']);
-SELECT dpobj.declare_domain('acov', 'age', 17, 90);
-SELECT dpobj.protect('acov');
-SELECT dpobj.grant_budget('acov', current_user::regrole, 1e9, 0.5);
-SQL
+# shellcheck source=bench/aggregate/adult.sh
+. "$REPO/bench/aggregate/adult.sh"
+adult_bench_db "$DB" acov
 psql -X -q -d "$DB" -v runs="$RUNS" -v eps="$EPS" <<'SQL' | sed -n '/^statistic,/,$p' | tee /dev/stderr |
 SET client_min_messages = warning;
 SELECT set_config('bench.runs', :'runs', false), set_config('bench.eps', :'eps', false) \gset

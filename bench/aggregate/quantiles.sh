@@ -20,16 +20,9 @@ RUNS="${BENCH_RUNS:-200}"
 EPS="${BENCH_EPS:-1}"
 DB=dpobj_aggquant
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
-psql -X -q -d "$DB" <<SQL >/dev/null
-CREATE TABLE aq AS SELECT sex, age FROM adult.train;
-SELECT dpobj.declare_domain('aq', 'sex', ARRAY['Female', 'Male']);
-SELECT dpobj.declare_domain('aq', 'age', 17, 90);
-SELECT dpobj.protect('aq');
-SELECT dpobj.grant_budget('aq', current_user::regrole, 1e9, 0.5);
-SQL
+# shellcheck source=bench/aggregate/adult.sh
+. "$REPO/bench/aggregate/adult.sh"
+adult_bench_db "$DB" aq
 psql -X -q -d "$DB" -v runs="$RUNS" -v eps="$EPS" <<'SQL' | sed -n '/^statistic,/,$p' | tee /dev/stderr |
 SET client_min_messages = warning;
 SELECT set_config('bench.runs', :'runs', false), set_config('bench.eps', :'eps', false) \gset
