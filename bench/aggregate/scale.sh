@@ -33,22 +33,11 @@ SELECT dpobj.protect('t');
 SELECT dpobj.grant_budget('t', current_user::regrole, 1e9, 0.5);
 SQL
 # run SQL: "ms kB status", fresh connection
+# shellcheck source=bench/measure.sh
+. "$REPO/bench/measure.sh"
 run() {
-    psql -X -q -At -d "$DB" >"$OUT/run" 2>"$OUT/err" <<SQL || true
-SELECT pg_backend_pid() AS pid \gset
-SET max_parallel_workers_per_gather = $W;
-SET client_min_messages = warning;
-\timing on
-$1
-\timing off
-\setenv BPID :pid
-\! grep VmHWM /proc/\$BPID/status
-SQL
-    local ms kb st
-    ms="$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' "$OUT/run" | tail -n 1)"
-    kb="$(awk '/VmHWM/ { print $2 }' "$OUT/run")"
-    st="$(sed -n 's/^.*ERROR:  //p' "$OUT/err" | head -n 1 | cut -c1-60)"
-    printf '%s %s %s\n' "${ms:-0}" "${kb:-0}" "${st:-ok}"
+    bench_measure "$DB" "$OUT" "SET max_parallel_workers_per_gather = $W;
+SET client_min_messages = warning;" "$1"
 }
 best() {  # best of REPS: "ms kB status"
     local b="" r
