@@ -95,6 +95,9 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accura
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "sum", "column": "i"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, ARRAY['hours'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "median", "column": "hours"}]', 1)$$);
+-- a variance has no accuracy yet: refused with its position in "what", nothing read
+SELECT sqlstate, message, hint FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}, {"stat": "variance", "column": "hours"}]', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1e-7)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}, {"stat": "count"}]', 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, '{}', '{"filter": []}')$$);

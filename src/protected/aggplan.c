@@ -50,6 +50,7 @@ typedef struct AggPlan
 	AggLayout  *l;
 	int			k;				/* rows per privacy unit (1: row level) */
 	double		count;			/* options "count", or NaN */
+	const char *fname;			/* the SQL function, for errors */
 } AggPlan;
 
 /* options: "count" only, a number > 0 */
@@ -108,6 +109,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	char	   *eps_text,
 			   *delta_text;
 
+	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
 	cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
@@ -230,7 +232,7 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	/* a statistic without a half-width here is refused, not guessed */
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("dpobj.aggregate_accuracy: no accuracy for statistic %d of \"what\"", i + 1),
+			 errmsg("%s: no accuracy for statistic %d of \"what\"", p->fname, i + 1),
 			 errhint("It gives count, sum, mean, histogram and quantile (in ranks).")));
 	return NAN;					/* keep compiler quiet */
 }
