@@ -73,6 +73,12 @@ SELECT group_values, statistic, column_name, estimate, ci_low, ci_high
   FROM dpobj.aggregate('regress_agg.people',
     '[{"stat": "count"}, {"stat": "histogram", "column": "race"}, {"stat": "histogram", "column": "hours", "bins": 4}]',
     2000, 1e-6, ARRAY['sex']);
+-- at a tiny epsilon a noisy sum can put a mean's whole ratio range outside [lo, hi]: its
+-- interval stays ordered and within the declared bounds (40 calls, 4 cells each)
+SELECT count(*) AS cells, bool_and(ci_low <= ci_high AND ci_low >= 0 AND ci_high <= 100) AS ordered
+  FROM generate_series(1, 40) g,
+       LATERAL dpobj.aggregate('regress_agg.people', '[{"stat": "mean", "column": "hours"}]',
+                               0.05 + 0 * g, 1e-6, ARRAY['race']);
 -- sums and means (lattice step 100 / 16384, noise scale 2^15 / 400 steps): near the truth,
 -- inside their intervals
 SELECT group_values, statistic, column_name,

@@ -267,8 +267,9 @@ aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double a, double b
 
 	if (ch >= cl)
 	{
-		lo = Max(c->lo, Min((S - a) / cl, (S - a) / ch) * st->step - st->step / 2);
-		hi = Min(c->hi, Max((S + a) / cl, (S + a) / ch) * st->step + st->step / 2);
+		/* both ends within [lo, hi]: noise may put the whole ratio range outside it */
+		lo = Min(c->hi, Max(c->lo, Min((S - a) / cl, (S - a) / ch) * st->step - st->step / 2));
+		hi = Max(c->lo, Min(c->hi, Max((S + a) / cl, (S + a) / ch) * st->step + st->step / 2));
 	}
 	aggrun_row(o, "", "mean", c, C > 0,
 			   C > 0 ? Min(c->hi, Max(c->lo, S * st->step / C)) : 0, lo, hi);
