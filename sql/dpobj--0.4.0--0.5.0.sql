@@ -455,3 +455,14 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
     'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups"}';
+
+--------------------------------------------------------------------------
+-- The mechanisms dpobj.train() accepts, from its registry
+-- (src/mechanisms/registry.c), in the order of its hint: each name and the
+-- methods it also accepts by name (logistic: objective, output, cms).
+CREATE FUNCTION dpobj.mechanisms(OUT mechanism text, OUT methods text[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'dpobj_mechanisms'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 16;
+COMMENT ON FUNCTION dpobj.mechanisms() IS
+    'The mechanisms dpobj.train() accepts, in registry order, and the methods each also accepts by name';
