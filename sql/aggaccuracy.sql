@@ -86,7 +86,7 @@ SELECT bool_and(e <= lag_e) AS epsilon_monotone
           FROM unnest(ARRAY[0.5, 1, 2, 5, 10, 50, 200]) x,
                LATERAL (SELECT epsilon AS e FROM dpobj.aggregate_epsilon('regress_acc.people',
                         '[{"stat": "count"}]', x)) a) s;
--- a variance's, at an assumed count as a mean's (its three noisy values' box, 98.3 % each),
+-- a variance's, at an assumed count as a mean's (from its two means' reaches, 97.5 % each),
 -- and back; at epsilon 2000 a run's intervals lie within it (each cell's count is 100)
 SELECT statistic, round(half_width::numeric, 4) AS half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 1,

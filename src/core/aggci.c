@@ -18,7 +18,6 @@
 
 #include <math.h>
 
-#define AGGCI_LEVEL		0.95
 #define AGGCI_SLACK		1e-9	/* far above the rounding of the sums below */
 #define AGGCI_TAIL		1e-7	/* the count noise's mass left out (as if never < d) */
 #define AGGCI_BLOCKS	512		/* the count noise's blocks per side */
@@ -53,6 +52,7 @@ aggci_mass(double r, double a, double b)
 typedef struct AggciMean
 {
 	double		rs;				/* the sum noise's rate */
+	double		level;			/* the test's: 0.95 for a mean */
 	double		S;
 	double		C;
 	int			nb;				/* blocks z >= 1 */
@@ -64,13 +64,14 @@ typedef struct AggciMean
 } AggciMean;
 
 static void
-aggci_mean_init(AggciMean *w, double S, double C, double rs, double rc)
+aggci_mean_init(AggciMean *w, double S, double C, double rs, double rc, double level)
 {
 	double		q1 = 1 + exp(-rc),
 				k = fmin(ceil(log(2 / AGGCI_TAIL) / rc), 1e15),	/* P(|Z_C| > k) <= TAIL */
 				b = ceil(k / AGGCI_BLOCKS);
 
 	w->rs = rs;
+	w->level = level;
 	w->S = S;
 	w->C = C;
 	w->tests = 0;
@@ -123,15 +124,15 @@ aggci_rejects(AggciMean *w, double m1, double m2)
 	if (d <= 0)
 		return false;
 	p = w->mass0 * aggci_block(w, m1, m2, 0, 0, d);
-	for (int i = 0; i < w->nb && p < AGGCI_LEVEL + AGGCI_SLACK; i++)
+	for (int i = 0; i < w->nb && p < w->level + AGGCI_SLACK; i++)
 	{
-		if (p + left < AGGCI_LEVEL + AGGCI_SLACK)
+		if (p + left < w->level + AGGCI_SLACK)
 			return false;
 		p += w->mass[i] * (aggci_block(w, m1, m2, w->z1[i], w->z2[i], d) +
 						   aggci_block(w, m1, m2, -w->z2[i], -w->z1[i], d));
 		left -= 2 * w->mass[i];
 	}
-	return p >= AGGCI_LEVEL + AGGCI_SLACK;
+	return p >= w->level + AGGCI_SLACK;
 }
 
 /*
@@ -163,19 +164,27 @@ aggci_clamp(const AggciColumn *c, double v)
 	return fmin(c->hi, fmax(c->lo, v));
 }
 
-bool
-aggci_mean_lattice(double S, double C, double rs, double rc, double lo, double hi,
-				   double *ml, double *mh)
+/* aggci_mean_lattice's hull at the test's level */
+static bool
+aggci_ratio_hull(double S, double C, double rs, double rc, double lo, double hi, double level,
+				 double *ml, double *mh)
 {
 	AggciMean	w;
 
-	aggci_mean_init(&w, S, C, rs, rc);
+	aggci_mean_init(&w, S, C, rs, rc, level);
 	*ml = aggci_end(&w, lo, hi, AGGCI_DEPTH, true);
 	if (isnan(*ml))
 		return false;
 	w.tests = 0;
 	*mh = aggci_end(&w, lo, hi, AGGCI_DEPTH, false);
 	return true;
+}
+
+bool
+aggci_mean_lattice(double S, double C, double rs, double rc, double lo, double hi,
+				   double *ml, double *mh)
+{
+	return aggci_ratio_hull(S, C, rs, rc, lo, hi, 0.95, ml, mh);
 }
 
 bool
@@ -225,6 +234,12 @@ aggci_mean_halfwidth(const AggciColumn *c, double n, double rs, double rc)
 	return h + ldexp(c->hi - c->lo + c->step, -AGGCI_DEPTH);
 }
 
+/*
+ * The lattice means of the values (S / n) and of their squares (Q / n),
+ * each by the mean's test at 97.5 % (so both w.p. >= 95 %), as values
+ * (rounding added, within their ranges); the variance between the extremes
+ * of m2 - m1^2 over that box.
+ */
 bool
 aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 			   double rq, double rs, double rc,
@@ -232,54 +247,73 @@ aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 {
 	double		g2 = c->step * c->step * units,
 				top = (c->hi - c->lo) * (c->hi - c->lo) / 4,
-				a = aggci_halfwidth(rq, 0.05 / 3),
-				b = aggci_halfwidth(rs, 0.05 / 3),
-				e = aggci_halfwidth(rc, 0.05 / 3),
-				cl = fmax(1, C - e),
-				ch = C + e;
+				sq = fmax(c->lo * c->lo, c->hi * c->hi),
+				m1l,
+				m1h,
+				m2l,
+				m2h;
 
 	if (!(C > 0))
 		return false;
 	*est = fmin(top, fmax(0, Q * g2 / C - (S * c->step / C) * (S * c->step / C)));
 	*ci_lo = 0;
 	*ci_hi = top;
-	if (ch >= cl)
+	if (aggci_ratio_hull(S, C, rs, rc, c->lo / c->step - 0.5, c->hi / c->step + 0.5, 0.975,
+						 &m1l, &m1h) &&
+		aggci_ratio_hull(Q, C, rq, rc, -0.5, sq / g2 + 0.5, 0.975, &m2l, &m2h))
 	{
-		double		m2l = fmax(0, fmin((Q - a) / cl, (Q - a) / ch) * g2 - g2 / 2),
-					m2h = fmax((Q + a) / cl, (Q + a) / ch) * g2 + g2 / 2,
-					ml = fmin((S - b) / cl, (S - b) / ch) * c->step - c->step / 2,
-					mh = fmax((S + b) / cl, (S + b) / ch) * c->step + c->step / 2,
+		double		ml = aggci_clamp(c, m1l * c->step - c->step / 2),
+					mh = aggci_clamp(c, m1h * c->step + c->step / 2),
+					m2lo = fmax(0, m2l * g2 - g2 / 2),
+					m2hi = fmin(sq, m2h * g2 + g2 / 2),
 					sqh = fmax(ml * ml, mh * mh),
 					sql = ml <= 0 && mh >= 0 ? 0 : fmin(ml * ml, mh * mh);
 
-		*ci_lo = fmin(*est, fmin(top, fmax(0, m2l - sqh)));
-		*ci_hi = fmax(*est, fmin(top, fmax(0, m2h - sql)));
+		*ci_lo = fmin(top, fmax(0, m2lo - sqh));
+		*ci_hi = fmin(top, fmax(0, m2hi - sql));
 	}
+	*ci_lo = fmin(*ci_lo, *est);
+	*ci_hi = fmax(*ci_hi, *est);
 	return true;
 }
 
 /*
- * At a true count n: the largest spread over three tables (every value at
- * lo, every value at hi, half at each: the largest variance)
+ * The larger distance from m to its hull's ends with noise-free values (S
+ * = m n, C = n), over m at lo and at hi (where the law is widest), plus
+ * the search's resolution; the whole range when a hull is empty.
+ */
+static double
+aggci_reach(double lo, double hi, double n, double rs, double rc, double level)
+{
+	double		d = 0,
+				ml,
+				mh;
+
+	for (int i = 0; i < 2; i++)
+	{
+		double		m = i == 0 ? lo : hi;
+
+		if (!aggci_ratio_hull(m * n, n, rs, rc, lo, hi, level, &ml, &mh))
+			return hi - lo;
+		d = fmax(d, fmax(m - ml, mh - m));
+	}
+	return d + ldexp(hi - lo, -AGGCI_DEPTH);
+}
+
+/*
+ * At a true count n, with D1 and D2 the reaches of the means of the values
+ * and of their squares (as values, rounding added): both ends of the
+ * interval lie within D2 + 2 max(|lo|, |hi|) D1 + D1^2 of the variance.
  */
 double
 aggci_variance_halfwidth(const AggciColumn *c, double units, double n,
 						 double rq, double rs, double rc)
 {
 	double		g2 = c->step * c->step * units,
-				h = 0,
-				est,
-				lo,
-				hi;
+				sq = fmax(c->lo * c->lo, c->hi * c->hi),
+				d1 = aggci_reach(c->lo / c->step, c->hi / c->step, n, rs, rc, 0.975) * c->step +
+		c->step / 2,
+				d2 = aggci_reach(0, sq / g2, n, rq, rc, 0.975) * g2 + g2 / 2;
 
-	for (int i = 0; i < 3; i++)
-	{
-		double		m1 = i == 0 ? c->lo : i == 1 ? c->hi : (c->lo + c->hi) / 2,
-					m2 = i == 0 ? c->lo * c->lo : i == 1 ? c->hi * c->hi :
-			(c->lo * c->lo + c->hi * c->hi) / 2;
-
-		if (aggci_variance(c, units, m2 / g2 * n, m1 / c->step * n, n, rq, rs, rc, &est, &lo, &hi))
-			h = fmax(h, aggci_spread(est, lo, hi));
-	}
-	return h;
+	return fmin((c->hi - c->lo) * (c->hi - c->lo) / 4, d2 + 2 * sqrt(sq) * d1 + d1 * d1);
 }

@@ -62,16 +62,17 @@ extern double aggci_mean_halfwidth(const AggciColumn *c, double n, double rs, do
  * A population variance from its noisy lattice sums of squares Q (lattice
  * step^2 x units) and of values S and count C, rates rq, rs, rc: false
  * when C <= 0, else the estimate and a 95 % interval in [0, (hi - lo)^2 / 4]
- * holding it: the extremes of Q/n - (S/n)^2 over the
- * three values' 98.33 % intervals (each mean widened by its rounding).
+ * holding it: the extremes of m2 - m1^2 over the means of the values and
+ * of their squares that the mean's test keeps at 97.5 % each.
  */
 extern bool aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 						   double rq, double rs, double rc,
 						   double *est, double *ci_lo, double *ci_hi);
 
 /*
- * A variance's half-width at a true count n > 0, as a mean's: the largest
- * over three tables (all values at lo, all at hi, half at each)
+ * A variance's half-width at a true count n > 0: D2 + 2 max(|lo|, |hi|) D1
+ * + D1^2, D1 and D2 the reaches of its two means' intervals (at 97.5 %),
+ * found as a mean's half-width
  */
 extern double aggci_variance_halfwidth(const AggciColumn *c, double units, double n,
 									   double rq, double rs, double rc);

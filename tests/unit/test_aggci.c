@@ -4,7 +4,7 @@
  * intervals ordered, holding the estimate, within the declared bounds (a
  * noisy sum far outside them included); a mean's exact coverage over the
  * noises' joint law >= 95 % and below the old split's; the accuracy a
- * bound of the runs' spread.
+ * bound of the runs' spread at the noise law's centre.
  */
 #include <math.h>
 #include <stdio.h>
@@ -177,6 +177,31 @@ check_variance_shape(void)
 		  "variance accuracy above its range");
 }
 
+/* the accuracy bounds a run's spread with the noise at the law's centre, on any table */
+static void
+check_variance_halfwidth(void)
+{
+	AggciColumn c = {0, 100, 100 / 16384.0};
+	double		g2 = c.step * c.step * 16384,
+				n = 100,
+				r = 500 / 32768.0,
+				h = aggci_variance_halfwidth(&c, 16384, n, r, r, 250);
+
+	for (double m1 = 0; m1 <= 100; m1 += 2.5)
+		for (double f = 0; f <= 1; f += 0.25)
+		{
+			double		m2 = m1 * m1 + f * (100 * m1 - m1 * m1),
+						est,
+						lo,
+						hi;
+
+			(void) aggci_variance(&c, 16384, rint(m2 / g2 * n), rint(m1 / c.step * n), n, r, r, 250,
+								  &est, &lo, &hi);
+			CHECK(fmax(est - lo, hi - est) <= h, "variance (%g, %g): spread %g > accuracy %g",
+				  m1, m2, fmax(est - lo, hi - est), h);
+		}
+}
+
 int
 main(void)
 {
@@ -184,6 +209,7 @@ main(void)
 	check_mean_shape();
 	check_mean_halfwidth();
 	check_variance_shape();
+	check_variance_halfwidth();
 	check_mean_coverage();
 	return unitcheck_report();
 }
