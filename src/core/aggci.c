@@ -208,30 +208,35 @@ aggci_mean(const AggciColumn *c, double S, double C, double rs, double rc,
 	return true;
 }
 
-/* the larger distance from a run's estimate to its interval's ends */
+/*
+ * The larger distance from m to its hull's ends with noise-free values (S
+ * = m n, C = n) and no bound to clamp them, over m at lo and at hi: the
+ * noise law of S - m C widens with |m|, so no m in [lo, hi] reaches
+ * further.  Plus the search's resolution; at most hi - lo.
+ */
 static double
-aggci_spread(double est, double lo, double hi)
+aggci_reach(double lo, double hi, double n, double rs, double rc, double level)
 {
-	return fmax(est - lo, hi - est);
+	double		d = 0,
+				ml,
+				mh;
+
+	for (int i = 0; i < 2; i++)
+	{
+		double		m = i == 0 ? lo : hi;
+
+		if (!aggci_ratio_hull(m * n, n, rs, rc, m - (hi - lo), m + (hi - lo), level, &ml, &mh))
+			return hi - lo;
+		d = fmax(d, fmax(m - ml, mh - m));
+	}
+	return fmin(hi - lo, d + ldexp(hi - lo, -AGGCI_DEPTH + 1));
 }
 
 double
 aggci_mean_halfwidth(const AggciColumn *c, double n, double rs, double rc)
 {
-	double		h = 0,
-				est,
-				lo,
-				hi;
-
-	for (int i = 0; i < 2; i++)
-	{
-		double		m = (i == 0 ? c->lo : c->hi) / c->step;
-
-		if (aggci_mean(c, m * n, n, rs, rc, &est, &lo, &hi))
-			h = fmax(h, aggci_spread(est, lo, hi));
-	}
-	/* a run's ends may lie one cell further out */
-	return h + ldexp(c->hi - c->lo + c->step, -AGGCI_DEPTH);
+	return fmin(c->hi - c->lo,
+				aggci_reach(c->lo / c->step, c->hi / c->step, n, rs, rc, 0.95) * c->step + c->step / 2);
 }
 
 /*
@@ -275,29 +280,6 @@ aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 	*ci_lo = fmin(*ci_lo, *est);
 	*ci_hi = fmax(*ci_hi, *est);
 	return true;
-}
-
-/*
- * The larger distance from m to its hull's ends with noise-free values (S
- * = m n, C = n), over m at lo and at hi (where the law is widest), plus
- * the search's resolution; the whole range when a hull is empty.
- */
-static double
-aggci_reach(double lo, double hi, double n, double rs, double rc, double level)
-{
-	double		d = 0,
-				ml,
-				mh;
-
-	for (int i = 0; i < 2; i++)
-	{
-		double		m = i == 0 ? lo : hi;
-
-		if (!aggci_ratio_hull(m * n, n, rs, rc, lo, hi, level, &ml, &mh))
-			return hi - lo;
-		d = fmax(d, fmax(m - ml, mh - m));
-	}
-	return d + ldexp(hi - lo, -AGGCI_DEPTH);
 }
 
 /*

@@ -51,10 +51,10 @@ extern bool aggci_mean_lattice(double S, double C, double rs, double rc, double 
 							   double *ml, double *mh);
 
 /*
- * A mean's half-width at a true count n > 0 (aggregate_accuracy): the
- * larger of the distances from the estimate to the interval's ends when
- * the noisy sum and count equal their true values and the mean is lo or
- * hi (where the noise's law is widest), plus the search's resolution.
+ * A mean's half-width at a true count n > 0 (aggregate_accuracy): how far
+ * its interval's ends lie from the mean when the noisy sum and count equal
+ * their true values, at most, whatever the mean (at lo or hi, unclamped,
+ * where the noise's law is widest), plus the search's resolution.
  */
 extern double aggci_mean_halfwidth(const AggciColumn *c, double n, double rs, double rc);
 

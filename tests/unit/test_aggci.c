@@ -128,25 +128,38 @@ check_mean_coverage(void)
 static void
 check_mean_halfwidth(void)
 {
-	AggciColumn c = {0, 100, 100 / 16384.0};
-	double		rs = 1000 / 32768.0,
-				n = 100,
-				h = aggci_mean_halfwidth(&c, n, rs, 1000 / 2.0);
+	AggciColumn cols[] = {{0, 100, 100 / 16384.0}, {-50, 100, 100 / 16384.0}, {17, 90, 90 / 16384.0}};
+	double		rcs[] = {500, 1, 1.0 / 12, 0.01};
 
-	for (double m = 0; m <= 100; m += 2.5)
-	{
-		double		est,
-					lo,
-					hi;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 4; j++)
+		{
+			const AggciColumn *c = &cols[i];
+			double		rc = rcs[j],
+						rs = rc / 16384,
+						n = 200,
+						h = aggci_mean_halfwidth(c, n, rs, rc);
 
-		(void) aggci_mean(&c, rint(m / c.step * n), n, rs, 1000 / 2.0, &est, &lo, &hi);
-		CHECK(fmax(est - lo, hi - est) <= h * (1 + 1e-12), "mean %g: spread %g > accuracy %g",
-			  m, fmax(est - lo, hi - est), h);
-	}
+			for (double m = c->lo; m <= c->hi; m += (c->hi - c->lo) / 64)
+			{
+				double		est,
+							lo,
+							hi;
+
+				(void) aggci_mean(c, rint(m / c->step * n), n, rs, rc, &est, &lo, &hi);
+				CHECK(fmax(est - lo, hi - est) <= h * (1 + 1e-12),
+					  "mean %g (col %d, rc %g): spread %g > accuracy %g",
+					  m, i, rc, fmax(est - lo, hi - est), h);
+			}
+		}
 	/* noisier: more than the sum's own half-width alone, less than the whole range */
-	h = aggci_mean_halfwidth(&c, n, 1.0 / 196608, 1.0 / 12);
-	CHECK(h > aggci_halfwidth(1.0 / 196608, 0.05) * c.step / n && h < 100,
-		  "mean accuracy %g out of range", h);
+	{
+		AggciColumn c = {0, 100, 100 / 16384.0};
+		double		h = aggci_mean_halfwidth(&c, 100, 1.0 / 196608, 1.0 / 12);
+
+		CHECK(h > aggci_halfwidth(1.0 / 196608, 0.05) * c.step / 100 && h < 100,
+			  "mean accuracy %g out of range", h);
+	}
 }
 
 static void
@@ -183,23 +196,29 @@ check_variance_halfwidth(void)
 {
 	AggciColumn c = {0, 100, 100 / 16384.0};
 	double		g2 = c.step * c.step * 16384,
-				n = 100,
-				r = 500 / 32768.0,
-				h = aggci_variance_halfwidth(&c, 16384, n, r, r, 250);
+				rcs[] = {250, 1.0 / 12};
 
-	for (double m1 = 0; m1 <= 100; m1 += 2.5)
-		for (double f = 0; f <= 1; f += 0.25)
-		{
-			double		m2 = m1 * m1 + f * (100 * m1 - m1 * m1),
-						est,
-						lo,
-						hi;
+	for (int j = 0; j < 2; j++)
+	{
+		double		n = 100,
+					rc = rcs[j],
+					r = rc / 16384,
+					h = aggci_variance_halfwidth(&c, 16384, n, r, r, rc);
 
-			(void) aggci_variance(&c, 16384, rint(m2 / g2 * n), rint(m1 / c.step * n), n, r, r, 250,
-								  &est, &lo, &hi);
-			CHECK(fmax(est - lo, hi - est) <= h, "variance (%g, %g): spread %g > accuracy %g",
-				  m1, m2, fmax(est - lo, hi - est), h);
-		}
+		for (double m1 = 0; m1 <= 100; m1 += 2.5)
+			for (double f = 0; f <= 1; f += 0.25)
+			{
+				double		m2 = m1 * m1 + f * (100 * m1 - m1 * m1),
+							est,
+							lo,
+							hi;
+
+				(void) aggci_variance(&c, 16384, rint(m2 / g2 * n), rint(m1 / c.step * n), n, r, r, rc,
+									  &est, &lo, &hi);
+				CHECK(fmax(est - lo, hi - est) <= h, "variance (%g, %g, rc %g): spread %g > accuracy %g",
+					  m1, m2, rc, fmax(est - lo, hi - est), h);
+			}
+	}
 }
 
 int
