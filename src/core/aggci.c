@@ -10,7 +10,9 @@
  *	  it w.p. >= 95 %.  Their hull is found by bisecting [lo, hi] (in
  *	  lattice units) from each end: a cell [m1, m2] is rejected only when
  *	  a lower bound of that probability, valid for every m in it (below),
- *	  reaches 95 %, so no m that passes is ever cut.
+ *	  reaches 95 %, so no m that passes is ever cut.  A variance takes its
+ *	  two means (of the values, of their squares) from the same test at
+ *	  97.5 % each.
  *
  *-------------------------------------------------------------------------
  */
