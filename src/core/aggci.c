@@ -196,17 +196,19 @@ aggci_mean(const AggciColumn *c, double S, double C, double rs, double rc,
 	double		ml,
 				mh;
 
-	if (!(C > 0))
-		return false;
-	*est = aggci_clamp(c, S * c->step / C);
 	/* the lattice means: rint() of values in [lo, hi]; all rejected (w.p. <= 5 %): [lo, hi] */
 	*ci_lo = c->lo;
 	*ci_hi = c->hi;
 	if (aggci_mean_lattice(S, C, rs, rc, c->lo / c->step - 0.5, c->hi / c->step + 0.5, &ml, &mh))
 	{
-		*ci_lo = fmin(*est, aggci_clamp(c, ml * c->step - c->step / 2));
-		*ci_hi = fmax(*est, aggci_clamp(c, mh * c->step + c->step / 2));
+		*ci_lo = aggci_clamp(c, ml * c->step - c->step / 2);
+		*ci_hi = aggci_clamp(c, mh * c->step + c->step / 2);
 	}
+	if (!(C > 0))
+		return false;
+	*est = aggci_clamp(c, S * c->step / C);
+	*ci_lo = fmin(*ci_lo, *est);
+	*ci_hi = fmax(*ci_hi, *est);
 	return true;
 }
 
@@ -260,9 +262,6 @@ aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 				m2l,
 				m2h;
 
-	if (!(C > 0))
-		return false;
-	*est = fmin(top, fmax(0, Q * g2 / C - (S * c->step / C) * (S * c->step / C)));
 	*ci_lo = 0;
 	*ci_hi = top;
 	if (aggci_ratio_hull(S, C, rs, rc, c->lo / c->step - 0.5, c->hi / c->step + 0.5, 0.975,
@@ -279,6 +278,9 @@ aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 		*ci_lo = fmin(top, fmax(0, m2lo - sqh));
 		*ci_hi = fmin(top, fmax(0, m2hi - sql));
 	}
+	if (!(C > 0))
+		return false;
+	*est = fmin(top, fmax(0, Q * g2 / C - (S * c->step / C) * (S * c->step / C)));
 	*ci_lo = fmin(*ci_lo, *est);
 	*ci_hi = fmax(*ci_hi, *est);
 	return true;

@@ -34,9 +34,9 @@ typedef struct AggciColumn
 
 /*
  * A mean from its noisy lattice sum S and count C with noise rates rs and
- * rc: false (no estimate) when C <= 0, else the estimate S step / C and a
- * 95 % interval in [lo, hi] holding it.  The interval holds the mean of
- * the clamped values w.p. >= 95 % on every table: it covers each lattice
+ * rc: a 95 % interval in [lo, hi], and unless C <= 0 (false) the estimate
+ * S step / C, the interval widened to hold it.  The interval holds the
+ * mean of the clamped values w.p. >= 95 % on every table: it covers each lattice
  * mean m whose test |S - m C| <= the 95 % quantile of |Z_S - m Z_C| (the
  * two noises' law) is not rejected, widened by the rounding's step / 2.
  */
@@ -60,10 +60,10 @@ extern double aggci_mean_halfwidth(const AggciColumn *c, double n, double rs, do
 
 /*
  * A population variance from its noisy lattice sums of squares Q (lattice
- * step^2 x units) and of values S and count C, rates rq, rs, rc: false
- * when C <= 0, else the estimate and a 95 % interval in [0, (hi - lo)^2 / 4]
- * holding it: the extremes of m2 - m1^2 over the means of the values and
- * of their squares that the mean's test keeps at 97.5 % each.
+ * step^2 x units) and of values S and count C, rates rq, rs, rc: a 95 %
+ * interval in [0, (hi - lo)^2 / 4], the extremes of m2 - m1^2 over the
+ * means of the values and of their squares that the mean's test keeps at
+ * 97.5 % each; the estimate as a mean's.
  */
 extern bool aggci_variance(const AggciColumn *c, double units, double Q, double S, double C,
 						   double rq, double rs, double rc,

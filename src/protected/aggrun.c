@@ -220,12 +220,13 @@ typedef struct AggOut
 	int			cell;
 } AggOut;
 
+/* a row; without has_est (a mean's or variance's count <= 0) the estimate is NULL */
 static void
 aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 		   bool has_est, double est, double lo, double hi)
 {
 	Datum		v[6];
-	bool		n[6] = {false, false, c == NULL, !has_est, !has_est, !has_est};
+	bool		n[6] = {false, false, c == NULL, !has_est, false, false};
 
 	v[0] = aggrun_group(o->l, o->cell, extra);
 	v[1] = CStringGetTextDatum(stat);

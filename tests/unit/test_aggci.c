@@ -72,13 +72,16 @@ check_mean_shape(void)
 					  "mean(S %g, C %g, col %d, rates %d): %g <= [%g, %.17g, %g] <= %g",
 					  S, C, i, j, c->lo, lo, est, hi, c->hi);
 			}
+	for (int t = 0; t < 4; t++)
 	{
-		double		est = 1,
-					lo = 2,
-					hi = 3;
+		double		C = (double[]) {0, -1, -40, -1e6}[t],
+					est = -1,
+					lo = 200,
+					hi = -200;
 
-		CHECK(!aggci_mean(&cols[0], 5, 0, 1e-3, 1, &est, &lo, &hi) && est == 1,
-			  "a count <= 0 gives no estimate");
+		CHECK(!aggci_mean(&cols[0], (double[]) {5, 1e9, -1e9, 8000}[t], C, 1e-3, 1, &est, &lo, &hi) &&
+			  est == -1 && 0 <= lo && lo <= hi && hi <= 100,
+			  "a count %g: no estimate, an interval [%g, %g] in [0, 100]", C, lo, hi);
 	}
 }
 
@@ -185,6 +188,15 @@ check_variance_shape(void)
 		}
 		CHECK(0 <= lo && lo <= est && est <= hi && hi <= top,
 			  "variance(Q %g, S %g, C %g): 0 <= [%g, %g, %g] <= %g", Q, S, C, lo, est, hi, top);
+	}
+	{
+		double		est = -1,
+					lo = 1e9,
+					hi = -1e9;
+
+		CHECK(!aggci_variance(&c, units, 3e6, 5e4, -3, 1e-4, 1e-4, 0.1, &est, &lo, &hi) &&
+			  est == -1 && 0 <= lo && lo <= hi && hi <= top,
+			  "a count <= 0: no variance, an interval [%g, %g]", lo, hi);
 	}
 	CHECK(aggci_variance_halfwidth(&c, units, 100, 1e-4, 1e-4, 0.1) <= top,
 		  "variance accuracy above its range");
