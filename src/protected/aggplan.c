@@ -13,10 +13,11 @@
  *	      per statistic, the least epsilon of the call (6 significant
  *	      digits, rounded up) whose half-width is at most half_width
  *
- *	  A mean's half-width needs options {"count": n}, the true count it
- *	  assumes (NULL without one); a quantile's is in ranks (its estimate's
- *	  rank error bound), as no value bound follows without the rows.  Both refuse what dpobj.aggregate()
- *	  refuses on the same public grounds, with its errors.
+ *	  A mean's or variance's half-width needs options {"count": n}, the
+ *	  true count it assumes (NULL without one); a quantile's is in ranks
+ *	  (its estimate's rank error bound), as no value bound follows without
+ *	  the rows.  Both refuse what dpobj.aggregate() refuses on the same
+ *	  public grounds, with its errors.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,6 +34,7 @@
 
 #include "base/options.h"
 #include "context/trainquery.h"
+#include "core/aggci.h"
 #include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
@@ -73,7 +75,7 @@ aggplan_count(Jsonb *options, const char *fname)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val, fname),
-					 errhint("%s takes the option \"count\" (the true count a mean's accuracy assumes).", fname)));
+					 errhint("%s takes the option \"count\" (the true count a mean's or variance's accuracy assumes).", fname)));
 	c = getKeyJsonValueFromContainer(&options->root, "count", 5, NULL);
 	return c ? dp_option_number(c, "count", 0, 1e15, true) : NAN;
 }
@@ -154,9 +156,9 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 	return true;
 }
 
-/* slot's 1 - alpha half-width in lattice units at eps_noise, as aggrun.c's intervals */
+/* slot's noise rate den / num at eps_noise (core/aggci.h), as aggrun.c's intervals */
 static double
-aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
+aggplan_rate(const AggLayout *l, int slot, double eps_noise)
 {
 	double		share,
 				param;
@@ -165,7 +167,7 @@ aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
 				den;
 
 	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
-	return aggrun_halfwidth((double) num, (double) den, alpha);
+	return (double) den / (double) num;
 }
 
 /* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
@@ -189,11 +191,8 @@ aggplan_rank(const AggLayout *l, int slot, double eps_noise)
 
 /*
  * Statistic i's 95 % half-width in its own units at the charged epsilon
- * eps (NaN: epsilon too small, or a mean without "count").  A mean's
- * interval (aggrun.c) with sum and count half-widths a (in value units) and
- * b around a noisy count C >= n - b (its interval holds) is at most
- * (a + b max(|lo|, |hi|)) / (C - b) + step / 2 from its estimate on either
- * side, and at most hi - lo (clamped).
+ * eps (NaN: epsilon too small, or a mean or variance without "count"):
+ * aggrun.c's, from the same core/aggci.h functions.
  */
 static double
 aggplan_halfwidth(const AggPlan *p, int i, double eps)
@@ -201,9 +200,8 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	const AggLayout *l = p->l;
 	const AggStat *st = &l->stats[i];
 	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-	double		eps_noise = dp_epsilon_per_row(eps, p->k),
-				a,
-				b;
+	AggciColumn ac = {c ? c->lo : 0, c ? c->hi : 0, st->step};
+	double		eps_noise = dp_epsilon_per_row(eps, p->k);
 
 	if (!aggplan_fits(l, eps_noise))
 		return NAN;
@@ -211,18 +209,21 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	{
 		case AGG_COUNT:
 		case AGG_HISTOGRAM:
-			return aggplan_slot(l, st->slot, eps_noise, 0.05);
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05);
 		case AGG_SUM:
-			return aggplan_slot(l, st->slot, eps_noise, 0.05) * st->step;
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05) * st->step;
 		case AGG_MEAN:
 			if (!(p->count > 0))
 				return NAN;
-			a = aggplan_slot(l, st->slot, eps_noise, 0.025) * st->step;
-			b = aggplan_slot(l, st->slot + 1, eps_noise, 0.025);
-			if (p->count - 2 * b < 1)
-				return c->hi - c->lo;
-			return Min(c->hi - c->lo,
-					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
+			return aggci_mean_halfwidth(&ac, p->count, aggplan_rate(l, st->slot, eps_noise),
+										aggplan_rate(l, st->slot + 1, eps_noise));
+		case AGG_VARIANCE:
+			if (!(p->count > 0))
+				return NAN;
+			return aggci_variance_halfwidth(&ac, AGG_SUM_UNITS, p->count,
+											aggplan_rate(l, st->slot, eps_noise),
+											aggplan_rate(l, st->slot + 1, eps_noise),
+											aggplan_rate(l, st->slot + 2, eps_noise));
 		case AGG_QUANTILE:
 			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
 			return aggplan_rank(l, st->slot, eps_noise);
@@ -233,7 +234,7 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("%s: no accuracy for statistic %d of \"what\"", p->fname, i + 1),
-			 errhint("It gives count, sum, mean, histogram and quantile (in ranks).")));
+			 errhint("It gives count, sum, mean, variance, histogram and quantile (in ranks).")));
 	return NAN;					/* keep compiler quiet */
 }
 
@@ -305,6 +306,8 @@ aggplan_stat_name(AggStatKind kind)
 			return "sum";
 		case AGG_MEAN:
 			return "mean";
+		case AGG_VARIANCE:
+			return "variance";
 		case AGG_HISTOGRAM:
 			return "histogram";
 		case AGG_QUANTILE:

@@ -28,6 +28,7 @@
 
 #include "base/privileged.h"
 #include "context/trainquery.h"
+#include "core/aggci.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
@@ -152,23 +153,8 @@ aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }
 
-/*
- * The half-width h, in lattice units, of the discrete Laplace's central
- * interval of level 1 - alpha: the noise Y of scale num / den (q =
- * exp(-den / num)) has P(|Y| >= m) = 2 q^m / (1 + q), and h = m - 1 for the
- * least such m at most alpha, so P(|Y| <= h) >= 1 - alpha.
- */
-double
-aggrun_halfwidth(double num, double den, double alpha)
-{
-	double		q = exp(-den / num);
-	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
-
-	return Max(m - 1, 0);
-}
-
-/* a released value's noise, slot i: [num, den] */
-static void
+/* a released value's noise, slot i: [num, den], and its rate den / num (core/aggci.h) */
+static double
 aggrun_noise(Jsonb *rel, int i, double *num, double *den)
 {
 	JsonbValue *nz = getKeyJsonValueFromContainer(&rel->root, "noise", 5, NULL);
@@ -178,6 +164,7 @@ aggrun_noise(Jsonb *rel, int i, double *num, double *den)
 		getIthJsonbValueFromContainer(p->val.binary.data, 0)->val.numeric)));
 	*den = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
 		getIthJsonbValueFromContainer(p->val.binary.data, 1)->val.numeric)));
+	return *den / *num;
 }
 
 /* the released value j (a noisy integer) */
@@ -233,12 +220,13 @@ typedef struct AggOut
 	int			cell;
 } AggOut;
 
+/* a row; without has_est (a mean's or variance's count <= 0) the estimate is NULL */
 static void
 aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 		   bool has_est, double est, double lo, double hi)
 {
 	Datum		v[6];
-	bool		n[6] = {false, false, c == NULL, !has_est, !has_est, !has_est};
+	bool		n[6] = {false, false, c == NULL, !has_est, false, false};
 
 	v[0] = aggrun_group(o->l, o->cell, extra);
 	v[1] = CStringGetTextDatum(stat);
@@ -249,66 +237,41 @@ aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 	tuplestore_putvalues(o->rsi->setResult, o->rsi->setDesc, v, n);
 }
 
-/*
- * A mean's estimate and interval from its noisy lattice sum S and count C:
- * each within its 97.5 % half-width (a and b), so both at once with
- * probability >= 95 %; then the true count lies in [max(1, C - b), C + b]
- * and the mean of the lattice values between the extreme ratios, widened by
- * half a step (the rounding) and clamped to [lo, hi] (conservative).
- */
-static void
-aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double a, double b)
+/* the statistic's column, bounds and lattice step */
+static AggciColumn
+aggrun_ci_column(const AggOut *o, const AggStat *st)
 {
 	const EncColumn *c = &o->l->enc->cols[st->col];
-	double		cl = Max(1, C - b),
-				ch = C + b,
-				lo = c->lo,
-				hi = c->hi;
+	AggciColumn ac = {c->lo, c->hi, st->step};
 
-	if (ch >= cl)
-	{
-		/* both ends within [lo, hi]: noise may put the whole ratio range outside it */
-		lo = Min(c->hi, Max(c->lo, Min((S - a) / cl, (S - a) / ch) * st->step - st->step / 2));
-		hi = Max(c->lo, Min(c->hi, Max((S + a) / cl, (S + a) / ch) * st->step + st->step / 2));
-	}
-	aggrun_row(o, "", "mean", c, C > 0,
-			   C > 0 ? Min(c->hi, Max(c->lo, S * st->step / C)) : 0, lo, hi);
+	return ac;
 }
 
-/*
- * A variance's estimate and interval from its noisy lattice sums of squares
- * Q and of values S and count C, each within its 98.33 % half-width (a, b,
- * e): the population variance of the clamped values, Q/n - (S/n)^2, at
- * its extremes over that box (n >= 1), each mean widened by its half
- * step of rounding, clamped to [0, (hi - lo)^2 / 4] (conservative).
- */
+/* a mean's row from its noisy lattice sum S and count C (rates rs, rc): core/aggci.h */
+static void
+aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double rs, double rc)
+{
+	AggciColumn c = aggrun_ci_column(o, st);
+	double		est = 0,
+				lo = 0,
+				hi = 0;
+	bool		has = aggci_mean(&c, S, C, rs, rc, &est, &lo, &hi);
+
+	aggrun_row(o, "", "mean", &o->l->enc->cols[st->col], has, est, lo, hi);
+}
+
+/* a variance's row from its noisy lattice sums Q, S and count C: core/aggci.h */
 static void
 aggrun_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
-				double a, double b, double e)
+				double rq, double rs, double rc)
 {
-	const EncColumn *c = &o->l->enc->cols[st->col];
-	double		g2 = st->step * st->step * AGG_SUM_UNITS,
-				top = (c->hi - c->lo) * (c->hi - c->lo) / 4,
-				cl = Max(1, C - e),
-				ch = C + e,
+	AggciColumn c = aggrun_ci_column(o, st);
+	double		est = 0,
 				lo = 0,
-				hi = top;
+				hi = 0;
+	bool		has = aggci_variance(&c, AGG_SUM_UNITS, Q, S, C, rq, rs, rc, &est, &lo, &hi);
 
-	if (ch >= cl)
-	{
-		double		m2l = Max(0, Min((Q - a) / cl, (Q - a) / ch) * g2 - g2 / 2),
-					m2h = Max((Q + a) / cl, (Q + a) / ch) * g2 + g2 / 2,
-					ml = Min((S - b) / cl, (S - b) / ch) * st->step - st->step / 2,
-					mh = Max((S + b) / cl, (S + b) / ch) * st->step + st->step / 2,
-					sqh = Max(ml * ml, mh * mh),
-					sql = ml <= 0 && mh >= 0 ? 0 : Min(ml * ml, mh * mh);
-
-		lo = Min(top, Max(0, m2l - sqh));
-		hi = Min(top, Max(0, m2h - sql));
-	}
-	aggrun_row(o, "", "variance", c, C > 0,
-			   C > 0 ? Min(top, Max(0, Q * g2 / C - (S * st->step / C) * (S * st->step / C))) : 0,
-			   lo, hi);
+	aggrun_row(o, "", "variance", &o->l->enc->cols[st->col], has, est, lo, hi);
 }
 
 /*
@@ -369,38 +332,23 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 		double		v = aggrun_value(values, base + st->slot),
 					num,
 					den,
+					r,
 					h;
 
-		aggrun_noise(rel, st->slot, &num, &den);
-		h = aggrun_halfwidth(num, den, 0.05);
+		r = aggrun_noise(rel, st->slot, &num, &den);
+		h = aggci_halfwidth(r, 0.05);
 		if (st->kind == AGG_COUNT)
 			aggrun_row(o, "", "count", NULL, true, v, v - h, v + h);
 		else if (st->kind == AGG_SUM)
 			aggrun_row(o, "", "sum", c, true, v * st->step, (v - h) * st->step, (v + h) * st->step);
 		else if (st->kind == AGG_MEAN)
-		{
-			double		cnum,
-						cden;
-
-			aggrun_noise(rel, st->slot + 1, &cnum, &cden);
-			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1),
-						aggrun_halfwidth(num, den, 0.025), aggrun_halfwidth(cnum, cden, 0.025));
-		}
+			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1), r,
+						aggrun_noise(rel, st->slot + 1, &num, &den));
 		else if (st->kind == AGG_VARIANCE)
-		{
-			double		snum,
-						sden,
-						cnum,
-						cden;
-
-			aggrun_noise(rel, st->slot + 1, &snum, &sden);
-			aggrun_noise(rel, st->slot + 2, &cnum, &cden);
 			aggrun_variance(o, st, v, aggrun_value(values, base + st->slot + 1),
-							aggrun_value(values, base + st->slot + 2),
-							aggrun_halfwidth(num, den, 0.05 / 3),
-							aggrun_halfwidth(snum, sden, 0.05 / 3),
-							aggrun_halfwidth(cnum, cden, 0.05 / 3));
-		}
+							aggrun_value(values, base + st->slot + 2), r,
+							aggrun_noise(rel, st->slot + 1, &num, &den),
+							aggrun_noise(rel, st->slot + 2, &num, &den));
 		else if (st->kind == AGG_QUANTILE)
 			aggrun_quantile(o, st, values, base);
 		else

@@ -25,12 +25,6 @@ extern char **aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n
 /* the layout {"encoding": enc, "group_by": [...], "what": what} */
 extern Jsonb *aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what);
 
-/*
- * The half-width, in lattice units, of the central interval of level
- * 1 - alpha of discrete Laplace noise of scale num / den
- */
-extern double aggrun_halfwidth(double num, double den, double alpha);
-
 /* the options "filter" and "deadline" only, else a public error */
 extern void aggrun_check_options(Jsonb *options);
 
