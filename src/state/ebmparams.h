@@ -24,6 +24,7 @@ typedef struct EBMParams
 	double		learning_rate;
 	double		count_share;	/* the share of rho spent on the bin counts */
 	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1] */
+	double		shrinkage;		/* a bin's step: sum-noise sds / c added to its count */
 	bool		cyclic;			/* a round: one pass per term (true) or one in all */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
