@@ -33,9 +33,8 @@ SECTIONS = [
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
-   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult12: Adult's 12 columns, "
-   "adult_pm1 its numerics in [−1, 1] as train() encodes them; LR, GB: scikit-learn, non-private "
-   "(bench/ebm/results.md)."),
+   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult_pm1: adult12 with "
+   "train()'s [−1, 1] numerics; LR, GB: non-private (bench/ebm/results.md)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",

@@ -12,7 +12,7 @@ SELECT be.run(tbl, arm, CASE WHEN arm = 'auto' THEN '{"metric": "balanced_accura
 \o
 \pset format unaligned
 \pset tuples_only on
-SELECT '| table | ε | ebm | noisysgd | objective | auto | LR (non-private) | GB (non-private) | seeds |';
+SELECT '| table | ε | ebm | noisysgd | objective | auto | LR | GB | seeds |';
 SELECT '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
 SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s |',
               CASE WHEN r.tbl = 'german' THEN '*german (held out)*' ELSE r.tbl END, eps,

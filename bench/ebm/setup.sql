@@ -29,7 +29,6 @@ SELECT be.onehot(a.workclass, (SELECT levels FROM be.levels WHERE c = 'workclass
 CREATE TABLE be.rows AS
 SELECT 'adult12' AS tbl, 'train' AS split, be.adult12(a) AS features, a.income_gt_50k AS label FROM adult.train a
 UNION ALL SELECT 'adult12', 'test', be.adult12(ROW(a.*)::adult.train), a.income_gt_50k FROM adult.test a
-UNION ALL SELECT 'adult_pm1', NULL
 UNION ALL SELECT 'bank', split, features, label FROM bank.features
 UNION ALL SELECT 'german', split, features, label FROM german.features;
 INSERT INTO be.rows SELECT 'adult_pm1', split, features[1:cardinality(features) - 5] ||
