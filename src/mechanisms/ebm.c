@@ -19,8 +19,9 @@
  *     current model, released the same way -- every term's in one pass
  *     (default), or with "cyclic" one pass per term, each at the model
  *     its predecessors updated; each bin's score moves by the learning
- *     rate times its noisy mean residual (clamped to [-c, c]), and the
- *     scores are centred into the bias.
+ *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
+ *     sds over c pseudo-rows (clamped to [-c, c]), and the scores are
+ *     centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k

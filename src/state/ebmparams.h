@@ -2,8 +2,8 @@
  *
  * ebmparams.h
  *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
- *	  count_share, lo, hi and groups (the one-hot groups of the row, set by
- *	  dpobj.train() from the run's encoding).  Its shared options
+ *	  shrinkage, count_share, lo, hi and groups (the one-hot groups of the
+ *	  row, set by dpobj.train() from the run's encoding).  Its shared options
  *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
  *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
  *
