@@ -32,9 +32,9 @@ SECTIONS = [
    "(majority 0.764); `auto`'s defaults: objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
-  ("ebm", "Private additive boosting (`ebm`) against noisy GD and `auto`",
-   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult12: Adult's 12 columns "
-   "(bench/ebm/results.md)."),
+  ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
+   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult_pm1: adult12's "
+   "numerics in [−1, 1]; LR, GB non-private (bench/ebm/results.md)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
@@ -68,7 +68,7 @@ SECTIONS = [
    "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
-  ("ebm_scale", "`ebm` (10 rounds) and noisy GD at 1M and 10M rows",
+  ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
    "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 2 workers",
    "Best of 2; peak RSS: the backend's VmHWM."),

@@ -433,7 +433,7 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label boolean,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb) IS
-    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups", "class_weight"}';
+    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups", "class_weight"}';
 -- dp_ebm of a float8 label within public bounds (options "y_min", "y_max")
 CREATE FUNCTION dpobj.dp_ebm_reg_transfn(dpobj.glm_state, float8[], float8, float8, float8, jsonb)
 RETURNS dpobj.glm_state
@@ -454,7 +454,7 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
-    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups"}';
+    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups"}';
 
 --------------------------------------------------------------------------
 -- The mechanisms dpobj.train() accepts, from its registry

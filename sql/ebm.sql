@@ -85,7 +85,7 @@ RESET dpobj.seed;
 -- ---- errors on public grounds, before any row ----
 SELECT o, e.* FROM (VALUES
     ('{"bins": 1}'), ('{"bins": 5000}'), ('{"rounds": 0}'), ('{"learning_rate": 0}'),
-    ('{"count_share": 1}'), ('{"count_share": 0}'), ('{"lo": 1, "hi": 1}'),
+    ('{"count_share": 1}'), ('{"count_share": 0}'), ('{"shrinkage": -1}'), ('{"lo": 1, "hi": 1}'),
     ('{"groups": [0, 0, 2]}'), ('{"groups": [1, 0, 0, 3]}'), ('{"groups": "0"}'),
     ('{"groups": [0, 0, 3, 0]}'), ('{"R": 1}'), ('{"T": 5}'), ('{"nope": 1}'),
     ('{"class_weight": {"false": 2}}')) v(o),

@@ -100,15 +100,15 @@ ebm_residual(bool logit, double y, double margin, double c)
 }
 
 void
-ebm_term_update(double *scores, int n, const double *sums, const double *counts,
-				double lr, double min_count, double clip)
+ebm_term_step(double *v, int n, const double *sums, const double *counts, double min_count,
+			  double shrink, double clip)
 {
 	for (int b = 0; b < n; b++)
 	{
-		double		c = counts[b] > min_count ? counts[b] : min_count;
-		double		m = sums[b] / c;
+		double		c = (counts[b] > 0 ? counts[b] : 0) + shrink;
+		double		m = sums[b] / (c > min_count ? c : min_count);
 
-		scores[b] += lr * (m > clip ? clip : m < -clip ? -clip : m);
+		v[b] = m > clip ? clip : m < -clip ? -clip : m;
 	}
 }
 

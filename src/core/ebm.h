@@ -72,13 +72,13 @@ extern double ebm_margin(const EBMTerm *terms, int nterms, const double *scores,
 extern double ebm_residual(bool logit, double y, double margin, double c);
 
 /*
- * One round's update of a term's n scores from its noisy residual sums and
- * noisy counts: scores[b] += lr clamp(sums[b] / max(counts[b], min_count),
- * -c, c), the bin's mean residual (post-processing of the releases).
+ * One round's steps of n scores from their noisy residual sums and noisy
+ * counts: v[b] = clamp(sums[b] / max(max(counts[b], 0) + shrink,
+ * min_count), -c, c), the bin's mean residual shrunk towards 0 by shrink
+ * pseudo-rows (post-processing of the releases).
  */
-extern void ebm_term_update(double *scores, int n, const double *sums,
-							const double *counts, double lr, double min_count,
-							double c);
+extern void ebm_term_step(double *v, int n, const double *sums, const double *counts,
+						  double min_count, double shrink, double c);
 
 /*
  * Each term's scores centred on their noisy-count-weighted mean (counts

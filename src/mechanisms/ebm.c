@@ -19,8 +19,9 @@
  *     current model, released the same way -- every term's in one pass
  *     (default), or with "cyclic" one pass per term, each at the model
  *     its predecessors updated; each bin's score moves by the learning
- *     rate times its noisy mean residual (clamped to [-c, c]), and the
- *     scores are centred into the bias.
+ *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
+ *     sds over c pseudo-rows (clamped to [-c, c]), and the scores are
+ *     centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
@@ -276,8 +277,12 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
 	ebm_release_sums(rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
 					 r->sums + off);
-	ebm_term_update(r->scores + off, n, r->sums + off, r->counts + off, r->ep.learning_rate,
-					min_count, r->ep.residual_clip);
+	/* each bin's step (into sums): shrinkage sum-noise sds over c pseudo-rows */
+	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count,
+				  r->ep.shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+				  r->ep.residual_clip, r->ep.residual_clip);
+	for (int j = off; j < off + n; j++)
+		r->scores[j] += r->ep.learning_rate * r->sums[j];
 	/* the same margins, the base rate in the bias */
 	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
 }
@@ -348,6 +353,7 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	glm_params_bool(buf, "cyclic", r->ep.cyclic);
 	model_params_float(buf, "residual_clip", r->ep.residual_clip);
 	model_params_float(buf, "count_share", r->ep.count_share);
+	model_params_float(buf, "shrinkage", r->ep.shrinkage);
 	model_params_float(buf, "rho", r->rho);
 	model_params_float(buf, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
 	model_params_float(buf, "count_sigma",

@@ -61,9 +61,9 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_AUTO:
 			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
 		case GLM_KIND_EBM_REG:
-			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
+			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
 		case GLM_KIND_EBM:
-			return "Valid options are bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
+			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}

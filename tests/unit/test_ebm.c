@@ -78,6 +78,7 @@ test_margin_update(void)
 	int			groups[] = {0, 2};
 	int			ns;
 	double		scores[6] = {0};
+	double		steps[6];
 	double		sums[6] = {3, -10, 0, 0, 5, -5};
 	double		counts[6] = {6, 2, -3, 0, 10, 5};
 	double		x[3] = {0.9, 0, 1};
@@ -85,10 +86,20 @@ test_margin_update(void)
 
 	ebm_layout(groups, 2, 3, 4, -1, 1, t, &ns);
 	CHECK(ns == 6, "update: 6 scores");
-	ebm_term_update(scores, ns, sums, counts, 0.5, 1.0, 1.0);
+	ebm_term_step(steps, ns, sums, counts, 1.0, 0.0, 1.0);
 	/* 3/6 = 0.5; -10/2 clipped to -1; 0/max(-3, 1); 5/10; -5/5 */
-	CHECK(scores[0] == 0.25 && scores[1] == -0.5 && scores[2] == 0 && scores[4] == 0.25 &&
-		  scores[5] == -0.5, "update: mean residuals, clipped, min count");
+	CHECK(steps[0] == 0.5 && steps[1] == -1 && steps[2] == 0 && steps[4] == 0.5 &&
+		  steps[5] == -1, "step: mean residuals, clipped, min count");
+	for (int j = 0; j < ns; j++)
+		scores[j] = 0.5 * steps[j];
+	ebm_term_step(steps, ns, sums, counts, 1.0, 4.0, 1.0);
+	/* shrunk: 3/(6+4); -10/(2+4) clipped; 0/(0+4); 5/(10+4); a negative count as 0: 2/(0+4) */
+	CHECK(steps[0] == 0.3 && steps[1] == -1 && steps[3] == 0 && fabs(steps[4] - 5.0 / 14) < 1e-15,
+		  "step: shrunk by 4 pseudo-rows");
+	sums[2] = 2;
+	ebm_term_step(steps, ns, sums, counts, 1.0, 4.0, 1.0);
+	CHECK(steps[2] == 0.5, "step: a negative noisy count counts 0");
+	sums[2] = 0;
 	/* x in numeric bin 3 (0), level 1 (-0.5) */
 	CHECK(fabs(ebm_margin(t, 2, scores, bias, x) - 0.0) < 1e-15, "margin");
 	{
