@@ -243,6 +243,19 @@ agg_square(const AggStat *st, const EncColumn *c, double x)
 	return Min(Max(rint(v * v / (st->step * st->step * AGG_SUM_UNITS)), 0), AGG_SUM_UNITS);
 }
 
+/*
+ * The bin of a coordinate x in [-1, 1] among n equal bins: floor((x + 1) / 2
+ * n) clamped to [0, n - 1], without floor() (the same bin for every x not
+ * NaN: a positive value below n - 1 truncates to its floor).
+ */
+static inline int
+agg_bin(double x, int n)
+{
+	double		v = (x + 1.0) / 2.0 * n;
+
+	return v >= n - 1 ? n - 1 : (v <= 0 ? 0 : (int) v);
+}
+
 /* a row's contributions to its cell's slots w */
 static void
 agg_row_add(const AggLayout *l, const double *x, double *w)
@@ -281,11 +294,11 @@ agg_row_add(const AggLayout *l, const double *x, double *w)
 						}
 				}
 				else
-					b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
+					b = agg_bin(x[st->off], st->nbins);
 				w[st->slot + b] += 1;
 				break;
 			case AGG_QUANTILE:
-				b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
+				b = agg_bin(x[st->off], st->nbins);
 				w[st->slot + b] += 1;
 				break;
 		}

@@ -156,11 +156,23 @@ encoding_scale(double x, double lo, double hi)
 	return v < -1.0 ? -1.0 : (v > 1.0 ? 1.0 : v);
 }
 
+/* len bytes equal; a short level compared in line, not by a call per level */
+static inline bool
+encoding_same(const char *a, const char *b, int len)
+{
+	if (len > 16)
+		return memcmp(a, b, len) == 0;
+	for (int i = len - 1; i >= 0; i--)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 int
 encoding_level(const EncColumn *c, const char *cat, int len)
 {
 	for (int l = 0; cat != NULL && l < c->nlevels; l++)
-		if (c->level_len[l] == len && memcmp(c->levels[l], cat, len) == 0)
+		if (c->level_len[l] == len && encoding_same(c->levels[l], cat, len))
 			return l;
 	return c->nlevels;			/* "other" */
 }
