@@ -6,6 +6,8 @@
  *
  *	  dpobj.dp_aggregate(features, label, epsilon, delta, options) RETURNS jsonb
  *	      aggregate over encoded rows; options {"layout": ...} (aggregate.h)
+ *	  dpobj.dp_aggregate_cols(label, epsilon, delta, options, column, ...)
+ *	      the same, the encoding's columns encoded here (no array per row)
  *	  dpobj.aggregate(rel, what, ...): the same on a protected table,
  *	      through dpobj.train()'s sealed path (protected/aggrun.c)
  *

@@ -238,8 +238,11 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 		{
 			int			hit = encoding_level(c, cats[ic], cat_len[ic]);
 
+			/* zeros, then the hit's 1: no branch on where the hit is */
 			for (int l = 0; l <= c->nlevels; l++)
-				out[j++] = (l == hit) ? 1.0 : 0.0;
+				out[j + l] = 0.0;
+			out[j + hit] = 1.0;
+			j += c->nlevels + 1;
 			ic++;
 		}
 		else
