@@ -262,46 +262,51 @@ agg_bin(double x, int n)
 static void
 agg_row_add(const AggLayout *l, const double *x, double *w)
 {
-	for (int i = 0; i < l->nstats; i++)
+	/* in locals: a store into w may alias any field (-fno-strict-aliasing) */
+	const AggStat *stats = l->stats;
+	const EncColumn *cols = l->enc->cols;
+	int			nstats = l->nstats;
+
+	for (int i = 0; i < nstats; i++)
 	{
-		const AggStat *st = &l->stats[i];
-		const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-		int			b = 0;
+		const AggStat *st = &stats[i];
+		double	   *v = w + st->slot;
+		const double *xs = x + st->off;
+		int			b;
 
 		switch (st->kind)
 		{
 			case AGG_COUNT:
-				w[st->slot] += 1;
+				v[0] += 1;
 				break;
 			case AGG_MEAN:
-				w[st->slot + 1] += 1;
+				v[1] += 1;
 				/* FALLTHROUGH */
 			case AGG_SUM:
-				w[st->slot] += agg_lattice(st, c, x[st->off]);
+				v[0] += agg_lattice(st, &cols[st->col], xs[0]);
 				break;
 			case AGG_VARIANCE:
-				w[st->slot] += agg_square(st, c, x[st->off]);
-				w[st->slot + 1] += agg_lattice(st, c, x[st->off]);
-				w[st->slot + 2] += 1;
+				v[0] += agg_square(st, &cols[st->col], xs[0]);
+				v[1] += agg_lattice(st, &cols[st->col], xs[0]);
+				v[2] += 1;
 				break;
 			case AGG_HISTOGRAM:
-				if (c->nlevels > 0)
+				if (cols[st->col].nlevels > 0)
 				{
 					b = st->nbins - 1;
 					for (int j = 0; j < st->nbins; j++)
-						if (x[st->off + j] > 0.5)
+						if (xs[j] > 0.5)
 						{
 							b = j;
 							break;
 						}
 				}
 				else
-					b = agg_bin(x[st->off], st->nbins);
-				w[st->slot + b] += 1;
+					b = agg_bin(xs[0], st->nbins);
+				v[b] += 1;
 				break;
 			case AGG_QUANTILE:
-				b = agg_bin(x[st->off], st->nbins);
-				w[st->slot + b] += 1;
+				v[agg_bin(xs[0], st->nbins)] += 1;
 				break;
 		}
 	}
