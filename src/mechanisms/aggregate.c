@@ -404,13 +404,13 @@ agg_cols_build(Jsonb *options, MemoryContext cxt)
 static void
 agg_cols_check(FunctionCallInfo fcinfo, const Encoding *enc)
 {
-	if (get_fn_expr_variadic(fcinfo->flinfo) || PG_NARGS() - AGG_COLS_FIRST != enc->ncols)
+	if (get_fn_expr_variadic(fcinfo->flinfo) || PG_NARGS() - DP_ROW_COLS_FIRST != enc->ncols)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: one argument per column of the layout's encoding is needed", AGG_COLS_AGGNAME),
 				 errhint("Pass the columns as separate arguments in the encoding's order.")));
 	for (int i = 0; i < enc->ncols; i++)
-		if (get_fn_expr_argtype(fcinfo->flinfo, AGG_COLS_FIRST + i) !=
+		if (get_fn_expr_argtype(fcinfo->flinfo, DP_ROW_COLS_FIRST + i) !=
 			(enc->cols[i].nlevels > 0 ? TEXTOID : FLOAT8OID))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -429,7 +429,7 @@ agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
 
 	for (int i = 0; i < enc->ncols; i++)
 	{
-		int			a = AGG_COLS_FIRST + i;
+		int			a = DP_ROW_COLS_FIRST + i;
 
 		if (enc->cols[i].nlevels > 0)
 		{

@@ -30,9 +30,8 @@
 #include "model/encode.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
-/* dp_aggregate_cols(label, epsilon, delta, options, column, ...): the columns from argument 5 */
+/* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
 #define AGG_COLS_AGGNAME "dp_aggregate_cols"
-#define AGG_COLS_FIRST	5
 
 /* public caps: group cells, and noisy values (cells x slots) of one run */
 #define AGG_MAX_CELLS	10000
