@@ -466,3 +466,26 @@ AS 'MODULE_PATHNAME', 'dpobj_mechanisms'
 LANGUAGE C STABLE PARALLEL SAFE ROWS 16;
 COMMENT ON FUNCTION dpobj.mechanisms() IS
     'The mechanisms dpobj.train() accepts, in registry order, and the methods each also accepts by name';
+
+--------------------------------------------------------------------------
+-- dp_aggregate with the encoding's columns as separate arguments
+-- (src/mechanisms/aggregate.c): text for a column with levels, else float8,
+-- in the encoding's order, encoded in the transition function, so no array
+-- is built per row.  dpobj.aggregate() and describe() run it except on
+-- Citus tables.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_cols_transfn(float8[], boolean, float8, float8, jsonb, VARIADIC "any")
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_cols_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE AGGREGATE dpobj.dp_aggregate_cols(label boolean, epsilon float8, delta float8,
+                                         options jsonb, VARIADIC columns "any") (
+    SFUNC = dpobj.dp_aggregate_cols_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_aggregate_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_aggregate_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate_cols(boolean, float8, float8, jsonb, VARIADIC "any") IS
+    'dp_aggregate with the layout encoding''s columns as separate arguments (text for levels, else float8), encoded per row without an array';

@@ -11,7 +11,8 @@
  *	  or, for a mechanism with an aggregate that takes the features as
  *	  separate arguments (dp_linear_regression_cols, dp_passglm_cols: no
  *	  float8[] built per row), SELECT <aggregate>(<label>, $1, $2, $3,
- *	  <feature>, ...) -- except with encoded features and on Citus.
+ *	  <feature>, ...) -- except on Citus, and with encoded features unless
+ *	  it encodes them itself (dp_aggregate_cols: each column as text or float8).
  *
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
  *	  $4... filter constants of the columns' types.  With declared domains
@@ -114,8 +115,10 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * Builds the query.  aggregate takes (features float8[], label, epsilon,
  * delta, options); aggregate_args, or NULL, is the same mechanism taking
  * (label, epsilon, delta, options, feature, ...), which no float8[] is built
- * for per row: used unless the features are encoded, the table is a Citus
- * table (filter_in_aggregate) or there are more than TRAIN_MAX_FEATURE_ARGS.
+ * for per row: used unless the features are encoded (with args_encoded it
+ * takes the encoding's columns, text or float8, and encodes them itself),
+ * the table is a Citus table (filter_in_aggregate) or there are more than
+ * TRAIN_MAX_FEATURE_ARGS.
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
@@ -127,7 +130,7 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * unknown columns, unfit types and malformed filters.
  */
 extern void train_query_build(TrainQuery *q, const char *aggregate,
-							  const char *aggregate_args, Oid relid,
+							  const char *aggregate_args, bool args_encoded, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,

@@ -30,6 +30,8 @@
 #include "model/encode.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
+/* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
+#define AGG_COLS_AGGNAME "dp_aggregate_cols"
 
 /* public caps: group cells, and noisy values (cells x slots) of one run */
 #define AGG_MAX_CELLS	10000

@@ -129,7 +129,8 @@ static const DPMechanism dp_mechanisms[] = {
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
 	/* Private statistics, through dpobj.aggregate() only */
-	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate", .aggname = "dp_aggregate",
+	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
+		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},

@@ -60,6 +60,8 @@ typedef struct DPMechanism
 	 */
 	const char *aggregate;
 	const char *aggregate_args;	/* or NULL */
+	/* aggregate_args takes the encoding's columns raw and encodes them (trainquery.h) */
+	bool		args_encoded;
 	const char *aggname;		/* for argument errors */
 	/*
 	 * validates every option the final function reads, before any row;
