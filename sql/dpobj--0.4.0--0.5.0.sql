@@ -455,3 +455,26 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
     'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups"}';
+
+-- dpobj.aggregate() grouped by a column without declared levels
+-- (src/mechanisms/aggkeys.c; docs/PRIVACY.md "Private key selection"):
+-- each row's slots sorted by its key's text, keys released by a noisy
+-- threshold after the one (epsilon, delta) charge.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_keys_transfn(internal, float8[], text, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_transfn'
+LANGUAGE C VOLATILE;
+CREATE FUNCTION dpobj.dp_aggregate_keys_finalfn(internal)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_aggregate_keys(features float8[], key text,
+                                         epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_aggregate_keys_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_aggregate_keys_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate_keys(float8[], text, float8, float8, jsonb) IS
+    'DP noisy cells of encoded rows per key, keys released by a noisy count threshold; options {"layout": ...} with "max_keys"; dpobj.aggregate() runs it for a group_by column without declared levels';

@@ -86,7 +86,7 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 }
 
 /* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
-static int
+int
 agg_options_k(Jsonb *options)
 {
 	JsonbIterator *it;
@@ -243,7 +243,7 @@ agg_square(const AggStat *st, const EncColumn *c, double x)
 }
 
 /* a row's contributions to its cell's slots w */
-static void
+void
 agg_row_add(const AggLayout *l, const double *x, double *w)
 {
 	for (int i = 0; i < l->nstats; i++)
