@@ -9,14 +9,15 @@
  *	      (aggregate.h, no group_by) with "max_keys"
  *
  *	  The transition function puts each row's slots (agg_row_add) with its
- *	  key into a sort that spills past work_mem, so that memory follows
- *	  neither rows nor keys.  After the charge, the final function reads
- *	  the rows in key order (bytes, C collation), sums each key's slots and
- *	  draws its noise as a declared cell's; the key is released iff its
- *	  selection count (the first "count" of the layout) reaches the
- *	  threshold T of keysel.h, for k rows per unit touching at most k keys
- *	  and delta / (1 + e^epsilon).  At most "max_keys" released keys in key
- *	  order (post-processing).  Charged once as "aggregate_keys" (approx).
+ *	  key (its first AGGKEYS_KEY_BYTES bytes) into a sort that spills past
+ *	  work_mem, so that memory follows neither rows nor keys.  After the
+ *	  charge, the final function reads the rows in key order (bytes, C
+ *	  collation), sums each key's slots and draws its noise as a declared
+ *	  cell's; the key is released iff its selection count (the first
+ *	  "count" of the layout) reaches the threshold T of keysel.h, for k
+ *	  rows per unit touching at most k keys and delta / (1 + e^epsilon).
+ *	  At most "max_keys" released keys in key order (post-processing).
+ *	  Charged once as "aggregate_keys" (approx).
  *
  *-------------------------------------------------------------------------
  */
@@ -30,6 +31,7 @@
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -169,6 +171,21 @@ aggkeys_state_new(FunctionCallInfo fcinfo, MemoryContext cxt, Jsonb *options, do
 	return st;
 }
 
+/*
+ * a row's key: its first AGGKEYS_KEY_BYTES bytes (whole characters), so that
+ * neither the sort's comparisons nor the release grow with a key's length
+ */
+static text *
+aggkeys_key(text *key)
+{
+	int			len = VARSIZE_ANY_EXHDR(key);
+
+	if (len <= AGGKEYS_KEY_BYTES)
+		return key;
+	return cstring_to_text_with_len(VARDATA_ANY(key),
+									pg_mbcliplen(VARDATA_ANY(key), len, AGGKEYS_KEY_BYTES));
+}
+
 Datum
 dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 {
@@ -210,7 +227,7 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * st->l->width);
 	agg_row_add(st->l, x, (double *) VARDATA(w));
 	ExecClearTuple(st->slot);
-	st->slot->tts_values[0] = PointerGetDatum(PG_GETARG_TEXT_PP(2));
+	st->slot->tts_values[0] = PointerGetDatum(aggkeys_key(PG_GETARG_TEXT_PP(2)));
 	st->slot->tts_values[1] = PointerGetDatum(w);
 	st->slot->tts_isnull[0] = st->slot->tts_isnull[1] = false;
 	ExecStoreVirtualTuple(st->slot);

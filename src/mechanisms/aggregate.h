@@ -148,6 +148,7 @@ extern void agg_row_add(const AggLayout *l, const double *x, double *w);
  */
 #define AGGKEYS_AGGNAME		"dp_aggregate_keys"
 #define AGGKEYS_DEFAULT_MAX	1000
+#define AGGKEYS_KEY_BYTES	256	/* a key: the first 256 bytes of its text */
 extern void aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int d,
 									  Jsonb *options);
 

@@ -832,6 +832,12 @@ SQL
 }
 agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
+# grouped by b (bounds, no levels): private key selection.  At epsilon 50 (approx: the
+# jobs' role, whose budget has no zCDP charge; T = 4 at row level) a key of >= 4 rows is
+# released w.p. > 1 - e^-25 and one of <= 3 rows (the differing row's NaN, -Infinity)
+# w.p. < e^-25: the released keys, compared, are the same in both databases
+agg_script "SELECT 'aggkeys', group_values, statistic, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 50, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -854,6 +860,8 @@ for sline in "${SCENS[@]}"; do
             eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
             role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys.$i" "$WORK/aggkeys.sql" \
+            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -863,6 +871,7 @@ for sline in "${SCENS[@]}"; do
     scen=$(trim "$scen")
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
+    compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
