@@ -58,6 +58,7 @@ typedef struct AggKeys
 	double		delta;
 	int			k;
 	int			d;
+	int			max_keys;
 	TupleDesc	desc;			/* (key text, slots bytea) */
 	TupleTableSlot *slot;
 	Tuplesortstate *sort;		/* NULL: no row */
@@ -157,6 +158,7 @@ aggkeys_state_new(FunctionCallInfo fcinfo, MemoryContext cxt, Jsonb *options, do
 	st->delta = delta;
 	st->k = agg_options_k(options);
 	st->d = d;
+	st->max_keys = aggkeys_max(options);
 	st->desc = CreateTemplateTupleDesc(2);
 	TupleDescInitEntry(st->desc, 1, "key", TEXTOID, -1, 0);
 	TupleDescInitEntry(st->desc, 2, "slots", BYTEAOID, -1, 0);
@@ -264,7 +266,7 @@ aggkeys_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	if (r->st == NULL)
 		r->st = aggkeys_state_new(fcinfo, CurrentMemoryContext, (*pctx)->options,
 								  (*pctx)->epsilon_f, (*pctx)->delta_f, 0, false);
-	r->max_keys = aggkeys_max(*pctx ? (*pctx)->options : PG_GETARG_JSONB_P(5));
+	r->max_keys = r->st->max_keys;
 	return r;
 }
 
