@@ -23,6 +23,7 @@
 #include "context/trainquery.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
+#include "protected/protectable.h"
 #include "protected/spiplans.h"
 
 /* whether relid's column name has declared levels (the owner's declaration) */
@@ -62,6 +63,11 @@ aggrun_key_column(Oid relid, const char *relation, ArrayType *group_by)
 			key = TextDatumGetCString(g[i]);
 	if (key == NULL)
 		return NULL;
+	if (dpobj_is_citus_table(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj.aggregate: group_by column \"%s\" has no declared levels, which a Citus distributed table does not support", key),
+				 errhint("Group by columns whose levels the owner declared (dpobj.declare_domain).")));
 	if (ng > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
