@@ -44,6 +44,13 @@ SELECT group_values, estimate
 SELECT mechanism, epsilon, delta, outcome, detail, kind FROM dpobj.ledger
  WHERE relation = 'regress_keys.t' ORDER BY id DESC LIMIT 2;
 
+-- accuracy before any run: a key's statistics are a cell's (a count: +- 6 at epsilon 1;
+-- with the count added to a sum, as the run does, each gets half of epsilon), free
+SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "count"}]', 1, ARRAY['city']);
+SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "sum", "column": "hours"}]', 1, ARRAY['city']);
+SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "sum", "column": "hours"}, {"stat": "count"}]', 1);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5}]', 1, ARRAY['city'])$$);
+
 -- refusals before the charge, on public grounds: nothing reaches the ledger
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_keys.t' \gset
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 0, ARRAY['city'])$$);

@@ -24,6 +24,7 @@
 
 #include <math.h>
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -51,6 +52,7 @@ typedef struct AggPlan
 	int			k;				/* rows per privacy unit (1: row level) */
 	double		count;			/* options "count", or NaN */
 	const char *fname;			/* the SQL function, for errors */
+	bool		keyed;			/* grouped by a key without levels (aggkeys.c) */
 } AggPlan;
 
 /* options: "count" only, a number > 0 */
@@ -111,6 +113,13 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
+	/* by a key without levels: a key's statistics are a cell's, its count added */
+	p->keyed = aggrun_key_column(relid, relation, group_by) != NULL;
+	if (p->keyed)
+	{
+		what = aggrun_key_what(what);
+		group_by = construct_empty_array(TEXTOID);
+	}
 	cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
@@ -127,10 +136,16 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	p->k = Max(unit.rows_per_unit, 1);
 	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
 	if (eps > 0)
-		aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d,
-							 DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
-								psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
-										 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k)))));
+	{
+		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
+			psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
+					 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k))));
+
+		if (p->keyed)
+			aggregate_keys_check_args(AGGKEYS_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+		else
+			aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+	}
 }
 
 /* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
