@@ -16,7 +16,7 @@ GRANT USAGE ON SCHEMA regress_keys TO regress_keys_bob;
 SET ROLE regress_keys_bob;
 
 -- epsilon 0.5 (counts' noise Y of scale 4, delta 1e-6): T = 58 (the least T with
--- P(Y >= T - 1) <= 1e-6 / (1 + e^0.5)), so 'lone' (1 row) and each 2-row key is released
+-- P(Y >= T - 1) <= 1e-6 / (1 + e^0.25)), so 'lone' (1 row) and each 2-row key is released
 -- with probability < 5e-7 (all 11 calls: < 4e-5); 'big1', 'big2' with 1 - 1e-10
 SELECT group_values, statistic, column_name, abs(estimate - CASE group_values->>'city'
          WHEN 'big1' THEN 200 ELSE 150 END) < 60 AS near, ci_low < estimate AND estimate < ci_high AS in_ci
@@ -25,17 +25,17 @@ SELECT group_values, statistic, column_name, abs(estimate - CASE group_values->>
 SELECT count(*) AS rows, count(DISTINCT group_values) AS keys, bool_and(group_values->>'city' LIKE 'big%') AS big_only
   FROM generate_series(1, 10) g,
        LATERAL dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 0.5 + 0 * g, 1e-6, ARRAY['city']);
--- a count is added for the selection (T = 3 here: the 2-row keys stay out); means as for
+-- a count is added for the selection (T = 4 here: the 2-row keys stay out); means as for
 -- declared groups, in key order
 SELECT group_values, statistic, column_name, round(estimate::numeric) AS estimate
   FROM dpobj.aggregate('regress_keys.t', '[{"stat": "mean", "column": "hours"}]', 2000, 1e-6, ARRAY['city']);
--- at epsilon 4000 every key is released (T = 2), integer keys as text;
--- "max_keys" keeps the first keys in key order
+-- at epsilon 4000 (T = 3: its delta is 1e-6 / (1 + e^2000)) keys of 3 or more rows are
+-- released, integer keys as text; "max_keys" keeps the first keys in key order
 SELECT group_values, estimate
   FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 4000, 1e-6, ARRAY['code']);
 SELECT group_values, estimate
   FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 4000, 1e-6, ARRAY['city'],
-                       '{"max_keys": 3}');
+                       '{"max_keys": 1}');
 -- a filter as in train(): only big1's rows
 SELECT group_values, estimate
   FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 4000, 1e-6, ARRAY['city'],

@@ -15,7 +15,7 @@
  *	  collation), sums each key's slots and draws its noise as a declared
  *	  cell's; the key is released iff its selection count (the first
  *	  "count" of the layout) reaches the threshold T of keysel.h, for k
- *	  rows per unit touching at most k keys and delta / (1 + e^epsilon).
+ *	  rows per unit touching at most k keys and delta / (1 + e^(epsilon / 2)).
  *	  At most "max_keys" released keys in key order (post-processing).
  *	  Charged once as "aggregate_keys" (approx).
  *
@@ -85,11 +85,16 @@ aggkeys_max(Jsonb *options)
 	return v ? dp_option_int(v, "max_keys", 1, AGG_MAX_CELLS) : AGGKEYS_DEFAULT_MAX;
 }
 
-/* T for the selection count's noise num / den, or -1 (aggkeys.h's delta share) */
+/*
+ * T for the selection count's noise num / den, or -1: at delta / (1 + e^(eps / 2))
+ * (docs/PRIVACY.md, "Private key selection"), in logs
+ */
 static int64
 aggkeys_threshold(uint64 num, uint64 den, int k, double eps, double delta)
 {
-	return keysel_threshold(num, den, k, k, delta / (1 + exp(Min(eps, 700))));
+	double		h = eps / 2;
+
+	return keysel_threshold_log(num, den, k, k, log(delta) - (h + log1p(exp(-h))));
 }
 
 void
