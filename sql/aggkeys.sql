@@ -56,6 +56,7 @@ SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_key
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 0, ARRAY['city'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['city', 'flag'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['nope'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['flag', 'nope'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5}]', 1, 1e-6, ARRAY['city'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['city'], '{"max_keys": 0}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['flag'], '{"max_keys": 5}')$$);

@@ -60,7 +60,11 @@ aggrun_key_column(Oid relid, const char *relation, ArrayType *group_by)
 	deconstruct_array(group_by, TEXTOID, -1, false, TYPALIGN_INT, &g, &gnull, &ng);
 	for (int i = 0; i < ng; i++)
 		if (!gnull[i] && !aggrun_has_levels(relid, TextDatumGetCString(g[i])))
+		{
 			key = TextDatumGetCString(g[i]);
+			/* the column exists (42703 from the catalog, before any other refusal) */
+			train_query_check_columns(relid, relation, &key, 1, NULL, NULL);
+		}
 	if (key == NULL)
 		return NULL;
 	if (dpobj_is_citus_table(relid))
@@ -73,8 +77,6 @@ aggrun_key_column(Oid relid, const char *relation, ArrayType *group_by)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("dpobj.aggregate: group_by column \"%s\" has no declared levels and is not the only group_by column", key),
 				 errhint("Group by one column without declared levels, or by columns whose levels the owner declared (dpobj.declare_domain).")));
-	/* the column exists (42703 from the catalog) */
-	train_query_check_columns(relid, relation, &key, 1, NULL, NULL);
 	return key;
 }
 
