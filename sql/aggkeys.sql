@@ -10,6 +10,18 @@ SELECT i, CASE WHEN i <= 200 THEN 'big1' WHEN i <= 350 THEN 'big2' WHEN i = 351 
   FROM generate_series(1, 361) i;
 SELECT dpobj.declare_domain('regress_keys.t', 'hours', 0, 100);
 SELECT dpobj.declare_domain('regress_keys.t', 'flag', ARRAY['true']);
+-- the direct aggregate, seeded: the released keys, T (threshold) and each slot's noise
+-- [num, den]; the count (first in "what") selects
+SET dpobj.seed = 5;
+SELECT r->'keys' AS keys, r->'threshold' AS t, r->'noise' AS noise, jsonb_array_length(r->'values') AS n
+  FROM (SELECT dpobj.dp_aggregate_keys(dpobj.encode_features(enc, '{}'::text[], ARRAY[hours::float8]), city, 0.5, 1e-6,
+                 jsonb_build_object('layout', jsonb_build_object('encoding', enc, 'group_by', '[]'::jsonb,
+                   'what', '[{"stat": "count"}, {"stat": "mean", "column": "hours"}]'::jsonb))) r
+          FROM regress_keys.t, (SELECT '[{"column": "hours", "lo": 0, "hi": 100}]'::jsonb AS enc) e) s;
+RESET dpobj.seed;
+-- direct-path errors: no count; a NULL key
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_keys(ARRAY[0.5]::float8[], 'a', 1, 1e-6, '{"layout": {"encoding": [{"column": "hours", "lo": 0, "hi": 100}], "group_by": [], "what": [{"stat": "sum", "column": "hours"}]}}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_keys(ARRAY[0.5]::float8[], NULL, 1, 1e-6, '{"layout": {"encoding": [{"column": "hours", "lo": 0, "hi": 100}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
 SELECT dpobj.protect('regress_keys.t');
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_keys.t', 'regress_keys_bob', 100000, 0.5);
 GRANT USAGE ON SCHEMA regress_keys TO regress_keys_bob;

@@ -119,7 +119,10 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 					 errmsg("%s: quantiles are not available by a group_by column without declared levels", aggname),
 					 errhint("Group by a column with declared levels, or ask for counts, sums, means, variances or histograms.")));
 	if (sel < 0 || l->ngroups != 0)
-		elog(ERROR, "%s: the layout needs a \"count\" and no group_by", aggname);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout needs a \"count\" (the keys' selection) and no \"group_by\"", aggname),
+				 errhint("dpobj.aggregate() builds it: a count is added to \"what\" if none, the key is the second argument.")));
 	if ((int64) aggkeys_max(options) * l->width > AGG_MAX_VALUES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
