@@ -129,7 +129,7 @@ static const DPMechanism dp_mechanisms[] = {
 	/* the same by keys without declared levels: key selection needs delta */
 	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",
 		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args,
-		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true,
+		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
 };
 
