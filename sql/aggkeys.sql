@@ -41,6 +41,13 @@ SELECT count(*) AS rows, count(DISTINCT group_values) AS keys, bool_and(group_va
 -- declared groups, in key order
 SELECT group_values, statistic, column_name, round(estimate::numeric) AS estimate
   FROM dpobj.aggregate('regress_keys.t', '[{"stat": "mean", "column": "hours"}]', 2000, 1e-6, ARRAY['city']);
+-- quantiles per key, drawn as a declared cell's: big1's hours are 10, big2's 30 (bins of 1
+-- over [0, 100]: the estimate is a bin's midpoint, its interval the drawn ends' bins)
+SELECT group_values, statistic, abs(estimate - v) <= 1 AS near, ci_low <= v AND v <= ci_high AS covers
+  FROM dpobj.aggregate('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": [0.5, 0.9], "bins": 100}]',
+                       2000, 1e-6, ARRAY['city']),
+       LATERAL (SELECT CASE group_values->>'city' WHEN 'big1' THEN 10 ELSE 30 END AS v) t
+ WHERE statistic LIKE 'quantile%';
 -- at epsilon 4000 (T = 3: its delta is 1e-6 / (1 + e^2000)) keys of 3 or more rows are
 -- released, integer keys as text; "max_keys" keeps the first keys in key order
 SELECT group_values, estimate
@@ -61,7 +68,11 @@ SELECT mechanism, epsilon, delta, outcome, detail, kind FROM dpobj.ledger
 SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "count"}]', 1, ARRAY['city']);
 SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "sum", "column": "hours"}]', 1, ARRAY['city']);
 SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "sum", "column": "hours"}, {"stat": "count"}]', 1);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5}]', 1, ARRAY['city'])$$);
+-- a quantile's rank error as in several cells (gamma halved): the same as grouped by flag
+SELECT a.statistic, a.half_width = b.half_width AS as_grouped
+  FROM dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5, "bins": 100}]', 1, ARRAY['city']) a
+  JOIN dpobj.aggregate_accuracy('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5, "bins": 100}, {"stat": "count"}]', 1, ARRAY['flag']) b
+    USING (statistic);
 
 -- refusals before the charge, on public grounds: nothing reaches the ledger
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_keys.t' \gset
@@ -69,7 +80,6 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['city', 'flag'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['nope'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['flag', 'nope'])$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "quantile", "column": "hours", "q": 0.5}]', 1, 1e-6, ARRAY['city'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['city'], '{"max_keys": 0}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "count"}]', 1, 1e-6, ARRAY['flag'], '{"max_keys": 5}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.t', '[{"stat": "histogram", "column": "hours", "bins": 1000}]', 1, 1e-6, ARRAY['city'], '{"max_keys": 1000}')$$);

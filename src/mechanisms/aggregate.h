@@ -143,8 +143,8 @@ extern void agg_row_add(const AggLayout *l, const double *x, double *w);
 /*
  * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the
  * keys whose noisy count passes a threshold, at most the layout's
- * "max_keys" (default AGGKEYS_DEFAULT_MAX); its check of mechanism
- * 'aggregate_keys'
+ * "max_keys" (default AGGKEYS_DEFAULT_MAX, or fewer within AGG_MAX_VALUES);
+ * its check of mechanism 'aggregate_keys'
  */
 #define AGGKEYS_AGGNAME		"dp_aggregate_keys"
 #define AGGKEYS_DEFAULT_MAX	1000

@@ -117,10 +117,13 @@ Jsonb *
 aggrun_key_layout(Jsonb *enc, Jsonb *what, Jsonb *options)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, "max_keys", 8, NULL);
-	int			max_keys = v ? dp_option_int(v, "max_keys", 1, AGG_MAX_CELLS) : AGGKEYS_DEFAULT_MAX;
+	char	   *max_keys = "";
 
+	/* checked here, before the charge; absent: aggkeys.c's default */
+	if (v != NULL)
+		max_keys = psprintf(", \"max_keys\": %d", dp_option_int(v, "max_keys", 1, AGG_MAX_CELLS));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
-		psprintf("{\"encoding\": %s, \"group_by\": [], \"what\": %s, \"max_keys\": %d}",
+		psprintf("{\"encoding\": %s, \"group_by\": [], \"what\": %s%s}",
 				 JsonbToCString(NULL, &enc->root, VARSIZE(enc)),
 				 JsonbToCString(NULL, &what->root, VARSIZE(what)), max_keys))));
 }

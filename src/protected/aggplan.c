@@ -185,7 +185,7 @@ aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
 
 /* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
 static double
-aggplan_rank(const AggLayout *l, int slot, double eps_noise)
+aggplan_rank(const AggLayout *l, int slot, double eps_noise, int ncells)
 {
 	double		share,
 				param,
@@ -198,7 +198,7 @@ aggplan_rank(const AggLayout *l, int slot, double eps_noise)
 	(void) agg_slot_kind(l, slot, &share, &param);
 	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
 		n++;
-	agg_rank_gamma(eps_noise * share, l->ncells, &num, &den);
+	agg_rank_gamma(eps_noise * share, ncells, &num, &den);
 	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
 }
 
@@ -240,7 +240,8 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
 		case AGG_QUANTILE:
 			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
-			return aggplan_rank(l, st->slot, eps_noise);
+			/* by keys: as in several cells (a row moves two keys' ranks) */
+			return aggplan_rank(l, st->slot, eps_noise, p->keyed ? 2 : l->ncells);
 		default:
 			break;
 	}

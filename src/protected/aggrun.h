@@ -56,7 +56,7 @@ extern Jsonb *aggrun_key_what(Jsonb *what);
 /* refuses the option "max_keys" (declared groups only) */
 extern void aggrun_key_no_max(Jsonb *options);
 
-/* {"encoding": enc, "group_by": [], "what": what, "max_keys": n} of options' "max_keys" */
+/* {"encoding": enc, "group_by": [], "what": what[, "max_keys": n]} of options' "max_keys" */
 extern Jsonb *aggrun_key_layout(Jsonb *enc, Jsonb *what, Jsonb *options);
 
 /*

@@ -832,15 +832,16 @@ SQL
 }
 agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
-# grouped by b (bounds, no levels): private key selection.  At epsilon 50 (approx: the
-# jobs' role, whose budget has no zCDP charge; T = 3 at row level) a key of >= 3 rows is
-# released w.p. > 1 - e^-25 and one of <= 2 rows (the differing row's NaN, -Infinity)
-# w.p. < e^-25: the released keys, compared, are the same in both databases.  With a unit
-# (T near 2k + 1, the keys' bounded counts near it) the keys are DP output, in one line.
+# grouped by b (bounds, no levels): private key selection, a count and a quantile of a.  At
+# epsilon 100 (approx: the jobs' role, whose budget has no zCDP charge; the count's half: T =
+# 4 at row level) a key of >= 4 rows is released w.p. > 1 - e^-25 and one of <= 3 rows (the
+# differing row's NaN, -Infinity) w.p. < e^-25: the released keys, compared, are the same in
+# both databases.  With a unit (T near 2k + 1, the keys' bounded counts near it) the keys are
+# DP output, in one line.
 agg_script "SELECT 'aggkeys', group_values, statistic, E'\\nDPOUT', estimate, ci_low, ci_high
-  FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 50, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys.sql"
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys.sql"
 agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_values, estimate))
-  FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 50, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys_dp.sql"
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys_dp.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -866,7 +867,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
             role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys.$i" "$WORK/$keys_sql" \
-            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
+            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA" \
+            what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
