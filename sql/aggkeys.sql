@@ -86,17 +86,18 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT count(*) = :ledger_before AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_keys.t';
 RESET ROLE;
 
--- a privacy unit of up to 2 rows per person: T for k = 2 rows over at most 2 keys
+-- a privacy unit of up to 2 rows per person: T for k = 2 rows over at most 2 keys; counts
+-- only by key need no declared column
 CREATE TABLE regress_keys.v AS
 SELECT i, i % 60 AS person, CASE WHEN i <= 200 THEN 'x' ELSE 'y' || i END AS site
   FROM generate_series(1, 240) i;
-SELECT dpobj.declare_domain('regress_keys.v', 'person', ARRAY['1']);
 SELECT dpobj.protect('regress_keys.v', 'person', 2);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_keys.v', 'regress_keys_bob', 100000, 0.5);
 SET ROLE regress_keys_bob;
 -- 'x': 120 rows after bounding (60 persons x 2) at most; the 40 one-row keys 'y...' never
 SELECT group_values, abs(estimate - 100) < 40 AS near
   FROM dpobj.aggregate('regress_keys.v', '[{"stat": "count"}]', 1, 1e-6, ARRAY['site']);
+SELECT * FROM dpobj.aggregate_accuracy('regress_keys.v', '[{"stat": "count"}]', 1, ARRAY['site']);
 SELECT mechanism, rows_per_unit, kind, outcome FROM dpobj.ledger WHERE relation = 'regress_keys.v';
 RESET ROLE;
 

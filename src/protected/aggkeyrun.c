@@ -11,11 +11,13 @@
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "utils/lsyscache.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/json.h"
 #include "utils/jsonb.h"
 
 #include "base/options.h"
@@ -101,6 +103,33 @@ aggrun_key_what(Jsonb *what)
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(what),
 											  DirectFunctionCall1(jsonb_in,
 																  CStringGetDatum("[{\"stat\": \"count\"}]"))));
+}
+
+Jsonb *
+aggrun_key_encoding(Oid relid, const char *key, Jsonb *what)
+{
+	int			n = JB_ROOT_IS_ARRAY(what) && !JB_ROOT_IS_SCALAR(what) ? JB_ROOT_COUNT(what) : 0;
+	AttrNumber	att = get_attnum(relid, key);
+	Oid			type = att == InvalidAttrNumber ? InvalidOid : getBaseType(get_atttype(relid, att));
+	StringInfoData b;
+
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(&what->root, i);
+
+		if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data) ||
+			getKeyJsonValueFromContainer(e->val.binary.data, "column", 6, NULL) != NULL)
+			return NULL;
+	}
+	/* the types an encoded categorical column takes (trainquery.c) */
+	if (n == 0 || !(type == TEXTOID || type == VARCHAROID || type == BPCHAROID ||
+					type == INT2OID || type == INT4OID || type == INT8OID || type == BOOLOID))
+		return NULL;
+	initStringInfo(&b);
+	appendStringInfoString(&b, "[{\"column\": ");
+	escape_json(&b, key);
+	appendStringInfoString(&b, ", \"levels\": [\"-\"]}]");
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }
 
 void

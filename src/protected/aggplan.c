@@ -100,7 +100,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 {
 	char		relkind;
 	Oid			relid = PG_GETARG_OID(0);
-	char	   *relation;
+	char	   *relation,
+			   *key;
 	ArrayType  *group_by = PG_GETARG_ARRAYTYPE_P(3);
 	Jsonb	   *what = PG_GETARG_JSONB_P(1);
 	char	  **cols;
@@ -114,16 +115,26 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
 	/* by a key without levels: a key's statistics are a cell's, its count added */
-	p->keyed = aggrun_key_column(relid, relation, group_by) != NULL;
+	key = aggrun_key_column(relid, relation, group_by);
+	p->keyed = key != NULL;
+	enc = NULL;
 	if (p->keyed)
 	{
 		what = aggrun_key_what(what);
 		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
 	}
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
-	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	p->l = agg_layout_parse(layout);
 	dpobj_check_protectable(relid, relation);

@@ -431,6 +431,7 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	ArrayType  *group_by;
 	char	  **cols;
 	int			ncols;
+	Jsonb	   *enc = NULL;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
@@ -452,12 +453,19 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 		/* a key without declared levels: grouped by no declared column, and a count */
 		what = aggrun_key_what(what);
 		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
 	}
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
 	if (key != NULL)
-		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, key, what, options,
+		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, enc, key, what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);
 	else
 	{
@@ -530,18 +538,21 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 
 void
 aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
-				int ncols, const char *key, Jsonb *what, Jsonb *options, Datum epsilon,
-				Datum delta)
+				int ncols, Jsonb *enc, const char *key, Jsonb *what, Jsonb *options,
+				Datum epsilon, Datum delta)
 {
-	Jsonb	   *enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
-	Jsonb	   *layout = aggrun_key_layout(enc, what, options);
-	AggLayout  *l = agg_layout_parse(layout);
+	Jsonb	   *layout;
+	AggLayout  *l;
 	Jsonb	   *rel;
 	AggOut		o;
 	JsonbValue *values,
 			   *keys;
 	StringInfoData b;
 
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_key_layout(enc, what, options);
+	l = agg_layout_parse(layout);
 	/* 'aggregate_keys': the key column is the label, read as text */
 	rel = aggrun_train(fcinfo, relid, "aggregate_keys", cols, ncols, key, enc, layout,
 					   DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),

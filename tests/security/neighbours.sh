@@ -842,6 +842,10 @@ agg_script "SELECT 'aggkeys', group_values, statistic, E'\\nDPOUT', estimate, ci
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys.sql"
 agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_values, estimate))
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys_dp.sql"
+# a count only by id (an integer, one row per key: the key column encoded with a made-up
+# level, no declaration read): no key is released (each w.p. < e^-25), in both databases
+agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
+  FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -869,6 +873,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys.$i" "$WORK/$keys_sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA" \
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
+            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -879,6 +885,7 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
+    compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
