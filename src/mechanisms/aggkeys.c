@@ -8,16 +8,16 @@
  *	      RETURNS jsonb; options {"layout": ...} as dp_aggregate's
  *	      (aggregate.h, no group_by) with "max_keys"
  *
- *	  The transition function puts each row's slots (agg_row_add) with its
- *	  key (its first AGGKEYS_KEY_BYTES bytes) into a sort that spills past
+ *	  The transition function puts each row's encoded features with its key
+ *	  (its first AGGKEYS_KEY_BYTES bytes) into a sort that spills past
  *	  work_mem, so that memory follows neither rows nor keys.  After the
  *	  charge, the final function reads the rows in key order (bytes, C
- *	  collation), sums each key's slots and draws its noise as a declared
- *	  cell's (quantiles as in several cells); the key is released iff its
- *	  selection count (the first "count" of the layout) reaches the
+ *	  collation), sums each key's slots (agg_row_add) and draws them as a
+ *	  declared cell's (quantiles as in several cells); the key is released
+ *	  iff its selection count (the first "count" of the layout) reaches the
  *	  threshold T of keysel.h, for k rows per unit touching at most k keys
- *	  and delta / (1 + e^(epsilon / 2)).
- *	  At most "max_keys" released keys in key order (post-processing).
+ *	  and delta / (1 + e^(epsilon / 2)).  At most "max_keys" released keys
+ *	  in key order (post-processing).
  *	  Charged once as "aggregate_keys" (approx).
  *
  *-------------------------------------------------------------------------
@@ -62,7 +62,7 @@ typedef struct AggKeys
 	int			k;
 	int			d;
 	int			max_keys;
-	TupleDesc	desc;			/* (key text, slots bytea) */
+	TupleDesc	desc;			/* (key text, features bytea) */
 	TupleTableSlot *slot;
 	Tuplesortstate *sort;		/* NULL: no row */
 } AggKeys;
@@ -185,7 +185,7 @@ aggkeys_state_new(FunctionCallInfo fcinfo, MemoryContext cxt, Jsonb *options, do
 	st->max_keys = aggkeys_max(options, st->l->width);
 	st->desc = CreateTemplateTupleDesc(2);
 	TupleDescInitEntry(st->desc, 1, "key", TEXTOID, -1, 0);
-	TupleDescInitEntry(st->desc, 2, "slots", BYTEAOID, -1, 0);
+	TupleDescInitEntry(st->desc, 2, "features", BYTEAOID, -1, 0);
 	st->slot = MakeSingleTupleTableSlot(st->desc, &TTSOpsMinimalTuple);
 	if (with_sort)
 	{
@@ -248,10 +248,10 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 					 errmsg("%s: features must not be NaN", AGGKEYS_AGGNAME),
 					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 		}
-	/* this row's slots, in the per-row context; the sort copies them */
-	w = palloc0(VARHDRSZ + sizeof(double) * st->l->width);
-	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * st->l->width);
-	agg_row_add(st->l, x, (double *) VARDATA(w));
+	/* the row's encoded features (d, not its slots: a quantile has many), per row */
+	w = palloc(VARHDRSZ + sizeof(double) * row.d);
+	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * row.d);
+	memcpy(VARDATA(w), x, sizeof(double) * row.d);
 	ExecClearTuple(st->slot);
 	st->slot->tts_values[0] = PointerGetDatum(aggkeys_key(PG_GETARG_TEXT_PP(2)));
 	st->slot->tts_values[1] = PointerGetDatum(w);
@@ -411,7 +411,7 @@ aggkeys_compute(DPRun *run)
 	AggKeysRun *r = run->state;
 	AggKeys    *st = r->st;
 	double	   *v = palloc0(sizeof(double) * r->width),
-			   *add = palloc(sizeof(double) * r->width);
+			   *x = palloc(sizeof(double) * Max(st->d, 1));
 	StringInfoData cur;
 	bool		have = false;
 	int64		nkeys = 0;
@@ -439,9 +439,9 @@ aggkeys_compute(DPRun *run)
 			appendBinaryStringInfo(&cur, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
 			have = true;
 		}
-		memcpy(add, VARDATA_ANY(w), sizeof(double) * r->width);
-		for (int i = 0; i < r->width; i++)
-			v[i] += add[i];
+		/* the row's slots added to its key's (the same sums as a declared cell's) */
+		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
+		agg_row_add(st->l, x, v);
 	}
 	if (have && r->nout < r->max_keys)
 		aggkeys_flush(run, cur.data, cur.len, v);
