@@ -109,7 +109,7 @@ SELECT * FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "sum", "c
 -- refused as dpobj.aggregate refuses, on public grounds
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "sum", "column": "nope"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "sum", "column": "i"}]', 1)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, ARRAY['hours'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, ARRAY['hours', 'sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "median", "column": "hours"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1e-7)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}, {"stat": "count"}]', 1e-6)$$);

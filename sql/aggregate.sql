@@ -109,8 +109,8 @@ SELECT mechanism, epsilon, outcome, detail, kind FROM dpobj.ledger
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_agg.people' \gset
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "sum", "column": "nope"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['nope'])$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['flag'])$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['hours'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['sex', 'flag'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['hours', 'sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '{"stat": "count"}', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "median", "column": "hours"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count", "column": "hours"}]', 1, 1e-6)$$);

@@ -489,3 +489,27 @@ CREATE AGGREGATE dpobj.dp_aggregate_cols(label boolean, epsilon float8, delta fl
 );
 COMMENT ON AGGREGATE dpobj.dp_aggregate_cols(boolean, float8, float8, jsonb, VARIADIC "any") IS
     'dp_aggregate with the layout encoding''s columns as separate arguments (text for levels, else float8), encoded per row without an array';
+
+--------------------------------------------------------------------------
+-- dpobj.aggregate() grouped by a column without declared levels
+-- (src/mechanisms/aggkeys.c; docs/PRIVACY.md "Private key selection"):
+-- each row's slots sorted by its key's text, keys released by a noisy
+-- threshold after the one (epsilon, delta) charge.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_keys_transfn(internal, float8[], text, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_transfn'
+LANGUAGE C VOLATILE;
+CREATE FUNCTION dpobj.dp_aggregate_keys_finalfn(internal)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_aggregate_keys(features float8[], key text,
+                                         epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_aggregate_keys_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_aggregate_keys_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate_keys(float8[], text, float8, float8, jsonb) IS
+    'DP noisy cells of encoded rows per key, keys released by a noisy count threshold; options {"layout": ...} with "max_keys"; dpobj.aggregate() runs it for a group_by column without declared levels';

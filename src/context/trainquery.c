@@ -58,12 +58,15 @@ typedef enum ColumnUse
 	COLUMN_REAL_LABEL,			/* a regression's label: as a feature */
 	COLUMN_CLASS,				/* a multi-class label: integer or text, as text */
 	COLUMN_LEVEL,				/* a categorical feature: text, integer or boolean, as text */
-	COLUMN_FILTER				/* the above, text types, dates and times */
+	COLUMN_FILTER,				/* the above, text types, dates and times */
+	COLUMN_KEY					/* a group key: any type, as text */
 } ColumnUse;
 
 static bool
 column_type_ok(Oid basetype, ColumnUse use)
 {
+	if (use == COLUMN_KEY)
+		return true;
 	switch (basetype)
 	{
 		case BOOLOID:
@@ -517,13 +520,14 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 	}
 	col = lookup_column(relid, relation, label,
 									label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
-									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
+									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS :
+									label_kind == TRAIN_LABEL_KEY ? COLUMN_KEY : COLUMN_LABEL,
 									&basetype);
 
 	add_column(cols, ncols, col);
 	if (label_kind == TRAIN_LABEL_REAL)
 		append_feature(&q->sql, col, basetype);
-	else if (label_kind == TRAIN_LABEL_CLASS)
+	else if (label_kind == TRAIN_LABEL_CLASS || label_kind == TRAIN_LABEL_KEY)
 		appendStringInfo(&q->sql, "%s::pg_catalog.text", col);
 	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);

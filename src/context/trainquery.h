@@ -93,7 +93,8 @@ typedef enum TrainLabel
 	TRAIN_LABEL_BOOLEAN = 0,	/* a boolean or integer column (> 0) */
 	TRAIN_LABEL_REAL,			/* a regression's float8: numeric or boolean, like a feature */
 	TRAIN_LABEL_CLASS,			/* a class: a text or integer column passed as text */
-	TRAIN_LABEL_NONE			/* no label (dpobj.aggregate): the constant true */
+	TRAIN_LABEL_NONE,			/* no label (dpobj.aggregate): the constant true */
+	TRAIN_LABEL_KEY				/* a group key: a column of any type, as text */
 } TrainLabel;
 
 /*

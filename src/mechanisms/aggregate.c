@@ -89,7 +89,7 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 }
 
 /* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
-static int
+int
 agg_options_k(Jsonb *options)
 {
 	JsonbIterator *it;
@@ -259,7 +259,7 @@ agg_bin(double x, int n)
 }
 
 /* a row's contributions to its cell's slots w */
-static void
+void
 agg_row_add(const AggLayout *l, const double *x, double *w)
 {
 	/* in locals: a store into w may alias any field (-fno-strict-aliasing) */

@@ -134,6 +134,11 @@ static const DPMechanism dp_mechanisms[] = {
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
+	/* the same by keys without declared levels: key selection needs delta */
+	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",
+		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args,
+		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
+	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
 };
 
 /* option key as a C string, or NULL when absent (not a string: "") */

@@ -80,6 +80,8 @@ typedef struct DPMechanism
 	bool		halfspace_sample;
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
+	/* its state sorts the rows (work_mem, then temporary files: seal.c) */
+	bool		sorts_rows;
 	/* train() passes the run's encoding as the option "groups" (ebmparams.h) */
 	bool		groups;
 	/* the norm of its option "R": 2 (l2), 1 (l1) or 0 (no "R") */

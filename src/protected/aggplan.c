@@ -25,6 +25,7 @@
 
 #include <math.h>
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -53,6 +54,7 @@ typedef struct AggPlan
 	int			k;				/* rows per privacy unit (1: row level) */
 	double		count;			/* options "count", or NaN */
 	const char *fname;			/* the SQL function, for errors */
+	bool		keyed;			/* grouped by a key without levels (aggkeys.c) */
 } AggPlan;
 
 /* options: "count" only, a number > 0 */
@@ -100,7 +102,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 {
 	char		relkind;
 	Oid			relid = PG_GETARG_OID(0);
-	char	   *relation;
+	char	   *relation,
+			   *key;
 	ArrayType  *group_by = PG_GETARG_ARRAYTYPE_P(3);
 	Jsonb	   *what = PG_GETARG_JSONB_P(1);
 	char	  **cols;
@@ -113,10 +116,27 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	/* by a key without levels: a key's statistics are a cell's, its count added */
+	key = aggrun_key_column(relid, relation, group_by);
+	p->keyed = key != NULL;
+	enc = NULL;
+	if (p->keyed)
+	{
+		what = aggrun_key_what(what);
+		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
+	}
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
-	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	p->l = agg_layout_parse(layout);
 	dpobj_check_protectable(relid, relation);
@@ -129,10 +149,16 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	p->k = Max(unit.rows_per_unit, 1);
 	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
 	if (eps > 0)
-		aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d,
-							 DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
-								psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
-										 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k)))));
+	{
+		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
+			psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
+					 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k))));
+
+		if (p->keyed)
+			aggregate_keys_check_args(AGGKEYS_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+		else
+			aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+	}
 }
 
 /* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
@@ -172,7 +198,7 @@ aggplan_rate(const AggLayout *l, int slot, double eps_noise)
 
 /* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
 static double
-aggplan_rank(const AggLayout *l, int slot, double eps_noise)
+aggplan_rank(const AggLayout *l, int slot, double eps_noise, int ncells)
 {
 	double		share,
 				param,
@@ -185,7 +211,7 @@ aggplan_rank(const AggLayout *l, int slot, double eps_noise)
 	(void) agg_slot_kind(l, slot, &share, &param);
 	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
 		n++;
-	agg_rank_gamma(eps_noise * share, l->ncells, &num, &den);
+	agg_rank_gamma(eps_noise * share, ncells, &num, &den);
 	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
 }
 
@@ -226,7 +252,8 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 											aggplan_rate(l, st->slot + 2, eps_noise));
 		case AGG_QUANTILE:
 			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
-			return aggplan_rank(l, st->slot, eps_noise);
+			/* by keys: as in several cells (a row moves two keys' ranks) */
+			return aggplan_rank(l, st->slot, eps_noise, p->keyed ? 2 : l->ncells);
 		default:
 			break;
 	}

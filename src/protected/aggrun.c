@@ -115,7 +115,7 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 	return cols;
 }
 
-/* the options: "filter" and "deadline" only (the layout is dpobj.aggregate's own) */
+/* the options: "filter", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
 void
 aggrun_check_options(Jsonb *options)
 {
@@ -132,11 +132,12 @@ aggrun_check_options(Jsonb *options)
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY &&
 			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
-			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0))
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\" and \"deadline\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"deadline\" and \"max_keys\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -187,9 +188,12 @@ aggrun_level(StringInfo b, const EncColumn *c, int lev)
 		appendStringInfoString(b, "null");
 }
 
-/* the group values of cell, and extra (a histogram bin's key, or "") */
+/*
+ * the group values of cell, or key ("column": key) when not NULL, and extra
+ * (a histogram bin's key, or "")
+ */
 static Datum
-aggrun_group(const AggLayout *l, int cell, const char *extra)
+aggrun_group(const AggLayout *l, int cell, const char *key, const char *extra)
 {
 	StringInfoData b;
 	int		   *lev = palloc(sizeof(int) * Max(l->ngroups, 1));
@@ -207,8 +211,10 @@ aggrun_group(const AggLayout *l, int cell, const char *extra)
 			appendStringInfoString(&b, ", ");
 		aggrun_level(&b, &l->enc->cols[l->gcol[g]], lev[g]);
 	}
+	if (key != NULL)
+		appendStringInfoString(&b, key);
 	if (extra[0] != '\0')
-		appendStringInfo(&b, "%s%s", l->ngroups > 0 ? ", " : "", extra);
+		appendStringInfo(&b, "%s%s", l->ngroups > 0 || key ? ", " : "", extra);
 	appendStringInfoChar(&b, '}');
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
@@ -218,6 +224,7 @@ typedef struct AggOut
 	ReturnSetInfo *rsi;
 	const AggLayout *l;
 	int			cell;
+	const char *key;			/* a released key, "column": key; NULL: declared cells */
 } AggOut;
 
 /* a row; without has_est (a mean's or variance's count <= 0) the estimate is NULL */
@@ -228,7 +235,7 @@ aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 	Datum		v[6];
 	bool		n[6] = {false, false, c == NULL, !has_est, false, false};
 
-	v[0] = aggrun_group(o->l, o->cell, extra);
+	v[0] = aggrun_group(o->l, o->cell, o->key, extra);
 	v[1] = CStringGetTextDatum(stat);
 	v[2] = c ? CStringGetTextDatum(c->column) : (Datum) 0;
 	v[3] = Float8GetDatum(est);
@@ -365,12 +372,14 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	char		relkind;
-	char	   *relation;
+	char	   *relation,
+			   *key;
 	Jsonb	   *what,
 			   *options;
 	ArrayType  *group_by;
 	char	  **cols;
 	int			ncols;
+	Jsonb	   *enc = NULL;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
@@ -386,41 +395,55 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	key = aggrun_key_column(relid, relation, group_by);
+	if (key != NULL)
+	{
+		/* a key without declared levels: grouped by no declared column, and a count */
+		what = aggrun_key_what(what);
+		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
+	}
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
-	aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
-			   fcinfo->args[2].value, fcinfo->args[3].value);
+	if (key != NULL)
+		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, enc, key, what, options,
+						fcinfo->args[2].value, fcinfo->args[3].value);
+	else
+	{
+		aggrun_key_no_max(options);
+		aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
+				   fcinfo->args[2].value, fcinfo->args[3].value);
+	}
 	return (Datum) 0;
 }
 
-void
-aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
-		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
-		   Datum delta)
+/*
+ * train()'s sealed path: (rel, mechanism, the columns, label, epsilon,
+ * delta, options || {"encoding": enc, "layout": layout}); the release
+ */
+static Jsonb *
+aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **cols, int ncols,
+			 const char *label, Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon,
+			 Datum delta)
 {
 	LOCAL_FCINFO(tc, 7);
-	Jsonb	   *layout;
-	AggLayout  *l;
-	Jsonb	   *rel;
-	AggOut		o;
-	JsonbValue *values;
 	Datum	   *cd;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
-	layout = aggrun_layout(enc, group_by, what);
-	l = agg_layout_parse(layout);
-
-	/* train()'s arguments: rel, 'aggregate', the columns, a label (unused), epsilon, delta, options */
 	cd = palloc(sizeof(Datum) * ncols);
 	for (int i = 0; i < ncols; i++)
 		cd[i] = CStringGetTextDatum(cols[i]);
 	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
 	tc->args[0].value = ObjectIdGetDatum(relid);
-	tc->args[1].value = CStringGetTextDatum("aggregate");
+	tc->args[1].value = CStringGetTextDatum(mechanism);
 	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
-	tc->args[3].value = cd[0];
+	tc->args[3].value = CStringGetTextDatum(label);
 	tc->args[4].value = DirectFunctionCall1(float8_numeric, epsilon);
 	tc->args[5].value = DirectFunctionCall1(float8_numeric, delta);
 	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
@@ -430,12 +453,75 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 														 JsonbToCString(NULL, &layout->root, VARSIZE(layout))))));
 	for (int i = 0; i < 7; i++)
 		tc->args[i].isnull = false;
-	rel = DatumGetJsonbP(train_evaluate(tc));
+	return DatumGetJsonbP(train_evaluate(tc));
+}
+
+void
+aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
+		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
+		   Datum delta)
+{
+	Jsonb	   *layout;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values;
+
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_layout(enc, group_by, what);
+	l = agg_layout_parse(layout);
+	/* the label is unused ('aggregate' has none) */
+	rel = aggrun_train(fcinfo, relid, "aggregate", cols, ncols, cols[0], enc, layout, options,
+					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */
 	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
 	o.l = l;
+	o.key = NULL;
 	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
 	for (o.cell = 0; o.cell < l->ncells; o.cell++)
 		aggrun_cell(&o, rel, values->val.binary.data);
+}
+
+void
+aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
+				int ncols, Jsonb *enc, const char *key, Jsonb *what, Jsonb *options,
+				Datum epsilon, Datum delta)
+{
+	Jsonb	   *layout;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values,
+			   *keys;
+	StringInfoData b;
+
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_key_layout(enc, what, options);
+	l = agg_layout_parse(layout);
+	/* 'aggregate_keys': the key column is the label, read as text */
+	rel = aggrun_train(fcinfo, relid, "aggregate_keys", cols, ncols, key, enc, layout,
+					   DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+														  CStringGetTextDatum("max_keys"))),
+					   epsilon, delta);
+
+	/* post-processing: each released key (in key order) as one cell */
+	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+	o.l = l;
+	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
+	keys = getKeyJsonValueFromContainer(&rel->root, "keys", 4, NULL);
+	for (int i = 0; i < (int) JsonContainerSize(keys->val.binary.data); i++)
+	{
+		JsonbValue *kv = getIthJsonbValueFromContainer(keys->val.binary.data, i);
+
+		initStringInfo(&b);
+		escape_json(&b, key);
+		appendStringInfoString(&b, ": ");
+		escape_json(&b, pnstrdup(kv->val.string.val, kv->val.string.len));
+		o.key = b.data;
+		o.cell = i;
+		aggrun_cell(&o, rel, values->val.binary.data);
+	}
 }

@@ -38,4 +38,34 @@ extern void aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation,
 					   int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
 					   Jsonb *options, Datum epsilon, Datum delta);
 
+/*
+ * A group_by column without declared levels (aggkeyrun.c): the only one
+ * (else a public refusal), or NULL; checked to exist
+ */
+extern char *aggrun_key_column(Oid relid, const char *relation, ArrayType *group_by);
+
+/* what with {"stat": "count"} appended unless it has one: the key's selection count */
+extern Jsonb *aggrun_key_what(Jsonb *what);
+
+/*
+ * A run of counts only by key: the encoding of the key column itself with
+ * one made-up level (public; no row dropped, no declaration needed), or
+ * NULL (a statistic names a column, or the key's type is not a level's)
+ */
+extern Jsonb *aggrun_key_encoding(Oid relid, const char *key, Jsonb *what);
+
+/* refuses the option "max_keys" (declared groups only) */
+extern void aggrun_key_no_max(Jsonb *options);
+
+/* {"encoding": enc, "group_by": [], "what": what[, "max_keys": n]} of options' "max_keys" */
+extern Jsonb *aggrun_key_layout(Jsonb *enc, Jsonb *what, Jsonb *options);
+
+/*
+ * aggrun_run grouped by key (no declared levels): the released keys, in
+ * key order, each with what's rows; enc NULL: the columns' declared domains
+ */
+extern void aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation,
+							char **cols, int ncols, Jsonb *enc, const char *key, Jsonb *what,
+							Jsonb *options, Datum epsilon, Datum delta);
+
 #endif							/* DPOBJ_AGGRUN_H */

@@ -682,6 +682,7 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	if (ctx->citus)
 		ctx->options = train_citus_sample(ctx->options, mech, ctx->d);
 	ctx->parallel = train_parallel_ok(ctx, mech);
+	ctx->sorts_rows = mech->sorts_rows;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
 	if (ctx->citus && mech->halfspace_sample)
 		ctx->options = train_citus_halfspace_sample(ctx);
