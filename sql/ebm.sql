@@ -80,6 +80,18 @@ SELECT round((((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"rounds": 120, "groups": [0
        round((((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"rows_per_unit": 3, "groups": [0, 0, 3]}') FROM regress_ebm.v)).params->>'sigma')::numeric
              / (((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM regress_ebm.v)).params->>'sigma')::numeric, 2)
          AS unit_3_sigma_ratio;
+-- the default shrinkage: 8 here; on 500 rows, where 8 sum-noise sds over c (about 700
+-- pseudo-rows) exceed the noisy count total, by their ratio (at most 16); an option wins
+SELECT (m).params->>'shrinkage' AS shrinkage FROM m;
+CREATE TEMP VIEW small AS
+SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS x, y
+  FROM regress_ebm.pts WHERE i <= 500;
+SELECT ((dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}')).params->>'shrinkage')::float8
+         BETWEEN 9 AND 15 AS small_shrinks_more,
+       (dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}')).params->>'shrinkage'
+         AS option_wins
+  FROM small;
+DROP VIEW small;
 RESET dpobj.seed;
 
 -- ---- errors on public grounds, before any row ----
