@@ -371,7 +371,11 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	glm_params_bool(buf, "cyclic", r->ep.cyclic);
 	model_params_float(buf, "residual_clip", r->ep.residual_clip);
 	model_params_float(buf, "count_share", r->ep.count_share);
-	model_params_float(buf, "shrinkage", r->shrinkage);
+	/* the option: the default's value comes from the noisy counts, in the scores only */
+	if (r->ep.shrinkage < 0)
+		model_params_text(buf, "shrinkage", "by_size");
+	else
+		model_params_float(buf, "shrinkage", r->ep.shrinkage);
 	model_params_float(buf, "rho", r->rho);
 	model_params_float(buf, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
 	model_params_float(buf, "count_sigma",
