@@ -20,7 +20,8 @@
  *     (default), or with "cyclic" one pass per term, each at the model
  *     its predecessors updated; each bin's score moves by the learning
  *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
- *     sds over c pseudo-rows (clamped to [-c, c]), and the scores are
+ *     sds over c pseudo-rows (clamped to [-c, c]; by default 8, more on a
+ *     table whose noisy counts total fewer rows), and the scores are
  *     centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
