@@ -5,7 +5,8 @@
 # (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5; nonprivate.py's scikit-learn
 # baselines where it is installed) and auto.sql ('auto' with ebm a candidate), writes
 # compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
-# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grid (grid.sql; results.md).
+# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql;
+# results.md).
 # Environment: BENCH_SEEDS [10], BENCH_GRID [0], DPOBJ_PGPORT [55447].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,4 +36,7 @@ fi
 dpobj_psql -q -v seeds="$BENCH_SEEDS" -f "$HERE/compare.sql" | tee "$DPOBJ_CLUSTER_DIR/ebm.md"
 dpobj_psql -q -f "$HERE/auto.sql"
 python3 "$REPO/bench/record.py" ebm "BENCH_SEEDS=$BENCH_SEEDS bash bench/ebm/run.sh" <"$DPOBJ_CLUSTER_DIR/ebm.md"
-if [[ "${BENCH_GRID:-0}" == 1 ]]; then dpobj_psql -q -f "$HERE/grid.sql"; fi
+if [[ "${BENCH_GRID:-0}" == 1 ]]; then
+    dpobj_psql -q -f "$HERE/grid.sql"
+    dpobj_psql -q -f "$HERE/small.sql"
+fi

@@ -112,6 +112,33 @@ ebm_term_step(double *v, int n, const double *sums, const double *counts, double
 	}
 }
 
+double
+ebm_total_count(const EBMTerm *terms, int nterms, const double *counts)
+{
+	double		sw = 0,
+				w = 0;
+
+	for (int t = 0; t < nterms; t++)
+	{
+		double		total = 0;
+
+		for (int b = 0; b < terms[t].size; b++)
+			total += counts[terms[t].offset + b];
+		sw += total / terms[t].size;
+		w += 1.0 / terms[t].size;
+	}
+	return w > 0 ? sw / w : 0;
+}
+
+double
+ebm_shrinkage(double base, double base_rows, double n)
+{
+	/* a comparison, exact: n <= 0 (noise) or NaN takes the largest */
+	if (!(n * EBM_SMALL_SHRINK > base_rows))
+		return base * EBM_SMALL_SHRINK;
+	return base_rows > n ? base * base_rows / n : base;
+}
+
 void
 ebm_center(const EBMTerm *terms, int nterms, double *scores, const double *counts,
 		   double *bias)

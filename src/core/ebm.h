@@ -81,6 +81,22 @@ extern void ebm_term_step(double *v, int n, const double *sums, const double *co
 						  double min_count, double shrink, double c);
 
 /*
+ * The rows a release of bin counts saw (weighted): each term's count total,
+ * averaged over the terms weighing a total of m bins by 1/m (its noise
+ * variance is m times a bin's): post-processing of the counts.
+ */
+extern double ebm_total_count(const EBMTerm *terms, int nterms, const double *counts);
+
+/*
+ * A step's shrinkage on a small table: base sum-noise sds over c give
+ * base_rows pseudo-rows; when they exceed the table's n (noisy, weighted)
+ * rows the shrinkage grows by base_rows / n, at most EBM_SMALL_SHRINK times.
+ */
+#define EBM_SHRINKAGE 8.0
+#define EBM_SMALL_SHRINK 2.0
+extern double ebm_shrinkage(double base, double base_rows, double n);
+
+/*
  * Each term's scores centred on their noisy-count-weighted mean (counts
  * below 0 weigh 0; all 0: the plain mean), the means moved into *bias:
  * the same margins, an identifiable model.

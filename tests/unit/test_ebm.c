@@ -161,6 +161,27 @@ test_noise(void)
 	CHECK(nz2.count_sigma2 == nz.count_sigma2, "the counts' noise does not depend on the clip");
 }
 
+/* the default shrinkage's inputs: the counts' total and the small-table rule */
+static void
+test_small_shrinkage(void)
+{
+	EBMTerm		t[2];
+	int			groups[] = {0, 2};
+	int			ns;
+	/* a numeric term of 4 bins totals 20, a group of 2 totals 12 */
+	double		counts[6] = {6, 2, -3, 15, 10, 2};
+
+	ebm_layout(groups, 2, 3, 4, -1, 1, t, &ns);
+	/* (20 / 4 + 12 / 2) / (1 / 4 + 1 / 2): each total weighed by 1 / its bins */
+	CHECK(fabs(ebm_total_count(t, 2, counts) - 11.0 / 0.75) < 1e-12, "count total %g",
+		  ebm_total_count(t, 2, counts));
+	CHECK(ebm_shrinkage(8, 100, 1000) == 8, "a large table: the base");
+	CHECK(ebm_shrinkage(8, 150, 100) == 12, "pseudo-rows over rows: 1.5 times");
+	CHECK(ebm_shrinkage(8, 1000, 100) == 16, "at most twice");
+	CHECK(ebm_shrinkage(8, 100, -5) == 16 && ebm_shrinkage(8, 100, NAN) == 16,
+		  "a count total <= 0 or NaN: twice");
+}
+
 int
 main(void)
 {
@@ -168,5 +189,6 @@ main(void)
 	test_bins();
 	test_margin_update();
 	test_noise();
+	test_small_shrinkage();
 	return unitcheck_report();
 }
