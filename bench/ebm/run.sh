@@ -3,7 +3,8 @@
 # not a test): builds and installs dpobj, starts a throwaway cluster, loads data/adult,
 # data/bank_marketing and data/german_credit, runs setup.sql, accuracy.sql, compare.sql
 # (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5; nonprivate.py's scikit-learn
-# baselines where it is installed) and auto.sql ('auto' with ebm a candidate), writes
+# baselines where it is installed), auto.sql ('auto' with ebm a candidate) and paired.sql
+# (ebm against noisy GD paired by seed, 100 seeds), writes
 # compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
 # docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql;
 # results.md).
@@ -35,6 +36,7 @@ if /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then
 fi
 dpobj_psql -q -v seeds="$BENCH_SEEDS" -f "$HERE/compare.sql" | tee "$DPOBJ_CLUSTER_DIR/ebm.md"
 dpobj_psql -q -f "$HERE/auto.sql"
+dpobj_psql -q -f "$HERE/paired.sql"
 python3 "$REPO/bench/record.py" ebm "BENCH_SEEDS=$BENCH_SEEDS bash bench/ebm/run.sh" <"$DPOBJ_CLUSTER_DIR/ebm.md"
 if [[ "${BENCH_GRID:-0}" == 1 ]]; then
     dpobj_psql -q -f "$HERE/grid.sql"
