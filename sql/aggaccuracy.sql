@@ -86,25 +86,38 @@ SELECT bool_and(e <= lag_e) AS epsilon_monotone
           FROM unnest(ARRAY[0.5, 1, 2, 5, 10, 50, 200]) x,
                LATERAL (SELECT epsilon AS e FROM dpobj.aggregate_epsilon('regress_acc.people',
                         '[{"stat": "count"}]', x)) a) s;
--- NULL: a mean without a count; a sum's half-width 0 (the lattice's noise never vanishes)
-SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "mean", "column": "hours"}]', 1);
+-- a variance's, at an assumed count as a mean's (from its two means' reaches, 97.5 % each),
+-- and back; at epsilon 2000 a run's intervals lie within it (each cell's count is 100)
+SELECT statistic, round(half_width::numeric, 4) AS half_width
+  FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 1,
+                                options => '{"count": 1000}');
+SELECT e.statistic, e.epsilon,
+       (SELECT half_width FROM dpobj.aggregate_accuracy('regress_acc.people',
+          '[{"stat": "variance", "column": "hours"}]', e.epsilon, options => '{"count": 1000}')) <= 100 AS meets
+  FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 100,
+                               options => '{"count": 1000}') e;
+SELECT bool_and(greatest(r.ci_high - r.estimate, r.estimate - r.ci_low) <= a.half_width) AS within,
+       count(*) AS cells
+  FROM dpobj.aggregate('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 2000, 1e-6,
+                       ARRAY['sex']) r,
+       LATERAL dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "variance", "column": "hours"}]',
+                                        2000, ARRAY['sex'], jsonb_build_object('count', 100)) a;
+-- NULL: a mean or variance without a count; a sum's half-width 0 (the lattice's noise never vanishes)
+SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "mean", "column": "hours"}, {"stat": "variance", "column": "hours"}]', 1);
 SELECT * FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "sum", "column": "hours"}]', 0);
 
 -- refused as dpobj.aggregate refuses, on public grounds
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "sum", "column": "nope"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "sum", "column": "i"}]', 1)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, ARRAY['hours'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, ARRAY['hours', 'sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "median", "column": "hours"}]', 1)$$);
--- a variance has no accuracy yet: refused with its position in "what", nothing read
-SELECT sqlstate, message, hint FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}, {"stat": "variance", "column": "hours"}]', 1)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "variance", "column": "hours"}]', 1)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1e-7)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}, {"stat": "count"}]', 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, '{}', '{"filter": []}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', 1, '{}', '{"count": -1}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "count"}]', NULL)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "count"}]', -1)$$);
--- the two runs above were charged, nothing else
+-- the three runs above were charged, nothing else
 SELECT count(*) - :ledger_before AS charged FROM dpobj.ledger WHERE relation = 'regress_acc.people';
 RESET ROLE;
 

@@ -80,12 +80,31 @@ SELECT round((((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"rounds": 120, "groups": [0
        round((((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"rows_per_unit": 3, "groups": [0, 0, 3]}') FROM regress_ebm.v)).params->>'sigma')::numeric
              / (((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM regress_ebm.v)).params->>'sigma')::numeric, 2)
          AS unit_3_sigma_ratio;
+-- the default shrinkage ("by_size"): 8 here, so the seeded scores are shrinkage 8's; on
+-- 500 rows, where 8 sum-noise sds over c (about 700 pseudo-rows) exceed the noisy count
+-- total, more (their ratio, at most 16), so neither 8's nor 16's
+SELECT (m).params->>'shrinkage' AS shrinkage,
+       ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3], "shrinkage": 8}')
+           FROM regress_ebm.v)).weights = (m).weights AS large_table_8
+  FROM m;
+CREATE TEMP VIEW small AS
+SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS x, y
+  FROM regress_ebm.pts WHERE i <= 500;
+SELECT ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights AS w \gset s_
+SELECT ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}') FROM small)).weights
+         <> :'s_w'::float8[] AS small_not_8,
+       ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 16}') FROM small)).weights
+         <> :'s_w'::float8[] AS small_not_16,
+       ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}') FROM small)).weights
+         = ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}') FROM small)).weights
+         AS seeded;
+DROP VIEW small;
 RESET dpobj.seed;
 
 -- ---- errors on public grounds, before any row ----
 SELECT o, e.* FROM (VALUES
     ('{"bins": 1}'), ('{"bins": 5000}'), ('{"rounds": 0}'), ('{"learning_rate": 0}'),
-    ('{"count_share": 1}'), ('{"count_share": 0}'), ('{"lo": 1, "hi": 1}'),
+    ('{"count_share": 1}'), ('{"count_share": 0}'), ('{"shrinkage": -1}'), ('{"lo": 1, "hi": 1}'),
     ('{"groups": [0, 0, 2]}'), ('{"groups": [1, 0, 0, 3]}'), ('{"groups": "0"}'),
     ('{"groups": [0, 0, 3, 0]}'), ('{"R": 1}'), ('{"T": 5}'), ('{"nope": 1}'),
     ('{"class_weight": {"false": 2}}')) v(o),

@@ -12,9 +12,17 @@ SELECT t AS topic, position(rtrim(pg_temp.help_text(t), E'\n') IN :'ref') > 0 AS
 -- ... and every section of docs/REFERENCE.md is a topic
 SELECT (SELECT count(*) FROM regexp_matches(:'ref', E'^## ', 'gn')) =
        (SELECT count(*) FROM dpobj.help() l WHERE l ~ E'^  \\S+  ') AS same_count;
--- every mechanism dpobj.train() runs has a topic; names are case-insensitive
-SELECT m, pg_temp.help_text(m) LIKE '## ' || m || ' - %' AS has_topic
-  FROM unnest(ARRAY['opdisc', 'rspm', 'expmech', 'logistic', 'noisysgd', 'auto', 'opsamp']) m;
+-- every mechanism dpobj.train() accepts (its registry: dpobj.mechanisms()) and every method
+-- it takes by name finds the topic whose heading lists that name for train(); names are
+-- case-insensitive
+CREATE FUNCTION pg_temp.heading(topic text) RETURNS text LANGUAGE plpgsql AS
+$$ BEGIN RETURN (SELECT l FROM dpobj.help(topic) l LIMIT 1);
+   EXCEPTION WHEN invalid_parameter_value THEN RETURN NULL; END $$;
+SELECT u.m AS name,
+       coalesce(pg_temp.heading(u.m) ~ ('^## .*train: .*''' || u.m || ''''), false) AS has_topic
+  FROM dpobj.mechanisms() WITH ORDINALITY d(mechanism, methods, i),
+       unnest(ARRAY[d.mechanism] || coalesce(d.methods, '{}')) WITH ORDINALITY u(m, j)
+ ORDER BY d.i, u.j;
 SELECT pg_temp.help_text('OpDisc') = pg_temp.help_text('opdisc') AS case_insensitive;
 -- one row per line, as psql shows it
 SELECT * FROM dpobj.help('cancel');

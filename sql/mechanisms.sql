@@ -45,6 +45,15 @@ SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 6) AS sig
        (c->>'sigma')::float8 > sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS above_add_remove,
        (c->>'sigma')::float8 < 2 * sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS below_doubled
   FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber"}') c;
+-- the minimum lambda rounds up, never below 2 beta R^2 / epsilon: at eps = 3, 0.5 / 3 to
+-- nearest is 0.16666666666666666, whose 3-fold is below 0.5 (its next double's is above);
+-- extra_float_digits = 1: the params carry the shortest exact text of each double
+SET extra_float_digits = 1;
+SELECT c->>'lambda' AS lambda, (c->>'lambda')::numeric * 3 >= 0.5 AS at_least_minimum
+  FROM dpobj.glm_calibration(3, 1e-6, '{"R": 1, "intercept": false}') c;
+SET extra_float_digits = 0;
+SELECT (regress.err($$SELECT dpobj.glm_calibration(3, 1e-6,
+  '{"R": 1, "intercept": false, "lambda": 0.16666666666666666}')$$)).*;
 -- zCDP to (eps, delta) (docs/PRIVACY.md): the eps that rho-zCDP gives at delta = 1e-6,
 -- minimised here over the Renyi orders alpha = 1 + 10^(k/64) (every order is a valid bound)
 CREATE FUNCTION regress_mech.zcdp_eps(rho float8, delta float8) RETURNS float8 LANGUAGE sql AS $$

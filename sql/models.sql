@@ -44,6 +44,14 @@ SELECT dpobj.save_model(NULL, (SELECT model FROM dpobj.models WHERE name = 'firs
 SELECT dpobj.train('regress_models.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001,
                    model_name => repeat('x', 64));
 SELECT dpobj.predict('missing', ARRAY[0.5, 0.25]);
+-- a forged model is refused when saved, by the checks its first use runs
+SELECT dpobj.save_model('forged', ('logistic', '{NaN,1}', 0, 1, 1e-5, '{}')::dpobj.model);
+SELECT dpobj.save_model('forged', ('opdisc', '{1}', 0, 1, 1e-5, '{"Q": 0}')::dpobj.model);
+SELECT dpobj.save_model('forged', ('logistic_multiclass', '{1,1}', 0, 1, 1e-5,
+                                   '{"classes": ["a", "b"], "dims": [2, 2]}')::dpobj.model);
+SELECT dpobj.save_model('forged', ('logistic', '{1}', 0, 1, 1e-5,
+                                   '{"encoding": [{"column": "x", "lo": 1, "hi": 0}]}')::dpobj.model);
+SELECT count(*) AS forged_saved FROM dpobj.models WHERE name = 'forged';
 -- the table is written by dpobj only
 INSERT INTO dpobj.models (name, ownerid, mechanism, epsilon, delta, params, model)
 SELECT 'forged', ownerid, mechanism, 0, 0, '{}', model FROM dpobj.models LIMIT 1;

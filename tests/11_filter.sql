@@ -22,6 +22,36 @@ RESET client_min_messages;
 
 SELECT plan(38);
 
+-- a budget row granted (eg, dg) with nothing spent, the reserve share 0.1 and the basic
+-- filter's share (0: a budget from before 0.5.0), as the walks below start from
+CREATE FUNCTION tap_filter.fresh_budget(eg numeric, dg numeric, share numeric DEFAULT 0)
+RETURNS dpobj.budgets LANGUAGE plpgsql AS $$
+DECLARE b dpobj.budgets;
+BEGIN
+  b.granted_epsilon := eg; b.granted_delta := dg;
+  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
+  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
+  b.gaussian_only := false; b.gaussian_split := false;
+  b.basic_share := share; b.basic_epsilon := 0; b.basic_delta := 0;
+  b.basic_retired := false; b.filter_refused := false;
+  RETURN b;
+END $$;
+
+-- a walk's grant change: 7 in 10 grant_budget adding up to max_e (and 0, 1e-7 or 1e-6 of
+-- delta), else revoke_budget's statement
+CREATE FUNCTION tap_filter.grant_step(b dpobj.budgets, max_e float8) RETURNS dpobj.budgets
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF random() < 0.7 THEN
+    b.granted_epsilon := b.granted_epsilon + round((random() * max_e)::numeric, 3);
+    b.granted_delta := b.granted_delta + (ARRAY[0, 1e-7, 1e-6])[1 + floor(random() * 3)::int];
+  ELSE
+    b.granted_epsilon := dpobj.budget_spent_epsilon(b);
+    b.granted_delta := CASE WHEN b.spent_rho > 0 THEN b.granted_delta ELSE b.spent_delta END;
+  END IF;
+  RETURN b;
+END $$;
+
 -- c(alpha, delta): the Renyi-to-(epsilon, delta) term, written out again
 CREATE FUNCTION tap_filter.conv(alpha float8, delta float8) RETURNS float8
 LANGUAGE sql IMMUTABLE AS $$
@@ -125,10 +155,7 @@ DECLARE
 BEGIN
   PERFORM setseed(seed);
   admitted := 0; unsound := 0; loose := 0; reserve_runs := 0; gaussian := 0;
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false;
+  b := tap_filter.fresh_budget(1, 1e-6);
   FOR i IN 1 .. n LOOP
     kind := CASE WHEN i <= approx_first THEN 'approx'
                  ELSE kinds[1 + floor(random() * cardinality(kinds))::int] END;
@@ -194,10 +221,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   b dpobj.budgets; f dpobj.budgets; nb dpobj.budgets; n int := 0;
 BEGIN
-  b.granted_epsilon := eg; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false;
+  b := tap_filter.fresh_budget(eg, 1e-6);
   f := b;
   LOOP
     nb := dpobj.budget_debit(b, 'gauss', 0.01, 0, rho);
@@ -252,19 +276,10 @@ DECLARE
 BEGIN
   PERFORM setseed(seed);
   admitted := 0; changes := 0; changes_unpinned := 0; beyond := 0; moved := 0; loose := 0;
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false;
+  b := tap_filter.fresh_budget(1, 1e-6);
   FOR i IN 1 .. n LOOP
     IF random() < 0.12 THEN
-      IF random() < 0.7 THEN            -- grant_budget: adds
-        b.granted_epsilon := b.granted_epsilon + round((random() * 0.6)::numeric, 3);
-        b.granted_delta := b.granted_delta + (ARRAY[0, 1e-7, 1e-6])[1 + floor(random() * 3)::int];
-      ELSE                              -- revoke_budget's statement
-        b.granted_epsilon := dpobj.budget_spent_epsilon(b);
-        b.granted_delta := CASE WHEN b.spent_rho > 0 THEN b.granted_delta ELSE b.spent_delta END;
-      END IF;
+      b := tap_filter.grant_step(b, 0.6);
       emax := greatest(emax, b.granted_epsilon); dmax := greatest(dmax, b.granted_delta);
       IF part THEN
         changes := changes + 1;
@@ -354,10 +369,7 @@ CREATE FUNCTION tap_filter.order_after(raise_first boolean) RETURNS float8
 LANGUAGE plpgsql AS $$
 DECLARE b dpobj.budgets;
 BEGIN
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false;
+  b := tap_filter.fresh_budget(1, 1e-6);
   b := dpobj.budget_debit(b, 'zcdp', 0.1, 0, 0.001);
   IF raise_first THEN b.granted_epsilon := 3; END IF;
   b := dpobj.budget_debit(b, 'pure', 0.1, 0, 0.005);
@@ -385,21 +397,10 @@ DECLARE
 BEGIN
   PERFORM setseed(seed);
   admitted := 0; unsound := 0; above_sum := 0; retired := 0; refused := 0; below_cur := 0;
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false;
-  b.basic_share := share; b.basic_epsilon := 0; b.basic_delta := 0;
-  b.basic_retired := false; b.filter_refused := false;
+  b := tap_filter.fresh_budget(1, 1e-6, share);
   FOR i IN 1 .. n LOOP
     IF random() < 0.08 THEN
-      IF random() < 0.7 THEN            -- grant_budget: adds
-        b.granted_epsilon := b.granted_epsilon + round((random() * 0.4)::numeric, 3);
-        b.granted_delta := b.granted_delta + (ARRAY[0, 1e-7, 1e-6])[1 + floor(random() * 3)::int];
-      ELSE                              -- revoke_budget's statement
-        b.granted_epsilon := dpobj.budget_spent_epsilon(b);
-        b.granted_delta := CASE WHEN b.spent_rho > 0 THEN b.granted_delta ELSE b.spent_delta END;
-      END IF;
+      b := tap_filter.grant_step(b, 0.4);
       emax := greatest(emax, b.granted_epsilon); dmax := greatest(dmax, b.granted_delta);
       CONTINUE;
     END IF;
@@ -462,10 +463,7 @@ DECLARE
   kind text; e numeric; d numeric; r numeric; n bigint; k int; wrong int := 0;
 BEGIN
   PERFORM setseed(seed);
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := share;
+  b := tap_filter.fresh_budget(1, 1e-6, share);
   FOR i IN 1 .. 14 LOOP
     kind := (ARRAY['approx', 'pure', 'zcdp', 'gauss'])[1 + floor(random() * 4)::int];
     e := round((0.01 + random() * 0.2)::numeric, 3);
@@ -494,10 +492,7 @@ CREATE FUNCTION tap_filter.story(share numeric) RETURNS numeric
 LANGUAGE plpgsql AS $$
 DECLARE b dpobj.budgets;
 BEGIN
-  b.granted_epsilon := 3; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := share;
+  b := tap_filter.fresh_budget(3, 1e-6, share);
   b := dpobj.budget_debit(b, 'approx', 1, 1e-9, NULL);
   b := dpobj.budget_debit(b, 'gauss', 0.5, 1e-9, 0.003953128049);
   b := dpobj.budget_debit(b, 'pure', 0.25, 1e-9, 0.03125);
@@ -611,11 +606,7 @@ END $$;
 CREATE FUNCTION tap_filter.after_gauss() RETURNS dpobj.budgets LANGUAGE plpgsql AS $$
 DECLARE b dpobj.budgets;
 BEGIN
-  b.granted_epsilon := 1; b.granted_delta := 1e-6;
-  b.spent_epsilon := 0; b.spent_delta := 0; b.spent_rho := 0;
-  b.reserve_delta := 0; b.spent_reserve_delta := 0; b.spent_rdp := 0; b.reserve_share := 0.1;
-  b.gaussian_only := false; b.gaussian_split := false; b.basic_share := 0.02;
-  b.basic_epsilon := 0; b.basic_delta := 0; b.basic_retired := false; b.filter_refused := false;
+  b := tap_filter.fresh_budget(1, 1e-6, 0.02);
   RETURN dpobj.budget_debit(b, 'gauss', 0.5, 1e-9, 0.003953128049);
 END $$;
 CREATE TEMP TABLE retire AS

@@ -4,8 +4,8 @@
 # (protected runs refuse dpobj.seed) of count, sum(age) and mean(age), age declared in
 # [17, 90], at epsilon BENCH_EPS [1] (a third each), ungrouped and grouped by sex (Female,
 # Male, "other": 3 cells).  Per statistic: the fraction of intervals that cover the true
-# value, the law's own coverage P(|Y| <= h), and the errors' root mean square against the
-# discrete Laplace's standard deviation sqrt(2q)/(1 - q) (lattice units x step).  Needs a
+# value, the law's own coverage P(|Y| <= h) (a mean's test: >= 95 %), and the errors'
+# root mean square against the discrete Laplace's standard deviation sqrt(2q)/(1 - q) (lattice units x step).  Needs a
 # running server through PGHOST/PGPORT/PGUSER (a superuser: it owns, protects and grants),
 # e.g. from the repository's root:  bash /work/helpers/run.sh script bench/aggregate/coverage.sh
 # or with scripts/common.sh's cluster.  Writes bench/csv/aggregate_coverage.csv
@@ -56,7 +56,7 @@ SELECT r.statistic, CASE WHEN r.grouped THEN '3 (by sex)' ELSE '1' END AS cells,
        count(*) AS intervals,
        to_char(avg((t.v BETWEEN r.ci_low AND r.ci_high)::int) * 100, 'FM990.0') || ' % ('
          || coalesce(to_char(avg(1 - 2 * l.q ^ (round((r.ci_high - r.estimate) / l.step) + 1) / (1 + l.q)) * 100,
-                             'FM990.0') || ' %', 'conservative') || ')' AS "covered (law)",
+                             'FM990.0') || ' %', '≥ 95 %') || ')' AS "covered (law)",
        to_char(sqrt(avg((r.estimate - t.v) ^ 2)), 'FM999990.00')
          || coalesce(' / ' || to_char(max(sqrt(2 * l.q) / (1 - l.q) * l.step), 'FM999990.00') || ' = '
                      || to_char(sqrt(avg((r.estimate - t.v) ^ 2)) / max(sqrt(2 * l.q) / (1 - l.q) * l.step), 'FM0.000'),

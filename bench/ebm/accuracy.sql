@@ -1,8 +1,9 @@
 -- bench/ebm/accuracy.sql — be.run(tbl, arm, options, seed[, eps]): one seeded run of the
 -- direct aggregate (superuser, unprotected tables, epsilon eps (1), delta 1e-6) on tbl's
 -- training split; its balanced test accuracy into be.results.  Arms: ebm (options
--- merged over {"lo": 0, "hi": 1, "groups": ..., "class_weight": {"false": w_false}}),
--- noisysgd and auto (R = sqrt of the columns, the same class weights).
+-- merged over {"lo": lo, "hi": 1, "groups": ..., "class_weight": {"false": w_false}}),
+-- noisysgd, objective (dp_logistic) and auto (R = sqrt of the columns, the same class
+-- weights).
 \set ON_ERROR_STOP 1
 CREATE TABLE IF NOT EXISTS be.results (tbl text, arm text, options jsonb, seed int,
                                         bal_acc float8, seconds float8, eps float8 DEFAULT 1);
@@ -21,12 +22,16 @@ BEGIN
     PERFORM set_config('dpobj.seed', seed::text, false);
     o := jsonb_build_object('class_weight', jsonb_build_object('false', t.w_false));
     IF arm = 'ebm' THEN
-        o := o || jsonb_build_object('lo', 0, 'hi', 1, 'groups', to_jsonb(t.groups)) || opts;
+        o := o || jsonb_build_object('lo', t.lo, 'hi', 1, 'groups', to_jsonb(t.groups)) || opts;
         m := (SELECT dpobj.dp_ebm(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
     ELSE
         o := o || jsonb_build_object('R', sqrt(cardinality(t.groups))) || opts;
+        -- auto's ebm candidate gets the groups as train() passes them
+        IF arm = 'auto' THEN o := o || jsonb_build_object('groups', to_jsonb(t.groups)); END IF;
         IF arm = 'noisysgd' THEN
             m := (SELECT dpobj.dp_noisysgd(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
+        ELSIF arm = 'objective' THEN
+            m := (SELECT dpobj.dp_logistic(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
         ELSE
             m := (SELECT dpobj.dp_auto(features, label, eps, 1e-6, o) FROM be.rows WHERE tbl = tbl_ AND split = 'train');
         END IF;

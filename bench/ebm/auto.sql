@@ -1,5 +1,5 @@
 -- bench/ebm/auto.sql — 'auto' with ebm among its candidates against today's default
--- (after setup.sql and accuracy.sql; adult_pm1 below): seeds 101-110 at epsilon 1, "metric":
+-- (after setup.sql and accuracy.sql): seeds 101-110 at epsilon 1, "metric":
 -- "balanced_accuracy", arm auto_linear the former default candidates (objective, noisysgd),
 -- arm auto the new default with "groups" as train() passes them; prints the medians and
 -- how often each candidate was selected.
@@ -9,12 +9,6 @@
 \set arms '{auto_linear,auto}'
 \endif
 ALTER TABLE be.results ADD COLUMN IF NOT EXISTS selected text;
--- adult_pm1: adult12 with its 5 numerics (the last coordinates) mapped to [-1, 1], the
--- range train()'s encoding gives them and ebm's default bins span
-INSERT INTO be.rows SELECT 'adult_pm1', split, features[1:cardinality(features) - 5] ||
-       ARRAY(SELECT 2 * v - 1 FROM unnest(features[cardinality(features) - 4:]) v), label
-  FROM be.rows WHERE tbl = 'adult12';
-INSERT INTO be.tables SELECT 'adult_pm1', groups, w_false FROM be.tables WHERE tbl = 'adult12';
 CREATE OR REPLACE FUNCTION be.run_auto(tbl_ text, arm text, seed int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

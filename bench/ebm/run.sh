@@ -2,9 +2,11 @@
 # bench/ebm/run.sh — private additive boosting against noisy GD and 'auto' (a benchmark,
 # not a test): builds and installs dpobj, starts a throwaway cluster, loads data/adult,
 # data/bank_marketing and data/german_credit, runs setup.sql, accuracy.sql, compare.sql
-# (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5) and auto.sql ('auto' with ebm a
-# candidate), writes compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
-# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grid (grid.sql; results.md).
+# (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5; nonprivate.py's scikit-learn
+# baselines where it is installed) and auto.sql ('auto' with ebm a candidate), writes
+# compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
+# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql;
+# results.md).
 # Environment: BENCH_SEEDS [10], BENCH_GRID [0], DPOBJ_PGPORT [55447].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,7 +29,14 @@ for d in adult bank_marketing german_credit; do
     dpobj_psql -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
 done
 for f in setup accuracy; do dpobj_psql -q -f "$HERE/$f.sql"; done
+# non-private baselines where scikit-learn is installed (never a dependency)
+if /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then
+    /usr/bin/python3 "$HERE/nonprivate.py"
+fi
 dpobj_psql -q -v seeds="$BENCH_SEEDS" -f "$HERE/compare.sql" | tee "$DPOBJ_CLUSTER_DIR/ebm.md"
 dpobj_psql -q -f "$HERE/auto.sql"
 python3 "$REPO/bench/record.py" ebm "BENCH_SEEDS=$BENCH_SEEDS bash bench/ebm/run.sh" <"$DPOBJ_CLUSTER_DIR/ebm.md"
-if [[ "${BENCH_GRID:-0}" == 1 ]]; then dpobj_psql -q -f "$HERE/grid.sql"; fi
+if [[ "${BENCH_GRID:-0}" == 1 ]]; then
+    dpobj_psql -q -f "$HERE/grid.sql"
+    dpobj_psql -q -f "$HERE/small.sql"
+fi

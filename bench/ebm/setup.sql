@@ -1,10 +1,11 @@
 -- bench/ebm/setup.sql — the tables and the additive model's margin for bench/ebm
 -- (after data/adult, data/bank_marketing and data/german_credit's load.sql).
 -- be.rows(tbl, split, features, label): adult12 (Adult's 12 columns: 7 one-hot groups
--- with the training split's levels, 5 numerics scaled to [0, 1]), bank (d = 50) and
--- german (d = 63) as loaded; be.tables(tbl, groups, w_false): the one-hot groups in
--- order (0 a numeric) and the public class weight of a negative row, pos / (1 - pos)
--- of the training split rounded to 2 digits.
+-- with the training split's levels, 5 numerics scaled to [0, 1]), adult_pm1 (the same,
+-- its numerics in [-1, 1] as train()'s encoding has them), bank (d = 50) and german
+-- (d = 63) as loaded; be.tables(tbl, groups, w_false, lo): the one-hot groups in order
+-- (0 a numeric), the public class weight of a negative row, pos / (1 - pos) of the
+-- training split rounded to 2 digits, and the numerics' lower bound.
 \set ON_ERROR_STOP 1
 CREATE SCHEMA be;
 CREATE FUNCTION be.onehot(v text, levels text[]) RETURNS float8[] LANGUAGE sql IMMUTABLE AS
@@ -30,13 +31,19 @@ SELECT 'adult12' AS tbl, 'train' AS split, be.adult12(a) AS features, a.income_g
 UNION ALL SELECT 'adult12', 'test', be.adult12(ROW(a.*)::adult.train), a.income_gt_50k FROM adult.test a
 UNION ALL SELECT 'bank', split, features, label FROM bank.features
 UNION ALL SELECT 'german', split, features, label FROM german.features;
+INSERT INTO be.rows SELECT 'adult_pm1', split, features[1:cardinality(features) - 5] ||
+       ARRAY(SELECT 2 * v - 1 FROM unnest(features[cardinality(features) - 4:]) v), label
+  FROM be.rows WHERE tbl = 'adult12';
 CREATE TABLE be.tables AS
 SELECT 'adult12' AS tbl, (SELECT array_agg(cardinality(levels) ORDER BY c = 'workclass' DESC, c = 'education' DESC,
                                    c = 'marital_status' DESC, c = 'occupation' DESC, c = 'relationship' DESC, c = 'race' DESC)
                             FROM be.levels) || '{0,0,0,0,0}'::int[] AS groups
+UNION ALL SELECT 'adult_pm1', NULL
 UNION ALL SELECT 'bank', '{12,3,4,2,2,2,3,12,4,0,0,0,0,0,0}'
 UNION ALL SELECT 'german', '{4,5,11,5,5,5,3,4,3,3,4,2,2,0,0,0,0,0,0,0}';
-ALTER TABLE be.tables ADD COLUMN w_false float8;
+UPDATE be.tables SET groups = (SELECT groups FROM be.tables WHERE tbl = 'adult12') WHERE tbl = 'adult_pm1';
+ALTER TABLE be.tables ADD COLUMN w_false float8, ADD COLUMN lo float8 DEFAULT 0;
+UPDATE be.tables SET lo = -1 WHERE tbl = 'adult_pm1';
 UPDATE be.tables t SET w_false = (SELECT round((avg(label::int) / (1 - avg(label::int)))::numeric, 2)
                                     FROM be.rows r WHERE r.tbl = t.tbl AND split = 'train');
 CREATE INDEX ON be.rows (tbl, split);

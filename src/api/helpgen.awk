@@ -9,7 +9,8 @@
 # A function (or table, view) name that a topic documents finds that topic too
 # (dp_help_aliases): the first topic whose heading names "dpobj.x", else whose indented
 # signature line starts "dpobj.x(", else whose text calls "dpobj.x(" ("declare_domain" ->
-# "domains"); a name that is itself a topic stays that topic.
+# "domains"), and a name train() takes that a heading lists ("train: 'objective'" ->
+# "logistic"); a name that is itself a topic stays that topic.
 # Every byte must be printable ASCII without backslashes (the help is returned in any
 # database encoding); anything else, a topic without a summary or a duplicate topic fails
 # the build.
@@ -23,21 +24,34 @@ function esc(s) {
 function cstr(s) {
     return "\"" esc(s) "\\n\""
 }
+# records name at rank r (1 heading, 2 signature, 3 text) for the current topic, keeping a
+# name's best rank and, within it, first topic
+function note_alias(name, r) {
+    if (!(name in rank) || r < rank[name]) {
+        if (!(name in rank))
+            order[++naliases] = name
+        rank[name] = r
+        owner[name] = ntopics - 1
+    }
+}
 # records the dpobj.NAME occurrences of line s (those followed by "(" if paren) at rank r
-# (1 heading, 2 signature, 3 text), keeping a name's best rank and, within it, first topic
 function note_names(s, r, paren,    m, name) {
     while (match(s, /dpobj\.[a-z_0-9]+/)) {
         name = substr(s, RSTART + 6, RLENGTH - 6)
         m = substr(s, RSTART + RLENGTH, 1)
         s = substr(s, RSTART + RLENGTH)
-        if (paren && m != "(")
-            continue
-        if (!(name in rank) || r < rank[name]) {
-            if (!(name in rank))
-                order[++naliases] = name
-            rank[name] = r
-            owner[name] = ntopics - 1
-        }
+        if (!paren || m == "(")
+            note_alias(name, r)
+    }
+}
+# a heading's train() names ("train: 'logistic_multiclass', ..."; "by method: 'objective'")
+function note_train_names(s) {
+    if (index(s, "train: ") == 0)
+        return
+    s = substr(s, index(s, "train: "))
+    while (match(s, /'[a-z_0-9]+'/)) {
+        note_alias(substr(s, RSTART + 1, RLENGTH - 2), 1)
+        s = substr(s, RSTART + RLENGTH)
     }
 }
 function flush_topic() {
@@ -99,6 +113,7 @@ BEGIN {
     }
     ntopics++
     note_names(summary, 1, 0)
+    note_train_names(summary)
     lines[++n] = $0
     next
 }

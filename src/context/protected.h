@@ -50,6 +50,7 @@ typedef struct DPProtectedContext
 	bool		citus;			/* a Citus distributed table (workerpins.h) */
 	bool		parallel;		/* parallel plans allowed: the state's flat form is
 								 * bounded by public values (seal.c) */
+	bool		sorts_rows;		/* the state sorts the rows (seal.c) */
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 	uint64		tree_hash;		/* relid's inheritance tree when train()
 								 * checked it (scanrels.h) */

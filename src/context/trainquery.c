@@ -58,12 +58,15 @@ typedef enum ColumnUse
 	COLUMN_REAL_LABEL,			/* a regression's label: as a feature */
 	COLUMN_CLASS,				/* a multi-class label: integer or text, as text */
 	COLUMN_LEVEL,				/* a categorical feature: text, integer or boolean, as text */
-	COLUMN_FILTER				/* the above, text types, dates and times */
+	COLUMN_FILTER,				/* the above, text types, dates and times */
+	COLUMN_KEY					/* a group key: any type, as text */
 } ColumnUse;
 
 static bool
 column_type_ok(Oid basetype, ColumnUse use)
 {
+	if (use == COLUMN_KEY)
+		return true;
 	switch (basetype)
 	{
 		case BOOLOID:
@@ -412,38 +415,63 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 /*
  * The encoded features (encode.h): the categorical columns as text and the
  * numeric ones as float8 (append_feature), handed with the encoding ($4)
- * to dpobj.encode_features(), which raises no error for any value.
+ * to dpobj.encode_features(), which raises no error for any value.  With
+ * args, only looked up (in the same order) into quoted and types, for
+ * append_encoded_args.
  */
 static void
 append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relation,
-			   char **cols, int *ncols)
+			   char **cols, int *ncols, bool args, char **quoted, Oid *types)
 {
 	Oid			basetype;
 	char	   *col;
 	bool		first = true;
 
-	appendStringInfoString(&q->sql, "dpobj.encode_features($4, ARRAY[");
+	if (!args)
+		appendStringInfoString(&q->sql, "dpobj.encode_features($4, ARRAY[");
 	for (int i = 0; i < enc->ncols; i++)
 		if (enc->cols[i].nlevels > 0)
 		{
 			col = lookup_column(relid, relation, enc->cols[i].column, COLUMN_LEVEL, &basetype);
 			add_column(cols, ncols, col);
-			appendStringInfo(&q->sql, "%s%s::pg_catalog.text", first ? "" : ", ", col);
+			quoted[i] = col;
+			if (!args)
+				appendStringInfo(&q->sql, "%s%s::pg_catalog.text", first ? "" : ", ", col);
 			first = false;
 		}
-	appendStringInfoString(&q->sql, "]::pg_catalog.text[], ARRAY[");
+	if (!args)
+		appendStringInfoString(&q->sql, "]::pg_catalog.text[], ARRAY[");
 	first = true;
 	for (int i = 0; i < enc->ncols; i++)
 		if (enc->cols[i].nlevels == 0)
 		{
 			col = lookup_column(relid, relation, enc->cols[i].column, COLUMN_FEATURE, &basetype);
 			add_column(cols, ncols, col);
+			quoted[i] = col;
+			types[i] = basetype;
+			if (args)
+				continue;
 			if (!first)
 				appendStringInfoString(&q->sql, ", ");
 			append_feature(&q->sql, col, basetype);
 			first = false;
 		}
-	appendStringInfoString(&q->sql, "]::pg_catalog.float8[]), ");
+	if (!args)
+		appendStringInfoString(&q->sql, "]::pg_catalog.float8[]), ");
+}
+
+/* the encoding's columns as separate arguments in its order, each preceded by ", " */
+static void
+append_encoded_args(TrainQuery *q, const Encoding *enc, char **quoted, const Oid *types)
+{
+	for (int i = 0; i < enc->ncols; i++)
+	{
+		appendStringInfoString(&q->sql, ", ");
+		if (enc->cols[i].nlevels > 0)
+			appendStringInfo(&q->sql, "%s::pg_catalog.text", quoted[i]);
+		else
+			append_feature(&q->sql, quoted[i], types[i]);
+	}
 }
 
 /* the features' columns, looked up in order (each passed on by the unit's subquery) */
@@ -492,13 +520,14 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 	}
 	col = lookup_column(relid, relation, label,
 									label_kind == TRAIN_LABEL_REAL ? COLUMN_REAL_LABEL :
-									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS : COLUMN_LABEL,
+									label_kind == TRAIN_LABEL_CLASS ? COLUMN_CLASS :
+									label_kind == TRAIN_LABEL_KEY ? COLUMN_KEY : COLUMN_LABEL,
 									&basetype);
 
 	add_column(cols, ncols, col);
 	if (label_kind == TRAIN_LABEL_REAL)
 		append_feature(&q->sql, col, basetype);
-	else if (label_kind == TRAIN_LABEL_CLASS)
+	else if (label_kind == TRAIN_LABEL_CLASS || label_kind == TRAIN_LABEL_KEY)
 		appendStringInfo(&q->sql, "%s::pg_catalog.text", col);
 	else if (basetype == BOOLOID)
 		appendStringInfoString(&q->sql, col);
@@ -509,20 +538,21 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 /*
  * The aggregate's call: (<features>, <label>, $1, $2, $3), or with args
  * (the aggregate that takes the features one by one, trainquery.h)
- * (<label>, $1, $2, $3, <feature>, ...).
+ * (<label>, $1, $2, $3, <feature>, ...): with enc, its columns.
  */
 static void
 append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relation,
 			char **features, int nfeatures, const char *label, TrainLabel label_kind,
 			const Encoding *enc, bool args, char **cols, int *ncols)
 {
-	char	  **quoted = palloc(sizeof(char *) * nfeatures);
-	Oid		   *types = palloc(sizeof(Oid) * nfeatures);
+	int			n = enc != NULL ? Max(enc->ncols, nfeatures) : nfeatures;
+	char	  **quoted = palloc(sizeof(char *) * n);
+	Oid		   *types = palloc0(sizeof(Oid) * n);
 
 	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
 	/* the features first in either form: a caller's bad column is found in that order */
 	if (enc != NULL)
-		append_encoded(q, enc, relid, relation, cols, ncols);
+		append_encoded(q, enc, relid, relation, cols, ncols, args, quoted, types);
 	else
 		lookup_features(relid, relation, features, nfeatures, quoted, types, cols, ncols);
 	if (enc == NULL && !args)
@@ -532,30 +562,34 @@ append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relatio
 	}
 	append_label(q, relid, relation, label, label_kind, cols, ncols);
 	appendStringInfoString(&q->sql, ", $1, $2, $3");
-	if (args)
+	if (args && enc != NULL)
+		append_encoded_args(q, enc, quoted, types);
+	else if (args)
 		append_features(q, quoted, types, nfeatures, true);
 	appendStringInfoChar(&q->sql, ')');
 }
 
 void
-train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_args, Oid relid,
+train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_args,
+				  bool args_encoded, Oid relid,
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
 				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
 				  bool filter_in_aggregate)
 {
-	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1));
+	Encoding   *enc = encoding ? encoding_parse(encoding) : NULL;
+	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1 + (enc ? enc->ncols : 0)));
 	int			ncols = 0;
-	bool		args = aggregate_args != NULL && encoding == NULL && !filter_in_aggregate &&
-		nfeatures <= TRAIN_MAX_FEATURE_ARGS;
+	bool		args = aggregate_args != NULL && !filter_in_aggregate &&
+		(enc == NULL ? nfeatures <= TRAIN_MAX_FEATURE_ARGS :
+		 args_encoded && enc->ncols <= TRAIN_MAX_FEATURE_ARGS);
 
 	initStringInfo(&q->sql);
 	q->where_open = false;
 	q->open_keyword = "WHERE";
 	append_call(q, args ? aggregate_args : aggregate, relid, relation, features, nfeatures,
-				label, label_kind, encoding ? encoding_parse(encoding) : NULL, args,
-				cols, &ncols);
+				label, label_kind, enc, args, cols, &ncols);
 
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);

@@ -11,7 +11,8 @@
  *	  or, for a mechanism with an aggregate that takes the features as
  *	  separate arguments (dp_linear_regression_cols, dp_passglm_cols: no
  *	  float8[] built per row), SELECT <aggregate>(<label>, $1, $2, $3,
- *	  <feature>, ...) -- except with encoded features and on Citus.
+ *	  <feature>, ...) -- except on Citus, and with encoded features unless
+ *	  it encodes them itself (dp_aggregate_cols: each column as text or float8).
  *
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
  *	  $4... filter constants of the columns' types.  With declared domains
@@ -92,7 +93,8 @@ typedef enum TrainLabel
 	TRAIN_LABEL_BOOLEAN = 0,	/* a boolean or integer column (> 0) */
 	TRAIN_LABEL_REAL,			/* a regression's float8: numeric or boolean, like a feature */
 	TRAIN_LABEL_CLASS,			/* a class: a text or integer column passed as text */
-	TRAIN_LABEL_NONE			/* no label (dpobj.aggregate): the constant true */
+	TRAIN_LABEL_NONE,			/* no label (dpobj.aggregate): the constant true */
+	TRAIN_LABEL_KEY				/* a group key: a column of any type, as text */
 } TrainLabel;
 
 /*
@@ -114,8 +116,10 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * Builds the query.  aggregate takes (features float8[], label, epsilon,
  * delta, options); aggregate_args, or NULL, is the same mechanism taking
  * (label, epsilon, delta, options, feature, ...), which no float8[] is built
- * for per row: used unless the features are encoded, the table is a Citus
- * table (filter_in_aggregate) or there are more than TRAIN_MAX_FEATURE_ARGS.
+ * for per row: used unless the features are encoded (with args_encoded it
+ * takes the encoding's columns, text or float8, and encodes them itself),
+ * the table is a Citus table (filter_in_aggregate) or there are more than
+ * TRAIN_MAX_FEATURE_ARGS.
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
@@ -127,7 +131,7 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * unknown columns, unfit types and malformed filters.
  */
 extern void train_query_build(TrainQuery *q, const char *aggregate,
-							  const char *aggregate_args, Oid relid,
+							  const char *aggregate_args, bool args_encoded, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,

@@ -100,16 +100,43 @@ ebm_residual(bool logit, double y, double margin, double c)
 }
 
 void
-ebm_term_update(double *scores, int n, const double *sums, const double *counts,
-				double lr, double min_count, double clip)
+ebm_term_step(double *v, int n, const double *sums, const double *counts, double min_count,
+			  double shrink, double clip)
 {
 	for (int b = 0; b < n; b++)
 	{
-		double		c = counts[b] > min_count ? counts[b] : min_count;
-		double		m = sums[b] / c;
+		double		c = (counts[b] > 0 ? counts[b] : 0) + shrink;
+		double		m = sums[b] / (c > min_count ? c : min_count);
 
-		scores[b] += lr * (m > clip ? clip : m < -clip ? -clip : m);
+		v[b] = m > clip ? clip : m < -clip ? -clip : m;
 	}
+}
+
+double
+ebm_total_count(const EBMTerm *terms, int nterms, const double *counts)
+{
+	double		sw = 0,
+				w = 0;
+
+	for (int t = 0; t < nterms; t++)
+	{
+		double		total = 0;
+
+		for (int b = 0; b < terms[t].size; b++)
+			total += counts[terms[t].offset + b];
+		sw += total / terms[t].size;
+		w += 1.0 / terms[t].size;
+	}
+	return w > 0 ? sw / w : 0;
+}
+
+double
+ebm_shrinkage(double base, double base_rows, double n)
+{
+	/* a comparison, exact: n <= 0 (noise) or NaN takes the largest */
+	if (!(n * EBM_SMALL_SHRINK > base_rows))
+		return base * EBM_SMALL_SHRINK;
+	return base_rows > n ? base * base_rows / n : base;
 }
 
 void

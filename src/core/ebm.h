@@ -72,13 +72,29 @@ extern double ebm_margin(const EBMTerm *terms, int nterms, const double *scores,
 extern double ebm_residual(bool logit, double y, double margin, double c);
 
 /*
- * One round's update of a term's n scores from its noisy residual sums and
- * noisy counts: scores[b] += lr clamp(sums[b] / max(counts[b], min_count),
- * -c, c), the bin's mean residual (post-processing of the releases).
+ * One round's steps of n scores from their noisy residual sums and noisy
+ * counts: v[b] = clamp(sums[b] / max(max(counts[b], 0) + shrink,
+ * min_count), -c, c), the bin's mean residual shrunk towards 0 by shrink
+ * pseudo-rows (post-processing of the releases).
  */
-extern void ebm_term_update(double *scores, int n, const double *sums,
-							const double *counts, double lr, double min_count,
-							double c);
+extern void ebm_term_step(double *v, int n, const double *sums, const double *counts,
+						  double min_count, double shrink, double c);
+
+/*
+ * The rows a release of bin counts saw (weighted): each term's count total,
+ * averaged over the terms weighing a total of m bins by 1/m (its noise
+ * variance is m times a bin's): post-processing of the counts.
+ */
+extern double ebm_total_count(const EBMTerm *terms, int nterms, const double *counts);
+
+/*
+ * A step's shrinkage on a small table: base sum-noise sds over c give
+ * base_rows pseudo-rows; when they exceed the table's n (noisy, weighted)
+ * rows the shrinkage grows by base_rows / n, at most EBM_SMALL_SHRINK times.
+ */
+#define EBM_SHRINKAGE 8.0
+#define EBM_SMALL_SHRINK 2.0
+extern double ebm_shrinkage(double base, double base_rows, double n);
 
 /*
  * Each term's scores centred on their noisy-count-weighted mean (counts

@@ -37,7 +37,7 @@ keysel_log_worst(double lq, int64_t k, int64_t m)
 }
 
 int64_t
-keysel_threshold(uint64_t num, uint64_t den, int64_t k, int64_t m, double delta)
+keysel_threshold_log(uint64_t num, uint64_t den, int64_t k, int64_t m, double log_delta)
 {
 	double		lq,
 				lw,
@@ -45,10 +45,10 @@ keysel_threshold(uint64_t num, uint64_t den, int64_t k, int64_t m, double delta)
 	int64_t		T;
 
 #if DPOBJ_MUTANT_IS(keysel)
-	delta *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+	log_delta += log(DPOBJ_MUTANT_FACTOR);	/* audit mutant: delta 1.5 times */
 #endif
 	if (num < 1 || den < 1 || num > (1ULL << 31) || den > (1ULL << 31) || k < 1 || m < 1 ||
-		!(delta > 0 && delta < 1))
+		!(log_delta < 0) || !isfinite(log_delta))
 		return -1;
 	if (m > k)
 		m = k;
@@ -56,14 +56,22 @@ keysel_threshold(uint64_t num, uint64_t den, int64_t k, int64_t m, double delta)
 	lq = -((double) den / (double) num) * (1 - 1e-12);
 	lw = keysel_log_worst(lq, k, m);
 	/* q^T worst <= delta  <=>  T >= (lw - log delta) / -lq */
-	t = ceil((lw - log(delta) + KEYSEL_SLACK) / -lq);
+	t = ceil((lw - log_delta + KEYSEL_SLACK) / -lq);
 	if (!(t < 9007199254740992.0))
 		return -1;
 	T = (int64_t) fmax(t, (double) (k + 1));
 	/* the closed form's rounding: step up until the bound holds with slack */
-	while ((double) T * lq + lw > log(delta) - KEYSEL_SLACK)
+	while ((double) T * lq + lw > log_delta - KEYSEL_SLACK)
 		T++;
 	return T;
+}
+
+int64_t
+keysel_threshold(uint64_t num, uint64_t den, int64_t k, int64_t m, double delta)
+{
+	if (!(delta > 0 && delta < 1))
+		return -1;
+	return keysel_threshold_log(num, den, k, m, log(delta));
 }
 
 bool

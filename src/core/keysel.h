@@ -31,6 +31,10 @@
  */
 extern int64_t keysel_threshold(uint64_t num, uint64_t den, int64_t k, int64_t m, double delta);
 
+/* the same for delta = e^log_delta (log_delta < 0, finite): no underflow for tiny delta */
+extern int64_t keysel_threshold_log(uint64_t num, uint64_t den, int64_t k, int64_t m,
+									double log_delta);
+
 /*
  * One key's draw: *noisy = count + Y (Y exact discrete Laplace num / den);
  * true iff *noisy >= T, the key is released (with *noisy as its count).

@@ -6,6 +6,8 @@
  *
  *	  dpobj.dp_aggregate(features, label, epsilon, delta, options) RETURNS jsonb
  *	      aggregate over encoded rows; options {"layout": ...} (aggregate.h)
+ *	  dpobj.dp_aggregate_cols(label, epsilon, delta, options, column, ...)
+ *	      the same, the encoding's columns encoded here (no array per row)
  *	  dpobj.aggregate(rel, what, ...): the same on a protected table,
  *	      through dpobj.train()'s sealed path (protected/aggrun.c)
  *
@@ -53,6 +55,7 @@
 #include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate_transfn);
+PG_FUNCTION_INFO_V1(dpobj_aggregate_cols_transfn);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
 
@@ -86,7 +89,7 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 }
 
 /* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
-static int
+int
 agg_options_k(Jsonb *options)
 {
 	JsonbIterator *it;
@@ -242,53 +245,93 @@ agg_square(const AggStat *st, const EncColumn *c, double x)
 	return Min(Max(rint(v * v / (st->step * st->step * AGG_SUM_UNITS)), 0), AGG_SUM_UNITS);
 }
 
+/*
+ * The bin of a coordinate x in [-1, 1] among n equal bins: floor((x + 1) / 2
+ * n) clamped to [0, n - 1], without floor() (the same bin for every x not
+ * NaN: a positive value below n - 1 truncates to its floor).
+ */
+static inline int
+agg_bin(double x, int n)
+{
+	double		v = (x + 1.0) / 2.0 * n;
+
+	return v >= n - 1 ? n - 1 : (v <= 0 ? 0 : (int) v);
+}
+
 /* a row's contributions to its cell's slots w */
-static void
+void
 agg_row_add(const AggLayout *l, const double *x, double *w)
 {
-	for (int i = 0; i < l->nstats; i++)
+	/* in locals: a store into w may alias any field (-fno-strict-aliasing) */
+	const AggStat *stats = l->stats;
+	const EncColumn *cols = l->enc->cols;
+	int			nstats = l->nstats;
+
+	for (int i = 0; i < nstats; i++)
 	{
-		const AggStat *st = &l->stats[i];
-		const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-		int			b = 0;
+		const AggStat *st = &stats[i];
+		double	   *v = w + st->slot;
+		const double *xs = x + st->off;
+		int			b;
 
 		switch (st->kind)
 		{
 			case AGG_COUNT:
-				w[st->slot] += 1;
+				v[0] += 1;
 				break;
 			case AGG_MEAN:
-				w[st->slot + 1] += 1;
+				v[1] += 1;
 				/* FALLTHROUGH */
 			case AGG_SUM:
-				w[st->slot] += agg_lattice(st, c, x[st->off]);
+				v[0] += agg_lattice(st, &cols[st->col], xs[0]);
 				break;
 			case AGG_VARIANCE:
-				w[st->slot] += agg_square(st, c, x[st->off]);
-				w[st->slot + 1] += agg_lattice(st, c, x[st->off]);
-				w[st->slot + 2] += 1;
+				v[0] += agg_square(st, &cols[st->col], xs[0]);
+				v[1] += agg_lattice(st, &cols[st->col], xs[0]);
+				v[2] += 1;
 				break;
 			case AGG_HISTOGRAM:
-				if (c->nlevels > 0)
+				if (cols[st->col].nlevels > 0)
 				{
 					b = st->nbins - 1;
 					for (int j = 0; j < st->nbins; j++)
-						if (x[st->off + j] > 0.5)
+						if (xs[j] > 0.5)
 						{
 							b = j;
 							break;
 						}
 				}
 				else
-					b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
-				w[st->slot + b] += 1;
+					b = agg_bin(xs[0], st->nbins);
+				v[b] += 1;
 				break;
 			case AGG_QUANTILE:
-				b = (int) Min(Max(floor((x[st->off] + 1.0) / 2.0 * st->nbins), 0), st->nbins - 1);
-				w[st->slot + b] += 1;
+				v[agg_bin(xs[0], st->nbins)] += 1;
 				break;
 		}
 	}
+}
+
+/*
+ * The state for a row (a new one on the run's first row, after the run's
+ * arguments are checked) and its values; d is the encoded row's length.
+ */
+static double *
+agg_row_state(ArrayType **state, const DPRowInput *row, const AggLayout *l, int d,
+			  Jsonb *options)
+{
+	double	   *s;
+
+	if (*state == NULL)
+	{
+		aggregate_check_args(AGG_AGGNAME, row->epsilon, row->delta, d, options);
+		*state = agg_state_new(row->aggcontext, l, row->epsilon, row->delta,
+							   agg_options_k(options));
+	}
+	s = evaluate_state_values(*state, AG_NRUN(l->width) + l->ncells * l->width);
+	dp_run_check_same(AGG_AGGNAME, row->epsilon, row->delta, true, d,
+					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	return s;
 }
 
 Datum
@@ -308,14 +351,7 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 		PG_RETURN_ARRAYTYPE_P(state);
 	}
 	l = agg_cache(fcinfo, options);
-	if (state == NULL)
-	{
-		aggregate_check_args(AGG_AGGNAME, row.epsilon, row.delta, row.d, options);
-		state = agg_state_new(row.aggcontext, l, row.epsilon, row.delta, agg_options_k(options));
-	}
-	s = evaluate_state_values(state, AG_NRUN(l->width) + l->ncells * l->width);
-	dp_run_check_same(AGG_AGGNAME, row.epsilon, row.delta, true, row.d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+	s = agg_row_state(&state, &row, l, row.d, options);
 	x = (const double *) ARR_DATA_PTR(row.features);
 	for (int j = 0; j < row.d; j++)
 		if (isnan(x[j]))
@@ -330,6 +366,128 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 		}
 	/* the state is this aggregate's own array: updated in place */
 	agg_row_add(l, x, s + AG_NRUN(l->width) + agg_row_cell(l, x) * l->width);
+	PG_RETURN_ARRAYTYPE_P(state);
+}
+
+/*
+ * dp_aggregate_cols' call site: the layout and the buffers one row's
+ * columns are encoded in (no array per row), built once per options.
+ */
+typedef struct AggCols
+{
+	AggLayout  *l;
+	bool		checked;		/* the argument types were checked */
+	char	  **cats;			/* the categorical values, encoding order */
+	int		   *cat_len;
+	double	   *nums;			/* the numeric ones */
+	bool	   *numnull;
+	double	   *x;				/* the encoded row, d values */
+} AggCols;
+
+static void *
+agg_cols_build(Jsonb *options, MemoryContext cxt)
+{
+	AggCols    *c = MemoryContextAllocZero(cxt, sizeof(AggCols));
+	const Encoding *enc;
+
+	c->l = agg_layout_of_options(options);
+	enc = c->l->enc;
+	c->cats = MemoryContextAllocZero(cxt, sizeof(char *) * (enc->ncat + 1));
+	c->cat_len = MemoryContextAllocZero(cxt, sizeof(int) * (enc->ncat + 1));
+	c->nums = MemoryContextAllocZero(cxt, sizeof(double) * (enc->nnum + 1));
+	c->numnull = MemoryContextAllocZero(cxt, sizeof(bool) * (enc->nnum + 1));
+	c->x = MemoryContextAllocZero(cxt, sizeof(double) * enc->d);
+	return c;
+}
+
+/* one argument per encoding column, in its order: text for levels, else float8 */
+static void
+agg_cols_check(FunctionCallInfo fcinfo, const Encoding *enc)
+{
+	if (get_fn_expr_variadic(fcinfo->flinfo) || PG_NARGS() - DP_ROW_COLS_FIRST != enc->ncols)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: one argument per column of the layout's encoding is needed", AGG_COLS_AGGNAME),
+				 errhint("Pass the columns as separate arguments in the encoding's order.")));
+	for (int i = 0; i < enc->ncols; i++)
+		if (get_fn_expr_argtype(fcinfo->flinfo, DP_ROW_COLS_FIRST + i) !=
+			(enc->cols[i].nlevels > 0 ? TEXTOID : FLOAT8OID))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("%s: column %d must be %s", AGG_COLS_AGGNAME, i + 1,
+							enc->cols[i].nlevels > 0 ? "text" : "double precision"),
+					 errhint("Cast a column with declared levels to text, any other to float8.")));
+}
+
+/* the row's columns into the call site's buffers; false: a numeric NULL or NaN */
+static bool
+agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
+{
+	const Encoding *enc = c->l->enc;
+	int			ic = 0,
+				in = 0;
+
+	for (int i = 0; i < enc->ncols; i++)
+	{
+		int			a = DP_ROW_COLS_FIRST + i;
+
+		if (enc->cols[i].nlevels > 0)
+		{
+			text	   *t = PG_ARGISNULL(a) ? NULL : PG_GETARG_TEXT_PP(a);
+
+			c->cats[ic] = t ? VARDATA_ANY(t) : NULL;
+			c->cat_len[ic++] = t ? VARSIZE_ANY_EXHDR(t) : 0;
+		}
+		else
+		{
+			c->numnull[in] = PG_ARGISNULL(a);
+			c->nums[in++] = PG_ARGISNULL(a) ? 0.0 : PG_GETARG_FLOAT8(a);
+		}
+	}
+	/* encode_features' own encoding: the same cells as dp_aggregate's */
+	return encoding_row(enc, c->cats, c->cat_len, c->nums, c->numnull, c->x);
+}
+
+/*
+ * dpobj.dp_aggregate_cols(label, epsilon, delta, options, column, ...):
+ * dp_aggregate with the encoding's columns as arguments, encoded here
+ */
+Datum
+dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
+{
+	ArrayType  *state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
+	Jsonb	   *options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
+	DPRowInput	row;
+	AggCols    *c;
+	double	   *s;
+
+	if (!dp_row_read_label(fcinfo, AGG_COLS_AGGNAME, &row))
+	{
+		if (state == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_ARRAYTYPE_P(state);
+	}
+	if (options == NULL)
+		(void) agg_layout_of_options(NULL);	/* raises: no layout */
+	c = jsonb_arg_cached(fcinfo, options, 4, agg_cols_build);
+	if (!c->checked)
+	{
+		agg_cols_check(fcinfo, c->l->enc);
+		c->checked = true;
+	}
+	if (!agg_cols_encode(fcinfo, c))
+	{
+		if (dp_row_drops_bad(&row) && state == NULL)
+			PG_RETURN_NULL();
+		if (dp_row_drops_bad(&row))
+			PG_RETURN_ARRAYTYPE_P(state);
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: a numeric column must not be NULL or NaN", AGG_COLS_AGGNAME),
+				 errhint("Filter out or impute rows with missing values.")));
+	}
+	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
+	agg_row_add(c->l, c->x, s + AG_NRUN(c->l->width) + agg_row_cell(c->l, c->x) * c->l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 

@@ -30,6 +30,8 @@
 #include "model/encode.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
+/* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
+#define AGG_COLS_AGGNAME "dp_aggregate_cols"
 
 /* public caps: group cells, and noisy values (cells x slots) of one run */
 #define AGG_MAX_CELLS	10000
@@ -133,5 +135,23 @@ extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *de
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);
+
+/* the options' rows per unit k (1 at row level), every key checked */
+extern int	agg_options_k(Jsonb *options);
+
+/* a row's contributions x (encoded) to its cell's W slots w */
+extern void agg_row_add(const AggLayout *l, const double *x, double *w);
+
+/*
+ * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the
+ * keys whose noisy count passes a threshold, at most the layout's
+ * "max_keys" (default AGGKEYS_DEFAULT_MAX, or fewer within AGG_MAX_VALUES);
+ * its check of mechanism 'aggregate_keys'
+ */
+#define AGGKEYS_AGGNAME		"dp_aggregate_keys"
+#define AGGKEYS_DEFAULT_MAX	1000
+#define AGGKEYS_KEY_BYTES	256	/* a key: the first 256 bytes of its text */
+extern void aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int d,
+									  Jsonb *options);
 
 #endif							/* DPOBJ_AGGREGATE_H */

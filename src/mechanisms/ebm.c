@@ -19,8 +19,10 @@
  *     current model, released the same way -- every term's in one pass
  *     (default), or with "cyclic" one pass per term, each at the model
  *     its predecessors updated; each bin's score moves by the learning
- *     rate times its noisy mean residual (clamped to [-c, c]), and the
- *     scores are centred into the bias.
+ *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
+ *     sds over c pseudo-rows (clamped to [-c, c]; by default 8, more on a
+ *     table whose noisy counts total fewer rows), and the scores are
+ *     centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
@@ -93,6 +95,7 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regressi
 	r->d = d;
 	ebmparams_init(options, d, regression, &r->ep, &r->terms, &r->nterms, &r->nscores);
 	ebm_calibration(p, r);
+	r->shrinkage = r->ep.shrinkage < 0 ? EBM_SHRINKAGE : r->ep.shrinkage;
 	r->scores = palloc0(sizeof(double) * r->nscores);
 	r->counts = palloc0(sizeof(double) * r->nscores);
 	r->sums = palloc0(sizeof(double) * r->nscores);
@@ -276,10 +279,29 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
 	ebm_release_sums(rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
 					 r->sums + off);
-	ebm_term_update(r->scores + off, n, r->sums + off, r->counts + off, r->ep.learning_rate,
-					min_count, r->ep.residual_clip);
+	/* each bin's step (into sums): shrinkage sum-noise sds over c pseudo-rows */
+	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count,
+				  r->shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+				  r->ep.residual_clip, r->ep.residual_clip);
+	for (int j = off; j < off + n; j++)
+		r->scores[j] += r->ep.learning_rate * r->sums[j];
 	/* the same margins, the base rate in the bias */
 	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
+}
+
+/*
+ * The default shrinkage by the table's size, from the released counts only
+ * (post-processing): EBM_SHRINKAGE sum-noise sds over c, as pseudo-rows,
+ * against the counts' total (ebm_shrinkage; bench/ebm/results.md)
+ */
+static double
+ebm_small_shrinkage(const EBMFit *r)
+{
+	double		rows = EBM_SHRINKAGE * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+		r->ep.residual_clip;
+
+	return ebm_shrinkage(EBM_SHRINKAGE, rows,
+						 ebm_total_count(r->terms, r->nterms, r->counts));
 }
 
 void
@@ -296,6 +318,8 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	ebm_pass(r, false, -1, ldexp(1.0 / r->nz.count_lattice, DPNOISE_SUM_BITS));
 	ebm_release_sums(rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
 					 r->counts);
+	if (r->ep.shrinkage < 0)
+		r->shrinkage = ebm_small_shrinkage(r);
 	for (int round = 0; round < r->ep.rounds; round++)
 	{
 		if (r->ep.cyclic)
@@ -348,6 +372,11 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	glm_params_bool(buf, "cyclic", r->ep.cyclic);
 	model_params_float(buf, "residual_clip", r->ep.residual_clip);
 	model_params_float(buf, "count_share", r->ep.count_share);
+	/* the option: the default's value comes from the noisy counts, in the scores only */
+	if (r->ep.shrinkage < 0)
+		model_params_text(buf, "shrinkage", "by_size");
+	else
+		model_params_float(buf, "shrinkage", r->ep.shrinkage);
 	model_params_float(buf, "rho", r->rho);
 	model_params_float(buf, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
 	model_params_float(buf, "count_sigma",

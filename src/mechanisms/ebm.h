@@ -42,6 +42,7 @@ typedef struct EBMFit
 	int64		kept_cap;		/* observations they may hold */
 	int64		kept;			/* observations they hold */
 	bool		kept_all;		/* every observation: later passes read only them */
+	double		shrinkage;		/* the step's: the option, or ebm_shrinkage's */
 	double		bias;
 } EBMFit;
 

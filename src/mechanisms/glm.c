@@ -421,7 +421,7 @@ calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 	c->R_eps = R_eps;
 	c->Reff = glmparams_reff(pm);
 	c->beta = pm->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * pm->h);
-	c->lambda = glm_default_lambda(pm, c->Reff);
+	c->lambda = glm_default_lambda(pm);
 }
 
 /*

@@ -2,7 +2,8 @@
  *
  * registry.c
  *	  The mechanism registry (registry.h) and what is read from it: the
- *	  name a run charges under and its privacy cost (mechanism.h).
+ *	  name a run charges under and its privacy cost (mechanism.h), and
+ *	  dpobj.mechanisms(), the names train() accepts.
  *
  * Adding a mechanism: its own files (state with its option table,
  * DPOptionSpec; final function running mechanism_drive(); its check_args
@@ -18,7 +19,11 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
 
 #include "mechanisms/registry.h"
 #include "mechanisms/aggregate.h"
@@ -34,6 +39,8 @@
 #include "state/ebmparams.h"
 #include "state/hsparams.h"
 #include "state/passglmparams.h"
+
+PG_FUNCTION_INFO_V1(dpobj_mechanisms);
 
 /* the NULL-ended list of a descriptor's ledger names */
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
@@ -122,10 +129,16 @@ static const DPMechanism dp_mechanisms[] = {
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
 	/* Private statistics, through dpobj.aggregate() only */
-	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate", .aggname = "dp_aggregate",
+	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
+		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
 		.evaluate_only = true,
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
+	/* the same by keys without declared levels: key selection needs delta */
+	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",
+		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args,
+		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
+	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
 };
 
 /* option key as a C string, or NULL when absent (not a string: "") */
@@ -371,4 +384,44 @@ mechanism_ledger_name(const char *train_mechanism, Jsonb *options)
 	const DPMechanism *mech = mechanism_lookup(train_mechanism, &method);
 
 	return mech->ledger[mech->ledger_pick ? mech->ledger_pick(options) : 0].name;
+}
+
+/* a NULL-ended list of names as text[] */
+static ArrayType *
+mechanism_names_array(const char *const *names)
+{
+	int			n = 0;
+	Datum	   *elems;
+
+	while (names[n] != NULL)
+		n++;
+	elems = palloc(sizeof(Datum) * n);
+	for (int i = 0; i < n; i++)
+		elems[i] = CStringGetTextDatum(names[i]);
+	return construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT);
+}
+
+/*
+ * dpobj.mechanisms(): every mechanism train() accepts, in registry order
+ * (the order of its hint), with the methods it also accepts by name
+ */
+Datum
+dpobj_mechanisms(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	{
+		const DPMechanism *mech = &dp_mechanisms[i];
+		Datum		v[2] = {CStringGetTextDatum(mech->name), (Datum) 0};
+		bool		isnull[2] = {false, mech->methods == NULL};
+
+		if (mech->evaluate_only)
+			continue;
+		if (mech->methods != NULL)
+			v[1] = PointerGetDatum(mechanism_names_array(mech->methods));
+		tuplestore_putvalues(rsi->setResult, rsi->setDesc, v, isnull);
+	}
+	return (Datum) 0;
 }

@@ -60,6 +60,8 @@ typedef struct DPMechanism
 	 */
 	const char *aggregate;
 	const char *aggregate_args;	/* or NULL */
+	/* aggregate_args takes the encoding's columns raw and encodes them (trainquery.h) */
+	bool		args_encoded;
 	const char *aggname;		/* for argument errors */
 	/*
 	 * validates every option the final function reads, before any row;
@@ -78,6 +80,8 @@ typedef struct DPMechanism
 	bool		halfspace_sample;
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
+	/* its state sorts the rows (work_mem, then temporary files: seal.c) */
+	bool		sorts_rows;
 	/* train() passes the run's encoding as the option "groups" (ebmparams.h) */
 	bool		groups;
 	/* the norm of its option "R": 2 (l2), 1 (l1) or 0 (no "R") */

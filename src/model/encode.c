@@ -54,6 +54,56 @@ encoding_number(JsonbContainer *obj, const char *key)
 	return x;
 }
 
+/* FNV-1a of a level's bytes: its slot in the levels' hash */
+static inline uint32
+encoding_hash(const char *s, int len)
+{
+	uint32		h = 2166136261u;
+
+	for (int i = 0; i < len; i++)
+		h = (h ^ (unsigned char) s[i]) * 16777619u;
+	return h;
+}
+
+/* len bytes equal; a short level compared in line, not by a call */
+static inline bool
+encoding_same(const char *a, const char *b, int len)
+{
+	if (len > 16)
+		return memcmp(a, b, len) == 0;
+	for (int i = len - 1; i >= 0; i--)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * The levels' hash (encoding_level): a row's level is found in about one
+ * probe, whatever their number; a repeated level keeps its first index.
+ */
+static void
+encoding_level_hash(EncColumn *c)
+{
+	uint32		size = 8;
+
+	while (size < 2 * (uint32) c->nlevels)
+		size *= 2;
+	c->level_mask = size - 1;
+	c->level_slot = palloc(sizeof(int16) * size);
+	memset(c->level_slot, -1, sizeof(int16) * size);
+	for (int l = 0; l < c->nlevels; l++)
+	{
+		uint32		h = encoding_hash(c->levels[l], c->level_len[l]) & c->level_mask;
+
+		while (c->level_slot[h] >= 0 &&
+			   !(c->level_len[c->level_slot[h]] == c->level_len[l] &&
+				 encoding_same(c->levels[c->level_slot[h]], c->levels[l], c->level_len[l])))
+			h = (h + 1) & c->level_mask;
+		if (c->level_slot[h] < 0)
+			c->level_slot[h] = (int16) l;
+	}
+}
+
 /* "levels": distinct non-empty-list of strings */
 static void
 encoding_levels(EncColumn *c, JsonbValue *lv)
@@ -77,6 +127,7 @@ encoding_levels(EncColumn *c, JsonbValue *lv)
 		c->levels[i] = pnstrdup(e->val.string.val, e->val.string.len);
 		c->level_len[i] = e->val.string.len;
 	}
+	encoding_level_hash(c);
 }
 
 static void
@@ -159,9 +210,15 @@ encoding_scale(double x, double lo, double hi)
 int
 encoding_level(const EncColumn *c, const char *cat, int len)
 {
-	for (int l = 0; cat != NULL && l < c->nlevels; l++)
-		if (c->level_len[l] == len && memcmp(c->levels[l], cat, len) == 0)
-			return l;
+	uint32		h;
+
+	if (cat == NULL)
+		return c->nlevels;		/* "other" */
+	for (h = encoding_hash(cat, len) & c->level_mask; c->level_slot[h] >= 0;
+		 h = (h + 1) & c->level_mask)
+		if (c->level_len[c->level_slot[h]] == len &&
+			encoding_same(c->levels[c->level_slot[h]], cat, len))
+			return c->level_slot[h];
 	return c->nlevels;			/* "other" */
 }
 
@@ -181,8 +238,11 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 		{
 			int			hit = encoding_level(c, cats[ic], cat_len[ic]);
 
+			/* zeros, then the hit's 1: no branch on where the hit is */
 			for (int l = 0; l <= c->nlevels; l++)
-				out[j++] = (l == hit) ? 1.0 : 0.0;
+				out[j + l] = 0.0;
+			out[j + hit] = 1.0;
+			j += c->nlevels + 1;
 			ic++;
 		}
 		else

@@ -39,6 +39,8 @@ typedef struct EncColumn
 	int			nlevels;		/* > 0: categorical; 0: numeric */
 	char	  **levels;
 	int		   *level_len;
+	int16	   *level_slot;		/* open-addressing hash of the levels: index or -1 */
+	uint32		level_mask;		/* its size - 1 (a power of 2 >= 2 nlevels) */
 	double		lo;
 	double		hi;
 } EncColumn;

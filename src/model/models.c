@@ -28,6 +28,9 @@
 #include "access/htup_details.h"
 
 #include "model/model.h"
+#include "model/encode.h"
+#include "model/encodemodel.h"
+#include "model/kindsint.h"
 #include "base/privileged.h"
 
 PG_FUNCTION_INFO_V1(dpobj_save_model);
@@ -136,6 +139,22 @@ models_store(Oid owner, const char *name, Datum model, bool replace,
 	(void) models_exec(models_insert_sql, 5, types, values, nulls, SPI_OK_INSERT);
 }
 
+/*
+ * The checks the model's first use runs (predict, score, predict_class,
+ * explain, evaluate: its kind's; predict_raw: its encoding's), so that a
+ * forged model is refused (22023, 22004) when saved, not when used.
+ */
+static void
+models_validate(Datum model)
+{
+	Jsonb	   *spec;
+
+	(void) model_unpack_any(DatumGetHeapTupleHeader(model), CurrentMemoryContext);
+	spec = encoding_of_model(model);
+	if (spec != NULL)
+		(void) encoding_parse(spec);
+}
+
 /* dpobj.save_model(name, model, replace): a model from a direct aggregate */
 Datum
 dpobj_save_model(PG_FUNCTION_ARGS)
@@ -148,6 +167,7 @@ dpobj_save_model(PG_FUNCTION_ARGS)
 				 errmsg("dpobj.save_model: the name, the model and replace must not be NULL"),
 				 errhint("Pass a model returned by one of dpobj's aggregates.")));
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	models_validate(PG_GETARG_DATUM(1));
 	models_store(GetUserId(), name, PG_GETARG_DATUM(1), PG_GETARG_BOOL(2), NULL, 0);
 	PG_RETURN_VOID();
 }

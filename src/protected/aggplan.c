@@ -13,10 +13,11 @@
  *	      per statistic, the least epsilon of the call (6 significant
  *	      digits, rounded up) whose half-width is at most half_width
  *
- *	  A mean's half-width needs options {"count": n}, the true count it
- *	  assumes (NULL without one); a quantile's is in ranks (its estimate's
- *	  rank error bound), as no value bound follows without the rows.  Both refuse what dpobj.aggregate()
- *	  refuses on the same public grounds, with its errors.
+ *	  A mean's or variance's half-width needs options {"count": n}, the
+ *	  true count it assumes (NULL without one); a quantile's is in ranks
+ *	  (its estimate's rank error bound), as no value bound follows without
+ *	  the rows.  Both refuse what dpobj.aggregate() refuses on the same
+ *	  public grounds, with its errors.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,6 +25,7 @@
 
 #include <math.h>
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -33,6 +35,7 @@
 
 #include "base/options.h"
 #include "context/trainquery.h"
+#include "core/aggci.h"
 #include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
@@ -51,6 +54,7 @@ typedef struct AggPlan
 	int			k;				/* rows per privacy unit (1: row level) */
 	double		count;			/* options "count", or NaN */
 	const char *fname;			/* the SQL function, for errors */
+	bool		keyed;			/* grouped by a key without levels (aggkeys.c) */
 } AggPlan;
 
 /* options: "count" only, a number > 0 */
@@ -73,7 +77,7 @@ aggplan_count(Jsonb *options, const char *fname)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val, fname),
-					 errhint("%s takes the option \"count\" (the true count a mean's accuracy assumes).", fname)));
+					 errhint("%s takes the option \"count\" (the true count a mean's or variance's accuracy assumes).", fname)));
 	c = getKeyJsonValueFromContainer(&options->root, "count", 5, NULL);
 	return c ? dp_option_number(c, "count", 0, 1e15, true) : NAN;
 }
@@ -98,7 +102,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 {
 	char		relkind;
 	Oid			relid = PG_GETARG_OID(0);
-	char	   *relation;
+	char	   *relation,
+			   *key;
 	ArrayType  *group_by = PG_GETARG_ARRAYTYPE_P(3);
 	Jsonb	   *what = PG_GETARG_JSONB_P(1);
 	char	  **cols;
@@ -111,10 +116,27 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	/* by a key without levels: a key's statistics are a cell's, its count added */
+	key = aggrun_key_column(relid, relation, group_by);
+	p->keyed = key != NULL;
+	enc = NULL;
+	if (p->keyed)
+	{
+		what = aggrun_key_what(what);
+		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
+	}
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
-	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	layout = aggrun_layout(enc, group_by, what);
 	p->l = agg_layout_parse(layout);
 	dpobj_check_protectable(relid, relation);
@@ -127,10 +149,16 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	p->k = Max(unit.rows_per_unit, 1);
 	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
 	if (eps > 0)
-		aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d,
-							 DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
-								psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
-										 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k)))));
+	{
+		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
+			psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
+					 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k))));
+
+		if (p->keyed)
+			aggregate_keys_check_args(AGGKEYS_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+		else
+			aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+	}
 }
 
 /* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
@@ -154,9 +182,9 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 	return true;
 }
 
-/* slot's 1 - alpha half-width in lattice units at eps_noise, as aggrun.c's intervals */
+/* slot's noise rate den / num at eps_noise (core/aggci.h), as aggrun.c's intervals */
 static double
-aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
+aggplan_rate(const AggLayout *l, int slot, double eps_noise)
 {
 	double		share,
 				param;
@@ -165,12 +193,12 @@ aggplan_slot(const AggLayout *l, int slot, double eps_noise, double alpha)
 				den;
 
 	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
-	return aggrun_halfwidth((double) num, (double) den, alpha);
+	return (double) den / (double) num;
 }
 
 /* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
 static double
-aggplan_rank(const AggLayout *l, int slot, double eps_noise)
+aggplan_rank(const AggLayout *l, int slot, double eps_noise, int ncells)
 {
 	double		share,
 				param,
@@ -183,17 +211,14 @@ aggplan_rank(const AggLayout *l, int slot, double eps_noise)
 	(void) agg_slot_kind(l, slot, &share, &param);
 	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
 		n++;
-	agg_rank_gamma(eps_noise * share, l->ncells, &num, &den);
+	agg_rank_gamma(eps_noise * share, ncells, &num, &den);
 	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
 }
 
 /*
  * Statistic i's 95 % half-width in its own units at the charged epsilon
- * eps (NaN: epsilon too small, or a mean without "count").  A mean's
- * interval (aggrun.c) with sum and count half-widths a (in value units) and
- * b around a noisy count C >= n - b (its interval holds) is at most
- * (a + b max(|lo|, |hi|)) / (C - b) + step / 2 from its estimate on either
- * side, and at most hi - lo (clamped).
+ * eps (NaN: epsilon too small, or a mean or variance without "count"):
+ * aggrun.c's, from the same core/aggci.h functions.
  */
 static double
 aggplan_halfwidth(const AggPlan *p, int i, double eps)
@@ -201,9 +226,8 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	const AggLayout *l = p->l;
 	const AggStat *st = &l->stats[i];
 	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-	double		eps_noise = dp_epsilon_per_row(eps, p->k),
-				a,
-				b;
+	AggciColumn ac = {c ? c->lo : 0, c ? c->hi : 0, st->step};
+	double		eps_noise = dp_epsilon_per_row(eps, p->k);
 
 	if (!aggplan_fits(l, eps_noise))
 		return NAN;
@@ -211,21 +235,25 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	{
 		case AGG_COUNT:
 		case AGG_HISTOGRAM:
-			return aggplan_slot(l, st->slot, eps_noise, 0.05);
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05);
 		case AGG_SUM:
-			return aggplan_slot(l, st->slot, eps_noise, 0.05) * st->step;
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05) * st->step;
 		case AGG_MEAN:
 			if (!(p->count > 0))
 				return NAN;
-			a = aggplan_slot(l, st->slot, eps_noise, 0.025) * st->step;
-			b = aggplan_slot(l, st->slot + 1, eps_noise, 0.025);
-			if (p->count - 2 * b < 1)
-				return c->hi - c->lo;
-			return Min(c->hi - c->lo,
-					   (a + b * Max(fabs(c->lo), fabs(c->hi))) / (p->count - 2 * b) + st->step / 2);
+			return aggci_mean_halfwidth(&ac, p->count, aggplan_rate(l, st->slot, eps_noise),
+										aggplan_rate(l, st->slot + 1, eps_noise));
+		case AGG_VARIANCE:
+			if (!(p->count > 0))
+				return NAN;
+			return aggci_variance_halfwidth(&ac, AGG_SUM_UNITS, p->count,
+											aggplan_rate(l, st->slot, eps_noise),
+											aggplan_rate(l, st->slot + 1, eps_noise),
+											aggplan_rate(l, st->slot + 2, eps_noise));
 		case AGG_QUANTILE:
 			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
-			return aggplan_rank(l, st->slot, eps_noise);
+			/* by keys: as in several cells (a row moves two keys' ranks) */
+			return aggplan_rank(l, st->slot, eps_noise, p->keyed ? 2 : l->ncells);
 		default:
 			break;
 	}
@@ -233,7 +261,7 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 			 errmsg("%s: no accuracy for statistic %d of \"what\"", p->fname, i + 1),
-			 errhint("It gives count, sum, mean, histogram and quantile (in ranks).")));
+			 errhint("It gives count, sum, mean, variance, histogram and quantile (in ranks).")));
 	return NAN;					/* keep compiler quiet */
 }
 
@@ -305,6 +333,8 @@ aggplan_stat_name(AggStatKind kind)
 			return "sum";
 		case AGG_MEAN:
 			return "mean";
+		case AGG_VARIANCE:
+			return "variance";
 		case AGG_HISTOGRAM:
 			return "histogram";
 		case AGG_QUANTILE:

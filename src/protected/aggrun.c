@@ -28,6 +28,7 @@
 
 #include "base/privileged.h"
 #include "context/trainquery.h"
+#include "core/aggci.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
@@ -114,7 +115,7 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 	return cols;
 }
 
-/* the options: "filter" and "deadline" only (the layout is dpobj.aggregate's own) */
+/* the options: "filter", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
 void
 aggrun_check_options(Jsonb *options)
 {
@@ -131,11 +132,12 @@ aggrun_check_options(Jsonb *options)
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY &&
 			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
-			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0))
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\" and \"deadline\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"deadline\" and \"max_keys\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -152,23 +154,8 @@ aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }
 
-/*
- * The half-width h, in lattice units, of the discrete Laplace's central
- * interval of level 1 - alpha: the noise Y of scale num / den (q =
- * exp(-den / num)) has P(|Y| >= m) = 2 q^m / (1 + q), and h = m - 1 for the
- * least such m at most alpha, so P(|Y| <= h) >= 1 - alpha.
- */
-double
-aggrun_halfwidth(double num, double den, double alpha)
-{
-	double		q = exp(-den / num);
-	double		m = ceil(log(alpha * (1 + q) / 2) / (-den / num));
-
-	return Max(m - 1, 0);
-}
-
-/* a released value's noise, slot i: [num, den] */
-static void
+/* a released value's noise, slot i: [num, den], and its rate den / num (core/aggci.h) */
+static double
 aggrun_noise(Jsonb *rel, int i, double *num, double *den)
 {
 	JsonbValue *nz = getKeyJsonValueFromContainer(&rel->root, "noise", 5, NULL);
@@ -178,6 +165,7 @@ aggrun_noise(Jsonb *rel, int i, double *num, double *den)
 		getIthJsonbValueFromContainer(p->val.binary.data, 0)->val.numeric)));
 	*den = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
 		getIthJsonbValueFromContainer(p->val.binary.data, 1)->val.numeric)));
+	return *den / *num;
 }
 
 /* the released value j (a noisy integer) */
@@ -200,9 +188,12 @@ aggrun_level(StringInfo b, const EncColumn *c, int lev)
 		appendStringInfoString(b, "null");
 }
 
-/* the group values of cell, and extra (a histogram bin's key, or "") */
+/*
+ * the group values of cell, or key ("column": key) when not NULL, and extra
+ * (a histogram bin's key, or "")
+ */
 static Datum
-aggrun_group(const AggLayout *l, int cell, const char *extra)
+aggrun_group(const AggLayout *l, int cell, const char *key, const char *extra)
 {
 	StringInfoData b;
 	int		   *lev = palloc(sizeof(int) * Max(l->ngroups, 1));
@@ -220,8 +211,10 @@ aggrun_group(const AggLayout *l, int cell, const char *extra)
 			appendStringInfoString(&b, ", ");
 		aggrun_level(&b, &l->enc->cols[l->gcol[g]], lev[g]);
 	}
+	if (key != NULL)
+		appendStringInfoString(&b, key);
 	if (extra[0] != '\0')
-		appendStringInfo(&b, "%s%s", l->ngroups > 0 ? ", " : "", extra);
+		appendStringInfo(&b, "%s%s", l->ngroups > 0 || key ? ", " : "", extra);
 	appendStringInfoChar(&b, '}');
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
@@ -231,16 +224,18 @@ typedef struct AggOut
 	ReturnSetInfo *rsi;
 	const AggLayout *l;
 	int			cell;
+	const char *key;			/* a released key, "column": key; NULL: declared cells */
 } AggOut;
 
+/* a row; without has_est (a mean's or variance's count <= 0) the estimate is NULL */
 static void
 aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 		   bool has_est, double est, double lo, double hi)
 {
 	Datum		v[6];
-	bool		n[6] = {false, false, c == NULL, !has_est, !has_est, !has_est};
+	bool		n[6] = {false, false, c == NULL, !has_est, false, false};
 
-	v[0] = aggrun_group(o->l, o->cell, extra);
+	v[0] = aggrun_group(o->l, o->cell, o->key, extra);
 	v[1] = CStringGetTextDatum(stat);
 	v[2] = c ? CStringGetTextDatum(c->column) : (Datum) 0;
 	v[3] = Float8GetDatum(est);
@@ -249,66 +244,41 @@ aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
 	tuplestore_putvalues(o->rsi->setResult, o->rsi->setDesc, v, n);
 }
 
-/*
- * A mean's estimate and interval from its noisy lattice sum S and count C:
- * each within its 97.5 % half-width (a and b), so both at once with
- * probability >= 95 %; then the true count lies in [max(1, C - b), C + b]
- * and the mean of the lattice values between the extreme ratios, widened by
- * half a step (the rounding) and clamped to [lo, hi] (conservative).
- */
-static void
-aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double a, double b)
+/* the statistic's column, bounds and lattice step */
+static AggciColumn
+aggrun_ci_column(const AggOut *o, const AggStat *st)
 {
 	const EncColumn *c = &o->l->enc->cols[st->col];
-	double		cl = Max(1, C - b),
-				ch = C + b,
-				lo = c->lo,
-				hi = c->hi;
+	AggciColumn ac = {c->lo, c->hi, st->step};
 
-	if (ch >= cl)
-	{
-		/* both ends within [lo, hi]: noise may put the whole ratio range outside it */
-		lo = Min(c->hi, Max(c->lo, Min((S - a) / cl, (S - a) / ch) * st->step - st->step / 2));
-		hi = Max(c->lo, Min(c->hi, Max((S + a) / cl, (S + a) / ch) * st->step + st->step / 2));
-	}
-	aggrun_row(o, "", "mean", c, C > 0,
-			   C > 0 ? Min(c->hi, Max(c->lo, S * st->step / C)) : 0, lo, hi);
+	return ac;
 }
 
-/*
- * A variance's estimate and interval from its noisy lattice sums of squares
- * Q and of values S and count C, each within its 98.33 % half-width (a, b,
- * e): the population variance of the clamped values, Q/n - (S/n)^2, at
- * its extremes over that box (n >= 1), each mean widened by its half
- * step of rounding, clamped to [0, (hi - lo)^2 / 4] (conservative).
- */
+/* a mean's row from its noisy lattice sum S and count C (rates rs, rc): core/aggci.h */
+static void
+aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double rs, double rc)
+{
+	AggciColumn c = aggrun_ci_column(o, st);
+	double		est = 0,
+				lo = 0,
+				hi = 0;
+	bool		has = aggci_mean(&c, S, C, rs, rc, &est, &lo, &hi);
+
+	aggrun_row(o, "", "mean", &o->l->enc->cols[st->col], has, est, lo, hi);
+}
+
+/* a variance's row from its noisy lattice sums Q, S and count C: core/aggci.h */
 static void
 aggrun_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
-				double a, double b, double e)
+				double rq, double rs, double rc)
 {
-	const EncColumn *c = &o->l->enc->cols[st->col];
-	double		g2 = st->step * st->step * AGG_SUM_UNITS,
-				top = (c->hi - c->lo) * (c->hi - c->lo) / 4,
-				cl = Max(1, C - e),
-				ch = C + e,
+	AggciColumn c = aggrun_ci_column(o, st);
+	double		est = 0,
 				lo = 0,
-				hi = top;
+				hi = 0;
+	bool		has = aggci_variance(&c, AGG_SUM_UNITS, Q, S, C, rq, rs, rc, &est, &lo, &hi);
 
-	if (ch >= cl)
-	{
-		double		m2l = Max(0, Min((Q - a) / cl, (Q - a) / ch) * g2 - g2 / 2),
-					m2h = Max((Q + a) / cl, (Q + a) / ch) * g2 + g2 / 2,
-					ml = Min((S - b) / cl, (S - b) / ch) * st->step - st->step / 2,
-					mh = Max((S + b) / cl, (S + b) / ch) * st->step + st->step / 2,
-					sqh = Max(ml * ml, mh * mh),
-					sql = ml <= 0 && mh >= 0 ? 0 : Min(ml * ml, mh * mh);
-
-		lo = Min(top, Max(0, m2l - sqh));
-		hi = Min(top, Max(0, m2h - sql));
-	}
-	aggrun_row(o, "", "variance", c, C > 0,
-			   C > 0 ? Min(top, Max(0, Q * g2 / C - (S * st->step / C) * (S * st->step / C))) : 0,
-			   lo, hi);
+	aggrun_row(o, "", "variance", &o->l->enc->cols[st->col], has, est, lo, hi);
 }
 
 /*
@@ -369,38 +339,23 @@ aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
 		double		v = aggrun_value(values, base + st->slot),
 					num,
 					den,
+					r,
 					h;
 
-		aggrun_noise(rel, st->slot, &num, &den);
-		h = aggrun_halfwidth(num, den, 0.05);
+		r = aggrun_noise(rel, st->slot, &num, &den);
+		h = aggci_halfwidth(r, 0.05);
 		if (st->kind == AGG_COUNT)
 			aggrun_row(o, "", "count", NULL, true, v, v - h, v + h);
 		else if (st->kind == AGG_SUM)
 			aggrun_row(o, "", "sum", c, true, v * st->step, (v - h) * st->step, (v + h) * st->step);
 		else if (st->kind == AGG_MEAN)
-		{
-			double		cnum,
-						cden;
-
-			aggrun_noise(rel, st->slot + 1, &cnum, &cden);
-			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1),
-						aggrun_halfwidth(num, den, 0.025), aggrun_halfwidth(cnum, cden, 0.025));
-		}
+			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1), r,
+						aggrun_noise(rel, st->slot + 1, &num, &den));
 		else if (st->kind == AGG_VARIANCE)
-		{
-			double		snum,
-						sden,
-						cnum,
-						cden;
-
-			aggrun_noise(rel, st->slot + 1, &snum, &sden);
-			aggrun_noise(rel, st->slot + 2, &cnum, &cden);
 			aggrun_variance(o, st, v, aggrun_value(values, base + st->slot + 1),
-							aggrun_value(values, base + st->slot + 2),
-							aggrun_halfwidth(num, den, 0.05 / 3),
-							aggrun_halfwidth(snum, sden, 0.05 / 3),
-							aggrun_halfwidth(cnum, cden, 0.05 / 3));
-		}
+							aggrun_value(values, base + st->slot + 2), r,
+							aggrun_noise(rel, st->slot + 1, &num, &den),
+							aggrun_noise(rel, st->slot + 2, &num, &den));
 		else if (st->kind == AGG_QUANTILE)
 			aggrun_quantile(o, st, values, base);
 		else
@@ -417,12 +372,14 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	char		relkind;
-	char	   *relation;
+	char	   *relation,
+			   *key;
 	Jsonb	   *what,
 			   *options;
 	ArrayType  *group_by;
 	char	  **cols;
 	int			ncols;
+	Jsonb	   *enc = NULL;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
@@ -438,41 +395,55 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
-	cols = aggrun_columns(relid, group_by, what, &ncols);
+	key = aggrun_key_column(relid, relation, group_by);
+	if (key != NULL)
+	{
+		/* a key without declared levels: grouped by no declared column, and a count */
+		what = aggrun_key_what(what);
+		group_by = construct_empty_array(TEXTOID);
+		enc = aggrun_key_encoding(relid, key, what);
+	}
+	if (enc != NULL)
+	{
+		cols = &key;
+		ncols = 1;
+	}
+	else
+		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
-	aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
-			   fcinfo->args[2].value, fcinfo->args[3].value);
+	if (key != NULL)
+		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, enc, key, what, options,
+						fcinfo->args[2].value, fcinfo->args[3].value);
+	else
+	{
+		aggrun_key_no_max(options);
+		aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
+				   fcinfo->args[2].value, fcinfo->args[3].value);
+	}
 	return (Datum) 0;
 }
 
-void
-aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
-		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
-		   Datum delta)
+/*
+ * train()'s sealed path: (rel, mechanism, the columns, label, epsilon,
+ * delta, options || {"encoding": enc, "layout": layout}); the release
+ */
+static Jsonb *
+aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **cols, int ncols,
+			 const char *label, Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon,
+			 Datum delta)
 {
 	LOCAL_FCINFO(tc, 7);
-	Jsonb	   *layout;
-	AggLayout  *l;
-	Jsonb	   *rel;
-	AggOut		o;
-	JsonbValue *values;
 	Datum	   *cd;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
-	layout = aggrun_layout(enc, group_by, what);
-	l = agg_layout_parse(layout);
-
-	/* train()'s arguments: rel, 'aggregate', the columns, a label (unused), epsilon, delta, options */
 	cd = palloc(sizeof(Datum) * ncols);
 	for (int i = 0; i < ncols; i++)
 		cd[i] = CStringGetTextDatum(cols[i]);
 	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
 	tc->args[0].value = ObjectIdGetDatum(relid);
-	tc->args[1].value = CStringGetTextDatum("aggregate");
+	tc->args[1].value = CStringGetTextDatum(mechanism);
 	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
-	tc->args[3].value = cd[0];
+	tc->args[3].value = CStringGetTextDatum(label);
 	tc->args[4].value = DirectFunctionCall1(float8_numeric, epsilon);
 	tc->args[5].value = DirectFunctionCall1(float8_numeric, delta);
 	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
@@ -482,12 +453,75 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 														 JsonbToCString(NULL, &layout->root, VARSIZE(layout))))));
 	for (int i = 0; i < 7; i++)
 		tc->args[i].isnull = false;
-	rel = DatumGetJsonbP(train_evaluate(tc));
+	return DatumGetJsonbP(train_evaluate(tc));
+}
+
+void
+aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
+		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
+		   Datum delta)
+{
+	Jsonb	   *layout;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values;
+
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_layout(enc, group_by, what);
+	l = agg_layout_parse(layout);
+	/* the label is unused ('aggregate' has none) */
+	rel = aggrun_train(fcinfo, relid, "aggregate", cols, ncols, cols[0], enc, layout, options,
+					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */
 	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
 	o.l = l;
+	o.key = NULL;
 	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
 	for (o.cell = 0; o.cell < l->ncells; o.cell++)
 		aggrun_cell(&o, rel, values->val.binary.data);
+}
+
+void
+aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
+				int ncols, Jsonb *enc, const char *key, Jsonb *what, Jsonb *options,
+				Datum epsilon, Datum delta)
+{
+	Jsonb	   *layout;
+	AggLayout  *l;
+	Jsonb	   *rel;
+	AggOut		o;
+	JsonbValue *values,
+			   *keys;
+	StringInfoData b;
+
+	if (enc == NULL)
+		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	layout = aggrun_key_layout(enc, what, options);
+	l = agg_layout_parse(layout);
+	/* 'aggregate_keys': the key column is the label, read as text */
+	rel = aggrun_train(fcinfo, relid, "aggregate_keys", cols, ncols, key, enc, layout,
+					   DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+														  CStringGetTextDatum("max_keys"))),
+					   epsilon, delta);
+
+	/* post-processing: each released key (in key order) as one cell */
+	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+	o.l = l;
+	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
+	keys = getKeyJsonValueFromContainer(&rel->root, "keys", 4, NULL);
+	for (int i = 0; i < (int) JsonContainerSize(keys->val.binary.data); i++)
+	{
+		JsonbValue *kv = getIthJsonbValueFromContainer(keys->val.binary.data, i);
+
+		initStringInfo(&b);
+		escape_json(&b, key);
+		appendStringInfoString(&b, ": ");
+		escape_json(&b, pnstrdup(kv->val.string.val, kv->val.string.len));
+		o.key = b.data;
+		o.cell = i;
+		aggrun_cell(&o, rel, values->val.binary.data);
+	}
 }

@@ -25,12 +25,6 @@ extern char **aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n
 /* the layout {"encoding": enc, "group_by": [...], "what": what} */
 extern Jsonb *aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what);
 
-/*
- * The half-width, in lattice units, of the central interval of level
- * 1 - alpha of discrete Laplace noise of scale num / den
- */
-extern double aggrun_halfwidth(double num, double den, double alpha);
-
 /* the options "filter" and "deadline" only, else a public error */
 extern void aggrun_check_options(Jsonb *options);
 
@@ -43,5 +37,35 @@ extern void aggrun_check_options(Jsonb *options);
 extern void aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
 					   int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
 					   Jsonb *options, Datum epsilon, Datum delta);
+
+/*
+ * A group_by column without declared levels (aggkeyrun.c): the only one
+ * (else a public refusal), or NULL; checked to exist
+ */
+extern char *aggrun_key_column(Oid relid, const char *relation, ArrayType *group_by);
+
+/* what with {"stat": "count"} appended unless it has one: the key's selection count */
+extern Jsonb *aggrun_key_what(Jsonb *what);
+
+/*
+ * A run of counts only by key: the encoding of the key column itself with
+ * one made-up level (public; no row dropped, no declaration needed), or
+ * NULL (a statistic names a column, or the key's type is not a level's)
+ */
+extern Jsonb *aggrun_key_encoding(Oid relid, const char *key, Jsonb *what);
+
+/* refuses the option "max_keys" (declared groups only) */
+extern void aggrun_key_no_max(Jsonb *options);
+
+/* {"encoding": enc, "group_by": [], "what": what[, "max_keys": n]} of options' "max_keys" */
+extern Jsonb *aggrun_key_layout(Jsonb *enc, Jsonb *what, Jsonb *options);
+
+/*
+ * aggrun_run grouped by key (no declared levels): the released keys, in
+ * key order, each with what's rows; enc NULL: the columns' declared domains
+ */
+extern void aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation,
+							char **cols, int ncols, Jsonb *enc, const char *key, Jsonb *what,
+							Jsonb *options, Datum epsilon, Datum delta);
 
 #endif							/* DPOBJ_AGGRUN_H */

@@ -141,8 +141,9 @@ seal_pin_settings(const DPProtectedContext *ctx)
 
 	/*
 	 * A privacy unit's bounding keeps its counters in memory within
-	 * dpobj.max_state_memory, or, past it, sorts the rows (unitkeep.c).  The
-	 * sort's memory is work_mem: the analyst's, but never more than the cap
+	 * dpobj.max_state_memory, or, past it, sorts the rows (unitkeep.c); a
+	 * state may sort them too (dp_aggregate_keys, aggkeys.c).  The sort's
+	 * memory is work_mem: the analyst's, but never more than the cap
 	 * (hash nodes, should a plan have any, at most twice that), so that no
 	 * setting of the analyst's can make the run need more memory; its files
 	 * go to the database's default tablespace, as the GLM states' do, not to
@@ -150,7 +151,7 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	 * make the run fail by the rows' size).  Their statistics are off for
 	 * every run (seal_pins).
 	 */
-	if (ctx->rows_per_unit > 0)
+	if (ctx->rows_per_unit > 0 || ctx->sorts_rows)
 	{
 		char		value[64];
 

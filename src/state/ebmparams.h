@@ -2,8 +2,8 @@
  *
  * ebmparams.h
  *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
- *	  count_share, lo, hi and groups (the one-hot groups of the row, set by
- *	  dpobj.train() from the run's encoding).  Its shared options
+ *	  shrinkage, count_share, lo, hi and groups (the one-hot groups of the
+ *	  row, set by dpobj.train() from the run's encoding).  Its shared options
  *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
  *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
  *
@@ -24,6 +24,8 @@ typedef struct EBMParams
 	double		learning_rate;
 	double		count_share;	/* the share of rho spent on the bin counts */
 	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1] */
+	double		shrinkage;		/* a bin's step: sum-noise sds / c added to its count;
+								 * -1: by the table's noisy size (ebm_shrinkage) */
 	bool		cyclic;			/* a round: one pass per term (true) or one in all */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;

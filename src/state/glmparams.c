@@ -61,9 +61,9 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_AUTO:
 			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
 		case GLM_KIND_EBM_REG:
-			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
+			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
 		case GLM_KIND_EBM:
-			return "Valid options are bins, rounds, learning_rate, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
+			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -395,13 +395,45 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 				 errhint("%s", kind_valid_options(a->kind))));
 }
 
+/* a * b and a + b (finite, non-negative) rounded up: never below the exact value */
+static double
+mul_up(double a, double b)
+{
+	double		x = a * b;
+
+	return (isfinite(x) && fma(a, b, -x) > 0.0) ? nextafter(x, INFINITY) : x;
+}
+
+static double
+add_up(double a, double b)
+{
+	double		x = a + b;
+
+	/* the rounding error (x - a) - b is exact for |a| >= |b| (Fast2Sum) */
+	if (a < b)
+		return add_up(b, a);
+	return (isfinite(x) && (x - a) - b < 0.0) ? nextafter(x, INFINITY) : x;
+}
+
+/*
+ * Objective-Gauss's minimum lambda = 2 k beta R_eff^2 / epsilon (KST12 Thm 2;
+ * k-fold for units of k rows: eps_J <= eps / 2), every step rounded up, so a
+ * declared or default lambda at least this is never below the exact bound.
+ */
+static double
+objective_lambda_min(const GLMParams *p, double epsilon)
+{
+	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : dp_scale_up(1.0, 2.0 * p->h);
+	double		Reff2 = add_up(mul_up(p->R, p->R), p->intercept ? 1.0 : 0.0);
+
+	return dp_scale_up(mul_up(mul_up(2.0 * p->rows_per_unit, beta), Reff2), epsilon);
+}
+
 /* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
 static void
 check_objective_lambda(const GLMParams *p, double epsilon)
 {
-	double		Reff2 = p->R * p->R + (p->intercept ? 1.0 : 0.0);
-	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-	double		lmin = 2.0 * p->rows_per_unit * beta * Reff2 / epsilon;
+	double		lmin = objective_lambda_min(p, epsilon);
 
 	if (p->lambda < lmin && p->rows_per_unit > 1)
 		ereport(ERROR,
@@ -655,13 +687,10 @@ glmparams_reff(const GLMParams *p)
 }
 
 double
-glm_default_lambda(const GLMParams *p, double Reff)
+glm_default_lambda(const GLMParams *p)
 {
-	double		beta = p->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * p->h);
-
 	if (p->lambda > 0)
 		return p->lambda;
-	/* KST12 Thm 2 minimum (k-fold for units of k rows: eps_J <= eps / 2);
-	 * also the default of the other methods */
-	return 2.0 * p->rows_per_unit * beta * Reff * Reff / p->epsilon;
+	/* the minimum is also the default of the other methods */
+	return objective_lambda_min(p, p->epsilon);
 }

@@ -213,7 +213,10 @@ extern void glm_budget_split_rho(double rho, double share, double *rho_R, double
 /* R_eff = sqrt(R^2 + 1) with an intercept (its feature is 1), else R */
 extern double glmparams_reff(const GLMParams *p);
 
-/* regulariser with defaults filled in (sum form: sum_i l_i + lambda/2 ||t||^2) */
-extern double glm_default_lambda(const GLMParams *p, double Reff);
+/*
+ * regulariser with defaults filled in (sum form: sum_i l_i + lambda/2 ||t||^2):
+ * the declared lambda, else Objective-Gauss's minimum, rounded up
+ */
+extern double glm_default_lambda(const GLMParams *p);
 
 #endif							/* DPOBJ_GLMPARAMS_H */

@@ -172,6 +172,23 @@ dp_row_read_cols(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row,
 	return true;
 }
 
+bool
+dp_row_read_label(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+{
+	dp_row_begin(fcinfo, aggname, row, 2);
+	row->d = PG_NARGS() - DP_ROW_COLS_FIRST;
+	row->features = NULL;
+	row->values = NULL;
+	if (PG_ARGISNULL(1))
+	{
+		if (dp_row_drops_bad(row))
+			return false;
+		dp_row_null_error(aggname, true);
+	}
+	row->label = PG_GETARG_BOOL(1);
+	return true;
+}
+
 void
 dp_row_cols_values(DPRowInput *row, float8 *x)
 {

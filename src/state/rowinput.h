@@ -69,6 +69,13 @@ extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput
 extern bool dp_row_read_cols(FunctionCallInfo fcinfo, const char *aggname,
 							 DPRowInput *row, bool *types_checked);
 
+/*
+ * The call and the label (argument 1) of an aggregate whose arguments from
+ * DP_ROW_COLS_FIRST on are its caller's to read (any types, NULLs kept):
+ * false when the label is NULL on the protected path.
+ */
+extern bool dp_row_read_label(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
 /* the features of a row dp_row_read_cols accepted into x (d values); row->values = x */
 extern void dp_row_cols_values(DPRowInput *row, float8 *x);
 

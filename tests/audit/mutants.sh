@@ -23,7 +23,7 @@ PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
 # the major version: the name of the directory above bin (Debian layout)
 MAJOR="$(basename "$(dirname "$PG_BINDIR")")"
 PORT="${DPOBJ_AUDIT_PGPORT:-55437}"
-MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp gradclip}"
+MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp gradclip keysel}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 bail() { echo "not ok - $*"; T_FAIL=$((T_FAIL + 1)); t_summary; exit 1; }
 

@@ -33,6 +33,10 @@ CREATE TABLE canary_agg AS
 CREATE TABLE canary_agg3 AS
   SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
 
+-- canary_keys: canary_agg with its key, a in D and b in D' (dp_aggregate_keys).
+CREATE TABLE canary_keys AS
+  SELECT side, x, CASE WHEN side = 0 THEN 'a' ELSE 'b' END AS k FROM canary_agg;
+
 -- canary_aggq: canary_agg with a value v = 1 (hi on [-1, 1]) after the one-hot of g: the
 -- row, and its rank, moves from cell a to cell b.
 CREATE TABLE canary_aggq AS

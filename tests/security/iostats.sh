@@ -11,7 +11,7 @@
 # public steps followed the caches, which autovacuum of one table changed); the superuser's direct aggregate over the same tables shows
 # that the one does spill and the other does not, so the comparison has something to hide.
 # The same for a table with a privacy unit whose neighbour crosses the bounding's switch
-# from counting in memory to a sort that spills.
+# from counting in memory to a sort that spills, and for a run grouped by keys.
 # Needs PGHOST/PGPORT/PGUSER (a superuser), dpobj installed and preloaded.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -112,6 +112,46 @@ run "$OUT/ufar" uwarm ufar logistic '{"R": 2, "encode": false}'
 t_check "units: the analyst's run released" grep -qE '\(actual rows=1(\.00)? loops=1\)' "$OUT/unear"
 t_check "units: EXPLAIN (ANALYZE, BUFFERS) and the temporary-file counters are the same for both" \
     diff -u "$OUT/unear" "$OUT/ufar"
+
+# Grouped by a key without levels (dp_aggregate_keys sorts the rows, work_mem pinned at most
+# the cap): the far table's 3 000 more rows of other keys spill, the near table's 40 do not;
+# "max_keys" 1 releases key 'a' (40 rows, far above the threshold) alone from both.
+t_psql -d "$DB" \
+    -c "CREATE TABLE kfar AS SELECT CASE WHEN g <= 40 THEN 'a' ELSE 'b' || g END AS k, true AS f
+          FROM generate_series(1, 3040) g" \
+    -c "CREATE TABLE knear AS SELECT * FROM kfar WHERE k = 'a'" \
+    -c "REVOKE ALL ON kfar, knear FROM PUBLIC" \
+    -c "ANALYZE kfar, knear" \
+    -c "SELECT dpobj.declare_domain(t, 'f', ARRAY['true']) FROM unnest(ARRAY['kfar', 'knear']) t" \
+    -c "SELECT count(*) FROM unnest(ARRAY['kfar', 'knear']) t, dpobj.protect(t),
+          dpobj.grant_budget(t, '$ROLE', 1000, 0.5)" >/dev/null || exit 1
+kdirect() {
+    t_psql -d "$DB" -c "SET work_mem = '64kB'" -c "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)
+        SELECT dpobj.dp_aggregate_keys(dpobj.encode_features('[{\"column\": \"f\", \"levels\": [\"true\"]}]',
+          ARRAY[f::text], '{}'::float8[]), k, 50, 1e-6, '{\"layout\": {\"encoding\": [{\"column\": \"f\",
+          \"levels\": [\"true\"]}], \"group_by\": [], \"what\": [{\"stat\": \"count\"}]}}') FROM $1" |
+        grep -c 'temp'
+}
+t_is "keys: at work_mem 64kB the direct aggregate's sort over the near table writes no temporary file" \
+    "$(kdirect knear)" 0
+t_check "keys: ... and over the far table it does" test "$(kdirect kfar)" -gt 0
+for t in knear kfar; do
+    psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 >"$OUT/$t" 2>&1 <<SQL
+SET client_min_messages = warning;
+SELECT pg_stat_force_next_flush() \\gset
+SELECT temp_files AS f0, temp_bytes AS b0 FROM pg_stat_database WHERE datname = current_database() \\gset
+SET ROLE $ROLE;
+EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT * FROM dpobj.aggregate('$t', '[{"stat": "count"}]', 50, 1e-6, ARRAY['k'], '{"max_keys": 1}');
+RESET ROLE;
+SELECT pg_stat_force_next_flush() \\gset
+SELECT 'temporary files', temp_files - :f0, temp_bytes - :b0
+  FROM pg_stat_database WHERE datname = current_database();
+SQL
+done
+t_check "keys: the analyst's run released one key" grep -qE '\(actual rows=1(\.00)? loops=1\)' "$OUT/knear"
+t_check "keys: EXPLAIN (ANALYZE, BUFFERS) and the temporary-file counters are the same for both" \
+    diff -u "$OUT/knear" "$OUT/kfar"
 
 t_psql -d postgres -c "DROP DATABASE $DB" >/dev/null
 t_summary

@@ -832,6 +832,20 @@ SQL
 }
 agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
+# grouped by b (bounds, no levels): private key selection, a count and a quantile of a.  At
+# epsilon 100 (approx: the jobs' role, whose budget has no zCDP charge; the count's half: T =
+# 4 at row level) a key of >= 4 rows is released w.p. > 1 - e^-25 and one of <= 3 rows (the
+# differing row's NaN, -Infinity) w.p. < e^-25: the released keys, compared, are the same in
+# both databases.  With a unit (T near 2k + 1, the keys' bounded counts near it) the keys are
+# DP output, in one line.
+agg_script "SELECT 'aggkeys', group_values, statistic, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys.sql"
+agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_values, estimate))
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, 100, :delta, ARRAY['b'], :'opts'::jsonb);" >"$WORK/aggkeys_dp.sql"
+# a count only by id (an integer, one row per key: the key column encoded with a made-up
+# level, no declaration read): no key is released (each w.p. < e^-25), in both databases
+agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
+  FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -845,15 +859,22 @@ for i in 0 1; do
     t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
 done
 for sline in "${SCENS[@]}"; do
-    IFS='|' read -r scen _ filter _ <<<"$sline"
-    scen=$(trim "$scen") filter=$(trim "$filter")
+    IFS='|' read -r scen _ filter _ _ _ _ unitk _ <<<"$sline"
+    scen=$(trim "$scen") filter=$(trim "$filter") unitk=$(trim "${unitk:-}")
     run_options '{}' "$filter"
+    keys_sql=aggkeys.sql
+    [[ -n $unitk && $unitk != - ]] && keys_sql=aggkeys_dp.sql
     for i in 0 1; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggregate.$i" "$WORK/agg.sql" \
             role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
             eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
             role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys.$i" "$WORK/$keys_sql" \
+            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA" \
+            what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
+            role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -863,6 +884,8 @@ for sline in "${SCENS[@]}"; do
     scen=$(trim "$scen")
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
+    compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
+    compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles

@@ -78,6 +78,7 @@ test_margin_update(void)
 	int			groups[] = {0, 2};
 	int			ns;
 	double		scores[6] = {0};
+	double		steps[6];
 	double		sums[6] = {3, -10, 0, 0, 5, -5};
 	double		counts[6] = {6, 2, -3, 0, 10, 5};
 	double		x[3] = {0.9, 0, 1};
@@ -85,10 +86,20 @@ test_margin_update(void)
 
 	ebm_layout(groups, 2, 3, 4, -1, 1, t, &ns);
 	CHECK(ns == 6, "update: 6 scores");
-	ebm_term_update(scores, ns, sums, counts, 0.5, 1.0, 1.0);
+	ebm_term_step(steps, ns, sums, counts, 1.0, 0.0, 1.0);
 	/* 3/6 = 0.5; -10/2 clipped to -1; 0/max(-3, 1); 5/10; -5/5 */
-	CHECK(scores[0] == 0.25 && scores[1] == -0.5 && scores[2] == 0 && scores[4] == 0.25 &&
-		  scores[5] == -0.5, "update: mean residuals, clipped, min count");
+	CHECK(steps[0] == 0.5 && steps[1] == -1 && steps[2] == 0 && steps[4] == 0.5 &&
+		  steps[5] == -1, "step: mean residuals, clipped, min count");
+	for (int j = 0; j < ns; j++)
+		scores[j] = 0.5 * steps[j];
+	ebm_term_step(steps, ns, sums, counts, 1.0, 4.0, 1.0);
+	/* shrunk: 3/(6+4); -10/(2+4) clipped; 0/(0+4); 5/(10+4); a negative count as 0: 2/(0+4) */
+	CHECK(steps[0] == 0.3 && steps[1] == -1 && steps[3] == 0 && fabs(steps[4] - 5.0 / 14) < 1e-15,
+		  "step: shrunk by 4 pseudo-rows");
+	sums[2] = 2;
+	ebm_term_step(steps, ns, sums, counts, 1.0, 4.0, 1.0);
+	CHECK(steps[2] == 0.5, "step: a negative noisy count counts 0");
+	sums[2] = 0;
 	/* x in numeric bin 3 (0), level 1 (-0.5) */
 	CHECK(fabs(ebm_margin(t, 2, scores, bias, x) - 0.0) < 1e-15, "margin");
 	{
@@ -150,6 +161,27 @@ test_noise(void)
 	CHECK(nz2.count_sigma2 == nz.count_sigma2, "the counts' noise does not depend on the clip");
 }
 
+/* the default shrinkage's inputs: the counts' total and the small-table rule */
+static void
+test_small_shrinkage(void)
+{
+	EBMTerm		t[2];
+	int			groups[] = {0, 2};
+	int			ns;
+	/* a numeric term of 4 bins totals 20, a group of 2 totals 12 */
+	double		counts[6] = {6, 2, -3, 15, 10, 2};
+
+	ebm_layout(groups, 2, 3, 4, -1, 1, t, &ns);
+	/* (20 / 4 + 12 / 2) / (1 / 4 + 1 / 2): each total weighed by 1 / its bins */
+	CHECK(fabs(ebm_total_count(t, 2, counts) - 11.0 / 0.75) < 1e-12, "count total %g",
+		  ebm_total_count(t, 2, counts));
+	CHECK(ebm_shrinkage(8, 100, 1000) == 8, "a large table: the base");
+	CHECK(ebm_shrinkage(8, 150, 100) == 12, "pseudo-rows over rows: 1.5 times");
+	CHECK(ebm_shrinkage(8, 1000, 100) == 16, "at most twice");
+	CHECK(ebm_shrinkage(8, 100, -5) == 16 && ebm_shrinkage(8, 100, NAN) == 16,
+		  "a count total <= 0 or NaN: twice");
+}
+
 int
 main(void)
 {
@@ -157,5 +189,6 @@ main(void)
 	test_bins();
 	test_margin_update();
 	test_noise();
+	test_small_shrinkage();
 	return unitcheck_report();
 }

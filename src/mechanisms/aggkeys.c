@@ -1,0 +1,476 @@
+/*-------------------------------------------------------------------------
+ *
+ * aggkeys.c
+ *	  dpobj.aggregate() grouped by a column without declared levels
+ *	  (docs/PRIVACY.md "Private key selection"):
+ *
+ *	  dpobj.dp_aggregate_keys(features, key text, epsilon, delta, options)
+ *	      RETURNS jsonb; options {"layout": ...} as dp_aggregate's
+ *	      (aggregate.h, no group_by) with "max_keys"
+ *
+ *	  The transition function puts each row's encoded features with its key
+ *	  (its first AGGKEYS_KEY_BYTES bytes) into a sort that spills past
+ *	  work_mem, so that memory follows neither rows nor keys.  After the
+ *	  charge, the final function reads the rows in key order (bytes, C
+ *	  collation), sums each key's slots (agg_row_add) and draws them as a
+ *	  declared cell's (quantiles as in several cells); the key is released
+ *	  iff its selection count (the first "count" of the layout) reaches the
+ *	  threshold T of keysel.h, for k rows per unit touching at most k keys
+ *	  and delta / (1 + e^(epsilon / 2)).  At most "max_keys" released keys
+ *	  in key order (post-processing).
+ *	  Charged once as "aggregate_keys" (approx).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "access/tupdesc.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/tuplesort.h"
+
+#include "base/options.h"
+#include "core/calibrate.h"
+#include "core/dpnoise.h"
+#include "core/expsample.h"
+#include "core/keysel.h"
+#include "core/privquant.h"
+#include "mechanisms/aggregate.h"
+#include "mechanisms/mechanism.h"
+#include "state/rowinput.h"
+
+PG_FUNCTION_INFO_V1(dpobj_aggregate_keys_transfn);
+PG_FUNCTION_INFO_V1(dpobj_aggregate_keys_finalfn);
+
+/* the transition state: the layout, the run's parameters and the sort */
+typedef struct AggKeys
+{
+	AggLayout  *l;
+	double		eps;
+	double		delta;
+	int			k;
+	int			d;
+	int			max_keys;
+	TupleDesc	desc;			/* (key text, features bytea) */
+	TupleTableSlot *slot;
+	Tuplesortstate *sort;		/* NULL: no row */
+} AggKeys;
+
+/* the selection count: the first "count" of the layout, -1 if none */
+static int
+aggkeys_selection(const AggLayout *l)
+{
+	for (int i = 0; i < l->nstats; i++)
+		if (l->stats[i].kind == AGG_COUNT)
+			return l->stats[i].slot;
+	return -1;
+}
+
+/*
+ * the layout's "max_keys" (public, set by protected/aggrun.c); by default
+ * AGGKEYS_DEFAULT_MAX, or fewer so that keys x width <= AGG_MAX_VALUES
+ */
+static int
+aggkeys_max(Jsonb *options, int width)
+{
+	JsonbValue *lv = getKeyJsonValueFromContainer(&options->root, "layout", 6, NULL);
+	JsonbValue *v = lv && lv->type == jbvBinary ?
+		getKeyJsonValueFromContainer(lv->val.binary.data, "max_keys", 8, NULL) : NULL;
+
+	return v ? dp_option_int(v, "max_keys", 1, AGG_MAX_CELLS) :
+		Max(1, Min(AGGKEYS_DEFAULT_MAX, AGG_MAX_VALUES / width));
+}
+
+/*
+ * T for the selection count's noise num / den, or -1: at delta / (1 + e^(eps / 2))
+ * (docs/PRIVACY.md, "Private key selection"), in logs
+ */
+static int64
+aggkeys_threshold(uint64 num, uint64 den, int k, double eps, double delta)
+{
+	double		h = eps / 2;
+
+	return keysel_threshold_log(num, den, k, k, log(delta) - (h + log1p(exp(-h))));
+}
+
+void
+aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int d,
+						  Jsonb *options)
+{
+	AggLayout  *l;
+	int			sel;
+	double		share,
+				q;
+	uint64		num,
+				den;
+	int			k = agg_options_k(options);
+
+	aggregate_check_args(aggname, epsilon, delta, d, options);
+	l = agg_layout_of_options(options);
+	sel = aggkeys_selection(l);
+	/* a quantile's draws as in several cells (a replaced row moves two keys' ranks) */
+	for (int i = 0; i < l->width; i++)
+	{
+		AggSlotKind kind = agg_slot_kind(l, i, &share, &q);
+
+		if (kind != AGG_SLOT_COUNT && kind != AGG_SLOT_SUM && q > 0)
+		{
+			agg_rank_gamma(dp_epsilon_per_row(epsilon, k) * share, 2, &num, &den);
+			if (num < 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
+						 errhint("Raise epsilon or ask for fewer statistics.")));
+		}
+	}
+	if (sel < 0 || l->ngroups != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout needs a \"count\" (the keys' selection) and no \"group_by\"", aggname),
+				 errhint("dpobj.aggregate() builds it: a count is added to \"what\" if none, the key is the second argument.")));
+	if ((int64) aggkeys_max(options, l->width) * l->width > AGG_MAX_VALUES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: more than %d released values", aggname, AGG_MAX_VALUES),
+				 errdetail("\"max_keys\" %d times %d values per key.", aggkeys_max(options, l->width), l->width),
+				 errhint("Lower \"max_keys\" or ask for fewer statistics.")));
+	(void) agg_slot_kind(l, sel, &share, &q);
+	agg_slot_noise(false, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+	if (aggkeys_threshold(num, den, k, epsilon, delta) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: no key threshold meets this delta", aggname),
+				 errhint("Raise delta or epsilon.")));
+}
+
+/* ends the sort when the aggregate is shut down (its memory goes with it) */
+static void
+aggkeys_shutdown(Datum arg)
+{
+	AggKeys    *st = (AggKeys *) DatumGetPointer(arg);
+
+	if (st->sort != NULL)
+		tuplesort_end(st->sort);
+	st->sort = NULL;
+}
+
+/* a new state in cxt; with_sort: the sort too (rows will come) */
+static AggKeys *
+aggkeys_state_new(FunctionCallInfo fcinfo, MemoryContext cxt, Jsonb *options, double eps,
+				  double delta, int d, bool with_sort)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	AggKeys    *st = palloc0(sizeof(AggKeys));
+	AttrNumber	att = 1;
+	Oid			op = TextLessOperator,
+				coll = C_COLLATION_OID;
+	bool		nf = false;
+
+	st->l = agg_layout_of_options(options);
+	st->eps = eps;
+	st->delta = delta;
+	st->k = agg_options_k(options);
+	st->d = d;
+	st->max_keys = aggkeys_max(options, st->l->width);
+	st->desc = CreateTemplateTupleDesc(2);
+	TupleDescInitEntry(st->desc, 1, "key", TEXTOID, -1, 0);
+	TupleDescInitEntry(st->desc, 2, "features", BYTEAOID, -1, 0);
+	st->slot = MakeSingleTupleTableSlot(st->desc, &TTSOpsMinimalTuple);
+	if (with_sort)
+	{
+		st->sort = tuplesort_begin_heap(st->desc, 1, &att, &op, &coll, &nf, work_mem, NULL,
+										TUPLESORT_NONE);
+		AggRegisterCallback(fcinfo, aggkeys_shutdown, PointerGetDatum(st));
+	}
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+/*
+ * a row's key: its first AGGKEYS_KEY_BYTES bytes (whole characters), so that
+ * neither the sort's comparisons nor the release grow with a key's length
+ */
+static text *
+aggkeys_key(text *key)
+{
+	int			len = VARSIZE_ANY_EXHDR(key);
+
+	if (len <= AGGKEYS_KEY_BYTES)
+		return key;
+	return cstring_to_text_with_len(VARDATA_ANY(key),
+									pg_mbcliplen(VARDATA_ANY(key), len, AGGKEYS_KEY_BYTES));
+}
+
+Datum
+dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
+{
+	AggKeys    *st = PG_ARGISNULL(0) ? NULL : (AggKeys *) PG_GETARG_POINTER(0);
+	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
+	DPRowInput	row;
+	bytea	   *w;
+	const double *x;
+
+	if (!dp_row_read(fcinfo, AGGKEYS_AGGNAME, &row))
+	{
+		if (st == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(st);
+	}
+	if (st == NULL)
+	{
+		if (options == NULL)
+			(void) agg_layout_of_options(NULL);	/* raises: no layout */
+		aggregate_keys_check_args(AGGKEYS_AGGNAME, row.epsilon, row.delta, row.d, options);
+		st = aggkeys_state_new(fcinfo, row.aggcontext, options, row.epsilon, row.delta, row.d,
+							   true);
+	}
+	dp_run_check_same(AGGKEYS_AGGNAME, row.epsilon, row.delta, true, row.d,
+					  st->eps, st->delta, st->d);
+	x = row.values;
+	for (int j = 0; j < row.d; j++)
+		if (isnan(x[j]))
+		{
+			if (dp_row_drops_bad(&row))
+				PG_RETURN_POINTER(st);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must not be NaN", AGGKEYS_AGGNAME),
+					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+		}
+	/* the row's encoded features (d, not its slots: a quantile has many), per row */
+	w = palloc(VARHDRSZ + sizeof(double) * row.d);
+	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * row.d);
+	memcpy(VARDATA(w), x, sizeof(double) * row.d);
+	ExecClearTuple(st->slot);
+	st->slot->tts_values[0] = PointerGetDatum(aggkeys_key(PG_GETARG_TEXT_PP(2)));
+	st->slot->tts_values[1] = PointerGetDatum(w);
+	st->slot->tts_isnull[0] = st->slot->tts_isnull[1] = false;
+	ExecStoreVirtualTuple(st->slot);
+	tuplesort_puttupleslot(st->sort, st->slot);
+	PG_RETURN_POINTER(st);
+}
+
+/* ---- the release ---- */
+
+typedef struct AggKeysRun
+{
+	AggKeys    *st;
+	int			width;
+	int			sel;			/* the selection count's slot */
+	int			max_keys;
+	int64		T;
+	uint64	   *num;			/* per slot: the noise's scale num / den, or gamma */
+	uint64	   *den;
+	AggSlotKind *kind;			/* per slot */
+	int64	   *hist;			/* a quantile's bins and losses (AGG_MAX_BINS) */
+	int64	   *loss;
+	int			nout;			/* released keys */
+	int64	   *out;			/* their noisy values, nout x width */
+	StringInfoData keys;		/* their keys, JSON strings */
+} AggKeysRun;
+
+static void *
+aggkeys_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
+{
+	AggKeysRun *r = palloc0(sizeof(AggKeysRun));
+
+	r->st = PG_ARGISNULL(0) ? NULL : (AggKeys *) PG_GETARG_POINTER(0);
+	*pctx = r->st ? mechanism_claim(fcinfo, true, r->st->eps, r->st->delta, r->st->d)
+		: mechanism_claim(fcinfo, false, 0, 0, 0);
+	if (r->st == NULL && *pctx == NULL)
+		return NULL;
+	if (r->st == NULL)
+		r->st = aggkeys_state_new(fcinfo, CurrentMemoryContext, (*pctx)->options,
+								  (*pctx)->epsilon_f, (*pctx)->delta_f, 0, false);
+	r->max_keys = r->st->max_keys;
+	return r;
+}
+
+static void
+aggkeys_calibrate(DPRun *run)
+{
+	AggKeysRun *r = run->state;
+	AggLayout  *l = r->st->l;
+	double		eps_noise = dp_epsilon_per_row(r->st->eps, r->st->k);
+
+	r->width = l->width;
+	r->sel = aggkeys_selection(l);
+	r->num = palloc(sizeof(uint64) * r->width);
+	r->den = palloc(sizeof(uint64) * r->width);
+	r->kind = palloc(sizeof(AggSlotKind) * r->width);
+	r->hist = palloc(sizeof(int64) * AGG_MAX_BINS);
+	r->loss = palloc(sizeof(int64) * AGG_MAX_BINS);
+	for (int i = 0; i < r->width; i++)
+	{
+		double		share,
+					q;
+
+		r->kind[i] = agg_slot_kind(l, i, &share, &q);
+		r->num[i] = 0;			/* a rank slot without a draw: [0, 1] */
+		r->den[i] = 1;
+		if (r->kind[i] == AGG_SLOT_COUNT || r->kind[i] == AGG_SLOT_SUM)
+			agg_slot_noise(r->kind[i] == AGG_SLOT_SUM, eps_noise * share, &r->num[i], &r->den[i]);
+		else if (q > 0)
+			agg_rank_gamma(eps_noise * share, 2, &r->num[i], &r->den[i]);
+		if (r->den[i] < 1 || (r->kind[i] != AGG_SLOT_COUNT && r->kind[i] != AGG_SLOT_SUM &&
+							  q > 0 && r->num[i] < 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon is too small for these statistics", AGGKEYS_AGGNAME),
+					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+	}
+	r->T = r->sel < 0 ? -1 :
+		aggkeys_threshold(r->num[r->sel], r->den[r->sel], r->st->k, r->st->eps, r->st->delta);
+	if (r->T < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: no key threshold meets this delta", AGGKEYS_AGGNAME),
+				 errhint("Raise delta or epsilon.")));
+	r->out = palloc(sizeof(int64) * r->max_keys * r->width);
+	initStringInfo(&r->keys);
+	mechanism_calibrated(run, NULL, "aggregate_keys", r->st->eps, r->st->delta);
+}
+
+/*
+ * A quantile's draws for one key, as a declared cell's (aggregate.c): each
+ * q, then (bins >= 3 nq) its lower and upper ends at ranks t - s and t + s
+ * (aggregate.h), into its slots o; the others 0
+ */
+static void
+aggkeys_quantile(DPRun *run, const AggStat *st, const double *v, int64 *o)
+{
+	AggKeysRun *r = run->state;
+	int			n = st->nbins;
+
+	for (int b = 0; b < n; b++)
+	{
+		r->hist[b] = (int64) v[st->slot + b];
+		o[st->slot + b] = 0;
+	}
+	for (int j = 0; j < AGG_QUANT_DRAWS(st); j++)
+	{
+		uint64		num = r->num[st->slot + j],
+					den = r->den[st->slot + j];
+		int64		pad = j < st->nq ? 0 :
+			agg_quant_shift(num, den, n, AGG_QUANT_BETA) * (j >= 2 * st->nq ? 1 : -1);
+		int64		minloss = privquant_losses_pad(r->hist, n, st->q[j % st->nq], pad, r->loss),
+					pick = 0;
+
+		if (expsample_draw(run->rng, r->loss, n, minloss, num, den, mechanism_stop_pending, NULL,
+						   &pick) != EXPSAMPLE_OK)
+		{
+			mechanism_poll(run->ledger_id); /* a cancel: recorded and raised */
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("%s: a quantile's draw was interrupted", AGGKEYS_AGGNAME),
+					 errhint("The privacy budget of this run is spent; run it again.")));
+		}
+		o[st->slot + j] = pick;
+	}
+}
+
+/* one key's summed slots v: its selection draw, then (released) every slot's noise */
+static void
+aggkeys_flush(DPRun *run, const char *key, int keylen, const double *v)
+{
+	AggKeysRun *r = run->state;
+	const AggLayout *l = r->st->l;
+	int64	   *o = r->out + (int64) r->nout * r->width;
+	int64		noisy;
+
+	if (!keysel_draw(run->rng, (int64) v[r->sel], r->num[r->sel], r->den[r->sel], r->T, &noisy))
+		return;
+	for (int i = 0; i < r->width; i++)
+		if (r->kind[i] == AGG_SLOT_COUNT || r->kind[i] == AGG_SLOT_SUM)
+			o[i] = i == r->sel ? noisy :
+				(int64) v[i] + dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
+	for (int i = 0; i < l->nstats; i++)
+		if (l->stats[i].kind == AGG_QUANTILE)
+			aggkeys_quantile(run, &l->stats[i], v, o);
+	if (r->nout > 0)
+		appendStringInfoString(&r->keys, ", ");
+	escape_json(&r->keys, pnstrdup(key, keylen));
+	r->nout++;
+}
+
+/* after the charge: the keys in order, each one's slots summed, drawn, released up to max_keys */
+static void
+aggkeys_compute(DPRun *run)
+{
+	AggKeysRun *r = run->state;
+	AggKeys    *st = r->st;
+	double	   *v = palloc0(sizeof(double) * r->width),
+			   *x = palloc(sizeof(double) * Max(st->d, 1));
+	StringInfoData cur;
+	bool		have = false;
+	int64		nkeys = 0;
+
+	initStringInfo(&cur);
+	run->detail = "aggregate_keys";
+	if (st->sort == NULL)
+		return;
+	tuplesort_performsort(st->sort);
+	while (r->nout < r->max_keys && tuplesort_gettupleslot(st->sort, true, false, st->slot, NULL))
+	{
+		bool		isnull;
+		text	   *key = DatumGetTextPP(slot_getattr(st->slot, 1, &isnull));
+		bytea	   *w = DatumGetByteaPP(slot_getattr(st->slot, 2, &isnull));
+
+		if (!have || VARSIZE_ANY_EXHDR(key) != cur.len ||
+			memcmp(VARDATA_ANY(key), cur.data, cur.len) != 0)
+		{
+			if (have)
+				aggkeys_flush(run, cur.data, cur.len, v);
+			if ((++nkeys & 1023) == 0)
+				mechanism_poll(run->ledger_id);
+			memset(v, 0, sizeof(double) * r->width);
+			resetStringInfo(&cur);
+			appendBinaryStringInfo(&cur, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+			have = true;
+		}
+		/* the row's slots added to its key's (the same sums as a declared cell's) */
+		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
+		agg_row_add(st->l, x, v);
+	}
+	if (have && r->nout < r->max_keys)
+		aggkeys_flush(run, cur.data, cur.len, v);
+}
+
+/*
+ * {"keys": [released keys], "values": [keys x W noisy integers], "noise":
+ * [[num, den] per slot], "threshold": T, "epsilon", "delta"}
+ */
+static Datum
+aggkeys_release(DPRun *run)
+{
+	AggKeysRun *r = run->state;
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "{\"keys\": [%s], \"values\": [", r->keys.data);
+	for (int64 i = 0; i < (int64) r->nout * r->width; i++)
+		appendStringInfo(&b, "%s" INT64_FORMAT, i ? ", " : "", r->out[i]);
+	appendStringInfoString(&b, "], \"noise\": [");
+	for (int i = 0; i < r->width; i++)
+		appendStringInfo(&b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
+						 r->num[i], r->den[i]);
+	appendStringInfo(&b, "], \"threshold\": " INT64_FORMAT ", \"epsilon\": %s, \"delta\": %s}",
+					 r->T, float8out_internal(r->st->eps), float8out_internal(r->st->delta));
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_aggregate_keys_finalfn,
+						 .admit = aggkeys_admit, .kind = 0,
+						 .calibrate = aggkeys_calibrate, .compute = aggkeys_compute,
+						 .release = aggkeys_release)
