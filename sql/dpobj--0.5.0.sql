@@ -3484,7 +3484,7 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label boolean,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb) IS
-    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups", "class_weight"}';
+    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups", "class_weight"}';
 -- dp_ebm of a float8 label within public bounds (options "y_min", "y_max")
 CREATE FUNCTION dpobj.dp_ebm_reg_transfn(dpobj.glm_state, float8[], float8, float8, float8, jsonb)
 RETURNS dpobj.glm_state
@@ -3505,4 +3505,62 @@ CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
-    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "count_share", "lo", "hi", "groups"}';
+    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups"}';
+
+--------------------------------------------------------------------------
+-- The mechanisms dpobj.train() accepts, from its registry
+-- (src/mechanisms/registry.c), in the order of its hint: each name and the
+-- methods it also accepts by name (logistic: objective, output, cms).
+CREATE FUNCTION dpobj.mechanisms(OUT mechanism text, OUT methods text[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'dpobj_mechanisms'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 16;
+COMMENT ON FUNCTION dpobj.mechanisms() IS
+    'The mechanisms dpobj.train() accepts, in registry order, and the methods each also accepts by name';
+
+--------------------------------------------------------------------------
+-- dp_aggregate with the encoding's columns as separate arguments
+-- (src/mechanisms/aggregate.c): text for a column with levels, else float8,
+-- in the encoding's order, encoded in the transition function, so no array
+-- is built per row.  dpobj.aggregate() and describe() run it except on
+-- Citus tables.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_cols_transfn(float8[], boolean, float8, float8, jsonb, VARIADIC "any")
+RETURNS float8[]
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_cols_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE AGGREGATE dpobj.dp_aggregate_cols(label boolean, epsilon float8, delta float8,
+                                         options jsonb, VARIADIC columns "any") (
+    SFUNC = dpobj.dp_aggregate_cols_transfn,
+    STYPE = float8[],
+    FINALFUNC = dpobj.dp_aggregate_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_aggregate_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate_cols(boolean, float8, float8, jsonb, VARIADIC "any") IS
+    'dp_aggregate with the layout encoding''s columns as separate arguments (text for levels, else float8), encoded per row without an array';
+
+--------------------------------------------------------------------------
+-- dpobj.aggregate() grouped by a column without declared levels
+-- (src/mechanisms/aggkeys.c; docs/PRIVACY.md "Private key selection"):
+-- each row's slots sorted by its key's text, keys released by a noisy
+-- threshold after the one (epsilon, delta) charge.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.dp_aggregate_keys_transfn(internal, float8[], text, float8, float8, jsonb)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_transfn'
+LANGUAGE C VOLATILE;
+CREATE FUNCTION dpobj.dp_aggregate_keys_finalfn(internal)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_keys_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_aggregate_keys(features float8[], key text,
+                                         epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_aggregate_keys_transfn,
+    STYPE = internal,
+    FINALFUNC = dpobj.dp_aggregate_keys_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE
+);
+COMMENT ON AGGREGATE dpobj.dp_aggregate_keys(float8[], text, float8, float8, jsonb) IS
+    'DP noisy cells of encoded rows per key, keys released by a noisy count threshold; options {"layout": ...} with "max_keys"; dpobj.aggregate() runs it for a group_by column without declared levels';
