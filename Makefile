@@ -1,13 +1,13 @@
 # dpobj — PGXS build.  `make && make install && make installcheck`
 EXTENSION = dpobj
 MODULE_big = dpobj
-# 0.1.0 to 0.4.0 are released and their scripts never change; every later SQL change goes
-# into dpobj--0.4.0--0.5.0.sql until 0.5.0 is released.  A fresh CREATE EXTENSION runs
-# dpobj--0.4.0.sql (the whole 0.4.0 install) and the upgrades after it; databases on an
-# older release update through the upgrade scripts.  The install scripts of 0.1.0, 0.2.0
-# and 0.3.0 are not installed: no installable version creates objects before checking its
-# schema (sql/dpobj--0.1.0.sql and sql/dpobj--0.3.0.sql stay in the tree as released).
-DATA = sql/dpobj--0.4.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
+# 0.1.0 to 0.5.0 are released and their scripts never change; every later SQL change goes
+# into an upgrade script (dpobj--0.5.0--0.6.0.sql next).  A fresh CREATE EXTENSION runs
+# dpobj--0.5.0.sql (the whole 0.5.0 install); databases on an older release update
+# through the upgrade scripts.  The install scripts of 0.1.0 to 0.4.0 are not installed:
+# no installable version creates objects before checking its schema (sql/dpobj--0.1.0.sql,
+# sql/dpobj--0.3.0.sql and sql/dpobj--0.4.0.sql stay in the tree as released).
+DATA = sql/dpobj--0.5.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
 	sql/dpobj--0.3.0--0.4.0.sql sql/dpobj--0.4.0--0.5.0.sql
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
@@ -48,10 +48,10 @@ include $(PGXS)
 # the helptext.c rule above must not become the default goal
 .DEFAULT_GOAL := all
 
-# An installation that had 0.1.0, 0.2.0 or 0.3.0 keeps their install scripts, which no
+# An installation that had 0.1.0 to 0.4.0 keeps their install scripts, which no
 # longer ship: removed on install so that no old version stays installable there either.
 install: remove-old-install-scripts
 .PHONY: remove-old-install-scripts
 remove-old-install-scripts:
 	rm -f '$(DESTDIR)$(datadir)/extension/dpobj--0.1.0.sql' '$(DESTDIR)$(datadir)/extension/dpobj--0.2.0.sql' \
-		'$(DESTDIR)$(datadir)/extension/dpobj--0.3.0.sql'
+		'$(DESTDIR)$(datadir)/extension/dpobj--0.3.0.sql' '$(DESTDIR)$(datadir)/extension/dpobj--0.4.0.sql'

@@ -1,9 +1,9 @@
 /* dpobj--0.4.0--0.5.0.sql — upgrade from the 0.4.0 release.
  *
- * Until 0.5.0 is released every SQL change goes here; a fresh install runs
- * dpobj--0.4.0.sql and then this script.  tests/upgrade/ proves that ALTER EXTENSION
- * dpobj UPDATE from every release gives the same catalog as a fresh install and keeps
- * the data.
+ * Released with 0.5.0 (2026-11-27): this file never changes.  0.5.0's fresh install,
+ * sql/dpobj--0.5.0.sql, is dpobj--0.4.0.sql followed by this script, and tests/upgrade/
+ * proves that ALTER EXTENSION dpobj UPDATE from every release gives the same catalog as a
+ * fresh install and keeps the data.
  *
  * The library refuses every charged or privileged entry point while the database's SQL
  * objects are older than it (src/base/privileged.c), so a new library installed

@@ -23,7 +23,8 @@ KB = 1000
 LIMITS = {"docs": 250 * KB, "changelog_section": 12 * KB, "readme": 12 * KB}
 FROZEN = {"sql/dpobj--0.1.0.sql", "sql/dpobj--0.1.0--0.2.0.sql",
           "sql/dpobj--0.2.0--0.3.0.sql", "sql/dpobj--0.3.0.sql",
-          "sql/dpobj--0.3.0--0.4.0.sql", "sql/dpobj--0.4.0.sql"}
+          "sql/dpobj--0.3.0--0.4.0.sql", "sql/dpobj--0.4.0.sql",
+          "sql/dpobj--0.4.0--0.5.0.sql", "sql/dpobj--0.5.0.sql"}
 ROOTS = ("src/", "sql/", "tests/", "bench/", "scripts/", "docs/", "README.md")
 
 

@@ -104,7 +104,8 @@ def check_paths(files):
 def check_issue_numbers(files):
     frozen = {"sql/dpobj--0.1.0.sql", "sql/dpobj--0.1.0--0.2.0.sql",
               "sql/dpobj--0.2.0--0.3.0.sql", "sql/dpobj--0.3.0.sql",
-          "sql/dpobj--0.3.0--0.4.0.sql", "sql/dpobj--0.4.0.sql"}
+          "sql/dpobj--0.3.0--0.4.0.sql", "sql/dpobj--0.4.0.sql",
+          "sql/dpobj--0.4.0--0.5.0.sql", "sql/dpobj--0.5.0.sql"}
     roots = ("src/", "sql/", "docs/", "bench/", "tests/", "scripts/", "README.md")
     hits = []
     for f in files:

@@ -12,17 +12,19 @@ sqlstate() {
     [[ -z $out ]] && echo ok || sed -nE 's/^(psql:[^ ]* )?ERROR:  ([0-9A-Z]{5}).*/\2/p' <<<"$out" | tail -n 1
 }
 
-# The install script of 0.1.0 is released but no longer installed (sql/dpobj--0.1.0.sql;
-# its upgrade scripts are, so 0.1.0 and 0.2.0 databases still update).  A test that sets
-# up an old release installs it for its own length: with_old_install_script CMD... runs
-# CMD with the file in the server's extension directory and removes it afterwards, also
-# when CMD fails.
-with_old_install_script() {
-    local dir rc
+# The install scripts of released versions are no longer installed (sql/dpobj--0.1.0.sql,
+# ...; their upgrade scripts are, so older databases still update).  A test that sets up
+# an old release installs its script for its own length: with_release_script VERSION
+# CMD... runs CMD with sql/dpobj--VERSION.sql in the server's extension directory and
+# removes it afterwards, also when CMD fails; with_old_install_script CMD... is 0.1.0's.
+with_release_script() {
+    local dir rc ver=$1
+    shift
     dir="$("${PG_CONFIG:-pg_config}" --sharedir)/extension"
-    cp "$(dirname "${BASH_SOURCE[0]}")/../../sql/dpobj--0.1.0.sql" "$dir/" || return 1
+    cp "$(dirname "${BASH_SOURCE[0]}")/../../sql/dpobj--$ver.sql" "$dir/" || return 1
     "$@"
     rc=$?
-    rm -f "$dir/dpobj--0.1.0.sql"
+    rm -f "$dir/dpobj--$ver.sql"
     return $rc
 }
+with_old_install_script() { with_release_script 0.1.0 "$@"; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/security/takeover.sh — dpobj's superuser-run code in a schema that another role
 # controls (docs/SECURITY.md, "Installation").
-#   A. The install scripts of 0.1.0 and 0.2.0 are not installed: CREATE EXTENSION ...
+#   A. The install scripts of 0.1.0 and 0.2.0 (and 0.3.0, 0.4.0) are not installed: CREATE EXTENSION ...
 #      VERSION '0.1.0' or '0.2.0' is refused, so no installable version creates objects
 #      before checking its schema.  A database that runs 0.1.0 in a schema dpobj that a
 #      non-superuser created beforehand (set up with the released script, which cannot
@@ -45,7 +45,7 @@ cleanup_db() { t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null; }
 # ---- A. 0.1.0 in a schema dpobj that a non-superuser created -------------------------
 fresh_db || exit 1
 t_psql -d "$DB" -c "SET ROLE $MALLORY" -c "CREATE SCHEMA dpobj" >/dev/null
-for old in 0.1.0 0.2.0; do
+for old in 0.1.0 0.2.0 0.3.0 0.4.0; do
     t_is "the $old install script is not installed: CREATE EXTENSION dpobj VERSION '$old' refused (22023)" \
         "$(sqlstate "$DB" -c "CREATE EXTENSION dpobj VERSION '$old'")" "22023"
 done
@@ -289,7 +289,7 @@ t_psql -d "$DB" -c "SET dpobj.drop_confirm = '$DB'" -c "DROP EXTENSION dpobj" >/
 cleanup_db
 fresh_db || exit 1
 fill_schema || exit 1
-t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.4.0'" >/dev/null || exit 1
+with_release_script 0.4.0 t_psql -d "$DB" -c "CREATE EXTENSION dpobj VERSION '0.4.0'" >/dev/null || exit 1
 t_is "0.4.0 installed beside another role's objects: the update is refused (42501), still 0.4.0" \
     "$(update_result)" "42501/0.4.0"
 t_psql -d "$DB" -c "SET dpobj.drop_confirm = '$DB'" -c "DROP EXTENSION dpobj" >/dev/null 2>&1
