@@ -7,8 +7,8 @@
 # value, the law's own coverage P(|Y| <= h) (a mean's test: >= 95 %), and the errors'
 # root mean square against the discrete Laplace's standard deviation sqrt(2q)/(1 - q) (lattice units x step).  Needs a
 # running server through PGHOST/PGPORT/PGUSER (a superuser: it owns, protects and grants),
-# e.g. from the repository's root:  bash /work/helpers/run.sh script bench/aggregate/coverage.sh
-# or with scripts/common.sh's cluster.  Writes bench/csv/aggregate_coverage.csv
+# e.g. from the repository's root:
+#   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && bash bench/aggregate/coverage.sh).  Writes bench/csv/aggregate_coverage.csv
 # (bench/record.py), rendered into docs/BENCHMARKS.md.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -12,7 +12,7 @@
 # epsilon 1 with 20 age bins, against the true histogram: bench/aggregate/describe_adult.csv
 # (bench/render.py plots it into docs/img/describe_adult.png).  Needs a running server
 # through PGHOST/PGPORT/PGUSER (a superuser), e.g. from the repository's root:
-#   bash /work/helpers/run.sh script bench/aggregate/quantiles.sh
+#   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && bash bench/aggregate/quantiles.sh)
 # Writes bench/csv/aggregate_quantiles.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -8,7 +8,7 @@
 # (/proc/<pid>/status; shared buffers it touched included, parallel workers not).  About a
 # minute on 2 cores at 20M rows.  Needs a running server through PGHOST/PGPORT/PGUSER (a
 # superuser), e.g. from the repository's root:
-#   bash /work/helpers/run.sh script bench/aggregate/scale.sh
+#   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && bash bench/aggregate/scale.sh)
 # Writes bench/csv/aggregate_scale.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
 # Not part of any test suite.
 set -euo pipefail

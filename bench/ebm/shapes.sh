@@ -7,7 +7,7 @@
 # docs/img/ebm_shapes.png from it (numeric terms: contribution per bin on the declared
 # scale; categoricals: a bar per level).  Protected runs draw fresh noise: each run draws
 # new shapes.  Needs a running server through PGHOST/PGPORT/PGUSER (a superuser), e.g.
-#   bash /work/helpers/run.sh script bench/ebm/shapes.sh   (or scripts/common.sh's cluster)
+#   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && bash bench/ebm/shapes.sh) from the repository's root
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB=dpobj_ebm_shapes

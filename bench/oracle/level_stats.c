@@ -139,7 +139,7 @@ main(int argc, char **argv)
 {
 	const char *set = "d40",
 			   *subset = "bal",
-			   *path = "/work/shared/data/adult/adult.data";	/* as oracle_bench */
+			   *path = "../../data/adult/adult.data";	/* as oracle_bench */
 	BenchData	bd;
 	OPDiscProblem p;
 	OPDiscResult res;

@@ -89,7 +89,7 @@ static int
 parse_args(int argc, char **argv, BenchOpts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->path = "/work/shared/data/adult/adult.data";
+	o->path = "../../data/adult/adult.data";	/* run from bench/oracle */
 	o->set = "d23";
 	o->subset = NULL;
 	o->sample_seed = 1;

@@ -3,7 +3,7 @@
 # declared R against "R": "private" (docs/BENCHMARKS.md, "Private norm bound"): epsilon 1,
 # delta 1e-6, seeds 1..20, test accuracy: mean (min–max) per method and R.  Needs a running
 # server through PGHOST/PGPORT/PGUSER (a superuser: dpobj.seed); e.g. from the repository's root:
-#   source /work/hdev.sh hN PORT; hrun bash bench/privbounds/run.sh
+#   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && bash bench/privbounds/run.sh)
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB=dpobj_privbounds
