@@ -51,7 +51,7 @@ dpobj_psql -c 'CREATE EXTENSION dpobj'
 step "README.md's recommended path (owner: protect, declare, grant; analyst: train, evaluate, predict)"
 bash "$REPO/scripts/readme_path.sh" "$REPO/README.md" | dpobj_psql -e -f -
 
-# the result, on the terminal (the analyst's private estimate: step 6's row in the log)
+# the result, on the terminal (the analyst's private estimate: step 7's row in the log)
 exec 1>&3 2>&4
 private=$(awk '/accuracy +\| +accuracy_ci95 +\|/ { print; getline; print; getline; print; exit }' "$LOG")
 dpobj_psql -v private="$private" -f "$REPO/scripts/demo.sql"

@@ -3,8 +3,8 @@
 --
 --   psql -X -v ON_ERROR_STOP=1 -d dpobj_demo -f scripts/demo.sql
 --
--- Prints the stored model with a name for each weight (from the encoding the model records),
--- its accuracy on the held-out rows beside the majority baseline, as the table's owner
+-- Prints the stored model's kind and what it says (dpobj.explain, for every kind), its
+-- accuracy on the held-out rows beside the majority baseline, as the table's owner
 -- computes them exactly and (-v private=..., from demo.sh's log) as the analyst received them
 -- privately, and the analyst's budget left.
 
@@ -14,30 +14,19 @@ SET client_min_messages = warning;
 
 \echo
 \echo '--- the model income_v1, trained by the analyst with dpobj.train(''auto'', epsilon 1) ---'
-SELECT (model).mechanism, (model).params->>'selected' AS selected, (model).epsilon,
-       (model).delta, round((model).bias::numeric, 3) AS bias
+SELECT (model).mechanism, (model).params->>'selected' AS selected,
+       dpobj.model_kind(model) AS kind, (model).epsilon, (model).delta
 FROM dpobj.models WHERE name = 'income_v1';
 
--- one name per coordinate: a categorical column's levels then "(other)", a numeric column
--- once (clipped to its declared bounds and scaled to [-1, 1])
-WITH m AS (SELECT model FROM dpobj.models WHERE name = 'income_v1'),
-enc AS (
-    SELECT e, i FROM m, jsonb_array_elements((model).params->'encoding') WITH ORDINALITY x(e, i)
-), coords AS (
-    SELECT i, l.k, (e->>'column') || ' = ' || l.v AS feature
-    FROM enc, jsonb_array_elements_text(e->'levels') WITH ORDINALITY l(v, k)
-    UNION ALL
-    SELECT i, jsonb_array_length(e->'levels') + 1, (e->>'column') || ' = (other)'
-    FROM enc WHERE e ? 'levels'
-    UNION ALL
-    SELECT i, 1, format('%s (%s..%s, scaled)', e->>'column', e->>'lo', e->>'hi')
-    FROM enc WHERE NOT e ? 'levels'
-), named AS (
-    SELECT row_number() OVER (ORDER BY i, k) AS j, feature FROM coords
-)
-SELECT n.feature, round(w.weight::numeric, 3) AS weight
-FROM m, unnest((m.model).weights) WITH ORDINALITY w(weight, j) JOIN named n USING (j)
-ORDER BY j;
+-- what the model says, for every kind (dpobj.explain: a linear model's weights, an
+-- additive model's score per level or bin of the declared scale): per feature, most
+-- important first, its three largest contributions
+SELECT feature, level, round(contribution::numeric, 3) AS contribution,
+       round(importance::numeric, 3) AS importance
+FROM (SELECT e.*, row_number() OVER (PARTITION BY e.feature ORDER BY abs(e.contribution) DESC) AS r
+      FROM dpobj.models m, dpobj.explain(m.model) e WHERE m.name = 'income_v1') x
+WHERE r <= 3
+ORDER BY importance DESC, feature, abs(contribution) DESC;
 
 \echo '--- accuracy on the held-out rows (split = ''test'') ---'
 \echo 'exact, as the table''s owner (who may read it) computes it:'

@@ -36,8 +36,8 @@ else
 fi
 check "the path stored model income_v1" \
     "SELECT count(*) = 1 FROM dpobj.models WHERE name = 'income_v1'"
-check "train and evaluate were charged to the budget domain" \
-    "SELECT count(*) = 2 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
+check "describe, train and evaluate were charged to the budget domain" \
+    "SELECT count(*) = 3 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
 check "the stored model predicts from raw values" \
     "SET ROLE analyst; SELECT dpobj.predict_raw('income_v1', '{\"relationship\": \"Wife\", \"race\": \"Black\", \"sex\": \"Female\", \"capital_gain\": 0, \"hours_per_week\": 40}') IS NOT NULL"
 # docs/TUTORIAL.md: every ```sql block, in order, after the README's path
