@@ -206,24 +206,29 @@ agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, i
 	return a;
 }
 
-/* the cell of a row: each group column's level (its one-hot coordinate), row-major */
-static int
-agg_row_cell(const AggLayout *l, const double *x)
+/*
+ * A categorical column's level: levels[col] when the encoder gave it, else
+ * the first of its n one-hot coordinates xs[] set (n - 1 if none).
+ */
+static pg_attribute_always_inline int
+agg_level(const int *levels, int col, const double *xs, int n)
+{
+	if (levels != NULL)
+		return levels[col];
+	for (int j = 0; j < n - 1; j++)
+		if (xs[j] > 0.5)
+			return j;
+	return n - 1;
+}
+
+/* the cell of a row: each group column's level, row-major */
+static pg_attribute_always_inline int
+agg_row_cell_lev(const AggLayout *l, const double *x, const int *levels)
 {
 	int			cell = 0;
 
 	for (int g = 0; g < l->ngroups; g++)
-	{
-		int			lev = l->gsize[g] - 1;
-
-		for (int j = 0; j < l->gsize[g]; j++)
-			if (x[l->goff[g] + j] > 0.5)
-			{
-				lev = j;
-				break;
-			}
-		cell = cell * l->gsize[g] + lev;
-	}
+		cell = cell * l->gsize[g] + agg_level(levels, l->gcol[g], x + l->goff[g], l->gsize[g]);
 	return cell;
 }
 
@@ -258,6 +263,41 @@ agg_bin(double x, int n)
 	return v >= n - 1 ? n - 1 : (v <= 0 ? 0 : (int) v);
 }
 
+/* statistic st's contributions to its slots v (w + st->slot); levels as agg_level's */
+static pg_attribute_always_inline void
+agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const int *levels,
+			 double *v)
+{
+	const double *xs = x + st->off;
+
+	switch (st->kind)
+	{
+		case AGG_COUNT:
+			v[0] += 1;
+			break;
+		case AGG_MEAN:
+			v[1] += 1;
+			/* FALLTHROUGH */
+		case AGG_SUM:
+			v[0] += agg_lattice(st, &cols[st->col], xs[0]);
+			break;
+		case AGG_VARIANCE:
+			v[0] += agg_square(st, &cols[st->col], xs[0]);
+			v[1] += agg_lattice(st, &cols[st->col], xs[0]);
+			v[2] += 1;
+			break;
+		case AGG_HISTOGRAM:
+			if (cols[st->col].nlevels > 0)
+				v[agg_level(levels, st->col, xs, st->nbins)] += 1;
+			else
+				v[agg_bin(xs[0], st->nbins)] += 1;
+			break;
+		case AGG_QUANTILE:
+			v[agg_bin(xs[0], st->nbins)] += 1;
+			break;
+	}
+}
+
 /* a row's contributions to its cell's slots w */
 void
 agg_row_add(const AggLayout *l, const double *x, double *w)
@@ -268,48 +308,7 @@ agg_row_add(const AggLayout *l, const double *x, double *w)
 	int			nstats = l->nstats;
 
 	for (int i = 0; i < nstats; i++)
-	{
-		const AggStat *st = &stats[i];
-		double	   *v = w + st->slot;
-		const double *xs = x + st->off;
-		int			b;
-
-		switch (st->kind)
-		{
-			case AGG_COUNT:
-				v[0] += 1;
-				break;
-			case AGG_MEAN:
-				v[1] += 1;
-				/* FALLTHROUGH */
-			case AGG_SUM:
-				v[0] += agg_lattice(st, &cols[st->col], xs[0]);
-				break;
-			case AGG_VARIANCE:
-				v[0] += agg_square(st, &cols[st->col], xs[0]);
-				v[1] += agg_lattice(st, &cols[st->col], xs[0]);
-				v[2] += 1;
-				break;
-			case AGG_HISTOGRAM:
-				if (cols[st->col].nlevels > 0)
-				{
-					b = st->nbins - 1;
-					for (int j = 0; j < st->nbins; j++)
-						if (xs[j] > 0.5)
-						{
-							b = j;
-							break;
-						}
-				}
-				else
-					b = agg_bin(xs[0], st->nbins);
-				v[b] += 1;
-				break;
-			case AGG_QUANTILE:
-				v[agg_bin(xs[0], st->nbins)] += 1;
-				break;
-		}
-	}
+		agg_stat_add(&stats[i], cols, x, NULL, w + stats[i].slot);
 }
 
 /*
@@ -365,23 +364,41 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 		}
 	/* the state is this aggregate's own array: updated in place */
-	agg_row_add(l, x, s + AG_NRUN(l->width) + agg_row_cell(l, x) * l->width);
+	agg_row_add(l, x, s + AG_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
 /*
- * dp_aggregate_cols' call site: the layout and the buffers one row's
- * columns are encoded in (no array per row), built once per options.
+ * A statistic's per-row step at dp_aggregate_cols' call site: a count, a
+ * histogram of levels, one of equal bins or a quantile (one slot + 1 each,
+ * from the column's level or coordinate), or any other (agg_stat_add).
+ */
+typedef enum
+{
+	AGG_OP_ONE, AGG_OP_LEVEL, AGG_OP_BIN, AGG_OP_STAT
+} AggOpKind;
+
+typedef struct AggOp
+{
+	AggOpKind	kind;
+	int			slot;			/* its first slot in a cell */
+	int			src;			/* LEVEL: its column; BIN: its coordinate */
+	int			nbins;
+	const AggStat *st;
+} AggOp;
+
+/*
+ * dp_aggregate_cols' call site: the layout, its steps and the buffers one
+ * row's columns are encoded in (no array per row), built once per options.
  */
 typedef struct AggCols
 {
 	AggLayout  *l;
+	AggOp	   *ops;			/* one per statistic, in order */
 	bool		checked;		/* the argument types were checked */
-	char	  **cats;			/* the categorical values, encoding order */
-	int		   *cat_len;
-	double	   *nums;			/* the numeric ones */
-	bool	   *numnull;
-	double	   *x;				/* the encoded row, d values */
+	int		   *off;			/* each column's first coordinate */
+	double	   *x;				/* the encoded row's numeric coordinates, d values */
+	int		   *levels;			/* its categorical columns' levels (agg_level) */
 } AggCols;
 
 static void *
@@ -392,11 +409,36 @@ agg_cols_build(Jsonb *options, MemoryContext cxt)
 
 	c->l = agg_layout_of_options(options);
 	enc = c->l->enc;
-	c->cats = MemoryContextAllocZero(cxt, sizeof(char *) * (enc->ncat + 1));
-	c->cat_len = MemoryContextAllocZero(cxt, sizeof(int) * (enc->ncat + 1));
-	c->nums = MemoryContextAllocZero(cxt, sizeof(double) * (enc->nnum + 1));
-	c->numnull = MemoryContextAllocZero(cxt, sizeof(bool) * (enc->nnum + 1));
+	c->off = MemoryContextAlloc(cxt, sizeof(int) * enc->ncols);
+	for (int i = 0, j = 0; i < enc->ncols; i++)
+	{
+		c->off[i] = j;
+		j += enc->cols[i].nlevels > 0 ? enc->cols[i].nlevels + 1 : 1;
+	}
 	c->x = MemoryContextAllocZero(cxt, sizeof(double) * enc->d);
+	c->levels = MemoryContextAllocZero(cxt, sizeof(int) * enc->ncols);
+	c->ops = MemoryContextAllocZero(cxt, sizeof(AggOp) * c->l->nstats);
+	for (int i = 0; i < c->l->nstats; i++)
+	{
+		const AggStat *st = &c->l->stats[i];
+		AggOp	   *op = &c->ops[i];
+
+		op->slot = st->slot;
+		op->nbins = st->nbins;
+		op->st = st;
+		op->src = st->off;
+		if (st->kind == AGG_COUNT)
+			op->kind = AGG_OP_ONE;
+		else if (st->kind == AGG_HISTOGRAM && enc->cols[st->col].nlevels > 0)
+		{
+			op->kind = AGG_OP_LEVEL;
+			op->src = st->col;
+		}
+		else if (st->kind == AGG_HISTOGRAM || st->kind == AGG_QUANTILE)
+			op->kind = AGG_OP_BIN;
+		else
+			op->kind = AGG_OP_STAT;
+	}
 	return c;
 }
 
@@ -419,33 +461,72 @@ agg_cols_check(FunctionCallInfo fcinfo, const Encoding *enc)
 					 errhint("Cast a column with declared levels to text, any other to float8.")));
 }
 
-/* the row's columns into the call site's buffers; false: a numeric NULL or NaN */
+/*
+ * The row's columns as encode_features would encode them (its
+ * encoding_level and encoding_scale), straight from the arguments: each
+ * categorical column's level into levels (its one-hot coordinates are not
+ * written: agg_cols_add reads levels), each numeric one's coordinate
+ * into x.  False: a numeric NULL or NaN.
+ */
 static bool
 agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
 {
 	const Encoding *enc = c->l->enc;
-	int			ic = 0,
-				in = 0;
 
 	for (int i = 0; i < enc->ncols; i++)
 	{
+		const EncColumn *col = &enc->cols[i];
 		int			a = DP_ROW_COLS_FIRST + i;
 
-		if (enc->cols[i].nlevels > 0)
+		if (col->nlevels > 0)
 		{
 			text	   *t = PG_ARGISNULL(a) ? NULL : PG_GETARG_TEXT_PP(a);
 
-			c->cats[ic] = t ? VARDATA_ANY(t) : NULL;
-			c->cat_len[ic++] = t ? VARSIZE_ANY_EXHDR(t) : 0;
+			c->levels[i] = t ? encoding_level(col, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t))
+				: col->nlevels;
 		}
 		else
 		{
-			c->numnull[in] = PG_ARGISNULL(a);
-			c->nums[in++] = PG_ARGISNULL(a) ? 0.0 : PG_GETARG_FLOAT8(a);
+			double		v;
+
+			if (PG_ARGISNULL(a) || isnan(v = PG_GETARG_FLOAT8(a)))
+				return false;
+			c->x[c->off[i]] = encoding_scale(v, col->lo, col->hi);
 		}
 	}
-	/* encode_features' own encoding: the same cells as dp_aggregate's */
-	return encoding_row(enc, c->cats, c->cat_len, c->nums, c->numnull, c->x);
+	return true;
+}
+
+/* the encoded row's contributions to its cell's slots w: agg_row_add's, by c->ops */
+static void
+agg_cols_add(const AggCols *c, double *w)
+{
+	const AggOp *ops = c->ops;
+	const EncColumn *cols = c->l->enc->cols;
+	const double *x = c->x;
+	const int  *levels = c->levels;
+	int			nops = c->l->nstats;
+
+	for (int i = 0; i < nops; i++)
+	{
+		const AggOp *op = &ops[i];
+
+		switch (op->kind)
+		{
+			case AGG_OP_ONE:
+				w[op->slot] += 1;
+				break;
+			case AGG_OP_LEVEL:
+				w[op->slot + levels[op->src]] += 1;
+				break;
+			case AGG_OP_BIN:
+				w[op->slot + agg_bin(x[op->src], op->nbins)] += 1;
+				break;
+			case AGG_OP_STAT:
+				agg_stat_add(op->st, cols, x, levels, w + op->slot);
+				break;
+		}
+	}
 }
 
 /*
@@ -487,7 +568,8 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 				 errhint("Filter out or impute rows with missing values.")));
 	}
 	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
-	agg_row_add(c->l, c->x, s + AG_NRUN(c->l->width) + agg_row_cell(c->l, c->x) * c->l->width);
+	agg_cols_add(c, s + AG_NRUN(c->l->width) +
+				 agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 

@@ -193,20 +193,6 @@ encoding_row_bound(const Encoding *enc, bool l1)
 	return l1 ? (double) enc->ncols : nextafter(sqrt((double) enc->ncols), INFINITY);
 }
 
-/* a value clipped to [lo, hi] and scaled to [-1, 1] */
-static double
-encoding_scale(double x, double lo, double hi)
-{
-	double		v;
-
-	if (x <= lo)
-		return -1.0;
-	if (x >= hi)
-		return 1.0;
-	v = 2.0 * ((x - lo) / (hi - lo)) - 1.0;
-	return v < -1.0 ? -1.0 : (v > 1.0 ? 1.0 : v);
-}
-
 int
 encoding_level(const EncColumn *c, const char *cat, int len)
 {

@@ -60,6 +60,20 @@ extern Encoding *encoding_parse(Jsonb *spec);
 /* The derived row-norm bound: sqrt(m) for the l2 norm, m for the l1 norm. */
 extern double encoding_row_bound(const Encoding *enc, bool l1);
 
+/* a numeric value clipped to [lo, hi] and scaled to [-1, 1] (its coordinate) */
+static inline double
+encoding_scale(double x, double lo, double hi)
+{
+	double		v;
+
+	if (x <= lo)
+		return -1.0;
+	if (x >= hi)
+		return 1.0;
+	v = 2.0 * ((x - lo) / (hi - lo)) - 1.0;
+	return v < -1.0 ? -1.0 : (v > 1.0 ? 1.0 : v);
+}
+
 /* The index of a categorical value among c's levels; c->nlevels ("other") if none (or NULL). */
 extern int	encoding_level(const EncColumn *c, const char *cat, int len);
 
