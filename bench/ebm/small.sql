@@ -2,7 +2,8 @@
 -- and accuracy.sql): adult12's training split subsampled to 700, 3 000 and 10 000 rows
 -- (a fixed public seed; tested on adult12's test split), then rounds x bins x shrinkage
 -- there, on bank and on adult12, seeds 1-20, and the default ("by_size") at epsilon 1
--- and 0.5 against shrinkage 8.  Prints the mean balanced accuracy per configuration.
+-- and 0.5 against shrinkage 8.  Prints the mean balanced accuracy per configuration, then
+-- ebm against noisy GD paired by seed on the 700- and 3 000-row subsamples.
 -- german is held out.
 \set ON_ERROR_STOP 1
 \o /dev/null
@@ -43,3 +44,20 @@ SELECT arm, eps, options::text,
        to_char(avg(bal_acc) FILTER (WHERE tbl = 'bank'), 'FM0.000')
   FROM be.results WHERE seed <= 20 AND tbl IN ('adult_s700', 'adult_s3000', 'adult_s10000', 'adult12', 'bank')
  GROUP BY 1, 2, 3 ORDER BY 1, 2 DESC, 3;
+
+-- ebm against noisy GD paired by seed on the 700- and 3 000-row subsamples (seeds 501-560,
+-- the defaults, epsilon 1 and 0.5): mean paired difference and its standard error
+\pset format aligned
+\pset tuples_only off
+\o /dev/null
+SELECT be.run(t, arm, '{}', s, e)
+  FROM unnest('{1,0.5}'::float8[]) e, unnest('{ebm,noisysgd}'::text[]) arm,
+       unnest('{adult_s700,adult_s3000}'::text[]) t, generate_series(501, 560) s;
+\o
+WITH p AS (
+    SELECT tbl, eps, seed, max(bal_acc) FILTER (WHERE arm = 'ebm') AS e,
+           max(bal_acc) FILTER (WHERE arm = 'noisysgd') AS n
+      FROM be.results WHERE seed BETWEEN 501 AND 560 GROUP BY tbl, eps, seed)
+SELECT tbl, eps, count(*), round(avg(e)::numeric,3) e, round(avg(n)::numeric,3) n, round(avg(e - n)::numeric, 4) AS diff,
+       round((stddev(e - n) / sqrt(count(*)))::numeric, 4) AS se
+  FROM p GROUP BY tbl, eps ORDER BY tbl, eps DESC;
