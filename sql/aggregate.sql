@@ -79,6 +79,10 @@ SELECT count(*) AS cells, bool_and(ci_low <= ci_high AND ci_low >= 0 AND ci_high
   FROM generate_series(1, 40) g,
        LATERAL dpobj.aggregate('regress_agg.people', '[{"stat": "mean", "column": "hours"}]',
                                0.05 + 0 * g, 1e-6, ARRAY['race']);
+-- a numeric histogram's bin edges read as the declared bounds do: 0.3, not 0.30000000000000004
+SELECT group_values FROM dpobj.aggregate('regress_agg.people',
+    '[{"stat": "histogram", "column": "hours", "bins": 1000}]', 1, 1e-6)
+ ORDER BY (group_values->'hours'->>0)::numeric NULLS FIRST LIMIT 2 OFFSET 3;
 -- empty cells (no F with race c, ...): at epsilon 2000 their counts' noise is 0, so their
 -- means have no estimate, but an interval: with C = 0 every mean passes the test alike
 SELECT group_values, estimate, ci_low, ci_high

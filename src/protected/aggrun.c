@@ -319,7 +319,8 @@ aggrun_bin(const EncColumn *c, int bin, int nbins)
 	else
 	{
 		escape_json(&b, c->column);
-		appendStringInfo(&b, ": [%.17g, %.17g]", c->lo + bin * w,
+		/* 15 digits: the edges as the declared bounds read (10.8, not 10.800000000000001) */
+		appendStringInfo(&b, ": [%.15g, %.15g]", c->lo + bin * w,
 						 bin == nbins - 1 ? c->hi : c->lo + (bin + 1) * w);
 	}
 	return b.data;
