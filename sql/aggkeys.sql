@@ -100,6 +100,17 @@ SELECT group_values, abs(estimate - 100) < 40 AS near
 SELECT * FROM dpobj.aggregate_accuracy('regress_keys.v', '[{"stat": "count"}]', 1, ARRAY['site']);
 SELECT mechanism, rows_per_unit, kind, outcome FROM dpobj.ledger WHERE relation = 'regress_keys.v';
 RESET ROLE;
+-- long keys (1 500 two-byte characters, stored compressed): a key is its first 256 bytes
+-- in whole characters, so two keys that differ only further on are one, of 200 rows
+CREATE TABLE regress_keys.w AS
+SELECT i, repeat('é', 1500) || (i % 2) AS note FROM generate_series(1, 200) i;
+SELECT dpobj.protect('regress_keys.w');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_keys.w', 'regress_keys_bob', 100000, 0.5);
+SET ROLE regress_keys_bob;
+SELECT octet_length(group_values->>'note') AS bytes,
+       abs(estimate - 200) < 40 AS near
+  FROM dpobj.aggregate('regress_keys.w', '[{"stat": "count"}]', 1, 1e-6, ARRAY['note']);
+RESET ROLE;
 
-DROP TABLE regress_keys.t, regress_keys.v;
+DROP TABLE regress_keys.t, regress_keys.v, regress_keys.w;
 DROP SCHEMA regress_keys;

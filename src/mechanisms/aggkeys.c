@@ -253,7 +253,9 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * row.d);
 	memcpy(VARDATA(w), x, sizeof(double) * row.d);
 	ExecClearTuple(st->slot);
-	st->slot->tts_values[0] = PointerGetDatum(aggkeys_key(PG_GETARG_TEXT_PP(2)));
+	/* only the key's head is read: a long (toasted) key costs no more than a short one */
+	st->slot->tts_values[0] =
+		PointerGetDatum(aggkeys_key(PG_GETARG_TEXT_P_SLICE(2, 0, AGGKEYS_KEY_BYTES + MAX_MULTIBYTE_CHAR_LEN)));
 	st->slot->tts_values[1] = PointerGetDatum(w);
 	st->slot->tts_isnull[0] = st->slot->tts_isnull[1] = false;
 	ExecStoreVirtualTuple(st->slot);
@@ -414,7 +416,8 @@ aggkeys_compute(DPRun *run)
 			   *x = palloc(sizeof(double) * Max(st->d, 1));
 	StringInfoData cur;
 	bool		have = false;
-	int64		nkeys = 0;
+	int64		nkeys = 0,
+				nrows = 0;
 
 	initStringInfo(&cur);
 	run->detail = "aggregate_keys";
@@ -442,6 +445,9 @@ aggkeys_compute(DPRun *run)
 		/* the row's slots added to its key's (the same sums as a declared cell's) */
 		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
 		agg_row_add(st->l, x, v);
+		/* also within one key of many rows: a cancel is seen every 4096 rows */
+		if ((++nrows & 4095) == 0)
+			mechanism_poll(run->ledger_id);
 	}
 	if (have && r->nout < r->max_keys)
 		aggkeys_flush(run, cur.data, cur.len, v);
