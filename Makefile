@@ -2,13 +2,13 @@
 EXTENSION = dpobj
 MODULE_big = dpobj
 # 0.1.0 to 0.5.0 are released and their scripts never change; every later SQL change goes
-# into an upgrade script (dpobj--0.5.0--0.6.0.sql next).  A fresh CREATE EXTENSION runs
-# dpobj--0.5.0.sql (the whole 0.5.0 install); databases on an older release update
-# through the upgrade scripts.  The install scripts of 0.1.0 to 0.4.0 are not installed:
+# into dpobj--0.5.0--0.6.0.sql until 0.6.0 is released.  A fresh CREATE EXTENSION runs
+# dpobj--0.5.0.sql (the whole 0.5.0 install) and then that update; databases on an older
+# release update through the upgrade scripts.  The install scripts of 0.1.0 to 0.4.0 are not installed:
 # no installable version creates objects before checking its schema (sql/dpobj--0.1.0.sql,
 # sql/dpobj--0.3.0.sql and sql/dpobj--0.4.0.sql stay in the tree as released).
 DATA = sql/dpobj--0.5.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
-	sql/dpobj--0.3.0--0.4.0.sql sql/dpobj--0.4.0--0.5.0.sql
+	sql/dpobj--0.3.0--0.4.0.sql sql/dpobj--0.4.0--0.5.0.sql sql/dpobj--0.5.0--0.6.0.sql
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
 # plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/upgrade/run.sh — ALTER EXTENSION dpobj UPDATE from every released version older
-# than the control file's (0.1.0, 0.2.0, 0.3.0 and 0.4.0 to 0.5.0).
+# than the control file's (0.1.0 to 0.5.0, to 0.6.0).
 #
 # The real upgrade path of a user, once per release: the release (built from its commit)
 # is installed and used — protected tables, budgets, trainings through dpobj.train() and
@@ -35,6 +35,7 @@ declare -A RELEASE=(
     [0.2.0]=2916a8f                                      # "dpobj 0.2.0", released
     [0.3.0]=baa6d63                                      # "Release 0.3.0"
     [0.4.0]=34d9929                                      # "Release 0.4.0"
+    [0.5.0]=8e21d7a                                      # 0.5.0 as landed ("Release 0.5.0" 29c41ce + C fixes)
 )
 PORT="${DPOBJ_UPGRADE_PGPORT:-55436}"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }

@@ -1,0 +1,118 @@
+/* dpobj--0.5.0--0.6.0.sql — upgrade from the 0.5.0 release.
+ *
+ * Until 0.6.0 is released every SQL change goes here, one section each.  A fresh
+ * install runs sql/dpobj--0.5.0.sql followed by this script, and tests/upgrade/ proves
+ * that ALTER EXTENSION dpobj UPDATE from every release gives the same catalog as a
+ * fresh install and keeps the data.
+ *
+ * The library refuses every charged or privileged entry point while the database's SQL
+ * objects are older than it (src/base/privileged.c), so a new library installed
+ * before this update charges nothing.
+ */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION dpobj UPDATE TO '0.6.0'" to load this file. \quit
+
+--------------------------------------------------------------------------
+-- 0. Only in a schema that superusers control (docs/SECURITY.md,
+-- "Installation").  First in this script on purpose: every later statement
+-- names objects "dpobj.x" and runs as a superuser, so in a schema another
+-- role controls (owned, CREATE granted, or renamed away while that role
+-- planted its own "dpobj") they could run that role's code.  The same rule
+-- as dpobj_verify_schema() in src/base/privileged.c: the extension's schema,
+-- found by pg_extension, is named dpobj, owned by a superuser, and CREATE
+-- on it is granted to superusers only.
+--------------------------------------------------------------------------
+DO $$
+DECLARE
+    ext_schema pg_catalog.oid;
+BEGIN
+    SELECT e.extnamespace INTO ext_schema FROM pg_catalog.pg_extension e
+     WHERE e.extname OPERATOR(pg_catalog.=) 'dpobj';
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace n
+                     JOIN pg_catalog.pg_authid r ON r.oid OPERATOR(pg_catalog.=) n.nspowner
+                    WHERE n.oid OPERATOR(pg_catalog.=) ext_schema
+                      AND n.nspname OPERATOR(pg_catalog.=) 'dpobj' AND r.rolsuper)
+       OR EXISTS (SELECT 1 FROM pg_catalog.pg_namespace n, pg_catalog.aclexplode(n.nspacl) a
+                   WHERE n.oid OPERATOR(pg_catalog.=) ext_schema
+                     AND a.privilege_type OPERATOR(pg_catalog.=) 'CREATE'
+                     AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_authid r
+                                      WHERE r.oid OPERATOR(pg_catalog.=) a.grantee AND r.rolsuper)) THEN
+        RAISE EXCEPTION 'dpobj refuses to update: its schema "dpobj" is not controlled by superusers only'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'The extension''s schema is not named dpobj, is owned by a role that is not a superuser, or such a role may create objects in it; that role could take over dpobj''s privileged code.',
+                  HINT = 'A superuser must own schema dpobj (the extension''s own, under that name) and keep CREATE on it to superusers (docs/SECURITY.md, "Installation"), then update again.';
+    END IF;
+END
+$$;
+
+--------------------------------------------------------------------------
+-- 0b. Only into a schema holding nothing but the extension's own objects.
+-- CREATE EXTENSION also uses a schema dpobj that another role created and
+-- filled before a superuser took it over (section 0 then passes): its
+-- tables and functions would stay beside the extension's.  An object in the
+-- schema must be a member of dpobj, or hang off one (a row type, an array
+-- type, an index, a sequence owned by a column).  A fresh install runs this
+-- after dpobj--0.5.0.sql, whose objects are members by then.
+--------------------------------------------------------------------------
+DO $$
+DECLARE
+    foreign_objects pg_catalog.text;
+BEGIN
+    WITH RECURSIVE ext AS (
+        SELECT e.oid, e.extnamespace FROM pg_catalog.pg_extension e
+         WHERE e.extname OPERATOR(pg_catalog.=) 'dpobj'),
+    owned(classid, objid) AS (
+        SELECT d.classid, d.objid FROM pg_catalog.pg_depend d, ext
+         WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+           AND d.refobjid OPERATOR(pg_catalog.=) ext.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        UNION
+        SELECT d.classid, d.objid FROM pg_catalog.pg_depend d
+          JOIN owned o ON d.refclassid OPERATOR(pg_catalog.=) o.classid
+                      AND d.refobjid OPERATOR(pg_catalog.=) o.objid
+         WHERE d.deptype OPERATOR(pg_catalog.=) ANY ('{a,i}'::pg_catalog."char"[])),
+    present(classid, objid) AS (
+        SELECT 'pg_catalog.pg_class'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_class x, ext
+         WHERE x.relnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_type x, ext
+         WHERE x.typnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_proc x, ext
+         WHERE x.pronamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_operator x, ext
+         WHERE x.oprnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_opclass'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_opclass x, ext
+         WHERE x.opcnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_opfamily'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_opfamily x, ext
+         WHERE x.opfnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_collation'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_collation x, ext
+         WHERE x.collnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_conversion'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_conversion x, ext
+         WHERE x.connamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_statistic_ext x, ext
+         WHERE x.stxnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_config'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_config x, ext
+         WHERE x.cfgnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_dict'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_dict x, ext
+         WHERE x.dictnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_parser'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_parser x, ext
+         WHERE x.prsnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_ts_template'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_ts_template x, ext
+         WHERE x.tmplnamespace OPERATOR(pg_catalog.=) ext.extnamespace
+        UNION ALL SELECT 'pg_catalog.pg_extension'::pg_catalog.regclass, x.oid FROM pg_catalog.pg_extension x, ext
+         WHERE x.extnamespace OPERATOR(pg_catalog.=) ext.extnamespace AND x.oid OPERATOR(pg_catalog.<>) ext.oid)
+    SELECT pg_catalog.string_agg(i.type OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) i.identity, ', '
+                                 ORDER BY i.type, i.identity)
+      INTO foreign_objects
+      FROM present p, pg_catalog.pg_identify_object(p.classid, p.objid, 0) i
+     WHERE NOT EXISTS (SELECT 1 FROM owned o
+                        WHERE o.classid OPERATOR(pg_catalog.=) p.classid
+                          AND o.objid OPERATOR(pg_catalog.=) p.objid);
+    IF foreign_objects IS NOT NULL THEN
+        RAISE EXCEPTION 'dpobj refuses to install or update: schema "dpobj" holds objects that are not the extension''s'
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = pg_catalog.format('Not the extension''s: %s.  Whoever made them may have made them to run as a superuser.', foreign_objects),
+                  HINT = 'A superuser must inspect and drop them (or install into a new, empty schema dpobj), then try again (docs/SECURITY.md, "Installation").';
+    END IF;
+END
+$$;
+
