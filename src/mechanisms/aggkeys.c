@@ -116,6 +116,8 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 				den;
 	int			k = agg_options_k(options);
 
+	/* the selection's threshold needs delta > 0 (aggregate_check_args allows 0) */
+	dp_check_privacy_params(epsilon, delta);
 	aggregate_check_args(aggname, epsilon, delta, d, options);
 	l = agg_layout_of_options(options);
 	sel = aggkeys_selection(l);

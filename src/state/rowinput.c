@@ -209,19 +209,32 @@ dp_row_drops_bad_lookup(DPRowInput *row)
 		(PG_NARGS() > o && !PG_ARGISNULL(o) && dp_options_sealed(PG_GETARG_JSONB_P(o)));
 }
 
-void
-dp_check_privacy_params(double epsilon, double delta)
+/* epsilon > 0 and finite, delta in [0, 1) (zero_ok) or (0, 1) */
+static void
+dp_check_params(double epsilon, double delta, bool zero_ok)
 {
 	if (!isfinite(epsilon) || epsilon <= 0.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("epsilon must be a finite number greater than zero"),
 				 errhint("Typical values are between 0.01 and 10.")));
-	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
+	if (!isfinite(delta) || delta < 0.0 || (delta == 0.0 && !zero_ok) || delta >= 1.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be greater than 0 and less than 1"),
+				 errmsg("delta must be %s 0 and less than 1", zero_ok ? "at least" : "greater than"),
 				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
+}
+
+void
+dp_check_privacy_params(double epsilon, double delta)
+{
+	dp_check_params(epsilon, delta, false);
+}
+
+void
+dp_check_pure_privacy_params(double epsilon, double delta)
+{
+	dp_check_params(epsilon, delta, true);
 }
 
 void

@@ -95,7 +95,8 @@ extern void dp_run_check_same(const char *aggname, double epsilon, double delta,
 							  bool same_options, int d, double epsilon0,
 							  double delta0, int d0);
 
-/* epsilon > 0 and finite, 0 < delta < 1 */
+/* epsilon > 0 and finite, 0 < delta < 1; the pure form (epsilon-DP runs): 0 <= delta < 1 */
 extern void dp_check_privacy_params(double epsilon, double delta);
+extern void dp_check_pure_privacy_params(double epsilon, double delta);
 
 #endif							/* DPOBJ_ROWINPUT_H */
