@@ -223,7 +223,7 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	bytea	   *w;
 	const double *x;
 
-	if (!dp_row_read(fcinfo, AGGKEYS_AGGNAME, &row))
+	if (!dp_row_read_key(fcinfo, AGGKEYS_AGGNAME, &row))
 	{
 		if (st == NULL)
 			PG_RETURN_NULL();

@@ -56,6 +56,9 @@ dp_row_drops_bad(DPRowInput *row)
  */
 extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
 
+/* dp_row_read() with argument 2 a group key (any type; label true): its errors name the key */
+extern bool dp_row_read_key(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
 /* the first feature argument of an aggregate that takes them one by one */
 #define DP_ROW_COLS_FIRST 5
 
