@@ -413,6 +413,12 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 		cols = aggrun_columns(relid, group_by, what, &ncols);
 	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
 	aggrun_check_options(options);
+	/* by keys, the selection is (epsilon, delta)-DP: delta 0 refused, uncharged */
+	if (key != NULL && PG_GETARG_FLOAT8(3) == 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", key),
+				 errhint("Keys are selected privately at (epsilon, delta): pass a delta, e.g. 1/n^2 for n rows.")));
 	if (key != NULL)
 		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, enc, key, what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);
