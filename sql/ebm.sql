@@ -105,7 +105,10 @@ SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS 
   FROM regress_ebm.pts WHERE i <= 60;
 SELECT ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 16}') FROM small)).weights
          <> ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
-         AS tiny_not_16;
+         AS tiny_not_16,
+       ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
+         = ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
+         AS tiny_seeded;
 DROP VIEW small;
 RESET dpobj.seed;
 
