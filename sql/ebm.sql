@@ -98,6 +98,17 @@ SELECT ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 
        ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}') FROM small)).weights
          = ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 8}') FROM small)).weights
          AS seeded;
+-- 60 rows: at most 16, and the numeric terms' steps half pooled along a line (bins' own
+-- steps and a ridge line through the noisy sums), so not shrinkage 16's either
+CREATE OR REPLACE TEMP VIEW small AS
+SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS x, y
+  FROM regress_ebm.pts WHERE i <= 60;
+SELECT ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3], "shrinkage": 16}') FROM small)).weights
+         <> ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
+         AS tiny_not_16,
+       ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
+         = ((SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0, 3]}') FROM small)).weights
+         AS tiny_seeded;
 DROP VIEW small;
 RESET dpobj.seed;
 

@@ -6,8 +6,8 @@
 # baselines where it is installed), auto.sql ('auto' with ebm a candidate) and paired.sql
 # (ebm against noisy GD paired by seed, 100 seeds), writes
 # compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
-# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql;
-# results.md).
+# docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql,
+# gap.sql; results.md).
 # Environment: BENCH_SEEDS [10], BENCH_GRID [0], DPOBJ_PGPORT [55447].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,4 +41,5 @@ python3 "$REPO/bench/record.py" ebm "BENCH_SEEDS=$BENCH_SEEDS bash bench/ebm/run
 if [[ "${BENCH_GRID:-0}" == 1 ]]; then
     dpobj_psql -q -f "$HERE/grid.sql"
     dpobj_psql -q -f "$HERE/small.sql"
+    dpobj_psql -q -f "$HERE/gap.sql"
 fi

@@ -139,6 +139,71 @@ ebm_shrinkage(double base, double base_rows, double n)
 	return base_rows > n ? base * base_rows / n : base;
 }
 
+double
+ebm_line_share(double base, double shrinkage)
+{
+	double		share = EBM_LINE_SHARE * (shrinkage / base - 1) / (EBM_SMALL_SHRINK - 1);
+
+	/* a comparison, exact: NaN takes 0 */
+	return share > EBM_LINE_SHARE ? EBM_LINE_SHARE : share > 0 ? share : 0;
+}
+
+/* the bins' centres in [-1, 1] less xbar: their noisy-count-weighted mean */
+static double
+ebm_line_centre(int n, const double *counts, double *x)
+{
+	double		w = 0,
+				sx = 0,
+				xbar;
+
+	for (int b = 0; b < n; b++)
+	{
+		double		c = counts[b] > 0 ? counts[b] : 0;
+
+		x[b] = (2.0 * b + 1) / n - 1;
+		w += c;
+		sx += c * x[b];
+	}
+	xbar = w > 0 ? sx / w : 0;
+	for (int b = 0; b < n; b++)
+		x[b] -= xbar;
+	return w;
+}
+
+void
+ebm_line_step(double *v, int n, const double *sums, const double *counts, double shrink,
+			  double c, double share)
+{
+	double		x[EBM_MAX_BINS];
+	double		w = ebm_line_centre(n, counts, x),
+				sy = 0,
+				sxy = 0,
+				sxx = 0,
+				xx = 0,
+				a,
+				beta;
+
+	for (int b = 0; b < n; b++)
+	{
+		sy += sums[b];
+		sxy += x[b] * sums[b];
+		sxx += (counts[b] > 0 ? counts[b] : 0) * x[b] * x[b];
+		xx += x[b] * x[b];
+	}
+	/* each sum's noise sd is sqrt n, sqrt xx times a bin's */
+	w += shrink * sqrt((double) n);
+	sxx += shrink * sqrt(xx);
+	a = w > 0 ? sy / w : 0;
+	beta = sxx > 0 ? sxy / sxx : 0;
+	for (int b = 0; b < n; b++)
+	{
+		double		m = a + beta * x[b];
+
+		m = m > c ? c : m < -c ? -c : m;
+		v[b] = share * m + (1 - share) * v[b];
+	}
+}
+
 void
 ebm_center(const EBMTerm *terms, int nterms, double *scores, const double *counts,
 		   double *bias)

@@ -97,6 +97,24 @@ extern double ebm_total_count(const EBMTerm *terms, int nterms, const double *co
 extern double ebm_shrinkage(double base, double base_rows, double n);
 
 /*
+ * A numeric term's steps pooled along its n bins, as a linear model pools:
+ * the line a + beta (x_b - xbar) through its noisy sums (x_b the bins'
+ * centres in [-1, 1], xbar their noisy-count-weighted mean), each
+ * coefficient's pseudo-rows shrink times its sum's noise sd over a bin's
+ * (sqrt n; sqrt of sum (x_b - xbar)^2), clamped to [-c, c]; v[b] (the bins'
+ * steps) becomes share times the line plus (1 - share) v[b].
+ */
+extern void ebm_line_step(double *v, int n, const double *sums, const double *counts,
+						  double shrink, double c, double share);
+
+/*
+ * The line's share on a small table: 0 at the base shrinkage, growing with
+ * the shrinkage's multiplier to EBM_LINE_SHARE at EBM_SMALL_SHRINK times.
+ */
+#define EBM_LINE_SHARE 0.5
+extern double ebm_line_share(double base, double shrinkage);
+
+/*
  * Each term's scores centred on their noisy-count-weighted mean (counts
  * below 0 weigh 0; all 0: the plain mean), the means moved into *bias:
  * the same margins, an identifiable model.

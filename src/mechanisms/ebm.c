@@ -21,8 +21,9 @@
  *     its predecessors updated; each bin's score moves by the learning
  *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
  *     sds over c pseudo-rows (clamped to [-c, c]; by default 8, more on a
- *     table whose noisy counts total fewer rows), and the scores are
- *     centred into the bias.
+ *     table whose noisy counts total fewer rows, where a numeric term's
+ *     steps are then also pooled, up to half, along a line across its bins:
+ *     ebm_line_step), and the scores are centred into the bias.
  * Everything after the releases is post-processing.  Each release is a
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
@@ -99,6 +100,7 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regressi
 	r->scores = palloc0(sizeof(double) * r->nscores);
 	r->counts = palloc0(sizeof(double) * r->nscores);
 	r->sums = palloc0(sizeof(double) * r->nscores);
+	r->raw = palloc0(sizeof(double) * r->nscores);
 	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
 	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
 }
@@ -265,6 +267,20 @@ ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 	pfree(idx);
 }
 
+/* the numeric terms' steps (all, or term only's) pooled along their bins by line_share */
+static void
+ebm_round_lines(EBMFit *r, int only, double shrink)
+{
+	for (int t = 0; t < r->nterms; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+
+		if (e->type == EBM_TERM_NUMERIC && (only < 0 || t == only))
+			ebm_line_step(r->sums + e->offset, e->size, r->raw + e->offset,
+						  r->counts + e->offset, shrink, r->ep.residual_clip, r->line_share);
+	}
+}
+
 /*
  * One release and update: every term's residual sums at the current model
  * (only < 0), or term only's (a cyclic round's step)
@@ -274,15 +290,21 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 {
 	int			off = only < 0 ? 0 : r->terms[only].offset;
 	int			n = only < 0 ? r->nscores : r->terms[only].size;
+	/* shrinkage sum-noise sds over c pseudo-rows */
+	double		shrink = r->shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+		r->ep.residual_clip;
 
 	mechanism_poll(ledger_id);
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
 	ebm_release_sums(rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
 					 r->sums + off);
-	/* each bin's step (into sums): shrinkage sum-noise sds over c pseudo-rows */
-	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count,
-				  r->shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
-				  r->ep.residual_clip, r->ep.residual_clip);
+	if (r->line_share > 0)
+		memcpy(r->raw + off, r->sums + off, sizeof(double) * n);
+	/* each bin's step (into sums) */
+	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count, shrink,
+				  r->ep.residual_clip);
+	if (r->line_share > 0)
+		ebm_round_lines(r, only, shrink);
 	for (int j = off; j < off + n; j++)
 		r->scores[j] += r->ep.learning_rate * r->sums[j];
 	/* the same margins, the base rate in the bias */
@@ -319,7 +341,10 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	ebm_release_sums(rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
 					 r->counts);
 	if (r->ep.shrinkage < 0)
+	{
 		r->shrinkage = ebm_small_shrinkage(r);
+		r->line_share = ebm_line_share(EBM_SHRINKAGE, r->shrinkage);
+	}
 	for (int round = 0; round < r->ep.rounds; round++)
 	{
 		if (r->ep.cyclic)

@@ -43,6 +43,8 @@ typedef struct EBMFit
 	int64		kept;			/* observations they hold */
 	bool		kept_all;		/* every observation: later passes read only them */
 	double		shrinkage;		/* the step's: the option, or ebm_shrinkage's */
+	double		line_share;		/* a numeric term's line in its step (ebm_line_share) */
+	double	   *raw;			/* a round's noisy sums, for the lines */
 	double		bias;
 } EBMFit;
 

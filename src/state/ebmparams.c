@@ -24,7 +24,7 @@ const DPOptionSpec ebmparams_options[] = {
 	/* 0: by the link, 1 over its largest curvature (logit 1/4, identity 1) */
 	DP_OPTION("learning_rate", DP_OPTION_DOUBLE, EBMParams, learning_rate, 0),
 	DP_OPTION("count_share", DP_OPTION_DOUBLE, EBMParams, count_share, 0.1),
-	/* -1: EBM_SHRINKAGE, more on a small table (ebm_shrinkage) */
+	/* -1: EBM_SHRINKAGE, more on a small table (ebm_shrinkage, ebm_line_share) */
 	DP_OPTION("shrinkage", DP_OPTION_DOUBLE, EBMParams, shrinkage, -1),
 	DP_OPTION("cyclic", DP_OPTION_BOOL, EBMParams, cyclic, false),
 	DP_OPTION("residual_clip", DP_OPTION_DOUBLE, EBMParams, residual_clip, 0.25),

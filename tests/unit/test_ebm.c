@@ -182,6 +182,40 @@ test_small_shrinkage(void)
 		  "a count total <= 0 or NaN: twice");
 }
 
+/* a numeric term's line: its share by the shrinkage, and the pooled step */
+static void
+test_line_step(void)
+{
+	/* 4 bins, centres -0.75 .. 0.75; equal counts: xbar 0 */
+	double		counts[4] = {10, 10, 10, 10};
+	double		sums[4] = {-3, -1, 1, 3};
+	double		v[4] = {0.1, 0.1, 0.1, 0.1};
+	double		flat[4] = {0, 0, 0, 0};
+
+	CHECK(ebm_line_share(8, 8) == 0 && ebm_line_share(8, 6) == 0, "the base: no line");
+	CHECK(ebm_line_share(8, 12) == 0.25 && ebm_line_share(8, 16) == EBM_LINE_SHARE &&
+		  ebm_line_share(8, 40) == EBM_LINE_SHARE && ebm_line_share(8, NAN) == 0,
+		  "1.5 times: half the most; twice and more: the most");
+	/* no shrinkage: the least-squares line, slope sxy 5 over sxx 10 (2 0.5625 + 2 0.0625) */
+	ebm_line_step(v, 4, sums, counts, 0, 1, 1);
+	CHECK(fabs(v[0] + 0.3) < 1e-12 && fabs(v[3] - 0.3) < 1e-12 && fabs(v[1] + 0.1) < 1e-12,
+		  "the line %g %g", v[0], v[3]);
+	/* share 0.5 of it, the rest the bins' own steps; clamped to c */
+	for (int b = 0; b < 4; b++)
+		v[b] = 0.1;
+	ebm_line_step(v, 4, sums, counts, 0, 0.125, 0.5);
+	CHECK(fabs(v[0] - 0.5 * (0.1 - 0.125)) < 1e-12 && fabs(v[3] - 0.5 * (0.1 + 0.125)) < 1e-12,
+		  "half the clamped line %g %g", v[0], v[3]);
+	/* shrinkage: the slope's pseudo-rows are shrink times sqrt(sum x^2) = sqrt 1.25 */
+	for (int b = 0; b < 4; b++)
+		v[b] = 0;
+	ebm_line_step(v, 4, sums, counts, 10, 1, 1);
+	CHECK(fabs(v[3] - 0.75 * 5 / (12.5 + 10 * sqrt(1.25))) < 1e-12, "shrunk slope %g", v[3]);
+	/* all-zero sums and counts: a zero step */
+	ebm_line_step(flat, 4, flat, flat, 0, 1, 1);
+	CHECK(flat[0] == 0 && flat[3] == 0, "nothing released: no step");
+}
+
 int
 main(void)
 {
@@ -190,5 +224,6 @@ main(void)
 	test_margin_update();
 	test_noise();
 	test_small_shrinkage();
+	test_line_step();
 	return unitcheck_report();
 }
