@@ -9,7 +9,7 @@
  * rows: a level's or bin's released noisy count, clamped at 0 and rounded
  * (an additive model's; NULL elsewhere).  A feature's importance: with rows,
  * the rows-weighted mean |contribution - m|, m the rows-weighted mean (all
- * rows 0: plain means), as ebm_center weighs; else the spread of its term
+ * rows 0: plain means), as ebm_center centres; else the spread of its term
  * over its domain: max - min of its contributions; a numeric linear
  * weight's over the encoded range [-1, 1], 2 |w| (without an encoding, |w|
  * per unit).  The intercept's is 0.
@@ -37,7 +37,7 @@ typedef struct ExplainRow
 	const char *level;
 	double		contribution;
 	double		importance;
-	double		rows;			/* NaN: none (NULL) */
+	double		nrows;			/* the column rows; NaN: NULL */
 } ExplainRow;
 
 struct ExplainOut
@@ -62,7 +62,7 @@ explain_row(ExplainOut *out, const char *cls, const char *feature, const char *l
 	out->rows[out->n].cls = cls;
 	out->rows[out->n].feature = feature;
 	out->rows[out->n].level = level;
-	out->rows[out->n].rows = get_float8_nan();
+	out->rows[out->n].nrows = get_float8_nan();
 	out->rows[out->n++].contribution = contribution;
 }
 
@@ -70,7 +70,7 @@ void
 explain_row_count(ExplainOut *out, double count)
 {
 	Assert(out->n > out->start);
-	out->rows[out->n - 1].rows = count > 0 ? rint(count) : 0;
+	out->rows[out->n - 1].nrows = count > 0 ? rint(count) : 0;
 }
 
 /* the open feature's rows-weighted mean |contribution - mean| (all rows 0: plain means) */
@@ -83,15 +83,15 @@ explain_weighted_importance(const ExplainOut *out)
 	bool		plain;
 
 	for (int i = out->start; i < out->n; i++)
-		w += out->rows[i].rows;
+		w += out->rows[i].nrows;
 	plain = !(w > 0);
 	if (plain)
 		w = out->n - out->start;
 	for (int i = out->start; i < out->n; i++)
-		mean += (plain ? 1 : out->rows[i].rows) * out->rows[i].contribution;
+		mean += (plain ? 1 : out->rows[i].nrows) * out->rows[i].contribution;
 	mean /= w;
 	for (int i = out->start; i < out->n; i++)
-		dev += (plain ? 1 : out->rows[i].rows) * fabs(out->rows[i].contribution - mean);
+		dev += (plain ? 1 : out->rows[i].nrows) * fabs(out->rows[i].contribution - mean);
 	return dev / w;
 }
 
@@ -101,7 +101,7 @@ explain_feature_end(ExplainOut *out, double importance)
 	bool		counted = out->n > out->start;
 
 	for (int i = out->start; i < out->n; i++)
-		counted = counted && !isnan(out->rows[i].rows);
+		counted = counted && !isnan(out->rows[i].nrows);
 	if (importance < 0 && counted)
 		importance = explain_weighted_importance(out);
 	else if (importance < 0 && out->n > out->start)
@@ -159,15 +159,15 @@ explain_emit(FunctionCallInfo fcinfo, const ExplainOut *out)
 	{
 		const ExplainRow *r = &out->rows[i];
 		Datum		values[6];
-		bool		nulls[6] = {false, r->level == NULL, false, false, r->cls == NULL,
-		isnan(r->rows)};
+		bool		nulls[6] = {false, r->level == NULL, false, false, r->cls == NULL, false};
 
 		values[0] = CStringGetTextDatum(r->feature);
 		values[1] = r->level ? CStringGetTextDatum(r->level) : (Datum) 0;
 		values[2] = Float8GetDatum(r->contribution);
 		values[3] = Float8GetDatum(r->importance);
 		values[4] = r->cls ? CStringGetTextDatum(r->cls) : (Datum) 0;
-		values[5] = Float8GetDatum(r->rows);
+		values[5] = Float8GetDatum(r->nrows);
+		nulls[5] = isnan(r->nrows);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 }
