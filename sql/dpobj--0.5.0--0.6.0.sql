@@ -116,7 +116,6 @@ BEGIN
 END
 $$;
 
-
 --------------------------------------------------------------------------
 -- explain() gains "rows": an additive model's released noisy count per
 -- level or bin (params "counts"), and weighs its importance by them.  A
@@ -131,7 +130,7 @@ RETURNS TABLE(feature text, level text, contribution float8, importance float8, 
 AS 'MODULE_PATHNAME', 'dpobj_explain'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpobj.explain(dpobj.model) IS
-    'The model as rows: each weight, level or bin''s contribution to the score; rows, an additive model''s released noisy count (>= 0, rounded); the feature''s importance, with rows their weighted mean |contribution - its weighted mean|, else max - min over its domain';
+    'The model as rows: each weight, level or bin''s contribution to the score; rows, an additive model''s released noisy count (>= 0, rounded; else NULL); the feature''s importance: with rows the rows-weighted mean |contribution - m|, m the rows-weighted mean, else max - min over its domain';
 CREATE FUNCTION dpobj.explain(name text)
 RETURNS TABLE(feature text, level text, contribution float8, importance float8, class text,
               rows float8)
