@@ -388,18 +388,30 @@ def plot_shapes(plt):
     for a, f in zip(ax.flat, feats):
         rs = [r for r in rows if r["feature"] == f]
         ys = [float(r["contribution"]) for r in rs]
+        # explain()'s rows (released noisy counts), when recorded: grey where near empty
+        n = [float(r["rows"]) if r.get("rows") else None for r in rs]
+        few = [c is not None and c < 0.005 * sum(n) for c in n]
         if rs[0]["level"].startswith("["):
             lo = [float(r["level"][1:].split(",")[0]) for r in rs]
             hi = float(rs[-1]["level"].split(",")[1].strip(" )]"))
             a.step(lo + [hi], ys + ys[-1:], where="post")
+            if None not in n:
+                b = a.twinx()
+                b.bar(lo, n, width=[(hi if i + 1 == len(lo) else lo[i + 1]) - x for i, x in enumerate(lo)],
+                      align="edge", color="grey", alpha=0.2)
+                b.tick_params(axis="y", labelsize=6, colors="grey")
+                a.set_zorder(b.get_zorder() + 1)
+                a.patch.set_visible(False)
         else:
-            a.barh([r["level"] or "other" for r in rs], ys, color="tab:orange")
+            a.barh([(r["level"] or "other") + ("" if c is None else f" ({c:.0f})") for r, c in zip(rs, n)],
+                   ys, color=["lightgrey" if w else "tab:orange" for w in few])
             a.tick_params(axis="y", labelsize=6)
         a.axhline(0, c="grey", lw=0.5)
         a.set_title(f"{f} (importance {float(rs[0]['importance']):.2f})", fontsize=9)
     for a in list(ax.flat)[len(feats):]:
         a.axis("off")
-    fig.suptitle("contribution to the margin per level or bin; intercept "
+    fig.suptitle("contribution to the margin per level or bin (grey: rows, the released noisy count; "
+                 "light bars: < 0.5 % of rows); intercept "
                  + ", ".join(f"{float(r['contribution']):.2f}" for r in bias), fontsize=10)
     fig.tight_layout()
     fig.savefig(f"{IMG}/ebm_shapes.png", dpi=60)

@@ -135,3 +135,27 @@ RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate flo
 AS 'MODULE_PATHNAME', 'dpobj_describe'
 LANGUAGE C VOLATILE
 SET search_path = pg_catalog, pg_temp;
+
+--------------------------------------------------------------------------
+-- explain() gains "rows": an additive model's released noisy count per
+-- level or bin (params "counts"), and weighs its importance by them.  A
+-- result column changes: drop and create again (text first: it calls the
+-- other).
+--------------------------------------------------------------------------
+DROP FUNCTION dpobj.explain(text);
+DROP FUNCTION dpobj.explain(dpobj.model);
+CREATE FUNCTION dpobj.explain(m dpobj.model)
+RETURNS TABLE(feature text, level text, contribution float8, importance float8, class text,
+              rows float8)
+AS 'MODULE_PATHNAME', 'dpobj_explain'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.explain(dpobj.model) IS
+    'The model as rows: each weight, level or bin''s contribution to the score; rows, an additive model''s released noisy count (>= 0, rounded; else NULL); the feature''s importance: with rows the rows-weighted mean |contribution - m|, m the rows-weighted mean, else max - min over its domain';
+CREATE FUNCTION dpobj.explain(name text)
+RETURNS TABLE(feature text, level text, contribution float8, importance float8, class text,
+              rows float8)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT * FROM dpobj.explain(dpobj.get_model($1)) $$;
+COMMENT ON FUNCTION dpobj.explain(text) IS
+    'dpobj.explain of your stored model of this name';

@@ -77,7 +77,8 @@ SELECT m, dpobj.model_kind(m::dpobj.model) FROM (VALUES
 SELECT round(dpobj.probability(ROW('objective_gauss', '{2}', 0, 1, 1e-6, '{"loss": "logistic"}')::dpobj.model, '{0.5}')::numeric, 6);
 SELECT regress_kinds.err($$SELECT dpobj.probability(ROW('objective_gauss', '{2}', 0, 1, 1e-6, '{}')::dpobj.model, '{0.5}')$$);
 
--- explain: every kind's rows, with importance = max - min of the feature's term
+-- explain: every kind's rows; without counts (params "counts") rows is NULL and
+-- importance = max - min of the feature's term
 SELECT * FROM dpobj.explain((SELECT m FROM regress_kinds.m));
 SELECT * FROM dpobj.explain(ROW('objective_gauss', '{0.5, -2}', 0.25, 1, 1e-6, '{}')::dpobj.model);
 SELECT * FROM dpobj.explain(ROW('opdisc', '{3, -1}', 0, 1, 1e-6, '{"Q": 8}')::dpobj.model);

@@ -3,7 +3,8 @@
 # on UCI Adult's training split (data/adult; 12 raw columns with declared domains: the 7
 # categoricals' levels as published with the data, the 5 numerics' documented ranges;
 # public class weight 0.32 for a negative row, epsilon 1, delta 1e-6), then every row of
-# dpobj.explain() into bench/csv/ebm_shapes.csv (bench/record.py); bench/render.py draws
+# dpobj.explain() into bench/csv/ebm_shapes.csv (bench/record.py; with each level's or bin's
+# released noisy count, rows); bench/render.py draws
 # docs/img/ebm_shapes.png from it (numeric terms: contribution per bin on the declared
 # scale; categoricals: a bar per level).  Protected runs draw fresh noise: each run draws
 # new shapes.  Needs a running server through PGHOST/PGPORT/PGUSER (a superuser), e.g.
@@ -31,6 +32,6 @@ SELECT dpobj.train('people', 'ebm',
          'income_gt_50k', 1, 1e-6, '{"class_weight": {"false": 0.32}}', model_name => 'adult_ebm');
 SQL
 psql -X -q -d "$DB" --csv -c "SELECT feature, level, round(contribution::numeric, 4) AS contribution,
-                                     round(importance::numeric, 4) AS importance
+                                     round(importance::numeric, 4) AS importance, rows
                                 FROM dpobj.explain('adult_ebm')" |
     python3 "$REPO/bench/record.py" ebm_shapes "bash bench/ebm/shapes.sh"

@@ -47,6 +47,7 @@
 #include "state/glmblocks.h"
 #include "state/glmstate.h"
 #include "state/glmweights.h"
+#include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
@@ -381,6 +382,23 @@ ebm_params_terms(StringInfo buf, const EBMFit *r)
 	appendStringInfoChar(buf, ']');
 }
 
+/*
+ * "counts": each score's bin count as released (noisy, class-weighted, not
+ * clamped), aligned with the weights; a DP output that explain() shows
+ */
+static void
+ebm_params_counts(StringInfo buf, const EBMFit *r)
+{
+	appendStringInfoString(buf, ", \"counts\": [");
+	for (int j = 0; j < r->nscores; j++)
+	{
+		if (j > 0)
+			appendStringInfoString(buf, ", ");
+		appendStringInfoString(buf, float8out_internal(r->counts[j]));
+	}
+	appendStringInfoChar(buf, ']');
+}
+
 void
 ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 {
@@ -414,6 +432,7 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 		model_params_int(buf, "sample_rows", p->sample_rows);
 	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
 	ebm_params_terms(buf, r);
+	ebm_params_counts(buf, r);
 }
 
 static Datum

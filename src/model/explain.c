@@ -2,14 +2,17 @@
  *
  * explain.c
  *	  dpobj.explain(model): the released model as rows (feature, level or
- *	  bin, contribution, importance, class), each kind's own (kinds.h), and
- *	  dpobj.model_kind(model).  Post-processing of the model value alone:
- *	  no row is read and nothing is charged.
+ *	  bin, contribution, importance, class, rows), each kind's own
+ *	  (kinds.h), and dpobj.model_kind(model).  Post-processing of the model
+ *	  value alone: no row is read and nothing is charged.
  *
- * A feature's importance is the spread of its term over its domain: max -
- * min of its contributions over its levels or bins; a numeric linear
- * weight's over the encoded range [-1, 1], 2 |w| (without an encoding,
- * |w| per unit).  The intercept's is 0.
+ * rows: a level's or bin's released noisy count, clamped at 0 and rounded
+ * (an additive model's; NULL elsewhere).  A feature's importance: with rows,
+ * the rows-weighted mean |contribution - m|, m the rows-weighted mean (all
+ * rows 0: plain means), as ebm_center centres; else the spread of its term
+ * over its domain: max - min of its contributions; a numeric linear
+ * weight's over the encoded range [-1, 1], 2 |w| (without an encoding, |w|
+ * per unit).  The intercept's is 0.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,8 +20,11 @@
 #include "model/encode.h"
 #include "model/encodemodel.h"
 
+#include <math.h>
+
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/tuplestore.h"
 
 PG_FUNCTION_INFO_V1(dpobj_explain);
@@ -31,6 +37,7 @@ typedef struct ExplainRow
 	const char *level;
 	double		contribution;
 	double		importance;
+	double		nrows;			/* the column rows; NaN: NULL */
 } ExplainRow;
 
 struct ExplainOut
@@ -55,13 +62,49 @@ explain_row(ExplainOut *out, const char *cls, const char *feature, const char *l
 	out->rows[out->n].cls = cls;
 	out->rows[out->n].feature = feature;
 	out->rows[out->n].level = level;
+	out->rows[out->n].nrows = get_float8_nan();
 	out->rows[out->n++].contribution = contribution;
+}
+
+void
+explain_row_count(ExplainOut *out, double count)
+{
+	Assert(out->n > out->start);
+	out->rows[out->n - 1].nrows = count > 0 ? rint(count) : 0;
+}
+
+/* the open feature's rows-weighted mean |contribution - mean| (all rows 0: plain means) */
+static double
+explain_weighted_importance(const ExplainOut *out)
+{
+	double		w = 0,
+				mean = 0,
+				dev = 0;
+	bool		plain;
+
+	for (int i = out->start; i < out->n; i++)
+		w += out->rows[i].nrows;
+	plain = !(w > 0);
+	if (plain)
+		w = out->n - out->start;
+	for (int i = out->start; i < out->n; i++)
+		mean += (plain ? 1 : out->rows[i].nrows) * out->rows[i].contribution;
+	mean /= w;
+	for (int i = out->start; i < out->n; i++)
+		dev += (plain ? 1 : out->rows[i].nrows) * fabs(out->rows[i].contribution - mean);
+	return dev / w;
 }
 
 void
 explain_feature_end(ExplainOut *out, double importance)
 {
-	if (importance < 0 && out->n > out->start)
+	bool		counted = out->n > out->start;
+
+	for (int i = out->start; i < out->n; i++)
+		counted = counted && !isnan(out->rows[i].nrows);
+	if (importance < 0 && counted)
+		importance = explain_weighted_importance(out);
+	else if (importance < 0 && out->n > out->start)
 	{
 		double		lo = out->rows[out->start].contribution;
 		double		hi = lo;
@@ -115,19 +158,21 @@ explain_emit(FunctionCallInfo fcinfo, const ExplainOut *out)
 	for (int i = 0; i < out->n; i++)
 	{
 		const ExplainRow *r = &out->rows[i];
-		Datum		values[5];
-		bool		nulls[5] = {false, r->level == NULL, false, false, r->cls == NULL};
+		Datum		values[6];
+		bool		nulls[6] = {false, r->level == NULL, false, false, r->cls == NULL, false};
 
 		values[0] = CStringGetTextDatum(r->feature);
 		values[1] = r->level ? CStringGetTextDatum(r->level) : (Datum) 0;
 		values[2] = Float8GetDatum(r->contribution);
 		values[3] = Float8GetDatum(r->importance);
 		values[4] = r->cls ? CStringGetTextDatum(r->cls) : (Datum) 0;
+		values[5] = Float8GetDatum(r->nrows);
+		nulls[5] = isnan(r->nrows);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 }
 
-/* dpobj.explain(model) -> SETOF (feature, level, contribution, importance, class) */
+/* dpobj.explain(model) -> SETOF (feature, level, contribution, importance, class, rows) */
 Datum
 dpobj_explain(PG_FUNCTION_ARGS)
 {

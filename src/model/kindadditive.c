@@ -15,7 +15,8 @@
  *	  "identity" (a numeric target: the margin is the value, with the
  *	  public "y_min", "y_max" of a regression).  The features a vector has:
  *	  params "d", else its encoding's, else one past the last coordinate a
- *	  term reads.
+ *	  term reads.  "counts" (optional; explain only): each score's bin's
+ *	  released noisy count, aligned with the weights.
  *
  *-------------------------------------------------------------------------
  */
@@ -220,9 +221,45 @@ additive_margin(const ModelPredictor *m, const double *x, int *sign, long double
 	return MODEL_ROW_OK;
 }
 
+/* params "counts": one finite number per weight, or NULL when absent (an older model) */
+static double *
+additive_counts(const ModelPredictor *m)
+{
+	JsonbValue *cv = key(&m->params->root, "counts");
+	double	   *counts;
+
+	if (cv == NULL)
+		return NULL;
+	if (cv->type != jbvBinary || !JsonContainerIsArray(cv->val.binary.data) ||
+		JsonContainerSize(cv->val.binary.data) != m->nw)
+		additive_bad("additive model params: \"counts\" must be an array of one number per weight");
+	counts = palloc(sizeof(double) * m->nw);
+	for (int j = 0; j < m->nw; j++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(cv->val.binary.data, j);
+
+		if (e->type != jbvNumeric)
+			additive_bad("additive model params: \"counts\" must be an array of one number per weight");
+		counts[j] = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+													   NumericGetDatum(e->val.numeric)));
+		if (!isfinite(counts[j]))
+			additive_bad("additive model params: \"counts\" must be an array of one number per weight");
+	}
+	return counts;
+}
+
+/* the row's count, when the model has them */
+static void
+additive_count(ExplainOut *out, const double *counts, int j)
+{
+	if (counts != NULL)
+		explain_row_count(out, counts[j]);
+}
+
 /* a numeric term's bins "[a, b)", on the declared scale when encoded */
 static void
-additive_explain_numeric(const ModelPredictor *m, const AddTerm *t, ExplainOut *out)
+additive_explain_numeric(const ModelPredictor *m, const AddTerm *t, const double *counts,
+						 ExplainOut *out)
 {
 	char	   *feature,
 			   *level;
@@ -245,6 +282,7 @@ additive_explain_numeric(const ModelPredictor *m, const AddTerm *t, ExplainOut *
 		explain_row(out, NULL, feature, psprintf("[%.6g, %.6g%s", e0, e1,
 												 b == t->size - 1 ? "]" : ")"),
 					m->w[t->offset + b]);
+		additive_count(out, counts, t->offset + b);
 	}
 	explain_feature_end(out, -1);
 }
@@ -254,6 +292,7 @@ static void
 additive_explain(const ModelPredictor *m, ExplainOut *out)
 {
 	const Additive *a = m->kd;
+	double	   *counts = additive_counts(m);
 
 	for (int i = 0; i < a->nterms; i++)
 	{
@@ -262,7 +301,7 @@ additive_explain(const ModelPredictor *m, ExplainOut *out)
 
 		if (t->numeric)
 		{
-			additive_explain_numeric(m, t, out);
+			additive_explain_numeric(m, t, counts, out);
 			continue;
 		}
 		for (int l = 0; l < t->size; l++)
@@ -277,6 +316,7 @@ additive_explain(const ModelPredictor *m, ExplainOut *out)
 			if (feature == NULL)
 				feature = f;
 			explain_row(out, NULL, feature, numeric ? f : level, m->w[t->offset + l]);
+			additive_count(out, counts, t->offset + l);
 		}
 		explain_feature_end(out, -1);
 	}

@@ -41,9 +41,13 @@ typedef struct ExplainOut ExplainOut;
 extern void explain_row(ExplainOut *out, const char *cls, const char *feature,
 						const char *level, double contribution);
 
+/* the last row's released noisy count (shown clamped at 0, rounded) */
+extern void explain_row_count(ExplainOut *out, double count);
+
 /*
  * Closes the feature begun since the last close: its importance is the
- * given value, or (importance < 0) the spread max - min of its rows.
+ * given value, or (importance < 0) from its rows (explain.c): weighted by
+ * their counts when every row has one, else the spread max - min.
  */
 extern void explain_feature_end(ExplainOut *out, double importance);
 

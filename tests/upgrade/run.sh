@@ -192,6 +192,18 @@ SQL
             -c "SELECT dpobj.save_model('kept', m) FROM models WHERE name = 'rspm'" >/dev/null ||
             bail "dpobj.save_model ($ver) failed"
     fi
+    if [[ "$ver" == 0.5.0 ]]; then
+        # an additive model as 0.5.0 released it (no params "counts"), trained in another
+        # database (its ledger row stays there)
+        local ebm
+        t_psql -d postgres -c "CREATE DATABASE up_ebm" >/dev/null &&
+            ebm=$(t_psql -d up_ebm -c "CREATE EXTENSION dpobj" \
+                      -c "SELECT dpobj.dp_ebm(ARRAY[a, b]::float8[], y, 1, 1e-6, '{\"bins\": 4}')
+                            FROM (SELECT (i % 7) / 4.0 - 0.75, (i % 5) / 4.0 - 0.5, (i % 7) > 3
+                                    FROM generate_series(1, 60) i) p(a, b, y)" | tail -1) &&
+            t_psql -d postgres -c "DROP DATABASE up_ebm" >/dev/null &&
+            t_psql -d up -c "INSERT INTO models VALUES ('ebm', '$ebm')" >/dev/null || bail "dp_ebm ($ver) failed"
+    fi
     if [[ "$ver" != 0.1.0 && "$ver" != 0.2.0 ]]; then
         # privacy units and budget domains exist from 0.3.0 on: a unit-protected member of
         # a domain, the domain's budget, one run charged to it
@@ -424,12 +436,20 @@ upgrade_from() {
         t_is "after the update from $ver: $q unchanged" "$(t_psql -d up -c "${!sql}")" "${before[$q]}"
     done
     # every stored model has its kind (model/kinds.h) and explains itself
-    kinds="direct:halfspace:t,logistic:linear:t,opdisc:halfspace:t,rspm:halfspace:t"
+    kinds="direct:halfspace:t"
+    [[ "$ver" == 0.5.0 ]] && kinds+=",ebm:additive:t"
+    kinds+=",logistic:linear:t,opdisc:halfspace:t,rspm:halfspace:t"
     [[ "$ver" != 0.1.0 && "$ver" != 0.2.0 ]] && kinds+=",units:halfspace:t"
     t_is "after the update from $ver: stored models' kinds, explained" \
         "$(t_psql -d up -c "SELECT string_agg(format('%s:%s:%s', name, dpobj.model_kind(m),
                                (SELECT count(*) > 0 FROM dpobj.explain(m))), ',' ORDER BY name) FROM models")" \
         "$kinds"
+    if [[ "$ver" == 0.5.0 ]]; then
+        t_is "after the update from $ver: its additive model (no counts) explains with rows NULL, importance max - min" \
+            "$(t_psql -d up -c "SELECT bool_and(e.rows IS NULL AND e.importance = (SELECT max(x.contribution) - min(x.contribution)
+                                   FROM dpobj.explain(m) x WHERE x.feature = e.feature))
+                                  FROM models, dpobj.explain(m) e WHERE name = 'ebm' AND e.feature <> '(intercept)'")" "t"
+    fi
     check_enforcement
     check_catalog "$ver"
     stop_cluster
