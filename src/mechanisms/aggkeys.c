@@ -444,7 +444,7 @@ aggkeys_compute(DPRun *run)
 		}
 		/* the row's slots added to its key's (the same sums as a declared cell's) */
 		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
-		agg_row_add(st->l, x, v);
+		agg_row_add(st->l, x, NULL, v);
 		/* also within one key of many rows: a cancel is seen every 4096 rows */
 		if ((++nrows & 4095) == 0)
 			mechanism_poll(run->ledger_id);

@@ -139,8 +139,11 @@ extern void aggregate_check_args(const char *aggname, double epsilon, double del
 /* the options' rows per unit k (1 at row level), every key checked */
 extern int	agg_options_k(Jsonb *options);
 
-/* a row's contributions x (encoded) to its cell's W slots w */
-extern void agg_row_add(const AggLayout *l, const double *x, double *w);
+/*
+ * a row's contributions x (encoded) to its cell's W slots w; levels: each
+ * categorical column's level (its one-hot coordinates of x unread), or NULL
+ */
+extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w);
 
 /*
  * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the
