@@ -1,8 +1,8 @@
 # bench/measure.sh — sourced by bench scripts: bench_measure DB OUTDIR PRELUDE SQL runs
 # PRELUDE (settings) then SQL on a fresh connection to DB and prints "ms kB status": SQL's
 # wall time, the backend's peak RSS (VmHWM of /proc/<pid>/status) and ok or the error's
-# first 60 characters.  OUTDIR holds the connection's output.  bench_watch_mem LEADER OUT
-# samples a backend and its parallel workers while a query runs.
+# first 60 characters.  OUTDIR holds the connection's output.  bench_watched DB OUTDIR SQL
+# runs SQL while it samples the backend's and its parallel workers' peak memory.
 bench_measure() { # DB OUTDIR PRELUDE SQL
     local db=$1 out=$2
     psql -X -q -At -d "$db" >"$out/run" 2>"$out/err" <<SQL || true
@@ -36,4 +36,24 @@ bench_watch_mem() { # LEADER OUT
         echo "$lw $ww" >"$out"
         sleep 0.1
     done
+}
+
+# runs SQL (settings, \timing on, statements) on a fresh connection to DB while
+# bench_watch_mem samples its backend; prints "leader_kB worker_kB", then psql's output
+bench_watched() { # DB OUTDIR SQL
+    local mem="$2/hwm.$$" pid wpid out
+    rm -f "$mem" "$mem.stop"
+    coproc BENCH_PSQL { psql -X -q -At -d "$1" -v ON_ERROR_STOP=1 2>&1; }
+    echo "SELECT pg_backend_pid();" >&"${BENCH_PSQL[1]}"
+    read -r pid <&"${BENCH_PSQL[0]}"
+    bench_watch_mem "$pid" "$mem" &
+    wpid=$!
+    printf '%s\n' "$3" >&"${BENCH_PSQL[1]}"
+    exec {BENCH_PSQL[1]}>&-
+    out=$(cat <&"${BENCH_PSQL[0]}")
+    wait "$BENCH_PSQL_PID" 2>/dev/null || true
+    touch "$mem.stop"
+    wait "$wpid" 2>/dev/null || true
+    cat "$mem"
+    printf '%s\n' "$out"
 }

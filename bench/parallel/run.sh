@@ -71,28 +71,16 @@ IFS='|' read -r nrows table_size positives distinct_q < <(dpobj_psql -At -F '|' 
 
 # run QUERY with W workers in a fresh connection: prints "seconds leader_kB worker_kB result"
 run_one() {
-    local w="$1" query="$2" mem="$OUT/hwm.$$" out ms pid
-    rm -f "$mem" "$mem.stop"
-    coproc P { psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 2>&1; }
-    echo "SELECT pg_backend_pid();" >&"${P[1]}"
-    read -r pid <&"${P[0]}"
-    bench_watch_mem "$pid" "$mem" &
-    local wpid=$!
-    cat >&"${P[1]}" <<SQL
-SET max_parallel_workers_per_gather = $w;
+    local out ms
+    out=$(bench_watched "$DB" "$OUT" "SET max_parallel_workers_per_gather = $1;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET dpobj.seed = 1;
 \\timing on
-$query;
-SQL
-    exec {P[1]}>&-
-    out=$(cat <&"${P[0]}")
-    wait "$P_PID" 2>/dev/null || true
-    touch "$mem.stop"; wait "$wpid" 2>/dev/null || true
+$2;")
     ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
-    printf '%s %s %s\n' "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" "$(cat "$mem")" \
-        "$(printf '%s\n' "$out" | grep -v '^Time:\|^SET\|^Timing' | tail -n 1 | tr ' ' '_')"
+    printf '%s %s %s\n' "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" "$(head -1 <<<"$out")" \
+        "$(tail -n +2 <<<"$out" | grep -v '^Time:\|^SET\|^Timing' | tail -n 1 | tr ' ' '_')"
 }
 
 
