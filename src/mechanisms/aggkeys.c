@@ -238,16 +238,8 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	dp_run_check_same(AGGKEYS_AGGNAME, row.epsilon, row.delta, true, row.d,
 					  st->eps, st->delta, st->d);
 	x = row.values;
-	for (int j = 0; j < row.d; j++)
-		if (isnan(x[j]))
-		{
-			if (dp_row_drops_bad(&row))
-				PG_RETURN_POINTER(st);
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must not be NaN", AGGKEYS_AGGNAME),
-					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-		}
+	if (!agg_row_no_nan(&row, x, AGGKEYS_AGGNAME))
+		PG_RETURN_POINTER(st);
 	/* the row's encoded features (d, not its slots: a quantile has many), per row */
 	w = palloc(VARHDRSZ + sizeof(double) * row.d);
 	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * row.d);

@@ -298,6 +298,22 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 	}
 }
 
+bool
+agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname)
+{
+	for (int j = 0; j < row->d; j++)
+		if (isnan(x[j]))
+		{
+			if (dp_row_drops_bad(row))
+				return false;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must not be NaN", aggname),
+					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+		}
+	return true;
+}
+
 /* a row's contributions to its cell's slots w; levels as agg_level's */
 void
 agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w)
@@ -352,17 +368,8 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 	l = agg_cache(fcinfo, options);
 	s = agg_row_state(&state, &row, l, row.d, options);
 	x = (const double *) ARR_DATA_PTR(row.features);
-	for (int j = 0; j < row.d; j++)
-		if (isnan(x[j]))
-		{
-			/* encode_features never gives one; a direct caller might */
-			if (dp_row_drops_bad(&row))
-				PG_RETURN_ARRAYTYPE_P(state);
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must not be NaN", AGG_AGGNAME),
-					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-		}
+	if (!agg_row_no_nan(&row, x, AGG_AGGNAME))
+		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
 	agg_row_add(l, x, NULL, s + AG_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
 	PG_RETURN_ARRAYTYPE_P(state);

@@ -28,6 +28,7 @@
 #include "utils/jsonb.h"
 
 #include "model/encode.h"
+#include "state/rowinput.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
 /* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
@@ -138,6 +139,13 @@ extern void aggregate_check_args(const char *aggname, double epsilon, double del
 
 /* the options' rows per unit k (1 at row level), every key checked */
 extern int	agg_options_k(Jsonb *options);
+
+/*
+ * whether the encoded row x (row->d values) has no NaN (encode_features
+ * never gives one, a direct caller might): false when the protected path
+ * drops the row, else an error of aggname
+ */
+extern bool agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname);
 
 /*
  * a row's contributions x (encoded) to its cell's W slots w; levels: each
