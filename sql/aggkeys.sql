@@ -19,9 +19,10 @@ SELECT r->'keys' AS keys, r->'threshold' AS t, r->'noise' AS noise, jsonb_array_
                    'what', '[{"stat": "count"}, {"stat": "mean", "column": "hours"}]'::jsonb))) r
           FROM regress_keys.t, (SELECT '[{"column": "hours", "lo": 0, "hi": 100}]'::jsonb AS enc) e) s;
 RESET dpobj.seed;
--- direct-path errors: no count; a NULL key
+-- direct-path errors: no count; a NULL key; delta 0 (the keys' selection needs delta > 0)
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_keys(ARRAY[0.5]::float8[], 'a', 1, 1e-6, '{"layout": {"encoding": [{"column": "hours", "lo": 0, "hi": 100}], "group_by": [], "what": [{"stat": "sum", "column": "hours"}]}}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_keys(ARRAY[0.5]::float8[], NULL, 1, 1e-6, '{"layout": {"encoding": [{"column": "hours", "lo": 0, "hi": 100}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_keys(ARRAY[0.5]::float8[], 'a', 1, 0, '{"layout": {"encoding": [{"column": "hours", "lo": 0, "hi": 100}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
 SELECT dpobj.protect('regress_keys.t');
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_keys.t', 'regress_keys_bob', 100000, 0.5);
 GRANT USAGE ON SCHEMA regress_keys TO regress_keys_bob;

@@ -111,6 +111,13 @@ SELECT statistic, column_name, ci_high - estimate AS h, abs(estimate - 500) < 60
  WHERE statistic = 'count';
 -- one ledger row per describe
 SELECT mechanism, epsilon, outcome FROM dpobj.ledger WHERE relation = 'regress_aq.t' ORDER BY id DESC LIMIT 2;
+-- epsilon-DP: delta defaults to 0 (describe) or may be 0 (aggregate), charged as 0, kind pure
+SELECT spent_epsilon AS e0, spent_delta AS d0 FROM dpobj.my_budgets WHERE relation = 'regress_aq.t'::regclass \gset
+SELECT count(*) AS rows FROM dpobj.describe('regress_aq.t', 1, options => '{"columns": ["sex"]}');
+SELECT count(*) AS rows FROM dpobj.aggregate('regress_aq.t', '[{"stat": "count"}]', 1, 0, ARRAY['sex']);
+SELECT mechanism, epsilon, delta, kind, accounted, outcome FROM dpobj.ledger
+ WHERE relation = 'regress_aq.t' ORDER BY id DESC LIMIT 2;
+SELECT spent_epsilon - :e0 AS epsilon, spent_delta - :d0 AS delta FROM dpobj.my_budgets WHERE relation = 'regress_aq.t'::regclass;
 -- refusals before the charge
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_aq.t' \gset
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_aq.t', 1, 1e-6, '{"columns": ["nope"]}')$$);
@@ -123,6 +130,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regres
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_aq.t', 1, 1e-6, '{"group_by": ["sex"]}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_aq.t', 1, NULL)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_aq.t', 1e-7, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_aq.t', 1, -1e-9)$$);
 SELECT count(*) = :ledger_before AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_aq.t';
 RESET ROLE;
 -- a table without declarations

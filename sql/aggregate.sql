@@ -56,6 +56,14 @@ END $$;
 SELECT count(*) FILTER (WHERE abs(v - 300) <= h) AS covered, min(h) AS h, count(DISTINCT v) > 20 AS noisy
   FROM (SELECT v, ceil(ln(0.05 * (1 + exp(-den / num)) / 2) / (-den / num)) - 1 AS h FROM cover) s;
 RESET dpobj.seed;
+-- epsilon-DP: delta 0 is accepted and charged as 0 (kind pure)
+SELECT r->'delta' AS delta
+  FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "sex", "levels": ["F", "M"]}]',
+                                                        ARRAY[sex], '{}'::float8[]), true, 1, 0,
+           '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [],
+                        "what": [{"stat": "count"}]}}') r
+          FROM regress_agg.people) s;
+SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger ORDER BY id DESC LIMIT 1;
 -- direct-path errors
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, NULL)$$);

@@ -116,3 +116,22 @@ BEGIN
 END
 $$;
 
+
+--------------------------------------------------------------------------
+-- dpobj.aggregate() and dpobj.describe() are epsilon-DP: delta defaults
+-- to 0 (grouping by a key without declared levels still needs one).
+--------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION dpobj.aggregate(tbl regclass, what jsonb, epsilon float8, delta float8 DEFAULT 0,
+                                group_by text[] DEFAULT '{}', options jsonb DEFAULT '{}')
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION dpobj.describe(tbl regclass, epsilon float8, delta float8 DEFAULT 0,
+                                          options jsonb DEFAULT '{}')
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_describe'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;

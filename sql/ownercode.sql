@@ -83,7 +83,42 @@ DISCARD TEMP;
 SELECT dpobj.train('regress_owncode_s.plain', 'logistic', ARRAY['a'], 'y', 1, 1e-5, '{"R": 1}') IS NOT NULL AS released;
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 DISCARD TEMP;
+-- A key column is read as text as the owner: a cast to text by a function that is not
+-- built in would run it.  The analyst owns an enum and such a cast, by her function; the
+-- owner's table uses the enum, directly and through a domain.  Refused before the charge,
+-- the function not run; without the cast the key is read by the type's output function.
+CREATE TYPE regress_owncode_a.tag AS ENUM ('p', 'q');
+CREATE FUNCTION regress_owncode_a.tag_text(regress_owncode_a.tag) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_user <> session_user THEN
+        INSERT INTO regress_owncode_a.leak VALUES (current_user);
+    END IF;
+    RETURN 'k';
+END $$;
+CREATE CAST (regress_owncode_a.tag AS text) WITH FUNCTION regress_owncode_a.tag_text(regress_owncode_a.tag);
+SET SESSION AUTHORIZATION regress_owncode_owner;
+CREATE DOMAIN regress_owncode_s.tagd AS regress_owncode_a.tag;
+CREATE TABLE regress_owncode_s.keyed (t regress_owncode_a.tag, d regress_owncode_s.tagd, a float8);
+INSERT INTO regress_owncode_s.keyed SELECT 'p', 'q', 0.5 FROM generate_series(1, 40);
 RESET SESSION AUTHORIZATION;
+SELECT dpobj.protect('regress_owncode_s.keyed');
+SELECT dpobj.declare_domain('regress_owncode_s.keyed', 'a', 0, 1);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_owncode_s.keyed', 'regress_owncode_analyst', 10, 0.001);
+SET SESSION AUTHORIZATION regress_owncode_analyst;
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['t'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['d'])$$);
+SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
+SELECT count(*) AS leaked FROM regress_owncode_a.leak;
+DROP CAST (regress_owncode_a.tag AS text);
+SELECT count(*) >= 0 AS ran FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['d']);
+SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
+RESET SESSION AUTHORIZATION;
+SELECT dpobj.unprotect('regress_owncode_s.keyed');
+DROP TABLE regress_owncode_s.keyed;
+DROP DOMAIN regress_owncode_s.tagd;
+DROP FUNCTION regress_owncode_a.tag_text(regress_owncode_a.tag);
+DROP TYPE regress_owncode_a.tag;
 
 DROP SCHEMA regress_owncode_a CASCADE;
 SELECT dpobj.unprotect('regress_owncode_s.t');

@@ -42,12 +42,15 @@
 #include "model/encode.h"
 
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "catalog/pg_attribute.h"
+#include "catalog/pg_cast.h"
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/regproc.h"
 #include "utils/syscache.h"
 
 /* What a column may be used as (types by base type, domains allowed). */
@@ -141,6 +144,36 @@ column_tuple(Oid relid, const char *relation, const char *name)
 	return tup;
 }
 
+/*
+ * A key column is read as col::pg_catalog.text as the table's owner: a cast
+ * from its base type to text by a function that is not built in (whoever
+ * owns the type may create one) would run that function as the owner.
+ * Refused from the catalog, before the charge; I/O and binary casts run no
+ * such code (a user-definable type's output function is built in).
+ */
+static void
+check_key_cast(const char *name, const char *relation, Oid basetype)
+{
+	HeapTuple	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype),
+									  ObjectIdGetDatum(TEXTOID));
+	Oid			func = InvalidOid;
+
+	if (HeapTupleIsValid(tup))
+	{
+		Form_pg_cast c = (Form_pg_cast) GETSTRUCT(tup);
+
+		if (c->castmethod == COERCION_METHOD_FUNCTION && c->castfunc >= FirstNormalObjectId)
+			func = c->castfunc;
+		ReleaseSysCache(tup);
+	}
+	if (OidIsValid(func))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("column \"%s\" of table %s cannot be a key: its type's cast to text runs function %s",
+						name, relation, format_procedure_qualified(func)),
+				 errhint("The key is read as text with the table owner's privileges; group by another column, or drop the cast.")));
+}
+
 /* column_tuple(), then its type fit for use; its quoted catalog name */
 static char *
 lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
@@ -162,6 +195,8 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 						use == COLUMN_FILTER ? "a filter" : "a label"),
 				 errhint("%s", column_use_hint(use))));
 	}
+	if (use == COLUMN_KEY)
+		check_key_cast(name, relation, *basetype);
 	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
 	ReleaseSysCache(tup);
 	return quoted;

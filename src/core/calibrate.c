@@ -441,6 +441,20 @@ rspm_sigma_rows(double eps, double delta, int d, int k)
 	return dp_shift_sigma_lattice(eps, delta, 2.0 * (double) k * sqrt((double) m), m);
 }
 
+double
+dp_jacobian_epsilon(double beta, double R, double Lambda, int k)
+{
+	double		q = beta * R * R / Lambda;
+
+	if (q == 0.0)
+		return 0.0;
+	/*
+	 * q's three roundings and log1p's own error (log1p's relative error is
+	 * at most q's, plus its ulp or two) stay far below 2^-48; then up
+	 */
+	return nextafter((double) k * log1p(q) * (1.0 + ldexp(1.0, -48)), INFINITY);
+}
+
 /*
  * Objective-Gauss's shift problem for units of up to k rows (calibrate.h):
  * eps - eps_J, the shift c and its dimension; false (a status recorded)
@@ -458,13 +472,13 @@ objgauss_shift(double eps, double L, double R, double beta, double Lambda, int k
 		calib_result(DP_CALIB_INVALID, NAN);
 		return false;
 	}
-	eps_j = (double) k * log1p(beta * R * R / Lambda);
+	eps_j = dp_jacobian_epsilon(beta, R, Lambda, k);
 	if (!(eps > eps_j))
 	{
 		calib_result(DP_CALIB_INFEASIBLE, NAN);
 		return false;
 	}
-	*eps_shift = eps - eps_j;
+	*eps_shift = dp_budget_rest(eps, eps_j);
 	*c = 2.0 * (double) k * L * R;
 	/* the shift lies in the span of the 2k changed rows' gradients */
 	*dims = 2 * k < p ? 2 * k : p;

@@ -165,6 +165,13 @@ extern double objgauss_sigma(double eps, double delta, double L, double R,
  * rank-one terms per side).  k = 1 gives the functions above.
  */
 /*
+ * The regulariser's privacy cost k ln(1 + beta R^2 / Lambda) (Objective-Gauss's
+ * eps_J; CMS's with k = 2), rounded up: at least the exact value for the
+ * double inputs, so that the noise's share eps - eps_J is never an ulp over.
+ */
+extern double dp_jacobian_epsilon(double beta, double R, double Lambda, int k);
+
+/*
  * eps / k rounded down (exactly: e * k <= eps): what a pure-epsilon
  * mechanism whose score moves by at most 1 per row may use when k rows
  * change (exponential mechanism, private evaluation).  k <= 1: eps.

@@ -116,6 +116,8 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 				den;
 	int			k = agg_options_k(options);
 
+	/* the selection's threshold needs delta > 0 (aggregate_check_args allows 0) */
+	dp_check_privacy_params(epsilon, delta);
 	aggregate_check_args(aggname, epsilon, delta, d, options);
 	l = agg_layout_of_options(options);
 	sel = aggkeys_selection(l);
@@ -221,7 +223,7 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	bytea	   *w;
 	const double *x;
 
-	if (!dp_row_read(fcinfo, AGGKEYS_AGGNAME, &row))
+	if (!dp_row_read_key(fcinfo, AGGKEYS_AGGNAME, &row))
 	{
 		if (st == NULL)
 			PG_RETURN_NULL();

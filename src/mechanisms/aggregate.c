@@ -27,8 +27,8 @@
  *	  touches, so <= 2k over cells when grouped): gamma = share x epsilon /
  *	  (2 k m), m = 2 grouped, else 1; with bins >= 3 per q, two more draws
  *	  per q (its interval's ends, aggregate.h) share the q's epsilon.
- *	  The release is epsilon-DP by basic composition (delta charged, not
- *	  needed), charged once as "aggregate" (pure).
+ *	  The release is epsilon-DP by basic composition (delta may be 0; one
+ *	  given is charged, not needed), charged once as "aggregate" (pure).
  *
  *-------------------------------------------------------------------------
  */
@@ -159,7 +159,8 @@ aggregate_check_args(const char *aggname, double epsilon, double delta, int d, J
 	int			k;
 	AggLayout  *l;
 
-	dp_check_privacy_params(epsilon, delta);
+	/* epsilon-DP: delta plays no part, 0 too */
+	dp_check_pure_privacy_params(epsilon, delta);
 	k = agg_options_k(options);
 	l = agg_layout_of_options(options);
 	if (l->enc->d != d)

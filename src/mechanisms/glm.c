@@ -385,10 +385,9 @@ static void
 calibrate_cms(const GLMParams *p, GLMCalibration *c)
 {
 	double		eps = p->epsilon;
-	double		q = c->beta * c->Reff * c->Reff / c->lambda;
 
-	/* ln(1 + 2q + q^2) = 2 ln(1 + q), rounded up past its few roundings */
-	c->eps_prime = dp_budget_rest(eps, nextafter(2.0 * log1p(q) * (1.0 + ldexp(1.0, -48)), INFINITY));
+	/* ln(1 + 2q + q^2) = 2 ln(1 + q), q = beta R^2 / lambda, rounded up */
+	c->eps_prime = dp_budget_rest(eps, dp_jacobian_epsilon(c->beta, c->Reff, c->lambda, 2));
 	if (c->eps_prime <= 0)
 	{
 		c->extra_reg = c->beta * c->Reff * c->Reff / expm1(eps / 4.0) - c->lambda;

@@ -132,7 +132,7 @@ static const DPMechanism dp_mechanisms[] = {
 	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
 		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
-		.evaluate_only = true,
+		.evaluate_only = true, .delta_zero = true,
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
 	/* the same by keys without declared levels: key selection needs delta */
 	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",

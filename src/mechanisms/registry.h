@@ -94,6 +94,8 @@ typedef struct DPMechanism
 	bool		chooses;
 	/* runs through dpobj.evaluate() only, not train() */
 	bool		evaluate_only;
+	/* epsilon-DP whatever delta: delta may be 0 */
+	bool		delta_zero;
 	/*
 	 * its options' defaults, the table its params parser reads (the GLM kinds
 	 * share glmparams_options; which keys a kind accepts is its parser's)

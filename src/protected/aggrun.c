@@ -415,6 +415,12 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(4), &c);
 	aggrun_check_options(options);
+	/* by keys, the selection is (epsilon, delta)-DP: delta 0 refused, uncharged */
+	if (c.key != NULL && PG_GETARG_FLOAT8(3) == 0.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", c.key),
+				 errhint("Keys are selected privately at (epsilon, delta): pass a delta, e.g. 1/n^2 for n rows.")));
 	if (c.key != NULL)
 		aggrun_run_keys(fcinfo, relid, relation, c.cols, c.ncols, c.enc, c.key, c.what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);

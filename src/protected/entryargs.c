@@ -95,6 +95,9 @@ dp_numeric_to_float8_down(Numeric n, const char *what)
 {
 	double		f;
 
+	/* 0 exactly: an epsilon-DP run's delta (refused before for the others) */
+	if (dp_numeric_cmp(n, dp_numeric_of_text("0")) == 0)
+		return 0.0;
 	/* no float8 conversion error (it would quote the value, hintless) */
 	if (dp_numeric_cmp(n, dp_numeric_of_text("1e-300")) <= 0 ||
 		dp_numeric_cmp(n, dp_numeric_of_text("1e300")) >= 0)

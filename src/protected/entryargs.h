@@ -41,7 +41,8 @@ extern void dp_check_amount(Numeric n, const char *what, bool allow_zero, bool i
 /*
  * The float8 handed to the mechanism for a charged numeric: the largest
  * float8 not above it, so that the noise is calibrated for at most what is
- * charged.  Values outside (1e-300, 1e300) are refused with a hint.
+ * charged.  0 is 0; other values outside (1e-300, 1e300) are refused with
+ * a hint.
  */
 extern double dp_numeric_to_float8_down(Numeric n, const char *what);
 

@@ -117,12 +117,16 @@ train_resolve_mechanism(const char *name, Jsonb **options)
 	return mech->name;
 }
 
-/* epsilon and delta exactly as numeric: finite, in range, short, eps >= floor */
-void
-train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text, char **delta_text)
+/*
+ * epsilon and delta exactly as numeric: finite, in range, short, eps >=
+ * floor; delta 0 only for a mechanism that is epsilon-DP (delta_zero)
+ */
+static void
+train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_zero, char **eps_text,
+					   char **delta_text)
 {
 	dp_check_amount(epsilon, "epsilon", false, false);
-	dp_check_amount(delta, "delta", false, true);
+	dp_check_amount(delta, "delta", delta_zero, true);
 	if (dp_numeric_cmp(epsilon, dp_numeric_of_text(DPOBJ_MIN_EPSILON_TEXT)) < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -136,6 +140,12 @@ train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text, char **delt
 				 errmsg("epsilon and delta must have fewer than %d characters as numeric text",
 						DPOBJ_NUMERIC_TEXT_LEN),
 				 errhint("Round them, e.g. delta = 1e-9 rather than 1/3^19 with all its digits.")));
+}
+
+void
+train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text, char **delta_text)
+{
+	train_check_privacy_of(epsilon, delta, false, eps_text, delta_text);
 }
 
 /* the feature column names: a one-dimensional text array, no NULLs */
@@ -650,7 +660,7 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	/* the privacy parameters, exactly as numeric */
 	*epsilon = PG_GETARG_NUMERIC(4);
 	*delta = PG_GETARG_NUMERIC(5);
-	train_check_privacy(*epsilon, *delta, &eps_text, &delta_text);
+	train_check_privacy_of(*epsilon, *delta, mech->delta_zero, &eps_text, &delta_text);
 
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);

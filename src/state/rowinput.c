@@ -69,10 +69,15 @@ dp_row_begin(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row, int 
 	row->drop_bad_rows = -1;
 }
 
-/* a NULL label or feature on the direct path: the error names the problem */
+/* a NULL label (key: a group key) or feature on the direct path: the error names the problem */
 static pg_noreturn void
-dp_row_null_error(const char *aggname, bool label_null)
+dp_row_null_error(const char *aggname, bool label_null, bool key)
 {
+	if (label_null && key)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s: key must not be NULL", aggname),
+				 errhint("Filter out rows with a NULL key; dpobj.aggregate() drops them.")));
 	if (label_null)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -84,8 +89,9 @@ dp_row_null_error(const char *aggname, bool label_null)
 			 errhint("Filter out or impute rows with missing features before training.")));
 }
 
-bool
-dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+/* dp_row_read(), argument 2 a label or (key) a group key */
+static bool
+dp_row_read_of(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row, bool key)
 {
 	ArrayType  *arr;
 
@@ -104,9 +110,9 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 					 errhint("Filter out or impute rows with missing features before training.")));
 		/* NULL elements: reported here unless the shape error below comes first */
 		if (PG_ARGISNULL(2) || ARR_NDIM(arr) <= 1)
-			dp_row_null_error(aggname, PG_ARGISNULL(2));
+			dp_row_null_error(aggname, PG_ARGISNULL(2), key);
 	}
-	row->label = PG_GETARG_BOOL(2);
+	row->label = key ? true : PG_GETARG_BOOL(2);
 
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
@@ -122,6 +128,18 @@ dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 	row->features = arr;
 	row->values = (const float8 *) ARR_DATA_PTR(arr);
 	return true;
+}
+
+bool
+dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+{
+	return dp_row_read_of(fcinfo, aggname, row, false);
+}
+
+bool
+dp_row_read_key(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
+{
+	return dp_row_read_of(fcinfo, aggname, row, true);
 }
 
 /*
@@ -164,7 +182,7 @@ dp_row_read_cols(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row,
 	{
 		if (dp_row_drops_bad(row))
 			return false;
-		dp_row_null_error(aggname, PG_ARGISNULL(1));
+		dp_row_null_error(aggname, PG_ARGISNULL(1), false);
 	}
 	row->label = PG_GETARG_BOOL(1);
 	row->features = NULL;
@@ -183,7 +201,7 @@ dp_row_read_label(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row)
 	{
 		if (dp_row_drops_bad(row))
 			return false;
-		dp_row_null_error(aggname, true);
+		dp_row_null_error(aggname, true, false);
 	}
 	row->label = PG_GETARG_BOOL(1);
 	return true;
@@ -209,19 +227,32 @@ dp_row_drops_bad_lookup(DPRowInput *row)
 		(PG_NARGS() > o && !PG_ARGISNULL(o) && dp_options_sealed(PG_GETARG_JSONB_P(o)));
 }
 
-void
-dp_check_privacy_params(double epsilon, double delta)
+/* epsilon > 0 and finite, delta in [0, 1) (zero_ok) or (0, 1) */
+static void
+dp_check_params(double epsilon, double delta, bool zero_ok)
 {
 	if (!isfinite(epsilon) || epsilon <= 0.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("epsilon must be a finite number greater than zero"),
 				 errhint("Typical values are between 0.01 and 10.")));
-	if (!isfinite(delta) || delta <= 0.0 || delta >= 1.0)
+	if (!isfinite(delta) || delta < 0.0 || (delta == 0.0 && !zero_ok) || delta >= 1.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("delta must be greater than 0 and less than 1"),
+				 errmsg("delta must be %s 0 and less than 1", zero_ok ? "at least" : "greater than"),
 				 errhint("A common choice is delta = 1/n^2 for n training rows.")));
+}
+
+void
+dp_check_privacy_params(double epsilon, double delta)
+{
+	dp_check_params(epsilon, delta, false);
+}
+
+void
+dp_check_pure_privacy_params(double epsilon, double delta)
+{
+	dp_check_params(epsilon, delta, true);
 }
 
 void

@@ -56,6 +56,9 @@ dp_row_drops_bad(DPRowInput *row)
  */
 extern bool dp_row_read(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
 
+/* dp_row_read() with argument 2 a group key (any type; label true): its errors name the key */
+extern bool dp_row_read_key(FunctionCallInfo fcinfo, const char *aggname, DPRowInput *row);
+
 /* the first feature argument of an aggregate that takes them one by one */
 #define DP_ROW_COLS_FIRST 5
 
@@ -95,7 +98,8 @@ extern void dp_run_check_same(const char *aggname, double epsilon, double delta,
 							  bool same_options, int d, double epsilon0,
 							  double delta0, int d0);
 
-/* epsilon > 0 and finite, 0 < delta < 1 */
+/* epsilon > 0 and finite, 0 < delta < 1; the pure form (epsilon-DP runs): 0 <= delta < 1 */
 extern void dp_check_privacy_params(double epsilon, double delta);
+extern void dp_check_pure_privacy_params(double epsilon, double delta);
 
 #endif							/* DPOBJ_ROWINPUT_H */

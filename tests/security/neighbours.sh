@@ -815,7 +815,8 @@ phase "job ledgers"
 # and b.  The differing row's values (NaN, NULL, 1e300, an undeclared level, a unit's
 # rows) land in a cell, "other", or drop the row; the released cells (quantiles: the
 # exponential mechanism's draws) are DP output, the output's shape (every cell of the
-# declared levels) is compared.  describe() profiles every declared column in one run.
+# declared levels) is compared.  describe() profiles every declared column in one run, at
+# its default delta 0 (epsilon-DP).
 agg_script() { # CALL: the released rows
     run_preamble
     printf '%s\n' "$1"
@@ -847,7 +848,7 @@ agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_val
 agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
   FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
-  FROM dpobj.describe(:'rel', :eps, :delta, :'opts'::jsonb);" >"$WORK/desc.sql"
+  FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
 for i in 0 1; do
     sql=""
@@ -869,7 +870,7 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
             eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
-            role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
+            role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys.$i" "$WORK/$keys_sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA" \
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'

@@ -115,7 +115,7 @@ check_bounded(void)
  * OPDisc and RSPM draw their noise on a lattice: sigma covers (RS) at the
  * budget left after the coupling (eps0 = eps - 2 eta - omega, delta0) with
  * OPDisc's shift c (1 + kappa), and is minimal there; the continuous sigma
- * at (eps, delta) is below it by less than kappa + 0.1 %.
+ * at (eps, delta) is off it by less than kappa + 0.1 %.
  */
 static void
 check_minimal(double eps, double delta, int d)
@@ -136,7 +136,7 @@ check_minimal(double eps, double delta, int d)
 		e -= 2;
 	c = 4.0 * D2 * (1.0 + ldexp(1.0, -e));
 	CHECK(eps0s < eps && eps0s > eps - 1e-6 && delta0 < delta && delta0 > delta * (1 - 1e-5),
-		  "lattice cost eps=%g delta=%g d=%d: below 1e-6 of eps, 1e-5 of delta", eps, delta, d);
+		  "lattice cost eps=%g delta=%g d=%d: off 1e-6 of eps, 1e-5 of delta", eps, delta, d);
 	CHECK(isfinite(s) && dp_shift_delta(eps0s, s, c, d + 1) <= delta0,
 		  "opdisc eps=%g delta=%g d=%d: sigma %g covers delta", eps, delta, d, s);
 	CHECK(dp_shift_delta(eps0s, 0.999 * s, c, d + 1) > delta0,
@@ -234,6 +234,34 @@ shift_delta_k2(double eps, double sigma, double c)
 	return exp(-0.5 * r0 * r0) -
 		exp(eps) * (exp(-0.5 * (r0 + s) * (r0 + s)) -
 					s * 2.5066282746310002 * 0.5 * erfc((r0 + s) / 1.4142135623730951));
+}
+
+/*
+ * dp_jacobian_epsilon (calibrate.h): at least k ln(1 + beta R^2 / Lambda) for
+ * the double inputs, computed in long double (64-bit significand: its error,
+ * about 2^-62 relative, is far off a double's ulp), and within 2^-46 of it.
+ * Rounding to nearest, as before, falls off it in about half the cases.
+ */
+static void
+check_jacobian_epsilon(void)
+{
+	int			off = 0;
+
+	for (int i = 0; i < 2000; i++)
+	{
+		double		beta = 0.25 * (1 + (unitcheck_next64() >> 11) * 0x1p-53),
+					R = ldexp(1 + (unitcheck_next64() >> 11) * 0x1p-53, (int) (i % 9) - 4),
+					Lambda = ldexp(1 + (unitcheck_next64() >> 11) * 0x1p-53, (int) (i % 13) - 6);
+		int			k = 1 + i % 4;
+		long double exact = (long double) k *
+			log1pl((long double) beta * (long double) R * (long double) R / (long double) Lambda);
+		double		e = dp_jacobian_epsilon(beta, R, Lambda, k);
+
+		if ((long double) e < exact || (long double) e > exact * (1 + 0x1p-46L))
+			off++;
+	}
+	CHECK(off == 0, "dp_jacobian_epsilon: %d of 2000 not in [exact, exact (1 + 2^-46)]", off);
+	CHECK(dp_jacobian_epsilon(0, 1, 1, 3) == 0, "dp_jacobian_epsilon: beta = 0 costs 0");
 }
 
 /* Objective-Gauss: sigma covers delta at eps - eps_J, minimal, closed form */
@@ -386,6 +414,7 @@ main(void)
 	gsl_rng_set(rng, 12345);
 	check_memo();
 	check_budget_splits();
+	check_jacobian_epsilon();
 	for (double s = 8; s <= 64; s *= 2)
 		for (double m = 2; m <= 6; m += 2)
 			check_lattice_ratio(s, m);

@@ -219,10 +219,15 @@ SET ROLE up_other;
 SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
 SELECT dpobj.train('zc', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') IS NOT NULL;
 RESET ROLE;
--- boolean levels as the release stored them: spelled as declared
+SQL
+        # boolean levels as the release stored them: spelled as declared (0.3.0, 0.4.0;
+        # from 0.5.0 on a level spelled twice, 'No' and '0', is refused)
+        people_levels="'No', 'YES', '0'"
+        [[ $ver == 0.3.0 || $ver == 0.4.0 ]] || people_levels="'No', 'YES'"
+        t_psql -d up >/dev/null <<SQL || bail "declaring boolean levels ($ver) failed"
 SET ROLE up_owner;
 SELECT dpobj.declare_domain('pts', 'y', ARRAY['t', 'f']);
-SELECT dpobj.declare_domain('people', 'y', ARRAY['No', 'YES', '0']);
+SELECT dpobj.declare_domain('people', 'y', ARRAY[$people_levels]);
 RESET ROLE;
 SQL
     fi
