@@ -313,18 +313,9 @@ aggkeys_calibrate(DPRun *run)
 					q;
 
 		r->kind[i] = agg_slot_kind(l, i, &share, &q);
-		r->num[i] = 0;			/* a rank slot without a draw: [0, 1] */
-		r->den[i] = 1;
-		if (r->kind[i] == AGG_SLOT_COUNT || r->kind[i] == AGG_SLOT_SUM)
-			agg_slot_noise(r->kind[i] == AGG_SLOT_SUM, eps_noise * share, &r->num[i], &r->den[i]);
-		else if (q > 0)
-			agg_rank_gamma(eps_noise * share, 2, &r->num[i], &r->den[i]);
-		if (r->den[i] < 1 || (r->kind[i] != AGG_SLOT_COUNT && r->kind[i] != AGG_SLOT_SUM &&
-							  q > 0 && r->num[i] < 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon is too small for these statistics", AGGKEYS_AGGNAME),
-					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+		/* a quantile's draws as in several cells (a replaced row moves two keys' ranks) */
+		agg_slot_calibrate(AGGKEYS_AGGNAME, r->kind[i], share, q, eps_noise, 2, &r->num[i],
+						   &r->den[i]);
 	}
 	r->T = r->sel < 0 ? -1 :
 		aggkeys_threshold(r->num[r->sel], r->den[r->sel], r->st->k, r->st->eps, r->st->delta);

@@ -591,6 +591,23 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	return r;
 }
 
+void
+agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double param,
+				   double eps_noise, int ncells, uint64 *num, uint64 *den)
+{
+	*num = 0;					/* a rank slot without a draw: [0, 1] */
+	*den = 1;
+	if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
+		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
+	else if (param > 0)
+		agg_rank_gamma(eps_noise * share, ncells, num, den);
+	if (*den < 1 || (param > 0 && *num < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon is too small for these statistics", aggname),
+				 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+}
+
 static void
 agg_calibrate(DPRun *run)
 {
@@ -599,24 +616,9 @@ agg_calibrate(DPRun *run)
 	r->num = palloc(sizeof(uint64) * r->width);
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
-	{
-		AggSlotKind kind = AG_KIND(r->s, i);
-
-		r->num[i] = r->den[i] = 1;
-		if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
-			agg_slot_noise(kind == AGG_SLOT_SUM, r->eps_noise * AG_SHARE(r->s, r->width, i),
+		agg_slot_calibrate(AGG_AGGNAME, AG_KIND(r->s, i), AG_SHARE(r->s, r->width, i),
+						   AG_PARAM(r->s, r->width, i), r->eps_noise, r->ncells,
 						   &r->num[i], &r->den[i]);
-		else if (AG_PARAM(r->s, r->width, i) > 0)
-			agg_rank_gamma(r->eps_noise * AG_SHARE(r->s, r->width, i), r->ncells,
-						   &r->num[i], &r->den[i]);
-		else
-			r->num[i] = 0;		/* a rank slot without a draw: [0, 1] */
-		if (r->den[i] < 1 || (AG_PARAM(r->s, r->width, i) > 0 && r->num[i] < 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon is too small for these statistics", AGG_AGGNAME),
-					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
-	}
 	r->out = palloc(sizeof(int64) * r->ncells * r->width);
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }

@@ -133,6 +133,15 @@ extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
 /* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
 extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
 
+/*
+ * a release's scale of a slot (agg_slot_kind's kind, share and param) at
+ * eps_noise: a count's or sum's noise, a rank slot's gamma over ncells (num
+ * 0 without a draw); raises when epsilon is too small for it
+ */
+extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
+							   double param, double eps_noise, int ncells, uint64 *num,
+							   uint64 *den);
+
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);
