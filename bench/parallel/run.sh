@@ -66,40 +66,21 @@ IFS='|' read -r nrows table_size positives distinct_q < <(dpobj_psql -At -F '|' 
            (SELECT count(*) FROM (SELECT DISTINCT features[1], round(features[3] * 64), round(features[4] * 64)
                                     FROM bench_adult) d)")
 
-# sample VmHWM (kB) of every process of database $DB (leader and parallel workers)
-sampler() {
-    local stop="$1" log="$2" p title hwm
-    while [[ ! -e "$stop" ]]; do
-        for p in $(pgrep -f "postgres: (postgres $DB|parallel worker)" || true); do
-            title=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null || true)
-            hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null || true)
-            [[ -n "$hwm" ]] && printf '%s %s %s\n' "$p" "$hwm" "$title" >>"$log"
-        done
-        sleep 0.1
-    done
-}
+# shellcheck source=bench/measure.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"
 
 # run QUERY with W workers in a fresh connection: prints "seconds leader_kB worker_kB result"
 run_one() {
-    local w="$1" query="$2" stop="$OUT/stop.$$" log="$OUT/hwm.$$" out ms leader worker
-    rm -f "$stop" "$log"
-    sampler "$stop" "$log" &
-    local spid=$!
-    out=$(psql -X -At -d "$DB" -v ON_ERROR_STOP=1 \
-        -c "SET max_parallel_workers_per_gather = $w" -c "SET parallel_setup_cost = 0" \
-        -c "SET parallel_tuple_cost = 0" -c "SET dpobj.seed = 1" \
-        -c '\timing on' -c "$query")
-    touch "$stop"
-    wait "$spid" 2>/dev/null || true
+    local out ms
+    out=$(bench_watched "$DB" "$OUT" "SET max_parallel_workers_per_gather = $1;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET dpobj.seed = 1;
+\\timing on
+$2;")
     ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
-    # the leader is this database's backend; its workers say "parallel worker for PID <leader>"
-    leader=$(awk '!/parallel worker/ { if ($2 > m) m = $2 } END { print m + 0 }' "$log" 2>/dev/null || echo 0)
-    worker=$(awk 'FNR == NR { if (!/parallel worker/) lead[$1] = 1; next }
-                  /parallel worker for PID/ { p = $0; sub(/.*for PID /, "", p); sub(/[^0-9].*/, "", p)
-                                             if ((p in lead) && $2 > m) m = $2 }
-                  END { print m + 0 }' "$log" "$log" 2>/dev/null || echo 0)
-    printf '%s %s %s %s\n' "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" "$leader" "$worker" \
-        "$(printf '%s\n' "$out" | grep -v '^Time:' | grep -v '^SET' | tail -n 1 | tr ' ' '_')"
+    printf '%s %s %s\n' "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" "$(head -1 <<<"$out")" \
+        "$(tail -n +2 <<<"$out" | grep -v '^Time:\|^SET\|^Timing' | tail -n 1 | tr ' ' '_')"
 }
 
 

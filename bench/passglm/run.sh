@@ -90,17 +90,14 @@ SELECT x AS features,
 VACUUM ANALYZE big;
 SQL
 # run SQL: "ms kB" — the statement's time and the backend's VmHWM, in a fresh connection
+# (bench/measure.sh); an error stops the bench
+# shellcheck source=bench/measure.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"
 run() {
-    psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 >"$OUT/run" <<SQL
-SELECT pg_backend_pid() AS pid \gset
-\timing on
-$1
-\timing off
-\setenv BPID :pid
-\! grep VmHWM /proc/\$BPID/status
-SQL
-    printf '%s %s\n' "$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' "$OUT/run")" \
-        "$(awk '/VmHWM/ { print $2 }' "$OUT/run")"
+    local r
+    r="$(bench_measure "$DB" "$OUT" "" "$1")"
+    [[ "${r#* * }" == ok ]] || dpobj_die "$1: ${r#* * }"
+    printf '%s\n' "${r% *}"
 }
 run "SELECT sum(cardinality(features)) FROM big;" >/dev/null    # warm the cache
 read -r scan_ms scan_kb < <(run "SELECT sum(cardinality(features)) FROM big;")

@@ -44,46 +44,23 @@ SELECT x, (x[1] + 0.5 * x[2] - 0.25 * x[3] + 0.3 * (random() - 0.5)) > 0 AS y
 VACUUM ANALYZE t;
 SQL
 
-# peak VmHWM (kB) of a process and of the parallel workers serving it, while the query runs
-watch_mem() { # LEADER_PID OUTFILE
-    local leader=$1 out=$2 lw=0 ww=0 v p
-    while kill -0 "$leader" 2>/dev/null && [[ ! -e "$out.stop" ]]; do
-        v=$(awk '/VmHWM/ {print $2}' "/proc/$leader/status" 2>/dev/null || echo 0)
-        ((${v:-0} > lw)) && lw=$v
-        for p in $(pgrep -f "parallel worker for PID $leader" || true); do
-            v=$(awk '/VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
-            ((${v:-0} > ww)) && ww=$v
-        done
-        echo "$lw $ww" >"$out"
-        sleep 0.1
-    done
-}
+# shellcheck source=bench/measure.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../measure.sh"
 
 run_one() { # WORKERS SQL -> "ms leader_kB worker_kB result"
-    local w=$1 sql=$2 tmp pid ms res
-    tmp=$(mktemp)
-    coproc P { dpobj_psql -d "$DB" -qAt -v ON_ERROR_STOP=1 2>&1; }
-    echo "SELECT pg_backend_pid();" >&"${P[1]}"
-    read -r pid <&"${P[0]}"
-    watch_mem "$pid" "$tmp" &
-    local wpid=$!
-    cat >&"${P[1]}" <<SQL
-SET max_parallel_workers_per_gather = $w;
+    local out tmp
+    tmp=$(mktemp -d)
+    out=$(bench_watched "$DB" "$tmp" "SET max_parallel_workers_per_gather = $1;
 SET parallel_leader_participation = off;
 SET min_parallel_table_scan_size = 0;
 SET parallel_setup_cost = 0;
 SET dpobj.seed = 1;
 \\timing on
-$sql;
-\\timing off
-SQL
-    exec {P[1]}>&-
-    res=$(cat <&"${P[0]}")
-    wait "$P_PID" 2>/dev/null || true
-    touch "$tmp.stop"; wait "$wpid" 2>/dev/null || true
-    ms=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$res" | head -1)
-    echo "$ms $(cat "$tmp") $(grep -v '^Time:\|^SET\|^Timing\|^SELECT [0-9]' <<<"$res" | head -1)"
-    rm -f "$tmp" "$tmp.stop"
+$2;
+\\timing off")
+    echo "$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | head -1) $(head -1 <<<"$out")" \
+        "$(tail -n +2 <<<"$out" | grep -v '^Time:\|^SET\|^Timing\|^SELECT [0-9]' | head -1)"
+    rm -rf "$tmp"
 }
 
 printf '| workers | run | ms | ratio to the scan | leader peak MB | largest worker peak MB | sample_rows | accuracy |\n'

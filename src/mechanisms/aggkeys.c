@@ -240,16 +240,8 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	dp_run_check_same(AGGKEYS_AGGNAME, row.epsilon, row.delta, true, row.d,
 					  st->eps, st->delta, st->d);
 	x = row.values;
-	for (int j = 0; j < row.d; j++)
-		if (isnan(x[j]))
-		{
-			if (dp_row_drops_bad(&row))
-				PG_RETURN_POINTER(st);
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must not be NaN", AGGKEYS_AGGNAME),
-					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-		}
+	if (!agg_row_no_nan(&row, x, AGGKEYS_AGGNAME))
+		PG_RETURN_POINTER(st);
 	/* the row's encoded features (d, not its slots: a quantile has many), per row */
 	w = palloc(VARHDRSZ + sizeof(double) * row.d);
 	SET_VARSIZE(w, VARHDRSZ + sizeof(double) * row.d);
@@ -321,18 +313,9 @@ aggkeys_calibrate(DPRun *run)
 					q;
 
 		r->kind[i] = agg_slot_kind(l, i, &share, &q);
-		r->num[i] = 0;			/* a rank slot without a draw: [0, 1] */
-		r->den[i] = 1;
-		if (r->kind[i] == AGG_SLOT_COUNT || r->kind[i] == AGG_SLOT_SUM)
-			agg_slot_noise(r->kind[i] == AGG_SLOT_SUM, eps_noise * share, &r->num[i], &r->den[i]);
-		else if (q > 0)
-			agg_rank_gamma(eps_noise * share, 2, &r->num[i], &r->den[i]);
-		if (r->den[i] < 1 || (r->kind[i] != AGG_SLOT_COUNT && r->kind[i] != AGG_SLOT_SUM &&
-							  q > 0 && r->num[i] < 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon is too small for these statistics", AGGKEYS_AGGNAME),
-					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+		/* a quantile's draws as in several cells (a replaced row moves two keys' ranks) */
+		agg_slot_calibrate(AGGKEYS_AGGNAME, r->kind[i], share, q, eps_noise, 2, &r->num[i],
+						   &r->den[i]);
 	}
 	r->T = r->sel < 0 ? -1 :
 		aggkeys_threshold(r->num[r->sel], r->den[r->sel], r->st->k, r->st->eps, r->st->delta);
@@ -446,7 +429,7 @@ aggkeys_compute(DPRun *run)
 		}
 		/* the row's slots added to its key's (the same sums as a declared cell's) */
 		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
-		agg_row_add(st->l, x, v);
+		agg_row_add(st->l, x, NULL, v);
 		/* also within one key of many rows: a cancel is seen every 4096 rows */
 		if ((++nrows & 4095) == 0)
 			mechanism_poll(run->ledger_id);

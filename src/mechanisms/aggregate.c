@@ -299,9 +299,25 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 	}
 }
 
-/* a row's contributions to its cell's slots w */
+bool
+agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname)
+{
+	for (int j = 0; j < row->d; j++)
+		if (isnan(x[j]))
+		{
+			if (dp_row_drops_bad(row))
+				return false;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: features must not be NaN", aggname),
+					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+		}
+	return true;
+}
+
+/* a row's contributions to its cell's slots w; levels as agg_level's */
 void
-agg_row_add(const AggLayout *l, const double *x, double *w)
+agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w)
 {
 	/* in locals: a store into w may alias any field (-fno-strict-aliasing) */
 	const AggStat *stats = l->stats;
@@ -309,7 +325,7 @@ agg_row_add(const AggLayout *l, const double *x, double *w)
 	int			nstats = l->nstats;
 
 	for (int i = 0; i < nstats; i++)
-		agg_stat_add(&stats[i], cols, x, NULL, w + stats[i].slot);
+		agg_stat_add(&stats[i], cols, x, levels, w + stats[i].slot);
 }
 
 /*
@@ -353,49 +369,20 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 	l = agg_cache(fcinfo, options);
 	s = agg_row_state(&state, &row, l, row.d, options);
 	x = (const double *) ARR_DATA_PTR(row.features);
-	for (int j = 0; j < row.d; j++)
-		if (isnan(x[j]))
-		{
-			/* encode_features never gives one; a direct caller might */
-			if (dp_row_drops_bad(&row))
-				PG_RETURN_ARRAYTYPE_P(state);
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must not be NaN", AGG_AGGNAME),
-					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-		}
+	if (!agg_row_no_nan(&row, x, AGG_AGGNAME))
+		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
-	agg_row_add(l, x, s + AG_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
+	agg_row_add(l, x, NULL, s + AG_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
 /*
- * A statistic's per-row step at dp_aggregate_cols' call site: a count, a
- * histogram of levels, one of equal bins or a quantile (one slot + 1 each,
- * from the column's level or coordinate), or any other (agg_stat_add).
- */
-typedef enum
-{
-	AGG_OP_ONE, AGG_OP_LEVEL, AGG_OP_BIN, AGG_OP_STAT
-} AggOpKind;
-
-typedef struct AggOp
-{
-	AggOpKind	kind;
-	int			slot;			/* its first slot in a cell */
-	int			src;			/* LEVEL: its column; BIN: its coordinate */
-	int			nbins;
-	const AggStat *st;
-} AggOp;
-
-/*
- * dp_aggregate_cols' call site: the layout, its steps and the buffers one
- * row's columns are encoded in (no array per row), built once per options.
+ * dp_aggregate_cols' call site: the layout and the buffers one row's
+ * columns are encoded in (no array per row), built once per options.
  */
 typedef struct AggCols
 {
 	AggLayout  *l;
-	AggOp	   *ops;			/* one per statistic, in order */
 	bool		checked;		/* the argument types were checked */
 	int		   *off;			/* each column's first coordinate */
 	double	   *x;				/* the encoded row's numeric coordinates, d values */
@@ -418,28 +405,6 @@ agg_cols_build(Jsonb *options, MemoryContext cxt)
 	}
 	c->x = MemoryContextAllocZero(cxt, sizeof(double) * enc->d);
 	c->levels = MemoryContextAllocZero(cxt, sizeof(int) * enc->ncols);
-	c->ops = MemoryContextAllocZero(cxt, sizeof(AggOp) * c->l->nstats);
-	for (int i = 0; i < c->l->nstats; i++)
-	{
-		const AggStat *st = &c->l->stats[i];
-		AggOp	   *op = &c->ops[i];
-
-		op->slot = st->slot;
-		op->nbins = st->nbins;
-		op->st = st;
-		op->src = st->off;
-		if (st->kind == AGG_COUNT)
-			op->kind = AGG_OP_ONE;
-		else if (st->kind == AGG_HISTOGRAM && enc->cols[st->col].nlevels > 0)
-		{
-			op->kind = AGG_OP_LEVEL;
-			op->src = st->col;
-		}
-		else if (st->kind == AGG_HISTOGRAM || st->kind == AGG_QUANTILE)
-			op->kind = AGG_OP_BIN;
-		else
-			op->kind = AGG_OP_STAT;
-	}
 	return c;
 }
 
@@ -466,7 +431,7 @@ agg_cols_check(FunctionCallInfo fcinfo, const Encoding *enc)
  * The row's columns as encode_features would encode them (its
  * encoding_level and encoding_scale), straight from the arguments: each
  * categorical column's level into levels (its one-hot coordinates are not
- * written: agg_cols_add reads levels), each numeric one's coordinate
+ * written: agg_row_add reads levels), each numeric one's coordinate
  * into x.  False: a numeric NULL or NaN.
  */
 static bool
@@ -496,38 +461,6 @@ agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
 		}
 	}
 	return true;
-}
-
-/* the encoded row's contributions to its cell's slots w: agg_row_add's, by c->ops */
-static void
-agg_cols_add(const AggCols *c, double *w)
-{
-	const AggOp *ops = c->ops;
-	const EncColumn *cols = c->l->enc->cols;
-	const double *x = c->x;
-	const int  *levels = c->levels;
-	int			nops = c->l->nstats;
-
-	for (int i = 0; i < nops; i++)
-	{
-		const AggOp *op = &ops[i];
-
-		switch (op->kind)
-		{
-			case AGG_OP_ONE:
-				w[op->slot] += 1;
-				break;
-			case AGG_OP_LEVEL:
-				w[op->slot + levels[op->src]] += 1;
-				break;
-			case AGG_OP_BIN:
-				w[op->slot + agg_bin(x[op->src], op->nbins)] += 1;
-				break;
-			case AGG_OP_STAT:
-				agg_stat_add(op->st, cols, x, levels, w + op->slot);
-				break;
-		}
-	}
 }
 
 /*
@@ -569,8 +502,8 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 				 errhint("Filter out or impute rows with missing values.")));
 	}
 	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
-	agg_cols_add(c, s + AG_NRUN(c->l->width) +
-				 agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);
+	agg_row_add(c->l, c->x, c->levels, s + AG_NRUN(c->l->width) +
+				agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
@@ -658,6 +591,23 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	return r;
 }
 
+void
+agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double param,
+				   double eps_noise, int ncells, uint64 *num, uint64 *den)
+{
+	*num = 0;					/* a rank slot without a draw: [0, 1] */
+	*den = 1;
+	if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
+		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
+	else if (param > 0)
+		agg_rank_gamma(eps_noise * share, ncells, num, den);
+	if (*den < 1 || (param > 0 && *num < 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon is too small for these statistics", aggname),
+				 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
+}
+
 static void
 agg_calibrate(DPRun *run)
 {
@@ -666,24 +616,9 @@ agg_calibrate(DPRun *run)
 	r->num = palloc(sizeof(uint64) * r->width);
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
-	{
-		AggSlotKind kind = AG_KIND(r->s, i);
-
-		r->num[i] = r->den[i] = 1;
-		if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
-			agg_slot_noise(kind == AGG_SLOT_SUM, r->eps_noise * AG_SHARE(r->s, r->width, i),
+		agg_slot_calibrate(AGG_AGGNAME, AG_KIND(r->s, i), AG_SHARE(r->s, r->width, i),
+						   AG_PARAM(r->s, r->width, i), r->eps_noise, r->ncells,
 						   &r->num[i], &r->den[i]);
-		else if (AG_PARAM(r->s, r->width, i) > 0)
-			agg_rank_gamma(r->eps_noise * AG_SHARE(r->s, r->width, i), r->ncells,
-						   &r->num[i], &r->den[i]);
-		else
-			r->num[i] = 0;		/* a rank slot without a draw: [0, 1] */
-		if (r->den[i] < 1 || (AG_PARAM(r->s, r->width, i) > 0 && r->num[i] < 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon is too small for these statistics", AGG_AGGNAME),
-					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
-	}
 	r->out = palloc(sizeof(int64) * r->ncells * r->width);
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }

@@ -28,6 +28,7 @@
 #include "utils/jsonb.h"
 
 #include "model/encode.h"
+#include "state/rowinput.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
 /* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
@@ -132,6 +133,15 @@ extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
 /* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
 extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
 
+/*
+ * a release's scale of a slot (agg_slot_kind's kind, share and param) at
+ * eps_noise: a count's or sum's noise, a rank slot's gamma over ncells (num
+ * 0 without a draw); raises when epsilon is too small for it
+ */
+extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
+							   double param, double eps_noise, int ncells, uint64 *num,
+							   uint64 *den);
+
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);
@@ -139,8 +149,18 @@ extern void aggregate_check_args(const char *aggname, double epsilon, double del
 /* the options' rows per unit k (1 at row level), every key checked */
 extern int	agg_options_k(Jsonb *options);
 
-/* a row's contributions x (encoded) to its cell's W slots w */
-extern void agg_row_add(const AggLayout *l, const double *x, double *w);
+/*
+ * whether the encoded row x (row->d values) has no NaN (encode_features
+ * never gives one, a direct caller might): false when the protected path
+ * drops the row, else an error of aggname
+ */
+extern bool agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname);
+
+/*
+ * a row's contributions x (encoded) to its cell's W slots w; levels: each
+ * categorical column's level (its one-hot coordinates of x unread), or NULL
+ */
+extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w);
 
 /*
  * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the

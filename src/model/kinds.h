@@ -40,6 +40,18 @@ typedef enum ModelKind
 	MODEL_KIND_ADDITIVE
 } ModelKind;
 
+/* a model unpacked for prediction (predict.h; kindsint.h defines it) */
+typedef struct ModelPredictor ModelPredictor;
+
+/* whether a feature vector could be evaluated (model_predict_row) */
+typedef enum ModelRowStatus
+{
+	MODEL_ROW_OK,
+	MODEL_ROW_NOT_FINITE,		/* a feature is NaN or infinite */
+	MODEL_ROW_OUT_OF_RANGE,		/* lattice model: |round(Q x)| > 2^31 */
+	MODEL_ROW_NOT_ONE_HOT		/* additive model: a categorical term's coordinates */
+} ModelRowStatus;
+
 /* the mechanism name models carry -> kind (the registry, at load) */
 extern void model_kind_register(const char *mechanism, ModelKind kind);
 

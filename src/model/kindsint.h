@@ -13,7 +13,6 @@
 #include "postgres.h"
 
 #include "model/kinds.h"
-#include "model/predict.h"
 
 typedef struct ModelKindOps ModelKindOps;
 

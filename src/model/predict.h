@@ -15,16 +15,7 @@
 
 #include "fmgr.h"
 
-typedef struct ModelPredictor ModelPredictor;
-
-/* whether a feature vector could be evaluated (model_predict_row) */
-typedef enum ModelRowStatus
-{
-	MODEL_ROW_OK,
-	MODEL_ROW_NOT_FINITE,		/* a feature is NaN or infinite */
-	MODEL_ROW_OUT_OF_RANGE,		/* lattice model: |round(Q x)| > 2^31 */
-	MODEL_ROW_NOT_ONE_HOT		/* additive model: a categorical term's coordinates */
-} ModelRowStatus;
+#include "model/kinds.h"
 
 /*
  * Unpacks and validates a dpobj.model datum of a kind with a single margin

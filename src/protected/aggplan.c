@@ -102,12 +102,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 {
 	char		relkind;
 	Oid			relid = PG_GETARG_OID(0);
-	char	   *relation,
-			   *key;
-	ArrayType  *group_by = PG_GETARG_ARRAYTYPE_P(3);
-	Jsonb	   *what = PG_GETARG_JSONB_P(1);
-	char	  **cols;
-	int			ncols;
+	char	   *relation;
+	AggCall		c;
 	Jsonb	   *enc;
 	Jsonb	   *layout;
 	TableUnit	unit;
@@ -117,27 +113,11 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
 	/* by a key without levels: a key's statistics are a cell's, its count added */
-	key = aggrun_key_column(relid, relation, group_by);
-	p->keyed = key != NULL;
-	enc = NULL;
-	if (p->keyed)
-	{
-		what = aggrun_key_what(what);
-		group_by = construct_empty_array(TEXTOID);
-		enc = aggrun_key_encoding(relid, key, what);
-	}
-	if (enc != NULL)
-	{
-		cols = &key;
-		ncols = 1;
-	}
-	else
-		cols = aggrun_columns(relid, group_by, what, &ncols);
-	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
+	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(3), &c);
+	p->keyed = c.key != NULL;
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
-	layout = aggrun_layout(enc, group_by, what);
+	enc = c.enc ? c.enc : domains_encoding(relid, relation, c.cols, c.ncols, DOMAINS_REQUIRED);
+	layout = aggrun_layout(enc, c.group_by, c.what);
 	p->l = agg_layout_parse(layout);
 	dpobj_check_protectable(relid, relation);
 	/* delta plays no part in aggregate's noise: any valid one */

@@ -33,7 +33,6 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
-#include "protected/aggrun.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
 
@@ -113,6 +112,31 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 					 errhint("Group by such a column, or have the owner declare one (dpobj.declare_domain).")));
 	}
 	return cols;
+}
+
+void
+aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by, AggCall *c)
+{
+	c->what = what;
+	c->group_by = group_by;
+	c->enc = NULL;
+	c->key = aggrun_key_column(relid, relation, group_by);
+	if (c->key != NULL)
+	{
+		/* a key without declared levels: grouped by no declared column, and a count */
+		c->what = aggrun_key_what(what);
+		c->group_by = construct_empty_array(TEXTOID);
+		c->enc = aggrun_key_encoding(relid, c->key, c->what);
+	}
+	if (c->enc != NULL)
+	{
+		c->cols = palloc(sizeof(char *));
+		c->cols[0] = c->key;
+		c->ncols = 1;
+	}
+	else
+		c->cols = aggrun_columns(relid, c->group_by, c->what, &c->ncols);
+	train_query_check_columns(relid, relation, c->cols, c->ncols, NULL, NULL);
 }
 
 /* the options: "filter", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
@@ -373,14 +397,9 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	char		relkind;
-	char	   *relation,
-			   *key;
-	Jsonb	   *what,
-			   *options;
-	ArrayType  *group_by;
-	char	  **cols;
-	int			ncols;
-	Jsonb	   *enc = NULL;
+	char	   *relation;
+	Jsonb	   *options;
+	AggCall		c;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
@@ -389,43 +408,26 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 					 errmsg("dpobj.aggregate: argument %d must not be NULL", i + 1),
 					 errhint("Pass '{}' for no group_by columns or options.")));
 	relid = PG_GETARG_OID(0);
-	what = PG_GETARG_JSONB_P(1);
-	group_by = PG_GETARG_ARRAYTYPE_P(4);
 	options = PG_GETARG_JSONB_P(5);
 	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
-	key = aggrun_key_column(relid, relation, group_by);
-	if (key != NULL)
-	{
-		/* a key without declared levels: grouped by no declared column, and a count */
-		what = aggrun_key_what(what);
-		group_by = construct_empty_array(TEXTOID);
-		enc = aggrun_key_encoding(relid, key, what);
-	}
-	if (enc != NULL)
-	{
-		cols = &key;
-		ncols = 1;
-	}
-	else
-		cols = aggrun_columns(relid, group_by, what, &ncols);
-	train_query_check_columns(relid, relation, cols, ncols, NULL, NULL);
+	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(4), &c);
 	aggrun_check_options(options);
 	/* by keys, the selection is (epsilon, delta)-DP: delta 0 refused, uncharged */
-	if (key != NULL && PG_GETARG_FLOAT8(3) == 0.0)
+	if (c.key != NULL && PG_GETARG_FLOAT8(3) == 0.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", key),
+				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", c.key),
 				 errhint("Keys are selected privately at (epsilon, delta): pass a delta, e.g. 1/n^2 for n rows.")));
-	if (key != NULL)
-		aggrun_run_keys(fcinfo, relid, relation, cols, ncols, enc, key, what, options,
+	if (c.key != NULL)
+		aggrun_run_keys(fcinfo, relid, relation, c.cols, c.ncols, c.enc, c.key, c.what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);
 	else
 	{
 		aggrun_key_no_max(options);
-		aggrun_run(fcinfo, relid, relation, cols, ncols, NULL, what, group_by, options,
+		aggrun_run(fcinfo, relid, relation, c.cols, c.ncols, NULL, c.what, c.group_by, options,
 				   fcinfo->args[2].value, fcinfo->args[3].value);
 	}
 	return (Datum) 0;

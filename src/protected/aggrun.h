@@ -22,6 +22,25 @@
  */
 extern char **aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n);
 
+/* a call's public form: what it groups by and the columns it reads */
+typedef struct AggCall
+{
+	Jsonb	   *what;			/* by a key: its selection count added */
+	ArrayType  *group_by;		/* by a key: empty */
+	char	   *key;			/* a group_by column without declared levels, or NULL */
+	Jsonb	   *enc;			/* the key's own encoding (counts only), or NULL */
+	char	  **cols;
+	int			ncols;
+} AggCall;
+
+/*
+ * dpobj.aggregate()'s first refusals on public grounds, in its order, for
+ * what grouped by group_by on relid (locked): the key column, the columns
+ * read (they exist, the caller may read them); the call's form into *c
+ */
+extern void aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by,
+						   AggCall *c);
+
 /* the layout {"encoding": enc, "group_by": [...], "what": what} */
 extern Jsonb *aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what);
 
