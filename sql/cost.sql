@@ -25,6 +25,15 @@ RETURNS TABLE (kind text, charge_epsilon numeric, charge_delta numeric, rho nume
                remaining_epsilon numeric, remaining_delta numeric) LANGUAGE sql AS $$
   SELECT kind, charge_epsilon, charge_delta, round(rho, 12), admitted, composition, round(adds_epsilon, 12),
          round(spent_epsilon, 12), round(remaining_epsilon, 12), remaining_delta FROM dpobj.cost(r, m, e, d, o) $$;
+-- an epsilon-DP run (evaluate, aggregate: describe's) at its default delta 0: charged
+-- as 0, remaining_delta kept; a run that needs delta refuses 0, as train() does
+SELECT kind, charge_delta, admitted, adds_epsilon, remaining_delta FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25);
+SELECT kind, charge_delta, admitted, adds_epsilon, remaining_delta FROM dpobj.cost('regress_cost.t', 'aggregate', 1, 0);
+SELECT dpobj.runs_left('regress_cost.t', 'evaluate', 0.25) AS evaluate_left,
+       dpobj.runs_left('regress_cost.t', 'aggregate', 1, 0) AS aggregate_left;
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.runs_left('regress_cost.t', 'passglm', 0.5, options => '{"R": 1}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.cost('regress_cost.t', 'aggregate_keys', 1, 0)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.cost('regress_cost.t', 'evaluate', 1, -1e-9)$$);
 -- auto (1, 1e-9), passglm 0.5, two evaluations at 0.25: each run's preview is
 -- the spend my_budgets shows after it
 SELECT * FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');

@@ -159,3 +159,33 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT * FROM dpobj.explain(dpobj.get_model($1)) $$;
 COMMENT ON FUNCTION dpobj.explain(text) IS
     'dpobj.explain of your stored model of this name';
+
+--------------------------------------------------------------------------
+-- dpobj.evaluate() is epsilon-DP too: delta defaults to 0.  runs_left() and
+-- cost() price such runs at their default: delta 0, which only epsilon-DP
+-- mechanisms ('aggregate', 'evaluate') accept, as train() does.
+--------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION dpobj.evaluate(rel regclass, model dpobj.model, features text[], label text,
+                                          epsilon numeric, delta numeric DEFAULT 0,
+                                          options jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpobj_evaluate'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION dpobj.runs_left(rel regclass, mechanism text, epsilon numeric,
+                                           delta numeric DEFAULT 0, options jsonb DEFAULT '{}')
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpobj_runs_left'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+CREATE OR REPLACE FUNCTION dpobj.cost(rel regclass, mechanism text, epsilon numeric,
+                                      delta numeric DEFAULT 0, options jsonb DEFAULT '{}',
+                                      OUT kind text, OUT charge_epsilon numeric,
+                                      OUT charge_delta numeric, OUT rho numeric,
+                                      OUT admitted boolean, OUT composition text,
+                                      OUT adds_epsilon numeric, OUT spent_epsilon numeric,
+                                      OUT remaining_epsilon numeric, OUT remaining_delta numeric)
+RETURNS record
+AS 'MODULE_PATHNAME', 'dpobj_cost'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;

@@ -43,6 +43,10 @@ SELECT jsonb_typeof(e->'balanced_accuracy'->'ci95') AS ci95,
        (e->'balanced_accuracy'->'ci95'->>1)::float8 - (e->'balanced_accuracy'->'ci95'->>0)::float8 > 0.01 AS noisy
   FROM (SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) e
           FROM regress_eval.pts, m) s;
+-- delta 0: the release is epsilon-DP
+SELECT e->'delta' AS delta, e ? 'tp' AS released
+  FROM (SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 0, jsonb_build_object('model', m::text)) e
+          FROM regress_eval.pts, m) s;
 -- public-ground errors
 SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, '{}') FROM regress_eval.pts;
 SELECT dpobj.dp_evaluate(ARRAY[a]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) FROM regress_eval.pts, m;
@@ -68,8 +72,15 @@ SELECT dpobj.evaluate('regress_eval.pts', (SELECT m FROM m), ARRAY['a', 'b'], 'y
 SELECT dpobj.evaluate('regress_eval.pts', NULL, ARRAY['a', 'b'], 'y', 1, 0.00001);
 SELECT dpobj.train('regress_eval.pts', 'evaluate', ARRAY['a', 'b'], 'y', 1, 0.00001);
 SELECT dpobj.submit('regress_eval.pts', 'evaluate', ARRAY['a', 'b'], 'y', 1, 0.00001);
+SELECT dpobj.evaluate('regress_eval.pts', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 1, -1e-9);
 SELECT dpobj.evaluate('regress_eval.pts', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 1, 0.00001) ?& ARRAY['tp', 'fp', 'tn', 'fn'] AS released;
 SELECT spent_epsilon FROM dpobj.my_budgets;
+-- epsilon-DP: delta defaults to 0, charged as 0 (kind pure); spent_delta does not move
+SELECT spent_delta AS d0 FROM dpobj.my_budgets \gset
+SELECT dpobj.evaluate('regress_eval.pts', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.5)->'delta' AS delta;
+SELECT mechanism, epsilon, delta, kind, accounted, outcome FROM dpobj.ledger
+ WHERE relation = 'regress_eval.pts' ORDER BY id DESC LIMIT 1;
+SELECT spent_epsilon, spent_delta = :d0 AS delta_unchanged FROM dpobj.my_budgets;
 RESET ROLE;
 RESET dpobj.seed;
 DROP TABLE regress_eval.pts;

@@ -14,11 +14,11 @@
  *	  independent discrete Laplace noise of scale 2/eps (dpnoise.c, exact
  *	  integer sampling).  Replacing one row moves one unit between two cells
  *	  (adding or removing one changes one cell by one): l1 sensitivity 2,
- *	  so the release is eps-DP (delta is charged but not needed).  Derived
- *	  from the noisy counts only (post-processing): the class counts, the
- *	  majority baseline, accuracy, balanced accuracy, precision and recall
- *	  with approximate 95 % intervals that add the noise's variance to the
- *	  sampling variance (delta method).
+ *	  so the release is eps-DP (delta may be 0; one given is charged, not
+ *	  needed).  Derived from the noisy counts only (post-processing): the
+ *	  class counts, the majority baseline, accuracy, balanced accuracy,
+ *	  precision and recall with approximate 95 % intervals that add the
+ *	  noise's variance to the sampling variance (delta method).
  *
  *	  The model is public: it is validated completely before anything is
  *	  charged (evaluate_check_args), and a prediction never fails on a row
@@ -194,7 +194,8 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 	int			md;
 	int			k;
 
-	dp_check_privacy_params(epsilon, delta);
+	/* epsilon-DP: delta plays no part, 0 too */
+	dp_check_pure_privacy_params(epsilon, delta);
 	k = evaluate_options_k(options);
 	md = eval_model_d(aggname, evaluate_model_datum(options));
 	if (md != d)

@@ -126,7 +126,7 @@ static const DPMechanism dp_mechanisms[] = {
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
 		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
-		.evaluate_only = true,
+		.evaluate_only = true, .delta_zero = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
 	/* Private statistics, through dpobj.aggregate() only */
 	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",

@@ -20,6 +20,7 @@
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/registry.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
@@ -87,6 +88,7 @@ run_price(FunctionCallInfo fcinfo, const char *fname, RunPrice *p)
 {
 	char		relkind;
 	const char *mechanism;
+	const char *method;
 	char	   *eps_text,
 			   *delta_text;
 	Jsonb	   *options;
@@ -97,7 +99,10 @@ run_price(FunctionCallInfo fcinfo, const char *fname, RunPrice *p)
 	p->relation = dp_lock_relation(p->relid, &relkind);
 	p->epsilon = PG_GETARG_NUMERIC(2);
 	p->delta = PG_GETARG_NUMERIC(3);
-	train_check_privacy(p->epsilon, p->delta, &eps_text, &delta_text);
+	/* delta 0 exactly where train() takes it: an epsilon-DP mechanism's */
+	train_check_privacy_of(p->epsilon, p->delta,
+						   mechanism_lookup(text_to_cstring(PG_GETARG_TEXT_PP(1)), &method)->delta_zero,
+						   &eps_text, &delta_text);
 	options = PG_GETARG_JSONB_P(4);
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,

@@ -121,7 +121,7 @@ train_resolve_mechanism(const char *name, Jsonb **options)
  * epsilon and delta exactly as numeric: finite, in range, short, eps >=
  * floor; delta 0 only for a mechanism that is epsilon-DP (delta_zero)
  */
-static void
+void
 train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_zero, char **eps_text,
 					   char **delta_text)
 {

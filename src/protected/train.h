@@ -44,6 +44,9 @@ extern const char *train_resolve_mechanism(const char *name, Jsonb **options);
  */
 extern void train_check_privacy(Numeric epsilon, Numeric delta, char **eps_text,
 								char **delta_text);
+/* the same, delta 0 allowed when delta_zero (the mechanism's registry flag) */
+extern void train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_zero,
+								   char **eps_text, char **delta_text);
 
 /*
  * dpobj.evaluate() (evaluate.c): train()'s sealed path with the mechanism

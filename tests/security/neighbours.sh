@@ -380,7 +380,8 @@ SQL
 }
 
 # what the analyst sees of one dpobj.evaluate() run: a public model of eval_models.txt
-# (possibly forged) with one weight per feature; the released counts are the DP output
+# (possibly forged) with one weight per feature; the released counts are the DP output.
+# It runs at its default delta 0 (epsilon-DP).
 eval_script() {
     run_preamble
     cat <<'SQL'
@@ -403,7 +404,7 @@ SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilo
                           FROM generate_series(0, s.d - 1) j))
                   ELSE :'params'::jsonb END)::dpobj.model,
          string_to_array(:'feats', ','), CASE WHEN s.nk > 1 THEN 'c' ELSE 'y' END,
-         :eps, :delta, :'opts'::jsonb) e;
+         :eps, options => :'opts'::jsonb) e;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
   FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
@@ -625,7 +626,7 @@ for sline in "${SCENS[@]}"; do
         for i in 0 1; do
             add_run "$WORK/eval.$i.drv" "$WORK/$scen.evaluate-$ename.$i" "$WORK/eval.sql" \
                 role="$ROLE" rel="t_$scen" feats="$feats" opts="$RUN_OPTS" \
-                eps="$EPS" delta="$DELTA" emech="$emech" weight="$weight" bias="$bias" params="$params"
+                eps="$EPS" emech="$emech" weight="$weight" bias="$bias" params="$params"
         done
     done
 done
