@@ -506,6 +506,29 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		a->have_R = true;
 }
 
+/* dp_auto's defaults that follow from its other options (all public) */
+static void
+glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
+{
+	/* the score is what the weights ask for unless told otherwise */
+	if (p->auto_metric == 0)
+		p->auto_metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* balanced accuracy without class weights trains with its estimated weights */
+	p->auto_balance_train = !a->have_weights && p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+
+	/*
+	 * ebm is a default candidate only with "groups" (train() passes the
+	 * declared domains): without them each coordinate is a numeric term
+	 * binned over [-1, 1], which on one-hot columns trails the linear
+	 * candidates yet wins the selection's low-budget scores
+	 */
+	if (!a->have_candidates && !a->have_groups)
+		p->auto_candidates &= ~GLM_AUTO_EBM;
+	/* with noisy GD a candidate, its head start needs less of the budget */
+	if ((p->auto_candidates & GLM_AUTO_NOISYSGD) && !a->have_share)
+		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
+}
+
 /*
  * Noisy GD's clip and AdaGrad prior where not given: GLM_SGD_DEFAULT_*_WEIGHTED
  * where the rows train with class weights (given, or estimated for a
@@ -618,24 +641,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: options \"R_quantile\" and \"R_share\" need \"R\": \"private\"",
 						glm_kind_aggname(kind)),
 				 errhint("Drop them, or estimate R privately with '{\"R\": \"private\"}'.")));
-	/* dp_auto scores what the weights ask for unless told otherwise */
-	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
-		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
-	/* balanced accuracy without class weights trains with its estimated weights */
-	p->auto_balance_train = kind == GLM_KIND_AUTO && !arg.have_weights &&
-		p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+	if (kind == GLM_KIND_AUTO)
+		glmparams_auto_defaults(p, &arg);
 	glmparams_sgd_defaults(p, &arg);
-	/*
-	 * ebm is a default candidate only with "groups" (train() passes the
-	 * declared domains): without them each coordinate is a numeric term
-	 * binned over [-1, 1], which on one-hot columns trails the linear
-	 * candidates yet wins the selection's low-budget scores
-	 */
-	if (kind == GLM_KIND_AUTO && !arg.have_candidates && !arg.have_groups)
-		p->auto_candidates &= ~GLM_AUTO_EBM;
-	/* with noisy GD a candidate, its head start needs less of the budget */
-	if (kind == GLM_KIND_AUTO && (p->auto_candidates & GLM_AUTO_NOISYSGD) && !arg.have_share)
-		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
