@@ -36,6 +36,11 @@ SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params->'candidates' AS candid
        (m).params->'candidates' ? ((m).params->>'selected') AS selected_is_candidate,
        cardinality((m).weights) AS d
   FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
+-- ebm is a default candidate only with "groups" (train() passes them from declared
+-- domains): without, every coordinate would be a numeric term binned over [-1, 1]
+SELECT o AS options, (m).params->'candidates' AS candidates
+  FROM (VALUES ('{"R": 1.5}'), ('{"R": 1.5, "groups": [0, 0]}')) v(o),
+       LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, o::jsonb) m FROM regress_auto.v) s;
 -- reproducible under the seed; another share is in the params
 SELECT (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) =
        (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) AS same;
@@ -117,8 +122,11 @@ SELECT dpobj.unprotect('regress_auto.pts');
 -- privacy units of k = 40 rows: a unit's rows may land in all K + 1 = 4 parts, so
 -- each part gets a quarter of (eps_s, delta_s) = (0.05, 5e-8) (the default share with
 -- noisy GD a candidate), the candidates are calibrated for 40 rows, and the noisy
--- max's Laplace scale is 2 k (K + 1) / eps_s = 6400; CMS is refused when named
+-- max's Laplace scale is 2 k (K + 1) / eps_s = 6400; CMS is refused when named.
+-- Declared domains: train() passes "groups", so ebm is the third candidate
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
+SELECT dpobj.declare_domain('regress_auto.pts', 'a', -1, 1);
+SELECT dpobj.declare_domain('regress_auto.pts', 'b', -1, 1);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_auto.pts', 'regress_auto_analyst', 10, 0.001);
 SET ROLE regress_auto_analyst;
 SELECT (m).params->>'selected' IN ('objective', 'noisysgd', 'ebm') AS released,

@@ -12,7 +12,7 @@
 #            HELD OUT: no default was chosen on it (docs/BENCHMARKS.md).
 # Arms: the direct aggregates train() runs, delta = 1e-6, intercept, each mechanism's defaults
 # (noisy GD without "n"): objective, output, cms, noisysgd; auto with its defaults
-# ("metric" weighted_accuracy follows class_weight); auto_acc: the same with "metric":
+# ("metric" weighted_accuracy follows class_weight; no "groups", so no ebm candidate); auto_acc: the same with "metric":
 # "accuracy" (0.3's score); auto_oc / auto_ocn / auto_on: candidates objective+cms (the
 # default set; not run unless ARMS names it), +noisysgd, objective+noisysgd.
 # Without "class_weight" (not run unless ARMS names them): auto_plain, auto with its
@@ -87,7 +87,8 @@ for spec in "synth 2.45 0.16" "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 
         echo "SELECT run('$tbl', 'nonprivate', 100000, 1, '$opts');"
     } | psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >/dev/null
 done
-# the table into bench/csv/auto_imbalanced.csv (bench/record.py), rendered into docs/BENCHMARKS.md
+# every arm and epsilon on stderr; pivot.sql's table into bench/csv/auto_imbalanced.csv
+# (bench/record.py), rendered into docs/BENCHMARKS.md
 psql -X -d "$DB" --csv -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                             round(avg(accuracy)::numeric, 3) AS accuracy,
                             round(avg(balanced)::numeric, 3) AS balanced,
@@ -98,5 +99,6 @@ psql -X -d "$DB" --csv -c "SELECT tbl, epsilon, arm, count(*) AS runs,
                                FROM (SELECT selected, count(*) c FROM results r2
                                       WHERE (r2.tbl, r2.arm, r2.epsilon) = (r.tbl, r.arm, r.epsilon)
                                         AND selected IS NOT NULL GROUP BY 1) x) AS selected
-                       FROM results r GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" |
-    tee /dev/stderr | python3 "$REPO/bench/record.py" auto_imbalanced "REPS=$REPS TABLES=\"$TABLES\" EPS=\"$EPS\" ARMS=\"$ARMS\" bash bench/auto_imbalanced/run.sh"
+                       FROM results r GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" >&2
+psql -X -At -d "$DB" -f "$REPO/bench/auto_imbalanced/pivot.sql" |
+    python3 "$REPO/bench/record.py" auto_imbalanced "REPS=$REPS TABLES=\"$TABLES\" EPS=\"$EPS\" ARMS=\"$ARMS\" bash bench/auto_imbalanced/run.sh"

@@ -63,8 +63,8 @@ PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
  * The possible candidates, in tie-breaking order: bit j of GLM_AUTO_* names
  * the j-th (glm_auto_names, glmparams.h), and the registry entry that lists
  * it in its auto_pick says how it trains (registry.h).  The option
- * "candidates" picks some (default objective, noisysgd and ebm, GLM_AUTO_DEFAULT,
- * chosen by measurement: docs/BENCHMARKS.md).
+ * "candidates" picks some (default objective, noisysgd and, with "groups",
+ * ebm: GLM_AUTO_DEFAULT, chosen by measurement: docs/BENCHMARKS.md).
  */
 #define AUTO_MAX	((int) lengthof(glm_auto_names))
 #define auto_candidate(j)	mechanism_auto_pick(1 << (j))

@@ -138,7 +138,7 @@ glmparams_candidates_bad(void)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\", \"noisysgd\" and \"ebm\""),
-			 errhint("The default is [\"objective\", \"noisysgd\", \"ebm\"]; ties go to the earlier of objective, cms, output, noisysgd, ebm.")));
+			 errhint("The default is [\"objective\", \"noisysgd\"], and \"ebm\" with \"groups\"; ties go to the earlier of objective, cms, output, noisysgd, ebm.")));
 }
 
 /* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */
@@ -277,6 +277,8 @@ typedef struct GLMOptionArg
 	bool		have_R;
 	bool		have_R_options;
 	bool		have_share;
+	bool		have_candidates;
+	bool		have_groups;
 	bool		have_weights;
 	bool		have_T;
 	bool		have_radius;
@@ -363,11 +365,14 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "noisysgd_head_start") == 0)
 		p->auto_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
+	{
 		p->auto_candidates = glmparams_candidates(v);
+		a->have_candidates = true;
+	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
 		p->auto_metric = glmparams_metric(v, kind, key);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "groups") == 0)
-		;						/* the ebm candidate's terms: ebmparams.c */
+		a->have_groups = true;	/* the ebm candidate's terms: ebmparams.c */
 	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
 			 strcmp(key, "sample_rows") == 0)
 		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
@@ -501,6 +506,29 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		a->have_R = true;
 }
 
+/* dp_auto's defaults that follow from its other options (all public) */
+static void
+glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
+{
+	/* the score is what the weights ask for unless told otherwise */
+	if (p->auto_metric == 0)
+		p->auto_metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* balanced accuracy without class weights trains with its estimated weights */
+	p->auto_balance_train = !a->have_weights && p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+
+	/*
+	 * ebm is a default candidate only with "groups" (train() passes the
+	 * declared domains): without them each coordinate is a numeric term
+	 * binned over [-1, 1], which on one-hot columns trails the linear
+	 * candidates yet wins the selection's low-budget scores
+	 */
+	if (!a->have_candidates && !a->have_groups)
+		p->auto_candidates &= ~GLM_AUTO_EBM;
+	/* with noisy GD a candidate, its head start needs less of the budget */
+	if ((p->auto_candidates & GLM_AUTO_NOISYSGD) && !a->have_share)
+		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
+}
+
 /*
  * Noisy GD's clip and AdaGrad prior where not given: GLM_SGD_DEFAULT_*_WEIGHTED
  * where the rows train with class weights (given, or estimated for a
@@ -582,6 +610,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.have_R = false;
 	arg.have_R_options = false;
 	arg.have_share = false;
+	arg.have_candidates = false;
+	arg.have_groups = false;
 	arg.have_weights = false;
 	arg.have_T = false;
 	arg.have_radius = false;
@@ -611,16 +641,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				 errmsg("%s: options \"R_quantile\" and \"R_share\" need \"R\": \"private\"",
 						glm_kind_aggname(kind)),
 				 errhint("Drop them, or estimate R privately with '{\"R\": \"private\"}'.")));
-	/* dp_auto scores what the weights ask for unless told otherwise */
-	if (kind == GLM_KIND_AUTO && p->auto_metric == 0)
-		p->auto_metric = arg.have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
-	/* balanced accuracy without class weights trains with its estimated weights */
-	p->auto_balance_train = kind == GLM_KIND_AUTO && !arg.have_weights &&
-		p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+	if (kind == GLM_KIND_AUTO)
+		glmparams_auto_defaults(p, &arg);
 	glmparams_sgd_defaults(p, &arg);
-	/* with noisy GD a candidate, its head start needs less of the budget */
-	if (kind == GLM_KIND_AUTO && (p->auto_candidates & GLM_AUTO_NOISYSGD) && !arg.have_share)
-		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
 	if (glm_kind_multiclass(kind))
 		glmclasses_require(p->nclasses, glm_kind_aggname(kind));
 	/* one-vs-rest: each class's problem gets epsilon / K (glmclasses.h) */
