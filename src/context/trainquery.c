@@ -46,6 +46,7 @@
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_cast.h"
 #include "catalog/pg_type.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
@@ -149,15 +150,19 @@ column_tuple(Oid relid, const char *relation, const char *name)
  * from its base type to text by a function that is not built in (whoever
  * owns the type may create one) would run that function as the owner.
  * Refused from the catalog, before the charge; I/O and binary casts run no
- * such code (a user-definable type's output function is built in).
+ * such code (a user-definable type's output function is built in).  The
+ * query is parsed later (after the budget lock's wait): pg_cast is locked
+ * against CREATE CAST until the transaction ends, so the parse meets the
+ * casts checked here.
  */
 static void
 check_key_cast(const char *name, const char *relation, Oid basetype)
 {
-	HeapTuple	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype),
-									  ObjectIdGetDatum(TEXTOID));
+	HeapTuple	tup;
 	Oid			func = InvalidOid;
 
+	LockRelationOid(CastRelationId, ShareLock);
+	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype), ObjectIdGetDatum(TEXTOID));
 	if (HeapTupleIsValid(tup))
 	{
 		Form_pg_cast c = (Form_pg_cast) GETSTRUCT(tup);
