@@ -17,6 +17,11 @@ SELECT * FROM dpobj.explain((SELECT m FROM regress_ebmx.m));
 SELECT feature, level, rows, round(importance::numeric, 6) AS importance
   FROM regress_ebmx.m, dpobj.explain(ROW((m).mechanism, (m).weights, (m).bias, (m).epsilon, (m).delta,
                                          jsonb_set((m).params, '{counts}', '[0, 0, -1, 0, 0.2, 0, 0]'))::dpobj.model);
+-- a forged model's huge counts weigh as their ratios (edu 0.5, age 0.5), no overflow
+SELECT DISTINCT feature, importance
+  FROM regress_ebmx.m, dpobj.explain(ROW((m).mechanism, (m).weights, (m).bias, (m).epsilon, (m).delta,
+                                         jsonb_set((m).params, '{counts}', '[1e308, 1e308, 0, 1e308, 1e308, 0, 0]'))::dpobj.model)
+ ORDER BY feature;
 -- a model without counts (as 0.5.0 released them): rows NULL, importance max - min,
 -- the same scores; counts do not change a prediction
 SELECT feature, level, contribution, importance, rows

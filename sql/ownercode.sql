@@ -111,7 +111,20 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 SELECT count(*) AS leaked FROM regress_owncode_a.leak;
 DROP CAST (regress_owncode_a.tag AS text);
+-- a cast she made by a built-in function is refused too: quote_literal(anyelement) casts
+-- its argument to text again, a recursion that fails on the first row read
+CREATE CAST (regress_owncode_a.tag AS text) WITH FUNCTION pg_catalog.quote_literal(anyelement);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['t'])$$);
+SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
+DROP CAST (regress_owncode_a.tag AS text);
+-- the query is parsed after the check (and after any wait for the budget): until the
+-- transaction ends pg_cast is share-locked, so no cast is created in between
+BEGIN;
 SELECT count(*) >= 0 AS ran FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['d']);
+SELECT mode, granted FROM pg_locks
+ WHERE locktype = 'relation' AND relation = 'pg_catalog.pg_cast'::regclass
+   AND pid = pg_backend_pid() AND mode = 'ShareLock';
+COMMIT;
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 RESET SESSION AUTHORIZATION;
 SELECT dpobj.unprotect('regress_owncode_s.keyed');

@@ -46,6 +46,7 @@
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_cast.h"
 #include "catalog/pg_type.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
@@ -145,24 +146,31 @@ column_tuple(Oid relid, const char *relation, const char *name)
 }
 
 /*
- * A key column is read as col::pg_catalog.text as the table's owner: a cast
- * from its base type to text by a function that is not built in (whoever
- * owns the type may create one) would run that function as the owner.
- * Refused from the catalog, before the charge; I/O and binary casts run no
- * such code (a user-definable type's output function is built in).
+ * A key column is read as col::pg_catalog.text as the table's owner.  A
+ * cast from its base type to text that a role made (whoever owns the type
+ * may) runs its function as the owner: the role's own, or a built-in one
+ * that may fail on a row (quote_literal(anyelement) casts to text again,
+ * without end), so that the run fails or not by the rows.  Refused from the
+ * catalog, before the charge; the built-in casts of built-in types, I/O and
+ * binary casts run no such code (a user-definable type's output function is
+ * built in).  The query is parsed later (after the budget lock's wait):
+ * pg_cast is locked against CREATE CAST until the transaction ends, so the
+ * parse meets the casts checked here.
  */
 static void
 check_key_cast(const char *name, const char *relation, Oid basetype)
 {
-	HeapTuple	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype),
-									  ObjectIdGetDatum(TEXTOID));
+	HeapTuple	tup;
 	Oid			func = InvalidOid;
 
+	LockRelationOid(CastRelationId, ShareLock);
+	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype), ObjectIdGetDatum(TEXTOID));
 	if (HeapTupleIsValid(tup))
 	{
 		Form_pg_cast c = (Form_pg_cast) GETSTRUCT(tup);
 
-		if (c->castmethod == COERCION_METHOD_FUNCTION && c->castfunc >= FirstNormalObjectId)
+		if (c->castmethod == COERCION_METHOD_FUNCTION &&
+			(c->oid >= FirstNormalObjectId || c->castfunc >= FirstNormalObjectId))
 			func = c->castfunc;
 		ReleaseSysCache(tup);
 	}

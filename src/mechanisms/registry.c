@@ -341,6 +341,9 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 {
 	memset(cost, 0, sizeof(*cost));
 	cost->kind = mechanism_cost_kind(mechanism);
+	/* delta 0 reaches here only for an epsilon-DP mechanism (delta_zero): never charged as other */
+	if (delta == 0.0 && cost->kind != LEDGER_COST_PURE)
+		elog(ERROR, "dpobj: mechanism %s is not epsilon-DP but was given delta 0", mechanism);
 	/*
 	 * gauss: the very rho the mechanism calibrates to (one-vs-rest: rho / K
 	 * per class); every release of these is a snapped discrete Gaussian

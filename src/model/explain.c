@@ -73,25 +73,28 @@ explain_row_count(ExplainOut *out, double count)
 	out->rows[out->n - 1].nrows = count > 0 ? rint(count) : 0;
 }
 
-/* the open feature's rows-weighted mean |contribution - mean| (all rows 0: plain means) */
+/*
+ * The open feature's rows-weighted mean |contribution - mean| (all rows 0:
+ * plain means); the weights are rows over their largest, so that a forged
+ * model's huge counts do not overflow the sums
+ */
 static double
 explain_weighted_importance(const ExplainOut *out)
 {
-	double		w = 0,
+	double		top = 0,
+				w = 0,
 				mean = 0,
 				dev = 0;
-	bool		plain;
 
 	for (int i = out->start; i < out->n; i++)
-		w += out->rows[i].nrows;
-	plain = !(w > 0);
-	if (plain)
-		w = out->n - out->start;
+		top = Max(top, out->rows[i].nrows);
 	for (int i = out->start; i < out->n; i++)
-		mean += (plain ? 1 : out->rows[i].nrows) * out->rows[i].contribution;
+		w += top > 0 ? out->rows[i].nrows / top : 1;
+	for (int i = out->start; i < out->n; i++)
+		mean += (top > 0 ? out->rows[i].nrows / top : 1) * out->rows[i].contribution;
 	mean /= w;
 	for (int i = out->start; i < out->n; i++)
-		dev += (plain ? 1 : out->rows[i].nrows) * fabs(out->rows[i].contribution - mean);
+		dev += (top > 0 ? out->rows[i].nrows / top : 1) * fabs(out->rows[i].contribution - mean);
 	return dev / w;
 }
 
