@@ -446,19 +446,22 @@ auto_score(const AutoData *a, const double *theta, const EBMFit *ebm)
 }
 
 /*
- * Noisy GD's and ebm's head start in score units: h (option
- * "noisysgd_head_start") times the selection's Laplace scale num/den,
- * rounded.  A public constant added to their scores before the noise: report noisy max stays eps_s-DP for
- * any fixed offsets (docs/PRIVACY.md, "Private model selection").  Why:
- * candidates train on a (K + 1)-th of the rows at the selection's share of
- * epsilon, a regime where objective perturbation scores as well as noisy GD,
- * while retrained at the final budget noisy GD is as good or better on every
- * measured table, and ebm gains as much (docs/BENCHMARKS.md; bench/ebm).
+ * Noisy GD's or ebm's head start in score units: h (option
+ * "noisysgd_head_start", "ebm_head_start") times the selection's Laplace
+ * scale num/den, rounded.  A public constant added to the score before the
+ * noise: report noisy max stays eps_s-DP for any fixed offsets
+ * (docs/PRIVACY.md, "Private model selection").  Why: candidates train on a
+ * (K + 1)-th of the rows at the selection's share of epsilon, a regime where
+ * objective perturbation scores as well as noisy GD and noisy GD as well as
+ * ebm, while retrained at the final budget noisy GD is as good or better on
+ * every measured table, and ebm better still (glmparams.h; bench/ebm).
  */
 static int64
-auto_head_start(const GLMParams *p, const AutoNoise *z)
+auto_head_start(const GLMParams *p, const AutoNoise *z, const DPAutoPick *cand)
 {
-	return (int64) llround(p->auto_head_start * (double) z->num / (double) z->den);
+	double		h = cand->kind == GLM_KIND_EBM ? p->auto_ebm_head_start : p->auto_head_start;
+
+	return (int64) llround(h * (double) z->num / (double) z->den);
 }
 
 /* steps 1-3: partition, the balance estimate, candidates on their parts, report noisy max */
@@ -478,7 +481,7 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
 		score[j] = auto_score(a, theta, sel[j].ebm);
 		if (sel[j].cand->kind != GLM_KIND_LOGISTIC)
-			score[j] += auto_head_start(p, z);
+			score[j] += auto_head_start(p, z, sel[j].cand);
 	}
 	memset(theta, 0, sizeof(double) * a->pp);
 	return autosel_noisy_max(rng, score, a->K, z->num, z->den);
@@ -520,8 +523,10 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
-	if (p->auto_candidates & (GLM_AUTO_NOISYSGD | GLM_AUTO_EBM))
+	if (p->auto_candidates & GLM_AUTO_NOISYSGD)
 		model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
+	if (p->auto_candidates & GLM_AUTO_EBM)
+		model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
 	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
 	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
 	{

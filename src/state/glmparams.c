@@ -59,7 +59,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_SGD_MC:
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, gradient_clip, adagrad_prior, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
+			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start, ebm_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
 		case GLM_KIND_EBM_REG:
 			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
 		case GLM_KIND_EBM:
@@ -364,6 +364,8 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "noisysgd_head_start") == 0)
 		p->auto_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
+	else if (kind == GLM_KIND_AUTO && strcmp(key, "ebm_head_start") == 0)
+		p->auto_ebm_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
 	{
 		p->auto_candidates = glmparams_candidates(v);
@@ -575,6 +577,8 @@ const DPOptionSpec glmparams_options[] = {
 	GLM_OPTION("candidates", DP_OPTION_INT, auto_candidates, GLM_AUTO_DEFAULT),
 	GLM_OPTION("noisysgd_head_start", DP_OPTION_DOUBLE, auto_head_start,
 			   GLM_AUTO_DEFAULT_HEAD_START),
+	GLM_OPTION("ebm_head_start", DP_OPTION_DOUBLE, auto_ebm_head_start,
+			   GLM_AUTO_DEFAULT_EBM_HEAD_START),
 	GLM_OPTION("R_quantile", DP_OPTION_DOUBLE, R_quantile, GLM_PRIVR_DEFAULT_QUANTILE),
 	GLM_OPTION("R_share", DP_OPTION_DOUBLE, R_share, GLM_PRIVR_DEFAULT_SHARE),
 	GLM_OPTION("tune_score_share", DP_OPTION_DOUBLE, tune.score_share, GLM_TUNE_DEFAULT_SHARE),
