@@ -73,6 +73,13 @@ explain_row_count(ExplainOut *out, double count)
 	out->rows[out->n - 1].nrows = count > 0 ? rint(count) : 0;
 }
 
+/* row i's weight in its feature's importance: its rows over the largest (top), all 1 if none */
+static inline double
+explain_weight(const ExplainOut *out, int i, double top)
+{
+	return top > 0 ? out->rows[i].nrows / top : 1;
+}
+
 /*
  * The open feature's rows-weighted mean |contribution - mean| (all rows 0:
  * plain means); the weights are rows over their largest, so that a forged
@@ -89,12 +96,13 @@ explain_weighted_importance(const ExplainOut *out)
 	for (int i = out->start; i < out->n; i++)
 		top = Max(top, out->rows[i].nrows);
 	for (int i = out->start; i < out->n; i++)
-		w += top > 0 ? out->rows[i].nrows / top : 1;
-	for (int i = out->start; i < out->n; i++)
-		mean += (top > 0 ? out->rows[i].nrows / top : 1) * out->rows[i].contribution;
+	{
+		w += explain_weight(out, i, top);
+		mean += explain_weight(out, i, top) * out->rows[i].contribution;
+	}
 	mean /= w;
 	for (int i = out->start; i < out->n; i++)
-		dev += (top > 0 ? out->rows[i].nrows / top : 1) * fabs(out->rows[i].contribution - mean);
+		dev += explain_weight(out, i, top) * fabs(out->rows[i].contribution - mean);
 	return dev / w;
 }
 
