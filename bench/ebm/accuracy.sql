@@ -44,3 +44,30 @@ BEGIN
     INSERT INTO be.results VALUES (tbl_, arm, opts, seed, ba, secs, eps);
     RETURN ba;
 END $$;
+-- be.paired(tables, first, last, epsilons): ebm against noisy GD paired by seed (their
+-- defaults, seeds first .. last at each epsilon): per table and epsilon the medians and
+-- means of balanced test accuracy, the mean paired difference ebm - noisy GD and its
+-- standard error (paired.sql, small.sql, gap.sql)
+CREATE OR REPLACE FUNCTION be.paired(tbls text[], first int, last int, epss float8[])
+RETURNS TABLE(tbl text, eps float8, seeds bigint, median_ebm numeric, median_noisysgd numeric,
+              mean_ebm numeric, mean_noisysgd numeric, mean_paired_diff numeric, se numeric)
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM be.run(t, arm, '{}', s, e)
+       FROM unnest(tbls) t, unnest('{ebm,noisysgd}'::text[]) arm, unnest(epss) e,
+            generate_series(first, last) s;
+    RETURN QUERY
+    WITH p AS (
+        SELECT r.tbl, r.eps, r.seed, max(r.bal_acc) FILTER (WHERE r.arm = 'ebm') AS e,
+               max(r.bal_acc) FILTER (WHERE r.arm = 'noisysgd') AS n
+          FROM be.results r
+         WHERE r.seed BETWEEN first AND last AND r.tbl = ANY (tbls) AND r.eps = ANY (epss)
+           AND r.options = '{}'
+         GROUP BY r.tbl, r.eps, r.seed)
+    SELECT p.tbl, p.eps, count(*),
+           round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.e)::numeric, 3),
+           round(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.n)::numeric, 3),
+           round(avg(p.e)::numeric, 3), round(avg(p.n)::numeric, 3),
+           round(avg(p.e - p.n)::numeric, 4), round((stddev(p.e - p.n) / sqrt(count(*)))::numeric, 4)
+      FROM p GROUP BY p.tbl, p.eps ORDER BY p.tbl, p.eps DESC;
+END $$;

@@ -77,16 +77,4 @@ SELECT 'adult_n', split, be.weak_nums(label) || features, label
 INSERT INTO be.tables (tbl, groups, lo, w_false)
 SELECT 'adult_n', '{0,0,0,0,0,0,0,0}'::int[] || groups, lo, w_false FROM be.tables WHERE tbl = 'adult12';
 ANALYZE be.rows;
-\o /dev/null
-SELECT be.run(t, arm, '{}', s, e)
-  FROM unnest('{adult_g,bank_g,adult_w,bank_w,adult_n}'::text[]) t, unnest('{ebm,noisysgd}'::text[]) arm,
-       unnest('{1,0.5}'::float8[]) e, generate_series(1001, 1200) s;
-\o
-WITH p AS (
-    SELECT tbl, eps, seed, max(bal_acc) FILTER (WHERE arm = 'ebm') AS e,
-           max(bal_acc) FILTER (WHERE arm = 'noisysgd') AS n
-      FROM be.results WHERE seed BETWEEN 1001 AND 1200 AND tbl ~ '_[gwn]$' AND options = '{}'
-     GROUP BY tbl, eps, seed)
-SELECT tbl, eps, count(*) AS seeds, round(avg(e)::numeric, 3) AS ebm, round(avg(n)::numeric, 3) AS noisysgd,
-       round(avg(e - n)::numeric, 4) AS mean_paired_diff, round((stddev(e - n) / sqrt(count(*)))::numeric, 4) AS se
-  FROM p GROUP BY tbl, eps ORDER BY tbl, eps DESC;
+SELECT * FROM be.paired('{adult_g,bank_g,adult_w,bank_w,adult_n}', 1001, 1200, '{1,0.5}');

@@ -49,15 +49,4 @@ SELECT arm, eps, options::text,
 -- the defaults, epsilon 1 and 0.5): mean paired difference and its standard error
 \pset format aligned
 \pset tuples_only off
-\o /dev/null
-SELECT be.run(t, arm, '{}', s, e)
-  FROM unnest('{1,0.5}'::float8[]) e, unnest('{ebm,noisysgd}'::text[]) arm,
-       unnest('{adult_s700,adult_s3000}'::text[]) t, generate_series(501, 560) s;
-\o
-WITH p AS (
-    SELECT tbl, eps, seed, max(bal_acc) FILTER (WHERE arm = 'ebm') AS e,
-           max(bal_acc) FILTER (WHERE arm = 'noisysgd') AS n
-      FROM be.results WHERE seed BETWEEN 501 AND 560 GROUP BY tbl, eps, seed)
-SELECT tbl, eps, count(*), round(avg(e)::numeric,3) e, round(avg(n)::numeric,3) n, round(avg(e - n)::numeric, 4) AS diff,
-       round((stddev(e - n) / sqrt(count(*)))::numeric, 4) AS se
-  FROM p GROUP BY tbl, eps ORDER BY tbl, eps DESC;
+SELECT * FROM be.paired('{adult_s700,adult_s3000}', 501, 560, '{1,0.5}');
