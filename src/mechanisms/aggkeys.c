@@ -450,13 +450,8 @@ aggkeys_release(DPRun *run)
 
 	initStringInfo(&b);
 	appendStringInfo(&b, "{\"keys\": [%s], \"values\": [", r->keys.data);
-	for (int64 i = 0; i < (int64) r->nout * r->width; i++)
-		appendStringInfo(&b, "%s" INT64_FORMAT, i ? ", " : "", r->out[i]);
-	appendStringInfoString(&b, "], \"noise\": [");
-	for (int i = 0; i < r->width; i++)
-		appendStringInfo(&b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
-						 r->num[i], r->den[i]);
-	appendStringInfo(&b, "], \"threshold\": " INT64_FORMAT ", \"epsilon\": %s, \"delta\": %s}",
+	agg_append_release(&b, r->out, (int64) r->nout * r->width, r->num, r->den, r->width);
+	appendStringInfo(&b, ", \"threshold\": " INT64_FORMAT ", \"epsilon\": %s, \"delta\": %s}",
 					 r->T, float8out_internal(r->st->eps), float8out_internal(r->st->delta));
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }

@@ -702,6 +702,19 @@ agg_compute(DPRun *run)
  * "epsilon", "delta"}: a quantile's slots hold its drawn bins (q order, then
  * 0) and their gamma = num / den ([0, 1] past its q's)
  */
+void
+agg_append_release(StringInfo b, const int64 *out, int64 n, const uint64 *num,
+				   const uint64 *den, int width)
+{
+	for (int64 i = 0; i < n; i++)
+		appendStringInfo(b, "%s" INT64_FORMAT, i ? ", " : "", out[i]);
+	appendStringInfoString(b, "], \"noise\": [");
+	for (int i = 0; i < width; i++)
+		appendStringInfo(b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
+						 num[i], den[i]);
+	appendStringInfoChar(b, ']');
+}
+
 static Datum
 agg_release(DPRun *run)
 {
@@ -710,13 +723,8 @@ agg_release(DPRun *run)
 
 	initStringInfo(&b);
 	appendStringInfoString(&b, "{\"values\": [");
-	for (int i = 0; i < r->ncells * r->width; i++)
-		appendStringInfo(&b, "%s" INT64_FORMAT, i ? ", " : "", r->out[i]);
-	appendStringInfoString(&b, "], \"noise\": [");
-	for (int i = 0; i < r->width; i++)
-		appendStringInfo(&b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
-						 r->num[i], r->den[i]);
-	appendStringInfo(&b, "], \"epsilon\": %s, \"delta\": %s}",
+	agg_append_release(&b, r->out, (int64) r->ncells * r->width, r->num, r->den, r->width);
+	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s}",
 					 float8out_internal(r->eps), float8out_internal(r->delta));
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }

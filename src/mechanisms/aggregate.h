@@ -25,6 +25,7 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #include "model/encode.h"
@@ -141,6 +142,14 @@ extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *de
 extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
 							   double param, double eps_noise, int ncells, uint64 *num,
 							   uint64 *den);
+
+/*
+ * a release's common part into b: the n noisy values, "], \"noise\": [" and each
+ * of the width slots' scale [num, den], then "]" (the caller opens the values'
+ * array before and adds its own keys after)
+ */
+extern void agg_append_release(StringInfo b, const int64 *out, int64 n, const uint64 *num,
+							   const uint64 *den, int width);
 
 /* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
