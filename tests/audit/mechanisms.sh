@@ -61,6 +61,7 @@ rspm_probit|(SELECT dpobj.dp_halfspace_rspm(x, y, 8, 1e-5, '{"oracle":"search"}'
 noisysgd_tune|(SELECT dpobj.dp_noisysgd(x, y, 4, 1e-5, '{"R":1,"intercept":false,"loss":"huber","T":1,"n":1000000,"tune":{"R":[1]},"tune_gamma":1}') FROM canary WHERE side = 0)|sqrt(2 * ((m).params->>'rho')::float8)
 opsamp_scale|(SELECT dpobj.dp_opsamp(x, y, 4, 1e-5, '{"R":1,"n":1}') FROM opsamp WHERE side = 0)|((m).params->>'laplace_scale')::float8
 auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
+ebm_edges|(SELECT dpobj.dp_ebm(x, y, 4, 1e-5, '{"lo":0,"hi":1,"bins":2,"rounds":1,"bin_grid":2,"bin_share":0.9}') FROM ebm_edges WHERE side = 0)|sqrt(2) / ((m).params->>'bin_sigma')::float8
 CLAIMS
 fi
 
