@@ -33,8 +33,9 @@ SECTIONS = [
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
-   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult_pm1: adult12's "
-   "numerics in [−1, 1]; LR, GB non-private (bench/ebm/results.md)."),
+   "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
+   "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
+   "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
    "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
