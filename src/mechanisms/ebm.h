@@ -40,6 +40,7 @@ typedef struct EBMEdges
 	double	   *noisy;			/* ... released */
 	double	   *leaf;			/* its leaves' estimates */
 	double	   *work;			/* ebmbins_leaves' */
+	__int128   *coarse;			/* the exact counts moved to the bins */
 } EBMEdges;
 
 /* a fit's layout, noise, design and buffers */

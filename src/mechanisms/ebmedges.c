@@ -22,7 +22,6 @@
 #include "core/ebmbins.h"
 #include "mechanisms/ebm.h"
 
-
 /* an int128 array aligned to 16 bytes (palloc's is 8) */
 static __int128 *
 ebm_edges_int128(Size n)
@@ -62,6 +61,7 @@ ebm_edges_init(EBMFit *r, const GLMParams *p)
 	e->noisy = palloc(sizeof(double) * ebmbins_nodes(e->grid));
 	e->leaf = palloc(sizeof(double) * e->grid);
 	e->work = palloc(sizeof(double) * 2 * ebmbins_nodes(e->grid));
+	e->coarse = ebm_edges_int128(r->max_scores);
 }
 
 void
@@ -107,7 +107,7 @@ void
 ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit)
 {
 	EBMEdges   *e = &r->edges;
-	__int128   *coarse = ebm_edges_int128(r->max_scores);
+	__int128   *coarse = e->coarse;
 	int			bits = DPNOISE_SUM_BITS + ilogb(e->lattice) - ilogb(unit);
 	int			i = 0,
 				off = 0;
@@ -137,6 +137,7 @@ ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit)
 	r->nscores = off;
 	memset(r->acc, 0, sizeof(__int128) * e->fine_scores);
 	memcpy(r->acc, coarse, sizeof(__int128) * off);
+	memset(coarse, 0, sizeof(__int128) * off);
 	ebm_edges_remap_kept(r);
 }
 
