@@ -10,6 +10,7 @@
 #define DPOBJ_LINEAR_H
 
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 #include "state/linparams.h"
 
 /* a run's calibration and buffers (DPRun.work) */
@@ -19,6 +20,7 @@ typedef struct LinearWork
 	double	   *tri;			/* sum u u^T, packed; then released */
 	double	   *b;				/* sum u v; then released */
 	double	   *phi;			/* the solve's coefficients, normalised */
+	OpRun		op;				/* dp_passglm's operating point */
 } LinearWork;
 
 /*
