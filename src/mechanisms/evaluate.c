@@ -552,6 +552,24 @@ eval_auc(StringInfo buf, const int64 *h, double noise_var)
 					 a.auc, a.ci_low, a.ci_high);
 }
 
+/*
+ * The noisy histograms themselves, for an ROC curve: bin b of 0 .. B-1 holds
+ * the scores s with (s - t) / (1 + |s - t|) between 2b/B - 1 and 2(b+1)/B - 1,
+ * t the model's threshold (a boundary to the bin nearer t; s = t in B/2 - 1)
+ */
+static void
+eval_histograms(StringInfo buf, const int64 *h)
+{
+	appendStringInfoString(buf, ", \"score_histograms\": {\"positive\": [");
+	for (int b = 0; b < 2 * EVAL_AUC_BINS; b++)
+	{
+		if (b == EVAL_AUC_BINS)
+			appendStringInfoString(buf, "], \"negative\": [");
+		appendStringInfo(buf, "%s" INT64_FORMAT, b % EVAL_AUC_BINS == 0 ? "" : ", ", h[b]);
+	}
+	appendStringInfoString(buf, "]}");
+}
+
 /* the released jsonb: noisy counts and what follows from them */
 static Datum
 eval_release(const int64 *c, double eps, double delta, double eps_used, double scale,
@@ -577,6 +595,7 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	eval_ratio(&b, "specificity", tn, fp, noise_var);
 	eval_balanced(&b, tp, fn, tn, fp, noise_var);
 	eval_auc(&b, c + 4, evaluate_count_variance(e->p_auc));
+	eval_histograms(&b, c + 4);
 	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s, \"noise\": "
 					 "{\"mechanism\": \"discrete_laplace\", \"scale\": %s, \"epsilon_used\": %s",
 					 float8out_internal(eps), float8out_internal(delta),
