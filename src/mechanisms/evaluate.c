@@ -73,7 +73,7 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
 /*
  * The score histograms: EVAL_AUC_BINS bins per label, released at
  * EVAL_AUC_SHARE of epsilon (the counts at the rest); public constants,
- * chosen on public tables (docs/BENCHMARKS.md, "ROC AUC")
+ * chosen on public tables (bench/operating/results.md)
  */
 #define EVAL_AUC_BINS	32
 #define EVAL_AUC_SHARE	0.5

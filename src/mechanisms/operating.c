@@ -42,24 +42,34 @@ operating_check(const OpRun *o, const char *aggname)
 			 errhint("Use a larger epsilon, or \"metric\": \"accuracy\" (no estimate).")));
 }
 
-void
-operating_plan_rho(OpRun *o, const GLMParams *p, double *rho)
+/* the estimate's share of *budget (rho with gauss, else epsilon) and its noise */
+static void
+operating_plan(OpRun *o, const GLMParams *p, double *budget, bool gauss)
 {
+	double		part;
+
 	operating_plan_begin(o, p);
 	if (!o->estimate)
 		return;
-	glm_budget_split(*rho, p->balance_share, &o->rho, rho);
-	o->noise_ok = opoint_noise_gauss(o->rho, p->rows_per_unit, &o->z);
+	glm_budget_split(*budget, p->balance_share, &part, budget);
+	if (gauss)
+		o->rho = part;
+	else
+		o->eps = part;
+	o->noise_ok = gauss ? opoint_noise_gauss(part, p->rows_per_unit, &o->z) :
+		opoint_noise_laplace(part, p->rows_per_unit, &o->z);
+}
+
+void
+operating_plan_rho(OpRun *o, const GLMParams *p, double *rho)
+{
+	operating_plan(o, p, rho, true);
 }
 
 void
 operating_plan_eps(OpRun *o, const GLMParams *p, double *eps)
 {
-	operating_plan_begin(o, p);
-	if (!o->estimate)
-		return;
-	glm_budget_split(*eps, p->balance_share, &o->eps, eps);
-	o->noise_ok = opoint_noise_laplace(o->eps, p->rows_per_unit, &o->z);
+	operating_plan(o, p, eps, false);
 }
 
 void
