@@ -1,7 +1,8 @@
 -- bench/operating/auc.sql — dpobj.evaluate()'s private ROC AUC against the exact test AUC
--- (after accuracy.sql): each seed's default ebm and noisy GD models at epsilon 1, evaluated
--- on the test split at epsilon 1 and 0.5 (seeded noise, another seed per run): how often
--- the 95 % interval holds the exact AUC, its median width and the estimate's median error.
+-- (after accuracy.sql): each seed's default ebm model at epsilon 1, evaluated on the test
+-- split at epsilon 1 and 0.5 (seeded noise, another seed per run): how often the 95 %
+-- interval holds the exact AUC, its median width and the estimate's median error (a
+-- Markdown table: bench/record.py operating_auc).
 \set ON_ERROR_STOP 1
 CREATE TABLE op.auc (tbl text, arm text, seed int, eval_eps float8, exact float8,
                      estimate float8, lo float8, hi float8);
@@ -10,7 +11,7 @@ DECLARE
     r record;
     e jsonb;
 BEGIN
-    FOR r IN SELECT * FROM op.results WHERE metric = 'default' AND arm IN ('ebm', 'noisysgd') AND eps = 1
+    FOR r IN SELECT * FROM op.results WHERE metric = 'default' AND arm = 'ebm' AND eps = 1
     LOOP
         FOR ee IN 1 .. 2 LOOP
             PERFORM set_config('dpobj.seed', (r.seed + 1000 * ee)::text, false);
@@ -21,8 +22,14 @@ BEGIN
         END LOOP;
     END LOOP;
 END $$;
-SELECT tbl, arm, eval_eps AS evaluate_eps, count(*) AS runs,
-       round(avg((lo <= exact AND exact <= hi)::int)::numeric, 3) AS coverage,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY hi - lo)::numeric, 3) AS median_width,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(estimate - exact))::numeric, 4) AS median_error
-  FROM op.auc GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 DESC;
+\pset format unaligned
+\pset tuples_only on
+SELECT '| table | evaluate() at ε | runs | interval holds the exact AUC | median width | median error |';
+SELECT '|---|---:|---:|---:|---:|---:|';
+SELECT format('| %s | %s | %s | %s | %s | %s |',
+              CASE WHEN tbl = 'german' THEN '*german (held out)*' ELSE tbl END, eval_eps, count(*),
+              to_char(avg((lo <= exact AND exact <= hi)::int), 'FM0.00'),
+              to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY hi - lo), 'FM0.000'),
+              to_char(percentile_cont(0.5) WITHIN GROUP (ORDER BY abs(estimate - exact)), 'FM0.0000'))
+  FROM op.auc GROUP BY tbl, eval_eps
+ ORDER BY array_position('{adult23,adult12,bank,german}'::text[], tbl), eval_eps DESC;

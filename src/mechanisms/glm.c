@@ -658,6 +658,7 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 	glm_calibrate(&p, 1, &c);
 	model_params_begin(&buf);
 	glm_calibration_params(&buf, &p, &c, 1);
+	operating_params_plan(&buf, &c.op);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }

@@ -116,23 +116,30 @@ operating_finish(OpRun *o, const double class_w[2], const double train_w[2],
 }
 
 void
+operating_params_plan(StringInfo buf, const OpRun *o)
+{
+	if (!o->estimate)
+		return;
+	if (o->z.gauss)
+	{
+		model_params_float(buf, "balance_rho", o->rho);
+		model_params_text(buf, "balance_noise", "discrete_gaussian");
+	}
+	else
+	{
+		model_params_float(buf, "balance_epsilon", o->eps);
+		model_params_text(buf, "balance_noise", "discrete_laplace");
+	}
+	model_params_float(buf, "balance_sd", opoint_noise_sd(&o->z));
+}
+
+void
 operating_params(StringInfo buf, const OpRun *o, bool with_metric)
 {
 	if (with_metric)
 		model_params_text(buf, "metric", glm_auto_metric_names[o->metric - 1]);
 	model_params_float(buf, "threshold", o->cut);
-	if (o->estimate && o->z.gauss)
-	{
-		model_params_float(buf, "balance_rho", o->rho);
-		model_params_text(buf, "balance_noise", "discrete_gaussian");
-	}
-	else if (o->estimate)
-	{
-		model_params_float(buf, "balance_epsilon", o->eps);
-		model_params_text(buf, "balance_noise", "discrete_laplace");
-	}
-	if (o->estimate)
-		model_params_float(buf, "balance_sd", opoint_noise_sd(&o->z));
+	operating_params_plan(buf, o);
 	if (o->w[0] <= 0)
 		return;
 	appendStringInfo(buf, ", \"balance_counts\": [%s, %s]",

@@ -92,5 +92,7 @@ extern void operating_finish(OpRun *o, const double class_w[2], const double tra
  * output) when o->w holds them
  */
 extern void operating_params(StringInfo buf, const OpRun *o, bool with_metric);
+/* the balance estimate's public plan alone (dpobj.glm_calibration()) */
+extern void operating_params_plan(StringInfo buf, const OpRun *o);
 
 #endif							/* DPOBJ_OPERATING_H */
