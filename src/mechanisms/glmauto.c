@@ -592,9 +592,16 @@ auto_compute(DPRun *run)
 	w->chosen = auto_select(run->rng, p, w->sel, w->fin, &w->a, &w->z, w->work, w->theta,
 							run->ledger_id);
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
-	/* the cut-off for "metric": the retrain's weights out of the margin, the balance's cut */
+	/*
+	 * The cut-off for "metric": the retrain's weights out of the margin, the
+	 * cut the candidates were scored at back in.  That is the balance's for
+	 * balanced_accuracy without "class_weight"; with it the candidates train
+	 * with the given weights and were scored at their 0 (the estimate only
+	 * weighs the scores), so the cut stays the weights' as before 0.6.0.
+	 */
 	memset(&w->op, 0, sizeof(w->op));
-	w->op.metric = p->auto_metric;
+	w->op.metric = p->auto_metric == GLM_AUTO_METRIC_BALANCED && !p->auto_balance_train ?
+		GLM_AUTO_METRIC_WEIGHTED : p->auto_metric;
 	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),
 					 w->a.wscore);
 	run->detail = "auto";

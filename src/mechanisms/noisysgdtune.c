@@ -422,9 +422,13 @@ noisysgd_tune_compute(DPRun *run)
 	if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
 		tune_balance(&t->pl, &t->D, run->rng, p->tune.balance_train);
 	tune_runs(&t->pl, &t->D, t->Xwork, run->rng, run->ledger_id, t->theta, &t->point);
-	/* the cut-off for the metric the runs were scored by (the balance's weights) */
+	/*
+	 * The cut-off the runs were scored at: the balance's weights', or with
+	 * "class_weight" (the estimate then only weighs the scores) the weights'
+	 */
 	memset(&t->op, 0, sizeof(t->op));
-	t->op.metric = p->tune.metric;
+	t->op.metric = p->tune.metric == GLM_AUTO_METRIC_BALANCED && !p->tune.balance_train ?
+		GLM_AUTO_METRIC_WEIGHTED : p->tune.metric;
 	operating_finish(&t->op, OPERATING_CLASS_W(p), t->pl.count_w, t->pl.score_w);
 	run->detail = "gd";
 }
