@@ -34,7 +34,7 @@
 #include "state/glmclasses.h"
 #include "state/glmweights.h"
 #include "context/protected.h"
-#include "context/claim.h"
+#include "state/claim.h"
 #include "model/model.h"
 #include "core/opsamplp.h"
 #include "core/rowclip.h"

@@ -38,7 +38,7 @@
 #include "state/aggsample.h"
 #include "state/aggstate.h"
 #include "context/protected.h"
-#include "context/claim.h"
+#include "state/claim.h"
 #include "core/opdisc.h"
 #include "base/progress.h"
 #include "state/rowinput.h"

@@ -26,7 +26,7 @@
 
 #include <math.h>
 
-#include "context/claim.h"
+#include "state/claim.h"
 #include "state/passglmparams.h"
 #include "context/protected.h"
 #include "state/rowinput.h"
