@@ -13,7 +13,7 @@
  * (dp_logistic, dp_noisysgd) R is +inf here: the rows stay unclipped, and
  * the final function clips them to R-hat, a DP output (glmprivr.h).
  *
- * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
+ * Bad rows follow dp_halfspace's rules (halfspacestate.c): on the direct path an
  * error naming the problem, never the value; on the protected path
  * (dpobj.train) the row is dropped silently.
  *

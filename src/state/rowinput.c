@@ -2,8 +2,8 @@
  *
  * rowinput.c
  *	  Reading and checking the per-row arguments shared by every training
- *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c),
- *	  the features as a float8[] or as separate float8 arguments (linstate.c).
+ *	  aggregate (halfspace family in halfspacestate.c, GLM family in glmstate.c),
+ *	  the features as a float8[] or as separate float8 arguments (linearstate.c).
  *
  * Direct path: every bad row raises an error that names the problem and
  * never the value.  Protected path (dpobj.train): rows with NULL

@@ -16,7 +16,7 @@
 #include "base/dpobj.h"
 #include "state/glmparams.h"
 #include "base/options.h"
-#include "state/passglmparams.h"
+#include "families/linear/passglmparams.h"
 #include "state/rowinput.h"
 
 typedef struct PassOptionArg

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * linparams.c
+ * linearparams.c
  *	  Options, public parameters and the per-row normalisation of
- *	  dp_linear_regression (linparams.h; docs/PRIVACY.md "Linear
+ *	  dp_linear_regression (linearparams.h; docs/PRIVACY.md "Linear
  *	  regression").
  *
  * Clipping is a fixed per-row map: features to ||x||_2 <= R (as
@@ -11,7 +11,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/linparams.h"
+#include "families/linear/linearparams.h"
 
 #include <math.h>
 
