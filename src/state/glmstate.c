@@ -244,7 +244,7 @@ glm_init(DPAggState *base)
 		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
-	glmparams_check_dimension(glm_kind_aggname(kind), base->d - glmstate_class_words(kind));
+	dp_check_dimension(glm_kind_aggname(kind), base->d - glmstate_class_words(kind));
 	glmparams_init(kind, &st->params, base->epsilon, base->delta, base->options);
 	st->scratch = palloc(sizeof(double) * base->d);
 }

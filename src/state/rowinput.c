@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "base/dpobj.h"
 #include "base/options.h"
 #include "context/protected.h"
 
@@ -253,6 +254,17 @@ void
 dp_check_pure_privacy_params(double epsilon, double delta)
 {
 	dp_check_params(epsilon, delta, true);
+}
+
+void
+dp_check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_GLM_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_GLM_MAX_DIM, d),
+				 errhint("Reduce the feature set.")));
 }
 
 void

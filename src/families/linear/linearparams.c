@@ -17,7 +17,6 @@
 
 #include "core/auditmutant.h"
 #include "base/dpobj.h"
-#include "state/glmparams.h"
 #include "base/options.h"
 #include "core/rowclip.h"
 #include "state/rowinput.h"
@@ -128,7 +127,7 @@ linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	LinOptionArg arg;
 
 	dp_check_privacy_params(epsilon, delta);
-	glmparams_check_dimension(LINREG_AGGNAME, d);
+	dp_check_dimension(LINREG_AGGNAME, d);
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;
