@@ -157,8 +157,8 @@ def compiles(root, pgc, files):
     inc = subprocess.check_output([pgc, "--includedir-server"], text=True).strip()
     bad = []
     for f in files:
-        r = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only", "-Wall", "-Werror",
-                            "-Wno-unused-variable", "-Wno-unused-but-set-variable",
+        r = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only",
+                            "-Werror=implicit-function-declaration",
                             "-I", os.path.join(root, "src"), "-I", inc, f], cwd=root,
                            capture_output=True, text=True)
         if r.returncode:
