@@ -62,7 +62,8 @@ extern int	linear_ledger_pick(Jsonb *options);
 		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL, \
 		.model_kind = MODEL_KIND_REGRESSION, .parallel = true, \
 		.r_norm = 2, .options = linparams_options, \
-		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, {"ssp", LEDGER_COST_GAUSS}), \
+		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, \
+							{"ssp", LEDGER_COST_GAUSS, "\"method\": \"ssp\""}), \
 		.ledger_pick = linear_ledger_pick}, \
 	/* one-pass logistic regression on linear regression's state (passglm.c) */ \
 	{.name = "passglm", .aggregate = "dpobj.dp_passglm", \
