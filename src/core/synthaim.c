@@ -42,18 +42,35 @@ synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor)
 	return alpha * rho / (rounds_factor * d);
 }
 
+#define LATTICE ((double) (INT64_C(1) << SYNTH_COUNT_BITS))
+
 double
 synth_sigma2(double rho, int64_t k)
 {
-	return ceil((double) k * (double) k / rho);
+	double		s2 = ceil((double) k * (double) k * LATTICE * LATTICE / rho);
+
+	return s2 >= 1.0 && s2 <= (double) (INT64_C(1) << 56) ? s2 : 0.0;
+}
+
+double
+synth_count_variance(double s2)
+{
+	return s2 / (LATTICE * LATTICE);
+}
+
+double
+synth_release_rho(double s2, int64_t k)
+{
+	return (double) k * (double) k * LATTICE * LATTICE / s2;
 }
 
 void
-synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells, uint64_t sigma2,
+synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells, uint64_t s2,
 				   double *y)
 {
 	for (int64_t x = 0; x < ncells; x++)
-		y[x] = (double) (counts[x] + dpnoise_discrete_gaussian(rng, sigma2));
+		y[x] = (double) ((counts[x] << SYNTH_COUNT_BITS) +
+						 dpnoise_discrete_gaussian(rng, s2)) / LATTICE;
 }
 
 /* the workload's downward closure that the state covers, with weights */
@@ -137,11 +154,12 @@ find_cand(Run *r, SynthSet s)
 }
 
 /*
- * A new measurement of s with integer variance sigma2 (a candidate's cached
- * counts, else summed from the state); sigma2 0: y left for the caller.
+ * A new measurement of s with lattice variance s2 (synth_sigma2; of a
+ * candidate's cached counts, else summed from the state); s2 0: y left for
+ * the caller.
  */
 static SynthStatus
-measure(Run *r, SynthSet s, double sigma2)
+measure(Run *r, SynthSet s, double s2)
 {
 	SynthResult *res = r->res;
 	Cand	   *cd = find_cand(r, s);
@@ -161,12 +179,12 @@ measure(Run *r, SynthSet s, double sigma2)
 	m = &res->meas[res->nmeas];
 	memset(m, 0, sizeof(*m));
 	m->set = s;
-	m->sigma2 = sigma2;
+	m->sigma2 = synth_count_variance(s2);
 	m->y = malloc(sizeof(double) * (size_t) n);
 	if (m->y == NULL)
 		return SYNTH_NOMEM;
 	res->nmeas++;
-	if (sigma2 == 0.0)
+	if (s2 == 0.0)
 		return SYNTH_OK;
 	if (cd == NULL)
 	{
@@ -176,7 +194,7 @@ measure(Run *r, SynthSet s, double sigma2)
 		synth_state_marginal(r->spec->layout, r->spec->counts, s, r->spec->map,
 							 r->spec->levels, own);
 	}
-	synth_measure_draw(r->rng, cd ? cd->counts : own, n, (uint64_t) sigma2, m->y);
+	synth_measure_draw(r->rng, cd ? cd->counts : own, n, (uint64_t) s2, m->y);
 	free(own);
 	return SYNTH_OK;
 }
@@ -208,30 +226,24 @@ noisy_total(const SynthMeasure *m, int n, const int *levels)
 	return den > 0.0 && num / den >= 1.0 ? num / den : 1.0;
 }
 
-/* the integer loss of candidate cd against the model */
-static SynthStatus
-cand_loss(Run *r, const Cand *cd, double sigma, int64_t *loss)
+/* the integer loss of candidate cd against the model's marginal mu */
+static int64_t
+cand_loss(const Cand *cd, const SynthFactor *mu, double sigma)
 {
-	SynthFactor mu;
-	SynthStatus st = synth_model_marginal(&r->res->model, cd->set, &mu);
 	int64_t		l1 = 0,
 				pen;
 	double		scale = (double) (INT64_C(1) << SYNTH_LOSS_BITS);
 
-	if (st != SYNTH_OK)
-		return st;
 	for (int64_t x = 0; x < cd->ncells; x++)
 	{
-		double		v = mu.val[x] * scale;
+		double		v = mu->val[x] * scale;
 		int64_t		m = llround(v > 0.0 ? (v < 4e15 ? v : 4e15) : 0.0);
 		int64_t		c = cd->counts[x] << SYNTH_LOSS_BITS;
 
 		l1 += c > m ? c - m : m - c;
 	}
-	synth_factor_free(&mu);
 	pen = llround(SQRT_2_PI * sigma * (double) cd->ncells * scale);
-	*loss = -cd->weight * (l1 - pen);
-	return SYNTH_OK;
+	return -cd->weight * (l1 - pen);
 }
 
 /*
@@ -263,49 +275,53 @@ select_cand(Run *r, double sigma, double eps, int64_t limit, SynthSet *chosen,
 {
 	int64_t    *loss = malloc(sizeof(int64_t) * (size_t) (r->ncand + 1));
 	int		   *idx = malloc(sizeof(int) * (size_t) (r->ncand + 1));
+	SynthSet   *sets = malloc(sizeof(SynthSet) * (size_t) (r->ncand + 1));
+	SynthFactor *mu = calloc((size_t) r->ncand + 1, sizeof(SynthFactor));
 	int64_t		minloss = 0,
 				wmax = 0,
 				pick;
 	int			n = 0;
 	uint64_t	num,
 				den;
-	SynthStatus st = SYNTH_OK;
+	SynthStatus st = SYNTH_NOMEM;
 	double		sens;
 
-	if (loss == NULL || idx == NULL)
+	if (loss == NULL || idx == NULL || sets == NULL || mu == NULL)
+		goto done;
+	for (int c = 0; c < r->ncand; c++)
+		if (fits(r, r->cand[c].set, limit))
+		{
+			sets[n] = r->cand[c].set;
+			idx[n++] = c;
+		}
+	st = n == 0 ? SYNTH_TOOBIG : synth_model_marginals(&r->res->model, sets, n, mu);
+	if (st != SYNTH_OK)
+		goto done;
+	for (int i = 0; i < n; i++)
 	{
-		free(loss);
-		free(idx);
-		return SYNTH_NOMEM;
+		loss[i] = cand_loss(&r->cand[idx[i]], &mu[i], sigma);
+		if (i == 0 || loss[i] < minloss)
+			minloss = loss[i];
+		if (r->cand[idx[i]].weight > wmax)
+			wmax = r->cand[idx[i]].weight;
 	}
-	for (int c = 0; c < r->ncand && st == SYNTH_OK; c++)
-	{
-		if (!fits(r, r->cand[c].set, limit))
-			continue;
-		st = cand_loss(r, &r->cand[c], sigma, &loss[n]);
-		if (n == 0 || loss[n] < minloss)
-			minloss = loss[n];
-		if (r->cand[c].weight > wmax)
-			wmax = r->cand[c].weight;
-		idx[n++] = c;
-	}
-	if (st == SYNTH_OK && n == 0)
-		st = SYNTH_TOOBIG;
-	if (st == SYNTH_OK)
-	{
-		/* the loss moves by at most 2 k w_max 2^b on neighbours */
-		sens = 2.0 * (double) r->spec->k * (double) wmax * (double) (INT64_C(1) << SYNTH_LOSS_BITS);
-		expsample_gamma(eps / sens, &num, &den);
-		*eps_used = 2.0 * ((double) num / (double) den) * sens;
-		if (expsample_draw(r->rng, loss, n, minloss, num, den, r->spec->poll,
-						   r->spec->poll_arg, &pick) != EXPSAMPLE_OK)
-			st = SYNTH_STOPPED;
-		else
-			*chosen = r->cand[idx[pick]].set;
-		*ncand = n;
-	}
+	/* the loss moves by at most 2 k w_max 2^b on neighbours */
+	sens = 2.0 * (double) r->spec->k * (double) wmax * (double) (INT64_C(1) << SYNTH_LOSS_BITS);
+	expsample_gamma(eps / sens, &num, &den);
+	*eps_used = 2.0 * ((double) num / (double) den) * sens;
+	if (expsample_draw(r->rng, loss, n, minloss, num, den, r->spec->poll,
+					   r->spec->poll_arg, &pick) != EXPSAMPLE_OK)
+		st = SYNTH_STOPPED;
+	else
+		*chosen = sets[pick];
+	*ncand = n;
+done:
+	for (int i = 0; mu && i < n; i++)
+		synth_factor_free(&mu[i]);
+	free(mu);
 	free(loss);
 	free(idx);
+	free(sets);
 	return st;
 }
 
@@ -341,6 +357,9 @@ first_step(Run *r, double rho1)
 	double		s2 = synth_sigma2(rho1, sp->k);
 	SynthStatus st = SYNTH_OK;
 
+	if (s2 == 0.0)
+		return SYNTH_BADARG;
+
 	for (int i = 0; i < sp->npremeasured; i++)
 	{
 		SynthMeasure *m;
@@ -364,7 +383,7 @@ first_step(Run *r, double rho1)
 			continue;
 		if ((st = measure(r, SYNTH_BIT(j), s2)) != SYNTH_OK)
 			return st;
-		res->rho_spent += (double) sp->k * (double) sp->k / s2;
+		res->rho_spent += synth_release_rho(s2, sp->k);
 	}
 	res->total = noisy_total(res->meas, res->nmeas, sp->levels);
 	if ((st = synth_model_init(&res->model, sp->d, sp->levels, res->total)) != SYNTH_OK)
@@ -406,12 +425,12 @@ rounds(Run *r)
 		double		left = sp->rho - res->rho_spent;
 		bool		last = false;
 		double		s2,
-					eps_used,
+					eps_used = 0.0,
 					rho_round,
 					limit;
-		SynthSet	chosen;
+		SynthSet	chosen = 0;
 		SynthFactor before;
-		int			ncand;
+		int			ncand = 0;
 
 		if (left <= 0.0)
 			break;
@@ -422,17 +441,19 @@ rounds(Run *r)
 			last = true;
 		}
 		s2 = synth_sigma2(rho_g, sp->k);
+		if (s2 == 0.0)
+			return SYNTH_BADARG;
 		limit = (res->rho_spent + rho_g + rho_s) / sp->rho * (double) sp->max_model_cells;
-		st = select_cand(r, sqrt(s2), sqrt(8.0 * rho_s), (int64_t) limit, &chosen, &eps_used,
+		st = select_cand(r, sqrt(synth_count_variance(s2)), sqrt(8.0 * rho_s), (int64_t) limit, &chosen, &eps_used,
 						 &ncand);
 		if (st != SYNTH_OK)
 			return st;
-		rho_round = (double) sp->k * (double) sp->k / s2 + eps_used * eps_used / 8.0;
+		rho_round = synth_release_rho(s2, sp->k) + eps_used * eps_used / 8.0;
 		res->rho_spent += rho_round;
 		if ((st = synth_model_marginal(&res->model, chosen, &before)) != SYNTH_OK)
 			return st;
 		if ((st = measure(r, chosen, s2)) != SYNTH_OK ||
-			(st = add_round(r, chosen, s2, eps_used, ncand, rho_round)) != SYNTH_OK ||
+			(st = add_round(r, chosen, synth_count_variance(s2), eps_used, ncand, rho_round)) != SYNTH_OK ||
 			(st = synth_model_add(&res->model, &res->meas[res->nmeas - 1], 1,
 								  sp->max_model_cells)) != SYNTH_OK ||
 			(st = synth_model_fit(&res->model, res->meas, res->nmeas, sp->iters_round,
@@ -442,7 +463,7 @@ rounds(Run *r)
 			return st;
 		}
 		if (moved(&res->model, chosen, &before) <=
-			SQRT_2_PI * sqrt(s2) * (double) synth_set_cells(chosen, sp->levels, INT64_C(1) << 62))
+			SQRT_2_PI * sqrt(synth_count_variance(s2)) * (double) synth_set_cells(chosen, sp->levels, INT64_C(1) << 62))
 		{
 			rho_g *= 4.0;
 			rho_s *= 4.0;

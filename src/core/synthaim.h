@@ -20,8 +20,8 @@
  *	     (noise sd halved, selection epsilon doubled); the last round takes
  *	     what is left.
  *	  Privacy (docs/PRIVACY.md, "Synthetic data"): a Gaussian release of
- *	  counts with variance s^2 (integer) costs k^2 / s^2 (l2 sensitivity
- *	  sqrt 2 k); a selection with loss sensitivity 2 k w_max 2^b and
+ *	  counts with variance s^2 costs k^2 / s^2 (l2 sensitivity sqrt 2 k;
+ *	  lattice below); a selection with loss sensitivity 2 k w_max 2^b and
  *	  gamma = num/den costs (2 gamma 2 k w_max 2^b)^2 / 8; they add up to at
  *	  most rho.  Plain C over dpnoise.c, expsample.c, synthpgm.c.
  *
@@ -65,7 +65,7 @@ typedef struct SynthSpec
 typedef struct SynthRound
 {
 	SynthSet	chosen;
-	double		sigma2;			/* its measurement's variance */
+	double		sigma2;			/* its measurement's variance (counts) */
 	double		epsilon;		/* the selection's epsilon (2 gamma times sensitivity) */
 	int			ncand;			/* the candidates it chose from */
 	double		rho;			/* what the round cost */
@@ -85,12 +85,21 @@ typedef struct SynthResult
 /* the rho of a single column's measurement in step 1 (also for premeasured ones) */
 extern double synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor);
 
-/* the integer variance of a count release at rho with units of k rows: ceil(k^2 / rho) */
+/*
+ * Counts are released on the lattice 2^-SYNTH_COUNT_BITS: y = (2^B c + Z) /
+ * 2^B, Z ~ N_Z(0, s2) with the integer s2 = ceil(k^2 4^B / rho) (the
+ * sensitivity sqrt 2 k 2^B), so rounding s2 up costs nothing visible even
+ * when rho is large.  synth_sigma2 returns s2 (0 when above 2^56, the
+ * sampler's range); the variance in counts is s2 / 4^B, the cost k^2 4^B / s2.
+ */
+#define SYNTH_COUNT_BITS 8
 extern double synth_sigma2(double rho, int64_t k);
+extern double synth_count_variance(double s2);
+extern double synth_release_rho(double s2, int64_t k);
 
-/* a measurement: y = counts + N_Z(0, sigma2) per cell */
+/* a measurement: y = counts + N_Z(0, s2) / 2^B per cell */
 extern void synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells,
-							   uint64_t sigma2, double *y);
+							   uint64_t s2, double *y);
 
 extern SynthStatus synth_aim_run(const SynthSpec *spec, gsl_rng *rng, SynthResult *res);
 extern void synth_result_free(SynthResult *res);

@@ -138,18 +138,46 @@ typedef enum
 	OP_SUM_TO, OP_MUL, OP_DIV, OP_ADD
 } BroadcastOp;
 
+/*
+ * big's columns as runs: adjacent columns merge when small's strides continue
+ * across them (both absent, or contiguous), so the inner loop is long.
+ */
+static int
+merged_dims(const SynthFactor *big, const int64_t *stride, int64_t *mdim, int64_t *mstride)
+{
+	int			n = 0;
+
+	for (int i = 0; i < big->nvars; i++)
+	{
+		if (n > 0 && mstride[n - 1] == stride[i] * big->dim[i])
+		{
+			mdim[n - 1] *= big->dim[i];
+			mstride[n - 1] = stride[i];
+			continue;
+		}
+		mdim[n] = big->dim[i];
+		mstride[n] = stride[i];
+		n++;
+	}
+	return n;
+}
+
 static void
 broadcast(SynthFactor *big, SynthFactor *small, BroadcastOp op, double scale)
 {
-	int64_t		stride[SYNTH_MAX_COLUMNS];
-	int			idx[SYNTH_MAX_COLUMNS];
-	int			n = big->nvars;
+	int64_t		stride[SYNTH_MAX_COLUMNS],
+				dim[SYNTH_MAX_COLUMNS],
+				mstride[SYNTH_MAX_COLUMNS];
+	int64_t		idx[SYNTH_MAX_COLUMNS];
+	int			n;
 	int64_t		off = 0;
-	int64_t		inner = n > 0 ? big->dim[n - 1] : 1;
-	int64_t		istride;
+	int64_t		inner,
+				istride;
 
 	sub_strides(big, small, stride);
-	istride = n > 0 ? stride[n - 1] : 0;
+	n = merged_dims(big, stride, dim, mstride);
+	inner = n > 0 ? dim[n - 1] : 1;
+	istride = n > 0 ? mstride[n - 1] : 0;
 	memset(idx, 0, sizeof(idx));
 	if (op == OP_SUM_TO)
 		memset(small->val, 0, sizeof(double) * (size_t) small->ncells);
@@ -158,12 +186,21 @@ broadcast(SynthFactor *big, SynthFactor *small, BroadcastOp op, double scale)
 		double	   *b = big->val + c;
 		double	   *s = small->val + off;
 
-		/* the last column's run: contiguous in big, stride istride in small */
+		/* the last run: contiguous in big, stride istride in small */
 		switch (op)
 		{
 			case OP_SUM_TO:
-				for (int64_t t = 0; t < inner; t++)
-					s[t * istride] += b[t];
+				if (istride == 0)
+				{
+					double		acc = 0.0;
+
+					for (int64_t t = 0; t < inner; t++)
+						acc += b[t];
+					s[0] += acc;
+				}
+				else
+					for (int64_t t = 0; t < inner; t++)
+						s[t * istride] += b[t];
 				break;
 			case OP_MUL:
 				for (int64_t t = 0; t < inner; t++)
@@ -182,14 +219,14 @@ broadcast(SynthFactor *big, SynthFactor *small, BroadcastOp op, double scale)
 					b[t] += scale * s[t * istride];
 				break;
 		}
-		/* advance the odometer over the other columns */
+		/* advance the odometer over the other runs */
 		for (int i = n - 2; i >= 0; i--)
 		{
 			idx[i]++;
-			off += stride[i];
-			if (idx[i] < big->dim[i])
+			off += mstride[i];
+			if (idx[i] < dim[i])
 				break;
-			off -= stride[i] * big->dim[i];
+			off -= mstride[i] * dim[i];
 			idx[i] = 0;
 		}
 	}

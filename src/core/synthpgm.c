@@ -524,3 +524,176 @@ synth_model_marginal(const SynthModel *m, SynthSet set, SynthFactor *out)
 	}
 	return marginal_across(m, set, out);
 }
+
+/* the tree re-rooted at r: a parent before its children in order[], up[] their parents */
+static void
+reroot(const SynthTree *t, int r, int *order, int *up)
+{
+	int			n = 1;
+
+	order[0] = r;
+	up[r] = -1;
+	for (int h = 0; h < n; h++)
+	{
+		int			c = order[h];
+
+		for (int x = 0; x < t->ncliques; x++)
+			if (x != up[c] && (t->parent[x] == c || t->parent[c] == x))
+			{
+				up[x] = c;
+				order[n++] = x;
+			}
+	}
+}
+
+/*
+ * The cliques' beliefs times the indicator of column a = v, calibrated again
+ * (cond[] allocated like the beliefs): one pass outward from a's clique.
+ */
+static bool
+condition(const SynthModel *m, int a, int v, const int *order, const int *up,
+		  const SynthFactor *sepm, SynthFactor *cond)
+{
+	const SynthTree *t = &m->tree;
+	int			r = order[0];
+	int64_t		stride = 1;
+	SynthFactor *b = &cond[r];
+
+	/* the root: zero every cell whose a is not v */
+	memcpy(b->val, m->belief[r].val, sizeof(double) * (size_t) b->ncells);
+	for (int i = b->nvars - 1; i >= 0 && b->var[i] != a; i--)
+		stride *= b->dim[i];
+	for (int64_t x = 0; x < b->ncells; x++)
+		if ((x / stride) % m->sizes[a] != v)
+			b->val[x] = 0.0;
+	for (int k = 1; k < t->ncliques; k++)
+	{
+		int			c = order[k],
+					p = up[c];
+		int			e = t->parent[c] == p ? c : p;	/* the edge's child in m->tree */
+		SynthFactor msg;
+
+		memcpy(cond[c].val, m->belief[c].val, sizeof(double) * (size_t) cond[c].ncells);
+		if (!synth_factor_init(&msg, sepm[e].set, m->sizes, 0.0))
+			return false;
+		synth_factor_sum_to(&cond[p], &msg);
+		synth_factor_div(&msg, &sepm[e]);
+		synth_factor_mul(&cond[c], &msg);
+		synth_factor_free(&msg);
+	}
+	return true;
+}
+
+/* copy tmp (over s without a) into out's slice a = v */
+static void
+put_slice(const SynthFactor *tmp, SynthFactor *out, int a, int v)
+{
+	int			codes[SYNTH_MAX_COLUMNS] = {0};
+
+	for (int64_t x = 0; x < tmp->ncells; x++)
+	{
+		synth_factor_cell(tmp, x, codes);
+		codes[a] = v;
+		out->val[synth_factor_index(out, codes)] = tmp->val[x];
+	}
+}
+
+/* the sets anchored at column a: conditioned passes, one per level */
+static SynthStatus
+marginals_at(const SynthModel *m, int a, const SynthSet *sets, int n, bool *done,
+			 SynthFactor *out, const SynthFactor *sepm, SynthFactor *cond)
+{
+	const SynthTree *t = &m->tree;
+	int			order[SYNTH_MAX_COLUMNS],
+				up[SYNTH_MAX_COLUMNS];
+	int			todo = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!done[i] && (sets[i] & SYNTH_BIT(a)) &&
+			synth_tree_find(t, sets[i] & ~SYNTH_BIT(a)) >= 0)
+			todo++;
+	if (todo == 0)
+		return SYNTH_OK;
+	reroot(t, synth_tree_find(t, SYNTH_BIT(a)), order, up);
+	for (int v = 0; v < m->sizes[a]; v++)
+	{
+		if (!condition(m, a, v, order, up, sepm, cond))
+			return SYNTH_NOMEM;
+		for (int i = 0; i < n; i++)
+		{
+			SynthSet	rest = sets[i] & ~SYNTH_BIT(a);
+			int			c;
+			SynthFactor tmp;
+
+			if (done[i] || !(sets[i] & SYNTH_BIT(a)) || (c = synth_tree_find(t, rest)) < 0)
+				continue;
+			if (!synth_factor_init(&tmp, rest, m->sizes, 0.0))
+				return SYNTH_NOMEM;
+			synth_factor_sum_to(&cond[c], &tmp);
+			put_slice(&tmp, &out[i], a, v);
+			synth_factor_free(&tmp);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (!done[i] && (sets[i] & SYNTH_BIT(a)) &&
+			synth_tree_find(t, sets[i] & ~SYNTH_BIT(a)) >= 0)
+			done[i] = true;
+	return SYNTH_OK;
+}
+
+SynthStatus
+synth_model_marginals(const SynthModel *m, const SynthSet *sets, int n, SynthFactor *out)
+{
+	const SynthTree *t = &m->tree;
+	bool	   *done = calloc((size_t) n + 1, sizeof(bool));
+	SynthFactor sepm[SYNTH_MAX_COLUMNS],
+				cond[SYNTH_MAX_COLUMNS];
+	SynthStatus st = SYNTH_OK;
+
+	memset(sepm, 0, sizeof(sepm));
+	memset(cond, 0, sizeof(cond));
+	if (done == NULL)
+		return SYNTH_NOMEM;
+	for (int i = 0; i < n; i++)
+		out[i].val = NULL;
+	for (int i = 0; i < n && st == SYNTH_OK; i++)
+	{
+		int			c = synth_tree_find(t, sets[i]);
+
+		if (!synth_factor_init(&out[i], sets[i], m->sizes, 0.0))
+			st = SYNTH_NOMEM;
+		else if (c >= 0)
+		{
+			synth_factor_sum_to(&m->belief[c], &out[i]);
+			done[i] = true;
+		}
+	}
+	/* the separators' marginals, and scratch beliefs */
+	for (int c = 0; c < t->ncliques && st == SYNTH_OK; c++)
+	{
+		if (!synth_factor_init(&cond[c], t->clique[c], m->sizes, 0.0))
+			st = SYNTH_NOMEM;
+		else if (t->parent[c] >= 0)
+		{
+			if (!synth_factor_init(&sepm[c], t->clique[c] & t->clique[t->parent[c]], m->sizes, 0.0))
+				st = SYNTH_NOMEM;
+			else
+				synth_factor_sum_to(&m->belief[c], &sepm[c]);
+		}
+	}
+	for (int a = 0; a < m->d && st == SYNTH_OK; a++)
+		st = marginals_at(m, a, sets, n, done, out, sepm, cond);
+	for (int i = 0; i < n && st == SYNTH_OK; i++)
+		if (!done[i])
+		{
+			synth_factor_free(&out[i]);
+			st = synth_model_marginal(m, sets[i], &out[i]);
+		}
+	for (int c = 0; c < SYNTH_MAX_COLUMNS; c++)
+	{
+		synth_factor_free(&sepm[c]);
+		synth_factor_free(&cond[c]);
+	}
+	free(done);
+	return st;
+}

@@ -92,4 +92,14 @@ extern double synth_model_loss(const SynthModel *m, const SynthMeasure *meas, in
  */
 extern SynthStatus synth_model_marginal(const SynthModel *m, SynthSet set, SynthFactor *out);
 
+/*
+ * The marginals over sets[0..n-1] at once into out[] (initialised here):
+ * a set that no clique holds but whose columns other than one, a, share a
+ * clique is read from the tree conditioned on each level of a (one pass
+ * outward from a's clique per level, shared by every such set with that a);
+ * the others as synth_model_marginal.
+ */
+extern SynthStatus synth_model_marginals(const SynthModel *m, const SynthSet *sets, int n,
+										 SynthFactor *out);
+
 #endif							/* DPOBJ_SYNTHPGM_H */
