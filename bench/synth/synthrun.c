@@ -8,7 +8,7 @@
  * with a seeded Mersenne Twister in place of the server's strong random source, samples
  * as many rows as the noisy count and writes them.  Prints one line of key=value
  * statistics (times in seconds: scan, rounds, sample).
- * Options: k (rows per unit, 1), max_model_cells (2^20), max_state_cells (2^26),
+ * Options: k (rows per unit, 1), max_model_cells (2^16), max_state_cells (2^26),
  * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), rows (the
  * noisy count), workload (a file of column-index lists, one set a line).
  */
@@ -147,7 +147,7 @@ main(int argc, char **argv)
 	memcpy(sp.levels, levels, sizeof(int) * d);
 	sp.rho = rho;
 	sp.k = 1;
-	sp.max_model_cells = INT64_C(1) << 20;
+	sp.max_model_cells = INT64_C(1) << 16;
 	sp.iters_round = 50;
 	sp.iters_final = 500;
 	sp.alpha = 0.9;

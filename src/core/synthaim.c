@@ -269,8 +269,32 @@ fits(Run *r, SynthSet s, int64_t limit)
 }
 
 /* one round's selection: the chosen candidate, or SYNTH_TOOBIG when none fits */
+/* the last round's record: its candidates, the sampler, the model they met */
 static SynthStatus
-select_cand(Run *r, double sigma, double eps, int64_t limit, SynthSet *chosen,
+record_last(Run *r, const SynthSet *sets, const int *idx, int n, double gamma, double sigma,
+			SynthSet chosen)
+{
+	SynthLastRound *l = &r->res->last;
+	Cand	   *cd = find_cand(r, chosen);
+
+	l->cand = malloc(sizeof(SynthSet) * (size_t) (n + 1));
+	l->weight = malloc(sizeof(int64_t) * (size_t) (n + 1));
+	if (l->cand == NULL || l->weight == NULL)
+		return SYNTH_NOMEM;
+	for (int i = 0; i < n; i++)
+	{
+		l->cand[i] = sets[i];
+		l->weight[i] = r->cand[idx[i]].weight;
+	}
+	l->ncand = n;
+	l->gamma = gamma;
+	l->pen_chosen = llround(SQRT_2_PI * sigma * (double) cd->ncells *
+							(double) (INT64_C(1) << SYNTH_LOSS_BITS));
+	return synth_model_copy(&l->before, &r->res->model);
+}
+
+static SynthStatus
+select_cand(Run *r, double sigma, double eps, int64_t limit, bool last, SynthSet *chosen,
 			double *eps_used, int *ncand)
 {
 	int64_t    *loss = malloc(sizeof(int64_t) * (size_t) (r->ncand + 1));
@@ -313,7 +337,11 @@ select_cand(Run *r, double sigma, double eps, int64_t limit, SynthSet *chosen,
 					   r->spec->poll_arg, &pick) != EXPSAMPLE_OK)
 		st = SYNTH_STOPPED;
 	else
+	{
 		*chosen = sets[pick];
+		if (last)
+			st = record_last(r, sets, idx, n, (double) num / (double) den, sigma, *chosen);
+	}
 	*ncand = n;
 done:
 	for (int i = 0; mu && i < n; i++)
@@ -444,15 +472,23 @@ rounds(Run *r)
 		if (s2 == 0.0)
 			return SYNTH_BADARG;
 		limit = (res->rho_spent + rho_g + rho_s) / sp->rho * (double) sp->max_model_cells;
-		st = select_cand(r, sqrt(synth_count_variance(s2)), sqrt(8.0 * rho_s), (int64_t) limit, &chosen, &eps_used,
-						 &ncand);
+		st = select_cand(r, sqrt(synth_count_variance(s2)), sqrt(8.0 * rho_s), (int64_t) limit,
+						 last, &chosen, &eps_used, &ncand);
 		if (st != SYNTH_OK)
 			return st;
 		rho_round = synth_release_rho(s2, sp->k) + eps_used * eps_used / 8.0;
 		res->rho_spent += rho_round;
 		if ((st = synth_model_marginal(&res->model, chosen, &before)) != SYNTH_OK)
 			return st;
-		if ((st = measure(r, chosen, s2)) != SYNTH_OK ||
+		if ((st = measure(r, chosen, s2)) == SYNTH_OK && last)
+		{
+			const SynthMeasure *mm = &res->meas[res->nmeas - 1];
+
+			res->last.l1_measured = 0.0;
+			for (int64_t x = 0; x < before.ncells; x++)
+				res->last.l1_measured += fabs(mm->y[x] - before.val[x]);
+		}
+		if (st != SYNTH_OK ||
 			(st = add_round(r, chosen, synth_count_variance(s2), eps_used, ncand, rho_round)) != SYNTH_OK ||
 			(st = synth_model_add(&res->model, &res->meas[res->nmeas - 1], 1,
 								  sp->max_model_cells)) != SYNTH_OK ||
@@ -510,6 +546,9 @@ void
 synth_result_free(SynthResult *res)
 {
 	synth_model_free(&res->model);
+	synth_model_free(&res->last.before);
+	free(res->last.cand);
+	free(res->last.weight);
 	for (int i = 0; i < res->nmeas; i++)
 		free(res->meas[i].y);
 	free(res->meas);

@@ -71,9 +71,22 @@ typedef struct SynthRound
 	double		rho;			/* what the round cost */
 } SynthRound;
 
+/* the last round's selection, public, for the intervals (synthci.h) */
+typedef struct SynthLastRound
+{
+	SynthModel	before;			/* the model it scored the candidates against */
+	int			ncand;
+	SynthSet   *cand;			/* the candidates, malloc'd */
+	int64_t    *weight;			/* their w_r */
+	double		gamma;			/* the sampler's gamma (per loss unit) */
+	double		l1_measured;	/* ||y - mu_before||_1 of the chosen set */
+	int64_t		pen_chosen;		/* the chosen set's penalty, loss lattice units */
+} SynthLastRound;
+
 typedef struct SynthResult
 {
 	SynthModel	model;			/* the final fit */
+	SynthLastRound last;
 	SynthMeasure *meas;			/* every release, malloc'd (y too) */
 	int			nmeas;
 	SynthRound *rounds;

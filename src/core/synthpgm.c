@@ -100,6 +100,37 @@ synth_model_free(SynthModel *m)
 	m->nsets = 0;
 }
 
+SynthStatus
+synth_model_copy(SynthModel *dst, const SynthModel *src)
+{
+	*dst = *src;
+	dst->theta = calloc((size_t) src->maxsets + 1, sizeof(SynthFactor));
+	dst->home = calloc((size_t) src->maxsets + 1, sizeof(int));
+	memset(dst->belief, 0, sizeof(dst->belief));
+	memset(dst->up, 0, sizeof(dst->up));
+	dst->nsets = 0;
+	if (dst->theta == NULL || dst->home == NULL)
+	{
+		synth_model_free(dst);
+		return SYNTH_NOMEM;
+	}
+	for (int i = 0; i < src->nsets; i++, dst->nsets++)
+		if (!synth_factor_copy(&dst->theta[i], &src->theta[i]))
+		{
+			synth_model_free(dst);
+			return SYNTH_NOMEM;
+		}
+	memcpy(dst->home, src->home, sizeof(int) * (size_t) src->nsets);
+	for (int c = 0; c < src->tree.ncliques; c++)
+		if (!synth_factor_copy(&dst->belief[c], &src->belief[c]) ||
+			!synth_factor_copy(&dst->up[c], &src->up[c]))
+		{
+			synth_model_free(dst);
+			return SYNTH_NOMEM;
+		}
+	return SYNTH_OK;
+}
+
 static int
 set_index(const SynthModel *m, SynthSet s)
 {

@@ -65,6 +65,9 @@ typedef struct SynthModel
 extern SynthStatus synth_model_init(SynthModel *m, int d, const int *sizes, double total);
 extern void synth_model_free(SynthModel *m);
 
+/* a deep copy (dst uninitialised) */
+extern SynthStatus synth_model_copy(SynthModel *dst, const SynthModel *src);
+
 /*
  * Adds the potentials of every measurement's set not yet in the model
  * (theta 0: the fit starts warm from the current model) and rebuilds the
