@@ -11,7 +11,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "unitcheck.h"
+#include "core/dpnoise.h"
 #include "core/synthaim.h"
+#include "core/synthci.h"
+#include "core/synthdomain.h"
 #include "core/synthfactor.h"
 #include "core/synthjt.h"
 #include "core/synthpgm.h"
@@ -528,6 +531,55 @@ test_rounds(void)
 	synth_aim_run(&sp, rng, &r2);
 	CHECK(r1.nmeas == r2.nmeas && r1.meas[r1.nmeas - 1].y[0] == r2.meas[r2.nmeas - 1].y[0],
 		  "seeded runs repeat");
+	/* intervals: a measured marginal's cells, another's bound; coverage over seeds */
+	{
+		int			cover = 0,
+					cells = 0,
+					sel = 0,
+					covsel = 0;
+
+		for (int seed = 100; seed < 130; seed++)
+		{
+			SynthResult r3;
+			double		est[64],
+						lo[64],
+						hi[64];
+			int64_t		truth[64];
+			SynthIntervalKind kind;
+			SynthSet	q[2] = {SYNTH_BIT(2), SYNTH_BIT(1) | SYNTH_BIT(4)};
+
+			gsl_rng_set(rng, seed);
+			if (synth_aim_run(&sp, rng, &r3) != SYNTH_OK)
+				continue;
+			for (int k = 0; k < 2; k++)
+			{
+				int64_t		n = synth_set_cells(q[k], levels, 1 << 20);
+
+				synth_ci_marginal(&r3, q[k], est, lo, hi, &kind);
+				synth_state_marginal(&L, counts, q[k], NULL, levels, truth);
+				for (int64_t x = 0; x < n; x++)
+				{
+					bool		in = lo[x] <= truth[x] && truth[x] <= hi[x] && lo[x] <= est[x] &&
+						est[x] <= hi[x];
+
+					if (kind == SYNTH_CI_MEASURED)
+					{
+						cells++;
+						cover += in;
+					}
+					else if (kind == SYNTH_CI_SELECTION)
+					{
+						sel++;
+						covsel += in && isfinite(hi[x]);
+					}
+				}
+			}
+			synth_result_free(&r3);
+		}
+		CHECK(cells > 100 && cover >= 0.95 * cells, "measured cells covered: %d of %d", cover,
+			  cells);
+		CHECK(covsel == sel, "selection bounds cover: %d of %d", covsel, sel);
+	}
 	/* the chain's pairs carry the signal: a pair of neighbours is selected */
 	{
 		bool		pair = false;
@@ -545,6 +597,91 @@ test_rounds(void)
 	gsl_rng_free(rng);
 }
 
+static void
+test_domains(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	SynthColumn b = {.kind = SYNTH_COL_BINS, .lo = 0, .hi = 100, .nbins = 10, .integer = true,
+	.nullable = true};
+	SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = 0, .hi = 1000, .nbins = 8, .nsub = 64};
+	double		noisy[64];
+	bool		inside = true,
+				ints = true,
+				mono = true;
+
+	CHECK(synth_column_valid(&b) && synth_column_valid(&q), "valid declarations");
+	CHECK(synth_column_scan_levels(&b) == 11, "bins plus NULL");
+	CHECK(synth_column_code(&b, -5, false) == 0 && synth_column_code(&b, 100, false) == 9 &&
+		  synth_column_code(&b, 55, false) == 5 && synth_column_code(&b, 0, true) == 10 &&
+		  synth_column_code(&b, NAN, false) == 10, "codes, clamps, NULL");
+	for (int t = 0; t < 2000; t++)
+	{
+		int			lv = t % 10;
+		double		x = synth_column_draw(&b, lv, rng);
+
+		inside &= synth_column_code(&b, x, false) == lv;
+		ints &= x == floor(x);
+	}
+	CHECK(inside && ints, "integer draws fall in their bin");
+	/* a skewed column: most mass in the first sub-bin */
+	for (int i = 0; i < 64; i++)
+		noisy[i] = i == 0 ? 5000 : (i < 20 ? 100 - i : (i == 40 ? -30 : 3));
+	CHECK(synth_quantile_bins(&q, noisy), "quantile bins");
+	CHECK(q.nmodel >= 1 && q.nmodel <= 8, "at most B bins: %d", q.nmodel);
+	for (int i = 1; i < 64; i++)
+		mono &= q.map[i] >= q.map[i - 1] && q.map[i] <= q.map[i - 1] + 1;
+	CHECK(mono && q.map[0] == 0 && q.map[63] == q.nmodel - 1, "runs of sub-bins");
+	for (int k = 0; k < q.nmodel; k++)
+		CHECK(q.edges[k] < q.edges[k + 1], "edges increase");
+	CHECK(q.edges[0] == 0 && q.edges[q.nmodel] == 1000, "edges span [lo, hi]");
+	inside = true;
+	for (int t = 0; t < 4000; t++)
+	{
+		int			lv = t % q.nmodel;
+		double		x = synth_column_draw(&q, lv, rng);
+
+		inside &= x >= q.edges[lv] && x <= q.edges[lv + 1] &&
+			q.map[synth_column_code(&q, x, false)] == lv && !(x > 15.625 * 40 && x < 15.625 * 41);
+	}
+	CHECK(inside, "draws within their bin, never in a sub-bin of noisy count <= 0");
+	synth_column_free(&q);
+	gsl_rng_free(rng);
+}
+
+/* the intervals' tail bounds against simulation */
+static void
+test_interval_bounds(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int			out = 0,
+				out1 = 0;
+	double		s2 = 50.0;
+	double		h = synth_ci_halfwidth(s2, 4),
+				l1 = synth_ci_l1_bound(s2, 6, 0.025);
+
+	gsl_rng_set(rng, 5);
+	for (int t = 0; t < 20000; t++)
+	{
+		double		sum = 0.0,
+					abs1 = 0.0;
+
+		for (int i = 0; i < 6; i++)
+		{
+			double		z = (double) dpnoise_discrete_gaussian(rng, 50);
+
+			if (i < 4)
+				sum += z;
+			abs1 += fabs(z);
+		}
+		out += fabs(sum) > h;
+		out1 += abs1 > l1;
+	}
+	CHECK(out < 20000 * 0.05, "the 95 %% half-width holds: %d of 20000 out", out);
+	CHECK(out1 < 20000 * 0.025, "the l1 bound holds: %d of 20000 out", out1);
+	CHECK(h < 2.8 * sqrt(4 * s2), "and is not vacuous: %g", h);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -554,6 +691,8 @@ main(void)
 	test_estimation();
 	test_round_counts();
 	test_calibration();
+	test_domains();
+	test_interval_bounds();
 	test_rounds();
 	return unitcheck_report();
 }
