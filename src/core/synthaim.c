@@ -474,6 +474,8 @@ rounds(Run *r)
 		limit = (res->rho_spent + rho_g + rho_s) / sp->rho * (double) sp->max_model_cells;
 		st = select_cand(r, sqrt(synth_count_variance(s2)), sqrt(8.0 * rho_s), (int64_t) limit,
 						 last, &chosen, &eps_used, &ncand);
+		if (st == SYNTH_TOOBIG)
+			break;				/* no candidate fits (public): the rounds end early */
 		if (st != SYNTH_OK)
 			return st;
 		rho_round = synth_release_rho(s2, sp->k) + eps_used * eps_used / 8.0;
