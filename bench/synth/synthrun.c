@@ -9,7 +9,8 @@
  * as many rows as the noisy count and writes them.  Prints one line of key=value
  * statistics (times in seconds: scan, rounds, sample).
  * Options: k (rows per unit, 1), max_model_cells (2^16), max_state_cells (2^26),
- * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), rows (the
+ * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), hash_slots (2^20:
+ * the distinct-row hash of synthrows.c; 0: every row into the marginals), rows (the
  * noisy count), workload (a file of column-index lists, one set a line).
  */
 #include <math.h>
@@ -22,6 +23,7 @@
 
 #include "core/calibrate.h"
 #include "core/synthaim.h"
+#include "core/synthrows.h"
 #include "core/synthsample.h"
 
 static double
@@ -124,7 +126,7 @@ main(int argc, char **argv)
 	gsl_rng    *rng;
 	double		t0, t1, t2, t3;
 	double		eps, delta, rho;
-	int64_t		max_state = INT64_C(1) << 26, nout = -1;
+	int64_t		max_state = INT64_C(1) << 26, nout = -1, hash_slots = INT64_C(1) << 20;
 	FILE	   *fo;
 
 	if (argc < 7)
@@ -173,6 +175,8 @@ main(int argc, char **argv)
 			sp.alpha = atof(v);
 		else if (!strcmp(argv[a], "rounds_factor"))
 			sp.rounds_factor = atof(v);
+		else if (!strcmp(argv[a], "hash_slots"))
+			hash_slots = atoll(v);
 		else if (!strcmp(argv[a], "rows"))
 			nout = atoll(v);
 		else if (!strcmp(argv[a], "workload"))
@@ -202,8 +206,20 @@ main(int argc, char **argv)
 		return 1;
 	}
 	counts = calloc(L.cells, sizeof(int64_t));
-	for (int64_t i = 0; i < n; i++)
-		synth_state_add(&L, counts, rows + i * d);
+	if (hash_slots > 0 && synth_rows_usable(&L))
+	{
+		SynthRows	h;
+
+		if (synth_rows_init(&h, &L, counts, hash_slots) != SYNTH_OK)
+			return 1;
+		for (int64_t i = 0; i < n; i++)
+			synth_rows_add(&h, rows + i * d);
+		synth_rows_fold(&h);
+		synth_rows_free(&h);
+	}
+	else
+		for (int64_t i = 0; i < n; i++)
+			synth_state_add(&L, counts, rows + i * d);
 	t1 = now();
 
 	sp.layout = &L;

@@ -162,7 +162,7 @@ synth_layout_covers(const SynthLayout *L, SynthSet s)
 }
 
 void
-synth_state_add(const SynthLayout *L, int64_t *counts, const int *codes)
+synth_state_add_n(const SynthLayout *L, int64_t *counts, const int *codes, int64_t n)
 {
 	for (int k = 0; k < L->nstored; k++)
 	{
@@ -171,8 +171,14 @@ synth_state_add(const SynthLayout *L, int64_t *counts, const int *codes)
 
 		for (int i = 0; i < s->nvars; i++)
 			idx += s->stride[i] * codes[s->var[i]];
-		counts[idx]++;
+		counts[idx] += n;
 	}
+}
+
+void
+synth_state_add(const SynthLayout *L, int64_t *counts, const int *codes)
+{
+	synth_state_add_n(L, counts, codes, 1);
 }
 
 void

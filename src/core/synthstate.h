@@ -59,6 +59,10 @@ extern int	synth_layout_covers(const SynthLayout *L, SynthSet s);
 /* count one row: codes[j] in [0, levels[j]) */
 extern void synth_state_add(const SynthLayout *L, int64_t *counts, const int *codes);
 
+/* count n rows equal to codes */
+extern void synth_state_add_n(const SynthLayout *L, int64_t *counts, const int *codes,
+							  int64_t n);
+
 /* dst += src (two states of one layout) */
 extern void synth_state_merge(const SynthLayout *L, int64_t *dst, const int64_t *src);
 

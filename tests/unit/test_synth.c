@@ -18,6 +18,7 @@
 #include "core/synthfactor.h"
 #include "core/synthjt.h"
 #include "core/synthpgm.h"
+#include "core/synthrows.h"
 #include "core/synthsample.h"
 #include "core/synthstate.h"
 
@@ -213,6 +214,23 @@ test_state(void)
 	}
 	synth_state_merge(&L, a, b);
 	CHECK(memcmp(a, all, sizeof(int64_t) * L.cells) == 0, "merged halves = one scan");
+	/* the hash path, folding often (16 slots) or once, gives the same counts */
+	for (int slots = 16; slots <= 4096; slots *= 256)
+	{
+		SynthRows	h;
+		int64_t    *viah = calloc(L.cells, sizeof(int64_t));
+
+		CHECK(synth_rows_usable(&L) && synth_rows_init(&h, &L, viah, slots) == SYNTH_OK,
+			  "hash");
+		for (int i = 0; i < 400; i++)
+			synth_rows_add(&h, rows[i]);
+		synth_rows_fold(&h);
+		CHECK(memcmp(viah, all, sizeof(int64_t) * L.cells) == 0,
+			  "distinct rows folded = one scan (%d slots, %lld folds)", slots,
+			  (long long) h.folds);
+		synth_rows_free(&h);
+		free(viah);
+	}
 	for (int trial = 0; trial < 30; trial++)
 	{
 		SynthSet	s = rand_set(5, 3);
