@@ -260,6 +260,7 @@ test_state(void)
 	CHECK(small.cells <= 46, "within the cap: %lld", (long long) small.cells);
 	for (int j = 0; j < 5; j++)
 		CHECK(synth_layout_covers(&small, SYNTH_BIT(j)) >= 0, "single %d covered", j);
+	synth_layout_free(&small);
 	CHECK(synth_layout_build(5, levels, cand, nc, 15, &small) == SYNTH_TOOBIG,
 		  "singles over the cap: refused");
 	synth_layout_free(&L);
