@@ -448,7 +448,14 @@ rounds(Run *r)
 	double		rho_s = (1.0 - sp->alpha) * sp->rho / T;
 	SynthStatus st = SYNTH_OK;
 
-	for (int t = 0; t < SYNTH_MAX_ROUNDS; t++)
+	/*
+	 * Every round but the last costs at least (rho_g + rho_s)(1 - 2^-16)-ish
+	 * >= rho / T (1 - 10^-3), so at most T + 2 rounds happen; the public
+	 * bound below caps the memory of the record and the model's sets.
+	 */
+	int			maxrounds = (int) fmin(SYNTH_MAX_ROUNDS, ceil(1.01 * T) + 2.0);
+
+	for (int t = 0; t < maxrounds; t++)
 	{
 		double		left = sp->rho - res->rho_spent;
 		bool		last = false;
