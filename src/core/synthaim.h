@@ -19,7 +19,7 @@
  *	     <= sqrt(2/pi) s n_r) the next rounds get 4 times the rho each
  *	     (noise sd halved, selection epsilon doubled); the last round takes
  *	     what is left.
- *	  Privacy (docs/PRIVACY.md, "Synthetic data"): a Gaussian release of
+ *	  Privacy (bench/synth/PRIVACY_DRAFT.md, for docs/PRIVACY.md): a Gaussian release of
  *	  counts with variance s^2 costs k^2 / s^2 (l2 sensitivity sqrt 2 k;
  *	  lattice below); a selection with loss sensitivity 2 k w_max 2^b and
  *	  gamma = num/den costs (2 gamma 2 k w_max 2^b)^2 / 8; they add up to at
