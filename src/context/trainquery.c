@@ -414,8 +414,7 @@ filter_operator(JsonbValue *vop, int i)
 
 /*
  * One condition, {"column": name, "op": op, "value": constant}, as
- * "(<column> OPERATOR(pg_catalog.<op>) $n) IS TRUE": its constant becomes
- * a parameter.
+ * "<column> OPERATOR(pg_catalog.<op>) $n": its constant becomes a parameter.
  */
 static char *
 filter_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid, const char *relation)
@@ -461,22 +460,24 @@ filter_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid, const char *
 	/* the analyst's own constant: an input error quotes it, never a row */
 	q->values[q->nparams] = OidInputFunctionCall(infunc, text, ioparam, -1);
 	q->nparams++;
-	return psprintf("(%s OPERATOR(pg_catalog.%s) $%d) IS TRUE", col, op, q->nparams);
+	return psprintf("%s OPERATOR(pg_catalog.%s) $%d", col, op, q->nparams);
 }
 
 /*
  * The structured filter, an array of conditions ANDed, and first, unless
  * NULL, the condition first (the unit's "IS NOT NULL"), as one expression
  * that evaluates every condition on every row it sees:
- *   0 + (<first>)::int4 + (<condition> IS TRUE)::int4 + ... = <count>
+ *   pg_catalog.num_nulls(CASE WHEN <first> THEN 1 END,
+ *                        CASE WHEN <condition> THEN 1 END, ...) = 0
  * An AND stops at its first false condition, and a later one would then run,
  * and load what it needs (a collation's collator, a value from TOAST), only
- * for the rows the earlier ones select.  int4pl is not leakproof, so the
- * planner also keeps the expression after the owner's row-security
- * conditions, which therefore see every row whatever the filter selects.
- * Each column is looked up like a feature; each value becomes a parameter
- * of the column's base type (parsed by the type's input function).  NULL
- * when there is no condition at all.
+ * for the rows the earlier ones select; a function's arguments are all
+ * evaluated before the call.  num_nulls is not leakproof, so the planner
+ * also keeps the expression after the owner's row-security conditions,
+ * which therefore see every row whatever the filter selects.  Each column
+ * is looked up like a feature; each value becomes a parameter of the
+ * column's base type (parsed by the type's input function).  NULL when
+ * there is no condition at all.
  */
 static char *
 filter_expression(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation,
@@ -486,10 +487,10 @@ filter_expression(TrainQuery *q, JsonbValue *filter, Oid relid, const char *rela
 	int			n = 0;
 
 	initStringInfo(&e);
-	appendStringInfoChar(&e, '0');
+	appendStringInfoString(&e, "pg_catalog.num_nulls(");
 	if (first != NULL)
 	{
-		appendStringInfo(&e, " OPERATOR(pg_catalog.+) (%s)::pg_catalog.int4", first);
+		appendStringInfo(&e, "CASE WHEN %s THEN 1 END", first);
 		n++;
 	}
 	if (filter != NULL)
@@ -510,13 +511,13 @@ filter_expression(TrainQuery *q, JsonbValue *filter, Oid relid, const char *rela
 					 errmsg("at most %d filter conditions are allowed", DPOBJ_MAX_FILTERS),
 					 errhint("Combine conditions or protect a narrower table.")));
 		for (int i = 0; i < nconds; i++, n++)
-			appendStringInfo(&e, " OPERATOR(pg_catalog.+) (%s)::pg_catalog.int4",
+			appendStringInfo(&e, "%sCASE WHEN %s THEN 1 END", n > 0 ? ", " : "",
 							 filter_condition(q, getIthJsonbValueFromContainer(jc, i), i,
 											  relid, relation));
 	}
 	if (n == 0)
 		return NULL;
-	appendStringInfo(&e, " OPERATOR(pg_catalog.=) %d", n);
+	appendStringInfoString(&e, ") OPERATOR(pg_catalog.=) 0");
 	return e.data;
 }
 

@@ -20,7 +20,8 @@
  *	  the filter constants start at $5.  <filter> is one expression that
  *	  evaluates every condition on every row it sees, after the owner's
  *	  row-security conditions:
- *	    0 + ((<column> OPERATOR(pg_catalog.<op>) $4) IS TRUE)::int4 + ... = <n>
+ *	    pg_catalog.num_nulls(CASE WHEN <column> OPERATOR(pg_catalog.<op>) $4
+ *	                         THEN 1 END, ...) = 0
  *	  No expression in the query can raise an error that depends on a row's
  *	  value (leak 5).
  *

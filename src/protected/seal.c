@@ -171,12 +171,13 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	seal_pin("dpobj.solver_time_limit", limit);
 
 	/*
-	 * One plan whatever the analyst's plan_cache_mode: the kept plan is
-	 * generic (the filter's constants are parameters, which no planner
-	 * estimate compares with the table's statistics); a Citus query,
-	 * planned anew each run, is planned for its constants, as Citus wants.
+	 * One kind of plan whatever the analyst's plan_cache_mode: planned for
+	 * its constants each run (as Citus wants its queries; the filter's
+	 * constants sit inside one expression, trainquery.c, which no planner
+	 * estimate compares with the table's statistics), so that the executor
+	 * reads no parameter per row.
 	 */
-	seal_pin("plan_cache_mode", ctx->citus ? "force_custom_plan" : "force_generic_plan");
+	seal_pin("plan_cache_mode", "force_custom_plan");
 }
 
 void
