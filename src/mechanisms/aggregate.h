@@ -12,11 +12,15 @@
  *	  ("what").  Every row falls into one group cell (a level of each group
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
  *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
- *	  count), histogram and quantile one per bin.  A slot is a count (a
- *	  row adds 1), a sum (a row adds its value on the lattice of
- *	  AGG_SUM_UNITS steps per max(|lo|, |hi|), its square per the square
- *	  of that) or a rank slot: a quantile's histogram, released only through the
- *	  exponential mechanism's choice.
+ *	  count), histogram one per bin, quantile one per leaf and one per
+ *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
+ *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
+ *	  max(|lo|, |hi|), its square per the square of that).
+ *
+ *	  A numeric bin (a histogram's, a quantile's leaf) of [lo, hi] in n
+ *	  bins is [e_k, e_(k+1)), the last [e_(n-1), hi]: e_k is lo + k (hi -
+ *	  lo) / n rounded to 15 significant digits, as printed, and a value on
+ *	  an edge lands in the bin above it, in every path (agg_bin_of).
  *
  *-------------------------------------------------------------------------
  */
@@ -41,18 +45,17 @@
 #define AGG_MAX_STATS	32
 #define AGG_MAX_BINS	1000
 #define AGG_MAX_Q		16
-#define AGG_QUANT_BINS	1000	/* a quantile's default candidates */
+#define AGG_QUANT_BINS	256		/* a quantile's default leaves */
 
 /*
- * A quantile with bins >= 3 nq also draws, per q, its interval's ends: at
- * rank t - s (lower end: that bin's lower edge) and t + s (upper end),
- * s = agg_quant_shift(); their slots' param is q + AGG_Q_LOWER or
- * q + AGG_Q_UPPER.  Each end fails with probability <= AGG_QUANT_BETA.
+ * A quantile of B leaves releases their noisy counts and, when B >
+ * AGG_QUANT_FLAT, those of coarse bins of g = ceil(sqrt(B)) leaves each
+ * (core/aggquant.h): the leaves get AGG_QUANT_LEAF_SHARE of its epsilon,
+ * the coarse bins the rest.
  */
-#define AGG_Q_LOWER		1.0
-#define AGG_Q_UPPER		2.0
-#define AGG_QUANT_BETA	0.025
-#define AGG_QUANT_DRAWS(st) ((st)->nbins >= 3 * (st)->nq ? 3 * (st)->nq : (st)->nq)
+#define AGG_QUANT_FLAT	64
+#define AGG_QUANT_LEAF_SHARE 0.5
+extern int	agg_quant_group(int nleaves);
 
 /* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
 #define AGG_SUM_UNITS	16384.0
@@ -70,10 +73,10 @@ typedef enum AggStatKind
 	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
 } AggStatKind;
 
-/* a slot's kind; a quantile's slots: AGG_SLOT_RANK0 then AGG_SLOT_RANK */
+/* a slot's kind */
 typedef enum AggSlotKind
 {
-	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM, AGG_SLOT_RANK, AGG_SLOT_RANK0
+	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM
 } AggSlotKind;
 
 typedef struct AggStat
@@ -82,6 +85,9 @@ typedef struct AggStat
 	int			col;			/* its encoding column, -1 for count */
 	int			off;			/* its first coordinate in the encoded row */
 	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
+	double	   *xedge;			/* numeric: the bins' edges as coordinates (nbins + 1) */
+	int			group;			/* quantile: leaves per coarse bin (nbins: none) */
+	int			ncoarse;		/* quantile: coarse bins (0: none) */
 	int			nq;				/* quantile: its levels q */
 	double		q[AGG_MAX_Q];
 	double		step;			/* sum, mean, variance: the lattice step */
@@ -112,11 +118,17 @@ extern AggLayout *agg_layout_parse(Jsonb *layout);
 /* the layout of dp_aggregate's options {"layout": ...} */
 extern AggLayout *agg_layout_of_options(Jsonb *options);
 
+/* slot i of a cell: its kind and its share of epsilon */
+extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share);
+
 /*
- * slot i of a cell: its kind and its share of epsilon (a rank slot: each of
- * its statistic's draws), and param (the rank slots' q, else 0)
+ * edge k of n equal bins of [lo, hi] as a value: lo + k (hi - lo) / n to 15
+ * significant digits (lo, hi at the ends), as a bin's key prints it
  */
-extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, double *param);
+extern double agg_edge(double lo, double hi, int k, int n);
+
+/* the bin of a coordinate x among the n bins of edges xedge (agg_edge's, encoded) */
+extern int	agg_bin_of(const double *xedge, int n, double x);
 
 /*
  * a slot's discrete Laplace noise: scale num / den lattice units for its
@@ -125,23 +137,11 @@ extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, do
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
 
 /*
- * a draw's rank error bound s for gamma num / den over nbins: the smallest
- * s >= 0 with nbins exp(-gamma (s + 1)) <= beta (its loss exceeds s with
- * probability <= beta); a quantile end's shift at AGG_QUANT_BETA
- */
-extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
-
-/* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
-extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
-
-/*
- * a release's scale of a slot (agg_slot_kind's kind, share and param) at
- * eps_noise: a count's or sum's noise, a rank slot's gamma over ncells (num
- * 0 without a draw); raises when epsilon is too small for it
+ * a release's scale of a slot (agg_slot_kind's kind and share) at
+ * eps_noise; raises when epsilon is too small for it
  */
 extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
-							   double param, double eps_noise, int ncells, uint64 *num,
-							   uint64 *den);
+							   double eps_noise, uint64 *num, uint64 *den);
 
 /*
  * a release's common part into b: the n noisy values, "], \"noise\": [" and each
