@@ -17,7 +17,6 @@ SELECT i, (18 + 62 * (((i::bigint * 7919) % 50000) + 0.5) / 50000)::float8 AS ag
        (ARRAY['x', 'y', 'z'])[1 + i % 3] AS edu, (ARRAY['a', 'b'])[1 + i % 2] AS race,
        (ARRAY['n', 's'])[1 + i % 5 % 2] AS region, (ARRAY['F', 'M'])[1 + i % 7 % 2] AS sex
   FROM generate_series(1, 50000) i;
-CREATE TEMP TABLE spec AS
 SELECT '{"encoding": [{"column": "age", "lo": 18, "hi": 80}, {"column": "edu", "levels": ["x", "y", "z"]},
           {"column": "hours", "lo": 0, "hi": 100}, {"column": "income", "lo": 0, "hi": 1000},
           {"column": "race", "levels": ["a", "b"]}, {"column": "region", "levels": ["n", "s"]},
@@ -28,23 +27,24 @@ SELECT '{"encoding": [{"column": "age", "lo": 18, "hi": 80}, {"column": "edu", "
           {"stat": "histogram", "column": "hours", "bins": 10}, {"stat": "quantile", "column": "hours", "q": [0.25, 0.5, 0.75], "bins": 64},
           {"stat": "histogram", "column": "income", "bins": 10}, {"stat": "quantile", "column": "income", "q": [0.25, 0.5, 0.75], "bins": 64},
           {"stat": "histogram", "column": "race"}, {"stat": "histogram", "column": "region"},
-          {"stat": "histogram", "column": "sex"}]}'::jsonb AS layout;
+          {"stat": "histogram", "column": "sex"}]}' AS spec \gset
 SET dpobj.seed = 1;
+SELECT jsonb_build_object('layout', :'spec'::jsonb) AS spec_opts \gset
 CREATE TEMP TABLE spec_release AS
-SELECT dpobj.dp_aggregate_cols(true, 0.25, 0, jsonb_build_object('layout', layout), age, edu, hours, income,
+SELECT dpobj.dp_aggregate_cols(true, 0.25, 0, :'spec_opts', age, edu, hours, income,
                                race, region, sex) AS r
-  FROM regress_ac.big, spec GROUP BY layout;
+  FROM regress_ac.big;
 RESET dpobj.seed;
 -- the true quartiles: rank ceil(q n)'s age
 SELECT q.statistic, round(((q.ci_high - q.ci_low) / 62)::numeric, 3) AS width_share,
        (q.ci_high - q.ci_low) / 62 <= 0.10 AS within_tenth,
        q.ci_low <= t.age AND t.age <= q.ci_high AS covers
-  FROM spec, spec_release, dpobj.aggregate_rows(layout, r) q,
+  FROM spec_release, dpobj.aggregate_rows(:'spec', r) q,
        LATERAL (SELECT age FROM regress_ac.big ORDER BY age
                  OFFSET ceil(substring(q.statistic FROM '[0-9.]+')::float8 * 50000) - 1 LIMIT 1) t
  WHERE q.column_name = 'age' AND q.statistic LIKE 'quantile%' ORDER BY 1;
 -- the count's +- 264 in the split (scale 88), as describe's NOTICE says below
-SELECT ci_high - estimate AS count_half_width FROM spec, spec_release, dpobj.aggregate_rows(layout, r)
+SELECT ci_high - estimate AS count_half_width FROM spec_release, dpobj.aggregate_rows(:'spec', r)
  WHERE statistic = 'count';
 
 -- a table with values on histogram edges, an empty group and a boolean
