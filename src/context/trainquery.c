@@ -116,6 +116,19 @@ column_use_hint(ColumnUse use)
 	}
 }
 
+HeapTuple
+train_query_column(Oid relid, const char *relation, const char *name, const char *hint)
+{
+	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("%s", hint)));
+	return tup;
+}
+
 /*
  * Looks a column name up in the catalog (exact spelling, no quoting or
  * case folding) and returns its quoted catalog name and base type.  Names
@@ -125,14 +138,10 @@ column_use_hint(ColumnUse use)
 static HeapTuple
 column_tuple(Oid relid, const char *relation, const char *name)
 {
-	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+	HeapTuple	tup = train_query_column(relid, relation, name,
+									 "Pass column names exactly as they are spelled in the catalog, without quotes.");
 	Form_pg_attribute att;
 
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table %s does not exist", name, relation),
-				 errhint("Pass column names exactly as they are spelled in the catalog, without quotes.")));
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	if (att->attisdropped || att->attnum <= 0)
 	{

@@ -70,6 +70,7 @@
 
 #include "postgres.h"
 
+#include "access/htup.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
@@ -103,6 +104,14 @@ typedef enum TrainLabel
  * epsilon, delta, the options and the features (at most FUNC_MAX_ARGS).
  */
 #define TRAIN_MAX_FEATURE_ARGS (FUNC_MAX_ARGS - 5)
+
+/*
+ * The catalog tuple of column name of relid (exact spelling, no quoting or
+ * case folding; a system or dropped column too), or an error naming the
+ * caller's own argument with the hint given: for ReleaseSysCache().
+ */
+extern HeapTuple train_query_column(Oid relid, const char *relation, const char *name,
+									const char *hint);
 
 /*
  * Every column named by the caller (features, label unless NULL, the filter's

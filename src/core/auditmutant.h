@@ -17,11 +17,11 @@
  *              noise, AMP's output noise, report noisy max of 'auto'
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
  *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
- *   expmech    the exponential mechanism's epsilon (mechanisms/expmech.c), and
+ *   expmech    the exponential mechanism's epsilon (families/halfspace/expmech.c), and
  *              that of the private norm bound's draw (mechanisms/glmprivr.c)
  *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k: of the continuous mechanisms
- *              (state/glmparams.c), of AdaSSP/SSP (state/linparams.c), of the
+ *              (state/glmparams.c), of AdaSSP/SSP (families/linear/linearparams.c), of the
  *              exponential mechanism's epsilon / k (dp_epsilon_per_row, calibrate.c)
  *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
  *   gradclip   noisy GD's clip of a row's loss derivative, 1.5 times looser

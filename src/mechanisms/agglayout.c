@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * agglayout.c
- *	  The public layout of a dpobj.aggregate() run (aggregate.h): which
+ *	  The public layout of a dpobj.aggregate() run (agglayout.h): which
  *	  coordinates of the encoded row pick the group cell, and which slots
  *	  of a cell each statistic fills.  Checked on public grounds only.
  *
@@ -16,7 +16,7 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "mechanisms/aggregate.h"
+#include "mechanisms/agglayout.h"
 #include "model/encode.h"
 
 static void

@@ -22,7 +22,7 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "context/claim.h"
+#include "state/claim.h"
 #include "base/clientcheck.h"
 #include "context/protected.h"
 #include "ledger/ledger.h"

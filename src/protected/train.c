@@ -41,7 +41,7 @@
 #include "protected/entryargs.h"
 #include "mechanisms/glmmulticlass.h"
 #include "state/glmstate.h"
-#include "state/hsstate.h"
+#include "families/halfspace/halfspacestate.h"
 #include "ledger/accountant.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"

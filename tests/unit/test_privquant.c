@@ -268,7 +268,7 @@ check_rowclip(void)
  * The no-clip certificate: whenever it holds, ||x||^2 <= R^2 (1 - 2^-21)
  * (checked in long double, whose 64-bit significand leaves a margin of
  * 2^-40) and the scaled norm test of dp_linear_regression's normalisation
- * (m sqrt(s) > R, src/state/linparams.c) is false; rows at 0.99 R hold it;
+ * (m sqrt(s) > R, src/families/linear/linearparams.c) is false; rows at 0.99 R hold it;
  * rows at and just inside R, huge, tiny and subnormal values, R outside
  * [2^-200, 2^200] around the limits.
  */

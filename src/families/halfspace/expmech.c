@@ -10,7 +10,7 @@
  * small d: the same grid
  *   W = { w in Z^d : |w_j| <= B, ||w||^2 <= D2 }  (the default grid of
  *   dp_halfspace, opdisc_default_grid(); options "B" and "D2" as there),
- * the same quantised rows and 0/1 loss L(D, w) (hsstate.c, opdisc_loss()),
+ * the same quantised rows and 0/1 loss L(D, w) (halfspacestate.c, opdisc_loss()),
  * and output w with probability proportional to
  *   exp(-epsilon L(D, w) / (2 Delta)),  Delta = 1 per row (option
  *   "rows_per_unit" k: Delta = k, sampled at epsilon / k rounded down)
@@ -31,12 +31,13 @@
 
 #include "core/auditmutant.h"
 #include "core/expsample.h"
-#include "state/hsstate.h"
+#include "families/halfspace/halfspace.h"
+#include "families/halfspace/halfspacestate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/opdisc.h"
 #include "base/random.h"
-#include "mechanisms/oracle.h"
+#include "families/halfspace/oracle.h"
 
 #include "miscadmin.h"
 

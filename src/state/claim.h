@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * claim.h
- *	  mechanism_claim(), the first step of every final function, declared
- *	  below the states (their final_begin functions call it) and defined with
- *	  the driver in mechanisms/mechanism.c (mechanism.h).
+ *	  mechanism_claim(), the first step of every final function (claim.c):
+ *	  the states' final_begin functions and the driver's admit step call
+ *	  it, from the floor of the states.
  *
  *-------------------------------------------------------------------------
  */

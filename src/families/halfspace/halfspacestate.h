@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * hsstate.h
+ * halfspacestate.h
  *	  The state of the halfspace aggregates (dp_halfspace,
  *	  dp_halfspace_rspm, dp_expmech): the type dpobj.halfspace_state, a
  *	  multiset of distinct quantised feature vectors with their positive and
@@ -10,16 +10,16 @@
  * while aggregating, 8d + 32 bytes per distinct row plus doubling slack
  * (rowset.h); the final function works on a canonical copy (8d + 16
  * bytes per row).  The SQL-callable transition, combine and type I/O
- * functions live in hsstate.c; final functions start with
+ * functions live in halfspacestate.c; final functions start with
  * hsstate_final_begin().
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_HSSTATE_H
-#define DPOBJ_HSSTATE_H
+#ifndef DPOBJ_HALFSPACESTATE_H
+#define DPOBJ_HALFSPACESTATE_H
 
 #include "base/dpobj.h"
-#include "state/hsparams.h"
+#include "families/halfspace/halfspaceparams.h"
 #include "core/opdisc.h"
 
 #include "fmgr.h"
@@ -78,4 +78,4 @@ extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
  */
 extern int64 hsstate_sample_rows(double epsilon, double delta, int d, Jsonb *options);
 
-#endif							/* DPOBJ_HSSTATE_H */
+#endif							/* DPOBJ_HALFSPACESTATE_H */

@@ -14,9 +14,8 @@
 
 #include "core/auditmutant.h"
 #include "base/dpobj.h"
-#include "state/glmparams.h"
 #include "base/options.h"
-#include "state/passglmparams.h"
+#include "families/linear/passglmparams.h"
 #include "state/rowinput.h"
 
 typedef struct PassOptionArg
@@ -75,7 +74,7 @@ passglmparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *opt
 	PassOptionArg arg;
 
 	dp_check_privacy_params(epsilon, delta);
-	glmparams_check_dimension(PASSGLM_AGGNAME, d);
+	dp_check_dimension(PASSGLM_AGGNAME, d);
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;

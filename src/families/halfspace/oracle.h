@@ -57,12 +57,4 @@ extern Datum oracle_release(DPRun *run, const char *mechanism, StringInfo params
 
 extern const char *oracle_used_name(DPObjOracle oracle);
 
-/* the halfspace mechanisms' argument checks (their registry entries) */
-extern void opdisc_check_args(const char *aggname, double epsilon, double delta,
-							  int d, Jsonb *options);
-extern void rspm_check_args(const char *aggname, double epsilon, double delta,
-							int d, Jsonb *options);
-extern void expmech_check_args(const char *aggname, double epsilon, double delta,
-							   int d, Jsonb *options);
-
 #endif							/* DPOBJ_ORACLE_H */

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * linparams.c
+ * linearparams.c
  *	  Options, public parameters and the per-row normalisation of
- *	  dp_linear_regression (linparams.h; docs/PRIVACY.md "Linear
+ *	  dp_linear_regression (linearparams.h; docs/PRIVACY.md "Linear
  *	  regression").
  *
  * Clipping is a fixed per-row map: features to ||x||_2 <= R (as
@@ -11,13 +11,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/linparams.h"
+#include "families/linear/linearparams.h"
 
 #include <math.h>
 
 #include "core/auditmutant.h"
 #include "base/dpobj.h"
-#include "state/glmparams.h"
 #include "base/options.h"
 #include "core/rowclip.h"
 #include "state/rowinput.h"
@@ -128,7 +127,7 @@ linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	LinOptionArg arg;
 
 	dp_check_privacy_params(epsilon, delta);
-	glmparams_check_dimension(LINREG_AGGNAME, d);
+	dp_check_dimension(LINREG_AGGNAME, d);
 	memset(p, 0, sizeof(*p));
 	p->epsilon = epsilon;
 	p->delta = delta;

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * linparams.h
+ * linearparams.h
  *	  Public parameters of dp_linear_regression: the privacy parameters
  *	  and the jsonb options R (required), y_min and y_max (required),
  *	  intercept, method, rows_per_unit.  Fixed by the first row (or by dpobj.train()
@@ -8,8 +8,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_LINPARAMS_H
-#define DPOBJ_LINPARAMS_H
+#ifndef DPOBJ_LINEARPARAMS_H
+#define DPOBJ_LINEARPARAMS_H
 
 #include "postgres.h"
 
@@ -55,4 +55,4 @@ extern void linparams_normalise(const LinParams *p, const double *x, int d, doub
 
 extern const char *linparams_method_name(LinRegMethod m);
 
-#endif							/* DPOBJ_LINPARAMS_H */
+#endif							/* DPOBJ_LINEARPARAMS_H */

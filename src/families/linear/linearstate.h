@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * linstate.h
+ * linearstate.h
  *	  The state of dp_linear_regression and dp_passglm, the type
  *	  dpobj.linreg_state: the
  *	  exact sufficient statistics sum u u^T, sum u v, sum v^2 and the row
@@ -14,14 +14,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_LINSTATE_H
-#define DPOBJ_LINSTATE_H
+#ifndef DPOBJ_LINEARSTATE_H
+#define DPOBJ_LINEARSTATE_H
 
 #include "postgres.h"
 
 #include "fmgr.h"
 
-#include "state/linparams.h"
+#include "families/linear/linearparams.h"
 #include "core/linreg.h"
 
 typedef struct LinStateData
@@ -59,4 +59,4 @@ struct DPProtectedContext;
 extern LinStateData *linstate_final_begin(FunctionCallInfo fcinfo,
 										  struct DPProtectedContext **pctx, bool passglm);
 
-#endif							/* DPOBJ_LINSTATE_H */
+#endif							/* DPOBJ_LINEARSTATE_H */

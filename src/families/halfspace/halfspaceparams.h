@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * hsparams.h
+ * halfspaceparams.h
  *	  Public parameters of the halfspace mechanisms (dp_halfspace,
  *	  dp_halfspace_rspm, dp_expmech): privacy parameters and the jsonb
  *	  options B, D2, Q, oracle, time_limit, sample_rows.  Fixed by the first row (or by
@@ -8,8 +8,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_HSPARAMS_H
-#define DPOBJ_HSPARAMS_H
+#ifndef DPOBJ_HALFSPACEPARAMS_H
+#define DPOBJ_HALFSPACEPARAMS_H
 
 #include "base/dpobj.h"
 
@@ -74,4 +74,4 @@ extern double hsparams_unit_epsilon(const HSParams *params);
  * paper's grid under the MIP oracle) */
 extern void hsparams_resolve(const HSParams *params, int d, int *B, int *D2);
 
-#endif							/* DPOBJ_HSPARAMS_H */
+#endif							/* DPOBJ_HALFSPACEPARAMS_H */

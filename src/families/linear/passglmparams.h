@@ -14,7 +14,7 @@
 
 #include "postgres.h"
 
-#include "state/linparams.h"
+#include "families/linear/linearparams.h"
 
 #include "utils/jsonb.h"
 

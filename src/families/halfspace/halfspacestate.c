@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * hsstate.c
+ * halfspacestate.c
  *	  dpobj.halfspace_state: transition, combine and type I/O functions of
  *	  the halfspace aggregates, and the canonical state their final
- *	  functions see (hsstate.h).
+ *	  functions see (halfspacestate.h).
  *
  * Quantisation (docs/ALGORITHMS.md, "OPDisc": the strict inequality): each
  * feature is replaced by a_j = round(Q x_j) (half away from zero), i.e. x
@@ -31,14 +31,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/hsstate.h"
+#include "families/halfspace/halfspacestate.h"
 
 #include <math.h>
 
 #include "state/aggsample.h"
 #include "state/aggstate.h"
 #include "context/protected.h"
-#include "context/claim.h"
+#include "state/claim.h"
 #include "core/opdisc.h"
 #include "base/progress.h"
 #include "state/rowinput.h"

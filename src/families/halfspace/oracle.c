@@ -15,13 +15,13 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "mechanisms/oracle.h"
+#include "families/halfspace/oracle.h"
 
 #include "base/clientcheck.h"
 #include "context/deadline.h"
 #include "ledger/ledger.h"
 #include "base/progress.h"
-#include "state/hsstate.h"
+#include "families/halfspace/halfspacestate.h"
 #include "model/model.h"
 
 #include "miscadmin.h"

@@ -16,7 +16,7 @@
  * With w one-hot encoded the separator term is separable:
  *   sum_j eta_{j+} [w_j = +1] + eta_{j-} [w_j = -1],
  * which is exactly OPDiscProblem.value_cost (d x 3: costs of w_j = -1, 0,
- * +1), so RSPM reuses the halfspace transition state (hsstate.c), the
+ * +1), so RSPM reuses the halfspace transition state (halfspacestate.c), the
  * exact oracles and the release-or-fail decision (oracle.c) of
  * dp_halfspace; only the final function differs.  The oracle is chosen from
  * the options alone (docs/ALGORITHMS.md, "Public decisions only": never
@@ -29,11 +29,12 @@
 
 #include <math.h>
 
-#include "state/hsstate.h"
+#include "families/halfspace/halfspace.h"
+#include "families/halfspace/halfspacestate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/opdisc.h"
-#include "mechanisms/oracle.h"
+#include "families/halfspace/oracle.h"
 #include "base/random.h"
 
 #include "utils/jsonb.h"

@@ -31,12 +31,13 @@
 #include <math.h>
 
 #include "context/protected.h"
-#include "state/hsstate.h"
+#include "families/halfspace/halfspace.h"
+#include "families/halfspace/halfspacestate.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/opdisc.h"
-#include "mechanisms/oracle.h"
+#include "families/halfspace/oracle.h"
 #include "base/random.h"
 
 #include "lib/stringinfo.h"

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * hsparams.c
+ * halfspaceparams.c
  *	  Options and public parameters of the halfspace mechanisms
- *	  (hsparams.h).  Keys: B, D2, Q (a power of two: Q x is then exact in
- *	  binary floating point, hsstate.c), oracle, time_limit.
+ *	  (halfspaceparams.h).  Keys: B, D2, Q (a power of two: Q x is then exact in
+ *	  binary floating point, halfspacestate.c), oracle, time_limit.
  *
  *-------------------------------------------------------------------------
  */
-#include "state/hsparams.h"
+#include "families/halfspace/halfspaceparams.h"
 
 #include <math.h>
 

@@ -6,7 +6,7 @@
  *	  al., NeurIPS 2017; src/core/passglm.h; docs/PRIVACY.md "One-pass
  *	  logistic regression (passglm)").
  *
- * The state is dp_linear_regression's (linstate.h) with labels -1 / +1, and
+ * The state is dp_linear_regression's (linearstate.h) with labels -1 / +1, and
  * the release is its SSP release: sum u u^T and sum u v once each, exact
  * discrete Gaussian noise, rho-zCDP with rho = zcdp_rho(eps, delta).  All
  * that differs is post-processing: the ridge solve
@@ -22,12 +22,12 @@
 
 #include "base/calibsql.h"
 #include "base/dpobj.h"
-#include "mechanisms/linear.h"
-#include "state/linstate.h"
+#include "families/linear/linear.h"
+#include "families/linear/linearstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/passglm.h"
-#include "state/passglmparams.h"
+#include "families/linear/passglmparams.h"
 #include "base/random.h"
 
 PG_FUNCTION_INFO_V1(dpobj_passglm_finalfn);

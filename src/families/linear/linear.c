@@ -21,11 +21,12 @@
 
 #include "base/calibsql.h"
 #include "base/dpobj.h"
-#include "mechanisms/linear.h"
-#include "state/linstate.h"
+#include "base/options.h"
+#include "families/linear/linear.h"
+#include "families/linear/linearstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
-#include "state/passglmparams.h"
+#include "families/linear/passglmparams.h"
 #include "base/pg_compat.h"
 #include "base/random.h"
 
@@ -193,3 +194,11 @@ linear_release(DPRun *run)
 MECHANISM_FINAL_FUNCTION(dpobj_linreg_finalfn,
 						 .admit = linear_admit, .calibrate = linear_prepare,
 						 .compute = linear_compute, .release = linear_release)
+
+int
+linear_ledger_pick(Jsonb *options)
+{
+	const char *method = dp_options_string(options, "method");
+
+	return method != NULL && strcmp(method, "ssp") == 0 ? 1 : 0;
+}

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * linstate.c
+ * linearstate.c
  *	  Transition, combine and type I/O functions of dp_linear_regression's
- *	  state dpobj.linreg_state (linstate.h), which dp_passglm and the
+ *	  state dpobj.linreg_state (linearstate.h), which dp_passglm and the
  *	  aggregates taking the features as separate arguments,
  *	  dp_linear_regression_cols and dp_passglm_cols, share.
  *
@@ -22,12 +22,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/linstate.h"
+#include "families/linear/linearstate.h"
 
 #include <math.h>
 
-#include "context/claim.h"
-#include "state/passglmparams.h"
+#include "state/claim.h"
+#include "families/linear/passglmparams.h"
 #include "context/protected.h"
 #include "state/rowinput.h"
 
@@ -89,7 +89,7 @@ linstate_new(MemoryContext cxt, int d, double epsilon, double delta, Jsonb *opti
 		passglmparams_init(&p, epsilon, delta, d, options);
 	else
 		linparams_init(&p, epsilon, delta, d, options);
-	/* the 128-bit sums and their stage (linstate.h) */
+	/* the 128-bit sums and their stage (linearstate.h) */
 	sums = (sizeof(LinRegSum) + sizeof(int64_t)) * linreg_nsums(p.p);
 	size = MAXALIGN(sizeof(LinStateData)) + sums + VARSIZE(options);
 	s = MemoryContextAllocZero(cxt, size);
