@@ -22,18 +22,17 @@
 #define AGG_MAX_STATS	32
 #define AGG_MAX_BINS	1000
 #define AGG_MAX_Q		16
-#define AGG_QUANT_BINS	1000	/* a quantile's default candidates */
+#define AGG_QUANT_BINS	256		/* a quantile's default leaves */
 
 /*
- * A quantile with bins >= 3 nq also draws, per q, its interval's ends: at
- * rank t - s (lower end: that bin's lower edge) and t + s (upper end),
- * s = agg_quant_shift(); their slots' param is q + AGG_Q_LOWER or
- * q + AGG_Q_UPPER.  Each end fails with probability <= AGG_QUANT_BETA.
+ * A quantile of B leaves releases their noisy counts and, when B >
+ * AGG_QUANT_FLAT, those of coarse bins of g = ceil(sqrt(B)) leaves each
+ * (core/aggquant.h): the leaves get AGG_QUANT_LEAF_SHARE of its epsilon,
+ * the coarse bins the rest.
  */
-#define AGG_Q_LOWER		1.0
-#define AGG_Q_UPPER		2.0
-#define AGG_QUANT_BETA	0.025
-#define AGG_QUANT_DRAWS(st) ((st)->nbins >= 3 * (st)->nq ? 3 * (st)->nq : (st)->nq)
+#define AGG_QUANT_FLAT	64
+#define AGG_QUANT_LEAF_SHARE 0.5
+extern int	agg_quant_group(int nleaves);
 
 /* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
 #define AGG_SUM_UNITS	16384.0
@@ -51,10 +50,10 @@ typedef enum AggStatKind
 	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
 } AggStatKind;
 
-/* a slot's kind; a quantile's slots: AGG_SLOT_RANK0 then AGG_SLOT_RANK */
+/* a slot's kind */
 typedef enum AggSlotKind
 {
-	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM, AGG_SLOT_RANK, AGG_SLOT_RANK0
+	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM
 } AggSlotKind;
 
 typedef struct AggStat
@@ -63,6 +62,9 @@ typedef struct AggStat
 	int			col;			/* its encoding column, -1 for count */
 	int			off;			/* its first coordinate in the encoded row */
 	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
+	double	   *xedge;			/* numeric: the bins' edges as coordinates (nbins + 1) */
+	int			group;			/* quantile: leaves per coarse bin (nbins: none) */
+	int			ncoarse;		/* quantile: coarse bins (0: none) */
 	int			nq;				/* quantile: its levels q */
 	double		q[AGG_MAX_Q];
 	double		step;			/* sum, mean, variance: the lattice step */
@@ -93,10 +95,16 @@ extern AggLayout *agg_layout_parse(Jsonb *layout);
 /* the layout of dp_aggregate's options {"layout": ...} */
 extern AggLayout *agg_layout_of_options(Jsonb *options);
 
+/* slot i of a cell: its kind and its share of epsilon */
+extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share);
+
 /*
- * slot i of a cell: its kind and its share of epsilon (a rank slot: each of
- * its statistic's draws), and param (the rank slots' q, else 0)
+ * edge k of n equal bins of [lo, hi] as a value: lo + k (hi - lo) / n to 15
+ * significant digits (lo, hi at the ends), as a bin's key prints it
  */
-extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, double *param);
+extern double agg_edge(double lo, double hi, int k, int n);
+
+/* the bin of a coordinate x among the n bins of edges xedge (agg_edge's, encoded) */
+extern int	agg_bin_of(const double *xedge, int n, double x);
 
 #endif							/* DPOBJ_AGGLAYOUT_H */

@@ -11,11 +11,15 @@
  *	  ("what").  Every row falls into one group cell (a level of each group
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
  *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
- *	  count), histogram and quantile one per bin.  A slot is a count (a
- *	  row adds 1), a sum (a row adds its value on the lattice of
- *	  AGG_SUM_UNITS steps per max(|lo|, |hi|), its square per the square
- *	  of that) or a rank slot: a quantile's histogram, released only through the
- *	  exponential mechanism's choice.
+ *	  count), histogram one per bin, quantile one per leaf and one per
+ *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
+ *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
+ *	  max(|lo|, |hi|), its square per the square of that).
+ *
+ *	  A numeric bin (a histogram's, a quantile's leaf) of [lo, hi] in n
+ *	  bins is [e_k, e_(k+1)), the last [e_(n-1), hi]: e_k is lo + k (hi -
+ *	  lo) / n rounded to 15 significant digits, as printed, and a value on
+ *	  an edge lands in the bin above it, in every path (agg_bin_of).
  *
  *-------------------------------------------------------------------------
  */
@@ -41,23 +45,11 @@
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
 
 /*
- * a draw's rank error bound s for gamma num / den over nbins: the smallest
- * s >= 0 with nbins exp(-gamma (s + 1)) <= beta (its loss exceeds s with
- * probability <= beta); a quantile end's shift at AGG_QUANT_BETA
- */
-extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
-
-/* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
-extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
-
-/*
- * a release's scale of a slot (agg_slot_kind's kind, share and param) at
- * eps_noise: a count's or sum's noise, a rank slot's gamma over ncells (num
- * 0 without a draw); raises when epsilon is too small for it
+ * a release's scale of a slot (agg_slot_kind's kind and share) at
+ * eps_noise; raises when epsilon is too small for it
  */
 extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
-							   double param, double eps_noise, int ncells, uint64 *num,
-							   uint64 *den);
+							   double eps_noise, uint64 *num, uint64 *den);
 
 /*
  * a release's common part into b: the n noisy values, "], \"noise\": [" and each
