@@ -29,7 +29,7 @@ PG_CFLAGS = -std=gnu11 -Wall -Wmissing-prototypes -pthread -ffp-contract=off
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
 # pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate documented_defaults security_numerics numfeature linreg units deadline multiclass linreg2 glmret zcdp linspeed units2 mceval classweight domains citus auto auto_metric budget_domains unitchange unitreattach passglm spill sample privbounds privrcheck tune lincols partitions ownercode declarations cost session_jobs aggregate aggquant aggaccuracy kinds ebm encodecache aggcols aggkeys ebmexplain
+REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate documented_defaults security_numerics numfeature linreg units deadline multiclass linreg2 glmret zcdp linspeed units2 mceval classweight domains citus auto auto_metric budget_domains unitchange unitreattach passglm spill sample privbounds privrcheck tune lincols partitions ownercode declarations cost session_jobs aggregate aggquant aggaccuracy kinds ebm encodecache aggcols aggkeys ebmexplain nextrun
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/api/helptext.c

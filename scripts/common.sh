@@ -2,8 +2,13 @@
 # scripts/common.sh — helpers shared by scripts/test.sh, scripts/demo.sh and bench/run.sh.
 # Source it (". scripts/common.sh"): it defines functions and variables and sets an EXIT trap.
 #
-#   dpobj_ensure_packages   install the Debian 12 packages dpobj needs (only when missing)
-#   dpobj_build_install     make && make install (as root; sudo when not root)
+#   dpobj_ensure_packages [NAME...]  install the packages (default: all of DPOBJ_PACKAGES,
+#                           what the tests need) that are missing
+#   dpobj_packaged          is postgresql-$PG_MAJOR-dpobj installed (prints its version)?
+#   dpobj_build_install     make && make install (as root; sudo when not root); where the
+#                           postgresql-$PG_MAJOR-dpobj package is installed, into a private
+#                           copy of the installation instead (a packaged file is never
+#                           replaced), which PG_BINDIR then names
 #   dpobj_start_cluster     throwaway PostgreSQL cluster on a private unix socket;
 #                           exports PGHOST, PGPORT, PGUSER, PGDATABASE (and DPOBJ_PGDATA,
 #                           DPOBJ_PGCTL, DPOBJ_PGLOG for tests that restart the server);
@@ -88,6 +93,12 @@ DPOBJ_PACKAGES=(
     "postgresql-$PG_MAJOR-cron"                                          # scheduled jobs (tests/jobs)
     python3                                                              # tests/docs
 )
+# what the demo needs to build and run from source (no test tools)
+DPOBJ_BUILD_PACKAGES=(
+    make gcc
+    "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR"
+    libglpk-dev libgsl-dev libkrb5-dev
+)
 
 # "==> [Ns] message": N is the seconds since the script started (where the time goes)
 dpobj_log() {
@@ -132,7 +143,8 @@ dpobj_ensure_packages() {
         return 0
     fi
     local missing=() p
-    for p in "${DPOBJ_PACKAGES[@]}"; do
+    [[ $# -gt 0 ]] || set -- "${DPOBJ_PACKAGES[@]}"
+    for p in "$@"; do
         dpobj_pkg_installed "$p" || missing+=("$p")
     done
     if [[ ${#missing[@]} -eq 0 ]]; then
@@ -145,10 +157,40 @@ dpobj_ensure_packages() {
         apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# The version of the installed postgresql-$PG_MAJOR-dpobj package; fails when there is none.
+dpobj_packaged() {
+    dpobj_pkg_installed "postgresql-$PG_MAJOR-dpobj" &&
+        dpkg-query -W -f='${Version}' "postgresql-$PG_MAJOR-dpobj"
+}
+
+# Where the package owns the server's dpobj files, a build from source goes into a private
+# copy of the installation (Debian layout, relocatable: pg_config answers with the copy's
+# directories), which PG_BINDIR, PG_CONFIG and PATH name from then on; removed at exit.
+dpobj__private_installation() {
+    local libroot sharedir inst
+    libroot="$(cd "$PG_BINDIR/.." && pwd)"
+    sharedir="$("$PG_CONFIG" --sharedir)"
+    inst="$(mktemp -d "${DPOBJ_TMPDIR:-/tmp}/dpobj-inst.XXXXXX")"
+    dpobj_at_exit "rm -rf -- '$inst'; :"
+    mkdir -p "$inst/lib/postgresql" "$inst/share/postgresql" "$inst/include"
+    cp -a "$libroot" "$inst/lib/postgresql/$PG_MAJOR"
+    cp -a "$sharedir" "$inst/share/postgresql/$PG_MAJOR"
+    ln -s "$("$PG_CONFIG" --includedir)" "$inst/include/postgresql"
+    chmod -R a+rX "$inst"
+    PG_BINDIR="$inst/lib/postgresql/$PG_MAJOR/bin"
+    PG_CONFIG="$PG_BINDIR/pg_config"
+    PATH="$PG_BINDIR:$PATH"
+    export PG_BINDIR PG_CONFIG PATH
+    dpobj_log "postgresql-$PG_MAJOR-dpobj is installed: building into a private copy, $inst"
+}
+
 dpobj_build_install() {
     # one compile per core: the build is most of a fresh machine's demo time
     local jobs
     jobs="$(nproc 2>/dev/null || echo 1)"
+    if [[ -z "${DPOBJ_PG_BINDIR:-}" ]] && dpobj_packaged >/dev/null; then
+        dpobj__private_installation
+    fi
     dpobj_log "build: make -C $REPO -j$jobs (PG_CONFIG=$PG_CONFIG)"
     make -C "$REPO" -j"$jobs" PG_CONFIG="$PG_CONFIG"
     dpobj_log "install: make -C $REPO install"

@@ -3,7 +3,9 @@
 #
 #   bash scripts/demo.sh
 #
-# Installs missing Debian packages, builds and installs the extension, starts a throwaway
+# Installs missing Debian packages, builds and installs the extension (or, where the
+# postgresql-<major>-dpobj package is installed, uses it: nothing is built, no packaged file
+# replaced, no test tool installed), starts a throwaway
 # PostgreSQL cluster (private unix socket, see scripts/common.sh), loads UCI Adult
 # (data/adult/load.sql) into database dpobj_demo, creates the extension and runs README.md's
 # recommended path as written there (scripts/readme_path.sh): the owner protects a raw table
@@ -38,9 +40,14 @@ demo_failed() {   # exit hook: on failure, the end of the log on the terminal
 dpobj_at_exit demo_failed
 step() { printf '==> [%ss] %s\n' "$SECONDS" "$*" >&3; }
 
-step "packages, build and install"
-dpobj_ensure_packages
-dpobj_build_install
+if version="$(dpobj_packaged)"; then
+    step "using the installed package postgresql-$PG_MAJOR-dpobj $version (nothing built or installed)"
+    dpobj_ensure_packages "postgresql-$PG_MAJOR"
+else
+    step "packages, build and install"
+    dpobj_ensure_packages "${DPOBJ_BUILD_PACKAGES[@]}"
+    dpobj_build_install
+fi
 step "a throwaway cluster with UCI Adult in database dpobj_demo"
 dpobj_start_cluster
 dpobj_psql -c 'CREATE DATABASE dpobj_demo'

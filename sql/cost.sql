@@ -40,8 +40,9 @@ SELECT * FROM pg_temp.c12('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 INSERT INTO before_after SELECT 1, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'auto', 1, 1e-9, '{"R": 1.5}');
 SELECT (dpobj.train('regress_cost.t', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-9, '{"R": 1.5}')).mechanism;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 1;
--- the first Gaussian run: the basic filter holds it too, no NOTICE; spent is the
--- smaller of its sum and the other filter's spend
+-- the first Gaussian run: the basic filter holds it too, no NOTICE that the composition
+-- changes (the charge's one line says what it spends); spent is the smaller of its sum
+-- and the other filter's spend
 SELECT * FROM pg_temp.c12('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 INSERT INTO before_after SELECT 2, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'passglm', 0.5, 1e-9, '{"R": 1}');
 CREATE TEMP TABLE m AS SELECT dpobj.train('regress_cost.t', 'passglm', ARRAY['a', 'b'], 'y', 0.5, 1e-9, '{"R": 1}') m;
@@ -52,7 +53,7 @@ SELECT * FROM pg_temp.c12('regress_cost.t', 'evaluate', 0.25, 1e-9);
 INSERT INTO before_after SELECT 3, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;
 UPDATE before_after SET budget_spent = (SELECT spent_epsilon FROM dpobj.my_budgets) WHERE step = 3;
--- a run that keeps the composition: no NOTICE
+-- a run that keeps the composition: no composition NOTICE
 SELECT adds_epsilon, composition FROM pg_temp.c12('regress_cost.t', 'evaluate', 0.25, 1e-9);
 INSERT INTO before_after SELECT 4, spent_epsilon, NULL FROM dpobj.cost('regress_cost.t', 'evaluate', 0.25, 1e-9);
 SELECT dpobj.evaluate('regress_cost.t', (SELECT m FROM m), ARRAY['a', 'b'], 'y', 0.25, 1e-9) IS NOT NULL AS evaluated;

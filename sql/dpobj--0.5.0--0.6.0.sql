@@ -189,3 +189,62 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'dpobj_cost'
 LANGUAGE C STABLE
 SET search_path = pg_catalog, pg_temp;
+
+--------------------------------------------------------------------------
+-- The one number that limits the next run: per kind of run (pure,
+-- Gaussian, approximate), the largest epsilon the next one may ask for now,
+-- by the accountant's own rule on the run's cost (src/ledger/accountnext.c):
+-- in my_budgets (the Gaussian and approximate ones at the delta of the
+-- budget's last run that asked for one) and in runs_left(rel, delta), which
+-- also lists the entry points of each kind from the mechanism registry.
+-- my_budgets.last_run is NULL before the first run.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.budget_next_epsilon(b dpobj.budgets, kind text, delta numeric)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'dpobj_budget_next_epsilon'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.budget_next_epsilon(dpobj.budgets, text, numeric) IS
+    'The largest epsilon (a multiple of 0.000001) one more run of this kind (pure, gauss, zcdp, approx) at this delta may ask for on the budget row (0: none fits)';
+CREATE FUNCTION dpobj.runs_left(rel regclass, delta numeric DEFAULT NULL)
+RETURNS TABLE (kind text, at_delta numeric, next_epsilon numeric, mechanisms text)
+AS 'MODULE_PATHNAME', 'dpobj_runs_left_next'
+LANGUAGE C STABLE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.runs_left(regclass, numeric) IS
+    'Per kind of run (pure, gauss, approx): the largest epsilon your next such run on the table may ask for now (pure at delta 0, the others at delta, else at your last run''s), and the entry points of that kind';
+CREATE OR REPLACE VIEW dpobj.my_budgets WITH (security_barrier = true) AS
+SELECT b.relid AS relation,
+       b.budget_domain,
+       b.granted_epsilon, b.granted_delta,
+       dpobj.budget_spent_epsilon(b) AS spent_epsilon,
+       dpobj.budget_spent_delta(b) AS spent_delta,
+       dpobj.budget_remaining_epsilon(b) AS remaining_epsilon,
+       b.granted_delta OPERATOR(pg_catalog.-) dpobj.budget_spent_delta(b) AS remaining_delta,
+       CASE WHEN l.mechanism IS NOT NULL THEN
+         dpobj.run_label(l.mechanism, l.epsilon, l.delta) END AS last_run,
+       dpobj.budget_runs_left(b, l.kind, l.epsilon, l.delta, l.rho) AS runs_left,
+       p.privacy_unit,
+       p.max_rows_per_unit,
+       CASE WHEN b.budget_domain IS NOT NULL THEN
+         ARRAY(SELECT m.relid FROM dpobj.protected_tables m
+                WHERE m.budget_domain OPERATOR(pg_catalog.=) b.budget_domain
+                ORDER BY m.relid::pg_catalog.text) END AS domain_tables,
+       ld.delta AS next_delta,
+       dpobj.budget_next_epsilon(b, 'pure', 0) AS next_pure_epsilon,
+       dpobj.budget_next_epsilon(b, 'gauss', ld.delta) AS next_gauss_epsilon,
+       dpobj.budget_next_epsilon(b, 'approx', ld.delta) AS next_approx_epsilon
+  FROM dpobj.budgets b
+  LEFT JOIN dpobj.protected_tables p ON p.relid OPERATOR(pg_catalog.=) b.relid
+  LEFT JOIN LATERAL (SELECT r.mechanism, r.epsilon, r.delta, r.kind, r.rho
+                       FROM dpobj.ledger r
+                      WHERE r.budget_id OPERATOR(pg_catalog.=) b.id
+                      ORDER BY r.id DESC LIMIT 1) l ON true
+  LEFT JOIN LATERAL (SELECT r.delta
+                       FROM dpobj.ledger r
+                      WHERE r.budget_id OPERATOR(pg_catalog.=) b.id
+                        AND r.delta OPERATOR(pg_catalog.>) 0
+                      ORDER BY r.id DESC LIMIT 1) ld ON true
+ WHERE b.rolid::pg_catalog.oid OPERATOR(pg_catalog.=)
+       (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+COMMENT ON VIEW dpobj.my_budgets IS
+    'The current role''s privacy budgets per table or budget domain: granted, spent (composed by the accountant at the granted delta) and remaining (epsilon, delta), the last run charged and how many more such runs fit, and the largest epsilon the next pure, Gaussian and approximate run may ask for (the last two at next_delta, the delta of the last run that asked for one)';

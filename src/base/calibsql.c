@@ -69,32 +69,47 @@ static double zcdp_cache_eps = NAN;
 static double zcdp_cache_delta = NAN;
 static double zcdp_cache_rho = NAN;
 
+/* the status of the last search, for dpobj_zcdp_rho_checked's error */
+static DPCalibStatus zcdp_last_status = DP_CALIB_OK;
+
+bool
+dpobj_zcdp_rho_try(double eps, double delta, double *rho)
+{
+	if (eps == zcdp_cache_eps && delta == zcdp_cache_delta)
+	{
+		*rho = zcdp_cache_rho;
+		return true;
+	}
+	*rho = zcdp_rho(eps, delta);
+	zcdp_last_status = dp_calib_last_status();
+	if (zcdp_last_status != DP_CALIB_OK || !(isfinite(*rho) && *rho > 0))
+		return false;
+	zcdp_cache_eps = eps;
+	zcdp_cache_delta = delta;
+	zcdp_cache_rho = *rho;
+	return true;
+}
+
 double
 dpobj_zcdp_rho_checked(const char *aggname, double eps, double delta)
 {
 	double		rho;
 
-	if (eps == zcdp_cache_eps && delta == zcdp_cache_delta)
-		return zcdp_cache_rho;
-	rho = zcdp_rho(eps, delta);
-
-	if (dp_calib_last_status() == DP_CALIB_INFEASIBLE)
+	if (dpobj_zcdp_rho_try(eps, delta, &rho))
+		return rho;
+	if (zcdp_last_status == DP_CALIB_INFEASIBLE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon %g is too small for delta %g: no zCDP level converts to it",
 						aggname, eps, delta),
 				 errhint("The Renyi conversion reaches epsilon above %g at this delta; use a larger epsilon or a larger delta.",
 						 zcdp_eps(0.0, delta))));
-	if (!(isfinite(rho) && rho > 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s: no zCDP level can be computed for epsilon %g and delta %g (%s)",
-						aggname, eps, delta, dp_calib_status_name(dp_calib_last_status())),
-				 errhint("Use an epsilon and a delta of ordinary magnitude; docs/PRIVACY.md explains the conversion.")));
-	zcdp_cache_eps = eps;
-	zcdp_cache_delta = delta;
-	zcdp_cache_rho = rho;
-	return rho;
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("%s: no zCDP level can be computed for epsilon %g and delta %g (%s)",
+					aggname, eps, delta, dp_calib_status_name(zcdp_last_status)),
+			 errhint("Use an epsilon and a delta of ordinary magnitude; docs/PRIVACY.md explains the conversion.")));
+	return 0.0;					/* keep compiler quiet */
 }
 
 static void

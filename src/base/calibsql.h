@@ -18,6 +18,9 @@ extern void dpobj_calib_init(void);
  */
 extern double dpobj_zcdp_rho_checked(const char *aggname, double eps, double delta);
 
+/* the same without the error: false when no rho converts to (eps, delta) */
+extern bool dpobj_zcdp_rho_try(double eps, double delta, double *rho);
+
 /* a noise scale is one only when finite and at least DBL_MIN */
 extern bool dpobj_noise_scale_ok(double sigma);
 

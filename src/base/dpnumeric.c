@@ -7,6 +7,8 @@
  */
 #include "base/dpnumeric.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/fmgrprotos.h"
@@ -30,6 +32,27 @@ dp_numeric_of_text(const char *text)
 	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
 											   ObjectIdGetDatum(InvalidOid),
 											   Int32GetDatum(-1)));
+}
+
+double
+dp_numeric_to_float8_down(Numeric n, const char *what)
+{
+	double		f;
+
+	/* 0 exactly: an epsilon-DP run's delta (refused before for the others) */
+	if (dp_numeric_cmp(n, dp_numeric_of_text("0")) == 0)
+		return 0.0;
+	/* no float8 conversion error (it would quote the value, hintless) */
+	if (dp_numeric_cmp(n, dp_numeric_of_text("1e-300")) <= 0 ||
+		dp_numeric_cmp(n, dp_numeric_of_text("1e300")) >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is outside the range of double precision", what),
+				 errhint("Use a value between 1e-300 and 1e300.")));
+	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(n)));
+	if (dp_numeric_cmp(dp_numeric_of_float8(f), n) > 0)
+		f = nextafter(f, 0.0);
+	return f;
 }
 
 char *

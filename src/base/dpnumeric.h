@@ -21,6 +21,14 @@ extern Numeric dp_numeric_of_float8(double f);
 extern Numeric dp_numeric_of_text(const char *text);
 
 /*
+ * The float8 handed to the mechanism for a charged numeric: the largest
+ * float8 not above it, so that the noise is calibrated for at most what is
+ * charged.  0 is 0; other values outside (1e-300, 1e300) are refused with
+ * a hint (what names the argument).
+ */
+extern double dp_numeric_to_float8_down(Numeric n, const char *what);
+
+/*
  * A budget amount (numeric text) for a message: DP_BUDGET_DIGITS significant
  * digits, cut toward zero, never rounded up (a remaining budget shown must
  * not suggest that a run fits when it does not), trailing zeros dropped;

@@ -196,6 +196,25 @@ dpobj_budget_refused(int status, const DPProtectedContext *ctx,
 					 dp_budget_text(remaining_delta))));
 }
 
+/*
+ * The charge's one line (train.c wrote it before any row was read): sent
+ * now when the charge comes before the protected query, held for
+ * protected_release_note() when it comes inside it (or after it failed),
+ * where its moment would tell how long the scan took.
+ */
+static void
+charge_note_send(const DPProtectedContext *ctx)
+{
+	if (ctx->charge_note[0] == '\0')
+		return;
+	if (protected_ctx.active)
+	{
+		protected_st.note_held = true;
+		return;
+	}
+	ereport(NOTICE, (errmsg("%s", ctx->charge_note)));
+}
+
 int64
 dpobj_budget_charge(const DPProtectedContext *ctx, const char *mechanism)
 {
@@ -219,5 +238,15 @@ dpobj_budget_charge(const DPProtectedContext *ctx, const char *mechanism)
 	protected_st.public_refusal = false;
 	protected_st.charged = true;
 	protected_st.ledger_id = ledger_id;
+	charge_note_send(ctx);
 	return ledger_id;
+}
+
+void
+protected_release_note(void)
+{
+	if (!protected_st.note_held)
+		return;
+	protected_st.note_held = false;
+	ereport(NOTICE, (errmsg("%s", protected_ctx.charge_note)));
 }

@@ -54,6 +54,11 @@ typedef struct DPProtectedContext
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 	uint64		tree_hash;		/* relid's inheritance tree when train()
 								 * checked it (scanrels.h) */
+	/*
+	 * what the charge adds to the spent epsilon and why, one line from
+	 * public state (train.c); the charge sends it as a NOTICE ("": none)
+	 */
+	char		charge_note[512];
 } DPProtectedContext;
 
 /*
@@ -110,6 +115,7 @@ typedef struct DPProtectedStatus
 	bool		public_refusal; /* an error raised on public grounds before
 								 * the charge (fail-closed check, budget
 								 * refusal, ledger failure) */
+	bool		note_held;		/* the charge's NOTICE waits for the release */
 } DPProtectedStatus;
 
 /* Activates ctx for the query that runs as exec_user. */
@@ -117,6 +123,13 @@ extern void protected_begin(const DPProtectedContext *ctx, Oid exec_user);
 
 /* The status so far (valid until protected_end). */
 extern void protected_status(DPProtectedStatus *status);
+
+/*
+ * The charge's NOTICE held while the query ran (a charge inside the sealed
+ * query sends nothing then: its moment follows the rows): sends it now, at
+ * the release.  No-op when none is held.
+ */
+extern void protected_release_note(void);
 
 /* Deactivates and wipes the context (also done at transaction end). */
 extern void protected_end(void);

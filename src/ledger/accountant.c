@@ -490,6 +490,27 @@ account_admits(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 }
 
 /*
+ * The two accounts the spent epsilon is the least of: the basic filter's
+ * sum while it is on from the zCDP part on (else NULL), and the current
+ * filter's spend (NULL once it refused a run)
+ */
+void
+account_spent_accounts(const AccountBudget *b, Numeric *sum, Numeric *composed)
+{
+	AccountBudget v = account_cur_of(b);
+	Numeric		ez = account_part2_epsilon(&v, v.spent_rho, v.spent_rdp, v.order);
+
+	*composed = ez == NULL ? b->granted_e : num_add(b->spent_e, ez);
+	*sum = NULL;
+	if (!account_basic_on(b))
+		return;
+	if (b->cur_refused)
+		*composed = NULL;
+	if (account_part2(b))
+		*sum = b->basic_e;
+}
+
+/*
  * The epsilon spent, composed: while the basic filter is on, the least of
  * its sum and the current filter's spend (the sum alone once the current
  * filter refused a run), else the current filter's
@@ -497,14 +518,12 @@ account_admits(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
 Numeric
 account_spent_epsilon(const AccountBudget *b)
 {
-	AccountBudget v = account_cur_of(b);
-	Numeric		ez = account_part2_epsilon(&v, v.spent_rho, v.spent_rdp, v.order);
-	Numeric		cur = ez == NULL ? b->granted_e : num_add(b->spent_e, ez);
+	Numeric		sum,
+				cur;
 
-	if (!account_basic_on(b))
-		return cur;
-	if (b->cur_refused || dp_numeric_cmp(b->basic_e, cur) < 0)
-		return b->basic_e;
+	account_spent_accounts(b, &sum, &cur);
+	if (cur == NULL || (sum != NULL && dp_numeric_cmp(sum, cur) < 0))
+		return sum != NULL ? sum : b->basic_e;
 	return cur;
 }
 

@@ -11,6 +11,8 @@
  *	  accountant.c  the filter's arithmetic on an AccountBudget
  *	  budgetrow.c   a dpobj.budgets row <-> an AccountBudget
  *	  accountsql.c  the SQL face (dpobj.budget_debit, budget_admits, ...)
+ *	  accountnext.c what the state means for the next run (my_budgets,
+ *	                runs_left(rel), a charge's NOTICE)
  *
  * A budget is (epsilon_g, delta_g), composed in two parts:
  *	  linear: runs before the first one counted by rho (gauss or zcdp):
@@ -103,6 +105,13 @@ extern bool account_debit(const AccountBudget *b, LedgerCostKind kind,
 /* the epsilon spent so far, composed (granted when nothing is left) */
 extern Numeric account_spent_epsilon(const AccountBudget *b);
 
+/*
+ * The accounts spent epsilon is the least of: the sum of every run's epsilon
+ * (while the basic filter is on from the zCDP part on; else NULL) and the
+ * current filter's composed spend (NULL once it refused a run)
+ */
+extern void account_spent_accounts(const AccountBudget *b, Numeric *sum, Numeric *composed);
+
 /* epsilon still available at the budget's delta (>= 0) */
 extern Numeric account_remaining_epsilon(const AccountBudget *b);
 
@@ -143,5 +152,31 @@ extern const char *account_composition(const AccountBudget *b);
 
 /* how a debit of kind counted in the state after it (dpobj.ledger.accounted) */
 extern const char *account_accounted(const AccountBudget *after, LedgerCostKind kind);
+
+/*
+ * accountnext.c: what the state means for the analyst's next run.
+ *
+ * The rho a run of kind at the float8 (epsilon, delta) handed to its
+ * mechanism is charged, as exact decimal text rounded up ("" for approx):
+ * epsilon^2 / 2 for pure, zcdp_rho(epsilon, delta) for gauss and zcdp; false
+ * when none converts (epsilon below the conversion's floor at delta).
+ */
+extern bool account_run_rho(LedgerCostKind kind, double epsilon, double delta,
+							char *rho, size_t len);
+
+/*
+ * The largest epsilon, a multiple of 10^-6, that one more run of kind at
+ * delta (0 for pure runs at their default) may ask for now: the admission
+ * rule on the run's cost as the run computes it; 0 when none fits.
+ */
+extern Numeric account_next_epsilon(const AccountBudget *b, LedgerCostKind kind, Numeric delta);
+
+/*
+ * One line for the analyst: what a run of kind at (epsilon, delta) and rho
+ * (NULL for approx) adds to the spent epsilon, and why that differs from
+ * epsilon; NULL when it adds exactly epsilon or the budget does not admit it.
+ */
+extern char *account_charge_note(const AccountBudget *b, LedgerCostKind kind, Numeric epsilon,
+								 Numeric delta, Numeric rho);
 
 #endif							/* DPOBJ_ACCOUNTANT_H */

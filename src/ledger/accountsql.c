@@ -20,6 +20,9 @@
  *	  dpobj.budget_spent_epsilon(b), dpobj.budget_remaining_epsilon(b)
  *	                                            for dpobj.my_budgets and revoke
  *	  dpobj.budget_spent_delta(b)               the delta spent_epsilon goes with
+ *	  dpobj.budget_next_epsilon(b, kind, delta) the largest epsilon one more
+ *	                                            run of kind at delta may ask
+ *	                                            for (my_budgets)
  *	  dpobj_budget_part_order(b)                the 0.4.0 update's order for a
  *	                                            zCDP part begun before it
  *
@@ -28,6 +31,7 @@
 #include "postgres.h"
 
 #include "ledger/accountant.h"
+#include "base/dpnumeric.h"
 
 #include "fmgr.h"
 #include "utils/builtins.h"
@@ -41,6 +45,7 @@ PG_FUNCTION_INFO_V1(dpobj_budget_spent_epsilon);
 PG_FUNCTION_INFO_V1(dpobj_budget_spent_delta);
 PG_FUNCTION_INFO_V1(dpobj_budget_part_order);
 PG_FUNCTION_INFO_V1(dpobj_budget_runs_left);
+PG_FUNCTION_INFO_V1(dpobj_budget_next_epsilon);
 
 /* a conversion's SQL face: (rho numeric, delta numeric) RETURNS numeric, STRICT */
 static Datum
@@ -196,4 +201,26 @@ dpobj_budget_part_order(PG_FUNCTION_ARGS)
 	if (!(order > 1.0))
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(order);
+}
+
+/*
+ * dpobj.budget_next_epsilon(b dpobj.budgets, kind, delta), STRICT: the
+ * largest epsilon (a multiple of 10^-6) one more run of kind at delta may
+ * ask for now, 0 if none (account_next_epsilon)
+ */
+Datum
+dpobj_budget_next_epsilon(PG_FUNCTION_ARGS)
+{
+	AccountBudget b;
+	Numeric		delta = PG_GETARG_NUMERIC(2);
+
+	if (!account_budget_of_row(PG_GETARG_HEAPTUPLEHEADER(0), &b))
+		PG_RETURN_NULL();
+	if (dp_numeric_cmp(delta, int64_to_numeric(0)) < 0 ||
+		dp_numeric_cmp(delta, int64_to_numeric(1)) >= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("delta must be at least 0 and less than 1"),
+				 errhint("0 prices a pure run at its default delta.")));
+	PG_RETURN_NUMERIC(account_next_epsilon(&b, kind_of_text(PG_GETARG_TEXT_PP(1)), delta));
 }

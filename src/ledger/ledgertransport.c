@@ -13,10 +13,36 @@
 
 #include "access/parallel.h"
 #include "access/xlog.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/latch.h"
+#include "utils/timestamp.h"
 
 /* GUCs, defined in dpobj_ledger_init() (ledger.c) */
 int			dpobj_ledger_timeout = 10000;
 int			dpobj_ledger_writers = 2;
+
+/*
+ * Queues a request, waiting (cancellable, up to dpobj.ledger_timeout) while
+ * the queue is full: outcomes posted without waiting can fill it while the
+ * writers lag behind a burst of runs.  -1: still full.
+ */
+static int
+submit_waiting(const LedgerRequest *req, uint64 *seq)
+{
+	TimestampTz until = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), dpobj_ledger_timeout);
+	int			slot;
+
+	while ((slot = ledger_shm_submit(req, false, seq)) < 0 &&
+		   GetCurrentTimestamp() < until)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return slot;
+}
 
 /*
  * Sends a request and waits for its answer: cancellable (the request is
@@ -41,10 +67,10 @@ ledger_call(const LedgerRequest *req, LedgerReply *reply, const char **why)
 	if (!ledger_shm_available())
 		return ledger_oneshot_call(req, reply, why);
 
-	slot = ledger_shm_submit(req, false, &seq);
+	slot = submit_waiting(req, &seq);
 	if (slot < 0)
 	{
-		*why = "the ledger request queue is full";
+		*why = "the ledger request queue stayed full for dpobj.ledger_timeout";
 		return LEDGER_FAILED;
 	}
 	status = ledger_shm_wait(slot, reply, dpobj_ledger_timeout);

@@ -174,6 +174,21 @@ writer_wait_assignment(int w)
 	}
 }
 
+/*
+ * Leave this database: a background worker connects once, so the writer exits and the
+ * postmaster restarts it unconnected (bgw_restart_time), free for any database.  The
+ * postmaster logs that exit as "exited with exit code 1"; the line before it says why.
+ */
+static void
+writer_detach(int w)
+{
+	ereport(LOG,
+			(errmsg("dpobj ledger writer %d leaves the database with OID %u (idle, or needed by another database) and restarts unconnected",
+					w, MyDatabaseId),
+			 errdetail("The exit code 1 logged next is this planned restart, not a failure.")));
+	proc_exit(1);
+}
+
 static void
 writer_loop(int w, Oid dboid)
 {
@@ -205,7 +220,7 @@ writer_loop(int w, Oid dboid)
 		if (ledger_shm_writer_should_exit(w, dboid,
 										  TimestampDifferenceExceeds(idle_since, GetCurrentTimestamp(),
 																	 LEDGER_IDLE_DETACH_MS)))
-			proc_exit(1);		/* restarted unconnected (bgw_restart_time) */
+			writer_detach(w);
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 1000, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

@@ -79,7 +79,7 @@ static const DPMechanism dp_mechanisms[] = {
 		.options = glmparams_options,
 		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}),
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
-							{"noisysgd_tune", LEDGER_COST_APPROX}),
+							{"noisysgd_tune", LEDGER_COST_APPROX, "\"tune\""}),
 	.ledger_pick = noisysgd_ledger_pick},
 	/* private additive boosting on noisy GD's kept rows (ebm.c) */
 	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm",
@@ -103,7 +103,8 @@ static const DPMechanism dp_mechanisms[] = {
 		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL,
 		.model_kind = MODEL_KIND_REGRESSION, .parallel = true,
 		.r_norm = 2, .options = linparams_options,
-		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS}, {"ssp", LEDGER_COST_GAUSS}),
+		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS},
+							{"ssp", LEDGER_COST_GAUSS, "\"method\": \"ssp\""}),
 	.ledger_pick = linear_ledger_pick},
 	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
 	{.name = "passglm", .aggregate = "dpobj.dp_passglm",
@@ -116,8 +117,8 @@ static const DPMechanism dp_mechanisms[] = {
 		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
 		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options,
 		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
-							{"output_gauss_ovr", LEDGER_COST_GAUSS},
-							{"cms_ovr", LEDGER_COST_PURE}),
+							{"output_gauss_ovr", LEDGER_COST_GAUSS, "\"method\": \"output\""},
+							{"cms_ovr", LEDGER_COST_PURE, "\"method\": \"cms\""}),
 	.ledger_pick = logistic_ledger_pick},
 	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
 		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
@@ -126,18 +127,20 @@ static const DPMechanism dp_mechanisms[] = {
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
 		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
-		.evaluate_only = true, .delta_zero = true,
+		.evaluate_only = true, .entry = "dpobj.evaluate()", .delta_zero = true,
 	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
 	/* Private statistics, through dpobj.aggregate() only */
 	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
 		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
-		.evaluate_only = true, .delta_zero = true,
+		.evaluate_only = true, .entry = "dpobj.aggregate() and dpobj.describe()",
+		.also = DP_METHODS("describe"), .delta_zero = true,
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
 	/* the same by keys without declared levels: key selection needs delta */
 	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",
 		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args,
 		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
+		.entry = "dpobj.aggregate() grouped by a key without declared levels",
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
 };
 
@@ -246,6 +249,110 @@ mechanism_hint(void)
 	return buf.data;
 }
 
+/* the other entry points: "evaluate (dpobj.evaluate()), aggregate and describe (...), ..." */
+static void
+mechanism_append_others(StringInfo buf)
+{
+	bool		first = true;
+
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	{
+		const DPMechanism *mech = &dp_mechanisms[i];
+		int			n = 0;
+
+		if (!mech->evaluate_only)
+			continue;
+		appendStringInfo(buf, "%s%s", first ? "" : ", ", mech->name);
+		while (mech->also != NULL && mech->also[n] != NULL)
+			n++;
+		for (int j = 0; j < n; j++)
+			appendStringInfo(buf, "%s%s", j == n - 1 ? " and " : ", ", mech->also[j]);
+		appendStringInfo(buf, " (%s)", mech->entry);
+		first = false;
+	}
+}
+
+/* cost()'s and runs_left()'s hint: train()'s names, then the other entry points' */
+static char *
+mechanism_entry_hint(void)
+{
+	StringInfoData buf;
+	char	   *train = mechanism_hint();
+
+	initStringInfo(&buf);
+	/* "Available mechanisms: a, b." without its period */
+	appendBinaryStringInfo(&buf, train, strlen(train) - 1);
+	appendStringInfoString(&buf, "; and through their own functions: ");
+	mechanism_append_others(&buf);
+	appendStringInfoChar(&buf, '.');
+	return buf.data;
+}
+
+/* the descriptor of name, train()'s or another entry point's (describe); NULL if none */
+static const DPMechanism *
+mechanism_find(const char *name, const char **method)
+{
+	*method = NULL;
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const char *const *m = dp_mechanisms[i].methods; m != NULL && *m != NULL; m++)
+			if (strcmp(*m, name) == 0)
+			{
+				*method = *m;
+				return &dp_mechanisms[i];
+			}
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		if (strcmp(dp_mechanisms[i].name, name) == 0)
+			return &dp_mechanisms[i];
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (const char *const *a = dp_mechanisms[i].also; a != NULL && *a != NULL; a++)
+			if (strcmp(*a, name) == 0)
+				return &dp_mechanisms[i];
+	return NULL;
+}
+
+const DPMechanism *
+mechanism_lookup_entry(const char *name, const char **method)
+{
+	const DPMechanism *mech = mechanism_find(name, method);
+
+	if (mech == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown mechanism \"%s\"", name),
+				 errhint("%s", mechanism_entry_hint())));
+	return mech;
+}
+
+/* one entry point charged as ledger name i of mech: "noisysgd with "tune"", "output", ... */
+static void
+mechanism_append_entry(StringInfo buf, const DPMechanism *mech, int i, bool *first)
+{
+	appendStringInfoString(buf, *first ? "" : ", ");
+	*first = false;
+	if (i > 0 && mech->methods != NULL && mech->methods[i] != NULL)
+		appendStringInfoString(buf, mech->methods[i]);
+	else if (mech->ledger[i].option != NULL)
+		appendStringInfo(buf, "%s with %s", mech->name, mech->ledger[i].option);
+	else
+		appendStringInfoString(buf, mech->name);
+	for (const char *const *a = mech->also; i == 0 && a != NULL && *a != NULL; a++)
+		appendStringInfo(buf, ", %s", *a);
+}
+
+char *
+mechanism_kind_entries(LedgerCostKind kind)
+{
+	StringInfoData buf;
+	bool		first = true;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+		for (int j = 0; dp_mechanisms[i].ledger[j].name != NULL; j++)
+			if (dp_mechanisms[i].ledger[j].cost == kind)
+				mechanism_append_entry(&buf, &dp_mechanisms[i], j, &first);
+	return buf.data;
+}
+
 /*
  * One entry in the list of runs that need no delta: its name when its
  * default ledger name is not approx, else the methods that are not (an
@@ -288,22 +395,14 @@ mechanism_zcdp_names(void)
 const DPMechanism *
 mechanism_lookup(const char *name, const char **method)
 {
-	*method = NULL;
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const char *const *m = dp_mechanisms[i].methods; m != NULL && *m != NULL; m++)
-			if (strcmp(*m, name) == 0)
-			{
-				*method = *m;
-				return &dp_mechanisms[i];
-			}
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		if (strcmp(dp_mechanisms[i].name, name) == 0)
-			return &dp_mechanisms[i];
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown mechanism \"%s\"", name),
-			 errhint("%s", mechanism_hint())));
-	return NULL;				/* keep compiler quiet */
+	const DPMechanism *mech = mechanism_find(name, method);
+
+	if (mech == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown mechanism \"%s\"", name),
+				 errhint("%s", mechanism_hint())));
+	return mech;
 }
 
 void
@@ -348,11 +447,9 @@ mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *
 	 * gauss: the very rho the mechanism calibrates to (one-vs-rest: rho / K
 	 * per class); every release of these is a snapped discrete Gaussian
 	 */
-	if (cost->kind == LEDGER_COST_GAUSS)
+	if (!account_run_rho(cost->kind, epsilon, delta, cost->rho, sizeof(cost->rho)))
 		account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
-						   cost->rho, sizeof(cost->rho));
-	else if (cost->kind == LEDGER_COST_PURE)
-		account_decimal_up(0.5 * epsilon * epsilon, cost->rho, sizeof(cost->rho));
+						   cost->rho, sizeof(cost->rho));	/* its error */
 }
 
 void

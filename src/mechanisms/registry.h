@@ -34,6 +34,11 @@ typedef struct DPLedgerKind
 	 * uses; pure: epsilon-DP (rho = epsilon^2 / 2); approx: (epsilon, delta)
 	 */
 	LedgerCostKind cost;
+	/*
+	 * the options that select it, for lists of entry points ("\"tune\""; NULL:
+	 * the default, or the method of the same index)
+	 */
+	const char *option;
 } DPLedgerKind;
 
 /*
@@ -94,6 +99,10 @@ typedef struct DPMechanism
 	bool		chooses;
 	/* runs through dpobj.evaluate() only, not train() */
 	bool		evaluate_only;
+	/* such a mechanism: the SQL function(s) that run it, for hints */
+	const char *entry;
+	/* NULL-ended: other names cost() and runs_left() price it under (describe) */
+	const char *const *also;
 	/* epsilon-DP whatever delta: delta may be 0 */
 	bool		delta_zero;
 	/*
@@ -111,10 +120,26 @@ typedef struct DPMechanism
 
 /*
  * The descriptor of a train() mechanism name; *method is set for a method
- * name ('output' is 'logistic' with {"method": "output"}), else NULL.  An
- * unknown name is an error.
+ * name ('output' is 'logistic' with {"method": "output"}), else NULL.  The
+ * other entry points' names ('evaluate', 'describe', ...) find theirs too,
+ * for train() to refuse; an unknown name is an error listing train()'s.
  */
 extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
+
+/*
+ * The descriptor of a name cost() and runs_left() price: train()'s names,
+ * and those of the mechanisms other entry points run (evaluate, aggregate,
+ * describe, aggregate_keys); *method as mechanism_lookup's.  An unknown name
+ * is an error whose hint lists them all.
+ */
+extern const DPMechanism *mechanism_lookup_entry(const char *name, const char **method);
+
+/*
+ * Every entry point whose runs are charged as kind, as "a, b, c" (train()'s
+ * names, with the option that selects a ledger name; the other functions'
+ * names), for dpobj.runs_left(rel)
+ */
+extern char *mechanism_kind_entries(LedgerCostKind kind);
 
 /*
  * The runs that are zCDP or pure-epsilon ("expmech, logistic with "method":

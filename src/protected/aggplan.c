@@ -19,26 +19,42 @@
  *	  the rows.  Both refuse what dpobj.aggregate() refuses on the same
  *	  public grounds, with its errors.
  *
+ *	  The half-widths follow the table's privacy unit's k and its declared
+ *	  bounds, and the errors tell which columns are declared: both answer
+ *	  only the table's readers, administrators and budget holders (its
+ *	  domain's), refusing anyone else before any lock.  Neither starts a
+ *	  run, so every lock either takes (the table's, pg_cast's for a key) is
+ *	  released when it returns: it plans in a subtransaction rolled back.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include <math.h>
 
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
+#include "utils/resowner.h"
 
 #include "base/options.h"
+#include "base/pg_compat.h"
+#include "base/privileged.h"
+#include "base/dpobj.h"
 #include "context/trainquery.h"
 #include "core/aggci.h"
 #include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
+#include "protected/budgetdomains.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/protectable.h"
@@ -340,25 +356,110 @@ aggplan_row(FunctionCallInfo fcinfo, const AggPlan *p, int i, double value)
 	tuplestore_putvalues(rsi->setResult, rsi->setDesc, v, n);
 }
 
+/* the role whose members administer every protected table */
+#define AGGPLAN_ADMIN_ROLE	"dpobj_admin"
+
+/*
+ * The caller may learn the table's plans: it can read the table, has its
+ * owner's privileges, is a member of dpobj_admin, or has a budget for runs
+ * on it (its domain's for a member).  From the catalog and dpobj.budgets
+ * only, before any lock on the table.
+ */
+static void
+aggplan_check_caller(Oid relid, const char *fname)
+{
+	Oid			caller = GetUserId();
+	Oid			admin = get_role_oid(AGGPLAN_ADMIN_ROLE, true);
+	char	   *relation = dp_relation_name(relid);
+	RoleSwitch	rs;
+	int64		id;
+	bool		has;
+
+	if (pg_class_aclcheck(relid, caller, ACL_SELECT) == ACLCHECK_OK ||
+		compat_class_ownercheck(relid, caller) ||
+		(OidIsValid(admin) && has_privs_of_role(caller, admin)))
+		return;
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	has = budget_for_id(relid, caller, &id);
+	role_switch_end(&rs);
+	if (!has)
+		ereport(ERROR,
+				(errcode(ERRCODE_DPOBJ_BUDGET_EXCEEDED),
+				 errmsg("role \"%s\" has no privacy budget on table %s",
+						GetUserNameFromId(caller, false), relation),
+				 errdetail("%s plans from the table's declared domains and privacy unit, "
+						   "which only its readers, administrators and budget holders may learn.", fname),
+				 errhint("The table's owner or a member of %s can grant one with dpobj.grant_budget().",
+						 AGGPLAN_ADMIN_ROLE)));
+}
+
+/* one call's rows: the half-widths at epsilon, or the least epsilons for half_width */
+static void
+aggplan_rows(FunctionCallInfo fcinfo, const char *fname, bool accuracy)
+{
+	AggPlan		p;
+	double		x = PG_GETARG_FLOAT8(2);
+
+	aggplan_check_caller(PG_GETARG_OID(0), fname);
+	if (accuracy)
+	{
+		aggplan_prepare(fcinfo, fname, x > 0 ? x : 1e-300, &p);
+		for (int i = 0; i < p.l->nstats; i++)
+			aggplan_row(fcinfo, &p, i, aggplan_halfwidth(&p, i, aggplan_charged(x)));
+		return;
+	}
+	aggplan_prepare(fcinfo, fname, 0, &p);
+	for (int i = 0; i < p.l->nstats; i++)
+		aggplan_row(fcinfo, &p, i, aggplan_least(&p, i, x));
+}
+
+/*
+ * aggplan_rows in a subtransaction rolled back when it returns (or fails):
+ * every lock it took goes with it.  It writes nothing; its rows are in the
+ * caller's tuplestore, outside the subtransaction.
+ */
+static void
+aggplan_unlocked(FunctionCallInfo fcinfo, const char *fname, bool accuracy)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		aggplan_rows(fcinfo, fname, accuracy);
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+}
+
 Datum
 dpobj_aggregate_accuracy(PG_FUNCTION_ARGS)
 {
-	AggPlan		p;
-	double		eps;
-
 	dp_check_not_null(fcinfo, 5, "dpobj.aggregate_accuracy");
-	eps = PG_GETARG_FLOAT8(2);
 	InitMaterializedSRF(fcinfo, 0);
-	aggplan_prepare(fcinfo, "dpobj.aggregate_accuracy", eps > 0 ? eps : 1e-300, &p);
-	for (int i = 0; i < p.l->nstats; i++)
-		aggplan_row(fcinfo, &p, i, aggplan_halfwidth(&p, i, aggplan_charged(eps)));
+	aggplan_unlocked(fcinfo, "dpobj.aggregate_accuracy", true);
 	return (Datum) 0;
 }
 
 Datum
 dpobj_aggregate_epsilon(PG_FUNCTION_ARGS)
 {
-	AggPlan		p;
 	double		x;
 
 	dp_check_not_null(fcinfo, 5, "dpobj.aggregate_epsilon");
@@ -369,8 +470,6 @@ dpobj_aggregate_epsilon(PG_FUNCTION_ARGS)
 				 errmsg("dpobj.aggregate_epsilon: half_width must be a finite number >= 0"),
 				 errhint("A count's is in rows, a quantile's in ranks, a sum's and a mean's in the column's units.")));
 	InitMaterializedSRF(fcinfo, 0);
-	aggplan_prepare(fcinfo, "dpobj.aggregate_epsilon", 0, &p);
-	for (int i = 0; i < p.l->nstats; i++)
-		aggplan_row(fcinfo, &p, i, aggplan_least(&p, i, x));
+	aggplan_unlocked(fcinfo, "dpobj.aggregate_epsilon", false);
 	return (Datum) 0;
 }

@@ -7,8 +7,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "protected/entryargs.h"
 #include "protected/roleguard.h"
 
@@ -31,9 +29,22 @@ dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fname)
 }
 
 char *
+dp_relation_name(Oid relid)
+{
+	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
+	char	   *name = get_rel_name(relid);
+
+	if (nsp == NULL || name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid),
+				 errhint("Pass the table as 'schema.table'::regclass.")));
+	return quote_qualified_identifier(nsp, name);
+}
+
+char *
 dp_lock_relation(Oid relid, char *relkind)
 {
-	char	   *nsp;
 	char	   *name;
 
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
@@ -42,15 +53,9 @@ dp_lock_relation(Oid relid, char *relkind)
 				 errmsg("relation with OID %u does not exist", relid),
 				 errhint("Pass the table as 'schema.table'::regclass.")));
 	LockRelationOid(relid, AccessShareLock);
-	nsp = get_namespace_name(get_rel_namespace(relid));
-	name = get_rel_name(relid);
-	if (nsp == NULL || name == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid),
-				 errhint("Pass the table as 'schema.table'::regclass.")));
+	name = dp_relation_name(relid);
 	*relkind = get_rel_relkind(relid);
-	return quote_qualified_identifier(nsp, name);
+	return name;
 }
 
 void
@@ -88,25 +93,4 @@ dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s must be less than 1", what),
 				 errhint("A common choice is delta = 1/n^2 for n rows.")));
-}
-
-double
-dp_numeric_to_float8_down(Numeric n, const char *what)
-{
-	double		f;
-
-	/* 0 exactly: an epsilon-DP run's delta (refused before for the others) */
-	if (dp_numeric_cmp(n, dp_numeric_of_text("0")) == 0)
-		return 0.0;
-	/* no float8 conversion error (it would quote the value, hintless) */
-	if (dp_numeric_cmp(n, dp_numeric_of_text("1e-300")) <= 0 ||
-		dp_numeric_cmp(n, dp_numeric_of_text("1e300")) >= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s is outside the range of double precision", what),
-				 errhint("Use a value between 1e-300 and 1e300.")));
-	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(n)));
-	if (dp_numeric_cmp(dp_numeric_of_float8(f), n) > 0)
-		f = nextafter(f, 0.0);
-	return f;
 }

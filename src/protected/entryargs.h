@@ -27,6 +27,13 @@ extern void dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fn
  */
 extern char *dp_lock_relation(Oid relid, char *relkind);
 
+/*
+ * The same name without a lock: for functions that start no run
+ * (runs_left, cost), which must not hold a lock a role without privilege on
+ * the table could use to block its owner's DDL
+ */
+extern char *dp_relation_name(Oid relid);
+
 /* an existing role */
 extern void dp_check_role(Oid roleid);
 
@@ -35,15 +42,5 @@ extern void dp_check_role(Oid roleid);
  * > 0; delta also < 1.
  */
 extern void dp_check_amount(Numeric n, const char *what, bool allow_zero, bool is_delta);
-
-
-
-/*
- * The float8 handed to the mechanism for a charged numeric: the largest
- * float8 not above it, so that the noise is calibrated for at most what is
- * charged.  0 is 0; other values outside (1e-300, 1e300) are refused with
- * a hint.
- */
-extern double dp_numeric_to_float8_down(Numeric n, const char *what);
 
 #endif							/* DPOBJ_ENTRYARGS_H */

@@ -363,10 +363,13 @@ seal_released(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user, int64
 		FlushErrorState();
 		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
 			seal_at_deadline();
+		/* what the charge spent, with the outcome */
+		protected_release_note();
 		ReThrowError(edata);
 	}
 	PG_END_TRY();
 	seal_at_deadline();
+	protected_release_note();
 	return result;
 }
 

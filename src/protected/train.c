@@ -103,14 +103,15 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 }
 
 /*
- * The mechanism train() would run for name, with an alias's method added to
- * *options: runs_left() prices exactly what train() charges.
+ * The mechanism train() (or another entry point) would run for name, with
+ * an alias's method added to *options: runs_left() prices exactly what
+ * train() charges.
  */
 const char *
 train_resolve_mechanism(const char *name, Jsonb **options)
 {
 	const char *method;
-	const DPMechanism *mech = mechanism_lookup(name, &method);
+	const DPMechanism *mech = mechanism_lookup_entry(name, &method);
 
 	if (method != NULL)
 		*options = train_alias_method(*options, name, method);
@@ -400,6 +401,29 @@ train_composition_change(const DPProtectedContext *ctx, Numeric epsilon, Numeric
 }
 
 /*
+ * The charge's one line (accountnext.c), from the pre-check's budget row
+ * (column 8) and the run's cost: public grounds, before any row is read.
+ * The charge sends it (protected.c).
+ */
+static void
+train_charge_note(DPProtectedContext *ctx, Numeric epsilon, Numeric delta)
+{
+	bool		isnull;
+	Datum		row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 8, &isnull);
+	AccountBudget b;
+	char	   *note;
+
+	ctx->charge_note[0] = '\0';
+	if (isnull || !account_budget_of_row(DatumGetHeapTupleHeader(row), &b))
+		return;
+	note = account_charge_note(&b, ctx->cost.kind, epsilon, delta,
+							   ctx->cost.kind == LEDGER_COST_APPROX ? NULL :
+							   dp_numeric_of_text(ctx->cost.rho));
+	if (note != NULL)
+		strlcpy(ctx->charge_note, note, sizeof(ctx->charge_note));
+}
+
+/*
  * Says, before the charge, that this run changes how the budget composes
  * (public grounds: the ledger's state and the run's cost).
  */
@@ -508,6 +532,7 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 		train_refuse_jobs_pending(ctx);
 	/* a job behind others on the budget is charged after them: no NOTICE at submit */
 	*to = validate_only && pending ? NULL : train_composition_change(ctx, epsilon, delta, from);
+	train_charge_note(ctx, epsilon, delta);
 	return DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6, &isnull));
 }
 
@@ -628,7 +653,8 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 	if (mech->evaluate_only != evaluating)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the mechanism \"%s\" runs only through dpobj.%s()", mech->name, mech->name),
+				 errmsg("the mechanism \"%s\" runs only through %s", mech->name,
+						mech->evaluate_only ? mech->entry : "dpobj.train()"),
 				 errhint("dpobj.evaluate() evaluates a model on a protected table, dpobj.aggregate() releases statistics of it.")));
 	return mech;
 }

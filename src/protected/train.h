@@ -31,9 +31,10 @@
 extern void dpobj_train_validate(FunctionCallInfo fcinfo);
 
 /*
- * The mechanism dpobj.train() (or dpobj.evaluate()) runs for name: an alias
- * ('objective', 'output', 'cms') is 'logistic' with its method added to
- * *options; an unknown name is an error.
+ * The mechanism dpobj.train() (or dpobj.evaluate(), aggregate(),
+ * describe()) runs for name: an alias ('objective', 'output', 'cms') is
+ * 'logistic' with its method added to *options, 'describe' is 'aggregate';
+ * an unknown name is an error listing every name (mechanism_lookup_entry).
  */
 extern const char *train_resolve_mechanism(const char *name, Jsonb **options);
 

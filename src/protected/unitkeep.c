@@ -55,6 +55,7 @@
 #include "base/dpobj.h"
 #include "state/aggstate.h"
 #include "base/random.h"
+#include "core/unitsample.h"
 
 #include "fmgr.h"
 #include "utils/builtins.h"
@@ -73,14 +74,19 @@ PG_FUNCTION_INFO_V1(dpobj_unit_keep_sorted);
 /*
  * One unit: its selected rows not seen yet (counted by the first scan) and
  * the rows it still keeps; 16 bytes, so that the table of 100k units stays
- * small (one random access per row is the bounding's main cost).
+ * small (one random access per row is the bounding's main cost).  The
+ * count has 48 bits: it cannot saturate (a 32-bit one did at 2^32 - 1 rows
+ * of one unit, past which the kept rows were no longer a uniform k-subset);
+ * a unit past 2^48 - 1 rows (petabytes of them) fails the run instead.
  */
+#define UNIT_LEFT_BITS	48
+#define UNIT_LEFT_MAX	((UINT64CONST(1) << UNIT_LEFT_BITS) - 1)
 typedef struct UnitEntry
 {
 	Datum		key;
-	uint32		left;			/* saturates at PG_UINT32_MAX */
-	uint16		need;			/* k - kept (k <= DPOBJ_MAX_ROWS_PER_UNIT) */
-	char		status;
+	uint64		left:UNIT_LEFT_BITS;	/* rows not seen yet */
+	uint64		need:14;		/* k - kept (k <= DPOBJ_MAX_ROWS_PER_UNIT) */
+	uint64		status:2;		/* simplehash's: empty or in use */
 } UnitEntry;
 
 /* how the unit column's values are hashed and compared */
@@ -210,7 +216,8 @@ unit_counts_create(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the rows kept per unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
 				 errhint("Pass the table's max_rows_per_unit.")));
-	StaticAssertStmt(DPOBJ_MAX_ROWS_PER_UNIT <= PG_UINT16_MAX, "UnitEntry.need holds k");
+	StaticAssertStmt(DPOBJ_MAX_ROWS_PER_UNIT < (1 << 14), "UnitEntry.need holds k");
+	StaticAssertStmt(sizeof(UnitEntry) == 16, "a unit's entry stays 16 bytes");
 	uc->k = (uint16) k;
 	uc->cxt = aggcxt;
 	uc->typid = typid;
@@ -399,8 +406,12 @@ unit_count(UnitCounts *uc, Datum key, uint32 hash)
 		e->left = 0;
 		e->need = uc->k;
 	}
-	if (e->left < PG_UINT32_MAX)
-		e->left++;
+	if (e->left == UNIT_LEFT_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a privacy unit has more than %llu rows", (unsigned long long) UNIT_LEFT_MAX),
+				 errhint(UNIT_INTERNAL_HINT)));
+	e->left++;
 	unit_hint_add(uc, hash);
 }
 
@@ -494,15 +505,9 @@ unit_hint_prefetch(UnitCounts *uc)
 static bool
 unit_keep_row(UnitCounts *uc, UnitEntry *e)
 {
-	bool		keep;
+	bool		keep = unit_sample_keep(&uc->rng, e->left, e->need);
 
-	if (e->need == 0)
-		keep = false;
-	else if (e->left <= e->need)
-		keep = true;
-	else
-		keep = dp_prf_below(&uc->rng, (uint64) e->left) < e->need;
-	if (e->left > 0 && e->left < PG_UINT32_MAX)
+	if (e->left > 0)
 		e->left--;
 	if (keep)
 		e->need--;
@@ -616,12 +621,7 @@ dpobj_unit_keep_sorted(PG_FUNCTION_ARGS)
 				 errmsg("dpobj.unit_keep_sorted() needs each unit's rows in order, numbered 1..m"),
 				 errhint(UNIT_INTERNAL_HINT)));
 	st->last = r;
-	if (st->kept >= k)
-		keep = false;
-	else if (m - r + 1 <= k - st->kept)
-		keep = true;
-	else
-		keep = dp_prf_below(&st->rng, (uint64) (m - r + 1)) < (uint64) (k - st->kept);
+	keep = st->kept < k && unit_sample_keep(&st->rng, (uint64) (m - r + 1), (uint64) (k - st->kept));
 	if (keep)
 		st->kept++;
 	PG_RETURN_BOOL(keep);

@@ -103,23 +103,7 @@ while IFS="|" read -r name _kind table run_eps run_delta _claim runs call stats 
     call=${call//@DELTA@/$run_delta}
     before=$(ledger_count)
     start=$(date +%s.%N)
-    # A charge refused because the ledger writers' queue was full (a loaded machine: the
-    # runs' outcomes are written behind them) stops the statement before its run draws
-    # noise; the row runs again (its runs so far are discarded whatever their values, so
-    # the samples stay unbiased), at most twice.
-    ran=0
-    for try in 1 2 3; do
-        if run_row "$name" "$table" "$runs" "$call" "$stats" 2>"$SAMPLES/$name.err"; then
-            ran=1
-            break
-        fi
-        grep -q "ledger request queue is full" "$SAMPLES/$name.err" && [[ $try -lt 3 ]] || break
-        echo "# $name: the ledger writers' queue was full (the machine is loaded): run again"
-        sleep 5
-        before=$(ledger_count)
-    done
-    if [[ $ran == 0 ]]; then
-        cat "$SAMPLES/$name.err"
+    if ! run_row "$name" "$table" "$runs" "$call" "$stats"; then
         echo "not ok - $name: the mechanism ran $runs times per side"
         T_FAIL=$((T_FAIL + 1))
         continue

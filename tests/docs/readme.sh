@@ -40,6 +40,8 @@ check "describe, train and evaluate were charged to the budget domain" \
     "SELECT count(*) = 3 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
 check "the stored model predicts from raw values" \
     "SET ROLE analyst; SELECT dpobj.predict_raw('income_v1', '{\"relationship\": \"Wife\", \"race\": \"Black\", \"sex\": \"Female\", \"capital_gain\": 0, \"hours_per_week\": 40}') IS NOT NULL"
+check "the path's last step shows a prediction and a probability from raw values" \
+    "SELECT $(grep -cE '^ *prediction +\| +probability *$' "$DPOBJ_CLUSTER_DIR/readme.out" || true) = 1"
 # docs/TUTORIAL.md: every ```sql block, in order, after the README's path
 tutorial=$(awk '/^```sql$/ { on = 1; next } on && /^```$/ { on = 0; print ""; next } on { print }' \
     "$REPO/docs/TUTORIAL.md")

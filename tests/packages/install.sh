@@ -76,7 +76,19 @@ docdir=/usr/share/doc/postgresql-$major-dpobj
 check "the package ships README.md, CHANGELOG.md and docs/" \
     "$(ls "$docdir"/README.md* "$docdir"/changelog.gz "$docdir"/docs/README.md* "$docdir"/docs/REFERENCE.md* 2>/dev/null | wc -l)" "4"
 
-# 3. README.md's demo commands after the package install, as written (from this clone, which
+# 3. scripts/demo.sh on this machine uses the package: it builds nothing, replaces no packaged
+# file and installs no test tool
+if DPOBJ_PGPORT=$((port + 1)) DPOBJ_DEMO_LOG=/tmp/demo-on-package.log bash scripts/demo.sh >/tmp/demo-on-package.out 2>&1; then
+    ok "scripts/demo.sh runs on the package"
+else
+    not_ok "scripts/demo.sh runs on the package"; cat /tmp/demo-on-package.out; tail -n 30 /tmp/demo-on-package.log
+fi
+check "the demo said it used the package" "$(grep -c 'using the installed package' /tmp/demo-on-package.out)" "1"
+check "no packaged file changed (dpkg -V)" "$(dpkg -V "postgresql-$major-dpobj" 2>&1)" ""
+check "the demo installed no compiler and no test tool" \
+    "$(installed | comm -13 /tmp/packages.server - | grep -E -- '-dev$|^(gcc|make|postgresql-[0-9]+-(pgtap|cron))$|^python3$')" ""
+
+# 4. README.md's demo commands after the package install, as written (from this clone, which
 # may sit where the postgres user cannot read: the commands copy the data): a database
 # dpobj_demo with UCI Adult and the extension, then the recommended path
 demo=$(awk '/<!-- package-path: begin -->/ { on = 1; next } /<!-- package-path: end -->/ { on = 0 }
@@ -91,8 +103,8 @@ fi
 end=$(date +%s.%N)
 check "the path stored model income_v1" \
     "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.models WHERE name = 'income_v1'")" "1"
-check "train and evaluate were charged to the budget domain" \
-    "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'")" "2"
+check "describe, train and evaluate were charged to the budget domain" \
+    "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'")" "3"
 check "the library is the package's" \
     "$(dpkg -S "/usr/lib/postgresql/$major/lib/dpobj.so" | cut -d: -f1)" "postgresql-$major-dpobj"
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')

@@ -8,4 +8,4 @@
 # restarts the server.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec bash "$DIR/../script_runner.sh" "$DIR" "" privilege takeover squat grouprole domainrace keycastrace droprole leakprobe dropguard leaks iostats waitevents runs deadline neighbours parallel
+exec bash "$DIR/../script_runner.sh" "$DIR" "" privilege takeover squat grouprole domainrace keycastrace planlocks droprole leakprobe dropguard leaks iostats waitevents runs deadline neighbours parallel
