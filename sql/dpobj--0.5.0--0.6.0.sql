@@ -248,3 +248,17 @@ SELECT b.relid AS relation,
        (SELECT oid FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 COMMENT ON VIEW dpobj.my_budgets IS
     'The current role''s privacy budgets per table or budget domain: granted, spent (composed by the accountant at the granted delta) and remaining (epsilon, delta), the last run charged and how many more such runs fit, and the largest epsilon the next pure, Gaussian and approximate run may ask for (the last two at next_delta, the delta of the last run that asked for one)';
+
+--------------------------------------------------------------------------
+-- dpobj.aggregate()'s rows of a direct dp_aggregate() release: its
+-- estimates and 95 % intervals by post-processing (src/protected/aggrows.c).
+-- Quantiles are released as two noisy histograms (docs/PRIVACY.md,
+-- "Private statistics"); the aggregates' signatures are unchanged.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.aggregate_rows(layout jsonb, release jsonb)
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_rows'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.aggregate_rows(jsonb, jsonb) IS
+    'dpobj.aggregate()''s rows (estimates, 95% intervals) of a dp_aggregate() or dp_aggregate_keys() release and the layout it ran with; post-processing only';

@@ -688,22 +688,11 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 }
 
 void
-glmparams_check_dimension(const char *aggname, int d)
-{
-	if (d > DPOBJ_GLM_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s supports at most %d features, got %d",
-						aggname, DPOBJ_GLM_MAX_DIM, d),
-				 errhint("Reduce the feature set.")));
-}
-
-void
 glmparams_check_args(GLMKind kind, const char *aggname, double epsilon, double delta,
 					 int d, Jsonb *options, GLMParams *p)
 {
 	dp_check_privacy_params(epsilon, delta);
-	glmparams_check_dimension(aggname, d);
+	dp_check_dimension(aggname, d);
 	glmparams_init(kind, p, epsilon, delta, options);
 }
 

@@ -20,9 +20,6 @@
 
 #include "utils/jsonb.h"
 
-/* Largest feature dimension of the continuous mechanisms. */
-#define DPOBJ_GLM_MAX_DIM		1024
-
 typedef enum GLMKind
 {
 	GLM_KIND_LOGISTIC = 1,		/* dp_logistic: l2 clipping */
@@ -189,9 +186,6 @@ extern const DPOptionSpec glmparams_opsamp_options[];
 /* Defaults, then the options (required: R); raises on a bad option. */
 extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,
 						   double delta, Jsonb *options);
-
-/* d <= DPOBJ_GLM_MAX_DIM, or an error naming aggname */
-extern void glmparams_check_dimension(const char *aggname, int d);
 
 /*
  * dpobj.train()'s argument checks (train.c), as the first row would: the
