@@ -50,7 +50,6 @@
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/sortsupport.h"
 #include "utils/syscache.h"
@@ -177,7 +176,7 @@ prep_type(Prep *p, Oid typid, int depth)
 	if (OidIsValid(tc->lt_opr))
 		prep_sort(tc->lt_opr, tc->typcollation);
 	if (typid == CASHOID)
-		(void) PGLC_localeconv();
+		(void) DirectFunctionCall1(cash_out, Int64GetDatum(0));	/* loads the locale data */
 	typtype = get_typtype(typid);
 	if (typtype == TYPTYPE_DOMAIN)
 	{

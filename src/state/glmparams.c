@@ -396,7 +396,7 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	{
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 #if DPOBJ_MUTANT_IS(units)
-		p->rows_per_unit = (int) ceil(p->rows_per_unit / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+		p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
 #endif
 	}
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&

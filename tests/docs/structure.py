@@ -235,6 +235,19 @@ def check_core(files):
           "; ".join(bad[:10]))
 
 
+# server headers that pull in headers of libraries the -dev packages do not depend on
+# (ICU's unicode/ucol.h on builds with ICU): a fresh machine with postgresql-server-dev
+# alone cannot compile them
+UNBUILDABLE = ("utils/pg_locale.h",)
+
+
+def check_server_headers(files):
+    _, system = includes(files)
+    bad = [f"{f}: {n}" for f, names in sorted(system.items()) for n in names
+           if n in UNBUILDABLE]
+    check("no source includes a server header needing ICU's headers", not bad, ", ".join(bad))
+
+
 def cycles(graph):
     index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
 
@@ -396,6 +409,7 @@ def main():
     check_issue_numbers(files)
     check_architecture(files)
     check_core(files)
+    check_server_headers(files)
     check_circles(files)
     check_layers(files)
     check_calls_up(files)

@@ -87,7 +87,7 @@ linparams_option(const char *key, JsonbValue *v, void *arg)
 		/* k of a privacy unit: dpobj.train() sets it from the catalog */
 		a->p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 #if DPOBJ_MUTANT_IS(units)
-		a->p->rows_per_unit = (int) ceil(a->p->rows_per_unit / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+		a->p->rows_per_unit = DPOBJ_MUTANT_COUNT(a->p->rows_per_unit);	/* audit mutant */
 #endif
 	}
 	else if (dp_option_sealed_key(key, v))
