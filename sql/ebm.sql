@@ -64,10 +64,11 @@ RESET dpobj.max_state_memory;
 -- the model beats the majority class (0.719) by far
 SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority
   FROM m, regress_ebm.v;
--- the model kinds' dispatch reads the same layout: score = margin, predict = margin > 0
+-- the model kinds' dispatch reads the same layout: score = margin, predict = margin >
+-- the model's cut-off (params "threshold")
 SELECT dpobj.model_kind(m) AS kind,
        bool_and(abs(dpobj.score(m, x) - regress_ebm.margin(m, x)) < 1e-9) AS score_is_margin,
-       bool_and(dpobj.predict(m, x) = (regress_ebm.margin(m, x) > 0)) AS predict_is_sign
+       bool_and(dpobj.predict(m, x) = (regress_ebm.margin(m, x) > ((m).params->>'threshold')::float8)) AS predict_is_cut
   FROM m, regress_ebm.v GROUP BY 1;
 SELECT count(*) AS explain_rows, count(DISTINCT feature) AS features FROM m, dpobj.explain(m);
 -- no groups: every coordinate a numeric term (5 x 8 scores)
@@ -169,8 +170,9 @@ SELECT (m).mechanism, cardinality((m).weights) AS scores, (m).params->'terms' AS
 -- raw values through the recorded encoding, and explain's rows on the declared scale
 SELECT dpobj.predict_raw(m, '{"c": "x", "a": 0.9, "b": 0.5}') IS NOT NULL AS predicts_raw FROM tm;
 SELECT feature, count(*) AS rows FROM tm, dpobj.explain(m) GROUP BY 1 ORDER BY 1;
-SELECT l.mechanism, l.kind, l.rho >= ((t.m).params->>'rho')::numeric AS rho_rounded_up,
-       l.rho < ((t.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
+SELECT l.mechanism, l.kind,
+       l.rho >= ((t.m).params->>'rho')::numeric + ((t.m).params->>'balance_rho')::numeric AS rho_rounded_up,
+       l.rho < (((t.m).params->>'rho')::numeric + ((t.m).params->>'balance_rho')::numeric) * 1.000000001 AS by_a_hair
   FROM tm t, dpobj.ledger l WHERE l.relation = 'regress_ebm.pts';
 RESET ROLE;
 DROP TABLE tm, m, rm;

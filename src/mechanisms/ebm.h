@@ -17,6 +17,7 @@
 #include "context/trainquery.h"
 #include "core/ebm.h"
 #include "mechanisms/glm.h"
+#include "mechanisms/operating.h"
 #include "state/ebmparams.h"
 
 /* a fit's layout, noise, design and buffers */
@@ -28,8 +29,9 @@ typedef struct EBMFit
 	EBMTerm    *terms;
 	int			nterms;
 	int			nscores;
-	double		rho;
+	double		rho;			/* the fit's: the run's less the balance estimate's */
 	EBMNoise	nz;
+	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
 	NoisySGDDesign D;			/* set by the caller before ebm_fit */
 	double	   *scores;
 	double	   *counts;			/* the noisy counts */
@@ -50,7 +52,8 @@ typedef struct EBMFit
 
 /*
  * The layout from options and d, the noise for rho(p's epsilon, delta) with
- * p's rows_per_unit, and the buffers: public inputs only, refused before any row
+ * p's rows_per_unit (less a balance estimate's share, p->balance_share), and
+ * the buffers: public inputs only, refused before any row
  */
 extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
 						 bool regression);

@@ -39,10 +39,11 @@ t_is "dpobj.seed is unset: noise from pg_strong_random()" \
     "$(t_psql -d "$DB" -c 'SHOW dpobj.seed')" "-1"
 
 # The "mu=zcdp" claims are sqrt(2 rho) with audit.py's own rho(eps, delta): it must be the
-# rho the real build's Gaussian releases are calibrated to (params "rho"), else the claims
-# are wrong (a mutant build may report a mutated rho: not checked there).
+# rho the real build's Gaussian releases are calibrated to (params "rho", a run without the
+# operating point's balance estimate), else the claims are wrong (a mutant build may report
+# a mutated rho: not checked there).
 if [[ -z $MUTANT ]]; then
-    rho_lib=$(t_psql -d "$DB" -c "SELECT (dpobj.dp_noisysgd(x, y, 16, 1e-5, '{\"R\":1,\"intercept\":false,\"T\":1}')).params->>'rho' FROM canary WHERE side = 0")
+    rho_lib=$(t_psql -d "$DB" -c "SELECT (dpobj.dp_noisysgd(x, y, 16, 1e-5, '{\"R\":1,\"intercept\":false,\"T\":1,\"metric\":\"accuracy\"}')).params->>'rho' FROM canary WHERE side = 0")
     rho_py=$(python3 "$DIR/audit.py" rho-matches 16 1e-5 "${rho_lib:-0}")
     rho_ok() { python3 "$DIR/audit.py" rho-matches 16 1e-5 "${rho_lib:-0}" >/dev/null; }
     t_check "the mu rows' claim: audit.py's rho(16, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
@@ -58,12 +59,12 @@ if [[ -z $MUTANT ]]; then
     done <<'CLAIMS'
 opdisc_probit|(SELECT dpobj.dp_halfspace(x, y, 64, 1e-5, '{"B":1,"D2":1,"oracle":"search"}') FROM halfspace WHERE side = 0)|1 / ((m).params->>'sigma')::float8
 rspm_probit|(SELECT dpobj.dp_halfspace_rspm(x, y, 32, 1e-5, '{"oracle":"search"}') FROM halfspace WHERE side = 0)|sqrt(2) / ((m).params->>'sigma')::float8
-noisysgd_tune|(SELECT dpobj.dp_noisysgd(x, y, 16, 1e-5, '{"R":1,"intercept":false,"loss":"huber","T":1,"n":1000000,"tune":{"R":[1]},"tune_gamma":1}') FROM canary WHERE side = 0)|sqrt(2 * ((m).params->>'rho')::float8)
-objective|(SELECT dpobj.dp_logistic(x, y, 16, 1e-5, '{"R":1,"intercept":false,"loss":"huber","lambda":64}') FROM canary WHERE side = 0)|2 / ((m).params->>'sigma')::float8
-cms_noise|(SELECT dpobj.dp_logistic(x, y, 2, 1e-5, '{"R":1,"intercept":false,"loss":"huber","lambda":64,"method":"cms"}') FROM canary WHERE side = 0)|2 / ((m).params->>'epsilon_prime')::float8
+noisysgd_tune|(SELECT dpobj.dp_noisysgd(x, y, 16, 1e-5, '{"R":1,"intercept":false,"loss":"huber","T":1,"n":1000000,"tune":{"R":[1]},"tune_gamma":1,"metric":"accuracy"}') FROM canary WHERE side = 0)|sqrt(2 * ((m).params->>'rho')::float8)
+objective|(SELECT dpobj.dp_logistic(x, y, 16, 1e-5, '{"R":1,"intercept":false,"loss":"huber","lambda":64,"metric":"accuracy"}') FROM canary WHERE side = 0)|2 / ((m).params->>'sigma')::float8
+cms_noise|(SELECT dpobj.dp_logistic(x, y, 2, 1e-5, '{"R":1,"intercept":false,"loss":"huber","lambda":64,"method":"cms","metric":"accuracy"}') FROM canary WHERE side = 0)|2 / ((m).params->>'epsilon_prime')::float8
 opsamp_scale|(SELECT dpobj.dp_opsamp(x, y, 4, 1e-5, '{"R":1,"n":1}') FROM opsamp WHERE side = 0)|((m).params->>'laplace_scale')::float8
 evalreg_noise|(SELECT dpobj.dp_evaluate(x, y, 0.2, 1e-5, jsonb_build_object('model', (SELECT m FROM lrmodel)::text)) FROM evalreg WHERE side = 0)|(m->'noise'->>'scale')::float8
-auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
+auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output","metric":"accuracy"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
 CLAIMS
 fi
 

@@ -90,13 +90,14 @@ PORTS=("${CITUS_PORTS[@]}")
 # and weights' size (an additive choice's are its score tables);
 # only the selection's public params are compared (tests/security/selection_public_params.txt);
 # with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt);
-# so is an additive model's "counts" (its released noisy bin counts).
+# so is an additive model's "counts" (its released noisy bin counts), and a binary
+# classifier's "threshold" and balance estimate ("balance_counts", "balance_weight_*").
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
 PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/private_r_public_params.txt" | paste -sd, -)}"
 # a tuned noisy GD model's grid point and what it sets are DP output (tune_public_params.txt)
 TUNE_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/tune_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = 'counts')" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC"
 }
 COORD=${PORTS[0]}
 

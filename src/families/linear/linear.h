@@ -17,6 +17,7 @@
 #define DPOBJ_LINEAR_H
 
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 #include "families/linear/linearparams.h"
 #include "families/linear/passglmparams.h"
 
@@ -27,6 +28,7 @@ typedef struct LinearWork
 	double	   *tri;			/* sum u u^T, packed; then released */
 	double	   *b;				/* sum u v; then released */
 	double	   *phi;			/* the solve's coefficients, normalised */
+	OpRun		op;				/* dp_passglm's operating point */
 } LinearWork;
 
 /*

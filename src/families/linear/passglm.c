@@ -25,6 +25,7 @@
 #include "families/linear/linear.h"
 #include "families/linear/linearstate.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 #include "model/model.h"
 #include "core/passglm.h"
 #include "families/linear/passglmparams.h"
@@ -61,6 +62,32 @@ passglm_params(StringInfo buf, const LinParams *p, const LinRegCalibration *c, i
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 }
 
+/*
+ * The operating point, post-processing of the released sums: with an
+ * intercept (u's last coordinate 1 / R_eff) the last diagonal entry of
+ * sum u u^T is n / R_eff^2 and the last entry of sum u v is (npos - nneg) /
+ * R_eff, so the noisy label counts, and from them balanced accuracy's
+ * weights and cut-off (operating.h), come at no cost
+ */
+static void
+passglm_operating(const LinParams *p, const LinearWork *w, OpRun *op)
+{
+	static const double none[2] = {1.0, 1.0};
+
+	memset(op, 0, sizeof(*op));
+	op->metric = p->metric;
+	if (p->metric == GLM_AUTO_METRIC_BALANCED)
+	{
+		double		n = w->tri[linreg_tri(p->p) - 1] * p->Reff * p->Reff,
+					s = w->b[p->p - 1] * p->Reff;
+
+		op->noisy[0] = (n + s) / 2;
+		op->noisy[1] = (n - s) / 2;
+		opoint_weights(op->noisy, GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT, op->w);
+	}
+	operating_finish(op, none, none, op->w);
+}
+
 /* normalised sums -> the released least-squares direction, scaled */
 static void
 passglm_compute(DPRun *run)
@@ -73,6 +100,7 @@ passglm_compute(DPRun *run)
 	/* <w, x> + bias = scale <phi, u>, u = (x, 1) / R_eff */
 	for (int j = 0; j < p->p; j++)
 		w->phi[j] *= scale / p->Reff;
+	passglm_operating(p, w, &w->op);
 	run->detail = "passglm";
 }
 
@@ -86,6 +114,7 @@ passglm_release(DPRun *run)
 
 	model_params_begin(&params);
 	passglm_params(&params, p, &w->c, s->d);
+	operating_params(&params, &w->op, true);
 	model_params_end(&params);
 	return model_build(run->fcinfo, "passglm", w->phi, s->d,
 					   p->intercept ? w->phi[s->d] : 0.0,

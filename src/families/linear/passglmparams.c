@@ -14,6 +14,7 @@
 
 #include "core/auditmutant.h"
 #include "base/dpobj.h"
+#include "state/glmparams.h"
 #include "base/options.h"
 #include "families/linear/passglmparams.h"
 #include "state/rowinput.h"
@@ -22,7 +23,26 @@ typedef struct PassOptionArg
 {
 	LinParams  *p;
 	bool		have_R;
+	bool		have_metric;
 } PassOptionArg;
+
+/* "metric": the operating point's, "balanced_accuracy" or "accuracy" (passglm.c) */
+static int
+passglmparams_metric(JsonbValue *v)
+{
+	const char *hint = "Use \"balanced_accuracy\" (the default with an intercept: the cut-off at the base rate its released sums estimate) or \"accuracy\" (a probability above 1/2).";
+	char	   *s = dp_option_string(v, "metric", hint);
+
+	if (strcmp(s, "balanced_accuracy") == 0)
+		return GLM_AUTO_METRIC_BALANCED;
+	if (strcmp(s, "accuracy") == 0)
+		return GLM_AUTO_METRIC_ACCURACY;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: unknown metric \"%s\"", PASSGLM_AGGNAME, s),
+			 errhint("%s", hint)));
+	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
+}
 
 const DPOptionSpec passglmparams_options[] = {
 	DP_OPTION("intercept", DP_OPTION_BOOL, LinParams, intercept, true),
@@ -46,6 +66,11 @@ passglmparams_option(const char *key, JsonbValue *v, void *arg)
 		a->p->intercept = dp_option_bool(v, key);
 	else if (strcmp(key, "ridge") == 0)
 		a->p->ridge = dp_option_number(v, key, 0, 1e6, false);
+	else if (strcmp(key, "metric") == 0)
+	{
+		a->p->metric = passglmparams_metric(v);
+		a->have_metric = true;
+	}
 	else if (strcmp(key, "rows_per_unit") == 0)
 	{
 		/* k of a privacy unit: dpobj.train() sets it from the catalog */
@@ -65,7 +90,7 @@ passglmparams_option(const char *key, JsonbValue *v, void *arg)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown option \"%s\" for %s", key, PASSGLM_AGGNAME),
-				 errhint("Valid options are R (required), intercept, ridge and rows_per_unit.")));
+				 errhint("Valid options are R (required), intercept, ridge, metric and rows_per_unit.")));
 }
 
 void
@@ -97,6 +122,17 @@ passglmparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *opt
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: option \"R\" is required", PASSGLM_AGGNAME),
 				 errhint("Pass a public bound, e.g. '{\"R\": 1}': features are clipped to norm R, never estimated from the data.")));
+	/*
+	 * balanced accuracy's base rate comes from the intercept's released sums
+	 * (passglm.c): the default with an intercept, refused without
+	 */
+	if (!arg.have_metric)
+		p->metric = p->intercept ? GLM_AUTO_METRIC_BALANCED : GLM_AUTO_METRIC_ACCURACY;
+	if (p->metric == GLM_AUTO_METRIC_BALANCED && !p->intercept)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: \"metric\": \"balanced_accuracy\" needs an intercept", PASSGLM_AGGNAME),
+				 errhint("Its cut-off is the base rate the intercept's released sums estimate: drop \"intercept\": false, or use \"metric\": \"accuracy\".")));
 	/* the label range [-1, 1] has centre 0 and half-width 1 */
 	p->p = d + (p->intercept ? 1 : 0);
 	p->Reff = sqrt(p->R * p->R + (p->intercept ? 1.0 : 0.0));
