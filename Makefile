@@ -12,9 +12,10 @@ DATA = sql/dpobj--0.5.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
 # plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
-# the PostgreSQL glue.  Only src/ is on the include path: an include names its folder
+# the PostgreSQL glue; src/families/<f>/ holds one mechanism family each, every folder
+# present built.  Only src/ is on the include path: an include names its folder
 # ("state/aggstate.h") and never one above its own (tests/docs checks both).
-DPOBJ_DIRS = core base ledger model context state mechanisms protected jobs api
+DPOBJ_DIRS = core base ledger model context state mechanisms families/* protected jobs api
 # every .c file of those folders, and dpobj.help()'s text generated from docs/REFERENCE.md
 OBJS = $(patsubst %.c,%.o,$(filter-out src/api/helptext.c,$(wildcard $(addsuffix /*.c,$(addprefix src/,$(DPOBJ_DIRS)))))) \
 	src/api/helptext.o
@@ -28,8 +29,16 @@ PG_CPPFLAGS = -I$(srcdir)/src
 PG_CFLAGS = -std=gnu11 -Wall -Wmissing-prototypes -pthread -ffp-contract=off
 SHLIB_LINK = -lglpk -lgsl -lgslcblas -lm -pthread
 
-# pg_regress: sql/<name>.sql against expected/<name>.out
-REGRESS = setup halfspace_errors model halfspace ledger budget parallel jobs mechanisms_errors mechanisms help security models evaluate security_evaluate documented_defaults security_numerics numfeature linreg units deadline multiclass linreg2 glmret zcdp linspeed units2 mceval classweight domains citus auto auto_metric budget_domains unitchange unitreattach passglm spill sample privbounds privrcheck tune lincols partitions ownercode declarations cost session_jobs aggregate aggquant aggaccuracy kinds ebm encodecache aggcols aggkeys ebmexplain nextrun
+# pg_regress: sql/<name>.sql against expected/<name>.out, every test file present (not the
+# extension's scripts sql/dpobj--*.sql).  REGRESS_FIRST run first, in this order: setup
+# (the helpers the others use) and the tests that read what the others leave in the one
+# ledger and the models catalog (halfspace_errors expects it empty; halfspace, ledger,
+# budget, models and passglm list its rows); then every other test by name.  A new test is
+# a new file and reads only its own rows: nothing lists it.
+REGRESS_FIRST = setup halfspace_errors model halfspace ledger budget parallel jobs \
+	mechanisms_errors mechanisms help security models passglm
+REGRESS_FILES = $(sort $(basename $(notdir $(filter-out sql/dpobj--%,$(wildcard sql/*.sql)))))
+REGRESS = $(filter $(REGRESS_FILES),$(REGRESS_FIRST)) $(filter-out $(REGRESS_FIRST),$(REGRESS_FILES))
 REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/api/helptext.c

@@ -16,7 +16,7 @@
 --     so all three run on one core.
 -- (b) Distinct feature vectors per feature set (the aggregate state holds one entry per
 --     distinct quantised vector): raw, and after dpobj's quantisation round(64 x)
---     (half away from zero, as in src/state/hsstate.c), for adult.train and the balanced
+--     (half away from zero, as in src/families/halfspace/halfspacestate.c), for adult.train and the balanced
 --     subset.  Replicating the table does not change these counts.
 
 \set ON_ERROR_STOP on

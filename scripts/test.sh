@@ -268,7 +268,7 @@ run_suite readme "$REPO/tests/docs/readme.sh"
 run_suite security "$REPO/tests/security/run.sh"
 # empirical privacy audit: every mechanism run thousands of times on two neighbouring
 # tables; a statistically valid lower bound (mu for Gaussian releases, epsilon otherwise)
-# must not exceed the claim, and mutant builds with one calibration 1.5 times too weak
+# must not exceed the claim, and mutant builds with one calibration 1.25 times too weak
 # must be flagged (a private installation copy and cluster, DPOBJ_AUDIT_PGPORT)
 DPOBJ_AUDIT_PARTS="estimator mechanisms" run_suite audit "$REPO/tests/audit/run.sh"
 # the mutant builds started in the background after the build (above)

@@ -31,28 +31,38 @@ SELECT statistic, round(half_width::numeric, 6) AS half_width
 SELECT statistic, round(half_width::numeric, 6) AS half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "mean", "column": "hours"}]', 1,
                                 options => '{"count": 10}');
--- a quantile's in ranks: its estimate's draw (gamma = 1 / 3 / 2 over 1000 bins, 1 / 12
--- beside a count or grouped) loses at most ceil(ln(1000 / 0.05) / gamma) - 1 ranks
--- w.p. >= 95 %; and back
-SELECT statistic, column_name, half_width, ceil(ln(1000 / 0.05) * 6) - 1 AS expected
+-- a quantile's in ranks: how far past rank t its interval's ends reach (the 97.5 % point
+-- of its test's noise at its noisiest edge, core/aggquant.h): shrinking with epsilon,
+-- wider beside a count (half the epsilon); and back
+SELECT statistic, column_name, half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": [0.5]}]', 1);
-SELECT statistic, half_width, ceil(ln(1000 / 0.05) * 12) - 1 AS expected
+SELECT statistic, half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": 0.5}, {"stat": "count"}]', 1)
  WHERE statistic = 'quantile';
-SELECT statistic, half_width, ceil(ln(100 / 0.05) * 12) - 1 AS expected
+SELECT statistic, half_width
   FROM dpobj.aggregate_accuracy('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": 0.5, "bins": 100}]', 1,
                                 ARRAY['sex']);
-SELECT statistic, epsilon
-  FROM dpobj.aggregate_epsilon('regress_acc.people', '[{"stat": "quantile", "column": "hours", "q": [0.5]}]', 59);
+SELECT e.statistic, e.epsilon,
+       (SELECT half_width FROM dpobj.aggregate_accuracy('regress_acc.people', w, e.epsilon)) <= 40 AS meets,
+       (SELECT half_width FROM dpobj.aggregate_accuracy('regress_acc.people', w, e.epsilon * 0.99)) > 40 AS least
+  FROM (VALUES ('[{"stat": "quantile", "column": "hours", "q": [0.5]}]'::jsonb)) v(w),
+       LATERAL dpobj.aggregate_epsilon('regress_acc.people', w, 40) e;
+SELECT bool_and(h <= lag_h) AS quantile_accuracy_monotone
+  FROM (SELECT h, lag(h, 1, 'infinity') OVER (ORDER BY eps) AS lag_h
+          FROM unnest(ARRAY[0.05, 0.1, 0.3, 1, 3, 10]) eps,
+               LATERAL (SELECT half_width AS h FROM dpobj.aggregate_accuracy('regress_acc.people',
+                        '[{"stat": "quantile", "column": "hours", "q": [0.25, 0.5]}]', eps)) a) s;
 
--- the half-width is exactly what a run reports (ci_high - estimate), for every cell
+-- the half-width is exactly what a run reports (ci_high - estimate), for every cell whose
+-- interval is not cut at 0 (a count's and its interval's ends are clamped there)
 CREATE TEMP TABLE acc AS
 SELECT * FROM dpobj.aggregate_accuracy('regress_acc.people',
     '[{"stat": "count"}, {"stat": "sum", "column": "hours"}, {"stat": "histogram", "column": "race"}]',
     3, ARRAY['sex']);
 SELECT r.statistic, count(*) AS cells,
-       bool_and(abs((r.ci_high - r.estimate) - a.half_width) <= 1e-9 * (1 + a.half_width)) AS same_high,
-       bool_and(abs((r.estimate - r.ci_low) - a.half_width) <= 1e-9 * (1 + a.half_width)) AS same_low
+       bool_and(abs((r.ci_high - r.estimate) - a.half_width) <= 1e-9 * (1 + a.half_width) OR r.ci_low = 0) AS same_high,
+       bool_and(abs((r.estimate - r.ci_low) - a.half_width) <= 1e-9 * (1 + a.half_width) OR r.ci_low = 0) AS same_low,
+       bool_and(r.ci_high - r.estimate <= a.half_width * (1 + 1e-9)) AS never_wider
   FROM dpobj.aggregate('regress_acc.people',
     '[{"stat": "count"}, {"stat": "sum", "column": "hours"}, {"stat": "histogram", "column": "race"}]',
     3, 1e-6, ARRAY['sex']) r JOIN acc a USING (statistic)

@@ -113,5 +113,27 @@ SELECT octet_length(group_values->>'note') AS bytes,
   FROM dpobj.aggregate('regress_keys.w', '[{"stat": "count"}]', 1, 1e-6, ARRAY['note']);
 RESET ROLE;
 
-DROP TABLE regress_keys.t, regress_keys.v, regress_keys.w;
+-- a key whose text a catalog lookup per value makes (regclass, also in an array) or that
+-- starts a library (xml in an array; xml itself has a built-in cast): refused before the
+-- charge, the hint says why; an enum's labels are loaded before the scan, so it is a key
+CREATE TYPE regress_keys.mood AS ENUM ('calm', 'busy');
+CREATE TABLE regress_keys.r AS
+SELECT i, 'pg_class'::regclass AS rel, ARRAY['pg_class'::regclass] AS rels,
+       ARRAY['<a/>'::xml] AS docs, (ARRAY['calm', 'busy'])[i % 2 + 1]::regress_keys.mood AS mood
+  FROM generate_series(1, 200) i;
+SELECT dpobj.protect('regress_keys.r');
+SELECT dpobj.declare_domain('regress_keys.r', 'i', 0, 200);
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_keys.r', 'regress_keys_bob', 100000, 0.5);
+SET ROLE regress_keys_bob;
+SELECT sqlstate, message, hint FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.r', '[{"stat": "count"}, {"stat": "sum", "column": "i"}]', 1, 1e-6, ARRAY['rel'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.r', '[{"stat": "count"}, {"stat": "sum", "column": "i"}]', 1, 1e-6, ARRAY['rels'])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_keys.r', '[{"stat": "count"}, {"stat": "sum", "column": "i"}]', 1, 1e-6, ARRAY['docs'])$$);
+SELECT group_values, abs(estimate - 100) < 40 AS near
+  FROM dpobj.aggregate('regress_keys.r', '[{"stat": "count"}, {"stat": "sum", "column": "i"}]', 1, 1e-6, ARRAY['mood'])
+ WHERE statistic = 'count' ORDER BY 1;
+SELECT count(*) AS charged FROM dpobj.ledger WHERE relation = 'regress_keys.r';
+RESET ROLE;
+
+DROP TABLE regress_keys.t, regress_keys.v, regress_keys.w, regress_keys.r;
+DROP TYPE regress_keys.mood;
 DROP SCHEMA regress_keys;

@@ -1,6 +1,6 @@
--- Private quantiles (exponential mechanism over a public lattice of bins, exact
--- sampler) and variances (noisy sum of squares, sum and count) of dpobj.aggregate,
--- and dpobj.describe(): one charge for a profile of the table.
+-- Private quantiles (two noisy histograms over a public lattice of leaves, the intervals
+-- by post-processing) and variances (noisy sum of squares, sum and count) of
+-- dpobj.aggregate, and dpobj.describe(): one charge for a profile of the table.
 CREATE SCHEMA regress_aq;
 CREATE ROLE regress_aq_alice;
 CREATE TABLE regress_aq.t AS
@@ -11,50 +11,52 @@ SELECT dpobj.declare_domain('regress_aq.t', 'sex', ARRAY['F', 'M']);
 SELECT dpobj.declare_domain('regress_aq.t', 'v', 0, 100);
 SELECT dpobj.declare_domain('regress_aq.t', 'flag', ARRAY['true', 'false']);
 
--- the direct aggregate, seeded: a quantile's 1000 slots release only its drawn bins
--- (q order, the q's lower ends, upper ends, then 0) and each draw's gamma [num, den]
--- (epsilon 1 in sixths, halved: 1/12 each)
+-- the direct aggregate, seeded: a quantile of 256 leaves releases their noisy counts and
+-- those of 16 coarse bins of 16 leaves, each histogram at half its epsilon (scale 2 / (1/2));
+-- both sum to about the 1000 rows; dpobj.aggregate_rows() gives the estimates and intervals
 SET dpobj.seed = 7;
-SELECT jsonb_array_length(r->'values') AS n, r->'values'->0 AS bin_q1, r->'values'->1 AS bin_q2,
-       (SELECT count(*) FROM jsonb_array_elements(r->'values') e WHERE e::text <> '0') <= 6 AS only_draws,
-       r->'noise'->0 AS gamma_q1, r->'noise'->6 AS past_q
-  FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "v", "lo": 0, "hi": 100}]', '{}'::text[], ARRAY[v]),
-                                  true, 1, 1e-6, '{"layout": {"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
-                                   "what": [{"stat": "quantile", "column": "v", "q": [0.25, 0.9]}]}}') r
-          FROM regress_aq.t) s;
--- grouped by sex (3 cells), epsilon 1: gamma = 1 / (3 x 2 x 2) (not rounded to 0)
-SELECT r->'noise'->0 AS gamma, jsonb_array_length(r->'values') AS n
+CREATE TEMP TABLE q_release AS
+SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "v", "lo": 0, "hi": 100}]', '{}'::text[], ARRAY[v]),
+                          true, 1, 1e-6, '{"layout": {"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
+                           "what": [{"stat": "quantile", "column": "v", "q": [0.25, 0.9]}]}}') r
+  FROM regress_aq.t;
+SELECT jsonb_array_length(r->'values') AS n, r->'noise'->0 AS leaf_noise, r->'noise'->256 AS coarse_noise,
+       abs((SELECT sum(e::text::int) FROM jsonb_array_elements(r->'values') WITH ORDINALITY a(e, i) WHERE i <= 256) - 1000) < 200 AS leaves_sum,
+       abs((SELECT sum(e::text::int) FROM jsonb_array_elements(r->'values') WITH ORDINALITY a(e, i) WHERE i > 256) - 1000) < 50 AS coarse_sum
+  FROM q_release;
+-- the true quantiles 24 and 89 (ranks 250 and 900) inside a few leaves (100 / 256) wide intervals
+SELECT statistic, estimate, ci_low, ci_high
+  FROM q_release, dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
+                                        "what": [{"stat": "quantile", "column": "v", "q": [0.25, 0.9]}]}', r);
+-- grouped by sex (3 cells), "bins" 10: one flat histogram per cell at the whole epsilon
+SELECT r->'noise'->0 AS noise, jsonb_array_length(r->'values') AS n
   FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "sex", "levels": ["F", "M"]}, {"column": "v", "lo": 0, "hi": 100}]',
                                                         ARRAY[sex], ARRAY[v]),
                                   true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}, {"column": "v", "lo": 0, "hi": 100}],
                                    "group_by": ["sex"], "what": [{"stat": "quantile", "column": "v", "q": 0.5, "bins": 10}]}}') r
           FROM regress_aq.t) s;
 RESET dpobj.seed;
--- 200 seeded runs at epsilon 0.15: the rank error (|drawn bin's rank - t|, t = 500 of
--- 1000) within the utility bound ln(1000 / 0.05) / gamma, gamma >= 1/64 (eps / 3 / 2), in
--- >= 95 % of runs; the interval (the lower edge of the bin drawn at rank t - s, the upper
--- edge of the one at t + s) holds the true median (rank 500) in >= 95 % of runs
-CREATE TEMP TABLE qcover (run int, bin int, lo int, hi int);
+-- 100 seeded runs at epsilon 0.15: the interval holds the true median 49 (rank 500; each
+-- value 10 rows) in >= 95 of them; the estimate lies inside it; the ends vary
+CREATE TEMP TABLE qcover (run int, estimate float8, lo float8, hi float8);
 DO $$
 BEGIN
-  FOR i IN 1..200 LOOP
+  FOR i IN 1..100 LOOP
     PERFORM set_config('dpobj.seed', i::text, false);
     INSERT INTO qcover
-    SELECT i, (r->'values'->>0)::int, (r->'values'->>1)::int, (r->'values'->>2)::int
+    SELECT i, q.estimate, q.ci_low, q.ci_high
       FROM (SELECT dpobj.dp_aggregate(dpobj.encode_features('[{"column": "v", "lo": 0, "hi": 100}]', '{}'::text[], ARRAY[v]),
                                       true, 0.15, 1e-6, '{"layout": {"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
                                        "what": [{"stat": "quantile", "column": "v", "q": 0.5}]}}') r
-              FROM regress_aq.t) s;
+              FROM regress_aq.t) s,
+           dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 100}], "group_by": [],
+                                 "what": [{"stat": "quantile", "column": "v", "q": 0.5}]}', r) q;
   END LOOP;
 END $$;
-SELECT count(*) FILTER (WHERE greatest(500 - c, c_prev + 1 - 500, 0) <= ln(1000 / 0.05) * 64) AS within,
-       count(DISTINCT bin) > 20 AS noisy,
-       count(*) FILTER (WHERE lo_below < 500 AND hi_upto >= 500) >= 190 AS covers,
+SELECT count(*) FILTER (WHERE lo <= 49 AND 49 <= hi) >= 95 AS covers,
+       bool_and(lo <= estimate AND estimate <= hi) AS estimate_inside,
        count(DISTINCT (lo, hi)) > 20 AS ends_noisy
-  FROM (SELECT bin, lo, hi, (SELECT count(*) FROM regress_aq.t WHERE floor(v * 10) <= bin) AS c,
-               (SELECT count(*) FROM regress_aq.t WHERE floor(v * 10) < bin) AS c_prev,
-               (SELECT count(*) FROM regress_aq.t WHERE floor(v * 10) < lo) AS lo_below,
-               (SELECT count(*) FROM regress_aq.t WHERE floor(v * 10) <= hi) AS hi_upto FROM qcover) s;
+  FROM qcover;
 RESET dpobj.seed;
 
 -- the true quartiles and variances per group, for comparison below
@@ -67,9 +69,9 @@ SELECT dpobj.protect('regress_aq.t');
 SELECT 1 FROM dpobj.grant_budget('regress_aq.t', 'regress_aq_alice', 10000, 0.001);
 GRANT USAGE ON SCHEMA regress_aq TO regress_aq_alice;
 SET ROLE regress_aq_alice;
--- at epsilon 2000 (1000 per statistic, 1/3 or 1/2 of it per value or draw) near the truth:
--- per group, quantiles within a bin or two of the true ones and their intervals a bin or
--- two wide (docs/PRIVACY.md), variance inside its interval
+-- at epsilon 2000 (1000 per statistic, half of it per histogram or value) near the truth:
+-- per group, quantiles within a leaf or two of the true ones and their intervals a few
+-- leaves wide (docs/PRIVACY.md), variance inside its interval
 SELECT group_values, statistic, column_name, round(estimate::numeric, 1) AS estimate, ci_low, ci_high
   FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.25, 0.5], "bins": 100}]',
                        2000, 1e-6, ARRAY['sex']);
@@ -89,7 +91,6 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.5, 1]}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": "0.5"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]}]', 1, 1e-6)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": [0.25, 0.5, 0.75], "bins": 2}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "v", "q": 0.5, "bins": 1}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "quantile", "column": "sex", "q": 0.5}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_aq.t', '[{"stat": "variance", "column": "v", "q": 0.5}]', 1, 1e-6)$$);

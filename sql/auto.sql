@@ -97,7 +97,8 @@ SELECT (m).params->>'selected' IN ('objective', 'cms') AS logistic,
           FROM regress_auto.v) s,
        LATERAL dpobj.glm_calibration(((m).params->>'final_epsilon')::float8,
                                      ((m).params->>'final_delta')::float8,
-                                     jsonb_build_object('R', 1.5, 'method', (m).params->>'selected')) c;
+                                     jsonb_build_object('R', 1.5, 'method', (m).params->>'selected',
+                                                        'metric', 'accuracy')) c;
 -- no rows: nothing runs off the protected path
 SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') IS NULL AS empty FROM regress_auto.v WHERE false;
 RESET dpobj.seed;

@@ -22,8 +22,8 @@ SELECT ARRAY[(g % 11 = 0)::int]::float8[] AS x,
 -- refused before any row: an unknown metric, a non-string
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1, "metric": "recall"}') FROM regress_autom.pts$$);
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1, "metric": 1}') FROM regress_autom.pts$$);
--- not an option of the single mechanisms
-SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "metric": "accuracy"}') FROM regress_autom.pts$$);
+-- not an option of OPSamp (its hinge loss's own cut-off) nor of the multi-class kinds
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1, "n": 100, "metric": "accuracy"}') FROM regress_autom.pts$$);
 \pset format aligned
 
 -- the default metric and candidates follow "class_weight" (objective and noisy GD with

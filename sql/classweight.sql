@@ -20,10 +20,12 @@ SELECT round(avg(y::int), 3) AS positives FROM regress_cw.pts;
 SET dpobj.seed = 11;
 
 -- ---- the calibration is the unweighted run's; the weights are public parameters ----
+-- ("none": no weights and no balance estimate, "metric": "accuracy"; with the weights the
+-- default metric is theirs, "weighted_accuracy", whose cut-off is the weighted model's 0)
 CREATE TEMP TABLE m AS
 SELECT w, dpobj.dp_logistic(x, y, 1, 1e-6, o) AS m
   FROM regress_cw.v,
-       (VALUES ('none', '{"R": 1.5}'::jsonb),
+       (VALUES ('none', '{"R": 1.5, "metric": "accuracy"}'::jsonb),
                ('0.2', '{"R": 1.5, "class_weight": {"false": 0.2}}'),
                ('both', '{"R": 1.5, "class_weight": {"true": 0.5, "false": 0.1}}')) c(w, o)
  GROUP BY w, o;
@@ -39,7 +41,7 @@ SELECT (SELECT sum(dpobj.predict(m, x)::int) FROM m, regress_cw.v WHERE w = '0.2
        AS weighted_predicts_more;
 -- the same for noisy gradient descent (its noise from R, T and epsilon only)
 CREATE TEMP TABLE sgd AS
-SELECT 'none' w, dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100}') m FROM regress_cw.v
+SELECT 'none' w, dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "metric": "accuracy"}') m FROM regress_cw.v
 UNION ALL
 SELECT '0.2', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "class_weight": {"false": 0.2}}')
   FROM regress_cw.v
@@ -52,7 +54,7 @@ SELECT '0.2 no prior', dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "T": 100, "c
 -- the weights change the noise only through the default clip (a quarter with weights)
 SELECT w, (m).params->>'gradient_clip' AS clip, (m).params->>'adagrad_prior' AS prior,
        (m).params->>'sigma' = (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, jsonb_build_object('R', 1.5, 'T', 100,
-                                         'gradient_clip', ((m).params->>'gradient_clip')::float8))).params->>'sigma'
+                                         'gradient_clip', ((m).params->>'gradient_clip')::float8, 'metric', 'accuracy'))).params->>'sigma'
                                     FROM regress_cw.v) AS same_sigma,
        sum(dpobj.predict(m, x)::int) AS predicted_positive,
        round(avg(dpobj.predict(m, x)::int) FILTER (WHERE y), 2) AS recall
@@ -64,9 +66,9 @@ SELECT (SELECT sum(dpobj.predict(m, x)::int) FROM sgd, regress_cw.v WHERE w = '0
 
 -- "gradient_clip" c: a row's loss derivative clipped to [-c, c], the noise for 2 c R_eff
 -- (its lattice a power of two set by the noise: sigma scales by exactly c)
-SELECT c, round((((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, jsonb_build_object('R', 1.5, 'gradient_clip', c))).params->>'sigma'
+SELECT c, round((((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, jsonb_build_object('R', 1.5, 'gradient_clip', c, 'metric', 'accuracy'))).params->>'sigma'
                      FROM regress_cw.v))::numeric
-              / ((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5}')).params->>'sigma' FROM regress_cw.v))::numeric), 6)
+              / ((SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1.5, "metric": "accuracy"}')).params->>'sigma' FROM regress_cw.v))::numeric), 6)
          AS sigma_ratio
   FROM (VALUES (0.5), (0.25), (0.125)) v(c);
 SELECT o, e.* FROM (VALUES

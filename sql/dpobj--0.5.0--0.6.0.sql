@@ -304,3 +304,17 @@ RETURNS double precision
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$ SELECT dpobj.probability_raw(dpobj.get_model($1), $2, $3) $$;
+
+--------------------------------------------------------------------------
+-- dpobj.aggregate()'s rows of a direct dp_aggregate() release: its
+-- estimates and 95 % intervals by post-processing (src/protected/aggrows.c).
+-- Quantiles are released as two noisy histograms (docs/PRIVACY.md,
+-- "Private statistics"); the aggregates' signatures are unchanged.
+--------------------------------------------------------------------------
+CREATE FUNCTION dpobj.aggregate_rows(layout jsonb, release jsonb)
+RETURNS TABLE(group_values jsonb, statistic text, column_name text, estimate float8,
+              ci_low float8, ci_high float8)
+AS 'MODULE_PATHNAME', 'dpobj_aggregate_rows'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.aggregate_rows(jsonb, jsonb) IS
+    'dpobj.aggregate()''s rows (estimates, 95% intervals) of a dp_aggregate() or dp_aggregate_keys() release and the layout it ran with; post-processing only';

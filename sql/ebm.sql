@@ -73,12 +73,14 @@ RESET dpobj.max_state_memory;
 -- the model beats the majority class (0.719) by far
 SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority
   FROM m, regress_ebm.v;
--- the model kinds' dispatch reads the same layout: score = margin, predict = margin > 0
+-- the model kinds' dispatch reads the same layout: score = margin, predict = margin >
+-- the model's cut-off (params "threshold")
 SELECT dpobj.model_kind(m) AS kind,
        bool_and(abs(dpobj.score(m, x) - regress_ebm.margin(m, x)) < 1e-9) AS score_is_margin,
-       bool_and(dpobj.predict(m, x) = (regress_ebm.margin(m, x) > 0)) AS predict_is_sign
+       bool_and(dpobj.predict(m, x) = (regress_ebm.margin(m, x) > ((m).params->>'threshold')::float8)) AS predict_is_cut
   FROM m, regress_ebm.v GROUP BY 1;
-SELECT count(*) = cardinality((m).weights) + 1 AS explain_rows, count(DISTINCT feature) AS features
+-- a row per score, then "(intercept)" and "(threshold)"
+SELECT count(*) = cardinality((m).weights) + 2 AS explain_rows, count(DISTINCT feature) AS features
   FROM m, dpobj.explain(m) GROUP BY (m).weights;
 -- each numeric term's cuts: increasing cells of the grid, one fewer than its bins (at
 -- most 8), the scores as many as the bins and levels
@@ -233,8 +235,9 @@ SELECT abs(split_part(rtrim(e.level, ')'), ', ', 2)::float8 - (t->'cuts'->>0)::i
          AS first_bin_ends_at_the_first_cut
   FROM tm, dpobj.explain(m) e, jsonb_array_elements((m).params->'terms') t
  WHERE e.feature = 'a' AND e.level LIKE '[0, %' AND t->>'index' = '4';
-SELECT l.mechanism, l.kind, l.rho >= ((t.m).params->>'rho')::numeric AS rho_rounded_up,
-       l.rho < ((t.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
+SELECT l.mechanism, l.kind,
+       l.rho >= ((t.m).params->>'rho')::numeric + ((t.m).params->>'balance_rho')::numeric AS rho_rounded_up,
+       l.rho < (((t.m).params->>'rho')::numeric + ((t.m).params->>'balance_rho')::numeric) * 1.000000001 AS by_a_hair
   FROM tm t, dpobj.ledger l WHERE l.relation = 'regress_ebm.pts';
 RESET ROLE;
 DROP TABLE tm, m, rm;

@@ -49,7 +49,8 @@ SELECT dpobj.declare_domain('regress_ebmx.pts', 'c', ARRAY['w', 'x', 'y', 'z']);
 SELECT dpobj.declare_domain('regress_ebmx.pts', 'a', 0, 2);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_ebmx.pts', 'regress_ebmx_alice', 10, 1e-5);
 SET ROLE regress_ebmx_alice;
-SELECT (dpobj.train('regress_ebmx.pts', 'ebm', ARRAY['c', 'a'], 'y', 4, 1e-6, '{"bins": 4, "binning": "uniform"}',
+-- ("metric": "accuracy": no balance weights, so the counts are the rows')
+SELECT (dpobj.train('regress_ebmx.pts', 'ebm', ARRAY['c', 'a'], 'y', 4, 1e-6, '{"bins": 4, "binning": "uniform", "metric": "accuracy"}',
                     model_name => 'regress_ebmx_m')).mechanism;
 RESET ROLE;
 CREATE TABLE regress_ebmx.e AS

@@ -40,16 +40,16 @@ SELECT abs((c->>'amp_radius')::float8 /
        (c->>'amp_laplace_scale')::float8 <= 1.001 * (2 * (c->>'amp_radius')::float8 * sqrt(2) / 0.01)
          + 2 * 2 * (c->>'amp_laplace_scale')::float8 / 65536 / 0.01 AS tight,
        (c->>'amp_laplace_scale')::float8 < 1e-4 * (c->>'sigma')::float8 / (c->>'lambda')::float8 AS negligible
-  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1}') c;
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "metric": "accuracy"}') c;
 -- CMS pays 1 % of eps' (eps' + eps2 is the old eps'); Output-Gauss has no extra noise
 -- (its sensitivity has 2 r)
 SELECT c->>'method' AS method,
        abs((c->>'amp_epsilon')::float8 / (0.01 / 0.99 * (c->>'epsilon_prime')::float8) - 1) < 1e-12 AS share_ok,
        abs((c->>'amp_radius')::float8 / (2e-6 * sqrt(2) / ((c->>'lambda')::float8 + (c->>'Delta')::float8)) - 1) < 1e-12 AS radius_ok
-  FROM dpobj.glm_calibration(2, 1e-6, '{"R": 1, "method": "cms"}') c;
+  FROM dpobj.glm_calibration(2, 1e-6, '{"R": 1, "method": "cms", "metric": "accuracy"}') c;
 SELECT c ? 'amp_epsilon' AS has_amp,
        abs((c->>'sensitivity')::float8 / (2 * sqrt(2) / 5 + 2 * (2e-6 * sqrt(2) / 5)) - 1) < 1e-12 AS sensitivity_has_2r
-  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output", "lambda": 5}') c;
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output", "lambda": 5, "metric": "accuracy"}') c;
 
 -- ---- the switch: superuser only, to set and to read ----------------------------------
 CREATE ROLE regress_glm_owner;

@@ -39,21 +39,21 @@ SELECT c->>'method' AS method, (c->>'lambda')::float8 AS lambda,
        round((c->>'sigma')::numeric, 6) AS sigma,
        (c->>'sigma')::float8 > sqrt(8 * ln(2e6) + 4) AS above_add_remove,
        (c->>'sigma')::float8 < 2 * sqrt(8 * ln(2e6) + 4) AS below_doubled
-  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false}') c;
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "metric": "accuracy"}') c;
 -- with the intercept R_eff^2 = R^2 + 1; Huber h = 0.5: beta = 1; eps = 0.5: lambda = 2 * 1 * (4 + 1) / 0.5 = 20
 SELECT (c->>'lambda')::float8 AS lambda, round((c->>'sigma')::numeric, 6) AS sigma,
        (c->>'sigma')::float8 > sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS above_add_remove,
        (c->>'sigma')::float8 < 2 * sqrt(5 * (8 * ln(2e6) + 2)) / 0.5 AS below_doubled
-  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber"}') c;
+  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 2, "loss": "huber", "metric": "accuracy"}') c;
 -- the minimum lambda rounds up, never below 2 beta R^2 / epsilon: at eps = 3, 0.5 / 3 to
 -- nearest is 0.16666666666666666, whose 3-fold is below 0.5 (its next double's is above);
 -- extra_float_digits = 1: the params carry the shortest exact text of each double
 SET extra_float_digits = 1;
 SELECT c->>'lambda' AS lambda, (c->>'lambda')::numeric * 3 >= 0.5 AS at_least_minimum
-  FROM dpobj.glm_calibration(3, 1e-6, '{"R": 1, "intercept": false}') c;
+  FROM dpobj.glm_calibration(3, 1e-6, '{"R": 1, "intercept": false, "metric": "accuracy"}') c;
 SET extra_float_digits = 0;
 SELECT (regress.err($$SELECT dpobj.glm_calibration(3, 1e-6,
-  '{"R": 1, "intercept": false, "lambda": 0.16666666666666666}')$$)).*;
+  '{"R": 1, "intercept": false, "lambda": 0.16666666666666666, "metric": "accuracy"}')$$)).*;
 -- zCDP to (eps, delta) (docs/PRIVACY.md): the eps that rho-zCDP gives at delta = 1e-6,
 -- minimised here over the Renyi orders alpha = 1 + 10^(k/64) (every order is a valid bound)
 CREATE FUNCTION regress_mech.zcdp_eps(rho float8, delta float8) RETURNS float8 LANGUAGE sql AS $$
@@ -71,7 +71,7 @@ SELECT (c->>'sensitivity')::float8 AS sensitivity, round((c->>'sigma')::numeric,
        regress_mech.zcdp_eps((c->>'rho')::float8 * 1.001, 1e-6) > 0.5 AS rho_largest,
        (c->>'rho')::float8 > 0.25 / (sqrt(ln(1e6) + 0.5) + sqrt(ln(1e6)))^2 AS above_bun_steinke,
        (c->>'lattice')::float8 = 2 ^ -12 AS lattice_ok, c->>'noise' AS noise
-  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 1, "intercept": false, "method": "output", "lambda": 2}') c;
+  FROM dpobj.glm_calibration(0.5, 1e-6, '{"R": 1, "intercept": false, "method": "output", "lambda": 2, "metric": "accuracy"}') c;
 -- dpobj.analytic_gauss_sigma: for eps > 1 below the classical formula
 SELECT dpobj.analytic_gauss_sigma(1, 1e-5, 1) = sqrt(2 * ln(1.25e5)) AS classical_at_1,
        dpobj.analytic_gauss_sigma(2, 1e-5, 1) < sqrt(2 * ln(1.25e5)) / 2 AS analytic_tighter,
@@ -80,11 +80,11 @@ SELECT dpobj.analytic_gauss_sigma(1, 1e-5, 1) = sqrt(2 * ln(1.25e5)) AS classica
 -- noise's share pays the approximate minimiser's output noise); Delta = 0
 SELECT round((c->>'epsilon_prime')::numeric, 12) AS eps_prime,
        round((0.99 * (1 - ln(1.5625)))::numeric, 12) AS by_hand, (c->>'Delta')::float8 AS "Delta"
-  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 1}') c;
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 1, "metric": "accuracy"}') c;
 -- lambda = 0.1: eps' <= 0, so Delta = c/(e^(eps/4) - 1) - lambda and eps' = 0.99 eps/2
 SELECT (c->>'epsilon_prime')::float8 AS eps_prime, round((c->>'Delta')::numeric, 12) AS "Delta",
        round((0.25 / (exp(0.25) - 1) - 0.1)::numeric, 12) AS by_hand
-  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 0.1}') c;
+  FROM dpobj.glm_calibration(1, 1e-6, '{"R": 1, "intercept": false, "method": "cms", "lambda": 0.1, "metric": "accuracy"}') c;
 -- noisy SGD: sigma^2 = 32 L^2 n^2 ln(n/delta) ln(1/delta) / eps^2
 SELECT round(dpobj.noisysgd_sigma(1, 1e-6, 1000, 1)::numeric, 6) AS sgd,
        round(sqrt(32 * 1000.0^2 * ln(1e9) * ln(1e6))::numeric, 6) AS by_hand;
@@ -160,8 +160,9 @@ SELECT (regress_mech.show(dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}
 -- sensitivity 2 R_eff = 2 sqrt 2 (intercept), p = 4 coordinates, rho-zCDP in total (rho
 -- as for Output-Gauss): lattice g = 2^(floor(log2 s) - 26) with s = 2 sqrt 2 sqrt(T /
 -- (2 rho)), and sigma = g sqrt(ceil(T (2 sqrt 2 (1 + 2^-30) / g + 2 (1 + 2^-5))^2 / (2 rho)))
--- (the terms summed exactly: their float error and rounding, one row per unit)
-WITH m AS (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000}')).params AS pr FROM regress_mech.pts),
+-- (the terms summed exactly: their float error and rounding, one row per unit); without
+-- the operating point's balance estimate ("metric": "accuracy"), which takes a share of rho
+WITH m AS (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "T": 20000, "metric": "accuracy"}')).params AS pr FROM regress_mech.pts),
      h AS (SELECT (pr->>'rho')::float8 AS rho,
                   2 ^ (floor(log(2, (2 * sqrt(2) * sqrt(20000 / (2 * (pr->>'rho')::float8)))::numeric)) - 26) AS g FROM m)
 SELECT pr->>'noise' AS noise, (pr->>'lattice')::float8 = h.g AS lattice_ok,
@@ -189,7 +190,8 @@ UNION ALL SELECT 'huber', dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": 1, "loss": "hu
 UNION ALL SELECT 'rspm', dpobj.dp_halfspace_rspm(x, y, 1, 1e-6) FROM regress_mech.pts
 UNION ALL SELECT 'expmech', dpobj.dp_expmech(x, y, 1, 1e-6) FROM regress_mech.pts
 UNION ALL SELECT 'opsamp', dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 1}') FROM regress_mech.pts;
-SELECT k, bool_and(dpobj.predict(m, x) = (dpobj.score(m, x) > 0)) AS predict_is_sign
+-- predict is the score above the model's cut-off (params "threshold", 0 without one)
+SELECT k, bool_and(dpobj.predict(m, x) = (dpobj.score(m, x) > coalesce(((m).params->>'threshold')::float8, 0))) AS predict_is_cut
   FROM regress_mech.models, regress_mech.pts
  WHERE k NOT IN ('rspm', 'expmech') GROUP BY k ORDER BY k;
 SELECT k, count(*) FILTER (WHERE dpobj.predict(m, x) IS NOT NULL) AS predicted

@@ -34,7 +34,7 @@ SELECT c, (m).params->>'gradient_clip' AS clip,
           FROM (VALUES (1), (0.5)) v(c)) s;
 -- Output-Gauss composes in rho: rho / K per class
 SELECT abs(((m).params->>'rho')::float8 * 3 /
-           (dpobj.glm_calibration(3, 1e-6, '{"R": 1.5, "method": "output"}')->>'rho')::float8 - 1)
+           (dpobj.glm_calibration(3, 1e-6, '{"R": 1.5, "method": "output", "metric": "accuracy"}')->>'rho')::float8 - 1)
          < 1e-12 AS rho_split
   FROM (SELECT dpobj.dp_logistic_multiclass(x, colour, 3, 1e-6,
                '{"classes": ["red", "green", "blue"], "R": 1.5, "method": "output"}') m FROM regress_mc.v) s;

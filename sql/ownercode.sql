@@ -117,8 +117,9 @@ CREATE CAST (regress_owncode_a.tag AS text) WITH FUNCTION pg_catalog.quote_liter
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['t'])$$);
 SELECT count(*) - :before_charges AS new_charges FROM dpobj.ledger;
 DROP CAST (regress_owncode_a.tag AS text);
--- the query is parsed after the check (and after any wait for the budget): until the
--- transaction ends pg_cast is share-locked, so no cast is created in between
+-- the query is parsed after the check (and after any wait for the budget): pg_cast is
+-- share-locked until the query is parsed and planned, so no cast is created in between
+-- (tests/security/keycastrace.sh), and no longer: the open transaction holds no lock on it
 BEGIN;
 SELECT count(*) >= 0 AS ran FROM dpobj.aggregate('regress_owncode_s.keyed', '[{"stat": "sum", "column": "a"}]', 1, 1e-5, ARRAY['d']);
 SELECT mode, granted FROM pg_locks

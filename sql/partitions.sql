@@ -76,8 +76,9 @@ SELECT mechanism FROM dpobj.train('regress_pt.s', 'opdisc', ARRAY['a'], 'y', 0.2
 SELECT relation, spent_epsilon FROM dpobj.my_budgets ORDER BY 1;
 RESET ROLE;
 
--- ---- a tree changed during the run (after train() checked it): refused, no charge ----
--- the owner's row-level security code adds an inheritance child while the scan runs
+-- ---- a tree changed during the scan (after the plan was checked and charged) ---------
+-- the owner's row-level security code adds an inheritance child while the scan runs: the
+-- plan reads the tree it was checked with, charged before its first row, and releases
 SET ROLE regress_pt_owner;
 CREATE TABLE regress_pt.m (i int, a float8, y boolean);
 CREATE TABLE regress_pt.m_c (i int, a float8, y boolean);

@@ -45,7 +45,7 @@ SELECT (dpobj.dp_logistic(x, y, 1, 1e-6, '{"R": "private", "lambda": 1e12}')).pa
 -- ---- R-hat near the quantile (seeded) ----
 SET dpobj.seed = 5;
 CREATE TEMP TABLE m AS
-SELECT meth, q, dpobj.dp_logistic(x, y, 1, 1e-6, o) AS m
+SELECT meth, q, dpobj.dp_logistic(x, y, 1, 1e-6, o || '{"metric": "accuracy"}') AS m
   FROM regress_pb.v,
        (VALUES ('objective', 0.9, '{"R": "private"}'::jsonb),
                ('output', 0.9, '{"R": "private", "method": "output"}'),
@@ -54,7 +54,7 @@ SELECT meth, q, dpobj.dp_logistic(x, y, 1, 1e-6, o) AS m
                ('objective', 0.25, '{"R": "private", "R_quantile": 0.25, "R_share": 0.2}')) c(meth, q, o)
  GROUP BY meth, q, o;
 INSERT INTO m
-SELECT 'noisysgd', q, dpobj.dp_noisysgd(x, y, 1, 1e-6, o)
+SELECT 'noisysgd', q, dpobj.dp_noisysgd(x, y, 1, 1e-6, o || '{"metric": "accuracy"}')
   FROM regress_pb.v,
        (VALUES (0.9, '{"R": "private"}'::jsonb),
                (0.5, '{"R": "private", "R_quantile": 0.5, "n": 5000}')) c(q, o)
@@ -70,23 +70,24 @@ SELECT meth, q, (m).params->>'R_source' AS source, (m).params->>'R_quantile' AS 
        (m).params->>'R_rho' AS r_rho, (m).epsilon, (m).delta
   FROM m ORDER BY meth, q;
 SELECT meth, q, array(SELECT jsonb_object_keys((m).params) ORDER BY 1) AS keys FROM m ORDER BY meth, q;
--- the calibration is that of R-hat declared, at the budget left: Objective-Gauss and CMS
+-- the calibration is that of R-hat declared, at the budget left (these models without the
+-- operating point's balance estimate, "metric": "accuracy"): Objective-Gauss and CMS
 -- at epsilon (1 - R_share) (rounded down in the last bit so that the parts sum to at most
 -- epsilon), Output-Gauss and noisy GD at rho (1 - R_share)
 SELECT meth, q,
        abs(((m).params->>'sigma')::float8 /
            (dpobj.glm_calibration(1 - ((m).params->>'R_share')::float8, 1e-6,
-                jsonb_build_object('R', (m).params->'R', 'method', meth))->>'sigma')::float8 - 1)
+                jsonb_build_object('R', (m).params->'R', 'method', meth, 'metric', 'accuracy'))->>'sigma')::float8 - 1)
          < 1e-9 AS same_sigma
   FROM m WHERE meth = 'objective' ORDER BY q;
 SELECT abs(((m).params->>'epsilon_prime')::float8 /
            (dpobj.glm_calibration(0.9, 1e-6,
-                jsonb_build_object('R', (m).params->'R', 'method', 'cms'))->>'epsilon_prime')::float8 - 1)
+                jsonb_build_object('R', (m).params->'R', 'method', 'cms', 'metric', 'accuracy'))->>'epsilon_prime')::float8 - 1)
          < 1e-9 AS same_eps_prime
   FROM m WHERE meth = 'cms';
 SELECT meth, q, abs(((m).params->>'rho')::float8 + ((m).params->>'R_rho')::float8
-           - (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output"}')->>'rho')::float8) < 1e-15 AS rho_split,
-       abs(((m).params->>'R_rho')::float8 - 0.1 * (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output"}')->>'rho')::float8) < 1e-15 AS r_rho_is_share,
+           - (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output", "metric": "accuracy"}')->>'rho')::float8) < 1e-15 AS rho_split,
+       abs(((m).params->>'R_rho')::float8 - 0.1 * (dpobj.glm_calibration(1, 1e-6, '{"R": 1, "method": "output", "metric": "accuracy"}')->>'rho')::float8) < 1e-15 AS r_rho_is_share,
        ((m).params->>'R_epsilon')::float8 ^ 2 / 8 <= ((m).params->>'R_rho')::float8 AS bounded_range
   FROM m WHERE meth IN ('output', 'noisysgd') ORDER BY meth, q;
 -- the model predicts like a model: better than the majority class on its own rows

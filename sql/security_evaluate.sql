@@ -87,9 +87,10 @@ SELECT mechanism, epsilon, outcome, count(*) FROM dpobj.ledger
  WHERE relation = 'regress_seval.people' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 
 -- ---- final functions only as the final step of their aggregate -------------------------
--- a state typed in by hand (10 rows, all true positives, k = 1): no ledger row, no noise
+-- a state typed in by hand (10 rows, all true positives, k = 1, empty score histograms):
+-- no ledger row, no noise
 SELECT * FROM regress_seval.try(
-  $$SELECT dpobj.dp_evaluate_finalfn(ARRAY[1, 1e-6, 2, 1, 10, 0, 0, 0]::float8[])$$);
+  $$SELECT dpobj.dp_evaluate_finalfn(ARRAY[1, 1e-6, 2, 1, 10, 0, 0, 0]::float8[] || array_fill(0, ARRAY[64])::float8[])$$);
 -- every dpobj aggregate's final function, called as a plain function (a state of
 -- type internal cannot even be written in SQL: 42846, cannot cast)
 SELECT count(*) > 6 AS several,

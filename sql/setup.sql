@@ -98,3 +98,10 @@ SELECT g,
        g % 50
   FROM generate_series(1, n) g
 $$;
+-- regress.dpout_params(): the params a binary classifier's operating point adds that are
+-- DP output (its cut-off and the balance estimate's counts and weights), which differ
+-- between runs without a seed (sql/parallel.sql)
+CREATE FUNCTION regress.dpout_params() RETURNS text[]
+LANGUAGE sql IMMUTABLE AS $$
+SELECT ARRAY['threshold', 'balance_counts', 'balance_weight_true', 'balance_weight_false']
+$$;

@@ -89,8 +89,9 @@ SELECT count(*) AS runs,
 -- (its variance in score units 2^20 times larger; rounded up: within 1 %); the params name
 -- the metric and the weights.  balanced_accuracy: a private estimate of the label balance at
 -- 0.05 epsilon, once before the runs (its weights, a DP output, in the params), the
--- tuning calibrated at the remaining 0.95 epsilon (a smaller tune_rho)
-WITH plain AS (SELECT (u).params FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}}') u
+-- tuning calibrated at the remaining 0.95 epsilon (a smaller tune_rho); "tune_metric"
+-- follows "metric", balanced accuracy by default
+WITH plain AS (SELECT (u).params FROM (SELECT dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 1, "tune": {"T": [10, 30]}, "tune_metric": "accuracy"}') u
                                          FROM regress_tune.v) s0)
 SELECT (m).params->>'tune_metric' AS metric,
        (m).params->>'class_weight_false' AS w_false,

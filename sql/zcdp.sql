@@ -160,9 +160,10 @@ SELECT (dpobj.train('regress_zcdp.v', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)
 SELECT (dpobj.train('regress_zcdp.v', 'expmech', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"B": 1, "D2": 2}')).mechanism;
 CREATE TEMP TABLE sgd AS
 SELECT dpobj.train('regress_zcdp.v', 'noisysgd', ARRAY['a', 'b'], 'y', 0.1, 1e-7, '{"R": 2, "T": 5}') AS m;
--- the recorded rho is the calibration's (the model's params), rounded up
-SELECT l.rho >= ((s.m).params->>'rho')::numeric AS rho_rounded_up,
-       l.rho < ((s.m).params->>'rho')::numeric * 1.000000001 AS by_a_hair
+-- the recorded rho is the calibration's (the model's params: the descent's and the
+-- balance estimate's), rounded up
+SELECT l.rho >= ((s.m).params->>'rho')::numeric + ((s.m).params->>'balance_rho')::numeric AS rho_rounded_up,
+       l.rho < (((s.m).params->>'rho')::numeric + ((s.m).params->>'balance_rho')::numeric) * 1.000000001 AS by_a_hair
   FROM sgd s, dpobj.ledger l WHERE l.relation = 'regress_zcdp.v' AND l.kind = 'gauss';
 -- converted back at the run's delta, that rho gives the run's epsilon, from above, by a hair
 SELECT dpobj.zcdp_epsilon(rho, 1e-7) >= 0.1 AS upper_bound,

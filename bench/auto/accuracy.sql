@@ -1,7 +1,8 @@
 -- bench/auto/accuracy.sql — fixed mechanisms against dp_auto on Adult (run by run.sh
 -- after data/adult/load.sql; variables draws, fixed, shares).  The arms are the direct
 -- aggregates as the superuser, secure noise (dpobj.seed unset), epsilon = 1, delta =
--- 1e-9, R = sqrt 7, intercept; noisysgd_n adds the public "n" = 32561 (utility only).
+-- 1e-9, R = sqrt 7, intercept, "metric": "accuracy" (the test accuracy is the score);
+-- noisysgd_n adds the public "n" = 32561 (utility only).
 -- auto_<share>: dp_auto with its default candidates (objective, noisysgd); auto3n_<share>:
 -- with cms as a third candidate and the public "n" (a part's noisy GD gets n / (K + 1)).
 \set ON_ERROR_STOP 1
@@ -15,7 +16,8 @@ CREATE TABLE ba.results (arm text, draw int, seconds float8, test_acc float8, se
 CREATE FUNCTION ba.run(arm text, draw int) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     t0 timestamptz := clock_timestamp();
-    r jsonb := jsonb_build_object('R', sqrt(7));
+    -- every arm is scored by accuracy: its cut-off chosen for accuracy ("metric")
+    r jsonb := jsonb_build_object('R', sqrt(7), 'metric', 'accuracy');
     m dpobj.model;
 BEGIN
     IF arm LIKE 'auto3n_%' THEN

@@ -8,8 +8,8 @@
 # data/adult and runs accuracy.sql: BENCH_DRAWS runs of each arm through the direct
 # aggregates (the very final functions train() runs) on Adult's training split
 # (adult.features_d23, d = 23, 32561 rows) at epsilon = 1, delta = 1e-9, R = sqrt 7 (the
-# encoding's bound), intercept, each mechanism's defaults; test accuracy on adult.test by
-# dpobj.predict.  Arms: the fixed mechanisms (objective, output, cms, noisysgd, noisysgd
+# encoding's bound), intercept, each mechanism's defaults but "metric": "accuracy" (the score
+# measured: the cut-off chosen for it); test accuracy on adult.test by dpobj.predict.  Arms: the fixed mechanisms (objective, output, cms, noisysgd, noisysgd
 # with the public "n") and dp_auto at each share of BENCH_SHARES, with its default
 # candidates (objective, noisysgd) and with cms added (and the public "n").  Prints
 # markdown and writes its table into bench/csv/auto.csv (bench/record.py), rendered into

@@ -59,8 +59,9 @@ $$;
 
 -- R = sqrt(:r2): for d23 four one-hot groups (norm 1 each) + three features scaled to
 -- [0, 1] (r2 = 7); for d9 two groups + two features (r2 = 4).  A public bound from the
--- encoding, not from the data (no row is clipped).
-SELECT format('{"R": %s}', sqrt(:r2)) AS r_opts \gset
+-- encoding, not from the data (no row is clipped).  "metric": "accuracy": the paper's
+-- 0/1 loss, the cut-off 0.
+SELECT format('{"R": %s, "metric": "accuracy"}', sqrt(:r2)) AS r_opts \gset
 -- OPDisc on the paper's grid (B = floor(sqrt d), D2 = d; dpobj's default grid is smaller)
 SELECT jsonb_build_object('B', floor(sqrt(d))::int, 'D2', d) AS paper_grid
   FROM (SELECT cardinality(features) AS d FROM fig.train LIMIT 1) s \gset

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/noisysgd/run.sh — noisy GD (dp_noisysgd without "n") per step configuration:
-# accuracy (no class weight) and balanced accuracy (with the class weight of
+# accuracy (no class weight, "metric": "accuracy") and balanced accuracy (with the class weight of
 # bench/auto_imbalanced) on each table's fixed test split, at epsilon 0.5, 1 and 2, REPS
 # seeded runs each (dpobj.seed: a superuser test run, not a release).
 # Tables: synth (bench/imbalanced/synth.sql), adult23, bank, and german -- HELD OUT: no
@@ -51,7 +51,7 @@ for spec in "synth 2.45 0.16" "adult23 2.65 0.32" "bank 3.88 0.13" "german 4.48 
             psql -X -q -d "$DB" -c "DELETE FROM results WHERE tbl = '$tbl' AND cfg = '$name'" >/dev/null
             for eps in $EPS; do
                 for ((r = 1; r <= REPS; r++)); do
-                    echo "SELECT run('$tbl', '$name', false, $eps, $r, '{\"R\": $R}'::jsonb || '$o');"
+                    echo "SELECT run('$tbl', '$name', false, $eps, $r, '{\"R\": $R, \"metric\": \"accuracy\"}'::jsonb || '$o');"
                     echo "SELECT run('$tbl', '$name', true, $eps, $r, '{\"R\": $R, \"class_weight\": {\"false\": $w}}'::jsonb || '$o');"
                 done
             done

@@ -7,8 +7,9 @@
 # Builds and installs dpobj, starts a throwaway cluster (scripts/common.sh), then
 #  (1) accuracy on UCI Adult (data/adult, d = 23 features, train -> test): for epsilon in
 #      BENCH_EPS (0.5 1 2), delta 1e-6, R = 2, BENCH_DRAWS (5) draws of dp_passglm (default
-#      ridge, and ridge 0 and 10 for comparison) and dp_logistic (objective); test accuracy
-#      mean, min and max over the draws, and the majority-class baseline;
+#      ridge, and ridge 0 and 10 for comparison) and dp_logistic (objective), each with
+#      "metric": "accuracy" (the cut-off for what is measured); test accuracy mean, min and
+#      max over the draws, and the majority-class baseline;
 #  (2) time and memory on BENCH_ROWS (1 000 000) synthetic rows, d = 10 (setseed(0.42);
 #      x uniform in [-1, 1]^10 / sqrt(10), y = <x, (1..10) - 5.5> + noise > 0): the
 #      statement's wall time (psql \timing) of SELECT sum(cardinality(features)) (the scan
@@ -52,7 +53,8 @@ commit="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo 'no commit')
 # ---- (1) accuracy on Adult -------------------------------------------------------------
 # acc AGG OPTS EPS: test accuracy of one draw
 acc() {
-    q -c "WITH m AS (SELECT dpobj.$1(features, label, $3, 1e-6, '$2') AS m
+    q -c "WITH m AS (SELECT dpobj.$1(features, label, $3, 1e-6,
+                                     '$2'::jsonb || '{\"metric\": \"accuracy\"}') AS m
                        FROM adult.features_d23 WHERE split = 'train')
           SELECT avg((dpobj.predict(m, features) = label)::int)
             FROM m, adult.features_d23 WHERE split = 'test'"

@@ -27,7 +27,7 @@ BEGIN
       FOREACH o IN ARRAY ARRAY['{"R": 2.65}', '{"R": 1}', '{"R": 10}', '{"R": "private"}'] LOOP
         EXECUTE format('SET dpobj.seed = %s', s);
         mod := (SELECT dpobj.dp_logistic(features, label, 1, 1e-6,
-                                         o::jsonb || jsonb_build_object('method', m))
+                                         o::jsonb || jsonb_build_object('method', m, 'metric', 'accuracy'))
                   FROM a23 WHERE split = 'train');
         SELECT avg((dpobj.predict(mod, features) = label)::int) INTO acc
           FROM a23 WHERE split = 'test';

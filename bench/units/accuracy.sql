@@ -5,7 +5,8 @@
 -- on bu.rowlevel and bu.k<k>, epsilon = 1, delta = 1e-9, the mechanism's defaults
 -- (OPDisc: B, Q, D2 by default; logistic: R = sqrt 7 = the encoding's bound, intercept,
 -- default lambda = 2 k beta R_eff^2 / epsilon; noisy GD: R = sqrt 7, T = 1000, the
--- public "n" = the number of rows the run uses — utility only).
+-- public "n" = the number of rows the run uses — utility only); logistic and noisy GD with
+-- "metric": "accuracy" (the cut-off for what is measured).
 -- Averaging (logistic objective/output, noisy GD; not implemented in dpobj): the
 -- superuser runs the direct aggregate on bu.rows with each row repeated 840 / m_u times
 -- (m_u its unit's size, integer division) and "rows_per_unit": 840.  Each unit then has
@@ -39,8 +40,8 @@ DECLARE
     lvl int := CASE arm WHEN 'row' THEN 0 ELSE substr(arm, 2)::int END;
     n bigint := (SELECT n FROM bu.used WHERE used.k = lvl);
     opts jsonb := CASE mech WHEN 'opdisc' THEN '{}'::jsonb
-                            WHEN 'noisysgd' THEN jsonb_build_object('R', sqrt(7), 'n', n)
-                            ELSE jsonb_build_object('R', sqrt(7)) END;
+                            WHEN 'noisysgd' THEN jsonb_build_object('R', sqrt(7), 'n', n, 'metric', 'accuracy')
+                            ELSE jsonb_build_object('R', sqrt(7), 'metric', 'accuracy') END;
     t0 timestamptz := clock_timestamp();
     m dpobj.model;
 BEGIN
@@ -58,7 +59,7 @@ CREATE OR REPLACE FUNCTION bu.average_arm(mech text, draw int) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     n bigint := (SELECT sum(840 / size) FROM bu.rows);
-    opts jsonb := jsonb_build_object('R', sqrt(7), 'rows_per_unit', 840);
+    opts jsonb := jsonb_build_object('R', sqrt(7), 'rows_per_unit', 840, 'metric', 'accuracy');
     t0 timestamptz := clock_timestamp();
     m dpobj.model;
 BEGIN

@@ -23,6 +23,7 @@
 #include "protected/roleguard.h"
 #include "context/runlimit.h"
 #include "protected/sealplan.h"
+#include "protected/sealscan.h"
 #include "base/waitsink.h"
 #include "mechanisms/registry.h"
 #include "protected/selecthint.h"
@@ -50,6 +51,8 @@ _PG_init(void)
 
 	/* the sealed query's parallel plan shape (sealplan.c) */
 	seal_plan_init();
+	/* its checks, preparation and charge before its first row (sealscan.c) */
+	seal_scan_init();
 	/* its parallel workers' wait events (waitsink.c) */
 	waitsink_init();
 

@@ -23,6 +23,9 @@
 /* Largest feature dimension the halfspace mechanisms accept. */
 #define DPOBJ_HALFSPACE_MAX_DIM		256
 
+/* Largest feature dimension of the continuous mechanisms (GLM, linear, ebm). */
+#define DPOBJ_GLM_MAX_DIM			1024
+
 /* Default feature quantum: features are rounded to multiples of 1/Q. */
 #define DPOBJ_DEFAULT_Q				64
 #define DPOBJ_MAX_Q					(1 << 20)

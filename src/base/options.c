@@ -43,6 +43,18 @@ dp_options_foreach(Jsonb *options, const char *example, dp_option_fn fn, void *a
 	}
 }
 
+const char *
+dp_options_string(Jsonb *options, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
+
+	if (v == NULL)
+		return NULL;
+	if (v->type != jbvString)
+		return "";
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
 /*
  * The JSON number as float8, NAN for other JSON types (and numeric NaN).
  * Beyond the float8 range it is +-Infinity (or 0 below it), never an

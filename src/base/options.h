@@ -38,10 +38,13 @@ extern char *dp_option_string(JsonbValue *v, const char *key, const char *hint);
 /* a JSON boolean */
 extern bool dp_option_bool(JsonbValue *v, const char *key);
 
+/* key of options as a C string, or NULL when absent (not a string: "") */
+extern const char *dp_options_string(Jsonb *options, const char *key);
+
 /*
  * An option with a default, in the table a params parser reads and a
- * mechanism's registry entry points to (hsparams.h, glmparams.h,
- * linparams.h, passglmparams.h): the one place its default is written.
+ * mechanism's registry entry points to (halfspaceparams.h, glmparams.h,
+ * linearparams.h, passglmparams.h): the one place its default is written.
  * Required options have none and are not listed.
  */
 typedef enum DPOptionType

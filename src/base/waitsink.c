@@ -68,6 +68,12 @@ waitsink_end(void)
 		waitsink_restore();
 }
 
+bool
+dpobj_sealed_scan(void)
+{
+	return sealed_scan;
+}
+
 /* a parallel worker of the sealed query: its waits into the sink from the start */
 static void
 waitsink_ExecutorStart(QueryDesc *queryDesc, int eflags)

@@ -34,4 +34,7 @@ extern void waitsink_end(void);
  */
 extern void waitsink_init(void);
 
+/* dpobj.sealed_scan: this backend runs the sealed query (a parallel worker's test) */
+extern bool dpobj_sealed_scan(void);
+
 #endif							/* DPOBJ_WAITSINK_H */

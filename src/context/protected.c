@@ -9,11 +9,12 @@
  * Fail closed (leak 7): the final function is accepted only on
  * top of recognised scans of the protected table or its inheritance
  * children (Citus's distributed scan counts as a scan of the distributed
- * tables it reads, scanrels.c).  A scan the walker does not recognise (any
- * other custom scan, a foreign scan, ...) or no scan at all is refused
- * before the charge, with
- * an error that depends only on the plan (itself built from public
- * inputs: the catalog, the options, pinned settings).
+ * tables it reads, scanrels.c), checked on the whole plan once its
+ * executor has started and before it reads a row.  A scan the walker does
+ * not recognise (any other custom scan, a foreign scan, ...) or no scan at
+ * all is refused before the charge, with an error that depends only on the
+ * plan (itself built from public inputs: the catalog, the options, pinned
+ * settings).
  *
  *-------------------------------------------------------------------------
  */
@@ -27,9 +28,11 @@
 #include "access/xact.h"
 #include "catalog/pg_inherits.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 
 static DPProtectedContext protected_ctx;
 static Oid	protected_exec_user = InvalidOid;	/* user the query runs as */
+static void *protected_agg = NULL;	/* the AggState the plan check found */
 static DPProtectedStatus protected_st;
 static bool xact_callback_registered = false;
 
@@ -39,6 +42,7 @@ protected_reset(void)
 	memset(&protected_ctx, 0, sizeof(protected_ctx));
 	memset(&protected_st, 0, sizeof(protected_st));
 	protected_exec_user = InvalidOid;
+	protected_agg = NULL;
 }
 
 /* belt and braces: no context survives its transaction, whatever happens */
@@ -100,9 +104,12 @@ refuse(const char *message, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* every scan below the aggregate is of the protected table or a child */
+/*
+ * every scan below the aggregate is of the protected table or a child; with
+ * tree, the table's tree is still the one train() checked
+ */
 static void
-check_scan(const DPScanRelations *scan)
+check_scan(const DPScanRelations *scan, bool tree)
 {
 	List	   *allowed;
 	ListCell   *lc;
@@ -115,9 +122,9 @@ check_scan(const DPScanRelations *scan)
 			   "dpobj.train() trains only on ordinary tables, partitioned tables and materialized views of this server.");
 	if (scan->relids == NIL)
 		refuse("the protected path found no scan of the protected table",
-			   "The plan reads no partition of the table (e.g. the filter excludes every partition); change the filter.");
+			   "The plan reads no partition or row of the table (a partitioned table without partitions, or a row-security policy that is always false).");
 	/* the tree changed since train() checked it (protecttree.h): a protected table attached? */
-	if (dp_inheritance_tree_hash(protected_ctx.relid) != protected_ctx.tree_hash)
+	if (tree && dp_inheritance_tree_hash(protected_ctx.relid) != protected_ctx.tree_hash)
 		refuse("the protected table's partitions or inheritance children changed during the run",
 			   "Run dpobj.train() again once the ALTER TABLE on the table's partitions or inheritance children has committed.");
 	allowed = find_all_inheritors(protected_ctx.relid, NoLock, NULL);
@@ -127,6 +134,23 @@ check_scan(const DPScanRelations *scan)
 			refuse("a mechanism on the protected path scanned a relation other than the protected table",
 				   "dpobj.train() scans only the protected table.");
 	}
+}
+
+void
+dpobj_protected_check_plan(PlanState *top)
+{
+	DPScanRelations scan;
+
+	if (!protected_ctx.active)
+		elog(ERROR, "dpobj: no protected training context");
+	/* from here to the charge, every error is a refusal on public grounds */
+	protected_st.public_refusal = true;
+	if (GetUserId() != protected_exec_user)
+		refuse("a mechanism on the protected path ran under an unexpected role",
+			   "Call dpobj.train() directly, not from functions that change the current role.");
+	dp_plan_relations(top, &scan);
+	check_scan(&scan, true);
+	protected_agg = scan.agg;
 }
 
 DPProtectedContext *
@@ -147,14 +171,25 @@ dpobj_protected_take(const DPScanRelations *scan, bool has_state, double epsilon
 			   "dpobj.train() runs exactly one mechanism per call.");
 	protected_ctx.consumed = true;
 
+	/*
+	 * The charge was made before the plan read its first row
+	 * (dpobj_protected_check_plan, then dpobj_budget_charge): never without
+	 * it, and only for the aggregate that plan check found.
+	 */
+	if (!protected_st.charged)
+		elog(ERROR, "dpobj: a protected run read rows without a charge");
+
 	/* it must be train()'s own query, running as the table owner */
 	if (GetUserId() != protected_exec_user)
 		refuse("a mechanism on the protected path ran under an unexpected role",
 			   "Call dpobj.train() directly, not from functions that change the current role.");
 
-	check_scan(scan);
+	if (scan->agg == NULL || scan->agg != protected_agg)
+		refuse("a mechanism on the protected path ran in an aggregate other than the one charged",
+			   "Call dpobj.train() directly.");
+	check_scan(scan, false);
 
-	/* ... with the privacy parameters that will be charged */
+	/* ... with the privacy parameters that were charged */
 	if (has_state &&
 		(epsilon != protected_ctx.epsilon_f || delta != protected_ctx.delta_f ||
 		 d != protected_ctx.d))
@@ -163,6 +198,7 @@ dpobj_protected_take(const DPScanRelations *scan, bool has_state, double epsilon
 
 	copy = palloc(sizeof(DPProtectedContext));
 	memcpy(copy, &protected_ctx, sizeof(DPProtectedContext));
+	copy->ledger_id = protected_st.ledger_id;
 	return copy;
 }
 

@@ -7,9 +7,9 @@
  *
  * The context is a plain C variable in this backend -- not a GUC, not a
  * table, nothing a user can set -- set by train() (seal.c) around its one
- * query and consumed by exactly one final function, which must have
- * scanned exactly the protected table (fail closed) and must charge the
- * analyst's budget before drawing noise.
+ * query, whose plan must scan exactly the protected table (fail closed) and
+ * whose budget is charged before the plan reads its first row, and
+ * consumed by exactly one final function, the plan's aggregate.
  *
  *-------------------------------------------------------------------------
  */
@@ -54,6 +54,9 @@ typedef struct DPProtectedContext
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 	uint64		tree_hash;		/* relid's inheritance tree when train()
 								 * checked it (scanrels.h) */
+	int64		ledger_id;		/* dpobj_protected_take's copy: the charge's
+								 * ledger row */
+
 	/*
 	 * what the charge adds to the spent epsilon and why, one line from
 	 * public state (train.c); the charge sends it as a NOTICE ("": none)
@@ -69,15 +72,27 @@ typedef struct DPProtectedContext
 extern const DPProtectedContext *dpobj_protected_peek(void);
 
 /*
+ * The sealed query's executor has started and reads no row yet (seal.c):
+ * fails closed, on public grounds (nothing charged), unless the whole plan
+ * reads only through recognised scans of the protected table (or its
+ * inheritance children / partitions) -- no custom, foreign, function or
+ * values scan, at least one scan -- below an aggregate, and the table's
+ * tree is the one train() checked.  Remembers the plan's outermost
+ * aggregate.  Every error from here to the charge (dpobj_budget_charge) is
+ * a public refusal.
+ */
+struct PlanState;
+extern void dpobj_protected_check_plan(struct PlanState *top);
+
+/*
  * Called by a mechanism's final function on the protected path (through
- * mechanism_claim): checks that the context belongs to this aggregate and
- * consumes it, so no second final function can use it.  Fails closed: the
- * aggregate must sit on recognised scans of the protected table (or its
- * inheritance children / partitions) and nothing else -- no custom,
- * foreign, function or values scan, and at least one scan.  eps/delta/d
- * are the state's (has_state false: no row reached the transition
- * function).  Any mismatch raises an error and nothing is charged.
- * Returns a copy of the context.
+ * mechanism_claim): checks that the run was charged, that this final
+ * function belongs to the aggregate the plan check found, on the same
+ * scans, and consumes the context, so no second final function can use it.
+ * eps/delta/d are the state's (has_state false: no row reached the
+ * transition function) and must be the ones charged.  Any mismatch raises
+ * an error after the charge (seal.c: DP006).  Returns a copy of the
+ * context, ledger_id the charge's row.
  */
 extern DPProtectedContext *dpobj_protected_take(const DPScanRelations *scan,
 												bool has_state, double epsilon,
@@ -88,9 +103,11 @@ extern DPProtectedContext *dpobj_protected_take(const DPScanRelations *scan,
  * the accountant (accountant.h) -- from the analyst's budget on the
  * protected table and records the ledger row (under ctx->mechanism), in
  * one autonomous transaction (ledger.c), and returns the ledger row id.
- * Raises DP004 (budget exceeded, nothing charged) or DP002.  Call before
- * drawing noise.  The mechanism argument is ignored on purpose: a charge
- * train() makes itself (seal.c) must look exactly like the mechanism's.
+ * Raises DP004 (budget exceeded, nothing charged) or DP002.  The one call
+ * that charges a protected run: seal.c makes it before the sealed query
+ * reads its first row (and, should the run fail otherwise uncharged, before
+ * its generic error).  The mechanism argument is ignored on purpose: every
+ * charge names train()'s mechanism.
  */
 extern int64 dpobj_budget_charge(const DPProtectedContext *ctx,
 								 const char *mechanism);

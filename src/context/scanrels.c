@@ -28,6 +28,11 @@ collect_relations(PlanState *ps, void *arg)
 		return false;
 	switch (nodeTag(ps))
 	{
+		case T_AggState:
+			/* the outermost aggregate: the first met, top down */
+			if (out->agg == NULL)
+				out->agg = ps;
+			break;
 		case T_SeqScanState:
 		case T_SampleScanState:
 		case T_IndexScanState:
@@ -90,17 +95,34 @@ map_shards(DPScanRelations *out)
 	out->relids = mapped;
 }
 
-void
-dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out)
+static void
+scan_relations_init(DPScanRelations *out)
 {
 	out->relids = NIL;
 	out->unrecognised = false;
 	out->found_agg = false;
 	out->citus = false;
+	out->agg = NULL;
+}
+
+void
+dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out)
+{
+	scan_relations_init(out);
 	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
 		return;
 	out->found_agg = true;
 	collect_relations(outerPlanState((AggState *) fcinfo->context), out);
+	out->agg = fcinfo->context;
+	map_shards(out);
+}
+
+void
+dp_plan_relations(PlanState *top, DPScanRelations *out)
+{
+	scan_relations_init(out);
+	collect_relations(top, out);
+	out->found_agg = out->agg != NULL;
 	map_shards(out);
 }
 

@@ -30,10 +30,20 @@ typedef struct DPScanRelations
 								 * ran on worker nodes, outside this
 								 * backend) or a shard; relids then name
 								 * the distributed tables (distributed.h) */
+	void	   *agg;			/* dp_scan_relations: the AggState calling
+								 * fcinfo; dp_plan_relations: the plan's
+								 * outermost AggState (NULL: none) */
 } DPScanRelations;
 
 /* The relations scanned below the aggregate calling fcinfo. */
 extern void dp_scan_relations(FunctionCallInfo fcinfo, DPScanRelations *out);
+
+/*
+ * The relations a whole plan scans (its executor started, no row read):
+ * found_agg when it has an aggregate, agg its outermost one.
+ */
+struct PlanState;
+extern void dp_plan_relations(struct PlanState *top, DPScanRelations *out);
 
 /* "schema.table, ..." of relids (quoted), or NULL when the list is empty */
 extern char *dp_relation_names(List *relids);

@@ -29,7 +29,8 @@
  *		multi-class labels are text, or an integer cast to text (char(n) to
  *		text trims blanks), none of which can fail;
  *	  - filters compare a column with a constant of the column's own base
- *		type with a built-in comparison operator, which raises no error.
+ *		type with a built-in comparison operator, which raises no error, and
+ *		every condition runs on every row (filter_expression).
  * What remains is the table owner's own code (row-level security policies
  * under FORCE ROW LEVEL SECURITY): seal.c turns any error into the generic
  * error after charging the run.
@@ -53,6 +54,8 @@
 #include "utils/numeric.h"
 #include "utils/regproc.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
+#include "utils/resowner.h"
 
 /* What a column may be used as (types by base type, domains allowed). */
 typedef enum ColumnUse
@@ -116,6 +119,19 @@ column_use_hint(ColumnUse use)
 	}
 }
 
+HeapTuple
+train_query_column(Oid relid, const char *relation, const char *name, const char *hint)
+{
+	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of table %s does not exist", name, relation),
+				 errhint("%s", hint)));
+	return tup;
+}
+
 /*
  * Looks a column name up in the catalog (exact spelling, no quoting or
  * case folding) and returns its quoted catalog name and base type.  Names
@@ -125,14 +141,10 @@ column_use_hint(ColumnUse use)
 static HeapTuple
 column_tuple(Oid relid, const char *relation, const char *name)
 {
-	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+	HeapTuple	tup = train_query_column(relid, relation, name,
+									 "Pass column names exactly as they are spelled in the catalog, without quotes.");
 	Form_pg_attribute att;
 
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table %s does not exist", name, relation),
-				 errhint("Pass column names exactly as they are spelled in the catalog, without quotes.")));
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	if (att->attisdropped || att->attnum <= 0)
 	{
@@ -145,6 +157,107 @@ column_tuple(Oid relid, const char *relation, const char *name)
 	return tup;
 }
 
+/* the pg_cast share locks check_key_cast() took in this call, and their owner */
+static int	cast_locks = 0;
+static ResourceOwner cast_lock_owner = NULL;
+
+void
+train_query_unlock_casts(void)
+{
+	ResourceOwner saved = CurrentResourceOwner;
+
+	if (cast_locks == 0)
+		return;
+	CurrentResourceOwner = cast_lock_owner;
+	PG_TRY();
+	{
+		for (; cast_locks > 0; cast_locks--)
+			UnlockRelationOid(CastRelationId, ShareLock);
+	}
+	PG_FINALLY();
+	{
+		CurrentResourceOwner = saved;
+		cast_locks = 0;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Whether a key of type typid (a base type; no cast to text: read through its
+ * output function) becomes text with nothing its output function looks up
+ * per value but what the run prepares before the scan (sealprep.c: the type
+ * caches, an enum's labels): built-in output functions of built-in types and
+ * of arrays, composites, ranges and domains of them, but those of the OID
+ * alias types (regclass, regproc, ...: a catalog lookup of each value, kept
+ * in this backend's caches) and xml's (it starts libxml the first time).
+ */
+static bool
+key_output_prepared(Oid typid, int depth)
+{
+	HeapTuple	tup;
+	Form_pg_type t;
+	bool		ok = true;
+	Oid			elem;
+
+	typid = getBaseType(typid);
+	if (depth > 8)
+		return false;
+	switch (typid)
+	{
+		case REGPROCOID:
+		case REGPROCEDUREOID:
+		case REGOPEROID:
+		case REGOPERATOROID:
+		case REGCLASSOID:
+		case REGCOLLATIONOID:
+		case REGTYPEOID:
+		case REGROLEOID:
+		case REGNAMESPACEOID:
+		case REGCONFIGOID:
+		case REGDICTIONARYOID:
+		case XMLOID:
+			return false;
+		default:
+			break;
+	}
+	elem = get_element_type(typid);
+	if (OidIsValid(elem))
+		return key_output_prepared(elem, depth + 1);
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	t = (Form_pg_type) GETSTRUCT(tup);
+	switch (t->typtype)
+	{
+		case TYPTYPE_ENUM:
+			break;
+		case TYPTYPE_RANGE:
+			ok = key_output_prepared(get_range_subtype(typid), depth + 1);
+			break;
+		case TYPTYPE_MULTIRANGE:
+			ok = key_output_prepared(get_multirange_range(typid), depth + 1);
+			break;
+		case TYPTYPE_COMPOSITE:
+			{
+				TupleDesc	desc = lookup_rowtype_tupdesc(typid, -1);
+
+				for (int i = 0; ok && i < desc->natts; i++)
+					if (!TupleDescAttr(desc, i)->attisdropped)
+						ok = key_output_prepared(TupleDescAttr(desc, i)->atttypid, depth + 1);
+				ReleaseTupleDesc(desc);
+				break;
+			}
+		case TYPTYPE_BASE:
+			ok = t->typoutput < FirstNormalObjectId;
+			break;
+		default:
+			ok = false;
+			break;
+	}
+	ReleaseSysCache(tup);
+	return ok;
+}
+
 /*
  * A key column is read as col::pg_catalog.text as the table's owner.  A
  * cast from its base type to text that a role made (whoever owns the type
@@ -153,8 +266,11 @@ column_tuple(Oid relid, const char *relation, const char *name)
  * without end), so that the run fails or not by the rows.  Refused from the
  * catalog, before the charge; the built-in casts of built-in types, I/O and
  * binary casts run no such code (a user-definable type's output function is
- * built in).  The query is parsed later (after the budget lock's wait):
- * pg_cast is locked against CREATE CAST until the transaction ends, so the
+ * built in).  Without a cast the type's output function makes the text: a
+ * type whose output looks a value up where the run cannot prepare it is
+ * refused too (key_output_prepared).  The query is parsed later (after the
+ * budget lock's wait): pg_cast is share-locked against CREATE CAST until the
+ * query is parsed and planned (train_query_unlock_casts, seal.c), so the
  * parse meets the casts checked here.
  */
 static void
@@ -162,13 +278,17 @@ check_key_cast(const char *name, const char *relation, Oid basetype)
 {
 	HeapTuple	tup;
 	Oid			func = InvalidOid;
+	bool		via_output = true;	/* no cast, or WITH INOUT */
 
 	LockRelationOid(CastRelationId, ShareLock);
+	if (cast_locks++ == 0)
+		cast_lock_owner = CurrentResourceOwner;
 	tup = SearchSysCache2(CASTSOURCETARGET, ObjectIdGetDatum(basetype), ObjectIdGetDatum(TEXTOID));
 	if (HeapTupleIsValid(tup))
 	{
 		Form_pg_cast c = (Form_pg_cast) GETSTRUCT(tup);
 
+		via_output = c->castmethod == COERCION_METHOD_INOUT;
 		if (c->castmethod == COERCION_METHOD_FUNCTION &&
 			(c->oid >= FirstNormalObjectId || c->castfunc >= FirstNormalObjectId))
 			func = c->castfunc;
@@ -180,6 +300,12 @@ check_key_cast(const char *name, const char *relation, Oid basetype)
 				 errmsg("column \"%s\" of table %s cannot be a key: its type's cast to text runs function %s",
 						name, relation, format_procedure_qualified(func)),
 				 errhint("The key is read as text with the table owner's privileges; group by another column, or drop the cast.")));
+	if (via_output && !key_output_prepared(basetype, 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("column \"%s\" of table %s cannot be a key: the text of its type %s needs, per value, state the run cannot load before its scan",
+						name, relation, format_type_be(basetype)),
+				 errhint("A key's text must not depend on catalog lookups or libraries started for the selected rows (OID alias types such as regclass, xml, types of extensions); group by another column.")));
 }
 
 /* column_tuple(), then its type fit for use; its quoted catalog name */
@@ -222,7 +348,7 @@ train_query_check_columns(Oid relid, const char *relation, char **features, int 
 		ReleaseSysCache(column_tuple(relid, relation, label));
 	if (filter == NULL || filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
 		return;
-	/* the filter's well-formed conditions; append_condition() refuses the others */
+	/* the filter's well-formed conditions; filter_condition() refuses the others */
 	jc = filter->val.binary.data;
 	for (int i = 0; i < JsonContainerSize(jc) && i < DPOBJ_MAX_FILTERS; i++)
 	{
@@ -295,10 +421,12 @@ filter_operator(JsonbValue *vop, int i)
 	return NULL;				/* keep compiler quiet */
 }
 
-/* one condition: {"column": name, "op": op, "value": constant} */
-static void
-append_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid,
-				 const char *relation)
+/*
+ * One condition, {"column": name, "op": op, "value": constant}, as
+ * "<column> OPERATOR(pg_catalog.<op>) $n": its constant becomes a parameter.
+ */
+static char *
+filter_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid, const char *relation)
 {
 	JsonbValue *vcol = NULL;
 	JsonbValue *vop = NULL;
@@ -341,36 +469,65 @@ append_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid,
 	/* the analyst's own constant: an input error quotes it, never a row */
 	q->values[q->nparams] = OidInputFunctionCall(infunc, text, ioparam, -1);
 	q->nparams++;
-	appendStringInfo(&q->sql, " %s %s OPERATOR(pg_catalog.%s) $%d",
-					 q->where_open ? "AND" : q->open_keyword, col, op, q->nparams);
-	q->where_open = true;
+	return psprintf("%s OPERATOR(pg_catalog.%s) $%d", col, op, q->nparams);
 }
 
 /*
- * The structured filter: an array of conditions, ANDed.  Each column is
- * looked up like a feature; each value becomes a parameter of the column's
- * base type (parsed by the type's input function).
+ * The structured filter, an array of conditions ANDed, and first, unless
+ * NULL, the condition first (the unit's "IS NOT NULL"), as one expression
+ * that evaluates every condition on every row it sees:
+ *   pg_catalog.num_nulls(CASE WHEN <first> THEN 1 END,
+ *                        CASE WHEN <condition> THEN 1 END, ...) = 0
+ * An AND stops at its first false condition, and a later one would then run,
+ * and load what it needs (a collation's collator, a value from TOAST), only
+ * for the rows the earlier ones select; a function's arguments are all
+ * evaluated before the call.  num_nulls is not leakproof, so the planner
+ * also keeps the expression after the owner's row-security conditions,
+ * which therefore see every row whatever the filter selects.  Each column
+ * is looked up like a feature; each value becomes a parameter of the
+ * column's base type (parsed by the type's input function).  NULL when
+ * there is no condition at all.
  */
-static void
-append_filter(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation)
+static char *
+filter_expression(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation,
+				  const char *first)
 {
-	JsonbContainer *jc;
-	int			n;
+	StringInfoData e;
+	int			n = 0;
 
-	if (filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"filter\" must be an array of conditions"),
-				 errhint("For example '{\"filter\": [{\"column\": \"age\", \"op\": \">=\", \"value\": 18}]}'.")));
-	jc = filter->val.binary.data;
-	n = JsonContainerSize(jc);
-	if (n > DPOBJ_MAX_FILTERS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("at most %d filter conditions are allowed", DPOBJ_MAX_FILTERS),
-				 errhint("Combine conditions or protect a narrower table.")));
-	for (int i = 0; i < n; i++)
-		append_condition(q, getIthJsonbValueFromContainer(jc, i), i, relid, relation);
+	initStringInfo(&e);
+	appendStringInfoString(&e, "pg_catalog.num_nulls(");
+	if (first != NULL)
+	{
+		appendStringInfo(&e, "CASE WHEN %s THEN 1 END", first);
+		n++;
+	}
+	if (filter != NULL)
+	{
+		JsonbContainer *jc;
+		int			nconds;
+
+		if (filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"filter\" must be an array of conditions"),
+					 errhint("For example '{\"filter\": [{\"column\": \"age\", \"op\": \">=\", \"value\": 18}]}'.")));
+		jc = filter->val.binary.data;
+		nconds = JsonContainerSize(jc);
+		if (nconds > DPOBJ_MAX_FILTERS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("at most %d filter conditions are allowed", DPOBJ_MAX_FILTERS),
+					 errhint("Combine conditions or protect a narrower table.")));
+		for (int i = 0; i < nconds; i++, n++)
+			appendStringInfo(&e, "%sCASE WHEN %s THEN 1 END", n > 0 ? ", " : "",
+							 filter_condition(q, getIthJsonbValueFromContainer(jc, i), i,
+											  relid, relation));
+	}
+	if (n == 0)
+		return NULL;
+	appendStringInfoString(&e, ") OPERATOR(pg_catalog.=) 0");
+	return e.data;
 }
 
 /* a column the unit's subquery must pass on, once */
@@ -384,23 +541,16 @@ add_column(char **cols, int *ncols, char *col)
 }
 
 /*
- * The filter's conditions as " AND <condition> ..." (empty without a
- * filter), their constants added to q's parameters once: the unit's query
- * selects the same rows in both of its scans.
+ * The unit's rows' condition: the unit IS NOT NULL and the filter, as one
+ * expression (filter_expression), its constants added to q's parameters
+ * once: the unit's query selects the same rows in each of its scans.
  */
 static char *
-unit_filter_text(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation)
+unit_condition(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relation,
+			   const char *unit_column)
 {
-	StringInfoData saved = q->sql;
-	char	   *conds;
-
-	initStringInfo(&q->sql);
-	q->where_open = true;
-	if (filter != NULL)
-		append_filter(q, filter, relid, relation);
-	conds = q->sql.data;
-	q->sql = saved;
-	return conds;
+	return filter_expression(q, filter, relid, relation,
+							 psprintf("%s IS NOT NULL", unit_column));
 }
 
 /*
@@ -416,7 +566,7 @@ unit_filter_text(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relat
  */
 static void
 append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
-				 const char *unit_column, const char *conds, int rows_per_unit)
+				 const char *unit_column, const char *cond, int rows_per_unit)
 {
 	int			k;
 	StringInfoData list;
@@ -429,16 +579,16 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", cols[i]);
 	appendStringInfo(&q->sql,
 					 " FROM (SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
-					 " WHERE %s IS NOT NULL%s) AS \"dpobj units\" CROSS JOIN LATERAL (",
-					 unit_column, k, relation, unit_column, conds);
+					 " WHERE %s) AS \"dpobj units\" CROSS JOIN LATERAL (",
+					 unit_column, k, relation, cond);
 	/* in memory: the counts' handle (> 0) */
 	appendStringInfo(&q->sql,
 					 "(SELECT %s FROM %s"
 					 " WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.>) 0"
-					 " AND CASE WHEN %s IS NOT NULL%s"
+					 " AND CASE WHEN %s"
 					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
 					 " ELSE false END OFFSET 0)",
-					 list.data, relation, unit_column, conds, unit_column);
+					 list.data, relation, cond, unit_column);
 	/*
 	 * spilled (0): a sort by unit that spills to temporary files beyond
 	 * work_mem, each unit's rows numbered and counted, selection sampling
@@ -447,11 +597,11 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 					 " UNION ALL (SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER \"dpobj unit\""
 					 " AS \"dpobj unit row\", pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\""
 					 " FROM %s WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.=) 0"
-					 " AND %s IS NOT NULL%s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
+					 " AND %s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
 					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
 					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))"
 					 ") AS \"dpobj unit rows\"",
-					 list.data, list.data, relation, unit_column, conds, unit_column, k);
+					 list.data, list.data, relation, cond, unit_column, k);
 	pfree(list.data);
 }
 
@@ -624,13 +774,12 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	Encoding   *enc = encoding ? encoding_parse(encoding) : NULL;
 	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1 + (enc ? enc->ncols : 0)));
 	int			ncols = 0;
+	char	   *cond;
 	bool		args = aggregate_args != NULL && !filter_in_aggregate &&
 		(enc == NULL ? nfeatures <= TRAIN_MAX_FEATURE_ARGS :
 		 args_encoded && enc->ncols <= TRAIN_MAX_FEATURE_ARGS);
 
 	initStringInfo(&q->sql);
-	q->where_open = false;
-	q->open_keyword = "WHERE";
 	append_call(q, args ? aggregate_args : aggregate, relid, relation, features, nfeatures,
 				label, label_kind, enc, args, cols, &ncols);
 
@@ -650,23 +799,20 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	if (filter_in_aggregate)
 	{
 		/* the shards' tasks get no WHERE clause: a full scan whatever the filter */
-		q->open_keyword = "FILTER (WHERE";
-		if (filter != NULL)
-			append_filter(q, filter, relid, relation);
-		if (q->where_open)
-			appendStringInfoChar(&q->sql, ')');
-		q->where_open = false;
-		q->open_keyword = "WHERE";
+		cond = filter_expression(q, filter, relid, relation, NULL);
+		if (cond != NULL)
+			appendStringInfo(&q->sql, " FILTER (WHERE %s)", cond);
 		appendStringInfo(&q->sql, " FROM %s", relation);
 		return;
 	}
 	if (rows_per_unit > 0)
 	{
 		append_unit_from(q, relation, cols, ncols, unit_column,
-						 unit_filter_text(q, filter, relid, relation), rows_per_unit);
+						 unit_condition(q, filter, relid, relation, unit_column), rows_per_unit);
 		return;
 	}
 	appendStringInfo(&q->sql, " FROM %s", relation);
-	if (filter != NULL)
-		append_filter(q, filter, relid, relation);
+	cond = filter_expression(q, filter, relid, relation, NULL);
+	if (cond != NULL)
+		appendStringInfo(&q->sql, " WHERE %s", cond);
 }

@@ -6,7 +6,7 @@
  *
  *	    SELECT <aggregate>(ARRAY[<feature>, ...]::float8[], <label>,
  *	                       $1, $2, $3)
- *	      FROM <table> [WHERE <column> OPERATOR(pg_catalog.<op>) $4 ...]
+ *	      FROM <table> [WHERE <filter>]
  *
  *	  or, for a mechanism with an aggregate that takes the features as
  *	  separate arguments (dp_linear_regression_cols, dp_passglm_cols: no
@@ -17,17 +17,22 @@
  *	  $1 epsilon, $2 delta (float8), $3 the mechanism's options (jsonb),
  *	  $4... filter constants of the columns' types.  With declared domains
  *	  the feature array is dpobj.encode_features($4, ...) (encode.h) and
- *	  the filter constants start at $5.  No expression in it
- *	  can raise an error that depends on a row's value (leak 5).
+ *	  the filter constants start at $5.  <filter> is one expression that
+ *	  evaluates every condition on every row it sees, after the owner's
+ *	  row-security conditions:
+ *	    pg_catalog.num_nulls(CASE WHEN <column> OPERATOR(pg_catalog.<op>) $4
+ *	                         THEN 1 END, ...) = 0
+ *	  No expression in the query can raise an error that depends on a row's
+ *	  value (leak 5).
  *
  *	  On a table with a privacy unit (units.h) the rows come from
  *
  *	    (SELECT dpobj.unit_counts(<unit>, $k) AS "dpobj unit counts"
- *	       FROM <table> WHERE <unit> IS NOT NULL [AND <filter>]) AS "dpobj units"
+ *	       FROM <table> WHERE <cond>) AS "dpobj units"
  *	    CROSS JOIN LATERAL (
  *	      (SELECT <columns> FROM <table>
  *	        WHERE "dpobj unit counts" > 0
- *	          AND CASE WHEN <unit> IS NOT NULL [AND <filter>]
+ *	          AND CASE WHEN <cond>
  *	                   THEN dpobj.unit_keep(<unit>, "dpobj unit counts")
  *	                   ELSE false END OFFSET 0)
  *	      UNION ALL
@@ -35,12 +40,13 @@
  *	         (SELECT <columns>, row_number() OVER "dpobj unit" AS "dpobj unit row",
  *	                 count(*) OVER "dpobj unit" AS "dpobj unit size"
  *	            FROM <table> WHERE "dpobj unit counts" = 0
- *	             AND <unit> IS NOT NULL [AND <filter>]
+ *	             AND <cond>
  *	          WINDOW "dpobj unit" AS (PARTITION BY <unit>)) AS "dpobj unit sort"
  *	        WHERE dpobj.unit_keep_sorted("dpobj unit row", "dpobj unit size", $k))
  *	      ) AS "dpobj unit rows"
  *
- *	  (operators written OPERATOR(pg_catalog.op)).  The first scan counts
+ *	  (<cond>: <filter> with "<unit> IS NOT NULL" as one more term;
+ *	  operators written OPERATOR(pg_catalog.op)).  The first scan counts
  *	  each unit's selected rows within dpobj.max_state_memory and returns a
  *	  handle (> 0), or 0 when the units would outgrow it; each branch's
  *	  condition on it is a one-time filter, so exactly one branch reads the
@@ -54,7 +60,7 @@
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
  *	  into the aggregate instead of a WHERE clause:
  *
- *	    SELECT <aggregate>(...) FILTER (WHERE <column> OPERATOR(...) $4 ...)
+ *	    SELECT <aggregate>(...) FILTER (WHERE <filter>)
  *	      FROM <table>
  *
  *	  Citus pushes it down inside worker_partial_agg(...) FILTER (...), so
@@ -70,6 +76,7 @@
 
 #include "postgres.h"
 
+#include "access/htup.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
@@ -83,8 +90,6 @@ typedef struct TrainQuery
 	int			nparams;
 	Oid			types[5 + DPOBJ_MAX_FILTERS];
 	Datum		values[5 + DPOBJ_MAX_FILTERS];
-	bool		where_open;		/* a WHERE clause is open: filters add AND */
-	const char *open_keyword;	/* what the first condition opens with */
 } TrainQuery;
 
 /* what a mechanism's label argument is */
@@ -103,6 +108,14 @@ typedef enum TrainLabel
  * epsilon, delta, the options and the features (at most FUNC_MAX_ARGS).
  */
 #define TRAIN_MAX_FEATURE_ARGS (FUNC_MAX_ARGS - 5)
+
+/*
+ * The catalog tuple of column name of relid (exact spelling, no quoting or
+ * case folding; a system or dropped column too), or an error naming the
+ * caller's own argument with the hint given: for ReleaseSysCache().
+ */
+extern HeapTuple train_query_column(Oid relid, const char *relation, const char *name,
+									const char *hint);
 
 /*
  * Every column named by the caller (features, label unless NULL, the filter's
@@ -137,5 +150,12 @@ extern void train_query_build(TrainQuery *q, const char *aggregate,
 							  double epsilon, double delta, Jsonb *options,
 							  const char *unit_column, int rows_per_unit,
 							  Jsonb *encoding, bool filter_in_aggregate);
+
+/*
+ * Releases the pg_cast share locks a key column's check took in this call
+ * (trainquery.c): once the sealed query is parsed and planned, and at the
+ * end of the call whatever happened.
+ */
+extern void train_query_unlock_casts(void);
 
 #endif							/* DPOBJ_TRAINQUERY_H */

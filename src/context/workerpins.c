@@ -53,6 +53,20 @@ const DPSettingPin dp_user_pins[] =
 	{"row_security", "on"},
 	{"synchronize_seqscans", "off"},
 	{"client_min_messages", "error"},
+
+	/*
+	 * The planner runs a scan's conditions by security level, then by
+	 * estimated cost: the owner's row-security conditions first (dpobj's
+	 * filter is one expression that is not leakproof, trainquery.c), among
+	 * them the cheapest first, where a subquery's cost weighs page and tuple
+	 * costs against operator costs.  The defaults, not the analyst's, set
+	 * which runs first.
+	 */
+	{"cpu_operator_cost", "0.0025"},
+	{"cpu_tuple_cost", "0.01"},
+	{"cpu_index_tuple_cost", "0.005"},
+	{"seq_page_cost", "1"},
+	{"random_page_cost", "4"},
 };
 const int	dp_n_user_pins = lengthof(dp_user_pins);
 

@@ -392,7 +392,7 @@ double
 dp_epsilon_per_row(double eps, int k)
 {
 #if DPOBJ_MUTANT_IS(units)
-	k = (int) ceil(k / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+	k = DPOBJ_MUTANT_COUNT(k);	/* audit mutant */
 #endif
 	return dp_budget_part(eps, k);
 }

@@ -121,7 +121,7 @@ int64_t
 dpnoise_discrete_laplace(gsl_rng *rng, uint64_t num, uint64_t den)
 {
 #if DPOBJ_MUTANT_IS(laplace)
-	num = (uint64_t) ceil((double) num / DPOBJ_MUTANT_FACTOR);	/* audit mutant: scale / 1.5 */
+	num = (uint64_t) ceil((double) num / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
 #endif
 	return discrete_laplace(rng, num, den);
 }

@@ -45,7 +45,7 @@ keysel_threshold_log(uint64_t num, uint64_t den, int64_t k, int64_t m, double lo
 	int64_t		T;
 
 #if DPOBJ_MUTANT_IS(keysel)
-	log_delta += log(DPOBJ_MUTANT_FACTOR);	/* audit mutant: delta 1.5 times */
+	log_delta += log(DPOBJ_MUTANT_FACTOR);	/* audit mutant: delta f times */
 #endif
 	if (num < 1 || den < 1 || num > (1ULL << 31) || den > (1ULL << 31) || k < 1 || m < 1 ||
 		!(log_delta < 0) || !isfinite(log_delta))

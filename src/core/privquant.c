@@ -72,38 +72,19 @@ sat_add(int64_t a, int64_t b)
 int64_t
 privquant_losses(const int64_t *hist, double q, int64_t *loss)
 {
-	return privquant_losses_n(hist, PRIVQUANT_N, q, loss);
-}
-
-int64_t
-privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss)
-{
-	return privquant_losses_pad(hist, nbins, q, 0, loss);
-}
-
-int64_t
-privquant_losses_pad(const int64_t *hist, int nbins, double q, int64_t pad, int64_t *loss)
-{
 	int64_t		n = 0,
 				c = 0,
 				prev,
 				t,
-				h,
 				minloss = INT64_MAX;
 
-	for (int i = 0; i < nbins; i++)
+	for (int i = 0; i < PRIVQUANT_N; i++)
 		n = sat_add(n, hist[i]);
-	/* a public pad shifts every c_i and t by constants: the sensitivity stays 1 */
-	t = sat_add(privquant_target(q, n), pad > 0 ? pad : 0);
-	for (int i = 0; i < nbins; i++)
+	t = privquant_target(q, n);
+	for (int i = 0; i < PRIVQUANT_N; i++)
 	{
-		h = hist[i];
-		if (i == 0 && pad < 0)
-			h = sat_add(h, -pad);
-		if (i == nbins - 1 && pad > 0)
-			h = sat_add(h, pad);
 		prev = c;
-		c = sat_add(c, h);
+		c = sat_add(c, hist[i]);
 		/* t - c_i: too few rows below R_i; c_(i-1) + 1 - t: R_(i-1) already reaches t */
 		loss[i] = t > c ? t - c : 0;
 		if (prev >= t && prev - t + 1 > loss[i])

@@ -54,17 +54,6 @@ extern int64_t privquant_target(double q, int64_t n);
  */
 extern int64_t privquant_losses(const int64_t *hist, double q, int64_t *loss);
 
-/* the same over nbins >= 1 bins (the value quantiles of dpobj.aggregate) */
-extern int64_t privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss);
-
-/*
- * the same with pad public rows added to bin 0 (pad < 0: -pad of them) or to
- * the last bin (pad > 0) and t = ceil(q n) + max(pad, 0), n the real rows:
- * the target is rank t + pad of the real rows, never outside the padded ones
- */
-extern int64_t privquant_losses_pad(const int64_t *hist, int nbins, double q, int64_t pad,
-									int64_t *loss);
-
 /*
  * Draws the index of R-hat: P(i) proportional to exp(-gamma loss[i]),
  * gamma = floor(num / k) / den for expsample_gamma(epsilon) = num / den,

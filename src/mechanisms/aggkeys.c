@@ -12,8 +12,8 @@
  *	  (its first AGGKEYS_KEY_BYTES bytes) into a sort that spills past
  *	  work_mem, so that memory follows neither rows nor keys.  After the
  *	  charge, the final function reads the rows in key order (bytes, C
- *	  collation), sums each key's slots (agg_row_add) and draws them as a
- *	  declared cell's (quantiles as in several cells); the key is released
+ *	  collation), sums each key's slots (agg_row_add) and adds their noise
+ *	  as a declared cell's; the key is released
  *	  iff its selection count (the first "count" of the layout) reaches the
  *	  threshold T of keysel.h, for k rows per unit touching at most k keys
  *	  and delta / (1 + e^(epsilon / 2)).  At most "max_keys" released keys
@@ -43,9 +43,7 @@
 #include "base/options.h"
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
-#include "core/expsample.h"
 #include "core/keysel.h"
-#include "core/privquant.h"
 #include "mechanisms/aggregate.h"
 #include "mechanisms/mechanism.h"
 #include "state/rowinput.h"
@@ -110,8 +108,7 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 {
 	AggLayout  *l;
 	int			sel;
-	double		share,
-				q;
+	double		share;
 	uint64		num,
 				den;
 	int			k = agg_options_k(options);
@@ -121,21 +118,6 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 	aggregate_check_args(aggname, epsilon, delta, d, options);
 	l = agg_layout_of_options(options);
 	sel = aggkeys_selection(l);
-	/* a quantile's draws as in several cells (a replaced row moves two keys' ranks) */
-	for (int i = 0; i < l->width; i++)
-	{
-		AggSlotKind kind = agg_slot_kind(l, i, &share, &q);
-
-		if (kind != AGG_SLOT_COUNT && kind != AGG_SLOT_SUM && q > 0)
-		{
-			agg_rank_gamma(dp_epsilon_per_row(epsilon, k) * share, 2, &num, &den);
-			if (num < 1)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
-						 errhint("Raise epsilon or ask for fewer statistics.")));
-		}
-	}
 	if (sel < 0 || l->ngroups != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -147,7 +129,7 @@ aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int
 				 errmsg("%s: more than %d released values", aggname, AGG_MAX_VALUES),
 				 errdetail("\"max_keys\" %d times %d values per key.", aggkeys_max(options, l->width), l->width),
 				 errhint("Lower \"max_keys\" or ask for fewer statistics.")));
-	(void) agg_slot_kind(l, sel, &share, &q);
+	(void) agg_slot_kind(l, sel, &share);
 	agg_slot_noise(false, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
 	if (aggkeys_threshold(num, den, k, epsilon, delta) < 0)
 		ereport(ERROR,
@@ -266,11 +248,8 @@ typedef struct AggKeysRun
 	int			sel;			/* the selection count's slot */
 	int			max_keys;
 	int64		T;
-	uint64	   *num;			/* per slot: the noise's scale num / den, or gamma */
+	uint64	   *num;			/* per slot: the noise's scale num / den */
 	uint64	   *den;
-	AggSlotKind *kind;			/* per slot */
-	int64	   *hist;			/* a quantile's bins and losses (AGG_MAX_BINS) */
-	int64	   *loss;
 	int			nout;			/* released keys */
 	int64	   *out;			/* their noisy values, nout x width */
 	StringInfoData keys;		/* their keys, JSON strings */
@@ -304,18 +283,12 @@ aggkeys_calibrate(DPRun *run)
 	r->sel = aggkeys_selection(l);
 	r->num = palloc(sizeof(uint64) * r->width);
 	r->den = palloc(sizeof(uint64) * r->width);
-	r->kind = palloc(sizeof(AggSlotKind) * r->width);
-	r->hist = palloc(sizeof(int64) * AGG_MAX_BINS);
-	r->loss = palloc(sizeof(int64) * AGG_MAX_BINS);
 	for (int i = 0; i < r->width; i++)
 	{
-		double		share,
-					q;
+		double		share;
+		AggSlotKind kind = agg_slot_kind(l, i, &share);
 
-		r->kind[i] = agg_slot_kind(l, i, &share, &q);
-		/* a quantile's draws as in several cells (a replaced row moves two keys' ranks) */
-		agg_slot_calibrate(AGGKEYS_AGGNAME, r->kind[i], share, q, eps_noise, 2, &r->num[i],
-						   &r->den[i]);
+		agg_slot_calibrate(AGGKEYS_AGGNAME, kind, share, eps_noise, &r->num[i], &r->den[i]);
 	}
 	r->T = r->sel < 0 ? -1 :
 		aggkeys_threshold(r->num[r->sel], r->den[r->sel], r->st->k, r->st->eps, r->st->delta);
@@ -329,62 +302,19 @@ aggkeys_calibrate(DPRun *run)
 	mechanism_calibrated(run, NULL, "aggregate_keys", r->st->eps, r->st->delta);
 }
 
-/*
- * A quantile's draws for one key, as a declared cell's (aggregate.c): each
- * q, then (bins >= 3 nq) its lower and upper ends at ranks t - s and t + s
- * (aggregate.h), into its slots o; the others 0
- */
-static void
-aggkeys_quantile(DPRun *run, const AggStat *st, const double *v, int64 *o)
-{
-	AggKeysRun *r = run->state;
-	int			n = st->nbins;
-
-	for (int b = 0; b < n; b++)
-	{
-		r->hist[b] = (int64) v[st->slot + b];
-		o[st->slot + b] = 0;
-	}
-	for (int j = 0; j < AGG_QUANT_DRAWS(st); j++)
-	{
-		uint64		num = r->num[st->slot + j],
-					den = r->den[st->slot + j];
-		int64		pad = j < st->nq ? 0 :
-			agg_quant_shift(num, den, n, AGG_QUANT_BETA) * (j >= 2 * st->nq ? 1 : -1);
-		int64		minloss = privquant_losses_pad(r->hist, n, st->q[j % st->nq], pad, r->loss),
-					pick = 0;
-
-		if (expsample_draw(run->rng, r->loss, n, minloss, num, den, mechanism_stop_pending, NULL,
-						   &pick) != EXPSAMPLE_OK)
-		{
-			mechanism_poll(run->ledger_id); /* a cancel: recorded and raised */
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("%s: a quantile's draw was interrupted", AGGKEYS_AGGNAME),
-					 errhint("The privacy budget of this run is spent; run it again.")));
-		}
-		o[st->slot + j] = pick;
-	}
-}
-
 /* one key's summed slots v: its selection draw, then (released) every slot's noise */
 static void
 aggkeys_flush(DPRun *run, const char *key, int keylen, const double *v)
 {
 	AggKeysRun *r = run->state;
-	const AggLayout *l = r->st->l;
 	int64	   *o = r->out + (int64) r->nout * r->width;
 	int64		noisy;
 
 	if (!keysel_draw(run->rng, (int64) v[r->sel], r->num[r->sel], r->den[r->sel], r->T, &noisy))
 		return;
 	for (int i = 0; i < r->width; i++)
-		if (r->kind[i] == AGG_SLOT_COUNT || r->kind[i] == AGG_SLOT_SUM)
-			o[i] = i == r->sel ? noisy :
-				(int64) v[i] + dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
-	for (int i = 0; i < l->nstats; i++)
-		if (l->stats[i].kind == AGG_QUANTILE)
-			aggkeys_quantile(run, &l->stats[i], v, o);
+		o[i] = i == r->sel ? noisy :
+			(int64) v[i] + dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
 	if (r->nout > 0)
 		appendStringInfoString(&r->keys, ", ");
 	escape_json(&r->keys, pnstrdup(key, keylen));

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * agglayout.c
- *	  The public layout of a dpobj.aggregate() run (aggregate.h): which
+ *	  The public layout of a dpobj.aggregate() run (agglayout.h): which
  *	  coordinates of the encoded row pick the group cell, and which slots
  *	  of a cell each statistic fills.  Checked on public grounds only.
  *
@@ -16,7 +16,8 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "mechanisms/aggregate.h"
+#include "mechanisms/agglayout.h"
+#include "model/encode.h"
 
 static void
 agg_bad(const char *msg, const char *detail)
@@ -77,9 +78,59 @@ agg_check_keys(JsonbContainer *obj)
 					"A statistic has the keys \"stat\", \"column\", \"share\", (numeric histograms, quantiles) \"bins\" and (quantiles) \"q\".");
 }
 
+double
+agg_edge(double lo, double hi, int k, int n)
+{
+	char		buf[64];
+
+	if (k <= 0)
+		return lo;
+	if (k >= n)
+		return hi;
+	/* 15 digits: the edges as the declared bounds read (10.8, not 10.800000000000001) */
+	snprintf(buf, sizeof(buf), "%.15g", lo + k * ((hi - lo) / n));
+	return strtod(buf, NULL);
+}
+
+/* the edges of column c's n bins as coordinates, in the layout's context */
+static double *
+agg_xedges(const EncColumn *c, int n)
+{
+	double	   *x = palloc(sizeof(double) * (n + 1));
+
+	for (int k = 0; k <= n; k++)
+		x[k] = encoding_scale(agg_edge(c->lo, c->hi, k, n), c->lo, c->hi);
+	return x;
+}
+
+/*
+ * The largest k < n with x >= xedge[k] (xedge[0] = -1): a value on an edge
+ * is in the bin above it, and the encoding being monotone, a value's bin is
+ * the one its printed edges hold.  Started from the equal-width guess.
+ */
+int
+agg_bin_of(const double *xedge, int n, double x)
+{
+	double		v = (x + 1.0) / 2.0 * n;
+	int			k = v >= n - 1 ? n - 1 : (v > 0 ? (int) v : 0);
+
+	while (k < n - 1 && x >= xedge[k + 1])
+		k++;
+	while (k > 0 && x < xedge[k])
+		k--;
+	return k;
+}
+
+int
+agg_quant_group(int nleaves)
+{
+	return nleaves <= AGG_QUANT_FLAT ? nleaves : (int) ceil(sqrt((double) nleaves));
+}
+
 /*
  * A quantile: "q" a number or an array of 1 to AGG_MAX_Q numbers in (0, 1),
- * "bins" (default AGG_QUANT_BINS) equal bins of [lo, hi] as candidates.
+ * "bins" (default AGG_QUANT_BINS) equal leaves of [lo, hi], and coarse bins
+ * of agg_quant_group() leaves (none for a flat one).
  */
 static int
 agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
@@ -102,10 +153,9 @@ agg_quantile(JsonbContainer *obj, JsonbValue *bins, AggStat *s)
 			agg_bad("every \"q\" must be a number strictly between 0 and 1", NULL);
 	}
 	s->nbins = bins ? dp_option_int(bins, "bins", 2, AGG_MAX_BINS) : AGG_QUANT_BINS;
-	/* each q's draw (and its interval's ends: AGG_QUANT_DRAWS) is released in a slot */
-	if (s->nq > s->nbins)
-		agg_bad("a quantile needs at least as many \"bins\" as \"q\" values", NULL);
-	return s->nbins;
+	s->group = agg_quant_group(s->nbins);
+	s->ncoarse = s->group >= s->nbins ? 0 : (s->nbins + s->group - 1) / s->group;
+	return s->nbins + s->ncoarse;
 }
 
 /* a statistic's "share": a number in [2^-20, 2^20], default 1 */
@@ -165,6 +215,8 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 			agg_bad("\"bins\" is for a numeric column; a column with levels has one bin per level and \"other\"", NULL);
 		s->nbins = c->nlevels > 0 ? c->nlevels + 1 :
 			bins ? dp_option_int(bins, "bins", 1, AGG_MAX_BINS) : 10;
+		if (c->nlevels == 0)
+			s->xedge = agg_xedges(c, s->nbins);
 		return s->nbins;
 	}
 	if (c->nlevels > 0)
@@ -172,7 +224,12 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 						 st->val.string.len, st->val.string.val),
 				"dpobj.declare_domain(rel, column, lo, hi) declares a numeric column's bounds.");
 	if (agg_str_is(st, "quantile"))
-		return agg_quantile(o->val.binary.data, bins, s);
+	{
+		int			w = agg_quantile(o->val.binary.data, bins, s);
+
+		s->xedge = agg_xedges(c, s->nbins);
+		return w;
+	}
 	if (bins != NULL)
 		agg_bad("\"bins\" is for a histogram or a quantile", NULL);
 	s->kind = agg_str_is(st, "sum") ? AGG_SUM : agg_str_is(st, "mean") ? AGG_MEAN : AGG_VARIANCE;
@@ -266,7 +323,7 @@ agg_layout_of_options(Jsonb *options)
 }
 
 AggSlotKind
-agg_slot_kind(const AggLayout *l, int slot, double *share, double *param)
+agg_slot_kind(const AggLayout *l, int slot, double *share)
 {
 	for (int i = l->nstats - 1; i >= 0; i--)
 		if (l->stats[i].slot <= slot)
@@ -276,18 +333,15 @@ agg_slot_kind(const AggLayout *l, int slot, double *share, double *param)
 
 			/*
 			 * shares per statistic by weight; a mean's halved between its sum
-			 * and count, a variance's in three, a quantile's between its draws
+			 * and count, a variance's in three, a quantile's between its
+			 * leaves and its coarse bins (each a count vector)
 			 */
-			*share = s->weight / l->weights / (s->kind == AGG_MEAN ? 2 : s->kind == AGG_VARIANCE ? 3 :
-										s->kind == AGG_QUANTILE ? AGG_QUANT_DRAWS(s) : 1);
-			/* a quantile's draws: each q, then (bins >= 3 nq) its lower ends, its upper ends */
-			*param = s->kind == AGG_QUANTILE && j < AGG_QUANT_DRAWS(s) ?
-				s->q[j % s->nq] + (j / s->nq == 1 ? AGG_Q_LOWER : j / s->nq == 2 ? AGG_Q_UPPER : 0) : 0;
-			if (s->kind == AGG_QUANTILE)
-				return j == 0 ? AGG_SLOT_RANK0 : AGG_SLOT_RANK;
+			*share = s->weight / l->weights / (s->kind == AGG_MEAN ? 2 : s->kind == AGG_VARIANCE ? 3 : 1);
+			if (s->kind == AGG_QUANTILE && s->ncoarse > 0)
+				*share *= j < s->nbins ? AGG_QUANT_LEAF_SHARE : 1 - AGG_QUANT_LEAF_SHARE;
 			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && j == 0) ||
 				(s->kind == AGG_VARIANCE && j < 2) ? AGG_SLOT_SUM : AGG_SLOT_COUNT;
 		}
 	elog(ERROR, "dpobj.aggregate: slot %d out of range", slot);
-	return false;				/* keep compiler quiet */
+	return AGG_SLOT_COUNT;		/* keep compiler quiet */
 }

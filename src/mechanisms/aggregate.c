@@ -20,15 +20,11 @@
  *	  Each slot gets independent discrete Laplace noise (dpnoise.c) of
  *	  scale sensitivity / (share x epsilon / k): the statistics share
  *	  epsilon equally (a mean half to its sum, half to its count, a
- *	  variance a third to each of its sum of squares, sum and count).
- *	  A quantile's slots are a histogram over equal bins of [lo, hi]; each
- *	  q releases only the bin the exponential mechanism draws from them
- *	  (privquant.h's rank loss, moved <= k per unit in each cell it
- *	  touches, so <= 2k over cells when grouped): gamma = share x epsilon /
- *	  (2 k m), m = 2 grouped, else 1; with bins >= 3 per q, two more draws
- *	  per q (its interval's ends, aggregate.h) share the q's epsilon.
- *	  The release is epsilon-DP by basic composition (delta may be 0; one
- *	  given is charged, not needed), charged once as "aggregate" (pure).
+ *	  variance a third to each of its sum of squares, sum and count, a
+ *	  quantile's between its leaves' and its coarse bins' counts: two
+ *	  histograms, aggregate.h).  The release is epsilon-DP by basic
+ *	  composition (delta may be 0; one given is charged, not needed),
+ *	  charged once as "aggregate" (pure).
  *
  *-------------------------------------------------------------------------
  */
@@ -44,10 +40,8 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "core/auditmutant.h"
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
-#include "core/privquant.h"
 #include "mechanisms/aggregate.h"
 #include "mechanisms/evaluate.h"
 #include "mechanisms/mechanism.h"
@@ -61,17 +55,16 @@ PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
 
 /*
  * The state: evaluate's run entries (evaluate.h), the number of cells C and
- * of slots per cell W, each slot's kind (AggSlotKind), share of epsilon and
- * param (a rank slot's q), then C x W values.
+ * of slots per cell W, each slot's kind (AggSlotKind) and share of epsilon,
+ * then C x W values.
  */
 enum
 {
 	AG_C = EV_K + 1, AG_W, AG_HDR
 };
-#define AG_NRUN(w)		(AG_HDR + 3 * (w))
+#define AG_NRUN(w)		(AG_HDR + 2 * (w))
 #define AG_KIND(s, i)	((AggSlotKind) (s)[AG_HDR + (i)])
 #define AG_SHARE(s, w, i) ((s)[AG_HDR + (w) + (i)])
-#define AG_PARAM(s, w, i) ((s)[AG_HDR + 2 * (w) + (i)])
 
 static void *
 agg_layout_build(Jsonb *options, MemoryContext cxt)
@@ -117,29 +110,6 @@ agg_options_k(Jsonb *options)
 	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
 }
 
-/*
- * A draw's gamma = num / den <= eps_share / (2 m) (m = 2 with several cells:
- * a replaced row moves ranks in two cells); num 0 when epsilon is too small.
- */
-void
-agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den)
-{
-#if DPOBJ_MUTANT_IS(expmech)
-	eps_share *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
-#endif
-	/* halved as a double (exact), not as num: num may be 1 */
-	(void) expsample_gamma(ncells > 1 ? eps_share / 2 : eps_share, num, den);
-}
-
-int64
-agg_quant_shift(uint64 num, uint64 den, int nbins, double beta)
-{
-	/* gamma (s + 1) >= ln(nbins / beta); rounded up, capped far above any rank */
-	double		s = ceil(log(nbins / beta) * ((double) den / (double) num)) - 1;
-
-	return num < 1 ? PG_INT64_MAX / 4 : (int64) Min(Max(s, 0), (double) (PG_INT64_MAX / 4));
-}
-
 /* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
 void
 agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
@@ -170,19 +140,12 @@ aggregate_check_args(const char *aggname, double epsilon, double delta, int d, J
 				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 	for (int i = 0; i < l->width; i++)
 	{
-		double		share,
-					q;
-		AggSlotKind kind = agg_slot_kind(l, i, &share, &q);
+		double		share;
+		AggSlotKind kind = agg_slot_kind(l, i, &share);
 		uint64		num = 1,
 					den = 1;
 
-		if (kind == AGG_SLOT_RANK0 || kind == AGG_SLOT_RANK)
-		{
-			if (q > 0)
-				agg_rank_gamma(dp_epsilon_per_row(epsilon, k) * share, l->ncells, &num, &den);
-		}
-		else
-			agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
 		if (den < 1 || num < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -203,7 +166,7 @@ agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, i
 	s[AG_C] = l->ncells;
 	s[AG_W] = l->width;
 	for (int i = 0; i < l->width; i++)
-		s[AG_HDR + i] = agg_slot_kind(l, i, &AG_SHARE(s, l->width, i), &AG_PARAM(s, l->width, i));
+		s[AG_HDR + i] = agg_slot_kind(l, i, &AG_SHARE(s, l->width, i));
 	return a;
 }
 
@@ -251,19 +214,6 @@ agg_square(const AggStat *st, const EncColumn *c, double x)
 	return Min(Max(rint(v * v / (st->step * st->step * AGG_SUM_UNITS)), 0), AGG_SUM_UNITS);
 }
 
-/*
- * The bin of a coordinate x in [-1, 1] among n equal bins: floor((x + 1) / 2
- * n) clamped to [0, n - 1], without floor() (the same bin for every x not
- * NaN: a positive value below n - 1 truncates to its floor).
- */
-static inline int
-agg_bin(double x, int n)
-{
-	double		v = (x + 1.0) / 2.0 * n;
-
-	return v >= n - 1 ? n - 1 : (v <= 0 ? 0 : (int) v);
-}
-
 /* statistic st's contributions to its slots v (w + st->slot); levels as agg_level's */
 static pg_attribute_always_inline void
 agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const int *levels,
@@ -291,10 +241,17 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 			if (cols[st->col].nlevels > 0)
 				v[agg_level(levels, st->col, xs, st->nbins)] += 1;
 			else
-				v[agg_bin(xs[0], st->nbins)] += 1;
+				v[agg_bin_of(st->xedge, st->nbins, xs[0])] += 1;
 			break;
 		case AGG_QUANTILE:
-			v[agg_bin(xs[0], st->nbins)] += 1;
+			{
+				/* its leaf, and the coarse bin holding that leaf */
+				int			leaf = agg_bin_of(st->xedge, st->nbins, xs[0]);
+
+				v[leaf] += 1;
+				if (st->ncoarse > 0)
+					v[st->nbins + leaf / st->group] += 1;
+			}
 			break;
 	}
 }
@@ -592,16 +549,11 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 }
 
 void
-agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double param,
-				   double eps_noise, int ncells, uint64 *num, uint64 *den)
+agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double eps_noise,
+				   uint64 *num, uint64 *den)
 {
-	*num = 0;					/* a rank slot without a draw: [0, 1] */
-	*den = 1;
-	if (kind == AGG_SLOT_COUNT || kind == AGG_SLOT_SUM)
-		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
-	else if (param > 0)
-		agg_rank_gamma(eps_noise * share, ncells, num, den);
-	if (*den < 1 || (param > 0 && *num < 1))
+	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
+	if (*den < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon is too small for these statistics", aggname),
@@ -617,91 +569,25 @@ agg_calibrate(DPRun *run)
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
 		agg_slot_calibrate(AGG_AGGNAME, AG_KIND(r->s, i), AG_SHARE(r->s, r->width, i),
-						   AG_PARAM(r->s, r->width, i), r->eps_noise, r->ncells,
-						   &r->num[i], &r->den[i]);
+						   r->eps_noise, &r->num[i], &r->den[i]);
 	r->out = palloc(sizeof(int64) * r->ncells * r->width);
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }
 
-/*
- * A quantile's draws in one cell: its bins are slots i .. i + n - 1; each
- * slot i + j with a q gets the bin drawn for that q (its nq q's, then
- * their lower and upper ends: aggregate.h), the others 0.
- */
-static void
-agg_draw_quantile(DPRun *run, const double *v, int64 *out, int i, int n)
-{
-	AggRun	   *r = run->state;
-	int64	   *hist = palloc(sizeof(int64) * n);
-	int64	   *loss = palloc(sizeof(int64) * n);
-	int			nq = 0;
-
-	for (int b = 0; b < n; b++)
-	{
-		hist[b] = (int64) v[i + b];
-		nq += AG_PARAM(r->s, r->width, i + b) > 0 && AG_PARAM(r->s, r->width, i + b) < 1;
-	}
-	for (int j = 0; j < n; j++)
-	{
-		double		q = AG_PARAM(r->s, r->width, i + j);
-		int64		minloss,
-					pad = 0,
-					pick = 0;
-
-		out[i + j] = 0;
-		if (q <= 0)
-			continue;
-		/* an interval's end: rank t - s (s public rows padded below) or t + s */
-		if (q > AGG_Q_LOWER)
-			pad = agg_quant_shift(r->num[i + j], r->den[i + j], n, AGG_QUANT_BETA) * (q > AGG_Q_UPPER ? 1 : -1);
-		minloss = privquant_losses_pad(hist, n, AG_PARAM(r->s, r->width, i + j % Max(nq, 1)), pad,
-										 loss);
-		if (expsample_draw(run->rng, loss, n, minloss, r->num[i + j], r->den[i + j],
-						   mechanism_stop_pending, NULL, &pick) != EXPSAMPLE_OK)
-		{
-			mechanism_poll(run->ledger_id);	/* a cancel: recorded and raised */
-			ereport(ERROR,
-					(errcode(ERRCODE_QUERY_CANCELED),
-					 errmsg("%s: a quantile's draw was interrupted", AGG_AGGNAME),
-					 errhint("The privacy budget of this run is spent; run it again.")));
-		}
-		out[i + j] = pick;
-	}
-	pfree(hist);
-	pfree(loss);
-}
-
-/* after the charge: every count and sum slot of every cell plus its noise, each quantile's draws */
+/* after the charge: every slot of every cell plus its noise */
 static void
 agg_compute(DPRun *run)
 {
 	AggRun	   *r = run->state;
 	const double *v = r->s + AG_NRUN(r->width);
 
-	for (int c = 0; c < r->ncells; c++)
-		for (int i = 0; i < r->width; i++)
-		{
-			const double *cv = v + c * r->width;
-			int64	   *co = r->out + c * r->width;
-			int			n = 1;
-
-			if (AG_KIND(r->s, i) == AGG_SLOT_COUNT || AG_KIND(r->s, i) == AGG_SLOT_SUM)
-				co[i] = (int64) cv[i] + dpnoise_discrete_laplace(run->rng, r->num[i], r->den[i]);
-			else if (AG_KIND(r->s, i) == AGG_SLOT_RANK0)
-			{
-				while (i + n < r->width && AG_KIND(r->s, i + n) == AGG_SLOT_RANK)
-					n++;
-				agg_draw_quantile(run, cv, co, i, n);
-			}
-		}
+	for (int64 i = 0; i < (int64) r->ncells * r->width; i++)
+		r->out[i] = (int64) v[i] + dpnoise_discrete_laplace(run->rng, r->num[i % r->width],
+															 r->den[i % r->width]);
 	run->detail = "aggregate";
 }
 
-/*
- * {"values": [C x W noisy integers], "noise": [[num, den] per slot],
- * "epsilon", "delta"}: a quantile's slots hold its drawn bins (q order, then
- * 0) and their gamma = num / den ([0, 1] past its q's)
- */
+/* {"values": [C x W noisy integers], "noise": [[num, den] per slot], "epsilon", "delta"} */
 void
 agg_append_release(StringInfo b, const int64 *out, int64 n, const uint64 *num,
 				   const uint64 *den, int width)

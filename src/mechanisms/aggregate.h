@@ -2,21 +2,24 @@
  *
  * aggregate.h
  *	  Private descriptive statistics (docs/PRIVACY.md "Private
- *	  statistics"): the layout of a dpobj.aggregate() run (agglayout.c),
- *	  the aggregate dpobj.dp_aggregate that releases its noisy cells
- *	  (aggregate.c) and the entry point on a protected table
- *	  (protected/aggrun.c).
+ *	  statistics"): the aggregate dpobj.dp_aggregate that releases the
+ *	  noisy cells of a layout (agglayout.h) (aggregate.c) and the entry
+ *	  point on a protected table (protected/aggrun.c).
  *
  *	  A layout is public: the table's declared domains (an encoding,
  *	  encode.h), the group_by columns (declared levels) and the statistics
  *	  ("what").  Every row falls into one group cell (a level of each group
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
  *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
- *	  count), histogram and quantile one per bin.  A slot is a count (a
- *	  row adds 1), a sum (a row adds its value on the lattice of
- *	  AGG_SUM_UNITS steps per max(|lo|, |hi|), its square per the square
- *	  of that) or a rank slot: a quantile's histogram, released only through the
- *	  exponential mechanism's choice.
+ *	  count), histogram one per bin, quantile one per leaf and one per
+ *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
+ *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
+ *	  max(|lo|, |hi|), its square per the square of that).
+ *
+ *	  A numeric bin (a histogram's, a quantile's leaf) of [lo, hi] in n
+ *	  bins is [e_k, e_(k+1)), the last [e_(n-1), hi]: e_k is lo + k (hi -
+ *	  lo) / n rounded to 15 significant digits, as printed, and a value on
+ *	  an edge lands in the bin above it, in every path (agg_bin_of).
  *
  *-------------------------------------------------------------------------
  */
@@ -28,95 +31,12 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
-#include "model/encode.h"
+#include "mechanisms/agglayout.h"
 #include "state/rowinput.h"
 
 #define AGG_AGGNAME		"dp_aggregate"
 /* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
 #define AGG_COLS_AGGNAME "dp_aggregate_cols"
-
-/* public caps: group cells, and noisy values (cells x slots) of one run */
-#define AGG_MAX_CELLS	10000
-#define AGG_MAX_VALUES	100000
-#define AGG_MAX_STATS	32
-#define AGG_MAX_BINS	1000
-#define AGG_MAX_Q		16
-#define AGG_QUANT_BINS	1000	/* a quantile's default candidates */
-
-/*
- * A quantile with bins >= 3 nq also draws, per q, its interval's ends: at
- * rank t - s (lower end: that bin's lower edge) and t + s (upper end),
- * s = agg_quant_shift(); their slots' param is q + AGG_Q_LOWER or
- * q + AGG_Q_UPPER.  Each end fails with probability <= AGG_QUANT_BETA.
- */
-#define AGG_Q_LOWER		1.0
-#define AGG_Q_UPPER		2.0
-#define AGG_QUANT_BETA	0.025
-#define AGG_QUANT_DRAWS(st) ((st)->nbins >= 3 * (st)->nq ? 3 * (st)->nq : (st)->nq)
-
-/* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
-#define AGG_SUM_UNITS	16384.0
-
-/*
- * The noise of a slot: discrete Laplace of scale num / den lattice units,
- * num = l1 sensitivity x 2^bits and den = floor(epsilon_slot x 2^bits),
- * both at most 2^31 (dpnoise.h): counts 2 x 2^20, sums 2^15 x 2^16.
- */
-#define AGG_COUNT_BITS	20
-#define AGG_SUM_BITS	16
-
-typedef enum AggStatKind
-{
-	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
-} AggStatKind;
-
-/* a slot's kind; a quantile's slots: AGG_SLOT_RANK0 then AGG_SLOT_RANK */
-typedef enum AggSlotKind
-{
-	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM, AGG_SLOT_RANK, AGG_SLOT_RANK0
-} AggSlotKind;
-
-typedef struct AggStat
-{
-	AggStatKind kind;
-	int			col;			/* its encoding column, -1 for count */
-	int			off;			/* its first coordinate in the encoded row */
-	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
-	int			nq;				/* quantile: its levels q */
-	double		q[AGG_MAX_Q];
-	double		step;			/* sum, mean, variance: the lattice step */
-	double		weight;			/* its relative share of epsilon ("share", default 1) */
-	int			slot;			/* its first slot in a cell */
-} AggStat;
-
-typedef struct AggLayout
-{
-	Encoding   *enc;
-	int			ngroups;
-	int		   *gcol;			/* group columns: encoding column */
-	int		   *goff;			/* first coordinate */
-	int		   *gsize;			/* levels + 1 */
-	int			nstats;
-	AggStat    *stats;
-	double		weights;		/* the sum of the statistics' weights */
-	int			ncells;
-	int			width;			/* slots per cell */
-} AggLayout;
-
-/*
- * Parses and checks a layout {"encoding": [...], "group_by": [...],
- * "what": [...]} (public grounds; every error before the charge).
- */
-extern AggLayout *agg_layout_parse(Jsonb *layout);
-
-/* the layout of dp_aggregate's options {"layout": ...} */
-extern AggLayout *agg_layout_of_options(Jsonb *options);
-
-/*
- * slot i of a cell: its kind and its share of epsilon (a rank slot: each of
- * its statistic's draws), and param (the rank slots' q, else 0)
- */
-extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, double *param);
 
 /*
  * a slot's discrete Laplace noise: scale num / den lattice units for its
@@ -125,23 +45,11 @@ extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share, do
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
 
 /*
- * a draw's rank error bound s for gamma num / den over nbins: the smallest
- * s >= 0 with nbins exp(-gamma (s + 1)) <= beta (its loss exceeds s with
- * probability <= beta); a quantile end's shift at AGG_QUANT_BETA
- */
-extern int64 agg_quant_shift(uint64 num, uint64 den, int nbins, double beta);
-
-/* a rank slot's gamma num / den at its share of epsilon (num 0: too small) */
-extern void agg_rank_gamma(double eps_share, int ncells, uint64 *num, uint64 *den);
-
-/*
- * a release's scale of a slot (agg_slot_kind's kind, share and param) at
- * eps_noise: a count's or sum's noise, a rank slot's gamma over ncells (num
- * 0 without a draw); raises when epsilon is too small for it
+ * a release's scale of a slot (agg_slot_kind's kind and share) at
+ * eps_noise; raises when epsilon is too small for it
  */
 extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
-							   double param, double eps_noise, int ncells, uint64 *num,
-							   uint64 *den);
+							   double eps_noise, uint64 *num, uint64 *den);
 
 /*
  * a release's common part into b: the n noisy values, "], \"noise\": [" and each

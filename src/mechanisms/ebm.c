@@ -28,7 +28,9 @@
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
  * times that for a unit of k rows; T x terms + terms releases compose to
- * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting").
+ * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting"), less
+ * a yes/no label's balance estimate (operating.c) and, with private bins,
+ * bin_share of the rest for the numeric terms' edges (ebmedges.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -70,8 +72,10 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 	double		rest;
 
 	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
+	/* balanced accuracy: the label balance's estimate first, at its share of rho */
+	operating_plan_rho(&r->op, p, &r->rho);
 	rest = r->rho;
-	/* private edges first: the two shares sum to at most rho despite rounding */
+	/* then private edges, of the fit's rho: the shares sum to at most it */
 	if (r->ep.private_bins)
 	{
 		r->edges.rho = r->rho * r->ep.bin_share * (1.0 - ldexp(1.0, -40));
@@ -83,6 +87,7 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("dp_ebm: the noise is outside the exact sampler's range"),
 				 errhint("Use a larger epsilon or fewer \"rounds\".")));
+	operating_check(&r->op, "dp_ebm");
 }
 
 void
@@ -357,10 +362,44 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	}
 }
 
+/*
+ * The operating point's estimate before the fit (the label counts of the
+ * design, its counts carrying the options' class weights), whose weights
+ * the rows then train with (balanced accuracy without "class_weight");
+ * into train_w the weights the fit's rows carry
+ */
+static void
+ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
+{
+	int64		c[2];
+
+	train_w[0] = p->weight_pos;
+	train_w[1] = p->weight_neg;
+	if (!r->op.estimate)
+		return;
+	noisysgd_label_counts(&r->D, train_w, c);
+	operating_estimate(&r->op, rng, c[0], c[1]);
+	if (!p->balance_train)
+		return;
+	operating_weights(&r->op, train_w);
+	noisysgd_design_weigh(&r->D, train_w[0], train_w[1]);
+}
+
 static void
 ebm_compute(DPRun *run)
 {
-	ebm_fit(run->work, run->rng, run->ledger_id);
+	const GLMParams *p = &((GLMState *) run->state)->params;
+	EBMFit	   *r = run->work;
+	double		train_w[2];
+
+	ebm_balance(r, p, run->rng, train_w);
+	ebm_fit(r, run->rng, run->ledger_id);
+	/* a yes/no label: the margin without the weights' odds, and its cut-off */
+	if (!r->regression)
+	{
+		operating_finish(&r->op, OPERATING_CLASS_W(p), train_w, r->op.w);
+		r->bias -= r->op.shift;
+	}
 	run->detail = "ebm";
 }
 
@@ -467,6 +506,8 @@ ebm_release(DPRun *run)
 	}
 	model_params_begin(&params);
 	ebm_fit_params(&params, r, p);
+	if (!r->regression)
+		operating_params(&params, &r->op, true);
 	model_params_end(&params);
 	return model_build(run->fcinfo, "ebm", r->scores, r->nscores, r->bias, p->epsilon,
 					   p->delta, &params);

@@ -17,6 +17,7 @@
 #include "context/trainquery.h"
 #include "core/ebm.h"
 #include "mechanisms/glm.h"
+#include "mechanisms/operating.h"
 #include "state/ebmparams.h"
 
 /*
@@ -53,9 +54,10 @@ typedef struct EBMFit
 	int			nterms;
 	int			nscores;
 	int			max_scores;		/* the most nscores can be: every numeric term's "bins" */
-	double		rho;
+	double		rho;			/* the fit's: the run's less the balance estimate's */
 	EBMNoise	nz;
 	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
+	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
 	NoisySGDDesign D;			/* set by the caller before ebm_fit */
 	double	   *scores;
 	double	   *counts;			/* the noisy counts */
@@ -76,7 +78,8 @@ typedef struct EBMFit
 
 /*
  * The layout from options and d, the noise for rho(p's epsilon, delta) with
- * p's rows_per_unit, and the buffers: public inputs only, refused before any row
+ * p's rows_per_unit (less a balance estimate's share, p->balance_share), and
+ * the buffers: public inputs only, refused before any row
  */
 extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
 						 bool regression);

@@ -9,16 +9,20 @@
  *	  dpobj.evaluate(rel, model, ...): the same on a protected table,
  *	      through dpobj.train()'s sealed path (protected/evalrun.c)
  *
- *	  The release: the confusion matrix (TP, FP, TN, FN) of the model's
- *	  predictions (dpobj.predict) against the labels, each count plus
- *	  independent discrete Laplace noise of scale 2/eps (dpnoise.c, exact
- *	  integer sampling).  Replacing one row moves one unit between two cells
- *	  (adding or removing one changes one cell by one): l1 sensitivity 2,
- *	  so the release is eps-DP (delta may be 0; one given is charged, not
- *	  needed).  Derived from the noisy counts only (post-processing): the
- *	  class counts, the majority baseline, accuracy, balanced accuracy,
- *	  precision and recall with approximate 95 % intervals that add the
- *	  noise's variance to the sampling variance (delta method).
+ *	  The release, two parts at eps/2 each: the confusion matrix (TP, FP,
+ *	  TN, FN) of the model's predictions (dpobj.predict) against the labels,
+ *	  and each label's histogram of the model's scores over EVAL_AUC_BINS
+ *	  public bins (core/rocauc.h: centred on the model's threshold), every
+ *	  count plus independent discrete Laplace noise of scale 2/(eps/2)
+ *	  (dpnoise.c, exact integer sampling).  Replacing one row moves one unit
+ *	  between two cells of each part (adding or removing one changes one
+ *	  cell by one): l1 sensitivity 2 per part, so the release is eps-DP
+ *	  (delta may be 0; one given is charged, not needed).  Derived from the
+ *	  noisy counts only (post-processing): the class counts, the majority
+ *	  baseline, accuracy, balanced accuracy, precision and recall with
+ *	  approximate 95 % intervals that add the noise's variance to the
+ *	  sampling variance (delta method), and the ROC AUC likewise, widened by
+ *	  half its within-bin ties.
  *
  *	  The model is public: it is validated completely before anything is
  *	  charged (evaluate_check_args), and a prediction never fails on a row
@@ -48,6 +52,7 @@
 
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
+#include "core/rocauc.h"
 #include "model/encodemodel.h"
 #include "model/modelargs.h"
 #include "mechanisms/evaluate.h"
@@ -65,11 +70,23 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_transfn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
 
-/* the state: a float8[] of EVAL_NSTATE values (evaluate.h: the run's first three) */
+/*
+ * The score histograms: EVAL_AUC_BINS bins per label, released at
+ * EVAL_AUC_SHARE of epsilon (the counts at the rest); public constants,
+ * chosen on public tables (bench/operating/results.md)
+ */
+#define EVAL_AUC_BINS	32
+#define EVAL_AUC_SHARE	0.5
+
+/*
+ * the state: a float8[] of EVAL_NSTATE values (evaluate.h: the run's first
+ * entries), the counts, then the positives' and the negatives' histograms
+ */
 enum
 {
-	EV_TP = EV_K + 1, EV_FP, EV_TN, EV_FN, EVAL_NSTATE
+	EV_TP = EV_K + 1, EV_FP, EV_TN, EV_FN, EV_HIST
 };
+#define EVAL_NSTATE	(EV_HIST + 2 * EVAL_AUC_BINS)
 
 /* per aggregate call: the model (from the options), validated, as dpobj.predict sees it */
 typedef struct EvalCache
@@ -208,6 +225,13 @@ evaluate_check_args(const char *aggname, double epsilon, double delta, int d,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: epsilon must be at least 2^-20", aggname),
 				 errhint("Smaller epsilon would make the counts pure noise (with \"rows_per_unit\" k: epsilon / k).")));
+	/* a classifier's two parts, each at least 2^-20 */
+	if (evaluate_label_kind(options) == TRAIN_LABEL_BOOLEAN &&
+		floor(dp_epsilon_per_row(epsilon, k) * EVAL_AUC_SHARE * EVAL_EPS_UNIT) < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon must be at least 2^-19 for a classifier", aggname),
+				 errhint("The confusion matrix and the score histograms take half each (with \"rows_per_unit\" k: epsilon / k).")));
 }
 
 /* the label the model in the options is evaluated on (public) */
@@ -335,14 +359,19 @@ evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options, int
  * the counts keep their sensitivity -- and an error on the direct path.
  */
 static bool
-eval_row_predict(const EvalCache *c, DPRowInput *row, bool *pred)
+eval_row_predict(const EvalCache *c, DPRowInput *row, bool *pred, int *bin)
 {
 	int			sign = 0;
-	ModelRowStatus st = model_predict_row(c->model,
-										  (const double *) ARR_DATA_PTR(row->features),
-										  &sign);
+	long double value = 0;
+	ModelRowStatus st = model_predict_row_margin(c->model,
+												 (const double *) ARR_DATA_PTR(row->features),
+												 &sign, &value);
 
 	*pred = sign > 0;
+	/* the score's bin, centred on the cut-off: a function of the row alone */
+	if (st == MODEL_ROW_OK)
+		*bin = rocauc_bin((double) value, model_predictor_threshold(c->model), 1.0,
+						  EVAL_AUC_BINS);
 	if (st == MODEL_ROW_OK || dp_row_drops_bad(row))
 		return st == MODEL_ROW_OK;
 	if (st == MODEL_ROW_NOT_FINITE)
@@ -371,6 +400,7 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	EvalCache  *c;
 	double	   *s;
 	bool		pred;
+	int			bin = 0;
 	bool		created;
 
 	if (!dp_row_read(fcinfo, EVAL_AGGNAME, &row))
@@ -385,10 +415,11 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 	s = evaluate_row_state(&state, &row, options, EVAL_NSTATE, &created);
 	if (created)
 		evaluate_check_kind(c->model, false);
-	if (!eval_row_predict(c, &row, &pred))
+	if (!eval_row_predict(c, &row, &pred, &bin))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
 	s[row.label ? (pred ? EV_TP : EV_FN) : (pred ? EV_FP : EV_TN)] += 1;
+	s[EV_HIST + (row.label ? 0 : EVAL_AUC_BINS) + bin] += 1;
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
@@ -499,10 +530,50 @@ eval_balanced(StringInfo buf, double tp, double fn, double tn, double fp, double
 						  0.25 * (var_recall + var_spec));
 }
 
+/* the ROC AUC of the noisy histograms (positives', negatives') with its interval */
+static void
+eval_auc(StringInfo buf, const int64 *h, double noise_var)
+{
+	double		pos[EVAL_AUC_BINS],
+				neg[EVAL_AUC_BINS];
+	RocAUC		a;
+
+	for (int b = 0; b < EVAL_AUC_BINS; b++)
+	{
+		pos[b] = (double) h[b];
+		neg[b] = (double) h[EVAL_AUC_BINS + b];
+	}
+	if (!rocauc_estimate(pos, neg, EVAL_AUC_BINS, noise_var, &a))
+	{
+		appendStringInfoString(buf, ", \"auc\": null");
+		return;
+	}
+	appendStringInfo(buf, ", \"auc\": {\"estimate\": %.6g, \"ci95\": [%.6g, %.6g]}",
+					 a.auc, a.ci_low, a.ci_high);
+}
+
+/*
+ * The noisy histograms themselves, for an ROC curve: bin b of 0 .. B-1 holds
+ * the scores s with (s - t) / (1 + |s - t|) between 2b/B - 1 and 2(b+1)/B - 1,
+ * t the model's threshold (a boundary to the bin nearer t; s = t in B/2 - 1)
+ */
+static void
+eval_histograms(StringInfo buf, const int64 *h)
+{
+	appendStringInfoString(buf, ", \"score_histograms\": {\"positive\": [");
+	for (int b = 0; b < 2 * EVAL_AUC_BINS; b++)
+	{
+		if (b == EVAL_AUC_BINS)
+			appendStringInfoString(buf, "], \"negative\": [");
+		appendStringInfo(buf, "%s" INT64_FORMAT, b % EVAL_AUC_BINS == 0 ? "" : ", ", h[b]);
+	}
+	appendStringInfoString(buf, "]}");
+}
+
 /* the released jsonb: noisy counts and what follows from them */
 static Datum
 eval_release(const int64 *c, double eps, double delta, double eps_used, double scale,
-			 double noise_var)
+			 double noise_var, const EvalRun *e)
 {
 	StringInfoData b;
 	double		tp = Max(c[0], 0),
@@ -523,10 +594,15 @@ eval_release(const int64 *c, double eps, double delta, double eps_used, double s
 	eval_ratio(&b, "recall", tp, fn, noise_var);
 	eval_ratio(&b, "specificity", tn, fp, noise_var);
 	eval_balanced(&b, tp, fn, tn, fp, noise_var);
+	eval_auc(&b, c + 4, evaluate_count_variance(e->p_auc));
+	eval_histograms(&b, c + 4);
 	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s, \"noise\": "
-					 "{\"mechanism\": \"discrete_laplace\", \"scale\": %s, \"epsilon_used\": %s}}",
+					 "{\"mechanism\": \"discrete_laplace\", \"scale\": %s, \"epsilon_used\": %s",
 					 float8out_internal(eps), float8out_internal(delta),
 					 float8out_internal(scale), float8out_internal(eps_used));
+	appendStringInfo(&b, ", \"auc\": {\"bins\": %d, \"scale\": %s, \"epsilon_used\": %s}}}",
+					 EVAL_AUC_BINS, float8out_internal(2 * EVAL_EPS_UNIT / e->p_auc),
+					 float8out_internal(e->p_auc / EVAL_EPS_UNIT));
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
@@ -587,18 +663,40 @@ evaluate_count_variance(int64 p)
 	return 2 * q / ((1 - q) * (1 - q));
 }
 
+/*
+ * The two parts: the histograms at EVAL_AUC_SHARE of epsilon / k (p_auc /
+ * 2^20 <= it), the confusion matrix at the rest (evaluate_count_calibrate)
+ */
 static void
 eval_calibrate(DPRun *run)
 {
-	((EvalRun *) run->state)->ncounts = 4;
+	EvalRun    *e = run->state;
+	double		eps_auc = e->eps_noise * EVAL_AUC_SHARE;
+
+	e->ncounts = 4 + 2 * EVAL_AUC_BINS;
+	e->p_auc = (int64) floor(Min(eps_auc, EVAL_EPS_MAX) * EVAL_EPS_UNIT);
+	e->eps_noise = dp_budget_rest(e->eps_noise, eps_auc);
+	if (e->p_auc < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon must be at least 2^-19 for a classifier", EVAL_AGGNAME),
+				 errhint("The confusion matrix and the score histograms take half each.")));
 	evaluate_count_calibrate(run, NULL);
 }
 
-/* the confusion matrix's four counts */
+/* the confusion matrix's four counts, then the histograms' */
 static void
 eval_compute(DPRun *run)
 {
+	EvalRun    *e = run->state;
+
+	e->ncounts = 4;
 	evaluate_count_compute(run, EV_TP);
+	e->ncounts = 4 + 2 * EVAL_AUC_BINS;
+	for (int i = 4; i < e->ncounts; i++)
+		e->out[i] = (int64) (e->s ? e->s[EV_TP + i] : 0) +
+			dpnoise_discrete_laplace(run->rng, (uint64_t) (2 * EVAL_EPS_UNIT),
+									 (uint64_t) e->p_auc);
 }
 
 static Datum
@@ -607,7 +705,7 @@ eval_release_run(DPRun *run)
 	EvalRun    *e = run->state;
 
 	return eval_release(e->out, e->eps, e->delta, e->p / EVAL_EPS_UNIT,
-						2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p));
+						2 * EVAL_EPS_UNIT / e->p, evaluate_count_variance(e->p), e);
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_evaluate_finalfn,

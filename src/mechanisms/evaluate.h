@@ -93,6 +93,7 @@ typedef struct EvalRun
 	double		delta;
 	double		eps_noise;		/* epsilon / k for units of up to k rows */
 	int64		p;				/* the counts' noise: eps_used = p / 2^20 */
+	int64		p_auc;			/* a classifier's score histograms' (evaluate.c) */
 	int			ncounts;		/* the released counts or sums */
 	int64	   *out;			/* and their noisy values */
 } EvalRun;

@@ -367,6 +367,8 @@ calibrate_output(const GLMParams *p, int d, GLMCalibration *c)
 		c->rho /= p->nclasses;
 	if (p->R_private)
 		glm_calibrate_private_rho(p, c);
+	/* balanced accuracy: the label balance's estimate, at its share of rho */
+	operating_plan_rho(&c->op, p, &c->rho);
 #if DPOBJ_MUTANT_IS(multiclass)
 	c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
@@ -418,6 +420,12 @@ calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 	}
 	memset(c, 0, sizeof(*c));
 	c->R_eps = R_eps;
+	/* balanced accuracy: the objective methods' balance estimate, at its share of eps */
+	if (pm->method != GLM_METHOD_OUTPUT)
+	{
+		operating_plan_eps(&c->op, pm, &eps);
+		pm->epsilon = eps;
+	}
 	c->Reff = glmparams_reff(pm);
 	c->beta = pm->loss == GLM_LOSS_LOGISTIC ? 0.25 : 1.0 / (2.0 * pm->h);
 	c->lambda = glm_default_lambda(pm);
@@ -467,6 +475,7 @@ glm_calibrate(const GLMParams *p_in, int d, GLMCalibration *c)
 	if (p->method != GLM_METHOD_OUTPUT)
 		calibrate_snap(p, d, c);
 	glm_calibration_check(p, c);
+	operating_check(&c->op, "dp_logistic");
 }
 
 static const char *
@@ -649,6 +658,7 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 	glm_calibrate(&p, 1, &c);
 	model_params_begin(&buf);
 	glm_calibration_params(&buf, &p, &c, 1);
+	operating_params_plan(&buf, &c.op);
 	model_params_end(&buf);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
@@ -772,13 +782,21 @@ glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 }
 
 Datum
-glm_model(DPRun *run, const char *name, const double *theta, StringInfo params)
+glm_model_shifted(DPRun *run, const char *name, const double *theta, StringInfo params,
+				  double shift)
 {
 	GLMState   *state = run->state;
 	const GLMParams *p = &state->params;
 
 	return model_build(run->fcinfo, name, theta, state->d,
-					   p->intercept ? theta[state->d] : 0.0, p->epsilon, p->delta, params);
+					   (p->intercept ? theta[state->d] : 0.0) - shift, p->epsilon, p->delta,
+					   params);
+}
+
+Datum
+glm_model(DPRun *run, const char *name, const double *theta, StringInfo params)
+{
+	return glm_model_shifted(run, name, theta, params, 0.0);
 }
 
 /* a run's calibration and buffers (DPRun.work) */
@@ -821,6 +839,22 @@ logistic_calibrate(DPRun *run)
 }
 
 /*
+ * The operating point's estimate before the minimiser: the design's label
+ * counts (its counts carry the options' class weights; the logistic methods
+ * train without the estimated ones, operating.h)
+ */
+static void
+glm_balance(OpRun *op, const GLMParams *p, const GLMSolveBlocks *X, gsl_rng *rng)
+{
+	int64		c[2];
+
+	if (!op->estimate)
+		return;
+	operating_count_blocks(X, (const double[2]) {p->weight_pos, p->weight_neg}, c);
+	operating_estimate(op, rng, c[0], c[1]);
+}
+
+/*
  * 2.-3. noise and minimiser: always a point within the public radius of
  * the argmin (glm.h), paid for by the release's noise
  */
@@ -840,8 +874,10 @@ logistic_compute(DPRun *run)
 		glm_privr_calibrate(p, state->d, &r->c, run->ledger_id);
 		glm_minimise_clip(r->X, p->R);
 	}
+	glm_balance(&r->c.op, p, r->X, run->rng);
 	glm_release_blocks(run->rng, p, &r->c, r->X, r->work, r->theta,
 					   state->d + (p->intercept ? 1 : 0), run->ledger_id);
+	operating_finish(&r->c.op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(p), r->c.op.w);
 	run->detail = method_name(p->method);
 }
 
@@ -855,8 +891,10 @@ logistic_release(DPRun *run)
 
 	model_params_begin(&params);
 	glm_calibration_params(&params, p, &r->c, state->d);
+	operating_params(&params, &r->c.op, true);
 	model_params_end(&params);
-	return glm_model(run, glm_mechanism_name(p->method), r->theta, &params);
+	return glm_model_shifted(run, glm_mechanism_name(p->method), r->theta, &params,
+							 r->c.op.shift);
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_logistic_finalfn,

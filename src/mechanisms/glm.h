@@ -14,6 +14,7 @@
 
 #include "state/glmstate.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 
 typedef struct GLMCalibration
 {
@@ -38,6 +39,8 @@ typedef struct GLMCalibration
 	/* "R": "private" (glmprivr.h): R-hat's exponential mechanism */
 	double		R_eps;			/* its epsilon (pure DP) */
 	double		R_rho;			/* Output-Gauss: its zCDP share of rho (R_eps^2 / 8 <= it) */
+	/* the operating point (operating.h): its balance estimate's share of the budget */
+	OpRun		op;
 } GLMCalibration;
 
 /*
@@ -129,6 +132,9 @@ extern const char *glm_mechanism_name(GLMMethod m);
 extern void *glm_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx);
 /* the driver's release on it: the model of (theta, its bias last with an intercept) */
 extern Datum glm_model(DPRun *run, const char *name, const double *theta, StringInfo params);
+/* ... its bias less shift (an operating point's, operating.h) */
+extern Datum glm_model_shifted(DPRun *run, const char *name, const double *theta,
+							   StringInfo params, double shift);
 extern void glm_calibration_params(StringInfo buf, const GLMParams *p,
 								   const GLMCalibration *c, int d);
 /* the objective's linear noise b, palloc'd (NULL for output perturbation) */

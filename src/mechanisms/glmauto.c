@@ -506,7 +506,7 @@ auto_params_ebm(StringInfo buf, const GLMParams *fp, const EBMFit *ebm)
 /* the public parameters: the selection's, then the chosen mechanism's own */
 static void
 auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
-			const AutoRun *fin, const AutoNoise *z, const AutoData *a, int d)
+			const AutoRun *fin, const AutoNoise *z, const AutoData *a, int d, const OpRun *op)
 {
 	int			b = auto_weighted_score(p) ? GLM_AUTO_WEIGHT_BITS : 0;
 	GLMParams	fp;
@@ -539,6 +539,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	}
 	model_params_float(buf, "final_epsilon", fin->p.epsilon);
 	model_params_float(buf, "final_delta", fin->p.delta);
+	operating_params(buf, op, false);
 	/* "class_weight_*" stay the options' (public): estimated ones are balance_weight_* */
 	fp = fin->p;
 	fp.weight_pos = p->weight_pos;
@@ -563,6 +564,7 @@ typedef struct AutoWork
 	double	   *work,
 			   *theta;
 	int			chosen;
+	OpRun		op;				/* the released model's operating point, for "metric" */
 } AutoWork;
 
 /* public calibrations, then every allocation at its largest: before the charge */
@@ -590,6 +592,18 @@ auto_compute(DPRun *run)
 	w->chosen = auto_select(run->rng, p, w->sel, w->fin, &w->a, &w->z, w->work, w->theta,
 							run->ledger_id);
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
+	/*
+	 * The cut-off for "metric": the retrain's weights out of the margin, the
+	 * cut the candidates were scored at back in.  That is the balance's for
+	 * balanced_accuracy without "class_weight"; with it the candidates train
+	 * with the given weights and were scored at their 0 (the estimate only
+	 * weighs the scores), so the cut stays the weights' as before 0.6.0.
+	 */
+	memset(&w->op, 0, sizeof(w->op));
+	w->op.metric = p->auto_metric == GLM_AUTO_METRIC_BALANCED && !p->auto_balance_train ?
+		GLM_AUTO_METRIC_WEIGHTED : p->auto_metric;
+	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),
+					 w->a.wscore);
 	run->detail = "auto";
 }
 
@@ -602,12 +616,12 @@ auto_release(DPRun *run)
 	const EBMFit *ebm = w->fin[w->chosen].ebm;
 	StringInfoData params;
 
-	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d);
+	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d, &w->op);
 	/* an additive model: its score tables, its "terms" in the params (kinds.h) */
 	if (ebm != NULL)
-		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores, ebm->bias,
-						   p->epsilon, p->delta, &params);
-	return glm_model(run, "auto", w->theta, &params);
+		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores,
+						   ebm->bias - w->op.shift, p->epsilon, p->delta, &params);
+	return glm_model_shifted(run, "auto", w->theta, &params, w->op.shift);
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_auto_finalfn,

@@ -3,7 +3,9 @@
  * mechanism.c
  *	  The protected driver (mechanism.h): the one copy of the sequence
  *	  admit -> calibrate -> charge -> compute -> record -> release that
- *	  every mechanism's final function runs, and its failure path.
+ *	  every mechanism's final function runs, and its failure path.  On the
+ *	  protected path the charge was made before the scan (seal.c): the
+ *	  driver takes its ledger row; a direct run is recorded here.
  *
  *-------------------------------------------------------------------------
  */
@@ -11,36 +13,9 @@
 
 #include "state/aggstate.h"
 #include "base/calibsql.h"
-#include "base/distributed.h"
 #include "base/privileged.h"
 #include "base/random.h"
-#include "context/runlimit.h"
 #include "context/scanrels.h"
-
-DPProtectedContext *
-mechanism_claim(FunctionCallInfo fcinfo, bool has_state, double epsilon,
-				double delta, int d)
-{
-	DPScanRelations scan;
-
-	/*
-	 * Only as the final step of an aggregate: a final function called as a
-	 * plain function, with a state typed in by hand, would otherwise write a
-	 * ledger row without running the mechanism over any rows.
-	 */
-	aggstate_final_check(fcinfo);
-	/* one ledger per cluster: never on a Citus worker (distributed.h) */
-	dp_citus_refuse_worker(fcinfo);
-	/* before any charge: the caller's role holds at most max_runs_per_role */
-	dpobj_run_enter();
-	if (dpobj_protected_peek() == NULL)
-		return NULL;
-	dp_scan_relations(fcinfo, &scan);
-	return dpobj_protected_take(&scan, has_state,
-								has_state ? epsilon : 0,
-								has_state ? delta : 0,
-								has_state ? d : 0);
-}
 
 static int64
 charge_run(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
@@ -54,7 +29,8 @@ charge_run(FunctionCallInfo fcinfo, const DPProtectedContext *pctx,
 	{
 		/* train() refused already; a seed set since then is refused here */
 		dpobj_refuse_seeded(mechanism);
-		return dpobj_budget_charge(pctx, mechanism);
+		/* charged before the first row was read (seal.c; mechanism_claim checked it) */
+		return pctx->ledger_id;
 	}
 	/* the ledger worker writes as a superuser: only into a trusted schema */
 	dpobj_verify_schema();
@@ -78,7 +54,7 @@ mechanism_drive(FunctionCallInfo fcinfo, const DPRunOps *ops)
 		PG_RETURN_NULL();		/* no rows, direct path: nothing runs */
 	/* 2. the calibration and every buffer, from public inputs only */
 	ops->calibrate(&run);
-	/* 3. the charge, durable before any noise exists */
+	/* 3. the charge, durable before any noise exists (protected: before the scan) */
 	run.ledger_id = charge_run(fcinfo, run.pctx, run.ledger_name, run.epsilon, run.delta,
 							   run.private_r);
 	/* 4. noise and computation (a failure: mechanism_fail); the generator wiped */

@@ -22,7 +22,7 @@
 #include "fmgr.h"
 #include "utils/jsonb.h"
 
-#include "context/claim.h"
+#include "state/claim.h"
 #include "base/clientcheck.h"
 #include "context/protected.h"
 #include "ledger/ledger.h"
@@ -82,9 +82,10 @@ mechanism_calibrated(DPRun *run, void *work, const char *ledger_name, double eps
 /*
  * A mechanism's final function: admit (NULL result when there is nothing
  * to run), calibrate on public inputs, charge durably before any noise
- * exists (the guarded budget debit on the protected path, else a plain
- * ledger row naming the scanned relations), compute, record the release
- * in the ledger, then build the model.
+ * exists (on the protected path the guarded budget debit seal.c made before
+ * the scan, whose ledger row admit's claim returns; else a plain ledger row
+ * naming the scanned relations), compute, record the release in the
+ * ledger, then build the model.
  */
 extern Datum mechanism_drive(FunctionCallInfo fcinfo, const DPRunOps *ops);
 

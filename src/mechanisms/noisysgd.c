@@ -62,6 +62,7 @@
 #include "mechanisms/glmprivr.h"
 #include "state/glmstate.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 #include "model/model.h"
 #include "base/random.h"
 
@@ -126,9 +127,10 @@ sgd_private_rho(const GLMParams *p, double *rho_R, double *eps_R)
  * lattice g and variance sigma2 (lattice units), for T steps composing to
  * rho-zCDP; refused when outside the exact sampler's range.
  */
-void
-noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
-		  double *lattice, uint64 *sigma2)
+/* noisysgd_noise, and the operating point's plan into *op (operating.h) */
+static void
+noisysgd_noise_op(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
+				  double *lattice, uint64 *sigma2, OpRun *op)
 {
 	double		rho_R,
 				eps_R;
@@ -141,7 +143,19 @@ noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
 #if DPOBJ_MUTANT_IS(multiclass)
 	*rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
+	/* balanced accuracy: the label balance's estimate first, at its share of rho */
+	operating_plan_rho(op, p, rho);
 	noisysgd_noise_rho(p, pp, *rho, Reff, T, lattice, sigma2);
+	operating_check(op, "dp_noisysgd");
+}
+
+void
+noisysgd_noise(const GLMParams *p, int pp, double *Reff, int64 *T, double *rho,
+			   double *lattice, uint64 *sigma2)
+{
+	OpRun		op;
+
+	noisysgd_noise_op(p, pp, Reff, T, rho, lattice, sigma2, &op);
 }
 
 
@@ -153,6 +167,7 @@ typedef struct SGDNoise
 	double		lattice;
 	uint64		sigma2;
 	int64		T;
+	OpRun		op;				/* the operating point's plan */
 } SGDNoise;
 
 /*
@@ -170,7 +185,8 @@ sgd_noise_candidates(const GLMParams *p, int pp)
 		GLMParams	q = *p;
 
 		q.R = privquant_candidate(i);
-		noisysgd_noise(&q, pp, &c[i].Reff, &c[i].T, &c[i].rho, &c[i].lattice, &c[i].sigma2);
+		noisysgd_noise_op(&q, pp, &c[i].Reff, &c[i].T, &c[i].rho, &c[i].lattice, &c[i].sigma2,
+						  &c[i].op);
 	}
 	return c;
 }
@@ -210,10 +226,11 @@ noisysgd_check_args(const char *aggname, double epsilon, double delta, int d,
 /* the released model's public parameters only */
 static void
 sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
-		   double rho, double lattice)
+		   double rho, double lattice, const OpRun *op)
 {
 	model_params_begin(params);
 	noisysgd_params_body(params, p, d, T, s, rho, lattice);
+	operating_params(params, op, true);
 	if (p->R_private)
 	{
 		double		rho_R,
@@ -253,7 +270,32 @@ typedef struct NoisySGDRun
 	int64		hist[PRIVQUANT_N];	/* and the norms' histogram */
 	double		s;
 	double	   *theta;
+	double		train_w[2];		/* the class weights the rows trained with */
 } NoisySGDRun;
+
+/*
+ * The operating point's estimate before the descent (the design's label
+ * counts, its counts carrying the options' class weights), whose weights
+ * the rows then train with (balanced accuracy without "class_weight");
+ * into train_w the weights the rows carry
+ */
+static void
+sgd_balance(OpRun *op, const GLMParams *p, NoisySGDDesign *D, gsl_rng *rng,
+			double train_w[2])
+{
+	int64		c[2];
+
+	train_w[0] = p->weight_pos;
+	train_w[1] = p->weight_neg;
+	if (!op->estimate)
+		return;
+	noisysgd_label_counts(D, train_w, c);
+	operating_estimate(op, rng, c[0], c[1]);
+	if (!p->balance_train)
+		return;
+	operating_weights(op, train_w);
+	noisysgd_design_weigh(D, train_w[0], train_w[1]);
+}
 
 static void
 noisysgd_calibrate(DPRun *run)
@@ -280,8 +322,8 @@ noisysgd_calibrate(DPRun *run)
 	noisysgd_design(&r->D, state, p->intercept);
 	/* public inputs only: eps, delta, R, T, radius, the option "n" */
 	if (!p->R_private)
-		noisysgd_noise(p, pp, &r->nz.Reff, &r->nz.T, &r->nz.rho, &r->nz.lattice,
-					   &r->nz.sigma2);
+		noisysgd_noise_op(p, pp, &r->nz.Reff, &r->nz.T, &r->nz.rho, &r->nz.lattice,
+						  &r->nz.sigma2, &r->nz.op);
 	r->theta = palloc0(sizeof(double) * pp);
 	mechanism_calibrated(run, r, "noisysgd", p->epsilon, p->delta);
 	run->private_r = p->R_private;
@@ -303,10 +345,12 @@ noisysgd_compute(DPRun *run)
 	}
 	if (p->R_private)
 		r->nz = sgd_private_choose(run->rng, p, r->cands, r->hist, run->ledger_id, &r->D);
+	sgd_balance(&r->nz.op, p, &r->D, run->rng, r->train_w);
 	r->s = sqrt((double) r->nz.sigma2) * r->nz.lattice;
 	noisysgd_descend_design(p, &r->D, r->nz.T, r->nz.lattice, r->nz.sigma2,
 							noisysgd_step_denom(p, pp, r->nz.Reff, r->s), run->rng,
 							run->ledger_id, r->theta);
+	operating_finish(&r->nz.op, OPERATING_CLASS_W(p), r->train_w, r->nz.op.w);
 	run->detail = "gd";
 }
 
@@ -320,8 +364,8 @@ noisysgd_release(DPRun *run)
 
 	if (p->tune.npoints > 0)
 		return noisysgd_tune_release(run);
-	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice);
-	return glm_model(run, "noisysgd", r->theta, &params);
+	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice, &r->nz.op);
+	return glm_model_shifted(run, "noisysgd", r->theta, &params, r->nz.op.shift);
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_noisysgd_finalfn,

@@ -38,6 +38,7 @@
 #include "state/glmstate.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
+#include "mechanisms/operating.h"
 #include "model/model.h"
 #include "base/random.h"
 #include "core/tunecalib.h"
@@ -354,7 +355,7 @@ tune_balance(TunePlan *pl, NoisySGDDesign *D, gsl_rng *rng, bool train)
 
 /* the released model's public parameters, and the chosen point's (DP output) */
 static void
-tune_params(StringInfo params, const TunePlan *pl, int d, int point)
+tune_params(StringInfo params, const TunePlan *pl, int d, int point, const OpRun *op)
 {
 	const TunePoint *c = &pl->pts[point];
 
@@ -368,6 +369,7 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point)
 	model_params_float(params, "tune_rho", pl->rho_q);
 	model_params_float(params, "tune_score_share", c->p.tune.score_share);
 	model_params_text(params, "tune_metric", glm_auto_metric_names[c->p.tune.metric - 1]);
+	operating_params(params, op, false);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(params, "tune_score_sigma",
 					   ldexp(sqrt((double) pl->score_sigma2), -pl->score_bits));
@@ -391,6 +393,7 @@ typedef struct TuneRun
 	double	   *theta;
 	double	   *Xwork;
 	int			point;			/* the chosen grid point (DP output) */
+	OpRun		op;				/* its operating point, for "tune_metric" */
 } TuneRun;
 
 void
@@ -419,6 +422,14 @@ noisysgd_tune_compute(DPRun *run)
 	if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
 		tune_balance(&t->pl, &t->D, run->rng, p->tune.balance_train);
 	tune_runs(&t->pl, &t->D, t->Xwork, run->rng, run->ledger_id, t->theta, &t->point);
+	/*
+	 * The cut-off the runs were scored at: the balance's weights', or with
+	 * "class_weight" (the estimate then only weighs the scores) the weights'
+	 */
+	memset(&t->op, 0, sizeof(t->op));
+	t->op.metric = p->tune.metric == GLM_AUTO_METRIC_BALANCED && !p->tune.balance_train ?
+		GLM_AUTO_METRIC_WEIGHTED : p->tune.metric;
+	operating_finish(&t->op, OPERATING_CLASS_W(p), t->pl.count_w, t->pl.score_w);
 	run->detail = "gd";
 }
 
@@ -428,6 +439,6 @@ noisysgd_tune_release(DPRun *run)
 	TuneRun    *t = run->work;
 	StringInfoData params;
 
-	tune_params(&params, &t->pl, ((GLMState *) run->state)->d, t->point);
-	return glm_model(run, "noisysgd", t->theta, &params);
+	tune_params(&params, &t->pl, ((GLMState *) run->state)->d, t->point, &t->op);
+	return glm_model_shifted(run, "noisysgd", t->theta, &params, t->op.shift);
 }

@@ -5,15 +5,16 @@
  *	  name a run charges under and its privacy cost (mechanism.h), and
  *	  dpobj.mechanisms(), the names train() accepts.
  *
- * Adding a mechanism: its own files (state with its option table,
- * DPOptionSpec; final function running mechanism_drive(); its check_args
- * declared in its header), its aggregate in the SQL script, its tests (one
- * line in the neighbour harness, tests/security/mechanisms.txt, which
- * tests/docs checks) and docs, and one entry in dp_mechanisms[] below:
+ * Adding a mechanism: its family's files (src/families/<f>/: state with its
+ * option table, DPOptionSpec; final function running mechanism_drive(); its
+ * check_args declared in the family's header), its aggregate in the SQL
+ * script, its tests (a line in the neighbour harness and in the audit,
+ * which tests/docs checks) and docs, and its entries in dp_mechanisms[]
+ * below (a new family: its header's entries, at the two marked places):
  * train()'s hints list it, its model_kind tells the model layer how its
  * models predict, and with auto_pick 'auto' may choose it (a GLM_AUTO_* bit
  * and name in glmparams.h, its training in glmauto.c) (docs/ARCHITECTURE.md,
- * "The protected path").
+ * "Families").
  *
  *-------------------------------------------------------------------------
  */
@@ -29,39 +30,25 @@
 #include "mechanisms/aggregate.h"
 #include "ledger/accountant.h"
 #include "base/calibsql.h"
+#include "base/options.h"
 #include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/ebm.h"
 #include "mechanisms/evaluate.h"
 #include "mechanisms/glm.h"
-#include "mechanisms/linear.h"
-#include "mechanisms/oracle.h"
+/* the moved families' faces (a new family: its header here) */
+#include "families/halfspace/halfspace.h"
+#include "families/linear/linear.h"
 #include "state/ebmparams.h"
-#include "state/hsparams.h"
-#include "state/passglmparams.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
 
-/* the NULL-ended list of a descriptor's ledger names */
-#define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
-#define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
-#define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
-
 static int	logistic_ledger_pick(Jsonb *options);
 static int	noisysgd_ledger_pick(Jsonb *options);
-static int	linear_ledger_pick(Jsonb *options);
 
 static const DPMechanism dp_mechanisms[] = {
-	{.name = "opdisc", .aggregate = "dpobj.dp_halfspace", .aggname = "dp_halfspace",
-		.check_args = opdisc_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
-	.ledger = DP_LEDGER({"opdisc", LEDGER_COST_APPROX})},
-	/* The mechanism family */
-	{.name = "rspm", .aggregate = "dpobj.dp_halfspace_rspm", .aggname = "dp_halfspace_rspm",
-		.check_args = rspm_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
-	.ledger = DP_LEDGER({"rspm", LEDGER_COST_APPROX})},
-	{.name = "expmech", .aggregate = "dpobj.dp_expmech", .aggname = "dp_expmech",
-		.check_args = expmech_check_args, .model_kind = MODEL_KIND_HALFSPACE, .halfspace_sample = true, .options = hsparams_options,
-	.ledger = DP_LEDGER({"expmech", LEDGER_COST_PURE})},
+	/* OPDisc, RSPM, the exponential mechanism (families/halfspace/) */
+	HALFSPACE_FAMILY_MECHANISMS,
 	/* the ledger and the model name it by its method */
 	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
 		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .keeps_rows = true, .r_norm = 2,
@@ -98,20 +85,8 @@ static const DPMechanism dp_mechanisms[] = {
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
 		.check_args = opsamp_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 1, .options = glmparams_opsamp_options,
 	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
-	{.name = "linear", .aggregate = "dpobj.dp_linear_regression",
-		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression",
-		.check_args = linear_check_args, .label_kind = TRAIN_LABEL_REAL,
-		.model_kind = MODEL_KIND_REGRESSION, .parallel = true,
-		.r_norm = 2, .options = linparams_options,
-		.ledger = DP_LEDGER({"adassp", LEDGER_COST_GAUSS},
-							{"ssp", LEDGER_COST_GAUSS, "\"method\": \"ssp\""}),
-	.ledger_pick = linear_ledger_pick},
-	/* one-pass logistic regression on dp_linear_regression's state (passglm.c) */
-	{.name = "passglm", .aggregate = "dpobj.dp_passglm",
-		.aggregate_args = "dpobj.dp_passglm_cols", .aggname = "dp_passglm",
-		.check_args = linear_check_args, .model_kind = MODEL_KIND_LINEAR, .parallel = true, .r_norm = 2,
-		.options = passglmparams_options,
-	.ledger = DP_LEDGER({"passglm", LEDGER_COST_GAUSS})},
+	/* linear regression and passglm on the moments' state (families/linear/) */
+	LINEAR_FAMILY_MECHANISMS,
 	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
 	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
 		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
@@ -142,26 +117,14 @@ static const DPMechanism dp_mechanisms[] = {
 		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
 		.entry = "dpobj.aggregate() grouped by a key without declared levels",
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
+	/* a new family: its entries here */
 };
-
-/* option key as a C string, or NULL when absent (not a string: "") */
-static const char *
-mechanism_string_option(Jsonb *options, const char *key)
-{
-	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
-
-	if (v == NULL)
-		return NULL;
-	if (v->type != jbvString)
-		return "";
-	return pnstrdup(v->val.string.val, v->val.string.len);
-}
 
 /* logistic's "method": objective (0, the default), output (1) or cms (2) */
 static int
 logistic_ledger_pick(Jsonb *options)
 {
-	const char *method = mechanism_string_option(options, "method");
+	const char *method = dp_options_string(options, "method");
 
 	if (method == NULL || strcmp(method, "objective") == 0)
 		return 0;
@@ -181,15 +144,6 @@ static int
 noisysgd_ledger_pick(Jsonb *options)
 {
 	return getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL ? 1 : 0;
-}
-
-/* linear regression's "method": adassp (0, the default) or ssp (1) */
-static int
-linear_ledger_pick(Jsonb *options)
-{
-	const char *method = mechanism_string_option(options, "method");
-
-	return method != NULL && strcmp(method, "ssp") == 0 ? 1 : 0;
 }
 
 /* names as "a, b and c" (sep ", " and last " and ") or "a, b, c" (both ", ") */
@@ -463,7 +417,7 @@ mechanism_cost_private_r(LedgerCost *cost)
 bool
 mechanism_options_private_r(Jsonb *options)
 {
-	const char *R = mechanism_string_option(options, "R");
+	const char *R = dp_options_string(options, "R");
 
 	return R != NULL && strcmp(R, "private") == 0;
 }

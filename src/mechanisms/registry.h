@@ -55,6 +55,14 @@ typedef struct DPAutoPick
 	GLMMethod	method;
 } DPAutoPick;
 
+/*
+ * A descriptor's NULL-ended lists, for the entries a family's header gives
+ * the registry (families/<f>/<f>.h) and the registry's own
+ */
+#define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
+#define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
+#define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
+
 typedef struct DPMechanism
 {
 	const char *name;			/* the mechanism argument of train() */

@@ -12,7 +12,9 @@
  * rows 0: plain means), as ebm_center centres; else the spread of its term
  * over its domain: max - min of its contributions; a numeric linear
  * weight's over the encoded range [-1, 1], 2 |w| (without an encoding, |w|
- * per unit).  The intercept's is 0.
+ * per unit).  The intercept's is 0.  A binary classifier's operating point
+ * (params "threshold", 0.6.0 on) is the last row, "(threshold)", its level
+ * the metric it was chosen for, its importance 0.
  *
  *-------------------------------------------------------------------------
  */
@@ -198,6 +200,16 @@ dpobj_explain(PG_FUNCTION_ARGS)
 	if (spec != NULL)
 		out.enc = encoding_parse(spec);
 	m->ops->explain(m, &out);
+	if (m->has_threshold)
+	{
+		JsonbValue *metric = getKeyJsonValueFromContainer(&m->params->root, "metric", 6, NULL);
+
+		explain_row(&out, NULL, "(threshold)",
+					metric != NULL && metric->type == jbvString ?
+					pnstrdup(metric->val.string.val, metric->val.string.len) : NULL,
+					m->threshold);
+		explain_feature_end(&out, 0);
+	}
 	explain_emit(fcinfo, &out);
 	return (Datum) 0;
 }

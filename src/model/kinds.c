@@ -197,6 +197,26 @@ read_weights(HeapTupleHeader th, ModelPredictor *m)
 }
 
 /*
+ * params "threshold" (a binary classifier's operating point, from 0.6.0): a
+ * finite number, only on a linear or additive classifier (a regression's or
+ * a halfspace's margin has none); absent, predict() keeps its cut-off 0
+ */
+static void
+read_threshold(ModelPredictor *m)
+{
+	JsonbValue *v = m->params ? getKeyJsonValueFromContainer(&m->params->root, "threshold", 9, NULL) : NULL;
+
+	m->threshold = 0;
+	m->has_threshold = v != NULL;
+	if (v == NULL)
+		return;
+	if ((m->kind != MODEL_KIND_LINEAR && m->kind != MODEL_KIND_ADDITIVE) || m->regression ||
+		!model_param_number(m->params, "threshold", &m->threshold))
+		model_forged("model params: \"threshold\" must be a finite number, of a linear or additive classifier",
+					 "Use a model returned by a dpobj training function.");
+}
+
+/*
  * Every check is on the model alone, before any feature vector is looked
  * at, so that whether a model is accepted never depends on the rows it is
  * applied to (dpobj.evaluate() checks it before the charge).
@@ -222,6 +242,7 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 	/* a regression's mechanism: its value is the prediction (a lattice has no range) */
 	m->regression = kind_registered(th) == MODEL_KIND_REGRESSION;
 	m->ops->unpack(m, th);
+	read_threshold(m);
 	MemoryContextSwitchTo(old);
 	return m;
 }

@@ -30,6 +30,8 @@ struct ModelPredictor
 	double		y_min;
 	double		y_max;
 	bool		logistic;		/* the margin is a log-odds: probability() */
+	bool		has_threshold;	/* params "threshold" (0.6.0 on) */
+	double		threshold;		/* ... predict() is margin > it (0 without) */
 	void	   *kd;				/* the kind's own */
 };
 

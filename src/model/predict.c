@@ -65,13 +65,43 @@ model_predictor_regression(const ModelPredictor *m, bool *range_ok, double *y_mi
 	return m->regression;
 }
 
+/*
+ * The sign of the margin against the model's threshold (params
+ * "threshold"; without one the kind's exact sign of the margin itself)
+ */
+static int
+predict_sign(const ModelPredictor *m, int sign, long double value)
+{
+	if (m->threshold == 0)
+		return sign;
+	return value > m->threshold ? 1 : value == m->threshold ? 0 : -1;
+}
+
+ModelRowStatus
+model_predict_row_margin(const ModelPredictor *m, const double *x, int *sign,
+						 long double *value)
+{
+	bool		exact;
+	ModelRowStatus st;
+
+	*value = 0;
+	st = m->ops->margin(m, x, sign, value, &exact);
+	*sign = predict_sign(m, *sign, *value);
+	return st;
+}
+
 ModelRowStatus
 model_predict_row(const ModelPredictor *m, const double *x, int *sign)
 {
 	long double value;
-	bool		exact;
 
-	return m->ops->margin(m, x, sign, &value, &exact);
+	return model_predict_row_margin(m, x, sign, &value);
+}
+
+double
+model_predictor_threshold(const ModelPredictor *m)
+{
+	return m->threshold;
 }
 
 ModelRowStatus
@@ -148,16 +178,19 @@ predict_margin(FunctionCallInfo fcinfo, const ModelPredictor *m, int *sign, bool
 	return value;
 }
 
-/* dpobj.predict(model, float8[]) -> boolean: true iff the margin > 0 */
+/*
+ * dpobj.predict(model, float8[]) -> boolean: true iff the margin > the
+ * model's threshold (params "threshold", else 0)
+ */
 Datum
 dpobj_predict(PG_FUNCTION_ARGS)
 {
 	ModelPredictor *m = predict_cached(fcinfo);
 	int			sign = 0;
 	bool		exact;
+	long double value = predict_margin(fcinfo, m, &sign, &exact);
 
-	(void) predict_margin(fcinfo, m, &sign, &exact);
-	PG_RETURN_BOOL(sign > 0);
+	PG_RETURN_BOOL(predict_sign(m, sign, value) > 0);
 }
 
 /* the margin as a float8 score, or an error when it is not one */

@@ -44,6 +44,16 @@ extern bool model_predictor_regression(const ModelPredictor *m, bool *range_ok,
  */
 extern ModelRowStatus model_predict_row(const ModelPredictor *m, const double *x, int *sign);
 
+/*
+ * model_predict_row's sign and the margin's value (*value: a score's, as
+ * dpobj.score() computes it, also when not exact); never raises
+ */
+extern ModelRowStatus model_predict_row_margin(const ModelPredictor *m, const double *x,
+											   int *sign, long double *value);
+
+/* the cut-off predict() applies to the margin: params "threshold", else 0 */
+extern double model_predictor_threshold(const ModelPredictor *m);
+
 /* the margin as a value (a regression's prediction) into *value; never raises */
 extern ModelRowStatus model_predict_value(const ModelPredictor *m, const double *x,
 										  long double *value);

@@ -15,8 +15,8 @@
  *
  *	  A mean's or variance's half-width needs options {"count": n}, the
  *	  true count it assumes (NULL without one); a quantile's is in ranks
- *	  (its estimate's rank error bound), as no value bound follows without
- *	  the rows.  Both refuse what dpobj.aggregate() refuses on the same
+ *	  (its interval's reach beyond rank t, core/aggquant.h), as no value
+ *	  bound follows without the rows.  Both refuse what dpobj.aggregate() refuses on the same
  *	  public grounds, with its errors.
  *
  *	  The half-widths follow the table's privacy unit's k and its declared
@@ -51,6 +51,7 @@
 #include "base/dpobj.h"
 #include "context/trainquery.h"
 #include "core/aggci.h"
+#include "core/aggquant.h"
 #include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
@@ -163,14 +164,11 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 {
 	for (int i = 0; i < l->width; i++)
 	{
-		double		share,
-					param;
-		AggSlotKind kind = agg_slot_kind(l, i, &share, &param);
+		double		share;
+		AggSlotKind kind = agg_slot_kind(l, i, &share);
 		uint64		num,
 					den;
 
-		if (kind == AGG_SLOT_RANK || kind == AGG_SLOT_RANK0)
-			continue;			/* the exponential mechanism's draws: no Laplace noise */
 		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
 		if (den < 1)
 			return false;
@@ -182,9 +180,8 @@ aggplan_fits(const AggLayout *l, double eps_noise)
 static double
 aggplan_rate(const AggLayout *l, int slot, double eps_noise)
 {
-	double		share,
-				param;
-	AggSlotKind kind = agg_slot_kind(l, slot, &share, &param);
+	double		share;
+	AggSlotKind kind = agg_slot_kind(l, slot, &share);
 	uint64		num,
 				den;
 
@@ -192,23 +189,25 @@ aggplan_rate(const AggLayout *l, int slot, double eps_noise)
 	return (double) den / (double) num;
 }
 
-/* a rank slot's 95 % rank error bound at eps_noise, as its draw's (aggregate.c), or NaN */
+/* a quantile's reach in ranks at eps_noise, the largest over its q's (core/aggquant.h) */
 static double
-aggplan_rank(const AggLayout *l, int slot, double eps_noise, int ncells)
+aggplan_quantile(const AggLayout *l, const AggStat *st, double eps_noise)
 {
-	double		share,
-				param,
-				s2,
-				p2;
-	int			n = 1;
-	uint64		num,
-				den;
+	AggquantShape s = {st->nbins, st->group, aggplan_rate(l, st->slot, eps_noise),
+	st->ncoarse > 0 ? aggplan_rate(l, st->slot + st->nbins, eps_noise) : 0};
+	AggquantLaw *law = aggquant_law_new(&s);
+	double		reach = 0;
 
-	(void) agg_slot_kind(l, slot, &share, &param);
-	while (slot + n < l->width && agg_slot_kind(l, slot + n, &s2, &p2) == AGG_SLOT_RANK)
-		n++;
-	agg_rank_gamma(eps_noise * share, ncells, &num, &den);
-	return num < 1 ? NAN : (double) agg_quant_shift(num, den, n, 0.05);
+	if (law == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("Failed on a quantile's noise law.")));
+	/* nothing here raises: the law is freed below */
+	for (int j = 0; j < st->nq; j++)
+		reach = fmax(reach, aggquant_reach(law, st->q[j], 0.025));
+	aggquant_law_free(law);
+	return reach;
 }
 
 /*
@@ -247,9 +246,8 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 											aggplan_rate(l, st->slot + 1, eps_noise),
 											aggplan_rate(l, st->slot + 2, eps_noise));
 		case AGG_QUANTILE:
-			/* in ranks: the estimate's draw (each q's is alike) loses at most s */
-			/* by keys: as in several cells (a row moves two keys' ranks) */
-			return aggplan_rank(l, st->slot, eps_noise, p->keyed ? 2 : l->ncells);
+			/* in ranks: an end's reach beyond rank t (plus a leaf) */
+			return aggplan_quantile(l, st, eps_noise);
 		default:
 			break;
 	}
@@ -352,7 +350,7 @@ aggplan_row(FunctionCallInfo fcinfo, const AggPlan *p, int i, double value)
 
 	v[0] = CStringGetTextDatum(aggplan_stat_name(st->kind));
 	v[1] = st->col >= 0 ? CStringGetTextDatum(p->l->enc->cols[st->col].column) : (Datum) 0;
-	v[2] = Float8GetDatum(value);
+	v[2] = Float8GetDatum(aggrows_clean(value));
 	tuplestore_putvalues(rsi->setResult, rsi->setDesc, v, n);
 }
 

@@ -6,7 +6,7 @@
  *	  dpobj.train()'s sealed path, with its public layout (the declared
  *	  domains of the columns named, group_by, what) as an option; the
  *	  released noisy cells become one row per group and statistic (and
- *	  histogram bin), with 95 % intervals from the noise's law.
+ *	  histogram bin), with 95 % intervals from the noise's law (aggrows.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -28,7 +28,6 @@
 
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "core/aggci.h"
 #include "mechanisms/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
@@ -178,220 +177,6 @@ aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }
 
-/* a released value's noise, slot i: [num, den], and its rate den / num (core/aggci.h) */
-static double
-aggrun_noise(Jsonb *rel, int i, double *num, double *den)
-{
-	JsonbValue *nz = getKeyJsonValueFromContainer(&rel->root, "noise", 5, NULL);
-	JsonbValue *p = getIthJsonbValueFromContainer(nz->val.binary.data, i);
-
-	*num = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
-		getIthJsonbValueFromContainer(p->val.binary.data, 0)->val.numeric)));
-	*den = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
-		getIthJsonbValueFromContainer(p->val.binary.data, 1)->val.numeric)));
-	return *den / *num;
-}
-
-/* the released value j (a noisy integer) */
-static double
-aggrun_value(JsonbContainer *values, int j)
-{
-	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(
-		getIthJsonbValueFromContainer(values, j)->val.numeric)));
-}
-
-/* "column": level of c's index lev ("other": null) */
-static void
-aggrun_level(StringInfo b, const EncColumn *c, int lev)
-{
-	escape_json(b, c->column);
-	appendStringInfoString(b, ": ");
-	if (lev < c->nlevels)
-		escape_json(b, c->levels[lev]);
-	else
-		appendStringInfoString(b, "null");
-}
-
-/*
- * the group values of cell, or key ("column": key) when not NULL, and extra
- * (a histogram bin's key, or "")
- */
-static Datum
-aggrun_group(const AggLayout *l, int cell, const char *key, const char *extra)
-{
-	StringInfoData b;
-	int		   *lev = palloc(sizeof(int) * Max(l->ngroups, 1));
-
-	for (int g = l->ngroups - 1; g >= 0; g--)
-	{
-		lev[g] = cell % l->gsize[g];
-		cell /= l->gsize[g];
-	}
-	initStringInfo(&b);
-	appendStringInfoChar(&b, '{');
-	for (int g = 0; g < l->ngroups; g++)
-	{
-		if (g > 0)
-			appendStringInfoString(&b, ", ");
-		aggrun_level(&b, &l->enc->cols[l->gcol[g]], lev[g]);
-	}
-	if (key != NULL)
-		appendStringInfoString(&b, key);
-	if (extra[0] != '\0')
-		appendStringInfo(&b, "%s%s", l->ngroups > 0 || key ? ", " : "", extra);
-	appendStringInfoChar(&b, '}');
-	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
-}
-
-typedef struct AggOut
-{
-	ReturnSetInfo *rsi;
-	const AggLayout *l;
-	int			cell;
-	const char *key;			/* a released key, "column": key; NULL: declared cells */
-} AggOut;
-
-/* a row; without has_est (a mean's or variance's count <= 0) the estimate is NULL */
-static void
-aggrun_row(AggOut *o, const char *extra, const char *stat, const EncColumn *c,
-		   bool has_est, double est, double lo, double hi)
-{
-	Datum		v[6];
-	bool		n[6] = {false, false, c == NULL, !has_est, false, false};
-
-	v[0] = aggrun_group(o->l, o->cell, o->key, extra);
-	v[1] = CStringGetTextDatum(stat);
-	v[2] = c ? CStringGetTextDatum(c->column) : (Datum) 0;
-	v[3] = Float8GetDatum(est);
-	v[4] = Float8GetDatum(lo);
-	v[5] = Float8GetDatum(hi);
-	tuplestore_putvalues(o->rsi->setResult, o->rsi->setDesc, v, n);
-}
-
-/* the statistic's column, bounds and lattice step */
-static AggciColumn
-aggrun_ci_column(const AggOut *o, const AggStat *st)
-{
-	const EncColumn *c = &o->l->enc->cols[st->col];
-	AggciColumn ac = {c->lo, c->hi, st->step};
-
-	return ac;
-}
-
-/* a mean's row from its noisy lattice sum S and count C (rates rs, rc): core/aggci.h */
-static void
-aggrun_mean(AggOut *o, const AggStat *st, double S, double C, double rs, double rc)
-{
-	AggciColumn c = aggrun_ci_column(o, st);
-	double		est = 0,
-				lo = 0,
-				hi = 0;
-	bool		has = aggci_mean(&c, S, C, rs, rc, &est, &lo, &hi);
-
-	aggrun_row(o, "", "mean", &o->l->enc->cols[st->col], has, est, lo, hi);
-}
-
-/* a variance's row from its noisy lattice sums Q, S and count C: core/aggci.h */
-static void
-aggrun_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
-				double rq, double rs, double rc)
-{
-	AggciColumn c = aggrun_ci_column(o, st);
-	double		est = 0,
-				lo = 0,
-				hi = 0;
-	bool		has = aggci_variance(&c, AGG_SUM_UNITS, Q, S, C, rq, rs, rc, &est, &lo, &hi);
-
-	aggrun_row(o, "", "variance", &o->l->enc->cols[st->col], has, est, lo, hi);
-}
-
-/*
- * A quantile's rows: the drawn bin's midpoint, and (bins >= 3 nq) the
- * interval from the lower edge of the bin drawn at rank t - s to the upper
- * edge of the one drawn at t + s, widened to the estimate's bin
- * (docs/PRIVACY.md); else the declared bounds.
- */
-static void
-aggrun_quantile(AggOut *o, const AggStat *st, JsonbContainer *values, int base)
-{
-	const EncColumn *c = &o->l->enc->cols[st->col];
-	double		w = (c->hi - c->lo) / st->nbins;
-	bool		ci = AGG_QUANT_DRAWS(st) > st->nq;
-
-	for (int j = 0; j < st->nq; j++)
-	{
-		double		bin = aggrun_value(values, base + st->slot + j),
-					lo = ci ? Min(bin, aggrun_value(values, base + st->slot + st->nq + j)) : 0,
-					hi = ci ? Max(bin, aggrun_value(values, base + st->slot + 2 * st->nq + j)) :
-			st->nbins - 1;
-
-		aggrun_row(o, "", psprintf("quantile(%g)", st->q[j]), c, true,
-				   Min(c->hi, c->lo + (bin + 0.5) * w), c->lo + lo * w, Min(c->hi, c->lo + (hi + 1) * w));
-	}
-}
-
-/* a histogram's bin key, "column": level or [from, to] */
-static char *
-aggrun_bin(const EncColumn *c, int bin, int nbins)
-{
-	StringInfoData b;
-	double		w = (c->hi - c->lo) / nbins;
-
-	initStringInfo(&b);
-	if (c->nlevels > 0)
-		aggrun_level(&b, c, bin);
-	else
-	{
-		escape_json(&b, c->column);
-		/* 15 digits: the edges as the declared bounds read (10.8, not 10.800000000000001) */
-		appendStringInfo(&b, ": [%.15g, %.15g]", c->lo + bin * w,
-						 bin == nbins - 1 ? c->hi : c->lo + (bin + 1) * w);
-	}
-	return b.data;
-}
-
-/* the rows of one cell from its W released values */
-static void
-aggrun_cell(AggOut *o, Jsonb *rel, JsonbContainer *values)
-{
-	const AggLayout *l = o->l;
-	int			base = o->cell * l->width;
-
-	for (int i = 0; i < l->nstats; i++)
-	{
-		const AggStat *st = &l->stats[i];
-		const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
-		double		v = aggrun_value(values, base + st->slot),
-					num,
-					den,
-					r,
-					h;
-
-		r = aggrun_noise(rel, st->slot, &num, &den);
-		h = aggci_halfwidth(r, 0.05);
-		if (st->kind == AGG_COUNT)
-			aggrun_row(o, "", "count", NULL, true, v, v - h, v + h);
-		else if (st->kind == AGG_SUM)
-			aggrun_row(o, "", "sum", c, true, v * st->step, (v - h) * st->step, (v + h) * st->step);
-		else if (st->kind == AGG_MEAN)
-			aggrun_mean(o, st, v, aggrun_value(values, base + st->slot + 1), r,
-						aggrun_noise(rel, st->slot + 1, &num, &den));
-		else if (st->kind == AGG_VARIANCE)
-			aggrun_variance(o, st, v, aggrun_value(values, base + st->slot + 1),
-							aggrun_value(values, base + st->slot + 2), r,
-							aggrun_noise(rel, st->slot + 1, &num, &den),
-							aggrun_noise(rel, st->slot + 2, &num, &den));
-		else if (st->kind == AGG_QUANTILE)
-			aggrun_quantile(o, st, values, base);
-		else
-			for (int bin = 0; bin < st->nbins; bin++)
-			{
-				v = aggrun_value(values, base + st->slot + bin);
-				aggrun_row(o, aggrun_bin(c, bin, st->nbins), "histogram", c, true, v, v - h, v + h);
-			}
-	}
-}
-
 Datum
 dpobj_aggregate(PG_FUNCTION_ARGS)
 {
@@ -473,8 +258,6 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 	Jsonb	   *layout;
 	AggLayout  *l;
 	Jsonb	   *rel;
-	AggOut		o;
-	JsonbValue *values;
 
 	if (enc == NULL)
 		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
@@ -485,12 +268,7 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */
-	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
-	o.l = l;
-	o.key = NULL;
-	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
-	for (o.cell = 0; o.cell < l->ncells; o.cell++)
-		aggrun_cell(&o, rel, values->val.binary.data);
+	aggrows_emit(fcinfo, relid, l, rel, NULL);
 }
 
 void
@@ -501,10 +279,6 @@ aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char *
 	Jsonb	   *layout;
 	AggLayout  *l;
 	Jsonb	   *rel;
-	AggOut		o;
-	JsonbValue *values,
-			   *keys;
-	StringInfoData b;
 
 	if (enc == NULL)
 		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
@@ -517,20 +291,5 @@ aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char *
 					   epsilon, delta);
 
 	/* post-processing: each released key (in key order) as one cell */
-	o.rsi = (ReturnSetInfo *) fcinfo->resultinfo;
-	o.l = l;
-	values = getKeyJsonValueFromContainer(&rel->root, "values", 6, NULL);
-	keys = getKeyJsonValueFromContainer(&rel->root, "keys", 4, NULL);
-	for (int i = 0; i < (int) JsonContainerSize(keys->val.binary.data); i++)
-	{
-		JsonbValue *kv = getIthJsonbValueFromContainer(keys->val.binary.data, i);
-
-		initStringInfo(&b);
-		escape_json(&b, key);
-		appendStringInfoString(&b, ": ");
-		escape_json(&b, pnstrdup(kv->val.string.val, kv->val.string.len));
-		o.key = b.data;
-		o.cell = i;
-		aggrun_cell(&o, rel, values->val.binary.data);
-	}
+	aggrows_emit(fcinfo, relid, l, rel, key);
 }

@@ -87,4 +87,16 @@ extern void aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *rela
 							char **cols, int ncols, Jsonb *enc, const char *key, Jsonb *what,
 							Jsonb *options, Datum epsilon, Datum delta);
 
+/*
+ * The rows of a release rel of layout l on relid (aggrows.c): per declared
+ * cell, or per released key of column keycol (not NULL), each statistic's
+ * estimate and 95 % interval, post-processed within the truth's range
+ */
+struct AggLayout;
+extern void aggrows_emit(FunctionCallInfo fcinfo, Oid relid, const struct AggLayout *l,
+						 Jsonb *rel, const char *keycol);
+
+/* v to 15 significant digits (127.8, not 127.80000000000001) */
+extern double aggrows_clean(double v);
+
 #endif							/* DPOBJ_AGGRUN_H */

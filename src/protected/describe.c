@@ -4,10 +4,13 @@
  *	  dpobj.describe(rel, epsilon, delta, options): a private profile of a
  *	  protected table in one dpobj.aggregate() run (aggrun.h), so one
  *	  charge: the row count, and per declared column a histogram over its
- *	  levels, or over "bins" equal bins of its bounds and its quartiles.
+ *	  levels, or over "bins" equal bins of its bounds and its quartiles
+ *	  (over 64 leaves).
  *	  Options: "columns", "bins", "shares" (the relative epsilon of the
  *	  count, of each histogram and of each column's quartiles; default 1
- *	  each), and aggregate()'s "filter" and "deadline".
+ *	  each), and aggregate()'s "filter" and "deadline".  After the run a
+ *	  NOTICE says, from public quantities only, what the split over the
+ *	  statistics costs a count and how to narrow it.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,14 +32,23 @@
 #include "base/options.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
+#include "core/aggci.h"
+#include "core/calibrate.h"
 #include "mechanisms/aggregate.h"
 #include "model/encode.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/spiplans.h"
+#include "protected/units.h"
 
 PG_FUNCTION_INFO_V1(dpobj_describe);
+
+/*
+ * a numeric column's quartiles: 64 flat leaves, the narrowest intervals at a
+ * profile's epsilon per statistic (bench/aggregate/quantile_intervals.sh)
+ */
+#define DESCRIBE_QUARTILE_LEAVES 64
 
 typedef struct DescribeOpts
 {
@@ -168,7 +180,8 @@ describe_what(const Encoding *enc, const DescribeOpts *o)
 		{
 			appendStringInfo(&b, ", \"bins\": %d}, {\"stat\": \"quantile\", \"column\": ", o->bins);
 			escape_json(&b, c->column);
-			appendStringInfo(&b, ", \"q\": [0.25, 0.5, 0.75], \"share\": %.17g", o->share[2]);
+			appendStringInfo(&b, ", \"q\": [0.25, 0.5, 0.75], \"bins\": %d, \"share\": %.17g",
+							 DESCRIBE_QUARTILE_LEAVES, o->share[2]);
 			nstats++;
 		}
 		appendStringInfoChar(&b, '}');
@@ -179,6 +192,47 @@ describe_what(const Encoding *enc, const DescribeOpts *o)
 		describe_bad(psprintf("%d statistics (a count, a histogram per column, quartiles per numeric column): at most %d",
 							  nstats, AGG_MAX_STATS));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+}
+
+/* a count's 95 % half-width at eps_share (none: 0) */
+static double
+describe_count_halfwidth(double eps_share)
+{
+	uint64		num,
+				den;
+
+	agg_slot_noise(false, eps_share, &num, &den);
+	return den < 1 ? 0 : aggci_halfwidth((double) den / (double) num, 0.05);
+}
+
+/*
+ * The NOTICE of the split: epsilon over the statistics, what a count is
+ * worth in it and alone at the run's epsilon (per row: k rows per unit),
+ * and how to narrow it; nothing when epsilon is too small (refused later)
+ */
+static void
+describe_notice(Oid relid, const char *relation, const Encoding *enc, const DescribeOpts *o,
+				double eps)
+{
+	TableUnit	unit;
+	int			nnum = 0;
+	double		weights,
+				eps_noise,
+				split,
+				alone;
+
+	for (int i = 0; i < enc->ncols; i++)
+		nnum += enc->cols[i].nlevels == 0;
+	weights = o->share[0] + enc->ncols * o->share[1] + nnum * o->share[2];
+	units_for_run(relid, relation, &unit);
+	eps_noise = dp_epsilon_per_row(eps, Max(unit.rows_per_unit, 1));
+	split = describe_count_halfwidth(eps_noise * o->share[0] / weights);
+	alone = describe_count_halfwidth(eps_noise);
+	if (split > 0 && alone > 0)
+		ereport(NOTICE,
+				(errmsg("dpobj.describe: epsilon %g is shared by %d statistics: the row count is +-%.0f (95 %%), +-%.0f alone",
+						eps, 1 + enc->ncols + nnum, split, alone),
+				 errhint("Name fewer columns with options {\"columns\": [...]}, or weight them with \"shares\"; dpobj.aggregate_accuracy() gives a statistic's accuracy before any run.")));
 }
 
 Datum
@@ -220,5 +274,6 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	pass = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(o.pass.data)));
 	aggrun_run(fcinfo, relid, relation, cols, ncols, enc, what,
 			   construct_empty_array(TEXTOID), pass, fcinfo->args[1].value, fcinfo->args[2].value);
+	describe_notice(relid, relation, encoding_parse(enc), &o, PG_GETARG_FLOAT8(1));
 	return (Datum) 0;
 }

@@ -22,24 +22,29 @@
  *	  a superuser sets: the analyst cannot choose it.  On a Citus
  *	  distributed table the planner settings are pinned in the shard
  *	  sessions too (workerpins.c).
- * 3. Run the query in a subtransaction.  If it fails:
- *	  - a query cancel stays a cancel (the caller asked for it);
- *	  - before the charge, on public grounds (the fail-closed checks of the
- *		protected context, the budget refusal DP004, a ledger-writer
- *		failure DP002, or any error before execution started -- parse and
- *		plan use the catalog only): the error is passed on, nothing charged;
- *	  - anything else -- after the charge, or before it for a reason that
- *		may depend on the rows (an error in the scan, a refusal inside the
- *		final function): the run is charged (if it was not yet), its ledger
- *		outcome is 'failed', the cause goes to the server log only, and the
- *		client gets one fixed error: SQLSTATE DP006, fixed message, detail
- *		and hint.  A data-dependent error is never free and never informs.
+ * 3. Run the query in a subtransaction, with one plan whatever the
+ *	  analyst's plan_cache_mode.  Once its executor has started and before
+ *	  it reads its first row, its plan is checked, everything the scan can
+ *	  touch is prepared and the budget is charged (sealscan.c): from its
+ *	  first row on, the run has paid, whatever the rows are.  If it fails:
+ *	  - a query cancel stays a cancel (the caller asked for it); the ledger
+ *		records it as 'cancelled' once charged;
+ *	  - before the charge, on public grounds (parse and plan, which use the
+ *		catalog only; the fail-closed checks of the plan and what the scan
+ *		is prepared with; the budget refusal DP004, a ledger-writer failure
+ *		DP002): the error is passed on, nothing charged;
+ *	  - anything else -- after the charge (an error in the scan, a refusal
+ *		inside the final function), or before it between the start of the
+ *		execution and the plan's check: the run is charged (if it was not
+ *		yet), its ledger outcome is 'failed', the cause goes to the server
+ *		log only, and the client gets one fixed error: SQLSTATE DP006,
+ *		fixed message, detail and hint.  A data-dependent error is never
+ *		free and never informs.
  * 4. With a release deadline (deadline.c), every outcome of the query --
- *	  the model, DP006, and also a refusal raised at the charge, whose
- *	  moment follows the scan -- is handed over at the deadline, never
- *	  sooner; only a cancel (the caller's own doing) ends the call at once.
- *	  Until then the progress phases after "scanning" and the ledger's
- *	  outcome are held.
+ *	  the model, DP006, and also a refusal raised at the charge -- is
+ *	  handed over at the deadline, never sooner; only a cancel (the
+ *	  caller's own doing) ends the call at once.  Until then the progress
+ *	  phases after "scanning" and the ledger's outcome are held.
  * 5. The whole run, deadline included, reports its waits into a private
  *	  sink (waitsink.h): pg_stat_activity shows it with no wait event.
  *
@@ -54,6 +59,7 @@
 #include "ledger/ledger.h"
 #include "base/privileged.h"
 #include "base/progress.h"
+#include "protected/sealscan.h"
 #include "protected/spiplans.h"
 #include "context/workerpins.h"
 
@@ -163,6 +169,15 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	}
 	snprintf(limit, sizeof(limit), "%g", dpobj_protected_time_limit);
 	seal_pin("dpobj.solver_time_limit", limit);
+
+	/*
+	 * One kind of plan whatever the analyst's plan_cache_mode: planned for
+	 * its constants each run (as Citus wants its queries; the filter's
+	 * constants sit inside one expression, trainquery.c, which no planner
+	 * estimate compares with the table's statistics), so that the executor
+	 * reads no parameter per row.
+	 */
+	seal_pin("plan_cache_mode", "force_custom_plan");
 }
 
 void
@@ -177,6 +192,25 @@ seal_generic_error(void)
 }
 
 /*
+ * A charged run's failure in the ledger, before the subtransaction's
+ * rollback would record it as failed for a reason of its own: cancelled,
+ * or failed (seal_fail then raises DP006)
+ */
+static void
+seal_record_failure(const ErrorData *edata)
+{
+	DPProtectedStatus st;
+
+	protected_status(&st);
+	if (!st.charged)
+		return;
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+		ledger_finish(st.ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");
+	else
+		ledger_finish(st.ledger_id, LEDGER_OUTCOME_FAILED, "failed");
+}
+
+/*
  * A failed run (see the file header).  edata is the error, executing says
  * whether the query had started to execute.  Never returns.
  */
@@ -184,15 +218,11 @@ static void
 seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 {
 	DPProtectedStatus st;
-	int64		ledger_id;
 
 	protected_status(&st);
+	/* recorded before the subtransaction's rollback (seal_execute) */
 	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
-	{
-		if (st.charged)
-			ledger_finish(st.ledger_id, LEDGER_OUTCOME_CANCELLED, "interrupted");
 		ReThrowError(edata);
-	}
 	if (!st.charged && (!executing || st.public_refusal))
 		ReThrowError(edata);
 
@@ -202,8 +232,9 @@ seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 							 ctx->relation, ctx->rolname,
 							 unpack_sql_state(edata->sqlerrcode),
 							 edata->message ? edata->message : "(no message)")));
-	ledger_id = st.charged ? st.ledger_id : dpobj_budget_charge(ctx, ctx->mechanism);
-	ledger_finish(ledger_id, LEDGER_OUTCOME_FAILED, "failed");
+	/* charged: recorded before the rollback (seal_record_failure) */
+	if (!st.charged)
+		ledger_finish(dpobj_budget_charge(ctx, ctx->mechanism), LEDGER_OUTCOME_FAILED, "failed");
 	seal_generic_error();
 }
 
@@ -258,8 +289,11 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
 				 SPI_result_code_string(SPI_result));
 		executing = true;
+		/* the plan checked and prepared, the budget charged, before its first row */
+		seal_scan_arm(ctx, plan);
 		/* no row count: a count makes the executor run the plan serially */
 		ret = SPI_execute_plan(plan, q->values, NULL, true, 0);
+		seal_scan_disarm();
 		role_switch_end(&rs);
 		if (ret != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "dpobj.train: mechanism query failed: SPI result %d", ret);
@@ -275,9 +309,11 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 	{
 		ErrorData  *edata;
 
+		seal_scan_disarm();
 		MemoryContextSwitchTo(oldcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
+		seal_record_failure(edata);
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(oldcxt);
 		CurrentResourceOwner = oldowner;
@@ -287,31 +323,25 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 	return result;
 }
 
-/* after a query that did not fail: it must have claimed and charged */
+/*
+ * after a query that did not fail: charged before its first row, its final
+ * function must have claimed the context and returned a model; else the run
+ * fails after the charge
+ */
 static void
 seal_check_done(const DPProtectedContext *ctx, bool isnull)
 {
 	DPProtectedStatus st;
 
 	protected_status(&st);
-	if (!st.consumed)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("dpobj.train: the mechanism did not run on the protected path"),
-				 errdetail("Nothing was charged and no noise was drawn."),
-				 errhint("dpobj.train() trains only on ordinary tables, partitioned tables and materialized views of this server.")));
-	if (!st.charged || isnull)
-	{
-		ereport(LOG_SERVER_ONLY,
-				(errmsg_internal("dpobj: a protected run on %s for role \"%s\" returned no model",
-								 ctx->relation, ctx->rolname)));
-		if (st.charged)
-			ledger_finish(st.ledger_id, LEDGER_OUTCOME_FAILED, "failed");
-		else
-			ledger_finish(dpobj_budget_charge(ctx, ctx->mechanism),
-						  LEDGER_OUTCOME_FAILED, "failed");
-		seal_generic_error();
-	}
+	if (st.consumed && st.charged && !isnull)
+		return;
+	ereport(LOG_SERVER_ONLY,
+			(errmsg_internal("dpobj: a protected run on %s for role \"%s\" returned no model",
+							 ctx->relation, ctx->rolname)));
+	ledger_finish(st.charged ? st.ledger_id : dpobj_budget_charge(ctx, ctx->mechanism),
+				  LEDGER_OUTCOME_FAILED, "failed");
+	seal_generic_error();
 }
 
 /* the query's model, after the checks: errors propagate */

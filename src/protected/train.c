@@ -13,7 +13,8 @@
  *		 DP004/DP005; the ledger worker's guarded debit decides);
  *	  3. the one query runs sealed (seal.c), as the table owner in a
  *		 security-restricted operation, with the protected context set
- *		 (protected.c); its final function charges before any noise.
+ *		 (protected.c); the budget is charged once its plan is checked and
+ *		 before it reads its first row (sealscan.c).
  *
  * Public refusals only before the charge (docs/ALGORITHMS.md, "Public
  * decisions only"): the mechanism's argument check validates every option
@@ -41,7 +42,7 @@
 #include "protected/entryargs.h"
 #include "mechanisms/glmmulticlass.h"
 #include "state/glmstate.h"
-#include "state/hsstate.h"
+#include "families/halfspace/halfspacestate.h"
 #include "ledger/accountant.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
@@ -443,10 +444,11 @@ train_composition_notice(const DPProtectedContext *ctx, const char *from, const 
 
 /*
  * A session's run while the role's jobs on the same budget are queued or
- * running: their charges come when their scans end, which the rows decide,
- * so the order of the charges (and which the filter admits) would too.
- * Refused before the charge, on public grounds (the role's own dpobj.jobs).
- * A job's own run (its worker) is not refused: it is one of them.
+ * running: the jobs are charged in submission order when the scheduler
+ * starts them, and a run beside them would take its charge in between, in
+ * an order nobody chose (the filter admits charges in order).  Refused
+ * before the charge, on public grounds (the role's own dpobj.jobs).  A
+ * job's own run (its worker) is not refused: it is one of them.
  */
 static void
 train_refuse_jobs_pending(const DPProtectedContext *ctx)
@@ -458,7 +460,7 @@ train_refuse_jobs_pending(const DPProtectedContext *ctx)
 			(errcode(ERRCODE_OBJECT_IN_USE),
 			 errmsg("role \"%s\" has queued or running jobs charged to its privacy budget on table %s",
 					ctx->rolname, ctx->relation),
-			 errdetail("A job is charged when its scan ends; a run beside it would be charged in an order the rows decide. Nothing was charged."),
+			 errdetail("Jobs are charged in submission order as they start; a run beside them would be charged in between. Nothing was charged."),
 			 errhint("Wait until dpobj.jobs shows them finished, cancel them (dpobj.cancel), or submit this run as a job too.")));
 }
 
@@ -840,6 +842,8 @@ train_unaccounted(FunctionCallInfo fcinfo, bool evaluating)
 	{
 		pgBufferUsage = bufusage;
 		pgWalUsage = walusage;
+		/* a key's cast check locked pg_cast until its query was planned, at most this call */
+		train_query_unlock_casts();
 	}
 	PG_END_TRY();
 	return result;
@@ -854,7 +858,16 @@ dpobj_train(PG_FUNCTION_ARGS)
 void
 dpobj_train_validate(FunctionCallInfo fcinfo)
 {
-	(void) train_impl(fcinfo, true, false);
+	PG_TRY();
+	{
+		(void) train_impl(fcinfo, true, false);
+	}
+	PG_FINALLY();
+	{
+		/* no query runs: a key's cast check holds pg_cast no longer than this call */
+		train_query_unlock_casts();
+	}
+	PG_END_TRY();
 }
 
 Datum

@@ -21,6 +21,7 @@
 #include "protected/units.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
+#include "context/trainquery.h"
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -57,14 +58,10 @@ void
 units_check_column(Oid relid, const char *relation, const char *name,
 				   int16 *attnum, Oid *typid)
 {
-	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+	HeapTuple	tup = train_query_column(relid, relation, name,
+									 "Pass the privacy unit column's name exactly as it is spelled in the catalog, without quotes.");
 	Form_pg_attribute att;
 
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of table %s does not exist", name, relation),
-				 errhint("Pass the privacy unit column's name exactly as it is spelled in the catalog, without quotes.")));
 	att = (Form_pg_attribute) GETSTRUCT(tup);
 	*attnum = att->attnum;
 	*typid = att->atttypid;

@@ -7,7 +7,7 @@
  *	  varlena that PostgreSQL's parallel query and Citus ship between
  *	  processes and machines.
  *
- *	  dpobj.halfspace_state  (hsstate.c)  dp_halfspace, dp_halfspace_rspm, dp_expmech
+ *	  dpobj.halfspace_state  (halfspacestate.c)  dp_halfspace, dp_halfspace_rspm, dp_expmech
  *	  dpobj.glm_state        (glmstate.c) dp_logistic, dp_noisysgd, dp_opsamp
  *
  * Lifecycle.  The transition function creates the expanded object in a

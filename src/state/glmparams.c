@@ -51,9 +51,9 @@ kind_valid_options(GLMKind kind)
 	switch (kind)
 	{
 		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight, rows_per_unit and sample_rows.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight, metric, rows_per_unit and sample_rows.";
 		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, gradient_clip, adagrad_prior, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
+			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, metric, gradient_clip, adagrad_prior, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
 		case GLM_KIND_LOGISTIC_MC:
 			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
 		case GLM_KIND_SGD_MC:
@@ -63,7 +63,7 @@ kind_valid_options(GLMKind kind)
 		case GLM_KIND_EBM_REG:
 			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
 		case GLM_KIND_EBM:
-			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, rows_per_unit and sample_rows.";
+			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -174,13 +174,18 @@ glmparams_candidates(JsonbValue *v)
 const char *const glm_auto_metric_names[3] = {"accuracy", "weighted_accuracy",
 "balanced_accuracy"};
 
-/* dp_auto's "metric" and dp_noisysgd's "tune_metric" (key): GLM_AUTO_METRIC_* */
+/*
+ * "metric" (dp_auto's score and a binary kind's operating point) and
+ * dp_noisysgd's "tune_metric" (key): GLM_AUTO_METRIC_*
+ */
 static int
 glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 {
 	const char *hint = kind == GLM_KIND_AUTO ?
-		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance)." :
-		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs).";
+		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance; the default)." :
+		strcmp(key, "metric") == 0 ?
+		"Use \"balanced_accuracy\" (the default: the cut-off from a private estimate of the label balance), \"accuracy\" (a probability above 1/2) or \"weighted_accuracy\" (the cut-off the \"class_weight\" weights give; the default when they are given)." :
+		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs; the default).";
 	char	   *s = dp_option_string(v, key, hint);
 
 	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
@@ -189,7 +194,7 @@ glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s: unknown %s \"%s\"", glm_kind_aggname(kind),
-					kind == GLM_KIND_AUTO ? "metric" : "tuning metric", s),
+					strcmp(key, "metric") == 0 ? "metric" : "tuning metric", s),
 			 errhint("%s", hint)));
 	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
 }
@@ -284,6 +289,7 @@ typedef struct GLMOptionArg
 	bool		have_radius;
 	bool		have_clip;
 	bool		have_prior;
+	bool		have_metric;
 } GLMOptionArg;
 
 /* one key of the options object (dp_options_foreach callback) */
@@ -297,7 +303,9 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	/* dp_ebm: its own keys are ebmparams.c's; of the rest only the shared ones */
 	if (glm_kind_ebm(kind) && ebmparams_key(key))
 		return;
-	if (glm_kind_ebm(kind) && (strcmp(key, "class_weight") != 0 || kind == GLM_KIND_EBM_REG) &&
+	if (glm_kind_ebm(kind) &&
+		((strcmp(key, "class_weight") != 0 && strcmp(key, "metric") != 0) ||
+		 kind == GLM_KIND_EBM_REG) &&
 		strcmp(key, "rows_per_unit") != 0 && strcmp(key, "sample_rows") != 0 &&
 		strcmp(key, DPOBJ_SEALED_KEY) != 0)
 		ereport(ERROR,
@@ -371,8 +379,12 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->auto_candidates = glmparams_candidates(v);
 		a->have_candidates = true;
 	}
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "metric") == 0)
-		p->auto_metric = glmparams_metric(v, kind, key);
+	else if ((a->kind == GLM_KIND_AUTO || a->kind == GLM_KIND_LOGISTIC ||
+			  a->kind == GLM_KIND_SGD || a->kind == GLM_KIND_EBM) && strcmp(key, "metric") == 0)
+	{
+		p->metric = glmparams_metric(v, a->kind, key);
+		a->have_metric = true;
+	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "groups") == 0)
 		a->have_groups = true;	/* the ebm candidate's terms: ebmparams.c */
 	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
@@ -384,7 +396,7 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	{
 		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 #if DPOBJ_MUTANT_IS(units)
-		p->rows_per_unit = (int) ceil(p->rows_per_unit / DPOBJ_MUTANT_FACTOR);	/* audit mutant */
+		p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
 #endif
 	}
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
@@ -436,6 +448,19 @@ objective_lambda_min(const GLMParams *p, double epsilon)
 	return dp_scale_up(mul_up(mul_up(2.0 * p->rows_per_unit, beta), Reff2), epsilon);
 }
 
+/* the epsilon the objective runs at: eps less the balance estimate's share (glm.c) */
+static double
+glmparams_objective_eps(const GLMParams *p, double eps)
+{
+	double		eps_b,
+				rest;
+
+	if (p->balance_share <= 0)
+		return eps;
+	glm_budget_split(eps, p->balance_share, &eps_b, &rest);
+	return rest;
+}
+
 /* Objective-Gauss needs lambda >= 2 beta R^2 / epsilon (KST12 Thm 2) */
 static void
 check_objective_lambda(const GLMParams *p, double epsilon)
@@ -453,8 +478,9 @@ check_objective_lambda(const GLMParams *p, double epsilon)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_logistic: option \"lambda\" must be at least 2 beta R^2 / epsilon = %g for the objective method",
 						lmin),
-				 errhint("Omit \"lambda\" to use that minimum%s.",
-						 p->R_private ? " (with \"R\": \"private\" the largest candidate R, 2^20, and the mechanism's epsilon count; the default scales with R-hat)" : "")));
+				 errhint("Omit \"lambda\" to use that minimum%s%s.",
+						 p->R_private ? " (with \"R\": \"private\" the largest candidate R, 2^20, and the mechanism's epsilon count; the default scales with R-hat)" : "",
+						 p->balance_share > 0 ? "; epsilon is the objective's, less the balance estimate's share (\"metric\": \"balanced_accuracy\")" : "")));
 }
 
 static void
@@ -490,9 +516,13 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
 					 "\"tune\" needs class weights of at least 2^-10",
 					 "Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or train without \"tune\".");
-	/* the score counts what the weights ask for unless told otherwise */
+	/* the score counts what "metric" asks for unless told otherwise */
+	if (a->have_metric && t->metric != 0 && t->metric != p->metric)
+		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
+					 "options \"metric\" and \"tune_metric\" differ",
+					 "The tuned model's cut-off is for the metric its runs are scored by: give one of them.");
 	if (t->metric == 0)
-		p->tune.metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+		p->tune.metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
 	p->tune.balance_train = !a->have_weights && t->metric == GLM_AUTO_METRIC_BALANCED;
 	for (int i = 0; i < t->nR; i++)
@@ -512,9 +542,8 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 static void
 glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 {
-	/* the score is what the weights ask for unless told otherwise */
-	if (p->auto_metric == 0)
-		p->auto_metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_ACCURACY;
+	/* the score is "metric": balanced accuracy, or what the weights ask for */
+	p->auto_metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
 	p->auto_balance_train = !a->have_weights && p->auto_metric == GLM_AUTO_METRIC_BALANCED;
 
@@ -532,6 +561,36 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 }
 
 /*
+ * A binary kind's metric where not given: what the class weights ask for
+ * when they are given, else balanced accuracy.  Balanced accuracy outside
+ * 'auto' and "tune" (whose selection estimates the balance) has the run
+ * estimate it at GLM_BALANCE_SHARE of its budget; noisy GD and ebm train with
+ * the estimated weights unless "class_weight" gives them, the logistic
+ * methods without (docs/BENCHMARKS.md, "Operating point": they fit a
+ * calibrated log-odds, which the estimate's cut-off suits as it is).
+ */
+static void
+glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
+{
+	if (kind != GLM_KIND_AUTO && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD &&
+		kind != GLM_KIND_EBM)
+		return;
+	if (!a->have_metric)
+		p->metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_BALANCED;
+	if (kind == GLM_KIND_AUTO || p->tune.npoints > 0 || p->metric != GLM_AUTO_METRIC_BALANCED)
+		return;
+	/* the label counts are recovered from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
+	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: \"metric\": \"balanced_accuracy\" needs class weights of at least 2^-10",
+						glm_kind_aggname(kind)),
+				 errhint("Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or leave \"metric\" out (the weights then set the cut-off).")));
+	p->balance_share = GLM_BALANCE_SHARE;
+	p->balance_train = !a->have_weights && kind != GLM_KIND_LOGISTIC;
+}
+
+/*
  * Noisy GD's clip and AdaGrad prior where not given: GLM_SGD_DEFAULT_*_WEIGHTED
  * where the rows train with class weights (given, or estimated for a
  * balanced metric), else none.  The prior is AdaGrad's: refused with "n".
@@ -539,7 +598,8 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 static void
 glmparams_sgd_defaults(GLMParams *p, const GLMOptionArg *a)
 {
-	bool		weighted = a->have_weights || p->auto_balance_train || p->tune.balance_train;
+	bool		weighted = a->have_weights || p->auto_balance_train || p->tune.balance_train ||
+		p->balance_train;
 
 	if (!a->have_clip)
 		p->grad_clip = weighted ? GLM_SGD_DEFAULT_CLIP_WEIGHTED : GLM_SGD_DEFAULT_CLIP;
@@ -621,7 +681,9 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	arg.have_radius = false;
 	arg.have_clip = false;
 	arg.have_prior = false;
+	arg.have_metric = false;
 	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
+	glmparams_metric_defaults(kind, p, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
 		glmparams_check_tune(p, &arg);
 	/* dp_ebm bins its rows, never clips them: no "R" */
@@ -661,11 +723,12 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 
 		glm_budget_split(epsilon, p->R_share, &eps_R, &eps_m);
 		q.R = privquant_candidate(PRIVQUANT_N - 1);
-		check_objective_lambda(&q, eps_m);
+		check_objective_lambda(&q, glmparams_objective_eps(p, eps_m));
 	}
 	else if (glm_kind_base(kind) == GLM_KIND_LOGISTIC && p->method == GLM_METHOD_OBJECTIVE &&
 			 p->lambda > 0)
-		check_objective_lambda(p, glm_kind_multiclass(kind) ? dp_budget_part(epsilon, p->nclasses) : epsilon);
+		check_objective_lambda(p, glm_kind_multiclass(kind) ? dp_budget_part(epsilon, p->nclasses) :
+							   glmparams_objective_eps(p, epsilon));
 	/* m, gamma, eta from the row count: with units it changes, so public "n" */
 	if (kind == GLM_KIND_OPSAMP && p->rows_per_unit > 1 && p->n_public <= 0)
 		ereport(ERROR,
@@ -688,22 +751,11 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 }
 
 void
-glmparams_check_dimension(const char *aggname, int d)
-{
-	if (d > DPOBJ_GLM_MAX_DIM)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s supports at most %d features, got %d",
-						aggname, DPOBJ_GLM_MAX_DIM, d),
-				 errhint("Reduce the feature set.")));
-}
-
-void
 glmparams_check_args(GLMKind kind, const char *aggname, double epsilon, double delta,
 					 int d, Jsonb *options, GLMParams *p)
 {
 	dp_check_privacy_params(epsilon, delta);
-	glmparams_check_dimension(aggname, d);
+	dp_check_dimension(aggname, d);
 	glmparams_init(kind, p, epsilon, delta, options);
 }
 

@@ -20,9 +20,6 @@
 
 #include "utils/jsonb.h"
 
-/* Largest feature dimension of the continuous mechanisms. */
-#define DPOBJ_GLM_MAX_DIM		1024
-
 typedef enum GLMKind
 {
 	GLM_KIND_LOGISTIC = 1,		/* dp_logistic: l2 clipping */
@@ -79,6 +76,13 @@ typedef struct GLMParams
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 	double		auto_head_start;	/* dp_auto: noisy GD's head start, in noise scales */
 	double		auto_ebm_head_start;	/* dp_auto: ebm's */
+	int			metric;			/* option "metric" of a binary kind, GLM_AUTO_METRIC_*:
+								 * the operating point's (opoint.h) */
+	double		balance_share;	/* > 0: the run estimates the label balance itself at
+								 * this share of its budget (metric balanced_accuracy;
+								 * not 'auto' nor "tune", whose selection does) */
+	bool		balance_train;	/* the estimated balance weights also train (noisy GD,
+								 * ebm: balanced_accuracy without "class_weight") */
 	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
 	bool		auto_balance_train; /* dp_auto: balanced_accuracy without "class_weight":
 									 * its estimated weights also train */
@@ -129,6 +133,13 @@ extern const char *const glm_auto_names[5];
  */
 #define GLM_AUTO_BALANCE_MIN_WEIGHT	(1 << (GLM_AUTO_WEIGHT_BITS - 6))
 #define GLM_AUTO_BALANCE_SHARE		0.05
+/*
+ * A binary classifier's own balance estimate (docs/PRIVACY.md, "Operating
+ * point"): the share of its budget (rho, or epsilon in pure and approximate
+ * DP) spent on the noisy label counts, chosen on public tables
+ * (docs/BENCHMARKS.md, "Operating point").
+ */
+#define GLM_BALANCE_SHARE			0.05
 /* the metrics' names, indexed by GLM_AUTO_METRIC_* - 1 (glmparams.c) */
 extern const char *const glm_auto_metric_names[3];
 
@@ -189,9 +200,6 @@ extern const DPOptionSpec glmparams_opsamp_options[];
 /* Defaults, then the options (required: R); raises on a bad option. */
 extern void glmparams_init(GLMKind kind, GLMParams *p, double epsilon,
 						   double delta, Jsonb *options);
-
-/* d <= DPOBJ_GLM_MAX_DIM, or an error naming aggname */
-extern void glmparams_check_dimension(const char *aggname, int d);
 
 /*
  * dpobj.train()'s argument checks (train.c), as the first row would: the

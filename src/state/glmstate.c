@@ -13,7 +13,7 @@
  * (dp_logistic, dp_noisysgd) R is +inf here: the rows stay unclipped, and
  * the final function clips them to R-hat, a DP output (glmprivr.h).
  *
- * Bad rows follow dp_halfspace's rules (hsstate.c): on the direct path an
+ * Bad rows follow dp_halfspace's rules (halfspacestate.c): on the direct path an
  * error naming the problem, never the value; on the protected path
  * (dpobj.train) the row is dropped silently.
  *
@@ -34,7 +34,7 @@
 #include "state/glmclasses.h"
 #include "state/glmweights.h"
 #include "context/protected.h"
-#include "context/claim.h"
+#include "state/claim.h"
 #include "model/model.h"
 #include "core/opsamplp.h"
 #include "core/rowclip.h"
@@ -244,7 +244,7 @@ glm_init(DPAggState *base)
 		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
-	glmparams_check_dimension(glm_kind_aggname(kind), base->d - glmstate_class_words(kind));
+	dp_check_dimension(glm_kind_aggname(kind), base->d - glmstate_class_words(kind));
 	glmparams_init(kind, &st->params, base->epsilon, base->delta, base->options);
 	st->scratch = palloc(sizeof(double) * base->d);
 }

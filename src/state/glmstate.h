@@ -53,7 +53,7 @@ typedef struct GLMState
 	int64		spill_obs;		/* spilled: the rows' nonzero counts (observations) */
 } GLMState;
 
-/* As hsstate_final_begin() (hsstate.h), for the GLM-family states. */
+/* As hsstate_final_begin() (halfspacestate.h), for the GLM-family states. */
 struct DPProtectedContext;
 extern GLMState *glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind,
 									  struct DPProtectedContext **pctx);

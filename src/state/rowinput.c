@@ -2,8 +2,8 @@
  *
  * rowinput.c
  *	  Reading and checking the per-row arguments shared by every training
- *	  aggregate (halfspace family in hsstate.c, GLM family in glmstate.c),
- *	  the features as a float8[] or as separate float8 arguments (linstate.c).
+ *	  aggregate (halfspace family in halfspacestate.c, GLM family in glmstate.c),
+ *	  the features as a float8[] or as separate float8 arguments (linearstate.c).
  *
  * Direct path: every bad row raises an error that names the problem and
  * never the value.  Protected path (dpobj.train): rows with NULL
@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "base/dpobj.h"
 #include "base/options.h"
 #include "context/protected.h"
 
@@ -253,6 +254,17 @@ void
 dp_check_pure_privacy_params(double epsilon, double delta)
 {
 	dp_check_params(epsilon, delta, true);
+}
+
+void
+dp_check_dimension(const char *aggname, int d)
+{
+	if (d > DPOBJ_GLM_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s supports at most %d features, got %d",
+						aggname, DPOBJ_GLM_MAX_DIM, d),
+				 errhint("Reduce the feature set.")));
 }
 
 void

@@ -102,4 +102,7 @@ extern void dp_run_check_same(const char *aggname, double epsilon, double delta,
 extern void dp_check_privacy_params(double epsilon, double delta);
 extern void dp_check_pure_privacy_params(double epsilon, double delta);
 
+/* d <= DPOBJ_GLM_MAX_DIM (the continuous mechanisms' cap), or an error naming aggname */
+extern void dp_check_dimension(const char *aggname, int d);
+
 #endif							/* DPOBJ_ROWINPUT_H */

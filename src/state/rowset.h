@@ -2,7 +2,7 @@
  *
  * rowset.h
  *	  A multiset of distinct fixed-width rows with label counts: the core of
- *	  every aggregate state (hsstate.c: quantised int64 features; glmstate.c:
+ *	  every aggregate state (halfspacestate.c: quantised int64 features; glmstate.c:
  *	  clipped float8 features stored as their bit patterns).
  *
  * A row is d 8-byte words.  Each distinct row has two counts, pos (label

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/audit/mutants.sh — the audit's power (docs/PRIVACY.md "Empirical audit"): for each
 # mutant family of src/core/auditmutant.h, dpobj built with -DDPOBJ_AUDIT_MUTANT=<family>
-# (one calibration 1.5 times too small, or a privacy amount 1.5 times too large) must be
-# flagged by every audit row that names the family in audits.txt; mechanisms.sh runs only
-# those rows against the mutant library.
+# and -DDPOBJ_AUDIT_MUTANT_FACTOR=f (one calibration f times too small, or a privacy
+# amount f times too large; f = DPOBJ_AUDIT_FACTOR, 1.25 unless set: CI's; bench/audit
+# builds 1.1 with DPOBJ_AUDIT_RUNS=bench) must be flagged by every audit row that names the
+# family in audits.txt; mechanisms.sh runs only those rows against the mutant library.
 #
 # The mutants never touch the installation under test: a private copy of the PostgreSQL
 # installation (as tests/upgrade/run.sh makes) gets a private build of this tree; each
@@ -12,7 +13,8 @@
 #
 # Environment: PG_BINDIR (default /usr/lib/postgresql/$PG_MAJOR/bin, 15 when unset; Debian layout),
 # DPOBJ_AUDIT_PGPORT (default 55437; names the socket only), DPOBJ_TMPDIR,
-# DPOBJ_AUDIT_MUTANTS (the families, default all).  Last line: "N passed, M failed".
+# DPOBJ_AUDIT_MUTANTS (the families, default all), DPOBJ_AUDIT_FACTOR (1.25),
+# DPOBJ_AUDIT_RUNS (ci; bench: audits.txt's bench runs).  Last line: "N passed, M failed".
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$DIR/../.." && pwd)"
@@ -24,6 +26,8 @@ PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
 MAJOR="$(basename "$(dirname "$PG_BINDIR")")"
 PORT="${DPOBJ_AUDIT_PGPORT:-55437}"
 MUTANTS="${DPOBJ_AUDIT_MUTANTS:-sigma laplace shift cms expmech multiclass units adassp gradclip keysel}"
+FACTOR="${DPOBJ_AUDIT_FACTOR:-1.25}"
+export DPOBJ_AUDIT_FACTOR="$FACTOR"
 as_pg() { if [[ "$(id -u)" -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 bail() { echo "not ok - $*"; T_FAIL=$((T_FAIL + 1)); t_summary; exit 1; }
 
@@ -95,9 +99,9 @@ export PGHOST="$SOCK" PGPORT="$PORT" PGUSER=postgres PGDATABASE=postgres
 unset PGPASSWORD PGSERVICE PGHOSTADDR
 
 for m in $MUTANTS; do
-    echo "# mutant $m: -DDPOBJ_AUDIT_MUTANT=$m"
+    echo "# mutant $m: -DDPOBJ_AUDIT_MUTANT=$m -DDPOBJ_AUDIT_MUTANT_FACTOR=$FACTOR"
     touch "$SRC/src/core/auditmutant.h"
-    if ! make_q CPPFLAGS+="-DDPOBJ_AUDIT_MUTANT=$m"; then
+    if ! make_q CPPFLAGS+="-DDPOBJ_AUDIT_MUTANT=$m -DDPOBJ_AUDIT_MUTANT_FACTOR=$FACTOR"; then
         tail -n 20 "$ROOT/make.log"
         echo "not ok - mutant $m builds"
         T_FAIL=$((T_FAIL + 1))

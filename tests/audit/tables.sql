@@ -10,11 +10,12 @@ CREATE TABLE canary AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, s = 0 AS y
     FROM generate_series(0, 1) s;
 
--- canary3: the canary repeated three times on each side, one privacy unit of k = 3 rows
--- ("rows_per_unit": 3) whose labels all flip: the unit moves the gradient sum by 3 * 2 L R.
-CREATE TABLE canary3 AS
+-- canary10: the canary repeated ten times on each side, one privacy unit of k = 10 rows
+-- ("rows_per_unit": 10) whose labels all flip: the unit moves the gradient sum by 10 * 2 L R.
+-- (k = 10: the units mutant's k / f rounds to 8 at f = 1.25 and 9 at 1.1, src/core/auditmutant.h)
+CREATE TABLE canary10 AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, s = 0 AS y
-    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 10) i;
 
 -- canary_mc: the canary of the multi-class mechanisms, its class 'a' in D and 'b' in D':
 -- class a's and class b's one-vs-rest views both flip their label.
@@ -29,9 +30,9 @@ CREATE TABLE canary_agg AS
          true AS y
     FROM generate_series(0, 1) s;
 
--- canary_agg3: canary_agg three times on each side, one privacy unit of k = 3 rows.
-CREATE TABLE canary_agg3 AS
-  SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 3) i;
+-- canary_agg10: canary_agg ten times on each side, one privacy unit of k = 10 rows.
+CREATE TABLE canary_agg10 AS
+  SELECT side, x, y FROM canary_agg CROSS JOIN generate_series(1, 10) i;
 
 -- canary_keys: canary_agg with its key, a in D and b in D' (dp_aggregate_keys).
 CREATE TABLE canary_keys AS
@@ -48,9 +49,9 @@ CREATE TABLE canary_sum AS
   SELECT s AS side, ARRAY[1.0 - 2 * s]::float8[] AS x, true AS y
     FROM generate_series(0, 1) s;
 
--- canary_sum3: canary_sum three times on each side, one privacy unit of k = 3 rows.
-CREATE TABLE canary_sum3 AS
-  SELECT side, x, y FROM canary_sum CROSS JOIN generate_series(1, 3) i;
+-- canary_sum10: canary_sum ten times on each side, one privacy unit of k = 10 rows.
+CREATE TABLE canary_sum10 AS
+  SELECT side, x, y FROM canary_sum CROSS JOIN generate_series(1, 10) i;
 
 -- linreg: 200 public rows x = (1), y = 0 on both sides and one canary row x = (1) whose
 -- label is y_max = 1 in D and y_min = -1 in D': only X'y moves (by its full sensitivity),
@@ -62,31 +63,31 @@ CREATE TABLE linreg AS
   SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
     FROM generate_series(0, 1) s;
 
--- linreg3: the same with a privacy unit of k = 3 canary rows ("rows_per_unit": 3): X'y
--- moves by 3 times its row sensitivity; 600 public rows keep X'X's (3 times larger) noise
--- small against it, so the coefficient stays nearly affine in X'y's noise.
-CREATE TABLE linreg3 AS
+-- linreg10: the same with a privacy unit of k = 10 canary rows ("rows_per_unit": 10): X'y
+-- moves by 10 times its row sensitivity; 2000 public rows keep X'X's (10 times larger)
+-- noise small against it, so the coefficient stays nearly affine in X'y's noise.
+CREATE TABLE linreg10 AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, 0.0::float8 AS y
-    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 600) i
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 2000) i
   UNION ALL
   SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
-    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 10) i;
 
 -- passglm: 200 public rows x = (1), half labelled true and half false (their X'y is 0),
 -- and one canary row x = (1) true in D, false in D': X'y moves by its full sensitivity
 -- 2, X'X is the same, and with 200 rows behind X'X the coefficient is nearly affine in
--- X'y's noise.  passglm3: the canary three times, one unit of k = 3 rows.
+-- X'y's noise.  passglm10: the canary ten times, one unit of k = 10 rows.
 CREATE TABLE passglm AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
     FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 200) i
   UNION ALL
   SELECT s, ARRAY[1.0]::float8[], s = 0 FROM generate_series(0, 1) s;
-CREATE TABLE passglm3 AS
+CREATE TABLE passglm10 AS
   SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
-    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 600) i
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 2000) i
   UNION ALL
   SELECT s, ARRAY[1.0]::float8[], s = 0
-    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 3) i;
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 10) i;
 
 -- mcmodel: a fixed one-vs-rest model for the audit of a multi-class evaluation on canary_mc
 -- (one charged run here; whichever class it predicts for x = (1), the canary moves one
@@ -156,3 +157,106 @@ CREATE TABLE ebm_edges AS
   UNION ALL
   SELECT s, ARRAY[CASE WHEN s = 0 THEN 0.25 ELSE 0.75 END]::float8[], true
     FROM generate_series(0, 1) s;
+
+-- The noise-law rows (audit.py's kinds lap, gauss, em, bern) read a release minus its
+-- true value, which these tables fix; background rows keep every released count far from
+-- 0, so a clamp at 0 (post-processing) never touches the noise.
+
+-- sides: one row per side, for the rows whose call reads a table of its own per side
+CREATE TABLE sides AS SELECT s AS side FROM generate_series(0, 1) s;
+
+-- canary_stats: 100 public rows at v = -0.5, 100 at 0.5 and the canary at v = 1 in D, -1
+-- in D' (on [-1, 1], lattice 2^-14): count 201; sum +-1 (+-16 384 lattice units); sum of
+-- squares 51 (835 584 units of 2^-14); 2 bins (100, 101) in D, (101, 100) in D'.
+CREATE TABLE canary_stats AS
+  SELECT s AS side, ARRAY[CASE WHEN i <= 100 THEN -0.5 ELSE 0.5 END]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 200) i
+  UNION ALL
+  SELECT side, x, y FROM canary_sum;
+
+-- canary_aggbg: canary_agg behind 100 public rows in each of the cells a, b and other:
+-- (101, 100, 100) in D, (100, 101, 100) in D'; canary_aggbg10: the canary ten times.
+CREATE TABLE agg_public AS
+  SELECT s AS side, ARRAY[(l = 0)::int, (l = 1)::int, 0]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(0, 2) l
+         CROSS JOIN generate_series(1, 100) i;
+CREATE TABLE canary_aggbg AS SELECT * FROM agg_public UNION ALL SELECT * FROM canary_agg;
+CREATE TABLE canary_aggbg10 AS SELECT * FROM agg_public UNION ALL SELECT * FROM canary_agg10;
+
+-- canary_eval: the canary behind 100 public rows in each cell of the fixed model w = (1)'s
+-- confusion matrix (x = 1 or -1, true or false): tp, fp, tn, fn = 101, 100, 100, 100 in D,
+-- 100, 101, 100, 100 in D'; canary_eval10: the canary ten times.
+CREATE TABLE eval_public AS
+  SELECT s AS side, ARRAY[x]::float8[] AS x, y
+    FROM generate_series(0, 1) s CROSS JOIN (VALUES (1.0), (-1.0)) a(x)
+         CROSS JOIN (VALUES (true), (false)) b(y) CROSS JOIN generate_series(1, 100) i;
+CREATE TABLE canary_eval AS SELECT * FROM eval_public UNION ALL SELECT * FROM canary;
+CREATE TABLE canary_eval10 AS SELECT * FROM eval_public UNION ALL SELECT * FROM canary10;
+
+-- canary_mcbg: canary_mc behind 100 public rows of each class at x = 1 and at x = -1:
+-- mcmodel (no intercept) predicts one class c at 1 and the other at -1, so every cell of
+-- the confusion matrix is 100 but (side's class, c), 101; mcpred: c's index.
+CREATE TABLE canary_mcbg AS
+  SELECT s AS side, ARRAY[x]::float8[] AS x, y
+    FROM generate_series(0, 1) s CROSS JOIN (VALUES (1.0), (-1.0)) a(x)
+         CROSS JOIN (VALUES ('a'), ('b')) b(y) CROSS JOIN generate_series(1, 100) i
+  UNION ALL SELECT * FROM canary_mc;
+CREATE TABLE mcpred AS
+  SELECT (dpobj.predict_class(m, ARRAY[1.0]) = 'b')::int AS c FROM mcmodel;
+
+-- evalreg: 400 public rows x = (1), y = 0 and a canary y = 1 in D, -1 in D' (a
+-- regression's evaluation: its count 401, 16 noise scales from 0 at eps 0.2); lrmodel: a
+-- fixed model.
+CREATE TABLE evalreg AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, 0.0::float8 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 400) i
+  UNION ALL
+  SELECT s, ARRAY[1.0]::float8[], CASE WHEN s = 0 THEN 1.0 ELSE -1.0 END
+    FROM generate_series(0, 1) s;
+CREATE TABLE lrmodel AS
+  SELECT dpobj.dp_linear_regression(x, y, 4, 1e-5, '{"R":1,"y_min":-1,"y_max":1,"intercept":false}') AS m
+    FROM linreg WHERE side = 0;
+
+-- keys_bg: keys '0' .. '3' of 100 rows each at v = -1 (a sum of -1 638 400 lattice
+-- units), always released and sorted before the canary's key, 'a' in D and 'b' in D'.
+CREATE TABLE keys_bg AS
+  SELECT s AS side, ARRAY[-1.0]::float8[] AS x, key::text AS k
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(0, 3) key
+         CROSS JOIN generate_series(1, 100) i
+  UNION ALL
+  SELECT s, ARRAY[0.5]::float8[], CASE WHEN s = 0 THEN 'a' ELSE 'b' END
+    FROM generate_series(0, 1) s;
+
+-- keys_lone: 50 public keys 'l0' .. 'l49' of one row each, and the canary's, 'a' in D and
+-- 'b' in D'.
+CREATE TABLE keys_lone AS
+  SELECT s AS side, ARRAY[0.5]::float8[] AS x, 'l' || i AS k
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(0, 49) i
+  UNION ALL
+  SELECT s, ARRAY[0.5]::float8[], CASE WHEN s = 0 THEN 'a' ELSE 'b' END
+    FROM generate_series(0, 1) s;
+
+-- ebm_bins: ebm's public rows with a canary true on both sides at x = (1) in D and (0)
+-- in D' (bins 2 over [0, 1]): the counts' truth is (0, 1001) in D and (1, 1000) in D'.
+CREATE TABLE ebm_bins AS
+  SELECT s AS side, ARRAY[1.0]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 1000) i
+  UNION ALL
+  SELECT s, ARRAY[1.0 - s]::float8[], true FROM generate_series(0, 1) s;
+
+-- desc0 (D), desc1 (D'): describe()'s tables, one column v declared on [-1, 1]: 58, 39
+-- and 59 rows at -1, 0 and 1 (bins 0, 500 and 999 of the quartiles' 1000) in D, the
+-- canary moved from 1 to -1 in D' (59, 39, 58).  Each quartile's rank loss is 0 at its
+-- cluster's bin and about 20 at the nearest other bins (n = 156, ranks 39, 78, 117), where
+-- its gamma eps / 54 makes the draw most informative at eps about 19.  With "bins": 2 the
+-- histogram is (58, 98) and (59, 97).
+CREATE TABLE desc0 AS
+  SELECT v::float8 AS v FROM (VALUES (-1, 58), (0, 39), (1, 59)) c(v, n), generate_series(1, n);
+CREATE TABLE desc1 AS
+  SELECT v::float8 AS v FROM (VALUES (-1, 59), (0, 39), (1, 58)) c(v, n), generate_series(1, n);
+DO $$
+BEGIN
+  PERFORM dpobj.declare_domain(t, 'v', -1, 1), dpobj.protect(t),
+          dpobj.grant_budget(t, current_user::regrole, 1e9, 0.5)
+     FROM unnest(ARRAY['desc0', 'desc1']::regclass[]) t;
+END $$;

@@ -90,14 +90,15 @@ PORTS=("${CITUS_PORTS[@]}")
 # and weights' size (an additive choice's are its score tables);
 # only the selection's public params are compared (tests/security/selection_public_params.txt);
 # with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt);
-# so is an additive model's "counts" (its released noisy bin counts), and with private bins
-# ("binning": "private") its "terms" (the numeric terms' cuts) and its weights' size.
+# so is an additive model's "counts" (its released noisy bin counts), with private bins
+# ("binning": "private") its "terms" (the numeric terms' cuts) and its weights' size, and a
+# binary classifier's "threshold" and balance estimate ("balance_counts", "balance_weight_*").
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
 PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/private_r_public_params.txt" | paste -sd, -)}"
 # a tuned noisy GD model's grid point and what it sets are DP output (tune_public_params.txt)
 TUNE_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/tune_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = 'counts' OR (k = 'terms' AND %s->>'binning' = 'private'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC" "$1"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND %s->>'binning' = 'private'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC" "$1"
 }
 COORD=${PORTS[0]}
 
@@ -632,10 +633,12 @@ t_is "... charged once, on the coordinator (coordinator/worker/worker ledger row
 t_is "... its ledger row: aggregate, released" \
     "$(cq "$COORD" -c "SELECT mechanism, outcome FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" "aggregate|released"
 AGGENC="[{\"column\": \"edu\", \"levels\": [\"HS-grad\", \"Bachelors\", \"Masters\", \"x''); DROP TABLE people; --\"]}, {\"column\": \"age\", \"lo\": 17, \"hi\": 90}]"
-DPAGG="dpobj.dp_aggregate(dpobj.encode_features('$AGGENC', ARRAY[edu::text], ARRAY[dpobj.numeric_feature(age)]), true, 1, 1e-6, jsonb_build_object('sealed', true, 'layout', jsonb_build_object('encoding', '$AGGENC'::jsonb, 'group_by', '[\"edu\"]'::jsonb, 'what', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"age\"}]'::jsonb)))"
+# a histogram and a quantile of 73 bins of [17, 90]: every (whole) age lies on an edge, in the bin
+# above it on the shards as on the local copy (docs/PRIVACY.md, "Post-processing")
+DPAGG="dpobj.dp_aggregate(dpobj.encode_features('$AGGENC', ARRAY[edu::text], ARRAY[dpobj.numeric_feature(age)]), true, 1, 1e-6, jsonb_build_object('sealed', true, 'layout', jsonb_build_object('encoding', '$AGGENC'::jsonb, 'group_by', '[\"edu\"]'::jsonb, 'what', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"age\"}, {\"stat\": \"histogram\", \"column\": \"age\", \"bins\": 73}, {\"stat\": \"quantile\", \"column\": \"age\", \"q\": 0.5, \"bins\": 73}]'::jsonb)))"
 t_check "... dp_aggregate is pushed down ($PARTIAL_AGG on the shards, combined on the coordinator)" \
     pushed_down "$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $DPAGG FROM people")" dp_aggregate
-t_is "... and its cells under a seed are the local copy's" \
+t_is "... and its cells under a seed are the local copy's (histogram and quantile bins on edges too)" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people")" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people_local")"
 

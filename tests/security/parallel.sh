@@ -5,7 +5,8 @@
 #      parallel scan, a second session watches pg_stat_activity while train() runs as the
 #      analyst: linear regression and passglm (sums of a public size) have workers; OPDisc
 #      (a sample), dp_logistic (every distinct row, or a sample with "sample_rows") and a
-#      table with a privacy unit have none.
+#      table with a privacy unit have none.  A worker holds the table's TOAST lock (taken
+#      before its first row, however few values come out of TOAST: here none).
 #   2. The neighbour harness (neighbours.sh with NB_PARALLEL=1) over the scenarios of bad
 #      and differing rows, for the mechanisms train() lets run in parallel and for
 #      evaluate(): their scan runs in a worker (one-page tables), and everything
@@ -38,7 +39,8 @@ SELECT dpobj.grant_budget('big_units', '$ROLE', 100, 1e-3);
 SQL
 
 # workers TABLE MECH OPTS: the largest number of parallel workers the analyst's train()
-# had at once, seen from a second session polling every 10 ms
+# had at once, seen from a second session polling every 10 ms, and whether one of them
+# held a lock on the table's TOAST relation
 workers() {
     local app="dpobj_par_probe_$$" seen
     PGAPPNAME=$app psql -X -q -At -d "$DB" -U "$ROLE" \
@@ -48,7 +50,7 @@ workers() {
     local pid=$!
     seen=$(t_psql -d "$DB" <<SQL
 DO \$\$
-DECLARE m int := 0; n int; leader int; t0 timestamptz := clock_timestamp();
+DECLARE m int := 0; n int; leader int; t0 timestamptz := clock_timestamp(); toast int := 0;
 BEGIN
   LOOP
     -- pg_stat_activity is read once per transaction unless cleared
@@ -58,25 +60,35 @@ BEGIN
     SELECT count(*) INTO n FROM pg_stat_activity
      WHERE backend_type = 'parallel worker' AND leader_pid = leader;
     m := greatest(m, n);
+    SELECT greatest(toast, count(*)) INTO toast FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+     WHERE a.backend_type = 'parallel worker' AND a.leader_pid = leader AND l.granted
+       AND l.relation = (SELECT reltoastrelid FROM pg_class WHERE oid = '$1'::regclass);
     EXIT WHEN (leader IS NULL AND clock_timestamp() > t0 + interval '2 s')
            OR clock_timestamp() > t0 + interval '60 s';
     PERFORM pg_sleep(0.01);
   END LOOP;
-  RAISE NOTICE 'workers=%', m;
+  RAISE NOTICE 'workers=% toast=%', m, toast;
 END \$\$;
 SQL
     )
     wait "$pid"
     printf '%s' "$seen"
 }
-probe() { # TABLE MECH OPTS LABEL: prints the most workers seen
+probe() { # TABLE MECH OPTS LABEL: prints the most workers seen (the TOAST locks in TOAST_SEEN)
     local out
     out=$(workers "$@" 2>&1)
+    TOAST_SEEN=$(sed -nE 's/.*toast=([0-9]+).*/\1/p' <<<"$out" | tail -n 1)
     sed -nE 's/.*workers=([0-9]+).*/\1/p' <<<"$out" | tail -n 1
 }
 
-w=$(probe big linear '{"R": 1, "y_min": 0, "y_max": 1}' y)
+# in this shell (not $(...)), so that TOAST_SEEN is kept
+tmp=$(mktemp "${TMPDIR:-/tmp}/dpobj-parallel.XXXXXX")
+probe big linear '{"R": 1, "y_min": 0, "y_max": 1}' y >"$tmp"
+w=$(cat "$tmp")
+rm -f "$tmp"
 t_check "linear on a large table reads its rows in parallel workers (saw ${w:-none})" test "${w:-0}" -ge 1
+t_check "... whose workers hold the TOAST relation's lock from their start (saw ${TOAST_SEEN:-none})" \
+    test "${TOAST_SEEN:-0}" -ge 1
 w=$(probe big passglm '{"R": 1}' lab)
 t_check "passglm on a large table reads its rows in parallel workers (saw ${w:-none})" test "${w:-0}" -ge 1
 w=$(probe big opdisc '{}' lab)

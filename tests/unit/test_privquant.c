@@ -11,8 +11,7 @@
  * by a chi-square test at a 1e-6 false-alarm level each.  (e) The row clip
  * (src/core/rowclip.c) the design applies to R-hat: the norm at most R, the
  * direction kept, short rows unchanged, huge values without overflow;
- * its certificate that a row needs no clip holds only inside R.  (f) The
- * same losses over 2 .. 8 bins (dpobj.aggregate's quantiles).
+ * its certificate that a row needs no clip holds only inside R.
  * Prints "N passed, M failed".
  */
 #include <math.h>
@@ -183,54 +182,6 @@ check_sensitivity(gsl_rng *rng)
 	CHECK(worstk == 0, "k rows move every loss by at most k (worst excess %lld)", (long long) worstk);
 }
 
-/*
- * privquant_losses_n over 2 .. 8 bins (aggregate's quantiles): 0 exactly at
- * the bin of the t-th smallest row when there are rows, and one row replaced,
- * added or removed moves every loss by at most 1.
- */
-static void
-check_losses_n(gsl_rng *rng)
-{
-	int			bad_zero = 0;
-	int64_t		worst = 0;
-
-	for (int trial = 0; trial < 3000; trial++)
-	{
-		int			nb = 2 + (int) gsl_rng_uniform_int(rng, 7);
-		double		q = (1 + gsl_rng_uniform_int(rng, 9)) / 10.0;
-		int64_t		h[8] = {0},
-					h2[8],
-					a[8],
-					b[8],
-					n = 0,
-					c = 0;
-		int			op = (int) gsl_rng_uniform_int(rng, 3);
-		int			from = (int) gsl_rng_uniform_int(rng, nb);
-
-		for (int r = 0; r < (int) gsl_rng_uniform_int(rng, 10); r++, n++)
-			h[gsl_rng_uniform_int(rng, nb)]++;
-		(void) privquant_losses_n(h, nb, q, a);
-		for (int i = 0; i < nb && n > 0; i++)
-		{
-			int64_t		t = privquant_target(q, n);
-			bool		holds = c < t && c + h[i] >= t;
-
-			c += h[i];
-			bad_zero += (a[i] == 0) != holds;
-		}
-		memcpy(h2, h, sizeof(h));
-		if (op != 1 && h2[from] > 0)
-			h2[from]--;
-		if (op != 0)
-			h2[gsl_rng_uniform_int(rng, nb)]++;
-		(void) privquant_losses_n(h2, nb, q, b);
-		for (int i = 0; i < nb; i++)
-			worst = llabs(a[i] - b[i]) > worst ? llabs(a[i] - b[i]) : worst;
-	}
-	CHECK(bad_zero == 0, "over 2 .. 8 bins the loss is 0 exactly at the t-th row's bin (%d wrong)", bad_zero);
-	CHECK(worst <= 1, "over 2 .. 8 bins one row moves every loss by at most 1 (worst %lld)", (long long) worst);
-}
-
 #define NDRAW 60000
 
 static void
@@ -317,7 +268,7 @@ check_rowclip(void)
  * The no-clip certificate: whenever it holds, ||x||^2 <= R^2 (1 - 2^-21)
  * (checked in long double, whose 64-bit significand leaves a margin of
  * 2^-40) and the scaled norm test of dp_linear_regression's normalisation
- * (m sqrt(s) > R, src/state/linparams.c) is false; rows at 0.99 R hold it;
+ * (m sqrt(s) > R, src/families/linear/linearparams.c) is false; rows at 0.99 R hold it;
  * rows at and just inside R, huge, tiny and subnormal values, R outside
  * [2^-200, 2^200] around the limits.
  */
@@ -408,7 +359,6 @@ main(void)
 	check_target();
 	check_losses();
 	check_sensitivity(rng);
-	check_losses_n(rng);
 	check_rowclip();
 	check_certainly_within(rng);
 	check_small_gamma(rng);

@@ -444,6 +444,14 @@ upgrade_from() {
         "$(t_psql -d up -c "SELECT string_agg(format('%s:%s:%s', name, dpobj.model_kind(m),
                                (SELECT count(*) > 0 FROM dpobj.explain(m))), ',' ORDER BY name) FROM models")" \
         "$kinds"
+    # classifiers stored before 0.6.0 have no operating point: predict() stays score > 0,
+    # explain() shows no "(threshold)"; a model trained now has one
+    t_is "after the update from $ver: old classifiers predict score > 0, no threshold row" \
+        "$(t_psql -d up -c "SELECT bool_and(dpobj.predict(m, ARRAY[a, b]::float8[]) = (dpobj.score(m, ARRAY[a, b]::float8[]) > 0)
+                                          AND NOT (m).params ? 'threshold'
+                                          AND NOT EXISTS (SELECT FROM dpobj.explain(m) e WHERE e.feature = '(threshold)'))
+                              FROM models, pts WHERE name IN ('logistic', 'ebm')")/$(t_psql -d up -c "SELECT (dpobj.dp_logistic(ARRAY[a, b]::float8[], y, 1, 1e-6, '{\"R\": 1}')).params ? 'threshold' FROM pts")" \
+        "t/t"
     if [[ "$ver" == 0.5.0 ]]; then
         t_is "after the update from $ver: its additive model (no counts) explains with rows NULL, importance max - min" \
             "$(t_psql -d up -c "SELECT bool_and(e.rows IS NULL AND e.importance = (SELECT max(x.contribution) - min(x.contribution)

@@ -1,0 +1,179 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthdomain.c
+ *	  A synthesized column's public domain (synthdomain.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "core/synthdomain.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool
+synth_column_valid(const SynthColumn *c)
+{
+	switch (c->kind)
+	{
+		case SYNTH_COL_LEVELS:
+			return c->nlevels >= 1 && c->nlevels < SYNTH_MAX_LEVELS;
+		case SYNTH_COL_BINS:
+			return isfinite(c->lo) && isfinite(c->hi) && c->lo < c->hi &&
+				c->nbins >= 1 && c->nbins < SYNTH_MAX_LEVELS;
+		case SYNTH_COL_QUANTILE:
+			return isfinite(c->lo) && isfinite(c->hi) && c->lo < c->hi &&
+				c->nbins >= 1 && c->nsub >= c->nbins && c->nsub < SYNTH_MAX_LEVELS;
+	}
+	return false;
+}
+
+int
+synth_column_scan_levels(const SynthColumn *c)
+{
+	int			n = c->kind == SYNTH_COL_LEVELS ? c->nlevels :
+		c->kind == SYNTH_COL_BINS ? c->nbins : c->nsub;
+
+	return n + (c->nullable ? 1 : 0);
+}
+
+int
+synth_column_model_levels(const SynthColumn *c)
+{
+	if (c->kind == SYNTH_COL_QUANTILE)
+		return c->nmodel + (c->nullable ? 1 : 0);
+	return synth_column_scan_levels(c);
+}
+
+/* the equal-width cell of x among n over [lo, hi], clamped */
+static int
+cell_of(double lo, double hi, int n, double x)
+{
+	double		t = (x - lo) / (hi - lo) * n;
+
+	if (!(t >= 0.0))			/* below, or NaN */
+		return 0;
+	if (t >= n)
+		return n - 1;
+	return (int) t;
+}
+
+int
+synth_column_code(const SynthColumn *c, double x, bool isnull)
+{
+	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+
+	if (isnull || isnan(x))
+		return c->nullable ? n : 0;
+	if (c->kind == SYNTH_COL_LEVELS)
+		return x >= 0 && x < n ? (int) x : 0;
+	return cell_of(c->lo, c->hi, n, x);
+}
+
+bool
+synth_quantile_bins(SynthColumn *c, const double *noisy)
+{
+	int			S = c->nsub;
+	double		total = 0.0,
+				acc = 0.0;
+	int			b = 0;
+
+	c->map = malloc(sizeof(int) * (size_t) (S + 1));
+	c->edges = malloc(sizeof(double) * (size_t) (c->nbins + 1));
+	c->weight = malloc(sizeof(double) * (size_t) S);
+	if (!c->map || !c->edges || !c->weight)
+	{
+		synth_column_free(c);
+		return false;
+	}
+	for (int i = 0; i < S; i++)
+	{
+		c->weight[i] = noisy[i] > 0.0 ? noisy[i] : 0.0;
+		total += c->weight[i];
+	}
+	/*
+	 * Bin b ends after sub-bin i when the cumulative count reaches (b + 1) / B
+	 * of the total (a heavy sub-bin that passes several targets closes one
+	 * bin; the sub-bins after it then close a bin each until the targets
+	 * catch up), the last bin at the last sub-bin: at most B bins.
+	 */
+	c->edges[0] = c->lo;
+	for (int i = 0; i < S; i++)
+	{
+		c->map[i] = b;
+		acc += c->weight[i];
+		if (i == S - 1 ||
+			(b + 1 < c->nbins && total > 0.0 && acc >= total * (b + 1) / c->nbins))
+			c->edges[++b] = c->lo + (c->hi - c->lo) * (i + 1) / S;
+	}
+	c->nmodel = b;
+	if (c->nullable)
+		c->map[S] = b;
+	return true;
+}
+
+void
+synth_column_free(SynthColumn *c)
+{
+	free(c->map);
+	free(c->edges);
+	free(c->weight);
+	c->map = NULL;
+	c->edges = NULL;
+	c->weight = NULL;
+}
+
+/* uniform on sub-cell i of n over [lo, hi]; integers when asked */
+static double
+draw_cell(const SynthColumn *c, int n, int i, gsl_rng *rng)
+{
+	double		a = c->lo + (c->hi - c->lo) * i / n,
+				z = c->lo + (c->hi - c->lo) * (i + 1) / n;
+
+	if (c->integer)
+	{
+		/* the integers in [a, z) (the last cell: [a, z]) */
+		double		first = ceil(a),
+					last = i == n - 1 ? floor(z) : ceil(z) - 1.0;
+
+		if (last < first)
+			return nearbyint((a + z) / 2.0);
+		return first + floor(gsl_rng_uniform(rng) * (last - first + 1.0));
+	}
+	return a + gsl_rng_uniform(rng) * (z - a);
+}
+
+double
+synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
+{
+	if (c->kind == SYNTH_COL_BINS)
+		return draw_cell(c, c->nbins, level, rng);
+	if (c->kind == SYNTH_COL_QUANTILE)
+	{
+		double		z = 0.0,
+					u;
+		int			first = -1,
+					last = -1;
+
+		for (int i = 0; i < c->nsub; i++)
+			if (c->map[i] == level)
+			{
+				if (first < 0)
+					first = i;
+				last = i;
+				z += c->weight[i];
+			}
+		if (first < 0)
+			return NAN;
+		u = gsl_rng_uniform(rng) * z;
+		for (int i = first; i <= last; i++)
+		{
+			if (z <= 0.0)
+				return draw_cell(c, c->nsub, first + (int) floor(gsl_rng_uniform(rng) * (last - first + 1)), rng);
+			if (u < c->weight[i] || i == last)
+				return draw_cell(c, c->nsub, i, rng);
+			u -= c->weight[i];
+		}
+	}
+	return (double) level;
+}

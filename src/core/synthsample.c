@@ -1,0 +1,195 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthsample.c
+ *	  Synthetic rows from the fitted model (synthsample.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "core/synthsample.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+synth_round_counts(const double *p, int64_t k, int64_t g, gsl_rng *rng, int64_t *count)
+{
+	double		z = 0.0,
+				u,
+				acc = 0.0;
+	int64_t		given = 0;
+	int64_t		next;
+
+	for (int64_t i = 0; i < k; i++)
+		z += p[i] > 0.0 ? p[i] : 0.0;
+	for (int64_t i = 0; i < k; i++)
+	{
+		double		e = z > 0.0 ? (p[i] > 0.0 ? p[i] : 0.0) * (double) g / z : (double) g / k;
+
+		count[i] = (int64_t) floor(e);
+		given += count[i];
+	}
+	/* the g - given extra rows: systematic sampling on the fractional parts */
+	u = gsl_rng_uniform(rng);
+	next = 0;
+	for (int64_t i = 0; i < k && given < g; i++)
+	{
+		double		e = z > 0.0 ? (p[i] > 0.0 ? p[i] : 0.0) * (double) g / z : (double) g / k;
+
+		acc += e - floor(e);
+		while (given < g && acc > u + (double) next)
+		{
+			count[i]++;
+			given++;
+			next++;
+		}
+	}
+	/* rounding left a row over: the largest cells take it */
+	for (int64_t i = 0; given < g; i = (i + 1) % k)
+		if (z <= 0.0 || p[i] > 0.0)
+		{
+			count[i]++;
+			given++;
+		}
+}
+
+static void
+shuffle_idx(int64_t *a, int64_t n, gsl_rng *rng)
+{
+	for (int64_t i = n - 1; i > 0; i--)
+	{
+		int64_t		j = (int64_t) gsl_rng_uniform_int(rng, (unsigned long) (i + 1));
+		int64_t		t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+/* the index of codes over the columns of s (ascending, the last fastest) */
+static int64_t
+sub_index(const SynthModel *m, SynthSet s, const int *codes)
+{
+	int64_t		idx = 0;
+
+	for (int j = 0; j < m->d; j++)
+		if (s & SYNTH_BIT(j))
+			idx = idx * m->sizes[j] + codes[j];
+	return idx;
+}
+
+static void
+set_codes(const SynthModel *m, SynthSet s, int64_t idx, int *codes)
+{
+	for (int j = m->d - 1; j >= 0; j--)
+		if (s & SYNTH_BIT(j))
+		{
+			codes[j] = (int) (idx % m->sizes[j]);
+			idx /= m->sizes[j];
+		}
+}
+
+/* clique c's new columns for every row, given its separator's */
+static SynthStatus
+sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng, int *rows)
+{
+	const SynthFactor *b = &m->belief[c];
+	SynthSet	fresh = b->set & ~sep;
+	int64_t		ns = synth_set_cells(sep, m->sizes, INT64_C(1) << 62);
+	int64_t		nf = synth_set_cells(fresh, m->sizes, INT64_C(1) << 62);
+	double	   *cond = malloc(sizeof(double) * (size_t) (ns * nf));
+	int64_t    *start = calloc((size_t) ns + 1, sizeof(int64_t));
+	int64_t    *order = malloc(sizeof(int64_t) * (size_t) (n + 1));
+	int64_t    *sidx = malloc(sizeof(int64_t) * (size_t) (n + 1));
+	int64_t    *cnt = malloc(sizeof(int64_t) * (size_t) nf);
+	int			codes[SYNTH_MAX_COLUMNS];
+
+	if (!cond || !start || !order || !sidx || !cnt)
+	{
+		free(cond);
+		free(start);
+		free(order);
+		free(sidx);
+		free(cnt);
+		return SYNTH_NOMEM;
+	}
+	for (int64_t x = 0; x < b->ncells; x++)
+	{
+		synth_factor_cell(b, x, codes);
+		cond[sub_index(m, sep, codes) * nf + sub_index(m, fresh, codes)] = b->val[x];
+	}
+	/* the rows grouped by their separator's cell (a counting sort) */
+	for (int64_t i = 0; i < n; i++)
+	{
+		sidx[i] = sub_index(m, sep, rows + i * m->d);
+		start[sidx[i] + 1]++;
+	}
+	for (int64_t s = 0; s < ns; s++)
+		start[s + 1] += start[s];
+	{
+		int64_t    *fill = malloc(sizeof(int64_t) * (size_t) (ns + 1));
+
+		if (fill == NULL)
+		{
+			free(cond);
+			free(start);
+			free(order);
+			free(sidx);
+			free(cnt);
+			return SYNTH_NOMEM;
+		}
+		memcpy(fill, start, sizeof(int64_t) * (size_t) ns);
+		for (int64_t i = 0; i < n; i++)
+			order[fill[sidx[i]]++] = i;
+		free(fill);
+	}
+	for (int64_t s = 0; s < ns; s++)
+	{
+		int64_t		g = start[s + 1] - start[s],
+					at = start[s];
+
+		if (g == 0)
+			continue;
+		synth_round_counts(cond + s * nf, nf, g, rng, cnt);
+		shuffle_idx(order + start[s], g, rng);
+		for (int64_t f = 0; f < nf; f++)
+			for (int64_t t = 0; t < cnt[f]; t++)
+				set_codes(m, fresh, f, rows + order[at++] * m->d);
+	}
+	free(cond);
+	free(start);
+	free(order);
+	free(sidx);
+	free(cnt);
+	return SYNTH_OK;
+}
+
+SynthStatus
+synth_sample(const SynthModel *m, int64_t n, gsl_rng *rng, int *rows)
+{
+	const SynthTree *t = &m->tree;
+	SynthStatus st = SYNTH_OK;
+
+	memset(rows, 0, sizeof(int) * (size_t) (n * m->d));
+	for (int k = 0; k < t->ncliques && st == SYNTH_OK; k++)
+	{
+		int			c = t->order[k];
+		SynthSet	sep = k > 0 ? t->clique[c] & t->clique[t->parent[c]] : 0;
+
+		st = sample_clique(m, c, sep, n, rng, rows);
+	}
+	/* shuffle the rows */
+	for (int64_t i = n - 1; st == SYNTH_OK && i > 0; i--)
+	{
+		int64_t		j = (int64_t) gsl_rng_uniform_int(rng, (unsigned long) (i + 1));
+
+		for (int jj = 0; jj < m->d; jj++)
+		{
+			int			v = rows[i * m->d + jj];
+
+			rows[i * m->d + jj] = rows[j * m->d + jj];
+			rows[j * m->d + jj] = v;
+		}
+	}
+	return st;
+}

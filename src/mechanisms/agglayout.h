@@ -1,0 +1,110 @@
+/*-------------------------------------------------------------------------
+ *
+ * agglayout.h
+ *	  The public layout of a dpobj.aggregate() run (agglayout.c): its caps,
+ *	  statistics and slots, below the aggregate that releases it
+ *	  (aggregate.h: what a layout is).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_AGGLAYOUT_H
+#define DPOBJ_AGGLAYOUT_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "model/encode.h"
+
+/* public caps: group cells, and noisy values (cells x slots) of one run */
+#define AGG_MAX_CELLS	10000
+#define AGG_MAX_VALUES	100000
+#define AGG_MAX_STATS	32
+#define AGG_MAX_BINS	1000
+#define AGG_MAX_Q		16
+#define AGG_QUANT_BINS	256		/* a quantile's default leaves */
+
+/*
+ * A quantile of B leaves releases their noisy counts and, when B >
+ * AGG_QUANT_FLAT, those of coarse bins of g = ceil(sqrt(B)) leaves each
+ * (core/aggquant.h): the leaves get AGG_QUANT_LEAF_SHARE of its epsilon,
+ * the coarse bins the rest.
+ */
+#define AGG_QUANT_FLAT	64
+#define AGG_QUANT_LEAF_SHARE 0.5
+extern int	agg_quant_group(int nleaves);
+
+/* a sum slot's lattice: |value| <= AGG_SUM_UNITS lattice steps */
+#define AGG_SUM_UNITS	16384.0
+
+/*
+ * The noise of a slot: discrete Laplace of scale num / den lattice units,
+ * num = l1 sensitivity x 2^bits and den = floor(epsilon_slot x 2^bits),
+ * both at most 2^31 (dpnoise.h): counts 2 x 2^20, sums 2^15 x 2^16.
+ */
+#define AGG_COUNT_BITS	20
+#define AGG_SUM_BITS	16
+
+typedef enum AggStatKind
+{
+	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
+} AggStatKind;
+
+/* a slot's kind */
+typedef enum AggSlotKind
+{
+	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM
+} AggSlotKind;
+
+typedef struct AggStat
+{
+	AggStatKind kind;
+	int			col;			/* its encoding column, -1 for count */
+	int			off;			/* its first coordinate in the encoded row */
+	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
+	double	   *xedge;			/* numeric: the bins' edges as coordinates (nbins + 1) */
+	int			group;			/* quantile: leaves per coarse bin (nbins: none) */
+	int			ncoarse;		/* quantile: coarse bins (0: none) */
+	int			nq;				/* quantile: its levels q */
+	double		q[AGG_MAX_Q];
+	double		step;			/* sum, mean, variance: the lattice step */
+	double		weight;			/* its relative share of epsilon ("share", default 1) */
+	int			slot;			/* its first slot in a cell */
+} AggStat;
+
+typedef struct AggLayout
+{
+	Encoding   *enc;
+	int			ngroups;
+	int		   *gcol;			/* group columns: encoding column */
+	int		   *goff;			/* first coordinate */
+	int		   *gsize;			/* levels + 1 */
+	int			nstats;
+	AggStat    *stats;
+	double		weights;		/* the sum of the statistics' weights */
+	int			ncells;
+	int			width;			/* slots per cell */
+} AggLayout;
+
+/*
+ * Parses and checks a layout {"encoding": [...], "group_by": [...],
+ * "what": [...]} (public grounds; every error before the charge).
+ */
+extern AggLayout *agg_layout_parse(Jsonb *layout);
+
+/* the layout of dp_aggregate's options {"layout": ...} */
+extern AggLayout *agg_layout_of_options(Jsonb *options);
+
+/* slot i of a cell: its kind and its share of epsilon */
+extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share);
+
+/*
+ * edge k of n equal bins of [lo, hi] as a value: lo + k (hi - lo) / n to 15
+ * significant digits (lo, hi at the ends), as a bin's key prints it
+ */
+extern double agg_edge(double lo, double hi, int k, int n);
+
+/* the bin of a coordinate x among the n bins of edges xedge (agg_edge's, encoded) */
+extern int	agg_bin_of(const double *xedge, int n, double x);
+
+#endif							/* DPOBJ_AGGLAYOUT_H */

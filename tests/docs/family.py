@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""tests/docs/family.py — adding a family touches only its own places.
+
+Run from the repository root.  Copies the tree (the files git tracks) into a temporary
+folder and adds a throwaway family "scratchfam" the way a contributor would: its folder
+(src/families/scratchfam/: a header giving its registry entries and argument check, a .c
+file over the floors below), its regression test (sql/, expected/), its harness lines
+(tests/security/mechanisms.txt, tests/audit/audits.txt, tests/citus/run.sh), its docs
+(docs/ARCHITECTURE.md's file table) and the registry's marked places.  Then:
+  1. tests/docs/structure.py passes on the copy;
+  2. the build takes the family's files and pg_regress its test with no list edited
+     (the Makefile's OBJS and REGRESS, read through make with PGXS);
+  3. the family's files and the registry compile against the installed server headers;
+  4. the name appears nowhere else, and in the registry on at most REGISTRY_LINES lines;
+  5. the same family including another family's header fails structure.py.
+What the tree cannot show yet is printed as "# pending" lines (docs/ARCHITECTURE.md,
+"Families").  Needs pg_config ($PG_CONFIG or on PATH) for 2 and 3.
+Last line: "N passed, M failed".
+"""
+import glob, os, re, shutil, subprocess, sys, tempfile
+
+NAME = "scratchfam"
+# the registry's lines that name a new family: its header's include and its entries
+# (one line once the registry lists descriptors)
+REGISTRY_LINES = 2
+PENDING = [
+    "the registry names a family on one line (now two: the include of its header and "
+    "its entries)",
+    "the family's SQL objects come from its own SQL file, concatenated by the Makefile "
+    "(now: its CREATE AGGREGATE in the upgrade script)",
+    "the harnesses read the family's own test lines (now: a line in each shared list)",
+]
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from structure import check  # noqa: E402  (its "ok"/"not ok" lines and counts)
+import structure as checks  # noqa: E402
+
+
+def tracked():
+    r = subprocess.run(["git", "ls-files"], capture_output=True, text=True)
+    if r.returncode == 0:
+        return r.stdout.split()
+    return [os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk(".")
+            if "/.git" not in d for f in fs]
+
+
+def write(root, path, text):
+    p = os.path.join(root, path)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    open(p, "w", encoding="utf-8").write(text)
+
+
+def append(root, path, text):
+    open(os.path.join(root, path), "a", encoding="utf-8").write(text)
+
+
+def insert_before(root, path, marker, text):
+    p = os.path.join(root, path)
+    s = open(p, encoding="utf-8").read()
+    if marker not in s:
+        raise SystemExit(f"not ok - {path} has no marked place {marker!r}\n0 passed, 1 failed")
+    open(p, "w", encoding="utf-8").write(s.replace(marker, text + marker, 1))
+
+
+HEADER = """/*
+ * scratchfam.h
+ *	  A throwaway family: its argument check and registry entries.
+ */
+#ifndef DPOBJ_SCRATCHFAM_H
+#define DPOBJ_SCRATCHFAM_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+extern void scratchfam_check_args(const char *aggname, double epsilon, double delta,
+								  int d, Jsonb *options);
+
+#define SCRATCHFAM_FAMILY_MECHANISMS \\
+	{.name = "scratchfam", .aggregate = "dpobj.dp_scratchfam", .aggname = "dp_scratchfam", \\
+		.check_args = scratchfam_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, \\
+		.ledger = DP_LEDGER({"scratchfam", LEDGER_COST_PURE})}
+
+#endif							/* DPOBJ_SCRATCHFAM_H */
+"""
+
+SOURCE = """/*
+ * scratchfam.c
+ *	  A throwaway family's argument check, over the floors below.
+ */
+#include "postgres.h"
+
+#include "families/scratchfam/scratchfam.h"
+#include "base/dpobj.h"
+#include "mechanisms/mechanism.h"
+
+void
+scratchfam_check_args(const char *aggname, double epsilon, double delta, int d,
+					  Jsonb *options)
+{
+	if (!(epsilon > 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: epsilon must be positive", aggname)));
+}
+"""
+
+
+def add_family(root):
+    fam = f"src/families/{NAME}"
+    write(root, f"{fam}/{NAME}.h", HEADER)
+    write(root, f"{fam}/{NAME}.c", SOURCE)
+    reg = "src/mechanisms/registry.c"
+    insert_before(root, reg, "/* the moved families' faces (a new family: its header here) */\n",
+                  f'#include "families/{NAME}/{NAME}.h"\n')
+    insert_before(root, reg, "\t/* a new family: its entries here */",
+                  "\tSCRATCHFAM_FAMILY_MECHANISMS,\n")
+    write(root, f"sql/{NAME}.sql", "SELECT 1 AS scratchfam;\n")
+    write(root, f"expected/{NAME}.out", "SELECT 1 AS scratchfam;\n scratchfam \n"
+          "------------\n          1\n(1 row)\n\n")
+    append(root, "tests/security/mechanisms.txt", f"{NAME}       {NAME}       continuous  {{}}\n")
+    append(root, "tests/audit/audits.txt",
+           f"{NAME} | eps | pts | 1 | 0 | eps=1 delta=0 | 100 | "
+           f"dpobj.dp_{NAME}(x, y, @EPS@, @DELTA@) | m | -\n")
+    append(root, "tests/citus/run.sh", f"# dpobj.dp_{NAME}(x, y, 1, 0)\n")
+    arch = os.path.join(root, "docs/ARCHITECTURE.md")
+    s = open(arch, encoding="utf-8").read()
+    row = f"| `{NAME}/`: `{NAME}.h`, `{NAME}.c` | a throwaway family |\n"
+    s = s.replace("\n\n### `src/model/`", "\n" + row + "\n### `src/model/`", 1)
+    open(arch, "w", encoding="utf-8").write(s)
+
+
+def structure(root):
+    r = subprocess.run([sys.executable, "tests/docs/structure.py"], cwd=root,
+                       capture_output=True, text=True)
+    return r.returncode, [l for l in r.stdout.splitlines() if l.startswith("not ok")]
+
+
+def pg_config():
+    cands = [os.environ.get("PG_CONFIG", ""), shutil.which("pg_config") or ""]
+    cands += sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_config"), reverse=True)
+    return next((c for c in cands if c and os.access(c, os.X_OK)), None)
+
+
+def make_vars(root, pgc):
+    extra = os.path.join(root, "show-vars.mk")
+    open(extra, "w").write("show-vars:\n\t@echo OBJS: $(OBJS)\n\t@echo REGRESS: $(REGRESS)\n")
+    r = subprocess.run(["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", extra,
+                        "show-vars", f"PG_CONFIG={pgc}"], cwd=root, capture_output=True,
+                       text=True)
+    out = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
+    return out.get("OBJS", "").split(), out.get("REGRESS", "").split()
+
+
+def compiles(root, pgc, files):
+    inc = subprocess.check_output([pgc, "--includedir-server"], text=True).strip()
+    bad = []
+    for f in files:
+        r = subprocess.run(["cc", "-std=gnu11", "-fsyntax-only",
+                            "-Werror=implicit-function-declaration",
+                            "-I", os.path.join(root, "src"), "-I", inc, f], cwd=root,
+                           capture_output=True, text=True)
+        if r.returncode:
+            bad.append(f + ": " + (r.stderr.strip().splitlines() or ["?"])[0])
+    return bad
+
+
+def named(root):
+    """files of the copy that name the family, and the registry's lines that do"""
+    where, reg = [], 0
+    for d, _, fs in os.walk(root):
+        for f in fs:
+            p = os.path.relpath(os.path.join(d, f), root)
+            try:
+                text = open(os.path.join(d, f), encoding="utf-8").read()
+            except (UnicodeDecodeError, IsADirectoryError):
+                continue
+            if re.search(r"scratchfam", text, re.I):
+                where.append(p)
+                if p == "src/mechanisms/registry.c":
+                    reg = sum(1 for l in text.splitlines() if re.search("scratchfam", l, re.I))
+    return sorted(where), reg
+
+
+def main():
+    files = tracked()
+    with tempfile.TemporaryDirectory(prefix="dpobj-family-") as root:
+        for f in files + [".gitignore"]:
+            if os.path.isfile(f):
+                os.makedirs(os.path.join(root, os.path.dirname(f)), exist_ok=True)
+                shutil.copy2(f, os.path.join(root, f))
+        add_family(root)
+        rc, bad = structure(root)
+        check("tests/docs/structure.py passes with the family added", rc == 0 and not bad,
+              "; ".join(bad))
+        pgc = pg_config()
+        if pgc:
+            objs, regress = make_vars(root, pgc)
+            check("the build takes the family's files (OBJS)",
+                  f"src/families/{NAME}/{NAME}.o" in objs, " ".join(objs[-3:]))
+            check("pg_regress runs the family's test (REGRESS)", NAME in regress,
+                  " ".join(regress[-3:]))
+            bad = compiles(root, pgc, [f"src/families/{NAME}/{NAME}.c",
+                                       "src/mechanisms/registry.c"])
+            check("the family and the registry compile", not bad, "; ".join(bad))
+        else:
+            check("pg_config found (the build's lists and a compile)", False,
+                  "set PG_CONFIG")
+        allowed = re.compile(rf"^(src/families/{NAME}/|sql/{NAME}\.sql$|expected/{NAME}\.out$"
+                             r"|tests/|docs/|src/mechanisms/registry\.c$)")
+        where, reg = named(root)
+        check("the family is named only in its folder, SQL test, tests, docs and registry",
+              not [p for p in where if not allowed.match(p)],
+              ", ".join(p for p in where if not allowed.match(p)))
+        check(f"the registry names it on at most {REGISTRY_LINES} lines ({reg})",
+              0 < reg <= REGISTRY_LINES)
+        insert_before(root, f"src/families/{NAME}/{NAME}.c", '#include "base/dpobj.h"',
+                      '#include "families/halfspace/halfspace.h"\n')
+        rc, bad = structure(root)
+        check("a family including another family fails structure.py",
+              rc != 0 and any("another family" in l for l in bad), "; ".join(bad))
+    for p in PENDING:
+        print("# pending: " + p)
+    print(f"{checks.PASS} passed, {checks.FAIL} failed")
+    return 1 if checks.FAIL else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

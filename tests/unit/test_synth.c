@@ -1,0 +1,717 @@
+/*
+ * test_synth.c -- the synthesizer's core (src/core/synth*.c): tables against naive
+ * loops, junction trees' running intersection, the state's counts and merge, the
+ * estimation recovering noise-free marginals, marginals across the tree against the
+ * full joint, exact row totals of the sampler, and the rounds' accounting.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "unitcheck.h"
+#include "core/dpnoise.h"
+#include "core/synthaim.h"
+#include "core/synthci.h"
+#include "core/synthdomain.h"
+#include "core/synthfactor.h"
+#include "core/synthjt.h"
+#include "core/synthpgm.h"
+#include "core/synthrows.h"
+#include "core/synthsample.h"
+#include "core/synthstate.h"
+
+static double
+urand(void)
+{
+	return (double) (unitcheck_next64() >> 11) / 9007199254740992.0;
+}
+
+static SynthSet
+rand_set(int d, int maxsize)
+{
+	SynthSet	s = 0;
+	int			n = 1 + (int) (unitcheck_next64() % maxsize);
+
+	while (synth_set_size(s) < n)
+		s |= SYNTH_BIT(unitcheck_next64() % d);
+	return s;
+}
+
+/* the value of f at the full assignment codes */
+static double
+at(const SynthFactor *f, const int *codes)
+{
+	return f->val[synth_factor_index(f, codes)];
+}
+
+/* iterate every assignment of d columns */
+static bool
+next_codes(int d, const int *sizes, int *codes)
+{
+	for (int j = d - 1; j >= 0; j--)
+	{
+		if (++codes[j] < sizes[j])
+			return true;
+		codes[j] = 0;
+	}
+	return false;
+}
+
+static void
+test_factors(void)
+{
+	int			sizes[6] = {2, 3, 4, 2, 3, 5};
+
+	for (int trial = 0; trial < 200; trial++)
+	{
+		SynthSet	big = rand_set(6, 4),
+					small = big & rand_set(6, 6),
+					other = rand_set(6, 3);
+		SynthFactor B, S, S2, P, O;
+		int			codes[6] = {0};
+		double		err = 0.0;
+
+		synth_factor_init(&B, big, sizes, 0.0);
+		synth_factor_init(&S, small, sizes, 0.0);
+		synth_factor_init(&O, other, sizes, 0.0);
+		for (int64_t i = 0; i < B.ncells; i++)
+			B.val[i] = urand();
+		for (int64_t i = 0; i < O.ncells; i++)
+			O.val[i] = urand() + 0.5;
+		synth_factor_sum_to(&B, &S);
+		synth_factor_copy(&S2, &S);
+		memset(S2.val, 0, sizeof(double) * S2.ncells);
+		memset(codes, 0, sizeof(codes));
+		do
+		{
+			bool		first = true;
+
+			/* each cell of B once: only at codes zero outside big */
+			for (int j = 0; j < 6; j++)
+				if (!(big & SYNTH_BIT(j)) && codes[j])
+					first = false;
+			if (first)
+				S2.val[synth_factor_index(&S2, codes)] += at(&B, codes);
+		} while (next_codes(6, sizes, codes));
+		for (int64_t i = 0; i < S.ncells; i++)
+			err = fmax(err, fabs(S.val[i] - S2.val[i]));
+		CHECK(err < 1e-12, "sum_to %llx -> %llx: %g", (unsigned long long) big,
+			  (unsigned long long) small, err);
+
+		/* product over the union, then mul / div / add by a subset */
+		synth_factor_product(&B, &O, sizes, &P);
+		memset(codes, 0, sizeof(codes));
+		err = 0.0;
+		do
+			err = fmax(err, fabs(at(&P, codes) - at(&B, codes) * at(&O, codes)));
+		while (next_codes(6, sizes, codes));
+		CHECK(err < 1e-12, "product: %g", err);
+		synth_factor_free(&P);
+		synth_factor_copy(&P, &B);
+		synth_factor_mul(&P, &S);
+		synth_factor_div(&P, &S);
+		synth_factor_add(&P, &S, 2.0);
+		memset(codes, 0, sizeof(codes));
+		err = 0.0;
+		do
+			err = fmax(err, fabs(at(&P, codes) - (at(&B, codes) + 2.0 * at(&S, codes))));
+		while (next_codes(6, sizes, codes));
+		CHECK(err < 1e-9, "mul, div, add: %g", err);
+		synth_factor_free(&P);
+		synth_factor_free(&B);
+		synth_factor_free(&S);
+		synth_factor_free(&S2);
+		synth_factor_free(&O);
+	}
+}
+
+/* every set covered; every column's cliques form a connected subtree */
+static bool
+tree_valid(const SynthTree *t, int d, const SynthSet *sets, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (synth_tree_find(t, sets[i]) < 0)
+			return false;
+	for (int v = 0; v < d; v++)
+	{
+		int			roots = 0;
+
+		/* cliques holding v whose parent does not: exactly one */
+		for (int c = 0; c < t->ncliques; c++)
+			if ((t->clique[c] & SYNTH_BIT(v)) &&
+				(t->parent[c] < 0 || !(t->clique[t->parent[c]] & SYNTH_BIT(v))))
+				roots++;
+		if (roots != 1)
+			return false;
+	}
+	for (int k = 1; k < t->ncliques; k++)
+	{
+		bool		seen = false;
+
+		for (int q = 0; q < k; q++)
+			seen |= t->order[q] == t->parent[t->order[k]];
+		if (!seen)
+			return false;
+	}
+	return true;
+}
+
+static void
+test_tree(void)
+{
+	int			sizes[12];
+
+	for (int j = 0; j < 12; j++)
+		sizes[j] = 2 + j % 4;
+	for (int trial = 0; trial < 300; trial++)
+	{
+		SynthSet	sets[20];
+		int			n = 1 + (int) (unitcheck_next64() % 20);
+		SynthTree	t;
+		int64_t		cells = 0;
+
+		for (int i = 0; i < n; i++)
+			sets[i] = rand_set(12, 3);
+		CHECK(synth_tree_build(12, sizes, sets, n, INT64_C(1) << 40, &t), "tree built");
+		CHECK(tree_valid(&t, 12, sets, n), "running intersection, trial %d", trial);
+		for (int c = 0; c < t.ncliques; c++)
+			cells += synth_set_cells(t.clique[c], sizes, INT64_C(1) << 40);
+		CHECK(cells == t.cells, "cells %lld", (long long) t.cells);
+		CHECK(!synth_tree_build(12, sizes, sets, n, t.cells - 1, &t), "the cap refuses");
+	}
+}
+
+static void
+test_state(void)
+{
+	int			levels[5] = {3, 2, 4, 5, 2};
+	SynthSet	cand[10];
+	int			nc = 0;
+	SynthLayout L,
+				small;
+	int64_t    *all,
+			   *a,
+			   *b;
+	int			rows[400][5];
+
+	for (int x = 0; x < 5; x++)
+		for (int y = x + 1; y < 5; y++)
+			for (int z = y + 1; z < 5; z++)
+				cand[nc++] = SYNTH_BIT(x) | SYNTH_BIT(y) | SYNTH_BIT(z);
+	CHECK(synth_layout_build(5, levels, cand, nc, 1 << 20, &L) == SYNTH_OK, "layout");
+	CHECK(L.nstored == 10, "all triples stored: %d", L.nstored);
+	all = calloc(L.cells, sizeof(int64_t));
+	a = calloc(L.cells, sizeof(int64_t));
+	b = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 400; i++)
+	{
+		for (int j = 0; j < 5; j++)
+			rows[i][j] = (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, all, rows[i]);
+		synth_state_add(&L, i % 3 ? a : b, rows[i]);
+	}
+	synth_state_merge(&L, a, b);
+	CHECK(memcmp(a, all, sizeof(int64_t) * L.cells) == 0, "merged halves = one scan");
+	/* the hash path, folding often (16 slots) or once, gives the same counts */
+	for (int slots = 16; slots <= 4096; slots *= 256)
+	{
+		SynthRows	h;
+		int64_t    *viah = calloc(L.cells, sizeof(int64_t));
+
+		CHECK(synth_rows_usable(&L) && synth_rows_init(&h, &L, viah, slots) == SYNTH_OK,
+			  "hash");
+		for (int i = 0; i < 400; i++)
+			synth_rows_add(&h, rows[i]);
+		synth_rows_fold(&h);
+		CHECK(memcmp(viah, all, sizeof(int64_t) * L.cells) == 0,
+			  "distinct rows folded = one scan (%d slots, %lld folds)", slots,
+			  (long long) h.folds);
+		synth_rows_free(&h);
+		free(viah);
+	}
+	for (int trial = 0; trial < 30; trial++)
+	{
+		SynthSet	s = rand_set(5, 3);
+		int64_t		out[64],
+					ref[64] = {0};
+		int			map1[2] = {0, 0};	/* column 1 merged into one level */
+		const int  *maps[5] = {NULL, map1, NULL, NULL, NULL};
+		int			ml[5] = {3, 1, 4, 5, 2};
+		SynthFactor f;
+
+		synth_state_marginal(&L, all, s, maps, ml, out);
+		synth_factor_init(&f, s, ml, 0.0);
+		for (int i = 0; i < 400; i++)
+		{
+			int			c[5];
+
+			memcpy(c, rows[i], sizeof(c));
+			c[1] = 0;
+			ref[synth_factor_index(&f, c)]++;
+		}
+		CHECK(memcmp(out, ref, sizeof(int64_t) * f.ncells) == 0, "marginal of %llx",
+			  (unsigned long long) s);
+		synth_factor_free(&f);
+	}
+	/* a cap that fits the singles and some pairs only */
+	CHECK(synth_layout_build(5, levels, cand, nc, 16 + 30, &small) == SYNTH_OK, "small layout");
+	CHECK(small.cells <= 46, "within the cap: %lld", (long long) small.cells);
+	for (int j = 0; j < 5; j++)
+		CHECK(synth_layout_covers(&small, SYNTH_BIT(j)) >= 0, "single %d covered", j);
+	synth_layout_free(&small);
+	CHECK(synth_layout_build(5, levels, cand, nc, 15, &small) == SYNTH_TOOBIG,
+		  "singles over the cap: refused");
+	synth_layout_free(&L);
+	free(all);
+	free(a);
+	free(b);
+}
+
+/* a random tree-structured distribution over d columns: its exact joint */
+static double *
+random_joint(int d, const int *sizes, int64_t *ncells)
+{
+	int64_t		n = 1;
+	double	   *p,
+				z = 0.0;
+	int			codes[8] = {0};
+	double		pair[8][8][8];
+
+	for (int j = 0; j < d; j++)
+		n *= sizes[j];
+	for (int j = 0; j < d; j++)
+		for (int a = 0; a < 8; a++)
+			for (int b = 0; b < 8; b++)
+				pair[j][a][b] = exp(2.0 * urand());
+	p = malloc(sizeof(double) * n);
+	for (int64_t x = 0; x < n; x++)
+	{
+		double		v = 1.0;
+
+		for (int j = 1; j < d; j++)
+			v *= pair[j][codes[j - 1]][codes[j]];	/* a chain */
+		v *= pair[0][codes[0]][codes[d - 1]];	/* and a cycle: not a tree */
+		p[x] = v;
+		z += v;
+		next_codes(d, sizes, codes);
+	}
+	for (int64_t x = 0; x < n; x++)
+		p[x] /= z;
+	*ncells = n;
+	return p;
+}
+
+static void
+exact_marginal(const double *p, int d, const int *sizes, SynthFactor *f, double total)
+{
+	int			codes[8] = {0};
+	int64_t		x = 0;
+
+	memset(f->val, 0, sizeof(double) * f->ncells);
+	do
+		f->val[synth_factor_index(f, codes)] += total * p[x++];
+	while (next_codes(d, sizes, codes));
+}
+
+static void
+test_estimation(void)
+{
+	int			sizes[5] = {3, 2, 4, 3, 2};
+	int64_t		n;
+	double	   *p = random_joint(5, sizes, &n);
+	SynthMeasure meas[6];
+	SynthSet	sets[6] = {0x3, 0x6, 0xC, 0x18, 0x11, 0x1F & ~0x1F};
+	SynthModel	m;
+	SynthFactor f;
+	double		err = 0.0;
+	int			codes[5] = {0};
+
+	/* noise-free pair marginals of the cycle 0-1-2-3-4-0 (plus nothing) */
+	for (int i = 0; i < 5; i++)
+	{
+		synth_factor_init(&f, sets[i], sizes, 0.0);
+		exact_marginal(p, 5, sizes, &f, 1000.0);
+		meas[i].set = sets[i];
+		meas[i].sigma2 = 1.0;
+		meas[i].var = NULL;
+		meas[i].y = f.val;
+	}
+	CHECK(synth_model_init(&m, 5, sizes, 1000.0) == SYNTH_OK, "model");
+	CHECK(synth_model_add(&m, meas, 5, 1 << 20) == SYNTH_OK, "measurements added");
+	CHECK(synth_model_fit(&m, meas, 5, 3000, NULL, NULL) == SYNTH_OK, "fit");
+	CHECK(synth_model_loss(&m, meas, 5) < 1e-3, "consistent marginals are matched: loss %g",
+		  synth_model_loss(&m, meas, 5));
+	/* every marginal against the model's full joint, across the tree too */
+	{
+		SynthFactor joint;
+		SynthStatus st = synth_model_marginal(&m, 0x1F, &joint);
+
+		CHECK(st == SYNTH_OK && fabs(synth_factor_total(&joint) - 1000.0) < 1e-6,
+			  "the joint sums to the total");
+		for (int trial = 0; trial < 40; trial++)
+		{
+			SynthSet	s = rand_set(5, 3);
+			SynthFactor a,
+						b;
+
+			synth_model_marginal(&m, s, &a);
+			synth_factor_init(&b, s, sizes, 0.0);
+			synth_factor_sum_to(&joint, &b);
+			err = 0.0;
+			for (int64_t x = 0; x < a.ncells; x++)
+				err = fmax(err, fabs(a.val[x] - b.val[x]));
+			CHECK(err < 1e-8, "marginal of %llx: %g", (unsigned long long) s, err);
+			synth_factor_free(&a);
+			synth_factor_free(&b);
+		}
+		/* all at once (conditioned passes) */
+		{
+			SynthSet	many[40];
+			SynthFactor out[40];
+			bool		same = true;
+
+			for (int i = 0; i < 40; i++)
+				many[i] = rand_set(5, 3);
+			CHECK(synth_model_marginals(&m, many, 40, out) == SYNTH_OK, "marginals at once");
+			for (int i = 0; i < 40; i++)
+			{
+				SynthFactor b;
+
+				synth_factor_init(&b, many[i], sizes, 0.0);
+				synth_factor_sum_to(&joint, &b);
+				for (int64_t x = 0; x < b.ncells; x++)
+					same &= fabs(out[i].val[x] - b.val[x]) < 1e-8;
+				synth_factor_free(&b);
+				synth_factor_free(&out[i]);
+			}
+			CHECK(same, "marginals at once = the joint's");
+		}
+		/* the sampler: its rows' root-clique counts within one of the model's */
+		{
+			int		   *rows = malloc(sizeof(int) * 5 * 1000);
+			gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+			int			root = m.tree.order[0];
+			SynthFactor cnt;
+
+			gsl_rng_set(rng, 7);
+			CHECK(synth_sample(&m, 1000, rng, rows) == SYNTH_OK, "sampled");
+			synth_factor_init(&cnt, m.tree.clique[root], sizes, 0.0);
+			for (int i = 0; i < 1000; i++)
+				cnt.val[synth_factor_index(&cnt, rows + 5 * i)] += 1.0;
+			err = 0.0;
+			for (int64_t x = 0; x < cnt.ncells; x++)
+				err = fmax(err, fabs(cnt.val[x] - m.belief[root].val[x]));
+			CHECK(err < 1.0 + 1e-9, "root clique rows within one of the model: %g", err);
+			synth_factor_free(&cnt);
+			free(rows);
+			gsl_rng_free(rng);
+		}
+		synth_factor_free(&joint);
+	}
+	(void) codes;
+	synth_model_free(&m);
+	for (int i = 0; i < 5; i++)
+		free(meas[i].y);
+	free(p);
+}
+
+static void
+test_round_counts(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		p[7] = {0.3, 0.0, 1.7, 2.2, 0.05, 0.0, 1.0};
+	double		mean[7] = {0};
+	int64_t		cnt[7];
+	bool		exact = true,
+				near = true;
+
+	for (int t = 0; t < 20000; t++)
+	{
+		int64_t		g = 1 + t % 13,
+					sum = 0;
+
+		synth_round_counts(p, 7, g, rng, cnt);
+		for (int i = 0; i < 7; i++)
+		{
+			sum += cnt[i];
+			near &= fabs(cnt[i] - g * p[i] / 5.25) < 1.0;
+			if (g == 13)
+				mean[i] += cnt[i];
+		}
+		exact &= sum == g;
+	}
+	CHECK(exact, "the counts add up to g");
+	CHECK(near, "each count within one row of its expectation");
+	for (int i = 0; i < 7; i++)
+		CHECK(fabs(mean[i] / (20000 / 13) - 13 * p[i] / 5.25) < 0.05, "unbiased, cell %d: %g", i,
+			  mean[i] / (20000 / 13));
+	gsl_rng_free(rng);
+}
+
+/* a table with structure: column j copies column j-1 with probability 0.7 */
+static void
+test_calibration(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int64_t		c[3] = {5, 0, 1000};
+	double		y[3],
+				sum = 0.0,
+				sq = 0.0;
+
+	for (int k = 1; k <= 50; k += 7)
+		for (double rho = 1e-4; rho < 10; rho *= 3.7)
+		{
+			double		s2 = synth_sigma2(rho, k);
+
+			CHECK(s2 == ceil(s2) && s2 >= 1, "integer variance");
+			CHECK(synth_release_rho(s2, k) <= rho && synth_release_rho(s2, k) > rho * 0.999,
+				  "k %d rho %g: cost %g", k, rho, synth_release_rho(s2, k));
+			CHECK(fabs(synth_count_variance(s2) - (double) k * k / synth_release_rho(s2, k)) < 1e-9 * s2,
+				  "variance and cost agree");
+		}
+	CHECK(synth_sigma2(1e-30, 1) == 0.0, "outside the sampler's range: 0");
+	gsl_rng_set(rng, 3);
+	for (int t = 0; t < 20000; t++)
+	{
+		synth_measure_draw(rng, c, 3, (uint64_t) synth_sigma2(0.01, 1), y);
+		CHECK(y[0] * 256.0 == floor(y[0] * 256.0), "on the lattice");
+		sum += y[2] - 1000.0;
+		sq += (y[2] - 1000.0) * (y[2] - 1000.0);
+	}
+	CHECK(fabs(sum / 20000) < 0.05 * 10 && fabs(sq / 20000 / 100.0 - 1.0) < 0.05,
+		  "mean %g, variance %g (100)", sum / 20000, sq / 20000);
+	gsl_rng_free(rng);
+}
+
+static void
+test_rounds(void)
+{
+	int			levels[6] = {3, 3, 4, 2, 3, 5};
+	SynthSet	cand[20];
+	int			nc = 0;
+	SynthLayout L;
+	int64_t    *counts;
+	SynthSpec	sp;
+	SynthResult r1,
+				r2;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	for (int x = 0; x < 6; x++)
+		for (int y = x + 1; y < 6; y++)
+			for (int z = y + 1; z < 6; z++)
+				cand[nc++] = SYNTH_BIT(x) | SYNTH_BIT(y) | SYNTH_BIT(z);
+	synth_layout_build(6, levels, cand, nc, 1 << 20, &L);
+	counts = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 20000; i++)
+	{
+		int			c[6];
+
+		c[0] = (int) (unitcheck_next64() % 3);
+		for (int j = 1; j < 6; j++)
+			c[j] = urand() < 0.7 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, counts, c);
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.d = 6;
+	memcpy(sp.levels, levels, sizeof(levels));
+	sp.layout = &L;
+	sp.counts = counts;
+	sp.rho = 0.05;
+	sp.k = 3;
+	sp.max_model_cells = 1 << 16;
+	sp.iters_round = 20;
+	sp.iters_final = 100;
+	sp.alpha = 0.9;
+	sp.rounds_factor = 16;
+	gsl_rng_set(rng, 11);
+	CHECK(synth_aim_run(&sp, rng, &r1) == SYNTH_OK, "rounds ran");
+	{
+		double		rho = 0.0;
+
+		for (int j = 0; j < 6; j++)
+			rho += 9.0 / r1.meas[j].sigma2;	/* the variance in counts */
+		for (int t = 0; t < r1.nrounds; t++)
+		{
+			double		s2 = r1.rounds[t].sigma2 * 65536.0;
+
+			CHECK(s2 == ceil(s2) && 9.0 / r1.rounds[t].sigma2 <= 0.9 * 0.05,
+				  "integer lattice variance, k^2 / sigma2 within a round's share");
+			rho += 9.0 / r1.rounds[t].sigma2 + r1.rounds[t].epsilon * r1.rounds[t].epsilon / 8;
+		}
+		CHECK(fabs(rho - r1.rho_spent) < 1e-12, "the record adds up: %g %g", rho, r1.rho_spent);
+		CHECK(r1.rho_spent <= 0.05 && r1.rho_spent > 0.04999, "spent %g of 0.05", r1.rho_spent);
+		CHECK(r1.nrounds >= 2 && r1.nmeas == 6 + r1.nrounds, "%d rounds", r1.nrounds);
+		CHECK(fabs(r1.total - 20000) < 200, "the noisy count %g", r1.total);
+	}
+	/* the same seed, the same release */
+	gsl_rng_set(rng, 11);
+	synth_aim_run(&sp, rng, &r2);
+	CHECK(r1.nmeas == r2.nmeas && r1.meas[r1.nmeas - 1].y[0] == r2.meas[r2.nmeas - 1].y[0],
+		  "seeded runs repeat");
+	/* intervals: a measured marginal's cells, another's bound; coverage over seeds */
+	{
+		int			cover = 0,
+					cells = 0,
+					sel = 0,
+					covsel = 0;
+
+		for (int seed = 100; seed < 130; seed++)
+		{
+			SynthResult r3;
+			double		est[64],
+						lo[64],
+						hi[64];
+			int64_t		truth[64];
+			SynthIntervalKind kind;
+			SynthSet	q[2] = {SYNTH_BIT(2), SYNTH_BIT(1) | SYNTH_BIT(4)};
+
+			gsl_rng_set(rng, seed);
+			if (synth_aim_run(&sp, rng, &r3) != SYNTH_OK)
+				continue;
+			for (int k = 0; k < 2; k++)
+			{
+				int64_t		n = synth_set_cells(q[k], levels, 1 << 20);
+
+				synth_ci_marginal(&r3, q[k], est, lo, hi, &kind);
+				synth_state_marginal(&L, counts, q[k], NULL, levels, truth);
+				for (int64_t x = 0; x < n; x++)
+				{
+					bool		in = lo[x] <= truth[x] && truth[x] <= hi[x] && lo[x] <= est[x] &&
+						est[x] <= hi[x];
+
+					if (kind == SYNTH_CI_MEASURED)
+					{
+						cells++;
+						cover += in;
+					}
+					else if (kind == SYNTH_CI_SELECTION)
+					{
+						sel++;
+						covsel += in && isfinite(hi[x]);
+					}
+				}
+			}
+			synth_result_free(&r3);
+		}
+		CHECK(cells > 100 && cover >= 0.95 * cells, "measured cells covered: %d of %d", cover,
+			  cells);
+		CHECK(covsel == sel, "selection bounds cover: %d of %d", covsel, sel);
+	}
+	/* the chain's pairs carry the signal: a pair of neighbours is selected */
+	{
+		bool		pair = false;
+
+		for (int t = 0; t < r1.nrounds; t++)
+			for (int j = 1; j < 6; j++)
+				pair |= (r1.rounds[t].chosen & (SYNTH_BIT(j) | SYNTH_BIT(j - 1))) ==
+					(SYNTH_BIT(j) | SYNTH_BIT(j - 1));
+		CHECK(pair, "a correlated pair selected");
+	}
+	synth_result_free(&r1);
+	synth_result_free(&r2);
+	synth_layout_free(&L);
+	free(counts);
+	gsl_rng_free(rng);
+}
+
+static void
+test_domains(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	SynthColumn b = {.kind = SYNTH_COL_BINS, .lo = 0, .hi = 100, .nbins = 10, .integer = true,
+	.nullable = true};
+	SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = 0, .hi = 1000, .nbins = 8, .nsub = 64};
+	double		noisy[64];
+	bool		inside = true,
+				ints = true,
+				mono = true;
+
+	CHECK(synth_column_valid(&b) && synth_column_valid(&q), "valid declarations");
+	CHECK(synth_column_scan_levels(&b) == 11, "bins plus NULL");
+	CHECK(synth_column_code(&b, -5, false) == 0 && synth_column_code(&b, 100, false) == 9 &&
+		  synth_column_code(&b, 55, false) == 5 && synth_column_code(&b, 0, true) == 10 &&
+		  synth_column_code(&b, NAN, false) == 10, "codes, clamps, NULL");
+	for (int t = 0; t < 2000; t++)
+	{
+		int			lv = t % 10;
+		double		x = synth_column_draw(&b, lv, rng);
+
+		inside &= synth_column_code(&b, x, false) == lv;
+		ints &= x == floor(x);
+	}
+	CHECK(inside && ints, "integer draws fall in their bin");
+	/* a skewed column: most mass in the first sub-bin */
+	for (int i = 0; i < 64; i++)
+		noisy[i] = i == 0 ? 5000 : (i < 20 ? 100 - i : (i == 40 ? -30 : 3));
+	CHECK(synth_quantile_bins(&q, noisy), "quantile bins");
+	CHECK(q.nmodel >= 1 && q.nmodel <= 8, "at most B bins: %d", q.nmodel);
+	for (int i = 1; i < 64; i++)
+		mono &= q.map[i] >= q.map[i - 1] && q.map[i] <= q.map[i - 1] + 1;
+	CHECK(mono && q.map[0] == 0 && q.map[63] == q.nmodel - 1, "runs of sub-bins");
+	for (int k = 0; k < q.nmodel; k++)
+		CHECK(q.edges[k] < q.edges[k + 1], "edges increase");
+	CHECK(q.edges[0] == 0 && q.edges[q.nmodel] == 1000, "edges span [lo, hi]");
+	inside = true;
+	for (int t = 0; t < 4000; t++)
+	{
+		int			lv = t % q.nmodel;
+		double		x = synth_column_draw(&q, lv, rng);
+
+		inside &= x >= q.edges[lv] && x <= q.edges[lv + 1] &&
+			q.map[synth_column_code(&q, x, false)] == lv && !(x > 15.625 * 40 && x < 15.625 * 41);
+	}
+	CHECK(inside, "draws within their bin, never in a sub-bin of noisy count <= 0");
+	synth_column_free(&q);
+	gsl_rng_free(rng);
+}
+
+/* the intervals' tail bounds against simulation */
+static void
+test_interval_bounds(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int			out = 0,
+				out1 = 0;
+	double		s2 = 50.0;
+	double		h = synth_ci_halfwidth(s2, 4),
+				l1 = synth_ci_l1_bound(s2, 6, 0.025);
+
+	gsl_rng_set(rng, 5);
+	for (int t = 0; t < 20000; t++)
+	{
+		double		sum = 0.0,
+					abs1 = 0.0;
+
+		for (int i = 0; i < 6; i++)
+		{
+			double		z = (double) dpnoise_discrete_gaussian(rng, 50);
+
+			if (i < 4)
+				sum += z;
+			abs1 += fabs(z);
+		}
+		out += fabs(sum) > h;
+		out1 += abs1 > l1;
+	}
+	CHECK(out < 20000 * 0.05, "the 95 %% half-width holds: %d of 20000 out", out);
+	CHECK(out1 < 20000 * 0.025, "the l1 bound holds: %d of 20000 out", out1);
+	CHECK(h < 2.8 * sqrt(4 * s2), "and is not vacuous: %g", h);
+	gsl_rng_free(rng);
+}
+
+int
+main(void)
+{
+	test_factors();
+	test_tree();
+	test_state();
+	test_estimation();
+	test_round_counts();
+	test_calibration();
+	test_domains();
+	test_interval_bounds();
+	test_rounds();
+	return unitcheck_report();
+}
