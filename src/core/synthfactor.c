@@ -41,6 +41,20 @@ synth_set_cells(SynthSet s, const int *sizes, int64_t limit)
 	return cells;
 }
 
+static int64_t largest;
+
+int64_t
+synth_factor_largest(void)
+{
+	return largest;
+}
+
+void
+synth_factor_largest_reset(void)
+{
+	largest = 0;
+}
+
 static void
 factor_shape(SynthFactor *f, SynthSet s, const int *sizes)
 {
@@ -62,6 +76,8 @@ bool
 synth_factor_init(SynthFactor *f, SynthSet s, const int *sizes, double value)
 {
 	factor_shape(f, s, sizes);
+	if (f->ncells > largest)
+		largest = f->ncells;
 	f->val = malloc(sizeof(double) * (size_t) f->ncells);
 	if (f->val == NULL)
 		return false;
@@ -81,6 +97,8 @@ bool
 synth_factor_copy(SynthFactor *dst, const SynthFactor *src)
 {
 	*dst = *src;
+	if (src->ncells > largest)
+		largest = src->ncells;
 	dst->val = malloc(sizeof(double) * (size_t) src->ncells);
 	if (dst->val == NULL)
 		return false;

@@ -70,6 +70,13 @@ extern void synth_factor_add(SynthFactor *dst, const SynthFactor *src, double sc
 extern bool synth_factor_product(const SynthFactor *a, const SynthFactor *b,
 								 const int *sizes, SynthFactor *out);
 
+/*
+ * The most cells a table held since the last reset (statistics: what bounds
+ * the model's marginals is tested on it).
+ */
+extern int64_t synth_factor_largest(void);
+extern void synth_factor_largest_reset(void);
+
 /* sum of the values */
 extern double synth_factor_total(const SynthFactor *f);
 

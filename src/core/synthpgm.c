@@ -80,6 +80,7 @@ synth_model_init(SynthModel *m, int d, const int *sizes, double total)
 	m->d = d;
 	memcpy(m->sizes, sizes, sizeof(int) * d);
 	m->total = total;
+	m->max_cells = INT64_C(1) << 62;
 	for (int j = 0; j < d; j++)
 		singles[j] = SYNTH_BIT(j);
 	if (!synth_tree_build(d, sizes, singles, d, INT64_C(1) << 62, &m->tree))
@@ -183,6 +184,7 @@ synth_model_add(SynthModel *m, const SynthMeasure *meas, int nmeas, int64_t max_
 		m->nsets++;
 	}
 	m->tree = t;
+	m->max_cells = max_cells;
 	return alloc_tree_tables(m);
 }
 
@@ -431,113 +433,36 @@ done:
 	return st;
 }
 
-/* f *= g, f's columns growing to the union when g has others */
-static SynthStatus
-absorb(const SynthModel *m, SynthFactor *f, const SynthFactor *g)
-{
-	SynthFactor p;
-
-	if ((g->set & f->set) == g->set)
-	{
-		synth_factor_mul(f, g);
-		return SYNTH_OK;
-	}
-	if (!synth_factor_product(f, g, m->sizes, &p))
-		return SYNTH_NOMEM;
-	synth_factor_free(f);
-	*f = p;
-	return SYNTH_OK;
-}
-
 /*
- * The marginal over a set no clique holds: the joint over the subtree that
- * joins its columns is the top clique's belief times each other clique's
- * conditional belief given its separator; eliminate it leaves first,
- * keeping the separator and the set's columns.
+ * The marginal over a set no clique holds: the model's potentials propagated
+ * over the junction tree of its sets and `set` (the model factorises over it
+ * too, as every set lies in one of its cliques), read from the clique that
+ * holds `set`.  The largest tables built are that tree's, within the cap.
  */
 static SynthStatus
-marginal_across(const SynthModel *m, SynthSet set, SynthFactor *out)
+marginal_augmented(const SynthModel *m, SynthSet set, SynthFactor *out)
 {
-	const SynthTree *t = &m->tree;
-	bool		mark[SYNTH_MAX_COLUMNS] = {false},
-				chosen[SYNTH_MAX_COLUMNS] = {false};
-	SynthFactor msg[SYNTH_MAX_COLUMNS];
-	int			top = t->order[0];
-	SynthStatus st = SYNTH_OK;
+	SynthModel	t = *m;
+	SynthSet   *sets = malloc(sizeof(SynthSet) * (size_t) (m->nsets + 1));
+	SynthStatus st = SYNTH_NOMEM;
 
-	memset(msg, 0, sizeof(msg));
-	for (int v = 0; v < m->d; v++)
+	memset(t.belief, 0, sizeof(t.belief));
+	memset(t.up, 0, sizeof(t.up));
+	t.home = malloc(sizeof(int) * (size_t) (m->nsets + 1));
+	if (sets != NULL && t.home != NULL)
 	{
-		int			c;
-
-		if (!(set & SYNTH_BIT(v)))
-			continue;
-		c = synth_tree_find(t, SYNTH_BIT(v));
-		chosen[c] = true;
-		for (; c >= 0 && !mark[c]; c = t->parent[c])
-			mark[c] = true;
+		for (int i = 0; i < m->nsets; i++)
+			sets[i] = m->theta[i].set;
+		sets[m->nsets] = set;
+		st = SYNTH_TOOBIG;
+		if (synth_tree_build(m->d, m->sizes, sets, m->nsets + 1, m->max_cells, &t.tree) &&
+			(st = alloc_tree_tables(&t)) == SYNTH_OK &&
+			(st = propagate(&t, m->theta)) == SYNTH_OK)
+			synth_factor_sum_to(&t.belief[synth_tree_find(&t.tree, set)], out);
 	}
-	for (;;)
-	{
-		int			only = -1,
-					n = 0;
-
-		for (int c = 0; c < t->ncliques; c++)
-			if (mark[c] && t->parent[c] == top)
-			{
-				only = c;
-				n++;
-			}
-		if (chosen[top] || n != 1)
-			break;
-		mark[top] = false;
-		top = only;
-	}
-	for (int k = t->ncliques - 1; k >= 0 && st == SYNTH_OK; k--)
-	{
-		int			c = t->order[k];
-		SynthFactor f,
-					sm;
-
-		if (!mark[c])
-			continue;
-		if (!synth_factor_copy(&f, &m->belief[c]))
-		{
-			st = SYNTH_NOMEM;
-			break;
-		}
-		if (c != top)
-		{
-			if (!synth_factor_init(&sm, t->clique[c] & t->clique[t->parent[c]], m->sizes, 0.0))
-			{
-				synth_factor_free(&f);
-				st = SYNTH_NOMEM;
-				break;
-			}
-			synth_factor_sum_to(&f, &sm);
-			synth_factor_div(&f, &sm);
-			synth_factor_free(&sm);
-		}
-		for (int ch = 0; ch < t->ncliques && st == SYNTH_OK; ch++)
-			if (mark[ch] && ch != top && t->parent[ch] == c)
-				st = absorb(m, &f, &msg[ch]);
-		if (st == SYNTH_OK)
-		{
-			SynthSet	keep = c == top ? set :
-				(set | (t->clique[c] & t->clique[t->parent[c]])) & f.set;
-			SynthFactor *dst = c == top ? out : &msg[c];
-
-			if (c != top && !synth_factor_init(dst, keep, m->sizes, 0.0))
-				st = SYNTH_NOMEM;
-			else
-				synth_factor_sum_to(&f, dst);
-		}
-		synth_factor_free(&f);
-		if (c == top)
-			break;
-	}
-	for (int c = 0; c < SYNTH_MAX_COLUMNS; c++)
-		synth_factor_free(&msg[c]);
+	free_tree_tables(&t);
+	free(t.home);
+	free(sets);
 	return st;
 }
 
@@ -545,6 +470,7 @@ SynthStatus
 synth_model_marginal(const SynthModel *m, SynthSet set, SynthFactor *out)
 {
 	int			c = synth_tree_find(&m->tree, set);
+	SynthStatus st;
 
 	if (!synth_factor_init(out, set, m->sizes, 0.0))
 		return SYNTH_NOMEM;
@@ -553,7 +479,9 @@ synth_model_marginal(const SynthModel *m, SynthSet set, SynthFactor *out)
 		synth_factor_sum_to(&m->belief[c], out);
 		return SYNTH_OK;
 	}
-	return marginal_across(m, set, out);
+	if ((st = marginal_augmented(m, set, out)) != SYNTH_OK)
+		synth_factor_free(out);
+	return st;
 }
 
 /* the tree re-rooted at r: a parent before its children in order[], up[] their parents */

@@ -56,6 +56,7 @@ typedef struct SynthModel
 	SynthTree	tree;
 	SynthFactor belief[SYNTH_MAX_COLUMNS];	/* clique marginals, total `total` */
 	SynthFactor up[SYNTH_MAX_COLUMNS];	/* upward messages (scratch) */
+	int64_t		max_cells;		/* the public cap on its trees (synth_model_add's) */
 	double		step;			/* the mirror-descent step carried between fits */
 	int64_t		iterations;		/* steps taken (statistics) */
 	int64_t		propagations;	/* belief propagations run (statistics) */
@@ -90,8 +91,9 @@ extern double synth_model_loss(const SynthModel *m, const SynthMeasure *meas, in
 /*
  * The model's marginal over `set` (scaled to total) into out (initialised
  * here; free it with synth_factor_free): summed from a clique when one
- * holds the set, else by eliminating along the subtree that joins its
- * columns.
+ * holds the set, else propagated over the junction tree of the model's sets
+ * and `set`, whose cells bound every table built; SYNTH_TOOBIG (out freed)
+ * when that tree exceeds the model's cap.
  */
 extern SynthStatus synth_model_marginal(const SynthModel *m, SynthSet set, SynthFactor *out);
 
@@ -100,7 +102,8 @@ extern SynthStatus synth_model_marginal(const SynthModel *m, SynthSet set, Synth
  * a set that no clique holds but whose columns other than one, a, share a
  * clique is read from the tree conditioned on each level of a (one pass
  * outward from a's clique per level, shared by every such set with that a);
- * the others as synth_model_marginal.
+ * the others as synth_model_marginal.  The tables built are the model's
+ * tree's and those of synth_model_marginal.
  */
 extern SynthStatus synth_model_marginals(const SynthModel *m, const SynthSet *sets, int n,
 										 SynthFactor *out);

@@ -701,6 +701,89 @@ test_interval_bounds(void)
 	gsl_rng_free(rng);
 }
 
+/*
+ * A marginal across the tree builds no table larger than the junction tree of
+ * the model's sets and the queried set, and is refused over the model's cap.
+ * The tree {1,2} - {0,1,4} - {3,4}, column 0 wide: eliminating along the path
+ * to answer {2,3} would carry 3 through the wide clique ({0,1,3,4}: 2 560
+ * cells); the tree with {2,3} added has 768.
+ */
+static void
+test_marginal_bound(void)
+{
+	int			sizes[5] = {40, 4, 4, 4, 4};
+	SynthSet	sets[3] = {0x6, 0x13, 0x18};
+	SynthMeasure meas[3];
+	SynthModel	m;
+	SynthTree	t;
+	SynthSet	all[4] = {0x6, 0x13, 0x18, 0xC};
+	SynthFactor got,
+				want;
+	int			codes[5] = {0};
+	double		z = 0.0,
+				err = 0.0;
+
+	for (int i = 0; i < 3; i++)
+	{
+		int64_t		n = synth_set_cells(sets[i], sizes, 1 << 20);
+
+		meas[i].set = sets[i];
+		meas[i].sigma2 = 1.0;
+		meas[i].var = NULL;
+		meas[i].y = malloc(sizeof(double) * n);
+		for (int64_t x = 0; x < n; x++)
+			meas[i].y[x] = 1000.0 * urand() / n;
+	}
+	synth_model_init(&m, 5, sizes, 1000.0);
+	CHECK(synth_model_add(&m, meas, 3, 4096) == SYNTH_OK && m.tree.ncliques == 3,
+		  "a path of three cliques");
+	synth_model_fit(&m, meas, 3, 30, NULL, NULL);
+	/* the model's joint by brute force: exp(sum of theta), scaled to the total */
+	synth_factor_init(&want, 0xC, sizes, 0.0);
+	{
+		double	   *p = malloc(sizeof(double) * 10240);
+		int64_t		x = 0;
+
+		do
+		{
+			double		v = 0.0;
+
+			for (int i = 0; i < m.nsets; i++)
+				v += at(&m.theta[i], codes);
+			p[x] = exp(v);
+			z += p[x];
+			want.val[synth_factor_index(&want, codes)] += p[x++];
+		} while (next_codes(5, sizes, codes));
+		free(p);
+	}
+	synth_factor_scale(&want, 1000.0 / z);
+	synth_tree_build(5, sizes, all, 4, INT64_C(1) << 62, &t);
+	synth_factor_largest_reset();
+	CHECK(synth_model_marginal(&m, 0xC, &got) == SYNTH_OK, "a marginal across three cliques");
+	CHECK(synth_factor_largest() <= t.cells && t.cells < 2560,
+		  "its largest table %lld cells, the tree with it %lld (not 2 560)",
+		  (long long) synth_factor_largest(), (long long) t.cells);
+	for (int64_t x = 0; x < want.ncells; x++)
+		err = fmax(err, fabs(got.val[x] - want.val[x]));
+	CHECK(err < 1e-8, "and exact: %g", err);
+	synth_factor_free(&got);
+	/* the selection's path too */
+	synth_factor_largest_reset();
+	CHECK(synth_model_marginals(&m, &all[3], 1, &got) == SYNTH_OK &&
+		  synth_factor_largest() <= t.cells, "at once: largest %lld",
+		  (long long) synth_factor_largest());
+	synth_factor_free(&got);
+	/* over the cap: refused, not built */
+	m.max_cells = t.cells - 1;
+	synth_factor_largest_reset();
+	CHECK(synth_model_marginal(&m, 0xC, &got) == SYNTH_TOOBIG &&
+		  synth_factor_largest() < t.cells, "over the cap: refused");
+	synth_factor_free(&want);
+	synth_model_free(&m);
+	for (int i = 0; i < 3; i++)
+		free(meas[i].y);
+}
+
 int
 main(void)
 {
@@ -708,6 +791,7 @@ main(void)
 	test_tree();
 	test_state();
 	test_estimation();
+	test_marginal_bound();
 	test_round_counts();
 	test_calibration();
 	test_domains();
