@@ -34,8 +34,9 @@ SECTIONS = [
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
-   "Median balanced test accuracy, δ = 10⁻⁶, public class weights; adult_pm1: adult12's "
-   "numerics in [−1, 1]; LR, GB non-private (bench/ebm/results.md)."),
+   "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
+   "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
+   "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md)."),
   ("operating", "Operating point: the default cut-off (balanced accuracy) against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
    "the model's cut-off, exact test ROC AUC; adult23: Adult's 12 columns, positives subsampled "

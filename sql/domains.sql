@@ -65,10 +65,11 @@ SELECT (m).mechanism, cardinality((m).weights) AS d, (m).params->'R' AS r,
   FROM mods;
 -- the table still exists: the level was bound as data
 SELECT count(*) FROM dpobj.feature_domains WHERE relid = 'regress_dom.people'::regclass;
--- predict from raw values, by model and by name; extra keys are ignored
+-- predict from raw values, by model and by name; extra keys are ignored; a value outside
+-- the levels, or null, is "other" when the caller asks (as train() encodes it)
 SELECT dpobj.encode(m, '{"edu": "Masters", "age": 90}') AS masters_90,
-       dpobj.encode(m, '{"edu": "unknown", "age": 200}') AS other_clipped,
-       dpobj.encode(m, '{"edu": null, "age": 17}') AS null_is_other,
+       dpobj.encode(m, '{"edu": "unknown", "age": 200}', 'other') AS other_clipped,
+       dpobj.encode(m, '{"edu": null, "age": 17}', 'other') AS null_is_other,
        dpobj.encode(m, '{"edu": "Masters", "age": null}') AS null_age
   FROM mods;
 SELECT dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') =
@@ -81,7 +82,7 @@ SELECT dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') =
   FROM mods;
 -- the model learned something: accuracy over the raw table, predicted from raw rows
 RESET ROLE;
-SELECT avg((dpobj.predict_raw(m, to_jsonb(p)) = p.y)::int) > 0.7 AS accurate
+SELECT avg((dpobj.predict_raw(m, to_jsonb(p), 'other') = p.y)::int) > 0.7 AS accurate
   FROM regress_dom.people p, mods;
 SET ROLE regress_dom_alice;
 -- raw-value errors
@@ -89,11 +90,16 @@ SELECT dpobj.predict_raw(m, '{"edu": "Masters"}') FROM mods;
 SELECT dpobj.predict_raw(m, '{"edu": "Masters", "age": "old"}') FROM mods;
 SELECT dpobj.predict_raw(m, '[1, 2]') FROM mods;
 SELECT dpobj.predict_raw(ROW('logistic', ARRAY[1.0], 0, 1, 1e-6, '{}')::dpobj.model, '{"a": 1}');
--- a category outside the declared domain: "other" by default (as train() encoded
--- it), refused with on_unknown 'error', a NULL result with 'null'; declared values
--- are unaffected
-SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}') =
-       dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', 'other') AS default_is_other,
+-- a category outside the declared domain (or null): refused by default, as the model
+-- records ("on_unknown": "error"); "other" with on_unknown 'other' (as train() encoded
+-- it), a NULL result with 'null'; a model without the key (released before) maps it to
+-- "other" by default, as it did; declared values are unaffected
+SELECT (m).params->>'on_unknown' AS recorded,
+       dpobj.predict_raw(ROW((m).mechanism, (m).weights, (m).bias, (m).epsilon, (m).delta,
+                             (m).params - 'on_unknown')::dpobj.model, '{"edu": "PhD", "age": 60}') =
+       dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', 'other') AS older_model_maps_to_other,
+       dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}', NULL) =
+       dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') AS null_is_the_default,
        dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'null') IS NULL AS null_flags,
        dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'null') IS NULL AS null_value_flags,
        dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}', on_unknown => 'error') =
@@ -112,6 +118,16 @@ SELECT dpobj.probability_raw('dom_logistic', '{"edu": "PhD", "age": 60}', on_unk
 SELECT dpobj.probability_raw(ROW('logistic', ARRAY[1.0], 0, 1, 1e-6, '{}')::dpobj.model, '{"a": 1}');
 SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'error') FROM mods;
 SELECT dpobj.predict_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'error');
+-- the default refusal, by every raw function, with its SQLSTATE
+SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}') FROM mods;
+SELECT dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}');
+SELECT dpobj.encode(m, '{"edu": "PhD", "age": 60}') FROM mods;
+DO $$
+BEGIN
+    PERFORM dpobj.probability_raw('dom_logistic', '{"edu": "PhD", "age": 60}');
+EXCEPTION WHEN invalid_parameter_value THEN
+    RAISE NOTICE 'probability_raw refused: SQLSTATE %', SQLSTATE;
+END $$;
 SELECT dpobj.encode(m, '{"edu": "PhD", "age": 60}', 'drop') FROM mods;
 -- an evaluation with the model's encoding, on raw columns
 SELECT e ?& ARRAY['tp', 'fp', 'tn', 'fn'] AS released

@@ -250,6 +250,62 @@ COMMENT ON VIEW dpobj.my_budgets IS
     'The current role''s privacy budgets per table or budget domain: granted, spent (composed by the accountant at the granted delta) and remaining (epsilon, delta), the last run charged and how many more such runs fit, and the largest epsilon the next pure, Gaussian and approximate run may ask for (the last two at next_delta, the delta of the last run that asked for one)';
 
 --------------------------------------------------------------------------
+-- Raw values outside a model's declared levels (src/model/encodemodel.c):
+-- on_unknown defaults to NULL, the model's own policy.  train() records
+-- "on_unknown": "error" in the models it releases from now on, so a value it
+-- never declared is refused (22023, naming the column and the value) unless
+-- the caller passes 'other' or 'null'; a model without it (released before)
+-- keeps mapping such a value to "other", as it did.  dpobj.encode() is no
+-- longer strict: a NULL on_unknown is that default.
+--------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION dpobj.encode(m dpobj.model, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpobj_encode'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.encode(dpobj.model, jsonb, text) IS
+    'The features of raw values {"column": value, ...} under the model''s recorded encoding (other keys are ignored); a categorical value outside the declared levels, or null: on_unknown ''error'' (refused), ''other'' (the "other" level) or ''null'' (NULL); NULL, the default: the model''s params on_unknown, else ''other''';
+CREATE OR REPLACE FUNCTION dpobj.predict_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict($1, dpobj.encode($1, $2, $3)) $$;
+CREATE OR REPLACE FUNCTION dpobj.score_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score($1, dpobj.encode($1, $2, $3)) $$;
+CREATE OR REPLACE FUNCTION dpobj.predict_class_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class($1, dpobj.encode($1, $2, $3)) $$;
+CREATE OR REPLACE FUNCTION dpobj.probability_raw(m dpobj.model, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability($1, dpobj.encode($1, $2, $3)) $$;
+CREATE OR REPLACE FUNCTION dpobj.predict_raw(name text, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_raw(dpobj.get_model($1), $2, $3) $$;
+CREATE OR REPLACE FUNCTION dpobj.score_raw(name text, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.score_raw(dpobj.get_model($1), $2, $3) $$;
+CREATE OR REPLACE FUNCTION dpobj.predict_class_raw(name text, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.predict_class_raw(dpobj.get_model($1), $2, $3) $$;
+CREATE OR REPLACE FUNCTION dpobj.probability_raw(name text, raw jsonb, on_unknown text DEFAULT NULL)
+RETURNS double precision
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.probability_raw(dpobj.get_model($1), $2, $3) $$;
+
+--------------------------------------------------------------------------
 -- dpobj.aggregate()'s rows of a direct dp_aggregate() release: its
 -- estimates and 95 % intervals by post-processing (src/protected/aggrows.c).
 -- Quantiles are released as two noisy histograms (docs/PRIVACY.md,

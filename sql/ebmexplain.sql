@@ -37,7 +37,7 @@ SELECT o, e.* FROM (VALUES ('[1, 2]'), ('[1, 2, 3, 4, 5, 6, "7"]'), ('{"a": 1}')
                              (SELECT jsonb_set((m).params, '{counts}', o::jsonb) FROM regress_ebmx.m))) e;
 
 -- a trained model: c declares a level "w" no row has (and "other"), a's declared [0, 2]
--- holds rows in [0, 1) only: those levels' and bins' rows are noise around 0
+-- holds rows in [0, 1) only: those levels' and (equal-width) bins' rows are noise around 0
 CREATE TABLE regress_ebmx.pts AS
 SELECT i, ((i * 37) % 101) / 101.0 AS a, (ARRAY['x', 'y', 'z'])[1 + i % 3] AS c,
        ((i * 37) % 101) / 101.0 > 0.6 OR i % 3 = 2 AS y
@@ -50,7 +50,7 @@ SELECT dpobj.declare_domain('regress_ebmx.pts', 'a', 0, 2);
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_ebmx.pts', 'regress_ebmx_alice', 10, 1e-5);
 SET ROLE regress_ebmx_alice;
 -- ("metric": "accuracy": no balance weights, so the counts are the rows')
-SELECT (dpobj.train('regress_ebmx.pts', 'ebm', ARRAY['c', 'a'], 'y', 4, 1e-6, '{"bins": 4, "metric": "accuracy"}',
+SELECT (dpobj.train('regress_ebmx.pts', 'ebm', ARRAY['c', 'a'], 'y', 4, 1e-6, '{"bins": 4, "binning": "uniform", "metric": "accuracy"}',
                     model_name => 'regress_ebmx_m')).mechanism;
 RESET ROLE;
 CREATE TABLE regress_ebmx.e AS

@@ -1,12 +1,13 @@
 -- bench/ebm/accuracy.sql — be.run(tbl, arm, options, seed[, eps]): one seeded run of the
 -- direct aggregate (superuser, unprotected tables, epsilon eps (1), delta 1e-6) on tbl's
--- training split; its balanced test accuracy into be.results.  Arms: ebm (options
+-- training split; its balanced test accuracy and ROC AUC into be.results.  Arms: ebm (options
 -- merged over {"lo": lo, "hi": 1, "groups": ..., "class_weight": {"false": w_false}}),
 -- noisysgd, objective (dp_logistic) and auto (R = sqrt of the columns, the same class
 -- weights).
 \set ON_ERROR_STOP 1
 CREATE TABLE IF NOT EXISTS be.results (tbl text, arm text, options jsonb, seed int,
-                                        bal_acc float8, seconds float8, eps float8 DEFAULT 1);
+                                        bal_acc float8, seconds float8, eps float8 DEFAULT 1,
+                                        auc float8);
 CREATE OR REPLACE FUNCTION be.run(tbl_ text, arm text, opts jsonb, seed int, eps float8 DEFAULT 1)
 RETURNS float8
 LANGUAGE plpgsql AS $$
@@ -17,6 +18,7 @@ DECLARE
     t0 timestamptz := clock_timestamp();
     secs float8;
     ba float8;
+    auc float8;
 BEGIN
     SELECT * INTO t FROM be.tables WHERE tbl = tbl_;
     PERFORM set_config('dpobj.seed', seed::text, false);
@@ -37,11 +39,15 @@ BEGIN
         END IF;
     END IF;
     secs := extract(epoch FROM clock_timestamp() - t0);
-    SELECT 0.5 * avg(p::int) FILTER (WHERE label) + 0.5 * avg((NOT p)::int) FILTER (WHERE NOT label)
-      INTO ba
-      FROM (SELECT label, dpobj.predict(m, features) AS p
-              FROM be.rows WHERE tbl = tbl_ AND split = 'test') s;
-    INSERT INTO be.results VALUES (tbl_, arm, opts, seed, ba, secs, eps);
+    -- balanced accuracy at the model's prediction; ROC AUC of its margin (ties: mid-ranks)
+    SELECT 0.5 * avg(p::int) FILTER (WHERE label) + 0.5 * avg((NOT p)::int) FILTER (WHERE NOT label),
+           (sum(rk) FILTER (WHERE label) - count(*) FILTER (WHERE label) * (count(*) FILTER (WHERE label) + 1) / 2.0)
+             / (count(*) FILTER (WHERE label) * count(*) FILTER (WHERE NOT label))
+      INTO ba, auc
+      FROM (SELECT label, p, rank() OVER (ORDER BY z) + (count(*) OVER (PARTITION BY z) - 1) / 2.0 AS rk
+              FROM (SELECT label, dpobj.predict(m, features) AS p, dpobj.score(m, features) AS z
+                      FROM be.rows WHERE tbl = tbl_ AND split = 'test') s) r;
+    INSERT INTO be.results VALUES (tbl_, arm, opts, seed, ba, secs, eps, auc);
     RETURN ba;
 END $$;
 -- be.paired(tables, first, last, epsilons): ebm against noisy GD paired by seed (their

@@ -34,7 +34,8 @@ def rows(tbl, split):
 
 
 def main():
-    tables = sys.argv[1:] or ["adult12", "adult_pm1", "bank", "german"]
+    tables = sys.argv[1:] or ["adult12", "adult_pm1", "adult_wide", "bank", "bank_wide", "german",
+                             "german_wide"]
     query("CREATE TABLE IF NOT EXISTS be.nonprivate (tbl text, lr float8, gb float8)")
     print("| table | logistic regression | gradient boosting |")
     print("|---|---:|---:|")

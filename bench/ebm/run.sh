@@ -2,12 +2,13 @@
 # bench/ebm/run.sh — private additive boosting against noisy GD and 'auto' (a benchmark,
 # not a test): builds and installs dpobj, starts a throwaway cluster, loads data/adult,
 # data/bank_marketing and data/german_credit, runs setup.sql, accuracy.sql, compare.sql
-# (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5; nonprivate.py's scikit-learn
-# baselines where it is installed), auto.sql ('auto' with ebm a candidate) and paired.sql
-# (ebm against noisy GD paired by seed, 100 seeds), writes
+# (the defaults, BENCH_SEEDS seeds at epsilon 1 and 0.5, ebm also with "binning":
+# "uniform", with ebm's ROC AUC; nonprivate.py's scikit-learn baselines where it is
+# installed), auto.sql ('auto' with ebm a candidate) and paired.sql (ebm against noisy GD
+# paired by seed, 100 seeds), writes
 # compare's table into bench/csv/ebm.csv (bench/record.py, rendered into
 # docs/BENCHMARKS.md), then with BENCH_GRID=1 the tuning grids (grid.sql, small.sql,
-# gap.sql; results.md).
+# gap.sql, bins.sql; results.md).
 # Environment: BENCH_SEEDS [10], BENCH_GRID [0], DPOBJ_PGPORT [55447].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -42,4 +43,5 @@ if [[ "${BENCH_GRID:-0}" == 1 ]]; then
     dpobj_psql -q -f "$HERE/grid.sql"
     dpobj_psql -q -f "$HERE/small.sql"
     dpobj_psql -q -f "$HERE/gap.sql"
+    dpobj_psql -q -f "$HERE/bins.sql"
 fi

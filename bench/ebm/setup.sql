@@ -48,3 +48,37 @@ UPDATE be.tables t SET w_false = (SELECT round((avg(label::int) / (1 - avg(label
                                     FROM be.rows r WHERE r.tbl = t.tbl AND split = 'train');
 CREATE INDEX ON be.rows (tbl, split);
 ANALYZE be.rows;
+-- Wide declared domains (private bins, bins.sql): the same rows with their numerics
+-- declared on loose public bounds, as an analyst might ("amounts on [0, 1e6]"), encoded as
+-- train() encodes a declared domain (clipped, scaled to [-1, 1]): **adult_wide** (age on
+-- [0, 150], education_num [0, 16], capital gain and loss [0, 1e6], hours [0, 168]),
+-- **bank_wide** (age [0, 150], balance [-1e5, 1e6], day [0, 31], campaign [0, 1000], pdays
+-- [-1, 1e4], previous [0, 1000]) and **german_wide** (duration [0, 1000] months, amount
+-- [0, 1e6], rate and residence [0, 4], age [0, 150], credits [0, 4], liable [0, 2]; held
+-- out as german is).
+CREATE FUNCTION be.wide(v float8, lo float8, hi float8) RETURNS float8 LANGUAGE sql IMMUTABLE AS
+$$ SELECT 2 * (least(greatest(v, lo), hi) - lo) / (hi - lo) - 1 $$;
+INSERT INTO be.rows
+SELECT 'adult_wide', split, (be.adult12(a))[1:65] ||
+       ARRAY[be.wide(age, 0, 150), be.wide(education_num, 0, 16), be.wide(capital_gain, 0, 1e6),
+             be.wide(capital_loss, 0, 1e6), be.wide(hours_per_week, 0, 168)], income_gt_50k
+  FROM (SELECT 'train' AS split, * FROM adult.train UNION ALL SELECT 'test', * FROM adult.test) t,
+       LATERAL (SELECT (t.id, t.age, t.workclass, t.fnlwgt, t.education, t.education_num,
+                        t.marital_status, t.occupation, t.relationship, t.race, t.sex,
+                        t.capital_gain, t.capital_loss, t.hours_per_week, t.native_country,
+                        t.income_gt_50k)::adult.train AS a) x;
+INSERT INTO be.rows
+SELECT 'bank_wide', f.split, f.features[1:44] ||
+       ARRAY[be.wide(m.age, 0, 150), be.wide(m.balance, -1e5, 1e6), be.wide(m.day, 0, 31),
+             be.wide(m.campaign, 0, 1000), be.wide(m.pdays, -1, 1e4), be.wide(m.previous, 0, 1000)], f.label
+  FROM bank.features f JOIN bank.marketing m USING (id);
+INSERT INTO be.rows
+SELECT 'german_wide', f.split, f.features[1:56] ||
+       ARRAY[be.wide(c.duration, 0, 1000), be.wide(c.amount, 0, 1e6), be.wide(c.rate, 0, 4),
+             be.wide(c.residence, 0, 4), be.wide(c.age, 0, 150), be.wide(c.credits, 0, 4),
+             be.wide(c.liable, 0, 2)], f.label
+  FROM german.features f JOIN german.credit c USING (id);
+INSERT INTO be.tables
+SELECT t.tbl || '_wide', t.groups, t.w_false, -1 FROM be.tables t WHERE t.tbl IN ('bank', 'german')
+UNION ALL SELECT 'adult_wide', t.groups, t.w_false, -1 FROM be.tables t WHERE t.tbl = 'adult12';
+ANALYZE be.rows;

@@ -34,6 +34,8 @@ ebm_layout(const int *groups, int ngroups, int d, int bins, double lo, double hi
 		terms[n].lo = lo;
 		terms[n].hi = hi;
 		terms[n].offset = off;
+		terms[n].grid = terms[n].size;
+		terms[n].map = NULL;
 		off += terms[n].size;
 		j += m == 0 ? 1 : m;
 		n++;
@@ -49,13 +51,9 @@ ebm_bin(const EBMTerm *t, const double *x)
 {
 	if (t->type == EBM_TERM_NUMERIC)
 	{
-		double		v = x[t->index];
-		double		f = floor((v - t->lo) / (t->hi - t->lo) * t->size);
+		int			c = ebm_grid_cell(x[t->index], t->lo, t->hi, t->grid);
 
-		/* NaN fails both comparisons: bin 0 */
-		if (!(f >= 0))
-			return 0;
-		return f >= t->size - 1 ? t->size - 1 : (int) f;
+		return t->map != NULL ? t->map[c] : c;
 	}
 	else
 	{
@@ -250,4 +248,33 @@ ebm_noise(double rho, double count_share, int nterms, int maxsize, int64_t round
 	dpnoise_gaussian_lattice_summed(2.0 * c * k, nz->rho_sums, maxsize, rounds * nterms, k,
 									&nz->sum_lattice, &nz->sum_sigma2);
 	return nz->count_sigma2 > 0 && nz->sum_sigma2 > 0;
+}
+
+bool
+ebm_bin_noise(double rho_bins, int nterms, int grid, int k, double *lattice,
+			  uint64_t *sigma2)
+{
+	int			sizes[EBM_BIN_MAX_LEVELS + 1];
+	int			L = ebmbins_levels(grid, sizes);
+
+	dpnoise_gaussian_lattice_summed(sqrt(2.0 * L) * k, rho_bins, ebmbins_nodes(grid), nterms,
+									k, lattice, sigma2);
+	return *sigma2 > 0;
+}
+
+void
+ebm_release_acc(gsl_rng *rng, __int128 *acc, int n, int bits, double lattice, uint64_t sigma2,
+				double *out)
+{
+	const __int128 half = (__int128) 1 << (bits - 1);
+	const __int128 cap = (__int128) 1 << 62;
+
+	for (int j = 0; j < n; j++)
+	{
+		__int128	q = acc[j] >= 0 ? (acc[j] + half) >> bits : -((-acc[j] + half) >> bits);
+
+		q = q > cap ? cap : q < -cap ? -cap : q;
+		out[j] = (double) ((int64_t) q + dpnoise_discrete_gaussian(rng, sigma2)) * lattice;
+		acc[j] = 0;
+	}
 }

@@ -20,8 +20,13 @@
 #ifndef DPOBJ_EBM_H
 #define DPOBJ_EBM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "core/ebmbins.h"
 
 #define EBM_MAX_BINS	1024
 
@@ -39,6 +44,9 @@ typedef struct EBMTerm
 	double		lo;				/* numeric: the binned interval */
 	double		hi;
 	int			offset;			/* its first score in the concatenated tables */
+	int			grid;			/* numeric: equal-width cells of [lo, hi] */
+	const uint16_t *map;		/* each cell's bin (private edges, ebmbins.h); NULL:
+								 * the cell is the bin (grid = size) */
 } EBMTerm;
 
 /*
@@ -52,9 +60,25 @@ extern int	ebm_layout(const int *groups, int ngroups, int d, int bins, double lo
 					   double hi, EBMTerm *terms, int *nscores);
 
 /*
- * The bin of x (the whole row) in term t: numeric clamp(floor((x - lo) /
- * (hi - lo) B), 0, B - 1) (NaN: bin 0); categorical, the first coordinate
- * equal to 1, else the largest (the first of equals).
+ * The cell of x among grid equal-width cells of [lo, hi]: clamp(floor((x -
+ * lo) / (hi - lo) grid), 0, grid - 1) (NaN: cell 0); predict bins with it
+ * too (model/kindadditive.c), so a model's bins are its training's.
+ */
+static inline int
+ebm_grid_cell(double x, double lo, double hi, int grid)
+{
+	double		f = floor((x - lo) / (hi - lo) * grid);
+
+	/* NaN fails both comparisons: cell 0 */
+	if (!(f >= 0))
+		return 0;
+	return f >= grid - 1 ? grid - 1 : (int) f;
+}
+
+/*
+ * The bin of x (the whole row) in term t: numeric, its cell's (map[cell],
+ * or the cell itself); categorical, the first coordinate equal to 1, else
+ * the largest (the first of equals).
  */
 extern int	ebm_bin(const EBMTerm *t, const double *x);
 
@@ -143,5 +167,22 @@ typedef struct EBMNoise
  */
 extern bool ebm_noise(double rho, double count_share, int nterms, int maxsize,
 					  int64_t rounds, int k, double c, EBMNoise *nz);
+
+/*
+ * The noise of private edges (ebmbins.h) at rho_bins-zCDP in total: nterms
+ * releases of a tree over grid cells (every node but the root, l2
+ * sensitivity sqrt(2 L) k for L levels: a row is in one node per level).
+ * Returns false when the variance is outside the exact sampler's range.
+ */
+extern bool ebm_bin_noise(double rho_bins, int nterms, int grid, int k, double *lattice,
+						  uint64_t *sigma2);
+
+/*
+ * The snapped release of n exact sums acc in units of lattice 2^-bits:
+ * each rounded half away from zero to the lattice, clamped to +-2^62
+ * lattice units, plus N_Z(0, sigma2), into out; acc zeroed
+ */
+extern void ebm_release_acc(gsl_rng *rng, __int128 *acc, int n, int bits, double lattice,
+							uint64_t sigma2, double *out);
 
 #endif							/* DPOBJ_EBM_H */

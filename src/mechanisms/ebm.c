@@ -28,7 +28,9 @@
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
  * times that for a unit of k rows; T x terms + terms releases compose to
- * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting").
+ * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting"), less
+ * a yes/no label's balance estimate (operating.c) and, with private bins,
+ * bin_share of the rest for the numeric terms' edges (ebmedges.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -52,7 +54,6 @@
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
 
-
 /* the largest term */
 static int
 ebm_max_size(const EBMTerm *terms, int nterms)
@@ -68,10 +69,19 @@ ebm_max_size(const EBMTerm *terms, int nterms)
 static void
 ebm_calibration(const GLMParams *p, EBMFit *r)
 {
+	double		rest;
+
 	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
 	/* balanced accuracy: the label balance's estimate first, at its share of rho */
 	operating_plan_rho(&r->op, p, &r->rho);
-	if (!ebm_noise(r->rho, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
+	rest = r->rho;
+	/* then private edges, of the fit's rho: the shares sum to at most it */
+	if (r->ep.private_bins)
+	{
+		r->edges.rho = r->rho * r->ep.bin_share * (1.0 - ldexp(1.0, -40));
+		rest = r->rho * (1.0 - r->ep.bin_share) * (1.0 - ldexp(1.0, -40));
+	}
+	if (!ebm_noise(rest, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
 				   r->ep.rounds, p->rows_per_unit, r->ep.residual_clip, &r->nz))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -99,14 +109,18 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regressi
 	r->regression = regression;
 	r->d = d;
 	ebmparams_init(options, d, regression, &r->ep, &r->terms, &r->nterms, &r->nscores);
+	r->max_scores = r->nscores;
 	ebm_calibration(p, r);
+	if (r->ep.private_bins)
+		ebm_edges_init(r, p);
 	r->shrinkage = r->ep.shrinkage < 0 ? EBM_SHRINKAGE : r->ep.shrinkage;
-	r->scores = palloc0(sizeof(double) * r->nscores);
-	r->counts = palloc0(sizeof(double) * r->nscores);
-	r->sums = palloc0(sizeof(double) * r->nscores);
-	r->raw = palloc0(sizeof(double) * r->nscores);
+	r->scores = palloc0(sizeof(double) * r->max_scores);
+	r->counts = palloc0(sizeof(double) * r->max_scores);
+	r->sums = palloc0(sizeof(double) * r->max_scores);
+	r->raw = palloc0(sizeof(double) * r->max_scores);
 	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
-	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (r->nscores + 1)));
+	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) *
+												(Max(r->max_scores, r->edges.fine_scores) + 1)));
 }
 
 /*
@@ -157,28 +171,6 @@ ebm_add(__int128 *acc, int j, double v, double per_unit)
 	if (fabs(t) > limit)
 		t = copysign(limit, t);
 	acc[j] += lrint(t);
-}
-
-/*
- * The snapped release of acc: each sum rounded half away from zero to the
- * lattice, clamped to +-2^62 lattice units, plus N_Z(0, sigma2); acc zeroed.
- */
-static void
-ebm_release_sums(gsl_rng *rng, __int128 *acc, int n, double lattice, uint64 sigma2,
-				 double *out)
-{
-	const __int128 half = (__int128) 1 << (DPNOISE_SUM_BITS - 1);
-	const __int128 cap = (__int128) 1 << 62;
-
-	for (int j = 0; j < n; j++)
-	{
-		__int128	q = acc[j] >= 0 ? (acc[j] + half) >> DPNOISE_SUM_BITS :
-			-((-acc[j] + half) >> DPNOISE_SUM_BITS);
-
-		q = q > cap ? cap : q < -cap ? -cap : q;
-		out[j] = (double) ((int64) q + dpnoise_discrete_gaussian(rng, sigma2)) * lattice;
-		acc[j] = 0;
-	}
 }
 
 /* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
@@ -265,6 +257,7 @@ ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 				ebm_row_index(r, pos, D, k, idx);
 				ebm_observe(r, idx, D->cnt[k], residuals ? ebm_label(r, D, k) : 0.0,
 							residuals, only, per_unit);
+
 			}
 		r->kept_all = r->kept == pos;
 	}
@@ -300,8 +293,8 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 
 	mechanism_poll(ledger_id);
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
-	ebm_release_sums(rng, r->acc + off, n, r->nz.sum_lattice, r->nz.sum_sigma2,
-					 r->sums + off);
+	ebm_release_acc(rng, r->acc + off, n, DPNOISE_SUM_BITS, r->nz.sum_lattice,
+					r->nz.sum_sigma2, r->sums + off);
 	if (r->line_share > 0)
 		memcpy(r->raw + off, r->sums + off, sizeof(double) * n);
 	/* each bin's step (into sums) */
@@ -335,15 +328,25 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 {
 	/* a bin's noisy count is at least the counts' noise sd when divided by */
 	double		min_count = Max(1.0, sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+	double		unit = r->nz.count_lattice;
 
-	memset(r->scores, 0, sizeof(double) * r->nscores);
+	memset(r->scores, 0, sizeof(double) * r->max_scores);
 	r->bias = 0;
 	/* a new design (auto fits more than one): nothing kept from another */
 	r->kept = 0;
 	r->kept_all = false;
-	ebm_pass(r, false, -1, ldexp(1.0 / r->nz.count_lattice, DPNOISE_SUM_BITS));
-	ebm_release_sums(rng, r->acc, r->nscores, r->nz.count_lattice, r->nz.count_sigma2,
-					 r->counts);
+	/* the counts summed in units of the finer lattice, the edges' or theirs (powers of 2) */
+	if (r->ep.private_bins)
+	{
+		unit = Min(unit, r->edges.lattice);
+		ebm_edges_begin(r);
+	}
+	ebm_pass(r, false, -1, ldexp(1.0 / unit, DPNOISE_SUM_BITS));
+	if (r->ep.private_bins)
+		ebm_edges_release(r, rng, unit);
+	ebm_release_acc(rng, r->acc, r->nscores,
+					DPNOISE_SUM_BITS + ilogb(r->nz.count_lattice) - ilogb(unit),
+					r->nz.count_lattice, r->nz.count_sigma2, r->counts);
 	if (r->ep.shrinkage < 0)
 	{
 		r->shrinkage = ebm_small_shrinkage(r);
@@ -410,8 +413,13 @@ ebm_params_terms(StringInfo buf, const EBMFit *r)
 		const EBMTerm *e = &r->terms[t];
 
 		if (e->type == EBM_TERM_NUMERIC)
-			appendStringInfo(buf, "%s{\"type\": \"numeric\", \"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d}",
+		{
+			appendStringInfo(buf, "%s{\"type\": \"numeric\", \"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
 							 t == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+			if (e->map != NULL)
+				ebm_edges_term_params(buf, r, t);
+			appendStringInfoChar(buf, '}');
+		}
 		else
 			appendStringInfo(buf, "%s{\"type\": \"categorical\", \"index\": %d, \"size\": %d}",
 							 t == 0 ? "" : ", ", e->index, e->size);
@@ -452,6 +460,13 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	glm_params_bool(buf, "cyclic", r->ep.cyclic);
 	model_params_float(buf, "residual_clip", r->ep.residual_clip);
 	model_params_float(buf, "count_share", r->ep.count_share);
+	model_params_text(buf, "binning", r->ep.private_bins ? "private" : "uniform");
+	if (r->ep.private_bins)
+	{
+		model_params_float(buf, "bin_share", r->ep.bin_share);
+		model_params_int(buf, "bin_grid", r->edges.grid);
+		model_params_float(buf, "bin_sigma", sqrt((double) r->edges.sigma2) * r->edges.lattice);
+	}
 	/* the option: the default's value comes from the noisy counts, in the scores only */
 	if (r->ep.shrinkage < 0)
 		model_params_text(buf, "shrinkage", "by_size");

@@ -20,17 +20,43 @@
 #include "mechanisms/operating.h"
 #include "state/ebmparams.h"
 
+/*
+ * Private edges: the fine layout the first pass counts in (each numeric
+ * term grid cells), the trees' noise, and each numeric term's cuts and
+ * cell-to-bin map once released
+ */
+typedef struct EBMEdges
+{
+	EBMTerm    *fine;			/* the fine layout, nterms terms */
+	int			fine_scores;	/* its scores */
+	int			nnum;			/* numeric terms */
+	int			grid;			/* their cells (ebmbins_fit_grid of "bin_grid") */
+	double		rho;			/* the edges' share of rho */
+	double		lattice;
+	uint64		sigma2;
+	uint16	   *maps;			/* numeric term i's map at maps + i grid */
+	int		   *cuts;			/* its cuts at cuts + i bins, ncuts[i] of them */
+	int		   *ncuts;
+	__int128   *tree;			/* a term's exact node counts */
+	double	   *noisy;			/* ... released */
+	double	   *leaf;			/* its leaves' estimates */
+	double	   *work;			/* ebmbins_leaves' */
+	__int128   *coarse;			/* the exact counts moved to the bins */
+} EBMEdges;
+
 /* a fit's layout, noise, design and buffers */
 typedef struct EBMFit
 {
 	bool		regression;		/* a float8 label, the last word of a row */
 	int			d;				/* the features */
 	EBMParams	ep;
-	EBMTerm    *terms;
+	EBMTerm    *terms;			/* the layout (private edges: set by each fit) */
 	int			nterms;
 	int			nscores;
+	int			max_scores;		/* the most nscores can be: every numeric term's "bins" */
 	double		rho;			/* the fit's: the run's less the balance estimate's */
 	EBMNoise	nz;
+	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
 	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
 	NoisySGDDesign D;			/* set by the caller before ebm_fit */
 	double	   *scores;
@@ -60,6 +86,23 @@ extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
 
 /* one fit on r->D from zero scores: counts, then the rounds (a logit label) */
 extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
+
+/* private edges (ebmedges.c): their noise and buffers, before any row */
+extern void ebm_edges_init(EBMFit *r, const GLMParams *p);
+
+/* a fit's first pass counts in the fine layout */
+extern void ebm_edges_begin(EBMFit *r);
+
+/*
+ * After the first pass (exact fine counts in r->acc, in units of lattice
+ * unit 2^-DPNOISE_SUM_BITS): each numeric term's tree released, its cuts,
+ * the layout's numeric terms cut into their bins, r->acc's counts and the
+ * kept observations' bins moved to it
+ */
+extern void ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit);
+
+/* a numeric term's "grid" and "cuts" (private edges), as predict reads them */
+extern void ebm_edges_term_params(StringInfo buf, const EBMFit *r, int t);
 
 /* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
 extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p);

@@ -29,24 +29,29 @@ PG_FUNCTION_INFO_V1(dpobj_encode);
 /* attribute number (from 1) of params in dpobj.model */
 #define MODEL_ATT_PARAMS	6
 
-Jsonb *
-encoding_of_model(Datum model)
+/* a model's params->key, or NULL */
+static JsonbValue *
+model_param(Datum model, const char *key)
 {
 	bool		isnull;
 	Datum		params = GetAttributeByNum(DatumGetHeapTupleHeader(model), MODEL_ATT_PARAMS,
 										   &isnull);
 	Jsonb	   *p;
-	JsonbValue *v;
 
 	if (isnull)
 		return NULL;
 	p = DatumGetJsonbP(params);
 	if (!JB_ROOT_IS_OBJECT(p) || JB_ROOT_IS_SCALAR(p))
 		return NULL;
-	v = getKeyJsonValueFromContainer(&p->root, "encoding", 8, NULL);
-	if (v == NULL)
-		return NULL;
-	return JsonbValueToJsonb(v);
+	return getKeyJsonValueFromContainer(&p->root, key, strlen(key), NULL);
+}
+
+Jsonb *
+encoding_of_model(Datum model)
+{
+	JsonbValue *v = model_param(model, "encoding");
+
+	return v == NULL ? NULL : JsonbValueToJsonb(v);
 }
 
 Datum
@@ -70,7 +75,8 @@ encoding_attach(Datum model, Jsonb *spec)
 	initStringInfo(&js);
 	appendStringInfoString(&js, "{\"encoding\": ");
 	appendStringInfoString(&js, JsonbToCString(NULL, &spec->root, VARSIZE(spec)));
-	appendStringInfoChar(&js, '}');
+	/* a value outside the declared levels is refused unless the caller says otherwise */
+	appendStringInfoString(&js, ", \"on_unknown\": \"error\"}");
 	add = DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data));
 	values[MODEL_ATT_PARAMS - 1] = nulls[MODEL_ATT_PARAMS - 1] ? add :
 		DirectFunctionCall2(jsonb_concat, values[MODEL_ATT_PARAMS - 1], add);
@@ -151,14 +157,26 @@ typedef enum OnUnknown
 	UNKNOWN_NULL				/* no features: a NULL prediction */
 } OnUnknown;
 
+/*
+ * The call's on_unknown; NULL (the default): the model's own (params
+ * "on_unknown": train() records 'error' from 0.6.0), else 'other' (a model
+ * from before, which keeps predicting as it did)
+ */
 static OnUnknown
 on_unknown_arg(FunctionCallInfo fcinfo)
 {
 	char	   *s;
 
 	if (PG_NARGS() < 3 || PG_ARGISNULL(2))
-		return UNKNOWN_OTHER;
-	s = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	{
+		JsonbValue *v = model_param(PG_GETARG_DATUM(0), "on_unknown");
+
+		if (v == NULL || v->type != jbvString)
+			return UNKNOWN_OTHER;
+		s = pnstrdup(v->val.string.val, v->val.string.len);
+	}
+	else
+		s = text_to_cstring(PG_GETARG_TEXT_PP(2));
 	if (strcmp(s, "other") == 0)
 		return UNKNOWN_OTHER;
 	if (strcmp(s, "error") == 0)
@@ -189,7 +207,7 @@ level_accepted(const EncColumn *c, const char *cat, int len, OnUnknown on_unknow
 			 errmsg("value %s%.*s%s of column \"%s\" is not in the model's declared domain",
 					cat ? "\"" : "", cat ? len : 4, cat ? cat : "null", cat ? "\"" : "",
 					c->column),
-			 errhint("The declared levels are in params->'encoding'; on_unknown => 'other' maps the value to the \"other\" level, 'null' gives a NULL prediction.")));
+			 errhint("The declared levels are in params->'encoding'. on_unknown => 'other' maps the value to the \"other\" level (its weight learned only from training rows outside the levels), 'null' gives a NULL prediction.")));
 	return false;				/* keep compiler quiet */
 }
 
@@ -197,25 +215,31 @@ level_accepted(const EncColumn *c, const char *cat, int len, OnUnknown on_unknow
  * dpobj.encode(m dpobj.model, raw jsonb [, on_unknown text]) RETURNS
  * float8[]: the model's encoding applied to {column: value}; NULL for a
  * numeric null, and with on_unknown 'null' for a categorical value outside
- * the declared levels ('error': refused; 'other', the default: the "other"
- * level, as train() encodes such a value).
+ * the declared levels ('error': refused; 'other': the "other" level, as
+ * train() encodes such a value; NULL, the default: the model's own).
  */
 Datum
 dpobj_encode(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *spec = encoding_of_model(PG_GETARG_DATUM(0));
-	Jsonb	   *raw = PG_GETARG_JSONB_P(1);
+	Jsonb	   *spec;
+	Jsonb	   *raw;
 	Encoding   *enc;
 	char	  **cats;
 	int		   *cat_len;
 	double	   *nums;
 	bool	   *nn;
 	ArrayType  *out;
-	OnUnknown	on_unknown = on_unknown_arg(fcinfo);
+	OnUnknown	on_unknown;
 	bool		known = true;
 	int			ic = 0,
 				in = 0;
 
+	/* not strict: a NULL on_unknown is the model's own */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	spec = encoding_of_model(PG_GETARG_DATUM(0));
+	raw = PG_GETARG_JSONB_P(1);
+	on_unknown = on_unknown_arg(fcinfo);
 	if (spec == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -8,6 +8,9 @@
  *
  *	    {"type": "numeric", "index": j, "lo": a, "hi": b, "bins": B}
  *	        bin = clamp(floor((x[j] - a) / (b - a) * B), 0, B - 1)
+ *	    {..., "bins": B, "grid": G, "cuts": [c_1, ..., c_(B-1)]}  (private edges)
+ *	        cell = clamp(floor((x[j] - a) / (b - a) * G), 0, G - 1),
+ *	        bin = #{i: c_i <= cell}, the cuts increasing in [1, G - 1]
  *	    {"type": "categorical", "index": j, "size": m}
  *	        x[j .. j+m-1] one-hot: the level is the coordinate equal to 1
  *
@@ -22,6 +25,7 @@
  */
 #include "model/kindsint.h"
 #include "model/encode.h"
+#include "core/ebm.h"
 
 #include <math.h>
 
@@ -39,6 +43,9 @@ typedef struct AddTerm
 	double		lo;
 	double		hi;
 	int			offset;			/* its first score in the weights */
+	int			grid;			/* numeric: its cells (= size without "cuts") */
+	int		   *cuts;			/* "cuts" (size - 1), or NULL: each cell a bin */
+	uint16	   *map;			/* each cell's bin, from the cuts */
 } AddTerm;
 
 typedef struct Additive
@@ -72,6 +79,39 @@ key(JsonbContainer *c, const char *k)
 	return getKeyJsonValueFromContainer(c, k, strlen(k), NULL);
 }
 
+/*
+ * A numeric term's "grid" and "cuts" (private edges), or neither: cells of
+ * the grid, cuts increasing within it, one fewer than the bins
+ */
+static void
+additive_cuts(JsonbContainer *c, AddTerm *t)
+{
+	JsonbValue *gv = key(c, "grid"),
+			   *cv = key(c, "cuts");
+	const char *bad = "additive model params: a numeric term's \"grid\" must be a power of 2 up to 65536 and its \"cuts\" \"bins\" - 1 increasing cells inside it";
+
+	t->grid = t->size;
+	t->cuts = NULL;
+	t->map = NULL;
+	if (gv == NULL && cv == NULL)
+		return;
+	t->grid = json_int_in(gv, 2, EBM_BIN_MAX_GRID);
+	if (!ebmbins_grid_ok(t->grid) || cv == NULL || cv->type != jbvBinary ||
+		!JsonContainerIsArray(cv->val.binary.data) ||
+		JsonContainerSize(cv->val.binary.data) != t->size - 1)
+		additive_bad(bad);
+	t->cuts = palloc(sizeof(int) * t->size);
+	for (int i = 0; i < t->size - 1; i++)
+	{
+		t->cuts[i] = json_int_in(getIthJsonbValueFromContainer(cv->val.binary.data, i), 1,
+								 t->grid - 1);
+		if (t->cuts[i] < 1 || (i > 0 && t->cuts[i] <= t->cuts[i - 1]))
+			additive_bad(bad);
+	}
+	t->map = palloc(sizeof(uint16) * t->grid);
+	ebmbins_map(t->cuts, t->size - 1, t->grid, t->map);
+}
+
 /* one element of "terms" */
 static void
 additive_term(JsonbValue *e, AddTerm *t)
@@ -95,6 +135,7 @@ additive_term(JsonbValue *e, AddTerm *t)
 		if (t->size < 1 || !model_param_number(o, "lo", &t->lo) ||
 			!model_param_number(o, "hi", &t->hi) || !(t->lo < t->hi) || !isfinite(t->hi - t->lo))
 			additive_bad("additive model params: a numeric term needs \"bins\" between 1 and 4096 and finite \"lo\" < \"hi\"");
+		additive_cuts(c, t);
 	}
 	else if (type->val.string.len == 11 && memcmp(type->val.string.val, "categorical", 11) == 0)
 	{
@@ -171,13 +212,18 @@ additive_unpack(ModelPredictor *m, HeapTupleHeader th)
 static int
 additive_bin(const AddTerm *t, double x)
 {
-	double		u = (x - t->lo) / (t->hi - t->lo) * t->size;
+	int			c = ebm_grid_cell(x, t->lo, t->hi, t->grid);
 
-	if (!(u >= 0))
-		return 0;
-	if (u >= t->size)
-		return t->size - 1;
-	return (int) floor(u);
+	return t->map != NULL ? t->map[c] : c;
+}
+
+/* bin b's lower edge (b = size: the upper end), encoded */
+static double
+additive_edge(const AddTerm *t, int b)
+{
+	int			c = b == 0 ? 0 : b == t->size ? t->grid : t->cuts ? t->cuts[b - 1] : b;
+
+	return t->lo + (t->hi - t->lo) * c / t->grid;
 }
 
 /* the level of a one-hot group, or -1 */
@@ -270,8 +316,8 @@ additive_explain_numeric(const ModelPredictor *m, const AddTerm *t, const double
 	explain_coord_name(out, t->index, &feature, &level, &numeric, &clo, &chi);
 	for (int b = 0; b < t->size; b++)
 	{
-		double		e0 = t->lo + (t->hi - t->lo) * b / t->size;
-		double		e1 = t->lo + (t->hi - t->lo) * (b + 1) / t->size;
+		double		e0 = additive_edge(t, b);
+		double		e1 = additive_edge(t, b + 1);
 
 		/* encoded x = 2 (raw - lo) / (hi - lo) - 1 */
 		if (numeric && level != NULL)

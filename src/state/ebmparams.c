@@ -28,6 +28,8 @@ const DPOptionSpec ebmparams_options[] = {
 	DP_OPTION("shrinkage", DP_OPTION_DOUBLE, EBMParams, shrinkage, -1),
 	DP_OPTION("cyclic", DP_OPTION_BOOL, EBMParams, cyclic, false),
 	DP_OPTION("residual_clip", DP_OPTION_DOUBLE, EBMParams, residual_clip, 0.25),
+	DP_OPTION("bin_share", DP_OPTION_DOUBLE, EBMParams, bin_share, 0.05),
+	DP_OPTION("bin_grid", DP_OPTION_INT, EBMParams, bin_grid, EBM_BIN_GRID),
 	DP_OPTION("lo", DP_OPTION_DOUBLE, EBMParams, lo, -1),
 	DP_OPTION("hi", DP_OPTION_DOUBLE, EBMParams, hi, 1),
 	{NULL}
@@ -36,7 +38,8 @@ const DPOptionSpec ebmparams_options[] = {
 bool
 ebmparams_key(const char *key)
 {
-	if (strcmp(key, "groups") == 0 || strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0)
+	if (strcmp(key, "groups") == 0 || strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0 ||
+		strcmp(key, "binning") == 0)
 		return true;
 	for (const DPOptionSpec *o = ebmparams_options; o->name != NULL; o++)
 		if (strcmp(o->name, key) == 0)
@@ -72,6 +75,21 @@ ebmparams_groups(JsonbValue *v, EBMParams *p)
 			p->groups[p->ngroups++] = dp_option_int(&e, "groups", 0, EBM_MAX_BINS);
 }
 
+/* "binning": "private" or "uniform" */
+static void
+ebmparams_binning(JsonbValue *v, EBMParams *p)
+{
+	const char *hint = "\"private\" places a numeric term's edges at private quantiles (the default), \"uniform\" cuts [lo, hi] into equal-width bins.";
+	char	   *s = dp_option_string(v, "binning", hint);
+
+	if (strcmp(s, "private") == 0)
+		p->private_bins = true;
+	else if (strcmp(s, "uniform") == 0)
+		p->private_bins = false;
+	else
+		ebmparams_refuse("option \"binning\" must be \"private\" or \"uniform\"", hint);
+}
+
 static void
 ebmparams_option(const char *key, JsonbValue *v, void *arg)
 {
@@ -96,6 +114,17 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 		p->shrinkage = dp_option_number(v, key, 0, 1e9, false);
 	else if (strcmp(key, "cyclic") == 0)
 		p->cyclic = dp_option_bool(v, key);
+	else if (strcmp(key, "binning") == 0)
+		ebmparams_binning(v, p);
+	else if (strcmp(key, "bin_share") == 0)
+		p->bin_share = dp_option_number(v, key, 0, 1, true);
+	else if (strcmp(key, "bin_grid") == 0)
+	{
+		p->bin_grid = dp_option_int(v, key, 2, EBM_BIN_MAX_GRID);
+		if (!ebmbins_grid_ok(p->bin_grid))
+			ebmparams_refuse("option \"bin_grid\" must be a power of 2",
+							 "It is the number of equal-width cells whose counts place private edges, e.g. 4096.");
+	}
 	else if (strcmp(key, "lo") == 0)
 		p->lo = dp_option_number(v, key, -1e15, 1e15, false);
 	else if (strcmp(key, "hi") == 0)
@@ -131,6 +160,7 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 	dp_options_defaults(ebmparams_options, p);
 	p->y_min = NAN;
 	p->y_max = NAN;
+	p->private_bins = true;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"rounds\": 30}'", ebmparams_option, p);
 	if (p->learning_rate == 0)
@@ -141,6 +171,9 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 	if (!regression && p->have_y)
 		ebmparams_refuse("options \"y_min\" and \"y_max\" are for a float8 label",
 						 "Drop them for a boolean label.");
+	if (p->private_bins && !(p->bin_share > 0 && p->bin_share < 1))
+		ebmparams_refuse("option \"bin_share\" must be in (0, 1) with private bins",
+						 "It is the share of the budget spent placing the edges, e.g. 0.05; \"binning\": \"uniform\" spends none.");
 	if (!(p->lo < p->hi))
 		ebmparams_refuse("option \"lo\" must be below \"hi\"",
 						 "Numeric coordinates are binned over [lo, hi]; encoded columns lie in [-1, 1].");
@@ -149,4 +182,13 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 	if (*nterms < 1)
 		ebmparams_refuse("option \"groups\" does not cover the features",
 						 "Its entries (0 for a numeric coordinate, m for a one-hot group of m) must add up to the number of features, counting 0 as 1.");
+	/* no numeric term: no edges to place, nothing spent on them */
+	if (p->private_bins)
+	{
+		bool		numeric = false;
+
+		for (int t = 0; t < *nterms; t++)
+			numeric = numeric || (*terms)[t].type == EBM_TERM_NUMERIC;
+		p->private_bins = numeric;
+	}
 }

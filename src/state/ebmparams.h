@@ -2,7 +2,7 @@
  *
  * ebmparams.h
  *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
- *	  shrinkage, count_share, lo, hi and groups (the one-hot groups of the
+ *	  shrinkage, count_share, binning, bin_share, bin_grid, lo, hi and groups (the one-hot groups of the
  *	  row, set by dpobj.train() from the run's encoding).  Its shared options
  *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
  *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
@@ -29,6 +29,10 @@ typedef struct EBMParams
 	bool		cyclic;			/* a round: one pass per term (true) or one in all */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
+	bool		private_bins;	/* "binning": "private" (edges at private quantiles)
+								 * or "uniform" (bins equal-width cells) */
+	double		bin_share;		/* private edges: their share of rho */
+	int			bin_grid;		/* private edges: the fine grid's cells */
 	double		y_min;			/* a float8 label: its public bounds (required) */
 	double		y_max;
 	bool		have_y;

@@ -65,6 +65,7 @@ cms_noise|(SELECT dpobj.dp_logistic(x, y, 2, 1e-5, '{"R":1,"intercept":false,"lo
 opsamp_scale|(SELECT dpobj.dp_opsamp(x, y, 4, 1e-5, '{"R":1,"n":1}') FROM opsamp WHERE side = 0)|((m).params->>'laplace_scale')::float8
 evalreg_noise|(SELECT dpobj.dp_evaluate(x, y, 0.2, 1e-5, jsonb_build_object('model', (SELECT m FROM lrmodel)::text)) FROM evalreg WHERE side = 0)|(m->'noise'->>'scale')::float8
 auto_output|(SELECT dpobj.dp_logistic(x, y, 3.6, 9e-6, '{"R":1,"intercept":false,"loss":"huber","method":"output","metric":"accuracy"}') FROM canary WHERE side = 0)|((m).params->>'sigma')::float8
+ebm_edges|(SELECT dpobj.dp_ebm(x, y, 16, 1e-5, '{"lo":0,"hi":1,"bins":2,"rounds":1,"bin_grid":2,"bin_share":0.9,"metric":"accuracy"}') FROM ebm_edges WHERE side = 0)|sqrt(2) / ((m).params->>'bin_sigma')::float8
 CLAIMS
 fi
 

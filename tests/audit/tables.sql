@@ -146,6 +146,18 @@ CREATE TABLE ebm AS
   SELECT s, ARRAY[1.0]::float8[], s = 0
     FROM generate_series(0, 1) s;
 
+-- ebm_edges: ebm's private edges on a grid of 2 cells of [0, 1] (one level, no root): 100
+-- public rows at x = 0.25 (cell 0) and 100 at 0.75 (cell 1) on both sides, and the canary at
+-- 0.25 in D, 0.75 in D'.  With 2 bins the one cut exists iff cell 0's noisy count reaches
+-- cell 1's, h0 - h1 = +-1 + N(0, 2 s^2): the canary moves that threshold by 2 / (sqrt 2 s),
+-- the full sqrt(2 rho_b) of the trees' share.
+CREATE TABLE ebm_edges AS
+  SELECT s AS side, ARRAY[CASE WHEN i <= 100 THEN 0.25 ELSE 0.75 END]::float8[] AS x, i % 2 = 0 AS y
+    FROM generate_series(0, 1) s CROSS JOIN generate_series(1, 200) i
+  UNION ALL
+  SELECT s, ARRAY[CASE WHEN s = 0 THEN 0.25 ELSE 0.75 END]::float8[], true
+    FROM generate_series(0, 1) s;
+
 -- The noise-law rows (audit.py's kinds lap, gauss, em, bern) read a release minus its
 -- true value, which these tables fix; background rows keep every released count far from
 -- 0, so a clamp at 0 (post-processing) never touches the noise.

@@ -90,14 +90,15 @@ PORTS=("${CITUS_PORTS[@]}")
 # and weights' size (an additive choice's are its score tables);
 # only the selection's public params are compared (tests/security/selection_public_params.txt);
 # with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt);
-# so is an additive model's "counts" (its released noisy bin counts), and a binary
-# classifier's "threshold" and balance estimate ("balance_counts", "balance_weight_*").
+# so is an additive model's "counts" (its released noisy bin counts), with private bins
+# ("binning": "private") its "terms" (the numeric terms' cuts) and its weights' size, and a
+# binary classifier's "threshold" and balance estimate ("balance_counts", "balance_weight_*").
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
 PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/private_r_public_params.txt" | paste -sd, -)}"
 # a tuned noisy GD model's grid point and what it sets are DP output (tune_public_params.txt)
 TUNE_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/tune_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND %s->>'binning' = 'private'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC" "$1"
 }
 COORD=${PORTS[0]}
 
@@ -494,7 +495,7 @@ observe_job() { # TABLE MECH OPTIONS LABEL
         out="submit: a job id, $(job_end "$job")"$'\n'
         out+=$(cq "$COORD" -c "SET ROLE janalyst" -c "SELECT state, error, sqlstate, (model).mechanism,
                    (model).epsilon, (model).delta, $(public_params '(model).params'),
-                   CASE WHEN NOT (model).params ? 'selected' THEN cardinality((model).weights) END
+                   CASE WHEN NOT (model).params ? 'selected' AND (model).params->>'binning' IS DISTINCT FROM 'private' THEN cardinality((model).weights) END
               FROM dpobj.jobs WHERE id = $job" 2>&1)
     fi
     out+=$'\n'$(cq "$COORD" -c "SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger
@@ -643,11 +644,12 @@ t_is "... and its cells under a seed are the local copy's (histogram and quantil
 
 # --- (k) private additive boosting on a distributed protected table ---------------------------
 # dp_ebm keeps noisy GD's rows: train() on Citus gives it the sample of the coordinator's K
-# ("sample_rows", above the 2000 rows here: every row), run and charged on the coordinator
+# ("sample_rows", above the 2000 rows here: every row), run and charged on the coordinator;
+# equal-width bins, so that the layout is public and compared with the local copy's
 l0=$(ledger_rows "$COORD")
 ebm_train() { # TABLE: the public fields of train(..., 'ebm') and whether it names a sample
     as_analyst -c "SELECT (m).mechanism, cardinality((m).weights), (m).params->'terms', (m).params ? 'sample_rows'
-                     FROM dpobj.train('$1', 'ebm', ARRAY['edu', 'age'], 'y', 1, 1e-6, '{\"bins\": 8}') m" 2>&1
+                     FROM dpobj.train('$1', 'ebm', ARRAY['edu', 'age'], 'y', 1, 1e-6, '{\"bins\": 8, \"binning\": \"uniform\"}') m" 2>&1
 }
 d=$(ebm_train people)
 t_check "ebm: train() on the distributed table releases an additive model (4 levels + 1 \"other\" + 8 bins)" \

@@ -161,6 +161,29 @@ test_noise(void)
 	CHECK(nz2.count_sigma2 == nz.count_sigma2, "the counts' noise does not depend on the clip");
 }
 
+/* private edges: 5 terms' trees over 4096 cells (3 levels, 4368 nodes) at rho */
+static void
+test_bin_noise(void)
+{
+	double		g,
+				g4,
+				s;
+	uint64_t	s2,
+				s24;
+
+	CHECK(ebm_bin_noise(0.01, 5, 4096, 1, &g, &s2), "edges' noise in range");
+	/* each tree: sensitivity sqrt(2 L) = sqrt 6, rounding sqrt(4368) (1 + 2^-5) */
+	s = sqrt(6.0) / g + sqrt(4368.0) * (1 + ldexp(1, -5));
+	CHECK(5 * s * s / (2.0 * s2) <= 0.01, "5 trees cost %g <= rho", 5 * s * s / (2.0 * s2));
+	CHECK(fabs(sqrt((double) s2) * g / sqrt(5 * 6.0 / (2 * 0.01)) - 1) < 0.01, "node noise sd");
+	ebm_bin_noise(0.01, 5, 4096, 4, &g4, &s24);
+	CHECK(fabs(sqrt((double) s24) * g4 / (sqrt((double) s2) * g) - 4) < 0.01, "k = 4: 4 times the sd");
+	ebm_bin_noise(0.01, 5, 2, 1, &g4, &s24);
+	CHECK(fabs(sqrt((double) s24) * g4 / sqrt(5 * 2.0 / (2 * 0.01)) - 1) < 0.01,
+		  "2 cells: one level, sensitivity sqrt 2");
+	CHECK(!ebm_bin_noise(1e-30, 5, 4096, 1, &g, &s2), "tiny rho outside the sampler's range");
+}
+
 /* the default shrinkage's inputs: the counts' total and the small-table rule */
 static void
 test_small_shrinkage(void)
@@ -223,6 +246,7 @@ main(void)
 	test_bins();
 	test_margin_update();
 	test_noise();
+	test_bin_noise();
 	test_small_shrinkage();
 	test_line_step();
 	return unitcheck_report();
