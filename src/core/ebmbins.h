@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * ebmbins.h
- *	  Private bin edges of a numeric term (additive boosting, ebm.h): the
+ *	  Private bin edges of a numeric term (additive boosting, additive.h): the
  *	  term's exact histogram over a fine public grid of G equal-width cells
  *	  of [lo, hi], released as a noisy hierarchical histogram (every node of
  *	  a tree of fanout EBM_BIN_FANOUT over the cells, the leaves included,

@@ -11,7 +11,7 @@
  * clipped, spilled past the cap, replayed in blocks, glmblocks.h).  The
  * terms come from the option "groups" (dpobj.train() derives it from the
  * run's encoding: a one-hot group per categorical, a numeric term per
- * numeric column, binned over [lo, hi]; core/ebm.h).  The run:
+ * numeric column, binned over [lo, hi]; core/additive.h).  The run:
  *   counts: one pass, each term's bin counts (class weights applied),
  *     released snapped with discrete Gaussian noise at count_share rho;
  *   T rounds ("rounds"): the per-bin sums of the residual y -
@@ -28,7 +28,7 @@
  * sum of per-row terms of l2 norm at most c (a row is in one bin of a
  * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
  * times that for a unit of k rows; T x terms + terms releases compose to
- * rho(eps, delta) (core/ebm.c; docs/PRIVACY.md "Additive boosting"), less
+ * rho(eps, delta) (core/additive.c; docs/PRIVACY.md "Additive boosting"), less
  * a yes/no label's balance estimate (operating.c) and, with private bins,
  * bin_share of the rest for the numeric terms' edges (ebmedges.c).
  *
@@ -40,7 +40,7 @@
 
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "core/ebm.h"
+#include "core/additive.h"
 #include "mechanisms/ebm.h"
 #include "mechanisms/glm.h"
 #include "mechanisms/mechanism.h"

@@ -15,7 +15,7 @@
 #include "utils/jsonb.h"
 
 #include "context/trainquery.h"
-#include "core/ebm.h"
+#include "core/additive.h"
 #include "mechanisms/glm.h"
 #include "mechanisms/operating.h"
 #include "state/ebmparams.h"

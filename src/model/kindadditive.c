@@ -25,7 +25,7 @@
  */
 #include "model/kindsint.h"
 #include "model/encode.h"
-#include "core/ebm.h"
+#include "core/additive.h"
 
 #include <math.h>
 

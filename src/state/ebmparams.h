@@ -13,7 +13,7 @@
 #define DPOBJ_EBMPARAMS_H
 
 #include "base/options.h"
-#include "core/ebm.h"
+#include "core/additive.h"
 
 #include "utils/jsonb.h"
 

@@ -241,6 +241,19 @@ def check_core(files):
 UNBUILDABLE = ("utils/pg_locale.h",)
 
 
+def check_object_names(files):
+    """PGXS writes each object's dependencies to .deps/<basename>.Po: two C files with one
+    basename would share that file and lose one's header dependencies"""
+    seen, dup = {}, []
+    for f in files:
+        if f.startswith("src/") and f.endswith(".c"):
+            b = os.path.basename(f)
+            if b in seen:
+                dup.append(f"{seen[b]} and {f}")
+            seen[b] = f
+    check("no two C files under src/ share a file name", not dup, "; ".join(dup))
+
+
 def check_server_headers(files):
     _, system = includes(files)
     bad = [f"{f}: {n}" for f, names in sorted(system.items()) for n in names
@@ -410,6 +423,7 @@ def main():
     check_architecture(files)
     check_core(files)
     check_server_headers(files)
+    check_object_names(files)
     check_circles(files)
     check_layers(files)
     check_calls_up(files)

@@ -1,5 +1,5 @@
 /*
- * test_ebm.c -- private additive boosting's arithmetic (src/core/ebm.c): the
+ * test_ebm.c -- private additive boosting's arithmetic (src/core/additive.c): the
  * term layout of an encoding, bin lookup, the margin, the clipped residual,
  * one round's update, centring, and the calibration (every round's residual
  * sums at sensitivity 2k, the counts at sqrt 2 k, composing to rho).
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/dpnoise.h"
-#include "core/ebm.h"
+#include "core/additive.h"
 #include "unitcheck.h"
 
 static void

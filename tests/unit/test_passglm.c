@@ -1,6 +1,6 @@
 /*
  * test_passglm.c -- the degree-2 Chebyshev approximation of the logistic loss
- * (src/core/passglm.c) against an independent Simpson-rule integral of the
+ * (src/core/passglmpoly.c) against an independent Simpson-rule integral of the
  * Chebyshev coefficient, its exact symmetry (b1 = -1/2) and its error on [-r, r].
  */
 #include <math.h>
@@ -9,7 +9,7 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-#include "core/passglm.h"
+#include "core/passglmpoly.h"
 #include "unitcheck.h"
 
 static double

@@ -3,7 +3,7 @@
  * passglm.c
  *	  dp_passglm's final function: one-pass private logistic regression by
  *	  polynomial approximate sufficient statistics (PASS-GLM, Huggins et
- *	  al., NeurIPS 2017; src/core/passglm.h; docs/PRIVACY.md "One-pass
+ *	  al., NeurIPS 2017; src/core/passglmpoly.h; docs/PRIVACY.md "One-pass
  *	  logistic regression (passglm)").
  *
  * The state is dp_linear_regression's (linearstate.h) with labels -1 / +1, and
@@ -27,7 +27,7 @@
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
 #include "model/model.h"
-#include "core/passglm.h"
+#include "core/passglmpoly.h"
 #include "families/linear/passglmparams.h"
 #include "base/random.h"
 

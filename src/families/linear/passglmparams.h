@@ -2,7 +2,7 @@
  *
  * passglmparams.h
  *	  Public parameters of dp_passglm (one-pass logistic regression,
- *	  src/core/passglm.h): the privacy parameters and the jsonb options R
+ *	  src/core/passglmpoly.h): the privacy parameters and the jsonb options R
  *	  (required), intercept, ridge and rows_per_unit, held in a LinParams
  *	  (the run shares dp_linear_regression's state: its sums on labels -1
  *	  and +1, released as SSP).  Never computed from the data.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * passglm.h
+ * passglmpoly.h
  *	  PASS-GLM for logistic regression (Huggins, Adams, Broderick, "PASS-GLM:
  *	  polynomial approximate sufficient statistics for scalable Bayesian GLM
  *	  inference", NeurIPS 2017, with its private variant): the logistic loss
@@ -16,8 +16,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_PASSGLM_H
-#define DPOBJ_PASSGLM_H
+#ifndef DPOBJ_PASSGLMPOLY_H
+#define DPOBJ_PASSGLMPOLY_H
 
 /* the approximation interval [-r, r] of the margin s */
 #define PASSGLM_RADIUS 4.0
@@ -36,4 +36,4 @@ extern void passglm_chebyshev2(double r, int n, double *b0, double *b1, double *
  */
 extern double passglm_scale(void);
 
-#endif							/* DPOBJ_PASSGLM_H */
+#endif							/* DPOBJ_PASSGLMPOLY_H */

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * ebm.c
- *	  Private additive boosting's arithmetic (ebm.h): plain C, over the
+ * additive.c
+ *	  Private additive boosting's arithmetic (additive.h): plain C, over the
  *	  snapped discrete Gaussian's calibration (dpnoise.c).
  *
  *-------------------------------------------------------------------------
  */
-#include "core/ebm.h"
+#include "core/additive.h"
 
 #include <math.h>
 

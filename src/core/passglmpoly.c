@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * passglm.c
- *	  The degree-2 Chebyshev approximation of the logistic loss (passglm.h).
+ * passglmpoly.c
+ *	  The degree-2 Chebyshev approximation of the logistic loss (passglmpoly.h).
  *
  * On [-r, r] with t = s / r, log(1 + e^-s) = sum_k c_k T_k(t), where
  * c_k = (2 - [k = 0]) / n sum_j f(r cos theta_j) cos(k theta_j),
@@ -13,7 +13,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "core/passglm.h"
+#include "core/passglmpoly.h"
 
 #include <math.h>
 

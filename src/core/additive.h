@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * ebm.h
+ * additive.h
  *	  Private additive boosting (Nori, Caruana, Bu, Shen, Kulkarni, ICML
  *	  2021): the term layout of an encoded row, bin lookup, the margin, one
  *	  round's update from noisy per-(term, bin) sums, and the calibration.
- *	  Plain C (ebm.c, over dpnoise.c), shared with tests/unit/test_ebm.c.
+ *	  Plain C (additive.c, over dpnoise.c), shared with tests/unit/test_ebm.c.
  *
  * A model is a bias and one score table per term.  A term is either one
  * numeric coordinate cut into B equal-width bins over [lo, hi], or a
@@ -17,8 +17,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_EBM_H
-#define DPOBJ_EBM_H
+#ifndef DPOBJ_ADDITIVE_H
+#define DPOBJ_ADDITIVE_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -185,4 +185,4 @@ extern bool ebm_bin_noise(double rho_bins, int nterms, int grid, int k, double *
 extern void ebm_release_acc(gsl_rng *rng, __int128 *acc, int n, int bits, double lattice,
 							uint64_t sigma2, double *out);
 
-#endif							/* DPOBJ_EBM_H */
+#endif							/* DPOBJ_ADDITIVE_H */
