@@ -350,3 +350,22 @@ EOF
     unset PGPASSWORD PGSERVICE PGHOSTADDR
     dpobj_psql -c 'SELECT 1' >/dev/null || dpobj_die "cannot connect to the new cluster"
 }
+
+# A benchmark's cluster (bench/*/run.sh): dpobj preloaded, no JIT, serial plans; database $1
+# with the extension and the public tables named after it (data/<name>/load.sql).
+dpobj_bench_cluster() {
+    local db="$1" d
+    shift
+    export DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
+jit = off
+max_parallel_workers_per_gather = 0"
+    dpobj_ensure_packages
+    dpobj_build_install >&2
+    dpobj_start_cluster
+    export PGDATABASE="$db"
+    dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
+    dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
+    for d in "$@"; do
+        dpobj_psql -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
+    done
+}

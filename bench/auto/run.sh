@@ -28,18 +28,7 @@ BENCH_SHARES="${BENCH_SHARES:-0.2 0.33}"
 BENCH_FIXED="${BENCH_FIXED:-objective output cms noisysgd noisysgd_n}"
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-55446}"
 export DPOBJ_PGPORT
-DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
-jit = off
-max_parallel_workers_per_gather = 0"
-export DPOBJ_EXTRA_CONF
-
-dpobj_ensure_packages
-dpobj_build_install >&2
-dpobj_start_cluster
-export PGDATABASE=dpobj_bench_auto
-dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
-dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
-dpobj_psql -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
+dpobj_bench_cluster dpobj_bench_auto adult
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; commit $(git -C "$REPO" rev-parse --short HEAD)"
 start=$(date +%s)
 dpobj_psql -v draws="$BENCH_DRAWS" -v fixed="$BENCH_FIXED" -v shares="$BENCH_SHARES" \

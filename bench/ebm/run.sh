@@ -17,19 +17,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BENCH_SEEDS="${BENCH_SEEDS:-10}"
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-55447}"
 export DPOBJ_PGPORT
-DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
-jit = off
-max_parallel_workers_per_gather = 0"
-export DPOBJ_EXTRA_CONF
-dpobj_ensure_packages
-dpobj_build_install >&2
-dpobj_start_cluster
-export PGDATABASE=dpobj_bench_ebm
-dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
-dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
-for d in adult bank_marketing german_credit; do
-    dpobj_psql -v datadir="$REPO/data/$d" -f "$REPO/data/$d/load.sql" >/dev/null
-done
+dpobj_bench_cluster dpobj_bench_ebm adult bank_marketing german_credit
 for f in setup accuracy; do dpobj_psql -q -f "$HERE/$f.sql"; done
 # non-private baselines where scikit-learn is installed (never a dependency)
 if /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then

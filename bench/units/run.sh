@@ -39,18 +39,7 @@ BENCH_AVG_MECHS="${BENCH_AVG_MECHS:-objective output noisysgd}"
 BENCH_SKIP="${BENCH_SKIP:-}"
 DPOBJ_PGPORT="${DPOBJ_PGPORT:-55444}"
 export DPOBJ_PGPORT
-DPOBJ_EXTRA_CONF="shared_preload_libraries = 'dpobj'
-jit = off
-max_parallel_workers_per_gather = 0"
-export DPOBJ_EXTRA_CONF
-
-dpobj_ensure_packages
-dpobj_build_install >&2
-dpobj_start_cluster
-export PGDATABASE=dpobj_bench_units
-dpobj_psql -d postgres -c "CREATE DATABASE $PGDATABASE" >/dev/null
-dpobj_psql -c 'CREATE EXTENSION dpobj' >/dev/null
-dpobj_psql -v datadir="$REPO/data/adult" -f "$REPO/data/adult/load.sql" >/dev/null
+dpobj_bench_cluster dpobj_bench_units adult
 dpobj_psql -f "$HERE/setup.sql" >/dev/null
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs; commit $(git -C "$REPO" rev-parse --short HEAD)"
 
