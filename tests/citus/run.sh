@@ -411,7 +411,8 @@ SET LOCAL enable_indexonlyscan = on;
 SET LOCAL client_min_messages = debug1;
 SET LOCAL max_parallel_workers_per_gather = 4;
 SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'),
-       CASE WHEN NOT (m).params ? 'selected' THEN array_length((m).weights, 1) END
+       CASE WHEN NOT (m).params ? 'selected' AND (m).params->>'binning' IS DISTINCT FROM 'private'
+            THEN array_length((m).weights, 1) END
   FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;
 COMMIT;
 RESET ROLE;
