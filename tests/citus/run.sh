@@ -11,7 +11,8 @@
 #       ungrouped Aggregate); an aggregate Citus does not push down fails that check;
 #   (b) the released model (dp_evaluate: the released counts or regression metrics) on
 #       the distributed table equals the one on a local copy under the same dpobj.seed,
-#       for every mechanism (linear regression, AdaSSP and SSP, included);
+#       for every mechanism (linear regression, AdaSSP and SSP, passglm, auto and the
+#       one-vs-rest multi-class ones included);
 #   (c) the final function -- the charge, the noise -- runs only on the coordinator: a
 #       single-shard query and GROUP BY the distribution column are refused before any
 #       charge on any node; with router execution off the same filter finalises on the
@@ -35,6 +36,9 @@
 #       whose cap is smaller than the coordinator's is refused before the charge;
 #   (j) dpobj.aggregate() on a distributed protected table: partial states on the shards,
 #       charged once on the coordinator; its cells under a seed equal a local copy's;
+#       grouped by a column without declared levels (dp_aggregate_keys: no partial state,
+#       its rows gathered on the coordinator) it is refused before the charge, and a
+#       superuser's direct dp_aggregate_keys, charged once, releases the local copy's keys;
 #   (k) train(..., 'ebm') on a distributed protected table: its terms from the declared
 #       domains as on a local copy, the shards' states a sample of the coordinator's K (as
 #       noisy GD's), charged once on the coordinator;
@@ -125,10 +129,10 @@ pushed_down() {
     printf '#   %s\n' "${1//$'\n'/$'\n'#   }"
     return 1
 }
-# computed_whole PLAN PART: PLAN is not pushed down as above and computes dp_halfspace whole
-# in PART (plan_coordinator or plan_task)
+# computed_whole PLAN PART [AGG]: PLAN is not pushed down as above and computes AGG
+# (dpobj.dp_halfspace by default) whole in PART (plan_coordinator or plan_task)
 computed_whole() {
-    ! pushed_down "$1" >/dev/null && "$2" "$1" | grep -q "dpobj.dp_halfspace("
+    ! pushed_down "$1" >/dev/null && "$2" "$1" | grep -q "${3:-dpobj.dp_halfspace}("
 }
 
 t_is "a coordinator and two active workers" \
@@ -176,9 +180,15 @@ declare -A AGG=(
     [linear]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '$LINOPTS')"
     [linear_ssp]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"method\": \"ssp\"}')"
     [evaluate_linear]="dpobj.dp_evaluate(x, ($LABEL)::float8, 1, 1e-6, jsonb_build_object('model', ($LINMODEL)::text))"
+    [passglm]="dpobj.dp_passglm(x, y, 1, 1e-6, '{\"R\": 2}')"
+    [auto]="dpobj.dp_auto(x, y, 1, 1e-6, '{\"R\": 2}')"
+    # one-vs-rest over 3 classes, a text label and a bigint one (both overloads)
+    [logistic_mc]="dpobj.dp_logistic_multiclass(x, (ARRAY['lo', 'mid', 'hi'])[1 + id % 3], 1, 1e-6, '{\"R\": 2, \"classes\": [\"lo\", \"mid\", \"hi\"]}')"
+    [noisysgd_mc]="dpobj.dp_noisysgd_multiclass(x, (id % 3)::bigint, 1, 1e-6, '{\"R\": 2, \"classes\": [0, 1, 2], \"T\": 200}')"
 )
 runs=0
-for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evaluate linear linear_ssp evaluate_linear; do
+for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evaluate linear linear_ssp evaluate_linear \
+         passglm auto logistic_mc noisysgd_mc; do
     a=${AGG[$k]}
     plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states, the coordinator combines them ($PARTIAL_AGG, $COMBINE_AGG)" \
@@ -642,6 +652,32 @@ t_check "... dp_aggregate is pushed down ($PARTIAL_AGG on the shards, combined o
 t_is "... and its cells under a seed are the local copy's (histogram and quantile bins on edges too)" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people")" \
     "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $DPAGG->'values' FROM people_local")"
+# grouped by a column without declared levels: private key selection (dp_aggregate_keys),
+# whose state is a sort of the encoded rows and has no combine function, so Citus would
+# gather every row on the coordinator (a state that grows with the table, which the sealed
+# path does not run): aggregate() refuses it on a distributed table before the charge
+l0=$(ledger_rows "$COORD")
+e=$(err_code "$COORD" "SET ROLE analyst; SELECT count(*) FROM dpobj.aggregate('people', '[{\"stat\": \"count\"}]', 1, 1e-6, ARRAY['y'])")
+t_is "aggregate() grouped by a column without declared levels: refused on a distributed table, nothing charged" \
+    "$e/$(ledger_rows "$COORD")" \
+    "0A000: dpobj.aggregate: group_by column \"y\" has no declared levels, which a Citus distributed table does not support/$l0"
+# a superuser's direct call: computed whole on the coordinator over the gathered rows (the
+# final function, the charge and the noise there as always), charged once; under a seed the
+# distributed table's release (keys, threshold, cells) is the local copy's: the final
+# function reads the rows sorted by key and sums integers (lattice points), exactly
+KEYENC='[{"column": "age", "lo": 17, "hi": 90}]'
+KEYAGG="dpobj.dp_aggregate_keys(dpobj.encode_features('$KEYENC', '{}'::text[], ARRAY[dpobj.numeric_feature(age)]), edu, 1, 1e-6, jsonb_build_object('sealed', true, 'layout', jsonb_build_object('encoding', '$KEYENC'::jsonb, 'group_by', '[]'::jsonb, 'what', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"age\"}]'::jsonb)))"
+t_check "dp_aggregate_keys (no combine function): computed whole on the coordinator, not pushed down" \
+    computed_whole "$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $KEYAGG FROM people")" plan_coordinator dpobj.dp_aggregate_keys
+l0=$(ledger_rows "$COORD")
+dist=$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $KEYAGG FROM people")
+t_is "... a direct call on the distributed table: charged once, on the coordinator (coordinator/worker/worker ledger rows)" \
+    "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 1))/0/0"
+# the 5 keys of 399 or 400 rows released, the lone injected level (1 row) not
+t_is "... it releases the 5 large keys with 2 cells each" \
+    "$(cq "$COORD" -c "SELECT jsonb_array_length(\$k\$$dist\$k\$::jsonb->'keys'), jsonb_array_length(\$k\$$dist\$k\$::jsonb->'values')")" "5|10"
+t_is "... and under a seed the local copy's release (keys, threshold, noise, cells)" \
+    "$dist" "$(cq "$COORD" -c "SET dpobj.seed = 5" -c "SELECT $KEYAGG FROM people_local")"
 
 # --- (k) private additive boosting on a distributed protected table ---------------------------
 # dp_ebm keeps noisy GD's rows: train() on Citus gives it the sample of the coordinator's K
