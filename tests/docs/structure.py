@@ -167,7 +167,7 @@ def strip_c(text):
 
 def includes(files):
     src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
-    # an include names its folder ("core/ebm.h"), so two folders may share a file name
+    # an include names its folder ("core/additive.h"), so two folders may share a header name
     by_path = {f[len("src/"):]: f for f in src}
     by_name = {os.path.basename(f): f for f in src}
 
