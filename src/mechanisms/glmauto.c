@@ -138,7 +138,7 @@ static void
 auto_unit_parts(int k, int K, double *es, double *ds, double *el)
 {
 	*el = *es;
-	if (k <= 1)
+	if (k <= 1 || K <= 1)
 		return;
 	*es = nextafter(*es / (K + 1), 0.0);
 	*ds = nextafter(*ds / (K + 1), 0.0);
@@ -189,21 +189,33 @@ auto_weighted_score(const GLMParams *p)
 }
 
 /*
- * The selection's noise: the noisy max's for part 0's epsilon el (weighted
+ * Whether the run draws the balance estimate: with balanced_accuracy, for
+ * the selection's score, or, one candidate and no selection, for its
+ * training weights (without "class_weight")
+ */
+static bool
+auto_balance_estimated(const GLMParams *p, int K)
+{
+	return p->auto_metric == GLM_AUTO_METRIC_BALANCED && (K > 1 || p->auto_balance_train);
+}
+
+/*
+ * The selection's noise (none with one candidate): the noisy max's for part 0's epsilon el (weighted
  * scores' scale times 2^b, exactly) and, with balanced_accuracy, the balance
  * estimate's for eb (two counts, each moved by at most one row: scale
  * 2 / eb).  Refuses before any row.
  */
 static void
-auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
+auto_noise(const GLMParams *p, int K, double el, double eb, double es, AutoNoise *z)
 {
 	bool		ok = true;
 
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	z->num = z->den = 0;
+	if (eb > 0)
 		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
 	if (auto_weighted_score(p))
 		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
-	if (!ok || !autosel_laplace_scale(el, &z->num, &z->den))
+	if (!ok || (K > 1 && !autosel_laplace_scale(el, &z->num, &z->den)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
@@ -227,22 +239,34 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 	int			K = 0,
 				k = 0;
 
-	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
-	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
-	z->beps = 0;
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
-		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & 1 << j) != 0;
+	/* one candidate (glmparams.c: ebm by default with "groups"): no selection */
+	es = ds = 0;
+	ef = p->epsilon;
+	df = p->delta;
+	if (K > 1)
+		auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
+	/*
+	 * balanced_accuracy: the estimate on all rows, a share of the final
+	 * epsilon, for the score and (without "class_weight") the weights; one
+	 * candidate with "class_weight" needs none (its cut-off is the weights')
+	 */
+	z->beps = 0;
+	if (auto_balance_estimated(p, K))
+		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
 	/* k rows move each count by k: the scale for beps / k, rounded down */
-	auto_noise(p, el, p->rows_per_unit > 1 ?
+	auto_noise(p, K, el, p->rows_per_unit > 1 ?
 			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & 1 << j) == 0)
 			continue;
-		auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		if (K > 1)
+			auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		else
+			sel[k] = (AutoRun) {.cand = auto_candidate(j), .name = glm_auto_names[j]};
 		auto_prepare(p, options, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
@@ -408,7 +432,7 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 								  GLM_AUTO_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
 	if (!p->auto_balance_train)
 		return;
-	for (int j = 0; j < 2 * a->K; j++)
+	for (int j = a->K > 1 ? 0 : a->K; j < 2 * a->K; j++)
 	{
 		AutoRun    *r = j < a->K ? &sel[j] : &fin[j - a->K];
 
@@ -471,11 +495,14 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 {
 	int64		score[AUTO_MAX];
 
-	auto_partition(rng, a);
+	if (a->K > 1)
+		auto_partition(rng, a);
 	a->wscore[0] = auto_score_weight(p, true);
 	a->wscore[1] = auto_score_weight(p, false);
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (z->beps > 0)
 		auto_balance(rng, a, z, p, sel, fin);
+	if (a->K == 1)
+		return 0;
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
@@ -517,18 +544,25 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	for (int j = 0; j < K; j++)
 		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", sel[j].name);
 	appendStringInfoChar(buf, ']');
-	model_params_float(buf, "select_share", p->select_share);
-	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
-	model_params_float(buf, "select_delta", sel[0].p.delta);
+	/* the selection's public budget and scales: none with one candidate */
+	model_params_float(buf, "select_share", K > 1 ? p->select_share : 0);
+	if (K > 1)
+	{
+		model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
+		model_params_float(buf, "select_delta", sel[0].p.delta);
+	}
 	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
-	/* in rows (a weight of 1), whatever the score's integer units */
-	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
-	if (p->auto_candidates & GLM_AUTO_NOISYSGD)
-		model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
-	if (p->auto_candidates & GLM_AUTO_EBM)
-		model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
+	if (K > 1)
+	{
+		/* in rows (a weight of 1), whatever the score's integer units */
+		model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
+		if (p->auto_candidates & GLM_AUTO_NOISYSGD)
+			model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
+		if (p->auto_candidates & GLM_AUTO_EBM)
+			model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
+	}
 	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (z->beps > 0)
 	{
 		model_params_float(buf, "balance_epsilon", z->beps);
 		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
