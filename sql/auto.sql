@@ -40,14 +40,19 @@ SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params->'candidates' AS candid
 -- ebm is a default candidate only with "groups" (train() passes them from declared
 -- domains): without, every coordinate would be a numeric term binned over [-1, 1].
 -- With "groups" and neither "candidates" nor "select_share", ebm dominates on public
--- grounds: no selection, ebm at the whole budget but the balance estimate's 5 %
+-- grounds: no selection, ebm runs as dp_ebm at the whole budget (its own balance
+-- estimate, a share of its rho, without "class_weight")
 SELECT o AS options, (m).params->'candidates' AS candidates, (m).params->>'selected' AS selected,
        (m).params->>'select_share' AS share, (m).params ? 'select_epsilon' AS has_eps_s,
-       (m).params->>'final_epsilon' AS eps_f
+       (m).params->>'final_epsilon' AS eps_f, (m).params ? 'balance_rho' AS own_estimate
   FROM (VALUES ('{"R": 1.5}'), ('{"R": 1.5, "groups": [0, 0]}'),
                ('{"R": 1.5, "groups": [0, 0], "class_weight": {"false": 0.5}}'),
                ('{"R": 1.5, "groups": [0, 0], "select_share": 0.1}')) v(o),
        LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, o::jsonb) m FROM regress_auto.v) s;
+-- ... and releases dp_ebm's model under the same seed: its scores, bias and cut-off
+SELECT (a).weights = (e).weights AS same_scores, (a).params->'threshold' = (e).params->'threshold' AS same_cut
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "groups": [0, 0]}') a FROM regress_auto.v) s,
+       (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0]}') e FROM regress_auto.v) t;
 -- reproducible under the seed; another share is in the params
 SELECT (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) =
        (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) AS same;

@@ -4,10 +4,9 @@
 -- objective (their defaults with the training split's public class weights) and auto
 -- ("metric": "balanced_accuracy", the same weights, "groups" as train() passes them);
 -- "defaults": the same four with no class weights (auto: "R" and "groups" only).
--- Prints a Markdown table (bench/record.py's input): per table, epsilon and setting each
--- arm's median and worst balanced test accuracy, auto's median less the best candidate's
--- median and its worst run less that median (points), and auto's choices.  german is held
--- out of the tuning.
+-- Prints a Markdown table (bench/record.py's input): per table, epsilon and setting auto's
+-- median and worst balanced test accuracy, each candidate's median, and auto's median and
+-- worst run less the best candidate's median (points).  german is held out of the tuning.
 \set ON_ERROR_STOP 1
 \if :{?seeds}
 \else
@@ -64,28 +63,26 @@ SELECT be.run_default(t.tbl, a.arm, s.s, e.e)
 \o
 \pset format unaligned
 \pset tuples_only on
-SELECT '| table | ε | setting | arm | median | worst | median − best candidate (pts) | worst − best candidate''s median (pts) | selected | seeds |';
-SELECT '|---|---:|---|---|---:|---:|---:|---:|---|---:|';
+SELECT '| table | ε | setting | auto | auto worst | ebm | noisysgd | objective | auto − best (pts) | auto worst − best (pts) | seeds |';
+SELECT '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|';
 WITH r AS (
     SELECT tbl, eps, CASE WHEN arm LIKE '%\_default' THEN 'defaults' ELSE 'weights' END AS setting,
-           replace(arm, '_default', '') AS arm, bal_acc, selected
+           replace(arm, '_default', '') AS arm, bal_acc
       FROM be.results
      WHERE seed BETWEEN 101 AND 100 + :seeds AND tbl = ANY (:'tables'::text[])
        AND (arm LIKE '%\_default' OR (arm, options) IN (SELECT arm, opts FROM gap_arms))),
 s AS (
     SELECT tbl, eps, setting, arm, percentile_cont(0.5) WITHIN GROUP (ORDER BY bal_acc) AS med,
-           min(bal_acc) AS worst, count(*) AS n,
-           (SELECT string_agg(sel || ' ' || c, ', ' ORDER BY sel)
-              FROM (SELECT selected sel, count(*) c FROM r q WHERE q.tbl = r.tbl AND q.eps = r.eps
-                       AND q.setting = r.setting AND q.arm = r.arm AND q.selected IS NOT NULL
-                     GROUP BY 1) x) AS selected
+           min(bal_acc) AS worst, count(*) AS n
       FROM r GROUP BY 1, 2, 3, 4),
 b AS (SELECT tbl, eps, setting, max(med) AS best FROM s WHERE arm <> 'auto' GROUP BY 1, 2, 3)
-SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |',
-              CASE WHEN s.tbl LIKE 'german%' THEN '*' || s.tbl || ' (held out)*' ELSE s.tbl END, s.eps,
-              s.setting, s.arm, to_char(med, 'FM0.000'), to_char(worst, 'FM0.000'),
-              CASE WHEN arm = 'auto' THEN to_char(100 * (med - best), 'FM990.0') ELSE '' END,
-              CASE WHEN arm = 'auto' THEN to_char(100 * (worst - best), 'FM990.0') ELSE '' END,
-              coalesce(selected, ''), n)
-  FROM s JOIN b USING (tbl, eps, setting)
- ORDER BY s.eps DESC, s.tbl LIKE 'german%', s.tbl, s.setting DESC, s.arm = 'auto' DESC, s.arm;
+SELECT format('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |',
+              CASE WHEN a.tbl LIKE 'german%' THEN '*' || a.tbl || ' (held out)*' ELSE a.tbl END, a.eps,
+              a.setting, to_char(a.med, 'FM0.000'), to_char(a.worst, 'FM0.000'),
+              (SELECT to_char(med, 'FM0.000') FROM s c WHERE (c.tbl, c.eps, c.setting, c.arm) = (a.tbl, a.eps, a.setting, 'ebm')),
+              (SELECT to_char(med, 'FM0.000') FROM s c WHERE (c.tbl, c.eps, c.setting, c.arm) = (a.tbl, a.eps, a.setting, 'noisysgd')),
+              (SELECT to_char(med, 'FM0.000') FROM s c WHERE (c.tbl, c.eps, c.setting, c.arm) = (a.tbl, a.eps, a.setting, 'objective')),
+              to_char(100 * (a.med - b.best), 'FM990.0'), to_char(100 * (a.worst - b.best), 'FM990.0'), a.n)
+  FROM s a JOIN b USING (tbl, eps, setting)
+ WHERE a.arm = 'auto'
+ ORDER BY a.eps DESC, a.tbl LIKE 'german%', a.tbl, a.setting DESC;

@@ -189,14 +189,37 @@ auto_weighted_score(const GLMParams *p)
 }
 
 /*
- * Whether the run draws the balance estimate: with balanced_accuracy, for
- * the selection's score, or, one candidate and no selection, for its
- * training weights (without "class_weight")
+ * Whether the selection draws its balance estimate: with balanced_accuracy
+ * and a selection (one candidate makes its own, auto_alone)
  */
 static bool
 auto_balance_estimated(const GLMParams *p, int K)
 {
-	return p->auto_metric == GLM_AUTO_METRIC_BALANCED && (K > 1 || p->auto_balance_train);
+	return p->auto_metric == GLM_AUTO_METRIC_BALANCED && K > 1;
+}
+
+/*
+ * One candidate, no selection: it runs as alone with these options (its
+ * own balance estimate and cut-off, operating.h), except that with
+ * "class_weight" balanced_accuracy keeps the weights' cut-off, as the
+ * selection's retrain does (auto_compute)
+ */
+static void
+auto_alone(const GLMParams *p, GLMParams *q)
+{
+	*q = *p;
+	q->balance_share = 0;
+	q->balance_train = false;
+	q->metric = p->auto_metric;
+	if (p->auto_metric != GLM_AUTO_METRIC_BALANCED)
+		return;
+	if (!p->auto_balance_train)
+	{
+		q->metric = GLM_AUTO_METRIC_WEIGHTED;
+		return;
+	}
+	q->balance_share = GLM_BALANCE_SHARE;
+	q->balance_train = true;
 }
 
 /*
@@ -238,6 +261,7 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 				el;
 	int			K = 0,
 				k = 0;
+	GLMParams	base_alone;
 
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & 1 << j) != 0;
@@ -247,11 +271,7 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 	df = p->delta;
 	if (K > 1)
 		auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
-	/*
-	 * balanced_accuracy: the estimate on all rows, a share of the final
-	 * epsilon, for the score and (without "class_weight") the weights; one
-	 * candidate with "class_weight" needs none (its cut-off is the weights')
-	 */
+	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
 	z->beps = 0;
 	if (auto_balance_estimated(p, K))
 		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
@@ -266,7 +286,11 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 		if (K > 1)
 			auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
 		else
+		{
 			sel[k] = (AutoRun) {.cand = auto_candidate(j), .name = glm_auto_names[j]};
+			auto_alone(p, &base_alone);
+			p = &base_alone;
+		}
 		auto_prepare(p, options, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
@@ -390,7 +414,10 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 	{
 		r->ebm->D = (NoisySGDDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
 		.nobs = a->nobs};
-		ebm_fit(r->ebm, rng, ledger_id);
+		if (a->K == 1)
+			ebm_fit_operating(r->ebm, &r->p, rng, ledger_id);
+		else
+			ebm_fit(r->ebm, rng, ledger_id);
 		return;
 	}
 	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
@@ -626,6 +653,14 @@ auto_compute(DPRun *run)
 	w->chosen = auto_select(run->rng, p, w->sel, w->fin, &w->a, &w->z, w->work, w->theta,
 							run->ledger_id);
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
+	run->detail = "auto";
+	/* one candidate ran as alone: its own operating point, its bias already shifted */
+	if (w->K == 1 && w->fin[0].ebm != NULL)
+	{
+		w->op = w->fin[0].ebm->op;
+		w->op.shift = 0;
+		return;
+	}
 	/*
 	 * The cut-off for "metric": the retrain's weights out of the margin, the
 	 * cut the candidates were scored at back in.  That is the balance's for
@@ -638,7 +673,6 @@ auto_compute(DPRun *run)
 		GLM_AUTO_METRIC_WEIGHTED : p->auto_metric;
 	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),
 					 w->a.wscore);
-	run->detail = "auto";
 }
 
 static Datum
