@@ -38,8 +38,8 @@ SECTIONS = [
    "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
    "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md)."),
   ("auto_gap", "'auto' against its candidates",
-   "Balanced test accuracy, 20 seeds, δ = 10⁻⁶: `auto` with \"groups\" (median, worst) and each "
-   "candidate alone (median); weights: public class weights, defaults: none; German held out."),
+   "Balanced test accuracy (medians, auto's worst), 20 seeds, δ = 10⁻⁶, `auto` with \"groups\"; "
+   "weights: public class weights, defaults: none; German held out."),
   ("operating", "Operating point: the default cut-off (balanced accuracy) against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
    "the model's cut-off, exact test ROC AUC; adult23: Adult's 12 columns, positives subsampled "
