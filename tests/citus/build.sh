@@ -104,7 +104,7 @@ dpobj_citus_build() {
         rm -rf -- "$dir"
         mkdir -p "$dir"
         tar -xzf "$tarball" -C "$dir" --strip-components=1
-        dpobj_log "citus: building $DPOBJ_CITUS_VERSION in $dir (about 6 minutes on 2 cores)"
+        dpobj_log "citus: building $DPOBJ_CITUS_VERSION in $dir (about 2 minutes on 2 cores)"
         (cd "$dir" && ./configure PG_CONFIG="$PG_CONFIG" "$DPOBJ_CITUS_CURL" >configure.log 2>&1) ||
             { tail -n 30 "$dir/configure.log" >&2; dpobj_die "citus configure failed"; }
         # (no JIT bitcode, in the build and the install: the tests do not need it, and the
