@@ -32,6 +32,9 @@
  *	 4. the chosen candidate is retrained on all rows at (eps - eps_s -
  *		eps_b, delta - delta_s), the model released; basic composition gives
  *		(eps, delta), charged once (approximate DP) before any randomness.
+ * One candidate (the default with "groups": ebm) runs as alone, on all rows
+ * at (eps, delta) with its own operating point: no partition, noisy max or
+ * estimate of auto's (docs/PRIVACY.md, "One candidate").
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
