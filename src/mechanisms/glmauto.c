@@ -34,7 +34,7 @@
  *		(eps, delta), charged once (approximate DP) before any randomness.
  * One candidate (the default with "groups": ebm) runs as alone, on all rows
  * at (eps, delta) with its own operating point: no partition, noisy max or
- * estimate of auto's (docs/PRIVACY.md, "One candidate").
+ * estimate of auto's (docs/PRIVACY.md, "Private model selection").
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
