@@ -8,7 +8,7 @@
  *	  ICML 2021).
  *
  * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
- * clipped, spilled past the cap, replayed in blocks, glmblocks.h).  The
+ * clipped, spilled past the cap, replayed in blocks, state/keptrows.h).  The
  * terms come from the option "groups" (dpobj.train() derives it from the
  * run's encoding: a one-hot group per categorical, a numeric term per
  * numeric column, binned over [lo, hi]; core/additive.h).  The run:
@@ -139,8 +139,8 @@ ebm_keep_budget(EBMFit *r, const GLMState *state)
 	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
 		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
 	/* in memory, a row is at most two observations (positive and negative counts) */
-	if (!glmblocks_spilled(state))
-		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->nrows);
+	if (!keptrows_spilled(&state->rows))
+		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->rows.nrows);
 	r->kept = 0;
 	r->kept_all = false;
 }
@@ -153,7 +153,7 @@ ebm_calibrate(DPRun *run)
 	EBMFit	   *r = palloc(sizeof(EBMFit));
 	bool		reg = state->kind == GLM_KIND_EBM_REG;
 
-	ebm_fit_init(r, state->options, p, state->d - (reg ? 1 : 0), reg);
+	ebm_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);

@@ -268,7 +268,7 @@ auto_data(const GLMState *s, int K, AutoData *a)
 	int64		k = 0;
 
 	a->K = K;
-	a->d = s->d;
+	a->d = s->rows.d;
 	a->X = glm_minimise_design(s, s->params.intercept);
 	glm_design(s, s->params.intercept, &a->Xd, &a->cnt, &a->y, &a->nobs, &pp);
 	a->pp = pp;
@@ -281,12 +281,12 @@ auto_data(const GLMState *s, int K, AutoData *a)
 	a->scnt = AUTO_ALLOC(a->nobs, double);
 #undef AUTO_ALLOC
 	/* glmstate_observations' order: row by row, positives first, nonzero counts */
-	for (int u = 0; u < s->nrows; u++)
+	for (int u = 0; u < s->rows.nrows; u++)
 	{
-		if (s->pos[u] > 0)
-			a->icnt[k++] = s->pos[u];
-		if (s->neg[u] > 0)
-			a->icnt[k++] = s->neg[u];
+		if (s->rows.pos[u] > 0)
+			a->icnt[k++] = s->rows.pos[u];
+		if (s->rows.neg[u] > 0)
+			a->icnt[k++] = s->rows.neg[u];
 	}
 }
 
@@ -575,7 +575,7 @@ auto_calibrate(DPRun *run)
 	GLMParams  *p = &state->params;
 	AutoWork   *w = palloc0(sizeof(AutoWork));
 
-	w->K = auto_prepare_all(p, state->options, state->d, w->sel, w->fin, &w->z);
+	w->K = auto_prepare_all(p, state->options, state->rows.d, w->sel, w->fin, &w->z);
 	auto_data(state, w->K, &w->a);
 	w->work = glm_minimise_work(w->a.pp);
 	w->theta = palloc0(sizeof(double) * w->a.pp);
@@ -616,7 +616,7 @@ auto_release(DPRun *run)
 	const EBMFit *ebm = w->fin[w->chosen].ebm;
 	StringInfoData params;
 
-	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d, &w->op);
+	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->rows.d, &w->op);
 	/* an additive model: its score tables, its "terms" in the params (kinds.h) */
 	if (ebm != NULL)
 		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores,

@@ -302,7 +302,7 @@ noisysgd_calibrate(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	NoisySGDRun *r;
 
 	/* "tune": a private choice among a public grid (noisysgdtune.c) */
@@ -335,7 +335,7 @@ noisysgd_compute(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	NoisySGDRun *r = run->work;
 
 	if (p->tune.npoints > 0)
@@ -364,7 +364,7 @@ noisysgd_release(DPRun *run)
 
 	if (p->tune.npoints > 0)
 		return noisysgd_tune_release(run);
-	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice, &r->nz.op);
+	sgd_params(&params, p, state->rows.d, r->nz.T, r->s, r->nz.rho, r->nz.lattice, &r->nz.op);
 	return glm_model_shifted(run, "noisysgd", r->theta, &params, r->nz.op.shift);
 }
 

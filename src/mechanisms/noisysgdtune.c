@@ -401,7 +401,7 @@ noisysgd_tune_calibrate(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	TuneRun    *t = palloc0(sizeof(TuneRun));
 
 	t->theta = palloc0(sizeof(double) * pp);
@@ -439,6 +439,6 @@ noisysgd_tune_release(DPRun *run)
 	TuneRun    *t = run->work;
 	StringInfoData params;
 
-	tune_params(&params, &t->pl, ((GLMState *) run->state)->d, t->point, &t->op);
+	tune_params(&params, &t->pl, ((GLMState *) run->state)->rows.d, t->point, &t->op);
 	return glm_model_shifted(run, "noisysgd", t->theta, &params, t->op.shift);
 }
