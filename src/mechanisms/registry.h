@@ -22,7 +22,6 @@
 #include "base/options.h"
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
-#include "state/glmparams.h"
 #include "model/kinds.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
@@ -42,17 +41,16 @@ typedef struct DPLedgerKind
 } DPLedgerKind;
 
 /*
- * A candidate of the private model selection 'auto' (glmauto.c): its
- * GLM_AUTO_* bit, which names it in the option "candidates" and ranks it
- * in the tie-breaking order (glmparams.h), and how auto trains it: noisy GD
- * (GLM_KIND_SGD), dp_logistic (GLM_KIND_LOGISTIC) with a method, or
- * additive boosting (GLM_KIND_EBM).
+ * A candidate of the private model selection 'auto' (families/glm/glmauto.c):
+ * its GLM_AUTO_* bit, which names it in the option "candidates" and ranks
+ * it in the tie-breaking order, and how auto trains it: a GLMKind (noisy
+ * GD, dp_logistic with a GLMMethod, or additive boosting; glmparams.h).
  */
 typedef struct DPAutoPick
 {
 	int			bit;
-	GLMKind		kind;
-	GLMMethod	method;
+	int			kind;
+	int			method;
 } DPAutoPick;
 
 /*

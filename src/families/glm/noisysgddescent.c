@@ -16,9 +16,9 @@
 
 #include "core/auditmutant.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "state/glmblocks.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmblocks.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/rowclip.h"

@@ -37,9 +37,8 @@
 #include <math.h>
 
 #include "core/calibrate.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmmulticlass.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"

@@ -5,7 +5,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmblocks.h"
+#include "families/glm/glmblocks.h"
 
 struct GLMBlocks
 {

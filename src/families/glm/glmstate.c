@@ -25,14 +25,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 
 #include <math.h>
 
 #include "state/aggsample.h"
 #include "state/aggstate.h"
 #include "state/glmclasses.h"
-#include "state/glmweights.h"
+#include "families/glm/glmweights.h"
 #include "context/protected.h"
 #include "state/claim.h"
 #include "model/model.h"

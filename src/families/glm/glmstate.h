@@ -19,7 +19,7 @@
 #define DPOBJ_GLMSTATE_H
 
 #include "base/dpobj.h"
-#include "state/glmparams.h"
+#include "families/glm/glmparams.h"
 #include "state/keptrows.h"
 
 #include "fmgr.h"

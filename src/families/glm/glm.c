@@ -78,10 +78,10 @@
 #include "core/calibrate.h"
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmprivr.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmprivr.h"
 #include "core/glmsolve.h"
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"
@@ -368,7 +368,7 @@ calibrate_output(const GLMParams *p, int d, GLMCalibration *c)
 	if (p->R_private)
 		glm_calibrate_private_rho(p, c);
 	/* balanced accuracy: the label balance's estimate, at its share of rho */
-	operating_plan_rho(&c->op, p, &c->rho);
+	operating_plan_rho(&c->op, OPERATING_PLAN_OF(p), &c->rho);
 #if DPOBJ_MUTANT_IS(multiclass)
 	c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
@@ -423,7 +423,7 @@ calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 	/* balanced accuracy: the objective methods' balance estimate, at its share of eps */
 	if (pm->method != GLM_METHOD_OUTPUT)
 	{
-		operating_plan_eps(&c->op, pm, &eps);
+		operating_plan_eps(&c->op, OPERATING_PLAN_OF(pm), &eps);
 		pm->epsilon = eps;
 	}
 	c->Reff = glmparams_reff(pm);

@@ -72,8 +72,8 @@
 
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/opsamplp.h"

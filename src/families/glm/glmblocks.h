@@ -10,7 +10,7 @@
 #ifndef DPOBJ_GLMBLOCKS_H
 #define DPOBJ_GLMBLOCKS_H
 
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 
 typedef struct GLMBlocks GLMBlocks;
 

@@ -8,10 +8,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "mechanisms/glmprivr.h"
+#include "families/glm/glmprivr.h"
 
 #include "core/auditmutant.h"
-#include "state/glmblocks.h"
+#include "families/glm/glmblocks.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/rowclip.h"

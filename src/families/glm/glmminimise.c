@@ -23,8 +23,8 @@
 #include "base/dpobj.h"
 
 
-#include "mechanisms/glm.h"
-#include "state/glmblocks.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmblocks.h"
 #include "core/glmsolve.h"
 #include "mechanisms/mechanism.h"
 #include "core/rowclip.h"

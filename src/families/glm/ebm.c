@@ -41,14 +41,14 @@
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
 #include "core/additive.h"
-#include "mechanisms/ebm.h"
-#include "mechanisms/glm.h"
+#include "families/glm/ebm.h"
+#include "families/glm/glm.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
-#include "state/ebmparams.h"
-#include "state/glmblocks.h"
-#include "state/glmstate.h"
-#include "state/glmweights.h"
+#include "families/glm/ebmparams.h"
+#include "families/glm/glmblocks.h"
+#include "families/glm/glmstate.h"
+#include "families/glm/glmweights.h"
 #include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
@@ -73,7 +73,7 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 
 	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
 	/* balanced accuracy: the label balance's estimate first, at its share of rho */
-	operating_plan_rho(&r->op, p, &r->rho);
+	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
 	rest = r->rho;
 	/* then private edges, of the fit's rho: the shares sum to at most it */
 	if (r->ep.private_bins)

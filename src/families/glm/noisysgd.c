@@ -58,9 +58,9 @@
 #include "core/auditmutant.h"
 #include "core/calibrate.h"
 #include "base/calibsql.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmprivr.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmprivr.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
 #include "model/model.h"
@@ -144,7 +144,7 @@ noisysgd_noise_op(const GLMParams *p, int pp, double *Reff, int64 *T, double *rh
 	*rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
 	/* balanced accuracy: the label balance's estimate first, at its share of rho */
-	operating_plan_rho(op, p, rho);
+	operating_plan_rho(op, OPERATING_PLAN_OF(p), rho);
 	noisysgd_noise_rho(p, pp, *rho, Reff, T, lattice, sigma2);
 	operating_check(op, "dp_noisysgd");
 }
