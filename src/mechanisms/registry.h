@@ -61,6 +61,8 @@ typedef struct DPAutoPick
 #define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
 #define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
 
+struct DPProtectedContext;
+
 typedef struct DPMechanism
 {
 	const char *name;			/* the mechanism argument of train() */
@@ -85,10 +87,12 @@ typedef struct DPMechanism
 	ModelKind	model_kind;
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
-	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
-	bool		keeps_rows;
-	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
-	bool		halfspace_sample;
+	/*
+	 * On a Citus table (after check_args): the options its shards' states
+	 * train with, a sample of a public K so that no shard ships more rows
+	 * than the coordinator keeps; NULL: the run's own
+	 */
+	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
 	/* its state sorts the rows (work_mem, then temporary files: seal.c) */

@@ -197,6 +197,21 @@ glm_spill_sample_rows(int d, int64 option)
 }
 
 /*
+ * Every distinct row of a shard would otherwise travel as one value (at
+ * most 1 GB, so a large shard failed after the charge) and the coordinator
+ * would hold them all.  K is public (the cap and d; every worker's cap is
+ * at least this one, workerpins.h), and a sample at K costs no privacy
+ * (docs/PRIVACY.md, "Uniform row samples").
+ */
+Jsonb *
+glm_citus_options(const DPProtectedContext *ctx)
+{
+	if (getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL)
+		return ctx->options;
+	return dp_options_sample_rows(ctx->options, glm_spill_sample_rows(ctx->d, PG_INT32_MAX));
+}
+
+/*
  * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
  * keep a uniform sample of what dpobj.max_state_memory holds with their
  * final function's work (aggsample.h).  dp_logistic and dp_noisysgd keep

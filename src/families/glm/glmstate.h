@@ -66,6 +66,13 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 extern int64 glm_spill_sample_rows(int d, int64 option);
 
 /*
+ * On a Citus table (registry.h, citus_options): dp_logistic's, noisy GD's
+ * and ebm's options with "sample_rows" K of the coordinator's cap, unless
+ * they ask for a sample themselves.
+ */
+extern Jsonb *glm_citus_options(const struct DPProtectedContext *ctx);
+
+/*
  * K of a state of a sampling kind (OPSamp, 'auto', one-vs-rest) of w words:
  * public, from the cap, w and the classes (aggsample.h).
  */
