@@ -375,7 +375,8 @@ CREATE FUNCTION dpobj.synthesize(tbl regclass, target text, epsilon float8, delt
                                  columns text[] DEFAULT NULL, options jsonb DEFAULT '{}',
                                  OUT target_table text, OUT model_name text, OUT rows bigint)
 AS 'MODULE_PATHNAME', 'dpobj_synthesize'
-LANGUAGE C VOLATILE;
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.synthesize(regclass, text, float8, float8, text[], jsonb) IS
     'A private synthetic copy of a protected table''s declared columns: charged once, the model stored by name (default the target''s), the target created and owned by the caller with the noisy row count (or options "rows")';
 

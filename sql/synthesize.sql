@@ -22,6 +22,7 @@ SET ROLE regress_syn_alice;
 -- target (exists, no CREATE), options, NULLs, train() and the direct mechanism name
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, ARRAY['sex', 'i'])$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn.t', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 't', 1, 1e-6)$$);
 CREATE TABLE regress_syn_out.taken (x int);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.taken', 1, 1e-6)$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"rows": 0}')$$);

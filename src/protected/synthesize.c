@@ -252,8 +252,8 @@ synthesize_options(Jsonb *options, SynthCall *c)
 }
 
 /*
- * argument 2: the target, a new table in a schema where the caller has
- * CREATE (resolved as the caller: this function is SECURITY INVOKER)
+ * argument 2: the target, schema.table, a new table in a schema where the
+ * caller has CREATE (checked as the caller: this function is SECURITY INVOKER)
  */
 static void
 synthesize_target(text *target, SynthCall *c)
@@ -262,8 +262,10 @@ synthesize_target(text *target, SynthCall *c)
 	Oid			nsp;
 	char	   *nspname;
 
-	if (rv->catalogname != NULL)
-		synthesize_bad("the target must be [schema.]table", "For example 'analytics.people_synthetic'.");
+	/* search_path is pinned (pg_catalog, pg_temp): the caller names the schema */
+	if (rv->catalogname != NULL || rv->schemaname == NULL)
+		synthesize_bad("the target must be schema.table",
+					   "For example 'analytics.people_syn', or 'pg_temp.people_syn' for a temporary table.");
 	nsp = RangeVarGetCreationNamespace(rv);
 	nspname = get_namespace_name(nsp);
 	if (compat_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE) != ACLCHECK_OK)

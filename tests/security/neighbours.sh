@@ -936,9 +936,9 @@ SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::re
 SELECT 'model', m.mechanism, m.epsilon, m.delta, dpobj.model_kind(m),
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(m.params) k),
        E'\nDPOUT', cardinality(m.weights), m.params
-  FROM dpobj.get_model(:'target') m;
+  FROM dpobj.get_model(split_part(:'target', '.', 2)) m;
 SELECT 'marginal', count(*), bool_and(ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
-  FROM dpobj.marginal(:'target', ARRAY['grp', 'y']);
+  FROM dpobj.marginal(split_part(:'target', '.', 2), ARRAY['grp', 'y']);
 COMMIT;
 SET jit = off;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
@@ -957,7 +957,7 @@ for sline in "${SCENS[@]}"; do
     run_options '{}' "$filter"
     for i in 0 1; do
         add_run "$WORK/synth.$i.drv" "$WORK/$scen.synthesize.$i" "$WORK/synth.sql" \
-            role="$ZROLE" rel="t_$scen" target="syn_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
+            role="$ZROLE" rel="t_$scen" target="public.syn_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
             eps="$EPS" delta="$DELTA"
     done
 done
