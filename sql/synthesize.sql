@@ -81,6 +81,17 @@ SELECT * FROM regress.err($$SELECT * FROM dpobj.marginal('people_syn', ARRAY['no
 SELECT count(*), bool_and(r ?& ARRAY['sex', 'race', 'hours', 'age']) AS keys
   FROM dpobj.sample('people_syn', 70000) r;
 SELECT * FROM regress.err($$SELECT dpobj.sample('people_syn', -1)$$);
+-- as a job: dpobj.submit(rel, 'synthesize', columns ('{}': every declared one), label
+-- (unused), epsilon, delta, options with "target"), refused at submit like synthesize()
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_syn.people', 'synthesize', '{}', '', 1, 1e-6, '{}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_syn.people', 'synthesize', '{}', '', 1, 1e-6, '{"target": "regress_syn_out.two"}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.submit('regress_syn.people', 'synthesize', ARRAY['i'], '', 1, 1e-6, '{"target": "regress_syn_out.j"}')$$);
+SELECT dpobj.submit('regress_syn.people', 'synthesize', ARRAY['sex', 'race'], '', 1, 1e-6,
+                    '{"target": "regress_syn_out.job_syn", "rows": 20, "model_name": "job_syn"}') AS job \gset
+SELECT regress.wait_job(:job);
+SELECT state, (model).mechanism, error FROM dpobj.jobs WHERE id = :job;
+SELECT count(*), (SELECT relowner::regrole FROM pg_class WHERE oid = 'regress_syn_out.job_syn'::regclass)
+  FROM regress_syn_out.job_syn;
 SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.people';
 RESET ROLE;
 DROP SCHEMA regress_syn_out CASCADE;

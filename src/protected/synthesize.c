@@ -52,6 +52,7 @@
 #include "protected/entryargs.h"
 #include "protected/protectable.h"
 #include "protected/spiplans.h"
+#include "protected/synthesize.h"
 #include "protected/train.h"
 
 PG_FUNCTION_INFO_V1(dpobj_synthesize);
@@ -109,13 +110,13 @@ synthesize_declared(Oid relid, int *n)
 	return cols;
 }
 
-/* argument 5: the columns (NULL: every declared one), each with a declared domain */
+/* the columns (NULL, or a job's empty array: every declared one), each with a declared domain */
 static void
-synthesize_columns(FunctionCallInfo fcinfo, SynthCall *c)
+synthesize_columns(ArrayType *a, SynthCall *c)
 {
 	char	   *missing;
 
-	if (PG_ARGISNULL(4))
+	if (a == NULL || (ARR_NDIM(a) == 0 && ARR_ELEMTYPE(a) == TEXTOID))
 	{
 		c->cols = synthesize_declared(c->relid, &c->ncols);
 		if (c->ncols == 0)
@@ -124,7 +125,6 @@ synthesize_columns(FunctionCallInfo fcinfo, SynthCall *c)
 	}
 	else
 	{
-		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(4);
 		Datum	   *d;
 		bool	   *nulls;
 
@@ -289,29 +289,71 @@ synthesize_target(text *target, SynthCall *c)
 		c->model_name = pstrdup(rv->relname);
 }
 
-/* train()'s sealed path: (rel, 'synthesize', columns, label, epsilon, delta, options, name) */
-static Datum
-synthesize_run(FunctionCallInfo fcinfo, const SynthCall *c)
+/* train()'s arguments: (rel, 'synthesize', columns, label, epsilon, delta, options, name) */
+static void
+synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
+					  Datum epsilon, Datum delta)
 {
-	LOCAL_FCINFO(tc, 8);
 	Datum	   *cd = palloc(sizeof(Datum) * c->ncols);
 
 	for (int i = 0; i < c->ncols; i++)
 		cd[i] = CStringGetTextDatum(c->cols[i]);
-	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 8, InvalidOid, NULL, NULL);
+	InitFunctionCallInfoData(*tc, flinfo, 8, InvalidOid, NULL, NULL);
 	tc->args[0].value = ObjectIdGetDatum(c->relid);
 	tc->args[1].value = CStringGetTextDatum("synthesize");
 	tc->args[2].value = PointerGetDatum(construct_array(cd, c->ncols, TEXTOID, -1, false,
 														TYPALIGN_INT));
 	/* the label is unused ('synthesize' has none) */
 	tc->args[3].value = CStringGetTextDatum(c->cols[0]);
-	tc->args[4].value = DirectFunctionCall1(float8_numeric, fcinfo->args[2].value);
-	tc->args[5].value = DirectFunctionCall1(float8_numeric, fcinfo->args[3].value);
+	tc->args[4].value = epsilon;
+	tc->args[5].value = delta;
 	tc->args[6].value = JsonbPGetDatum(c->options);
 	tc->args[7].value = CStringGetTextDatum(c->model_name);
 	for (int i = 0; i < 8; i++)
 		tc->args[i].isnull = false;
-	return train_evaluate(tc);
+}
+
+/* every public check of a run on relid, before any charge */
+static void
+synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, SynthCall *c)
+{
+	char		relkind;
+
+	memset(c, 0, sizeof(*c));
+	c->relid = relid;
+	c->relation = dp_lock_relation(c->relid, &relkind);
+	dpobj_check_protectable(c->relid, c->relation);
+	if (dpobj_check_citus_run(c->relid, c->relation, false))
+		synthesize_bad(psprintf("table %s is distributed by Citus", c->relation),
+					   "Synthesize from a local table (a copy of its declared columns) for now.");
+	synthesize_columns(columns, c);
+	synthesize_options(options, c);
+	synthesize_target(target, c);
+}
+
+/*
+ * dpobj.submit(rel, 'synthesize', columns, label, epsilon, delta, options):
+ * options "target" names the table the job creates; synthesize()'s checks
+ * and train()'s budget pre-check, nothing charged (jobs.c queues the row).
+ */
+void
+synthesize_check_job(FunctionCallInfo fcinfo)
+{
+	LOCAL_FCINFO(tc, 8);
+	SynthCall	c;
+	Jsonb	   *options = PG_GETARG_JSONB_P(6);
+	JsonbValue *t = getKeyJsonValueFromContainer(&options->root, "target", 6, NULL);
+
+	if (t == NULL || t->type != jbvString)
+		synthesize_bad("a synthesize job needs options \"target\": \"schema.table\"",
+					   "For example '{\"target\": \"analytics.people_syn\"}'.");
+	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
+		synthesize_bad("a synthesize job takes its model name from options \"model_name\"",
+					   "Pass model_name => NULL (the default: the target's name).");
+	synthesize_prepare(PG_GETARG_OID(0), cstring_to_text_with_len(t->val.string.val, t->val.string.len),
+					   PG_GETARG_ARRAYTYPE_P(2), synthesize_without(options, "target"), &c);
+	synthesize_train_args(tc, fcinfo->flinfo, &c, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5));
+	dpobj_train_validate_entry(tc);
 }
 
 /* the model's noisy row count, rounded (post-processing; at least 1 by construction) */
@@ -372,7 +414,6 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum		model;
 	int64		n;
-	char		relkind;
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
@@ -387,19 +428,18 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 		elog(ERROR, "dpobj.synthesize: called in an unexpected context");
 	tupdesc = BlessTupleDesc(tupdesc);
 
-	memset(&c, 0, sizeof(c));
-	c.relid = PG_GETARG_OID(0);
-	c.relation = dp_lock_relation(c.relid, &relkind);
-	dpobj_check_protectable(c.relid, c.relation);
-	if (dpobj_check_citus_run(c.relid, c.relation, false))
-		synthesize_bad(psprintf("table %s is distributed by Citus", c.relation),
-					   "Synthesize from a local table (a copy of its declared columns) for now.");
-	synthesize_columns(fcinfo, &c);
-	synthesize_options(PG_GETARG_JSONB_P(5), &c);
-	synthesize_target(PG_GETARG_TEXT_PP(1), &c);
+	synthesize_prepare(PG_GETARG_OID(0), PG_GETARG_TEXT_PP(1),
+					   PG_ARGISNULL(4) ? NULL : PG_GETARG_ARRAYTYPE_P(4), PG_GETARG_JSONB_P(5), &c);
 
 	/* charged once, before the first row; every later step is post-processing */
-	model = synthesize_run(fcinfo, &c);
+	{
+		LOCAL_FCINFO(tc, 8);
+
+		synthesize_train_args(tc, fcinfo->flinfo, &c,
+							  DirectFunctionCall1(float8_numeric, fcinfo->args[2].value),
+							  DirectFunctionCall1(float8_numeric, fcinfo->args[3].value));
+		model = train_evaluate(tc);
+	}
 	n = c.rows > 0 ? c.rows : synthesize_model_rows(model);
 	synthesize_write(&c, model, n);
 
