@@ -975,6 +975,74 @@ for sline in "${SCENS[@]}"; do
     result "$scen/synthesize/synthesize: released in both databases" "$scen" synthesize synthesize released "$st"
 done
 phase "synthesize()"
+
+# ---- dpobj.synthesize() as a job: dpobj.submit(rel, 'synthesize', ...) -------------------
+# Submitted on every scenario at once, then compared: the submit's outcome, the job's
+# state, error and model's public part, the target it created, the table's synthesize
+# ledger rows (the session run's, then the job's).
+cat >"$WORK/synthjob.sql" <<'SQL'
+\set VERBOSITY verbose
+\pset null (null)
+SET ROLE :"role";
+SELECT 'submitted', dpobj.submit(:'rel', 'synthesize', string_to_array(:'cols', ','), '', :eps, :delta,
+                                 :'opts'::jsonb || jsonb_build_object('target', :'target')) > 0;
+SQL
+cat >"$WORK/synthjobres.sql" <<'SQL'
+\set VERBOSITY verbose
+\pset null (null)
+SET ROLE :"role";
+SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon, (model).delta,
+       (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys((model).params) k),
+       E'\nDPOUT', cardinality((model).weights)
+  FROM dpobj.jobs WHERE relation = :'rel'::regclass AND mechanism = 'synthesize';
+SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+ WHERE c.oid = to_regclass(:'target') ORDER BY a.attnum;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, kind, rho, accounted
+  FROM dpobj.ledger WHERE relation = 'public.' || :'rel' AND mechanism = 'synthesize' ORDER BY id;
+SQL
+jobs_conf set
+for i in 0 1; do t_psql -d "${DBS[$i]}" -c "ALTER DATABASE ${DBS[$i]} SET dpobj.max_jobs_per_role = 100000" >/dev/null; done
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ filter _ _ _ _ _ _ <<<"$sline"
+    scen=$(trim "$scen") filter=$(trim "$filter")
+    run_options '{}' "$filter"
+    for i in 0 1; do
+        add_run "$WORK/synthjob.$i.drv" "$WORK/$scen.synthsubmit.$i" "$WORK/synthjob.sql" \
+            role="$ZROLE" rel="t_$scen" target="public.job_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+        add_run "$WORK/synthjobres.$i.drv" "$WORK/$scen.synthjob.$i" "$WORK/synthjobres.sql" \
+            role="$ZROLE" rel="t_$scen" target="public.job_$scen"
+    done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/synthjob.$i.drv" & done
+wait
+for ((w = 0; w < 1200; w++)); do
+    left=0
+    for i in 0 1; do
+        n=$(t_psql -d "${DBS[$i]}" -c "SELECT count(*) FROM dpobj.job_queue WHERE state IN ('queued', 'running')")
+        left=$((left + n))
+    done
+    [[ $left == 0 ]] && break
+    sleep 0.5
+done
+t_is "every synthesize job finished" "$left" "0"
+jobs_conf restore
+for i in 0 1; do t_psql -d "${DBS[$i]}" -c "ALTER DATABASE ${DBS[$i]} RESET dpobj.max_jobs_per_role" >/dev/null; done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/synthjobres.$i.drv" & done
+wait
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
+    compare_pair "$scen" synthesize submit "$WORK/$scen.synthsubmit.0" "$WORK/$scen.synthsubmit.1" discrete
+    compare_pair "$scen" synthesize job "$WORK/$scen.synthjob.0" "$WORK/$scen.synthjob.1" discrete
+    st=0
+    for f in "$WORK/$scen.synthjob.0" "$WORK/$scen.synthjob.1"; do
+        grep -q '^job|succeeded|(null)|(null)|synthesize|' "$f" || st=1
+    done
+    result "$scen/synthesize/job: the job released in both databases" "$scen" synthesize job released "$st"
+done
+phase "synthesize() jobs"
 if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
     echo "# run files in $WORK; databases ${DBS[*]} kept"
 else
