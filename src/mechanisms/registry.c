@@ -39,6 +39,7 @@
 /* the moved families' faces (a new family: its header here) */
 #include "families/halfspace/halfspace.h"
 #include "families/linear/linear.h"
+#include "families/synth/synth.h"
 #include "state/ebmparams.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
@@ -117,6 +118,8 @@ static const DPMechanism dp_mechanisms[] = {
 		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
 		.entry = "dpobj.aggregate() grouped by a key without declared levels",
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
+	/* a private synthetic copy, through dpobj.synthesize() only (families/synth/) */
+	SYNTH_FAMILY_MECHANISMS,
 	/* a new family: its entries here */
 };
 
