@@ -37,6 +37,7 @@
 #include "families/glm/glm.h"
 #include "families/halfspace/halfspace.h"
 #include "families/linear/linear.h"
+#include "families/synth/synth.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
 
@@ -67,6 +68,8 @@ static const DPMechanism dp_mechanisms[] = {
 		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
 		.entry = "dpobj.aggregate() grouped by a key without declared levels",
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
+	/* a private synthetic copy, through dpobj.synthesize() only (families/synth/) */
+	SYNTH_FAMILY_MECHANISMS,
 	/* a new family: its entries here */
 };
 

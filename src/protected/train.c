@@ -819,3 +819,17 @@ train_evaluate(FunctionCallInfo fcinfo)
 {
 	return train_unaccounted(fcinfo, true);
 }
+
+void
+dpobj_train_validate_entry(FunctionCallInfo fcinfo)
+{
+	PG_TRY();
+	{
+		(void) train_impl(fcinfo, true, true);
+	}
+	PG_FINALLY();
+	{
+		train_query_unlock_casts();
+	}
+	PG_END_TRY();
+}

@@ -2,7 +2,7 @@
 # tests/citus/run.sh — dpobj on a real Citus cluster: a coordinator and two workers on
 # 127.0.0.1, all running the PostgreSQL installation under test with Citus (12.1.12 on 15,
 # 14.0.1 on 16-18) built from ../shared/vendor/citus (tests/citus/build.sh; the build is cached outside the
-# repository, so only the first run on a machine takes the ~6 minutes of compiling).
+# repository, so only the first run on a machine takes the ~2 minutes of compiling).
 #
 # What it checks (docs/SCALING.md; issue "Scale out on Citus"):
 #   (a) every dpobj aggregate is pushed down: EXPLAIN shows Citus's partial aggregate in

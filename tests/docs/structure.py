@@ -44,9 +44,10 @@ FACE = re.compile(r"^families/(\w+)/\1\.h$")
 # registry, each (file, family) (none now); fails on any other and on an entry that no
 # longer occurs
 PENDING_FAMILY_NAMED = set()
-# registry aggregates the Citus suite does not run yet (none now); fails on any other and
-# on an entry that it runs by now
-CITUS_PENDING = set()
+# registry aggregates the Citus suite does not run yet; fails on any other and on an entry
+# that it runs by now.  dp_synthesize_cols: dpobj.synthesize() refuses a Citus table
+# before the charge (its state's flat form travels, the coordinator's run is not written)
+CITUS_PENDING = {"dpobj.dp_synthesize_cols"}
 
 
 def check(desc, ok, detail=""):
