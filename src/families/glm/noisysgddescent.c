@@ -16,9 +16,9 @@
 
 #include "core/auditmutant.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "state/glmblocks.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmblocks.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/rowclip.h"
@@ -109,11 +109,11 @@ noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
 
 	memset(D, 0, sizeof(NoisySGDDesign));
 	D->intercept = intercept;
-	D->pp = s->d + (intercept ? 1 : 0);
+	D->pp = s->rows.d + (intercept ? 1 : 0);
 	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
-	rows = glmblocks_rows(24 * (Size) D->pp + 64);
+	rows = keptrows_block_rows(24 * (Size) D->pp + 64);
 	/* a design within the bound is built once; a larger one block by block */
-	if (glmblocks_single(s, rows))
+	if (keptrows_single(&s->rows, rows))
 	{
 		glm_design(s, intercept, &X, &cnt, &y, &D->nobs, &D->pp);
 		D->X = X;

@@ -16,9 +16,9 @@
 
 #include "context/trainquery.h"
 #include "core/additive.h"
-#include "mechanisms/glm.h"
+#include "families/glm/glm.h"
 #include "mechanisms/operating.h"
-#include "state/ebmparams.h"
+#include "families/glm/ebmparams.h"
 
 /*
  * Private edges: the fine layout the first pass counts in (each numeric
@@ -106,12 +106,5 @@ extern void ebm_edges_term_params(StringInfo buf, const EBMFit *r, int t);
 
 /* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
 extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p);
-
-/* dpobj.train()'s argument check, before any row is read */
-extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
-						   Jsonb *options);
-
-/* dp_ebm's label: a float8 with "y_min"/"y_max" in the options, else a boolean */
-extern TrainLabel ebm_label_kind(Jsonb *options);
 
 #endif							/* DPOBJ_EBM_MECH_H */

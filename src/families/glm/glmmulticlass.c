@@ -37,9 +37,8 @@
 #include <math.h>
 
 #include "core/calibrate.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmmulticlass.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"
@@ -67,24 +66,24 @@ typedef struct MCRows
 static void
 mc_group(const GLMState *s, MCRows *m)
 {
-	int			d = s->d - 1;
+	int			d = s->rows.d - 1;
 	int			K = s->params.nclasses;
 
 	m->d = d;
 	m->K = K;
 	m->nrows = 0;
-	m->x = palloc_extended(sizeof(double) * d * Max(s->nrows, 1), MCXT_ALLOC_HUGE);
-	m->cnt = palloc_extended(sizeof(int64) * K * Max(s->nrows, 1),
+	m->x = palloc_extended(sizeof(double) * d * Max(s->rows.nrows, 1), MCXT_ALLOC_HUGE);
+	m->cnt = palloc_extended(sizeof(int64) * K * Max(s->rows.nrows, 1),
 							 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (int u = 0; u < s->nrows; u++)
+	for (int u = 0; u < s->rows.nrows; u++)
 	{
-		const double *row = s->x + (Size) u * s->d;
+		const double *row = s->rows.x + (Size) u * s->rows.d;
 		int			k = (int) row[d];
 
 		if (m->nrows == 0 ||
 			memcmp(m->x + (Size) (m->nrows - 1) * d, row, sizeof(double) * d) != 0)
 			memcpy(m->x + (Size) m->nrows++ * d, row, sizeof(double) * d);
-		m->cnt[(Size) (m->nrows - 1) * K + k] += s->pos[u] + s->neg[u];
+		m->cnt[(Size) (m->nrows - 1) * K + k] += s->rows.pos[u] + s->rows.neg[u];
 	}
 }
 
@@ -95,21 +94,21 @@ mc_view(const GLMState *s, const MCRows *m, int k)
 	GLMState   *v = palloc0(sizeof(GLMState));
 
 	v->kind = glm_kind_base(s->kind);
-	v->d = m->d;
+	v->rows.d = m->d;
 	v->params = s->params;
 	v->options = s->options;
-	v->nrows = m->nrows;
-	v->x = m->x;
-	v->pos = palloc_extended(sizeof(int64) * Max(m->nrows, 1), MCXT_ALLOC_HUGE);
-	v->neg = palloc_extended(sizeof(int64) * Max(m->nrows, 1), MCXT_ALLOC_HUGE);
+	v->rows.nrows = m->nrows;
+	v->rows.x = m->x;
+	v->rows.pos = palloc_extended(sizeof(int64) * Max(m->nrows, 1), MCXT_ALLOC_HUGE);
+	v->rows.neg = palloc_extended(sizeof(int64) * Max(m->nrows, 1), MCXT_ALLOC_HUGE);
 	for (int u = 0; u < m->nrows; u++)
 	{
 		int64		tot = 0;
 
 		for (int j = 0; j < m->K; j++)
 			tot += m->cnt[(Size) u * m->K + j];
-		v->pos[u] = m->cnt[(Size) u * m->K + k];
-		v->neg[u] = tot - v->pos[u];
+		v->rows.pos[u] = m->cnt[(Size) u * m->K + k];
+		v->rows.neg[u] = tot - v->rows.pos[u];
 	}
 	return v;
 }
@@ -212,7 +211,7 @@ mc_logistic_calibrate_run(DPRun *run)
 {
 	GLMState   *state = run->state;
 	MCRun	   *r = palloc0(sizeof(MCRun));
-	int			d = state->d - 1;
+	int			d = state->rows.d - 1;
 	int			K = state->params.nclasses;
 	GLMState  **views;
 
@@ -251,7 +250,7 @@ mc_logistic_release(DPRun *run)
 
 	model_params_begin(&params);
 	mc_params(&params, &r->pk, r->pp);
-	glm_calibration_params(&params, &r->pk, &r->c, state->d - 1);
+	glm_calibration_params(&params, &r->pk, &r->c, state->rows.d - 1);
 	if (r->pk.method != GLM_METHOD_OUTPUT)
 	{
 		model_params_float(&params, "class_epsilon", r->pk.epsilon);
@@ -282,7 +281,7 @@ mc_sgd_calibrate(DPRun *run)
 	for (int k = 0; k < K; k++)
 		glm_design(views[k], p->intercept, &r->D[k].X, &r->D[k].cnt, &r->D[k].y,
 				   &r->D[k].nobs, &r->pp);
-	r->pp = state->d - 1 + (p->intercept ? 1 : 0);
+	r->pp = state->rows.d - 1 + (p->intercept ? 1 : 0);
 	/* public inputs only: eps, delta, K, R, T, radius, the option "n" */
 	noisysgd_noise(p, r->pp, &r->Reff, &r->T, &r->rho, &r->lattice, &r->sigma2);
 	r->s = sqrt((double) r->sigma2) * r->lattice;
@@ -316,7 +315,7 @@ mc_sgd_release(DPRun *run)
 
 	model_params_begin(&params);
 	mc_params(&params, p, r->pp);
-	glm_params_model(&params, p, state->d - 1);
+	glm_params_model(&params, p, state->rows.d - 1);
 	model_params_float(&params, "radius", p->radius);
 	model_params_float(&params, "gradient_clip", p->grad_clip);
 	model_params_float(&params, "adagrad_prior", p->adagrad_prior);

@@ -25,21 +25,20 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 
 #include <math.h>
 
 #include "state/aggsample.h"
 #include "state/aggstate.h"
 #include "state/glmclasses.h"
-#include "state/glmweights.h"
+#include "families/glm/glmweights.h"
 #include "context/protected.h"
 #include "state/claim.h"
 #include "model/model.h"
 #include "core/opsamplp.h"
 #include "core/rowclip.h"
 #include "state/rowinput.h"
-#include "state/rowreplay.h"
 
 #include "utils/array.h"
 #include "utils/json.h"
@@ -195,6 +194,21 @@ glm_spill_sample_rows(int d, int64 option)
 		return 0;
 	return aggsample_rows(d, option, aggsample_canonical_row_bytes(d),
 						  (double) dpobj_max_state_memory * 1024 / 4);
+}
+
+/*
+ * Every distinct row of a shard would otherwise travel as one value (at
+ * most 1 GB, so a large shard failed after the charge) and the coordinator
+ * would hold them all.  K is public (the cap and d; every worker's cap is
+ * at least this one, workerpins.h), and a sample at K costs no privacy
+ * (docs/PRIVACY.md, "Uniform row samples").
+ */
+Jsonb *
+glm_citus_options(const DPProtectedContext *ctx)
+{
+	if (getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL)
+		return ctx->options;
+	return dp_options_sample_rows(ctx->options, glm_spill_sample_rows(ctx->d, PG_INT32_MAX));
 }
 
 /*
@@ -467,55 +481,32 @@ dpobj_glm_state_send(PG_FUNCTION_ARGS)
 
 /* ---- what final functions see ---- */
 
+/* a GLMState over no rows yet (the caller fills s->rows) */
 static GLMState *
-glm_state_alloc(GLMKind kind, int d, const GLMParams *params, Jsonb *options, int nrows)
+glm_state_new(GLMKind kind, const GLMParams *params, Jsonb *options)
 {
 	GLMState   *s = palloc0(sizeof(GLMState));
 
 	s->kind = kind;
-	s->d = d;
 	s->params = *params;
 	s->options = options;
-	s->nrows = nrows;
-	s->x = palloc_extended(sizeof(double) * d * Max(nrows, 1), MCXT_ALLOC_HUGE);
-	s->pos = palloc_extended(sizeof(int64) * Max(nrows, 1), MCXT_ALLOC_HUGE);
-	s->neg = palloc_extended(sizeof(int64) * Max(nrows, 1), MCXT_ALLOC_HUGE);
 	return s;
 }
 
 /*
- * The rows of st in canonical order, in CurrentMemoryContext: for a kind
- * that samples, or "sample_rows", those of the sample drawn from them
- * (aggstate_canonical_rows); dp_logistic and dp_noisysgd without it fit
- * every row of a state shipped exact (aggstate.c, aggstate_sample_at).
+ * The rows of st in CurrentMemoryContext (keptrows.h): a spilled state's
+ * replayed; else in canonical order, for a kind that samples, or
+ * "sample_rows", those of the sample drawn from them; dp_logistic and
+ * dp_noisysgd without it fit every row of a state shipped exact
+ * (aggstate.c, aggstate_sample_at).
  */
 static GLMState *
-glm_canonical(GLMExpanded *st)
+glm_final_rows(GLMExpanded *st)
 {
-	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, st->base.d, &st->params,
-									st->base.options, st->base.rows.nrows);
+	GLMState   *s = glm_state_new((GLMKind) st->base.kind, &st->params, st->base.options);
 
-	s->nrows = aggstate_canonical_rows(&st->base,
-									   !glm_spills(st->base.kind) || st->params.sample_rows > 0,
-									   (uint64 *) s->x, s->pos, s->neg);
-	return s;
-}
-
-/*
- * A state that spilled: the merge of its runs and in-memory rows recorded
- * once (rowreplay.h) and replayed in blocks by glmblocks.c; no copy of the
- * rows.
- */
-static GLMState *
-glm_spilled(GLMExpanded *st)
-{
-	GLMState   *s = glm_state_alloc((GLMKind) st->base.kind, st->base.d, &st->params,
-									st->base.options, 0);
-	int64		n;
-
-	s->spill = rowreplay_new(CurrentMemoryContext, st->base.spill, &st->base.rows,
-							 st->base.d, DP_ROW_ORDER_FLOAT8, &n, &s->spill_obs);
-	s->nrows = (int) n;
+	keptrows_from_state(&s->rows, &st->base,
+						!glm_spills(st->base.kind) || st->params.sample_rows > 0);
 	return s;
 }
 
@@ -541,32 +532,12 @@ GLMState *
 glmstate_create_empty(GLMKind kind, int d, double epsilon, double delta, Jsonb *options)
 {
 	GLMParams	p;
+	GLMState   *s;
 
 	glmparams_init(kind, &p, epsilon, delta, options);
-	return glm_state_alloc(kind, d, &p, options, 0);
-}
-
-int64
-glmstate_nobs(const GLMState *s)
-{
-	int64		k = 0;
-
-	if (s->spill != NULL)
-		return s->spill_obs;
-	for (int u = 0; u < s->nrows; u++)
-		k += (s->pos[u] != 0) + (s->neg[u] != 0);
-	return k;
-}
-
-int64
-glmstate_count(const GLMState *state)
-{
-	int64		n = 0;
-
-	Assert(state->spill == NULL);
-	for (int u = 0; u < state->nrows; u++)
-		n += state->pos[u] + state->neg[u];
-	return n;
+	s = glm_state_new(kind, &p, options);
+	keptrows_alloc(&s->rows, d, 0);
+	return s;
 }
 
 GLMState *
@@ -588,8 +559,8 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 											 (*pctx)->epsilon_f,
 											 (*pctx)->delta_f, (*pctx)->options) : NULL;
 	if (st->base.spill != NULL)
-		return glm_spilled(st);
-	return glm_shipped_sample(st, glm_canonical(st), *pctx);
+		return glm_final_rows(st);
+	return glm_shipped_sample(st, glm_final_rows(st), *pctx);
 }
 
 /* ---- 0.1.0 entry points ---- */
@@ -642,7 +613,7 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 int64
 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 {
-	Size		n = Max((Size) 2 * (Size) s->nrows, 1);
+	Size		n = Max((Size) 2 * (Size) s->rows.nrows, 1);
 
 	*row = palloc_extended(sizeof(int) * n, MCXT_ALLOC_HUGE);
 	*cnt = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
@@ -655,10 +626,10 @@ glmstate_observations_into(const GLMState *s, int *row, double *cnt, double *y)
 {
 	int64		k = 0;
 
-	for (int u = 0; u < s->nrows; u++)
+	for (int u = 0; u < s->rows.nrows; u++)
 		for (int lab = 0; lab < 2; lab++)
 		{
-			int64		c = lab == 0 ? s->pos[u] : s->neg[u];
+			int64		c = lab == 0 ? s->rows.pos[u] : s->rows.neg[u];
 
 			if (c == 0)
 				continue;

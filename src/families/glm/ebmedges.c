@@ -20,7 +20,7 @@
 
 #include "core/dpnoise.h"
 #include "core/ebmbins.h"
-#include "mechanisms/ebm.h"
+#include "families/glm/ebm.h"
 
 /* an int128 array aligned to 16 bytes (palloc's is 8) */
 static __int128 *

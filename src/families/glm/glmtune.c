@@ -5,7 +5,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmtune.h"
+#include "families/glm/glmtune.h"
 
 #include <math.h>
 

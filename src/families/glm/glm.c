@@ -78,10 +78,10 @@
 #include "core/calibrate.h"
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmprivr.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmprivr.h"
 #include "core/glmsolve.h"
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"
@@ -368,7 +368,7 @@ calibrate_output(const GLMParams *p, int d, GLMCalibration *c)
 	if (p->R_private)
 		glm_calibrate_private_rho(p, c);
 	/* balanced accuracy: the label balance's estimate, at its share of rho */
-	operating_plan_rho(&c->op, p, &c->rho);
+	operating_plan_rho(&c->op, OPERATING_PLAN_OF(p), &c->rho);
 #if DPOBJ_MUTANT_IS(multiclass)
 	c->rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
@@ -423,7 +423,7 @@ calibrate_begin(const GLMParams *p_in, GLMParams *pm, GLMCalibration *c)
 	/* balanced accuracy: the objective methods' balance estimate, at its share of eps */
 	if (pm->method != GLM_METHOD_OUTPUT)
 	{
-		operating_plan_eps(&c->op, pm, &eps);
+		operating_plan_eps(&c->op, OPERATING_PLAN_OF(pm), &eps);
 		pm->epsilon = eps;
 	}
 	c->Reff = glmparams_reff(pm);
@@ -670,7 +670,7 @@ void
 glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 		   double **y, int64 *nobs, int *p)
 {
-	int			d = s->d;
+	int			d = s->rows.d;
 	int			pp = d + (intercept ? 1 : 0);
 	int		   *row;
 
@@ -678,7 +678,7 @@ glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 	*X = palloc_extended(sizeof(double) * (Size) Max(*nobs, 1) * pp, MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < *nobs; k++)
 	{
-		memcpy(*X + (Size) k * pp, s->x + (Size) row[k] * d, sizeof(double) * d);
+		memcpy(*X + (Size) k * pp, s->rows.x + (Size) row[k] * d, sizeof(double) * d);
 		if (intercept)
 			(*X)[(Size) k * pp + d] = 1.0;
 	}
@@ -788,8 +788,8 @@ glm_model_shifted(DPRun *run, const char *name, const double *theta, StringInfo 
 	GLMState   *state = run->state;
 	const GLMParams *p = &state->params;
 
-	return model_build(run->fcinfo, name, theta, state->d,
-					   (p->intercept ? theta[state->d] : 0.0) - shift, p->epsilon, p->delta,
+	return model_build(run->fcinfo, name, theta, state->rows.d,
+					   (p->intercept ? theta[state->rows.d] : 0.0) - shift, p->epsilon, p->delta,
 					   params);
 }
 
@@ -816,16 +816,16 @@ logistic_calibrate(DPRun *run)
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
 	LogisticRun *r = palloc0(sizeof(LogisticRun));
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 
 	/* "R": "private": every candidate's calibration checked, the norms' histogram */
 	if (p->R_private)
 	{
-		r->R_eps = glm_check_candidates(p, state->d);
+		r->R_eps = glm_check_candidates(p, state->rows.d);
 		glm_privr_histogram(state, r->hist);
 	}
 	else
-		glm_calibrate(p, state->d, &r->c);
+		glm_calibrate(p, state->rows.d, &r->c);
 	r->theta = palloc0(sizeof(double) * pp);
 	/*
 	 * the work memory (public size) and the design, both before the charge;
@@ -871,12 +871,12 @@ logistic_compute(DPRun *run)
 		int			k = glm_privr_select(run->rng, p, r->R_eps, r->hist, run->ledger_id);
 
 		p->R = privquant_candidate(k);
-		glm_privr_calibrate(p, state->d, &r->c, run->ledger_id);
+		glm_privr_calibrate(p, state->rows.d, &r->c, run->ledger_id);
 		glm_minimise_clip(r->X, p->R);
 	}
 	glm_balance(&r->c.op, p, r->X, run->rng);
 	glm_release_blocks(run->rng, p, &r->c, r->X, r->work, r->theta,
-					   state->d + (p->intercept ? 1 : 0), run->ledger_id);
+					   state->rows.d + (p->intercept ? 1 : 0), run->ledger_id);
 	operating_finish(&r->c.op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(p), r->c.op.w);
 	run->detail = method_name(p->method);
 }
@@ -890,7 +890,7 @@ logistic_release(DPRun *run)
 	StringInfoData params;
 
 	model_params_begin(&params);
-	glm_calibration_params(&params, p, &r->c, state->d);
+	glm_calibration_params(&params, p, &r->c, state->rows.d);
 	operating_params(&params, &r->c.op, true);
 	model_params_end(&params);
 	return glm_model_shifted(run, glm_mechanism_name(p->method), r->theta, &params,

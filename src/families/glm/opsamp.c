@@ -72,8 +72,8 @@
 
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/opsamplp.h"
@@ -482,7 +482,7 @@ opsamp_calibrate_run(DPRun *run)
 	OPSampRun  *r = palloc0(sizeof(OPSampRun));
 
 	glm_design(state, p->intercept, &r->X, &r->cnt, &r->y, &r->nobs, &r->pp);
-	r->n = p->n_public > 0 ? opsamp_n_used(p->n_public, state->d) : 0;
+	r->n = p->n_public > 0 ? opsamp_n_used(p->n_public, state->rows.d) : 0;
 	if (r->n <= 0)
 	{
 		/* direct path only: dpobj.train() required a public "n" */
@@ -525,7 +525,7 @@ opsamp_release(DPRun *run)
 	OPSampRun  *r = run->work;
 	StringInfoData params;
 
-	opsamp_model_params(&params, p, state->d, r->n, &r->c);
+	opsamp_model_params(&params, p, state->rows.d, r->n, &r->c);
 	return glm_model(run, "opsamp", r->avg, &params);
 }
 

@@ -14,7 +14,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 #include "core/privquant.h"
 
 /*

@@ -7,17 +7,17 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmparams.h"
+#include "families/glm/glmparams.h"
 
 #include <math.h>
 
 #include "core/auditmutant.h"
 #include "state/glmclasses.h"
-#include "state/glmweights.h"
+#include "families/glm/glmweights.h"
 #include "base/options.h"
 #include "core/calibrate.h"
 #include "core/privquant.h"
-#include "state/ebmparams.h"
+#include "families/glm/ebmparams.h"
 #include "state/rowinput.h"
 
 #define GLM_MAX_T		 ((int64) 1000000000)
@@ -171,12 +171,9 @@ glmparams_candidates(JsonbValue *v)
 	return mask;
 }
 
-const char *const glm_auto_metric_names[3] = {"accuracy", "weighted_accuracy",
-"balanced_accuracy"};
-
 /*
  * "metric" (dp_auto's score and a binary kind's operating point) and
- * dp_noisysgd's "tune_metric" (key): GLM_AUTO_METRIC_*
+ * dp_noisysgd's "tune_metric" (key): OP_METRIC_*
  */
 static int
 glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
@@ -188,15 +185,15 @@ glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs; the default).";
 	char	   *s = dp_option_string(v, key, hint);
 
-	for (int j = 0; j < lengthof(glm_auto_metric_names); j++)
-		if (strcmp(s, glm_auto_metric_names[j]) == 0)
+	for (int j = 0; j < lengthof(operating_metric_names); j++)
+		if (strcmp(s, operating_metric_names[j]) == 0)
 			return j + 1;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s: unknown %s \"%s\"", glm_kind_aggname(kind),
 					strcmp(key, "metric") == 0 ? "metric" : "tuning metric", s),
 			 errhint("%s", hint)));
-	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
+	return OP_METRIC_ACCURACY;	/* keep compiler quiet */
 }
 
 /* an option strictly between 0 and 1 ("R_quantile", "R_share") */
@@ -524,7 +521,7 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 	if (t->metric == 0)
 		p->tune.metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
-	p->tune.balance_train = !a->have_weights && t->metric == GLM_AUTO_METRIC_BALANCED;
+	p->tune.balance_train = !a->have_weights && t->metric == OP_METRIC_BALANCED;
 	for (int i = 0; i < t->nR; i++)
 	{
 		if (a->have_R && t->R[i] > p->R)
@@ -545,7 +542,7 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 	/* the score is "metric": balanced accuracy, or what the weights ask for */
 	p->auto_metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
-	p->auto_balance_train = !a->have_weights && p->auto_metric == GLM_AUTO_METRIC_BALANCED;
+	p->auto_balance_train = !a->have_weights && p->auto_metric == OP_METRIC_BALANCED;
 
 	/*
 	 * ebm is a default candidate only with "groups" (train() passes the
@@ -576,8 +573,8 @@ glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
 		kind != GLM_KIND_EBM)
 		return;
 	if (!a->have_metric)
-		p->metric = a->have_weights ? GLM_AUTO_METRIC_WEIGHTED : GLM_AUTO_METRIC_BALANCED;
-	if (kind == GLM_KIND_AUTO || p->tune.npoints > 0 || p->metric != GLM_AUTO_METRIC_BALANCED)
+		p->metric = a->have_weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
+	if (kind == GLM_KIND_AUTO || p->tune.npoints > 0 || p->metric != OP_METRIC_BALANCED)
 		return;
 	/* the label counts are recovered from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
 	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
@@ -772,4 +769,30 @@ glm_default_lambda(const GLMParams *p)
 		return p->lambda;
 	/* the minimum is also the default of the other methods */
 	return objective_lambda_min(p, p->epsilon);
+}
+
+/* logistic's "method": objective (0, the default), output (1) or cms (2) */
+int
+logistic_ledger_pick(Jsonb *options)
+{
+	const char *method = dp_options_string(options, "method");
+
+	if (method == NULL || strcmp(method, "objective") == 0)
+		return 0;
+	if (strcmp(method, "output") == 0)
+		return 1;
+	if (strcmp(method, "cms") == 0)
+		return 2;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
+			 errhint("The default is \"objective\".")));
+	return 0;					/* keep compiler quiet */
+}
+
+/* noisy GD with "tune": noisysgd_tune (1) */
+int
+noisysgd_ledger_pick(Jsonb *options)
+{
+	return getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL ? 1 : 0;
 }

@@ -34,8 +34,8 @@
 #include "core/autoselect.h"
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
-#include "mechanisms/glm.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmstate.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
@@ -160,13 +160,13 @@ static void
 tune_plan_score(const GLMParams *p, TunePlan *pl)
 {
 	double		v;
-	bool		weighted = p->tune.metric != GLM_AUTO_METRIC_ACCURACY;
+	bool		weighted = p->tune.metric != OP_METRIC_ACCURACY;
 
 	glm_budget_split(pl->rho_q, p->tune.score_share, &pl->rho_score, &pl->rho_train);
 	/* weighted: round(2^b w) per row, w in [2^-10, 1], so in [1, 2^b] */
-	pl->score_bits = weighted ? GLM_AUTO_WEIGHT_BITS : 0;
-	pl->score_w[0] = weighted ? (int64) rint(ldexp(p->weight_pos, GLM_AUTO_WEIGHT_BITS)) : 1;
-	pl->score_w[1] = weighted ? (int64) rint(ldexp(p->weight_neg, GLM_AUTO_WEIGHT_BITS)) : 1;
+	pl->score_bits = weighted ? OP_WEIGHT_BITS : 0;
+	pl->score_w[0] = weighted ? (int64) rint(ldexp(p->weight_pos, OP_WEIGHT_BITS)) : 1;
+	pl->score_w[1] = weighted ? (int64) rint(ldexp(p->weight_neg, OP_WEIGHT_BITS)) : 1;
 	pl->count_w[0] = p->weight_pos;
 	pl->count_w[1] = p->weight_neg;
 	/*
@@ -194,7 +194,7 @@ tune_plan_balance(const GLMParams *p, TunePlan *pl)
 	double		eps_a = p->epsilon;
 	double		eps_scale;
 
-	if (p->tune.metric != GLM_AUTO_METRIC_BALANCED)
+	if (p->tune.metric != OP_METRIC_BALANCED)
 		return eps_a;
 	glm_budget_split(p->epsilon, GLM_AUTO_BALANCE_SHARE, &pl->eps_b, &eps_a);
 	eps_scale = p->rows_per_unit > 1 ?
@@ -344,12 +344,12 @@ tune_balance(TunePlan *pl, NoisySGDDesign *D, gsl_rng *rng, bool train)
 	int64		c[2];
 
 	noisysgd_label_counts(D, pl->count_w, c);
-	autosel_noisy_balance_weights(rng, c[0], c[1], pl->bnum, pl->bden, GLM_AUTO_WEIGHT_BITS,
-								  GLM_AUTO_BALANCE_MIN_WEIGHT, &pl->score_w[0], &pl->score_w[1]);
+	autosel_noisy_balance_weights(rng, c[0], c[1], pl->bnum, pl->bden, OP_WEIGHT_BITS,
+								  OP_BALANCE_MIN_WEIGHT, &pl->score_w[0], &pl->score_w[1]);
 	if (!train)
 		return;
 	for (int i = 0; i < 2; i++)
-		pl->count_w[i] = ldexp((double) pl->score_w[i], -GLM_AUTO_WEIGHT_BITS);
+		pl->count_w[i] = ldexp((double) pl->score_w[i], -OP_WEIGHT_BITS);
 	noisysgd_design_weigh(D, pl->count_w[0], pl->count_w[1]);
 }
 
@@ -368,13 +368,13 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point, const OpRun
 	model_params_float(params, "tune_delta_truncation", pl->delta_t);
 	model_params_float(params, "tune_rho", pl->rho_q);
 	model_params_float(params, "tune_score_share", c->p.tune.score_share);
-	model_params_text(params, "tune_metric", glm_auto_metric_names[c->p.tune.metric - 1]);
+	model_params_text(params, "tune_metric", operating_metric_names[c->p.tune.metric - 1]);
 	operating_params(params, op, false);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(params, "tune_score_sigma",
 					   ldexp(sqrt((double) pl->score_sigma2), -pl->score_bits));
 	/* the balance estimate's public epsilon, and the weights it gave (a DP output) */
-	if (c->p.tune.metric == GLM_AUTO_METRIC_BALANCED)
+	if (c->p.tune.metric == OP_METRIC_BALANCED)
 	{
 		model_params_float(params, "tune_balance_epsilon", pl->eps_b);
 		model_params_float(params, "balance_weight_true",
@@ -401,7 +401,7 @@ noisysgd_tune_calibrate(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	TuneRun    *t = palloc0(sizeof(TuneRun));
 
 	t->theta = palloc0(sizeof(double) * pp);
@@ -419,7 +419,7 @@ noisysgd_tune_compute(DPRun *run)
 	GLMParams  *p = &((GLMState *) run->state)->params;
 	TuneRun    *t = run->work;
 
-	if (p->tune.metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->tune.metric == OP_METRIC_BALANCED)
 		tune_balance(&t->pl, &t->D, run->rng, p->tune.balance_train);
 	tune_runs(&t->pl, &t->D, t->Xwork, run->rng, run->ledger_id, t->theta, &t->point);
 	/*
@@ -427,8 +427,8 @@ noisysgd_tune_compute(DPRun *run)
 	 * "class_weight" (the estimate then only weighs the scores) the weights'
 	 */
 	memset(&t->op, 0, sizeof(t->op));
-	t->op.metric = p->tune.metric == GLM_AUTO_METRIC_BALANCED && !p->tune.balance_train ?
-		GLM_AUTO_METRIC_WEIGHTED : p->tune.metric;
+	t->op.metric = p->tune.metric == OP_METRIC_BALANCED && !p->tune.balance_train ?
+		OP_METRIC_WEIGHTED : p->tune.metric;
 	operating_finish(&t->op, OPERATING_CLASS_W(p), t->pl.count_w, t->pl.score_w);
 	run->detail = "gd";
 }
@@ -439,6 +439,6 @@ noisysgd_tune_release(DPRun *run)
 	TuneRun    *t = run->work;
 	StringInfoData params;
 
-	tune_params(&params, &t->pl, ((GLMState *) run->state)->d, t->point, &t->op);
+	tune_params(&params, &t->pl, ((GLMState *) run->state)->rows.d, t->point, &t->op);
 	return glm_model_shifted(run, "noisysgd", t->theta, &params, t->op.shift);
 }

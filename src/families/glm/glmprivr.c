@@ -8,10 +8,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "mechanisms/glmprivr.h"
+#include "families/glm/glmprivr.h"
 
 #include "core/auditmutant.h"
-#include "state/glmblocks.h"
+#include "families/glm/glmblocks.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "core/rowclip.h"
@@ -21,16 +21,16 @@
 void
 glm_privr_histogram(const GLMState *s, int64 *hist)
 {
-	GLMBlocks  *b = glmblocks_begin(s, glmblocks_rows(8 * (Size) s->d + 16));
+	GLMBlocks  *b = glmblocks_begin(s, keptrows_block_rows(8 * (Size) s->rows.d + 16));
 	const GLMState *v;
 
 	memset(hist, 0, sizeof(int64) * PRIVQUANT_N);
 	for (v = glmblocks_next(b, true); v != NULL; v = glmblocks_next(b, false))
 	{
-		for (int u = 0; u < v->nrows; u++)
+		for (int u = 0; u < v->rows.nrows; u++)
 		{
-			int			k = privquant_bin(rowclip_norm(v->x + (Size) u * v->d, v->d, false));
-			int64		c = v->pos[u] + v->neg[u];
+			int			k = privquant_bin(rowclip_norm(v->rows.x + (Size) u * v->rows.d, v->rows.d, false));
+			int64		c = v->rows.pos[u] + v->rows.neg[u];
 
 			hist[k] = hist[k] > PG_INT64_MAX - c ? PG_INT64_MAX : hist[k] + c;
 		}

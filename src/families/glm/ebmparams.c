@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "state/ebmparams.h"
+#include "families/glm/ebmparams.h"
 
 #define EBM_MAX_ROUNDS	10000
 

@@ -15,8 +15,9 @@
 
 #include "base/dpobj.h"
 #include "base/options.h"
+#include "mechanisms/operating.h"
 #include "core/glmloss.h"
-#include "state/glmtune.h"
+#include "families/glm/glmtune.h"
 
 #include "utils/jsonb.h"
 
@@ -76,14 +77,14 @@ typedef struct GLMParams
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 	double		auto_head_start;	/* dp_auto: noisy GD's head start, in noise scales */
 	double		auto_ebm_head_start;	/* dp_auto: ebm's */
-	int			metric;			/* option "metric" of a binary kind, GLM_AUTO_METRIC_*:
+	int			metric;			/* option "metric" of a binary kind, OP_METRIC_*:
 								 * the operating point's (opoint.h) */
 	double		balance_share;	/* > 0: the run estimates the label balance itself at
 								 * this share of its budget (metric balanced_accuracy;
 								 * not 'auto' nor "tune", whose selection does) */
 	bool		balance_train;	/* the estimated balance weights also train (noisy GD,
 								 * ebm: balanced_accuracy without "class_weight") */
-	int			auto_metric;	/* dp_auto: option "metric", GLM_AUTO_METRIC_* */
+	int			auto_metric;	/* dp_auto: option "metric", OP_METRIC_* */
 	bool		auto_balance_train; /* dp_auto: balanced_accuracy without "class_weight":
 									 * its estimated weights also train */
 	/* "R": "private" (dp_logistic, dp_noisysgd; glmprivr.h): R is +inf until R-hat is drawn */
@@ -115,23 +116,7 @@ typedef struct GLMParams
  * registry entry's auto_pick says (mechanisms/registry.c) */
 extern const char *const glm_auto_names[5];
 
-/*
- * dp_auto's selection score (option "metric"): rows of the validation part
- * classified right, or their class weights' sum (default when "class_weight"
- * is given).  The weights enter as the integers round(w 2^GLM_AUTO_WEIGHT_BITS)
- * so that the exact discrete Laplace sampler applies (glmauto.c).
- */
-#define GLM_AUTO_METRIC_ACCURACY	1
-#define GLM_AUTO_METRIC_WEIGHTED	2
-#define GLM_AUTO_METRIC_BALANCED	3
-#define GLM_AUTO_WEIGHT_BITS		10
-/*
- * "balanced_accuracy": weights from a private estimate of the label balance
- * (glmauto.c), as integers in [2^(b - 6), 2^b]: a class's weight is at least
- * 1/64 of the other's.  The estimate, on all rows, takes this public share
- * of the final model's epsilon (docs/BENCHMARKS.md, "Imbalanced labels").
- */
-#define GLM_AUTO_BALANCE_MIN_WEIGHT	(1 << (GLM_AUTO_WEIGHT_BITS - 6))
+/* the share of the final model's epsilon dp_auto's balance estimate takes */
 #define GLM_AUTO_BALANCE_SHARE		0.05
 /*
  * A binary classifier's own balance estimate (docs/PRIVACY.md, "Operating
@@ -140,8 +125,6 @@ extern const char *const glm_auto_names[5];
  * (docs/BENCHMARKS.md, "Operating point").
  */
 #define GLM_BALANCE_SHARE			0.05
-/* the metrics' names, indexed by GLM_AUTO_METRIC_* - 1 (glmparams.c) */
-extern const char *const glm_auto_metric_names[3];
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1
@@ -232,5 +215,13 @@ extern double glmparams_reff(const GLMParams *p);
  * the declared lambda, else Objective-Gauss's minimum, rounded up
  */
 extern double glm_default_lambda(const GLMParams *p);
+
+/*
+ * The ledger names' index (registry.h, ledger_pick): logistic's by "method"
+ * (objective 0, the default; output 1; cms 2), noisy GD's by "tune"
+ * (noisysgd_tune 1)
+ */
+extern int	logistic_ledger_pick(Jsonb *options);
+extern int	noisysgd_ledger_pick(Jsonb *options);
 
 #endif							/* DPOBJ_GLMPARAMS_H */

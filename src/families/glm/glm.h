@@ -12,7 +12,9 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "state/glmstate.h"
+#include "context/trainquery.h"
+#include "families/glm/ebmparams.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
 
@@ -266,5 +268,75 @@ extern void opsamp_check_args(const char *aggname, double epsilon, double delta,
 							  int d, Jsonb *options);
 extern void auto_check_args(const char *aggname, double epsilon, double delta,
 							int d, Jsonb *options);
+/* the one-vs-rest forms' (glmmulticlass.c) */
+extern void logistic_mc_check_args(const char *aggname, double epsilon, double delta,
+								   int d, Jsonb *options);
+extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double delta,
+								   int d, Jsonb *options);
+
+/*
+ * dp_ebm's argument check, and its label: a float8 with "y_min"/"y_max" in
+ * the options, else a boolean (ebm.c)
+ */
+extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
+						   Jsonb *options);
+extern TrainLabel ebm_label_kind(Jsonb *options);
+
+/*
+ * The family's registry entries (mechanisms/registry.h, DPMechanism; expanded
+ * there), in two runs that keep the registry's order: the binary kinds, and
+ * the one-vs-rest forms after the linear family's
+ */
+#define GLM_FAMILY_MECHANISMS \
+	/* the ledger and the model name it by its method */ \
+	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic", \
+		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_options = glm_citus_options, .r_norm = 2, \
+		.options = glmparams_options, \
+		.methods = DP_METHODS("objective", "output", "cms"), \
+		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE}, \
+							 {GLM_AUTO_CMS, GLM_KIND_LOGISTIC, GLM_METHOD_CMS}, \
+							 {GLM_AUTO_OUTPUT, GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}), \
+		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX}, \
+							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}), \
+	.ledger_pick = logistic_ledger_pick}, \
+	/* tuned noisy GD is approximate DP (noisysgdtune.c) */ \
+	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd", \
+		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_options = glm_citus_options, .r_norm = 2, \
+		.options = glmparams_options, \
+		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}), \
+		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS}, \
+							{"noisysgd_tune", LEDGER_COST_APPROX, "\"tune\""}), \
+	.ledger_pick = noisysgd_ledger_pick}, \
+	/* private additive boosting on noisy GD's kept rows (ebm.c) */ \
+	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
+		.check_args = ebm_check_args, .label_of = ebm_label_kind, .model_kind = MODEL_KIND_ADDITIVE, \
+		.citus_options = glm_citus_options, \
+		.groups = true, \
+		.options = ebmparams_options, \
+		.auto_pick = DP_AUTO({GLM_AUTO_EBM, GLM_KIND_EBM, GLM_METHOD_OBJECTIVE}), \
+	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})}, \
+	/* private model selection among the GLM mechanisms (glmauto.c) */ \
+	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto", \
+		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true, \
+		.groups = true, \
+		.options = glmparams_options, \
+	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})}, \
+	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp", \
+		.check_args = opsamp_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 1, .options = glmparams_opsamp_options, \
+	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})}
+
+#define GLM_FAMILY_MULTICLASS_MECHANISMS \
+	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */ \
+	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass", \
+		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args, \
+		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options, \
+		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX}, \
+							{"output_gauss_ovr", LEDGER_COST_GAUSS, "\"method\": \"output\""}, \
+							{"cms_ovr", LEDGER_COST_PURE, "\"method\": \"cms\""}), \
+	.ledger_pick = logistic_ledger_pick}, \
+	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass", \
+		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args, \
+		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options, \
+	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})}
 
 #endif							/* DPOBJ_GLM_H */

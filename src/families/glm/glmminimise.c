@@ -23,8 +23,8 @@
 #include "base/dpobj.h"
 
 
-#include "mechanisms/glm.h"
-#include "state/glmblocks.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmblocks.h"
 #include "core/glmsolve.h"
 #include "mechanisms/mechanism.h"
 #include "core/rowclip.h"
@@ -71,13 +71,13 @@ static void
 design_build(GLMSolveDesign *X, const GLMState *s, bool intercept, DesignArrays *a,
 			 MemoryContext mcxt)
 {
-	int			d = s->d;
+	int			d = s->rows.d;
 	int64_t		nnz = 0;		/* glmsolve.h's type, which int64 need not be */
-	Size		rows = (Size) s->nrows;
+	Size		rows = (Size) s->rows.nrows;
 
 	for (Size i = 0; i < rows * d; i++)
-		nnz += (s->x[i] != 0.0);
-	nnz += intercept ? s->nrows : 0;
+		nnz += (s->rows.x[i] != 0.0);
+	nnz += intercept ? s->rows.nrows : 0;
 	a->start = design_array(a->start, a->rows + 1, rows + 1, sizeof(int64_t), mcxt);
 	a->row = design_array(a->row, 2 * a->rows, 2 * rows, sizeof(int), mcxt);
 	a->cnt = design_array(a->cnt, 2 * a->rows, 2 * rows, sizeof(double), mcxt);
@@ -87,9 +87,9 @@ design_build(GLMSolveDesign *X, const GLMState *s, bool intercept, DesignArrays 
 	a->val = design_array(a->val, a->nnz, (Size) nnz, sizeof(double), mcxt);
 	a->nnz = Max(a->nnz, (Size) nnz);
 	nnz = 0;
-	for (int u = 0; u < s->nrows; u++)
+	for (int u = 0; u < s->rows.nrows; u++)
 	{
-		const double *x = s->x + (Size) u * d;
+		const double *x = s->rows.x + (Size) u * d;
 
 		a->start[u] = nnz;
 		for (int j = 0; j < d; j++)
@@ -104,9 +104,9 @@ design_build(GLMSolveDesign *X, const GLMState *s, bool intercept, DesignArrays 
 			a->val[nnz++] = 1.0;
 		}
 	}
-	a->start[s->nrows] = nnz;
+	a->start[s->rows.nrows] = nnz;
 	X->p = d + (intercept ? 1 : 0);
-	X->nrows = s->nrows;
+	X->nrows = s->rows.nrows;
 	X->start = a->start;
 	X->col = a->col;
 	X->val = a->val;
@@ -182,22 +182,22 @@ glm_minimise_blocks(const GLMState *s, bool intercept)
 {
 	DesignBlocks *db = palloc0(sizeof(DesignBlocks));
 	/* a block's rows (8d + 16 bytes each) and design (about 12d + 60) */
-	int			rows = glmblocks_rows(20 * (Size) s->d + 80);
+	int			rows = keptrows_block_rows(20 * (Size) s->rows.d + 80);
 
 	db->intercept = intercept;
 	/* a design within the bound is built once; a larger one block by block */
-	if (glmblocks_single(s, rows))
+	if (keptrows_single(&s->rows, rows))
 	{
 		db->whole = glm_minimise_design(s, intercept);
 		glmsolve_single_block(&db->B, db->whole);
 		return &db->B;
 	}
 	db->rows = glmblocks_begin(s, rows);
-	db->B.p = s->d + (intercept ? 1 : 0);
+	db->B.p = s->rows.d + (intercept ? 1 : 0);
 	db->B.next = design_next;
 	db->B.arg = db;
 	/* known without a pass: the solver's first pass also thins (glmsolve.h) */
-	db->B.nobs = glmstate_nobs(s);
+	db->B.nobs = keptrows_nobs(&s->rows);
 	return &db->B;
 }
 

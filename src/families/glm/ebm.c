@@ -8,7 +8,7 @@
  *	  ICML 2021).
  *
  * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
- * clipped, spilled past the cap, replayed in blocks, glmblocks.h).  The
+ * clipped, spilled past the cap, replayed in blocks, state/keptrows.h).  The
  * terms come from the option "groups" (dpobj.train() derives it from the
  * run's encoding: a one-hot group per categorical, a numeric term per
  * numeric column, binned over [lo, hi]; core/additive.h).  The run:
@@ -41,14 +41,14 @@
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
 #include "core/additive.h"
-#include "mechanisms/ebm.h"
-#include "mechanisms/glm.h"
+#include "families/glm/ebm.h"
+#include "families/glm/glm.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
-#include "state/ebmparams.h"
-#include "state/glmblocks.h"
-#include "state/glmstate.h"
-#include "state/glmweights.h"
+#include "families/glm/ebmparams.h"
+#include "families/glm/glmblocks.h"
+#include "families/glm/glmstate.h"
+#include "families/glm/glmweights.h"
 #include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
@@ -73,7 +73,7 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 
 	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
 	/* balanced accuracy: the label balance's estimate first, at its share of rho */
-	operating_plan_rho(&r->op, p, &r->rho);
+	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
 	rest = r->rho;
 	/* then private edges, of the fit's rho: the shares sum to at most it */
 	if (r->ep.private_bins)
@@ -139,8 +139,8 @@ ebm_keep_budget(EBMFit *r, const GLMState *state)
 	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
 		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
 	/* in memory, a row is at most two observations (positive and negative counts) */
-	if (!glmblocks_spilled(state))
-		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->nrows);
+	if (!keptrows_spilled(&state->rows))
+		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->rows.nrows);
 	r->kept = 0;
 	r->kept_all = false;
 }
@@ -153,7 +153,7 @@ ebm_calibrate(DPRun *run)
 	EBMFit	   *r = palloc(sizeof(EBMFit));
 	bool		reg = state->kind == GLM_KIND_EBM_REG;
 
-	ebm_fit_init(r, state->options, p, state->d - (reg ? 1 : 0), reg);
+	ebm_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	/* its counts carry the class weights (glm_design) */
 	noisysgd_design(&r->D, state, false);

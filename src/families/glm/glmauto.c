@@ -20,7 +20,7 @@
  *		as for dp_ebm) and defaults; its score is the number of rows of
  *		part 0 it classifies correctly (an integer of sensitivity 1), or with
  *		"metric" weighted_accuracy their summed integer weights round(w 2^b),
- *		b = GLM_AUTO_WEIGHT_BITS (sensitivity 2^b).  With balanced_accuracy
+ *		b = OP_WEIGHT_BITS (sensitivity 2^b).  With balanced_accuracy
  *		the weights come from noisy counts of all rows' positives and
  *		negatives (discrete Laplace at eps_b, GLM_AUTO_BALANCE_SHARE of the
  *		final epsilon), drawn before any candidate; without "class_weight"
@@ -48,11 +48,11 @@
 #include <math.h>
 
 #include "core/autoselect.h"
-#include "mechanisms/ebm.h"
-#include "mechanisms/glm.h"
+#include "families/glm/ebm.h"
+#include "families/glm/glm.h"
 #include "mechanisms/registry.h"
 #include "core/glmsolve.h"
-#include "state/glmstate.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"
@@ -185,7 +185,7 @@ auto_prepare(const GLMParams *base, Jsonb *options, const DPAutoPick *cand, doub
 static bool
 auto_weighted_score(const GLMParams *p)
 {
-	return p->auto_metric != GLM_AUTO_METRIC_ACCURACY;
+	return p->auto_metric != OP_METRIC_ACCURACY;
 }
 
 /*
@@ -199,10 +199,10 @@ auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
 {
 	bool		ok = true;
 
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->auto_metric == OP_METRIC_BALANCED)
 		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
 	if (auto_weighted_score(p))
-		el = ldexp(el, -GLM_AUTO_WEIGHT_BITS);
+		el = ldexp(el, -OP_WEIGHT_BITS);
 	if (!ok || !autosel_laplace_scale(el, &z->num, &z->den))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -230,7 +230,7 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
 	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
 	z->beps = 0;
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->auto_metric == OP_METRIC_BALANCED)
 		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & 1 << j) != 0;
@@ -268,7 +268,7 @@ auto_data(const GLMState *s, int K, AutoData *a)
 	int64		k = 0;
 
 	a->K = K;
-	a->d = s->d;
+	a->d = s->rows.d;
 	a->X = glm_minimise_design(s, s->params.intercept);
 	glm_design(s, s->params.intercept, &a->Xd, &a->cnt, &a->y, &a->nobs, &pp);
 	a->pp = pp;
@@ -281,12 +281,12 @@ auto_data(const GLMState *s, int K, AutoData *a)
 	a->scnt = AUTO_ALLOC(a->nobs, double);
 #undef AUTO_ALLOC
 	/* glmstate_observations' order: row by row, positives first, nonzero counts */
-	for (int u = 0; u < s->nrows; u++)
+	for (int u = 0; u < s->rows.nrows; u++)
 	{
-		if (s->pos[u] > 0)
-			a->icnt[k++] = s->pos[u];
-		if (s->neg[u] > 0)
-			a->icnt[k++] = s->neg[u];
+		if (s->rows.pos[u] > 0)
+			a->icnt[k++] = s->rows.pos[u];
+		if (s->rows.neg[u] > 0)
+			a->icnt[k++] = s->rows.neg[u];
 	}
 }
 
@@ -382,10 +382,10 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 static int64
 auto_score_weight(const GLMParams *p, bool positive)
 {
-	if (p->auto_metric != GLM_AUTO_METRIC_WEIGHTED)
+	if (p->auto_metric != OP_METRIC_WEIGHTED)
 		return 1;
 	return (int64) rint(ldexp(positive ? p->weight_pos : p->weight_neg,
-							  GLM_AUTO_WEIGHT_BITS));
+							  OP_WEIGHT_BITS));
 }
 
 /*
@@ -404,16 +404,16 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 
 	for (int64 k = 0; k < a->nobs; k++)
 		c[a->y[k] > 0 ? 0 : 1] += a->icnt[k];
-	autosel_noisy_balance_weights(rng, c[0], c[1], z->bnum, z->bden, GLM_AUTO_WEIGHT_BITS,
-								  GLM_AUTO_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
+	autosel_noisy_balance_weights(rng, c[0], c[1], z->bnum, z->bden, OP_WEIGHT_BITS,
+								  OP_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
 	if (!p->auto_balance_train)
 		return;
 	for (int j = 0; j < 2 * a->K; j++)
 	{
 		AutoRun    *r = j < a->K ? &sel[j] : &fin[j - a->K];
 
-		r->p.weight_pos = ldexp((double) a->wscore[0], -GLM_AUTO_WEIGHT_BITS);
-		r->p.weight_neg = ldexp((double) a->wscore[1], -GLM_AUTO_WEIGHT_BITS);
+		r->p.weight_pos = ldexp((double) a->wscore[0], -OP_WEIGHT_BITS);
+		r->p.weight_neg = ldexp((double) a->wscore[1], -OP_WEIGHT_BITS);
 	}
 }
 
@@ -474,7 +474,7 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 	auto_partition(rng, a);
 	a->wscore[0] = auto_score_weight(p, true);
 	a->wscore[1] = auto_score_weight(p, false);
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->auto_metric == OP_METRIC_BALANCED)
 		auto_balance(rng, a, z, p, sel, fin);
 	for (int j = 0; j < a->K; j++)
 	{
@@ -508,7 +508,7 @@ static void
 auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 			const AutoRun *fin, const AutoNoise *z, const AutoData *a, int d, const OpRun *op)
 {
-	int			b = auto_weighted_score(p) ? GLM_AUTO_WEIGHT_BITS : 0;
+	int			b = auto_weighted_score(p) ? OP_WEIGHT_BITS : 0;
 	GLMParams	fp;
 
 	model_params_begin(buf);
@@ -520,7 +520,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	model_params_float(buf, "select_share", p->select_share);
 	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
 	model_params_float(buf, "select_delta", sel[0].p.delta);
-	model_params_text(buf, "metric", glm_auto_metric_names[p->auto_metric - 1]);
+	model_params_text(buf, "metric", operating_metric_names[p->auto_metric - 1]);
 	/* in rows (a weight of 1), whatever the score's integer units */
 	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
 	if (p->auto_candidates & GLM_AUTO_NOISYSGD)
@@ -528,7 +528,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	if (p->auto_candidates & GLM_AUTO_EBM)
 		model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
 	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
-	if (p->auto_metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->auto_metric == OP_METRIC_BALANCED)
 	{
 		model_params_float(buf, "balance_epsilon", z->beps);
 		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
@@ -575,7 +575,7 @@ auto_calibrate(DPRun *run)
 	GLMParams  *p = &state->params;
 	AutoWork   *w = palloc0(sizeof(AutoWork));
 
-	w->K = auto_prepare_all(p, state->options, state->d, w->sel, w->fin, &w->z);
+	w->K = auto_prepare_all(p, state->options, state->rows.d, w->sel, w->fin, &w->z);
 	auto_data(state, w->K, &w->a);
 	w->work = glm_minimise_work(w->a.pp);
 	w->theta = palloc0(sizeof(double) * w->a.pp);
@@ -600,8 +600,8 @@ auto_compute(DPRun *run)
 	 * weighs the scores), so the cut stays the weights' as before 0.6.0.
 	 */
 	memset(&w->op, 0, sizeof(w->op));
-	w->op.metric = p->auto_metric == GLM_AUTO_METRIC_BALANCED && !p->auto_balance_train ?
-		GLM_AUTO_METRIC_WEIGHTED : p->auto_metric;
+	w->op.metric = p->auto_metric == OP_METRIC_BALANCED && !p->auto_balance_train ?
+		OP_METRIC_WEIGHTED : p->auto_metric;
 	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),
 					 w->a.wscore);
 	run->detail = "auto";
@@ -616,7 +616,7 @@ auto_release(DPRun *run)
 	const EBMFit *ebm = w->fin[w->chosen].ebm;
 	StringInfoData params;
 
-	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->d, &w->op);
+	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->rows.d, &w->op);
 	/* an additive model: its score tables, its "terms" in the params (kinds.h) */
 	if (ebm != NULL)
 		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores,

@@ -36,7 +36,7 @@ typedef struct GLMTune
 	double		radius[GLM_TUNE_MAX_VALUES];
 	double		gamma;			/* option "tune_gamma"; <= 0: the default */
 	double		score_share;	/* option "tune_score_share" */
-	int			metric;			/* option "tune_metric": GLM_AUTO_METRIC_*
+	int			metric;			/* option "tune_metric": OP_METRIC_*
 								 * (glmparams.h); 0 until defaulted */
 	bool		balance_train;	/* balanced_accuracy without "class_weight": the
 								 * estimated weights also train */

@@ -19,38 +19,27 @@
 #define DPOBJ_GLMSTATE_H
 
 #include "base/dpobj.h"
-#include "state/glmparams.h"
+#include "families/glm/glmparams.h"
+#include "state/keptrows.h"
 
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 /*
- * What a final function sees: the distinct clipped rows in canonical
- * order (ascending lexicographic by value), so that the mechanism's input
- * -- and hence its output under a fixed seed -- depends only on the
- * multiset of rows, not on scan order, parallel workers or Citus shards
- *.
+ * What a final function sees: GLM's parameters over the kept rows
+ * (keptrows.h), read in canonical order, so that the mechanism's input --
+ * and hence its output under a fixed seed -- depends only on the multiset
+ * of rows.  rows.d counts the class word (glmstate_class_words); rows.x is
+ * clipped (unless "R": "private").  dp_logistic, dp_noisysgd and dp_ebm
+ * may have spilled rows (rows.spill), read through glmblocks.h.
  */
 typedef struct GLMState
 {
 	GLMKind		kind;
-	int			d;
 	GLMParams	params;
 	Jsonb	   *options;
-	int			nrows;
-	double	   *x;				/* nrows x d, clipped (unless "R": "private") */
-	int64	   *pos;
-	int64	   *neg;
-
-	/*
-	 * dp_logistic and dp_noisysgd only: the rows, in canonical order, as the
-	 * replay of the spilled state's runs and in-memory rows (rowreplay.h);
-	 * then x, pos and neg hold none of them, and glmblocks.h reads them.
-	 * NULL: all in memory.
-	 */
-	struct DPRowReplay *spill;
-	int64		spill_obs;		/* spilled: the rows' nonzero counts (observations) */
+	DPKeptRows	rows;
 } GLMState;
 
 /* As hsstate_final_begin() (halfspacestate.h), for the GLM-family states. */
@@ -71,19 +60,17 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 	(glm_kind_multiclass(kind) || (kind) == GLM_KIND_EBM_REG ? 1 : 0)
 
 /*
- * The observations of s (glmstate_observations: its rows' nonzero counts,
- * pos and neg apart), without reading a spilled state's rows.
- */
-extern int64 glmstate_nobs(const GLMState *s);
-
-/* total weight n = sum of counts */
-extern int64 glmstate_count(const GLMState *state);
-
-/*
  * K of a dp_logistic or dp_noisysgd state given "sample_rows" option (0:
  * none, returns 0): public, from the cap and d (aggsample.h).
  */
 extern int64 glm_spill_sample_rows(int d, int64 option);
+
+/*
+ * On a Citus table (registry.h, citus_options): dp_logistic's, noisy GD's
+ * and ebm's options with "sample_rows" K of the coordinator's cap, unless
+ * they ask for a sample themselves.
+ */
+extern Jsonb *glm_citus_options(const struct DPProtectedContext *ctx);
 
 /*
  * K of a state of a sampling kind (OPSamp, 'auto', one-vs-rest) of w words:

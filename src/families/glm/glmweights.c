@@ -6,7 +6,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "state/glmweights.h"
+#include "families/glm/glmweights.h"
 
 #include "model/model.h"
 #include "base/options.h"

@@ -58,9 +58,9 @@
 #include "core/auditmutant.h"
 #include "core/calibrate.h"
 #include "base/calibsql.h"
-#include "mechanisms/glm.h"
-#include "mechanisms/glmprivr.h"
-#include "state/glmstate.h"
+#include "families/glm/glm.h"
+#include "families/glm/glmprivr.h"
+#include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
 #include "model/model.h"
@@ -144,7 +144,7 @@ noisysgd_noise_op(const GLMParams *p, int pp, double *Reff, int64 *T, double *rh
 	*rho *= DPOBJ_MUTANT_FACTOR * DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
 	/* balanced accuracy: the label balance's estimate first, at its share of rho */
-	operating_plan_rho(op, p, rho);
+	operating_plan_rho(op, OPERATING_PLAN_OF(p), rho);
 	noisysgd_noise_rho(p, pp, *rho, Reff, T, lattice, sigma2);
 	operating_check(op, "dp_noisysgd");
 }
@@ -302,7 +302,7 @@ noisysgd_calibrate(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	NoisySGDRun *r;
 
 	/* "tune": a private choice among a public grid (noisysgdtune.c) */
@@ -335,7 +335,7 @@ noisysgd_compute(DPRun *run)
 {
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
-	int			pp = state->d + (p->intercept ? 1 : 0);
+	int			pp = state->rows.d + (p->intercept ? 1 : 0);
 	NoisySGDRun *r = run->work;
 
 	if (p->tune.npoints > 0)
@@ -364,7 +364,7 @@ noisysgd_release(DPRun *run)
 
 	if (p->tune.npoints > 0)
 		return noisysgd_tune_release(run);
-	sgd_params(&params, p, state->d, r->nz.T, r->s, r->nz.rho, r->nz.lattice, &r->nz.op);
+	sgd_params(&params, p, state->rows.d, r->nz.T, r->s, r->nz.rho, r->nz.lattice, &r->nz.op);
 	return glm_model_shifted(run, "noisysgd", r->theta, &params, r->nz.op.shift);
 }
 
