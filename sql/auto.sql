@@ -1,5 +1,5 @@
 -- Private model selection: dp_auto and train()'s mechanism 'auto'
--- (src/mechanisms/glmauto.c, docs/PRIVACY.md "Private model selection (auto)").
+-- (src/families/glm/glmauto.c, docs/PRIVACY.md "Private model selection (auto)").
 CREATE SCHEMA regress_auto;
 CREATE TABLE regress_auto.pts AS SELECT * FROM regress.points(2000);
 CREATE VIEW regress_auto.v AS SELECT ARRAY[a, b]::float8[] AS x, y FROM regress_auto.pts;

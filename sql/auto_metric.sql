@@ -1,4 +1,4 @@
--- 'auto''s option "metric" (src/mechanisms/glmauto.c, docs/PRIVACY.md "Private model
+-- 'auto''s option "metric" (src/families/glm/glmauto.c, docs/PRIVACY.md "Private model
 -- selection (auto)"): validation, the default that follows "class_weight", and that the
 -- selection's score weighs each validation row by its class weight; "balanced_accuracy",
 -- whose weights come from a private estimate of the label balance.

@@ -1,4 +1,4 @@
--- Private hyperparameter tuning: dp_noisysgd's option "tune" (src/mechanisms/noisysgdtune.c,
+-- Private hyperparameter tuning: dp_noisysgd's option "tune" (src/families/glm/noisysgdtune.c,
 -- src/core/tunecalib.c; docs/PRIVACY.md "Private hyperparameter tuning").
 CREATE SCHEMA regress_tune;
 CREATE TABLE regress_tune.pts AS SELECT * FROM regress.points(2000);

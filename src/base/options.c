@@ -170,3 +170,16 @@ dp_options_defaults(const DPOptionSpec *spec, void *params)
 			*(bool *) field = v != 0;
 	}
 }
+
+Jsonb *
+dp_options_add(Jsonb *options, const char *json)
+{
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
+}
+
+Jsonb *
+dp_options_sample_rows(Jsonb *options, int64 k)
+{
+	return dp_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));
+}

@@ -29,6 +29,14 @@
 #define compat_class_ownercheck(relid, role) pg_class_ownercheck((relid), (role))
 #endif
 
+/* and pg_namespace_aclcheck(nsp, role, mode) by object_aclcheck() */
+#if PG_VERSION_NUM >= 160000
+#define compat_namespace_aclcheck(nsp, role, mode) \
+	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
+#else
+#define compat_namespace_aclcheck(nsp, role, mode) pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
+
 /*
  * This backend's slot in an array of MaxBackends entries (0-based), or -1.
  * 17 replaced BackendId MyBackendId (1-based, InvalidBackendId = -1) by

@@ -17,18 +17,18 @@
  *              statistics (their quantiles' histograms too), OPSamp's output
  *              noise, AMP's output noise, report noisy max of 'auto'
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
- *   cms        CMS's Gamma noise scale (mechanisms/glm.c)
+ *   cms        CMS's Gamma noise scale (families/glm/glm.c)
  *   expmech    the exponential mechanism's epsilon (families/halfspace/expmech.c), and
- *              that of the private norm bound's draw (mechanisms/glmprivr.c)
- *   multiclass one-vs-rest's share per class (mechanisms/glm.c, noisysgd.c)
+ *              that of the private norm bound's draw (families/glm/glmprivr.c)
+ *   multiclass one-vs-rest's share per class (families/glm/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k, k / f rounded (the audit's units
  *              rows use k = 10: 8 at 1.25, 9 at 1.1): of the continuous
- *              mechanisms (state/glmparams.c), of AdaSSP/SSP
+ *              mechanisms (families/glm/glmparams.c), of AdaSSP/SSP
  *              (families/linear/linearparams.c), of epsilon / k (dp_epsilon_per_row,
  *              calibrate.c: evaluation, statistics, the exponential mechanism)
  *   adassp     the zCDP share of each of AdaSSP's and SSP's releases (linreg.c)
  *   gradclip   noisy GD's clip of a row's loss derivative, f times looser
- *              (capped at 1) than the noise is for (mechanisms/noisysgddescent.c)
+ *              (capped at 1) than the noise is for (families/glm/noisysgddescent.c)
  *   keysel     the delta a key selection's threshold is set for (keysel.c)
  * The laplace and sigma families act in the samplers, so they reach every
  * release drawn there (the list above names the audited ones).

@@ -2,7 +2,7 @@
  *
  * autoselect.h
  *	  The selection core of private model selection (dpobj.dp_auto,
- *	  src/mechanisms/glmauto.c): a data-independent random partition of the
+ *	  src/families/glm/glmauto.c): a data-independent random partition of the
  *	  rows and report noisy max with exact discrete Laplace noise.  Plain C
  *	  + GSL over dpnoise.c, unit-tested in tests/unit/test_autoselect.c;
  *	  docs/PRIVACY.md "Private model selection (auto)" has the proof.

@@ -5,7 +5,7 @@
  *	  settings, and a bound on GLPK's memory for it.
  *
  * The LP over nobs distinct observations (x_k, y_k) with counts c_k and
- * p weights w (src/mechanisms/opsamp.c, docs/PRIVACY.md "OPSamp"), with
+ * p weights w (src/families/glm/opsamp.c, docs/PRIVACY.md "OPSamp"), with
  * a_k = y_k x_k / (1 + R_1) and b = 1 / (1 + R_1):
  *   min  sum_k c_k xi_k - <sigma, w>
  *   s.t. xi_k + <a_k, w> >= b,  xi_k >= 0,  -1 <= w_j <= 1,

@@ -5,7 +5,9 @@
  *	  (the processes that run the jobs: jobsint.h).
  *
  *	  dpobj.submit(rel, mechanism, features, label, eps, delta, options)
- *	      same arguments and checks as dpobj.train(): train.c's own code
+ *	      same arguments and checks as dpobj.train() (mechanism
+ *	      'synthesize': dpobj.synthesize()'s, options "target" the table
+ *	      the job creates, features its columns): train.c's own code
  *	      validates them and pre-checks the budget (no scan, nothing
  *	      charged), and at most dpobj.max_jobs_per_role jobs of the role
  *	      may be queued or running; then a row is queued in
@@ -28,6 +30,7 @@
 #include "base/privileged.h"
 #include "base/progress.h"
 #include "jobs/jobsint.h"
+#include "protected/synthesize.h"
 #include "protected/train.h"
 
 #include "access/xact.h"
@@ -145,8 +148,13 @@ dpobj_submit(PG_FUNCTION_ARGS)
 
 	jobs_require_preload("dpobj.submit");
 
-	/* exactly train()'s validation and budget pre-check (budget.c) */
-	dpobj_train_validate(fcinfo);
+	/* exactly train()'s (or synthesize()'s) validation and budget pre-check (budget.c) */
+	if (!PG_ARGISNULL(1) && strcmp(text_to_cstring(PG_GETARG_TEXT_PP(1)), "synthesize") == 0 &&
+		!PG_ARGISNULL(0) && !PG_ARGISNULL(2) && !PG_ARGISNULL(3) && !PG_ARGISNULL(4) &&
+		!PG_ARGISNULL(5) && !PG_ARGISNULL(6))
+		synthesize_check_job(fcinfo);
+	else
+		dpobj_train_validate(fcinfo);
 
 	values[0] = ObjectIdGetDatum(caller);
 	for (int i = 0; i < 7; i++)

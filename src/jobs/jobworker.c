@@ -2,8 +2,9 @@
  *
  * jobworker.c
  *	  The job worker: a dynamic worker for one job, connected as the
- *	  submitting role.  Reads the job's row, runs dpobj.train() and stores
- *	  the model, or records the error or the cancel (jobsint.h).
+ *	  submitting role.  Reads the job's row, runs dpobj.train() (or
+ *	  dpobj.synthesize()) and stores the model, or records the error or the
+ *	  cancel (jobsint.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -54,6 +55,17 @@ static const char job_read_sql[] =
 
 static const char job_train_sql[] =
 "SELECT dpobj.train($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/* mechanism 'synthesize': dpobj.synthesize() creates options' "target" as the role */
+static const char job_synth_sql[] =
+"SELECT s.model_name FROM dpobj.synthesize($1, $7 OPERATOR(pg_catalog.->>) 'target', "
+"       $5::pg_catalog.float8, $6::pg_catalog.float8, "
+"       CASE WHEN pg_catalog.cardinality($3) OPERATOR(pg_catalog.>) 0 THEN $3 END, "
+"       $7 OPERATOR(pg_catalog.-) 'target'::pg_catalog.text) s";
+
+/* the model it stored, read by a later command (its snapshot sees the row) */
+static const char job_synth_model_sql[] = "SELECT dpobj.get_model($1)";
+
 
 static const char job_done_sql[] =
 "UPDATE dpobj.job_queue SET state = 'succeeded', model = $2, finished_at = pg_catalog.clock_timestamp() "
@@ -288,10 +300,22 @@ job_run_training(int64 job_id, MemoryContext jobcxt, Datum *targs, char *tnulls)
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		/* train() announces the phases itself (seal.c) */
-		if (SPI_execute_with_args(job_train_sql, 8, ttypes, targs, tnulls, false, 1) != SPI_OK_SELECT ||
+		if (SPI_execute_with_args(strcmp(TextDatumGetCString(targs[1]), "synthesize") == 0 ?
+								  job_synth_sql : job_train_sql,
+								  8, ttypes, targs, tnulls, false, 1) != SPI_OK_SELECT ||
 			SPI_processed != 1)
 			elog(ERROR, "dpobj job: dpobj.train() returned no row");
 		model = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		/* a synthesize job's first command returns the name its model is stored under */
+		if (!isnull && SPI_gettypeid(SPI_tuptable->tupdesc, 1) == TEXTOID)
+		{
+			Datum		name = PointerGetDatum(DatumGetTextPCopy(model));
+
+			if (SPI_execute_with_args(job_synth_model_sql, 1, (Oid[]) {TEXTOID}, &name, NULL,
+									  false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+				elog(ERROR, "dpobj job: the synthesizer's model was not stored");
+			model = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		}
 		if (isnull)
 			elog(ERROR, "dpobj job: dpobj.train() returned no model");
 		job_store_model(job_id, model, SPI_gettypeid(SPI_tuptable->tupdesc, 1));

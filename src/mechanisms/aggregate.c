@@ -43,7 +43,7 @@
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
 #include "mechanisms/aggregate.h"
-#include "mechanisms/evaluate.h"
+#include "state/countstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/modelargs.h"
 #include "state/rowinput.h"
@@ -54,13 +54,13 @@ PG_FUNCTION_INFO_V1(dpobj_aggregate_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
 
 /*
- * The state: evaluate's run entries (evaluate.h), the number of cells C and
- * of slots per cell W, each slot's kind (AggSlotKind) and share of epsilon,
- * then C x W values.
+ * The state: the counts state's run entries (countstate.h), the number of
+ * cells C and of slots per cell W, each slot's kind (AggSlotKind) and share
+ * of epsilon, then C x W values.
  */
 enum
 {
-	AG_C = EV_K + 1, AG_W, AG_HDR
+	AG_C = CS_K + 1, AG_W, AG_HDR
 };
 #define AG_NRUN(w)		(AG_HDR + 2 * (w))
 #define AG_KIND(s, i)	((AggSlotKind) (s)[AG_HDR + (i)])
@@ -159,8 +159,8 @@ static ArrayType *
 agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, int k)
 {
 	int			nrun = AG_NRUN(l->width);
-	ArrayType  *a = evaluate_state_new(cxt, nrun + l->ncells * l->width, eps, delta,
-									   l->enc->d, k);
+	ArrayType  *a = countstate_new(cxt, nrun + l->ncells * l->width, eps, delta,
+								   l->enc->d, k);
 	double	   *s = (double *) ARR_DATA_PTR(a);
 
 	s[AG_C] = l->ncells;
@@ -301,9 +301,9 @@ agg_row_state(ArrayType **state, const DPRowInput *row, const AggLayout *l, int 
 		*state = agg_state_new(row->aggcontext, l, row->epsilon, row->delta,
 							   agg_options_k(options));
 	}
-	s = evaluate_state_values(*state, AG_NRUN(l->width) + l->ncells * l->width);
+	s = countstate_values(*state, AG_NRUN(l->width) + l->ncells * l->width);
 	dp_run_check_same(AGG_AGGNAME, row->epsilon, row->delta, true, d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+					  s[CS_EPS], s[CS_DELTA], (int) s[CS_D]);
 	return s;
 }
 
@@ -464,7 +464,7 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
-/* the state's size, from its own header (checked by evaluate_state_values) */
+/* the state's size, from its own header (checked by countstate_values) */
 static void
 agg_state_size(ArrayType *a, int *nstate, int *nrun)
 {
@@ -473,10 +473,10 @@ agg_state_size(ArrayType *a, int *nstate, int *nrun)
 
 	if (n <= AG_HDR || ARR_ELEMTYPE(a) != FLOAT8OID || s[AG_W] < 1 || s[AG_C] < 1 ||
 		s[AG_W] > AGG_MAX_VALUES || s[AG_C] > AGG_MAX_CELLS)
-		(void) evaluate_state_values(a, -1);
+		(void) countstate_values(a, -1);
 	*nrun = AG_NRUN((int) s[AG_W]);
 	*nstate = *nrun + (int) s[AG_C] * (int) s[AG_W];
-	(void) evaluate_state_values(a, *nstate);
+	(void) countstate_values(a, *nstate);
 }
 
 Datum
@@ -492,7 +492,7 @@ dpobj_aggregate_combinefn(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	agg_state_size(PG_GETARG_ARRAYTYPE_P(1), &nstate, &nrun);
-	return evaluate_combine(fcinfo, nstate, nrun);
+	return countstate_combine(fcinfo, nstate, nrun);
 }
 
 /* ---- the release ---- */
@@ -526,9 +526,9 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	if (r->state != NULL)
 	{
 		agg_state_size(r->state, &nstate, &nrun);
-		r->s = evaluate_state_values(r->state, nstate);
+		r->s = countstate_values(r->state, nstate);
 	}
-	*pctx = r->s ? mechanism_claim(fcinfo, true, r->s[EV_EPS], r->s[EV_DELTA], (int) r->s[EV_D])
+	*pctx = r->s ? mechanism_claim(fcinfo, true, r->s[CS_EPS], r->s[CS_DELTA], (int) r->s[CS_D])
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	if (r->s == NULL && *pctx == NULL)
 		return NULL;
@@ -540,9 +540,9 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 								 Max((*pctx)->rows_per_unit, 1));
 		r->s = (double *) ARR_DATA_PTR(r->state);
 	}
-	r->eps = r->s[EV_EPS];
-	r->delta = r->s[EV_DELTA];
-	r->eps_noise = dp_epsilon_per_row(r->eps, (int) r->s[EV_K]);
+	r->eps = r->s[CS_EPS];
+	r->delta = r->s[CS_DELTA];
+	r->eps_noise = dp_epsilon_per_row(r->eps, (int) r->s[CS_K]);
 	r->ncells = (int) r->s[AG_C];
 	r->width = (int) r->s[AG_W];
 	return r;

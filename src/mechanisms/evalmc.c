@@ -52,8 +52,8 @@ PG_FUNCTION_INFO_V1(dpobj_evalmc_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evalmc_finalfn);
 
 /* the state: the run's entries, K, then the K x K counts (true class major) */
-#define EVM_K		(EV_K + 1)
-#define EVM_CELLS	(EV_K + 2)
+#define EVM_K		(CS_K + 1)
+#define EVM_CELLS	(CS_K + 2)
 #define EVM_NSTATE(K)	(EVM_CELLS + (K) * (K))
 
 /* a multi-class model (predictclass.h) from the options; anything else is refused */
@@ -150,8 +150,8 @@ Datum
 dpobj_evalmc_combinefn(PG_FUNCTION_ARGS)
 {
 	if (PG_ARGISNULL(1))
-		return evaluate_combine(fcinfo, 0, EVM_CELLS);
-	return evaluate_combine(fcinfo, evm_state_len(PG_GETARG_ARRAYTYPE_P(1)), EVM_CELLS);
+		return countstate_combine(fcinfo, 0, EVM_CELLS);
+	return countstate_combine(fcinfo, evm_state_len(PG_GETARG_ARRAYTYPE_P(1)), EVM_CELLS);
 }
 
 /* ---- the release ---- */

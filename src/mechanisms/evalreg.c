@@ -48,9 +48,9 @@ PG_FUNCTION_INFO_V1(dpobj_evalreg_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_evalreg_finalfn);
 
 /* the state: the run's entries with the model's label range, then the sums in grid units */
-#define EVR_YMIN	(EV_K + 1)
-#define EVR_YMAX	(EV_K + 2)
-#define EVR_SUMS	(EV_K + 3)
+#define EVR_YMIN	(CS_K + 1)
+#define EVR_YMAX	(CS_K + 2)
+#define EVR_SUMS	(CS_K + 3)
 #define EVR_NSTATE	(EVR_SUMS + REGM_NSUMS)
 
 /* the label range of a regression model (validated by evaluate_check_args) */
@@ -122,7 +122,7 @@ dpobj_evalreg_transfn(PG_FUNCTION_ARGS)
 Datum
 dpobj_evalreg_combinefn(PG_FUNCTION_ARGS)
 {
-	return evaluate_combine(fcinfo, EVR_NSTATE, EVR_SUMS);
+	return countstate_combine(fcinfo, EVR_NSTATE, EVR_SUMS);
 }
 
 /* ---- the release ---- */

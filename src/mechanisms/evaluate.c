@@ -84,7 +84,7 @@ PG_FUNCTION_INFO_V1(dpobj_evaluate_finalfn);
  */
 enum
 {
-	EV_TP = EV_K + 1, EV_FP, EV_TN, EV_FN, EV_HIST
+	EV_TP = CS_K + 1, EV_FP, EV_TN, EV_FN, EV_HIST
 };
 #define EVAL_NSTATE	(EV_HIST + 2 * EVAL_AUC_BINS)
 
@@ -300,37 +300,6 @@ evaluate_model(FunctionCallInfo fcinfo, Jsonb *options, int argno)
 	return eval_cache(fcinfo, options, argno)->model;
 }
 
-ArrayType *
-evaluate_state_new(MemoryContext aggcontext, int nstate, double eps, double delta, int d,
-				   int k)
-{
-	Datum	   *v = palloc0(sizeof(Datum) * nstate);
-	MemoryContext old = MemoryContextSwitchTo(aggcontext);
-	ArrayType  *a;
-
-	v[EV_EPS] = Float8GetDatum(eps);
-	v[EV_DELTA] = Float8GetDatum(delta);
-	v[EV_D] = Float8GetDatum((double) d);
-	v[EV_K] = Float8GetDatum((double) k);
-	for (int i = EV_K + 1; i < nstate; i++)
-		v[i] = Float8GetDatum(0.0);
-	a = construct_array(v, nstate, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-	MemoryContextSwitchTo(old);
-	return a;
-}
-
-double *
-evaluate_state_values(ArrayType *a, int nstate)
-{
-	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != nstate || ARR_HASNULL(a) ||
-		ARR_ELEMTYPE(a) != FLOAT8OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("invalid dp_evaluate state"),
-				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
-	return (double *) ARR_DATA_PTR(a);
-}
-
 double *
 evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options, int nstate,
 				   bool *created)
@@ -341,12 +310,12 @@ evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options, int
 	if (*created)
 	{
 		evaluate_check_args(EVAL_AGGNAME, row->epsilon, row->delta, row->d, options);
-		*state = evaluate_state_new(row->aggcontext, nstate, row->epsilon, row->delta, row->d,
-									evaluate_options_k(options));
+		*state = countstate_new(row->aggcontext, nstate, row->epsilon, row->delta, row->d,
+								evaluate_options_k(options));
 	}
-	s = evaluate_state_values(*state, nstate);
+	s = countstate_values(*state, nstate);
 	dp_run_check_same(EVAL_AGGNAME, row->epsilon, row->delta, true, row->d,
-					  s[EV_EPS], s[EV_DELTA], (int) s[EV_D]);
+					  s[CS_EPS], s[CS_DELTA], (int) s[CS_D]);
 	return s;
 }
 
@@ -424,47 +393,9 @@ dpobj_evaluate_transfn(PG_FUNCTION_ARGS)
 }
 
 Datum
-evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun)
-{
-	MemoryContext aggcontext;
-	ArrayType  *a;
-	double	   *sa,
-			   *sb;
-
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("dp_evaluate's combine function called in non-aggregate context"),
-				 errhint("Combine functions run only inside dpobj's aggregates.")));
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	sb = evaluate_state_values(PG_GETARG_ARRAYTYPE_P(1), nstate);
-	if (!PG_ARGISNULL(0))
-		a = PG_GETARG_ARRAYTYPE_P(0);
-	else
-	{
-		/* a fresh state of the same run: its run entries are the partial's */
-		a = evaluate_state_new(aggcontext, nstate, sb[EV_EPS], sb[EV_DELTA], (int) sb[EV_D],
-							   (int) sb[EV_K]);
-		memcpy(evaluate_state_values(a, nstate), sb, sizeof(double) * nrun);
-	}
-	sa = evaluate_state_values(a, nstate);
-	dp_run_check_same(EVAL_AGGNAME, sb[EV_EPS], sb[EV_DELTA],
-					  memcmp(sa + EV_D + 1, sb + EV_D + 1, sizeof(double) * (nrun - EV_D - 1)) == 0,
-					  (int) sb[EV_D], sa[EV_EPS], sa[EV_DELTA], (int) sa[EV_D]);
-	for (int i = nrun; i < nstate; i++)
-		sa[i] += sb[i];
-	PG_RETURN_ARRAYTYPE_P(a);
-}
-
-Datum
 dpobj_evaluate_combinefn(PG_FUNCTION_ARGS)
 {
-	return evaluate_combine(fcinfo, EVAL_NSTATE, EV_K + 1);
+	return countstate_combine(fcinfo, EVAL_NSTATE, CS_K + 1);
 }
 
 /* ---- the release ---- */
@@ -613,17 +544,17 @@ evaluate_admit(FunctionCallInfo fcinfo, int nstate, DPProtectedContext **pctx)
 	double	   *s;
 	int			k;
 
-	s = PG_ARGISNULL(0) ? NULL : evaluate_state_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
-	*pctx = s ? mechanism_claim(fcinfo, true, s[EV_EPS], s[EV_DELTA], (int) s[EV_D])
+	s = PG_ARGISNULL(0) ? NULL : countstate_values(PG_GETARG_ARRAYTYPE_P(0), nstate);
+	*pctx = s ? mechanism_claim(fcinfo, true, s[CS_EPS], s[CS_DELTA], (int) s[CS_D])
 		: mechanism_claim(fcinfo, false, 0, 0, 0);
 	if (s == NULL && *pctx == NULL)
 		return NULL;
 	e->s = s;
 	e->nstate = nstate;
-	e->eps = s ? s[EV_EPS] : (*pctx)->epsilon_f;
-	e->delta = s ? s[EV_DELTA] : (*pctx)->delta_f;
+	e->eps = s ? s[CS_EPS] : (*pctx)->epsilon_f;
+	e->delta = s ? s[CS_DELTA] : (*pctx)->delta_f;
 	/* a privacy unit of up to k rows moves each count or sum k times a row's change */
-	k = s ? (int) s[EV_K] : ((*pctx)->rows_per_unit > 1 ? (*pctx)->rows_per_unit : 1);
+	k = s ? (int) s[CS_K] : ((*pctx)->rows_per_unit > 1 ? (*pctx)->rows_per_unit : 1);
 	e->eps_noise = dp_epsilon_per_row(e->eps, k);
 	return e;
 }

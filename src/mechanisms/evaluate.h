@@ -23,6 +23,7 @@
 
 #include "model/predict.h"
 #include "context/protected.h"
+#include "state/countstate.h"
 #include "state/rowinput.h"
 #include "mechanisms/mechanism.h"
 
@@ -31,16 +32,6 @@
 /* epsilon is used as at most this much (and at least 2^-20) */
 #define EVAL_EPS_UNIT	1048576.0
 #define EVAL_EPS_MAX	2048.0
-
-/*
- * the run's entries of a state: epsilon, delta, the number of features and
- * k, the rows a privacy unit may have (1 at row level; the noise is for
- * epsilon / k, docs/PRIVACY.md "Privacy units")
- */
-enum
-{
-	EV_EPS, EV_DELTA, EV_D, EV_K
-};
 
 /* the dpobj.model of the options {"model": text}; errors on public grounds */
 extern Datum evaluate_model_datum(Jsonb *options);
@@ -57,15 +48,8 @@ extern ModelPredictor *evaluate_model(FunctionCallInfo fcinfo, Jsonb *options, i
 /* refuses a model whose kind does not fit the label's type (public grounds) */
 extern void evaluate_check_kind(const ModelPredictor *m, bool real_label);
 
-/* a new state of nstate entries in aggcontext, the counts 0 */
-extern ArrayType *evaluate_state_new(MemoryContext aggcontext, int nstate, double eps,
-									 double delta, int d, int k);
-
 /* k of the options' "rows_per_unit" (1 when absent); refuses unknown options */
 extern int	evaluate_options_k(Jsonb *options);
-
-/* the values of a state of nstate entries; invalid shapes raise */
-extern double *evaluate_state_values(ArrayType *a, int nstate);
 
 /*
  * A transition function's state for this row: on the first row (*state
@@ -76,13 +60,6 @@ extern double *evaluate_state_values(ArrayType *a, int nstate);
  */
 extern double *evaluate_row_state(ArrayType **state, const DPRowInput *row, Jsonb *options,
 								  int nstate, bool *created);
-
-/*
- * The combine function for states of nstate entries: the first nrun are
- * the run's parameters (equal in both states, else the error a row with
- * other parameters gets), the rest counts that are added.
- */
-extern Datum evaluate_combine(FunctionCallInfo fcinfo, int nstate, int nrun);
 
 /* an evaluation run's state, as the driver's admit gives it (DPRun.state) */
 typedef struct EvalRun

@@ -18,17 +18,13 @@
 #include "utils/float.h"
 
 #include "base/dpobj.h"
+#include "core/calibrate.h"
 #include "core/glmsolve.h"
 #include "core/tunecalib.h"
 #include "model/model.h"
 
-static void
-operating_plan_begin(OpRun *o, const GLMParams *p)
-{
-	memset(o, 0, sizeof(*o));
-	o->metric = p->metric;
-	o->estimate = p->balance_share > 0;
-}
+const char *const operating_metric_names[3] = {"accuracy", "weighted_accuracy",
+"balanced_accuracy"};
 
 void
 operating_check(const OpRun *o, const char *aggname)
@@ -44,32 +40,38 @@ operating_check(const OpRun *o, const char *aggname)
 
 /* the estimate's share of *budget (rho with gauss, else epsilon) and its noise */
 static void
-operating_plan(OpRun *o, const GLMParams *p, double *budget, bool gauss)
+operating_plan(OpRun *o, int metric, double share, int rows_per_unit, double *budget,
+			   bool gauss)
 {
 	double		part;
 
-	operating_plan_begin(o, p);
+	memset(o, 0, sizeof(*o));
+	o->metric = metric;
+	o->estimate = share > 0;
 	if (!o->estimate)
 		return;
-	glm_budget_split(*budget, p->balance_share, &part, budget);
+	part = share * *budget;
+	*budget = dp_budget_rest(*budget, part);
 	if (gauss)
 		o->rho = part;
 	else
 		o->eps = part;
-	o->noise_ok = gauss ? opoint_noise_gauss(part, p->rows_per_unit, &o->z) :
-		opoint_noise_laplace(part, p->rows_per_unit, &o->z);
+	o->noise_ok = gauss ? opoint_noise_gauss(part, rows_per_unit, &o->z) :
+		opoint_noise_laplace(part, rows_per_unit, &o->z);
 }
 
 void
-operating_plan_rho(OpRun *o, const GLMParams *p, double *rho)
+operating_plan_rho(OpRun *o, int metric, double balance_share, int rows_per_unit,
+				   double *rho)
 {
-	operating_plan(o, p, rho, true);
+	operating_plan(o, metric, balance_share, rows_per_unit, rho, true);
 }
 
 void
-operating_plan_eps(OpRun *o, const GLMParams *p, double *eps)
+operating_plan_eps(OpRun *o, int metric, double balance_share, int rows_per_unit,
+				   double *eps)
 {
-	operating_plan(o, p, eps, false);
+	operating_plan(o, metric, balance_share, rows_per_unit, eps, false);
 }
 
 void
@@ -92,14 +94,14 @@ void
 operating_estimate(OpRun *o, gsl_rng *rng, int64 npos, int64 nneg)
 {
 	opoint_noisy_counts(rng, &o->z, npos, nneg, o->noisy);
-	opoint_weights(o->noisy, GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT, o->w);
+	opoint_weights(o->noisy, OP_WEIGHT_BITS, OP_BALANCE_MIN_WEIGHT, o->w);
 }
 
 void
 operating_weights(const OpRun *o, double w[2])
 {
 	for (int i = 0; i < 2; i++)
-		w[i] = ldexp((double) o->w[i], -GLM_AUTO_WEIGHT_BITS);
+		w[i] = ldexp((double) o->w[i], -OP_WEIGHT_BITS);
 }
 
 void
@@ -107,9 +109,9 @@ operating_finish(OpRun *o, const double class_w[2], const double train_w[2],
 				 const int64 *ba_w)
 {
 	o->shift = log(train_w[0] / train_w[1]);
-	if (o->metric == GLM_AUTO_METRIC_BALANCED && ba_w != NULL)
+	if (o->metric == OP_METRIC_BALANCED && ba_w != NULL)
 		o->cut = opoint_cut((double) ba_w[0], (double) ba_w[1]);
-	else if (o->metric == GLM_AUTO_METRIC_WEIGHTED)
+	else if (o->metric == OP_METRIC_WEIGHTED)
 		o->cut = opoint_cut(class_w[0], class_w[1]);
 	else
 		o->cut = 0;
@@ -137,13 +139,13 @@ void
 operating_params(StringInfo buf, const OpRun *o, bool with_metric)
 {
 	if (with_metric)
-		model_params_text(buf, "metric", glm_auto_metric_names[o->metric - 1]);
+		model_params_text(buf, "metric", operating_metric_names[o->metric - 1]);
 	model_params_float(buf, "threshold", o->cut);
 	operating_params_plan(buf, o);
 	if (o->w[0] <= 0)
 		return;
 	appendStringInfo(buf, ", \"balance_counts\": [%s, %s]",
 					 float8out_internal(o->noisy[0]), float8out_internal(o->noisy[1]));
-	model_params_float(buf, "balance_weight_true", ldexp((double) o->w[0], -GLM_AUTO_WEIGHT_BITS));
-	model_params_float(buf, "balance_weight_false", ldexp((double) o->w[1], -GLM_AUTO_WEIGHT_BITS));
+	model_params_float(buf, "balance_weight_true", ldexp((double) o->w[0], -OP_WEIGHT_BITS));
+	model_params_float(buf, "balance_weight_false", ldexp((double) o->w[1], -OP_WEIGHT_BITS));
 }

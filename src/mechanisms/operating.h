@@ -13,7 +13,7 @@
  *	    balanced_accuracy   ln(W_neg / W_pos), W the balanced weights of noisy
  *	                        label counts (the default): the base rate's log-odds
  *
- *	  The counts are released at GLM_BALANCE_SHARE of the run's budget, in the
+ *	  The counts are released at the run's balance share of its budget, in the
  *	  same charge: snapped discrete Gaussian in zCDP, discrete Laplace in pure
  *	  or approximate DP (core/opoint.h).  'auto' and a tuned noisy GD estimate
  *	  the balance in their selection and only take the cut-off here.
@@ -30,34 +30,55 @@
 #include "lib/stringinfo.h"
 
 #include "core/opoint.h"
-#include "state/glmparams.h"
+
+/*
+ * The metrics (option "metric": dp_auto's selection score and a binary
+ * classifier's operating point): rows classified right, their class
+ * weights' sum, or their balanced weights' sum.  Weights enter as the
+ * integers round(w 2^OP_WEIGHT_BITS), so that the exact discrete Laplace
+ * sampler applies (glmauto.c); balanced weights from a private estimate of
+ * the label balance lie in [2^(b - 6), 2^b]: a class's weight is at least
+ * 1/64 of the other's.
+ */
+#define OP_METRIC_ACCURACY	1
+#define OP_METRIC_WEIGHTED	2
+#define OP_METRIC_BALANCED	3
+#define OP_WEIGHT_BITS		10
+#define OP_BALANCE_MIN_WEIGHT	(1 << (OP_WEIGHT_BITS - 6))
+/* the metrics' names, indexed by OP_METRIC_* - 1 */
+extern const char *const operating_metric_names[3];
 
 struct GLMSolveBlocks;
 struct NoisySGDDesign;
 
 typedef struct OpRun
 {
-	int			metric;			/* GLM_AUTO_METRIC_* */
+	int			metric;			/* OP_METRIC_* */
 	bool		estimate;		/* the run releases its own balance estimate */
 	bool		noise_ok;		/* its noise is within the samplers' range */
 	OpNoise		z;				/* its noise (public) */
 	double		rho;			/* its rho (zCDP) or */
 	double		eps;			/* its epsilon (pure) */
 	double		noisy[2];		/* the noisy positive and negative counts (DP output) */
-	int64		w[2];			/* their balanced weights, in 2^-GLM_AUTO_WEIGHT_BITS */
+	int64		w[2];			/* their balanced weights, in 2^-OP_WEIGHT_BITS */
 	double		shift;			/* subtracted from the released bias */
 	double		cut;			/* the released "threshold" */
 } OpRun;
 
 /*
- * Before the charge, on public inputs: the plan for p's metric, and with a
- * balance estimate of the run's own (p->balance_share > 0) its noise at that
+ * Before the charge, on public inputs: the plan for the metric, and with a
+ * balance estimate of the run's own (balance_share > 0) its noise at that
  * share of *rho (zCDP: the rest stays in *rho) or of *eps (the other form).
  * operating_check() then refuses (54000) a noise outside the exact samplers'
  * range: after the model's own calibration, whose refusals say more.
  */
-extern void operating_plan_rho(OpRun *o, const GLMParams *p, double *rho);
-extern void operating_plan_eps(OpRun *o, const GLMParams *p, double *eps);
+extern void operating_plan_rho(OpRun *o, int metric, double balance_share,
+							   int rows_per_unit, double *rho);
+extern void operating_plan_eps(OpRun *o, int metric, double balance_share,
+							   int rows_per_unit, double *eps);
+
+/* those arguments of a run's params p (GLMParams) */
+#define OPERATING_PLAN_OF(p) (p)->metric, (p)->balance_share, (p)->rows_per_unit
 extern void operating_check(const OpRun *o, const char *aggname);
 
 /* the positive and negative rows of a design (its counts carry weights w), exact */

@@ -31,74 +31,25 @@
 #include "ledger/accountant.h"
 #include "base/calibsql.h"
 #include "base/options.h"
-#include "mechanisms/glmmulticlass.h"
 #include "mechanisms/mechanism.h"
-#include "mechanisms/ebm.h"
 #include "mechanisms/evaluate.h"
-#include "mechanisms/glm.h"
 /* the moved families' faces (a new family: its header here) */
+#include "families/glm/glm.h"
 #include "families/halfspace/halfspace.h"
 #include "families/linear/linear.h"
-#include "state/ebmparams.h"
+#include "families/synth/synth.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
-
-static int	logistic_ledger_pick(Jsonb *options);
-static int	noisysgd_ledger_pick(Jsonb *options);
 
 static const DPMechanism dp_mechanisms[] = {
 	/* OPDisc, RSPM, the exponential mechanism (families/halfspace/) */
 	HALFSPACE_FAMILY_MECHANISMS,
-	/* the ledger and the model name it by its method */
-	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic",
-		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .keeps_rows = true, .r_norm = 2,
-		.options = glmparams_options,
-		.methods = DP_METHODS("objective", "output", "cms"),
-		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE},
-							 {GLM_AUTO_CMS, GLM_KIND_LOGISTIC, GLM_METHOD_CMS},
-							 {GLM_AUTO_OUTPUT, GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}),
-		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX},
-							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}),
-	.ledger_pick = logistic_ledger_pick},
-	/* tuned noisy GD is approximate DP (noisysgdtune.c) */
-	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd",
-		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .keeps_rows = true, .r_norm = 2,
-		.options = glmparams_options,
-		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}),
-		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS},
-							{"noisysgd_tune", LEDGER_COST_APPROX, "\"tune\""}),
-	.ledger_pick = noisysgd_ledger_pick},
-	/* private additive boosting on noisy GD's kept rows (ebm.c) */
-	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm",
-		.check_args = ebm_check_args, .label_of = ebm_label_kind, .model_kind = MODEL_KIND_ADDITIVE,
-		.keeps_rows = true,
-		.groups = true,
-		.options = ebmparams_options,
-		.auto_pick = DP_AUTO({GLM_AUTO_EBM, GLM_KIND_EBM, GLM_METHOD_OBJECTIVE}),
-	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})},
-	/* private model selection among the GLM mechanisms (glmauto.c) */
-	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto",
-		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true,
-		.groups = true,
-		.options = glmparams_options,
-	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})},
-	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp",
-		.check_args = opsamp_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 1, .options = glmparams_opsamp_options,
-	.ledger = DP_LEDGER({"opsamp", LEDGER_COST_APPROX})},
+	/* dp_logistic, dp_noisysgd, dp_ebm, 'auto' and OPSamp (families/glm/) */
+	GLM_FAMILY_MECHANISMS,
 	/* linear regression and passglm on the moments' state (families/linear/) */
 	LINEAR_FAMILY_MECHANISMS,
-	/* One-vs-rest multi-class: the label is a class (glmmulticlass.c) */
-	{.name = "logistic_multiclass", .aggregate = "dpobj.dp_logistic_multiclass",
-		.aggname = "dp_logistic_multiclass", .check_args = logistic_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options,
-		.ledger = DP_LEDGER({"objective_gauss_ovr", LEDGER_COST_APPROX},
-							{"output_gauss_ovr", LEDGER_COST_GAUSS, "\"method\": \"output\""},
-							{"cms_ovr", LEDGER_COST_PURE, "\"method\": \"cms\""}),
-	.ledger_pick = logistic_ledger_pick},
-	{.name = "noisysgd_multiclass", .aggregate = "dpobj.dp_noisysgd_multiclass",
-		.aggname = "dp_noisysgd_multiclass", .check_args = noisysgd_mc_check_args,
-		.label_kind = TRAIN_LABEL_CLASS, .model_kind = MODEL_KIND_MULTICLASS, .r_norm = 2, .options = glmparams_options,
-	.ledger = DP_LEDGER({"noisysgd_ovr", LEDGER_COST_GAUSS})},
+	/* their one-vs-rest multi-class forms (families/glm/) */
+	GLM_FAMILY_MULTICLASS_MECHANISMS,
 	/* Private evaluation, through dpobj.evaluate() only */
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
 		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
@@ -117,34 +68,10 @@ static const DPMechanism dp_mechanisms[] = {
 		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
 		.entry = "dpobj.aggregate() grouped by a key without declared levels",
 	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
+	/* a private synthetic copy, through dpobj.synthesize() only (families/synth/) */
+	SYNTH_FAMILY_MECHANISMS,
 	/* a new family: its entries here */
 };
-
-/* logistic's "method": objective (0, the default), output (1) or cms (2) */
-static int
-logistic_ledger_pick(Jsonb *options)
-{
-	const char *method = dp_options_string(options, "method");
-
-	if (method == NULL || strcmp(method, "objective") == 0)
-		return 0;
-	if (strcmp(method, "output") == 0)
-		return 1;
-	if (strcmp(method, "cms") == 0)
-		return 2;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("dp_logistic: option \"method\" must be \"objective\", \"output\" or \"cms\""),
-			 errhint("The default is \"objective\".")));
-	return 0;					/* keep compiler quiet */
-}
-
-/* noisy GD with "tune": noisysgd_tune (1) */
-static int
-noisysgd_ledger_pick(Jsonb *options)
-{
-	return getKeyJsonValueFromContainer(&options->root, "tune", 4, NULL) != NULL ? 1 : 0;
-}
 
 /* names as "a, b and c" (sep ", " and last " and ") or "a, b, c" (both ", ") */
 static void

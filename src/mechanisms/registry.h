@@ -22,7 +22,6 @@
 #include "base/options.h"
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
-#include "state/glmparams.h"
 #include "model/kinds.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
@@ -42,17 +41,16 @@ typedef struct DPLedgerKind
 } DPLedgerKind;
 
 /*
- * A candidate of the private model selection 'auto' (glmauto.c): its
- * GLM_AUTO_* bit, which names it in the option "candidates" and ranks it
- * in the tie-breaking order (glmparams.h), and how auto trains it: noisy GD
- * (GLM_KIND_SGD), dp_logistic (GLM_KIND_LOGISTIC) with a method, or
- * additive boosting (GLM_KIND_EBM).
+ * A candidate of the private model selection 'auto' (families/glm/glmauto.c):
+ * its GLM_AUTO_* bit, which names it in the option "candidates" and ranks
+ * it in the tie-breaking order, and how auto trains it: a GLMKind (noisy
+ * GD, dp_logistic with a GLMMethod, or additive boosting; glmparams.h).
  */
 typedef struct DPAutoPick
 {
 	int			bit;
-	GLMKind		kind;
-	GLMMethod	method;
+	int			kind;
+	int			method;
 } DPAutoPick;
 
 /*
@@ -62,6 +60,8 @@ typedef struct DPAutoPick
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
 #define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
 #define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
+
+struct DPProtectedContext;
 
 typedef struct DPMechanism
 {
@@ -87,10 +87,12 @@ typedef struct DPMechanism
 	ModelKind	model_kind;
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
-	/* its state keeps every distinct row, spilling: on Citus, a sample instead */
-	bool		keeps_rows;
-	/* its state is the halfspace kinds' sample: on Citus, of the coordinator's K */
-	bool		halfspace_sample;
+	/*
+	 * On a Citus table (after check_args): the options its shards' states
+	 * train with, a sample of a public K so that no shard ships more rows
+	 * than the coordinator keeps; NULL: the run's own
+	 */
+	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
 	/* its state sorts the rows (work_mem, then temporary files: seal.c) */

@@ -218,7 +218,11 @@ dpobj_explain(PG_FUNCTION_ARGS)
 Datum
 dpobj_model_kind(PG_FUNCTION_ARGS)
 {
-	ModelPredictor *m = model_unpack_any(PG_GETARG_HEAPTUPLEHEADER(0), CurrentMemoryContext);
+	ModelPredictor *m;
 
+	/* a synthesizer's model predicts nothing: its readers (sample, marginal) check it */
+	if (model_kind_of(PG_GETARG_DATUM(0)) == MODEL_KIND_SYNTHESIZER)
+		PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(MODEL_KIND_SYNTHESIZER)));
+	m = model_unpack_any(PG_GETARG_HEAPTUPLEHEADER(0), CurrentMemoryContext);
 	PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(m->kind)));
 }

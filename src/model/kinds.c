@@ -51,7 +51,7 @@ const char *
 model_kind_name(ModelKind kind)
 {
 	static const char *const names[] = {"none", "linear", "regression", "halfspace",
-	"multiclass", "additive"};
+	"multiclass", "additive", "synthesizer"};
 
 	return names[kind];
 }
@@ -109,6 +109,8 @@ kind_by_markers(Jsonb *params)
 		return MODEL_KIND_HALFSPACE;
 	if (has_key(params, "terms"))
 		return MODEL_KIND_ADDITIVE;
+	if (has_key(params, "synthesizer"))
+		return MODEL_KIND_SYNTHESIZER;
 	return MODEL_KIND_LINEAR;
 }
 
@@ -234,6 +236,10 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 		m->params = palloc(VARSIZE(params));
 		memcpy(m->params, params, VARSIZE(params));
 	}
+	/* a synthesizer's model draws rows (dpobj.sample), it has no prediction */
+	if (kind_by_markers(params) == MODEL_KIND_SYNTHESIZER)
+		model_forged("a synthesizer model does not predict, explain or evaluate",
+					 "Draw rows with dpobj.sample(model, n), ask a marginal with dpobj.marginal(model, columns).");
 	/* a multi-class model's weights are K vectors: its kind reads them */
 	if (kind_by_markers(params) != MODEL_KIND_MULTICLASS)
 		read_weights(th, m);

@@ -37,7 +37,8 @@ typedef enum ModelKind
 	MODEL_KIND_REGRESSION,		/* linear, its margin a value */
 	MODEL_KIND_HALFSPACE,
 	MODEL_KIND_MULTICLASS,
-	MODEL_KIND_ADDITIVE
+	MODEL_KIND_ADDITIVE,
+	MODEL_KIND_SYNTHESIZER		/* a synthesizer's graphical model: samples, never predicts */
 } ModelKind;
 
 /* a model unpacked for prediction (predict.h; kindsint.h defines it) */
@@ -58,7 +59,7 @@ extern void model_kind_register(const char *mechanism, ModelKind kind);
 /* the kind of a dpobj.model datum (validates nothing else) */
 extern ModelKind model_kind_of(Datum model);
 
-/* "linear", "regression", "halfspace", "multiclass", "additive" */
+/* "linear", "regression", "halfspace", "multiclass", "additive", "synthesizer" */
 extern const char *model_kind_name(ModelKind kind);
 
 /* attribute numbers (from 1) of dpobj.model */

@@ -417,3 +417,23 @@ domains_encoding(Oid relid, const char *relation, char **features, int nfeatures
 						 "or pass {\"encode\": false, \"R\": r}, r a public bound on each row's raw feature norm.")));
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(js.data)));
 }
+
+char *
+domains_undeclared(Oid relid, char **columns, int ncolumns)
+{
+	StringInfoData scratch,
+				missing;
+	RoleSwitch	rs;
+
+	initStringInfo(&scratch);
+	initStringInfo(&missing);
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	for (int i = 0; i < ncolumns; i++)
+		if (!domains_append(&scratch, relid, columns[i]))
+			appendStringInfo(&missing, "%s%s", missing.len > 0 ? ", " : "",
+							 quote_identifier(columns[i]));
+	role_switch_end(&rs);
+	SPI_finish();
+	return missing.len > 0 ? missing.data : NULL;
+}

@@ -32,4 +32,10 @@ typedef enum DomainsMode
 extern Jsonb *domains_encoding(Oid relid, const char *relation, char **features,
 							   int nfeatures, DomainsMode mode);
 
+/*
+ * The columns (quoted, comma-separated) without a declared domain, booleans
+ * included, or NULL: dpobj.synthesize()'s refusal names them all.
+ */
+extern char *domains_undeclared(Oid relid, char **columns, int ncolumns);
+
 #endif							/* DPOBJ_DOMAINS_H */

@@ -40,9 +40,6 @@
 #include "model/encodemodel.h"
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
-#include "mechanisms/glmmulticlass.h"
-#include "state/glmstate.h"
-#include "families/halfspace/halfspacestate.h"
 #include "ledger/accountant.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
@@ -79,14 +76,6 @@
 
 PG_FUNCTION_INFO_V1(dpobj_train);
 
-/* options || json (a JSON object of train's own making): its keys win */
-static Jsonb *
-train_options_add(Jsonb *options, const char *json)
-{
-	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-											  DirectFunctionCall1(jsonb_in, CStringGetDatum(json))));
-}
-
 /* an alias's method into the options; a different "method" there is an error */
 static Jsonb *
 train_alias_method(Jsonb *options, const char *alias, const char *method)
@@ -100,7 +89,7 @@ train_alias_method(Jsonb *options, const char *alias, const char *method)
 				 errmsg("the mechanism \"%s\" conflicts with the option \"method\"", alias),
 				 errhint("Use mechanism '%s' with {\"method\": ...}, or drop the option.",
 						 mechanism_lookup(alias, &method)->name)));
-	return train_options_add(options, psprintf("{\"method\": \"%s\"}", method));
+	return dp_options_add(options, psprintf("{\"method\": \"%s\"}", method));
 }
 
 /*
@@ -235,49 +224,6 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 											  CStringGetTextDatum("deadline")));
 }
 
-/* options || {"sample_rows": k} */
-static Jsonb *
-train_options_sample_rows(Jsonb *options, int64 k)
-{
-	return train_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));
-}
-
-/*
- * On a Citus table, dp_logistic's and noisy GD's states keep a uniform
- * sample of the rows the coordinator's dpobj.max_state_memory holds
- * ("sample_rows", glmstate.c), unless the options ask for fewer: every
- * distinct row of a shard would otherwise travel as one value (at most
- * 1 GB, so a large shard failed after the charge) and the coordinator would
- * hold them all.  K is public (the cap and d; every worker's cap is at
- * least this one, workerpins.h), and a sample at K costs no privacy
- * (docs/PRIVACY.md, "Uniform row samples").
- */
-static Jsonb *
-train_citus_sample(Jsonb *options, const DPMechanism *mech, int d)
-{
-	if (!mech->keeps_rows ||
-		getKeyJsonValueFromContainer(&options->root, "sample_rows", 11, NULL) != NULL)
-		return options;
-	return train_options_sample_rows(options, glm_spill_sample_rows(d, PG_INT32_MAX));
-}
-
-/*
- * On a Citus table, the halfspace kinds' shards keep a sample of at most the
- * coordinator's K (the "sample_rows" its own state would keep, the options'
- * included): a worker's cap is at least the coordinator's (workerpins.h), so
- * its own K is at least as large, and the combine keeps the bottom K of the
- * union either way -- the same sample -- but a shard no longer ships rows
- * the coordinator drops (with a larger cap on the workers, up to all of a
- * shard's K) nor holds them in its connection's buffer.  K is public.
- */
-static Jsonb *
-train_citus_halfspace_sample(const DPProtectedContext *ctx)
-{
-	return train_options_sample_rows(ctx->options,
-									 hsstate_sample_rows(ctx->epsilon_f, ctx->delta_f, ctx->d,
-														 ctx->options));
-}
-
 /*
  * Whether the sealed query may run in parallel workers (seal.c), decided on
  * public grounds only: where the state is sums or counts of a size fixed by
@@ -301,7 +247,7 @@ train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
 {
-	return train_options_add(options, psprintf("{\"rows_per_unit\": %d}", k));
+	return dp_options_add(options, psprintf("{\"rows_per_unit\": %d}", k));
 }
 
 /*
@@ -617,10 +563,10 @@ train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features
 	*d = enc->d;
 	/* additive boosting: a term per column, one-hot groups as they are encoded */
 	if (mech->groups)
-		ctx->options = train_options_add(ctx->options, train_encoding_groups(enc));
+		ctx->options = dp_options_add(ctx->options, train_encoding_groups(enc));
 	/* a caller's "R" is honoured (the mechanism clips to it); else the derived bound */
 	if (norm > 0 && getKeyJsonValueFromContainer(&ctx->options->root, "R", 1, NULL) == NULL)
-		ctx->options = train_options_add(ctx->options,
+		ctx->options = dp_options_add(ctx->options,
 										 psprintf("{\"R\": %.17g}", encoding_row_bound(enc, norm == 1)));
 	return spec;
 }
@@ -707,7 +653,7 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	/* a Citus distributed table: what is not sealed there is refused now */
 	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, unit.rows_per_unit > 0);
 	/* the protected mode travels with the query, to every node (options.h) */
-	ctx->options = train_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
+	ctx->options = dp_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
@@ -717,13 +663,11 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
 	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
 	*encoding = train_encoding(ctx, mech, features, nfeatures, &ctx->d);
-	if (ctx->citus)
-		ctx->options = train_citus_sample(ctx->options, mech, ctx->d);
 	ctx->parallel = train_parallel_ok(ctx, mech);
 	ctx->sorts_rows = mech->sorts_rows;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
-	if (ctx->citus && mech->halfspace_sample)
-		ctx->options = train_citus_halfspace_sample(ctx);
+	if (ctx->citus && mech->citus_options != NULL)
+		ctx->options = mech->citus_options(ctx);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_run_cost(mech->name, ctx->options, ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
@@ -874,4 +818,18 @@ Datum
 train_evaluate(FunctionCallInfo fcinfo)
 {
 	return train_unaccounted(fcinfo, true);
+}
+
+void
+dpobj_train_validate_entry(FunctionCallInfo fcinfo)
+{
+	PG_TRY();
+	{
+		(void) train_impl(fcinfo, true, true);
+	}
+	PG_FINALLY();
+	{
+		train_query_unlock_casts();
+	}
+	PG_END_TRY();
 }

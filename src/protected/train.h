@@ -56,4 +56,10 @@ extern void train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_ze
  */
 extern Datum train_evaluate(FunctionCallInfo fcinfo);
 
+/*
+ * dpobj_train_validate() for a mechanism run through its own entry point
+ * (dpobj.synthesize() submitted as a job): the same checks, nothing charged.
+ */
+extern void dpobj_train_validate_entry(FunctionCallInfo fcinfo);
+
 #endif							/* DPOBJ_TRAIN_H */

@@ -36,8 +36,10 @@ else
 fi
 check "the path stored model income_v1" \
     "SELECT count(*) = 1 FROM dpobj.models WHERE name = 'income_v1'"
-check "describe, train and evaluate were charged to the budget domain" \
-    "SELECT count(*) = 3 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
+check "describe, synthesize, train and evaluate were charged to the budget domain" \
+    "SELECT count(*) = 4 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
+check "the path stored the synthesizer people_syn" \
+    "SELECT count(*) = 1 FROM dpobj.models WHERE name = 'people_syn'"
 check "the stored model predicts from raw values" \
     "SET ROLE analyst; SELECT dpobj.predict_raw('income_v1', '{\"relationship\": \"Wife\", \"race\": \"Black\", \"sex\": \"Female\", \"capital_gain\": 0, \"hours_per_week\": 40}') IS NOT NULL"
 check "the path's last step shows a prediction and a probability from raw values" \

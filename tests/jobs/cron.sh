@@ -5,7 +5,8 @@
 # cron.host), lets an analyst schedule
 #     SELECT dpobj.submit(...)
 # and checks that the scheduled command ran as the analyst, that the job it queued ran
-# and stored a model, and that the charge went to the analyst's budget.
+# and stored a model, and that the charge went to the analyst's budget; and a scheduled
+# dpobj.submit(..., 'synthesize', ...) whose job writes a new table each run.
 # pg_cron >= 1.5 accepts '2 seconds'; older versions (Debian 12 ships 1.4.2) run at most
 # once a minute, so the test waits up to ~75 s.
 #
@@ -72,9 +73,17 @@ t_is "the schedule is stored for the analyst" \
     "$(t_psql -d "$DB" -c "SELECT username || ' ' || schedule FROM cron.job WHERE jobname = 'dpobj-retrain'")" \
     "$ROLE $schedule"
 
+# and a synthetic copy of table hard, each run into a new table named by its transaction
+t_psql -d "$DB" -c "SELECT dpobj.declare_domain('hard', c, -1, 1) FROM unnest(ARRAY['a', 'b']) c" \
+    -c "GRANT CREATE ON SCHEMA public TO $ROLE" >/dev/null
+t_psql -d "$DB" -c "SET ROLE $ROLE" -c "SELECT cron.schedule('dpobj-synth', '$schedule',
+    \$\$SELECT dpobj.submit('hard', 'synthesize', ARRAY['a', 'b'], '', 0.5, 0.000001,
+      jsonb_build_object('target', 'public.hard_syn_' || txid_current(), 'model_name', 'hard_syn_' || txid_current()))\$\$)" >/dev/null ||
+    { echo "not ok - cron.schedule of synthesize"; exit 1; }
+
 job=""
 for ((i = 0; i < wait_s * 2; i++)); do
-    job=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue")
+    job=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue WHERE mechanism = 'opdisc'")
     [[ -n "$job" ]] && break
     sleep 0.5
 done
@@ -92,5 +101,21 @@ if [[ -n "$job" ]]; then
         "$(t_psql -d "$DB" -c "SELECT b.spent_epsilon >= 0.25 AND EXISTS (SELECT 1 FROM dpobj.ledger l WHERE l.budget_id = b.id AND l.rolname = '$ROLE' AND l.outcome = 'released') FROM dpobj.budgets b WHERE b.relid = 'pts'::regclass")" \
         "t"
 fi
-t_psql -d "$DB" -c "SET ROLE $ROLE" -c "SELECT cron.unschedule('dpobj-retrain')" >/dev/null
+sjob=""
+for ((i = 0; i < wait_s * 2; i++)); do
+    sjob=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue WHERE mechanism = 'synthesize'")
+    [[ -n "$sjob" ]] && break
+    sleep 0.5
+done
+t_ok "pg_cron ran dpobj.submit(..., 'synthesize', ...) within $wait_s s" test -n "$sjob"
+if [[ -n "$sjob" ]]; then
+    t_is "the synthesize job ran and succeeded" "$(t_wait_state "$DB" "$sjob" 'succeeded|failed|cancelled' 60)" "succeeded"
+    t_is "its synthetic table belongs to the analyst, its model is stored" \
+        "$(t_psql -d "$DB" -c "SELECT (SELECT string_agg(DISTINCT relowner::regrole::text, ',') FROM pg_class
+            WHERE relname LIKE 'hard\_syn\_%' AND relkind = 'r') || ' ' || (model).mechanism
+            FROM dpobj.job_queue WHERE id = $sjob")" \
+        "$ROLE synthesize"
+fi
+t_psql -d "$DB" -c "SET ROLE $ROLE" -c "SELECT cron.unschedule('dpobj-retrain')" \
+    -c "SELECT cron.unschedule('dpobj-synth')" >/dev/null
 t_summary

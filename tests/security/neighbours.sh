@@ -6,7 +6,7 @@
 # selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
 # an indexed filter column), runs every mechanism (mechanisms.txt) in both through
 # dpobj.train() and through dpobj.submit(), and dpobj.evaluate() with every model of
-# eval_models.txt (valid and forged) and dpobj.aggregate(), as the analyst, and asserts
+# eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
@@ -912,6 +912,137 @@ for sline in "${SCENS[@]}"; do
     done
 done
 phase "aggregate() and describe()"
+
+# ---- dpobj.synthesize() on every scenario ------------------------------------------------
+# The declared columns of the aggregate section (levels of grp, c, y; bounds of a, b), the
+# scenario's filter; the caller creates the target in public (CREATE granted).  The row
+# count, the model's weights and released params and the synthetic rows are DP output; the
+# result's names, the target's columns, types and owner, the model's public part (its
+# mechanism, epsilon, delta, its params' keys), marginal()'s cells and the ledger are
+# compared.  The memory cap is raised to 16MB for these runs (64kB refuses any model, a
+# public refusal before the charge).
+synth_script() {
+    run_preamble
+    cat <<'SQL'
+SELECT 'synthesize', s.target_table, s.model_name, E'\nDPOUT', s.rows
+  FROM dpobj.synthesize(:'rel', :'target', :eps, :delta, string_to_array(:'cols', ','), :'opts'::jsonb) s;
+SET LOCAL jit = off;
+SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
+SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+ WHERE c.oid = to_regclass(:'target') ORDER BY a.attnum;
+SELECT 'model', m.mechanism, m.epsilon, m.delta, dpobj.model_kind(m),
+       (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(m.params) k),
+       E'\nDPOUT', cardinality(m.weights), m.params
+  FROM dpobj.get_model(split_part(:'target', '.', 2)) m;
+SELECT 'marginal', count(*), bool_and(ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
+  FROM dpobj.marginal(split_part(:'target', '.', 2), ARRAY['grp', 'y']);
+COMMIT;
+SET jit = off;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,
+       privacy_unit, rows_per_unit, kind, rho, accounted
+  FROM dpobj.ledger WHERE id > :before ORDER BY id;
+SQL
+}
+synth_script >"$WORK/synth.sql"
+for i in 0 1; do
+    t_psql -d "${DBS[$i]}" -c "GRANT CREATE ON SCHEMA public TO $ZROLE" \
+        -c "ALTER DATABASE ${DBS[$i]} SET dpobj.max_state_memory = '16MB'" >/dev/null
+done
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ filter _ _ _ _ _ _ <<<"$sline"
+    scen=$(trim "$scen") filter=$(trim "$filter")
+    run_options '{}' "$filter"
+    for i in 0 1; do
+        add_run "$WORK/synth.$i.drv" "$WORK/$scen.synthesize.$i" "$WORK/synth.sql" \
+            role="$ZROLE" rel="t_$scen" target="public.syn_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+    done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/synth.$i.drv" & done
+wait
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
+    compare_pair "$scen" synthesize synthesize "$WORK/$scen.synthesize.0" "$WORK/$scen.synthesize.1" discrete
+    # released in both databases: the result row and a model of kind synthesizer
+    st=0
+    for f in "$WORK/$scen.synthesize.0" "$WORK/$scen.synthesize.1"; do
+        grep -q "^synthesize|public.syn_$scen|syn_$scen|" "$f" && grep -q '^model|synthesize|.*|synthesizer|' "$f" || st=1
+    done
+    result "$scen/synthesize/synthesize: released in both databases" "$scen" synthesize synthesize released "$st"
+done
+phase "synthesize()"
+
+# ---- dpobj.synthesize() as a job: dpobj.submit(rel, 'synthesize', ...) -------------------
+# Submitted on every scenario at once, then compared: the submit's outcome, the job's
+# state, error and model's public part, the target it created, the table's synthesize
+# ledger rows (the session run's, then the job's).
+cat >"$WORK/synthjob.sql" <<'SQL'
+\set VERBOSITY verbose
+\pset null (null)
+SET ROLE :"role";
+SELECT 'submitted', dpobj.submit(:'rel', 'synthesize', string_to_array(:'cols', ','), '', :eps, :delta,
+                                 :'opts'::jsonb || jsonb_build_object('target', :'target')) > 0;
+SQL
+cat >"$WORK/synthjobres.sql" <<'SQL'
+\set VERBOSITY verbose
+\pset null (null)
+SET ROLE :"role";
+SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilon, (model).delta,
+       (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys((model).params) k),
+       E'\nDPOUT', cardinality((model).weights)
+  FROM dpobj.jobs WHERE relation = :'rel'::regclass AND mechanism = 'synthesize';
+SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+ WHERE c.oid = to_regclass(:'target') ORDER BY a.attnum;
+SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, kind, rho, accounted
+  FROM dpobj.ledger WHERE relation = 'public.' || :'rel' AND mechanism = 'synthesize' ORDER BY id;
+SQL
+jobs_conf set
+for i in 0 1; do t_psql -d "${DBS[$i]}" -c "ALTER DATABASE ${DBS[$i]} SET dpobj.max_jobs_per_role = 100000" >/dev/null; done
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ filter _ _ _ _ _ _ <<<"$sline"
+    scen=$(trim "$scen") filter=$(trim "$filter")
+    run_options '{}' "$filter"
+    for i in 0 1; do
+        add_run "$WORK/synthjob.$i.drv" "$WORK/$scen.synthsubmit.$i" "$WORK/synthjob.sql" \
+            role="$ZROLE" rel="t_$scen" target="public.job_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+        add_run "$WORK/synthjobres.$i.drv" "$WORK/$scen.synthjob.$i" "$WORK/synthjobres.sql" \
+            role="$ZROLE" rel="t_$scen" target="public.job_$scen"
+    done
+done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/synthjob.$i.drv" & done
+wait
+for ((w = 0; w < 1200; w++)); do
+    left=0
+    for i in 0 1; do
+        n=$(t_psql -d "${DBS[$i]}" -c "SELECT count(*) FROM dpobj.job_queue WHERE state IN ('queued', 'running')")
+        left=$((left + n))
+    done
+    [[ $left == 0 ]] && break
+    sleep 0.5
+done
+t_is "every synthesize job finished" "$left" "0"
+jobs_conf restore
+for i in 0 1; do t_psql -d "${DBS[$i]}" -c "ALTER DATABASE ${DBS[$i]} RESET dpobj.max_jobs_per_role" >/dev/null; done
+for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/synthjobres.$i.drv" & done
+wait
+for sline in "${SCENS[@]}"; do
+    IFS='|' read -r scen _ <<<"$sline"
+    scen=$(trim "$scen")
+    compare_pair "$scen" synthesize submit "$WORK/$scen.synthsubmit.0" "$WORK/$scen.synthsubmit.1" discrete
+    compare_pair "$scen" synthesize job "$WORK/$scen.synthjob.0" "$WORK/$scen.synthjob.1" discrete
+    st=0
+    for f in "$WORK/$scen.synthjob.0" "$WORK/$scen.synthjob.1"; do
+        grep -q '^job|succeeded|(null)|(null)|synthesize|' "$f" || st=1
+    done
+    result "$scen/synthesize/job: the job released in both databases" "$scen" synthesize job released "$st"
+done
+phase "synthesize() jobs"
 if [[ -n ${DPOBJ_KEEP_WORK:-} ]]; then
     echo "# run files in $WORK; databases ${DBS[*]} kept"
 else

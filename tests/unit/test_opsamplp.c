@@ -2,7 +2,7 @@
  * test_opsamplp.c -- OPSamp's LP (src/core/opsamplp.c): GLPK's peak memory
  * (glp_mem_usage) while the LP is built and re-solved as dp_opsamp does stays
  * below opsamp_lp_fixed_bytes(p) + nobs * opsamp_lp_obs_bytes(p), the bound
- * that sizes OPSamp's sample (src/state/glmstate.c), at several sizes and p
+ * that sizes OPSamp's sample (src/families/glm/glmstate.c), at several sizes and p
  * and for dense, sparse and label-alternating rows; and every solve reaches
  * an optimum, whose w (the rows' dual values) is the optimum of the LP in
  * its first form (opsamplp.h).  A solved LP reset with

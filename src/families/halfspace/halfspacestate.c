@@ -179,13 +179,21 @@ hs_sample_rows(const DPAggState *base)
 	return hs_params_sample_rows(&((const HSExpanded *) base)->params, base->d);
 }
 
-int64
-hsstate_sample_rows(double epsilon, double delta, int d, Jsonb *options)
+/*
+ * Every shard keeps a sample of at most the coordinator's K: a worker's cap
+ * is at least the coordinator's (workerpins.h), so its own K is at least as
+ * large, and the combine keeps the bottom K of the union either way -- the
+ * same sample -- but a shard no longer ships rows the coordinator drops
+ * (with a larger cap on the workers, up to all of a shard's K) nor holds
+ * them in its connection's buffer.  K is public.
+ */
+Jsonb *
+hsstate_citus_options(const DPProtectedContext *ctx)
 {
 	HSParams	params;
 
-	hsparams_init(&params, epsilon, delta, options);
-	return hs_params_sample_rows(&params, d);
+	hsparams_init(&params, ctx->epsilon_f, ctx->delta_f, ctx->options);
+	return dp_options_sample_rows(ctx->options, hs_params_sample_rows(&params, ctx->d));
 }
 
 /* the first row's checks, in its order: privacy parameters, d, options */

@@ -71,11 +71,10 @@ extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
 									 Jsonb *options);
 
 /*
- * K, the most rows this server's state keeps for a run of these arguments
- * (its cap, dpobj.oracle_threads, d and the options' "sample_rows"): what
- * train() asks every shard of a Citus table for, so that none ships more
- * rows than the coordinator keeps.
+ * On a Citus table (registry.h, citus_options): the run's options with
+ * "sample_rows" K, the most rows the coordinator's state keeps for the run
+ * (its cap, dpobj.oracle_threads, d and the options' "sample_rows").
  */
-extern int64 hsstate_sample_rows(double epsilon, double delta, int d, Jsonb *options);
+extern Jsonb *hsstate_citus_options(const struct DPProtectedContext *ctx);
 
 #endif							/* DPOBJ_HALFSPACESTATE_H */

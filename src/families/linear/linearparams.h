@@ -35,7 +35,7 @@ typedef struct LinParams
 	int			rows_per_unit;	/* k of a privacy unit ("rows_per_unit"); 1: row level */
 	bool		passglm;		/* dp_passglm's run (passglmparams.c): labels +-1, SSP */
 	double		ridge;			/* dp_passglm's "ridge" (normalised units); < 0: the default */
-	int			metric;			/* dp_passglm's "metric", GLM_AUTO_METRIC_* (0: a regression) */
+	int			metric;			/* dp_passglm's "metric", OP_METRIC_* (0: a regression) */
 	/* derived */
 	int			p;				/* d, plus 1 with an intercept */
 	double		Reff;			/* sqrt(R^2 + 1) with an intercept, else R */

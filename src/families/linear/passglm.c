@@ -76,14 +76,14 @@ passglm_operating(const LinParams *p, const LinearWork *w, OpRun *op)
 
 	memset(op, 0, sizeof(*op));
 	op->metric = p->metric;
-	if (p->metric == GLM_AUTO_METRIC_BALANCED)
+	if (p->metric == OP_METRIC_BALANCED)
 	{
 		double		n = w->tri[linreg_tri(p->p) - 1] * p->Reff * p->Reff,
 					s = w->b[p->p - 1] * p->Reff;
 
 		op->noisy[0] = (n + s) / 2;
 		op->noisy[1] = (n - s) / 2;
-		opoint_weights(op->noisy, GLM_AUTO_WEIGHT_BITS, GLM_AUTO_BALANCE_MIN_WEIGHT, op->w);
+		opoint_weights(op->noisy, OP_WEIGHT_BITS, OP_BALANCE_MIN_WEIGHT, op->w);
 	}
 	operating_finish(op, none, none, op->w);
 }

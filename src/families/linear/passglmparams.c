@@ -14,7 +14,7 @@
 
 #include "core/auditmutant.h"
 #include "base/dpobj.h"
-#include "state/glmparams.h"
+#include "mechanisms/operating.h"
 #include "base/options.h"
 #include "families/linear/passglmparams.h"
 #include "state/rowinput.h"
@@ -34,14 +34,14 @@ passglmparams_metric(JsonbValue *v)
 	char	   *s = dp_option_string(v, "metric", hint);
 
 	if (strcmp(s, "balanced_accuracy") == 0)
-		return GLM_AUTO_METRIC_BALANCED;
+		return OP_METRIC_BALANCED;
 	if (strcmp(s, "accuracy") == 0)
-		return GLM_AUTO_METRIC_ACCURACY;
+		return OP_METRIC_ACCURACY;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s: unknown metric \"%s\"", PASSGLM_AGGNAME, s),
 			 errhint("%s", hint)));
-	return GLM_AUTO_METRIC_ACCURACY;	/* keep compiler quiet */
+	return OP_METRIC_ACCURACY;	/* keep compiler quiet */
 }
 
 const DPOptionSpec passglmparams_options[] = {
@@ -127,8 +127,8 @@ passglmparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *opt
 	 * (passglm.c): the default with an intercept, refused without
 	 */
 	if (!arg.have_metric)
-		p->metric = p->intercept ? GLM_AUTO_METRIC_BALANCED : GLM_AUTO_METRIC_ACCURACY;
-	if (p->metric == GLM_AUTO_METRIC_BALANCED && !p->intercept)
+		p->metric = p->intercept ? OP_METRIC_BALANCED : OP_METRIC_ACCURACY;
+	if (p->metric == OP_METRIC_BALANCED && !p->intercept)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s: \"metric\": \"balanced_accuracy\" needs an intercept", PASSGLM_AGGNAME),

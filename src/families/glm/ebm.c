@@ -1,0 +1,534 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebm.c
+ *	  Private additive boosting: dpobj.dp_ebm(features, label, epsilon,
+ *	  delta, options), a yes/no label (logit link) or a float8 label within
+ *	  public bounds y_min, y_max (identity link: the label scaled to [-1, 1]
+ *	  and clipped; the model scaled back) (Nori, Caruana, Bu, Shen, Kulkarni,
+ *	  ICML 2021).
+ *
+ * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
+ * clipped, spilled past the cap, replayed in blocks, state/keptrows.h).  The
+ * terms come from the option "groups" (dpobj.train() derives it from the
+ * run's encoding: a one-hot group per categorical, a numeric term per
+ * numeric column, binned over [lo, hi]; core/additive.h).  The run:
+ *   counts: one pass, each term's bin counts (class weights applied),
+ *     released snapped with discrete Gaussian noise at count_share rho;
+ *   T rounds ("rounds"): the per-bin sums of the residual y -
+ *     sigmoid(margin), clipped to [-c, c] ("residual_clip"), at the
+ *     current model, released the same way -- every term's in one pass
+ *     (default), or with "cyclic" one pass per term, each at the model
+ *     its predecessors updated; each bin's score moves by the learning
+ *     rate times its noisy mean residual shrunk by "shrinkage" sum-noise
+ *     sds over c pseudo-rows (clamped to [-c, c]; by default 8, more on a
+ *     table whose noisy counts total fewer rows, where a numeric term's
+ *     steps are then also pooled, up to half, along a line across its bins:
+ *     ebm_line_step), and the scores are centred into the bias.
+ * Everything after the releases is post-processing.  Each release is a
+ * sum of per-row terms of l2 norm at most c (a row is in one bin of a
+ * term), so replacing a row moves it by 2c (sqrt 2 for the counts), k
+ * times that for a unit of k rows; T x terms + terms releases compose to
+ * rho(eps, delta) (core/additive.c; docs/PRIVACY.md "Additive boosting"), less
+ * a yes/no label's balance estimate (operating.c) and, with private bins,
+ * bin_share of the rest for the numeric terms' edges (ebmedges.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "base/calibsql.h"
+#include "core/dpnoise.h"
+#include "core/additive.h"
+#include "families/glm/ebm.h"
+#include "families/glm/glm.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "families/glm/ebmparams.h"
+#include "families/glm/glmblocks.h"
+#include "families/glm/glmstate.h"
+#include "families/glm/glmweights.h"
+#include "utils/float.h"
+
+PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_ebm_reg_finalfn);
+
+/* the largest term */
+static int
+ebm_max_size(const EBMTerm *terms, int nterms)
+{
+	int			m = 1;
+
+	for (int t = 0; t < nterms; t++)
+		m = Max(m, terms[t].size);
+	return m;
+}
+
+/* the run's noise from public inputs only; refused outside the sampler's range */
+static void
+ebm_calibration(const GLMParams *p, EBMFit *r)
+{
+	double		rest;
+
+	r->rho = dpobj_zcdp_rho_checked("dp_ebm", p->epsilon, p->delta);
+	/* balanced accuracy: the label balance's estimate first, at its share of rho */
+	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
+	rest = r->rho;
+	/* then private edges, of the fit's rho: the shares sum to at most it */
+	if (r->ep.private_bins)
+	{
+		r->edges.rho = r->rho * r->ep.bin_share * (1.0 - ldexp(1.0, -40));
+		rest = r->rho * (1.0 - r->ep.bin_share) * (1.0 - ldexp(1.0, -40));
+	}
+	if (!ebm_noise(rest, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
+				   r->ep.rounds, p->rows_per_unit, r->ep.residual_clip, &r->nz))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_ebm: the noise is outside the exact sampler's range"),
+				 errhint("Use a larger epsilon or fewer \"rounds\".")));
+	operating_check(&r->op, "dp_ebm");
+}
+
+void
+ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	GLMParams	p;
+	EBMFit		r;
+	bool		reg = ebmparams_regression(options);
+
+	glmparams_check_args(reg ? GLM_KIND_EBM_REG : GLM_KIND_EBM, aggname, epsilon, delta, d,
+						 options, &p);
+	ebm_fit_init(&r, options, &p, d, reg);
+}
+
+void
+ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regression)
+{
+	memset(r, 0, sizeof(EBMFit));
+	r->regression = regression;
+	r->d = d;
+	ebmparams_init(options, d, regression, &r->ep, &r->terms, &r->nterms, &r->nscores);
+	r->max_scores = r->nscores;
+	ebm_calibration(p, r);
+	if (r->ep.private_bins)
+		ebm_edges_init(r, p);
+	r->shrinkage = r->ep.shrinkage < 0 ? EBM_SHRINKAGE : r->ep.shrinkage;
+	r->scores = palloc0(sizeof(double) * r->max_scores);
+	r->counts = palloc0(sizeof(double) * r->max_scores);
+	r->sums = palloc0(sizeof(double) * r->max_scores);
+	r->raw = palloc0(sizeof(double) * r->max_scores);
+	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
+	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) *
+												(Max(r->max_scores, r->edges.fine_scores) + 1)));
+}
+
+/*
+ * A pass's work is mostly binning and building the design's blocks, so the
+ * first pass keeps each observation's bins (2 bytes a term: a term has at
+ * most EBM_MAX_BINS), count and label, and later passes read them: all of
+ * them, without the design, when they fit within an eighth of
+ * dpobj.max_state_memory; else the first kept_cap, the rest binned again.
+ * Every pass reads the observations in the same order (the rows in memory,
+ * or a spilled state's recorded replay), so each observation's terms, and
+ * every value released, are the same either way.
+ */
+static void
+ebm_keep_budget(EBMFit *r, const GLMState *state)
+{
+	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
+		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
+	/* in memory, a row is at most two observations (positive and negative counts) */
+	if (!keptrows_spilled(&state->rows))
+		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->rows.nrows);
+	r->kept = 0;
+	r->kept_all = false;
+}
+
+static void
+ebm_calibrate(DPRun *run)
+{
+	GLMState   *state = run->state;
+	GLMParams  *p = &state->params;
+	EBMFit	   *r = palloc(sizeof(EBMFit));
+	bool		reg = state->kind == GLM_KIND_EBM_REG;
+
+	ebm_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
+	/* the design before the charge; a spilled state's in blocks, within the cap */
+	/* its counts carry the class weights (glm_design) */
+	noisysgd_design(&r->D, state, false);
+	ebm_keep_budget(r, state);
+	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
+}
+
+/* acc[j] += v in units of g 2^-DPNOISE_SUM_BITS, clamped to +-2^62 (as noisy GD) */
+static inline void
+ebm_add(__int128 *acc, int j, double v, double per_unit)
+{
+	const double limit = ldexp(1.0, 62);
+	double		t = v * per_unit;
+
+	if (fabs(t) > limit)
+		t = copysign(limit, t);
+	acc[j] += lrint(t);
+}
+
+/* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
+static inline double
+ebm_label(const EBMFit *r, const NoisySGDDesign *D, int64 k)
+{
+	double		y;
+
+	if (!r->regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->ep.y_min) / (r->ep.y_max - r->ep.y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+}
+
+/* observation pos of the pass: its index into the scores per term, kept if the next */
+static inline void
+ebm_row_index(EBMFit *r, int64 pos, const NoisySGDDesign *D, int64 k, int *idx)
+{
+	if (pos < r->kept)
+	{
+		for (int t = 0; t < r->nterms; t++)
+			idx[t] = r->terms[t].offset + r->bins[pos * r->nterms + t];
+		return;
+	}
+	ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+	if (pos != r->kept || pos >= r->kept_cap)
+		return;
+	if (r->kept == 0)
+	{
+		r->bins = palloc_extended(sizeof(uint16) * r->kept_cap * r->nterms, MCXT_ALLOC_HUGE);
+		r->kept_cnt = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+		r->kept_y = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
+	}
+	for (int t = 0; t < r->nterms; t++)
+		r->bins[pos * r->nterms + t] = (uint16) (idx[t] - r->terms[t].offset);
+	r->kept_cnt[pos] = D->cnt[k];
+	r->kept_y[pos] = ebm_label(r, D, k);
+	r->kept++;
+}
+
+/*
+ * An observation's part of a pass: into each term's bin sum, cnt (counts)
+ * or cnt times the clipped residual at the current scores (a round)
+ */
+static inline void
+ebm_observe(EBMFit *r, const int *idx, double c, double y, bool residuals, int only,
+			double per_unit)
+{
+	if (residuals)
+	{
+		double		z = r->bias;
+
+		for (int t = 0; t < r->nterms; t++)
+			z += r->scores[idx[t]];
+		c *= ebm_residual(!r->regression, y, z, r->ep.residual_clip);
+	}
+	for (int t = 0; t < r->nterms; t++)
+		if (only < 0 || t == only)
+			ebm_add(r->acc, idx[t], c, per_unit);
+}
+
+/* one pass over the observations: each term's bin sums (ebm_observe) */
+static void
+ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
+{
+	NoisySGDDesign *D = &r->D;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
+	int64		pos = 0;
+
+	if (r->kept_all)
+		for (int64 k = 0; k < r->kept; k++)
+		{
+			for (int t = 0; t < r->nterms; t++)
+				idx[t] = r->terms[t].offset + r->bins[k * r->nterms + t];
+			ebm_observe(r, idx, r->kept_cnt[k], r->kept_y[k], residuals, only, per_unit);
+		}
+	else
+	{
+		for (bool more = noisysgd_design_next(D, true); more;
+			 more = noisysgd_design_next(D, false))
+			for (int64 k = 0; k < D->nobs; k++, pos++)
+			{
+				/* each term's bin once: the margin and the sums read it */
+				ebm_row_index(r, pos, D, k, idx);
+				ebm_observe(r, idx, D->cnt[k], residuals ? ebm_label(r, D, k) : 0.0,
+							residuals, only, per_unit);
+
+			}
+		r->kept_all = r->kept == pos;
+	}
+	pfree(idx);
+}
+
+/* the numeric terms' steps (all, or term only's) pooled along their bins by line_share */
+static void
+ebm_round_lines(EBMFit *r, int only, double shrink)
+{
+	for (int t = 0; t < r->nterms; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+
+		if (e->type == EBM_TERM_NUMERIC && (only < 0 || t == only))
+			ebm_line_step(r->sums + e->offset, e->size, r->raw + e->offset,
+						  r->counts + e->offset, shrink, r->ep.residual_clip, r->line_share);
+	}
+}
+
+/*
+ * One release and update: every term's residual sums at the current model
+ * (only < 0), or term only's (a cyclic round's step)
+ */
+static void
+ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
+{
+	int			off = only < 0 ? 0 : r->terms[only].offset;
+	int			n = only < 0 ? r->nscores : r->terms[only].size;
+	/* shrinkage sum-noise sds over c pseudo-rows */
+	double		shrink = r->shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+		r->ep.residual_clip;
+
+	mechanism_poll(ledger_id);
+	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
+	ebm_release_acc(rng, r->acc + off, n, DPNOISE_SUM_BITS, r->nz.sum_lattice,
+					r->nz.sum_sigma2, r->sums + off);
+	if (r->line_share > 0)
+		memcpy(r->raw + off, r->sums + off, sizeof(double) * n);
+	/* each bin's step (into sums) */
+	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count, shrink,
+				  r->ep.residual_clip);
+	if (r->line_share > 0)
+		ebm_round_lines(r, only, shrink);
+	for (int j = off; j < off + n; j++)
+		r->scores[j] += r->ep.learning_rate * r->sums[j];
+	/* the same margins, the base rate in the bias */
+	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
+}
+
+/*
+ * The default shrinkage by the table's size, from the released counts only
+ * (post-processing): EBM_SHRINKAGE sum-noise sds over c, as pseudo-rows,
+ * against the counts' total (ebm_shrinkage; bench/ebm/results.md)
+ */
+static double
+ebm_small_shrinkage(const EBMFit *r)
+{
+	double		rows = EBM_SHRINKAGE * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
+		r->ep.residual_clip;
+
+	return ebm_shrinkage(EBM_SHRINKAGE, rows,
+						 ebm_total_count(r->terms, r->nterms, r->counts));
+}
+
+void
+ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
+{
+	/* a bin's noisy count is at least the counts' noise sd when divided by */
+	double		min_count = Max(1.0, sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+	double		unit = r->nz.count_lattice;
+
+	memset(r->scores, 0, sizeof(double) * r->max_scores);
+	r->bias = 0;
+	/* a new design (auto fits more than one): nothing kept from another */
+	r->kept = 0;
+	r->kept_all = false;
+	/* the counts summed in units of the finer lattice, the edges' or theirs (powers of 2) */
+	if (r->ep.private_bins)
+	{
+		unit = Min(unit, r->edges.lattice);
+		ebm_edges_begin(r);
+	}
+	ebm_pass(r, false, -1, ldexp(1.0 / unit, DPNOISE_SUM_BITS));
+	if (r->ep.private_bins)
+		ebm_edges_release(r, rng, unit);
+	ebm_release_acc(rng, r->acc, r->nscores,
+					DPNOISE_SUM_BITS + ilogb(r->nz.count_lattice) - ilogb(unit),
+					r->nz.count_lattice, r->nz.count_sigma2, r->counts);
+	if (r->ep.shrinkage < 0)
+	{
+		r->shrinkage = ebm_small_shrinkage(r);
+		r->line_share = ebm_line_share(EBM_SHRINKAGE, r->shrinkage);
+	}
+	for (int round = 0; round < r->ep.rounds; round++)
+	{
+		if (r->ep.cyclic)
+			for (int t = 0; t < r->nterms; t++)
+				ebm_round(r, rng, ledger_id, t, min_count);
+		else
+			ebm_round(r, rng, ledger_id, -1, min_count);
+	}
+}
+
+/*
+ * The operating point's estimate before the fit (the label counts of the
+ * design, its counts carrying the options' class weights), whose weights
+ * the rows then train with (balanced accuracy without "class_weight");
+ * into train_w the weights the fit's rows carry
+ */
+static void
+ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
+{
+	int64		c[2];
+
+	train_w[0] = p->weight_pos;
+	train_w[1] = p->weight_neg;
+	if (!r->op.estimate)
+		return;
+	noisysgd_label_counts(&r->D, train_w, c);
+	operating_estimate(&r->op, rng, c[0], c[1]);
+	if (!p->balance_train)
+		return;
+	operating_weights(&r->op, train_w);
+	noisysgd_design_weigh(&r->D, train_w[0], train_w[1]);
+}
+
+void
+ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id)
+{
+	double		train_w[2];
+
+	ebm_balance(r, p, rng, train_w);
+	ebm_fit(r, rng, ledger_id);
+	/* a yes/no label: the margin without the weights' odds, and its cut-off */
+	if (!r->regression)
+	{
+		operating_finish(&r->op, OPERATING_CLASS_W(p), train_w, r->op.w);
+		r->bias -= r->op.shift;
+	}
+}
+
+static void
+ebm_compute(DPRun *run)
+{
+	ebm_fit_operating(run->work, &((GLMState *) run->state)->params, run->rng, run->ledger_id);
+	run->detail = "ebm";
+}
+
+/* "terms": the layout, as predict reads it (public: from the options and d) */
+static void
+ebm_params_terms(StringInfo buf, const EBMFit *r)
+{
+	appendStringInfoString(buf, ", \"terms\": [");
+	for (int t = 0; t < r->nterms; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+
+		if (e->type == EBM_TERM_NUMERIC)
+		{
+			appendStringInfo(buf, "%s{\"type\": \"numeric\", \"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
+							 t == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+			if (e->map != NULL)
+				ebm_edges_term_params(buf, r, t);
+			appendStringInfoChar(buf, '}');
+		}
+		else
+			appendStringInfo(buf, "%s{\"type\": \"categorical\", \"index\": %d, \"size\": %d}",
+							 t == 0 ? "" : ", ", e->index, e->size);
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+/*
+ * "counts": each score's bin count as released (noisy, class-weighted, not
+ * clamped), aligned with the weights; a DP output that explain() shows
+ */
+static void
+ebm_params_counts(StringInfo buf, const EBMFit *r)
+{
+	appendStringInfoString(buf, ", \"counts\": [");
+	for (int j = 0; j < r->nscores; j++)
+	{
+		if (j > 0)
+			appendStringInfoString(buf, ", ");
+		appendStringInfoString(buf, float8out_internal(r->counts[j]));
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+void
+ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
+{
+	model_params_text(buf, "link", r->regression ? "identity" : "logit");
+	model_params_int(buf, "d", r->d);
+	if (r->regression)
+	{
+		model_params_float(buf, "y_min", r->ep.y_min);
+		model_params_float(buf, "y_max", r->ep.y_max);
+	}
+	model_params_int(buf, "bins", r->ep.bins);
+	model_params_int(buf, "rounds", r->ep.rounds);
+	model_params_float(buf, "learning_rate", r->ep.learning_rate);
+	glm_params_bool(buf, "cyclic", r->ep.cyclic);
+	model_params_float(buf, "residual_clip", r->ep.residual_clip);
+	model_params_float(buf, "count_share", r->ep.count_share);
+	model_params_text(buf, "binning", r->ep.private_bins ? "private" : "uniform");
+	if (r->ep.private_bins)
+	{
+		model_params_float(buf, "bin_share", r->ep.bin_share);
+		model_params_int(buf, "bin_grid", r->edges.grid);
+		model_params_float(buf, "bin_sigma", sqrt((double) r->edges.sigma2) * r->edges.lattice);
+	}
+	/* the option: the default's value comes from the noisy counts, in the scores only */
+	if (r->ep.shrinkage < 0)
+		model_params_text(buf, "shrinkage", "by_size");
+	else
+		model_params_float(buf, "shrinkage", r->ep.shrinkage);
+	model_params_float(buf, "rho", r->rho);
+	model_params_float(buf, "sigma", sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice);
+	model_params_float(buf, "count_sigma",
+					   sqrt((double) r->nz.count_sigma2) * r->nz.count_lattice);
+	model_params_float(buf, "lattice", r->nz.sum_lattice);
+	model_params_text(buf, "noise", "discrete_gaussian");
+	if (p->rows_per_unit > 1)
+		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
+	if (p->sample_rows > 0)
+		model_params_int(buf, "sample_rows", p->sample_rows);
+	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
+	ebm_params_terms(buf, r);
+	ebm_params_counts(buf, r);
+}
+
+static Datum
+ebm_release(DPRun *run)
+{
+	GLMState   *state = run->state;
+	const GLMParams *p = &state->params;
+	EBMFit	   *r = run->work;
+	StringInfoData params;
+
+	if (r->regression)
+	{
+		/* the margin in the label's units: scores and bias scaled back from [-1, 1] */
+		double		half = (r->ep.y_max - r->ep.y_min) / 2.0;
+
+		for (int j = 0; j < r->nscores; j++)
+			r->scores[j] *= half;
+		r->bias = r->bias * half + (r->ep.y_max + r->ep.y_min) / 2.0;
+	}
+	model_params_begin(&params);
+	ebm_fit_params(&params, r, p);
+	if (!r->regression)
+		operating_params(&params, &r->op, true);
+	model_params_end(&params);
+	return model_build(run->fcinfo, "ebm", r->scores, r->nscores, r->bias, p->epsilon,
+					   p->delta, &params);
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_ebm_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_EBM,
+						 .calibrate = ebm_calibrate, .compute = ebm_compute,
+						 .release = ebm_release)
+
+MECHANISM_FINAL_FUNCTION(dpobj_ebm_reg_finalfn,
+						 .admit = glm_admit, .kind = GLM_KIND_EBM_REG,
+						 .calibrate = ebm_calibrate, .compute = ebm_compute,
+						 .release = ebm_release)
+
+TrainLabel
+ebm_label_kind(Jsonb *options)
+{
+	return ebmparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+}

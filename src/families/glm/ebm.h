@@ -1,0 +1,117 @@
+/*-------------------------------------------------------------------------
+ *
+ * ebm.h
+ *	  Private additive boosting (ebm.c): dp_ebm's argument check and label,
+ *	  named by its registry entry, and one fit on a design, which 'auto'
+ *	  also runs as a candidate (glmauto.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_EBM_MECH_H
+#define DPOBJ_EBM_MECH_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "context/trainquery.h"
+#include "core/additive.h"
+#include "families/glm/glm.h"
+#include "mechanisms/operating.h"
+#include "families/glm/ebmparams.h"
+
+/*
+ * Private edges: the fine layout the first pass counts in (each numeric
+ * term grid cells), the trees' noise, and each numeric term's cuts and
+ * cell-to-bin map once released
+ */
+typedef struct EBMEdges
+{
+	EBMTerm    *fine;			/* the fine layout, nterms terms */
+	int			fine_scores;	/* its scores */
+	int			nnum;			/* numeric terms */
+	int			grid;			/* their cells (ebmbins_fit_grid of "bin_grid") */
+	double		rho;			/* the edges' share of rho */
+	double		lattice;
+	uint64		sigma2;
+	uint16	   *maps;			/* numeric term i's map at maps + i grid */
+	int		   *cuts;			/* its cuts at cuts + i bins, ncuts[i] of them */
+	int		   *ncuts;
+	__int128   *tree;			/* a term's exact node counts */
+	double	   *noisy;			/* ... released */
+	double	   *leaf;			/* its leaves' estimates */
+	double	   *work;			/* ebmbins_leaves' */
+	__int128   *coarse;			/* the exact counts moved to the bins */
+} EBMEdges;
+
+/* a fit's layout, noise, design and buffers */
+typedef struct EBMFit
+{
+	bool		regression;		/* a float8 label, the last word of a row */
+	int			d;				/* the features */
+	EBMParams	ep;
+	EBMTerm    *terms;			/* the layout (private edges: set by each fit) */
+	int			nterms;
+	int			nscores;
+	int			max_scores;		/* the most nscores can be: every numeric term's "bins" */
+	double		rho;			/* the fit's: the run's less the balance estimate's */
+	EBMNoise	nz;
+	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
+	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
+	NoisySGDDesign D;			/* set by the caller before ebm_fit */
+	double	   *scores;
+	double	   *counts;			/* the noisy counts */
+	double	   *sums;			/* a round's noisy residual sums */
+	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
+	/* the observations a fit's first pass kept (0 kept_cap: none; ebm.c) */
+	uint16	   *bins;			/* each one's bin per term */
+	double	   *kept_cnt;		/* its count (class weights applied) */
+	double	   *kept_y;			/* its label */
+	int64		kept_cap;		/* observations they may hold */
+	int64		kept;			/* observations they hold */
+	bool		kept_all;		/* every observation: later passes read only them */
+	double		shrinkage;		/* the step's: the option, or ebm_shrinkage's */
+	double		line_share;		/* a numeric term's line in its step (ebm_line_share) */
+	double	   *raw;			/* a round's noisy sums, for the lines */
+	double		bias;
+} EBMFit;
+
+/*
+ * The layout from options and d, the noise for rho(p's epsilon, delta) with
+ * p's rows_per_unit (less a balance estimate's share, p->balance_share), and
+ * the buffers: public inputs only, refused before any row
+ */
+extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
+						 bool regression);
+
+/* one fit on r->D from zero scores: counts, then the rounds (a logit label) */
+extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
+
+/*
+ * dp_ebm's run on r->D for p: a yes/no label's balance estimate (r->op,
+ * planned by ebm_fit_init), the fit, and the margin without the weights'
+ * odds (r->bias shifted by r->op.shift)
+ */
+extern void ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id);
+
+/* private edges (ebmedges.c): their noise and buffers, before any row */
+extern void ebm_edges_init(EBMFit *r, const GLMParams *p);
+
+/* a fit's first pass counts in the fine layout */
+extern void ebm_edges_begin(EBMFit *r);
+
+/*
+ * After the first pass (exact fine counts in r->acc, in units of lattice
+ * unit 2^-DPNOISE_SUM_BITS): each numeric term's tree released, its cuts,
+ * the layout's numeric terms cut into their bins, r->acc's counts and the
+ * kept observations' bins moved to it
+ */
+extern void ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit);
+
+/* a numeric term's "grid" and "cuts" (private edges), as predict reads them */
+extern void ebm_edges_term_params(StringInfo buf, const EBMFit *r, int t);
+
+/* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
+extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p);
+
+#endif							/* DPOBJ_EBM_MECH_H */

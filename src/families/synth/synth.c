@@ -1,0 +1,194 @@
+/*-------------------------------------------------------------------------
+ *
+ * synth.c
+ *	  dp_synthesize_cols' final function: mechanism_drive() (mechanism.h)
+ *	  with the synthesizer's steps (docs/PRIVACY.md, "Synthetic data").
+ *
+ *	  calibrate  rho = zcdp_rho(epsilon, delta), the rho the ledger
+ *	             charges (kind zcdp); every buffer's size is public and was
+ *	             checked against dpobj.max_state_memory before the charge
+ *	             (synthparams.c)
+ *	  compute    the private quantile bins first (each such column's
+ *	             sub-bin counts measured at its share of the first step),
+ *	             then the rounds (core/synthaim.c) with dpobj's generator,
+ *	             polling for a cancel and reporting progress
+ *	  release    the model (synthmodel.c)
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "families/synth/synth.h"
+
+#include "base/progress.h"
+#include "core/synthaim.h"
+#include "families/synth/synthagg.h"
+#include "families/synth/synthmodel.h"
+#include "mechanisms/mechanism.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(dpobj_synth_finalfn);
+
+typedef struct SynthWork
+{
+	SynthAggState *st;
+	double		rho;
+	SynthColumn col[SYNTH_MAX_COLUMNS];	/* quantile bins chosen in compute */
+	double	   *noisy[SYNTH_MAX_COLUMNS];	/* quantile columns' sub-bin releases */
+	SynthMeasure pre[SYNTH_MAX_COLUMNS];	/* their single-column measurements */
+	int			npre;
+	double		rho_pre;
+	SynthResult res;
+} SynthWork;
+
+/* the core's malloc'd memory, freed with the final function's context */
+static void
+synth_work_free(void *arg)
+{
+	SynthWork  *w = arg;
+
+	synth_result_free(&w->res);
+	for (int j = 0; j < SYNTH_MAX_COLUMNS; j++)
+		synth_column_free(&w->col[j]);
+}
+
+static void *
+synth_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
+{
+	(void) kind;
+	return synthagg_final_begin(fcinfo, pctx);
+}
+
+static void
+synth_calibrate(DPRun *run)
+{
+	SynthAggState *st = run->state;
+	SynthWork  *w = palloc0(sizeof(SynthWork));
+	MemoryContextCallback *cb = palloc0(sizeof(MemoryContextCallback));
+
+	w->st = st;
+	w->rho = synthparams_rho(st->epsilon, st->delta);
+	memcpy(w->col, st->p->col, sizeof(SynthColumn) * st->p->d);
+	cb->func = synth_work_free;
+	cb->arg = w;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
+	mechanism_calibrated(run, w, "synthesize", st->epsilon, st->delta);
+}
+
+/* the cancel and progress check of the rounds: never raises (synthpgm.h) */
+static bool
+synth_poll(void *arg)
+{
+	(void) arg;
+	dpobj_progress_tick();
+	return mechanism_stop_pending(NULL);
+}
+
+static pg_noreturn void
+synth_failed(const DPRun *run, SynthStatus status)
+{
+	if (status == SYNTH_STOPPED)
+		mechanism_poll(run->ledger_id);
+	mechanism_fail(run, status == SYNTH_STOPPED ? LEDGER_OUTCOME_CANCELLED : LEDGER_OUTCOME_FAILED,
+				   synth_status_name(status),
+				   status == SYNTH_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INTERNAL_ERROR,
+				   psprintf("%s: the synthesizer stopped (%s)", SYNTH_AGGNAME, synth_status_name(status)),
+				   "The privacy budget of this run was charged.", NULL);
+}
+
+/*
+ * Column j's private quantile bins: its sub-bin counts released at the
+ * first step's share, the bins chosen from them, and the coarsened
+ * measurement the rounds start from (cell variance: its sub-bins' sum)
+ */
+static void
+synth_quantile(DPRun *run, SynthWork *w, int j)
+{
+	const SynthParams *p = w->st->p;
+	SynthColumn *c = &w->col[j];
+	int			n = p->scan_levels[j];
+	int64	   *cnt = palloc(sizeof(int64) * n);
+	double		s2 = synth_sigma2(synth_aim_oneway_rho(w->rho, p->d, SYNTH_ALPHA,
+													   SYNTH_ROUNDS_FACTOR), p->k);
+	SynthMeasure *m = &w->pre[w->npre++];
+	double	   *var;
+
+	synth_state_marginal(&p->layout, w->st->counts, SYNTH_BIT(j), NULL, p->scan_levels, cnt);
+	w->noisy[j] = palloc(sizeof(double) * n);
+	synth_measure_draw(run->rng, cnt, n, (uint64) s2, w->noisy[j]);
+	w->rho_pre += synth_release_rho(s2, p->k);
+	if (!synth_quantile_bins(c, w->noisy[j]))
+		synth_failed(run, SYNTH_NOMEM);
+	m->set = SYNTH_BIT(j);
+	m->sigma2 = synth_count_variance(s2);
+	m->y = palloc0(sizeof(double) * synth_column_model_levels(c));
+	m->var = var = palloc0(sizeof(double) * synth_column_model_levels(c));
+	for (int i = 0; i < n; i++)
+	{
+		m->y[c->map[i]] += w->noisy[j][i];
+		var[c->map[i]] += m->sigma2;
+	}
+}
+
+/* the rounds' specification (synthaim.h) */
+static void
+synth_spec(SynthWork *w, SynthSpec *sp, const int **map)
+{
+	const SynthParams *p = w->st->p;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->d = p->d;
+	for (int j = 0; j < p->d; j++)
+	{
+		sp->levels[j] = synth_column_model_levels(&w->col[j]);
+		map[j] = w->col[j].kind == SYNTH_COL_QUANTILE ? w->col[j].map : NULL;
+	}
+	sp->map = map;
+	sp->layout = &p->layout;
+	sp->counts = w->st->counts;
+	sp->rho = w->rho;
+	sp->k = p->k;
+	sp->workload = p->workload;
+	sp->nworkload = p->nworkload;
+	sp->max_model_cells = p->max_model_cells;
+	sp->iters_round = p->iters_round;
+	sp->iters_final = p->iters_final;
+	sp->alpha = SYNTH_ALPHA;
+	sp->rounds_factor = SYNTH_ROUNDS_FACTOR;
+	sp->premeasured = w->pre;
+	sp->npremeasured = w->npre;
+	sp->rho_premeasured = w->rho_pre;
+	sp->poll = synth_poll;
+}
+
+/* after the charge: the quantile bins, then the rounds */
+static void
+synth_compute(DPRun *run)
+{
+	SynthWork  *w = run->work;
+	const int  *map[SYNTH_MAX_COLUMNS];
+	SynthSpec	sp;
+	SynthStatus status;
+
+	dpobj_progress_phase(DPOBJ_PHASE_SOLVING);
+	for (int j = 0; j < w->st->p->d; j++)
+		if (w->col[j].kind == SYNTH_COL_QUANTILE)
+			synth_quantile(run, w, j);
+	synth_spec(w, &sp, map);
+	status = synth_aim_run(&sp, run->rng, &w->res);
+	if (status != SYNTH_OK)
+		synth_failed(run, status);
+	dpobj_progress_phase(DPOBJ_PHASE_RELEASING);
+	run->detail = "synthesize";
+}
+
+static Datum
+synth_release(DPRun *run)
+{
+	SynthWork  *w = run->work;
+
+	return synthmodel_build(run->fcinfo, w->st->p, w->col, w->noisy, &w->res,
+							w->st->epsilon, w->st->delta, w->rho);
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_synth_finalfn,
+						 .admit = synth_admit, .calibrate = synth_calibrate,
+						 .compute = synth_compute, .release = synth_release)

@@ -1,0 +1,63 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthmodel.h
+ *	  The synthesizer's model, a dpobj.model of mechanism 'synthesize'
+ *	  (synthmodel.c): what a run releases -- every noisy measurement, the
+ *	  fitted graphical model's potentials (and those it had before the
+ *	  last round, for the intervals), the rounds' public record, the
+ *	  columns' domains with any private quantile bins' released sub-bin
+ *	  counts, the noisy row count -- and public parameters only.
+ *
+ *	  weights: every float value, concatenated; params: the structure
+ *	  (sets as column indices, offsets into weights):
+ *	    {"synthesizer": 1, "columns": [{"column", "levels" | "lo", "hi",
+ *	      "bins", "integer", "nullable", ["sub_bins", "noisy_at", "edges"]}],
+ *	     "rows", "rho", "rho_spent", "rows_per_unit", "max_model_cells",
+ *	     "measurements": [{"set", "sigma2", "at", ["var_at"]}],
+ *	     "potentials": [{"set", "at"}], "cliques": [[...]],
+ *	     "rounds": [{"set", "sigma2", "epsilon", "candidates", "rho"}],
+ *	     "last": {"candidates": [[...]], "weights", "gamma", "l1_measured",
+ *	              "penalty", "potentials": [{"set", "at"}]} | null}
+ *
+ *	  Reading it back (dpobj.sample(), dpobj.marginal()) rebuilds the
+ *	  model's junction tree from its measured sets and its beliefs from the
+ *	  potentials: post-processing, no row and no noise.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_SYNTHMODEL_H
+#define DPOBJ_SYNTHMODEL_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "access/htup_details.h"
+
+#include "core/synthaim.h"
+#include "core/synthdomain.h"
+#include "model/encode.h"
+
+/* a released model, unpacked (malloc'd parts freed with its memory context) */
+typedef struct SynthFitted
+{
+	int			d;
+	Encoding   *enc;			/* the columns' names and declared domains */
+	SynthColumn col[SYNTH_MAX_COLUMNS];	/* quantile bins chosen */
+	SynthResult res;			/* measurements, model, rounds, last round */
+	double		rows;			/* the noisy row count */
+} SynthFitted;
+
+/*
+ * The released model of a run: its columns (quantile bins chosen; noisy:
+ * each quantile column's released sub-bin counts, else NULL), the rounds'
+ * result, the privacy parameters and the public run parameters.
+ */
+struct SynthParams;
+extern Datum synthmodel_build(FunctionCallInfo fcinfo, const struct SynthParams *p,
+							  const SynthColumn *col, double *const *noisy,
+							  const SynthResult *res, double epsilon, double delta, double rho);
+
+/* a dpobj.model of mechanism 'synthesize', unpacked into cxt (else a public error) */
+extern SynthFitted *synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt);
+
+#endif							/* DPOBJ_SYNTHMODEL_H */

@@ -1,0 +1,456 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthparams.c
+ *	  The synthesizer's options and public parameters (synthparams.h):
+ *	  the columns' domains, the workload, the one-scan state's layout and
+ *	  the public bound on a run's memory, checked against
+ *	  dpobj.max_state_memory before any charge.
+ *
+ * The memory of a run is fixed by public quantities only (the columns'
+ * levels, the candidates, the caps): the state's counts (twice: a parallel
+ * worker's flat copy arrives beside the leader's), the distinct-row hash,
+ * and the rounds' work -- every candidate's counts and its model marginal
+ * (24 bytes a cell), the measurements (at most d + R of the largest
+ * candidate's cells, R = the rounds' public bound), and the junction tree's
+ * potentials, beliefs, messages and the last round's copy of them (96 bytes
+ * a cell of max_model_cells).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "families/synth/synthparams.h"
+
+#include <math.h>
+
+#include "base/dpobj.h"
+#include "base/calibsql.h"
+#include "base/options.h"
+#include "base/pg_compat.h"
+#include "core/synthaim.h"
+#include "core/synthrows.h"
+#include "state/rowinput.h"
+#include "utils/memutils.h"
+
+/* the distinct-row hash: at most 2^20 slots, at most 1/16 of the memory cap */
+#define SYNTH_HASH_MAX_SLOTS		(INT64CONST(1) << 20)
+
+/* what the options say, before the columns are known */
+typedef struct SynthOpts
+{
+	SynthParams *p;
+	Jsonb	   *encoding;
+	Jsonb	   *bins_by;		/* {"column": bins}, or NULL */
+	Jsonb	   *quantile;		/* true / [names], or NULL */
+	int			sub_bins;		/* 0: 4 x bins */
+	Jsonb	   *workload;
+	Jsonb	   *integer;
+	Jsonb	   *not_null;
+	bool		have_state_cells;
+} SynthOpts;
+
+const DPOptionSpec synthparams_options[] = {
+	DP_OPTION("bins", DP_OPTION_INT, SynthParams, bins, 16),
+	DP_OPTION("max_model_cells", DP_OPTION_INT64, SynthParams, max_model_cells, 65536),
+	DP_OPTION("iterations", DP_OPTION_INT, SynthParams, iters_final, 500),
+	DP_OPTION("round_iterations", DP_OPTION_INT, SynthParams, iters_round, 50),
+	DP_OPTION("rows_per_unit", DP_OPTION_INT, SynthParams, k, 1),
+	{NULL}
+};
+
+static pg_noreturn void
+synth_bad(const char *msg, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: %s", SYNTH_AGGNAME, msg),
+			 errhint("%s", hint)));
+}
+
+static int64
+synth_option_int64(JsonbValue *v, const char *key, int64 lo, int64 hi)
+{
+	double		f = dp_option_number(v, key, (double) lo, (double) hi, false);
+
+	if (f != floor(f))
+		synth_bad(psprintf("option \"%s\" must be an integer", key), "Omit it for the default.");
+	return (int64) f;
+}
+
+static void
+synth_option(const char *key, JsonbValue *v, void *arg)
+{
+	SynthOpts  *o = arg;
+
+	if (strcmp(key, "domains") == 0)
+		o->encoding = JsonbValueToJsonb(v);
+	else if (strcmp(key, "bins") == 0 && v->type == jbvBinary)
+		o->bins_by = JsonbValueToJsonb(v);
+	else if (strcmp(key, "bins") == 0)
+		o->p->bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
+	else if (strcmp(key, "quantile") == 0)
+		o->quantile = JsonbValueToJsonb(v);
+	else if (strcmp(key, "sub_bins") == 0)
+		o->sub_bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
+	else if (strcmp(key, "workload") == 0)
+		o->workload = JsonbValueToJsonb(v);
+	else if (strcmp(key, "integer") == 0)
+		o->integer = JsonbValueToJsonb(v);
+	else if (strcmp(key, "not_null") == 0)
+		o->not_null = JsonbValueToJsonb(v);
+	else if (strcmp(key, "max_model_cells") == 0)
+		o->p->max_model_cells = synth_option_int64(v, key, SYNTH_MIN_MODEL_CELLS,
+												   SYNTH_MAX_MODEL_CELLS);
+	else if (strcmp(key, "max_state_cells") == 0)
+	{
+		o->p->max_state_cells = synth_option_int64(v, key, 1, PG_INT64_MAX / 64);
+		o->have_state_cells = true;
+	}
+	else if (strcmp(key, "iterations") == 0)
+		o->p->iters_final = dp_option_int(v, key, 0, SYNTH_MAX_ITERATIONS);
+	else if (strcmp(key, "round_iterations") == 0)
+		o->p->iters_round = dp_option_int(v, key, 1, SYNTH_MAX_ITERATIONS);
+	else if (strcmp(key, "rows_per_unit") == 0)
+		o->p->k = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	else if (!dp_option_sealed_key(key, v))
+		synth_bad(psprintf("unknown option \"%s\"", key),
+				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"max_model_cells\", "
+				  "\"max_state_cells\", \"iterations\", \"round_iterations\", \"integer\", \"not_null\" "
+				  "(and \"domains\": the declared domains; dpobj.help('synthesize') has them all).");
+}
+
+/* the bytes dpobj.max_state_memory allows a run */
+static int64
+synth_cap_bytes(void)
+{
+	return (int64) dpobj_max_state_memory * 1024;
+}
+
+/* a JSON array of column names (or true: every numeric column) as a mask */
+static SynthSet
+synth_names_mask(const SynthParams *p, Jsonb *names, const char *key, bool numeric_only)
+{
+	SynthSet	m = 0;
+	int			n;
+
+	if (names == NULL)
+		return 0;
+	if (JB_ROOT_IS_SCALAR(names))
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(&names->root, 0);
+
+		if (v->type != jbvBool)
+			synth_bad(psprintf("option \"%s\" must be an array of column names", key),
+					  "For example [\"age\", \"hours\"].");
+		for (int j = 0; v->val.boolean && j < p->d; j++)
+			m |= p->enc->cols[j].nlevels == 0 ? SYNTH_BIT(j) : 0;
+		return m;
+	}
+	if (!JB_ROOT_IS_ARRAY(names))
+		synth_bad(psprintf("option \"%s\" must be an array of column names", key),
+				  "For example [\"age\", \"hours\"].");
+	n = JB_ROOT_COUNT(names);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(&names->root, i);
+		int			j = v->type == jbvString ?
+			synthparams_column(p, v->val.string.val, v->val.string.len) : -1;
+
+		if (j < 0)
+			synth_bad(psprintf("option \"%s\" names a column that is not synthesized", key),
+					  "Name the columns by their names, as in \"domains\".");
+		if (numeric_only && p->enc->cols[j].nlevels > 0)
+			synth_bad(psprintf("option \"%s\" names \"%s\", a column with declared levels", key,
+							   p->enc->cols[j].column),
+					  "It applies to columns with declared bounds only.");
+		m |= SYNTH_BIT(j);
+	}
+	return m;
+}
+
+int
+synthparams_column(const SynthParams *p, const char *name, int len)
+{
+	for (int j = 0; j < p->d; j++)
+		if ((int) strlen(p->enc->cols[j].column) == len &&
+			strncmp(p->enc->cols[j].column, name, len) == 0)
+			return j;
+	return -1;
+}
+
+/* column j's bins: "bins" by name, else the default */
+static int
+synth_column_bins(const SynthOpts *o, int j)
+{
+	const char *name = o->p->enc->cols[j].column;
+	JsonbValue *v;
+
+	if (o->bins_by == NULL)
+		return o->p->bins;
+	if (!JB_ROOT_IS_OBJECT(o->bins_by))
+		synth_bad("option \"bins\" must be a number or an object of numbers by column",
+				  "For example 16, or {\"age\": 20, \"hours\": 10}.");
+	v = getKeyJsonValueFromContainer(&o->bins_by->root, name, strlen(name), NULL);
+	return v == NULL ? o->p->bins : dp_option_int(v, "bins", 1, SYNTH_MAX_BINS);
+}
+
+/* every key of "bins" {...} names a numeric column */
+static void
+synth_check_bins_keys(const SynthOpts *o)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (o->bins_by == NULL || !JB_ROOT_IS_OBJECT(o->bins_by))
+		return;
+	it = JsonbIteratorInit(&o->bins_by->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY)
+		{
+			int			j = synthparams_column(o->p, v.val.string.val, v.val.string.len);
+
+			if (j < 0 || o->p->enc->cols[j].nlevels > 0)
+				synth_bad(psprintf("option \"bins\" names \"%.*s\", not a synthesized column with declared bounds",
+								   v.val.string.len, v.val.string.val),
+						  "Bins apply to columns with declared bounds (dpobj.declare_domain(rel, column, lo, hi)).");
+		}
+}
+
+/* the columns' domains from the encoding and the options */
+static void
+synth_columns(SynthOpts *o)
+{
+	SynthParams *p = o->p;
+	SynthSet	quant = synth_names_mask(p, o->quantile, "quantile", true);
+	SynthSet	integer = synth_names_mask(p, o->integer, "integer", true);
+	SynthSet	not_null = synth_names_mask(p, o->not_null, "not_null", true);
+
+	synth_check_bins_keys(o);
+	for (int j = 0; j < p->d; j++)
+	{
+		const EncColumn *e = &p->enc->cols[j];
+		SynthColumn *c = &p->col[j];
+
+		memset(c, 0, sizeof(*c));
+		c->kind = e->nlevels > 0 ? SYNTH_COL_LEVELS :
+			(quant & SYNTH_BIT(j)) ? SYNTH_COL_QUANTILE : SYNTH_COL_BINS;
+		c->nlevels = e->nlevels;
+		c->lo = e->lo;
+		c->hi = e->hi;
+		c->nbins = e->nlevels > 0 ? 0 : synth_column_bins(o, j);
+		c->nsub = c->kind != SYNTH_COL_QUANTILE ? 0 :
+			o->sub_bins > 0 ? o->sub_bins : Min(4 * c->nbins, SYNTH_MAX_BINS);
+		c->integer = (integer & SYNTH_BIT(j)) != 0;
+		/* a level column's last level is "other" (NULL and undeclared values) */
+		c->nullable = e->nlevels > 0 || !(not_null & SYNTH_BIT(j));
+		if (c->kind == SYNTH_COL_QUANTILE && c->nsub < c->nbins)
+			synth_bad(psprintf("\"sub_bins\" (%d) must be at least the bins of \"%s\" (%d)",
+							   c->nsub, e->column, c->nbins),
+					  "Raise \"sub_bins\" or lower \"bins\".");
+		if (!synth_column_valid(c))
+			synth_bad(psprintf("column \"%s\" has too many levels", e->column),
+					  "Declare at most 65535 levels.");
+		p->scan_levels[j] = synth_column_scan_levels(c);
+	}
+}
+
+/* one workload set: an array of 1 to SYNTH_MAX_SET_COLUMNS distinct column names */
+static SynthSet
+synth_workload_set(const SynthParams *p, JsonbValue *e)
+{
+	const char *hint = "For example [[\"age\", \"income\"], [\"sex\", \"race\", \"income\"]]; at most 4 columns a set.";
+	Jsonb	   *a;
+	SynthSet	s;
+
+	if (e->type != jbvBinary || !JsonContainerIsArray(e->val.binary.data))
+		synth_bad("option \"workload\" must be an array of arrays of column names", hint);
+	a = JsonbValueToJsonb(e);
+	if (JB_ROOT_COUNT(a) < 1 || JB_ROOT_COUNT(a) > SYNTH_MAX_SET_COLUMNS)
+		synth_bad("a workload set names 1 to 4 columns", hint);
+	s = synth_names_mask(p, a, "workload", false);
+	if (synth_set_size(s) != (int) JB_ROOT_COUNT(a))
+		synth_bad("a workload set names a column twice", hint);
+	return s;
+}
+
+static void
+synth_workload(SynthOpts *o)
+{
+	SynthParams *p = o->p;
+
+	if (o->workload == NULL)
+		return;
+	if (!JB_ROOT_IS_ARRAY(o->workload) || JB_ROOT_IS_SCALAR(o->workload) ||
+		JB_ROOT_COUNT(o->workload) < 1 || JB_ROOT_COUNT(o->workload) > SYNTH_MAX_WORKLOAD)
+		synth_bad("option \"workload\" must be an array of 1 to 4096 column sets",
+				  "For example [[\"age\", \"income\"], [\"sex\", \"race\", \"income\"]].");
+	p->nworkload = JB_ROOT_COUNT(o->workload);
+	p->workload = palloc(sizeof(SynthSet) * p->nworkload);
+	for (int i = 0; i < p->nworkload; i++)
+		p->workload[i] = synth_workload_set(p, getIthJsonbValueFromContainer(&o->workload->root, i));
+}
+
+/* the layout's candidates: the workload's sets, else every triple (d < 3: all columns) */
+static SynthSet *
+synth_candidates(const SynthParams *p, int *n)
+{
+	SynthSet   *c;
+	int			d = p->d;
+
+	if (p->workload != NULL)
+	{
+		*n = p->nworkload;
+		return p->workload;
+	}
+	c = palloc(sizeof(SynthSet) * Max(d * (d - 1) * (d - 2) / 6, 1));
+	*n = 0;
+	for (int a = 0; a < d; a++)
+		for (int b = a + 1; b < d; b++)
+			for (int e = b + 1; e < d; e++)
+				c[(*n)++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(e);
+	if (d < 3)
+		c[(*n)++] = SYNTH_BIT(d) - 1;
+	return c;
+}
+
+static void
+synth_free_layout(void *arg)
+{
+	synth_layout_free((SynthLayout *) arg);
+}
+
+/* the state's layout (core/synthstate.h), freed with cxt */
+static void
+synth_build_layout(SynthParams *p, MemoryContext cxt)
+{
+	MemoryContextCallback *cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
+	SynthSet   *cand;
+	int			n;
+	SynthStatus st;
+
+	cand = synth_candidates(p, &n);
+	st = synth_layout_build(p->d, p->scan_levels, cand, n, p->max_state_cells, &p->layout);
+	if (st == SYNTH_NOMEM)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	cb->func = synth_free_layout;
+	cb->arg = &p->layout;
+	MemoryContextRegisterResetCallback(cxt, cb);
+	if (st != SYNTH_OK)
+		synth_bad(psprintf("the columns' single levels alone need more than %lld counts (\"max_state_cells\")",
+						   (long long) p->max_state_cells),
+				  "Synthesize fewer columns, declare fewer levels or bins, or raise \"max_state_cells\".");
+}
+
+/* the sum and the largest of the cells of the candidates the rounds may measure */
+static void
+synth_candidate_cells(const SynthParams *p, double *sum, double *largest)
+{
+	int			n;
+	SynthSet   *cand = synth_candidates(p, &n);
+
+	*sum = 0;
+	*largest = 0;
+	for (int i = 0; i < n; i++)
+		for (SynthSet sub = cand[i]; sub; sub = (sub - 1) & cand[i])
+			if (synth_layout_covers(&p->layout, sub) >= 0)
+			{
+				double		c = (double) synth_set_cells(sub, p->scan_levels, INT64CONST(1) << 62);
+
+				*sum += c;
+				*largest = Max(*largest, c);
+			}
+}
+
+/* the public bound on a run's memory (the file header) */
+static void
+synth_memory(SynthParams *p)
+{
+	double		sum,
+				largest,
+				rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0,
+				bytes;
+	int64		slots = Min(SYNTH_HASH_MAX_SLOTS, synth_cap_bytes() / 16 / 16);
+
+	p->hash_slots = synth_rows_usable(&p->layout) && slots >= 1024 ? slots : 0;
+	synth_candidate_cells(p, &sum, &largest);
+	bytes = 2.0 * synth_layout_bytes(&p->layout) +
+		(p->hash_slots > 0 ? synth_rows_bytes(p->hash_slots) : 0) +
+		24.0 * sum + 16.0 * (p->d + rounds) * largest +
+		96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);
+	if (bytes > (double) synth_cap_bytes())
+		synth_bad(psprintf("a run would need up to %.0f MB, more than dpobj.max_state_memory (%d MB)",
+						   ceil(bytes / 1048576.0), dpobj_max_state_memory / 1024),
+				  "Lower \"max_state_cells\" or \"max_model_cells\", synthesize fewer columns or give a smaller \"workload\", or ask a superuser to raise dpobj.max_state_memory.");
+	p->run_bytes = (int64) bytes;
+}
+
+double
+synthparams_rho(double epsilon, double delta)
+{
+	return dpobj_zcdp_rho_checked(SYNTH_AGGNAME, epsilon, delta);
+}
+
+/* the smallest measurement's noise fits the exact sampler (synthaim.h) */
+static void
+synth_check_noise(const SynthParams *p, double epsilon, double delta)
+{
+	double		rho = synthparams_rho(epsilon, delta);
+	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
+
+	if (synth_sigma2(rho1, p->k) == 0.0)
+		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),
+				  "Each column's first measurement needs zCDP rho of at least 2^-40 per row of a privacy unit.");
+}
+
+/* "domains": the declared domains of 1 to SYNTH_MAX_COLUMNS columns */
+static void
+synth_encoding(SynthOpts *o)
+{
+	if (o->encoding == NULL)
+		synth_bad("option \"domains\" (the columns' declared domains) is required",
+				  "dpobj.synthesize() adds it from the table's declarations; a direct call passes [{\"column\": ..., \"levels\": [...]} or {\"column\": ..., \"lo\": ..., \"hi\": ...}, ...].");
+	o->p->enc = encoding_parse(o->encoding);
+	o->p->enc_json = o->encoding;
+	o->p->d = o->p->enc->ncols;
+	o->p->enc_d = o->p->enc->d;
+	if (o->p->d < 1 || o->p->d > SYNTH_MAX_COLUMNS)
+		synth_bad(psprintf("%d columns: at most %d can be synthesized", o->p->d, SYNTH_MAX_COLUMNS),
+				  "Synthesize fewer columns at a time.");
+}
+
+SynthParams *
+synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	SynthParams *p = palloc0(sizeof(SynthParams));
+	SynthOpts	o;
+
+	memset(&o, 0, sizeof(o));
+	o.p = p;
+	dp_options_defaults(synthparams_options, p);
+	if (options == NULL)
+		synth_encoding(&o);		/* raises: required */
+	dp_options_foreach(options, "'{\"domains\": [...], \"bins\": 16}'", synth_option, &o);
+	dp_check_privacy_params(epsilon, delta);
+	synth_encoding(&o);
+	if (!o.have_state_cells)
+		p->max_state_cells = synth_cap_bytes() / 32;
+	synth_columns(&o);
+	synth_workload(&o);
+	synth_check_noise(p, epsilon, delta);
+	synth_build_layout(p, cxt);
+	synth_memory(p);
+	MemoryContextSwitchTo(old);
+	return p;
+}
+
+void
+synth_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "synth check",
+											  ALLOCSET_DEFAULT_SIZES);
+
+	(void) aggname;
+	(void) d;
+	(void) synthparams_parse(options, epsilon, delta, cxt);
+	MemoryContextDelete(cxt);
+}

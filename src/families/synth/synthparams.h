@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthparams.h
+ *	  The synthesizer's public parameters (synthparams.c): its columns'
+ *	  domains, the workload, the caps and the layout of the one-scan state,
+ *	  all from the options of dp_synthesize_cols (the declared domains as
+ *	  "domains", an encoding (model/encode.h) that dpobj.synthesize() adds) and never from a row.  A
+ *	  parallel worker, a Citus node and the final function parse the same
+ *	  options into the same parameters, so their states merge by adding.
+ *
+ *	  Options (docs/REFERENCE.md, "synthesize"): "domains" (required), "bins",
+ *	  "quantile", "sub_bins", "workload", "max_model_cells",
+ *	  "max_state_cells", "iterations", "round_iterations", "integer",
+ *	  "not_null"; "rows_per_unit" and "sealed" from dpobj.train()'s path.
+ *
+ *	  A column with declared levels has them plus one more level, "other":
+ *	  NULL and every undeclared value (synthesized as NULL).  A column with
+ *	  declared bounds [lo, hi] is cut into "bins" equal-width bins (values
+ *	  clamped), or with "quantile" into at most "bins" private quantile bins
+ *	  over "sub_bins" equal-width sub-bins (core/synthdomain.h); it has a
+ *	  NULL level unless "not_null" names it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_SYNTHPARAMS_H
+#define DPOBJ_SYNTHPARAMS_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "base/options.h"
+#include "core/synthdomain.h"
+#include "core/synthstate.h"
+#include "model/encode.h"
+
+#define SYNTH_AGGNAME		"dp_synthesize_cols"
+
+/* public limits of a run, refused before any charge */
+#define SYNTH_MAX_BINS			1024
+#define SYNTH_MAX_WORKLOAD		4096
+#define SYNTH_MAX_SET_COLUMNS	4
+#define SYNTH_MIN_MODEL_CELLS	256
+#define SYNTH_MAX_MODEL_CELLS	(INT64CONST(1) << 26)
+#define SYNTH_MAX_ITERATIONS	10000
+
+/* the AIM schedule (synthaim.h): rho's share for measuring, the first rounds' divisor */
+#define SYNTH_ALPHA				0.9
+#define SYNTH_ROUNDS_FACTOR		16.0
+
+typedef struct SynthParams
+{
+	int			d;				/* columns */
+	Encoding   *enc;			/* the declared domains, in column order */
+	Jsonb	   *enc_json;		/* the same, as given ("domains") */
+	int			enc_d;			/* its encoded dimension (the protected context's d) */
+	SynthColumn col[SYNTH_MAX_COLUMNS];
+	int			scan_levels[SYNTH_MAX_COLUMNS];
+	int			bins;			/* "bins" of a column it does not name */
+	SynthSet   *workload;		/* the analyst's sets, or NULL: every triple */
+	int			nworkload;
+	int64		max_model_cells;
+	int64		max_state_cells;
+	int			iters_final;
+	int			iters_round;
+	int			k;				/* rows per privacy unit (1: row level) */
+	SynthLayout layout;			/* malloc'd; freed with the memory context */
+	int64		hash_slots;		/* the distinct-row hash (core/synthrows.h), 0: none */
+	int64		run_bytes;		/* the public bound on a run's memory */
+} SynthParams;
+
+/* the options with a default (docs/REFERENCE.md, "synthesize"), in SynthParams */
+extern const DPOptionSpec synthparams_options[];
+
+/*
+ * The parameters of options, in cxt (the layout's malloc'd memory is freed
+ * when cxt is reset or deleted); every error is a public refusal naming
+ * the option.  epsilon and delta: the calibration's range checks.
+ */
+extern SynthParams *synthparams_parse(Jsonb *options, double epsilon, double delta,
+									  MemoryContext cxt);
+
+/* the rho of the whole run: zcdp_rho(epsilon, delta), what the ledger charges */
+extern double synthparams_rho(double epsilon, double delta);
+
+/* the column index of name among the parameters' columns, or -1 */
+extern int	synthparams_column(const SynthParams *p, const char *name, int len);
+
+/* dp_synthesize_cols' argument check (its registry entry): before any charge */
+extern void synth_check_args(const char *aggname, double epsilon, double delta, int d,
+							 Jsonb *options);
+
+#endif							/* DPOBJ_SYNTHPARAMS_H */

@@ -1,0 +1,450 @@
+/*-------------------------------------------------------------------------
+ *
+ * synthesize.c
+ *	  dpobj.synthesize(table, target, epsilon, delta, columns, options): a
+ *	  private synthetic copy of a protected table's declared columns
+ *	  (docs/REFERENCE.md, "synthesize"; docs/PRIVACY.md, "Synthetic data").
+ *
+ * Order of work:
+ *	  1. public checks only (catalog, declarations, arguments): the columns
+ *	     exist and all have declared domains (a refusal names every one
+ *	     without), the target does not exist and the caller may create it
+ *	     in its schema, the options; nothing is charged;
+ *	  2. train()'s sealed path with the mechanism 'synthesize' (train.c):
+ *	     charged once before the first row, one scan into the marginal
+ *	     counts, the rounds, the model released and stored by name;
+ *	  3. post-processing as the caller (this function is SECURITY INVOKER
+ *	     and the sealed path has ended): the target created, owned by the
+ *	     caller, and filled from dpobj.sample(model, n), n the model's noisy
+ *	     row count unless options "rows" fixes it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+#include "base/pg_compat.h"
+#include "base/privileged.h"
+#include "context/trainquery.h"
+#include "mechanisms/evaluate.h"
+#include "model/kinds.h"
+#include "protected/domains.h"
+#include "protected/entryargs.h"
+#include "protected/protectable.h"
+#include "protected/spiplans.h"
+#include "protected/synthesize.h"
+#include "protected/train.h"
+
+PG_FUNCTION_INFO_V1(dpobj_synthesize);
+
+/* the most rows options "rows" may ask for (dpobj.sample() draws in batches) */
+#define SYNTHESIZE_MAX_ROWS		INT64CONST(1000000000)
+
+typedef struct SynthCall
+{
+	Oid			relid;
+	char	   *relation;
+	char	  **cols;
+	int			ncols;
+	Jsonb	   *enc;
+	Jsonb	   *options;		/* for the mechanism */
+	int64		rows;			/* options "rows", or 0: the noisy count */
+	char	   *model_name;
+	char	   *target;			/* quoted, schema-qualified */
+	char	   *target_name;	/* as the result shows it */
+} SynthCall;
+
+static pg_noreturn void
+synthesize_bad(const char *msg, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dpobj.synthesize: %s", msg),
+			 errhint("%s", hint)));
+}
+
+/* the declared columns of relid in column order (catalog, as the bootstrap superuser) */
+static char **
+synthesize_declared(Oid relid, int *n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	RoleSwitch	rs;
+	char	  **cols;
+
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (dp_spi_run("SELECT f.column_name::pg_catalog.text FROM dpobj.feature_domains f"
+				   " JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) f.relid"
+				   " AND a.attname OPERATOR(pg_catalog.=) f.column_name"
+				   " WHERE f.relid OPERATOR(pg_catalog.=) $1 AND NOT a.attisdropped"
+				   " ORDER BY a.attnum", 1, (Oid[]) {OIDOID},
+				   (Datum[]) {ObjectIdGetDatum(relid)}, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.synthesize: feature domain lookup failed");
+	role_switch_end(&rs);
+	*n = (int) SPI_processed;
+	cols = MemoryContextAlloc(cxt, sizeof(char *) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+		cols[i] = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[i],
+														 SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	return cols;
+}
+
+/* the columns (NULL, or a job's empty array: every declared one), each with a declared domain */
+static void
+synthesize_columns(ArrayType *a, SynthCall *c)
+{
+	char	   *missing;
+
+	if (a == NULL || (ARR_NDIM(a) == 0 && ARR_ELEMTYPE(a) == TEXTOID))
+	{
+		c->cols = synthesize_declared(c->relid, &c->ncols);
+		if (c->ncols == 0)
+			synthesize_bad(psprintf("table %s has no column with a declared domain", c->relation),
+						   "Its owner declares the domains (dpobj.declare_domain: levels, or bounds lo and hi).");
+	}
+	else
+	{
+		Datum	   *d;
+		bool	   *nulls;
+
+		if (ARR_NDIM(a) != 1 || ARR_ELEMTYPE(a) != TEXTOID)
+			synthesize_bad("columns must be a one-dimensional text array",
+						   "For example ARRAY['age', 'sex'], or NULL for every declared column.");
+		deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &d, &nulls, &c->ncols);
+		if (c->ncols == 0)
+			synthesize_bad("columns must name at least one column",
+						   "For example ARRAY['age', 'sex'], or NULL for every declared column.");
+		c->cols = palloc(sizeof(char *) * c->ncols);
+		for (int i = 0; i < c->ncols; i++)
+		{
+			if (nulls[i])
+				synthesize_bad("column names must not be NULL", "For example ARRAY['age', 'sex'].");
+			c->cols[i] = TextDatumGetCString(d[i]);
+			for (int j = 0; j < i; j++)
+				if (strcmp(c->cols[i], c->cols[j]) == 0)
+					synthesize_bad(psprintf("column \"%s\" is named twice", c->cols[i]),
+								   "Name each column once.");
+		}
+	}
+	train_query_check_columns(c->relid, c->relation, c->cols, c->ncols, NULL, NULL);
+	missing = domains_undeclared(c->relid, c->cols, c->ncols);
+	if (missing != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpobj.synthesize: columns of table %s without a declared domain: %s",
+						c->relation, missing),
+				 errdetail("Nothing was charged."),
+				 errhint("Its owner declares them (dpobj.declare_domain(%s, column, levels) or (..., lo, hi)), or leave out %s.",
+						 quote_literal_cstr(c->relation), missing)));
+	c->enc = domains_encoding(c->relid, c->relation, c->cols, c->ncols, DOMAINS_REQUIRED);
+}
+
+/* options "rows": a whole number of rows, 1 to SYNTHESIZE_MAX_ROWS */
+static int64
+synthesize_rows_option(JsonbValue *v)
+{
+	double		f;
+
+	if (v->type != jbvNumeric)
+		synthesize_bad("option \"rows\" must be a number", "For example {\"rows\": 10000}.");
+	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+										   NumericGetDatum(v->val.numeric)));
+	if (!(f >= 1 && f <= (double) SYNTHESIZE_MAX_ROWS) || f != floor(f))
+		synthesize_bad("option \"rows\" must be a whole number from 1 to 1000000000",
+					   "Omit it for the model's noisy row count.");
+	return (int64) f;
+}
+
+/* options without key */
+static Jsonb *
+synthesize_without(Jsonb *options, const char *key)
+{
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+											  CStringGetTextDatum(key)));
+}
+
+/* {"integer": [...]}: the bounded columns of an integer type, drawn as integers */
+static char *
+synthesize_integer_columns(const SynthCall *c)
+{
+	StringInfoData b;
+	JsonbValue *e;
+	bool		any = false;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "{\"integer\": [");
+	for (int i = 0; i < c->ncols; i++)
+	{
+		Oid			t = getBaseType(get_atttype(c->relid, get_attnum(c->relid, c->cols[i])));
+
+		e = getIthJsonbValueFromContainer(&c->enc->root, i);
+		if ((t == INT2OID || t == INT4OID || t == INT8OID) &&
+			getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) == NULL)
+		{
+			appendStringInfoString(&b, any ? ", " : "");
+			escape_json(&b, c->cols[i]);
+			any = true;
+		}
+	}
+	appendStringInfoString(&b, "]}");
+	return any ? b.data : NULL;
+}
+
+/*
+ * argument 6: "rows" and "model_name" are synthesize()'s, "domains" and
+ * "encoding" the declarations'; the rest goes to the mechanism with the
+ * encoding (validated there, before the charge)
+ */
+static void
+synthesize_options(Jsonb *options, SynthCall *c)
+{
+	JsonbValue *v;
+	const char *integer;
+
+	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
+		synthesize_bad("options must be a JSON object", "For example '{\"rows\": 10000}'.");
+	if (getKeyJsonValueFromContainer(&options->root, "domains", 7, NULL) != NULL ||
+		getKeyJsonValueFromContainer(&options->root, "encoding", 8, NULL) != NULL)
+		synthesize_bad("options \"domains\" and \"encoding\" cannot be set",
+					   "The domains are the table's declarations (dpobj.declare_domain).");
+	c->rows = 0;
+	if ((v = getKeyJsonValueFromContainer(&options->root, "rows", 4, NULL)) != NULL)
+		c->rows = synthesize_rows_option(v);
+	if ((v = getKeyJsonValueFromContainer(&options->root, "model_name", 10, NULL)) != NULL)
+	{
+		if (v->type != jbvString)
+			synthesize_bad("option \"model_name\" must be a string",
+						   "The synthesizer's model is stored under it (default: the target's name).");
+		c->model_name = pnstrdup(v->val.string.val, v->val.string.len);
+	}
+	options = synthesize_without(synthesize_without(options, "rows"), "model_name");
+	integer = getKeyJsonValueFromContainer(&options->root, "integer", 7, NULL) != NULL ? NULL :
+		synthesize_integer_columns(c);
+	if (integer != NULL)
+		options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+													 DirectFunctionCall1(jsonb_in, CStringGetDatum(integer))));
+	c->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+													DirectFunctionCall1(jsonb_in, CStringGetDatum(
+														psprintf("{\"encoding\": %s, \"domains\": %s}",
+																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)),
+																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)))))));
+}
+
+/*
+ * argument 2: the target, schema.table, a new table in a schema where the
+ * caller has CREATE (checked as the caller: this function is SECURITY INVOKER)
+ */
+static void
+synthesize_target(text *target, SynthCall *c)
+{
+	RangeVar   *rv = makeRangeVarFromNameList(textToQualifiedNameList(target));
+	Oid			nsp;
+	char	   *nspname;
+
+	/* search_path is pinned (pg_catalog, pg_temp): the caller names the schema */
+	if (rv->catalogname != NULL || rv->schemaname == NULL)
+		synthesize_bad("the target must be schema.table",
+					   "For example 'analytics.people_syn', or 'pg_temp.people_syn' for a temporary table.");
+	nsp = RangeVarGetCreationNamespace(rv);
+	nspname = get_namespace_name(nsp);
+	if (compat_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj.synthesize: permission denied to create table %s in schema %s",
+						quote_identifier(rv->relname), quote_identifier(nspname)),
+				 errdetail("Nothing was charged."),
+				 errhint("Name a target in a schema where you have CREATE.")));
+	if (OidIsValid(get_relname_relid(rv->relname, nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("dpobj.synthesize: relation %s already exists",
+						quote_qualified_identifier(nspname, rv->relname)),
+				 errdetail("Nothing was charged."),
+				 errhint("Name a new table, or drop the old one first.")));
+	c->target = quote_qualified_identifier(isTempNamespace(nsp) ? "pg_temp" : nspname,
+										   rv->relname);
+	c->target_name = quote_qualified_identifier(nspname, rv->relname);
+	if (c->model_name == NULL)
+		c->model_name = pstrdup(rv->relname);
+}
+
+/* train()'s arguments: (rel, 'synthesize', columns, label, epsilon, delta, options, name) */
+static void
+synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
+					  Datum epsilon, Datum delta)
+{
+	Datum	   *cd = palloc(sizeof(Datum) * c->ncols);
+
+	for (int i = 0; i < c->ncols; i++)
+		cd[i] = CStringGetTextDatum(c->cols[i]);
+	InitFunctionCallInfoData(*tc, flinfo, 8, InvalidOid, NULL, NULL);
+	tc->args[0].value = ObjectIdGetDatum(c->relid);
+	tc->args[1].value = CStringGetTextDatum("synthesize");
+	tc->args[2].value = PointerGetDatum(construct_array(cd, c->ncols, TEXTOID, -1, false,
+														TYPALIGN_INT));
+	/* the label is unused ('synthesize' has none) */
+	tc->args[3].value = CStringGetTextDatum(c->cols[0]);
+	tc->args[4].value = epsilon;
+	tc->args[5].value = delta;
+	tc->args[6].value = JsonbPGetDatum(c->options);
+	tc->args[7].value = CStringGetTextDatum(c->model_name);
+	for (int i = 0; i < 8; i++)
+		tc->args[i].isnull = false;
+}
+
+/* every public check of a run on relid, before any charge */
+static void
+synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, SynthCall *c)
+{
+	char		relkind;
+
+	memset(c, 0, sizeof(*c));
+	c->relid = relid;
+	c->relation = dp_lock_relation(c->relid, &relkind);
+	dpobj_check_protectable(c->relid, c->relation);
+	if (dpobj_check_citus_run(c->relid, c->relation, false))
+		synthesize_bad(psprintf("table %s is distributed by Citus", c->relation),
+					   "Synthesize from a local table (a copy of its declared columns) for now.");
+	synthesize_columns(columns, c);
+	synthesize_options(options, c);
+	synthesize_target(target, c);
+}
+
+/*
+ * dpobj.submit(rel, 'synthesize', columns, label, epsilon, delta, options):
+ * options "target" names the table the job creates; synthesize()'s checks
+ * and train()'s budget pre-check, nothing charged (jobs.c queues the row).
+ */
+void
+synthesize_check_job(FunctionCallInfo fcinfo)
+{
+	LOCAL_FCINFO(tc, 8);
+	SynthCall	c;
+	Jsonb	   *options = PG_GETARG_JSONB_P(6);
+	JsonbValue *t = getKeyJsonValueFromContainer(&options->root, "target", 6, NULL);
+
+	if (t == NULL || t->type != jbvString)
+		synthesize_bad("a synthesize job needs options \"target\": \"schema.table\"",
+					   "For example '{\"target\": \"analytics.people_syn\"}'.");
+	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
+		synthesize_bad("a synthesize job takes its model name from options \"model_name\"",
+					   "Pass model_name => NULL (the default: the target's name).");
+	synthesize_prepare(PG_GETARG_OID(0), cstring_to_text_with_len(t->val.string.val, t->val.string.len),
+					   PG_GETARG_ARRAYTYPE_P(2), synthesize_without(options, "target"), &c);
+	synthesize_train_args(tc, fcinfo->flinfo, &c, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5));
+	dpobj_train_validate_entry(tc);
+}
+
+/* the model's noisy row count, rounded (post-processing; at least 1 by construction) */
+static int64
+synthesize_model_rows(Datum model)
+{
+	Jsonb	   *params = model_params_object(DatumGetHeapTupleHeader(model));
+	double		rows = 0;
+
+	if (params == NULL || !model_param_number(params, "rows", &rows))
+		elog(ERROR, "dpobj.synthesize: the released model has no row count");
+	return (int64) Min(Max(rint(rows), 1.0), (double) SYNTHESIZE_MAX_ROWS);
+}
+
+/* CREATE TABLE target (the columns with the source's types), then INSERT the rows */
+static void
+synthesize_write(const SynthCall *c, Datum model, int64 n)
+{
+	StringInfoData create,
+				insert;
+
+	initStringInfo(&create);
+	initStringInfo(&insert);
+	appendStringInfo(&create, "CREATE TABLE %s (", c->target);
+	appendStringInfo(&insert, "INSERT INTO %s SELECT ", c->target);
+	for (int i = 0; i < c->ncols; i++)
+	{
+		AttrNumber	att = get_attnum(c->relid, c->cols[i]);
+		Oid			typ;
+		int32		typmod;
+		Oid			coll;
+		char	   *type;
+		JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
+		bool		levels = getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) != NULL;
+
+		get_atttypetypmodcoll(c->relid, att, &typ, &typmod, &coll);
+		type = format_type_with_typemod(typ, typmod);
+		appendStringInfo(&create, "%s%s %s", i ? ", " : "", quote_identifier(c->cols[i]), type);
+		/* a level is the column's own text; a binned value a float8, cast as a column of the type */
+		appendStringInfo(&insert, "%s(s.r OPERATOR(pg_catalog.->>) %s)%s::%s", i ? ", " : "",
+						 quote_literal_cstr(c->cols[i]), levels ? "" : "::pg_catalog.float8", type);
+	}
+	appendStringInfoChar(&create, ')');
+	appendStringInfoString(&insert, " FROM dpobj.sample($1, $2) AS s(r)");
+	SPI_connect();
+	if (SPI_execute(create.data, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
+	if (SPI_execute_with_args(insert.data, 2, (Oid[]) {evaluate_model_type(), INT8OID},
+							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "dpobj.synthesize: INSERT failed");
+	SPI_finish();
+}
+
+Datum
+dpobj_synthesize(PG_FUNCTION_ARGS)
+{
+	SynthCall	c;
+	TupleDesc	tupdesc;
+	Datum		model;
+	int64		n;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	for (int i = 0; i < 6; i++)
+		if (i != 4 && PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("dpobj.synthesize: argument %d must not be NULL", i + 1),
+					 errhint("Pass '{}' for no options; columns NULL means every declared column.")));
+	/* the result's form first: nothing after the charge fails on the call's form */
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE || tupdesc->natts != 3)
+		elog(ERROR, "dpobj.synthesize: called in an unexpected context");
+	tupdesc = BlessTupleDesc(tupdesc);
+
+	synthesize_prepare(PG_GETARG_OID(0), PG_GETARG_TEXT_PP(1),
+					   PG_ARGISNULL(4) ? NULL : PG_GETARG_ARRAYTYPE_P(4), PG_GETARG_JSONB_P(5), &c);
+
+	/* charged once, before the first row; every later step is post-processing */
+	{
+		LOCAL_FCINFO(tc, 8);
+
+		synthesize_train_args(tc, fcinfo->flinfo, &c,
+							  DirectFunctionCall1(float8_numeric, fcinfo->args[2].value),
+							  DirectFunctionCall1(float8_numeric, fcinfo->args[3].value));
+		model = train_evaluate(tc);
+	}
+	n = c.rows > 0 ? c.rows : synthesize_model_rows(model);
+	synthesize_write(&c, model, n);
+
+	values[0] = CStringGetTextDatum(c.target_name);
+	values[1] = CStringGetTextDatum(c.model_name);
+	values[2] = Int64GetDatum(n);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
