@@ -136,7 +136,8 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "imbalanced": lambda r: r.get("ε") in ("1", "—"),
         "operating": lambda r: r.get("table") == "adult23" or r.get("arm") == "ebm"
                                or (r.get("table"), r.get("arm")) == ("adult12", "auto"),
-        "operating_auc": lambda r: r.get("evaluate() at ε") == "1"}
+        "operating_auc": lambda r: r.get("evaluate() at ε") == "1",
+        "auto": lambda r: "cms" not in r.get("arm (15 draws)", "")}
 # columns a section leaves out (the CSV keeps them)
 HIDE = {"audit": {"runs CI/bench"}, "units_cost": {"min–max ms"}, "citus": {"n", "rows/s"},
         "throughput": {"rows/s (median)"}, "parallel": {"rows/s"}, "logistic": {"what"},

@@ -38,10 +38,21 @@ SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params->'candidates' AS candid
        cardinality((m).weights) AS d
   FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
 -- ebm is a default candidate only with "groups" (train() passes them from declared
--- domains): without, every coordinate would be a numeric term binned over [-1, 1]
-SELECT o AS options, (m).params->'candidates' AS candidates
-  FROM (VALUES ('{"R": 1.5}'), ('{"R": 1.5, "groups": [0, 0]}')) v(o),
+-- domains): without, every coordinate would be a numeric term binned over [-1, 1].
+-- With "groups" and neither "candidates" nor "select_share", ebm dominates on public
+-- grounds: no selection, ebm runs as dp_ebm at the whole budget (its own balance
+-- estimate, a share of its rho, without "class_weight")
+SELECT o AS options, (m).params->'candidates' AS candidates, (m).params->>'selected' AS selected,
+       (m).params->>'select_share' AS share, (m).params ? 'select_epsilon' AS has_eps_s,
+       (m).params->>'final_epsilon' AS eps_f, (m).params ? 'balance_rho' AS own_estimate
+  FROM (VALUES ('{"R": 1.5}'), ('{"R": 1.5, "groups": [0, 0]}'),
+               ('{"R": 1.5, "groups": [0, 0], "class_weight": {"false": 0.5}}'),
+               ('{"R": 1.5, "groups": [0, 0], "select_share": 0.1}')) v(o),
        LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, o::jsonb) m FROM regress_auto.v) s;
+-- ... and releases dp_ebm's model under the same seed: its scores, bias and cut-off
+SELECT (a).weights = (e).weights AS same_scores, (a).params->'threshold' = (e).params->'threshold' AS same_cut
+  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "groups": [0, 0]}') a FROM regress_auto.v) s,
+       (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0]}') e FROM regress_auto.v) t;
 -- reproducible under the seed; another share is in the params
 SELECT (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) =
        (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) AS same;
@@ -131,7 +142,8 @@ SELECT dpobj.unprotect('regress_auto.pts');
 -- each part gets a quarter of (eps_s, delta_s) = (0.05, 5e-8) (the default share with
 -- noisy GD a candidate), the candidates are calibrated for 40 rows, and the noisy
 -- max's Laplace scale is 2 k (K + 1) / eps_s = 6400; CMS is refused when named.
--- Declared domains: train() passes "groups", so ebm is the third candidate
+-- Declared domains: train() passes "groups"; with ebm named among the candidates the
+-- selection runs (the default would train ebm alone)
 SELECT dpobj.protect('regress_auto.pts', privacy_unit => 'person', max_rows_per_unit => 40);
 SELECT dpobj.declare_domain('regress_auto.pts', 'a', -1, 1);
 SELECT dpobj.declare_domain('regress_auto.pts', 'b', -1, 1);
@@ -141,7 +153,7 @@ SELECT (m).params->>'selected' IN ('objective', 'noisysgd', 'ebm') AS released,
        (m).params->'candidates' AS candidates,
        ((m).params->>'select_epsilon')::float8 BETWEEN 0.05 / 4 * (1 - 1e-12) AND 0.05 / 4 AS part_epsilon,
        ((m).params->>'select_laplace_scale')::float8 BETWEEN 6400 AND 6400 * (1 + 1e-6) AS laplace_scale
-  FROM (SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5}') AS m) t;
+  FROM (SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "noisysgd", "ebm"]}') AS m) t;
 SELECT sqlstate, message, hint FROM regress.err($$SELECT dpobj.train('regress_auto.pts', 'auto', ARRAY['a', 'b'], 'y', 1, 1e-6, '{"R": 1.5, "candidates": ["objective", "cms"]}')$$);
 RESET ROLE;
 SELECT count(*) AS charged, min(rows_per_unit) AS k FROM dpobj.ledger WHERE relation = 'regress_auto.pts' AND id > :before;

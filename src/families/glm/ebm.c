@@ -385,21 +385,25 @@ ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
 	noisysgd_design_weigh(&r->D, train_w[0], train_w[1]);
 }
 
-static void
-ebm_compute(DPRun *run)
+void
+ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id)
 {
-	const GLMParams *p = &((GLMState *) run->state)->params;
-	EBMFit	   *r = run->work;
 	double		train_w[2];
 
-	ebm_balance(r, p, run->rng, train_w);
-	ebm_fit(r, run->rng, run->ledger_id);
+	ebm_balance(r, p, rng, train_w);
+	ebm_fit(r, rng, ledger_id);
 	/* a yes/no label: the margin without the weights' odds, and its cut-off */
 	if (!r->regression)
 	{
 		operating_finish(&r->op, OPERATING_CLASS_W(p), train_w, r->op.w);
 		r->bias -= r->op.shift;
 	}
+}
+
+static void
+ebm_compute(DPRun *run)
+{
+	ebm_fit_operating(run->work, &((GLMState *) run->state)->params, run->rng, run->ledger_id);
 	run->detail = "ebm";
 }
 

@@ -32,6 +32,9 @@
  *	 4. the chosen candidate is retrained on all rows at (eps - eps_s -
  *		eps_b, delta - delta_s), the model released; basic composition gives
  *		(eps, delta), charged once (approximate DP) before any randomness.
+ * One candidate (the default with "groups": ebm) runs as alone, on all rows
+ * at (eps, delta) with its own operating point: no partition, noisy max or
+ * estimate of auto's (docs/PRIVACY.md, "Private model selection").
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
@@ -138,7 +141,7 @@ static void
 auto_unit_parts(int k, int K, double *es, double *ds, double *el)
 {
 	*el = *es;
-	if (k <= 1)
+	if (k <= 1 || K <= 1)
 		return;
 	*es = nextafter(*es / (K + 1), 0.0);
 	*ds = nextafter(*ds / (K + 1), 0.0);
@@ -189,21 +192,56 @@ auto_weighted_score(const GLMParams *p)
 }
 
 /*
- * The selection's noise: the noisy max's for part 0's epsilon el (weighted
+ * Whether the selection draws its balance estimate: with balanced_accuracy
+ * and a selection (one candidate makes its own, auto_alone)
+ */
+static bool
+auto_balance_estimated(const GLMParams *p, int K)
+{
+	return p->auto_metric == OP_METRIC_BALANCED && K > 1;
+}
+
+/*
+ * One candidate, no selection: it runs as alone with these options (its
+ * own balance estimate and cut-off, operating.h), except that with
+ * "class_weight" balanced_accuracy keeps the weights' cut-off, as the
+ * selection's retrain does (auto_compute)
+ */
+static void
+auto_alone(const GLMParams *p, GLMParams *q)
+{
+	*q = *p;
+	q->balance_share = 0;
+	q->balance_train = false;
+	q->metric = p->auto_metric;
+	if (p->auto_metric != OP_METRIC_BALANCED)
+		return;
+	if (!p->auto_balance_train)
+	{
+		q->metric = OP_METRIC_WEIGHTED;
+		return;
+	}
+	q->balance_share = GLM_BALANCE_SHARE;
+	q->balance_train = true;
+}
+
+/*
+ * The selection's noise (none with one candidate): the noisy max's for part 0's epsilon el (weighted
  * scores' scale times 2^b, exactly) and, with balanced_accuracy, the balance
  * estimate's for eb (two counts, each moved by at most one row: scale
  * 2 / eb).  Refuses before any row.
  */
 static void
-auto_noise(const GLMParams *p, double el, double eb, double es, AutoNoise *z)
+auto_noise(const GLMParams *p, int K, double el, double eb, double es, AutoNoise *z)
 {
 	bool		ok = true;
 
-	if (p->auto_metric == OP_METRIC_BALANCED)
+	z->num = z->den = 0;
+	if (eb > 0)
 		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
 	if (auto_weighted_score(p))
 		el = ldexp(el, -OP_WEIGHT_BITS);
-	if (!ok || !autosel_laplace_scale(el, &z->num, &z->den))
+	if (!ok || (K > 1 && !autosel_laplace_scale(el, &z->num, &z->den)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
@@ -226,23 +264,36 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 				el;
 	int			K = 0,
 				k = 0;
+	GLMParams	base_alone;
 
-	auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
-	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
-	z->beps = 0;
-	if (p->auto_metric == OP_METRIC_BALANCED)
-		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & 1 << j) != 0;
+	/* one candidate (glmparams.c: ebm by default with "groups"): no selection */
+	es = ds = 0;
+	ef = p->epsilon;
+	df = p->delta;
+	if (K > 1)
+		auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
+	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
+	z->beps = 0;
+	if (auto_balance_estimated(p, K))
+		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
 	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
 	/* k rows move each count by k: the scale for beps / k, rounded down */
-	auto_noise(p, el, p->rows_per_unit > 1 ?
+	auto_noise(p, K, el, p->rows_per_unit > 1 ?
 			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
 	for (int j = 0; j < AUTO_MAX; j++)
 	{
 		if ((p->auto_candidates & 1 << j) == 0)
 			continue;
-		auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		if (K > 1)
+			auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
+		else
+		{
+			sel[k] = (AutoRun) {.cand = auto_candidate(j), .name = glm_auto_names[j]};
+			auto_alone(p, &base_alone);
+			p = &base_alone;
+		}
 		auto_prepare(p, options, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
@@ -366,7 +417,10 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 	{
 		r->ebm->D = (NoisySGDDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
 		.nobs = a->nobs};
-		ebm_fit(r->ebm, rng, ledger_id);
+		if (a->K == 1)
+			ebm_fit_operating(r->ebm, &r->p, rng, ledger_id);
+		else
+			ebm_fit(r->ebm, rng, ledger_id);
 		return;
 	}
 	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
@@ -408,7 +462,7 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 								  OP_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
 	if (!p->auto_balance_train)
 		return;
-	for (int j = 0; j < 2 * a->K; j++)
+	for (int j = a->K > 1 ? 0 : a->K; j < 2 * a->K; j++)
 	{
 		AutoRun    *r = j < a->K ? &sel[j] : &fin[j - a->K];
 
@@ -471,11 +525,14 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 {
 	int64		score[AUTO_MAX];
 
-	auto_partition(rng, a);
+	if (a->K > 1)
+		auto_partition(rng, a);
 	a->wscore[0] = auto_score_weight(p, true);
 	a->wscore[1] = auto_score_weight(p, false);
-	if (p->auto_metric == OP_METRIC_BALANCED)
+	if (z->beps > 0)
 		auto_balance(rng, a, z, p, sel, fin);
+	if (a->K == 1)
+		return 0;
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
@@ -517,18 +574,25 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	for (int j = 0; j < K; j++)
 		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", sel[j].name);
 	appendStringInfoChar(buf, ']');
-	model_params_float(buf, "select_share", p->select_share);
-	model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
-	model_params_float(buf, "select_delta", sel[0].p.delta);
+	/* the selection's public budget and scales: none with one candidate */
+	model_params_float(buf, "select_share", K > 1 ? p->select_share : 0);
+	if (K > 1)
+	{
+		model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
+		model_params_float(buf, "select_delta", sel[0].p.delta);
+	}
 	model_params_text(buf, "metric", operating_metric_names[p->auto_metric - 1]);
-	/* in rows (a weight of 1), whatever the score's integer units */
-	model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
-	if (p->auto_candidates & GLM_AUTO_NOISYSGD)
-		model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
-	if (p->auto_candidates & GLM_AUTO_EBM)
-		model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
+	if (K > 1)
+	{
+		/* in rows (a weight of 1), whatever the score's integer units */
+		model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
+		if (p->auto_candidates & GLM_AUTO_NOISYSGD)
+			model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
+		if (p->auto_candidates & GLM_AUTO_EBM)
+			model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
+	}
 	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
-	if (p->auto_metric == OP_METRIC_BALANCED)
+	if (z->beps > 0)
 	{
 		model_params_float(buf, "balance_epsilon", z->beps);
 		model_params_float(buf, "balance_laplace_scale", (double) z->bnum / (double) z->bden);
@@ -592,6 +656,14 @@ auto_compute(DPRun *run)
 	w->chosen = auto_select(run->rng, p, w->sel, w->fin, &w->a, &w->z, w->work, w->theta,
 							run->ledger_id);
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
+	run->detail = "auto";
+	/* one candidate ran as alone: its own operating point, its bias already shifted */
+	if (w->K == 1 && w->fin[0].ebm != NULL)
+	{
+		w->op = w->fin[0].ebm->op;
+		w->op.shift = 0;
+		return;
+	}
 	/*
 	 * The cut-off for "metric": the retrain's weights out of the margin, the
 	 * cut the candidates were scored at back in.  That is the balance's for
@@ -604,7 +676,6 @@ auto_compute(DPRun *run)
 		OP_METRIC_WEIGHTED : p->auto_metric;
 	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),
 					 w->a.wscore);
-	run->detail = "auto";
 }
 
 static Datum

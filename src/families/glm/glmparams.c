@@ -552,6 +552,19 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 	 */
 	if (!a->have_candidates && !a->have_groups)
 		p->auto_candidates &= ~GLM_AUTO_EBM;
+
+	/*
+	 * With "groups" and neither "candidates" nor "select_share" given, ebm
+	 * dominates on public grounds (bench/auto/gap.md): the selection, which
+	 * at its share cannot tell ebm from noisy GD, is skipped and ebm runs
+	 * alone as dp_ebm, at the whole budget
+	 */
+	if (!a->have_candidates && a->have_groups && !a->have_share)
+	{
+		p->auto_candidates = GLM_AUTO_EBM;
+		p->select_share = 0;
+		return;
+	}
 	/* with noisy GD a candidate, its head start needs less of the budget */
 	if ((p->auto_candidates & GLM_AUTO_NOISYSGD) && !a->have_share)
 		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;

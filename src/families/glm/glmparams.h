@@ -101,10 +101,10 @@ typedef struct GLMParams
 
 /*
  * dp_auto's candidates (option "candidates"), in the order that breaks ties.
- * The default, objective, noisy GD and additive boosting (only with "groups":
- * glmparams.c), was chosen by measurement on three tables with and without
- * class weights (docs/BENCHMARKS.md, "Imbalanced labels: auto against the
- * best single mechanism"; bench/ebm/results.md).
+ * The default, objective and noisy GD, was chosen by measurement on three
+ * tables with and without class weights (docs/BENCHMARKS.md, "Imbalanced
+ * labels: auto against the best single mechanism"); with "groups" it is
+ * additive boosting alone, no selection (glmparams.c; bench/auto/gap.md).
  */
 #define GLM_AUTO_OBJECTIVE	0x1
 #define GLM_AUTO_CMS		0x2
