@@ -36,8 +36,9 @@ SELECT * FROM regress.err($$SELECT dpobj.train('regress_syn.people', 'synthesize
 SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.people';
 
 -- one run: one charge, the model stored under the target's name, the target owned by
--- the caller with the source's column types and the noisy row count
-SELECT target_table, model_name, rows BETWEEN 500 AND 700 AS rows_near
+-- the caller with the source's column types and the noisy row count (its sd is about
+-- 55 rows here: 40 runs gave 496 to 716; the range is 5.5 sd either side)
+SELECT target_table, model_name, rows BETWEEN 300 AND 900 AS rows_near
   FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.people_syn', 1, 1e-6);
 SELECT mechanism, outcome, epsilon FROM dpobj.ledger WHERE relation = 'regress_syn.people';
 SELECT c.relowner::regrole, a.attname, format_type(a.atttypid, a.atttypmod)
