@@ -34,6 +34,19 @@ SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regre
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 0)$$);
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_syn.people', 'synthesize', ARRAY['sex'], 'sex', 1, 1e-6)$$);
 SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.people';
+-- a column of a type without USAGE for the caller (the target's CREATE TABLE needs it),
+-- refused before the charge
+RESET ROLE;
+CREATE DOMAIN regress_syn.private_int AS int;
+REVOKE USAGE ON DOMAIN regress_syn.private_int FROM PUBLIC;
+CREATE TABLE regress_syn.typed AS
+SELECT (i % 10)::regress_syn.private_int AS code FROM generate_series(1, 50) i;
+SELECT dpobj.declare_domain('regress_syn.typed', 'code', 0, 10);
+SELECT dpobj.protect('regress_syn.typed');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_syn.typed', 'regress_syn_alice', 10, 0.01);
+SET ROLE regress_syn_alice;
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.typed', 'regress_syn_out.t', 1, 1e-6, ARRAY['code'])$$);
+SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.typed';
 
 -- one run: one charge, the model stored under the target's name, the target owned by
 -- the caller with the source's column types and the noisy row count (its sd is about
@@ -97,4 +110,5 @@ SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.peopl
 RESET ROLE;
 DROP SCHEMA regress_syn_out CASCADE;
 SELECT dpobj.unprotect('regress_syn.people');
+SELECT dpobj.unprotect('regress_syn.typed');
 DROP SCHEMA regress_syn CASCADE;

@@ -37,6 +37,14 @@
 #define compat_namespace_aclcheck(nsp, role, mode) pg_namespace_aclcheck((nsp), (role), (mode))
 #endif
 
+/* and pg_type_aclcheck(type, role, mode) by object_aclcheck() */
+#if PG_VERSION_NUM >= 160000
+#define compat_type_aclcheck(type, role, mode) \
+	object_aclcheck(TypeRelationId, (type), (role), (mode))
+#else
+#define compat_type_aclcheck(type, role, mode) pg_type_aclcheck((type), (role), (mode))
+#endif
+
 /*
  * This backend's slot in an array of MaxBackends entries (0-based), or -1.
  * 17 replaced BackendId MyBackendId (1-based, InvalidBackendId = -1) by

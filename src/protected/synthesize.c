@@ -72,6 +72,8 @@ typedef struct SynthCall
 	char	   *model_name;
 	char	   *target;			/* quoted, schema-qualified */
 	char	   *target_name;	/* as the result shows it */
+	char	   *create_sql;		/* the target's CREATE TABLE */
+	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
 } SynthCall;
 
 static pg_noreturn void
@@ -313,6 +315,71 @@ synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
 		tc->args[i].isnull = false;
 }
 
+/*
+ * The target's CREATE TABLE (the columns with the source's types) and the
+ * SELECT of its rows, made and checked as the caller before the charge: USAGE
+ * on every type (CREATE TABLE needs it), and the SELECT planned (not run), so
+ * that writing the released rows fails on no public ground after the charge
+ * and every cache it needs is loaded before the scan.
+ */
+static void
+synthesize_statements(SynthCall *c)
+{
+	StringInfoData create,
+				select;
+
+	initStringInfo(&create);
+	initStringInfo(&select);
+	appendStringInfo(&create, "CREATE TABLE %s (", c->target);
+	appendStringInfoString(&select, "SELECT ");
+	for (int i = 0; i < c->ncols; i++)
+	{
+		AttrNumber	att = get_attnum(c->relid, c->cols[i]);
+		Oid			typ;
+		int32		typmod;
+		Oid			coll;
+		char	   *type;
+		JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
+		bool		levels = getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) != NULL;
+
+		get_atttypetypmodcoll(c->relid, att, &typ, &typmod, &coll);
+		type = format_type_with_typemod(typ, typmod);
+		if (compat_type_aclcheck(typ, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("dpobj.synthesize: permission denied for type %s of column \"%s\"",
+							type, c->cols[i]),
+					 errdetail("Nothing was charged."),
+					 errhint("The type's owner grants USAGE on it, or leave out the column.")));
+		appendStringInfo(&create, "%s%s %s", i ? ", " : "", quote_identifier(c->cols[i]), type);
+		/* a level is the column's own text; a binned value a float8, cast as a column of the type */
+		appendStringInfo(&select, "%s(s.r OPERATOR(pg_catalog.->>) %s)%s::%s", i ? ", " : "",
+						 quote_literal_cstr(c->cols[i]), levels ? "" : "::pg_catalog.float8", type);
+	}
+	appendStringInfoChar(&create, ')');
+	appendStringInfoString(&select, " FROM dpobj.sample($1, $2) AS s(r)");
+	c->create_sql = create.data;
+	c->select_sql = select.data;
+	SPI_connect();
+	if (SPI_prepare(c->select_sql, 2, (Oid[]) {evaluate_model_type(), INT8OID}) == NULL)
+		elog(ERROR, "dpobj.synthesize: the target's rows cannot be planned");
+	SPI_finish();
+}
+
+/* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
+static void
+synthesize_write(const SynthCall *c, Datum model, int64 n)
+{
+	SPI_connect();
+	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
+	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
+							  (Oid[]) {evaluate_model_type(), INT8OID},
+							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "dpobj.synthesize: INSERT failed");
+	SPI_finish();
+}
+
 /* every public check of a run on relid, before any charge */
 static void
 synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, SynthCall *c)
@@ -329,6 +396,7 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	synthesize_columns(columns, c);
 	synthesize_options(options, c);
 	synthesize_target(target, c);
+	synthesize_statements(c);
 }
 
 /*
@@ -366,45 +434,6 @@ synthesize_model_rows(Datum model)
 	if (params == NULL || !model_param_number(params, "rows", &rows))
 		elog(ERROR, "dpobj.synthesize: the released model has no row count");
 	return (int64) Min(Max(rint(rows), 1.0), (double) SYNTHESIZE_MAX_ROWS);
-}
-
-/* CREATE TABLE target (the columns with the source's types), then INSERT the rows */
-static void
-synthesize_write(const SynthCall *c, Datum model, int64 n)
-{
-	StringInfoData create,
-				insert;
-
-	initStringInfo(&create);
-	initStringInfo(&insert);
-	appendStringInfo(&create, "CREATE TABLE %s (", c->target);
-	appendStringInfo(&insert, "INSERT INTO %s SELECT ", c->target);
-	for (int i = 0; i < c->ncols; i++)
-	{
-		AttrNumber	att = get_attnum(c->relid, c->cols[i]);
-		Oid			typ;
-		int32		typmod;
-		Oid			coll;
-		char	   *type;
-		JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
-		bool		levels = getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) != NULL;
-
-		get_atttypetypmodcoll(c->relid, att, &typ, &typmod, &coll);
-		type = format_type_with_typemod(typ, typmod);
-		appendStringInfo(&create, "%s%s %s", i ? ", " : "", quote_identifier(c->cols[i]), type);
-		/* a level is the column's own text; a binned value a float8, cast as a column of the type */
-		appendStringInfo(&insert, "%s(s.r OPERATOR(pg_catalog.->>) %s)%s::%s", i ? ", " : "",
-						 quote_literal_cstr(c->cols[i]), levels ? "" : "::pg_catalog.float8", type);
-	}
-	appendStringInfoChar(&create, ')');
-	appendStringInfoString(&insert, " FROM dpobj.sample($1, $2) AS s(r)");
-	SPI_connect();
-	if (SPI_execute(create.data, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
-	if (SPI_execute_with_args(insert.data, 2, (Oid[]) {evaluate_model_type(), INT8OID},
-							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "dpobj.synthesize: INSERT failed");
-	SPI_finish();
 }
 
 Datum
