@@ -81,12 +81,18 @@ t_psql -d "$DB" -c "SET ROLE $ROLE" -c "SELECT cron.schedule('dpobj-synth', '$sc
       jsonb_build_object('target', 'public.hard_syn_' || txid_current(), 'model_name', 'hard_syn_' || txid_current()))\$\$)" >/dev/null ||
     { echo "not ok - cron.schedule of synthesize"; exit 1; }
 
-job=""
-for ((i = 0; i < wait_s * 2; i++)); do
-    job=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue WHERE mechanism = 'opdisc'")
-    [[ -n "$job" ]] && break
-    sleep 0.5
-done
+# queued_job MECHANISM: the first job of MECHANISM that pg_cron queued, waiting up to
+# wait_s seconds; empty when none came
+queued_job() {
+    local i id=""
+    for ((i = 0; i < wait_s * 2; i++)); do
+        id=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue WHERE mechanism = '$1'")
+        [[ -n "$id" ]] && break
+        sleep 0.5
+    done
+    echo "$id"
+}
+job=$(queued_job opdisc)
 t_ok "pg_cron ran dpobj.submit within $wait_s s" test -n "$job"
 if [[ -n "$job" ]]; then
     t_is "the scheduled command succeeded" \
@@ -101,12 +107,7 @@ if [[ -n "$job" ]]; then
         "$(t_psql -d "$DB" -c "SELECT b.spent_epsilon >= 0.25 AND EXISTS (SELECT 1 FROM dpobj.ledger l WHERE l.budget_id = b.id AND l.rolname = '$ROLE' AND l.outcome = 'released') FROM dpobj.budgets b WHERE b.relid = 'pts'::regclass")" \
         "t"
 fi
-sjob=""
-for ((i = 0; i < wait_s * 2; i++)); do
-    sjob=$(t_psql -d "$DB" -c "SELECT min(id) FROM dpobj.job_queue WHERE mechanism = 'synthesize'")
-    [[ -n "$sjob" ]] && break
-    sleep 0.5
-done
+sjob=$(queued_job synthesize)
 t_ok "pg_cron ran dpobj.submit(..., 'synthesize', ...) within $wait_s s" test -n "$sjob"
 if [[ -n "$sjob" ]]; then
     t_is "the synthesize job ran and succeeded" "$(t_wait_state "$DB" "$sjob" 'succeeded|failed|cancelled' 60)" "succeeded"
