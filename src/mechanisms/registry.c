@@ -32,8 +32,8 @@
 #include "base/calibsql.h"
 #include "base/options.h"
 #include "mechanisms/mechanism.h"
-#include "mechanisms/evaluate.h"
 /* the moved families' faces (a new family: its header here) */
+#include "families/evaluate/evaluate.h"
 #include "families/glm/glm.h"
 #include "families/halfspace/halfspace.h"
 #include "families/linear/linear.h"
@@ -50,11 +50,8 @@ static const DPMechanism dp_mechanisms[] = {
 	LINEAR_FAMILY_MECHANISMS,
 	/* their one-vs-rest multi-class forms (families/glm/) */
 	GLM_FAMILY_MULTICLASS_MECHANISMS,
-	/* Private evaluation, through dpobj.evaluate() only */
-	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
-		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
-		.evaluate_only = true, .entry = "dpobj.evaluate()", .delta_zero = true,
-	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
+	/* Private evaluation, through dpobj.evaluate() only (families/evaluate/) */
+	EVALUATE_FAMILY_MECHANISMS,
 	/* Private statistics, through dpobj.aggregate() only */
 	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
 		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
