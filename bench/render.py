@@ -84,7 +84,7 @@ SECTIONS = [
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
    "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
-   "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians of the runs; "
+   "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS: the backend's VmHWM."),
