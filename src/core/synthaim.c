@@ -13,6 +13,7 @@
 
 #include "core/dpnoise.h"
 #include "core/expsample.h"
+#include "core/synthwork.h"
 
 #define SQRT_2_PI 0.79788456080286535588	/* sqrt(2 / pi) */
 
@@ -73,75 +74,54 @@ synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells, uint64_t
 						 dpnoise_discrete_gaussian(rng, s2)) / LATTICE;
 }
 
-/* the workload's downward closure that the state covers, with weights */
+/* the workload's downward closure that the state covers, with weights and counts */
 static SynthStatus
 build_candidates(Run *r)
 {
 	const SynthSpec *sp = r->spec;
-	int			nw = sp->workload ? sp->nworkload : 0;
-	SynthSet   *w = NULL;
-	int			cap = 64;
+	int			maxw = sp->max_workload > 0 ? sp->max_workload : SYNTH_DEFAULT_MAX_WORKLOAD;
+	SynthSet   *w = NULL,
+			   *sets;
+	int64_t    *weight;
+	int			nw = sp->nworkload,
+				n;
+	SynthStatus st;
 
 	if (sp->workload == NULL)
 	{
-		nw = sp->d * (sp->d - 1) * (sp->d - 2) / 6;
-		if (sp->d < 3)
-			nw = 1;
-		w = malloc(sizeof(SynthSet) * nw);
-		if (w == NULL)
-			return SYNTH_NOMEM;
-		nw = 0;
-		for (int a = 0; a < sp->d; a++)
-			for (int b = a + 1; b < sp->d; b++)
-				for (int c = b + 1; c < sp->d; c++)
-					w[nw++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(c);
-		if (sp->d < 3)
-			w[nw++] = SYNTH_BIT(sp->d) - 1;
-	}
-	r->cand = malloc(sizeof(Cand) * cap);
-	r->ncand = 0;
-	for (int i = 0; r->cand && i < nw; i++)
-	{
-		SynthSet	s = sp->workload ? sp->workload[i] : w[i];
-
-		/* every nonempty subset of s */
-		for (SynthSet sub = s; sub; sub = (sub - 1) & s)
-		{
-			bool		seen = false;
-
-			for (int c = 0; c < r->ncand && !seen; c++)
-				seen = r->cand[c].set == sub;
-			if (seen || synth_layout_covers(sp->layout, sub) < 0)
-				continue;
-			if (r->ncand == cap)
-			{
-				Cand	   *nc = realloc(r->cand, sizeof(Cand) * (cap *= 2));
-
-				if (nc == NULL)
-					break;
-				r->cand = nc;
-			}
-			memset(&r->cand[r->ncand], 0, sizeof(Cand));
-			r->cand[r->ncand++].set = sub;
-		}
-	}
-	for (int c = 0; r->cand && c < r->ncand; c++)
-	{
-		Cand	   *cd = &r->cand[c];
-
-		for (int i = 0; i < nw; i++)
-			cd->weight += synth_set_size(cd->set & (sp->workload ? sp->workload[i] : w[i]));
-		cd->ncells = synth_set_cells(cd->set, sp->levels, INT64_C(1) << 62);
-		cd->counts = malloc(sizeof(int64_t) * (size_t) cd->ncells);
-		if (cd->counts == NULL)
+		w = malloc(sizeof(SynthSet) * (size_t) maxw);
+		nw = w ? synth_workload_default(sp->d, sp->label, maxw, w) : -1;
+		if (nw < 0)
 		{
 			free(w);
 			return SYNTH_NOMEM;
 		}
+	}
+	st = synth_candidates(sp->workload ? sp->workload : w, nw, sp->label, sp->label_weight,
+						  &sets, &weight, &n);
+	free(w);
+	if (st != SYNTH_OK)
+		return st;
+	r->cand = calloc((size_t) n + 1, sizeof(Cand));
+	for (int i = 0; r->cand && i < n; i++)
+	{
+		Cand	   *cd = &r->cand[r->ncand];
+
+		if (synth_layout_covers(sp->layout, sets[i]) < 0)
+			continue;
+		cd->set = sets[i];
+		cd->weight = weight[i];
+		cd->ncells = synth_set_cells(cd->set, sp->levels, INT64_C(1) << 62);
+		cd->counts = malloc(sizeof(int64_t) * (size_t) cd->ncells);
+		r->ncand++;
+		if (cd->counts == NULL)
+			break;
 		synth_state_marginal(sp->layout, sp->counts, cd->set, sp->map, sp->levels, cd->counts);
 	}
-	free(w);
-	return r->cand ? SYNTH_OK : SYNTH_NOMEM;
+	st = r->cand && (r->ncand == 0 || r->cand[r->ncand - 1].counts) ? SYNTH_OK : SYNTH_NOMEM;
+	free(sets);
+	free(weight);
+	return st;
 }
 
 static Cand *
@@ -212,8 +192,6 @@ noisy_total(const SynthMeasure *m, int n, const int *levels)
 					v = 0.0;
 		int64_t		cells;
 
-		if (synth_set_size(m[i].set) != 1)
-			continue;
 		cells = synth_set_cells(m[i].set, levels, INT64_C(1) << 62);
 		for (int64_t x = 0; x < cells; x++)
 		{
@@ -376,7 +354,18 @@ add_round(Run *r, SynthSet chosen, double sigma2, double eps, int ncand, double 
 	return SYNTH_OK;
 }
 
-/* step 1: the single columns, the model's first fit */
+/* whether some other column's pair with the label is in the state (step 1 then measures it) */
+static bool
+pairs_hold_label(const SynthSpec *sp)
+{
+	for (int j = 0; j < sp->d; j++)
+		if (j != sp->label &&
+			synth_layout_covers(sp->layout, SYNTH_BIT(j) | SYNTH_BIT(sp->label)) >= 0)
+			return true;
+	return false;
+}
+
+/* step 1: the single columns (or their pairs with the label), the model's first fit */
 static SynthStatus
 first_step(Run *r, double rho1)
 {
@@ -404,12 +393,19 @@ first_step(Run *r, double rho1)
 	for (int j = 0; j < sp->d; j++)
 	{
 		bool		pre = false;
+		SynthSet	s = SYNTH_BIT(j);
 
+		/* with a label, its pair with each column the state holds (the column's counts too) */
+		if (sp->label >= 0 && sp->label_pairs && j != sp->label &&
+			synth_layout_covers(sp->layout, s | SYNTH_BIT(sp->label)) >= 0)
+			s |= SYNTH_BIT(sp->label);
+		else if (sp->label >= 0 && sp->label_pairs && j == sp->label && pairs_hold_label(sp))
+			continue;
 		for (int i = 0; i < sp->npremeasured; i++)
-			pre |= sp->premeasured[i].set == SYNTH_BIT(j);
+			pre |= sp->premeasured[i].set == s;
 		if (pre)
 			continue;
-		if ((st = measure(r, SYNTH_BIT(j), s2)) != SYNTH_OK)
+		if ((st = measure(r, s, s2)) != SYNTH_OK)
 			return st;
 		res->rho_spent += synth_release_rho(s2, sp->k);
 	}
@@ -437,6 +433,15 @@ moved(const SynthModel *m, SynthSet s, const SynthFactor *before)
 	return l1;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t		x = *(const int64_t *) a,
+				y = *(const int64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* steps 2 and 3 */
 static SynthStatus
 rounds(Run *r)
@@ -455,6 +460,26 @@ rounds(Run *r)
 	 */
 	int			maxrounds = (int) fmin(SYNTH_MAX_ROUNDS, ceil(1.01 * T) + 2.0);
 
+	if (sp->rounds_noise > 0.0 && r->ncand > 0)
+	{
+		int64_t    *cells = malloc(sizeof(int64_t) * (size_t) r->ncand);
+		double		sigma0,
+					rg;
+
+		if (cells == NULL)
+			return SYNTH_NOMEM;
+		for (int c = 0; c < r->ncand; c++)
+			cells[c] = r->cand[c].ncells;
+		qsort(cells, (size_t) r->ncand, sizeof(int64_t), cmp_i64);
+		sigma0 = sp->rounds_noise * res->total / (SQRT_2_PI * (double) cells[r->ncand / 2]);
+		free(cells);
+		rg = (double) sp->k * (double) sp->k / (sigma0 * sigma0);
+		if (rg > rho_g)
+		{
+			rho_g = rg;
+			rho_s = rg * (1.0 - sp->alpha) / sp->alpha;
+		}
+	}
 	for (int t = 0; t < maxrounds; t++)
 	{
 		double		left = sp->rho - res->rho_spent;
@@ -527,6 +552,10 @@ synth_aim_run(const SynthSpec *spec, gsl_rng *rng, SynthResult *res)
 	Run			r;
 	SynthStatus st;
 	double		rho1 = synth_aim_oneway_rho(spec->rho, spec->d, spec->alpha, spec->rounds_factor);
+
+	if (spec->first_share > 0.0)
+		rho1 = spec->first_share * spec->rho /
+			(spec->label >= 0 && spec->label_pairs ? spec->d - 1 : spec->d);
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));

@@ -47,13 +47,19 @@ typedef struct SynthSpec
 	const int64_t *counts;		/* the scan's state */
 	double		rho;			/* the zCDP budget of the rounds (steps 1-3) */
 	int64_t		k;				/* rows per privacy unit, >= 1 */
-	const SynthSet *workload;	/* the analyst's sets, or NULL: all triples */
+	const SynthSet *workload;	/* the analyst's sets, or NULL: the default (synthwork.h) */
 	int			nworkload;
+	int			max_workload;	/* the default's cap (0: SYNTH_DEFAULT_MAX_WORKLOAD) */
 	int64_t		max_model_cells;	/* the public cap on the junction tree */
 	int			iters_round;	/* mirror-descent steps after each measurement */
 	int			iters_final;	/* and at the end */
 	double		alpha;			/* rho's share for measuring (AIM: 0.9) */
 	double		rounds_factor;	/* the first rounds' rho is rho / (factor d) (AIM: 16) */
+	int			label;			/* a public label column, or -1 */
+	int64_t		label_weight;	/* workload sets holding the label count this many times */
+	bool		label_pairs;	/* step 1 measures (column, label) pairs */
+	double		first_share;	/* > 0: step 1's share of rho, split evenly */
+	double		rounds_noise;	/* > 0: rounds start no noisier than this n / median cells */
 	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */
 	int			npremeasured;
 	double		rho_premeasured;	/* what they cost (within rho) */

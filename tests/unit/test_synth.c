@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -19,8 +20,10 @@
 #include "core/synthjt.h"
 #include "core/synthpgm.h"
 #include "core/synthrows.h"
+#include "core/synthscan.h"
 #include "core/synthsample.h"
 #include "core/synthstate.h"
+#include "core/synthwork.h"
 
 static double
 urand(void)
@@ -230,6 +233,37 @@ test_state(void)
 			  (long long) h.folds);
 		synth_rows_free(&h);
 		free(viah);
+	}
+	/* batches of 1, 7 or 1000 rows, flushed mid-way or not, give the same counts */
+	for (int batch = 1; batch <= 1000; batch = batch == 1 ? 7 : batch == 7 ? 1000 : 1001)
+	{
+		SynthScan	sc;
+		int64_t    *viab = calloc(L.cells, sizeof(int64_t)),
+				   *ref = calloc(L.cells, sizeof(int64_t));
+
+		CHECK(synth_scan_init(&sc, &L, viab, batch) == SYNTH_OK, "scan");
+		for (int i = 0; i < 400; i++)
+		{
+			synth_scan_add(&sc, rows[i]);
+			if (i == 200)
+				synth_scan_flush(&sc);
+		}
+		synth_scan_flush(&sc);
+		CHECK(memcmp(viab, all, sizeof(int64_t) * L.cells) == 0,
+			  "batches of %d rows = one scan", batch);
+		/* rows with counts, mixed with single rows */
+		for (int i = 0; i < 400; i++)
+		{
+			synth_scan_add_n(&sc, rows[i], i % 3);
+			synth_state_add_n(&L, ref, rows[i], i % 3);
+		}
+		synth_scan_flush(&sc);
+		synth_state_merge(&L, ref, all);
+		CHECK(memcmp(viab, ref, sizeof(int64_t) * L.cells) == 0,
+			  "counted rows in batches of %d = one scan", batch);
+		synth_scan_free(&sc);
+		free(viab);
+		free(ref);
 	}
 	for (int trial = 0; trial < 30; trial++)
 	{
@@ -784,6 +818,115 @@ test_marginal_bound(void)
 		free(meas[i].y);
 }
 
+/*
+ * The default workload of a narrow table is every triple in order; the
+ * candidates are their nonempty subsets, each weighed by AIM's
+ * sum of |r & s|, the label's sets label_weight times; bad sets refused.
+ */
+static void
+test_workload(void)
+{
+	SynthSet	w[8],
+			   *cand;
+	int64_t    *weight;
+	int			n,
+				ncand;
+
+	n = synth_workload_default(4, -1, 8, w);
+	CHECK(n == 4 && w[0] == 0x7 && w[1] == 0xb && w[2] == 0xd && w[3] == 0xe,
+		  "4 columns: the 4 triples in order (%d)", n);
+	n = synth_workload_default(2, -1, 8, w);
+	CHECK(n == 1 && w[0] == 0x3, "2 columns: the pair");
+	n = synth_workload_default(4, -1, 8, w);
+	CHECK(synth_candidates(w, n, 0, 4, &cand, &weight, &ncand) == SYNTH_OK && ncand == 14,
+		  "14 candidates (%d)", ncand);
+	for (int i = 0; i < ncand; i++)
+	{
+		int64_t		expect = 0;
+
+		for (int t = 0; t < n; t++)
+			expect += ((w[t] & 1) ? 4 : 1) * synth_set_size(cand[i] & w[t]);
+		CHECK(weight[i] == expect && (i == 0 || cand[i - 1] < cand[i]),
+			  "candidate %d: weight %lld", i, (long long) weight[i]);
+	}
+	CHECK(weight[0] == 12 && weight[1] == 9, "{0} weighs 12, {1} 9");
+	free(cand);
+	free(weight);
+	w[0] = 0;
+	CHECK(synth_candidates(w, 1, -1, 1, &cand, &weight, &ncand) == SYNTH_BADARG,
+		  "an empty set refused");
+	w[0] = 0x1ff;
+	CHECK(synth_candidates(w, 1, -1, 1, &cand, &weight, &ncand) == SYNTH_BADARG,
+		  "a set of 9 columns refused");
+}
+
+/*
+ * A wide table (64 columns: 41 664 triples): the default workload keeps its
+ * cap, covers every pair, and the rounds run on it in well under a second.
+ */
+static void
+test_wide(void)
+{
+	int			d = 64,
+				levels[64],
+				nw;
+	SynthSet   *w = malloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
+	SynthSet	covered[64] = {0};
+	bool		pairs = true;
+	SynthLayout L;
+	int64_t    *counts;
+	SynthSpec	sp;
+	SynthResult res;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	clock_t		t0;
+
+	for (int j = 0; j < d; j++)
+		levels[j] = 2 + j % 3;
+	nw = synth_workload_default(d, 5, SYNTH_DEFAULT_MAX_WORKLOAD, w);
+	for (int i = 0; i < nw; i++)
+		for (int j = 0; j < d; j++)
+			if (w[i] & SYNTH_BIT(j))
+				covered[j] |= w[i];
+	for (int j = 0; j < d; j++)
+		pairs &= covered[j] == ~(SynthSet) 0;
+	CHECK(nw == SYNTH_DEFAULT_MAX_WORKLOAD && pairs, "wide: %d sets, every pair in one", nw);
+	CHECK(synth_layout_build(d, levels, w, nw, 1 << 22, &L) == SYNTH_OK, "wide layout");
+	counts = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 2000; i++)
+	{
+		int			c[64];
+
+		c[0] = (int) (unitcheck_next64() % levels[0]);
+		for (int j = 1; j < d; j++)
+			c[j] = urand() < 0.6 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, counts, c);
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.d = d;
+	memcpy(sp.levels, levels, sizeof(levels));
+	sp.layout = &L;
+	sp.counts = counts;
+	sp.rho = 0.5;
+	sp.k = 1;
+	sp.max_model_cells = 1 << 16;
+	sp.iters_round = 10;
+	sp.iters_final = 50;
+	sp.alpha = 0.9;
+	sp.rounds_factor = 1;
+	sp.label = 5;
+	gsl_rng_set(rng, 3);
+	t0 = clock();
+	CHECK(synth_aim_run(&sp, rng, &res) == SYNTH_OK, "wide: rounds ran");
+	CHECK(res.rho_spent <= 0.5 && res.nrounds >= 1, "wide: %d rounds in %.2f s", res.nrounds,
+		  (double) (clock() - t0) / CLOCKS_PER_SEC);
+	printf("wide: %d rounds, %.2f s\n", res.nrounds, (double) (clock() - t0) / CLOCKS_PER_SEC);
+	synth_result_free(&res);
+	synth_layout_free(&L);
+	free(counts);
+	free(w);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -797,5 +940,7 @@ main(void)
 	test_domains();
 	test_interval_bounds();
 	test_rounds();
+	test_workload();
+	test_wide();
 	return unitcheck_report();
 }

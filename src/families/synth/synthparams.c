@@ -27,6 +27,7 @@
 #include "base/pg_compat.h"
 #include "core/synthaim.h"
 #include "core/synthrows.h"
+#include "core/synthwork.h"
 #include "state/rowinput.h"
 #include "utils/memutils.h"
 
@@ -289,26 +290,21 @@ synth_workload(SynthOpts *o)
 		p->workload[i] = synth_workload_set(p, getIthJsonbValueFromContainer(&o->workload->root, i));
 }
 
-/* the layout's candidates: the workload's sets, else every triple (d < 3: all columns) */
+/* the layout's sets: the workload's, else the default workload (core/synthwork.h) */
 static SynthSet *
-synth_candidates(const SynthParams *p, int *n)
+synth_layout_sets(const SynthParams *p, int *n)
 {
 	SynthSet   *c;
-	int			d = p->d;
 
 	if (p->workload != NULL)
 	{
 		*n = p->nworkload;
 		return p->workload;
 	}
-	c = palloc(sizeof(SynthSet) * Max(d * (d - 1) * (d - 2) / 6, 1));
-	*n = 0;
-	for (int a = 0; a < d; a++)
-		for (int b = a + 1; b < d; b++)
-			for (int e = b + 1; e < d; e++)
-				c[(*n)++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(e);
-	if (d < 3)
-		c[(*n)++] = SYNTH_BIT(d) - 1;
+	c = palloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
+	*n = synth_workload_default(p->d, -1, SYNTH_DEFAULT_MAX_WORKLOAD, c);
+	if (*n < 0)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return c;
 }
 
@@ -327,7 +323,7 @@ synth_build_layout(SynthParams *p, MemoryContext cxt)
 	int			n;
 	SynthStatus st;
 
-	cand = synth_candidates(p, &n);
+	cand = synth_layout_sets(p, &n);
 	st = synth_layout_build(p->d, p->scan_levels, cand, n, p->max_state_cells, &p->layout);
 	if (st == SYNTH_NOMEM)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -345,7 +341,7 @@ static void
 synth_candidate_cells(const SynthParams *p, double *sum, double *largest)
 {
 	int			n;
-	SynthSet   *cand = synth_candidates(p, &n);
+	SynthSet   *cand = synth_layout_sets(p, &n);
 
 	*sum = 0;
 	*largest = 0;
@@ -373,7 +369,7 @@ synth_memory(SynthParams *p)
 	p->hash_slots = synth_rows_usable(&p->layout) && slots >= 1024 ? slots : 0;
 	synth_candidate_cells(p, &sum, &largest);
 	bytes = 2.0 * synth_layout_bytes(&p->layout) +
-		(p->hash_slots > 0 ? synth_rows_bytes(p->hash_slots) : 0) +
+		(p->hash_slots > 0 ? synth_rows_bytes(&p->layout, p->hash_slots) : 0) +
 		24.0 * sum + 16.0 * (p->d + rounds) * largest +
 		96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);
 	if (bytes > (double) synth_cap_bytes())

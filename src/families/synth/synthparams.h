@@ -57,7 +57,7 @@ typedef struct SynthParams
 	SynthColumn col[SYNTH_MAX_COLUMNS];
 	int			scan_levels[SYNTH_MAX_COLUMNS];
 	int			bins;			/* "bins" of a column it does not name */
-	SynthSet   *workload;		/* the analyst's sets, or NULL: every triple */
+	SynthSet   *workload;		/* the analyst's sets, or NULL: the default (core/synthwork.h) */
 	int			nworkload;
 	int64		max_model_cells;
 	int64		max_state_cells;
