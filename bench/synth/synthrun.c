@@ -11,7 +11,8 @@
  * Options: k (rows per unit, 1), max_model_cells (2^16), max_state_cells (2^26),
  * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), hash_slots (2^20:
  * the distinct-row hash of synthrows.c; 0: every row into the marginals), rows (the
- * noisy count), workload (a file of column-index lists, one set a line).
+ * noisy count), workload (a file of column-index lists, one set a line), label (a
+ * column name: synthesize()'s "label"), max_workload (the default's cap, 1024).
  */
 #include <math.h>
 #include <stdio.h>
@@ -116,14 +117,10 @@ main(int argc, char **argv)
 		}
 		else if (!strcmp(argv[a], "max_workload"))
 			sp.max_workload = atoi(v);
-		else if (!strcmp(argv[a], "label_weight"))
-			sp.label_weight = atoll(v);
 		else if (!strcmp(argv[a], "rounds_noise"))
 			sp.rounds_noise = atof(v);
 		else if (!strcmp(argv[a], "first_share"))
 			sp.first_share = atof(v);
-		else if (!strcmp(argv[a], "label_pairs"))
-			sp.label_pairs = atoi(v) != 0;
 		else if (!strcmp(argv[a], "hash_slots"))
 			hash_slots = atoll(v);
 		else if (!strcmp(argv[a], "rows"))

@@ -97,7 +97,7 @@ build_candidates(Run *r)
 			return SYNTH_NOMEM;
 		}
 	}
-	st = synth_candidates(sp->workload ? sp->workload : w, nw, sp->label, sp->label_weight,
+	st = synth_candidates(sp->workload ? sp->workload : w, nw, sp->label, SYNTH_LABEL_WEIGHT,
 						  &sets, &weight, &n);
 	free(w);
 	if (st != SYNTH_OK)
@@ -396,10 +396,10 @@ first_step(Run *r, double rho1)
 		SynthSet	s = SYNTH_BIT(j);
 
 		/* with a label, its pair with each column the state holds (the column's counts too) */
-		if (sp->label >= 0 && sp->label_pairs && j != sp->label &&
+		if (sp->label >= 0 && j != sp->label &&
 			synth_layout_covers(sp->layout, s | SYNTH_BIT(sp->label)) >= 0)
 			s |= SYNTH_BIT(sp->label);
-		else if (sp->label >= 0 && sp->label_pairs && j == sp->label && pairs_hold_label(sp))
+		else if (j == sp->label && pairs_hold_label(sp))
 			continue;
 		for (int i = 0; i < sp->npremeasured; i++)
 			pre |= sp->premeasured[i].set == s;
@@ -555,7 +555,7 @@ synth_aim_run(const SynthSpec *spec, gsl_rng *rng, SynthResult *res)
 
 	if (spec->first_share > 0.0)
 		rho1 = spec->first_share * spec->rho /
-			(spec->label >= 0 && spec->label_pairs ? spec->d - 1 : spec->d);
+			(spec->label >= 0 ? spec->d - 1 : spec->d);
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));

@@ -6,14 +6,16 @@
  *	  dpobj's neighbours (one row replaced; a privacy unit: k rows) and
  *	  drawing every released value with an exact discrete sampler.
  *
- *	  1. Every single column is measured: its counts + N_Z(0, s0^2).
+ *	  1. Every single column is measured: its counts + N_Z(0, s0^2) (with
+ *	     a label: each other column's pair with it, where the state has it).
  *	  2. Each round selects a candidate r (a set in the workload's downward
  *	     closure that the state covers and that keeps the junction tree
  *	     within the public cap times the share of rho spent) by the
  *	     exponential mechanism (expsample.c) on the integer loss
  *	        -w_r (||2^b c_r - round(2^b mu_r)||_1 - round(2^b sqrt(2/pi) s n_r))
  *	     (c_r the counts, mu_r the current model's marginal, n_r its cells,
- *	     w_r = sum over workload sets of |r & set|), measures it with the
+ *	     w_r = sum over workload sets of lambda |r & set|, synthwork.h),
+ *	     measures it with the
  *	     discrete Gaussian, and refits the model (synthpgm.c), warm.
  *	  3. When a measurement barely moves the model (||mu_new - mu_old||_1
  *	     <= sqrt(2/pi) s n_r) the next rounds get 4 times the rho each
@@ -55,9 +57,7 @@ typedef struct SynthSpec
 	int			iters_final;	/* and at the end */
 	double		alpha;			/* rho's share for measuring (AIM: 0.9) */
 	double		rounds_factor;	/* the first rounds' rho is rho / (factor d) (AIM: 16) */
-	int			label;			/* a public label column, or -1 */
-	int64_t		label_weight;	/* workload sets holding the label count this many times */
-	bool		label_pairs;	/* step 1 measures (column, label) pairs */
+	int			label;			/* a public label column, or -1 (synthwork.h) */
 	double		first_share;	/* > 0: step 1's share of rho, split evenly */
 	double		rounds_noise;	/* > 0: rounds start no noisier than this n / median cells */
 	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */

@@ -26,6 +26,7 @@
 
 #define SYNTH_DEFAULT_MAX_WORKLOAD 1024
 #define SYNTH_MAX_WORKLOAD_COLUMNS 8	/* columns of a workload set */
+#define SYNTH_LABEL_WEIGHT 4	/* lambda_s of the sets holding a label (synthaim.c) */
 
 /*
  * The default workload of d columns (label: a column or -1) into out (room

@@ -548,6 +548,7 @@ test_rounds(void)
 		synth_state_add(&L, counts, c);
 	}
 	memset(&sp, 0, sizeof(sp));
+	sp.label = -1;
 	sp.d = 6;
 	memcpy(sp.levels, levels, sizeof(levels));
 	sp.layout = &L;

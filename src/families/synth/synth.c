@@ -148,7 +148,7 @@ synth_spec(SynthWork *w, SynthSpec *sp, const int **map)
 	sp->k = p->k;
 	sp->workload = p->workload;
 	sp->nworkload = p->nworkload;
-	sp->label = -1;
+	sp->label = p->label;
 	sp->max_model_cells = p->max_model_cells;
 	sp->iters_round = p->iters_round;
 	sp->iters_final = p->iters_final;

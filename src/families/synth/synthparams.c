@@ -43,6 +43,7 @@ typedef struct SynthOpts
 	Jsonb	   *quantile;		/* true / [names], or NULL */
 	int			sub_bins;		/* 0: 4 x bins */
 	Jsonb	   *workload;
+	JsonbValue	label;			/* a column name, or jbvNull: none */
 	Jsonb	   *integer;
 	Jsonb	   *not_null;
 	bool		have_state_cells;
@@ -93,6 +94,8 @@ synth_option(const char *key, JsonbValue *v, void *arg)
 		o->sub_bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
 	else if (strcmp(key, "workload") == 0)
 		o->workload = JsonbValueToJsonb(v);
+	else if (strcmp(key, "label") == 0)
+		o->label = *v;
 	else if (strcmp(key, "integer") == 0)
 		o->integer = JsonbValueToJsonb(v);
 	else if (strcmp(key, "not_null") == 0)
@@ -113,7 +116,7 @@ synth_option(const char *key, JsonbValue *v, void *arg)
 		o->p->k = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 	else if (!dp_option_sealed_key(key, v))
 		synth_bad(psprintf("unknown option \"%s\"", key),
-				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"max_model_cells\", "
+				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"label\", \"max_model_cells\", "
 				  "\"max_state_cells\", \"iterations\", \"round_iterations\", \"integer\", \"not_null\" "
 				  "(and \"domains\": the declared domains; dpobj.help('synthesize') has them all).");
 }
@@ -290,6 +293,20 @@ synth_workload(SynthOpts *o)
 		p->workload[i] = synth_workload_set(p, getIthJsonbValueFromContainer(&o->workload->root, i));
 }
 
+/* "label": the column the synthetic copy will be used to predict, or none */
+static void
+synth_label(SynthOpts *o)
+{
+	o->p->label = -1;
+	if (o->label.type == jbvNull)
+		return;
+	if (o->label.type != jbvString ||
+		(o->p->label = synthparams_column(o->p, o->label.val.string.val,
+										  o->label.val.string.len)) < 0)
+		synth_bad("option \"label\" must name a synthesized column",
+				  "For example \"income\": the column a model trained on the copy will predict.");
+}
+
 /* the layout's sets: the workload's, else the default workload (core/synthwork.h) */
 static SynthSet *
 synth_layout_sets(const SynthParams *p, int *n)
@@ -302,7 +319,7 @@ synth_layout_sets(const SynthParams *p, int *n)
 		return p->workload;
 	}
 	c = palloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
-	*n = synth_workload_default(p->d, -1, SYNTH_DEFAULT_MAX_WORKLOAD, c);
+	*n = synth_workload_default(p->d, p->label, SYNTH_DEFAULT_MAX_WORKLOAD, c);
 	if (*n < 0)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return c;
@@ -422,6 +439,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 
 	memset(&o, 0, sizeof(o));
 	o.p = p;
+	o.label.type = jbvNull;
 	dp_options_defaults(synthparams_options, p);
 	if (options == NULL)
 		synth_encoding(&o);		/* raises: required */
@@ -432,6 +450,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 		p->max_state_cells = synth_cap_bytes() / 32;
 	synth_columns(&o);
 	synth_workload(&o);
+	synth_label(&o);
 	synth_check_noise(p, epsilon, delta);
 	synth_build_layout(p, cxt);
 	synth_memory(p);

@@ -9,7 +9,7 @@
  *	  options into the same parameters, so their states merge by adding.
  *
  *	  Options (docs/REFERENCE.md, "synthesize"): "domains" (required), "bins",
- *	  "quantile", "sub_bins", "workload", "max_model_cells",
+ *	  "quantile", "sub_bins", "workload", "label", "max_model_cells",
  *	  "max_state_cells", "iterations", "round_iterations", "integer",
  *	  "not_null"; "rows_per_unit" and "sealed" from dpobj.train()'s path.
  *
@@ -59,6 +59,7 @@ typedef struct SynthParams
 	int			bins;			/* "bins" of a column it does not name */
 	SynthSet   *workload;		/* the analyst's sets, or NULL: the default (core/synthwork.h) */
 	int			nworkload;
+	int			label;			/* "label": a column, or -1 */
 	int64		max_model_cells;
 	int64		max_state_cells;
 	int			iters_final;
