@@ -69,6 +69,7 @@ spec_default(SynthSpec *sp, int d, const int *levels, const SynthLayout *L,
 	sp->iters_final = 500;
 	sp->alpha = 0.9;
 	sp->rounds_factor = 16;
+	sp->first_share = 0.2;
 	sp->label = -1;
 }
 

@@ -9,7 +9,8 @@
  * as many rows as the noisy count and writes them.  Prints one line of key=value
  * statistics (times in seconds: scan, rounds, sample).
  * Options: k (rows per unit, 1), max_model_cells (2^16), max_state_cells (2^26),
- * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), hash_slots (2^20:
+ * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), first_share
+ * (synthesize()'s: 0.2, with a label 0.6), hash_slots (2^20:
  * the distinct-row hash of synthrows.c; 0: every row into the marginals), rows (the
  * noisy count), workload (a file of column-index lists, one set a line), label (a
  * column name: synthesize()'s "label"), max_workload (the default's cap, 1024).
@@ -87,6 +88,7 @@ main(int argc, char **argv)
 	sp.iters_final = 500;
 	sp.alpha = 0.9;
 	sp.rounds_factor = 16;
+	sp.first_share = 0.0;		/* below: synthesize()'s */
 	sp.label = -1;
 	for (int a = 7; a < argc; a++)
 	{
@@ -117,8 +119,6 @@ main(int argc, char **argv)
 		}
 		else if (!strcmp(argv[a], "max_workload"))
 			sp.max_workload = atoi(v);
-		else if (!strcmp(argv[a], "rounds_noise"))
-			sp.rounds_noise = atof(v);
 		else if (!strcmp(argv[a], "first_share"))
 			sp.first_share = atof(v);
 		else if (!strcmp(argv[a], "hash_slots"))
@@ -133,6 +133,8 @@ main(int argc, char **argv)
 			sp.nworkload = nwork;
 		}
 	}
+	if (sp.first_share == 0.0)
+		sp.first_share = sp.label >= 0 ? 0.6 : 0.2;
 	/* the layout's sets: the workload's, or the default workload */
 	cand = malloc(sizeof(SynthSet) * (SYNTH_DEFAULT_MAX_WORKLOAD + nwork + 1));
 	if (workload)

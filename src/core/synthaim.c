@@ -38,9 +38,9 @@ typedef struct Run
 } Run;
 
 double
-synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor)
+synth_aim_oneway_rho(double rho, int d, double share)
 {
-	return alpha * rho / (rounds_factor * d);
+	return share * rho / d;
 }
 
 #define LATTICE ((double) (INT64_C(1) << SYNTH_COUNT_BITS))
@@ -433,15 +433,6 @@ moved(const SynthModel *m, SynthSet s, const SynthFactor *before)
 	return l1;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t		x = *(const int64_t *) a,
-				y = *(const int64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* steps 2 and 3 */
 static SynthStatus
 rounds(Run *r)
@@ -460,26 +451,6 @@ rounds(Run *r)
 	 */
 	int			maxrounds = (int) fmin(SYNTH_MAX_ROUNDS, ceil(1.01 * T) + 2.0);
 
-	if (sp->rounds_noise > 0.0 && r->ncand > 0)
-	{
-		int64_t    *cells = malloc(sizeof(int64_t) * (size_t) r->ncand);
-		double		sigma0,
-					rg;
-
-		if (cells == NULL)
-			return SYNTH_NOMEM;
-		for (int c = 0; c < r->ncand; c++)
-			cells[c] = r->cand[c].ncells;
-		qsort(cells, (size_t) r->ncand, sizeof(int64_t), cmp_i64);
-		sigma0 = sp->rounds_noise * res->total / (SQRT_2_PI * (double) cells[r->ncand / 2]);
-		free(cells);
-		rg = (double) sp->k * (double) sp->k / (sigma0 * sigma0);
-		if (rg > rho_g)
-		{
-			rho_g = rg;
-			rho_s = rg * (1.0 - sp->alpha) / sp->alpha;
-		}
-	}
 	for (int t = 0; t < maxrounds; t++)
 	{
 		double		left = sp->rho - res->rho_spent;
@@ -551,16 +522,13 @@ synth_aim_run(const SynthSpec *spec, gsl_rng *rng, SynthResult *res)
 {
 	Run			r;
 	SynthStatus st;
-	double		rho1 = synth_aim_oneway_rho(spec->rho, spec->d, spec->alpha, spec->rounds_factor);
-
-	if (spec->first_share > 0.0)
-		rho1 = spec->first_share * spec->rho /
-			(spec->label >= 0 ? spec->d - 1 : spec->d);
+	double		rho1 = synth_aim_oneway_rho(spec->rho, spec->d, spec->first_share);
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
 	if (spec->d < 1 || spec->d > SYNTH_MAX_COLUMNS || !(spec->rho > 0.0) || spec->k < 1 ||
-		!(spec->alpha > 0.0 && spec->alpha < 1.0) || !(spec->rounds_factor >= 1.0))
+		!(spec->alpha > 0.0 && spec->alpha < 1.0) || !(spec->rounds_factor >= 1.0) ||
+		!(spec->first_share > 0.0 && spec->first_share < 1.0))
 		return SYNTH_BADARG;
 	r.spec = spec;
 	r.rng = rng;

@@ -7,7 +7,8 @@
  *	  drawing every released value with an exact discrete sampler.
  *
  *	  1. Every single column is measured: its counts + N_Z(0, s0^2) (with
- *	     a label: each other column's pair with it, where the state has it).
+ *	     a label: each other column's pair with it, where the state has it),
+ *	     each at first_share rho / d.
  *	  2. Each round selects a candidate r (a set in the workload's downward
  *	     closure that the state covers and that keeps the junction tree
  *	     within the public cap times the share of rho spent) by the
@@ -57,9 +58,8 @@ typedef struct SynthSpec
 	int			iters_final;	/* and at the end */
 	double		alpha;			/* rho's share for measuring (AIM: 0.9) */
 	double		rounds_factor;	/* the first rounds' rho is rho / (factor d) (AIM: 16) */
+	double		first_share;	/* step 1's share of rho, rho / d each (AIM: alpha / factor) */
 	int			label;			/* a public label column, or -1 (synthwork.h) */
-	double		first_share;	/* > 0: step 1's share of rho, split evenly */
-	double		rounds_noise;	/* > 0: rounds start no noisier than this n / median cells */
 	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */
 	int			npremeasured;
 	double		rho_premeasured;	/* what they cost (within rho) */
@@ -101,8 +101,8 @@ typedef struct SynthResult
 	double		total;			/* the model's rows: the noisy count */
 } SynthResult;
 
-/* the rho of a single column's measurement in step 1 (also for premeasured ones) */
-extern double synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor);
+/* the rho of each measurement of step 1 (also of premeasured ones): share rho / d */
+extern double synth_aim_oneway_rho(double rho, int d, double share);
 
 /*
  * Counts are released on the lattice 2^-SYNTH_COUNT_BITS: y = (2^B c + Z) /

@@ -560,6 +560,7 @@ test_rounds(void)
 	sp.iters_final = 100;
 	sp.alpha = 0.9;
 	sp.rounds_factor = 16;
+	sp.first_share = 0.9 / 16;
 	gsl_rng_set(rng, 11);
 	CHECK(synth_aim_run(&sp, rng, &r1) == SYNTH_OK, "rounds ran");
 	{
@@ -914,6 +915,7 @@ test_wide(void)
 	sp.iters_final = 50;
 	sp.alpha = 0.9;
 	sp.rounds_factor = 1;
+	sp.first_share = 0.2;
 	sp.label = 5;
 	gsl_rng_set(rng, 3);
 	t0 = clock();

@@ -407,7 +407,7 @@ static void
 synth_check_noise(const SynthParams *p, double epsilon, double delta)
 {
 	double		rho = synthparams_rho(epsilon, delta);
-	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
+	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_FIRST_SHARE_OF(p));
 
 	if (synth_sigma2(rho1, p->k) == 0.0)
 		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),

@@ -44,9 +44,16 @@
 #define SYNTH_MAX_MODEL_CELLS	(INT64CONST(1) << 26)
 #define SYNTH_MAX_ITERATIONS	10000
 
-/* the AIM schedule (synthaim.h): rho's share for measuring, the first rounds' divisor */
+/*
+ * The schedule (synthaim.h): rho's share for measuring, the first rounds' divisor (AIM's),
+ * step 1's share of rho (AIM's is 0.9 / 16; more keeps a small table's single columns
+ * usable), more with a "label" (step 1's pairs with it carry what a model learns)
+ */
 #define SYNTH_ALPHA				0.9
 #define SYNTH_ROUNDS_FACTOR		16.0
+#define SYNTH_FIRST_SHARE		0.2
+#define SYNTH_FIRST_SHARE_LABEL	0.6
+#define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 
 typedef struct SynthParams
 {
