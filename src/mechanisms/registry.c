@@ -27,16 +27,16 @@
 #include "utils/builtins.h"
 
 #include "mechanisms/registry.h"
-#include "mechanisms/aggregate.h"
 #include "ledger/accountant.h"
 #include "base/calibsql.h"
 #include "base/options.h"
 #include "mechanisms/mechanism.h"
-#include "mechanisms/evaluate.h"
 /* the moved families' faces (a new family: its header here) */
+#include "families/evaluate/evaluate.h"
 #include "families/glm/glm.h"
 #include "families/halfspace/halfspace.h"
 #include "families/linear/linear.h"
+#include "families/statistics/statistics.h"
 #include "families/synth/synth.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
@@ -50,24 +50,10 @@ static const DPMechanism dp_mechanisms[] = {
 	LINEAR_FAMILY_MECHANISMS,
 	/* their one-vs-rest multi-class forms (families/glm/) */
 	GLM_FAMILY_MULTICLASS_MECHANISMS,
-	/* Private evaluation, through dpobj.evaluate() only */
-	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate",
-		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true,
-		.evaluate_only = true, .entry = "dpobj.evaluate()", .delta_zero = true,
-	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})},
-	/* Private statistics, through dpobj.aggregate() only */
-	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate",
-		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = "dp_aggregate",
-		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true,
-		.evaluate_only = true, .entry = "dpobj.aggregate() and dpobj.describe()",
-		.also = DP_METHODS("describe"), .delta_zero = true,
-	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})},
-	/* the same by keys without declared levels: key selection needs delta */
-	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys",
-		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args,
-		.label_kind = TRAIN_LABEL_KEY, .evaluate_only = true, .sorts_rows = true,
-		.entry = "dpobj.aggregate() grouped by a key without declared levels",
-	.ledger = DP_LEDGER({"aggregate_keys", LEDGER_COST_APPROX})},
+	/* Private evaluation, through dpobj.evaluate() only (families/evaluate/) */
+	EVALUATE_FAMILY_MECHANISMS,
+	/* private statistics, plain and by keys (families/statistics/) */
+	STATISTICS_FAMILY_MECHANISMS,
 	/* a private synthetic copy, through dpobj.synthesize() only (families/synth/) */
 	SYNTH_FAMILY_MECHANISMS,
 	/* a new family: its entries here */

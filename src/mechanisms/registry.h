@@ -75,6 +75,12 @@ typedef struct DPMechanism
 	const char *aggregate_args;	/* or NULL */
 	/* aggregate_args takes the encoding's columns raw and encodes them (trainquery.h) */
 	bool		args_encoded;
+	/*
+	 * or NULL: the same taking the encoding's columns raw in two arrays
+	 * (text[] of those with levels, float8[] of the others), which train()
+	 * runs on Citus (its partial aggregate takes no VARIADIC "any")
+	 */
+	const char *aggregate_arrays;
 	const char *aggname;		/* for argument errors */
 	/*
 	 * validates every option the final function reads, before any row;

@@ -15,6 +15,8 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -30,6 +32,14 @@
 #define MODEL_EPSILON		3
 #define MODEL_DELTA			4
 #define MODEL_PARAMS		5
+
+Oid
+model_type_oid(void)
+{
+	List	   *names = list_make2(makeString("dpobj"), makeString("model"));
+
+	return LookupTypeNameOid(NULL, makeTypeNameFromNameList(names), false);
+}
 
 void
 model_params_begin(StringInfo buf)

@@ -30,6 +30,9 @@ extern void model_params_float(StringInfo buf, const char *key, double value);
 extern void model_params_text(StringInfo buf, const char *key, const char *value);
 extern void model_params_end(StringInfo buf);
 
+/* the OID of type dpobj.model */
+extern Oid	model_type_oid(void);
+
 /* Builds a dpobj.model datum for the function called with fcinfo. */
 extern Datum model_build(FunctionCallInfo fcinfo, const char *mechanism,
 						 const double *weights, int d, double bias,

@@ -3,7 +3,7 @@
  * aggkeyrun.c
  *	  dpobj.aggregate() grouped by a column without declared levels: the
  *	  public checks and layout of its run (aggrun.h), before the charge.
- *	  The run is mechanisms/aggkeys.c's through train()'s sealed path.
+ *	  The run is families/statistics/aggkeys.c's through train()'s sealed path.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,7 +23,7 @@
 #include "base/options.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/protectable.h"
 #include "protected/spiplans.h"

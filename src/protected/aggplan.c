@@ -3,7 +3,7 @@
  * aggplan.c
  *	  Accuracy before any run, from public quantities only (the declared
  *	  domains, group_by, what, the table's privacy unit k and the noise
- *	  law of mechanisms/aggregate.c and aggrun.c's intervals): no row
+ *	  law of families/statistics/aggregate.c and aggrun.c's intervals): no row
  *	  read, nothing charged.
  *
  *	  dpobj.aggregate_accuracy(rel, what, epsilon, group_by, options):
@@ -53,7 +53,7 @@
 #include "core/aggci.h"
 #include "core/aggquant.h"
 #include "core/calibrate.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/budgetdomains.h"
 #include "protected/domains.h"

@@ -32,7 +32,7 @@
 
 #include "core/aggci.h"
 #include "core/aggquant.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 
 typedef struct AggOut

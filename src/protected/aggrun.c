@@ -2,7 +2,7 @@
  *
  * aggrun.c
  *	  dpobj.aggregate(rel, what, epsilon, delta, group_by, options):
- *	  dp_aggregate (mechanisms/aggregate.c) on a protected table, through
+ *	  dp_aggregate (families/statistics/aggregate.c) on a protected table, through
  *	  dpobj.train()'s sealed path, with its public layout (the declared
  *	  domains of the columns named, group_by, what) as an option; the
  *	  released noisy cells become one row per group and statistic (and
@@ -28,7 +28,7 @@
 
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"

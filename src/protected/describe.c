@@ -34,7 +34,7 @@
 #include "context/trainquery.h"
 #include "core/aggci.h"
 #include "core/calibrate.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
 #include "model/encode.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"

@@ -2,7 +2,7 @@
  *
  * evalrun.c
  *	  dpobj.evaluate(rel, model, features, label, epsilon, delta, options):
- *	  dp_evaluate (mechanisms/evaluate.c) on a protected table, through
+ *	  dp_evaluate (families/evaluate/evaluate.c) on a protected table, through
  *	  dpobj.train()'s sealed path, with the model and its encoding as options.
  *
  *-------------------------------------------------------------------------
@@ -18,7 +18,7 @@
 #include "utils/lsyscache.h"
 
 #include "model/encodemodel.h"
-#include "mechanisms/evaluate.h"
+#include "model/model.h"
 #include "protected/train.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
@@ -39,7 +39,7 @@ dpobj_evaluate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("dpobj.evaluate: the model must not be NULL"),
 				 errhint("Pass a model, e.g. dpobj.get_model('name').")));
-	getTypeOutputInfo(evaluate_model_type(), &typout, &isvarlena);
+	getTypeOutputInfo(model_type_oid(), &typout, &isvarlena);
 	model_text = OidOutputFunctionCall(typout, PG_GETARG_DATUM(1));
 	/* options || {"model": model_text} */
 	initStringInfo(&js);

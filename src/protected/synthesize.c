@@ -46,7 +46,7 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "mechanisms/evaluate.h"
+#include "model/model.h"
 #include "model/kinds.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
@@ -361,7 +361,7 @@ synthesize_statements(SynthCall *c)
 	c->create_sql = create.data;
 	c->select_sql = select.data;
 	SPI_connect();
-	if (SPI_prepare(c->select_sql, 2, (Oid[]) {evaluate_model_type(), INT8OID}) == NULL)
+	if (SPI_prepare(c->select_sql, 2, (Oid[]) {model_type_oid(), INT8OID}) == NULL)
 		elog(ERROR, "dpobj.synthesize: the target's rows cannot be planned");
 	SPI_finish();
 }
@@ -374,7 +374,7 @@ synthesize_write(const SynthCall *c, Datum model, int64 n)
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
 	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
-							  (Oid[]) {evaluate_model_type(), INT8OID},
+							  (Oid[]) {model_type_oid(), INT8OID},
 							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "dpobj.synthesize: INSERT failed");
 	SPI_finish();
@@ -390,9 +390,6 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	c->relid = relid;
 	c->relation = dp_lock_relation(c->relid, &relkind);
 	dpobj_check_protectable(c->relid, c->relation);
-	if (dpobj_check_citus_run(c->relid, c->relation, false))
-		synthesize_bad(psprintf("table %s is distributed by Citus", c->relation),
-					   "Synthesize from a local table (a copy of its declared columns) for now.");
 	synthesize_columns(columns, c);
 	synthesize_options(options, c);
 	synthesize_target(target, c);

@@ -672,7 +672,7 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	mechanism_run_cost(mech->name, ctx->options, ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
 	train_query_build(query, mech->aggregate, mech->aggregate_args, mech->args_encoded,
-					  ctx->relid, ctx->relation,
+					  mech->aggregate_arrays, ctx->relid, ctx->relation,
 					  features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,

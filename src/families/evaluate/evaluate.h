@@ -8,6 +8,8 @@
  *	  label).  Both keep a float8[] state whose first three entries are the
  *	  run's epsilon, delta and number of features, read the model from the
  *	  options {"model": <dpobj.model as text>} and charge as "evaluate".
+ *	  Its face to the registry: evaluate_check_args, evaluate_label_kind and
+ *	  EVALUATE_FAMILY_MECHANISMS, the family's entry of dp_mechanisms[].
  *
  *-------------------------------------------------------------------------
  */
@@ -35,9 +37,6 @@
 
 /* the dpobj.model of the options {"model": text}; errors on public grounds */
 extern Datum evaluate_model_datum(Jsonb *options);
-
-/* the OID of type dpobj.model */
-extern Oid	evaluate_model_type(void);
 
 /*
  * the model of the options, validated once per aggregate call (fn_extra);
@@ -123,5 +122,15 @@ extern void evaluate_check_args(const char *aggname, double epsilon, double delt
  * model's class (text).
  */
 extern TrainLabel evaluate_label_kind(Jsonb *options);
+
+/*
+ * The family's registry entry (mechanisms/registry.h, DPMechanism; expanded
+ * there): run through dpobj.evaluate() only
+ */
+#define EVALUATE_FAMILY_MECHANISMS \
+	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate", \
+		.check_args = evaluate_check_args, .label_of = evaluate_label_kind, .parallel = true, \
+		.evaluate_only = true, .entry = "dpobj.evaluate()", .delta_zero = true, \
+	.ledger = DP_LEDGER({"evaluate", LEDGER_COST_PURE})}
 
 #endif							/* DPOBJ_EVALUATE_H */

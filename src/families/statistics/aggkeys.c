@@ -44,7 +44,8 @@
 #include "core/calibrate.h"
 #include "core/dpnoise.h"
 #include "core/keysel.h"
-#include "mechanisms/aggregate.h"
+#include "families/statistics/aggregate.h"
+#include "families/statistics/statisticsstate.h"
 #include "mechanisms/mechanism.h"
 #include "state/rowinput.h"
 

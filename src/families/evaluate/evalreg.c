@@ -37,7 +37,7 @@
 #include "utils/jsonb.h"
 
 #include "core/dpnoise.h"
-#include "mechanisms/evaluate.h"
+#include "families/evaluate/evaluate.h"
 #include "mechanisms/mechanism.h"
 #include "base/random.h"
 #include "core/regmetrics.h"

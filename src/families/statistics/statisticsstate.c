@@ -1,30 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * aggregate.c
- *	  Private descriptive statistics (docs/PRIVACY.md "Private
- *	  statistics"):
- *
- *	  dpobj.dp_aggregate(features, label, epsilon, delta, options) RETURNS jsonb
- *	      aggregate over encoded rows; options {"layout": ...} (aggregate.h)
- *	  dpobj.dp_aggregate_cols(label, epsilon, delta, options, column, ...)
- *	      the same, the encoding's columns encoded here (no array per row)
- *	  dpobj.aggregate(rel, what, ...): the same on a protected table,
- *	      through dpobj.train()'s sealed path (protected/aggrun.c)
- *
- *	  The state holds every cell's slots (counts, and sums of values
- *	  clamped to [lo, hi] and rounded to a lattice of AGG_SUM_UNITS steps
- *	  per max(|lo|, |hi|)), summed over the rows in one scan.  Replacing one
- *	  row changes each statistic's slots by at most 2 in l1 (counts: one
- *	  cell or bin loses it, one gains it) or 2 AGG_SUM_UNITS (sums), adding
- *	  or removing one by half that; a privacy unit of k rows k times that.
- *	  Each slot gets independent discrete Laplace noise (dpnoise.c) of
- *	  scale sensitivity / (share x epsilon / k): the statistics share
- *	  epsilon equally (a mean half to its sum, half to its count, a
- *	  variance a third to each of its sum of squares, sum and count, a
- *	  quantile's between its leaves' and its coarse bins' counts: two
- *	  histograms, aggregate.h).  The release is epsilon-DP by basic
- *	  composition (delta may be 0; one given is charged, not needed),
- *	  charged once as "aggregate" (pure).
+ * statisticsstate.c
+ *	  The state of private statistics (statisticsstate.h): the transition
+ *	  functions of dp_aggregate (encoded rows) and dp_aggregate_cols (the
+ *	  encoding's columns), which add each row to its cell's slots, and
+ *	  their combine function; the release is aggregate.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,38 +13,18 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
-#include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/float.h"
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "core/calibrate.h"
-#include "core/dpnoise.h"
-#include "mechanisms/aggregate.h"
-#include "state/countstate.h"
-#include "mechanisms/mechanism.h"
+#include "families/statistics/statisticsparams.h"
+#include "families/statistics/statisticsstate.h"
 #include "model/modelargs.h"
-#include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate_transfn);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_cols_transfn);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_combinefn);
-PG_FUNCTION_INFO_V1(dpobj_aggregate_finalfn);
-
-/*
- * The state: the counts state's run entries (countstate.h), the number of
- * cells C and of slots per cell W, each slot's kind (AggSlotKind) and share
- * of epsilon, then C x W values.
- */
-enum
-{
-	AG_C = CS_K + 1, AG_W, AG_HDR
-};
-#define AG_NRUN(w)		(AG_HDR + 2 * (w))
-#define AG_KIND(s, i)	((AggSlotKind) (s)[AG_HDR + (i)])
-#define AG_SHARE(s, w, i) ((s)[AG_HDR + (w) + (i)])
 
 static void *
 agg_layout_build(Jsonb *options, MemoryContext cxt)
@@ -81,92 +41,19 @@ agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 	return jsonb_arg_cached(fcinfo, options, 5, agg_layout_build);
 }
 
-/* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
-int
-agg_options_k(Jsonb *options)
-{
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	JsonbValue *vk;
-
-	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
-		(void) agg_layout_of_options(NULL);
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		if (tok == WJB_KEY &&
-			!(v.val.string.len == 6 && strncmp(v.val.string.val, "layout", 6) == 0) &&
-			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0) &&
-			!(v.val.string.len == DPOBJ_SEALED_KEY_LEN &&
-			  strncmp(v.val.string.val, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN) == 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%.*s\" for dp_aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".")));
-	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
-	if (vk != NULL)
-		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
-	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
-	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
-}
-
-/* a slot's noise: num / den lattice units (aggregate.h); den 0 when epsilon is too small */
-void
-agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
-{
-	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;
-	double		unit = ldexp(1.0, bits);
-	/* den <= 2^31: at most 2^11 (counts) or 2^15 (sums) of epsilon is used */
-	double		cap = ldexp(1.0, 31 - bits);
-
-	*num = (uint64) (sum ? 2 * AGG_SUM_UNITS : 2) << bits;
-	*den = (uint64) floor(Min(eps_share, cap) * unit);
-}
-
-void
-aggregate_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
-{
-	int			k;
-	AggLayout  *l;
-
-	/* epsilon-DP: delta plays no part, 0 too */
-	dp_check_pure_privacy_params(epsilon, delta);
-	k = agg_options_k(options);
-	l = agg_layout_of_options(options);
-	if (l->enc->d != d)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d", aggname, l->enc->d, d),
-				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-	for (int i = 0; i < l->width; i++)
-	{
-		double		share;
-		AggSlotKind kind = agg_slot_kind(l, i, &share);
-		uint64		num = 1,
-					den = 1;
-
-		agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
-		if (den < 1 || num < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
-					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16 (a mean both; with a privacy unit of k rows, k times that).")));
-	}
-}
-
 /* a new state for layout l: the run's entries, each slot's kind and share, zero values */
-static ArrayType *
+ArrayType *
 agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, int k)
 {
-	int			nrun = AG_NRUN(l->width);
+	int			nrun = STAT_NRUN(l->width);
 	ArrayType  *a = countstate_new(cxt, nrun + l->ncells * l->width, eps, delta,
 								   l->enc->d, k);
 	double	   *s = (double *) ARR_DATA_PTR(a);
 
-	s[AG_C] = l->ncells;
-	s[AG_W] = l->width;
+	s[STAT_C] = l->ncells;
+	s[STAT_W] = l->width;
 	for (int i = 0; i < l->width; i++)
-		s[AG_HDR + i] = agg_slot_kind(l, i, &AG_SHARE(s, l->width, i));
+		s[STAT_HDR + i] = agg_slot_kind(l, i, &STAT_SHARE(s, l->width, i));
 	return a;
 }
 
@@ -301,9 +188,9 @@ agg_row_state(ArrayType **state, const DPRowInput *row, const AggLayout *l, int 
 		*state = agg_state_new(row->aggcontext, l, row->epsilon, row->delta,
 							   agg_options_k(options));
 	}
-	s = countstate_values(*state, AG_NRUN(l->width) + l->ncells * l->width);
+	s = countstate_values(*state, STAT_NRUN(l->width) + l->ncells * l->width);
 	dp_run_check_same(AGG_AGGNAME, row->epsilon, row->delta, true, d,
-					  s[CS_EPS], s[CS_DELTA], (int) s[CS_D]);
+					  s[STAT_EPS], s[STAT_DELTA], (int) s[STAT_D]);
 	return s;
 }
 
@@ -329,7 +216,7 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 	if (!agg_row_no_nan(&row, x, AGG_AGGNAME))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
-	agg_row_add(l, x, NULL, s + AG_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
+	agg_row_add(l, x, NULL, s + STAT_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
@@ -459,23 +346,23 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 				 errhint("Filter out or impute rows with missing values.")));
 	}
 	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
-	agg_row_add(c->l, c->x, c->levels, s + AG_NRUN(c->l->width) +
+	agg_row_add(c->l, c->x, c->levels, s + STAT_NRUN(c->l->width) +
 				agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
 /* the state's size, from its own header (checked by countstate_values) */
-static void
+void
 agg_state_size(ArrayType *a, int *nstate, int *nrun)
 {
 	double	   *s = (double *) ARR_DATA_PTR(a);
 	int			n = ARR_NDIM(a) == 1 ? ARR_DIMS(a)[0] : 0;
 
-	if (n <= AG_HDR || ARR_ELEMTYPE(a) != FLOAT8OID || s[AG_W] < 1 || s[AG_C] < 1 ||
-		s[AG_W] > AGG_MAX_VALUES || s[AG_C] > AGG_MAX_CELLS)
+	if (n <= STAT_HDR || ARR_ELEMTYPE(a) != FLOAT8OID || s[STAT_W] < 1 || s[STAT_C] < 1 ||
+		s[STAT_W] > AGG_MAX_VALUES || s[STAT_C] > AGG_MAX_CELLS)
 		(void) countstate_values(a, -1);
-	*nrun = AG_NRUN((int) s[AG_W]);
-	*nstate = *nrun + (int) s[AG_C] * (int) s[AG_W];
+	*nrun = STAT_NRUN((int) s[STAT_W]);
+	*nstate = *nrun + (int) s[STAT_C] * (int) s[STAT_W];
 	(void) countstate_values(a, *nstate);
 }
 
@@ -494,128 +381,3 @@ dpobj_aggregate_combinefn(PG_FUNCTION_ARGS)
 	agg_state_size(PG_GETARG_ARRAYTYPE_P(1), &nstate, &nrun);
 	return countstate_combine(fcinfo, nstate, nrun);
 }
-
-/* ---- the release ---- */
-
-typedef struct AggRun
-{
-	double	   *s;				/* the state's values */
-	ArrayType  *state;
-	double		eps;
-	double		delta;
-	double		eps_noise;		/* epsilon / k */
-	int			ncells;
-	int			width;
-	uint64	   *num;			/* per slot: the noise's scale num / den */
-	uint64	   *den;
-	int64	   *out;			/* the noisy values */
-} AggRun;
-
-/*
- * The final state, or on the protected path with no row an empty one of
- * the run's layout (its options are the protected context's).
- */
-static void *
-agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
-{
-	AggRun	   *r = palloc0(sizeof(AggRun));
-	int			nstate,
-				nrun;
-
-	r->state = PG_ARGISNULL(0) ? NULL : PG_GETARG_ARRAYTYPE_P(0);
-	if (r->state != NULL)
-	{
-		agg_state_size(r->state, &nstate, &nrun);
-		r->s = countstate_values(r->state, nstate);
-	}
-	*pctx = r->s ? mechanism_claim(fcinfo, true, r->s[CS_EPS], r->s[CS_DELTA], (int) r->s[CS_D])
-		: mechanism_claim(fcinfo, false, 0, 0, 0);
-	if (r->s == NULL && *pctx == NULL)
-		return NULL;
-	if (r->s == NULL)
-	{
-		AggLayout  *l = agg_layout_of_options((*pctx)->options);
-
-		r->state = agg_state_new(CurrentMemoryContext, l, (*pctx)->epsilon_f, (*pctx)->delta_f,
-								 Max((*pctx)->rows_per_unit, 1));
-		r->s = (double *) ARR_DATA_PTR(r->state);
-	}
-	r->eps = r->s[CS_EPS];
-	r->delta = r->s[CS_DELTA];
-	r->eps_noise = dp_epsilon_per_row(r->eps, (int) r->s[CS_K]);
-	r->ncells = (int) r->s[AG_C];
-	r->width = (int) r->s[AG_W];
-	return r;
-}
-
-void
-agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double eps_noise,
-				   uint64 *num, uint64 *den)
-{
-	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
-	if (*den < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: epsilon is too small for these statistics", aggname),
-				 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16.")));
-}
-
-static void
-agg_calibrate(DPRun *run)
-{
-	AggRun	   *r = run->state;
-
-	r->num = palloc(sizeof(uint64) * r->width);
-	r->den = palloc(sizeof(uint64) * r->width);
-	for (int i = 0; i < r->width; i++)
-		agg_slot_calibrate(AGG_AGGNAME, AG_KIND(r->s, i), AG_SHARE(r->s, r->width, i),
-						   r->eps_noise, &r->num[i], &r->den[i]);
-	r->out = palloc(sizeof(int64) * r->ncells * r->width);
-	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
-}
-
-/* after the charge: every slot of every cell plus its noise */
-static void
-agg_compute(DPRun *run)
-{
-	AggRun	   *r = run->state;
-	const double *v = r->s + AG_NRUN(r->width);
-
-	for (int64 i = 0; i < (int64) r->ncells * r->width; i++)
-		r->out[i] = (int64) v[i] + dpnoise_discrete_laplace(run->rng, r->num[i % r->width],
-															 r->den[i % r->width]);
-	run->detail = "aggregate";
-}
-
-/* {"values": [C x W noisy integers], "noise": [[num, den] per slot], "epsilon", "delta"} */
-void
-agg_append_release(StringInfo b, const int64 *out, int64 n, const uint64 *num,
-				   const uint64 *den, int width)
-{
-	for (int64 i = 0; i < n; i++)
-		appendStringInfo(b, "%s" INT64_FORMAT, i ? ", " : "", out[i]);
-	appendStringInfoString(b, "], \"noise\": [");
-	for (int i = 0; i < width; i++)
-		appendStringInfo(b, "%s[" UINT64_FORMAT ", " UINT64_FORMAT "]", i ? ", " : "",
-						 num[i], den[i]);
-	appendStringInfoChar(b, ']');
-}
-
-static Datum
-agg_release(DPRun *run)
-{
-	AggRun	   *r = run->state;
-	StringInfoData b;
-
-	initStringInfo(&b);
-	appendStringInfoString(&b, "{\"values\": [");
-	agg_append_release(&b, r->out, (int64) r->ncells * r->width, r->num, r->den, r->width);
-	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s}",
-					 float8out_internal(r->eps), float8out_internal(r->delta));
-	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
-}
-
-MECHANISM_FINAL_FUNCTION(dpobj_aggregate_finalfn,
-						 .admit = agg_admit, .kind = 0,
-						 .calibrate = agg_calibrate, .compute = agg_compute,
-						 .release = agg_release)

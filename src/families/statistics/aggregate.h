@@ -3,8 +3,9 @@
  * aggregate.h
  *	  Private descriptive statistics (docs/PRIVACY.md "Private
  *	  statistics"): the aggregate dpobj.dp_aggregate that releases the
- *	  noisy cells of a layout (agglayout.h) (aggregate.c) and the entry
- *	  point on a protected table (protected/aggrun.c).
+ *	  noisy cells of a layout (agglayout.h): its release (aggregate.c,
+ *	  aggkeys.c); the family's face is statistics.h, its state
+ *	  statisticsstate.h, the entry point protected/aggrun.c.
  *
  *	  A layout is public: the table's declared domains (an encoding,
  *	  encode.h), the group_by columns (declared levels) and the statistics
@@ -31,18 +32,8 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
-#include "mechanisms/agglayout.h"
-#include "state/rowinput.h"
-
-#define AGG_AGGNAME		"dp_aggregate"
-/* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
-#define AGG_COLS_AGGNAME "dp_aggregate_cols"
-
-/*
- * a slot's discrete Laplace noise: scale num / den lattice units for its
- * share of epsilon (den 0: too small); aggplan.c computes accuracy with it
- */
-extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
+#include "families/statistics/agglayout.h"
+#include "families/statistics/statistics.h"
 
 /*
  * a release's scale of a slot (agg_slot_kind's kind and share) at
@@ -58,37 +49,5 @@ extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double sha
  */
 extern void agg_append_release(StringInfo b, const int64 *out, int64 n, const uint64 *num,
 							   const uint64 *den, int width);
-
-/* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
-extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
-								 Jsonb *options);
-
-/* the options' rows per unit k (1 at row level), every key checked */
-extern int	agg_options_k(Jsonb *options);
-
-/*
- * whether the encoded row x (row->d values) has no NaN (encode_features
- * never gives one, a direct caller might): false when the protected path
- * drops the row, else an error of aggname
- */
-extern bool agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname);
-
-/*
- * a row's contributions x (encoded) to its cell's W slots w; levels: each
- * categorical column's level (its one-hot coordinates of x unread), or NULL
- */
-extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w);
-
-/*
- * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the
- * keys whose noisy count passes a threshold, at most the layout's
- * "max_keys" (default AGGKEYS_DEFAULT_MAX, or fewer within AGG_MAX_VALUES);
- * its check of mechanism 'aggregate_keys'
- */
-#define AGGKEYS_AGGNAME		"dp_aggregate_keys"
-#define AGGKEYS_DEFAULT_MAX	1000
-#define AGGKEYS_KEY_BYTES	256	/* a key: the first 256 bytes of its text */
-extern void aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int d,
-									  Jsonb *options);
 
 #endif							/* DPOBJ_AGGREGATE_H */

@@ -16,7 +16,7 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "mechanisms/agglayout.h"
+#include "families/statistics/agglayout.h"
 #include "model/encode.h"
 
 static void

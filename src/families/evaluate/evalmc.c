@@ -39,7 +39,7 @@
 #include "utils/jsonb.h"
 
 #include "core/dpnoise.h"
-#include "mechanisms/evaluate.h"
+#include "families/evaluate/evaluate.h"
 #include "state/glmclasses.h"
 #include "mechanisms/mechanism.h"
 #include "model/modelargs.h"

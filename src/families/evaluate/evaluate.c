@@ -54,8 +54,9 @@
 #include "core/dpnoise.h"
 #include "core/rocauc.h"
 #include "model/encodemodel.h"
+#include "model/model.h"
 #include "model/modelargs.h"
-#include "mechanisms/evaluate.h"
+#include "families/evaluate/evaluate.h"
 #include "state/glmclasses.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
@@ -96,14 +97,6 @@ typedef struct EvalCache
 
 /* ---- the model in the options ---- */
 
-Oid
-evaluate_model_type(void)
-{
-	List	   *names = list_make2(makeString("dpobj"), makeString("model"));
-
-	return LookupTypeNameOid(NULL, makeTypeNameFromNameList(names), false);
-}
-
 static void
 eval_no_model(void)
 {
@@ -118,7 +111,7 @@ Datum
 evaluate_model_datum(Jsonb *options)
 {
 	JsonbValue *v = options ? getKeyJsonValueFromContainer(&options->root, "model", 5, NULL) : NULL;
-	Oid			typoid = evaluate_model_type();
+	Oid			typoid = model_type_oid();
 	Oid			typinput,
 				typioparam;
 	char	   *text;

@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * statisticsparams.c
+ *	  The options of private statistics (statisticsparams.h): "layout"
+ *	  (agglayout.c) and "rows_per_unit", a slot's noise, and the argument
+ *	  check of mechanism 'aggregate', all before any row is read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "utils/jsonb.h"
+
+#include "base/options.h"
+#include "core/calibrate.h"
+#include "families/statistics/agglayout.h"
+#include "families/statistics/statisticsparams.h"
+#include "state/rowinput.h"
+
+/* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
+int
+agg_options_k(Jsonb *options)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	JsonbValue *vk;
+
+	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
+		(void) agg_layout_of_options(NULL);
+	it = JsonbIteratorInit(&options->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY &&
+			!(v.val.string.len == 6 && strncmp(v.val.string.val, "layout", 6) == 0) &&
+			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0) &&
+			!(v.val.string.len == DPOBJ_SEALED_KEY_LEN &&
+			  strncmp(v.val.string.val, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for dp_aggregate", v.val.string.len, v.val.string.val),
+					 errhint("dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".")));
+	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
+	if (vk != NULL)
+		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
+	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
+	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
+}
+
+/* a slot's noise: num / den lattice units (statisticsparams.h); den 0 when epsilon is too small */
+void
+agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
+{
+	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;
+	double		unit = ldexp(1.0, bits);
+	/* den <= 2^31: at most 2^11 (counts) or 2^15 (sums) of epsilon is used */
+	double		cap = ldexp(1.0, 31 - bits);
+
+	*num = (uint64) (sum ? 2 * AGG_SUM_UNITS : 2) << bits;
+	*den = (uint64) floor(Min(eps_share, cap) * unit);
+}
+
+void
+aggregate_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	int			k;
+	AggLayout  *l;
+
+	/* epsilon-DP: delta plays no part, 0 too */
+	dp_check_pure_privacy_params(epsilon, delta);
+	k = agg_options_k(options);
+	l = agg_layout_of_options(options);
+	if (l->enc->d != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d", aggname, l->enc->d, d),
+				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+	for (int i = 0; i < l->width; i++)
+	{
+		double		share;
+		AggSlotKind kind = agg_slot_kind(l, i, &share);
+		uint64		num = 1,
+					den = 1;
+
+		agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		if (den < 1 || num < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: epsilon is too small for %d statistics", aggname, l->nstats),
+					 errhint("Each count needs at least 2^-20 of epsilon and each sum 2^-16 (a mean both; with a privacy unit of k rows, k times that).")));
+	}
+}
