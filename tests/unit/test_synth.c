@@ -519,6 +519,25 @@ test_calibration(void)
 	gsl_rng_free(rng);
 }
 
+/* the rounds' specification of the tests: AIM's alpha, the model cap 2^16, no label */
+static void
+spec_init(SynthSpec *sp, int d, const int *levels, const SynthLayout *L, const int64_t *counts,
+		  double rho, int64_t k, int iters_round, int iters_final)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->d = d;
+	memcpy(sp->levels, levels, sizeof(int) * d);
+	sp->layout = L;
+	sp->counts = counts;
+	sp->rho = rho;
+	sp->k = k;
+	sp->max_model_cells = 1 << 16;
+	sp->iters_round = iters_round;
+	sp->iters_final = iters_final;
+	sp->alpha = 0.9;
+	sp->label = -1;
+}
+
 static void
 test_rounds(void)
 {
@@ -547,18 +566,7 @@ test_rounds(void)
 			c[j] = urand() < 0.7 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
 		synth_state_add(&L, counts, c);
 	}
-	memset(&sp, 0, sizeof(sp));
-	sp.label = -1;
-	sp.d = 6;
-	memcpy(sp.levels, levels, sizeof(levels));
-	sp.layout = &L;
-	sp.counts = counts;
-	sp.rho = 0.05;
-	sp.k = 3;
-	sp.max_model_cells = 1 << 16;
-	sp.iters_round = 20;
-	sp.iters_final = 100;
-	sp.alpha = 0.9;
+	spec_init(&sp, 6, levels, &L, counts, 0.05, 3, 20, 100);
 	sp.rounds_factor = 16;
 	sp.first_share = 0.9 / 16;
 	gsl_rng_set(rng, 11);
@@ -903,17 +911,7 @@ test_wide(void)
 			c[j] = urand() < 0.6 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
 		synth_state_add(&L, counts, c);
 	}
-	memset(&sp, 0, sizeof(sp));
-	sp.d = d;
-	memcpy(sp.levels, levels, sizeof(levels));
-	sp.layout = &L;
-	sp.counts = counts;
-	sp.rho = 0.5;
-	sp.k = 1;
-	sp.max_model_cells = 1 << 16;
-	sp.iters_round = 10;
-	sp.iters_final = 50;
-	sp.alpha = 0.9;
+	spec_init(&sp, d, levels, &L, counts, 0.5, 1, 10, 50);
 	sp.rounds_factor = 1;
 	sp.first_share = 0.2;
 	sp.label = 5;
