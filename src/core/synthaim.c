@@ -354,15 +354,22 @@ add_round(Run *r, SynthSet chosen, double sigma2, double eps, int ncand, double 
 	return SYNTH_OK;
 }
 
-/* whether some other column's pair with the label is in the state (step 1 then measures it) */
+/* whether column j was measured already (a quantile column's sub-bins) */
 static bool
-pairs_hold_label(const SynthSpec *sp)
+premeasured(const SynthSpec *sp, int j)
 {
-	for (int j = 0; j < sp->d; j++)
-		if (j != sp->label &&
-			synth_layout_covers(sp->layout, SYNTH_BIT(j) | SYNTH_BIT(sp->label)) >= 0)
+	for (int i = 0; i < sp->npremeasured; i++)
+		if (sp->premeasured[i].set == SYNTH_BIT(j))
 			return true;
 	return false;
+}
+
+/* the label's pair with column j is measured in step 1: j not premeasured, the pair in the state */
+static bool
+label_pair(const SynthSpec *sp, int j)
+{
+	return sp->label >= 0 && j != sp->label && !premeasured(sp, j) &&
+		synth_layout_covers(sp->layout, SYNTH_BIT(j) | SYNTH_BIT(sp->label)) >= 0;
 }
 
 /* step 1: the single columns (or their pairs with the label), the model's first fit */
@@ -390,20 +397,20 @@ first_step(Run *r, double rho1)
 		m->var = sp->premeasured[i].var;
 	}
 	res->rho_spent = sp->rho_premeasured;
+	/*
+	 * One measurement per column at most, so step 1 costs at most first_share
+	 * rho: a premeasured column's stands; with a label, its pair with each
+	 * other column (the column's counts too), the label's own only when no
+	 * pair holds it.
+	 */
 	for (int j = 0; j < sp->d; j++)
 	{
-		bool		pre = false;
-		SynthSet	s = SYNTH_BIT(j);
+		SynthSet	s = SYNTH_BIT(j) | (label_pair(sp, j) ? SYNTH_BIT(sp->label) : 0);
+		bool		paired = false;
 
-		/* with a label, its pair with each column the state holds (the column's counts too) */
-		if (sp->label >= 0 && j != sp->label &&
-			synth_layout_covers(sp->layout, s | SYNTH_BIT(sp->label)) >= 0)
-			s |= SYNTH_BIT(sp->label);
-		else if (j == sp->label && pairs_hold_label(sp))
-			continue;
-		for (int i = 0; i < sp->npremeasured; i++)
-			pre |= sp->premeasured[i].set == s;
-		if (pre)
+		for (int i = 0; i < sp->d && j == sp->label; i++)
+			paired |= label_pair(sp, i);
+		if (premeasured(sp, j) || paired)
 			continue;
 		if ((st = measure(r, s, s2)) != SYNTH_OK)
 			return st;

@@ -871,6 +871,78 @@ test_workload(void)
 }
 
 /*
+ * Step 1 with a label: the label's pair with each other column that is not
+ * premeasured, and at most one measurement per column, so its cost stays
+ * within first_share rho even when every column was premeasured (a pair per
+ * premeasured column on top cost up to (2d - 1) / d of the share: more than
+ * rho at 0.6).
+ */
+static void
+test_label_step(void)
+{
+	int			levels[4] = {3, 2, 4, 2};
+	SynthSet	w[4];
+	int			nw = synth_workload_default(4, 3, 4, w);
+	SynthLayout L;
+	int64_t    *counts;
+	SynthMeasure pre[4];
+	SynthSpec	sp;
+	SynthResult res;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		rho = 0.1,
+				s2 = synth_sigma2(synth_aim_oneway_rho(rho, 4, 0.6), 1);
+
+	CHECK(synth_layout_build(4, levels, w, nw, 1 << 16, &L) == SYNTH_OK, "label: layout");
+	counts = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 500; i++)
+	{
+		int			c[4];
+
+		for (int j = 0; j < 4; j++)
+			c[j] = (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, counts, c);
+	}
+	for (int npre = 0; npre <= 4; npre += 4)
+	{
+		spec_init(&sp, 4, levels, &L, counts, rho, 1, 10, 20);
+		sp.rounds_factor = 4;
+		sp.first_share = 0.6;
+		sp.label = 3;
+		for (int j = 0; j < npre; j++)
+		{
+			int64_t		cnt[4];
+
+			pre[j].set = SYNTH_BIT(j);
+			pre[j].sigma2 = synth_count_variance(s2);
+			pre[j].y = malloc(sizeof(double) * levels[j]);
+			pre[j].var = NULL;
+			synth_state_marginal(&L, counts, SYNTH_BIT(j), NULL, levels, cnt);
+			for (int x = 0; x < levels[j]; x++)
+				pre[j].y[x] = (double) cnt[x];
+			sp.rho_premeasured += synth_release_rho(s2, 1);
+		}
+		sp.premeasured = npre ? pre : NULL;
+		sp.npremeasured = npre;
+		gsl_rng_set(rng, 5);
+		CHECK(synth_aim_run(&sp, rng, &res) == SYNTH_OK && res.rho_spent <= rho * (1 + 1e-12),
+			  "label, %d premeasured: rho spent %g <= %g", npre, res.rho_spent, rho);
+		if (npre == 0)
+			CHECK(res.meas[0].set == 0x9 && res.meas[1].set == 0xa && res.meas[2].set == 0xc &&
+				  res.meas[3].set != 0x8, "label: step 1 measures its three pairs, not it");
+		else
+			CHECK(res.meas[0].set == 0x1 && res.meas[3].set == 0x8 &&
+				  (res.nrounds == 0 || res.meas[4].set == res.rounds[0].chosen),
+				  "label, all premeasured: no pair in step 1");
+		synth_result_free(&res);
+		for (int j = 0; j < npre; j++)
+			free(pre[j].y);
+	}
+	synth_layout_free(&L);
+	free(counts);
+	gsl_rng_free(rng);
+}
+
+/*
  * A wide table (64 columns: 41 664 triples): the default workload keeps its
  * cap, covers every pair, and the rounds run on it in well under a second.
  */
@@ -942,6 +1014,7 @@ main(void)
 	test_interval_bounds();
 	test_rounds();
 	test_workload();
+	test_label_step();
 	test_wide();
 	return unitcheck_report();
 }
