@@ -9,8 +9,8 @@
  *	  dpobj.sample() draws rows from and dpobj.marginal() answers
  *	  marginals of (synthsample.c).  dpobj.synthesize() runs it on a
  *	  protected table and writes the rows (src/protected/synthesize.c).
- *	  Its face to the registry: synth_check_args and SYNTH_FAMILY_MECHANISMS,
- *	  the family's entry of dp_mechanisms[] (registry.c lists it in one line).
+ *	  Its entry: synth_check_args and SYNTH_FAMILY_MECHANISMS, of
+ *	  synth_family (synth.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -22,8 +22,8 @@
 #include "families/synth/synthparams.h"
 
 /*
- * The family's registry entry (mechanisms/registry.h, DPMechanism; expanded
- * there): run through dpobj.synthesize() only, its columns as separate
+ * The family's entry (DPMechanism, mechanisms/family.h; in synth_family,
+ * synth.c): run through dpobj.synthesize() only, its columns as separate
  * arguments encoded by the state, counts of a public size (parallel), one
  * zCDP charge
  */
