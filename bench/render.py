@@ -83,6 +83,9 @@ SECTIONS = [
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
    "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
+  ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
+   "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
+   "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS: the backend's VmHWM."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
@@ -141,7 +144,7 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
 # columns a section leaves out (the CSV keeps them)
 HIDE = {"audit": {"runs CI/bench"}, "units_cost": {"min–max ms"}, "citus": {"n", "rows/s"},
         "throughput": {"rows/s (median)"}, "parallel": {"rows/s"}, "logistic": {"what"},
-        "citus_train": {"runs s", "rows/s"}, "imbalanced": {"ε"}, "operating": {"accuracy ε 1"}}
+        "citus_train": {"runs s", "rows/s"}, "synth_sqlpath": {"synthetic rows"}, "imbalanced": {"ε"}, "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
     cells = OrderedDict()
@@ -291,7 +294,7 @@ def table(rows, hide=(), title=""):
 
 
 def run_line(cmd, commit, date, machine, load, title=""):
-    where = "" if machine.startswith(MACHINE) else f", {machine}"
+    where = "" if machine.startswith(MACHINE) else ", " + re.sub(r"^2 CPUs, |\(R\)| Processor", "", machine)
     key = (cmd, commit, date, machine)
     if key in SEEN:
         first, same = SEEN[key]

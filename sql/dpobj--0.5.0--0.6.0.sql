@@ -407,3 +407,23 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT * FROM dpobj.marginal(dpobj.get_model($1), $2) $$;
 COMMENT ON FUNCTION dpobj.marginal(text, text[]) IS
     'dpobj.marginal() of a stored model, by name';
+
+-- The synthesizer's array form (src/families/synth/synthagg.c): the declared columns raw as
+-- two arrays, the text of those with levels and the float8 of the others, in the order of
+-- options "domains"; what train() runs on a Citus table, whose partial aggregate takes no
+-- VARIADIC "any" (the same state, combine and final function as dp_synthesize_cols).
+CREATE FUNCTION dpobj.dp_synthesize_transfn(dpobj.synth_state, boolean, float8, float8, jsonb, text[], float8[])
+RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE AGGREGATE dpobj.dp_synthesize(label boolean, epsilon float8, delta float8, options jsonb,
+                                     levels text[], numbers float8[]) (
+    SFUNC = dpobj.dp_synthesize_transfn,
+    STYPE = dpobj.synth_state,
+    FINALFUNC = dpobj.dp_synthesize_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = dpobj.dp_synthesize_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_synthesize(boolean, float8, float8, jsonb, text[], float8[]) IS
+    'dp_synthesize_cols with the columns as two arrays (text of those with levels, float8 of the others, each in the order of options "domains"); train()''s form on Citus';

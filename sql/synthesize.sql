@@ -108,6 +108,19 @@ SELECT count(*), (SELECT relowner::regrole FROM pg_class WHERE oid = 'regress_sy
   FROM regress_syn_out.job_syn;
 SELECT count(*) AS charges FROM dpobj.ledger WHERE relation = 'regress_syn.people';
 RESET ROLE;
+\set opts '{"domains": [{"column": "sex", "levels": ["F", "M"]}, {"column": "race", "levels": ["a", "b", "c"]}, {"column": "hours", "lo": 0, "hi": 100}, {"column": "age", "lo": 18, "hi": 80}]}'
+
+-- the array form dp_synthesize (train()'s on Citus): the columns with levels as text[], the
+-- others as float8[], each in the order of "domains"; under one seed (a superuser's direct
+-- call) dp_synthesize_cols's model; another shape refused
+SET dpobj.seed = 7;
+SELECT a = c AS same_model
+  FROM (SELECT dpobj.dp_synthesize(true, 1, 1e-6, :'opts', ARRAY[sex, race], ARRAY[hours::float8, age::float8])::text a
+          FROM regress_syn.people) x,
+       (SELECT dpobj.dp_synthesize_cols(true, 1, 1e-6, :'opts', sex, race, hours::float8, age::float8)::text c
+          FROM regress_syn.people) y;
+RESET dpobj.seed;
+SELECT * FROM regress.err($$SELECT dpobj.dp_synthesize(true, 1, 1e-6, '{"domains": [{"column": "sex", "levels": ["F", "M"]}, {"column": "age", "lo": 18, "hi": 80}]}', ARRAY[sex, sex], ARRAY[age::float8]) FROM regress_syn.people$$);
 DROP SCHEMA regress_syn_out CASCADE;
 SELECT dpobj.unprotect('regress_syn.people');
 SELECT dpobj.unprotect('regress_syn.typed');

@@ -667,6 +667,34 @@ append_encoded_args(TrainQuery *q, const Encoding *enc, char **quoted, const Oid
 	}
 }
 
+/*
+ * The encoding's columns raw in two arrays, each preceded by ", ": the text
+ * of those with levels, then the float8 of the others, each in its order
+ */
+static void
+append_encoded_arrays(TrainQuery *q, const Encoding *enc, char **quoted, const Oid *types)
+{
+	bool		first = true;
+
+	appendStringInfoString(&q->sql, ", ARRAY[");
+	for (int i = 0; i < enc->ncols; i++)
+		if (enc->cols[i].nlevels > 0)
+		{
+			appendStringInfo(&q->sql, "%s%s::pg_catalog.text", first ? "" : ", ", quoted[i]);
+			first = false;
+		}
+	appendStringInfoString(&q->sql, "]::pg_catalog.text[], ARRAY[");
+	first = true;
+	for (int i = 0; i < enc->ncols; i++)
+		if (enc->cols[i].nlevels == 0)
+		{
+			appendStringInfoString(&q->sql, first ? "" : ", ");
+			append_feature(&q->sql, quoted[i], types[i]);
+			first = false;
+		}
+	appendStringInfoString(&q->sql, "]::pg_catalog.float8[]");
+}
+
 /* the features' columns, looked up in order (each passed on by the unit's subquery) */
 static void
 lookup_features(Oid relid, const char *relation, char **features, int nfeatures,
@@ -736,7 +764,7 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 static void
 append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relation,
 			char **features, int nfeatures, const char *label, TrainLabel label_kind,
-			const Encoding *enc, bool args, char **cols, int *ncols)
+			const Encoding *enc, bool args, bool arrays, char **cols, int *ncols)
 {
 	int			n = enc != NULL ? Max(enc->ncols, nfeatures) : nfeatures;
 	char	  **quoted = palloc(sizeof(char *) * n);
@@ -745,7 +773,7 @@ append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relatio
 	appendStringInfo(&q->sql, "SELECT %s(", aggregate);
 	/* the features first in either form: a caller's bad column is found in that order */
 	if (enc != NULL)
-		append_encoded(q, enc, relid, relation, cols, ncols, args, quoted, types);
+		append_encoded(q, enc, relid, relation, cols, ncols, args || arrays, quoted, types);
 	else
 		lookup_features(relid, relation, features, nfeatures, quoted, types, cols, ncols);
 	if (enc == NULL && !args)
@@ -755,7 +783,9 @@ append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relatio
 	}
 	append_label(q, relid, relation, label, label_kind, cols, ncols);
 	appendStringInfoString(&q->sql, ", $1, $2, $3");
-	if (args && enc != NULL)
+	if (arrays)
+		append_encoded_arrays(q, enc, quoted, types);
+	else if (args && enc != NULL)
 		append_encoded_args(q, enc, quoted, types);
 	else if (args)
 		append_features(q, quoted, types, nfeatures, true);
@@ -764,7 +794,7 @@ append_call(TrainQuery *q, const char *aggregate, Oid relid, const char *relatio
 
 void
 train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_args,
-				  bool args_encoded, Oid relid,
+				  bool args_encoded, const char *aggregate_arrays, Oid relid,
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
@@ -775,13 +805,14 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1 + (enc ? enc->ncols : 0)));
 	int			ncols = 0;
 	char	   *cond;
+	bool		arrays = aggregate_arrays != NULL && enc != NULL && filter_in_aggregate;
 	bool		args = aggregate_args != NULL && !filter_in_aggregate &&
 		(enc == NULL ? nfeatures <= TRAIN_MAX_FEATURE_ARGS :
 		 args_encoded && enc->ncols <= TRAIN_MAX_FEATURE_ARGS);
 
 	initStringInfo(&q->sql);
-	append_call(q, args ? aggregate_args : aggregate, relid, relation, features, nfeatures,
-				label, label_kind, enc, args, cols, &ncols);
+	append_call(q, arrays ? aggregate_arrays : args ? aggregate_args : aggregate, relid, relation,
+				features, nfeatures, label, label_kind, enc, args, arrays, cols, &ncols);
 
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);

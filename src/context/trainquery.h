@@ -132,7 +132,10 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * for per row: used unless the features are encoded (with args_encoded it
  * takes the encoding's columns, text or float8, and encodes them itself),
  * the table is a Citus table (filter_in_aggregate) or there are more than
- * TRAIN_MAX_FEATURE_ARGS.
+ * TRAIN_MAX_FEATURE_ARGS.  aggregate_arrays, or NULL: the same mechanism
+ * taking the encoding's columns raw in two arrays (label, epsilon, delta,
+ * options, text[] of those with levels, float8[] of the others), used on a
+ * Citus table (whose partial aggregate takes no VARIADIC "any").
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
@@ -144,7 +147,8 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * unknown columns, unfit types and malformed filters.
  */
 extern void train_query_build(TrainQuery *q, const char *aggregate,
-							  const char *aggregate_args, bool args_encoded, Oid relid,
+							  const char *aggregate_args, bool args_encoded,
+							  const char *aggregate_arrays, Oid relid,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,

@@ -76,6 +76,12 @@ typedef struct DPMechanism
 	const char *aggregate_args;	/* or NULL */
 	/* aggregate_args takes the encoding's columns raw and encodes them (trainquery.h) */
 	bool		args_encoded;
+	/*
+	 * or NULL: the same taking the encoding's columns raw in two arrays
+	 * (text[] of those with levels, float8[] of the others), which train()
+	 * runs on Citus (its partial aggregate takes no VARIADIC "any")
+	 */
+	const char *aggregate_arrays;
 	const char *aggname;		/* for argument errors */
 	/*
 	 * validates every option the final function reads, before any row;
@@ -88,8 +94,8 @@ typedef struct DPMechanism
 	ModelKind	model_kind;
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
-	/* on a Citus table its shards train on a sample: its family's citus_options */
-	bool		citus_sample;
+	/* on a Citus table its shards train with its family's citus_options */
+	bool		citus_shard_options;
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
 	/* its state sorts the rows (work_mem, then temporary files: seal.c) */
@@ -136,9 +142,10 @@ typedef struct DPFamily
 	const DPMechanism *mechanisms;
 	int			n_mechanisms;
 	/*
-	 * On a Citus table (after check_args), for an entry with citus_sample:
-	 * the options its shards' states train with, a sample of a public K so
-	 * that no shard ships more rows than the coordinator keeps
+	 * On a Citus table (after check_args), for an entry with
+	 * citus_shard_options: the options its shards' states train with, fixed
+	 * from public inputs (a sample of a public K, so that no shard ships more
+	 * rows than the coordinator keeps; the coordinator's state layout)
 	 */
 	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
 } DPFamily;

@@ -390,9 +390,6 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	c->relid = relid;
 	c->relation = dp_lock_relation(c->relid, &relkind);
 	dpobj_check_protectable(c->relid, c->relation);
-	if (dpobj_check_citus_run(c->relid, c->relation, false))
-		synthesize_bad(psprintf("table %s is distributed by Citus", c->relation),
-					   "Synthesize from a local table (a copy of its declared columns) for now.");
 	synthesize_columns(columns, c);
 	synthesize_options(options, c);
 	synthesize_target(target, c);

@@ -666,13 +666,13 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	ctx->parallel = train_parallel_ok(ctx, mech);
 	ctx->sorts_rows = mech->sorts_rows;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
-	if (ctx->citus && mech->citus_sample)
+	if (ctx->citus && mech->citus_shard_options)
 		ctx->options = mechanism_family(mech)->citus_options(ctx);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_run_cost(mech->name, ctx->options, ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 
 	train_query_build(query, mech->aggregate, mech->aggregate_args, mech->args_encoded,
-					  ctx->relid, ctx->relation,
+					  mech->aggregate_arrays, ctx->relid, ctx->relation,
 					  features, nfeatures,
 					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,

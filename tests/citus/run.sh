@@ -11,8 +11,8 @@
 #       ungrouped Aggregate); an aggregate Citus does not push down fails that check;
 #   (b) the released model (dp_evaluate: the released counts or regression metrics) on
 #       the distributed table equals the one on a local copy under the same dpobj.seed,
-#       for every mechanism (linear regression, AdaSSP and SSP, passglm, auto and the
-#       one-vs-rest multi-class ones included);
+#       for every mechanism (linear regression, AdaSSP and SSP, passglm, auto, the
+#       one-vs-rest multi-class ones and the synthesizer included);
 #   (c) the final function -- the charge, the noise -- runs only on the coordinator: a
 #       single-shard query and GROUP BY the distribution column are refused before any
 #       charge on any node; with router execution off the same filter finalises on the
@@ -42,6 +42,10 @@
 #   (k) train(..., 'ebm') on a distributed protected table: its terms from the declared
 #       domains as on a local copy, the shards' states a sample of the coordinator's K (as
 #       noisy GD's), charged once on the coordinator;
+#   (l) dpobj.synthesize() on a distributed protected table (dp_synthesize, the array form:
+#       Citus refuses dp_synthesize_cols's VARIADIC "any"): the shards' marginal counts
+#       combined, charged once on the coordinator, the target owned by the analyst, the
+#       model's public fields as a local copy's; neighbouring tables observe the same;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -166,6 +170,7 @@ MODEL="ROW('opdisc', ARRAY[1, 0.5, 0]::float8[], 0, 1, 1e-6, '{}')::dpobj.model"
 LINMODEL="ROW('adassp', ARRAY[1, 0.5, 0]::float8[], 0.1, 1, 1e-6, '{\"y_min\": -2, \"y_max\": 2}')::dpobj.model"
 LABEL="a + 0.5 * b + ((id * 13) % 5) / 20.0"
 LINOPTS="{\"R\": 2, \"y_min\": -2, \"y_max\": 2}"
+SYNTHOPTS='{"domains": [{"column": "c", "levels": ["lo", "mid"]}, {"column": "a", "lo": -1, "hi": 1}, {"column": "b", "lo": -1, "hi": 1}]}'
 declare -A AGG=(
     [opdisc]="dpobj.dp_halfspace(x, y, 1, 1e-6)"
     [opdisc_opts]="dpobj.dp_halfspace(x, y, 1, 1e-6, '{\"B\": 1, \"D2\": 3}')"
@@ -185,10 +190,12 @@ declare -A AGG=(
     # one-vs-rest over 3 classes, a text label and a bigint one (both overloads)
     [logistic_mc]="dpobj.dp_logistic_multiclass(x, (ARRAY['lo', 'mid', 'hi'])[1 + id % 3], 1, 1e-6, '{\"R\": 2, \"classes\": [\"lo\", \"mid\", \"hi\"]}')"
     [noisysgd_mc]="dpobj.dp_noisysgd_multiclass(x, (id % 3)::bigint, 1, 1e-6, '{\"R\": 2, \"classes\": [0, 1, 2], \"T\": 200}')"
+    # the synthesizer's array form (its columns with levels as text[], the others as float8[])
+    [synth]="dpobj.dp_synthesize(true, 1, 1e-6, '$SYNTHOPTS', ARRAY[(ARRAY['lo', 'mid', 'hi'])[1 + id % 3]], ARRAY[a::float8, b::float8])"
 )
 runs=0
 for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evaluate linear linear_ssp evaluate_linear \
-         passglm auto logistic_mc noisysgd_mc; do
+         passglm auto logistic_mc noisysgd_mc synth; do
     a=${AGG[$k]}
     plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states, the coordinator combines them ($PARTIAL_AGG, $COMBINE_AGG)" \
@@ -203,6 +210,18 @@ for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evalua
     t_is "$k: same model as the local table under the same seed" "$dist" "$loc"
     runs=$((runs + 2))
 done
+# the synthesizer's columns as separate arguments (VARIADIC "any"): Citus's partial aggregate
+# cannot type-check them and refuses before any row, nothing charged; its array form above
+# gives this form's model on the local copy
+SYNTHCOLS="dpobj.dp_synthesize_cols(true, 1, 1e-6, '$SYNTHOPTS', (ARRAY['lo', 'mid', 'hi'])[1 + id % 3], a::float8, b::float8)"
+l0=$(ledger_rows "$COORD")
+t_is "dp_synthesize_cols on a distributed table: refused by Citus, nothing charged" \
+    "$(err "$COORD" "SELECT $SYNTHCOLS FROM pts")/$(ledger_rows "$COORD")" \
+    "worker_partial_agg_sfunc could not confirm type correctness/$l0"
+t_is "dp_synthesize on the distributed table: dp_synthesize_cols's model on the local copy under the same seed" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT ${AGG[synth]} FROM pts")" \
+    "$(cq "$COORD" -c "SET dpobj.seed = 11" -c "SELECT $SYNTHCOLS FROM pts_local")"
+runs=$((runs + 2))
 # the check has power: plans that do not push the aggregate down fail it -- the whole
 # aggregate on the coordinator over gathered rows (Citus pushes down no ORDER BY inside an
 # aggregate), or the whole aggregate in the shard task (GROUP BY the distribution column)
@@ -696,6 +715,60 @@ t_is "... each charged once, on the coordinator (coordinator/worker/worker ledge
     "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 2))/0/0"
 t_is "... the distributed table's ledger row: ebm, released" \
     "$(cq "$COORD" -c "SELECT mechanism, outcome FROM dpobj.ledger WHERE relation = 'public.people' ORDER BY id DESC LIMIT 1")" "ebm|released"
+
+# --- (l) dpobj.synthesize() on a distributed protected table -----------------------------------
+# one sealed scan: dp_synthesize's partial states (every candidate marginal's counts, in
+# the coordinator's layout: train() fixes "max_state_cells") on the shards, combined, measured
+# and charged once on the coordinator; the target is written there, as the analyst
+cq "$COORD" -c "CREATE SCHEMA syn AUTHORIZATION analyst" >/dev/null || bail "creating schema syn failed"
+l0=$(ledger_rows "$COORD")
+m=$(as_analyst -c "SELECT target_table, model_name, rows > 0 FROM dpobj.synthesize('people', 'syn.people_syn', 1, 1e-6)" 2>&1)
+t_is "synthesize() on a distributed protected table: the target and the model" "$m" "syn.people_syn|people_syn|t"
+t_is "... charged once, on the coordinator (coordinator/worker/worker ledger rows)" \
+    "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 1))/0/0"
+t_is "... its ledger row: synthesize, released, the distributed table" \
+    "$(cq "$COORD" -c "SELECT mechanism, outcome, relation FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger)")" \
+    "synthesize|released|public.people"
+t_is "... the target owned by the analyst, every value within its declared domain" \
+    "$(cq "$COORD" -c "SELECT (SELECT relowner::regrole FROM pg_class WHERE oid = 'syn.people_syn'::regclass),
+                              bool_and(edu IS NULL OR edu IN ('HS-grad', 'Bachelors', 'Masters', 'x''); DROP TABLE people; --'))
+                              AND bool_and(age BETWEEN 17 AND 90) FROM syn.people_syn")" "analyst|t"
+syn_model() { # NAME: a stored synthesizer's public fields
+    as_analyst -c "SELECT mechanism, epsilon, delta, dpobj.model_kind(m), params->'columns',
+                          ARRAY(SELECT jsonb_object_keys(params) ORDER BY 1)
+                     FROM dpobj.get_model('$1') m" 2>&1
+}
+as_analyst -c "SELECT dpobj.synthesize('people_local', 'syn.local_syn', 1, 1e-6)" >/dev/null
+t_is "... the same public fields as a local copy's model" "$(syn_model people_syn)" "$(syn_model local_syn)"
+# neighbours nb_a, nb_b (row 7: a NaN, which the synthesizer counts as NULL, and b = 5, clamped):
+# the same messages, ledger rows and shard counters under the forwarded attack settings
+cq "$COORD" -c "SELECT dpobj.declare_domain(t, c, -1, 6) FROM unnest(ARRAY['nb_a', 'nb_b']::regclass[]) t, unnest(ARRAY['a', 'b']) c" >/dev/null
+observe_synth() { # TABLE
+    local out before
+    before=$(table_stats "$1")
+    out=$(cq "$COORD" -v VERBOSITY=verbose 2>&1 <<SQL
+SET citus.max_cached_conns_per_worker = 0;
+SET ROLE analyst;
+BEGIN;
+SET citus.propagate_set_commands = 'local';
+SET LOCAL enable_seqscan = off;
+SET LOCAL client_min_messages = debug1;
+SET LOCAL max_parallel_workers_per_gather = 4;
+SELECT target_table, model_name FROM dpobj.synthesize('$1', 'syn.s_$1', 0.5, 1e-5, ARRAY['a', 'b'], '{$FILTER}');
+COMMIT;
+RESET ROLE;
+SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger);
+SQL
+)
+    # (the target's TOAST table, made as the caller after the release, has the next OID)
+    sed 's/pg_toast_[0-9]*/pg_toast_N/g' <<<"${out//$1/TABLE}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
+}
+oa=$(observe_synth nb_a)
+ob=$(observe_synth nb_b)
+[[ "$oa" == "$ob" ]] || { echo "# neighbours differ (synthesize):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "neighbouring distributed tables, synthesize() with a filter: the same observations, released, one full scan per shard" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(full_scans "$oa")" "same/1/$SHARDS"
 
 # --- (i) a shard's spilled state is not counted on its worker ------------------------------
 # Under a 64kB cap a shard task's dp_logistic state spills to temporary files, whose number

@@ -24,15 +24,17 @@
 /*
  * The family's entry (DPMechanism, mechanisms/family.h; in synth_family,
  * synth.c): run through dpobj.synthesize() only, its columns as separate
- * arguments encoded by the state, counts of a public size (parallel), one
- * zCDP charge
+ * arguments encoded by the state (on Citus as two arrays, in the
+ * coordinator's layout), counts of a public size (parallel), one zCDP charge
  */
 #define SYNTH_FAMILY_MECHANISMS \
 	{.name = "synthesize", .aggregate = "dpobj.dp_synthesize_cols", \
 		.aggregate_args = "dpobj.dp_synthesize_cols", .args_encoded = true, \
+		.aggregate_arrays = "dpobj.dp_synthesize", \
 		.aggname = SYNTH_AGGNAME, .check_args = synth_check_args, \
 		.label_kind = TRAIN_LABEL_NONE, .model_kind = MODEL_KIND_SYNTHESIZER, \
-		.parallel = true, .evaluate_only = true, .entry = "dpobj.synthesize()", \
+		.citus_shard_options = true, .parallel = true, .evaluate_only = true, \
+		.entry = "dpobj.synthesize()", \
 		.options = synthparams_options, \
 		.ledger = DP_LEDGER({"synthesize", LEDGER_COST_ZCDP})}
 

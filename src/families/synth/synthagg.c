@@ -28,6 +28,7 @@
 #include "state/rowinput.h"
 
 PG_FUNCTION_INFO_V1(dpobj_synth_cols_transfn);
+PG_FUNCTION_INFO_V1(dpobj_synth_transfn);
 PG_FUNCTION_INFO_V1(dpobj_synth_combinefn);
 PG_FUNCTION_INFO_V1(dpobj_synth_state_in);
 PG_FUNCTION_INFO_V1(dpobj_synth_state_out);
@@ -345,24 +346,74 @@ synthagg_check_args(FunctionCallInfo fcinfo, const SynthParams *p)
 					 errhint("Cast a column with declared levels to text, any other to float8.")));
 }
 
-/* the row's scan level per column (never an error) */
+/* column j's scan level of a value (never an error): a level's text, else a number */
+static int
+synthagg_code(const SynthParams *p, int j, Datum v, bool isnull)
+{
+	const EncColumn *e = &p->enc->cols[j];
+	text	   *t;
+
+	if (e->nlevels == 0)
+		return synth_column_code(&p->col[j], isnull ? 0.0 : DatumGetFloat8(v), isnull);
+	if (isnull)
+		return e->nlevels;
+	t = DatumGetTextPP(v);
+	return encoding_level(e, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+/* the row's scan level per column, one argument each (never an error) */
 static void
 synthagg_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes)
 {
 	for (int j = 0; j < p->d; j++)
+		codes[j] = synthagg_code(p, j, PG_GETARG_DATUM(DP_ROW_COLS_FIRST + j),
+								 PG_ARGISNULL(DP_ROW_COLS_FIRST + j));
+}
+
+/* array argument a's elements (of type, n of them); any other shape is refused */
+static void
+synthagg_array(FunctionCallInfo fcinfo, int a, Oid type, int n, Datum **d, bool **nulls)
+{
+	ArrayType  *arr = PG_ARGISNULL(a) ? NULL : PG_GETARG_ARRAYTYPE_P(a);
+	int			got = -1;
+
+	if (arr != NULL && ARR_ELEMTYPE(arr) == type && ARR_NDIM(arr) <= 1)
+		deconstruct_array(arr, type, type == TEXTOID ? -1 : 8, type != TEXTOID,
+						  type == TEXTOID ? TYPALIGN_INT : TYPALIGN_DOUBLE, d, nulls, &got);
+	if (got != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_synthesize: one %s per column of \"domains\" %s is needed",
+						type == TEXTOID ? "text" : "float8",
+						type == TEXTOID ? "with levels" : "with bounds"),
+				 errhint("Pass the columns with levels as text[], the others as float8[], each in the order of \"domains\".")));
+}
+
+/* the same from dp_synthesize's two arrays: the columns with levels, the others */
+static void
+synthagg_array_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes)
+{
+	Datum	   *td,
+			   *nd;
+	bool	   *tn,
+			   *nn;
+	int			it = 0,
+				in = 0;
+
+	synthagg_array(fcinfo, DP_ROW_COLS_FIRST, TEXTOID, p->enc->ncat, &td, &tn);
+	synthagg_array(fcinfo, DP_ROW_COLS_FIRST + 1, FLOAT8OID, p->enc->nnum, &nd, &nn);
+	for (int j = 0; j < p->d; j++)
 	{
-		int			a = DP_ROW_COLS_FIRST + j;
-		const EncColumn *e = &p->enc->cols[j];
-
-		if (e->nlevels > 0)
+		if (p->enc->cols[j].nlevels > 0)
 		{
-			text	   *t = PG_ARGISNULL(a) ? NULL : PG_GETARG_TEXT_PP(a);
-
-			codes[j] = t ? encoding_level(e, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)) : e->nlevels;
+			codes[j] = synthagg_code(p, j, td[it], tn[it]);
+			it++;
 		}
 		else
-			codes[j] = synth_column_code(&p->col[j], PG_ARGISNULL(a) ? 0.0 : PG_GETARG_FLOAT8(a),
-										 PG_ARGISNULL(a));
+		{
+			codes[j] = synthagg_code(p, j, nd[in], nn[in]);
+			in++;
+		}
 	}
 }
 
@@ -390,8 +441,9 @@ synthagg_for_row(FunctionCallInfo fcinfo, DPRowInput *row)
 	return st;
 }
 
-Datum
-dpobj_synth_cols_transfn(PG_FUNCTION_ARGS)
+/* a row into the state: its columns as arguments (dp_synthesize_cols) or as two arrays */
+static Datum
+synthagg_transition(FunctionCallInfo fcinfo, bool arrays)
 {
 	DPRowInput	row;
 	SynthAggState *st;
@@ -408,17 +460,30 @@ dpobj_synth_cols_transfn(PG_FUNCTION_ARGS)
 	if (c == NULL)
 		c = fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
 															  sizeof(SynthScratch));
-	if (!c->checked)
-	{
+	if (!c->checked && !arrays)
 		synthagg_check_args(fcinfo, st->p);
-		c->checked = true;
-	}
-	synthagg_codes(fcinfo, st->p, c->codes);
+	c->checked = true;
+	if (arrays)
+		synthagg_array_codes(fcinfo, st->p, c->codes);
+	else
+		synthagg_codes(fcinfo, st->p, c->codes);
 	if (st->hashing)
 		synth_rows_add(&st->hash, c->codes);
 	else
 		synth_state_add(&st->p->layout, st->counts, c->codes);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&st->hdr));
+}
+
+Datum
+dpobj_synth_cols_transfn(PG_FUNCTION_ARGS)
+{
+	return synthagg_transition(fcinfo, false);
+}
+
+Datum
+dpobj_synth_transfn(PG_FUNCTION_ARGS)
+{
+	return synthagg_transition(fcinfo, true);
 }
 
 Datum

@@ -25,6 +25,7 @@
 #include "base/calibsql.h"
 #include "base/options.h"
 #include "base/pg_compat.h"
+#include "context/protected.h"
 #include "core/synthaim.h"
 #include "core/synthrows.h"
 #include "state/rowinput.h"
@@ -453,4 +454,20 @@ synth_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb
 	(void) d;
 	(void) synthparams_parse(options, epsilon, delta, cxt);
 	MemoryContextDelete(cxt);
+}
+
+/*
+ * A node's default "max_state_cells" follows its own dpobj.max_state_memory,
+ * and a Citus worker's may be larger than this server's (workerpins.h): the
+ * run's value fixed here, every shard's state has the coordinator's layout,
+ * so the states merge by adding (a flat state of another layout is refused
+ * as corrupt, synthagg.c).
+ */
+Jsonb *
+synth_citus_options(const struct DPProtectedContext *ctx)
+{
+	if (getKeyJsonValueFromContainer(&ctx->options->root, "max_state_cells", 15, NULL) != NULL)
+		return ctx->options;
+	return dp_options_add(ctx->options, psprintf("{\"max_state_cells\": " INT64_FORMAT "}",
+												  synth_cap_bytes() / 32));
 }

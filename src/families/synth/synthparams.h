@@ -90,4 +90,13 @@ extern int	synthparams_column(const SynthParams *p, const char *name, int len);
 extern void synth_check_args(const char *aggname, double epsilon, double delta, int d,
 							 Jsonb *options);
 
+struct DPProtectedContext;
+
+/*
+ * On a Citus table (family.h, citus_options): the run's options with
+ * "max_state_cells" fixed at this server's value, so that every shard's
+ * state has the coordinator's layout
+ */
+extern Jsonb *synth_citus_options(const struct DPProtectedContext *ctx);
+
 #endif							/* DPOBJ_SYNTHPARAMS_H */
