@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "families/synth/synth.h"
+#include "mechanisms/family.h"
 
 #include "base/progress.h"
 #include "core/synthaim.h"
@@ -193,3 +194,9 @@ synth_release(DPRun *run)
 MECHANISM_FINAL_FUNCTION(dpobj_synth_finalfn,
 						 .admit = synth_admit, .calibrate = synth_calibrate,
 						 .compute = synth_compute, .release = synth_release)
+
+/* the family's descriptor (mechanisms/family.h); on Citus the coordinator's layout */
+static const DPMechanism synth_mechanisms[] = {SYNTH_FAMILY_MECHANISMS};
+
+const DPFamily synth_family = DP_FAMILY(synth, synth_mechanisms,
+										.citus_options = synth_citus_options);

@@ -101,7 +101,7 @@ extern void synth_check_args(const char *aggname, double epsilon, double delta, 
 struct DPProtectedContext;
 
 /*
- * On a Citus table (registry.h, citus_options): the run's options with
+ * On a Citus table (family.h, citus_options): the run's options with
  * "max_state_cells" fixed at this server's value, so that every shard's
  * state has the coordinator's layout
  */
