@@ -12,10 +12,10 @@ DATA = sql/dpobj--0.5.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
 # plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
-# the PostgreSQL glue; src/families/<f>/ holds one mechanism family each, every folder
-# present built.  Only src/ is on the include path: an include names its folder
+# the PostgreSQL glue; src/families/ holds the registry and a folder per family, every
+# folder present built.  Only src/ is on the include path: an include names its folder
 # ("state/aggstate.h") and never one above its own (tests/docs checks both).
-DPOBJ_DIRS = core base ledger model context state mechanisms families/* protected jobs api
+DPOBJ_DIRS = core base ledger model context state mechanisms families families/* protected jobs api
 # every .c file of those folders, and dpobj.help()'s text generated from docs/REFERENCE.md
 OBJS = $(patsubst %.c,%.o,$(filter-out src/api/helptext.c,$(wildcard $(addsuffix /*.c,$(addprefix src/,$(DPOBJ_DIRS)))))) \
 	src/api/helptext.o

@@ -29,6 +29,9 @@ SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regre
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"domains": []}')$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"bogus": 1}')$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"workload": [["sex", "nope"]]}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"workload": [["sex", "sex"]]}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, NULL, '{"workload": []}')$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, ARRAY['sex', 'race'], '{"label": "age"}')$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 1e-6, ARRAY['sex', 'sex'])$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, NULL)$$);
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.people', 'regress_syn_out.t', 1, 0)$$);
@@ -71,6 +74,18 @@ SELECT target_table, model_name, rows
   FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.two', 1, 1e-6, ARRAY['sex', 'race'],
                         '{"rows": 50, "model_name": "two_cols", "workload": [["sex", "race"]]}');
 SELECT count(*), count(DISTINCT sex) <= 3 AS levels FROM regress_syn_out.two;
+-- the workload bounds the selection: over all four columns, every round measures a
+-- subset of {sex, race} (columns 0 and 1); with a "label", step 1 measures each other
+-- column's pair with it (three pairs, each holding column 3)
+SELECT rows FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.w', 1, 1e-6, NULL,
+                                  '{"rows": 10, "model_name": "w", "workload": [["sex", "race"]]}');
+SELECT count(*) > 0 AS rounds, bool_and(r->'set' <@ '[0, 1]') AS within
+  FROM dpobj.get_model('w') m, jsonb_array_elements(m.params->'rounds') r;
+SELECT rows FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.l', 1, 1e-6, NULL,
+                                  '{"rows": 10, "model_name": "l", "label": "age"}');
+SELECT jsonb_agg(x->'set' ORDER BY i) AS first_three
+  FROM dpobj.get_model('l') m, jsonb_array_elements(m.params->'measurements') WITH ORDINALITY e(x, i)
+ WHERE i <= 3;
 
 -- at a large epsilon the synthetic copy keeps the 2-way marginal within a few rows
 SELECT target_table FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.exact', 10000, 1e-6,

@@ -4,7 +4,8 @@
 # appends a line to bench/synth/results.csv:
 #   table,epsilon,seed,err1,err2,err3,bacc,user_s,wall_s,scan_s,rounds_s,sample_s,rounds,model_cells,peak_kb
 # Usage: bash bench/synth/run.sh [extra synthrun key=value ...]
-# Environment: SEEDS (5), EPSILONS ("0.5 1 4"), TABLES ("adult bank"), OUT (results.csv)
+# Environment: SEEDS (5), EPSILONS ("0.5 1 4"), TABLES ("adult bank"), OUT (results.csv),
+# LABEL (1: the table's target as "label", as an analyst who will train on it gives it; 0: none)
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -20,7 +21,8 @@ for t in ${TABLES:-adult bank}; do
   for e in ${EPSILONS:-0.5 1 4}; do
     for s in $(seq 1 "${SEEDS:-5}"); do
       stats=$(/usr/bin/time -f "user=%U wall=%e peak=%M" -o "$tmp/time" \
-        "$here/synthrun" "$tmp/$t.domain" "$tmp/$t.train.csv" "$tmp/syn.csv" "$s" "$e" 1e-6 "$@")
+        "$here/synthrun" "$tmp/$t.domain" "$tmp/$t.train.csv" "$tmp/syn.csv" "$s" "$e" 1e-6 \
+        $([ "${LABEL:-1}" = 1 ] && echo "label=${target[$t]}") "$@")
       score=$(/usr/bin/python3 "$here/score.py" "$tmp/$t.domain" "$tmp/$t.train.csv" "$tmp/syn.csv" \
         "$tmp/$t.test.csv" "${target[$t]}")
       line="$stats $score $(cat "$tmp/time")"

@@ -1,20 +1,25 @@
 #!/usr/bin/python3
 """Medians per (table, epsilon) of bench/synth/results.csv, as a markdown table.
 
-usage: summarize.py [results.csv [plot.svg]]  (the plot: median 2-, 3-way error against epsilon)"""
+usage: summarize.py [--brief] [results.csv [plot.svg]]  (the plot: median 2-, 3-way error
+against epsilon; --brief: the columns docs/BENCHMARKS.md shows, for bench/record.py synth)"""
 import csv, os, statistics, sys
 
-path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results.csv")
+brief = "--brief" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--brief"]
+path = args[0] if args else os.path.join(os.path.dirname(__file__), "results.csv")
 rows = list(csv.DictReader(open(path)))
 keys = sorted({(r["table"], float(r["epsilon"])) for r in rows})
 cols = ["err1", "err2", "err3", "bacc", "user_s", "wall_s", "rounds", "model_cells", "peak_kb"]
-print("| table | epsilon | seeds | " + " | ".join(cols) + " |")
+if brief:
+    cols = ["err1", "err2", "err3", "bacc", "user_s"]
+print("| table | ε | seeds | " + " | ".join(cols) + " |")
 print("|---|---:|---:|" + "---:|" * len(cols))
 for t, e in keys:
     sel = [r for r in rows if r["table"] == t and float(r["epsilon"]) == e]
     med = [statistics.median(float(r[c]) for r in sel) for c in cols]
-    fmt = ["%.4f" % m if c.startswith(("err", "bacc")) else "%.1f" % m if c.endswith("_s")
-           else "%d" % m for c, m in zip(cols, med)]
+    fmt = [("%.3f" if brief else "%.4f") % m if c.startswith(("err", "bacc")) else "%.1f" % m
+           if c.endswith("_s") else "%d" % m for c, m in zip(cols, med)]
     print("| %s | %g | %d | %s |" % (t, e, len(sel), " | ".join(fmt)))
 
 
@@ -53,5 +58,5 @@ def svg(path, rows):
     open(path, "w").write("\n".join(out) + "\n")
 
 
-if len(sys.argv) > 2:
-    svg(sys.argv[2], rows)
+if len(args) > 1:
+    svg(args[1], rows)

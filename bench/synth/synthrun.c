@@ -9,9 +9,11 @@
  * as many rows as the noisy count and writes them.  Prints one line of key=value
  * statistics (times in seconds: scan, rounds, sample).
  * Options: k (rows per unit, 1), max_model_cells (2^16), max_state_cells (2^26),
- * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), hash_slots (2^20:
+ * iters_round (50), iters_final (500), alpha (0.9), rounds_factor (16), first_share
+ * (synthesize()'s: 0.2, with a label 0.6), hash_slots (2^20:
  * the distinct-row hash of synthrows.c; 0: every row into the marginals), rows (the
- * noisy count), workload (a file of column-index lists, one set a line).
+ * noisy count), workload (a file of column-index lists, one set a line), label (a
+ * column name: synthesize()'s "label"), max_workload (the default's cap, 1024).
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +27,8 @@
 #include "core/synthaim.h"
 #include "core/synthrows.h"
 #include "core/synthsample.h"
+#include "core/synthwork.h"
+#include "synthio.h"
 
 static double
 now(void)
@@ -33,76 +37,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int
-read_domain(const char *path, char names[][64], int *levels)
-{
-	FILE	   *f = fopen(path, "r");
-	char		line[256];
-	int			d = 0;
-
-	if (!f)
-		return -1;
-	while (d < SYNTH_MAX_COLUMNS && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %d", names[d], &levels[d]) == 2)
-			d++;
-	fclose(f);
-	return d;
-}
-
-/* the rows as codes; their count, or -1 */
-static int64_t
-read_rows(const char *path, int d, int **rows)
-{
-	FILE	   *f = fopen(path, "r");
-	char		line[65536];
-	int64_t		n = 0,
-				cap = 1024;
-
-	if (!f || !fgets(line, sizeof(line), f))
-		return -1;
-	*rows = malloc(sizeof(int) * cap * d);
-	while (fgets(line, sizeof(line), f))
-	{
-		char	   *p = line;
-
-		if (n == cap)
-			*rows = realloc(*rows, sizeof(int) * (cap *= 2) * d);
-		for (int j = 0; j < d; j++)
-		{
-			(*rows)[n * d + j] = (int) strtol(p, &p, 10);
-			if (*p == ',')
-				p++;
-		}
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-static int
-read_workload(const char *path, SynthSet *w)
-{
-	FILE	   *f = fopen(path, "r");
-	char		line[1024];
-	int			n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f) && n < 100000)
-	{
-		char	   *p = line,
-				   *q;
-		SynthSet	s = 0;
-
-		for (long v = strtol(p, &q, 10); q != p; p = q, v = strtol(p, &q, 10))
-			s |= SYNTH_BIT(v);
-		if (s)
-			w[n++] = s;
-	}
-	fclose(f);
-	return n;
 }
 
 int
@@ -134,8 +68,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: synthrun DOMAIN TRAIN.csv OUT.csv SEED EPSILON DELTA [key=value ...]\n");
 		return 2;
 	}
-	d = read_domain(argv[1], names, levels);
-	n = d > 0 ? read_rows(argv[2], d, &rows) : -1;
+	d = synthio_domain(argv[1], names, levels);
+	n = d > 0 ? synthio_rows(argv[2], d, &rows) : -1;
 	if (n < 0)
 	{
 		fprintf(stderr, "cannot read %s or %s\n", argv[1], argv[2]);
@@ -154,6 +88,8 @@ main(int argc, char **argv)
 	sp.iters_final = 500;
 	sp.alpha = 0.9;
 	sp.rounds_factor = 16;
+	sp.first_share = 0.0;		/* below: synthesize()'s */
+	sp.label = -1;
 	for (int a = 7; a < argc; a++)
 	{
 		char	   *v = strchr(argv[a], '=');
@@ -175,6 +111,16 @@ main(int argc, char **argv)
 			sp.alpha = atof(v);
 		else if (!strcmp(argv[a], "rounds_factor"))
 			sp.rounds_factor = atof(v);
+		else if (!strcmp(argv[a], "label"))
+		{
+			for (int j = 0; j < d; j++)
+				if (!strcmp(names[j], v))
+					sp.label = j;
+		}
+		else if (!strcmp(argv[a], "max_workload"))
+			sp.max_workload = atoi(v);
+		else if (!strcmp(argv[a], "first_share"))
+			sp.first_share = atof(v);
 		else if (!strcmp(argv[a], "hash_slots"))
 			hash_slots = atoll(v);
 		else if (!strcmp(argv[a], "rows"))
@@ -182,21 +128,21 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[a], "workload"))
 		{
 			workload = malloc(sizeof(SynthSet) * 100000);
-			nwork = read_workload(v, workload);
+			nwork = synthio_workload(v, workload, 100000);
 			sp.workload = workload;
 			sp.nworkload = nwork;
 		}
 	}
-	/* the candidates: every triple (or the workload's sets) */
-	cand = malloc(sizeof(SynthSet) * (d * d * d + nwork + 1));
+	if (sp.first_share == 0.0)
+		sp.first_share = sp.label >= 0 ? 0.6 : 0.2;
+	/* the layout's sets: the workload's, or the default workload */
+	cand = malloc(sizeof(SynthSet) * (SYNTH_DEFAULT_MAX_WORKLOAD + nwork + 1));
 	if (workload)
 		for (int i = 0; i < nwork; i++)
 			cand[ncand++] = workload[i];
 	else
-		for (int a = 0; a < d; a++)
-			for (int b = a + 1; b < d; b++)
-				for (int c = b + 1; c < d; c++)
-					cand[ncand++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(c);
+		ncand = synth_workload_default(d, sp.label, sp.max_workload > 0 ? sp.max_workload :
+									   SYNTH_DEFAULT_MAX_WORKLOAD, cand);
 
 	t0 = now();
 	st = synth_layout_build(d, levels, cand, ncand, max_state, &L);

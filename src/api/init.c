@@ -25,7 +25,7 @@
 #include "protected/sealplan.h"
 #include "protected/sealscan.h"
 #include "base/waitsink.h"
-#include "mechanisms/registry.h"
+#include "families/registry.h"
 #include "protected/selecthint.h"
 
 PG_MODULE_MAGIC;
@@ -61,8 +61,8 @@ _PG_init(void)
 	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
 	role_guard_init();
 
-	/* which kind of model each mechanism releases (registry.c, kinds.h) */
-	mechanism_register_model_kinds();
+	/* the families' registry: its order, each mechanism's model kind, the floors' copy */
+	registry_init();
 
 	MarkGUCPrefixReserved("dpobj");
 

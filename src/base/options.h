@@ -91,7 +91,7 @@ extern bool dp_option_sealed_key(const char *key, JsonbValue *v);
 
 /* options || json (a JSON object of dpobj's own making): its keys win */
 extern Jsonb *dp_options_add(Jsonb *options, const char *json);
-/* options || {"sample_rows": k} (a run's shard sample on Citus, registry.h citus_options) */
+/* options || {"sample_rows": k} (a run's shard sample on Citus, family.h citus_options) */
 extern Jsonb *dp_options_sample_rows(Jsonb *options, int64 k);
 
 #endif							/* DPOBJ_OPTIONS_H */

@@ -13,6 +13,7 @@
 
 #include "core/dpnoise.h"
 #include "core/expsample.h"
+#include "core/synthwork.h"
 
 #define SQRT_2_PI 0.79788456080286535588	/* sqrt(2 / pi) */
 
@@ -37,9 +38,9 @@ typedef struct Run
 } Run;
 
 double
-synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor)
+synth_aim_oneway_rho(double rho, int d, double share)
 {
-	return alpha * rho / (rounds_factor * d);
+	return share * rho / d;
 }
 
 #define LATTICE ((double) (INT64_C(1) << SYNTH_COUNT_BITS))
@@ -73,75 +74,54 @@ synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells, uint64_t
 						 dpnoise_discrete_gaussian(rng, s2)) / LATTICE;
 }
 
-/* the workload's downward closure that the state covers, with weights */
+/* the workload's downward closure that the state covers, with weights and counts */
 static SynthStatus
 build_candidates(Run *r)
 {
 	const SynthSpec *sp = r->spec;
-	int			nw = sp->workload ? sp->nworkload : 0;
-	SynthSet   *w = NULL;
-	int			cap = 64;
+	int			maxw = sp->max_workload > 0 ? sp->max_workload : SYNTH_DEFAULT_MAX_WORKLOAD;
+	SynthSet   *w = NULL,
+			   *sets;
+	int64_t    *weight;
+	int			nw = sp->nworkload,
+				n;
+	SynthStatus st;
 
 	if (sp->workload == NULL)
 	{
-		nw = sp->d * (sp->d - 1) * (sp->d - 2) / 6;
-		if (sp->d < 3)
-			nw = 1;
-		w = malloc(sizeof(SynthSet) * nw);
-		if (w == NULL)
-			return SYNTH_NOMEM;
-		nw = 0;
-		for (int a = 0; a < sp->d; a++)
-			for (int b = a + 1; b < sp->d; b++)
-				for (int c = b + 1; c < sp->d; c++)
-					w[nw++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(c);
-		if (sp->d < 3)
-			w[nw++] = SYNTH_BIT(sp->d) - 1;
-	}
-	r->cand = malloc(sizeof(Cand) * cap);
-	r->ncand = 0;
-	for (int i = 0; r->cand && i < nw; i++)
-	{
-		SynthSet	s = sp->workload ? sp->workload[i] : w[i];
-
-		/* every nonempty subset of s */
-		for (SynthSet sub = s; sub; sub = (sub - 1) & s)
-		{
-			bool		seen = false;
-
-			for (int c = 0; c < r->ncand && !seen; c++)
-				seen = r->cand[c].set == sub;
-			if (seen || synth_layout_covers(sp->layout, sub) < 0)
-				continue;
-			if (r->ncand == cap)
-			{
-				Cand	   *nc = realloc(r->cand, sizeof(Cand) * (cap *= 2));
-
-				if (nc == NULL)
-					break;
-				r->cand = nc;
-			}
-			memset(&r->cand[r->ncand], 0, sizeof(Cand));
-			r->cand[r->ncand++].set = sub;
-		}
-	}
-	for (int c = 0; r->cand && c < r->ncand; c++)
-	{
-		Cand	   *cd = &r->cand[c];
-
-		for (int i = 0; i < nw; i++)
-			cd->weight += synth_set_size(cd->set & (sp->workload ? sp->workload[i] : w[i]));
-		cd->ncells = synth_set_cells(cd->set, sp->levels, INT64_C(1) << 62);
-		cd->counts = malloc(sizeof(int64_t) * (size_t) cd->ncells);
-		if (cd->counts == NULL)
+		w = malloc(sizeof(SynthSet) * (size_t) maxw);
+		nw = w ? synth_workload_default(sp->d, sp->label, maxw, w) : -1;
+		if (nw < 0)
 		{
 			free(w);
 			return SYNTH_NOMEM;
 		}
+	}
+	st = synth_candidates(sp->workload ? sp->workload : w, nw, sp->label, SYNTH_LABEL_WEIGHT,
+						  &sets, &weight, &n);
+	free(w);
+	if (st != SYNTH_OK)
+		return st;
+	r->cand = calloc((size_t) n + 1, sizeof(Cand));
+	for (int i = 0; r->cand && i < n; i++)
+	{
+		Cand	   *cd = &r->cand[r->ncand];
+
+		if (synth_layout_covers(sp->layout, sets[i]) < 0)
+			continue;
+		cd->set = sets[i];
+		cd->weight = weight[i];
+		cd->ncells = synth_set_cells(cd->set, sp->levels, INT64_C(1) << 62);
+		cd->counts = malloc(sizeof(int64_t) * (size_t) cd->ncells);
+		r->ncand++;
+		if (cd->counts == NULL)
+			break;
 		synth_state_marginal(sp->layout, sp->counts, cd->set, sp->map, sp->levels, cd->counts);
 	}
-	free(w);
-	return r->cand ? SYNTH_OK : SYNTH_NOMEM;
+	st = r->cand && (r->ncand == 0 || r->cand[r->ncand - 1].counts) ? SYNTH_OK : SYNTH_NOMEM;
+	free(sets);
+	free(weight);
+	return st;
 }
 
 static Cand *
@@ -212,8 +192,6 @@ noisy_total(const SynthMeasure *m, int n, const int *levels)
 					v = 0.0;
 		int64_t		cells;
 
-		if (synth_set_size(m[i].set) != 1)
-			continue;
 		cells = synth_set_cells(m[i].set, levels, INT64_C(1) << 62);
 		for (int64_t x = 0; x < cells; x++)
 		{
@@ -376,7 +354,25 @@ add_round(Run *r, SynthSet chosen, double sigma2, double eps, int ncand, double 
 	return SYNTH_OK;
 }
 
-/* step 1: the single columns, the model's first fit */
+/* whether column j was measured already (a quantile column's sub-bins) */
+static bool
+premeasured(const SynthSpec *sp, int j)
+{
+	for (int i = 0; i < sp->npremeasured; i++)
+		if (sp->premeasured[i].set == SYNTH_BIT(j))
+			return true;
+	return false;
+}
+
+/* the label's pair with column j is measured in step 1: j not premeasured, the pair in the state */
+static bool
+label_pair(const SynthSpec *sp, int j)
+{
+	return sp->label >= 0 && j != sp->label && !premeasured(sp, j) &&
+		synth_layout_covers(sp->layout, SYNTH_BIT(j) | SYNTH_BIT(sp->label)) >= 0;
+}
+
+/* step 1: the single columns (or their pairs with the label), the model's first fit */
 static SynthStatus
 first_step(Run *r, double rho1)
 {
@@ -401,15 +397,22 @@ first_step(Run *r, double rho1)
 		m->var = sp->premeasured[i].var;
 	}
 	res->rho_spent = sp->rho_premeasured;
+	/*
+	 * One measurement per column at most, so step 1 costs at most first_share
+	 * rho: a premeasured column's stands; with a label, its pair with each
+	 * other column (the column's counts too), the label's own only when no
+	 * pair holds it.
+	 */
 	for (int j = 0; j < sp->d; j++)
 	{
-		bool		pre = false;
+		SynthSet	s = SYNTH_BIT(j) | (label_pair(sp, j) ? SYNTH_BIT(sp->label) : 0);
+		bool		paired = false;
 
-		for (int i = 0; i < sp->npremeasured; i++)
-			pre |= sp->premeasured[i].set == SYNTH_BIT(j);
-		if (pre)
+		for (int i = 0; i < sp->d && j == sp->label; i++)
+			paired |= label_pair(sp, i);
+		if (premeasured(sp, j) || paired)
 			continue;
-		if ((st = measure(r, SYNTH_BIT(j), s2)) != SYNTH_OK)
+		if ((st = measure(r, s, s2)) != SYNTH_OK)
 			return st;
 		res->rho_spent += synth_release_rho(s2, sp->k);
 	}
@@ -526,12 +529,13 @@ synth_aim_run(const SynthSpec *spec, gsl_rng *rng, SynthResult *res)
 {
 	Run			r;
 	SynthStatus st;
-	double		rho1 = synth_aim_oneway_rho(spec->rho, spec->d, spec->alpha, spec->rounds_factor);
+	double		rho1 = synth_aim_oneway_rho(spec->rho, spec->d, spec->first_share);
 
 	memset(res, 0, sizeof(*res));
 	memset(&r, 0, sizeof(r));
 	if (spec->d < 1 || spec->d > SYNTH_MAX_COLUMNS || !(spec->rho > 0.0) || spec->k < 1 ||
-		!(spec->alpha > 0.0 && spec->alpha < 1.0) || !(spec->rounds_factor >= 1.0))
+		!(spec->alpha > 0.0 && spec->alpha < 1.0) || !(spec->rounds_factor >= 1.0) ||
+		!(spec->first_share > 0.0 && spec->first_share < 1.0))
 		return SYNTH_BADARG;
 	r.spec = spec;
 	r.rng = rng;

@@ -6,14 +6,17 @@
  *	  dpobj's neighbours (one row replaced; a privacy unit: k rows) and
  *	  drawing every released value with an exact discrete sampler.
  *
- *	  1. Every single column is measured: its counts + N_Z(0, s0^2).
+ *	  1. Every single column is measured: its counts + N_Z(0, s0^2) (with
+ *	     a label: each other column's pair with it, where the state has it),
+ *	     each at first_share rho / d.
  *	  2. Each round selects a candidate r (a set in the workload's downward
  *	     closure that the state covers and that keeps the junction tree
  *	     within the public cap times the share of rho spent) by the
  *	     exponential mechanism (expsample.c) on the integer loss
  *	        -w_r (||2^b c_r - round(2^b mu_r)||_1 - round(2^b sqrt(2/pi) s n_r))
  *	     (c_r the counts, mu_r the current model's marginal, n_r its cells,
- *	     w_r = sum over workload sets of |r & set|), measures it with the
+ *	     w_r = sum over workload sets of lambda |r & set|, synthwork.h),
+ *	     measures it with the
  *	     discrete Gaussian, and refits the model (synthpgm.c), warm.
  *	  3. When a measurement barely moves the model (||mu_new - mu_old||_1
  *	     <= sqrt(2/pi) s n_r) the next rounds get 4 times the rho each
@@ -47,13 +50,16 @@ typedef struct SynthSpec
 	const int64_t *counts;		/* the scan's state */
 	double		rho;			/* the zCDP budget of the rounds (steps 1-3) */
 	int64_t		k;				/* rows per privacy unit, >= 1 */
-	const SynthSet *workload;	/* the analyst's sets, or NULL: all triples */
+	const SynthSet *workload;	/* the analyst's sets, or NULL: the default (synthwork.h) */
 	int			nworkload;
+	int			max_workload;	/* the default's cap (0: SYNTH_DEFAULT_MAX_WORKLOAD) */
 	int64_t		max_model_cells;	/* the public cap on the junction tree */
 	int			iters_round;	/* mirror-descent steps after each measurement */
 	int			iters_final;	/* and at the end */
 	double		alpha;			/* rho's share for measuring (AIM: 0.9) */
 	double		rounds_factor;	/* the first rounds' rho is rho / (factor d) (AIM: 16) */
+	double		first_share;	/* step 1's share of rho, rho / d each (AIM: alpha / factor) */
+	int			label;			/* a public label column, or -1 (synthwork.h) */
 	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */
 	int			npremeasured;
 	double		rho_premeasured;	/* what they cost (within rho) */
@@ -95,8 +101,8 @@ typedef struct SynthResult
 	double		total;			/* the model's rows: the noisy count */
 } SynthResult;
 
-/* the rho of a single column's measurement in step 1 (also for premeasured ones) */
-extern double synth_aim_oneway_rho(double rho, int d, double alpha, double rounds_factor);
+/* the rho of each measurement of step 1 (also of premeasured ones): share rho / d */
+extern double synth_aim_oneway_rho(double rho, int d, double share);
 
 /*
  * Counts are released on the lattice 2^-SYNTH_COUNT_BITS: y = (2^B c + Z) /

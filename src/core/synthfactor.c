@@ -12,19 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int
-synth_set_size(SynthSet s)
-{
-	int			n = 0;
-
-	while (s)
-	{
-		s &= s - 1;
-		n++;
-	}
-	return n;
-}
-
 int64_t
 synth_set_cells(SynthSet s, const int *sizes, int64_t limit)
 {

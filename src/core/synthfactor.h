@@ -35,7 +35,32 @@ typedef struct SynthFactor
 } SynthFactor;
 
 /* columns in a set */
-extern int	synth_set_size(SynthSet s);
+static inline int
+synth_set_size(SynthSet s)
+{
+	s = s - ((s >> 1) & UINT64_C(0x5555555555555555));
+	s = (s & UINT64_C(0x3333333333333333)) + ((s >> 2) & UINT64_C(0x3333333333333333));
+	s = (s + (s >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int) ((s * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* the lowest column of a nonempty set */
+static inline int
+synth_set_first(SynthSet s)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_ctzll(s);
+#else
+	int			j = 0;
+
+	while (!(s & 1))
+	{
+		s >>= 1;
+		j++;
+	}
+	return j;
+#endif
+}
 
 /*
  * Cells of the table over set s whose column j has sizes[j] levels: the

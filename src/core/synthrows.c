@@ -36,9 +36,10 @@ pow2_below(int64_t slots)
 }
 
 int64_t
-synth_rows_bytes(int64_t slots)
+synth_rows_bytes(const SynthLayout *L, int64_t slots)
 {
-	return pow2_below(slots) * (int64_t) (sizeof(uint64_t) + sizeof(int64_t));
+	return pow2_below(slots) * (int64_t) (sizeof(uint64_t) + sizeof(int64_t)) +
+		synth_scan_bytes(L, SYNTH_SCAN_BATCH);
 }
 
 SynthStatus
@@ -52,7 +53,8 @@ synth_rows_init(SynthRows *h, const SynthLayout *L, int64_t *counts, int64_t slo
 	h->size = pow2_below(slots);
 	h->key = calloc((size_t) h->size, sizeof(uint64_t));
 	h->cnt = calloc((size_t) h->size, sizeof(int64_t));
-	if (h->key == NULL || h->cnt == NULL)
+	if (h->key == NULL || h->cnt == NULL ||
+		synth_scan_init(&h->scan, L, counts, SYNTH_SCAN_BATCH) != SYNTH_OK)
 	{
 		synth_rows_free(h);
 		return SYNTH_NOMEM;
@@ -86,10 +88,11 @@ synth_rows_fold(SynthRows *h)
 			codes[j] = (int) (k % (uint64_t) h->L->levels[j]);
 			k /= (uint64_t) h->L->levels[j];
 		}
-		synth_state_add_n(h->L, h->counts, codes, h->cnt[i]);
+		synth_scan_add_n(&h->scan, codes, h->cnt[i]);
 		h->key[i] = 0;
 		h->cnt[i] = 0;
 	}
+	synth_scan_flush(&h->scan);
 	h->used = 0;
 	h->folds++;
 }
@@ -123,6 +126,7 @@ synth_rows_free(SynthRows *h)
 {
 	free(h->key);
 	free(h->cnt);
+	synth_scan_free(&h->scan);
 	h->key = NULL;
 	h->cnt = NULL;
 }

@@ -3,8 +3,9 @@
  * synthrows.h
  *	  The scan's fast path: distinct coded rows and their counts in an
  *	  open-addressing hash (a row is one 64-bit key, its codes in mixed
- *	  radix), folded into the state's marginal counts (synthstate.h) when
- *	  the hash is half full and at the end.  A row then costs one probe
+ *	  radix), folded into the state's marginal counts (synthstate.h), a
+ *	  batch at a time (synthscan.h), when the hash is half full and at the
+ *	  end.  A row then costs one probe
  *	  instead of one increment per stored set; the counts that come out are
  *	  exactly those of synth_state_add whenever the folds happen, so the
  *	  path (and how full the hash gets, which depends on the rows) changes
@@ -17,7 +18,7 @@
 #ifndef DPOBJ_SYNTHROWS_H
 #define DPOBJ_SYNTHROWS_H
 
-#include "core/synthstate.h"
+#include "core/synthscan.h"
 
 typedef struct SynthRows
 {
@@ -28,13 +29,14 @@ typedef struct SynthRows
 	uint64_t   *key;			/* key + 1; 0: empty */
 	int64_t    *cnt;
 	int64_t		folds;			/* statistics */
+	SynthScan	scan;			/* the fold's batches */
 } SynthRows;
 
 /* whether the layout's rows fit one key */
 extern bool synth_rows_usable(const SynthLayout *L);
 
-/* the bytes of a hash of `slots` slots (rounded down to a power of two, >= 16) */
-extern int64_t synth_rows_bytes(int64_t slots);
+/* the bytes of a hash of `slots` slots (rounded down to a power of two, >= 16), its batches too */
+extern int64_t synth_rows_bytes(const SynthLayout *L, int64_t slots);
 
 extern SynthStatus synth_rows_init(SynthRows *h, const SynthLayout *L, int64_t *counts,
 								   int64_t slots);

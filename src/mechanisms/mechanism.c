@@ -10,6 +10,7 @@
  *-------------------------------------------------------------------------
  */
 #include "mechanisms/mechanism.h"
+#include "mechanisms/family.h"
 
 #include "state/aggstate.h"
 #include "base/calibsql.h"

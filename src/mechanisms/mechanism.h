@@ -8,7 +8,7 @@
  *
  *	  and a mechanism supplies only the steps' computations (DPRunOps);
  *	  a failure after the charge goes through mechanism_fail().  The costs
- *	  of the names runs charge under come from the registry (registry.c).
+ *	  of the names runs charge under come from the registry (family.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -37,7 +37,7 @@ typedef struct DPRun
 	FunctionCallInfo fcinfo;
 	DPProtectedContext *pctx;	/* admit: the protected context, or NULL */
 	void	   *state;			/* admit: the aggregate's final state */
-	/* calibrate: what the charge is for (the name's cost: registry.c) */
+	/* calibrate: what the charge is for (the name's cost: family.c) */
 	const char *ledger_name;
 	double		epsilon;
 	double		delta;
@@ -108,37 +108,6 @@ extern pg_noreturn void mechanism_fail(const DPRun *run, const char *outcome,
 									   const char *detail, int sqlerrcode,
 									   const char *msg, const char *errdetail_text,
 									   const char *hint);
-
-/*
- * The privacy cost of one run of a mechanism (its name in the ledger:
- * "noisysgd", "output_gauss", ...) at (epsilon, delta), the float8 values
- * the mechanism calibrates with, by the name's cost form in the registry
- * (registry.c): gauss (every release a discrete Gaussian) with the rho its
- * calibration uses (rounded up), pure with rho = epsilon^2 / 2 (rounded
- * up), else approx.  mechanism_cost_private_r: the same run with "R":
- * "private" (gauss becomes zcdp).
- */
-extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
-						   LedgerCost *cost);
-extern void mechanism_cost_private_r(LedgerCost *cost);
-
-/* the options ask for the private norm bound ("R": "private") */
-extern bool mechanism_options_private_r(Jsonb *options);
-
-/*
- * The cost of what dpobj.train()'s mechanism runs with these options:
- * mechanism_cost of its ledger name, zcdp with "R": "private".
- */
-extern void mechanism_run_cost(const char *train_mechanism, Jsonb *options,
-							   double epsilon, double delta, LedgerCost *cost);
-
-/*
- * The name of what dpobj.train()'s mechanism runs with these options, the
- * one its direct aggregate charges under (its registry entry's ledger
- * names: "logistic" by its "method", "linear" adassp or ssp, "noisysgd"
- * with "tune" noisysgd_tune, ...).  mechanism_cost() prices it.
- */
-extern const char *mechanism_ledger_name(const char *train_mechanism, Jsonb *options);
 
 /*
  * Interrupt check for a charged run's long loops (between LP solves, SGD

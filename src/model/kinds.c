@@ -7,7 +7,7 @@
  * Every released model records its shape in its params ("classes": multi-
  * class, "Q": halfspace, "terms": additive, none: linear), the rule
  * 0.1.0-0.4.0 read models by.  What the shape does not say comes from the
- * mechanism registry (src/mechanisms, above this layer), which names each
+ * mechanism registry (src/families/registry.c, above this layer), which names each
  * entry's model kind and registers its model names here at load, so the
  * model layer never names a mechanism: a regression's mechanism predicts
  * a value, and an additive mechanism's model without "terms" is forged.

@@ -25,7 +25,7 @@
 #include "base/dpobj.h"
 #include "protected/entryargs.h"
 #include "mechanisms/mechanism.h"
-#include "mechanisms/registry.h"
+#include "families/registry.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"

@@ -54,7 +54,7 @@
 #include "context/trainquery.h"
 #include "protected/units.h"
 #include "context/workerpins.h"
-#include "mechanisms/registry.h"
+#include "families/registry.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -666,8 +666,8 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	ctx->parallel = train_parallel_ok(ctx, mech);
 	ctx->sorts_rows = mech->sorts_rows;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
-	if (ctx->citus && mech->citus_options != NULL)
-		ctx->options = mech->citus_options(ctx);
+	if (ctx->citus && mech->citus_shard_options)
+		ctx->options = mechanism_family(mech)->citus_options(ctx);
 	/* what the run will cost, from public inputs (seal.c charges the same) */
 	mechanism_run_cost(mech->name, ctx->options, ctx->epsilon_f, ctx->delta_f, &ctx->cost);
 

@@ -3,16 +3,17 @@
 
 Run from the repository root.  Copies the tree (the files git tracks) into a temporary
 folder and adds a throwaway family "scratchfam" the way a contributor would: its folder
-(src/families/scratchfam/: a header giving its registry entries and argument check, a .c
-file over the floors below), its regression test (sql/, expected/), its harness lines
+(src/families/scratchfam/: a header giving its entries and argument check, a .c file
+over the floors below defining its descriptor), its regression test (sql/, expected/), its harness lines
 (tests/security/mechanisms.txt, tests/audit/audits.txt, tests/citus/run.sh), its docs
-(docs/ARCHITECTURE.md's file table) and the registry's marked places.  Then:
+(docs/ARCHITECTURE.md's file table) and X(scratchfam) at the registry's marked place.  Then:
   1. tests/docs/structure.py passes on the copy;
   2. the build takes the family's files and pg_regress its test with no list edited
      (the Makefile's OBJS and REGRESS, read through make with PGXS);
   3. the family's files and the registry compile against the installed server headers;
   4. the name appears nowhere else, and in the registry on at most REGISTRY_LINES lines;
-  5. the same family including another family's header fails structure.py.
+  5. the same family including another family's header, or the registry's, fails
+     structure.py.
 What the tree cannot show yet is printed as "# pending" lines (docs/ARCHITECTURE.md,
 "Families").  Needs pg_config ($PG_CONFIG or on PATH) for 2 and 3.
 Last line: "N passed, M failed".
@@ -20,12 +21,10 @@ Last line: "N passed, M failed".
 import glob, os, re, shutil, subprocess, sys, tempfile
 
 NAME = "scratchfam"
-# the registry's lines that name a new family: its header's include and its entries
-# (one line once the registry lists descriptors)
-REGISTRY_LINES = 2
+# the registry's lines that name a new family: its DP_FAMILIES line
+REGISTRY = "src/families/registry.c"
+REGISTRY_LINES = 1
 PENDING = [
-    "the registry names a family on one line (now two: the include of its header and "
-    "its entries)",
     "the family's SQL objects come from its own SQL file, concatenated by the Makefile "
     "(now: its CREATE AGGREGATE in the upgrade script)",
     "the harnesses read the family's own test lines (now: a line in each shared list)",
@@ -65,7 +64,7 @@ def insert_before(root, path, marker, text):
 
 HEADER = """/*
  * scratchfam.h
- *	  A throwaway family: its argument check and registry entries.
+ *	  A throwaway family: its argument check and entries.
  */
 #ifndef DPOBJ_SCRATCHFAM_H
 #define DPOBJ_SCRATCHFAM_H
@@ -87,13 +86,18 @@ extern void scratchfam_check_args(const char *aggname, double epsilon, double de
 
 SOURCE = """/*
  * scratchfam.c
- *	  A throwaway family's argument check, over the floors below.
+ *	  A throwaway family's argument check and descriptor, over the floors below.
  */
 #include "postgres.h"
 
 #include "families/scratchfam/scratchfam.h"
 #include "base/dpobj.h"
+#include "mechanisms/family.h"
 #include "mechanisms/mechanism.h"
+
+static const DPMechanism scratchfam_mechanisms[] = {SCRATCHFAM_FAMILY_MECHANISMS};
+
+const DPFamily scratchfam_family = DP_FAMILY(scratchfam, scratchfam_mechanisms);
 
 void
 scratchfam_check_args(const char *aggname, double epsilon, double delta, int d,
@@ -111,11 +115,7 @@ def add_family(root):
     fam = f"src/families/{NAME}"
     write(root, f"{fam}/{NAME}.h", HEADER)
     write(root, f"{fam}/{NAME}.c", SOURCE)
-    reg = "src/mechanisms/registry.c"
-    insert_before(root, reg, "/* the moved families' faces (a new family: its header here) */\n",
-                  f'#include "families/{NAME}/{NAME}.h"\n')
-    insert_before(root, reg, "\t/* a new family: its entries here */",
-                  "\tSCRATCHFAM_FAMILY_MECHANISMS,\n")
+    insert_before(root, REGISTRY, "/* a new family: X(<f>) */", f"X({NAME}) ")
     write(root, f"sql/{NAME}.sql", "SELECT 1 AS scratchfam;\n")
     write(root, f"expected/{NAME}.out", "SELECT 1 AS scratchfam;\n scratchfam \n"
           "------------\n          1\n(1 row)\n\n")
@@ -178,7 +178,7 @@ def named(root):
                 continue
             if re.search(r"scratchfam", text, re.I):
                 where.append(p)
-                if p == "src/mechanisms/registry.c":
+                if p == REGISTRY:
                     reg = sum(1 for l in text.splitlines() if re.search("scratchfam", l, re.I))
     return sorted(where), reg
 
@@ -202,24 +202,29 @@ def main():
             check("pg_regress runs the family's test (REGRESS)", NAME in regress,
                   " ".join(regress[-3:]))
             bad = compiles(root, pgc, [f"src/families/{NAME}/{NAME}.c",
-                                       "src/mechanisms/registry.c"])
+                                       REGISTRY])
             check("the family and the registry compile", not bad, "; ".join(bad))
         else:
             check("pg_config found (the build's lists and a compile)", False,
                   "set PG_CONFIG")
         allowed = re.compile(rf"^(src/families/{NAME}/|sql/{NAME}\.sql$|expected/{NAME}\.out$"
-                             r"|tests/|docs/|src/mechanisms/registry\.c$)")
+                             r"|tests/|docs/|src/families/registry\.c$)")
         where, reg = named(root)
         check("the family is named only in its folder, SQL test, tests, docs and registry",
               not [p for p in where if not allowed.match(p)],
               ", ".join(p for p in where if not allowed.match(p)))
         check(f"the registry names it on at most {REGISTRY_LINES} lines ({reg})",
               0 < reg <= REGISTRY_LINES)
-        insert_before(root, f"src/families/{NAME}/{NAME}.c", '#include "base/dpobj.h"',
-                      '#include "families/halfspace/halfspace.h"\n')
-        rc, bad = structure(root)
-        check("a family including another family fails structure.py",
-              rc != 0 and any("another family" in l for l in bad), "; ".join(bad))
+        src = os.path.join(root, f"src/families/{NAME}/{NAME}.c")
+        clean = open(src, encoding="utf-8").read()
+        for what, header in (("another family", "families/halfspace/halfspace.h"),
+                             ("the registry above it", "families/registry.h")):
+            insert_before(root, f"src/families/{NAME}/{NAME}.c", '#include "base/dpobj.h"',
+                          f'#include "{header}"\n')
+            rc, bad = structure(root)
+            check(f"a family including {what} fails structure.py",
+                  rc != 0 and any("another family" in l for l in bad), "; ".join(bad))
+            open(src, "w", encoding="utf-8").write(clean)
     for p in PENDING:
         print("# pending: " + p)
     print(f"{checks.PASS} passed, {checks.FAIL} failed")

@@ -13,14 +13,15 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
      includes on) and no call circle between files;
   6. every include of a dpobj header names its folder ("state/aggstate.h"), and none runs
      up the layers (LAYERS, bottom first; docs/ARCHITECTURE.md "Layout");
-  7. every train() mechanism of the registry (src/mechanisms/registry.c and the family
-     entries it expands, src/families/*/*.h) has a line in the neighbour harness's
+  7. every train() mechanism of the registry (the entries of the families it lists,
+     src/families/*/*.h) has a line in the neighbour harness's
      tests/security/mechanisms.txt, every aggregate of the registry a line in the audit's
      tests/audit/audits.txt and (but CITUS_PENDING) a run in tests/citus/run.sh;
   8. no call runs up the layers (a function defined in a higher folder called from a
      lower one);
   9. a family (src/families/<f>/) includes and calls only the layers below it and its own
-     folder, never another family; outside src/families/ only the registry names one;
+     folder, never another family nor the registry above them (src/families/registry.c);
+     outside src/families/ none is named;
  10. a throwaway family (a copy of the tree with one more family folder, SQL test and
      registry line) passes these checks and is built and tested with no other edit.
 """
@@ -35,13 +36,9 @@ LAYERS = ["core", "base", "ledger", "model", "context", "state", "mechanisms", "
 # includes up the layers that another change removes, each (file, include); the check
 # fails on any other and on an entry that no longer occurs (none now).
 PENDING_UP = set()
-# The registry still sits in mechanisms/, below the families, and expands the entries a
-# family's face header gives (families/<f>/<f>.h) until it lists descriptors above them
-# (docs/ARCHITECTURE.md, "Families"): it may include those headers, and only those.
-REGISTRY = "src/mechanisms/registry.c"
-FACE = re.compile(r"^families/(\w+)/\1\.h$")
-# files outside src/families/ that name a family (include or call), besides the
-# registry, each (file, family) with why; fails on any other and on an entry that no
+# files outside src/families/ that name a family (include or call; the registry,
+# src/families/registry.c, is in no family and names none but on its DP_FAMILIES line,
+# which is not an include or a call), each (file, family) with why; fails on any other and on an entry that no
 # longer occurs.  The statistics entry points read the family's public layout
 # (agglayout.h) and slot noise until a descriptor operation or a floor gives them.
 PENDING_FAMILY_NAMED = {
@@ -206,8 +203,6 @@ def check_layers(files):
                 continue
             target = n.split("/")[0]
             if rank.get(target, -1) > rank.get(f.split("/")[1], len(LAYERS)):
-                if f == REGISTRY and FACE.match(n):
-                    continue
                 if (f, n) in PENDING_UP:
                     seen.add((f, n))
                 else:
@@ -342,10 +337,9 @@ def check_circles(files):
 
 
 def registry_entries():
-    """the registry's descriptors: its own entries and those of the family headers it
-    expands (src/families/*/*.h), each (name, text of the entry)"""
-    texts = [open("src/mechanisms/registry.c", encoding="utf-8").read()]
-    texts += [open(f, encoding="utf-8").read() for f in sorted(glob.glob("src/families/*/*.h"))]
+    """the registry's descriptors: the entries its families' headers give
+    (src/families/*/*.h), each (name, text of the entry)"""
+    texts = [open(f, encoding="utf-8").read() for f in sorted(glob.glob("src/families/*/*.h"))]
     out = []
     for text in texts:
         for e in re.split(r"\{\.name = ", text)[1:]:
@@ -394,8 +388,8 @@ def check_calls_up(files):
 
 
 def check_families(files):
-    """a family includes and calls its own folder and lower layers only; outside
-    src/families/ only the registry (its face headers) and PENDING_FAMILY_NAMED name one"""
+    """a family includes and calls its own folder and lower layers only (not the registry
+    above it); outside src/families/ only PENDING_FAMILY_NAMED name one"""
     src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
     named = []
     for f in src:
@@ -408,14 +402,14 @@ def check_families(files):
         if family(f):
             if family(f) != family(target):
                 cross.append(f"{f} -> {what}")
-        elif f == REGISTRY and FACE.match(what):
-            continue
+        elif family(target) is None:
+            continue            # the registry, above the families
         elif (f, family(target)) in PENDING_FAMILY_NAMED:
             seen.add((f, family(target)))
         else:
             outside.append(f"{f} -> {what}")
-    check("no family includes or calls another family", not cross, ", ".join(cross[:20]))
-    check("outside src/families/ only the registry names a family", not outside,
+    check("no family includes or calls another family or the registry", not cross, ", ".join(cross[:20]))
+    check("no file outside a family folder (the registry included) names a family", not outside,
           ", ".join(outside[:20]))
     stale = [f"{f} -> {n}" for f, n in sorted(set(PENDING_FAMILY_NAMED) - seen)]
     check("every pending naming of a family still occurs (else drop it)", not stale,

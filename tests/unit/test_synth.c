@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -19,8 +20,10 @@
 #include "core/synthjt.h"
 #include "core/synthpgm.h"
 #include "core/synthrows.h"
+#include "core/synthscan.h"
 #include "core/synthsample.h"
 #include "core/synthstate.h"
+#include "core/synthwork.h"
 
 static double
 urand(void)
@@ -230,6 +233,37 @@ test_state(void)
 			  (long long) h.folds);
 		synth_rows_free(&h);
 		free(viah);
+	}
+	/* batches of 1, 7 or 1000 rows, flushed mid-way or not, give the same counts */
+	for (int batch = 1; batch <= 1000; batch = batch == 1 ? 7 : batch == 7 ? 1000 : 1001)
+	{
+		SynthScan	sc;
+		int64_t    *viab = calloc(L.cells, sizeof(int64_t)),
+				   *ref = calloc(L.cells, sizeof(int64_t));
+
+		CHECK(synth_scan_init(&sc, &L, viab, batch) == SYNTH_OK, "scan");
+		for (int i = 0; i < 400; i++)
+		{
+			synth_scan_add(&sc, rows[i]);
+			if (i == 200)
+				synth_scan_flush(&sc);
+		}
+		synth_scan_flush(&sc);
+		CHECK(memcmp(viab, all, sizeof(int64_t) * L.cells) == 0,
+			  "batches of %d rows = one scan", batch);
+		/* rows with counts, mixed with single rows */
+		for (int i = 0; i < 400; i++)
+		{
+			synth_scan_add_n(&sc, rows[i], i % 3);
+			synth_state_add_n(&L, ref, rows[i], i % 3);
+		}
+		synth_scan_flush(&sc);
+		synth_state_merge(&L, ref, all);
+		CHECK(memcmp(viab, ref, sizeof(int64_t) * L.cells) == 0,
+			  "counted rows in batches of %d = one scan", batch);
+		synth_scan_free(&sc);
+		free(viab);
+		free(ref);
 	}
 	for (int trial = 0; trial < 30; trial++)
 	{
@@ -485,6 +519,25 @@ test_calibration(void)
 	gsl_rng_free(rng);
 }
 
+/* the rounds' specification of the tests: AIM's alpha, the model cap 2^16, no label */
+static void
+spec_init(SynthSpec *sp, int d, const int *levels, const SynthLayout *L, const int64_t *counts,
+		  double rho, int64_t k, int iters_round, int iters_final)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->d = d;
+	memcpy(sp->levels, levels, sizeof(int) * d);
+	sp->layout = L;
+	sp->counts = counts;
+	sp->rho = rho;
+	sp->k = k;
+	sp->max_model_cells = 1 << 16;
+	sp->iters_round = iters_round;
+	sp->iters_final = iters_final;
+	sp->alpha = 0.9;
+	sp->label = -1;
+}
+
 static void
 test_rounds(void)
 {
@@ -513,18 +566,9 @@ test_rounds(void)
 			c[j] = urand() < 0.7 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
 		synth_state_add(&L, counts, c);
 	}
-	memset(&sp, 0, sizeof(sp));
-	sp.d = 6;
-	memcpy(sp.levels, levels, sizeof(levels));
-	sp.layout = &L;
-	sp.counts = counts;
-	sp.rho = 0.05;
-	sp.k = 3;
-	sp.max_model_cells = 1 << 16;
-	sp.iters_round = 20;
-	sp.iters_final = 100;
-	sp.alpha = 0.9;
+	spec_init(&sp, 6, levels, &L, counts, 0.05, 3, 20, 100);
 	sp.rounds_factor = 16;
+	sp.first_share = 0.9 / 16;
 	gsl_rng_set(rng, 11);
 	CHECK(synth_aim_run(&sp, rng, &r1) == SYNTH_OK, "rounds ran");
 	{
@@ -784,6 +828,178 @@ test_marginal_bound(void)
 		free(meas[i].y);
 }
 
+/*
+ * The default workload of a narrow table is every triple in order; the
+ * candidates are their nonempty subsets, each weighed by AIM's
+ * sum of |r & s|, the label's sets label_weight times; bad sets refused.
+ */
+static void
+test_workload(void)
+{
+	SynthSet	w[8],
+			   *cand;
+	int64_t    *weight;
+	int			n,
+				ncand;
+
+	n = synth_workload_default(4, -1, 8, w);
+	CHECK(n == 4 && w[0] == 0x7 && w[1] == 0xb && w[2] == 0xd && w[3] == 0xe,
+		  "4 columns: the 4 triples in order (%d)", n);
+	n = synth_workload_default(2, -1, 8, w);
+	CHECK(n == 1 && w[0] == 0x3, "2 columns: the pair");
+	n = synth_workload_default(4, -1, 8, w);
+	CHECK(synth_candidates(w, n, 0, 4, &cand, &weight, &ncand) == SYNTH_OK && ncand == 14,
+		  "14 candidates (%d)", ncand);
+	for (int i = 0; i < ncand; i++)
+	{
+		int64_t		expect = 0;
+
+		for (int t = 0; t < n; t++)
+			expect += ((w[t] & 1) ? 4 : 1) * synth_set_size(cand[i] & w[t]);
+		CHECK(weight[i] == expect && (i == 0 || cand[i - 1] < cand[i]),
+			  "candidate %d: weight %lld", i, (long long) weight[i]);
+	}
+	CHECK(weight[0] == 12 && weight[1] == 9, "{0} weighs 12, {1} 9");
+	free(cand);
+	free(weight);
+	w[0] = 0;
+	CHECK(synth_candidates(w, 1, -1, 1, &cand, &weight, &ncand) == SYNTH_BADARG,
+		  "an empty set refused");
+	w[0] = 0x1ff;
+	CHECK(synth_candidates(w, 1, -1, 1, &cand, &weight, &ncand) == SYNTH_BADARG,
+		  "a set of 9 columns refused");
+}
+
+/*
+ * Step 1 with a label: the label's pair with each other column that is not
+ * premeasured, and at most one measurement per column, so its cost stays
+ * within first_share rho even when every column was premeasured (a pair per
+ * premeasured column on top cost up to (2d - 1) / d of the share: more than
+ * rho at 0.6).
+ */
+static void
+test_label_step(void)
+{
+	int			levels[4] = {3, 2, 4, 2};
+	SynthSet	w[4];
+	int			nw = synth_workload_default(4, 3, 4, w);
+	SynthLayout L;
+	int64_t    *counts;
+	SynthMeasure pre[4];
+	SynthSpec	sp;
+	SynthResult res;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		rho = 0.1,
+				s2 = synth_sigma2(synth_aim_oneway_rho(rho, 4, 0.6), 1);
+
+	CHECK(synth_layout_build(4, levels, w, nw, 1 << 16, &L) == SYNTH_OK, "label: layout");
+	counts = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 500; i++)
+	{
+		int			c[4];
+
+		for (int j = 0; j < 4; j++)
+			c[j] = (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, counts, c);
+	}
+	for (int npre = 0; npre <= 4; npre += 4)
+	{
+		spec_init(&sp, 4, levels, &L, counts, rho, 1, 10, 20);
+		sp.rounds_factor = 4;
+		sp.first_share = 0.6;
+		sp.label = 3;
+		for (int j = 0; j < npre; j++)
+		{
+			int64_t		cnt[4];
+
+			pre[j].set = SYNTH_BIT(j);
+			pre[j].sigma2 = synth_count_variance(s2);
+			pre[j].y = malloc(sizeof(double) * levels[j]);
+			pre[j].var = NULL;
+			synth_state_marginal(&L, counts, SYNTH_BIT(j), NULL, levels, cnt);
+			for (int x = 0; x < levels[j]; x++)
+				pre[j].y[x] = (double) cnt[x];
+			sp.rho_premeasured += synth_release_rho(s2, 1);
+		}
+		sp.premeasured = npre ? pre : NULL;
+		sp.npremeasured = npre;
+		gsl_rng_set(rng, 5);
+		CHECK(synth_aim_run(&sp, rng, &res) == SYNTH_OK && res.rho_spent <= rho * (1 + 1e-12),
+			  "label, %d premeasured: rho spent %g <= %g", npre, res.rho_spent, rho);
+		if (npre == 0)
+			CHECK(res.meas[0].set == 0x9 && res.meas[1].set == 0xa && res.meas[2].set == 0xc &&
+				  res.meas[3].set != 0x8, "label: step 1 measures its three pairs, not it");
+		else
+			CHECK(res.meas[0].set == 0x1 && res.meas[3].set == 0x8 &&
+				  (res.nrounds == 0 || res.meas[4].set == res.rounds[0].chosen),
+				  "label, all premeasured: no pair in step 1");
+		synth_result_free(&res);
+		for (int j = 0; j < npre; j++)
+			free(pre[j].y);
+	}
+	synth_layout_free(&L);
+	free(counts);
+	gsl_rng_free(rng);
+}
+
+/*
+ * A wide table (64 columns: 41 664 triples): the default workload keeps its
+ * cap, covers every pair, and the rounds run on it in well under a second.
+ */
+static void
+test_wide(void)
+{
+	int			d = 64,
+				levels[64],
+				nw;
+	SynthSet   *w = malloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
+	SynthSet	covered[64] = {0};
+	bool		pairs = true;
+	SynthLayout L;
+	int64_t    *counts;
+	SynthSpec	sp;
+	SynthResult res;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	clock_t		t0;
+
+	for (int j = 0; j < d; j++)
+		levels[j] = 2 + j % 3;
+	nw = synth_workload_default(d, 5, SYNTH_DEFAULT_MAX_WORKLOAD, w);
+	for (int i = 0; i < nw; i++)
+		for (int j = 0; j < d; j++)
+			if (w[i] & SYNTH_BIT(j))
+				covered[j] |= w[i];
+	for (int j = 0; j < d; j++)
+		pairs &= covered[j] == ~(SynthSet) 0;
+	CHECK(nw == SYNTH_DEFAULT_MAX_WORKLOAD && pairs, "wide: %d sets, every pair in one", nw);
+	CHECK(synth_layout_build(d, levels, w, nw, 1 << 22, &L) == SYNTH_OK, "wide layout");
+	counts = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 2000; i++)
+	{
+		int			c[64];
+
+		c[0] = (int) (unitcheck_next64() % levels[0]);
+		for (int j = 1; j < d; j++)
+			c[j] = urand() < 0.6 ? c[j - 1] % levels[j] : (int) (unitcheck_next64() % levels[j]);
+		synth_state_add(&L, counts, c);
+	}
+	spec_init(&sp, d, levels, &L, counts, 0.5, 1, 10, 50);
+	sp.rounds_factor = 1;
+	sp.first_share = 0.2;
+	sp.label = 5;
+	gsl_rng_set(rng, 3);
+	t0 = clock();
+	CHECK(synth_aim_run(&sp, rng, &res) == SYNTH_OK, "wide: rounds ran");
+	CHECK(res.rho_spent <= 0.5 && res.nrounds >= 1, "wide: %d rounds in %.2f s", res.nrounds,
+		  (double) (clock() - t0) / CLOCKS_PER_SEC);
+	printf("wide: %d rounds, %.2f s\n", res.nrounds, (double) (clock() - t0) / CLOCKS_PER_SEC);
+	synth_result_free(&res);
+	synth_layout_free(&L);
+	free(counts);
+	free(w);
+	gsl_rng_free(rng);
+}
+
 int
 main(void)
 {
@@ -797,5 +1013,8 @@ main(void)
 	test_domains();
 	test_interval_bounds();
 	test_rounds();
+	test_workload();
+	test_label_step();
+	test_wide();
 	return unitcheck_report();
 }

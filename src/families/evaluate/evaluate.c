@@ -57,6 +57,7 @@
 #include "model/model.h"
 #include "model/modelargs.h"
 #include "families/evaluate/evaluate.h"
+#include "mechanisms/family.h"
 #include "state/glmclasses.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
@@ -636,3 +637,8 @@ MECHANISM_FINAL_FUNCTION(dpobj_evaluate_finalfn,
 						 .admit = evaluate_admit, .kind = EVAL_NSTATE,
 						 .calibrate = eval_calibrate, .compute = eval_compute,
 						 .release = eval_release_run)
+
+/* the family's descriptor (mechanisms/family.h) */
+static const DPMechanism evaluate_mechanisms[] = {EVALUATE_FAMILY_MECHANISMS};
+
+const DPFamily evaluate_family = DP_FAMILY(evaluate, evaluate_mechanisms);

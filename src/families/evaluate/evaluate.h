@@ -8,8 +8,8 @@
  *	  label).  Both keep a float8[] state whose first three entries are the
  *	  run's epsilon, delta and number of features, read the model from the
  *	  options {"model": <dpobj.model as text>} and charge as "evaluate".
- *	  Its face to the registry: evaluate_check_args, evaluate_label_kind and
- *	  EVALUATE_FAMILY_MECHANISMS, the family's entry of dp_mechanisms[].
+ *	  Its entry: evaluate_check_args, evaluate_label_kind and
+ *	  EVALUATE_FAMILY_MECHANISMS, of evaluate_family (evaluate.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -124,8 +124,8 @@ extern void evaluate_check_args(const char *aggname, double epsilon, double delt
 extern TrainLabel evaluate_label_kind(Jsonb *options);
 
 /*
- * The family's registry entry (mechanisms/registry.h, DPMechanism; expanded
- * there): run through dpobj.evaluate() only
+ * The family's entry (DPMechanism, mechanisms/family.h; in evaluate_family,
+ * evaluate.c): run through dpobj.evaluate() only
  */
 #define EVALUATE_FAMILY_MECHANISMS \
 	{.name = "evaluate", .aggregate = "dpobj.dp_evaluate", .aggname = "dp_evaluate", \

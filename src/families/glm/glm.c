@@ -82,6 +82,7 @@
 #include "families/glm/glmprivr.h"
 #include "core/glmsolve.h"
 #include "families/glm/glmstate.h"
+#include "mechanisms/family.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "base/random.h"
@@ -901,3 +902,12 @@ MECHANISM_FINAL_FUNCTION(dpobj_logistic_finalfn,
 						 .admit = glm_admit, .kind = GLM_KIND_LOGISTIC,
 						 .calibrate = logistic_calibrate, .compute = logistic_compute,
 						 .release = logistic_release)
+
+/*
+ * The family's descriptor (mechanisms/family.h): its binary kinds, then the
+ * one-vs-rest forms (the registry lists class-label mechanisms after the
+ * others); on Citus the kinds that keep every row train on a sample
+ */
+static const DPMechanism glm_mechanisms[] = {GLM_FAMILY_MECHANISMS, GLM_FAMILY_MULTICLASS_MECHANISMS};
+
+const DPFamily glm_family = DP_FAMILY(glm, glm_mechanisms, .citus_options = glm_citus_options);

@@ -283,14 +283,14 @@ extern void ebm_check_args(const char *aggname, double epsilon, double delta, in
 extern TrainLabel ebm_label_kind(Jsonb *options);
 
 /*
- * The family's registry entries (mechanisms/registry.h, DPMechanism; expanded
- * there), in two runs that keep the registry's order: the binary kinds, and
- * the one-vs-rest forms after the linear family's
+ * The family's entries (DPMechanism, mechanisms/family.h; in glm_family,
+ * glm.c): the binary kinds, and the one-vs-rest forms (which the registry
+ * lists after every family's two-class and regression mechanisms)
  */
 #define GLM_FAMILY_MECHANISMS \
 	/* the ledger and the model name it by its method */ \
 	{.name = "logistic", .aggregate = "dpobj.dp_logistic", .aggname = "dp_logistic", \
-		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_options = glm_citus_options, .r_norm = 2, \
+		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_shard_options = true, .r_norm = 2, \
 		.options = glmparams_options, \
 		.methods = DP_METHODS("objective", "output", "cms"), \
 		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE}, \
@@ -301,7 +301,7 @@ extern TrainLabel ebm_label_kind(Jsonb *options);
 	.ledger_pick = logistic_ledger_pick}, \
 	/* tuned noisy GD is approximate DP (noisysgdtune.c) */ \
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd", \
-		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_options = glm_citus_options, .r_norm = 2, \
+		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_shard_options = true, .r_norm = 2, \
 		.options = glmparams_options, \
 		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}), \
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS}, \
@@ -310,7 +310,7 @@ extern TrainLabel ebm_label_kind(Jsonb *options);
 	/* private additive boosting on noisy GD's kept rows (ebm.c) */ \
 	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
 		.check_args = ebm_check_args, .label_of = ebm_label_kind, .model_kind = MODEL_KIND_ADDITIVE, \
-		.citus_options = glm_citus_options, \
+		.citus_shard_options = true, \
 		.groups = true, \
 		.options = ebmparams_options, \
 		.auto_pick = DP_AUTO({GLM_AUTO_EBM, GLM_KIND_EBM, GLM_METHOD_OBJECTIVE}), \

@@ -53,7 +53,7 @@
 #include "core/autoselect.h"
 #include "families/glm/ebm.h"
 #include "families/glm/glm.h"
-#include "mechanisms/registry.h"
+#include "mechanisms/family.h"
 #include "core/glmsolve.h"
 #include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
@@ -65,7 +65,7 @@ PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
 /*
  * The possible candidates, in tie-breaking order: bit j of GLM_AUTO_* names
  * the j-th (glm_auto_names, glmparams.h), and the registry entry that lists
- * it in its auto_pick says how it trains (registry.h).  The option
+ * it in its auto_pick says how it trains (family.h).  The option
  * "candidates" picks some (default objective, noisysgd and, with "groups",
  * ebm: GLM_AUTO_DEFAULT, chosen by measurement: docs/BENCHMARKS.md).
  */

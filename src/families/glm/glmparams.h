@@ -113,7 +113,7 @@ typedef struct GLMParams
 #define GLM_AUTO_EBM		0x10
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD | GLM_AUTO_EBM)
 /* the candidates' names, in bit order (glmparams.c); each trains as its
- * registry entry's auto_pick says (mechanisms/registry.c) */
+ * registry entry's auto_pick says (mechanisms/family.h) */
 extern const char *const glm_auto_names[5];
 
 /* the share of the final model's epsilon dp_auto's balance estimate takes */
@@ -217,7 +217,7 @@ extern double glmparams_reff(const GLMParams *p);
 extern double glm_default_lambda(const GLMParams *p);
 
 /*
- * The ledger names' index (registry.h, ledger_pick): logistic's by "method"
+ * The ledger names' index (family.h, ledger_pick): logistic's by "method"
  * (objective 0, the default; output 1; cms 2), noisy GD's by "tune"
  * (noisysgd_tune 1)
  */

@@ -66,7 +66,7 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 extern int64 glm_spill_sample_rows(int d, int64 option);
 
 /*
- * On a Citus table (registry.h, citus_options): dp_logistic's, noisy GD's
+ * On a Citus table (family.h, citus_options): dp_logistic's, noisy GD's
  * and ebm's options with "sample_rows" K of the coordinator's cap, unless
  * they ask for a sample themselves.
  */

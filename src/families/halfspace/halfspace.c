@@ -33,6 +33,7 @@
 #include "context/protected.h"
 #include "families/halfspace/halfspace.h"
 #include "families/halfspace/halfspacestate.h"
+#include "mechanisms/family.h"
 #include "ledger/ledger.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
@@ -125,3 +126,9 @@ halfspace_release(DPRun *run)
 MECHANISM_FINAL_FUNCTION(dpobj_halfspace_finalfn,
 						 .admit = oracle_admit, .calibrate = halfspace_calibrate,
 						 .compute = halfspace_compute, .release = halfspace_release)
+
+/* the family's descriptor (mechanisms/family.h); on Citus a sample of a public K */
+static const DPMechanism halfspace_mechanisms[] = {HALFSPACE_FAMILY_MECHANISMS};
+
+const DPFamily halfspace_family = DP_FAMILY(halfspace, halfspace_mechanisms,
+											.citus_options = hsstate_citus_options);

@@ -71,7 +71,7 @@ extern HSState *hsstate_create_empty(int d, double epsilon, double delta,
 									 Jsonb *options);
 
 /*
- * On a Citus table (registry.h, citus_options): the run's options with
+ * On a Citus table (family.h, citus_options): the run's options with
  * "sample_rows" K, the most rows the coordinator's state keeps for the run
  * (its cap, dpobj.oracle_threads, d and the options' "sample_rows").
  */

@@ -24,6 +24,7 @@
 #include "base/options.h"
 #include "families/linear/linear.h"
 #include "families/linear/linearstate.h"
+#include "mechanisms/family.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
 #include "families/linear/passglmparams.h"
@@ -202,3 +203,8 @@ linear_ledger_pick(Jsonb *options)
 
 	return method != NULL && strcmp(method, "ssp") == 0 ? 1 : 0;
 }
+
+/* the family's descriptor (mechanisms/family.h) */
+static const DPMechanism linear_mechanisms[] = {LINEAR_FAMILY_MECHANISMS};
+
+const DPFamily linear_family = DP_FAMILY(linear, linear_mechanisms);

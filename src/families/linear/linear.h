@@ -6,10 +6,9 @@
  *	  logistic model from the same moments), over one state of sums of a
  *	  public size (linearstate.c, options in linearparams.c and
  *	  passglmparams.c).  What passglm shares with linear regression's final
- *	  function: the calibration of a run on the linear state.  Its face to
- *	  the registry: linear_check_args, linear_ledger_pick and
- *	  LINEAR_FAMILY_MECHANISMS, the family's entries of dp_mechanisms[]
- *	  (registry.c lists them in one line).
+ *	  function: the calibration of a run on the linear state.  Its entries:
+ *	  linear_check_args, linear_ledger_pick and LINEAR_FAMILY_MECHANISMS,
+ *	  of linear_family (linear.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -57,7 +56,7 @@ extern void linear_check_args(const char *aggname, double epsilon, double delta,
 /* linear regression's ledger name by its "method": adassp (0, the default) or ssp (1) */
 extern int	linear_ledger_pick(Jsonb *options);
 
-/* The family's registry entries (mechanisms/registry.h, DPMechanism; expanded there) */
+/* The family's entries (DPMechanism, mechanisms/family.h; in linear_family, linear.c) */
 #define LINEAR_FAMILY_MECHANISMS \
 	{.name = "linear", .aggregate = "dpobj.dp_linear_regression", \
 		.aggregate_args = "dpobj.dp_linear_regression_cols", .aggname = "dp_linear_regression", \

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * statistics.h
- *	  Private statistics (aggregate.h: what a layout is).  Its face to the
- *	  registry: the argument checks and STATISTICS_FAMILY_MECHANISMS, the
- *	  family's entries of dp_mechanisms[] (registry.c lists them in one line).
+ *	  Private statistics (aggregate.h: what a layout is).  Its entries: the
+ *	  argument checks and STATISTICS_FAMILY_MECHANISMS, of statistics_family
+ *	  (statistics.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -27,8 +27,8 @@ extern void aggregate_keys_check_args(const char *aggname, double epsilon, doubl
 									  Jsonb *options);
 
 /*
- * The family's registry entries (mechanisms/registry.h, DPMechanism;
- * expanded there): private statistics, through dpobj.aggregate() and
+ * The family's entries (DPMechanism, mechanisms/family.h; in
+ * statistics_family, statistics.c): private statistics, through dpobj.aggregate() and
  * describe() only; the same by keys without declared levels, whose key
  * selection needs delta
  */

@@ -21,7 +21,7 @@
  */
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
 
-/* dpobj.train()'s argument check of mechanism 'aggregate' (registry.c) */
+/* dpobj.train()'s argument check of mechanism 'aggregate' (its entry) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);
 

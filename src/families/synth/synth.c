@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "families/synth/synth.h"
+#include "mechanisms/family.h"
 
 #include "base/progress.h"
 #include "core/synthaim.h"
@@ -106,8 +107,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	SynthColumn *c = &w->col[j];
 	int			n = p->scan_levels[j];
 	int64	   *cnt = palloc(sizeof(int64) * n);
-	double		s2 = synth_sigma2(synth_aim_oneway_rho(w->rho, p->d, SYNTH_ALPHA,
-													   SYNTH_ROUNDS_FACTOR), p->k);
+	double		s2 = synth_sigma2(synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p)), p->k);
 	SynthMeasure *m = &w->pre[w->npre++];
 	double	   *var;
 
@@ -148,11 +148,13 @@ synth_spec(SynthWork *w, SynthSpec *sp, const int **map)
 	sp->k = p->k;
 	sp->workload = p->workload;
 	sp->nworkload = p->nworkload;
+	sp->label = p->label;
 	sp->max_model_cells = p->max_model_cells;
 	sp->iters_round = p->iters_round;
 	sp->iters_final = p->iters_final;
 	sp->alpha = SYNTH_ALPHA;
 	sp->rounds_factor = SYNTH_ROUNDS_FACTOR;
+	sp->first_share = SYNTH_FIRST_SHARE_OF(p);
 	sp->premeasured = w->pre;
 	sp->npremeasured = w->npre;
 	sp->rho_premeasured = w->rho_pre;
@@ -192,3 +194,9 @@ synth_release(DPRun *run)
 MECHANISM_FINAL_FUNCTION(dpobj_synth_finalfn,
 						 .admit = synth_admit, .calibrate = synth_calibrate,
 						 .compute = synth_compute, .release = synth_release)
+
+/* the family's descriptor (mechanisms/family.h); on Citus the coordinator's layout */
+static const DPMechanism synth_mechanisms[] = {SYNTH_FAMILY_MECHANISMS};
+
+const DPFamily synth_family = DP_FAMILY(synth, synth_mechanisms,
+										.citus_options = synth_citus_options);

@@ -9,8 +9,8 @@
  *	  dpobj.sample() draws rows from and dpobj.marginal() answers
  *	  marginals of (synthsample.c).  dpobj.synthesize() runs it on a
  *	  protected table and writes the rows (src/protected/synthesize.c).
- *	  Its face to the registry: synth_check_args and SYNTH_FAMILY_MECHANISMS,
- *	  the family's entry of dp_mechanisms[] (registry.c lists it in one line).
+ *	  Its entry: synth_check_args and SYNTH_FAMILY_MECHANISMS, of
+ *	  synth_family (synth.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -22,8 +22,8 @@
 #include "families/synth/synthparams.h"
 
 /*
- * The family's registry entry (mechanisms/registry.h, DPMechanism; expanded
- * there): run through dpobj.synthesize() only, its columns as separate
+ * The family's entry (DPMechanism, mechanisms/family.h; in synth_family,
+ * synth.c): run through dpobj.synthesize() only, its columns as separate
  * arguments encoded by the state (on Citus as two arrays, in the
  * coordinator's layout), counts of a public size (parallel), one zCDP charge
  */
@@ -33,7 +33,7 @@
 		.aggregate_arrays = "dpobj.dp_synthesize", \
 		.aggname = SYNTH_AGGNAME, .check_args = synth_check_args, \
 		.label_kind = TRAIN_LABEL_NONE, .model_kind = MODEL_KIND_SYNTHESIZER, \
-		.citus_options = synth_citus_options, .parallel = true, .evaluate_only = true, \
+		.citus_shard_options = true, .parallel = true, .evaluate_only = true, \
 		.entry = "dpobj.synthesize()", \
 		.options = synthparams_options, \
 		.ledger = DP_LEDGER({"synthesize", LEDGER_COST_ZCDP})}

@@ -28,6 +28,7 @@
 #include "context/protected.h"
 #include "core/synthaim.h"
 #include "core/synthrows.h"
+#include "core/synthwork.h"
 #include "state/rowinput.h"
 #include "utils/memutils.h"
 
@@ -43,6 +44,7 @@ typedef struct SynthOpts
 	Jsonb	   *quantile;		/* true / [names], or NULL */
 	int			sub_bins;		/* 0: 4 x bins */
 	Jsonb	   *workload;
+	JsonbValue	label;			/* a column name, or jbvNull: none */
 	Jsonb	   *integer;
 	Jsonb	   *not_null;
 	bool		have_state_cells;
@@ -93,6 +95,8 @@ synth_option(const char *key, JsonbValue *v, void *arg)
 		o->sub_bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
 	else if (strcmp(key, "workload") == 0)
 		o->workload = JsonbValueToJsonb(v);
+	else if (strcmp(key, "label") == 0)
+		o->label = *v;
 	else if (strcmp(key, "integer") == 0)
 		o->integer = JsonbValueToJsonb(v);
 	else if (strcmp(key, "not_null") == 0)
@@ -113,7 +117,7 @@ synth_option(const char *key, JsonbValue *v, void *arg)
 		o->p->k = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
 	else if (!dp_option_sealed_key(key, v))
 		synth_bad(psprintf("unknown option \"%s\"", key),
-				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"max_model_cells\", "
+				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"label\", \"max_model_cells\", "
 				  "\"max_state_cells\", \"iterations\", \"round_iterations\", \"integer\", \"not_null\" "
 				  "(and \"domains\": the declared domains; dpobj.help('synthesize') has them all).");
 }
@@ -290,26 +294,35 @@ synth_workload(SynthOpts *o)
 		p->workload[i] = synth_workload_set(p, getIthJsonbValueFromContainer(&o->workload->root, i));
 }
 
-/* the layout's candidates: the workload's sets, else every triple (d < 3: all columns) */
+/* "label": the column the synthetic copy will be used to predict, or none */
+static void
+synth_label(SynthOpts *o)
+{
+	o->p->label = -1;
+	if (o->label.type == jbvNull)
+		return;
+	if (o->label.type != jbvString ||
+		(o->p->label = synthparams_column(o->p, o->label.val.string.val,
+										  o->label.val.string.len)) < 0)
+		synth_bad("option \"label\" must name a synthesized column",
+				  "For example \"income\": the column a model trained on the copy will predict.");
+}
+
+/* the layout's sets: the workload's, else the default workload (core/synthwork.h) */
 static SynthSet *
-synth_candidates(const SynthParams *p, int *n)
+synth_layout_sets(const SynthParams *p, int *n)
 {
 	SynthSet   *c;
-	int			d = p->d;
 
 	if (p->workload != NULL)
 	{
 		*n = p->nworkload;
 		return p->workload;
 	}
-	c = palloc(sizeof(SynthSet) * Max(d * (d - 1) * (d - 2) / 6, 1));
-	*n = 0;
-	for (int a = 0; a < d; a++)
-		for (int b = a + 1; b < d; b++)
-			for (int e = b + 1; e < d; e++)
-				c[(*n)++] = SYNTH_BIT(a) | SYNTH_BIT(b) | SYNTH_BIT(e);
-	if (d < 3)
-		c[(*n)++] = SYNTH_BIT(d) - 1;
+	c = palloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
+	*n = synth_workload_default(p->d, p->label, SYNTH_DEFAULT_MAX_WORKLOAD, c);
+	if (*n < 0)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return c;
 }
 
@@ -328,7 +341,7 @@ synth_build_layout(SynthParams *p, MemoryContext cxt)
 	int			n;
 	SynthStatus st;
 
-	cand = synth_candidates(p, &n);
+	cand = synth_layout_sets(p, &n);
 	st = synth_layout_build(p->d, p->scan_levels, cand, n, p->max_state_cells, &p->layout);
 	if (st == SYNTH_NOMEM)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -346,7 +359,7 @@ static void
 synth_candidate_cells(const SynthParams *p, double *sum, double *largest)
 {
 	int			n;
-	SynthSet   *cand = synth_candidates(p, &n);
+	SynthSet   *cand = synth_layout_sets(p, &n);
 
 	*sum = 0;
 	*largest = 0;
@@ -374,7 +387,7 @@ synth_memory(SynthParams *p)
 	p->hash_slots = synth_rows_usable(&p->layout) && slots >= 1024 ? slots : 0;
 	synth_candidate_cells(p, &sum, &largest);
 	bytes = 2.0 * synth_layout_bytes(&p->layout) +
-		(p->hash_slots > 0 ? synth_rows_bytes(p->hash_slots) : 0) +
+		(p->hash_slots > 0 ? synth_rows_bytes(&p->layout, p->hash_slots) : 0) +
 		24.0 * sum + 16.0 * (p->d + rounds) * largest +
 		96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);
 	if (bytes > (double) synth_cap_bytes())
@@ -395,7 +408,7 @@ static void
 synth_check_noise(const SynthParams *p, double epsilon, double delta)
 {
 	double		rho = synthparams_rho(epsilon, delta);
-	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
+	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_FIRST_SHARE_OF(p));
 
 	if (synth_sigma2(rho1, p->k) == 0.0)
 		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),
@@ -427,6 +440,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 
 	memset(&o, 0, sizeof(o));
 	o.p = p;
+	o.label.type = jbvNull;
 	dp_options_defaults(synthparams_options, p);
 	if (options == NULL)
 		synth_encoding(&o);		/* raises: required */
@@ -437,6 +451,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 		p->max_state_cells = synth_cap_bytes() / 32;
 	synth_columns(&o);
 	synth_workload(&o);
+	synth_label(&o);
 	synth_check_noise(p, epsilon, delta);
 	synth_build_layout(p, cxt);
 	synth_memory(p);

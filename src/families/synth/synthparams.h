@@ -9,7 +9,7 @@
  *	  options into the same parameters, so their states merge by adding.
  *
  *	  Options (docs/REFERENCE.md, "synthesize"): "domains" (required), "bins",
- *	  "quantile", "sub_bins", "workload", "max_model_cells",
+ *	  "quantile", "sub_bins", "workload", "label", "max_model_cells",
  *	  "max_state_cells", "iterations", "round_iterations", "integer",
  *	  "not_null"; "rows_per_unit" and "sealed" from dpobj.train()'s path.
  *
@@ -44,9 +44,16 @@
 #define SYNTH_MAX_MODEL_CELLS	(INT64CONST(1) << 26)
 #define SYNTH_MAX_ITERATIONS	10000
 
-/* the AIM schedule (synthaim.h): rho's share for measuring, the first rounds' divisor */
+/*
+ * The schedule (synthaim.h): rho's share for measuring, the first rounds' divisor (AIM's),
+ * step 1's share of rho (AIM's is 0.9 / 16; more keeps a small table's single columns
+ * usable), more with a "label" (step 1's pairs with it carry what a model learns)
+ */
 #define SYNTH_ALPHA				0.9
 #define SYNTH_ROUNDS_FACTOR		16.0
+#define SYNTH_FIRST_SHARE		0.2
+#define SYNTH_FIRST_SHARE_LABEL	0.6
+#define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 
 typedef struct SynthParams
 {
@@ -57,8 +64,9 @@ typedef struct SynthParams
 	SynthColumn col[SYNTH_MAX_COLUMNS];
 	int			scan_levels[SYNTH_MAX_COLUMNS];
 	int			bins;			/* "bins" of a column it does not name */
-	SynthSet   *workload;		/* the analyst's sets, or NULL: every triple */
+	SynthSet   *workload;		/* the analyst's sets, or NULL: the default (core/synthwork.h) */
 	int			nworkload;
+	int			label;			/* "label": a column, or -1 */
 	int64		max_model_cells;
 	int64		max_state_cells;
 	int			iters_final;
@@ -93,7 +101,7 @@ extern void synth_check_args(const char *aggname, double epsilon, double delta, 
 struct DPProtectedContext;
 
 /*
- * On a Citus table (registry.h, citus_options): the run's options with
+ * On a Citus table (family.h, citus_options): the run's options with
  * "max_state_cells" fixed at this server's value, so that every shard's
  * state has the coordinator's layout
  */

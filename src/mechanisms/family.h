@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * registry.h
- *	  The mechanism registry: one descriptor per mechanism that
- *	  dpobj.train() can run, in one table (registry.c).  A descriptor is
+ * family.h
+ *	  A mechanism family's descriptor (DPFamily) and its mechanisms' entries
+ *	  (DPMechanism), the floor under the families and the registry above
+ *	  them (families/registry.c lists the families).  An entry is
  *	  everything train(), the cost forms and runs_left() know of a
  *	  mechanism: its aggregate, argument check, label, state shape, the
  *	  norm of its option "R", its method names, the candidates 'auto' may
@@ -12,8 +13,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_REGISTRY_H
-#define DPOBJ_REGISTRY_H
+#ifndef DPOBJ_FAMILY_H
+#define DPOBJ_FAMILY_H
 
 #include "postgres.h"
 
@@ -55,7 +56,7 @@ typedef struct DPAutoPick
 
 /*
  * A descriptor's NULL-ended lists, for the entries a family's header gives
- * the registry (families/<f>/<f>.h) and the registry's own
+ * (families/<f>/<f>.h)
  */
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
 #define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
@@ -93,12 +94,8 @@ typedef struct DPMechanism
 	ModelKind	model_kind;
 	/* or the label decided by the options: evaluate's, from its model */
 	TrainLabel	(*label_of) (Jsonb *options);
-	/*
-	 * On a Citus table (after check_args): the options its shards' states
-	 * train with, a sample of a public K so that no shard ships more rows
-	 * than the coordinator keeps; NULL: the run's own
-	 */
-	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
+	/* on a Citus table its shards train with its family's citus_options */
+	bool		citus_shard_options;
 	/* its state is sums or counts of a public size: read in parallel workers */
 	bool		parallel;
 	/* its state sorts the rows (work_mem, then temporary files: seal.c) */
@@ -135,38 +132,51 @@ typedef struct DPMechanism
 } DPMechanism;
 
 /*
- * The descriptor of a train() mechanism name; *method is set for a method
- * name ('output' is 'logistic' with {"method": "output"}), else NULL.  The
- * other entry points' names ('evaluate', 'describe', ...) find theirs too,
- * for train() to refuse; an unknown name is an error listing train()'s.
+ * A family (src/families/<f>/): its registry entries, and what train() asks
+ * of the family.  Each defines one, const DPFamily <f>_family, in its <f>.c;
+ * the registry (families/registry.c) lists them on one line.
  */
-extern const DPMechanism *mechanism_lookup(const char *name, const char **method);
+typedef struct DPFamily
+{
+	const char *name;			/* its folder */
+	const DPMechanism *mechanisms;
+	int			n_mechanisms;
+	/*
+	 * On a Citus table (after check_args), for an entry with
+	 * citus_shard_options: the options its shards' states train with, fixed
+	 * from public inputs (a sample of a public K, so that no shard ships more
+	 * rows than the coordinator keeps; the coordinator's state layout)
+	 */
+	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
+} DPFamily;
+
+/* a family's descriptor over its entries (an array of its <f>.c) */
+#define DP_FAMILY(f, entries, ...) \
+	{.name = #f, .mechanisms = entries, .n_mechanisms = lengthof(entries), __VA_ARGS__}
 
 /*
- * The descriptor of a name cost() and runs_left() price: train()'s names,
- * and those of the mechanisms other entry points run (evaluate, aggregate,
- * describe, aggregate_keys); *method as mechanism_lookup's.  An unknown name
- * is an error whose hint lists them all.
+ * _PG_init: the registry's entries, in its order, copied down for the floors
+ * (family.c): the cost of a ledger name, auto's candidates
  */
-extern const DPMechanism *mechanism_lookup_entry(const char *name, const char **method);
-
-/*
- * Every entry point whose runs are charged as kind, as "a, b, c" (train()'s
- * names, with the option that selects a ledger name; the other functions'
- * names), for dpobj.runs_left(rel)
- */
-extern char *mechanism_kind_entries(LedgerCostKind kind);
-
-/*
- * The runs that are zCDP or pure-epsilon ("expmech, logistic with "method":
- * "output" or "cms", ..."), for hints
- */
-extern char *mechanism_zcdp_names(void);
-
-/* _PG_init: every entry's model names into the model layer's kind table */
-extern void mechanism_register_model_kinds(void);
+extern void family_register_mechanisms(const DPMechanism *const *mechanisms, int n);
 
 /* the candidate of 'auto' with this GLM_AUTO_* bit (an internal error if none) */
 extern const DPAutoPick *mechanism_auto_pick(int bit);
 
-#endif							/* DPOBJ_REGISTRY_H */
+/*
+ * The privacy cost of one run of a mechanism (its name in the ledger:
+ * "noisysgd", "output_gauss", ...) at (epsilon, delta), the float8 values
+ * the mechanism calibrates with, by the name's cost form in the registry:
+ * gauss (every release a discrete Gaussian) with the rho its calibration
+ * uses (rounded up), pure with rho = epsilon^2 / 2 (rounded up), else
+ * approx.  mechanism_cost_private_r: the same run with "R": "private"
+ * (gauss becomes zcdp).
+ */
+extern void mechanism_cost(const char *mechanism, double epsilon, double delta,
+						   LedgerCost *cost);
+extern void mechanism_cost_private_r(LedgerCost *cost);
+
+/* the options ask for the private norm bound ("R": "private") */
+extern bool mechanism_options_private_r(Jsonb *options);
+
+#endif							/* DPOBJ_FAMILY_H */

@@ -1,20 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * registry.c
- *	  The mechanism registry (registry.h) and what is read from it: the
- *	  name a run charges under and its privacy cost (mechanism.h), and
- *	  dpobj.mechanisms(), the names train() accepts.
+ *	  The registry above the families (registry.h): the list of their
+ *	  descriptors (DPFamily, mechanisms/family.h) and what is read from it:
+ *	  train()'s names and hints, the name a run charges under, and
+ *	  dpobj.mechanisms().  It includes no family's header.
  *
- * Adding a mechanism: its family's files (src/families/<f>/: state with its
- * option table, DPOptionSpec; final function running mechanism_drive(); its
- * check_args declared in the family's header), its aggregate in the SQL
- * script, its tests (a line in the neighbour harness and in the audit,
- * which tests/docs checks) and docs, and its entries in dp_mechanisms[]
- * below (a new family: its header's entries, at the two marked places):
- * train()'s hints list it, its model_kind tells the model layer how its
- * models predict, and with auto_pick 'auto' may choose it (a GLM_AUTO_* bit
- * and name in glmparams.h, its training in glmauto.c) (docs/ARCHITECTURE.md,
- * "Families").
+ * Adding a family: its folder (src/families/<f>/: state with its option
+ * table, final function running mechanism_drive(), its entries and
+ * const DPFamily <f>_family in <f>.c), its aggregate in the SQL script, its
+ * tests (lines in the neighbour harness and the audit, which tests/docs
+ * checks) and docs, and X(<f>) in DP_FAMILIES below.  An entry's
+ * model_kind tells the model layer how its models predict; with auto_pick
+ * 'auto' may choose it (docs/ARCHITECTURE.md, "Families").
  *
  *-------------------------------------------------------------------------
  */
@@ -25,39 +23,37 @@
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
-#include "mechanisms/registry.h"
-#include "ledger/accountant.h"
-#include "base/calibsql.h"
-#include "base/options.h"
-#include "mechanisms/mechanism.h"
-/* the moved families' faces (a new family: its header here) */
-#include "families/evaluate/evaluate.h"
-#include "families/glm/glm.h"
-#include "families/halfspace/halfspace.h"
-#include "families/linear/linear.h"
-#include "families/statistics/statistics.h"
-#include "families/synth/synth.h"
+#include "families/registry.h"
 
 PG_FUNCTION_INFO_V1(dpobj_mechanisms);
 
-static const DPMechanism dp_mechanisms[] = {
-	/* OPDisc, RSPM, the exponential mechanism (families/halfspace/) */
-	HALFSPACE_FAMILY_MECHANISMS,
-	/* dp_logistic, dp_noisysgd, dp_ebm, 'auto' and OPSamp (families/glm/) */
-	GLM_FAMILY_MECHANISMS,
-	/* linear regression and passglm on the moments' state (families/linear/) */
-	LINEAR_FAMILY_MECHANISMS,
-	/* their one-vs-rest multi-class forms (families/glm/) */
-	GLM_FAMILY_MULTICLASS_MECHANISMS,
-	/* Private evaluation, through dpobj.evaluate() only (families/evaluate/) */
-	EVALUATE_FAMILY_MECHANISMS,
-	/* private statistics, plain and by keys (families/statistics/) */
-	STATISTICS_FAMILY_MECHANISMS,
-	/* a private synthetic copy, through dpobj.synthesize() only (families/synth/) */
-	SYNTH_FAMILY_MECHANISMS,
-	/* a new family: its entries here */
-};
+/*
+ * The families, in the registry's order: each defines const DPFamily
+ * <f>_family in its <f>.c (a new family: X(<f>) at the marked place)
+ */
+#define DP_FAMILIES(X) X(halfspace) X(glm) X(linear) X(evaluate) X(statistics) X(synth) /* a new family: X(<f>) */
+
+#define DP_FAMILY_EXTERN(f) extern const DPFamily f##_family;
+#define DP_FAMILY_ENTRY(f) &f##_family,
+DP_FAMILIES(DP_FAMILY_EXTERN)
+static const DPFamily *const dp_families[] = {DP_FAMILIES(DP_FAMILY_ENTRY)};
+
+/*
+ * Every entry, as registry_init() orders them: train()'s two-class and
+ * regression mechanisms, then those for a class label, then the other
+ * entry points', each in family order; the family of each
+ */
+static const DPMechanism **dp_mechanisms;
+static const DPFamily **dp_family_of;
+static int	dp_nmechanisms;
+
+static int
+registry_rank(const DPMechanism *mech)
+{
+	return mech->evaluate_only ? 2 : mech->label_kind == TRAIN_LABEL_CLASS ? 1 : 0;
+}
 
 /* names as "a, b and c" (sep ", " and last " and ") or "a, b, c" (both ", ") */
 static void
@@ -71,7 +67,7 @@ mechanism_append_list(StringInfo buf, const char *const *names, int n, const cha
 static void
 mechanism_hint_entry(StringInfo buf, const DPMechanism *mech)
 {
-	const char *names[lengthof(dp_mechanisms)];
+	const char **names = palloc(sizeof(char *) * dp_nmechanisms);
 	int			n = 0;
 
 	appendStringInfoString(buf, mech->name);
@@ -86,9 +82,9 @@ mechanism_hint_entry(StringInfo buf, const DPMechanism *mech)
 	if (!mech->chooses)
 		return;
 	n = 0;
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		if (dp_mechanisms[i].auto_pick != NULL)
-			names[n++] = dp_mechanisms[i].name;
+	for (int i = 0; i < dp_nmechanisms; i++)
+		if (dp_mechanisms[i]->auto_pick != NULL)
+			names[n++] = dp_mechanisms[i]->name;
 	appendStringInfoString(buf, " (private choice among ");
 	mechanism_append_list(buf, names, n, " and ");
 	appendStringInfoChar(buf, ')');
@@ -103,13 +99,13 @@ mechanism_hint(void)
 
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "Available mechanisms: ");
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	for (int i = 0; i < dp_nmechanisms; i++)
 	{
-		if (dp_mechanisms[i].evaluate_only)
+		if (dp_mechanisms[i]->evaluate_only)
 			continue;
 		if (!first)
 			appendStringInfoString(&buf, ", ");
-		mechanism_hint_entry(&buf, &dp_mechanisms[i]);
+		mechanism_hint_entry(&buf, dp_mechanisms[i]);
 		first = false;
 	}
 	appendStringInfoChar(&buf, '.');
@@ -122,9 +118,9 @@ mechanism_append_others(StringInfo buf)
 {
 	bool		first = true;
 
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	for (int i = 0; i < dp_nmechanisms; i++)
 	{
-		const DPMechanism *mech = &dp_mechanisms[i];
+		const DPMechanism *mech = dp_mechanisms[i];
 		int			n = 0;
 
 		if (!mech->evaluate_only)
@@ -160,25 +156,26 @@ static const DPMechanism *
 mechanism_find(const char *name, const char **method)
 {
 	*method = NULL;
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const char *const *m = dp_mechanisms[i].methods; m != NULL && *m != NULL; m++)
+	for (int i = 0; i < dp_nmechanisms; i++)
+		for (const char *const *m = dp_mechanisms[i]->methods; m != NULL && *m != NULL; m++)
 			if (strcmp(*m, name) == 0)
 			{
 				*method = *m;
-				return &dp_mechanisms[i];
+				return dp_mechanisms[i];
 			}
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		if (strcmp(dp_mechanisms[i].name, name) == 0)
-			return &dp_mechanisms[i];
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const char *const *a = dp_mechanisms[i].also; a != NULL && *a != NULL; a++)
+	for (int i = 0; i < dp_nmechanisms; i++)
+		if (strcmp(dp_mechanisms[i]->name, name) == 0)
+			return dp_mechanisms[i];
+	for (int i = 0; i < dp_nmechanisms; i++)
+		for (const char *const *a = dp_mechanisms[i]->also; a != NULL && *a != NULL; a++)
 			if (strcmp(*a, name) == 0)
-				return &dp_mechanisms[i];
+				return dp_mechanisms[i];
 	return NULL;
 }
 
-const DPMechanism *
-mechanism_lookup_entry(const char *name, const char **method)
+/* the descriptor of name; unknown: an error whose hint lists hint()'s names */
+static const DPMechanism *
+mechanism_find_or_raise(const char *name, const char **method, char *(*hint) (void))
 {
 	const DPMechanism *mech = mechanism_find(name, method);
 
@@ -186,8 +183,14 @@ mechanism_lookup_entry(const char *name, const char **method)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("%s", mechanism_entry_hint())));
+				 errhint("%s", hint())));
 	return mech;
+}
+
+const DPMechanism *
+mechanism_lookup_entry(const char *name, const char **method)
+{
+	return mechanism_find_or_raise(name, method, mechanism_entry_hint);
 }
 
 /* one entry point charged as ledger name i of mech: "noisysgd with "tune"", "output", ... */
@@ -213,10 +216,10 @@ mechanism_kind_entries(LedgerCostKind kind)
 	bool		first = true;
 
 	initStringInfo(&buf);
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (int j = 0; dp_mechanisms[i].ledger[j].name != NULL; j++)
-			if (dp_mechanisms[i].ledger[j].cost == kind)
-				mechanism_append_entry(&buf, &dp_mechanisms[i], j, &first);
+	for (int i = 0; i < dp_nmechanisms; i++)
+		for (int j = 0; dp_mechanisms[i]->ledger[j].name != NULL; j++)
+			if (dp_mechanisms[i]->ledger[j].cost == kind)
+				mechanism_append_entry(&buf, dp_mechanisms[i], j, &first);
 	return buf.data;
 }
 
@@ -254,85 +257,53 @@ mechanism_zcdp_names(void)
 	bool		first = true;
 
 	initStringInfo(&buf);
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		mechanism_zcdp_entry(&buf, &dp_mechanisms[i], &first);
+	for (int i = 0; i < dp_nmechanisms; i++)
+		mechanism_zcdp_entry(&buf, dp_mechanisms[i], &first);
 	return buf.data;
+}
+
+/*
+ * _PG_init: the list in its order, the model kinds of its ledger names
+ * copied down to the model layer (kinds.h), the list to the floors
+ * (family.h: the cost of a ledger name, auto's candidates)
+ */
+void
+registry_init(void)
+{
+	int			cap = 0;
+
+	for (int f = 0; f < lengthof(dp_families); f++)
+		cap += dp_families[f]->n_mechanisms;
+	dp_mechanisms = MemoryContextAlloc(TopMemoryContext, sizeof(DPMechanism *) * cap);
+	dp_family_of = MemoryContextAlloc(TopMemoryContext, sizeof(DPFamily *) * cap);
+	for (int rank = 0; rank < 3; rank++)
+		for (int f = 0; f < lengthof(dp_families); f++)
+			for (int i = 0; i < dp_families[f]->n_mechanisms; i++)
+				if (registry_rank(&dp_families[f]->mechanisms[i]) == rank)
+				{
+					dp_family_of[dp_nmechanisms] = dp_families[f];
+					dp_mechanisms[dp_nmechanisms++] = &dp_families[f]->mechanisms[i];
+				}
+	for (int i = 0; i < dp_nmechanisms; i++)
+		for (const DPLedgerKind *k = dp_mechanisms[i]->ledger; k->name != NULL; k++)
+			model_kind_register(k->name, dp_mechanisms[i]->model_kind);
+	family_register_mechanisms(dp_mechanisms, dp_nmechanisms);
+}
+
+const DPFamily *
+mechanism_family(const DPMechanism *mech)
+{
+	for (int i = 0; i < dp_nmechanisms; i++)
+		if (dp_mechanisms[i] == mech)
+			return dp_family_of[i];
+	elog(ERROR, "mechanism %s is in no family of the registry", mech->name);
+	return NULL;				/* keep compiler quiet */
 }
 
 const DPMechanism *
 mechanism_lookup(const char *name, const char **method)
 {
-	const DPMechanism *mech = mechanism_find(name, method);
-
-	if (mech == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown mechanism \"%s\"", name),
-				 errhint("%s", mechanism_hint())));
-	return mech;
-}
-
-void
-mechanism_register_model_kinds(void)
-{
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const DPLedgerKind *k = dp_mechanisms[i].ledger; k->name != NULL; k++)
-			model_kind_register(k->name, dp_mechanisms[i].model_kind);
-}
-
-const DPAutoPick *
-mechanism_auto_pick(int bit)
-{
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const DPAutoPick *a = dp_mechanisms[i].auto_pick; a != NULL && a->bit != 0; a++)
-			if (a->bit == bit)
-				return a;
-	elog(ERROR, "no mechanism in the registry is the auto candidate %d", bit);
-	return NULL;				/* keep compiler quiet */
-}
-
-/* the cost form of a ledger name; a name no descriptor lists is approx */
-static LedgerCostKind
-mechanism_cost_kind(const char *mechanism)
-{
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
-		for (const DPLedgerKind *k = dp_mechanisms[i].ledger; k->name != NULL; k++)
-			if (strcmp(k->name, mechanism) == 0)
-				return k->cost;
-	return LEDGER_COST_APPROX;
-}
-
-void
-mechanism_cost(const char *mechanism, double epsilon, double delta, LedgerCost *cost)
-{
-	memset(cost, 0, sizeof(*cost));
-	cost->kind = mechanism_cost_kind(mechanism);
-	/* delta 0 reaches here only for an epsilon-DP mechanism (delta_zero): never charged as other */
-	if (delta == 0.0 && cost->kind != LEDGER_COST_PURE)
-		elog(ERROR, "dpobj: mechanism %s is not epsilon-DP but was given delta 0", mechanism);
-	/*
-	 * gauss: the very rho the mechanism calibrates to (one-vs-rest: rho / K
-	 * per class); every release of these is a snapped discrete Gaussian
-	 */
-	if (!account_run_rho(cost->kind, epsilon, delta, cost->rho, sizeof(cost->rho)))
-		account_decimal_up(dpobj_zcdp_rho_checked(mechanism, epsilon, delta),
-						   cost->rho, sizeof(cost->rho));	/* its error */
-}
-
-void
-mechanism_cost_private_r(LedgerCost *cost)
-{
-	/* the norm bound's exponential mechanism is bounded range, not Gaussian */
-	if (cost->kind == LEDGER_COST_GAUSS)
-		cost->kind = LEDGER_COST_ZCDP;
-}
-
-bool
-mechanism_options_private_r(Jsonb *options)
-{
-	const char *R = dp_options_string(options, "R");
-
-	return R != NULL && strcmp(R, "private") == 0;
+	return mechanism_find_or_raise(name, method, mechanism_hint);
 }
 
 void
@@ -378,9 +349,9 @@ dpobj_mechanisms(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsi = (ReturnSetInfo *) fcinfo->resultinfo;
 
 	InitMaterializedSRF(fcinfo, 0);
-	for (int i = 0; i < lengthof(dp_mechanisms); i++)
+	for (int i = 0; i < dp_nmechanisms; i++)
 	{
-		const DPMechanism *mech = &dp_mechanisms[i];
+		const DPMechanism *mech = dp_mechanisms[i];
 		Datum		v[2] = {CStringGetTextDatum(mech->name), (Datum) 0};
 		bool		isnull[2] = {false, mech->methods == NULL};
 
