@@ -138,6 +138,13 @@ ebm_shrinkage(double base, double base_rows, double n)
 }
 
 double
+ebm_clip_by_size(double base_rows, double n)
+{
+	/* a comparison, exact: n <= 0 (noise) or NaN keeps EBM_CLIP */
+	return n >= EBM_CLIP_ROWS * base_rows ? EBM_CLIP_LARGE : EBM_CLIP;
+}
+
+double
 ebm_line_share(double base, double shrinkage)
 {
 	double		share = EBM_LINE_SHARE * (shrinkage / base - 1) / (EBM_SMALL_SHRINK - 1);

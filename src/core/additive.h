@@ -121,6 +121,17 @@ extern double ebm_total_count(const EBMTerm *terms, int nterms, const double *co
 extern double ebm_shrinkage(double base, double base_rows, double n);
 
 /*
+ * The default residual clip of a yes/no label: EBM_CLIP, or EBM_CLIP_LARGE
+ * when the table's n (noisy, weighted) rows are at least EBM_CLIP_ROWS
+ * times the base_rows of ebm_shrinkage (there the signal beyond c = 1/4
+ * outweighs the noise it adds: bench/ebm/results.md)
+ */
+#define EBM_CLIP 0.25
+#define EBM_CLIP_LARGE 0.3
+#define EBM_CLIP_ROWS 4.0
+extern double ebm_clip_by_size(double base_rows, double n);
+
+/*
  * A numeric term's steps pooled along its n bins, as a linear model pools:
  * the line a + beta (x_b - xbar) through its noisy sums (x_b the bins'
  * centres in [-1, 1], xbar their noisy-count-weighted mean), each

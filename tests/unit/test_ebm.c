@@ -215,6 +215,10 @@ test_line_step(void)
 	double		v[4] = {0.1, 0.1, 0.1, 0.1};
 	double		flat[4] = {0, 0, 0, 0};
 
+	CHECK(ebm_clip_by_size(100, 400) == EBM_CLIP_LARGE && ebm_clip_by_size(100, 399) == EBM_CLIP,
+		  "clip: the larger from EBM_CLIP_ROWS times the pseudo-rows");
+	CHECK(ebm_clip_by_size(100, -5) == EBM_CLIP && ebm_clip_by_size(100, NAN) == EBM_CLIP,
+		  "clip: a noisy total at or below 0, or NaN, keeps the base");
 	CHECK(ebm_line_share(8, 8) == 0 && ebm_line_share(8, 6) == 0, "the base: no line");
 	CHECK(ebm_line_share(8, 12) == 0.25 && ebm_line_share(8, 16) == EBM_LINE_SHARE &&
 		  ebm_line_share(8, 40) == EBM_LINE_SHARE && ebm_line_share(8, NAN) == 0,

@@ -15,7 +15,9 @@
  *   counts: one pass, each term's bin counts (class weights applied),
  *     released snapped with discrete Gaussian noise at count_share rho;
  *   T rounds ("rounds"): the per-bin sums of the residual y -
- *     sigmoid(margin), clipped to [-c, c] ("residual_clip"), at the
+ *     sigmoid(margin), clipped to [-c, c] ("residual_clip": by default
+ *     1/4, or 0.3 for a yes/no label on a table whose noisy counts total
+ *     at least 32 sum-noise sds over c: ebm_size_clip), at the
  *     current model, released the same way -- every term's in one pass
  *     (default), or with "cyclic" one pass per term, each at the model
  *     its predecessors updated; each bin's score moves by the learning
@@ -81,12 +83,19 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 		r->edges.rho = r->rho * r->ep.bin_share * (1.0 - ldexp(1.0, -40));
 		rest = r->rho * (1.0 - r->ep.bin_share) * (1.0 - ldexp(1.0, -40));
 	}
+	/* a yes/no label's default clip is one of two, each calibrated here */
+	r->clip_by_size = r->ep.residual_clip < 0 && !r->regression;
+	r->clip = r->ep.residual_clip < 0 ? EBM_CLIP : r->ep.residual_clip;
 	if (!ebm_noise(rest, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
-				   r->ep.rounds, p->rows_per_unit, r->ep.residual_clip, &r->nz))
+				   r->ep.rounds, p->rows_per_unit, r->clip, &r->nz_base) ||
+		(r->clip_by_size &&
+		 !ebm_noise(rest, r->ep.count_share, r->nterms, ebm_max_size(r->terms, r->nterms),
+					r->ep.rounds, p->rows_per_unit, EBM_CLIP_LARGE, &r->nz_large)))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("dp_ebm: the noise is outside the exact sampler's range"),
 				 errhint("Use a larger epsilon or fewer \"rounds\".")));
+	r->nz = r->nz_base;
 	operating_check(&r->op, "dp_ebm");
 }
 
@@ -225,7 +234,7 @@ ebm_observe(EBMFit *r, const int *idx, double c, double y, bool residuals, int o
 
 		for (int t = 0; t < r->nterms; t++)
 			z += r->scores[idx[t]];
-		c *= ebm_residual(!r->regression, y, z, r->ep.residual_clip);
+		c *= ebm_residual(!r->regression, y, z, r->clip);
 	}
 	for (int t = 0; t < r->nterms; t++)
 		if (only < 0 || t == only)
@@ -274,7 +283,7 @@ ebm_round_lines(EBMFit *r, int only, double shrink)
 
 		if (e->type == EBM_TERM_NUMERIC && (only < 0 || t == only))
 			ebm_line_step(r->sums + e->offset, e->size, r->raw + e->offset,
-						  r->counts + e->offset, shrink, r->ep.residual_clip, r->line_share);
+						  r->counts + e->offset, shrink, r->clip, r->line_share);
 	}
 }
 
@@ -289,7 +298,7 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 	int			n = only < 0 ? r->nscores : r->terms[only].size;
 	/* shrinkage sum-noise sds over c pseudo-rows */
 	double		shrink = r->shrinkage * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
-		r->ep.residual_clip;
+		r->clip;
 
 	mechanism_poll(ledger_id);
 	ebm_pass(r, true, only, ldexp(1.0 / r->nz.sum_lattice, DPNOISE_SUM_BITS));
@@ -299,13 +308,21 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 		memcpy(r->raw + off, r->sums + off, sizeof(double) * n);
 	/* each bin's step (into sums) */
 	ebm_term_step(r->sums + off, n, r->sums + off, r->counts + off, min_count, shrink,
-				  r->ep.residual_clip);
+				  r->clip);
 	if (r->line_share > 0)
 		ebm_round_lines(r, only, shrink);
 	for (int j = off; j < off + n; j++)
 		r->scores[j] += r->ep.learning_rate * r->sums[j];
 	/* the same margins, the base rate in the bias */
 	ebm_center(r->terms, r->nterms, r->scores, r->counts, &r->bias);
+}
+
+/* EBM_SHRINKAGE sum-noise sds over c at the base clip, as pseudo-rows */
+static double
+ebm_base_rows(const EBMFit *r)
+{
+	return EBM_SHRINKAGE * sqrt((double) r->nz_base.sum_sigma2) * r->nz_base.sum_lattice /
+		(r->ep.residual_clip < 0 ? EBM_CLIP : r->ep.residual_clip);
 }
 
 /*
@@ -316,11 +333,25 @@ ebm_round(EBMFit *r, gsl_rng *rng, int64 ledger_id, int only, double min_count)
 static double
 ebm_small_shrinkage(const EBMFit *r)
 {
-	double		rows = EBM_SHRINKAGE * sqrt((double) r->nz.sum_sigma2) * r->nz.sum_lattice /
-		r->ep.residual_clip;
-
-	return ebm_shrinkage(EBM_SHRINKAGE, rows,
+	return ebm_shrinkage(EBM_SHRINKAGE, ebm_base_rows(r),
 						 ebm_total_count(r->terms, r->nterms, r->counts));
+}
+
+/*
+ * The default clip by the table's size, likewise from the released counts:
+ * the sums' noise then the chosen clip's (both calibrated before the charge)
+ */
+static void
+ebm_size_clip(EBMFit *r)
+{
+	r->nz = r->nz_base;
+	r->clip = r->ep.residual_clip < 0 ? EBM_CLIP : r->ep.residual_clip;
+	if (!r->clip_by_size)
+		return;
+	r->clip = ebm_clip_by_size(ebm_base_rows(r),
+							   ebm_total_count(r->terms, r->nterms, r->counts));
+	if (r->clip != EBM_CLIP)
+		r->nz = r->nz_large;
 }
 
 void
@@ -347,6 +378,7 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	ebm_release_acc(rng, r->acc, r->nscores,
 					DPNOISE_SUM_BITS + ilogb(r->nz.count_lattice) - ilogb(unit),
 					r->nz.count_lattice, r->nz.count_sigma2, r->counts);
+	ebm_size_clip(r);
 	if (r->ep.shrinkage < 0)
 	{
 		r->shrinkage = ebm_small_shrinkage(r);
@@ -462,7 +494,11 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	model_params_int(buf, "rounds", r->ep.rounds);
 	model_params_float(buf, "learning_rate", r->ep.learning_rate);
 	glm_params_bool(buf, "cyclic", r->ep.cyclic);
-	model_params_float(buf, "residual_clip", r->ep.residual_clip);
+	/* the default's value comes from the noisy counts: sigma shows it */
+	if (r->clip_by_size)
+		model_params_text(buf, "residual_clip", "by_size");
+	else
+		model_params_float(buf, "residual_clip", r->clip);
 	model_params_float(buf, "count_share", r->ep.count_share);
 	model_params_text(buf, "binning", r->ep.private_bins ? "private" : "uniform");
 	if (r->ep.private_bins)

@@ -55,7 +55,11 @@ typedef struct EBMFit
 	int			nscores;
 	int			max_scores;		/* the most nscores can be: every numeric term's "bins" */
 	double		rho;			/* the fit's: the run's less the balance estimate's */
-	EBMNoise	nz;
+	EBMNoise	nz;				/* the fit's noise: at clip's */
+	EBMNoise	nz_base;		/* at EBM_CLIP or the option's */
+	EBMNoise	nz_large;		/* at EBM_CLIP_LARGE (residual_clip by size) */
+	bool		clip_by_size;	/* residual_clip by the noisy counts (the default) */
+	double		clip;			/* the fit's residual clip c */
 	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
 	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
 	NoisySGDDesign D;			/* set by the caller before ebm_fit */

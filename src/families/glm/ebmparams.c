@@ -27,7 +27,8 @@ const DPOptionSpec ebmparams_options[] = {
 	/* -1: EBM_SHRINKAGE, more on a small table (ebm_shrinkage, ebm_line_share) */
 	DP_OPTION("shrinkage", DP_OPTION_DOUBLE, EBMParams, shrinkage, -1),
 	DP_OPTION("cyclic", DP_OPTION_BOOL, EBMParams, cyclic, false),
-	DP_OPTION("residual_clip", DP_OPTION_DOUBLE, EBMParams, residual_clip, 0.25),
+	/* -1: EBM_CLIP, EBM_CLIP_LARGE on a large table (ebm_clip_by_size) */
+	DP_OPTION("residual_clip", DP_OPTION_DOUBLE, EBMParams, residual_clip, -1),
 	DP_OPTION("bin_share", DP_OPTION_DOUBLE, EBMParams, bin_share, 0.05),
 	DP_OPTION("bin_grid", DP_OPTION_INT, EBMParams, bin_grid, EBM_BIN_GRID),
 	DP_OPTION("lo", DP_OPTION_DOUBLE, EBMParams, lo, -1),

@@ -23,7 +23,8 @@ typedef struct EBMParams
 	int			rounds;			/* boosting rounds T: one pass each */
 	double		learning_rate;
 	double		count_share;	/* the share of rho spent on the bin counts */
-	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1] */
+	double		residual_clip;	/* a row's residual clipped to [-c, c], (0, 1];
+								 * -1: by the table's noisy size (yes/no label) */
 	double		shrinkage;		/* a bin's step: sum-noise sds / c added to its count;
 								 * -1: by the table's noisy size (ebm_shrinkage) */
 	bool		cyclic;			/* a round: one pass per term (true) or one in all */
