@@ -68,6 +68,8 @@ SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger ORDER BY id DE
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, NULL)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
+-- an option other than "layout", "rows_per_unit" and "sealed" is refused
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0]::float8[], true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}, "bogus": 1}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1e-7, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
 
 -- the protected path

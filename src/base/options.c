@@ -9,6 +9,7 @@
  *-------------------------------------------------------------------------
  */
 #include "base/options.h"
+#include "base/dpobj.h"
 
 #include <math.h>
 
@@ -144,6 +145,37 @@ dp_option_sealed_key(const char *key, JsonbValue *v)
 		return false;
 	(void) dp_option_bool(v, key);
 	return true;
+}
+
+/* key (len bytes) is the C string name */
+static bool
+dp_key_is(const JsonbValue *key, const char *name)
+{
+	return key->val.string.len == (int) strlen(name) &&
+		strncmp(key->val.string.val, name, key->val.string.len) == 0;
+}
+
+int
+dp_options_rows_per_unit(Jsonb *options, const char *own, const char *aggname, const char *hint)
+{
+	JsonbIterator *it = JsonbIteratorInit(&options->root);
+	JsonbValue	v;
+	JsonbValue *vk;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY && !dp_key_is(&v, own) && !dp_key_is(&v, "rows_per_unit") &&
+			!dp_key_is(&v, DPOBJ_SEALED_KEY))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val,
+							aggname),
+					 errhint("%s", hint)));
+	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
+	if (vk != NULL)
+		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
+	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
+	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
 }
 
 void

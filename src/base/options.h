@@ -89,6 +89,14 @@ extern bool dp_options_sealed(Jsonb *options);
 /* key is "sealed": checks that its value is a boolean and returns true */
 extern bool dp_option_sealed_key(const char *key, JsonbValue *v);
 
+/*
+ * options (a JSON object) of a counts aggregate: only the keys own,
+ * "rows_per_unit" and "sealed" (a boolean); another key is refused (22023,
+ * "unknown option for aggname", hint).  Returns rows_per_unit (1 without it).
+ */
+extern int	dp_options_rows_per_unit(Jsonb *options, const char *own, const char *aggname,
+									 const char *hint);
+
 /* options || json (a JSON object of dpobj's own making): its keys win */
 extern Jsonb *dp_options_add(Jsonb *options, const char *json);
 /* options || {"sample_rows": k} (a run's shard sample on Citus, family.h citus_options) */

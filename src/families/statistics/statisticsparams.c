@@ -23,29 +23,10 @@
 int
 agg_options_k(Jsonb *options)
 {
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-	JsonbValue *vk;
-
 	if (options == NULL || !JB_ROOT_IS_OBJECT(options))
 		(void) agg_layout_of_options(NULL);
-	it = JsonbIteratorInit(&options->root);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		if (tok == WJB_KEY &&
-			!(v.val.string.len == 6 && strncmp(v.val.string.val, "layout", 6) == 0) &&
-			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0) &&
-			!(v.val.string.len == DPOBJ_SEALED_KEY_LEN &&
-			  strncmp(v.val.string.val, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN) == 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%.*s\" for dp_aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".")));
-	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
-	if (vk != NULL)
-		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
-	vk = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
-	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
+	return dp_options_rows_per_unit(options, "layout", "dp_aggregate",
+									"dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".");
 }
 
 /* a slot's noise: num / den lattice units (statisticsparams.h); den 0 when epsilon is too small */
