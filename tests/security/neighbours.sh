@@ -938,7 +938,8 @@ SELECT 'model', m.mechanism, m.epsilon, m.delta, dpobj.model_kind(m),
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(m.params) k),
        E'\nDPOUT', cardinality(m.weights), m.params
   FROM dpobj.get_model(split_part(:'target', '.', 2)) m;
-SELECT 'marginal', count(*), bool_and(ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
+SELECT 'marginal', count(*),
+       bool_and(ci_low IS NULL OR ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
   FROM dpobj.marginal(split_part(:'target', '.', 2), ARRAY['grp', 'y']);
 COMMIT;
 SET jit = off;
