@@ -49,7 +49,6 @@
 extern const char *const operating_metric_names[3];
 
 struct GLMSolveBlocks;
-struct NoisySGDDesign;
 
 typedef struct OpRun
 {

@@ -184,7 +184,7 @@ ebm_add(__int128 *acc, int j, double v, double per_unit)
 
 /* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
 static inline double
-ebm_label(const EBMFit *r, const NoisySGDDesign *D, int64 k)
+ebm_label(const EBMFit *r, const DPKeptDesign *D, int64 k)
 {
 	double		y;
 
@@ -196,7 +196,7 @@ ebm_label(const EBMFit *r, const NoisySGDDesign *D, int64 k)
 
 /* observation pos of the pass: its index into the scores per term, kept if the next */
 static inline void
-ebm_row_index(EBMFit *r, int64 pos, const NoisySGDDesign *D, int64 k, int *idx)
+ebm_row_index(EBMFit *r, int64 pos, const DPKeptDesign *D, int64 k, int *idx)
 {
 	if (pos < r->kept)
 	{
@@ -245,7 +245,7 @@ ebm_observe(EBMFit *r, const int *idx, double c, double y, bool residuals, int o
 static void
 ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 {
-	NoisySGDDesign *D = &r->D;
+	DPKeptDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
 	int64		pos = 0;
 
@@ -258,8 +258,8 @@ ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 		}
 	else
 	{
-		for (bool more = noisysgd_design_next(D, true); more;
-			 more = noisysgd_design_next(D, false))
+		for (bool more = keptdesign_next(D, true); more;
+			 more = keptdesign_next(D, false))
 			for (int64 k = 0; k < D->nobs; k++, pos++)
 			{
 				/* each term's bin once: the margin and the sums read it */
@@ -409,12 +409,12 @@ ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
 	train_w[1] = p->weight_neg;
 	if (!r->op.estimate)
 		return;
-	noisysgd_label_counts(&r->D, train_w, c);
+	keptdesign_label_counts(&r->D, train_w, c);
 	operating_estimate(&r->op, rng, c[0], c[1]);
 	if (!p->balance_train)
 		return;
 	operating_weights(&r->op, train_w);
-	noisysgd_design_weigh(&r->D, train_w[0], train_w[1]);
+	keptdesign_weigh(&r->D, train_w[0], train_w[1]);
 }
 
 void

@@ -62,7 +62,7 @@ typedef struct EBMFit
 	double		clip;			/* the fit's residual clip c */
 	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
 	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
-	NoisySGDDesign D;			/* set by the caller before ebm_fit */
+	DPKeptDesign D;			/* set by the caller before ebm_fit */
 	double	   *scores;
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */

@@ -666,25 +666,12 @@ dpobj_glm_calibration(PG_FUNCTION_ARGS)
 
 /* ---- the smooth objective ---- */
 
-/* the dense design, a huge allocation: bounded by memory, not by a fixed size */
+/* the dense design of the kept rows at the state's class weights (keptdesign.h) */
 void
 glm_design(const GLMState *s, bool intercept, double **X, double **cnt,
 		   double **y, int64 *nobs, int *p)
 {
-	int			d = s->rows.d;
-	int			pp = d + (intercept ? 1 : 0);
-	int		   *row;
-
-	*nobs = glmstate_observations(s, &row, cnt, y);
-	*X = palloc_extended(sizeof(double) * (Size) Max(*nobs, 1) * pp, MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < *nobs; k++)
-	{
-		memcpy(*X + (Size) k * pp, s->rows.x + (Size) row[k] * d, sizeof(double) * d);
-		if (intercept)
-			(*X)[(Size) k * pp + d] = 1.0;
-	}
-	pfree(row);
-	*p = pp;
+	keptrows_design(&s->rows, OPERATING_CLASS_W(&s->params), intercept, X, cnt, y, nobs, p);
 }
 
 /* ---- dp_logistic ---- */

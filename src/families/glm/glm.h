@@ -15,6 +15,7 @@
 #include "context/trainquery.h"
 #include "families/glm/ebmparams.h"
 #include "families/glm/glmstate.h"
+#include "state/keptdesign.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
 
@@ -182,63 +183,17 @@ extern void noisysgd_descend(const GLMParams *p, const double *X, const double *
 							 gsl_rng *rng, int64 ledger_id, double *theta);
 
 /*
- * dp_noisysgd's dense design (glm_design): whole when the state is in
- * memory and its design fits in a share of dpobj.max_state_memory, else
- * built block by block from glmblocks.h's rows on every pass, within that
- * share.  Each pass lists the same observations in the same order either
- * way.
+ * dp_noisysgd's dense design: the kept rows' (keptdesign.h) at the state's
+ * class weights, whole or in blocks
  */
-typedef struct NoisySGDDesign
-{
-	int			pp;
-	/* the whole design (rows == NULL) or the current block's */
-	const double *X;
-	const double *cnt;
-	const double *y;
-	int64		nobs;
-	struct GLMBlocks *rows;		/* in blocks: the state's row blocks */
-	bool		intercept;
-	MemoryContext cxt;			/* in blocks: the current block's design */
-	double		clip;			/* > 0: rows clipped to this l2 norm (noisysgd_design_clip) */
-	double		weigh[2];		/* > 0: counts scaled by these (positive, negative;
-								 * noisysgd_design_weigh) */
-} NoisySGDDesign;
-
-/* the design of a state: whole (built now) or in blocks, as above */
-extern void noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept);
-/*
- * The first (first = true, starting over) or next block of D's observations
- * into D->X, cnt, y, nobs; false after the last (a whole design is one block).
- */
-extern bool noisysgd_design_next(NoisySGDDesign *D, bool first);
-
-/*
- * Clips every observation of D to l2 norm R (the intercept's 1 untouched):
- * at once for a whole design, else as each block is built ("R": "private"
- * clips to R-hat, drawn after the design was built).
- */
-extern void noisysgd_design_clip(NoisySGDDesign *D, double R);
-
-/*
- * Scales every observation's count of D by its label's factor (positive,
- * negative; each in (0, 1]): at once for a whole design, else as each block
- * is built (weights estimated after the design was built).
- */
-extern void noisysgd_design_weigh(NoisySGDDesign *D, double wpos, double wneg);
-
-/*
- * D's positive and negative rows, each observation's row count recovered
- * from its count carrying class weight w (tune_row_count), saturating at
- * 2^62: one row replaced moves each by at most 1.
- */
-extern void noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2]);
+extern void noisysgd_design(DPKeptDesign *D, const GLMState *s, bool intercept);
 
 /*
  * The rows of D that theta classifies right, each counted W[0] (positive) or
  * W[1] (negative) times, W in [0, 2^10]; w: the class weights D's counts
  * carry (positive, negative), each in [2^-10, 1].  Sensitivity max W.
  */
-extern int64 noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+extern int64 noisysgd_score_right(DPKeptDesign *D, const double *theta, const int64 W[2],
 								  const double w[2]);
 
 /*
@@ -252,7 +207,7 @@ extern void noisysgd_tune_compute(DPRun *run);
 extern Datum noisysgd_tune_release(DPRun *run);
 
 /* noisysgd_descend over a design, whole or in blocks */
-extern void noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T,
+extern void noisysgd_descend_design(const GLMParams *p, DPKeptDesign *D, int64 T,
 									double lattice, uint64 sigma2, double denom,
 									gsl_rng *rng, int64 ledger_id, double *theta);
 

@@ -415,7 +415,7 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 		a->scnt[k] = (double) v[k] * auto_weight(a, &r->p, k);
 	if (r->cand->kind == GLM_KIND_EBM)
 	{
-		r->ebm->D = (NoisySGDDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
+		r->ebm->D = (DPKeptDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
 		.nobs = a->nobs};
 		if (a->K == 1)
 			ebm_fit_operating(r->ebm, &r->p, rng, ledger_id);

@@ -38,6 +38,7 @@
 #include "model/model.h"
 #include "core/opsamplp.h"
 #include "core/rowclip.h"
+#include "state/keptdesign.h"
 #include "state/rowinput.h"
 
 #include "utils/array.h"
@@ -602,41 +603,19 @@ dpobj_glm_deserial(PG_FUNCTION_ARGS)
 }
 
 /*
- * The observations of the state: one per (distinct row, label) with a
- * nonzero count, in row order, positives first; row[k] is its distinct row,
- * cnt[k] its count times its label's class weight, y[k] its label +-1.  Each array holds 2 * nrows (at
- * least 1), a huge allocation counted in 64 bits: their size is bounded by
- * memory only.  Returns their number.  The mechanisms' design matrix
- * (glm_design) and the Newton solver's sparse design (glmminimise.c) both
- * list the observations this way.
+ * The observations of the state at its class weights (keptdesign.h,
+ * keptrows_observations).  The mechanisms' design matrix (glm_design) and
+ * the Newton solver's sparse design (glmminimise.c) both list the
+ * observations this way.
  */
 int64
 glmstate_observations(const GLMState *s, int **row, double **cnt, double **y)
 {
-	Size		n = Max((Size) 2 * (Size) s->rows.nrows, 1);
-
-	*row = palloc_extended(sizeof(int) * n, MCXT_ALLOC_HUGE);
-	*cnt = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
-	*y = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
-	return glmstate_observations_into(s, *row, *cnt, *y);
+	return keptrows_observations(&s->rows, OPERATING_CLASS_W(&s->params), row, cnt, y);
 }
 
 int64
 glmstate_observations_into(const GLMState *s, int *row, double *cnt, double *y)
 {
-	int64		k = 0;
-
-	for (int u = 0; u < s->rows.nrows; u++)
-		for (int lab = 0; lab < 2; lab++)
-		{
-			int64		c = lab == 0 ? s->rows.pos[u] : s->rows.neg[u];
-
-			if (c == 0)
-				continue;
-			row[k] = u;
-			/* the option "class_weight" scales a row's loss (glmweights.h) */
-			cnt[k] = (double) c * (lab == 0 ? s->params.weight_pos : s->params.weight_neg);
-			y[k++] = lab == 0 ? 1.0 : -1.0;
-		}
-	return k;
+	return keptrows_observations_into(&s->rows, OPERATING_CLASS_W(&s->params), row, cnt, y);
 }

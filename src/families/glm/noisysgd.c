@@ -248,7 +248,7 @@ sgd_params(StringInfo params, const GLMParams *p, int d, int64 T, double s,
  */
 static SGDNoise
 sgd_private_choose(gsl_rng *rng, GLMParams *p, const SGDNoise *cands, const int64 *hist,
-				   int64 ledger_id, NoisySGDDesign *D)
+				   int64 ledger_id, DPKeptDesign *D)
 {
 	double		rho_R,
 				eps_R;
@@ -257,14 +257,14 @@ sgd_private_choose(gsl_rng *rng, GLMParams *p, const SGDNoise *cands, const int6
 	(void) sgd_private_rho(p, &rho_R, &eps_R);
 	k = glm_privr_select(rng, p, eps_R, hist, ledger_id);
 	p->R = privquant_candidate(k);
-	noisysgd_design_clip(D, p->R);
+	keptdesign_clip(D, p->R);
 	return cands[k];
 }
 
 /* a run's noise, design and buffers (DPRun.work) */
 typedef struct NoisySGDRun
 {
-	NoisySGDDesign D;
+	DPKeptDesign D;
 	SGDNoise	nz;
 	SGDNoise   *cands;			/* "R": "private": every candidate's noise */
 	int64		hist[PRIVQUANT_N];	/* and the norms' histogram */
@@ -280,7 +280,7 @@ typedef struct NoisySGDRun
  * into train_w the weights the rows carry
  */
 static void
-sgd_balance(OpRun *op, const GLMParams *p, NoisySGDDesign *D, gsl_rng *rng,
+sgd_balance(OpRun *op, const GLMParams *p, DPKeptDesign *D, gsl_rng *rng,
 			double train_w[2])
 {
 	int64		c[2];
@@ -289,12 +289,12 @@ sgd_balance(OpRun *op, const GLMParams *p, NoisySGDDesign *D, gsl_rng *rng,
 	train_w[1] = p->weight_neg;
 	if (!op->estimate)
 		return;
-	noisysgd_label_counts(D, train_w, c);
+	keptdesign_label_counts(D, train_w, c);
 	operating_estimate(op, rng, c[0], c[1]);
 	if (!p->balance_train)
 		return;
 	operating_weights(op, train_w);
-	noisysgd_design_weigh(D, train_w[0], train_w[1]);
+	keptdesign_weigh(D, train_w[0], train_w[1]);
 }
 
 static void

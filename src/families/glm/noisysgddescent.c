@@ -17,11 +17,9 @@
 #include "core/auditmutant.h"
 #include "core/dpnoise.h"
 #include "families/glm/glm.h"
-#include "families/glm/glmblocks.h"
 #include "families/glm/glmstate.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
-#include "core/rowclip.h"
 #include "core/tunecalib.h"
 
 #include "utils/memutils.h"
@@ -34,96 +32,10 @@
 #define DPOBJ_SGD_DEFAULT_T		30
 #define DPOBJ_SGD_DEFAULT_T_N	1000
 
-/* each observation's features (the first d of its pp entries) clipped to l2 norm R */
-static void
-sgd_clip(double *X, int64 nobs, int pp, int d, double R)
-{
-	for (int64 k = 0; k < nobs; k++)
-		rowclip_apply(X + (Size) k * pp, d, R, false);
-}
-
 void
-noisysgd_design_clip(NoisySGDDesign *D, double R)
+noisysgd_design(DPKeptDesign *D, const GLMState *s, bool intercept)
 {
-	if (D->rows == NULL)
-		sgd_clip((double *) D->X, D->nobs, D->pp, D->pp - (D->intercept ? 1 : 0), R);
-	else
-		D->clip = R;
-}
-
-/*
- * The first (first = true) or next block of D: the whole design once, or
- * the design of the state's next row block; false after the last.
- */
-/* cnt[k] *= w[0] for a positive label, w[1] for a negative one */
-static void
-sgd_weigh(double *cnt, const double *y, int64 nobs, const double *w)
-{
-	for (int64 k = 0; k < nobs; k++)
-		cnt[k] *= y[k] > 0 ? w[0] : w[1];
-}
-
-static bool
-sgd_block(NoisySGDDesign *D, bool first)
-{
-	const GLMState *v;
-	MemoryContext old;
-	double	   *X,
-			   *cnt,
-			   *y;
-	int			pp;
-
-	if (D->rows == NULL)
-		return first;
-	v = glmblocks_next(D->rows, first);
-	if (v == NULL)
-		return false;
-	MemoryContextReset(D->cxt);
-	old = MemoryContextSwitchTo(D->cxt);
-	glm_design(v, D->intercept, &X, &cnt, &y, &D->nobs, &pp);
-	MemoryContextSwitchTo(old);
-	if (D->clip > 0)
-		sgd_clip(X, D->nobs, pp, D->pp - (D->intercept ? 1 : 0), D->clip);
-	if (D->weigh[0] > 0)
-		sgd_weigh(cnt, y, D->nobs, D->weigh);
-	D->X = X;
-	D->cnt = cnt;
-	D->y = y;
-	return true;
-}
-
-bool
-noisysgd_design_next(NoisySGDDesign *D, bool first)
-{
-	return sgd_block(D, first);
-}
-
-void
-noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
-{
-	double	   *X,
-			   *cnt,
-			   *y;
-
-	int			rows;
-
-	memset(D, 0, sizeof(NoisySGDDesign));
-	D->intercept = intercept;
-	D->pp = s->rows.d + (intercept ? 1 : 0);
-	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
-	rows = keptrows_block_rows(24 * (Size) D->pp + 64);
-	/* a design within the bound is built once; a larger one block by block */
-	if (keptrows_single(&s->rows, rows))
-	{
-		glm_design(s, intercept, &X, &cnt, &y, &D->nobs, &D->pp);
-		D->X = X;
-		D->cnt = cnt;
-		D->y = y;
-		return;
-	}
-	D->rows = glmblocks_begin(s, rows);
-	D->cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj design block",
-								   ALLOCSET_DEFAULT_SIZES);
+	keptdesign_begin(D, &s->rows, intercept, OPERATING_CLASS_W(&s->params));
 }
 
 /*
@@ -139,7 +51,7 @@ noisysgd_design(NoisySGDDesign *D, const GLMState *s, bool intercept)
  * stay within 2^125.
  */
 static void
-sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
+sgd_noisy_gradient(const GLMParams *p, DPKeptDesign *D, const double *theta,
 				   double lattice, uint64 sigma2, gsl_rng *rng, double *grad)
 {
 	const double limit = ldexp(1.0, 62);
@@ -154,7 +66,7 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 	int			pp = D->pp;
 	__int128   *acc = palloc0(sizeof(__int128) * pp);
 
-	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
+	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
 		for (int64 k = 0; k < D->nobs; k++)
 		{
 			const double *x = D->X + (Size) k * pp;
@@ -194,31 +106,6 @@ sgd_noisy_gradient(const GLMParams *p, NoisySGDDesign *D, const double *theta,
 	pfree(acc);
 }
 
-void
-noisysgd_design_weigh(NoisySGDDesign *D, double wpos, double wneg)
-{
-	D->weigh[0] = wpos;
-	D->weigh[1] = wneg;
-	/* a whole design's counts were allocated by noisysgd_design: scaled in place */
-	if (D->rows == NULL)
-		sgd_weigh((double *) D->cnt, D->y, D->nobs, D->weigh);
-}
-
-void
-noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2])
-{
-	const int64 limit = (int64) 1 << 62;
-
-	out[0] = out[1] = 0;
-	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
-		{
-			int			lab = D->y[k] > 0 ? 0 : 1;
-
-			out[lab] = Min(limit, out[lab] + tune_row_count(D->cnt[k], w[lab]));
-		}
-}
-
 /*
  * The score of theta: over the observations it classifies right (<theta, x>
  * > 0 for a positive label, <= 0 for a negative one, as predict() decides),
@@ -230,14 +117,14 @@ noisysgd_label_counts(NoisySGDDesign *D, const double w[2], int64 out[2])
  * max W.
  */
 int64
-noisysgd_score_right(NoisySGDDesign *D, const double *theta, const int64 W[2],
+noisysgd_score_right(DPKeptDesign *D, const double *theta, const int64 W[2],
 					 const double w[2])
 {
 	const int64 limit = (int64) 1 << 62;
 	int64		right = 0;
 	int			pp = D->pp;
 
-	for (bool more = sgd_block(D, true); more; more = sgd_block(D, false))
+	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
 		for (int64 k = 0; k < D->nobs; k++)
 		{
 			const double *x = D->X + (Size) k * pp;
@@ -290,7 +177,7 @@ noisysgd_descend(const GLMParams *p, const double *X, const double *cnt,
 				 uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
 				 double *theta)
 {
-	NoisySGDDesign D = {0};
+	DPKeptDesign D = {0};
 
 	D.pp = pp;
 	D.X = X;
@@ -320,7 +207,7 @@ sgd_adagrad_direction(double *grad, double *acc, int pp)
 }
 
 void
-noisysgd_descend_design(const GLMParams *p, NoisySGDDesign *D, int64 T, double lattice,
+noisysgd_descend_design(const GLMParams *p, DPKeptDesign *D, int64 T, double lattice,
 						uint64 sigma2, double denom, gsl_rng *rng, int64 ledger_id,
 						double *theta)
 {

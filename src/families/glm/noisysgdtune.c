@@ -268,7 +268,7 @@ tune_better(int64 score, int point, const double *theta, int64 best_score,
  * otherwise.
  */
 static double *
-tune_design_work(const GLMParams *p, const NoisySGDDesign *D)
+tune_design_work(const GLMParams *p, const DPKeptDesign *D)
 {
 	if (p->tune.nR == 0 || D->rows != NULL)
 		return NULL;
@@ -282,7 +282,7 @@ tune_design_work(const GLMParams *p, const NoisySGDDesign *D)
  * is built.  Without, the rows stay as scanned (clipped to "R").
  */
 static void
-tune_design_clip(NoisySGDDesign *D, const double *Xorig, double *Xwork, const GLMParams *q)
+tune_design_clip(DPKeptDesign *D, const double *Xorig, double *Xwork, const GLMParams *q)
 {
 	if (q->tune.nR == 0)
 		return;
@@ -291,12 +291,12 @@ tune_design_clip(NoisySGDDesign *D, const double *Xorig, double *Xwork, const GL
 		memcpy(Xwork, Xorig, sizeof(double) * (Size) D->nobs * D->pp);
 		D->X = Xwork;
 	}
-	noisysgd_design_clip(D, q->R);
+	keptdesign_clip(D, q->R);
 }
 
 /* the runs: *best gets the released model, *best_point its grid point */
 static void
-tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
+tune_runs(const TunePlan *pl, DPKeptDesign *D, double *Xwork, gsl_rng *rng,
 		  int64 ledger_id, double *best, int *best_point)
 {
 	int			pp = D->pp;
@@ -339,18 +339,18 @@ tune_runs(const TunePlan *pl, NoisySGDDesign *D, double *Xwork, gsl_rng *rng,
  * same weights, W / 2^b, also weigh the design's counts for training.
  */
 static void
-tune_balance(TunePlan *pl, NoisySGDDesign *D, gsl_rng *rng, bool train)
+tune_balance(TunePlan *pl, DPKeptDesign *D, gsl_rng *rng, bool train)
 {
 	int64		c[2];
 
-	noisysgd_label_counts(D, pl->count_w, c);
+	keptdesign_label_counts(D, pl->count_w, c);
 	autosel_noisy_balance_weights(rng, c[0], c[1], pl->bnum, pl->bden, OP_WEIGHT_BITS,
 								  OP_BALANCE_MIN_WEIGHT, &pl->score_w[0], &pl->score_w[1]);
 	if (!train)
 		return;
 	for (int i = 0; i < 2; i++)
 		pl->count_w[i] = ldexp((double) pl->score_w[i], -OP_WEIGHT_BITS);
-	noisysgd_design_weigh(D, pl->count_w[0], pl->count_w[1]);
+	keptdesign_weigh(D, pl->count_w[0], pl->count_w[1]);
 }
 
 /* the released model's public parameters, and the chosen point's (DP output) */
@@ -389,7 +389,7 @@ tune_params(StringInfo params, const TunePlan *pl, int d, int point, const OpRun
 typedef struct TuneRun
 {
 	TunePlan	pl;
-	NoisySGDDesign D;
+	DPKeptDesign D;
 	double	   *theta;
 	double	   *Xwork;
 	int			point;			/* the chosen grid point (DP output) */
