@@ -33,7 +33,7 @@ PG_FUNCTION_INFO_V1(dpobj_mechanisms);
  * The families, in the registry's order: each defines const DPFamily
  * <f>_family in its <f>.c (a new family: X(<f>) at the marked place)
  */
-#define DP_FAMILIES(X) X(halfspace) X(glm) X(linear) X(evaluate) X(statistics) X(synth) /* a new family: X(<f>) */
+#define DP_FAMILIES(X) X(halfspace) X(glm) X(ebm) X(linear) X(evaluate) X(statistics) X(synth) /* a new family: X(<f>) */
 
 #define DP_FAMILY_EXTERN(f) extern const DPFamily f##_family;
 #define DP_FAMILY_ENTRY(f) &f##_family,
@@ -263,6 +263,35 @@ mechanism_zcdp_names(void)
 }
 
 /*
+ * An entry listed after a mechanism of an earlier family moves to just
+ * after it (ebm after noisysgd: the order hints and mechanisms() show)
+ */
+static void
+registry_place_after(void)
+{
+	for (int i = 0; i < dp_nmechanisms; i++)
+	{
+		const DPMechanism *mech = dp_mechanisms[i];
+		const DPFamily *fam = dp_family_of[i];
+		int			at = -1;
+
+		for (int j = 0; mech->listed_after != NULL && j < i; j++)
+			if (strcmp(dp_mechanisms[j]->name, mech->listed_after) == 0)
+				at = j;
+		if (mech->listed_after == NULL)
+			continue;
+		if (at < 0)
+			elog(ERROR, "mechanism %s is listed after %s, no earlier mechanism",
+				 mech->name, mech->listed_after);
+		memmove(&dp_mechanisms[at + 2], &dp_mechanisms[at + 1],
+				sizeof(DPMechanism *) * (i - at - 1));
+		memmove(&dp_family_of[at + 2], &dp_family_of[at + 1], sizeof(DPFamily *) * (i - at - 1));
+		dp_mechanisms[at + 1] = mech;
+		dp_family_of[at + 1] = fam;
+	}
+}
+
+/*
  * _PG_init: the list in its order, the model kinds of its ledger names
  * copied down to the model layer (kinds.h), the list to the floors
  * (family.h: the cost of a ledger name, auto's candidates)
@@ -284,6 +313,7 @@ registry_init(void)
 					dp_family_of[dp_nmechanisms] = dp_families[f];
 					dp_mechanisms[dp_nmechanisms++] = &dp_families[f]->mechanisms[i];
 				}
+	registry_place_after();
 	for (int i = 0; i < dp_nmechanisms; i++)
 		for (const DPLedgerKind *k = dp_mechanisms[i]->ledger; k->name != NULL; k++)
 			model_kind_register(k->name, dp_mechanisms[i]->model_kind);

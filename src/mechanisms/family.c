@@ -24,13 +24,13 @@ family_register_mechanisms(const DPMechanism *const *mechanisms, int n)
 }
 
 const DPAutoPick *
-mechanism_auto_pick(int bit)
+mechanism_auto_pick(const char *name)
 {
 	for (int i = 0; i < family_nentries; i++)
-		for (const DPAutoPick *a = family_entries[i]->auto_pick; a != NULL && a->bit != 0; a++)
-			if (a->bit == bit)
+		for (const DPAutoPick *a = family_entries[i]->auto_pick; a != NULL && a->name != NULL; a++)
+			if (strcmp(a->name, name) == 0)
 				return a;
-	elog(ERROR, "no mechanism in the registry is the auto candidate %d", bit);
+	elog(ERROR, "no mechanism in the registry is the auto candidate %s", name);
 	return NULL;				/* keep compiler quiet */
 }
 

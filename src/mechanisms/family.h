@@ -18,12 +18,15 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "utils/jsonb.h"
 
 #include "base/options.h"
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
 #include "model/kinds.h"
+#include "mechanisms/operating.h"
+#include "state/keptdesign.h"
 
 /* a name a mechanism charges the ledger under, and its cost form */
 typedef struct DPLedgerKind
@@ -42,16 +45,37 @@ typedef struct DPLedgerKind
 } DPLedgerKind;
 
 /*
- * A candidate of the private model selection 'auto' (families/glm/glmauto.c):
- * its GLM_AUTO_* bit, which names it in the option "candidates" and ranks
- * it in the tie-breaking order, and how auto trains it: a GLMKind (noisy
- * GD, dp_logistic with a GLMMethod, or additive boosting; glmparams.h).
+ * How 'auto' (families/glm/glmauto.c) trains a candidate of another
+ * family on its design: the candidate's calibration at a budget (public
+ * inputs only; refuses), its fit on a whole design whose counts carry the
+ * class weights (alone: no selection, with its own operating point), its
+ * margin of a design row, its public params, its operating point and its
+ * model (its margin less shift)
+ */
+typedef struct DPCandidateOps
+{
+	void	   *(*prepare) (Jsonb *options, const OpParams *p, int d);
+	void		(*train) (void *fit, const DPKeptDesign *D, const OpParams *p, bool alone,
+						  gsl_rng *rng, int64 ledger_id);
+	double		(*margin) (const void *fit, const double *x);
+	void		(*params) (StringInfo buf, const void *fit, const OpParams *p);
+	const OpRun *(*op) (const void *fit);
+	Datum		(*model) (FunctionCallInfo fcinfo, const char *name, const void *fit,
+						  double shift, double epsilon, double delta, StringInfo params);
+} DPCandidateOps;
+
+/*
+ * A candidate of the private model selection 'auto': its name in the
+ * option "candidates" (which ranks it in the tie-breaking order, glmauto.c)
+ * and how auto trains it: a GLMKind with a GLMMethod (glmparams.h), or
+ * another family's ops
  */
 typedef struct DPAutoPick
 {
-	int			bit;
+	const char *name;
 	int			kind;
 	int			method;
+	const DPCandidateOps *ops;
 } DPAutoPick;
 
 /*
@@ -60,7 +84,7 @@ typedef struct DPAutoPick
  */
 #define DP_LEDGER(...)	((const DPLedgerKind[]) {__VA_ARGS__, {NULL}})
 #define DP_METHODS(...)	((const char *const[]) {__VA_ARGS__, NULL})
-#define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {0}})
+#define DP_AUTO(...)	((const DPAutoPick[]) {__VA_ARGS__, {NULL}})
 
 struct DPProtectedContext;
 
@@ -106,10 +130,12 @@ typedef struct DPMechanism
 	int			r_norm;
 	/* NULL-ended: train(..., m) is this mechanism with {"method": m} */
 	const char *const *methods;
-	/* ended by bit 0: the candidates 'auto' may pick of it (NULL: none) */
+	/* NULL-ended: the candidates 'auto' may pick of it (NULL: none) */
 	const DPAutoPick *auto_pick;
 	/* the private choice among the mechanisms with auto_pick */
 	bool		chooses;
+	/* or NULL: listed after this mechanism, not in its family's place */
+	const char *listed_after;
 	/* runs through dpobj.evaluate() only, not train() */
 	bool		evaluate_only;
 	/* such a mechanism: the SQL function(s) that run it, for hints */
@@ -160,8 +186,8 @@ typedef struct DPFamily
  */
 extern void family_register_mechanisms(const DPMechanism *const *mechanisms, int n);
 
-/* the candidate of 'auto' with this GLM_AUTO_* bit (an internal error if none) */
-extern const DPAutoPick *mechanism_auto_pick(int bit);
+/* the candidate of 'auto' of this name (an internal error if none) */
+extern const DPAutoPick *mechanism_auto_pick(const char *name);
 
 /*
  * The privacy cost of one run of a mechanism (its name in the ledger:

@@ -18,6 +18,7 @@
 #include "utils/float.h"
 
 #include "base/dpobj.h"
+#include "base/options.h"
 #include "core/calibrate.h"
 #include "core/glmsolve.h"
 #include "core/tunecalib.h"
@@ -148,4 +149,38 @@ operating_params(StringInfo buf, const OpRun *o, bool with_metric)
 					 float8out_internal(o->noisy[0]), float8out_internal(o->noisy[1]));
 	model_params_float(buf, "balance_weight_true", ldexp((double) o->w[0], -OP_WEIGHT_BITS));
 	model_params_float(buf, "balance_weight_false", ldexp((double) o->w[1], -OP_WEIGHT_BITS));
+}
+
+int
+operating_metric_parse(JsonbValue *v, const char *key, const char *aggname, const char *what,
+					   const char *hint)
+{
+	char	   *s = dp_option_string(v, key, hint);
+
+	for (int j = 0; j < lengthof(operating_metric_names); j++)
+		if (strcmp(s, operating_metric_names[j]) == 0)
+			return j + 1;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: unknown %s \"%s\"", aggname, what, s),
+			 errhint("%s", hint)));
+	return OP_METRIC_ACCURACY;	/* keep compiler quiet */
+}
+
+int
+operating_metric_option(JsonbValue *v, const char *aggname)
+{
+	return operating_metric_parse(v, "metric", aggname, "metric",
+								  "Use \"balanced_accuracy\" (the default: the cut-off from a private estimate of the label balance), \"accuracy\" (a probability above 1/2) or \"weighted_accuracy\" (the cut-off the \"class_weight\" weights give; the default when they are given).");
+}
+
+void
+operating_check_balance_weights(double wpos, double wneg, const char *aggname)
+{
+	if (Min(wpos, wneg) < OP_MIN_CLASS_WEIGHT)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: \"metric\": \"balanced_accuracy\" needs class weights of at least 2^-10",
+						aggname),
+				 errhint("Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or leave \"metric\" out (the weights then set the cut-off).")));
 }

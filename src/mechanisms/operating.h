@@ -28,6 +28,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "lib/stringinfo.h"
+#include "utils/jsonb.h"
 
 #include "core/opoint.h"
 
@@ -47,6 +48,44 @@
 #define OP_BALANCE_MIN_WEIGHT	(1 << (OP_WEIGHT_BITS - 6))
 /* the metrics' names, indexed by OP_METRIC_* - 1 */
 extern const char *const operating_metric_names[3];
+
+/*
+ * What a binary classifier's run trains with beside its own options (and
+ * what 'auto' gives a candidate of another family, family.h): its budget,
+ * privacy unit, row sample, class weights ("class_weight") and operating
+ * point ("metric", and a balance estimate of its own at balance_share)
+ */
+typedef struct OpParams
+{
+	double		epsilon;
+	double		delta;
+	int			rows_per_unit;
+	int64		sample_rows;	/* 0: every row */
+	double		weight_pos;
+	double		weight_neg;
+	int			metric;			/* OP_METRIC_*, 0 for a regression */
+	double		balance_share;	/* > 0: the run estimates the label balance */
+	bool		balance_train;	/* its estimated weights also train */
+} OpParams;
+
+/*
+ * A binary classifier's own balance estimate (docs/PRIVACY.md, "Operating
+ * point"): the share of its budget spent on the noisy label counts, chosen
+ * on public tables (docs/BENCHMARKS.md, "Operating point"); its label
+ * counts are recovered from weighted ones, exact for class weights of at
+ * least OP_MIN_CLASS_WEIGHT (tunecalib.h)
+ */
+#define OP_BALANCE_SHARE		0.05
+#define OP_MIN_CLASS_WEIGHT		(1.0 / 1024)
+
+/* the option "metric" (or key) of aggname: OP_METRIC_*; what names it in errors */
+extern int	operating_metric_parse(JsonbValue *v, const char *key, const char *aggname,
+								   const char *what, const char *hint);
+/* a binary classifier's "metric", with its hint */
+extern int	operating_metric_option(JsonbValue *v, const char *aggname);
+
+/* refuses "balanced_accuracy" with a class weight below OP_MIN_CLASS_WEIGHT */
+extern void operating_check_balance_weights(double wpos, double wneg, const char *aggname);
 
 struct GLMSolveBlocks;
 

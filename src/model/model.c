@@ -78,6 +78,13 @@ model_params_float(StringInfo buf, const char *key, double value)
 }
 
 void
+model_params_bool(StringInfo buf, const char *key, bool value)
+{
+	params_key(buf, key);
+	appendStringInfoString(buf, value ? "true" : "false");
+}
+
+void
 model_params_text(StringInfo buf, const char *key, const char *value)
 {
 	params_key(buf, key);

@@ -28,6 +28,7 @@ extern void model_params_begin(StringInfo buf);
 extern void model_params_int(StringInfo buf, const char *key, int64 value);
 extern void model_params_float(StringInfo buf, const char *key, double value);
 extern void model_params_text(StringInfo buf, const char *key, const char *value);
+extern void model_params_bool(StringInfo buf, const char *key, bool value);
 extern void model_params_end(StringInfo buf);
 
 /* the OID of type dpobj.model */

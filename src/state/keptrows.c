@@ -8,7 +8,34 @@
  */
 #include "state/keptrows.h"
 
+#include "base/options.h"
+#include "context/protected.h"
+#include "state/aggsample.h"
 #include "state/rowreplay.h"
+
+int64
+keptrows_sample_rows(int d, int64 option)
+{
+	if (option <= 0)
+		return 0;
+	return aggsample_rows(d, option, aggsample_canonical_row_bytes(d),
+						  (double) dpobj_max_state_memory * 1024 / 4);
+}
+
+/*
+ * Every distinct row of a shard would otherwise travel as one value (at
+ * most 1 GB, so a large shard failed after the charge) and the coordinator
+ * would hold them all.  K is public (the cap and d; every worker's cap is
+ * at least this one, workerpins.h), and a sample at K costs no privacy
+ * (docs/PRIVACY.md, "Uniform row samples").
+ */
+Jsonb *
+keptrows_citus_options(const DPProtectedContext *ctx)
+{
+	if (getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL)
+		return ctx->options;
+	return dp_options_sample_rows(ctx->options, keptrows_sample_rows(ctx->d, PG_INT32_MAX));
+}
 
 void
 keptrows_alloc(DPKeptRows *r, int d, int nrows)

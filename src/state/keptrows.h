@@ -20,6 +20,8 @@
 #include "base/dpobj.h"
 #include "state/aggstate.h"
 
+#include "utils/jsonb.h"
+
 typedef struct DPKeptRows
 {
 	int			d;				/* words a row */
@@ -46,6 +48,22 @@ extern void keptrows_alloc(DPKeptRows *r, int d, int nrows);
  * with draw (aggstate_canonical_rows).
  */
 extern void keptrows_from_state(DPKeptRows *r, DPAggState *st, bool draw);
+
+/*
+ * K of a state that keeps every row (spilling) given its option
+ * "sample_rows" (0: none, returns 0): its final function holds the
+ * canonical order and copy and builds its design in blocks within a
+ * quarter of the cap; public, from the cap and d (aggsample.h)
+ */
+extern int64 keptrows_sample_rows(int d, int64 option);
+
+/*
+ * On a Citus table (family.h, citus_options): the options with
+ * "sample_rows" K of the coordinator's cap, unless they ask for a sample
+ * themselves (dp_logistic, noisy GD, ebm)
+ */
+struct DPProtectedContext;
+extern Jsonb *keptrows_citus_options(const struct DPProtectedContext *ctx);
 
 /* the rows' nonzero counts, pos and neg apart, without reading spilled rows */
 extern int64 keptrows_nobs(const DPKeptRows *r);

@@ -897,4 +897,4 @@ MECHANISM_FINAL_FUNCTION(dpobj_logistic_finalfn,
  */
 static const DPMechanism glm_mechanisms[] = {GLM_FAMILY_MECHANISMS, GLM_FAMILY_MULTICLASS_MECHANISMS};
 
-const DPFamily glm_family = DP_FAMILY(glm, glm_mechanisms, .citus_options = glm_citus_options);
+const DPFamily glm_family = DP_FAMILY(glm, glm_mechanisms, .citus_options = keptrows_citus_options);

@@ -13,7 +13,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "context/trainquery.h"
-#include "families/glm/ebmparams.h"
 #include "families/glm/glmstate.h"
 #include "state/keptdesign.h"
 #include "mechanisms/mechanism.h"
@@ -230,14 +229,6 @@ extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double d
 								   int d, Jsonb *options);
 
 /*
- * dp_ebm's argument check, and its label: a float8 with "y_min"/"y_max" in
- * the options, else a boolean (ebm.c)
- */
-extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
-						   Jsonb *options);
-extern TrainLabel ebm_label_kind(Jsonb *options);
-
-/*
  * The family's entries (DPMechanism, mechanisms/family.h; in glm_family,
  * glm.c): the binary kinds, and the one-vs-rest forms (which the registry
  * lists after every family's two-class and regression mechanisms)
@@ -248,9 +239,9 @@ extern TrainLabel ebm_label_kind(Jsonb *options);
 		.check_args = logistic_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_shard_options = true, .r_norm = 2, \
 		.options = glmparams_options, \
 		.methods = DP_METHODS("objective", "output", "cms"), \
-		.auto_pick = DP_AUTO({GLM_AUTO_OBJECTIVE, GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE}, \
-							 {GLM_AUTO_CMS, GLM_KIND_LOGISTIC, GLM_METHOD_CMS}, \
-							 {GLM_AUTO_OUTPUT, GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}), \
+		.auto_pick = DP_AUTO({"objective", GLM_KIND_LOGISTIC, GLM_METHOD_OBJECTIVE}, \
+							 {"cms", GLM_KIND_LOGISTIC, GLM_METHOD_CMS}, \
+							 {"output", GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}), \
 		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX}, \
 							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}), \
 	.ledger_pick = logistic_ledger_pick}, \
@@ -258,18 +249,10 @@ extern TrainLabel ebm_label_kind(Jsonb *options);
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd", \
 		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_shard_options = true, .r_norm = 2, \
 		.options = glmparams_options, \
-		.auto_pick = DP_AUTO({GLM_AUTO_NOISYSGD, GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}), \
+		.auto_pick = DP_AUTO({"noisysgd", GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}), \
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS}, \
 							{"noisysgd_tune", LEDGER_COST_APPROX, "\"tune\""}), \
 	.ledger_pick = noisysgd_ledger_pick}, \
-	/* private additive boosting on noisy GD's kept rows (ebm.c) */ \
-	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
-		.check_args = ebm_check_args, .label_of = ebm_label_kind, .model_kind = MODEL_KIND_ADDITIVE, \
-		.citus_shard_options = true, \
-		.groups = true, \
-		.options = ebmparams_options, \
-		.auto_pick = DP_AUTO({GLM_AUTO_EBM, GLM_KIND_EBM, GLM_METHOD_OBJECTIVE}), \
-	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})}, \
 	/* private model selection among the GLM mechanisms (glmauto.c) */ \
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto", \
 		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true, \

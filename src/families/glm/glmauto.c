@@ -51,7 +51,6 @@
 #include <math.h>
 
 #include "core/autoselect.h"
-#include "families/glm/ebm.h"
 #include "families/glm/glm.h"
 #include "mechanisms/family.h"
 #include "core/glmsolve.h"
@@ -70,7 +69,7 @@ PG_FUNCTION_INFO_V1(dpobj_auto_finalfn);
  * ebm: GLM_AUTO_DEFAULT, chosen by measurement: docs/BENCHMARKS.md).
  */
 #define AUTO_MAX	((int) lengthof(glm_auto_names))
-#define auto_candidate(j)	mechanism_auto_pick(1 << (j))
+#define auto_candidate(j)	mechanism_auto_pick(glm_auto_names[j])
 
 /* one candidate's public calibration at a budget */
 typedef struct AutoRun
@@ -78,7 +77,7 @@ typedef struct AutoRun
 	const DPAutoPick *cand;
 	GLMParams	p;				/* the base options, this budget, this method */
 	GLMCalibration c;			/* dp_logistic */
-	EBMFit	   *ebm;			/* additive boosting: its layout, noise and fit */
+	void	   *fit;			/* another family's candidate (its ops): its calibration, fit */
 	const char *name;			/* "selected" in the params */
 	double		Reff,			/* noisy GD */
 				rho,
@@ -148,6 +147,17 @@ auto_unit_parts(int k, int K, double *es, double *ds, double *el)
 	*el = nextafter(*es / k, 0.0);
 }
 
+/* what a candidate of another family trains with of p (family.h) */
+static const OpParams *
+auto_op_params(const GLMParams *p, OpParams *q)
+{
+	*q = (OpParams) {.epsilon = p->epsilon, .delta = p->delta,
+		.rows_per_unit = p->rows_per_unit, .sample_rows = p->sample_rows,
+		.weight_pos = p->weight_pos, .weight_neg = p->weight_neg, .metric = p->metric,
+	.balance_share = p->balance_share, .balance_train = p->balance_train};
+	return q;
+}
+
 /* the calibration of a candidate at (eps, delta): public inputs only; refuses */
 static void
 auto_prepare(const GLMParams *base, Jsonb *options, const DPAutoPick *cand, double eps,
@@ -156,10 +166,8 @@ auto_prepare(const GLMParams *base, Jsonb *options, const DPAutoPick *cand, doub
 	int			pp = d + (base->intercept ? 1 : 0);
 
 	r->cand = cand;
-	r->ebm = NULL;
-	for (int j = 0; j < AUTO_MAX; j++)
-		if (cand->bit == 1 << j)
-			r->name = glm_auto_names[j];
+	r->fit = NULL;
+	r->name = cand->name;
 	r->p = *base;
 	r->p.epsilon = eps;
 	r->p.delta = delta;
@@ -167,10 +175,11 @@ auto_prepare(const GLMParams *base, Jsonb *options, const DPAutoPick *cand, doub
 	if (r->p.n_public > 0)
 		r->p.n_public *= n_share;
 	/* its rows as auto's state holds them (clipped to "R": train()'s bound clips none) */
-	if (cand->kind == GLM_KIND_EBM)
+	if (cand->ops != NULL)
 	{
-		r->ebm = palloc(sizeof(EBMFit));
-		ebm_fit_init(r->ebm, options, &r->p, d, false);
+		OpParams	q;
+
+		r->fit = cand->ops->prepare(options, auto_op_params(&r->p, &q), d);
 		return;
 	}
 	if (cand->kind != GLM_KIND_SGD)
@@ -355,7 +364,7 @@ auto_partition(gsl_rng *rng, AutoData *a)
 	}
 }
 
-/* the weight of a row of observation k: its label's class weight (glmweights.h) */
+/* the weight of a row of observation k: its label's class weight (classweights.h) */
 static double
 auto_weight(const AutoData *a, const GLMParams *p, int64 k)
 {
@@ -410,17 +419,15 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 		glm_release_point(rng, &r->p, &r->c, &X, work, theta, a->pp, ledger_id);
 		return;
 	}
-	/* zero counts add nothing to noisy GD's gradient sums, nor to ebm's bin sums */
+	/* zero counts add nothing to noisy GD's gradient sums, nor to another's (bin) sums */
 	for (int64 k = 0; k < a->nobs; k++)
 		a->scnt[k] = (double) v[k] * auto_weight(a, &r->p, k);
-	if (r->cand->kind == GLM_KIND_EBM)
+	if (r->cand->ops != NULL)
 	{
-		r->ebm->D = (DPKeptDesign) {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y,
-		.nobs = a->nobs};
-		if (a->K == 1)
-			ebm_fit_operating(r->ebm, &r->p, rng, ledger_id);
-		else
-			ebm_fit(r->ebm, rng, ledger_id);
+		DPKeptDesign D = {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y, .nobs = a->nobs};
+		OpParams	q;
+
+		r->cand->ops->train(r->fit, &D, auto_op_params(&r->p, &q), a->K == 1, rng, ledger_id);
 		return;
 	}
 	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
@@ -472,11 +479,12 @@ auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
 }
 
 /*
- * The score of theta (or of an additive fit) on part 0: the summed integer
- * weights of the rows it classifies right (a margin > 0 is positive).
+ * The score of theta (or of r's fit, another family's candidate) on part 0:
+ * the summed integer weights of the rows it classifies right (a margin > 0
+ * is positive).
  */
 static int64
-auto_score(const AutoData *a, const double *theta, const EBMFit *ebm)
+auto_score(const AutoData *a, const double *theta, const AutoRun *r)
 {
 	int64		right = 0,
 				wpos = a->wscore[0],
@@ -489,9 +497,9 @@ auto_score(const AutoData *a, const double *theta, const EBMFit *ebm)
 
 		if (a->part[k] == 0)
 			continue;
-		if (ebm != NULL)
-			z = ebm_margin(ebm->terms, ebm->nterms, ebm->scores, ebm->bias, x);
-		for (int j = 0; ebm == NULL && j < a->pp; j++)
+		if (r->fit != NULL)
+			z = r->cand->ops->margin(r->fit, x);
+		for (int j = 0; r->fit == NULL && j < a->pp; j++)
 			z += theta[j] * x[j];
 		if ((z > 0) == (a->y[k] > 0))
 			right += a->part[k] * (a->y[k] > 0 ? wpos : wneg);
@@ -513,7 +521,8 @@ auto_score(const AutoData *a, const double *theta, const EBMFit *ebm)
 static int64
 auto_head_start(const GLMParams *p, const AutoNoise *z, const DPAutoPick *cand)
 {
-	double		h = cand->kind == GLM_KIND_EBM ? p->auto_ebm_head_start : p->auto_head_start;
+	/* another family's candidate: "ebm_head_start", else noisy GD's */
+	double		h = cand->ops != NULL ? p->auto_ebm_head_start : p->auto_head_start;
 
 	return (int64) llround(h * (double) z->num / (double) z->den);
 }
@@ -536,7 +545,7 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
-		score[j] = auto_score(a, theta, sel[j].ebm);
+		score[j] = auto_score(a, theta, &sel[j]);
 		if (sel[j].cand->kind != GLM_KIND_LOGISTIC)
 			score[j] += auto_head_start(p, z, sel[j].cand);
 	}
@@ -545,19 +554,21 @@ auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoDa
 }
 
 /*
- * An additive choice's params: the run's GLM options a linear choice shows
- * (the same keys whatever the choice, which is a DP output), then its own
+ * Another family's choice's params: the run's GLM options a linear choice
+ * shows (the same keys whatever the choice, which is a DP output), then its own
  */
 static void
-auto_params_ebm(StringInfo buf, const GLMParams *fp, const EBMFit *ebm)
+auto_params_other(StringInfo buf, const GLMParams *fp, const AutoRun *r)
 {
+	OpParams	q;
+
 	model_params_text(buf, "loss", fp->loss == GLM_LOSS_LOGISTIC ? "logistic" :
 					  fp->loss == GLM_LOSS_HUBER ? "huber" : "hinge");
 	model_params_float(buf, "R", fp->R);
-	glm_params_bool(buf, "intercept", fp->intercept);
+	model_params_bool(buf, "intercept", fp->intercept);
 	if (fp->loss == GLM_LOSS_HUBER)
 		model_params_float(buf, "h", fp->h);
-	ebm_fit_params(buf, ebm, fp);
+	r->cand->ops->params(buf, r->fit, auto_op_params(fp, &q));
 }
 
 /* the public parameters: the selection's, then the chosen mechanism's own */
@@ -608,8 +619,8 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	fp = fin->p;
 	fp.weight_pos = p->weight_pos;
 	fp.weight_neg = p->weight_neg;
-	if (fin->cand->kind == GLM_KIND_EBM)
-		auto_params_ebm(buf, &fp, fin->ebm);
+	if (fin->cand->ops != NULL)
+		auto_params_other(buf, &fp, fin);
 	else if (fin->cand->kind == GLM_KIND_SGD)
 		noisysgd_params_body(buf, &fp, d, fin->T, fin->s, fin->rho, fin->lattice);
 	else
@@ -658,9 +669,9 @@ auto_compute(DPRun *run)
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
 	run->detail = "auto";
 	/* one candidate ran as alone: its own operating point, its bias already shifted */
-	if (w->K == 1 && w->fin[0].ebm != NULL)
+	if (w->K == 1 && w->fin[0].fit != NULL)
 	{
-		w->op = w->fin[0].ebm->op;
+		w->op = *w->fin[0].cand->ops->op(w->fin[0].fit);
 		w->op.shift = 0;
 		return;
 	}
@@ -684,14 +695,14 @@ auto_release(DPRun *run)
 	GLMState   *state = run->state;
 	GLMParams  *p = &state->params;
 	AutoWork   *w = run->work;
-	const EBMFit *ebm = w->fin[w->chosen].ebm;
+	const AutoRun *fin = &w->fin[w->chosen];
 	StringInfoData params;
 
 	auto_params(&params, p, w->K, w->sel, &w->fin[w->chosen], &w->z, &w->a, state->rows.d, &w->op);
-	/* an additive model: its score tables, its "terms" in the params (kinds.h) */
-	if (ebm != NULL)
-		return model_build(run->fcinfo, "auto", ebm->scores, ebm->nscores,
-						   ebm->bias - w->op.shift, p->epsilon, p->delta, &params);
+	/* another family's model (an additive one: its "terms" in the params, kinds.h) */
+	if (fin->fit != NULL)
+		return fin->cand->ops->model(run->fcinfo, "auto", fin->fit, w->op.shift, p->epsilon,
+									 p->delta, &params);
 	return glm_model_shifted(run, "auto", w->theta, &params, w->op.shift);
 }
 

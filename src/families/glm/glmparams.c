@@ -13,11 +13,10 @@
 
 #include "core/auditmutant.h"
 #include "state/glmclasses.h"
-#include "families/glm/glmweights.h"
+#include "mechanisms/classweights.h"
 #include "base/options.h"
 #include "core/calibrate.h"
 #include "core/privquant.h"
-#include "families/glm/ebmparams.h"
 #include "state/rowinput.h"
 
 #define GLM_MAX_T		 ((int64) 1000000000)
@@ -37,9 +36,6 @@ glm_kind_aggname(GLMKind kind)
 			return "dp_noisysgd_multiclass";
 		case GLM_KIND_AUTO:
 			return "dp_auto";
-		case GLM_KIND_EBM:
-		case GLM_KIND_EBM_REG:
-			return "dp_ebm";
 		default:
 			return "dp_opsamp";
 	}
@@ -60,10 +56,6 @@ kind_valid_options(GLMKind kind)
 			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, gradient_clip, adagrad_prior, n and rows_per_unit.";
 		case GLM_KIND_AUTO:
 			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start, ebm_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
-		case GLM_KIND_EBM_REG:
-			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
-		case GLM_KIND_EBM:
-			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.";
 		default:
 			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
 	}
@@ -178,22 +170,13 @@ glmparams_candidates(JsonbValue *v)
 static int
 glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 {
-	const char *hint = kind == GLM_KIND_AUTO ?
-		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance; the default)." :
-		strcmp(key, "metric") == 0 ?
-		"Use \"balanced_accuracy\" (the default: the cut-off from a private estimate of the label balance), \"accuracy\" (a probability above 1/2) or \"weighted_accuracy\" (the cut-off the \"class_weight\" weights give; the default when they are given)." :
-		"Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs; the default).";
-	char	   *s = dp_option_string(v, key, hint);
-
-	for (int j = 0; j < lengthof(operating_metric_names); j++)
-		if (strcmp(s, operating_metric_names[j]) == 0)
-			return j + 1;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s: unknown %s \"%s\"", glm_kind_aggname(kind),
-					strcmp(key, "metric") == 0 ? "metric" : "tuning metric", s),
-			 errhint("%s", hint)));
-	return OP_METRIC_ACCURACY;	/* keep compiler quiet */
+	if (kind != GLM_KIND_AUTO && strcmp(key, "metric") == 0)
+		return operating_metric_option(v, glm_kind_aggname(kind));
+	return operating_metric_parse(v, key, glm_kind_aggname(kind),
+								  strcmp(key, "metric") == 0 ? "metric" : "tuning metric",
+								  kind == GLM_KIND_AUTO ?
+								  "Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance; the default)." :
+								  "Use \"accuracy\" (rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance, made once before the runs; the default).");
 }
 
 /* an option strictly between 0 and 1 ("R_quantile", "R_share") */
@@ -297,18 +280,6 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	GLMKind		kind = glm_kind_base(a->kind);
 	GLMParams  *p = a->p;
 
-	/* dp_ebm: its own keys are ebmparams.c's; of the rest only the shared ones */
-	if (glm_kind_ebm(kind) && ebmparams_key(key))
-		return;
-	if (glm_kind_ebm(kind) &&
-		((strcmp(key, "class_weight") != 0 && strcmp(key, "metric") != 0) ||
-		 kind == GLM_KIND_EBM_REG) &&
-		strcmp(key, "rows_per_unit") != 0 && strcmp(key, "sample_rows") != 0 &&
-		strcmp(key, DPOBJ_SEALED_KEY) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for dp_ebm", key),
-				 errhint("%s", kind_valid_options(kind))));
 	if (glm_kind_multiclass(a->kind) && strcmp(key, "classes") == 0)
 		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
 	else if (strcmp(key, "R") == 0)
@@ -377,15 +348,14 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 		a->have_candidates = true;
 	}
 	else if ((a->kind == GLM_KIND_AUTO || a->kind == GLM_KIND_LOGISTIC ||
-			  a->kind == GLM_KIND_SGD || a->kind == GLM_KIND_EBM) && strcmp(key, "metric") == 0)
+			  a->kind == GLM_KIND_SGD) && strcmp(key, "metric") == 0)
 	{
 		p->metric = glmparams_metric(v, a->kind, key);
 		a->have_metric = true;
 	}
 	else if (kind == GLM_KIND_AUTO && strcmp(key, "groups") == 0)
 		a->have_groups = true;	/* the ebm candidate's terms: ebmparams.c */
-	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
-			 strcmp(key, "sample_rows") == 0)
+	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD) && strcmp(key, "sample_rows") == 0)
 		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
 	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
 		p->n_public = dp_option_number(v, key, 1, 1e12, false);
@@ -399,7 +369,7 @@ glmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
 			 strcmp(key, "class_weight") == 0)
 	{
-		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
+		classweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
 		a->have_weights = true;
 	}
 	else if (dp_option_sealed_key(key, v))
@@ -582,20 +552,13 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 static void
 glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
 {
-	if (kind != GLM_KIND_AUTO && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD &&
-		kind != GLM_KIND_EBM)
+	if (kind != GLM_KIND_AUTO && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD)
 		return;
 	if (!a->have_metric)
 		p->metric = a->have_weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
 	if (kind == GLM_KIND_AUTO || p->tune.npoints > 0 || p->metric != OP_METRIC_BALANCED)
 		return;
-	/* the label counts are recovered from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
-	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s: \"metric\": \"balanced_accuracy\" needs class weights of at least 2^-10",
-						glm_kind_aggname(kind)),
-				 errhint("Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or leave \"metric\" out (the weights then set the cut-off).")));
+	operating_check_balance_weights(p->weight_pos, p->weight_neg, glm_kind_aggname(kind));
 	p->balance_share = GLM_BALANCE_SHARE;
 	p->balance_train = !a->have_weights && kind != GLM_KIND_LOGISTIC;
 }
@@ -696,12 +659,6 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	glmparams_metric_defaults(kind, p, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
 		glmparams_check_tune(p, &arg);
-	/* dp_ebm bins its rows, never clips them: no "R" */
-	if (glm_kind_ebm(kind))
-	{
-		p->R = INFINITY;
-		arg.have_R = true;
-	}
 	if (!arg.have_R)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

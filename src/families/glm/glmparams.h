@@ -29,12 +29,8 @@ typedef enum GLMKind
 	/* one-vs-rest multi-class (glmclasses.h): a row is the features + a class index */
 	GLM_KIND_LOGISTIC_MC = 8,	/* dp_logistic_multiclass */
 	GLM_KIND_SGD_MC = 9,		/* dp_noisysgd_multiclass */
-	GLM_KIND_AUTO = 10,			/* dp_auto: private model selection (glmauto.c) */
-	GLM_KIND_EBM = 11,			/* dp_ebm: additive boosting, rows binned (ebm.c) */
-	GLM_KIND_EBM_REG = 12		/* dp_ebm of a float8 label: the label is a row's last word */
+	GLM_KIND_AUTO = 10			/* dp_auto: private model selection (glmauto.c) */
 } GLMKind;
-
-#define glm_kind_ebm(kind)	((kind) == GLM_KIND_EBM || (kind) == GLM_KIND_EBM_REG)
 
 /* the binary kind whose options and solver a multi-class kind uses */
 #define glm_kind_base(kind) \
@@ -118,13 +114,8 @@ extern const char *const glm_auto_names[5];
 
 /* the share of the final model's epsilon dp_auto's balance estimate takes */
 #define GLM_AUTO_BALANCE_SHARE		0.05
-/*
- * A binary classifier's own balance estimate (docs/PRIVACY.md, "Operating
- * point"): the share of its budget (rho, or epsilon in pure and approximate
- * DP) spent on the noisy label counts, chosen on public tables
- * (docs/BENCHMARKS.md, "Operating point").
- */
-#define GLM_BALANCE_SHARE			0.05
+/* a binary classifier's own balance estimate (operating.h) */
+#define GLM_BALANCE_SHARE			OP_BALANCE_SHARE
 
 /* dp_auto's default "select_share" (docs/BENCHMARKS.md "Private model selection") */
 #define GLM_AUTO_DEFAULT_SHARE	0.1

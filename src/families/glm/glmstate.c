@@ -32,7 +32,7 @@
 #include "state/aggsample.h"
 #include "state/aggstate.h"
 #include "state/glmclasses.h"
-#include "families/glm/glmweights.h"
+#include "mechanisms/classweights.h"
 #include "context/protected.h"
 #include "state/claim.h"
 #include "model/model.h"
@@ -47,8 +47,6 @@
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_noisysgd_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_opsamp_transfn);
-PG_FUNCTION_INFO_V1(dpobj_glm_ebm_transfn);
-PG_FUNCTION_INFO_V1(dpobj_glm_ebm_reg_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_auto_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_transfn);
 PG_FUNCTION_INFO_V1(dpobj_glm_logistic_mc_int_transfn);
@@ -68,15 +66,6 @@ PG_FUNCTION_INFO_V1(dpobj_glm_combine);
 PG_FUNCTION_INFO_V1(dpobj_glm_serial);
 PG_FUNCTION_INFO_V1(dpobj_glm_deserial);
 
-void
-glm_params_bool(StringInfo buf, const char *key, bool value)
-{
-	if (buf->len > 1)
-		appendStringInfoString(buf, ", ");
-	escape_json(buf, key);
-	appendStringInfoString(buf, value ? ": true" : ": false");
-}
-
 /* the loss and bounds every GLM model's params carry (public inputs) */
 void
 glm_params_model(StringInfo buf, const GLMParams *p, int d)
@@ -85,14 +74,14 @@ glm_params_model(StringInfo buf, const GLMParams *p, int d)
 					  p->loss == GLM_LOSS_HUBER ? "huber" : "hinge");
 	model_params_int(buf, "d", d);
 	model_params_float(buf, "R", p->R);
-	glm_params_bool(buf, "intercept", p->intercept);
+	model_params_bool(buf, "intercept", p->intercept);
 	if (p->loss == GLM_LOSS_HUBER)
 		model_params_float(buf, "h", p->h);
 	if (p->rows_per_unit > 1)
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 	if (p->sample_rows > 0)
 		model_params_int(buf, "sample_rows", p->sample_rows);
-	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
+	classweights_model_params(buf, p->weight_pos, p->weight_neg);
 }
 
 /* ---- the state ---- */
@@ -133,7 +122,7 @@ static const DPStateType glm_type = {
 static bool
 glm_spills(int kind)
 {
-	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind);
+	return kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD;
 }
 
 /*
@@ -184,35 +173,6 @@ glm_sampled_rows(int kind, int w, int nclasses)
 }
 
 /*
- * K of a dp_logistic or dp_noisysgd state with "sample_rows" (0: none, every
- * row): its final function holds the canonical order and copy and builds
- * the design in blocks within a quarter of the cap (glmblocks.c).
- */
-int64
-glm_spill_sample_rows(int d, int64 option)
-{
-	if (option <= 0)
-		return 0;
-	return aggsample_rows(d, option, aggsample_canonical_row_bytes(d),
-						  (double) dpobj_max_state_memory * 1024 / 4);
-}
-
-/*
- * Every distinct row of a shard would otherwise travel as one value (at
- * most 1 GB, so a large shard failed after the charge) and the coordinator
- * would hold them all.  K is public (the cap and d; every worker's cap is
- * at least this one, workerpins.h), and a sample at K costs no privacy
- * (docs/PRIVACY.md, "Uniform row samples").
- */
-Jsonb *
-glm_citus_options(const DPProtectedContext *ctx)
-{
-	if (getKeyJsonValueFromContainer(&ctx->options->root, "sample_rows", 11, NULL) != NULL)
-		return ctx->options;
-	return dp_options_sample_rows(ctx->options, glm_spill_sample_rows(ctx->d, PG_INT32_MAX));
-}
-
-/*
  * The kinds that still need every row in memory (OPSamp, 'auto', one-vs-rest)
  * keep a uniform sample of what dpobj.max_state_memory holds with their
  * final function's work (aggsample.h).  dp_logistic and dp_noisysgd keep
@@ -226,7 +186,7 @@ glm_sample_rows(const DPAggState *base)
 	const GLMExpanded *st = (const GLMExpanded *) base;
 
 	if (glm_spills(base->kind))
-		return glm_spill_sample_rows(base->d, st->params.sample_rows);
+		return keptrows_sample_rows(base->d, st->params.sample_rows);
 	return glm_sampled_rows(base->kind, base->d, st->params.nclasses);
 }
 
@@ -238,7 +198,7 @@ glm_sample_rows(const DPAggState *base)
 static int64
 glm_ship_rows(const DPAggState *base)
 {
-	return glm_spill_sample_rows(base->d, PG_INT32_MAX);
+	return keptrows_sample_rows(base->d, PG_INT32_MAX);
 }
 
 static const char *
@@ -255,7 +215,7 @@ glm_init(DPAggState *base)
 	GLMKind		kind = (GLMKind) base->kind;
 
 	if ((kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD && kind != GLM_KIND_OPSAMP &&
-		 kind != GLM_KIND_AUTO && !glm_kind_ebm(kind) && !glm_kind_multiclass(kind)) ||
+		 kind != GLM_KIND_AUTO && !glm_kind_multiclass(kind)) ||
 		base->d < 1 + glmstate_class_words(kind))
 		aggstate_corrupt(&glm_type);
 	dp_check_privacy_params(base->epsilon, base->delta);
@@ -274,8 +234,8 @@ glm_check_row(const DPAggState *base, const uint64 *row)
 	if (rowclip_plain_norm((const double *) row, nx, base->kind == GLM_KIND_OPSAMP) >
 		st->params.R * (1.0 + 1e-12))
 		aggstate_corrupt(&glm_type);
-	/* multi-class: the last word is a class index (dp_ebm's label: any finite value) */
-	if (nx < base->d && base->kind != GLM_KIND_EBM_REG)
+	/* multi-class: the last word is a class index */
+	if (nx < base->d)
 	{
 		double		c = ((const double *) row)[nx];
 
@@ -309,26 +269,6 @@ glm_row_class(FunctionCallInfo fcinfo, const GLMExpanded *st, DPRowInput *row,
 	return -2;					/* keep compiler quiet */
 }
 
-/*
- * dp_ebm's float8 label into *y, +0.0 for -0.0 (a row's words are never
- * -0.0); false when the row is to be dropped (protected path: not finite),
- * an error on the direct path
- */
-static bool
-glm_row_real_label(FunctionCallInfo fcinfo, DPRowInput *row, double *y)
-{
-	*y = PG_GETARG_FLOAT8(2) + 0.0;
-	if (isfinite(*y))
-		return true;
-	if (dp_row_drops_bad(row))
-		return false;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("dp_ebm: label must be finite (no NaN or infinity)"),
-			 errhint("Filter out rows with a non-finite label before training.")));
-	return false;				/* keep compiler quiet */
-}
-
 /* the transition function of the aggregates (int_label: a bigint class label) */
 static Datum
 glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
@@ -340,7 +280,6 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	Jsonb	   *options = PG_ARGISNULL(5) ? NULL : PG_GETARG_JSONB_P(5);
 	const float8 *vals;
 	int			cls;
-	double		y = 0;
 
 	if (!dp_row_read(fcinfo, aggname, &row))
 	{
@@ -361,7 +300,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 						  st->base.options, st->base.d - cw);
 	}
 	cls = glm_row_class(fcinfo, st, &row, int_label);
-	if (cls == -2 || (kind == GLM_KIND_EBM_REG && !glm_row_real_label(fcinfo, &row, &y)))
+	if (cls == -2)
 		PG_RETURN_DATUM(EOHPGetRWDatum(&st->base.hdr));
 
 	vals = (const float8 *) ARR_DATA_PTR(row.features);
@@ -380,7 +319,7 @@ glm_accum(FunctionCallInfo fcinfo, GLMKind kind, bool int_label)
 	}
 	rowclip_apply(st->scratch, row.d, st->params.R, kind == GLM_KIND_OPSAMP);
 	if (cw > 0)
-		st->scratch[row.d] = kind == GLM_KIND_EBM_REG ? y : (double) cls;
+		st->scratch[row.d] = (double) cls;
 	/* a multi-class row counts as "positive": its class is in the row */
 	aggstate_count(&st->base, (const uint64 *) st->scratch, cw > 0 || row.label);
 	aggstate_changed(&st->base);
@@ -397,18 +336,6 @@ Datum
 dpobj_glm_noisysgd_transfn(PG_FUNCTION_ARGS)
 {
 	return glm_accum(fcinfo, GLM_KIND_SGD, false);
-}
-
-Datum
-dpobj_glm_ebm_transfn(PG_FUNCTION_ARGS)
-{
-	return glm_accum(fcinfo, GLM_KIND_EBM, false);
-}
-
-Datum
-dpobj_glm_ebm_reg_transfn(PG_FUNCTION_ARGS)
-{
-	return glm_accum(fcinfo, GLM_KIND_EBM_REG, false);
 }
 
 Datum

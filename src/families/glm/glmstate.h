@@ -31,8 +31,8 @@
  * (keptrows.h), read in canonical order, so that the mechanism's input --
  * and hence its output under a fixed seed -- depends only on the multiset
  * of rows.  rows.d counts the class word (glmstate_class_words); rows.x is
- * clipped (unless "R": "private").  dp_logistic, dp_noisysgd and dp_ebm
- * may have spilled rows (rows.spill), read through glmblocks.h.
+ * clipped (unless "R": "private").  dp_logistic and dp_noisysgd may have
+ * spilled rows (rows.spill), read through glmblocks.h.
  */
 typedef struct GLMState
 {
@@ -53,33 +53,16 @@ extern GLMState *glmstate_create_empty(GLMKind kind, int d, double epsilon,
 
 /*
  * Words after the features in a row of this kind: 1 for the multi-class
- * kinds (the class index, glmclasses.h) and dp_ebm's float8 label (the
- * label); such a state's d counts it and its rows are all "positive"; else 0.
+ * kinds (the class index, glmclasses.h); such a state's d counts it and its
+ * rows are all "positive"; else 0.
  */
-#define glmstate_class_words(kind)	\
-	(glm_kind_multiclass(kind) || (kind) == GLM_KIND_EBM_REG ? 1 : 0)
-
-/*
- * K of a dp_logistic or dp_noisysgd state given "sample_rows" option (0:
- * none, returns 0): public, from the cap and d (aggsample.h).
- */
-extern int64 glm_spill_sample_rows(int d, int64 option);
-
-/*
- * On a Citus table (family.h, citus_options): dp_logistic's, noisy GD's
- * and ebm's options with "sample_rows" K of the coordinator's cap, unless
- * they ask for a sample themselves.
- */
-extern Jsonb *glm_citus_options(const struct DPProtectedContext *ctx);
+#define glmstate_class_words(kind)	(glm_kind_multiclass(kind) ? 1 : 0)
 
 /*
  * K of a state of a sampling kind (OPSamp, 'auto', one-vs-rest) of w words:
  * public, from the cap, w and the classes (aggsample.h).
  */
 extern int64 glm_sampled_rows(int kind, int w, int nclasses);
-
-/* appends "key": true|false to a model params object (model.h) */
-extern void glm_params_bool(StringInfo buf, const char *key, bool value);
 
 /* appends loss, d, R, intercept (and h) to a model params object */
 extern void glm_params_model(StringInfo buf, const GLMParams *p, int d);

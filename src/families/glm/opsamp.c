@@ -440,7 +440,7 @@ opsamp_model_params(StringInfo params, const GLMParams *p, int d, double n_used,
 	model_params_int(params, "d", d);
 	model_params_float(params, "R", p->R);
 	model_params_text(params, "norm", "l1");
-	glm_params_bool(params, "intercept", p->intercept);
+	model_params_bool(params, "intercept", p->intercept);
 	if (p->rows_per_unit > 1)
 		model_params_int(params, "rows_per_unit", p->rows_per_unit);
 	model_params_float(params, "G", c->G);

@@ -20,7 +20,7 @@
 
 #include "core/dpnoise.h"
 #include "core/ebmbins.h"
-#include "families/glm/ebm.h"
+#include "families/ebm/ebm.h"
 
 /* an int128 array aligned to 16 bytes (palloc's is 8) */
 static __int128 *
@@ -30,7 +30,7 @@ ebm_edges_int128(Size n)
 }
 
 void
-ebm_edges_init(EBMFit *r, const GLMParams *p)
+ebm_edges_init(EBMFit *r, const OpParams *p)
 {
 	EBMEdges   *e = &r->edges;
 	int			off = 0;

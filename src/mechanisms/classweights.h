@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * glmweights.h
+ * classweights.h
  *	  The option "class_weight" of dp_logistic, dp_noisysgd and dp_auto (whose
- *	  "weighted_accuracy" score uses it too, glmauto.c): a public loss weight
+ *	  "weighted_accuracy" score uses it too, glmauto.c) and dp_ebm: a public loss weight
  *	  per label, each in (0, 1] (docs/PRIVACY.md, "Class weights").
- *	  Implemented in glmweights.c.
+ *	  Implemented in classweights.c.
  *
  * A row's loss is multiplied by its label's weight.  A weight of at most 1
  * keeps every per-row bound the calibrations use (the loss's Lipschitz
@@ -13,8 +13,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef DPOBJ_GLMWEIGHTS_H
-#define DPOBJ_GLMWEIGHTS_H
+#ifndef DPOBJ_CLASSWEIGHTS_H
+#define DPOBJ_CLASSWEIGHTS_H
 
 #include "postgres.h"
 
@@ -25,10 +25,10 @@
  * {"true": w1, "false": w0} into *weight_pos and *weight_neg (a label left
  * out keeps its weight); raises on anything else.
  */
-extern void glmweights_parse(JsonbValue *v, const char *aggname, double *weight_pos,
+extern void classweights_parse(JsonbValue *v, const char *aggname, double *weight_pos,
 							 double *weight_neg);
 
 /* the released model's "class_weight" parameter, when a weight is not 1 */
-extern void glmweights_model_params(StringInfo buf, double weight_pos, double weight_neg);
+extern void classweights_model_params(StringInfo buf, double weight_pos, double weight_neg);
 
-#endif							/* DPOBJ_GLMWEIGHTS_H */
+#endif							/* DPOBJ_CLASSWEIGHTS_H */

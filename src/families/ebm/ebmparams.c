@@ -9,7 +9,11 @@
 
 #include <math.h>
 
-#include "families/glm/ebmparams.h"
+#include "families/ebm/ebmparams.h"
+
+#include "base/dpobj.h"
+#include "core/auditmutant.h"
+#include "mechanisms/classweights.h"
 
 #define EBM_MAX_ROUNDS	10000
 
@@ -142,7 +146,7 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 			p->y_max = y;
 		p->have_y = true;
 	}
-	/* the rest is glmparams.c's, which refuses unknown keys */
+	/* the rest is ebmparams_run's, which refuses unknown keys */
 }
 
 bool
@@ -192,4 +196,85 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 			numeric = numeric || (*terms)[t].type == EBM_TERM_NUMERIC;
 		p->private_bins = numeric;
 	}
+}
+
+typedef struct EBMRunArg
+{
+	bool		regression;
+	OpParams   *p;
+	bool		have_weights;
+	bool		have_metric;
+} EBMRunArg;
+
+/* one key of the options: a shared one, or one of ebmparams_init's */
+static void
+ebmparams_run_option(const char *key, JsonbValue *v, void *arg)
+{
+	EBMRunArg  *a = (EBMRunArg *) arg;
+	OpParams   *p = a->p;
+
+	if (ebmparams_key(key))
+		return;
+	if (!a->regression && strcmp(key, "class_weight") == 0)
+	{
+		classweights_parse(v, "dp_ebm", &p->weight_pos, &p->weight_neg);
+		a->have_weights = true;
+	}
+	else if (!a->regression && strcmp(key, "metric") == 0)
+	{
+		p->metric = operating_metric_option(v, "dp_ebm");
+		a->have_metric = true;
+	}
+	else if (strcmp(key, "rows_per_unit") == 0)
+	{
+		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
+#if DPOBJ_MUTANT_IS(units)
+		p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
+#endif
+	}
+	else if (strcmp(key, "sample_rows") == 0)
+		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
+	else if (!dp_option_sealed_key(key, v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown option \"%s\" for dp_ebm", key),
+				 errhint("%s", a->regression ?
+						 "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows." :
+						 "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.")));
+}
+
+/*
+ * A yes/no label's metric where not given: what the class weights ask for
+ * when they are given, else balanced accuracy, whose balance the run
+ * estimates at OP_BALANCE_SHARE of its budget and then trains with unless
+ * "class_weight" gives the weights
+ */
+static void
+ebmparams_metric_defaults(OpParams *p, const EBMRunArg *a)
+{
+	if (a->regression)
+		return;
+	if (!a->have_metric)
+		p->metric = a->have_weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
+	if (p->metric != OP_METRIC_BALANCED)
+		return;
+	operating_check_balance_weights(p->weight_pos, p->weight_neg, "dp_ebm");
+	p->balance_share = OP_BALANCE_SHARE;
+	p->balance_train = !a->have_weights;
+}
+
+void
+ebmparams_run(bool regression, OpParams *p, double epsilon, double delta, Jsonb *options)
+{
+	EBMRunArg	arg = {.regression = regression, .p = p};
+
+	*p = (OpParams) {.epsilon = epsilon, .delta = delta, .rows_per_unit = 1,
+	.weight_pos = 1.0, .weight_neg = 1.0};
+	if (options == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dp_ebm: options must not be NULL"),
+				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
+	dp_options_foreach(options, "'{\"R\": 1}'", ebmparams_run_option, &arg);
+	ebmparams_metric_defaults(p, &arg);
 }

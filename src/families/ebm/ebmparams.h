@@ -3,9 +3,9 @@
  * ebmparams.h
  *	  dp_ebm's own options (ebmparams.c): bins, rounds, learning_rate,
  *	  shrinkage, count_share, binning, bin_share, bin_grid, lo, hi and groups (the one-hot groups of the
- *	  row, set by dpobj.train() from the run's encoding).  Its shared options
- *	  (class_weight, rows_per_unit, sample_rows) are glmparams.h's, on the
- *	  GLM state of kind GLM_KIND_EBM whose rows it keeps.  All public.
+ *	  row, set by dpobj.train() from the run's encoding); and those it shares
+ *	  with the binary classifiers (class_weight, metric, rows_per_unit,
+ *	  sample_rows; ebmparams_run).  All public.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,6 +14,7 @@
 
 #include "base/options.h"
 #include "core/additive.h"
+#include "mechanisms/operating.h"
 
 #include "utils/jsonb.h"
 
@@ -44,8 +45,16 @@ typedef struct EBMParams
 /* the defaults (docs/BENCHMARKS.md; bench/ebm) */
 extern const DPOptionSpec ebmparams_options[];
 
-/* whether key is one of dp_ebm's own options (glmparams.c leaves them here) */
+/* whether key is one of dp_ebm's own options (ebmparams_run leaves them to ebmparams_init) */
 extern bool ebmparams_key(const char *key);
+
+/*
+ * The run's parameters (operating.h) from epsilon, delta and the shared
+ * options, refusing keys that are neither (regression: a float8 label, no
+ * class_weight nor metric); fixed by the first row, or by train() before any
+ */
+extern void ebmparams_run(bool regression, OpParams *p, double epsilon, double delta,
+						  Jsonb *options);
 
 /*
  * The options parsed, and the layout they give for d coordinates (terms

@@ -7,8 +7,8 @@
  *	  and clipped; the model scaled back) (Nori, Caruana, Bu, Shen, Kulkarni,
  *	  ICML 2021).
  *
- * The rows are noisy GD's kept rows (glmstate.h, kind GLM_KIND_EBM: not
- * clipped, spilled past the cap, replayed in blocks, state/keptrows.h).  The
+ * The rows are kept (ebmstate.h: not clipped, spilled past the cap,
+ * replayed in blocks, state/keptrows.h).  The
  * terms come from the option "groups" (dpobj.train() derives it from the
  * run's encoding: a one-hot group per categorical, a numeric term per
  * numeric column, binned over [lo, hi]; core/additive.h).  The run:
@@ -43,14 +43,14 @@
 #include "base/calibsql.h"
 #include "core/dpnoise.h"
 #include "core/additive.h"
-#include "families/glm/ebm.h"
-#include "families/glm/glm.h"
+#include "families/ebm/ebm.h"
+#include "families/ebm/ebmparams.h"
+#include "families/ebm/ebmstate.h"
+#include "mechanisms/classweights.h"
+#include "mechanisms/family.h"
 #include "mechanisms/mechanism.h"
 #include "model/model.h"
-#include "families/glm/ebmparams.h"
-#include "families/glm/glmblocks.h"
-#include "families/glm/glmstate.h"
-#include "families/glm/glmweights.h"
+#include "state/rowinput.h"
 #include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(dpobj_ebm_finalfn);
@@ -69,7 +69,7 @@ ebm_max_size(const EBMTerm *terms, int nterms)
 
 /* the run's noise from public inputs only; refused outside the sampler's range */
 static void
-ebm_calibration(const GLMParams *p, EBMFit *r)
+ebm_calibration(const OpParams *p, EBMFit *r)
 {
 	double		rest;
 
@@ -102,17 +102,18 @@ ebm_calibration(const GLMParams *p, EBMFit *r)
 void
 ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
 {
-	GLMParams	p;
+	OpParams	p;
 	EBMFit		r;
 	bool		reg = ebmparams_regression(options);
 
-	glmparams_check_args(reg ? GLM_KIND_EBM_REG : GLM_KIND_EBM, aggname, epsilon, delta, d,
-						 options, &p);
+	dp_check_privacy_params(epsilon, delta);
+	dp_check_dimension(aggname, d);
+	ebmparams_run(reg, &p, epsilon, delta, options);
 	ebm_fit_init(&r, options, &p, d, reg);
 }
 
 void
-ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regression)
+ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d, bool regression)
 {
 	memset(r, 0, sizeof(EBMFit));
 	r->regression = regression;
@@ -143,7 +144,7 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d, bool regressi
  * every value released, are the same either way.
  */
 static void
-ebm_keep_budget(EBMFit *r, const GLMState *state)
+ebm_keep_budget(EBMFit *r, const EBMState *state)
 {
 	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
 		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
@@ -157,15 +158,15 @@ ebm_keep_budget(EBMFit *r, const GLMState *state)
 static void
 ebm_calibrate(DPRun *run)
 {
-	GLMState   *state = run->state;
-	GLMParams  *p = &state->params;
+	EBMState   *state = run->state;
+	OpParams   *p = &state->params;
 	EBMFit	   *r = palloc(sizeof(EBMFit));
-	bool		reg = state->kind == GLM_KIND_EBM_REG;
+	bool		reg = state->kind == EBM_KIND_REG;
 
 	ebm_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
-	/* its counts carry the class weights (glm_design) */
-	noisysgd_design(&r->D, state, false);
+	/* its counts carry the class weights */
+	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
 	ebm_keep_budget(r, state);
 	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
 }
@@ -401,7 +402,7 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
  * into train_w the weights the fit's rows carry
  */
 static void
-ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
+ebm_balance(EBMFit *r, const OpParams *p, gsl_rng *rng, double train_w[2])
 {
 	int64		c[2];
 
@@ -418,7 +419,7 @@ ebm_balance(EBMFit *r, const GLMParams *p, gsl_rng *rng, double train_w[2])
 }
 
 void
-ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id)
+ebm_fit_operating(EBMFit *r, const OpParams *p, gsl_rng *rng, int64 ledger_id)
 {
 	double		train_w[2];
 
@@ -435,7 +436,7 @@ ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id)
 static void
 ebm_compute(DPRun *run)
 {
-	ebm_fit_operating(run->work, &((GLMState *) run->state)->params, run->rng, run->ledger_id);
+	ebm_fit_operating(run->work, &((EBMState *) run->state)->params, run->rng, run->ledger_id);
 	run->detail = "ebm";
 }
 
@@ -481,7 +482,7 @@ ebm_params_counts(StringInfo buf, const EBMFit *r)
 }
 
 void
-ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
+ebm_fit_params(StringInfo buf, const EBMFit *r, const OpParams *p)
 {
 	model_params_text(buf, "link", r->regression ? "identity" : "logit");
 	model_params_int(buf, "d", r->d);
@@ -493,7 +494,7 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 	model_params_int(buf, "bins", r->ep.bins);
 	model_params_int(buf, "rounds", r->ep.rounds);
 	model_params_float(buf, "learning_rate", r->ep.learning_rate);
-	glm_params_bool(buf, "cyclic", r->ep.cyclic);
+	model_params_bool(buf, "cyclic", r->ep.cyclic);
 	/* the default's value comes from the noisy counts: sigma shows it */
 	if (r->clip_by_size)
 		model_params_text(buf, "residual_clip", "by_size");
@@ -522,7 +523,7 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
 	if (p->sample_rows > 0)
 		model_params_int(buf, "sample_rows", p->sample_rows);
-	glmweights_model_params(buf, p->weight_pos, p->weight_neg);
+	classweights_model_params(buf, p->weight_pos, p->weight_neg);
 	ebm_params_terms(buf, r);
 	ebm_params_counts(buf, r);
 }
@@ -530,8 +531,8 @@ ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p)
 static Datum
 ebm_release(DPRun *run)
 {
-	GLMState   *state = run->state;
-	const GLMParams *p = &state->params;
+	EBMState   *state = run->state;
+	const OpParams *p = &state->params;
 	EBMFit	   *r = run->work;
 	StringInfoData params;
 
@@ -554,12 +555,12 @@ ebm_release(DPRun *run)
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_ebm_finalfn,
-						 .admit = glm_admit, .kind = GLM_KIND_EBM,
+						 .admit = ebm_admit, .kind = EBM_KIND_CLASS,
 						 .calibrate = ebm_calibrate, .compute = ebm_compute,
 						 .release = ebm_release)
 
 MECHANISM_FINAL_FUNCTION(dpobj_ebm_reg_finalfn,
-						 .admit = glm_admit, .kind = GLM_KIND_EBM_REG,
+						 .admit = ebm_admit, .kind = EBM_KIND_REG,
 						 .calibrate = ebm_calibrate, .compute = ebm_compute,
 						 .release = ebm_release)
 
@@ -568,3 +569,69 @@ ebm_label_kind(Jsonb *options)
 {
 	return ebmparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
+
+/* ---- 'auto''s candidate "ebm" (family.h): a fit on auto's design ---- */
+
+static void *
+ebm_candidate_prepare(Jsonb *options, const OpParams *p, int d)
+{
+	EBMFit	   *r = palloc(sizeof(EBMFit));
+
+	ebm_fit_init(r, options, p, d, false);
+	return r;
+}
+
+static void
+ebm_candidate_train(void *fit, const DPKeptDesign *D, const OpParams *p, bool alone,
+					gsl_rng *rng, int64 ledger_id)
+{
+	EBMFit	   *r = fit;
+
+	r->D = *D;
+	if (alone)
+		ebm_fit_operating(r, p, rng, ledger_id);
+	else
+		ebm_fit(r, rng, ledger_id);
+}
+
+static double
+ebm_candidate_margin(const void *fit, const double *x)
+{
+	const EBMFit *r = fit;
+
+	return ebm_margin(r->terms, r->nterms, r->scores, r->bias, x);
+}
+
+static void
+ebm_candidate_params(StringInfo buf, const void *fit, const OpParams *p)
+{
+	ebm_fit_params(buf, fit, p);
+}
+
+static const OpRun *
+ebm_candidate_op(const void *fit)
+{
+	return &((const EBMFit *) fit)->op;
+}
+
+/* an additive model: its score tables, its "terms" in the params (kinds.h) */
+static Datum
+ebm_candidate_model(FunctionCallInfo fcinfo, const char *name, const void *fit, double shift,
+					double epsilon, double delta, StringInfo params)
+{
+	const EBMFit *r = fit;
+
+	return model_build(fcinfo, name, r->scores, r->nscores, r->bias - shift, epsilon, delta,
+					   params);
+}
+
+const DPCandidateOps ebm_candidate = {
+	.prepare = ebm_candidate_prepare, .train = ebm_candidate_train,
+	.margin = ebm_candidate_margin, .params = ebm_candidate_params,
+	.op = ebm_candidate_op, .model = ebm_candidate_model
+};
+
+static const DPMechanism ebm_mechanisms[] = {EBM_FAMILY_MECHANISMS};
+
+const DPFamily ebm_family = DP_FAMILY(ebm, ebm_mechanisms,
+									  .citus_options = keptrows_citus_options);

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * glmweights.c
- *	  The option "class_weight" (glmweights.h).  Options are public inputs:
+ * classweights.c
+ *	  The option "class_weight" (classweights.h).  Options are public inputs:
  *	  their errors may quote them.
  *
  *-------------------------------------------------------------------------
  */
-#include "families/glm/glmweights.h"
+#include "mechanisms/classweights.h"
 
 #include "model/model.h"
 #include "base/options.h"
@@ -22,7 +22,7 @@ weights_bad(const char *aggname)
 }
 
 void
-glmweights_parse(JsonbValue *v, const char *aggname, double *weight_pos, double *weight_neg)
+classweights_parse(JsonbValue *v, const char *aggname, double *weight_pos, double *weight_neg)
 {
 	JsonbIterator *it;
 	JsonbValue	e;
@@ -49,7 +49,7 @@ glmweights_parse(JsonbValue *v, const char *aggname, double *weight_pos, double 
 }
 
 void
-glmweights_model_params(StringInfo buf, double weight_pos, double weight_neg)
+classweights_model_params(StringInfo buf, double weight_pos, double weight_neg)
 {
 	if (weight_pos == 1.0 && weight_neg == 1.0)
 		return;

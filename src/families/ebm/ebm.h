@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * ebm.h
- *	  Private additive boosting (ebm.c): dp_ebm's argument check and label,
- *	  named by its registry entry, and one fit on a design, which 'auto'
- *	  also runs as a candidate (glmauto.c).
+ *	  Private additive boosting (ebm.c): one fit on a design, which dp_ebm
+ *	  runs and 'auto' runs as a candidate (ebm_candidate, family.h), and
+ *	  the private edges (ebmedges.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -16,9 +16,10 @@
 
 #include "context/trainquery.h"
 #include "core/additive.h"
-#include "families/glm/glm.h"
+#include "families/ebm/ebmparams.h"
+#include "mechanisms/family.h"
 #include "mechanisms/operating.h"
-#include "families/glm/ebmparams.h"
+#include "state/keptdesign.h"
 
 /*
  * Private edges: the fine layout the first pass counts in (each numeric
@@ -62,7 +63,7 @@ typedef struct EBMFit
 	double		clip;			/* the fit's residual clip c */
 	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
 	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
-	DPKeptDesign D;			/* set by the caller before ebm_fit */
+	DPKeptDesign D;				/* set by the caller before ebm_fit */
 	double	   *scores;
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
@@ -85,7 +86,7 @@ typedef struct EBMFit
  * p's rows_per_unit (less a balance estimate's share, p->balance_share), and
  * the buffers: public inputs only, refused before any row
  */
-extern void ebm_fit_init(EBMFit *r, Jsonb *options, const GLMParams *p, int d,
+extern void ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d,
 						 bool regression);
 
 /* one fit on r->D from zero scores: counts, then the rounds (a logit label) */
@@ -96,10 +97,10 @@ extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
  * planned by ebm_fit_init), the fit, and the margin without the weights'
  * odds (r->bias shifted by r->op.shift)
  */
-extern void ebm_fit_operating(EBMFit *r, const GLMParams *p, gsl_rng *rng, int64 ledger_id);
+extern void ebm_fit_operating(EBMFit *r, const OpParams *p, gsl_rng *rng, int64 ledger_id);
 
 /* private edges (ebmedges.c): their noise and buffers, before any row */
-extern void ebm_edges_init(EBMFit *r, const GLMParams *p);
+extern void ebm_edges_init(EBMFit *r, const OpParams *p);
 
 /* a fit's first pass counts in the fine layout */
 extern void ebm_edges_begin(EBMFit *r);
@@ -116,6 +117,27 @@ extern void ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit);
 extern void ebm_edges_term_params(StringInfo buf, const EBMFit *r, int t);
 
 /* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
-extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const GLMParams *p);
+extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const OpParams *p);
+
+/*
+ * dp_ebm's argument check, its label (a float8 with "y_min"/"y_max" in the
+ * options, else a boolean) and 'auto''s candidate "ebm" (family.h)
+ */
+extern void ebm_check_args(const char *aggname, double epsilon, double delta, int d,
+						   Jsonb *options);
+extern TrainLabel ebm_label_kind(Jsonb *options);
+extern const DPCandidateOps ebm_candidate;
+
+/*
+ * The family's entry (DPMechanism, mechanisms/family.h; in ebm_family,
+ * ebm.c): private additive boosting on its kept rows, listed after noisysgd
+ */
+#define EBM_FAMILY_MECHANISMS \
+	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
+		.check_args = ebm_check_args, .label_of = ebm_label_kind, \
+		.model_kind = MODEL_KIND_ADDITIVE, .citus_shard_options = true, .groups = true, \
+		.options = ebmparams_options, .listed_after = "noisysgd", \
+		.auto_pick = DP_AUTO({"ebm", .ops = &ebm_candidate}), \
+	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})}
 
 #endif							/* DPOBJ_EBM_MECH_H */
