@@ -62,7 +62,7 @@ extern int	ebm_layout(const int *groups, int ngroups, int d, int bins, double lo
 /*
  * The cell of x among grid equal-width cells of [lo, hi]: clamp(floor((x -
  * lo) / (hi - lo) grid), 0, grid - 1) (NaN: cell 0); predict bins with it
- * too (model/kindadditive.c), so a model's bins are its training's.
+ * too (families/ebm/ebmmodel.c), so a model's bins are its training's.
  */
 static inline int
 ebm_grid_cell(double x, double lo, double hi, int grid)

@@ -292,9 +292,10 @@ registry_place_after(void)
 }
 
 /*
- * _PG_init: the list in its order, the model kinds of its ledger names
- * copied down to the model layer (kinds.h), the list to the floors
- * (family.h: the cost of a ledger name, auto's candidates)
+ * _PG_init: the list in its order, the model kinds of its ledger names and
+ * the kinds families implement copied down to the model layer (kinds.h),
+ * the list to the floors (family.h: the cost of a ledger name, auto's
+ * candidates)
  */
 void
 registry_init(void)
@@ -317,6 +318,9 @@ registry_init(void)
 	for (int i = 0; i < dp_nmechanisms; i++)
 		for (const DPLedgerKind *k = dp_mechanisms[i]->ledger; k->name != NULL; k++)
 			model_kind_register(k->name, dp_mechanisms[i]->model_kind);
+	for (int f = 0; f < lengthof(dp_families); f++)
+		if (dp_families[f]->model_kind_ops != NULL)
+			model_kind_register_ops(dp_families[f]->model_kind_ops);
 	family_register_mechanisms(dp_mechanisms, dp_nmechanisms);
 }
 

@@ -174,6 +174,8 @@ typedef struct DPFamily
 	 * rows than the coordinator keeps; the coordinator's state layout)
 	 */
 	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
+	/* or NULL: the model kind it implements (model/kindsint.h), registered at load */
+	const struct ModelKindOps *model_kind_ops;
 } DPFamily;
 
 /* a family's descriptor over its entries (an array of its <f>.c) */

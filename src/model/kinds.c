@@ -147,9 +147,20 @@ model_kind_of(Datum model)
 	return kind_of(DatumGetHeapTupleHeader(model));
 }
 
+/* the kinds a family implements, registered at load (model_kind_register_ops) */
+static const ModelKindOps *kind_registered_ops[MODEL_KIND_SYNTHESIZER + 1];
+
+void
+model_kind_register_ops(const ModelKindOps *ops)
+{
+	kind_registered_ops[ops->kind] = ops;
+}
+
 static const ModelKindOps *
 kind_ops(ModelKind kind)
 {
+	if (kind_registered_ops[kind] != NULL)
+		return kind_registered_ops[kind];
 	switch (kind)
 	{
 		case MODEL_KIND_HALFSPACE:
@@ -157,7 +168,8 @@ kind_ops(ModelKind kind)
 		case MODEL_KIND_MULTICLASS:
 			return &model_kind_multiclass;
 		case MODEL_KIND_ADDITIVE:
-			return &model_kind_additive;
+			elog(ERROR, "model kind %s: no family registered it", model_kind_name(kind));
+			return NULL;		/* keep compiler quiet */
 		default:
 			return &model_kind_linear;
 	}

@@ -9,7 +9,7 @@
  *	    linear      <w, x> + bias (kindlinear.c); regression: a value
  *	    halfspace   <w, round(Q x)> in integers (kindhalfspace.c)
  *	    multiclass  K linear scores, argmax (predictclass.c)
- *	    additive    bias + one score table per term (kindadditive.c)
+ *	    additive    bias + one score table per term (families/ebm/ebmmodel.c)
  *
  *	  A stored model's kind is the one its params' markers say, as 0.1.0-
  *	  0.4.0 read models: "classes" multi-class, "Q" halfspace, "terms"
@@ -55,6 +55,13 @@ typedef enum ModelRowStatus
 
 /* the mechanism name models carry -> kind (the registry, at load) */
 extern void model_kind_register(const char *mechanism, ModelKind kind);
+
+/*
+ * _PG_init, from the registry: a kind a family implements (its DPFamily's
+ * model_kind_ops; kindsint.h), which the dispatch then reads
+ */
+struct ModelKindOps;
+extern void model_kind_register_ops(const struct ModelKindOps *ops);
 
 /* the kind of a dpobj.model datum (validates nothing else) */
 extern ModelKind model_kind_of(Datum model);

@@ -84,7 +84,6 @@ struct ModelKindOps
 extern const ModelKindOps model_kind_linear;
 extern const ModelKindOps model_kind_halfspace;
 extern const ModelKindOps model_kind_multiclass;
-extern const ModelKindOps model_kind_additive;
 
 /* unpacks a model of any kind (kinds.c); model_predictor() adds the margin check */
 extern ModelPredictor *model_unpack_any(HeapTupleHeader th, MemoryContext mcxt);

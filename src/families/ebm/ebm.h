@@ -128,6 +128,10 @@ extern void ebm_check_args(const char *aggname, double epsilon, double delta, in
 extern TrainLabel ebm_label_kind(Jsonb *options);
 extern const DPCandidateOps ebm_candidate;
 
+/* the additive model kind (ebmmodel.c: its unpacking, margin and explain rows) */
+struct ModelKindOps;
+extern const struct ModelKindOps ebm_model_kind;
+
 /*
  * The family's entry (DPMechanism, mechanisms/family.h; in ebm_family,
  * ebm.c): private additive boosting on its kept rows, listed after noisysgd

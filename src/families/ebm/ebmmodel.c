@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * kindadditive.c
+ * ebmmodel.c
  *	  The additive model kind (kinds.h): margin = bias + one score per
  *	  term, each term a table of scores over a feature's bins or levels.
  *	  The weights are the terms' tables concatenated in term order; params
@@ -24,8 +24,10 @@
  *-------------------------------------------------------------------------
  */
 #include "model/kindsint.h"
-#include "model/encode.h"
+
 #include "core/additive.h"
+#include "families/ebm/ebm.h"
+#include "model/encode.h"
 
 #include <math.h>
 
@@ -370,5 +372,5 @@ additive_explain(const ModelPredictor *m, ExplainOut *out)
 	explain_feature_end(out, 0);
 }
 
-const ModelKindOps model_kind_additive = {MODEL_KIND_ADDITIVE, additive_unpack,
+const ModelKindOps ebm_model_kind = {MODEL_KIND_ADDITIVE, additive_unpack,
 additive_margin, additive_explain};
