@@ -198,50 +198,49 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 	}
 }
 
+/* what the shared options' readers see */
 typedef struct EBMRunArg
 {
-	bool		regression;
 	OpParams   *p;
-	bool		have_weights;
-	bool		have_metric;
+	DPOptionParser parser;
 } EBMRunArg;
 
-/* one key of the options: a shared one, or one of ebmparams_init's */
+/* "class_weight": a positive's and a negative's weight (classweights.h) */
 static void
-ebmparams_run_option(const char *key, JsonbValue *v, void *arg)
+ebmparams_weights(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	EBMRunArg  *a = (EBMRunArg *) arg;
-	OpParams   *p = a->p;
+	OpParams   *p = ((EBMRunArg *) arg)->p;
 
-	if (ebmparams_key(key))
-		return;
-	if (!a->regression && strcmp(key, "class_weight") == 0)
-	{
-		classweights_parse(v, "dp_ebm", &p->weight_pos, &p->weight_neg);
-		a->have_weights = true;
-	}
-	else if (!a->regression && strcmp(key, "metric") == 0)
-	{
-		p->metric = operating_metric_option(v, "dp_ebm");
-		a->have_metric = true;
-	}
-	else if (strcmp(key, "rows_per_unit") == 0)
-	{
-		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
-#if DPOBJ_MUTANT_IS(units)
-		p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
-#endif
-	}
-	else if (strcmp(key, "sample_rows") == 0)
-		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
-	else if (!dp_option_sealed_key(key, v))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for dp_ebm", key),
-				 errhint("%s", a->regression ?
-						 "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows." :
-						 "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.")));
+	classweights_parse(v, "dp_ebm", &p->weight_pos, &p->weight_neg);
 }
+
+/* "metric": the operating point's (operating.h) */
+static void
+ebmparams_metric(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	*(int *) field = operating_metric_option(v, "dp_ebm");
+}
+
+/* a yes/no label (bit 1) and a float8 label (bit 2) accept them (.accepts) */
+#define EC	(1U << 1)
+#define ER	(1U << 2)
+
+#define EBM_RUN_OPTION(key, type, field, dflt, ...) \
+	DP_OPTION(key, type, OpParams, field, dflt, __VA_ARGS__)
+
+/* the options dp_ebm shares with the binary classifiers (its own: ebmparams_options) */
+static const DPOptionSpec ebmparams_run_options[] = {
+	EBM_RUN_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0,
+				   .parse = ebmparams_weights, .accepts = EC),
+	EBM_RUN_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0, .accepts = DP_NO_KIND),
+	DP_OPTION_FN("metric", ebmparams_metric, .offset = offsetof(OpParams, metric),
+				 .accepts = EC),
+	EBM_RUN_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1, .lo = 1,
+				   .hi = DPOBJ_MAX_ROWS_PER_UNIT, .accepts = EC | ER),
+	EBM_RUN_OPTION("sample_rows", DP_OPTION_INT64, sample_rows, 0, .lo = 1,
+				   .hi = PG_INT32_MAX, .accepts = EC | ER),
+	{NULL}
+};
 
 /*
  * A yes/no label's metric where not given: what the class weights ask for
@@ -250,31 +249,45 @@ ebmparams_run_option(const char *key, JsonbValue *v, void *arg)
  * "class_weight" gives the weights
  */
 static void
-ebmparams_metric_defaults(OpParams *p, const EBMRunArg *a)
+ebmparams_metric_defaults(OpParams *p, const DPOptionParser *parser)
 {
-	if (a->regression)
-		return;
-	if (!a->have_metric)
-		p->metric = a->have_weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
+	bool		weights = dp_option_given(parser, "class_weight");
+
+	if (!dp_option_given(parser, "metric"))
+		p->metric = weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
 	if (p->metric != OP_METRIC_BALANCED)
 		return;
 	operating_check_balance_weights(p->weight_pos, p->weight_neg, "dp_ebm");
 	p->balance_share = OP_BALANCE_SHARE;
-	p->balance_train = !a->have_weights;
+	p->balance_train = !weights;
 }
 
 void
 ebmparams_run(bool regression, OpParams *p, double epsilon, double delta, Jsonb *options)
 {
-	EBMRunArg	arg = {.regression = regression, .p = p};
+	EBMRunArg	arg = {.p = p};
 
-	*p = (OpParams) {.epsilon = epsilon, .delta = delta, .rows_per_unit = 1,
-	.weight_pos = 1.0, .weight_neg = 1.0};
+	memset(p, 0, sizeof(*p));
+	p->epsilon = epsilon;
+	p->delta = delta;
+	dp_options_defaults(ebmparams_run_options, p);
 	if (options == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dp_ebm: options must not be NULL"),
 				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
-	dp_options_foreach(options, "'{\"R\": 1}'", ebmparams_run_option, &arg);
-	ebmparams_metric_defaults(p, &arg);
+	arg.parser = (DPOptionParser) {
+		.spec = ebmparams_run_options, .kind = regression ? ER : EC,
+			.example = "'{\"R\": 1}'", .aggname = "dp_ebm", .params = p, .arg = &arg,
+			.hint = regression ?
+			"Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows." :
+			"Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.",
+			.foreign = ebmparams_key,
+	};
+	dp_options_parse(&arg.parser, options);
+#if DPOBJ_MUTANT_IS(units)
+	p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
+#endif
+	if (!regression)
+		ebmparams_metric_defaults(p, &arg.parser);
 }
