@@ -263,9 +263,9 @@ mechanism_zcdp_names(void)
 }
 
 /*
- * _PG_init: the list in its order, the model kinds of its ledger names
- * copied down to the model layer (kinds.h), the list to the floors
- * (family.h: the cost of a ledger name, auto's candidates)
+ * _PG_init: the list in its order, the families' model kinds and those of
+ * their ledger names copied down to the model layer (kinds.h), the list to
+ * the floors (family.h: the cost of a ledger name, auto's candidates)
  */
 void
 registry_init(void)
@@ -276,6 +276,8 @@ registry_init(void)
 		cap += dp_families[f]->n_mechanisms;
 	dp_mechanisms = MemoryContextAlloc(TopMemoryContext, sizeof(DPMechanism *) * cap);
 	dp_family_of = MemoryContextAlloc(TopMemoryContext, sizeof(DPFamily *) * cap);
+	for (int f = 0; f < lengthof(dp_families); f++)
+		model_kind_add(dp_families[f]->model_kind);
 	for (int rank = 0; rank < 3; rank++)
 		for (int f = 0; f < lengthof(dp_families); f++)
 			for (int i = 0; i < dp_families[f]->n_mechanisms; i++)

@@ -148,6 +148,12 @@ typedef struct DPFamily
 	 * rows than the coordinator keeps; the coordinator's state layout)
 	 */
 	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
+	/*
+	 * the model kind it defines (its <f>model.c, or NULL: its entries'
+	 * models are the floor's kinds), added at load to the kinds the model
+	 * layer reads a stored model's marker for (model/kinds.h)
+	 */
+	ModelKind	model_kind;
 } DPFamily;
 
 /* a family's descriptor over its entries (an array of its <f>.c) */

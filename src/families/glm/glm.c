@@ -906,8 +906,10 @@ MECHANISM_FINAL_FUNCTION(dpobj_logistic_finalfn,
 /*
  * The family's descriptor (mechanisms/family.h): its binary kinds, then the
  * one-vs-rest forms (the registry lists class-label mechanisms after the
- * others); on Citus the kinds that keep every row train on a sample
+ * others); on Citus the kinds that keep every row train on a sample; ebm's
+ * models the additive kind
  */
 static const DPMechanism glm_mechanisms[] = {GLM_FAMILY_MECHANISMS, GLM_FAMILY_MULTICLASS_MECHANISMS};
 
-const DPFamily glm_family = DP_FAMILY(glm, glm_mechanisms, .citus_options = glm_citus_options);
+const DPFamily glm_family = DP_FAMILY(glm, glm_mechanisms, .citus_options = glm_citus_options,
+									  .model_kind = MODEL_KIND_ADDITIVE);
