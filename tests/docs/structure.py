@@ -36,18 +36,6 @@ LAYERS = ["core", "base", "ledger", "model", "context", "state", "mechanisms", "
 # includes up the layers that another change removes, each (file, include); the check
 # fails on any other and on an entry that no longer occurs (none now).
 PENDING_UP = set()
-# files outside src/families/ that name a family (include or call; the registry,
-# src/families/registry.c, is in no family and names none but on its DP_FAMILIES line,
-# which is not an include or a call), each (file, family) with why; fails on any other and on an entry that no
-# longer occurs.  The statistics entry points read the family's public layout
-# (agglayout.h) and slot noise until a descriptor operation or a floor gives them.
-PENDING_FAMILY_NAMED = {
-    ("src/protected/aggplan.c", "statistics"): "aggregate_accuracy/_epsilon: layout, slot noise, checks",
-    ("src/protected/aggrun.c", "statistics"): "aggregate(): parses the layout before the charge",
-    ("src/protected/aggkeyrun.c", "statistics"): "aggregate() by keys: the layout and its cell cap",
-    ("src/protected/aggrows.c", "statistics"): "aggregate()'s rows: decodes the cells by the layout",
-    ("src/protected/describe.c", "statistics"): "describe(): the layout's caps and a slot's noise",
-}
 # registry aggregates the Citus suite does not run yet; fails on any other and on an entry
 # that it runs by now
 CITUS_PENDING = set()
@@ -389,7 +377,8 @@ def check_calls_up(files):
 
 def check_families(files):
     """a family includes and calls its own folder and lower layers only (not the registry
-    above it); outside src/families/ only PENDING_FAMILY_NAMED name one"""
+    above it); outside src/families/ none is named (the registry, src/families/registry.c,
+    is in no family and names none but on its DP_FAMILIES line, not an include or a call)"""
     src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
     named = []
     for f in src:
@@ -397,23 +386,16 @@ def check_families(files):
         named += [(f, n, "src/" + n) for n in
                   re.findall(r'^\s*#\s*include\s+"(families/[^"]+)"', text, re.M)]
     named += [(f, g, g) for f, gs in calls(files).items() for g in gs if family(g)]
-    cross, outside, seen = [], [], set()
+    cross, outside = [], []
     for f, what, target in named:
         if family(f):
             if family(f) != family(target):
                 cross.append(f"{f} -> {what}")
-        elif family(target) is None:
-            continue            # the registry, above the families
-        elif (f, family(target)) in PENDING_FAMILY_NAMED:
-            seen.add((f, family(target)))
-        else:
+        elif family(target) is not None:     # not the registry, above the families
             outside.append(f"{f} -> {what}")
     check("no family includes or calls another family or the registry", not cross, ", ".join(cross[:20]))
     check("no file outside a family folder (the registry included) names a family", not outside,
           ", ".join(outside[:20]))
-    stale = [f"{f} -> {n}" for f, n in sorted(set(PENDING_FAMILY_NAMED) - seen)]
-    check("every pending naming of a family still occurs (else drop it)", not stale,
-          ", ".join(stale))
 
 
 def main():
