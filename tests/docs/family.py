@@ -5,9 +5,10 @@ Run from the repository root.  Copies the tree (the files git tracks) into a tem
 folder and adds a throwaway family "scratchfam" the way a contributor would: its folder
 (src/families/scratchfam/: a header giving its entries and argument check, a .c file
 over the floors below defining its descriptor), its regression test (sql/, expected/), its harness lines
-(tests/security/mechanisms.txt, tests/audit/audits.txt, tests/citus/run.sh), its docs
+(tests/families/scratchfam.txt), its docs
 (docs/ARCHITECTURE.md's file table) and X(scratchfam) at the registry's marked place.  Then:
-  1. tests/docs/structure.py passes on the copy;
+  1. tests/docs/structure.py passes on the copy, and the harnesses read the family's lines
+     (tests/families/lines.sh);
   2. the build takes the family's files and pg_regress its test with no list edited
      (the Makefile's OBJS and REGRESS, read through make with PGXS);
   3. the family's files and the registry compile against the installed server headers;
@@ -27,7 +28,6 @@ REGISTRY_LINES = 1
 PENDING = [
     "the family's SQL objects come from its own SQL file, concatenated by the Makefile "
     "(now: its CREATE AGGREGATE in the upgrade script)",
-    "the harnesses read the family's own test lines (now: a line in each shared list)",
 ]
 
 
@@ -48,10 +48,6 @@ def write(root, path, text):
     p = os.path.join(root, path)
     os.makedirs(os.path.dirname(p), exist_ok=True)
     open(p, "w", encoding="utf-8").write(text)
-
-
-def append(root, path, text):
-    open(os.path.join(root, path), "a", encoding="utf-8").write(text)
 
 
 def insert_before(root, path, marker, text):
@@ -119,11 +115,11 @@ def add_family(root):
     write(root, f"sql/{NAME}.sql", "SELECT 1 AS scratchfam;\n")
     write(root, f"expected/{NAME}.out", "SELECT 1 AS scratchfam;\n scratchfam \n"
           "------------\n          1\n(1 row)\n\n")
-    append(root, "tests/security/mechanisms.txt", f"{NAME}       {NAME}       continuous  {{}}\n")
-    append(root, "tests/audit/audits.txt",
-           f"{NAME} | eps | pts | 1 | 0 | eps=1 delta=0 | 100 | "
-           f"dpobj.dp_{NAME}(x, y, @EPS@, @DELTA@) | m | -\n")
-    append(root, "tests/citus/run.sh", f"# dpobj.dp_{NAME}(x, y, 1, 0)\n")
+    write(root, f"tests/families/{NAME}.txt",
+          f"[neighbours]\n{NAME}       {NAME}       continuous  {{}}\n\n[audit]\n"
+          f"{NAME} | eps | pts | 1 | 0 | eps=1 delta=0 | 100 | "
+          f"dpobj.dp_{NAME}(x, y, @EPS@, @DELTA@) | m | -\n\n[citus]\n"
+          f"{NAME}   dpobj.dp_{NAME}(x, y, 1, 0)\n")
     arch = os.path.join(root, "docs/ARCHITECTURE.md")
     s = open(arch, encoding="utf-8").read()
     row = f"| `{NAME}/`: `{NAME}.h`, `{NAME}.c` | a throwaway family |\n"
@@ -135,6 +131,18 @@ def structure(root):
     r = subprocess.run([sys.executable, "tests/docs/structure.py"], cwd=root,
                        capture_output=True, text=True)
     return r.returncode, [l for l in r.stdout.splitlines() if l.startswith("not ok")]
+
+
+def harness_lines(root):
+    """the harness sections (tests/families/lines.sh) whose lines in the copy name it"""
+    out = []
+    for section, cmd in (("neighbours", "neighbour_lines"), ("audit", "family_lines audit"),
+                         ("citus", "family_lines citus")):
+        r = subprocess.run(["bash", "-c", f". tests/families/lines.sh && {cmd}"], cwd=root,
+                           capture_output=True, text=True)
+        if r.returncode == 0 and re.search(rf"^{NAME}\b", r.stdout, re.M):
+            out.append(section)
+    return out
 
 
 def pg_config():
@@ -194,6 +202,9 @@ def main():
         rc, bad = structure(root)
         check("tests/docs/structure.py passes with the family added", rc == 0 and not bad,
               "; ".join(bad))
+        read = harness_lines(root)
+        check("the harnesses read the family's lines (neighbours, audit, citus)",
+              read == ["neighbours", "audit", "citus"], " ".join(read))
         pgc = pg_config()
         if pgc:
             objs, regress = make_vars(root, pgc)
