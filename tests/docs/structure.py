@@ -16,7 +16,7 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
   7. every family of the registry has its harness lines, tests/families/<f>.txt: a
      [neighbours] line per train() mechanism (the entries of src/families/<f>/*.h), an
      [audit] row per aggregate and (but CITUS_PENDING) a [citus] line or a run in
-     tests/citus/run.sh;
+     tests/citus/run.sh; every sql/families/<f>.sql is a registry family's;
   8. no call runs up the layers (a function defined in a higher folder called from a
      lower one);
   9. a family (src/families/<f>/) includes and calls only the layers below it and its own
@@ -371,6 +371,10 @@ def check_registry_lists():
     files = sorted(os.path.basename(f)[:-4] for f in glob.glob("tests/families/*.txt"))
     check(f"tests/families/ has a file for each of the registry's {len(fams)} families, no other",
           fams and sorted(fams) == files, f"registry {sorted(fams)}, files {files}")
+    stray = sorted(os.path.basename(f)[:-4] for f in glob.glob("sql/families/*.sql")
+                   if os.path.basename(f)[:-4] not in fams)
+    check("every sql/families/<f>.sql is a registry family's (the Makefile takes only those)",
+          not stray, ", ".join(stray))
     entries = [e for e in registry_entries() if e[0] in files]
     citus_sh = open("tests/citus/run.sh", encoding="utf-8").read()
     missing = {"neighbours": [], "audit": [], "citus": []}
