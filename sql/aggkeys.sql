@@ -137,3 +137,4 @@ RESET ROLE;
 DROP TABLE regress_keys.t, regress_keys.v, regress_keys.w, regress_keys.r;
 DROP TYPE regress_keys.mood;
 DROP SCHEMA regress_keys;
+DROP ROLE regress_keys_bob;

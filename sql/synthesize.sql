@@ -140,3 +140,4 @@ DROP SCHEMA regress_syn_out CASCADE;
 SELECT dpobj.unprotect('regress_syn.people');
 SELECT dpobj.unprotect('regress_syn.typed');
 DROP SCHEMA regress_syn CASCADE;
+DROP ROLE regress_syn_alice;

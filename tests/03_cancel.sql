@@ -11,12 +11,12 @@ CREATE EXTENSION IF NOT EXISTS dblink;
 -- (one statement; pseudo-random but fixed features from hashint4)
 -- The outcome of an interrupted run is posted to the ledger writer and the error reaches
 -- the client without waiting for it (a cancel must stay prompt), so read it once it is
--- written: the latest outcome of the run with this epsilon, waiting at most 10 s.
+-- written: the latest outcome of the run with this epsilon, waiting at most 30 s.
 CREATE FUNCTION pg_temp.outcome(eps float8) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   o text;
 BEGIN
-  FOR i IN 1..200 LOOP
+  FOR i IN 1..600 LOOP
     SELECT outcome || '/' || mechanism INTO o FROM dpobj.ledger
      WHERE epsilon = eps ORDER BY id DESC LIMIT 1;
     EXIT WHEN o IS NOT NULL AND o NOT LIKE 'charged/%';
