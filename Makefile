@@ -52,8 +52,11 @@ REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/api/helptext.c
 
-$(NEXT_SCRIPT): $(NEXT_SCRIPT).in $(FAMILY_SQL) src/families/registry.c
-	cat $(NEXT_SCRIPT).in $(FAMILY_SQL) > $@.tmp && mv $@.tmp $@
+# made on every make, read-only: an edit of the built file is undone, never kept unseen
+.PHONY: $(NEXT_SCRIPT)
+$(NEXT_SCRIPT):
+	cat $(NEXT_SCRIPT).in $(FAMILY_SQL) > $@.tmp && chmod a-w $@.tmp
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 # dpobj.help() is docs/REFERENCE.md, compiled in (src/api/helpgen.awk)
 src/api/helptext.c: docs/REFERENCE.md src/api/helpgen.awk
