@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
@@ -61,8 +62,8 @@ dp_options_string(Jsonb *options, const char *key)
  * Beyond the float8 range it is +-Infinity (or 0 below it), never an
  * error: the readers' range checks then refuse it with a hint.
  */
-static double
-option_float8(JsonbValue *v)
+double
+dp_option_float8(JsonbValue *v)
 {
 	if (v->type != jbvNumeric)
 		return NAN;
@@ -80,7 +81,7 @@ dp_option_int(JsonbValue *v, const char *key, int lo, int hi)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"%s\" must be a number", key),
 				 errhint("Pass an integer between %d and %d.", lo, hi)));
-	f = option_float8(v);
+	f = dp_option_float8(v);
 	if (!(f >= lo && f <= hi) || f != floor(f))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -92,7 +93,7 @@ dp_option_int(JsonbValue *v, const char *key, int lo, int hi)
 double
 dp_option_number(JsonbValue *v, const char *key, double lo, double hi, bool lo_open)
 {
-	double		f = option_float8(v);
+	double		f = dp_option_float8(v);
 
 	if (!isfinite(f) || (lo_open ? !(f > lo) : !(f >= lo)) || !(f <= hi))
 		ereport(ERROR,
@@ -147,30 +148,15 @@ dp_option_sealed_key(const char *key, JsonbValue *v)
 	return true;
 }
 
-/* key (len bytes) is the C string name */
-static bool
-dp_key_is(const JsonbValue *key, const char *name)
-{
-	return key->val.string.len == (int) strlen(name) &&
-		strncmp(key->val.string.val, name, key->val.string.len) == 0;
-}
-
 int
 dp_options_rows_per_unit(Jsonb *options, const char *own, const char *aggname, const char *hint)
 {
-	JsonbIterator *it = JsonbIteratorInit(&options->root);
-	JsonbValue	v;
+	/* every key known before any is read */
+	DPOptionSpec spec[] = {{.name = own}, {.name = "rows_per_unit"}, {.name = DPOBJ_SEALED_KEY}, {0}};
+	DPOptionParser parser = {.spec = spec, .aggname = aggname, .hint = hint};
 	JsonbValue *vk;
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		if (tok == WJB_KEY && !dp_key_is(&v, own) && !dp_key_is(&v, "rows_per_unit") &&
-			!dp_key_is(&v, DPOBJ_SEALED_KEY))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val,
-							aggname),
-					 errhint("%s", hint)));
+	dp_options_parse(&parser, options);
 	vk = getKeyJsonValueFromContainer(&options->root, DPOBJ_SEALED_KEY, DPOBJ_SEALED_KEY_LEN, NULL);
 	if (vk != NULL)
 		(void) dp_option_bool(vk, DPOBJ_SEALED_KEY);
@@ -192,6 +178,8 @@ dp_options_defaults(const DPOptionSpec *spec, void *params)
 		char	   *field = (char *) params + spec->offset;
 		double		v = spec->setting != NULL ? *spec->setting : spec->dflt;
 
+		if (spec->no_default || spec->type == DP_OPTION_NONE)
+			continue;
 		if (spec->type == DP_OPTION_INT)
 			*(int *) field = (int) v;
 		else if (spec->type == DP_OPTION_INT64)
@@ -201,6 +189,119 @@ dp_options_defaults(const DPOptionSpec *spec, void *params)
 		else
 			*(bool *) field = v != 0;
 	}
+}
+
+/* spec entry o is read (and listed) for the parser's kind */
+static bool
+option_accepted(const DPOptionParser *p, const DPOptionSpec *o)
+{
+	return o->accepts == 0 || (o->accepts & p->kind) != 0;
+}
+
+/* a number of the option's type, into field (DPOptionSpec: lo, hi, whole, hi_open) */
+static void
+option_read_typed(const DPOptionParser *p, const DPOptionSpec *o, const char *key,
+				  JsonbValue *v, char *field)
+{
+	double		f;
+
+	if (o->type == DP_OPTION_BOOL)
+		*(bool *) field = dp_option_bool(v, key);
+	else if (o->type == DP_OPTION_INT)
+		*(int *) field = dp_option_int(v, key, (int) o->lo, (int) o->hi);
+	else if (o->type == DP_OPTION_INT64 && !o->whole)
+		*(int64 *) field = dp_option_int(v, key, (int) o->lo, (int) o->hi);
+	else if (o->type != DP_OPTION_NONE)
+	{
+		f = dp_option_number(v, key, o->lo, o->hi, o->lo_open);
+		if (o->whole && f != floor(f))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%soption \"%s\" must be an integer", p->prefix, key),
+					 errhint("%s", o->hint)));
+		if (o->hi_open && !(f < o->hi))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%soption \"%s\" must be below %g", p->prefix, key, o->hi),
+					 errhint("%s", o->hint)));
+		if (o->type == DP_OPTION_INT64)
+			*(int64 *) field = (int64) f;
+		else
+			*(double *) field = f;
+	}
+}
+
+/* the hint listing the options the parser's kind accepts */
+static char *
+dp_options_hint(const DPOptionParser *p)
+{
+	StringInfoData s;
+	const char *labels[64];
+	int			n = 0;
+
+	for (const DPOptionSpec *o = p->spec; o->name != NULL && n < lengthof(labels); o++)
+	{
+		const char *label = o->label != NULL ? o->label : o->name;
+
+		if (option_accepted(p, o) && label[0] != '\0')
+			labels[n++] = label;
+	}
+	initStringInfo(&s);
+	appendStringInfoString(&s, p->quoted ? "Options: " : "Valid options are ");
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&s, p->quoted ? "%s\"%s\"" : "%s%s",
+						 i == 0 ? "" : (i == n - 1 && !p->quoted) ? " and " : ", ", labels[i]);
+	appendStringInfo(&s, "%s.", p->tail != NULL ? p->tail : "");
+	return s.data;
+}
+
+/* one key of the options object (dp_options_foreach callback) */
+static void
+option_read(const char *key, JsonbValue *v, void *arg)
+{
+	DPOptionParser *p = (DPOptionParser *) arg;
+
+	if (p->foreign != NULL && p->foreign(key))
+		return;
+	for (int i = 0; p->spec[i].name != NULL; i++)
+	{
+		const DPOptionSpec *o = &p->spec[i];
+		char	   *field = (char *) p->params + o->offset;
+
+		if (strcmp(o->name, key) != 0 || !option_accepted(p, o))
+			continue;
+		Assert(i < 64);
+		p->given |= UINT64CONST(1) << i;
+		if (o->parse != NULL)
+			o->parse(v, key, field, p->arg);
+		else
+			option_read_typed(p, o, key, v, field);
+		return;
+	}
+	if (dp_option_sealed_key(key, v))
+		return;					/* the protected mode: rowinput.c */
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%sunknown option \"%s\"%s%s", p->prefix, key,
+					p->aggname != NULL ? " for " : "", p->aggname != NULL ? p->aggname : ""),
+			 errhint("%s", p->hint != NULL ? p->hint : dp_options_hint(p))));
+}
+
+void
+dp_options_parse(DPOptionParser *p, Jsonb *options)
+{
+	p->prefix = p->prefix != NULL ? p->prefix : "";
+	p->given = 0;
+	dp_options_foreach(options, p->example, option_read, p);
+}
+
+bool
+dp_option_given(const DPOptionParser *p, const char *key)
+{
+	for (int i = 0; p->spec[i].name != NULL; i++)
+		if ((p->given & (UINT64CONST(1) << i)) != 0 && strcmp(p->spec[i].name, key) == 0)
+			return true;
+	return false;
 }
 
 Jsonb *

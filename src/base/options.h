@@ -3,8 +3,8 @@
  * options.h
  *	  Reading a mechanism's jsonb options: one iterator over the keys of a
  *	  JSON object and typed readers whose errors name the key and the
- *	  accepted range, never a row value, and a table of the options'
- *	  defaults.  Used by the params parsers in state/ (each owns its keys).
+ *	  accepted range, never a row value, and the generic reader of a
+ *	  family's options table (each params file owns its table).
  *
  *-------------------------------------------------------------------------
  */
@@ -38,22 +38,33 @@ extern char *dp_option_string(JsonbValue *v, const char *key, const char *hint);
 /* a JSON boolean */
 extern bool dp_option_bool(JsonbValue *v, const char *key);
 
+/* a JSON number as float8 (beyond its range +-Infinity, or 0), else NAN */
+extern double dp_option_float8(JsonbValue *v);
+
 /* key of options as a C string, or NULL when absent (not a string: "") */
 extern const char *dp_options_string(Jsonb *options, const char *key);
 
 /*
- * An option with a default, in the table a params parser reads and a
- * mechanism's registry entry points to (halfspaceparams.h, glmparams.h,
- * linearparams.h, passglmparams.h): the one place its default is written.
- * Required options have none and are not listed.
+ * A mechanism family's options table (build_reloptions style): per option
+ * its key, its field and default, its bounds, which of the family's kinds
+ * accept it and its words in the hint that lists the valid options.  One
+ * parser (dp_options_parse) reads a run's options against it, refuses an
+ * unknown key and derives that hint; a params file adds only its
+ * cross-option rules.  A key may repeat with disjoint .accepts: the first
+ * entry that accepts the kind reads it, and each places the key in its
+ * kinds' hint.
  */
 typedef enum DPOptionType
 {
+	DP_OPTION_NONE,				/* no field of its own (its parse function's) */
 	DP_OPTION_INT,				/* an int, or an enum of int size */
 	DP_OPTION_INT64,
 	DP_OPTION_DOUBLE,
 	DP_OPTION_BOOL
 } DPOptionType;
+
+/* an option's own reader: field is the params struct's field (offset) */
+typedef void (*dp_option_parse_fn) (JsonbValue *v, const char *key, void *field, void *arg);
 
 typedef struct DPOptionSpec
 {
@@ -62,14 +73,61 @@ typedef struct DPOptionSpec
 	size_t		offset;			/* its field in the parser's params struct */
 	double		dflt;			/* its default ... */
 	const int  *setting;		/* ... or, not NULL, this setting's value (a GUC) */
+	bool		no_default;		/* required, or defaulted from other options */
+	/*
+	 * read by parse, else by type: an integer in [lo, hi] (an int64 with
+	 * whole: a number in [lo, hi], then "must be an integer", hint), a finite
+	 * number in [lo, hi] ((lo, hi] lo_open; [lo, hi) hi_open: "must be below
+	 * hi", hint), a boolean
+	 */
+	dp_option_parse_fn parse;
+	double		lo,
+				hi;
+	bool		lo_open,
+				hi_open,
+				whole;
+	const char *hint;
+	uint32		accepts;		/* the kinds' bits (dp_options_parse) that take it; 0: all */
+	const char *label;			/* in the valid options' hint (NULL: the key; DP_HIDDEN: none) */
 	/* in the end entry: a table whose defaults hold where this one has none */
 	const struct DPOptionSpec *base;
 } DPOptionSpec;
 
-#define DP_OPTION(key, type, st, field, dflt) {key, type, offsetof(st, field), dflt}
+#define DP_HIDDEN		""		/* a label: accepted, never listed */
+#define DP_NO_KIND		0x80000000U /* accepts: a default only, never parsed */
+
+/* an option of struct st's field: DP_OPTION(key, DP_OPTION_INT, st, field, dflt, .lo = 1, ...) */
+#define DP_OPTION(key, type_, st, field, dflt_, ...) \
+	{.name = key, .type = type_, .offset = offsetof(st, field), .dflt = dflt_, __VA_ARGS__}
+/* an option without a default, read by fn */
+#define DP_OPTION_FN(key, fn, ...) {.name = key, .parse = fn, .no_default = true, __VA_ARGS__}
 
 /* every option of the table spec (and its base's) at its default, into params */
 extern void dp_options_defaults(const DPOptionSpec *spec, void *params);
+
+/* one run's reading of its options against a table */
+typedef struct DPOptionParser
+{
+	const DPOptionSpec *spec;
+	uint32		kind;			/* the reading kind's bit in .accepts (0: every entry's) */
+	const char *example;		/* "options must be a JSON object"'s hint: For example ... */
+	const char *prefix;			/* before the parser's own messages ("dp_x: "), or "" */
+	const char *aggname;		/* unknown option "k" for aggname (NULL: no "for") */
+	/* the unknown option's hint: "Valid options are " the labels tail "." */
+	const char *tail;
+	const char *hint;			/* not NULL: that hint instead */
+	bool		quoted;			/* the labels quoted, all joined by ", " ("Options: ") */
+	bool		(*foreign) (const char *key);	/* not NULL: keys another table reads */
+	void	   *params;
+	void	   *arg;			/* the parse functions' */
+	uint64		given;			/* out: bit i, spec[i] was read */
+} DPOptionParser;
+
+/* reads options (a JSON object) into p->params; raises on an unknown or bad option */
+extern void dp_options_parse(DPOptionParser *p, Jsonb *options);
+
+/* the option key was given (dp_options_parse) */
+extern bool dp_option_given(const DPOptionParser *p, const char *key);
 
 /*
  * The protected mode, carried by a mechanism's own options so that it

@@ -120,7 +120,7 @@ typedef struct DPMechanism
 	bool		delta_zero;
 	/*
 	 * its options' defaults, the table its params parser reads (the GLM kinds
-	 * share glmparams_options; which keys a kind accepts is its parser's)
+	 * share glmparams_options; which keys a kind accepts is its .accepts)
 	 */
 	const DPOptionSpec *options;
 	/*

@@ -45,89 +45,58 @@ glm_kind_aggname(GLMKind kind)
 	}
 }
 
+/* dp_ebm's keys are ebmparams.c's; its hint lists them */
 static const char *
-kind_valid_options(GLMKind kind)
+ebm_valid_options(GLMKind kind)
 {
-	switch (kind)
-	{
-		case GLM_KIND_LOGISTIC:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, method, loss, lambda, intercept, h, class_weight, metric, rows_per_unit and sample_rows.";
-		case GLM_KIND_SGD:
-			return "Valid options are R (required: a number, or \"private\"), R_quantile, R_share, loss, intercept, h, T, radius, n, class_weight, metric, gradient_clip, adagrad_prior, tune, tune_gamma, tune_score_share, tune_metric, rows_per_unit and sample_rows.";
-		case GLM_KIND_LOGISTIC_MC:
-			return "Valid options are classes (required), R (required), method, loss, lambda, intercept, h and rows_per_unit.";
-		case GLM_KIND_SGD_MC:
-			return "Valid options are classes (required), R (required), loss, intercept, h, T, radius, gradient_clip, adagrad_prior, n and rows_per_unit.";
-		case GLM_KIND_AUTO:
-			return "Valid options are R (required), loss, intercept, h, class_weight, metric, n, candidates, select_share, noisysgd_head_start, ebm_head_start and rows_per_unit; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted.";
-		case GLM_KIND_EBM_REG:
-			return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
-		case GLM_KIND_EBM:
-			return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.";
-		default:
-			return "Valid options are R (required), intercept, beta, n and rows_per_unit.";
-	}
+	if (kind == GLM_KIND_EBM_REG)
+		return "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.";
+	return "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.";
 }
 
-static GLMLoss
-parse_loss(JsonbValue *v)
+/* what the options' readers share: the kind and the parameters */
+typedef struct GLMOptionArg
 {
-	char	   *s = dp_option_string(v, "loss", "Use \"logistic\" or \"huber\".");
+	GLMKind		kind;
+	GLMParams  *p;
+	DPOptionParser parser;
+	bool		have_R;			/* "R", or a bound from "tune", or none needed (dp_ebm) */
+} GLMOptionArg;
+
+#define given(a, key) dp_option_given(&(a)->parser, key)
+
+static void
+parse_loss(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	char	   *s = dp_option_string(v, key, "Use \"logistic\" or \"huber\".");
 
 	if (strcmp(s, "logistic") == 0)
-		return GLM_LOSS_LOGISTIC;
-	if (strcmp(s, "huber") == 0)
-		return GLM_LOSS_HUBER;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown loss \"%s\"", s),
-			 errhint("Use \"logistic\" or \"huber\".")));
-	return GLM_LOSS_LOGISTIC;	/* keep compiler quiet */
+		*(GLMLoss *) field = GLM_LOSS_LOGISTIC;
+	else if (strcmp(s, "huber") == 0)
+		*(GLMLoss *) field = GLM_LOSS_HUBER;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown loss \"%s\"", s),
+				 errhint("Use \"logistic\" or \"huber\".")));
 }
 
-static GLMMethod
-parse_method(JsonbValue *v)
+static void
+parse_method(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	char	   *s = dp_option_string(v, "method", "Use \"objective\", \"output\" or \"cms\".");
+	char	   *s = dp_option_string(v, key, "Use \"objective\", \"output\" or \"cms\".");
 
 	if (strcmp(s, "objective") == 0)
-		return GLM_METHOD_OBJECTIVE;
-	if (strcmp(s, "output") == 0)
-		return GLM_METHOD_OUTPUT;
-	if (strcmp(s, "cms") == 0)
-		return GLM_METHOD_CMS;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown method \"%s\"", s),
-			 errhint("Use \"objective\", \"output\" or \"cms\".")));
-	return GLM_METHOD_OBJECTIVE;	/* keep compiler quiet */
-}
-
-static int64
-parse_steps(JsonbValue *v)
-{
-	double		t = dp_option_number(v, "T", 1, (double) GLM_MAX_T, false);
-
-	if (t != floor(t))
+		*(GLMMethod *) field = GLM_METHOD_OBJECTIVE;
+	else if (strcmp(s, "output") == 0)
+		*(GLMMethod *) field = GLM_METHOD_OUTPUT;
+	else if (strcmp(s, "cms") == 0)
+		*(GLMMethod *) field = GLM_METHOD_CMS;
+	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"T\" must be an integer"),
-				 errhint("T is the number of SGD steps.")));
-	return (int64) t;
-}
-
-/* dp_auto's "select_share": strictly between 0 and 1 */
-static double
-glmparams_select_share(JsonbValue *v)
-{
-	double		s = dp_option_number(v, "select_share", 0, 1, true);
-
-	if (!(s < 1))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"select_share\" must be below 1"),
-				 errhint("It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.1.")));
-	return s;
+				 errmsg("unknown method \"%s\"", s),
+				 errhint("Use \"objective\", \"output\" or \"cms\".")));
 }
 
 const char *const glm_auto_names[5] = {"objective", "cms", "output", "noisysgd", "ebm"};
@@ -142,8 +111,8 @@ glmparams_candidates_bad(void)
 }
 
 /* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */
-static int
-glmparams_candidates(JsonbValue *v)
+static void
+glmparams_candidates(JsonbValue *v, const char *key, void *field, void *arg)
 {
 	JsonbContainer *jc;
 	int			mask = 0,
@@ -168,16 +137,17 @@ glmparams_candidates(JsonbValue *v)
 	}
 	if (n < 2)
 		glmparams_candidates_bad();
-	return mask;
+	*(int *) field = mask;
 }
 
 /*
  * "metric" (dp_auto's score and a binary kind's operating point) and
  * dp_noisysgd's "tune_metric" (key): OP_METRIC_*
  */
-static int
-glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
+static void
+glmparams_metric(JsonbValue *v, const char *key, void *field, void *arg)
 {
+	GLMKind		kind = ((GLMOptionArg *) arg)->kind;
 	const char *hint = kind == GLM_KIND_AUTO ?
 		"Use \"accuracy\" (validation rows classified right), \"weighted_accuracy\" (their \"class_weight\" weights summed; the default when \"class_weight\" is given) or \"balanced_accuracy\" (weights from a private estimate of the label balance; the default)." :
 		strcmp(key, "metric") == 0 ?
@@ -187,33 +157,23 @@ glmparams_metric(JsonbValue *v, GLMKind kind, const char *key)
 
 	for (int j = 0; j < lengthof(operating_metric_names); j++)
 		if (strcmp(s, operating_metric_names[j]) == 0)
-			return j + 1;
+		{
+			*(int *) field = j + 1;
+			return;
+		}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s: unknown %s \"%s\"", glm_kind_aggname(kind),
 					strcmp(key, "metric") == 0 ? "metric" : "tuning metric", s),
 			 errhint("%s", hint)));
-	return OP_METRIC_ACCURACY;	/* keep compiler quiet */
-}
-
-/* an option strictly between 0 and 1 ("R_quantile", "R_share") */
-static double
-glmparams_open_unit(JsonbValue *v, const char *key, const char *hint)
-{
-	double		s = dp_option_number(v, key, 0, 1, true);
-
-	if (!(s < 1))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("option \"%s\" must be below 1", key),
-				 errhint("%s", hint)));
-	return s;
 }
 
 /* "R": a public bound, or "private" (dp_logistic only: R-hat drawn by the final function) */
 static void
-glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
+glmparams_parse_R(JsonbValue *v, const char *key, void *field, void *arg)
 {
+	GLMKind		kind = ((GLMOptionArg *) arg)->kind;
+	GLMParams  *p = ((GLMOptionArg *) arg)->p;
 	bool		is_private = v->type == jbvString && v->val.string.len == 7 &&
 		strncmp(v->val.string.val, "private", 7) == 0;
 
@@ -236,6 +196,31 @@ glmparams_parse_R(GLMKind kind, JsonbValue *v, GLMParams *p)
 	p->R = dp_option_number(v, "R", 0, 1e6, true);
 }
 
+/* the multi-class kinds' "classes" (glmclasses.h) */
+static void
+glmparams_classes(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	GLMOptionArg *a = (GLMOptionArg *) arg;
+
+	glmclasses_parse(v, glm_kind_aggname(a->kind), &a->p->nclasses, &a->p->classes);
+}
+
+/* "class_weight": a positive's and a negative's weight (glmweights.h) */
+static void
+glmparams_weights(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	GLMOptionArg *a = (GLMOptionArg *) arg;
+
+	glmweights_parse(v, glm_kind_aggname(a->kind), &a->p->weight_pos, &a->p->weight_neg);
+}
+
+/* dp_noisysgd's "tune" grid (glmtune.h) */
+static void
+glmparams_tune(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	glmtune_parse(v, (GLMTune *) field);
+}
+
 void
 glm_budget_split(double total, double share, double *part, double *rest)
 {
@@ -251,164 +236,6 @@ glm_budget_split_rho(double rho, double share, double *rho_R, double *rho_m, dou
 	/* rounded down until eps_R^2 <= 8 rho_R exactly (fma: the exact sign) */
 	while (*eps_R > 0 && fma(*eps_R, *eps_R, -8.0 * *rho_R) > 0)
 		*eps_R = nextafter(*eps_R, 0.0);
-}
-
-/* dp_noisysgd's tuning options (glmtune.h); false: key is not one of them */
-static bool
-glmparams_tune_option(const char *key, JsonbValue *v, GLMTune *t)
-{
-	if (strcmp(key, "tune") == 0)
-		glmtune_parse(v, t);
-	else if (strcmp(key, "tune_gamma") == 0)
-		t->gamma = dp_option_number(v, key, 1.0 / 1024, 1, false);
-	else if (strcmp(key, "tune_score_share") == 0)
-		t->score_share = glmparams_open_unit(v, key, "It is the share of each tuning run's rho spent on its score, e.g. 0.1.");
-	else if (strcmp(key, "tune_metric") == 0)
-		t->metric = glmparams_metric(v, GLM_KIND_SGD, key);
-	else
-		return false;
-	if (strcmp(key, "tune") != 0)
-		t->have_options = true;
-	return true;
-}
-
-typedef struct GLMOptionArg
-{
-	GLMKind		kind;
-	GLMParams  *p;
-	bool		have_R;
-	bool		have_R_options;
-	bool		have_share;
-	bool		have_candidates;
-	bool		have_groups;
-	bool		have_weights;
-	bool		have_T;
-	bool		have_radius;
-	bool		have_clip;
-	bool		have_prior;
-	bool		have_metric;
-} GLMOptionArg;
-
-/* one key of the options object (dp_options_foreach callback) */
-static void
-glmparams_option(const char *key, JsonbValue *v, void *arg)
-{
-	GLMOptionArg *a = (GLMOptionArg *) arg;
-	GLMKind		kind = glm_kind_base(a->kind);
-	GLMParams  *p = a->p;
-
-	/* dp_ebm: its own keys are ebmparams.c's; of the rest only the shared ones */
-	if (glm_kind_ebm(kind) && ebmparams_key(key))
-		return;
-	if (glm_kind_ebm(kind) &&
-		((strcmp(key, "class_weight") != 0 && strcmp(key, "metric") != 0) ||
-		 kind == GLM_KIND_EBM_REG) &&
-		strcmp(key, "rows_per_unit") != 0 && strcmp(key, "sample_rows") != 0 &&
-		strcmp(key, DPOBJ_SEALED_KEY) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for dp_ebm", key),
-				 errhint("%s", kind_valid_options(kind))));
-	if (glm_kind_multiclass(a->kind) && strcmp(key, "classes") == 0)
-		glmclasses_parse(v, glm_kind_aggname(a->kind), &p->nclasses, &p->classes);
-	else if (strcmp(key, "R") == 0)
-	{
-		glmparams_parse_R(a->kind, v, p);
-		a->have_R = true;
-	}
-	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
-			 strcmp(key, "R_quantile") == 0)
-	{
-		p->R_quantile = glmparams_open_unit(v, key, "It is the quantile of the rows' norms R-hat estimates, e.g. 0.9.");
-		a->have_R_options = true;
-	}
-	else if ((a->kind == GLM_KIND_LOGISTIC || a->kind == GLM_KIND_SGD) &&
-			 strcmp(key, "R_share") == 0)
-	{
-		p->R_share = glmparams_open_unit(v, key, "It is the share of the run's budget spent on R-hat, e.g. 0.1.");
-		a->have_R_options = true;
-	}
-	else if (strcmp(key, "intercept") == 0)
-		p->intercept = dp_option_bool(v, key);
-	else if (kind != GLM_KIND_OPSAMP && strcmp(key, "loss") == 0)
-		p->loss = parse_loss(v);
-	else if (kind != GLM_KIND_OPSAMP && strcmp(key, "h") == 0)
-		p->h = dp_option_number(v, key, 0, 1e3, true);
-	else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "method") == 0)
-		p->method = parse_method(v);
-	else if (kind == GLM_KIND_LOGISTIC && strcmp(key, "lambda") == 0)
-		p->lambda = dp_option_number(v, key, 0, 1e12, true);
-	else if (kind == GLM_KIND_SGD && strcmp(key, "T") == 0)
-	{
-		p->T = parse_steps(v);
-		a->have_T = true;
-	}
-	else if (kind == GLM_KIND_SGD && strcmp(key, "radius") == 0)
-	{
-		p->radius = dp_option_number(v, key, 0, 1e6, true);
-		a->have_radius = true;
-	}
-	else if (kind == GLM_KIND_SGD && strcmp(key, "gradient_clip") == 0)
-	{
-		p->grad_clip = dp_option_number(v, key, 0, 1, true);
-		a->have_clip = true;
-	}
-	else if (kind == GLM_KIND_SGD && strcmp(key, "adagrad_prior") == 0)
-	{
-		p->adagrad_prior = dp_option_number(v, key, 0, GLM_SGD_MAX_PRIOR, false);
-		a->have_prior = true;
-	}
-	else if (a->kind == GLM_KIND_SGD && glmparams_tune_option(key, v, &p->tune))
-		;
-	else if (kind == GLM_KIND_OPSAMP && strcmp(key, "beta") == 0)
-		p->beta = dp_option_number(v, key, 0, 1, true);
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "select_share") == 0)
-	{
-		p->select_share = glmparams_select_share(v);
-		a->have_share = true;
-	}
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "noisysgd_head_start") == 0)
-		p->auto_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "ebm_head_start") == 0)
-		p->auto_ebm_head_start = dp_option_number(v, key, 0, GLM_AUTO_MAX_HEAD_START, false);
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "candidates") == 0)
-	{
-		p->auto_candidates = glmparams_candidates(v);
-		a->have_candidates = true;
-	}
-	else if ((a->kind == GLM_KIND_AUTO || a->kind == GLM_KIND_LOGISTIC ||
-			  a->kind == GLM_KIND_SGD || a->kind == GLM_KIND_EBM) && strcmp(key, "metric") == 0)
-	{
-		p->metric = glmparams_metric(v, a->kind, key);
-		a->have_metric = true;
-	}
-	else if (kind == GLM_KIND_AUTO && strcmp(key, "groups") == 0)
-		a->have_groups = true;	/* the ebm candidate's terms: ebmparams.c */
-	else if ((kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD || glm_kind_ebm(kind)) &&
-			 strcmp(key, "sample_rows") == 0)
-		p->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
-	else if (kind != GLM_KIND_LOGISTIC && strcmp(key, "n") == 0)
-		p->n_public = dp_option_number(v, key, 1, 1e12, false);
-	else if (strcmp(key, "rows_per_unit") == 0)
-	{
-		p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
-#if DPOBJ_MUTANT_IS(units)
-		p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
-#endif
-	}
-	else if (kind != GLM_KIND_OPSAMP && !glm_kind_multiclass(a->kind) &&
-			 strcmp(key, "class_weight") == 0)
-	{
-		glmweights_parse(v, glm_kind_aggname(a->kind), &p->weight_pos, &p->weight_neg);
-		a->have_weights = true;
-	}
-	else if (dp_option_sealed_key(key, v))
-		;						/* the protected mode: rowinput.c */
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for %s", key, glm_kind_aggname(a->kind)),
-				 errhint("%s", kind_valid_options(a->kind))));
 }
 
 /* a * b and a + b (finite, non-negative) rounded up: never below the exact value */
@@ -500,7 +327,7 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
 					 "options \"tune_gamma\", \"tune_score_share\" and \"tune_metric\" need \"tune\"",
 					 "Drop them, or pass a grid, e.g. {\"tune\": {\"T\": [10, 30, 100]}}.");
-	if ((t->nT > 0 && a->have_T) || (t->nradius > 0 && a->have_radius))
+	if ((t->nT > 0 && given(a, "T")) || (t->nradius > 0 && given(a, "radius")))
 		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
 					 "a key of \"tune\" is also given as an option",
 					 "Give \"T\" and \"radius\" either as one value or in the grid of \"tune\".");
@@ -514,14 +341,14 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 					 "\"tune\" needs class weights of at least 2^-10",
 					 "Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or train without \"tune\".");
 	/* the score counts what "metric" asks for unless told otherwise */
-	if (a->have_metric && t->metric != 0 && t->metric != p->metric)
+	if (given(a, "metric") && t->metric != 0 && t->metric != p->metric)
 		tune_refused(ERRCODE_INVALID_PARAMETER_VALUE,
 					 "options \"metric\" and \"tune_metric\" differ",
 					 "The tuned model's cut-off is for the metric its runs are scored by: give one of them.");
 	if (t->metric == 0)
 		p->tune.metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
-	p->tune.balance_train = !a->have_weights && t->metric == OP_METRIC_BALANCED;
+	p->tune.balance_train = !given(a, "class_weight") && t->metric == OP_METRIC_BALANCED;
 	for (int i = 0; i < t->nR; i++)
 	{
 		if (a->have_R && t->R[i] > p->R)
@@ -542,7 +369,7 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 	/* the score is "metric": balanced accuracy, or what the weights ask for */
 	p->auto_metric = p->metric;
 	/* balanced accuracy without class weights trains with its estimated weights */
-	p->auto_balance_train = !a->have_weights && p->auto_metric == OP_METRIC_BALANCED;
+	p->auto_balance_train = !given(a, "class_weight") && p->auto_metric == OP_METRIC_BALANCED;
 
 	/*
 	 * ebm is a default candidate only with "groups" (train() passes the
@@ -550,7 +377,7 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 	 * binned over [-1, 1], which on one-hot columns trails the linear
 	 * candidates yet wins the selection's low-budget scores
 	 */
-	if (!a->have_candidates && !a->have_groups)
+	if (!given(a, "candidates") && !given(a, "groups"))
 		p->auto_candidates &= ~GLM_AUTO_EBM;
 
 	/*
@@ -559,14 +386,14 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 	 * at its share cannot tell ebm from noisy GD, is skipped and ebm runs
 	 * alone as dp_ebm, at the whole budget
 	 */
-	if (!a->have_candidates && a->have_groups && !a->have_share)
+	if (!given(a, "candidates") && given(a, "groups") && !given(a, "select_share"))
 	{
 		p->auto_candidates = GLM_AUTO_EBM;
 		p->select_share = 0;
 		return;
 	}
 	/* with noisy GD a candidate, its head start needs less of the budget */
-	if ((p->auto_candidates & GLM_AUTO_NOISYSGD) && !a->have_share)
+	if ((p->auto_candidates & GLM_AUTO_NOISYSGD) && !given(a, "select_share"))
 		p->select_share = GLM_AUTO_DEFAULT_SHARE_NOISYSGD;
 }
 
@@ -585,8 +412,8 @@ glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
 	if (kind != GLM_KIND_AUTO && kind != GLM_KIND_LOGISTIC && kind != GLM_KIND_SGD &&
 		kind != GLM_KIND_EBM)
 		return;
-	if (!a->have_metric)
-		p->metric = a->have_weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
+	if (!given(a, "metric"))
+		p->metric = given(a, "class_weight") ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
 	if (kind == GLM_KIND_AUTO || p->tune.npoints > 0 || p->metric != OP_METRIC_BALANCED)
 		return;
 	/* the label counts are recovered from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
@@ -597,7 +424,7 @@ glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
 						glm_kind_aggname(kind)),
 				 errhint("Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or leave \"metric\" out (the weights then set the cut-off).")));
 	p->balance_share = GLM_BALANCE_SHARE;
-	p->balance_train = !a->have_weights && kind != GLM_KIND_LOGISTIC;
+	p->balance_train = !given(a, "class_weight") && kind != GLM_KIND_LOGISTIC;
 }
 
 /*
@@ -608,18 +435,18 @@ glmparams_metric_defaults(GLMKind kind, GLMParams *p, const GLMOptionArg *a)
 static void
 glmparams_sgd_defaults(GLMParams *p, const GLMOptionArg *a)
 {
-	bool		weighted = a->have_weights || p->auto_balance_train || p->tune.balance_train ||
+	bool		weighted = given(a, "class_weight") || p->auto_balance_train || p->tune.balance_train ||
 		p->balance_train;
 
-	if (!a->have_clip)
+	if (!given(a, "gradient_clip"))
 		p->grad_clip = weighted ? GLM_SGD_DEFAULT_CLIP_WEIGHTED : GLM_SGD_DEFAULT_CLIP;
-	if (a->have_prior && p->n_public > 0)
+	if (given(a, "adagrad_prior") && p->n_public > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: option \"adagrad_prior\" needs the AdaGrad step, which \"n\" replaces",
 						glm_kind_aggname(a->kind)),
 				 errhint("Drop \"n\" (the step then needs no row count), or drop \"adagrad_prior\".")));
-	if (!a->have_prior)
+	if (!given(a, "adagrad_prior"))
 		p->adagrad_prior = weighted && p->n_public <= 0 ? GLM_SGD_DEFAULT_PRIOR_WEIGHTED : 0.0;
 }
 
@@ -627,31 +454,89 @@ glmparams_sgd_defaults(GLMParams *p, const GLMOptionArg *a)
 StaticAssertDecl(sizeof(GLMMethod) == sizeof(int) && sizeof(GLMLoss) == sizeof(int),
 				 "GLMMethod and GLMLoss must be of int size");
 
-#define GLM_OPTION(key, type, field, dflt) DP_OPTION(key, type, GLMParams, field, dflt)
+/* the kinds that accept an option (.accepts) */
+#define L	(1U << GLM_KIND_LOGISTIC)
+#define S	(1U << GLM_KIND_SGD)
+#define O	(1U << GLM_KIND_OPSAMP)
+#define LM	(1U << GLM_KIND_LOGISTIC_MC)
+#define SM	(1U << GLM_KIND_SGD_MC)
+#define A	(1U << GLM_KIND_AUTO)
+#define E	(1U << GLM_KIND_EBM)
+#define ER	(1U << GLM_KIND_EBM_REG)
+#define GLM_ALL (L | S | O | LM | SM | A)
 
+#define GLM_OPTION(key, type, field, dflt, ...) \
+	DP_OPTION(key, type, GLMParams, field, dflt, __VA_ARGS__)
+#define GLM_SHARE(key, field, dflt, ...) \
+	GLM_OPTION(key, DP_OPTION_DOUBLE, field, dflt, .lo = 0, .hi = 1, .lo_open = true, \
+			   .hi_open = true, __VA_ARGS__)
+
+/*
+ * In the order of each kind's hint; "n" and "sample_rows" repeat for the
+ * kinds that list them elsewhere or not at all.  R (required; the defaults
+ * of gradient_clip, adagrad_prior, metric and with noisysgd select_share
+ * follow from the other options: glmparams_init) has no default.
+ */
 const DPOptionSpec glmparams_options[] = {
-	GLM_OPTION("method", DP_OPTION_INT, method, GLM_METHOD_OBJECTIVE),
-	GLM_OPTION("loss", DP_OPTION_INT, loss, GLM_LOSS_LOGISTIC),
-	GLM_OPTION("lambda", DP_OPTION_DOUBLE, lambda, -1),
-	GLM_OPTION("intercept", DP_OPTION_BOOL, intercept, true),
-	GLM_OPTION("h", DP_OPTION_DOUBLE, h, 0.5),
-	GLM_OPTION("T", DP_OPTION_INT64, T, 0),
-	GLM_OPTION("radius", DP_OPTION_DOUBLE, radius, 10.0),
-	GLM_OPTION("beta", DP_OPTION_DOUBLE, beta, 0.05),
-	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1),
-	GLM_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1),
-	/* "class_weight": a positive's and a negative's weight */
-	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0),
-	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0),
-	GLM_OPTION("select_share", DP_OPTION_DOUBLE, select_share, GLM_AUTO_DEFAULT_SHARE),
-	GLM_OPTION("candidates", DP_OPTION_INT, auto_candidates, GLM_AUTO_DEFAULT),
+	DP_OPTION_FN("classes", glmparams_classes, .accepts = LM | SM, .label = "classes (required)"),
+	DP_OPTION_FN("R", glmparams_parse_R, .accepts = L | S,
+				 .label = "R (required: a number, or \"private\")"),
+	DP_OPTION_FN("R", glmparams_parse_R, .accepts = O | LM | SM | A, .label = "R (required)"),
+	GLM_SHARE("R_quantile", R_quantile, GLM_PRIVR_DEFAULT_QUANTILE, .accepts = L | S,
+			  .hint = "It is the quantile of the rows' norms R-hat estimates, e.g. 0.9."),
+	GLM_SHARE("R_share", R_share, GLM_PRIVR_DEFAULT_SHARE, .accepts = L | S,
+			  .hint = "It is the share of the run's budget spent on R-hat, e.g. 0.1."),
+	GLM_OPTION("method", DP_OPTION_INT, method, GLM_METHOD_OBJECTIVE, .parse = parse_method,
+			   .accepts = L | LM),
+	GLM_OPTION("loss", DP_OPTION_INT, loss, GLM_LOSS_LOGISTIC, .parse = parse_loss,
+			   .accepts = GLM_ALL & ~O),
+	GLM_OPTION("lambda", DP_OPTION_DOUBLE, lambda, -1, .lo = 0, .hi = 1e12, .lo_open = true,
+			   .accepts = L | LM),
+	GLM_OPTION("intercept", DP_OPTION_BOOL, intercept, true, .accepts = GLM_ALL),
+	GLM_OPTION("h", DP_OPTION_DOUBLE, h, 0.5, .lo = 0, .hi = 1e3, .lo_open = true,
+			   .accepts = GLM_ALL & ~O),
+	GLM_OPTION("T", DP_OPTION_INT64, T, 0, .lo = 1, .hi = (double) GLM_MAX_T, .whole = true,
+			   .hint = "T is the number of SGD steps.", .accepts = S | SM),
+	GLM_OPTION("radius", DP_OPTION_DOUBLE, radius, 10.0, .lo = 0, .hi = 1e6, .lo_open = true,
+			   .accepts = S | SM),
+	GLM_OPTION("beta", DP_OPTION_DOUBLE, beta, 0.05, .lo = 0, .hi = 1, .lo_open = true,
+			   .accepts = O),
+	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1, .lo = 1, .hi = 1e12, .accepts = S | O),
+	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0, .parse = glmparams_weights,
+			   .accepts = L | S | A | E),
+	GLM_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0, .accepts = DP_NO_KIND),
+	DP_OPTION_FN("metric", glmparams_metric, .offset = offsetof(GLMParams, metric),
+				 .accepts = L | S | A | E),
+	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1, .lo = 1, .hi = 1e12, .accepts = A),
+	GLM_OPTION("gradient_clip", DP_OPTION_DOUBLE, grad_clip, 0, .lo = 0, .hi = 1,
+			   .lo_open = true, .no_default = true, .accepts = S | SM),
+	GLM_OPTION("adagrad_prior", DP_OPTION_DOUBLE, adagrad_prior, 0, .lo = 0,
+			   .hi = GLM_SGD_MAX_PRIOR, .no_default = true, .accepts = S | SM),
+	GLM_OPTION("n", DP_OPTION_DOUBLE, n_public, -1, .lo = 1, .hi = 1e12, .accepts = SM),
+	DP_OPTION_FN("tune", glmparams_tune, .offset = offsetof(GLMParams, tune), .accepts = S),
+	GLM_OPTION("tune_gamma", DP_OPTION_DOUBLE, tune.gamma, 0, .lo = 1.0 / 1024, .hi = 1,
+			   .no_default = true, .accepts = S),
+	GLM_SHARE("tune_score_share", tune.score_share, GLM_TUNE_DEFAULT_SHARE, .accepts = S,
+			  .hint = "It is the share of each tuning run's rho spent on its score, e.g. 0.1."),
+	DP_OPTION_FN("tune_metric", glmparams_metric, .offset = offsetof(GLMParams, tune.metric),
+				 .accepts = S),
+	GLM_OPTION("candidates", DP_OPTION_INT, auto_candidates, GLM_AUTO_DEFAULT,
+			   .parse = glmparams_candidates, .accepts = A),
+	GLM_SHARE("select_share", select_share, GLM_AUTO_DEFAULT_SHARE, .accepts = A,
+			  .hint = "It is the share of epsilon and delta spent on choosing the mechanism; the rest trains the chosen one, e.g. 0.1."),
 	GLM_OPTION("noisysgd_head_start", DP_OPTION_DOUBLE, auto_head_start,
-			   GLM_AUTO_DEFAULT_HEAD_START),
+			   GLM_AUTO_DEFAULT_HEAD_START, .lo = 0, .hi = GLM_AUTO_MAX_HEAD_START, .accepts = A),
 	GLM_OPTION("ebm_head_start", DP_OPTION_DOUBLE, auto_ebm_head_start,
-			   GLM_AUTO_DEFAULT_EBM_HEAD_START),
-	GLM_OPTION("R_quantile", DP_OPTION_DOUBLE, R_quantile, GLM_PRIVR_DEFAULT_QUANTILE),
-	GLM_OPTION("R_share", DP_OPTION_DOUBLE, R_share, GLM_PRIVR_DEFAULT_SHARE),
-	GLM_OPTION("tune_score_share", DP_OPTION_DOUBLE, tune.score_share, GLM_TUNE_DEFAULT_SHARE),
+			   GLM_AUTO_DEFAULT_EBM_HEAD_START, .lo = 0, .hi = GLM_AUTO_MAX_HEAD_START,
+			   .accepts = A),
+	/* the ebm candidate's terms (ebmparams.c), from train() */
+	{.name = "groups", .accepts = A, .label = DP_HIDDEN},
+	GLM_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1, .lo = 1,
+			   .hi = DPOBJ_MAX_ROWS_PER_UNIT, .accepts = GLM_ALL | E | ER),
+	GLM_OPTION("sample_rows", DP_OPTION_INT64, sample_rows, 0, .lo = 1, .hi = PG_INT32_MAX,
+			   .accepts = L | S | E | ER),
+	GLM_OPTION("sample_rows", DP_OPTION_INT64, sample_rows, 0, .lo = 1, .hi = PG_INT32_MAX,
+			   .accepts = LM | SM, .label = DP_HIDDEN),
 	{NULL}
 };
 
@@ -659,6 +544,36 @@ const DPOptionSpec glmparams_opsamp_options[] = {
 	GLM_OPTION("intercept", DP_OPTION_BOOL, intercept, false),
 	{.base = glmparams_options}
 };
+
+#undef L
+#undef S
+#undef O
+#undef LM
+#undef SM
+#undef A
+#undef E
+#undef ER
+
+/* the options of kind into a->p (dp_options_parse) */
+static void
+glmparams_parse(GLMKind kind, GLMOptionArg *a, Jsonb *options)
+{
+	a->kind = kind;
+	a->parser = (DPOptionParser) {
+		.spec = glmparams_options, .kind = 1U << kind, .example = "'{\"R\": 1}'",
+			.aggname = glm_kind_aggname(kind), .params = a->p, .arg = a,
+			.tail = kind == GLM_KIND_AUTO ? "; the candidates run with their own defaults, so their specific options (method, lambda, T, radius, gradient_clip, adagrad_prior) are not accepted" : NULL,
+			.hint = glm_kind_ebm(kind) ? ebm_valid_options(kind) : NULL,
+			.foreign = glm_kind_ebm(kind) ? ebmparams_key : NULL,
+	};
+	dp_options_parse(&a->parser, options);
+#if DPOBJ_MUTANT_IS(units)
+	a->p->rows_per_unit = DPOBJ_MUTANT_COUNT(a->p->rows_per_unit);	/* audit mutant */
+#endif
+	a->have_R = given(a, "R");
+	a->p->tune.have_options = given(a, "tune_gamma") || given(a, "tune_score_share") ||
+		given(a, "tune_metric");
+}
 
 void
 glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *options)
@@ -679,20 +594,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: options must not be NULL", glm_kind_aggname(kind)),
 				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
-	arg.kind = kind;
 	arg.p = p;
-	arg.have_R = false;
-	arg.have_R_options = false;
-	arg.have_share = false;
-	arg.have_candidates = false;
-	arg.have_groups = false;
-	arg.have_weights = false;
-	arg.have_T = false;
-	arg.have_radius = false;
-	arg.have_clip = false;
-	arg.have_prior = false;
-	arg.have_metric = false;
-	dp_options_foreach(options, "'{\"R\": 1}'", glmparams_option, &arg);
+	glmparams_parse(kind, &arg, options);
 	glmparams_metric_defaults(kind, p, &arg);
 	if (p->tune.npoints > 0 || p->tune.have_options)
 		glmparams_check_tune(p, &arg);
@@ -711,7 +614,7 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 						 kind == GLM_KIND_LOGISTIC || kind == GLM_KIND_SGD ?
 						 ", or '{\"R\": \"private\"}' to estimate it privately" :
 						 "; it is never estimated from the data")));
-	if (arg.have_R_options && !p->R_private)
+	if ((given(&arg, "R_quantile") || given(&arg, "R_share")) && !p->R_private)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: options \"R_quantile\" and \"R_share\" need \"R\": \"private\"",

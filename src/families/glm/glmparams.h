@@ -172,10 +172,10 @@ extern const char *const glm_auto_names[5];
 extern const char *glm_kind_aggname(GLMKind kind);
 
 /*
- * The options with a default written once (R is required; gradient_clip,
- * adagrad_prior, metric and with noisysgd select_share get defaults computed
- * from the other options, glmparams_init), and dp_opsamp's: no intercept by
- * default, else these
+ * The kinds' options table: the kinds accepting each key, its bounds and
+ * default (R is required; gradient_clip, adagrad_prior, metric and with
+ * noisysgd select_share get defaults computed from the other options,
+ * glmparams_init), and dp_opsamp's defaults: no intercept, else these
  */
 extern const DPOptionSpec glmparams_options[];
 extern const DPOptionSpec glmparams_opsamp_options[];

@@ -2,8 +2,9 @@
  *
  * halfspaceparams.c
  *	  Options and public parameters of the halfspace mechanisms
- *	  (halfspaceparams.h).  Keys: B, D2, Q (a power of two: Q x is then exact in
- *	  binary floating point, halfspacestate.c), oracle, time_limit.
+ *	  (halfspaceparams.h): the table of B, D2, Q (a power of two: Q x is then
+ *	  exact in binary floating point, halfspacestate.c), oracle, time_limit,
+ *	  calibration, rows_per_unit and sample_rows.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,124 +18,97 @@
 #include "base/options.h"
 #include "state/rowinput.h"
 
-#include "utils/builtins.h"
-#include "utils/fmgrprotos.h"
-#include "utils/numeric.h"
 
-static DPObjOracle
-parse_oracle(JsonbValue *v)
+static void
+parse_oracle(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	char	   *s = dp_option_string(v, "oracle", "Use \"auto\", \"mip\" or \"search\".");
+	char	   *s = dp_option_string(v, key, "Use \"auto\", \"mip\" or \"search\".");
 
 	if (strcmp(s, "auto") == 0)
-		return DPOBJ_ORACLE_AUTO;
-	if (strcmp(s, "mip") == 0)
-		return DPOBJ_ORACLE_MIP;
-	if (strcmp(s, "search") == 0)
-		return DPOBJ_ORACLE_SEARCH;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown oracle \"%s\"", s),
-			 errhint("Use \"auto\", \"mip\" or \"search\".")));
-	return DPOBJ_ORACLE_AUTO;	/* keep compiler quiet */
+		*(DPObjOracle *) field = DPOBJ_ORACLE_AUTO;
+	else if (strcmp(s, "mip") == 0)
+		*(DPObjOracle *) field = DPOBJ_ORACLE_MIP;
+	else if (strcmp(s, "search") == 0)
+		*(DPObjOracle *) field = DPOBJ_ORACLE_SEARCH;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown oracle \"%s\"", s),
+				 errhint("Use \"auto\", \"mip\" or \"search\".")));
 }
 
-static double
-parse_time_limit(JsonbValue *v)
+static void
+parse_time_limit(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	double		f = -1;
+	double		f = dp_option_float8(v);
 
-	if (v->type == jbvNumeric)
-		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-											   NumericGetDatum(v->val.numeric)));
 	if (!(f >= 0 && f <= 86400.0 * 7))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("option \"time_limit\" must be a number of seconds between 0 and 604800"),
 				 errhint("0 means no limit; omit the option to use dpobj.solver_time_limit.")));
-	return f;
+	*(double *) field = f;
 }
 
 /* "sound" (default: calibrate.c's numeric bound) or "paper" (the boxed sigma) */
-static DPCalibration
-parse_calibration(JsonbValue *v)
+static void
+parse_calibration(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	char	   *s = dp_option_string(v, "calibration", "Use \"sound\" or \"paper\".");
-	DPCalibration cal;
+	char	   *s = dp_option_string(v, key, "Use \"sound\" or \"paper\".");
 
-	if (!dp_calibration_parse(s, &cal))
+	if (!dp_calibration_parse(s, (DPCalibration *) field))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown calibration \"%s\"", s),
 				 errhint("Use \"sound\" (the default) or \"paper\" (the paper's sigma, direct aggregates only; docs/PRIVACY.md).")));
-	return cal;
 }
 
-/* one key of the options object (dp_options_foreach callback) */
+/* a power of two makes the quantisation Q x exact */
 static void
-hsparams_option(const char *key, JsonbValue *v, void *arg)
+parse_Q(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	HSParams   *params = (HSParams *) arg;
+	int			q = dp_option_int(v, key, 1, DPOBJ_MAX_Q);
 
-	if (strcmp(key, "B") == 0)
-		params->B = dp_option_int(v, key, 1, DPOBJ_MAX_B);
-	else if (strcmp(key, "D2") == 0)
-		params->D2 = dp_option_int(v, key, 1, DPOBJ_MAX_D2);
-	else if (strcmp(key, "Q") == 0)
-	{
-		int			q = dp_option_int(v, key, 1, DPOBJ_MAX_Q);
-
-		if ((q & (q - 1)) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"Q\" must be a power of two"),
-					 errhint("A power of two makes the quantisation Q*x exact; the default is %d.",
-							 DPOBJ_DEFAULT_Q)));
-		params->Q = q;
-	}
-	else if (strcmp(key, "oracle") == 0)
-		params->oracle = parse_oracle(v);
-	else if (strcmp(key, "time_limit") == 0)
-		params->time_limit = parse_time_limit(v);
-	else if (strcmp(key, "calibration") == 0)
-		params->calibration = parse_calibration(v);
-	else if (strcmp(key, "rows_per_unit") == 0)
-		params->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
-	else if (strcmp(key, "sample_rows") == 0)
-		params->sample_rows = dp_option_int(v, key, 1, PG_INT32_MAX);
-	else if (dp_option_sealed_key(key, v))
-		;						/* the protected mode: rowinput.c */
-	else
+	if ((q & (q - 1)) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\"", key),
-				 errhint("Valid options are B, D2, Q, oracle, time_limit, calibration, rows_per_unit and sample_rows.")));
+				 errmsg("option \"Q\" must be a power of two"),
+				 errhint("A power of two makes the quantisation Q*x exact; the default is %d.",
+						 DPOBJ_DEFAULT_Q)));
+	*(int *) field = q;
 }
 
 /* the enums are stored as ints (DP_OPTION_INT) */
 StaticAssertDecl(sizeof(DPObjOracle) == sizeof(int) && sizeof(DPCalibration) == sizeof(int),
 				 "DPObjOracle and DPCalibration must be of int size");
 
+#define HS_OPTION(key, type, field, dflt, ...) DP_OPTION(key, type, HSParams, field, dflt, __VA_ARGS__)
+
 const DPOptionSpec hsparams_options[] = {
-	DP_OPTION("B", DP_OPTION_INT, HSParams, B, -1),
-	DP_OPTION("D2", DP_OPTION_INT, HSParams, D2, -1),
-	DP_OPTION("Q", DP_OPTION_INT, HSParams, Q, DPOBJ_DEFAULT_Q),
-	{"oracle", DP_OPTION_INT, offsetof(HSParams, oracle), 0, &dpobj_oracle},
-	DP_OPTION("time_limit", DP_OPTION_DOUBLE, HSParams, time_limit, -1),
-	DP_OPTION("calibration", DP_OPTION_INT, HSParams, calibration, DP_CALIBRATION_SOUND),
-	DP_OPTION("rows_per_unit", DP_OPTION_INT, HSParams, rows_per_unit, 1),
-	DP_OPTION("sample_rows", DP_OPTION_INT, HSParams, sample_rows, 0),
+	HS_OPTION("B", DP_OPTION_INT, B, -1, .lo = 1, .hi = DPOBJ_MAX_B),
+	HS_OPTION("D2", DP_OPTION_INT, D2, -1, .lo = 1, .hi = DPOBJ_MAX_D2),
+	HS_OPTION("Q", DP_OPTION_INT, Q, DPOBJ_DEFAULT_Q, .parse = parse_Q),
+	HS_OPTION("oracle", DP_OPTION_INT, oracle, 0, .setting = &dpobj_oracle, .parse = parse_oracle),
+	HS_OPTION("time_limit", DP_OPTION_DOUBLE, time_limit, -1, .parse = parse_time_limit),
+	HS_OPTION("calibration", DP_OPTION_INT, calibration, DP_CALIBRATION_SOUND,
+			  .parse = parse_calibration),
+	HS_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1, .lo = 1,
+			  .hi = DPOBJ_MAX_ROWS_PER_UNIT),
+	HS_OPTION("sample_rows", DP_OPTION_INT, sample_rows, 0, .lo = 1, .hi = PG_INT32_MAX),
 	{NULL}
 };
 
 void
 hsparams_init(HSParams *params, double epsilon, double delta, Jsonb *options)
 {
+	DPOptionParser parser = {.spec = hsparams_options, .params = params,
+	.example = "'{\"B\": 2, \"D2\": 4}'"};
+
 	params->epsilon = epsilon;
 	params->delta = delta;
 	dp_options_defaults(hsparams_options, params);
 	if (options != NULL)
-		dp_options_foreach(options, "'{\"B\": 2, \"D2\": 4}'", hsparams_option, params);
+		dp_options_parse(&parser, options);
 	/* the paper's sigma is for one row; units have the sound bound only */
 	if (params->rows_per_unit > 1 && params->calibration == DP_CALIBRATION_PAPER)
 		ereport(ERROR,

@@ -70,7 +70,7 @@ extern int	linear_ledger_pick(Jsonb *options);
 	{.name = "passglm", .aggregate = "dpobj.dp_passglm", \
 		.aggregate_args = "dpobj.dp_passglm_cols", .aggname = "dp_passglm", \
 		.check_args = linear_check_args, .model_kind = MODEL_KIND_LINEAR, .parallel = true, \
-		.r_norm = 2, .options = passglmparams_options, \
+		.r_norm = 2, .options = linparams_options, \
 		.ledger = DP_LEDGER({"passglm", LEDGER_COST_GAUSS})}
 
 #endif							/* DPOBJ_LINEAR_H */

@@ -19,93 +19,116 @@
 #include "base/dpobj.h"
 #include "base/options.h"
 #include "core/rowclip.h"
+#include "mechanisms/operating.h"
 #include "state/rowinput.h"
 
 #define LINREG_MAX_BOUND 1e12
 
-typedef struct LinOptionArg
+static void
+parse_method(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	LinParams  *p;
-	bool		have_R;
-	bool		have_ymin;
-	bool		have_ymax;
-} LinOptionArg;
-
-static LinRegMethod
-parse_method(JsonbValue *v)
-{
-	char	   *s = dp_option_string(v, "method", "Use \"adassp\" or \"ssp\".");
+	char	   *s = dp_option_string(v, key, "Use \"adassp\" or \"ssp\".");
 
 	if (strcmp(s, "adassp") == 0)
-		return LINREG_ADASSP;
-	if (strcmp(s, "ssp") == 0)
-		return LINREG_SSP;
+		*(LinRegMethod *) field = LINREG_ADASSP;
+	else if (strcmp(s, "ssp") == 0)
+		*(LinRegMethod *) field = LINREG_SSP;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown method \"%s\" for %s", s, LINREG_AGGNAME),
+				 errhint("Use \"adassp\" (the default) or \"ssp\".")));
+}
+
+/* dp_passglm's "metric": the operating point's, "balanced_accuracy" or "accuracy" */
+static void
+passglm_metric(JsonbValue *v, const char *key, void *field, void *arg)
+{
+	const char *hint = "Use \"balanced_accuracy\" (the default with an intercept: the cut-off at the base rate its released sums estimate) or \"accuracy\" (a probability above 1/2).";
+	char	   *s = dp_option_string(v, key, hint);
+
+	if (strcmp(s, "balanced_accuracy") == 0)
+		*(int *) field = OP_METRIC_BALANCED;
+	else if (strcmp(s, "accuracy") == 0)
+		*(int *) field = OP_METRIC_ACCURACY;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: unknown metric \"%s\"", PASSGLM_AGGNAME, s),
+				 errhint("%s", hint)));
+}
+
+static void
+passglm_no_weights(JsonbValue *v, const char *key, void *field, void *arg)
+{
 	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("unknown method \"%s\" for %s", s, LINREG_AGGNAME),
-			 errhint("Use \"adassp\" (the default) or \"ssp\".")));
-	return LINREG_ADASSP;		/* keep compiler quiet */
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s does not support class weights", PASSGLM_AGGNAME),
+			 errhint("Use dpobj.dp_logistic or dpobj.dp_noisysgd with \"class_weight\".")));
 }
 
 /* the method is stored as an int (DP_OPTION_INT) */
 StaticAssertDecl(sizeof(LinRegMethod) == sizeof(int), "LinRegMethod must be of int size");
 
+#define LIN				LIN_KIND_LINEAR
+#define PASS			LIN_KIND_PASSGLM
+#define LIN_OPTION(key, type, field, dflt, ...) \
+	DP_OPTION(key, type, LinParams, field, dflt, __VA_ARGS__)
+#define LIN_BOUND(key, field, lo_, hi_, ...) \
+	LIN_OPTION(key, DP_OPTION_DOUBLE, field, 0, .no_default = true, .lo = lo_, .hi = hi_, \
+			   __VA_ARGS__)
+
+/*
+ * Required: R, and dp_linear_regression's y_min and y_max; dp_passglm's
+ * metric defaults by intercept, its method is "ssp" (passglmparams.c)
+ */
 const DPOptionSpec linparams_options[] = {
-	DP_OPTION("intercept", DP_OPTION_BOOL, LinParams, intercept, true),
-	DP_OPTION("method", DP_OPTION_INT, LinParams, method, LINREG_ADASSP),
-	DP_OPTION("rows_per_unit", DP_OPTION_INT, LinParams, rows_per_unit, 1),
+	LIN_BOUND("R", R, 0, 1e6, .lo_open = true, .accepts = LIN),
+	LIN_BOUND("R", R, 0, 1e6, .lo_open = true, .accepts = PASS, .label = "R (required)"),
+	LIN_BOUND("y_min", y_min, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, .accepts = LIN),
+	LIN_BOUND("y_max", y_max, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, .accepts = LIN,
+			  .label = "y_max (all three required)"),
+	LIN_OPTION("intercept", DP_OPTION_BOOL, intercept, true),
+	LIN_OPTION("method", DP_OPTION_INT, method, LINREG_ADASSP, .parse = parse_method,
+			   .accepts = LIN),
+	LIN_OPTION("ridge", DP_OPTION_DOUBLE, ridge, -1, .lo = 0, .hi = 1e6, .accepts = PASS),
+	DP_OPTION_FN("metric", passglm_metric, .offset = offsetof(LinParams, metric),
+				 .accepts = PASS),
+	/* k of a privacy unit: dpobj.train() sets it from the catalog */
+	LIN_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1, .lo = 1,
+			   .hi = DPOBJ_MAX_ROWS_PER_UNIT),
+	DP_OPTION_FN("class_weight", passglm_no_weights, .accepts = PASS, .label = DP_HIDDEN),
 	{NULL}
 };
 
-/* one key of the options object (dp_options_foreach callback) */
-static void
-linparams_option(const char *key, JsonbValue *v, void *arg)
+void
+linparams_read(LinParams *p, double epsilon, double delta, int d, Jsonb *options,
+			   DPOptionParser *parser, const char *null_hint)
 {
-	LinOptionArg *a = (LinOptionArg *) arg;
-
-	if (strcmp(key, "R") == 0)
-	{
-		a->p->R = dp_option_number(v, key, 0, 1e6, true);
-		a->have_R = true;
-	}
-	else if (strcmp(key, "y_min") == 0)
-	{
-		a->p->y_min = dp_option_number(v, key, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, false);
-		a->have_ymin = true;
-	}
-	else if (strcmp(key, "y_max") == 0)
-	{
-		a->p->y_max = dp_option_number(v, key, -LINREG_MAX_BOUND, LINREG_MAX_BOUND, false);
-		a->have_ymax = true;
-	}
-	else if (strcmp(key, "intercept") == 0)
-		a->p->intercept = dp_option_bool(v, key);
-	else if (strcmp(key, "method") == 0)
-		a->p->method = parse_method(v);
-	else if (strcmp(key, "rows_per_unit") == 0)
-	{
-		/* k of a privacy unit: dpobj.train() sets it from the catalog */
-		a->p->rows_per_unit = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
-#if DPOBJ_MUTANT_IS(units)
-		a->p->rows_per_unit = DPOBJ_MUTANT_COUNT(a->p->rows_per_unit);	/* audit mutant */
-#endif
-	}
-	else if (dp_option_sealed_key(key, v))
-		;						/* the protected mode: rowinput.c */
-	else
+	dp_check_privacy_params(epsilon, delta);
+	dp_check_dimension(parser->aggname, d);
+	memset(p, 0, sizeof(*p));
+	p->epsilon = epsilon;
+	p->delta = delta;
+	dp_options_defaults(linparams_options, p);
+	if (options == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown option \"%s\" for %s", key, LINREG_AGGNAME),
-				 errhint("Valid options are R, y_min, y_max (all three required), intercept, method and rows_per_unit.")));
+				 errmsg("%s: options must not be NULL", parser->aggname),
+				 errhint("%s", null_hint)));
+	parser->spec = linparams_options;
+	parser->params = p;
+	dp_options_parse(parser, options);
+#if DPOBJ_MUTANT_IS(units)
+	p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
+#endif
 }
 
 /* R, y_min < y_max present; derived parameters */
 static void
-linparams_finish(LinOptionArg *a, int d)
+linparams_finish(const DPOptionParser *a, LinParams *p, int d)
 {
-	LinParams  *p = a->p;
-
-	if (!a->have_R || !a->have_ymin || !a->have_ymax)
+	if (!dp_option_given(a, "R") || !dp_option_given(a, "y_min") || !dp_option_given(a, "y_max"))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: options \"R\", \"y_min\" and \"y_max\" are required", LINREG_AGGNAME),
@@ -124,24 +147,12 @@ linparams_finish(LinOptionArg *a, int d)
 void
 linparams_init(LinParams *p, double epsilon, double delta, int d, Jsonb *options)
 {
-	LinOptionArg arg;
+	DPOptionParser parser = {.kind = LIN_KIND_LINEAR, .aggname = LINREG_AGGNAME,
+	.example = "'{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'"};
 
-	dp_check_privacy_params(epsilon, delta);
-	dp_check_dimension(LINREG_AGGNAME, d);
-	memset(p, 0, sizeof(*p));
-	p->epsilon = epsilon;
-	p->delta = delta;
-	dp_options_defaults(linparams_options, p);
-	if (options == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: options must not be NULL", LINREG_AGGNAME),
-				 errhint("Pass the public bounds, e.g. '{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'.")));
-	memset(&arg, 0, sizeof(arg));
-	arg.p = p;
-	dp_options_foreach(options, "'{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'",
-					   linparams_option, &arg);
-	linparams_finish(&arg, d);
+	linparams_read(p, epsilon, delta, d, options, &parser,
+				   "Pass the public bounds, e.g. '{\"R\": 1, \"y_min\": 0, \"y_max\": 100}'.");
+	linparams_finish(&parser, p, d);
 }
 
 /* the clamp of a finite x to [lo, hi]: fmin(fmax(x, lo), hi) without the calls */

@@ -19,6 +19,7 @@
 #include "utils/jsonb.h"
 
 #define LINREG_AGGNAME "dp_linear_regression"
+#define PASSGLM_AGGNAME "dp_passglm"
 
 /* AdaSSP's failure probability (Wang 2018's rho), fixed */
 #define LINREG_FAIL_PROB 0.05
@@ -43,8 +44,21 @@ typedef struct LinParams
 	double		By;				/* max |y - center| over [y_min, y_max] */
 } LinParams;
 
-/* the options with a default (R, y_min and y_max are required) */
+/*
+ * The options of dp_linear_regression (LIN_KIND_LINEAR: R, y_min and y_max
+ * required) and dp_passglm (LIN_KIND_PASSGLM; ridge -1: the default ridge)
+ */
+#define LIN_KIND_LINEAR		0x1
+#define LIN_KIND_PASSGLM	0x2
 extern const DPOptionSpec linparams_options[];
+
+/*
+ * The privacy parameters, d and options of parser's kind and aggname, as a
+ * first row would check them, into *p (defaults first; null_hint: the
+ * hint when options is NULL)
+ */
+extern void linparams_read(LinParams *p, double epsilon, double delta, int d,
+						   Jsonb *options, DPOptionParser *parser, const char *null_hint);
 
 /* Checks privacy parameters, d and options as a first row would; fills *p. */
 extern void linparams_init(LinParams *p, double epsilon, double delta, int d,

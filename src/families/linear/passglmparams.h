@@ -18,11 +18,6 @@
 
 #include "utils/jsonb.h"
 
-#define PASSGLM_AGGNAME "dp_passglm"
-
-/* the options with a default (R is required; ridge -1: the default ridge) */
-extern const DPOptionSpec passglmparams_options[];
-
 /* Checks privacy parameters, d and options as a first row would; fills *p. */
 extern void passglmparams_init(LinParams *p, double epsilon, double delta, int d,
 							   Jsonb *options);

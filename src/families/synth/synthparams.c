@@ -47,17 +47,7 @@ typedef struct SynthOpts
 	JsonbValue	label;			/* a column name, or jbvNull: none */
 	Jsonb	   *integer;
 	Jsonb	   *not_null;
-	bool		have_state_cells;
 } SynthOpts;
-
-const DPOptionSpec synthparams_options[] = {
-	DP_OPTION("bins", DP_OPTION_INT, SynthParams, bins, 16),
-	DP_OPTION("max_model_cells", DP_OPTION_INT64, SynthParams, max_model_cells, 65536),
-	DP_OPTION("iterations", DP_OPTION_INT, SynthParams, iters_final, 500),
-	DP_OPTION("round_iterations", DP_OPTION_INT, SynthParams, iters_round, 50),
-	DP_OPTION("rows_per_unit", DP_OPTION_INT, SynthParams, k, 1),
-	{NULL}
-};
 
 static pg_noreturn void
 synth_bad(const char *msg, const char *hint)
@@ -68,58 +58,77 @@ synth_bad(const char *msg, const char *hint)
 			 errhint("%s", hint)));
 }
 
-static int64
-synth_option_int64(JsonbValue *v, const char *key, int64 lo, int64 hi)
+/* "bins": a number for every column, or an object of columns' (read by synth_column_bins) */
+static void
+synth_option_bins(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	double		f = dp_option_number(v, key, (double) lo, (double) hi, false);
-
-	if (f != floor(f))
-		synth_bad(psprintf("option \"%s\" must be an integer", key), "Omit it for the default.");
-	return (int64) f;
+	if (v->type != jbvBinary)
+		*(int *) field = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
 }
 
 static void
-synth_option(const char *key, JsonbValue *v, void *arg)
+synth_option_sub_bins(JsonbValue *v, const char *key, void *field, void *arg)
 {
-	SynthOpts  *o = arg;
+	((SynthOpts *) arg)->sub_bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
+}
 
-	if (strcmp(key, "domains") == 0)
-		o->encoding = JsonbValueToJsonb(v);
-	else if (strcmp(key, "bins") == 0 && v->type == jbvBinary)
-		o->bins_by = JsonbValueToJsonb(v);
-	else if (strcmp(key, "bins") == 0)
-		o->p->bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
-	else if (strcmp(key, "quantile") == 0)
-		o->quantile = JsonbValueToJsonb(v);
-	else if (strcmp(key, "sub_bins") == 0)
-		o->sub_bins = dp_option_int(v, key, 1, SYNTH_MAX_BINS);
-	else if (strcmp(key, "workload") == 0)
-		o->workload = JsonbValueToJsonb(v);
-	else if (strcmp(key, "label") == 0)
-		o->label = *v;
-	else if (strcmp(key, "integer") == 0)
-		o->integer = JsonbValueToJsonb(v);
-	else if (strcmp(key, "not_null") == 0)
-		o->not_null = JsonbValueToJsonb(v);
-	else if (strcmp(key, "max_model_cells") == 0)
-		o->p->max_model_cells = synth_option_int64(v, key, SYNTH_MIN_MODEL_CELLS,
-												   SYNTH_MAX_MODEL_CELLS);
-	else if (strcmp(key, "max_state_cells") == 0)
-	{
-		o->p->max_state_cells = synth_option_int64(v, key, 1, PG_INT64_MAX / 64);
-		o->have_state_cells = true;
-	}
-	else if (strcmp(key, "iterations") == 0)
-		o->p->iters_final = dp_option_int(v, key, 0, SYNTH_MAX_ITERATIONS);
-	else if (strcmp(key, "round_iterations") == 0)
-		o->p->iters_round = dp_option_int(v, key, 1, SYNTH_MAX_ITERATIONS);
-	else if (strcmp(key, "rows_per_unit") == 0)
-		o->p->k = dp_option_int(v, key, 1, DPOBJ_MAX_ROWS_PER_UNIT);
-	else if (!dp_option_sealed_key(key, v))
-		synth_bad(psprintf("unknown option \"%s\"", key),
-				  "Options: \"bins\", \"quantile\", \"sub_bins\", \"workload\", \"label\", \"max_model_cells\", "
-				  "\"max_state_cells\", \"iterations\", \"round_iterations\", \"integer\", \"not_null\" "
-				  "(and \"domains\": the declared domains; dpobj.help('synthesize') has them all).");
+#define SYNTH_OPTION(key, type, field, dflt, ...) \
+	DP_OPTION(key, type, SynthParams, field, dflt, __VA_ARGS__)
+
+/*
+ * In the hint's order; the keys without a reader are JSON the columns'
+ * checks read after the options (synthparams_parse)
+ */
+const DPOptionSpec synthparams_options[] = {
+	{.name = "domains", .label = DP_HIDDEN},
+	SYNTH_OPTION("bins", DP_OPTION_INT, bins, 16, .parse = synth_option_bins),
+	{.name = "quantile"},
+	DP_OPTION_FN("sub_bins", synth_option_sub_bins),
+	{.name = "workload"},
+	{.name = "label"},
+	SYNTH_OPTION("max_model_cells", DP_OPTION_INT64, max_model_cells, 65536, .whole = true,
+				 .lo = SYNTH_MIN_MODEL_CELLS, .hi = SYNTH_MAX_MODEL_CELLS,
+				 .hint = "Omit it for the default."),
+	/* by default a share of dpobj.max_state_memory (synthparams_parse) */
+	SYNTH_OPTION("max_state_cells", DP_OPTION_INT64, max_state_cells, 0, .no_default = true,
+				 .whole = true, .lo = 1, .hi = (double) (PG_INT64_MAX / 64),
+				 .hint = "Omit it for the default."),
+	SYNTH_OPTION("iterations", DP_OPTION_INT, iters_final, 500, .lo = 0,
+				 .hi = SYNTH_MAX_ITERATIONS),
+	SYNTH_OPTION("round_iterations", DP_OPTION_INT, iters_round, 50, .lo = 1,
+				 .hi = SYNTH_MAX_ITERATIONS),
+	{.name = "integer"},
+	{.name = "not_null"},
+	SYNTH_OPTION("rows_per_unit", DP_OPTION_INT, k, 1, .lo = 1, .hi = DPOBJ_MAX_ROWS_PER_UNIT,
+				 .label = DP_HIDDEN),
+	{NULL}
+};
+
+/* options' key as its own JSON (NULL when absent) */
+static Jsonb *
+synth_option_json(Jsonb *options, const char *key)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
+
+	return v != NULL ? JsonbValueToJsonb(v) : NULL;
+}
+
+/* the JSON-valued options, read by the column checks */
+static void
+synth_options_json(SynthOpts *o, Jsonb *options)
+{
+	JsonbValue *label = getKeyJsonValueFromContainer(&options->root, "label", 5, NULL);
+	JsonbValue *bins = getKeyJsonValueFromContainer(&options->root, "bins", 4, NULL);
+
+	o->encoding = synth_option_json(options, "domains");
+	o->quantile = synth_option_json(options, "quantile");
+	o->workload = synth_option_json(options, "workload");
+	o->integer = synth_option_json(options, "integer");
+	o->not_null = synth_option_json(options, "not_null");
+	if (label != NULL)
+		o->label = *label;
+	if (bins != NULL && bins->type == jbvBinary)
+		o->bins_by = JsonbValueToJsonb(bins);
 }
 
 /* the bytes dpobj.max_state_memory allows a run */
@@ -437,6 +446,10 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	SynthParams *p = palloc0(sizeof(SynthParams));
 	SynthOpts	o;
+	DPOptionParser parser = {.spec = synthparams_options, .params = p, .arg = &o,
+		.example = "'{\"domains\": [...], \"bins\": 16}'", .prefix = SYNTH_AGGNAME ": ",
+		.quoted = true,
+	.tail = " (and \"domains\": the declared domains; dpobj.help('synthesize') has them all)"};
 
 	memset(&o, 0, sizeof(o));
 	o.p = p;
@@ -444,10 +457,11 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 	dp_options_defaults(synthparams_options, p);
 	if (options == NULL)
 		synth_encoding(&o);		/* raises: required */
-	dp_options_foreach(options, "'{\"domains\": [...], \"bins\": 16}'", synth_option, &o);
+	dp_options_parse(&parser, options);
+	synth_options_json(&o, options);
 	dp_check_privacy_params(epsilon, delta);
 	synth_encoding(&o);
-	if (!o.have_state_cells)
+	if (!dp_option_given(&parser, "max_state_cells"))
 		p->max_state_cells = synth_cap_bytes() / 32;
 	synth_columns(&o);
 	synth_workload(&o);

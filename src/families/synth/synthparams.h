@@ -77,7 +77,7 @@ typedef struct SynthParams
 	int64		run_bytes;		/* the public bound on a run's memory */
 } SynthParams;
 
-/* the options with a default (docs/REFERENCE.md, "synthesize"), in SynthParams */
+/* the options table, defaults in SynthParams (docs/REFERENCE.md, "synthesize") */
 extern const DPOptionSpec synthparams_options[];
 
 /*
