@@ -8,9 +8,9 @@
  *
  * Adding a family: its folder (src/families/<f>/: state with its option
  * table, final function running mechanism_drive(), its entries and
- * const DPFamily <f>_family in <f>.c), its aggregate in the SQL script, its
- * tests (lines in the neighbour harness and the audit, which tests/docs
- * checks) and docs, and X(<f>) in DP_FAMILIES below.  An entry's
+ * const DPFamily <f>_family in <f>.c), its SQL objects in
+ * sql/families/<f>.sql, its tests (its harness lines in
+ * tests/families/<f>.txt, which tests/docs checks) and docs, and X(<f>) in DP_FAMILIES below.  An entry's
  * model_kind tells the model layer how its models predict; with auto_pick
  * 'auto' may choose it (docs/ARCHITECTURE.md, "Families").
  *
