@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/audit/run.sh — the long empirical privacy audit (not a test; hours on a shared
-# machine): every row of tests/audit/audits.txt at its bench runs on the real build, then
+# machine): every audit row (tests/families/README) at its bench runs on the real build, then
 # every mutant family of src/core/auditmutant.h built 1.1 times under-calibrated and run
 # on the rows that name it (tests/audit/mutants.sh, DPOBJ_AUDIT_RUNS=bench); and, for the
 # record of CI's margins, the same families at CI's 1.25 and CI's runs.  Writes

@@ -5,7 +5,7 @@
 
 OUTDIR holds real.out (mechanisms.sh on the real build at the bench's runs), bench.out
 (mutants.sh at FACTOR, bench runs) and, if run, ci.out (mutants.sh at 1.25, CI's runs).
-Each row of tests/audit/audits.txt gets its claim, the real build's bound and, per build,
+Each audit row (tests/families/README) gets its claim, the real build's bound and, per build,
 every mutant's bound marked flagged or NOT flagged, from audit.py's "# |" tables and its
 "ok"/"not ok" lines.  Markdown (bench/audit/results.md), or with --csv the compact table
 bench/record.py renders into docs/BENCHMARKS.md.
@@ -19,7 +19,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/audit"))
 import audit  # noqa: E402
 
-SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/audit/audits.txt")
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/families")
 
 
 def tables(path):
@@ -81,11 +81,11 @@ def main(argv):
     print("# Empirical privacy audit: the long run (bench/audit)\n")
     print("`%s` — %s, %s UTC, load %s, %d CPUs.\n" % (
         command, commit, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), load, os.cpu_count()))
-    print("Every row of tests/audit/audits.txt at its bench runs on the real build (its bound "
+    print("Every audit row (tests/families/*.txt) at its bench runs on the real build (its bound "
           "must stay within its claim), and each mutant family of src/core/auditmutant.h "
           "built %s times under-calibrated (bench runs) and 1.25 times (CI's runs): every "
           "bound listed must cross its claim (\"NOT flagged\" marks one that does not).  "
-          "Sizing: `python3 tests/audit/audit.py plan tests/audit/audits.txt %s`.\n"
+          "Sizing: `python3 tests/audit/audit.py plan tests/families %s`.\n"
           % (factor, factor))
     print("| row | kind | claim | runs CI/bench | real build: bound (estimate) | s (CPU s) "
           "| 1.25×, CI runs | %s×, bench runs |" % factor)
@@ -103,10 +103,9 @@ def main(argv):
 
 
 def runs_text(name):
-    for line in open(SPEC, encoding="utf-8"):
-        f = [x.strip() for x in line.split("|")]
-        if len(f) > 6 and f[0] == name:
-            return f[6]
+    for row in audit.read_spec(SPEC):
+        if row["name"] == name:
+            return row["fields"][6]
     return "?"
 
 

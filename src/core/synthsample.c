@@ -102,15 +102,17 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 	int64_t    *order = malloc(sizeof(int64_t) * (size_t) (n + 1));
 	int64_t    *sidx = malloc(sizeof(int64_t) * (size_t) (n + 1));
 	int64_t    *cnt = malloc(sizeof(int64_t) * (size_t) nf);
+	int64_t    *fill = malloc(sizeof(int64_t) * (size_t) (ns + 1));
 	int			codes[SYNTH_MAX_COLUMNS];
 
-	if (!cond || !start || !order || !sidx || !cnt)
+	if (!cond || !start || !order || !sidx || !cnt || !fill)
 	{
 		free(cond);
 		free(start);
 		free(order);
 		free(sidx);
 		free(cnt);
+		free(fill);
 		return SYNTH_NOMEM;
 	}
 	for (int64_t x = 0; x < b->ncells; x++)
@@ -126,23 +128,10 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 	}
 	for (int64_t s = 0; s < ns; s++)
 		start[s + 1] += start[s];
-	{
-		int64_t    *fill = malloc(sizeof(int64_t) * (size_t) (ns + 1));
-
-		if (fill == NULL)
-		{
-			free(cond);
-			free(start);
-			free(order);
-			free(sidx);
-			free(cnt);
-			return SYNTH_NOMEM;
-		}
-		memcpy(fill, start, sizeof(int64_t) * (size_t) ns);
-		for (int64_t i = 0; i < n; i++)
-			order[fill[sidx[i]]++] = i;
-		free(fill);
-	}
+	memcpy(fill, start, sizeof(int64_t) * (size_t) ns);
+	for (int64_t i = 0; i < n; i++)
+		order[fill[sidx[i]]++] = i;
+	free(fill);
 	for (int64_t s = 0; s < ns; s++)
 	{
 		int64_t		g = start[s + 1] - start[s],

@@ -8,9 +8,9 @@
  *
  * Adding a family: its folder (src/families/<f>/: state with its option
  * table, final function running mechanism_drive(), its entries and
- * const DPFamily <f>_family in <f>.c), its aggregate in the SQL script, its
- * tests (lines in the neighbour harness and the audit, which tests/docs
- * checks) and docs, and X(<f>) in DP_FAMILIES below.  An entry's
+ * const DPFamily <f>_family in <f>.c), its SQL objects in
+ * sql/families/<f>.sql, its tests (its harness lines in
+ * tests/families/<f>.txt, which tests/docs checks) and docs, and X(<f>) in DP_FAMILIES below.  An entry's
  * model_kind tells the model layer how its models predict; with auto_pick
  * 'auto' may choose it (docs/ARCHITECTURE.md, "Families").
  *
@@ -292,10 +292,9 @@ registry_place_after(void)
 }
 
 /*
- * _PG_init: the list in its order, the model kinds of its ledger names and
- * the kinds families implement copied down to the model layer (kinds.h),
- * the list to the floors (family.h: the cost of a ledger name, auto's
- * candidates)
+ * _PG_init: the list in its order, the families' model kinds and those of
+ * their ledger names copied down to the model layer (kinds.h), the list to
+ * the floors (family.h: the cost of a ledger name, auto's candidates)
  */
 void
 registry_init(void)
@@ -306,6 +305,8 @@ registry_init(void)
 		cap += dp_families[f]->n_mechanisms;
 	dp_mechanisms = MemoryContextAlloc(TopMemoryContext, sizeof(DPMechanism *) * cap);
 	dp_family_of = MemoryContextAlloc(TopMemoryContext, sizeof(DPFamily *) * cap);
+	for (int f = 0; f < lengthof(dp_families); f++)
+		model_kind_add(dp_families[f]->model_kind);
 	for (int rank = 0; rank < 3; rank++)
 		for (int f = 0; f < lengthof(dp_families); f++)
 			for (int i = 0; i < dp_families[f]->n_mechanisms; i++)
@@ -318,9 +319,6 @@ registry_init(void)
 	for (int i = 0; i < dp_nmechanisms; i++)
 		for (const DPLedgerKind *k = dp_mechanisms[i]->ledger; k->name != NULL; k++)
 			model_kind_register(k->name, dp_mechanisms[i]->model_kind);
-	for (int f = 0; f < lengthof(dp_families); f++)
-		if (dp_families[f]->model_kind_ops != NULL)
-			model_kind_register_ops(dp_families[f]->model_kind_ops);
 	family_register_mechanisms(dp_mechanisms, dp_nmechanisms);
 }
 

@@ -174,8 +174,12 @@ typedef struct DPFamily
 	 * rows than the coordinator keeps; the coordinator's state layout)
 	 */
 	Jsonb	   *(*citus_options) (const struct DPProtectedContext *ctx);
-	/* or NULL: the model kind it implements (model/kindsint.h), registered at load */
-	const struct ModelKindOps *model_kind_ops;
+	/*
+	 * the model kind it defines (its <f>model.c, or NULL: its entries'
+	 * models are the floor's kinds), added at load to the kinds the model
+	 * layer reads a stored model's marker for (model/kinds.h)
+	 */
+	ModelKind	model_kind;
 } DPFamily;
 
 /* a family's descriptor over its entries (an array of its <f>.c) */

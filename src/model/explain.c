@@ -199,7 +199,7 @@ dpobj_explain(PG_FUNCTION_ARGS)
 	spec = encoding_of_model(model);
 	if (spec != NULL)
 		out.enc = encoding_parse(spec);
-	m->ops->explain(m, &out);
+	m->kind->explain(m, &out);
 	if (m->has_threshold)
 	{
 		JsonbValue *metric = getKeyJsonValueFromContainer(&m->params->root, "metric", 6, NULL);
@@ -219,10 +219,14 @@ Datum
 dpobj_model_kind(PG_FUNCTION_ARGS)
 {
 	ModelPredictor *m;
+	ModelKind	kind = model_kind_of(PG_GETARG_DATUM(0));
 
-	/* a synthesizer's model predicts nothing: its readers (sample, marginal) check it */
-	if (model_kind_of(PG_GETARG_DATUM(0)) == MODEL_KIND_SYNTHESIZER)
-		PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(MODEL_KIND_SYNTHESIZER)));
+	/*
+	 * a kind that never predicts (a synthesizer's model): its readers
+	 * (sample, marginal) check it
+	 */
+	if (kind->refuse != NULL)
+		PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(kind)));
 	m = model_unpack_any(PG_GETARG_HEAPTUPLEHEADER(0), CurrentMemoryContext);
 	PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(m->kind)));
 }

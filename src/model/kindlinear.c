@@ -5,8 +5,9 @@
  *	  double, whose exponent range holds any product and sum of finite
  *	  float8 values, so no intermediate overflows and the sign is right even
  *	  when the margin exceeds float8.  A regression (its mechanism
- *	  registered as one) predicts the value, and its params carry the public
- *	  label range y_min < y_max that evaluation needs.
+ *	  registered as one: the kind "regression", the same code) predicts the
+ *	  value, and its params carry the public label range y_min < y_max that
+ *	  evaluation needs.
  *
  *-------------------------------------------------------------------------
  */
@@ -90,5 +91,9 @@ linear_explain(const ModelPredictor *m, ExplainOut *out)
 	explain_linear_weights(m, NULL, m->w, m->nw, m->bias, out);
 }
 
-const ModelKindOps model_kind_linear = {MODEL_KIND_LINEAR, linear_unpack, linear_margin,
-linear_explain};
+const ModelKindOps model_kind_linear = {.name = "linear", .threshold = true,
+.unpack = linear_unpack, .margin = linear_margin, .explain = linear_explain};
+
+/* a regression's mechanism: the same margin, its value the prediction */
+const ModelKindOps model_kind_regression = {.name = "regression", .by_mechanism = true,
+.unpack = linear_unpack, .margin = linear_margin, .explain = linear_explain};

@@ -5,12 +5,14 @@
  *	  kind a stored model is, and the unpacking every kind shares.
  *
  * Every released model records its shape in its params ("classes": multi-
- * class, "Q": halfspace, "terms": additive, none: linear), the rule
- * 0.1.0-0.4.0 read models by.  What the shape does not say comes from the
- * mechanism registry (src/families/registry.c, above this layer), which names each
- * entry's model kind and registers its model names here at load, so the
- * model layer never names a mechanism: a regression's mechanism predicts
- * a value, and an additive mechanism's model without "terms" is forged.
+ * class, a family kind's marker: "Q", "terms", ...; none: linear), the
+ * rule 0.1.0-0.4.0 read models by.  The families' kinds and what the
+ * shape does not say come from the mechanism registry
+ * (src/families/registry.c, above this layer): at load it adds each
+ * family's kind (model_kind_add) and registers its entries' model names
+ * with their kinds (model_kind_register), so the model layer names no
+ * family nor mechanism: a regression's mechanism predicts a value, and an
+ * additive mechanism's model without "terms" is forged.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +28,7 @@
 #include "utils/numeric.h"
 
 #define MODEL_KIND_TABLE_MAX	64
+#define MODEL_KINDS_MAX			16
 
 typedef struct KindName
 {
@@ -35,6 +38,10 @@ typedef struct KindName
 
 static KindName kind_names[MODEL_KIND_TABLE_MAX];
 static int	kind_nnames;
+
+/* the kinds with a marker, in the order markers are read: the floor's, then the families' */
+static ModelKind kinds[MODEL_KINDS_MAX] = {&model_kind_multiclass};
+static int	nkinds = 1;
 
 void
 model_kind_register(const char *mechanism, ModelKind kind)
@@ -47,13 +54,23 @@ model_kind_register(const char *mechanism, ModelKind kind)
 	kind_names[kind_nnames++].kind = kind;
 }
 
+void
+model_kind_add(ModelKind kind)
+{
+	if (kind == MODEL_KIND_NONE)
+		return;
+	for (int i = 0; i < nkinds; i++)
+		if (kinds[i] == kind)
+			return;
+	if (nkinds >= MODEL_KINDS_MAX)
+		elog(ERROR, "too many model kinds");
+	kinds[nkinds++] = kind;
+}
+
 const char *
 model_kind_name(ModelKind kind)
 {
-	static const char *const names[] = {"none", "linear", "regression", "halfspace",
-	"multiclass", "additive", "synthesizer"};
-
-	return names[kind];
+	return kind == MODEL_KIND_NONE ? "none" : kind->name;
 }
 
 void
@@ -99,18 +116,13 @@ has_key(Jsonb *params, const char *key)
 		getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL) != NULL;
 }
 
-/* the kind its params' markers say (older and hand-built models) */
+/* the kind its params' markers say (older and hand-built models), the first in kinds[] */
 static ModelKind
 kind_by_markers(Jsonb *params)
 {
-	if (has_key(params, "classes"))
-		return MODEL_KIND_MULTICLASS;
-	if (has_key(params, "Q"))
-		return MODEL_KIND_HALFSPACE;
-	if (has_key(params, "terms"))
-		return MODEL_KIND_ADDITIVE;
-	if (has_key(params, "synthesizer"))
-		return MODEL_KIND_SYNTHESIZER;
+	for (int i = 0; i < nkinds; i++)
+		if (kinds[i]->marker != NULL && has_key(params, kinds[i]->marker))
+			return kinds[i];
 	return MODEL_KIND_LINEAR;
 }
 
@@ -128,15 +140,14 @@ kind_registered(HeapTupleHeader th)
 	return MODEL_KIND_NONE;
 }
 
-/* the markers' kind; a linear shape is the registered kind's when that has none */
+/* the markers' kind; a linear shape is the registered kind's when that claims it */
 static ModelKind
 kind_of(HeapTupleHeader th)
 {
 	ModelKind	marked = kind_by_markers(model_params_object(th));
 	ModelKind	reg = kind_registered(th);
 
-	if (marked == MODEL_KIND_LINEAR &&
-		(reg == MODEL_KIND_REGRESSION || reg == MODEL_KIND_ADDITIVE))
+	if (marked == MODEL_KIND_LINEAR && reg != MODEL_KIND_NONE && reg->by_mechanism)
 		return reg;
 	return marked;
 }
@@ -145,34 +156,6 @@ ModelKind
 model_kind_of(Datum model)
 {
 	return kind_of(DatumGetHeapTupleHeader(model));
-}
-
-/* the kinds a family implements, registered at load (model_kind_register_ops) */
-static const ModelKindOps *kind_registered_ops[MODEL_KIND_SYNTHESIZER + 1];
-
-void
-model_kind_register_ops(const ModelKindOps *ops)
-{
-	kind_registered_ops[ops->kind] = ops;
-}
-
-static const ModelKindOps *
-kind_ops(ModelKind kind)
-{
-	if (kind_registered_ops[kind] != NULL)
-		return kind_registered_ops[kind];
-	switch (kind)
-	{
-		case MODEL_KIND_HALFSPACE:
-			return &model_kind_halfspace;
-		case MODEL_KIND_MULTICLASS:
-			return &model_kind_multiclass;
-		case MODEL_KIND_ADDITIVE:
-			elog(ERROR, "model kind %s: no family registered it", model_kind_name(kind));
-			return NULL;		/* keep compiler quiet */
-		default:
-			return &model_kind_linear;
-	}
 }
 
 /* weights and bias: a one-dimensional float8 array, finite values only */
@@ -212,8 +195,9 @@ read_weights(HeapTupleHeader th, ModelPredictor *m)
 
 /*
  * params "threshold" (a binary classifier's operating point, from 0.6.0): a
- * finite number, only on a linear or additive classifier (a regression's or
- * a halfspace's margin has none); absent, predict() keeps its cut-off 0
+ * finite number, only on a kind with one (a linear or additive classifier;
+ * a regression's or a halfspace's margin has none); absent, predict()
+ * keeps its cut-off 0
  */
 static void
 read_threshold(ModelPredictor *m)
@@ -224,7 +208,7 @@ read_threshold(ModelPredictor *m)
 	m->has_threshold = v != NULL;
 	if (v == NULL)
 		return;
-	if ((m->kind != MODEL_KIND_LINEAR && m->kind != MODEL_KIND_ADDITIVE) || m->regression ||
+	if (!m->kind->threshold || m->regression ||
 		!model_param_number(m->params, "threshold", &m->threshold))
 		model_forged("model params: \"threshold\" must be a finite number, of a linear or additive classifier",
 					 "Use a model returned by a dpobj training function.");
@@ -241,6 +225,7 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 	MemoryContext old = MemoryContextSwitchTo(mcxt);
 	ModelPredictor *m = palloc0(sizeof(ModelPredictor));
 	Jsonb	   *params;
+	ModelKind	marked;
 
 	params = model_params_object(th);
 	if (params != NULL)
@@ -248,18 +233,17 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 		m->params = palloc(VARSIZE(params));
 		memcpy(m->params, params, VARSIZE(params));
 	}
-	/* a synthesizer's model draws rows (dpobj.sample), it has no prediction */
-	if (kind_by_markers(params) == MODEL_KIND_SYNTHESIZER)
-		model_forged("a synthesizer model does not predict, explain or evaluate",
-					 "Draw rows with dpobj.sample(model, n), ask a marginal with dpobj.marginal(model, columns).");
+	marked = kind_by_markers(params);
+	/* a kind without prediction (a synthesizer's model draws rows) */
+	if (marked->refuse != NULL)
+		model_forged(marked->refuse, marked->refuse_hint);
 	/* a multi-class model's weights are K vectors: its kind reads them */
-	if (kind_by_markers(params) != MODEL_KIND_MULTICLASS)
+	if (!marked->own_weights)
 		read_weights(th, m);
 	m->kind = kind_of(th);
-	m->ops = kind_ops(m->kind);
 	/* a regression's mechanism: its value is the prediction (a lattice has no range) */
 	m->regression = kind_registered(th) == MODEL_KIND_REGRESSION;
-	m->ops->unpack(m, th);
+	m->kind->unpack(m, th);
 	read_threshold(m);
 	MemoryContextSwitchTo(old);
 	return m;

@@ -4,18 +4,23 @@
  *	  Model kinds: how a dpobj.model's weights turn features into a margin
  *	  (kinds.c dispatches, one file per kind holds its code).  Every model
  *	  function -- predict, score, probability, evaluate, explain, the
- *	  catalog's model_kind -- reaches a kind only through this table.
+ *	  catalog's model_kind -- reaches a kind only through this table.  The
+ *	  floor's kinds, any family's models may be of:
  *
  *	    linear      <w, x> + bias (kindlinear.c); regression: a value
- *	    halfspace   <w, round(Q x)> in integers (kindhalfspace.c)
  *	    multiclass  K linear scores, argmax (predictclass.c)
- *	    additive    bias + one score table per term (families/ebm/ebmmodel.c)
  *
- *	  A stored model's kind is the one its params' markers say, as 0.1.0-
- *	  0.4.0 read models: "classes" multi-class, "Q" halfspace, "terms"
- *	  additive; without one, the kind the mechanism registry gives its
- *	  mechanism name at load (model_kind_register: regression, additive),
- *	  else linear.
+ *	  A family's own kind (halfspace's lattice, the synthesizer, additive
+ *	  boosting's score tables: ebmmodel.c) is in its <f>model.c, named
+ *	  by its descriptor (DPFamily.model_kind) and added to the table at
+ *	  load (model_kind_add).
+ *
+ *	  A stored model's kind is the one its params' marker says, as 0.1.0-
+ *	  0.4.0 read models: "classes" multi-class, then the added kinds'
+ *	  ("Q" halfspace, "terms" additive, ...); without one, the kind the
+ *	  mechanism registry gives its mechanism name at load
+ *	  (model_kind_register) if that kind claims it (regression,
+ *	  additive), else linear.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,16 +35,18 @@
 
 #include "base/pg_compat.h"
 
-typedef enum ModelKind
-{
-	MODEL_KIND_NONE = 0,		/* a registry entry without models */
-	MODEL_KIND_LINEAR,
-	MODEL_KIND_REGRESSION,		/* linear, its margin a value */
-	MODEL_KIND_HALFSPACE,
-	MODEL_KIND_MULTICLASS,
-	MODEL_KIND_ADDITIVE,
-	MODEL_KIND_SYNTHESIZER		/* a synthesizer's graphical model: samples, never predicts */
-} ModelKind;
+/* a model kind: its operations (kindsint.h); NULL for a registry entry without models */
+typedef struct ModelKindOps ModelKindOps;
+typedef const ModelKindOps *ModelKind;
+
+extern const ModelKindOps model_kind_linear;
+extern const ModelKindOps model_kind_regression;	/* linear, its margin a value */
+extern const ModelKindOps model_kind_multiclass;
+
+#define MODEL_KIND_NONE			NULL
+#define MODEL_KIND_LINEAR		(&model_kind_linear)
+#define MODEL_KIND_REGRESSION	(&model_kind_regression)
+#define MODEL_KIND_MULTICLASS	(&model_kind_multiclass)
 
 /* a model unpacked for prediction (predict.h; kindsint.h defines it) */
 typedef struct ModelPredictor ModelPredictor;
@@ -56,17 +63,13 @@ typedef enum ModelRowStatus
 /* the mechanism name models carry -> kind (the registry, at load) */
 extern void model_kind_register(const char *mechanism, ModelKind kind);
 
-/*
- * _PG_init, from the registry: a kind a family implements (its DPFamily's
- * model_kind_ops; kindsint.h), which the dispatch then reads
- */
-struct ModelKindOps;
-extern void model_kind_register_ops(const struct ModelKindOps *ops);
+/* a family's kind into the table, its marker read after those before it (at load) */
+extern void model_kind_add(ModelKind kind);
 
 /* the kind of a dpobj.model datum (validates nothing else) */
 extern ModelKind model_kind_of(Datum model);
 
-/* "linear", "regression", "halfspace", "multiclass", "additive", "synthesizer" */
+/* its name: "linear", "regression", "multiclass", "additive", a family's */
 extern const char *model_kind_name(ModelKind kind);
 
 /* attribute numbers (from 1) of dpobj.model */

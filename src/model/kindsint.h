@@ -3,7 +3,7 @@
  * kindsint.h
  *	  What a model kind implements (kinds.h): the unpacked model every kind
  *	  shares and the operations kinds.c dispatches to.  Included only by
- *	  kinds.c, the kind files and explain.c.
+ *	  the model layer and the kind files (a family's <f>model.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -18,8 +18,7 @@ typedef struct ModelKindOps ModelKindOps;
 
 struct ModelPredictor
 {
-	ModelKind	kind;
-	const ModelKindOps *ops;
+	ModelKind	kind;			/* its operations */
 	int			d;				/* features a vector has */
 	int			nw;				/* weights */
 	double	   *w;
@@ -67,7 +66,22 @@ extern void explain_linear_weights(const ModelPredictor *m, const char *cls,
 
 struct ModelKindOps
 {
-	ModelKind	kind;
+	const char *name;			/* dpobj.model_kind()'s */
+	/* the params key that marks a stored model of the kind, or NULL (kinds.c) */
+	const char *marker;
+	/*
+	 * a model of a mechanism registered with this kind is of it without its
+	 * marker too (a regression; an additive model without "terms" is forged)
+	 */
+	bool		by_mechanism;
+	bool		own_weights;	/* unpack reads the weights (multi-class: K vectors) */
+	bool		threshold;		/* a classifier whose params may set "threshold" */
+	bool		reads_features; /* its params say the features a vector has */
+	/* a vector it cannot evaluate is "not finite or out of range" either way */
+	bool		ranged;
+	/* a kind that never predicts: every model function's error and hint, else NULL */
+	const char *refuse;
+	const char *refuse_hint;
 	/* validates the kind's part of a model completely (public grounds) */
 	void		(*unpack) (ModelPredictor *m, HeapTupleHeader th);
 	/*
@@ -80,10 +94,6 @@ struct ModelKindOps
 	/* the model's rows for dpobj.explain() */
 	void		(*explain) (const ModelPredictor *m, ExplainOut *out);
 };
-
-extern const ModelKindOps model_kind_linear;
-extern const ModelKindOps model_kind_halfspace;
-extern const ModelKindOps model_kind_multiclass;
 
 /* unpacks a model of any kind (kinds.c); model_predictor() adds the margin check */
 extern ModelPredictor *model_unpack_any(HeapTupleHeader th, MemoryContext mcxt);

@@ -35,7 +35,7 @@ model_unpack(HeapTupleHeader th, MemoryContext mcxt)
 	ModelPredictor *m = model_unpack_any(th, mcxt);
 
 	/* K weight vectors: the sign of one margin is no prediction */
-	if (m->ops->margin == NULL)
+	if (m->kind->margin == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("a multi-class model has no single margin"),
@@ -85,7 +85,7 @@ model_predict_row_margin(const ModelPredictor *m, const double *x, int *sign,
 	ModelRowStatus st;
 
 	*value = 0;
-	st = m->ops->margin(m, x, sign, value, &exact);
+	st = m->kind->margin(m, x, sign, value, &exact);
 	*sign = predict_sign(m, *sign, *value);
 	return st;
 }
@@ -110,7 +110,7 @@ model_predict_value(const ModelPredictor *m, const double *x, long double *value
 	int			sign;
 	bool		exact;
 
-	return m->ops->margin(m, x, &sign, value, &exact);
+	return m->kind->margin(m, x, &sign, value, &exact);
 }
 
 /* ---- dpobj.predict, dpobj.score and dpobj.probability ---- */
@@ -144,7 +144,7 @@ predict_features(FunctionCallInfo fcinfo, const ModelPredictor *m)
 	if (n != m->d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 m->kind == MODEL_KIND_ADDITIVE ?
+				 m->kind->reads_features ?
 				 errmsg("feature array has %d elements but the model reads %d features", n, m->d) :
 				 errmsg("feature array has %d elements but the model has %d weights", n, m->d),
 				 errhint("Encode the features exactly as for training.")));
@@ -158,14 +158,14 @@ predict_margin(FunctionCallInfo fcinfo, const ModelPredictor *m, int *sign, bool
 {
 	const double *x = predict_features(fcinfo, m);
 	long double value = 0;
-	ModelRowStatus st = m->ops->margin(m, x, sign, &value, exact);
+	ModelRowStatus st = m->kind->margin(m, x, sign, &value, exact);
 
 	if (st == MODEL_ROW_NOT_ONE_HOT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("features must have exactly one 1 among each categorical term's coordinates"),
 				 errhint("Encode the features exactly as for training (dpobj.encode).")));
-	if (st == MODEL_ROW_OUT_OF_RANGE || (st != MODEL_ROW_OK && m->kind == MODEL_KIND_HALFSPACE))
+	if (st == MODEL_ROW_OUT_OF_RANGE || (st != MODEL_ROW_OK && m->kind->ranged))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("features must be finite and within the supported range"),

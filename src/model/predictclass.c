@@ -216,5 +216,5 @@ multiclass_explain(const ModelPredictor *m, ExplainOut *out)
 	}
 }
 
-const ModelKindOps model_kind_multiclass = {MODEL_KIND_MULTICLASS, multiclass_unpack, NULL,
-multiclass_explain};
+const ModelKindOps model_kind_multiclass = {.name = "multiclass", .marker = "classes",
+.own_weights = true, .unpack = multiclass_unpack, .explain = multiclass_explain};

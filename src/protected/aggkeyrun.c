@@ -23,10 +23,10 @@
 #include "base/options.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/protectable.h"
 #include "protected/spiplans.h"
+#include "state/agglayout.h"
 
 /* whether relid's column name has declared levels (the owner's declaration) */
 static bool

@@ -3,8 +3,8 @@
  * aggplan.c
  *	  Accuracy before any run, from public quantities only (the declared
  *	  domains, group_by, what, the table's privacy unit k and the noise
- *	  law of families/statistics/aggregate.c and aggrun.c's intervals): no row
- *	  read, nothing charged.
+ *	  law of state/agglayout.c and aggrun.c's intervals): no row read,
+ *	  nothing charged.
  *
  *	  dpobj.aggregate_accuracy(rel, what, epsilon, group_by, options):
  *	      per statistic, the 95 % half-width dpobj.aggregate() gives at
@@ -45,15 +45,15 @@
 #include "utils/numeric.h"
 #include "utils/resowner.h"
 
+#include "base/dpobj.h"
 #include "base/options.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
-#include "base/dpobj.h"
 #include "context/trainquery.h"
 #include "core/aggci.h"
 #include "core/aggquant.h"
 #include "core/calibrate.h"
-#include "families/statistics/aggregate.h"
+#include "families/registry.h"
 #include "protected/aggrun.h"
 #include "protected/budgetdomains.h"
 #include "protected/domains.h"
@@ -61,6 +61,7 @@
 #include "protected/protectable.h"
 #include "protected/train.h"
 #include "protected/units.h"
+#include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate_accuracy);
 PG_FUNCTION_INFO_V1(dpobj_aggregate_epsilon);
@@ -150,11 +151,12 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
 			psprintf("{\"layout\": %s, \"rows_per_unit\": %d}",
 					 JsonbToCString(NULL, &layout->root, VARSIZE(layout)), p->k))));
+		const char *method;
+		const DPMechanism *mech = mechanism_lookup_entry(p->keyed ? "aggregate_keys" : "aggregate",
+														 &method);
 
-		if (p->keyed)
-			aggregate_keys_check_args(AGGKEYS_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
-		else
-			aggregate_check_args(AGG_AGGNAME, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
+		/* the run's argument check, its registry entry's */
+		mech->check_args(mech->aggname, aggplan_charged(eps), 0.5, p->l->enc->d, opts);
 	}
 }
 
@@ -273,7 +275,7 @@ aggplan_meets(const AggPlan *p, int i, double eps, double x)
  * epsilon grows (den grows), so a bisection over the float8s (ordered as
  * their bit patterns) finds the least, then the rounded value is checked
  * as a run converts it.  Past 2^16 x 2 statistics x k no slot's noise
- * changes (aggregate.h's caps).
+ * changes (agglayout.h's caps).
  */
 static double
 aggplan_least(const AggPlan *p, int i, double x)

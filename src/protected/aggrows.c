@@ -32,8 +32,8 @@
 
 #include "core/aggci.h"
 #include "core/aggquant.h"
-#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
+#include "state/agglayout.h"
 
 typedef struct AggOut
 {

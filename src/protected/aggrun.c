@@ -28,12 +28,12 @@
 
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "families/statistics/aggregate.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
+#include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate);
 

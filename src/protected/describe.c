@@ -34,13 +34,13 @@
 #include "context/trainquery.h"
 #include "core/aggci.h"
 #include "core/calibrate.h"
-#include "families/statistics/aggregate.h"
 #include "model/encode.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/spiplans.h"
 #include "protected/units.h"
+#include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_describe);
 

@@ -882,6 +882,23 @@ aggstate_merge(DPAggState *dst, Datum src)
 	}
 }
 
+bool
+aggstate_combine_start(FunctionCallInfo fcinfo, const char *name, MemoryContext *aggcontext,
+					   Datum *result)
+{
+	if (!AggCheckCallContext(fcinfo, aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the combine function of %s called in non-aggregate context", name),
+				 errhint("Combine functions run only inside dpobj's aggregates.")));
+	if (!PG_ARGISNULL(1))
+		return false;
+	/* nothing to merge: the first state as it is, or NULL */
+	fcinfo->isnull = PG_ARGISNULL(0);
+	*result = fcinfo->isnull ? (Datum) 0 : PG_GETARG_DATUM(0);
+	return true;
+}
+
 /*
  * The combine function of both state types: merges the second partial
  * state into the first (either may be NULL), in the aggregate context.
@@ -891,18 +908,10 @@ aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type)
 {
 	MemoryContext aggcontext;
 	DPAggState *st;
+	Datum		result;
 
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the combine function of %s called in non-aggregate context", type->name),
-				 errhint("Combine functions run only inside dpobj's aggregates.")));
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+	if (aggstate_combine_start(fcinfo, type->name, &aggcontext, &result))
+		return result;
 	if (PG_ARGISNULL(0))
 		st = aggstate_writable(type, PG_GETARG_DATUM(1), aggcontext);
 	else

@@ -206,6 +206,15 @@ extern int aggstate_canonical_rows(DPAggState *st, bool draw, uint64 *x, int64 *
 extern Datum aggstate_combine(FunctionCallInfo fcinfo, const DPStateType *type);
 
 /*
+ * A combine function's first step, for any state type (name: its SQL
+ * type's, for the error outside an aggregate): its aggregate context; true
+ * when the second state is NULL, *result then the function's result (the
+ * first state, or NULL).
+ */
+extern bool aggstate_combine_start(FunctionCallInfo fcinfo, const char *name,
+								   MemoryContext *aggcontext, Datum *result);
+
+/*
  * The first check of every final function: it runs as an aggregate's final
  * function (a state can be typed in by hand, so the function must not run
  * outside one), and not on a Citus worker (distributed.h).

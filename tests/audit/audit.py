@@ -2,7 +2,7 @@
 """tests/audit/audit.py — the empirical privacy audit's bounds (tests/audit).
 
 Given samples of statistics of a mechanism's output on two neighbouring tables D and D'
-(audits.txt's rows, mechanisms.sh's runs), it computes one statistically valid bound per
+(the families' audit rows, mechanisms.sh's runs), it computes one statistically valid bound per
 row that must stay within the row's claim:
 
 "mu" rows (Gaussian releases; Dong, Roth, Su 2019, Nasr et al. 2023): mu = |E[s|D] -
@@ -37,7 +37,7 @@ Usage:
     audit.py plan SPEC FACTOR              the runs each row needs to flag FACTOR (plan.py)
     audit.py rho-matches EPS DELTA RHO     exit 0 when zcdp_rho(EPS, DELTA) is RHO
     audit.py claim-matches ROW VALUE       exit 0 when ROW's claim is VALUE (to 1e-3)
-SPEC is tests/audit/audits.txt; SAMPLES_DIR holds NAME.csv ("side,r,s1,s2,...", side 0 = D,
+SPEC is a file of rows, or tests/families (every family's [audit] rows, lines.sh); SAMPLES_DIR holds NAME.csv ("side,r,s1,s2,...", side 0 = D,
 1 = D'), NAME.time (seconds) and NAME.cpu (the backend's CPU seconds) per row.  Every
 output line but the last starts with "ok", "not ok" or "#"; the last is "N passed, M
 failed".  Env: DPOBJ_AUDIT_RUNS=bench (bench runs), DPOBJ_AUDIT_ONLY (rows),
@@ -45,6 +45,7 @@ DPOBJ_AUDIT_FACTOR (the mutants' factor, for the report).
 """
 import math
 import os
+import subprocess
 import sys
 
 import noiselaw
@@ -61,11 +62,13 @@ ALPHA = 1e-4
 # DPOBJ_AUDIT_RUNS=bench (bench/audit): each row's second runs figure, sized for the
 # 1.1-fold mutants; else (CI) its first, sized for the 1.25-fold ones
 BENCH = os.environ.get("DPOBJ_AUDIT_RUNS", "ci") == "bench"
+# every family's rows (tests/families/lines.sh)
+FAMILIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "families")
 # the mutant builds' factor (mutants.sh builds them with it), for the report only
 FACTOR = os.environ.get("DPOBJ_AUDIT_FACTOR", "1.25")
 
 
-# --- the spec: audits.txt -------------------------------------------------------------
+# --- the spec: the rows ----------------------------------------------------------------
 
 def mu_claim(spec, run_eps, run_delta):
     """"zcdp[/K][*R]": sqrt(2 rho / K) R, rho = zcdp_rho(eps, delta) (a snapped Gaussian
@@ -145,22 +148,28 @@ def parse_claim(kind, text, run_eps, run_delta):
 
 
 def read_spec(path):
-    """audits.txt: name | kind | table | run eps | run delta | claim | runs per side (CI,
-    or CI/bench) | call | statistics | mutant builds that must be flagged"""
+    """the rows (tests/families/README) of a file, or of every family's [audit] section
+    for a directory (tests/families): name | kind | table | run eps | run delta | claim |
+    runs per side (CI, or CI/bench) | call | statistics | mutant builds that must be flagged"""
+    if os.path.isdir(path):
+        text = subprocess.run(["bash", os.path.join(path, "lines.sh"), "audit"], check=True,
+                              capture_output=True, text=True).stdout
+    else:
+        text = open(path).read()
     rows = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            fields = [x.strip() for x in line.split("|")]
-            run_eps, run_delta = float(fields[3]), float(fields[4])
-            runs = fields[6].split("/")
-            rows.append({"name": fields[0], "kind": fields[1], "run_eps": run_eps,
-                         "run_delta": run_delta,
-                         "claim": parse_claim(fields[1], fields[5], run_eps, run_delta),
-                         "runs": int(runs[-1] if BENCH else runs[0]),
-                         "mutants": [m for m in fields[9].split() if m != "-"]})
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = [x.strip() for x in line.split("|")]
+        run_eps, run_delta = float(fields[3]), float(fields[4])
+        runs = fields[6].split("/")
+        rows.append({"name": fields[0], "kind": fields[1], "run_eps": run_eps,
+                     "run_delta": run_delta,
+                     "claim": parse_claim(fields[1], fields[5], run_eps, run_delta),
+                     "runs": int(runs[-1] if BENCH else runs[0]),
+                     "mutants": [m for m in fields[9].split() if m != "-"],
+                     "fields": fields})
     return rows
 
 
@@ -363,7 +372,7 @@ def main(argv):
         return 0 if abs(ours - theirs) <= 1e-12 * theirs else 1
     if len(argv) == 4 and argv[1] == "claim-matches":
         # a row's claim, re-derived here, against the same quantity the real build reports
-        row = [r for r in read_spec(os.path.join(os.path.dirname(__file__), "audits.txt"))
+        row = [r for r in read_spec(FAMILIES)
                if r["name"] == argv[2]][0]
         ours, theirs = row["claim"]["value"], float(argv[3])
         print("%.12g" % ours)

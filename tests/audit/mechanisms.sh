@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/audit/mechanisms.sh — the empirical privacy audit of every mechanism dpobj
-# releases (docs/PRIVACY.md "Empirical audit").  For each row of audits.txt it runs the
+# releases (docs/PRIVACY.md "Empirical audit").  For each row of the families' [audit]
+# sections (tests/families/README, read by tests/families/lines.sh) it runs the
 # mechanism many times on the two neighbouring tables of tables.sql (one statement: one
 # run per (side, r) group, each charged and drawing fresh noise from pg_strong_random),
 # writes one line per run with the statistics of its output, and audit.py turns the
@@ -20,6 +21,12 @@ MUTANT="${DPOBJ_AUDIT_MUTANT:-}"
 ONLY="${DPOBJ_AUDIT_ONLY:-}"
 SAMPLES="$(mktemp -d "${TMPDIR:-/tmp}/dpobj-audit.XXXXXX")"
 trap 'rm -rf -- "$SAMPLES"' EXIT
+# the rows: every family's, in the registry's order
+if ! bash "$DIR/../families/lines.sh" audit >"$SAMPLES/rows.txt"; then
+    echo "not ok - the families' [audit] rows"
+    t_summary
+    exit 1
+fi
 
 if ! t_fresh_db "$DB" || ! t_psql -d "$DB" -f "$DIR/tables.sql"; then
     echo "not ok - audit database $DB with dpobj and tables.sql"
@@ -47,7 +54,7 @@ if [[ -z $MUTANT ]]; then
     rho_py=$(python3 "$DIR/audit.py" rho-matches 16 1e-5 "${rho_lib:-0}")
     rho_ok() { python3 "$DIR/audit.py" rho-matches 16 1e-5 "${rho_lib:-0}" >/dev/null; }
     t_check "the mu rows' claim: audit.py's rho(16, 1e-5) = $rho_py is dp_noisysgd's ($rho_lib)" rho_ok
-    # The claims audit.py re-derives (probit, tune, OPSamp, 'auto') or that audits.txt pins
+    # The claims audit.py re-derives (probit, tune, OPSamp, 'auto') or that the rows pin
     # (objective, CMS, the regression evaluation), against the real build's own
     # calibration of the same runs (its params, or the release's noise scale).
     claim_ok() { python3 "$DIR/audit.py" claim-matches "$1" "${2:-0}" >/dev/null; }
@@ -115,9 +122,9 @@ while IFS="|" read -r name _kind table run_eps run_delta _claim runs call stats 
     # One ledger row per sample: every group was a separate charged run.
     t_is "$name: $runs runs per side, each a charged run" \
         "$(( $(ledger_count) - before ))" "$((2 * runs))"
-done <"$DIR/audits.txt"
+done <"$SAMPLES/rows.txt"
 
-out=$(DPOBJ_AUDIT_ONLY="$ONLY" python3 "$DIR/audit.py" report "$DIR/audits.txt" "$SAMPLES" ${MUTANT:+"$MUTANT"})
+out=$(DPOBJ_AUDIT_ONLY="$ONLY" python3 "$DIR/audit.py" report "$SAMPLES/rows.txt" "$SAMPLES" ${MUTANT:+"$MUTANT"})
 t_absorb "audit.py report" "$out"
 t_psql -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
 t_summary

@@ -4,7 +4,7 @@
 # and -DDPOBJ_AUDIT_MUTANT_FACTOR=f (one calibration f times too small, or a privacy
 # amount f times too large; f = DPOBJ_AUDIT_FACTOR, 1.25 unless set: CI's; bench/audit
 # builds 1.1 with DPOBJ_AUDIT_RUNS=bench) must be flagged by every audit row that names the
-# family in audits.txt; mechanisms.sh runs only those rows against the mutant library.
+# family in its audit row (tests/families/README); mechanisms.sh runs only those rows against the mutant library.
 #
 # The mutants never touch the installation under test: a private copy of the PostgreSQL
 # installation (as tests/upgrade/run.sh makes) gets a private build of this tree; each
@@ -14,7 +14,7 @@
 # Environment: PG_BINDIR (default /usr/lib/postgresql/$PG_MAJOR/bin, 15 when unset; Debian layout),
 # DPOBJ_AUDIT_PGPORT (default 55437; names the socket only), DPOBJ_TMPDIR,
 # DPOBJ_AUDIT_MUTANTS (the families, default all), DPOBJ_AUDIT_FACTOR (1.25),
-# DPOBJ_AUDIT_RUNS (ci; bench: audits.txt's bench runs).  Last line: "N passed, M failed".
+# DPOBJ_AUDIT_RUNS (ci; bench: the rows' bench runs).  Last line: "N passed, M failed".
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$DIR/../.." && pwd)"

@@ -1,6 +1,6 @@
 """tests/audit/plan.py — how many runs a row needs (audit.py plan SPEC FACTOR).
 
-For each row of audits.txt whose bound has a closed-form normal approximation, the runs
+For each row of SPEC whose bound has a closed-form normal approximation, the runs
 per side at which a build `FACTOR` times under-calibrated in the row's own parameter (a
 noise scale FACTOR times too small, a mu or gamma FACTOR times too large) is flagged with
 probability at least 1 - 10^-5 at the row's level, against the runs the row has (CI / bench).
@@ -56,10 +56,8 @@ def plan(spec_path, factor):
     level = audit.row_level(rows)
     print("| row | kind | runs needed at %g× | CI / bench runs |" % factor)
     print("|---|---|---|---|")
-    with open(spec_path) as f:
-        lines = [l for l in f if l.strip() and not l.startswith("#")]
-    for row, line in zip(rows, lines):
-        fields = [x.strip() for x in line.split("|")]
+    for row in rows:
+        fields = row["fields"]
         nstats = len(fields[8].split(";"))
         need = row_runs(row, nstats, factor, level)
         print("| %s | %s | %s | %s |" % (row["name"], row["kind"],

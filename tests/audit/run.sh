@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/audit/run.sh — the empirical privacy audit (docs/PRIVACY.md "Empirical audit"):
 # the estimators' unit checks, then every release of every mechanism run hundreds to
-# thousands of times on two neighbouring tables (audits.txt: its header says how to add a
+# thousands of times on two neighbouring tables (the families' [audit] rows: tests/families/README says how to add a
 # row for a new release), with a statistically valid bound per row that must stay within
 # the row's claim, then the audit's power: every mutant build of src/core/auditmutant.h
 # (one calibration 1.25 times too weak) must be flagged (mutants.sh, a private

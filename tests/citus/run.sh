@@ -23,7 +23,7 @@
 #       filter, kept inside the aggregate: every shard scanned sequentially, no WHERE);
 #       submit()'s jobs run the same sealed query (also with a filter); two neighbouring
 #       distributed tables give the same messages, model fields, ledger rows and shard
-#       counters on the workers for every mechanism (tests/security/mechanisms.txt), with
+#       counters on the workers for every mechanism (tests/families/*.txt), with
 #       the analyst's SET LOCALs propagated to the workers (citus.propagate_set_commands),
 #       and the same job rows, ledger rows and shard counters through submit();
 #   (g) a worker error (a shard gone) reaches the analyst, of train() and of a job, only as
@@ -62,6 +62,8 @@ set -uo pipefail
 . "$REPO/tests/citus/build.sh"
 # shellcheck source=tests/concurrency/lib.sh
 . "$REPO/tests/concurrency/lib.sh"
+# shellcheck source=tests/families/lines.sh
+. "$REPO/tests/families/lines.sh"
 
 BASE="${DPOBJ_CITUS_PGPORT:-57636}"
 bail() { echo "not ok - $*"; t_summary; exit 1; }
@@ -171,31 +173,17 @@ LINMODEL="ROW('adassp', ARRAY[1, 0.5, 0]::float8[], 0.1, 1, 1e-6, '{\"y_min\": -
 LABEL="a + 0.5 * b + ((id * 13) % 5) / 20.0"
 LINOPTS="{\"R\": 2, \"y_min\": -2, \"y_max\": 2}"
 SYNTHOPTS='{"domains": [{"column": "c", "levels": ["lo", "mid"]}, {"column": "a", "lo": -1, "hi": 1}, {"column": "b", "lo": -1, "hi": 1}]}'
-declare -A AGG=(
-    [opdisc]="dpobj.dp_halfspace(x, y, 1, 1e-6)"
-    [opdisc_opts]="dpobj.dp_halfspace(x, y, 1, 1e-6, '{\"B\": 1, \"D2\": 3}')"
-    [rspm]="dpobj.dp_halfspace_rspm(x, y, 1, 1e-6)"
-    [expmech]="dpobj.dp_expmech(x, y, 1, 1e-6, '{\"B\": 1, \"D2\": 3}')"
-    [logistic]="dpobj.dp_logistic(x, y, 1, 1e-6, '{\"R\": 2}')"
-    [cms]="dpobj.dp_logistic(x, y, 1, 1e-6, '{\"R\": 2, \"method\": \"cms\", \"loss\": \"huber\"}')"
-    [noisysgd]="dpobj.dp_noisysgd(x, y, 1, 1e-6, '{\"R\": 2, \"T\": 200}')"
-    [opsamp]="dpobj.dp_opsamp(x, y, 1, 1e-6, '{\"R\": 1, \"n\": 2000}')"
-    [ebm]="dpobj.dp_ebm(x, y, 1, 1e-6, '{\"rounds\": 5}')"
-    [evaluate]="dpobj.dp_evaluate(x, y, 1, 1e-6, jsonb_build_object('model', ($MODEL)::text))"
-    [linear]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '$LINOPTS')"
-    [linear_ssp]="dpobj.dp_linear_regression(x, $LABEL, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"method\": \"ssp\"}')"
-    [evaluate_linear]="dpobj.dp_evaluate(x, ($LABEL)::float8, 1, 1e-6, jsonb_build_object('model', ($LINMODEL)::text))"
-    [passglm]="dpobj.dp_passglm(x, y, 1, 1e-6, '{\"R\": 2}')"
-    [auto]="dpobj.dp_auto(x, y, 1, 1e-6, '{\"R\": 2}')"
-    # one-vs-rest over 3 classes, a text label and a bigint one (both overloads)
-    [logistic_mc]="dpobj.dp_logistic_multiclass(x, (ARRAY['lo', 'mid', 'hi'])[1 + id % 3], 1, 1e-6, '{\"R\": 2, \"classes\": [\"lo\", \"mid\", \"hi\"]}')"
-    [noisysgd_mc]="dpobj.dp_noisysgd_multiclass(x, (id % 3)::bigint, 1, 1e-6, '{\"R\": 2, \"classes\": [0, 1, 2], \"T\": 200}')"
-    # the synthesizer's array form (its columns with levels as text[], the others as float8[])
-    [synth]="dpobj.dp_synthesize(true, 1, 1e-6, '$SYNTHOPTS', ARRAY[(ARRAY['lo', 'mid', 'hi'])[1 + id % 3]], ARRAY[a::float8, b::float8])"
-)
+# every family's [citus] lines (tests/families/README), in the registry's order
+CITUS_LINES=$(family_lines citus | grep -vE '^[[:space:]]*(#|$)') || bail "the families' [citus] lines"
+declare -A AGG=()
+KEYS=()
+while read -r k a; do
+    for v in MODEL LINMODEL LABEL LINOPTS SYNTHOPTS; do a=${a//"\$$v"/"${!v}"}; done
+    AGG[$k]=$a
+    KEYS+=("$k")
+done <<<"$CITUS_LINES"
 runs=0
-for k in opdisc opdisc_opts rspm expmech logistic cms noisysgd opsamp ebm evaluate linear linear_ssp evaluate_linear \
-         passglm auto logistic_mc noisysgd_mc synth; do
+for k in "${KEYS[@]}"; do
     a=${AGG[$k]}
     plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT $a FROM pts")
     t_check "$k: the shards compute partial states, the coordinator combines them ($PARTIAL_AGG, $COMBINE_AGG)" \
@@ -447,7 +435,7 @@ full_scans() {
     sed -n 's/^counters (coordinator, shards): [^ ]* *//p' <<<"$1" | tr ' ' '\n' | grep -v '^$' |
         awk -F: '$1 == 1 && $2 > 0 && $3 == 0 && $4 == 0 { n++ } END { print n + 0 }'
 }
-# every mechanism of tests/security/mechanisms.txt on nb_a and nb_b through OBSERVE (with
+# every mechanism of the families' [neighbours] lines on nb_a and nb_b through OBSERVE (with
 # the filter): nbfail counts the mechanisms whose observations differ or that did not
 # release (PATTERN... must all match nb_a's observation); WHAT names the path
 neighbour_runs() { # OBSERVE WHAT PATTERN...
@@ -473,8 +461,9 @@ neighbour_runs() { # OBSERVE WHAT PATTERN...
         for p in "$@"; do
             grep -q -- "$p" <<<"$oa" || { nbfail=$((nbfail + 1)); echo "# $name ($what): no '$p': $oa"; break; }
         done
-    done < "$REPO/tests/security/mechanisms.txt"
+    done <<<"$NB_LINES"
 }
+NB_LINES=$(neighbour_lines) || bail "the families' [neighbours] lines"
 neighbour_runs observe "train()" "|released|"
 # dp_logistic and noisy GD from a sample on every shard and at the coordinator (what train()
 # does on a distributed table larger than the cap holds; "sample_rows" makes K small here):

@@ -4,12 +4,15 @@
 Run from the repository root.  Copies the tree (the files git tracks) into a temporary
 folder and adds a throwaway family "scratchfam" the way a contributor would: its folder
 (src/families/scratchfam/: a header giving its entries and argument check, a .c file
-over the floors below defining its descriptor), its regression test (sql/, expected/), its harness lines
-(tests/security/mechanisms.txt, tests/audit/audits.txt, tests/citus/run.sh), its docs
+over the floors below defining its descriptor), its SQL objects (sql/families/), its
+regression test (sql/, expected/), its harness lines
+(tests/families/scratchfam.txt), its docs
 (docs/ARCHITECTURE.md's file table) and X(scratchfam) at the registry's marked place.  Then:
-  1. tests/docs/structure.py passes on the copy;
+  1. tests/docs/structure.py passes on the copy, and the harnesses read the family's lines
+     (tests/families/lines.sh);
   2. the build takes the family's files and pg_regress its test with no list edited
-     (the Makefile's OBJS and REGRESS, read through make with PGXS);
+     (the Makefile's OBJS and REGRESS, read through make with PGXS), and the upgrade script
+     the Makefile builds ends with its SQL objects;
   3. the family's files and the registry compile against the installed server headers;
   4. the name appears nowhere else, and in the registry on at most REGISTRY_LINES lines;
   5. the same family including another family's header, or the registry's, fails
@@ -24,11 +27,9 @@ NAME = "scratchfam"
 # the registry's lines that name a new family: its DP_FAMILIES line
 REGISTRY = "src/families/registry.c"
 REGISTRY_LINES = 1
-PENDING = [
-    "the family's SQL objects come from its own SQL file, concatenated by the Makefile "
-    "(now: its CREATE AGGREGATE in the upgrade script)",
-    "the harnesses read the family's own test lines (now: a line in each shared list)",
-]
+PENDING = []
+# the upgrade script the Makefile builds from its shared part and the families' SQL files
+NEXT_SCRIPT = "sql/dpobj--0.5.0--0.6.0.sql"
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,10 +49,6 @@ def write(root, path, text):
     p = os.path.join(root, path)
     os.makedirs(os.path.dirname(p), exist_ok=True)
     open(p, "w", encoding="utf-8").write(text)
-
-
-def append(root, path, text):
-    open(os.path.join(root, path), "a", encoding="utf-8").write(text)
 
 
 def insert_before(root, path, marker, text):
@@ -111,19 +108,29 @@ scratchfam_check_args(const char *aggname, double epsilon, double delta, int d,
 """
 
 
+SQL = """-- a throwaway family's aggregate
+CREATE FUNCTION dpobj.dp_scratchfam_finalfn(internal) RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_scratchfam_finalfn' LANGUAGE C;
+CREATE AGGREGATE dpobj.dp_scratchfam(float8[], boolean, float8, float8) (
+    SFUNC = dpobj.dp_scratchfam_transfn, STYPE = internal,
+    FINALFUNC = dpobj.dp_scratchfam_finalfn);
+"""
+
+
 def add_family(root):
     fam = f"src/families/{NAME}"
     write(root, f"{fam}/{NAME}.h", HEADER)
     write(root, f"{fam}/{NAME}.c", SOURCE)
     insert_before(root, REGISTRY, "/* a new family: X(<f>) */", f"X({NAME}) ")
     write(root, f"sql/{NAME}.sql", "SELECT 1 AS scratchfam;\n")
+    write(root, f"sql/families/{NAME}.sql", SQL)
     write(root, f"expected/{NAME}.out", "SELECT 1 AS scratchfam;\n scratchfam \n"
           "------------\n          1\n(1 row)\n\n")
-    append(root, "tests/security/mechanisms.txt", f"{NAME}       {NAME}       continuous  {{}}\n")
-    append(root, "tests/audit/audits.txt",
-           f"{NAME} | eps | pts | 1 | 0 | eps=1 delta=0 | 100 | "
-           f"dpobj.dp_{NAME}(x, y, @EPS@, @DELTA@) | m | -\n")
-    append(root, "tests/citus/run.sh", f"# dpobj.dp_{NAME}(x, y, 1, 0)\n")
+    write(root, f"tests/families/{NAME}.txt",
+          f"[neighbours]\n{NAME}       {NAME}       continuous  {{}}\n\n[audit]\n"
+          f"{NAME} | eps | pts | 1 | 0 | eps=1 delta=0 | 100 | "
+          f"dpobj.dp_{NAME}(x, y, @EPS@, @DELTA@) | m | -\n\n[citus]\n"
+          f"{NAME}   dpobj.dp_{NAME}(x, y, 1, 0)\n")
     arch = os.path.join(root, "docs/ARCHITECTURE.md")
     s = open(arch, encoding="utf-8").read()
     row = f"| `{NAME}/`: `{NAME}.h`, `{NAME}.c` | a throwaway family |\n"
@@ -137,10 +144,33 @@ def structure(root):
     return r.returncode, [l for l in r.stdout.splitlines() if l.startswith("not ok")]
 
 
+def harness_lines(root):
+    """the harness sections (tests/families/lines.sh) whose lines in the copy name it"""
+    out = []
+    for section, cmd in (("neighbours", "neighbour_lines"), ("audit", "family_lines audit"),
+                         ("citus", "family_lines citus")):
+        r = subprocess.run(["bash", "-c", f". tests/families/lines.sh && {cmd}"], cwd=root,
+                           capture_output=True, text=True)
+        if r.returncode == 0 and re.search(rf"^{NAME}\b", r.stdout, re.M):
+            out.append(section)
+    return out
+
+
 def pg_config():
     cands = [os.environ.get("PG_CONFIG", ""), shutil.which("pg_config") or ""]
     cands += sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_config"), reverse=True)
     return next((c for c in cands if c and os.access(c, os.X_OK)), None)
+
+
+def next_script(root, pgc):
+    """builds the next upgrade script in the copy: its text (removed again: a built file)"""
+    p = os.path.join(root, NEXT_SCRIPT)
+    r = subprocess.run(["make", "-s", "--no-print-directory", NEXT_SCRIPT, f"PG_CONFIG={pgc}"],
+                       cwd=root, capture_output=True, text=True)
+    text = open(p, encoding="utf-8").read() if r.returncode == 0 and os.path.exists(p) else ""
+    if os.path.exists(p):
+        os.remove(p)
+    return text
 
 
 def make_vars(root, pgc):
@@ -194,23 +224,29 @@ def main():
         rc, bad = structure(root)
         check("tests/docs/structure.py passes with the family added", rc == 0 and not bad,
               "; ".join(bad))
+        read = harness_lines(root)
+        check("the harnesses read the family's lines (neighbours, audit, citus)",
+              read == ["neighbours", "audit", "citus"], " ".join(read))
         pgc = pg_config()
         if pgc:
             objs, regress = make_vars(root, pgc)
             check("the build takes the family's files (OBJS)",
                   f"src/families/{NAME}/{NAME}.o" in objs, " ".join(objs[-3:]))
-            check("pg_regress runs the family's test (REGRESS)", NAME in regress,
-                  " ".join(regress[-3:]))
+            check("pg_regress runs the family's test (REGRESS), not its SQL objects",
+                  NAME in regress and "families" not in " ".join(regress), " ".join(regress[-3:]))
+            text = next_script(root, pgc)
+            check("the built upgrade script ends with the family's SQL objects "
+                  f"(sql/families/{NAME}.sql)", text.endswith(SQL), text[-80:])
             bad = compiles(root, pgc, [f"src/families/{NAME}/{NAME}.c",
                                        REGISTRY])
             check("the family and the registry compile", not bad, "; ".join(bad))
         else:
             check("pg_config found (the build's lists and a compile)", False,
                   "set PG_CONFIG")
-        allowed = re.compile(rf"^(src/families/{NAME}/|sql/{NAME}\.sql$|expected/{NAME}\.out$"
+        allowed = re.compile(rf"^(src/families/{NAME}/|sql/(families/)?{NAME}\.sql$|expected/{NAME}\.out$"
                              r"|tests/|docs/|src/families/registry\.c$)")
         where, reg = named(root)
-        check("the family is named only in its folder, SQL test, tests, docs and registry",
+        check("the family is named only in its folder, SQL files, tests, docs and registry",
               not [p for p in where if not allowed.match(p)],
               ", ".join(p for p in where if not allowed.match(p)))
         check(f"the registry names it on at most {REGISTRY_LINES} lines ({reg})",

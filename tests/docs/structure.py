@@ -13,10 +13,10 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
      includes on) and no call circle between files;
   6. every include of a dpobj header names its folder ("state/aggstate.h"), and none runs
      up the layers (LAYERS, bottom first; docs/ARCHITECTURE.md "Layout");
-  7. every train() mechanism of the registry (the entries of the families it lists,
-     src/families/*/*.h) has a line in the neighbour harness's
-     tests/security/mechanisms.txt, every aggregate of the registry a line in the audit's
-     tests/audit/audits.txt and (but CITUS_PENDING) a run in tests/citus/run.sh;
+  7. every family of the registry has its harness lines, tests/families/<f>.txt: a
+     [neighbours] line per train() mechanism (the entries of src/families/<f>/*.h), an
+     [audit] row per aggregate and (but CITUS_PENDING) a [citus] line or a run in
+     tests/citus/run.sh; every sql/families/<f>.sql is a registry family's;
   8. no call runs up the layers (a function defined in a higher folder called from a
      lower one);
   9. a family (src/families/<f>/) includes and calls only the layers below it and its own
@@ -36,18 +36,6 @@ LAYERS = ["core", "base", "ledger", "model", "context", "state", "mechanisms", "
 # includes up the layers that another change removes, each (file, include); the check
 # fails on any other and on an entry that no longer occurs (none now).
 PENDING_UP = set()
-# files outside src/families/ that name a family (include or call; the registry,
-# src/families/registry.c, is in no family and names none but on its DP_FAMILIES line,
-# which is not an include or a call), each (file, family) with why; fails on any other and on an entry that no
-# longer occurs.  The statistics entry points read the family's public layout
-# (agglayout.h) and slot noise until a descriptor operation or a floor gives them.
-PENDING_FAMILY_NAMED = {
-    ("src/protected/aggplan.c", "statistics"): "aggregate_accuracy/_epsilon: layout, slot noise, checks",
-    ("src/protected/aggrun.c", "statistics"): "aggregate(): parses the layout before the charge",
-    ("src/protected/aggkeyrun.c", "statistics"): "aggregate() by keys: the layout and its cell cap",
-    ("src/protected/aggrows.c", "statistics"): "aggregate()'s rows: decodes the cells by the layout",
-    ("src/protected/describe.c", "statistics"): "describe(): the layout's caps and a slot's noise",
-}
 # registry aggregates the Citus suite does not run yet; fails on any other and on an entry
 # that it runs by now
 CITUS_PENDING = set()
@@ -338,35 +326,74 @@ def check_circles(files):
 
 def registry_entries():
     """the registry's descriptors: the entries its families' headers give
-    (src/families/*/*.h), each (name, text of the entry)"""
-    texts = [open(f, encoding="utf-8").read() for f in sorted(glob.glob("src/families/*/*.h"))]
+    (src/families/*/*.h), each (family, name, text of the entry)"""
     out = []
-    for text in texts:
+    for f in sorted(glob.glob("src/families/*/*.h")):
+        text = open(f, encoding="utf-8").read()
         for e in re.split(r"\{\.name = ", text)[1:]:
-            out.append((e.split('"')[1], e[:e.find(".ledger")]))
+            out.append((f.split("/")[2], e.split('"')[1], e[:e.find(".ledger")]))
+    return out
+
+
+def registry_families():
+    """the families of the registry's DP_FAMILIES line, in its order"""
+    text = open("src/families/registry.c", encoding="utf-8").read()
+    line = re.search(r"^#define DP_FAMILIES\(X\) (.*)$", text, re.M)
+    return re.findall(r"X\((\w+)\)", line.group(1)) if line else []
+
+
+def family_section(fam, section):
+    """the data lines of tests/families/<fam>.txt's [section] (tests/families/README)"""
+    out, on = [], False
+    for l in open(f"tests/families/{fam}.txt", encoding="utf-8").read().splitlines():
+        if re.fullmatch(r"\[[a-z]+\]", l):
+            on = l == f"[{section}]"
+        elif on and l.strip() and not l.lstrip().startswith("#"):
+            out.append(l)
     return out
 
 
 def check_registry_lists():
-    entries = registry_entries()
-    train = [n for n, e in entries if ".evaluate_only = true" not in e]
-    listed = {l.split()[1] for l in open("tests/security/mechanisms.txt", encoding="utf-8")
-              if l.strip() and not l.startswith("#")}
-    missing = [m for m in train if m not in listed]
-    check(f"tests/security/mechanisms.txt covers the registry's {len(train)} train() mechanisms",
-          train and not missing, ", ".join(missing))
-    aggs = sorted({a for _, e in entries for a in re.findall(r'\.aggregate = "([\w.]+)"', e)})
-    audits = open("tests/audit/audits.txt", encoding="utf-8").read()
-    missing = [a for a in aggs if a + "(" not in audits]
-    check(f"tests/audit/audits.txt audits the registry's {len(aggs)} aggregates",
-          aggs and not missing, ", ".join(missing))
-    citus = open("tests/citus/run.sh", encoding="utf-8").read()
-    # on Citus a mechanism with an array form runs that (registry.h, aggregate_arrays)
-    aggs = sorted(aggs + [a for _, e in entries for a in re.findall(r'\.aggregate_arrays = "([\w.]+)"', e)])
-    missing = [a for a in aggs if a + "(" not in citus and a not in CITUS_PENDING]
-    stale = [a for a in sorted(CITUS_PENDING) if a + "(" in citus or a not in aggs]
-    check("tests/citus/run.sh runs the registry's aggregates (but CITUS_PENDING)",
-          not missing and not stale, ", ".join(missing + [f"{a} (stale)" for a in stale]))
+    """each family's harness lines (tests/families/<f>.txt) cover its entries"""
+    fams = registry_families()
+    files = sorted(os.path.basename(f)[:-4] for f in glob.glob("tests/families/*.txt"))
+    check(f"tests/families/ has a file for each of the registry's {len(fams)} families, no other",
+          fams and sorted(fams) == files, f"registry {sorted(fams)}, files {files}")
+    stray = sorted(os.path.basename(f)[:-4] for f in glob.glob("sql/families/*.sql")
+                   if os.path.basename(f)[:-4] not in fams)
+    check("every sql/families/<f>.sql is a registry family's (the Makefile takes only those)",
+          not stray, ", ".join(stray))
+    entries = [e for e in registry_entries() if e[0] in files]
+    citus_sh = open("tests/citus/run.sh", encoding="utf-8").read()
+    missing = {"neighbours": [], "audit": [], "citus": []}
+    stale = [a for a in sorted(CITUS_PENDING)
+             if not any(f'"{a}"' in t for _, _, t in entries)]
+    for fam in files:
+        mine = [(n, t) for f, n, t in entries if f == fam]
+        listed = {l.split()[1] for l in family_section(fam, "neighbours")}
+        missing["neighbours"] += [n for n, t in mine
+                                  if ".evaluate_only = true" not in t and n not in listed]
+        aggs = sorted({a for _, t in mine for a in re.findall(r'\.aggregate = "([\w.]+)"', t)})
+        audit = "\n".join(family_section(fam, "audit"))
+        missing["audit"] += [a for a in aggs if a + "(" not in audit]
+        # on Citus a mechanism with an array form runs that (family.h, aggregate_arrays);
+        # a family's bespoke checks may run it in tests/citus/run.sh instead
+        aggs += [a for _, t in mine for a in re.findall(r'\.aggregate_arrays = "([\w.]+)"', t)]
+        citus = "\n".join(family_section(fam, "citus"))
+        for a in aggs:
+            ran = a + "(" in citus or a + "(" in citus_sh
+            if not ran and a not in CITUS_PENDING:
+                missing["citus"].append(a)
+            elif ran and a in CITUS_PENDING:
+                stale.append(a)
+    n = sum(1 for _, _, t in entries if ".evaluate_only = true" not in t)
+    check(f"the families' [neighbours] lines cover the registry's {n} train() mechanisms",
+          n and not missing["neighbours"], ", ".join(missing["neighbours"]))
+    check("the families' [audit] rows audit every aggregate of the registry",
+          entries and not missing["audit"], ", ".join(missing["audit"]))
+    check("the families' [citus] lines (or tests/citus/run.sh) run the registry's aggregates "
+          "(but CITUS_PENDING)", not missing["citus"] and not stale,
+          ", ".join(missing["citus"] + [f"{a} (stale)" for a in stale]))
 
 
 def floor(f):
@@ -389,7 +416,8 @@ def check_calls_up(files):
 
 def check_families(files):
     """a family includes and calls its own folder and lower layers only (not the registry
-    above it); outside src/families/ only PENDING_FAMILY_NAMED name one"""
+    above it); outside src/families/ none is named (the registry, src/families/registry.c,
+    is in no family and names none but on its DP_FAMILIES line, not an include or a call)"""
     src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
     named = []
     for f in src:
@@ -397,23 +425,16 @@ def check_families(files):
         named += [(f, n, "src/" + n) for n in
                   re.findall(r'^\s*#\s*include\s+"(families/[^"]+)"', text, re.M)]
     named += [(f, g, g) for f, gs in calls(files).items() for g in gs if family(g)]
-    cross, outside, seen = [], [], set()
+    cross, outside = [], []
     for f, what, target in named:
         if family(f):
             if family(f) != family(target):
                 cross.append(f"{f} -> {what}")
-        elif family(target) is None:
-            continue            # the registry, above the families
-        elif (f, family(target)) in PENDING_FAMILY_NAMED:
-            seen.add((f, family(target)))
-        else:
+        elif family(target) is not None:     # not the registry, above the families
             outside.append(f"{f} -> {what}")
     check("no family includes or calls another family or the registry", not cross, ", ".join(cross[:20]))
     check("no file outside a family folder (the registry included) names a family", not outside,
           ", ".join(outside[:20]))
-    stale = [f"{f} -> {n}" for f, n in sorted(set(PENDING_FAMILY_NAMED) - seen)]
-    check("every pending naming of a family still occurs (else drop it)", not stale,
-          ", ".join(stale))
 
 
 def main():

@@ -103,8 +103,8 @@ fi
 end=$(date +%s.%N)
 check "the path stored model income_v1" \
     "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.models WHERE name = 'income_v1'")" "1"
-check "describe, train and evaluate were charged to the budget domain" \
-    "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'")" "3"
+check "describe, synthesize, train and evaluate were charged to the budget domain" \
+    "$(pgq -d dpobj_demo -c "SELECT count(*) FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'")" "4"
 check "the library is the package's" \
     "$(dpkg -S "/usr/lib/postgresql/$major/lib/dpobj.so" | cut -d: -f1)" "postgresql-$major-dpobj"
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')

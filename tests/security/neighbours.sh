@@ -4,7 +4,8 @@
 # An analyst may learn the DP output of a run and nothing else.  This harness builds two
 # databases whose tables differ in exactly one row (scenarios.txt: an empty vs a one-row
 # selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
-# an indexed filter column), runs every mechanism (mechanisms.txt) in both through
+# an indexed filter column), runs every mechanism (the families' [neighbours] lines,
+# tests/families/README) in both through
 # dpobj.train() and through dpobj.submit(), and dpobj.evaluate() with every model of
 # eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
@@ -49,10 +50,12 @@ set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=tests/security/lib.sh
 . "$DIR/lib.sh"
+# shellcheck source=tests/families/lines.sh
+. "$DIR/../families/lines.sh"
 
 ROLE=dpobj_nb_analyst
 # Once a budget has composed a zCDP run it refuses approximate-DP mechanisms
-# (docs/PRIVACY.md): the train() runs list the zCDP mechanisms last (mechanisms.txt), and
+# (docs/PRIVACY.md): the train() runs run the zCDP ones last (neighbour_lines), and
 # the later runs (models by name, jobs, which run concurrently) charge roles of their own,
 # granted only after the train() and evaluate() runs -- another role's budget on a table
 # changes the analyst's row-level-security calls (can_administer), whose counters the
@@ -60,16 +63,9 @@ ROLE=dpobj_nb_analyst
 AROLE=dpobj_nb_analyst_jobs
 ZROLE=dpobj_nb_zanalyst
 role_of() { # MECH OPTS: the role whose budget a job charges, in JOB_ROLE
-    # the mechanisms charged in zCDP (mechanism_cost): their own budget, so that jobs running
-    # concurrently never mix zCDP and approximate-DP charges on one budget in varying order
-    # (noisysgd with "tune" is approximate DP)
-    if [[ ( $1 == noisysgd && $2 != *'"tune":'* ) || $1 == passglm || $1 == linear ||
-          $1 == noisysgd_multiclass || $1 == ebm ||
-          ( ($1 == logistic || $1 == logistic_multiclass) && $2 == *'"method":"output"'* ) ]]; then
-        JOB_ROLE=$ZROLE
-    else
-        JOB_ROLE=$AROLE
-    fi
+    # the runs charged in zCDP: their own budget, so that jobs running concurrently never
+    # mix zCDP and approximate-DP charges on one budget in varying order
+    if zcdp_run "$1" "$2"; then JOB_ROLE=$ZROLE; else JOB_ROLE=$AROLE; fi
 }
 DBS=(dpobj_nb_a dpobj_nb_b)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dpobj-neighbours.XXXXXX")
@@ -113,7 +109,8 @@ phase() { printf '# %s done at %s s\n' "$1" "$SECONDS"; }
 # NB_MECHANISMS / NB_SCENARIOS / NB_EVAL_MODELS (regular expressions) select a subset,
 # for debugging;
 # DPOBJ_KEEP_WORK=1 keeps the run files and the two databases.
-mapfile -t MECHS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/mechanisms.txt" | grep -E "^(${NB_MECHANISMS:-.*})[[:space:]]")
+NB_LINES=$(neighbour_lines) || { echo "not ok - the families' [neighbours] lines"; exit 1; }
+mapfile -t MECHS < <(grep -E "^(${NB_MECHANISMS:-.*})[[:space:]]" <<<"$NB_LINES")
 mapfile -t SCENS < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/scenarios.txt" | grep -E "^(${NB_SCENARIOS:-.*})[[:space:]]")
 mapfile -t XFAIL < <(grep -vE '^[[:space:]]*(#|$)' "$DIR/expected_failures.txt")
 # the public params of a private model selection, as a text[] literal
@@ -564,7 +561,7 @@ eval_script >"$WORK/eval.sql"
 
 # every run: scenario x mechanism (minus the scenario's skips), one tab-separated line
 # SCEN FEATS MNAME MECH KIND OPTS LABEL (the options include the scenario's filter;
-# LABEL is the mechanism's label column, 5th field of mechanisms.txt, default y)
+# LABEL is the mechanism's label column, 5th field of its line, default y)
 RUNS=()
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen feats filter _ _ _ skip _ <<<"$sline"

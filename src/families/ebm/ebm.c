@@ -635,4 +635,4 @@ static const DPMechanism ebm_mechanisms[] = {EBM_FAMILY_MECHANISMS};
 
 const DPFamily ebm_family = DP_FAMILY(ebm, ebm_mechanisms,
 									  .citus_options = keptrows_citus_options,
-									  .model_kind_ops = &ebm_model_kind);
+									  .model_kind = &ebm_model_kind);

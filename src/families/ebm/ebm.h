@@ -129,8 +129,7 @@ extern TrainLabel ebm_label_kind(Jsonb *options);
 extern const DPCandidateOps ebm_candidate;
 
 /* the additive model kind (ebmmodel.c: its unpacking, margin and explain rows) */
-struct ModelKindOps;
-extern const struct ModelKindOps ebm_model_kind;
+extern const ModelKindOps ebm_model_kind;
 
 /*
  * The family's entry (DPMechanism, mechanisms/family.h; in ebm_family,
@@ -139,7 +138,7 @@ extern const struct ModelKindOps ebm_model_kind;
 #define EBM_FAMILY_MECHANISMS \
 	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
 		.check_args = ebm_check_args, .label_of = ebm_label_kind, \
-		.model_kind = MODEL_KIND_ADDITIVE, .citus_shard_options = true, .groups = true, \
+		.model_kind = &ebm_model_kind, .citus_shard_options = true, .groups = true, \
 		.options = ebmparams_options, .listed_after = "noisysgd", \
 		.auto_pick = DP_AUTO({"ebm", .ops = &ebm_candidate}), \
 	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})}

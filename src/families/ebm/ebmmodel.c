@@ -372,5 +372,6 @@ additive_explain(const ModelPredictor *m, ExplainOut *out)
 	explain_feature_end(out, 0);
 }
 
-const ModelKindOps ebm_model_kind = {MODEL_KIND_ADDITIVE, additive_unpack,
-additive_margin, additive_explain};
+const ModelKindOps ebm_model_kind = {.name = "additive", .marker = "terms",
+.by_mechanism = true, .threshold = true, .reads_features = true, .unpack = additive_unpack,
+.margin = additive_margin, .explain = additive_explain};

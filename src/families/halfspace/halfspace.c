@@ -127,8 +127,12 @@ MECHANISM_FINAL_FUNCTION(dpobj_halfspace_finalfn,
 						 .admit = oracle_admit, .calibrate = halfspace_calibrate,
 						 .compute = halfspace_compute, .release = halfspace_release)
 
-/* the family's descriptor (mechanisms/family.h); on Citus a sample of a public K */
+/*
+ * the family's descriptor (mechanisms/family.h); on Citus a sample of a
+ * public K; its models the lattice kind
+ */
 static const DPMechanism halfspace_mechanisms[] = {HALFSPACE_FAMILY_MECHANISMS};
 
 const DPFamily halfspace_family = DP_FAMILY(halfspace, halfspace_mechanisms,
-											.citus_options = hsstate_citus_options);
+											.citus_options = hsstate_citus_options,
+											.model_kind = &halfspace_model_kind);

@@ -19,6 +19,10 @@
 
 #include "families/halfspace/halfspaceparams.h"
 #include "families/halfspace/halfspacestate.h"
+#include "model/kinds.h"
+
+/* its models' kind, the lattice <w, round(Q x)> in integers (halfspacemodel.c) */
+extern const ModelKindOps halfspace_model_kind;
 
 /* the halfspace mechanisms' argument checks (their registry entries) */
 extern void opdisc_check_args(const char *aggname, double epsilon, double delta,
@@ -34,15 +38,15 @@ extern void expmech_check_args(const char *aggname, double epsilon, double delta
  */
 #define HALFSPACE_FAMILY_MECHANISMS \
 	{.name = "opdisc", .aggregate = "dpobj.dp_halfspace", .aggname = "dp_halfspace", \
-		.check_args = opdisc_check_args, .model_kind = MODEL_KIND_HALFSPACE, \
+		.check_args = opdisc_check_args, .model_kind = &halfspace_model_kind, \
 		.citus_shard_options = true, .options = hsparams_options, \
 		.ledger = DP_LEDGER({"opdisc", LEDGER_COST_APPROX})}, \
 	{.name = "rspm", .aggregate = "dpobj.dp_halfspace_rspm", .aggname = "dp_halfspace_rspm", \
-		.check_args = rspm_check_args, .model_kind = MODEL_KIND_HALFSPACE, \
+		.check_args = rspm_check_args, .model_kind = &halfspace_model_kind, \
 		.citus_shard_options = true, .options = hsparams_options, \
 		.ledger = DP_LEDGER({"rspm", LEDGER_COST_APPROX})}, \
 	{.name = "expmech", .aggregate = "dpobj.dp_expmech", .aggname = "dp_expmech", \
-		.check_args = expmech_check_args, .model_kind = MODEL_KIND_HALFSPACE, \
+		.check_args = expmech_check_args, .model_kind = &halfspace_model_kind, \
 		.citus_shard_options = true, .options = hsparams_options, \
 		.ledger = DP_LEDGER({"expmech", LEDGER_COST_PURE})}
 

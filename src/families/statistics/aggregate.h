@@ -3,24 +3,9 @@
  * aggregate.h
  *	  Private descriptive statistics (docs/PRIVACY.md "Private
  *	  statistics"): the aggregate dpobj.dp_aggregate that releases the
- *	  noisy cells of a layout (agglayout.h): its release (aggregate.c,
- *	  aggkeys.c); the family's face is statistics.h, its state
- *	  statisticsstate.h, the entry point protected/aggrun.c.
- *
- *	  A layout is public: the table's declared domains (an encoding,
- *	  encode.h), the group_by columns (declared levels) and the statistics
- *	  ("what").  Every row falls into one group cell (a level of each group
- *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
- *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
- *	  count), histogram one per bin, quantile one per leaf and one per
- *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
- *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
- *	  max(|lo|, |hi|), its square per the square of that).
- *
- *	  A numeric bin (a histogram's, a quantile's leaf) of [lo, hi] in n
- *	  bins is [e_k, e_(k+1)), the last [e_(n-1), hi]: e_k is lo + k (hi -
- *	  lo) / n rounded to 15 significant digits, as printed, and a value on
- *	  an edge lands in the bin above it, in every path (agg_bin_of).
+ *	  noisy cells of a layout (state/agglayout.h: what a layout is): its
+ *	  release (aggregate.c, aggkeys.c); the family's face is statistics.h,
+ *	  its state statisticsstate.h, the entry point protected/aggrun.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,8 +17,8 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
-#include "families/statistics/agglayout.h"
 #include "families/statistics/statistics.h"
+#include "state/agglayout.h"
 
 /*
  * a release's scale of a slot (agg_slot_kind's kind and share) at

@@ -2,8 +2,8 @@
  *
  * statisticsparams.c
  *	  The options of private statistics (statisticsparams.h): "layout"
- *	  (agglayout.c) and "rows_per_unit", a slot's noise, and the argument
- *	  check of mechanism 'aggregate', all before any row is read.
+ *	  (state/agglayout.c) and "rows_per_unit", and the argument check of
+ *	  mechanism 'aggregate', all before any row is read.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,8 +15,9 @@
 
 #include "base/options.h"
 #include "core/calibrate.h"
-#include "families/statistics/agglayout.h"
+#include "state/agglayout.h"
 #include "families/statistics/statisticsparams.h"
+#include "state/agglayout.h"
 #include "state/rowinput.h"
 
 /* options: "layout", and "rows_per_unit" and "sealed" from dpobj.train() */
@@ -27,19 +28,6 @@ agg_options_k(Jsonb *options)
 		(void) agg_layout_of_options(NULL);
 	return dp_options_rows_per_unit(options, "layout", "dp_aggregate",
 									"dp_aggregate takes \"layout\" and \"rows_per_unit\"; dpobj.aggregate() takes \"filter\" and \"deadline\".");
-}
-
-/* a slot's noise: num / den lattice units (statisticsparams.h); den 0 when epsilon is too small */
-void
-agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
-{
-	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;
-	double		unit = ldexp(1.0, bits);
-	/* den <= 2^31: at most 2^11 (counts) or 2^15 (sums) of epsilon is used */
-	double		cap = ldexp(1.0, 31 - bits);
-
-	*num = (uint64) (sum ? 2 * AGG_SUM_UNITS : 2) << bits;
-	*den = (uint64) floor(Min(eps_share, cap) * unit);
 }
 
 void

@@ -15,12 +15,6 @@
 
 #define AGG_AGGNAME		"dp_aggregate"
 
-/*
- * a slot's discrete Laplace noise: scale num / den lattice units for its
- * share of epsilon (den 0: too small); aggplan.c computes accuracy with it
- */
-extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
-
 /* dpobj.train()'s argument check of mechanism 'aggregate' (its entry) */
 extern void aggregate_check_args(const char *aggname, double epsilon, double delta, int d,
 								 Jsonb *options);

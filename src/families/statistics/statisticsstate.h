@@ -13,7 +13,7 @@
 
 #include "utils/array.h"
 
-#include "families/statistics/agglayout.h"
+#include "state/agglayout.h"
 #include "state/countstate.h"
 #include "state/rowinput.h"
 

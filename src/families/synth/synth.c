@@ -195,8 +195,12 @@ MECHANISM_FINAL_FUNCTION(dpobj_synth_finalfn,
 						 .admit = synth_admit, .calibrate = synth_calibrate,
 						 .compute = synth_compute, .release = synth_release)
 
-/* the family's descriptor (mechanisms/family.h); on Citus the coordinator's layout */
+/*
+ * the family's descriptor (mechanisms/family.h); on Citus the
+ * coordinator's layout; its models the synthesizer kind
+ */
 static const DPMechanism synth_mechanisms[] = {SYNTH_FAMILY_MECHANISMS};
 
 const DPFamily synth_family = DP_FAMILY(synth, synth_mechanisms,
-										.citus_options = synth_citus_options);
+										.citus_options = synth_citus_options,
+										.model_kind = &synth_model_kind);

@@ -32,7 +32,7 @@
 		.aggregate_args = "dpobj.dp_synthesize_cols", .args_encoded = true, \
 		.aggregate_arrays = "dpobj.dp_synthesize", \
 		.aggname = SYNTH_AGGNAME, .check_args = synth_check_args, \
-		.label_kind = TRAIN_LABEL_NONE, .model_kind = MODEL_KIND_SYNTHESIZER, \
+		.label_kind = TRAIN_LABEL_NONE, .model_kind = &synth_model_kind, \
 		.citus_shard_options = true, .parallel = true, .evaluate_only = true, \
 		.entry = "dpobj.synthesize()", \
 		.options = synthparams_options, \

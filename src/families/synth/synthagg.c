@@ -24,6 +24,7 @@
 #include "utils/memutils.h"
 
 #include "base/pg_compat.h"
+#include "state/aggstate.h"
 #include "state/claim.h"
 #include "state/rowinput.h"
 
@@ -491,18 +492,10 @@ dpobj_synth_combinefn(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcontext;
 	SynthAggState *st;
+	Datum		result;
 
-	if (!AggCheckCallContext(fcinfo, &aggcontext))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the combine function of dpobj.synth_state called in non-aggregate context"),
-				 errhint("Combine functions run only inside dpobj's aggregates.")));
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+	if (aggstate_combine_start(fcinfo, "dpobj.synth_state", &aggcontext, &result))
+		return result;
 	if (PG_ARGISNULL(0))
 		st = synthagg_writable(PG_GETARG_DATUM(1), aggcontext);
 	else

@@ -23,7 +23,7 @@
 #include "utils/memutils.h"
 
 #include "families/synth/synthparams.h"
-#include "model/kinds.h"
+#include "model/kindsint.h"
 #include "model/model.h"
 
 #define SYNTHMODEL_VERSION 1
@@ -563,6 +563,10 @@ in_weights(ModelIn *in, HeapTupleHeader th)
 			synthmodel_forged("a weight is not finite");
 }
 
+const ModelKindOps synth_model_kind = {.name = "synthesizer", .marker = "synthesizer",
+	.refuse = "a synthesizer model does not predict, explain or evaluate",
+.refuse_hint = "Draw rows with dpobj.sample(model, n), ask a marginal with dpobj.marginal(model, columns)."};
+
 SynthFitted *
 synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 {
@@ -574,7 +578,7 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	int			n;
 
 	memset(&in, 0, sizeof(in));
-	if (params == NULL || model_kind_of(PointerGetDatum(th)) != MODEL_KIND_SYNTHESIZER ||
+	if (params == NULL || model_kind_of(PointerGetDatum(th)) != &synth_model_kind ||
 		getKeyJsonValueFromContainer(&params->root, "synthesizer", 11, NULL) == NULL)
 		synthmodel_forged("its mechanism is not 'synthesize'");
 	in.params = &params->root;

@@ -36,6 +36,7 @@
 #include "core/synthaim.h"
 #include "core/synthdomain.h"
 #include "model/encode.h"
+#include "model/kinds.h"
 
 /* a released model, unpacked (malloc'd parts freed with its memory context) */
 typedef struct SynthFitted
@@ -56,6 +57,12 @@ struct SynthParams;
 extern Datum synthmodel_build(FunctionCallInfo fcinfo, const struct SynthParams *p,
 							  const SynthColumn *col, double *const *noisy,
 							  const SynthResult *res, double epsilon, double delta, double rho);
+
+/*
+ * Its model kind (model/kinds.h; the family's descriptor's model_kind):
+ * marked by "synthesizer", it never predicts, explains nor evaluates
+ */
+extern const ModelKindOps synth_model_kind;
 
 /* a dpobj.model of mechanism 'synthesize', unpacked into cxt (else a public error) */
 extern SynthFitted *synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt);

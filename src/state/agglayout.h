@@ -2,8 +2,23 @@
  *
  * agglayout.h
  *	  The public layout of a dpobj.aggregate() run (agglayout.c): its caps,
- *	  statistics and slots, below the aggregate that releases it
- *	  (aggregate.h: what a layout is).
+ *	  statistics, slots and their noise, below the statistics family that
+ *	  releases it and the entry points that plan and print it.
+ *
+ *	  A layout is public: the table's declared domains (an encoding,
+ *	  encode.h), the group_by columns (declared levels) and the statistics
+ *	  ("what").  Every row falls into one group cell (a level of each group
+ *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
+ *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
+ *	  count), histogram one per bin, quantile one per leaf and one per
+ *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
+ *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
+ *	  max(|lo|, |hi|), its square per the square of that).
+ *
+ *	  A numeric bin (a histogram's, a quantile's leaf) of [lo, hi] in n
+ *	  bins is [e_k, e_(k+1)), the last [e_(n-1), hi]: e_k is lo + k (hi -
+ *	  lo) / n rounded to 15 significant digits, as printed, and a value on
+ *	  an edge lands in the bin above it, in every path (agg_bin_of).
  *
  *-------------------------------------------------------------------------
  */
@@ -97,6 +112,13 @@ extern AggLayout *agg_layout_of_options(Jsonb *options);
 
 /* slot i of a cell: its kind and its share of epsilon */
 extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share);
+
+/*
+ * a slot's discrete Laplace noise: scale num / den lattice units for its
+ * share of epsilon (den 0: too small); the release calibrates with it,
+ * aggregate_accuracy() and describe() compute accuracy with it
+ */
+extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
 
 /*
  * edge k of n equal bins of [lo, hi] as a value: lo + k (hi - lo) / n to 15

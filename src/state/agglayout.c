@@ -2,8 +2,9 @@
  *
  * agglayout.c
  *	  The public layout of a dpobj.aggregate() run (agglayout.h): which
- *	  coordinates of the encoded row pick the group cell, and which slots
- *	  of a cell each statistic fills.  Checked on public grounds only.
+ *	  coordinates of the encoded row pick the group cell, which slots of a
+ *	  cell each statistic fills, and each slot's noise.  Checked on public
+ *	  grounds only.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +17,7 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
-#include "families/statistics/agglayout.h"
+#include "state/agglayout.h"
 #include "model/encode.h"
 
 static void
@@ -344,4 +345,17 @@ agg_slot_kind(const AggLayout *l, int slot, double *share)
 		}
 	elog(ERROR, "dpobj.aggregate: slot %d out of range", slot);
 	return AGG_SLOT_COUNT;		/* keep compiler quiet */
+}
+
+/* a slot's noise: num / den lattice units (agglayout.h); den 0 when epsilon is too small */
+void
+agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den)
+{
+	int			bits = sum ? AGG_SUM_BITS : AGG_COUNT_BITS;
+	double		unit = ldexp(1.0, bits);
+	/* den <= 2^31: at most 2^11 (counts) or 2^15 (sums) of epsilon is used */
+	double		cap = ldexp(1.0, 31 - bits);
+
+	*num = (uint64) (sum ? 2 * AGG_SUM_UNITS : 2) << bits;
+	*den = (uint64) floor(Min(eps_share, cap) * unit);
 }

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * kindhalfspace.c
- *	  The halfspace (lattice) model kind (kinds.h): its params carry the
+ * halfspacemodel.c
+ *	  The halfspace family's model kind, the lattice (model/kinds.h; its
+ *	  descriptor's model_kind, halfspace.c): its params carry the
  *	  feature quantum "Q", and it predicts exactly as the oracle decided
  *	  during training.  The features are rounded to (1/Q)Z with the same
  *	  rule as the transition function, the margin <w, a> is computed in
@@ -11,12 +12,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "model/kindsint.h"
 #include "base/dpobj.h"
 
 #include <math.h>
 
 #include "common/int128.h"
+
+#include "families/halfspace/halfspace.h"
+#include "model/kindsint.h"
 
 /* largest |weight| of a lattice model: |w a| <= 1e6 * 2^31 < 2^51 */
 #define MODEL_MAX_LATTICE_WEIGHT	1e6
@@ -91,5 +94,6 @@ halfspace_explain(const ModelPredictor *m, ExplainOut *out)
 	explain_linear_weights(m, NULL, m->w, m->nw, 0, out);
 }
 
-const ModelKindOps model_kind_halfspace = {MODEL_KIND_HALFSPACE, halfspace_unpack,
-halfspace_margin, halfspace_explain};
+/* marked by "Q"; a vector it cannot evaluate is out of its range either way */
+const ModelKindOps halfspace_model_kind = {.name = "halfspace", .marker = "Q", .ranged = true,
+.unpack = halfspace_unpack, .margin = halfspace_margin, .explain = halfspace_explain};
