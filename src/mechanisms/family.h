@@ -24,6 +24,7 @@
 #include "base/options.h"
 #include "ledger/ledger.h"
 #include "context/trainquery.h"
+#include "model/encode.h"
 #include "model/kinds.h"
 #include "mechanisms/operating.h"
 #include "state/keptdesign.h"
@@ -124,8 +125,11 @@ typedef struct DPMechanism
 	bool		parallel;
 	/* its state sorts the rows (work_mem, then temporary files: seal.c) */
 	bool		sorts_rows;
-	/* train() passes the run's encoding as the option "groups" (ebmparams.h) */
-	bool		groups;
+	/*
+	 * options train() adds from the run's encoding (JSON text; NULL: none),
+	 * e.g. encoding_groups_option: its one-hot groups as "groups"
+	 */
+	char	   *(*encoding_options) (const Encoding *enc);
 	/* the norm of its option "R": 2 (l2), 1 (l1) or 0 (no "R") */
 	int			r_norm;
 	/* NULL-ended: train(..., m) is this mechanism with {"method": m} */

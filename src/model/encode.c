@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -191,6 +192,24 @@ encoding_row_bound(const Encoding *enc, bool l1)
 {
 	/* each column's block has norm at most 1; round up, never down */
 	return l1 ? (double) enc->ncols : nextafter(sqrt((double) enc->ncols), INFINITY);
+}
+
+/*
+ * {"groups": [...]}: per column, 0 for a numeric one, k + 1 for k levels,
+ * as they are encoded (the option additive boosting reads its terms from)
+ */
+char *
+encoding_groups_option(const Encoding *enc)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "{\"groups\": [");
+	for (int i = 0; i < enc->ncols; i++)
+		appendStringInfo(&b, "%s%d", i == 0 ? "" : ", ",
+						 enc->cols[i].nlevels > 0 ? enc->cols[i].nlevels + 1 : 0);
+	appendStringInfoString(&b, "]}");
+	return b.data;
 }
 
 int

@@ -59,6 +59,7 @@ extern Encoding *encoding_parse(Jsonb *spec);
 
 /* The derived row-norm bound: sqrt(m) for the l2 norm, m for the l1 norm. */
 extern double encoding_row_bound(const Encoding *enc, bool l1);
+extern char *encoding_groups_option(const Encoding *enc);
 
 /* a numeric value clipped to [lo, hi] and scaled to [-1, 1] (its coordinate) */
 static inline double

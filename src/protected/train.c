@@ -504,21 +504,6 @@ train_check_encoded_features(const Encoding *enc, char **features, int nfeatures
 							   "List the columns of params->'encoding', in its order.");
 }
 
-/* {"groups": [...]}: per column, 0 for a numeric one, k + 1 for k levels (encode.h) */
-static const char *
-train_encoding_groups(const Encoding *enc)
-{
-	StringInfoData b;
-
-	initStringInfo(&b);
-	appendStringInfoString(&b, "{\"groups\": [");
-	for (int i = 0; i < enc->ncols; i++)
-		appendStringInfo(&b, "%s%d", i == 0 ? "" : ", ",
-						 enc->cols[i].nlevels > 0 ? enc->cols[i].nlevels + 1 : 0);
-	appendStringInfoString(&b, "]}");
-	return b.data;
-}
-
 /*
  * The run's encoding (encode.h), or NULL for raw features: train() reads the
  * table's declared domains ("encode": true requires them for every column,
@@ -561,9 +546,9 @@ train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features
 	if (evaluating)
 		train_check_encoded_features(enc, features, nfeatures);
 	*d = enc->d;
-	/* additive boosting: a term per column, one-hot groups as they are encoded */
-	if (mech->groups)
-		ctx->options = dp_options_add(ctx->options, train_encoding_groups(enc));
+	/* what the mechanism reads of the encoding (additive boosting: its one-hot groups) */
+	if (mech->encoding_options != NULL)
+		ctx->options = dp_options_add(ctx->options, mech->encoding_options(enc));
 	/* a caller's "R" is honoured (the mechanism clips to it); else the derived bound */
 	if (norm > 0 && getKeyJsonValueFromContainer(&ctx->options->root, "R", 1, NULL) == NULL)
 		ctx->options = dp_options_add(ctx->options,

@@ -17,6 +17,7 @@
 #include "context/trainquery.h"
 #include "core/additive.h"
 #include "families/ebm/ebmparams.h"
+#include "model/encode.h"
 #include "mechanisms/family.h"
 #include "mechanisms/operating.h"
 #include "state/keptdesign.h"
@@ -138,7 +139,7 @@ extern const ModelKindOps ebm_model_kind;
 #define EBM_FAMILY_MECHANISMS \
 	{.name = "ebm", .aggregate = "dpobj.dp_ebm", .aggname = "dp_ebm", \
 		.check_args = ebm_check_args, .label_of = ebm_label_kind, \
-		.model_kind = &ebm_model_kind, .citus_shard_options = true, .groups = true, \
+		.model_kind = &ebm_model_kind, .citus_shard_options = true, .encoding_options = encoding_groups_option, \
 		.options = ebmparams_options, .listed_after = "noisysgd", \
 		.auto_pick = DP_AUTO({"ebm", .ops = &ebm_candidate}), \
 	.ledger = DP_LEDGER({"ebm", LEDGER_COST_GAUSS})}

@@ -14,6 +14,7 @@
 
 #include "context/trainquery.h"
 #include "families/glm/glmstate.h"
+#include "model/encode.h"
 #include "state/keptdesign.h"
 #include "mechanisms/mechanism.h"
 #include "mechanisms/operating.h"
@@ -256,7 +257,7 @@ extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double d
 	/* private model selection among the GLM mechanisms (glmauto.c) */ \
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto", \
 		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true, \
-		.groups = true, \
+		.encoding_options = encoding_groups_option, \
 		.options = glmparams_options, \
 	.ledger = DP_LEDGER({"auto", LEDGER_COST_APPROX})}, \
 	{.name = "opsamp", .aggregate = "dpobj.dp_opsamp", .aggname = "dp_opsamp", \
