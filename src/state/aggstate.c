@@ -933,11 +933,12 @@ aggstate_final_check(FunctionCallInfo fcinfo)
 }
 
 void
-aggstate_obsolete(const char *function)
+aggstate_obsolete(const char *function, const char *version)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("function dpobj.%s belongs to dpobj 0.1.0 and is no longer available", function),
+			 errmsg("function dpobj.%s belongs to dpobj %s and is no longer available",
+					function, version),
 			 errdetail("The installed library is newer than the extension's SQL objects in this database."),
 			 errhint("Run ALTER EXTENSION dpobj UPDATE.")));
 }

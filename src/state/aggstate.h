@@ -222,7 +222,7 @@ extern bool aggstate_combine_start(FunctionCallInfo fcinfo, const char *name,
 extern void aggstate_final_check(FunctionCallInfo fcinfo);
 
 /* A 0.1.0 entry point of the former "internal" state: a clear error. */
-extern pg_noreturn void aggstate_obsolete(const char *function);
+extern pg_noreturn void aggstate_obsolete(const char *function, const char *version);
 
 /* Raises the error of a state that is not one dpobj made. */
 extern pg_noreturn void aggstate_corrupt(const DPStateType *type);

@@ -250,13 +250,13 @@ dpobj_ebm_state_send(PG_FUNCTION_ARGS)
 Datum
 dpobj_glm_ebm_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_ebm_transfn(glm_state, ...)");
+	aggstate_obsolete("dp_ebm_transfn(glm_state, ...)", "0.5.0");
 }
 
 Datum
 dpobj_glm_ebm_reg_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_ebm_reg_transfn(glm_state, ...)");
+	aggstate_obsolete("dp_ebm_reg_transfn(glm_state, ...)", "0.5.0");
 }
 
 /* ---- what the final function sees ---- */

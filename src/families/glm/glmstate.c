@@ -496,37 +496,37 @@ glmstate_final_begin(FunctionCallInfo fcinfo, GLMKind kind, DPProtectedContext *
 Datum
 dpobj_logistic_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_logistic_transfn(internal, ...)");
+	aggstate_obsolete("dp_logistic_transfn(internal, ...)", "0.1.0");
 }
 
 Datum
 dpobj_noisysgd_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_noisysgd_transfn(internal, ...)");
+	aggstate_obsolete("dp_noisysgd_transfn(internal, ...)", "0.1.0");
 }
 
 Datum
 dpobj_opsamp_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_opsamp_transfn(internal, ...)");
+	aggstate_obsolete("dp_opsamp_transfn(internal, ...)", "0.1.0");
 }
 
 Datum
 dpobj_glm_combine(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_glm_combine(internal, internal)");
+	aggstate_obsolete("dp_glm_combine(internal, internal)", "0.1.0");
 }
 
 Datum
 dpobj_glm_serial(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_glm_serial(internal)");
+	aggstate_obsolete("dp_glm_serial(internal)", "0.1.0");
 }
 
 Datum
 dpobj_glm_deserial(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_glm_deserial(bytea, internal)");
+	aggstate_obsolete("dp_glm_deserial(bytea, internal)", "0.1.0");
 }
 
 /*

@@ -441,29 +441,29 @@ hsstate_problem(const HSState *s, int B, int D2, OPDiscProblem *problem)
 Datum
 dpobj_halfspace_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_halfspace_transfn(internal, ...)");
+	aggstate_obsolete("dp_halfspace_transfn(internal, ...)", "0.1.0");
 }
 
 Datum
 dpobj_halfspace_opts_transfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_halfspace_transfn(internal, ...)");
+	aggstate_obsolete("dp_halfspace_transfn(internal, ...)", "0.1.0");
 }
 
 Datum
 dpobj_halfspace_combinefn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_halfspace_combinefn(internal, internal)");
+	aggstate_obsolete("dp_halfspace_combinefn(internal, internal)", "0.1.0");
 }
 
 Datum
 dpobj_halfspace_serialfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_halfspace_serialfn(internal)");
+	aggstate_obsolete("dp_halfspace_serialfn(internal)", "0.1.0");
 }
 
 Datum
 dpobj_halfspace_deserialfn(PG_FUNCTION_ARGS)
 {
-	aggstate_obsolete("dp_halfspace_deserialfn(bytea, internal)");
+	aggstate_obsolete("dp_halfspace_deserialfn(bytea, internal)", "0.1.0");
 }
