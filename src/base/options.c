@@ -164,6 +164,17 @@ dp_options_rows_per_unit(Jsonb *options, const char *own, const char *aggname, c
 	return vk ? dp_option_int(vk, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT) : 1;
 }
 
+/* an aggregate's options are a JSON object, never NULL (an SQL NULL argument) */
+void
+dp_options_require(Jsonb *options, const char *aggname, const char *hint)
+{
+	if (options == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: options must not be NULL", aggname),
+				 errhint("%s", hint)));
+}
+
 void
 dp_options_defaults(const DPOptionSpec *spec, void *params)
 {

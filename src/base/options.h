@@ -104,6 +104,7 @@ typedef struct DPOptionSpec
 
 /* every option of the table spec (and its base's) at its default, into params */
 extern void dp_options_defaults(const DPOptionSpec *spec, void *params);
+extern void dp_options_require(Jsonb *options, const char *aggname, const char *hint);
 
 /* one run's reading of its options against a table */
 typedef struct DPOptionParser

@@ -271,11 +271,7 @@ ebmparams_run(bool regression, OpParams *p, double epsilon, double delta, Jsonb 
 	p->epsilon = epsilon;
 	p->delta = delta;
 	dp_options_defaults(ebmparams_run_options, p);
-	if (options == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dp_ebm: options must not be NULL"),
-				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
+	dp_options_require(options, "dp_ebm", "Pass at least the norm bound, e.g. '{\"R\": 1}'.");
 	arg.parser = (DPOptionParser) {
 		.spec = ebmparams_run_options, .kind = regression ? ER : EC,
 			.example = "'{\"R\": 1}'", .aggname = "dp_ebm", .params = p, .arg = &arg,

@@ -555,11 +555,8 @@ glmparams_init(GLMKind kind, GLMParams *p, double epsilon, double delta, Jsonb *
 	if (kind == GLM_KIND_OPSAMP)
 		p->loss = GLM_LOSS_HINGE;
 
-	if (options == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: options must not be NULL", glm_kind_aggname(kind)),
-				 errhint("Pass at least the norm bound, e.g. '{\"R\": 1}'.")));
+	dp_options_require(options, glm_kind_aggname(kind),
+					   "Pass at least the norm bound, e.g. '{\"R\": 1}'.");
 	arg.p = p;
 	glmparams_parse(kind, &arg, options);
 	glmparams_metric_defaults(kind, p, &arg);

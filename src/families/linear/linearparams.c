@@ -111,11 +111,7 @@ linparams_read(LinParams *p, double epsilon, double delta, int d, Jsonb *options
 	p->epsilon = epsilon;
 	p->delta = delta;
 	dp_options_defaults(linparams_options, p);
-	if (options == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: options must not be NULL", parser->aggname),
-				 errhint("%s", null_hint)));
+	dp_options_require(options, parser->aggname, null_hint);
 	parser->spec = linparams_options;
 	parser->params = p;
 	dp_options_parse(parser, options);
