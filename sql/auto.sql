@@ -39,9 +39,9 @@ SELECT (m).mechanism, (m).epsilon, (m).delta, (m).params->'candidates' AS candid
   FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') m FROM regress_auto.v) s;
 -- ebm is a default candidate only with "groups" (train() passes them from declared
 -- domains): without, every coordinate would be a numeric term binned over [-1, 1].
--- With "groups" and neither "candidates" nor "select_share", ebm dominates on public
--- grounds: no selection, ebm runs as dp_ebm at the whole budget (its own balance
--- estimate, a share of its rho, without "class_weight")
+-- With "groups" and neither "candidates" nor "select_share", no selection: the balance
+-- estimate, drawn as each candidate alone draws it (a share of rho), picks noisy GD or
+-- ebm by size, which trains at the rest of rho (eps_f; with "class_weight" too)
 SELECT o AS options, (m).params->'candidates' AS candidates, (m).params->>'selected' AS selected,
        (m).params->>'select_share' AS share, (m).params ? 'select_epsilon' AS has_eps_s,
        (m).params->>'final_epsilon' AS eps_f, (m).params ? 'balance_rho' AS own_estimate
@@ -49,10 +49,24 @@ SELECT o AS options, (m).params->'candidates' AS candidates, (m).params->>'selec
                ('{"R": 1.5, "groups": [0, 0], "class_weight": {"false": 0.5}}'),
                ('{"R": 1.5, "groups": [0, 0], "select_share": 0.1}')) v(o),
        LATERAL (SELECT dpobj.dp_auto(x, y, 1, 1e-6, o::jsonb) m FROM regress_auto.v) s;
--- ... and releases dp_ebm's model under the same seed: its scores, bias and cut-off
-SELECT (a).weights = (e).weights AS same_scores, (a).params->'threshold' = (e).params->'threshold' AS same_cut
-  FROM (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "groups": [0, 0]}') a FROM regress_auto.v) s,
-       (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0]}') e FROM regress_auto.v) t;
+-- ... ebm when the smaller noisy count less 2 sds, times epsilon, reaches 250 (2 000
+-- rows), else noisy GD (300 rows); the model is the candidate's alone under the same
+-- seed: the same noisy counts and cut-off, the scores up to rho(eps_f)'s rounding
+CREATE TABLE regress_auto.small AS SELECT * FROM regress.points(300);
+SELECT n, (a).params->>'selected' AS selected,
+       (a).params->>'selected' = CASE WHEN (least(((a).params->'balance_counts'->>0)::float8, ((a).params->'balance_counts'->>1)::float8)
+                                            - ((a).params->>'select_size_sds')::float8 * ((a).params->>'balance_sd')::float8)
+                                           * (a).epsilon >= ((a).params->>'select_size_min')::float8
+                                      THEN 'ebm' ELSE 'noisysgd' END AS rule_holds,
+       (a).params->'balance_counts' = (e).params->'balance_counts' AS same_counts,
+       (a).params->'threshold' = (e).params->'threshold' AS same_cut,
+       (SELECT max(abs(u.wa - u.we)) < 1e-6 FROM unnest((a).weights || (a).bias, (e).weights || (e).bias) u(wa, we)) AS same_scores
+  FROM (SELECT 2000 AS n, dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5, "groups": [0, 0]}') a,
+               dpobj.dp_ebm(x, y, 1, 1e-6, '{"groups": [0, 0]}') e FROM regress_auto.v
+        UNION ALL
+        SELECT 300, dpobj.dp_auto(ARRAY[a, b], y, 1, 1e-6, '{"R": 1.5, "groups": [0, 0]}'),
+               dpobj.dp_noisysgd(ARRAY[a, b], y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.small) t
+ ORDER BY n;
 -- reproducible under the seed; another share is in the params
 SELECT (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) =
        (SELECT dpobj.dp_auto(x, y, 1, 1e-6, '{"R": 1.5}') FROM regress_auto.v) AS same;

@@ -49,18 +49,16 @@ typedef struct DPLedgerKind
  * How 'auto' (families/glm/glmauto.c) trains a candidate of another
  * family on its design: the candidate's calibration at a budget (public
  * inputs only; refuses), its fit on a whole design whose counts carry the
- * class weights (alone: no selection, with its own operating point), its
- * margin of a design row, its public params, its operating point and its
+ * class weights, its margin of a design row, its public params and its
  * model (its margin less shift)
  */
 typedef struct DPCandidateOps
 {
 	void	   *(*prepare) (Jsonb *options, const OpParams *p, int d);
-	void		(*train) (void *fit, const DPKeptDesign *D, const OpParams *p, bool alone,
-						  gsl_rng *rng, int64 ledger_id);
+	void		(*train) (void *fit, const DPKeptDesign *D, const OpParams *p, gsl_rng *rng,
+						  int64 ledger_id);
 	double		(*margin) (const void *fit, const double *x);
 	void		(*params) (StringInfo buf, const void *fit, const OpParams *p);
-	const OpRun *(*op) (const void *fit);
 	Datum		(*model) (FunctionCallInfo fcinfo, const char *name, const void *fit,
 						  double shift, double epsilon, double delta, StringInfo params);
 } DPCandidateOps;

@@ -418,7 +418,12 @@ ebm_balance(EBMFit *r, const OpParams *p, gsl_rng *rng, double train_w[2])
 	keptdesign_weigh(&r->D, train_w[0], train_w[1]);
 }
 
-void
+/*
+ * dp_ebm's run on r->D for p: a yes/no label's balance estimate (r->op,
+ * planned by ebm_fit_init), the fit, and the margin without the weights'
+ * odds (r->bias shifted by r->op.shift)
+ */
+static void
 ebm_fit_operating(EBMFit *r, const OpParams *p, gsl_rng *rng, int64 ledger_id)
 {
 	double		train_w[2];
@@ -582,16 +587,13 @@ ebm_candidate_prepare(Jsonb *options, const OpParams *p, int d)
 }
 
 static void
-ebm_candidate_train(void *fit, const DPKeptDesign *D, const OpParams *p, bool alone,
-					gsl_rng *rng, int64 ledger_id)
+ebm_candidate_train(void *fit, const DPKeptDesign *D, const OpParams *p, gsl_rng *rng,
+					int64 ledger_id)
 {
 	EBMFit	   *r = fit;
 
 	r->D = *D;
-	if (alone)
-		ebm_fit_operating(r, p, rng, ledger_id);
-	else
-		ebm_fit(r, rng, ledger_id);
+	ebm_fit(r, rng, ledger_id);
 }
 
 static double
@@ -608,12 +610,6 @@ ebm_candidate_params(StringInfo buf, const void *fit, const OpParams *p)
 	ebm_fit_params(buf, fit, p);
 }
 
-static const OpRun *
-ebm_candidate_op(const void *fit)
-{
-	return &((const EBMFit *) fit)->op;
-}
-
 /* an additive model: its score tables, its "terms" in the params (kinds.h) */
 static Datum
 ebm_candidate_model(FunctionCallInfo fcinfo, const char *name, const void *fit, double shift,
@@ -628,7 +624,7 @@ ebm_candidate_model(FunctionCallInfo fcinfo, const char *name, const void *fit, 
 const DPCandidateOps ebm_candidate = {
 	.prepare = ebm_candidate_prepare, .train = ebm_candidate_train,
 	.margin = ebm_candidate_margin, .params = ebm_candidate_params,
-	.op = ebm_candidate_op, .model = ebm_candidate_model
+	.model = ebm_candidate_model
 };
 
 static const DPMechanism ebm_mechanisms[] = {EBM_FAMILY_MECHANISMS};

@@ -93,13 +93,6 @@ extern void ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d,
 /* one fit on r->D from zero scores: counts, then the rounds (a logit label) */
 extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
 
-/*
- * dp_ebm's run on r->D for p: a yes/no label's balance estimate (r->op,
- * planned by ebm_fit_init), the fit, and the margin without the weights'
- * odds (r->bias shifted by r->op.shift)
- */
-extern void ebm_fit_operating(EBMFit *r, const OpParams *p, gsl_rng *rng, int64 ledger_id);
-
 /* private edges (ebmedges.c): their noise and buffers, before any row */
 extern void ebm_edges_init(EBMFit *r, const OpParams *p);
 

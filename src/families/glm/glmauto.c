@@ -32,9 +32,11 @@
  *	 4. the chosen candidate is retrained on all rows at (eps - eps_s -
  *		eps_b, delta - delta_s), the model released; basic composition gives
  *		(eps, delta), charged once (approximate DP) before any randomness.
- * One candidate (the default with "groups": ebm) runs as alone, on all rows
- * at (eps, delta) with its own operating point: no partition, noisy max or
- * estimate of auto's (docs/PRIVACY.md, "Private model selection").
+ * By size (the default with "groups": noisy GD and ebm, auto_by_size): no
+ * partition nor noisy max; the balance estimate, drawn as either candidate
+ * alone draws it (zCDP: GLM_BALANCE_SHARE of rho(eps, delta)), picks one
+ * (post-processing, GLM_AUTO_SIZE_MIN), which trains on all rows at the
+ * rest of rho (docs/PRIVACY.md, "Private model selection").
  * With privacy units of k rows ("rows_per_unit", train() on a unit table)
  * a unit's rows may fall into every part: auto_unit_parts() splits
  * (eps_s, delta_s) over the K + 1 parts and calibrates them for k rows.
@@ -50,7 +52,9 @@
 
 #include <math.h>
 
+#include "base/calibsql.h"
 #include "core/autoselect.h"
+#include "core/calibrate.h"
 #include "families/glm/glm.h"
 #include "mechanisms/family.h"
 #include "core/glmsolve.h"
@@ -96,6 +100,7 @@ typedef struct AutoNoise
 				den,
 				bnum,
 				bden;
+	OpRun		op;				/* by size: the estimate as a candidate alone draws it */
 } AutoNoise;
 
 /* the run's data: the full designs and every part's counts (sized before the charge) */
@@ -200,42 +205,36 @@ auto_weighted_score(const GLMParams *p)
 	return p->auto_metric != OP_METRIC_ACCURACY;
 }
 
-/*
- * Whether the selection draws its balance estimate: with balanced_accuracy
- * and a selection (one candidate makes its own, auto_alone)
- */
+/* Whether the selection draws its balance estimate: for balanced_accuracy */
 static bool
-auto_balance_estimated(const GLMParams *p, int K)
+auto_balance_estimated(const GLMParams *p)
 {
-	return p->auto_metric == OP_METRIC_BALANCED && K > 1;
+	return p->auto_metric == OP_METRIC_BALANCED;
 }
 
 /*
- * One candidate, no selection: it runs as alone with these options (its
- * own balance estimate and cut-off, operating.h), except that with
- * "class_weight" balanced_accuracy keeps the weights' cut-off, as the
- * selection's retrain does (auto_compute)
+ * By size, the run in zCDP as each candidate alone: rho(eps, delta), the
+ * balance estimate at GLM_BALANCE_SHARE of it as the candidates draw theirs
+ * (discrete Gaussian, operating.h), and for the chosen candidate the largest
+ * *ef whose rho(*ef, delta) fits the rest; refused before any row
  */
 static void
-auto_alone(const GLMParams *p, GLMParams *q)
+auto_size_budget(const GLMParams *p, AutoNoise *z, double *ef)
 {
-	*q = *p;
-	q->balance_share = 0;
-	q->balance_train = false;
-	q->metric = p->auto_metric;
-	if (p->auto_metric != OP_METRIC_BALANCED)
-		return;
-	if (!p->auto_balance_train)
-	{
-		q->metric = OP_METRIC_WEIGHTED;
-		return;
-	}
-	q->balance_share = GLM_BALANCE_SHARE;
-	q->balance_train = true;
+	double		rho = dpobj_zcdp_rho_checked("dp_auto", p->epsilon, p->delta);
+
+	operating_plan_rho(&z->op, p->auto_metric, GLM_BALANCE_SHARE, p->rows_per_unit, &rho);
+	*ef = zcdp_eps(rho * (1.0 - 1e-9), p->delta);
+	if (!(isfinite(*ef) && *ef > 0 && zcdp_rho(*ef, p->delta) <= rho))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("dp_auto: no epsilon fits the budget left after the balance estimate"),
+				 errhint("Use a larger epsilon or delta.")));
+	operating_check(&z->op, "dp_auto");
 }
 
 /*
- * The selection's noise (none with one candidate): the noisy max's for part 0's epsilon el (weighted
+ * The selection's noise (none by size): the noisy max's for part 0's epsilon el (weighted
  * scores' scale times 2^b, exactly) and, with balanced_accuracy, the balance
  * estimate's for eb (two counts, each moved by at most one row: scale
  * 2 / eb).  Refuses before any row.
@@ -250,7 +249,7 @@ auto_noise(const GLMParams *p, int K, double el, double eb, double es, AutoNoise
 		ok = autosel_laplace_scale(eb, &z->bnum, &z->bden);
 	if (auto_weighted_score(p))
 		el = ldexp(el, -OP_WEIGHT_BITS);
-	if (!ok || (K > 1 && !autosel_laplace_scale(el, &z->num, &z->den)))
+	if (!ok || (!p->auto_by_size && !autosel_laplace_scale(el, &z->num, &z->den)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("dp_auto: the selection's noise for epsilon %g is outside the exact sampler's range",
@@ -273,21 +272,23 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 				el;
 	int			K = 0,
 				k = 0;
-	GLMParams	base_alone;
 
 	for (int j = 0; j < AUTO_MAX; j++)
 		K += (p->auto_candidates & 1 << j) != 0;
-	/* one candidate (glmparams.c: ebm by default with "groups"): no selection */
-	es = ds = 0;
+	/* by size (glmparams.c: the default with "groups"): no selection's share */
+	es = ds = el = 0;
 	ef = p->epsilon;
 	df = p->delta;
-	if (K > 1)
+	if (!p->auto_by_size)
 		auto_split_budget(p->epsilon, p->delta, p->select_share, &es, &ds, &ef, &df);
-	/* balanced_accuracy: the estimate on all rows, a share of the final epsilon */
+	/* the estimate on all rows, a share of the final epsilon */
 	z->beps = 0;
-	if (auto_balance_estimated(p, K))
+	if (p->auto_by_size)
+		auto_size_budget(p, z, &ef);
+	else if (auto_balance_estimated(p))
 		glm_budget_split(ef, GLM_AUTO_BALANCE_SHARE, &z->beps, &ef);
-	auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
+	if (!p->auto_by_size)
+		auto_unit_parts(p->rows_per_unit, K, &es, &ds, &el);
 	/* k rows move each count by k: the scale for beps / k, rounded down */
 	auto_noise(p, K, el, p->rows_per_unit > 1 ?
 			   nextafter(z->beps / p->rows_per_unit, 0.0) : z->beps, es, z);
@@ -295,14 +296,10 @@ auto_prepare_all(const GLMParams *p, Jsonb *options, int d, AutoRun *sel, AutoRu
 	{
 		if ((p->auto_candidates & 1 << j) == 0)
 			continue;
-		if (K > 1)
+		if (!p->auto_by_size)
 			auto_prepare(p, options, auto_candidate(j), es, ds, 1.0 / (K + 1), d, &sel[k]);
 		else
-		{
 			sel[k] = (AutoRun) {.cand = auto_candidate(j), .name = glm_auto_names[j]};
-			auto_alone(p, &base_alone);
-			p = &base_alone;
-		}
 		auto_prepare(p, options, auto_candidate(j), ef, df, 1.0, d, &fin[k++]);
 	}
 	return K;
@@ -427,7 +424,7 @@ auto_train(gsl_rng *rng, const AutoRun *r, AutoData *a, int part, double *work,
 		DPKeptDesign D = {.pp = a->pp, .X = a->Xd, .cnt = a->scnt, .y = a->y, .nobs = a->nobs};
 		OpParams	q;
 
-		r->cand->ops->train(r->fit, &D, auto_op_params(&r->p, &q), a->K == 1, rng, ledger_id);
+		r->cand->ops->train(r->fit, &D, auto_op_params(&r->p, &q), rng, ledger_id);
 		return;
 	}
 	noisysgd_descend(&r->p, a->Xd, a->scnt, a->y, a->nobs, a->pp, r->T, r->lattice,
@@ -450,26 +447,39 @@ auto_score_weight(const GLMParams *p, bool positive)
 }
 
 /*
- * "balanced_accuracy": noisy counts of the positive and negative rows (each
- * moved by at most one row: the pair is eps-DP at scale 2 / eps), and from
- * them (post-processing) the score weights, integers in
- * [2^(b - 6), 2^b] proportional to 1 / count.  Without "class_weight" the
+ * The balance estimate: noisy counts of the positive and negative rows (each
+ * moved by at most one row: the pair is eps-DP at scale 2 / eps; by size the
+ * discrete Gaussian pair of operating.c, at its rho), and from
+ * them (post-processing) for "balanced_accuracy" the score weights, integers
+ * in [2^(b - 6), 2^b] proportional to 1 / count.  Without "class_weight" the
  * same weights, w = W / 2^b in (0, 1], become the candidates' and the
  * retrain's class weights: fixed before any of their noise.
  */
 static void
-auto_balance(gsl_rng *rng, AutoData *a, const AutoNoise *z, const GLMParams *p,
+auto_balance(gsl_rng *rng, AutoData *a, AutoNoise *z, const GLMParams *p,
 			 AutoRun *sel, AutoRun *fin)
 {
-	int64		c[2] = {0, 0};
+	int64		c[2] = {0, 0},
+				w[2];
 
 	for (int64 k = 0; k < a->nobs; k++)
 		c[a->y[k] > 0 ? 0 : 1] += a->icnt[k];
-	autosel_noisy_balance_weights(rng, c[0], c[1], z->bnum, z->bden, OP_WEIGHT_BITS,
-								  OP_BALANCE_MIN_WEIGHT, &a->wscore[0], &a->wscore[1]);
+	if (p->auto_by_size)
+	{
+		operating_estimate(&z->op, rng, c[0], c[1]);
+		w[0] = z->op.w[0];
+		w[1] = z->op.w[1];
+	}
+	else
+		autosel_noisy_balance_weights(rng, c[0], c[1], z->bnum, z->bden, OP_WEIGHT_BITS,
+									  OP_BALANCE_MIN_WEIGHT, &w[0], &w[1]);
+	if (p->auto_metric != OP_METRIC_BALANCED)
+		return;
+	a->wscore[0] = w[0];
+	a->wscore[1] = w[1];
 	if (!p->auto_balance_train)
 		return;
-	for (int j = a->K > 1 ? 0 : a->K; j < 2 * a->K; j++)
+	for (int j = 0; j < 2 * a->K; j++)
 	{
 		AutoRun    *r = j < a->K ? &sel[j] : &fin[j - a->K];
 
@@ -527,21 +537,34 @@ auto_head_start(const GLMParams *p, const AutoNoise *z, const DPAutoPick *cand)
 	return (int64) llround(h * (double) z->num / (double) z->den);
 }
 
+/*
+ * By size: the last candidate (bit order: ebm) when the smaller noisy count,
+ * less GLM_AUTO_SIZE_SDS of its noise's public sd, times epsilon per unit
+ * reaches GLM_AUTO_SIZE_MIN, else the first
+ */
+static int
+auto_size_pick(const GLMParams *p, const AutoData *a, const OpRun *op)
+{
+	double		m = Min(op->noisy[0], op->noisy[1]) - GLM_AUTO_SIZE_SDS * opoint_noise_sd(&op->z);
+
+	return m * p->epsilon / p->rows_per_unit >= GLM_AUTO_SIZE_MIN ? a->K - 1 : 0;
+}
+
 /* steps 1-3: partition, the balance estimate, candidates on their parts, report noisy max */
 static int
 auto_select(gsl_rng *rng, const GLMParams *p, AutoRun *sel, AutoRun *fin, AutoData *a,
-			const AutoNoise *z, double *work, double *theta, int64 ledger_id)
+			AutoNoise *z, double *work, double *theta, int64 ledger_id)
 {
 	int64		score[AUTO_MAX];
 
-	if (a->K > 1)
+	if (!p->auto_by_size)
 		auto_partition(rng, a);
 	a->wscore[0] = auto_score_weight(p, true);
 	a->wscore[1] = auto_score_weight(p, false);
-	if (z->beps > 0)
+	if (z->beps > 0 || p->auto_by_size)
 		auto_balance(rng, a, z, p, sel, fin);
-	if (a->K == 1)
-		return 0;
+	if (p->auto_by_size)
+		return auto_size_pick(p, a, &z->op);
 	for (int j = 0; j < a->K; j++)
 	{
 		auto_train(rng, &sel[j], a, j + 1, work, theta, ledger_id);
@@ -585,15 +608,20 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 	for (int j = 0; j < K; j++)
 		appendStringInfo(buf, "%s\"%s\"", j > 0 ? ", " : "", sel[j].name);
 	appendStringInfoChar(buf, ']');
-	/* the selection's public budget and scales: none with one candidate */
-	model_params_float(buf, "select_share", K > 1 ? p->select_share : 0);
-	if (K > 1)
+	/* the selection's public budget and scales: none by size, its rule instead */
+	model_params_float(buf, "select_share", p->select_share);
+	if (p->auto_by_size)
+	{
+		model_params_float(buf, "select_size_min", GLM_AUTO_SIZE_MIN);
+		model_params_float(buf, "select_size_sds", GLM_AUTO_SIZE_SDS);
+	}
+	else
 	{
 		model_params_float(buf, "select_epsilon", sel[0].p.epsilon);
 		model_params_float(buf, "select_delta", sel[0].p.delta);
 	}
 	model_params_text(buf, "metric", operating_metric_names[p->auto_metric - 1]);
-	if (K > 1)
+	if (!p->auto_by_size)
 	{
 		/* in rows (a weight of 1), whatever the score's integer units */
 		model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
@@ -602,7 +630,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 		if (p->auto_candidates & GLM_AUTO_EBM)
 			model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
 	}
-	/* the balance estimate's public scale and use, and the weights it gave (a DP output) */
+	/* the balance estimate's public scale and use, and what it gave (a DP output) */
 	if (z->beps > 0)
 	{
 		model_params_float(buf, "balance_epsilon", z->beps);
@@ -668,13 +696,6 @@ auto_compute(DPRun *run)
 							run->ledger_id);
 	auto_train(run->rng, &w->fin[w->chosen], &w->a, -1, w->work, w->theta, run->ledger_id);
 	run->detail = "auto";
-	/* one candidate ran as alone: its own operating point, its bias already shifted */
-	if (w->K == 1 && w->fin[0].fit != NULL)
-	{
-		w->op = *w->fin[0].cand->ops->op(w->fin[0].fit);
-		w->op.shift = 0;
-		return;
-	}
 	/*
 	 * The cut-off for "metric": the retrain's weights out of the margin, the
 	 * cut the candidates were scored at back in.  That is the balance's for
@@ -682,7 +703,11 @@ auto_compute(DPRun *run)
 	 * with the given weights and were scored at their 0 (the estimate only
 	 * weighs the scores), so the cut stays the weights' as before 0.6.0.
 	 */
-	memset(&w->op, 0, sizeof(w->op));
+	/* by size: the estimate's plan and counts released with the model (operating.h) */
+	if (p->auto_by_size)
+		w->op = w->z.op;
+	else
+		memset(&w->op, 0, sizeof(w->op));
 	w->op.metric = p->auto_metric == OP_METRIC_BALANCED && !p->auto_balance_train ?
 		OP_METRIC_WEIGHTED : p->auto_metric;
 	operating_finish(&w->op, OPERATING_CLASS_W(p), OPERATING_CLASS_W(&w->fin[w->chosen].p),

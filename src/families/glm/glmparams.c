@@ -359,14 +359,16 @@ glmparams_auto_defaults(GLMParams *p, const GLMOptionArg *a)
 		p->auto_candidates &= ~GLM_AUTO_EBM;
 
 	/*
-	 * With "groups" and neither "candidates" nor "select_share" given, ebm
-	 * dominates on public grounds (bench/auto/gap.md): the selection, which
-	 * at its share cannot tell ebm from noisy GD, is skipped and ebm runs
-	 * alone as dp_ebm, at the whole budget
+	 * With "groups" and neither "candidates" nor "select_share" given, the
+	 * selection, which at its share cannot tell ebm from noisy GD, is
+	 * skipped: the table's noisy size picks one of the two
+	 * (GLM_AUTO_SIZE_MIN; bench/auto/gap.md), which trains at the budget
+	 * less the estimate's
 	 */
 	if (!given(a, "candidates") && given(a, "groups") && !given(a, "select_share"))
 	{
-		p->auto_candidates = GLM_AUTO_EBM;
+		p->auto_candidates = GLM_AUTO_NOISYSGD | GLM_AUTO_EBM;
+		p->auto_by_size = true;
 		p->select_share = 0;
 		return;
 	}

@@ -73,6 +73,8 @@ typedef struct GLMParams
 	int			auto_candidates;	/* dp_auto: GLM_AUTO_* bits, the candidates */
 	double		auto_head_start;	/* dp_auto: noisy GD's head start, in noise scales */
 	double		auto_ebm_head_start;	/* dp_auto: ebm's */
+	bool		auto_by_size;	/* dp_auto: the candidate picked from the noisy label
+								 * counts, no selection (GLM_AUTO_SIZE_MIN) */
 	int			metric;			/* option "metric" of a binary kind, OP_METRIC_*:
 								 * the operating point's (opoint.h) */
 	double		balance_share;	/* > 0: the run estimates the label balance itself at
@@ -100,7 +102,7 @@ typedef struct GLMParams
  * The default, objective and noisy GD, was chosen by measurement on three
  * tables with and without class weights (docs/BENCHMARKS.md, "Imbalanced
  * labels: auto against the best single mechanism"); with "groups" it is
- * additive boosting alone, no selection (glmparams.c; bench/auto/gap.md).
+ * noisy GD and additive boosting, picked by size (GLM_AUTO_SIZE_MIN).
  */
 #define GLM_AUTO_OBJECTIVE	0x1
 #define GLM_AUTO_CMS		0x2
@@ -111,6 +113,19 @@ typedef struct GLMParams
 /* the candidates' names, in bit order (glmparams.c); each trains as its
  * registry entry's auto_pick says (mechanisms/family.h) */
 extern const char *const glm_auto_names[5];
+
+/*
+ * dp_auto's pick by size (with "groups" and neither "candidates" nor
+ * "select_share"): the last candidate in bit order (ebm) when the smaller
+ * noisy label count of its balance estimate less GLM_AUTO_SIZE_SDS of the
+ * noise's sd, times epsilon over "rows_per_unit", reaches GLM_AUTO_SIZE_MIN,
+ * else the first (noisy GD).  Post-processing of a DP output, no selection.
+ * On subsamples of Adult and bank ebm leads noisy GD by about a point from
+ * some 200-250 minority rows times epsilon and trails by up to 8 below
+ * (bench/auto/size.md): in doubt, noisy GD.
+ */
+#define GLM_AUTO_SIZE_MIN			250.0
+#define GLM_AUTO_SIZE_SDS			2.0
 
 /* the share of the final model's epsilon dp_auto's balance estimate takes */
 #define GLM_AUTO_BALANCE_SHARE		0.05
