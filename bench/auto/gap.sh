@@ -17,7 +17,8 @@ DPOBJ_PGPORT="${DPOBJ_PGPORT:-55446}"
 export DPOBJ_PGPORT
 dpobj_bench_cluster dpobj_bench_auto_gap adult bank_marketing german_credit
 for f in setup accuracy; do dpobj_psql -q -f "$REPO/bench/ebm/$f.sql"; done
-# report NAME: NAME.sql's table, after a header that says how to rerun it, into NAME.md
+# report NAME: the table of bench/auto/NAME.sql, after a header saying how to rerun it, into
+# the Markdown file of the same name
 report() {
     {
         printf '# bench/auto/%s.sql (`BENCH_SEEDS=%s bash bench/auto/gap.sh`)\n\n%s, %s UTC, load %s\n\n' \
