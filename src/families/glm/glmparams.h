@@ -120,9 +120,9 @@ extern const char *const glm_auto_names[5];
  * noisy label count of its balance estimate less GLM_AUTO_SIZE_SDS of the
  * noise's sd, times epsilon over "rows_per_unit", reaches GLM_AUTO_SIZE_MIN,
  * else the first (noisy GD).  Post-processing of a DP output, no selection.
- * On subsamples of Adult and bank ebm leads noisy GD by about a point from
- * some 200-250 minority rows times epsilon and trails by up to 8 below
- * (bench/auto/size.md): in doubt, noisy GD.
+ * On subsamples of Adult and bank ebm leads noisy GD by 0.4 to 2.2 points
+ * from about 140-240 minority rows times epsilon and trails by up to 6.1
+ * below (bench/auto/size.md): in doubt, noisy GD.
  */
 #define GLM_AUTO_SIZE_MIN			250.0
 #define GLM_AUTO_SIZE_SDS			2.0
