@@ -179,6 +179,7 @@ SELECT dpobj.predict_raw('dom_logistic', '{"edu": "Masters", "age": 60}') IS NOT
 SELECT dpobj.drop_model('dom_logistic');
 RESET ROLE;
 DROP SCHEMA regress_dom CASCADE;
+DROP TABLE mods;
 DROP ROLE regress_dom_owner;
 DROP ROLE regress_dom_alice;
 DROP ROLE regress_dom_bob;

@@ -89,3 +89,5 @@ RESET ROLE;
 RESET dpobj.seed;
 DROP TABLE regress_eval.pts;
 DROP SCHEMA regress_eval;
+DROP TABLE m;
+DROP ROLE regress_eval_alice;

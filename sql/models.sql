@@ -83,3 +83,4 @@ DROP TABLE regress_models.pts;
 DROP SCHEMA regress_models;
 SELECT count(*) AS models_left FROM dpobj.models;
 RESET dpobj.seed;
+DROP ROLE regress_models_alice, regress_models_bob, regress_models_admin;

@@ -317,10 +317,15 @@ auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 	auto_prepare_all(&p, options, d, sel, fin, &z);
 }
 
-/* the designs and the part arrays, at their largest sizes */
+/*
+ * The designs and the part arrays, at their largest sizes; by size, no
+ * parts and no logistic candidate: neither the parts nor the compaction
+ */
 static void
 auto_data(const GLMState *s, int K, AutoData *a)
 {
+	bool		parts = !s->params.auto_by_size;
+
 	int			pp;
 	int64		k = 0;
 
@@ -331,10 +336,10 @@ auto_data(const GLMState *s, int K, AutoData *a)
 	a->pp = pp;
 #define AUTO_ALLOC(n, t) palloc_extended(sizeof(t) * (Size) Max((n), 1), MCXT_ALLOC_HUGE)
 	a->icnt = AUTO_ALLOC(a->nobs, int64);
-	a->part = AUTO_ALLOC((K + 1) * a->nobs, int64);
-	a->prow = AUTO_ALLOC(a->nobs, int);
-	a->py = AUTO_ALLOC(a->nobs, double);
-	a->pcnt = AUTO_ALLOC(a->nobs, double);
+	a->part = parts ? AUTO_ALLOC((K + 1) * a->nobs, int64) : NULL;
+	a->prow = parts ? AUTO_ALLOC(a->nobs, int) : NULL;
+	a->py = parts ? AUTO_ALLOC(a->nobs, double) : NULL;
+	a->pcnt = parts ? AUTO_ALLOC(a->nobs, double) : NULL;
 	a->scnt = AUTO_ALLOC(a->nobs, double);
 #undef AUTO_ALLOC
 	/* glmstate_observations' order: row by row, positives first, nonzero counts */
