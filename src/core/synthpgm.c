@@ -188,6 +188,10 @@ synth_model_add(SynthModel *m, const SynthMeasure *meas, int nmeas, int64_t max_
 	return alloc_tree_tables(m);
 }
 
+/*
+ * f over its largest entry (dividing: 1/mx overflows when mx is subnormal,
+ * and 0 times that is NaN)
+ */
 static void
 scale_max(SynthFactor *f)
 {
@@ -197,7 +201,8 @@ scale_max(SynthFactor *f)
 		if (f->val[i] > mx)
 			mx = f->val[i];
 	if (mx > 0.0)
-		synth_factor_scale(f, 1.0 / mx);
+		for (int64_t i = 0; i < f->ncells; i++)
+			f->val[i] /= mx;
 }
 
 /* the clique potentials exp(theta - max) of the sets `th` into the beliefs */
@@ -246,9 +251,15 @@ propagate(SynthModel *m, const SynthFactor *th)
 
 		if (!synth_factor_init(&down, m->up[c].set, m->sizes, 0.0))
 			return SYNTH_NOMEM;
+		/*
+		 * times the parent's separator marginal, then over c's own message:
+		 * belief[c] is at most its message's sum, so the quotient is
+		 * bounded, where the message's quotient alone can overflow when a
+		 * message entry is subnormal
+		 */
 		synth_factor_sum_to(&m->belief[t->parent[c]], &down);
-		synth_factor_div(&down, &m->up[c]);
 		synth_factor_mul(&m->belief[c], &down);
+		synth_factor_div(&m->belief[c], &m->up[c]);
 		synth_factor_free(&down);
 		scale_max(&m->belief[c]);
 	}

@@ -660,6 +660,68 @@ test_rounds(void)
 	gsl_rng_free(rng);
 }
 
+/*
+ * Potentials far apart (a chain {0,1} - {1,2} whose cliques favour opposite
+ * levels of column 1 by up to 1e300 in theta): propagation's messages reach
+ * the subnormals, and every marginal must still be finite, non-negative and
+ * add up to the total (a NaN here reached a released model's JSON); at most
+ * the total where both sides are past exp's range (linear space: 0).
+ */
+static void
+test_extreme_potentials(void)
+{
+	static const double mags[] = {0, 300, 700, 708, 710, 715, 745, 800, 1e6, 1e300};
+	int			sizes[3] = {2, 2, 2},
+				bad = 0,
+				runs = 0;
+	double		y[4] = {1, 1, 1, 1};
+	SynthMeasure me[2] = {{.set = 0x3, .sigma2 = 1, .y = y}, {.set = 0x6, .sigma2 = 1, .y = y}};
+
+	for (int i = 0; i < 10; i++)
+		for (int j = 0; j < 10; j++)
+			for (int sg = 0; sg < 4; sg++)
+			{
+				double		a = (sg & 1 ? -1 : 1) * mags[i],
+							b = (sg & 2 ? -1 : 1) * mags[j];
+				SynthModel	m;
+
+				synth_model_init(&m, 3, sizes, 100);
+				synth_model_add(&m, me, 2, 1 << 20);
+				for (int k = 0; k < m.nsets; k++)
+				{
+					double	   *v = m.theta[k].val;
+					bool		first = m.theta[k].set == 0x3;
+
+					/* theta_01(x0, x1) favours x1 = 1, theta_12(x1, x2) x1 = 0 */
+					v[0] = first ? -a : 0;
+					v[1] = first ? 0 : 0;
+					v[2] = first ? -a : -b;
+					v[3] = first ? 0 : -b;
+				}
+				synth_model_fit(&m, me, 0, 0, NULL, NULL);
+				for (SynthSet s = 1; s < 8; s++)
+				{
+					SynthFactor out;
+					double		sum = 0.0;
+
+					runs++;
+					if (synth_model_marginal(&m, s, &out) != SYNTH_OK)
+					{
+						bad++;
+						continue;
+					}
+					for (int64_t x = 0; x < out.ncells; x++)
+						sum += isfinite(out.val[x]) && out.val[x] >= 0 ? out.val[x] : NAN;
+					/* both sides past exp's range: every product underflows, all 0 */
+					bad += !(sum <= 100 * (1 + 1e-9) &&
+							 (fmin(mags[i], mags[j]) > 710 || sum >= 100 * (1 - 1e-9)));
+					synth_factor_free(&out);
+				}
+				synth_model_free(&m);
+			}
+	CHECK(bad == 0, "extreme potentials: %d of %d marginals not finite or not the total", bad, runs);
+}
+
 static void
 test_domains(void)
 {
@@ -1010,6 +1072,7 @@ main(void)
 	test_marginal_bound();
 	test_round_counts();
 	test_calibration();
+	test_extreme_potentials();
 	test_domains();
 	test_interval_bounds();
 	test_rounds();
