@@ -175,6 +175,8 @@ SELECT o, e.* FROM (VALUES
     ('{"class_weight": {"false": 2}}')) v(o),
   LATERAL regress.err(format('SELECT dpobj.dp_ebm(x, y, 1, 1e-6, %L) FROM regress_ebm.v', o)) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, y, 1e-9, 1e-6, '{"rounds": 10000}') FROM regress_ebm.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, y, 1, 1e-6, NULL) FROM regress_ebm.v$$) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '[]') FROM regress_ebm.v$$) e;
 
 -- ---- a float8 label within public bounds y_min, y_max: the identity link ----
 CREATE TABLE regress_ebm.reg AS

@@ -271,10 +271,10 @@ ebmparams_run(bool regression, OpParams *p, double epsilon, double delta, Jsonb 
 	p->epsilon = epsilon;
 	p->delta = delta;
 	dp_options_defaults(ebmparams_run_options, p);
-	dp_options_require(options, "dp_ebm", "Pass at least the norm bound, e.g. '{\"R\": 1}'.");
+	dp_options_require(options, "dp_ebm", "Pass '{}' for the defaults, e.g. '{\"bins\": 32}'.");
 	arg.parser = (DPOptionParser) {
 		.spec = ebmparams_run_options, .kind = regression ? ER : EC,
-			.example = "'{\"R\": 1}'", .aggname = "dp_ebm", .params = p, .arg = &arg,
+			.example = "'{\"bins\": 32}'", .aggname = "dp_ebm", .params = p, .arg = &arg,
 			.hint = regression ?
 			"Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows." :
 			"Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.",
