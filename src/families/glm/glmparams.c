@@ -313,8 +313,8 @@ glmparams_check_tune(GLMParams *p, GLMOptionArg *a)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
 					 "\"tune\" does not combine with \"R\": \"private\"",
 					 "Put candidate bounds in the grid instead, e.g. {\"tune\": {\"R\": [0.5, 1, 2]}}.");
-	/* the score recovers row counts from weighted ones: exact for w >= 2^-10 (tunecalib.h) */
-	if (Min(p->weight_pos, p->weight_neg) < GLM_TUNE_MIN_WEIGHT)
+	/* the score recovers row counts from weighted ones, as the balance estimate does */
+	if (Min(p->weight_pos, p->weight_neg) < OP_MIN_CLASS_WEIGHT)
 		tune_refused(ERRCODE_FEATURE_NOT_SUPPORTED,
 					 "\"tune\" needs class weights of at least 2^-10",
 					 "Raise the smaller weight of \"class_weight\" to at least 0.0009765625, or train without \"tune\".");

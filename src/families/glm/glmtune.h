@@ -20,8 +20,6 @@
 /* at most this many values per key and grid points in all */
 #define GLM_TUNE_MAX_VALUES		8
 #define GLM_TUNE_MAX_POINTS		64
-/* the smallest class weight "tune" accepts (its score's row counts need it: tunecalib.h) */
-#define GLM_TUNE_MIN_WEIGHT		(1.0 / 1024)
 /* the default share of each run's rho spent on its score */
 #define GLM_TUNE_DEFAULT_SHARE	0.1
 
