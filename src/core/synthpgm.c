@@ -18,6 +18,12 @@
 #define ARMIJO			0.5
 #define STEP_GROW		1.5
 #define MAX_BACKTRACK	40
+/*
+ * The most a step moves a log-potential: exp saturates far below it, and it
+ * keeps theta finite however many steps run (without it a cell whose noisy
+ * count is negative draws theta geometrically towards -1e308)
+ */
+#define MAX_MOVE		1000.0
 
 const char *
 synth_status_name(SynthStatus s)
@@ -359,7 +365,14 @@ static SynthStatus
 md_step(SynthModel *m, const SynthMeasure *meas, int nmeas, SynthFactor *mu,
 		SynthFactor *grad, SynthFactor *trial, SynthFactor *mu2, double *loss)
 {
-	double		eta = m->step * STEP_GROW;
+	double		eta = m->step * STEP_GROW,
+				gmax = 0.0;
+
+	for (int i = 0; i < m->nsets; i++)
+		for (int64_t x = 0; x < grad[i].ncells; x++)
+			gmax = fmax(gmax, fabs(grad[i].val[x]));
+	if (eta * gmax > MAX_MOVE)
+		eta = MAX_MOVE / gmax;
 
 	for (int bt = 0; bt < MAX_BACKTRACK; bt++, eta *= 0.5)
 	{
