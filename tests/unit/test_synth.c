@@ -694,7 +694,7 @@ test_extreme_potentials(void)
 
 					/* theta_01(x0, x1) favours x1 = 1, theta_12(x1, x2) x1 = 0 */
 					v[0] = first ? -a : 0;
-					v[1] = first ? 0 : 0;
+					v[1] = 0;
 					v[2] = first ? -a : -b;
 					v[3] = first ? 0 : -b;
 				}

@@ -318,16 +318,20 @@ auto_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 }
 
 /*
- * The designs and the part arrays, at their largest sizes; by size, no
- * parts and no logistic candidate: neither the parts nor the compaction
+ * The designs and the part arrays, at their largest sizes: the parts only
+ * where a selection runs (not by size), the compaction only for a logistic
+ * candidate (fin[0..K-1])
  */
 static void
-auto_data(const GLMState *s, int K, AutoData *a)
+auto_data(const GLMState *s, int K, const AutoRun *fin, AutoData *a)
 {
-	bool		parts = !s->params.auto_by_size;
-
+	bool		parts = !s->params.auto_by_size,
+				logistic = false;
 	int			pp;
 	int64		k = 0;
+
+	for (int j = 0; j < K; j++)
+		logistic |= fin[j].cand->kind == GLM_KIND_LOGISTIC;
 
 	a->K = K;
 	a->d = s->rows.d;
@@ -337,9 +341,9 @@ auto_data(const GLMState *s, int K, AutoData *a)
 #define AUTO_ALLOC(n, t) palloc_extended(sizeof(t) * (Size) Max((n), 1), MCXT_ALLOC_HUGE)
 	a->icnt = AUTO_ALLOC(a->nobs, int64);
 	a->part = parts ? AUTO_ALLOC((K + 1) * a->nobs, int64) : NULL;
-	a->prow = parts ? AUTO_ALLOC(a->nobs, int) : NULL;
-	a->py = parts ? AUTO_ALLOC(a->nobs, double) : NULL;
-	a->pcnt = parts ? AUTO_ALLOC(a->nobs, double) : NULL;
+	a->prow = logistic ? AUTO_ALLOC(a->nobs, int) : NULL;
+	a->py = logistic ? AUTO_ALLOC(a->nobs, double) : NULL;
+	a->pcnt = logistic ? AUTO_ALLOC(a->nobs, double) : NULL;
 	a->scnt = AUTO_ALLOC(a->nobs, double);
 #undef AUTO_ALLOC
 	/* glmstate_observations' order: row by row, positives first, nonzero counts */
@@ -684,7 +688,7 @@ auto_calibrate(DPRun *run)
 	AutoWork   *w = palloc0(sizeof(AutoWork));
 
 	w->K = auto_prepare_all(p, state->options, state->rows.d, w->sel, w->fin, &w->z);
-	auto_data(state, w->K, &w->a);
+	auto_data(state, w->K, w->fin, &w->a);
 	w->work = glm_minimise_work(w->a.pp);
 	w->theta = palloc0(sizeof(double) * w->a.pp);
 	/* one run of (eps, delta), approximate DP */
