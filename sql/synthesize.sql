@@ -110,6 +110,13 @@ SELECT * FROM regress.err($$SELECT * FROM dpobj.marginal('people_syn', ARRAY['no
 SELECT count(*), bool_and(r ?& ARRAY['sex', 'race', 'hours', 'age']) AS keys
   FROM dpobj.sample('people_syn', 70000) r;
 SELECT * FROM regress.err($$SELECT dpobj.sample('people_syn', -1)$$);
+-- a forged row count: beyond 2^53 refused (1e308 made every cell infinite, and the draw
+-- never ended); at 2^53 the draw is the model's
+SELECT * FROM regress.err($$SELECT dpobj.sample(ROW(m.mechanism, m.weights, m.bias, m.epsilon, m.delta,
+         jsonb_set(m.params, '{rows}', '1e308'))::dpobj.model, 5) FROM dpobj.get_model('people_syn') m$$);
+SELECT count(*) FROM dpobj.get_model('people_syn') m,
+       dpobj.sample(ROW(m.mechanism, m.weights, m.bias, m.epsilon, m.delta,
+                        jsonb_set(m.params, '{rows}', '9007199254740992'))::dpobj.model, 5);
 -- as a job: dpobj.submit(rel, 'synthesize', columns ('{}': every declared one), label
 -- (unused), epsilon, delta, options with "target"), refused at submit like synthesize()
 SELECT * FROM regress.err($$SELECT dpobj.submit('regress_syn.people', 'synthesize', '{}', '', 1, 1e-6, '{}')$$);

@@ -33,6 +33,11 @@ SELECT dpobj.gauss_epsilon(0, 1e-6) AS zero_rho,
        dpobj.gauss_epsilon(0.01, 1e-6) < dpobj.zcdp_epsilon(0.01, 1e-6) AS below_zcdp,
        dpobj.gauss_epsilon(96 * 0.00025355, 4.5e-7) < 1 AS fits_96,
        dpobj.zcdp_epsilon(96 * 0.00025355, 9e-7) > 1 AS zcdp_does_not;
+-- a large delta: the bounds would come out negative (-0.645 at rho 0.0244, delta 0.5);
+-- (0, delta) holds then, so neither is below 0, nor is a budget's spent epsilon
+SELECT dpobj.zcdp_epsilon(0.0244, 0.5) BETWEEN 0 AND 1e-9 AS zcdp_zero,
+       dpobj.gauss_epsilon(0.0244, 0.5) BETWEEN 0 AND 1e-9 AS gauss_zero,
+       dpobj.gauss_epsilon(0.0244, 0.05) > 0 AS gauss_positive_below;
 
 -- (1) 102 noisy-GD runs at (0.1, 1e-7) under (1, 1e-6), composed in Gaussian DP at
 -- half of the 9e-7 the reserve leaves: basic composition admits 10, zCDP 95
@@ -232,6 +237,23 @@ RESET ROLE;
 SELECT dpobj.runs_left('regress_zcdp.v', 'noisysgd', 0.1, 1e-7) AS owner_has_no_budget;
 CREATE TABLE regress_zcdp.w (a float8);
 SELECT * FROM regress_zcdp.err($$SELECT dpobj.runs_left('regress_zcdp.w', 'noisysgd', 0.1, 1e-7)$$);
+-- a grant with a large delta (0.5): each path's bound is below 0 before the clamp;
+-- the spent epsilon stays at least 0 and spent + remaining = granted, on the Gaussian
+-- path (x2: noisy GD only) and on the Renyi path (x3: opdisc, then noisy GD)
+CREATE TABLE regress_zcdp.x2 AS SELECT * FROM regress_zcdp.t;
+CREATE TABLE regress_zcdp.x3 AS SELECT * FROM regress_zcdp.t;
+SELECT dpobj.protect('regress_zcdp.x2'), dpobj.protect('regress_zcdp.x3');
+SELECT count(*) AS granted FROM unnest(ARRAY['regress_zcdp.x2', 'regress_zcdp.x3']::regclass[]) r,
+       dpobj.grant_budget(r, 'regress_zcdp_analyst', 10, 0.5);
+SET ROLE regress_zcdp_analyst;
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x2', 'noisysgd', ARRAY['a', 'b'], 'y', 0.5, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x3', 'opdisc', ARRAY['a', 'b'], 'y', 0.2, 1e-7)$$);
+SELECT * FROM regress_zcdp.err($$SELECT dpobj.train('regress_zcdp.x3', 'noisysgd', ARRAY['a', 'b'], 'y', 0.5, 1e-7, '{"R": 2, "T": 5}')$$);
+SELECT m.relation, m.spent_epsilon >= 0 AS not_negative, m.spent_epsilon <= 0.2 + 1e-9 AS below_sum,
+       m.spent_epsilon + m.remaining_epsilon = m.granted_epsilon AS adds_up
+  FROM dpobj.my_budgets m WHERE m.relation IN ('regress_zcdp.x2'::regclass, 'regress_zcdp.x3'::regclass)
+ ORDER BY 1::text;
+RESET ROLE;
 -- the ledger's new columns are append-only too
 SELECT * FROM regress_zcdp.err($$UPDATE dpobj.ledger SET rho = 1 WHERE relation = 'regress_zcdp.v'$$);
 

@@ -11,22 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a cell's weight: its value, or 0 where it is not a finite positive number */
+static double
+cell_weight(double p)
+{
+	return p > 0.0 && isfinite(p) ? p : 0.0;
+}
+
+/* cell i's expected count: weights over their largest (no overflow), uniform when all 0 */
+static double
+cell_expected(const double *p, int64_t i, double top, double z, int64_t k, int64_t g)
+{
+	return z > 0.0 ? cell_weight(p[i]) / top * (double) g / z : (double) g / k;
+}
+
 void
 synth_round_counts(const double *p, int64_t k, int64_t g, gsl_rng *rng, int64_t *count)
 {
-	double		z = 0.0,
+	double		top = 0.0,
+				z = 0.0,
 				u,
 				acc = 0.0;
 	int64_t		given = 0;
 	int64_t		next;
 
 	for (int64_t i = 0; i < k; i++)
-		z += p[i] > 0.0 ? p[i] : 0.0;
+		if (cell_weight(p[i]) > top)
+			top = p[i];
+	for (int64_t i = 0; top > 0.0 && i < k; i++)
+		z += cell_weight(p[i]) / top;
 	for (int64_t i = 0; i < k; i++)
 	{
-		double		e = z > 0.0 ? (p[i] > 0.0 ? p[i] : 0.0) * (double) g / z : (double) g / k;
-
-		count[i] = (int64_t) floor(e);
+		count[i] = (int64_t) floor(cell_expected(p, i, top, z, k, g));
 		given += count[i];
 	}
 	/* the g - given extra rows: systematic sampling on the fractional parts */
@@ -34,7 +50,7 @@ synth_round_counts(const double *p, int64_t k, int64_t g, gsl_rng *rng, int64_t 
 	next = 0;
 	for (int64_t i = 0; i < k && given < g; i++)
 	{
-		double		e = z > 0.0 ? (p[i] > 0.0 ? p[i] : 0.0) * (double) g / z : (double) g / k;
+		double		e = cell_expected(p, i, top, z, k, g);
 
 		acc += e - floor(e);
 		while (given < g && acc > u + (double) next)
@@ -44,9 +60,9 @@ synth_round_counts(const double *p, int64_t k, int64_t g, gsl_rng *rng, int64_t 
 			next++;
 		}
 	}
-	/* rounding left a row over: the largest cells take it */
+	/* rounding left a row over: the cells with weight take it (the largest has) */
 	for (int64_t i = 0; given < g; i = (i + 1) % k)
-		if (z <= 0.0 || p[i] > 0.0)
+		if (z <= 0.0 || cell_weight(p[i]) > 0.0)
 		{
 			count[i]++;
 			given++;

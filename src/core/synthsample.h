@@ -28,8 +28,9 @@
 extern SynthStatus synth_sample(const SynthModel *m, int64_t n, gsl_rng *rng, int *rows);
 
 /*
- * k counts summing to exactly g with E[count_i] = g p_i / sum p (p >= 0;
- * all 0: uniform), by systematic sampling of the fractions.
+ * k counts summing to exactly g with E[count_i] = g p_i / sum p (a p that
+ * is not finite and positive counts as 0; all 0: uniform), by systematic
+ * sampling of the fractions.
  */
 extern void synth_round_counts(const double *p, int64_t k, int64_t g, gsl_rng *rng,
 							   int64_t *count);

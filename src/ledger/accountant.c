@@ -88,6 +88,17 @@ num_float_bound(Numeric a, bool up)
 	return nextafter(f, up ? INFINITY : -INFINITY);
 }
 
+/*
+ * A conversion's epsilon, never below 0: at a large delta the bound can come
+ * out negative, and since a conversion's delta only falls as epsilon grows,
+ * (0, delta) then holds already (NaN stays NaN: "no value")
+ */
+static double
+eps_at_least_zero(double e)
+{
+	return e < 0.0 ? 0.0 : e;
+}
+
 Numeric
 account_zcdp_epsilon(Numeric rho, Numeric delta)
 {
@@ -102,7 +113,7 @@ account_zcdp_epsilon(Numeric rho, Numeric delta)
 	if (!(d > 0.0 && d < 1.0))
 		return NULL;
 	r = num_float_bound(rho, true);
-	e = zcdp_eps(r, d);
+	e = eps_at_least_zero(zcdp_eps(r, d));
 	if (!isfinite(e) || !isfinite(r))
 		return NULL;
 	account_decimal_up(e * (1.0 + ACCOUNT_MARGIN_REL) + ACCOUNT_MARGIN_ABS, buf, sizeof(buf));
@@ -214,7 +225,7 @@ account_gauss_epsilon(Numeric rho, Numeric delta)
 		return int64_to_numeric(0);
 	if (!(d > 0.0 && d < 1.0) || !isfinite(r))
 		return NULL;
-	hi = zcdp_eps(r, d);
+	hi = eps_at_least_zero(zcdp_eps(r, d));
 	if (!isfinite(hi))
 		return NULL;
 	return num_of_double_up(gdp_epsilon_below(mu, d, hi));
@@ -240,7 +251,8 @@ account_part2_epsilon(const AccountBudget *b, Numeric rho, Numeric rdp, double o
 			account_gauss_epsilon(rho, account_delta_path(b)) : NULL;
 	if (!(order > 1.0) || !(d > 0.0 && d < 1.0))
 		return NULL;
-	e = order * num_float_bound(rho, true) + num_float_bound(rdp, true) + rdp_conversion(order, d);
+	e = eps_at_least_zero(order * num_float_bound(rho, true) + num_float_bound(rdp, true) +
+						  rdp_conversion(order, d));
 	if (!isfinite(e))
 		return NULL;
 	return num_of_double_up(e);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -481,6 +482,45 @@ test_round_counts(void)
 	for (int i = 0; i < 7; i++)
 		CHECK(fabs(mean[i] / (20000 / 13) - 13 * p[i] / 5.25) < 0.05, "unbiased, cell %d: %g", i,
 			  mean[i] / (20000 / 13));
+	gsl_rng_free(rng);
+}
+
+/*
+ * Cells a forged model can hold: infinite, NaN, negative, and finite ones
+ * whose sum overflows.  The counts still add up to g, the finite positive
+ * cells share them in proportion, the rest get none (the old loop never
+ * ended: NaN expectations, then no cell eligible for the rows left over);
+ * SIGALRM ends a run that hangs.
+ */
+static void
+test_round_counts_extreme(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		p[6] = {INFINITY, NAN, -1.0, 1e308, 1e308, 5e307};
+	double		all_bad[3] = {NAN, -INFINITY, 0.0};
+	int64_t		cnt[6];
+	bool		exact = true,
+				share = true;
+
+	alarm(20);
+	for (int t = 0; t < 2000; t++)
+	{
+		int64_t		g = 1 + t % 50,
+					sum = 0;
+
+		synth_round_counts(p, 6, g, rng, cnt);
+		for (int i = 0; i < 6; i++)
+			sum += cnt[i];
+		exact &= sum == g;
+		share &= cnt[0] == 0 && cnt[1] == 0 && cnt[2] == 0 &&
+			fabs(cnt[3] - g * 0.4) < 1.0 && fabs(cnt[5] - g * 0.2) < 1.0;
+		synth_round_counts(all_bad, 3, g, rng, cnt);
+		exact &= cnt[0] + cnt[1] + cnt[2] == g;
+		share &= llabs(cnt[0] - cnt[2]) <= 1;
+	}
+	alarm(0);
+	CHECK(exact, "the counts add up to g with non-finite and overflowing cells");
+	CHECK(share, "finite positive cells share the rows in proportion, the others none");
 	gsl_rng_free(rng);
 }
 
@@ -1120,6 +1160,7 @@ main(void)
 	test_estimation();
 	test_marginal_bound();
 	test_round_counts();
+	test_round_counts_extreme();
 	test_calibration();
 	test_extreme_potentials();
 	test_bounded_steps();

@@ -591,8 +591,9 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	in_weights(&in, th);
 	in_columns(&in, f);
 	f->rows = f->res.total = in_number(in.params, "rows");
-	if (!(f->rows >= 1.0))
-		synthmodel_forged("\"rows\" is below 1");
+	/* a table's noisy row count: at least 1, at most 2^53 (an exact float8) */
+	if (!(f->rows >= 1.0) || f->rows > 9007199254740992.0)
+		synthmodel_forged("\"rows\" is below 1 or above 2^53");
 	f->res.rho_spent = in_number(in.params, "rho_spent");
 	in_measurements(&in, &f->res);
 	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res, f->res.nmeas);
