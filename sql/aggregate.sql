@@ -68,6 +68,10 @@ SELECT mechanism, epsilon, delta, kind, outcome FROM dpobj.ledger ORDER BY id DE
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, NULL)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);
+-- the state functions refuse a state they did not make (named as the counts state, not
+-- as one aggregate's)
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_finalfn(ARRAY[1, 2, 3]::float8[])$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_combinefn(ARRAY[1, 2, 3]::float8[], ARRAY[1]::float8[])$$);
 -- an option other than "layout", "rows_per_unit" and "sealed" is refused
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0]::float8[], true, 1, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}, "bogus": 1}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0]::float8[], true, 1e-7, 1e-6, '{"layout": {"encoding": [{"column": "sex", "levels": ["F", "M"]}], "group_by": [], "what": [{"stat": "count"}]}}')$$);

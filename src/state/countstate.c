@@ -37,8 +37,8 @@ countstate_values(ArrayType *a, int nstate)
 		ARR_ELEMTYPE(a) != FLOAT8OID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("invalid dp_evaluate state"),
-				 errhint("The state comes only from dpobj.dp_evaluate itself.")));
+				 errmsg("invalid dpobj counts state"),
+				 errhint("The state comes only from the dpobj aggregate that made it.")));
 	return (double *) ARR_DATA_PTR(a);
 }
 
@@ -53,7 +53,7 @@ countstate_combine(FunctionCallInfo fcinfo, int nstate, int nrun)
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("dp_evaluate's combine function called in non-aggregate context"),
+				 errmsg("a dpobj combine function called in non-aggregate context"),
 				 errhint("Combine functions run only inside dpobj's aggregates.")));
 	if (PG_ARGISNULL(1))
 	{
