@@ -75,6 +75,9 @@ jsonb_arg_cached(FunctionCallInfo fcinfo, Jsonb *arg, int argno, JsonbArgBuild b
 	JsonbArgCache *n;
 	MemoryContext old;
 
+	/* no argument: build refuses it on its own grounds; nothing to cache */
+	if (arg == NULL)
+		return build(NULL, CurrentMemoryContext);
 	if (c != NULL && c->stable)
 		return c->built;
 	if (c != NULL && VARSIZE(c->arg) == VARSIZE(arg) && memcmp(c->arg, arg, VARSIZE(arg)) == 0)

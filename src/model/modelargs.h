@@ -33,7 +33,8 @@ typedef void *(*JsonbArgBuild) (Jsonb *arg, MemoryContext cxt);
  * argno, and when that is a constant or a query parameter (the same on
  * every row, as in train()'s query) it is built once; else, or with argno
  * -1 (arg from elsewhere), again whenever its bytes change.  In an
- * aggregate's transition function argno counts the state.
+ * aggregate's transition function argno counts the state.  A NULL arg goes
+ * to build uncached: build must refuse it (an SQL NULL options argument).
  */
 extern void *jsonb_arg_cached(FunctionCallInfo fcinfo, Jsonb *arg, int argno, JsonbArgBuild build);
 

@@ -81,8 +81,6 @@ evm_build(Jsonb *options, MemoryContext cxt)
 static ClassPredictor *
 evm_model(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	if (options == NULL)
-		(void) evaluate_model_datum(NULL);	/* raises: no model */
 	return jsonb_arg_cached(fcinfo, options, 5, evm_build);
 }
 

@@ -264,8 +264,6 @@ eval_build(Jsonb *options, MemoryContext cxt)
 static EvalCache *
 eval_cache(FunctionCallInfo fcinfo, Jsonb *options, int argno)
 {
-	if (options == NULL)
-		(void) evaluate_model_datum(NULL);	/* raises: no model */
 	return jsonb_arg_cached(fcinfo, options, argno, eval_build);
 }
 

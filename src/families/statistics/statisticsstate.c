@@ -36,8 +36,6 @@ agg_layout_build(Jsonb *options, MemoryContext cxt)
 static AggLayout *
 agg_cache(FunctionCallInfo fcinfo, Jsonb *options)
 {
-	if (options == NULL)
-		return agg_layout_of_options(NULL);	/* raises: no layout */
 	return jsonb_arg_cached(fcinfo, options, 5, agg_layout_build);
 }
 
@@ -326,8 +324,6 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_ARRAYTYPE_P(state);
 	}
-	if (options == NULL)
-		(void) agg_layout_of_options(NULL);	/* raises: no layout */
 	c = jsonb_arg_cached(fcinfo, options, 4, agg_cols_build);
 	if (!c->checked)
 	{
