@@ -35,6 +35,7 @@ SELECT count(*) AS releases, count(DISTINCT r) AS distinct_releases,
 CREATE TEMP TABLE cols_opt AS
 SELECT jsonb_build_object('layout', rest || jsonb_build_object('encoding', enc)) AS o FROM cols_lay;
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), sex, hours, race) FROM cols_rows$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, NULL, sex, hours, race) FROM cols_rows$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), sex, hours, race, age::int) FROM cols_rows$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), VARIADIC ARRAY['F', '1', 'a', '2']) FROM cols_rows$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), sex, hours, race, age) FROM cols_rows$$);
