@@ -54,9 +54,9 @@ SELECT e->'delta' AS delta, e ? 'tp' AS released
 -- public-ground errors
 SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, '{}') FROM regress_eval.pts;
 -- NULL options: the same refusal for each label type's overload (never a crash)
-SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, NULL) FROM regress_eval.pts;
-SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], a, 1, 1e-6, NULL) FROM regress_eval.pts;
-SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y::text, 1, 1e-6, NULL) FROM regress_eval.pts;
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, NULL) FROM regress_eval.pts$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], a, 1, 1e-6, NULL) FROM regress_eval.pts$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y::text, 1, 1e-6, NULL) FROM regress_eval.pts$$);
 SELECT dpobj.dp_evaluate(ARRAY[a]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text)) FROM regress_eval.pts, m;
 SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1, 1e-6, jsonb_build_object('model', m::text, 'R', 1)) FROM regress_eval.pts, m;
 SELECT dpobj.dp_evaluate(ARRAY[a, b]::float8[], y, 1e-7, 1e-6, jsonb_build_object('model', m::text)) FROM regress_eval.pts, m;
