@@ -16,7 +16,8 @@
 #    0.1.0 and 0.2.0 releases (tests/upgrade), the
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
 #    that the tree and the documents agree and README.md's path runs as written
-#    (tests/docs), the empirical privacy audit of
+#    (tests/docs), a seeded fuzz of the SQL surface that fails on a crash, a hang or an
+#    internal error (tests/fuzz), the empirical privacy audit of
 #    every mechanism (tests/audit: lower bounds on mu or epsilon from thousands of runs on
 #    neighbouring tables, and mutant builds it must flag: those build and run in the
 #    background from step 2 on, after the Citus build, on their own installation copy and
@@ -266,6 +267,9 @@ run_suite readme "$REPO/tests/docs/readme.sh"
 # the sealed protected path: schema checks, the DROP guard, the side channels one by
 # one and the neighbour harness over every mechanism
 run_suite security "$REPO/tests/security/run.sh"
+# thousands of odd calls (aggregates, forged models and states, helpers): a result or a
+# plain error each, never a crash, a hang or an internal error (seeded: a failure replays)
+run_suite fuzz "$REPO/tests/fuzz/run.sh"
 # empirical privacy audit: every mechanism run thousands of times on two neighbouring
 # tables; a statistically valid lower bound (mu for Gaussian releases, epsilon otherwise)
 # must not exceed the claim, and mutant builds with one calibration 1.25 times too weak

@@ -30,7 +30,7 @@ def pg(flag):
 
 
 # what the suite runs beyond the compiler: pg_regress, the server, pgTAP and pg_prove,
-# pg_cron (tests/jobs), python3 (tests/docs, tests/audit), make and the C compiler
+# pg_cron (tests/jobs), python3 (tests/docs, tests/audit, tests/fuzz), make and the C compiler
 def required_files():
     bindir, share, pkglib = pg("--bindir"), pg("--sharedir"), pg("--pkglibdir")
     return [f"{bindir}/postgres", f"{bindir}/initdb", f"{bindir}/pg_ctl", f"{bindir}/psql",
