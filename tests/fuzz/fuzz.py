@@ -81,10 +81,12 @@ LABELS = {
 TYPES = {"b": "bool", "f": "float8", "t": "text", "k": "bigint"}
 MODEL_NAMES = ["ebm", "ebm_reg", "logistic", "noisysgd", "opsamp", "passglm", "auto", "linreg",
                "multiclass", "halfspace", "rspm", "expmech", "synth"]
-STATE_NAMES = ["halfspace", "rspm", "expmech", "logistic", "noisysgd", "opsamp", "auto", "linreg",
-               "passglm", "ebm", "ebm_reg", "synth"]
-STATE_OF = {"rspm": "halfspace", "expmech": "halfspace", "opsamp": "logistic", "auto": "logistic",
-            "ebm_reg": "ebm"}
+STATES = {  # fz.fin_/comb_<name>: its row of fz.states and its state type (setup.sql)
+    "halfspace": ("halfspace", "halfspace"), "rspm": ("halfspace", "halfspace"),
+    "expmech": ("halfspace", "halfspace"), "logistic": ("logistic", "glm"),
+    "noisysgd": ("noisysgd", "glm"), "opsamp": ("logistic", "glm"), "auto": ("logistic", "glm"),
+    "linreg": ("linreg", "linreg"), "passglm": ("passglm", "linreg"), "ebm": ("ebm", "ebm"),
+    "ebm_reg": ("ebm", "ebm"), "synth": ("synth", "synth")}
 RAW_ROWS = ["'{\"sex\": \"F\", \"hours\": 3}'", "'{}'", "'{\"x0\": 1, \"x1\": 0.5, \"x2\": -1}'",
             "'{\"sex\": \"nope\", \"hours\": \"NaN\"}'", "'[1, 2]'", "'null'", "NULL",
             "'{\"sex\": null, \"hours\": 1e308}'"]
@@ -199,8 +201,8 @@ def case_model(rng):
 
 
 def case_state(rng):
-    name = rng.choice(STATE_NAMES)
-    st = STATE_OF.get(name, name)
+    name = rng.choice(sorted(STATES))
+    st, stype = STATES[name]
     s = "s"
     for _ in range(rng.choice([1, 1, 2, 3])):
         s = "fz.forge(%s, %d, %d, %d)" % (s, rng.choice([0, 1, 1, 1, 2, 3, 4, 5]),
@@ -208,7 +210,6 @@ def case_state(rng):
                                           rng.randrange(1000))
     if rng.random() < 0.5:
         return "SELECT fz.fin_%s(%s) IS NULL FROM fz.states WHERE name = '%s'" % (name, s, st)
-    stype = {"logistic": "glm", "noisysgd": "glm", "passglm": "linreg"}.get(st, st)
     return ("SELECT fz.comb_%s(x::dpobj.%s_state) IS NULL FROM fz.states, "
             "LATERAL (VALUES (s), (%s)) v(x) WHERE name = '%s'" % (name, stype, s, st))
 
@@ -253,7 +254,7 @@ def case_protected(rng, keys):
             options(rng, keys.get(TRAIN[mech], []), base, "options" in odd))
     elif fn == "describe":
         call = "count(*) FROM dpobj.describe('fz.people', %s, %s, %s)" % (
-            eps, delta, options(rng, ["columns", "confidence", "group_by", "rows_per_unit"], {},
+            eps, delta, options(rng, ["columns", "bins", "shares", "filter", "rows_per_unit"], {},
                                 "options" in odd))
     elif fn == "aggregate":
         what = "[%s]" % ", ".join(rng.sample(STATS[:5] if "options" not in odd else STATS,
