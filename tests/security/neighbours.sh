@@ -6,7 +6,7 @@
 # selection, NaN / NULL / infinite / 1e300 / 7.31e-400 values, a NULL or flipped label,
 # an indexed filter column), runs every mechanism (the families' [neighbours] lines,
 # tests/families/README) in both through
-# dpobj.train() and through dpobj.submit(), and dpobj.evaluate() with every model of
+# dpobj.train() and through dpobj.submit() (jobs: see JOB_EVERY), and dpobj.evaluate() with every model of
 # eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
@@ -511,9 +511,10 @@ compare_pair() {
 }
 
 # compare_runs PATH SUFFIX: compare_pair for every run, on its files SCEN.MECHNAME.SUFFIX.0/1
-compare_runs() {
+compare_runs() { # PATH SUFFIX [RUNS-ARRAY-NAME, default RUNS]
     local run scen mname kind
-    for run in "${RUNS[@]}"; do
+    local -n runs_=${3:-RUNS}
+    for run in "${runs_[@]}"; do
         IFS=$'\t' read -r scen _ mname _ kind _ <<<"$run"
         compare_pair "$scen" "$mname" "$1" "$WORK/$scen.$mname.$2.0" "$WORK/$scen.$mname.$2.1" "$kind"
     done
@@ -573,6 +574,21 @@ for sline in "${SCENS[@]}"; do
         RUNS+=("$scen"$'\t'"$feats"$'\t'"$mname"$'\t'"$mech"$'\t'"$kind"$'\t'"$RUN_OPTS"$'\t'"${label:-y}")
     done
 done
+
+# The jobs: submit() runs the run train() runs, in a worker of its own.  What a job adds
+# (the worker's session and settings, its stored outcome, error and model) is checked with
+# every mechanism on the scenarios of JOB_EVERY (a selection, a failing row, every memory
+# and sampling switch, a unit, declared domains, classes) and, on the other scenarios (the
+# further kinds of row and unit, whose every pair train() compares), with one mechanism
+# of each state and charge (JOB_MECHANISMS).
+JOB_EVERY='empty_one|float_nan|distinct|sample.*|spill|unit_k|domain_level|null_class|bad_class|income'
+JOB_MECHANISMS='opdisc|opdisc_mip|expmech|opsamp|logistic_obj|logistic_privr|auto|noisysgd_tune|logistic_mc|noisysgd|noisysgd_mc|ebm|passglm|linear'
+JRUNS=()
+for run in "${RUNS[@]}"; do
+    IFS=$'\t' read -r scen _ mname _ <<<"$run"
+    [[ $scen =~ ^($JOB_EVERY)$ || $mname =~ ^($JOB_MECHANISMS)$ ]] && JRUNS+=("$run")
+done
+echo "# ${#RUNS[@]} runs through train(), ${#JRUNS[@]} of them as jobs"
 
 phase "setup"
 # ---- dpobj.train() -------------------------------------------------------------------
@@ -716,7 +732,7 @@ for i in 0 1; do
     # before the charge, tested in tests/jobs) is raised above their number
     echo "SET dpobj.max_jobs_per_role = 100000;" >"$WORK/submit.$i.sql"
 done
-for run in "${RUNS[@]}"; do
+for run in "${JRUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     role_of "$mech" "$opts"
     for i in 0 1; do
@@ -729,7 +745,7 @@ for i in 0 1; do
     batch "${DBS[$i]}" "$WORK/submit.$i.sql" -v VERBOSITY=verbose &
 done
 wait
-for run in "${RUNS[@]}"; do
+for run in "${JRUNS[@]}"; do
     IFS=$'\t' read -r scen _ mname _ <<<"$run"
     for i in 0 1; do
         # the job id: the output's last all-digit line
@@ -773,7 +789,7 @@ JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilo
   FROM dpobj.jobs WHERE id ="
 JOB_SQL=${JOB_SQL//$'\n'/ }
 for i in 0 1; do : >"$WORK/jobs.$i.sql"; done
-for run in "${RUNS[@]}"; do
+for run in "${JRUNS[@]}"; do
     IFS=$'\t' read -r scen feats mname mech kind opts label <<<"$run"
     for i in 0 1; do
         job=${JOB[$scen.$mname.$i]}
@@ -807,7 +823,7 @@ for i in 0 1; do
 done
 wait
 
-compare_runs submit job
+compare_runs submit job JRUNS
 phase "job results"
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ <<<"$sline"
