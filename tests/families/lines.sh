@@ -2,8 +2,8 @@
 # tests/families/lines.sh — every family's harness lines (tests/families/README), in the
 # registry's order: the families of DP_FAMILIES in src/families/registry.c.
 #   bash tests/families/lines.sh SECTION   prints each family's [SECTION] (comments kept)
-# Sourced, it defines family_names, family_lines SECTION, zcdp_run MECH OPTS and
-# neighbour_lines (the [neighbours] lines, approximate-DP ones first).
+# Sourced, it defines family_names, family_lines SECTION, zcdp_run MECH OPTS,
+# neighbour_lines (the [neighbours] lines, approximate-DP ones first) and mechanism_firsts.
 FAMILIES_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 family_names() {
@@ -38,6 +38,10 @@ neighbour_lines() {
     done <<<"$lines"
     [[ ${#zcdp[@]} -eq 0 ]] || printf '%s\n' "${zcdp[@]}"
 }
+
+# the first of a mechanism's lines in neighbour_lines, for each mechanism: a harness that
+# runs every line one way runs these another way (a job wraps the run train() runs)
+mechanism_firsts() { neighbour_lines | awk '!seen[$2]++'; }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
     set -euo pipefail

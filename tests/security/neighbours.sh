@@ -577,12 +577,12 @@ done
 
 # The jobs: submit() runs the run train() runs, in a worker of its own.  What a job adds
 # (the worker's session and settings, its stored outcome, error and model) is checked with
-# every mechanism on the scenarios of JOB_EVERY (a selection, a failing row, every memory
-# and sampling switch, a unit, declared domains, classes) and, on the other scenarios (the
-# further kinds of row and unit, whose every pair train() compares), with one mechanism
-# of each state and charge (JOB_MECHANISMS).
+# every line on the scenarios of JOB_EVERY (a selection, a failing row, every memory and
+# sampling switch, a unit, declared domains, classes) and, on the other scenarios (the
+# further kinds of row and unit, whose every pair train() compares), with each
+# mechanism's first line (mechanism_firsts).
 JOB_EVERY='empty_one|float_nan|distinct|sample.*|spill|unit_k|domain_level|null_class|bad_class|income'
-JOB_MECHANISMS='opdisc|opdisc_mip|expmech|opsamp|logistic_obj|logistic_privr|auto|noisysgd_tune|logistic_mc|noisysgd|noisysgd_mc|ebm|passglm|linear'
+JOB_MECHANISMS=$(mechanism_firsts | awk '{print $1}' | paste -sd'|') || { echo "not ok - the families' [neighbours] lines"; exit 1; }
 JRUNS=()
 for run in "${RUNS[@]}"; do
     IFS=$'\t' read -r scen _ mname _ <<<"$run"
