@@ -125,21 +125,27 @@ t_is "leak 6: ... the protected scan is not counted at all (track_counts pinned)
 t_check "leak 6: ... the owner's policy function is not counted (track_functions pinned)" \
     bash -c "! grep -q '^functions|visible' '$OUT/i1'"
 # planner and executor output: debug_print_plan with every message sent to the client.
-# The plans of dpobj's own lookups follow the planner statistics autovacuum gives dpobj's
-# tables at a moment of its own (the ledger grows with every run): such a change between
-# two attacks changes their line counts whatever the rows (seen: 95 lines, a plan with one
-# parameter more).  So the empty selection runs between two runs of the one-row selection
-# and must match one of them: a change of statistics falls into at most one of the two
-# gaps, a message that depends on the row into both.
-attack "$OUT/d1" 2 "SET debug_print_plan = on; SET client_min_messages = debug5;"
-attack "$OUT/d0" 0 "SET debug_print_plan = on; SET client_min_messages = debug5;"
-attack "$OUT/d2" 2 "SET debug_print_plan = on; SET client_min_messages = debug5;"
+# Two things change a run's line count whatever the rows: the plans of dpobj's own lookups
+# follow the planner statistics autovacuum gives dpobj's tables at a moment of its own (seen:
+# 95 lines, a plan with one parameter more, from one run on), and under load a run now and
+# then gets one server message more (2 lines, in either selection).  So one-row and empty
+# selections alternate over five runs, and some two consecutive runs must agree: such a
+# change breaks at most three of the four pairs, a message that depends on the row all four.
+DRUNS=(2 0 2 0 2) DCOUNTS=() dsame=0
+for k in 0 1 2 3 4; do
+    attack "$OUT/d$k" "${DRUNS[$k]}" "SET debug_print_plan = on; SET client_min_messages = debug5;"
+    DCOUNTS+=("$(grep -c '' "$OUT/d$k")")
+    ((k > 0)) && [[ ${DCOUNTS[$k]} == "${DCOUNTS[$((k - 1))]}" ]] && dsame=1
+done
 relid=$(t_psql -d "$DB" -c "SELECT 'people'::regclass::oid")
 t_check "leak 6: debug_print_plan shows nothing of the protected query (no :relid $relid)" \
-    bash -c "! grep -qE ':relid $relid( |\$)' '$OUT/d1' '$OUT/d0' '$OUT/d2'"
-n1=$(grep -c '' "$OUT/d1") n0=$(grep -c '' "$OUT/d0") n2=$(grep -c '' "$OUT/d2")
-[[ $n0 == "$n2" ]] && n1=$n2
-t_is "leak 6: ... and as many messages for one row as for none (before or after it)" "$n1" "$n0"
+    bash -c "! grep -qE ':relid $relid( |\$)' '$OUT'/d[0-4]"
+t_check "leak 6: ... and as many messages for one row as for none (lines of runs 1, 0, 1, 0, 1: ${DCOUNTS[*]})" \
+    test "$dsame" = 1
+if ((!dsame)); then
+    # what differs between the first two, but for the plan trees' lines
+    diff <(grep -v '^ ' "$OUT/d0" | sort) <(grep -v '^ ' "$OUT/d1" | sort) | head -n 12 | cut -c1-160 | sed 's/^/#   /'
+fi
 # a parallel plan: its workers would not see the protected context (the setting that
 # forces one: debug_parallel_query, force_parallel_mode before PostgreSQL 16)
 force_parallel=$(t_psql -d "$DB" -c "SELECT name FROM pg_settings
