@@ -39,9 +39,9 @@ neighbour_lines() {
     [[ ${#zcdp[@]} -eq 0 ]] || printf '%s\n' "${zcdp[@]}"
 }
 
-# the first of a mechanism's lines in neighbour_lines, for each mechanism: a harness that
-# runs every line one way runs these another way (a job wraps the run train() runs)
-mechanism_firsts() { neighbour_lines | awk '!seen[$2]++'; }
+# of the neighbour_lines on stdin, each mechanism's first: a harness that runs every line
+# one way runs these another way (a job wraps the run train() runs)
+mechanism_firsts() { awk '!seen[$2]++'; }
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
     set -euo pipefail

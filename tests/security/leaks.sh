@@ -133,7 +133,7 @@ t_check "leak 6: ... the owner's policy function is not counted (track_functions
 # selections alternate over five runs, and some two consecutive runs must agree: such a
 # change breaks at most three of the four pairs, a message that depends on the row all four.
 DRUNS=(2 0 2 0 2) DCOUNTS=() dsame=0
-for k in 0 1 2 3 4; do
+for k in "${!DRUNS[@]}"; do
     attack "$OUT/d$k" "${DRUNS[$k]}" "SET debug_print_plan = on; SET client_min_messages = debug5;"
     DCOUNTS+=("$(grep -c '' "$OUT/d$k")")
     ((k > 0)) && [[ ${DCOUNTS[$k]} == "${DCOUNTS[$((k - 1))]}" ]] && dsame=1
