@@ -31,6 +31,7 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
+#include "protected/runaccess.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
 #include "state/agglayout.h"
@@ -197,6 +198,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
+	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
+	run_check_access(relid, relation);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(4), &c);
 	aggrun_check_options(options);

@@ -38,6 +38,7 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
+#include "protected/runaccess.h"
 #include "protected/spiplans.h"
 #include "protected/units.h"
 #include "state/agglayout.h"
@@ -257,6 +258,8 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	relid = PG_GETARG_OID(0);
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
+	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
+	run_check_access(relid, relation);
 	/* public grounds only: the options, the catalog, the declarations */
 	initStringInfo(&o.pass);
 	appendStringInfoChar(&o.pass, '{');
