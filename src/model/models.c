@@ -52,11 +52,13 @@ static const char models_delete_sql[] =
 "DELETE FROM dpobj.models WHERE ownerid OPERATOR(pg_catalog.=) $1 "
 "AND name OPERATOR(pg_catalog.=) $2";
 
+/* kind: the model's (dpobj.model_kind), read once when it is stored */
 static const char models_insert_sql[] =
 "INSERT INTO dpobj.models (name, ownerid, mechanism, epsilon, delta, params, "
-"relation, ledger_id, model) "
+"relation, ledger_id, model, kind) "
 "SELECT $2, $1, ($3::dpobj.model).mechanism, ($3::dpobj.model).epsilon, "
-"($3::dpobj.model).delta, ($3::dpobj.model).params, $4, $5, $3";
+"($3::dpobj.model).delta, ($3::dpobj.model).params, $4, $5, $3, "
+"dpobj.model_kind($3::dpobj.model)";
 
 static void
 models_check_format(const char *name)

@@ -215,8 +215,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	else
 	{
 		aggrun_key_no_max(options);
-		aggrun_run(fcinfo, relid, relation, c.cols, c.ncols, NULL, c.what, c.group_by, options,
-				   fcinfo->args[2].value, fcinfo->args[3].value);
+		aggrun_run(fcinfo, "aggregate", relid, relation, c.cols, c.ncols, NULL, c.what,
+				   c.group_by, options, fcinfo->args[2].value, fcinfo->args[3].value);
 	}
 	return (Datum) 0;
 }
@@ -254,9 +254,9 @@ aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **c
 }
 
 void
-aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
-		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
-		   Datum delta)
+aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *relation,
+		   char **cols, int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
+		   Jsonb *options, Datum epsilon, Datum delta)
 {
 	Jsonb	   *layout;
 	AggLayout  *l;
@@ -267,7 +267,7 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 	/* the label is unused ('aggregate' has none) */
-	rel = aggrun_train(fcinfo, relid, "aggregate", cols, ncols, cols[0], enc, layout, options,
+	rel = aggrun_train(fcinfo, relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */

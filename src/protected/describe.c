@@ -275,7 +275,7 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	what = describe_what(encoding_parse(enc), &o);
 	pass = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(o.pass.data)));
-	aggrun_run(fcinfo, relid, relation, cols, ncols, enc, what,
+	aggrun_run(fcinfo, "describe", relid, relation, cols, ncols, enc, what,
 			   construct_empty_array(TEXTOID), pass, fcinfo->args[1].value, fcinfo->args[2].value);
 	describe_notice(relid, relation, encoding_parse(enc), &o, PG_GETARG_FLOAT8(1));
 	return (Datum) 0;

@@ -644,7 +644,9 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
-	strlcpy(ctx->mechanism, mech->name, NAMEDATALEN);
+	/* the ledger names the entry point: an alias run as another ('describe') by its own name */
+	strlcpy(ctx->mechanism, method == NULL ? text_to_cstring(PG_GETARG_TEXT_PP(1)) : mech->name,
+			NAMEDATALEN);
 	strlcpy(ctx->epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
 	strlcpy(ctx->delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
