@@ -426,9 +426,10 @@ train_lock_budget(Oid relid)
 	RoleSwitch	rs;
 	int64		budget;
 	bool		found;
+	Oid			analyst = GetUserId();	/* the caller's, before the switch */
 
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	found = budget_for_id(relid, GetUserId(), &budget);
+	found = budget_for_id(relid, analyst, &budget);
 	role_switch_end(&rs);
 	if (found)
 		dpobj_run_budget_lock(budget);
