@@ -146,9 +146,9 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
         "ebm": lambda r: r.get("ε") == "1"}
 # columns a section leaves out (the CSV keeps them)
-HIDE = {"audit": {"runs CI/bench"}, "units_cost": {"min–max ms"}, "citus": {"n", "rows/s"},
-        "throughput": {"rows/s (median)"}, "parallel": {"rows/s"}, "logistic": {"what"},
-        "citus_train": {"runs s", "rows/s"}, "synth_sqlpath": {"synthetic rows"}, "synth": {"err1", "user_s"}, "imbalanced": {"ε"}, "operating": {"accuracy ε 1"}}
+HIDE = {"citus": {"n", "rows/s"}, "parallel": {"rows/s"},
+        "citus_train": {"runs s", "rows/s"}, "synth_sqlpath": {"synthetic rows"}, "synth": {"err1", "user_s"},
+        "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
     cells = OrderedDict()
@@ -247,6 +247,52 @@ def grid_per_set(rows):
     return list(out.values())
 
 
+# a row per value of the key columns, a column per value of col (named by name(value)), its
+# cell cell(row); cells a row lacks are "—"
+def by_column(rows, keys, col, name, cell):
+    out = OrderedDict()
+    for r in rows:
+        row = out.setdefault(tuple(r[k] for k in keys), OrderedDict((k, r[k]) for k in keys))
+        row[name(r[col])] = cell(r)
+        row.update((m, r[m]) for m in META)
+    cols = list(OrderedDict.fromkeys(k for row in out.values() for k in row if k not in META))
+    return [OrderedDict([(c, row.get(c, "—")) for c in cols] + [(m, row[m]) for m in META])
+            for row in out.values()]
+
+
+# the bounding's cost: a row per table, a column per cap
+def units_cost_per_table(rows):
+    return by_column(rows, ["work_mem", "table"], "cap", lambda v: f"cap {v}: median ms (ratio), VmHWM MB",
+                     lambda r: f'{r["median ms"]} ({r["ratio to row level"]}), {r["VmHWM MB"]}')
+
+
+# throughput: a row per query, a column per feature set (the rows: the title)
+def throughput_per_query(rows):
+    return by_column(outcome_code(rows), ["query"], "feature set",
+                     lambda v: f"{v}: median s (x the feature sum)",
+                     lambda r: f'{r["median s"]} ({r["x sum(cardinality) time"]})'
+                               + ("" if r["outcome"] == "ok" else f'; {r["outcome"]}'))
+
+
+# imbalanced: a row per model, a column per table; a class weight only one table uses is that
+# table's p/(1 − p) (the section's note names them)
+def imbalanced_per_model(rows):
+    weights = {}
+    for r in rows:
+        weights.setdefault(r["table"], set()).update(re.findall(r"class_weight ([0-9.]+)", r["model"]))
+    common = set.intersection(*weights.values()) if weights else set()
+    out = OrderedDict()
+    for r in rows:
+        model = re.sub(r"class_weight ([0-9.]+)", lambda m: m.group(0) if m.group(1) in common
+                       else "class_weight p/(1 − p)", r["model"])
+        row = out.setdefault(model, OrderedDict([("model", model)]))
+        row[f'{r["table"]}: accuracy, balanced (sd)'] = f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}'
+        row.update((m, r[m]) for m in META)
+    cols = list(OrderedDict.fromkeys(k for row in out.values() for k in row if k not in META))
+    return [OrderedDict([(c, row.get(c, "—")) for c in cols] + [(m, row[m]) for m in META])
+            for row in out.values()]
+
+
 # logistic: a row per method, then diffprivlib's fit, a column per ε, its cell "dpobj median
 # ms (diffprivlib / dpobj)"; the scans' floors in their first cell
 def logistic_per_method(rows):
@@ -318,7 +364,7 @@ def audit_summary(rows, title):
 
 # sections shown as a summary of their CSV (with the runs' lines), not a table
 SUMMARY = {"audit": audit_summary}
-PIVOT = {"throughput": outcome_code, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+PIVOT = {"throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
