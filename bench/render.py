@@ -85,7 +85,7 @@ SECTIONS = [
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
-   "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
+   "d = 10; each cell as in the scale table: ms / ratio to the scan / peak RSS MB."),
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
@@ -146,9 +146,8 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
         "ebm": lambda r: r.get("ε") == "1"}
 # columns a section leaves out (the CSV keeps them)
-HIDE = {"citus": {"n", "rows/s"}, "parallel": {"rows/s"},
-        "citus_train": {"runs s", "rows/s"}, "synth_sqlpath": {"synthetic rows"}, "synth": {"err1", "user_s"},
-        "operating": {"accuracy ε 1"}}
+HIDE = {"citus_train": {"runs s", "rows/s"}, "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"},
+        "synth": {"err1", "user_s"}, "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
     cells = OrderedDict()
@@ -274,6 +273,18 @@ def throughput_per_query(rows):
                                + ("" if r["outcome"] == "ok" else f'; {r["outcome"]}'))
 
 
+# parallel, Citus: a row per configuration, a column per query; a query's result is named in
+# its column when every configuration released the same, else in each cell
+def per_query(key, cell):
+    def pivot(rows):
+        same = {q: len({r["result"] for r in rows if r["query"] == q}) == 1 for q in (r["query"] for r in rows)}
+        results = {r["query"]: r["result"] for r in rows}
+        return by_column(rows, [key], "query",
+                         lambda q: f"{q}{f' ({results[q]})' if same[q] else ''}: {cell[0]}",
+                         lambda r: cell[1](r) + ("" if same[r["query"]] else f', {r["result"]}'))
+    return pivot
+
+
 # imbalanced: a row per model, a column per table; a class weight only one table uses is that
 # table's p/(1 − p) (the section's note names them)
 def imbalanced_per_model(rows):
@@ -364,7 +375,11 @@ def audit_summary(rows, title):
 
 # sections shown as a summary of their CSV (with the runs' lines), not a table
 SUMMARY = {"audit": audit_summary}
-PIVOT = {"throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+PIVOT = {"parallel": per_query("parallel workers", ("s, leader / worker RSS",
+                                lambda r: f'{r["median s"]}, {r["leader peak RSS"]} / {r["worker peak RSS"]}')),
+         "citus": per_query("configuration", ("s, coordinator RSS, loopback bytes",
+                            lambda r: f'{r["median s"]}, {r["coordinator peak RSS"]}, {r["loopback bytes"]}')),
+         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "scale": scale_per_size, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
