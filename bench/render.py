@@ -285,6 +285,12 @@ def per_query(key, cell):
     return pivot
 
 
+# the peers on the imbalanced tables: a row per (model, ε), a column per table
+def peer_per_model(rows):
+    return by_column(rows, ["model", "ε"], "table", lambda t: f"{t}: accuracy, balanced (sd)",
+                     lambda r: f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}')
+
+
 # imbalanced: a row per model, a column per table; a class weight only one table uses is that
 # table's p/(1 − p) (the section's note names them)
 def imbalanced_per_model(rows):
@@ -379,7 +385,7 @@ PIVOT = {"parallel": per_query("parallel workers", ("s, leader / worker RSS",
                                 lambda r: f'{r["median s"]}, {r["leader peak RSS"]} / {r["worker peak RSS"]}')),
          "citus": per_query("configuration", ("s, coordinator RSS, loopback bytes",
                             lambda r: f'{r["median s"]}, {r["coordinator peak RSS"]}, {r["loopback bytes"]}')),
-         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "scale": scale_per_size, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
