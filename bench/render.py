@@ -291,6 +291,25 @@ def peer_per_model(rows):
                      lambda r: f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}')
 
 
+# columns "X: a", "X: b" ... as one column "X: a / b / ..." (the scale table's cells)
+def merge_prefixed(rows):
+    out = []
+    for r in rows:
+        row = OrderedDict()
+        for k, v in r.items():
+            pre, _, name = k.partition(": ")
+            if k in META or not name:
+                row[k] = v
+                continue
+            old = next((c for c in row if c.startswith(pre + ": ")), None)
+            if old is None:
+                row[k] = v
+            else:
+                row[old + " / " + name] = row.pop(old) + " / " + v
+        out.append(row)
+    return out
+
+
 # the synthesizer: a row per table, a column per ε
 def synth_per_table(rows):
     return by_column(rows, ["table", "seeds"], "ε", lambda e: f"ε = {e}: err2 / err3 / bacc",
@@ -400,7 +419,7 @@ PIVOT = {"parallel": per_query("parallel workers", ("s, leader / worker RSS",
                                 lambda r: f'{r["median s"]}, {r["leader peak RSS"]} / {r["worker peak RSS"]}')),
          "citus": per_query("configuration", ("s, coordinator RSS, loopback bytes",
                             lambda r: f'{r["median s"]}, {r["coordinator peak RSS"]}, {r["loopback bytes"]}')),
-         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "synth": synth_per_table, "deadline": deadline_per_table, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "synth": synth_per_table, "deadline": deadline_per_table, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "scale_20m": merge_prefixed, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
