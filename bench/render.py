@@ -90,7 +90,7 @@ SECTIONS = [
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
-   "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS: the backend's VmHWM."),
+   "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
   ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit",
@@ -114,9 +114,8 @@ SECTIONS = [
   ("ledger_rate", "Runs per second (ledger)", "pgbench, 15 s per cell; runs/s (mean latency ms)."),
   ("deadline", "Release deadline: exponential mechanism", "Two 20 000-row tables: big (about 8 000 distinct rows), small (one)."),
   ("audit", "Empirical privacy audit (`tests/audit`, `bench/audit`)",
-   "Each row's bound on the real build must stay within its claim; every mutant build "
-   "(one calibration f times too weak: 1.25 in CI, 1.1 in bench/audit/run.sh) must cross it "
-   "(docs/PRIVACY.md, \"Empirical audit\")."),
+   "A mutant build has one calibration f times too weak (1.25 in CI, 1.1 in bench/audit/run.sh; "
+   "docs/PRIVACY.md, \"Empirical audit\")."),
  ]),
 ]
 
@@ -408,8 +407,8 @@ def audit_summary(rows, title):
     mut_text = ("crosses it (the closest at %.3f, %s)" % min(mutants)
                 if not bad_mut else "does NOT cross it in " + ", ".join(sorted(set(bad_mut))))
     text = (f"{len(rows)} rows carry mutants: the real build's bound is {real_text}; every "
-            f"{mut.split()[0]} mutant's {mut_text}. Every row's bounds (event rows too), every "
-            "build: bench/audit/results.md.")
+            f"{mut.split()[0]} mutant's {mut_text}. Every row's bounds, every build: "
+            "bench/audit/results.md.")
     return "\n".join([text] + run_lines(rows, title))
 
 
