@@ -33,11 +33,11 @@ SECTIONS = [
    "objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
-  ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
+  ("ebm", "Additive boosting (`ebm`) against the linear mechanisms and `auto`",
    "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
    "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
    "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md); ε = 0.5 in the CSV."),
-  ("operating", "Operating point: the default cut-off (balanced accuracy) against `\"metric\": \"accuracy\"`",
+  ("operating", "Operating point: the default cut-off against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
    "the model's cut-off, exact test ROC AUC; adult23: Adult's 12 columns, positives subsampled "
    "to 23 %; German credit held out of every choice; the CSV has every arm and table and the "
@@ -145,7 +145,7 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
         "ebm": lambda r: r.get("ε") == "1"}
 # columns a section leaves out (the CSV keeps them)
-HIDE = {"citus_train": {"runs s", "rows/s"}, "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"},
+HIDE = {"citus_train": {"runs s", "rows/s", "speed vs local"}, "opsamp": {"rows"}, "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"},
         "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
