@@ -6,8 +6,9 @@
 Each bench script writes its table into bench/csv/NAME.csv (bench/record.py): one row per
 measured cell, then the columns command, commit, date, machine and load of the run that
 measured it.  A rerun replaces the file, so it holds the latest number of each claim; the
-history is git's.  This script renders every CSV listed in SECTIONS as a table with the
-command that reproduces it, and draws docs/img/*.png with matplotlib (Debian's
+history is git's.  This script renders every CSV listed in SECTIONS as a table (the audit's
+as a summary: every row is in bench/audit/results.md) with the command that reproduces it,
+and draws docs/img/*.png with matplotlib (Debian's
 python3-matplotlib) from bench/csv/ and bench/figure1/results.csv (its run: meta.csv).
 """
 import csv, json, os, re, statistics, sys
@@ -331,16 +332,11 @@ def imbalanced_per_model(rows):
     for r in rows:
         weights.setdefault(r["table"], set()).update(re.findall(r"class_weight ([0-9.]+)", r["model"]))
     common = set.intersection(*weights.values()) if weights else set()
-    out = OrderedDict()
-    for r in rows:
-        model = re.sub(r"class_weight ([0-9.]+)", lambda m: m.group(0) if m.group(1) in common
-                       else "class_weight p/(1 − p)", r["model"])
-        row = out.setdefault(model, OrderedDict([("model", model)]))
-        row[f'{r["table"]}: accuracy, balanced (sd)'] = f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}'
-        row.update((m, r[m]) for m in META)
-    cols = list(OrderedDict.fromkeys(k for row in out.values() for k in row if k not in META))
-    return [OrderedDict([(c, row.get(c, "—")) for c in cols] + [(m, row[m]) for m in META])
-            for row in out.values()]
+    rows = [OrderedDict(list(r.items()) + [("model", re.sub(
+                r"class_weight ([0-9.]+)", lambda m: m.group(0) if m.group(1) in common
+                else "class_weight p/(1 − p)", r["model"]))]) for r in rows]
+    return by_column(rows, ["model"], "table", lambda t: f"{t}: accuracy, balanced (sd)",
+                     lambda r: f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}')
 
 
 # logistic: a row per method, then diffprivlib's fit, a column per ε, its cell "dpobj median
