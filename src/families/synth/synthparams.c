@@ -260,6 +260,9 @@ synth_columns(SynthOpts *o)
 			synth_bad(psprintf("\"sub_bins\" (%d) must be at least the bins of \"%s\" (%d)",
 							   c->nsub, e->column, c->nbins),
 					  "Raise \"sub_bins\" or lower \"bins\".");
+		if (!synth_column_fine(c))
+			synth_bad(psprintf("the range of column \"%s\" is too wide for its bins", e->column),
+					  "Declare a narrower range: hi - lo times the bins must be a finite float8.");
 		if (!synth_column_valid(c))
 			synth_bad(psprintf("column \"%s\" has too many levels", e->column),
 					  "Declare at most 65535 levels.");
