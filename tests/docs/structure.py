@@ -5,7 +5,8 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
   1. every path README.md and docs/*.md name (src/…, tests/…, bench/…, sql/…, scripts/…,
      expected/…, docs/…, data/…; globs allowed) exists;
   2. no "issue N" in src/, sql/ (but the released scripts, which never change), docs/,
-     bench/, tests/, scripts/ or README.md: comments and docs say what and why;
+     bench/, tests/, scripts/ or README.md: comments and docs say what and why; the
+     released scripts (the sql/dpobj--*.sql git tracks) are the release fixtures' copies;
   3. docs/ARCHITECTURE.md lists every folder of src/ in its layout table and names every
      source file of src/ in its file table ("x.[ch]" names x.c and x.h);
   4. src/core/ includes no PostgreSQL header, directly or through another header;
@@ -114,11 +115,41 @@ def check_paths(files):
     check("every path the docs name exists", not missing, ", ".join(missing))
 
 
+# an extension script: an install (sql/dpobj--V.sql) or an upgrade (sql/dpobj--V--W.sql)
+SCRIPT = re.compile(r"sql/dpobj--([0-9.]+)(?:--([0-9.]+))?\.sql")
+
+
+def released_scripts(files):
+    """the released extension scripts: every one git tracks (the next upgrade script is
+    built by the Makefile, not tracked; at a release it is frozen as a file)"""
+    return {f for f in files if SCRIPT.fullmatch(f)}
+
+
+def check_released_scripts(files):
+    """a released script never changes: each is the one in every release fixture
+    (tests/upgrade/releases/dpobj-<v>.tar.gz, a release's source) holding it; only the
+    script of the release being made (to dpobj.control's version) may be in none yet"""
+    import tarfile
+    current = re.search(r"^default_version = '(.*)'", open("dpobj.control").read(), re.M).group(1)
+    seen, changed = {}, []
+    for fx in sorted(f for f in files if re.fullmatch(r"tests/upgrade/releases/dpobj-[0-9.]+\.tar\.gz", f)):
+        with tarfile.open(fx) as tar:
+            for m in tar.getmembers():
+                name = m.name.split("/", 1)[-1]
+                if m.isfile() and SCRIPT.fullmatch(name):
+                    seen.setdefault(name, []).append(fx)
+                    if name in files and tar.extractfile(m).read() != open(name, "rb").read():
+                        changed.append(f"{name} ({os.path.basename(fx)})")
+    check("every released script is as released (the release fixtures' copies)", not changed,
+          ", ".join(changed))
+    loose = sorted(f for f in released_scripts(files)
+                   if f not in seen and (SCRIPT.fullmatch(f).group(2) or SCRIPT.fullmatch(f).group(1)) != current)
+    check(f"every released script is in a release fixture but the {current} release's", not loose,
+          ", ".join(loose))
+
+
 def check_issue_numbers(files):
-    frozen = {"sql/dpobj--0.1.0.sql", "sql/dpobj--0.1.0--0.2.0.sql",
-              "sql/dpobj--0.2.0--0.3.0.sql", "sql/dpobj--0.3.0.sql",
-          "sql/dpobj--0.3.0--0.4.0.sql", "sql/dpobj--0.4.0.sql",
-          "sql/dpobj--0.4.0--0.5.0.sql", "sql/dpobj--0.5.0.sql"}
+    frozen = released_scripts(files)
     roots = ("src/", "sql/", "docs/", "bench/", "tests/", "scripts/", "README.md")
     hits = []
     for f in files:
@@ -444,6 +475,7 @@ def main():
     check_registry_lists()
     check_paths(files)
     check_issue_numbers(files)
+    check_released_scripts(files)
     check_architecture(files)
     check_core(files)
     check_server_headers(files)

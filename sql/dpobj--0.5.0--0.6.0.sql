@@ -1,11 +1,10 @@
 /* dpobj--0.5.0--0.6.0.sql — upgrade from the 0.5.0 release.
  *
- * Built by the Makefile: this shared part (dpobj--0.5.0--0.6.0.sql.in), then each
- * family's objects (sql/families/<f>.sql) in the registry's order.  Until 0.6.0 is
- * released every SQL change goes into one of them, one section each.  A fresh
- * install runs sql/dpobj--0.5.0.sql followed by this script, and tests/upgrade/ proves
- * that ALTER EXTENSION dpobj UPDATE from every release gives the same catalog as a
- * fresh install and keeps the data.
+ * Released with 0.6.0 (2026-11-29): this file never changes.  It was built from a shared
+ * part and each family's objects (sql/families/<f>.sql, in the registry's order).  A
+ * fresh install runs sql/dpobj--0.5.0.sql followed by this script and the upgrades
+ * after it, and tests/upgrade/ proves that ALTER EXTENSION dpobj UPDATE from every
+ * release gives the same catalog as a fresh install and keeps the data.
  *
  * The library refuses every charged or privileged entry point while the database's SQL
  * objects are older than it (src/base/privileged.c), so a new library installed
@@ -359,3 +358,186 @@ END
 $$;
 COMMENT ON FUNCTION dpobj.model_kind(dpobj.model) IS
     'The model''s kind: linear, regression, halfspace, multiclass, additive or synthesizer';
+--------------------------------------------------------------------------
+-- ebm, a family of its own (src/families/ebm/): dp_ebm keeps its rows in its
+-- own state, dpobj.ebm_state (was dpobj.glm_state of its own kind), with its
+-- own transition and combine functions; the final functions keep their C
+-- entry points and take the new type.  Models, ledger and jobs are untouched.
+--------------------------------------------------------------------------
+DROP AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb);
+DROP AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_ebm_transfn(dpobj.glm_state, float8[], boolean, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_ebm_finalfn(dpobj.glm_state);
+DROP FUNCTION dpobj.dp_ebm_reg_transfn(dpobj.glm_state, float8[], float8, float8, float8, jsonb);
+DROP FUNCTION dpobj.dp_ebm_reg_finalfn(dpobj.glm_state);
+CREATE TYPE dpobj.ebm_state;
+CREATE FUNCTION dpobj.ebm_state_in(cstring) RETURNS dpobj.ebm_state
+AS 'MODULE_PATHNAME', 'dpobj_ebm_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.ebm_state_out(dpobj.ebm_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpobj_ebm_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.ebm_state_recv(internal) RETURNS dpobj.ebm_state
+AS 'MODULE_PATHNAME', 'dpobj_ebm_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.ebm_state_send(dpobj.ebm_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_ebm_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE dpobj.ebm_state (
+    INPUT = dpobj.ebm_state_in,
+    OUTPUT = dpobj.ebm_state_out,
+    RECEIVE = dpobj.ebm_state_recv,
+    SEND = dpobj.ebm_state_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpobj.ebm_state IS
+    'Aggregate state of dp_ebm: distinct feature vectors (a float8 label last) with label counts (text: base64)';
+CREATE FUNCTION dpobj.dp_ebm_combine(dpobj.ebm_state, dpobj.ebm_state)
+RETURNS dpobj.ebm_state
+AS 'MODULE_PATHNAME', 'dpobj_ebm_state_combine'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_transfn(dpobj.ebm_state, float8[], boolean, float8, float8, jsonb)
+RETURNS dpobj.ebm_state
+AS 'MODULE_PATHNAME', 'dpobj_ebm_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_finalfn(dpobj.ebm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_ebm_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_ebm(features float8[], label boolean,
+                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_ebm_transfn,
+    STYPE = dpobj.ebm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_ebm_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_ebm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], boolean, float8, float8, jsonb) IS
+    'Private additive boosting (per-term bin scores, discrete Gaussian noise on each round''s per-bin residual sums); options {"bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups", "class_weight"}';
+CREATE FUNCTION dpobj.dp_ebm_reg_transfn(dpobj.ebm_state, float8[], float8, float8, float8, jsonb)
+RETURNS dpobj.ebm_state
+AS 'MODULE_PATHNAME', 'dpobj_ebm_reg_transfn'
+LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_ebm_reg_finalfn(dpobj.ebm_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_ebm_reg_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_ebm(features float8[], label float8,
+                              epsilon float8, delta float8, options jsonb) (
+    SFUNC = dpobj.dp_ebm_reg_transfn,
+    STYPE = dpobj.ebm_state,
+    SSPACE = 16384,
+    FINALFUNC = dpobj.dp_ebm_reg_finalfn,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = dpobj.dp_ebm_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_ebm(float8[], float8, float8, float8, jsonb) IS
+    'Private additive boosting of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "bins", "rounds", "learning_rate", "shrinkage", "count_share", "lo", "hi", "groups"}';
+--------------------------------------------------------------------------
+-- The synthesizer (src/families/synth/; docs/PRIVACY.md "Synthetic data"):
+-- dp_synthesize_cols counts every candidate marginal of the declared
+-- columns in one scan (state dpobj.synth_state, a public size), its final
+-- function selects, measures and estimates (AIM class) and releases a model
+-- of kind synthesizer; dpobj.synthesize() runs it sealed on a protected
+-- table and writes a synthetic table owned by the caller; dpobj.sample()
+-- and dpobj.marginal() answer from the model at no charge.
+--------------------------------------------------------------------------
+CREATE TYPE dpobj.synth_state;
+CREATE FUNCTION dpobj.synth_state_in(cstring) RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.synth_state_out(dpobj.synth_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpobj_synth_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.synth_state_recv(internal) RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpobj.synth_state_send(dpobj.synth_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpobj_synth_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE dpobj.synth_state (
+    INPUT = dpobj.synth_state_in,
+    OUTPUT = dpobj.synth_state_out,
+    RECEIVE = dpobj.synth_state_recv,
+    SEND = dpobj.synth_state_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpobj.synth_state IS
+    'Aggregate state of dp_synthesize_cols: the counts of every candidate marginal, a public size (text: base64)';
+CREATE FUNCTION dpobj.dp_synthesize_cols_transfn(dpobj.synth_state, boolean, float8, float8, jsonb, VARIADIC "any")
+RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_cols_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_synthesize_combinefn(dpobj.synth_state, dpobj.synth_state)
+RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_combinefn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpobj.dp_synthesize_finalfn(dpobj.synth_state)
+RETURNS dpobj.model
+AS 'MODULE_PATHNAME', 'dpobj_synth_finalfn'
+LANGUAGE C VOLATILE;
+CREATE AGGREGATE dpobj.dp_synthesize_cols(label boolean, epsilon float8, delta float8,
+                                          options jsonb, VARIADIC columns "any") (
+    SFUNC = dpobj.dp_synthesize_cols_transfn,
+    STYPE = dpobj.synth_state,
+    FINALFUNC = dpobj.dp_synthesize_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = dpobj.dp_synthesize_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_synthesize_cols(boolean, float8, float8, jsonb, VARIADIC "any") IS
+    'The synthesizer on the columns of options "domains" as separate arguments (text for levels, else float8); releases a model of kind synthesizer';
+
+CREATE FUNCTION dpobj.synthesize(tbl regclass, target text, epsilon float8, delta float8,
+                                 columns text[] DEFAULT NULL, options jsonb DEFAULT '{}',
+                                 OUT target_table text, OUT model_name text, OUT rows bigint)
+AS 'MODULE_PATHNAME', 'dpobj_synthesize'
+LANGUAGE C VOLATILE
+SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION dpobj.synthesize(regclass, text, float8, float8, text[], jsonb) IS
+    'A private synthetic copy of a protected table''s declared columns: charged once, the model stored by name (default the target''s), the target created and owned by the caller with the noisy row count (or options "rows")';
+
+CREATE FUNCTION dpobj.sample(m dpobj.model, n bigint)
+RETURNS SETOF jsonb
+AS 'MODULE_PATHNAME', 'dpobj_synth_sample'
+LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpobj.sample(dpobj.model, bigint) IS
+    'n synthetic rows {"column": value} drawn from a synthesizer model; post-processing, no charge';
+CREATE FUNCTION dpobj.sample(name text, n bigint)
+RETURNS SETOF jsonb
+LANGUAGE sql VOLATILE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.sample(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.sample(text, bigint) IS
+    'dpobj.sample() of a stored model, by name';
+
+CREATE FUNCTION dpobj.marginal(m dpobj.model, columns text[])
+RETURNS TABLE(cell jsonb, estimate float8, ci_low float8, ci_high float8, basis text)
+AS 'MODULE_PATHNAME', 'dpobj_synth_marginal'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpobj.marginal(dpobj.model, text[]) IS
+    'A synthesizer model''s marginal on the columns: each cell''s estimated count and 95% interval (basis measured or selection; none: NULL); post-processing, no charge';
+CREATE FUNCTION dpobj.marginal(name text, columns text[])
+RETURNS TABLE(cell jsonb, estimate float8, ci_low float8, ci_high float8, basis text)
+LANGUAGE sql STABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT * FROM dpobj.marginal(dpobj.get_model($1), $2) $$;
+COMMENT ON FUNCTION dpobj.marginal(text, text[]) IS
+    'dpobj.marginal() of a stored model, by name';
+
+-- The synthesizer's array form (src/families/synth/synthagg.c): the declared columns raw as
+-- two arrays, the text of those with levels and the float8 of the others, in the order of
+-- options "domains"; what train() runs on a Citus table, whose partial aggregate takes no
+-- VARIADIC "any" (the same state, combine and final function as dp_synthesize_cols).
+CREATE FUNCTION dpobj.dp_synthesize_transfn(dpobj.synth_state, boolean, float8, float8, jsonb, text[], float8[])
+RETURNS dpobj.synth_state
+AS 'MODULE_PATHNAME', 'dpobj_synth_transfn'
+LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE AGGREGATE dpobj.dp_synthesize(label boolean, epsilon float8, delta float8, options jsonb,
+                                     levels text[], numbers float8[]) (
+    SFUNC = dpobj.dp_synthesize_transfn,
+    STYPE = dpobj.synth_state,
+    FINALFUNC = dpobj.dp_synthesize_finalfn,
+    FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = dpobj.dp_synthesize_combinefn,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpobj.dp_synthesize(boolean, float8, float8, jsonb, text[], float8[]) IS
+    'dp_synthesize_cols with the columns as two arrays (text of those with levels, float8 of the others, each in the order of options "domains"); train()''s form on Citus';
