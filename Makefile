@@ -2,14 +2,23 @@
 EXTENSION = dpobj
 MODULE_big = dpobj
 # 0.1.0 to 0.6.0 are released and their scripts never change; every later SQL change goes
-# into an upgrade script (dpobj--0.6.0--0.7.0.sql next).  A fresh CREATE EXTENSION runs
-# dpobj--0.5.0.sql (the whole 0.5.0 install) and then the upgrades after it; databases on
-# an older release update through the upgrade scripts.  The install scripts of 0.1.0 to
-# 0.4.0 are not installed: no installable version creates objects before checking its
-# schema (sql/dpobj--0.1.0.sql, sql/dpobj--0.3.0.sql and sql/dpobj--0.4.0.sql stay in the
-# tree as released).
+# into dpobj--0.6.0--0.7.0.sql until 0.7.0 is released.  A fresh CREATE EXTENSION runs
+# dpobj--0.5.0.sql (the whole 0.5.0 install) and then the upgrades after it, that one
+# last; databases on an older release update through the upgrade scripts.  The install
+# scripts of 0.1.0 to 0.4.0 are not installed: no installable version creates objects
+# before checking its schema (sql/dpobj--0.1.0.sql, sql/dpobj--0.3.0.sql and
+# sql/dpobj--0.4.0.sql stay in the tree as released).
 DATA = sql/dpobj--0.5.0.sql sql/dpobj--0.1.0--0.2.0.sql sql/dpobj--0.2.0--0.3.0.sql \
 	sql/dpobj--0.3.0--0.4.0.sql sql/dpobj--0.4.0--0.5.0.sql sql/dpobj--0.5.0--0.6.0.sql
+# The next upgrade script is built: its shared part (sql/dpobj--0.6.0--0.7.0.sql.in), then
+# each family's SQL objects, sql/families/<f>.sql, in the registry's order (DP_FAMILIES in
+# src/families/registry.c); a family with none has no file.  At 0.7.0's release it is
+# frozen as a file in sql/ (listed in DATA) and the script after it is built so.
+DP_FAMILIES := $(shell sed -n 's/^\#define DP_FAMILIES(X) //p' src/families/registry.c | \
+	grep -oE 'X\([a-z0-9_]+\)' | sed 's/^X(//; s/)$$//')
+FAMILY_SQL = $(wildcard $(patsubst %,sql/families/%.sql,$(DP_FAMILIES)))
+NEXT_SCRIPT = sql/dpobj--0.6.0--0.7.0.sql
+DATA_built = $(NEXT_SCRIPT)
 
 # One folder per subsystem, listed bottom layer first (docs/ARCHITECTURE.md): src/core is
 # plain C without PostgreSQL headers (unit-tested on its own in tests/unit); the others are
@@ -44,6 +53,12 @@ REGRESS_OPTS = --inputdir=. --load-extension=dpobj
 
 EXTRA_CLEAN = results regression.diffs regression.out src/api/helptext.c
 
+# made on every make, read-only: an edit of the built file is undone, never kept unseen
+.PHONY: $(NEXT_SCRIPT)
+$(NEXT_SCRIPT):
+	cat $(NEXT_SCRIPT).in $(FAMILY_SQL) > $@.tmp && chmod a-w $@.tmp
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
 # dpobj.help() is docs/REFERENCE.md, compiled in (src/api/helpgen.awk)
 src/api/helptext.c: docs/REFERENCE.md src/api/helpgen.awk
 	awk -f src/api/helpgen.awk docs/REFERENCE.md > $@.tmp && mv $@.tmp $@
@@ -55,7 +70,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# the helptext.c rule above must not become the default goal
+# the rules above must not become the default goal
 .DEFAULT_GOAL := all
 
 # An installation that had 0.1.0 to 0.4.0 keeps their install scripts, which no

@@ -18,7 +18,7 @@
  * default_version): every charged or privileged entry point refuses, before
  * any charge, while the database holds another version.
  */
-#define DPOBJ_SQL_VERSION			"0.6.0"
+#define DPOBJ_SQL_VERSION			"0.7.0"
 
 /* Largest feature dimension the halfspace mechanisms accept. */
 #define DPOBJ_HALFSPACE_MAX_DIM		256
