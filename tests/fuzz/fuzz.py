@@ -2,7 +2,8 @@
 """tests/fuzz/fuzz.py — a seeded fuzz of dpobj's SQL surface: odd calls must end in a result
 or a plain error, never a crash, a hang or an internal error.
 
-Usage: fuzz.py DB SEED CASES (run by tests/fuzz/run.sh, after tests/fuzz/setup.sql).
+Usage: fuzz.py DB SEED CASES (run by tests/fuzz/run.sh, after tests/fuzz/setup.sql);
+DPOBJ_FUZZ_CLASSES (e.g. "model state", tests/fuzz/sanitize.sh's) draws only those classes.
 
 First every aggregate and model function with each argument NULL in turn (class nulls), then
 CASES random cases.
@@ -400,6 +401,8 @@ def make_cases(rng, keys):
     makers = [("agg", lambda: case_agg(rng, keys))] * 4 + [("model", lambda: case_model(rng))] * 3 \
         + [("state", lambda: case_state(rng))] * 2 + [("helper", lambda: case_helper(rng))] \
         + [("protected", lambda: case_protected(rng, keys))]
+    only = os.environ.get("DPOBJ_FUZZ_CLASSES", "").split()
+    makers = [m for m in makers if not only or m[0] in only]
     cases = null_cases()
     for _ in range(CASES):
         cls, make = rng.choice(makers)
