@@ -140,8 +140,9 @@ if ! t_fresh_db "$db" >/dev/null 2>&1 || ! t_psql -d "$db" -f "$DIR/setup.sql" >
     bail "the fuzz database could not be set up"
 fi
 t0=$SECONDS
-out=$(python3 "$DIR/struct.py" "$db" "$SEED" "${DPOBJ_FUZZ_STRUCT_CASES:-300}" 2>&1)
-t_absorb "struct.py" "$out"
+# (its lines into a file as they come: a campaign's progress is $ROOT/struct.out)
+python3 "$DIR/struct.py" "$db" "$SEED" "${DPOBJ_FUZZ_STRUCT_CASES:-300}" >"$ROOT/struct.out" 2>&1
+t_absorb "struct.py" "$(cat "$ROOT/struct.out")"
 echo "# struct.py: $((SECONDS - t0)) s"
 t0=$SECONDS
 out=$(DPOBJ_FUZZ_CLASSES="model state" python3 "$DIR/fuzz.py" "$db" "$SEED" "${DPOBJ_FUZZ_CASES:-600}" 2>&1)

@@ -6,8 +6,9 @@ through every function that takes a model; each must end in a result or a plain 
 Usage: struct.py DB SEED CASES (run by tests/fuzz/run.sh and tests/fuzz/sanitize.sh, after
 tests/fuzz/setup.sql and struct.sql).  CASES cases of each model (fz.smodels: one per kind,
 and models with an encoding, a multi-class noisy SGD one, a three-column synthesizer);
+each case's model is built anew from (model, SEED, case) on the server, so cases replay;
 DPOBJ_FUZZ_STRUCT_MODELS (names, space-separated) runs only those; DPOBJ_FUZZ_STRUCT_JOBS
-(default 1) sessions run models side by side.
+(default 1) sessions run models side by side, each in its own copy of DB.
 
 The cases run on the server, CHUNK of them per statement (fz.struct_run), so that a campaign
 of 100 000 cases per model takes minutes, not hours.  First each unmodified model must pass
@@ -16,13 +17,15 @@ on SQLSTATE XX000/XX001 (an internal error), a lost connection (a crash: the chu
 again case by case, then the case function by function, to name both) or no answer within
 the wall time (a hang that ignores cancel: the server is restarted).  A chunk cancelled by
 its statement timeout is run again case by case with a 5 s timeout each; a case's timeout
-(57014) is an outcome, not a failure, and is counted.  After three crashing cases a model's
-further cases are skipped (one failure more).  Each failure prints with its replay:
+(57014) is an outcome, not a failure, and is counted.  After DPOBJ_FUZZ_STRUCT_MAX_CRASHES
+(default 3) crashing cases a model's further cases are skipped (one failure more).  Each
+failure prints with its replay:
   SELECT * FROM fz.struct_run('NAME', SEED, CASE, 1, ARRAY['FN']);  -- the model:
   SELECT fz.struct_model('NAME', SEED, CASE);
 Last line: "N passed, M failed" (one check per model and its baseline, one per failure).
 """
 import os
+import queue
 import re
 import subprocess
 import sys
@@ -36,7 +39,7 @@ DB, SEED, CASES = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 CHUNK = 100                 # cases per statement
 CHUNK_TIMEOUT_S = 120       # statement_timeout of a chunk (a sanitizer build is slower)
 CASE_TIMEOUT_MS = 5000      # of a case run alone
-MAX_CRASHES = 3             # crashing cases of a model before its other cases are skipped
+MAX_CRASHES = int(os.environ.get("DPOBJ_FUZZ_STRUCT_MAX_CRASHES", "3"))
 BAD = ("XX000", "XX001")
 LOST = re.compile(r"server closed the connection|connection to server was lost|"
                   r"terminated abnormally|no connection to the server|could not connect")
@@ -49,14 +52,14 @@ def say(*lines):
             print(line, flush=True)
 
 
-def run_script(stmts, timeout_ms, wall):
+def run_script(db, stmts, timeout_ms, wall):
     """Runs stmts in one session, each after a marker line; returns ({statement index: its
     rows, or the SQLSTATE it failed with}, the index a lost connection ended the session at
     or None, hung)."""
     script = "\\set VERBOSITY sqlstate\nSET statement_timeout = %d;\n" % timeout_ms
     script += "".join("\\echo '#@ %d'\n%s;\n" % (i, s) for i, s in enumerate(stmts))
     try:
-        p = subprocess.run(["psql", "-X", "-q", "-At", "-d", DB], input=script,
+        p = subprocess.run(["psql", "-X", "-q", "-At", "-d", db], input=script,
                            capture_output=True, text=True, timeout=wall)
     except subprocess.TimeoutExpired:
         return {}, None, True
@@ -79,8 +82,8 @@ def run_script(stmts, timeout_ms, wall):
 class Model:
     """One model's cases: the outcomes tallied, the failures."""
 
-    def __init__(self, name, fnlist):
-        self.name, self.fnlist = name, fnlist
+    def __init__(self, name, fnlist, db):
+        self.name, self.fnlist, self.db = name, fnlist, db
         self.tally, self.failures, self.crashes = {}, [], 0
 
     def stmt(self, first, n, fn=None):
@@ -99,7 +102,7 @@ class Model:
     def baseline(self):
         """The unmodified model: the functions of its kind must return (a fuzz that never
         reaches a reader proves nothing)."""
-        rc, out, err = fuzzlib.psql(DB, self.stmt(-1, 1))
+        rc, out, err = fuzzlib.psql(self.db, self.stmt(-1, 1))
         ok = {l.split("|")[0] for l in out.splitlines() if l.split("|")[1:2] == ["ok"]}
         if self.name.startswith("synth"):
             need = {"model_kind", "sample", "marginal", "sample_named"}
@@ -116,11 +119,11 @@ class Model:
     def crash_where(self, case, before):
         """Where case crashes when run again: in a function named alone, in all of its
         functions together, or only after the cases before it in one session."""
-        _, crashed, _ = run_script([self.stmt(case, 1)], CASE_TIMEOUT_MS, 120)
+        _, crashed, _ = run_script(self.db, [self.stmt(case, 1)], CASE_TIMEOUT_MS, 120)
         fuzzlib.wait_up(DB)
         if crashed is None:
             return "only after cases %d..%d in the same session" % (before, case - 1)
-        _, crashed, _ = run_script([self.stmt(case, 1, f) for f in self.fnlist],
+        _, crashed, _ = run_script(self.db, [self.stmt(case, 1, f) for f in self.fnlist],
                                    CASE_TIMEOUT_MS, 60 + 6 * len(self.fnlist))
         fuzzlib.wait_up(DB)
         return "all functions together" if crashed is None else self.fnlist[crashed]
@@ -128,7 +131,7 @@ class Model:
     def alone(self, cases):
         """Cases one statement each: a timeout is an outcome; a crash is named and replayed."""
         while cases and self.crashes < MAX_CRASHES:
-            rows, crashed, hung = run_script([self.stmt(k, 1) for k in cases],
+            rows, crashed, hung = run_script(self.db, [self.stmt(k, 1) for k in cases],
                                              CASE_TIMEOUT_MS, 120 + 6 * len(cases))
             if hung:
                 return self.hang(cases[0])
@@ -146,7 +149,7 @@ class Model:
             k = cases[crashed]
             where = self.crash_where(k, cases[0])
             self.crashes += 1
-            rc, model, _ = fuzzlib.psql(DB, "SELECT fz.struct_model('%s', %d, %d)"
+            rc, model, _ = fuzzlib.psql(self.db, "SELECT fz.struct_model('%s', %d, %d)"
                                         % (self.name, SEED, k))
             self.failures.append("%s case %d: lost connection (a crash), run again: %s\n"
                                  "#   replay: %s\n#   the model: %s" % (
@@ -168,7 +171,7 @@ class Model:
         base = self.baseline()
         todo = [(c, min(CHUNK, CASES - c)) for c in range(0, CASES, CHUNK)]
         while todo and self.crashes < MAX_CRASHES:
-            rows, crashed, hung = run_script([self.stmt(c, n) for c, n in todo],
+            rows, crashed, hung = run_script(self.db, [self.stmt(c, n) for c, n in todo],
                                              CHUNK_TIMEOUT_S * 1000,
                                              120 + CHUNK_TIMEOUT_S * len(todo))
             if hung:
@@ -214,9 +217,30 @@ def main():
     say("# structure-aware model fuzz: seed %d, %d cases of each of %d models through %d "
         "functions" % (SEED, CASES, len(names), len(fnlist)))
     t0 = time.time()
-    jobs = int(os.environ.get("DPOBJ_FUZZ_STRUCT_JOBS", "1"))
-    with ThreadPoolExecutor(max_workers=max(jobs, 1)) as ex:
-        results = list(ex.map(lambda n: Model(n, fnlist).run(), names))
+    # one database a session (copies of DB): evaluate()'s ledger lock and the stored model's
+    # row are the database's, held by a statement's transaction
+    jobs = max(int(os.environ.get("DPOBJ_FUZZ_STRUCT_JOBS", "1")), 1)
+    dbs = queue.Queue()
+    dbs.put(DB)
+    for j in range(2, jobs + 1):
+        fuzzlib.psql("postgres", "DROP DATABASE IF EXISTS %s_%d" % (DB, j))
+        rc, _, err = fuzzlib.psql("postgres", "CREATE DATABASE %s_%d TEMPLATE %s" % (DB, j, DB))
+        if rc == 0:
+            dbs.put("%s_%d" % (DB, j))
+        else:
+            say("# no copy of %s for session %d: %s" % (DB, j, err.strip()))
+
+    def one(name):
+        db = dbs.get()
+        try:
+            return Model(name, fnlist, db).run()
+        finally:
+            dbs.put(db)
+
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        results = list(ex.map(one, names))
+    for j in range(2, jobs + 1):
+        fuzzlib.psql("postgres", "DROP DATABASE IF EXISTS %s_%d" % (DB, j))
     passed = sum(r[0] for r in results)
     failed = sum(r[1] for r in results)
     ok = bool(names) and bool(fnlist)
