@@ -6,8 +6,9 @@
 Each bench script writes its table into bench/csv/NAME.csv (bench/record.py): one row per
 measured cell, then the columns command, commit, date, machine and load of the run that
 measured it.  A rerun replaces the file, so it holds the latest number of each claim; the
-history is git's.  This script renders every CSV listed in SECTIONS as a table with the
-command that reproduces it, and draws docs/img/*.png with matplotlib (Debian's
+history is git's.  This script renders every CSV listed in SECTIONS as a table (the audit's
+as a summary: every row is in bench/audit/results.md) with the command that reproduces it,
+and draws docs/img/*.png with matplotlib (Debian's
 python3-matplotlib) from bench/csv/ and bench/figure1/results.csv (its run: meta.csv).
 """
 import csv, json, os, re, statistics, sys
@@ -33,11 +34,11 @@ SECTIONS = [
    "objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
-  ("ebm", "Private additive boosting (`ebm`) against the linear mechanisms and `auto`",
+  ("ebm", "Additive boosting (`ebm`) against the linear mechanisms and `auto`",
    "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
    "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
    "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md); ε = 0.5 in the CSV."),
-  ("operating", "Operating point: the default cut-off (balanced accuracy) against `\"metric\": \"accuracy\"`",
+  ("operating", "Operating point: the default cut-off against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
    "the model's cut-off, exact test ROC AUC; adult23: Adult's 12 columns, positives subsampled "
    "to 23 %; German credit held out of every choice; the CSV has every arm and table and the "
@@ -85,15 +86,16 @@ SECTIONS = [
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
-   "d = 10 as in the scale table; ratio to the scan; peak RSS as there."),
+   "d = 10; each cell as in the scale table: ms / ratio to the scan / peak RSS MB."),
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
-   "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS: the backend's VmHWM."),
+   "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
-  ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit", ""),
+  ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit",
+   "Median ms per run (diffprivlib's time over dpobj's); the two scans: the floor."),
   ("parallel", "Parallel aggregation: 10M rows, `dp_halfspace`", ""),
   ("parallel_train", "The protected path in parallel workers: 5M rows, d = 10", "Wall ms; two rounds."),
   ("citus", "Citus: local vs distributed (`dp_halfspace`)", "10M rows (the CSV also holds 1M)."),
@@ -113,10 +115,8 @@ SECTIONS = [
   ("ledger_rate", "Runs per second (ledger)", "pgbench, 15 s per cell; runs/s (mean latency ms)."),
   ("deadline", "Release deadline: exponential mechanism", "Two 20 000-row tables: big (about 8 000 distinct rows), small (one)."),
   ("audit", "Empirical privacy audit (`tests/audit`, `bench/audit`)",
-   "Each row's bound on the real build must stay within its claim; every mutant build "
-   "(one calibration f times too weak: 1.25 in CI, 1.1 in bench/audit/run.sh) must cross it, "
-   "as each bound listed here did "
-   "(docs/PRIVACY.md, \"Empirical audit\")."),
+   "A mutant build has one calibration f times too weak (1.25 in CI, 1.1 in bench/audit/run.sh; "
+   "docs/PRIVACY.md, \"Empirical audit\")."),
  ]),
 ]
 
@@ -146,9 +146,8 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
         "ebm": lambda r: r.get("ε") == "1"}
 # columns a section leaves out (the CSV keeps them)
-HIDE = {"audit": {"runs CI/bench"}, "units_cost": {"min–max ms"}, "citus": {"n", "rows/s"},
-        "throughput": {"rows/s (median)"}, "parallel": {"rows/s"}, "logistic": {"what"},
-        "citus_train": {"runs s", "rows/s"}, "synth_sqlpath": {"synthetic rows"}, "synth": {"err1", "user_s"}, "imbalanced": {"ε"}, "operating": {"accuracy ε 1"}}
+HIDE = {"citus_train": {"runs s", "rows/s", "speed vs local"}, "opsamp": {"rows"},
+        "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"}, "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
     cells = OrderedDict()
@@ -247,6 +246,118 @@ def grid_per_set(rows):
     return list(out.values())
 
 
+# a row per value of the key columns, a column per value of col (named by name(value)), its
+# cell cell(row); cells a row lacks are "—"
+def by_column(rows, keys, col, name, cell):
+    out = OrderedDict()
+    for r in rows:
+        row = out.setdefault(tuple(r[k] for k in keys), OrderedDict((k, r[k]) for k in keys))
+        row[name(r[col])] = cell(r)
+        row.update((m, r[m]) for m in META)
+    cols = list(OrderedDict.fromkeys(k for row in out.values() for k in row if k not in META))
+    return [OrderedDict([(c, row.get(c, "—")) for c in cols] + [(m, row[m]) for m in META])
+            for row in out.values()]
+
+
+# the bounding's cost: a row per table, a column per cap
+def units_cost_per_table(rows):
+    return by_column(rows, ["work_mem", "table"], "cap", lambda v: f"cap {v}: median ms (ratio), VmHWM MB",
+                     lambda r: f'{r["median ms"]} ({r["ratio to row level"]}), {r["VmHWM MB"]}')
+
+
+# throughput: a row per query, a column per feature set (the rows: the title)
+def throughput_per_query(rows):
+    return by_column(outcome_code(rows), ["query"], "feature set",
+                     lambda v: f"{v}: median s (x the feature sum)",
+                     lambda r: f'{r["median s"]} ({r["x sum(cardinality) time"]})'
+                               + ("" if r["outcome"] == "ok" else f'; {r["outcome"]}'))
+
+
+# parallel, Citus: a row per configuration, a column per query; a query's result is named in
+# its column when every configuration released the same, else in each cell
+def per_query(key, cell):
+    def pivot(rows):
+        same = {q: len({r["result"] for r in rows if r["query"] == q}) == 1 for q in (r["query"] for r in rows)}
+        results = {r["query"]: r["result"] for r in rows}
+        return by_column(rows, [key], "query",
+                         lambda q: f"{q}{f' ({results[q]})' if same[q] else ''}: {cell[0]}",
+                         lambda r: cell[1](r) + ("" if same[r["query"]] else f', {r["result"]}'))
+    return pivot
+
+
+# the peers on the imbalanced tables: a row per (model, ε), a column per table
+def peer_per_model(rows):
+    return by_column(rows, ["model", "ε"], "table", lambda t: f"{t}: accuracy, balanced (sd)",
+                     lambda r: f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}')
+
+
+# columns "X: a", "X: b" ... as one column "X: a / b / ..." (the scale table's cells)
+def merge_prefixed(rows):
+    out = []
+    for r in rows:
+        row = OrderedDict()
+        for k, v in r.items():
+            pre, _, name = k.partition(": ")
+            if k in META or not name:
+                row[k] = v
+                continue
+            old = next((c for c in row if c.startswith(pre + ": ")), None)
+            if old is None:
+                row[k] = v
+            else:
+                row[old + " / " + name] = row.pop(old) + " / " + v
+        out.append(row)
+    return out
+
+
+# the synthesizer: a row per table, a column per ε
+def synth_per_table(rows):
+    return by_column(rows, ["table", "seeds"], "ε", lambda e: f"ε = {e}: err2 / err3 / bacc",
+                     lambda r: f'{r["err2"]} / {r["err3"]} / {r["bacc"]}')
+
+
+# the deadline: a row per table, a column per setting ("big, no deadline": table, setting);
+# the spread is max - min
+def deadline_per_table(rows):
+    rows = [OrderedDict(list(r.items()) + [("table", r["run"].split(", ")[0]),
+                                           ("setting", r["run"].split(", ", 1)[1])]) for r in rows]
+    return by_column(rows, ["table", "n"], "setting", lambda v: f"{v}: median (min–max) ms, CPU ms",
+                     lambda r: f'{r["median ms"]} ({r["min ms"]}–{r["max ms"]}), {r["CPU ms per run"]}')
+
+
+# imbalanced: a row per model, a column per table; a class weight only one table uses is that
+# table's p/(1 − p) (the section's note names them)
+def imbalanced_per_model(rows):
+    weights = {}
+    for r in rows:
+        weights.setdefault(r["table"], set()).update(re.findall(r"class_weight ([0-9.]+)", r["model"]))
+    common = set.intersection(*weights.values()) if weights else set()
+    rows = [OrderedDict(list(r.items()) + [("model", re.sub(
+                r"class_weight ([0-9.]+)", lambda m: m.group(0) if m.group(1) in common
+                else "class_weight p/(1 − p)", r["model"]))]) for r in rows]
+    return by_column(rows, ["model"], "table", lambda t: f"{t}: accuracy, balanced (sd)",
+                     lambda r: f'{r["accuracy"]}, {r["balanced accuracy (sd)"]}')
+
+
+# logistic: a row per method, then diffprivlib's fit, a column per ε, its cell "dpobj median
+# ms (diffprivlib / dpobj)"; the scans' floors in their first cell
+def logistic_per_method(rows):
+    out, peer = OrderedDict(), OrderedDict([("method", "diffprivlib")])
+    for r in rows:
+        if r["ε"] == "—":
+            row = out.setdefault(r["method"], OrderedDict([("method", f'{r["method"]}: {r["dpobj median ms"]} ms')]))
+        else:
+            row = out.setdefault(r["method"], OrderedDict([("method", r["method"])]))
+            row["ε = " + r["ε"]] = f'{r["dpobj median ms"]} ({r["diffprivlib / dpobj"]})'
+            peer["ε = " + r["ε"]] = r["diffprivlib ms"]
+            peer.update((m, r[m]) for m in META)
+        row.update((m, r[m]) for m in META)
+    out["diffprivlib"] = peer
+    cols = list(OrderedDict.fromkeys(k for row in out.values() for k in row if k not in META))
+    return [OrderedDict([(c, row.get(c, "—")) for c in cols] + [(m, row[m]) for m in META])
+            for row in out.values()]
+
+
 # throughput: an error's code, not its text (DP001: not certified within the limit)
 def outcome_code(rows):
     return [OrderedDict((k, re.sub(r"(DP[0-9]{3}): .*", r"\1 (not certified)" if "DP001" in v else r"\1", v)
@@ -263,7 +374,47 @@ def audit_bounds(rows):
                         if k != drop) for r in kept]
 
 
-PIVOT = {"throughput": outcome_code, "grid": grid_per_set, "multiclass": multiclass_per_method, "audit": audit_bounds, "scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+# audit: a summary of the rows that carry mutants (every row's bounds: bench/audit/results.md,
+# which the same run writes); each bound is a lower one (within: <= the claim) but sd_ub's
+def audit_summary(rows, title):
+    rows = audit_bounds(rows)
+    mut = next(c for c in rows[0] if c.endswith("runs)") and c != "runs CI/bench")
+
+    def value(cell):
+        m = re.search(r"(-?[0-9.]+)\s*$", cell)
+        return float(m.group(1)) if m else None
+
+    real, mutants, bad_real, bad_mut = [], [], [], []
+    for r in rows:
+        claim, bound, upper = value(r["claim"]), value(r["real build"]), r["claim"].startswith("sd ")
+        ratio = (lambda v: claim / v if upper else v / claim) if claim else None
+        if ratio is None or bound is None or ratio(bound) > 1:
+            bad_real.append(r["row"])
+        else:
+            real.append((ratio(bound), r["row"]))
+        for cell in r[mut].split(";"):
+            v = value(cell) if ratio and "NOT" not in cell and "?" not in cell else None
+            if v is None or ratio(v) <= 1:
+                bad_mut.append(r["row"])
+            else:
+                mutants.append((ratio(v), r["row"]))
+    real_text = ("within its claim in every row (the closest at %.3f of it, %s)" % max(real)
+                 if not bad_real else "NOT within its claim in " + ", ".join(bad_real))
+    mut_text = ("crosses it (the closest at %.3f, %s)" % min(mutants)
+                if not bad_mut else "does NOT cross it in " + ", ".join(sorted(set(bad_mut))))
+    text = (f"{len(rows)} rows carry mutants: the real build's bound is {real_text}; every "
+            f"{mut.split()[0]} mutant's {mut_text}. Every row's bounds, every build: "
+            "bench/audit/results.md.")
+    return "\n".join([text] + run_lines(rows, title))
+
+
+# sections shown as a summary of their CSV (with the runs' lines), not a table
+SUMMARY = {"audit": audit_summary}
+PIVOT = {"parallel": per_query("parallel workers", ("s, leader / worker RSS",
+                                lambda r: f'{r["median s"]}, {r["leader peak RSS"]} / {r["worker peak RSS"]}')),
+         "citus": per_query("configuration", ("s, coordinator RSS, loopback bytes",
+                            lambda r: f'{r["median s"]}, {r["coordinator peak RSS"]}, {r["loopback bytes"]}')),
+         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "synth": synth_per_table, "deadline": deadline_per_table, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "scale_20m": merge_prefixed, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 
@@ -281,6 +432,12 @@ def table(rows, hide=(), title=""):
     # runs of one command: the command once
     out += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     out += ["| " + " | ".join(r[c].replace("|", "/") for c in cols) + " |" for r in rows]
+    return "\n".join(out + run_lines(rows, title))
+
+
+def run_lines(rows, title):
+    """the lines naming the runs of rows: a command once, its runs after it"""
+    out = []
     runs = OrderedDict()
     for r in rows:
         runs.setdefault(tuple(r[m] for m in META[:4]), []).append(r["load"])
@@ -294,7 +451,7 @@ def table(rows, hide=(), title=""):
             lines[cmd if line.startswith(cmd) else line] = line
     for line in lines.values():
         out += ["", line]
-    return "\n".join(out)
+    return out
 
 
 def run_line(cmd, commit, date, machine, load, title=""):
@@ -487,6 +644,9 @@ def render():
             if note:
                 out += [note, ""]
             rows = [r for r in read(name) if SHOW.get(name, lambda r: True)(r)]
+            if name in SUMMARY:
+                out += [SUMMARY[name](rows, title), ""]
+                continue
             rows = PIVOT.get(name, lambda r: r)(rows)
             out += [table(rows, HIDE.get(name, ()), title), ""]
     return "\n".join(out).rstrip() + "\n"

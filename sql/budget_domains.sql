@@ -151,7 +151,10 @@ SELECT * FROM regress.err($$SELECT dpobj.submit('regress_bd.orders', 'expmech', 
 SELECT (e->'noise'->>'epsilon_used')::float8 AS epsilon_used
   FROM dpobj.evaluate('regress_bd.orders', ROW('forged', ARRAY[0, 0]::float8[], 1, 1, 1e-6, '{}')::dpobj.model,
                       ARRAY['a', 'b'], 'y', 0.5, 1e-6) e;
-SELECT spent_epsilon, remaining_epsilon FROM dpobj.my_budgets WHERE budget_domain IS NOT NULL;
+-- my_budgets: one row per budget; a member's name (text, no cast) finds the domain's
+SELECT budget_domain, table_names, spent_epsilon, remaining_epsilon FROM dpobj.my_budgets
+ WHERE 'regress_bd.orders' = ANY (table_names);
+SELECT relation, table_names FROM dpobj.my_budgets WHERE 'regress_bd.other' = ANY (table_names);
 SELECT * FROM regress.err($$SELECT dpobj.train('regress_bd.orders', 'expmech', ARRAY['a', 'b'], 'y', 0.6, 1e-6)$$);
 -- the table outside the domain keeps its own budget
 SELECT spent_epsilon FROM dpobj.my_budgets WHERE relation = 'regress_bd.other'::regclass;

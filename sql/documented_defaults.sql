@@ -74,18 +74,30 @@ UNION ALL SELECT 'noisysgd', (SELECT (dpobj.dp_noisysgd(x, y, 1, 1e-6, '{"R": 2}
 UNION ALL SELECT 'opsamp', (SELECT (dpobj.dp_opsamp(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts)
 UNION ALL SELECT 'passglm', (SELECT (dpobj.dp_passglm(x, y, 1, 1e-6, '{"R": 2}')).params FROM pts);
 
+-- every options-table row of a mechanism's help: "| `opt` | ... | default |", and the rows
+-- that refer to another mechanism's ("| `a`, `b` | as for opdisc | as for opdisc |" or
+-- "... | as for dp_logistic | as there |"), whose defaults are that mechanism's rows'
+CREATE TEMP TABLE doc_direct AS
+SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default
+  FROM trained t, dpobj.help(t.mech) l,
+       regexp_matches(l, '^\| `([A-Za-z0-9_]+)` \|.*\| ([^|]+) \|$') m;
+CREATE TEMP TABLE doc_referred AS
+SELECT t.mech, btrim(o, '`') AS opt, d.doc_default
+  FROM trained t, dpobj.help(t.mech) l,
+       regexp_matches(l, '^\| ((`[A-Za-z0-9_]+`, )*`[A-Za-z0-9_]+`) \| as for (dp_)?([a-z_]+)[^|]*\| (as for [a-z_]+|as there) \|$') r,
+       unnest(string_to_array(r[1], ', ')) o, doc_direct d
+ WHERE d.mech = r[4] AND d.opt = btrim(o, '`');
 CREATE TEMP TABLE doc_options AS
-SELECT t.mech, m[1] AS opt, trim(m[2]) AS doc_default,
-       CASE trim(m[2])
+SELECT t.mech, o.opt, o.doc_default,
+       CASE o.doc_default
          WHEN 'floor(sqrt(min(d, D2)))' THEN '2'
          WHEN 'min(d, 4)' THEN '4'
-         ELSE trim(both '"' FROM trim(m[2]))
+         ELSE trim(both '"' FROM o.doc_default)
        END AS expected,
-       t.params ->> m[1] AS in_params
-  FROM trained t,
-       dpobj.help(t.mech) l,
-       regexp_matches(l, '^\| `([A-Za-z0-9_]+)` \|.*\| ([^|]+) \|$') m
- WHERE trim(m[2]) ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(min\(d, D2\)\)\)|min\(d, 4\))$';
+       t.params ->> o.opt AS in_params
+  FROM trained t
+  JOIN (SELECT * FROM doc_direct UNION ALL SELECT * FROM doc_referred) o USING (mech)
+ WHERE o.doc_default ~ '^(-?[0-9.]+|"[a-z_]+"|true|false|floor\(sqrt\(min\(d, D2\)\)\)|min\(d, 4\))$';
 
 -- options compared per mechanism (an option the model's params do not show -- Huber's h
 -- under the logistic loss -- is not compared)

@@ -90,10 +90,12 @@ SELECT dpobj.predict_raw(m, '{"edu": "Masters"}') FROM mods;
 SELECT dpobj.predict_raw(m, '{"edu": "Masters", "age": "old"}') FROM mods;
 SELECT dpobj.predict_raw(m, '[1, 2]') FROM mods;
 SELECT dpobj.predict_raw(ROW('logistic', ARRAY[1.0], 0, 1, 1e-6, '{}')::dpobj.model, '{"a": 1}');
--- a category outside the declared domain (or null): refused by default, as the model
--- records ("on_unknown": "error"); "other" with on_unknown 'other' (as train() encoded
--- it), a NULL result with 'null'; a model without the key (released before) maps it to
--- "other" by default, as it did; declared values are unaffected
+-- a category outside the declared domain: refused by default, as the model records
+-- ("on_unknown": "error"); "other" with on_unknown 'other' (as train() encoded it), a
+-- NULL result with 'null'; a model without the key (released before) maps it to "other"
+-- by default, as it did; declared values are unaffected.  A null is "other" by default
+-- (train() encoded it so); a given on_unknown rules it too; a numeric null gives NULL
+-- (train() dropped such rows)
 SELECT (m).params->>'on_unknown' AS recorded,
        dpobj.predict_raw(ROW((m).mechanism, (m).weights, (m).bias, (m).epsilon, (m).delta,
                              (m).params - 'on_unknown')::dpobj.model, '{"edu": "PhD", "age": 60}') =
@@ -105,6 +107,22 @@ SELECT (m).params->>'on_unknown' AS recorded,
        dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}', on_unknown => 'error') =
        dpobj.predict_raw(m, '{"edu": "Masters", "age": 60}') AS declared_passes
   FROM mods;
+SELECT dpobj.encode(m, '{"edu": null, "age": 17}') AS null_is_other,
+       dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}') =
+       dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}', 'other') AS score_null_as_other,
+       dpobj.predict_raw(m, '{"edu": null, "age": 60}') =
+       dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', 'other') AS predict_null_as_other,
+       dpobj.probability_raw(m, '{"edu": null, "age": 60}') =
+       dpobj.probability_raw(m, '{"edu": null, "age": 60}', 'other') AS probability_null_as_other,
+       dpobj.predict_raw(m, '{"edu": "Masters", "age": null}') IS NULL AS numeric_null_gives_null
+  FROM mods;
+-- a table's own rows with nulls where training saw nulls score by default (no refusal)
+RESET ROLE;
+SELECT count(*) AS rows, count(dpobj.predict_raw(m, jsonb_build_object(
+           'edu', CASE WHEN p.edu IN ('HS-grad', 'Bachelors', 'Masters') THEN p.edu END,
+           'age', p.age))) AS scored
+  FROM regress_dom.people p, mods;
+SET ROLE regress_dom_alice;
 -- the class-1 probability from raw values, by model and by name, as probability()
 -- gives it on the encoded row and on the same terms for values outside the domain
 SELECT dpobj.probability_raw(m, '{"edu": "Masters", "age": 60}') =
@@ -120,7 +138,8 @@ SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}', on_unknown => 'error') 
 SELECT dpobj.predict_raw('dom_logistic', '{"edu": null, "age": 60}', on_unknown => 'error');
 -- the default refusal, by every raw function, with its SQLSTATE
 SELECT dpobj.predict_raw(m, '{"edu": "PhD", "age": 60}') FROM mods;
-SELECT dpobj.score_raw('dom_logistic', '{"edu": null, "age": 60}');
+SELECT dpobj.score_raw('dom_logistic', '{"edu": "Preschool", "age": 60}');
+SELECT dpobj.predict_class_raw('dom_logistic', '{"edu": "Preschool", "age": 60}');
 SELECT dpobj.encode(m, '{"edu": "PhD", "age": 60}') FROM mods;
 DO $$
 BEGIN

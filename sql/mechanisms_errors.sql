@@ -74,7 +74,10 @@ SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.probability(ROW('rspm', ARRAY[1.0, 1.0], 0, 1, 1e-6, '{"loss": "zero_one", "Q": 64}')::dpobj.model, ARRAY[1.0, 1.0])$$)
 ) v(q);
 
--- dpobj.train() checks the same arguments before it scans (and before any charge)
+-- dpobj.train() checks the same arguments before it scans (and before any charge), once
+-- the table is protected and the caller has a budget on it (checked first)
+SELECT dpobj.protect('regress_mecherr.t');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_mecherr.t', current_user::regrole, 10, 0.01);
 SELECT (regress.err(q)).* FROM (VALUES
   ($$SELECT dpobj.train('regress_mecherr.t', 'magic', ARRAY['x'], 'y', 1, 1e-6, '{}')$$),
   ($$SELECT dpobj.train('regress_mecherr.t', 'logistic', ARRAY['y'], 'y', 1, 1e-6, '{}')$$),

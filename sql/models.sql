@@ -19,7 +19,8 @@ SET ROLE regress_models_alice;
 -- train and store in one call
 SELECT cardinality(weights) AS d FROM dpobj.train('regress_models.pts', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001,
                                 model_name => 'first');
-SELECT name, mechanism, epsilon, delta, params->>'calibration' AS calibration, relation,
+SELECT name, mechanism, kind, kind = dpobj.model_kind(model) AS kind_is_the_models,
+       epsilon, delta, params->>'calibration' AS calibration, relation,
        ledger_id = (SELECT max(id) FROM dpobj.ledger) AS ledger_row, cardinality((model).weights) AS d
   FROM dpobj.models;
 SELECT dpobj.predict('first', ARRAY[0.5, 0.25]) IS NOT NULL AS predict, dpobj.score('first', ARRAY[0.5, 0.25]) IS NOT NULL AS score,

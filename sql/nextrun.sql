@@ -55,7 +55,8 @@ SELECT name AS missing_from_cost_help FROM entries
 -- ---- the next run's largest epsilon, exactly ----
 SET ROLE regress_next_user;
 -- per kind at delta 1e-9 (pure: at 0): the number, and whether cost() admits a run of that
--- kind at it and at 0.000001 more (evaluate: pure, noisysgd: gauss, auto: approx)
+-- kind at it and at 0.000001 more (evaluate: pure, noisysgd: gauss, synthesize: zcdp,
+-- auto: approx)
 CREATE FUNCTION pg_temp.next(k text) RETURNS numeric LANGUAGE sql AS
 $$ SELECT next_epsilon FROM dpobj.runs_left('regress_next.t', 1e-9) WHERE kind = k $$;
 CREATE FUNCTION pg_temp.edges(k text, OUT next numeric, OUT at_next boolean, OUT above boolean)
@@ -63,7 +64,8 @@ LANGUAGE sql AS $$
   SELECT pg_temp.next(k),
          (SELECT admitted FROM dpobj.cost('regress_next.t', m, pg_temp.next(k), d)),
          (SELECT admitted FROM dpobj.cost('regress_next.t', m, pg_temp.next(k) + 0.000001, d))
-    FROM (SELECT CASE k WHEN 'pure' THEN 'evaluate' WHEN 'gauss' THEN 'noisysgd' ELSE 'auto' END AS m,
+    FROM (SELECT CASE k WHEN 'pure' THEN 'evaluate' WHEN 'gauss' THEN 'noisysgd'
+                        WHEN 'zcdp' THEN 'synthesize' ELSE 'auto' END AS m,
                  CASE k WHEN 'pure' THEN 0 ELSE 1e-9 END AS d) s $$;
 CREATE TEMP TABLE steps (step int, kind text, asks numeric, next numeric, at_next boolean,
                          above boolean, admitted boolean);
@@ -76,7 +78,7 @@ $$ UPDATE steps SET admitted = (SELECT outcome = 'released' FROM dpobj.ledger
     WHERE step = s $$;
 -- before any run, every kind at once
 SELECT kind, at_delta, trunc(next_epsilon, 3) AS next_epsilon FROM dpobj.runs_left('regress_next.t', 1e-9);
-SELECT next_delta, next_pure_epsilon, next_gauss_epsilon, next_approx_epsilon, last_run FROM dpobj.my_budgets;
+SELECT next_delta, next_pure_epsilon, next_gauss_epsilon, next_zcdp_epsilon, next_approx_epsilon, last_run FROM dpobj.my_budgets;
 -- 1. auto at 1.0 (approx): epsilon adds up, no NOTICE
 SELECT pg_temp.before(1, 'approx', 1.0);
 SELECT (dpobj.train('regress_next.t', 'auto', ARRAY['age', 'b', 'c'], 'y', 1.0, 1e-9)).mechanism;
@@ -106,13 +108,16 @@ SELECT step, kind, asks, trunc(next, 3) AS next, at_next, above, coalesce(admitt
 SELECT count(*) - 4 AS refused_not_charged FROM dpobj.ledger WHERE rolname = current_user;
 -- my_budgets: the same numbers, the Gaussian and approximate ones at the last run's delta
 SELECT next_delta, next_pure_epsilon, trunc(next_gauss_epsilon, 3) AS next_gauss_epsilon,
-       next_approx_epsilon, last_run
+       trunc(next_zcdp_epsilon, 3) AS next_zcdp_epsilon, next_approx_epsilon, last_run
   FROM dpobj.my_budgets;
 SELECT kind, at_delta, trunc(next_epsilon, 3) AS next_epsilon FROM dpobj.runs_left('regress_next.t');
+-- a zCDP run (synthesize) at the number is admitted, 0.000001 more is not
+SELECT trunc(next, 3) AS next, at_next, above FROM pg_temp.edges('zcdp');
 -- describe at the number: admitted, and then nothing is left for any kind
 SELECT sqlstate FROM regress.err(format($$SELECT count(*) FROM dpobj.describe('regress_next.t', %s)$$,
                                         pg_temp.next('pure')));
-SELECT spent_epsilon = granted_epsilon AS all_spent, next_pure_epsilon, next_gauss_epsilon, next_approx_epsilon
+SELECT spent_epsilon = granted_epsilon AS all_spent, next_pure_epsilon, next_gauss_epsilon,
+       next_zcdp_epsilon, next_approx_epsilon
   FROM dpobj.my_budgets;
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.runs_left('regress_next.t', 1)$$);
 RESET ROLE;

@@ -45,6 +45,14 @@
 #define compat_type_aclcheck(type, role, mode) pg_type_aclcheck((type), (role), (mode))
 #endif
 
+/* and pg_tablespace_aclcheck(ts, role, mode) by object_aclcheck() (needs catalog/pg_tablespace.h) */
+#if PG_VERSION_NUM >= 160000
+#define compat_tablespace_aclcheck(ts, role, mode) \
+	object_aclcheck(TableSpaceRelationId, (ts), (role), (mode))
+#else
+#define compat_tablespace_aclcheck(ts, role, mode) pg_tablespace_aclcheck((ts), (role), (mode))
+#endif
+
 /*
  * This backend's slot in an array of MaxBackends entries (0-based), or -1.
  * 17 replaced BackendId MyBackendId (1-based, InvalidBackendId = -1) by

@@ -6,7 +6,7 @@
  *
  *	  The test at edge k rejects "x_(t) is below edge k" when P(W_k <= T_k)
  *	  <= alpha (and "x_(t) is at or above it" when P(W_k >= T_k) <= alpha):
- *	  under that hypothesis T_k is at most (at least) W_k, so a wrong
+ *	  under that hypothesis T_k is at least (at most) W_k, so a wrong
  *	  rejection has probability <= alpha.  The lower end is the first edge
  *	  not rejected from below, less a leaf: it lies above x_(t) only if
  *	  the test at the edge just above x_(t)'s leaf rejected wrongly; the

@@ -43,6 +43,12 @@ synth_aim_oneway_rho(double rho, int d, double share)
 	return share * rho / d;
 }
 
+double
+synth_aim_round_rho(double rho, int d, double alpha, double rounds_factor)
+{
+	return alpha * rho / (rounds_factor * d);
+}
+
 #define LATTICE ((double) (INT64_C(1) << SYNTH_COUNT_BITS))
 
 double
@@ -447,7 +453,7 @@ rounds(Run *r)
 	const SynthSpec *sp = r->spec;
 	SynthResult *res = r->res;
 	double		T = sp->rounds_factor * sp->d;
-	double		rho_g = sp->alpha * sp->rho / T;
+	double		rho_g = synth_aim_round_rho(sp->rho, sp->d, sp->alpha, sp->rounds_factor);
 	double		rho_s = (1.0 - sp->alpha) * sp->rho / T;
 	SynthStatus st = SYNTH_OK;
 

@@ -105,6 +105,15 @@ typedef struct SynthResult
 extern double synth_aim_oneway_rho(double rho, int d, double share);
 
 /*
+ * The rho of the first round's measurement, alpha rho / (factor d): the
+ * least of any round's (a round that barely moves the model quadruples the
+ * next ones'; the last takes what is left, more than the round before it).
+ * With step 1's, every noise scale a run can draw is fixed before the
+ * charge by public parameters.
+ */
+extern double synth_aim_round_rho(double rho, int d, double alpha, double rounds_factor);
+
+/*
  * Counts are released on the lattice 2^-SYNTH_COUNT_BITS: y = (2^B c + Z) /
  * 2^B, Z ~ N_Z(0, s2) with the integer s2 = ceil(k^2 4^B / rho) (the
  * sensitivity sqrt 2 k 2^B), so rounding s2 up costs nothing visible even

@@ -94,9 +94,9 @@ static double
 selection_bound(const SynthResult *res, SynthSet r, const double *est, int64_t ncells)
 {
 	const SynthLastRound *l = &res->last;
-	const SynthRound *t = &res->rounds[res->nrounds - 1];
+	const SynthRound *t;
 	double		scale = (double) (INT64_C(1) << SYNTH_LOSS_BITS);
-	int64_t		nt = synth_set_cells(t->chosen, res->model.sizes, INT64_C(1) << 62);
+	int64_t		nt;
 	int64_t		wt = 0,
 				wr = 0;
 	double		b,
@@ -104,8 +104,11 @@ selection_bound(const SynthResult *res, SynthSet r, const double *est, int64_t n
 				moved = 0.0;
 	SynthFactor before;
 
+	/* no round (the rounds may end before the first): no record to read */
 	if (res->nrounds == 0 || l->cand == NULL || l->gamma <= 0.0)
 		return -1.0;
+	t = &res->rounds[res->nrounds - 1];
+	nt = synth_set_cells(t->chosen, res->model.sizes, INT64_C(1) << 62);
 	for (int i = 0; i < l->ncand; i++)
 	{
 		if (l->cand[i] == r)

@@ -12,6 +12,14 @@
 #include <string.h>
 
 bool
+synth_column_fine(const SynthColumn *c)
+{
+	int			n = c->kind == SYNTH_COL_QUANTILE ? c->nsub : c->nbins;
+
+	return c->kind == SYNTH_COL_LEVELS || isfinite((c->hi - c->lo) * (double) n);
+}
+
+bool
 synth_column_valid(const SynthColumn *c)
 {
 	switch (c->kind)
@@ -20,10 +28,11 @@ synth_column_valid(const SynthColumn *c)
 			return c->nlevels >= 1 && c->nlevels < SYNTH_MAX_LEVELS;
 		case SYNTH_COL_BINS:
 			return isfinite(c->lo) && isfinite(c->hi) && c->lo < c->hi &&
-				c->nbins >= 1 && c->nbins < SYNTH_MAX_LEVELS;
+				c->nbins >= 1 && c->nbins < SYNTH_MAX_LEVELS && synth_column_fine(c);
 		case SYNTH_COL_QUANTILE:
 			return isfinite(c->lo) && isfinite(c->hi) && c->lo < c->hi &&
-				c->nbins >= 1 && c->nsub >= c->nbins && c->nsub < SYNTH_MAX_LEVELS;
+				c->nbins >= 1 && c->nsub >= c->nbins && c->nsub < SYNTH_MAX_LEVELS &&
+				synth_column_fine(c);
 	}
 	return false;
 }

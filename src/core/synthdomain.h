@@ -62,6 +62,13 @@ typedef struct SynthColumn
 /* false when the declaration is out of range (a public refusal) */
 extern bool synth_column_valid(const SynthColumn *c);
 
+/*
+ * Whether a binned column's width times its (sub-)bins is finite, so that
+ * every bin edge lo + (hi - lo) i / n and draw within it is (part of
+ * synth_column_valid)
+ */
+extern bool synth_column_fine(const SynthColumn *c);
+
 /* the scan's levels: levels, bins or sub-bins, plus NULL */
 extern int	synth_column_scan_levels(const SynthColumn *c);
 

@@ -218,8 +218,19 @@ mechanism_kind_entries(LedgerCostKind kind)
 	initStringInfo(&buf);
 	for (int i = 0; i < dp_nmechanisms; i++)
 		for (int j = 0; dp_mechanisms[i]->ledger[j].name != NULL; j++)
-			if (dp_mechanisms[i]->ledger[j].cost == kind)
-				mechanism_append_entry(&buf, dp_mechanisms[i], j, &first);
+		{
+			const DPMechanism *mech = dp_mechanisms[i];
+
+			if (mech->ledger[j].cost == kind)
+				mechanism_append_entry(&buf, mech, j, &first);
+			/* a gauss run made zcdp by an option ("R": "private") */
+			else if (kind == LEDGER_COST_ZCDP && mech->ledger[j].cost == LEDGER_COST_GAUSS &&
+					 mech->zcdp_option != NULL)
+			{
+				mechanism_append_entry(&buf, mech, j, &first);
+				appendStringInfo(&buf, " with %s", mech->zcdp_option);
+			}
+		}
 	return buf.data;
 }
 

@@ -272,7 +272,7 @@ oneshot_transaction(const LedgerRequest *req, LedgerReply *reply, OneshotShared 
 	StartTransactionCommand();
 	pgstat_report_activity(STATE_RUNNING, "dpobj ledger write");
 	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "dpobj ledger worker: SPI_connect failed");
+		elog(ERROR, "dpobj ledger worker: could not connect to the SPI manager");
 	PushActiveSnapshot(GetTransactionSnapshot());
 	ledger_exec(req, reply, &pending);
 	PopActiveSnapshot();

@@ -121,7 +121,7 @@ writer_run_batch(int w)
 	StartTransactionCommand();
 	pgstat_report_activity(STATE_RUNNING, activity);
 	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "dpobj ledger writer: SPI_connect failed");
+		elog(ERROR, "dpobj ledger writer: could not connect to the SPI manager");
 	/* the outer snapshot SPI needs; each statement still takes a fresh one */
 	PushActiveSnapshot(GetTransactionSnapshot());
 	for (int j = 0; j < cur_n; j++)

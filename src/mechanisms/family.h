@@ -157,6 +157,11 @@ typedef struct DPMechanism
 	 */
 	const DPLedgerKind *ledger;
 	int			(*ledger_pick) (Jsonb *options);
+	/*
+	 * or NULL: the option with which its gauss runs charge as zcdp
+	 * ("\"R\": \"private\"": mechanism_cost_private_r), for lists of entry points
+	 */
+	const char *zcdp_option;
 } DPMechanism;
 
 /*

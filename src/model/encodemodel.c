@@ -157,26 +157,16 @@ typedef enum OnUnknown
 	UNKNOWN_NULL				/* no features: a NULL prediction */
 } OnUnknown;
 
-/*
- * The call's on_unknown; NULL (the default): the model's own (params
- * "on_unknown": train() records 'error' from 0.6.0), else 'other' (a model
- * from before, which keeps predicting as it did)
- */
-static OnUnknown
-on_unknown_arg(FunctionCallInfo fcinfo)
+/* a call's policies: for a value outside the declared levels, and for a null */
+typedef struct OnUnknownPolicy
 {
-	char	   *s;
+	OnUnknown	unknown;
+	OnUnknown	null;
+} OnUnknownPolicy;
 
-	if (PG_NARGS() < 3 || PG_ARGISNULL(2))
-	{
-		JsonbValue *v = model_param(PG_GETARG_DATUM(0), "on_unknown");
-
-		if (v == NULL || v->type != jbvString)
-			return UNKNOWN_OTHER;
-		s = pnstrdup(v->val.string.val, v->val.string.len);
-	}
-	else
-		s = text_to_cstring(PG_GETARG_TEXT_PP(2));
+static OnUnknown
+on_unknown_parse(const char *s)
+{
 	if (strcmp(s, "other") == 0)
 		return UNKNOWN_OTHER;
 	if (strcmp(s, "error") == 0)
@@ -191,14 +181,41 @@ on_unknown_arg(FunctionCallInfo fcinfo)
 }
 
 /*
- * A categorical value outside c's declared levels under on_unknown: true
- * to encode it as "other", false for a NULL result; 'error' raises (the
- * caller's own value, never a row of a protected table).
+ * The call's policies.  A given on_unknown rules both.  NULL (the default):
+ * a null is "other", as train() encoded it (and learned that level's weight
+ * from such rows); a value outside the levels follows the model's own
+ * params "on_unknown" (train() records 'error' from 0.6.0), else 'other' (a
+ * model from before, which keeps predicting as it did)
+ */
+static OnUnknownPolicy
+on_unknown_arg(FunctionCallInfo fcinfo)
+{
+	OnUnknownPolicy p;
+
+	if (PG_NARGS() < 3 || PG_ARGISNULL(2))
+	{
+		JsonbValue *v = model_param(PG_GETARG_DATUM(0), "on_unknown");
+
+		p.null = UNKNOWN_OTHER;
+		p.unknown = v == NULL || v->type != jbvString ? UNKNOWN_OTHER :
+			on_unknown_parse(pnstrdup(v->val.string.val, v->val.string.len));
+	}
+	else
+		p.unknown = p.null = on_unknown_parse(text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	return p;
+}
+
+/*
+ * A categorical value (NULL for null) under the call's policies: true to
+ * encode it (a declared level, or "other"), false for a NULL result;
+ * 'error' raises (the caller's own value, never a row of a protected table).
  */
 static bool
-level_accepted(const EncColumn *c, const char *cat, int len, OnUnknown on_unknown)
+level_accepted(const EncColumn *c, const char *cat, int len, OnUnknownPolicy policy)
 {
-	if (on_unknown == UNKNOWN_OTHER || encoding_level(c, cat, len) < c->nlevels)
+	OnUnknown	on_unknown = cat == NULL ? policy.null : policy.unknown;
+
+	if (on_unknown == UNKNOWN_OTHER || (cat != NULL && encoding_level(c, cat, len) < c->nlevels))
 		return true;
 	if (on_unknown == UNKNOWN_NULL)
 		return false;
@@ -214,9 +231,10 @@ level_accepted(const EncColumn *c, const char *cat, int len, OnUnknown on_unknow
 /*
  * dpobj.encode(m dpobj.model, raw jsonb [, on_unknown text]) RETURNS
  * float8[]: the model's encoding applied to {column: value}; NULL for a
- * numeric null, and with on_unknown 'null' for a categorical value outside
- * the declared levels ('error': refused; 'other': the "other" level, as
- * train() encodes such a value; NULL, the default: the model's own).
+ * numeric null (train() drops such a row), and with on_unknown 'null' for
+ * a categorical value outside the declared levels ('error': refused;
+ * 'other': the "other" level, as train() encodes such a value; NULL, the
+ * default: a null is "other", any other value the model's own policy).
  */
 Datum
 dpobj_encode(PG_FUNCTION_ARGS)
@@ -229,7 +247,7 @@ dpobj_encode(PG_FUNCTION_ARGS)
 	double	   *nums;
 	bool	   *nn;
 	ArrayType  *out;
-	OnUnknown	on_unknown;
+	OnUnknownPolicy on_unknown;
 	bool		known = true;
 	int			ic = 0,
 				in = 0;

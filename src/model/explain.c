@@ -222,11 +222,15 @@ dpobj_model_kind(PG_FUNCTION_ARGS)
 	ModelKind	kind = model_kind_of(PG_GETARG_DATUM(0));
 
 	/*
-	 * a kind that never predicts (a synthesizer's model): its readers
-	 * (sample, marginal) check it
+	 * a kind that never predicts (a synthesizer's model): checked as its
+	 * readers (sample, marginal) check it
 	 */
 	if (kind->refuse != NULL)
+	{
+		if (kind->check != NULL)
+			kind->check(PG_GETARG_HEAPTUPLEHEADER(0));
 		PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(kind)));
+	}
 	m = model_unpack_any(PG_GETARG_HEAPTUPLEHEADER(0), CurrentMemoryContext);
 	PG_RETURN_TEXT_P(cstring_to_text(model_kind_name(m->kind)));
 }

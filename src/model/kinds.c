@@ -17,6 +17,7 @@
  *-------------------------------------------------------------------------
  */
 #include "model/kindsint.h"
+#include "model/encode.h"
 
 #include <math.h>
 
@@ -98,15 +99,33 @@ model_params_object(HeapTupleHeader th)
 }
 
 bool
-model_param_number(Jsonb *params, const char *key, double *out)
+model_json_number(const JsonbValue *v, double *out)
 {
-	JsonbValue *v = getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL);
-
 	if (v == NULL || v->type != jbvNumeric)
 		return false;
 	*out = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 											  NumericGetDatum(v->val.numeric)));
 	return isfinite(*out);
+}
+
+bool
+model_json_int(const JsonbValue *v, int64 lo, int64 hi, int64 *out)
+{
+	double		x;
+
+	/* within int64 before the cast: (double) hi may round up to 2^63 */
+	if (!model_json_number(v, &x) || x != floor(x) || x < (double) lo || x > (double) hi ||
+		!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+		return false;
+	*out = (int64) x;
+	return true;
+}
+
+bool
+model_param_number(Jsonb *params, const char *key, double *out)
+{
+	return model_json_number(getKeyJsonValueFromContainer(&params->root, key, strlen(key), NULL),
+							 out);
 }
 
 static bool
@@ -214,6 +233,41 @@ read_threshold(ModelPredictor *m)
 					 "Use a model returned by a dpobj training function.");
 }
 
+/* a released model has a mechanism name and params, a JSON object */
+static void
+read_header(HeapTupleHeader th)
+{
+	bool		mech_null,
+				params_null;
+	Datum		params;
+
+	(void) GetAttributeByNum(th, MODEL_ATT_MECHANISM, &mech_null);
+	params = GetAttributeByNum(th, MODEL_ATT_PARAMS, &params_null);
+	if (mech_null || params_null)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model has no mechanism or no params"),
+				 errhint("Use a model returned by a dpobj training function.")));
+	if (!JB_ROOT_IS_OBJECT(DatumGetJsonbP(params)) || JB_ROOT_IS_SCALAR(DatumGetJsonbP(params)))
+		model_forged("model params must be a JSON object",
+					 "Use a model returned by a dpobj training function.");
+}
+
+void
+model_check_features(Jsonb *params, int d)
+{
+	JsonbValue *v = params ? getKeyJsonValueFromContainer(&params->root, "encoding", 8, NULL) : NULL;
+	int64		pd;
+
+	if (v != NULL && encoding_parse(JsonbValueToJsonb(v))->d != d)
+		model_forged("model params: \"encoding\" does not encode the features the model reads",
+					 "Use a model returned by dpobj.train() (its params carry the encoding it used).");
+	v = params ? getKeyJsonValueFromContainer(&params->root, "d", 1, NULL) : NULL;
+	if (v != NULL && (!model_json_int(v, d, d, &pd)))
+		model_forged("model params: \"d\" is not the number of features the model reads",
+					 "Use a model returned by a dpobj training function.");
+}
+
 /*
  * Every check is on the model alone, before any feature vector is looked
  * at, so that whether a model is accepted never depends on the rows it is
@@ -227,6 +281,7 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 	Jsonb	   *params;
 	ModelKind	marked;
 
+	read_header(th);
 	params = model_params_object(th);
 	if (params != NULL)
 	{
@@ -244,6 +299,7 @@ model_unpack_any(HeapTupleHeader th, MemoryContext mcxt)
 	/* a regression's mechanism: its value is the prediction (a lattice has no range) */
 	m->regression = kind_registered(th) == MODEL_KIND_REGRESSION;
 	m->kind->unpack(m, th);
+	model_check_features(m->params, m->d);
 	read_threshold(m);
 	MemoryContextSwitchTo(old);
 	return m;

@@ -84,6 +84,19 @@ extern Jsonb *model_params_object(HeapTupleHeader th);
 /* params->key as a finite number into *out, or false */
 extern bool model_param_number(Jsonb *params, const char *key, double *out);
 
+/* a JSON value (or NULL) as a finite number into *out, or false */
+extern bool model_json_number(const JsonbValue *v, double *out);
+
+/* a JSON value (or NULL) as a whole number within [lo, hi] into *out, or false */
+extern bool model_json_int(const JsonbValue *v, int64 lo, int64 hi, int64 *out);
+
+/*
+ * params "encoding", when there is one, encodes d features (the model's
+ * dpobj.encode() output is its input), and params "d", when there is one,
+ * is d; else a forged model
+ */
+extern void model_check_features(Jsonb *params, int d);
+
 /* the error of a forged model: 22023 with hint */
 extern pg_noreturn void model_forged(const char *what, const char *hint);
 

@@ -82,6 +82,8 @@ struct ModelKindOps
 	/* a kind that never predicts: every model function's error and hint, else NULL */
 	const char *refuse;
 	const char *refuse_hint;
+	/* such a kind's complete check of a model (dpobj.model_kind()), or NULL */
+	void		(*check) (HeapTupleHeader th);
 	/* validates the kind's part of a model completely (public grounds) */
 	void		(*unpack) (ModelPredictor *m, HeapTupleHeader th);
 	/*

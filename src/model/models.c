@@ -20,11 +20,14 @@
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "access/htup_details.h"
 
 #include "model/model.h"
@@ -38,6 +41,9 @@ PG_FUNCTION_INFO_V1(dpobj_drop_model);
 
 #define MODELS_NAME_MAX 63
 
+/* advisory tag class of a model name's lock (runlimit.c and units.c use 0x4450 to 0x4452) */
+#define MODELS_NAME_LOCK_CLASS 0x4453
+
 static const char models_exists_sql[] =
 "SELECT 1 FROM dpobj.models WHERE ownerid OPERATOR(pg_catalog.=) $1 "
 "AND name OPERATOR(pg_catalog.=) $2";
@@ -46,11 +52,13 @@ static const char models_delete_sql[] =
 "DELETE FROM dpobj.models WHERE ownerid OPERATOR(pg_catalog.=) $1 "
 "AND name OPERATOR(pg_catalog.=) $2";
 
+/* kind: the model's (dpobj.model_kind), read once when it is stored */
 static const char models_insert_sql[] =
 "INSERT INTO dpobj.models (name, ownerid, mechanism, epsilon, delta, params, "
-"relation, ledger_id, model) "
+"relation, ledger_id, model, kind) "
 "SELECT $2, $1, ($3::dpobj.model).mechanism, ($3::dpobj.model).epsilon, "
-"($3::dpobj.model).delta, ($3::dpobj.model).params, $4, $5, $3";
+"($3::dpobj.model).delta, ($3::dpobj.model).params, $4, $5, $3, "
+"dpobj.model_kind($3::dpobj.model)";
 
 static void
 models_check_format(const char *name)
@@ -69,7 +77,11 @@ models_check_format(const char *name)
 						 MODELS_NAME_MAX)));
 }
 
-/* runs one fixed statement on dpobj.models as the bootstrap superuser */
+/*
+ * Runs one fixed statement on dpobj.models as the bootstrap superuser; a
+ * SELECT reads the latest snapshot (what a later INSERT's unique check
+ * meets, whatever the transaction's isolation)
+ */
 static uint64
 models_exec(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
 			int expect)
@@ -77,17 +89,40 @@ models_exec(const char *sql, int nargs, Oid *types, Datum *values, const char *n
 	RoleSwitch	rs;
 	int			rc;
 	uint64		n;
+	bool		select = expect == SPI_OK_SELECT;
 
 	dpobj_verify_schema();
 	SPI_connect();
+	if (select)
+		PushActiveSnapshot(GetLatestSnapshot());
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
+	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, select, 0);
 	if (rc != expect)
 		elog(ERROR, "dpobj.models: statement failed (%d)", rc);
 	n = SPI_processed;
 	role_switch_end(&rs);
+	if (select)
+		PopActiveSnapshot();
 	SPI_finish();
 	return n;
+}
+
+/*
+ * The owner's name, held to the end of the transaction: two calls that
+ * store a model under one name (a run after its charge, save_model) check
+ * it one after the other, so the second refuses it before its charge
+ * instead of failing at the INSERT after it.  A hash collision of two
+ * names only makes one call wait.
+ */
+static void
+models_lock_name(Oid owner, const char *name)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, owner,
+						 hash_bytes((const unsigned char *) name, (int) strlen(name)),
+						 MODELS_NAME_LOCK_CLASS);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 }
 
 static uint64
@@ -106,6 +141,7 @@ models_check_name(Oid owner, const char *name, bool replace)
 	Datum		values[2] = {ObjectIdGetDatum(owner), CStringGetTextDatum(name)};
 
 	models_check_format(name);
+	models_lock_name(owner, name);
 	if (!replace &&
 		models_exec(models_exists_sql, 2, types, values, NULL, SPI_OK_SELECT) > 0)
 		ereport(ERROR,

@@ -21,7 +21,10 @@
 /*
  * A valid model name (1..63 printable ASCII characters without quotes or
  * backslashes) that owner does not use yet -- unless replace; errors
- * otherwise.  dpobj.train() calls it before anything is charged.
+ * otherwise.  dpobj.train() calls it before anything is charged.  It locks
+ * the owner's name to the end of the transaction before it looks, so that
+ * of two calls storing under one name the second is refused here, not at
+ * its INSERT.
  */
 extern void models_check_name(Oid owner, const char *name, bool replace);
 

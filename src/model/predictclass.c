@@ -50,13 +50,9 @@ model_is_multiclass(Datum model)
 static int
 json_int(JsonbValue *v, int lo, int hi)
 {
-	double		x;
+	int64		x;
 
-	if (v == NULL || v->type != jbvNumeric)
-		return -1;
-	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-										   NumericGetDatum(v->val.numeric)));
-	return (x >= lo && x <= hi && x == floor(x)) ? (int) x : -1;
+	return model_json_int(v, lo, hi, &x) ? (int) x : -1;
 }
 
 /* params: "classes" (K strings) and "dims" [K, p] */
@@ -91,6 +87,7 @@ class_read_params(HeapTupleHeader th, ClassPredictor *m)
 	m->d = m->pp - ((dv != NULL && dv->type == jbvBool && dv->val.boolean) ? 1 : 0);
 	if (m->d < 1)
 		class_model_bad("multi-class model params: \"dims\"[1] leaves no feature");
+	model_check_features(params, m->d);
 }
 
 /* weights: K x pp finite float8 values, no NULLs; bias 0 */

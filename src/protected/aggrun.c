@@ -31,6 +31,7 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
+#include "protected/runaccess.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
 #include "state/agglayout.h"
@@ -197,6 +198,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	/* the result's tuplestore first: nothing after the charge can fail on the call's form */
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
+	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
+	run_check_access(relid, relation);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(4), &c);
 	aggrun_check_options(options);
@@ -212,8 +215,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	else
 	{
 		aggrun_key_no_max(options);
-		aggrun_run(fcinfo, relid, relation, c.cols, c.ncols, NULL, c.what, c.group_by, options,
-				   fcinfo->args[2].value, fcinfo->args[3].value);
+		aggrun_run(fcinfo, "aggregate", relid, relation, c.cols, c.ncols, NULL, c.what,
+				   c.group_by, options, fcinfo->args[2].value, fcinfo->args[3].value);
 	}
 	return (Datum) 0;
 }
@@ -251,9 +254,9 @@ aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **c
 }
 
 void
-aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols, int ncols,
-		   Jsonb *enc, Jsonb *what, ArrayType *group_by, Jsonb *options, Datum epsilon,
-		   Datum delta)
+aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *relation,
+		   char **cols, int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
+		   Jsonb *options, Datum epsilon, Datum delta)
 {
 	Jsonb	   *layout;
 	AggLayout  *l;
@@ -264,7 +267,7 @@ aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 	/* the label is unused ('aggregate' has none) */
-	rel = aggrun_train(fcinfo, relid, "aggregate", cols, ncols, cols[0], enc, layout, options,
+	rel = aggrun_train(fcinfo, relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */

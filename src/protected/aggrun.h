@@ -51,11 +51,12 @@ extern void aggrun_check_options(Jsonb *options);
  * Runs what grouped by group_by on relid (locked, its columns cols checked)
  * through dpobj.train()'s sealed path and fills fcinfo's materialized
  * result (InitMaterializedSRF done) with aggregate()'s rows; enc is the
- * columns' encoding if the caller already has it, else NULL.
+ * columns' encoding if the caller already has it, else NULL.  entry is
+ * the name the ledger records: "aggregate", or "describe" (an alias of it).
  */
-extern void aggrun_run(FunctionCallInfo fcinfo, Oid relid, const char *relation, char **cols,
-					   int ncols, Jsonb *enc, Jsonb *what, ArrayType *group_by,
-					   Jsonb *options, Datum epsilon, Datum delta);
+extern void aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid,
+					   const char *relation, char **cols, int ncols, Jsonb *enc, Jsonb *what,
+					   ArrayType *group_by, Jsonb *options, Datum epsilon, Datum delta);
 
 /*
  * A group_by column without declared levels (aggkeyrun.c): the only one

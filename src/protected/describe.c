@@ -38,6 +38,7 @@
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
+#include "protected/runaccess.h"
 #include "protected/spiplans.h"
 #include "protected/units.h"
 #include "state/agglayout.h"
@@ -257,6 +258,8 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	relid = PG_GETARG_OID(0);
 	InitMaterializedSRF(fcinfo, 0);
 	relation = dp_lock_relation(relid, &relkind);
+	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
+	run_check_access(relid, relation);
 	/* public grounds only: the options, the catalog, the declarations */
 	initStringInfo(&o.pass);
 	appendStringInfoChar(&o.pass, '{');
@@ -272,7 +275,7 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	what = describe_what(encoding_parse(enc), &o);
 	pass = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(o.pass.data)));
-	aggrun_run(fcinfo, relid, relation, cols, ncols, enc, what,
+	aggrun_run(fcinfo, "describe", relid, relation, cols, ncols, enc, what,
 			   construct_empty_array(TEXTOID), pass, fcinfo->args[1].value, fcinfo->args[2].value);
 	describe_notice(relid, relation, encoding_parse(enc), &o, PG_GETARG_FLOAT8(1));
 	return (Datum) 0;

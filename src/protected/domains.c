@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "protected/domains.h"
+#include "protected/domainfit.h"
 #include "model/encode.h"
 #include "protected/entryargs.h"
 #include "base/pg_compat.h"
@@ -62,9 +63,10 @@ domains_check_owner(Oid relid, const char *relation)
 			 errhint("Feature domains are public by declaration: the table's owner decides them, not an analyst.")));
 }
 
-/* the column exists and its type fits the kind of domain; returns its base type */
+/* the column exists and its type fits the kind of domain; returns its base type and typmod */
 static Oid
-domains_check_column(Oid relid, const char *relation, const char *column, bool categorical)
+domains_check_column(Oid relid, const char *relation, const char *column, bool categorical,
+					 int32 *typmod)
 {
 	HeapTuple	tup = SearchSysCacheAttName(relid, column);
 	Form_pg_attribute att;
@@ -77,7 +79,8 @@ domains_check_column(Oid relid, const char *relation, const char *column, bool c
 				 errmsg("column \"%s\" of table %s does not exist", column, relation),
 				 errhint("Pass the column name exactly as it is spelled in the catalog, without quotes.")));
 	att = (Form_pg_attribute) GETSTRUCT(tup);
-	t = getBaseType(att->atttypid);
+	*typmod = att->atttypmod;
+	t = getBaseTypeAndTypmod(att->atttypid, typmod);
 	ok = att->attnum > 0 && !att->attisdropped;
 	ReleaseSysCache(tup);
 	if (!ok)
@@ -85,13 +88,7 @@ domains_check_column(Oid relid, const char *relation, const char *column, bool c
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of table %s does not exist", column, relation),
 				 errhint("System columns have no domain.")));
-	if (categorical)
-		ok = t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == INT2OID ||
-			t == INT4OID || t == INT8OID || t == BOOLOID;
-	else
-		ok = t == INT2OID || t == INT4OID || t == INT8OID || t == FLOAT4OID ||
-			t == FLOAT8OID || t == NUMERICOID;
-	if (!ok)
+	if (!domainfit_kind(t, categorical))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" of table %s cannot have a %s domain", column, relation,
@@ -100,37 +97,6 @@ domains_check_column(Oid relid, const char *relation, const char *column, bool c
 						 "Categorical domains are for text, varchar, char, integer and boolean columns (matched by their text)." :
 						 "Numeric domains are for integer, float and numeric columns.")));
 	return t;
-}
-
-/*
- * A level as the text of a value of the column's type (column::text, which
- * the encoding matches byte for byte), or NULL if no value has it: a
- * boolean's 'true' or 'false' for any spelling boolin accepts (t, yes, on,
- * 1, ...), an integer's decimal digits without sign '+' or leading zeros;
- * char(n)'s text has no trailing blanks.
- */
-static char *
-domains_level_text(Oid type, const char *level)
-{
-	bool		b;
-	char	   *end;
-	long long	v;
-
-	if (type == BOOLOID)
-		return parse_bool(level, &b) ? pstrdup(b ? "true" : "false") : NULL;
-	if (type == BPCHAROID)
-		return level[0] != '\0' && level[strlen(level) - 1] == ' ' ? NULL : pstrdup(level);
-	if (type != INT2OID && type != INT4OID && type != INT8OID)
-		return pstrdup(level);
-	errno = 0;
-	v = strtoll(level, &end, 10);
-	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
-		end++;
-	if (errno != 0 || end == level || *end != '\0' ||
-		(type == INT2OID && (v < PG_INT16_MIN || v > PG_INT16_MAX)) ||
-		(type == INT4OID && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
-		return NULL;
-	return psprintf("%lld", v);
 }
 
 static const char *
@@ -180,7 +146,7 @@ domains_check_levels(ArrayType *arr, Oid type, const char *column)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("level %d is longer than %d bytes", i + 1, DPOBJ_MAX_LEVEL_BYTES),
 					 errhint("Levels are category names.")));
-		lv[i] = domains_level_text(type, TextDatumGetCString(d[i]));
+		lv[i] = domainfit_level_text(type, TextDatumGetCString(d[i]));
 		if (lv[i] == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -231,10 +197,10 @@ domains_write(Oid relid, const char *column, Datum levels, double lo, double hi,
 	SPI_finish();
 }
 
-/* what every entry point does first; returns the column's base type */
+/* what every entry point does first; returns the column's base type and typmod */
 static Oid
 domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **column,
-			  bool categorical)
+			  bool categorical, int32 *typmod)
 {
 	char		relkind;
 	char	   *relation;
@@ -246,7 +212,7 @@ domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **colu
 	domains_check_owner(PG_GETARG_OID(0), relation);
 	*column = NameStr(*PG_GETARG_NAME(1));
 	if (nargs > 2)
-		type = domains_check_column(PG_GETARG_OID(0), relation, *column, categorical);
+		type = domains_check_column(PG_GETARG_OID(0), relation, *column, categorical, typmod);
 	return type;
 }
 
@@ -255,7 +221,8 @@ Datum
 dpobj_declare_domain_levels(PG_FUNCTION_ARGS)
 {
 	char	   *column;
-	Oid			type = domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true);
+	int32		typmod;
+	Oid			type = domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true, &typmod);
 	Datum		levels = domains_check_levels(PG_GETARG_ARRAYTYPE_P(2), type, column);
 
 	domains_write(PG_GETARG_OID(0), column, levels, 0, 0, false);
@@ -269,8 +236,10 @@ dpobj_declare_domain_bounds(PG_FUNCTION_ARGS)
 	char	   *column;
 	double		lo,
 				hi;
+	int32		typmod;
+	Oid			type = domains_begin(fcinfo, 4, "dpobj.declare_domain", &column, false, &typmod);
+	const char *why;
 
-	domains_begin(fcinfo, 4, "dpobj.declare_domain", &column, false);
 	lo = PG_GETARG_FLOAT8(2);
 	hi = PG_GETARG_FLOAT8(3);
 	if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || !isfinite(hi - lo))
@@ -278,6 +247,12 @@ dpobj_declare_domain_bounds(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bounds must be finite with lo < hi"),
 				 errhint("Values are clipped to [lo, hi] and scaled to [-1, 1]; hi - lo must be a finite float8.")));
+	/* a synthetic copy writes values up to the bounds into a column of this type */
+	if ((why = domainfit_bounds(type, typmod, lo, hi)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("bounds [%g, %g] do not fit column \"%s\": %s", lo, hi, column, why),
+				 errhint("Declare bounds within the column's type: dpobj.synthesize() writes values up to them into a column of that type.")));
 	domains_write(PG_GETARG_OID(0), column, (Datum) 0, lo, hi, true);
 	PG_RETURN_VOID();
 }
@@ -296,7 +271,7 @@ dpobj_drop_domain(PG_FUNCTION_ARGS)
 	RoleSwitch	rs;
 	bool		dropped;
 
-	domains_begin(fcinfo, 2, "dpobj.drop_domain", &column, false);
+	domains_begin(fcinfo, 2, "dpobj.drop_domain", &column, false, NULL);
 	values[0] = PG_GETARG_DATUM(0);
 	values[1] = PG_GETARG_DATUM(1);
 	SPI_connect();

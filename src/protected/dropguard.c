@@ -181,7 +181,7 @@ dpobj_drop_guard(PG_FUNCTION_ARGS)
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_EVENT_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("dpobj_drop_guard must be called as an event trigger"),
+				 errmsg("dpobj.drop_guard() must be called as an event trigger"),
 				 errhint("It is fired by dpobj's event trigger dpobj_drop_guard.")));
 	trigdata = (EventTriggerData *) fcinfo->context;
 	extoid = dpobj_extension_oid(&extowner, &extschema);

@@ -10,6 +10,8 @@
 #include "protected/entryargs.h"
 #include "protected/roleguard.h"
 
+#include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/pg_class.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
@@ -56,6 +58,17 @@ dp_lock_relation(Oid relid, char *relkind)
 	name = dp_relation_name(relid);
 	*relkind = get_rel_relkind(relid);
 	return name;
+}
+
+void
+dp_refuse_read_only(const char *fname, const char *what)
+{
+	if (XactReadOnly || RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("%s cannot run in a read-only transaction", fname),
+				 errdetail("It writes %s after its charge. Nothing was charged.", what),
+				 errhint("Run it in a read-write transaction on the primary server.")));
 }
 
 void

@@ -34,6 +34,13 @@ extern char *dp_lock_relation(Oid relid, char *relkind);
  */
 extern char *dp_relation_name(Oid relid);
 
+/*
+ * An entry point that writes after its charge (what: what it writes) in a
+ * transaction that cannot write -- read only, or on a hot standby: refused
+ * before the charge (25006), as the write after it would fail for certain.
+ */
+extern void dp_refuse_read_only(const char *fname, const char *what);
+
 /* an existing role */
 extern void dp_check_role(Oid roleid);
 

@@ -7,7 +7,7 @@
  *	  budget on the table admits;
  *	  dpobj.cost(rel, mechanism, epsilon, delta, options): what one such run
  *	  would charge and the budget after it;
- *	  dpobj.runs_left(rel, delta): per kind of run (pure, gauss, approx), the
+ *	  dpobj.runs_left(rel, delta): per kind of run (pure, gauss, zcdp, approx), the
  *	  largest epsilon the next such run may ask for (accountnext.c), and the
  *	  entry points whose runs are of that kind (the registry's).
  *	  All apply the accountant's own rule (accountant.c) to the run's cost
@@ -268,6 +268,7 @@ dpobj_runs_left_next(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(caller);
 	runs_left_next_row(rsi, LEDGER_COST_PURE, has ? &b : NULL, int64_to_numeric(0));
 	runs_left_next_row(rsi, LEDGER_COST_GAUSS, has ? &b : NULL, delta);
+	runs_left_next_row(rsi, LEDGER_COST_ZCDP, has ? &b : NULL, delta);
 	runs_left_next_row(rsi, LEDGER_COST_APPROX, has ? &b : NULL, delta);
 	SPI_finish();
 	return (Datum) 0;

@@ -3,7 +3,8 @@
  * selecthint.c
  *	  A plain SELECT on a protected table by an analyst with a budget on it
  *	  fails as PostgreSQL would ("permission denied for table ...", 42501),
- *	  with a hint that dpobj.train() is the way in.
+ *	  with a hint naming the ways in: dpobj's entry points that take the
+ *	  table (describe, aggregate, synthesize, train or submit, evaluate).
  *
  * A post_parse_analyze_hook (chained to the previous one) looks at the
  * relations a statement reads.  For one the current role may not read at
@@ -91,7 +92,9 @@ check_relation(Query *query, RangeTblEntry *rte)
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied for table %s", get_rel_name(rte->relid)),
 			 errhint("The table is protected by dpobj and you have a privacy budget on it: "
-					 "train with dpobj.train('%s', ...) (see dpobj.my_budgets).", name)));
+					 "use dpobj.describe('%s', ...), dpobj.aggregate(), dpobj.synthesize(), "
+					 "dpobj.train() or dpobj.submit(), and dpobj.evaluate() (see dpobj.my_budgets; "
+					 "dpobj.cost() prices a run).", name)));
 }
 
 static bool

@@ -6,10 +6,17 @@
  *	  (docs/REFERENCE.md, "synthesize"; docs/PRIVACY.md, "Synthetic data").
  *
  * Order of work:
- *	  1. public checks only (catalog, declarations, arguments): the columns
- *	     exist and all have declared domains (a refusal names every one
- *	     without), the target does not exist and the caller may create it
- *	     in its schema, the options; nothing is charged;
+ *	  1. public checks only, nothing charged: a transaction that can write
+ *	     (the target and the model are written after the charge); the table
+ *	     protected and a budget on it (runaccess.h), before anything that
+ *	     reads a declaration; the columns exist, all have declared domains
+ *	     (a refusal names every one without) that fit their current types
+ *	     (domainfit.h); the options; the target's schema lets the caller
+ *	     create it there (its default tablespace and access method too),
+ *	     and no relation or type takes its name -- checked again under the
+ *	     budget's run lock and the target name's lock, so that of two calls
+ *	     naming one target the second is refused here, not at CREATE TABLE
+ *	     after its charge;
  *	  2. train()'s sealed path with the mechanism 'synthesize' (train.c):
  *	     charged once before the first row, one scan into the marginal
  *	     counts, the rounds, the model released and stored by name;
@@ -25,14 +32,22 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_tablespace.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/tablespace.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/inval.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -48,9 +63,11 @@
 #include "context/trainquery.h"
 #include "model/model.h"
 #include "model/kinds.h"
+#include "protected/domainfit.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/protectable.h"
+#include "protected/runaccess.h"
 #include "protected/spiplans.h"
 #include "protected/synthesize.h"
 #include "protected/train.h"
@@ -59,6 +76,9 @@ PG_FUNCTION_INFO_V1(dpobj_synthesize);
 
 /* the most rows options "rows" may ask for (dpobj.sample() draws in batches) */
 #define SYNTHESIZE_MAX_ROWS		INT64CONST(1000000000)
+
+/* advisory tag class of a target name's lock (models.c has 0x4453) */
+#define SYNTHESIZE_TARGET_LOCK_CLASS	0x4454
 
 typedef struct SynthCall
 {
@@ -72,6 +92,8 @@ typedef struct SynthCall
 	char	   *model_name;
 	char	   *target;			/* quoted, schema-qualified */
 	char	   *target_name;	/* as the result shows it */
+	Oid			target_nsp;
+	char	   *target_rel;		/* the new table's name in it */
 	char	   *create_sql;		/* the target's CREATE TABLE */
 	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
 } SynthCall;
@@ -160,6 +182,8 @@ synthesize_columns(ArrayType *a, SynthCall *c)
 				 errhint("Its owner declares them (dpobj.declare_domain(%s, column, levels) or (..., lo, hi)), or leave out %s.",
 						 quote_literal_cstr(c->relation), missing)));
 	c->enc = domains_encoding(c->relid, c->relation, c->cols, c->ncols, DOMAINS_REQUIRED);
+	/* the synthetic values are written into columns of the current types */
+	domainfit_check_run(c->relid, c->enc, "dpobj.synthesize");
 }
 
 /* options "rows": a whole number of rows, 1 to SYNTHESIZE_MAX_ROWS */
@@ -254,6 +278,90 @@ synthesize_options(Jsonb *options, SynthCall *c)
 }
 
 /*
+ * No relation and no type of the target's name in its schema: CREATE TABLE
+ * makes a row type of the same name, so a type (a domain, an enum, any
+ * role's with CREATE on the schema) takes the name as a table does
+ */
+static void
+synthesize_target_free(const SynthCall *c)
+{
+	const char *what = NULL;
+
+	if (OidIsValid(get_relname_relid(c->target_rel, c->target_nsp)))
+		what = "relation";
+	else if (OidIsValid(GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+										CStringGetDatum(c->target_rel),
+										ObjectIdGetDatum(c->target_nsp))))
+		what = "type";
+	if (what != NULL)
+		ereport(ERROR,
+				(errcode(what[0] == 'r' ? ERRCODE_DUPLICATE_TABLE : ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("dpobj.synthesize: %s %s already exists", what, c->target_name),
+				 errdetail("Nothing was charged."),
+				 errhint("Name a new table, or drop the old one first.")));
+}
+
+/*
+ * CREATE TABLE's checks of the caller's settings (DefineRelation): its
+ * default_table_access_method exists; its default_tablespace, unless the
+ * database's, needs CREATE and is never pg_global.  A temporary table
+ * takes temp_tablespaces, whose entries without CREATE are skipped.
+ */
+static void
+synthesize_storage(Oid nsp)
+{
+	Oid			ts;
+
+	if (!OidIsValid(get_table_am_oid(default_table_access_method, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("dpobj.synthesize: table access method \"%s\" (default_table_access_method) does not exist",
+						default_table_access_method),
+				 errdetail("Nothing was charged."),
+				 errhint("Set default_table_access_method to an existing one, e.g. heap.")));
+	if (isTempNamespace(nsp))
+		return;
+	ts = GetDefaultTablespace(RELPERSISTENCE_PERMANENT, false);
+	if (OidIsValid(ts) &&
+		(ts == GLOBALTABLESPACE_OID ||
+		 compat_tablespace_aclcheck(ts, GetUserId(), ACL_CREATE) != ACLCHECK_OK))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj.synthesize: permission denied to create the target in tablespace %s (default_tablespace)",
+						quote_identifier(get_tablespace_name(ts))),
+				 errdetail("Nothing was charged."),
+				 errhint("Set default_tablespace to a tablespace where you have CREATE, or to '' for the database's.")));
+}
+
+/*
+ * Before the charge, once the budget's run lock is held (train.h): the
+ * target's schema against DROP SCHEMA, and the target's name against
+ * another dpobj.synthesize() naming it, both to the end of the
+ * transaction; then the name is checked again, with what a call that held
+ * it committed.  A hash collision of two names only makes one call wait.
+ */
+static void
+synthesize_claim_target(const SynthCall *c)
+{
+	LOCKTAG		tag;
+
+	train_lock_budget(c->relid);
+	LockDatabaseObject(NamespaceRelationId, c->target_nsp, 0, AccessShareLock);
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, c->target_nsp,
+						 hash_bytes((const unsigned char *) c->target_rel,
+									(int) strlen(c->target_rel)),
+						 SYNTHESIZE_TARGET_LOCK_CLASS);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	AcceptInvalidationMessages();
+	if (!SearchSysCacheExists1(NAMESPACEOID, ObjectIdGetDatum(c->target_nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_SCHEMA),
+				 errmsg("dpobj.synthesize: the target's schema was dropped"),
+				 errdetail("Nothing was charged.")));
+	synthesize_target_free(c);
+}
+
+/*
  * argument 2: the target, schema.table, a new table in a schema where the
  * caller has CREATE (checked as the caller: this function is SECURITY INVOKER)
  */
@@ -277,16 +385,13 @@ synthesize_target(text *target, SynthCall *c)
 						quote_identifier(rv->relname), quote_identifier(nspname)),
 				 errdetail("Nothing was charged."),
 				 errhint("Name a target in a schema where you have CREATE.")));
-	if (OidIsValid(get_relname_relid(rv->relname, nsp)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_TABLE),
-				 errmsg("dpobj.synthesize: relation %s already exists",
-						quote_qualified_identifier(nspname, rv->relname)),
-				 errdetail("Nothing was charged."),
-				 errhint("Name a new table, or drop the old one first.")));
+	c->target_nsp = nsp;
+	c->target_rel = rv->relname;
 	c->target = quote_qualified_identifier(isTempNamespace(nsp) ? "pg_temp" : nspname,
 										   rv->relname);
 	c->target_name = quote_qualified_identifier(nspname, rv->relname);
+	synthesize_storage(nsp);
+	synthesize_target_free(c);
 	if (c->model_name == NULL)
 		c->model_name = pstrdup(rv->relname);
 }
@@ -390,6 +495,7 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	c->relid = relid;
 	c->relation = dp_lock_relation(c->relid, &relkind);
 	dpobj_check_protectable(c->relid, c->relation);
+	run_check_access(c->relid, c->relation);
 	synthesize_columns(columns, c);
 	synthesize_options(options, c);
 	synthesize_target(target, c);
@@ -449,6 +555,8 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("dpobj.synthesize: argument %d must not be NULL", i + 1),
 					 errhint("Pass '{}' for no options; columns NULL means every declared column.")));
+	/* the target and the model are written after the charge */
+	dp_refuse_read_only("dpobj.synthesize()", "the target table and the model");
 	/* the result's form first: nothing after the charge fails on the call's form */
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE || tupdesc->natts != 3)
 		elog(ERROR, "dpobj.synthesize: called in an unexpected context");
@@ -456,6 +564,7 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 
 	synthesize_prepare(PG_GETARG_OID(0), PG_GETARG_TEXT_PP(1),
 					   PG_ARGISNULL(4) ? NULL : PG_GETARG_ARRAYTYPE_P(4), PG_GETARG_JSONB_P(5), &c);
+	synthesize_claim_target(&c);
 
 	/* charged once, before the first row; every later step is post-processing */
 	{

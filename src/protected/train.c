@@ -6,8 +6,10 @@
  *	  model is docs/SECURITY.md).
  *
  * Order of work:
- *	  1. every argument is checked -- all on public grounds (catalog,
- *		 arguments, options): errors here cost nothing;
+ *	  1. the table protected and a budget on it (runaccess.h), before any
+ *		 check a declaration decides; then every argument is checked -- all
+ *		 on public grounds (catalog, arguments, options, declarations; with a
+ *		 model name, a transaction that can write): errors here cost nothing;
  *	  2. the budget's run lock (one run per budget at a time), then the
  *		 budget pre-check, as the bootstrap superuser (fast refusal,
  *		 DP004/DP005; the ledger worker's guarded debit decides);
@@ -48,6 +50,7 @@
 #include "base/privileged.h"
 #include "protected/protectable.h"
 #include "protected/protecttree.h"
+#include "protected/runaccess.h"
 #include "context/protected.h"
 #include "context/runlimit.h"
 #include "protected/seal.h"
@@ -417,15 +420,16 @@ train_refuse_jobs_pending(const DPProtectedContext *ctx)
  * session's or a job's) holds it.  The wait ends when that run's
  * transaction does, which its role sees.  No budget: the pre-check refuses.
  */
-static void
-train_budget_lock(const DPProtectedContext *ctx)
+void
+train_lock_budget(Oid relid)
 {
 	RoleSwitch	rs;
 	int64		budget;
 	bool		found;
+	Oid			analyst = GetUserId();	/* the caller's, before the switch */
 
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	found = budget_for_id(ctx->relid, ctx->analyst, &budget);
+	found = budget_for_id(relid, analyst, &budget);
 	role_switch_end(&rs);
 	if (found)
 		dpobj_run_budget_lock(budget);
@@ -461,10 +465,7 @@ train_precheck(DPProtectedContext *ctx, Numeric epsilon, Numeric delta,
 	PopActiveSnapshot();
 
 	if (SPI_processed == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DPOBJ_NOT_PROTECTED),
-				 errmsg("table %s is not protected by dpobj", ctx->relation),
-				 errhint("Its owner must call dpobj.protect() and grant you a budget; if you can read the table, use the aggregates directly.")));
+		run_refuse_unprotected(ctx->relation);
 	domain = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 7);
 	strlcpy(ctx->budget_domain, domain != NULL ? domain : "", sizeof(ctx->budget_domain));
 	if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
@@ -615,6 +616,8 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	ctx->relid = PG_GETARG_OID(0);
 	strlcpy(ctx->relation, dp_lock_relation(ctx->relid, &relkind), sizeof(ctx->relation));
 	dpobj_check_protectable(ctx->relid, ctx->relation);
+	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
+	run_check_access(ctx->relid, ctx->relation);
 
 	/* the privacy parameters, exactly as numeric */
 	*epsilon = PG_GETARG_NUMERIC(4);
@@ -642,7 +645,9 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
-	strlcpy(ctx->mechanism, mech->name, NAMEDATALEN);
+	/* the ledger names the entry point: an alias run as another ('describe') by its own name */
+	strlcpy(ctx->mechanism, method == NULL ? text_to_cstring(PG_GETARG_TEXT_PP(1)) : mech->name,
+			NAMEDATALEN);
 	strlcpy(ctx->epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
 	strlcpy(ctx->delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
@@ -698,12 +703,15 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
 		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
 	mech = train_mechanism_arg(fcinfo, evaluating, &method);
+	/* the model is stored after the charge: a transaction that cannot write is refused first */
+	if (model_name != NULL && !validate_only)
+		dp_refuse_read_only(evaluating && mech->entry ? mech->entry : "dpobj.train()", "the model");
 	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
 	if (!validate_only)
-		train_budget_lock(&ctx);
+		train_lock_budget(ctx.relid);
 	owner_floor = train_precheck(&ctx, epsilon, delta, &comp_from, &comp_to, validate_only);
 	/* a protected ancestor or descendant: refused (protecttree.h); the tree scanned */
 	protecttree_check(ctx.relid, ctx.relation, false);
@@ -712,7 +720,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	/* a Citus table: every worker's cap at least this server's (public) */
 	if (ctx.citus)
 		worker_caps_check(ctx.relation, owner);
-	/* train/submit(..., model_name): a public check, before the charge */
+	/*
+	 * train/submit(..., model_name): a public check, before the charge,
+	 * under the name's lock (models.h): a concurrent call storing the same
+	 * name is waited for
+	 */
 	if (model_name != NULL)
 		models_check_name(ctx.analyst, model_name, false);
 	/* seeded noise is predictable: a public refusal, before the charge */

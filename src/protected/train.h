@@ -57,6 +57,14 @@ extern void train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_ze
 extern Datum train_evaluate(FunctionCallInfo fcinfo);
 
 /*
+ * The run lock of the caller's budget on relid (runlimit.h), held to the
+ * end of the transaction; none without a budget.  train() takes it before
+ * its budget pre-check; an entry point that locks a name its run creates
+ * takes it first (the same order everywhere: no deadlock between runs).
+ */
+extern void train_lock_budget(Oid relid);
+
+/*
  * dpobj_train_validate() for a mechanism run through its own entry point
  * (dpobj.synthesize() submitted as a job): the same checks, nothing charged.
  */

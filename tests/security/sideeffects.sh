@@ -4,7 +4,8 @@
 # reads.  Two neighbouring tables, t_a and t_b, differ in one row (id 777: a long jsonb that
 # lives in TOAST, text in three non-default collations); every protected entry point
 # (train() with several mechanisms, evaluate(), describe(), aggregate(), aggregate() by keys,
-# submit()'s job) runs on both with the filter of the attacks (id >= 777 AND id <= 777 AND
+# synthesize() (a target table of its own per run), submit()'s job) runs on both with the
+# filter of the attacks (id >= 777 AND id <= 777 AND
 # conditions on every text column: selects that row or nothing) and an attacker's setting
 # (plan_cache_mode = force_generic_plan), and everything the analyst can see afterwards is
 # compared between the two sides:
@@ -58,6 +59,7 @@ CREATE EXTENSION dpobj;
 CREATE COLLATION public.side_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE SCHEMA s AUTHORIZATION $OWNER;
 GRANT USAGE ON SCHEMA s TO $ROLE, $JROLE;
+CREATE SCHEMA s_out AUTHORIZATION $ROLE;
 SET ROLE $OWNER;
 CREATE FUNCTION s.gate() RETURNS boolean LANGUAGE sql VOLATILE
     AS 'SELECT pg_catalog.pg_advisory_xact_lock_shared($GATE); SELECT true';
@@ -88,7 +90,8 @@ UPDATE pg_collation SET collversion = '1.0'
 SQL
 
 FILTER='[{"column":"id","op":">=","value":777},{"column":"id","op":"<=","value":777},{"column":"name","op":"<","value":"zzz"},{"column":"note","op":"<>","value":"q"},{"column":"cls","op":">=","value":""}]'
-# entry | what the analyst runs ({T}: the table; FKV: the options' "filter" key and value)
+# entry | what the analyst runs ({T}: the table; {U}: a name of the run's own; FKV: the
+# options' "filter" key and value)
 ENTRIES=(
     "opdisc|SELECT (m).mechanism FROM dpobj.train('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}') m"
     "logistic|SELECT (m).mechanism FROM dpobj.train('{T}', 'logistic', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}') m"
@@ -101,10 +104,11 @@ ENTRIES=(
     "describe|SELECT count(*) FROM dpobj.describe('{T}', 0.5, options => '{FKV}')"
     "aggregate|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"a\"}]', 0.5, 1e-5, ARRAY['y'], '{FKV}')"
     "aggkeys|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}]', 1, 1e-5, ARRAY['doc'], '{FKV}')"
+    "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
     "job|SELECT dpobj.submit('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}')"
 )
 # the entries also ended by statement_timeout at their first row
-CANCELS="opdisc|evaluate|describe|aggregate|aggkeys"
+CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|synthesize"
 
 sql1() { t_psql -d "$DB" -c "$1"; }
 
@@ -172,7 +176,7 @@ run() {
     local paused=no charged_at_pause=- at_pause=- polled=- warnings=- ledger i
     out="$WORK/$entry.$variant.$side"
     for e in "${ENTRIES[@]}"; do [[ ${e%%|*} == "$entry" ]] && call=${e#*|}; done
-    call=${call//\{T\}/$table} call=${call//FKV/\"filter\": $FILTER}
+    call=${call//\{T\}/$table} call=${call//\{U\}/${entry}_${variant}_$side} call=${call//FKV/\"filter\": $FILTER}
     [[ $entry == job ]] && role=$JROLE
     before=$(sql1 "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
     gate_close

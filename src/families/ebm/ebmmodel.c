@@ -54,6 +54,7 @@ typedef struct Additive
 {
 	int			nterms;
 	AddTerm    *terms;
+	double	   *counts;			/* params "counts" (explain), or NULL */
 } Additive;
 
 static void
@@ -66,13 +67,9 @@ additive_bad(const char *what)
 static int
 json_int_in(JsonbValue *v, int lo, int hi)
 {
-	double		x;
+	int64		x;
 
-	if (v == NULL || v->type != jbvNumeric)
-		return lo - 1;
-	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-										   NumericGetDatum(v->val.numeric)));
-	return (x >= lo && x <= hi && x == floor(x)) ? (int) x : lo - 1;
+	return model_json_int(v, lo, hi, &x) ? (int) x : lo - 1;
 }
 
 static JsonbValue *
@@ -190,6 +187,27 @@ additive_d(ModelPredictor *m, Additive *a)
 		additive_bad("additive model params: \"d\" must be an integer covering every term's coordinates");
 }
 
+/* params "counts": one finite number per weight, or NULL when absent (an older model) */
+static double *
+additive_counts(const ModelPredictor *m)
+{
+	JsonbValue *cv = key(&m->params->root, "counts");
+	double	   *counts;
+
+	if (cv == NULL)
+		return NULL;
+	if (cv->type != jbvBinary || !JsonContainerIsArray(cv->val.binary.data) ||
+		JsonContainerSize(cv->val.binary.data) != m->nw)
+		additive_bad("additive model params: \"counts\" must be an array of one number per weight");
+	counts = palloc(sizeof(double) * m->nw);
+	for (int j = 0; j < m->nw; j++)
+	{
+		if (!model_json_number(getIthJsonbValueFromContainer(cv->val.binary.data, j), &counts[j]))
+			additive_bad("additive model params: \"counts\" must be an array of one number per weight");
+	}
+	return counts;
+}
+
 static void
 additive_unpack(ModelPredictor *m, HeapTupleHeader th)
 {
@@ -207,6 +225,7 @@ additive_unpack(ModelPredictor *m, HeapTupleHeader th)
 		additive_bad("additive model params: \"link\" must be \"logit\" or \"identity\"");
 	m->range_ok = m->regression && model_param_number(m->params, "y_min", &m->y_min) &&
 		model_param_number(m->params, "y_max", &m->y_max) && m->y_min < m->y_max;
+	a->counts = additive_counts(m);
 	m->kd = a;
 }
 
@@ -269,33 +288,6 @@ additive_margin(const ModelPredictor *m, const double *x, int *sign, long double
 	return MODEL_ROW_OK;
 }
 
-/* params "counts": one finite number per weight, or NULL when absent (an older model) */
-static double *
-additive_counts(const ModelPredictor *m)
-{
-	JsonbValue *cv = key(&m->params->root, "counts");
-	double	   *counts;
-
-	if (cv == NULL)
-		return NULL;
-	if (cv->type != jbvBinary || !JsonContainerIsArray(cv->val.binary.data) ||
-		JsonContainerSize(cv->val.binary.data) != m->nw)
-		additive_bad("additive model params: \"counts\" must be an array of one number per weight");
-	counts = palloc(sizeof(double) * m->nw);
-	for (int j = 0; j < m->nw; j++)
-	{
-		JsonbValue *e = getIthJsonbValueFromContainer(cv->val.binary.data, j);
-
-		if (e->type != jbvNumeric)
-			additive_bad("additive model params: \"counts\" must be an array of one number per weight");
-		counts[j] = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-													   NumericGetDatum(e->val.numeric)));
-		if (!isfinite(counts[j]))
-			additive_bad("additive model params: \"counts\" must be an array of one number per weight");
-	}
-	return counts;
-}
-
 /* the row's count, when the model has them */
 static void
 additive_count(ExplainOut *out, const double *counts, int j)
@@ -340,7 +332,7 @@ static void
 additive_explain(const ModelPredictor *m, ExplainOut *out)
 {
 	const Additive *a = m->kd;
-	double	   *counts = additive_counts(m);
+	const double *counts = a->counts;
 
 	for (int i = 0; i < a->nterms; i++)
 	{

@@ -229,6 +229,9 @@ extern void logistic_mc_check_args(const char *aggname, double epsilon, double d
 extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double delta,
 								   int d, Jsonb *options);
 
+/* the private norm bound: its gauss runs (Output-Gauss, noisy GD) charge as zcdp */
+#define GLM_ZCDP_OPTION "\"R\": \"private\""
+
 /*
  * The family's entries (DPMechanism, mechanisms/family.h; in glm_family,
  * glm.c): the binary kinds, and the one-vs-rest forms (which the registry
@@ -245,7 +248,7 @@ extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double d
 							 {"output", GLM_KIND_LOGISTIC, GLM_METHOD_OUTPUT}), \
 		.ledger = DP_LEDGER({"objective_gauss", LEDGER_COST_APPROX}, \
 							{"output_gauss", LEDGER_COST_GAUSS}, {"cms", LEDGER_COST_PURE}), \
-	.ledger_pick = logistic_ledger_pick}, \
+	.ledger_pick = logistic_ledger_pick, .zcdp_option = GLM_ZCDP_OPTION}, \
 	/* tuned noisy GD is approximate DP (noisysgdtune.c) */ \
 	{.name = "noisysgd", .aggregate = "dpobj.dp_noisysgd", .aggname = "dp_noisysgd", \
 		.check_args = noisysgd_check_args, .model_kind = MODEL_KIND_LINEAR, .citus_shard_options = true, .r_norm = 2, \
@@ -253,7 +256,7 @@ extern void noisysgd_mc_check_args(const char *aggname, double epsilon, double d
 		.auto_pick = DP_AUTO({"noisysgd", GLM_KIND_SGD, GLM_METHOD_OBJECTIVE}), \
 		.ledger = DP_LEDGER({"noisysgd", LEDGER_COST_GAUSS}, \
 							{"noisysgd_tune", LEDGER_COST_APPROX, "\"tune\""}), \
-	.ledger_pick = noisysgd_ledger_pick}, \
+	.ledger_pick = noisysgd_ledger_pick, .zcdp_option = GLM_ZCDP_OPTION}, \
 	/* private model selection among the GLM mechanisms (glmauto.c) */ \
 	{.name = "auto", .aggregate = "dpobj.dp_auto", .aggname = "dp_auto", \
 		.check_args = auto_check_args, .model_kind = MODEL_KIND_LINEAR, .r_norm = 2, .chooses = true, \

@@ -31,8 +31,8 @@
  * The paper's lambda has 4 D_inf gamma: Lemma 9 bounds each coordinate of
  * the average (Hoeffding, union over p coordinates), so the l1 deviation of
  * one run's average from its mean is p D_inf gamma, twice that between two
- * runs (docs/ALGORITHMS.md, "OPSamp" "Correction"; derivation and the eps_L
- * term in docs/PRIVACY.md).
+ * runs (docs/PRIVACY.md, "OPSamp": the correction, its derivation and the
+ * eps_L term).
  * n: gamma, m and eta depend on the number of rows, which the privacy
  * proof does not need (they tune utility; lambda covers any choice), but
  * which is private on the protected path.  dpobj uses the public option

@@ -18,9 +18,10 @@
  * Keys without declared levels (aggkeys.c): dp_aggregate_keys releases the
  * keys whose noisy count passes a threshold, at most the layout's
  * "max_keys" (default AGGKEYS_DEFAULT_MAX, or fewer within AGG_MAX_VALUES);
- * its check of mechanism 'aggregate_keys'
+ * its check of mechanism 'aggregate_keys'; run by dpobj.aggregate() only,
+ * whose name its messages give
  */
-#define AGGKEYS_AGGNAME		"dp_aggregate_keys"
+#define AGGKEYS_AGGNAME		"dpobj.aggregate"
 #define AGGKEYS_DEFAULT_MAX	1000
 #define AGGKEYS_KEY_BYTES	256	/* a key: the first 256 bytes of its text */
 extern void aggregate_keys_check_args(const char *aggname, double epsilon, double delta, int d,

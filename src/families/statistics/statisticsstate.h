@@ -17,8 +17,11 @@
 #include "state/countstate.h"
 #include "state/rowinput.h"
 
-/* dp_aggregate_cols(label, epsilon, delta, options, column, ...) */
-#define AGG_COLS_AGGNAME "dp_aggregate_cols"
+/*
+ * dp_aggregate_cols(label, epsilon, delta, options, column, ...), run by
+ * dpobj.aggregate() and describe() only: its messages name the entry point
+ */
+#define AGG_COLS_AGGNAME "dpobj.aggregate"
 
 /*
  * The state's entries: the run's (the counts state's: epsilon, delta, the

@@ -2,10 +2,17 @@
  *
  * synthmodel.c
  *	  The synthesizer's model (synthmodel.h): written once by the final
- *	  function, read back by dpobj.sample() and dpobj.marginal().  The
- *	  reader checks a model completely on its own (a hand-made model is
- *	  refused, public grounds) and keeps every size within the model's
- *	  public cap.
+ *	  function, read back by dpobj.sample() and dpobj.marginal(), which
+ *	  any role may call with any model value, and its model kind.
+ *
+ *	  The reader checks the model completely before the core reads it, on
+ *	  the model alone (public grounds): every key's JSON type, every set's
+ *	  columns, every block of values where the one before it ends within
+ *	  the weights, the potentials exactly the measured sets (the core
+ *	  indexes a potential per measurement), the cliques the rebuilt
+ *	  tree's, the rounds the last measurements, the last round's record
+ *	  consistent with them.  Anything else is refused with 22023; every
+ *	  size stays within the model's public cap and its weights' length.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,6 +29,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
+#include "base/dpobj.h"
 #include "families/synth/synthparams.h"
 #include "model/kindsint.h"
 #include "model/model.h"
@@ -229,6 +237,12 @@ synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColum
 
 /* ---- reading ---- */
 
+/*
+ * The largest |log-potential| read: the sum over every set of a clique
+ * stays finite, so the beliefs do (a fit moves one by at most 1000 a step)
+ */
+#define SYNTHMODEL_MAX_THETA	1e250
+
 static pg_noreturn void
 synthmodel_forged(const char *what)
 {
@@ -241,10 +255,13 @@ typedef struct ModelIn
 	JsonbContainer *params;
 	const double *w;
 	int64		nw;
+	int64		next;			/* where the next block of values must begin */
 	int			d;
 	int			sizes[SYNTH_MAX_COLUMNS];
 	int64		max_cells;
 } ModelIn;
+
+/* ---- JSON values ---- */
 
 static JsonbValue *
 in_key(JsonbContainer *c, const char *key)
@@ -259,38 +276,51 @@ in_key(JsonbContainer *c, const char *key)
 static double
 in_number(JsonbContainer *c, const char *key)
 {
-	JsonbValue *v = in_key(c, key);
 	double		f;
 
-	if (v->type != jbvNumeric)
-		synthmodel_forged(psprintf("\"%s\" is not a number", key));
-	f = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-										   NumericGetDatum(v->val.numeric)));
-	if (!isfinite(f))
-		synthmodel_forged(psprintf("\"%s\" is not finite", key));
+	if (!model_json_number(in_key(c, key), &f))
+		synthmodel_forged(psprintf("\"%s\" is not a finite number", key));
 	return f;
 }
 
 static int64
 in_int(JsonbContainer *c, const char *key, int64 lo, int64 hi)
 {
-	double		f = in_number(c, key);
+	int64		i;
 
-	if (f != floor(f) || f < lo || f > hi)
-		synthmodel_forged(psprintf("\"%s\" is out of range", key));
-	return (int64) f;
+	if (!model_json_int(in_key(c, key), lo, hi, &i))
+		synthmodel_forged(psprintf("\"%s\" is not an integer in range", key));
+	return i;
 }
 
-/* an array's container (n elements) */
-static JsonbContainer *
-in_array(JsonbContainer *c, const char *key, int *n)
+static bool
+in_bool(JsonbContainer *c, const char *key)
 {
 	JsonbValue *v = in_key(c, key);
 
-	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
-		synthmodel_forged(psprintf("\"%s\" is not an array", key));
+	if (v->type != jbvBool)
+		synthmodel_forged(psprintf("\"%s\" is not a boolean", key));
+	return v->val.boolean;
+}
+
+/* v as an array's container (n elements), else NULL */
+static JsonbContainer *
+as_array(JsonbValue *v, int *n)
+{
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		return NULL;
 	*n = JsonContainerSize(v->val.binary.data);
 	return v->val.binary.data;
+}
+
+static JsonbContainer *
+in_array(JsonbContainer *c, const char *key, int *n)
+{
+	JsonbContainer *a = as_array(in_key(c, key), n);
+
+	if (a == NULL)
+		synthmodel_forged(psprintf("\"%s\" is not an array", key));
+	return a;
 }
 
 /* element i of an array, an object */
@@ -304,28 +334,24 @@ in_object(JsonbContainer *arr, int i)
 	return v->val.binary.data;
 }
 
-/* a set: an array of distinct column indices of the model */
+/* a set: a non-empty array of distinct column indices of the model */
 static SynthSet
 in_set_value(const ModelIn *in, JsonbValue *v)
 {
 	SynthSet	s = 0;
 	int			n;
+	JsonbContainer *a = as_array(v, &n);
 
-	if (v == NULL || v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+	if (a == NULL)
 		synthmodel_forged("a set is not an array");
-	n = JsonContainerSize(v->val.binary.data);
 	for (int i = 0; i < n; i++)
 	{
-		JsonbValue *e = getIthJsonbValueFromContainer(v->val.binary.data, i);
-		double		f;
+		int64		j;
 
-		if (e->type != jbvNumeric)
-			synthmodel_forged("a set holds a non-number");
-		f = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-											   NumericGetDatum(e->val.numeric)));
-		if (f != floor(f) || f < 0 || f >= in->d || (s & SYNTH_BIT((int) f)))
+		if (!model_json_int(getIthJsonbValueFromContainer(a, i), 0, in->d - 1, &j) ||
+			(s & SYNTH_BIT(j)))
 			synthmodel_forged("a set names a column twice or out of range");
-		s |= SYNTH_BIT((int) f);
+		s |= SYNTH_BIT(j);
 	}
 	if (s == 0)
 		synthmodel_forged("a set is empty");
@@ -336,22 +362,6 @@ static SynthSet
 in_set(const ModelIn *in, JsonbContainer *obj)
 {
 	return in_set_value(in, in_key(obj, "set"));
-}
-
-/* n values at offset key of obj, malloc'd (the core frees them) or palloc'd */
-static double *
-in_values(const ModelIn *in, JsonbContainer *obj, const char *key, int64 n, bool use_malloc)
-{
-	int64		at = in_int(obj, key, 0, in->nw);
-	double	   *v;
-
-	if (n > in->nw - at)
-		synthmodel_forged("an offset past the weights");
-	v = use_malloc ? malloc(sizeof(double) * Max(n, 1)) : palloc(sizeof(double) * Max(n, 1));
-	if (v == NULL)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	memcpy(v, in->w + at, sizeof(double) * n);
-	return v;
 }
 
 /* a set's cells within the model's cap */
@@ -365,14 +375,65 @@ in_cells(const ModelIn *in, SynthSet s)
 	return n;
 }
 
-static void
-synthmodel_free(void *arg)
+/*
+ * n values at offset key of obj, the next block of the weights, malloc'd
+ * (the core frees them) or palloc'd: the blocks never overlap, so what is
+ * read is at most the weights the caller passed
+ */
+static double *
+in_values(ModelIn *in, JsonbContainer *obj, const char *key, int64 n, bool use_malloc)
 {
-	SynthFitted *f = arg;
+	int64		at = in_int(obj, key, 0, in->nw);
+	double	   *v;
 
-	synth_result_free(&f->res);
-	for (int j = 0; j < f->d; j++)
-		synth_column_free(&f->col[j]);
+	if (at != in->next || n > in->nw - at)
+		synthmodel_forged(psprintf("\"%s\" is not where the values before it end, or runs past the weights", key));
+	in->next = at + n;
+	v = use_malloc ? malloc(sizeof(double) * Max(n, 1)) : palloc(sizeof(double) * Max(n, 1));
+	if (v == NULL)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	memcpy(v, in->w + at, sizeof(double) * n);
+	return v;
+}
+
+/* ---- the columns ---- */
+
+/* a column's "kind": levels, bins or quantile */
+static SynthColumnKind
+in_kind(JsonbContainer *c)
+{
+	JsonbValue *v = in_key(c, "kind");
+	static const char *const kinds[] = {"levels", "bins", "quantile"};
+
+	for (int k = 0; v->type == jbvString && k < lengthof(kinds); k++)
+		if (v->val.string.len == strlen(kinds[k]) &&
+			strncmp(v->val.string.val, kinds[k], v->val.string.len) == 0)
+			return (SynthColumnKind) k;
+	synthmodel_forged("a column's \"kind\" is not \"levels\", \"bins\" or \"quantile\"");
+}
+
+/* a quantile column's bins from its noisy sub-bin counts; "edges" the ones they give */
+static void
+in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c)
+{
+	double	   *noisy = in_values(in, c, "noisy_at", synth_column_scan_levels(col), false);
+	double		tol = 1e-12 * Max(fabs(col->lo), fabs(col->hi));
+	int			n;
+	JsonbContainer *edges;
+
+	if (!synth_quantile_bins(col, noisy))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	edges = in_array(c, "edges", &n);
+	if (n != col->nmodel + 1)
+		synthmodel_forged("a quantile column's \"edges\" are not its bins'");
+	for (int i = 0; i < n; i++)
+	{
+		double		e;
+
+		if (!model_json_number(getIthJsonbValueFromContainer(edges, i), &e) ||
+			fabs(e - col->edges[i]) > tol)
+			synthmodel_forged("a quantile column's \"edges\" are not its bins'");
+	}
 }
 
 /* column j's synthesis (its domain from the encoding) */
@@ -381,29 +442,25 @@ in_column(ModelIn *in, SynthFitted *f, JsonbContainer *c, int j)
 {
 	const EncColumn *e = &f->enc->cols[j];
 	SynthColumn *col = &f->col[j];
-	JsonbValue *v = in_key(c, "kind");
-	bool		levels = v->type == jbvString && v->val.string.len == 6 &&
-		strncmp(v->val.string.val, "levels", 6) == 0;
-	bool		quantile = v->type == jbvString && v->val.string.len == 8 &&
-		strncmp(v->val.string.val, "quantile", 8) == 0;
+	bool		levels;
 
+	col->kind = in_kind(c);
+	levels = col->kind == SYNTH_COL_LEVELS;
 	if (levels != (e->nlevels > 0))
 		synthmodel_forged("a column's kind is not its domain's");
-	col->kind = levels ? SYNTH_COL_LEVELS : quantile ? SYNTH_COL_QUANTILE : SYNTH_COL_BINS;
 	col->nlevels = e->nlevels;
 	col->lo = e->lo;
 	col->hi = e->hi;
-	col->nbins = levels ? 0 : (int) in_int(c, "bins", 1, SYNTH_MAX_BINS);
-	col->nsub = quantile ? (int) in_int(c, "sub_bins", col->nbins, SYNTH_MAX_BINS) : 0;
-	col->integer = in_key(c, "integer")->type == jbvBool && in_key(c, "integer")->val.boolean;
-	col->nullable = levels || (in_key(c, "nullable")->type == jbvBool &&
-							   in_key(c, "nullable")->val.boolean);
-	if (!synth_column_valid(col))
+	col->nbins = (int) in_int(c, "bins", levels ? 0 : 1, levels ? 0 : SYNTH_MAX_BINS);
+	col->nsub = col->kind == SYNTH_COL_QUANTILE ?
+		(int) in_int(c, "sub_bins", col->nbins, SYNTH_MAX_BINS) : 0;
+	col->integer = in_bool(c, "integer");
+	col->nullable = in_bool(c, "nullable");
+	/* a level column's last level is "other" (NULL and undeclared values) */
+	if ((levels && !col->nullable) || !synth_column_valid(col))
 		synthmodel_forged("a column's domain is out of range");
-	if (quantile &&
-		!synth_quantile_bins(col, in_values(in, c, "noisy_at",
-											synth_column_scan_levels(col), false)))
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	if (col->kind == SYNTH_COL_QUANTILE)
+		in_quantile(in, col, c);
 	in->sizes[j] = synth_column_model_levels(col);
 }
 
@@ -420,9 +477,25 @@ in_columns(ModelIn *in, SynthFitted *f)
 	cols = in_array(in->params, "columns", &n);
 	if (n != f->enc->ncols || n < 1 || n > SYNTH_MAX_COLUMNS)
 		synthmodel_forged("\"columns\" and \"domains\" differ");
+	/* a drawn row is an object of the columns' names */
+	for (int j = 0; j < n; j++)
+		for (int k = 0; k < j; k++)
+			if (strcmp(f->enc->cols[j].column, f->enc->cols[k].column) == 0)
+				synthmodel_forged("\"domains\" names a column twice");
 	in->d = f->d = n;
 	for (int j = 0; j < n; j++)
 		in_column(in, f, in_object(cols, j), j);
+}
+
+/* ---- the measurements and rounds ---- */
+
+/* n cells of positive finite variances */
+static void
+in_variances(const double *var, int64 n)
+{
+	for (int64 x = 0; x < n; x++)
+		if (!(var[x] > 0))
+			synthmodel_forged("a measurement's variance is not positive");
 }
 
 static void
@@ -431,12 +504,14 @@ in_measurements(ModelIn *in, SynthResult *res)
 	int			n;
 	JsonbContainer *arr = in_array(in->params, "measurements", &n);
 
-	if (n < in->d || n > SYNTH_MAX_ROUNDS + SYNTH_MAX_COLUMNS)
+	if (n < 1 || n > SYNTH_MAX_ROUNDS + SYNTH_MAX_COLUMNS)
 		synthmodel_forged("too few or too many measurements");
 	res->meas = calloc(n, sizeof(SynthMeasure));
 	if (res->meas == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	for (int i = 0; i < n; i++, res->nmeas++)
+	/* zeroed: synth_result_free frees what an error leaves read */
+	res->nmeas = n;
+	for (int i = 0; i < n; i++)
 	{
 		JsonbContainer *m = in_object(arr, i);
 		SynthMeasure *ms = &res->meas[i];
@@ -449,99 +524,182 @@ in_measurements(ModelIn *in, SynthResult *res)
 			synthmodel_forged("a measurement's variance is not positive");
 		ms->y = in_values(in, m, "at", cells, true);
 		if (getKeyJsonValueFromContainer(m, "var_at", 6, NULL) != NULL)
+		{
 			ms->var = in_values(in, m, "var_at", cells, false);
+			in_variances(ms->var, cells);
+		}
 	}
 }
 
-/* a model over the sets of potentials (in measurement order), its potentials and beliefs */
-static void
-in_model(ModelIn *in, SynthModel *m, JsonbContainer *pots, const SynthResult *res,
-		 int nmeas)
-{
-	int			n = JsonContainerSize(pots);
-	SynthMeasure *sets = palloc0(sizeof(SynthMeasure) * Max(n, 1));
-	SynthStatus st;
-
-	for (int i = 0; i < n; i++)
-		sets[i].set = in_set(in, in_object(pots, i));
-	st = synth_model_init(m, in->d, in->sizes, res->total);
-	if (st == SYNTH_OK)
-		st = synth_model_add(m, sets, n, in->max_cells);
-	if (st == SYNTH_TOOBIG || (st == SYNTH_OK && m->nsets != n))
-		synthmodel_forged("its potentials' tree exceeds its cap, or a set repeats");
-	for (int i = 0; st == SYNTH_OK && i < n; i++)
-	{
-		double	   *v = in_values(in, in_object(pots, i), "at", m->theta[i].ncells, false);
-
-		memcpy(m->theta[i].val, v, sizeof(double) * m->theta[i].ncells);
-	}
-	m->step = 1.0;
-	if (st == SYNTH_OK)
-		st = synth_model_fit(m, res->meas, nmeas, 0, NULL, NULL);
-	if (st != SYNTH_OK)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-}
-
+/*
+ * The rounds: the last measurements, in order, each its measurement's set
+ * and variance; the first step's measurements before them cover every column
+ */
 static void
 in_rounds(ModelIn *in, SynthResult *res)
 {
 	int			n;
 	JsonbContainer *arr = in_array(in->params, "rounds", &n);
+	int			first = res->nmeas - n;
+	SynthSet	covered = 0;
 
+	if (n > SYNTH_MAX_ROUNDS || first < 1 || first > in->d)
+		synthmodel_forged("the rounds are not the last measurements");
+	for (int i = 0; i < first; i++)
+		covered |= res->meas[i].set;
+	if (covered != (in->d == 64 ? ~(SynthSet) 0 : SYNTH_BIT(in->d) - 1))
+		synthmodel_forged("a column has no measurement before the rounds");
 	res->rounds = calloc(Max(n, 1), sizeof(SynthRound));
 	if (res->rounds == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	for (int t = 0; t < n; t++, res->nrounds++)
 	{
 		JsonbContainer *r = in_object(arr, t);
+		SynthRound *rd = &res->rounds[t];
 
-		res->rounds[t].chosen = in_set(in, r);
-		res->rounds[t].sigma2 = in_number(r, "sigma2");
-		res->rounds[t].epsilon = in_number(r, "epsilon");
-		res->rounds[t].ncand = (int) in_int(r, "candidates", 0, PG_INT32_MAX);
-		res->rounds[t].rho = in_number(r, "rho");
+		rd->chosen = in_set(in, r);
+		rd->sigma2 = in_number(r, "sigma2");
+		if (rd->chosen != res->meas[first + t].set || rd->sigma2 != res->meas[first + t].sigma2)
+			synthmodel_forged("the rounds are not the last measurements");
+		rd->epsilon = in_number(r, "epsilon");
+		rd->ncand = (int) in_int(r, "candidates", 1, PG_INT32_MAX);
+		rd->rho = in_number(r, "rho");
+		if (rd->epsilon < 0 || rd->rho < 0)
+			synthmodel_forged("a round's \"epsilon\" or \"rho\" is negative");
 	}
 }
 
-static void
-in_last(ModelIn *in, SynthResult *res)
+/* ---- the potentials ---- */
+
+/* the distinct sets of the first n measurements, in their first one's order; their count */
+static int
+measured_sets(const SynthResult *res, int n, SynthSet *sets)
 {
-	JsonbValue *v = in_key(in->params, "last");
-	JsonbContainer *l,
-			   *cand,
-			   *wts;
+	int			k = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			s = 0;
+
+		while (s < k && sets[s] != res->meas[i].set)
+			s++;
+		if (s == k)
+			sets[k++] = res->meas[i].set;
+	}
+	return k;
+}
+
+/*
+ * A model over the sets of the first `upto` measurements: potentials names
+ * each once, in order, with its values; the beliefs fitted to the first
+ * nfit measurements (no step: post-processing only)
+ */
+static void
+in_model(ModelIn *in, SynthModel *m, JsonbContainer *pots, const SynthResult *res,
+		 int upto, int nfit)
+{
+	SynthMeasure *sets = palloc0(sizeof(SynthMeasure) * Max(upto, 1));
+	SynthSet   *want = palloc(sizeof(SynthSet) * Max(upto, 1));
+	int			n = measured_sets(res, upto, want);
+	SynthStatus st;
+
+	if (JsonContainerSize(pots) != n)
+		synthmodel_forged("its potentials are not its measured sets");
+	for (int i = 0; i < n; i++)
+		if ((sets[i].set = in_set(in, in_object(pots, i))) != want[i])
+			synthmodel_forged("its potentials are not its measured sets");
+	st = synth_model_init(m, in->d, in->sizes, res->total);
+	if (st == SYNTH_OK)
+		st = synth_model_add(m, sets, n, in->max_cells);
+	if (st == SYNTH_TOOBIG)
+		synthmodel_forged("its junction tree exceeds its cap");
+	for (int i = 0; st == SYNTH_OK && i < n; i++)
+	{
+		double	   *v = in_values(in, in_object(pots, i), "at", m->theta[i].ncells, false);
+
+		for (int64 x = 0; x < m->theta[i].ncells; x++)
+			if (fabs(v[x]) > SYNTHMODEL_MAX_THETA)
+				synthmodel_forged("a potential is out of range");
+		memcpy(m->theta[i].val, v, sizeof(double) * m->theta[i].ncells);
+	}
+	m->step = 1.0;
+	if (st == SYNTH_OK)
+		st = synth_model_fit(m, res->meas, nfit, 0, NULL, NULL);
+	if (st != SYNTH_OK)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+}
+
+/* "cliques": the rebuilt tree's, in order */
+static void
+in_cliques(ModelIn *in, const SynthModel *m)
+{
+	int			n;
+	JsonbContainer *arr = in_array(in->params, "cliques", &n);
+
+	if (n != m->tree.ncliques)
+		synthmodel_forged("its cliques are not its junction tree's");
+	for (int c = 0; c < n; c++)
+		if (in_set_value(in, getIthJsonbValueFromContainer(arr, c)) != m->tree.clique[c])
+			synthmodel_forged("its cliques are not its junction tree's");
+}
+
+/* ---- the last round ---- */
+
+/* "candidates" and their "weights": the last round's set among them */
+static void
+in_candidates(ModelIn *in, const SynthResult *res, JsonbContainer *l, SynthLastRound *lr)
+{
 	int			n,
 				nw;
-	SynthLastRound *lr = &res->last;
+	JsonbContainer *cand = in_array(l, "candidates", &n);
+	JsonbContainer *wts = in_array(l, "weights", &nw);
+	bool		chosen = false;
 
-	if (v->type == jbvNull)
-		return;
-	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data) || res->nrounds == 0)
-		synthmodel_forged("\"last\" is not an object");
-	l = v->val.binary.data;
-	cand = in_array(l, "candidates", &n);
-	wts = in_array(l, "weights", &nw);
 	if (n != nw || n < 1)
-		synthmodel_forged("\"last\" has as many weights as candidates");
+		synthmodel_forged("\"last\" has not as many weights as candidates");
 	lr->cand = malloc(sizeof(SynthSet) * n);
 	lr->weight = malloc(sizeof(int64_t) * n);
 	if (lr->cand == NULL || lr->weight == NULL)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	for (lr->ncand = 0; lr->ncand < n; lr->ncand++)
 	{
-		JsonbValue *w = getIthJsonbValueFromContainer(wts, lr->ncand);
+		int64		w;
 
 		lr->cand[lr->ncand] = in_set_value(in, getIthJsonbValueFromContainer(cand, lr->ncand));
-		if (w->type != jbvNumeric)
-			synthmodel_forged("a weight is not a number");
-		lr->weight[lr->ncand] = DatumGetInt64(DirectFunctionCall1(numeric_int8,
-																  NumericGetDatum(w->val.numeric)));
+		if (!model_json_int(getIthJsonbValueFromContainer(wts, lr->ncand), 0,
+							INT64CONST(1) << 53, &w))
+			synthmodel_forged("a candidate's weight is not an integer in range");
+		lr->weight[lr->ncand] = w;
+		chosen |= lr->cand[lr->ncand] == res->rounds[res->nrounds - 1].chosen;
 	}
+	if (!chosen)
+		synthmodel_forged("the last round's set is not among its candidates");
+}
+
+static void
+in_last(ModelIn *in, SynthResult *res)
+{
+	JsonbValue *v = in_key(in->params, "last");
+	JsonbContainer *l;
+	SynthLastRound *lr = &res->last;
+	int			n;
+
+	if (v->type == jbvNull)
+		return;
+	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data) || res->nrounds == 0)
+		synthmodel_forged("\"last\" is not an object, or there was no round");
+	l = v->val.binary.data;
+	in_candidates(in, res, l, lr);
 	lr->gamma = in_number(l, "gamma");
 	lr->l1_measured = in_number(l, "l1_measured");
+	if (lr->gamma < 0 || lr->l1_measured < 0)
+		synthmodel_forged("\"last\" has a negative \"gamma\" or \"l1_measured\"");
 	lr->pen_chosen = in_int(l, "penalty", 0, PG_INT64_MAX / 2);
-	in_model(in, &lr->before, in_array(l, "potentials", &n), res, 0);
+	/* the model the candidates met: before the last round's measurement */
+	in_model(in, &lr->before, in_array(l, "potentials", &n), res, res->nmeas - 1, 0);
 }
+
+/* ---- the whole ---- */
 
 /* the weights: a one-dimensional float8 array without NULLs, finite */
 static void
@@ -563,9 +721,50 @@ in_weights(ModelIn *in, HeapTupleHeader th)
 			synthmodel_forged("a weight is not finite");
 }
 
-const ModelKindOps synth_model_kind = {.name = "synthesizer", .marker = "synthesizer",
-	.refuse = "a synthesizer model does not predict, explain or evaluate",
-.refuse_hint = "Draw rows with dpobj.sample(model, n), ask a marginal with dpobj.marginal(model, columns)."};
+/* the mechanism 'synthesize', bias 0 (the model's own columns) */
+static void
+in_header(HeapTupleHeader th)
+{
+	bool		isnull;
+	Datum		mech = GetAttributeByNum(th, MODEL_ATT_MECHANISM, &isnull);
+	Datum		bias;
+
+	if (isnull || strcmp(TextDatumGetCString(mech), "synthesize") != 0)
+		synthmodel_forged("its mechanism is not 'synthesize'");
+	bias = GetAttributeByNum(th, MODEL_ATT_BIAS, &isnull);
+	if (isnull || DatumGetFloat8(bias) != 0.0)
+		synthmodel_forged("its bias is not 0");
+}
+
+/* the run's public parameters: in their ranges, what was spent within the budget */
+static void
+in_run(ModelIn *in, SynthFitted *f)
+{
+	double		rho = in_number(in->params, "rho");
+
+	in->max_cells = in_int(in->params, "max_model_cells", SYNTH_MIN_MODEL_CELLS,
+						   SYNTH_MAX_MODEL_CELLS);
+	(void) in_int(in->params, "rows_per_unit", 1, DPOBJ_MAX_ROWS_PER_UNIT);
+	(void) in_int(in->params, "iterations", 0, SYNTH_MAX_ITERATIONS);
+	(void) in_int(in->params, "round_iterations", 1, SYNTH_MAX_ITERATIONS);
+	f->res.rho_spent = in_number(in->params, "rho_spent");
+	if (!(rho > 0) || f->res.rho_spent < 0 || f->res.rho_spent > rho * (1 + 1e-9))
+		synthmodel_forged("\"rho_spent\" is not within \"rho\"");
+	f->rows = f->res.total = in_number(in->params, "rows");
+	/* a table's noisy row count: at least 1, at most 2^53 (an exact float8) */
+	if (!(f->rows >= 1.0) || f->rows > 9007199254740992.0)
+		synthmodel_forged("\"rows\" is below 1 or above 2^53");
+}
+
+static void
+synthmodel_free(void *arg)
+{
+	SynthFitted *f = arg;
+
+	synth_result_free(&f->res);
+	for (int j = 0; j < f->d; j++)
+		synth_column_free(&f->col[j]);
+}
 
 SynthFitted *
 synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
@@ -580,25 +779,41 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	memset(&in, 0, sizeof(in));
 	if (params == NULL || model_kind_of(PointerGetDatum(th)) != &synth_model_kind ||
 		getKeyJsonValueFromContainer(&params->root, "synthesizer", 11, NULL) == NULL)
-		synthmodel_forged("its mechanism is not 'synthesize'");
+		synthmodel_forged("its params are not a synthesizer's");
+	in_header(th);
 	in.params = &params->root;
 	if (in_int(in.params, "synthesizer", 1, 1) != SYNTHMODEL_VERSION)
 		synthmodel_forged("unknown version");
-	in.max_cells = in_int(in.params, "max_model_cells", SYNTH_MIN_MODEL_CELLS, SYNTH_MAX_MODEL_CELLS);
 	cb->func = synthmodel_free;
 	cb->arg = f;
 	MemoryContextRegisterResetCallback(cxt, cb);
+	in_run(&in, f);
 	in_weights(&in, th);
 	in_columns(&in, f);
-	f->rows = f->res.total = in_number(in.params, "rows");
-	/* a table's noisy row count: at least 1, at most 2^53 (an exact float8) */
-	if (!(f->rows >= 1.0) || f->rows > 9007199254740992.0)
-		synthmodel_forged("\"rows\" is below 1 or above 2^53");
-	f->res.rho_spent = in_number(in.params, "rho_spent");
 	in_measurements(&in, &f->res);
-	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res, f->res.nmeas);
 	in_rounds(&in, &f->res);
+	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res,
+			 f->res.nmeas, f->res.nmeas);
+	in_cliques(&in, &f->res.model);
 	in_last(&in, &f->res);
+	if (in.next != in.nw)
+		synthmodel_forged("its weights hold values no offset names");
 	MemoryContextSwitchTo(old);
 	return f;
 }
+
+/* the reader's complete check, its unpacked model freed (dpobj.model_kind()) */
+static void
+synth_model_check(HeapTupleHeader th)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "synthesizer model check",
+											  ALLOCSET_DEFAULT_SIZES);
+
+	(void) synthmodel_unpack(th, cxt);
+	MemoryContextDelete(cxt);
+}
+
+const ModelKindOps synth_model_kind = {.name = "synthesizer", .marker = "synthesizer",
+	.refuse = "a synthesizer model does not predict, explain or evaluate",
+	.refuse_hint = "Draw rows with dpobj.sample(model, n), ask a marginal with dpobj.marginal(model, columns).",
+.check = synth_model_check};

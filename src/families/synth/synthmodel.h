@@ -8,10 +8,14 @@
  *	  columns' domains with any private quantile bins' released sub-bin
  *	  counts, the noisy row count -- and public parameters only.
  *
- *	  weights: every float value, concatenated; params: the structure
- *	  (sets as column indices, offsets into weights):
- *	    {"synthesizer": 1, "columns": [{"column", "levels" | "lo", "hi",
- *	      "bins", "integer", "nullable", ["sub_bins", "noisy_at", "edges"]}],
+ *	  weights: every float value, concatenated back to back in the order
+ *	  params name them (the quantile columns' noisy counts, each
+ *	  measurement's values and variances, the potentials, the last
+ *	  round's potentials); params: the structure (sets as column indices,
+ *	  offsets into weights):
+ *	    {"synthesizer": 1, "domains": [the columns' encoding, encode.h],
+ *	     "columns": [{"kind", "bins", "integer", "nullable",
+ *	                  ["sub_bins", "noisy_at", "edges"]}],
  *	     "rows", "rho", "rho_spent", "rows_per_unit", "max_model_cells",
  *	     "measurements": [{"set", "sigma2", "at", ["var_at"]}],
  *	     "potentials": [{"set", "at"}], "cliques": [[...]],
@@ -21,7 +25,11 @@
  *
  *	  Reading it back (dpobj.sample(), dpobj.marginal()) rebuilds the
  *	  model's junction tree from its measured sets and its beliefs from the
- *	  potentials: post-processing, no row and no noise.
+ *	  potentials: post-processing, no row and no noise.  The reader
+ *	  accepts only that shape: the potentials are the measured sets in
+ *	  their first measurement's order (the last round's: those measured
+ *	  before it), the cliques the rebuilt tree's, the rounds the last
+ *	  measurements, every block of values where the one before it ends.
  *
  *-------------------------------------------------------------------------
  */
@@ -64,7 +72,11 @@ extern Datum synthmodel_build(FunctionCallInfo fcinfo, const struct SynthParams 
  */
 extern const ModelKindOps synth_model_kind;
 
-/* a dpobj.model of mechanism 'synthesize', unpacked into cxt (else a public error) */
+/*
+ * A dpobj.model of mechanism 'synthesize', unpacked into cxt after a
+ * complete check of its structure; anything else is refused (22023, public
+ * grounds)
+ */
 extern SynthFitted *synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt);
 
 #endif							/* DPOBJ_SYNTHMODEL_H */

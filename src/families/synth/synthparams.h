@@ -34,7 +34,11 @@
 #include "core/synthstate.h"
 #include "model/encode.h"
 
-#define SYNTH_AGGNAME		"dp_synthesize_cols"
+/*
+ * the name its messages give: the entry point (its aggregates, dp_synthesize
+ * and dp_synthesize_cols, are run by dpobj.synthesize() only)
+ */
+#define SYNTH_AGGNAME		"dpobj.synthesize"
 
 /* public limits of a run, refused before any charge */
 #define SYNTH_MAX_BINS			1024
