@@ -4,7 +4,8 @@
 -- reordered, truncated, extended, grafted, a value's JSON type changed; its weights
 -- truncated, extended, reshaped, ...) and passed through every function that takes a
 -- model, on the server: fz.struct_run(name, seed, first, n) runs cases first..first+n-1 of
--- one model in one statement, each function call in its own exception block.  Case c of
+-- one model in one statement, each function call in its own exception block (the stored
+-- model's, save_model()'s and evaluate()'s on every 4th case: the slow ones).  Case c of
 -- (name, seed) is fz.struct_model(name, seed, c) on any server: a failure replays.
 
 -- the budget evaluate() spends (a tiny epsilon per call)
@@ -130,15 +131,8 @@ END $$;
 -- params j with one structural mutation at path p (the node's value v), by r
 CREATE FUNCTION fz.mutate_node(j jsonb, p text[], r int, graft jsonb) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-  v jsonb := j #> p;
-  t text := jsonb_typeof(v);
-  pp text[];
-  parent text;
-  sib text;
-  n int;
 BEGIN
-  IF v IS NULL THEN                     -- an earlier mutation removed it
+  IF j #> p IS NULL THEN                -- an earlier mutation removed it
     RETURN j;
   END IF;
   -- the params inside {"r": params}: the root has a parent too
