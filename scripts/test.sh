@@ -17,7 +17,8 @@
 #    sealed protected path's attacks and neighbour harness (tests/security), the check
 #    that the tree and the documents agree and README.md's path runs as written
 #    (tests/docs), a seeded fuzz of the SQL surface that fails on a crash, a hang or an
-#    internal error (tests/fuzz), the empirical privacy audit of
+#    internal error (tests/fuzz; its model fuzz again against an AddressSanitizer + UBSan
+#    build: tests/fuzz/sanitize.sh, suite "sanitize"), the empirical privacy audit of
 #    every mechanism (tests/audit: lower bounds on mu or epsilon from thousands of runs on
 #    neighbouring tables, and mutant builds it must flag: those build and run in the
 #    background from step 2 on, after the Citus build, on their own installation copy and
@@ -270,6 +271,10 @@ run_suite security "$REPO/tests/security/run.sh"
 # thousands of odd calls (aggregates, forged models and states, helpers): a result or a
 # plain error each, never a crash, a hang or an internal error (seeded: a failure replays)
 run_suite fuzz "$REPO/tests/fuzz/run.sh"
+# the model fuzz again against a build of dpobj with AddressSanitizer and UBSan (a private
+# installation copy and cluster, DPOBJ_SANITIZE_PGPORT; gcc's libasan comes with gcc): a
+# sanitizer report fails
+run_suite sanitize "$REPO/tests/fuzz/sanitize.sh"
 # empirical privacy audit: every mechanism run thousands of times on two neighbouring
 # tables; a statistically valid lower bound (mu for Gaussian releases, epsilon otherwise)
 # must not exceed the claim, and mutant builds with one calibration 1.25 times too weak

@@ -2,7 +2,8 @@
 """tests/fuzz/fuzz.py — a seeded fuzz of dpobj's SQL surface: odd calls must end in a result
 or a plain error, never a crash, a hang or an internal error.
 
-Usage: fuzz.py DB SEED CASES (run by tests/fuzz/run.sh, after tests/fuzz/setup.sql).
+Usage: fuzz.py DB SEED CASES (run by tests/fuzz/run.sh, after tests/fuzz/setup.sql);
+DPOBJ_FUZZ_CLASSES (e.g. "model state", tests/fuzz/sanitize.sh's) draws only those classes.
 
 First every aggregate and model function with each argument NULL in turn (class nulls), then
 CASES random cases.
@@ -34,6 +35,8 @@ import sys
 import tempfile
 import time
 
+import fuzzlib
+
 DB, SEED, CASES = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 TIMEOUT_MS = 5000           # statement_timeout of every case
 CHUNK = 40                  # cases per psql session
@@ -42,9 +45,7 @@ BAD = {"XX000": "internal error", "XX001": "internal error (data corrupted)"}
 
 def psql(sql, timeout=120):
     """Runs sql (-c) in DB; returns (rc, stdout, stderr)."""
-    p = subprocess.run(["psql", "-X", "-q", "-At", "-d", DB, "-c", sql],
-                       capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
+    return fuzzlib.psql(DB, sql, timeout)
 
 
 # --- what the cases choose from ------------------------------------------------------------
@@ -315,7 +316,7 @@ def run_chunk(stmts, first):
                            timeout=60 + TIMEOUT_MS / 1000 * len(stmts))
     except subprocess.TimeoutExpired:
         n = hung_case(stmts, first)
-        restart()
+        fuzzlib.restart()
         return {n: "no answer within the wall time (a hang that ignores cancel)"}, {}, n - first + 1
     finally:
         os.unlink(path)
@@ -343,26 +344,6 @@ def hung_case(stmts, first):
                    " AND state = 'active'", timeout=30)
     q = q.strip()[:200]
     return next((first + i for i, s in enumerate(stmts) if q and q in s + ";"), first)
-
-
-def restart():
-    """Ends a hang that ignores cancel: an immediate stop, then a start (DPOBJ_PGCTL is a
-    pg_ctl command prefix run as the server's user, as scripts/common.sh exports it)."""
-    pgctl, data = os.environ.get("DPOBJ_PGCTL", "").split(), os.environ.get("DPOBJ_PGDATA")
-    if not pgctl or not data:
-        return
-    log = os.environ.get("DPOBJ_PGLOG") or os.path.join(os.path.dirname(data), "server.log")
-    for args in (["-m", "immediate", "-w", "stop"], ["-l", log, "-w", "-t", "120", "start"]):
-        subprocess.run(pgctl + ["-D", data] + args, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=300)
-
-
-def wait_up():
-    for _ in range(120):
-        if psql("SELECT 1", timeout=30)[0] == 0:
-            return True
-        time.sleep(1)
-    return False
 
 
 PROTECTED_NULLS = [  # each argument with its type, for the NULL in its place
@@ -420,6 +401,8 @@ def make_cases(rng, keys):
     makers = [("agg", lambda: case_agg(rng, keys))] * 4 + [("model", lambda: case_model(rng))] * 3 \
         + [("state", lambda: case_state(rng))] * 2 + [("helper", lambda: case_helper(rng))] \
         + [("protected", lambda: case_protected(rng, keys))]
+    only = os.environ.get("DPOBJ_FUZZ_CLASSES", "").split()
+    makers = [m for m in makers if not only or m[0] in only]
     cases = null_cases()
     for _ in range(CASES):
         cls, make = rng.choice(makers)
@@ -449,7 +432,7 @@ def run_cases(cases):
             else:
                 passed += 1
                 c[0] += 1
-        if ran < len(chunk) and not wait_up():
+        if ran < len(chunk) and not fuzzlib.wait_up(DB):
             print("not ok - the server did not come back after case %d" % (i + ran - 1))
             return passed, failed + 1, per
         i += ran

@@ -31,13 +31,17 @@ def pg(flag):
 
 # what the suite runs beyond the compiler: pg_regress, the server, pgTAP and pg_prove,
 # pg_cron (tests/jobs), python3 (tests/docs, tests/audit, tests/fuzz), make and the C compiler
+# with its sanitizer runtimes (tests/fuzz/sanitize.sh)
 def required_files():
     bindir, share, pkglib = pg("--bindir"), pg("--sharedir"), pg("--pkglibdir")
+    san = [os.path.realpath(subprocess.check_output(["gcc", "-print-file-name=%s" % lib],
+                                                    text=True).strip())
+           for lib in ("libasan.so", "libubsan.so")]
     return [f"{bindir}/postgres", f"{bindir}/initdb", f"{bindir}/pg_ctl", f"{bindir}/psql",
             f"{pkglib}/pgxs/src/test/regress/pg_regress",
             f"{share}/extension/pgtap.control", "/usr/bin/pg_prove",
             f"{share}/extension/pg_cron.control", f"{pkglib}/pg_cron.so",
-            "/usr/bin/python3", "/usr/bin/make", "/usr/bin/gcc"]
+            "/usr/bin/python3", "/usr/bin/make", "/usr/bin/gcc"] + san
 
 
 def declared_packages():
