@@ -20,6 +20,8 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$DIR/../.." && pwd)"
 # shellcheck source=tests/concurrency/lib.sh
 . "$DIR/../concurrency/lib.sh"
+# shellcheck source=tests/concurrency/privcopy.sh
+. "$DIR/../concurrency/privcopy.sh"
 
 PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
 # the major version: the name of the directory above bin (Debian layout)
@@ -42,31 +44,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# --- a private copy of the installation (Debian layout, relocatable) --------------------
-libroot="$(cd "$PG_BINDIR/.." && pwd)"
-prefix="$(cd "$libroot/../../.." && pwd)"
-sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
-[[ "$sharedir" == "$prefix/share/postgresql/$MAJOR" ]] ||
-    bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
-mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-if ! cp -a "$libroot" "$INST/lib/postgresql/$MAJOR" || ! cp -a "$sharedir" "$INST/share/postgresql/$MAJOR"; then
-    bail "could not copy the PostgreSQL installation"
-fi
-ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
+# --- a private copy of the installation and of this tree (tests/concurrency/privcopy.sh) --
+msg=$(privcopy_install) || bail "$msg"
 PGC="$BIN/pg_config"
-[[ "$("$PGC" --pkglibdir)" == "$INST/lib/postgresql/$MAJOR/lib" ]] ||
-    bail "the copied installation does not relocate ($("$PGC" --pkglibdir))"
 PKGLIB="$INST/lib/postgresql/$MAJOR/lib"
-
-# --- a private build of this tree ---------------------------------------------------------
 SRC="$ROOT/src"
-mkdir -p "$SRC/docs"
-if ! cp -a "$REPO/Makefile" "$REPO/dpobj.control" "$REPO/sql" "$REPO/src" "$SRC/" ||
-    ! cp -a "$REPO/docs/REFERENCE.md" "$SRC/docs/"; then
-    bail "could not copy the source tree"
-fi
-find "$SRC/src" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
-rm -rf "$SRC/.deps" "$SRC/dpobj.so"
 # (no JIT bitcode: the audit's cluster runs with jit = off, and each build takes half the time)
 make_q() { make -C "$SRC" -j2 PG_CONFIG="$PGC" with_llvm=no "$@" >"$ROOT/make.log" 2>&1; }
 if ! make_q || ! make_q install; then
@@ -78,24 +60,7 @@ MUTANT_FILES=$(grep -rl --include='*.c' '^#include "core/auditmutant.h"' "$SRC/s
 
 # --- the copy's cluster (its data directory and socket owned by the server's user) -------
 SOCK="$ROOT/sock"
-mkdir -p "$DATA" "$SOCK"
-chmod 700 "$DATA" "$SOCK"
-[[ "$(id -u)" -eq 0 ]] && chown postgres: "$DATA" "$SOCK"
-as_pg "$BIN/initdb" -D "$DATA" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-    >"$ROOT/initdb.log" 2>&1 || bail "initdb of the mutants' cluster"
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-listen_addresses = ''
-unix_socket_directories = '$SOCK'
-port = $PORT
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-jit = off
-shared_preload_libraries = 'dpobj'
-max_worker_processes = 16
-logging_collector = off
-log_min_messages = warning
-EOF
+msg=$(privcopy_cluster) || bail "$msg"
 export PGHOST="$SOCK" PGPORT="$PORT" PGUSER=postgres PGDATABASE=postgres
 unset PGPASSWORD PGSERVICE PGHOSTADDR
 

@@ -34,6 +34,8 @@ DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$DIR/../.." && pwd)"
 # shellcheck source=tests/concurrency/lib.sh
 . "$DIR/../concurrency/lib.sh"
+# shellcheck source=tests/concurrency/privcopy.sh
+. "$DIR/../concurrency/privcopy.sh"
 
 PG_BINDIR="${PG_BINDIR:-/usr/lib/postgresql/${PG_MAJOR:-15}/bin}"
 MAJOR="$(basename "$(dirname "$PG_BINDIR")")"
@@ -65,22 +67,10 @@ ASAN_LIB="$(readlink -f "$ASAN_LIB")"
 gcc -shared -fPIC -O1 -o "$ROOT/asaninit.so" "$DIR/asaninit.c" -ldl || bail "tests/fuzz/asaninit.c builds"
 
 # --- a private copy of the installation and a private build of this tree -----------------
-libroot="$(cd "$PG_BINDIR/.." && pwd)"
-prefix="$(cd "$libroot/../../.." && pwd)"
-sharedir="$("$PG_BINDIR/pg_config" --sharedir)"
-[[ "$sharedir" == "$prefix/share/postgresql/$MAJOR" ]] ||
-    bail "installation under $PG_BINDIR is not laid out as Debian's (sharedir $sharedir)"
-mkdir -p "$INST/lib/postgresql" "$INST/share/postgresql" "$INST/include"
-cp -a "$libroot" "$INST/lib/postgresql/$MAJOR" && cp -a "$sharedir" "$INST/share/postgresql/$MAJOR" ||
-    bail "could not copy the PostgreSQL installation"
-ln -s "$prefix/include/postgresql" "$INST/include/postgresql"
+# (tests/concurrency/privcopy.sh)
+msg=$(privcopy_install) || bail "$msg"
 PGC="$BIN/pg_config"
 SRC="$ROOT/src"
-mkdir -p "$SRC/docs"
-cp -a "$REPO/Makefile" "$REPO/dpobj.control" "$REPO/sql" "$REPO/src" "$SRC/" &&
-    cp -a "$REPO/docs/REFERENCE.md" "$SRC/docs/" || bail "could not copy the source tree"
-find "$SRC/src" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
-rm -rf "$SRC/.deps" "$SRC/dpobj.so"
 # COPT reaches both the compiler and the link (PGXS); -O1 keeps the stacks readable
 SAN="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize=alignment -fno-sanitize-recover=all"
 SAN+=" -fno-omit-frame-pointer -O1 -g"
@@ -97,24 +87,7 @@ t_check "the private copy's dpobj.so is instrumented (links libasan and libubsan
              ldd '$INST/lib/postgresql/$MAJOR/lib/dpobj.so' | grep -q libubsan"
 
 # --- its cluster, the runtime preloaded ---------------------------------------------------
-mkdir -p "$DATA" "$SOCK"
-chmod 700 "$DATA" "$SOCK"
-[[ "$(id -u)" -eq 0 ]] && chown postgres: "$DATA" "$SOCK"
-as_pg "$BIN/initdb" -D "$DATA" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-    >"$ROOT/initdb.log" 2>&1 || bail "initdb of the sanitizer cluster"
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-listen_addresses = ''
-unix_socket_directories = '$SOCK'
-port = $PORT
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-jit = off
-shared_preload_libraries = 'dpobj'
-max_worker_processes = 16
-logging_collector = off
-log_min_messages = warning
-EOF
+msg=$(privcopy_cluster) || bail "$msg"
 # detect_leaks=0: a backend frees its memory by ending; abort_on_error: a report ends the
 # backend (a lost connection the drivers name); the reports go to the server log (stderr)
 SAN_ENV="LD_PRELOAD=$ASAN_LIB:$ROOT/asaninit.so ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:disable_coredump=1:print_summary=1"
