@@ -82,7 +82,7 @@ SELECT rows FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.w', 1, 
 SELECT count(*) > 0 AS rounds, bool_and(r->'set' <@ '[0, 1]') AS within
   FROM dpobj.get_model('w') m, jsonb_array_elements(m.params->'rounds') r;
 SELECT rows FROM dpobj.synthesize('regress_syn.people', 'regress_syn_out.l', 1, 1e-6, NULL,
-                                  '{"rows": 10, "model_name": "l", "label": "age"}');
+                                  '{"rows": 10, "model_name": "l", "label": "age", "quantile": false}');
 SELECT jsonb_agg(x->'set' ORDER BY i) AS first_three
   FROM dpobj.get_model('l') m, jsonb_array_elements(m.params->'measurements') WITH ORDINALITY e(x, i)
  WHERE i <= 3;
@@ -103,7 +103,10 @@ SET ROLE regress_syn_alice;
 -- epsilon the truth; an unknown column refused
 SELECT cell, round(estimate) AS estimate, ci_low <= estimate AND estimate <= ci_high AS ordered, basis
   FROM dpobj.marginal('exact', ARRAY['sex']) ORDER BY cell::text;
-SELECT count(*) AS cells, bool_and(ci_low <= estimate AND estimate <= ci_high AND ci_low >= 0) AS ordered
+-- (race's 3 levels and "other" by hours' quantile bins and NULL: as many as its edges)
+SELECT count(*) = 4 * (SELECT jsonb_array_length(params->'columns'->2->'edges')
+                         FROM dpobj.get_model('people_syn')) AS cells,
+       bool_and(ci_low <= estimate AND estimate <= ci_high AND ci_low >= 0) AS ordered
   FROM dpobj.marginal('people_syn', ARRAY['race', 'hours']);
 SELECT * FROM regress.err($$SELECT * FROM dpobj.marginal('people_syn', ARRAY['nope'])$$);
 -- dpobj.sample(): n rows, the model's columns, no charge

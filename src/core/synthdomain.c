@@ -79,13 +79,68 @@ synth_column_code(const SynthColumn *c, double x, bool isnull)
 	return cell_of(c->lo, c->hi, n, x);
 }
 
+/*
+ * Width w's groups: a group's sum of drawn less the weight finer widths
+ * gave it, when at least c sd of a group's sum, spread evenly over its
+ * sub-bins still without weight
+ */
+static void
+denoise_width(const double *drawn, int S, double sd, double c, int w, double *out)
+{
+	int			groups = (S + w - 1) / w;
+
+	for (int g = 0; g < groups; g++)
+	{
+		int			a = g * w,
+					z = a + w < S ? a + w : S,
+					open = 0;
+		double		rest = 0.0;
+
+		for (int i = a; i < z; i++)
+		{
+			rest += drawn[i] - out[i];
+			open += out[i] > 0.0 ? 0 : 1;
+		}
+		if (open == 0 || !(rest >= c * sd * sqrt((double) (z - a))))
+			continue;
+		for (int i = a; i < z; i++)
+			if (!(out[i] > 0.0))
+				out[i] = rest / open;
+	}
+}
+
+void
+synth_quantile_denoise(const double *drawn, int S, double sd, double *out)
+{
+	/* fewer than 2S groups in all: about the largest of 2S pure-noise sums */
+	double		c = sqrt(2.0 * log(2.0 * S));
+
+	memset(out, 0, sizeof(double) * (size_t) S);
+	for (int w = 1; w < 2 * S; w *= 2)
+		denoise_width(drawn, S, sd, c, w, out);
+}
+
+/* the runs of sub-bins with and without weight */
+static int
+weight_runs(const double *w, int S)
+{
+	int			runs = 1;
+
+	for (int i = 0; i + 1 < S; i++)
+		runs += (w[i] > 0.0) != (w[i + 1] > 0.0);
+	return runs;
+}
+
 bool
 synth_quantile_bins(SynthColumn *c, const double *noisy)
 {
 	int			S = c->nsub;
 	double		total = 0.0,
 				acc = 0.0;
-	int			b = 0;
+	int			b = 0,
+				spare = 0,
+				held = 0;
+	bool		split;
 
 	c->map = malloc(sizeof(int) * (size_t) (S + 1));
 	c->edges = malloc(sizeof(double) * (size_t) (c->nbins + 1));
@@ -101,23 +156,96 @@ synth_quantile_bins(SynthColumn *c, const double *noisy)
 		total += c->weight[i];
 	}
 	/*
-	 * Bin b ends after sub-bin i when the cumulative count reaches (b + 1) / B
-	 * of the total (a heavy sub-bin that passes several targets closes one
-	 * bin; the sub-bins after it then close a bin each until the targets
-	 * catch up), the last bin at the last sub-bin: at most B bins.
+	 * merge_empty: when the runs of sub-bins with and without weight are at
+	 * most B, each run without weight is a bin of its own (never drawn:
+	 * synth_column_shut) and the runs with weight are cut at the quantile
+	 * targets while bins are left ("spare").
+	 */
+	split = c->merge_empty && total > 0.0 && weight_runs(c->weight, S) <= c->nbins;
+	if (split)
+		spare = c->nbins - weight_runs(c->weight, S);
+	/* merge_empty, no weight: B equal-width bins of whole sub-bins */
+	if (c->merge_empty && !(total > 0.0))
+	{
+		for (int i = 0; i < S; i++)
+			c->map[i] = (int) ((int64_t) i * c->nbins / S);
+		for (b = 0; b <= c->nbins; b++)
+			c->edges[b] = c->lo + (c->hi - c->lo) * (double) ((S * (int64_t) b + c->nbins - 1) / c->nbins) / S;
+		c->nmodel = c->nbins;
+		if (c->nullable)
+			c->map[S] = c->nbins;
+		return true;
+	}
+	/*
+	 * Otherwise bin b ends after sub-bin i when the cumulative count reaches
+	 * (b + 1) / B of the total (a heavy sub-bin that passes several targets
+	 * closes one bin; the sub-bins after it then close a bin each until the
+	 * targets catch up), the last bin at the last sub-bin: at most B bins.
 	 */
 	c->edges[0] = c->lo;
 	for (int i = 0; i < S; i++)
 	{
+		bool		cut;
+
 		c->map[i] = b;
 		acc += c->weight[i];
-		if (i == S - 1 ||
-			(b + 1 < c->nbins && total > 0.0 && acc >= total * (b + 1) / c->nbins))
+		if (split)
+		{
+			bool		here = c->weight[i] > 0.0;
+
+			cut = i < S - 1 && (here != (c->weight[i + 1] > 0.0) ||
+								(here && spare > 0 && acc >= total * (held + 1) / c->nbins));
+			if (cut && here)
+			{
+				spare -= here == (c->weight[i + 1] > 0.0) ? 1 : 0;
+				held++;
+			}
+		}
+		else
+			cut = b + 1 < c->nbins && total > 0.0 && acc >= total * (b + 1) / c->nbins;
+		if (i == S - 1 || cut)
 			c->edges[++b] = c->lo + (c->hi - c->lo) * (i + 1) / S;
 	}
 	c->nmodel = b;
 	if (c->nullable)
 		c->map[S] = b;
+	return true;
+}
+
+bool
+synth_column_set_shut(SynthColumn *c)
+{
+	int			n = synth_column_model_levels(c);
+	bool		any = c->closed;
+
+	free(c->shut);
+	c->shut = calloc((size_t) n, sizeof(bool));
+	if (c->shut == NULL)
+		return false;
+	if (c->closed)
+		c->shut[n - 1] = true;
+	if (c->kind == SYNTH_COL_QUANTILE && c->merge_empty)
+	{
+		double		total = 0.0;
+		double	   *held = calloc((size_t) c->nmodel, sizeof(double));
+
+		if (held == NULL)
+			return false;
+		for (int i = 0; i < c->nsub; i++)
+		{
+			held[c->map[i]] += c->weight[i];
+			total += c->weight[i];
+		}
+		for (int b = 0; total > 0.0 && b < c->nmodel; b++)
+			if (!(held[b] > 0.0))
+				c->shut[b] = any = true;
+		free(held);
+	}
+	if (!any)
+	{
+		free(c->shut);
+		c->shut = NULL;
+	}
 	return true;
 }
 
@@ -127,9 +255,11 @@ synth_column_free(SynthColumn *c)
 	free(c->map);
 	free(c->edges);
 	free(c->weight);
+	free(c->shut);
 	c->map = NULL;
 	c->edges = NULL;
 	c->weight = NULL;
+	c->shut = NULL;
 }
 
 /* uniform on sub-cell i of n over [lo, hi]; integers when asked */

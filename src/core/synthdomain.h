@@ -10,10 +10,16 @@
  *	    outside clamped to the end bin (a public rule: it never depends on
  *	    the rows); scan = model levels.
  *	  - private quantile bins: the scan counts S equal-width sub-bins of
- *	    [lo, hi]; the column's single-column measurement is made on them
- *	    (its share of the charge), and the model's at most B bins are runs
+ *	    [lo, hi]; a release of them (part of the column's share of the
+ *	    charge; from 0.7.0 denoised, synth_quantile_denoise, and the bins
+ *	    then measured with the rest) gives the model's at most B bins, runs
  *	    of sub-bins cut where the noisy cumulative count crosses j/B of the
- *	    noisy total (post-processing; the edges are released).
+ *	    noisy total (post-processing; the edges are released).  With
+ *	    merge_empty (models from 0.7.0), when the runs of sub-bins with and
+ *	    without weight are at most B, each run without weight is a bin of
+ *	    its own, never drawn, and the runs with weight are cut at the
+ *	    targets while bins are left; no weight at all: B equal-width bins
+ *	    (whole sub-bins).
  *	  A nullable column has one more level, last: NULL.
  *
  *	  A synthetic value of a binned column is drawn within its model bin:
@@ -51,12 +57,15 @@ typedef struct SynthColumn
 	int			nsub;			/* quantile: S sub-bins, S >= B */
 	bool		integer;		/* draws are integers */
 	bool		nullable;		/* one more level: NULL */
+	bool		closed;			/* that last level (NULL, "other") is never drawn */
+	bool		merge_empty;	/* quantile: every bin holds weight (synth_quantile_bins) */
 
 	/* quantile bins once chosen (synth_quantile_bins): */
 	int		   *map;			/* sub-bin (and NULL) -> model bin, malloc'd */
 	int			nmodel;			/* model bins chosen (NULL excluded) */
 	double	   *edges;			/* nmodel + 1 edges, malloc'd */
 	double	   *weight;			/* the sub-bins' noisy counts, clamped at 0 */
+	bool	   *shut;			/* model levels never drawn, or NULL (synth_column_set_shut) */
 } SynthColumn;
 
 /* false when the declaration is out of range (a public refusal) */
@@ -79,12 +88,32 @@ extern int	synth_column_model_levels(const SynthColumn *c);
 extern int	synth_column_code(const SynthColumn *c, double x, bool isnull);
 
 /*
+ * The sub-bin weights a quantile column keeps from its noisy sub-bin counts
+ * drawn[0..S-1] (each of standard deviation sd) into out, finest first: at
+ * group widths w = 1, 2, 4, ... sub-bins, a group whose sum less the weight
+ * finer widths gave it is at least sqrt(2 ln 2S) sd of a group's sum (fewer
+ * than 2S groups in all: about the largest of 2S pure-noise sums) spreads
+ * that rest evenly over its sub-bins still without weight.  Dense ranges keep the sub-bins'
+ * resolution, sparse ones a coarser one, and an empty range (a column's
+ * unused high end) no weight; none kept: all 0 (the column then gets B
+ * equal-width bins, drawn uniformly: synth_quantile_bins).  Post-processing.
+ */
+extern void synth_quantile_denoise(const double *drawn, int S, double sd, double *out);
+
+/*
  * Quantile bins from the noisy sub-bin counts noisy[0..S-1] (NULL's count,
  * if any, at S): fills c->map, c->nmodel, c->edges, c->weight.  false when
  * out of memory.
  */
 extern bool synth_quantile_bins(SynthColumn *c, const double *noisy);
 extern void synth_column_free(SynthColumn *c);
+
+/*
+ * c->shut: the model levels never drawn -- a closed column's last level
+ * (NULL, "other"), a quantile bin without weight (merge_empty, some weight
+ * in the column) -- or NULL when none is.  false when out of memory.
+ */
+extern bool synth_column_set_shut(SynthColumn *c);
 
 /*
  * A value within model level `level` (not NULL's) of a binned column; the

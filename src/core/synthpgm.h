@@ -60,6 +60,8 @@ typedef struct SynthModel
 	double		step;			/* the mirror-descent step carried between fits */
 	int64_t		iterations;		/* steps taken (statistics) */
 	int64_t		propagations;	/* belief propagations run (statistics) */
+	const bool *shut[SYNTH_MAX_COLUMNS];	/* column j's levels never drawn, or NULL:
+											 * none (synthsample.h; the caller's memory) */
 } SynthModel;
 
 /* an empty model over d columns: the uniform distribution with `total` rows */

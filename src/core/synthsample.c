@@ -105,6 +105,41 @@ set_codes(const SynthModel *m, SynthSet s, int64_t idx, int *codes)
 		}
 }
 
+/*
+ * Fresh cell f's codes hit a shut level (m->shut): its weight is 0 in
+ * every group
+ */
+static bool
+cell_closed(const SynthModel *m, SynthSet fresh, int64_t f)
+{
+	int			codes[SYNTH_MAX_COLUMNS];
+
+	set_codes(m, fresh, f, codes);
+	for (int j = 0; j < m->d; j++)
+		if ((fresh & SYNTH_BIT(j)) && m->shut[j] != NULL && m->shut[j][codes[j]])
+			return true;
+	return false;
+}
+
+/*
+ * A group's weights without the closed cells; all 0: the open cells alike
+ * (a closed cell is never drawn, whatever the weights)
+ */
+static void
+open_weights(double *w, const bool *shut, int64_t nf)
+{
+	bool		any = false;
+
+	for (int64_t f = 0; f < nf; f++)
+	{
+		if (shut[f])
+			w[f] = 0.0;
+		any = any || (w[f] > 0.0 && isfinite(w[f]));
+	}
+	for (int64_t f = 0; !any && f < nf; f++)
+		w[f] = shut[f] ? 0.0 : 1.0;
+}
+
 /* clique c's new columns for every row, given its separator's */
 static SynthStatus
 sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng, int *rows)
@@ -119,10 +154,12 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 	int64_t    *sidx = malloc(sizeof(int64_t) * (size_t) (n + 1));
 	int64_t    *cnt = malloc(sizeof(int64_t) * (size_t) nf);
 	int64_t    *fill = malloc(sizeof(int64_t) * (size_t) (ns + 1));
+	bool	   *shut = malloc(sizeof(bool) * (size_t) nf);
 	int			codes[SYNTH_MAX_COLUMNS];
 
-	if (!cond || !start || !order || !sidx || !cnt || !fill)
+	if (!cond || !start || !order || !sidx || !cnt || !fill || !shut)
 	{
+		free(shut);
 		free(cond);
 		free(start);
 		free(order);
@@ -136,6 +173,8 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 		synth_factor_cell(b, x, codes);
 		cond[sub_index(m, sep, codes) * nf + sub_index(m, fresh, codes)] = b->val[x];
 	}
+	for (int64_t f = 0; f < nf; f++)
+		shut[f] = cell_closed(m, fresh, f);
 	/* the rows grouped by their separator's cell (a counting sort) */
 	for (int64_t i = 0; i < n; i++)
 	{
@@ -155,12 +194,14 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 
 		if (g == 0)
 			continue;
+		open_weights(cond + s * nf, shut, nf);
 		synth_round_counts(cond + s * nf, nf, g, rng, cnt);
 		shuffle_idx(order + start[s], g, rng);
 		for (int64_t f = 0; f < nf; f++)
 			for (int64_t t = 0; t < cnt[f]; t++)
 				set_codes(m, fresh, f, rows + order[at++] * m->d);
 	}
+	free(shut);
 	free(cond);
 	free(start);
 	free(order);

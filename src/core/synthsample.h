@@ -9,7 +9,10 @@
  *	  rows that share its separator's values, from the clique's conditional
  *	  distribution given them.  This keeps the sampling error of every
  *	  clique marginal below one row per cell and group, far below iid
- *	  draws'.  The rows are shuffled last.  Plain C; a gsl_rng (the draws
+ *	  draws'.  A level the model marks shut (a closed NULL or "other", a
+ *	  quantile bin without weight) is never drawn: its cells weigh 0 in
+ *	  every draw, and a group whose other cells all weigh 0 draws them
+ *	  uniformly.  The rows are shuffled last.  Plain C; a gsl_rng (the draws
  *	  need no exactness: nothing here touches a row of the table).
  *
  *-------------------------------------------------------------------------

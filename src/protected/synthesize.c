@@ -35,6 +35,7 @@
 #include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_tablespace.h"
@@ -210,31 +211,67 @@ synthesize_without(Jsonb *options, const char *key)
 											  CStringGetTextDatum(key)));
 }
 
-/* {"integer": [...]}: the bounded columns of an integer type, drawn as integers */
-static char *
-synthesize_integer_columns(const SynthCall *c)
+/* column i's type is an integer type and its domain bounds (not levels) */
+static bool
+synthesize_is_integer(const SynthCall *c, int i)
+{
+	Oid			t = getBaseType(get_atttype(c->relid, get_attnum(c->relid, c->cols[i])));
+	JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
+
+	return (t == INT2OID || t == INT4OID || t == INT8OID) &&
+		getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) == NULL;
+}
+
+/* column i is NOT NULL (catalog: public) */
+static bool
+synthesize_is_not_null(const SynthCall *c, int i)
+{
+	HeapTuple	tup = SearchSysCacheAttName(c->relid, c->cols[i]);
+	bool		nn = HeapTupleIsValid(tup) && ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	return nn;
+}
+
+/*
+ * Options with {"key": [...]}, the columns that are(c, i), when one is:
+ * added when options have no key, appended when its value is an array
+ * ("union"), else options as they are (a value of another type is refused
+ * with the options' checks)
+ */
+static Jsonb *
+synthesize_add_columns(Jsonb *options, const SynthCall *c, const char *key,
+					   bool (*are) (const SynthCall *c, int i), bool with_union)
 {
 	StringInfoData b;
-	JsonbValue *e;
 	bool		any = false;
+	JsonbValue *v = getKeyJsonValueFromContainer(&options->root, key, strlen(key), NULL);
+	Jsonb	   *given = v != NULL ? JsonbValueToJsonb(v) : NULL;
+	Jsonb	   *cols;
 
+	if (given != NULL && !(with_union && JB_ROOT_IS_ARRAY(given) && !JB_ROOT_IS_SCALAR(given)))
+		return options;
 	initStringInfo(&b);
-	appendStringInfoString(&b, "{\"integer\": [");
+	appendStringInfoChar(&b, '[');
 	for (int i = 0; i < c->ncols; i++)
-	{
-		Oid			t = getBaseType(get_atttype(c->relid, get_attnum(c->relid, c->cols[i])));
-
-		e = getIthJsonbValueFromContainer(&c->enc->root, i);
-		if ((t == INT2OID || t == INT4OID || t == INT8OID) &&
-			getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) == NULL)
+		if (are(c, i))
 		{
 			appendStringInfoString(&b, any ? ", " : "");
 			escape_json(&b, c->cols[i]);
 			any = true;
 		}
-	}
-	appendStringInfoString(&b, "]}");
-	return any ? b.data : NULL;
+	appendStringInfoChar(&b, ']');
+	if (!any)
+		return options;
+	cols = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+	if (given != NULL)
+		cols = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(given),
+												  JsonbPGetDatum(cols)));
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											  DirectFunctionCall1(jsonb_in, CStringGetDatum(
+												  psprintf("{\"%s\": %s}", key,
+														   JsonbToCString(NULL, &cols->root, VARSIZE(cols)))))));
 }
 
 /*
@@ -246,7 +283,6 @@ static void
 synthesize_options(Jsonb *options, SynthCall *c)
 {
 	JsonbValue *v;
-	const char *integer;
 
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		synthesize_bad("options must be a JSON object", "For example '{\"rows\": 10000}'.");
@@ -265,11 +301,9 @@ synthesize_options(Jsonb *options, SynthCall *c)
 		c->model_name = pnstrdup(v->val.string.val, v->val.string.len);
 	}
 	options = synthesize_without(synthesize_without(options, "rows"), "model_name");
-	integer = getKeyJsonValueFromContainer(&options->root, "integer", 7, NULL) != NULL ? NULL :
-		synthesize_integer_columns(c);
-	if (integer != NULL)
-		options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-													 DirectFunctionCall1(jsonb_in, CStringGetDatum(integer))));
+	/* integer types drawn as integers, NOT NULL columns without NULL (or "other") */
+	options = synthesize_add_columns(options, c, "integer", synthesize_is_integer, false);
+	options = synthesize_add_columns(options, c, "not_null", synthesize_is_not_null, true);
 	c->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
 													DirectFunctionCall1(jsonb_in, CStringGetDatum(
 														psprintf("{\"encoding\": %s, \"domains\": %s}",

@@ -862,6 +862,68 @@ test_domains(void)
 	gsl_rng_free(rng);
 }
 
+/*
+ * 0.7.0's quantile columns: the denoised sub-bin weights keep a dense range
+ * at the sub-bins' width, a sparse one coarser, a noise-level range none;
+ * every run of sub-bins without weight is a bin of its own, shut (never
+ * drawn); no weight at all gives B equal-width bins
+ */
+static void
+test_domains_denoise(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		drawn[64],
+				w[64];
+	bool		dense = true,
+				empty = true,
+				inside = true;
+	SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = 0, .hi = 1000, .nbins = 8, .nsub = 64,
+	.merge_empty = true};
+	SynthColumn e = q;
+
+	/* 300 rows a sub-bin below 21, noise of at most 60 above (sd 50) */
+	for (int i = 0; i < 64; i++)
+		drawn[i] = i < 21 ? 300 : (i % 2 ? 60 : -40);
+	synth_quantile_denoise(drawn, 64, 50, w);
+	for (int i = 0; i < 64; i++)
+	{
+		dense &= i >= 21 || w[i] == 300;
+		empty &= i < 21 || w[i] == 0;
+	}
+	CHECK(dense && empty, "denoise: the dense range kept as drawn, the noise-level range 0");
+	CHECK(synth_quantile_bins(&q, w) && synth_column_set_shut(&q), "quantile bins of the kept weights");
+	CHECK(q.nmodel <= 8 && q.shut != NULL && q.shut[q.nmodel - 1] &&
+		  q.edges[q.nmodel - 1] == 21 * 15.625, "the empty run is the last bin, shut: %d bins", q.nmodel);
+	for (int t = 0; t < 4000; t++)
+	{
+		int			lv = t % (q.nmodel - 1);
+		double		x = synth_column_draw(&q, lv, rng);
+
+		inside &= !q.shut[lv] && x >= q.edges[lv] && x <= q.edges[lv + 1] && x <= 21 * 15.625;
+	}
+	CHECK(inside, "draws of the open bins within the kept range");
+	/* 40 rows a sub-bin below 32: kept at a coarser width, the rest 0 */
+	for (int i = 0; i < 64; i++)
+		drawn[i] = i < 32 ? 40 : 0;
+	synth_quantile_denoise(drawn, 64, 50, w);
+	dense = empty = true;
+	for (int i = 0; i < 64; i++)
+	{
+		dense &= i >= 32 || w[i] == 40;
+		empty &= i < 32 || w[i] == 0;
+	}
+	CHECK(dense && empty, "denoise: a sparse range kept at a coarser width");
+	/* nothing kept: B equal-width bins, none shut */
+	for (int i = 0; i < 64; i++)
+		w[i] = 0;
+	CHECK(synth_quantile_bins(&e, w) && synth_column_set_shut(&e), "bins without weight");
+	CHECK(e.nmodel == 8 && e.shut == NULL && e.edges[1] == 125 && e.edges[8] == 1000 &&
+		  e.map[7] == 0 && e.map[8] == 1 && e.map[63] == 7, "equal-width bins of whole sub-bins");
+	synth_column_free(&q);
+	synth_column_free(&e);
+	gsl_rng_free(rng);
+}
+
 /* the intervals' tail bounds against simulation */
 static void
 test_interval_bounds(void)
@@ -1165,6 +1227,7 @@ main(void)
 	test_extreme_potentials();
 	test_bounded_steps();
 	test_domains();
+	test_domains_denoise();
 	test_interval_bounds();
 	test_rounds();
 	test_workload();

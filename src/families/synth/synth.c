@@ -9,15 +9,18 @@
  *	             checked against dpobj.max_state_memory before the charge
  *	             (synthparams.c)
  *	  compute    the private quantile bins first (each such column's
- *	             sub-bin counts measured at its share of the first step),
- *	             then the rounds (core/synthaim.c) with dpobj's generator,
- *	             polling for a cancel and reporting progress
+ *	             sub-bin counts, then its bins', measured within its share
+ *	             of the first step), then the rounds (core/synthaim.c) with
+ *	             dpobj's generator, polling for a cancel and reporting
+ *	             progress; last, which columns' NULL/"other" is closed
  *	  release    the model (synthmodel.c)
  *
  *-------------------------------------------------------------------------
  */
 #include "families/synth/synth.h"
 #include "mechanisms/family.h"
+
+#include <math.h>
 
 #include "base/progress.h"
 #include "core/synthaim.h"
@@ -96,9 +99,11 @@ synth_failed(const DPRun *run, SynthStatus status)
 }
 
 /*
- * Column j's private quantile bins: its sub-bin counts released at the
- * first step's share, the bins chosen from them, and the coarsened
- * measurement the rounds start from (cell variance: its sub-bins' sum)
+ * Column j's private quantile bins: its sub-bin counts released at
+ * SYNTH_SUB_SHARE of its single-column share of the first step, the bins
+ * chosen from their denoised weights (synth_quantile_denoise: what the model
+ * keeps, post-processing), then the bins' counts released at the rest of
+ * that share: the measurement the rounds start from
  */
 static void
 synth_quantile(DPRun *run, SynthWork *w, int j)
@@ -106,26 +111,61 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	const SynthParams *p = w->st->p;
 	SynthColumn *c = &w->col[j];
 	int			n = p->scan_levels[j];
+	int			nb;
 	int64	   *cnt = palloc(sizeof(int64) * n);
-	double		s2 = synth_sigma2(synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p)), p->k);
+	double	   *drawn = palloc(sizeof(double) * n);
+	double		rho1 = synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p));
+	double		s2 = synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k),
+				s2_bins = synth_sigma2((1.0 - SYNTH_SUB_SHARE) * rho1, p->k);
 	SynthMeasure *m = &w->pre[w->npre++];
-	double	   *var;
+	const int  *map[SYNTH_MAX_COLUMNS] = {NULL};
+	int			levels[SYNTH_MAX_COLUMNS] = {0};
 
 	synth_state_marginal(&p->layout, w->st->counts, SYNTH_BIT(j), NULL, p->scan_levels, cnt);
+	synth_measure_draw(run->rng, cnt, n, (uint64) s2, drawn);
 	w->noisy[j] = palloc(sizeof(double) * n);
-	synth_measure_draw(run->rng, cnt, n, (uint64) s2, w->noisy[j]);
-	w->rho_pre += synth_release_rho(s2, p->k);
+	synth_quantile_denoise(drawn, c->nsub, sqrt(synth_count_variance(s2)), w->noisy[j]);
+	if (c->nullable)
+		w->noisy[j][c->nsub] = drawn[c->nsub];
 	if (!synth_quantile_bins(c, w->noisy[j]))
 		synth_failed(run, SYNTH_NOMEM);
+	/* the bins' counts: nb = the model's levels (NULL last), at most n */
+	nb = synth_column_model_levels(c);
+	map[j] = c->map;
+	levels[j] = nb;
+	synth_state_marginal(&p->layout, w->st->counts, SYNTH_BIT(j), map, levels, cnt);
 	m->set = SYNTH_BIT(j);
-	m->sigma2 = synth_count_variance(s2);
-	m->y = palloc0(sizeof(double) * synth_column_model_levels(c));
-	m->var = var = palloc0(sizeof(double) * synth_column_model_levels(c));
-	for (int i = 0; i < n; i++)
+	m->sigma2 = synth_count_variance(s2_bins);
+	m->y = palloc0(sizeof(double) * nb);
+	m->var = NULL;
+	synth_measure_draw(run->rng, cnt, nb, (uint64) s2_bins, m->y);
+	w->rho_pre += synth_release_rho(s2, p->k) + synth_release_rho(s2_bins, p->k);
+}
+
+/*
+ * Column j's last level (NULL, "other") is closed -- never drawn -- when
+ * "not_null" names the column, or when its first single-column
+ * measurement's count there is below SYNTH_CLOSE_SDS standard deviations:
+ * then it is most likely noise (post-processing of that measurement)
+ */
+static bool
+synth_closed(const SynthWork *w, int j)
+{
+	const SynthColumn *c = &w->col[j];
+	int			last = synth_column_model_levels(c) - 1;
+
+	if (!c->nullable)
+		return false;
+	if (c->closed)
+		return true;
+	for (int i = 0; i < w->res.nmeas; i++)
 	{
-		m->y[c->map[i]] += w->noisy[j][i];
-		var[c->map[i]] += m->sigma2;
+		const SynthMeasure *m = &w->res.meas[i];
+
+		if (m->set == SYNTH_BIT(j))
+			return m->y[last] < SYNTH_CLOSE_SDS * sqrt(m->var != NULL ? m->var[last] : m->sigma2);
 	}
+	return false;
 }
 
 /* the rounds' specification (synthaim.h) */
@@ -178,6 +218,8 @@ synth_compute(DPRun *run)
 	status = synth_aim_run(&sp, run->rng, &w->res);
 	if (status != SYNTH_OK)
 		synth_failed(run, status);
+	for (int j = 0; j < w->st->p->d; j++)
+		w->col[j].closed = synth_closed(w, j);
 	dpobj_progress_phase(DPOBJ_PHASE_RELEASING);
 	run->detail = "synthesize";
 }

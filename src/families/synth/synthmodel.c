@@ -34,7 +34,11 @@
 #include "model/kindsint.h"
 #include "model/model.h"
 
-#define SYNTHMODEL_VERSION 1
+/*
+ * 2 (0.7.0): every column has "closed", and quantile bins merge empty
+ * sub-bins (core/synthdomain.h); 1 (0.6.0) is read as written then
+ */
+#define SYNTHMODEL_VERSION 2
 
 /* ---- writing ---- */
 
@@ -90,9 +94,9 @@ out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_leve
 	StringInfo	b = &o->js;
 	static const char *const kinds[] = {"levels", "bins", "quantile"};
 
-	appendStringInfo(b, "{\"kind\": \"%s\", \"bins\": %d, \"integer\": %s, \"nullable\": %s",
+	appendStringInfo(b, "{\"kind\": \"%s\", \"bins\": %d, \"integer\": %s, \"nullable\": %s, \"closed\": %s",
 					 kinds[c->kind], c->nbins, c->integer ? "true" : "false",
-					 c->nullable ? "true" : "false");
+					 c->nullable ? "true" : "false", c->closed ? "true" : "false");
 	if (c->kind == SYNTH_COL_QUANTILE)
 	{
 		appendStringInfo(b, ", \"sub_bins\": %d, \"noisy_at\": " INT64_FORMAT ", \"edges\": [",
@@ -259,6 +263,7 @@ typedef struct ModelIn
 	int			d;
 	int			sizes[SYNTH_MAX_COLUMNS];
 	int64		max_cells;
+	int			version;		/* "synthesizer" */
 } ModelIn;
 
 /* ---- JSON values ---- */
@@ -456,11 +461,16 @@ in_column(ModelIn *in, SynthFitted *f, JsonbContainer *c, int j)
 		(int) in_int(c, "sub_bins", col->nbins, SYNTH_MAX_BINS) : 0;
 	col->integer = in_bool(c, "integer");
 	col->nullable = in_bool(c, "nullable");
+	col->closed = in->version >= 2 && in_bool(c, "closed");
+	col->merge_empty = in->version >= 2;
 	/* a level column's last level is "other" (NULL and undeclared values) */
-	if ((levels && !col->nullable) || !synth_column_valid(col))
+	if ((levels && !col->nullable) || (col->closed && !col->nullable) ||
+		!synth_column_valid(col))
 		synthmodel_forged("a column's domain is out of range");
 	if (col->kind == SYNTH_COL_QUANTILE)
 		in_quantile(in, col, c);
+	if (!synth_column_set_shut(col))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	in->sizes[j] = synth_column_model_levels(col);
 }
 
@@ -782,8 +792,7 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 		synthmodel_forged("its params are not a synthesizer's");
 	in_header(th);
 	in.params = &params->root;
-	if (in_int(in.params, "synthesizer", 1, 1) != SYNTHMODEL_VERSION)
-		synthmodel_forged("unknown version");
+	in.version = (int) in_int(in.params, "synthesizer", 1, SYNTHMODEL_VERSION);
 	cb->func = synthmodel_free;
 	cb->arg = f;
 	MemoryContextRegisterResetCallback(cxt, cb);
@@ -795,6 +804,8 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res,
 			 f->res.nmeas, f->res.nmeas);
 	in_cliques(&in, &f->res.model);
+	for (int j = 0; j < f->d; j++)
+		f->res.model.shut[j] = f->col[j].shut;
 	in_last(&in, &f->res);
 	if (in.next != in.nw)
 		synthmodel_forged("its weights hold values no offset names");

@@ -13,8 +13,8 @@
  *	  measurement's values and variances, the potentials, the last
  *	  round's potentials); params: the structure (sets as column indices,
  *	  offsets into weights):
- *	    {"synthesizer": 1, "domains": [the columns' encoding, encode.h],
- *	     "columns": [{"kind", "bins", "integer", "nullable",
+ *	    {"synthesizer": 2, "domains": [the columns' encoding, encode.h],
+ *	     "columns": [{"kind", "bins", "integer", "nullable", "closed",
  *	                  ["sub_bins", "noisy_at", "edges"]}],
  *	     "rows", "rho", "rho_spent", "rows_per_unit", "max_model_cells",
  *	     "measurements": [{"set", "sigma2", "at", ["var_at"]}],
@@ -22,6 +22,11 @@
  *	     "rounds": [{"set", "sigma2", "epsilon", "candidates", "rho"}],
  *	     "last": {"candidates": [[...]], "weights", "gamma", "l1_measured",
  *	              "penalty", "potentials": [{"set", "at"}]} | null}
+ *
+ *	  "closed": the column's last level (NULL, "other") is never drawn;
+ *	  "noisy_at": a quantile column's kept sub-bin weights.  A version 1
+ *	  model (0.6.0: no "closed", quantile bins by the older rule) is read
+ *	  as written then.
  *
  *	  Reading it back (dpobj.sample(), dpobj.marginal()) rebuilds the
  *	  model's junction tree from its measured sets and its beliefs from the

@@ -138,7 +138,7 @@ synth_cap_bytes(void)
 	return (int64) dpobj_max_state_memory * 1024;
 }
 
-/* a JSON array of column names (or true: every numeric column) as a mask */
+/* a JSON array of column names (or true: every column, numeric_only: every numeric one) as a mask */
 static SynthSet
 synth_names_mask(const SynthParams *p, Jsonb *names, const char *key, bool numeric_only)
 {
@@ -155,7 +155,7 @@ synth_names_mask(const SynthParams *p, Jsonb *names, const char *key, bool numer
 			synth_bad(psprintf("option \"%s\" must be an array of column names", key),
 					  "For example [\"age\", \"hours\"].");
 		for (int j = 0; v->val.boolean && j < p->d; j++)
-			m |= p->enc->cols[j].nlevels == 0 ? SYNTH_BIT(j) : 0;
+			m |= !numeric_only || p->enc->cols[j].nlevels == 0 ? SYNTH_BIT(j) : 0;
 		return m;
 	}
 	if (!JB_ROOT_IS_ARRAY(names))
@@ -177,6 +177,17 @@ synth_names_mask(const SynthParams *p, Jsonb *names, const char *key, bool numer
 					  "It applies to columns with declared bounds only.");
 		m |= SYNTH_BIT(j);
 	}
+	return m;
+}
+
+/* every column with declared bounds */
+static SynthSet
+synth_bounded_mask(const SynthParams *p)
+{
+	SynthSet	m = 0;
+
+	for (int j = 0; j < p->d; j++)
+		m |= p->enc->cols[j].nlevels == 0 ? SYNTH_BIT(j) : 0;
 	return m;
 }
 
@@ -234,9 +245,11 @@ static void
 synth_columns(SynthOpts *o)
 {
 	SynthParams *p = o->p;
-	SynthSet	quant = synth_names_mask(p, o->quantile, "quantile", true);
+	/* absent: every column with declared bounds */
+	SynthSet	quant = o->quantile != NULL ? synth_names_mask(p, o->quantile, "quantile", true) :
+		synth_bounded_mask(p);
 	SynthSet	integer = synth_names_mask(p, o->integer, "integer", true);
-	SynthSet	not_null = synth_names_mask(p, o->not_null, "not_null", true);
+	SynthSet	not_null = synth_names_mask(p, o->not_null, "not_null", false);
 
 	synth_check_bins_keys(o);
 	for (int j = 0; j < p->d; j++)
@@ -254,8 +267,14 @@ synth_columns(SynthOpts *o)
 		c->nsub = c->kind != SYNTH_COL_QUANTILE ? 0 :
 			o->sub_bins > 0 ? o->sub_bins : Min(4 * c->nbins, SYNTH_MAX_BINS);
 		c->integer = (integer & SYNTH_BIT(j)) != 0;
-		/* a level column's last level is "other" (NULL and undeclared values) */
+		/*
+		 * a level column's last level is "other" (NULL and undeclared
+		 * values), never drawn when "not_null" names it; a bounded column
+		 * named has no NULL level
+		 */
 		c->nullable = e->nlevels > 0 || !(not_null & SYNTH_BIT(j));
+		c->closed = e->nlevels > 0 && (not_null & SYNTH_BIT(j));
+		c->merge_empty = true;
 		if (c->kind == SYNTH_COL_QUANTILE && c->nsub < c->nbins)
 			synth_bad(psprintf("\"sub_bins\" (%d) must be at least the bins of \"%s\" (%d)",
 							   c->nsub, e->column, c->nbins),
@@ -366,20 +385,25 @@ synth_build_layout(SynthParams *p, MemoryContext cxt)
 				  "Synthesize fewer columns, declare fewer levels or bins, or raise \"max_state_cells\".");
 }
 
-/* the sum and the largest of the cells of the candidates the rounds may measure */
+/* the sum and the largest of the cells of the candidates the rounds may measure (model levels) */
 static void
 synth_candidate_cells(const SynthParams *p, double *sum, double *largest)
 {
 	int			n;
 	SynthSet   *cand = synth_layout_sets(p, &n);
+	int			levels[SYNTH_MAX_COLUMNS];
 
+	/* the rounds count at model levels: a quantile column's at most its bins (and NULL) */
+	for (int j = 0; j < p->d; j++)
+		levels[j] = p->col[j].kind == SYNTH_COL_QUANTILE ?
+			p->col[j].nbins + (p->col[j].nullable ? 1 : 0) : p->scan_levels[j];
 	*sum = 0;
 	*largest = 0;
 	for (int i = 0; i < n; i++)
 		for (SynthSet sub = cand[i]; sub; sub = (sub - 1) & cand[i])
 			if (synth_layout_covers(&p->layout, sub) >= 0)
 			{
-				double		c = (double) synth_set_cells(sub, p->scan_levels, INT64CONST(1) << 62);
+				double		c = (double) synth_set_cells(sub, levels, INT64CONST(1) << 62);
 
 				*sum += c;
 				*largest = Max(*largest, c);
@@ -417,8 +441,8 @@ synthparams_rho(double epsilon, double delta)
 
 /*
  * Every measurement's noise fits the exact sampler (synthaim.h): step 1's
- * and the least of the rounds', the first round's (a smaller rho than step
- * 1's: 3.6 times, 10.7 times with a "label")
+ * least (a quantile column's sub-bins, SYNTH_SUB_SHARE of a column's) and
+ * the least of the rounds', the first round's
  */
 static void
 synth_check_noise(const SynthParams *p, double epsilon, double delta)
@@ -427,7 +451,8 @@ synth_check_noise(const SynthParams *p, double epsilon, double delta)
 	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_FIRST_SHARE_OF(p));
 	double		rho_round = synth_aim_round_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
 
-	if (synth_sigma2(rho1, p->k) == 0.0 || synth_sigma2(rho_round, p->k) == 0.0)
+	if (synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k) == 0.0 ||
+		synth_sigma2(rho_round, p->k) == 0.0)
 		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),
 				  "Every measurement needs zCDP rho of at least 2^-40 k^2 (k rows a privacy unit); the first round's is 0.9 rho / (16 d) of the run's rho: use a larger epsilon or fewer columns.");
 }

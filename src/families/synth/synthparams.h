@@ -14,11 +14,12 @@
  *	  "not_null"; "rows_per_unit" and "sealed" from dpobj.train()'s path.
  *
  *	  A column with declared levels has them plus one more level, "other":
- *	  NULL and every undeclared value (synthesized as NULL).  A column with
- *	  declared bounds [lo, hi] is cut into "bins" equal-width bins (values
- *	  clamped), or with "quantile" into at most "bins" private quantile bins
- *	  over "sub_bins" equal-width sub-bins (core/synthdomain.h); it has a
- *	  NULL level unless "not_null" names it.
+ *	  NULL and every undeclared value (synthesized as NULL; never drawn
+ *	  when "not_null" names the column).  A column with declared bounds
+ *	  [lo, hi] is cut into at most "bins" private quantile bins over
+ *	  "sub_bins" equal-width sub-bins (core/synthdomain.h), or, when
+ *	  "quantile" is false or leaves it out, into "bins" equal-width bins
+ *	  (values clamped); it has a NULL level unless "not_null" names it.
  *
  *-------------------------------------------------------------------------
  */
@@ -57,6 +58,16 @@
 #define SYNTH_ROUNDS_FACTOR		16.0
 #define SYNTH_FIRST_SHARE		0.2
 #define SYNTH_FIRST_SHARE_LABEL	0.6
+/*
+ * A column's last level (NULL, "other") whose first single-column count is
+ * below this many standard deviations is never drawn (synth.c)
+ */
+#define SYNTH_CLOSE_SDS			2.0
+/*
+ * A quantile column's share of its single-column rho spent on its sub-bin
+ * counts (the bins' edges); the rest measures the bins chosen (synth.c)
+ */
+#define SYNTH_SUB_SHARE			0.25
 #define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 
 typedef struct SynthParams

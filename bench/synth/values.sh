@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench/synth/values.sh — what the synthetic twin holds, through SQL: dpobj.synthesize() with its
+# defaults (no options) at ε 1, δ 1e-6 on Adult (train + test, 48 842 rows), bank_marketing
+# (4 521 rows) and german_credit (1 000 rows, held out of all tuning), BENCH_REPS [3] runs each;
+# values.py scores every twin against its source: invented NULLs (cells NULL in the twin of a
+# column without NULL in the source), values outside the source's [min, max], real levels of
+# >= 50 rows missing, each numeric column's mean against the truth, and the mean total
+# variation distance of all 2-way and of 300 3-way marginals (numerics cut at the source's
+# deciles, for scoring only).  Domains: text columns by their levels, numerics by prep.py's
+# bounds (german_credit: bounds written here).  Needs a running server through
+# PGHOST/PGPORT/PGUSER (a superuser).  Writes OUT [bench/synth/values.csv] (one row a run);
+# OPTS: synthesize()'s options [{}], TABLES: a subset.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+REPS="${BENCH_REPS:-3}"
+OPTS_JSON="${OPTS:-"{}"}"
+CSV="${OUT:-$REPO/bench/synth/values.csv}"
+LABEL="${LABEL_RUN:-$(git -C "$REPO" rev-parse --short HEAD)}"
+DB=dpobj_synthvals
+TMP="$(mktemp -d)"
+trap 'rm -rf -- "$TMP"' EXIT
+cd "$REPO"
+q() { psql -X -q -d "$DB" -v ON_ERROR_STOP=1 "$@"; }
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
+q -c "CREATE EXTENSION dpobj" -c "CREATE SCHEMA syn"
+q -v datadir="$REPO/data/adult" -f data/adult/load.sql >/dev/null
+q -v datadir="$REPO/data/bank_marketing" -f data/bank_marketing/load.sql >/dev/null
+q -v datadir="$REPO/data/german_credit" -f data/german_credit/load.sql >/dev/null
+q >/dev/null <<'SQL'
+CREATE TABLE adult.full (LIKE adult.train);
+INSERT INTO adult.full SELECT * FROM adult.train UNION ALL SELECT * FROM adult.test;
+SQL
+# declare t's domains: text columns by their levels, numerics by "col lo hi" pairs
+declare() {
+    local t=$1; shift
+    {
+        q -At -c "SELECT attname FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0 AND NOT attisdropped AND atttypid = 'text'::regtype" |
+            while read -r c; do
+                echo "SELECT dpobj.declare_domain('$t', '$c', ARRAY(SELECT DISTINCT \"$c\" FROM $t WHERE \"$c\" IS NOT NULL ORDER BY 1));"
+            done
+        while (($#)); do echo "SELECT dpobj.declare_domain('$t', '$1', $2, $3);"; shift 3; done
+        echo "SELECT dpobj.protect('$t'); SELECT dpobj.grant_budget('$t', current_user::regrole, 1e9, 0.5); ANALYZE $t;"
+    } | q >/dev/null
+}
+declare adult.full age 17 90 fnlwgt 0 1500000 education_num 1 16 capital_gain 0 99999 \
+    capital_loss 0 4356 hours_per_week 1 99
+declare bank.marketing age 18 95 balance -2000 10000 day 1 31 duration 0 3000 campaign 1 63 \
+    pdays -1 999 previous 0 50
+declare german.credit duration 0 100 amount 0 20000 rate 1 4 residence 1 4 age 18 100 \
+    credits 1 4 liable 1 2 class 1 2
+[[ -s "$CSV" ]] || echo "label,table,run,rows,invented_null,out_of_range,missing_levels,mean_sd_max,mean_rel_max,tv2,tv3" > "$CSV"
+for t in ${TABLES:-adult.full bank.marketing german.credit}; do
+    for r in $(seq 1 "$REPS"); do
+        tgt="syn.$(echo "$t" | tr . _)_$r"
+        q -c "SELECT dpobj.synthesize('$t', '$tgt', 1, 1e-6, NULL, '$OPTS_JSON')" >/dev/null 2>"$TMP/err" || { cat "$TMP/err"; exit 1; }
+        cols=$(q -At -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$tgt'::regclass AND attnum > 0")
+        q -c "\\copy (SELECT $cols FROM $t) TO '$TMP/src.csv' WITH (FORMAT csv, HEADER true)"
+        q -c "\\copy (SELECT * FROM $tgt) TO '$TMP/syn.csv' WITH (FORMAT csv, HEADER true)"
+        echo "$LABEL,$t,$r,$(python3 bench/synth/values.py "$TMP/src.csv" "$TMP/syn.csv")" | tee -a "$CSV"
+    done
+done
