@@ -81,13 +81,15 @@ synth_column_code(const SynthColumn *c, double x, bool isnull)
 
 /*
  * Width w's groups: a group's sum of drawn less the weight finer widths
- * gave it, when at least c sd of a group's sum, spread evenly over its
- * sub-bins still without weight
+ * gave it, when at least c sd of a group's sum (G groups: c = sqrt(2 ln G),
+ * about the largest of G pure-noise sums, at least 2), spread evenly over
+ * its sub-bins still without weight
  */
 static void
-denoise_width(const double *drawn, int S, double sd, double c, int w, double *out)
+denoise_width(const double *drawn, int S, double sd, int w, double *out)
 {
 	int			groups = (S + w - 1) / w;
+	double		c = groups > 7 ? sqrt(2.0 * log((double) groups)) : 2.0;
 
 	for (int g = 0; g < groups; g++)
 	{
@@ -112,12 +114,9 @@ denoise_width(const double *drawn, int S, double sd, double c, int w, double *ou
 void
 synth_quantile_denoise(const double *drawn, int S, double sd, double *out)
 {
-	/* fewer than 2S groups in all: about the largest of 2S pure-noise sums */
-	double		c = sqrt(2.0 * log(2.0 * S));
-
 	memset(out, 0, sizeof(double) * (size_t) S);
 	for (int w = 1; w < 2 * S; w *= 2)
-		denoise_width(drawn, S, sd, c, w, out);
+		denoise_width(drawn, S, sd, w, out);
 }
 
 /* the runs of sub-bins with and without weight */
@@ -213,7 +212,7 @@ synth_quantile_bins(SynthColumn *c, const double *noisy)
 }
 
 bool
-synth_column_set_shut(SynthColumn *c)
+synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double sigma2)
 {
 	int			n = synth_column_model_levels(c);
 	bool		any = c->closed;
@@ -237,7 +236,8 @@ synth_column_set_shut(SynthColumn *c)
 			total += c->weight[i];
 		}
 		for (int b = 0; total > 0.0 && b < c->nmodel; b++)
-			if (!(held[b] > 0.0))
+			if (!(held[b] > 0.0) &&
+				(y == NULL || y[b] < SYNTH_SHUT_SDS * sqrt(var != NULL ? var[b] : sigma2)))
 				c->shut[b] = any = true;
 		free(held);
 	}

@@ -17,7 +17,8 @@
  *	    noisy total (post-processing; the edges are released).  With
  *	    merge_empty (models from 0.7.0), when the runs of sub-bins with and
  *	    without weight are at most B, each run without weight is a bin of
- *	    its own, never drawn, and the runs with weight are cut at the
+ *	    its own, never drawn unless measured (synth_column_set_shut), and
+ *	    the runs with weight are cut at the
  *	    targets while bins are left; no weight at all: B equal-width bins
  *	    (whole sub-bins).
  *	  A nullable column has one more level, last: NULL.
@@ -91,9 +92,9 @@ extern int	synth_column_code(const SynthColumn *c, double x, bool isnull);
  * The sub-bin weights a quantile column keeps from its noisy sub-bin counts
  * drawn[0..S-1] (each of standard deviation sd) into out, finest first: at
  * group widths w = 1, 2, 4, ... sub-bins, a group whose sum less the weight
- * finer widths gave it is at least sqrt(2 ln 2S) sd of a group's sum (fewer
- * than 2S groups in all: about the largest of 2S pure-noise sums) spreads
- * that rest evenly over its sub-bins still without weight.  Dense ranges keep the sub-bins'
+ * finer widths gave it is at least sqrt(2 ln G) sd of a group's sum (G
+ * groups: about the largest of G pure-noise sums; at least 2) spreads that
+ * rest evenly over its sub-bins still without weight.  Dense ranges keep the sub-bins'
  * resolution, sparse ones a coarser one, and an empty range (a column's
  * unused high end) no weight; none kept: all 0 (the column then gets B
  * equal-width bins, drawn uniformly: synth_quantile_bins).  Post-processing.
@@ -108,12 +109,19 @@ extern void synth_quantile_denoise(const double *drawn, int S, double sd, double
 extern bool synth_quantile_bins(SynthColumn *c, const double *noisy);
 extern void synth_column_free(SynthColumn *c);
 
+/* a bin without weight whose measured count is below this many sd is shut */
+#define SYNTH_SHUT_SDS 3.0
+
 /*
  * c->shut: the model levels never drawn -- a closed column's last level
  * (NULL, "other"), a quantile bin without weight (merge_empty, some weight
- * in the column) -- or NULL when none is.  false when out of memory.
+ * in the column) unless its count in the column's first measurement y
+ * (cell variances var, or sigma2 each; y NULL: none) is at least
+ * SYNTH_SHUT_SDS sd: such a bin is drawn uniformly -- or NULL when none
+ * is.  false when out of memory.
  */
-extern bool synth_column_set_shut(SynthColumn *c);
+extern bool synth_column_set_shut(SynthColumn *c, const double *y, const double *var,
+								  double sigma2);
 
 /*
  * A value within model level `level` (not NULL's) of a binned column; the

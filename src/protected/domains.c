@@ -166,19 +166,21 @@ domains_check_levels(ArrayType *arr, Oid type, const char *column)
 }
 
 static const char declare_sql[] =
-"INSERT INTO dpobj.feature_domains (relid, column_name, levels, lo, hi, declared_by) "
-"VALUES ($1, $2, $3, $4, $5, $6) "
+"INSERT INTO dpobj.feature_domains (relid, column_name, levels, lo, hi, declared_by, complete) "
+"VALUES ($1, $2, $3, $4, $5, $6, $7) "
 "ON CONFLICT (relid, column_name) DO UPDATE SET levels = EXCLUDED.levels, "
 "  lo = EXCLUDED.lo, hi = EXCLUDED.hi, declared_by = EXCLUDED.declared_by, "
-"  declared_at = pg_catalog.now()";
+"  complete = EXCLUDED.complete, declared_at = pg_catalog.now()";
 
 /* writes a declaration as the bootstrap superuser (fixed statement) */
 static void
-domains_write(Oid relid, const char *column, Datum levels, double lo, double hi, bool numeric)
+domains_write(Oid relid, const char *column, Datum levels, double lo, double hi, bool numeric,
+			  bool complete)
 {
-	Oid			types[6] = {REGCLASSOID, NAMEOID, TEXTARRAYOID, FLOAT8OID, FLOAT8OID, NAMEOID};
-	Datum		values[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			types[7] = {REGCLASSOID, NAMEOID, TEXTARRAYOID, FLOAT8OID, FLOAT8OID, NAMEOID,
+	BOOLOID};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
 	RoleSwitch	rs;
 
 	values[0] = ObjectIdGetDatum(relid);
@@ -187,11 +189,12 @@ domains_write(Oid relid, const char *column, Datum levels, double lo, double hi,
 	values[3] = Float8GetDatum(lo);
 	values[4] = Float8GetDatum(hi);
 	values[5] = DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)));
+	values[6] = BoolGetDatum(complete);
 	nulls[2] = numeric ? 'n' : ' ';
 	nulls[3] = nulls[4] = numeric ? ' ' : 'n';
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (SPI_execute_with_args(declare_sql, 6, types, values, nulls, false, 0) != SPI_OK_INSERT)
+	if (SPI_execute_with_args(declare_sql, 7, types, values, nulls, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "dpobj.declare_domain: insert failed");
 	role_switch_end(&rs);
 	SPI_finish();
@@ -216,16 +219,21 @@ domains_begin(FunctionCallInfo fcinfo, int nargs, const char *fname, char **colu
 	return type;
 }
 
-/* dpobj.declare_domain(rel regclass, column_name name, levels text[]) */
+/*
+ * dpobj.declare_domain(rel regclass, column_name name, levels text[]
+ * [, complete boolean]): complete, the column holds only its levels
+ */
 Datum
 dpobj_declare_domain_levels(PG_FUNCTION_ARGS)
 {
 	char	   *column;
 	int32		typmod;
-	Oid			type = domains_begin(fcinfo, 3, "dpobj.declare_domain", &column, true, &typmod);
+	Oid			type = domains_begin(fcinfo, PG_NARGS(), "dpobj.declare_domain", &column, true,
+									 &typmod);
 	Datum		levels = domains_check_levels(PG_GETARG_ARRAYTYPE_P(2), type, column);
 
-	domains_write(PG_GETARG_OID(0), column, levels, 0, 0, false);
+	domains_write(PG_GETARG_OID(0), column, levels, 0, 0, false,
+				  PG_NARGS() > 3 && PG_GETARG_BOOL(3));
 	PG_RETURN_VOID();
 }
 
@@ -253,7 +261,7 @@ dpobj_declare_domain_bounds(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("bounds [%g, %g] do not fit column \"%s\": %s", lo, hi, column, why),
 				 errhint("Declare bounds within the column's type: dpobj.synthesize() writes values up to them into a column of that type.")));
-	domains_write(PG_GETARG_OID(0), column, (Datum) 0, lo, hi, true);
+	domains_write(PG_GETARG_OID(0), column, (Datum) 0, lo, hi, true, false);
 	PG_RETURN_VOID();
 }
 
@@ -282,6 +290,33 @@ dpobj_drop_domain(PG_FUNCTION_ARGS)
 	role_switch_end(&rs);
 	SPI_finish();
 	PG_RETURN_BOOL(dropped);
+}
+
+static const char complete_sql[] =
+"SELECT complete FROM dpobj.feature_domains "
+"WHERE relid OPERATOR(pg_catalog.=) $1 AND column_name OPERATOR(pg_catalog.=) $2";
+
+bool
+domains_complete(Oid relid, const char *column)
+{
+	Oid			types[2] = {REGCLASSOID, NAMEOID};
+	Datum		values[2];
+	RoleSwitch	rs;
+	bool		isnull,
+				complete = false;
+
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(column));
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (SPI_execute_with_args(complete_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj: feature domain lookup failed");
+	if (SPI_processed == 1)
+		complete = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
+											  &isnull)) && !isnull;
+	role_switch_end(&rs);
+	SPI_finish();
+	return complete;
 }
 
 /* ---- the encoding of a run ---- */

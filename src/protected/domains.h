@@ -38,4 +38,11 @@ extern Jsonb *domains_encoding(Oid relid, const char *relation, char **features,
  */
 extern char *domains_undeclared(Oid relid, char **columns, int ncolumns);
 
+/*
+ * Whether column's declared levels are complete (no NULL, no other value:
+ * dpobj.declare_domain(rel, column, levels, true)); the catalog as the
+ * bootstrap superuser
+ */
+extern bool domains_complete(Oid relid, const char *column);
+
 #endif							/* DPOBJ_DOMAINS_H */

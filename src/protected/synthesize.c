@@ -222,7 +222,7 @@ synthesize_is_integer(const SynthCall *c, int i)
 		getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) == NULL;
 }
 
-/* column i is NOT NULL (catalog: public) */
+/* column i is NOT NULL (catalog) or its levels are declared complete: both public */
 static bool
 synthesize_is_not_null(const SynthCall *c, int i)
 {
@@ -231,7 +231,7 @@ synthesize_is_not_null(const SynthCall *c, int i)
 
 	if (HeapTupleIsValid(tup))
 		ReleaseSysCache(tup);
-	return nn;
+	return nn || domains_complete(c->relid, c->cols[i]);
 }
 
 /*
@@ -301,7 +301,7 @@ synthesize_options(Jsonb *options, SynthCall *c)
 		c->model_name = pnstrdup(v->val.string.val, v->val.string.len);
 	}
 	options = synthesize_without(synthesize_without(options, "rows"), "model_name");
-	/* integer types drawn as integers, NOT NULL columns without NULL (or "other") */
+	/* integer types drawn as integers; NOT NULL and complete columns without NULL or "other" */
 	options = synthesize_add_columns(options, c, "integer", synthesize_is_integer, false);
 	options = synthesize_add_columns(options, c, "not_null", synthesize_is_not_null, true);
 	c->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),

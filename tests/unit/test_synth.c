@@ -891,7 +891,8 @@ test_domains_denoise(void)
 		empty &= i < 21 || w[i] == 0;
 	}
 	CHECK(dense && empty, "denoise: the dense range kept as drawn, the noise-level range 0");
-	CHECK(synth_quantile_bins(&q, w) && synth_column_set_shut(&q), "quantile bins of the kept weights");
+	CHECK(synth_quantile_bins(&q, w) && synth_column_set_shut(&q, NULL, NULL, 0),
+		  "quantile bins of the kept weights");
 	CHECK(q.nmodel <= 8 && q.shut != NULL && q.shut[q.nmodel - 1] &&
 		  q.edges[q.nmodel - 1] == 21 * 15.625, "the empty run is the last bin, shut: %d bins", q.nmodel);
 	for (int t = 0; t < 4000; t++)
@@ -902,6 +903,16 @@ test_domains_denoise(void)
 		inside &= !q.shut[lv] && x >= q.edges[lv] && x <= q.edges[lv + 1] && x <= 21 * 15.625;
 	}
 	CHECK(inside, "draws of the open bins within the kept range");
+	{
+		double		y[8] = {0};
+
+		/* measured at 3 sd or more, the bin without weight opens (drawn uniformly) */
+		y[q.nmodel - 1] = 30;
+		CHECK(synth_column_set_shut(&q, y, NULL, 100.0) && q.shut == NULL, "a measured bin opens");
+		y[q.nmodel - 1] = 29;
+		CHECK(synth_column_set_shut(&q, y, NULL, 100.0) && q.shut != NULL && q.shut[q.nmodel - 1],
+			  "below 3 sd it stays shut");
+	}
 	/* 40 rows a sub-bin below 32: kept at a coarser width, the rest 0 */
 	for (int i = 0; i < 64; i++)
 		drawn[i] = i < 32 ? 40 : 0;
@@ -916,7 +927,7 @@ test_domains_denoise(void)
 	/* nothing kept: B equal-width bins, none shut */
 	for (int i = 0; i < 64; i++)
 		w[i] = 0;
-	CHECK(synth_quantile_bins(&e, w) && synth_column_set_shut(&e), "bins without weight");
+	CHECK(synth_quantile_bins(&e, w) && synth_column_set_shut(&e, NULL, NULL, 0), "bins without weight");
 	CHECK(e.nmodel == 8 && e.shut == NULL && e.edges[1] == 125 && e.edges[8] == 1000 &&
 		  e.map[7] == 0 && e.map[8] == 1 && e.map[63] == 7, "equal-width bins of whole sub-bins");
 	synth_column_free(&q);

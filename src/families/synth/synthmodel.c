@@ -469,8 +469,6 @@ in_column(ModelIn *in, SynthFitted *f, JsonbContainer *c, int j)
 		synthmodel_forged("a column's domain is out of range");
 	if (col->kind == SYNTH_COL_QUANTILE)
 		in_quantile(in, col, c);
-	if (!synth_column_set_shut(col))
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	in->sizes[j] = synth_column_model_levels(col);
 }
 
@@ -776,6 +774,16 @@ synthmodel_free(void *arg)
 		synth_column_free(&f->col[j]);
 }
 
+/* the first measurement of column j alone, or NULL */
+static const SynthMeasure *
+synthmodel_first_single(const SynthResult *res, int j)
+{
+	for (int i = 0; i < res->nmeas; i++)
+		if (res->meas[i].set == SYNTH_BIT(j))
+			return &res->meas[i];
+	return NULL;
+}
+
 SynthFitted *
 synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 {
@@ -805,7 +813,14 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 			 f->res.nmeas, f->res.nmeas);
 	in_cliques(&in, &f->res.model);
 	for (int j = 0; j < f->d; j++)
+	{
+		const SynthMeasure *m = synthmodel_first_single(&f->res, j);
+
+		if (!synth_column_set_shut(&f->col[j], m ? m->y : NULL, m ? m->var : NULL,
+								   m ? m->sigma2 : 0.0))
+			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 		f->res.model.shut[j] = f->col[j].shut;
+	}
 	in_last(&in, &f->res);
 	if (in.next != in.nw)
 		synthmodel_forged("its weights hold values no offset names");

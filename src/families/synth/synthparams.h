@@ -67,7 +67,7 @@
  * A quantile column's share of its single-column rho spent on its sub-bin
  * counts (the bins' edges); the rest measures the bins chosen (synth.c)
  */
-#define SYNTH_SUB_SHARE			0.25
+#define SYNTH_SUB_SHARE			0.5
 #define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 
 typedef struct SynthParams
