@@ -6,8 +6,9 @@
 # column without NULL in the source), values outside the source's [min, max], real levels of
 # >= 50 rows missing, each numeric column's mean against the truth, and the mean total
 # variation distance of all 2-way and of 300 3-way marginals (numerics cut at the source's
-# deciles, for scoring only).  Domains: text columns by their levels, numerics by prep.py's
-# bounds (german_credit: bounds written here).  Needs a running server through
+# deciles, for scoring only), and how many numeric columns' twin means lie within the 95 %
+# interval of dpobj.aggregate()'s mean (epsilon 1, once a table).  Domains: text columns by
+# their levels, numerics by prep.py's bounds (german_credit: bounds written here).  Needs a running server through
 # PGHOST/PGPORT/PGUSER (a superuser).  Writes OUT [bench/synth/values.csv] (one row a run);
 # OPTS: synthesize()'s options [{}], TABLES: a subset.
 set -euo pipefail
@@ -30,9 +31,11 @@ q >/dev/null <<'SQL'
 CREATE TABLE adult.full (LIKE adult.train);
 INSERT INTO adult.full SELECT * FROM adult.train UNION ALL SELECT * FROM adult.test;
 SQL
-# declare t's domains: text columns by their levels, numerics by "col lo hi" pairs
-declare() {
-    local t=$1; shift
+# declare t's domains: text columns by their levels, numerics by "col lo hi" triples
+declare -A NUMS
+declare_domains() {
+    local t=$1 a=("${@:2}") i; shift
+    for ((i = 0; i < ${#a[@]}; i += 3)); do NUMS[$t]+="${a[i]} "; done
     {
         q -At -c "SELECT attname FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0 AND NOT attisdropped AND atttypid = 'text'::regtype" |
             while read -r c; do
@@ -42,20 +45,27 @@ declare() {
         echo "SELECT dpobj.protect('$t'); SELECT dpobj.grant_budget('$t', current_user::regrole, 1e9, 0.5); ANALYZE $t;"
     } | q >/dev/null
 }
-declare adult.full age 17 90 fnlwgt 0 1500000 education_num 1 16 capital_gain 0 99999 \
+declare_domains adult.full age 17 90 fnlwgt 0 1500000 education_num 1 16 capital_gain 0 99999 \
     capital_loss 0 4356 hours_per_week 1 99
-declare bank.marketing age 18 95 balance -2000 10000 day 1 31 duration 0 3000 campaign 1 63 \
+declare_domains bank.marketing age 18 95 balance -2000 10000 day 1 31 duration 0 3000 campaign 1 63 \
     pdays -1 999 previous 0 50
-declare german.credit duration 0 100 amount 0 20000 rate 1 4 residence 1 4 age 18 100 \
+declare_domains german.credit duration 0 100 amount 0 20000 rate 1 4 residence 1 4 age 18 100 \
     credits 1 4 liable 1 2 class 1 2
-[[ -s "$CSV" ]] || echo "label,table,run,rows,invented_null,out_of_range,missing_levels,mean_sd_max,mean_rel_max,tv2,tv3" > "$CSV"
+[[ -s "$CSV" ]] || echo "label,table,run,rows,invented_null,out_of_range,missing_levels,mean_sd_max,mean_rel_max,tv2,tv3,means_in_ci" > "$CSV"
 for t in ${TABLES:-adult.full bank.marketing german.credit}; do
+    # the numerics' means with 95 % intervals, dpobj.aggregate() at epsilon 1, once a table
+    tn=$(echo "$t" | tr . _)
+    what=$(for c in ${NUMS[$t]}; do printf '{"stat": "mean", "column": "%s"}, ' "$c"; done)
+    q -c "CREATE TABLE syn.ci_$tn AS SELECT column_name, ci_low, ci_high FROM dpobj.aggregate('$t', '[${what%, }]', 1, 0)" >/dev/null
     for r in $(seq 1 "$REPS"); do
         tgt="syn.$(echo "$t" | tr . _)_$r"
         q -c "SELECT dpobj.synthesize('$t', '$tgt', 1, 1e-6, NULL, '$OPTS_JSON')" >/dev/null 2>"$TMP/err" || { cat "$TMP/err"; exit 1; }
         cols=$(q -At -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$tgt'::regclass AND attnum > 0")
         q -c "\\copy (SELECT $cols FROM $t) TO '$TMP/src.csv' WITH (FORMAT csv, HEADER true)"
         q -c "\\copy (SELECT * FROM $tgt) TO '$TMP/syn.csv' WITH (FORMAT csv, HEADER true)"
-        echo "$LABEL,$t,$r,$(python3 bench/synth/values.py "$TMP/src.csv" "$TMP/syn.csv")" | tee -a "$CSV"
+        # the twin's mean of each numeric column within that interval: "k/n"
+        inci=$(q -At -c "SELECT count(*) FILTER (WHERE z.m BETWEEN c.ci_low AND c.ci_high) || '/' || count(*)
+                           FROM syn.ci_$tn c, LATERAL (SELECT avg((to_jsonb(x) ->> c.column_name)::float8) AS m FROM $tgt x) z")
+        echo "$LABEL,$t,$r,$(python3 bench/synth/values.py "$TMP/src.csv" "$TMP/syn.csv"),$inci" | tee -a "$CSV"
     done
 done
