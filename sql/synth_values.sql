@@ -60,7 +60,8 @@ SELECT j, (m.params->'columns'->j)->>'kind' AS kind, (m.params->'columns'->j)->>
   FROM generate_series(1, 3) r, LATERAL (SELECT (dpobj.get_model('t' || r)).*) m, generate_series(0, 5) j
  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4;
 -- no value in a bin the model shuts: a quantile bin whose sub-bins the model keeps no weight
--- of (a column with some), unless its first single-column count is at least 3 sd
+-- of (a column with some), unless its first single-column count is at least 3 sd (its
+-- cell's variance, else the measurement's)
 CREATE TEMP TABLE shut AS
 SELECT r, c.name, b.e0, b.e1
   FROM generate_series(1, 3) r, LATERAL (SELECT (dpobj.get_model('t' || r)).*) m,
@@ -68,7 +69,7 @@ SELECT r, c.name, b.e0, b.e1
        LATERAL (SELECT ((m.params->'columns'->c.j)->>'sub_bins')::int AS s,
                        ((m.params->'columns'->c.j)->>'noisy_at')::int AS at,
                        (m.params->'columns'->c.j)->'edges' AS edges) q,
-       LATERAL (SELECT (x->>'at')::int AS at, (x->>'sigma2')::float8 AS s2
+       LATERAL (SELECT (x->>'at')::int AS at, (x->>'var_at')::int AS var_at, (x->>'sigma2')::float8 AS s2
                   FROM jsonb_array_elements(m.params->'measurements') WITH ORDINALITY e(x, k)
                  WHERE x->'set' = to_jsonb(ARRAY[c.j]) ORDER BY k LIMIT 1) me,
        LATERAL (SELECT k, (q.edges->>(k - 1))::float8 AS e0, (q.edges->>k)::float8 AS e1
@@ -77,7 +78,7 @@ SELECT r, c.name, b.e0, b.e1
    AND NOT EXISTS (SELECT FROM generate_series(round((b.e0 - c.lo) / (c.hi - c.lo) * q.s)::int + 1,
                                                 round((b.e1 - c.lo) / (c.hi - c.lo) * q.s)::int) i
                     WHERE m.weights[q.at + i] > 0)
-   AND m.weights[me.at + b.k] < 3 * sqrt(me.s2);
+   AND m.weights[me.at + b.k] < 3 * sqrt(coalesce(m.weights[me.var_at + b.k], me.s2));
 -- (kids' range above its 0..12 is a shut bin in a model but with odds about 1e-9)
 SELECT bool_or(name = 'kids') AS kids_shut FROM shut;
 SELECT n.name, count(t.r) AS in_shut_bins

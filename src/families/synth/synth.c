@@ -99,11 +99,43 @@ synth_failed(const DPRun *run, SynthStatus status)
 }
 
 /*
+ * The bins' measurement m (cell variance m->sigma2) combined with the sums of
+ * the sub-bin release drawn over each bin (variance s2_sub a sub-bin) by
+ * their inverse variances: post-processing of both releases, a lower
+ * variance than either (m->var the combined cells')
+ */
+static void
+synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double s2_sub,
+					   SynthMeasure *m)
+{
+	int			nb = synth_column_model_levels(c);
+	double	   *sum = palloc0(sizeof(double) * nb);
+	int		   *k = palloc0(sizeof(int) * nb);
+	double	   *var = palloc(sizeof(double) * nb);
+
+	for (int i = 0; i < n; i++)
+	{
+		sum[c->map[i]] += drawn[i];
+		k[c->map[i]]++;
+	}
+	for (int b = 0; b < nb; b++)
+	{
+		double		w1 = 1.0 / m->sigma2,
+					w2 = 1.0 / (k[b] * s2_sub);
+
+		m->y[b] = (w1 * m->y[b] + w2 * sum[b]) / (w1 + w2);
+		var[b] = 1.0 / (w1 + w2);
+	}
+	m->var = var;
+}
+
+/*
  * Column j's private quantile bins: its sub-bin counts released at
  * SYNTH_SUB_SHARE of its single-column share of the first step, the bins
  * chosen from their denoised weights (synth_quantile_denoise: what the model
  * keeps, post-processing), then the bins' counts released at the rest of
- * that share: the measurement the rounds start from
+ * that share and combined with the sub-bins' sums: the measurement the
+ * rounds start from
  */
 static void
 synth_quantile(DPRun *run, SynthWork *w, int j)
@@ -137,9 +169,9 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	m->set = SYNTH_BIT(j);
 	m->sigma2 = synth_count_variance(s2_bins);
 	m->y = palloc0(sizeof(double) * nb);
-	m->var = NULL;
 	synth_measure_draw(run->rng, cnt, nb, (uint64) s2_bins, m->y);
 	w->rho_pre += synth_release_rho(s2, p->k) + synth_release_rho(s2_bins, p->k);
+	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), m);
 }
 
 /*

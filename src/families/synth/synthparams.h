@@ -62,7 +62,7 @@
  * A column's last level (NULL, "other") whose first single-column count is
  * below this many standard deviations is never drawn (synth.c)
  */
-#define SYNTH_CLOSE_SDS			2.0
+#define SYNTH_CLOSE_SDS			3.0
 /*
  * A quantile column's share of its single-column rho spent on its sub-bin
  * counts (the bins' edges); the rest measures the bins chosen (synth.c)
