@@ -156,9 +156,9 @@ synth_quantile_bins(SynthColumn *c, const double *noisy)
 	}
 	/*
 	 * merge_empty: when the runs of sub-bins with and without weight are at
-	 * most B, each run without weight is a bin of its own (never drawn:
-	 * synth_column_shut) and the runs with weight are cut at the quantile
-	 * targets while bins are left ("spare").
+	 * most B, each run without weight is a bin of its own (shut unless
+	 * measured: synth_column_set_shut) and the runs with weight are cut at
+	 * the quantile targets while bins are left ("spare").
 	 */
 	split = c->merge_empty && total > 0.0 && weight_runs(c->weight, S) <= c->nbins;
 	if (split)

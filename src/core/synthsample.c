@@ -122,19 +122,72 @@ cell_closed(const SynthModel *m, SynthSet fresh, int64_t f)
 }
 
 /*
- * A group's weights without the closed cells; all 0: the open cells alike
- * (a closed cell is never drawn, whatever the weights)
+ * Column j's shut levels moved within a group's fresh cells w: for each
+ * cell of the other fresh columns, the shut levels' weight goes to j's open
+ * levels in proportion to theirs (all 0: alike), so that the other columns'
+ * marginals keep their mass
  */
 static void
-open_weights(double *w, const bool *shut, int64_t nf)
+move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
+{
+	int64_t		stride = 1;
+	int			n = m->sizes[j];
+
+	for (int k = j + 1; k < m->d; k++)
+		if (fresh & SYNTH_BIT(k))
+			stride *= m->sizes[k];
+	for (int64_t f = 0; f < nf; f++)
+	{
+		double		shut = 0.0,
+					open = 0.0;
+		int			nopen = 0;
+
+		if ((f / stride) % n != 0)
+			continue;			/* f: level 0 of j, the group's first cell */
+		for (int v = 0; v < n; v++)
+		{
+			double		x = cell_weight(w[f + v * stride]);
+
+			if (m->shut[j][v])
+				shut += x;
+			else
+			{
+				open += x;
+				nopen++;
+			}
+		}
+		for (int v = 0; v < n; v++)
+		{
+			double	   *x = &w[f + v * stride];
+
+			if (m->shut[j][v])
+				*x = 0.0;
+			else if (open > 0.0)
+				*x = cell_weight(*x) * (open + shut) / open;
+			else if (nopen > 0)
+				*x = shut / nopen;
+		}
+	}
+}
+
+/*
+ * A group's weights with no weight on a shut level (its weight moved to the
+ * column's open levels); all 0: the open cells alike (a closed cell is never
+ * drawn, whatever the weights)
+ */
+static void
+open_weights(const SynthModel *m, SynthSet fresh, double *w, const bool *shut, int64_t nf)
 {
 	bool		any = false;
 
+	for (int j = 0; j < m->d; j++)
+		if ((fresh & SYNTH_BIT(j)) && m->shut[j] != NULL)
+			move_shut(m, fresh, j, w, nf);
 	for (int64_t f = 0; f < nf; f++)
 	{
 		if (shut[f])
 			w[f] = 0.0;
-		any = any || (w[f] > 0.0 && isfinite(w[f]));
+		any = any || cell_weight(w[f]) > 0.0;
 	}
 	for (int64_t f = 0; !any && f < nf; f++)
 		w[f] = shut[f] ? 0.0 : 1.0;
@@ -194,7 +247,7 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 
 		if (g == 0)
 			continue;
-		open_weights(cond + s * nf, shut, nf);
+		open_weights(m, fresh, cond + s * nf, shut, nf);
 		synth_round_counts(cond + s * nf, nf, g, rng, cnt);
 		shuffle_idx(order + start[s], g, rng);
 		for (int64_t f = 0; f < nf; f++)

@@ -10,9 +10,10 @@
  *	  distribution given them.  This keeps the sampling error of every
  *	  clique marginal below one row per cell and group, far below iid
  *	  draws'.  A level the model marks shut (a closed NULL or "other", a
- *	  quantile bin without weight) is never drawn: its cells weigh 0 in
- *	  every draw, and a group whose other cells all weigh 0 draws them
- *	  uniformly.  The rows are shuffled last.  Plain C; a gsl_rng (the draws
+ *	  quantile bin without weight) is never drawn: in every draw its weight
+ *	  moves to its column's open levels with the same other values (so the
+ *	  other columns keep their mass), and a group whose cells all weigh 0
+ *	  draws its open cells uniformly.  The rows are shuffled last.  Plain C; a gsl_rng (the draws
  *	  need no exactness: nothing here touches a row of the table).
  *
  *-------------------------------------------------------------------------
