@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Medians of bench/synth/values.sh's runs per (label, table) as a Markdown table:
+"""Medians of bench/synth/values.sh's runs per (label, table) as a Markdown table (means in
+CI: numeric columns whose twin mean lies in aggregate()'s interval, over all runs):
     bench/synth/values_summary.py [bench/synth/values.csv]
 (| python3 bench/record.py synth_values 'nice bash bench/synth/values.sh' for BENCHMARKS)."""
 import csv
@@ -17,10 +18,12 @@ def main():
     groups = OrderedDict()
     for r in csv.DictReader(open(path)):
         groups.setdefault((r["table"], r["label"]), []).append(r)
-    print("| table | build | runs | " + " | ".join(c[1] for c in COLS) + " |")
-    print("|---|---|---:|" + "---:|" * len(COLS))
+    print("| table | build | runs | " + " | ".join(c[1] for c in COLS) + " | means in CI |")
+    print("|---|---|---:|" + "---:|" * (len(COLS) + 1))
     for (table, label), rows in groups.items():
         cells = [f"{statistics.median(float(r[k]) for r in rows) * m:.{d}f}" for k, _, m, d in COLS]
+        ci = [tuple(int(x) for x in r["means_in_ci"].split("/")) for r in rows if r.get("means_in_ci")]
+        cells.append(f"{sum(a for a, _ in ci)}/{sum(b for _, b in ci)}" if ci else "")
         print(f"| {table} | {label} | {len(rows)} | " + " | ".join(cells) + " |")
 
 

@@ -211,6 +211,33 @@ synth_quantile_bins(SynthColumn *c, const double *noisy)
 	return true;
 }
 
+/*
+ * An open bin b without weight at an end of the range: the decay ratio of
+ * its draw away from the kept sub-bin next to it (> 0: up from its lower
+ * edge, < 0: down from its upper edge), count m; elsewhere 0 (uniform)
+ */
+static double
+bin_decay(const SynthColumn *c, int b, double m)
+{
+	int			first = -1,
+				last = -1;
+	double		w;
+
+	for (int i = 0; i < c->nsub; i++)
+		if (c->map[i] == b)
+		{
+			first = first < 0 ? i : first;
+			last = i;
+		}
+	if (first < 0 || !(m > 0.0) || !isfinite(m))
+		return 0.0;
+	if (last == c->nsub - 1 && first > 0 && (w = c->weight[first - 1]) > 0.0 && isfinite(w))
+		return m / (m + w);
+	if (first == 0 && last < c->nsub - 1 && (w = c->weight[last + 1]) > 0.0 && isfinite(w))
+		return -m / (m + w);
+	return 0.0;
+}
+
 bool
 synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double sigma2)
 {
@@ -235,10 +262,19 @@ synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double
 			held[c->map[i]] += c->weight[i];
 			total += c->weight[i];
 		}
+		free(c->decay);
+		c->decay = calloc((size_t) c->nmodel, sizeof(double));
+		if (c->decay == NULL)
+		{
+			free(held);
+			return false;
+		}
 		for (int b = 0; total > 0.0 && b < c->nmodel; b++)
 			if (!(held[b] > 0.0) &&
 				(y == NULL || y[b] < SYNTH_SHUT_SDS * sqrt(var != NULL ? var[b] : sigma2)))
 				c->shut[b] = any = true;
+			else if (!(held[b] > 0.0))
+				c->decay[b] = bin_decay(c, b, y[b]);
 		free(held);
 	}
 	if (!any)
@@ -256,6 +292,8 @@ synth_column_free(SynthColumn *c)
 	free(c->edges);
 	free(c->weight);
 	free(c->shut);
+	free(c->decay);
+	c->decay = NULL;
 	c->map = NULL;
 	c->edges = NULL;
 	c->weight = NULL;
@@ -305,6 +343,16 @@ synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 		if (first < 0)
 			return NAN;
 		u = gsl_rng_uniform(rng) * z;
+		if (z <= 0.0 && c->decay != NULL && c->decay[level] != 0.0)
+		{
+			double		r = fabs(c->decay[level]);
+			int			k = last - first + 1;
+			/* a geometric offset of ratio r, truncated to the bin's k sub-bins */
+			int			off = (int) floor(log(1.0 - gsl_rng_uniform(rng) * (1.0 - pow(r, k))) / log(r));
+
+			off = off < 0 ? 0 : (off >= k ? k - 1 : off);
+			return draw_cell(c, c->nsub, c->decay[level] > 0.0 ? first + off : last - off, rng);
+		}
 		for (int i = first; i <= last; i++)
 		{
 			if (z <= 0.0)

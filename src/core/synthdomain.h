@@ -67,6 +67,8 @@ typedef struct SynthColumn
 	double	   *edges;			/* nmodel + 1 edges, malloc'd */
 	double	   *weight;			/* the sub-bins' noisy counts, clamped at 0 */
 	bool	   *shut;			/* model levels never drawn, or NULL (synth_column_set_shut) */
+	double	   *decay;			/* an open bin without weight at an end: its draw's decay
+								 * ratio (> 0 from its lower edge up, < 0 down), or 0 */
 } SynthColumn;
 
 /* false when the declaration is out of range (a public refusal) */
@@ -109,7 +111,12 @@ extern void synth_quantile_denoise(const double *drawn, int S, double sd, double
 extern bool synth_quantile_bins(SynthColumn *c, const double *noisy);
 extern void synth_column_free(SynthColumn *c);
 
-/* a bin without weight whose measured count is below this many sd is shut */
+/*
+ * a bin without weight whose measured count is below this many sd is shut;
+ * at or above it, the bin is drawn: at an end of the range by a geometric
+ * decay away from the kept sub-bin next to it (its weight w continued until
+ * the bin's count M is used: ratio M / (M + w) a sub-bin), else uniformly
+ */
 #define SYNTH_SHUT_SDS 3.0
 
 /*
@@ -117,8 +124,8 @@ extern void synth_column_free(SynthColumn *c);
  * (NULL, "other"), a quantile bin without weight (merge_empty, some weight
  * in the column) unless its count in the column's first measurement y
  * (cell variances var, or sigma2 each; y NULL: none) is at least
- * SYNTH_SHUT_SDS sd: such a bin is drawn uniformly -- or NULL when none
- * is.  false when out of memory.
+ * SYNTH_SHUT_SDS sd (c->decay: how such a bin is drawn) -- or NULL when
+ * none is.  false when out of memory.
  */
 extern bool synth_column_set_shut(SynthColumn *c, const double *y, const double *var,
 								  double sigma2);

@@ -907,8 +907,21 @@ test_domains_denoise(void)
 		double		y[8] = {0};
 
 		/* measured at 3 sd or more, the bin without weight opens (drawn uniformly) */
+		int			near = 0,
+					below = 0;
+
 		y[q.nmodel - 1] = 30;
 		CHECK(synth_column_set_shut(&q, y, NULL, 100.0) && q.shut == NULL, "a measured bin opens");
+		/* at the top end: a decay up from its lower edge, ratio 30 / (30 + 300) */
+		for (int t = 0; t < 4000; t++)
+		{
+			double		x = synth_column_draw(&q, q.nmodel - 1, rng);
+
+			near += x < 23 * 15.625;
+			below += x < 21 * 15.625;
+		}
+		CHECK(q.decay[q.nmodel - 1] > 0 && below == 0 && near > 3800,
+			  "the open end bin drawn near the kept range: %d of 4000 within two sub-bins", near);
 		y[q.nmodel - 1] = 29;
 		CHECK(synth_column_set_shut(&q, y, NULL, 100.0) && q.shut != NULL && q.shut[q.nmodel - 1],
 			  "below 3 sd it stays shut");
