@@ -134,6 +134,29 @@ SELECT sqlstate, message FROM regress.err($$SELECT dpobj.expr_test('{"args": ["a
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.expr_value('[1]', 1)$$);
 SELECT dpobj.expr_value('{"args": ["a", "b"], "e": {"op": "/", "args": [{"col": "a"}, {"col": "b"}]}}', 1, 0) AS div0,
        dpobj.expr_test('{"args": ["a"], "e": {"op": "like", "args": [{"col": "a"}, {"text": "a\\%b_"}]}}', 'a%bc'::text) AS like_escape;
+
+-- with a privacy unit (the unit's rows selected by "where" before its k are kept), and
+-- grouped by a key without declared levels
+RESET ROLE;
+CREATE TABLE regress_ax.u AS
+SELECT i, i % 20 AS person, (i % 50) * 2.5 AS hours, 'city' || (i % 3) AS city, i % 2 = 0 AS flag
+  FROM generate_series(1, 3000) i;
+SELECT dpobj.declare_domain('regress_ax.u', 'hours', 0, 100);
+SELECT dpobj.protect('regress_ax.u', privacy_unit => 'person', max_rows_per_unit => 200);
+SELECT 1 FROM dpobj.grant_budget('regress_ax.u', 'regress_ax_alice', 1000000, 0.001);
+CREATE TABLE regress_ax.k AS SELECT * FROM regress_ax.u;
+SELECT dpobj.declare_domain('regress_ax.k', 'hours', 0, 100);
+SELECT dpobj.protect('regress_ax.k');
+SELECT 1 FROM dpobj.grant_budget('regress_ax.k', 'regress_ax_alice', 1000000, 0.001);
+SELECT count(*), sum(least(hours + 1, 101)) FROM regress_ax.u WHERE flag;
+SET ROLE regress_ax_alice;
+SELECT statistic, round(estimate::numeric, CASE statistic WHEN 'sum' THEN 0 ELSE 1 END) AS estimate
+  FROM dpobj.aggregate('regress_ax.u', '[{"stat": "count"}, {"stat": "sum", "expr": {"op": "+", "args": [{"col": "hours"}, {"num": 1}]}}]',
+    1e5, 1e-6, '{}', '{"where": {"col": "flag"}}');
+SELECT group_values, statistic, round(estimate::numeric, 1) AS estimate
+  FROM dpobj.aggregate('regress_ax.k', '[{"stat": "mean", "expr": {"op": "+", "args": [{"col": "hours"}, {"num": 1}]}}]',
+    100, 1e-4, ARRAY['city'], '{"where": {"col": "flag"}}')
+ ORDER BY 1::text, 2;
 RESET ROLE;
 DROP TABLE truth;
 DROP SCHEMA regress_ax CASCADE;
