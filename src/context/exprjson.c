@@ -298,7 +298,8 @@ expr_case(ExprCursor *c, JsonbContainer *obj, const char *path)
 {
 	static const char *const keys[] = {"op", "when", "else"};
 	static const char *const wkeys[] = {"if", "then"};
-	JsonbContainer *w = expr_array(obj, "when", 1, EXPR_MAX_NODES / 2, path);
+	/* kids holds 2 per branch and the else: within EXPR_MAX_NODES */
+	JsonbContainer *w = expr_array(obj, "when", 1, EXPR_MAX_NODES / 2 - 1, path);
 	JsonbValue *e = getKeyJsonValueFromContainer(obj, "else", 4, NULL);
 	int			kids[EXPR_MAX_NODES];
 	int			nk = 0;

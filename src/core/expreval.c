@@ -44,7 +44,8 @@ expr_add(ExprProgram *p, const ExprNode *n, const int *kids, int nkids)
 	p->nodes[p->nnodes] = *n;
 	p->nodes[p->nnodes].nkids = nkids;
 	p->nodes[p->nnodes].kid0 = p->nkids;
-	memcpy(p->kids + p->nkids, kids, sizeof(int) * nkids);
+	if (nkids > 0)
+		memcpy(p->kids + p->nkids, kids, sizeof(int) * nkids);
 	p->nkids += nkids;
 	return p->nnodes++;
 }
