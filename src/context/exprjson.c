@@ -340,6 +340,56 @@ expr_case(ExprCursor *c, JsonbContainer *obj, const char *path)
 	}
 }
 
+/* a condition's "op" object, k its index among the condition ops */
+static int
+expr_cond_op(ExprCursor *c, JsonbContainer *obj, int k, const char *path)
+{
+	int			kids[EXPR_MAX_NODES];
+	int			nk;
+	ExprNode	n;
+
+	memset(&n, 0, sizeof(n));
+	n.type = EXPR_BOOL;
+	switch (k)
+	{
+		case 0:
+		case 1:
+		case 2:
+			n.kind = k == 0 ? EK_AND : k == 1 ? EK_OR : EK_NOT;
+			nk = expr_args(c, obj, 1, k == 2 ? 1 : 64, true, kids, path);
+			break;
+		case 9:
+			n.kind = EK_IN;
+			nk = expr_args(c, obj, 2, 64, false, kids, path);
+			for (int j = 1; j < nk; j++)
+				if (c->x->prog->nodes[kids[j]].kind != EK_CONST)
+					expr_bad(c->x->paths[kids[j]], "the values of \"in\" must be constants");
+			break;
+		case 10:
+			n.kind = EK_BETWEEN;
+			nk = expr_args(c, obj, 3, 3, false, kids, path);
+			break;
+		case 11:
+			n.kind = EK_ISNULL;
+			nk = expr_args(c, obj, 1, 1, false, kids, path);
+			break;
+		case 12:
+		case 13:
+			n.kind = EK_LIKE;
+			n.op = k == 13;
+			nk = expr_args(c, obj, 2, 2, false, kids, path);
+			if (c->x->prog->nodes[kids[0]].kind != EK_COL || c->x->prog->nodes[kids[1]].kind != EK_CONST)
+				expr_bad(path, "like takes [{\"col\": c}, {\"text\": pattern}]");
+			break;
+		default:
+			n.kind = EK_CMP;
+			n.op = k - 3;
+			nk = expr_args(c, obj, 2, 2, false, kids, path);
+			break;
+	}
+	return expr_push(c, &n, kids, nk, path);
+}
+
 /* an "op" object */
 static int
 expr_op(ExprCursor *c, JsonbContainer *obj, bool cond, const char *path)
@@ -388,44 +438,7 @@ expr_op(ExprCursor *c, JsonbContainer *obj, bool cond, const char *path)
 		}
 		return expr_push(c, &n, kids, nk, path);
 	}
-	switch (k)
-	{
-		case 0:
-		case 1:
-		case 2:
-			n.kind = k == 0 ? EK_AND : k == 1 ? EK_OR : EK_NOT;
-			nk = expr_args(c, obj, 1, k == 2 ? 1 : 64, true, kids, path);
-			break;
-		case 9:
-			n.kind = EK_IN;
-			nk = expr_args(c, obj, 2, 64, false, kids, path);
-			for (int j = 1; j < nk; j++)
-				if (c->x->prog->nodes[kids[j]].kind != EK_CONST)
-					expr_bad(c->x->paths[kids[j]], "the values of \"in\" must be constants");
-			break;
-		case 10:
-			n.kind = EK_BETWEEN;
-			nk = expr_args(c, obj, 3, 3, false, kids, path);
-			break;
-		case 11:
-			n.kind = EK_ISNULL;
-			nk = expr_args(c, obj, 1, 1, false, kids, path);
-			break;
-		case 12:
-		case 13:
-			n.kind = EK_LIKE;
-			n.op = k == 13;
-			nk = expr_args(c, obj, 2, 2, false, kids, path);
-			if (c->x->prog->nodes[kids[0]].kind != EK_COL || c->x->prog->nodes[kids[1]].kind != EK_CONST)
-				expr_bad(path, "like takes [{\"col\": c}, {\"text\": pattern}]");
-			break;
-		default:
-			n.kind = EK_CMP;
-			n.op = k - 3;
-			nk = expr_args(c, obj, 2, 2, false, kids, path);
-			break;
-	}
-	return expr_push(c, &n, kids, nk, path);
+	return expr_cond_op(c, obj, k, path);
 }
 
 static int

@@ -171,12 +171,61 @@ field_bounds(int f)
 	return bounds_of(lo[f], hi[f]);
 }
 
+/* the bounds of an arithmetic node i: +, -, *, / (refused: a divisor's bounds holding 0) */
+static ExprBounds
+bounds_arith(const ExprProgram *p, int i, ExprColBounds cb, void *arg)
+{
+	const ExprNode *n = &p->nodes[i];
+	ExprBounds	a,
+				b,
+				r;
+	double		lo,
+				hi;
+
+	a = expr_bounds(p, p->kids[n->kid0], cb, arg);
+	b = expr_bounds(p, p->kids[n->kid0 + 1], cb, arg);
+	if (a.unknown >= 0)
+		return a;
+	if (b.unknown >= 0)
+		return b;
+	if (a.empty || b.empty)
+		return bounds_empty();
+	if (n->kind == EK_ADD)
+		return bounds_of(a.lo + b.lo, a.hi + b.hi);
+	if (n->kind == EK_SUB)
+		return bounds_of(a.lo - b.hi, a.hi - b.lo);
+	if (n->kind == EK_DIV)
+	{
+		if (b.lo <= 0 && b.hi >= 0)
+		{
+			r = bounds_empty();
+			r.empty = false;
+			r.unknown = i;
+			r.zero_div = true;
+			return r;
+		}
+		/* 1 / [b.lo, b.hi] = [1 / b.hi, 1 / b.lo], then a product */
+		lo = 1 / b.hi;
+		hi = 1 / b.lo;
+		b.lo = lo;
+		b.hi = hi;
+	}
+	lo = fmin(fmin(a.lo * b.lo, a.lo * b.hi), fmin(a.hi * b.lo, a.hi * b.hi));
+	hi = fmax(fmax(a.lo * b.lo, a.lo * b.hi), fmax(a.hi * b.lo, a.hi * b.hi));
+	/* the quotient's rounding: widen by a relative 1e-12 */
+	if (n->kind == EK_DIV)
+	{
+		lo -= fabs(lo) * 1e-12;
+		hi += fabs(hi) * 1e-12;
+	}
+	return bounds_of(lo, hi);
+}
+
 ExprBounds
 expr_bounds(const ExprProgram *p, int i, ExprColBounds cb, void *arg)
 {
 	const ExprNode *n = &p->nodes[i];
 	ExprBounds	a,
-				b,
 				r;
 	double		lo,
 				hi;
@@ -214,43 +263,7 @@ expr_bounds(const ExprProgram *p, int i, ExprColBounds cb, void *arg)
 		case EK_SUB:
 		case EK_MUL:
 		case EK_DIV:
-			a = expr_bounds(p, p->kids[n->kid0], cb, arg);
-			b = expr_bounds(p, p->kids[n->kid0 + 1], cb, arg);
-			if (a.unknown >= 0)
-				return a;
-			if (b.unknown >= 0)
-				return b;
-			if (a.empty || b.empty)
-				return bounds_empty();
-			if (n->kind == EK_ADD)
-				return bounds_of(a.lo + b.lo, a.hi + b.hi);
-			if (n->kind == EK_SUB)
-				return bounds_of(a.lo - b.hi, a.hi - b.lo);
-			if (n->kind == EK_DIV)
-			{
-				if (b.lo <= 0 && b.hi >= 0)
-				{
-					r = bounds_empty();
-					r.empty = false;
-					r.unknown = i;
-					r.zero_div = true;
-					return r;
-				}
-				/* 1 / [b.lo, b.hi] = [1 / b.hi, 1 / b.lo], then a product */
-				lo = 1 / b.hi;
-				hi = 1 / b.lo;
-				b.lo = lo;
-				b.hi = hi;
-			}
-			lo = fmin(fmin(a.lo * b.lo, a.lo * b.hi), fmin(a.hi * b.lo, a.hi * b.hi));
-			hi = fmax(fmax(a.lo * b.lo, a.lo * b.hi), fmax(a.hi * b.lo, a.hi * b.hi));
-			/* the quotient's rounding: widen by a relative 1e-12 */
-			if (n->kind == EK_DIV)
-			{
-				lo -= fabs(lo) * 1e-12;
-				hi += fabs(hi) * 1e-12;
-			}
-			return bounds_of(lo, hi);
+			return bounds_arith(p, i, cb, arg);
 		case EK_COALESCE:
 		case EK_CASE:
 			r = bounds_empty();
@@ -466,16 +479,88 @@ val_truth(int t)
 	return t < 0 ? val_null() : val_bool(t == 1);
 }
 
+/* a condition's node n: 1, 0 or NULL (three-valued logic) */
+static ExprVal
+eval_cond(const ExprProgram *p, const ExprNode *n, const ExprVal *row)
+{
+	ExprVal		v[3];
+	int			t,
+				c,
+				hit;
+	bool		any_null;
+
+	switch (n->kind)
+	{
+		case EK_AND:
+		case EK_OR:
+			/* every argument evaluated, then three-valued AND / OR */
+			t = n->kind == EK_AND ? 1 : 0;
+			for (int j = 0; j < n->nkids; j++)
+			{
+				int			u = truth(expr_eval(p, p->kids[n->kid0 + j], row));
+
+				if (n->kind == EK_AND)
+					t = (t == 0 || u == 0) ? 0 : (t < 0 || u < 0) ? -1 : 1;
+				else
+					t = (t == 1 || u == 1) ? 1 : (t < 0 || u < 0) ? -1 : 0;
+			}
+			return val_truth(t);
+		case EK_NOT:
+			t = truth(expr_eval(p, p->kids[n->kid0], row));
+			return val_truth(t < 0 ? -1 : !t);
+		case EK_CMP:
+			v[0] = expr_eval(p, p->kids[n->kid0], row);
+			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
+			if (v[0].null || v[1].null)
+				return val_null();
+			return val_bool(cmp_holds(n->op, val_order(KID(p, n, 0), v[0], KID(p, n, 1), v[1])));
+		case EK_IN:
+			v[0] = expr_eval(p, p->kids[n->kid0], row);
+			hit = 0;
+			any_null = false;
+			for (int j = 1; j < n->nkids; j++)
+			{
+				v[1] = expr_eval(p, p->kids[n->kid0 + j], row);
+				if (v[1].null || v[0].null)
+					any_null = true;
+				else if (val_order(KID(p, n, 0), v[0], KID(p, n, j), v[1]) == 0)
+					hit = 1;
+			}
+			return val_truth(hit ? 1 : any_null ? -1 : 0);
+		case EK_BETWEEN:
+			v[0] = expr_eval(p, p->kids[n->kid0], row);
+			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
+			v[2] = expr_eval(p, p->kids[n->kid0 + 2], row);
+			{
+				int			lo = v[0].null || v[1].null ? -1 :
+					val_order(KID(p, n, 0), v[0], KID(p, n, 1), v[1]) >= 0;
+				int			hi = v[0].null || v[2].null ? -1 :
+					val_order(KID(p, n, 0), v[0], KID(p, n, 2), v[2]) <= 0;
+
+				return val_truth((lo == 0 || hi == 0) ? 0 : (lo < 0 || hi < 0) ? -1 : 1);
+			}
+		case EK_ISNULL:
+			return val_bool(expr_eval(p, p->kids[n->kid0], row).null);
+		case EK_LIKE:
+			v[0] = expr_eval(p, p->kids[n->kid0], row);
+			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
+			if (v[0].null || v[1].null)
+				return val_null();
+			c = expr_like(v[0].s, v[0].len, v[1].s, v[1].len, n->op == 1);
+			return val_bool(c);
+		default:
+			break;
+	}
+	return val_null();
+}
+
 ExprVal
 expr_eval(const ExprProgram *p, int i, const ExprVal *row)
 {
 	const ExprNode *n = &p->nodes[i];
 	ExprVal		v[3];
 	ExprVal		r;
-	int			t,
-				c,
-				hit;
-	bool		any_null;
+	int			hit;
 
 	switch (n->kind)
 	{
@@ -546,63 +631,8 @@ expr_eval(const ExprProgram *p, int i, const ExprVal *row)
 			return extract_field(n->op, KID(p, n, 0)->type, v[0].x);
 		case EK_BOOLVAL:
 			return val_truth(truth(expr_eval(p, p->kids[n->kid0], row)));
-		case EK_AND:
-		case EK_OR:
-			/* every argument evaluated, then three-valued AND / OR */
-			t = n->kind == EK_AND ? 1 : 0;
-			for (int j = 0; j < n->nkids; j++)
-			{
-				int			u = truth(expr_eval(p, p->kids[n->kid0 + j], row));
-
-				if (n->kind == EK_AND)
-					t = (t == 0 || u == 0) ? 0 : (t < 0 || u < 0) ? -1 : 1;
-				else
-					t = (t == 1 || u == 1) ? 1 : (t < 0 || u < 0) ? -1 : 0;
-			}
-			return val_truth(t);
-		case EK_NOT:
-			t = truth(expr_eval(p, p->kids[n->kid0], row));
-			return val_truth(t < 0 ? -1 : !t);
-		case EK_CMP:
-			v[0] = expr_eval(p, p->kids[n->kid0], row);
-			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
-			if (v[0].null || v[1].null)
-				return val_null();
-			return val_bool(cmp_holds(n->op, val_order(KID(p, n, 0), v[0], KID(p, n, 1), v[1])));
-		case EK_IN:
-			v[0] = expr_eval(p, p->kids[n->kid0], row);
-			hit = 0;
-			any_null = false;
-			for (int j = 1; j < n->nkids; j++)
-			{
-				v[1] = expr_eval(p, p->kids[n->kid0 + j], row);
-				if (v[1].null || v[0].null)
-					any_null = true;
-				else if (val_order(KID(p, n, 0), v[0], KID(p, n, j), v[1]) == 0)
-					hit = 1;
-			}
-			return val_truth(hit ? 1 : any_null ? -1 : 0);
-		case EK_BETWEEN:
-			v[0] = expr_eval(p, p->kids[n->kid0], row);
-			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
-			v[2] = expr_eval(p, p->kids[n->kid0 + 2], row);
-			{
-				int			lo = v[0].null || v[1].null ? -1 :
-					val_order(KID(p, n, 0), v[0], KID(p, n, 1), v[1]) >= 0;
-				int			hi = v[0].null || v[2].null ? -1 :
-					val_order(KID(p, n, 0), v[0], KID(p, n, 2), v[2]) <= 0;
-
-				return val_truth((lo == 0 || hi == 0) ? 0 : (lo < 0 || hi < 0) ? -1 : 1);
-			}
-		case EK_ISNULL:
-			return val_bool(expr_eval(p, p->kids[n->kid0], row).null);
-		case EK_LIKE:
-			v[0] = expr_eval(p, p->kids[n->kid0], row);
-			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
-			if (v[0].null || v[1].null)
-				return val_null();
-			c = expr_like(v[0].s, v[0].len, v[1].s, v[1].len, n->op == 1);
-			return val_bool(c);
+		default:
+			return eval_cond(p, n, row);
 	}
 	return val_null();
 }
