@@ -68,6 +68,12 @@ SELECT count(*), round(avg(extract(month FROM d)), 2) AS month, round(avg(extrac
        percentile_disc(0.5) WITHIN GROUP (ORDER BY abs(z - 2)) AS q, round(var_pop(-z)::numeric, 2) AS var
   FROM regress_ax.t WHERE sex LIKE 'F%' OR (sex IS NULL AND kids NOT IN (1, 2) AND w ILIKE 'WORD%');
 SET ROLE regress_ax_alice;
+-- "where" and "filter" together: both hold
+SELECT statistic, round(estimate::numeric) AS estimate FROM dpobj.aggregate('regress_ax.t', '[{"stat": "count"}]', 1e5, 1e-6, '{}',
+    '{"filter": [{"column": "kids", "op": ">=", "value": 3}], "where": {"op": "not", "args": [{"col": "flag"}]}}');
+RESET ROLE;
+SELECT count(*) FROM regress_ax.t WHERE kids >= 3 AND NOT flag;
+SET ROLE regress_ax_alice;
 -- describe() passes "where" on
 SELECT statistic, column_name, round(estimate::numeric) AS estimate FROM dpobj.describe('regress_ax.t', 1e5, 1e-6,
     options => '{"where": {"op": ">=", "args": [{"col": "kids"}, {"num": 5}]}}') WHERE statistic = 'count';

@@ -43,7 +43,7 @@ expr_bad(const char *path, const char *msg)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("dpobj.aggregate: expression %s: %s", path, msg),
+			 errmsg("expression %s: %s", path, msg),
 			 errhint("See dpobj.help('aggregate') for the expression format.")));
 }
 
