@@ -84,12 +84,23 @@
 /* limits of a structured filter */
 #define DPOBJ_MAX_FILTERS		16
 
+/* expressions of one query: a statistic's each (AGG_MAX_STATS), and "where" */
+#define TRAIN_MAX_EXPRS			33
+
+/*
+ * where: the option "where" (context/exprjson.h), or NULL, set before
+ * train_query_build: ANDed with the filter.  A run's layout ("layout" in
+ * the options) whose "what" has expressions reads, for each encoding
+ * column named by an expression's JSON text, dpobj.expr_value() of it.
+ */
 typedef struct TrainQuery
 {
 	StringInfoData sql;
 	int			nparams;
-	Oid			types[5 + DPOBJ_MAX_FILTERS];
-	Datum		values[5 + DPOBJ_MAX_FILTERS];
+	Oid			types[5 + DPOBJ_MAX_FILTERS + TRAIN_MAX_EXPRS];
+	Datum		values[5 + DPOBJ_MAX_FILTERS + TRAIN_MAX_EXPRS];
+	JsonbValue *where;
+	JsonbValue *what;			/* the layout's "what", or NULL */
 } TrainQuery;
 
 /* what a mechanism's label argument is */

@@ -88,7 +88,7 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 		if (c != NULL && c->type == jbvString)
 			aggrun_add_column(cols, n, pnstrdup(c->val.string.val, c->val.string.len));
 	}
-	if (*n == 0)
+	if (*n == 0 && !aggrun_has_expr(what))
 	{
 		RoleSwitch	rs;
 		MemoryContext cxt = CurrentMemoryContext;
@@ -139,7 +139,7 @@ aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by
 	train_query_check_columns(relid, relation, c->cols, c->ncols, NULL, NULL);
 }
 
-/* the options: "filter", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
+/* the options: "filter", "where", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
 void
 aggrun_check_options(Jsonb *options)
 {
@@ -156,12 +156,13 @@ aggrun_check_options(Jsonb *options)
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY &&
 			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
+			!(v.val.string.len == 5 && strncmp(v.val.string.val, "where", 5) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\", \"deadline\" and \"max_keys\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\" and \"max_keys\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -262,8 +263,7 @@ aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *re
 	AggLayout  *l;
 	Jsonb	   *rel;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	enc = aggrun_expr_encoding(relid, relation, enc, what, &cols, &ncols);
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 	/* the label is unused ('aggregate' has none) */
@@ -283,8 +283,7 @@ aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char *
 	AggLayout  *l;
 	Jsonb	   *rel;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	enc = aggrun_expr_encoding(relid, relation, enc, what, &cols, &ncols);
 	layout = aggrun_key_layout(enc, what, options);
 	l = agg_layout_parse(layout);
 	/* 'aggregate_keys': the key column is the label, read as text */

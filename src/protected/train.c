@@ -193,12 +193,12 @@ train_refuse_paper_calibration(Jsonb *options)
 }
 
 /*
- * options: train-level keys out ("filter", "deadline"), the rest goes to
+ * options: train-level keys out ("filter", "where", "deadline"), the rest goes to
  * the mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
  */
 static Jsonb *
-train_options(Jsonb *options, JsonbValue **filter, double *deadline)
+train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *deadline)
 {
 	Jsonb	   *rest;
 
@@ -220,9 +220,12 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 				 errmsg("option \"rows_per_unit\" cannot be set in dpobj.train(), dpobj.evaluate() or dpobj.submit()"),
 				 errhint("The table's owner sets the privacy unit with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...); runs use it.")));
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
+	*where = getKeyJsonValueFromContainer(&options->root, "where", 5, NULL);
 	*deadline = deadline_option(options);
 	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));
+	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
+											  CStringGetTextDatum("where")));
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
 											  CStringGetTextDatum("deadline")));
 }
@@ -628,7 +631,7 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
 	train_query_check_columns(ctx->relid, ctx->relation, features, nfeatures,
 							  text_to_cstring(PG_GETARG_TEXT_PP(3)), NULL);
-	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, deadline);
+	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, &query->where, deadline);
 	train_query_check_columns(ctx->relid, ctx->relation, NULL, 0, NULL, filter);
 	if (method != NULL)
 		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),

@@ -872,6 +872,12 @@ agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_val
 # level, no declaration read): no key is released (each w.p. < e^-25), in both databases
 agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
   FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
+# statistics of expressions and the option "where" (core/expreval.c): the differing row's
+# NaN, NULL, 1e300 or infinity make a value or a condition NULL, never an error
+agg_script "SELECT 'aggexpr', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/aggexpr.sql"
+AGG_EXPR_WHAT='[{"stat":"count"},{"stat":"sum","expr":{"op":"/","args":[{"col":"b"},{"op":"+","args":[{"col":"a"},{"num":1}]}]}},{"stat":"mean","expr":{"op":"case","when":[{"if":{"op":">","args":[{"col":"a"},{"num":0}]},"then":{"op":"*","args":[{"col":"a"},{"col":"b"}]}}],"else":{"op":"coalesce","args":[{"col":"b"},{"num":0}]}}}]'
+AGG_EXPR_WHERE='{"where":{"op":"or","args":[{"op":"is_null","args":[{"col":"a"}]},{"op":">","args":[{"op":"/","args":[{"col":"b"},{"col":"c"}]},{"num":0}]},{"op":"between","args":[{"op":"abs","args":[{"col":"a"}]},{"num":0},{"num":0.3}]}]}}'
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -887,12 +893,17 @@ done
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ filter _ _ _ _ unitk _ <<<"$sline"
     scen=$(trim "$scen") filter=$(trim "$filter") unitk=$(trim "${unitk:-}")
+    run_options "$AGG_EXPR_WHERE" "$filter"
+    EXPR_OPTS=$RUN_OPTS
     run_options '{}' "$filter"
     keys_sql=aggkeys.sql
     [[ -n $unitk && $unitk != - ]] && keys_sql=aggkeys_dp.sql
     for i in 0 1; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggregate.$i" "$WORK/agg.sql" \
             role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggexpr.$i" "$WORK/aggexpr.sql" \
+            role="$ROLE" rel="t_$scen" what="$AGG_EXPR_WHAT" groups="grp,y" opts="$EXPR_OPTS" \
             eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
             role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS"
@@ -910,12 +921,14 @@ for sline in "${SCENS[@]}"; do
     scen=$(trim "$scen")
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
+    compare_pair "$scen" aggexpr aggregate "$WORK/$scen.aggexpr.0" "$WORK/$scen.aggexpr.1" discrete
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
-    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
-    for m in aggregate:195 describe:39; do
+    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
+    # sum and a mean per cell
+    for m in aggregate:195 describe:39 aggexpr:45; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
