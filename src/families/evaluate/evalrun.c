@@ -2,8 +2,9 @@
  *
  * evalrun.c
  *	  dpobj.evaluate(rel, model, features, label, epsilon, delta, options):
- *	  dp_evaluate (families/evaluate/evaluate.c) on a protected table, through
- *	  the sealed path (context/sealedrun.h), with the model and its encoding.
+ *	  dp_evaluate (evaluate.c) on a protected table, through the sealed path
+ *	  (context/sealedrun.h), with the model and its encoding: the family's
+ *	  own entry point.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,10 +17,10 @@
 #include "utils/lsyscache.h"
 
 #include "base/privileged.h"
+#include "base/sqlargs.h"
 #include "context/sealedrun.h"
 #include "model/encodemodel.h"
 #include "model/model.h"
-#include "protected/entryargs.h"
 
 PG_FUNCTION_INFO_V1(dpobj_evaluate);
 
@@ -55,7 +56,7 @@ dpobj_evaluate(PG_FUNCTION_ARGS)
 
 	/*
 	 * the arguments in train()'s order, checked as train() checks its own,
-	 * unaccounted like the run (train.c, train_call)
+	 * unaccounted like the run (protected/train.c, train_call)
 	 */
 	bufusage = pgBufferUsage;
 	walusage = pgWalUsage;
