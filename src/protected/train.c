@@ -2,8 +2,9 @@
  *
  * train.c
  *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
- *	  and its validation for dpobj.submit (train.h; the security
- *	  model is docs/SECURITY.md).
+ *	  and its validation for dpobj.submit, as the sealed run of a request
+ *	  (context/sealedrun.h), which every other entry point makes too
+ *	  (train.h; the security model is docs/SECURITY.md).
  *
  * Order of work:
  *	  1. the table protected and a budget on it (runaccess.h), before any
@@ -692,7 +693,6 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
 					  unit.column, unit.rows_per_unit, *encoding, ctx->citus);
 }
-
 
 /*
  * The sealed run of a request (sealedrun.h).  validate_only (dpobj.submit):
