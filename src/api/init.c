@@ -27,6 +27,7 @@
 #include "base/waitsink.h"
 #include "families/registry.h"
 #include "protected/selecthint.h"
+#include "protected/train.h"
 
 PG_MODULE_MAGIC;
 
@@ -55,6 +56,9 @@ _PG_init(void)
 	seal_scan_init();
 	/* its parallel workers' wait events (waitsink.c) */
 	waitsink_init();
+
+	/* every entry point's one way into the sealed path (train.c) */
+	train_init();
 
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();

@@ -3,7 +3,7 @@
  * aggrun.c
  *	  dpobj.aggregate(rel, what, epsilon, delta, group_by, options):
  *	  dp_aggregate (families/statistics/aggregate.c) on a protected table, through
- *	  dpobj.train()'s sealed path, with its public layout (the declared
+ *	  the sealed path (context/sealedrun.h), with its public layout (the declared
  *	  domains of the columns named, group_by, what) as an option; the
  *	  released noisy cells become one row per group and statistic (and
  *	  histogram bin), with 95 % intervals from the noise's law (aggrows.c).
@@ -27,13 +27,13 @@
 #include "utils/jsonb.h"
 
 #include "base/privileged.h"
+#include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/runaccess.h"
 #include "protected/spiplans.h"
-#include "protected/train.h"
 #include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate);
@@ -223,35 +223,27 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 }
 
 /*
- * train()'s sealed path: (rel, mechanism, the columns, label, epsilon,
- * delta, options || {"encoding": enc, "layout": layout}); the release
+ * The sealed run (context/sealedrun.h) of mechanism on relid: cols read
+ * (label among them), enc their encoding, layout the cells; the release
  */
 static Jsonb *
-aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **cols, int ncols,
-			 const char *label, Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon,
-			 Datum delta)
+aggrun_train(Oid relid, const char *mechanism, char **cols, int ncols, const char *label,
+			 Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon, Datum delta)
 {
-	LOCAL_FCINFO(tc, 7);
-	Datum	   *cd;
+	DPRunRequest req;
 
-	cd = palloc(sizeof(Datum) * ncols);
-	for (int i = 0; i < ncols; i++)
-		cd[i] = CStringGetTextDatum(cols[i]);
-	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
-	tc->args[0].value = ObjectIdGetDatum(relid);
-	tc->args[1].value = CStringGetTextDatum(mechanism);
-	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
-	tc->args[3].value = CStringGetTextDatum(label);
-	tc->args[4].value = DirectFunctionCall1(float8_numeric, epsilon);
-	tc->args[5].value = DirectFunctionCall1(float8_numeric, delta);
-	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-											DirectFunctionCall1(jsonb_in, CStringGetDatum(
-												psprintf("{\"encoding\": %s, \"layout\": %s}",
-														 JsonbToCString(NULL, &enc->root, VARSIZE(enc)),
-														 JsonbToCString(NULL, &layout->root, VARSIZE(layout))))));
-	for (int i = 0; i < 7; i++)
-		tc->args[i].isnull = false;
-	return DatumGetJsonbP(train_evaluate(tc));
+	memset(&req, 0, sizeof(req));
+	req.relid = relid;
+	req.mechanism = mechanism;
+	req.own_entry = true;
+	req.columns = dp_run_columns(cols, ncols);
+	req.label = label;
+	req.epsilon = DatumGetNumeric(DirectFunctionCall1(float8_numeric, epsilon));
+	req.delta = DatumGetNumeric(DirectFunctionCall1(float8_numeric, delta));
+	req.options = options;
+	req.encoding = enc;
+	req.layout = layout;
+	return DatumGetJsonbP(dp_sealed_run(&req));
 }
 
 void
@@ -267,7 +259,7 @@ aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *re
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 	/* the label is unused ('aggregate' has none) */
-	rel = aggrun_train(fcinfo, relid, entry, cols, ncols, cols[0], enc, layout, options,
+	rel = aggrun_train(relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */
@@ -287,7 +279,7 @@ aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char *
 	layout = aggrun_key_layout(enc, what, options);
 	l = agg_layout_parse(layout);
 	/* 'aggregate_keys': the key column is the label, read as text */
-	rel = aggrun_train(fcinfo, relid, "aggregate_keys", cols, ncols, key, enc, layout,
+	rel = aggrun_train(relid, "aggregate_keys", cols, ncols, key, enc, layout,
 					   DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 														  CStringGetTextDatum("max_keys"))),
 					   epsilon, delta);

@@ -60,7 +60,7 @@ extern void aggrun_check_options(Jsonb *options);
 
 /*
  * Runs what grouped by group_by on relid (locked, its columns cols checked)
- * through dpobj.train()'s sealed path and fills fcinfo's materialized
+ * through the sealed path (context/sealedrun.h) and fills fcinfo's materialized
  * result (InitMaterializedSRF done) with aggregate()'s rows; enc is the
  * columns' encoding if the caller already has it, else NULL.  entry is
  * the name the ledger records: "aggregate", or "describe" (an alias of it).

@@ -17,7 +17,7 @@
  *	     budget's run lock and the target name's lock, so that of two calls
  *	     naming one target the second is refused here, not at CREATE TABLE
  *	     after its charge;
- *	  2. train()'s sealed path with the mechanism 'synthesize' (train.c):
+ *	  2. the sealed path with the mechanism 'synthesize' (sealedrun.h):
  *	     charged once before the first row, one scan into the marginal
  *	     counts, the rounds, the model released and stored by name;
  *	  3. post-processing as the caller (this function is SECURITY INVOKER
@@ -60,6 +60,8 @@
 
 #include "base/pg_compat.h"
 #include "base/privileged.h"
+#include "base/options.h"
+#include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "model/model.h"
 #include "model/kinds.h"
@@ -246,6 +248,7 @@ static void
 synthesize_options(Jsonb *options, SynthCall *c)
 {
 	JsonbValue *v;
+	JsonbValue	dv;
 	const char *integer;
 
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
@@ -270,11 +273,9 @@ synthesize_options(Jsonb *options, SynthCall *c)
 	if (integer != NULL)
 		options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
 													 DirectFunctionCall1(jsonb_in, CStringGetDatum(integer))));
-	c->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-													DirectFunctionCall1(jsonb_in, CStringGetDatum(
-														psprintf("{\"encoding\": %s, \"domains\": %s}",
-																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)),
-																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)))))));
+	/* the mechanism's "domains": the encoding, which the run gets itself */
+	JsonbToJsonbValue(c->enc, &dv);
+	c->options = dp_options_put(options, "domains", &dv);
 }
 
 /*
@@ -396,28 +397,22 @@ synthesize_target(text *target, SynthCall *c)
 		c->model_name = pstrdup(rv->relname);
 }
 
-/* train()'s arguments: (rel, 'synthesize', columns, label, epsilon, delta, options, name) */
+/* the run's request: (rel, 'synthesize', columns, epsilon, delta, options, name) */
 static void
-synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
-					  Datum epsilon, Datum delta)
+synthesize_request(DPRunRequest *req, const SynthCall *c, Numeric epsilon, Numeric delta)
 {
-	Datum	   *cd = palloc(sizeof(Datum) * c->ncols);
-
-	for (int i = 0; i < c->ncols; i++)
-		cd[i] = CStringGetTextDatum(c->cols[i]);
-	InitFunctionCallInfoData(*tc, flinfo, 8, InvalidOid, NULL, NULL);
-	tc->args[0].value = ObjectIdGetDatum(c->relid);
-	tc->args[1].value = CStringGetTextDatum("synthesize");
-	tc->args[2].value = PointerGetDatum(construct_array(cd, c->ncols, TEXTOID, -1, false,
-														TYPALIGN_INT));
+	memset(req, 0, sizeof(*req));
+	req->relid = c->relid;
+	req->mechanism = "synthesize";
+	req->own_entry = true;
+	req->columns = dp_run_columns(c->cols, c->ncols);
 	/* the label is unused ('synthesize' has none) */
-	tc->args[3].value = CStringGetTextDatum(c->cols[0]);
-	tc->args[4].value = epsilon;
-	tc->args[5].value = delta;
-	tc->args[6].value = JsonbPGetDatum(c->options);
-	tc->args[7].value = CStringGetTextDatum(c->model_name);
-	for (int i = 0; i < 8; i++)
-		tc->args[i].isnull = false;
+	req->label = c->cols[0];
+	req->epsilon = epsilon;
+	req->delta = delta;
+	req->options = c->options;
+	req->encoding = c->enc;
+	req->model_name = c->model_name;
 }
 
 /*
@@ -510,7 +505,7 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 void
 synthesize_check_job(FunctionCallInfo fcinfo)
 {
-	LOCAL_FCINFO(tc, 8);
+	DPRunRequest req;
 	SynthCall	c;
 	Jsonb	   *options = PG_GETARG_JSONB_P(6);
 	JsonbValue *t = getKeyJsonValueFromContainer(&options->root, "target", 6, NULL);
@@ -523,8 +518,8 @@ synthesize_check_job(FunctionCallInfo fcinfo)
 					   "Pass model_name => NULL (the default: the target's name).");
 	synthesize_prepare(PG_GETARG_OID(0), cstring_to_text_with_len(t->val.string.val, t->val.string.len),
 					   PG_GETARG_ARRAYTYPE_P(2), synthesize_without(options, "target"), &c);
-	synthesize_train_args(tc, fcinfo->flinfo, &c, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5));
-	dpobj_train_validate_entry(tc);
+	synthesize_request(&req, &c, PG_GETARG_NUMERIC(4), PG_GETARG_NUMERIC(5));
+	dp_sealed_check(&req);
 }
 
 /* the model's noisy row count, rounded (post-processing; at least 1 by construction) */
@@ -568,12 +563,12 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 
 	/* charged once, before the first row; every later step is post-processing */
 	{
-		LOCAL_FCINFO(tc, 8);
+		DPRunRequest req;
 
-		synthesize_train_args(tc, fcinfo->flinfo, &c,
-							  DirectFunctionCall1(float8_numeric, fcinfo->args[2].value),
-							  DirectFunctionCall1(float8_numeric, fcinfo->args[3].value));
-		model = train_evaluate(tc);
+		synthesize_request(&req, &c,
+						   DatumGetNumeric(DirectFunctionCall1(float8_numeric, fcinfo->args[2].value)),
+						   DatumGetNumeric(DirectFunctionCall1(float8_numeric, fcinfo->args[3].value)));
+		model = dp_sealed_run(&req);
 	}
 	n = c.rows > 0 ? c.rows : synthesize_model_rows(model);
 	synthesize_write(&c, model, n);
