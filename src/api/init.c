@@ -27,6 +27,7 @@
 #include "base/waitsink.h"
 #include "families/registry.h"
 #include "protected/selecthint.h"
+#include "protected/sqlfront.h"
 
 PG_MODULE_MAGIC;
 
@@ -58,6 +59,8 @@ _PG_init(void)
 
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();
+	/* EXPLAIN of a private query: its cost and accuracy (sqlexplain.c) */
+	sqlexplain_init();
 	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
 	role_guard_init();
 

@@ -7,7 +7,7 @@
 # an indexed filter column), runs every mechanism (the families' [neighbours] lines,
 # tests/families/README) in both through
 # dpobj.train() and through dpobj.submit() (jobs: see JOB_EVERY), and dpobj.evaluate() with every model of
-# eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
+# eval_models.txt (valid and forged), dpobj.aggregate(), a private SQL query and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
@@ -872,6 +872,14 @@ agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_val
 # level, no declaration read): no key is released (each w.p. < e^-25), in both databases
 agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
   FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
+# a private SQL query (src/protected/sqlfront.c): the scenario's filter as its WHERE (or none),
+# the same statistics by the declared levels of grp and y, typed columns
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -901,6 +909,8 @@ for sline in "${SCENS[@]}"; do
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -912,6 +922,7 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
+    compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
