@@ -162,9 +162,9 @@ selecthint_private_relid(Query *query, bool hint)
 	if (hint)
 		hint_error(found.relid);
 	if (found.in_top && (compat_query_nrtes(query) > 1 || list_length(query->jointree->fromlist) != 1))
-		sqlcompile_refuse("joins (one protected table per query, for now)");
+		sqlexpr_refuse("joins (one protected table per query, for now)");
 	if (!found.top_first || found.n > 1)
-		sqlcompile_refuse("a protected table in a subquery, a WITH query, a set operation "
+		sqlexpr_refuse("a protected table in a subquery, a WITH query, a set operation "
 						  "or a statement other than SELECT");
 	return found.relid;
 }
@@ -221,7 +221,7 @@ selecthint_post_parse_analyze(ParseState *pstate, Query *query, JumbleState *jst
 	{
 		if (IsA(query->utilityStmt, CreateTableAsStmt) && !hint_suspended &&
 			OidIsValid(selecthint_private_relid(inner, dpobj_query_epsilon <= 0)))
-			sqlcompile_refuse("SELECT INTO and CREATE TABLE AS (run the SELECT, then store its rows)");
+			sqlexpr_refuse("SELECT INTO and CREATE TABLE AS (run the SELECT, then store its rows)");
 		check_query(inner);
 	}
 }

@@ -50,17 +50,6 @@ typedef struct SqlState
 	StringInfoData outputs;		/* the plan's "outputs" */
 } SqlState;
 
-void
-sqlcompile_refuse(const char *construct)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("dpobj: a private query does not allow %s", construct),
-			 errhint("A private query on a protected table is one aggregate SELECT: count, sum, avg, "
-					 "variance, stddev, min, max, percentile_cont/disc; WHERE conditions; GROUP BY "
-					 "columns; HAVING, ORDER BY, LIMIT (docs/REFERENCE.md, \"query\").")));
-}
-
 /* the query's shape: one table, no construct outside the subset */
 static void
 sqlcompile_shape(Query *q)
@@ -70,39 +59,39 @@ sqlcompile_shape(Query *q)
 		linitial(q->jointree->fromlist) : NULL;
 
 	if (q->commandType != CMD_SELECT)
-		sqlcompile_refuse("data-modifying statements");
+		sqlexpr_refuse("data-modifying statements");
 	if (q->utilityStmt != NULL && !IsA(q->utilityStmt, DeclareCursorStmt))
-		sqlcompile_refuse("utility statements");
+		sqlexpr_refuse("utility statements");
 	if (q->setOperations != NULL)
-		sqlcompile_refuse("set operations (UNION, INTERSECT, EXCEPT)");
+		sqlexpr_refuse("set operations (UNION, INTERSECT, EXCEPT)");
 	if (q->cteList != NIL)
-		sqlcompile_refuse("WITH queries");
+		sqlexpr_refuse("WITH queries");
 	if (q->hasSubLinks)
-		sqlcompile_refuse("subqueries");
+		sqlexpr_refuse("subqueries");
 	if (q->hasWindowFuncs)
-		sqlcompile_refuse("window functions");
+		sqlexpr_refuse("window functions");
 	if (q->hasTargetSRFs)
-		sqlcompile_refuse("set-returning functions");
+		sqlexpr_refuse("set-returning functions");
 	if (q->distinctClause != NIL)
-		sqlcompile_refuse("SELECT DISTINCT");
+		sqlexpr_refuse("SELECT DISTINCT");
 	if (q->rowMarks != NIL || q->hasForUpdate)
-		sqlcompile_refuse("FOR UPDATE and FOR SHARE");
+		sqlexpr_refuse("FOR UPDATE and FOR SHARE");
 	if (q->groupingSets != NIL)
-		sqlcompile_refuse("GROUPING SETS, ROLLUP and CUBE");
+		sqlexpr_refuse("GROUPING SETS, ROLLUP and CUBE");
 	if (compat_query_nrtes(q) != 1 || from == NULL || !IsA(from, RangeTblRef) ||
 		((RangeTblRef *) from)->rtindex != 1)
-		sqlcompile_refuse("joins (one protected table per query, for now)");
+		sqlexpr_refuse("joins (one protected table per query, for now)");
 	if (rte->tablesample != NULL)
-		sqlcompile_refuse("TABLESAMPLE");
+		sqlexpr_refuse("TABLESAMPLE");
 	if (!q->hasAggs && q->groupClause == NIL)
-		sqlcompile_refuse("row-level output (a column that is not grouped, or no aggregate)");
+		sqlexpr_refuse("row-level output (a column that is not grouped, or no aggregate)");
 }
 
 /* a function of the post-processing that is not PostgreSQL's own, or volatile */
 static bool
 sqlcompile_foreign_fn(Oid fn, void *context)
 {
-	return !sqlcompile_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE ||
+	return !sqlexpr_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE ||
 		func_volatile(fn) == PROVOLATILE_VOLATILE;
 }
 
@@ -115,7 +104,7 @@ sqlcompile_post_walker(Node *node, void *context)
 	if (IsA(node, Aggref))
 		return false;			/* compiled on its own */
 	if (check_functions_in_node(node, sqlcompile_foreign_fn, NULL))
-		sqlcompile_refuse("functions and operators that are not PostgreSQL's own, nor volatile ones");
+		sqlexpr_refuse("functions and operators that are not PostgreSQL's own, nor volatile ones");
 	return expression_tree_walker(node, sqlcompile_post_walker, context);
 }
 
@@ -157,10 +146,10 @@ sqlcompile_groups(SqlState *s, StringInfo group_by)
 		Var		   *v = (Var *) sqlcompile_resolve(s, (Node *) tle->expr);
 
 		if (!IsA(v, Var) || v->varno != 1 || v->varlevelsup != 0)
-			sqlcompile_refuse("GROUP BY expressions (group by plain columns)");
+			sqlexpr_refuse("GROUP BY expressions (group by plain columns)");
 		for (int i = 0; i < c->ngroups; i++)
 			if (c->gattnos[i] == v->varattno)
-				sqlcompile_refuse("GROUP BY naming a column twice");
+				sqlexpr_refuse("GROUP BY naming a column twice");
 		c->names[c->ngroups] = sqlexpr_column(s->relid, v->varattno);
 		c->types[c->ngroups] = v->vartype;
 		c->typmods[c->ngroups] = v->vartypmod;
@@ -194,7 +183,7 @@ sqlcompile_stat(SqlState *s, const char *json)
 static Node *
 sqlcompile_strip(Node *arg)
 {
-	while (arg && IsA(arg, FuncExpr) && sqlcompile_builtin(((FuncExpr *) arg)->funcid) &&
+	while (arg && IsA(arg, FuncExpr) && sqlexpr_builtin(((FuncExpr *) arg)->funcid) &&
 		   ((FuncExpr *) arg)->funcformat != COERCE_EXPLICIT_CALL &&
 		   list_length(((FuncExpr *) arg)->args) >= 1 &&
 		   sqlexpr_numeric_type(((FuncExpr *) arg)->funcresulttype) &&
@@ -232,7 +221,7 @@ sqlcompile_q(Aggref *a)
 	double		v;
 
 	if (q == NULL || q->constisnull || exprType(linitial(a->aggdirectargs)) != FLOAT8OID)
-		sqlcompile_refuse("percentiles other than of one constant fraction");
+		sqlexpr_refuse("percentiles other than of one constant fraction");
 	getTypeOutputInfo(q->consttype, &out, &varlena);
 	v = strtod(OidOutputFunctionCall(out, q->constvalue), NULL);
 	if (!(v >= 0 && v <= 1))
@@ -267,18 +256,18 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	const char *fn = "value";
 	int			k = c->noutputs;
 
-	if (!sqlcompile_builtin(a->aggfnoid) || get_func_namespace(a->aggfnoid) != PG_CATALOG_NAMESPACE)
-		sqlcompile_refuse("aggregates that are not PostgreSQL's own");
+	if (!sqlexpr_builtin(a->aggfnoid) || get_func_namespace(a->aggfnoid) != PG_CATALOG_NAMESPACE)
+		sqlexpr_refuse("aggregates that are not PostgreSQL's own");
 	if (a->agglevelsup != 0)
-		sqlcompile_refuse("outer-level aggregates");
+		sqlexpr_refuse("outer-level aggregates");
 	if (a->aggfilter != NULL)
-		sqlcompile_refuse("FILTER (WHERE ...) on an aggregate");
+		sqlexpr_refuse("FILTER (WHERE ...) on an aggregate");
 	if (a->aggdistinct != NIL)
-		sqlcompile_refuse("DISTINCT aggregates");
+		sqlexpr_refuse("DISTINCT aggregates");
 	if (a->aggkind == AGGKIND_NORMAL && a->aggorder != NIL)
-		sqlcompile_refuse("ORDER BY within an aggregate");
+		sqlexpr_refuse("ORDER BY within an aggregate");
 	if (list_length(a->args) > 1)
-		sqlcompile_refuse(psprintf("%s() of several arguments", name));
+		sqlexpr_refuse(psprintf("%s() of several arguments", name));
 	initStringInfo(&b);
 	if (strcmp(name, "count") == 0 && (a->aggstar || arg == NULL))
 		appendStringInfoString(&b, "{\"stat\": \"count\"");
@@ -287,7 +276,7 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 		Var		   *v = sqlexpr_plain_var(arg);
 
 		if (v == NULL || !sqlcompile_notnull(s->relid, v->varattno))
-			sqlcompile_refuse("count(x) of a nullable column or an expression (count(*) with WHERE x IS NOT NULL counts the same)");
+			sqlexpr_refuse("count(x) of a nullable column or an expression (count(*) with WHERE x IS NOT NULL counts the same)");
 		appendStringInfoString(&b, "{\"stat\": \"count\"");
 	}
 	else if (a->aggkind == AGGKIND_ORDERED_SET &&
@@ -297,7 +286,7 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 		sqlcompile_arg(s, &b, arg);
 	}
 	else if (a->aggkind != AGGKIND_NORMAL)
-		sqlcompile_refuse(psprintf("the ordered-set aggregate %s()", name));
+		sqlexpr_refuse(psprintf("the ordered-set aggregate %s()", name));
 	else if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
 	{
 		appendStringInfo(&b, "{\"stat\": \"quantile\", \"q\": %.15g",
@@ -318,12 +307,12 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 		fn = name[0] == 's' ? "sqrt" : "value";
 	}
 	else
-		sqlcompile_refuse(psprintf("the aggregate %s()", name));
+		sqlexpr_refuse(psprintf("the aggregate %s()", name));
 	appendStringInfoChar(&b, '}');
 	if (getBaseType(a->aggtype) != INT2OID && getBaseType(a->aggtype) != INT4OID &&
 		getBaseType(a->aggtype) != INT8OID && getBaseType(a->aggtype) != FLOAT4OID &&
 		getBaseType(a->aggtype) != FLOAT8OID && getBaseType(a->aggtype) != NUMERICOID)
-		sqlcompile_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
+		sqlexpr_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
 	c->labels[k] = arg == NULL ? psprintf("%s(*)", name) :
 		psprintf("%s(%s)", name, sqlexpr_plain_var(sqlcompile_strip(arg)) ?
 				 sqlexpr_column(s->relid, sqlexpr_plain_var(sqlcompile_strip(arg))->varattno) : "...");
@@ -455,8 +444,8 @@ sqlcompile_query(Query *query, Oid relid)
 	sqlcompile_post_walker(query->limitCount, NULL);
 	sqlcompile_post_walker(query->limitOffset, NULL);
 	foreach(lc, query->sortClause)
-		if (!sqlcompile_builtin(lfirst_node(SortGroupClause, lc)->sortop))
-			sqlcompile_refuse("ORDER BY operators that are not PostgreSQL's own");
+		if (!sqlexpr_builtin(lfirst_node(SortGroupClause, lc)->sortop))
+			sqlexpr_refuse("ORDER BY operators that are not PostgreSQL's own");
 	sqlcompile_agg_walker((Node *) query->targetList, &aggs);
 	sqlcompile_agg_walker(query->havingQual, &aggs);
 	sqlcompile_alloc(s.c, list_length(query->groupClause) + list_length(aggs) + 1);

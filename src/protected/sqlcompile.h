@@ -49,11 +49,11 @@ typedef struct SqlCompiled
  */
 extern SqlCompiled *sqlcompile_query(Query *query, Oid relid);
 
-/* the refusal of a construct a private query may not use (0A000) */
-extern pg_noreturn void sqlcompile_refuse(const char *construct);
+/* the refusal of a construct a private query may not use (0A000; sqlexpr.c) */
+extern pg_noreturn void sqlexpr_refuse(const char *construct);
 
 /* true if a function OID is PostgreSQL's own (below FirstNormalObjectId) */
-extern bool sqlcompile_builtin(Oid oid);
+extern bool sqlexpr_builtin(Oid oid);
 
 /*
  * The JSON expression of an expression over relid's row (sqlexpr.c):

@@ -33,8 +33,19 @@
 
 #include "protected/sqlcompile.h"
 
+void
+sqlexpr_refuse(const char *construct)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("dpobj: a private query does not allow %s", construct),
+			 errhint("A private query on a protected table is one aggregate SELECT: count, sum, avg, "
+					 "variance, stddev, min, max, percentile_cont/disc; WHERE conditions; GROUP BY "
+					 "columns; HAVING, ORDER BY, LIMIT (docs/REFERENCE.md, \"query\").")));
+}
+
 bool
-sqlcompile_builtin(Oid oid)
+sqlexpr_builtin(Oid oid)
 {
 	return OidIsValid(oid) && oid < FirstNormalObjectId;
 }
@@ -43,7 +54,7 @@ char *
 sqlexpr_column(Oid relid, AttrNumber attno)
 {
 	if (attno <= 0)
-		sqlcompile_refuse("system columns and whole-row references");
+		sqlexpr_refuse("system columns and whole-row references");
 	return get_attname(relid, attno, false);
 }
 
@@ -69,7 +80,7 @@ sqlexpr_folded_const(Node *node)
 			return (Const *) node;
 		if (IsA(node, RelabelType))
 			node = (Node *) ((RelabelType *) node)->arg;
-		else if (f != NULL && list_length(f->args) >= 1 && sqlcompile_builtin(f->funcid) &&
+		else if (f != NULL && list_length(f->args) >= 1 && sqlexpr_builtin(f->funcid) &&
 				 (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST) &&
 				 sqlexpr_numeric_type(f->funcresulttype) &&
 				 sqlexpr_numeric_type(exprType(linitial(f->args))))
@@ -92,8 +103,8 @@ sqlexpr_numeric_type(Oid t)
 static char *
 sqlexpr_func_name(Oid fn)
 {
-	if (!sqlcompile_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE)
-		sqlcompile_refuse("functions that are not PostgreSQL's own");
+	if (!sqlexpr_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE)
+		sqlexpr_refuse("functions that are not PostgreSQL's own");
 	return get_func_name(fn);
 }
 
@@ -104,7 +115,7 @@ sqlexpr_builtin_op(Oid op)
 	Form_pg_operator f;
 	char	   *name = NULL;
 
-	if (!sqlcompile_builtin(op))
+	if (!sqlexpr_builtin(op))
 		return NULL;
 	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
 	if (!HeapTupleIsValid(tup))
@@ -123,7 +134,7 @@ sqlexpr_op_name(Oid op)
 	char	   *name = sqlexpr_builtin_op(op);
 
 	if (name == NULL)
-		sqlcompile_refuse("operators that are not PostgreSQL's own");
+		sqlexpr_refuse("operators that are not PostgreSQL's own");
 	return name;
 }
 
@@ -162,7 +173,7 @@ sqlexpr_const(StringInfo b, Const *c)
 	if (sqlexpr_numeric_type(t))
 	{
 		if (strcmp(s, "NaN") == 0 || strstr(s, "nfinity") != NULL)
-			sqlcompile_refuse("NaN and infinite constants");
+			sqlexpr_refuse("NaN and infinite constants");
 		appendStringInfo(b, "{\"num\": %s}", s);
 		return;
 	}
@@ -173,7 +184,7 @@ sqlexpr_const(StringInfo b, Const *c)
 	else if (t == TIMESTAMPOID)
 		appendStringInfoString(b, "{\"timestamp\": ");
 	else
-		sqlcompile_refuse(psprintf("constants of type %s", format_type_be(t)));
+		sqlexpr_refuse(psprintf("constants of type %s", format_type_be(t)));
 	escape_json(b, s);
 	appendStringInfoChar(b, '}');
 }
@@ -211,10 +222,10 @@ sqlexpr_func(StringInfo b, FuncExpr *f, Oid relid)
 			sqlexpr_value(b, linitial(f->args), relid);
 			return;
 		}
-		sqlcompile_refuse(psprintf("casts to %s", format_type_be(f->funcresulttype)));
+		sqlexpr_refuse(psprintf("casts to %s", format_type_be(f->funcresulttype)));
 	}
 	if (f->funcretset)
-		sqlcompile_refuse("set-returning functions");
+		sqlexpr_refuse("set-returning functions");
 	if (strcmp(name, "abs") == 0 && list_length(f->args) == 1)
 		sqlexpr_op(b, "abs", f->args, relid, false);
 	else if ((strcmp(name, "date_part") == 0 || strcmp(name, "extract") == 0) &&
@@ -226,13 +237,13 @@ sqlexpr_func(StringInfo b, FuncExpr *f, Oid relid)
 		char	   *field = TextDatumGetCString(((Const *) linitial(f->args))->constvalue);
 
 		if (!sqlexpr_is(field, fields))
-			sqlcompile_refuse(psprintf("extract(%s ...)", field));
+			sqlexpr_refuse(psprintf("extract(%s ...)", field));
 		appendStringInfo(b, "{\"op\": \"extract\", \"field\": \"%s\", \"args\": [", field);
 		sqlexpr_value(b, lsecond(f->args), relid);
 		appendStringInfoString(b, "]}");
 	}
 	else
-		sqlcompile_refuse(psprintf("the function %s()", name));
+		sqlexpr_refuse(psprintf("the function %s()", name));
 }
 
 /* CASE WHEN c THEN v ... ELSE v END (a CASE x WHEN ... form: refused) */
@@ -242,7 +253,7 @@ sqlexpr_case(StringInfo b, CaseExpr *c, Oid relid)
 	ListCell   *lc;
 
 	if (c->arg != NULL)
-		sqlcompile_refuse("CASE x WHEN ... (write CASE WHEN x = ... instead)");
+		sqlexpr_refuse("CASE x WHEN ... (write CASE WHEN x = ... instead)");
 	appendStringInfoString(b, "{\"op\": \"case\", \"when\": [");
 	foreach(lc, c->args)
 	{
@@ -290,7 +301,7 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 	else if (IsA(node, Const))
 		sqlexpr_const(b, (Const *) node);
 	else if (IsA(node, Param))
-		sqlcompile_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
+		sqlexpr_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
 	else if (sqlexpr_is_condition(node))
 	{
 		appendStringInfoString(b, "{\"op\": \"bool\", \"args\": [");
@@ -303,14 +314,14 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 		char	   *name = sqlexpr_op_name(o->opno);
 
 		if (!sqlexpr_numeric_type(o->opresulttype))
-			sqlcompile_refuse(psprintf("the operator %s on %s", name, format_type_be(o->opresulttype)));
+			sqlexpr_refuse(psprintf("the operator %s on %s", name, format_type_be(o->opresulttype)));
 		if (list_length(o->args) == 1 && strcmp(name, "-") == 0)
 			sqlexpr_op(b, "neg", o->args, relid, false);
 		else if (list_length(o->args) == 2 &&
 				 sqlexpr_is(name, (const char *const[]) {"+", "-", "*", "/", NULL}))
 			sqlexpr_op(b, name, o->args, relid, false);
 		else
-			sqlcompile_refuse(psprintf("the operator %s", name));
+			sqlexpr_refuse(psprintf("the operator %s", name));
 	}
 	else if (IsA(node, FuncExpr))
 		sqlexpr_func(b, (FuncExpr *) node, relid);
@@ -319,7 +330,7 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 	else if (IsA(node, CaseExpr))
 		sqlexpr_case(b, (CaseExpr *) node, relid);
 	else
-		sqlcompile_refuse("this kind of expression in WHERE or in an aggregate's argument");
+		sqlexpr_refuse("this kind of expression in WHERE or in an aggregate's argument");
 }
 
 /* x IN (k, ...) / x = ANY('{...}'), and NOT IN */
@@ -331,7 +342,7 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 	bool		negated = !s->useOr && strcmp(name, "<>") == 0;
 
 	if (!(s->useOr && strcmp(name, "=") == 0) && !negated)
-		sqlcompile_refuse(psprintf("%s ANY/ALL", name));
+		sqlexpr_refuse(psprintf("%s ANY/ALL", name));
 	if (negated)
 		appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 	appendStringInfoString(b, "{\"op\": \"in\", \"args\": [");
@@ -343,7 +354,7 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 		foreach(lc, ((ArrayExpr *) rhs)->elements)
 		{
 			if (!IsA(lfirst(lc), Const))
-				sqlcompile_refuse("IN lists of anything but constants");
+				sqlexpr_refuse("IN lists of anything but constants");
 			appendStringInfoString(b, ", ");
 			sqlexpr_const(b, lfirst(lc));
 		}
@@ -370,7 +381,7 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 		}
 	}
 	else
-		sqlcompile_refuse("IN lists of anything but constants");
+		sqlexpr_refuse("IN lists of anything but constants");
 	appendStringInfoString(b, negated ? "]}]}" : "]}");
 }
 
@@ -383,14 +394,14 @@ sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
 		strcmp(name, "~~*") == 0 || strcmp(name, "!~~*") == 0 ? "ilike" : NULL;
 
 	if (list_length(o->args) != 2)
-		sqlcompile_refuse(psprintf("the operator %s", name));
+		sqlexpr_refuse(psprintf("the operator %s", name));
 	if (like != NULL)
 	{
 		Var		   *v = sqlexpr_plain_var(linitial(o->args));
 		Node	   *p = lsecond(o->args);
 
 		if (v == NULL || !IsA(p, Const) || ((Const *) p)->constisnull)
-			sqlcompile_refuse("LIKE other than column LIKE 'constant pattern'");
+			sqlexpr_refuse("LIKE other than column LIKE 'constant pattern'");
 		if (name[0] == '!')
 			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 		appendStringInfo(b, "{\"op\": \"%s\", \"args\": [{\"col\": ", like);
@@ -401,7 +412,7 @@ sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
 		return;
 	}
 	if (!sqlexpr_is(name, cmp_ops))
-		sqlcompile_refuse(psprintf("the operator %s", name));
+		sqlexpr_refuse(psprintf("the operator %s", name));
 	sqlexpr_op(b, name, o->args, relid, false);
 }
 
@@ -429,7 +440,7 @@ sqlexpr_condition(StringInfo b, Node *node, Oid relid)
 		NullTest   *n = (NullTest *) node;
 
 		if (n->argisrow)
-			sqlcompile_refuse("IS NULL on a row");
+			sqlexpr_refuse("IS NULL on a row");
 		if (n->nulltesttype == IS_NOT_NULL)
 			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 		sqlexpr_op(b, "is_null", list_make1(n->arg), relid, false);
@@ -441,7 +452,7 @@ sqlexpr_condition(StringInfo b, Node *node, Oid relid)
 	else if (IsA(node, OpExpr))
 		sqlexpr_compare(b, (OpExpr *) node, relid);
 	else if (IsA(node, Param))
-		sqlcompile_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
+		sqlexpr_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
 	else
-		sqlcompile_refuse("this kind of condition in WHERE");
+		sqlexpr_refuse("this kind of condition in WHERE");
 }

@@ -68,7 +68,7 @@ sqlfront_mutator(Node *node, SqlFrontMap *m)
 		for (int i = 0; v != NULL && i < c->ngroups; i++)
 			if (v->varno == 1 && v->varattno == c->gattnos[i])
 				return (Node *) sqlfront_var(c, i);
-		sqlcompile_refuse("row-level output (a column that is not grouped)");
+		sqlexpr_refuse("row-level output (a column that is not grouped)");
 	}
 	return expression_tree_mutator(node, sqlfront_mutator, m);
 }
