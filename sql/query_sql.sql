@@ -122,6 +122,13 @@ SET dpobj.query_epsilon = 0;
 SELECT sqlstate, message FROM regress.err($$EXECUTE q1$$);
 SET dpobj.query_epsilon = 2000;
 DEALLOCATE q1;
+-- query parameters as the values of "column op $n": set when the query runs
+PREPARE qp(text, int) AS SELECT count(*) FROM regress_q.people WHERE sex = $1 AND hours >= $2;
+EXECUTE qp('F', 50);
+EXECUTE qp('M', 0);
+SELECT sqlstate, message FROM regress.err($$EXECUTE qp(NULL, 0)$$);
+SELECT regress_q.explain($$EXECUTE qp('F', 50)$$);
+DEALLOCATE qp;
 -- a cursor: one charge
 BEGIN;
 DECLARE c1 CURSOR FOR SELECT race, count(*) FROM regress_q.people GROUP BY race ORDER BY race;
@@ -209,7 +216,8 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.peopl
 SELECT sqlstate, message FROM regress.err($$INSERT INTO regress_q.people (i) SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP TABLE x AS SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) INTO TEMP x FROM regress_q.people$$);
-PREPARE qp(text) AS SELECT count(*) FROM regress_q.people WHERE sex = $1;
+PREPARE qp2(numeric) AS SELECT sum(hours * $1) FROM regress_q.people;
+PREPARE qp3(text) AS SELECT count(*) FROM regress_q.people WHERE sex = $1 OR race = 'a';
 SELECT sqlstate, message FROM regress.err($$SELECT max(sex) FROM regress_q.people$$);
 -- a user-defined function or operator (in the analyst's own schema) is never compiled
 RESET ROLE;

@@ -170,10 +170,14 @@ typedef char compat_b64_byte;
  * EXPLAIN's planning and output of one query, as ExplainOneQuery() without
  * a hook (for an ExplainOneQuery_hook that adds lines, sqlexplain.c, the
  * only includer that defines COMPAT_WANT_EXPLAIN): 17 exports it as
- * standard_ExplainOneQuery(); before, its body is written here.
+ * standard_ExplainOneQuery(); before, its body is written here.  18 moved
+ * ExplainState's definition into commands/explain_state.h.
  */
 #ifdef COMPAT_WANT_EXPLAIN
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_state.h"	/* 18 moved ExplainState here */
+#endif
 #include "executor/instrument.h"
 #include "portability/instr_time.h"
 #include "tcop/tcopprot.h"

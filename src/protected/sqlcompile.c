@@ -48,6 +48,7 @@ typedef struct SqlState
 	List	   *stats;			/* each statistic's JSON text, distinct */
 	SqlCompiled *c;
 	StringInfoData outputs;		/* the plan's "outputs" */
+	int			nfilter;		/* "filter" conditions so far */
 } SqlState;
 
 /* the query's shape: one table, no construct outside the subset */
@@ -343,50 +344,82 @@ sqlcompile_agg_walker(Node *node, List **aggs)
 	return expression_tree_walker(node, sqlcompile_agg_walker, aggs);
 }
 
-/* a WHERE conjunct "column op constant" of the column's own type as a filter, else false */
+/* {"column": c, "op": op, "value": ...} opened, up to the value */
+static void
+sqlcompile_filter_open(SqlState *s, StringInfo f, Var *v, const char *op)
+{
+	appendStringInfo(f, "%s{\"column\": ", f->len > 1 ? ", " : "");
+	escape_json(f, sqlexpr_column(s->relid, v->varattno));
+	appendStringInfo(f, ", \"op\": \"%s\", \"value\": ", op);
+	s->nfilter++;
+}
+
+/*
+ * A query parameter as a filter's value: null in the plan, set when the
+ * query runs (sqlfront.c) from the parameter's text, read as the column's type
+ */
+static bool
+sqlcompile_filter_param(SqlState *s, Param *p)
+{
+	s->c->params = lappend(s->c->params, p);
+	s->c->param_filters = lappend_int(s->c->param_filters, s->nfilter - 1);
+	return true;
+}
+
+/*
+ * A WHERE conjunct as a filter condition, else false: a boolean column or
+ * NOT one (= true, = false: NULL passes neither), or "column op constant"
+ * (or a query parameter) of the column's own type, the constant's own text
+ * read as that type (numeric casts of it are exact)
+ */
 static bool
 sqlcompile_filter(SqlState *s, StringInfo f, Node *cond)
 {
 	static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=", NULL};
 	static const char *const flipped[] = {"=", "<>", ">", ">=", "<", "<=", NULL};
 	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
-	Var		   *v;
+	bool		negated = is_notclause(cond);
+	Var		   *v = sqlexpr_plain_var(negated ? (Node *) get_notclausearg((Expr *) cond) : cond);
+	Node	   *kn;
 	Const	   *k;
+	Param	   *pr;
 	char	   *name;
 	bool		flip;
 	Oid			out;
 	bool		varlena;
-	bool		negated = is_notclause(cond);
 
-	/* a boolean column, or NOT one: = true, = false (NULL passes neither) */
-	v = sqlexpr_plain_var(negated ? (Node *) get_notclausearg((Expr *) cond) : cond);
 	if (v != NULL && v->varattno > 0 && getBaseType(v->vartype) == BOOLOID)
 	{
-		appendStringInfo(f, "%s{\"column\": ", f->len > 1 ? ", " : "");
-		escape_json(f, sqlexpr_column(s->relid, v->varattno));
-		appendStringInfo(f, ", \"op\": \"=\", \"value\": %s}", negated ? "false" : "true");
+		sqlcompile_filter_open(s, f, v, "=");
+		appendStringInfo(f, "%s}", negated ? "false" : "true");
 		return true;
 	}
-
 	if (o == NULL || list_length(o->args) != 2 || get_op_rettype(o->opno) != BOOLOID ||
 		(name = sqlexpr_builtin_op(o->opno)) == NULL)
 		return false;
-	flip = sqlexpr_folded_const(linitial(o->args)) != NULL;
+	flip = IsA(sqlexpr_strip_numeric_casts(linitial(o->args)), Const) ||
+		IsA(sqlexpr_strip_numeric_casts(linitial(o->args)), Param);
 	v = sqlexpr_plain_var(flip ? lsecond(o->args) : linitial(o->args));
-	k = sqlexpr_folded_const(flip ? linitial(o->args) : lsecond(o->args));
-	/* the constant's own text read as the column's type: numeric casts are exact */
-	if (v == NULL || v->varattno <= 0 || k == NULL || k->constisnull ||
-		(k->consttype != v->vartype &&
-		 !(exprType(flip ? linitial(o->args) : lsecond(o->args)) == exprType((Node *) v) &&
-		   sqlexpr_numeric_type(k->consttype))))
+	kn = flip ? linitial(o->args) : lsecond(o->args);
+	k = sqlexpr_folded_const(kn);
+	pr = IsA(sqlexpr_strip_numeric_casts(kn), Param) ? (Param *) sqlexpr_strip_numeric_casts(kn) : NULL;
+	if (pr != NULL && pr->paramkind != PARAM_EXTERN)
+		return false;
+	/* the value's own type is the column's, or both are numeric (read exactly) */
+	if (v == NULL || v->varattno <= 0 || (k != NULL && k->constisnull) || (k == NULL && pr == NULL) ||
+		!((k ? k->consttype : pr->paramtype) == v->vartype ||
+		  (exprType(kn) == v->vartype && sqlexpr_numeric_type(k ? k->consttype : pr->paramtype))))
 		return false;
 	for (int i = 0; ops[i]; i++)
 		if (strcmp(name, ops[i]) == 0)
 		{
+			sqlcompile_filter_open(s, f, v, flip ? flipped[i] : ops[i]);
+			if (pr != NULL)
+			{
+				appendStringInfoString(f, "null}");
+				return sqlcompile_filter_param(s, pr);
+			}
 			getTypeOutputInfo(k->consttype, &out, &varlena);
-			appendStringInfo(f, "%s{\"column\": ", f->len > 1 ? ", " : "");
-			escape_json(f, sqlexpr_column(s->relid, v->varattno));
-			appendStringInfo(f, ", \"op\": \"%s\", \"value\": ", flip ? flipped[i] : ops[i]);
 			escape_json(f, OidOutputFunctionCall(out, k->constvalue));
 			appendStringInfoChar(f, '}');
 			return true;

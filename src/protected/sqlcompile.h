@@ -41,6 +41,8 @@ typedef struct SqlCompiled
 	List	   *aggrefs;		/* the distinct Aggrefs, output ngroups + i each */
 	char	  **labels;			/* per distinct aggregate, e.g. "avg(spend)" (EXPLAIN) */
 	Index		grouprte;		/* PostgreSQL 18's RTE_GROUP index, or 0 */
+	List	   *params;			/* query parameters: the values ... */
+	List	   *param_filters;	/* ... of these "filter" conditions (indexes) */
 } SqlCompiled;
 
 /*
@@ -71,6 +73,9 @@ extern char *sqlexpr_column(Oid relid, AttrNumber attno);
 
 /* a numeric type (or a domain over one): int2/4/8, float4/8, numeric */
 extern bool sqlexpr_numeric_type(Oid t);
+
+/* node under relabellings and casts between numeric types */
+extern Node *sqlexpr_strip_numeric_casts(Node *node);
 
 /* the constant under numeric casts (not evaluated: its own value), or NULL */
 extern Const *sqlexpr_folded_const(Node *node);

@@ -26,6 +26,7 @@
 #include "executor/spi.h"
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -43,6 +44,7 @@ sqlexplain_plan_of(Query *query)
 {
 	RangeTblEntry *rte;
 	FuncExpr   *f;
+	Node	   *arg;
 	Oid			nsp;
 
 	if (query->commandType != CMD_SELECT || list_length(query->rtable) != 1)
@@ -51,14 +53,19 @@ sqlexplain_plan_of(Query *query)
 	if (rte->rtekind != RTE_FUNCTION || list_length(rte->functions) != 1)
 		return NULL;
 	f = (FuncExpr *) linitial_node(RangeTblFunction, rte->functions)->funcexpr;
-	if (!IsA(f, FuncExpr) || list_length(f->args) != 1 || !IsA(linitial(f->args), Const) ||
-		((Const *) linitial(f->args))->constisnull)
+	if (!IsA(f, FuncExpr) || list_length(f->args) != 1)
 		return NULL;
 	nsp = get_func_namespace(f->funcid);
 	if (strcmp(get_func_name(f->funcid), "query_run") != 0 ||
 		strcmp(get_namespace_name(nsp), "dpobj") != 0)
 		return NULL;
-	return DatumGetJsonbP(((Const *) linitial(f->args))->constvalue);
+	/* the plan, under the jsonb_set() of each query parameter (sqlfront.c) */
+	arg = linitial(f->args);
+	while (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == F_JSONB_SET)
+		arg = linitial(((FuncExpr *) arg)->args);
+	if (!IsA(arg, Const) || ((Const *) arg)->constisnull)
+		return NULL;
+	return DatumGetJsonbP(((Const *) arg)->constvalue);
 }
 
 /* per statistic of p, its 95 % half-width at epsilon (NaN: depends on the count) */

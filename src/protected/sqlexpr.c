@@ -69,15 +69,13 @@ sqlexpr_plain_var(Node *node)
 	return NULL;
 }
 
-Const *
-sqlexpr_folded_const(Node *node)
+Node *
+sqlexpr_strip_numeric_casts(Node *node)
 {
 	while (node != NULL)
 	{
 		FuncExpr   *f = IsA(node, FuncExpr) ? (FuncExpr *) node : NULL;
 
-		if (IsA(node, Const))
-			return (Const *) node;
 		if (IsA(node, RelabelType))
 			node = (Node *) ((RelabelType *) node)->arg;
 		else if (f != NULL && list_length(f->args) >= 1 && sqlexpr_builtin(f->funcid) &&
@@ -86,9 +84,16 @@ sqlexpr_folded_const(Node *node)
 				 sqlexpr_numeric_type(exprType(linitial(f->args))))
 			node = linitial(f->args);
 		else
-			return NULL;
+			break;
 	}
-	return NULL;
+	return node;
+}
+
+Const *
+sqlexpr_folded_const(Node *node)
+{
+	node = sqlexpr_strip_numeric_casts(node);
+	return node != NULL && IsA(node, Const) ? (Const *) node : NULL;
 }
 
 bool
@@ -301,7 +306,7 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 	else if (IsA(node, Const))
 		sqlexpr_const(b, (Const *) node);
 	else if (IsA(node, Param))
-		sqlexpr_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
+		sqlexpr_refuse("query parameters ($1) but as the value of a condition \"column op $1\"");
 	else if (sqlexpr_is_condition(node))
 	{
 		appendStringInfoString(b, "{\"op\": \"bool\", \"args\": [");
@@ -452,7 +457,7 @@ sqlexpr_condition(StringInfo b, Node *node, Oid relid)
 	else if (IsA(node, OpExpr))
 		sqlexpr_compare(b, (OpExpr *) node, relid);
 	else if (IsA(node, Param))
-		sqlexpr_refuse("query parameters ($1) in a WHERE condition or an aggregate's argument");
+		sqlexpr_refuse("query parameters ($1) but as the value of a condition \"column op $1\"");
 	else
 		sqlexpr_refuse("this kind of condition in WHERE");
 }

@@ -18,11 +18,15 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parse_func.h"
 #include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
 
 #include "base/pg_compat.h"
 #include "protected/sqlcompile.h"
@@ -73,6 +77,56 @@ sqlfront_mutator(Node *node, SqlFrontMap *m)
 	return expression_tree_mutator(node, sqlfront_mutator, m);
 }
 
+/*
+ * query_run's argument: the plan, each query parameter's text set as the
+ * value of its filter condition when the query runs (jsonb_set(plan, path, to_jsonb(param::text)),
+ * a NULL parameter as JSON null, which aggregate() refuses)
+ */
+static Node *
+sqlfront_plan_arg(SqlCompiled *c)
+{
+	Node	   *arg = (Node *) makeConst(JSONBOID, -1, InvalidOid, -1, PointerGetDatum(c->plan),
+										 false, false);
+	ListCell   *lp,
+			   *lpath;
+
+	forboth(lp, c->params, lpath, c->param_filters)
+	{
+		Param	   *p = lfirst(lp);
+		Node	   *text = (Node *) p;
+		CoalesceExpr *value = makeNode(CoalesceExpr);
+		Datum		keys[4] = {CStringGetTextDatum("options"), CStringGetTextDatum("filter"),
+			CStringGetTextDatum(psprintf("%d", lfirst_int(lpath))), CStringGetTextDatum("value")};
+		Const	   *path = makeConst(TEXTARRAYOID, -1, InvalidOid, -1,
+									 PointerGetDatum(construct_array(keys, 4, TEXTOID, -1, false,
+																	 TYPALIGN_INT)),
+									 false, false);
+
+		if (p->paramtype != TEXTOID)
+		{
+			CoerceViaIO *io = makeNode(CoerceViaIO);
+
+			io->arg = (Expr *) p;
+			io->resulttype = TEXTOID;
+			io->resultcollid = DEFAULT_COLLATION_OID;
+			io->coerceformat = COERCE_EXPLICIT_CAST;
+			io->location = -1;
+			text = (Node *) io;
+		}
+		value->coalescetype = JSONBOID;
+		value->args = list_make2(makeFuncExpr(F_TO_JSONB, JSONBOID, list_make1(text), InvalidOid,
+											  InvalidOid, COERCE_EXPLICIT_CALL),
+								 makeConst(JSONBOID, -1, InvalidOid, -1,
+										   DirectFunctionCall1(jsonb_in, CStringGetDatum("null")),
+										   false, false));
+		value->location = -1;
+		arg = (Node *) makeFuncExpr(F_JSONB_SET, JSONBOID,
+									list_make4(arg, path, value, makeBoolConst(true, false)),
+									InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
+	}
+	return arg;
+}
+
 /* FROM dpobj.query_run(plan) AS alias(outputs...) in place of range table entry 1 */
 static void
 sqlfront_function_rte(Query *query, SqlCompiled *c)
@@ -84,9 +138,7 @@ sqlfront_function_rte(Query *query, SqlCompiled *c)
 									1, argtypes, false);
 	List	   *names = NIL;
 
-	rtf->funcexpr = (Node *) makeFuncExpr(fn, RECORDOID,
-										  list_make1(makeConst(JSONBOID, -1, InvalidOid, -1,
-															   PointerGetDatum(c->plan), false, false)),
+	rtf->funcexpr = (Node *) makeFuncExpr(fn, RECORDOID, list_make1(sqlfront_plan_arg(c)),
 										  InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	((FuncExpr *) rtf->funcexpr)->funcretset = true;
 	rtf->funccolcount = c->noutputs;
