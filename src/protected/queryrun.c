@@ -245,68 +245,75 @@ queryrun_pivot(QueryPlan *p, Tuplestorestate *ts, TupleDesc desc, QueryEmit emit
 	ExecDropSingleTupleTableSlot(slot);
 }
 
-void
-queryrun_run(FunctionCallInfo fcinfo, QueryPlan *p, double epsilon, double delta,
-			 const Oid *types, QueryEmit emit, void *arg)
+/*
+ * aggregate()'s checks, in its order, on public grounds, then the group
+ * outputs' types (the table's, its levels readable as them): the run's
+ * call and encoding, before any charge
+ */
+static Jsonb *
+queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
+			   const char **relation, AggCall *c)
 {
-	ReturnSetInfo *rsi = (ReturnSetInfo *) fcinfo->resultinfo;
-	Tuplestorestate *keep = rsi->setResult;
-	TupleDesc	keepdesc = rsi->setDesc;
 	char		relkind;
-	char	   *relation;
-	AggCall		c;
 	Jsonb	   *enc;
-	MemoryContext old;
 
 	if (!(epsilon > 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj: a private query needs epsilon > 0"),
 				 errhint("SET dpobj.query_epsilon = ... (each run of the query is charged).")));
-	/* aggregate()'s checks, in its order, on public grounds */
-	relation = dp_lock_relation(p->relid, &relkind);
-	run_check_access(p->relid, relation);
-	aggrun_prepare(p->relid, relation, p->what, p->group_by, &c);
+	*relation = dp_lock_relation(p->relid, &relkind);
+	run_check_access(p->relid, *relation);
+	aggrun_prepare(p->relid, *relation, p->what, p->group_by, c);
 	aggrun_check_options(p->options);
-	if (c.key != NULL && delta == 0.0)
+	if (c->key != NULL && delta == 0.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dpobj: grouping by \"%s\", a column without declared levels, needs delta > 0", c.key),
+				 errmsg("dpobj: grouping by \"%s\", a column without declared levels, needs delta > 0", c->key),
 				 errhint("Keys are selected privately at (epsilon, delta): SET dpobj.query_delta = ..., e.g. 1/n^2 for n rows.")));
+	if (c->key == NULL)
+		aggrun_key_no_max(p->options);
 	for (int g = 0; g < p->ngroups; g++)
-		if (types != NULL && get_atttype(p->relid, get_attnum(p->relid, p->group[g])) != types[g])
+		if (get_atttype(p->relid, get_attnum(p->relid, p->group[g])) != types[g])
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("dpobj: group column \"%s\" is not of its type in the table", p->group[g]),
 					 errhint("If the table changed since the query was prepared, prepare it again.")));
-	enc = c.key != NULL ? c.enc :
-		domains_encoding(p->relid, relation, c.cols, c.ncols, DOMAINS_REQUIRED);
-	if (c.key == NULL && types != NULL)
-		queryrun_check_levels(p, enc, types);
+	if (c->key != NULL)
+		return c->enc;
+	enc = domains_encoding(p->relid, *relation, c->cols, c->ncols, DOMAINS_REQUIRED);
+	queryrun_check_levels(p, enc, types);
+	return enc;
+}
+
+void
+queryrun_run(FunctionCallInfo fcinfo, QueryPlan *p, double epsilon, double delta,
+			 const Oid *types, QueryEmit emit, void *arg)
+{
+	ReturnSetInfo *rsi = (ReturnSetInfo *) fcinfo->resultinfo;
+	Tuplestorestate *keep = rsi->setResult,
+			   *longrows;
+	TupleDesc	keepdesc = rsi->setDesc;
+	const char *relation;
+	AggCall		c;
+	Jsonb	   *enc = queryrun_check(p, epsilon, delta, types, &relation, &c);
+	MemoryContext old;
 
 	/* aggregate()'s rows into a store of their own, then one row per group */
 	old = MemoryContextSwitchTo(rsi->econtext->ecxt_per_query_memory);
 	rsi->setDesc = queryrun_long_desc();
-	rsi->setResult = tuplestore_begin_heap(false, false, work_mem);
+	rsi->setResult = longrows = tuplestore_begin_heap(false, false, work_mem);
 	MemoryContextSwitchTo(old);
 	if (c.key != NULL)
 		aggrun_run_keys(fcinfo, p->relid, relation, c.cols, c.ncols, enc, c.key, c.what,
 						p->options, Float8GetDatum(epsilon), Float8GetDatum(delta));
 	else
-	{
-		aggrun_key_no_max(p->options);
 		aggrun_run(fcinfo, "query", p->relid, relation, c.cols, c.ncols, enc, c.what,
 				   c.group_by, p->options, Float8GetDatum(epsilon), Float8GetDatum(delta));
-	}
-	{
-		Tuplestorestate *longrows = rsi->setResult;
-		TupleDesc	longdesc = rsi->setDesc;
-
-		rsi->setResult = keep;
-		rsi->setDesc = keepdesc;
-		queryrun_pivot(p, longrows, longdesc, emit, arg);
-		tuplestore_end(longrows);
-	}
+	rsi->setResult = keep;
+	rsi->setDesc = keepdesc;
+	queryrun_pivot(p, longrows, queryrun_long_desc(), emit, arg);
+	tuplestore_end(longrows);
 }
 
 /* a released value as type t (a statistic's output) */

@@ -49,7 +49,7 @@ extern QueryPlan *queryrun_parse(Jsonb *plan);
  * Runs p at (epsilon, delta) as dpobj.aggregate() would, through fcinfo
  * (a materialized SRF's, its store kept for the caller); emit per group.
  * types: the group outputs' types, checked against the table and its
- * declared levels before the charge (NULL: the groups as text)
+ * declared levels before the charge
  */
 extern void queryrun_run(FunctionCallInfo fcinfo, QueryPlan *p, double epsilon, double delta,
 						 const Oid *types, QueryEmit emit, void *arg);

@@ -180,24 +180,12 @@ sqlcompile_stat(SqlState *s, const char *json)
 	return list_length(s->stats) - 1;
 }
 
-/* aggregate() reads a numeric column as float8: a numeric cast of one is the column */
-static Node *
-sqlcompile_strip(Node *arg)
-{
-	while (arg && IsA(arg, FuncExpr) && sqlexpr_builtin(((FuncExpr *) arg)->funcid) &&
-		   ((FuncExpr *) arg)->funcformat != COERCE_EXPLICIT_CALL &&
-		   list_length(((FuncExpr *) arg)->args) >= 1 &&
-		   sqlexpr_numeric_type(((FuncExpr *) arg)->funcresulttype) &&
-		   sqlexpr_numeric_type(exprType(linitial(((FuncExpr *) arg)->args))))
-		arg = linitial(((FuncExpr *) arg)->args);
-	return arg;
-}
-
 /* an aggregate's argument: {"column": c} or {"expr": E} */
 static void
 sqlcompile_arg(SqlState *s, StringInfo b, Node *arg)
 {
-	Var		   *v = sqlexpr_plain_var(sqlcompile_strip(arg));
+	/* aggregate() reads a numeric column as float8: a numeric cast of one is the column */
+	Var		   *v = sqlexpr_plain_var(sqlexpr_strip_numeric_casts(arg));
 
 	if (v != NULL)
 	{
@@ -246,17 +234,10 @@ sqlcompile_notnull(Oid relid, AttrNumber attno)
 	return nn;
 }
 
-/* one distinct aggregate: its statistic and output */
+/* an aggregate's form outside the subset: refused */
 static void
-sqlcompile_aggref(SqlState *s, Aggref *a)
+sqlcompile_agg_check(Aggref *a, const char *name)
 {
-	SqlCompiled *c = s->c;
-	char	   *name = get_func_name(a->aggfnoid);
-	Node	   *arg = a->args ? (Node *) linitial_node(TargetEntry, a->args)->expr : NULL;
-	StringInfoData b;
-	const char *fn = "value";
-	int			k = c->noutputs;
-
 	if (!sqlexpr_builtin(a->aggfnoid) || get_func_namespace(a->aggfnoid) != PG_CATALOG_NAMESPACE)
 		sqlexpr_refuse("aggregates that are not PostgreSQL's own");
 	if (a->agglevelsup != 0)
@@ -269,54 +250,61 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 		sqlexpr_refuse("ORDER BY within an aggregate");
 	if (list_length(a->args) > 1)
 		sqlexpr_refuse(psprintf("%s() of several arguments", name));
-	initStringInfo(&b);
-	if (strcmp(name, "count") == 0 && (a->aggstar || arg == NULL))
-		appendStringInfoString(&b, "{\"stat\": \"count\"");
-	else if (strcmp(name, "count") == 0)
-	{
-		Var		   *v = sqlexpr_plain_var(arg);
+}
 
-		if (v == NULL || !sqlcompile_notnull(s->relid, v->varattno))
-			sqlexpr_refuse("count(x) of a nullable column or an expression (count(*) with WHERE x IS NOT NULL counts the same)");
-		appendStringInfoString(&b, "{\"stat\": \"count\"");
-	}
-	else if (a->aggkind == AGGKIND_ORDERED_SET &&
-			 (strcmp(name, "percentile_cont") == 0 || strcmp(name, "percentile_disc") == 0))
+/* the aggregate's statistic into b; its output's function ("value", "sqrt") */
+static const char *
+sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node *arg)
+{
+	static const char *const variances[] = {"variance", "var_samp", "var_pop", "stddev",
+	"stddev_samp", "stddev_pop", NULL};
+	Var		   *v = arg ? sqlexpr_plain_var(arg) : NULL;
+
+	if (strcmp(name, "count") == 0)
 	{
-		appendStringInfo(&b, "{\"stat\": \"quantile\", \"q\": %.15g", sqlcompile_q(a));
-		sqlcompile_arg(s, &b, arg);
+		if (!a->aggstar && arg != NULL && (v == NULL || !sqlcompile_notnull(s->relid, v->varattno)))
+			sqlexpr_refuse("count(x) of a nullable column or an expression (count(*) with WHERE x IS NOT NULL counts the same)");
+		appendStringInfoString(b, "{\"stat\": \"count\"}");
+		return "value";
 	}
+	if (a->aggkind == AGGKIND_ORDERED_SET &&
+		(strcmp(name, "percentile_cont") == 0 || strcmp(name, "percentile_disc") == 0))
+		appendStringInfo(b, "{\"stat\": \"quantile\", \"q\": %.15g", sqlcompile_q(a));
 	else if (a->aggkind != AGGKIND_NORMAL)
 		sqlexpr_refuse(psprintf("the ordered-set aggregate %s()", name));
 	else if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
-	{
-		appendStringInfo(&b, "{\"stat\": \"quantile\", \"q\": %.15g",
+		appendStringInfo(b, "{\"stat\": \"quantile\", \"q\": %.15g",
 						 name[1] == 'i' ? SQLCOMPILE_QMIN : 1 - SQLCOMPILE_QMIN);
-		sqlcompile_arg(s, &b, arg);
-	}
 	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
-	{
-		appendStringInfo(&b, "{\"stat\": \"%s\"", name[0] == 's' ? "sum" : "mean");
-		sqlcompile_arg(s, &b, arg);
-	}
-	else if (strcmp(name, "variance") == 0 || strcmp(name, "var_samp") == 0 ||
-			 strcmp(name, "var_pop") == 0 || strcmp(name, "stddev") == 0 ||
-			 strcmp(name, "stddev_samp") == 0 || strcmp(name, "stddev_pop") == 0)
-	{
-		appendStringInfoString(&b, "{\"stat\": \"variance\"");
-		sqlcompile_arg(s, &b, arg);
-		fn = name[0] == 's' ? "sqrt" : "value";
-	}
+		appendStringInfo(b, "{\"stat\": \"%s\"", name[0] == 's' ? "sum" : "mean");
+	else if (sqlexpr_is(name, variances))
+		appendStringInfoString(b, "{\"stat\": \"variance\"");
 	else
 		sqlexpr_refuse(psprintf("the aggregate %s()", name));
-	appendStringInfoChar(&b, '}');
-	if (getBaseType(a->aggtype) != INT2OID && getBaseType(a->aggtype) != INT4OID &&
-		getBaseType(a->aggtype) != INT8OID && getBaseType(a->aggtype) != FLOAT4OID &&
-		getBaseType(a->aggtype) != FLOAT8OID && getBaseType(a->aggtype) != NUMERICOID)
+	sqlcompile_arg(s, b, arg);
+	appendStringInfoChar(b, '}');
+	return strncmp(name, "stddev", 6) == 0 ? "sqrt" : "value";
+}
+
+/* one distinct aggregate: its statistic and output */
+static void
+sqlcompile_aggref(SqlState *s, Aggref *a)
+{
+	SqlCompiled *c = s->c;
+	char	   *name = get_func_name(a->aggfnoid);
+	Node	   *arg = a->args ? (Node *) linitial_node(TargetEntry, a->args)->expr : NULL;
+	Var		   *v = arg ? sqlexpr_plain_var(sqlexpr_strip_numeric_casts(arg)) : NULL;
+	StringInfoData b;
+	const char *fn;
+	int			k = c->noutputs;
+
+	sqlcompile_agg_check(a, name);
+	initStringInfo(&b);
+	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
+	if (!sqlexpr_numeric_type(a->aggtype))
 		sqlexpr_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
-	c->labels[k] = arg == NULL ? psprintf("%s(*)", name) :
-		psprintf("%s(%s)", name, sqlexpr_plain_var(sqlcompile_strip(arg)) ?
-				 sqlexpr_column(s->relid, sqlexpr_plain_var(sqlcompile_strip(arg))->varattno) : "...");
+	c->labels[k] = psprintf("%s(%s)", name, arg == NULL ? "*" :
+							v ? sqlexpr_column(s->relid, v->varattno) : "...");
 	appendStringInfo(&s->outputs, "%s{\"stat\": %d, \"fn\": \"%s\", \"label\": ",
 					 k > 0 ? ", " : "", sqlcompile_stat(s, b.data), fn);
 	escape_json(&s->outputs, c->labels[k]);

@@ -71,6 +71,9 @@ extern char *sqlexpr_builtin_op(Oid op);
 /* column attno of relid's row as a Var's name (no system column) */
 extern char *sqlexpr_column(Oid relid, AttrNumber attno);
 
+/* s is one of list's strings (NULL-terminated) */
+extern bool sqlexpr_is(const char *s, const char *const *list);
+
 /* a numeric type (or a domain over one): int2/4/8, float4/8, numeric */
 extern bool sqlexpr_numeric_type(Oid t);
 

@@ -143,7 +143,7 @@ sqlexpr_op_name(Oid op)
 	return name;
 }
 
-static bool
+bool
 sqlexpr_is(const char *s, const char *const *list)
 {
 	for (; *list; list++)
