@@ -107,6 +107,11 @@ SELECT abs(stddev(hours) - sqrt(var_pop(hours))) < 1e-9 AS one_variance, avg(hou
 SELECT count(*) - :ledger_before AS charges, bool_and(mechanism = 'query') AS entry,
        bool_and(epsilon = 2000) AS eps, bool_and(delta = 0) AS delta0
   FROM dpobj.ledger WHERE relation = 'regress_q.people';
+-- the budget views and pricing know the entry 'query' (pure epsilon)
+SELECT last_run, runs_left > 0 AS more FROM dpobj.my_budgets WHERE relation = 'regress_q.people'::regclass;
+SELECT kind, charge_epsilon, charge_delta, admitted FROM dpobj.cost('regress_q.people', 'query', 2000);
+SELECT dpobj.runs_left('regress_q.people', 'query', 2000) > 0 AS runs_left;
+SELECT mechanisms LIKE '%query%' AS listed FROM dpobj.runs_left('regress_q.people') WHERE kind = 'pure';
 SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
 
 -- a prepared statement charges at each execution, at the settings then
