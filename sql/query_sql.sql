@@ -134,6 +134,10 @@ EXECUTE qp('M', 0);
 SELECT sqlstate, message FROM regress.err($$EXECUTE qp(NULL, 0)$$);
 SELECT regress_q.explain($$EXECUTE qp('F', 50)$$);
 DEALLOCATE qp;
+-- parameters of the post-processing (HAVING, LIMIT) are the caller's own values
+PREPARE qh(int, int) AS SELECT race, count(*) FROM regress_q.people GROUP BY race HAVING count(*) > $1 ORDER BY race LIMIT $2;
+EXECUTE qh(50, 2);
+DEALLOCATE qh;
 -- a cursor: one charge
 BEGIN;
 DECLARE c1 CURSOR FOR SELECT race, count(*) FROM regress_q.people GROUP BY race ORDER BY race;

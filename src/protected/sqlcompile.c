@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_proc.h"
@@ -84,6 +85,9 @@ sqlcompile_shape(Query *q)
 		sqlexpr_refuse("joins (one protected table per query, for now)");
 	if (rte->tablesample != NULL)
 		sqlexpr_refuse("TABLESAMPLE");
+	/* aggregate() reads the table with its partitions and children */
+	if (!rte->inh && has_subclass(rte->relid))
+		sqlexpr_refuse("FROM ONLY a table with partitions or children");
 	if (!q->hasAggs && q->groupClause == NIL)
 		sqlexpr_refuse("row-level output (a column that is not grouped, or no aggregate)");
 }
