@@ -135,9 +135,7 @@ query_walker(Node *node, HintFound *found)
 	{
 		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
 
-		if (rte->rtekind == RTE_SUBQUERY)
-			query_walker((Node *) rte->subquery, found);
-		else if (check_relation(query, rte))
+		if (check_relation(query, rte))
 		{
 			found->in_top |= query == found->top;
 			if (found->n++ == 0)
@@ -147,8 +145,8 @@ query_walker(Node *node, HintFound *found)
 			}
 		}
 	}
-	/* CTEs and sublinks; the range table was done above */
-	return query_tree_walker(query, query_walker, found, QTW_IGNORE_RANGE_TABLE);
+	/* subqueries in FROM, CTEs, sublinks (VALUES lists' and functions' too) */
+	return query_tree_walker(query, query_walker, found, 0);
 }
 
 Oid
