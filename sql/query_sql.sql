@@ -225,6 +225,13 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.peopl
 SELECT sqlstate, message FROM regress.err($$INSERT INTO regress_q.people (i) SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP TABLE x AS SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) INTO TEMP x FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$CREATE TEMP VIEW v AS SELECT count(*) FROM regress_q.people$$);
+-- a SQL-standard function body is analyzed without the hook: stored as written, it reads
+-- the table as its caller, whom PostgreSQL refuses
+CREATE FUNCTION pg_temp.f() RETURNS bigint BEGIN ATOMIC SELECT count(*) FROM regress_q.people; END;
+SELECT sqlstate, message FROM regress.err($$SELECT pg_temp.f()$$);
+DROP FUNCTION pg_temp.f();
+SELECT sqlstate, message FROM regress.err($$VALUES ((SELECT count(*) FROM regress_q.people))$$);
 PREPARE qp2(numeric) AS SELECT sum(hours * $1) FROM regress_q.people;
 PREPARE qp3(text) AS SELECT count(*) FROM regress_q.people WHERE sex = $1 OR race = 'a';
 SELECT sqlstate, message FROM regress.err($$SELECT max(sex) FROM regress_q.people$$);

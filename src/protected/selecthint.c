@@ -41,6 +41,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parse_relation.h"
+#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -170,6 +171,40 @@ selecthint_private_relid(Query *query, bool hint)
 /* dpobj.query() analyzes its text with the hook off: it compiles the query itself */
 static bool hint_suspended = false;
 
+/*
+ * Inside CREATE VIEW or CREATE RULE: a private query there would be stored
+ * compiled, and charge whoever runs it later; it is refused.  (A function's
+ * SQL text is analyzed again when it runs; a SQL-standard body is analyzed
+ * without this hook and keeps the table: PostgreSQL refuses its caller.)
+ */
+static int	hint_in_definition = 0;
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+static void
+selecthint_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+						   ProcessUtilityContext context, ParamListInfo params,
+						   QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	bool		definition = IsA(stmt, ViewStmt) || IsA(stmt, RuleStmt);
+
+	hint_in_definition += definition;
+	PG_TRY();
+	{
+		if (prev_process_utility)
+			prev_process_utility(pstmt, queryString, readOnlyTree, context, params,
+								 queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
+									queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		hint_in_definition -= definition;
+	}
+	PG_END_TRY();
+}
+
 void
 selecthint_suspend(bool on)
 {
@@ -189,6 +224,8 @@ check_query(Query *query)
 	if (hint_suspended)
 		return;
 	relid = selecthint_private_relid(query, dpobj_query_epsilon <= 0);
+	if (OidIsValid(relid) && hint_in_definition > 0)
+		sqlexpr_refuse("a view or rule over a protected table (run the SELECT itself)");
 	if (OidIsValid(relid))
 		sqlfront_rewrite(query, relid);
 }
@@ -229,4 +266,6 @@ dpobj_select_hint_init(void)
 {
 	prev_post_parse_analyze_hook = post_parse_analyze_hook;
 	post_parse_analyze_hook = selecthint_post_parse_analyze;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = selecthint_process_utility;
 }
