@@ -925,8 +925,9 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
-    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
-    for m in aggregate:195 describe:39; do
+    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; the private query: a
+    # row per (grp, y) cell
+    for m in aggregate:195 describe:39 query:15; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
