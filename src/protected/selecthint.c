@@ -3,8 +3,9 @@
  * selecthint.c
  *	  A plain SELECT on a protected table by an analyst with a budget on it
  *	  fails as PostgreSQL would ("permission denied for table ...", 42501),
- *	  with a hint naming the ways in: dpobj's entry points that take the
- *	  table (describe, aggregate, synthesize, train or submit, evaluate).
+ *	  with a hint naming the ways in: dpobj.query_epsilon (a private query)
+ *	  and dpobj's entry points that take the table (describe, aggregate,
+ *	  synthesize, train or submit, evaluate).
  *
  * A post_parse_analyze_hook (chained to the previous one) looks at the
  * relations a statement reads.  For one the current role may not read at
@@ -164,7 +165,7 @@ selecthint_private_relid(Query *query, bool hint)
 		sqlexpr_refuse("joins (one protected table per query, for now)");
 	if (!found.top_first || found.n > 1)
 		sqlexpr_refuse("a protected table in a subquery, a WITH query, a set operation "
-						  "or a statement other than SELECT");
+					   "or a statement other than SELECT");
 	return found.relid;
 }
 
