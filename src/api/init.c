@@ -28,6 +28,7 @@
 #include "families/registry.h"
 #include "protected/selecthint.h"
 #include "protected/train.h"
+#include "protected/sqlfront.h"
 
 PG_MODULE_MAGIC;
 
@@ -62,6 +63,8 @@ _PG_init(void)
 
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();
+	/* EXPLAIN of a private query: its cost and accuracy (sqlexplain.c) */
+	sqlexplain_init();
 	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
 	role_guard_init();
 

@@ -7,7 +7,7 @@
 # an indexed filter column), runs every mechanism (the families' [neighbours] lines,
 # tests/families/README) in both through
 # dpobj.train() and through dpobj.submit() (jobs: see JOB_EVERY), and dpobj.evaluate() with every model of
-# eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
+# eval_models.txt (valid and forged), dpobj.aggregate(), a private SQL query and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
@@ -878,6 +878,14 @@ agg_script "SELECT 'aggexpr', group_values, statistic, column_name, E'\\nDPOUT',
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/aggexpr.sql"
 AGG_EXPR_WHAT='[{"stat":"count"},{"stat":"sum","expr":{"op":"/","args":[{"col":"b"},{"op":"+","args":[{"col":"a"},{"num":1}]}]}},{"stat":"mean","expr":{"op":"case","when":[{"if":{"op":">","args":[{"col":"a"},{"num":0}]},"then":{"op":"*","args":[{"col":"a"},{"col":"b"}]}}],"else":{"op":"coalesce","args":[{"col":"b"},{"num":0}]}}}]'
 AGG_EXPR_WHERE='{"where":{"op":"or","args":[{"op":"is_null","args":[{"col":"a"}]},{"op":">","args":[{"op":"/","args":[{"col":"b"},{"col":"c"}]},{"num":0}]},{"op":"between","args":[{"op":"abs","args":[{"col":"a"}]},{"num":0},{"num":0.3}]}]}}'
+# a private SQL query (src/protected/sqlfront.c): the scenario's filter as its WHERE (or none),
+# the same statistics by the declared levels of grp and y, typed columns
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -912,6 +920,8 @@ for sline in "${SCENS[@]}"; do
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -924,11 +934,12 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggexpr aggregate "$WORK/$scen.aggexpr.0" "$WORK/$scen.aggexpr.1" discrete
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
+    compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
-    # sum and a mean per cell
-    for m in aggregate:195 describe:39 aggexpr:45; do
+    # sum and a mean per cell; the private query: a row per (grp, y) cell
+    for m in aggregate:195 describe:39 aggexpr:45 query:15; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
