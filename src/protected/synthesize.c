@@ -58,6 +58,7 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
+#include "base/dpobj.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
@@ -471,17 +472,28 @@ synthesize_statements(SynthCall *c)
 	SPI_finish();
 }
 
+/* a failure after the charge (post-processing: no row is read here) */
+static pg_noreturn void
+synthesize_failed_after_charge(const char *msg)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_PROTECTED_FAILURE),
+			 errmsg("dpobj.synthesize: %s", msg),
+			 errdetail("The privacy budget of this run was charged."),
+			 errhint("A retry is charged again.")));
+}
+
 /* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
 {
 	SPI_connect();
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
+		synthesize_failed_after_charge("creating the target failed");
 	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
 							  (Oid[]) {model_type_oid(), INT8OID},
 							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "dpobj.synthesize: INSERT failed");
+		synthesize_failed_after_charge("writing the synthetic rows failed");
 	SPI_finish();
 }
 
@@ -535,7 +547,7 @@ synthesize_model_rows(Datum model)
 	double		rows = 0;
 
 	if (params == NULL || !model_param_number(params, "rows", &rows))
-		elog(ERROR, "dpobj.synthesize: the released model has no row count");
+		synthesize_failed_after_charge("the released model has no row count");
 	return (int64) Min(Max(rint(rows), 1.0), (double) SYNTHESIZE_MAX_ROWS);
 }
 
