@@ -243,8 +243,8 @@ synthfit_notice(const SynthParams *p)
 					SYNTH_AGGNAME, left, nw, dpobj_max_state_memory / 1024, b.data,
 					left > SYNTH_FIT_NAMED ? ", ..." : ""),
 			 p->max_set_cells < SYNTH_NO_SET_CAP ?
-			 errdetail("A set of more than " INT64_FORMAT " cells is replaced by its subsets; the state keeps at most " INT64_FORMAT " counts (from the declared levels and the cap only).",
-					   p->max_set_cells, p->max_state_cells) :
-			 errdetail("The state keeps at most " INT64_FORMAT " counts (from the declared levels and the cap only).",
-					   p->max_state_cells)));
+			 errdetail("A set of more than " INT64_FORMAT " cells is replaced by its subsets; the state keeps at most " INT64_FORMAT " counts; the run needs up to %.0f MB (from the declared levels and the cap only).",
+					   p->max_set_cells, p->max_state_cells, ceil(p->run_bytes / 1048576.0)) :
+			 errdetail("The state keeps at most " INT64_FORMAT " counts; the run needs up to %.0f MB (from the declared levels and the cap only).",
+					   p->max_state_cells, ceil(p->run_bytes / 1048576.0))));
 }
