@@ -16,6 +16,9 @@
 #include "lib/stringinfo.h"
 #include "utils/memutils.h"
 
+/* the entry point the messages name */
+#define SYNTHFIT_NAME				"dpobj.synthesize"
+
 /* the distinct-row hash: at most 2^20 slots, at most 1/16 of the memory cap */
 #define SYNTH_HASH_MAX_SLOTS		(INT64CONST(1) << 20)
 
@@ -40,14 +43,14 @@ synthfit_refuse(double bytes)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s: the single columns alone need up to %.0f MB, more than dpobj.max_state_memory (%d MB)",
-					SYNTH_AGGNAME, ceil(bytes / 1048576.0), dpobj_max_state_memory / 1024),
+					SYNTHFIT_NAME, ceil(bytes / 1048576.0), dpobj_max_state_memory / 1024),
 			 errdetail("Nothing was charged."),
 			 errhint("Synthesize fewer columns, declare fewer levels or bins, lower \"max_model_cells\", or ask a superuser to raise dpobj.max_state_memory.")));
 }
 
 /* the workload's sets: the analyst's, else the default workload (core/synthwork.h) */
-static SynthSet *
-synthfit_workload(const SynthParams *p, int *n)
+static const SynthSet *
+synthfit_workload(const SynthFit *p, int *n)
 {
 	SynthSet   *c;
 
@@ -65,9 +68,9 @@ synthfit_workload(const SynthParams *p, int *n)
 
 /* s if it has at most cap cells, else its subsets one column smaller, recursively */
 static void
-synthfit_coarsen(const SynthParams *p, SynthSet s, int64 cap, SynthSet *out, int *n)
+synthfit_coarsen(const SynthFit *p, SynthSet s, int64 cap, SynthSet *out, int *n)
 {
-	if (synth_set_size(s) <= 1 || synth_set_cells(s, p->scan_levels, SYNTH_NO_SET_CAP) <= cap)
+	if (synth_set_size(s) <= 1 || synth_set_cells(s, p->levels, SYNTH_NO_SET_CAP) <= cap)
 	{
 		out[(*n)++] = s;		/* a single column is always stored */
 		return;
@@ -78,7 +81,7 @@ synthfit_coarsen(const SynthParams *p, SynthSet s, int64 cap, SynthSet *out, int
 
 /* the layout's input: the workload's sets, each coarsened to at most cap cells */
 static SynthSet *
-synthfit_sets(const SynthParams *p, const SynthSet *w, int nw, int64 cap, int *n)
+synthfit_sets(const SynthFit *p, const SynthSet *w, int nw, int64 cap, int *n)
 {
 	/* a set of c columns gives at most c! / 1 subsets down to the singles: 4! = 24 */
 	SynthSet   *out = palloc(sizeof(SynthSet) * (size_t) nw * 24);
@@ -91,16 +94,16 @@ synthfit_sets(const SynthParams *p, const SynthSet *w, int nw, int64 cap, int *n
 
 /* the sum and the largest of the cells of the candidates (w's subsets) the layout covers */
 static void
-synthfit_candidate_cells(const SynthParams *p, const SynthSet *w, int nw,
+synthfit_candidate_cells(const SynthFit *p, const SynthSet *w, int nw,
 						 double *sum, double *largest)
 {
 	*sum = 0;
 	*largest = 0;
 	for (int i = 0; i < nw; i++)
 		for (SynthSet sub = w[i]; sub; sub = (sub - 1) & w[i])
-			if (synth_layout_covers(&p->layout, sub) >= 0)
+			if (synth_layout_covers(p->layout, sub) >= 0)
 			{
-				double		c = (double) synth_set_cells(sub, p->scan_levels, SYNTH_NO_SET_CAP);
+				double		c = (double) synth_set_cells(sub, p->levels, SYNTH_NO_SET_CAP);
 
 				*sum += c;
 				*largest = Max(*largest, c);
@@ -112,40 +115,40 @@ synthfit_candidate_cells(const SynthParams *p, const SynthSet *w, int nw,
  * max_state_cells bounds, *meas the share that max_set_cells bounds.
  */
 static double
-synthfit_bytes(SynthParams *p, const SynthSet *w, int nw, double *state, double *meas)
+synthfit_bytes(SynthFit *p, const SynthSet *w, int nw, double *state, double *meas)
 {
 	double		sum,
 				largest,
-				rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0;
+				rounds = p->rounds;
 	int64		slots = Min(SYNTH_HASH_MAX_SLOTS, synthfit_cap_bytes() / 16 / 16);
 
-	p->hash_slots = synth_rows_usable(&p->layout) && slots >= 1024 ? slots : 0;
+	p->hash_slots = synth_rows_usable(p->layout) && slots >= 1024 ? slots : 0;
 	synthfit_candidate_cells(p, w, nw, &sum, &largest);
-	*state = 2.0 * synth_layout_bytes(&p->layout) +
-		(p->hash_slots > 0 ? synth_rows_bytes(&p->layout, p->hash_slots) : 0) + 24.0 * sum;
+	*state = 2.0 * synth_layout_bytes(p->layout) +
+		(p->hash_slots > 0 ? synth_rows_bytes(p->layout, p->hash_slots) : 0) + 24.0 * sum;
 	*meas = 16.0 * (p->d + rounds) * largest;
 	return *state + *meas + 96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);
 }
 
 /* the most cells of a single column */
 static int64
-synthfit_single_cells(const SynthParams *p)
+synthfit_single_cells(const SynthFit *p)
 {
 	int64		m = 0;
 
 	for (int j = 0; j < p->d; j++)
-		m = Max(m, p->scan_levels[j]);
+		m = Max(m, p->levels[j]);
 	return m;
 }
 
 /* the largest set the layout stores */
 static int64
-synthfit_largest_stored(const SynthParams *p)
+synthfit_largest_stored(const SynthFit *p)
 {
 	int64		m = 0;
 
-	for (int k = 0; k < p->layout.nstored; k++)
-		m = Max(m, p->layout.stored[k].ncells);
+	for (int k = 0; k < p->layout->nstored; k++)
+		m = Max(m, p->layout->stored[k].ncells);
 	return m;
 }
 
@@ -156,12 +159,12 @@ synthfit_free_layout(void *arg)
 }
 
 void
-synthfit_fit(SynthParams *p, MemoryContext cxt)
+synthfit_fit(SynthFit *p, MemoryContext cxt)
 {
 	MemoryContextCallback *cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
 	int			nw,
 				ns;
-	SynthSet   *w = synthfit_workload(p, &nw);
+	const SynthSet *w = synthfit_workload(p, &nw);
 	int64		single = synthfit_single_cells(p);
 	double		bytes = 0,
 				state,
@@ -170,15 +173,15 @@ synthfit_fit(SynthParams *p, MemoryContext cxt)
 	if (p->max_set_cells <= 0)
 		p->max_set_cells = SYNTH_NO_SET_CAP;
 	cb->func = synthfit_free_layout;
-	cb->arg = &p->layout;
+	cb->arg = p->layout;
 	MemoryContextRegisterResetCallback(cxt, cb);
 	for (int step = 0; step < SYNTH_FIT_MAX_STEPS; step++)
 	{
 		SynthSet   *s = synthfit_sets(p, w, nw, p->max_set_cells, &ns);
 		SynthStatus st;
 
-		synth_layout_free(&p->layout);
-		st = synth_layout_build(p->d, p->scan_levels, s, ns, p->max_state_cells, &p->layout);
+		synth_layout_free(p->layout);
+		st = synth_layout_build(p->d, p->levels, s, ns, p->max_state_cells, p->layout);
 		pfree(s);
 		if (st == SYNTH_NOMEM)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -193,8 +196,8 @@ synthfit_fit(SynthParams *p, MemoryContext cxt)
 		/* the larger share shrinks; a set of the single columns' size is the least */
 		if (meas >= state && synthfit_largest_stored(p) > single)
 			p->max_set_cells = Max(synthfit_largest_stored(p) * 3 / 4, single);
-		else if (p->layout.cells > (int64) p->d)
-			p->max_state_cells = p->layout.cells * 3 / 4;
+		else if (p->layout->cells > (int64) p->d)
+			p->max_state_cells = p->layout->cells * 3 / 4;
 		else
 			break;
 	}
@@ -203,7 +206,7 @@ synthfit_fit(SynthParams *p, MemoryContext cxt)
 
 /* "(a, b, c)" */
 static void
-synthfit_append_set(StringInfo b, const SynthParams *p, SynthSet s)
+synthfit_append_set(StringInfo b, const SynthFit *p, SynthSet s)
 {
 	bool		first = true;
 
@@ -211,23 +214,23 @@ synthfit_append_set(StringInfo b, const SynthParams *p, SynthSet s)
 	for (int j = 0; j < p->d; j++)
 		if (s & SYNTH_BIT(j))
 		{
-			appendStringInfo(b, "%s%s", first ? "" : ", ", p->enc->cols[j].column);
+			appendStringInfo(b, "%s%s", first ? "" : ", ", p->names[j]);
 			first = false;
 		}
 	appendStringInfoChar(b, ')');
 }
 
 void
-synthfit_notice(const SynthParams *p)
+synthfit_notice(const SynthFit *p)
 {
 	int			nw,
 				left = 0;
-	SynthSet   *w = synthfit_workload(p, &nw);
+	const SynthSet *w = synthfit_workload(p, &nw);
 	StringInfoData b;
 
 	initStringInfo(&b);
 	for (int i = 0; i < nw; i++)
-		if (synth_layout_covers(&p->layout, w[i]) < 0)
+		if (synth_layout_covers(p->layout, w[i]) < 0)
 		{
 			if (left < SYNTH_FIT_NAMED)
 			{
@@ -240,7 +243,7 @@ synthfit_notice(const SynthParams *p)
 		return;
 	ereport(NOTICE,
 			(errmsg("%s: %d of the %d workload column sets are left out to fit dpobj.max_state_memory (%d MB): %s%s",
-					SYNTH_AGGNAME, left, nw, dpobj_max_state_memory / 1024, b.data,
+					SYNTHFIT_NAME, left, nw, dpobj_max_state_memory / 1024, b.data,
 					left > SYNTH_FIT_NAMED ? ", ..." : ""),
 			 p->max_set_cells < SYNTH_NO_SET_CAP ?
 			 errdetail("A set of more than " INT64_FORMAT " cells is replaced by its subsets; the state keeps at most " INT64_FORMAT " counts; the run needs up to %.0f MB (from the declared levels and the cap only).",

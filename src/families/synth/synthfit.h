@@ -27,22 +27,44 @@
 #ifndef DPOBJ_SYNTHFIT_H
 #define DPOBJ_SYNTHFIT_H
 
-#include "families/synth/synthparams.h"
+#include "postgres.h"
+
+#include "core/synthstate.h"
+
+typedef struct SynthFit
+{
+	/* in, public */
+	int			d;
+	const int  *levels;			/* the scan's levels per column */
+	const char *const *names;	/* the columns' names (the NOTICE) */
+	const SynthSet *workload;	/* the analyst's sets, or NULL: the default (core/synthwork.h) */
+	int			nworkload;
+	int			label;			/* a column, or -1 */
+	int64		max_model_cells;
+	double		rounds;			/* the rounds' public bound R */
+	/* in: the caps to start from (max_set_cells 0: none); out: fitted */
+	int64		max_state_cells;
+	int64		max_set_cells;
+	/* out */
+	SynthLayout *layout;		/* built here (synth_layout_free frees it) */
+	int64		hash_slots;		/* the distinct-row hash (core/synthrows.h), 0: none */
+	int64		run_bytes;		/* the bound */
+} SynthFit;
 
 /* the bytes dpobj.max_state_memory allows a run */
 extern int64 synthfit_cap_bytes(void);
 
 /*
- * p's layout (freed with cxt), max_state_cells and max_set_cells fitted
- * to the cap, p->run_bytes and p->hash_slots set; refuses (22023) when
- * the single columns alone do not fit.
+ * The layout, max_state_cells and max_set_cells fitted to the cap,
+ * hash_slots and run_bytes set; refuses (22023) when the single columns
+ * alone do not fit.  The layout is freed with cxt.
  */
-extern void synthfit_fit(SynthParams *p, MemoryContext cxt);
+extern void synthfit_fit(SynthFit *f, MemoryContext cxt);
 
 /*
  * A NOTICE (before the charge) naming the workload sets the fit left out,
- * and the cells it kept at most; none when nothing was left out.
+ * the caps and the bound; none when nothing was left out.
  */
-extern void synthfit_notice(const SynthParams *p);
+extern void synthfit_notice(const SynthFit *f);
 
 #endif							/* DPOBJ_SYNTHFIT_H */

@@ -302,6 +302,36 @@ synth_label(SynthOpts *o)
 				  "For example \"income\": the column a model trained on the copy will predict.");
 }
 
+/* p's fit's inputs (synthfit.h); names: room for p->d */
+static SynthFit
+synth_fit_of(SynthParams *p, const char **names)
+{
+	SynthFit	f = {.d = p->d, .levels = p->scan_levels, .names = names,
+		.workload = p->workload, .nworkload = p->nworkload, .label = p->label,
+		.max_model_cells = p->max_model_cells,
+		.rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0,
+		.max_state_cells = p->max_state_cells, .max_set_cells = p->max_set_cells,
+		.layout = &p->layout, .hash_slots = p->hash_slots, .run_bytes = p->run_bytes};
+
+	for (int j = 0; j < p->d; j++)
+		names[j] = p->enc->cols[j].column;
+	return f;
+}
+
+/* the state's layout and the caps fitted to dpobj.max_state_memory (synthfit.h) */
+static void
+synth_fit(SynthParams *p, MemoryContext cxt)
+{
+	const char *names[SYNTH_MAX_COLUMNS];
+	SynthFit	f = synth_fit_of(p, names);
+
+	synthfit_fit(&f, cxt);
+	p->max_state_cells = f.max_state_cells;
+	p->max_set_cells = f.max_set_cells;
+	p->hash_slots = f.hash_slots;
+	p->run_bytes = f.run_bytes;
+}
+
 double
 synthparams_rho(double epsilon, double delta)
 {
@@ -368,7 +398,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 	synth_workload(&o);
 	synth_label(&o);
 	synth_check_noise(p, epsilon, delta);
-	synthfit_fit(p, cxt);
+	synth_fit(p, cxt);
 	MemoryContextSwitchTo(old);
 	return p;
 }
@@ -378,10 +408,12 @@ synth_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "synth check",
 											  ALLOCSET_DEFAULT_SIZES);
+	const char *names[SYNTH_MAX_COLUMNS];
+	SynthFit	f = synth_fit_of(synthparams_parse(options, epsilon, delta, cxt), names);
 
 	(void) aggname;
 	(void) d;
-	synthfit_notice(synthparams_parse(options, epsilon, delta, cxt));
+	synthfit_notice(&f);
 	MemoryContextDelete(cxt);
 }
 
