@@ -180,6 +180,13 @@ SELECT granted_epsilon FROM dpobj.grant_budget('regress_syn.wide', 'regress_syn_
 SET dpobj.max_state_memory = '64MB';
 SET ROLE regress_syn_alice;
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 5, 1e-6)$$);
+-- refused before the charge only when the single columns alone do not fit: the cap, or an
+-- explicit "max_state_cells"
+RESET ROLE;
+SET dpobj.max_state_memory = '1MB';
+SET ROLE regress_syn_alice;
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6, NULL, '{"max_state_cells": 100}')$$);
 RESET ROLE;
 SET dpobj.max_state_memory = '1GB';
 SET ROLE regress_syn_alice;

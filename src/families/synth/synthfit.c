@@ -37,13 +37,30 @@ synthfit_cap_bytes(void)
 	return (int64) dpobj_max_state_memory * 1024;
 }
 
-static pg_noreturn void
-synthfit_refuse(double bytes)
+/* dpobj.max_state_memory as its messages show it: "256 MB", "64 kB" */
+static char *
+synthfit_cap_text(void)
 {
+	return dpobj_max_state_memory % 1024 == 0 ?
+		psprintf("%d MB", dpobj_max_state_memory / 1024) :
+		psprintf("%d kB", dpobj_max_state_memory);
+}
+
+/* bytes > 0: the bound with the single columns alone; else they exceed max_state_cells */
+static pg_noreturn void
+synthfit_refuse(double bytes, int64 max_state_cells)
+{
+	if (bytes <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the columns' single levels alone need more than " INT64_FORMAT " counts (\"max_state_cells\")",
+						SYNTHFIT_NAME, max_state_cells),
+				 errdetail("Nothing was charged."),
+				 errhint("Synthesize fewer columns, declare fewer levels or bins, or raise \"max_state_cells\" (or dpobj.max_state_memory).")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s: the single columns alone need up to %.0f MB, more than dpobj.max_state_memory (%d MB)",
-					SYNTHFIT_NAME, ceil(bytes / 1048576.0), dpobj_max_state_memory / 1024),
+			 errmsg("%s: the single columns alone need up to %.0f MB, more than dpobj.max_state_memory (%s)",
+					SYNTHFIT_NAME, ceil(bytes / 1048576.0), synthfit_cap_text()),
 			 errdetail("Nothing was charged."),
 			 errhint("Synthesize fewer columns, declare fewer levels or bins, lower \"max_model_cells\", or ask a superuser to raise dpobj.max_state_memory.")));
 }
@@ -165,11 +182,14 @@ synthfit_fit(SynthFit *p, MemoryContext cxt)
 	int			nw,
 				ns;
 	const SynthSet *w = synthfit_workload(p, &nw);
-	int64		single = synthfit_single_cells(p);
+	int64		single = synthfit_single_cells(p),
+				singles = 0;
 	double		bytes = 0,
 				state,
 				meas;
 
+	for (int j = 0; j < p->d; j++)
+		singles += p->levels[j];	/* the least state: the single columns' counts */
 	if (p->max_set_cells <= 0)
 		p->max_set_cells = SYNTH_NO_SET_CAP;
 	cb->func = synthfit_free_layout;
@@ -186,7 +206,7 @@ synthfit_fit(SynthFit *p, MemoryContext cxt)
 		if (st == SYNTH_NOMEM)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 		if (st != SYNTH_OK)
-			break;				/* the single columns alone exceed max_state_cells */
+			synthfit_refuse(0, p->max_state_cells);	/* the singles exceed max_state_cells */
 		bytes = synthfit_bytes(p, w, nw, &state, &meas);
 		if (bytes <= (double) synthfit_cap_bytes())
 		{
@@ -196,12 +216,12 @@ synthfit_fit(SynthFit *p, MemoryContext cxt)
 		/* the larger share shrinks; a set of the single columns' size is the least */
 		if (meas >= state && synthfit_largest_stored(p) > single)
 			p->max_set_cells = Max(synthfit_largest_stored(p) * 3 / 4, single);
-		else if (p->layout->cells > (int64) p->d)
-			p->max_state_cells = p->layout->cells * 3 / 4;
+		else if (p->layout->cells > singles)
+			p->max_state_cells = Max(p->layout->cells * 3 / 4, singles);
 		else
 			break;
 	}
-	synthfit_refuse(bytes > 0 ? bytes : 16.0 * (double) p->max_state_cells);
+	synthfit_refuse(bytes, p->max_state_cells);
 }
 
 /* "(a, b, c)" */
@@ -242,8 +262,8 @@ synthfit_notice(const SynthFit *p)
 	if (left == 0)
 		return;
 	ereport(NOTICE,
-			(errmsg("%s: %d of the %d workload column sets are left out to fit dpobj.max_state_memory (%d MB): %s%s",
-					SYNTHFIT_NAME, left, nw, dpobj_max_state_memory / 1024, b.data,
+			(errmsg("%s: %d of the %d workload column sets are left out to fit dpobj.max_state_memory (%s): %s%s",
+					SYNTHFIT_NAME, left, nw, synthfit_cap_text(), b.data,
 					left > SYNTH_FIT_NAMED ? ", ..." : ""),
 			 p->max_set_cells < SYNTH_NO_SET_CAP ?
 			 errdetail("A set of more than " INT64_FORMAT " cells is replaced by its subsets; the state keeps at most " INT64_FORMAT " counts; the run needs up to %.0f MB (from the declared levels and the cap only).",
