@@ -497,6 +497,24 @@ synthesize_failed_after_charge(const char *msg)
 			 errhint("A retry is charged again.")));
 }
 
+/* after the run, public facts only: the columns kept, those left out and why, the model */
+static void
+synthesize_kept(const SynthCall *c)
+{
+	StringInfoData kept;
+
+	initStringInfo(&kept);
+	for (int i = 0; i < c->ncols; i++)
+		appendStringInfo(&kept, "%s%s", i ? ", " : "", quote_identifier(c->cols[i]));
+	ereport(NOTICE,
+			(errmsg("dpobj.synthesize: %s holds columns %s%s%s",
+					c->target_name, kept.data,
+					c->undeclared ? "; left out (no declared domain): " : "",
+					c->undeclared ? c->undeclared : ""),
+			 errhint("dpobj.synth_fidelity(%s) and dpobj.marginal(%s, columns) describe its model, at no charge.",
+					 quote_literal_cstr(c->model_name), quote_literal_cstr(c->model_name))));
+}
+
 /* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
@@ -509,6 +527,7 @@ synthesize_write(const SynthCall *c, Datum model, int64 n)
 							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
 		synthesize_failed_after_charge("writing the synthetic rows failed");
 	SPI_finish();
+	synthesize_kept(c);
 }
 
 /* every public check of a run on relid, before any charge */
