@@ -194,6 +194,9 @@ SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress
 RESET ROLE;
 RESET dpobj.max_state_memory;
 SET ROLE regress_syn_alice;
+-- the first step's model (every column, paired with a "label") beyond "max_model_cells"
+-- failed after the charge ("over the size cap"): refused before it now
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6, NULL, '{"label": "s1", "max_model_cells": 256}')$$);
 -- with the defaults it runs, charged once; the model never measured a left-out triple
 SELECT target_table, rows BETWEEN 2000 AND 4000 AS rows_near
   FROM dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6);

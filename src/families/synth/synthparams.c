@@ -17,6 +17,7 @@
 #include "base/pg_compat.h"
 #include "context/protected.h"
 #include "core/synthaim.h"
+#include "core/synthjt.h"
 #include "families/synth/synthfit.h"
 #include "state/rowinput.h"
 #include "utils/memutils.h"
@@ -332,6 +333,42 @@ synth_fit(SynthParams *p, MemoryContext cxt)
 	p->run_bytes = f.run_bytes;
 }
 
+/*
+ * The first step's model fits "max_model_cells" (core/synthaim.c,
+ * first_step): the junction tree of the single columns, each paired with
+ * the "label" where the state holds the pair (a quantile column alone);
+ * its levels at most the model's (a quantile column's: its bins).  Else
+ * the run would fail after the charge, on public grounds: refused here.
+ */
+static void
+synth_check_first_model(const SynthParams *p)
+{
+	int			sizes[SYNTH_MAX_COLUMNS];
+	SynthSet	sets[SYNTH_MAX_COLUMNS];
+	SynthTree	t;
+
+	for (int j = 0; j < p->d; j++)
+	{
+		const SynthColumn *c = &p->col[j];
+
+		sizes[j] = c->kind == SYNTH_COL_QUANTILE ? c->nbins + (c->nullable ? 1 : 0) :
+			synth_column_model_levels(c);
+	}
+	for (int j = 0; j < p->d; j++)
+	{
+		SynthSet	pair = SYNTH_BIT(j) | (p->label >= 0 ? SYNTH_BIT(p->label) : 0);
+
+		sets[j] = p->label >= 0 && j != p->label && p->col[j].kind != SYNTH_COL_QUANTILE &&
+			synth_layout_covers(&p->layout, pair) >= 0 ? pair : SYNTH_BIT(j);
+	}
+	if (!synth_tree_build(p->d, sizes, sets, p->d, p->max_model_cells, &t))
+		synth_bad(psprintf("the first measurements (every column%s) need a model of more than %lld cells (\"max_model_cells\")",
+						   p->label >= 0 ? " with the label" : "", (long long) p->max_model_cells),
+				  p->label >= 0 ?
+				  "Raise \"max_model_cells\", synthesize fewer columns or declare fewer levels, or choose a label of fewer levels." :
+				  "Raise \"max_model_cells\", synthesize fewer columns or declare fewer levels or bins.");
+}
+
 double
 synthparams_rho(double epsilon, double delta)
 {
@@ -399,6 +436,7 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 	synth_label(&o);
 	synth_check_noise(p, epsilon, delta);
 	synth_fit(p, cxt);
+	synth_check_first_model(p);
 	MemoryContextSwitchTo(old);
 	return p;
 }
