@@ -180,8 +180,8 @@ SELECT granted_epsilon FROM dpobj.grant_budget('regress_syn.wide', 'regress_syn_
 SET dpobj.max_state_memory = '64MB';
 SET ROLE regress_syn_alice;
 SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 5, 1e-6)$$);
--- refused before the charge only when the single columns alone do not fit: the cap, or an
--- explicit "max_state_cells"
+-- refused before the charge only when the single columns and the model cap alone do not fit
+-- (the cap, "max_model_cells"), or the singles exceed an explicit "max_state_cells"
 RESET ROLE;
 SET dpobj.max_state_memory = '1MB';
 SET ROLE regress_syn_alice;

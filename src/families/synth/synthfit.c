@@ -221,6 +221,14 @@ synthfit_fit(SynthFit *p, MemoryContext cxt)
 		else
 			break;
 	}
+	if (96.0 * p->max_model_cells > synthfit_cap_bytes() / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: \"max_model_cells\" (" INT64_FORMAT ") needs %.0f MB, more than half of dpobj.max_state_memory (%s)",
+						SYNTHFIT_NAME, p->max_model_cells, ceil(96.0 * p->max_model_cells / 1048576.0),
+						synthfit_cap_text()),
+				 errdetail("Nothing was charged."),
+				 errhint("Lower \"max_model_cells\" (96 bytes a cell), or ask a superuser to raise dpobj.max_state_memory.")));
 	synthfit_refuse(bytes, p->max_state_cells);
 }
 
