@@ -58,6 +58,7 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
+#include "base/dpobj.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "base/options.h"
@@ -98,6 +99,7 @@ typedef struct SynthCall
 	char	   *target_rel;		/* the new table's name in it */
 	char	   *create_sql;		/* the target's CREATE TABLE */
 	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
+	char	   *undeclared;		/* columns NULL: the table's columns left out, or NULL */
 } SynthCall;
 
 static pg_noreturn void
@@ -109,30 +111,43 @@ synthesize_bad(const char *msg, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* the declared columns of relid in column order (catalog, as the bootstrap superuser) */
+/*
+ * The declared columns of relid in column order (catalog, as the bootstrap
+ * superuser); *undeclared the others ("a, b"), or NULL
+ */
 static char **
-synthesize_declared(Oid relid, int *n)
+synthesize_declared(Oid relid, int *n, char **undeclared)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	RoleSwitch	rs;
 	char	  **cols;
+	StringInfoData left;
 
+	initStringInfo(&left);		/* in the caller's context: read after SPI_finish */
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT f.column_name::pg_catalog.text FROM dpobj.feature_domains f"
-				   " JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) f.relid"
-				   " AND a.attname OPERATOR(pg_catalog.=) f.column_name"
-				   " WHERE f.relid OPERATOR(pg_catalog.=) $1 AND NOT a.attisdropped"
-				   " ORDER BY a.attnum", 1, (Oid[]) {OIDOID},
+	if (dp_spi_run("SELECT a.attname::pg_catalog.text, f.column_name IS NOT NULL"
+				   " FROM pg_catalog.pg_attribute a LEFT JOIN dpobj.feature_domains f"
+				   " ON f.relid OPERATOR(pg_catalog.=) a.attrelid"
+				   " AND f.column_name OPERATOR(pg_catalog.=) a.attname"
+				   " WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0"
+				   " AND NOT a.attisdropped ORDER BY a.attnum", 1, (Oid[]) {OIDOID},
 				   (Datum[]) {ObjectIdGetDatum(relid)}, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.synthesize: feature domain lookup failed");
 	role_switch_end(&rs);
-	*n = (int) SPI_processed;
-	cols = MemoryContextAlloc(cxt, sizeof(char *) * Max(*n, 1));
-	for (int i = 0; i < *n; i++)
-		cols[i] = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[i],
-														 SPI_tuptable->tupdesc, 1));
+	*n = 0;
+	cols = MemoryContextAlloc(cxt, sizeof(char *) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+
+		if (strcmp(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2), "t") == 0)
+			cols[(*n)++] = MemoryContextStrdup(cxt, name);
+		else
+			appendStringInfo(&left, "%s%s", left.len ? ", " : "", quote_identifier(name));
+	}
 	SPI_finish();
+	*undeclared = left.len > 0 ? left.data : NULL;
 	return cols;
 }
 
@@ -144,7 +159,7 @@ synthesize_columns(ArrayType *a, SynthCall *c)
 
 	if (a == NULL || (ARR_NDIM(a) == 0 && ARR_ELEMTYPE(a) == TEXTOID))
 	{
-		c->cols = synthesize_declared(c->relid, &c->ncols);
+		c->cols = synthesize_declared(c->relid, &c->ncols, &c->undeclared);
 		if (c->ncols == 0)
 			synthesize_bad(psprintf("table %s has no column with a declared domain", c->relation),
 						   "Its owner declares the domains (dpobj.declare_domain: levels, or bounds lo and hi).");
@@ -466,18 +481,48 @@ synthesize_statements(SynthCall *c)
 	SPI_finish();
 }
 
+/* a failure after the charge (post-processing: no row is read here) */
+static pg_noreturn void
+synthesize_failed_after_charge(const char *msg)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_PROTECTED_FAILURE),
+			 errmsg("dpobj.synthesize: %s", msg),
+			 errdetail("The privacy budget of this run was charged."),
+			 errhint("A retry is charged again.")));
+}
+
+/* after the run, public facts only: the columns kept, those left out and why, the model */
+static void
+synthesize_kept(const SynthCall *c)
+{
+	StringInfoData kept;
+
+	initStringInfo(&kept);
+	for (int i = 0; i < c->ncols; i++)
+		appendStringInfo(&kept, "%s%s", i ? ", " : "", quote_identifier(c->cols[i]));
+	ereport(NOTICE,
+			(errmsg("dpobj.synthesize: %s holds columns %s%s%s",
+					c->target_name, kept.data,
+					c->undeclared ? "; left out (no declared domain): " : "",
+					c->undeclared ? c->undeclared : ""),
+			 errhint("dpobj.synth_fidelity(%s) and dpobj.marginal(%s, columns) describe its model, at no charge.",
+					 quote_literal_cstr(c->model_name), quote_literal_cstr(c->model_name))));
+}
+
 /* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
 {
 	SPI_connect();
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
+		synthesize_failed_after_charge("creating the target failed");
 	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
 							  (Oid[]) {model_type_oid(), INT8OID},
 							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "dpobj.synthesize: INSERT failed");
+		synthesize_failed_after_charge("writing the synthetic rows failed");
 	SPI_finish();
+	synthesize_kept(c);
 }
 
 /* every public check of a run on relid, before any charge */
@@ -495,6 +540,12 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	synthesize_options(options, c);
 	synthesize_target(target, c);
 	synthesize_statements(c);
+	/* the checks passed: what the run leaves out (public: the catalog) */
+	if (c->undeclared != NULL)
+		ereport(NOTICE,
+				(errmsg("dpobj.synthesize: columns of table %s without a declared domain are left out: %s",
+						c->relation, c->undeclared),
+				 errhint("Its owner declares a column's domain (dpobj.declare_domain) to synthesize it.")));
 }
 
 /*
@@ -530,7 +581,7 @@ synthesize_model_rows(Datum model)
 	double		rows = 0;
 
 	if (params == NULL || !model_param_number(params, "rows", &rows))
-		elog(ERROR, "dpobj.synthesize: the released model has no row count");
+		synthesize_failed_after_charge("the released model has no row count");
 	return (int64) Min(Max(rint(rows), 1.0), (double) SYNTHESIZE_MAX_ROWS);
 }
 

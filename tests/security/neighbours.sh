@@ -975,9 +975,13 @@ SELECT 'model', m.mechanism, m.epsilon, m.delta, dpobj.model_kind(m),
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(m.params) k),
        E'\nDPOUT', cardinality(m.weights), m.params
   FROM dpobj.get_model(split_part(:'target', '.', 2)) m;
+-- whether the model measured the pair (marginal()'s NOTICE when it did not) is DP output
+SET LOCAL client_min_messages = warning;
 SELECT 'marginal', count(*),
        bool_and(ci_low IS NULL OR ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
   FROM dpobj.marginal(split_part(:'target', '.', 2), ARRAY['grp', 'y']);
+SELECT 'fidelity', E'\nDPOUT', count(*), sum(ratio)
+  FROM dpobj.synth_fidelity(split_part(:'target', '.', 2));
 COMMIT;
 SET jit = off;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,

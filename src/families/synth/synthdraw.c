@@ -218,6 +218,52 @@ marginal_value(StringInfo b, const SynthFitted *f, int j, int level)
 	appendStringInfo(b, "[%s, %s]", float8out_internal(lo), float8out_internal(hi));
 }
 
+/* the set's columns, "a, b" */
+static char *
+marginal_names(const SynthFitted *f, SynthSet r)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	for (int j = 0; j < f->d; j++)
+		if (r & SYNTH_BIT(j))
+			appendStringInfo(&b, "%s%s", b.len ? ", " : "", quote_identifier(f->enc->cols[j].column));
+	return b.data;
+}
+
+/*
+ * The model's marginal and its intervals (core/synthci.h).  A selection
+ * bound wider than the model's row count says nothing: no interval then.
+ * A set never measured (nor one holding it) without an interval: a NOTICE
+ * says so; the estimates are the model's inference alone.
+ */
+static void
+marginal_intervals(const SynthFitted *f, SynthSet r, SynthFactor *cells, double *est,
+				   double *lo, double *hi, SynthIntervalKind *kind)
+{
+	SynthStatus st = synth_ci_marginal(&f->res, r, est, lo, hi, kind);
+
+	if (st != SYNTH_OK)
+	{
+		synth_factor_free(cells);
+		if (st == SYNTH_TOOBIG)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("dpobj.marginal: the model's junction tree with (%s) exceeds its \"max_model_cells\"",
+							marginal_names(f, r)),
+					 errhint("Ask fewer columns at a time.")));
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	}
+	for (int64 x = 0; *kind == SYNTH_CI_SELECTION && x < cells->ncells; x++)
+		if (hi[x] - lo[x] > f->rows)
+			*kind = SYNTH_CI_NONE;
+	if (*kind == SYNTH_CI_NONE)
+		ereport(NOTICE,
+				(errmsg("dpobj.marginal: the model never measured (%s) nor a set holding it",
+						marginal_names(f, r)),
+				 errdetail("The estimates are the model's inference alone, without an interval (basis NULL).")));
+}
+
 Datum
 dpobj_synth_marginal(PG_FUNCTION_ARGS)
 {
@@ -248,11 +294,7 @@ dpobj_synth_marginal(PG_FUNCTION_ARGS)
 	est = palloc(sizeof(double) * cells.ncells);
 	lo = palloc(sizeof(double) * cells.ncells);
 	hi = palloc(sizeof(double) * cells.ncells);
-	if (synth_ci_marginal(&f->res, r, est, lo, hi, &kind) != SYNTH_OK)
-	{
-		synth_factor_free(&cells);
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	}
+	marginal_intervals(f, r, &cells, est, lo, hi, &kind);
 	for (int64 x = 0; x < cells.ncells; x++)
 	{
 		StringInfoData b;
