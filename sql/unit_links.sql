@@ -90,6 +90,9 @@ SELECT spent_epsilon FROM dpobj.my_budgets;
 SELECT dpobj.model_kind(m)
   FROM dpobj.train('regress_ul.order_lines', 'logistic', ARRAY['amount'], 'big', 1, 1e-6) m;
 SELECT spent_epsilon FROM dpobj.my_budgets;
+-- describe(): one charge more
+SELECT count(*) > 0 AS described FROM dpobj.describe('regress_ul.order_lines', 1);
+SELECT spent_epsilon FROM dpobj.my_budgets;
 RESET ROLE;
 -- the ledger: the linked table read, the domain charged, the unit's column and k
 SELECT relation, budget_domain, privacy_unit, rows_per_unit, epsilon FROM dpobj.ledger

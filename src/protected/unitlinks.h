@@ -2,8 +2,8 @@
  *
  * unitlinks.h
  *	  Privacy units through foreign keys (unitlinks.c; docs/PRIVACY.md
- *	  "Units through foreign keys"): dpobj.link_unit() and the path a run
- *	  on a linked table joins along.
+ *	  "Units through foreign keys"): the path a run on a linked table joins
+ *	  along, and its checks, shared with dpobj.link_unit() (linkunit.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -34,6 +34,20 @@ typedef struct UnitLinkPath
  * OPERATOR(pg_catalog.=) of one built-in type each side).
  */
 extern bool unit_links_for_run(Oid relid, const char *relation, UnitLinkPath *path);
+
+/*
+ * The path's checks: every table after the first locked (AccessShareLock),
+ * one owner, no table twice, each hop a fit foreign key (by p->via's names
+ * at a run; at the declaration the one between the two tables, its name
+ * recorded); the joins built.  A refusal names relation.
+ */
+extern void unit_links_resolve(UnitLinkPath *p, const char *relation, bool run);
+
+/* a refusal of the link: at the declaration, or at a run (public: nothing charged) */
+extern void unit_links_refuse(bool run, const char *relation, const char *what) pg_attribute_noreturn();
+
+/* a type a privacy unit (and a foreign key linking one) may have */
+extern bool unit_type_ok(Oid basetype);
 
 /* the alias of the path's table i in the joins */
 extern char *unit_links_alias(int i);

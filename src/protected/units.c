@@ -37,25 +37,6 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
-/* types a unit may have: exact equality, no value-dependent error */
-bool
-units_type_ok(Oid basetype)
-{
-	switch (basetype)
-	{
-		case INT2OID:
-		case INT4OID:
-		case INT8OID:
-		case TEXTOID:
-		case VARCHAROID:
-		case BPCHAROID:
-		case UUIDOID:
-			return true;
-		default:
-			return false;
-	}
-}
-
 void
 units_check_column(Oid relid, const char *relation, const char *name,
 				   int16 *attnum, Oid *typid)
@@ -73,7 +54,7 @@ units_check_column(Oid relid, const char *relation, const char *name,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of table %s does not exist", name, relation),
 				 errhint("System columns cannot be privacy units.")));
-	if (!units_type_ok(getBaseType(*typid)))
+	if (!unit_type_ok(getBaseType(*typid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" of table %s has a type that cannot be a privacy unit", name, relation),

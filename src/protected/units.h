@@ -28,8 +28,6 @@ typedef struct TableUnit
 	Oid			path[DPOBJ_MAX_UNIT_HOPS];
 } TableUnit;
 
-/* a type a privacy unit (and a foreign key linking one) may have */
-extern bool units_type_ok(Oid basetype);
 
 /*
  * Checks that name is a user column of relid fit to be a privacy unit

@@ -205,7 +205,7 @@ domain_sql() {
 
 setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
-    local umod
+    local umod link
     local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
@@ -254,10 +254,30 @@ setup_db() {
                   SELECT 1 FROM dpobj.train('t_${name}_peer', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6);
                   RESET ROLE;"
         fi
+        # 10th field "link": the table reaches its unit through foreign keys, t_<name> ->
+        # o_<name> (its unit-u rows in two orders, by id's parity) -> c_<name> (one row per
+        # unit), and the three tables differ in all rows of one customer (docs/PRIVACY.md
+        # "Units through foreign keys"); the customers' table is in the budget domain d_<name>
+        link=""
+        if [[ $bdomain == link ]]; then
+            link="CREATE TABLE c_$name (id int PRIMARY KEY);
+                  INSERT INTO c_$name SELECT DISTINCT u FROM t_$name WHERE u IS NOT NULL;
+                  CREATE TABLE o_$name (id int PRIMARY KEY, customer_id int REFERENCES c_$name);
+                  INSERT INTO o_$name SELECT DISTINCT 1000 + 2 * u + id % 2, u FROM t_$name WHERE u IS NOT NULL;
+                  ALTER TABLE t_$name ADD COLUMN order_id int REFERENCES o_$name;
+                  UPDATE t_$name SET order_id = 1000 + 2 * u + id % 2;
+                  ANALYZE c_$name; ANALYZE o_$name;
+                  REVOKE ALL ON c_$name, o_$name FROM PUBLIC;"
+            protect="SELECT dpobj.create_budget_domain('d_$name');
+                     SELECT dpobj.protect('c_$name', 'id', 1, 'd_$name');
+                     SELECT dpobj.link_unit('t_$name', ARRAY['o_$name', 'c_$name']::regclass[], $unitk);"
+            grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
+        fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
               INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % $umod FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
+              $link
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
@@ -339,7 +359,9 @@ SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
                    :'opts'::jsonb) m;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -409,7 +431,9 @@ SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilo
          :eps, options => :'opts'::jsonb) e;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -664,7 +688,7 @@ for i in 0 1; do
     for sline in "${SCENS[@]}"; do
         IFS='|' read -r scen _ _ _ _ _ _ _ _ bdomain _ <<<"$sline"
         scen=$(trim "$scen") bdomain=$(trim "${bdomain:-}")
-        if [[ $bdomain == domain ]]; then
+        if [[ $bdomain == domain || $bdomain == link ]]; then
             sql+="SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$AROLE', 10000, 0.5);
                   SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$ZROLE', 10000, 0.5);"
             continue
@@ -848,7 +872,9 @@ agg_script() { # CALL: the released rows
     cat <<'SQL'
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -942,7 +968,9 @@ SELECT 'synthesize', s.target_table, s.model_name, E'\nDPOUT', s.rows
   FROM dpobj.synthesize(:'rel', :'target', :eps, :delta, string_to_array(:'cols', ','), :'opts'::jsonb) s;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
   FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
