@@ -48,6 +48,7 @@
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -223,15 +224,15 @@ static void
 path_lock(UnitLinkPath *p, const char *relation, bool run)
 {
 	Oid			owner = InvalidOid;
-	char		relkind;
 
 	for (int i = 0; i <= p->nhops; i++)
 	{
 		HeapTuple	tup;
 		Oid			o;
 
+		/* locked first, then looked up: a table dropped meanwhile is not found */
 		if (i > 0)
-			(void) dp_lock_relation(p->tables[i], &relkind);
+			LockRelationOid(p->tables[i], AccessShareLock);
 		for (int j = 0; j < i; j++)
 			if (p->tables[j] == p->tables[i])
 				unit_links_refuse(run, relation, psprintf("the path returns to table %s (a cycle)",
