@@ -199,8 +199,8 @@ units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit 
 	char	   *source;
 
 	unit_row_read(ut, &u);
-	if (u.name == NULL || strcmp(u.name, r->name) != 0 || u.attnum != r->attnum ||
-		u.id.typid != r->id.typid || r->domain == NULL || u.domain == NULL ||
+	/* by name and type: the unit table's own row is checked against the catalog */
+	if (u.name == NULL || strcmp(u.name, r->name) != 0 || u.id.typid != r->id.typid || r->domain == NULL || u.domain == NULL ||
 		strcmp(r->domain, u.domain) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -555,16 +555,21 @@ for i in 0 1; do
         exit 1
     fi
 done
-# unit_switch must straddle the bounding's switch (its threshold follows the allocator):
-# side a's units outgrow the 64kB count table (unit_counts() gives 0: the sorted path),
-# side b's fit (a positive handle: the in-memory path); else the scenario tests nothing
-if printf '%s\n' "${SCENS[@]}" | grep -q '^unit_switch[[:space:]]'; then
+# unit_switch and unit_link_sw must straddle the bounding's switch (its threshold follows
+# the allocator): side a's units outgrow the 64kB count table (unit_counts() gives 0: the
+# sorted path), side b's fit (a positive handle: the in-memory path); else the scenario
+# tests nothing.  unit_link_sw's units are its customers, reached through its orders.
+for sw_scen in unit_switch unit_link_sw; do
+    printf '%s\n' "${SCENS[@]}" | grep -q "^$sw_scen[[:space:]]" || continue
+    sw_col=u sw_from=t_$sw_scen
+    [[ $sw_scen == unit_link_sw ]] && sw_col=c.id \
+        sw_from="t_$sw_scen t JOIN o_$sw_scen o ON o.id = t.order_id JOIN c_$sw_scen c ON c.id = o.customer_id"
     for i in 0 1; do
-        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts(u, 3) <> 0 FROM t_unit_switch")
-        t_is "unit_switch: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
+        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts($sw_col, 3) <> 0 FROM $sw_from")
+        t_is "$sw_scen: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
             "$sw" "$([[ $i == 0 ]] && echo f || echo t)"
     done
-fi
+done
 # The planner statistics of dpobj's own tables are set by autovacuum, in each database at a
 # moment of its own, and they choose the plans of dpobj's lookups before the charge (budget,
 # unit, declared domains), whose function calls pg_stat_xact_user_functions counts.  Rather
