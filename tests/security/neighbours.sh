@@ -560,7 +560,7 @@ done
 # sorted path), side b's fit (a positive handle: the in-memory path); else the scenario
 # tests nothing.  unit_link_sw's units are its customers, reached through its orders.
 for sw_scen in unit_switch unit_link_sw; do
-    printf '%s\n' "${SCENS[@]}" | grep -q "^$sw_scen[[:space:]]" || continue
+    printf '%s\n' "${SCENS[@]}" | grep -q "^${sw_scen}[[:space:]]" || continue
     sw_col=u sw_from=t_$sw_scen
     [[ $sw_scen == unit_link_sw ]] && sw_col=c.id \
         sw_from="t_$sw_scen t JOIN o_$sw_scen o ON o.id = t.order_id JOIN c_$sw_scen c ON c.id = o.customer_id"
