@@ -72,6 +72,12 @@ SELECT dpobj.link_unit('regress_ul.order_lines', ARRAY['regress_ul.orders', 'reg
 SELECT relid, path, via FROM dpobj.unit_links;
 SELECT relid, privacy_unit, max_rows_per_unit, budget_domain FROM dpobj.protected_tables
  WHERE relid::text LIKE 'regress_ul.%' ORDER BY relid::text;
+-- orders linked too; a path ending at a linked table is refused (its unit column is
+-- another table's)
+SELECT dpobj.link_unit('regress_ul.orders', ARRAY['regress_ul.customers']::regclass[], 3);
+CREATE TABLE regress_ul.returns (order_id int REFERENCES regress_ul.orders, x float8);
+SELECT * FROM regress.err($$SELECT dpobj.link_unit('regress_ul.returns', ARRAY['regress_ul.orders']::regclass[], 2)$$);
+SELECT dpobj.unprotect('regress_ul.orders');
 -- a unit column of its own is refused while linked
 SELECT * FROM regress.err($$SELECT dpobj.protect('regress_ul.order_lines', privacy_unit => 'order_id', max_rows_per_unit => 2)$$);
 SELECT 1 FROM dpobj.grant_domain_budget('regress_ul_shop', 'regress_ul_alice', 3e6, 0.001);

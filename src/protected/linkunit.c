@@ -42,10 +42,11 @@ PG_FUNCTION_INFO_V1(dpobj_link_unit);
  * ---------------------------------------------------------------------
  */
 
-/* the unit's table: protected with a unit, in a domain; and rel's present level */
+/* the unit's table: protected with a unit column of its own, in a domain; rel's present level */
 static const char link_state_sql[] =
 "SELECT (SELECT u.budget_domain::pg_catalog.text FROM dpobj.protected_tables u "
-"         WHERE u.relid OPERATOR(pg_catalog.=) $2 AND u.privacy_unit IS NOT NULL), "
+"         WHERE u.relid OPERATOR(pg_catalog.=) $2 AND u.privacy_unit IS NOT NULL "
+"           AND NOT EXISTS (SELECT 1 FROM dpobj.unit_links x WHERE x.relid OPERATOR(pg_catalog.=) $2)), "
 "       EXISTS (SELECT 1 FROM dpobj.protected_tables p "
 "                 LEFT JOIN dpobj.unit_links l ON l.relid OPERATOR(pg_catalog.=) p.relid "
 "                WHERE p.relid OPERATOR(pg_catalog.=) $1 AND p.privacy_unit IS NOT NULL "
@@ -102,7 +103,7 @@ link_write(const UnitLinkPath *p, const char *relation, int32 k, bool *changed)
 		elog(ERROR, "dpobj.link_unit: lookup failed");
 	domain = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	if (domain == NULL)
-		unit_links_refuse(false, relation, psprintf("table %s is not protected with a privacy unit in a budget domain",
+		unit_links_refuse(false, relation, psprintf("table %s is not protected with a privacy unit column of its own in a budget domain",
 											  get_rel_name(p->tables[p->nhops])));
 	if (DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)))
 		ereport(ERROR,

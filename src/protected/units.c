@@ -83,7 +83,8 @@ typedef struct UnitIdentity
 "       unit_typmod, unit_collation, " \
 "       CASE WHEN privacy_unit IS NOT NULL THEN " \
 "         unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) END, " \
-"       budget_domain::pg_catalog.text " \
+"       budget_domain::pg_catalog.text, " \
+"       EXISTS (SELECT 1 FROM dpobj.unit_links l WHERE l.relid OPERATOR(pg_catalog.=) $1) " \
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1"
 
 /*
@@ -146,6 +147,7 @@ typedef struct UnitRow
 	int			k;
 	UnitIdentity id;
 	char	   *domain;			/* NULL: none */
+	bool		linked;			/* its unit is reached through foreign keys */
 } UnitRow;
 
 /* inside SPI: relid's protection row, its unit's lock taken first */
@@ -173,6 +175,7 @@ unit_row_read(Oid relid, UnitRow *r)
 	row = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
 	r->domain = SPI_getvalue(row, desc, 8);
+	r->linked = DatumGetBool(SPI_getbinval(row, desc, 9, &isnull));
 	(void) SPI_getbinval(row, desc, 1, &isnull);
 	if (isnull)
 		return;
@@ -199,8 +202,11 @@ units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit 
 	char	   *source;
 
 	unit_row_read(ut, &u);
-	/* by name and type: the unit table's own row is checked against the catalog */
-	if (u.name == NULL || strcmp(u.name, r->name) != 0 || u.id.typid != r->id.typid || r->domain == NULL || u.domain == NULL ||
+	/*
+	 * by name and type: the unit table's own row is checked against the
+	 * catalog; a linked unit table's column is another table's
+	 */
+	if (u.name == NULL || u.linked || strcmp(u.name, r->name) != 0 || u.id.typid != r->id.typid || r->domain == NULL || u.domain == NULL ||
 		strcmp(r->domain, u.domain) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -238,7 +244,7 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 	if (r.name != NULL)
 	{
 		unit->rows_per_unit = r.k;
-		if (unit_links_for_run(relid, relation, &path))
+		if (r.linked && unit_links_for_run(relid, relation, &path))
 		{
 			units_linked(relation, &r, &path, unit);
 			quoted = "\"dpobj unit\"";
