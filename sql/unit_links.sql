@@ -128,6 +128,14 @@ ALTER TABLE regress_ul.orders ADD CONSTRAINT orders_customer_id_fkey
 SET ROLE regress_ul_alice;
 SELECT count(*) AS statistics FROM dpobj.aggregate('regress_ul.order_lines', '[{"stat": "count"}, {"stat": "sum", "column": "amount"}]', 1, 1e-6);
 RESET ROLE;
+-- a table of the path its owner cannot read: refused, nothing charged
+SET ROLE regress_ul_owner;
+REVOKE SELECT ON regress_ul.customers FROM regress_ul_owner;
+SET ROLE regress_ul_alice;
+SELECT * FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_ul.order_lines', '[{"stat": "count"}, {"stat": "sum", "column": "amount"}]', 1, 1e-6)$$);
+SET ROLE regress_ul_owner;
+GRANT SELECT ON regress_ul.customers TO regress_ul_owner;
+RESET ROLE;
 -- a table of the path with another owner: refused, nothing charged
 ALTER TABLE regress_ul.orders OWNER TO regress_ul_other;
 SET ROLE regress_ul_alice;

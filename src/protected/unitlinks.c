@@ -49,6 +49,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -247,6 +248,10 @@ path_lock(UnitLinkPath *p, const char *relation, bool run)
 		else if (o != owner)
 			unit_links_refuse(run, relation, psprintf("table %s has another owner than table %s",
 												get_rel_name(p->tables[i]), relation));
+		/* the run reads the path as that owner (train.c checks the first table) */
+		if (i > 0 && pg_class_aclcheck(p->tables[i], owner, ACL_SELECT) != ACLCHECK_OK)
+			unit_links_refuse(run, relation, psprintf("the owner of table %s cannot read table %s",
+												relation, get_rel_name(p->tables[i])));
 	}
 }
 
