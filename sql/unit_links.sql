@@ -80,7 +80,7 @@ SELECT * FROM regress.err($$SELECT dpobj.link_unit('regress_ul.returns', ARRAY['
 SELECT dpobj.unprotect('regress_ul.orders');
 -- a unit column of its own is refused while linked
 SELECT * FROM regress.err($$SELECT dpobj.protect('regress_ul.order_lines', privacy_unit => 'order_id', max_rows_per_unit => 2)$$);
-SELECT 1 FROM dpobj.grant_domain_budget('regress_ul_shop', 'regress_ul_alice', 3e6, 0.001);
+SELECT 1 FROM dpobj.grant_domain_budget('regress_ul_shop', 'regress_ul_alice', 1e7, 0.001);
 RESET ROLE;
 
 -- ---- runs: each charged once to the domain --------------------------------
@@ -113,6 +113,44 @@ SET ROLE regress_ul_alice;
 SELECT statistic, round(estimate) AS estimate
   FROM dpobj.aggregate('regress_ul.order_lines', '[{"stat": "count"}, {"stat": "sum", "column": "amount"}]', 1e6, 1e-6)
  WHERE statistic = 'count';
+RESET ROLE;
+
+-- ---- both paths of the bounding on the joined rows ---------------------------
+-- 2000 customers, 2 orders each, 3 lines per order: past dpobj.max_state_memory's least
+-- value (64kB) the units are counted by sorting, within it in memory; k = 2 either way
+SET ROLE regress_ul_owner;
+CREATE TABLE regress_ul.members (id int PRIMARY KEY);
+INSERT INTO regress_ul.members SELECT g FROM generate_series(1, 2000) g;
+CREATE TABLE regress_ul.carts (id int PRIMARY KEY, member int REFERENCES regress_ul.members);
+INSERT INTO regress_ul.carts SELECT g, 1 + g % 2000 FROM generate_series(1, 4000) g;
+CREATE TABLE regress_ul.cart_lines (cart int REFERENCES regress_ul.carts, x float8);
+INSERT INTO regress_ul.cart_lines SELECT 1 + g % 4000, g % 10 FROM generate_series(1, 12000) g;
+REVOKE ALL ON regress_ul.members, regress_ul.carts, regress_ul.cart_lines FROM PUBLIC;
+SELECT dpobj.protect('regress_ul.members', privacy_unit => 'id', max_rows_per_unit => 1,
+                     budget_domain => 'regress_ul_shop');
+SELECT dpobj.link_unit('regress_ul.cart_lines', ARRAY['regress_ul.carts', 'regress_ul.members']::regclass[], 2);
+SELECT dpobj.declare_domain('regress_ul.cart_lines', 'x', 0, 10);
+RESET ROLE;
+SET dpobj.max_state_memory = '64kB';
+SELECT dpobj.unit_counts(m.id, 2) <> 0 AS counted_in_memory
+  FROM regress_ul.cart_lines l JOIN regress_ul.carts c ON c.id = l.cart
+  JOIN regress_ul.members m ON m.id = c.member;
+SET ROLE regress_ul_alice;
+SELECT statistic, round(estimate) AS estimate
+  FROM dpobj.aggregate('regress_ul.cart_lines', '[{"stat": "count"}, {"stat": "sum", "column": "x"}]', 1e6, 1e-6)
+ WHERE statistic = 'count';
+RESET ROLE;
+RESET dpobj.max_state_memory;
+SELECT dpobj.unit_counts(m.id, 2) <> 0 AS counted_in_memory
+  FROM regress_ul.cart_lines l JOIN regress_ul.carts c ON c.id = l.cart
+  JOIN regress_ul.members m ON m.id = c.member;
+SET ROLE regress_ul_alice;
+SELECT statistic, round(estimate) AS estimate
+  FROM dpobj.aggregate('regress_ul.cart_lines', '[{"stat": "count"}, {"stat": "sum", "column": "x"}]', 1e6, 1e-6)
+ WHERE statistic = 'count';
+RESET ROLE;
+SET ROLE regress_ul_owner;
+SELECT dpobj.unprotect('regress_ul.cart_lines'), dpobj.unprotect('regress_ul.members');
 RESET ROLE;
 
 -- ---- a broken link is refused before the charge ------------------------------
