@@ -864,8 +864,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
-				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
-				  bool filter_in_aggregate)
+				  const char *unit_column, const char *unit_from, int rows_per_unit,
+				  Jsonb *encoding, bool filter_in_aggregate)
 {
 	Encoding   *enc = encoding ? encoding_parse(encoding) : NULL;
 	/* the columns passed on: the features, the label, the encoding's, expressions' */
@@ -912,7 +912,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	}
 	if (rows_per_unit > 0)
 	{
-		append_unit_from(q, relation, cols, ncols, unit_column,
+		/* a linked table: its rows joined to their unit (unitlinks.h) */
+		append_unit_from(q, unit_from != NULL ? unit_from : relation, cols, ncols, unit_column,
 						 unit_condition(q, filter, relid, relation, unit_column), rows_per_unit);
 		return;
 	}

@@ -150,7 +150,9 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
- * (no unit with filter_in_aggregate).
+ * (no unit with filter_in_aggregate); unit_from, unless NULL, is read
+ * instead of relation where the unit's rows are (a linked table joined to
+ * its unit, exposing unit_column).
  * encoding (encode.h) or NULL: with one, the features are
  * dpobj.encode_features($4, ARRAY[categorical]::text[], ARRAY[numeric]::float8[])
  * over the encoding's columns and $4 is the encoding (filters follow).
@@ -163,8 +165,8 @@ extern void train_query_build(TrainQuery *q, const char *aggregate,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,
-							  const char *unit_column, int rows_per_unit,
-							  Jsonb *encoding, bool filter_in_aggregate);
+							  const char *unit_column, const char *unit_from,
+							  int rows_per_unit, Jsonb *encoding, bool filter_in_aggregate);
 
 /*
  * Releases the pg_cast share locks a key column's check took in this call

@@ -665,6 +665,9 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	/* the owner's privacy unit: bounded in the query, k in the options */
 	units_for_run(ctx->relid, ctx->relation, &unit);
 	ctx->rows_per_unit = unit.rows_per_unit;
+	/* a linked table: the plan check also allows the tables on its path */
+	ctx->unit_hops = unit.hops;
+	memcpy(ctx->unit_path, unit.path, sizeof(unit.path));
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
@@ -694,7 +697,7 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 					  features, nfeatures, req->label,
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit, *encoding, ctx->citus);
+					  unit.column, unit.source, unit.rows_per_unit, *encoding, ctx->citus);
 }
 
 /*

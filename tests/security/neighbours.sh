@@ -205,7 +205,7 @@ domain_sql() {
 
 setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
-    local umod
+    local umod link
     local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
@@ -254,10 +254,30 @@ setup_db() {
                   SELECT 1 FROM dpobj.train('t_${name}_peer', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6);
                   RESET ROLE;"
         fi
+        # 10th field "link": the table reaches its unit through foreign keys, t_<name> ->
+        # o_<name> (its unit-u rows in two orders, by id's parity) -> c_<name> (one row per
+        # unit), and the three tables differ in all rows of one customer (docs/PRIVACY.md
+        # "Units through foreign keys"); the customers' table is in the budget domain d_<name>
+        link=""
+        if [[ $bdomain == link ]]; then
+            link="CREATE TABLE c_$name (id int PRIMARY KEY);
+                  INSERT INTO c_$name SELECT DISTINCT u FROM t_$name WHERE u IS NOT NULL;
+                  CREATE TABLE o_$name (id int PRIMARY KEY, customer_id int REFERENCES c_$name);
+                  INSERT INTO o_$name SELECT DISTINCT 1000 + 2 * u + id % 2, u FROM t_$name WHERE u IS NOT NULL;
+                  ALTER TABLE t_$name ADD COLUMN order_id int REFERENCES o_$name;
+                  UPDATE t_$name SET order_id = 1000 + 2 * u + id % 2;
+                  ANALYZE c_$name; ANALYZE o_$name;
+                  REVOKE ALL ON c_$name, o_$name FROM PUBLIC;"
+            protect="SELECT dpobj.create_budget_domain('d_$name');
+                     SELECT dpobj.protect('c_$name', 'id', 1, 'd_$name');
+                     SELECT dpobj.link_unit('t_$name', ARRAY['o_$name', 'c_$name']::regclass[], $unitk);"
+            grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
+        fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
               INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % $umod FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
+              $link
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
@@ -339,7 +359,9 @@ SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
                    :'opts'::jsonb) m;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -409,7 +431,9 @@ SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilo
          :eps, options => :'opts'::jsonb) e;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -531,16 +555,21 @@ for i in 0 1; do
         exit 1
     fi
 done
-# unit_switch must straddle the bounding's switch (its threshold follows the allocator):
-# side a's units outgrow the 64kB count table (unit_counts() gives 0: the sorted path),
-# side b's fit (a positive handle: the in-memory path); else the scenario tests nothing
-if printf '%s\n' "${SCENS[@]}" | grep -q '^unit_switch[[:space:]]'; then
+# unit_switch and unit_link_sw must straddle the bounding's switch (its threshold follows
+# the allocator): side a's units outgrow the 64kB count table (unit_counts() gives 0: the
+# sorted path), side b's fit (a positive handle: the in-memory path); else the scenario
+# tests nothing.  unit_link_sw's units are its customers, reached through its orders.
+for sw_scen in unit_switch unit_link_sw; do
+    printf '%s\n' "${SCENS[@]}" | grep -q "^${sw_scen}[[:space:]]" || continue
+    sw_col=u sw_from=t_$sw_scen
+    [[ $sw_scen == unit_link_sw ]] && sw_col=c.id \
+        sw_from="t_$sw_scen t JOIN o_$sw_scen o ON o.id = t.order_id JOIN c_$sw_scen c ON c.id = o.customer_id"
     for i in 0 1; do
-        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts(u, 3) <> 0 FROM t_unit_switch")
-        t_is "unit_switch: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
+        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts($sw_col, 3) <> 0 FROM $sw_from")
+        t_is "$sw_scen: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
             "$sw" "$([[ $i == 0 ]] && echo f || echo t)"
     done
-fi
+done
 # The planner statistics of dpobj's own tables are set by autovacuum, in each database at a
 # moment of its own, and they choose the plans of dpobj's lookups before the charge (budget,
 # unit, declared domains), whose function calls pg_stat_xact_user_functions counts.  Rather
@@ -664,7 +693,7 @@ for i in 0 1; do
     for sline in "${SCENS[@]}"; do
         IFS='|' read -r scen _ _ _ _ _ _ _ _ bdomain _ <<<"$sline"
         scen=$(trim "$scen") bdomain=$(trim "${bdomain:-}")
-        if [[ $bdomain == domain ]]; then
+        if [[ $bdomain == domain || $bdomain == link ]]; then
             sql+="SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$AROLE', 10000, 0.5);
                   SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$ZROLE', 10000, 0.5);"
             continue
@@ -848,7 +877,9 @@ agg_script() { # CALL: the released rows
     cat <<'SQL'
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -966,7 +997,9 @@ SELECT 'synthesize', s.target_table, s.model_name, E'\nDPOUT', s.rows
   FROM dpobj.synthesize(:'rel', :'target', :eps, :delta, string_to_array(:'cols', ','), :'opts'::jsonb) s;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
   FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
