@@ -22,10 +22,8 @@
  *	     counts, the rounds, the model released and stored by name;
  *	  3. post-processing as the caller (this function is SECURITY INVOKER
  *	     and the sealed path has ended): the target created, owned by the
- *	     caller, and filled with n rows drawn from the model by the writer
- *	     of dpobj.sample_into() (families/synth/synthwrite.h: batches, as
- *	     COPY FROM), n the model's noisy row count unless options "rows"
- *	     fixes it.
+ *	     caller, and filled from dpobj.sample(model, n), n the model's noisy
+ *	     row count unless options "rows" fixes it.
  *
  *-------------------------------------------------------------------------
  */
@@ -63,9 +61,6 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "context/trainquery.h"
-#include "families/synth/synthtyped.h"
-#include "families/synth/synthwrite.h"
-#include "model/encode.h"
 #include "model/model.h"
 #include "model/kinds.h"
 #include "protected/domainfit.h"
@@ -100,6 +95,7 @@ typedef struct SynthCall
 	Oid			target_nsp;
 	char	   *target_rel;		/* the new table's name in it */
 	char	   *create_sql;		/* the target's CREATE TABLE */
+	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
 } SynthCall;
 
 static pg_noreturn void
@@ -426,20 +422,21 @@ synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
 
 /*
  * The target's CREATE TABLE (the columns with the source's types) and the
- * conversion of the rows into them, made and checked as the caller before
- * the charge: USAGE on every type (CREATE TABLE needs it), and the writer's
- * casts built on those types (each declared level converted), so that
- * writing the released rows fails on no public ground after the charge and
- * every cache it needs is loaded before the scan.
+ * SELECT of its rows, made and checked as the caller before the charge: USAGE
+ * on every type (CREATE TABLE needs it), and the SELECT planned (not run), so
+ * that writing the released rows fails on no public ground after the charge
+ * and every cache it needs is loaded before the scan.
  */
 static void
 synthesize_statements(SynthCall *c)
 {
-	StringInfoData create;
-	TupleDesc	desc = CreateTemplateTupleDesc(c->ncols);
+	StringInfoData create,
+				select;
 
 	initStringInfo(&create);
+	initStringInfo(&select);
 	appendStringInfo(&create, "CREATE TABLE %s (", c->target);
+	appendStringInfoString(&select, "SELECT ");
 	for (int i = 0; i < c->ncols; i++)
 	{
 		AttrNumber	att = get_attnum(c->relid, c->cols[i]);
@@ -447,6 +444,8 @@ synthesize_statements(SynthCall *c)
 		int32		typmod;
 		Oid			coll;
 		char	   *type;
+		JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
+		bool		levels = getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) != NULL;
 
 		get_atttypetypmodcoll(c->relid, att, &typ, &typmod, &coll);
 		type = format_type_with_typemod(typ, typmod);
@@ -458,25 +457,32 @@ synthesize_statements(SynthCall *c)
 					 errdetail("Nothing was charged."),
 					 errhint("The type's owner grants USAGE on it, or leave out the column.")));
 		appendStringInfo(&create, "%s%s %s", i ? ", " : "", quote_identifier(c->cols[i]), type);
-		TupleDescInitEntry(desc, i + 1, c->cols[i], typ, typmod, 0);
-		TupleDescInitEntryCollation(desc, i + 1, coll);
+		/* a level is the column's own text; a binned value a float8, cast as a column of the type */
+		appendStringInfo(&select, "%s(s.r OPERATOR(pg_catalog.->>) %s)%s::%s", i ? ", " : "",
+						 quote_literal_cstr(c->cols[i]), levels ? "" : "::pg_catalog.float8", type);
 	}
 	appendStringInfoChar(&create, ')');
+	appendStringInfoString(&select, " FROM dpobj.sample($1, $2) AS s(r)");
 	c->create_sql = create.data;
-	(void) synthtyped_plan(encoding_parse(c->enc), desc, SYNTHTYPED_TABLE, "dpobj.synthesize",
-						   CurrentMemoryContext);
+	c->select_sql = select.data;
+	SPI_connect();
+	if (SPI_prepare(c->select_sql, 2, (Oid[]) {model_type_oid(), INT8OID}) == NULL)
+		elog(ERROR, "dpobj.synthesize: the target's rows cannot be planned");
+	SPI_finish();
 }
 
-/* CREATE TABLE target (made before the charge), then the rows written into it */
+/* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
 {
 	SPI_connect();
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
+	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
+							  (Oid[]) {model_type_oid(), INT8OID},
+							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "dpobj.synthesize: INSERT failed");
 	SPI_finish();
-	(void) synthwrite_table(get_relname_relid(c->target_rel, c->target_nsp),
-							DatumGetHeapTupleHeader(model), n, "dpobj.synthesize");
 }
 
 /* every public check of a run on relid, before any charge */
