@@ -4,12 +4,14 @@
  *	  What a released synthesizer model answers, at no charge
  *	  (post-processing of the model alone, no row read):
  *
+ *	  the draw every reader shares (synthdraw.h): rows in batches of
+ *	      SYNTHDRAW_BATCH (core/synthsample.c: systematic sampling per
+ *	      batch), so memory does not grow with n; a cell's value a level,
+ *	      NULL (and "other"), or a number drawn within its bin
+ *	      (core/synthdomain.h).
  *	  dpobj.sample(model, n)      n synthetic rows, each a jsonb object
- *	      {"column": value}: a level its declared text, NULL (and "other")
- *	      null, a binned column a number drawn within its bin
- *	      (core/synthdomain.h); drawn in batches of SYNTHDRAW_BATCH rows
- *	      (core/synthsample.c: systematic sampling per batch), so memory
- *	      does not grow with n.
+ *	      {"column": value}: a level its declared text, NULL null, a
+ *	      number as float8 (typed rows: synthtyped.c).
  *	  dpobj.marginal(model, columns)  every cell of the model's marginal on
  *	      the columns: its estimated count and a 95 % interval
  *	      (core/synthci.h: from the first measurement holding the columns,

@@ -17,6 +17,7 @@
 #include "access/xact.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_class.h"
+#include "commands/trigger.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -57,6 +58,17 @@ write_check(Relation rel, const char *fn)
 	PreventCommandIfParallelMode(fn);
 }
 
+/* whether an INSERT fires a trigger of the table's (a statement's, a row's, a constraint's) */
+static bool
+write_triggers(Relation rel)
+{
+	TriggerDesc *t = rel->trigdesc;
+
+	return t != NULL && (t->trig_insert_before_row || t->trig_insert_after_row ||
+						 t->trig_insert_instead_row || t->trig_insert_before_statement ||
+						 t->trig_insert_after_statement || t->trig_insert_new_table);
+}
+
 /* whether the batches may write the table: a plain table, nothing to run per row but its checks */
 static bool
 write_fast_ok(Relation rel, const SynthTyped *t)
@@ -64,7 +76,8 @@ write_fast_ok(Relation rel, const SynthTyped *t)
 	TupleDesc	desc = RelationGetDescr(rel);
 
 	if (rel->rd_rel->relkind != RELKIND_RELATION || rel->rd_rel->relispartition ||
-		IsCatalogRelation(rel) || rel->trigdesc != NULL || rel->rd_rel->relhasrules ||
+		RELATION_IS_OTHER_TEMP(rel) || IsCatalogRelation(rel) || write_triggers(rel) ||
+		rel->rd_rel->relhasrules ||
 		check_enable_rls(RelationGetRelid(rel), InvalidOid, true) == RLS_ENABLED ||
 		synthtyped_others(t) > 0)
 		return false;
