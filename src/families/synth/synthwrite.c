@@ -30,6 +30,7 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 
+#include "base/distributed.h"
 #include "base/pg_compat.h"
 #include "families/synth/synthtyped.h"
 #include "families/synth/synthwrite.h"
@@ -77,7 +78,7 @@ write_fast_ok(Relation rel, const SynthTyped *t)
 
 	if (rel->rd_rel->relkind != RELKIND_RELATION || rel->rd_rel->relispartition ||
 		RELATION_IS_OTHER_TEMP(rel) || IsCatalogRelation(rel) || write_triggers(rel) ||
-		rel->rd_rel->relhasrules ||
+		rel->rd_rel->relhasrules || dp_citus_table(RelationGetRelid(rel)) ||
 		check_enable_rls(RelationGetRelid(rel), InvalidOid, true) == RLS_ENABLED ||
 		synthtyped_others(t) > 0)
 		return false;

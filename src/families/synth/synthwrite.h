@@ -21,7 +21,8 @@
  * columns are the model's takes them in batches (its CHECK and NOT NULL
  * constraints and indexes kept); any other (triggers, rules, row security,
  * a partitioned table or a partition, columns of its own with defaults,
- * generated columns, a view) by INSERT ... SELECT from dpobj.sample_rows().
+ * generated columns, a Citus table, a view) by INSERT ... SELECT from
+ * dpobj.sample_rows().
  * fn names the caller in errors.
  */
 extern int64 synthwrite_table(Oid relid, HeapTupleHeader model, int64 n, const char *fn);
