@@ -51,7 +51,12 @@ CREATE TABLE regress_si.badtype (sex text, race text, hours point, age int);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.badtype', 5) FROM regress_si.models$$);
 CREATE TABLE regress_si.badlevel (sex int, race text, hours numeric, age int);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.badlevel', 5) FROM regress_si.models$$);
-SELECT * FROM regress.err($$SELECT dpobj.sample_into(NULL, 'regress_si.twin', 5)$$);
+SELECT * FROM regress.err($$SELECT dpobj.sample_into(NULL::dpobj.model, 'regress_si.twin', 5)$$);
+-- by a stored model's name: an unknown name refused
+INSERT INTO dpobj.models (name, ownerid, mechanism, epsilon, delta, params, model)
+SELECT 'regress_si_twin', current_user::regrole, (m).mechanism, 1, 1e-6, (m).params, m FROM regress_si.models;
+SELECT dpobj.sample_into('regress_si_twin', 'regress_si.reordered', 7);
+SELECT * FROM regress.err($$SELECT dpobj.sample_into('regress_si_none', 'regress_si.twin', 5)$$);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, NULL, 5) FROM regress_si.models$$);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.twin', NULL) FROM regress_si.models$$);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.twin', -1) FROM regress_si.models$$);
@@ -119,5 +124,6 @@ SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.young', 1000
 -- no charge
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger;
 RESET dpobj.seed;
+DELETE FROM dpobj.models WHERE name = 'regress_si_twin';
 DROP SCHEMA regress_si CASCADE;
 DROP ROLE regress_si_bob;

@@ -18,3 +18,10 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION dpobj.sample_into(dpobj.model, regclass, bigint) IS
     'Writes n synthetic rows of a synthesizer model into an existing table with a column of each model column''s name (INSERT needed), in batches as COPY does; returns the rows written; post-processing, no charge';
+CREATE FUNCTION dpobj.sample_into(name text, target regclass, n bigint)
+RETURNS bigint
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT dpobj.sample_into(dpobj.get_model($1), $2, $3) $$;
+COMMENT ON FUNCTION dpobj.sample_into(text, regclass, bigint) IS
+    'dpobj.sample_into() of a stored model, by name';
