@@ -60,6 +60,10 @@ SELECT * FROM regress.err($$SELECT dpobj.sample_into('regress_si_none', 'regress
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, NULL, 5) FROM regress_si.models$$);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.twin', NULL) FROM regress_si.models$$);
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.twin', -1) FROM regress_si.models$$);
+-- no relation of the OID, an index
+CREATE INDEX twin_age_idx ON regress_si.twin (age);
+SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 0::regclass, 5) FROM regress_si.models$$);
+SELECT * FROM regress.err($$SELECT dpobj.sample_into(m, 'regress_si.twin_age_idx'::regclass, 5) FROM regress_si.models$$);
 SELECT * FROM regress.err($$SELECT * FROM regress_si.models, dpobj.sample_rows(m, -1) AS t(age int)$$);
 -- a forged model (its structure broken, another mechanism's) errs 22023
 SELECT * FROM regress.err($$SELECT dpobj.sample_into(ROW(m.mechanism, m.weights, m.bias, m.epsilon, m.delta,

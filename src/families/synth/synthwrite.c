@@ -205,11 +205,16 @@ synthwrite_table(Oid relid, HeapTupleHeader model, int64 n, const char *fn)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj synthetic rows",
 											  ALLOCSET_DEFAULT_SIZES);
-	Relation	rel = table_open(relid, RowExclusiveLock);
+	Relation	rel = try_table_open(relid, RowExclusiveLock);
 	SynthDraw  *s;
 	SynthTyped *t;
 	int64		written;
 
+	/* an OID of no relation (a dropped table, a regclass typed by hand) */
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("%s: relation with OID %u does not exist", fn, relid)));
 	write_check(rel, fn);
 	s = synthdraw_begin(model, n, cxt, fn);
 	t = synthtyped_plan(s->f->enc, RelationGetDescr(rel), SYNTHTYPED_TABLE, fn, cxt);
