@@ -92,6 +92,10 @@ SECTIONS = [
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
+  ("synth_write", "Writing a synthetic twin: `sample_into()` against INSERT and COPY",
+   "bench/synth/write.sh: Adult's 15 columns drawn from a synthesizer model into a typed table; "
+   "ratio: ms per row over `INSERT ... SELECT` of the same rows; synthesize: the 20M-row scan, "
+   "the rounds and the write together."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
   ("sql_speed", "Private SQL queries against the same plain queries",

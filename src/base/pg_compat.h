@@ -212,4 +212,16 @@ compat_explain_one_query(Query *query, int cursorOptions, IntoClause *into, Expl
 #endif
 #endif							/* COMPAT_WANT_EXPLAIN */
 
+/*
+ * A slot's index entries after table_multi_insert (executor/executor.h):
+ * 16 added the bool onlySummarizing argument.
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_insert_index_tuples(rri, slot, estate) \
+	ExecInsertIndexTuples((rri), (slot), (estate), false, false, NULL, NIL, false)
+#else
+#define compat_insert_index_tuples(rri, slot, estate) \
+	ExecInsertIndexTuples((rri), (slot), (estate), false, false, NULL, NIL)
+#endif
+
 #endif							/* DPOBJ_PG_COMPAT_H */

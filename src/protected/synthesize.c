@@ -22,7 +22,8 @@
  *	     counts, the rounds, the model released and stored by name;
  *	  3. post-processing as the caller (this function is SECURITY INVOKER
  *	     and the sealed path has ended): the target created, owned by the
- *	     caller, and filled from dpobj.sample(model, n), n the model's noisy
+ *	     caller, and filled by dpobj.sample_into(model, target, n) (rows
+ *	     drawn and written in batches, as COPY FROM), n the model's noisy
  *	     row count unless options "rows" fixes it.
  *
  *-------------------------------------------------------------------------
@@ -98,7 +99,7 @@ typedef struct SynthCall
 	Oid			target_nsp;
 	char	   *target_rel;		/* the new table's name in it */
 	char	   *create_sql;		/* the target's CREATE TABLE */
-	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
+	char	   *select_sql;		/* the casts of its rows (planned, not run) */
 	char	   *undeclared;		/* columns NULL: the table's columns left out, or NULL */
 } SynthCall;
 
@@ -432,8 +433,10 @@ synthesize_request(DPRunRequest *req, const SynthCall *c, Numeric epsilon, Numer
 
 /*
  * The target's CREATE TABLE (the columns with the source's types) and the
- * SELECT of its rows, made and checked as the caller before the charge: USAGE
- * on every type (CREATE TABLE needs it), and the SELECT planned (not run), so
+ * casts that dpobj.sample_into() applies to its rows (a level's text, a
+ * number's float8, to the column's type), made and checked as the caller
+ * before the charge: USAGE on every type (CREATE TABLE needs it), and a
+ * SELECT of those casts over dpobj.sample()'s rows planned (not run), so
  * that writing the released rows fails on no public ground after the charge
  * and every cache it needs is loaded before the scan.
  */
@@ -510,16 +513,18 @@ synthesize_kept(const SynthCall *c)
 					 quote_literal_cstr(c->model_name), quote_literal_cstr(c->model_name))));
 }
 
-/* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
+/* CREATE TABLE target (made before the charge), then dpobj.sample_into() writes the rows */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
 {
 	SPI_connect();
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
 		synthesize_failed_after_charge("creating the target failed");
-	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
-							  (Oid[]) {model_type_oid(), INT8OID},
-							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
+	if (SPI_execute_with_args("SELECT dpobj.sample_into($1, $2, $3)", 3,
+							  (Oid[]) {model_type_oid(), REGCLASSOID, INT8OID},
+							  (Datum[]) {model,
+								  ObjectIdGetDatum(get_relname_relid(c->target_rel, c->target_nsp)),
+							  Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_SELECT)
 		synthesize_failed_after_charge("writing the synthetic rows failed");
 	SPI_finish();
 	synthesize_kept(c);
