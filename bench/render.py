@@ -81,6 +81,8 @@ SECTIONS = [
   ("aggregate_quantiles", "Private statistics: quantiles and variance (Adult age)",
    "ε = 1, half each. Rank error p95 of the estimate; ours: aggregate_accuracy()'s reach; OpenDP: "
    "`make_private_quantile` at a third of the half per q, 2·max(q, 1 − q)/ε_q·ln(1000/0.05)."),
+  ("sql_coverage", "Private SQL queries: 95 % intervals (dpobj.query())",
+   "Fresh noise per run, ε = 1 a query (a third per aggregate); x = 100·u² in [0, 100]."),
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
@@ -95,8 +97,14 @@ SECTIONS = [
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
+  ("synth_write", "Writing a synthetic twin: `sample_into()` against INSERT and COPY",
+   "bench/synth/write.sh: Adult's 15 columns drawn from a synthesizer model into a typed table; "
+   "ratio: ms per row over `INSERT ... SELECT` of the same rows; synthesize: the 20M-row scan, "
+   "the rounds and the write together."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
+  ("sql_speed", "Private SQL queries against the same plain queries",
+   "Best of 3, 2 workers, ε = 1; the linked query reads only the lines (its unit through the keys)."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
   ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit",

@@ -67,8 +67,8 @@ BEGIN
   RETURN m;
 END $$;
 
--- ---- the synthesizer: dpobj.sample(), dpobj.marginal() (a pair no measurement holds,
--- its interval from the last round's record) and dpobj.model_kind() ----
+-- ---- the synthesizer: dpobj.sample(), dpobj.marginal() (a pair no measurement holds:
+-- no interval when the last round's bound is wider than the table), dpobj.model_kind() ----
 CREATE TABLE regress_forge.synth_cases (n serial, label text, op text, path text[], v jsonb);
 INSERT INTO regress_forge.synth_cases (label, op, path, v) VALUES
   ('the real model', 'none', NULL, NULL),
@@ -140,6 +140,11 @@ INSERT INTO regress_forge.synth_cases (label, op, path, v) VALUES
   ('a domain''s column named twice', 'set', '{domains,1,column}', '"sex"'),
   ('a domain''s levels one more', 'set', '{domains,0,levels}', '["F", "M", "X"]'),
   ('a domain''s range too wide for its bins', 'set', '{domains,3,hi}', '1e308'),
+  ('a measurement''s columns another', 'set', '{measurements,0,columns}', '["race"]'),
+  ('a measurement''s columns one more', 'set', '{measurements,0,columns}', '["sex", "race"]'),
+  ('a measurement''s columns a string', 'set', '{measurements,0,columns}', '"sex"'),
+  ('a measurement''s columns a number', 'set', '{measurements,0,columns,0}', '0'),
+  ('a measurement''s columns deleted (older)', 'delete', '{measurements,0,columns}', NULL),
   ('rows 1e308', 'set', '{rows}', '1e308'),
   ('rho spent beyond rho', 'set', '{rho_spent}', '1'),
   ('the cap a string', 'set', '{max_model_cells}', '"65536"'),
@@ -151,12 +156,13 @@ INSERT INTO regress_forge.synth_cases (label, op, path, v) VALUES
   ('the mechanism another', 'mechanism', NULL, '"logistic"'),
   ('the bias 1', 'bias', NULL, '1');
 SELECT c.label, s.sqlstate AS sample, g.sqlstate AS marginal, k.sqlstate AS kind,
-       coalesce(s.message, g.message, k.message) AS message
+       q.sqlstate AS fidelity, coalesce(s.message, g.message, k.message, q.message) AS message
   FROM regress_forge.synth_cases c,
        LATERAL (SELECT regress_forge.forge('synthesizer', c.op, c.path, c.v)::text AS m) f,
        LATERAL regress.err(format('SELECT count(*) FROM dpobj.sample(%L::dpobj.model, 3)', f.m)) s,
        LATERAL regress.err(format('SELECT count(*) FROM dpobj.marginal(%L::dpobj.model, ARRAY[''sex'', ''age''])', f.m)) g,
-       LATERAL regress.err(format('SELECT dpobj.model_kind(%L::dpobj.model)', f.m)) k
+       LATERAL regress.err(format('SELECT dpobj.model_kind(%L::dpobj.model)', f.m)) k,
+       LATERAL regress.err(format('SELECT count(*) FROM dpobj.synth_fidelity(%L::dpobj.model)', f.m)) q
  ORDER BY c.n;
 
 -- a hand-made model that passes every check answers like a real one: two level columns,
@@ -177,6 +183,11 @@ SELECT cell, round(estimate) AS estimate, ci_low, ci_high, basis
   FROM regress_forge.handmade, dpobj.marginal(m, ARRAY['u', 'v']) ORDER BY cell::text;
 SELECT cell, round(estimate) AS estimate, basis
   FROM regress_forge.handmade, dpobj.marginal(m, ARRAY['u']) ORDER BY cell::text;
+-- dpobj.synth_fidelity() of the handmade model: each measurement by name, the model's l1
+-- distance to it, the noise's expected l1 (sqrt(2/pi) a cell at sigma2 1)
+SELECT f.columns, f.cells, round(f.distance::numeric, 3) AS distance,
+       round(f.expected_noise::numeric, 3) AS expected_noise, round(f.ratio::numeric, 3) AS ratio
+  FROM regress_forge.handmade, dpobj.synth_fidelity(m) f;
 -- the same with its cliques in another order than the tree the reader rebuilds
 SELECT * FROM regress.err($$SELECT count(*) FROM dpobj.sample((SELECT ROW(mechanism, weights, bias, epsilon, delta,
          jsonb_set(params, '{cliques}', '[[1], [0]]'))::dpobj.model FROM regress_forge.handmade, LATERAL (SELECT (m).*) x), 1)$$);

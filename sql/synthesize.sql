@@ -103,11 +103,25 @@ SET ROLE regress_syn_alice;
 -- epsilon the truth; an unknown column refused
 SELECT cell, round(estimate) AS estimate, ci_low <= estimate AND estimate <= ci_high AS ordered, basis
   FROM dpobj.marginal('exact', ARRAY['sex']) ORDER BY cell::text;
--- (race's 3 levels and "other" by hours' quantile bins and NULL: as many as its edges)
+-- (race's 3 levels and "other" by hours' quantile bins and NULL: as many as its edges;
+-- a set never measured: no interval, basis NULL, and a NOTICE, hidden here: whether
+-- this one was measured depends on the run)
+SET client_min_messages = warning;
 SELECT count(*) = 4 * (SELECT jsonb_array_length(params->'columns'->2->'edges')
                          FROM dpobj.get_model('people_syn')) AS cells,
-       bool_and(ci_low <= estimate AND estimate <= ci_high AND ci_low >= 0) AS ordered
+       bool_and(basis IS NULL OR (ci_low <= estimate AND estimate <= ci_high AND ci_low >= 0)) AS ordered,
+       bool_and(basis IS NOT NULL OR (ci_low IS NULL AND ci_high IS NULL)) AS null_without_basis,
+       bool_and(basis IS DISTINCT FROM 'selection' OR ci_high - ci_low <= 900) AS narrower_than_table
   FROM dpobj.marginal('people_syn', ARRAY['race', 'hours']);
+RESET client_min_messages;
+-- dpobj.synth_fidelity(): one row per measurement, its columns by name, the model's l1
+-- distance to it against its noise's expected l1; finite, no charge
+SELECT count(*) = jsonb_array_length(m.params->'measurements') AS one_a_measurement,
+       bool_and(f.columns <@ ARRAY['sex', 'race', 'hours', 'age']) AS named,
+       bool_and(f.cells > 0 AND f.expected_noise > 0 AND f.distance >= 0) AS positive,
+       bool_and(f.ratio = f.distance / f.expected_noise
+                AND f.ratio < 'infinity'::float8) AS finite
+  FROM dpobj.get_model('people_syn') m, dpobj.synth_fidelity(m) f GROUP BY m.params;
 SELECT * FROM regress.err($$SELECT * FROM dpobj.marginal('people_syn', ARRAY['nope'])$$);
 -- dpobj.sample(): n rows, the model's columns, no charge
 SELECT count(*), bool_and(r ?& ARRAY['sex', 'race', 'hours', 'age']) AS keys
@@ -146,7 +160,55 @@ SELECT a = c AS same_model
           FROM regress_syn.people) y;
 RESET dpobj.seed;
 SELECT * FROM regress.err($$SELECT dpobj.dp_synthesize(true, 1, 1e-6, '{"domains": [{"column": "sex", "levels": ["F", "M"]}, {"column": "age", "lo": 18, "hi": 80}]}', ARRAY[sex, sex], ARRAY[age::float8]) FROM regress_syn.people$$);
+
+-- a table of five columns of 85 to 100 declared levels and nine small ones (an Adult-like
+-- shape): with the defaults its workload's triples of wide columns would not fit
+-- dpobj.max_state_memory; the sets that would not are left out on public grounds (the
+-- levels, the cap), a NOTICE names them and the run's bound, which never exceeds the cap
+CREATE TABLE regress_syn.wide AS
+SELECT 'v' || (i % 100) AS w1, 'v' || (i * 7 % 95) AS w2, 'v' || (i * 13 % 90) AS w3,
+       'v' || (i * 3 % 85) AS w4, 'v' || (i * 11 % 100) AS w5, 'v' || (i % 7) AS s1,
+       'v' || (i % 9) AS s2, 'v' || (i % 16) AS s3, 'v' || (i % 5) AS s4, 'v' || (i % 6) AS s5,
+       'v' || (i % 2) AS s6, 'v' || (i % 3) AS s7, 'v' || (i % 40) AS s8, 'v' || (i % 2) AS s9
+  FROM generate_series(1, 3000) i;
+SELECT count(dpobj.declare_domain('regress_syn.wide', c,
+                                  (SELECT array_agg('v' || g ORDER BY g) FROM generate_series(0, n - 1) g)))
+  FROM (VALUES ('w1', 100), ('w2', 95), ('w3', 90), ('w4', 85), ('w5', 100), ('s1', 7), ('s2', 9),
+               ('s3', 16), ('s4', 5), ('s5', 6), ('s6', 2), ('s7', 3), ('s8', 40), ('s9', 2)) v(c, n);
+SELECT dpobj.protect('regress_syn.wide');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_syn.wide', 'regress_syn_alice', 2, 0.01);
+-- the cap at 64 MB, 256 MB (the default) and 1 GB: each NOTICE's bound is within its cap
+-- (epsilon 5 is beyond the budget: refused after the public checks, nothing charged)
+SET dpobj.max_state_memory = '64MB';
+SET ROLE regress_syn_alice;
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 5, 1e-6)$$);
+-- refused before the charge only when the single columns and the model cap alone do not fit
+-- (the cap, "max_model_cells"), or the singles exceed an explicit "max_state_cells"
+RESET ROLE;
+SET dpobj.max_state_memory = '1MB';
+SET ROLE regress_syn_alice;
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6)$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6, NULL, '{"max_state_cells": 100}')$$);
+RESET ROLE;
+SET dpobj.max_state_memory = '1GB';
+SET ROLE regress_syn_alice;
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 5, 1e-6)$$);
+RESET ROLE;
+RESET dpobj.max_state_memory;
+SET ROLE regress_syn_alice;
+-- the first step's model (every column, paired with a "label") beyond "max_model_cells"
+-- failed after the charge ("over the size cap"): refused before it now
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6, NULL, '{"label": "s1", "max_model_cells": 256}')$$);
+-- with the defaults it runs, charged once; the model never measured a left-out triple
+SELECT target_table, rows BETWEEN 2000 AND 4000 AS rows_near
+  FROM dpobj.synthesize('regress_syn.wide', 'regress_syn_out.wide', 1, 1e-6);
+SELECT count(*) AS charges, bool_and(outcome = 'released') AS released
+  FROM dpobj.ledger WHERE relation = 'regress_syn.wide';
+SELECT count(*) FILTER (WHERE x->'set' @> '[0, 1, 2]') AS w1_w2_w3_measured
+  FROM dpobj.get_model('wide') m, jsonb_array_elements(m.params->'measurements') x;
+RESET ROLE;
 DROP SCHEMA regress_syn_out CASCADE;
+SELECT dpobj.unprotect('regress_syn.wide');
 SELECT dpobj.unprotect('regress_syn.people');
 SELECT dpobj.unprotect('regress_syn.typed');
 DROP SCHEMA regress_syn CASCADE;

@@ -27,6 +27,8 @@
 #include "base/waitsink.h"
 #include "families/registry.h"
 #include "protected/selecthint.h"
+#include "protected/train.h"
+#include "protected/sqlfront.h"
 
 PG_MODULE_MAGIC;
 
@@ -56,8 +58,13 @@ _PG_init(void)
 	/* its parallel workers' wait events (waitsink.c) */
 	waitsink_init();
 
+	/* every entry point's one way into the sealed path (train.c) */
+	train_init();
+
 	/* the hint on a plain SELECT of a protected table (selecthint.c) */
 	dpobj_select_hint_init();
+	/* EXPLAIN of a private query: its cost and accuracy (sqlexplain.c) */
+	sqlexplain_init();
 	/* DROP ROLE of a role that holds budgets or domains (roleguard.c) */
 	role_guard_init();
 

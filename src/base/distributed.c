@@ -164,6 +164,12 @@ citus_table(Oid relid)
 						ObjectIdGetDatum(relid), "logicalrelid", &v);
 }
 
+bool
+dp_citus_table(Oid relid)
+{
+	return citus_table(relid);
+}
+
 /*
  * Parses an OID list as outNode writes it -- "<>" (empty) or
  * "(o 123 456)" -- at *p; false if it is something else.

@@ -45,6 +45,12 @@ extern bool dp_citus_task_session(void);
  */
 extern bool dp_citus_scan_relations(CustomScanState *css, List **relids);
 
+/*
+ * relid is a table Citus knows (distributed, reference, local: its rows go
+ * through Citus's INSERT, never straight into the coordinator's table)
+ */
+extern bool dp_citus_table(Oid relid);
+
 /* the Citus table a shard belongs to, or InvalidOid when relid is no shard */
 extern Oid	dp_citus_shard_table(Oid relid);
 

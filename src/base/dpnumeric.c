@@ -86,3 +86,13 @@ dp_budget_text(const char *num)
 		buf.data[--buf.len] = '\0';
 	return cut ? psprintf("at least %s", buf.data) : buf.data;
 }
+
+__int128 *
+dp_palloc0_int128(Size n, void **chunk)
+{
+	void	   *p = palloc0(sizeof(__int128) * (n + 1));
+
+	if (chunk != NULL)
+		*chunk = p;
+	return (__int128 *) TYPEALIGN(16, p);
+}

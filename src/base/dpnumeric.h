@@ -37,4 +37,11 @@ extern double dp_numeric_to_float8_down(Numeric n, const char *what);
 #define DP_BUDGET_DIGITS 4
 extern char *dp_budget_text(const char *num);
 
+/*
+ * n zeroed exact accumulators (__int128), 16-byte aligned: palloc's alignment
+ * is 8 and the compiler may use aligned 16-byte loads and stores on them;
+ * *chunk (unless chunk is NULL) is the allocation to pfree
+ */
+extern __int128 *dp_palloc0_int128(Size n, void **chunk);
+
 #endif							/* DPOBJ_DPNUMERIC_H */

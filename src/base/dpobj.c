@@ -26,6 +26,8 @@ double		dpobj_max_self_grant_epsilon = 0.0;
 double		dpobj_max_self_grant_delta = 0.0;
 double		dpobj_approx_delta_reserve = 0.1;
 char	   *dpobj_drop_confirm = NULL;
+double		dpobj_query_epsilon = 0.0;
+double		dpobj_query_delta = 0.0;
 
 static const struct config_enum_entry oracle_options[] = {
 	{"auto", DPOBJ_ORACLE_AUTO, false},
@@ -176,6 +178,26 @@ dpobj_define_gucs(void)
 							DPOBJ_DEFAULT_STATE_MEMORY, 64, MAX_KILOBYTES,
 							PGC_SUSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
+
+	/*
+	 * The privacy parameters of a plain aggregate SELECT on a protected
+	 * table (src/protected/sqlfront.c): read when the query runs, each run
+	 * charged; 0 leaves such a SELECT refused with a hint.
+	 */
+	DefineCustomRealVariable("dpobj.query_epsilon",
+							 "Epsilon each plain aggregate SELECT on a protected table spends; 0 (the default) refuses such queries.",
+							 "Each execution is one charge on your budget, split equally over the query's statistics.",
+							 &dpobj_query_epsilon,
+							 0.0, 0.0, 1e6,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	DefineCustomRealVariable("dpobj.query_delta",
+							 "Delta each plain aggregate SELECT on a protected table spends (default 0).",
+							 "Needed (> 0) to group by a column without declared levels (private key selection).",
+							 &dpobj_query_delta,
+							 0.0, 0.0, 0.999999,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 
 	dpobj_define_seal_gucs();
 }

@@ -90,6 +90,8 @@ extern double dpobj_max_self_grant_epsilon;	/* cap of an admin's grants to itsel
 extern double dpobj_max_self_grant_delta;
 extern char *dpobj_drop_confirm;			/* database name: allow DROP with a ledger */
 extern double dpobj_approx_delta_reserve;	/* share of delta new budgets keep (accountant.h) */
+extern double dpobj_query_epsilon;	/* a private SELECT's epsilon, 0 = refused */
+extern double dpobj_query_delta;
 
 typedef enum DPObjOracle
 {

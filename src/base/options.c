@@ -323,6 +323,24 @@ dp_options_add(Jsonb *options, const char *json)
 }
 
 Jsonb *
+dp_options_put(Jsonb *options, const char *key, JsonbValue *value)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue	k;
+	JsonbValue *obj;
+
+	k.type = jbvString;
+	k.val.string.val = unconstify(char *, key);
+	k.val.string.len = strlen(key);
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	pushJsonbValue(&state, WJB_KEY, &k);
+	pushJsonbValue(&state, WJB_VALUE, value);
+	obj = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	return DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
+											  JsonbPGetDatum(JsonbValueToJsonb(obj))));
+}
+
+Jsonb *
 dp_options_sample_rows(Jsonb *options, int64 k)
 {
 	return dp_options_add(options, psprintf("{\"sample_rows\": " INT64_FORMAT "}", k));

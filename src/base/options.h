@@ -158,6 +158,8 @@ extern int	dp_options_rows_per_unit(Jsonb *options, const char *own, const char 
 
 /* options || json (a JSON object of dpobj's own making): its keys win */
 extern Jsonb *dp_options_add(Jsonb *options, const char *json);
+/* options || {key: value}, value as it is (a container or a scalar): it wins */
+extern Jsonb *dp_options_put(Jsonb *options, const char *key, JsonbValue *value);
 /* options || {"sample_rows": k} (a run's shard sample on Citus, family.h citus_options) */
 extern Jsonb *dp_options_sample_rows(Jsonb *options, int64 k);
 

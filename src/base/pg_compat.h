@@ -129,4 +129,99 @@ typedef char compat_b64_byte;
 #define ATTRIBUTE_GENERATED_VIRTUAL 'v'
 #endif
 
+/*
+ * A private query's rewrite (src/protected/sqlfront.c, sqlcompile.c).  18
+ * added an RTE_GROUP entry for a grouped query (its Vars above the
+ * grouping point at it, its groupexprs the grouped expressions); before,
+ * there is none.  The range table's other entries; the group entry's index
+ * (0: none) and expressions; dropping it (it is the last entry).
+ */
+#if PG_VERSION_NUM >= 180000
+#define compat_query_group_rte(query) \
+	((query)->hasGroupRTE ? (Index) list_length((query)->rtable) : (Index) 0)
+#define compat_rte_group_exprs(rte) ((rte)->groupexprs)
+#define compat_query_drop_group_rte(query) \
+	do { if ((query)->hasGroupRTE) { \
+		(query)->rtable = list_truncate((query)->rtable, list_length((query)->rtable) - 1); \
+		(query)->hasGroupRTE = false; } } while (0)
+#else
+#define compat_query_group_rte(query) ((Index) 0)
+#define compat_rte_group_exprs(rte) ((List *) NIL)
+#define compat_query_drop_group_rte(query) ((void) 0)
+#endif
+#define compat_query_nrtes(query) \
+	(list_length((query)->rtable) - (compat_query_group_rte(query) != 0 ? 1 : 0))
+
+/*
+ * The permission check of a query's only relation entry dropped (it
+ * becomes a function scan): 16 keeps it in the query's rteperminfos.
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_rte_drop_perms(query, rte) \
+	do { (rte)->perminfoindex = 0; (query)->rteperminfos = NIL; } while (0)
+#else
+#define compat_rte_drop_perms(query, rte) \
+	do { (rte)->requiredPerms = 0; (rte)->checkAsUser = InvalidOid; \
+		(rte)->selectedCols = NULL; (rte)->insertedCols = NULL; \
+		(rte)->updatedCols = NULL; (rte)->extraUpdatedCols = NULL; } while (0)
+#endif
+
+/*
+ * EXPLAIN's planning and output of one query, as ExplainOneQuery() without
+ * a hook (for an ExplainOneQuery_hook that adds lines, sqlexplain.c, the
+ * only includer that defines COMPAT_WANT_EXPLAIN): 17 exports it as
+ * standard_ExplainOneQuery(); before, its body is written here.  18 moved
+ * ExplainState's definition into commands/explain_state.h.
+ */
+#ifdef COMPAT_WANT_EXPLAIN
+#include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_state.h"	/* 18 moved ExplainState here */
+#endif
+#include "executor/instrument.h"
+#include "portability/instr_time.h"
+#include "tcop/tcopprot.h"
+#if PG_VERSION_NUM >= 170000
+#define compat_explain_one_query standard_ExplainOneQuery
+#else
+static inline void
+compat_explain_one_query(Query *query, int cursorOptions, IntoClause *into, ExplainState *es,
+						 const char *queryString, ParamListInfo params,
+						 QueryEnvironment *queryEnv)
+{
+	PlannedStmt *plan;
+	instr_time	planstart,
+				planduration;
+	BufferUsage bufusage_start,
+				bufusage;
+
+	if (es->buffers)
+		bufusage_start = pgBufferUsage;
+	INSTR_TIME_SET_CURRENT(planstart);
+	plan = pg_plan_query(query, queryString, cursorOptions, params);
+	INSTR_TIME_SET_CURRENT(planduration);
+	INSTR_TIME_SUBTRACT(planduration, planstart);
+	if (es->buffers)
+	{
+		memset(&bufusage, 0, sizeof(BufferUsage));
+		BufferUsageAccumDiff(&bufusage, &pgBufferUsage, &bufusage_start);
+	}
+	ExplainOnePlan(plan, into, es, queryString, params, queryEnv, &planduration,
+				   es->buffers ? &bufusage : NULL);
+}
+#endif
+#endif							/* COMPAT_WANT_EXPLAIN */
+
+/*
+ * A slot's index entries after table_multi_insert (executor/executor.h):
+ * 16 added the bool onlySummarizing argument.
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_insert_index_tuples(rri, slot, estate) \
+	ExecInsertIndexTuples((rri), (slot), (estate), false, false, NULL, NIL, false)
+#else
+#define compat_insert_index_tuples(rri, slot, estate) \
+	ExecInsertIndexTuples((rri), (slot), (estate), false, false, NULL, NIL)
+#endif
+
 #endif							/* DPOBJ_PG_COMPAT_H */

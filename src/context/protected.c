@@ -105,7 +105,8 @@ refuse(const char *message, const char *hint)
 }
 
 /*
- * every scan below the aggregate is of the protected table or a child; with
+ * every scan below the aggregate is of the protected table, a table on its
+ * unit path (unitlinks.h) or a child of one; with
  * tree, the table's tree is still the one train() checked
  */
 static void
@@ -128,6 +129,9 @@ check_scan(const DPScanRelations *scan, bool tree)
 		refuse("the protected table's partitions or inheritance children changed during the run",
 			   "Run dpobj.train() again once the ALTER TABLE on the table's partitions or inheritance children has committed.");
 	allowed = find_all_inheritors(protected_ctx.relid, NoLock, NULL);
+	/* a linked table's query also joins the tables on its path (locked by train()) */
+	for (int i = 0; i < protected_ctx.unit_hops; i++)
+		allowed = list_concat(allowed, find_all_inheritors(protected_ctx.unit_path[i], NoLock, NULL));
 	foreach(lc, scan->relids)
 	{
 		if (!list_member_oid(allowed, lfirst_oid(lc)))

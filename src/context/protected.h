@@ -29,6 +29,9 @@
 /* numeric text of a requested epsilon/delta; longer values are refused */
 #define DPOBJ_NUMERIC_TEXT_LEN	64
 
+/* foreign-key hops from a linked table to its privacy unit's table (unitlinks.h) */
+#define DPOBJ_MAX_UNIT_HOPS		8
+
 typedef struct DPProtectedContext
 {
 	bool		active;			/* set by dpobj.train() around its query */
@@ -54,6 +57,8 @@ typedef struct DPProtectedContext
 	LedgerCost	cost;			/* the run's cost: kind and rho (train.c) */
 	uint64		tree_hash;		/* relid's inheritance tree when train()
 								 * checked it (scanrels.h) */
+	int			unit_hops;		/* a linked table: the tables its query joins */
+	Oid			unit_path[DPOBJ_MAX_UNIT_HOPS];	/* along to its unit (unitlinks.h) */
 	int64		ledger_id;		/* dpobj_protected_take's copy: the charge's
 								 * ledger row */
 

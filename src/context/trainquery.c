@@ -31,6 +31,9 @@
  *	  - filters compare a column with a constant of the column's own base
  *		type with a built-in comparison operator, which raises no error, and
  *		every condition runs on every row (filter_expression).
+ *	  - expressions (a statistic's "expr", the option "where") are
+ *		dpobj.expr_value() / dpobj.expr_test() of the columns they read,
+ *		dpobj's own C code, total (context/exprjson.h, core/expreval.h).
  * What remains is the table owner's own code (row-level security policies
  * under FORCE ROW LEVEL SECURITY): seal.c turns any error into the generic
  * error after charging the run.
@@ -40,6 +43,7 @@
 #include "postgres.h"
 
 #include "context/trainquery.h"
+#include "context/exprjson.h"
 #include "model/encode.h"
 
 #include "access/htup_details.h"
@@ -342,9 +346,11 @@ train_query_check_columns(Oid relid, const char *relation, char **features, int 
 {
 	JsonbContainer *jc;
 
+	/* an expression's column (its JSON text, "{...}") is checked as its query is built */
 	for (int i = 0; i < nfeatures; i++)
-		ReleaseSysCache(column_tuple(relid, relation, features[i]));
-	if (label != NULL)
+		if (features[i][0] != '{')
+			ReleaseSysCache(column_tuple(relid, relation, features[i]));
+	if (label != NULL && label[0] != '{')
 		ReleaseSysCache(column_tuple(relid, relation, label));
 	if (filter == NULL || filter->type != jbvBinary || !JsonContainerIsArray(filter->val.binary.data))
 		return;
@@ -472,6 +478,67 @@ filter_condition(TrainQuery *q, JsonbValue *cond, int i, Oid relid, const char *
 	return psprintf("%s OPERATOR(pg_catalog.%s) $%d", col, op, q->nparams);
 }
 
+/* a column the unit's subquery must pass on, once */
+static void
+add_column(char **cols, int *ncols, char *col)
+{
+	for (int i = 0; i < *ncols; i++)
+		if (strcmp(cols[i], col) == 0)
+			return;
+	cols[(*ncols)++] = col;
+}
+
+/*
+ * dpobj.<fn>($n, <column>, ...) of expression e (a condition if cond), its
+ * program a parameter; its columns passed on by a unit's subquery
+ */
+static char *
+expr_call(TrainQuery *q, JsonbValue *e, bool cond, const char *path, Oid relid,
+		  const char *relation, char **cols, int *ncols)
+{
+	ExprParsed *x = palloc0(sizeof(ExprParsed));
+	StringInfoData b;
+	Oid			basetype;
+
+	x->relid = relid;
+	x->relation = relation;
+	exprjson_parse(x, e, cond, path);
+	q->types[q->nparams] = JSONBOID;
+	q->values[q->nparams] = JsonbPGetDatum(exprjson_program(x, e));
+	q->nparams++;
+	initStringInfo(&b);
+	appendStringInfo(&b, "dpobj.%s($%d", cond ? "expr_test" : "expr_value", q->nparams);
+	for (int i = 0; i < x->ncols; i++)
+	{
+		char	   *col = lookup_column(relid, relation, x->cols[i], COLUMN_FILTER, &basetype);
+
+		if (cols != NULL)
+			add_column(cols, ncols, col);
+		appendStringInfo(&b, ", %s", col);
+	}
+	appendStringInfoString(&b, x->ncols == 0 ? ", NULL::pg_catalog.int4)" : ")");
+	return b.data;
+}
+
+/* the expression whose JSON text is the encoding column name, or NULL */
+static JsonbValue *
+expr_of_column(TrainQuery *q, const char *name)
+{
+	if (q->what == NULL || name[0] != '{')
+		return NULL;
+	for (int i = 0; i < JsonContainerSize(q->what->val.binary.data); i++)
+	{
+		JsonbValue *st = getIthJsonbValueFromContainer(q->what->val.binary.data, i);
+		JsonbValue *e = st && st->type == jbvBinary && JsonContainerIsObject(st->val.binary.data) ?
+			getKeyJsonValueFromContainer(st->val.binary.data, "expr", 4, NULL) : NULL;
+		Jsonb	   *ej = e ? JsonbValueToJsonb(e) : NULL;
+
+		if (ej != NULL && strcmp(JsonbToCString(NULL, &ej->root, VARSIZE(ej)), name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
 /*
  * The structured filter, an array of conditions ANDed, and first, unless
  * NULL, the condition first (the unit's "IS NOT NULL"), as one expression
@@ -524,20 +591,13 @@ filter_expression(TrainQuery *q, JsonbValue *filter, Oid relid, const char *rela
 							 filter_condition(q, getIthJsonbValueFromContainer(jc, i), i,
 											  relid, relation));
 	}
+	if (q->where != NULL)
+		appendStringInfo(&e, "%sCASE WHEN %s THEN 1 END", n++ > 0 ? ", " : "",
+						 expr_call(q, q->where, true, "where", relid, relation, NULL, NULL));
 	if (n == 0)
 		return NULL;
 	appendStringInfoString(&e, ") OPERATOR(pg_catalog.=) 0");
 	return e.data;
-}
-
-/* a column the unit's subquery must pass on, once */
-static void
-add_column(char **cols, int *ncols, char *col)
-{
-	for (int i = 0; i < *ncols; i++)
-		if (strcmp(cols[i], col) == 0)
-			return;
-	cols[(*ncols)++] = col;
 }
 
 /*
@@ -638,8 +698,14 @@ append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relati
 	for (int i = 0; i < enc->ncols; i++)
 		if (enc->cols[i].nlevels == 0)
 		{
-			col = lookup_column(relid, relation, enc->cols[i].column, COLUMN_FEATURE, &basetype);
-			add_column(cols, ncols, col);
+			JsonbValue *e = expr_of_column(q, enc->cols[i].column);
+
+			/* an expression's value is a float8: its columns passed on */
+			basetype = FLOAT8OID;
+			col = e ? expr_call(q, e, false, "what.expr", relid, relation, cols, ncols) :
+				lookup_column(relid, relation, enc->cols[i].column, COLUMN_FEATURE, &basetype);
+			if (e == NULL)
+				add_column(cols, ncols, col);
 			quoted[i] = col;
 			types[i] = basetype;
 			if (args)
@@ -798,11 +864,14 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 				  const char *relation, char **features, int nfeatures,
 				  const char *label, TrainLabel label_kind, JsonbValue *filter,
 				  double epsilon, double delta, Jsonb *options,
-				  const char *unit_column, int rows_per_unit, Jsonb *encoding,
-				  bool filter_in_aggregate)
+				  const char *unit_column, const char *unit_from, int rows_per_unit,
+				  Jsonb *encoding, bool filter_in_aggregate)
 {
 	Encoding   *enc = encoding ? encoding_parse(encoding) : NULL;
-	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1 + (enc ? enc->ncols : 0)));
+	/* the columns passed on: the features, the label, the encoding's, expressions' */
+	char	  **cols = palloc(sizeof(char *) * (nfeatures + 1 + (enc ? enc->ncols : 0) +
+												MaxTupleAttributeNumber));
+	JsonbValue *layout = options ? getKeyJsonValueFromContainer(&options->root, "layout", 6, NULL) : NULL;
 	int			ncols = 0;
 	char	   *cond;
 	bool		arrays = aggregate_arrays != NULL && enc != NULL && filter_in_aggregate;
@@ -811,9 +880,11 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		 args_encoded && enc->ncols <= TRAIN_MAX_FEATURE_ARGS);
 
 	initStringInfo(&q->sql);
-	append_call(q, arrays ? aggregate_arrays : args ? aggregate_args : aggregate, relid, relation,
-				features, nfeatures, label, label_kind, enc, args, arrays, cols, &ncols);
-
+	q->what = layout && layout->type == jbvBinary && JsonContainerIsObject(layout->val.binary.data) ?
+		getKeyJsonValueFromContainer(layout->val.binary.data, "what", 4, NULL) : NULL;
+	if (q->what != NULL && (q->what->type != jbvBinary || !JsonContainerIsArray(q->what->val.binary.data)))
+		q->what = NULL;
+	/* the parameters $1 to $4 first: expressions' programs follow */
 	q->types[0] = FLOAT8OID;
 	q->values[0] = Float8GetDatum(epsilon);
 	q->types[1] = FLOAT8OID;
@@ -827,6 +898,9 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		q->values[3] = JsonbPGetDatum(encoding);
 		q->nparams = 4;
 	}
+	append_call(q, arrays ? aggregate_arrays : args ? aggregate_args : aggregate, relid, relation,
+				features, nfeatures, label, label_kind, enc, args, arrays, cols, &ncols);
+
 	if (filter_in_aggregate)
 	{
 		/* the shards' tasks get no WHERE clause: a full scan whatever the filter */
@@ -838,7 +912,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	}
 	if (rows_per_unit > 0)
 	{
-		append_unit_from(q, relation, cols, ncols, unit_column,
+		/* a linked table: its rows joined to their unit (unitlinks.h) */
+		append_unit_from(q, unit_from != NULL ? unit_from : relation, cols, ncols, unit_column,
 						 unit_condition(q, filter, relid, relation, unit_column), rows_per_unit);
 		return;
 	}

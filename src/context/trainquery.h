@@ -84,12 +84,23 @@
 /* limits of a structured filter */
 #define DPOBJ_MAX_FILTERS		16
 
+/* expressions of one query: a statistic's each (AGG_MAX_STATS), and "where" */
+#define TRAIN_MAX_EXPRS			33
+
+/*
+ * where: the option "where" (context/exprjson.h), or NULL, set before
+ * train_query_build: ANDed with the filter.  A run's layout ("layout" in
+ * the options) whose "what" has expressions reads, for each encoding
+ * column named by an expression's JSON text, dpobj.expr_value() of it.
+ */
 typedef struct TrainQuery
 {
 	StringInfoData sql;
 	int			nparams;
-	Oid			types[5 + DPOBJ_MAX_FILTERS];
-	Datum		values[5 + DPOBJ_MAX_FILTERS];
+	Oid			types[5 + DPOBJ_MAX_FILTERS + TRAIN_MAX_EXPRS];
+	Datum		values[5 + DPOBJ_MAX_FILTERS + TRAIN_MAX_EXPRS];
+	JsonbValue *where;
+	JsonbValue *what;			/* the layout's "what", or NULL */
 } TrainQuery;
 
 /* what a mechanism's label argument is */
@@ -139,7 +150,9 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
- * (no unit with filter_in_aggregate).
+ * (no unit with filter_in_aggregate); unit_from, unless NULL, is read
+ * instead of relation where the unit's rows are (a linked table joined to
+ * its unit, exposing unit_column).
  * encoding (encode.h) or NULL: with one, the features are
  * dpobj.encode_features($4, ARRAY[categorical]::text[], ARRAY[numeric]::float8[])
  * over the encoding's columns and $4 is the encoding (filters follow).
@@ -152,8 +165,8 @@ extern void train_query_build(TrainQuery *q, const char *aggregate,
 							  const char *relation, char **features, int nfeatures,
 							  const char *label, TrainLabel label_kind, JsonbValue *filter,
 							  double epsilon, double delta, Jsonb *options,
-							  const char *unit_column, int rows_per_unit,
-							  Jsonb *encoding, bool filter_in_aggregate);
+							  const char *unit_column, const char *unit_from,
+							  int rows_per_unit, Jsonb *encoding, bool filter_in_aggregate);
 
 /*
  * Releases the pg_cast share locks a key column's check took in this call

@@ -485,6 +485,8 @@ rounds(Run *r)
 			last = true;
 		}
 		s2 = synth_sigma2(rho_g, sp->k);
+		if (s2 == 0.0 && last)
+			break;				/* what is left is below the sampler's least rho: unspent */
 		if (s2 == 0.0)
 			return SYNTH_BADARG;
 		limit = (res->rho_spent + rho_g + rho_s) / sp->rho * (double) sp->max_model_cells;

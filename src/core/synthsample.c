@@ -82,27 +82,38 @@ shuffle_idx(int64_t *a, int64_t n, gsl_rng *rng)
 	}
 }
 
-/* the index of codes over the columns of s (ascending, the last fastest) */
-static int64_t
-sub_index(const SynthModel *m, SynthSet s, const int *codes)
+/* the columns of s, ascending, into cols; their number */
+static int
+set_columns(const SynthModel *m, SynthSet s, int *cols)
 {
-	int64_t		idx = 0;
+	int			n = 0;
 
 	for (int j = 0; j < m->d; j++)
 		if (s & SYNTH_BIT(j))
-			idx = idx * m->sizes[j] + codes[j];
+			cols[n++] = j;
+	return n;
+}
+
+/* the index of codes over the n columns cols (ascending, the last fastest) */
+static int64_t
+sub_index(const SynthModel *m, const int *cols, int n, const int *codes)
+{
+	int64_t		idx = 0;
+
+	for (int k = 0; k < n; k++)
+		idx = idx * m->sizes[cols[k]] + codes[cols[k]];
 	return idx;
 }
 
+/* the codes of index idx over the n columns cols into codes */
 static void
-set_codes(const SynthModel *m, SynthSet s, int64_t idx, int *codes)
+set_codes(const SynthModel *m, const int *cols, int n, int64_t idx, int *codes)
 {
-	for (int j = m->d - 1; j >= 0; j--)
-		if (s & SYNTH_BIT(j))
-		{
-			codes[j] = (int) (idx % m->sizes[j]);
-			idx /= m->sizes[j];
-		}
+	for (int k = n - 1; k >= 0; k--)
+	{
+		codes[cols[k]] = (int) (idx % m->sizes[cols[k]]);
+		idx /= m->sizes[cols[k]];
+	}
 }
 
 /*
@@ -110,13 +121,13 @@ set_codes(const SynthModel *m, SynthSet s, int64_t idx, int *codes)
  * every group
  */
 static bool
-cell_closed(const SynthModel *m, SynthSet fresh, int64_t f)
+cell_closed(const SynthModel *m, const int *fcols, int nfc, int64_t f)
 {
 	int			codes[SYNTH_MAX_COLUMNS];
 
-	set_codes(m, fresh, f, codes);
-	for (int j = 0; j < m->d; j++)
-		if ((fresh & SYNTH_BIT(j)) && m->shut[j] != NULL && m->shut[j][codes[j]])
+	set_codes(m, fcols, nfc, f, codes);
+	for (int k = 0; k < nfc; k++)
+		if (m->shut[fcols[k]] != NULL && m->shut[fcols[k]][codes[fcols[k]]])
 			return true;
 	return false;
 }
@@ -209,6 +220,10 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 	int64_t    *fill = malloc(sizeof(int64_t) * (size_t) (ns + 1));
 	bool	   *shut = malloc(sizeof(bool) * (size_t) nf);
 	int			codes[SYNTH_MAX_COLUMNS];
+	int			scols[SYNTH_MAX_COLUMNS],
+				fcols[SYNTH_MAX_COLUMNS];
+	int			nsc = set_columns(m, sep, scols),
+				nfc = set_columns(m, fresh, fcols);
 
 	if (!cond || !start || !order || !sidx || !cnt || !fill || !shut)
 	{
@@ -224,14 +239,14 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 	for (int64_t x = 0; x < b->ncells; x++)
 	{
 		synth_factor_cell(b, x, codes);
-		cond[sub_index(m, sep, codes) * nf + sub_index(m, fresh, codes)] = b->val[x];
+		cond[sub_index(m, scols, nsc, codes) * nf + sub_index(m, fcols, nfc, codes)] = b->val[x];
 	}
 	for (int64_t f = 0; f < nf; f++)
-		shut[f] = cell_closed(m, fresh, f);
+		shut[f] = cell_closed(m, fcols, nfc, f);
 	/* the rows grouped by their separator's cell (a counting sort) */
 	for (int64_t i = 0; i < n; i++)
 	{
-		sidx[i] = sub_index(m, sep, rows + i * m->d);
+		sidx[i] = sub_index(m, scols, nsc, rows + i * m->d);
 		start[sidx[i] + 1]++;
 	}
 	for (int64_t s = 0; s < ns; s++)
@@ -250,9 +265,20 @@ sample_clique(const SynthModel *m, int c, SynthSet sep, int64_t n, gsl_rng *rng,
 		open_weights(m, fresh, cond + s * nf, shut, nf);
 		synth_round_counts(cond + s * nf, nf, g, rng, cnt);
 		shuffle_idx(order + start[s], g, rng);
+		/* each fresh cell's codes once, then copied into its rows */
 		for (int64_t f = 0; f < nf; f++)
+		{
+			if (cnt[f] == 0)
+				continue;
+			set_codes(m, fcols, nfc, f, codes);
 			for (int64_t t = 0; t < cnt[f]; t++)
-				set_codes(m, fresh, f, rows + order[at++] * m->d);
+			{
+				int		   *row = rows + order[at++] * m->d;
+
+				for (int k = 0; k < nfc; k++)
+					row[fcols[k]] = codes[fcols[k]];
+			}
+		}
 	}
 	free(shut);
 	free(cond);

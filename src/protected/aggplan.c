@@ -134,7 +134,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(3), &c);
 	p->keyed = c.key != NULL;
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
-	enc = c.enc ? c.enc : domains_encoding(relid, relation, c.cols, c.ncols, DOMAINS_REQUIRED);
+	enc = aggrun_expr_encoding(relid, relation, c.enc, c.what, &c.cols, &c.ncols);
 	layout = aggrun_layout(enc, c.group_by, c.what);
 	p->l = agg_layout_parse(layout);
 	dpobj_check_protectable(relid, relation);

@@ -3,7 +3,7 @@
  * aggrun.c
  *	  dpobj.aggregate(rel, what, epsilon, delta, group_by, options):
  *	  dp_aggregate (families/statistics/aggregate.c) on a protected table, through
- *	  dpobj.train()'s sealed path, with its public layout (the declared
+ *	  the sealed path (context/sealedrun.h), with its public layout (the declared
  *	  domains of the columns named, group_by, what) as an option; the
  *	  released noisy cells become one row per group and statistic (and
  *	  histogram bin), with 95 % intervals from the noise's law (aggrows.c).
@@ -27,13 +27,13 @@
 #include "utils/jsonb.h"
 
 #include "base/privileged.h"
+#include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
 #include "protected/runaccess.h"
 #include "protected/spiplans.h"
-#include "protected/train.h"
 #include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate);
@@ -88,7 +88,7 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 		if (c != NULL && c->type == jbvString)
 			aggrun_add_column(cols, n, pnstrdup(c->val.string.val, c->val.string.len));
 	}
-	if (*n == 0)
+	if (*n == 0 && !aggrun_has_expr(what))
 	{
 		RoleSwitch	rs;
 		MemoryContext cxt = CurrentMemoryContext;
@@ -139,7 +139,7 @@ aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by
 	train_query_check_columns(relid, relation, c->cols, c->ncols, NULL, NULL);
 }
 
-/* the options: "filter", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
+/* the options: "filter", "where", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
 void
 aggrun_check_options(Jsonb *options)
 {
@@ -156,12 +156,13 @@ aggrun_check_options(Jsonb *options)
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY &&
 			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
+			!(v.val.string.len == 5 && strncmp(v.val.string.val, "where", 5) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\", \"deadline\" and \"max_keys\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\" and \"max_keys\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -222,35 +223,27 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 }
 
 /*
- * train()'s sealed path: (rel, mechanism, the columns, label, epsilon,
- * delta, options || {"encoding": enc, "layout": layout}); the release
+ * The sealed run (context/sealedrun.h) of mechanism on relid: cols read
+ * (label among them), enc their encoding, layout the cells; the release
  */
 static Jsonb *
-aggrun_train(FunctionCallInfo fcinfo, Oid relid, const char *mechanism, char **cols, int ncols,
-			 const char *label, Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon,
-			 Datum delta)
+aggrun_train(Oid relid, const char *mechanism, char **cols, int ncols, const char *label,
+			 Jsonb *enc, Jsonb *layout, Jsonb *options, Datum epsilon, Datum delta)
 {
-	LOCAL_FCINFO(tc, 7);
-	Datum	   *cd;
+	DPRunRequest req;
 
-	cd = palloc(sizeof(Datum) * ncols);
-	for (int i = 0; i < ncols; i++)
-		cd[i] = CStringGetTextDatum(cols[i]);
-	InitFunctionCallInfoData(*tc, fcinfo->flinfo, 7, InvalidOid, NULL, NULL);
-	tc->args[0].value = ObjectIdGetDatum(relid);
-	tc->args[1].value = CStringGetTextDatum(mechanism);
-	tc->args[2].value = PointerGetDatum(construct_array(cd, ncols, TEXTOID, -1, false, TYPALIGN_INT));
-	tc->args[3].value = CStringGetTextDatum(label);
-	tc->args[4].value = DirectFunctionCall1(float8_numeric, epsilon);
-	tc->args[5].value = DirectFunctionCall1(float8_numeric, delta);
-	tc->args[6].value = DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-											DirectFunctionCall1(jsonb_in, CStringGetDatum(
-												psprintf("{\"encoding\": %s, \"layout\": %s}",
-														 JsonbToCString(NULL, &enc->root, VARSIZE(enc)),
-														 JsonbToCString(NULL, &layout->root, VARSIZE(layout))))));
-	for (int i = 0; i < 7; i++)
-		tc->args[i].isnull = false;
-	return DatumGetJsonbP(train_evaluate(tc));
+	memset(&req, 0, sizeof(req));
+	req.relid = relid;
+	req.mechanism = mechanism;
+	req.own_entry = true;
+	req.columns = dp_run_columns(cols, ncols);
+	req.label = label;
+	req.epsilon = DatumGetNumeric(DirectFunctionCall1(float8_numeric, epsilon));
+	req.delta = DatumGetNumeric(DirectFunctionCall1(float8_numeric, delta));
+	req.options = options;
+	req.encoding = enc;
+	req.layout = layout;
+	return DatumGetJsonbP(dp_sealed_run(&req));
 }
 
 void
@@ -262,12 +255,11 @@ aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *re
 	AggLayout  *l;
 	Jsonb	   *rel;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	enc = aggrun_expr_encoding(relid, relation, enc, what, &cols, &ncols);
 	layout = aggrun_layout(enc, group_by, what);
 	l = agg_layout_parse(layout);
 	/* the label is unused ('aggregate' has none) */
-	rel = aggrun_train(fcinfo, relid, entry, cols, ncols, cols[0], enc, layout, options,
+	rel = aggrun_train(relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
 
 	/* post-processing of the DP output with the public layout */
@@ -283,12 +275,11 @@ aggrun_run_keys(FunctionCallInfo fcinfo, Oid relid, const char *relation, char *
 	AggLayout  *l;
 	Jsonb	   *rel;
 
-	if (enc == NULL)
-		enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
+	enc = aggrun_expr_encoding(relid, relation, enc, what, &cols, &ncols);
 	layout = aggrun_key_layout(enc, what, options);
 	l = agg_layout_parse(layout);
 	/* 'aggregate_keys': the key column is the label, read as text */
-	rel = aggrun_train(fcinfo, relid, "aggregate_keys", cols, ncols, key, enc, layout,
+	rel = aggrun_train(relid, "aggregate_keys", cols, ncols, key, enc, layout,
 					   DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 														  CStringGetTextDatum("max_keys"))),
 					   epsilon, delta);

@@ -41,15 +41,26 @@ typedef struct AggCall
 extern void aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by,
 						   AggCall *c);
 
+/* whether a statistic of what reads an expression ("expr", aggexpr.c) */
+extern bool aggrun_has_expr(Jsonb *what);
+
+/*
+ * enc (NULL: the declared domains of *cols) with a numeric column per
+ * distinct expression of what, named by its JSON text, of its derived
+ * bounds, its name appended to *cols (aggexpr.c); refusals before any charge
+ */
+extern Jsonb *aggrun_expr_encoding(Oid relid, const char *relation, Jsonb *enc, Jsonb *what,
+								   char ***cols, int *ncols);
+
 /* the layout {"encoding": enc, "group_by": [...], "what": what} */
 extern Jsonb *aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what);
 
-/* the options "filter" and "deadline" only, else a public error */
+/* the options "filter", "where", "deadline" and "max_keys" only, else a public error */
 extern void aggrun_check_options(Jsonb *options);
 
 /*
  * Runs what grouped by group_by on relid (locked, its columns cols checked)
- * through dpobj.train()'s sealed path and fills fcinfo's materialized
+ * through the sealed path (context/sealedrun.h) and fills fcinfo's materialized
  * result (InitMaterializedSRF done) with aggregate()'s rows; enc is the
  * columns' encoding if the caller already has it, else NULL.  entry is
  * the name the ledger records: "aggregate", or "describe" (an alias of it).

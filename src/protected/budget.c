@@ -55,6 +55,7 @@
 #include "protected/protecttree.h"
 #include "protected/roleact.h"
 #include "protected/units.h"
+#include "protected/unitlinks.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
@@ -239,6 +240,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	values[4] = ObjectIdGetDatum(typid);
 	values[5] = Int32GetDatum(k);
 	SPI_connect();
+	unit_links_refuse_protect(relid, relation);
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (SPI_execute_with_args(protect_unit_sql, 6, types, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "dpobj.protect: insert failed");

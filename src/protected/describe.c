@@ -8,7 +8,7 @@
  *	  (over 64 leaves).
  *	  Options: "columns", "bins", "shares" (the relative epsilon of the
  *	  count, of each histogram and of each column's quartiles; default 1
- *	  each), and aggregate()'s "filter" and "deadline".  After the run a
+ *	  each), and aggregate()'s "filter", "where" and "deadline".  After the run a
  *	  NOTICE says, from public quantities only, what the split over the
  *	  statistics costs a count and how to narrow it.
  *
@@ -56,7 +56,7 @@ typedef struct DescribeOpts
 	Jsonb	   *columns;		/* a copy: the iterator's values do not last */
 	int			bins;
 	double		share[3];		/* count, histogram, quartiles */
-	StringInfoData pass;		/* "filter" and "deadline", for aggregate() */
+	StringInfoData pass;		/* "filter", "where" and "deadline", for aggregate() */
 } DescribeOpts;
 
 static void
@@ -66,7 +66,7 @@ describe_bad(const char *msg)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dpobj.describe: %s", msg),
 			 errhint("Options: \"columns\" (names), \"bins\" (numeric histograms, default 10), "
-					 "\"shares\" {\"count\", \"histogram\", \"quartiles\"} (default 1 each), \"filter\", \"deadline\".")));
+					 "\"shares\" {\"count\", \"histogram\", \"quartiles\"} (default 1 each), \"filter\", \"where\", \"deadline\".")));
 }
 
 /* "shares": {"count": a, "histogram": b, "quartiles": c}, each > 0 */
@@ -103,7 +103,7 @@ describe_option(const char *key, JsonbValue *v, void *arg)
 		o->bins = dp_option_int(v, "bins", 1, AGG_MAX_BINS);
 	else if (strcmp(key, "shares") == 0)
 		describe_shares(v, o->share);
-	else if (strcmp(key, "filter") == 0 || strcmp(key, "deadline") == 0)
+	else if (strcmp(key, "filter") == 0 || strcmp(key, "where") == 0 || strcmp(key, "deadline") == 0)
 	{
 		Jsonb	   *j = JsonbValueToJsonb(v);
 

@@ -17,9 +17,8 @@
 #include "utils/numeric.h"
 
 #include "base/dpnumeric.h"
-
-/* the first nargs arguments are not NULL */
-extern void dp_check_not_null(FunctionCallInfo fcinfo, int nargs, const char *fname);
+/* dp_check_not_null(): the first nargs arguments are not NULL */
+#include "base/sqlargs.h"
 
 /*
  * Locks the relation (AccessShareLock, until the end of the transaction,

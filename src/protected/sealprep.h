@@ -15,7 +15,8 @@
 
 #include "nodes/execnodes.h"
 
-/* the run on relid, whose plan top has started and read no row (seal.c) */
+/* the run on relid (called again for each table of a linked table's path),
+ * whose plan top has started and read no row (seal.c) */
 extern void seal_prepare(Oid relid, PlanState *top);
 
 /* a parallel worker of the sealed query: the families of the relations it scans */

@@ -68,6 +68,9 @@ seal_before_first_row(const DPProtectedContext *ctx, QueryDesc *queryDesc)
 {
 	dpobj_protected_check_plan(queryDesc->planstate);
 	seal_prepare(ctx->relid, queryDesc->planstate);
+	/* a linked table's path: its tables' trees too (unitlinks.h) */
+	for (int i = 0; i < ctx->unit_hops; i++)
+		seal_prepare(ctx->unit_path[i], queryDesc->planstate);
 	train_query_unlock_casts();
 	(void) dpobj_budget_charge(ctx, ctx->mechanism);
 }

@@ -3,8 +3,9 @@
  * selecthint.c
  *	  A plain SELECT on a protected table by an analyst with a budget on it
  *	  fails as PostgreSQL would ("permission denied for table ...", 42501),
- *	  with a hint naming the ways in: dpobj's entry points that take the
- *	  table (describe, aggregate, synthesize, train or submit, evaluate).
+ *	  with a hint naming the ways in: dpobj.query_epsilon (a private query)
+ *	  and dpobj's entry points that take the table (describe, aggregate,
+ *	  synthesize, train or submit, evaluate).
  *
  * A post_parse_analyze_hook (chained to the previous one) looks at the
  * relations a statement reads.  For one the current role may not read at
@@ -17,6 +18,10 @@
  * reads a row of the table.  Works in sessions that loaded dpobj
  * (shared_preload_libraries, or any dpobj call before).
  *
+ * With dpobj.query_epsilon set, such a SELECT is a private query instead:
+ * compiled and rewritten (sqlfront.c) when the table is its only relation,
+ * refused when it reads the table anywhere else (a subquery, a join...).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,15 +30,19 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "protected/selecthint.h"
+#include "protected/sqlcompile.h"
+#include "protected/sqlfront.h"
 #include "protected/spiplans.h"
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
+#include "commands/explain.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parse_relation.h"
+#include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -73,32 +82,48 @@ has_budget(Oid relid, Oid role)
 	return found;
 }
 
-/* a relation the statement reads: PostgreSQL's error, with the hint, if it applies */
-static void
-check_relation(Query *query, RangeTblEntry *rte)
+/* PostgreSQL's error on relid, with the hint */
+static pg_noreturn void
+hint_error(Oid relid)
 {
-	Oid			role = GetUserId();
-	char	   *name;
+	char	   *name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												  get_rel_name(relid));
 
-	if (rte->rtekind != RTE_RELATION ||
-		!(compat_rte_required_perms(query, rte) & ACL_SELECT) ||
-		pg_class_aclcheck(rte->relid, role, ACL_SELECT) == ACLCHECK_OK ||
-		pg_attribute_aclcheck_all(rte->relid, role, ACL_SELECT, ACLMASK_ANY) == ACLCHECK_OK ||
-		!has_budget(rte->relid, role))
-		return;
-	name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(rte->relid)),
-									  get_rel_name(rte->relid));
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("permission denied for table %s", get_rel_name(rte->relid)),
+			 errmsg("permission denied for table %s", get_rel_name(relid)),
 			 errhint("The table is protected by dpobj and you have a privacy budget on it: "
-					 "use dpobj.describe('%s', ...), dpobj.aggregate(), dpobj.synthesize(), "
+					 "SET dpobj.query_epsilon = ... to run aggregate SELECTs on it privately, "
+					 "or use dpobj.describe('%s', ...), dpobj.aggregate(), dpobj.synthesize(), "
 					 "dpobj.train() or dpobj.submit(), and dpobj.evaluate() (see dpobj.my_budgets; "
 					 "dpobj.cost() prices a run).", name)));
 }
 
+/* true if the statement reads rte, a relation the role may not read at all but has a budget on */
 static bool
-query_walker(Node *node, void *context)
+check_relation(Query *query, RangeTblEntry *rte)
+{
+	Oid			role = GetUserId();
+
+	return rte->rtekind == RTE_RELATION &&
+		(compat_rte_required_perms(query, rte) & ACL_SELECT) &&
+		pg_class_aclcheck(rte->relid, role, ACL_SELECT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck_all(rte->relid, role, ACL_SELECT, ACLMASK_ANY) != ACLCHECK_OK &&
+		has_budget(rte->relid, role);
+}
+
+/* the protected relations a statement reads: the top level's first, and how many */
+typedef struct HintFound
+{
+	Query	   *top;
+	Oid			relid;			/* the first one found */
+	bool		top_first;		/* it is range table entry 1 of the top level */
+	bool		in_top;			/* one is in the top level's range table */
+	int			n;
+} HintFound;
+
+static bool
+query_walker(Node *node, HintFound *found)
 {
 	Query	   *query;
 	ListCell   *lc;
@@ -106,28 +131,135 @@ query_walker(Node *node, void *context)
 	if (node == NULL)
 		return false;
 	if (!IsA(node, Query))
-		return expression_tree_walker(node, query_walker, context);
+		return expression_tree_walker(node, query_walker, found);
 	query = (Query *) node;
 	foreach(lc, query->rtable)
 	{
 		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
 
-		if (rte->rtekind == RTE_SUBQUERY)
-			query_walker((Node *) rte->subquery, context);
-		else
-			check_relation(query, rte);
+		if (check_relation(query, rte))
+		{
+			found->in_top |= query == found->top;
+			if (found->n++ == 0)
+			{
+				found->relid = rte->relid;
+				found->top_first = query == found->top && foreach_current_index(lc) == 0;
+			}
+		}
 	}
-	/* CTEs and sublinks; the range table was done above */
-	return query_tree_walker(query, query_walker, context, QTW_IGNORE_RANGE_TABLE);
+	/* subqueries in FROM, CTEs, sublinks (VALUES lists' and functions' too) */
+	return query_tree_walker(query, query_walker, found, 0);
+}
+
+Oid
+selecthint_private_relid(Query *query, bool hint)
+{
+	HintFound	found = {query, InvalidOid, false, false, 0};
+
+	query_walker((Node *) query, &found);
+	if (found.n == 0)
+		return InvalidOid;
+	if (hint)
+		hint_error(found.relid);
+	if (found.in_top && (compat_query_nrtes(query) > 1 || list_length(query->jointree->fromlist) != 1))
+		sqlexpr_refuse("joins (one protected table per query, for now)");
+	if (!found.top_first || found.n > 1)
+		sqlexpr_refuse("a protected table in a subquery, a WITH query, a set operation "
+					   "or a statement other than SELECT");
+	return found.relid;
+}
+
+/* dpobj.query() analyzes its text with the hook off: it compiles the query itself */
+static bool hint_suspended = false;
+
+/*
+ * Inside CREATE VIEW or CREATE RULE: a private query there would be stored
+ * compiled, and charge whoever runs it later; it is refused.  (A function's
+ * SQL text is analyzed again when it runs; a SQL-standard body is analyzed
+ * without this hook and keeps the table: PostgreSQL refuses its caller.)
+ */
+static int	hint_in_definition = 0;
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+static void
+selecthint_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+						   ProcessUtilityContext context, ParamListInfo params,
+						   QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	bool		definition = IsA(stmt, ViewStmt) || IsA(stmt, RuleStmt);
+
+	hint_in_definition += definition;
+	PG_TRY();
+	{
+		if (prev_process_utility)
+			prev_process_utility(pstmt, queryString, readOnlyTree, context, params,
+								 queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
+									queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		hint_in_definition -= definition;
+	}
+	PG_END_TRY();
+}
+
+void
+selecthint_suspend(bool on)
+{
+	hint_suspended = on;
+}
+
+/*
+ * A statement reading a protected table the role has a budget on: with
+ * dpobj.query_epsilon set, a private query (sqlfront.c) if it is one,
+ * else PostgreSQL's error with the hint
+ */
+static void
+check_query(Query *query)
+{
+	Oid			relid;
+
+	if (hint_suspended)
+		return;
+	relid = selecthint_private_relid(query, dpobj_query_epsilon <= 0);
+	if (OidIsValid(relid) && hint_in_definition > 0)
+		sqlexpr_refuse("a view or rule over a protected table (run the SELECT itself)");
+	if (OidIsValid(relid))
+		sqlfront_rewrite(query, relid);
+}
+
+/* the analyzed statement inside a utility statement, or NULL */
+static Query *
+utility_query(Node *stmt)
+{
+	Node	   *q = IsA(stmt, ExplainStmt) ? ((ExplainStmt *) stmt)->query :
+		IsA(stmt, DeclareCursorStmt) ? ((DeclareCursorStmt *) stmt)->query :
+		IsA(stmt, CreateTableAsStmt) ? ((CreateTableAsStmt *) stmt)->query : NULL;
+
+	return q != NULL && IsA(q, Query) && ((Query *) q)->commandType != CMD_UTILITY ?
+		(Query *) q : NULL;
 }
 
 static void
 selecthint_post_parse_analyze(ParseState *pstate, Query *query, JumbleState *jstate)
 {
+	Query	   *inner;
+
 	if (prev_post_parse_analyze_hook)
 		prev_post_parse_analyze_hook(pstate, query, jstate);
 	if (query->commandType != CMD_UTILITY)
-		query_walker((Node *) query, NULL);
+		check_query(query);
+	/* EXPLAIN's, DECLARE's and CREATE TABLE AS' statement: analyzed with it, without the hook */
+	else if ((inner = utility_query(query->utilityStmt)) != NULL)
+	{
+		if (IsA(query->utilityStmt, CreateTableAsStmt) && !hint_suspended &&
+			OidIsValid(selecthint_private_relid(inner, dpobj_query_epsilon <= 0)))
+			sqlexpr_refuse("SELECT INTO and CREATE TABLE AS (run the SELECT, then store its rows)");
+		check_query(inner);
+	}
 }
 
 void
@@ -135,4 +267,6 @@ dpobj_select_hint_init(void)
 {
 	prev_post_parse_analyze_hook = post_parse_analyze_hook;
 	post_parse_analyze_hook = selecthint_post_parse_analyze;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = selecthint_process_utility;
 }

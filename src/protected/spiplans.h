@@ -30,7 +30,7 @@ extern int	dp_spi_run(const char *sql, int nargs, Oid *types, Datum *values,
  * its text, parameter types and cursor options (a few are kept, the least
  * recently used freed first).  The plan belongs to the cache: never free it.
  */
-#define DP_SPI_TEXT_MAXARGS 24
+#define DP_SPI_TEXT_MAXARGS 64
 extern SPIPlanPtr dp_spi_prepare_text(const char *sql, int nargs, Oid *types,
 									  int cursor_options);
 

@@ -17,12 +17,13 @@
  *	     budget's run lock and the target name's lock, so that of two calls
  *	     naming one target the second is refused here, not at CREATE TABLE
  *	     after its charge;
- *	  2. train()'s sealed path with the mechanism 'synthesize' (train.c):
+ *	  2. the sealed path with the mechanism 'synthesize' (sealedrun.h):
  *	     charged once before the first row, one scan into the marginal
  *	     counts, the rounds, the model released and stored by name;
  *	  3. post-processing as the caller (this function is SECURITY INVOKER
  *	     and the sealed path has ended): the target created, owned by the
- *	     caller, and filled from dpobj.sample(model, n), n the model's noisy
+ *	     caller, and filled by dpobj.sample_into(model, target, n) (rows
+ *	     drawn and written in batches, as COPY FROM), n the model's noisy
  *	     row count unless options "rows" fixes it.
  *
  *-------------------------------------------------------------------------
@@ -59,8 +60,11 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
+#include "base/dpobj.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
+#include "base/options.h"
+#include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "model/model.h"
 #include "model/kinds.h"
@@ -96,7 +100,8 @@ typedef struct SynthCall
 	Oid			target_nsp;
 	char	   *target_rel;		/* the new table's name in it */
 	char	   *create_sql;		/* the target's CREATE TABLE */
-	char	   *select_sql;		/* its rows: dpobj.sample($1 model, $2 n) cast per column */
+	char	   *select_sql;		/* the casts of its rows (planned, not run) */
+	char	   *undeclared;		/* columns NULL: the table's columns left out, or NULL */
 } SynthCall;
 
 static pg_noreturn void
@@ -108,30 +113,43 @@ synthesize_bad(const char *msg, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* the declared columns of relid in column order (catalog, as the bootstrap superuser) */
+/*
+ * The declared columns of relid in column order (catalog, as the bootstrap
+ * superuser); *undeclared the others ("a, b"), or NULL
+ */
 static char **
-synthesize_declared(Oid relid, int *n)
+synthesize_declared(Oid relid, int *n, char **undeclared)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	RoleSwitch	rs;
 	char	  **cols;
+	StringInfoData left;
 
+	initStringInfo(&left);		/* in the caller's context: read after SPI_finish */
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT f.column_name::pg_catalog.text FROM dpobj.feature_domains f"
-				   " JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) f.relid"
-				   " AND a.attname OPERATOR(pg_catalog.=) f.column_name"
-				   " WHERE f.relid OPERATOR(pg_catalog.=) $1 AND NOT a.attisdropped"
-				   " ORDER BY a.attnum", 1, (Oid[]) {OIDOID},
+	if (dp_spi_run("SELECT a.attname::pg_catalog.text, f.column_name IS NOT NULL"
+				   " FROM pg_catalog.pg_attribute a LEFT JOIN dpobj.feature_domains f"
+				   " ON f.relid OPERATOR(pg_catalog.=) a.attrelid"
+				   " AND f.column_name OPERATOR(pg_catalog.=) a.attname"
+				   " WHERE a.attrelid OPERATOR(pg_catalog.=) $1 AND a.attnum OPERATOR(pg_catalog.>) 0"
+				   " AND NOT a.attisdropped ORDER BY a.attnum", 1, (Oid[]) {OIDOID},
 				   (Datum[]) {ObjectIdGetDatum(relid)}, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.synthesize: feature domain lookup failed");
 	role_switch_end(&rs);
-	*n = (int) SPI_processed;
-	cols = MemoryContextAlloc(cxt, sizeof(char *) * Max(*n, 1));
-	for (int i = 0; i < *n; i++)
-		cols[i] = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[i],
-														 SPI_tuptable->tupdesc, 1));
+	*n = 0;
+	cols = MemoryContextAlloc(cxt, sizeof(char *) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+
+		if (strcmp(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2), "t") == 0)
+			cols[(*n)++] = MemoryContextStrdup(cxt, name);
+		else
+			appendStringInfo(&left, "%s%s", left.len ? ", " : "", quote_identifier(name));
+	}
 	SPI_finish();
+	*undeclared = left.len > 0 ? left.data : NULL;
 	return cols;
 }
 
@@ -143,7 +161,7 @@ synthesize_columns(ArrayType *a, SynthCall *c)
 
 	if (a == NULL || (ARR_NDIM(a) == 0 && ARR_ELEMTYPE(a) == TEXTOID))
 	{
-		c->cols = synthesize_declared(c->relid, &c->ncols);
+		c->cols = synthesize_declared(c->relid, &c->ncols, &c->undeclared);
 		if (c->ncols == 0)
 			synthesize_bad(psprintf("table %s has no column with a declared domain", c->relation),
 						   "Its owner declares the domains (dpobj.declare_domain: levels, or bounds lo and hi).");
@@ -283,6 +301,7 @@ static void
 synthesize_options(Jsonb *options, SynthCall *c)
 {
 	JsonbValue *v;
+	JsonbValue	dv;
 
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		synthesize_bad("options must be a JSON object", "For example '{\"rows\": 10000}'.");
@@ -304,11 +323,9 @@ synthesize_options(Jsonb *options, SynthCall *c)
 	/* integer types drawn as integers; NOT NULL and complete columns without NULL or "other" */
 	options = synthesize_add_columns(options, c, "integer", synthesize_is_integer, false);
 	options = synthesize_add_columns(options, c, "not_null", synthesize_is_not_null, true);
-	c->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_concat, JsonbPGetDatum(options),
-													DirectFunctionCall1(jsonb_in, CStringGetDatum(
-														psprintf("{\"encoding\": %s, \"domains\": %s}",
-																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)),
-																 JsonbToCString(NULL, &c->enc->root, VARSIZE(c->enc)))))));
+	/* the mechanism's "domains": the encoding, which the run gets itself */
+	JsonbToJsonbValue(c->enc, &dv);
+	c->options = dp_options_put(options, "domains", &dv);
 }
 
 /*
@@ -430,34 +447,30 @@ synthesize_target(text *target, SynthCall *c)
 		c->model_name = pstrdup(rv->relname);
 }
 
-/* train()'s arguments: (rel, 'synthesize', columns, label, epsilon, delta, options, name) */
+/* the run's request: (rel, 'synthesize', columns, epsilon, delta, options, name) */
 static void
-synthesize_train_args(FunctionCallInfo tc, FmgrInfo *flinfo, const SynthCall *c,
-					  Datum epsilon, Datum delta)
+synthesize_request(DPRunRequest *req, const SynthCall *c, Numeric epsilon, Numeric delta)
 {
-	Datum	   *cd = palloc(sizeof(Datum) * c->ncols);
-
-	for (int i = 0; i < c->ncols; i++)
-		cd[i] = CStringGetTextDatum(c->cols[i]);
-	InitFunctionCallInfoData(*tc, flinfo, 8, InvalidOid, NULL, NULL);
-	tc->args[0].value = ObjectIdGetDatum(c->relid);
-	tc->args[1].value = CStringGetTextDatum("synthesize");
-	tc->args[2].value = PointerGetDatum(construct_array(cd, c->ncols, TEXTOID, -1, false,
-														TYPALIGN_INT));
+	memset(req, 0, sizeof(*req));
+	req->relid = c->relid;
+	req->mechanism = "synthesize";
+	req->own_entry = true;
+	req->columns = dp_run_columns(c->cols, c->ncols);
 	/* the label is unused ('synthesize' has none) */
-	tc->args[3].value = CStringGetTextDatum(c->cols[0]);
-	tc->args[4].value = epsilon;
-	tc->args[5].value = delta;
-	tc->args[6].value = JsonbPGetDatum(c->options);
-	tc->args[7].value = CStringGetTextDatum(c->model_name);
-	for (int i = 0; i < 8; i++)
-		tc->args[i].isnull = false;
+	req->label = c->cols[0];
+	req->epsilon = epsilon;
+	req->delta = delta;
+	req->options = c->options;
+	req->encoding = c->enc;
+	req->model_name = c->model_name;
 }
 
 /*
  * The target's CREATE TABLE (the columns with the source's types) and the
- * SELECT of its rows, made and checked as the caller before the charge: USAGE
- * on every type (CREATE TABLE needs it), and the SELECT planned (not run), so
+ * casts that dpobj.sample_into() applies to its rows (a level's text, a
+ * number's float8, to the column's type), made and checked as the caller
+ * before the charge: USAGE on every type (CREATE TABLE needs it), and a
+ * SELECT of those casts over dpobj.sample()'s rows planned (not run), so
  * that writing the released rows fails on no public ground after the charge
  * and every cache it needs is loaded before the scan.
  */
@@ -505,18 +518,50 @@ synthesize_statements(SynthCall *c)
 	SPI_finish();
 }
 
-/* CREATE TABLE target, then INSERT the rows (the statements made before the charge) */
+/* a failure after the charge (post-processing: no row is read here) */
+static pg_noreturn void
+synthesize_failed_after_charge(const char *msg)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DPOBJ_PROTECTED_FAILURE),
+			 errmsg("dpobj.synthesize: %s", msg),
+			 errdetail("The privacy budget of this run was charged."),
+			 errhint("A retry is charged again.")));
+}
+
+/* after the run, public facts only: the columns kept, those left out and why, the model */
+static void
+synthesize_kept(const SynthCall *c)
+{
+	StringInfoData kept;
+
+	initStringInfo(&kept);
+	for (int i = 0; i < c->ncols; i++)
+		appendStringInfo(&kept, "%s%s", i ? ", " : "", quote_identifier(c->cols[i]));
+	ereport(NOTICE,
+			(errmsg("dpobj.synthesize: %s holds columns %s%s%s",
+					c->target_name, kept.data,
+					c->undeclared ? "; left out (no declared domain): " : "",
+					c->undeclared ? c->undeclared : ""),
+			 errhint("dpobj.synth_fidelity(%s) and dpobj.marginal(%s, columns) describe its model, at no charge.",
+					 quote_literal_cstr(c->model_name), quote_literal_cstr(c->model_name))));
+}
+
+/* CREATE TABLE target (made before the charge), then dpobj.sample_into() writes the rows */
 static void
 synthesize_write(const SynthCall *c, Datum model, int64 n)
 {
 	SPI_connect();
 	if (SPI_execute(c->create_sql, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "dpobj.synthesize: CREATE TABLE failed");
-	if (SPI_execute_with_args(psprintf("INSERT INTO %s %s", c->target, c->select_sql), 2,
-							  (Oid[]) {model_type_oid(), INT8OID},
-							  (Datum[]) {model, Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "dpobj.synthesize: INSERT failed");
+		synthesize_failed_after_charge("creating the target failed");
+	if (SPI_execute_with_args("SELECT dpobj.sample_into($1, $2, $3)", 3,
+							  (Oid[]) {model_type_oid(), REGCLASSOID, INT8OID},
+							  (Datum[]) {model,
+								  ObjectIdGetDatum(get_relname_relid(c->target_rel, c->target_nsp)),
+							  Int64GetDatum(n)}, NULL, false, 0) != SPI_OK_SELECT)
+		synthesize_failed_after_charge("writing the synthetic rows failed");
 	SPI_finish();
+	synthesize_kept(c);
 }
 
 /* every public check of a run on relid, before any charge */
@@ -534,6 +579,12 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 	synthesize_options(options, c);
 	synthesize_target(target, c);
 	synthesize_statements(c);
+	/* the checks passed: what the run leaves out (public: the catalog) */
+	if (c->undeclared != NULL)
+		ereport(NOTICE,
+				(errmsg("dpobj.synthesize: columns of table %s without a declared domain are left out: %s",
+						c->relation, c->undeclared),
+				 errhint("Its owner declares a column's domain (dpobj.declare_domain) to synthesize it.")));
 }
 
 /*
@@ -544,7 +595,7 @@ synthesize_prepare(Oid relid, text *target, ArrayType *columns, Jsonb *options, 
 void
 synthesize_check_job(FunctionCallInfo fcinfo)
 {
-	LOCAL_FCINFO(tc, 8);
+	DPRunRequest req;
 	SynthCall	c;
 	Jsonb	   *options = PG_GETARG_JSONB_P(6);
 	JsonbValue *t = getKeyJsonValueFromContainer(&options->root, "target", 6, NULL);
@@ -557,8 +608,8 @@ synthesize_check_job(FunctionCallInfo fcinfo)
 					   "Pass model_name => NULL (the default: the target's name).");
 	synthesize_prepare(PG_GETARG_OID(0), cstring_to_text_with_len(t->val.string.val, t->val.string.len),
 					   PG_GETARG_ARRAYTYPE_P(2), synthesize_without(options, "target"), &c);
-	synthesize_train_args(tc, fcinfo->flinfo, &c, PG_GETARG_DATUM(4), PG_GETARG_DATUM(5));
-	dpobj_train_validate_entry(tc);
+	synthesize_request(&req, &c, PG_GETARG_NUMERIC(4), PG_GETARG_NUMERIC(5));
+	dp_sealed_check(&req);
 }
 
 /* the model's noisy row count, rounded (post-processing; at least 1 by construction) */
@@ -569,7 +620,7 @@ synthesize_model_rows(Datum model)
 	double		rows = 0;
 
 	if (params == NULL || !model_param_number(params, "rows", &rows))
-		elog(ERROR, "dpobj.synthesize: the released model has no row count");
+		synthesize_failed_after_charge("the released model has no row count");
 	return (int64) Min(Max(rint(rows), 1.0), (double) SYNTHESIZE_MAX_ROWS);
 }
 
@@ -602,12 +653,12 @@ dpobj_synthesize(PG_FUNCTION_ARGS)
 
 	/* charged once, before the first row; every later step is post-processing */
 	{
-		LOCAL_FCINFO(tc, 8);
+		DPRunRequest req;
 
-		synthesize_train_args(tc, fcinfo->flinfo, &c,
-							  DirectFunctionCall1(float8_numeric, fcinfo->args[2].value),
-							  DirectFunctionCall1(float8_numeric, fcinfo->args[3].value));
-		model = train_evaluate(tc);
+		synthesize_request(&req, &c,
+						   DatumGetNumeric(DirectFunctionCall1(float8_numeric, fcinfo->args[2].value)),
+						   DatumGetNumeric(DirectFunctionCall1(float8_numeric, fcinfo->args[3].value)));
+		model = dp_sealed_run(&req);
 	}
 	n = c.rows > 0 ? c.rows : synthesize_model_rows(model);
 	synthesize_write(&c, model, n);

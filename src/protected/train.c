@@ -2,8 +2,9 @@
  *
  * train.c
  *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
- *	  and its validation for dpobj.submit (train.h; the security
- *	  model is docs/SECURITY.md).
+ *	  and its validation for dpobj.submit, as the sealed run of a request
+ *	  (context/sealedrun.h), which every other entry point makes too
+ *	  (train.h; the security model is docs/SECURITY.md).
  *
  * Order of work:
  *	  1. the table protected and a budget on it (runaccess.h), before any
@@ -53,6 +54,7 @@
 #include "protected/runaccess.h"
 #include "context/protected.h"
 #include "context/runlimit.h"
+#include "context/sealedrun.h"
 #include "protected/seal.h"
 #include "context/trainquery.h"
 #include "protected/units.h"
@@ -193,12 +195,12 @@ train_refuse_paper_calibration(Jsonb *options)
 }
 
 /*
- * options: train-level keys out ("filter", "deadline"), the rest goes to
+ * options: train-level keys out ("filter", "where", "deadline"), the rest goes to
  * the mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
  */
 static Jsonb *
-train_options(Jsonb *options, JsonbValue **filter, double *deadline)
+train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *deadline)
 {
 	Jsonb	   *rest;
 
@@ -220,9 +222,12 @@ train_options(Jsonb *options, JsonbValue **filter, double *deadline)
 				 errmsg("option \"rows_per_unit\" cannot be set in dpobj.train(), dpobj.evaluate() or dpobj.submit()"),
 				 errhint("The table's owner sets the privacy unit with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...); runs use it.")));
 	*filter = getKeyJsonValueFromContainer(&options->root, "filter", 6, NULL);
+	*where = getKeyJsonValueFromContainer(&options->root, "where", 5, NULL);
 	*deadline = deadline_option(options);
 	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
 											  CStringGetTextDatum("filter")));
+	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
+											  CStringGetTextDatum("where")));
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
 											  CStringGetTextDatum("deadline")));
 }
@@ -508,13 +513,13 @@ train_check_encoded_features(const Encoding *enc, char **features, int nfeatures
 /*
  * The run's encoding (encode.h), or NULL for raw features: train() reads the
  * table's declared domains ("encode": true requires them for every column,
- * false ignores them); evaluate() uses its model's own ("encoding", put
- * there by dpobj.evaluate()).  Both keys leave the options; with an
- * encoding and no "R", the mechanism's R is the derived bound.
+ * false ignores them); another entry point passes its own (evaluate(): its
+ * model's).  Both keys leave the options ("encoding" is refused there);
+ * with an encoding and no "R", the mechanism's R is the derived bound.
  */
 static Jsonb *
-train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features,
-			   int nfeatures, int *d)
+train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, const DPRunRequest *req,
+			   char **features, int nfeatures, int *d)
 {
 	Jsonb	   *opts = ctx->options;
 	JsonbValue *v = getKeyJsonValueFromContainer(&opts->root, "encode", 6, NULL);
@@ -527,7 +532,7 @@ train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features
 	if (v != NULL && (v->type != jbvBool || evaluating))
 		train_encoding_refused("option \"encode\" must be true or false, in dpobj.train() and dpobj.submit()",
 							   "dpobj.evaluate() encodes as its model records; train() encodes declared domains unless {\"encode\": false}.");
-	if (e != NULL && !evaluating)
+	if (e != NULL)
 		train_encoding_refused("option \"encoding\" cannot be set",
 							   "The encoding comes from the table's declared domains (dpobj.declare_domain).");
 	ctx->options = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(opts),
@@ -536,7 +541,7 @@ train_encoding(DPProtectedContext *ctx, const DPMechanism *mech, char **features
 													  CStringGetTextDatum("encoding")));
 	*d = nfeatures;
 	if (evaluating)
-		spec = e == NULL ? NULL : JsonbValueToJsonb(e);
+		spec = req->encoding;
 	else
 		spec = domains_encoding(ctx->relid, ctx->relation, features, nfeatures,
 								v == NULL ? DOMAINS_AUTO :
@@ -577,11 +582,12 @@ train_owner(Oid relid, const char *relation)
 	return owner;
 }
 
-/* the mechanism named by argument 1; 'evaluate' only through dpobj.evaluate() */
+/* the mechanism the request names; 'evaluate' only through dpobj.evaluate() */
 static const DPMechanism *
-train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **method)
+train_mechanism_arg(const DPRunRequest *req, const char **method)
 {
-	const DPMechanism *mech = mechanism_lookup(text_to_cstring(PG_GETARG_TEXT_PP(1)), method);
+	const DPMechanism *mech = mechanism_lookup(req->mechanism, method);
+	bool		evaluating = req->own_entry;
 
 	/* 'evaluate' and 'aggregate' release counts, not a model */
 	if (mech->evaluate_only != evaluating)
@@ -594,12 +600,37 @@ train_mechanism_arg(FunctionCallInfo fcinfo, bool evaluating, const char **metho
 }
 
 /*
- * The run's context and query from train()'s arguments, every public check
- * of them included: everything the final function needs, fixed before the
- * scan.  Returns the exact numeric epsilon and delta for the budget check.
+ * The options the mechanism reads: the caller's, and an entry point's own
+ * for its mechanism (aggregate()'s "layout", evaluate()'s "model")
+ */
+static Jsonb *
+train_request_options(const DPRunRequest *req)
+{
+	Jsonb	   *options = req->options;
+	JsonbValue	v;
+
+	if (req->layout != NULL)
+	{
+		JsonbToJsonbValue(req->layout, &v);
+		options = dp_options_put(options, "layout", &v);
+	}
+	if (req->model != NULL)
+	{
+		v.type = jbvString;
+		v.val.string.val = unconstify(char *, req->model);
+		v.val.string.len = strlen(req->model);
+		options = dp_options_put(options, "model", &v);
+	}
+	return options;
+}
+
+/*
+ * The run's context and query from its request, every public check of it
+ * included: everything the final function needs, fixed before the scan.
+ * Returns the exact numeric epsilon and delta for the budget check.
  */
 static void
-train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *method,
+train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *method,
 			  DPProtectedContext *ctx, TrainQuery *query,
 			  Numeric *epsilon, Numeric *delta, double *deadline, Jsonb **encoding)
 {
@@ -613,29 +644,30 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 
 	memset(ctx, 0, sizeof(*ctx));
 	/* the table: locked against DROP/ALTER until the end of the transaction */
-	ctx->relid = PG_GETARG_OID(0);
+	ctx->relid = req->relid;
 	strlcpy(ctx->relation, dp_lock_relation(ctx->relid, &relkind), sizeof(ctx->relation));
 	dpobj_check_protectable(ctx->relid, ctx->relation);
 	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
 	run_check_access(ctx->relid, ctx->relation);
 
 	/* the privacy parameters, exactly as numeric */
-	*epsilon = PG_GETARG_NUMERIC(4);
-	*delta = PG_GETARG_NUMERIC(5);
+	*epsilon = req->epsilon;
+	*delta = req->delta;
 	train_check_privacy_of(*epsilon, *delta, mech->delta_zero, &eps_text, &delta_text);
 
 	/* the columns and options: catalog lookups, never SQL text from the caller */
-	features = train_features(PG_GETARG_ARRAYTYPE_P(2), &nfeatures);
-	train_query_check_columns(ctx->relid, ctx->relation, features, nfeatures,
-							  text_to_cstring(PG_GETARG_TEXT_PP(3)), NULL);
-	ctx->options = train_options(PG_GETARG_JSONB_P(6), &filter, deadline);
+	features = train_features(req->columns, &nfeatures);
+	train_query_check_columns(ctx->relid, ctx->relation, features, nfeatures, req->label, NULL);
+	ctx->options = train_options(train_request_options(req), &filter, &query->where, deadline);
 	train_query_check_columns(ctx->relid, ctx->relation, NULL, 0, NULL, filter);
 	if (method != NULL)
-		ctx->options = train_alias_method(ctx->options, text_to_cstring(PG_GETARG_TEXT_PP(1)),
-										  method);
+		ctx->options = train_alias_method(ctx->options, req->mechanism, method);
 	/* the owner's privacy unit: bounded in the query, k in the options */
 	units_for_run(ctx->relid, ctx->relation, &unit);
 	ctx->rows_per_unit = unit.rows_per_unit;
+	/* a linked table: the plan check also allows the tables on its path */
+	ctx->unit_hops = unit.hops;
+	memcpy(ctx->unit_path, unit.path, sizeof(unit.path));
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
@@ -646,13 +678,12 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 	ctx->analyst = GetUserId();
 	strlcpy(ctx->rolname, GetUserNameFromId(ctx->analyst, false), NAMEDATALEN);
 	/* the ledger names the entry point: an alias run as another ('describe') by its own name */
-	strlcpy(ctx->mechanism, method == NULL ? text_to_cstring(PG_GETARG_TEXT_PP(1)) : mech->name,
-			NAMEDATALEN);
+	strlcpy(ctx->mechanism, method == NULL ? req->mechanism : mech->name, NAMEDATALEN);
 	strlcpy(ctx->epsilon, eps_text, DPOBJ_NUMERIC_TEXT_LEN);
 	strlcpy(ctx->delta, delta_text, DPOBJ_NUMERIC_TEXT_LEN);
 	ctx->epsilon_f = dp_numeric_to_float8_down(*epsilon, "epsilon");
 	ctx->delta_f = dp_numeric_to_float8_down(*delta, "delta");
-	*encoding = train_encoding(ctx, mech, features, nfeatures, &ctx->d);
+	*encoding = train_encoding(ctx, mech, req, features, nfeatures, &ctx->d);
 	ctx->parallel = train_parallel_ok(ctx, mech);
 	ctx->sorts_rows = mech->sorts_rows;
 	mech->check_args(mech->aggname, ctx->epsilon_f, ctx->delta_f, ctx->d, ctx->options);
@@ -663,20 +694,20 @@ train_prepare(FunctionCallInfo fcinfo, const DPMechanism *mech, const char *meth
 
 	train_query_build(query, mech->aggregate, mech->aggregate_args, mech->args_encoded,
 					  mech->aggregate_arrays, ctx->relid, ctx->relation,
-					  features, nfeatures,
-					  text_to_cstring(PG_GETARG_TEXT_PP(3)),
+					  features, nfeatures, req->label,
 					  mech->label_of ? mech->label_of(ctx->options) : mech->label_kind,
 					  filter, ctx->epsilon_f, ctx->delta_f, ctx->options,
-					  unit.column, unit.rows_per_unit, *encoding, ctx->citus);
+					  unit.column, unit.source, unit.rows_per_unit, *encoding, ctx->citus);
 }
 
 /*
- * train()'s code.  validate_only (dpobj.submit): every check up to
- * and including the budget pre-check, then return without scanning or
- * charging -- so a job is refused exactly when train() would refuse at once.
+ * The sealed run of a request (sealedrun.h).  validate_only (dpobj.submit):
+ * every check up to and including the budget pre-check, then return
+ * without scanning or charging -- so a job is refused exactly when the run
+ * would refuse at once.
  */
 static Datum
-train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
+train_run(const DPRunRequest *req, bool validate_only)
 {
 	const DPMechanism *mech;
 	Numeric		epsilon;
@@ -685,7 +716,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	TrainQuery	query;
 	Oid			owner;
 	Datum		result;
-	char	   *model_name = NULL;
+	bool		evaluating = req->own_entry;
 	const char *method;
 	int64		ledger_id = 0;
 	double		deadline;
@@ -698,15 +729,11 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	TimestampTz start = GetCurrentTimestamp();
 
 	dpobj_verify_schema();
-	dp_check_not_null(fcinfo, 7, "dpobj.train");
-	/* in this function's context: SPI_finish() frees what SPI's holds */
-	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
-		model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
-	mech = train_mechanism_arg(fcinfo, evaluating, &method);
+	mech = train_mechanism_arg(req, &method);
 	/* the model is stored after the charge: a transaction that cannot write is refused first */
-	if (model_name != NULL && !validate_only)
+	if (req->model_name != NULL && !validate_only)
 		dp_refuse_read_only(evaluating && mech->entry ? mech->entry : "dpobj.train()", "the model");
-	train_prepare(fcinfo, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
+	train_prepare(req, mech, method, &ctx, &query, &epsilon, &delta, &deadline, &encoding);
 
 	/* protected?  a budget?  enough of it?  (the worker re-checks) */
 	SPI_connect();
@@ -725,8 +752,8 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	 * under the name's lock (models.h): a concurrent call storing the same
 	 * name is waited for
 	 */
-	if (model_name != NULL)
-		models_check_name(ctx.analyst, model_name, false);
+	if (req->model_name != NULL)
+		models_check_name(ctx.analyst, req->model_name, false);
 	/* seeded noise is predictable: a public refusal, before the charge */
 	dpobj_refuse_seeded(evaluating ? psprintf("dpobj.%s", mech->name) :
 						validate_only ? "dpobj.submit" : "dpobj.train");
@@ -735,7 +762,7 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 		/* submit(): the job is charged next on this budget, from this state */
 		train_composition_notice(&ctx, comp_from, comp_to);
 		SPI_finish();
-		PG_RETURN_VOID();
+		return (Datum) 0;
 	}
 
 	/*
@@ -755,21 +782,46 @@ train_impl(FunctionCallInfo fcinfo, bool validate_only, bool evaluating)
 	if (encoding != NULL && !evaluating)
 		result = encoding_attach(result, encoding);
 	/* the model catalog: the released model and public parameters */
-	if (model_name != NULL)
-		models_store(ctx.analyst, model_name, result, false, ctx.relation, ledger_id);
-	PG_RETURN_DATUM(result);
+	if (req->model_name != NULL)
+		models_store(ctx.analyst, req->model_name, result, false, ctx.relation, ledger_id);
+	return result;
 }
 
 /*
- * A run whose buffer and WAL usage is put back out of the backend's running
- * totals, whatever the outcome: EXPLAIN (ANALYZE, BUFFERS) of the calling
- * statement and pg_stat_statements read them.  The sealed query's
- * temporary blocks count the distinct rows or units of a spilled state or
- * unit bounding; the rest varies with the caches' state only, which
- * autovacuum and the ledger's own writes change.  The caller sees none.
+ * train()'s and submit()'s arguments (rel, mechanism, features, label,
+ * epsilon, delta, options[, model_name]) as a request: none NULL but the
+ * model name.  In the caller's memory context: SPI_finish() frees what
+ * SPI's holds.
+ */
+static void
+train_request_of(FunctionCallInfo fcinfo, DPRunRequest *req)
+{
+	dpobj_verify_schema();
+	dp_check_not_null(fcinfo, 7, "dpobj.train");
+	memset(req, 0, sizeof(*req));
+	req->relid = PG_GETARG_OID(0);
+	req->mechanism = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	req->columns = PG_GETARG_ARRAYTYPE_P(2);
+	req->label = text_to_cstring(PG_GETARG_TEXT_PP(3));
+	req->epsilon = PG_GETARG_NUMERIC(4);
+	req->delta = PG_GETARG_NUMERIC(5);
+	req->options = PG_GETARG_JSONB_P(6);
+	if (PG_NARGS() > 7 && !PG_ARGISNULL(7))
+		req->model_name = text_to_cstring(PG_GETARG_TEXT_PP(7));
+}
+
+/*
+ * A run of req (or, fcinfo not NULL, of train()'s arguments), a key's cast
+ * check unlocked at the end.  A run (not validate_only) has its buffer and
+ * WAL usage put back out of the backend's running totals, whatever the
+ * outcome: EXPLAIN (ANALYZE, BUFFERS) of the calling statement and
+ * pg_stat_statements read them.  The sealed query's temporary blocks count
+ * the distinct rows or units of a spilled state or unit bounding; the rest
+ * varies with the caches' state only, which autovacuum and the ledger's own
+ * writes change.  The caller sees none.
  */
 static Datum
-train_unaccounted(FunctionCallInfo fcinfo, bool evaluating)
+train_call(FunctionCallInfo fcinfo, const DPRunRequest *req, bool validate_only)
 {
 	BufferUsage bufusage = pgBufferUsage;
 	WalUsage	walusage = pgWalUsage;
@@ -777,12 +829,19 @@ train_unaccounted(FunctionCallInfo fcinfo, bool evaluating)
 
 	PG_TRY();
 	{
-		result = train_impl(fcinfo, false, evaluating);
+		DPRunRequest args;
+
+		if (fcinfo != NULL)
+			train_request_of(fcinfo, &args);
+		result = train_run(fcinfo != NULL ? &args : req, validate_only);
 	}
 	PG_FINALLY();
 	{
-		pgBufferUsage = bufusage;
-		pgWalUsage = walusage;
+		if (!validate_only)
+		{
+			pgBufferUsage = bufusage;
+			pgWalUsage = walusage;
+		}
 		/* a key's cast check locked pg_cast until its query was planned, at most this call */
 		train_query_unlock_casts();
 	}
@@ -793,40 +852,24 @@ train_unaccounted(FunctionCallInfo fcinfo, bool evaluating)
 Datum
 dpobj_train(PG_FUNCTION_ARGS)
 {
-	return train_unaccounted(fcinfo, false);
+	return train_call(fcinfo, NULL, false);
 }
 
 void
 dpobj_train_validate(FunctionCallInfo fcinfo)
 {
-	PG_TRY();
-	{
-		(void) train_impl(fcinfo, true, false);
-	}
-	PG_FINALLY();
-	{
-		/* no query runs: a key's cast check holds pg_cast no longer than this call */
-		train_query_unlock_casts();
-	}
-	PG_END_TRY();
+	(void) train_call(fcinfo, NULL, true);
 }
 
-Datum
-train_evaluate(FunctionCallInfo fcinfo)
+/* dp_sealed_run() and dp_sealed_check() (sealedrun.h) */
+static Datum
+train_sealed(const DPRunRequest *req, bool validate_only)
 {
-	return train_unaccounted(fcinfo, true);
+	return train_call(NULL, req, validate_only);
 }
 
 void
-dpobj_train_validate_entry(FunctionCallInfo fcinfo)
+train_init(void)
 {
-	PG_TRY();
-	{
-		(void) train_impl(fcinfo, true, true);
-	}
-	PG_FINALLY();
-	{
-		train_query_unlock_casts();
-	}
-	PG_END_TRY();
+	dp_sealed_install(train_sealed);
 }

@@ -2,9 +2,9 @@
  *
  * train.h
  *	  dpobj.train(rel, mechanism, features, label, epsilon, delta, options)
- *	  and its validation, shared with dpobj.submit.  Implemented
- *	  in train.c; the query it runs is built by trainquery.c and run
- *	  sealed by seal.c.
+ *	  and its validation, shared with dpobj.submit; the sealed run of every
+ *	  entry point's request (context/sealedrun.h).  Implemented in train.c;
+ *	  the query it runs is built by trainquery.c and run sealed by seal.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -50,13 +50,6 @@ extern void train_check_privacy_of(Numeric epsilon, Numeric delta, bool delta_ze
 								   char **eps_text, char **delta_text);
 
 /*
- * dpobj.evaluate() (evaluate.c): train()'s sealed path with the mechanism
- * 'evaluate' (an argument list in train()'s order), returning its jsonb.
- * dpobj.train() and dpobj.submit() refuse that mechanism.
- */
-extern Datum train_evaluate(FunctionCallInfo fcinfo);
-
-/*
  * The run lock of the caller's budget on relid (runlimit.h), held to the
  * end of the transaction; none without a budget.  train() takes it before
  * its budget pre-check; an entry point that locks a name its run creates
@@ -65,9 +58,9 @@ extern Datum train_evaluate(FunctionCallInfo fcinfo);
 extern void train_lock_budget(Oid relid);
 
 /*
- * dpobj_train_validate() for a mechanism run through its own entry point
- * (dpobj.synthesize() submitted as a job): the same checks, nothing charged.
+ * Installs train()'s sealed run as dp_sealed_run() and dp_sealed_check()
+ * (context/sealedrun.h): called by _PG_init.
  */
-extern void dpobj_train_validate_entry(FunctionCallInfo fcinfo);
+extern void train_init(void);
 
 #endif							/* DPOBJ_TRAIN_H */

@@ -21,6 +21,8 @@
 #include "protected/units.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
+#include "protected/entryargs.h"
+#include "protected/unitlinks.h"
 #include "context/trainquery.h"
 
 #include "access/htup_details.h"
@@ -34,25 +36,6 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
-
-/* types a unit may have: exact equality, no value-dependent error */
-static bool
-unit_type_ok(Oid basetype)
-{
-	switch (basetype)
-	{
-		case INT2OID:
-		case INT4OID:
-		case INT8OID:
-		case TEXTOID:
-		case VARCHAROID:
-		case BPCHAROID:
-		case UUIDOID:
-			return true;
-		default:
-			return false;
-	}
-}
 
 void
 units_check_column(Oid relid, const char *relation, const char *name,
@@ -99,7 +82,9 @@ typedef struct UnitIdentity
 "SELECT privacy_unit::pg_catalog.text, unit_attnum, unit_type::pg_catalog.oid, max_rows_per_unit, " \
 "       unit_typmod, unit_collation, " \
 "       CASE WHEN privacy_unit IS NOT NULL THEN " \
-"         unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) END " \
+"         unit_collversion IS NOT DISTINCT FROM dpobj.unit_collation_version(unit_collation) END, " \
+"       budget_domain::pg_catalog.text, " \
+"       EXISTS (SELECT 1 FROM dpobj.unit_links l WHERE l.relid OPERATOR(pg_catalog.=) $1) " \
 "  FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1"
 
 /*
@@ -153,51 +138,125 @@ units_check_unchanged(Oid relid, const char *relation, const char *name,
 				 errhint("The table's owner calls dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...) again; after a dump and restore, a superuser calls dpobj.reattach_unit(rel).")));
 }
 
-void
-units_for_run(Oid relid, const char *relation, TableUnit *unit)
+/* a protection row as a run reads it (found false: not protected) */
+typedef struct UnitRow
+{
+	bool		found;
+	char	   *name;			/* NULL: row level */
+	int16		attnum;
+	int			k;
+	UnitIdentity id;
+	char	   *domain;			/* NULL: none */
+	bool		linked;			/* its unit is reached through foreign keys */
+} UnitRow;
+
+/* inside SPI: relid's protection row, its unit's lock taken first */
+static void
+unit_row_read(Oid relid, UnitRow *r)
 {
 	RoleSwitch	rs;
 	Oid			types[1] = {REGCLASSOID};
 	Datum		values[1];
 	bool		isnull;
-	char	   *name;
-	int16		attnum;
-	UnitIdentity id;
 	HeapTuple	row;
 	TupleDesc	desc;
-	const char *quoted;
 
-	unit->rows_per_unit = 0;
-	unit->column = NULL;
+	memset(r, 0, sizeof(*r));
 	values[0] = ObjectIdGetDatum(relid);
 	units_lock_protection(relid, ShareLock);
-	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (dp_spi_run(IsolationUsesXactSnapshot() ? unit_sql_snapshot : unit_sql,
 				   1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.train: privacy unit lookup failed");
 	role_switch_end(&rs);
+	if (SPI_processed != 1)
+		return;
+	r->found = true;
+	row = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	r->domain = SPI_getvalue(row, desc, 8);
+	r->linked = DatumGetBool(SPI_getbinval(row, desc, 9, &isnull));
+	(void) SPI_getbinval(row, desc, 1, &isnull);
+	if (isnull)
+		return;
+	r->name = SPI_getvalue(row, desc, 1);
+	r->attnum = DatumGetInt16(SPI_getbinval(row, desc, 2, &isnull));
+	r->id.typid = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
+	r->k = DatumGetInt32(SPI_getbinval(row, desc, 4, &isnull));
+	r->id.typmod = DatumGetInt32(SPI_getbinval(row, desc, 5, &isnull));
+	r->id.collation = DatumGetObjectId(SPI_getbinval(row, desc, 6, &isnull));
+	r->id.same_collversion = DatumGetBool(SPI_getbinval(row, desc, 7, &isnull));
+}
+
+/*
+ * A linked table's unit: its unit table's, still protected with the
+ * column link_unit() copied, in the same budget domain, the column
+ * unchanged; the FROM item joining the path, in the caller's context.
+ */
+static void
+units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit *unit)
+{
+	UnitRow		u;
+	Oid			ut = p->tables[p->nhops];
+	char	   *unit_table = dp_relation_name(ut);
+	char	   *source;
+
+	unit_row_read(ut, &u);
+	/*
+	 * by name and type: the unit table's own row is checked against the
+	 * catalog; a linked unit table's column is another table's
+	 */
+	if (u.name == NULL || u.linked || strcmp(u.name, r->name) != 0 || u.id.typid != r->id.typid || r->domain == NULL || u.domain == NULL ||
+		strcmp(r->domain, u.domain) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the privacy unit of table %s, linked to it from table %s, changed after dpobj.link_unit()",
+						unit_table, relation),
+				 errdetail("Its unit column or budget domain is not the one the link recorded. Nothing was charged."),
+				 errhint("The owner of the tables calls dpobj.link_unit() again.")));
+	units_check_unchanged(ut, unit_table, u.name, u.attnum, &u.id);
+	/*
+	 * OFFSET 0: not pulled up into the run's query, whose unit_keep() (a
+	 * volatile function on the unit only) would otherwise run at the unit
+	 * table's scan, once per unit instead of once per row
+	 */
+	source = psprintf("(SELECT %s.*, %s.%s AS \"dpobj unit\" FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
+					  unit_links_alias(0), unit_links_alias(p->nhops), quote_identifier(u.name),
+					  relation, unit_links_alias(0), p->joins.data);
+	unit->source = SPI_palloc(strlen(source) + 1);
+	strcpy(unit->source, source);
+	unit->hops = p->nhops;
+	for (int i = 0; i < p->nhops; i++)
+		unit->path[i] = p->tables[i + 1];
+}
+
+void
+units_for_run(Oid relid, const char *relation, TableUnit *unit)
+{
+	UnitRow		r;
+	UnitLinkPath path;
+	const char *quoted;
+
+	memset(unit, 0, sizeof(*unit));
+	SPI_connect();
+	unit_row_read(relid, &r);
 	/* not protected: train()'s budget pre-check says so */
-	if (SPI_processed == 1)
+	if (r.name != NULL)
 	{
-		row = SPI_tuptable->vals[0];
-		desc = SPI_tuptable->tupdesc;
-		(void) SPI_getbinval(row, desc, 1, &isnull);
-		if (!isnull)
+		unit->rows_per_unit = r.k;
+		if (r.linked && unit_links_for_run(relid, relation, &path))
 		{
-			name = SPI_getvalue(row, desc, 1);
-			attnum = DatumGetInt16(SPI_getbinval(row, desc, 2, &isnull));
-			id.typid = DatumGetObjectId(SPI_getbinval(row, desc, 3, &isnull));
-			unit->rows_per_unit = DatumGetInt32(SPI_getbinval(row, desc, 4, &isnull));
-			id.typmod = DatumGetInt32(SPI_getbinval(row, desc, 5, &isnull));
-			id.collation = DatumGetObjectId(SPI_getbinval(row, desc, 6, &isnull));
-			id.same_collversion = DatumGetBool(SPI_getbinval(row, desc, 7, &isnull));
-			units_check_unchanged(relid, relation, name, attnum, &id);
-			quoted = quote_identifier(name);
-			/* SPI_palloc: in the caller's context, past SPI_finish() */
-			unit->column = SPI_palloc(strlen(quoted) + 1);
-			strcpy(unit->column, quoted);
+			units_linked(relation, &r, &path, unit);
+			quoted = "\"dpobj unit\"";
 		}
+		else
+		{
+			units_check_unchanged(relid, relation, r.name, r.attnum, &r.id);
+			quoted = quote_identifier(r.name);
+		}
+		/* SPI_palloc: in the caller's context, past SPI_finish() */
+		unit->column = SPI_palloc(strlen(quoted) + 1);
+		strcpy(unit->column, quoted);
 	}
 	SPI_finish();
 }

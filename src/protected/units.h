@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "context/protected.h"
 #include "fmgr.h"
 #include "storage/lockdefs.h"
 
@@ -20,7 +21,13 @@ typedef struct TableUnit
 {
 	int			rows_per_unit;	/* k; 0: row level (no unit) */
 	char	   *column;			/* the unit column, quoted; NULL at row level */
+	char	   *source;			/* a linked table (unitlinks.h): the FROM item
+								 * joining it to its unit's column; NULL: the
+								 * table itself */
+	int			hops;			/* a linked table: the tables joined */
+	Oid			path[DPOBJ_MAX_UNIT_HOPS];
 } TableUnit;
+
 
 /*
  * Checks that name is a user column of relid fit to be a privacy unit
@@ -43,7 +50,9 @@ extern void units_lock_protection(Oid relid, LOCKMODE mode);
  * The table's privacy unit for a run, read under the protection's lock
  * (protect() cannot change it until this transaction ends), and the
  * column checked against the catalog: dropped, renamed, retyped or
- * renumbered since protect() is a public refusal (nothing charged).
+ * renumbered since protect() is a public refusal (nothing charged).  A
+ * linked table's path is checked and locked (unitlinks.h), and its unit
+ * is its unit table's, checked the same way, in the same budget domain.
  */
 extern void units_for_run(Oid relid, const char *relation, TableUnit *unit);
 

@@ -64,6 +64,22 @@ agg_offset(const Encoding *enc, int c)
 	return off;
 }
 
+/* the encoding column name of an expression: its JSON text, as a JSON string */
+static JsonbValue *
+agg_expr_column(JsonbValue *expr)
+{
+	JsonbValue *v = palloc0(sizeof(JsonbValue));
+	Jsonb	   *ej;
+
+	if (expr->type != jbvBinary || !JsonContainerIsObject(expr->val.binary.data))
+		agg_bad("\"expr\" must be a JSON object", NULL);
+	ej = JsonbValueToJsonb(expr);
+	v->type = jbvString;
+	v->val.string.val = JsonbToCString(NULL, &ej->root, VARSIZE(ej));
+	v->val.string.len = strlen(v->val.string.val);
+	return v;
+}
+
 /* only these keys in a statistic's object */
 static void
 agg_check_keys(JsonbContainer *obj)
@@ -74,9 +90,10 @@ agg_check_keys(JsonbContainer *obj)
 
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY && !agg_str_is(&v, "stat") && !agg_str_is(&v, "column") &&
+			!agg_str_is(&v, "expr") &&
 			!agg_str_is(&v, "bins") && !agg_str_is(&v, "q") && !agg_str_is(&v, "share"))
 			agg_bad(psprintf("unknown key \"%.*s\" in \"what\"", v.val.string.len, v.val.string.val),
-					"A statistic has the keys \"stat\", \"column\", \"share\", (numeric histograms, quantiles) \"bins\" and (quantiles) \"q\".");
+					"A statistic has the keys \"stat\", \"column\" or \"expr\", \"share\", (numeric histograms, quantiles) \"bins\" and (quantiles) \"q\".");
 }
 
 double
@@ -178,6 +195,7 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 {
 	JsonbValue *st,
 			   *col,
+			   *expr,
 			   *bins;
 	const EncColumn *c;
 
@@ -187,7 +205,13 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	s->weight = agg_weight(getKeyJsonValueFromContainer(o->val.binary.data, "share", 5, NULL));
 	st = getKeyJsonValueFromContainer(o->val.binary.data, "stat", 4, NULL);
 	col = getKeyJsonValueFromContainer(o->val.binary.data, "column", 6, NULL);
+	expr = getKeyJsonValueFromContainer(o->val.binary.data, "expr", 4, NULL);
 	bins = getKeyJsonValueFromContainer(o->val.binary.data, "bins", 4, NULL);
+	if (expr != NULL && col != NULL)
+		agg_bad("a statistic has a \"column\" or an \"expr\", not both", NULL);
+	/* an expression: the encoding's numeric column named by its JSON text (protected/aggexpr.c) */
+	if (expr != NULL)
+		col = agg_expr_column(expr);
 	if (st == NULL || !(agg_str_is(st, "count") || agg_str_is(st, "sum") ||
 						agg_str_is(st, "mean") || agg_str_is(st, "histogram") ||
 						agg_str_is(st, "variance") || agg_str_is(st, "quantile")))
@@ -198,7 +222,10 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	s->col = -1;
 	if (agg_str_is(st, "count"))
 	{
-		if (col != NULL || bins != NULL)
+		/* of an expression: the rows where it is not NULL (the others are dropped) */
+		if (expr != NULL)
+			(void) agg_column(l->enc, col, "\"count\"");
+		if ((col != NULL && expr == NULL) || bins != NULL)
 			agg_bad("\"count\" takes no \"column\" or \"bins\"", NULL);
 		s->kind = AGG_COUNT;
 		return 1;

@@ -2,7 +2,7 @@
 # tests/concurrency/budget_dump.sh — pg_dump of a database with protected
 # tables, budgets, a budget domain and ledger rows, restored with pg_restore into a fresh
 # database, keeps protections, budgets (granted and spent, exactly), the domain and its
-# member, the ledger and the sequences; training in the restored database charges the
+# members (one linked to its unit through foreign keys), the ledger and the sequences; training in the restored database charges the
 # restored budgets.
 #
 #   PGHOST=... PGPORT=... PGUSER=<superuser> bash tests/concurrency/budget_dump.sh
@@ -35,6 +35,15 @@ t_psql -d "$SRC" -c "CREATE TABLE peeps AS SELECT * FROM pts; REVOKE ALL ON peep
     -c "SET ROLE dpobj_dump_other;
         SELECT weights FROM dpobj.train('peeps', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001);" \
     >/dev/null || exit 1
+# a table linked to peeps' unit through foreign keys (dpobj.unit_links; restored after
+# the protections it references)
+t_psql -d "$SRC" -c "ALTER TABLE peeps ADD PRIMARY KEY (i);
+        CREATE TABLE baskets (id int PRIMARY KEY, person int REFERENCES peeps);
+        INSERT INTO baskets SELECT g, 1 + g % 60 FROM generate_series(1, 90) g;
+        CREATE TABLE items AS SELECT 1 + g % 90 AS basket, a, b, y FROM generate_series(1, 180) g, pts WHERE i = 1 + g % 60;
+        ALTER TABLE items ADD FOREIGN KEY (basket) REFERENCES baskets;
+        REVOKE ALL ON baskets, items FROM PUBLIC" \
+    -c "SELECT dpobj.link_unit('items', ARRAY['baskets', 'peeps']::regclass[], 2)" >/dev/null || exit 1
 
 STATE_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, relid, budget_domain, rolid, granted_epsilon,
                                     granted_delta, spent_epsilon, spent_delta), ';' ORDER BY id)
@@ -43,9 +52,11 @@ LEDGER_SQL="SELECT string_agg(format('%s|%s|%s|%s|%s|%s|%s|%s', id, rolname, eps
                                      outcome, budget_id, budget_domain), ';' ORDER BY id) FROM dpobj.ledger"
 PROT_SQL="SELECT string_agg(relid::text || ':' || coalesce(budget_domain, '-'), ';' ORDER BY relid::text)
             FROM dpobj.protected_tables"
+LINK_SQL="SELECT string_agg(format('%s|%s|%s', relid, path, via), ';') FROM dpobj.unit_links"
 before_b=$(t_psql -d "$SRC" -c "$STATE_SQL")
 before_l=$(t_psql -d "$SRC" -c "$LEDGER_SQL")
 before_p=$(t_psql -d "$SRC" -c "$PROT_SQL")
+before_u=$(t_psql -d "$SRC" -c "$LINK_SQL")
 
 pg_dump -Fc -f "$WORK/src.dump" "$SRC" || { echo "not ok - pg_dump failed"; exit 1; }
 t_psql -d postgres -c "DROP DATABASE IF EXISTS $DST" -c "CREATE DATABASE $DST" >/dev/null
@@ -76,6 +87,11 @@ t_psql -d "$DST" -c "SET ROLE dpobj_dump_other;
     SELECT weights FROM dpobj.train('peeps', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null
 t_is "training on the restored member charges the restored domain budget" \
     "$(t_psql -d "$DST" -c "SELECT spent_epsilon FROM dpobj.budgets WHERE budget_domain = 'dumped'")" "0.2"
+t_is "the unit link is restored" "$(t_psql -d "$DST" -c "$LINK_SQL")" "$before_u"
+t_psql -d "$DST" -c "SET ROLE dpobj_dump_other;
+    SELECT weights FROM dpobj.train('items', 'opdisc', ARRAY['a', 'b'], 'y', 0.1, 0.00001)" >/dev/null
+t_is "training on the restored linked table charges the restored domain budget" \
+    "$(t_psql -d "$DST" -c "SELECT spent_epsilon FROM dpobj.budgets WHERE budget_domain = 'dumped'")" "0.3"
 t_is "ledger totals = spend in the restored database" \
     "$(t_psql -d "$DST" -c "SELECT bool_and(coalesce(s.e, 0) = b.spent_epsilon AND coalesce(s.d, 0) = b.spent_delta)
                              FROM dpobj.budgets b LEFT JOIN (SELECT budget_id, sum(epsilon) e, sum(delta) d

@@ -24,7 +24,10 @@ Run from the repository root.  Prints "ok"/"not ok" lines and, last, "N passed, 
      folder, never another family nor the registry above them (src/families/registry.c);
      outside src/families/ none is named;
  10. a throwaway family (a copy of the tree with one more family folder, SQL test and
-     registry line) passes these checks and is built and tested with no other edit.
+     registry line) passes these checks and is built and tested with no other edit;
+ 11. every entry point reaches the sealed path through its one typed entry,
+     dp_sealed_run() (src/context/sealedrun.h): no file of src/ builds a call of an SQL
+     function by hand (LOCAL_FCINFO, InitFunctionCallInfoData), as a fake train() call did.
 """
 import functools, glob, os, re, subprocess, sys
 
@@ -470,6 +473,16 @@ def check_families(files):
           ", ".join(outside[:20]))
 
 
+def check_sealed_entry(files):
+    """no file of src/ builds an SQL function's call by hand: an entry point states its run
+    as a request (DPRunRequest) for dp_sealed_run()"""
+    src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))]
+    built = [f for f in src if re.search(r"\b(LOCAL_FCINFO|InitFunctionCallInfoData)\b",
+                                         strip_c(open(f, encoding="utf-8").read()))]
+    check("no file of src/ builds an SQL function's call by hand (one typed entry, "
+          "dp_sealed_run())", not built, ", ".join(built))
+
+
 def main():
     files = tracked()
     check_registry_lists()
@@ -484,6 +497,7 @@ def main():
     check_layers(files)
     check_calls_up(files)
     check_families(files)
+    check_sealed_entry(files)
     print(f"{PASS} passed, {FAIL} failed")
     return 1 if FAIL else 0
 

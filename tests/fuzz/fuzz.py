@@ -20,6 +20,8 @@ The cases are drawn from SEED alone, so a failure replays: each prints as
           analyst without SELECT on the protected table, with odd columns, labels, epsilon,
           delta and options; every submitted job must end, none with an internal error
   helper  the immutable public helpers (calibration, conversions) with odd numbers
+  expr    aggregate()'s expressions and conditions (valid, ill-typed, mutated) as "expr" and
+          "where", through dpobj.expr_value / expr_test over the rows, in forged layouts
 A case fails on: SQLSTATE XX000/XX001 (an internal error), a lost connection (a crash), or no
 answer within the chunk's wall time (a hang that ignores cancel; the server is then restarted
 with DPOBJ_PGCTL -m immediate).  The statement timeout (5 s, 57014) is an outcome, not a
@@ -278,6 +280,87 @@ def case_protected(rng, keys):
     return "SET ROLE fz_analyst; SELECT %s; RESET ROLE" % call
 
 
+EXPR_COLS = ["a", "b", "hours", "i", "sex", "y", "nope", "c"]
+
+
+def expr_value(rng, depth=0):
+    """A random expression of the aggregate's JSON form (context/exprjson.c), often ill-typed."""
+    if (depth > 4 or rng.random() < 0.3) and rng.random() < 0.8:
+        return rng.choice([{"col": rng.choice(["a", "b", "hours", "i", "y"])},
+                           {"num": rng.choice([0, 1, -2.5, 1e300, 1e-300])}])
+    if depth > 4 or rng.random() < 0.3:
+        return rng.choice([{"col": rng.choice(EXPR_COLS)}, {"num": rng.choice([0, 1, -2.5, 1e300, 1e-300])},
+                           {"text": rng.choice(["F", "", "x%"])}, {"bool": True}, {"null": True},
+                           {"date": rng.choice(["2024-01-31", "2024-02-30", "x"])},
+                           {"timestamp": "2024-01-31 10:00:00"}])
+    op = rng.choice(["+", "-", "*", "/", "neg", "abs", "coalesce", "case", "extract", "bool"])
+    if op == "case":
+        return {"op": "case", "when": [{"if": expr_cond(rng, depth + 1), "then": expr_value(rng, depth + 1)}
+                                       for _ in range(rng.choice([1, 2]))], "else": expr_value(rng, depth + 1)}
+    if op == "extract":
+        return {"op": op, "field": rng.choice(["year", "dow", "epoch", "week"]), "args": [expr_value(rng, depth + 1)]}
+    if op == "bool":
+        return {"op": op, "args": [expr_cond(rng, depth + 1)]}
+    n = 2 if op in "+-*/" else rng.choice([1, 3]) if op == "coalesce" else 1
+    return {"op": op, "args": [expr_value(rng, depth + 1) for _ in range(n)]}
+
+
+def expr_cond(rng, depth=0):
+    if depth > 4 or rng.random() < 0.3:
+        return rng.choice([{"col": "y"}, {"op": "is_null", "args": [expr_value(rng, depth + 1)]},
+                           {"op": "like", "args": [{"col": "sex"}, {"text": "F%"}]}])
+    op = rng.choice(["and", "or", "not", "=", "<", ">=", "in", "between", "ilike"])
+    if op in ("and", "or", "not"):
+        return {"op": op, "args": [expr_cond(rng, depth + 1) for _ in range(1 if op == "not" else 2)]}
+    n = {"in": 3, "between": 3}.get(op, 2)
+    return {"op": op, "args": [expr_value(rng, depth + 1) for _ in range(n)]}
+
+
+def expr_mutate(rng, e):
+    """One node of e replaced by an odd JSON value, or a key added or dropped."""
+    if not isinstance(e, dict) or rng.random() < 0.3:
+        return json.loads(rng.choice(ODD_JSON)) if rng.random() < 0.5 else dict(e, zz=1) if isinstance(e, dict) else e
+    k = rng.choice(sorted(e))
+    if isinstance(e[k], list) and e[k]:
+        lst = list(e[k])
+        j = rng.randrange(len(lst))
+        lst[j] = expr_mutate(rng, lst[j])
+        return dict(e, **{k: lst})
+    if rng.random() < 0.5:
+        return {kk: v for kk, v in e.items() if kk != k}
+    return dict(e, **{k: json.loads(rng.choice(ODD_JSON))})
+
+
+def case_expr(rng):
+    """An expression or condition (valid, ill-typed or mutated) through aggregate()'s "expr" and
+    "where" as the analyst, through the per-row functions directly over odd rows, and in a
+    forged layout of aggregate_rows()."""
+    e = expr_value(rng)
+    c = expr_cond(rng)
+    if rng.random() < 0.3:
+        e = expr_mutate(rng, e)
+    if rng.random() < 0.2:
+        c = expr_mutate(rng, c)
+    q = lambda v: json.dumps(v).replace("'", "''")
+    form = rng.choice(["aggregate", "aggregate", "direct", "rows"])
+    if form == "aggregate":
+        stat = rng.choice(["count", "sum", "mean", "variance", "quantile", "histogram"])
+        what = [{"stat": stat, "expr": e}] + ([{"stat": "count"}] if rng.random() < 0.5 else [])
+        if stat == "quantile":
+            what[0]["q"] = 0.5
+        return ("SET ROLE fz_analyst; SELECT count(*) FROM dpobj.aggregate('fz.people', '%s', 1, 1e-6, '{}', '%s'); RESET ROLE"
+                % (q(what), q({"where": c})))
+    if form == "direct":
+        cols = rng.sample(["a", "hours", "sex", "y", "i", "c"], rng.choice([1, 2, 3]))
+        fn, body = rng.choice([("expr_value", e), ("expr_test", c)])
+        return ("SELECT count(dpobj.%s('%s', %s)) FROM fz.people"
+                % (fn, q({"args": cols, "e": body}), ", ".join(cols)))
+    layout = {"encoding": [{"column": json.dumps(e, separators=(", ", ": ")), "lo": -1, "hi": 1}],
+              "group_by": [], "what": [{"stat": rng.choice(["sum", "mean", "count"]), "expr": e}]}
+    return ("SELECT count(*) FROM dpobj.aggregate_rows('%s', '{\"values\": [1, 2], \"noise\": [[65536, 65536], [2097152, 1048576]], \"epsilon\": 1, \"delta\": 0}')"
+            % q(layout))
+
+
 def case_helper(rng):
     name, kinds = rng.choice(HELPERS)
     vals = {"n": ODD_NUM + ["0.1", "1e-6", "10"], "i": ["0", "-1", "1", "3", "100", "2147483647",
@@ -400,7 +483,7 @@ def null_cases():
 def make_cases(rng, keys):
     makers = [("agg", lambda: case_agg(rng, keys))] * 4 + [("model", lambda: case_model(rng))] * 3 \
         + [("state", lambda: case_state(rng))] * 2 + [("helper", lambda: case_helper(rng))] \
-        + [("protected", lambda: case_protected(rng, keys))]
+        + [("protected", lambda: case_protected(rng, keys))] + [("expr", lambda: case_expr(rng))]
     only = os.environ.get("DPOBJ_FUZZ_CLASSES", "").split()
     makers = [m for m in makers if not only or m[0] in only]
     cases = null_cases()

@@ -105,7 +105,7 @@ class Model:
         rc, out, err = fuzzlib.psql(self.db, self.stmt(-1, 1))
         ok = {l.split("|")[0] for l in out.splitlines() if l.split("|")[1:2] == ["ok"]}
         if self.name.startswith("synth"):
-            need = {"model_kind", "sample", "marginal", "sample_named"}
+            need = {"model_kind", "sample", "marginal", "fidelity", "sample_named", "sample_into", "sample_rows"}
         else:
             need = {"model_kind", "explain", "save_model", "explain_named", "evaluate"}
             need |= {"encode"} if self.name.endswith("_enc") else {"dp_evaluate"}

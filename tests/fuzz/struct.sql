@@ -260,6 +260,7 @@ END $$;
 CREATE FUNCTION fz.struct_fns() RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
   SELECT ARRAY['model_kind', 'predict', 'score', 'probability', 'predict_class', 'explain', 'encode',
                'predict_raw', 'score_raw', 'probability_raw', 'predict_class_raw', 'sample', 'marginal',
+               'fidelity', 'sample_into', 'sample_rows',
                'save_model', 'dp_evaluate', 'explain_named', 'sample_named', 'evaluate'] $$;
 
 -- cases first..first+n-1 of model name under seed, each through every function (fns_only: the
@@ -310,6 +311,10 @@ BEGIN
         WHEN 'predict_class_raw' THEN PERFORM dpobj.predict_class_raw(m, base.raw);
         WHEN 'sample' THEN PERFORM count(*) FROM dpobj.sample(m, 3);
         WHEN 'marginal' THEN PERFORM count(*) FROM dpobj.marginal(m, cols);
+        WHEN 'fidelity' THEN PERFORM count(*) FROM dpobj.synth_fidelity(m);
+        WHEN 'sample_into' THEN               -- synthesize()'s target: synth3's columns (synth's and one more)
+          PERFORM dpobj.sample_into(m, 'fz.synth3', 3);
+        WHEN 'sample_rows' THEN PERFORM count(*) FROM dpobj.sample_rows(m, 3) AS t(sex text, hours float8);
         WHEN 'save_model' THEN PERFORM dpobj.save_model('fz_struct', m, true);
         WHEN 'explain_named' THEN             -- a model stored unchecked, used by name
           UPDATE dpobj.models SET model = m WHERE name = 'fz_struct';

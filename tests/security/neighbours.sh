@@ -7,7 +7,7 @@
 # an indexed filter column), runs every mechanism (the families' [neighbours] lines,
 # tests/families/README) in both through
 # dpobj.train() and through dpobj.submit() (jobs: see JOB_EVERY), and dpobj.evaluate() with every model of
-# eval_models.txt (valid and forged), dpobj.aggregate() and dpobj.synthesize(), as the analyst, and asserts
+# eval_models.txt (valid and forged), dpobj.aggregate(), a private SQL query and dpobj.synthesize(), as the analyst, and asserts
 # that everything observable except the DP output (weights, bias) is identical:
 #   - SQLSTATE, message, detail, hint, context and source location of any error, every
 #     NOTICE (dpobj.progress is on), the model's mechanism, epsilon, delta, params and
@@ -205,7 +205,7 @@ domain_sql() {
 
 setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
-    local umod
+    local umod link
     local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
@@ -254,10 +254,30 @@ setup_db() {
                   SELECT 1 FROM dpobj.train('t_${name}_peer', 'expmech', ARRAY['a', 'b'], 'y', 1, 1e-6);
                   RESET ROLE;"
         fi
+        # 10th field "link": the table reaches its unit through foreign keys, t_<name> ->
+        # o_<name> (its unit-u rows in two orders, by id's parity) -> c_<name> (one row per
+        # unit), and the three tables differ in all rows of one customer (docs/PRIVACY.md
+        # "Units through foreign keys"); the customers' table is in the budget domain d_<name>
+        link=""
+        if [[ $bdomain == link ]]; then
+            link="CREATE TABLE c_$name (id int PRIMARY KEY);
+                  INSERT INTO c_$name SELECT DISTINCT u FROM t_$name WHERE u IS NOT NULL;
+                  CREATE TABLE o_$name (id int PRIMARY KEY, customer_id int REFERENCES c_$name);
+                  INSERT INTO o_$name SELECT DISTINCT 1000 + 2 * u + id % 2, u FROM t_$name WHERE u IS NOT NULL;
+                  ALTER TABLE t_$name ADD COLUMN order_id int REFERENCES o_$name;
+                  UPDATE t_$name SET order_id = 1000 + 2 * u + id % 2;
+                  ANALYZE c_$name; ANALYZE o_$name;
+                  REVOKE ALL ON c_$name, o_$name FROM PUBLIC;"
+            protect="SELECT dpobj.create_budget_domain('d_$name');
+                     SELECT dpobj.protect('c_$name', 'id', 1, 'd_$name');
+                     SELECT dpobj.link_unit('t_$name', ARRAY['o_$name', 'c_$name']::regclass[], $unitk);"
+            grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
+        fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
               INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % $umod FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
+              $link
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
@@ -339,7 +359,9 @@ SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
                    :'opts'::jsonb) m;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -409,7 +431,9 @@ SELECT 'evaluation', e->'noise', e->'epsilon', E'\nDPOUT', e - 'noise' - 'epsilo
          :eps, options => :'opts'::jsonb) e;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -531,16 +555,21 @@ for i in 0 1; do
         exit 1
     fi
 done
-# unit_switch must straddle the bounding's switch (its threshold follows the allocator):
-# side a's units outgrow the 64kB count table (unit_counts() gives 0: the sorted path),
-# side b's fit (a positive handle: the in-memory path); else the scenario tests nothing
-if printf '%s\n' "${SCENS[@]}" | grep -q '^unit_switch[[:space:]]'; then
+# unit_switch and unit_link_sw must straddle the bounding's switch (its threshold follows
+# the allocator): side a's units outgrow the 64kB count table (unit_counts() gives 0: the
+# sorted path), side b's fit (a positive handle: the in-memory path); else the scenario
+# tests nothing.  unit_link_sw's units are its customers, reached through its orders.
+for sw_scen in unit_switch unit_link_sw; do
+    printf '%s\n' "${SCENS[@]}" | grep -q "^${sw_scen}[[:space:]]" || continue
+    sw_col=u sw_from=t_$sw_scen
+    [[ $sw_scen == unit_link_sw ]] && sw_col=c.id \
+        sw_from="t_$sw_scen t JOIN o_$sw_scen o ON o.id = t.order_id JOIN c_$sw_scen c ON c.id = o.customer_id"
     for i in 0 1; do
-        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts(u, 3) <> 0 FROM t_unit_switch")
-        t_is "unit_switch: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
+        sw=$(t_psql -d "${DBS[$i]}" -Atc "SELECT dpobj.unit_counts($sw_col, 3) <> 0 FROM $sw_from")
+        t_is "$sw_scen: side $i counts its units $([[ $i == 0 ]] && echo "by sorting" || echo "in memory")" \
             "$sw" "$([[ $i == 0 ]] && echo f || echo t)"
     done
-fi
+done
 # The planner statistics of dpobj's own tables are set by autovacuum, in each database at a
 # moment of its own, and they choose the plans of dpobj's lookups before the charge (budget,
 # unit, declared domains), whose function calls pg_stat_xact_user_functions counts.  Rather
@@ -664,7 +693,7 @@ for i in 0 1; do
     for sline in "${SCENS[@]}"; do
         IFS='|' read -r scen _ _ _ _ _ _ _ _ bdomain _ <<<"$sline"
         scen=$(trim "$scen") bdomain=$(trim "${bdomain:-}")
-        if [[ $bdomain == domain ]]; then
+        if [[ $bdomain == domain || $bdomain == link ]]; then
             sql+="SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$AROLE', 10000, 0.5);
                   SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$ZROLE', 10000, 0.5);"
             continue
@@ -848,7 +877,9 @@ agg_script() { # CALL: the released rows
     cat <<'SQL'
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 COMMIT;
 SET jit = off;
@@ -872,6 +903,20 @@ agg_script "SELECT 'aggkeys', E'\\nDPOUT', jsonb_agg(jsonb_build_array(group_val
 # level, no declaration read): no key is released (each w.p. < e^-25), in both databases
 agg_script "SELECT 'aggkeys_id', group_values, statistic, E'\\nDPOUT', estimate
   FROM dpobj.aggregate(:'rel', '[{\"stat\": \"count\"}]', 100, :delta, ARRAY['id'], :'opts'::jsonb);" >"$WORK/aggkeys_id.sql"
+# statistics of expressions and the option "where" (core/expreval.c): the differing row's
+# NaN, NULL, 1e300 or infinity make a value or a condition NULL, never an error
+agg_script "SELECT 'aggexpr', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/aggexpr.sql"
+AGG_EXPR_WHAT='[{"stat":"count"},{"stat":"sum","expr":{"op":"/","args":[{"col":"b"},{"op":"+","args":[{"col":"a"},{"num":1}]}]}},{"stat":"mean","expr":{"op":"case","when":[{"if":{"op":">","args":[{"col":"a"},{"num":0}]},"then":{"op":"*","args":[{"col":"a"},{"col":"b"}]}}],"else":{"op":"coalesce","args":[{"col":"b"},{"num":0}]}}}]'
+AGG_EXPR_WHERE='{"where":{"op":"or","args":[{"op":"is_null","args":[{"col":"a"}]},{"op":">","args":[{"op":"/","args":[{"col":"b"},{"col":"c"}]},{"num":0}]},{"op":"between","args":[{"op":"abs","args":[{"col":"a"}]},{"num":0},{"num":0.3}]}]}}'
+# a private SQL query (src/protected/sqlfront.c): the scenario's filter as its WHERE (or none),
+# the same statistics by the declared levels of grp and y, typed columns
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
@@ -887,12 +932,17 @@ done
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ filter _ _ _ _ unitk _ <<<"$sline"
     scen=$(trim "$scen") filter=$(trim "$filter") unitk=$(trim "${unitk:-}")
+    run_options "$AGG_EXPR_WHERE" "$filter"
+    EXPR_OPTS=$RUN_OPTS
     run_options '{}' "$filter"
     keys_sql=aggkeys.sql
     [[ -n $unitk && $unitk != - ]] && keys_sql=aggkeys_dp.sql
     for i in 0 1; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggregate.$i" "$WORK/agg.sql" \
             role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
+            eps="$EPS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggexpr.$i" "$WORK/aggexpr.sql" \
+            role="$ROLE" rel="t_$scen" what="$AGG_EXPR_WHAT" groups="grp,y" opts="$EXPR_OPTS" \
             eps="$EPS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.describe.$i" "$WORK/desc.sql" \
             role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS"
@@ -901,6 +951,8 @@ for sline in "${SCENS[@]}"; do
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -910,12 +962,15 @@ for sline in "${SCENS[@]}"; do
     scen=$(trim "$scen")
     compare_pair "$scen" aggregate aggregate "$WORK/$scen.aggregate.0" "$WORK/$scen.aggregate.1" discrete
     compare_pair "$scen" describe describe "$WORK/$scen.describe.0" "$WORK/$scen.describe.1" discrete
+    compare_pair "$scen" aggexpr aggregate "$WORK/$scen.aggexpr.0" "$WORK/$scen.aggexpr.1" discrete
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
+    compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
-    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles
-    for m in aggregate:195 describe:39; do
+    # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
+    # sum and a mean per cell; the private query: a row per (grp, y) cell
+    for m in aggregate:195 describe:39 aggexpr:45 query:15; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
@@ -942,7 +997,9 @@ SELECT 'synthesize', s.target_table, s.model_name, E'\nDPOUT', s.rows
   FROM dpobj.synthesize(:'rel', :'target', :eps, :delta, string_to_array(:'cols', ','), :'opts'::jsonb) s;
 SET LOCAL jit = off;
 SELECT 'table stats', seq_scan, seq_tup_read, coalesce(idx_scan, 0), coalesce(idx_tup_fetch, 0)
-  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass;
+  FROM pg_stat_xact_user_tables WHERE relid = :'rel'::regclass
+    OR relid IN (SELECT unnest(path) FROM dpobj.unit_links WHERE relid = :'rel'::regclass)
+ ORDER BY relid;
 SELECT 'function stats', funcname, calls FROM pg_stat_xact_user_functions ORDER BY funcname;
 SELECT 'target', a.attname, format_type(a.atttypid, a.atttypmod), c.relowner::regrole
   FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
@@ -951,9 +1008,13 @@ SELECT 'model', m.mechanism, m.epsilon, m.delta, dpobj.model_kind(m),
        (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(m.params) k),
        E'\nDPOUT', cardinality(m.weights), m.params
   FROM dpobj.get_model(split_part(:'target', '.', 2)) m;
+-- whether the model measured the pair (marginal()'s NOTICE when it did not) is DP output
+SET LOCAL client_min_messages = warning;
 SELECT 'marginal', count(*),
        bool_and(ci_low IS NULL OR ci_low <= estimate AND estimate <= ci_high), E'\nDPOUT', sum(estimate)
   FROM dpobj.marginal(split_part(:'target', '.', 2), ARRAY['grp', 'y']);
+SELECT 'fidelity', E'\nDPOUT', count(*), sum(ratio)
+  FROM dpobj.synth_fidelity(split_part(:'target', '.', 2));
 COMMIT;
 SET jit = off;
 SELECT 'ledger', mechanism, epsilon, delta, relation, outcome, detail, budget_id IS NOT NULL,

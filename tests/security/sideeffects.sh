@@ -3,7 +3,7 @@
 # remains observable"): what a protected run leaves behind must not depend on which rows it
 # reads.  Two neighbouring tables, t_a and t_b, differ in one row (id 777: a long jsonb that
 # lives in TOAST, text in three non-default collations); every protected entry point
-# (train() with several mechanisms, evaluate(), describe(), aggregate(), aggregate() by keys,
+# (train() with several mechanisms, evaluate(), describe(), aggregate(), aggregate() by keys, a private SQL query,
 # synthesize() (a target table of its own per run), submit()'s job) runs on both with the
 # filter of the attacks (id >= 777 AND id <= 777 AND
 # conditions on every text column: selects that row or nothing) and an attacker's setting
@@ -104,11 +104,12 @@ ENTRIES=(
     "describe|SELECT count(*) FROM dpobj.describe('{T}', 0.5, options => '{FKV}')"
     "aggregate|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"a\"}]', 0.5, 1e-5, ARRAY['y'], '{FKV}')"
     "aggkeys|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}]', 1, 1e-5, ARRAY['doc'], '{FKV}')"
+    "query|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
     "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
     "job|SELECT dpobj.submit('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}')"
 )
 # the entries also ended by statement_timeout at their first row
-CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|synthesize"
+CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|query|synthesize"
 
 sql1() { t_psql -d "$DB" -c "$1"; }
 

@@ -41,6 +41,7 @@
 #include <math.h>
 
 #include "base/calibsql.h"
+#include "base/dpnumeric.h"
 #include "core/dpnoise.h"
 #include "core/additive.h"
 #include "families/ebm/ebm.h"
@@ -128,9 +129,7 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d, bool regressio
 	r->counts = palloc0(sizeof(double) * r->max_scores);
 	r->sums = palloc0(sizeof(double) * r->max_scores);
 	r->raw = palloc0(sizeof(double) * r->max_scores);
-	/* 16-byte aligned (palloc's is 8): the compiler may use aligned stores */
-	r->acc = (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) *
-												(Max(r->max_scores, r->edges.fine_scores) + 1)));
+	r->acc = dp_palloc0_int128(Max(r->max_scores, r->edges.fine_scores), NULL);
 }
 
 /*

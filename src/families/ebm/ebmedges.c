@@ -18,16 +18,10 @@
 
 #include <math.h>
 
+#include "base/dpnumeric.h"
 #include "core/dpnoise.h"
 #include "core/ebmbins.h"
 #include "families/ebm/ebm.h"
-
-/* an int128 array aligned to 16 bytes (palloc's is 8) */
-static __int128 *
-ebm_edges_int128(Size n)
-{
-	return (__int128 *) TYPEALIGN(16, palloc0(sizeof(__int128) * (n + 1)));
-}
 
 void
 ebm_edges_init(EBMFit *r, const OpParams *p)
@@ -57,11 +51,11 @@ ebm_edges_init(EBMFit *r, const OpParams *p)
 	e->maps = palloc_extended(sizeof(uint16) * e->nnum * e->grid, MCXT_ALLOC_HUGE);
 	e->cuts = palloc(sizeof(int) * e->nnum * r->ep.bins);
 	e->ncuts = palloc0(sizeof(int) * e->nnum);
-	e->tree = ebm_edges_int128(ebmbins_nodes(e->grid));
+	e->tree = dp_palloc0_int128(ebmbins_nodes(e->grid), NULL);
 	e->noisy = palloc(sizeof(double) * ebmbins_nodes(e->grid));
 	e->leaf = palloc(sizeof(double) * e->grid);
 	e->work = palloc(sizeof(double) * 2 * ebmbins_nodes(e->grid));
-	e->coarse = ebm_edges_int128(r->max_scores);
+	e->coarse = dp_palloc0_int128(r->max_scores, NULL);
 }
 
 void

@@ -7,7 +7,7 @@
  *	  dpobj.dp_evaluate(features, label, epsilon, delta, options) RETURNS jsonb
  *	      aggregate; options {"model": <dpobj.model as text>}
  *	  dpobj.evaluate(rel, model, ...): the same on a protected table,
- *	      through dpobj.train()'s sealed path (protected/evalrun.c)
+ *	      through the sealed path (evalrun.c)
  *
  *	  The release, two parts at eps/2 each: the confusion matrix (TP, FP,
  *	  TN, FN) of the model's predictions (dpobj.predict) against the labels,

@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "base/dpnumeric.h"
 #include "core/auditmutant.h"
 #include "core/dpnoise.h"
 #include "families/glm/glm.h"
@@ -64,7 +65,8 @@ sgd_noisy_gradient(const GLMParams *p, DPKeptDesign *D, const double *theta,
 	const double clip = p->grad_clip;
 #endif
 	int			pp = D->pp;
-	__int128   *acc = palloc0(sizeof(__int128) * pp);
+	void	   *chunk;
+	__int128   *acc = dp_palloc0_int128(pp, &chunk);
 
 	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
 		for (int64 k = 0; k < D->nobs; k++)
@@ -103,7 +105,7 @@ sgd_noisy_gradient(const GLMParams *p, DPKeptDesign *D, const double *theta,
 		a = (int64) q + dpnoise_discrete_gaussian(rng, sigma2);
 		grad[j] = (double) a * lattice;
 	}
-	pfree(acc);
+	pfree(chunk);
 }
 
 /*

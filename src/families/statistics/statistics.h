@@ -37,8 +37,8 @@ extern void aggregate_keys_check_args(const char *aggname, double epsilon, doubl
 	{.name = "aggregate", .aggregate = "dpobj.dp_aggregate", \
 		.aggregate_args = "dpobj.dp_aggregate_cols", .args_encoded = true, .aggname = AGG_AGGNAME, \
 		.check_args = aggregate_check_args, .label_kind = TRAIN_LABEL_NONE, .parallel = true, \
-		.evaluate_only = true, .entry = "dpobj.aggregate() and dpobj.describe()", \
-		.also = DP_METHODS("describe"), .delta_zero = true, \
+		.evaluate_only = true, .entry = "dpobj.aggregate(), dpobj.describe() and private SQL queries", \
+		.also = DP_METHODS("describe", "query"), .delta_zero = true, \
 	.ledger = DP_LEDGER({"aggregate", LEDGER_COST_PURE})}, \
 	{.name = "aggregate_keys", .aggregate = "dpobj.dp_aggregate_keys", \
 		.aggname = AGGKEYS_AGGNAME, .check_args = aggregate_keys_check_args, \

@@ -22,6 +22,7 @@
 
 #include <math.h>
 
+#include "base/dpobj.h"
 #include "base/progress.h"
 #include "core/synthaim.h"
 #include "families/synth/synthagg.h"
@@ -93,7 +94,10 @@ synth_failed(const DPRun *run, SynthStatus status)
 		mechanism_poll(run->ledger_id);
 	mechanism_fail(run, status == SYNTH_STOPPED ? LEDGER_OUTCOME_CANCELLED : LEDGER_OUTCOME_FAILED,
 				   synth_status_name(status),
-				   status == SYNTH_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INTERNAL_ERROR,
+				   status == SYNTH_NOMEM ? ERRCODE_OUT_OF_MEMORY :
+				   status == SYNTH_STOPPED ? ERRCODE_QUERY_CANCELED :
+				   status == SYNTH_TOOBIG ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
+				   ERRCODE_DPOBJ_PROTECTED_FAILURE,
 				   psprintf("%s: the synthesizer stopped (%s)", SYNTH_AGGNAME, synth_status_name(status)),
 				   "The privacy budget of this run was charged.", NULL);
 }

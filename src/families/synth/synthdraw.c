@@ -4,12 +4,14 @@
  *	  What a released synthesizer model answers, at no charge
  *	  (post-processing of the model alone, no row read):
  *
+ *	  the draw every reader shares (synthdraw.h): rows in batches of
+ *	      SYNTHDRAW_BATCH (core/synthsample.c: systematic sampling per
+ *	      batch), so memory does not grow with n; a cell's value a level,
+ *	      NULL (and "other"), or a number drawn within its bin
+ *	      (core/synthdomain.h).
  *	  dpobj.sample(model, n)      n synthetic rows, each a jsonb object
- *	      {"column": value}: a level its declared text, NULL (and "other")
- *	      null, a binned column a number drawn within its bin
- *	      (core/synthdomain.h); drawn in batches of SYNTHDRAW_BATCH rows
- *	      (core/synthsample.c: systematic sampling per batch), so memory
- *	      does not grow with n.
+ *	      {"column": value}: a level its declared text, NULL null, a
+ *	      number as float8 (typed rows: synthtyped.c).
  *	  dpobj.marginal(model, columns)  every cell of the model's marginal on
  *	      the columns: its estimated count and a 95 % interval
  *	      (core/synthci.h: from the first measurement holding the columns,
@@ -34,23 +36,12 @@
 #include "base/random.h"
 #include "core/synthci.h"
 #include "core/synthsample.h"
+#include "families/synth/synthdraw.h"
 #include "families/synth/synthmodel.h"
 #include "families/synth/synthparams.h"
 
 PG_FUNCTION_INFO_V1(dpobj_synth_sample);
 PG_FUNCTION_INFO_V1(dpobj_synth_marginal);
-
-#define SYNTHDRAW_BATCH		65536
-
-typedef struct SampleRun
-{
-	SynthFitted *f;
-	gsl_rng    *rng;
-	int64		left;			/* rows still to return */
-	int		   *rows;			/* a batch: SYNTHDRAW_BATCH x d model levels */
-	int			nbatch;
-	int			next;
-} SampleRun;
 
 static void
 sample_free_rng(void *arg)
@@ -58,29 +49,79 @@ sample_free_rng(void *arg)
 	dpobj_rng_free((gsl_rng *) arg);
 }
 
+SynthDraw *
+synthdraw_begin(HeapTupleHeader model, int64 n, MemoryContext cxt, const char *fn)
+{
+	SynthDraw  *s = MemoryContextAllocZero(cxt, sizeof(SynthDraw));
+	MemoryContextCallback *cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
+	MemoryContext old;
+
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: n must not be negative", fn),
+				 errhint("n is the number of synthetic rows to draw.")));
+	s->f = synthmodel_unpack(model, cxt);
+	s->left = n;
+	s->rows = MemoryContextAllocHuge(cxt, sizeof(int) * SYNTHDRAW_BATCH * s->f->d);
+	old = MemoryContextSwitchTo(cxt);
+	s->rng = dpobj_rng_new();
+	MemoryContextSwitchTo(old);
+	cb->func = sample_free_rng;
+	cb->arg = s->rng;
+	MemoryContextRegisterResetCallback(cxt, cb);
+	return s;
+}
+
+int
+synthdraw_batch(SynthDraw *s)
+{
+	CHECK_FOR_INTERRUPTS();
+	s->nbatch = (int) Min(s->left, SYNTHDRAW_BATCH);
+	if (s->nbatch > 0 &&
+		synth_sample(&s->f->res.model, s->nbatch, s->rng, s->rows) != SYNTH_OK)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	s->left -= s->nbatch;
+	return s->nbatch;
+}
+
+bool
+synthdraw_value(const SynthFitted *f, int j, int level, gsl_rng *rng, int *level_out, double *x)
+{
+	const SynthColumn *c = &f->col[j];
+
+	*level_out = -1;
+	if (c->kind == SYNTH_COL_LEVELS)
+	{
+		if (level >= f->enc->cols[j].nlevels)
+			return true;
+		*level_out = level;
+		return false;
+	}
+	if (c->nullable && level == synth_column_model_levels(c) - 1)
+		return true;
+	*x = rng != NULL ? synth_column_draw(c, level, rng) : 0.0;
+	return false;
+}
+
 /* column j's value of model level `level` into b (JSON) */
 static void
 draw_value(StringInfo b, const SynthFitted *f, int j, int level, gsl_rng *rng)
 {
-	const SynthColumn *c = &f->col[j];
-	const EncColumn *e = &f->enc->cols[j];
+	int			lv;
+	double		x;
 
-	if (c->kind == SYNTH_COL_LEVELS)
-	{
-		if (level < e->nlevels)
-			escape_json(b, e->levels[level]);
-		else
-			appendStringInfoString(b, "null");
-	}
-	else if (c->nullable && level == synth_column_model_levels(c) - 1)
+	if (synthdraw_value(f, j, level, rng, &lv, &x))
 		appendStringInfoString(b, "null");
+	else if (lv >= 0)
+		escape_json(b, f->enc->cols[j].levels[lv]);
 	else
-		appendStringInfoString(b, float8out_internal(synth_column_draw(c, level, rng)));
+		appendStringInfoString(b, float8out_internal(x));
 }
 
 /* row i of the batch as a jsonb object */
 static Datum
-draw_row(SampleRun *s, int i)
+draw_row(SynthDraw *s, int i)
 {
 	StringInfoData b;
 	const SynthFitted *f = s->f;
@@ -98,31 +139,12 @@ draw_row(SampleRun *s, int i)
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
-/* the first call: the model unpacked and checked, the generator, the first batch's room */
-static SampleRun *
-sample_begin(FunctionCallInfo fcinfo, MemoryContext cxt)
+/* the draw and the next row of its batch */
+typedef struct SampleRun
 {
-	SampleRun  *s = MemoryContextAllocZero(cxt, sizeof(SampleRun));
-	MemoryContextCallback *cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
-	int64		n = PG_GETARG_INT64(1);
-	MemoryContext old;
-
-	if (n < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("dpobj.sample: n must not be negative"),
-				 errhint("n is the number of synthetic rows to draw.")));
-	s->f = synthmodel_unpack(PG_GETARG_HEAPTUPLEHEADER(0), cxt);
-	s->left = n;
-	s->rows = MemoryContextAllocHuge(cxt, sizeof(int) * SYNTHDRAW_BATCH * s->f->d);
-	old = MemoryContextSwitchTo(cxt);
-	s->rng = dpobj_rng_new();
-	MemoryContextSwitchTo(old);
-	cb->func = sample_free_rng;
-	cb->arg = s->rng;
-	MemoryContextRegisterResetCallback(cxt, cb);
-	return s;
-}
+	SynthDraw  *draw;
+	int			next;
+} SampleRun;
 
 Datum
 dpobj_synth_sample(PG_FUNCTION_ARGS)
@@ -133,22 +155,20 @@ dpobj_synth_sample(PG_FUNCTION_ARGS)
 	if (SRF_IS_FIRSTCALL())
 	{
 		fc = SRF_FIRSTCALL_INIT();
-		fc->user_fctx = sample_begin(fcinfo, fc->multi_call_memory_ctx);
+		s = MemoryContextAllocZero(fc->multi_call_memory_ctx, sizeof(SampleRun));
+		s->draw = synthdraw_begin(PG_GETARG_HEAPTUPLEHEADER(0), PG_GETARG_INT64(1),
+								  fc->multi_call_memory_ctx, "dpobj.sample");
+		fc->user_fctx = s;
 	}
 	fc = SRF_PERCALL_SETUP();
 	s = fc->user_fctx;
-	if (s->next == s->nbatch)
+	if (s->next == s->draw->nbatch)
 	{
-		if (s->left == 0)
+		if (synthdraw_batch(s->draw) == 0)
 			SRF_RETURN_DONE(fc);
-		CHECK_FOR_INTERRUPTS();
-		s->nbatch = (int) Min(s->left, SYNTHDRAW_BATCH);
-		if (synth_sample(&s->f->res.model, s->nbatch, s->rng, s->rows) != SYNTH_OK)
-			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-		s->left -= s->nbatch;
 		s->next = 0;
 	}
-	SRF_RETURN_NEXT(fc, draw_row(s, s->next++));
+	SRF_RETURN_NEXT(fc, draw_row(s->draw, s->next++));
 }
 
 /* ---- dpobj.marginal ---- */
@@ -218,6 +238,52 @@ marginal_value(StringInfo b, const SynthFitted *f, int j, int level)
 	appendStringInfo(b, "[%s, %s]", float8out_internal(lo), float8out_internal(hi));
 }
 
+/* the set's columns, "a, b" */
+static char *
+marginal_names(const SynthFitted *f, SynthSet r)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	for (int j = 0; j < f->d; j++)
+		if (r & SYNTH_BIT(j))
+			appendStringInfo(&b, "%s%s", b.len ? ", " : "", quote_identifier(f->enc->cols[j].column));
+	return b.data;
+}
+
+/*
+ * The model's marginal and its intervals (core/synthci.h).  A selection
+ * bound wider than the model's row count says nothing: no interval then.
+ * A set never measured (nor one holding it) without an interval: a NOTICE
+ * says so; the estimates are the model's inference alone.
+ */
+static void
+marginal_intervals(const SynthFitted *f, SynthSet r, SynthFactor *cells, double *est,
+				   double *lo, double *hi, SynthIntervalKind *kind)
+{
+	SynthStatus st = synth_ci_marginal(&f->res, r, est, lo, hi, kind);
+
+	if (st != SYNTH_OK)
+	{
+		synth_factor_free(cells);
+		if (st == SYNTH_TOOBIG)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("dpobj.marginal: the model's junction tree with (%s) exceeds its \"max_model_cells\"",
+							marginal_names(f, r)),
+					 errhint("Ask fewer columns at a time.")));
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	}
+	for (int64 x = 0; *kind == SYNTH_CI_SELECTION && x < cells->ncells; x++)
+		if (hi[x] - lo[x] > f->rows)
+			*kind = SYNTH_CI_NONE;
+	if (*kind == SYNTH_CI_NONE)
+		ereport(NOTICE,
+				(errmsg("dpobj.marginal: the model never measured (%s) nor a set holding it",
+						marginal_names(f, r)),
+				 errdetail("The estimates are the model's inference alone, without an interval (basis NULL).")));
+}
+
 Datum
 dpobj_synth_marginal(PG_FUNCTION_ARGS)
 {
@@ -248,11 +314,7 @@ dpobj_synth_marginal(PG_FUNCTION_ARGS)
 	est = palloc(sizeof(double) * cells.ncells);
 	lo = palloc(sizeof(double) * cells.ncells);
 	hi = palloc(sizeof(double) * cells.ncells);
-	if (synth_ci_marginal(&f->res, r, est, lo, hi, &kind) != SYNTH_OK)
-	{
-		synth_factor_free(&cells);
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	}
+	marginal_intervals(f, r, &cells, est, lo, hi, &kind);
 	for (int64 x = 0; x < cells.ncells; x++)
 	{
 		StringInfoData b;

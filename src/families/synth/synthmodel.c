@@ -123,8 +123,25 @@ out_potentials(ModelOut *o, const SynthModel *m)
 	appendStringInfoChar(&o->js, ']');
 }
 
+/* the set's columns by name: ["a", "b"] */
 static void
-out_measurements(ModelOut *o, const SynthResult *res)
+out_set_names(StringInfo b, const Encoding *enc, SynthSet s)
+{
+	bool		first = true;
+
+	appendStringInfoChar(b, '[');
+	for (int j = 0; j < enc->ncols; j++)
+		if (s & SYNTH_BIT(j))
+		{
+			appendStringInfoString(b, first ? "" : ", ");
+			escape_json(b, enc->cols[j].column);
+			first = false;
+		}
+	appendStringInfoChar(b, ']');
+}
+
+static void
+out_measurements(ModelOut *o, const SynthResult *res, const Encoding *enc)
 {
 	StringInfo	b = &o->js;
 
@@ -136,6 +153,8 @@ out_measurements(ModelOut *o, const SynthResult *res)
 
 		appendStringInfoString(b, i ? ", {\"set\": " : "{\"set\": ");
 		out_set(b, m->set);
+		appendStringInfoString(b, ", \"columns\": ");
+		out_set_names(b, enc, m->set);
 		appendStringInfoString(b, ", ");
 		out_float(b, "sigma2", m->sigma2);
 		appendStringInfo(b, ", \"at\": " INT64_FORMAT, out_values(o, m->y, n));
@@ -223,7 +242,7 @@ synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColum
 	appendStringInfo(b, ", \"rows_per_unit\": %d, \"max_model_cells\": " INT64_FORMAT
 					 ", \"iterations\": %d, \"round_iterations\": %d",
 					 p->k, p->max_model_cells, p->iters_final, p->iters_round);
-	out_measurements(&o, res);
+	out_measurements(&o, res, p->enc);
 	appendStringInfoString(b, ", \"potentials\": ");
 	out_potentials(&o, &res->model);
 	appendStringInfoString(b, ", \"cliques\": [");
@@ -540,6 +559,43 @@ in_measurements(ModelIn *in, SynthResult *res)
 }
 
 /*
+ * Each measurement's "columns" (its set by name; absent in models from
+ * before it): exactly the names of its set's columns, in column order
+ */
+static void
+in_measured_names(ModelIn *in, const SynthFitted *f)
+{
+	int			n;
+	JsonbContainer *arr = in_array(in->params, "measurements", &n);
+
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *v = getKeyJsonValueFromContainer(in_object(arr, i), "columns", 7, NULL);
+		SynthSet	s = f->res.meas[i].set;
+		JsonbContainer *names;
+		int			nnames = 0,
+					k = 0;
+
+		if (v == NULL)
+			continue;
+		names = as_array(v, &nnames);
+		if (names == NULL || nnames != synth_set_size(s))
+			synthmodel_forged("a measurement's \"columns\" are not its set's");
+		for (int j = 0; j < f->d; j++)
+			if (s & SYNTH_BIT(j))
+			{
+				JsonbValue *e = getIthJsonbValueFromContainer(names, k++);
+				const char *name = f->enc->cols[j].column;
+
+				if (e == NULL || e->type != jbvString ||
+					e->val.string.len != (int) strlen(name) ||
+					memcmp(e->val.string.val, name, e->val.string.len) != 0)
+					synthmodel_forged("a measurement's \"columns\" are not its set's");
+			}
+	}
+}
+
+/*
  * The rounds: the last measurements, in order, each its measurement's set
  * and variance; the first step's measurements before them cover every column
  */
@@ -808,6 +864,7 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	in_weights(&in, th);
 	in_columns(&in, f);
 	in_measurements(&in, &f->res);
+	in_measured_names(&in, f);
 	in_rounds(&in, &f->res);
 	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res,
 			 f->res.nmeas, f->res.nmeas);

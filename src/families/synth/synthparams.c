@@ -2,18 +2,8 @@
  *
  * synthparams.c
  *	  The synthesizer's options and public parameters (synthparams.h):
- *	  the columns' domains, the workload, the one-scan state's layout and
- *	  the public bound on a run's memory, checked against
- *	  dpobj.max_state_memory before any charge.
- *
- * The memory of a run is fixed by public quantities only (the columns'
- * levels, the candidates, the caps): the state's counts (twice: a parallel
- * worker's flat copy arrives beside the leader's), the distinct-row hash,
- * and the rounds' work -- every candidate's counts and its model marginal
- * (24 bytes a cell), the measurements (at most d + R of the largest
- * candidate's cells, R = the rounds' public bound), and the junction tree's
- * potentials, beliefs, messages and the last round's copy of them (96 bytes
- * a cell of max_model_cells).
+ *	  the columns' domains, the workload, and the one-scan state's layout
+ *	  fitted to dpobj.max_state_memory before any charge (synthfit.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -27,13 +17,10 @@
 #include "base/pg_compat.h"
 #include "context/protected.h"
 #include "core/synthaim.h"
-#include "core/synthrows.h"
-#include "core/synthwork.h"
+#include "core/synthjt.h"
+#include "families/synth/synthfit.h"
 #include "state/rowinput.h"
 #include "utils/memutils.h"
-
-/* the distinct-row hash: at most 2^20 slots, at most 1/16 of the memory cap */
-#define SYNTH_HASH_MAX_SLOTS		(INT64CONST(1) << 20)
 
 /* what the options say, before the columns are known */
 typedef struct SynthOpts
@@ -93,6 +80,9 @@ const DPOptionSpec synthparams_options[] = {
 	SYNTH_OPTION("max_state_cells", DP_OPTION_INT64, max_state_cells, 0, .no_default = true,
 				 .whole = true, .lo = 1, .hi = (double) (PG_INT64_MAX / 64),
 				 .hint = "Omit it for the default."),
+	/* the fit's cap on a stored set's cells (synthfit.h), fixed for a Citus run's shards */
+	SYNTH_OPTION("max_set_cells", DP_OPTION_INT64, max_set_cells, 0, .whole = true,
+				 .lo = 1, .hi = (double) (INT64CONST(1) << 62), .label = DP_HIDDEN),
 	SYNTH_OPTION("iterations", DP_OPTION_INT, iters_final, 500, .lo = 0,
 				 .hi = SYNTH_MAX_ITERATIONS),
 	SYNTH_OPTION("round_iterations", DP_OPTION_INT, iters_round, 50, .lo = 1,
@@ -129,13 +119,6 @@ synth_options_json(SynthOpts *o, Jsonb *options)
 		o->label = *label;
 	if (bins != NULL && bins->type == jbvBinary)
 		o->bins_by = JsonbValueToJsonb(bins);
-}
-
-/* the bytes dpobj.max_state_memory allows a run */
-static int64
-synth_cap_bytes(void)
-{
-	return (int64) dpobj_max_state_memory * 1024;
 }
 
 /* a JSON array of column names (or true: every column, numeric_only: every numeric one) as a mask */
@@ -339,98 +322,76 @@ synth_label(SynthOpts *o)
 				  "For example \"income\": the column a model trained on the copy will predict.");
 }
 
-/* the layout's sets: the workload's, else the default workload (core/synthwork.h) */
-static SynthSet *
-synth_layout_sets(const SynthParams *p, int *n)
+/* p's fit's inputs (synthfit.h); names, model: room for p->d */
+static SynthFit
+synth_fit_of(SynthParams *p, const char **names, int *model)
 {
-	SynthSet   *c;
+	SynthFit	f = {.d = p->d, .levels = p->scan_levels, .model_levels = model, .names = names,
+		.workload = p->workload, .nworkload = p->nworkload, .label = p->label,
+		.max_model_cells = p->max_model_cells,
+		.rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0,
+		.max_state_cells = p->max_state_cells, .max_set_cells = p->max_set_cells,
+		.layout = &p->layout, .hash_slots = p->hash_slots, .run_bytes = p->run_bytes};
 
-	if (p->workload != NULL)
-	{
-		*n = p->nworkload;
-		return p->workload;
-	}
-	c = palloc(sizeof(SynthSet) * SYNTH_DEFAULT_MAX_WORKLOAD);
-	*n = synth_workload_default(p->d, p->label, SYNTH_DEFAULT_MAX_WORKLOAD, c);
-	if (*n < 0)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	return c;
-}
-
-static void
-synth_free_layout(void *arg)
-{
-	synth_layout_free((SynthLayout *) arg);
-}
-
-/* the state's layout (core/synthstate.h), freed with cxt */
-static void
-synth_build_layout(SynthParams *p, MemoryContext cxt)
-{
-	MemoryContextCallback *cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
-	SynthSet   *cand;
-	int			n;
-	SynthStatus st;
-
-	cand = synth_layout_sets(p, &n);
-	st = synth_layout_build(p->d, p->scan_levels, cand, n, p->max_state_cells, &p->layout);
-	if (st == SYNTH_NOMEM)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	cb->func = synth_free_layout;
-	cb->arg = &p->layout;
-	MemoryContextRegisterResetCallback(cxt, cb);
-	if (st != SYNTH_OK)
-		synth_bad(psprintf("the columns' single levels alone need more than %lld counts (\"max_state_cells\")",
-						   (long long) p->max_state_cells),
-				  "Synthesize fewer columns, declare fewer levels or bins, or raise \"max_state_cells\".");
-}
-
-/* the sum and the largest of the cells of the candidates the rounds may measure (model levels) */
-static void
-synth_candidate_cells(const SynthParams *p, double *sum, double *largest)
-{
-	int			n;
-	SynthSet   *cand = synth_layout_sets(p, &n);
-	int			levels[SYNTH_MAX_COLUMNS];
-
-	/* the rounds count at model levels: a quantile column's at most its bins (and NULL) */
 	for (int j = 0; j < p->d; j++)
-		levels[j] = p->col[j].kind == SYNTH_COL_QUANTILE ?
+	{
+		names[j] = p->enc->cols[j].column;
+		/* the rounds count at model levels: a quantile column's at most its bins (and NULL) */
+		model[j] = p->col[j].kind == SYNTH_COL_QUANTILE ?
 			p->col[j].nbins + (p->col[j].nullable ? 1 : 0) : p->scan_levels[j];
-	*sum = 0;
-	*largest = 0;
-	for (int i = 0; i < n; i++)
-		for (SynthSet sub = cand[i]; sub; sub = (sub - 1) & cand[i])
-			if (synth_layout_covers(&p->layout, sub) >= 0)
-			{
-				double		c = (double) synth_set_cells(sub, levels, INT64CONST(1) << 62);
-
-				*sum += c;
-				*largest = Max(*largest, c);
-			}
+	}
+	return f;
 }
 
-/* the public bound on a run's memory (the file header) */
+/* the state's layout and the caps fitted to dpobj.max_state_memory (synthfit.h) */
 static void
-synth_memory(SynthParams *p)
+synth_fit(SynthParams *p, MemoryContext cxt)
 {
-	double		sum,
-				largest,
-				rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0,
-				bytes;
-	int64		slots = Min(SYNTH_HASH_MAX_SLOTS, synth_cap_bytes() / 16 / 16);
+	const char *names[SYNTH_MAX_COLUMNS];
+	int			model[SYNTH_MAX_COLUMNS];
+	SynthFit	f = synth_fit_of(p, names, model);
 
-	p->hash_slots = synth_rows_usable(&p->layout) && slots >= 1024 ? slots : 0;
-	synth_candidate_cells(p, &sum, &largest);
-	bytes = 2.0 * synth_layout_bytes(&p->layout) +
-		(p->hash_slots > 0 ? synth_rows_bytes(&p->layout, p->hash_slots) : 0) +
-		24.0 * sum + 16.0 * (p->d + rounds) * largest +
-		96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);
-	if (bytes > (double) synth_cap_bytes())
-		synth_bad(psprintf("a run would need up to %.0f MB, more than dpobj.max_state_memory (%d MB)",
-						   ceil(bytes / 1048576.0), dpobj_max_state_memory / 1024),
-				  "Lower \"max_state_cells\" or \"max_model_cells\", synthesize fewer columns or give a smaller \"workload\", or ask a superuser to raise dpobj.max_state_memory.");
-	p->run_bytes = (int64) bytes;
+	synthfit_fit(&f, cxt);
+	p->max_state_cells = f.max_state_cells;
+	p->max_set_cells = f.max_set_cells;
+	p->hash_slots = f.hash_slots;
+	p->run_bytes = f.run_bytes;
+}
+
+/*
+ * The first step's model fits "max_model_cells" (core/synthaim.c,
+ * first_step): the junction tree of the single columns, each paired with
+ * the "label" where the state holds the pair (a quantile column alone);
+ * its levels at most the model's (a quantile column's: its bins).  Else
+ * the run would fail after the charge, on public grounds: refused here.
+ */
+static void
+synth_check_first_model(const SynthParams *p)
+{
+	int			sizes[SYNTH_MAX_COLUMNS];
+	SynthSet	sets[SYNTH_MAX_COLUMNS];
+	SynthTree	t;
+
+	for (int j = 0; j < p->d; j++)
+	{
+		const SynthColumn *c = &p->col[j];
+
+		sizes[j] = c->kind == SYNTH_COL_QUANTILE ? c->nbins + (c->nullable ? 1 : 0) :
+			synth_column_model_levels(c);
+	}
+	for (int j = 0; j < p->d; j++)
+	{
+		SynthSet	pair = SYNTH_BIT(j) | (p->label >= 0 ? SYNTH_BIT(p->label) : 0);
+
+		sets[j] = p->label >= 0 && j != p->label && p->col[j].kind != SYNTH_COL_QUANTILE &&
+			synth_layout_covers(&p->layout, pair) >= 0 ? pair : SYNTH_BIT(j);
+	}
+	if (!synth_tree_build(p->d, sizes, sets, p->d, p->max_model_cells, &t))
+		synth_bad(psprintf("the first measurements (every column%s) need a model of more than %lld cells (\"max_model_cells\")",
+						   p->label >= 0 ? " with the label" : "", (long long) p->max_model_cells),
+				  p->label >= 0 ?
+				  "Raise \"max_model_cells\", synthesize fewer columns or declare fewer levels, or choose a label of fewer levels." :
+				  "Raise \"max_model_cells\", synthesize fewer columns or declare fewer levels or bins.");
 }
 
 double
@@ -495,13 +456,13 @@ synthparams_parse(Jsonb *options, double epsilon, double delta, MemoryContext cx
 	dp_check_privacy_params(epsilon, delta);
 	synth_encoding(&o);
 	if (!dp_option_given(&parser, "max_state_cells"))
-		p->max_state_cells = synth_cap_bytes() / 32;
+		p->max_state_cells = synthfit_cap_bytes() / 32;
 	synth_columns(&o);
 	synth_workload(&o);
 	synth_label(&o);
 	synth_check_noise(p, epsilon, delta);
-	synth_build_layout(p, cxt);
-	synth_memory(p);
+	synth_fit(p, cxt);
+	synth_check_first_model(p);
 	MemoryContextSwitchTo(old);
 	return p;
 }
@@ -511,25 +472,32 @@ synth_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "synth check",
 											  ALLOCSET_DEFAULT_SIZES);
+	const char *names[SYNTH_MAX_COLUMNS];
+	int			model[SYNTH_MAX_COLUMNS];
+	SynthFit	f = synth_fit_of(synthparams_parse(options, epsilon, delta, cxt), names, model);
 
 	(void) aggname;
 	(void) d;
-	(void) synthparams_parse(options, epsilon, delta, cxt);
+	synthfit_notice(&f);
 	MemoryContextDelete(cxt);
 }
 
 /*
- * A node's default "max_state_cells" follows its own dpobj.max_state_memory,
- * and a Citus worker's may be larger than this server's (workerpins.h): the
- * run's value fixed here, every shard's state has the coordinator's layout,
- * so the states merge by adding (a flat state of another layout is refused
- * as corrupt, synthagg.c).
+ * A node's fit follows its own dpobj.max_state_memory, and a Citus
+ * worker's may differ from this server's (workerpins.h): the run's fitted
+ * "max_state_cells" and "max_set_cells" fixed here, every shard's state
+ * has the coordinator's layout, so the states merge by adding (a flat
+ * state of another layout is refused as corrupt, synthagg.c).
  */
 Jsonb *
 synth_citus_options(const struct DPProtectedContext *ctx)
 {
-	if (getKeyJsonValueFromContainer(&ctx->options->root, "max_state_cells", 15, NULL) != NULL)
-		return ctx->options;
-	return dp_options_add(ctx->options, psprintf("{\"max_state_cells\": " INT64_FORMAT "}",
-												  synth_cap_bytes() / 32));
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "synth citus",
+											  ALLOCSET_DEFAULT_SIZES);
+	SynthParams *p = synthparams_parse(ctx->options, ctx->epsilon_f, ctx->delta_f, cxt);
+	char	   *fixed = psprintf("{\"max_state_cells\": " INT64_FORMAT ", \"max_set_cells\": " INT64_FORMAT "}",
+								 p->max_state_cells, p->max_set_cells);
+
+	MemoryContextDelete(cxt);
+	return dp_options_add(ctx->options, fixed);
 }

@@ -83,7 +83,8 @@ typedef struct SynthParams
 	int			nworkload;
 	int			label;			/* "label": a column, or -1 */
 	int64		max_model_cells;
-	int64		max_state_cells;
+	int64		max_state_cells;	/* fitted (synthfit.h) */
+	int64		max_set_cells;	/* fitted: a stored set's cells at most */
 	int			iters_final;
 	int			iters_round;
 	int			k;				/* rows per privacy unit (1: row level) */

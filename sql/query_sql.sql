@@ -1,0 +1,322 @@
+-- Private SQL queries: a plain aggregate SELECT on a protected table, by an analyst with
+-- a budget and no SELECT on it, with dpobj.query_epsilon set, is compiled into
+-- dpobj.aggregate()'s request and rewritten into a scan of dpobj.query_run(plan): one
+-- typed row per group, one charge per execution.  At epsilon 2000 per statistic the
+-- counts' noise (scale 2 / 2000) is 0 but with probability e^-1000: counts are exact.
+CREATE SCHEMA regress_q;
+CREATE ROLE regress_q_ann;
+CREATE ROLE regress_q_reader;
+CREATE TABLE regress_q.people AS
+SELECT i, CASE i % 3 WHEN 0 THEN 'F' WHEN 1 THEN 'M' ELSE 'X' END AS sex,
+       (ARRAY['a', 'b', 'c'])[1 + i % 3] AS race, (i % 50) * 2.0 AS hours, i % 2 = 0 AS flag,
+       i % 4 AS code, 'city' || (i % 2) AS city, (i % 10) * 100.0::float8 AS spend,
+       date '2024-01-01' + i AS day
+  FROM generate_series(1, 300) i;
+ALTER TABLE regress_q.people ALTER COLUMN i SET NOT NULL;
+SELECT dpobj.declare_domain('regress_q.people', 'sex', ARRAY['F', 'M']);
+SELECT dpobj.declare_domain('regress_q.people', 'race', ARRAY['a', 'b', 'c']);
+SELECT dpobj.declare_domain('regress_q.people', 'code', ARRAY['0', '1', '2', '3']);
+SELECT dpobj.declare_domain('regress_q.people', 'hours', 0, 100);
+SELECT dpobj.declare_domain('regress_q.people', 'spend', 0, 1000);
+SELECT dpobj.protect('regress_q.people');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_q.people', 'regress_q_ann', 1000000, 0.001);
+GRANT USAGE ON SCHEMA regress_q TO regress_q_ann, regress_q_reader;
+GRANT SELECT ON regress_q.people TO regress_q_reader;
+-- EXPLAIN VERBOSE's lines, the table's OID masked
+CREATE FUNCTION regress_q.explain(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE r text;
+BEGIN
+    FOR r IN EXECUTE 'EXPLAIN (COSTS OFF, VERBOSE) ' || q LOOP
+        RETURN NEXT regexp_replace(r, '"relid": [0-9]+', '"relid": N');
+    END LOOP;
+END $$;
+-- the truth, for comparison
+SELECT sex, count(*), sum(hours), avg(hours), sum(spend) FROM regress_q.people GROUP BY sex ORDER BY sex;
+SET ROLE regress_q_ann;
+
+-- without dpobj.query_epsilon: PostgreSQL's error, its hint naming the setting
+SELECT sqlstate, message, hint FROM regress.err($$SELECT count(*) FROM regress_q.people$$);
+SHOW dpobj.query_epsilon;
+SHOW dpobj.query_delta;
+SET dpobj.query_epsilon = 2000;
+SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+
+-- counts, grouped by declared levels: every level and "other" (NULL), exact at this epsilon
+SELECT count(*) FROM regress_q.people;
+SELECT sex, count(*) FROM regress_q.people GROUP BY sex ORDER BY sex;
+SELECT race, count(*) AS n FROM regress_q.people GROUP BY race ORDER BY race;
+SELECT sex, race, count(*) FROM regress_q.people GROUP BY sex, race ORDER BY 1, 2;
+SELECT code, count(*) FROM regress_q.people GROUP BY code ORDER BY code;
+SELECT count(*), sex FROM regress_q.people GROUP BY 2 ORDER BY 2 DESC;
+SELECT p.sex, count(*) FROM regress_q.people AS p GROUP BY p.sex ORDER BY 1;
+SELECT sex FROM regress_q.people GROUP BY sex ORDER BY sex;
+SELECT count(i) FROM regress_q.people;
+SELECT count(*) AS a, count(*) AS b FROM regress_q.people;
+-- WHERE conditions "column op constant", ANDed: option "filter"
+SELECT count(*) FROM regress_q.people WHERE hours >= 50;
+SELECT count(*) FROM regress_q.people WHERE hours >= 50 AND flag = true;
+SELECT count(*) FROM regress_q.people WHERE 50 <= hours;
+SELECT count(*) FROM regress_q.people WHERE sex = 'F';
+SELECT count(*) FROM regress_q.people WHERE hours BETWEEN 10 AND 20;
+SELECT count(*) FROM regress_q.people WHERE flag;
+SELECT count(*) FROM regress_q.people WHERE NOT flag AND hours < 10;
+SELECT sex, count(*) FROM regress_q.people GROUP BY sex, sex ORDER BY sex;
+SELECT count(*) FROM regress_q.people WHERE sex <> 'F' AND race = 'a';
+SELECT count(*) FROM regress_q.people WHERE i < 101;
+SELECT count(*) FROM regress_q.people WHERE spend > 450;
+SELECT count(*) FROM regress_q.people WHERE day >= '2024-06-01';
+SELECT sex, count(*) FROM regress_q.people WHERE code = 1 GROUP BY sex ORDER BY sex;
+-- the post-processing stays: expressions over the outputs, HAVING, ORDER BY, LIMIT, OFFSET
+SELECT sex, count(*) * 2 AS twice, count(*)::float8 / 300 AS share FROM regress_q.people GROUP BY sex ORDER BY sex;
+SELECT race, count(*) FROM regress_q.people GROUP BY race HAVING count(*) > 50 ORDER BY race;
+SELECT code, count(*) FROM regress_q.people GROUP BY code ORDER BY count(*) DESC, code LIMIT 2;
+SELECT code, count(*) FROM regress_q.people GROUP BY code ORDER BY code LIMIT 2 OFFSET 1;
+SELECT 'total' AS label, count(*), 42 AS answer FROM regress_q.people;
+SELECT lower(sex) AS s, count(*) FROM regress_q.people GROUP BY sex ORDER BY 1;
+SELECT sex, count(*) FROM regress_q.people GROUP BY sex HAVING sex IS NOT NULL ORDER BY 1;
+SELECT count(*) > 100 AS many FROM regress_q.people;
+SELECT coalesce(sex, 'other') AS sex, count(*) FROM regress_q.people GROUP BY sex ORDER BY 1;
+SELECT * FROM (VALUES (1)) v WHERE false;
+-- the outputs' names and types: the query's own (count bigint, avg(numeric) numeric, ...)
+SELECT sex, count(*), sum(hours), avg(hours), sum(spend), avg(spend), variance(hours),
+       stddev(spend), var_pop(hours), stddev_pop(hours), var_samp(hours), stddev_samp(hours),
+       min(hours), max(spend), percentile_cont(0.5) WITHIN GROUP (ORDER BY hours) AS median,
+       percentile_disc(0.9) WITHIN GROUP (ORDER BY spend) AS p90, sum(i), avg(i), min(i)
+  FROM regress_q.people GROUP BY sex \gdesc
+SELECT count(*) AS n, sum(hours) AS total FROM regress_q.people \gdesc
+-- sums and means near the truth (each group: sum 4900, mean 49; spend 45000): noise
+-- scale per statistic 2^15 / (2000 / 3) lattice steps of 100 / 16384
+SELECT sex, abs(sum(hours) - 4900) < 5 AS sum_near, abs(avg(hours) - 49) < 1 AS mean_near,
+       count(*) = 100 AS count_exact
+  FROM regress_q.people GROUP BY sex ORDER BY sex;
+SELECT abs(sum(spend) - 135000) < 100 AS near, abs(avg(spend) - 450) < 2 AS mean_near FROM regress_q.people;
+-- variances, standard deviations, quantiles, min and max within the declared bounds
+SELECT variance(hours) BETWEEN 0 AND 2500 AS v_ok, stddev(hours) BETWEEN 0 AND 50 AS sd_ok,
+       abs(stddev(hours) - sqrt(variance(hours))) < 1e-9 AS sd_is_root,
+       min(hours) BETWEEN 0 AND 100 AS min_ok, max(hours) BETWEEN 0 AND 100 AS max_ok,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY hours) BETWEEN 0 AND 100 AS median_ok
+  FROM regress_q.people;
+SELECT abs(variance(hours) - 833) < 60 AS var_near, abs(stddev(hours) - 28.9) < 1.5 AS sd_near
+  FROM regress_q.people;
+SELECT abs(percentile_cont(0.5) WITHIN GROUP (ORDER BY hours) - 49) < 6 AS median_near,
+       min(hours) <= max(hours) AS ordered FROM regress_q.people;
+SELECT sex, avg(hours) IS NOT NULL AS has_mean FROM regress_q.people WHERE hours > 1000 GROUP BY sex ORDER BY 1;
+-- the same statistic twice is released once
+SELECT abs(stddev(hours) - sqrt(var_pop(hours))) < 1e-9 AS one_variance, avg(hours) = avg(hours) AS same FROM regress_q.people;
+-- one charge per execution, at query_epsilon, entry 'query'
+SELECT count(*) - :ledger_before AS charges, bool_and(mechanism = 'query') AS entry,
+       bool_and(epsilon = 2000) AS eps, bool_and(delta = 0) AS delta0
+  FROM dpobj.ledger WHERE relation = 'regress_q.people';
+-- the budget views and pricing know the entry 'query' (pure epsilon)
+SELECT last_run, runs_left > 0 AS more FROM dpobj.my_budgets WHERE relation = 'regress_q.people'::regclass;
+SELECT kind, charge_epsilon, charge_delta, admitted FROM dpobj.cost('regress_q.people', 'query', 2000);
+SELECT dpobj.runs_left('regress_q.people', 'query', 2000) > 0 AS runs_left;
+SELECT mechanisms LIKE '%query%' AS listed FROM dpobj.runs_left('regress_q.people') WHERE kind = 'pure';
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+
+-- a prepared statement charges at each execution, at the settings then
+PREPARE q1 AS SELECT sex, count(*) FROM regress_q.people GROUP BY sex ORDER BY sex;
+EXECUTE q1;
+SET dpobj.query_epsilon = 1000;
+EXECUTE q1;
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+SELECT array_agg(epsilon) AS epsilons_latest_first
+  FROM (SELECT epsilon FROM dpobj.ledger WHERE relation = 'regress_q.people' ORDER BY id DESC LIMIT 2) l;
+-- unset at execution: refused before any charge
+SET dpobj.query_epsilon = 0;
+SELECT sqlstate, message FROM regress.err($$EXECUTE q1$$);
+SET dpobj.query_epsilon = 2000;
+DEALLOCATE q1;
+-- query parameters as the values of "column op $n": set when the query runs
+PREPARE qp(text, int) AS SELECT count(*) FROM regress_q.people WHERE sex = $1 AND hours >= $2;
+EXECUTE qp('F', 50);
+EXECUTE qp('M', 0);
+SELECT sqlstate, message FROM regress.err($$EXECUTE qp(NULL, 0)$$);
+SELECT regress_q.explain($$EXECUTE qp('F', 50)$$);
+DEALLOCATE qp;
+-- parameters of the post-processing (HAVING, LIMIT) are the caller's own values
+PREPARE qh(int, int) AS SELECT race, count(*) FROM regress_q.people GROUP BY race HAVING count(*) > $1 ORDER BY race LIMIT $2;
+EXECUTE qh(50, 2);
+DEALLOCATE qh;
+-- a cursor: one charge
+BEGIN;
+DECLARE c1 CURSOR FOR SELECT race, count(*) FROM regress_q.people GROUP BY race ORDER BY race;
+FETCH 2 FROM c1;
+FETCH ALL FROM c1;
+COMMIT;
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+
+-- EXPLAIN: the cost and each aggregate's accuracy, nothing charged
+EXPLAIN (COSTS OFF) SELECT sex, count(*), avg(hours), sum(spend), stddev(hours), min(hours)
+  FROM regress_q.people WHERE flag GROUP BY sex ORDER BY sex;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM regress_q.people;
+SELECT regress_q.explain($$SELECT count(*) AS n FROM regress_q.people WHERE hours < 10$$);
+SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_q.people';
+
+-- grouped by a column without declared levels: private key selection, needs query_delta
+SELECT sqlstate, message FROM regress.err($$SELECT city, count(*) FROM regress_q.people GROUP BY city$$);
+SET dpobj.query_delta = 1e-6;
+SELECT city, count(*) FROM regress_q.people GROUP BY city ORDER BY city;
+SELECT city, abs(avg(hours) - 50) < 3 AS near FROM regress_q.people GROUP BY city ORDER BY city;
+SELECT city, count(*) FROM regress_q.people GROUP BY city \gdesc
+SELECT mechanism, epsilon, delta FROM dpobj.ledger WHERE relation = 'regress_q.people' ORDER BY id DESC LIMIT 1;
+RESET dpobj.query_delta;
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+
+-- dpobj.query(sql, epsilon, delta): one row per group, values and 95 % intervals by name
+SELECT result, intervals FROM dpobj.query('SELECT sex, count(*) AS n FROM regress_q.people GROUP BY sex', 2000);
+SELECT result->>'race' AS race, (result->>'n')::float8 BETWEEN (intervals->'n'->>0)::float8 AND (intervals->'n'->>1)::float8 AS in_ci,
+       jsonb_typeof(intervals->'m') AS m_ci
+  FROM dpobj.query('SELECT race, count(*) AS n, avg(hours) AS m FROM regress_q.people WHERE flag GROUP BY race', 2000)
+ ORDER BY 1;
+SELECT count(*) FROM dpobj.query('SELECT city, count(*) FROM regress_q.people GROUP BY city', 2000, 1e-6);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT count(*) FROM regress_q.people; SELECT 1', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('DELETE FROM regress_q.people', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT count(*) FROM pg_class', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT count(*) FROM regress_q.people ORDER BY 1', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT count(*) * 2 FROM regress_q.people', 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT count(*) FROM regress_q.people', 0)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query('SELECT * FROM regress_q.people', 1)$$);
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+SELECT array_agg(mechanism) AS entries_latest_first
+  FROM (SELECT mechanism FROM dpobj.ledger WHERE relation = 'regress_q.people' ORDER BY id DESC LIMIT 3) l;
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+
+-- refusals at parse analysis, before any charge: each construct outside the subset
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT i FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT 1 FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people a, regress_q.people b$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people JOIN pg_class ON true$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM (SELECT * FROM regress_q.people) s$$);
+SELECT sqlstate, message FROM regress.err($$WITH w AS (SELECT * FROM regress_q.people) SELECT count(*) FROM w$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE i IN (SELECT 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT (SELECT count(*) FROM regress_q.people)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people UNION SELECT 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) OVER () FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT DISTINCT sex FROM regress_q.people GROUP BY sex$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people FOR UPDATE$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sex, count(*) FROM regress_q.people GROUP BY ROLLUP (sex)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sex, count(*) FROM regress_q.people GROUP BY GROUPING SETS ((sex), ())$$);
+SELECT sqlstate, message FROM regress.err($$SELECT generate_series(1, 2), count(*) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people TABLESAMPLE BERNOULLI (50)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT sex) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FILTER (WHERE flag) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(hours) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT string_agg(sex, ',') FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT bool_and(flag) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT mode() WITHIN GROUP (ORDER BY hours) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY hours) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY hours) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT rank(3) WITHIN GROUP (ORDER BY hours) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT corr(hours, spend) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sex || 'x', count(*) FROM regress_q.people GROUP BY sex || 'x'$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*), random() FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people HAVING random() > 0.5$$);
+SELECT sqlstate, message FROM regress.err($$SELECT ctid, count(*) FROM regress_q.people GROUP BY ctid$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE ctid > '(0,1)'$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE i = (SELECT 1)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE sex = current_user$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE md5(sex) = 'x'$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE hours > random()$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sum(length(sex)) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT avg(hours::text::numeric) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE people IS NULL$$);
+SELECT sqlstate, message FROM regress.err($$INSERT INTO regress_q.people (i) SELECT count(*) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$CREATE TEMP TABLE x AS SELECT count(*) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) INTO TEMP x FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$CREATE TEMP VIEW v AS SELECT count(*) FROM regress_q.people$$);
+-- a SQL-standard function body is analyzed without the hook: stored as written, it reads
+-- the table as its caller, whom PostgreSQL refuses
+CREATE FUNCTION pg_temp.f() RETURNS bigint BEGIN ATOMIC SELECT count(*) FROM regress_q.people; END;
+SELECT sqlstate, message FROM regress.err($$SELECT pg_temp.f()$$);
+DROP FUNCTION pg_temp.f();
+SELECT sqlstate, message FROM regress.err($$VALUES ((SELECT count(*) FROM regress_q.people))$$);
+PREPARE qp2(numeric) AS SELECT sum(hours * $1) FROM regress_q.people;
+PREPARE qp3(text) AS SELECT count(*) FROM regress_q.people WHERE sex = $1 OR race = 'a';
+SELECT sqlstate, message FROM regress.err($$SELECT max(sex) FROM regress_q.people$$);
+-- a user-defined function or operator (in the analyst's own schema) is never compiled
+RESET ROLE;
+CREATE SCHEMA regress_q_own AUTHORIZATION regress_q_ann;
+SET ROLE regress_q_ann;
+CREATE FUNCTION regress_q_own.twice(numeric) RETURNS numeric IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';
+CREATE FUNCTION regress_q_own.plus(numeric, numeric) RETURNS numeric IMMUTABLE LANGUAGE sql AS 'SELECT $1 + $2';
+CREATE OPERATOR regress_q_own.+ (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = regress_q_own.plus);
+CREATE OPERATOR regress_q_own.= (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = regress_q_own.plus);
+SELECT sqlstate, message FROM regress.err($$SELECT sum(regress_q_own.twice(hours)) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE regress_q_own.twice(hours) > 3$$);
+SELECT sqlstate, message FROM regress.err($$SELECT regress_q_own.twice(count(*)) FROM regress_q.people$$);
+SET search_path = regress_q_own, pg_catalog;
+SELECT sqlstate, message FROM regress.err($$SELECT sum(hours OPERATOR(regress_q_own.+) 1) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people WHERE hours + 1 > 3$$);
+RESET search_path;
+-- richer conditions and expressions compile to aggregate()'s "where" and "expr" (the JSON
+-- expression format) and run end to end, each charged once; counts at epsilon 2000 are exact
+-- but with probability e^-1000, the sums are noisy (only released or not is shown)
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+SELECT count(*) FROM regress_q.people WHERE sex = 'F' OR hours > 50;
+SELECT count(*) FROM regress_q.people WHERE race IN ('a', 'b');
+SELECT count(*) FROM regress_q.people WHERE sex IS NULL;
+SELECT count(*) FROM regress_q.people WHERE city LIKE 'city%';
+SELECT count(*) FROM regress_q.people WHERE NOT (hours > 3);
+SELECT sum(hours * 2 + 1) IS NOT NULL AS released FROM regress_q.people;
+SELECT avg(CASE WHEN flag THEN spend ELSE 0 END) IS NOT NULL AS released FROM regress_q.people;
+SELECT sum(extract(month FROM day)) IS NOT NULL AS released FROM regress_q.people;
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+RESET ROLE;
+-- the truths, read by the owner
+SELECT count(*) FILTER (WHERE sex = 'F' OR hours > 50) AS sex_or_hours,
+       count(*) FILTER (WHERE race IN ('a', 'b')) AS race_in, count(*) FILTER (WHERE sex IS NULL) AS sex_null,
+       count(*) FILTER (WHERE city LIKE 'city%') AS city_like, count(*) FILTER (WHERE NOT (hours > 3)) AS not_hours
+  FROM regress_q.people;
+SET ROLE regress_q_ann;
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+-- the compiled plan of such a query (EXPLAIN VERBOSE shows query_run's argument)
+SELECT regress_q.explain($$SELECT count(*) FROM regress_q.people
+ WHERE (sex = 'F' OR hours > 50.5) AND race NOT IN ('a') AND city LIKE 'c%' AND day IS NOT NULL$$);
+SELECT sqlstate, message FROM regress.err($$SELECT regress_q.explain('SELECT sum(abs(hours - 2) * 2), avg(coalesce(spend, 0) / 2), sum(CASE WHEN flag THEN 1 ELSE 0 END) FROM regress_q.people')$$);
+-- aggregate()'s own refusals, on public grounds: undeclared columns, levels
+SELECT sqlstate, message FROM regress.err($$SELECT sum(i) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT avg(code) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sex, city, count(*) FROM regress_q.people GROUP BY sex, city$$);
+SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_q.people';
+
+-- dpobj.query_run() called directly: the plan validated, no more than aggregate()
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run('[]') AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run('{"relid": "x"}') AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(NULL) AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n text)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 3, "fn": "value"}]'::jsonb)) AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "histogram", "column": "sex"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["sex"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"group": "race"}, {"stat": 0, "fn": "value"}]'::jsonb)) AS t(s text, n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["sex"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"group": "sex"}, {"stat": 0, "fn": "value"}]'::jsonb)) AS t(s int, n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "sum", "column": "i"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'pg_class'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{"bogus": 1}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint)$$);
+SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_q.people';
+-- a valid forged plan runs as aggregate() would, charged
+SELECT n FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint);
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+RESET ROLE;
+
+-- a role that may read the table: an ordinary query, no rewrite, nothing charged
+SET ROLE regress_q_reader;
+SET dpobj.query_epsilon = 1;
+SELECT sex, count(*), sum(hours) FROM regress_q.people GROUP BY sex ORDER BY sex;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM regress_q.people;
+RESET ROLE;
+-- a role without a budget: PostgreSQL's own error
+CREATE ROLE regress_q_nobody;
+GRANT USAGE ON SCHEMA regress_q TO regress_q_nobody;
+SET ROLE regress_q_nobody;
+SET dpobj.query_epsilon = 1;
+SELECT sqlstate, message, hint FROM regress.err($$SELECT count(*) FROM regress_q.people$$);
+RESET ROLE;
+-- the superuser reads the table: no rewrite
+SELECT count(*) FROM regress_q.people;
+RESET dpobj.query_epsilon;
+DROP SCHEMA regress_q_own CASCADE;
+DROP SCHEMA regress_q CASCADE;
+DROP ROLE regress_q_ann;
+DROP ROLE regress_q_reader;
+DROP ROLE regress_q_nobody;

@@ -1,0 +1,463 @@
+/*-------------------------------------------------------------------------
+ *
+ * sqlexpr.c
+ *	  An expression of a private query (an aggregate's argument, a WHERE
+ *	  condition) as dpobj.aggregate()'s JSON expression: values
+ *	  {"col": c}, {"num": x}, {"text": s}, {"bool": b}, {"date": d},
+ *	  {"timestamp": t}, {"null": true}, {"op": ..., "args": [...]}; conditions
+ *	  and/or/not, comparisons, in, is_null, like/ilike, a boolean column.
+ *
+ *	  Only PostgreSQL's own operators and functions, by name in pg_catalog
+ *	  and an OID below FirstNormalObjectId, from a fixed list; casts between
+ *	  numeric types are dropped (values are float8), every other node is
+ *	  refused.  Nothing here evaluates anything.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "protected/sqlcompile.h"
+
+void
+sqlexpr_refuse(const char *construct)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("dpobj: a private query does not allow %s", construct),
+			 errhint("A private query on a protected table is one aggregate SELECT: count, sum, avg, "
+					 "variance, stddev, min, max, percentile_cont/disc; WHERE conditions; GROUP BY "
+					 "columns; HAVING, ORDER BY, LIMIT (docs/REFERENCE.md, \"query\").")));
+}
+
+bool
+sqlexpr_builtin(Oid oid)
+{
+	return OidIsValid(oid) && oid < FirstNormalObjectId;
+}
+
+char *
+sqlexpr_column(Oid relid, AttrNumber attno)
+{
+	if (attno <= 0)
+		sqlexpr_refuse("system columns and whole-row references");
+	return get_attname(relid, attno, false);
+}
+
+Var *
+sqlexpr_plain_var(Node *node)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node && IsA(node, Var) && ((Var *) node)->varno == 1 &&
+		((Var *) node)->varlevelsup == 0)
+		return (Var *) node;
+	return NULL;
+}
+
+Node *
+sqlexpr_strip_numeric_casts(Node *node)
+{
+	while (node != NULL)
+	{
+		FuncExpr   *f = IsA(node, FuncExpr) ? (FuncExpr *) node : NULL;
+
+		if (IsA(node, RelabelType))
+			node = (Node *) ((RelabelType *) node)->arg;
+		else if (f != NULL && list_length(f->args) >= 1 && sqlexpr_builtin(f->funcid) &&
+				 (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST) &&
+				 sqlexpr_numeric_type(f->funcresulttype) &&
+				 sqlexpr_numeric_type(exprType(linitial(f->args))))
+			node = linitial(f->args);
+		else
+			break;
+	}
+	return node;
+}
+
+Const *
+sqlexpr_folded_const(Node *node)
+{
+	node = sqlexpr_strip_numeric_casts(node);
+	return node != NULL && IsA(node, Const) ? (Const *) node : NULL;
+}
+
+bool
+sqlexpr_numeric_type(Oid t)
+{
+	t = getBaseType(t);
+	return t == INT2OID || t == INT4OID || t == INT8OID || t == FLOAT4OID ||
+		t == FLOAT8OID || t == NUMERICOID;
+}
+
+/* a built-in function's name (pg_catalog, OID < FirstNormalObjectId), or refused */
+static char *
+sqlexpr_func_name(Oid fn)
+{
+	if (!sqlexpr_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE)
+		sqlexpr_refuse("functions that are not PostgreSQL's own");
+	return get_func_name(fn);
+}
+
+char *
+sqlexpr_builtin_op(Oid op)
+{
+	HeapTuple	tup;
+	Form_pg_operator f;
+	char	   *name = NULL;
+
+	if (!sqlexpr_builtin(op))
+		return NULL;
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", op);
+	f = (Form_pg_operator) GETSTRUCT(tup);
+	if (f->oprnamespace == PG_CATALOG_NAMESPACE)
+		name = pstrdup(NameStr(f->oprname));
+	ReleaseSysCache(tup);
+	return name;
+}
+
+/* a built-in operator's name, or refused */
+static char *
+sqlexpr_op_name(Oid op)
+{
+	char	   *name = sqlexpr_builtin_op(op);
+
+	if (name == NULL)
+		sqlexpr_refuse("operators that are not PostgreSQL's own");
+	return name;
+}
+
+bool
+sqlexpr_is(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const cmp_ops[] = {"=", "<>", "<", "<=", ">", ">=", NULL};
+
+/* a constant as a JSON value */
+static void
+sqlexpr_const(StringInfo b, Const *c)
+{
+	Oid			t = getBaseType(c->consttype);
+	Oid			out;
+	bool		varlena;
+	char	   *s;
+
+	if (c->constisnull)
+	{
+		appendStringInfoString(b, "{\"null\": true}");
+		return;
+	}
+	getTypeOutputInfo(t, &out, &varlena);
+	if (t == BOOLOID)
+	{
+		appendStringInfo(b, "{\"bool\": %s}", DatumGetBool(c->constvalue) ? "true" : "false");
+		return;
+	}
+	s = OidOutputFunctionCall(out, c->constvalue);
+	if (sqlexpr_numeric_type(t))
+	{
+		if (strcmp(s, "NaN") == 0 || strstr(s, "nfinity") != NULL)
+			sqlexpr_refuse("NaN and infinite constants");
+		appendStringInfo(b, "{\"num\": %s}", s);
+		return;
+	}
+	if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == NAMEOID || t == UNKNOWNOID)
+		appendStringInfoString(b, "{\"text\": ");
+	else if (t == DATEOID)
+		appendStringInfoString(b, "{\"date\": ");
+	else if (t == TIMESTAMPOID)
+		appendStringInfoString(b, "{\"timestamp\": ");
+	else
+		sqlexpr_refuse(psprintf("constants of type %s", format_type_be(t)));
+	escape_json(b, s);
+	appendStringInfoChar(b, '}');
+}
+
+/* {"op": op, "args": [v, ...]} of values */
+static void
+sqlexpr_op(StringInfo b, const char *op, List *args, Oid relid, bool conds)
+{
+	ListCell   *lc;
+
+	appendStringInfo(b, "{\"op\": \"%s\", \"args\": [", op);
+	foreach(lc, args)
+	{
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(b, ", ");
+		if (conds)
+			sqlexpr_condition(b, lfirst(lc), relid);
+		else
+			sqlexpr_value(b, lfirst(lc), relid);
+	}
+	appendStringInfoString(b, "]}");
+}
+
+/* a numeric cast (dropped) or another function over values */
+static void
+sqlexpr_func(StringInfo b, FuncExpr *f, Oid relid)
+{
+	char	   *name = sqlexpr_func_name(f->funcid);
+
+	if (f->funcformat == COERCE_IMPLICIT_CAST || f->funcformat == COERCE_EXPLICIT_CAST)
+	{
+		if (list_length(f->args) >= 1 && sqlexpr_numeric_type(f->funcresulttype) &&
+			sqlexpr_numeric_type(exprType(linitial(f->args))))
+		{
+			sqlexpr_value(b, linitial(f->args), relid);
+			return;
+		}
+		sqlexpr_refuse(psprintf("casts to %s", format_type_be(f->funcresulttype)));
+	}
+	if (f->funcretset)
+		sqlexpr_refuse("set-returning functions");
+	if (strcmp(name, "abs") == 0 && list_length(f->args) == 1)
+		sqlexpr_op(b, "abs", f->args, relid, false);
+	else if ((strcmp(name, "date_part") == 0 || strcmp(name, "extract") == 0) &&
+			 list_length(f->args) == 2 && IsA(linitial(f->args), Const) &&
+			 !((Const *) linitial(f->args))->constisnull)
+	{
+		static const char *const fields[] = {"year", "quarter", "month", "day", "dow", "doy",
+		"hour", "minute", "epoch", NULL};
+		char	   *field = TextDatumGetCString(((Const *) linitial(f->args))->constvalue);
+
+		if (!sqlexpr_is(field, fields))
+			sqlexpr_refuse(psprintf("extract(%s ...)", field));
+		appendStringInfo(b, "{\"op\": \"extract\", \"field\": \"%s\", \"args\": [", field);
+		sqlexpr_value(b, lsecond(f->args), relid);
+		appendStringInfoString(b, "]}");
+	}
+	else
+		sqlexpr_refuse(psprintf("the function %s()", name));
+}
+
+/* CASE WHEN c THEN v ... ELSE v END (a CASE x WHEN ... form: refused) */
+static void
+sqlexpr_case(StringInfo b, CaseExpr *c, Oid relid)
+{
+	ListCell   *lc;
+
+	if (c->arg != NULL)
+		sqlexpr_refuse("CASE x WHEN ... (write CASE WHEN x = ... instead)");
+	appendStringInfoString(b, "{\"op\": \"case\", \"when\": [");
+	foreach(lc, c->args)
+	{
+		CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(b, ", ");
+		appendStringInfoString(b, "{\"if\": ");
+		sqlexpr_condition(b, (Node *) w->expr, relid);
+		appendStringInfoString(b, ", \"then\": ");
+		sqlexpr_value(b, (Node *) w->result, relid);
+		appendStringInfoChar(b, '}');
+	}
+	appendStringInfoString(b, "], \"else\": ");
+	if (c->defresult)
+		sqlexpr_value(b, (Node *) c->defresult, relid);
+	else
+		appendStringInfoString(b, "{\"null\": true}");
+	appendStringInfoChar(b, '}');
+}
+
+/* true if node is a condition (a boolean test), not a value */
+static bool
+sqlexpr_is_condition(Node *node)
+{
+	if (IsA(node, BoolExpr) || IsA(node, NullTest) || IsA(node, ScalarArrayOpExpr))
+		return true;
+	return IsA(node, OpExpr) && ((OpExpr *) node)->opresulttype == BOOLOID;
+}
+
+void
+sqlexpr_value(StringInfo b, Node *node, Oid relid)
+{
+	Var		   *v = sqlexpr_plain_var(node);
+
+	check_stack_depth();
+	if (v != NULL)
+	{
+		appendStringInfoString(b, "{\"col\": ");
+		escape_json(b, sqlexpr_column(relid, v->varattno));
+		appendStringInfoChar(b, '}');
+	}
+	else if (IsA(node, RelabelType))
+		sqlexpr_value(b, (Node *) ((RelabelType *) node)->arg, relid);
+	else if (IsA(node, Const))
+		sqlexpr_const(b, (Const *) node);
+	else if (IsA(node, Param))
+		sqlexpr_refuse("query parameters ($1) but as the value of a condition \"column op $1\"");
+	else if (sqlexpr_is_condition(node))
+	{
+		appendStringInfoString(b, "{\"op\": \"bool\", \"args\": [");
+		sqlexpr_condition(b, node, relid);
+		appendStringInfoString(b, "]}");
+	}
+	else if (IsA(node, OpExpr))
+	{
+		OpExpr	   *o = (OpExpr *) node;
+		char	   *name = sqlexpr_op_name(o->opno);
+
+		if (!sqlexpr_numeric_type(o->opresulttype))
+			sqlexpr_refuse(psprintf("the operator %s on %s", name, format_type_be(o->opresulttype)));
+		if (list_length(o->args) == 1 && strcmp(name, "-") == 0)
+			sqlexpr_op(b, "neg", o->args, relid, false);
+		else if (list_length(o->args) == 2 &&
+				 sqlexpr_is(name, (const char *const[]) {"+", "-", "*", "/", NULL}))
+			sqlexpr_op(b, name, o->args, relid, false);
+		else
+			sqlexpr_refuse(psprintf("the operator %s", name));
+	}
+	else if (IsA(node, FuncExpr))
+		sqlexpr_func(b, (FuncExpr *) node, relid);
+	else if (IsA(node, CoalesceExpr))
+		sqlexpr_op(b, "coalesce", ((CoalesceExpr *) node)->args, relid, false);
+	else if (IsA(node, CaseExpr))
+		sqlexpr_case(b, (CaseExpr *) node, relid);
+	else
+		sqlexpr_refuse("this kind of expression in WHERE or in an aggregate's argument");
+}
+
+/* x IN (k, ...) / x = ANY('{...}'), and NOT IN */
+static void
+sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
+{
+	char	   *name = sqlexpr_op_name(s->opno);
+	Node	   *rhs = lsecond(s->args);
+	bool		negated = !s->useOr && strcmp(name, "<>") == 0;
+
+	if (!(s->useOr && strcmp(name, "=") == 0) && !negated)
+		sqlexpr_refuse(psprintf("%s ANY/ALL", name));
+	if (negated)
+		appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
+	appendStringInfoString(b, "{\"op\": \"in\", \"args\": [");
+	sqlexpr_value(b, linitial(s->args), relid);
+	if (IsA(rhs, ArrayExpr))
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((ArrayExpr *) rhs)->elements)
+		{
+			if (!IsA(lfirst(lc), Const))
+				sqlexpr_refuse("IN lists of anything but constants");
+			appendStringInfoString(b, ", ");
+			sqlexpr_const(b, lfirst(lc));
+		}
+	}
+	else if (IsA(rhs, Const) && !((Const *) rhs)->constisnull)
+	{
+		ArrayType  *a = DatumGetArrayTypeP(((Const *) rhs)->constvalue);
+		Oid			et = ARR_ELEMTYPE(a);
+		int16		len;
+		bool		byval;
+		char		align;
+		Datum	   *d;
+		bool	   *nulls;
+		int			n;
+
+		get_typlenbyvalalign(et, &len, &byval, &align);
+		deconstruct_array(a, et, len, byval, align, &d, &nulls, &n);
+		for (int i = 0; i < n; i++)
+		{
+			Const	   *c = makeConst(et, -1, InvalidOid, len, d[i], nulls[i], byval);
+
+			appendStringInfoString(b, ", ");
+			sqlexpr_const(b, c);
+		}
+	}
+	else
+		sqlexpr_refuse("IN lists of anything but constants");
+	appendStringInfoString(b, negated ? "]}]}" : "]}");
+}
+
+/* a comparison, LIKE or ILIKE (and their negations) */
+static void
+sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
+{
+	char	   *name = sqlexpr_op_name(o->opno);
+	const char *like = strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0 ? "like" :
+		strcmp(name, "~~*") == 0 || strcmp(name, "!~~*") == 0 ? "ilike" : NULL;
+
+	if (list_length(o->args) != 2)
+		sqlexpr_refuse(psprintf("the operator %s", name));
+	if (like != NULL)
+	{
+		Var		   *v = sqlexpr_plain_var(linitial(o->args));
+		Node	   *p = lsecond(o->args);
+
+		if (v == NULL || !IsA(p, Const) || ((Const *) p)->constisnull)
+			sqlexpr_refuse("LIKE other than column LIKE 'constant pattern'");
+		if (name[0] == '!')
+			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
+		appendStringInfo(b, "{\"op\": \"%s\", \"args\": [{\"col\": ", like);
+		escape_json(b, sqlexpr_column(relid, v->varattno));
+		appendStringInfoString(b, "}, ");
+		sqlexpr_const(b, (Const *) p);
+		appendStringInfoString(b, name[0] == '!' ? "]}]}" : "]}");
+		return;
+	}
+	if (!sqlexpr_is(name, cmp_ops))
+		sqlexpr_refuse(psprintf("the operator %s", name));
+	sqlexpr_op(b, name, o->args, relid, false);
+}
+
+void
+sqlexpr_condition(StringInfo b, Node *node, Oid relid)
+{
+	Var		   *v = sqlexpr_plain_var(node);
+
+	check_stack_depth();
+	if (v != NULL && getBaseType(v->vartype) == BOOLOID)
+	{
+		appendStringInfoString(b, "{\"col\": ");
+		escape_json(b, sqlexpr_column(relid, v->varattno));
+		appendStringInfoChar(b, '}');
+	}
+	else if (IsA(node, BoolExpr))
+	{
+		BoolExpr   *e = (BoolExpr *) node;
+
+		sqlexpr_op(b, e->boolop == AND_EXPR ? "and" : e->boolop == OR_EXPR ? "or" : "not",
+				   e->args, relid, true);
+	}
+	else if (IsA(node, NullTest))
+	{
+		NullTest   *n = (NullTest *) node;
+
+		if (n->argisrow)
+			sqlexpr_refuse("IS NULL on a row");
+		if (n->nulltesttype == IS_NOT_NULL)
+			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
+		sqlexpr_op(b, "is_null", list_make1(n->arg), relid, false);
+		if (n->nulltesttype == IS_NOT_NULL)
+			appendStringInfoString(b, "]}");
+	}
+	else if (IsA(node, ScalarArrayOpExpr))
+		sqlexpr_in(b, (ScalarArrayOpExpr *) node, relid);
+	else if (IsA(node, OpExpr))
+		sqlexpr_compare(b, (OpExpr *) node, relid);
+	else if (IsA(node, Param))
+		sqlexpr_refuse("query parameters ($1) but as the value of a condition \"column op $1\"");
+	else
+		sqlexpr_refuse("this kind of condition in WHERE");
+}
