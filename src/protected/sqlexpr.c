@@ -32,6 +32,7 @@
 #include "utils/syscache.h"
 
 #include "protected/sqlcompile.h"
+#include "protected/sqljoin.h"
 
 void
 sqlexpr_refuse(const char *construct)
@@ -55,7 +56,8 @@ sqlexpr_column(Oid relid, AttrNumber attno)
 {
 	if (attno <= 0)
 		sqlexpr_refuse("system columns and whole-row references");
-	return get_attname(relid, attno, false);
+	/* a joined path table's column: "table.column" (sqljoin.h) */
+	return sqljoin_column(relid, attno);
 }
 
 Var *
