@@ -43,7 +43,7 @@
 #include "base/pg_compat.h"
 #include "context/linkcols.h"
 #include "context/protected.h"
-#include "protected/sqlcompile.h"
+#include "protected/sqlrefuse.h"
 #include "protected/sqljoin.h"
 
 /* entry 1's attribute number of a path table's column: hop * STEP + attnum */
