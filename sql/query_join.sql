@@ -42,6 +42,8 @@ BEGIN
     END LOOP;
 END $$;
 -- the truth
+SELECT count(*) FILTER (WHERE o.status = 'paid') AS paid, count(*) FROM regress_qj.order_lines l
+  JOIN regress_qj.orders o ON o.id = l.order_id;
 SELECT c.segment, count(*), sum(l.amount) FROM regress_qj.order_lines l
   JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id
  GROUP BY c.segment ORDER BY 1;
@@ -89,6 +91,10 @@ SELECT o.status, count(*) FROM regress_qj.order_lines l LEFT JOIN regress_qj.ord
 SELECT c.segment, count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id
   JOIN regress_qj.customers c ON o.customer_id = c.id WHERE o.status = 'paid' AND l.amount < 5
  GROUP BY c.segment ORDER BY 1;
+-- a count alone reads a declared column of the path (customers.segment): every row counted
+SELECT count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id
+ WHERE o.status = 'paid';
+SELECT count(*) FROM regress_qj.order_lines;
 SELECT result FROM dpobj.query($$SELECT c.segment, count(*) AS n FROM regress_qj.order_lines l
   JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id
  GROUP BY c.segment$$, 2000) ORDER BY result::text;
