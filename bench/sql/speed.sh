@@ -76,9 +76,11 @@ link=no
 if psql -X -q -At -d "$DB" -c "SELECT to_regproc('dpobj.link_unit') IS NOT NULL" | grep -q t; then
     psql -X -q -d "$DB" >/dev/null <<SQL && link=yes
 SELECT dpobj.declare_domain('order_lines', 'amount', 0, 100);
-SELECT dpobj.protect('customers', 'id');
-SELECT dpobj.link_unit('order_lines', ARRAY['order_lines_order_id_fkey', 'orders_customer_id_fkey']);
-SELECT dpobj.grant_budget('order_lines', 'bench_sql_analyst', 1e9, 0.5);
+SELECT dpobj.protect('customers', 'id', 1000);
+SELECT dpobj.create_budget_domain('shop');
+SELECT dpobj.set_budget_domain('customers', 'shop');
+SELECT dpobj.link_unit('order_lines', ARRAY['orders', 'customers']::regclass[], 1000);
+SELECT dpobj.grant_domain_budget('shop', 'bench_sql_analyst', 1e9, 0.5);
 SQL
 fi
 read -r lms lkb lst < <(best "$lines_sql")
