@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "protected/domains.h"
+#include "context/linkcols.h"
 #include "protected/domainfit.h"
 #include "model/encode.h"
 #include "protected/entryargs.h"

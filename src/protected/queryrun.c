@@ -28,6 +28,7 @@
 #include "utils/tuplestore.h"
 
 #include "base/dpobj.h"
+#include "context/linkcols.h"
 #include "model/encode.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
