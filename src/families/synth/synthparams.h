@@ -19,7 +19,9 @@
  *	  [lo, hi] is cut into at most "bins" private quantile bins over
  *	  "sub_bins" equal-width sub-bins (core/synthdomain.h), or, when
  *	  "quantile" is false or leaves it out, into "bins" equal-width bins
- *	  (values clamped); it has a NULL level unless "not_null" names it.
+ *	  (values clamped); without "quantile", an integer column of at most
+ *	  "bins" integers (whole bounds) has a bin per integer.  It has a NULL
+ *	  level unless "not_null" names it.
  *
  *-------------------------------------------------------------------------
  */
