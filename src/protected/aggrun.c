@@ -51,7 +51,7 @@ aggrun_add_column(char **cols, int *n, const char *name)
 /*
  * The columns the run reads: group_by's, then the statistics' (what's
  * structure is checked by agg_layout_parse).  A count alone reads a column
- * with declared levels: its encoding drops no row (NULL is "other").
+ * with declared levels: a count(*) skips no row.
  */
 char **
 aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
