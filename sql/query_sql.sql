@@ -291,7 +291,7 @@ RESET ROLE;
 CREATE TABLE regress_q.gaps AS
 SELECT i, CASE WHEN i % 4 = 0 THEN NULL ELSE (ARRAY['F', 'M'])[1 + i % 2] END AS sex,
        CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 10) * 10.0 END AS income,
-       CASE WHEN i % 5 = 0 THEN NULL ELSE i % 7 END AS tier
+       CASE WHEN i % 5 = 0 THEN NULL ELSE i % 7 END AS tier, 'city' || (i % 2) AS city
   FROM generate_series(1, 300) i;
 SELECT dpobj.declare_domain('regress_q.gaps', 'sex', ARRAY['F', 'M']);
 SELECT dpobj.declare_domain('regress_q.gaps', 'tier', ARRAY['0', '1', '2']);
@@ -304,10 +304,15 @@ SELECT count(*), count(income), count(sex), count(tier), round(avg(income), 4) A
   FROM regress_q.gaps;
 SELECT avg(income) AS t_avg, var_samp(income) AS t_samp, var_pop(income) AS t_pop FROM regress_q.gaps \gset
 SELECT sex, count(*), count(income), count(tier) FROM regress_q.gaps GROUP BY sex ORDER BY sex;
+SELECT city, count(*), count(income), count(tier) FROM regress_q.gaps GROUP BY city ORDER BY city;
 SET ROLE regress_q_ann;
 SET dpobj.query_epsilon = 2000;
 SELECT count(*), count(income), count(sex), count(tier), count(income + 1) AS count_expr FROM regress_q.gaps;
 SELECT sex, count(*), count(income), count(tier) FROM regress_q.gaps GROUP BY sex ORDER BY sex;
+-- by keys without declared levels (rows encoded by dpobj.encode_features_missing)
+SET dpobj.query_delta = 1e-6;
+SELECT city, count(*), count(income), count(tier) FROM regress_q.gaps GROUP BY city ORDER BY city;
+RESET dpobj.query_delta;
 -- avg(income) next to count(*): each its own rows (the true difference var_samp - var_pop is 4.2)
 SELECT count(*), abs(avg(income) - :t_avg) < 0.5 AS avg_near FROM regress_q.gaps;
 SELECT abs(var_samp(income) - :t_samp) < 1.5 AS samp_near, abs(var_pop(income) - :t_pop) < 1.5 AS pop_near,
