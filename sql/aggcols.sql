@@ -42,3 +42,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true,
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), VARIADIC ARRAY['F', '1', 'a', '2']) FROM cols_rows$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, (SELECT o FROM cols_opt), sex, hours, race, age) FROM cols_rows$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true, 1, 1e-6, NULL, sex, hours, race, age) FROM cols_rows$$);
+-- dp_aggregate on encoded rows: a numeric coordinate's NaN is its NULL (skipped), a level
+-- coordinate's NaN an error (encode_features_missing never gives one)
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0, 'NaN', 1, 0, 0, 0, 0.5]::float8[], true, 1, 1e-6, (SELECT o FROM cols_opt))$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY['NaN', 0, 0, 0.5, 1, 0, 0, 0, 0.5]::float8[], true, 1, 1e-6, (SELECT o FROM cols_opt))$$);
