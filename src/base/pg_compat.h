@@ -152,6 +152,13 @@ typedef char compat_b64_byte;
 #define compat_query_nrtes(query) \
 	(list_length((query)->rtable) - (compat_query_group_rte(query) != 0 ? 1 : 0))
 
+/* a Var's nulling relations cleared (16 marks a Var an outer join may null) */
+#if PG_VERSION_NUM >= 160000
+#define compat_var_clear_nulling(var) ((var)->varnullingrels = NULL)
+#else
+#define compat_var_clear_nulling(var) ((void) 0)
+#endif
+
 /*
  * The permission check of a query's only relation entry dropped (it
  * becomes a function scan): 16 keeps it in the query's rteperminfos.

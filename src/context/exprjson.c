@@ -37,6 +37,7 @@
 #include "utils/syscache.h"
 
 #include "context/exprjson.h"
+#include "context/linkcols.h"
 
 static void
 expr_bad(const char *path, const char *msg)
@@ -97,7 +98,7 @@ expr_column(ExprParsed *x, const char *name, const char *path)
 		expr_bad(path, psprintf("column \"%s\" is not among the program's \"args\"", name));
 	if (x->ncols >= EXPR_MAX_COLS)
 		expr_bad(path, psprintf("an expression reads at most %d columns", EXPR_MAX_COLS));
-	tup = SearchSysCacheAttName(x->relid, name);
+	tup = linked_column_tuple(x->relid, name);
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),

@@ -44,6 +44,7 @@
 
 #include "context/trainquery.h"
 #include "context/exprjson.h"
+#include "context/linkcols.h"
 #include "model/encode.h"
 
 #include "access/htup_details.h"
@@ -126,7 +127,8 @@ column_use_hint(ColumnUse use)
 HeapTuple
 train_query_column(Oid relid, const char *relation, const char *name, const char *hint)
 {
-	HeapTuple	tup = SearchSysCacheAttName(relid, name);
+	/* or "table.column" of a table on a linked table's path (linkcols.h) */
+	HeapTuple	tup = linked_column_tuple(relid, name);
 
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
@@ -335,7 +337,8 @@ lookup_column(Oid relid, const char *relation, const char *name, ColumnUse use,
 	}
 	if (use == COLUMN_KEY)
 		check_key_cast(name, relation, *basetype);
-	quoted = pstrdup(quote_identifier(NameStr(att->attname)));
+	/* a path table's column: the name the linked table's FROM item gives it */
+	quoted = pstrdup(quote_identifier(att->attrelid == relid ? NameStr(att->attname) : name));
 	ReleaseSysCache(tup);
 	return quoted;
 }

@@ -22,6 +22,7 @@
 
 #include "base/options.h"
 #include "base/privileged.h"
+#include "context/linkcols.h"
 #include "context/trainquery.h"
 #include "protected/aggrun.h"
 #include "protected/protectable.h"
@@ -34,13 +35,17 @@ aggrun_has_levels(Oid relid, const char *name)
 {
 	RoleSwitch	rs;
 	bool		found;
+	Oid			table;
+	const char *column;
 
+	/* a path table's column: that table's declaration (linkcols.h) */
+	(void) linked_column(relid, name, &table, &column);
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (dp_spi_run("SELECT 1 FROM dpobj.feature_domains WHERE relid OPERATOR(pg_catalog.=) $1"
 				   " AND column_name::pg_catalog.text OPERATOR(pg_catalog.=) $2"
 				   " AND levels IS NOT NULL", 2, (Oid[]) {OIDOID, TEXTOID},
-				   (Datum[]) {ObjectIdGetDatum(relid), CStringGetTextDatum(name)}, NULL, true,
+				   (Datum[]) {ObjectIdGetDatum(table), CStringGetTextDatum(column)}, NULL, true,
 				   1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.aggregate: feature domain lookup failed");
 	role_switch_end(&rs);
@@ -109,8 +114,9 @@ Jsonb *
 aggrun_key_encoding(Oid relid, const char *key, Jsonb *what)
 {
 	int			n = JB_ROOT_IS_ARRAY(what) && !JB_ROOT_IS_SCALAR(what) ? JB_ROOT_COUNT(what) : 0;
-	AttrNumber	att = get_attnum(relid, key);
-	Oid			type = att == InvalidAttrNumber ? InvalidOid : getBaseType(get_atttype(relid, att));
+	Oid			table;
+	AttrNumber	att = linked_column_attnum(relid, key, &table);
+	Oid			type = att == InvalidAttrNumber ? InvalidOid : getBaseType(get_atttype(table, att));
 	StringInfoData b;
 
 	for (int i = 0; i < n; i++)

@@ -30,6 +30,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+#include "context/linkcols.h"
 #include "core/aggci.h"
 #include "core/aggquant.h"
 #include "protected/aggrun.h"
@@ -351,9 +352,10 @@ aggrows_ranges(Oid relid, const AggLayout *l, double *vlo, double *vhi)
 	for (int i = 0; i < l->enc->ncols; i++)
 	{
 		const EncColumn *c = &l->enc->cols[i];
-		AttrNumber	att = get_attnum(relid, c->column);
+		Oid			table;
+		AttrNumber	att = linked_column_attnum(relid, c->column, &table);
 		bool		boolean = c->nlevels == 0 && att > 0 &&
-			getBaseType(get_atttype(relid, att)) == BOOLOID;
+			getBaseType(get_atttype(table, att)) == BOOLOID;
 
 		vlo[i] = boolean ? 0 : c->lo;
 		vhi[i] = boolean ? 1 : c->hi;

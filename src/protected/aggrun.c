@@ -25,8 +25,11 @@
 #include "utils/fmgrprotos.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 
 #include "base/privileged.h"
+#include "context/linkcols.h"
+#include "context/protected.h"
 #include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "protected/aggrun.h"
@@ -48,10 +51,33 @@ aggrun_add_column(char **cols, int *n, const char *name)
 	cols[(*n)++] = pstrdup(name);
 }
 
+/* the first (by name) of table's columns with declared levels, or NULL */
+static char *
+aggrun_level_column(Oid table)
+{
+	RoleSwitch	rs;
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *col = NULL;
+
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (dp_spi_run("SELECT column_name::pg_catalog.text FROM dpobj.feature_domains"
+				   " WHERE relid OPERATOR(pg_catalog.=) $1 AND levels IS NOT NULL"
+				   " ORDER BY column_name LIMIT 1", 1, (Oid[]) {OIDOID},
+				   (Datum[]) {ObjectIdGetDatum(table)}, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj.aggregate: feature domain lookup failed");
+	role_switch_end(&rs);
+	if (SPI_processed == 1)
+		col = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	return col;
+}
+
 /*
  * The columns the run reads: group_by's, then the statistics' (what's
  * structure is checked by agg_layout_parse).  A count alone reads a column
- * with declared levels: a count(*) skips no row.
+ * with declared levels (a linked table's or one of its path tables'): a
+ * count(*) skips no row.
  */
 char **
 aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
@@ -90,21 +116,23 @@ aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)
 	}
 	if (*n == 0 && !aggrun_has_expr(what))
 	{
-		RoleSwitch	rs;
-		MemoryContext cxt = CurrentMemoryContext;
+		char	   *col = aggrun_level_column(relid);
+		Oid			path[DPOBJ_MAX_UNIT_HOPS];
+		int			np = col == NULL ? linked_path(relid, path, NULL) : 0;
 
-		SPI_connect();
-		role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-		if (dp_spi_run("SELECT column_name::pg_catalog.text FROM dpobj.feature_domains"
-					   " WHERE relid OPERATOR(pg_catalog.=) $1 AND levels IS NOT NULL"
-					   " ORDER BY column_name LIMIT 1", 1, (Oid[]) {OIDOID},
-					   (Datum[]) {ObjectIdGetDatum(relid)}, NULL, true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "dpobj.aggregate: feature domain lookup failed");
-		role_switch_end(&rs);
-		if (SPI_processed == 1)
-			cols[(*n)++] = MemoryContextStrdup(cxt,
-											   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-		SPI_finish();
+		/* a linked table: else one of its path tables' ("table.column", linkcols.h) */
+		for (int i = 0; i < np && col == NULL; i++)
+		{
+			char	   *own = aggrun_level_column(path[i]);
+			char	   *name = own ? psprintf("%s.%s", get_rel_name(path[i]), own) : NULL;
+			Oid			table;
+			const char *column;
+
+			if (name != NULL && linked_column(relid, name, &table, &column) && table == path[i])
+				col = name;
+		}
+		if (col != NULL)
+			cols[(*n)++] = col;
 		if (*n == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

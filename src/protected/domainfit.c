@@ -31,6 +31,7 @@
 #include "utils/typcache.h"
 
 #include "base/dpnumeric.h"
+#include "context/linkcols.h"
 #include "model/encode.h"
 #include "protected/domainfit.h"
 
@@ -149,7 +150,8 @@ domainfit_check_run(Oid relid, Jsonb *enc, const char *fname)
 
 	for (int j = 0; j < e->ncols; j++)
 	{
-		AttrNumber	att = get_attnum(relid, e->cols[j].column);
+		Oid			table;
+		AttrNumber	att = linked_column_attnum(relid, e->cols[j].column, &table);
 		Oid			typ;
 		Oid			base;
 		int32		atttypmod,
@@ -157,7 +159,7 @@ domainfit_check_run(Oid relid, Jsonb *enc, const char *fname)
 		Oid			coll;
 		const char *why;
 
-		get_atttypetypmodcoll(relid, att, &typ, &atttypmod, &coll);
+		get_atttypetypmodcoll(table, att, &typ, &atttypmod, &coll);
 		typmod = atttypmod;
 		base = getBaseTypeAndTypmod(typ, &typmod);
 		/* DomainHasConstraints()'s test (its signature differs by version) */

@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "protected/domains.h"
+#include "context/linkcols.h"
 #include "protected/domainfit.h"
 #include "model/encode.h"
 #include "protected/entryargs.h"
@@ -304,8 +305,13 @@ domains_append(StringInfo js, Oid relid, const char *column)
 	TupleDesc	desc;
 	Datum		lv;
 
-	values[0] = ObjectIdGetDatum(relid);
-	values[1] = DirectFunctionCall1(namein, CStringGetDatum(column));
+	Oid			table;
+	const char *own;
+
+	/* a path table's column: that table's declaration (linkcols.h) */
+	(void) linked_column(relid, column, &table, &own);
+	values[0] = ObjectIdGetDatum(table);
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(own));
 	if (dp_spi_run(read_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj: feature domain lookup failed");
 	if (SPI_processed == 0)
@@ -342,9 +348,10 @@ domains_append(StringInfo js, Oid relid, const char *column)
 static bool
 domains_is_boolean(Oid relid, const char *column)
 {
-	AttrNumber	attnum = get_attnum(relid, column);
+	Oid			table;
+	AttrNumber	attnum = linked_column_attnum(relid, column, &table);
 
-	return attnum > 0 && getBaseType(get_atttype(relid, attnum)) == BOOLOID;
+	return attnum > 0 && getBaseType(get_atttype(table, attnum)) == BOOLOID;
 }
 
 Jsonb *

@@ -36,11 +36,10 @@
 #include "utils/timestamp.h"
 
 #include "context/exprjson.h"
+#include "protected/numfeature.h"
 
 PG_FUNCTION_INFO_V1(dpobj_expr_value);
 PG_FUNCTION_INFO_V1(dpobj_expr_test);
-
-extern Datum dpobj_numeric_feature(PG_FUNCTION_ARGS);
 
 typedef struct ExprCache
 {
@@ -139,14 +138,10 @@ exprfn_arg(FunctionCallInfo fcinfo, Oid base, int argno)
 			return exprfn_num(DatumGetBool(d) ? 1 : 0);
 		case NUMERICOID:
 			{
-				LOCAL_FCINFO(nf, 1);
+				double		x;
 
-				/* numeric_feature: NULL at |x| >= 1e300 and NaN, never an error (numfeature.c) */
-				InitFunctionCallInfoData(*nf, NULL, 1, InvalidOid, NULL, NULL);
-				nf->args[0].value = d;
-				nf->args[0].isnull = false;
-				d = dpobj_numeric_feature(nf);
-				return nf->isnull ? v : exprfn_num(DatumGetFloat8(d));
+				/* NULL at |x| >= 1e300 and NaN, never an error (numfeature.c) */
+				return numeric_feature_value(d, &x) ? exprfn_num(x) : v;
 			}
 		case DATEOID:
 			if (DATE_NOT_FINITE(DatumGetDateADT(d)))

@@ -17,6 +17,7 @@
 
 #include "core/decdouble.h"
 #include "base/pg_compat.h"
+#include "protected/numfeature.h"
 
 #include "fmgr.h"
 #include "utils/fmgrprotos.h"
@@ -51,12 +52,10 @@ numeric_feature_slow(struct varlena *num)
 	return DirectFunctionCall1(numeric_float8, PointerGetDatum(num));
 }
 
-PG_FUNCTION_INFO_V1(dpobj_numeric_feature);
-
-Datum
-dpobj_numeric_feature(PG_FUNCTION_ARGS)
+bool
+numeric_feature_value(Datum d, double *out)
 {
-	struct varlena *num = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	struct varlena *num = PG_DETOAST_DATUM_PACKED(d);
 	const char *p = VARDATA_ANY(num);
 	Size		len = VARSIZE_ANY_EXHDR(num);
 	uint16		header = 0;
@@ -70,9 +69,9 @@ dpobj_numeric_feature(PG_FUNCTION_ARGS)
 		memcpy(&header, p, sizeof(header));
 	if (len < sizeof(uint16) ||
 		(len < sizeof(uint16) + sizeof(int16) && (header & NUMFMT_FLAG_MASK) < NUMFMT_SHORT))
-		PG_RETURN_DATUM(numeric_feature_slow(num));
+		return (*out = DatumGetFloat8(numeric_feature_slow(num)), true);
 	if ((header & NUMFMT_FLAG_MASK) == NUMFMT_SPECIAL)
-		PG_RETURN_NULL();
+		return false;
 	if ((header & NUMFMT_FLAG_MASK) == NUMFMT_SHORT)
 	{
 		negative = (header & NUMFMT_SHORT_SIGN) != 0;
@@ -89,10 +88,22 @@ dpobj_numeric_feature(PG_FUNCTION_ARGS)
 							  weight, negative, &v))
 	{
 		case DECDOUBLE_VALUE:
-			PG_RETURN_FLOAT8(v);
+			return (*out = v, true);
 		case DECDOUBLE_DROP:
-			PG_RETURN_NULL();
+			return false;
 		default:
-			PG_RETURN_DATUM(numeric_feature_slow(num));
+			return (*out = DatumGetFloat8(numeric_feature_slow(num)), true);
 	}
+}
+
+PG_FUNCTION_INFO_V1(dpobj_numeric_feature);
+
+Datum
+dpobj_numeric_feature(PG_FUNCTION_ARGS)
+{
+	double		v;
+
+	if (!numeric_feature_value(PG_GETARG_DATUM(0), &v))
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8(v);
 }

@@ -28,6 +28,7 @@
 #include "utils/tuplestore.h"
 
 #include "base/dpobj.h"
+#include "context/linkcols.h"
 #include "model/encode.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
@@ -245,6 +246,16 @@ queryrun_pivot(QueryPlan *p, Tuplestorestate *ts, TupleDesc desc, QueryEmit emit
 	ExecDropSingleTupleTableSlot(slot);
 }
 
+/* the type of the run's column name: its own, or a path table's (linkcols.h) */
+static Oid
+queryrun_column_type(Oid relid, const char *name)
+{
+	Oid			table;
+	AttrNumber	att = linked_column_attnum(relid, name, &table);
+
+	return get_atttype(table, att);
+}
+
 /*
  * aggregate()'s checks, in its order, on public grounds, then the group
  * outputs' types (the table's, its levels readable as them): the run's
@@ -274,7 +285,7 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 	if (c->key == NULL)
 		aggrun_key_no_max(p->options);
 	for (int g = 0; g < p->ngroups; g++)
-		if (get_atttype(p->relid, get_attnum(p->relid, p->group[g])) != types[g])
+		if (queryrun_column_type(p->relid, p->group[g]) != types[g])
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("dpobj: group column \"%s\" is not of its type in the table", p->group[g]),

@@ -161,8 +161,13 @@ selecthint_private_relid(Query *query, bool hint)
 		return InvalidOid;
 	if (hint)
 		hint_error(found.relid);
+	/* a join: FROM the protected table first, along its unit path (sqljoin.h) */
 	if (found.in_top && (compat_query_nrtes(query) > 1 || list_length(query->jointree->fromlist) != 1))
-		sqlexpr_refuse("joins (one protected table per query, for now)");
+	{
+		if (!found.top_first)
+			sqlexpr_refuse("joins whose first table is not the protected table (FROM it JOIN the tables of its foreign-key path)");
+		return found.relid;
+	}
 	if (!found.top_first || found.n > 1)
 		sqlexpr_refuse("a protected table in a subquery, a WITH query, a set operation "
 					   "or a statement other than SELECT");

@@ -38,6 +38,7 @@
 
 #include "base/pg_compat.h"
 #include "protected/sqlcompile.h"
+#include "protected/sqljoin.h"
 
 /* min and max: these quantiles (aggregate() takes q strictly between 0 and 1) */
 #define SQLCOMPILE_QMIN 0.000001
@@ -54,7 +55,7 @@ typedef struct SqlState
 
 /* the query's shape: one table, no construct outside the subset */
 static void
-sqlcompile_shape(Query *q)
+sqlcompile_shape(Query *q, bool joined)
 {
 	RangeTblEntry *rte = rt_fetch(1, q->rtable);
 	Node	   *from = list_length(q->jointree->fromlist) == 1 ?
@@ -80,7 +81,7 @@ sqlcompile_shape(Query *q)
 		sqlexpr_refuse("FOR UPDATE and FOR SHARE");
 	if (q->groupingSets != NIL)
 		sqlexpr_refuse("GROUPING SETS, ROLLUP and CUBE");
-	if (compat_query_nrtes(q) != 1 || from == NULL || !IsA(from, RangeTblRef) ||
+	if ((!joined && compat_query_nrtes(q) != 1) || from == NULL || !IsA(from, RangeTblRef) ||
 		((RangeTblRef *) from)->rtindex != 1)
 		sqlexpr_refuse("joins (one protected table per query, for now)");
 	if (rte->tablesample != NULL)
@@ -228,7 +229,9 @@ sqlcompile_q(Aggref *a)
 static bool
 sqlcompile_notnull(Oid relid, AttrNumber attno)
 {
-	HeapTuple	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attno));
+	AttrNumber	att;
+	Oid			table = sqljoin_attr(relid, attno, &att);
+	HeapTuple	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(att));
 	bool		nn;
 
 	if (!HeapTupleIsValid(tup))
@@ -465,7 +468,7 @@ sqlcompile_query(Query *query, Oid relid)
 
 	s.c->relid = relid;
 	s.c->grouprte = compat_query_group_rte(query);
-	sqlcompile_shape(query);
+	sqlcompile_shape(query, sqljoin_flatten(query, relid));
 	/* the post-processing: outputs, HAVING, ORDER BY's operators */
 	sqlcompile_post_walker((Node *) query->targetList, NULL);
 	sqlcompile_post_walker(query->havingQual, NULL);

@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include "base/pg_compat.h"
+#include "protected/sqlrefuse.h"
 #include "nodes/parsenodes.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
@@ -51,12 +52,6 @@ typedef struct SqlCompiled
  */
 extern SqlCompiled *sqlcompile_query(Query *query, Oid relid);
 
-/* the refusal of a construct a private query may not use (0A000; sqlexpr.c) */
-extern pg_noreturn void sqlexpr_refuse(const char *construct);
-
-/* true if a function OID is PostgreSQL's own (below FirstNormalObjectId) */
-extern bool sqlexpr_builtin(Oid oid);
-
 /*
  * The JSON expression of an expression over relid's row (sqlexpr.c):
  * values and conditions in the format docs/REFERENCE.md ("query") states,
@@ -64,9 +59,6 @@ extern bool sqlexpr_builtin(Oid oid);
  */
 extern void sqlexpr_value(StringInfo b, Node *node, Oid relid);
 extern void sqlexpr_condition(StringInfo b, Node *node, Oid relid);
-
-/* a built-in operator's name (pg_catalog, OID < FirstNormalObjectId), or NULL */
-extern char *sqlexpr_builtin_op(Oid op);
 
 /* column attno of relid's row as a Var's name (no system column) */
 extern char *sqlexpr_column(Oid relid, AttrNumber attno);

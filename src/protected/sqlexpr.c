@@ -32,30 +32,15 @@
 #include "utils/syscache.h"
 
 #include "protected/sqlcompile.h"
-
-void
-sqlexpr_refuse(const char *construct)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("dpobj: a private query does not allow %s", construct),
-			 errhint("A private query on a protected table is one aggregate SELECT: count, sum, avg, "
-					 "variance, stddev, min, max, percentile_cont/disc; WHERE conditions; GROUP BY "
-					 "columns; HAVING, ORDER BY, LIMIT (docs/REFERENCE.md, \"query\").")));
-}
-
-bool
-sqlexpr_builtin(Oid oid)
-{
-	return OidIsValid(oid) && oid < FirstNormalObjectId;
-}
+#include "protected/sqljoin.h"
 
 char *
 sqlexpr_column(Oid relid, AttrNumber attno)
 {
 	if (attno <= 0)
 		sqlexpr_refuse("system columns and whole-row references");
-	return get_attname(relid, attno, false);
+	/* a joined path table's column: "table.column" (sqljoin.h) */
+	return sqljoin_column(relid, attno);
 }
 
 Var *
@@ -111,25 +96,6 @@ sqlexpr_func_name(Oid fn)
 	if (!sqlexpr_builtin(fn) || get_func_namespace(fn) != PG_CATALOG_NAMESPACE)
 		sqlexpr_refuse("functions that are not PostgreSQL's own");
 	return get_func_name(fn);
-}
-
-char *
-sqlexpr_builtin_op(Oid op)
-{
-	HeapTuple	tup;
-	Form_pg_operator f;
-	char	   *name = NULL;
-
-	if (!sqlexpr_builtin(op))
-		return NULL;
-	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(op));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for operator %u", op);
-	f = (Form_pg_operator) GETSTRUCT(tup);
-	if (f->oprnamespace == PG_CATALOG_NAMESPACE)
-		name = pstrdup(NameStr(f->oprname));
-	ReleaseSysCache(tup);
-	return name;
 }
 
 /* a built-in operator's name, or refused */

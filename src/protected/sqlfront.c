@@ -177,5 +177,7 @@ sqlfront_rewrite(Query *query, Oid relid)
 	query->groupDistinct = false;
 	query->hasAggs = false;
 	compat_query_drop_group_rte(query);
+	/* a join's other tables leave the query with their permission checks (sqljoin.h) */
+	query->rtable = list_truncate(query->rtable, 1);
 	sqlfront_function_rte(query, c);
 }

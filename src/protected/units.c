@@ -26,6 +26,7 @@
 #include "context/trainquery.h"
 
 #include "access/htup_details.h"
+#include "access/relation.h"
 #include "access/xact.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_authid.h"
@@ -35,6 +36,7 @@
 #include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 #include "utils/syscache.h"
 
 void
@@ -189,6 +191,57 @@ unit_row_read(Oid relid, UnitRow *r)
 }
 
 /*
+ * The columns of the path's tables, each ", tI.col AS \"table.col\"": the
+ * names linkcols.h resolves, in its order (the first table of a name wins;
+ * the linked table's own column of that name is its own).  The planner
+ * drops those the run does not read from the subquery's output.
+ */
+static char *
+units_path_columns(const UnitLinkPath *p)
+{
+	StringInfoData b;
+	List	   *seen = NIL;
+
+	initStringInfo(&b);
+	for (int i = 1; i <= p->nhops; i++)
+	{
+		Relation	r = relation_open(p->tables[i], NoLock);
+		TupleDesc	desc = RelationGetDescr(r);
+
+		for (int j = 0; j < desc->natts; j++)
+		{
+			Form_pg_attribute att = TupleDescAttr(desc, j);
+			char	   *alias;
+			HeapTuple	own;
+			ListCell   *lc;
+			bool		dup = false;
+
+			if (att->attisdropped)
+				continue;
+			alias = psprintf("%s.%s", RelationGetRelationName(r), NameStr(att->attname));
+			/* a name is at most NAMEDATALEN - 1 bytes: longer ones are not offered */
+			if (strlen(alias) >= NAMEDATALEN)
+				continue;
+			own = SearchSysCacheAttName(p->tables[0], alias);
+			if (HeapTupleIsValid(own))
+			{
+				dup = ((Form_pg_attribute) GETSTRUCT(own))->attnum > 0;
+				ReleaseSysCache(own);
+			}
+			foreach(lc, seen)
+				dup = dup || strcmp((char *) lfirst(lc), alias) == 0;
+			if (dup)
+				continue;
+			seen = lappend(seen, alias);
+			appendStringInfo(&b, ", %s.%s AS %s", unit_links_alias(i),
+							 quote_identifier(NameStr(att->attname)), quote_identifier(alias));
+		}
+		relation_close(r, NoLock);
+	}
+	return b.data;
+}
+
+/*
  * A linked table's unit: its unit table's, still protected with the
  * column link_unit() copied, in the same budget domain, the column
  * unchanged; the FROM item joining the path, in the caller's context.
@@ -220,9 +273,9 @@ units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit 
 	 * volatile function on the unit only) would otherwise run at the unit
 	 * table's scan, once per unit instead of once per row
 	 */
-	source = psprintf("(SELECT %s.*, %s.%s AS \"dpobj unit\" FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
-					  unit_links_alias(0), unit_links_alias(p->nhops), quote_identifier(u.name),
-					  relation, unit_links_alias(0), p->joins.data);
+	source = psprintf("(SELECT %s.*%s, %s.%s AS \"dpobj unit\" FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
+					  unit_links_alias(0), units_path_columns(p), unit_links_alias(p->nhops),
+					  quote_identifier(u.name), relation, unit_links_alias(0), p->joins.data);
 	unit->source = SPI_palloc(strlen(source) + 1);
 	strcpy(unit->source, source);
 	unit->hops = p->nhops;

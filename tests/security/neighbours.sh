@@ -260,8 +260,8 @@ setup_db() {
         # "Units through foreign keys"); the customers' table is in the budget domain d_<name>
         link=""
         if [[ $bdomain == link ]]; then
-            link="CREATE TABLE c_$name (id int PRIMARY KEY);
-                  INSERT INTO c_$name SELECT DISTINCT u FROM t_$name WHERE u IS NOT NULL;
+            link="CREATE TABLE c_$name (id int PRIMARY KEY, seg int);
+                  INSERT INTO c_$name SELECT DISTINCT u, u % 3 FROM t_$name WHERE u IS NOT NULL;
                   CREATE TABLE o_$name (id int PRIMARY KEY, customer_id int REFERENCES c_$name);
                   INSERT INTO o_$name SELECT DISTINCT 1000 + 2 * u + id % 2, u FROM t_$name WHERE u IS NOT NULL;
                   ALTER TABLE t_$name ADD COLUMN order_id int REFERENCES o_$name;
@@ -917,6 +917,18 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
        percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a), count(a), count(c), var_pop(b)
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
+# a linked table (10th field "link"): its path tables' columns, aggregate() grouped by the
+# customers' seg ("c_<name>.seg", levels 0, 1, 2) and the private SQL join along the
+# foreign keys grouped by it (src/protected/sqljoin.c), the scenario's filter as its WHERE
+agg_script "SELECT 'joinagg', group_values, statistic, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', '[{\"stat\":\"count\"},{\"stat\":\"sum\",\"column\":\"a\"}]', :eps, :delta,
+                       ARRAY[:'cust' || '.seg'], :'opts'::jsonb);" >"$WORK/joinagg.sql"
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
+  FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
+ WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16},{"stat":"count","column":"a"},{"stat":"count","column":"c"},{"stat":"variance","column":"b","sample":true}]'
@@ -926,6 +938,7 @@ for i in 0 1; do
         IFS='|' read -r scen _ <<<"$sline"
         scen=$(trim "$scen")
         sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5")"
+        [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && sql+="$(domain_sql "c_$scen" "seg=0,1,2")"
     done
     t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
 done
@@ -953,6 +966,12 @@ for sline in "${SCENS[@]}"; do
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinagg.$i" "$WORK/joinagg.sql" \
+                role="$ROLE" rel="t_$scen" cust="c_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinq.$i" "$WORK/joinq.sql" \
+                role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
+        }
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -971,7 +990,14 @@ for sline in "${SCENS[@]}"; do
     # variance; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
     # sum and a mean per cell; the private query: a row per (grp, y) cell
-    for m in aggregate:240 describe:39 aggexpr:45 query:15; do
+    # a linked table's join: 4 cells of seg (0, 1, 2, other) by 2 statistics, 4 query rows
+    joins=""
+    [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
+        compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
+        compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
+        joins="joinagg:8 joinq:4"
+    }
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0

@@ -1,0 +1,371 @@
+/*-------------------------------------------------------------------------
+ *
+ * sqljoin.c
+ *	  A private query's joins along a linked table's unit path (sqljoin.h).
+ *
+ *	  Accepted: FROM the linked table (range table entry 1) and tables of
+ *	  its path recorded by dpobj.link_unit(), each once, the tables joined
+ *	  forming the path's first hops, each hop by equality (a built-in "=")
+ *	  of every column of its foreign key to the referenced column: in
+ *	  INNER JOIN ... ON, in WHERE, or in LEFT JOIN ... ON from the child to
+ *	  its parent when the foreign key's columns are NOT NULL (the key is
+ *	  validated, so every row has exactly its one parent row: the same
+ *	  rows).  A row whose path ends in NULL has no unit: left out, as in
+ *	  every run on the linked table.  Refused,
+ *	  0A000 naming it: another join condition in ON, a table twice or off
+ *	  the path, a missing hop equality (a cross join), RIGHT and FULL
+ *	  joins, USING and NATURAL, FROM items other than tables.  On public
+ *	  grounds only: the query's text, the catalog, dpobj.unit_links.
+ *
+ *	  A path table's column becomes a column of the linked table's row,
+ *	  named "table.column", which aggregate() reads through the path's
+ *	  join (context/linkcols.h): the run is one run on the linked table,
+ *	  charged to its budget domain once, each row still counted once per
+ *	  its unit with the same k.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
+#include "catalog/pg_constraint.h"
+#include "catalog/pg_inherits.h"
+#include "commands/tablecmds.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parsetree.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "base/pg_compat.h"
+#include "context/linkcols.h"
+#include "context/protected.h"
+#include "protected/sqlrefuse.h"
+#include "protected/sqljoin.h"
+
+/* entry 1's attribute number of a path table's column: hop * STEP + attnum */
+#define SQLJOIN_ATTNO_STEP 2048	/* above MaxHeapAttributeNumber */
+
+/* the compiled query's path (its tables for sqljoin_attr), reset by each flatten */
+static Oid	join_tables[DPOBJ_MAX_UNIT_HOPS + 1];
+static int	join_ntables = 0;
+
+typedef struct SqlJoin
+{
+	Query	   *q;
+	int			ntables;		/* relid and its path's tables */
+	char	   *via[DPOBJ_MAX_UNIT_HOPS];
+	int		   *hop;			/* per range table index: its table's hop, or -1 */
+	bool		present[DPOBJ_MAX_UNIT_HOPS + 1];
+	int			nkeys[DPOBJ_MAX_UNIT_HOPS];
+	AttrNumber	key[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];	/* hop i's foreign key ... */
+	AttrNumber	ref[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];	/* ... and the columns it references */
+	bool		seen[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];
+} SqlJoin;
+
+/* the int2 array column of a pg_constraint row */
+static int
+sqljoin_keys(HeapTuple tup, AttrNumber column, AttrNumber *out)
+{
+	bool		isnull;
+	Datum		d = SysCacheGetAttr(CONSTROID, tup, column, &isnull);
+	Datum	   *elems;
+	int			n;
+
+	if (isnull)
+		return 0;
+	deconstruct_array(DatumGetArrayTypeP(d), INT2OID, sizeof(int16), true, TYPALIGN_SHORT,
+					  &elems, NULL, &n);
+	n = Min(n, INDEX_MAX_KEYS);
+	for (int i = 0; i < n; i++)
+		out[i] = DatumGetInt16(elems[i]);
+	return n;
+}
+
+/* each hop's foreign key columns, from the constraint link_unit() recorded */
+static void
+sqljoin_hops(SqlJoin *j)
+{
+	for (int i = 0; i + 1 < j->ntables; i++)
+	{
+		Oid			con = j->via[i] ? get_relation_constraint_oid(join_tables[i], j->via[i], true) :
+			InvalidOid;
+		HeapTuple	tup = SearchSysCache1(CONSTROID, ObjectIdGetDatum(con));
+		int			nref;
+
+		/* gone: the run refuses it, uncharged; no equality can match it here */
+		j->nkeys[i] = 0;
+		if (!HeapTupleIsValid(tup))
+			continue;
+		j->nkeys[i] = sqljoin_keys(tup, Anum_pg_constraint_conkey, j->key[i]);
+		nref = sqljoin_keys(tup, Anum_pg_constraint_confkey, j->ref[i]);
+		if (nref != j->nkeys[i])
+			j->nkeys[i] = 0;
+		ReleaseSysCache(tup);
+	}
+}
+
+/* a plain Var of the query's level under relabellings, or NULL */
+static Var *
+sqljoin_var(Node *node)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node && IsA(node, Var) && ((Var *) node)->varlevelsup == 0 ? (Var *) node : NULL;
+}
+
+/*
+ * cond is a hop's equality "parent.ref = child.key" (either way round,
+ * parent's hop only if parent >= 1): marked seen, true
+ */
+static bool
+sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
+{
+	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
+	char	   *name = o && list_length(o->args) == 2 ? sqlexpr_builtin_op(o->opno) : NULL;
+	Var		   *a = name ? sqljoin_var(linitial(o->args)) : NULL;
+	Var		   *b = name ? sqljoin_var(lsecond(o->args)) : NULL;
+	int			ha,
+				hb;
+
+	if (a == NULL || b == NULL || strcmp(name, "=") != 0 ||
+		a->varno > list_length(j->q->rtable) || b->varno > list_length(j->q->rtable))
+		return false;
+	ha = j->hop[a->varno];
+	hb = j->hop[b->varno];
+	if (ha < 0 || hb < 0)
+		return false;
+	if (ha > hb)
+	{
+		Var		   *t = a;
+
+		a = b;
+		b = t;
+		ha = hb;
+		hb = j->hop[b->varno];
+	}
+	/* a the child (hop ha), b its parent */
+	if (hb != ha + 1 || (parent >= 1 && hb != parent))
+		return false;
+	for (int k = 0; k < j->nkeys[ha]; k++)
+		if (j->key[ha][k] == a->varattno && j->ref[ha][k] == b->varattno)
+		{
+			j->seen[ha][k] = true;
+			return true;
+		}
+	return false;
+}
+
+/* the condition's text for a refusal */
+static char *
+sqljoin_describe(Node *cond)
+{
+	return IsA(cond, OpExpr) && sqlexpr_builtin_op(((OpExpr *) cond)->opno) ?
+		psprintf("a condition with %s", sqlexpr_builtin_op(((OpExpr *) cond)->opno)) :
+		"a condition";
+}
+
+/* ON of a join: its hops' equalities only */
+static void
+sqljoin_on(SqlJoin *j, Node *quals, int parent)
+{
+	ListCell   *lc;
+
+	foreach(lc, make_ands_implicit((Expr *) quals))
+		if (!sqljoin_hop_equality(j, lfirst(lc), parent))
+			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit (%s in ON; filters go in WHERE)",
+									sqljoin_describe(lfirst(lc))));
+}
+
+/*
+ * LEFT JOIN from the child of hop h to its parent: the same rows as JOIN
+ * only if no key column of the hop is NULL (a row without its parent has
+ * no unit: every run leaves it out)
+ */
+static void
+sqljoin_left_notnull(SqlJoin *j, int h)
+{
+	for (int k = 0; k < j->nkeys[h]; k++)
+	{
+		HeapTuple	tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(join_tables[h]),
+										  Int16GetDatum(j->key[h][k]));
+		bool		notnull = HeapTupleIsValid(tup) &&
+			((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+
+		if (HeapTupleIsValid(tup))
+			ReleaseSysCache(tup);
+		if (!notnull)
+			sqlexpr_refuse(psprintf("LEFT JOIN along foreign key %s, whose column %s may be NULL (a row without a parent has no privacy unit and is left out: use JOIN)",
+									j->via[h], get_attname(join_tables[h], j->key[h][k], false)));
+	}
+}
+
+/* a FROM item: tables of the path, inner joins and left joins from a child to its parent */
+static void
+sqljoin_from(SqlJoin *j, Node *n)
+{
+	if (IsA(n, RangeTblRef))
+	{
+		int			rt = ((RangeTblRef *) n)->rtindex;
+		RangeTblEntry *rte = rt_fetch(rt, j->q->rtable);
+		int			h = -1;
+
+		if (rte->rtekind != RTE_RELATION)
+			sqlexpr_refuse("joins of FROM items other than tables");
+		for (int i = 0; i < j->ntables; i++)
+			if (join_tables[i] == rte->relid)
+				h = i;
+		if (h < 0 || (h == 0 && rt != 1))
+			sqlexpr_refuse(psprintf("a join of table %s, which is not on the foreign-key path from the protected table to its privacy unit (dpobj.link_unit)",
+									get_rel_name(rte->relid)));
+		if (j->present[h])
+			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(rte->relid)));
+		if (rte->tablesample != NULL)
+			sqlexpr_refuse("TABLESAMPLE");
+		if (h > 0 && !rte->inh && has_subclass(rte->relid))
+			sqlexpr_refuse("FROM ONLY a table with partitions or children");
+		j->present[h] = true;
+		j->hop[rt] = h;
+		return;
+	}
+	if (IsA(n, JoinExpr))
+	{
+		JoinExpr   *je = (JoinExpr *) n;
+
+		if (je->usingClause != NIL || je->isNatural)
+			sqlexpr_refuse("JOIN ... USING and NATURAL JOIN (join ON the foreign key's columns)");
+		if (je->jointype != JOIN_INNER && je->jointype != JOIN_LEFT)
+			sqlexpr_refuse("RIGHT and FULL joins");
+		sqljoin_from(j, je->larg);
+		sqljoin_from(j, je->rarg);
+		if (je->jointype == JOIN_LEFT)
+		{
+			/* from a child to its parent only: the parent a table on the right */
+			if (!IsA(je->rarg, RangeTblRef) || je->quals == NULL ||
+				j->hop[((RangeTblRef *) je->rarg)->rtindex] < 1)
+				sqlexpr_refuse("LEFT JOIN of anything but a parent table on the path");
+			sqljoin_on(j, je->quals, j->hop[((RangeTblRef *) je->rarg)->rtindex]);
+			sqljoin_left_notnull(j, j->hop[((RangeTblRef *) je->rarg)->rtindex] - 1);
+		}
+		else
+			sqljoin_on(j, je->quals, -1);
+		return;
+	}
+	sqlexpr_refuse("joins of FROM items other than tables");
+}
+
+/* Vars of path tables to entry 1's (in place: each Var node once renumbered stays so) */
+static bool
+sqljoin_renumber(Node *node, SqlJoin *j)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *v = (Var *) node;
+
+		if (v->varlevelsup == 0 && v->varno <= list_length(j->q->rtable) && j->hop[v->varno] >= 1)
+		{
+			if (v->varattno <= 0)
+				sqlexpr_refuse("system columns and whole-row references");
+			v->varattno = (AttrNumber) (j->hop[v->varno] * SQLJOIN_ATTNO_STEP + v->varattno);
+			v->varno = 1;
+			v->varnosyn = 1;
+			v->varattnosyn = v->varattno;
+			compat_var_clear_nulling(v);
+		}
+		return false;
+	}
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, sqljoin_renumber, j, 0);
+	return expression_tree_walker(node, sqljoin_renumber, j);
+}
+
+bool
+sqljoin_flatten(Query *q, Oid relid)
+{
+	SqlJoin	j;
+	Oid			path[DPOBJ_MAX_UNIT_HOPS];
+	List	   *where = NIL;
+	ListCell   *lc;
+	int			last = 0;
+	Node	   *from = list_length(q->jointree->fromlist) == 1 ? linitial(q->jointree->fromlist) : NULL;
+
+	join_ntables = 0;
+	if (compat_query_nrtes(q) == 1 && from != NULL && IsA(from, RangeTblRef))
+		return false;
+	memset(&j, 0, sizeof(j));
+	j.q = q;
+	j.ntables = 1 + linked_path(relid, path, j.via);
+	if (j.ntables == 1)
+		sqlexpr_refuse("joins (only a table linked to its privacy unit by dpobj.link_unit() joins, along its path)");
+	join_tables[0] = relid;
+	memcpy(&join_tables[1], path, sizeof(Oid) * (j.ntables - 1));
+	join_ntables = j.ntables;
+	sqljoin_hops(&j);
+	j.hop = palloc(sizeof(int) * (list_length(q->rtable) + 1));
+	for (int i = 0; i <= list_length(q->rtable); i++)
+		j.hop[i] = -1;
+	foreach(lc, q->jointree->fromlist)
+		sqljoin_from(&j, lfirst(lc));
+	/* WHERE: the hops' equalities out, the rest filters */
+	foreach(lc, make_ands_implicit((Expr *) q->jointree->quals))
+		if (!sqljoin_hop_equality(&j, lfirst(lc), -1))
+			where = lappend(where, lfirst(lc));
+	/* the tables joined: the path's first hops, each hop's every key column equal */
+	while (last + 1 < j.ntables && j.present[last + 1])
+		last++;
+	for (int h = last + 1; h < j.ntables; h++)
+		if (j.present[h])
+			sqlexpr_refuse(psprintf("a join of table %s without the tables between it and the protected table on the path",
+									get_rel_name(join_tables[h])));
+	for (int h = 0; h < last; h++)
+		for (int k = 0; k < Max(j.nkeys[h], 1); k++)
+			if (j.nkeys[h] == 0 || !j.seen[h][k])
+				sqlexpr_refuse(psprintf("a join of table %s without equality on every column of foreign key %s (a cross join)",
+										get_rel_name(join_tables[h + 1]),
+										j.via[h] ? j.via[h] : "?"));
+	q->jointree->quals = (Node *) make_ands_explicit(where);
+	if (where == NIL)
+		q->jointree->quals = NULL;
+	q->jointree->fromlist = list_make1(makeNode(RangeTblRef));
+	((RangeTblRef *) linitial(q->jointree->fromlist))->rtindex = 1;
+	(void) query_tree_walker(q, sqljoin_renumber, &j, 0);
+	return true;
+}
+
+Oid
+sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att)
+{
+	int			h = attno / SQLJOIN_ATTNO_STEP;
+
+	*att = attno;
+	if (h == 0 || h >= join_ntables)
+		return relid;
+	*att = attno % SQLJOIN_ATTNO_STEP;
+	return join_tables[h];
+}
+
+char *
+sqljoin_column(Oid relid, AttrNumber attno)
+{
+	AttrNumber	att;
+	Oid			table = sqljoin_attr(relid, attno, &att);
+	char	   *name;
+	Oid			found;
+	const char *column;
+
+	if (att <= 0)
+		sqlexpr_refuse("system columns and whole-row references");
+	if (table == relid)
+		return get_attname(relid, att, false);
+	name = psprintf("%s.%s", get_rel_name(table), get_attname(table, att, false));
+	/* the name must reach this column (linkcols.h): not shadowed, not too long */
+	if (!linked_column(relid, name, &found, &column) || found != table)
+		sqlexpr_refuse(psprintf("column %s of a joined table, whose name \"%s\" the protected table's own column or an earlier table on the path takes",
+								get_attname(table, att, false), name));
+	return name;
+}

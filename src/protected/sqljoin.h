@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ *
+ * sqljoin.h
+ *	  A private query's joins (sqljoin.c): FROM a table linked to its
+ *	  privacy unit by dpobj.link_unit(), joined to the tables of its path
+ *	  by equality on each hop's foreign key columns, compiles as a query on
+ *	  the linked table alone whose path tables' columns are named
+ *	  "table.column" (context/linkcols.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_SQLJOIN_H
+#define DPOBJ_SQLJOIN_H
+
+#include "postgres.h"
+
+#include "nodes/parsenodes.h"
+
+/*
+ * query's FROM, range table entry 1 relid: false if relid alone (nothing
+ * changed); else the joins checked (0A000 naming what is refused), their
+ * foreign-key equalities dropped from WHERE, FROM relid alone, and every
+ * Var of a path table a Var of entry 1 with an attribute number
+ * sqljoin_attr() maps back; true.
+ */
+extern bool sqljoin_flatten(Query *query, Oid relid);
+
+/* attno of entry 1 as a table and its attribute (relid and attno unless a path table's) */
+extern Oid	sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att);
+
+/* the name of entry 1's attno: relid's column, or "table.column" of a path table */
+extern char *sqljoin_column(Oid relid, AttrNumber attno);
+
+#endif							/* DPOBJ_SQLJOIN_H */
