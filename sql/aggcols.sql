@@ -46,3 +46,9 @@ SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate_cols(true,
 -- coordinate's NaN an error (encode_features_missing never gives one)
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[1, 0, 0, 'NaN', 1, 0, 0, 0, 0.5]::float8[], true, 1, 1e-6, (SELECT o FROM cols_opt))$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY['NaN', 0, 0, 0.5, 1, 0, 0, 0, 0.5]::float8[], true, 1, 1e-6, (SELECT o FROM cols_opt))$$);
+-- options that change between rows: the second row's layout reads 2 coordinates, rows have 1
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.dp_aggregate(ARRAY[0.5]::float8[], true, 1, 1e-6,
+    jsonb_build_object('layout', CASE WHEN i = 1
+        THEN '{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count"}, {"stat": "sum", "column": "v"}]}'::jsonb
+        ELSE '{"encoding": [{"column": "v", "lo": 0, "hi": 1}, {"column": "w", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count"}, {"stat": "sum", "column": "w"}]}'::jsonb END))
+  FROM generate_series(1, 2) i$$);

@@ -172,13 +172,13 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 bool
 agg_row_no_nan(DPRowInput *row, const AggLayout *l, const double *x, const char *aggname)
 {
-	for (int i = 0, j = 0; i < l->enc->ncols; i++)
+	for (int i = 0, j = 0; i < l->enc->ncols && j < row->d; i++)
 	{
 		/* a numeric coordinate's NaN is its NULL (agg_present); a level's is refused */
 		int			e = j + (l->enc->cols[i].nlevels > 0 ? l->enc->cols[i].nlevels + 1 : 1);
 		bool		level = l->enc->cols[i].nlevels > 0;
 
-		for (; j < e; j++)
+		for (; j < e && j < row->d; j++)
 			if (level && isnan(x[j]))
 			{
 				if (dp_row_drops_bad(row))
@@ -224,6 +224,13 @@ agg_row_state(ArrayType **state, const DPRowInput *row, const AggLayout *l, int 
 	s = countstate_values(*state, STAT_NRUN(l->width) + l->ncells * l->width);
 	dp_run_check_same(AGG_AGGNAME, row->epsilon, row->delta, true, d,
 					  s[STAT_EPS], s[STAT_DELTA], (int) s[STAT_D]);
+	/* options that change between rows: their layout must still read d coordinates */
+	if (l->enc->d != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d",
+						AGG_AGGNAME, l->enc->d, d),
+				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 	return s;
 }
 
