@@ -150,6 +150,19 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count"}]}', '{"values": [1], "noise": [[0, 1]]}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count"}]}', '{"values": [1.5], "noise": [[2, 1]]}')$$);
 SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count"}]}', '{"values": [-3], "noise": [[2, 1]]}');
+-- forged layouts: "sample" only true or false on a variance, a count's column declared
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "variance", "column": "v", "sample": 1}]}', '{"values": [1, 1, 1], "noise": [[65536, 65536], [65536, 65536], [2097152, 1048576]]}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "sum", "column": "v", "sample": false}]}', '{"values": [1], "noise": [[65536, 65536]]}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_rows('{"encoding": [{"column": "v", "lo": 0, "hi": 1}], "group_by": [], "what": [{"stat": "count", "column": "w"}]}', '{"values": [1], "noise": [[2097152, 1048576]]}')$$);
+-- a sample variance: none at a noisy count of 1 (its interval's top twice the population
+-- one's), the population one times C / (C - 1) above (values: lattice Q, S, C)
+SELECT l.sample, r.column_name, r.estimate, r.ci_low, r.ci_high
+  FROM (VALUES (false), (true)) l(sample), LATERAL (VALUES (1), (2)) c(n),
+       dpobj.aggregate_rows(jsonb_build_object('encoding', '[{"column": "v", "lo": 0, "hi": 1}]'::jsonb, 'group_by', '[]'::jsonb,
+                            'what', jsonb_build_array(jsonb_build_object('stat', 'variance', 'column', 'v', 'sample', l.sample))),
+                            jsonb_build_object('values', jsonb_build_array(8192 * c.n, 16384, c.n),
+                                               'noise', '[[65536, 65536], [65536, 65536], [2097152, 1048576]]'::jsonb)) r
+ ORDER BY c.n, l.sample;
 DROP TABLE edges_runs, clean, want;
 DROP SCHEMA regress_ac CASCADE;
 DROP ROLE regress_ac_alice;

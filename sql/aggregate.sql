@@ -82,7 +82,8 @@ SELECT granted_epsilon FROM dpobj.grant_budget('regress_agg.people', 'regress_ag
 GRANT USAGE ON SCHEMA regress_agg TO regress_agg_alice;
 SET ROLE regress_agg_alice;
 -- at epsilon 2000 (400 per statistic) the counts' noise (scale 1/200) is almost surely 0:
--- every cell of the declared levels and "other" (null), empty ones too
+-- every cell of the declared levels and "other" (null), empty ones too; the count holds
+-- every row, the histogram of hours its non-NULL values
 SELECT group_values, statistic, column_name, estimate, ci_low, ci_high
   FROM dpobj.aggregate('regress_agg.people',
     '[{"stat": "count"}, {"stat": "histogram", "column": "race"}, {"stat": "histogram", "column": "hours", "bins": 4}]',
@@ -131,7 +132,9 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count"}]', 1, 1e-6, ARRAY['hours', 'sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '{"stat": "count"}', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "median", "column": "hours"}]', 1, 1e-6)$$);
-SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count", "column": "hours"}]', 1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "count", "bins": 3}]', 1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "mean", "column": "hours", "sample": true}]', 1, 1e-6)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "variance", "column": "hours", "sample": "yes"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "mean", "column": "race"}]', 1, 1e-6)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "histogram", "column": "sex"}]', 1, 1e-6, ARRAY['sex'])$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_agg.people', '[{"stat": "histogram", "column": "race", "bins": 3}]', 1, 1e-6)$$);
@@ -168,6 +171,35 @@ SELECT statistic, ci_high - estimate AS h, abs(estimate - 100) <= 60 AS near
   FROM dpobj.aggregate('regress_agg.visits', '[{"stat": "count"}]', 1, 1e-6);
 SELECT mechanism, epsilon, privacy_unit, rows_per_unit, outcome FROM dpobj.ledger
  WHERE relation = 'regress_agg.visits';
+RESET ROLE;
+
+-- NULLs as in SQL (a copy of people, a budget of its own): count counts all 300 rows, a count
+-- of hours its 288 non-NULL values, of race its 226 (NULL, or past the levels array: its
+-- histogram's "other" holds them); every other statistic of hours its own 288 rows.  At
+-- epsilon 2000 counts are exact.
+CREATE TABLE regress_agg.gaps AS SELECT * FROM regress_agg.people;
+SELECT dpobj.declare_domain('regress_agg.gaps', 'race', ARRAY['a', 'b', 'c']);
+SELECT dpobj.declare_domain('regress_agg.gaps', 'hours', 0, 100);
+SELECT dpobj.protect('regress_agg.gaps');
+SELECT 1 FROM dpobj.grant_budget('regress_agg.gaps', 'regress_agg_alice', 100000, 0.001);
+SELECT count(*), count(hours), count(race) FROM regress_agg.gaps;
+-- the truth of the clamped hours' population and sample variance
+SELECT var_pop(least(hours, 100)) AS t_pop, var_samp(least(hours, 100)) AS t_samp
+  FROM regress_agg.gaps WHERE hours IS NOT NULL \gset
+SET ROLE regress_agg_alice;
+SELECT statistic, column_name, group_values, estimate
+  FROM dpobj.aggregate('regress_agg.gaps', '[{"stat": "count"}, {"stat": "count", "column": "hours"},
+    {"stat": "count", "column": "race"}, {"stat": "histogram", "column": "race"}]', 2000, 1e-6);
+-- the population and the sample variance of hours near the truth (3.7 apart; at epsilon
+-- 20000 the noise is within +- 0.3 but w.p. < 1e-9), in their intervals
+SELECT column_name, abs(estimate - CASE WHEN row_number() OVER () = 1 THEN :t_pop ELSE :t_samp END) < 1 AS near,
+       ci_low <= estimate AND estimate <= ci_high AS in_ci
+  FROM dpobj.aggregate('regress_agg.gaps', '[{"stat": "variance", "column": "hours"},
+    {"stat": "variance", "column": "hours", "sample": true}]', 20000, 1e-6);
+-- a sample variance's accuracy: the population one's times n / (n - 1)
+SELECT round(((array_agg(half_width))[2] / (array_agg(half_width))[1])::numeric, 6) AS ratio
+  FROM dpobj.aggregate_accuracy('regress_agg.gaps', '[{"stat": "variance", "column": "hours"},
+    {"stat": "variance", "column": "hours", "sample": true}]', 1, '{}', '{"count": 100}');
 RESET ROLE;
 DROP SCHEMA regress_agg CASCADE;
 DROP ROLE regress_agg_alice;

@@ -28,7 +28,7 @@ SELECT dpobj.link_unit('regress_qj.order_lines', ARRAY['regress_qj.orders', 'reg
 SELECT dpobj.declare_domain('regress_qj.customers', 'segment', ARRAY['seg0', 'seg1', 'seg2']);
 SELECT dpobj.declare_domain('regress_qj.orders', 'status', ARRAY['open', 'paid']);
 SELECT dpobj.declare_domain('regress_qj.order_lines', 'amount', 0, 10);
-SELECT dpobj.grant_domain_budget('regress_qj_shop', 'regress_qj_ann', 1000000, 0.001);
+SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_qj_shop', 'regress_qj_ann', 1000000, 0.001);
 -- another protected table, another budget domain, the analyst with a budget on it
 CREATE TABLE regress_qj.other (id int PRIMARY KEY, y float8);
 SELECT dpobj.protect('regress_qj.other');

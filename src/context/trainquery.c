@@ -683,8 +683,10 @@ append_encoded(TrainQuery *q, const Encoding *enc, Oid relid, const char *relati
 	char	   *col;
 	bool		first = true;
 
+	/* a statistics layout's: a NULL kept, the statistics of its column skip it */
 	if (!args)
-		appendStringInfoString(&q->sql, "dpobj.encode_features($4, ARRAY[");
+		appendStringInfo(&q->sql, "dpobj.encode_features%s($4, ARRAY[",
+						 q->what != NULL ? "_missing" : "");
 	for (int i = 0; i < enc->ncols; i++)
 		if (enc->cols[i].nlevels > 0)
 		{

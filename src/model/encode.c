@@ -28,6 +28,7 @@
 #include "model/modelargs.h"
 
 PG_FUNCTION_INFO_V1(dpobj_encode_features);
+PG_FUNCTION_INFO_V1(dpobj_encode_features_missing);
 
 static void
 encoding_bad(const char *what)
@@ -229,7 +230,7 @@ encoding_level(const EncColumn *c, const char *cat, int len)
 
 bool
 encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
-			 const double *nums, const bool *numnull, double *out)
+			 const double *nums, const bool *numnull, bool missing, double *out)
 {
 	int			ic = 0,
 				in = 0,
@@ -243,18 +244,18 @@ encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
 		{
 			int			hit = encoding_level(c, cats[ic], cat_len[ic]);
 
-			/* zeros, then the hit's 1: no branch on where the hit is */
+			/* zeros, then the hit's 1 (none for a missing NULL): no branch on where the hit is */
 			for (int l = 0; l <= c->nlevels; l++)
 				out[j + l] = 0.0;
-			out[j + hit] = 1.0;
+			out[j + hit] = missing && cats[ic] == NULL ? 0.0 : 1.0;
 			j += c->nlevels + 1;
 			ic++;
 		}
 		else
 		{
-			if (numnull[in] || isnan(nums[in]))
+			if ((numnull[in] || isnan(nums[in])) && !missing)
 				return false;
-			out[j++] = encoding_scale(nums[in], c->lo, c->hi);
+			out[j++] = numnull[in] || isnan(nums[in]) ? NAN : encoding_scale(nums[in], c->lo, c->hi);
 			in++;
 		}
 	}
@@ -279,12 +280,12 @@ encoding_new_array(int d)
 
 ArrayType *
 encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
-				   const double *nums, const bool *numnull)
+				   const double *nums, const bool *numnull, bool missing)
 {
 	ArrayType  *a = encoding_new_array(enc->d);
 
 	/* encoded in place: no Datum array, no element copy */
-	if (!encoding_row(enc, cats, cat_len, nums, numnull, (double *) ARR_DATA_PTR(a)))
+	if (!encoding_row(enc, cats, cat_len, nums, numnull, missing, (double *) ARR_DATA_PTR(a)))
 	{
 		pfree(a);
 		return NULL;
@@ -318,12 +319,9 @@ encode_shape_error(void)
 			 errhint("dpobj.train() builds this call itself; use dpobj.predict_raw() to encode raw values.")));
 }
 
-/*
- * dpobj.encode_features(encoding jsonb, categorical text[], numeric float8[])
- * RETURNS float8[]: one encoded row, or NULL (a numeric NULL or NaN).
- */
-Datum
-dpobj_encode_features(PG_FUNCTION_ARGS)
+/* one encoded row of the arguments (encoding, categorical, numeric); missing: encoding_row's */
+static Datum
+encode_features(FunctionCallInfo fcinfo, bool missing)
 {
 	EncCache   *cache;
 	Encoding   *enc;
@@ -375,8 +373,29 @@ dpobj_encode_features(PG_FUNCTION_ARGS)
 			v[i] = nn[i] ? 0.0 : DatumGetFloat8(nd[i]);
 		nums = v;
 	}
-	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	out = encoding_row_array(enc, cats, cat_len, nums, nn, missing);
 	if (out == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_ARRAYTYPE_P(out);
+}
+
+/*
+ * dpobj.encode_features(encoding jsonb, categorical text[], numeric float8[])
+ * RETURNS float8[]: one encoded row, or NULL (a numeric NULL or NaN).
+ */
+Datum
+dpobj_encode_features(PG_FUNCTION_ARGS)
+{
+	return encode_features(fcinfo, false);
+}
+
+/*
+ * dpobj.encode_features_missing(encoding, categorical, numeric): the same
+ * row, a NULL kept (statistics skip it): a numeric NULL or NaN as NaN, a
+ * categorical NULL as no level set
+ */
+Datum
+dpobj_encode_features_missing(PG_FUNCTION_ARGS)
+{
+	return encode_features(fcinfo, true);
 }

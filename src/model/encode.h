@@ -81,13 +81,15 @@ extern int	encoding_level(const EncColumn *c, const char *cat, int len);
 /*
  * One row: cats[i] (NULL allowed) for the i-th categorical column, nums[i]
  * (numnull[i]) for the i-th numeric one, into out[enc->d].  Returns false
- * for a row without features (a numeric NULL or NaN); never raises.
+ * for a row without features (a numeric NULL or NaN) unless missing, which
+ * keeps it: a numeric NULL or NaN as NaN, a categorical NULL as no level
+ * set (the statistics' NULL); never raises.
  */
 extern bool encoding_row(const Encoding *enc, char *const *cats, const int *cat_len,
-						 const double *nums, const bool *numnull, double *out);
+						 const double *nums, const bool *numnull, bool missing, double *out);
 
 /* encoding_row() as a float8[], or NULL for a row without features */
 extern ArrayType *encoding_row_array(const Encoding *enc, char *const *cats, const int *cat_len,
-									 const double *nums, const bool *numnull);
+									 const double *nums, const bool *numnull, bool missing);
 
 #endif							/* DPOBJ_ENCODE_H */

@@ -292,7 +292,7 @@ dpobj_encode(PG_FUNCTION_ARGS)
 	}
 	if (!known)
 		PG_RETURN_NULL();
-	out = encoding_row_array(enc, cats, cat_len, nums, nn);
+	out = encoding_row_array(enc, cats, cat_len, nums, nn, false);
 	if (out == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_ARRAYTYPE_P(out);

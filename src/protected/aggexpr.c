@@ -7,8 +7,8 @@
  *	  derived by interval arithmetic from the declared bounds of the
  *	  columns it reads (core/expreval.h).  The sealed query reads it as
  *	  dpobj.expr_value() (trainquery.c); the statistics clamp it to those
- *	  bounds like a declared column's value, and a NULL value drops the
- *	  row like a numeric column's NULL.  Public grounds only: every refusal
+ *	  bounds like a declared column's value, and skip a NULL value like a
+ *	  column's NULL.  Public grounds only: every refusal
  *	  here comes before the charge.
  *
  *-------------------------------------------------------------------------

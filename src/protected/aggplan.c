@@ -14,7 +14,8 @@
  *	      digits, rounded up) whose half-width is at most half_width
  *
  *	  A mean's or variance's half-width needs options {"count": n}, the
- *	  true count it assumes (NULL without one); a quantile's is in ranks
+ *	  true count it assumes (of its non-NULL values; NULL without one); a
+ *	  quantile's is in ranks
  *	  (its interval's reach beyond rank t, core/aggquant.h), as no value
  *	  bound follows without the rows.  Both refuse what dpobj.aggregate() refuses on the same
  *	  public grounds, with its errors.
@@ -241,12 +242,14 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 			return aggci_mean_halfwidth(&ac, p->count, aggplan_rate(l, st->slot, eps_noise),
 										aggplan_rate(l, st->slot + 1, eps_noise));
 		case AGG_VARIANCE:
-			if (!(p->count > 0))
+			/* a sample variance's: the population one's times n / (n - 1) */
+			if (!(p->count > (st->sample ? 1 : 0)))
 				return NAN;
 			return aggci_variance_halfwidth(&ac, AGG_SUM_UNITS, p->count,
 											aggplan_rate(l, st->slot, eps_noise),
 											aggplan_rate(l, st->slot + 1, eps_noise),
-											aggplan_rate(l, st->slot + 2, eps_noise));
+											aggplan_rate(l, st->slot + 2, eps_noise)) *
+				(st->sample ? p->count / (p->count - 1) : 1);
 		case AGG_QUANTILE:
 			/* in ranks: an end's reach beyond rank t (plus a leaf) */
 			return aggplan_quantile(l, st, eps_noise);

@@ -208,6 +208,18 @@ aggrows_variance(AggOut *o, const AggStat *st, double Q, double S, double C,
 				hi = 0;
 	bool		has = aggci_variance(&c, AGG_SUM_UNITS, Q, S, C, rq, rs, rc, &est, &lo, &hi);
 
+	/*
+	 * the sample variance: the population one and its interval times n / (n
+	 * - 1), n the noisy count C (none when C <= 1, the interval's top then
+	 * the largest factor's, 2)
+	 */
+	if (st->sample)
+	{
+		has = has && C > 1;
+		est *= has ? C / (C - 1) : 0;
+		lo *= C > 1 ? C / (C - 1) : 1;
+		hi *= C > 1 ? C / (C - 1) : 2;
+	}
 	aggrows_row(o, "", "variance", &o->l->enc->cols[st->col], has, est, lo, hi);
 }
 
@@ -310,7 +322,7 @@ aggrows_cell(AggOut *o)
 					h = aggci_halfwidth(r, 0.05);
 
 		if (st->kind == AGG_COUNT)
-			aggrows_count(o, "", "count", NULL, v, h);
+			aggrows_count(o, "", "count", c, v, h);
 		else if (st->kind == AGG_SUM)
 			aggrows_sum(o, st, v, h);
 		else if (st->kind == AGG_MEAN)

@@ -76,8 +76,8 @@ aggrun_level_column(Oid table)
 /*
  * The columns the run reads: group_by's, then the statistics' (what's
  * structure is checked by agg_layout_parse).  A count alone reads a column
- * with declared levels (a linked table's or one of its path tables'): its
- * encoding drops no row (NULL is "other").
+ * with declared levels (a linked table's or one of its path tables'): a
+ * count(*) skips no row.
  */
 char **
 aggrun_columns(Oid relid, ArrayType *group_by, Jsonb *what, int *n)

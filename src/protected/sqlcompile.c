@@ -9,9 +9,9 @@
  *	  accepted subset is refused here, on the query's text alone, before
  *	  anything is read or charged.
  *
- *	  Aggregates: count(*), count(c) of a NOT NULL column, sum, avg,
- *	  variance/var_samp/var_pop (aggregate()'s variance, a population
- *	  variance), stddev/stddev_samp/stddev_pop (its square root),
+ *	  Aggregates: count(*), count(x) (the rows where x is not NULL), sum,
+ *	  avg, variance/var_samp and var_pop (aggregate()'s variance, "sample"
+ *	  or not), stddev/stddev_samp/stddev_pop (its square root),
  *	  percentile_cont/percentile_disc(q) WITHIN GROUP (ORDER BY x), min and
  *	  max (the quantiles SQLCOMPILE_QMIN and 1 - SQLCOMPILE_QMIN).  Equal
  *	  statistics are released once.
@@ -269,9 +269,11 @@ sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node
 
 	if (strcmp(name, "count") == 0)
 	{
+		/* count(x): the rows where x is not NULL (of a NOT NULL column, count(*)) */
+		appendStringInfoString(b, "{\"stat\": \"count\"");
 		if (!a->aggstar && arg != NULL && (v == NULL || !sqlcompile_notnull(s->relid, v->varattno)))
-			sqlexpr_refuse("count(x) of a nullable column or an expression (count(*) with WHERE x IS NOT NULL counts the same)");
-		appendStringInfoString(b, "{\"stat\": \"count\"}");
+			sqlcompile_arg(s, b, arg);
+		appendStringInfoChar(b, '}');
 		return "value";
 	}
 	if (a->aggkind == AGGKIND_ORDERED_SET &&
@@ -285,7 +287,8 @@ sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node
 	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
 		appendStringInfo(b, "{\"stat\": \"%s\"", name[0] == 's' ? "sum" : "mean");
 	else if (sqlexpr_is(name, variances))
-		appendStringInfoString(b, "{\"stat\": \"variance\"");
+		appendStringInfo(b, "{\"stat\": \"variance\", \"sample\": %s",
+						 strstr(name, "_pop") ? "false" : "true");
 	else
 		sqlexpr_refuse(psprintf("the aggregate %s()", name));
 	sqlcompile_arg(s, b, arg);

@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "base/pg_compat.h"
 #include "context/protected.h"
 #include "fmgr.h"
 
@@ -44,7 +45,7 @@ extern bool unit_links_for_run(Oid relid, const char *relation, UnitLinkPath *pa
 extern void unit_links_resolve(UnitLinkPath *p, const char *relation, bool run);
 
 /* a refusal of the link: at the declaration, or at a run (public: nothing charged) */
-extern void unit_links_refuse(bool run, const char *relation, const char *what) pg_attribute_noreturn();
+extern pg_noreturn void unit_links_refuse(bool run, const char *relation, const char *what);
 
 /* a type a privacy unit (and a foreign key linking one) may have */
 extern bool unit_type_ok(Oid basetype);

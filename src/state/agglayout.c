@@ -90,10 +90,10 @@ agg_check_keys(JsonbContainer *obj)
 
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY && !agg_str_is(&v, "stat") && !agg_str_is(&v, "column") &&
-			!agg_str_is(&v, "expr") &&
+			!agg_str_is(&v, "expr") && !agg_str_is(&v, "sample") &&
 			!agg_str_is(&v, "bins") && !agg_str_is(&v, "q") && !agg_str_is(&v, "share"))
 			agg_bad(psprintf("unknown key \"%.*s\" in \"what\"", v.val.string.len, v.val.string.val),
-					"A statistic has the keys \"stat\", \"column\" or \"expr\", \"share\", (numeric histograms, quantiles) \"bins\" and (quantiles) \"q\".");
+					"A statistic has the keys \"stat\", \"column\" or \"expr\", \"share\", (numeric histograms, quantiles) \"bins\", (quantiles) \"q\" and (variances) \"sample\".");
 }
 
 double
@@ -196,7 +196,8 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	JsonbValue *st,
 			   *col,
 			   *expr,
-			   *bins;
+			   *bins,
+			   *sample;
 	const EncColumn *c;
 
 	if (o->type != jbvBinary || !JsonContainerIsObject(o->val.binary.data))
@@ -207,6 +208,7 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	col = getKeyJsonValueFromContainer(o->val.binary.data, "column", 6, NULL);
 	expr = getKeyJsonValueFromContainer(o->val.binary.data, "expr", 4, NULL);
 	bins = getKeyJsonValueFromContainer(o->val.binary.data, "bins", 4, NULL);
+	sample = getKeyJsonValueFromContainer(o->val.binary.data, "sample", 6, NULL);
 	if (expr != NULL && col != NULL)
 		agg_bad("a statistic has a \"column\" or an \"expr\", not both", NULL);
 	/* an expression: the encoding's numeric column named by its JSON text (protected/aggexpr.c) */
@@ -222,17 +224,22 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	s->col = -1;
 	if (agg_str_is(st, "count"))
 	{
-		/* of an expression: the rows where it is not NULL (the others are dropped) */
-		if (expr != NULL)
-			(void) agg_column(l->enc, col, "\"count\"");
-		if ((col != NULL && expr == NULL) || bins != NULL)
-			agg_bad("\"count\" takes no \"column\" or \"bins\"", NULL);
+		/* of a column or an expression: the rows where it is not NULL */
+		if (col != NULL)
+		{
+			s->col = agg_column(l->enc, col, "\"count\"");
+			s->off = agg_offset(l->enc, s->col);
+		}
+		if (bins != NULL || sample != NULL)
+			agg_bad("\"count\" takes no \"bins\" or \"sample\"", NULL);
 		s->kind = AGG_COUNT;
 		return 1;
 	}
 	s->col = agg_column(l->enc, col, psprintf("\"%.*s\"", st->val.string.len, st->val.string.val));
 	s->off = agg_offset(l->enc, s->col);
 	c = &l->enc->cols[s->col];
+	if (sample != NULL && !agg_str_is(st, "variance"))
+		agg_bad("\"sample\" (true or false) is for a variance", NULL);
 	if (agg_str_is(st, "histogram"))
 	{
 		s->kind = AGG_HISTOGRAM;
@@ -261,6 +268,9 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 	if (bins != NULL)
 		agg_bad("\"bins\" is for a histogram or a quantile", NULL);
 	s->kind = agg_str_is(st, "sum") ? AGG_SUM : agg_str_is(st, "mean") ? AGG_MEAN : AGG_VARIANCE;
+	if (sample != NULL && (s->kind != AGG_VARIANCE || sample->type != jbvBool))
+		agg_bad("\"sample\" (true or false) is for a variance", NULL);
+	s->sample = sample != NULL && sample->val.boolean;
 	s->step = Max(fabs(c->lo), fabs(c->hi)) / AGG_SUM_UNITS;
 	return s->kind == AGG_SUM ? 1 : s->kind == AGG_MEAN ? 2 : 3;
 }

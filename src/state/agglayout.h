@@ -11,7 +11,9 @@
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
  *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
  *	  count), histogram one per bin, quantile one per leaf and one per
- *	  coarse bin (agg_quant_group).  A slot is a count (a row adds 1) or a
+ *	  coarse bin (agg_quant_group).  A statistic of a column or expression
+ *	  (count of one too) skips the rows where its value is NULL; count(*)
+ *	  and a histogram of levels (its "other") none.  A slot is a count (a row adds 1) or a
  *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
  *	  max(|lo|, |hi|), its square per the square of that).
  *
@@ -74,7 +76,7 @@ typedef enum AggSlotKind
 typedef struct AggStat
 {
 	AggStatKind kind;
-	int			col;			/* its encoding column, -1 for count */
+	int			col;			/* its encoding column, -1 for count(*) */
 	int			off;			/* its first coordinate in the encoded row */
 	int			nbins;			/* histogram, quantile: bins (levels + 1, or "bins") */
 	double	   *xedge;			/* numeric: the bins' edges as coordinates (nbins + 1) */
@@ -83,6 +85,7 @@ typedef struct AggStat
 	int			nq;				/* quantile: its levels q */
 	double		q[AGG_MAX_Q];
 	double		step;			/* sum, mean, variance: the lattice step */
+	bool		sample;			/* variance: released as the sample variance (n / (n - 1)) */
 	double		weight;			/* its relative share of epsilon ("share", default 1) */
 	int			slot;			/* its first slot in a cell */
 } AggStat;

@@ -483,6 +483,18 @@ def check_sealed_entry(files):
           "dp_sealed_run())", not built, ", ".join(built))
 
 
+def check_compat(files):
+    """version differences live in src/base/pg_compat.h only: no other file tests
+    PG_VERSION_NUM or writes pg_attribute_noreturn() (gone in 18; pg_noreturn is the compat
+    header's)"""
+    src = [f for f in files if f.startswith("src/") and f.endswith((".c", ".h"))
+           and f != "src/base/pg_compat.h"]
+    bad = [f for f in src if re.search(r"\b(PG_VERSION_NUM|pg_attribute_noreturn)\b",
+                                       strip_c(open(f, encoding="utf-8").read()))]
+    check("only src/base/pg_compat.h names the server version or pg_attribute_noreturn()",
+          not bad, ", ".join(bad))
+
+
 def main():
     files = tracked()
     check_registry_lists()
@@ -498,6 +510,7 @@ def main():
     check_calls_up(files)
     check_families(files)
     check_sealed_entry(files)
+    check_compat(files)
     print(f"{PASS} passed, {FAIL} failed")
     return 1 if FAIL else 0
 

@@ -229,7 +229,9 @@ STATS = ['{"stat": "count"}', '{"stat": "mean", "column": "hours"}',
          '{"stat": "histogram", "column": "sex"}', '{"stat": "quantile", "column": "a", "q": 0.5}',
          '{"stat": "sum", "column": "r"}', '{"stat": "mean", "column": "nope"}',
          '{"stat": "zz"}', '{"stat": "histogram", "column": "hours"}', '{}', '1',
-         '{"stat": "quantile", "column": "b", "q": 2}', '{"stat": "mean", "column": "sex"}']
+         '{"stat": "quantile", "column": "b", "q": 2}', '{"stat": "mean", "column": "sex"}',
+         '{"stat": "count", "column": "hours"}', '{"stat": "variance", "column": "hours", "sample": true}',
+         '{"stat": "mean", "column": "hours", "sample": 1}', '{"stat": "count", "column": "sex", "bins": 2}']
 
 
 def case_protected(rng, keys):
@@ -357,6 +359,8 @@ def case_expr(rng):
                 % (fn, q({"args": cols, "e": body}), ", ".join(cols)))
     layout = {"encoding": [{"column": json.dumps(e, separators=(", ", ": ")), "lo": -1, "hi": 1}],
               "group_by": [], "what": [{"stat": rng.choice(["sum", "mean", "count"]), "expr": e}]}
+    if rng.random() < 0.2:
+        layout["what"][0]["sample"] = json.loads(rng.choice(ODD_JSON))
     return ("SELECT count(*) FROM dpobj.aggregate_rows('%s', '{\"values\": [1, 2], \"noise\": [[65536, 65536], [2097152, 1048576]], \"epsilon\": 1, \"delta\": 0}')"
             % q(layout))
 

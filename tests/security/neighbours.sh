@@ -915,7 +915,7 @@ agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op'
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a)
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a), count(a), count(c), var_pop(b)
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
 # a linked table (10th field "link"): its path tables' columns, aggregate() grouped by the
 # customers' seg ("c_<name>.seg", levels 0, 1, 2) and the private SQL join along the
@@ -931,7 +931,7 @@ SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
-AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16}]'
+AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16},{"stat":"count","column":"a"},{"stat":"count","column":"c"},{"stat":"variance","column":"b","sample":true}]'
 for i in 0 1; do
     sql=""
     for sline in "${SCENS[@]}"; do
@@ -986,7 +986,8 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
-    # mean, 4 + 3 histogram bins, a variance and 2 quantiles; describe: a count, bins of
+    # mean, 4 + 3 histogram bins, a variance, 2 quantiles, counts of a and c and a sample
+    # variance; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
     # sum and a mean per cell; the private query: a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 2 statistics, 4 query rows
@@ -996,7 +997,7 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
         joins="joinagg:8 joinq:4"
     }
-    for m in aggregate:195 describe:39 aggexpr:45 query:15 $joins; do
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0

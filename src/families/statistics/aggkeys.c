@@ -223,7 +223,7 @@ dpobj_aggregate_keys_transfn(PG_FUNCTION_ARGS)
 	dp_run_check_same(AGGKEYS_AGGNAME, row.epsilon, row.delta, true, row.d,
 					  st->eps, st->delta, st->d);
 	x = row.values;
-	if (!agg_row_no_nan(&row, x, AGGKEYS_AGGNAME))
+	if (!agg_row_no_nan(&row, st->l, x, AGGKEYS_AGGNAME))
 		PG_RETURN_POINTER(st);
 	/* the row's encoded features (d, not its slots: a quantile has many), per row */
 	w = palloc(VARHDRSZ + sizeof(double) * row.d);

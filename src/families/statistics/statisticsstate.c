@@ -56,18 +56,39 @@ agg_state_new(MemoryContext cxt, const AggLayout *l, double eps, double delta, i
 }
 
 /*
- * A categorical column's level: levels[col] when the encoder gave it, else
- * the first of its n one-hot coordinates xs[] set (n - 1 if none).
+ * A categorical column's level: levels[col] when the encoder gave it (a
+ * NULL's AGG_LEVEL_NULL: "other"), else the first of its n one-hot
+ * coordinates xs[] set (n - 1 if none: "other", a NULL's too).
  */
 static pg_attribute_always_inline int
 agg_level(const int *levels, int col, const double *xs, int n)
 {
 	if (levels != NULL)
-		return levels[col];
+		return Min(levels[col], n - 1);
 	for (int j = 0; j < n - 1; j++)
 		if (xs[j] > 0.5)
 			return j;
 	return n - 1;
+}
+
+/*
+ * Whether statistic st's value is present (not NULL): a numeric
+ * coordinate's is not NaN; a categorical column's level is not
+ * AGG_LEVEL_NULL, or one of its one-hot coordinates is set
+ */
+static pg_attribute_always_inline bool
+agg_present(const AggStat *st, const EncColumn *cols, const double *xs, const int *levels)
+{
+	int			n = cols[st->col].nlevels;
+
+	if (n == 0)
+		return !isnan(xs[0]);
+	if (levels != NULL)
+		return levels[st->col] <= n;
+	for (int j = 0; j <= n; j++)
+		if (xs[j] > 0.5)
+			return true;
+	return false;
 }
 
 /* the cell of a row: each group column's level, row-major */
@@ -106,6 +127,13 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 {
 	const double *xs = x + st->off;
 
+	/*
+	 * a statistic of a column or expression skips the rows where it is NULL;
+	 * a histogram of levels counts them in "other", as a group column does
+	 */
+	if (st->col >= 0 && !(st->kind == AGG_HISTOGRAM && cols[st->col].nlevels > 0) &&
+		!agg_present(st, cols, xs, levels))
+		return;
 	switch (st->kind)
 	{
 		case AGG_COUNT:
@@ -142,18 +170,25 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 }
 
 bool
-agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname)
+agg_row_no_nan(DPRowInput *row, const AggLayout *l, const double *x, const char *aggname)
 {
-	for (int j = 0; j < row->d; j++)
-		if (isnan(x[j]))
-		{
-			if (dp_row_drops_bad(row))
-				return false;
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: features must not be NaN", aggname),
-					 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
-		}
+	for (int i = 0, j = 0; i < l->enc->ncols && j < row->d; i++)
+	{
+		/* a numeric coordinate's NaN is its NULL (agg_present); a level's is refused */
+		int			e = j + (l->enc->cols[i].nlevels > 0 ? l->enc->cols[i].nlevels + 1 : 1);
+		bool		level = l->enc->cols[i].nlevels > 0;
+
+		for (; j < e && j < row->d; j++)
+			if (level && isnan(x[j]))
+			{
+				if (dp_row_drops_bad(row))
+					return false;
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s: a level's coordinate must not be NaN", aggname),
+						 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
+			}
+	}
 	return true;
 }
 
@@ -189,6 +224,13 @@ agg_row_state(ArrayType **state, const DPRowInput *row, const AggLayout *l, int 
 	s = countstate_values(*state, STAT_NRUN(l->width) + l->ncells * l->width);
 	dp_run_check_same(AGG_AGGNAME, row->epsilon, row->delta, true, d,
 					  s[STAT_EPS], s[STAT_DELTA], (int) s[STAT_D]);
+	/* options that change between rows: their layout must still read d coordinates */
+	if (l->enc->d != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the layout's encoding has %d coordinates but rows have %d",
+						AGG_AGGNAME, l->enc->d, d),
+				 errhint("Pass dpobj.encode_features() of the layout's encoding.")));
 	return s;
 }
 
@@ -211,7 +253,7 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 	l = agg_cache(fcinfo, options);
 	s = agg_row_state(&state, &row, l, row.d, options);
 	x = (const double *) ARR_DATA_PTR(row.features);
-	if (!agg_row_no_nan(&row, x, AGG_AGGNAME))
+	if (!agg_row_no_nan(&row, l, x, AGG_AGGNAME))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
 	agg_row_add(l, x, NULL, s + STAT_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
@@ -273,10 +315,10 @@ agg_cols_check(FunctionCallInfo fcinfo, const Encoding *enc)
  * The row's columns as encode_features would encode them (its
  * encoding_level and encoding_scale), straight from the arguments: each
  * categorical column's level into levels (its one-hot coordinates are not
- * written: agg_row_add reads levels), each numeric one's coordinate
- * into x.  False: a numeric NULL or NaN.
+ * written: agg_row_add reads levels; a NULL's AGG_LEVEL_NULL), each
+ * numeric one's coordinate into x (a NULL's or NaN's NaN: agg_present).
  */
-static bool
+static void
 agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
 {
 	const Encoding *enc = c->l->enc;
@@ -291,18 +333,12 @@ agg_cols_encode(FunctionCallInfo fcinfo, AggCols *c)
 			text	   *t = PG_ARGISNULL(a) ? NULL : PG_GETARG_TEXT_PP(a);
 
 			c->levels[i] = t ? encoding_level(col, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t))
-				: col->nlevels;
+				: AGG_LEVEL_NULL(col->nlevels);
 		}
 		else
-		{
-			double		v;
-
-			if (PG_ARGISNULL(a) || isnan(v = PG_GETARG_FLOAT8(a)))
-				return false;
-			c->x[c->off[i]] = encoding_scale(v, col->lo, col->hi);
-		}
+			c->x[c->off[i]] = PG_ARGISNULL(a) ? NAN :
+				encoding_scale(PG_GETARG_FLOAT8(a), col->lo, col->hi);
 	}
-	return true;
 }
 
 /*
@@ -330,17 +366,7 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 		agg_cols_check(fcinfo, c->l->enc);
 		c->checked = true;
 	}
-	if (!agg_cols_encode(fcinfo, c))
-	{
-		if (dp_row_drops_bad(&row) && state == NULL)
-			PG_RETURN_NULL();
-		if (dp_row_drops_bad(&row))
-			PG_RETURN_ARRAYTYPE_P(state);
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s: a numeric column must not be NULL or NaN", AGG_COLS_AGGNAME),
-				 errhint("Filter out or impute rows with missing values.")));
-	}
+	agg_cols_encode(fcinfo, c);
 	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
 	agg_row_add(c->l, c->x, c->levels, s + STAT_NRUN(c->l->width) +
 				agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);

@@ -46,15 +46,22 @@ extern ArrayType *agg_state_new(MemoryContext cxt, const AggLayout *l, double ep
 extern void agg_state_size(ArrayType *a, int *nstate, int *nrun);
 
 /*
- * whether the encoded row x (row->d values) has no NaN (encode_features
- * never gives one, a direct caller might): false when the protected path
+ * whether the encoded row x (of layout l) has no NaN among its levels'
+ * coordinates (encode_features never gives one, a direct caller might; a
+ * numeric coordinate's NaN is its NULL): false when the protected path
  * drops the row, else an error of aggname
  */
-extern bool agg_row_no_nan(DPRowInput *row, const double *x, const char *aggname);
+extern bool agg_row_no_nan(DPRowInput *row, const AggLayout *l, const double *x,
+						   const char *aggname);
+
+/* a categorical column's level for a NULL (of n levels): "other", yet not present */
+#define AGG_LEVEL_NULL(n)	((n) + 1)
 
 /*
  * a row's contributions x (encoded) to its cell's W slots w; levels: each
- * categorical column's level (its one-hot coordinates of x unread), or NULL
+ * categorical column's level (its one-hot coordinates of x unread), or
+ * NULL.  A NULL value is a NaN numeric coordinate, AGG_LEVEL_NULL or no
+ * one-hot coordinate set: every statistic of its column skips the row.
  */
 extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w);
 

@@ -109,7 +109,7 @@ static void
 draw_value(StringInfo b, const SynthFitted *f, int j, int level, gsl_rng *rng)
 {
 	int			lv;
-	double		x;
+	double		x = 0;
 
 	if (synthdraw_value(f, j, level, rng, &lv, &x))
 		appendStringInfoString(b, "null");
