@@ -87,9 +87,12 @@ SELECT n.name, count(t.r) AS in_shut_bins
     ON k.name = n.name AND CASE n.name WHEN 'kids' THEN t.kids >= k.e0 AND t.kids < k.e1
                                        ELSE t.spend > k.e0 + 0.005 AND t.spend < k.e1 - 0.005 END
  GROUP BY n.name ORDER BY 1;
--- dpobj.sample() honours a closed level: no NULL sex, grade or tier
+-- dpobj.sample() and dpobj.sample_rows() honour a closed level: no NULL sex, grade or tier
 SELECT count(*) FILTER (WHERE s->>'sex' IS NULL OR s->>'grade' IS NULL OR s->>'tier' IS NULL) AS nulls
   FROM dpobj.sample(dpobj.get_model('t1'), 5000) s;
+SELECT count(*) FILTER (WHERE sex IS NULL OR grade IS NULL OR tier IS NULL) AS nulls,
+       count(*) FILTER (WHERE kids <> round(kids) OR kids < 0 OR kids > 1000) AS kids_not_whole
+  FROM dpobj.sample_rows(dpobj.get_model('t1'), 5000) AS t(sex text, grade text, tier text, kids float8);
 -- options "not_null" closes a nullable level column's "other" too (the NOT NULL columns
 -- join it); "quantile": false keeps equal-width bins
 SELECT target_table FROM dpobj.synthesize('regress_sv.t', 'regress_sv_out.u', 1, 1e-6, ARRAY['race', 'kids'],
