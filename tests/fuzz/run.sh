@@ -17,7 +17,7 @@
 # an immediate restart.  DPOBJ_FUZZ_SEED (default 20261128), DPOBJ_FUZZ_CASES (fuzz.py's
 # cases, default 6000) and DPOBJ_FUZZ_STRUCT_CASES (struct.py's cases per model, default
 # 2000; a campaign: 100000, with DPOBJ_FUZZ_STRUCT_JOBS=2 sessions side by side) and
-# DPOBJ_FUZZ_QUERY_CASES (query.py's cases, default 6000) choose the campaign: the same
+# DPOBJ_FUZZ_QUERY_CASES (query.py's cases, default 4000) choose the campaign: the same
 # seed replays the same cases.
 # Last line: "N passed, M failed".
 set -uo pipefail
@@ -39,7 +39,7 @@ else
     T_FAIL=$((T_FAIL + 1))
 fi
 if t_psql -d "$db" -f "$here/query.sql" >/dev/null 2>&1; then
-    t_absorb "query.py" "$(python3 "$here/query.py" "$db" "$seed" "${DPOBJ_FUZZ_QUERY_CASES:-6000}" 2>&1)"
+    t_absorb "query.py" "$(python3 "$here/query.py" "$db" "$seed" "${DPOBJ_FUZZ_QUERY_CASES:-4000}" 2>&1)"
 else
     echo "not ok - the private-query fuzz could not be set up (tests/fuzz/query.sql)"
     T_FAIL=$((T_FAIL + 1))
