@@ -303,6 +303,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE wc IN ('ab', 'x')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w < 'b' COLLATE regress_q.und OR i < 0$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w ILIKE 'é' COLLATE regress_q.und OR i < 0$$);
+SELECT sqlstate, message FROM regress.err($$SELECT wc, count(*) FROM regress_q.words GROUP BY wc$$);
 -- "column op constant" ANDed is a filter, compared by PostgreSQL under its collation
 SELECT count(*) AS ab_ci FROM regress_q.words WHERE wc = 'AB';
 

@@ -278,7 +278,8 @@ class Gen:
 
 def run_chunk(first, n):
     """Runs cases first..first+n-1 on both sides in one analyst session; returns
-    {(case, side): (the first error's SQLSTATE or None, [errors], ledger id before, after)},
+    {(case, side): [the first error's SQLSTATE or None, [errors], (ledger rows, last id)
+    before, the same after]},
     the (case, side) a lost connection ended at or None, hung."""
     lines = ["\\set VERBOSITY sqlstate", "SET statement_timeout = 20000;",
              "SET ROLE fz_qanalyst;", "SET dpobj.query_epsilon = 1;", "SET dpobj.query_delta = 1e-6;",
