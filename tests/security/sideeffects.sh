@@ -114,7 +114,7 @@ ENTRIES=(
     "aggkeys|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}]', 1, 1e-5, ARRAY['doc'], '{FKV}')"
     "query|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
     "query_prepared|SET dpobj.query_epsilon = 0.5; PREPARE qp(int, text) AS SELECT y, count(*), avg(b) FROM {T} WHERE id >= \$1 AND id <= \$1 AND name < \$2 AND note <> 'q' AND cls >= '' GROUP BY y; EXECUTE qp(777, 'zzz')"
-    "query_where|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(CASE WHEN a > 0.25 THEN a * 2 ELSE b END) FROM {T} WHERE id BETWEEN 777 AND 777 AND (name LIKE 't%' OR cls IN ('q', 'r')) AND note IS NOT NULL AND NOT (name = 'zzz' OR cls < '') GROUP BY y"
+    "query_where|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(CASE WHEN a > 0.25 THEN a * 2 ELSE b END) FROM {T} WHERE id BETWEEN 777 AND 777 AND (name LIKE 't%' OR cls IN ('q', 'r')) AND note IS NOT NULL AND NOT (name = 'zzz' OR cls = '') GROUP BY y"
     "query_analyze|SET dpobj.query_epsilon = 0.5; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
     "query_fn|SELECT count(*) FROM dpobj.query('SELECT y, count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < ''zzz'' AND note <> ''q'' AND cls >= '''' GROUP BY y', 0.5)"
     "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
