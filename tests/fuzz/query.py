@@ -22,7 +22,8 @@ apart), in one analyst session per chunk.  A case fails when
   - a run is charged and then fails (the ledger's outcome of its charge is not "released");
   - a refused run (an error) is charged but not released; EXPLAIN charges;
   - a construct that must be refused is accepted, or a run is accepted with no charge;
-  - the two neighbours' outcomes differ (success, or the SQLSTATE of the error);
+  - the two neighbours' outcomes differ (success, or the SQLSTATE of the error, and the
+    SQLSTATEs of the notices and warnings the run sent);
 and after the campaign the server log must show no PANIC, TRAP or crash.
 Last line: "N passed, M failed"; a failure prints its case's statements (replay them as
 the analyst: SET ROLE fz_qanalyst; SET dpobj.query_epsilon = 1; SET dpobj.query_delta = 1e-6).
@@ -279,11 +280,10 @@ class Gen:
 def run_chunk(first, n):
     """Runs cases first..first+n-1 on both sides in one analyst session; returns
     {(case, side): [the first error's SQLSTATE or None, [errors], (ledger rows, last id)
-    before, the same after]},
+    before, the same after, [notices and warnings]]},
     the (case, side) a lost connection ended at or None, hung."""
     lines = ["\\set VERBOSITY sqlstate", "SET statement_timeout = 20000;",
-             "SET ROLE fz_qanalyst;", "SET dpobj.query_epsilon = 1;", "SET dpobj.query_delta = 1e-6;",
-             "SET client_min_messages = warning;"]
+             "SET ROLE fz_qanalyst;", "SET dpobj.query_epsilon = 1;", "SET dpobj.query_delta = 1e-6;"]
     where = {}
     texts = {}
     for c in range(first, first + n):
@@ -314,7 +314,7 @@ def run_chunk(first, n):
         if line.startswith("#@ "):
             c, side = line[3:].split()
             cur = (int(c), side)
-            res[cur] = [None, [], None, None]
+            res[cur] = [None, [], None, None, []]
         elif line.startswith("#L|") and cur is not None:     # the ledger's rows, its last id
             res[cur][2 if res[cur][2] is None else 3] = tuple(int(x) for x in line[3:].split("|"))
     for m in re.finditer(r"^psql:[^:]*:(\d+): ERROR:\s+(\w+)", p.stderr, re.M):
@@ -322,6 +322,11 @@ def run_chunk(first, n):
         if key in res:
             res[key][1].append(m.group(2))
             res[key][0] = res[key][0] or m.group(2)
+    # the messages besides errors (their SQLSTATEs): alike on both neighbours
+    for m in re.finditer(r"^psql:[^:]*:(\d+): (NOTICE|WARNING|INFO):\s+(\w+)", p.stderr, re.M):
+        key = where.get(int(m.group(1)))
+        if key in res:
+            res[key][4].append(m.group(2) + " " + m.group(3))
     lost = None
     if LOST.search(p.stderr) or p.returncode not in (0, 1):
         lost = cur
@@ -356,12 +361,14 @@ def main():
                     if lost == key:
                         failures.append("case %d on %s: lost connection (a crash)%s" % (c, side, show))
                     continue
-                err, errs, before, after = res[key]
+                err, errs, before, after, notes = res[key]
                 if before is None or after is None:
                     failures.append("case %d on %s: the ledger was not read%s" % (c, side, show))
                     continue
                 charges = after[0] - before[0]          # (ids are not dense)
-                outs[side] = "ok" if err is None else err
+                outs[side] = ("ok" if err is None else err) + "".join(", " + n for n in notes)
+                for n in notes:
+                    tally["(%s)" % n] += 1
                 tally["%s %s" % (kind, "ok" if err is None else err)] += 1
                 bad = [e for e in errs if e in BAD]
                 if bad:
