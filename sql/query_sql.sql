@@ -287,9 +287,9 @@ SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relatio
 RESET ROLE;
 CREATE COLLATION regress_q.ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE COLLATION regress_q.und (provider = icu, locale = 'und');
-CREATE TABLE regress_q.words (i int NOT NULL, w text, wc text COLLATE regress_q.ci, g text DEFAULT 'a');
+CREATE TABLE regress_q.words (i int NOT NULL, w text, wc text COLLATE regress_q.ci, g text DEFAULT 'a', wb char(4));
 INSERT INTO regress_q.words VALUES (1, 'é'), (2, 'ab'), (3, 'x'), (4, '中'), (5, 'Ab'), (6, NULL);
-UPDATE regress_q.words SET wc = w;
+UPDATE regress_q.words SET wc = w, wb = w;
 SELECT dpobj.declare_domain('regress_q.words', 'g', ARRAY['a']);
 SELECT dpobj.protect('regress_q.words');
 SELECT granted_epsilon FROM dpobj.grant_budget('regress_q.words', 'regress_q_ann', 1000000, 0.001);
@@ -304,6 +304,9 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w < 'b' COLLATE regress_q.und OR i < 0$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w ILIKE 'é' COLLATE regress_q.und OR i < 0$$);
 SELECT sqlstate, message FROM regress.err($$SELECT wc, count(*) FROM regress_q.words GROUP BY wc$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w LIKE 'a\' OR i < 0$$);
+SELECT count(*) AS escaped FROM regress_q.words WHERE w LIKE 'a\\' OR w LIKE '\_' OR i < 0;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE wb LIKE 'ab' OR i < 0$$);
 -- "column op constant" ANDed is a filter, compared by PostgreSQL under its collation
 SELECT count(*) AS ab_ci FROM regress_q.words WHERE wc = 'AB';
 

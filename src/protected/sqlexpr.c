@@ -454,6 +454,22 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 	appendStringInfoString(b, negated ? "]}]}" : "]}");
 }
 
+/* a LIKE pattern ending in its escape character: PostgreSQL's error, before any charge */
+static void
+sqlexpr_like_pattern(Const *p)
+{
+	char	   *pat = TextDatumGetCString(p->constvalue);
+	int			n = strlen(pat),
+				esc = 0;
+
+	while (esc < n && pat[n - 1 - esc] == '\\')
+		esc++;
+	if (esc % 2 == 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				 errmsg("LIKE pattern must not end with escape character")));
+}
+
 /* a comparison, LIKE or ILIKE (and their negations) */
 static void
 sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
@@ -482,6 +498,10 @@ sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
 
 		if (v == NULL || !IsA(p, Const) || ((Const *) p)->constisnull)
 			sqlexpr_refuse("LIKE other than column LIKE 'constant pattern'");
+		/* character(n) is read without its padding, which PostgreSQL's LIKE matches */
+		if (getBaseType(v->vartype) == BPCHAROID)
+			sqlexpr_refuse("LIKE on a character(n) column");
+		sqlexpr_like_pattern((Const *) p);
 		if (name[0] == '!')
 			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 		appendStringInfo(b, "{\"op\": \"%s\", \"args\": [{\"col\": ", like);

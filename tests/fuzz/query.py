@@ -12,6 +12,7 @@ replays.  Each case is one of
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
   - dpobj.query(text, epsilon, delta);
+  - a count under a random condition over text columns, against the owner's count;
   - a SELECT with a construct that must be refused (a window function, a subquery, a set
     operation, DISTINCT, a join, the analyst's own function or operator, a volatile
     function, a system column, ...).
@@ -22,6 +23,9 @@ apart), in one analyst session per chunk.  A case fails when
   - a run is charged and then fails (the ledger's outcome of its charge is not "released");
   - a refused run (an error) is charged but not released; EXPLAIN charges;
   - a construct that must be refused is accepted, or a run is accepted with no charge;
+  - a count under a condition over text columns (comparisons, IN, LIKE, ILIKE, IS NULL:
+    semantics dpobj shares with PostgreSQL), at an epsilon where it is exact but with
+    probability e^-100000, differs from the owner's plain count;
   - the two neighbours' outcomes differ (success, or the SQLSTATE of the error, and the
     SQLSTATEs of the notices and warnings the run sent);
 and after the campaign the server log must show no PANIC, TRAP or crash.
@@ -72,6 +76,8 @@ AGGS = ["count(*)", "count(id)", "sum({e})", "avg({e})", "variance({e})", "var_p
         "avg({c})"]
 GROUPS = [[], [], ["g"], ["k"], ["b"], ["g", "k"], ["g", "b"], ["s"], ["sc"], ["x"],
           ["d"], ["g", "s"], ["ci"], ["ci", "g"], ["vc"], ["bp"]]
+LIKEPAT = ["'_'", "'__'", "'%_'", "'_%'", "'%\\%%'", "'%\\_'", "'é_'", "'_é%'", "'%É%'", "'A%'",
+           "'%s_'", "'c_'", "'c_  '", "'%\U0001F600'", "'_\U0001F600_'", "'%ß%'", "'SS'", "'%İ%'"]
 # constructs outside the subset: each must be refused before any charge
 JUNK = [
     "SELECT count(*) OVER () FROM {T}",
@@ -201,6 +207,26 @@ class Gen:
             return "(%s) IS NOT TRUE" % a() if self.r.random() < 0.3 else "(%s AND %s AND %s)" % (a(), a(), a())
         return "coalesce(%s, %s)" % (a(), self.pick(["true", "false"]))
 
+    def tcond(self, depth=0):
+        """A condition over text columns only, where dpobj answers as PostgreSQL does."""
+        k = self.r.randrange(9 if depth < 2 else 6)
+        c = self.pick(TEXTCOLS)
+        if k == 0:
+            return "%s %s %s" % (c, self.pick(["=", "<>", "<", "<=", ">", ">="]), self.pick(TEXTCONST))
+        if k == 1:
+            return "%s %sIN (%s)" % (c, self.pick(["", "NOT "]), ", ".join(
+                self.pick(TEXTCONST) for _ in range(self.r.randrange(1, 4))))
+        if k in (2, 3):
+            return "%s %s %s" % (c, self.pick(["LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE"]),
+                                 self.pick(TEXTCONST + LIKEPAT))
+        if k == 4:
+            return "%s IS %sNULL" % (c, self.pick(["", "NOT "]))
+        if k == 5:
+            return self.pick(["b", "NOT b"])
+        if k in (6, 7):
+            return "(%s %s %s)" % (self.tcond(depth + 1), self.pick(["AND", "OR"]), self.tcond(depth + 1))
+        return "NOT (%s)" % self.tcond(depth + 1)
+
     def agg(self):
         t = self.pick(AGGS)
         e = self.pick(BOUNDED) if self.r.random() < 0.5 else self.num(1)
@@ -269,12 +295,21 @@ class Gen:
             return "analyze", ["EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s" % self.select()]
         if k < 0.75:
             return "explain", ["EXPLAIN (COSTS OFF%s) %s" % (self.pick(["", ", VERBOSE"]), self.select())]
-        if k < 0.85:
+        if k < 0.83:
             q = self.select(plain=self.r.random() < 0.8).replace("'", "''")
             return "query", ["SELECT count(*) FROM dpobj.query('%s', %s, %s)" % (
                 q, self.pick(["1", "1", "0.5", "1e-300", "1e308", "'NaN'", "0"]),
                 self.pick(["0", "1e-6", "1e-6", "'NaN'"]))]
-        return "junk", [self.pick(JUNK)]
+        if k < 0.9:
+            return "junk", [self.pick(JUNK)]
+        # a count at a large epsilon (exact but with probability e^-1e5) against the owner's
+        cond = self.tcond()
+        if self.r.random() < 0.7:                   # a "where" (not a filter) for dpobj
+            cond = "(%s) OR id < -1" % cond
+        return "oracle", ["SET dpobj.query_epsilon = 1e5",
+                          "SELECT '#O' AS o, count(*) FROM {T} WHERE %s" % cond,
+                          "SET dpobj.query_epsilon = 1", "RESET ROLE",
+                          "SELECT '#T', count(*) FROM {T} WHERE %s" % cond, "SET ROLE fz_qanalyst"]
 
 
 def run_chunk(first, n):
@@ -314,7 +349,9 @@ def run_chunk(first, n):
         if line.startswith("#@ "):
             c, side = line[3:].split()
             cur = (int(c), side)
-            res[cur] = [None, [], None, None, []]
+            res[cur] = [None, [], None, None, [], {}]
+        elif line[:3] in ("#O|", "#T|") and cur is not None:  # a count: dpobj's, the truth
+            res[cur][5][line[1]] = line[3:]
         elif line.startswith("#L|") and cur is not None:     # the ledger's rows, its last id
             res[cur][2 if res[cur][2] is None else 3] = tuple(int(x) for x in line[3:].split("|"))
     for m in re.finditer(r"^psql:[^:]*:(\d+): ERROR:\s+(\w+)", p.stderr, re.M):
@@ -361,7 +398,7 @@ def main():
                     if lost == key:
                         failures.append("case %d on %s: lost connection (a crash)%s" % (c, side, show))
                     continue
-                err, errs, before, after, notes = res[key]
+                err, errs, before, after, notes, counts = res[key]
                 if before is None or after is None:
                     failures.append("case %d on %s: the ledger was not read%s" % (c, side, show))
                     continue
@@ -378,7 +415,12 @@ def main():
                 if kind == "junk" and err is None:
                     failures.append("case %d on %s: a construct outside the subset was accepted%s"
                                     % (c, side, show))
-                if kind in ("select", "query", "analyze") and err is None and charges != 1 and \
+                if kind == "oracle" and "O" in counts:
+                    tally["(oracle counts compared)"] += 1
+                    if counts["O"] != counts.get("T"):
+                        failures.append("case %d on %s: dpobj counts %s rows, PostgreSQL %s%s"
+                                        % (c, side, counts["O"], counts.get("T"), show))
+                if kind in ("select", "query", "analyze", "oracle") and err is None and charges != 1 and \
                         not (charges == 0 and "LIMIT 0" in stmts[0]):       # (never run)
                     failures.append("case %d on %s: accepted with %d charges%s" % (c, side, charges, show))
                 if charges and err is not None and kind != "prepared":
@@ -420,7 +462,7 @@ def main():
         print("not ok - %d failures more" % (len(failures) - 15))
     print("# outcomes: %s" % ", ".join("%s %d" % kv for kv in sorted(tally.items())))
     print("# ledger outcomes: %s" % ", ".join("%s %d" % kv for kv in sorted(outcomes.items())))
-    runs = sum(tally.values())
+    runs = sum(v for k, v in tally.items() if not k.startswith("("))     # (not tallies of runs)
     accepted = sum(v for k, v in tally.items() if k.endswith(" ok") and not k.startswith("junk"))
     enough = runs >= 2 * CASES and accepted * 10 >= runs       # a tenth at least
     print("%s - %d runs of %d cases: the accepted ones released, the rest refused before any charge, "
