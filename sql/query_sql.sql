@@ -329,6 +329,34 @@ SELECT count(*) = :gaps_mid AS nothing_charged FROM dpobj.ledger WHERE relation 
 -- the compiled statistics: count(x) with its column, var_samp "sample"
 SELECT regress_q.explain($$SELECT count(income), count(sex), var_samp(income), var_pop(income) FROM regress_q.gaps$$);
 SET dpobj.query_epsilon = 2000;
+-- text in "where" is compared byte-wise by dpobj: as PostgreSQL does under a deterministic
+-- collation (=, <>, IN, LIKE, its _ one character), a C one (<, >, ILIKE); under any other
+-- refused before any charge, never answered otherwise
+RESET ROLE;
+CREATE COLLATION regress_q.ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE COLLATION regress_q.und (provider = icu, locale = 'und');
+CREATE TABLE regress_q.words (i int NOT NULL, w text, wc text COLLATE regress_q.ci, g text DEFAULT 'a', wb char(4));
+INSERT INTO regress_q.words VALUES (1, 'é'), (2, 'ab'), (3, 'x'), (4, '中'), (5, 'Ab'), (6, NULL);
+UPDATE regress_q.words SET wc = w, wb = w;
+SELECT dpobj.declare_domain('regress_q.words', 'g', ARRAY['a']);
+SELECT dpobj.protect('regress_q.words');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_q.words', 'regress_q_ann', 1000000, 0.001);
+SELECT count(*) FILTER (WHERE w LIKE '_') AS one_char, count(*) FILTER (WHERE w < 'b' COLLATE "C") AS below_b_c
+  FROM regress_q.words;
+SET ROLE regress_q_ann;
+SELECT count(*) AS one_char FROM regress_q.words WHERE w LIKE '_' OR i < 0;
+SELECT count(*) AS below_b_c FROM regress_q.words WHERE w < 'b' COLLATE "C" OR i < 0;
+SELECT count(*) AS a_prefix FROM regress_q.words WHERE w LIKE 'a%' COLLATE "C" OR w ILIKE 'A_' COLLATE "C" OR i < 0;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w = 'AB' COLLATE regress_q.ci OR i < 0$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE wc IN ('ab', 'x')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w < 'b' COLLATE regress_q.und OR i < 0$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w ILIKE 'é' COLLATE regress_q.und OR i < 0$$);
+SELECT sqlstate, message FROM regress.err($$SELECT wc, count(*) FROM regress_q.words GROUP BY wc$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE w LIKE 'a\' OR i < 0$$);
+SELECT count(*) AS escaped FROM regress_q.words WHERE w LIKE 'a\\' OR w LIKE '\_' OR i < 0;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.words WHERE wb LIKE 'ab' OR i < 0$$);
+-- "column op constant" ANDed is a filter, compared by PostgreSQL under its collation
+SELECT count(*) AS ab_ci FROM regress_q.words WHERE wc = 'AB';
 
 -- dpobj.query_run() called directly: the plan validated, no more than aggregate()
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run('[]') AS t(n bigint)$$);

@@ -29,6 +29,7 @@
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/json.h"
@@ -470,6 +471,7 @@ exprjson_parse(ExprParsed *x, JsonbValue *v, bool cond, const char *path)
 	ExprCursor	c = {x, 0};
 
 	x->prog = palloc0(sizeof(ExprProgram));
+	x->prog->utf8 = GetDatabaseEncoding() == PG_UTF8;
 	x->prog->root = expr_node(&c, v, cond, path);
 	if (!cond && x->prog->nodes[x->prog->root].type != EXPR_NUM &&
 		x->prog->nodes[x->prog->root].type != EXPR_BOOL &&

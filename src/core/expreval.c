@@ -424,8 +424,19 @@ fold(unsigned char c, bool icase)
 	return icase && c >= 'A' && c <= 'Z' ? (unsigned char) (c + 'a' - 'A') : c;
 }
 
+/* the bytes of the character at s[i]: one, or in UTF-8 its lead byte and continuation bytes */
+static int
+like_charlen(const char *s, int slen, int i, bool utf8)
+{
+	int			n = 1;
+
+	while (utf8 && i + n < slen && ((unsigned char) s[i + n] & 0xC0) == 0x80)
+		n++;
+	return n;
+}
+
 bool
-expr_like(const char *s, int slen, const char *pat, int plen, bool icase)
+expr_like(const char *s, int slen, const char *pat, int plen, bool icase, bool utf8)
 {
 	int			si = 0,
 				pi = 0,
@@ -448,8 +459,13 @@ expr_like(const char *s, int slen, const char *pat, int plen, bool icase)
 
 			if (lit)
 				q++;
-			if ((!lit && pat[q] == '_') ||
-				fold((unsigned char) pat[q], icase) == fold((unsigned char) s[si], icase))
+			if (!lit && pat[q] == '_')
+			{
+				pi = q + 1;
+				si += like_charlen(s, slen, si, utf8);
+				continue;
+			}
+			if (fold((unsigned char) pat[q], icase) == fold((unsigned char) s[si], icase))
 			{
 				pi = q + 1;
 				si++;
@@ -458,8 +474,10 @@ expr_like(const char *s, int slen, const char *pat, int plen, bool icase)
 		}
 		if (star_p < 0)
 			return false;
+		/* the % takes one character more (si stays on character boundaries) */
 		pi = star_p;
-		si = ++star_s;
+		star_s += like_charlen(s, slen, star_s, utf8);
+		si = star_s;
 	}
 	while (pi < plen && pat[pi] == '%')
 		pi++;
@@ -546,7 +564,7 @@ eval_cond(const ExprProgram *p, const ExprNode *n, const ExprVal *row)
 			v[1] = expr_eval(p, p->kids[n->kid0 + 1], row);
 			if (v[0].null || v[1].null)
 				return val_null();
-			c = expr_like(v[0].s, v[0].len, v[1].s, v[1].len, n->op == 1);
+			c = expr_like(v[0].s, v[0].len, v[1].s, v[1].len, n->op == 1, p->utf8);
 			return val_bool(c);
 		default:
 			break;

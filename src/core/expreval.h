@@ -79,6 +79,7 @@ typedef struct ExprProgram
 	int			nkids;
 	int			kids[EXPR_MAX_NODES];
 	int			root;
+	bool		utf8;			/* text is UTF-8: LIKE's _ is one character */
 } ExprProgram;
 
 /* an interval of a numeric node: known bounds, or why not (the node at fault) */
@@ -112,8 +113,8 @@ extern ExprBounds expr_bounds(const ExprProgram *p, int i, ExprColBounds cb, voi
 /* node i on one row (row[col] the columns' values) */
 extern ExprVal expr_eval(const ExprProgram *p, int i, const ExprVal *row);
 
-/* LIKE (icase: ILIKE) of s against pattern pat */
-extern bool expr_like(const char *s, int slen, const char *pat, int plen, bool icase);
+/* LIKE (icase: ILIKE) of s against pattern pat; utf8: _ matches one UTF-8 character */
+extern bool expr_like(const char *s, int slen, const char *pat, int plen, bool icase, bool utf8);
 
 /* the civil date of days since 1970-01-01 */
 extern void expr_civil(long long days, int *y, int *m, int *d);

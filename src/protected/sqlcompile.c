@@ -156,6 +156,9 @@ sqlcompile_groups(SqlState *s, StringInfo group_by)
 		for (int i = 0; i < c->ngroups; i++)
 			if (c->gattnos[i] == v->varattno)
 				sqlexpr_refuse("GROUP BY naming a column twice");
+		/* groups are matched byte-wise: PostgreSQL's would merge values its collation equates */
+		if (OidIsValid(v->varcollid) && !get_collation_isdeterministic(v->varcollid))
+			sqlexpr_refuse("GROUP BY a column under a nondeterministic collation");
 		c->names[c->ngroups] = sqlexpr_column(s->relid, v->varattno);
 		c->types[c->ngroups] = v->vartype;
 		c->typmods[c->ngroups] = v->vartypmod;

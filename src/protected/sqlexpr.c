@@ -18,6 +18,8 @@
 
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_database.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_proc.h"
@@ -119,6 +121,65 @@ sqlexpr_is(const char *s, const char *const *list)
 }
 
 static const char *const cmp_ops[] = {"=", "<>", "<", "<=", ">", ">=", NULL};
+
+/*
+ * Whether collation coll's "C" locale setting (LC_COLLATE, or for ctype LC_CTYPE) is C or
+ * POSIX of libc, the database's own for the default collation; the builtin provider (17+)
+ * orders by code point, as bytes of UTF-8 do.
+ */
+static bool
+sqlexpr_collation_c(Oid coll, bool ctype)
+{
+	bool		dflt = coll == DEFAULT_COLLATION_OID;
+	HeapTuple	tup;
+	char		provider;
+	Datum		d;
+	bool		isnull;
+	bool		c = false;
+
+	if (!OidIsValid(coll) || coll == C_COLLATION_OID || coll == POSIX_COLLATION_OID)
+		return true;
+	tup = dflt ? SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId)) :
+		SearchSysCache1(COLLOID, ObjectIdGetDatum(coll));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for collation %u", coll);
+	provider = dflt ? ((Form_pg_database) GETSTRUCT(tup))->datlocprovider :
+		((Form_pg_collation) GETSTRUCT(tup))->collprovider;
+	if (provider == COLLPROVIDER_LIBC)
+	{
+		d = dflt ? SysCacheGetAttr(DATABASEOID, tup, ctype ? Anum_pg_database_datctype : Anum_pg_database_datcollate, &isnull) :
+			SysCacheGetAttr(COLLOID, tup, ctype ? Anum_pg_collation_collctype : Anum_pg_collation_collcollate, &isnull);
+		if (!isnull)
+		{
+			char	   *l = TextDatumGetCString(d);
+
+			c = strcmp(l, "C") == 0 || strcmp(l, "POSIX") == 0;
+		}
+	}
+	else if (provider == 'b')	/* builtin (17+) */
+		c = !ctype;
+	ReleaseSysCache(tup);
+	return c;
+}
+
+/*
+ * dpobj's evaluator compares text byte-wise and ILIKE folds ASCII only (core/expreval.c):
+ * the same as PostgreSQL's under a deterministic collation for =, <>, IN and LIKE, under
+ * one whose order is C's for <, <=, >, >=, and one whose ctype is C's for ILIKE; anything
+ * else is refused (a catalog fact), never answered otherwise than PostgreSQL would.
+ */
+static void
+sqlexpr_text_collation(Oid coll, bool ordered, bool folded)
+{
+	if (!OidIsValid(coll))
+		return;
+	if (!get_collation_isdeterministic(coll))
+		sqlexpr_refuse("text conditions under a nondeterministic collation but \"column op constant\" ANDed");
+	if (ordered && !sqlexpr_collation_c(coll, false))
+		sqlexpr_refuse("<, <=, >, >= on text under a collation other than C but \"column op constant\" ANDed (write COLLATE \"C\")");
+	if (folded && !sqlexpr_collation_c(coll, true))
+		sqlexpr_refuse("ILIKE under a collation whose character classes are not C's");
+}
 
 /* a constant as a JSON value */
 static void
@@ -269,6 +330,8 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 	}
 	else if (IsA(node, RelabelType))
 		sqlexpr_value(b, (Node *) ((RelabelType *) node)->arg, relid);
+	else if (IsA(node, CollateExpr))	/* its collation: the comparison's, checked there */
+		sqlexpr_value(b, (Node *) ((CollateExpr *) node)->arg, relid);
 	else if (IsA(node, Const))
 		sqlexpr_const(b, (Const *) node);
 	else if (IsA(node, Param))
@@ -314,6 +377,7 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 
 	if (!(s->useOr && strcmp(name, "=") == 0) && !negated)
 		sqlexpr_refuse(psprintf("%s ANY/ALL", name));
+	sqlexpr_text_collation(s->inputcollid, false, false);
 	if (negated)
 		appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 	appendStringInfoString(b, "{\"op\": \"in\", \"args\": [");
@@ -356,6 +420,22 @@ sqlexpr_in(StringInfo b, ScalarArrayOpExpr *s, Oid relid)
 	appendStringInfoString(b, negated ? "]}]}" : "]}");
 }
 
+/* a LIKE pattern ending in its escape character: PostgreSQL's error, before any charge */
+static void
+sqlexpr_like_pattern(Const *p)
+{
+	char	   *pat = TextDatumGetCString(p->constvalue);
+	int			n = strlen(pat),
+				esc = 0;
+
+	while (esc < n && pat[n - 1 - esc] == '\\')
+		esc++;
+	if (esc % 2 == 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				 errmsg("LIKE pattern must not end with escape character")));
+}
+
 /* a comparison, LIKE or ILIKE (and their negations) */
 static void
 sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
@@ -366,13 +446,28 @@ sqlexpr_compare(StringInfo b, OpExpr *o, Oid relid)
 
 	if (list_length(o->args) != 2)
 		sqlexpr_refuse(psprintf("the operator %s", name));
+	sqlexpr_text_collation(o->inputcollid,
+						   like == NULL && strcmp(name, "=") != 0 && strcmp(name, "<>") != 0,
+						   like != NULL && strcmp(like, "ilike") == 0);
 	if (like != NULL)
 	{
-		Var		   *v = sqlexpr_plain_var(linitial(o->args));
+		Node	   *a = linitial(o->args);
 		Node	   *p = lsecond(o->args);
+		Var		   *v;
+
+		/* COLLATE on either side: the operator's collation, checked above */
+		if (IsA(a, CollateExpr))
+			a = (Node *) ((CollateExpr *) a)->arg;
+		if (IsA(p, CollateExpr))
+			p = (Node *) ((CollateExpr *) p)->arg;
+		v = sqlexpr_plain_var(a);
 
 		if (v == NULL || !IsA(p, Const) || ((Const *) p)->constisnull)
 			sqlexpr_refuse("LIKE other than column LIKE 'constant pattern'");
+		/* character(n) is read without its padding, which PostgreSQL's LIKE matches */
+		if (getBaseType(v->vartype) == BPCHAROID)
+			sqlexpr_refuse("LIKE on a character(n) column");
+		sqlexpr_like_pattern((Const *) p);
 		if (name[0] == '!')
 			appendStringInfoString(b, "{\"op\": \"not\", \"args\": [");
 		appendStringInfo(b, "{\"op\": \"%s\", \"args\": [{\"col\": ", like);

@@ -5,7 +5,9 @@
 # copy of the PostgreSQL installation (as tests/audit/mutants.sh builds its mutants), a
 # cluster of its own started with the sanitizer runtime preloaded (LD_PRELOAD of gcc's
 # libasan, and tests/fuzz/asaninit.c: the server itself is not instrumented), then tests/fuzz/struct.py (the
-# structure-aware model fuzz) and fuzz.py's model and state classes against it.  A
+# structure-aware model fuzz), fuzz.py's model and state classes and a short run of
+# tests/fuzz/query.py (private SQL queries: the compiler and the C expression evaluator)
+# against it.  A
 # sanitizer report in the server log fails the suite and is printed: with
 # abort_on_error the backend aborts at the first one, so a report is also a lost
 # connection the drivers name the case of.
@@ -24,7 +26,7 @@
 # layout), DPOBJ_SANITIZE_PGPORT (default 55438; names the socket only), DPOBJ_TMPDIR,
 # DPOBJ_FUZZ_SEED (20261128), DPOBJ_FUZZ_STRUCT_CASES (cases per model, default 300),
 # DPOBJ_FUZZ_STRUCT_JOBS (sessions side by side, default 1), DPOBJ_FUZZ_CASES (fuzz.py's
-# cases, default 600), DPOBJ_SANITIZE_KEEP=1 (leave the copy and its cluster running:
+# cases, default 600), DPOBJ_FUZZ_QUERY_CASES (query.py's, default 400), DPOBJ_SANITIZE_KEEP=1 (leave the copy and its cluster running:
 # a campaign's follow-up).  Last line: "N passed, M failed".
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -118,6 +120,13 @@ t0=$SECONDS
 out=$(DPOBJ_FUZZ_CLASSES="model state" python3 "$DIR/fuzz.py" "$db" "$SEED" "${DPOBJ_FUZZ_CASES:-600}" 2>&1)
 t_absorb "fuzz.py (model and state classes)" "$out"
 echo "# fuzz.py: $((SECONDS - t0)) s"
+t0=$SECONDS
+if t_psql -d "$db" -f "$DIR/query.sql" >/dev/null 2>&1; then
+    t_absorb "query.py" "$(python3 "$DIR/query.py" "$db" "$SEED" "${DPOBJ_FUZZ_QUERY_CASES:-400}" 2>&1)"
+else
+    t_check "the private-query fuzz is set up (tests/fuzz/query.sql)" false
+fi
+echo "# query.py: $((SECONDS - t0)) s"
 
 # --- every sanitizer report in the server log fails --------------------------------------------
 reports=$(grep -c -E '^==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: ' "$LOG")

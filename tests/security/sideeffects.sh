@@ -14,7 +14,12 @@
 #     warns once per backend, when it loads the collator);
 #   - pg_locks, from a second session: the locks the run holds on the table, its TOAST
 #     relation and their indexes when it reads its first row, and sampled until it ends;
-#   - the ledger: whether the run is charged when it reads its first row, its outcome.
+#   - the ledger: whether the run is charged when it reads its first row, its outcome;
+#   - for a private query (plain, prepared with a generic plan, with a "where" evaluated by
+#     dpobj, under EXPLAIN ANALYZE, and dpobj.query()), run in a transaction of its own: the
+#     locks it leaves to that transaction, and the table's counters it adds (pg_stat_user_tables,
+#     pg_statio_user_tables; the rows read less the public row count per scan), measured as
+#     a plain scan's are (a control); and EXPLAIN of one: the same text, no charge.
 # The owner's row-security policy calls s.gate() on every row it reads, which waits while
 # this script holds an advisory lock: the run stops at its first row, observed
 # deterministically (the lock's waiter in pg_locks), then goes on.  A second variant ends
@@ -78,6 +83,9 @@ ALTER TABLE s.t_b ENABLE ROW LEVEL SECURITY; ALTER TABLE s.t_b FORCE ROW LEVEL S
 CREATE POLICY gate ON s.t_a USING (s.gate()); CREATE POLICY gate ON s.t_b USING (s.gate());
 REVOKE ALL ON s.t_a, s.t_b FROM PUBLIC;
 ANALYZE s.t_a; ANALYZE s.t_b;
+-- no autovacuum: its reads of t_a's TOAST would show in the counters a run is measured by
+ALTER TABLE s.t_a SET (autovacuum_enabled = off, toast.autovacuum_enabled = off);
+ALTER TABLE s.t_b SET (autovacuum_enabled = off, toast.autovacuum_enabled = off);
 RESET ROLE;
 SELECT dpobj.protect('s.t_' || t), dpobj.declare_domain('s.t_' || t, 'y', ARRAY['true', 'false']),
        dpobj.declare_domain('s.t_' || t, 'a', 0, 1), dpobj.declare_domain('s.t_' || t, 'b', 0, 1),
@@ -105,11 +113,15 @@ ENTRIES=(
     "aggregate|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}, {\"stat\": \"sum\", \"column\": \"a\"}]', 0.5, 1e-5, ARRAY['y'], '{FKV}')"
     "aggkeys|SELECT count(*) FROM dpobj.aggregate('{T}', '[{\"stat\": \"count\"}]', 1, 1e-5, ARRAY['doc'], '{FKV}')"
     "query|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
+    "query_prepared|SET dpobj.query_epsilon = 0.5; PREPARE qp(int, text) AS SELECT y, count(*), avg(b) FROM {T} WHERE id >= \$1 AND id <= \$1 AND name < \$2 AND note <> 'q' AND cls >= '' GROUP BY y; EXECUTE qp(777, 'zzz')"
+    "query_where|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(CASE WHEN a > 0.25 THEN a * 2 ELSE b END) FROM {T} WHERE id BETWEEN 777 AND 777 AND (name LIKE 't%' OR cls IN ('q', 'r')) AND note IS NOT NULL AND NOT (name = 'zzz' OR cls = '') GROUP BY y"
+    "query_analyze|SET dpobj.query_epsilon = 0.5; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
+    "query_fn|SELECT count(*) FROM dpobj.query('SELECT y, count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < ''zzz'' AND note <> ''q'' AND cls >= '''' GROUP BY y', 0.5)"
     "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
     "job|SELECT dpobj.submit('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}')"
 )
 # the entries also ended by statement_timeout at their first row
-CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|query|synthesize"
+CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|query|query_prepared|query_where|query_fn|synthesize"
 
 sql1() { t_psql -d "$DB" -c "$1"; }
 
@@ -140,6 +152,24 @@ locks_of() { # TABLE PID: the family's granted locks of PID, one word each
             FROM pg_locks l, pg_class t
            WHERE t.oid = '$1'::regclass AND l.pid = $2 AND l.locktype = 'relation' AND l.granted
              AND ($FAMILY) IS NOT NULL"
+}
+# stats_of TABLE [delta]: the table's counters the analyst reads (pg_stat_user_tables,
+# pg_statio_user_tables): to \gset, or as the differences from those set (b_*), the rows
+# read less every scan's public row count (reltuples: analyzed)
+STATS_COLS="seq_scan seq_tup_read idx_scan idx_tup_fetch n_tup_ins n_tup_upd n_tup_del heap_blks_read heap_blks_hit idx_blks_read idx_blks_hit toast_blks_read toast_blks_hit tidx_blks_read tidx_blks_hit"
+stats_of() {
+    local c sel=""
+    for c in $STATS_COLS; do
+        if [[ ${2:-} == delta && $c == seq_tup_read ]]; then
+            sel+=", s.seq_tup_read - :b_seq_tup_read - (s.seq_scan - :b_seq_scan) * (SELECT reltuples::bigint FROM pg_class WHERE oid = s.relid)"
+        elif [[ ${2:-} == delta ]]; then
+            sel+=", coalesce($c, 0) - :b_$c"
+        else
+            sel+=", coalesce($c, 0) AS $c"
+        fi
+    done
+    printf "SELECT %s%s FROM pg_stat_user_tables s JOIN pg_statio_user_tables io USING (relid) WHERE relid = '%s'::regclass" \
+        "$([[ ${2:-} == delta ]] && echo "'stats'" || echo "'before' AS tag")" "$sel" "$1"
 }
 # poll_locks TABLE PID OUT: samples them in a loop from now until PID's statement ends
 poll_locks() {
@@ -183,11 +213,22 @@ run() {
     gate_close
     {
         echo "SET plan_cache_mode = force_generic_plan;"
+        # a private query: the table's counters before, the run in a transaction of its own
+        [[ $entry == query* ]] && printf '%s \\gset b_\nBEGIN;\n' "$(stats_of "$table")"
         [[ $variant == cancel ]] && echo "SET statement_timeout = '1500ms';"
         echo "$call;"
+        if [[ $entry == query* ]]; then
+            # the locks the run leaves to its transaction
+            echo "SELECT 'locks after', coalesce(string_agg(DISTINCT ($FAMILY) || ':' || l.mode, ',' ORDER BY ($FAMILY) || ':' || l.mode), '-')
+                    FROM pg_locks l, pg_class t WHERE t.oid = '$table'::regclass AND l.pid = pg_backend_pid()
+                     AND l.locktype = 'relation' AND l.granted AND ($FAMILY) IS NOT NULL;"
+            echo "COMMIT;"
+        fi
         echo "RESET statement_timeout;"
         # the first use of each collation in this backend, after the run
         echo "SELECT 'a' < 'b' COLLATE \"sv-x-icu\", 'a' = 'b' COLLATE public.side_ci, 'a' < 'b' COLLATE \"de-x-icu\";"
+        # the counters the run added, once this backend's are flushed (at its next idle)
+        [[ $entry == query* ]] && printf 'SELECT pg_stat_force_next_flush();\n%s;\n' "$(stats_of "$table" delta)"
     } >"$out.sql"
     psql -X -q -At -d "$DB" -U "$role" -v VERBOSITY=terse -f "$out.sql" >"$out.client" 2>&1 &
     psql_pid=$!
@@ -222,10 +263,11 @@ run() {
         warnings=${warnings:--}
     fi
     [[ -f $out.polled ]] && polled=$(sed -n 's/.*NOTICE:  polled //p' "$out.polled")
+    stats=$(sed -n 's/^stats|//p' "$out.client") after=$(sed -n 's/^locks after|//p' "$out.client")
     ledger=$(sql1 "SELECT coalesce(string_agg(outcome, ',' ORDER BY id), '-') FROM dpobj.ledger
                     WHERE id > $before AND relation = '$table'")
-    printf 'paused=%s charged_at_first_row=%s locks_at_first_row=%s locks_polled=%s collation_warnings=%s ledger=%s\n' \
-        "$paused" "$charged_at_pause" "$at_pause" "${polled:--}" "$warnings" "$ledger" >"$out"
+    printf 'paused=%s charged_at_first_row=%s locks_at_first_row=%s locks_polled=%s collation_warnings=%s ledger=%s locks_after=%s stats=%s\n' \
+        "$paused" "$charged_at_pause" "$at_pause" "${polled:--}" "$warnings" "$ledger" "${after:--}" "${stats:--}" >"$out"
 }
 
 # compare ENTRY VARIANT: the two sides, and the charge and locks at the first row
@@ -251,9 +293,26 @@ for e in "${ENTRIES[@]}"; do
         for side in a b; do run "$entry" "$side" cancel; done
         compare "$entry" cancel
         t_check "$entry (cancel): a cancel at the first row is charged (both sides)" \
-            bash -c "grep -q 'ledger=cancelled$' '$WORK/$entry.cancel.a' && grep -q 'ledger=cancelled$' '$WORK/$entry.cancel.b'"
+            bash -c "grep -q 'ledger=cancelled ' '$WORK/$entry.cancel.a' && grep -q 'ledger=cancelled ' '$WORK/$entry.cancel.b'"
     fi
 done
+# the counters' measurement sees a scan: the superuser's plain one, measured as above
+printf '%s \\gset b_\nSELECT count(*) FROM s.t_a;\nSELECT pg_stat_force_next_flush();\n%s;\n' \
+    "$(stats_of s.t_a)" "$(stats_of s.t_a delta)" >"$WORK/control.sql"
+control=$(t_psql -d "$DB" -f "$WORK/control.sql" | sed -n 's/^stats|//p')
+t_check "the counters a private query leaves are measured: a plain scan's show ($control)" \
+    bash -c "[[ '$control' =~ ^1\|0\|0\|0\|0\|0\|0\| ]]"
+# EXPLAIN of a private query: no run, no charge, the same text on both sides (the name masked)
+for side in a b; do
+    before=$(sql1 "SELECT coalesce(max(id), 0) FROM dpobj.ledger")
+    psql -X -q -At -d "$DB" -U "$ROLE" -c "SET dpobj.query_epsilon = 0.5" \
+        -c "EXPLAIN (COSTS OFF, VERBOSE) SELECT y, count(*), avg(a) FROM s.t_$side WHERE id >= 777 AND id <= 777 AND name < 'zzz' GROUP BY y" 2>&1 |
+        sed -e "s/t_$side/t_X/g" -e 's/"relid": [0-9]*/"relid": N/g' >"$WORK/explain.$side"
+    echo "charges=$(sql1 "SELECT count(*) FROM dpobj.ledger WHERE id > $before")" >>"$WORK/explain.$side"
+done
+t_check "EXPLAIN of a private query: the same on both sides, nothing charged ($(tail -n 1 "$WORK/explain.a"))" \
+    bash -c "cmp -s '$WORK/explain.a' '$WORK/explain.b' && grep -q 'query_run' '$WORK/explain.a' &&
+             grep -q '^charges=0$' '$WORK/explain.a'"
 for f in "$WORK"/*.run.a; do printf '# %s, side a: %s\n' "$(basename "$f" .run.a)" "$(cat "$f")"; break; done
 
 [[ -n ${DPOBJ_KEEP_WORK:-} ]] && echo "# run files in $WORK" || drop_all

@@ -129,16 +129,24 @@ check_logic(void)
 static void
 check_like(void)
 {
-	CHECK(expr_like("hello", 5, "h%o", 3, false), "h%%o");
-	CHECK(expr_like("hello", 5, "_ell_", 5, false), "_ell_");
-	CHECK(!expr_like("hello", 5, "_ell", 4, false), "_ell is not a prefix match");
-	CHECK(expr_like("a%b", 3, "a\\%b", 4, false), "an escaped %%");
-	CHECK(!expr_like("axb", 3, "a\\%b", 4, false), "an escaped %% is literal");
-	CHECK(expr_like("HeLLo", 5, "hel%", 4, true), "ILIKE folds ASCII");
-	CHECK(!expr_like("HeLLo", 5, "hel%", 4, false), "LIKE does not");
-	CHECK(expr_like("", 0, "%", 1, false), "%% matches empty");
-	CHECK(expr_like("aaaaaaaaab", 10, "%a%a%b", 6, false), "backtracking");
-	CHECK(!expr_like("aaaaaaaaaa", 10, "%a%a%b", 6, false), "no b");
+	CHECK(expr_like("hello", 5, "h%o", 3, false, false), "h%%o");
+	CHECK(expr_like("hello", 5, "_ell_", 5, false, false), "_ell_");
+	CHECK(!expr_like("hello", 5, "_ell", 4, false, false), "_ell is not a prefix match");
+	CHECK(expr_like("a%b", 3, "a\\%b", 4, false, false), "an escaped %%");
+	CHECK(!expr_like("axb", 3, "a\\%b", 4, false, false), "an escaped %% is literal");
+	CHECK(expr_like("HeLLo", 5, "hel%", 4, true, false), "ILIKE folds ASCII");
+	CHECK(!expr_like("HeLLo", 5, "hel%", 4, false, false), "LIKE does not");
+	CHECK(expr_like("", 0, "%", 1, false, false), "%% matches empty");
+	CHECK(expr_like("aaaaaaaaab", 10, "%a%a%b", 6, false, false), "backtracking");
+	CHECK(!expr_like("aaaaaaaaaa", 10, "%a%a%b", 6, false, false), "no b");
+	/* in UTF-8, _ is one character: \xc3\xa9 (e acute) and an emoji of 4 bytes */
+	CHECK(expr_like("\xc3\xa9", 2, "_", 1, false, true), "_ matches a 2-byte character");
+	CHECK(!expr_like("\xc3\xa9", 2, "_", 1, false, false), "byte-wise, _ is one byte");
+	CHECK(expr_like("a\xf0\x9f\x98\x80" "b", 6, "a_b", 3, false, true), "_ matches a 4-byte character");
+	CHECK(!expr_like("\xc3\xa9", 2, "__", 2, false, true), "one character is not two");
+	CHECK(expr_like("x\xc3\xa9", 3, "%_", 2, false, true), "%_ ends on the last character");
+	CHECK(expr_like("\xc3\xa9\xc3\xa9" "a", 5, "%\xc3\xa9" "a", 4, false, true), "%% backtracks by characters");
+	CHECK(!expr_like("\xc3\xa9", 2, "%\xa9", 2, false, true), "no match inside a character");
 }
 
 static void
