@@ -57,11 +57,22 @@ collect_relations(PlanState *ps, void *arg)
 			else
 				out->unrecognised = true;
 			break;
+		case T_CteScanState:
+
+			/*
+			 * a CTE's rows come from its own plan in this query: its scans
+			 * are walked from here (a recursive CTE's work table scan stays
+			 * unrecognised)
+			 */
+			if (((CteScanState *) ps)->cteplanstate != NULL)
+				collect_relations(((CteScanState *) ps)->cteplanstate, out);
+			else
+				out->unrecognised = true;
+			break;
 		case T_ForeignScanState:
 		case T_FunctionScanState:
 		case T_TableFuncScanState:
 		case T_ValuesScanState:
-		case T_CteScanState:
 		case T_WorkTableScanState:
 		case T_NamedTuplestoreScanState:
 			out->unrecognised = true;

@@ -23,7 +23,7 @@ typedef struct DPScanRelations
 	List	   *relids;			/* OIDs of the scanned tables, each once */
 	bool		unrecognised;	/* some scan node's rows come from something
 								 * else (custom, foreign, function, values,
-								 * CTE scan ...) */
+								 * recursive CTE ...) */
 	bool		found_agg;		/* fcinfo was called by an Agg node */
 	bool		citus;			/* some rows were read through Citus: a
 								 * Citus custom scan (transition functions

@@ -617,33 +617,24 @@ unit_condition(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relatio
 }
 
 /*
- * FROM of a table with a privacy unit (trainquery.h, unitkeep.c): the first
- * scan counts each unit's selected rows in memory and returns a handle, or 0
- * when the units outgrow dpobj.max_state_memory; then exactly one branch of
- * the UNION ALL runs, the other's one-time filter being false: with a
- * handle, a second scan keeps a random k of each unit's rows; with 0, one
- * scan sorted by unit does, each unit's rows numbered and counted.  OFFSET 0
- * keeps the first branch a subquery under the first scan (the second
- * depends on it laterally), so the counts are
- * complete before either branch's first row.
+ * The bounding of the unit's rows (trainquery.h, unitkeep.c), from source,
+ * whose rows cond selects: the first scan counts each unit's selected rows
+ * in memory and returns a handle, or 0 when the units outgrow
+ * dpobj.max_state_memory; then exactly one branch of the UNION ALL runs,
+ * the other's one-time filter being false: with a handle, a second scan
+ * keeps a random k of each unit's rows; with 0, one scan sorted by unit
+ * does, each unit's rows numbered and counted.  OFFSET 0 keeps the first
+ * branch a subquery under the first scan (the second depends on it
+ * laterally), so the counts are complete before either branch's first row.
  */
 static void
-append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
-				 const char *unit_column, const char *cond, int rows_per_unit)
+append_unit_bounding(TrainQuery *q, const char *source, const char *list,
+					 const char *unit_column, const char *cond, int k)
 {
-	int			k;
-	StringInfoData list;
-
-	q->types[q->nparams] = INT8OID;
-	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
-	k = ++q->nparams;
-	initStringInfo(&list);
-	for (int i = 0; i < ncols; i++)
-		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", cols[i]);
 	appendStringInfo(&q->sql,
-					 " FROM (SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
+					 "(SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
 					 " WHERE %s) AS \"dpobj units\" CROSS JOIN LATERAL (",
-					 unit_column, k, relation, cond);
+					 unit_column, k, source, cond);
 	/* in memory: the counts' handle (> 0) */
 	appendStringInfo(&q->sql,
 					 "(SELECT %s FROM %s"
@@ -651,7 +642,7 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 					 " AND CASE WHEN %s"
 					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
 					 " ELSE false END OFFSET 0)",
-					 list.data, relation, cond, unit_column);
+					 list, source, cond, unit_column);
 	/*
 	 * spilled (0): a sort by unit that spills to temporary files beyond
 	 * work_mem, each unit's rows numbered and counted, selection sampling
@@ -664,7 +655,47 @@ append_unit_from(TrainQuery *q, const char *relation, char **cols, int ncols,
 					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
 					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))"
 					 ") AS \"dpobj unit rows\"",
-					 list.data, list.data, relation, cond, unit_column, k);
+					 list, list, source, cond, unit_column, k);
+}
+
+/*
+ * FROM of a table with a privacy unit: its rows bounded per unit
+ * (append_unit_bounding).  A table holding its unit is read by each scan;
+ * a linked table's rows (source: the join of its path, unitlinks.h) are
+ * selected once, into a materialized CTE of the columns passed on and the
+ * unit (a tuplestore, in temporary files beyond work_mem): both scans read
+ * those rows, in the same order, instead of each joining the path again.
+ */
+static void
+append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, int ncols,
+				 const char *unit_column, const char *cond, int rows_per_unit)
+{
+	int			k;
+	bool		unit_passed = false;
+	StringInfoData list;
+
+	q->types[q->nparams] = INT8OID;
+	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
+	k = ++q->nparams;
+	initStringInfo(&list);
+	for (int i = 0; i < ncols; i++)
+	{
+		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", cols[i]);
+		unit_passed = unit_passed || strcmp(cols[i], unit_column) == 0;
+	}
+	appendStringInfoString(&q->sql, " FROM ");
+	if (!linked)
+		append_unit_bounding(q, source, list.data, unit_column, cond, k);
+	else
+	{
+		appendStringInfo(&q->sql,
+						 "(WITH \"dpobj unit selected\" AS MATERIALIZED (SELECT %s%s%s FROM %s WHERE %s)"
+						 " SELECT \"dpobj unit rows\".* FROM ",
+						 list.data, unit_passed ? "" : ncols > 0 ? ", " : "",
+						 unit_passed ? "" : unit_column, source, cond);
+		append_unit_bounding(q, "\"dpobj unit selected\"", list.data, unit_column, "true", k);
+		appendStringInfoString(&q->sql, ") AS \"dpobj unit rows\"");
+	}
 	pfree(list.data);
 }
 
@@ -918,8 +949,9 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	if (rows_per_unit > 0)
 	{
 		/* a linked table: its rows joined to their unit (unitlinks.h) */
-		append_unit_from(q, unit_from != NULL ? unit_from : relation, cols, ncols, unit_column,
-						 unit_condition(q, filter, relid, relation, unit_column), rows_per_unit);
+		append_unit_from(q, unit_from != NULL ? unit_from : relation, unit_from != NULL, cols, ncols,
+						 unit_column, unit_condition(q, filter, relid, relation, unit_column),
+						 rows_per_unit);
 		return;
 	}
 	appendStringInfo(&q->sql, " FROM %s", relation);

@@ -55,7 +55,14 @@
  *	  counted), or one scan sorted by unit (a sort that spills past
  *	  work_mem) whose units keep a uniformly random k of their rows.  One
  *	  statement, one snapshot; random bits that depend on no row
- *	  (unitkeep.c).
+ *	  (unitkeep.c).  A linked table's rows (<table>: the join of its path,
+ *	  unitlinks.h) are selected once, into
+ *	    (WITH "dpobj unit selected" AS MATERIALIZED
+ *	       (SELECT <columns>, <unit> FROM <table> WHERE <cond>)
+ *	     SELECT "dpobj unit rows".* FROM <the above, reading
+ *	       "dpobj unit selected" with <cond> true>) AS "dpobj unit rows"
+ *	  so that both scans read the same stored rows instead of joining the
+ *	  path twice (a tuplestore: temporary files beyond work_mem).
  *
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
  *	  into the aggregate instead of a WHERE clause:
