@@ -182,16 +182,7 @@ static const char protect_unit_sql[] =
 "       a.atttypmod, a.attcollation, dpobj.unit_collation_version(a.attcollation) "
 "  FROM pg_catalog.pg_attribute a "
 " WHERE a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND a.attnum OPERATOR(pg_catalog.=) $4 "
-"ON CONFLICT (relid) DO UPDATE SET privacy_unit = excluded.privacy_unit, "
-"       unit_attnum = excluded.unit_attnum, unit_type = excluded.unit_type, "
-"       max_rows_per_unit = excluded.max_rows_per_unit, unit_typmod = excluded.unit_typmod, "
-"       unit_collation = excluded.unit_collation, unit_collversion = excluded.unit_collversion "
-" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit, "
-"        p.unit_typmod, p.unit_collation, p.unit_collversion) "
-"       IS DISTINCT FROM (excluded.privacy_unit, excluded.unit_attnum, "
-"                         excluded.unit_type, excluded.max_rows_per_unit, "
-"                         excluded.unit_typmod, excluded.unit_collation, excluded.unit_collversion) "
-"RETURNING relid";
+UNITS_PROTECTION_UPSERT;
 
 Datum
 dpobj_protect_unit(PG_FUNCTION_ARGS)

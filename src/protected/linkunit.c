@@ -60,16 +60,7 @@ static const char link_protect_sql[] =
 "SELECT $1, $3::pg_catalog.name, u.privacy_unit, u.unit_attnum, u.unit_type, $4, "
 "       u.unit_typmod, u.unit_collation, u.unit_collversion "
 "  FROM dpobj.protected_tables u WHERE u.relid OPERATOR(pg_catalog.=) $2 "
-"ON CONFLICT (relid) DO UPDATE SET privacy_unit = excluded.privacy_unit, "
-"       unit_attnum = excluded.unit_attnum, unit_type = excluded.unit_type, "
-"       max_rows_per_unit = excluded.max_rows_per_unit, unit_typmod = excluded.unit_typmod, "
-"       unit_collation = excluded.unit_collation, unit_collversion = excluded.unit_collversion "
-" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit, "
-"        p.unit_typmod, p.unit_collation, p.unit_collversion) "
-"       IS DISTINCT FROM (excluded.privacy_unit, excluded.unit_attnum, "
-"                         excluded.unit_type, excluded.max_rows_per_unit, "
-"                         excluded.unit_typmod, excluded.unit_collation, excluded.unit_collversion) "
-"RETURNING relid";
+UNITS_PROTECTION_UPSERT;
 
 static const char link_insert_sql[] =
 "INSERT INTO dpobj.unit_links AS l (relid, path, via, linked_by) "

@@ -71,4 +71,20 @@ extern void unitchange_check_protect(Oid relid, const char *relation, const char
  */
 extern void unitchange_check_join(Oid relid, const char *relation, const char *domain);
 
+/*
+ * The end of an INSERT INTO dpobj.protected_tables AS p of a table's unit
+ * (protect's and link_unit's): the row replaced only where it changes
+ */
+#define UNITS_PROTECTION_UPSERT \
+"ON CONFLICT (relid) DO UPDATE SET privacy_unit = excluded.privacy_unit, " \
+"       unit_attnum = excluded.unit_attnum, unit_type = excluded.unit_type, " \
+"       max_rows_per_unit = excluded.max_rows_per_unit, unit_typmod = excluded.unit_typmod, " \
+"       unit_collation = excluded.unit_collation, unit_collversion = excluded.unit_collversion " \
+" WHERE (p.privacy_unit, p.unit_attnum, p.unit_type, p.max_rows_per_unit, " \
+"        p.unit_typmod, p.unit_collation, p.unit_collversion) " \
+"       IS DISTINCT FROM (excluded.privacy_unit, excluded.unit_attnum, " \
+"                         excluded.unit_type, excluded.max_rows_per_unit, " \
+"                         excluded.unit_typmod, excluded.unit_collation, excluded.unit_collversion) " \
+"RETURNING relid"
+
 #endif							/* DPOBJ_UNITS_H */
