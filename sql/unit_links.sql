@@ -115,6 +115,44 @@ SELECT statistic, round(estimate) AS estimate
  WHERE statistic = 'count';
 RESET ROLE;
 
+-- ---- a synthetic twin of the linked table, with a column of its unit table ----
+-- its rows are order_lines' (at most k of a customer's), "customers.segment" read
+-- through the path with the domain declared on customers; the twin keeps the name
+SET ROLE regress_ul_owner;
+SELECT dpobj.declare_domain('regress_ul.customers', 'segment', ARRAY['s0', 's1', 's2']);
+RESET ROLE;
+GRANT CREATE ON SCHEMA regress_ul TO regress_ul_alice;
+SET ROLE regress_ul_alice;
+CREATE TEMP TABLE ul_spent AS SELECT spent_epsilon FROM dpobj.my_budgets;
+-- refused before the charge: a path column without a declared domain, or none
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_ul.order_lines', 'regress_ul.twin', 1, 1e-6, ARRAY['amount', 'orders.customer_id'])$$);
+SELECT * FROM regress.err($$SELECT dpobj.synthesize('regress_ul.order_lines', 'regress_ul.twin', 1, 1e-6, ARRAY['amount', 'customers.nope'])$$);
+SELECT m.spent_epsilon = s.spent_epsilon AS nothing_charged FROM dpobj.my_budgets m, ul_spent s;
+CREATE TEMP TABLE ul_twin AS
+SELECT * FROM dpobj.synthesize('regress_ul.order_lines', 'regress_ul.twin', 1, 1e-6,
+                               ARRAY['amount', 'customers.segment']);
+SELECT target_table, model_name FROM ul_twin;
+SELECT m.spent_epsilon - s.spent_epsilon AS charged FROM dpobj.my_budgets m, ul_spent s;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+ WHERE attrelid = 'regress_ul.twin'::regclass AND attnum > 0 ORDER BY attnum;
+-- the rows the result names; only declared levels and values within the bounds
+SELECT count(*) = (SELECT rows FROM ul_twin) AS counted,
+       count(*) FILTER (WHERE "customers.segment" NOT IN ('s0', 's1', 's2')) AS outside_levels,
+       count(*) FILTER (WHERE amount < 0 OR amount > 10) AS outside_bounds
+  FROM regress_ul.twin;
+-- "rows" fixes the count
+SELECT rows FROM dpobj.synthesize('regress_ul.order_lines', 'regress_ul.twin50', 1, 1e-6,
+                                  ARRAY['customers.segment', 'amount'], '{"rows": 50}');
+SELECT count(*), count(*) FILTER (WHERE "customers.segment" NOT IN ('s0', 's1', 's2')) AS outside_levels
+  FROM regress_ul.twin50;
+SELECT m.spent_epsilon - s.spent_epsilon AS charged FROM dpobj.my_budgets m, ul_spent s;
+DROP TABLE regress_ul.twin, regress_ul.twin50, ul_spent, ul_twin;
+RESET ROLE;
+REVOKE CREATE ON SCHEMA regress_ul FROM regress_ul_alice;
+-- each twin charged once to the unit table's domain, as a run on order_lines
+SELECT relation, budget_domain, privacy_unit, rows_per_unit, epsilon FROM dpobj.ledger
+ WHERE relation = 'regress_ul.order_lines' AND mechanism = 'synthesize' ORDER BY id;
+
 -- ---- both paths of the bounding on the joined rows ---------------------------
 -- 2000 customers, 2 orders each, 3 lines per order: past dpobj.max_state_memory's least
 -- value (64kB) the units are counted by sorting, within it in memory; k = 2 either way

@@ -9,7 +9,9 @@
  *	  1. public checks only, nothing charged: a transaction that can write
  *	     (the target and the model are written after the charge); the table
  *	     protected and a budget on it (runaccess.h), before anything that
- *	     reads a declaration; the columns exist, all have declared domains
+ *	     reads a declaration; the columns exist (on a linked table a path
+ *	     table's "table.column" too, linkcols.h: the target's column keeps
+ *	     that name), all have declared domains
  *	     (a refusal names every one without) that fit their current types
  *	     (domainfit.h); the options; the target's schema lets the caller
  *	     create it there (its default tablespace and access method too),
@@ -64,6 +66,7 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 #include "base/options.h"
+#include "context/linkcols.h"
 #include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "model/model.h"
@@ -229,11 +232,28 @@ synthesize_without(Jsonb *options, const char *key)
 											  CStringGetTextDatum(key)));
 }
 
+/*
+ * Column i's catalog row: the table's own column, or on a linked table a
+ * path table's "table.column" (linkcols.h); the columns were checked to exist
+ */
+static Form_pg_attribute
+synthesize_attr(const SynthCall *c, int i, FormData_pg_attribute *att)
+{
+	HeapTuple	tup = linked_column_tuple(c->relid, c->cols[i]);
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "dpobj.synthesize: column \"%s\" not found", c->cols[i]);
+	memcpy(att, GETSTRUCT(tup), ATTRIBUTE_FIXED_PART_SIZE);
+	ReleaseSysCache(tup);
+	return att;
+}
+
 /* column i's type is an integer type and its domain bounds (not levels) */
 static bool
 synthesize_is_integer(const SynthCall *c, int i)
 {
-	Oid			t = getBaseType(get_atttype(c->relid, get_attnum(c->relid, c->cols[i])));
+	FormData_pg_attribute a;
+	Oid			t = getBaseType(synthesize_attr(c, i, &a)->atttypid);
 	JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
 
 	return (t == INT2OID || t == INT4OID || t == INT8OID) &&
@@ -244,12 +264,12 @@ synthesize_is_integer(const SynthCall *c, int i)
 static bool
 synthesize_is_not_null(const SynthCall *c, int i)
 {
-	HeapTuple	tup = SearchSysCacheAttName(c->relid, c->cols[i]);
-	bool		nn = HeapTupleIsValid(tup) && ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+	FormData_pg_attribute a;
+	Oid			table;
+	const char *column;
 
-	if (HeapTupleIsValid(tup))
-		ReleaseSysCache(tup);
-	return nn || domains_complete(c->relid, c->cols[i]);
+	(void) linked_column(c->relid, c->cols[i], &table, &column);
+	return synthesize_attr(c, i, &a)->attnotnull || domains_complete(table, column);
 }
 
 /*
@@ -486,16 +506,12 @@ synthesize_statements(SynthCall *c)
 	appendStringInfoString(&select, "SELECT ");
 	for (int i = 0; i < c->ncols; i++)
 	{
-		AttrNumber	att = get_attnum(c->relid, c->cols[i]);
-		Oid			typ;
-		int32		typmod;
-		Oid			coll;
-		char	   *type;
+		FormData_pg_attribute a;
+		Oid			typ = synthesize_attr(c, i, &a)->atttypid;
+		char	   *type = format_type_with_typemod(typ, a.atttypmod);
 		JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
 		bool		levels = getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) != NULL;
 
-		get_atttypetypmodcoll(c->relid, att, &typ, &typmod, &coll);
-		type = format_type_with_typemod(typ, typmod);
 		if (compat_type_aclcheck(typ, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

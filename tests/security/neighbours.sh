@@ -1058,9 +1058,12 @@ for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ filter _ _ _ _ _ _ <<<"$sline"
     scen=$(trim "$scen") filter=$(trim "$filter")
     run_options '{}' "$filter"
+    # a linked table's twin also holds its customers' seg, read through the path
+    cols="grp,c,y,a,b"
+    [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && cols+=",c_$scen.seg"
     for i in 0 1; do
         add_run "$WORK/synth.$i.drv" "$WORK/$scen.synthesize.$i" "$WORK/synth.sql" \
-            role="$ZROLE" rel="t_$scen" target="public.syn_$scen" cols="grp,c,y,a,b" opts="$RUN_OPTS" \
+            role="$ZROLE" rel="t_$scen" target="public.syn_$scen" cols="$cols" opts="$RUN_OPTS" \
             eps="$EPS" delta="$DELTA"
     done
 done
