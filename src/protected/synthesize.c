@@ -67,6 +67,7 @@
 #include "base/privileged.h"
 #include "base/options.h"
 #include "context/linkcols.h"
+#include "context/protected.h"
 #include "context/sealedrun.h"
 #include "context/trainquery.h"
 #include "model/model.h"
@@ -196,13 +197,23 @@ synthesize_columns(ArrayType *a, SynthCall *c)
 	train_query_check_columns(c->relid, c->relation, c->cols, c->ncols, NULL, NULL);
 	missing = domains_undeclared(c->relid, c->cols, c->ncols);
 	if (missing != NULL)
+	{
+		Oid			path[DPOBJ_MAX_UNIT_HOPS];
+
+		/* on a linked table a "table.column" is declared on its path table */
+		bool		linked = linked_path(c->relid, path, NULL) > 0;
+
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.synthesize: columns of table %s without a declared domain: %s",
 						c->relation, missing),
 				 errdetail("Nothing was charged."),
+				 linked ?
+				 errhint("The owner of the table holding each declares it (dpobj.declare_domain(table, column, levels) or (..., lo, hi); \"t.col\" on table t), or leave out %s.",
+						 missing) :
 				 errhint("Its owner declares them (dpobj.declare_domain(%s, column, levels) or (..., lo, hi)), or leave out %s.",
 						 quote_literal_cstr(c->relation), missing)));
+	}
 	c->enc = domains_encoding(c->relid, c->relation, c->cols, c->ncols, DOMAINS_REQUIRED);
 	/* the synthetic values are written into columns of the current types */
 	domainfit_check_run(c->relid, c->enc, "dpobj.synthesize");
