@@ -148,6 +148,8 @@ sqlcompile_group_merge(SqlState *s, TargetEntry *tle, Node *expr, StringInfo gro
 		sqlexpr_refuse("GROUP BY an expression with other group columns");
 	if (OidIsValid(exprCollation(expr)) && !get_collation_isdeterministic(exprCollation(expr)))
 		sqlexpr_refuse("GROUP BY an expression under a nondeterministic collation");
+	/* evaluated now on the levels: built-in, non-volatile functions only (18: not in targetList) */
+	sqlcompile_post_walker(expr, NULL);
 	resetStringInfo(group_by);
 	sqlmerge_compile(s->relid, expr, group_by, &s->merge);
 	c->merge = expr;
