@@ -374,6 +374,46 @@ SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relatio
 -- a valid forged plan runs as aggregate() would, charged
 SELECT n FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '[]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"stat": 0, "fn": "value"}]'::jsonb)) AS t(n bigint);
 SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+
+-- GROUP BY one expression over columns with declared levels: the run groups by the
+-- columns, each cell (its levels; "other" read as NULL) mapped to the expression's value,
+-- the released counts and sums of a value added, an average their quotient.  The truth:
+RESET ROLE;
+SELECT CASE WHEN race IN ('a', 'b') THEN 'ab' ELSE 'c' END AS zone, count(*), sum(spend), avg(spend)
+  FROM regress_q.people GROUP BY 1 ORDER BY 1;
+SELECT sex = 'F' OR race = 'c' AS fc, count(*) FROM regress_q.people GROUP BY 1 ORDER BY 1;
+SET ROLE regress_q_ann;
+SET dpobj.query_epsilon = 2000;
+SELECT CASE WHEN race IN ('a', 'b') THEN 'ab' ELSE 'c' END AS zone, count(*),
+       abs(sum(spend) - 450 * count(*)) < 250 AS sum_near, abs(avg(spend) - 450) < 5 AS mean_near
+  FROM regress_q.people GROUP BY 1 ORDER BY 1;
+EXPLAIN (COSTS OFF) SELECT race = 'c' AS c, count(*), avg(hours) FROM regress_q.people GROUP BY 1;
+-- the cell (other, other) has no row: its value NULL, its count 0
+SELECT sex = 'F' OR race = 'c' AS fc, count(*) FROM regress_q.people GROUP BY 1 ORDER BY 1;
+SELECT coalesce(sex, 'none') AS s, count(*) FROM regress_q.people GROUP BY 1 HAVING count(*) > 0 ORDER BY 1;
+-- dpobj.query(): a merged interval adds its cells' endpoints, an average's is the quotients' extremes
+SELECT result->>'zone' AS zone, result->>'n' AS n, intervals->'n' AS n_interval,
+       (intervals->'m'->>0)::float8 <= (result->>'m')::float8 AND (result->>'m')::float8 <= (intervals->'m'->>1)::float8 AS m_inside
+  FROM dpobj.query($$SELECT CASE WHEN race = 'c' THEN 'c' ELSE 'ab' END AS zone, count(*) AS n, avg(hours) AS m
+                     FROM regress_q.people GROUP BY 1$$, 2000, 0) ORDER BY 1;
+-- refused before any charge: a statistic merged cells cannot add, a column without levels,
+-- another group column, a parameter; forged merges (a cell missing, a mean, a ratio unmerged, a bad type)
+SELECT count(*) AS ledger_mid FROM dpobj.ledger WHERE relation = 'regress_q.people' \gset
+SELECT sqlstate, message FROM regress.err($$SELECT race = 'a', variance(hours) FROM regress_q.people GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT race = 'a', max(hours) FROM regress_q.people GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT hours > 10, count(*) FROM regress_q.people GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT city = 'city0', count(*) FROM regress_q.people GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT race = 'a', sex, count(*) FROM regress_q.people GROUP BY 1, 2$$);
+PREPARE qm(text) AS SELECT race = $1, count(*) FROM regress_q.people GROUP BY 1;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people GROUP BY race = 'a' AND random() < 2$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"merge": true}, {"stat": 0, "fn": "value"}]'::jsonb, 'merge', '[[["a"], "x"], [["b"], "x"], [["c"], "y"]]'::jsonb)) AS t(z text, n bigint)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "mean", "column": "hours"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"merge": true}, {"stat": 0, "fn": "value"}]'::jsonb, 'merge', '[[["a"], "x"], [["b"], "x"], [["c"], "y"], [[null], "y"]]'::jsonb)) AS t(z text, n float8)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"group": "race"}, {"stat": 0, "fn": "ratio", "den": 0}]'::jsonb)) AS t(z text, n float8)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"merge": true}, {"stat": 0, "fn": "value"}]'::jsonb, 'merge', '[[["a"], "x"], [["b"], "x"], [["c"], "y"], [[null], "y"]]'::jsonb)) AS t(z int, n bigint)$$);
+SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_q.people';
+-- a valid forged merge runs, charged once
+SELECT z, n FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"merge": true}, {"stat": 0, "fn": "value"}]'::jsonb, 'merge', '[[["a"], "x"], [["b"], "x"], [["c"], "y"], [[null], "y"]]'::jsonb)) AS t(z text, n bigint) ORDER BY z;
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
 RESET ROLE;
 
 -- a role that may read the table: an ordinary query, no rewrite, nothing charged

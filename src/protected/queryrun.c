@@ -67,8 +67,9 @@ queryrun_str_is(const JsonbValue *v, const char *s)
 
 /* "what": each statistic releases one row per group (no histogram, one q) */
 static void
-queryrun_check_what(JsonbContainer *w, int n)
+queryrun_check_what(QueryPlan *p, JsonbContainer *w, int n)
 {
+	p->stat_kind = palloc0(n + 1);
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue *e = getIthJsonbValueFromContainer(w, i);
@@ -83,20 +84,40 @@ queryrun_check_what(JsonbContainer *w, int n)
 			queryrun_bad("a statistic must be a count, sum, mean, variance or quantile");
 		if (queryrun_str_is(st, "quantile"))
 			queryrun_key(e->val.binary.data, "q", jbvNumeric, true);
+		p->stat_kind[i] = st->val.string.val[0];
 	}
 }
 
-/* "outputs": the group columns in group_by's order, then statistics */
+/* output o's "den" (a merged average's count), or -1 */
+static int
+queryrun_den(QueryPlan *p, JsonbContainer *o, bool ratio)
+{
+	JsonbValue *d = queryrun_key(o, "den", jbvNumeric, ratio);
+	int			den;
+
+	if (!ratio)
+		return -1;
+	den = DatumGetInt32(DirectFunctionCall1(numeric_int4, NumericGetDatum(d->val.numeric)));
+	if (p->ncells == 0 || den < 0 || den >= p->nstats || p->stat_kind[den] != 'c')
+		queryrun_bad("a \"ratio\" output's \"den\" must be a merged plan's count");
+	return den;
+}
+
+/*
+ * "outputs": the group columns in group_by's order (a merged plan: one
+ * {"merge": true}), then statistics
+ */
 static void
-queryrun_outputs(QueryPlan *p, JsonbContainer *outs, JsonbContainer *groups)
+queryrun_outputs(QueryPlan *p, JsonbContainer *outs)
 {
 	p->noutputs = JsonContainerSize(outs);
-	p->ngroups = JsonContainerSize(groups);
+	p->ngroups = p->ncells > 0 ? 1 : p->nkeys;
 	if (p->noutputs < p->ngroups || p->noutputs > 1000)
 		queryrun_bad("\"outputs\" must name the group columns, then the statistics");
 	p->group = palloc0(sizeof(char *) * p->noutputs);
 	p->stat = palloc0(sizeof(int) * p->noutputs);
 	p->sqrt = palloc0(sizeof(bool) * p->noutputs);
+	p->den = palloc0(sizeof(int) * p->noutputs);
 	for (int i = 0; i < p->noutputs; i++)
 	{
 		JsonbValue *o = getIthJsonbValueFromContainer(outs, i);
@@ -105,15 +126,18 @@ queryrun_outputs(QueryPlan *p, JsonbContainer *outs, JsonbContainer *groups)
 
 		if (o->type != jbvBinary || !JsonContainerIsObject(o->val.binary.data))
 			queryrun_bad("every output must be an object");
+		if (i < p->ngroups && p->ncells > 0)
+		{
+			queryrun_key(o->val.binary.data, "merge", jbvBool, true);
+			continue;
+		}
 		if (i < p->ngroups)
 		{
-			JsonbValue *gb = getIthJsonbValueFromContainer(groups, i);
-
 			g = queryrun_key(o->val.binary.data, "group", jbvString, true);
-			if (gb->type != jbvString || g->val.string.len != gb->val.string.len ||
-				strncmp(g->val.string.val, gb->val.string.val, g->val.string.len) != 0)
+			if (g->val.string.len != strlen(p->keys[i]) ||
+				strncmp(g->val.string.val, p->keys[i], g->val.string.len) != 0)
 				queryrun_bad("the outputs' group columns must be group_by's, in its order");
-			p->group[i] = pnstrdup(g->val.string.val, g->val.string.len);
+			p->group[i] = p->keys[i];
 			continue;
 		}
 		p->stat[i] = DatumGetInt32(DirectFunctionCall1(numeric_int4, NumericGetDatum(
@@ -121,9 +145,11 @@ queryrun_outputs(QueryPlan *p, JsonbContainer *outs, JsonbContainer *groups)
 		if (p->stat[i] < 0 || p->stat[i] >= p->nstats)
 			queryrun_bad("an output's \"stat\" must be the index of a statistic");
 		fn = queryrun_key(o->val.binary.data, "fn", jbvString, true);
-		if (!queryrun_str_is(fn, "value") && !queryrun_str_is(fn, "sqrt"))
-			queryrun_bad("an output's \"fn\" must be \"value\" or \"sqrt\"");
+		if (!queryrun_str_is(fn, "value") && !queryrun_str_is(fn, "sqrt") &&
+			!queryrun_str_is(fn, "ratio"))
+			queryrun_bad("an output's \"fn\" must be \"value\", \"sqrt\" or \"ratio\"");
 		p->sqrt[i] = queryrun_str_is(fn, "sqrt");
+		p->den[i] = queryrun_den(p, o->val.binary.data, queryrun_str_is(fn, "ratio"));
 	}
 }
 
@@ -134,7 +160,8 @@ queryrun_parse(Jsonb *plan)
 	JsonbValue *relid,
 			   *what,
 			   *gb,
-			   *opts;
+			   *opts,
+			   *merge;
 	JsonbContainer *groups;
 	Datum	   *gd;
 	double		r;
@@ -155,13 +182,25 @@ queryrun_parse(Jsonb *plan)
 	p->what = JsonbValueToJsonb(what);
 	p->options = JsonbValueToJsonb(opts);
 	p->nstats = JsonContainerSize(what->val.binary.data);
-	queryrun_check_what(what->val.binary.data, p->nstats);
+	queryrun_check_what(p, what->val.binary.data, p->nstats);
 	groups = gb->val.binary.data;
-	queryrun_outputs(p, queryrun_key(&plan->root, "outputs", jbvBinary, true)->val.binary.data, groups);
-	gd = palloc(sizeof(Datum) * Max(p->ngroups, 1));
-	for (int i = 0; i < p->ngroups; i++)
-		gd[i] = CStringGetTextDatum(p->group[i]);
-	p->group_by = construct_array(gd, p->ngroups, TEXTOID, -1, false, TYPALIGN_INT);
+	p->nkeys = JsonContainerSize(groups);
+	p->keys = palloc0(sizeof(char *) * Max(p->nkeys, 1));
+	gd = palloc(sizeof(Datum) * Max(p->nkeys, 1));
+	for (int i = 0; i < p->nkeys; i++)
+	{
+		JsonbValue *k = getIthJsonbValueFromContainer(groups, i);
+
+		if (k->type != jbvString)
+			queryrun_bad("the plan's \"group_by\" must name columns");
+		p->keys[i] = pnstrdup(k->val.string.val, k->val.string.len);
+		gd[i] = CStringGetTextDatum(p->keys[i]);
+	}
+	p->group_by = construct_array(gd, p->nkeys, TEXTOID, -1, false, TYPALIGN_INT);
+	merge = queryrun_key(&plan->root, "merge", jbvBinary, false);
+	if (merge != NULL)
+		querymerge_parse(p, merge->val.binary.data);
+	queryrun_outputs(p, queryrun_key(&plan->root, "outputs", jbvBinary, true)->val.binary.data);
 	return p;
 }
 
@@ -284,7 +323,9 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 				 errhint("Keys are selected privately at (epsilon, delta): SET dpobj.query_delta = ..., e.g. 1/n^2 for n rows.")));
 	if (c->key == NULL)
 		aggrun_key_no_max(p->options);
-	for (int g = 0; g < p->ngroups; g++)
+	if (p->ncells > 0 && c->key != NULL)
+		queryrun_bad("a merged plan's group columns must have declared levels");
+	for (int g = 0; g < p->ngroups && p->ncells == 0; g++)
 		if (queryrun_column_type(p->relid, p->group[g]) != types[g])
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -293,10 +334,14 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 	if (c->key != NULL)
 		return c->enc;
 	/* statistics of expressions alone: aggrun_run derives their encoding */
-	if (c->ncols == 0)
+	if (c->ncols == 0 && p->ncells == 0)
 		return NULL;
-	enc = domains_encoding(p->relid, *relation, c->cols, c->ncols, DOMAINS_REQUIRED);
-	queryrun_check_levels(p, enc, types);
+	enc = c->ncols == 0 ? NULL :
+		domains_encoding(p->relid, *relation, c->cols, c->ncols, DOMAINS_REQUIRED);
+	if (p->ncells > 0)
+		querymerge_check(p, enc, types[0]);
+	else
+		queryrun_check_levels(p, enc, types);
 	return enc;
 }
 
@@ -326,7 +371,15 @@ queryrun_run(FunctionCallInfo fcinfo, QueryPlan *p, double epsilon, double delta
 				   c.group_by, p->options, Float8GetDatum(epsilon), Float8GetDatum(delta));
 	rsi->setResult = keep;
 	rsi->setDesc = keepdesc;
-	queryrun_pivot(p, longrows, queryrun_long_desc(), emit, arg);
+	if (p->ncells > 0)
+	{
+		QueryMerge *m = querymerge_begin(p);
+
+		queryrun_pivot(p, longrows, queryrun_long_desc(), querymerge_add, m);
+		querymerge_end(m, p, emit, arg);
+	}
+	else
+		queryrun_pivot(p, longrows, queryrun_long_desc(), emit, arg);
 	tuplestore_end(longrows);
 }
 
@@ -359,7 +412,56 @@ queryrun_value(const QueryPlan *p, const QueryGroup *g, int i)
 {
 	double		v = g->est[p->stat[i]];
 
+	if (p->den[i] >= 0)
+		return v / g->est[p->den[i]];
 	return p->sqrt[i] ? sqrt(Max(v, 0)) : v;
+}
+
+bool
+queryrun_has(const QueryPlan *p, const QueryGroup *g, int i)
+{
+	if (p->den[i] >= 0)
+		return g->has[p->stat[i]] && g->has[p->den[i]] && g->est[p->den[i]] > 0;
+	return g->has[p->stat[i]];
+}
+
+/*
+ * A ratio's interval: the quotients' extremes over its numerator's and
+ * denominator's intervals (both hold: it holds), unbounded unless the
+ * denominator's is positive
+ */
+bool
+queryrun_interval(const QueryPlan *p, const QueryGroup *g, int i, double *lo, double *hi)
+{
+	double		a = g->lo[p->stat[i]],
+				b = g->hi[p->stat[i]];
+
+	if (p->den[i] >= 0)
+	{
+		double		c = g->lo[p->den[i]],
+					d = g->hi[p->den[i]];
+
+		if (!(c > 0))
+			return false;
+		*lo = Min(Min(a / c, a / d), Min(b / c, b / d));
+		*hi = Max(Max(a / c, a / d), Max(b / c, b / d));
+		return true;
+	}
+	*lo = p->sqrt[i] ? sqrt(Max(a, 0)) : a;
+	*hi = p->sqrt[i] ? sqrt(Max(b, 0)) : b;
+	return true;
+}
+
+char *
+queryrun_group_text(const QueryPlan *p, const QueryGroup *g, int i)
+{
+	JsonbValue *gv;
+
+	if (p->ncells > 0)
+		return g->merged ? pstrdup(g->merged) : NULL;
+	gv = getKeyJsonValueFromContainer(&g->group->root, p->group[i], strlen(p->group[i]), NULL);
+	return gv == NULL || gv->type != jbvString ? NULL :
+		pnstrdup(gv->val.string.val, gv->val.string.len);
 }
 
 /* query_run's typed row of one group */
@@ -377,20 +479,18 @@ queryrun_emit_row(void *arg, const QueryPlan *p, const QueryGroup *g)
 
 		if (i < p->ngroups)
 		{
-			JsonbValue *gv = getKeyJsonValueFromContainer(&g->group->root, p->group[i],
-														  strlen(p->group[i]), NULL);
+			char	   *gv = queryrun_group_text(p, g, i);
 			Oid			in,
 						ioparam;
 
-			n[i] = gv == NULL || gv->type != jbvString;
+			n[i] = gv == NULL;
 			getTypeInputInfo(t, &in, &ioparam);
 			if (!n[i])
-				v[i] = OidInputFunctionCall(in, pnstrdup(gv->val.string.val, gv->val.string.len),
-											ioparam, TupleDescAttr(d, i)->atttypmod);
+				v[i] = OidInputFunctionCall(in, gv, ioparam, TupleDescAttr(d, i)->atttypmod);
 		}
 		else
 		{
-			n[i] = !g->has[p->stat[i]];
+			n[i] = !queryrun_has(p, g, i);
 			if (!n[i])
 				v[i] = queryrun_number(queryrun_value(p, g, i), t);
 		}

@@ -51,6 +51,7 @@ typedef struct SqlState
 	SqlCompiled *c;
 	StringInfoData outputs;		/* the plan's "outputs" */
 	int			nfilter;		/* "filter" conditions so far */
+	StringInfoData merge;		/* the plan's "merge", or empty */
 } SqlState;
 
 /* the query's shape: one table, no construct outside the subset */
@@ -137,7 +138,31 @@ sqlcompile_alloc(SqlCompiled *c, int n)
 	c->labels = palloc0(sizeof(char *) * n);
 }
 
-/* GROUP BY: plain columns of the table, each once */
+/* GROUP BY one expression over columns with declared levels: its cells merged */
+static void
+sqlcompile_group_merge(SqlState *s, TargetEntry *tle, Node *expr, StringInfo group_by)
+{
+	SqlCompiled *c = s->c;
+
+	if (list_length(s->query->groupClause) != 1)
+		sqlexpr_refuse("GROUP BY an expression with other group columns");
+	if (OidIsValid(exprCollation(expr)) && !get_collation_isdeterministic(exprCollation(expr)))
+		sqlexpr_refuse("GROUP BY an expression under a nondeterministic collation");
+	/* evaluated now on the levels: built-in, non-volatile functions only (18: not in targetList) */
+	sqlcompile_post_walker(expr, NULL);
+	resetStringInfo(group_by);
+	sqlmerge_compile(s->relid, expr, group_by, &s->merge);
+	c->merge = expr;
+	c->names[0] = tle->resname ? pstrdup(tle->resname) : "group";
+	c->types[0] = exprType(expr);
+	c->typmods[0] = exprTypmod(expr);
+	c->colls[0] = exprCollation(expr);
+	c->gattnos[0] = InvalidAttrNumber;
+	appendStringInfoString(&s->outputs, "{\"merge\": true}");
+	c->ngroups = 1;
+}
+
+/* GROUP BY: plain columns of the table, each once, or one merged expression */
 static void
 sqlcompile_groups(SqlState *s, StringInfo group_by)
 {
@@ -151,8 +176,13 @@ sqlcompile_groups(SqlState *s, StringInfo group_by)
 		TargetEntry *tle = get_sortgroupclause_tle(g, s->query->targetList);
 		Var		   *v = (Var *) sqlcompile_resolve(s, (Node *) tle->expr);
 
-		if (!IsA(v, Var) || v->varno != 1 || v->varlevelsup != 0)
-			sqlexpr_refuse("GROUP BY expressions (group by plain columns)");
+		if (!IsA(v, Var))
+		{
+			sqlcompile_group_merge(s, tle, (Node *) v, group_by);
+			return;
+		}
+		if (v->varno != 1 || v->varlevelsup != 0)
+			sqlexpr_refuse("GROUP BY expressions other than over columns with declared levels");
 		for (int i = 0; i < c->ngroups; i++)
 			if (c->gattnos[i] == v->varattno)
 				sqlexpr_refuse("GROUP BY naming a column twice");
@@ -310,16 +340,34 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	StringInfoData b;
 	const char *fn;
 	int			k = c->noutputs;
+	int			den = -1;
 
 	sqlcompile_agg_check(a, name);
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
+	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
+		sqlexpr_refuse("variances, standard deviations, percentiles, min and max by a GROUP BY expression");
+	/* merged cells' average: their summed sum over their summed count */
+	if (c->merge != NULL && strcmp(name, "avg") == 0)
+	{
+		StringInfoData n;
+
+		initStringInfo(&n);
+		resetStringInfo(&b);
+		sqlcompile_agg_stat(s, &b, a, "sum", arg);
+		sqlcompile_agg_stat(s, &n, a, "count", arg);
+		fn = "ratio";
+		den = sqlcompile_stat(s, n.data);
+	}
 	if (!sqlexpr_numeric_type(a->aggtype))
 		sqlexpr_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
 	c->labels[k] = psprintf("%s(%s)", name, arg == NULL ? "*" :
 							v ? sqlexpr_column(s->relid, v->varattno) : "...");
-	appendStringInfo(&s->outputs, "%s{\"stat\": %d, \"fn\": \"%s\", \"label\": ",
+	appendStringInfo(&s->outputs, "%s{\"stat\": %d, \"fn\": \"%s\", ",
 					 k > 0 ? ", " : "", sqlcompile_stat(s, b.data), fn);
+	if (den >= 0)
+		appendStringInfo(&s->outputs, "\"den\": %d, ", den);
+	appendStringInfoString(&s->outputs, "\"label\": ");
 	escape_json(&s->outputs, c->labels[k]);
 	appendStringInfoChar(&s->outputs, '}');
 	c->names[k] = name;
@@ -486,6 +534,7 @@ sqlcompile_query(Query *query, Oid relid)
 	initStringInfo(&s.outputs);
 	initStringInfo(&group_by);
 	initStringInfo(&options);
+	initStringInfo(&s.merge);
 	sqlcompile_groups(&s, &group_by);
 	s.c->noutputs = s.c->ngroups;
 	foreach(lc, aggs)
@@ -499,8 +548,11 @@ sqlcompile_query(Query *query, Oid relid)
 	/* groups alone: a count makes the run (not an output) */
 	if (s.stats == NIL)
 		appendStringInfoString(&plan, "{\"stat\": \"count\"}");
-	appendStringInfo(&plan, "], \"group_by\": %s, \"options\": %s, \"outputs\": [%s]}",
+	appendStringInfo(&plan, "], \"group_by\": %s, \"options\": %s, \"outputs\": [%s]",
 					 group_by.data, options.data, s.outputs.data);
+	if (s.merge.len > 0)
+		appendStringInfo(&plan, ", \"merge\": %s", s.merge.data);
+	appendStringInfoChar(&plan, '}');
 	s.c->plan = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(plan.data)));
 	return s.c;
 }

@@ -12,7 +12,10 @@
  *	                  "label": "avg(x)"}, ...]}
  *	  its outputs the group columns first, in group_by's order, then one per
  *	  distinct aggregate of the query (a statistic of "what", or its square
- *	  root for a standard deviation).
+ *	  root for a standard deviation).  GROUP BY one expression over columns
+ *	  with declared levels (sqlmerge.c): group_by its columns, "merge":
+ *	  [[[level or null, ...], value or null], ...] per cell, one group output
+ *	  {"merge": true}, and an average {"stat": sum, "fn": "ratio", "den": count}.
  *
  *-------------------------------------------------------------------------
  */
@@ -44,6 +47,7 @@ typedef struct SqlCompiled
 	Index		grouprte;		/* PostgreSQL 18's RTE_GROUP index, or 0 */
 	List	   *params;			/* query parameters: the values ... */
 	List	   *param_filters;	/* ... of these "filter" conditions (indexes) */
+	Node	   *merge;			/* GROUP BY this expression over levels (sqlmerge.c), or NULL */
 } SqlCompiled;
 
 /*
@@ -59,6 +63,12 @@ extern SqlCompiled *sqlcompile_query(Query *query, Oid relid);
  */
 extern void sqlexpr_value(StringInfo b, Node *node, Oid relid);
 extern void sqlexpr_condition(StringInfo b, Node *node, Oid relid);
+
+/*
+ * GROUP BY expr over relid's columns with declared levels: their names
+ * into group_by (a JSON array), each cell's value of expr into merge
+ */
+extern void sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge);
 
 /* column attno of relid's row as a Var's name (no system column) */
 extern char *sqlexpr_column(Oid relid, AttrNumber attno);

@@ -115,8 +115,10 @@ sqlexplain_lines(ExplainState *es, Jsonb *plan)
 
 		appendStringInfo(es->str, "  %.*s: ", label && label->type == jbvString ? label->val.string.len : 1,
 						 label && label->type == jbvString ? label->val.string.val : "?");
-		if (isnan(h) || p->sqrt[i])
+		if (isnan(h) || p->sqrt[i] || p->den[i] >= 0)
 			appendStringInfoString(es->str, "depends on the count\n");
+		else if (p->ncells > 0)
+			appendStringInfo(es->str, "+- %g per cell, a merged group's cells' added (95 %%)\n", h);
 		else if (kind->val.string.len == 8 && strncmp(kind->val.string.val, "quantile", 8) == 0)
 			appendStringInfo(es->str, "+- %g ranks (95 %%)\n", h);
 		else

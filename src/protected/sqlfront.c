@@ -53,6 +53,12 @@ sqlfront_mutator(Node *node, SqlFrontMap *m)
 
 	if (node == NULL)
 		return NULL;
+	/* the merged GROUP BY expression (PostgreSQL 18: its grouped Var) */
+	if (c->merge != NULL &&
+		(equal(node, c->merge) ||
+		 (IsA(node, Var) && c->grouprte != 0 && ((Var *) node)->varno == c->grouprte &&
+		  ((Var *) node)->varlevelsup == 0)))
+		return (Node *) sqlfront_var(c, 0);
 	if (IsA(node, Aggref))
 	{
 		ListCell   *lc;

@@ -104,6 +104,10 @@ sqlquery_columns(Query *query, SqlCompiled *c, int *n)
 		for (int g = 0; v != NULL && g < c->ngroups; g++)
 			if (v->varattno == c->gattnos[g])
 				col->group = col->out = g;
+		if (c->merge != NULL &&
+			(equal(tle->expr, c->merge) ||
+			 (v != NULL && c->grouprte != 0 && v->varno == c->grouprte)))
+			col->group = col->out = 0;
 		for (int a = 0; IsA(tle->expr, Aggref) && a < list_length(c->aggrefs); a++)
 			if (equal(list_nth(c->aggrefs, a), tle->expr))
 				col->out = c->ngroups + a;
@@ -123,6 +127,8 @@ sqlquery_emit(void *arg, const QueryPlan *p, const QueryGroup *g)
 				iv;
 	Datum		v[2];
 	bool		n[2] = {false, false};
+	double		lo,
+				hi;
 
 	initStringInfo(&r);
 	initStringInfo(&iv);
@@ -137,26 +143,24 @@ sqlquery_emit(void *arg, const QueryPlan *p, const QueryGroup *g)
 		appendStringInfoString(&r, ": ");
 		if (c->group >= 0)
 		{
-			JsonbValue *gv = getKeyJsonValueFromContainer(&g->group->root, p->group[c->group],
-														  strlen(p->group[c->group]), NULL);
+			char	   *gv = queryrun_group_text(p, g, c->group);
 
-			if (gv != NULL && gv->type == jbvString)
-				escape_json(&r, pnstrdup(gv->val.string.val, gv->val.string.len));
+			if (gv != NULL)
+				escape_json(&r, gv);
 			else
 				appendStringInfoString(&r, "null");
 			continue;
 		}
-		if (!g->has[p->stat[c->out]])
+		if (!queryrun_has(p, g, c->out))
 			appendStringInfoString(&r, "null");
 		else
 			appendStringInfo(&r, "%.15g", queryrun_value(p, g, c->out));
 		appendStringInfo(&iv, "%s", iv.len > 1 ? ", " : "");
 		escape_json(&iv, c->name);
-		if (p->sqrt[c->out])
-			appendStringInfo(&iv, ": [%.15g, %.15g]", sqrt(Max(g->lo[p->stat[c->out]], 0)),
-							 sqrt(Max(g->hi[p->stat[c->out]], 0)));
+		if (queryrun_interval(p, g, c->out, &lo, &hi))
+			appendStringInfo(&iv, ": [%.15g, %.15g]", lo, hi);
 		else
-			appendStringInfo(&iv, ": [%.15g, %.15g]", g->lo[p->stat[c->out]], g->hi[p->stat[c->out]]);
+			appendStringInfoString(&iv, ": null");
 	}
 	appendStringInfoChar(&r, '}');
 	appendStringInfoChar(&iv, '}');

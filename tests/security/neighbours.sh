@@ -910,13 +910,16 @@ agg_script "SELECT 'aggexpr', group_values, statistic, column_name, E'\\nDPOUT',
 AGG_EXPR_WHAT='[{"stat":"count"},{"stat":"sum","expr":{"op":"/","args":[{"col":"b"},{"op":"+","args":[{"col":"a"},{"num":1}]}]}},{"stat":"mean","expr":{"op":"case","when":[{"if":{"op":">","args":[{"col":"a"},{"num":0}]},"then":{"op":"*","args":[{"col":"a"},{"col":"b"}]}}],"else":{"op":"coalesce","args":[{"col":"b"},{"num":0}]}}}]'
 AGG_EXPR_WHERE='{"where":{"op":"or","args":[{"op":"is_null","args":[{"col":"a"}]},{"op":">","args":[{"op":"/","args":[{"col":"b"},{"col":"c"}]},{"num":0}]},{"op":"between","args":[{"op":"abs","args":[{"col":"a"}]},{"num":0},{"num":0.3}]}]}}'
 # a private SQL query (src/protected/sqlfront.c): the scenario's filter as its WHERE (or none),
-# the same statistics by the declared levels of grp and y, typed columns
+# the same statistics by the declared levels of grp and y, typed columns; and a CASE over
+# them, its cells merged (src/protected/sqlmerge.c, querymerge.c)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stddev(a),
        percentile_cont(0.5) WITHIN GROUP (ORDER BY b), max(a), count(a), count(c), var_pop(b)
-  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/query.sql"
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;
+SELECT 'querymerge', CASE WHEN grp::text IN ('0', '1') AND y THEN 'lo' ELSE 'hi' END AS zone, E'\\nDPOUT',
+       count(*), sum(a), avg(b) FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/query.sql"
 # a linked table (10th field "link"): its path tables' columns, aggregate() grouped by the
 # customers' seg ("c_<name>.seg", levels 0, 1, 2) and the private SQL join along the
 # foreign keys grouped by it (src/protected/sqljoin.c), the scenario's filter as its WHERE
