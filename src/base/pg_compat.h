@@ -231,4 +231,13 @@ compat_explain_one_query(Query *query, int cursorOptions, IntoClause *into, Expl
 	ExecInsertIndexTuples((rri), (slot), (estate), false, false, NULL, NIL)
 #endif
 
+/*
+ * The "POSIX" collation (oid 951 on every version): 18 no longer names it
+ * POSIX_COLLATION_OID.
+ */
+#include "catalog/pg_collation.h"
+#ifndef POSIX_COLLATION_OID
+#define POSIX_COLLATION_OID ((Oid) 951)
+#endif
+
 #endif							/* DPOBJ_PG_COMPAT_H */

@@ -33,6 +33,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "base/pg_compat.h"
 #include "protected/sqlcompile.h"
 #include "protected/sqljoin.h"
 

@@ -725,8 +725,9 @@ t_is "... the target owned by the analyst, every value within its declared domai
     "$(cq "$COORD" -c "SELECT (SELECT relowner::regrole FROM pg_class WHERE oid = 'syn.people_syn'::regclass),
                               bool_and(edu IS NULL OR edu IN ('HS-grad', 'Bachelors', 'Masters', 'x''); DROP TABLE people; --'))
                               AND bool_and(age BETWEEN 17 AND 90) FROM syn.people_syn")" "analyst|t"
-syn_model() { # NAME: a stored synthesizer's public fields
-    as_analyst -c "SELECT mechanism, epsilon, delta, dpobj.model_kind(m), params->'columns',
+syn_model() { # NAME: a stored synthesizer's public fields (a quantile column's edges: released)
+    as_analyst -c "SELECT mechanism, epsilon, delta, dpobj.model_kind(m),
+                          (SELECT jsonb_agg(c - 'edges') FROM jsonb_array_elements(params->'columns') c),
                           ARRAY(SELECT jsonb_object_keys(params) ORDER BY 1)
                      FROM dpobj.get_model('$1') m" 2>&1
 }

@@ -205,11 +205,18 @@ synthwrite_table(Oid relid, HeapTupleHeader model, int64 n, const char *fn)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "dpobj synthetic rows",
 											  ALLOCSET_DEFAULT_SIZES);
-	Relation	rel = try_table_open(relid, RowExclusiveLock);
+	char		kind = get_rel_relkind(relid);
+	Relation	rel;
 	SynthDraw  *s;
 	SynthTyped *t;
 	int64		written;
 
+	/* an index or a composite type: one message on every version (17 words table_open's) */
+	if (kind == RELKIND_INDEX || kind == RELKIND_PARTITIONED_INDEX || kind == RELKIND_COMPOSITE_TYPE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("%s: \"%s\" is not a table", fn, get_rel_name(relid))));
+	rel = try_table_open(relid, RowExclusiveLock);
 	/* an OID of no relation (a dropped table, a regclass typed by hand) */
 	if (rel == NULL)
 		ereport(ERROR,
