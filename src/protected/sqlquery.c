@@ -28,6 +28,8 @@
 #include "utils/fmgrprotos.h"
 #include "utils/json.h"
 
+#include "base/pg_compat.h"
+#include "parser/parsetree.h"
 #include "protected/queryrun.h"
 #include "protected/selecthint.h"
 #include "protected/sqlcompile.h"
@@ -93,8 +95,17 @@ sqlquery_columns(Query *query, SqlCompiled *c, int *n)
 	foreach(lc, query->targetList)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
-		Var		   *v = sqlexpr_plain_var((Node *) tle->expr);
+		Node	   *e = (Node *) tle->expr;
+		/* 18: a grouped output is a Var of the group entry, resolved to its expression */
+		bool		grouped = c->grouprte != 0 && IsA(e, Var) &&
+			((Var *) e)->varno == c->grouprte && ((Var *) e)->varlevelsup == 0;
+		Var		   *v;
 		SqlQueryCol *col = &cols[*n];
+
+		if (grouped)
+			e = list_nth(compat_rte_group_exprs(rt_fetch(c->grouprte, query->rtable)),
+						 ((Var *) e)->varattno - 1);
+		v = sqlexpr_plain_var(e);
 
 		if (tle->resjunk)
 			continue;
@@ -104,9 +115,7 @@ sqlquery_columns(Query *query, SqlCompiled *c, int *n)
 		for (int g = 0; v != NULL && g < c->ngroups; g++)
 			if (v->varattno == c->gattnos[g])
 				col->group = col->out = g;
-		if (c->merge != NULL &&
-			(equal(tle->expr, c->merge) ||
-			 (v != NULL && c->grouprte != 0 && v->varno == c->grouprte)))
+		if (c->merge != NULL && (equal(e, c->merge) || grouped))
 			col->group = col->out = 0;
 		for (int a = 0; IsA(tle->expr, Aggref) && a < list_length(c->aggrefs); a++)
 			if (equal(list_nth(c->aggrefs, a), tle->expr))
