@@ -206,11 +206,7 @@ dpobj_protect_unit(PG_FUNCTION_ARGS)
 	protecttree_check(relid, relation, true);
 	column = text_to_cstring(PG_GETARG_TEXT_PP(1));
 	k = PG_GETARG_INT32(2);
-	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
-				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
+	units_check_rows_per_unit(k);
 	units_check_column(relid, relation, column, &attnum, &typid);
 	units_lock_protection(relid, ExclusiveLock);
 	unitchange_check_protect(relid, relation, column, attnum, typid);

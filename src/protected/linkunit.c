@@ -175,11 +175,7 @@ dpobj_link_unit(PG_FUNCTION_ARGS)
 	dpobj_check_protectable(relid, relation);
 	protecttree_check(relid, relation, true);
 	k = PG_GETARG_INT32(2);
-	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
-				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
+	units_check_rows_per_unit(k);
 	link_path_arg(PG_GETARG_ARRAYTYPE_P(1), relid, relation, &p);
 	unit_links_resolve(&p, relation, false);
 	units_lock_protection(relid, ExclusiveLock);

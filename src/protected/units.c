@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "protected/units.h"
+#include "base/dpobj.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
 #include "protected/entryargs.h"
@@ -312,4 +313,14 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 		strcpy(unit->column, quoted);
 	}
 	SPI_finish();
+}
+
+void
+units_check_rows_per_unit(int k)
+{
+	if (k < 1 || k > DPOBJ_MAX_ROWS_PER_UNIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_rows_per_unit must be between 1 and %d", DPOBJ_MAX_ROWS_PER_UNIT),
+				 errhint("Every run keeps at most this many rows of each unit, and its noise grows with it.")));
 }

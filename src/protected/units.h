@@ -71,6 +71,9 @@ extern void unitchange_check_protect(Oid relid, const char *relation, const char
  */
 extern void unitchange_check_join(Oid relid, const char *relation, const char *domain);
 
+/* refuses a max_rows_per_unit outside 1..DPOBJ_MAX_ROWS_PER_UNIT (22023; protect, link_unit) */
+extern void units_check_rows_per_unit(int k);
+
 /*
  * The end of an INSERT INTO dpobj.protected_tables AS p of a table's unit
  * (protect's and link_unit's): the row replaced only where it changes
