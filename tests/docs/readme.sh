@@ -36,8 +36,8 @@ else
 fi
 check "the path stored model income_v1" \
     "SELECT count(*) = 1 FROM dpobj.models WHERE name = 'income_v1'"
-check "describe, a private query, synthesize, train and evaluate were charged to the budget domain" \
-    "SELECT count(*) = 5 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
+check "describe, two private queries (one a join along the link), synthesize, train and evaluate were charged to the budget domain" \
+    "SELECT count(*) = 6 FROM dpobj.ledger WHERE budget_domain = 'adult_people' AND outcome = 'released'"
 check "the path stored the synthesizer people_syn" \
     "SELECT count(*) = 1 FROM dpobj.models WHERE name = 'people_syn'"
 check "the stored model predicts from raw values" \
