@@ -156,6 +156,24 @@ EXPLAIN (COSTS OFF) SELECT sex, count(*), avg(hours), sum(spend), stddev(hours),
   FROM regress_q.people WHERE flag GROUP BY sex ORDER BY sex;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM regress_q.people;
 SELECT regress_q.explain($$SELECT count(*) AS n FROM regress_q.people WHERE hours < 10$$);
+-- EXPLAIN EXECUTE of a prepared private query: the same lines (text format only)
+PREPARE qe(text) AS SELECT count(*), avg(hours) FROM regress_q.people WHERE sex = $1;
+EXPLAIN (COSTS OFF) EXECUTE qe('F');
+SET dpobj.query_epsilon = 1;
+EXPLAIN (COSTS OFF) EXECUTE qe('M');
+SET dpobj.query_epsilon = 2000;
+DO $$
+DECLARE r text; n int := 0;
+BEGIN
+    FOR r IN EXECUTE $q$EXPLAIN (COSTS OFF, FORMAT json) EXECUTE qe('F')$q$ LOOP
+        n := n + (r LIKE '%dpobj private query%')::int;
+    END LOOP;
+    RAISE NOTICE 'json lines naming the cost: %', n;
+END $$;
+DEALLOCATE qe;
+PREPARE qn AS SELECT 1 AS one;
+EXPLAIN (COSTS OFF) EXECUTE qn;
+DEALLOCATE qn;
 SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relation = 'regress_q.people';
 
 -- grouped by a column without declared levels: private key selection, needs query_delta

@@ -50,6 +50,7 @@
 #include "postgres.h"
 
 #include "ledger/ledgerint.h"
+#include "base/hooks.h"
 #include "base/pg_compat.h"
 
 #include "access/xact.h"
@@ -522,12 +523,8 @@ ledger_ProcessUtility(PlannedStmt *pstmt, const char *queryString, bool readOnly
 	ledger_level++;
 	PG_TRY();
 	{
-		if (prev_ProcessUtility)
-			prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-								queryEnv, dest, qc);
-		else
-			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-									queryEnv, dest, qc);
+		dp_next_process_utility(prev_ProcessUtility, pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
 	}
 	PG_FINALLY();
 	{

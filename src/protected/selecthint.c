@@ -26,6 +26,7 @@
  */
 #include "postgres.h"
 
+#include "base/hooks.h"
 #include "base/dpobj.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
@@ -197,12 +198,8 @@ selecthint_process_utility(PlannedStmt *pstmt, const char *queryString, bool rea
 	hint_in_definition += definition;
 	PG_TRY();
 	{
-		if (prev_process_utility)
-			prev_process_utility(pstmt, queryString, readOnlyTree, context, params,
-								 queryEnv, dest, qc);
-		else
-			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-									queryEnv, dest, qc);
+		dp_next_process_utility(prev_process_utility, pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
 	}
 	PG_FINALLY();
 	{

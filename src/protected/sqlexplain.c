@@ -10,6 +10,10 @@
  *	      count(*): +- 6 (95 %)
  *	  EXPLAIN without ANALYZE never runs dpobj.query_run(): it charges
  *	  nothing.  Text format only; other formats show the plan alone.
+ *	  EXPLAIN EXECUTE of a prepared private query plans no Query (the hook
+ *	  above is not called): a utility hook finds the prepared statement's
+ *	  query and sends the same lines first, through a receiver wrapped
+ *	  around EXPLAIN's.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,11 +21,16 @@
 
 /* compat_explain_one_query (pg_compat.h) */
 #define COMPAT_WANT_EXPLAIN
+#include "base/hooks.h"
 #include "base/pg_compat.h"
 
 #include <math.h>
 
 #include "catalog/pg_namespace.h"
+#include "commands/defrem.h"
+#include "commands/prepare.h"
+#include "executor/tuptable.h"
+#include "tcop/utility.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "parser/parsetree.h"
@@ -37,6 +46,7 @@
 #include "protected/sqlfront.h"
 
 static ExplainOneQuery_hook_type prev_explain_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* the plan of a rewritten private query (a scan of dpobj.query_run(plan) alone), or NULL */
 static Jsonb *
@@ -97,13 +107,13 @@ sqlexplain_halfwidths(QueryPlan *p, Jsonb *plan, double epsilon)
 
 /* the lines: the cost, then each aggregate's accuracy */
 static void
-sqlexplain_lines(ExplainState *es, Jsonb *plan)
+sqlexplain_lines(StringInfo str, Jsonb *plan)
 {
 	QueryPlan  *p = queryrun_parse(plan);
 	double	   *hw = sqlexplain_halfwidths(p, plan, dpobj_query_epsilon);
 	JsonbValue *outs = getKeyJsonValueFromContainer(&plan->root, "outputs", 7, NULL);
 
-	appendStringInfo(es->str, "dpobj private query: epsilon %g, delta %g per execution, split equally over %d statistic%s\n",
+	appendStringInfo(str, "dpobj private query: epsilon %g, delta %g per execution, split equally over %d statistic%s\n",
 					 dpobj_query_epsilon, dpobj_query_delta, p->nstats, p->nstats == 1 ? "" : "s");
 	for (int i = p->ngroups; i < p->noutputs; i++)
 	{
@@ -113,16 +123,16 @@ sqlexplain_lines(ExplainState *es, Jsonb *plan)
 		JsonbValue *kind = getKeyJsonValueFromContainer(st->val.binary.data, "stat", 4, NULL);
 		double		h = hw[p->stat[i]];
 
-		appendStringInfo(es->str, "  %.*s: ", label && label->type == jbvString ? label->val.string.len : 1,
+		appendStringInfo(str, "  %.*s: ", label && label->type == jbvString ? label->val.string.len : 1,
 						 label && label->type == jbvString ? label->val.string.val : "?");
 		if (isnan(h) || p->sqrt[i] || p->den[i] >= 0)
-			appendStringInfoString(es->str, "depends on the count\n");
+			appendStringInfoString(str, "depends on the count\n");
 		else if (p->ncells > 0)
-			appendStringInfo(es->str, "+- %g per cell, a merged group's cells' added (95 %%)\n", h);
+			appendStringInfo(str, "+- %g per cell, a merged group's cells' added (95 %%)\n", h);
 		else if (kind->val.string.len == 8 && strncmp(kind->val.string.val, "quantile", 8) == 0)
-			appendStringInfo(es->str, "+- %g ranks (95 %%)\n", h);
+			appendStringInfo(str, "+- %g ranks (95 %%)\n", h);
 		else
-			appendStringInfo(es->str, "+- %g (95 %%)\n", h);
+			appendStringInfo(str, "+- %g (95 %%)\n", h);
 	}
 }
 
@@ -133,11 +143,122 @@ sqlexplain_one_query(Query *query, int cursorOptions, IntoClause *into, ExplainS
 	Jsonb	   *plan = sqlexplain_plan_of(query);
 
 	if (plan != NULL && es->format == EXPLAIN_FORMAT_TEXT)
-		sqlexplain_lines(es, plan);
+		sqlexplain_lines(es->str, plan);
 	if (prev_explain_hook)
 		prev_explain_hook(query, cursorOptions, into, es, queryString, params, queryEnv);
 	else
 		compat_explain_one_query(query, cursorOptions, into, es, queryString, params, queryEnv);
+}
+
+/* a receiver that sends lines (one text column each) before what it passes on */
+typedef struct LinesFirstReceiver
+{
+	DestReceiver pub;
+	DestReceiver *inner;
+	List	   *lines;
+} LinesFirstReceiver;
+
+static void
+lines_first_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+	LinesFirstReceiver *r = (LinesFirstReceiver *) self;
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(typeinfo, &TTSOpsVirtual);
+	ListCell   *lc;
+
+	r->inner->rStartup(r->inner, operation, typeinfo);
+	foreach(lc, r->lines)
+	{
+		ExecClearTuple(slot);
+		slot->tts_values[0] = CStringGetTextDatum((char *) lfirst(lc));
+		slot->tts_isnull[0] = false;
+		ExecStoreVirtualTuple(slot);
+		r->inner->receiveSlot(slot, r->inner);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+}
+
+static bool
+lines_first_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	LinesFirstReceiver *r = (LinesFirstReceiver *) self;
+
+	return r->inner->receiveSlot(slot, r->inner);
+}
+
+static void
+lines_first_shutdown(DestReceiver *self)
+{
+	LinesFirstReceiver *r = (LinesFirstReceiver *) self;
+
+	r->inner->rShutdown(r->inner);
+}
+
+static void
+lines_first_destroy(DestReceiver *self)
+{
+	pfree(self);
+}
+
+/* the text format's lines of EXPLAIN EXECUTE of a prepared private query, or NIL */
+static List *
+sqlexplain_execute_lines(ExplainStmt *stmt)
+{
+	Query	   *q = (Query *) stmt->query;
+	ExecuteStmt *ex;
+	PreparedStatement *ps;
+	ListCell   *lc;
+	Jsonb	   *plan;
+	StringInfoData str;
+	List	   *lines = NIL;
+	char	   *line;
+
+	/* EXPLAIN's statement, analyzed: a utility Query holding the EXECUTE */
+	if (!IsA(q, Query) || q->commandType != CMD_UTILITY || !IsA(q->utilityStmt, ExecuteStmt))
+		return NIL;
+	ex = (ExecuteStmt *) q->utilityStmt;
+	foreach(lc, stmt->options)
+	{
+		DefElem    *opt = lfirst_node(DefElem, lc);
+
+		if (strcmp(opt->defname, "format") == 0 && strcmp(defGetString(opt), "text") != 0)
+			return NIL;
+	}
+	ps = FetchPreparedStatement(ex->name, false);
+	if (ps == NULL || list_length(ps->plansource->query_list) != 1 ||
+		(plan = sqlexplain_plan_of(linitial_node(Query, ps->plansource->query_list))) == NULL)
+		return NIL;
+	initStringInfo(&str);
+	sqlexplain_lines(&str, plan);
+	for (line = strtok(str.data, "\n"); line != NULL; line = strtok(NULL, "\n"))
+		lines = lappend(lines, pstrdup(line));
+	return lines;
+}
+
+static void
+sqlexplain_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+						   ProcessUtilityContext context, ParamListInfo params,
+						   QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	List	   *lines = NIL;
+
+	if (IsA(stmt, ExplainStmt))
+		lines = sqlexplain_execute_lines((ExplainStmt *) stmt);
+	if (lines != NIL)
+	{
+		LinesFirstReceiver *r = palloc0(sizeof(LinesFirstReceiver));
+
+		r->pub.receiveSlot = lines_first_receive;
+		r->pub.rStartup = lines_first_startup;
+		r->pub.rShutdown = lines_first_shutdown;
+		r->pub.rDestroy = lines_first_destroy;
+		r->pub.mydest = dest->mydest;
+		r->inner = dest;
+		r->lines = lines;
+		dest = &r->pub;
+	}
+	dp_next_process_utility(prev_process_utility, pstmt, queryString, readOnlyTree, context,
+							params, queryEnv, dest, qc);
 }
 
 void
@@ -145,4 +266,6 @@ sqlexplain_init(void)
 {
 	prev_explain_hook = ExplainOneQuery_hook;
 	ExplainOneQuery_hook = sqlexplain_one_query;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = sqlexplain_process_utility;
 }
