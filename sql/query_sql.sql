@@ -224,7 +224,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT sex, count(*) FROM regress_q.
 SELECT sqlstate, message FROM regress.err($$SELECT generate_series(1, 2), count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_q.people TABLESAMPLE BERNOULLI (50)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT sex) FROM regress_q.people$$);
-SELECT sqlstate, message FROM regress.err($$SELECT count(*) FILTER (WHERE flag) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FILTER (WHERE random() > 0.5) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT string_agg(sex, ',') FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT bool_and(flag) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT mode() WITHIN GROUP (ORDER BY hours) FROM regress_q.people$$);
@@ -432,7 +432,17 @@ SELECT count(*) = :ledger_mid AS nothing_charged FROM dpobj.ledger WHERE relatio
 -- a valid forged merge runs, charged once
 SELECT z, n FROM dpobj.query_run(jsonb_build_object('relid', 'regress_q.people'::regclass::oid::int8, 'what', '[{"stat": "count"}]'::jsonb, 'group_by', '["race"]'::jsonb, 'options', '{}'::jsonb, 'outputs', '[{"merge": true}, {"stat": 0, "fn": "value"}]'::jsonb, 'merge', '[[["a"], "x"], [["b"], "x"], [["c"], "y"], [[null], "y"]]'::jsonb)) AS t(z text, n bigint) ORDER BY z;
 SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
+-- FILTER (WHERE ...): each aggregate over the rows that pass (the truths below), one charge
+SET dpobj.query_epsilon = 2000;
+SELECT sex, count(*) FILTER (WHERE flag) AS flagged, count(spend) FILTER (WHERE hours > 3) AS spend_n,
+       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL)) AS hours_ab
+  FROM regress_q.people GROUP BY sex ORDER BY sex;
+EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE flag), avg(hours) FILTER (WHERE sex = 'F') FROM regress_q.people;
+SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
 RESET ROLE;
+SELECT sex, count(*) FILTER (WHERE flag) AS flagged, count(spend) FILTER (WHERE hours > 3) AS spend_n,
+       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL)) AS hours_ab
+  FROM regress_q.people GROUP BY sex ORDER BY sex;
 
 -- a role that may read the table: an ordinary query, no rewrite, nothing charged
 SET ROLE regress_q_reader;

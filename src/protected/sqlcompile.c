@@ -282,8 +282,6 @@ sqlcompile_agg_check(Aggref *a, const char *name)
 		sqlexpr_refuse("aggregates that are not PostgreSQL's own");
 	if (a->agglevelsup != 0)
 		sqlexpr_refuse("outer-level aggregates");
-	if (a->aggfilter != NULL)
-		sqlexpr_refuse("FILTER (WHERE ...) on an aggregate");
 	if (a->aggdistinct != NIL)
 		sqlexpr_refuse("DISTINCT aggregates");
 	if (a->aggkind == AGGKIND_NORMAL && a->aggorder != NIL)
@@ -304,7 +302,8 @@ sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node
 	{
 		/* count(x): the rows where x is not NULL (of a NOT NULL column, count(*)) */
 		appendStringInfoString(b, "{\"stat\": \"count\"");
-		if (!a->aggstar && arg != NULL && (v == NULL || !sqlcompile_notnull(s->relid, v->varattno)))
+		if ((!a->aggstar || a->aggfilter != NULL) && arg != NULL &&
+			(v == NULL || !sqlcompile_notnull(s->relid, v->varattno)))
 			sqlcompile_arg(s, b, arg);
 		appendStringInfoChar(b, '}');
 		return "value";
@@ -329,14 +328,39 @@ sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node
 	return strncmp(name, "stddev", 6) == 0 ? "sqrt" : "value";
 }
 
+/*
+ * agg(x) FILTER (WHERE cond) as agg(CASE WHEN cond THEN x END), count(*)'s
+ * x being 1: every statistic skips its NULLs, as the FILTER skips the rows
+ * (the condition a general one of dpobj's evaluator, a NULL not passing)
+ */
+static Node *
+sqlcompile_filtered_arg(Aggref *a, Node *arg)
+{
+	CaseExpr   *c = makeNode(CaseExpr);
+	CaseWhen   *w = makeNode(CaseWhen);
+	Node	   *value = arg ? arg : (Node *) makeConst(INT4OID, -1, InvalidOid, sizeof(int32),
+													Int32GetDatum(1), false, true);
+
+	w->expr = (Expr *) a->aggfilter;
+	w->result = (Expr *) value;
+	w->location = -1;
+	c->casetype = exprType(value);
+	c->casecollid = exprCollation(value);
+	c->args = list_make1(w);
+	c->defresult = NULL;		/* ELSE NULL */
+	c->location = -1;
+	return (Node *) c;
+}
+
 /* one distinct aggregate: its statistic and output */
 static void
 sqlcompile_aggref(SqlState *s, Aggref *a)
 {
 	SqlCompiled *c = s->c;
 	char	   *name = get_func_name(a->aggfnoid);
-	Node	   *arg = a->args ? (Node *) linitial_node(TargetEntry, a->args)->expr : NULL;
-	Var		   *v = arg ? sqlexpr_plain_var(sqlexpr_strip_numeric_casts(arg)) : NULL;
+	Node	   *arg0 = a->args ? (Node *) linitial_node(TargetEntry, a->args)->expr : NULL;
+	Node	   *arg = a->aggfilter ? sqlcompile_filtered_arg(a, arg0) : arg0;
+	Var		   *v = arg0 ? sqlexpr_plain_var(sqlexpr_strip_numeric_casts(arg0)) : NULL;
 	StringInfoData b;
 	const char *fn;
 	int			k = c->noutputs;
@@ -361,8 +385,9 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	}
 	if (!sqlexpr_numeric_type(a->aggtype))
 		sqlexpr_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
-	c->labels[k] = psprintf("%s(%s)", name, arg == NULL ? "*" :
-							v ? sqlexpr_column(s->relid, v->varattno) : "...");
+	c->labels[k] = psprintf("%s(%s)%s", name, arg0 == NULL ? "*" :
+							v ? sqlexpr_column(s->relid, v->varattno) : "...",
+							a->aggfilter ? " FILTER (...)" : "");
 	appendStringInfo(&s->outputs, "%s{\"stat\": %d, \"fn\": \"%s\", ",
 					 k > 0 ? ", " : "", sqlcompile_stat(s, b.data), fn);
 	if (den >= 0)

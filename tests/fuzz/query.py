@@ -7,7 +7,8 @@ tests/fuzz/setup.sql and query.sql).  Case c of SEED is the same text on any ser
 replays.  Each case is one of
   - a plain SELECT (random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
-    extract, date_trunc; random aggregate lists; GROUP BY, HAVING, ORDER BY, LIMIT);
+    extract, date_trunc; random aggregate lists, some with FILTER (WHERE ...); GROUP BY,
+    HAVING, ORDER BY, LIMIT);
   - a prepared statement with parameters, executed twice with nasty values (a generic
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
@@ -111,7 +112,7 @@ JUNK = [
     "SELECT * FROM {T}",
     "SELECT x FROM {T}",
     "SELECT count(*) FROM {T} FOR UPDATE",
-    "SELECT count(*) FILTER (WHERE b) FROM {T}",
+    "SELECT count(*) FILTER (WHERE random() > 0.5) FROM {T}",
     "SELECT g, count(*) FROM {T} GROUP BY ROLLUP (g)",
     "SELECT count(*) FROM {T} TABLESAMPLE BERNOULLI (50)",
     "SELECT generate_series(1, 2), count(*) FROM {T}",
@@ -230,8 +231,11 @@ class Gen:
     def agg(self):
         t = self.pick(AGGS)
         e = self.pick(BOUNDED) if self.r.random() < 0.5 else self.num(1)
-        return t.format(e=e, c=self.pick(BOUNDED if self.r.random() < 0.9 else NUMCOLS + ["d"]),
-                        q=self.pick(["0.5", "0", "1", "0.01", "0.999", "1.5", "-0.1", "NULL"]))
+        a = t.format(e=e, c=self.pick(BOUNDED if self.r.random() < 0.9 else NUMCOLS + ["d"]),
+                     q=self.pick(["0.5", "0", "1", "0.01", "0.999", "1.5", "-0.1", "NULL"]))
+        if self.r.random() < 0.15:                  # the rows that pass a random condition
+            a += " FILTER (WHERE %s)" % self.cond()
+        return a
 
     def select(self, params=False, plain=False):
         groups = self.pick(GROUPS)
