@@ -230,6 +230,9 @@ SELECT sqlstate, message FROM regress.err($$INSERT INTO regress_q.people (i) SEL
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP TABLE x AS SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) INTO TEMP x FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP VIEW v AS SELECT count(*) FROM regress_q.people$$);
+-- count(DISTINCT ...) counts privacy units: a table without one has none to count
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT i) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_q.people', '[{"stat": "units"}]', 1, 0, ARRAY['sex'], '{}')$$);
 -- a SQL-standard function body is analyzed without the hook: stored as written, it reads
 -- the table as its caller, whom PostgreSQL refuses
 CREATE FUNCTION pg_temp.f() RETURNS bigint BEGIN ATOMIC SELECT count(*) FROM regress_q.people; END;
