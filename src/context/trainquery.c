@@ -884,11 +884,27 @@ what_counts_units(TrainQuery *q)
 	return false;
 }
 
+/* name is one of the layout's group_by columns (g: its array, or NULL) */
+static bool
+layout_groups_by(JsonbValue *g, const char *name)
+{
+	for (int j = 0; g != NULL && g->type == jbvBinary && j < JsonContainerSize(g->val.binary.data); j++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(g->val.binary.data, j);
+
+		if (e->type == jbvString && e->val.string.len == strlen(name) &&
+			strncmp(e->val.string.val, name, e->val.string.len) == 0)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Counting distinct units: a row's group cell as dpobj.encode_features($4,
  * ...) of the layout's group_by columns alone (other columns NULL, numbers
  * 0): equal exactly for the rows of one cell, "other" and NULL alike
- * (encode.h).  Refused, on public grounds, without a privacy unit.
+ * (encode.h); no group column: one cell.  Refused, on public grounds,
+ * without a privacy unit.
  */
 static char *
 unit_cell_key(TrainQuery *q, JsonbValue *layout, const Encoding *enc, Oid relid,
@@ -897,6 +913,7 @@ unit_cell_key(TrainQuery *q, JsonbValue *layout, const Encoding *enc, Oid relid,
 	JsonbValue *g = getKeyJsonValueFromContainer(layout->val.binary.data, "group_by", 8, NULL);
 	StringInfoData b;
 	Oid			basetype;
+	int			ngrouped = 0;
 
 	if (rows_per_unit <= 0 || enc == NULL)
 		ereport(ERROR,
@@ -907,17 +924,11 @@ unit_cell_key(TrainQuery *q, JsonbValue *layout, const Encoding *enc, Oid relid,
 	appendStringInfoString(&b, "dpobj.encode_features($4, ARRAY[");
 	for (int i = 0, n = 0; i < enc->ncols; i++)
 	{
-		bool		grouped = false;
+		bool		grouped = enc->cols[i].nlevels > 0 && layout_groups_by(g, enc->cols[i].column);
 
 		if (enc->cols[i].nlevels == 0)
 			continue;
-		for (int j = 0; g != NULL && g->type == jbvBinary && j < JsonContainerSize(g->val.binary.data); j++)
-		{
-			JsonbValue *e = getIthJsonbValueFromContainer(g->val.binary.data, j);
-
-			grouped = grouped || (e->type == jbvString && e->val.string.len == strlen(enc->cols[i].column) &&
-								  strncmp(e->val.string.val, enc->cols[i].column, e->val.string.len) == 0);
-		}
+		ngrouped += grouped ? 1 : 0;
 		appendStringInfo(&b, "%s%s::pg_catalog.text", n++ > 0 ? ", " : "", grouped ?
 						 lookup_column(relid, relation, enc->cols[i].column, COLUMN_LEVEL, &basetype) :
 						 "NULL");
@@ -926,7 +937,7 @@ unit_cell_key(TrainQuery *q, JsonbValue *layout, const Encoding *enc, Oid relid,
 	for (int i = 0; i < enc->nnum; i++)
 		appendStringInfo(&b, "%s0", i > 0 ? ", " : "");
 	appendStringInfoString(&b, "]::pg_catalog.float8[])");
-	return b.data;
+	return ngrouped > 0 ? b.data : "true";
 }
 
 /*

@@ -69,7 +69,7 @@
  *	    (SELECT "dpobj unit rows".*, row_number() OVER (PARTITION BY <unit>,
  *	       dpobj.encode_features($4, <group columns, NULL for the others>,
  *	       <zeros>)) AS "dpobj unit first" FROM <the above>) AS "dpobj unit rows"
- *	  (a sort that spills past work_mem), and the aggregate's label is
+ *	  (no group column: the unit alone; a sort that spills past work_mem), and the aggregate's label is
  *	  "dpobj unit first" = 1: the first kept row of its unit in its cell.
  *
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
