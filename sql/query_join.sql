@@ -103,6 +103,49 @@ SELECT regress_qj.explain($$SELECT c.segment, count(*) FROM regress_qj.order_lin
  GROUP BY c.segment$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
 
+-- count(DISTINCT unit): the customers with lines in each group (the truth: 20 a segment,
+-- 30 a status, 30 with lines of amount >= 5), the unit written as customers.id or as the last hop's key
+-- orders.customer_id; a unit counted once in each group it has kept rows in
+SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines' \gset
+SELECT c.segment, count(DISTINCT c.id) AS customers, count(*) AS lines FROM regress_qj.order_lines l
+  JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id
+ GROUP BY c.segment ORDER BY 1;
+SELECT o.status, count(DISTINCT o.customer_id) FROM regress_qj.order_lines l
+  JOIN regress_qj.orders o ON o.id = l.order_id GROUP BY 1 ORDER BY 1;
+SELECT count(DISTINCT o.customer_id) AS customers FROM regress_qj.order_lines l
+  JOIN regress_qj.orders o ON o.id = l.order_id WHERE l.amount >= 5;
+-- the table holding the unit: its own column (k 1: a unit is one row)
+SELECT segment, count(DISTINCT id) FROM regress_qj.customers WHERE vip GROUP BY 1 ORDER BY 1;
+SELECT group_values, statistic, estimate, ci_low <= estimate AND estimate <= ci_high AS within
+  FROM dpobj.aggregate('regress_qj.order_lines', '[{"stat": "units"}]', 2000, 0, ARRAY['orders.status'], '{}')
+ ORDER BY group_values::text;
+SELECT result, (intervals->'n'->>0)::float8 <= (result->>'n')::float8
+       AND (result->>'n')::float8 <= (intervals->'n'->>1)::float8 AS within FROM dpobj.query($$SELECT o.status, count(DISTINCT o.customer_id) AS n
+  FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id GROUP BY o.status$$, 2000)
+ ORDER BY result::text;
+-- its noise: a unit of up to k = 12 rows is in at most min(k, groups) = 3 of the 3 status
+-- groups ("other" included): a quarter of a count's half-width at the same share
+SELECT statistic, half_width FROM dpobj.aggregate_accuracy('regress_qj.order_lines',
+       '[{"stat": "count"}, {"stat": "units"}]', 1, ARRAY['orders.status']);
+SELECT statistic, half_width FROM dpobj.aggregate_accuracy('regress_qj.order_lines',
+       '[{"stat": "units"}]', 1, '{}');
+SELECT regress_qj.explain($$SELECT c.segment, count(DISTINCT c.id) FROM regress_qj.order_lines l
+  JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id
+ GROUP BY c.segment$$);
+SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
+-- refused before any charge: DISTINCT of anything but the unit, DISTINCT in another
+-- aggregate, by a column without levels, on a table without a unit
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT l.order_id) FROM regress_qj.order_lines l$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT o.id) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT c.segment) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT c.id + 0) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT sum(DISTINCT l.amount) FROM regress_qj.order_lines l$$);
+SELECT sqlstate, message FROM regress.err($$SELECT CASE WHEN c.segment = 'seg0' THEN 'a' ELSE 'b' END, count(DISTINCT c.id) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_qj.order_lines', '[{"stat": "units"}]', 1, 0.001, ARRAY['orders.note'], '{}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_qj.order_lines', '[{"stat": "units", "column": "amount"}]', 1, 0, '{}', '{}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT id) FROM regress_qj.other$$);
+SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
+
 -- refused, 0A000, nothing charged
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines' \gset
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.id$$);

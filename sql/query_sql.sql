@@ -248,6 +248,9 @@ SELECT sqlstate, message FROM regress.err($$INSERT INTO regress_q.people (i) SEL
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP TABLE x AS SELECT count(*) FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) INTO TEMP x FROM regress_q.people$$);
 SELECT sqlstate, message FROM regress.err($$CREATE TEMP VIEW v AS SELECT count(*) FROM regress_q.people$$);
+-- count(DISTINCT ...) counts privacy units: a table without one has none to count
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT i) FROM regress_q.people$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_q.people', '[{"stat": "units"}]', 1, 0, ARRAY['sex'], '{}')$$);
 -- a SQL-standard function body is analyzed without the hook: stored as written, it reads
 -- the table as its caller, whom PostgreSQL refuses
 CREATE FUNCTION pg_temp.f() RETURNS bigint BEGIN ATOMIC SELECT count(*) FROM regress_q.people; END;
@@ -435,13 +438,13 @@ SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'reg
 -- FILTER (WHERE ...): each aggregate over the rows that pass (the truths below), one charge
 SET dpobj.query_epsilon = 2000;
 SELECT sex, count(*) FILTER (WHERE flag) AS flagged, count(spend) FILTER (WHERE hours > 3) AS spend_n,
-       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL)) AS hours_ab
+       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL) / 100.0) AS hours_ab_100
   FROM regress_q.people GROUP BY sex ORDER BY sex;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE flag), avg(hours) FILTER (WHERE sex = 'F') FROM regress_q.people;
 SELECT count(*) - :ledger_mid AS charges FROM dpobj.ledger WHERE relation = 'regress_q.people';
 RESET ROLE;
 SELECT sex, count(*) FILTER (WHERE flag) AS flagged, count(spend) FILTER (WHERE hours > 3) AS spend_n,
-       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL)) AS hours_ab
+       round(sum(hours) FILTER (WHERE race IN ('a', 'b') OR city IS NULL) / 100.0) AS hours_ab_100
   FROM regress_q.people GROUP BY sex ORDER BY sex;
 
 -- a role that may read the table: an ordinary query, no rewrite, nothing charged

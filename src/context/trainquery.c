@@ -684,6 +684,10 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 		unit_passed = unit_passed || strcmp(cols[i], unit_column) == 0;
 	}
 	appendStringInfoString(&q->sql, " FROM ");
+	/* counting distinct units: each unit's kept rows numbered within their cell */
+	if (q->unit_cell != NULL)
+		appendStringInfoString(&q->sql, "(SELECT \"dpobj unit rows\".*, pg_catalog.row_number() OVER"
+							   " \"dpobj unit cell\" AS \"dpobj unit first\" FROM ");
 	if (!linked)
 		append_unit_bounding(q, source, list.data, unit_column, cond, k);
 	else
@@ -696,6 +700,9 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 		append_unit_bounding(q, "\"dpobj unit selected\"", list.data, unit_column, "true", k);
 		appendStringInfoString(&q->sql, ") AS \"dpobj unit rows\"");
 	}
+	if (q->unit_cell != NULL)
+		appendStringInfo(&q->sql, " WINDOW \"dpobj unit cell\" AS (PARTITION BY %s, %s))"
+						 " AS \"dpobj unit rows\"", unit_column, q->unit_cell);
 	pfree(list.data);
 }
 
@@ -838,7 +845,9 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 
 	if (label_kind == TRAIN_LABEL_NONE)
 	{
-		appendStringInfoString(&q->sql, "true");
+		/* counting distinct units: the first kept row of its unit in its cell (trainquery.h) */
+		appendStringInfoString(&q->sql, q->unit_cell ?
+							   "(\"dpobj unit first\" OPERATOR(pg_catalog.=) 1)" : "true");
 		return;
 	}
 	col = lookup_column(relid, relation, label,
@@ -856,6 +865,79 @@ append_label(TrainQuery *q, Oid relid, const char *relation, const char *label,
 		appendStringInfoString(&q->sql, col);
 	else
 		appendStringInfo(&q->sql, "(%s OPERATOR(pg_catalog.>) 0)", col);
+}
+
+/* q's "what" has {"stat": "units"} (a count of distinct units) */
+static bool
+what_counts_units(TrainQuery *q)
+{
+	for (int i = 0; q->what != NULL && i < JsonContainerSize(q->what->val.binary.data); i++)
+	{
+		JsonbValue *st = getIthJsonbValueFromContainer(q->what->val.binary.data, i);
+		JsonbValue *s = st && st->type == jbvBinary && JsonContainerIsObject(st->val.binary.data) ?
+			getKeyJsonValueFromContainer(st->val.binary.data, "stat", 4, NULL) : NULL;
+
+		if (s != NULL && s->type == jbvString && s->val.string.len == 5 &&
+			strncmp(s->val.string.val, "units", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* name is one of the layout's group_by columns (g: its array, or NULL) */
+static bool
+layout_groups_by(JsonbValue *g, const char *name)
+{
+	for (int j = 0; g != NULL && g->type == jbvBinary && j < JsonContainerSize(g->val.binary.data); j++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(g->val.binary.data, j);
+
+		if (e->type == jbvString && e->val.string.len == strlen(name) &&
+			strncmp(e->val.string.val, name, e->val.string.len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Counting distinct units: a row's group cell as dpobj.encode_features($4,
+ * ...) of the layout's group_by columns alone (other columns NULL, numbers
+ * 0): equal exactly for the rows of one cell, "other" and NULL alike
+ * (encode.h); no group column: one cell.  Refused, on public grounds,
+ * without a privacy unit.
+ */
+static char *
+unit_cell_key(TrainQuery *q, JsonbValue *layout, const Encoding *enc, Oid relid,
+			  const char *relation, int rows_per_unit)
+{
+	JsonbValue *g = getKeyJsonValueFromContainer(layout->val.binary.data, "group_by", 8, NULL);
+	StringInfoData b;
+	Oid			basetype;
+	int			ngrouped = 0;
+
+	if (rows_per_unit <= 0 || enc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj.aggregate: \"units\" counts distinct privacy units, and table %s has none", relation),
+				 errhint("Its owner declares one with dpobj.protect(rel, privacy_unit => ...) or dpobj.link_unit().")));
+	initStringInfo(&b);
+	appendStringInfoString(&b, "dpobj.encode_features($4, ARRAY[");
+	for (int i = 0, n = 0; i < enc->ncols; i++)
+	{
+		bool		grouped = enc->cols[i].nlevels > 0 && layout_groups_by(g, enc->cols[i].column);
+
+		if (enc->cols[i].nlevels == 0)
+			continue;
+		ngrouped += grouped ? 1 : 0;
+		appendStringInfo(&b, "%s%s::pg_catalog.text", n++ > 0 ? ", " : "", grouped ?
+						 lookup_column(relid, relation, enc->cols[i].column, COLUMN_LEVEL, &basetype) :
+						 "NULL");
+	}
+	appendStringInfoString(&b, "]::pg_catalog.text[], ARRAY[");
+	for (int i = 0; i < enc->nnum; i++)
+		appendStringInfo(&b, "%s0", i > 0 ? ", " : "");
+	appendStringInfoString(&b, "]::pg_catalog.float8[])");
+	return ngrouped > 0 ? b.data : "true";
 }
 
 /*
@@ -934,6 +1016,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		q->values[3] = JsonbPGetDatum(encoding);
 		q->nparams = 4;
 	}
+	q->unit_cell = what_counts_units(q) ?
+		unit_cell_key(q, layout, enc, relid, relation, filter_in_aggregate ? 0 : rows_per_unit) : NULL;
 	append_call(q, arrays ? aggregate_arrays : args ? aggregate_args : aggregate, relid, relation,
 				features, nfeatures, label, label_kind, enc, args, arrays, cols, &ncols);
 
@@ -948,6 +1032,9 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	}
 	if (rows_per_unit > 0)
 	{
+		/* counting distinct units: the unit passed on to number its rows */
+		if (q->unit_cell != NULL)
+			add_column(cols, &ncols, (char *) unit_column);
 		/* a linked table: its rows joined to their unit (unitlinks.h) */
 		append_unit_from(q, unit_from != NULL ? unit_from : relation, unit_from != NULL, cols, ncols,
 						 unit_column, unit_condition(q, filter, relid, relation, unit_column),

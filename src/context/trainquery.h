@@ -64,6 +64,14 @@
  *	  so that both scans read the same stored rows instead of joining the
  *	  path twice (a tuplestore: temporary files beyond work_mem).
  *
+ *	  A layout counting distinct units ({"stat": "units"}) numbers the kept
+ *	  rows of each unit within its group cell,
+ *	    (SELECT "dpobj unit rows".*, row_number() OVER (PARTITION BY <unit>,
+ *	       dpobj.encode_features($4, <group columns, NULL for the others>,
+ *	       <zeros>)) AS "dpobj unit first" FROM <the above>) AS "dpobj unit rows"
+ *	  (no group column: the unit alone; a sort that spills past work_mem), and the aggregate's label is
+ *	  "dpobj unit first" = 1: the first kept row of its unit in its cell.
+ *
  *	  On a Citus distributed table (filter_in_aggregate) the filter goes
  *	  into the aggregate instead of a WHERE clause:
  *
@@ -108,6 +116,7 @@ typedef struct TrainQuery
 	Datum		values[5 + DPOBJ_MAX_FILTERS + TRAIN_MAX_EXPRS];
 	JsonbValue *where;
 	JsonbValue *what;			/* the layout's "what", or NULL */
+	char	   *unit_cell;		/* "what" counts distinct units: each row's cell, or NULL */
 } TrainQuery;
 
 /* what a mechanism's label argument is */

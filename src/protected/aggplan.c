@@ -161,43 +161,49 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	}
 }
 
-/* every slot's noise has den >= 1 at eps_noise (else aggregate refuses epsilon) */
+/* slot's noise scale num / den at epsilon eps for units of k rows (agg_slot_eps) */
+static void
+aggplan_noise(const AggLayout *l, int slot, double eps, int k, uint64 *num, uint64 *den)
+{
+	double		share;
+	AggSlotKind kind = agg_slot_kind(l, slot, &share);
+
+	agg_slot_noise(kind == AGG_SLOT_SUM, agg_slot_eps(kind, eps, k, l->ncells) * share, num, den);
+}
+
+/* every slot's noise has den >= 1 at eps (else aggregate refuses epsilon) */
 static bool
-aggplan_fits(const AggLayout *l, double eps_noise)
+aggplan_fits(const AggLayout *l, double eps, int k)
 {
 	for (int i = 0; i < l->width; i++)
 	{
-		double		share;
-		AggSlotKind kind = agg_slot_kind(l, i, &share);
 		uint64		num,
 					den;
 
-		agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
+		aggplan_noise(l, i, eps, k, &num, &den);
 		if (den < 1)
 			return false;
 	}
 	return true;
 }
 
-/* slot's noise rate den / num at eps_noise (core/aggci.h), as aggrun.c's intervals */
+/* slot's noise rate den / num at eps (core/aggci.h), as aggrun.c's intervals */
 static double
-aggplan_rate(const AggLayout *l, int slot, double eps_noise)
+aggplan_rate(const AggLayout *l, int slot, double eps, int k)
 {
-	double		share;
-	AggSlotKind kind = agg_slot_kind(l, slot, &share);
 	uint64		num,
 				den;
 
-	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, &num, &den);
+	aggplan_noise(l, slot, eps, k, &num, &den);
 	return (double) den / (double) num;
 }
 
-/* a quantile's reach in ranks at eps_noise, the largest over its q's (core/aggquant.h) */
+/* a quantile's reach in ranks at eps, the largest over its q's (core/aggquant.h) */
 static double
-aggplan_quantile(const AggLayout *l, const AggStat *st, double eps_noise)
+aggplan_quantile(const AggLayout *l, const AggStat *st, double eps, int k)
 {
-	AggquantShape s = {st->nbins, st->group, aggplan_rate(l, st->slot, eps_noise),
-	st->ncoarse > 0 ? aggplan_rate(l, st->slot + st->nbins, eps_noise) : 0};
+	AggquantShape s = {st->nbins, st->group, aggplan_rate(l, st->slot, eps, k),
+	st->ncoarse > 0 ? aggplan_rate(l, st->slot + st->nbins, eps, k) : 0};
 	AggquantLaw *law = aggquant_law_new(&s);
 	double		reach = 0;
 
@@ -225,34 +231,35 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	const AggStat *st = &l->stats[i];
 	const EncColumn *c = st->col >= 0 ? &l->enc->cols[st->col] : NULL;
 	AggciColumn ac = {c ? c->lo : 0, c ? c->hi : 0, st->step};
-	double		eps_noise = dp_epsilon_per_row(eps, p->k);
+	int			k = p->k;
 
-	if (!aggplan_fits(l, eps_noise))
+	if (!aggplan_fits(l, eps, k))
 		return NAN;
 	switch (st->kind)
 	{
 		case AGG_COUNT:
+		case AGG_UNITS:
 		case AGG_HISTOGRAM:
-			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05);
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps, k), 0.05);
 		case AGG_SUM:
-			return aggci_halfwidth(aggplan_rate(l, st->slot, eps_noise), 0.05) * st->step;
+			return aggci_halfwidth(aggplan_rate(l, st->slot, eps, k), 0.05) * st->step;
 		case AGG_MEAN:
 			if (!(p->count > 0))
 				return NAN;
-			return aggci_mean_halfwidth(&ac, p->count, aggplan_rate(l, st->slot, eps_noise),
-										aggplan_rate(l, st->slot + 1, eps_noise));
+			return aggci_mean_halfwidth(&ac, p->count, aggplan_rate(l, st->slot, eps, k),
+										aggplan_rate(l, st->slot + 1, eps, k));
 		case AGG_VARIANCE:
 			/* a sample variance's: the population one's times n / (n - 1) */
 			if (!(p->count > (st->sample ? 1 : 0)))
 				return NAN;
 			return aggci_variance_halfwidth(&ac, AGG_SUM_UNITS, p->count,
-											aggplan_rate(l, st->slot, eps_noise),
-											aggplan_rate(l, st->slot + 1, eps_noise),
-											aggplan_rate(l, st->slot + 2, eps_noise)) *
+											aggplan_rate(l, st->slot, eps, k),
+											aggplan_rate(l, st->slot + 1, eps, k),
+											aggplan_rate(l, st->slot + 2, eps, k)) *
 				(st->sample ? p->count / (p->count - 1) : 1);
 		case AGG_QUANTILE:
 			/* in ranks: an end's reach beyond rank t (plus a leaf) */
-			return aggplan_quantile(l, st, eps_noise);
+			return aggplan_quantile(l, st, eps, k);
 		default:
 			break;
 	}
@@ -328,6 +335,8 @@ aggplan_stat_name(AggStatKind kind)
 	{
 		case AGG_COUNT:
 			return "count";
+		case AGG_UNITS:
+			return "units";
 		case AGG_SUM:
 			return "sum";
 		case AGG_MEAN:

@@ -321,8 +321,8 @@ aggrows_cell(AggOut *o)
 					r = aggrows_rate(o->rel, st->slot),
 					h = aggci_halfwidth(r, 0.05);
 
-		if (st->kind == AGG_COUNT)
-			aggrows_count(o, "", "count", c, v, h);
+		if (st->kind == AGG_COUNT || st->kind == AGG_UNITS)
+			aggrows_count(o, "", st->kind == AGG_COUNT ? "count" : "units", c, v, h);
 		else if (st->kind == AGG_SUM)
 			aggrows_sum(o, st, v, h);
 		else if (st->kind == AGG_MEAN)

@@ -149,6 +149,14 @@ aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by
 	c->group_by = group_by;
 	c->enc = NULL;
 	c->key = aggrun_key_column(relid, relation, group_by);
+	/* a key's rows are sorted by key: nothing marks a unit's first row of a key */
+	if (c->key != NULL &&
+		DatumGetBool(DirectFunctionCall2(jsonb_contains, JsonbPGetDatum(what),
+										 DirectFunctionCall1(jsonb_in, CStringGetDatum("[{\"stat\": \"units\"}]")))))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj.aggregate: \"units\" (distinct privacy units) by \"%s\", a column without declared levels, is not available", c->key),
+				 errhint("Count distinct units by columns with declared levels.")));
 	if (c->key != NULL)
 	{
 		/* a key without declared levels: grouped by no declared column, and a count */

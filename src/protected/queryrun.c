@@ -80,8 +80,8 @@ queryrun_check_what(QueryPlan *p, JsonbContainer *w, int n)
 		st = queryrun_key(e->val.binary.data, "stat", jbvString, true);
 		if (!queryrun_str_is(st, "count") && !queryrun_str_is(st, "sum") &&
 			!queryrun_str_is(st, "mean") && !queryrun_str_is(st, "variance") &&
-			!queryrun_str_is(st, "quantile"))
-			queryrun_bad("a statistic must be a count, sum, mean, variance or quantile");
+			!queryrun_str_is(st, "quantile") && !queryrun_str_is(st, "units"))
+			queryrun_bad("a statistic must be a count, units, sum, mean, variance or quantile");
 		if (queryrun_str_is(st, "quantile"))
 			queryrun_key(e->val.binary.data, "q", jbvNumeric, true);
 		p->stat_kind[i] = st->val.string.val[0];

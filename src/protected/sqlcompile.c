@@ -13,8 +13,9 @@
  *	  avg, variance/var_samp and var_pop (aggregate()'s variance, "sample"
  *	  or not), stddev/stddev_samp/stddev_pop (its square root),
  *	  percentile_cont/percentile_disc(q) WITHIN GROUP (ORDER BY x), min and
- *	  max (the quantiles SQLCOMPILE_QMIN and 1 - SQLCOMPILE_QMIN).  Equal
- *	  statistics are released once.
+ *	  max (the quantiles SQLCOMPILE_QMIN and 1 - SQLCOMPILE_QMIN),
+ *	  count(DISTINCT unit) (aggregate()'s "units": the privacy unit only,
+ *	  sqlunits.c).  Equal statistics are released once.
  *
  *-------------------------------------------------------------------------
  */
@@ -276,14 +277,21 @@ sqlcompile_notnull(Oid relid, AttrNumber attno)
 
 /* an aggregate's form outside the subset: refused */
 static void
-sqlcompile_agg_check(Aggref *a, const char *name)
+sqlcompile_agg_check(SqlState *s, Aggref *a, const char *name)
 {
 	if (!sqlexpr_builtin(a->aggfnoid) || get_func_namespace(a->aggfnoid) != PG_CATALOG_NAMESPACE)
 		sqlexpr_refuse("aggregates that are not PostgreSQL's own");
 	if (a->agglevelsup != 0)
 		sqlexpr_refuse("outer-level aggregates");
-	if (a->aggdistinct != NIL)
-		sqlexpr_refuse("DISTINCT aggregates");
+	if (a->aggdistinct != NIL && strcmp(name, "count") != 0)
+		sqlexpr_refuse("DISTINCT in aggregates other than count(DISTINCT unit)");
+	if (a->aggdistinct != NIL && list_length(a->args) == 1 &&
+		!sqlunits_is_unit(s->relid, (Node *) linitial_node(TargetEntry, a->args)->expr))
+		sqlexpr_refuse("count(DISTINCT ...) of anything but the privacy unit (only the unit may be counted distinct)");
+	if (a->aggdistinct != NIL && s->c->merge != NULL)
+		sqlexpr_refuse("count(DISTINCT unit) by a GROUP BY expression");
+	if (a->aggdistinct != NIL && a->aggfilter != NULL)
+		sqlexpr_refuse("count(DISTINCT unit) FILTER (WHERE ...)");
 	if (a->aggkind == AGGKIND_NORMAL && a->aggorder != NIL)
 		sqlexpr_refuse("ORDER BY within an aggregate");
 	if (list_length(a->args) > 1)
@@ -298,6 +306,12 @@ sqlcompile_agg_stat(SqlState *s, StringInfo b, Aggref *a, const char *name, Node
 	"stddev_samp", "stddev_pop", NULL};
 	Var		   *v = arg ? sqlexpr_plain_var(arg) : NULL;
 
+	if (strcmp(name, "count") == 0 && a->aggdistinct != NIL)
+	{
+		/* the distinct privacy units of each group (sqlunits.c) */
+		appendStringInfoString(b, "{\"stat\": \"units\"}");
+		return "value";
+	}
 	if (strcmp(name, "count") == 0)
 	{
 		/* count(x): the rows where x is not NULL (of a NOT NULL column, count(*)) */
@@ -366,7 +380,7 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	int			k = c->noutputs;
 	int			den = -1;
 
-	sqlcompile_agg_check(a, name);
+	sqlcompile_agg_check(s, a, name);
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
@@ -385,8 +399,8 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	}
 	if (!sqlexpr_numeric_type(a->aggtype))
 		sqlexpr_refuse(psprintf("%s() of type %s", name, format_type_be(a->aggtype)));
-	c->labels[k] = psprintf("%s(%s)%s", name, arg0 == NULL ? "*" :
-							v ? sqlexpr_column(s->relid, v->varattno) : "...",
+	c->labels[k] = psprintf("%s(%s%s)%s", name, a->aggdistinct != NIL ? "DISTINCT " : "",
+							arg0 == NULL ? "*" : v ? sqlexpr_column(s->relid, v->varattno) : "...",
 							a->aggfilter ? " FILTER (...)" : "");
 	appendStringInfo(&s->outputs, "%s{\"stat\": %d, \"fn\": \"%s\", ",
 					 k > 0 ? ", " : "", sqlcompile_stat(s, b.data), fn);

@@ -70,6 +70,13 @@ extern void sqlexpr_condition(StringInfo b, Node *node, Oid relid);
  */
 extern void sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge);
 
+/*
+ * arg, count(DISTINCT arg)'s, is relid's privacy unit (sqlunits.c): its
+ * unit column, or a linked table's unit as its unit table's column or the
+ * last hop's foreign key referencing it
+ */
+extern bool sqlunits_is_unit(Oid relid, Node *arg);
+
 /* column attno of relid's row as a Var's name (no system column) */
 extern char *sqlexpr_column(Oid relid, AttrNumber attno);
 

@@ -66,8 +66,7 @@ typedef struct SqlJoin
 	bool		seen[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];
 } SqlJoin;
 
-/* the int2 array column of a pg_constraint row */
-static int
+int
 sqljoin_keys(HeapTuple tup, AttrNumber column, AttrNumber *out)
 {
 	bool		isnull;

@@ -14,6 +14,7 @@
 
 #include "postgres.h"
 
+#include "access/htup.h"
 #include "nodes/parsenodes.h"
 
 /*
@@ -24,6 +25,9 @@
  * sqljoin_attr() maps back; true.
  */
 extern bool sqljoin_flatten(Query *query, Oid relid);
+
+/* the int2 array column (conkey, confkey) of a pg_constraint row into out: its length */
+extern int	sqljoin_keys(HeapTuple tup, AttrNumber column, AttrNumber *out);
 
 /* attno of entry 1 as a table and its attribute (relid and attno unless a path table's) */
 extern Oid	sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att);

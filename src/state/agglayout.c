@@ -17,6 +17,7 @@
 #include "utils/jsonb.h"
 
 #include "base/options.h"
+#include "core/calibrate.h"
 #include "state/agglayout.h"
 #include "model/encode.h"
 
@@ -216,8 +217,9 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 		col = agg_expr_column(expr);
 	if (st == NULL || !(agg_str_is(st, "count") || agg_str_is(st, "sum") ||
 						agg_str_is(st, "mean") || agg_str_is(st, "histogram") ||
-						agg_str_is(st, "variance") || agg_str_is(st, "quantile")))
-		agg_bad("\"stat\" must be \"count\", \"sum\", \"mean\", \"variance\", \"quantile\" or \"histogram\"", NULL);
+						agg_str_is(st, "variance") || agg_str_is(st, "quantile") ||
+						agg_str_is(st, "units")))
+		agg_bad("\"stat\" must be \"count\", \"units\", \"sum\", \"mean\", \"variance\", \"quantile\" or \"histogram\"", NULL);
 	if (!agg_str_is(st, "quantile") &&
 		getKeyJsonValueFromContainer(o->val.binary.data, "q", 1, NULL) != NULL)
 		agg_bad("\"q\" is for a quantile", NULL);
@@ -233,6 +235,14 @@ agg_stat(AggLayout *l, JsonbValue *o, AggStat *s)
 		if (bins != NULL || sample != NULL)
 			agg_bad("\"count\" takes no \"bins\" or \"sample\"", NULL);
 		s->kind = AGG_COUNT;
+		return 1;
+	}
+	if (agg_str_is(st, "units"))
+	{
+		/* the distinct units of a cell: its rows whose label is true (agglayout.h) */
+		if (col != NULL || bins != NULL || sample != NULL)
+			agg_bad("\"units\" takes no \"column\", \"expr\", \"bins\" or \"sample\"", NULL);
+		s->kind = AGG_UNITS;
 		return 1;
 	}
 	s->col = agg_column(l->enc, col, psprintf("\"%.*s\"", st->val.string.len, st->val.string.val));
@@ -377,11 +387,20 @@ agg_slot_kind(const AggLayout *l, int slot, double *share)
 			*share = s->weight / l->weights / (s->kind == AGG_MEAN ? 2 : s->kind == AGG_VARIANCE ? 3 : 1);
 			if (s->kind == AGG_QUANTILE && s->ncoarse > 0)
 				*share *= j < s->nbins ? AGG_QUANT_LEAF_SHARE : 1 - AGG_QUANT_LEAF_SHARE;
+			if (s->kind == AGG_UNITS)
+				return AGG_SLOT_UNITS;
 			return s->kind == AGG_SUM || (s->kind == AGG_MEAN && j == 0) ||
 				(s->kind == AGG_VARIANCE && j < 2) ? AGG_SLOT_SUM : AGG_SLOT_COUNT;
 		}
 	elog(ERROR, "dpobj.aggregate: slot %d out of range", slot);
 	return AGG_SLOT_COUNT;		/* keep compiler quiet */
+}
+
+double
+agg_slot_eps(AggSlotKind kind, double eps, int k, int ncells)
+{
+	k = Max(k, 1);
+	return dp_epsilon_per_row(eps, kind == AGG_SLOT_UNITS ? Min(k, Max(ncells, 1)) : k);
 }
 
 /* a slot's noise: num / den lattice units (agglayout.h); den 0 when epsilon is too small */

@@ -11,7 +11,8 @@
  *	  column, or "other"); each cell has W slots: count 1, sum 1, mean 2
  *	  (a sum, then a count), variance 3 (a sum of squares, a sum, a
  *	  count), histogram one per bin, quantile one per leaf and one per
- *	  coarse bin (agg_quant_group).  A statistic of a column or expression
+ *	  coarse bin (agg_quant_group), units 1 (the rows whose label marks
+ *	  them their unit's first in the cell).  A statistic of a column or expression
  *	  (count of one too) skips the rows where its value is NULL; count(*)
  *	  and a histogram of levels (its "other") none.  A slot is a count (a row adds 1) or a
  *	  sum (a row adds its value on the lattice of AGG_SUM_UNITS steps per
@@ -64,13 +65,16 @@ extern int	agg_quant_group(int nleaves);
 
 typedef enum AggStatKind
 {
-	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE
+	AGG_COUNT = 0, AGG_SUM, AGG_MEAN, AGG_HISTOGRAM, AGG_VARIANCE, AGG_QUANTILE, AGG_UNITS
 } AggStatKind;
 
-/* a slot's kind */
+/*
+ * a slot's kind: a count of rows, a sum, or a count of distinct units (a
+ * row adds 1 when its label is true: the first row of its unit in its cell)
+ */
 typedef enum AggSlotKind
 {
-	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM
+	AGG_SLOT_COUNT = 0, AGG_SLOT_SUM, AGG_SLOT_UNITS
 } AggSlotKind;
 
 typedef struct AggStat
@@ -122,6 +126,13 @@ extern AggSlotKind agg_slot_kind(const AggLayout *l, int slot, double *share);
  * aggregate_accuracy() and describe() compute accuracy with it
  */
 extern void agg_slot_noise(bool sum, double eps_share, uint64 *num, uint64 *den);
+
+/*
+ * a slot's epsilon before its share, for units of up to k rows and ncells
+ * cells: epsilon / k rounded down (dp_epsilon_per_row); a count of
+ * distinct units' epsilon / min(k, ncells), the cells a unit can reach
+ */
+extern double agg_slot_eps(AggSlotKind kind, double eps, int k, int ncells);
 
 /*
  * edge k of n equal bins of [lo, hi] as a value: lo + k (hi - lo) / n to 15

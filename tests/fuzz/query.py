@@ -14,6 +14,8 @@ replays.  Each case is one of
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
   - dpobj.query(text, epsilon, delta);
   - a count under a random condition over text columns, against the owner's count;
+  - count(DISTINCT s) on the pair fz.qa5 / fz.qb5 whose privacy unit is s (random groups,
+    conditions, another aggregate), or count(DISTINCT) of another column there (refused);
   - a SELECT with a construct that must be refused (a window function, a subquery, a set
     operation, DISTINCT, a join, the analyst's own function or operator, a volatile
     function, a system column, ...).
@@ -280,6 +282,20 @@ class Gen:
             return "abs(x + $%d) > 1" % i if self.PARAMTYPES[c] in ("float8", "numeric") else "%s = $%d || 'x'" % (c, i)
         return "%s %s $%d" % (c, self.pick(["=", "<>", "<", ">="]), i)
 
+    def units(self):
+        """count(DISTINCT unit) on the unit pair ({U}); another column's DISTINCT: junk."""
+        groups = self.pick([[], [], ["g"], ["k"], ["b"], ["g", "b"], ["g", "k"], ["ci"], ["s"]])
+        outs = list(groups) + ["count(DISTINCT s)"] + ([self.agg()] if self.r.random() < 0.5 else [])
+        q = "SELECT %s FROM {U}" % ", ".join(outs)
+        if self.r.random() < 0.5:
+            q += " WHERE %s" % self.cond()
+        if groups:
+            q += " GROUP BY %s" % ", ".join(groups)
+        if self.r.random() < 0.2:
+            return "junk", [q.replace("count(DISTINCT s)", "count(DISTINCT %s)"
+                                      % self.pick(["g", "x", "id", "s || ''", "upper(s)"]))]
+        return "units", [q]
+
     def case(self):
         """(kind, [statements]) with {T} for the table and {P} for a statement name."""
         k = self.r.random()
@@ -304,8 +320,10 @@ class Gen:
             return "query", ["SELECT count(*) FROM dpobj.query('%s', %s, %s)" % (
                 q, self.pick(["1", "1", "0.5", "1e-300", "1e308", "'NaN'", "0"]),
                 self.pick(["0", "1e-6", "1e-6", "'NaN'"]))]
-        if k < 0.9:
+        if k < 0.87:
             return "junk", [self.pick(JUNK)]
+        if k < 0.9:
+            return self.units()
         # a count at a large epsilon (exact but with probability e^-1e5) against the owner's
         cond = self.tcond()
         if self.r.random() < 0.7:                   # a "where" (not a filter) for dpobj
@@ -331,7 +349,7 @@ def run_chunk(first, n):
         for side in ("qa", "qb"):
             key = (c, side)
             texts[key] = (kind, [s.replace("{T}", "fz.%s%d" % (side, pair)).replace("{P}", "fzq_%s_%d" % (side, c))
-                                 for s in stmts])
+                                 .replace("{U}", "fz.%s5" % side) for s in stmts])
             lines.append("\\echo '#@ %d %s'" % key)
             lines.append("SELECT '#L', count(*), coalesce(max(id), 0) FROM dpobj.ledger;")
             for s in texts[key][1]:
@@ -424,7 +442,7 @@ def main():
                     if counts["O"] != counts.get("T"):
                         failures.append("case %d on %s: dpobj counts %s rows, PostgreSQL %s%s"
                                         % (c, side, counts["O"], counts.get("T"), show))
-                if kind in ("select", "query", "analyze", "oracle") and err is None and charges != 1 and \
+                if kind in ("select", "query", "analyze", "oracle", "units") and err is None and charges != 1 and \
                         not (charges == 0 and "LIMIT 0" in stmts[0]):       # (never run)
                     failures.append("case %d on %s: accepted with %d charges%s" % (c, side, charges, show))
                 if charges and err is not None and kind != "prepared":

@@ -4,7 +4,8 @@
 -- very long and non-ASCII text, text under a nondeterministic collation, values outside the
 -- declared bounds and levels), and four
 -- pairs of neighbouring protected tables fz.qa<k> / fz.qb<k>: the base rows, and the base
--- rows with one nasty row more (a different one in each pair).  The analyst fz_qanalyst
+-- rows with one nasty row more (a different one in each pair); a fifth pair whose privacy
+-- unit is s (its nasty texts, NULL, 3 rows a unit), for count(DISTINCT s).  The analyst fz_qanalyst
 -- holds a budget on each and may read none; fz_qown is a schema of the analyst's with a
 -- function and an operator of their own (never to be compiled).
 DO $$ BEGIN
@@ -46,13 +47,14 @@ INSERT INTO fz.qextra VALUES
   (1, ROW(2001, 'a', 1, 'NaN', 'NaN', 9223372036854775807, 'NaN', 'infinity', 'infinity', 'infinity', repeat('q', 200000), '', NULL, 'A', 32767, '', 'a')::fz.qbase),
   (2, ROW(2002, 'zz', 9, 'Infinity', ('1' || repeat('0', 1000))::numeric, -9223372036854775808, 'Infinity', '5874897-12-31', '294276-12-31 23:59:59', '294276-12-31 23:59:59+00', '', E'\U0001F600', true, repeat('ß', 4000), -32768, E'\U0001F600', '')::fz.qbase),
   (3, ROW(2003, NULL, NULL, -1e308, ('0.' || repeat('0', 400) || '1')::numeric, 0, -3.4e38, '4713-01-01 BC', '4713-01-01 00:00 BC', '-infinity', NULL, NULL, false, NULL, NULL, NULL, NULL)::fz.qbase),
-  (4, ROW(2004, 'b', 2, 1e300, -('1' || repeat('0', 900))::numeric, 1000000000000, 1e-45, '-infinity', '-infinity', '4713-01-01 00:00+00 BC', repeat('é', 40000), 'ZZ', NULL, 'SS', 0, 'zz', 'zz')::fz.qbase);
+  (4, ROW(2004, 'b', 2, 1e300, -('1' || repeat('0', 900))::numeric, 1000000000000, 1e-45, '-infinity', '-infinity', '4713-01-01 00:00+00 BC', repeat('é', 40000), 'ZZ', NULL, 'SS', 0, 'zz', 'zz')::fz.qbase),
+  (5, ROW(2005, 'c', 0, 2, 3, 4, 1, '2024-01-01', '2024-01-01', '2024-01-01', 'v3', 'a', true, 'a', 5, 'w', 'c')::fz.qbase);
 DO $$
 DECLARE
   k int;
   t text;
 BEGIN
-  FOR k IN 1..4 LOOP
+  FOR k IN 1..5 LOOP
     FOREACH t IN ARRAY ARRAY['qa', 'qb'] LOOP
       EXECUTE format('CREATE TABLE fz.%s%s (LIKE fz.qbase INCLUDING ALL)', t, k);
       EXECUTE format('INSERT INTO fz.%s%s SELECT * FROM fz.qbase', t, k);
@@ -69,7 +71,11 @@ BEGIN
       PERFORM dpobj.declare_domain(format('fz.%s%s', t, k), 'f4', -5, 5);
       PERFORM dpobj.declare_domain(format('fz.%s%s', t, k), 'h', 0, 100);
       PERFORM dpobj.declare_domain(format('fz.%s%s', t, k), 'ci', ARRAY['a', 'b']);
-      PERFORM dpobj.protect(format('fz.%s%s', t, k));
+      IF k = 5 THEN
+        PERFORM dpobj.protect(format('fz.%s%s', t, k), privacy_unit => 's', max_rows_per_unit => 3);
+      ELSE
+        PERFORM dpobj.protect(format('fz.%s%s', t, k));
+      END IF;
       PERFORM dpobj.grant_budget(format('fz.%s%s', t, k), 'fz_qanalyst', 1e12, 0.5);
       EXECUTE format('ANALYZE fz.%s%s', t, k);
     END LOOP;

@@ -920,16 +920,24 @@ SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stdd
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;
 SELECT 'querymerge', CASE WHEN grp::text IN ('0', '1') AND y THEN 'lo' ELSE 'hi' END AS zone, E'\\nDPOUT',
        count(*), sum(a), avg(b) FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/query.sql"
+# a table with its own unit column (an 8th field k, no "link"): the distinct units of each
+# grp cell, count(DISTINCT u), beside count(*) (the unit's kept rows numbered in their cell)
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'queryunits', grp, E'\\nDPOUT', count(DISTINCT u), count(*)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp ORDER BY grp;" >"$WORK/queryunits.sql"
 # a linked table (10th field "link"): its path tables' columns, aggregate() grouped by the
 # customers' seg ("c_<name>.seg", levels 0, 1, 2) and the private SQL join along the
-# foreign keys grouped by it (src/protected/sqljoin.c), the scenario's filter as its WHERE
+# foreign keys grouped by it (src/protected/sqljoin.c), the scenario's filter as its WHERE;
+# both count the distinct customers too ("units", count(DISTINCT o.customer_id))
 agg_script "SELECT 'joinagg', group_values, statistic, E'\\nDPOUT', estimate, ci_low, ci_high
-  FROM dpobj.aggregate(:'rel', '[{\"stat\":\"count\"},{\"stat\":\"sum\",\"column\":\"a\"}]', :eps, :delta,
+  FROM dpobj.aggregate(:'rel', '[{\"stat\":\"count\"},{\"stat\":\"sum\",\"column\":\"a\"},{\"stat\":\"units\"}]', :eps, :delta,
                        ARRAY[:'cust' || '.seg'], :'opts'::jsonb);" >"$WORK/joinagg.sql"
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
-SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
+SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT o.customer_id)
   FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
@@ -969,6 +977,9 @@ for sline in "${SCENS[@]}"; do
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
+                role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinagg.$i" "$WORK/joinagg.sql" \
                 role="$ROLE" rel="t_$scen" cust="c_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
@@ -993,12 +1004,17 @@ for sline in "${SCENS[@]}"; do
     # variance; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
     # sum and a mean per cell; the private query: a row per (grp, y) cell
-    # a linked table's join: 4 cells of seg (0, 1, 2, other) by 2 statistics, 4 query rows
+    # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
+    # a unit column's distinct units: a row per grp cell (0 to 3, other)
     joins=""
+    [[ -e $WORK/$scen.queryunits.0 ]] && {
+        compare_pair "$scen" queryunits query "$WORK/$scen.queryunits.0" "$WORK/$scen.queryunits.1" discrete
+        joins="queryunits:5"
+    }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
-        joins="joinagg:8 joinq:4"
+        joins="joinagg:12 joinq:4"
     }
     for m in aggregate:240 describe:39 aggexpr:45 query:15 $joins; do
         st=0

@@ -163,6 +163,13 @@ aggkeys_state_new(FunctionCallInfo fcinfo, MemoryContext cxt, Jsonb *options, do
 	bool		nf = false;
 
 	st->l = agg_layout_of_options(options);
+	/* a key's row carries its key, not the mark of a unit's first row */
+	for (int i = 0; i < st->l->nstats; i++)
+		if (st->l->stats[i].kind == AGG_UNITS)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s: \"units\" is not available by keys", AGGKEYS_AGGNAME),
+					 errhint("Count distinct units by columns with declared levels.")));
 	st->eps = eps;
 	st->delta = delta;
 	st->k = agg_options_k(options);
@@ -278,7 +285,6 @@ aggkeys_calibrate(DPRun *run)
 {
 	AggKeysRun *r = run->state;
 	AggLayout  *l = r->st->l;
-	double		eps_noise = dp_epsilon_per_row(r->st->eps, r->st->k);
 
 	r->width = l->width;
 	r->sel = aggkeys_selection(l);
@@ -289,7 +295,8 @@ aggkeys_calibrate(DPRun *run)
 		double		share;
 		AggSlotKind kind = agg_slot_kind(l, i, &share);
 
-		agg_slot_calibrate(AGGKEYS_AGGNAME, kind, share, eps_noise, &r->num[i], &r->den[i]);
+		agg_slot_calibrate(AGGKEYS_AGGNAME, kind, share, r->st->eps, r->st->k, PG_INT32_MAX,
+						   &r->num[i], &r->den[i]);
 	}
 	r->T = r->sel < 0 ? -1 :
 		aggkeys_threshold(r->num[r->sel], r->den[r->sel], r->st->k, r->st->eps, r->st->delta);
@@ -360,7 +367,7 @@ aggkeys_compute(DPRun *run)
 		}
 		/* the row's slots added to its key's (the same sums as a declared cell's) */
 		memcpy(x, VARDATA_ANY(w), sizeof(double) * st->d);
-		agg_row_add(st->l, x, NULL, v);
+		agg_row_add(st->l, x, NULL, false, v);
 		/* also within one key of many rows: a cancel is seen every 4096 rows */
 		if ((++nrows & 4095) == 0)
 			mechanism_poll(run->ledger_id);

@@ -55,7 +55,6 @@ typedef struct AggRun
 	ArrayType  *state;
 	double		eps;
 	double		delta;
-	double		eps_noise;		/* epsilon / k */
 	int			ncells;
 	int			width;
 	uint64	   *num;			/* per slot: the noise's scale num / den */
@@ -94,17 +93,16 @@ agg_admit(FunctionCallInfo fcinfo, int kind, DPProtectedContext **pctx)
 	}
 	r->eps = r->s[STAT_EPS];
 	r->delta = r->s[STAT_DELTA];
-	r->eps_noise = dp_epsilon_per_row(r->eps, (int) r->s[STAT_K]);
 	r->ncells = (int) r->s[STAT_C];
 	r->width = (int) r->s[STAT_W];
 	return r;
 }
 
 void
-agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double eps_noise,
-				   uint64 *num, uint64 *den)
+agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double eps, int k,
+				   int ncells, uint64 *num, uint64 *den)
 {
-	agg_slot_noise(kind == AGG_SLOT_SUM, eps_noise * share, num, den);
+	agg_slot_noise(kind == AGG_SLOT_SUM, agg_slot_eps(kind, eps, k, ncells) * share, num, den);
 	if (*den < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -121,7 +119,7 @@ agg_calibrate(DPRun *run)
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
 		agg_slot_calibrate(AGG_AGGNAME, STAT_KIND(r->s, i), STAT_SHARE(r->s, r->width, i),
-						   r->eps_noise, &r->num[i], &r->den[i]);
+						   r->eps, (int) r->s[STAT_K], r->ncells, &r->num[i], &r->den[i]);
 	r->out = palloc(sizeof(int64) * r->ncells * r->width);
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }

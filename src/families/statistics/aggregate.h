@@ -21,11 +21,12 @@
 #include "state/agglayout.h"
 
 /*
- * a release's scale of a slot (agg_slot_kind's kind and share) at
- * eps_noise; raises when epsilon is too small for it
+ * a release's scale of a slot (agg_slot_kind's kind and share) at epsilon
+ * eps for units of up to k rows in ncells cells (agg_slot_eps); raises
+ * when epsilon is too small for it
  */
-extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share,
-							   double eps_noise, uint64 *num, uint64 *den);
+extern void agg_slot_calibrate(const char *aggname, AggSlotKind kind, double share, double eps,
+							   int k, int ncells, uint64 *num, uint64 *den);
 
 /*
  * a release's common part into b: the n noisy values, "], \"noise\": [" and each

@@ -52,7 +52,8 @@ aggregate_check_args(const char *aggname, double epsilon, double delta, int d, J
 		uint64		num = 1,
 					den = 1;
 
-		agg_slot_noise(kind == AGG_SLOT_SUM, dp_epsilon_per_row(epsilon, k) * share, &num, &den);
+		agg_slot_noise(kind == AGG_SLOT_SUM, agg_slot_eps(kind, epsilon, k, l->ncells) * share,
+					   &num, &den);
 		if (den < 1 || num < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -120,10 +120,13 @@ agg_square(const AggStat *st, const EncColumn *c, double x)
 	return Min(Max(rint(v * v / (st->step * st->step * AGG_SUM_UNITS)), 0), AGG_SUM_UNITS);
 }
 
-/* statistic st's contributions to its slots v (w + st->slot); levels as agg_level's */
+/*
+ * statistic st's contributions to its slots v (w + st->slot); levels as
+ * agg_level's; first: the row's label (its unit's first row in its cell)
+ */
 static pg_attribute_always_inline void
 agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const int *levels,
-			 double *v)
+			 bool first, double *v)
 {
 	const double *xs = x + st->off;
 
@@ -138,6 +141,9 @@ agg_stat_add(const AggStat *st, const EncColumn *cols, const double *x, const in
 	{
 		case AGG_COUNT:
 			v[0] += 1;
+			break;
+		case AGG_UNITS:
+			v[0] += first ? 1 : 0;
 			break;
 		case AGG_MEAN:
 			v[1] += 1;
@@ -194,7 +200,7 @@ agg_row_no_nan(DPRowInput *row, const AggLayout *l, const double *x, const char 
 
 /* a row's contributions to its cell's slots w; levels as agg_level's */
 void
-agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w)
+agg_row_add(const AggLayout *l, const double *x, const int *levels, bool first, double *w)
 {
 	/* in locals: a store into w may alias any field (-fno-strict-aliasing) */
 	const AggStat *stats = l->stats;
@@ -202,7 +208,7 @@ agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w)
 	int			nstats = l->nstats;
 
 	for (int i = 0; i < nstats; i++)
-		agg_stat_add(&stats[i], cols, x, levels, w + stats[i].slot);
+		agg_stat_add(&stats[i], cols, x, levels, first, w + stats[i].slot);
 }
 
 /*
@@ -256,7 +262,7 @@ dpobj_aggregate_transfn(PG_FUNCTION_ARGS)
 	if (!agg_row_no_nan(&row, l, x, AGG_AGGNAME))
 		PG_RETURN_ARRAYTYPE_P(state);
 	/* the state is this aggregate's own array: updated in place */
-	agg_row_add(l, x, NULL, s + STAT_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
+	agg_row_add(l, x, NULL, row.label, s + STAT_NRUN(l->width) + agg_row_cell_lev(l, x, NULL) * l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }
 
@@ -368,7 +374,7 @@ dpobj_aggregate_cols_transfn(PG_FUNCTION_ARGS)
 	}
 	agg_cols_encode(fcinfo, c);
 	s = agg_row_state(&state, &row, c->l, c->l->enc->d, options);
-	agg_row_add(c->l, c->x, c->levels, s + STAT_NRUN(c->l->width) +
+	agg_row_add(c->l, c->x, c->levels, row.label, s + STAT_NRUN(c->l->width) +
 				agg_row_cell_lev(c->l, c->x, c->levels) * c->l->width);
 	PG_RETURN_ARRAYTYPE_P(state);
 }

@@ -63,6 +63,7 @@ extern bool agg_row_no_nan(DPRowInput *row, const AggLayout *l, const double *x,
  * NULL.  A NULL value is a NaN numeric coordinate, AGG_LEVEL_NULL or no
  * one-hot coordinate set: every statistic of its column skips the row.
  */
-extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, double *w);
+extern void agg_row_add(const AggLayout *l, const double *x, const int *levels, bool first,
+						double *w);
 
 #endif							/* DPOBJ_STATISTICSSTATE_H */
