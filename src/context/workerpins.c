@@ -33,6 +33,7 @@
 
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 
 const DPSettingPin dp_user_pins[] =
@@ -70,8 +71,11 @@ const DPSettingPin dp_user_pins[] =
 };
 const int	dp_n_user_pins = lengthof(dp_user_pins);
 
+/* the coordinator's pinned values of these go to the shards of a sorting run */
+static const char *const sort_pins[] = {"work_mem", "hash_mem_multiplier", "temp_tablespaces"};
+
 void
-worker_pins_send(void)
+worker_pins_send(bool sorts)
 {
 	StringInfoData sql;
 	int			ret;
@@ -88,6 +92,9 @@ worker_pins_send(void)
 			continue;
 		appendStringInfo(&sql, "SET LOCAL %s = %s; ", dp_user_pins[i].name, dp_user_pins[i].value);
 	}
+	for (int i = 0; sorts && i < lengthof(sort_pins); i++)
+		appendStringInfo(&sql, "SET LOCAL %s = %s; ", sort_pins[i],
+						 quote_literal_cstr(GetConfigOption(sort_pins[i], false, false)));
 	appendStringInfoString(&sql, "END $dpobj$");
 	ret = SPI_execute(sql.data, false, 0);
 	if (ret != SPI_OK_UTILITY)

@@ -32,19 +32,23 @@ extern const int dp_n_user_pins;
  * and before the query: makes Citus send SET LOCALs of the planner
  * settings to every worker session of the query, after any the caller's
  * transaction propagated, so that each shard is read by one full
- * sequential scan, without parallel workers, JIT or debug output.  Call
- * inside SPI.
+ * sequential scan, without parallel workers, JIT or debug output.  With
+ * sorts (a privacy unit's bounding sorts each shard's rows by unit), also
+ * this server's pinned work_mem, hash_mem_multiplier and temp_tablespaces
+ * (seal.c): a shard's sort spills past the same memory, into the
+ * database's default tablespace, whatever the caller set.  Call inside SPI.
  */
-extern void worker_pins_send(void);
+extern void worker_pins_send(bool sorts);
 
 /*
  * In a shard session of the protected query (an aggregate state with
- * {"sealed": true} and no protected context in this backend), before the
- * state's first temporary file: pins the statistics settings only a
+ * {"sealed": true}, or a unit's sorted bounding, and no protected context
+ * in this backend), before the first temporary file is closed: pins the statistics settings only a
  * superuser may set -- track_counts, log_temp_files and, when loaded,
  * pg_stat_statements.track -- for the rest of the shard's transaction, so
  * that the worker's pg_stat_database, server log and statement statistics
- * do not count files whose number follows the shard's distinct rows.
+ * do not count files whose number follows the shard's distinct rows or
+ * units.
  */
 extern void worker_pins_unobserved_spill(void);
 
