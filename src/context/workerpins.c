@@ -31,6 +31,7 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
@@ -126,6 +127,45 @@ worker_pins_unobserved_spill(void)
 		(void) set_config_option(spill_pins[i].name, spill_pins[i].value, PGC_SUSET,
 								 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
 	}
+}
+
+/* the values the spill pins replaced, put back when a query's context goes */
+typedef struct SpillPinsSaved
+{
+	MemoryContextCallback cb;
+	char	   *values[lengthof(spill_pins)];
+} SpillPinsSaved;
+
+static void
+worker_pins_restore(void *arg)
+{
+	SpillPinsSaved *saved = (SpillPinsSaved *) arg;
+
+	/* an aborting transaction puts every setting back itself */
+	if (!IsTransactionState())
+		return;
+	for (int i = 0; i < lengthof(spill_pins); i++)
+		if (saved->values[i] != NULL)
+			(void) set_config_option(spill_pins[i].name, saved->values[i], PGC_SUSET,
+									 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+}
+
+void
+worker_pins_unobserved_query(MemoryContext query_cxt)
+{
+	SpillPinsSaved *saved = MemoryContextAllocZero(query_cxt, sizeof(SpillPinsSaved));
+
+	for (int i = 0; i < lengthof(spill_pins); i++)
+	{
+		const char *v = GetConfigOption(spill_pins[i].name, true, false);
+
+		if (v != NULL)
+			saved->values[i] = MemoryContextStrdup(query_cxt, v);
+	}
+	worker_pins_unobserved_spill();
+	saved->cb.func = worker_pins_restore;
+	saved->cb.arg = saved;
+	MemoryContextRegisterResetCallback(query_cxt, &saved->cb);
 }
 
 /*

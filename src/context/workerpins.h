@@ -11,6 +11,8 @@
 
 #include "postgres.h"
 
+#include "utils/memutils.h"
+
 /* a setting and the value the protected query runs under */
 typedef struct DPSettingPin
 {
@@ -42,15 +44,24 @@ extern void worker_pins_send(bool sorts);
 
 /*
  * In a shard session of the protected query (an aggregate state with
- * {"sealed": true}, or a unit's sorted bounding, and no protected context
- * in this backend), before the first temporary file is closed: pins the statistics settings only a
+ * {"sealed": true} and no protected context in this backend), before the
+ * state's first temporary file: pins the statistics settings only a
  * superuser may set -- track_counts, log_temp_files and, when loaded,
  * pg_stat_statements.track -- for the rest of the shard's transaction, so
  * that the worker's pg_stat_database, server log and statement statistics
- * do not count files whose number follows the shard's distinct rows or
- * units.
+ * do not count files whose number follows the shard's distinct rows.
  */
 extern void worker_pins_unobserved_spill(void);
+
+/*
+ * The same pins for one query of a shard session (a unit's sorted
+ * bounding, unitkeep.c), put back when query_cxt (its executor's) is
+ * deleted -- after its nodes closed their temporary files -- so that the
+ * shard tasks this session runs next in the transaction count their scans
+ * as those before it did: whether a task pinned them (it read a selected
+ * row) must not change the next one's counters.
+ */
+extern void worker_pins_unobserved_query(MemoryContext query_cxt);
 
 /*
  * Before the charge of a run on a Citus table, as exec_user (the role the
