@@ -48,7 +48,8 @@
 #       combined, charged once on the coordinator, the target owned by the analyst, the
 #       model's public fields as a local copy's; neighbouring tables observe the same;
 #   (m) privacy units: on a table distributed by its unit column train(), aggregate(),
-#       describe(), a private SQL query and submit() run, each shard bounding its units
+#       describe(), a private SQL query, submit(), evaluate() and synthesize() run, each
+#       shard bounding its units
 #       (the sorted bounding), charged once on the coordinator; under a seed the bounded rows'
 #       model equals the local run's; unit-neighbours observe the same; a shard's sort runs
 #       within the coordinator's pinned work_mem and its temporary files are not counted on
@@ -907,9 +908,14 @@ t_check "units: a private SQL query releases one row ($m)" grep -qE '^-?[0-9]+\|
 job=$(as_analyst -c "SELECT dpobj.submit('units_d', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')" 2>&1)
 t_is "units: a job runs the same sealed query" \
     "$(job_end "$job")/$(as_analyst -c "SELECT (model).params->>'rows_per_unit' FROM dpobj.jobs WHERE id = $job")" "succeeded/3"
-t_is "units: 6 runs, each charged once on the coordinator (aggregate, describe, query, job), named" \
+m=$(as_analyst -c "SELECT dpobj.evaluate('units_d', ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model,
+                     ARRAY['a', 'b'], 'y', 0.5, 1e-6) IS NOT NULL" 2>&1)
+t_is "units: evaluate() releases" "$m" "t"
+m=$(as_analyst -c "SELECT target_table, rows > 0 FROM dpobj.synthesize('units_d', 'syn.units_syn', 1, 1e-6, ARRAY['a', 'b'])" 2>&1)
+t_is "units: synthesize() writes its target" "$m" "syn.units_syn|t"
+t_is "units: 8 runs (train twice, aggregate, describe, query, job, evaluate, synthesize), each charged once on the coordinator" \
     "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND relation = 'public.units_d' AND outcome = 'released'")" \
-    "6/0/0/6"
+    "8/0/0/8"
 # the sealed query's bounding (trainquery.h) as a direct call: UNITS TABLE COND
 LINU="dpobj.dp_linear_regression(ARRAY[a, b]::float8[], a + 0.5 * b, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"sealed\": true, \"rows_per_unit\": 3}')"
 units_sorted() {
