@@ -617,15 +617,36 @@ unit_condition(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relatio
 }
 
 /*
+ * The sorted bounding (trainquery.h, unitkeep.c) of source's rows that cond
+ * selects: one scan sorted by unit (a sort that spills to temporary files
+ * beyond work_mem), each unit's rows numbered and counted over the unit's
+ * window, selection sampling as they arrive.  Partitioned by the unit
+ * alone, so that Citus runs it on each shard of a table distributed by
+ * its unit.
+ */
+static void
+append_unit_sorted(TrainQuery *q, const char *source, const char *list,
+				   const char *unit_column, const char *cond, int k)
+{
+	appendStringInfo(&q->sql,
+					 "(SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER \"dpobj unit\""
+					 " AS \"dpobj unit row\", pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\""
+					 " FROM %s WHERE %s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
+					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
+					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))",
+					 list, list, source, cond, unit_column, k);
+}
+
+/*
  * The bounding of the unit's rows (trainquery.h, unitkeep.c), from source,
  * whose rows cond selects: the first scan counts each unit's selected rows
  * in memory and returns a handle, or 0 when the units outgrow
  * dpobj.max_state_memory; then exactly one branch of the UNION ALL runs,
  * the other's one-time filter being false: with a handle, a second scan
- * keeps a random k of each unit's rows; with 0, one scan sorted by unit
- * does, each unit's rows numbered and counted.  OFFSET 0 keeps the first
- * branch a subquery under the first scan (the second depends on it
- * laterally), so the counts are complete before either branch's first row.
+ * keeps a random k of each unit's rows; with 0, the sorted bounding does.
+ * OFFSET 0 keeps the first branch a subquery under the first scan (the
+ * second depends on it laterally), so the counts are complete before
+ * either branch's first row.
  */
 static void
 append_unit_bounding(TrainQuery *q, const char *source, const char *list,
@@ -643,19 +664,12 @@ append_unit_bounding(TrainQuery *q, const char *source, const char *list,
 					 " THEN dpobj.unit_keep(%s, \"dpobj units\".\"dpobj unit counts\")"
 					 " ELSE false END OFFSET 0)",
 					 list, source, cond, unit_column);
-	/*
-	 * spilled (0): a sort by unit that spills to temporary files beyond
-	 * work_mem, each unit's rows numbered and counted, selection sampling
-	 */
-	appendStringInfo(&q->sql,
-					 " UNION ALL (SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER \"dpobj unit\""
-					 " AS \"dpobj unit row\", pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\""
-					 " FROM %s WHERE \"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.=) 0"
-					 " AND %s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
-					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
-					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))"
-					 ") AS \"dpobj unit rows\"",
-					 list, list, source, cond, unit_column, k);
+	/* spilled (0) */
+	appendStringInfoString(&q->sql, " UNION ALL ");
+	append_unit_sorted(q, source, list, unit_column,
+					   psprintf("\"dpobj units\".\"dpobj unit counts\" OPERATOR(pg_catalog.=) 0 AND %s",
+								cond), k);
+	appendStringInfoString(&q->sql, ") AS \"dpobj unit rows\"");
 }
 
 /*
@@ -665,10 +679,14 @@ append_unit_bounding(TrainQuery *q, const char *source, const char *list,
  * selected once, into a materialized CTE of the columns passed on and the
  * unit (a tuplestore, in temporary files beyond work_mem): both scans read
  * those rows, in the same order, instead of each joining the path again.
+ * On a Citus table distributed by its unit (sorted_only) the sorted
+ * bounding alone, which each shard runs on its own rows: a unit's rows
+ * are on one shard.
  */
 static void
 append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, int ncols,
-				 const char *unit_column, const char *cond, int rows_per_unit)
+				 const char *unit_column, const char *cond, int rows_per_unit,
+				 bool sorted_only)
 {
 	int			k;
 	bool		unit_passed = false;
@@ -688,7 +706,15 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 	if (q->unit_cell != NULL)
 		appendStringInfoString(&q->sql, "(SELECT \"dpobj unit rows\".*, pg_catalog.row_number() OVER"
 							   " \"dpobj unit cell\" AS \"dpobj unit first\" FROM ");
-	if (!linked)
+	if (sorted_only)
+	{
+		/* protectable.c refuses a linked table on Citus */
+		if (linked)
+			elog(ERROR, "dpobj.train: a linked table's unit is not bounded on the shards");
+		append_unit_sorted(q, source, list.data, unit_column, cond, k);
+		appendStringInfoString(&q->sql, " AS \"dpobj unit rows\"");
+	}
+	else if (!linked)
 		append_unit_bounding(q, source, list.data, unit_column, cond, k);
 	else
 	{
@@ -1021,7 +1047,7 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 	append_call(q, arrays ? aggregate_arrays : args ? aggregate_args : aggregate, relid, relation,
 				features, nfeatures, label, label_kind, enc, args, arrays, cols, &ncols);
 
-	if (filter_in_aggregate)
+	if (filter_in_aggregate && rows_per_unit == 0)
 	{
 		/* the shards' tasks get no WHERE clause: a full scan whatever the filter */
 		cond = filter_expression(q, filter, relid, relation, NULL);
@@ -1038,7 +1064,7 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		/* a linked table: its rows joined to their unit (unitlinks.h) */
 		append_unit_from(q, unit_from != NULL ? unit_from : relation, unit_from != NULL, cols, ncols,
 						 unit_column, unit_condition(q, filter, relid, relation, unit_column),
-						 rows_per_unit);
+						 rows_per_unit, filter_in_aggregate);
 		return;
 	}
 	appendStringInfo(&q->sql, " FROM %s", relation);

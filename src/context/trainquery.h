@@ -82,7 +82,12 @@
  *	  every shard's task is a full sequential scan without a qualifier:
  *	  no shard's plan or counters depend on which rows match.  $3 always
  *	  carries {"sealed": true} (options.h): the shards' transition
- *	  functions drop bad rows silently, like the coordinator's.
+ *	  functions drop bad rows silently, like the coordinator's.  A Citus
+ *	  table distributed by its unit column (protectable.h) reads its rows
+ *	  from the sorted branch above alone, with <cond> and without the
+ *	  handle's condition: its window is partitioned by the distribution
+ *	  column, so Citus runs it in each shard's task, under the aggregate's
+ *	  partial state, and each shard bounds the units it holds whole.
  *
  *-------------------------------------------------------------------------
  */
@@ -166,7 +171,8 @@ extern void train_query_check_columns(Oid relid, const char *relation, char **fe
  * features are column names (nfeatures > 0, no NULLs);
  * filter is the "filter" option or NULL; unit_column (quoted) and
  * rows_per_unit k bound each unit's rows, or NULL and 0 at row level
- * (no unit with filter_in_aggregate); unit_from, unless NULL, is read
+ * (with filter_in_aggregate: the sorted bounding alone, filter in it, no
+ * unit_from); unit_from, unless NULL, is read
  * instead of relation where the unit's rows are (a linked table joined to
  * its unit, exposing unit_column).
  * encoding (encode.h) or NULL: with one, the features are

@@ -31,8 +31,10 @@
 #include "base/pg_compat.h"
 #include "base/privileged.h"
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 
 const DPSettingPin dp_user_pins[] =
@@ -70,8 +72,11 @@ const DPSettingPin dp_user_pins[] =
 };
 const int	dp_n_user_pins = lengthof(dp_user_pins);
 
+/* the coordinator's pinned values of these go to the shards of a sorting run */
+static const char *const sort_pins[] = {"work_mem", "hash_mem_multiplier", "temp_tablespaces"};
+
 void
-worker_pins_send(void)
+worker_pins_send(bool sorts)
 {
 	StringInfoData sql;
 	int			ret;
@@ -88,6 +93,9 @@ worker_pins_send(void)
 			continue;
 		appendStringInfo(&sql, "SET LOCAL %s = %s; ", dp_user_pins[i].name, dp_user_pins[i].value);
 	}
+	for (int i = 0; sorts && i < lengthof(sort_pins); i++)
+		appendStringInfo(&sql, "SET LOCAL %s = %s; ", sort_pins[i],
+						 quote_literal_cstr(GetConfigOption(sort_pins[i], false, false)));
 	appendStringInfoString(&sql, "END $dpobj$");
 	ret = SPI_execute(sql.data, false, 0);
 	if (ret != SPI_OK_UTILITY)
@@ -119,6 +127,45 @@ worker_pins_unobserved_spill(void)
 		(void) set_config_option(spill_pins[i].name, spill_pins[i].value, PGC_SUSET,
 								 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
 	}
+}
+
+/* the values the spill pins replaced, put back when a query's context goes */
+typedef struct SpillPinsSaved
+{
+	MemoryContextCallback cb;
+	char	   *values[lengthof(spill_pins)];
+} SpillPinsSaved;
+
+static void
+worker_pins_restore(void *arg)
+{
+	SpillPinsSaved *saved = (SpillPinsSaved *) arg;
+
+	/* an aborting transaction puts every setting back itself */
+	if (!IsTransactionState())
+		return;
+	for (int i = 0; i < lengthof(spill_pins); i++)
+		if (saved->values[i] != NULL)
+			(void) set_config_option(spill_pins[i].name, saved->values[i], PGC_SUSET,
+									 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+}
+
+void
+worker_pins_unobserved_query(MemoryContext query_cxt)
+{
+	SpillPinsSaved *saved = MemoryContextAllocZero(query_cxt, sizeof(SpillPinsSaved));
+
+	for (int i = 0; i < lengthof(spill_pins); i++)
+	{
+		const char *v = GetConfigOption(spill_pins[i].name, true, false);
+
+		if (v != NULL)
+			saved->values[i] = MemoryContextStrdup(query_cxt, v);
+	}
+	worker_pins_unobserved_spill();
+	saved->cb.func = worker_pins_restore;
+	saved->cb.arg = saved;
+	MemoryContextRegisterResetCallback(query_cxt, &saved->cb);
 }
 
 /*

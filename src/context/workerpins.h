@@ -11,6 +11,8 @@
 
 #include "postgres.h"
 
+#include "utils/memutils.h"
+
 /* a setting and the value the protected query runs under */
 typedef struct DPSettingPin
 {
@@ -32,10 +34,13 @@ extern const int dp_n_user_pins;
  * and before the query: makes Citus send SET LOCALs of the planner
  * settings to every worker session of the query, after any the caller's
  * transaction propagated, so that each shard is read by one full
- * sequential scan, without parallel workers, JIT or debug output.  Call
- * inside SPI.
+ * sequential scan, without parallel workers, JIT or debug output.  With
+ * sorts (a privacy unit's bounding sorts each shard's rows by unit), also
+ * this server's pinned work_mem, hash_mem_multiplier and temp_tablespaces
+ * (seal.c): a shard's sort spills past the same memory, into the
+ * database's default tablespace, whatever the caller set.  Call inside SPI.
  */
-extern void worker_pins_send(void);
+extern void worker_pins_send(bool sorts);
 
 /*
  * In a shard session of the protected query (an aggregate state with
@@ -47,6 +52,16 @@ extern void worker_pins_send(void);
  * do not count files whose number follows the shard's distinct rows.
  */
 extern void worker_pins_unobserved_spill(void);
+
+/*
+ * The same pins for one query of a shard session (a unit's sorted
+ * bounding, unitkeep.c), put back when query_cxt (its executor's) is
+ * deleted -- after its nodes closed their temporary files -- so that the
+ * shard tasks this session runs next in the transaction count their scans
+ * as those before it did: whether a task pinned them (it read a selected
+ * row) must not change the next one's counters.
+ */
+extern void worker_pins_unobserved_query(MemoryContext query_cxt);
 
 /*
  * Before the charge of a run on a Citus table, as exec_user (the role the

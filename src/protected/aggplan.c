@@ -146,7 +146,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 							&eps_text, &delta_text);
 	units_for_run(relid, relation, &unit);
 	p->k = Max(unit.rows_per_unit, 1);
-	(void) dpobj_check_citus_run(relid, relation, unit.rows_per_unit > 0);
+	(void) dpobj_check_citus_run(relid, relation, &unit);
 	if (eps > 0)
 	{
 		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(

@@ -19,8 +19,11 @@
  * shard tasks carry the protected mode in the aggregate's options and the
  * filter inside the aggregate (trainquery.h, docs/SCALING.md); a job's
  * background worker runs that same query (Citus plans and executes it in
- * any backend connected to the database).  Every
- * other table Citus knows -- reference tables (a router query on one
+ * any backend connected to the database).  A table with a privacy unit
+ * runs there when it is distributed by its own unit column (partkey):
+ * every unit's rows are on one shard, which bounds them (trainquery.h);
+ * a unit linked through foreign keys, or another distribution column, is
+ * refused before the charge.  Every other table Citus knows -- reference tables (a router query on one
  * node), Citus-managed local, append- and range-distributed tables -- is
  * refused before anything runs.
  *
@@ -32,6 +35,7 @@
 #include "postgres.h"
 
 #include "protected/protectable.h"
+#include "protected/units.h"
 
 #include "access/genam.h"
 #include "access/htup_details.h"
@@ -43,9 +47,15 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "nodes/primnodes.h"
+#include "nodes/readfuncs.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+
+/* what a run with a privacy unit may be on Citus */
+#define CITUS_UNIT_HINT "On Citus a table with a privacy unit runs when it is hash-distributed by its own unit column (create_distributed_table(rel, '<unit column>')); a linked table or a table distributed by another column does not (docs/SCALING.md). Nothing was charged."
 
 static void
 refuse(const char *relation, const char *why, const char *hint)
@@ -67,28 +77,34 @@ is_system_relation(Oid relid)
 }
 
 /*
- * relid's distribution method in Citus's metadata
- * (pg_catalog.pg_dist_partition.partmethod): 'h' hash-distributed, 'n'
- * reference or Citus-managed local, 'a'/'r' append/range; '\0' when Citus
- * does not know relid (or is not installed); '?' for metadata we do not
- * understand (fail closed).
+ * relid's row in Citus's metadata (pg_catalog.pg_dist_partition): its
+ * distribution method (partmethod) -- 'h' hash-distributed, 'n' reference
+ * or Citus-managed local, 'a'/'r' append/range; '\0' when Citus does not
+ * know relid (or is not installed); '?' for metadata we do not understand
+ * (fail closed) -- and, when distcol is not NULL, its distribution column's
+ * number (partkey, a Var in node text; 0 when it has none or it is not
+ * understood).
  */
 static char
-citus_partmethod(Oid relid)
+citus_partition(Oid relid, AttrNumber *distcol)
 {
 	Oid			meta = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
 	AttrNumber	att;
 	AttrNumber	method_att;
+	AttrNumber	key_att;
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
 	char		method = '\0';
 
+	if (distcol != NULL)
+		*distcol = 0;
 	if (!OidIsValid(meta))
 		return '\0';			/* Citus is not installed here */
 	att = get_attnum(meta, "logicalrelid");
 	method_att = get_attnum(meta, "partmethod");
+	key_att = get_attnum(meta, "partkey");
 	if (att == InvalidAttrNumber || method_att == InvalidAttrNumber)
 		return '?';
 	rel = table_open(meta, AccessShareLock);
@@ -97,11 +113,24 @@ citus_partmethod(Oid relid)
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
+		TupleDesc	desc = RelationGetDescr(rel);
 		bool		isnull;
-		Datum		d = heap_getattr(tup, method_att, RelationGetDescr(rel), &isnull);
+		Datum		d = heap_getattr(tup, method_att, desc, &isnull);
 
-		method = (isnull || TupleDescAttr(RelationGetDescr(rel), method_att - 1)->atttypid != CHAROID)
+		method = (isnull || TupleDescAttr(desc, method_att - 1)->atttypid != CHAROID)
 			? '?' : DatumGetChar(d);
+		if (distcol != NULL && key_att != InvalidAttrNumber &&
+			TupleDescAttr(desc, key_att - 1)->atttypid == TEXTOID)
+		{
+			d = heap_getattr(tup, key_att, desc, &isnull);
+			if (!isnull)
+			{
+				Node	   *n = stringToNode(TextDatumGetCString(d));
+
+				if (n != NULL && IsA(n, Var))
+					*distcol = ((Var *) n)->varattno;
+			}
+		}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
@@ -111,19 +140,40 @@ citus_partmethod(Oid relid)
 bool
 dpobj_is_citus_table(Oid relid)
 {
-	return citus_partmethod(relid) != '\0';
+	return citus_partition(relid, NULL) != '\0';
+}
+
+/*
+ * A unit's bounding runs on the shards when each unit's rows are on one
+ * shard: the table's own unit column is its distribution column.  A linked
+ * table (its rows joined to a unit through foreign keys) does not, nor a
+ * table distributed by another column.
+ */
+static void
+check_citus_unit(Oid relid, const char *relation, const TableUnit *unit)
+{
+	AttrNumber	distcol;
+
+	for (int i = 0; unit->source != NULL && i < unit->hops; i++)
+		if (dpobj_is_citus_table(unit->path[i]))
+			refuse(relation, "a privacy unit linked through foreign keys does not run on Citus tables",
+				   CITUS_UNIT_HINT);
+	if (citus_partition(relid, &distcol) == '\0')
+		return;
+	if (unit->source != NULL)
+		refuse(relation, "a privacy unit linked through foreign keys does not run on Citus tables",
+			   CITUS_UNIT_HINT);
+	if (unit->attnum <= 0 || distcol != unit->attnum)
+		refuse(relation, "a run with a privacy unit on a Citus distributed table needs the table distributed by its unit column",
+			   CITUS_UNIT_HINT);
 }
 
 bool
-dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level)
+dpobj_check_citus_run(Oid relid, const char *relation, const TableUnit *unit)
 {
-	if (!dpobj_is_citus_table(relid))
-		return false;
-	/* the unit's bounding (two scans over the whole table) is not pushed down to the shards */
-	if (unit_level)
-		refuse(relation, "runs with a privacy unit do not run on Citus distributed tables",
-			   "Protect the distributed table without a privacy unit (dpobj.protect(rel)), or train on a local copy of it.");
-	return true;
+	if (unit->rows_per_unit > 0)
+		check_citus_unit(relid, relation, unit);
+	return dpobj_is_citus_table(relid);
 }
 
 /* one relation of the tree: the table itself (root) or a child */
@@ -143,7 +193,7 @@ check_one(Oid relid, const char *relation, bool root)
 	if (OidIsValid(getExtensionOfObject(RelationRelationId, relid)))
 		refuse(relation, "it belongs to an extension",
 			   "Protect your own tables; an extension's tables are its private state.");
-	method = citus_partmethod(relid);
+	method = citus_partition(relid, NULL);
 	if (method != '\0' && method != 'h')
 		refuse(relation, "it is a Citus reference, managed local, append- or range-distributed table",
 			   "The protected path is sealed only for hash-distributed Citus tables (docs/SCALING.md); distribute the table with create_distributed_table(), or train on a local copy.");

@@ -27,12 +27,15 @@ extern bool dpobj_is_citus_table(Oid relid);
 
 /*
  * A run of train(), evaluate() or submit() on relid (already accepted by
- * dpobj_check_protectable): false for a local table; true for a Citus
- * hash-distributed one, after refusing (public grounds, before the charge)
- * what is not sealed there: a run with a privacy unit (unit_level).  A
- * job's run is sealed like train()'s: the job worker runs the same query,
- * pins and options (jobworker.c).
+ * dpobj_check_protectable) with the table's privacy unit (units.h): false
+ * for a local table; true for a Citus hash-distributed one, after refusing
+ * (public grounds, before the charge) what is not sealed there: a privacy
+ * unit other than the table's own distribution column (a unit linked
+ * through foreign keys, on or to Citus tables, included).  A job's run is
+ * sealed like train()'s: the job worker runs the same query, pins and
+ * options (jobworker.c).
  */
-extern bool dpobj_check_citus_run(Oid relid, const char *relation, bool unit_level);
+struct TableUnit;
+extern bool dpobj_check_citus_run(Oid relid, const char *relation, const struct TableUnit *unit);
 
 #endif							/* DPOBJ_PROTECTABLE_H */

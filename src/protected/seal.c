@@ -264,7 +264,7 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		seal_pin_settings(ctx);
 		/* a Citus table: the shard sessions' planner settings too */
 		if (ctx->citus)
-			worker_pins_send();
+			worker_pins_send(ctx->rows_per_unit > 0 || ctx->sorts_rows);
 
 		/*
 		 * A parallel plan only where train() allows it (ctx->parallel):

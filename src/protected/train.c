@@ -671,7 +671,7 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
-	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, unit.rows_per_unit > 0);
+	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, &unit);
 	/* the protected mode travels with the query, to every node (options.h) */
 	ctx->options = dp_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 

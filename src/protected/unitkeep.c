@@ -56,7 +56,10 @@
 
 #include "base/dpobj.h"
 #include "state/aggstate.h"
+#include "base/distributed.h"
 #include "base/random.h"
+#include "context/protected.h"
+#include "context/workerpins.h"
 #include "core/unitsample.h"
 
 #include "fmgr.h"
@@ -609,6 +612,15 @@ dpobj_unit_keep_sorted(PG_FUNCTION_ARGS)
 
 	if (st == NULL)
 	{
+		/*
+		 * A shard's bounding on Citus (trainquery.h): its sort's temporary
+		 * files, whose number and size follow the shard's rows, are counted
+		 * when they are closed, after this first row, at the latest when the
+		 * query ends; the worker's statistics must not count them (seal.c
+		 * pins the coordinator's own run).  Put back at the query's end.
+		 */
+		if (dpobj_protected_peek() == NULL && dp_citus_task_session())
+			worker_pins_unobserved_query(fcinfo->flinfo->fn_mcxt);
 		st = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(UnitSortedState));
 		dpobj_prf_strong_seed(&st->rng);
 		fcinfo->flinfo->fn_extra = st;

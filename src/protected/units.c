@@ -306,6 +306,7 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 		else
 		{
 			units_check_unchanged(relid, relation, r.name, r.attnum, &r.id);
+			unit->attnum = r.attnum;
 			quoted = quote_identifier(r.name);
 		}
 		/* SPI_palloc: in the caller's context, past SPI_finish() */

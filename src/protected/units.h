@@ -21,6 +21,7 @@ typedef struct TableUnit
 {
 	int			rows_per_unit;	/* k; 0: row level (no unit) */
 	char	   *column;			/* the unit column, quoted; NULL at row level */
+	int16		attnum;			/* the table's own unit column; 0: linked or none */
 	char	   *source;			/* a linked table (unitlinks.h): the FROM item
 								 * joining it to its unit's column; NULL: the
 								 * table itself */

@@ -47,6 +47,14 @@
 #       Citus refuses dp_synthesize_cols's VARIADIC "any"): the shards' marginal counts
 #       combined, charged once on the coordinator, the target owned by the analyst, the
 #       model's public fields as a local copy's; neighbouring tables observe the same;
+#   (m) privacy units: on a table distributed by its unit column train(), aggregate(),
+#       describe(), a private SQL query, submit(), evaluate() and synthesize() run, each
+#       shard bounding its units
+#       (the sorted bounding), charged once on the coordinator; under a seed the bounded rows'
+#       model equals the local run's; unit-neighbours observe the same; a shard's sort runs
+#       within the coordinator's pinned work_mem and its temporary files are not counted on
+#       the worker; a table distributed by another column and a linked table (link_unit) are
+#       refused before the charge;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -286,15 +294,19 @@ SELECT dpobj.protect('secret');
 SELECT dpobj.grant_budget('secret', 'analyst', 5, 1e-3);
 SELECT create_distributed_table('secret', 'id');
 SELECT truncate_local_data_after_distributing_table('secret');
-CREATE TABLE unit_t AS SELECT * FROM pts_local;
+CREATE TABLE unit_t AS SELECT *, id % 100 AS person FROM pts_local;
 SELECT create_distributed_table('unit_t', 'id');
-SELECT dpobj.protect('unit_t', 'id', 2);
+SELECT dpobj.protect('unit_t', 'person', 2);
 SELECT dpobj.grant_budget('unit_t', 'analyst', 5, 1e-3);
+SELECT dpobj.declare_domain('unit_t', 'a', -1, 1);
 SQL
+# (a table distributed by its unit runs: section (m))
 nled=$(ledger_rows "$COORD")
-e=$(err "$COORD" "SET ROLE analyst; SELECT dpobj.train('unit_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
-t_check "a run with a privacy unit on a distributed table: refused before the charge" \
-    grep -q "runs with a privacy unit do not run on Citus distributed tables" <<<"$e"
+e=$(err_code "$COORD" "SET ROLE analyst; SELECT dpobj.train('unit_t', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6)")
+t_is "a run with a privacy unit on a table distributed by another column: refused before the charge" \
+    "$e" "42809: dpobj cannot protect or train on public.unit_t: a run with a privacy unit on a Citus distributed table needs the table distributed by its unit column"
+e=$(err "$COORD" "SET ROLE analyst; SELECT count(*) FROM dpobj.aggregate('unit_t', '[{\"stat\": \"mean\", \"column\": \"a\"}]', 1, 1e-6)")
+t_check "... aggregate() too" grep -q "needs the table distributed by its unit column" <<<"$e"
 t_is "... nothing charged" "$(ledger_rows "$COORD")" "$nled"
 e=$(err "$COORD" "SELECT dpobj.protect('pts_ref')")
 t_check "protect() refuses a reference table (public grounds, with a hint)" \
@@ -857,5 +869,145 @@ t_is "a direct call with \"sample_rows\" (a superuser's): the shards keep a samp
 for p in "${PORTS[@]}"; do
     set_cap "$p" ''
 done
+
+
+# --- (m) privacy units on a table distributed by its unit ---------------------------------------
+# Every unit's rows on one shard: the sealed query bounds them with the sorted bounding alone
+# (src/context/trainquery.h), partitioned by the unit, which each shard runs on its own rows;
+# the shards' partial states combine on the coordinator, charged once there.  60 units of 50
+# rows, k = 3; a unit's rows share their features and label, so which 3 rows a unit keeps does
+# not change the rows kept: under a seed the distributed run equals the local one.
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the unit tables failed"
+SET client_min_messages = warning;
+CREATE TABLE units_local AS
+SELECT i AS id, i % 60 AS person,
+       ((i % 60) * 7 % 11) / 8.0 - 0.625 AS a, ((i % 60) * 3 % 13) / 8.0 - 0.75 AS b,
+       ((i % 60) * 7 % 11) / 8.0 - 0.625 + 0.5 * (((i % 60) * 3 % 13) / 8.0 - 0.75) > 0 AS y
+  FROM generate_series(1, 3000) i;
+CREATE TABLE units_d (LIKE units_local);
+SELECT create_distributed_table('units_d', 'person');
+INSERT INTO units_d SELECT * FROM units_local;
+SELECT dpobj.protect(t, 'person', 3) FROM unnest(ARRAY['units_d', 'units_local']) t;
+SELECT dpobj.grant_budget(t, 'analyst', 100, 1e-3) FROM unnest(ARRAY['units_d', 'units_local']) t;
+SELECT dpobj.declare_domain(t, c, -1, 1) FROM unnest(ARRAY['units_d', 'units_local']::regclass[]) t, unnest(ARRAY['a', 'b']) c;
+SQL
+l0=$(ledger_rows "$COORD")
+m=$(as_analyst -c "SELECT (m).mechanism, (m).params->>'rows_per_unit' FROM dpobj.train('units_d', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
+t_is "units: train() on a table distributed by its unit releases a unit-level model" "$m" "opdisc|3"
+t_is "... charged once, on the coordinator (coordinator/worker/worker ledger rows)" \
+    "$(ledger_rows "$COORD")/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "$((l0 + 1))/0/0"
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('units_d', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6,
+                     '{\"R\": 2, \"filter\": [{\"column\": \"person\", \"op\": \"=\", \"value\": 5}]}') m" 2>&1)
+t_is "units: a filter on the unit (the distribution column): no router query, released" "$m" "objective_gauss"
+m=$(as_analyst -c "SELECT count(*) FROM dpobj.aggregate('units_d', '[{\"stat\": \"count\"}, {\"stat\": \"mean\", \"column\": \"a\"}]', 1, 1e-6, ARRAY[]::text[])" 2>&1)
+t_is "units: aggregate() releases its 2 cells" "$m" "2"
+m=$(as_analyst -c "SELECT count(*) > 0 FROM dpobj.describe('units_d', 1, 1e-6)" 2>&1)
+t_is "units: describe() releases" "$m" "t"
+m=$(as_analyst -c "SET dpobj.query_epsilon = 1" -c "SELECT count(*) AS n, avg(a) AS m FROM units_d" 2>&1)
+t_check "units: a private SQL query releases one row ($m)" grep -qE '^-?[0-9]+\|-?[0-9.e-]+$' <<<"$m"
+job=$(as_analyst -c "SELECT dpobj.submit('units_d', 'logistic', ARRAY['a', 'b'], 'y', 1, 1e-6, '{\"R\": 2}')" 2>&1)
+t_is "units: a job runs the same sealed query" \
+    "$(job_end "$job")/$(as_analyst -c "SELECT (model).params->>'rows_per_unit' FROM dpobj.jobs WHERE id = $job")" "succeeded/3"
+m=$(as_analyst -c "SELECT dpobj.evaluate('units_d', ROW('opdisc', ARRAY[1, 0.5]::float8[], 0, 1, 1e-6, '{}')::dpobj.model,
+                     ARRAY['a', 'b'], 'y', 0.5, 1e-6) IS NOT NULL" 2>&1)
+t_is "units: evaluate() releases" "$m" "t"
+m=$(as_analyst -c "SELECT target_table, rows > 0 FROM dpobj.synthesize('units_d', 'syn.units_syn', 1, 1e-6, ARRAY['a', 'b'])" 2>&1)
+t_is "units: synthesize() writes its target" "$m" "syn.units_syn|t"
+t_is "units: 8 runs (train twice, aggregate, describe, query, job, evaluate, synthesize), each charged once on the coordinator" \
+    "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND relation = 'public.units_d' AND outcome = 'released'")" \
+    "8/0/0/8"
+# the sealed query's bounding (trainquery.h) as a direct call: UNITS TABLE COND
+LINU="dpobj.dp_linear_regression(ARRAY[a, b]::float8[], a + 0.5 * b, 1, 1e-6, '{\"R\": 2, \"y_min\": -2, \"y_max\": 2, \"sealed\": true, \"rows_per_unit\": 3}')"
+units_sorted() {
+    echo "SELECT $LINU FROM (SELECT a, b, y FROM (SELECT a, b, y, pg_catalog.row_number() OVER \"dpobj unit\" AS \"dpobj unit row\",
+            pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\" FROM $1 WHERE $2 WINDOW \"dpobj unit\" AS (PARTITION BY person)) s
+          WHERE dpobj.unit_keep_sorted(s.\"dpobj unit row\", s.\"dpobj unit size\", 3)) r"
+}
+COND="pg_catalog.num_nulls(CASE WHEN person IS NOT NULL THEN 1 END) = 0"
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) $(units_sorted units_d "$COND")")
+t_check "units: the bounding runs in the shard tasks, the coordinator combines their states" pushed_down "$plan"
+t_is "... one task per shard, each bounding its units (unit_keep_sorted)" \
+    "$(sed -n 's/^ *Task Count: \([0-9]*\)$/\1/p' <<<"$plan")/$(plan_task "$plan" | grep -c 'Filter: dpobj.unit_keep_sorted(')" "$SHARDS/1"
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) $(units_sorted units_d "pg_catalog.num_nulls(CASE WHEN person IS NOT NULL THEN 1 END, CASE WHEN person OPERATOR(pg_catalog.=) 5 THEN 1 END) = 0")")
+t_is "... with a filter on the unit: still every shard" "$(sed -n 's/^ *Task Count: \([0-9]*\)$/\1/p' <<<"$plan")" "$SHARDS"
+INMEM="SELECT $LINU FROM (SELECT dpobj.unit_counts(person, 3) AS c FROM units_local WHERE $COND) u
+         CROSS JOIN LATERAL (SELECT a, b, y FROM units_local
+                              WHERE u.c > 0 AND CASE WHEN $COND THEN dpobj.unit_keep(person, u.c) ELSE false END OFFSET 0) r"
+dist=$(cq "$COORD" -c "SET dpobj.seed = 13" -c "$(units_sorted units_d "$COND")")
+t_is "units: under a seed the distributed bounding gives the local run's model (train()'s in-memory bounding)" \
+    "$dist" "$(cq "$COORD" -c "SET dpobj.seed = 13" -c "$INMEM")"
+t_is "... and a plain query's that keeps 3 rows of each unit" \
+    "$dist" "$(cq "$COORD" -c "SET dpobj.seed = 13" -c "SELECT $LINU FROM (SELECT *, row_number() OVER (PARTITION BY person ORDER BY id) AS r FROM units_local) s WHERE r <= 3")"
+t_check "... which bounding changes: the unbounded rows give another model" \
+    test "$dist" != "$(cq "$COORD" -c "SET dpobj.seed = 13" -c "SELECT $LINU FROM units_local")"
+# unit-neighbours (unit 7's rows all differ: NaN features and b = 5 in nbu_a, the only rows the
+# filter b > 1 selects): the same messages, model fields, ledger rows and shard counters
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the unit neighbours failed"
+SET client_min_messages = warning;
+CREATE TABLE nbu_a AS SELECT id, person, a, b, y FROM units_local;
+UPDATE nbu_a SET a = 'NaN', b = 5 WHERE person = 7;
+CREATE TABLE nbu_b AS SELECT id, person, a, b, y FROM units_local;
+SELECT create_distributed_table(t, 'person', colocate_with := 'units_d') FROM unnest(ARRAY['nbu_a', 'nbu_b']) t;
+CREATE INDEX ON nbu_a (b, a, y);
+CREATE INDEX ON nbu_b (b, a, y);
+SELECT dpobj.protect(t, 'person', 3) FROM unnest(ARRAY['nbu_a', 'nbu_b']) t;
+SELECT dpobj.grant_budget(t, 'analyst', 1000, 0.5) FROM unnest(ARRAY['nbu_a', 'nbu_b']) t;
+SQL
+for mo in "opdisc|{$FILTER}" "logistic|{\"R\": 1, $FILTER}"; do
+    oa=$(observe nbu_a "${mo%%|*}" "${mo#*|}" y)
+    ob=$(observe nbu_b "${mo%%|*}" "${mo#*|}" y)
+    [[ "$oa" == "$ob" ]] || { echo "# unit-neighbours differ (${mo%%|*}):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+    t_is "units, neighbouring tables (${mo%%|*}, filter): the same observations, released, one full scan per shard" \
+        "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(full_scans "$oa")" "same/1/$SHARDS"
+done
+# a shard's sort spills past work_mem: the coordinator's pinned work_mem (at most the cap) goes
+# to the shards, and a worker counts none of the sealed run's temporary files
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the large unit table failed"
+SET client_min_messages = warning;
+CREATE TABLE units_big AS SELECT g AS id, g % 500 AS person, (g % 97) / 96.0 AS a, (g % 89) / 88.0 AS b,
+       g % 3 = 0 AS y FROM generate_series(1, 40000) g;
+SELECT create_distributed_table('units_big', 'person');
+SELECT dpobj.protect('units_big', 'person', 3);
+SELECT dpobj.grant_budget('units_big', 'analyst', 100, 1e-3);
+SQL
+t0=$(worker_temp_files)
+cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
+    -c "SELECT count(*) FROM (SELECT row_number() OVER (PARTITION BY person) AS r FROM units_big) s WHERE r <= 3" -c "COMMIT" >/dev/null
+t1=$(worker_temp_files)
+t_check "units: at work_mem 64kB a shard's sort by unit spills (a superuser's plain query: $t0 -> $t1 temp files)" \
+    test "$t1" -gt "$t0"
+m=$(as_analyst -c "SET work_mem = '64kB'" -c "SELECT (m).mechanism FROM dpobj.train('units_big', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
+t_is "units: the analyst's sealed run at work_mem 64kB: released, the workers count no temporary file" \
+    "$m/$(worker_temp_files)" "opdisc/$t1"
+# the pinned work_mem reaches the shards: under a 64kB temp_file_limit on the workers the run
+# releases at the default work_mem and fails (DP006, charged) at 64kB, whose sorts spill
+for p in "${PORTS[@]:1}"; do
+    cq "$p" -c "ALTER SYSTEM SET temp_file_limit = '64kB'" -c "SELECT pg_reload_conf()" >/dev/null
+done
+m=$(as_analyst -c "SELECT (m).mechanism FROM dpobj.train('units_big', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
+e=$(as_analyst -v VERBOSITY=verbose -c "SET work_mem = '64kB'" -c "SELECT (m).mechanism FROM dpobj.train('units_big', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1 | grep -c "^ERROR:  DP006")
+for p in "${PORTS[@]:1}"; do
+    cq "$p" -c "ALTER SYSTEM RESET temp_file_limit" -c "SELECT pg_reload_conf()" >/dev/null
+done
+t_is "units: the shards sort within the coordinator's pinned work_mem (released at the default, DP006 at 64kB)" "$m/$e" "opdisc/1"
+# a table linked to its unit through foreign keys (link_unit) on Citus: refused before the charge
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the linked tables failed"
+SET client_min_messages = warning;
+SELECT dpobj.create_budget_domain('shop');
+CREATE TABLE cust (person int PRIMARY KEY, seg int);
+SELECT create_distributed_table('cust', 'person');
+INSERT INTO cust SELECT g, g % 4 FROM generate_series(0, 49) g;
+CREATE TABLE ord (id int, person int REFERENCES cust (person), amt float8, PRIMARY KEY (id, person));
+SELECT create_distributed_table('ord', 'person', colocate_with := 'cust');
+INSERT INTO ord SELECT g, g % 50, (g % 9) / 9.0 FROM generate_series(1, 1000) g;
+SELECT dpobj.protect('cust', 'person', 3, 'shop');
+SELECT dpobj.link_unit('ord', ARRAY['cust']::regclass[], 3);
+SELECT dpobj.grant_domain_budget('shop', 'analyst', 100, 1e-3);
+SELECT dpobj.declare_domain('ord', 'amt', 0, 1);
+SQL
+l0=$(ledger_rows "$COORD")
+e=$(err_code "$COORD" "SET ROLE analyst; SELECT count(*) FROM dpobj.aggregate('ord', '[{\"stat\": \"mean\", \"column\": \"amt\"}]', 1, 1e-6)")
+t_is "units: a linked table (link_unit) on Citus: refused before the charge, nothing charged" "$e/$(ledger_rows "$COORD")" \
+    "42809: dpobj cannot protect or train on public.ord: a privacy unit linked through foreign keys does not run on Citus tables/$l0"
 
 t_summary
