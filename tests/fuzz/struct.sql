@@ -26,6 +26,9 @@ UNION ALL SELECT 'logistic_enc', dpobj.train('fz.people', 'logistic', ARRAY['a',
                                             '{"R": 2}'), '{"a": 0.5, "sex": "F", "hours": 3}', ARRAY['a', 'sex', 'hours'], 'y'
 UNION ALL SELECT 'ebm_enc', dpobj.train('fz.people', 'ebm', ARRAY['a', 'sex', 'hours'], 'y', 1, 1e-6, '{}'),
                  '{"a": 0.5, "sex": "M", "hours": 30}', ARRAY['a', 'sex', 'hours'], 'y'
+UNION ALL SELECT 'gbdt_enc', dpobj.train('fz.people', 'gbdt', ARRAY['a', 'sex', 'hours'], 'y', 1, 1e-6,
+                                        '{"trees": 4, "depth": 2}'),
+                 '{"a": 0.5, "sex": "M", "hours": 30}', ARRAY['a', 'sex', 'hours'], 'y'
 UNION ALL SELECT 'linreg_enc', dpobj.train('fz.people', 'linear', ARRAY['a', 'sex'], 'r', 1, 1e-6,
                                           '{"R": 2, "y_min": -1, "y_max": 1}'), '{"a": -0.5, "sex": "M"}', ARRAY['a', 'sex'], 'r'
 UNION ALL SELECT 'opdisc_enc', dpobj.train('fz.people', 'opdisc', ARRAY['a', 'sex'], 'y', 1, 1e-6, '{}'),
