@@ -128,6 +128,26 @@ gbdt_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 	gbdt_fit_init(&r, options, &p, d);
 }
 
+/*
+ * A pass's work is mostly the margin over the trees so far, so each pass
+ * keeps the observations' margins (8 bytes each) within an eighth of
+ * dpobj.max_state_memory and the next adds only the trees since; the rest
+ * are computed again.  Every pass reads the observations in the same order
+ * and the margin sums the trees in order either way (the bias is 0 during
+ * the fit), so the model is the same.
+ */
+static void
+gbdt_margin_budget(GBDTFit *r, const DPKeptState *state)
+{
+	r->zcap = (int64) dpobj_max_state_memory * 1024 / 8 / (int64) sizeof(double);
+	/* in memory, a row is at most two observations (positive and negative counts) */
+	if (!keptrows_spilled(&state->rows))
+		r->zcap = Min(r->zcap, 2 * (int64) state->rows.nrows);
+	r->zc = r->zcap > 0 ? palloc_extended(sizeof(double) * r->zcap, MCXT_ALLOC_HUGE |
+										  MCXT_ALLOC_ZERO) : NULL;
+	r->ztrees = 0;
+}
+
 static void
 gbdt_calibrate(DPRun *run)
 {
@@ -138,6 +158,7 @@ gbdt_calibrate(DPRun *run)
 	gbdt_fit_init(r, state->options, p, state->rows.d);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
+	gbdt_margin_budget(r, state);
 	mechanism_calibrated(run, r, "gbdt", p->epsilon, p->delta);
 }
 
@@ -159,15 +180,21 @@ gbdt_node(const GBDTFit *r, int tr, int levels, const int *idx)
 	return node;
 }
 
-/* the margin of a row after the first `trees` trees */
+/*
+ * The margin of observation pos (its bins idx) after the first `trees`
+ * trees: its kept margin plus the trees since, kept again, or all of them
+ */
 static inline double
-gbdt_row_margin(const GBDTFit *r, int trees, const int *idx)
+gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
 {
-	double		z = r->bias;
+	bool		kept = pos < r->zcap;
+	double		z = kept ? r->zc[pos] : 0.0;
 
-	for (int tr = 0; tr < trees; tr++)
+	for (int tr = kept ? r->ztrees : 0; tr < trees; tr++)
 		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
-	return z;
+	if (kept)
+		r->zc[pos] = z;
+	return r->bias + z;
 }
 
 /*
@@ -182,9 +209,10 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 	int		   *idx = palloc(sizeof(int) * r->nterms);
 	bool		leaves = level == r->gp.depth;
 	int			half = leaves ? gbdt_leaves(r) : r->nscores << level;
+	int64		pos = 0;
 
 	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
+		for (int64 k = 0; k < D->nobs; k++, pos++)
 		{
 			double		y = D->y[k] > 0 ? 1.0 : 0.0;
 			double		z,
@@ -194,7 +222,7 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 			int			node;
 
 			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
-			z = gbdt_row_margin(r, tr, idx);
+			z = gbdt_row_margin(r, pos, tr, idx);
 			q = 1.0 / (1.0 + exp(-z));
 			g = D->cnt[k] * ebm_residual(true, y, z, r->clip);
 			h = D->cnt[k] * q * (1.0 - q);
@@ -213,6 +241,7 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 				ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h, per_unit[GBDT_H]);
 			}
 		}
+	r->ztrees = tr;
 	pfree(idx);
 }
 

@@ -86,7 +86,9 @@ typedef struct GBDTFit
 	double		bias;
 	__int128   *acc;			/* exact sums, 2 x 2^(depth-1) x nscores */
 	double	   *hist;			/* ... released */
-	double	   *margin;			/* a pass's observation margins (kept per block) */
+	double	   *zc;				/* the first zcap observations' margins less the bias */
+	int64		zcap;
+	int			ztrees;			/* ... over the trees before this one */
 } GBDTFit;
 
 extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
