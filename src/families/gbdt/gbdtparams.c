@@ -15,8 +15,8 @@
 #include "mechanisms/keptoptions.h"
 
 /*
- * Chosen on Adult and bank marketing at epsilon 1 with the balanced
- * accuracy's private weights; German credit held out (docs/BENCHMARKS.md)
+ * Chosen on Adult at epsilon 1 with the balanced
+ * accuracy's private weights; German credit held out (bench/gbdt/results.md)
  */
 const DPOptionSpec gbdtparams_options[] = {
 	DP_OPTION("trees", DP_OPTION_INT, GBDTParams, trees, 60),
