@@ -196,17 +196,6 @@ gbdt_feature(ExplainOut *out, const GBSplit *s)
 	return feature;
 }
 
-/* name's index in names[0..*n), added when new */
-static int
-gbdt_name_index(char **names, int *n, char *name)
-{
-	for (int i = 0; i < *n; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	names[*n] = name;
-	return (*n)++;
-}
-
 /*
  * Each feature's importance, the released gains (clamped at 0) of the
  * splits on it; then each pair of features one level apart in a tree,
@@ -219,12 +208,24 @@ gbdt_explain(const ModelPredictor *m, ExplainOut *out)
 	int			ns = g->trees * g->depth;
 	char	  **names = palloc(sizeof(char *) * ns);
 	int		   *of = palloc(sizeof(int) * ns);
+	int		   *slot = palloc(sizeof(int) * m->d);	/* a coordinate's feature, or -1 */
 	int			n = 0;
 	double	   *imp,
 			   *pair;
 
+	/* a split's feature by its first coordinate (a one-hot group's), each named once */
+	memset(slot, -1, sizeof(int) * m->d);
 	for (int i = 0; i < ns; i++)
-		of[i] = gbdt_name_index(names, &n, gbdt_feature(out, &g->splits[i]));
+	{
+		int			j = g->splits[i].term.index;
+
+		if (slot[j] < 0)
+		{
+			slot[j] = n;
+			names[n++] = gbdt_feature(out, &g->splits[i]);
+		}
+		of[i] = slot[j];
+	}
 	imp = palloc0(sizeof(double) * n);
 	/* pairs among at most GBDT_EXPLAIN_PAIRS features (a forged model may name more) */
 	pair = n <= GBDT_EXPLAIN_PAIRS ? palloc0(sizeof(double) * n * n) : NULL;
