@@ -4,6 +4,7 @@
 --     level, oblivious) in params->'splits'; public parameters and DP output only;
 --   * a seeded run learns an interaction an additive model cannot (ebm's on the same rows);
 --   * score, predict and explain read the splits; a forged model errs (22023);
+--   * a float8 label within public bounds: the identity link, the model in its units;
 --   * every malformed option is refused before anything is charged;
 --   * through train() the terms come from the declared domains, one gauss charge.
 CREATE SCHEMA regress_gbdt;
@@ -109,10 +110,35 @@ SELECT o, e.* FROM (VALUES
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_gbdt(x, y, 1e-9, 1e-6, '{"trees": 1000}') FROM regress_gbdt.v$$) e;
 SELECT e.* FROM regress.err($$SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, NULL) FROM regress_gbdt.v$$) e;
 
+-- ---- a float8 label within public bounds y_min, y_max: the identity link ----
+CREATE TABLE regress_gbdt.reg AS
+SELECT a, b, c, 10 + 20 * ((a > 0.5) <> (c = 'z'))::int + 5 * a AS t FROM regress_gbdt.pts;
+SET dpobj.seed = 7;
+CREATE TEMP TABLE rm AS
+SELECT dpobj.dp_gbdt(ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[], t::float8, 1, 1e-6,
+                     '{"lo": 0, "hi": 1, "groups": [0, 0, 3], "y_min": 0, "y_max": 40, "trees": 20, "depth": 2,
+                       "learning_rate": 0.5}') AS m
+  FROM regress_gbdt.reg;
+RESET dpobj.seed;
+SELECT (m).params->>'link' AS link, (m).params->>'y_min' AS y_min, (m).params->>'y_max' AS y_max,
+       (m).params ? 'threshold' AS has_threshold, cardinality((m).weights) AS leaves FROM rm;
+-- the model in the label's units, the interaction learned: its error well below the
+-- constant mean's; score = the margin the splits read, predict the same value
+SELECT sqrt(avg((t - regress_gbdt.margin(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[]))^2))
+         < 0.6 * (SELECT stddev_pop(t) FROM regress_gbdt.reg) AS beats_the_mean,
+       bool_and(abs(dpobj.score(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[])
+                    - regress_gbdt.margin(m, ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[])) < 1e-9)
+         AS score_is_margin
+  FROM rm, regress_gbdt.reg;
+SELECT o, e.* FROM (VALUES
+    ('{"y_min": 0}'), ('{"y_min": 1, "y_max": 1}'), ('{"y_min": 0, "y_max": 1, "class_weight": {"false": 0.5}}')) v(o),
+  LATERAL regress.err(format('SELECT dpobj.dp_gbdt(x, 1.0::float8, 1, 1e-6, %L) FROM regress_gbdt.v', o)) e;
+SELECT e.* FROM regress.err($$SELECT dpobj.dp_gbdt(x, 'NaN'::float8, 1, 1e-6, '{"y_min": 0, "y_max": 1}') FROM regress_gbdt.v$$) e;
+
 -- ---- forged models: every model function errs 22023, never crashes ----
 SELECT o AS forged, e.* FROM (VALUES
     ('{"splits": null}'), ('{"splits": []}'), ('{"depth": 5}'), ('{"depth": "2"}'), ('{"d": 1}'),
-    ('{"link": "identity"}'), ('{"splits": [1, 2]}')) v(o),
+    ('{"link": "probit"}'), ('{"splits": [1, 2]}')) v(o),
   LATERAL regress.err(format('SELECT dpobj.score(ROW(%L, %L::float8[], 0, 1, 1e-6, %L)::dpobj.model, %L::float8[])',
                              (SELECT (m).mechanism FROM m), (SELECT (m).weights FROM m),
                              (SELECT (m).params || o::jsonb FROM m), '{0.5, 0.5, 0, 0, 1}')) e;
@@ -155,6 +181,6 @@ SELECT l.mechanism, l.kind,
        l.rho < (((t.m).params->>'rho')::numeric + ((t.m).params->>'balance_rho')::numeric) * 1.000000001 AS by_a_hair
   FROM tm t, dpobj.ledger l WHERE l.relation = 'regress_gbdt.pts';
 RESET ROLE;
-DROP TABLE tm, m;
+DROP TABLE tm, m, rm;
 DROP SCHEMA regress_gbdt CASCADE;
 DROP ROLE regress_gbdt_alice;

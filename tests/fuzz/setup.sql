@@ -20,6 +20,7 @@ INSERT INTO fz.models
 SELECT 'ebm', dpobj.dp_ebm(f, y, 1, 1e-6, '{"lo": -1, "hi": 1}') FROM fz.rows
 UNION ALL SELECT 'ebm_reg', dpobj.dp_ebm(f, r, 1, 1e-6, '{"lo": -1, "hi": 1, "y_min": -1, "y_max": 1}') FROM fz.rows
 UNION ALL SELECT 'gbdt', dpobj.dp_gbdt(f, y, 1, 1e-6, '{"lo": -1, "hi": 1, "trees": 5, "depth": 3}') FROM fz.rows
+UNION ALL SELECT 'gbdt_reg', dpobj.dp_gbdt(f, r, 1, 1e-6, '{"lo": -1, "hi": 1, "trees": 5, "y_min": -1, "y_max": 1}') FROM fz.rows
 UNION ALL SELECT 'logistic', dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
 UNION ALL SELECT 'noisysgd', dpobj.dp_noisysgd(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
 UNION ALL SELECT 'opsamp', dpobj.dp_opsamp(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
@@ -96,6 +97,7 @@ BEGIN
       ('ebm', 'ebm', 'dp_ebm_finalfn', 'dp_ebm_combine'),
       ('ebm_reg', 'ebm', 'dp_ebm_reg_finalfn', 'dp_ebm_combine'),
       ('gbdt', 'gbdt', 'dp_gbdt_finalfn', 'dp_gbdt_combine'),
+      ('gbdt_reg', 'gbdt', 'dp_gbdt_reg_finalfn', 'dp_gbdt_combine'),
       ('synth', 'synth', 'dp_synthesize_finalfn', 'dp_synthesize_combinefn')) v(name, st, fin, comb)
   LOOP
     EXECUTE format('CREATE AGGREGATE fz.fin_%s(text) (sfunc = fz.take_%s, stype = dpobj.%s_state, finalfunc = dpobj.%s)',

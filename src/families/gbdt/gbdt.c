@@ -44,6 +44,7 @@
 #include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(dpobj_gbdt_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_finalfn);
 
 /* a release's gradient (0) and hessian (1) sums */
 #define GBDT_G	0
@@ -69,7 +70,8 @@ static void
 gbdt_calibration(const OpParams *p, GBDTFit *r)
 {
 	const double shrink = 1.0 - ldexp(1.0, -40);
-	const double hs = sqrt(2.0) / 4.0;
+	/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity) */
+	const double hs = r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
 	double		rs,
 				rl;
 	int			k = p->rows_per_unit;
@@ -98,11 +100,12 @@ gbdt_calibration(const OpParams *p, GBDTFit *r)
 
 /* the layout, noise and buffers: public inputs only, refused before any row */
 static void
-gbdt_fit_init(GBDTFit *r, Jsonb *options, const OpParams *p, int d)
+gbdt_fit_init(GBDTFit *r, Jsonb *options, const OpParams *p, int d, bool regression)
 {
 	memset(r, 0, sizeof(GBDTFit));
+	r->regression = regression;
 	r->d = d;
-	gbdtparams_init(options, d, &r->gp, &r->terms, &r->nterms, &r->nscores);
+	gbdtparams_init(options, d, regression, &r->gp, &r->terms, &r->nterms, &r->nscores);
 	r->maxsize = 1;
 	for (int t = 0; t < r->nterms; t++)
 		r->maxsize = Max(r->maxsize, r->terms[t].size);
@@ -121,11 +124,18 @@ gbdt_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 {
 	OpParams	p;
 	GBDTFit		r;
+	bool		reg = gbdtparams_regression(options);
 
 	dp_check_privacy_params(epsilon, delta);
 	dp_check_dimension(aggname, d);
-	gbdtparams_run(false, &p, epsilon, delta, options);
-	gbdt_fit_init(&r, options, &p, d);
+	gbdtparams_run(reg, &p, epsilon, delta, options);
+	gbdt_fit_init(&r, options, &p, d, reg);
+}
+
+TrainLabel
+gbdt_label_kind(Jsonb *options)
+{
+	return gbdtparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
 
 /*
@@ -154,12 +164,25 @@ gbdt_calibrate(DPRun *run)
 	DPKeptState *state = run->state;
 	OpParams   *p = &state->params;
 	GBDTFit    *r = palloc(sizeof(GBDTFit));
+	bool		reg = state->kind == KEPT_KIND_REG;
 
-	gbdt_fit_init(r, state->options, p, state->rows.d);
+	gbdt_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
 	gbdt_margin_budget(r, state);
 	mechanism_calibrated(run, r, "gbdt", p->epsilon, p->delta);
+}
+
+/* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
+static inline double
+gbdt_label(const GBDTFit *r, const DPKeptDesign *D, int64 k)
+{
+	double		y;
+
+	if (!r->regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->gp.y_min) / (r->gp.y_max - r->gp.y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
 }
 
 /* the node of a row (its bins idx) in tree tr after its first `levels` levels */
@@ -214,7 +237,7 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
 		for (int64 k = 0; k < D->nobs; k++, pos++)
 		{
-			double		y = D->y[k] > 0 ? 1.0 : 0.0;
+			double		y = gbdt_label(r, D, k);
 			double		z,
 						q,
 						g,
@@ -224,8 +247,8 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
 			z = gbdt_row_margin(r, pos, tr, idx);
 			q = 1.0 / (1.0 + exp(-z));
-			g = D->cnt[k] * ebm_residual(true, y, z, r->clip);
-			h = D->cnt[k] * q * (1.0 - q);
+			g = D->cnt[k] * ebm_residual(!r->regression, y, z, r->clip);
+			h = r->regression ? D->cnt[k] : D->cnt[k] * q * (1.0 - q);
 			node = gbdt_node(r, tr, level, idx);
 			if (leaves)
 			{
@@ -391,6 +414,12 @@ gbdt_compute(DPRun *run)
 	const OpParams *p = &((DPKeptState *) run->state)->params;
 	double		train_w[2] = {p->weight_pos, p->weight_neg};
 
+	if (r->regression)
+	{
+		gbdt_fit(r, run->rng, run->ledger_id);
+		run->detail = "gbdt";
+		return;
+	}
 	if (r->op.estimate)
 	{
 		int64		c[2];
@@ -434,8 +463,13 @@ gbdt_params_splits(StringInfo buf, const GBDTFit *r)
 static void
 gbdt_params(StringInfo buf, const GBDTFit *r, const OpParams *p)
 {
-	model_params_text(buf, "link", "logit");
+	model_params_text(buf, "link", r->regression ? "identity" : "logit");
 	model_params_int(buf, "d", r->d);
+	if (r->regression)
+	{
+		model_params_float(buf, "y_min", r->gp.y_min);
+		model_params_float(buf, "y_max", r->gp.y_max);
+	}
 	model_params_int(buf, "trees", r->gp.trees);
 	model_params_int(buf, "depth", r->gp.depth);
 	model_params_int(buf, "bins", r->gp.bins);
@@ -464,9 +498,19 @@ gbdt_release_model(DPRun *run)
 	GBDTFit    *r = run->work;
 	StringInfoData params;
 
+	if (r->regression)
+	{
+		/* the margin in the label's units: leaves and bias scaled back from [-1, 1] */
+		double		half = (r->gp.y_max - r->gp.y_min) / 2.0;
+
+		for (int j = 0; j < r->gp.trees * gbdt_leaves(r); j++)
+			r->leaves[j] *= half;
+		r->bias = r->bias * half + (r->gp.y_max + r->gp.y_min) / 2.0;
+	}
 	model_params_begin(&params);
 	gbdt_params(&params, r, p);
-	operating_params(&params, &r->op, true);
+	if (!r->regression)
+		operating_params(&params, &r->op, true);
 	model_params_end(&params);
 	return model_build(run->fcinfo, "gbdt", r->leaves, r->gp.trees * gbdt_leaves(r), r->bias,
 					   p->epsilon, p->delta, &params);
@@ -474,6 +518,11 @@ gbdt_release_model(DPRun *run)
 
 MECHANISM_FINAL_FUNCTION(dpobj_gbdt_finalfn,
 						 .admit = gbdt_admit, .kind = KEPT_KIND_CLASS,
+						 .calibrate = gbdt_calibrate, .compute = gbdt_compute,
+						 .release = gbdt_release_model)
+
+MECHANISM_FINAL_FUNCTION(dpobj_gbdt_reg_finalfn,
+						 .admit = gbdt_admit, .kind = KEPT_KIND_REG,
 						 .calibrate = gbdt_calibrate, .compute = gbdt_compute,
 						 .release = gbdt_release_model)
 

@@ -38,15 +38,25 @@ typedef struct GBDTParams
 	int			tree_terms;		/* the terms a tree's splits consider (0: all) */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
+	double		y_min;			/* a float8 label: its public bounds (required) */
+	double		y_max;
+	bool		have_y;
 	int			ngroups;		/* "groups": 0 numeric, m a one-hot group */
 	int		   *groups;
 } GBDTParams;
 
 extern const DPOptionSpec gbdtparams_options[];
 
-/* the parsed options and the layout they give for d coordinates (public grounds) */
-extern void gbdtparams_init(Jsonb *options, int d, GBDTParams *p, EBMTerm **terms,
-							int *nterms, int *nscores);
+/*
+ * The parsed options and the layout they give for d coordinates; a float8
+ * label (regression) needs y_min < y_max, a boolean one refuses them (public
+ * grounds)
+ */
+extern void gbdtparams_init(Jsonb *options, int d, bool regression, GBDTParams *p,
+							EBMTerm **terms, int *nterms, int *nscores);
+
+/* whether the options are a float8 label's (they have "y_min" or "y_max") */
+extern bool gbdtparams_regression(Jsonb *options);
 
 /* the run's parameters (keptoptions.h) */
 extern void gbdtparams_run(bool regression, OpParams *p, double epsilon, double delta,
@@ -63,6 +73,7 @@ typedef struct GBDTSplit
 /* a fit's layout, noise and buffers (gbdt.c) */
 typedef struct GBDTFit
 {
+	bool		regression;		/* a float8 label, the last word of a row */
 	int			d;
 	GBDTParams	gp;
 	EBMTerm    *terms;
@@ -93,6 +104,7 @@ typedef struct GBDTFit
 
 extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
 							Jsonb *options);
+extern TrainLabel gbdt_label_kind(Jsonb *options);
 
 /* the model kind (gbdtmodel.c) */
 extern const ModelKindOps gbdt_model_kind;
@@ -103,7 +115,7 @@ extern void *gbdt_admit(FunctionCallInfo fcinfo, int kind, struct DPProtectedCon
 
 #define GBDT_FAMILY_MECHANISMS \
 	{.name = "gbdt", .aggregate = "dpobj.dp_gbdt", .aggname = "dp_gbdt", \
-		.check_args = gbdt_check_args, .label_kind = TRAIN_LABEL_BOOLEAN, \
+		.check_args = gbdt_check_args, .label_of = gbdt_label_kind, \
 		.model_kind = &gbdt_model_kind, .citus_shard_options = true, \
 		.encoding_options = encoding_groups_option, .options = gbdtparams_options, \
 	.ledger = DP_LEDGER({"gbdt", LEDGER_COST_GAUSS})}

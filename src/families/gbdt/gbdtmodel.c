@@ -13,8 +13,9 @@
  *	        x[j .. j+m-1] one-hot: right iff its level is s
  *
  *	  A row's leaf is the sum over levels l of (right at l) 2^l.  "gain" is
- *	  the split's released noisy gain (explain only).  "link" is "logit";
- *	  params "d" the features a vector has.
+ *	  the split's released noisy gain (explain only).  "link": "logit" (a
+ *	  yes/no label) or "identity" (a float8 label, with its public "y_min",
+ *	  "y_max"); params "d" the features a vector has.
  *
  *-------------------------------------------------------------------------
  */
@@ -126,10 +127,17 @@ gbdt_unpack(ModelPredictor *m, HeapTupleHeader th)
 	for (int i = 0; i < nsplits; i++)
 		gbdt_split(getIthJsonbValueFromContainer(sv->val.binary.data, i), m->d, &g->splits[i]);
 	link = key(&m->params->root, "link");
-	if (link == NULL || link->type != jbvString || link->val.string.len != 5 ||
-		memcmp(link->val.string.val, "logit", 5) != 0)
-		gbdt_bad("boosted trees params: \"link\" must be \"logit\"");
-	m->logistic = true;
+	if (link != NULL && link->type == jbvString)
+	{
+		m->logistic = link->val.string.len == 5 &&
+			memcmp(link->val.string.val, "logit", 5) == 0;
+		m->regression = link->val.string.len == 8 &&
+			memcmp(link->val.string.val, "identity", 8) == 0;
+	}
+	if (!m->logistic && !m->regression)
+		gbdt_bad("boosted trees params: \"link\" must be \"logit\" or \"identity\"");
+	m->range_ok = m->regression && model_param_number(m->params, "y_min", &m->y_min) &&
+		model_param_number(m->params, "y_max", &m->y_max) && m->y_min < m->y_max;
 	m->kd = g;
 }
 

@@ -35,7 +35,7 @@ const DPOptionSpec gbdtparams_options[] = {
 static bool
 gbdtparams_key(const char *key)
 {
-	if (strcmp(key, "groups") == 0)
+	if (strcmp(key, "groups") == 0 || strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0)
 		return true;
 	for (const DPOptionSpec *o = gbdtparams_options; o->name != NULL; o++)
 		if (strcmp(o->name, key) == 0)
@@ -84,17 +84,43 @@ gbdtparams_option(const char *key, JsonbValue *v, void *arg)
 		p->hi = dp_option_number(v, key, -1e15, 1e15, false);
 	else if (strcmp(key, "groups") == 0)
 		keptoptions_groups(v, "dp_gbdt", &p->groups, &p->ngroups);
+	else if (strcmp(key, "y_min") == 0)
+	{
+		p->y_min = dp_option_number(v, key, -1e15, 1e15, false);
+		p->have_y = true;
+	}
+	else if (strcmp(key, "y_max") == 0)
+	{
+		p->y_max = dp_option_number(v, key, -1e15, 1e15, false);
+		p->have_y = true;
+	}
 	/* the rest is gbdtparams_run's, which refuses unknown keys */
 }
 
+bool
+gbdtparams_regression(Jsonb *options)
+{
+	return options != NULL &&
+		(getKeyJsonValueFromContainer(&options->root, "y_min", 5, NULL) != NULL ||
+		 getKeyJsonValueFromContainer(&options->root, "y_max", 5, NULL) != NULL);
+}
+
 void
-gbdtparams_init(Jsonb *options, int d, GBDTParams *p, EBMTerm **terms, int *nterms,
-				int *nscores)
+gbdtparams_init(Jsonb *options, int d, bool regression, GBDTParams *p, EBMTerm **terms,
+				int *nterms, int *nscores)
 {
 	memset(p, 0, sizeof(*p));
 	dp_options_defaults(gbdtparams_options, p);
+	p->y_min = NAN;
+	p->y_max = NAN;
 	if (options != NULL)
 		dp_options_foreach(options, "'{\"trees\": 20}'", gbdtparams_option, p);
+	if (regression && !(p->y_min < p->y_max))
+		gbdtparams_refuse("a float8 label needs options \"y_min\" < \"y_max\"",
+						  "Pass the label's public bounds, e.g. '{\"y_min\": 0, \"y_max\": 100}'; labels are clipped to them.");
+	if (!regression && p->have_y)
+		gbdtparams_refuse("options \"y_min\" and \"y_max\" are for a float8 label",
+						  "Drop them for a boolean label.");
 	if (!(p->lo < p->hi))
 		gbdtparams_refuse("option \"lo\" must be below \"hi\"",
 						  "Numeric coordinates are binned over [lo, hi]; encoded columns lie in [-1, 1].");
@@ -107,7 +133,7 @@ gbdtparams_init(Jsonb *options, int d, GBDTParams *p, EBMTerm **terms, int *nter
 
 static const KeptOptionsSpec gbdt_options_spec = {
 	.aggname = "dp_gbdt", .example = "'{\"trees\": 20}'",
-	.hint_reg = "Valid options are trees, depth, bins, learning_rate, residual_clip, split_share, reg, tree_terms, lo, hi, groups, rows_per_unit and sample_rows.",
+	.hint_reg = "Valid options are y_min and y_max (required with a float8 label), trees, depth, bins, learning_rate, residual_clip, split_share, reg, tree_terms, lo, hi, groups, rows_per_unit and sample_rows.",
 	.hint_class = "Valid options are trees, depth, bins, learning_rate, residual_clip, split_share, reg, tree_terms, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.",
 	.foreign = gbdtparams_key,
 };

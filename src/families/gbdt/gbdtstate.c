@@ -3,7 +3,7 @@
  * gbdtstate.c
  *	  dp_gbdt's transition, combine and type I/O functions: a kept-row
  *	  state (mechanisms/keptstate.c) of type dpobj.gbdt_state, a yes/no
- *	  label.
+ *	  label or a float8 one.
  *
  *-------------------------------------------------------------------------
  */
@@ -13,6 +13,7 @@
 #include "mechanisms/keptstate.h"
 
 PG_FUNCTION_INFO_V1(dpobj_gbdt_transfn);
+PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_transfn);
 PG_FUNCTION_INFO_V1(dpobj_gbdt_state_combine);
 PG_FUNCTION_INFO_V1(dpobj_gbdt_state_in);
 PG_FUNCTION_INFO_V1(dpobj_gbdt_state_out);
@@ -33,6 +34,12 @@ Datum
 dpobj_gbdt_transfn(PG_FUNCTION_ARGS)
 {
 	return keptstate_accum(fcinfo, &gbdt_type, KEPT_KIND_CLASS);
+}
+
+Datum
+dpobj_gbdt_reg_transfn(PG_FUNCTION_ARGS)
+{
+	return keptstate_accum(fcinfo, &gbdt_type, KEPT_KIND_REG);
 }
 
 /* merges the second partial state into the first (either may be NULL) */
