@@ -103,7 +103,7 @@ RESET dpobj.seed;
 SELECT o, e.* FROM (VALUES
     ('{"trees": 0}'), ('{"trees": 1001}'), ('{"depth": 1}'), ('{"depth": 5}'), ('{"bins": 1}'),
     ('{"learning_rate": 0}'), ('{"residual_clip": 0}'), ('{"residual_clip": 2}'),
-    ('{"split_share": 0}'), ('{"split_share": 1}'), ('{"reg": -1}'), ('{"lo": 1, "hi": 1}'),
+    ('{"split_share": 0}'), ('{"split_share": 1}'), ('{"reg": 0}'), ('{"lo": 1, "hi": 1}'),
     ('{"groups": [0, 0, 2]}'), ('{"tree_terms": -1}'), ('{"R": 1}'), ('{"nope": 1}'),
     ('{"y_min": 0, "y_max": 1}'), ('{"class_weight": {"false": 2}}')) v(o),
   LATERAL regress.err(format('SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, %L) FROM regress_gbdt.v', o)) e;

@@ -75,7 +75,7 @@ gbdtparams_option(const char *key, JsonbValue *v, void *arg)
 							  "It is the share of the budget the splits take; the leaves take the rest, e.g. 0.5.");
 	}
 	else if (strcmp(key, "reg") == 0)
-		p->reg = dp_option_number(v, key, 0, 1e6, false);
+		p->reg = dp_option_number(v, key, 0, 1e6, true);
 	else if (strcmp(key, "tree_terms") == 0)
 		p->tree_terms = dp_option_int(v, key, 0, GBDT_MODEL_MAX_TERMS);
 	else if (strcmp(key, "lo") == 0)
