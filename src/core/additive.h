@@ -189,6 +189,22 @@ extern bool ebm_bin_noise(double rho_bins, int nterms, int grid, int k, double *
 						  uint64_t *sigma2);
 
 /*
+ * acc[j] += v in units of g 2^-DPNOISE_SUM_BITS (per_unit: their number in
+ * 1), rounded, clamped to +-2^62 (as noisy GD): the exact sums a release
+ * snaps (ebm_release_acc)
+ */
+static inline void
+ebm_acc_add(__int128 *acc, int j, double v, double per_unit)
+{
+	const double limit = ldexp(1.0, 62);
+	double		t = v * per_unit;
+
+	if (fabs(t) > limit)
+		t = copysign(limit, t);
+	acc[j] += lrint(t);
+}
+
+/*
  * The snapped release of n exact sums acc in units of lattice 2^-bits:
  * each rounded half away from zero to the lattice, clamped to +-2^62
  * lattice units, plus N_Z(0, sigma2), into out; acc zeroed

@@ -33,7 +33,7 @@ PG_FUNCTION_INFO_V1(dpobj_mechanisms);
  * The families, in the registry's order: each defines const DPFamily
  * <f>_family in its <f>.c (a new family: X(<f>) at the marked place)
  */
-#define DP_FAMILIES(X) X(halfspace) X(glm) X(ebm) X(linear) X(evaluate) X(statistics) X(synth) /* a new family: X(<f>) */
+#define DP_FAMILIES(X) X(halfspace) X(glm) X(ebm) X(linear) X(evaluate) X(statistics) X(synth) X(gbdt) /* a new family: X(<f>) */
 
 #define DP_FAMILY_EXTERN(f) extern const DPFamily f##_family;
 #define DP_FAMILY_ENTRY(f) &f##_family,

@@ -23,7 +23,7 @@ family_lines() { # SECTION: the section's lines of every family; fails on a miss
 # budget has composed one it refuses approximate-DP runs (docs/PRIVACY.md)
 zcdp_run() { # MECH OPTS
     [[ ( $1 == noisysgd && $2 != *'"tune":'* ) || $1 == passglm || $1 == linear ||
-       $1 == noisysgd_multiclass || $1 == ebm ||
+       $1 == noisysgd_multiclass || $1 == ebm || $1 == gbdt ||
        ( ($1 == logistic || $1 == logistic_multiclass) && $2 == *'"method":"output"'* ) ]]
 }
 

@@ -58,6 +58,7 @@ AGGS = [  # name, label kinds, the options that reach past the first checks
     ("dp_passglm", ["b"], {"R": 2}),
     ("dp_linear_regression", ["f"], {"R": 2, "y_min": -1, "y_max": 1}),
     ("dp_ebm", ["b", "f"], {"lo": -1, "hi": 1}),
+    ("dp_gbdt", ["b", "f"], {"lo": -1, "hi": 1, "trees": 3}),
     ("dp_logistic_multiclass", ["t", "k"], {"R": 2, "classes": ["c0", "c1", "c2"]}),
     ("dp_noisysgd_multiclass", ["t", "k"], {"R": 2, "classes": ["c0", "c1", "c2"]}),
     ("dp_evaluate", ["b", "f", "t"], None),   # None: {"model": a real model}
@@ -82,14 +83,15 @@ LABELS = {
     "k": ["(i % 4)::bigint", "(-i)::bigint", "NULL::bigint", "9223372036854775807::bigint"],
 }
 TYPES = {"b": "bool", "f": "float8", "t": "text", "k": "bigint"}
-MODEL_NAMES = ["ebm", "ebm_reg", "logistic", "noisysgd", "opsamp", "passglm", "auto", "linreg",
+MODEL_NAMES = ["ebm", "ebm_reg", "gbdt", "gbdt_reg", "logistic", "noisysgd", "opsamp", "passglm", "auto", "linreg",
                "multiclass", "halfspace", "rspm", "expmech", "synth"]
 STATES = {  # fz.fin_/comb_<name>: its row of fz.states and its state type (setup.sql)
     "halfspace": ("halfspace", "halfspace"), "rspm": ("halfspace", "halfspace"),
     "expmech": ("halfspace", "halfspace"), "logistic": ("logistic", "glm"),
     "noisysgd": ("noisysgd", "glm"), "opsamp": ("logistic", "glm"), "auto": ("logistic", "glm"),
     "linreg": ("linreg", "linreg"), "passglm": ("passglm", "linreg"), "ebm": ("ebm", "ebm"),
-    "ebm_reg": ("ebm", "ebm"), "synth": ("synth", "synth")}
+    "ebm_reg": ("ebm", "ebm"), "gbdt": ("gbdt", "gbdt"),
+    "gbdt_reg": ("gbdt", "gbdt"), "synth": ("synth", "synth")}
 RAW_ROWS = ["'{\"sex\": \"F\", \"hours\": 3}'", "'{}'", "'{\"x0\": 1, \"x1\": 0.5, \"x2\": -1}'",
             "'{\"sex\": \"nope\", \"hours\": \"NaN\"}'", "'[1, 2]'", "'null'", "NULL",
             "'{\"sex\": null, \"hours\": 1e308}'"]
@@ -218,7 +220,8 @@ def case_state(rng):
 
 
 TRAIN = {"opdisc": "dp_halfspace", "rspm": "dp_halfspace_rspm", "expmech": "dp_expmech",
-         "logistic": "dp_logistic", "noisysgd": "dp_noisysgd", "ebm": "dp_ebm", "auto": "dp_auto",
+         "logistic": "dp_logistic", "noisysgd": "dp_noisysgd", "ebm": "dp_ebm", "gbdt": "dp_gbdt",
+         "auto": "dp_auto",
          "opsamp": "dp_opsamp", "linear": "dp_linear_regression", "passglm": "dp_passglm",
          "logistic_multiclass": "dp_logistic_multiclass",
          "noisysgd_multiclass": "dp_noisysgd_multiclass"}
@@ -248,7 +251,7 @@ def case_protected(rng, keys):
         mech = rng.choice(sorted(TRAIN))
         base = next(b for n, _, b in AGGS if n == TRAIN[mech])
         label = {"linear": "r", "logistic_multiclass": "c", "noisysgd_multiclass": "c"}.get(
-            mech, rng.choice(["y", "y", "r"]) if mech == "ebm" else "y")
+            mech, rng.choice(["y", "y", "r"]) if mech in ("ebm", "gbdt") else "y")
         if "label" in odd:
             label = rng.choice(["a", "sex", "nope", "c", "i", "", "y"])
         base = {k: v for k, v in (base or {}).items() if k != "classes"}

@@ -19,6 +19,8 @@ CREATE TABLE fz.models (name text PRIMARY KEY, m dpobj.model NOT NULL);
 INSERT INTO fz.models
 SELECT 'ebm', dpobj.dp_ebm(f, y, 1, 1e-6, '{"lo": -1, "hi": 1}') FROM fz.rows
 UNION ALL SELECT 'ebm_reg', dpobj.dp_ebm(f, r, 1, 1e-6, '{"lo": -1, "hi": 1, "y_min": -1, "y_max": 1}') FROM fz.rows
+UNION ALL SELECT 'gbdt', dpobj.dp_gbdt(f, y, 1, 1e-6, '{"lo": -1, "hi": 1, "trees": 5, "depth": 3}') FROM fz.rows
+UNION ALL SELECT 'gbdt_reg', dpobj.dp_gbdt(f, r, 1, 1e-6, '{"lo": -1, "hi": 1, "trees": 5, "y_min": -1, "y_max": 1}') FROM fz.rows
 UNION ALL SELECT 'logistic', dpobj.dp_logistic(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
 UNION ALL SELECT 'noisysgd', dpobj.dp_noisysgd(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
 UNION ALL SELECT 'opsamp', dpobj.dp_opsamp(f, y, 1, 1e-6, '{"R": 2}') FROM fz.rows
@@ -45,6 +47,8 @@ CREATE AGGREGATE fz.st_passglm(float8[], bool, float8, float8, jsonb)
   (sfunc = dpobj.dp_passglm_transfn, stype = dpobj.linreg_state);
 CREATE AGGREGATE fz.st_ebm(float8[], bool, float8, float8, jsonb)
   (sfunc = dpobj.dp_ebm_transfn, stype = dpobj.ebm_state);
+CREATE AGGREGATE fz.st_gbdt(float8[], bool, float8, float8, jsonb)
+  (sfunc = dpobj.dp_gbdt_transfn, stype = dpobj.gbdt_state);
 CREATE AGGREGATE fz.st_synth(bool, float8, float8, jsonb, text[], float8[])
   (sfunc = dpobj.dp_synthesize_transfn, stype = dpobj.synth_state);
 
@@ -57,6 +61,7 @@ UNION ALL SELECT 'noisysgd', fz.st_noisysgd(f, y, 1, 1e-6, '{"R": 2}')::text FRO
 UNION ALL SELECT 'linreg', fz.st_linreg(f, r, 1, 1e-6, '{"R": 2, "y_min": -1, "y_max": 1}')::text FROM fz.rows
 UNION ALL SELECT 'passglm', fz.st_passglm(f, y, 1, 1e-6, '{"R": 2}')::text FROM fz.rows
 UNION ALL SELECT 'ebm', fz.st_ebm(f, y, 1, 1e-6, '{"lo": -1, "hi": 1}')::text FROM fz.rows
+UNION ALL SELECT 'gbdt', fz.st_gbdt(f, y, 1, 1e-6, '{"lo": -1, "hi": 1, "trees": 5}')::text FROM fz.rows
 UNION ALL SELECT 'synth', fz.st_synth(true, 1, 1e-6, (SELECT o FROM fz.synth_opts), ARRAY[sex],
                                       ARRAY[hours::float8])::text FROM fz.rows;
 
@@ -71,6 +76,8 @@ CREATE FUNCTION fz.take_linreg(dpobj.linreg_state, text) RETURNS dpobj.linreg_st
   LANGUAGE sql AS 'SELECT $2::dpobj.linreg_state';
 CREATE FUNCTION fz.take_ebm(dpobj.ebm_state, text) RETURNS dpobj.ebm_state
   LANGUAGE sql AS 'SELECT $2::dpobj.ebm_state';
+CREATE FUNCTION fz.take_gbdt(dpobj.gbdt_state, text) RETURNS dpobj.gbdt_state
+  LANGUAGE sql AS 'SELECT $2::dpobj.gbdt_state';
 CREATE FUNCTION fz.take_synth(dpobj.synth_state, text) RETURNS dpobj.synth_state
   LANGUAGE sql AS 'SELECT $2::dpobj.synth_state';
 DO $$
@@ -89,6 +96,8 @@ BEGIN
       ('passglm', 'linreg', 'dp_passglm_finalfn', 'dp_linear_regression_combine'),
       ('ebm', 'ebm', 'dp_ebm_finalfn', 'dp_ebm_combine'),
       ('ebm_reg', 'ebm', 'dp_ebm_reg_finalfn', 'dp_ebm_combine'),
+      ('gbdt', 'gbdt', 'dp_gbdt_finalfn', 'dp_gbdt_combine'),
+      ('gbdt_reg', 'gbdt', 'dp_gbdt_reg_finalfn', 'dp_gbdt_combine'),
       ('synth', 'synth', 'dp_synthesize_finalfn', 'dp_synthesize_combinefn')) v(name, st, fin, comb)
   LOOP
     EXECUTE format('CREATE AGGREGATE fz.fin_%s(text) (sfunc = fz.take_%s, stype = dpobj.%s_state, finalfunc = dpobj.%s)',

@@ -20,11 +20,14 @@ CREATE TABLE fz.smodels (name text PRIMARY KEY, m dpobj.model NOT NULL, raw json
                          cols text[] NOT NULL, label text NOT NULL);
 INSERT INTO fz.smodels
 SELECT name, m, '{"sex": "F", "hours": 3}'::jsonb, ARRAY['a', 'b', 'c3'],
-       CASE WHEN name IN ('linreg', 'ebm_reg') THEN 'r' WHEN name = 'multiclass' THEN 'c' ELSE 'y' END
+       CASE WHEN name IN ('linreg', 'ebm_reg', 'gbdt_reg') THEN 'r' WHEN name = 'multiclass' THEN 'c' ELSE 'y' END
   FROM fz.models
 UNION ALL SELECT 'logistic_enc', dpobj.train('fz.people', 'logistic', ARRAY['a', 'sex', 'hours'], 'y', 1, 1e-6,
                                             '{"R": 2}'), '{"a": 0.5, "sex": "F", "hours": 3}', ARRAY['a', 'sex', 'hours'], 'y'
 UNION ALL SELECT 'ebm_enc', dpobj.train('fz.people', 'ebm', ARRAY['a', 'sex', 'hours'], 'y', 1, 1e-6, '{}'),
+                 '{"a": 0.5, "sex": "M", "hours": 30}', ARRAY['a', 'sex', 'hours'], 'y'
+UNION ALL SELECT 'gbdt_enc', dpobj.train('fz.people', 'gbdt', ARRAY['a', 'sex', 'hours'], 'y', 1, 1e-6,
+                                        '{"trees": 4, "depth": 2}'),
                  '{"a": 0.5, "sex": "M", "hours": 30}', ARRAY['a', 'sex', 'hours'], 'y'
 UNION ALL SELECT 'linreg_enc', dpobj.train('fz.people', 'linear', ARRAY['a', 'sex'], 'r', 1, 1e-6,
                                           '{"R": 2, "y_min": -1, "y_max": 1}'), '{"a": -0.5, "sex": "M"}', ARRAY['a', 'sex'], 'r'

@@ -21,7 +21,8 @@
 #     ledger rows of the scenario's jobs.
 # Private model selection's params "selected" and the chosen mechanism's own params and
 # weights' size are DP output too ("DPOUT params" lines); its other params are compared.
-# So is an additive model's "counts" (its released noisy bin counts), with private bins
+# So is an additive model's "counts" (its released noisy bin counts), a boosted-trees
+# model's "splits" (its released splits and gains), with private bins
 # ("binning": "private") its "terms" (the numeric terms' cuts) and its weights' size, with
 # "residual_clip": "by_size" its "sigma" (the clip's noise, chosen by the counts), and a
 # binary classifier's operating point: "threshold" and the balance estimate's
@@ -346,14 +347,14 @@ SELECT 'model', (m).mechanism, (m).epsilon, (m).delta,
                       WHERE ((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
                          OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
                          OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[]))
-                         OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (m).params->>'binning' = 'private') OR (k = 'sigma' AND (m).params->>'residual_clip' = 'by_size')),
+                         OR k = ANY ('{counts,splits,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (m).params->>'binning' = 'private') OR (k = 'sigma' AND (m).params->>'residual_clip' = 'by_size')),
        CASE WHEN NOT (m).params ? 'selected' AND (m).params->>'binning' IS DISTINCT FROM 'private'
             THEN cardinality((m).weights) END,
        E'\nDPOUT params', cardinality((m).weights), (m).params - ARRAY(SELECT k FROM jsonb_object_keys((m).params) k
                       WHERE NOT (((m).params ? 'selected' AND k <> ALL (:'pubkeys'::text[]))
                          OR ((m).params->>'R_source' = 'private' AND k <> ALL (:'privrkeys'::text[]))
                          OR ((m).params ? 'tune_point' AND k <> ALL (:'tunekeys'::text[]))
-                         OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (m).params->>'binning' = 'private') OR (k = 'sigma' AND (m).params->>'residual_clip' = 'by_size'))),
+                         OR k = ANY ('{counts,splits,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (m).params->>'binning' = 'private') OR (k = 'sigma' AND (m).params->>'residual_clip' = 'by_size'))),
        E'\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((m).weights) w)
   FROM dpobj.train(:'rel', :'mech', string_to_array(:'feats', ','), :'label', :eps, :delta,
                    :'opts'::jsonb) m;
@@ -806,14 +807,14 @@ JOB_SQL="SELECT 'job', state, error, sqlstate, (model).mechanism, (model).epsilo
                               WHERE ((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
                                  OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
                                  OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[]))
-                                 OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (model).params->>'binning' = 'private') OR (k = 'sigma' AND (model).params->>'residual_clip' = 'by_size')),
+                                 OR k = ANY ('{counts,splits,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (model).params->>'binning' = 'private') OR (k = 'sigma' AND (model).params->>'residual_clip' = 'by_size')),
        CASE WHEN NOT (model).params ? 'selected' AND (model).params->>'binning' IS DISTINCT FROM 'private'
             THEN cardinality((model).weights) END,
        E'\\nDPOUT params', cardinality((model).weights), (model).params - ARRAY(SELECT k FROM jsonb_object_keys((model).params) k
          WHERE NOT (((model).params ? 'selected' AND k <> ALL ('$SELECTION_PUBLIC'::text[]))
                  OR ((model).params->>'R_source' = 'private' AND k <> ALL ('$PRIVATE_R_PUBLIC'::text[]))
                  OR ((model).params ? 'tune_point' AND k <> ALL ('$TUNE_PUBLIC'::text[]))
-                 OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (model).params->>'binning' = 'private') OR (k = 'sigma' AND (model).params->>'residual_clip' = 'by_size'))),
+                 OR k = ANY ('{counts,splits,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND (model).params->>'binning' = 'private') OR (k = 'sigma' AND (model).params->>'residual_clip' = 'by_size'))),
        E'\\nDPOUT', (SELECT bool_and(w = 0) FROM unnest((model).weights) w)
   FROM dpobj.jobs WHERE id ="
 JOB_SQL=${JOB_SQL//$'\n'/ }

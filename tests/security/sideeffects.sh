@@ -106,6 +106,7 @@ ENTRIES=(
     "noisysgd|SELECT (m).mechanism FROM dpobj.train('{T}', 'noisysgd', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}') m"
     "auto|SELECT (m).mechanism FROM dpobj.train('{T}', 'auto', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}') m"
     "ebm|SELECT (m).mechanism FROM dpobj.train('{T}', 'ebm', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}') m"
+    "gbdt|SELECT (m).mechanism FROM dpobj.train('{T}', 'gbdt', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{\"trees\": 5, FKV}') m"
     "multiclass|SELECT (m).mechanism FROM dpobj.train('{T}', 'logistic_multiclass', ARRAY['a', 'b'], 'cls', 0.5, 1e-5, '{\"classes\": [\"p\", \"q\", \"r\"], FKV}') m"
     "linear|SELECT (m).mechanism FROM dpobj.train('{T}', 'linear', ARRAY['b'], 'a', 0.5, 1e-5, '{\"y_min\": 0, \"y_max\": 1, FKV}') m"
     "evaluate|SELECT e ? 'noise' FROM dpobj.evaluate('{T}', ROW('forged', ARRAY[0.5, 0.5]::float8[], -0.1, 1, 1e-6, '{}')::dpobj.model, ARRAY['a', 'b'], 'y', 0.5, 0, '{FKV}') e"

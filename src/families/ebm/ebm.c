@@ -170,18 +170,6 @@ ebm_calibrate(DPRun *run)
 	mechanism_calibrated(run, r, "ebm", p->epsilon, p->delta);
 }
 
-/* acc[j] += v in units of g 2^-DPNOISE_SUM_BITS, clamped to +-2^62 (as noisy GD) */
-static inline void
-ebm_add(__int128 *acc, int j, double v, double per_unit)
-{
-	const double limit = ldexp(1.0, 62);
-	double		t = v * per_unit;
-
-	if (fabs(t) > limit)
-		t = copysign(limit, t);
-	acc[j] += lrint(t);
-}
-
 /* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
 static inline double
 ebm_label(const EBMFit *r, const DPKeptDesign *D, int64 k)
@@ -238,7 +226,7 @@ ebm_observe(EBMFit *r, const int *idx, double c, double y, bool residuals, int o
 	}
 	for (int t = 0; t < r->nterms; t++)
 		if (only < 0 || t == only)
-			ebm_add(r->acc, idx[t], c, per_unit);
+			ebm_acc_add(r->acc, idx[t], c, per_unit);
 }
 
 /* one pass over the observations: each term's bin sums (ebm_observe) */

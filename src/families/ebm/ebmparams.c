@@ -12,8 +12,7 @@
 #include "families/ebm/ebmparams.h"
 
 #include "base/dpobj.h"
-#include "core/auditmutant.h"
-#include "mechanisms/classweights.h"
+#include "mechanisms/keptoptions.h"
 
 #define EBM_MAX_ROUNDS	10000
 
@@ -59,25 +58,6 @@ ebmparams_refuse(const char *msg, const char *hint)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dp_ebm: %s", msg),
 			 errhint("%s", hint)));
-}
-
-/* "groups": an array of integers, 0 or at least 2 */
-static void
-ebmparams_groups(JsonbValue *v, EBMParams *p)
-{
-	JsonbIterator *it;
-	JsonbValue	e;
-	JsonbIteratorToken tok;
-	const char *hint = "\"groups\" lists the row's terms in order: 0 for a numeric coordinate, m >= 2 for a one-hot group of m coordinates; dpobj.train() sets it from the declared domains.";
-
-	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
-		ebmparams_refuse("option \"groups\" must be an array of integers", hint);
-	p->groups = palloc(sizeof(int) * (JsonContainerSize(v->val.binary.data) + 1));
-	p->ngroups = 0;
-	it = JsonbIteratorInit(v->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
-		if (tok == WJB_ELEM)
-			p->groups[p->ngroups++] = dp_option_int(&e, "groups", 0, EBM_MAX_BINS);
 }
 
 /* "binning": "private" or "uniform" */
@@ -135,7 +115,7 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (strcmp(key, "hi") == 0)
 		p->hi = dp_option_number(v, key, -1e15, 1e15, false);
 	else if (strcmp(key, "groups") == 0)
-		ebmparams_groups(v, p);
+		keptoptions_groups(v, "dp_ebm", &p->groups, &p->ngroups);
 	else if (strcmp(key, "y_min") == 0 || strcmp(key, "y_max") == 0)
 	{
 		double		y = dp_option_number(v, key, -1e15, 1e15, false);
@@ -198,92 +178,15 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 	}
 }
 
-/* what the shared options' readers see */
-typedef struct EBMRunArg
-{
-	OpParams   *p;
-	DPOptionParser parser;
-} EBMRunArg;
-
-/* "class_weight": a positive's and a negative's weight (classweights.h) */
-static void
-ebmparams_weights(JsonbValue *v, const char *key, void *field, void *arg)
-{
-	OpParams   *p = ((EBMRunArg *) arg)->p;
-
-	classweights_parse(v, "dp_ebm", &p->weight_pos, &p->weight_neg);
-}
-
-/* "metric": the operating point's (operating.h) */
-static void
-ebmparams_metric(JsonbValue *v, const char *key, void *field, void *arg)
-{
-	*(int *) field = operating_metric_option(v, "dp_ebm");
-}
-
-/* a yes/no label (bit 1) and a float8 label (bit 2) accept them (.accepts) */
-#define EC	(1U << 1)
-#define ER	(1U << 2)
-
-#define EBM_RUN_OPTION(key, type, field, dflt, ...) \
-	DP_OPTION(key, type, OpParams, field, dflt, __VA_ARGS__)
-
-/* the options dp_ebm shares with the binary classifiers (its own: ebmparams_options) */
-static const DPOptionSpec ebmparams_run_options[] = {
-	EBM_RUN_OPTION("class_weight", DP_OPTION_DOUBLE, weight_pos, 1.0,
-				   .parse = ebmparams_weights, .accepts = EC),
-	EBM_RUN_OPTION("class_weight", DP_OPTION_DOUBLE, weight_neg, 1.0, .accepts = DP_NO_KIND),
-	DP_OPTION_FN("metric", ebmparams_metric, .offset = offsetof(OpParams, metric),
-				 .accepts = EC),
-	EBM_RUN_OPTION("rows_per_unit", DP_OPTION_INT, rows_per_unit, 1, .lo = 1,
-				   .hi = DPOBJ_MAX_ROWS_PER_UNIT, .accepts = EC | ER),
-	EBM_RUN_OPTION("sample_rows", DP_OPTION_INT64, sample_rows, 0, .lo = 1,
-				   .hi = PG_INT32_MAX, .accepts = EC | ER),
-	{NULL}
+static const KeptOptionsSpec ebm_options_spec = {
+	.aggname = "dp_ebm", .example = "'{\"bins\": 32}'",
+	.hint_reg = "Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows.",
+	.hint_class = "Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.",
+	.foreign = ebmparams_key,
 };
-
-/*
- * A yes/no label's metric where not given: what the class weights ask for
- * when they are given, else balanced accuracy, whose balance the run
- * estimates at OP_BALANCE_SHARE of its budget and then trains with unless
- * "class_weight" gives the weights
- */
-static void
-ebmparams_metric_defaults(OpParams *p, const DPOptionParser *parser)
-{
-	bool		weights = dp_option_given(parser, "class_weight");
-
-	if (!dp_option_given(parser, "metric"))
-		p->metric = weights ? OP_METRIC_WEIGHTED : OP_METRIC_BALANCED;
-	if (p->metric != OP_METRIC_BALANCED)
-		return;
-	operating_check_balance_weights(p->weight_pos, p->weight_neg, "dp_ebm");
-	p->balance_share = OP_BALANCE_SHARE;
-	p->balance_train = !weights;
-}
 
 void
 ebmparams_run(bool regression, OpParams *p, double epsilon, double delta, Jsonb *options)
 {
-	EBMRunArg	arg = {.p = p};
-
-	memset(p, 0, sizeof(*p));
-	p->epsilon = epsilon;
-	p->delta = delta;
-	dp_options_defaults(ebmparams_run_options, p);
-	dp_options_require(options, "dp_ebm", "Pass '{}' for the defaults, e.g. '{\"bins\": 32}'.");
-	arg.parser = (DPOptionParser) {
-		.spec = ebmparams_run_options, .kind = regression ? ER : EC,
-			.example = "'{\"bins\": 32}'", .aggname = "dp_ebm", .params = p, .arg = &arg,
-			.hint = regression ?
-			"Valid options are y_min and y_max (required with a float8 label), bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, rows_per_unit and sample_rows." :
-			"Valid options are bins, rounds, learning_rate, shrinkage, count_share, residual_clip, cyclic, lo, hi, groups, class_weight, metric, rows_per_unit and sample_rows.",
-			.foreign = ebmparams_key,
-	};
-	dp_options_parse(&arg.parser, options);
-#if DPOBJ_MUTANT_IS(units)
-	p->rows_per_unit = DPOBJ_MUTANT_COUNT(p->rows_per_unit);	/* audit mutant */
-#endif
-	if (!regression)
-		ebmparams_metric_defaults(p, &arg.parser);
+	keptoptions_run(&ebm_options_spec, regression, p, epsilon, delta, options);
 }

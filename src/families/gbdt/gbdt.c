@@ -1,0 +1,533 @@
+/*-------------------------------------------------------------------------
+ *
+ * gbdt.c
+ *	  Private boosted trees: dpobj.dp_gbdt(features, label, epsilon, delta,
+ *	  options), a yes/no label (logit link).
+ *
+ * The rows are kept (gbdtstate.c: not clipped, spilled past the cap,
+ * replayed in blocks).  The terms come from the option "groups" as ebm's
+ * (dpobj.train() derives them from the declared domains: a one-hot group
+ * per categorical, a numeric term per numeric column binned over [lo, hi];
+ * core/additive.h).  Each of "trees" rounds grows one oblivious tree of
+ * "depth" levels (every node of a level splits on the same term and bin):
+ *   a level: one pass, the sums of each row's clipped gradient
+ *     g = clip(y - sigmoid(margin), c) and hessian h = sigmoid'(margin)
+ *     (times its count) per (node, term, bin), released with discrete
+ *     Gaussian noise; the split is the (term, bin) whose gain, summed
+ *     over the nodes, G_L^2 / (H_L + l) + G_R^2 / (H_R + l) - G^2 / (H + l)
+ *     is largest on the noisy sums (l: "reg" hessian-noise sds);
+ *   the leaves: one pass, each leaf's sums released the same way, its
+ *     value the learning rate times the Newton step G / (H + l).
+ * Everything after the releases is post-processing.  A row is in one node
+ * per level and one bin of each term, so replacing it moves a level's
+ * gradient sums of a term by at most 2c and its hessian sums by sqrt 2 / 4
+ * (k times that for a unit of k rows); trees x depth x terms releases of
+ * each at split_share rho, trees of each at the rest, compose to the run's
+ * rho (docs/PRIVACY.md "Boosted trees"), less a balance estimate's share
+ * (operating.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "base/dpobj.h"
+
+#include <math.h>
+
+#include "base/calibsql.h"
+#include "base/dpnumeric.h"
+#include "core/dpnoise.h"
+#include "families/gbdt/gbdt.h"
+#include "mechanisms/classweights.h"
+#include "mechanisms/keptstate.h"
+#include "mechanisms/mechanism.h"
+#include "model/model.h"
+#include "state/rowinput.h"
+#include "utils/float.h"
+
+PG_FUNCTION_INFO_V1(dpobj_gbdt_finalfn);
+PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_finalfn);
+
+/* a release's gradient (0) and hessian (1) sums */
+#define GBDT_G	0
+#define GBDT_H	1
+
+static int
+gbdt_leaves(const GBDTFit *r)
+{
+	return 1 << r->gp.depth;
+}
+
+/* the noise of one kind of release (sensitivity s per row) */
+static bool
+gbdt_noise(double s, double rho, int coords, int64 releases, int k, double *lattice,
+		   uint64 *sigma2)
+{
+	dpnoise_gaussian_lattice_summed(s * k, rho, coords, releases, k, lattice, sigma2);
+	return *sigma2 > 0;
+}
+
+/* the run's noise from public inputs only; refused outside the sampler's range */
+static void
+gbdt_calibration(const OpParams *p, GBDTFit *r)
+{
+	const double shrink = 1.0 - ldexp(1.0, -40);
+	/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity) */
+	const double hs = r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
+	double		rs,
+				rl;
+	int			k = p->rows_per_unit;
+	int64		levels = (int64) r->gp.trees * r->gp.depth * r->nuse;
+	int			coords = (1 << (r->gp.depth - 1)) * r->maxsize;
+
+	r->rho = dpobj_zcdp_rho_checked("dp_gbdt", p->epsilon, p->delta);
+	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
+	/* four shares, summing to at most rho: the splits' and the leaves' two each */
+	rs = r->rho * r->gp.split_share * shrink / 2;
+	rl = r->rho * (1.0 - r->gp.split_share) * shrink / 2;
+	if (!gbdt_noise(2.0 * r->clip, rs, coords, levels, k, &r->split_lattice[GBDT_G],
+					&r->split_sigma2[GBDT_G]) ||
+		!gbdt_noise(hs, rs, coords, levels, k, &r->split_lattice[GBDT_H],
+					&r->split_sigma2[GBDT_H]) ||
+		!gbdt_noise(2.0 * r->clip, rl, gbdt_leaves(r), r->gp.trees, k,
+					&r->leaf_lattice[GBDT_G], &r->leaf_sigma2[GBDT_G]) ||
+		!gbdt_noise(hs, rl, gbdt_leaves(r), r->gp.trees, k, &r->leaf_lattice[GBDT_H],
+					&r->leaf_sigma2[GBDT_H]))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dp_gbdt: the noise is outside the exact sampler's range"),
+				 errhint("Use a larger epsilon or fewer \"trees\".")));
+	operating_check(&r->op, "dp_gbdt");
+}
+
+/* the layout, noise and buffers: public inputs only, refused before any row */
+static void
+gbdt_fit_init(GBDTFit *r, Jsonb *options, const OpParams *p, int d, bool regression)
+{
+	memset(r, 0, sizeof(GBDTFit));
+	r->regression = regression;
+	r->d = d;
+	gbdtparams_init(options, d, regression, &r->gp, &r->terms, &r->nterms, &r->nscores);
+	r->maxsize = 1;
+	for (int t = 0; t < r->nterms; t++)
+		r->maxsize = Max(r->maxsize, r->terms[t].size);
+	r->clip = r->gp.residual_clip;
+	r->nuse = r->gp.tree_terms > 0 ? Min(r->gp.tree_terms, r->nterms) : r->nterms;
+	r->use = palloc0(sizeof(bool) * r->nterms);
+	gbdt_calibration(p, r);
+	r->splits = palloc0(sizeof(GBDTSplit) * r->gp.trees * r->gp.depth);
+	r->leaves = palloc0(sizeof(double) * r->gp.trees * gbdt_leaves(r));
+	r->acc = dp_palloc0_int128((Size) 2 * gbdt_leaves(r) * r->nscores, NULL);
+	r->hist = palloc0(sizeof(double) * 2 * gbdt_leaves(r) * r->nscores);
+}
+
+void
+gbdt_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *options)
+{
+	OpParams	p;
+	GBDTFit		r;
+	bool		reg = gbdtparams_regression(options);
+
+	dp_check_privacy_params(epsilon, delta);
+	dp_check_dimension(aggname, d);
+	gbdtparams_run(reg, &p, epsilon, delta, options);
+	gbdt_fit_init(&r, options, &p, d, reg);
+}
+
+TrainLabel
+gbdt_label_kind(Jsonb *options)
+{
+	return gbdtparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+}
+
+/*
+ * A pass's work is mostly the margin over the trees so far, so each pass
+ * keeps the observations' margins (8 bytes each) within an eighth of
+ * dpobj.max_state_memory and the next adds only the trees since; the rest
+ * are computed again.  Every pass reads the observations in the same order
+ * and the margin sums the trees in order either way (the bias is 0 during
+ * the fit), so the model is the same.
+ */
+static void
+gbdt_margin_budget(GBDTFit *r, const DPKeptState *state)
+{
+	r->zcap = (int64) dpobj_max_state_memory * 1024 / 8 / (int64) sizeof(double);
+	/* in memory, a row is at most two observations (positive and negative counts) */
+	if (!keptrows_spilled(&state->rows))
+		r->zcap = Min(r->zcap, 2 * (int64) state->rows.nrows);
+	r->zc = r->zcap > 0 ? palloc_extended(sizeof(double) * r->zcap, MCXT_ALLOC_HUGE |
+										  MCXT_ALLOC_ZERO) : NULL;
+	r->ztrees = 0;
+}
+
+static void
+gbdt_calibrate(DPRun *run)
+{
+	DPKeptState *state = run->state;
+	OpParams   *p = &state->params;
+	GBDTFit    *r = palloc(sizeof(GBDTFit));
+	bool		reg = state->kind == KEPT_KIND_REG;
+
+	gbdt_fit_init(r, state->options, p, state->rows.d - (reg ? 1 : 0), reg);
+	/* the design before the charge; a spilled state's in blocks, within the cap */
+	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
+	gbdt_margin_budget(r, state);
+	mechanism_calibrated(run, r, "gbdt", p->epsilon, p->delta);
+}
+
+/* a row's label: 1 or 0, or the float8 label scaled from [y_min, y_max] to [-1, 1] */
+static inline double
+gbdt_label(const GBDTFit *r, const DPKeptDesign *D, int64 k)
+{
+	double		y;
+
+	if (!r->regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->gp.y_min) / (r->gp.y_max - r->gp.y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+}
+
+/* the node of a row (its bins idx) in tree tr after its first `levels` levels */
+static inline int
+gbdt_node(const GBDTFit *r, int tr, int levels, const int *idx)
+{
+	const GBDTSplit *s = r->splits + tr * r->gp.depth;
+	int			node = 0;
+
+	for (int l = 0; l < levels; l++)
+	{
+		const EBMTerm *e = &r->terms[s[l].term];
+		int			b = idx[s[l].term] - e->offset;
+		bool		right = e->type == EBM_TERM_NUMERIC ? b >= s[l].at : b == s[l].at;
+
+		node |= (int) right << l;
+	}
+	return node;
+}
+
+/*
+ * The margin of observation pos (its bins idx) after the first `trees`
+ * trees: its kept margin plus the trees since, kept again, or all of them
+ */
+static inline double
+gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
+{
+	bool		kept = pos < r->zcap;
+	double		z = kept ? r->zc[pos] : 0.0;
+
+	for (int tr = kept ? r->ztrees : 0; tr < trees; tr++)
+		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
+	if (kept)
+		r->zc[pos] = z;
+	return r->bias + z;
+}
+
+/*
+ * One pass for tree tr at level `level` (depth: its leaves): each row's
+ * gradient and hessian (times its count) into r->acc, per node and bin of
+ * each term (a level), or per leaf
+ */
+static void
+gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
+{
+	DPKeptDesign *D = &r->D;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
+	bool		leaves = level == r->gp.depth;
+	int			half = leaves ? gbdt_leaves(r) : r->nscores << level;
+	int64		pos = 0;
+
+	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
+		for (int64 k = 0; k < D->nobs; k++, pos++)
+		{
+			double		y = gbdt_label(r, D, k);
+			double		z,
+						q,
+						g,
+						h;
+			int			node;
+
+			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+			z = gbdt_row_margin(r, pos, tr, idx);
+			q = 1.0 / (1.0 + exp(-z));
+			g = D->cnt[k] * ebm_residual(!r->regression, y, z, r->clip);
+			h = r->regression ? D->cnt[k] : D->cnt[k] * q * (1.0 - q);
+			node = gbdt_node(r, tr, level, idx);
+			if (leaves)
+			{
+				ebm_acc_add(r->acc, node, g, per_unit[GBDT_G]);
+				ebm_acc_add(r->acc, half + node, h, per_unit[GBDT_H]);
+				continue;
+			}
+			for (int t = 0; t < r->nterms; t++)
+			{
+				if (!r->use[t])
+					continue;
+				ebm_acc_add(r->acc, node * r->nscores + idx[t], g, per_unit[GBDT_G]);
+				ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h, per_unit[GBDT_H]);
+			}
+		}
+	r->ztrees = tr;
+	pfree(idx);
+}
+
+/* a pass's sums released: n gradient sums then n hessian sums, into r->hist */
+static void
+gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2], const uint64 sigma2[2])
+{
+	ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, lattice[GBDT_G], sigma2[GBDT_G],
+					r->hist);
+	ebm_release_acc(rng, r->acc + n, n, DPNOISE_SUM_BITS, lattice[GBDT_H], sigma2[GBDT_H],
+					r->hist + n);
+}
+
+/* a side's score G^2 / (H + l), the noisy hessian at least 0 */
+static inline double
+gbdt_score(double G, double H, double l)
+{
+	return G * G / (Max(H, 0.0) + l);
+}
+
+/*
+ * The gain of splitting term t at `at` summed over the level's nodes (the
+ * noisy sums G at hist, H at hist + n)
+ */
+static double
+gbdt_gain(const GBDTFit *r, int nodes, int n, const EBMTerm *e, int at, double l)
+{
+	double		gain = 0;
+
+	for (int v = 0; v < nodes; v++)
+	{
+		const double *G = r->hist + v * r->nscores + e->offset;
+		const double *H = G + n;
+		double		g[2] = {0, 0},
+					h[2] = {0, 0};
+
+		for (int b = 0; b < e->size; b++)
+		{
+			bool		right = e->type == EBM_TERM_NUMERIC ? b >= at : b == at;
+
+			g[right] += G[b];
+			h[right] += H[b];
+		}
+		gain += gbdt_score(g[0], h[0], l) + gbdt_score(g[1], h[1], l) -
+			gbdt_score(g[0] + g[1], h[0] + h[1], l);
+	}
+	return gain;
+}
+
+/* level `level` of tree tr: its sums released, its split the best noisy gain */
+static void
+gbdt_level(GBDTFit *r, gsl_rng *rng, int tr, int level, double l)
+{
+	int			nodes = 1 << level;
+	int			n = nodes * r->nscores;
+	GBDTSplit  *s = &r->splits[tr * r->gp.depth + level];
+
+	gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
+	s->gain = -INFINITY;
+	for (int t = 0; t < r->nterms; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+
+		if (!r->use[t])
+			continue;
+		for (int at = e->type == EBM_TERM_NUMERIC ? 1 : 0; at < e->size; at++)
+		{
+			double		gain = gbdt_gain(r, nodes, n, e, at, l);
+
+			if (gain > s->gain)
+				*s = (GBDTSplit) {.term = t, .at = at, .gain = gain};
+		}
+	}
+	/* every term a single bin: a split no row takes */
+	if (s->gain == -INFINITY)
+		*s = (GBDTSplit) {.term = 0, .at = r->terms[0].size, .gain = 0};
+}
+
+/* the leaves of tree tr: the Newton step G / (H + l) of their noisy sums */
+static void
+gbdt_tree_leaves(GBDTFit *r, gsl_rng *rng, int tr, double l)
+{
+	int			L = gbdt_leaves(r);
+
+	gbdt_release(r, rng, L, r->leaf_lattice, r->leaf_sigma2);
+	for (int v = 0; v < L; v++)
+		r->leaves[tr * L + v] = r->gp.learning_rate * r->hist[v] /
+			(Max(r->hist[L + v], 0.0) + l);
+}
+
+/*
+ * The terms tree's splits consider: nuse of them uniformly at random
+ * (selection sampling), drawn from the noise source; public, as no row
+ * is read
+ */
+static void
+gbdt_draw_terms(GBDTFit *r, gsl_rng *rng)
+{
+	int			left = r->nuse;
+
+	for (int t = 0; t < r->nterms; t++)
+	{
+		r->use[t] = gsl_rng_uniform(rng) * (r->nterms - t) < left;
+		left -= r->use[t];
+	}
+}
+
+/* the trees on r->D (a yes/no label) */
+static void
+gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
+{
+	double		su[2] = {ldexp(1.0 / r->split_lattice[GBDT_G], DPNOISE_SUM_BITS),
+	ldexp(1.0 / r->split_lattice[GBDT_H], DPNOISE_SUM_BITS)};
+	double		lu[2] = {ldexp(1.0 / r->leaf_lattice[GBDT_G], DPNOISE_SUM_BITS),
+	ldexp(1.0 / r->leaf_lattice[GBDT_H], DPNOISE_SUM_BITS)};
+	/* the regularisers: "reg" hessian-noise sds, public */
+	double		ls = r->gp.reg * sqrt((double) r->split_sigma2[GBDT_H]) *
+		r->split_lattice[GBDT_H];
+	double		ll = r->gp.reg * sqrt((double) r->leaf_sigma2[GBDT_H]) *
+		r->leaf_lattice[GBDT_H];
+
+	r->bias = 0;
+	for (int tr = 0; tr < r->gp.trees; tr++)
+	{
+		gbdt_draw_terms(r, rng);
+		for (int level = 0; level < r->gp.depth; level++)
+		{
+			mechanism_poll(ledger_id);
+			gbdt_pass(r, tr, level, su);
+			gbdt_level(r, rng, tr, level, ls);
+		}
+		mechanism_poll(ledger_id);
+		gbdt_pass(r, tr, r->gp.depth, lu);
+		gbdt_tree_leaves(r, rng, tr, ll);
+	}
+}
+
+/*
+ * The balance estimate (operating.h) and the weights the fit then trains
+ * with (balanced accuracy without "class_weight"), the fit, and the margin
+ * without the weights' odds
+ */
+static void
+gbdt_compute(DPRun *run)
+{
+	GBDTFit    *r = run->work;
+	const OpParams *p = &((DPKeptState *) run->state)->params;
+	double		train_w[2] = {p->weight_pos, p->weight_neg};
+
+	if (r->regression)
+	{
+		gbdt_fit(r, run->rng, run->ledger_id);
+		run->detail = "gbdt";
+		return;
+	}
+	if (r->op.estimate)
+	{
+		int64		c[2];
+
+		keptdesign_label_counts(&r->D, train_w, c);
+		operating_estimate(&r->op, run->rng, c[0], c[1]);
+		if (p->balance_train)
+		{
+			operating_weights(&r->op, train_w);
+			keptdesign_weigh(&r->D, train_w[0], train_w[1]);
+		}
+	}
+	gbdt_fit(r, run->rng, run->ledger_id);
+	operating_finish(&r->op, OPERATING_CLASS_W(p), train_w, r->op.w);
+	r->bias -= r->op.shift;
+	run->detail = "gbdt";
+}
+
+/* "splits": each tree's levels in order, as predict reads them (gbdtmodel.c) */
+static void
+gbdt_params_splits(StringInfo buf, const GBDTFit *r)
+{
+	appendStringInfoString(buf, ", \"splits\": [");
+	for (int i = 0; i < r->gp.trees * r->gp.depth; i++)
+	{
+		const GBDTSplit *s = &r->splits[i];
+		const EBMTerm *e = &r->terms[s->term];
+
+		if (e->type == EBM_TERM_NUMERIC)
+			appendStringInfo(buf, "%s{\"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
+							 i == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+		else
+			appendStringInfo(buf, "%s{\"index\": %d, \"size\": %d", i == 0 ? "" : ", ",
+							 e->index, e->size);
+		appendStringInfo(buf, ", \"at\": %d, \"gain\": %s}", s->at,
+						 float8out_internal(s->gain));
+	}
+	appendStringInfoChar(buf, ']');
+}
+
+static void
+gbdt_params(StringInfo buf, const GBDTFit *r, const OpParams *p)
+{
+	model_params_text(buf, "link", r->regression ? "identity" : "logit");
+	model_params_int(buf, "d", r->d);
+	if (r->regression)
+	{
+		model_params_float(buf, "y_min", r->gp.y_min);
+		model_params_float(buf, "y_max", r->gp.y_max);
+	}
+	model_params_int(buf, "trees", r->gp.trees);
+	model_params_int(buf, "depth", r->gp.depth);
+	model_params_int(buf, "bins", r->gp.bins);
+	model_params_float(buf, "learning_rate", r->gp.learning_rate);
+	model_params_float(buf, "residual_clip", r->clip);
+	model_params_float(buf, "split_share", r->gp.split_share);
+	model_params_float(buf, "reg", r->gp.reg);
+	model_params_float(buf, "rho", r->rho);
+	model_params_float(buf, "sigma", sqrt((double) r->leaf_sigma2[GBDT_G]) *
+					   r->leaf_lattice[GBDT_G]);
+	model_params_float(buf, "split_sigma", sqrt((double) r->split_sigma2[GBDT_G]) *
+					   r->split_lattice[GBDT_G]);
+	model_params_text(buf, "noise", "discrete_gaussian");
+	if (p->rows_per_unit > 1)
+		model_params_int(buf, "rows_per_unit", p->rows_per_unit);
+	if (p->sample_rows > 0)
+		model_params_int(buf, "sample_rows", p->sample_rows);
+	classweights_model_params(buf, p->weight_pos, p->weight_neg);
+	gbdt_params_splits(buf, r);
+}
+
+static Datum
+gbdt_release_model(DPRun *run)
+{
+	const OpParams *p = &((DPKeptState *) run->state)->params;
+	GBDTFit    *r = run->work;
+	StringInfoData params;
+
+	if (r->regression)
+	{
+		/* the margin in the label's units: leaves and bias scaled back from [-1, 1] */
+		double		half = (r->gp.y_max - r->gp.y_min) / 2.0;
+
+		for (int j = 0; j < r->gp.trees * gbdt_leaves(r); j++)
+			r->leaves[j] *= half;
+		r->bias = r->bias * half + (r->gp.y_max + r->gp.y_min) / 2.0;
+	}
+	model_params_begin(&params);
+	gbdt_params(&params, r, p);
+	if (!r->regression)
+		operating_params(&params, &r->op, true);
+	model_params_end(&params);
+	return model_build(run->fcinfo, "gbdt", r->leaves, r->gp.trees * gbdt_leaves(r), r->bias,
+					   p->epsilon, p->delta, &params);
+}
+
+MECHANISM_FINAL_FUNCTION(dpobj_gbdt_finalfn,
+						 .admit = gbdt_admit, .kind = KEPT_KIND_CLASS,
+						 .calibrate = gbdt_calibrate, .compute = gbdt_compute,
+						 .release = gbdt_release_model)
+
+MECHANISM_FINAL_FUNCTION(dpobj_gbdt_reg_finalfn,
+						 .admit = gbdt_admit, .kind = KEPT_KIND_REG,
+						 .calibrate = gbdt_calibrate, .compute = gbdt_compute,
+						 .release = gbdt_release_model)
+
+static const DPMechanism gbdt_mechanisms[] = {GBDT_FAMILY_MECHANISMS};
+
+const DPFamily gbdt_family = DP_FAMILY(gbdt, gbdt_mechanisms,
+									   .citus_options = keptrows_citus_options,
+									   .model_kind = &gbdt_model_kind);

@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * gbdt.h
+ *	  Private boosted trees (gbdt.c): dp_gbdt's options (gbdtparams.c), its
+ *	  fit, its state (gbdtstate.c) and its model kind (gbdtmodel.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DPOBJ_GBDT_H
+#define DPOBJ_GBDT_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "base/options.h"
+#include "core/additive.h"
+#include "mechanisms/family.h"
+#include "mechanisms/operating.h"
+#include "model/encode.h"
+#include "state/keptdesign.h"
+
+#define GBDT_MAX_TREES	1000
+#define GBDT_MIN_DEPTH	2
+#define GBDT_MAX_DEPTH	4
+#define GBDT_MODEL_MAX_TERMS	(1 << 20)
+
+/* dp_gbdt's own options (all public) */
+typedef struct GBDTParams
+{
+	int			trees;			/* boosting rounds: one tree each */
+	int			depth;			/* a tree's levels: 2^depth leaves */
+	int			bins;			/* a numeric coordinate's equal-width bins */
+	double		learning_rate;
+	double		residual_clip;	/* a row's gradient clipped to [-c, c], (0, 1] */
+	double		split_share;	/* the share of rho the splits' histograms take */
+	double		reg;			/* pseudo-hessian added to each sum, in noise sds */
+	int			tree_terms;		/* the terms a tree's splits consider (0: all) */
+	double		lo;				/* numeric coordinates binned over [lo, hi] */
+	double		hi;
+	double		y_min;			/* a float8 label: its public bounds (required) */
+	double		y_max;
+	bool		have_y;
+	int			ngroups;		/* "groups": 0 numeric, m a one-hot group */
+	int		   *groups;
+} GBDTParams;
+
+extern const DPOptionSpec gbdtparams_options[];
+
+/*
+ * The parsed options and the layout they give for d coordinates; a float8
+ * label (regression) needs y_min < y_max, a boolean one refuses them (public
+ * grounds)
+ */
+extern void gbdtparams_init(Jsonb *options, int d, bool regression, GBDTParams *p,
+							EBMTerm **terms, int *nterms, int *nscores);
+
+/* whether the options are a float8 label's (they have "y_min" or "y_max") */
+extern bool gbdtparams_regression(Jsonb *options);
+
+/* the run's parameters (keptoptions.h) */
+extern void gbdtparams_run(bool regression, OpParams *p, double epsilon, double delta,
+						   Jsonb *options);
+
+/* a split: right iff the row's bin of term is at least at */
+typedef struct GBDTSplit
+{
+	int			term;
+	int			at;
+	double		gain;			/* its noisy gain (post-processing) */
+} GBDTSplit;
+
+/* a fit's layout, noise and buffers (gbdt.c) */
+typedef struct GBDTFit
+{
+	bool		regression;		/* a float8 label, the last word of a row */
+	int			d;
+	GBDTParams	gp;
+	EBMTerm    *terms;
+	int			nterms;
+	int			nscores;		/* the bins of every term */
+	int			maxsize;		/* the largest term */
+	int			nuse;			/* the terms a tree considers */
+	bool	   *use;			/* ... this tree's (drawn at random, public) */
+	double		rho;			/* the fit's (the run's less the balance estimate's) */
+	double		clip;
+	/* the histograms' noise (a level: each term's gradient and hessian sums) */
+	double		split_lattice[2];
+	uint64		split_sigma2[2];
+	/* the leaves' */
+	double		leaf_lattice[2];
+	uint64		leaf_sigma2[2];
+	OpRun		op;
+	DPKeptDesign D;
+	GBDTSplit  *splits;			/* trees x depth */
+	double	   *leaves;			/* trees x 2^depth */
+	double		bias;
+	__int128   *acc;			/* exact sums, 2 x 2^(depth-1) x nscores */
+	double	   *hist;			/* ... released */
+	double	   *zc;				/* the first zcap observations' margins less the bias */
+	int64		zcap;
+	int			ztrees;			/* ... over the trees before this one */
+} GBDTFit;
+
+extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
+							Jsonb *options);
+extern TrainLabel gbdt_label_kind(Jsonb *options);
+
+/* the model kind (gbdtmodel.c) */
+extern const ModelKindOps gbdt_model_kind;
+
+/* the driver's admit on a gbdt state (gbdtstate.c) */
+struct DPProtectedContext;
+extern void *gbdt_admit(FunctionCallInfo fcinfo, int kind, struct DPProtectedContext **pctx);
+
+#define GBDT_FAMILY_MECHANISMS \
+	{.name = "gbdt", .aggregate = "dpobj.dp_gbdt", .aggname = "dp_gbdt", \
+		.check_args = gbdt_check_args, .label_of = gbdt_label_kind, \
+		.model_kind = &gbdt_model_kind, .citus_shard_options = true, \
+		.encoding_options = encoding_groups_option, .options = gbdtparams_options, \
+	.ledger = DP_LEDGER({"gbdt", LEDGER_COST_GAUSS})}
+
+#endif							/* DPOBJ_GBDT_H */
