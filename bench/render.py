@@ -69,8 +69,8 @@ SECTIONS = [
    "Medians, δ = 10⁻⁶, target as \"label\"; mean ℓ1 error over all 2-, 3-way marginals; bacc: "
    "boosting trained on synthetic, tested on real (on real: Adult 0.776, bank 0.661)."),
   ("synth_values", "Synthetic copies: what `synthesize()`'s twin holds (bench/synth/values.sh)",
-   "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of 3 runs; before: 0.6.0's rules "
-   "(equal-width bins, \"other\"/NULL always drawn); german_credit held out of all tuning; "
+   "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of 3 runs; german_credit held out of "
+   "all tuning; "
    "TV: total variation of 2-/3-way marginals; means in CI: numeric columns whose twin mean "
    "lies in aggregate()'s 95 % interval (ε = 1)."),
   ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
@@ -161,9 +161,11 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
                                or (r.get("table"), r.get("arm")) == ("adult12", "auto"),
         "operating_auc": lambda r: r.get("evaluate() at ε") == "1",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
-        "ebm": lambda r: r.get("ε") == "1"}
+        "ebm": lambda r: r.get("ε") == "1",
+        "synth_values": lambda r: r.get("build") == "this branch"}
 # columns a section leaves out (the CSV keeps them)
 HIDE = {"citus_train": {"runs s", "rows/s", "speed vs local"}, "opsamp": {"rows"},
+        "synth_values": {"build", "runs"},
         "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"}, "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
