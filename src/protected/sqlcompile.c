@@ -343,6 +343,7 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	int			den = -1;
 
 	sqlcompile_agg_check(a, name);
+	sqljoin_refuse_aggregated(s->relid, (Node *) a->args);
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
@@ -540,6 +541,7 @@ sqlcompile_query(Query *query, Oid relid)
 	foreach(lc, aggs)
 		sqlcompile_aggref(&s, lfirst(lc));
 	sqlcompile_where(&s, &options);
+	sqljoin_options(relid, &options);
 	initStringInfo(&plan);
 	appendStringInfo(&plan, "{\"relid\": %u, \"what\": [", relid);
 	foreach(lc, s.stats)
