@@ -2,7 +2,7 @@
  *
  * lookupjoin.h
  *	  The current run's public lookup tables (lookupjoin.c; docs/PRIVACY.md
- *	  "Public lookup tables"): tables the caller may read, joined to a
+ *	  "Units through foreign keys"): tables the caller may read, joined to a
  *	  protected table's rows by equality on a unique key of theirs, so each
  *	  row matches at most one lookup row.  A run reads a lookup's column,
  *	  named "table.column" (the table's name without schema), as one of the

@@ -2,7 +2,7 @@
  *
  * lookups.h
  *	  Public lookup tables in a private query and its run (lookups.c;
- *	  docs/PRIVACY.md "Public lookup tables"): a plain table the caller may
+ *	  docs/PRIVACY.md "Units through foreign keys"): a plain table the caller may
  *	  read, without row-level security, not protected by dpobj, joined to
  *	  the protected table's rows (or its unit path's) by PostgreSQL's own
  *	  equality on exactly the columns of a unique key of its own, so each
