@@ -81,6 +81,13 @@ SELECT cu.plan, count(*) FROM regress_ql.lines l JOIN regress_ql.orders o ON o.i
   JOIN regress_ql.customers cu ON cu.id = o.customer_id JOIN regress_ql.regions r ON r.id = o.region_id
  WHERE r.factor >= 2 GROUP BY 1 ORDER BY 1;
 SELECT count(*) - :ledger_before_lines AS charges_lines FROM dpobj.ledger WHERE relation = 'regress_ql.lines';
+-- GROUP BY an expression over a lookup column (its values the levels, cells merged);
+-- a lookup column beside a declared one, LEFT JOIN from a path table's column
+SELECT CASE WHEN r.region_name IN ('north', 'south') THEN 'ns' ELSE 'ew' END AS side, count(*)
+  FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id GROUP BY 1 ORDER BY 1;
+SELECT cu.plan, r.region_name, count(*) FROM regress_ql.lines l JOIN regress_ql.orders o ON o.id = l.order_id
+  JOIN regress_ql.customers cu ON cu.id = o.customer_id LEFT JOIN regress_ql.regions r ON r.id = o.region_id
+ WHERE cu.plan = 'pro' GROUP BY 1, 2 ORDER BY 1, 2;
 -- dpobj.query() and EXPLAIN (nothing charged)
 SELECT result FROM dpobj.query($$SELECT r.region_name, count(*) AS n FROM regress_ql.orders o
   JOIN regress_ql.regions r ON r.id = o.region_id GROUP BY r.region_name$$, 2000) ORDER BY result::text;

@@ -379,6 +379,26 @@ sqljoin_lookup_check(Oid relid, int l)
 				  join_key[l]);
 }
 
+/* the compiled lookups as the current joins (context/lookupjoin.h) */
+static void
+sqljoin_lookups_set(Oid relid)
+{
+	LookupJoin	lj[DPOBJ_MAX_LOOKUPS];
+
+	for (int l = 0; l < join_nlookups; l++)
+	{
+		lj[l].table = join_tables[SQLJOIN_LOOKUP_HOP + l];
+		lj[l].left = join_left[l];
+		lj[l].nkeys = join_nkeys[l];
+		for (int k = 0; k < join_nkeys[l]; k++)
+		{
+			lj[l].own[k] = sqljoin_column(relid, join_own[l][k]);
+			lj[l].key[k] = get_attname(lj[l].table, join_key[l][k], false);
+		}
+	}
+	lookup_joins_set(relid, lj, join_nlookups);
+}
+
 bool
 sqljoin_flatten(Query *q, Oid relid)
 {
@@ -432,6 +452,9 @@ sqljoin_flatten(Query *q, Oid relid)
 	q->jointree->fromlist = list_make1(makeNode(RangeTblRef));
 	((RangeTblRef *) linitial(q->jointree->fromlist))->rtindex = 1;
 	(void) query_tree_walker(q, sqljoin_renumber, &j, 0);
+	/* their columns' names resolve while the query compiles (a GROUP BY expression's levels) */
+	if (j.nlookups > 0)
+		sqljoin_lookups_set(relid);
 	return true;
 }
 
