@@ -23,6 +23,13 @@
  *	  charged to its budget domain once, each row still counted once per
  *	  its unit with the same k.
  *
+ *	  A table off the path is a public lookup table (lookups.h): joined
+ *	  (JOIN, LEFT JOIN, or in WHERE) by "=" of its columns to columns of
+ *	  the protected table or a joined path table, each lookup once, each
+ *	  checked as the caller once its equalities are known; its columns
+ *	  become "table.column" too, and the plan's option "lookups"
+ *	  (sqljoin_options) carries the joins to the run, which checks them again.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -37,6 +44,7 @@
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "utils/array.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -46,7 +54,6 @@
 #include "protected/lookups.h"
 #include "protected/sqlrefuse.h"
 #include "protected/sqljoin.h"
-#include "utils/json.h"
 
 /* entry 1's attribute number of a path table's column: hop * STEP + attnum */
 #define SQLJOIN_ATTNO_STEP 2048	/* above MaxHeapAttributeNumber */
