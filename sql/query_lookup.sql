@@ -32,6 +32,11 @@ CREATE TABLE regress_ql.regions (id int PRIMARY KEY, region_name text NOT NULL, 
 INSERT INTO regress_ql.regions VALUES (1, 'north', 1), (2, 'south', 2), (3, 'east', 3), (4, 'west', 4);
 CREATE TABLE regress_ql.cities (country text, city text, size text NOT NULL, PRIMARY KEY (country, city));
 INSERT INTO regress_ql.cities VALUES ('fr', 'a', 'big'), ('fr', 'b', 'small'), ('de', 'a', 'small'), ('de', 'b', 'big');
+CREATE TYPE regress_ql.mood AS ENUM ('low', 'high');
+CREATE TABLE regress_ql.towns (city text PRIMARY KEY, mood regress_ql.mood);
+INSERT INTO regress_ql.towns VALUES ('a', 'low'), ('b', 'high');
+CREATE TABLE regress_ql.big (id bigint PRIMARY KEY, tier text NOT NULL);
+INSERT INTO regress_ql.big VALUES (1, 't1'), (2, 't1'), (3, 't3');
 CREATE TABLE regress_ql.nokey (id int, name text);
 CREATE TABLE regress_ql.partial (id int, name text);
 CREATE UNIQUE INDEX ON regress_ql.partial (id) WHERE id > 0;
@@ -45,7 +50,7 @@ CREATE TABLE regress_ql.child () INHERITS (regress_ql.parent);
 CREATE VIEW regress_ql.regions_v AS SELECT * FROM regress_ql.regions;
 CREATE TABLE regress_ql.other (id int PRIMARY KEY, y float8);
 SELECT dpobj.protect('regress_ql.other');
-GRANT SELECT ON regress_ql.regions, regress_ql.cities, regress_ql.nokey, regress_ql.partial,
+GRANT SELECT ON regress_ql.towns, regress_ql.big, regress_ql.regions, regress_ql.cities, regress_ql.nokey, regress_ql.partial,
       regress_ql.deferred, regress_ql.rls, regress_ql.parent, regress_ql.regions_v TO regress_ql_ann;
 -- the truth
 SELECT r.region_name, count(*), sum(o.amount) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id
@@ -81,6 +86,9 @@ SELECT cu.plan, count(*) FROM regress_ql.lines l JOIN regress_ql.orders o ON o.i
   JOIN regress_ql.customers cu ON cu.id = o.customer_id JOIN regress_ql.regions r ON r.id = o.region_id
  WHERE r.factor >= 2 GROUP BY 1 ORDER BY 1;
 SELECT count(*) - :ledger_before_lines AS charges_lines FROM dpobj.ledger WHERE relation = 'regress_ql.lines';
+-- keys of other types: varchar to text, int to bigint (PostgreSQL's cross-type "=")
+SELECT t.city, count(*) FROM regress_ql.orders o JOIN regress_ql.towns t ON t.city = o.city GROUP BY 1 ORDER BY 1;
+SELECT b.tier, count(*) FROM regress_ql.orders o JOIN regress_ql.big b ON b.id = o.region_id GROUP BY 1 ORDER BY 1;
 -- GROUP BY an expression over a lookup column (its values the levels, cells merged);
 -- a lookup column beside a declared one, LEFT JOIN from a path table's column
 SELECT CASE WHEN r.region_name IN ('north', 'south') THEN 'ns' ELSE 'ew' END AS side, count(*)
@@ -120,6 +128,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orde
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o LEFT JOIN regress_ql.regions r ON r.id = o.region_id AND r.factor > 1$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id JOIN regress_ql.regions r2 ON r2.id = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN pg_catalog.pg_class c ON c.oid = o.region_id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT t.mood, count(*) FROM regress_ql.orders o JOIN regress_ql.towns t ON t.city = o.city GROUP BY 1$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_ql.orders';
 -- the run checks again: a lookup gaining row-level security after PREPARE is refused
 RESET ROLE;
