@@ -130,6 +130,16 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orde
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN pg_catalog.pg_class c ON c.oid = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT t.mood, count(*) FROM regress_ql.orders o JOIN regress_ql.towns t ON t.city = o.city GROUP BY 1$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_ql.orders';
+-- the run reads a lookup as the protected table's owner, who must be able to
+RESET ROLE;
+CREATE ROLE regress_ql_owner;
+ALTER TABLE regress_ql.orders OWNER TO regress_ql_owner;
+SET ROLE regress_ql_ann;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.big b ON b.id = o.region_id$$);
+RESET ROLE;
+ALTER TABLE regress_ql.orders OWNER TO CURRENT_USER;
+DROP ROLE regress_ql_owner;
+SET ROLE regress_ql_ann;
 -- the run checks again: a lookup gaining row-level security after PREPARE is refused
 RESET ROLE;
 ALTER TABLE regress_ql.regions ENABLE ROW LEVEL SECURITY;

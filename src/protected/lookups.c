@@ -82,6 +82,20 @@ lookups_protected(Oid table)
 	return found;
 }
 
+/* relid's owner */
+static Oid
+lookups_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 /* the table itself: readable by the caller as the owner reads it */
 static void
 lookups_check_table(Oid relid, Oid table, const char *name)
@@ -113,6 +127,13 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("dpobj: permission denied for lookup table %s", name),
 				 errdetail("A private query joins only tables you may read (SELECT on the whole table), or the tables on the protected table's foreign-key path."),
+				 errhint("Nothing was charged.")));
+	/* the sealed query reads it as the protected table's owner */
+	if (pg_class_aclcheck(table, lookups_owner(relid), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),
+				 errdetail("The run reads the lookup table with the protected table's owner's privileges."),
 				 errhint("Nothing was charged.")));
 	if (has_subclass(table) || has_superclass(table))
 		sqlexpr_refuse(psprintf("a join of table %s, which has inheritance children or parents (a partition or an inheritance child is no lookup table)",
