@@ -64,6 +64,8 @@ lookup_joins_set(Oid relid, const LookupJoin *j, int n)
 			joins[i].own[k] = pstrdup(j[i].own[k]);
 			joins[i].key[k] = pstrdup(j[i].key[k]);
 		}
+		for (int k = 0; k < j[i].nbounded; k++)
+			joins[i].bounded[k] = pstrdup(j[i].bounded[k]);
 	}
 	MemoryContextSwitchTo(old);
 	joins_relid = relid;
@@ -111,5 +113,18 @@ lookup_joins_is(Oid relid, Oid table)
 	for (int i = 0; i < n; i++)
 		if (j[i].table == table)
 			return true;
+	return false;
+}
+
+bool
+lookup_joins_bounded(Oid relid, Oid table, const char *column)
+{
+	const LookupJoin *j;
+	int			n = lookup_joins_get(relid, &j);
+
+	for (int i = 0; i < n; i++)
+		for (int k = 0; j[i].table == table && k < j[i].nbounded; k++)
+			if (strcmp(j[i].bounded[k], column) == 0)
+				return true;
 	return false;
 }

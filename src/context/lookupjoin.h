@@ -20,8 +20,9 @@
 
 #include "postgres.h"
 
-/* lookup tables one query joins */
+/* lookup tables one query joins; columns of one it aggregates */
 #define DPOBJ_MAX_LOOKUPS	4
+#define DPOBJ_MAX_LOOKUP_BOUNDED 16
 
 typedef struct LookupJoin
 {
@@ -30,6 +31,8 @@ typedef struct LookupJoin
 	int			nkeys;
 	char	   *own[INDEX_MAX_KEYS];	/* the protected row's column: its own or "table.column" */
 	char	   *key[INDEX_MAX_KEYS];	/* the lookup's column, equal to it */
+	int			nbounded;
+	char	   *bounded[DPOBJ_MAX_LOOKUP_BOUNDED];	/* columns aggregated: bounds, not levels */
 } LookupJoin;
 
 /* relid's joins for the run about to be made (n = 0: none); copied */
@@ -46,5 +49,8 @@ extern bool lookup_joins_column(Oid relid, const char *name, Oid *table, const c
 
 /* table is one of relid's current lookups */
 extern bool lookup_joins_is(Oid relid, Oid table);
+
+/* column of lookup table is aggregated: its domain bounds, not levels */
+extern bool lookup_joins_bounded(Oid relid, Oid table, const char *column);
 
 #endif							/* DPOBJ_LOOKUPJOIN_H */

@@ -346,10 +346,13 @@ domains_append(StringInfo js, Oid relid, const char *column)
 
 	/* a path table's column: that table's declaration (linkcols.h) */
 	(void) linked_column(relid, column, &table, &own);
-	/* a public lookup table's: its distinct values, levels (lookups.h) */
+	/* a public lookup table's: its distinct values as levels, or its bounds (lookups.h) */
 	if (lookup_joins_is(relid, table))
 	{
-		lookups_levels(js, table, own, column);
+		if (lookup_joins_bounded(relid, table, own))
+			lookups_bounds(js, table, own, column);
+		else
+			lookups_levels(js, table, own, column);
 		return true;
 	}
 	values[0] = ObjectIdGetDatum(table);

@@ -19,6 +19,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/stratnum.h"
@@ -291,6 +293,17 @@ lookups_string(JsonbContainer *a, int i)
 	return v && v->type == jbvString ? pnstrdup(v->val.string.val, v->val.string.len) : NULL;
 }
 
+void
+lookups_check_bounded(Oid table, AttrNumber att)
+{
+	Oid			t = att > 0 ? getBaseType(get_atttype(table, att)) : InvalidOid;
+
+	if (!(t == INT2OID || t == INT4OID || t == INT8OID || t == FLOAT4OID || t == FLOAT8OID ||
+		  t == NUMERICOID))
+		sqlexpr_refuse(psprintf("column %s of lookup table %s inside an aggregate, which is not of a numeric type",
+								att > 0 ? get_attname(table, att, false) : "?", get_rel_name(table)));
+}
+
 /* one element of "lookups": parsed, locked, checked */
 static void
 lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
@@ -298,14 +311,16 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	JsonbValue *t = getKeyJsonValueFromContainer(o, "table", 5, NULL);
 	JsonbValue *l = getKeyJsonValueFromContainer(o, "left", 4, NULL);
 	JsonbValue *on = getKeyJsonValueFromContainer(o, "on", 2, NULL);
+	JsonbValue *b = getKeyJsonValueFromContainer(o, "bounded", 7, NULL);
 	Oid			own_table[INDEX_MAX_KEYS];
 	AttrNumber	own_att[INDEX_MAX_KEYS];
 	AttrNumber	key_att[INDEX_MAX_KEYS];
 	int64		oid;
 
 	if (t == NULL || t->type != jbvNumeric || (l != NULL && l->type != jbvBool) ||
-		on == NULL || on->type != jbvBinary || !JsonContainerIsArray(on->val.binary.data))
-		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array) and \"left\" (a boolean)");
+		on == NULL || on->type != jbvBinary || !JsonContainerIsArray(on->val.binary.data) ||
+		(b != NULL && (b->type != jbvBinary || !JsonContainerIsArray(b->val.binary.data))))
+		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array), \"left\" (a boolean) and \"bounded\" (an array)");
 	oid = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(t->val.numeric)));
 	if (oid <= 0 || oid > PG_UINT32_MAX)
 		lookups_bad("names a table by an OID out of range");
@@ -341,6 +356,18 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 							own_att[k] <= 0 ? j->own[k] : j->key[k])));
 	}
 	lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
+	j->nbounded = b == NULL ? 0 : JsonContainerSize(b->val.binary.data);
+	if (j->nbounded > DPOBJ_MAX_LOOKUP_BOUNDED)
+		lookups_bad(psprintf("bounds at most %d columns of a table", DPOBJ_MAX_LOOKUP_BOUNDED));
+	for (int k = 0; k < j->nbounded; k++)
+	{
+		AttrNumber	att;
+
+		if ((j->bounded[k] = lookups_string(b->val.binary.data, k)) == NULL)
+			lookups_bad("must list column names in \"bounded\"");
+		att = get_attnum(j->table, j->bounded[k]);
+		lookups_check_bounded(j->table, att);
+	}
 }
 
 void
@@ -463,4 +490,33 @@ lookups_levels(StringInfo js, Oid table, const char *column, const char *name)
 		escape_json(js, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
 	}
 	appendStringInfoString(js, "]}");
+}
+
+void
+lookups_bounds(StringInfo js, Oid table, const char *column, const char *name)
+{
+	const char *col = quote_identifier(column);
+	char	   *sql = psprintf("SELECT pg_catalog.min(%s)::pg_catalog.float8, pg_catalog.max(%s)::pg_catalog.float8"
+							   " FROM ONLY %s", col, col, dp_relation_name(table));
+	bool		lonull,
+				hinull;
+	double		lo,
+				hi;
+
+	if (SPI_execute(sql, true, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "dpobj: lookup bounds failed");
+	lo = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &lonull));
+	hi = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &hinull));
+	if (lonull || hinull || !isfinite(lo) || !isfinite(hi))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj: lookup column %s has no finite least and greatest values to bound an aggregate",
+						name),
+				 errdetail("Nothing was charged.")));
+	/* one value: any interval holding it */
+	if (hi <= lo)
+		hi = lo + 1;
+	appendStringInfoString(js, "{\"column\": ");
+	escape_json(js, name);
+	appendStringInfo(js, ", \"lo\": %.17g, \"hi\": %.17g}", lo, hi);
 }

@@ -8,11 +8,13 @@
  *	  equality on exactly the columns of a unique key of its own, so each
  *	  row matches at most one lookup row.  Its columns are read as
  *	  "table.column" (context/lookupjoin.h); grouped by, its column's
- *	  levels are its distinct values, read before the charge.
+ *	  levels are its distinct values, read before the charge; aggregated
+ *	  (a numeric column), its bounds are its least and greatest values.
  *
  *	  The run's request carries them as aggregate()'s option
  *	    "lookups": [{"table": oid, "left": bool,
- *	                 "on": [[protected row's column, lookup column], ...]}]
+ *	                 "on": [[protected row's column, lookup column], ...],
+ *	                 "bounded": [lookup column an aggregate reads, ...]}]
  *	  which the SQL front end writes (sqljoin.c) and every run checks again.
  *
  *-------------------------------------------------------------------------
@@ -60,5 +62,16 @@ extern int	lookups_sql(Oid relid, StringInfo cols, StringInfo joins, Oid *tables
  * {"column": name, "levels": [...]} into js.  Inside SPI.
  */
 extern void lookups_levels(StringInfo js, Oid table, const char *column, const char *name);
+
+/* column att of lookup table an aggregate reads: numeric, else refused (0A000) */
+extern void lookups_check_bounded(Oid table, AttrNumber att);
+
+/*
+ * The bounds of a lookup column an aggregate reads (lookupjoin.h's
+ * "bounded"): its least and greatest values, read before the charge
+ * (public to the caller), as {"column": name, "lo": l, "hi": h} into js
+ * (one value v: [v, v + 1]); none finite: refused.  Inside SPI.
+ */
+extern void lookups_bounds(StringInfo js, Oid table, const char *column, const char *name);
 
 #endif							/* DPOBJ_LOOKUPS_H */

@@ -71,6 +71,9 @@ static bool join_left[DPOBJ_MAX_LOOKUPS];
 static int	join_nkeys[DPOBJ_MAX_LOOKUPS];
 static AttrNumber join_own[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* entry 1's attno */
 static AttrNumber join_key[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* the lookup's */
+/* a lookup's columns inside an aggregate (bounded by its values) */
+static int	join_nbounded[DPOBJ_MAX_LOOKUPS];
+static AttrNumber join_bounded[DPOBJ_MAX_LOOKUPS][DPOBJ_MAX_LOOKUP_BOUNDED];
 
 typedef struct SqlJoin
 {
@@ -402,6 +405,9 @@ sqljoin_lookups_set(Oid relid)
 			lj[l].own[k] = sqljoin_column(relid, join_own[l][k]);
 			lj[l].key[k] = get_attname(lj[l].table, join_key[l][k], false);
 		}
+		lj[l].nbounded = join_nbounded[l];
+		for (int k = 0; k < join_nbounded[l]; k++)
+			lj[l].bounded[k] = get_attname(lj[l].table, join_bounded[l][k], false);
 	}
 	lookup_joins_set(relid, lj, join_nlookups);
 }
@@ -420,6 +426,7 @@ sqljoin_flatten(Query *q, Oid relid)
 	join_nlookups = 0;
 	memset(join_left, 0, sizeof(join_left));
 	memset(join_nkeys, 0, sizeof(join_nkeys));
+	memset(join_nbounded, 0, sizeof(join_nbounded));
 	if (compat_query_nrtes(q) == 1 && from != NULL && IsA(from, RangeTblRef))
 		return false;
 	memset(&j, 0, sizeof(j));
@@ -515,12 +522,19 @@ sqljoin_column(Oid relid, AttrNumber attno)
 }
 
 void
-sqljoin_options(Oid relid, StringInfo options)
+sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ngroups)
 {
 	StringInfoData b;
 
 	if (join_nlookups == 0)
 		return;
+	/* a column's domain is its levels or its bounds, not both */
+	for (int g = 0; g < ngroups; g++)
+		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups; l++)
+			for (int k = 0; k < join_nbounded[l]; k++)
+				if (gattnos[g] == (SQLJOIN_LOOKUP_HOP + l) * SQLJOIN_ATTNO_STEP + join_bounded[l][k])
+					sqlexpr_refuse(psprintf("lookup column %s both in GROUP BY and inside an aggregate",
+											sqljoin_column(relid, gattnos[g])));
 	initStringInfo(&b);
 	appendStringInfoString(&b, "\"lookups\": [");
 	for (int l = 0; l < join_nlookups; l++)
@@ -535,7 +549,13 @@ sqljoin_options(Oid relid, StringInfo options)
 			escape_json(&b, get_attname(join_tables[SQLJOIN_LOOKUP_HOP + l], join_key[l][k], false));
 			appendStringInfoChar(&b, ']');
 		}
-		appendStringInfoString(&b, "]}");
+		appendStringInfoChar(&b, ']');
+		for (int k = 0; k < join_nbounded[l]; k++)
+		{
+			appendStringInfoString(&b, k > 0 ? ", " : ", \"bounded\": [");
+			escape_json(&b, get_attname(join_tables[SQLJOIN_LOOKUP_HOP + l], join_bounded[l][k], false));
+		}
+		appendStringInfoString(&b, join_nbounded[l] > 0 ? "]}" : "}");
 	}
 	appendStringInfoChar(&b, ']');
 	/* into the options object: {... , "lookups": [...]} */
@@ -544,27 +564,44 @@ sqljoin_options(Oid relid, StringInfo options)
 	appendStringInfo(options, "%s%s}", options->len > 1 ? ", " : "", b.data);
 }
 
-/* a Var of a lookup table's column */
+/* each Var of a lookup table's column: numeric, marked bounded */
 static bool
-sqljoin_lookup_var(Node *node, void *arg)
+sqljoin_bound_walker(Node *node, Oid *relid)
 {
 	if (node == NULL)
 		return false;
 	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 && ((Var *) node)->varno == 1 &&
 		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
 	{
-		*(Var **) arg = (Var *) node;
-		return true;
+		Var		   *v = (Var *) node;
+		int			l = v->varattno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP;
+		AttrNumber	att = v->varattno % SQLJOIN_ATTNO_STEP;
+		bool		seen = false;
+
+		lookups_check_bounded(join_tables[SQLJOIN_LOOKUP_HOP + l], att);
+		for (int k = 0; k < join_nbounded[l]; k++)
+			seen = seen || join_bounded[l][k] == att;
+		if (!seen && join_nbounded[l] >= DPOBJ_MAX_LOOKUP_BOUNDED)
+			sqlexpr_refuse(psprintf("more than %d columns of one lookup table inside aggregates",
+									DPOBJ_MAX_LOOKUP_BOUNDED));
+		if (!seen)
+			join_bounded[l][join_nbounded[l]++] = att;
+		return false;
 	}
-	return expression_tree_walker(node, sqljoin_lookup_var, arg);
+	return expression_tree_walker(node, sqljoin_bound_walker, relid);
 }
 
 void
-sqljoin_refuse_aggregated(Oid relid, Node *arg)
+sqljoin_aggregated(Oid relid, Node *arg)
 {
-	Var		   *v = NULL;
+	(void) sqljoin_bound_walker(arg, &relid);
+	/* their bounds too while the query compiles (a GROUP BY expression's levels: the rest) */
+	if (join_nlookups > 0)
+		sqljoin_lookups_set(relid);
+}
 
-	if (arg != NULL && sqljoin_lookup_var(arg, &v))
-		sqlexpr_refuse(psprintf("lookup column %s inside an aggregate (a lookup table's columns have no declared bounds: group by them or filter on them)",
-								sqljoin_column(relid, v->varattno)));
+bool
+sqljoin_is_lookup(AttrNumber attno)
+{
+	return attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP;
 }

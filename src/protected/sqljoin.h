@@ -36,11 +36,19 @@ extern char *sqljoin_column(Oid relid, AttrNumber attno);
 
 /*
  * options (aggregate()'s, a JSON object's text) with the compiled query's
- * public lookup tables as "lookups" (lookups.h), unless none
+ * public lookup tables as "lookups" (lookups.h), unless none; a lookup
+ * column both grouped by (one of the ngroups gattnos) and aggregated is
+ * refused
  */
-extern void sqljoin_options(Oid relid, StringInfo options);
+extern void sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ngroups);
 
-/* an aggregate's argument naming a lookup table's column: refused */
-extern void sqljoin_refuse_aggregated(Oid relid, Node *arg);
+/*
+ * an aggregate's argument naming lookup tables' columns: each numeric (else
+ * refused), its domain the lookup's least and greatest values (lookups.h)
+ */
+extern void sqljoin_aggregated(Oid relid, Node *arg);
+
+/* entry 1's attno is a lookup table's column */
+extern bool sqljoin_is_lookup(AttrNumber attno);
 
 #endif							/* DPOBJ_SQLJOIN_H */

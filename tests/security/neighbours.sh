@@ -934,12 +934,13 @@ SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
 # a public lookup table joined by its primary key to grp (src/protected/lookups.c), the
 # same in both databases and readable by the analyst: grouped by its zone (a LEFT JOIN:
-# grp 3 has no zone, the "other" group), filtered on its w and the scenario's filter
+# grp 3 has no zone, the "other" group), filtered on its w and the scenario's filter, its w
+# aggregated (bounded by its values, 1 to 4)
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND ') || ' AND ', '')
        || '(l.w IS NULL OR l.w > 0)' AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
-SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
+SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), sum(t.a * l.w), count(l.w)
   FROM :\"rel\" t LEFT JOIN nb_lookup l ON l.lk_id = t.grp
  WHERE :where_sql GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
