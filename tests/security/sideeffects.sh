@@ -82,8 +82,8 @@ ALTER TABLE s.t_a ENABLE ROW LEVEL SECURITY; ALTER TABLE s.t_a FORCE ROW LEVEL S
 ALTER TABLE s.t_b ENABLE ROW LEVEL SECURITY; ALTER TABLE s.t_b FORCE ROW LEVEL SECURITY;
 CREATE POLICY gate ON s.t_a USING (s.gate()); CREATE POLICY gate ON s.t_b USING (s.gate());
 -- a public lookup table (src/protected/lookups.c): one zone is row 777's, its text in sv
-CREATE TABLE s.zones (zid int PRIMARY KEY, zone text COLLATE "sv-x-icu");
-INSERT INTO s.zones VALUES (1, 'one'), (777, 'target');
+CREATE TABLE s.zones (zid int PRIMARY KEY, zone text COLLATE "sv-x-icu", w float8);
+INSERT INTO s.zones VALUES (1, 'one', 0.5), (777, 'target', 2);
 GRANT SELECT ON s.zones TO $ROLE;
 REVOKE ALL ON s.t_a, s.t_b FROM PUBLIC;
 ANALYZE s.t_a; ANALYZE s.t_b;
@@ -120,7 +120,7 @@ ENTRIES=(
     "query_prepared|SET dpobj.query_epsilon = 0.5; PREPARE qp(int, text) AS SELECT y, count(*), avg(b) FROM {T} WHERE id >= \$1 AND id <= \$1 AND name < \$2 AND note <> 'q' AND cls >= '' GROUP BY y; EXECUTE qp(777, 'zzz')"
     "query_where|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(CASE WHEN a > 0.25 THEN a * 2 ELSE b END) FROM {T} WHERE id BETWEEN 777 AND 777 AND (name LIKE 't%' OR cls IN ('q', 'r')) AND note IS NOT NULL AND NOT (name = 'zzz' OR cls = '') GROUP BY y"
     "query_analyze|SET dpobj.query_epsilon = 0.5; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
-    "query_lookup|SET dpobj.query_epsilon = 0.5; SELECT z.zone, count(*), sum(a) FROM {T} LEFT JOIN s.zones z ON z.zid = id WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY z.zone"
+    "query_lookup|SET dpobj.query_epsilon = 0.5; SELECT z.zone, count(*), sum(a * z.w) FROM {T} LEFT JOIN s.zones z ON z.zid = id WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY z.zone"
     "query_fn|SELECT count(*) FROM dpobj.query('SELECT y, count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < ''zzz'' AND note <> ''q'' AND cls >= '''' GROUP BY y', 0.5)"
     "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
     "job|SELECT dpobj.submit('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}')"
