@@ -98,6 +98,44 @@ lookups_owner(Oid relid)
 	return owner;
 }
 
+/* SELECT on the whole table: the caller's, and the protected table's owner's */
+static void
+lookups_check_privileges(Oid relid, Oid table, const char *name)
+{
+	if (pg_class_aclcheck(table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj: permission denied for lookup table %s", name),
+				 errdetail("A private query joins only tables you may read (SELECT on the whole table), or the tables on the protected table's foreign-key path."),
+				 errhint("Nothing was charged.")));
+	/* the sealed query reads it as the protected table's owner */
+	if (pg_class_aclcheck(table, lookups_owner(relid), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),
+				 errdetail("The run reads the lookup table with the protected table's owner's privileges."),
+				 errhint("Nothing was charged.")));
+}
+
+/* no column whose read runs code: 18's virtual generated columns */
+static void
+lookups_check_columns(Oid table, const char *name)
+{
+	for (int a = 1; a <= MaxHeapAttributeNumber; a++)
+	{
+		HeapTuple	att = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(a));
+		bool		virtual_gen;
+
+		if (!HeapTupleIsValid(att))
+			break;
+		/* 18: a virtual generated column would run its expression in the sealed scan */
+		virtual_gen = ((Form_pg_attribute) GETSTRUCT(att))->attgenerated == 'v';
+		ReleaseSysCache(att);
+		if (virtual_gen)
+			sqlexpr_refuse(psprintf("a join of table %s, which has a virtual generated column", name));
+	}
+}
+
 /* the table itself: readable by the caller as the owner reads it */
 static void
 lookups_check_table(Oid relid, Oid table, const char *name)
@@ -124,19 +162,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 	if (table == relid || lookups_protected(table))
 		sqlexpr_refuse(psprintf("a join of table %s, which dpobj protects and which is not on the protected table's foreign-key path to its privacy unit",
 								name));
-	if (pg_class_aclcheck(table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("dpobj: permission denied for lookup table %s", name),
-				 errdetail("A private query joins only tables you may read (SELECT on the whole table), or the tables on the protected table's foreign-key path."),
-				 errhint("Nothing was charged.")));
-	/* the sealed query reads it as the protected table's owner */
-	if (pg_class_aclcheck(table, lookups_owner(relid), ACL_SELECT) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),
-				 errdetail("The run reads the lookup table with the protected table's owner's privileges."),
-				 errhint("Nothing was charged.")));
+	lookups_check_privileges(relid, table, name);
 	if (has_subclass(table) || has_superclass(table))
 		sqlexpr_refuse(psprintf("a join of table %s, which has inheritance children or parents (a partition or an inheritance child is no lookup table)",
 								name));
@@ -145,19 +171,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 		if (strcmp(get_rel_name(path[i]), get_rel_name(table)) == 0)
 			sqlexpr_refuse(psprintf("a join of lookup table %s, whose name a table on the protected table's foreign-key path also has",
 									name));
-	for (int a = 1; a <= MaxHeapAttributeNumber; a++)
-	{
-		HeapTuple	att = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(a));
-		bool		virtual_gen;
-
-		if (!HeapTupleIsValid(att))
-			break;
-		/* 18: a virtual generated column would run its expression in the sealed scan */
-		virtual_gen = ((Form_pg_attribute) GETSTRUCT(att))->attgenerated == 'v';
-		ReleaseSysCache(att);
-		if (virtual_gen)
-			sqlexpr_refuse(psprintf("a join of table %s, which has a virtual generated column", name));
-	}
+	lookups_check_columns(table, name);
 }
 
 /* the index's access method */
@@ -304,6 +318,21 @@ lookups_check_bounded(Oid table, AttrNumber att)
 								att > 0 ? get_attname(table, att, false) : "?", get_rel_name(table)));
 }
 
+/* "bounded": the lookup's columns an aggregate reads, each numeric */
+static void
+lookups_bounded(LookupJoin *j, JsonbContainer *b)
+{
+	j->nbounded = JsonContainerSize(b);
+	if (j->nbounded > DPOBJ_MAX_LOOKUP_BOUNDED)
+		lookups_bad(psprintf("bounds at most %d columns of a table", DPOBJ_MAX_LOOKUP_BOUNDED));
+	for (int k = 0; k < j->nbounded; k++)
+	{
+		if ((j->bounded[k] = lookups_string(b, k)) == NULL)
+			lookups_bad("must list column names in \"bounded\"");
+		lookups_check_bounded(j->table, get_attnum(j->table, j->bounded[k]));
+	}
+}
+
 /* one element of "lookups": parsed, locked, checked */
 static void
 lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
@@ -356,18 +385,8 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 							own_att[k] <= 0 ? j->own[k] : j->key[k])));
 	}
 	lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
-	j->nbounded = b == NULL ? 0 : JsonContainerSize(b->val.binary.data);
-	if (j->nbounded > DPOBJ_MAX_LOOKUP_BOUNDED)
-		lookups_bad(psprintf("bounds at most %d columns of a table", DPOBJ_MAX_LOOKUP_BOUNDED));
-	for (int k = 0; k < j->nbounded; k++)
-	{
-		AttrNumber	att;
-
-		if ((j->bounded[k] = lookups_string(b->val.binary.data, k)) == NULL)
-			lookups_bad("must list column names in \"bounded\"");
-		att = get_attnum(j->table, j->bounded[k]);
-		lookups_check_bounded(j->table, att);
-	}
+	if (b != NULL)
+		lookups_bounded(j, b->val.binary.data);
 }
 
 void

@@ -274,6 +274,20 @@ sqljoin_left_notnull(SqlJoin *j, int h)
 	}
 }
 
+/* range table entry rt, table relid, as the next lookup table */
+static void
+sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
+{
+	for (int i = 0; i < j->nlookups; i++)
+		if (join_tables[SQLJOIN_LOOKUP_HOP + i] == relid)
+			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(relid)));
+	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
+		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
+	join_tables[SQLJOIN_LOOKUP_HOP + j->nlookups] = relid;
+	j->hop[rt] = SQLJOIN_LOOKUP_HOP + j->nlookups++;
+	join_nlookups = j->nlookups;
+}
+
 /* a FROM item: tables of the path, inner joins and left joins from a child to its parent */
 static void
 sqljoin_from(SqlJoin *j, Node *n)
@@ -296,14 +310,7 @@ sqljoin_from(SqlJoin *j, Node *n)
 		/* off the path: a public lookup table (lookups.h), checked once its keys are known */
 		if (h < 0)
 		{
-			for (int i = 0; i < j->nlookups; i++)
-				if (join_tables[SQLJOIN_LOOKUP_HOP + i] == rte->relid)
-					sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(rte->relid)));
-			if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
-				sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
-			join_tables[SQLJOIN_LOOKUP_HOP + j->nlookups] = rte->relid;
-			j->hop[rt] = SQLJOIN_LOOKUP_HOP + j->nlookups++;
-			join_nlookups = j->nlookups;
+			sqljoin_add_lookup(j, rt, rte->relid);
 			return;
 		}
 		if (j->present[h])
@@ -566,7 +573,7 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 
 /* each Var of a lookup table's column: numeric, marked bounded */
 static bool
-sqljoin_bound_walker(Node *node, Oid *relid)
+sqljoin_bound_walker(Node *node, void *arg)
 {
 	if (node == NULL)
 		return false;
@@ -588,13 +595,13 @@ sqljoin_bound_walker(Node *node, Oid *relid)
 			join_bounded[l][join_nbounded[l]++] = att;
 		return false;
 	}
-	return expression_tree_walker(node, sqljoin_bound_walker, relid);
+	return expression_tree_walker(node, sqljoin_bound_walker, arg);
 }
 
 void
 sqljoin_aggregated(Oid relid, Node *arg)
 {
-	(void) sqljoin_bound_walker(arg, &relid);
+	(void) sqljoin_bound_walker(arg, NULL);
 	/* their bounds too while the query compiles (a GROUP BY expression's levels: the rest) */
 	if (join_nlookups > 0)
 		sqljoin_lookups_set(relid);
