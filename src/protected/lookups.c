@@ -504,9 +504,18 @@ lookups_levels(StringInfo js, Oid table, const char *column, const char *name)
 	appendStringInfoString(js, ", \"levels\": [");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
+		char	   *level = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+
+		/* as a declared level (domains.c) */
+		if (strlen(level) > DPOBJ_MAX_LEVEL_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("dpobj: lookup column %s has a value longer than %d bytes: a group column's are category names",
+							name, DPOBJ_MAX_LEVEL_BYTES),
+					 errdetail("Nothing was charged.")));
 		if (i > 0)
 			appendStringInfoString(js, ", ");
-		escape_json(js, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		escape_json(js, level);
 	}
 	appendStringInfoString(js, "]}");
 }
