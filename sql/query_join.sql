@@ -146,7 +146,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT id) FROM regress_qj.other$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
 
--- refused, 0A000, nothing charged
+-- refused (0A000; 42501: a table the analyst may not read), nothing charged
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines' \gset
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id AND o.status = 'paid'$$);

@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "context/linkcols.h"
+#include "context/lookupjoin.h"
 #include "context/protected.h"
 
 #include "base/privileged.h"
@@ -113,7 +114,8 @@ linked_column(Oid relid, const char *name, Oid *table, const char **column)
 			return true;
 		}
 	}
-	return false;
+	/* or a column of one of the run's public lookup tables (lookupjoin.h) */
+	return lookup_joins_column(relid, name, table, column);
 }
 
 HeapTuple

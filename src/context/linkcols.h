@@ -23,8 +23,9 @@
  * Where name is read from: relid's own column of that name if it has one
  * (*table = relid, *column = name), else the column of the first table on
  * relid's recorded unit path whose name and a live user column's spell
- * "table.column" (true); false, *table = relid, when neither.  Catalog
- * and dpobj.unit_links only (public).
+ * "table.column", else a column of one of the run's public lookup
+ * tables (lookupjoin.h) (true); false, *table = relid, when none.
+ * Catalog, dpobj.unit_links and the run's checked lookups only (public).
  */
 extern bool linked_column(Oid relid, const char *name, Oid *table, const char **column);
 

@@ -132,6 +132,9 @@ check_scan(const DPScanRelations *scan, bool tree)
 	/* a linked table's query also joins the tables on its path (locked by train()) */
 	for (int i = 0; i < protected_ctx.unit_hops; i++)
 		allowed = list_concat(allowed, find_all_inheritors(protected_ctx.unit_path[i], NoLock, NULL));
+	/* and its public lookup tables (lookupjoin.h; checked and locked by train()) */
+	for (int i = 0; i < protected_ctx.nlookups; i++)
+		allowed = lappend_oid(allowed, protected_ctx.lookups[i]);
 	foreach(lc, scan->relids)
 	{
 		if (!list_member_oid(allowed, lfirst_oid(lc)))

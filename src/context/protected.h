@@ -24,6 +24,7 @@
 
 #include "ledger/ledger.h"
 #include "base/pg_compat.h"
+#include "context/lookupjoin.h"
 #include "context/scanrels.h"
 
 /* numeric text of a requested epsilon/delta; longer values are refused */
@@ -59,6 +60,8 @@ typedef struct DPProtectedContext
 								 * checked it (scanrels.h) */
 	int			unit_hops;		/* a linked table: the tables its query joins */
 	Oid			unit_path[DPOBJ_MAX_UNIT_HOPS];	/* along to its unit (unitlinks.h) */
+	int			nlookups;		/* the public lookup tables its query joins */
+	Oid			lookups[DPOBJ_MAX_LOOKUPS];	/* (lookupjoin.h) */
 	int64		ledger_id;		/* dpobj_protected_take's copy: the charge's
 								 * ledger row */
 

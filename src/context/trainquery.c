@@ -1067,7 +1067,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 						 rows_per_unit, filter_in_aggregate);
 		return;
 	}
-	appendStringInfo(&q->sql, " FROM %s", relation);
+	/* unit_from without a unit: the table joined to its lookup tables (lookupjoin.h) */
+	appendStringInfo(&q->sql, " FROM %s", unit_from != NULL ? unit_from : relation);
 	cond = filter_expression(q, filter, relid, relation, NULL);
 	if (cond != NULL)
 		appendStringInfo(&q->sql, " WHERE %s", cond);

@@ -23,6 +23,7 @@
 #include "base/options.h"
 #include "base/privileged.h"
 #include "context/linkcols.h"
+#include "context/lookupjoin.h"
 #include "context/trainquery.h"
 #include "protected/aggrun.h"
 #include "protected/protectable.h"
@@ -40,6 +41,9 @@ aggrun_has_levels(Oid relid, const char *name)
 
 	/* a path table's column: that table's declaration (linkcols.h) */
 	(void) linked_column(relid, name, &table, &column);
+	/* a public lookup table's: its values are its levels (lookups.h) */
+	if (lookup_joins_is(relid, table))
+		return true;
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
 	if (dp_spi_run("SELECT 1 FROM dpobj.feature_domains WHERE relid OPERATOR(pg_catalog.=) $1"

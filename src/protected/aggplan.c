@@ -55,6 +55,7 @@
 #include "core/aggquant.h"
 #include "core/calibrate.h"
 #include "families/registry.h"
+#include "protected/lookups.h"
 #include "protected/aggrun.h"
 #include "protected/budgetdomains.h"
 #include "protected/domains.h"
@@ -76,7 +77,7 @@ typedef struct AggPlan
 	bool		keyed;			/* grouped by a key without levels (aggkeys.c) */
 } AggPlan;
 
-/* options: "count" only, a number > 0 */
+/* options: "count", a number > 0, and a private query's "lookups" (lookups.h) */
 static double
 aggplan_count(Jsonb *options, const char *fname)
 {
@@ -92,7 +93,8 @@ aggplan_count(Jsonb *options, const char *fname)
 				 errhint("For example '{\"count\": 1000}'.")));
 	it = JsonbIteratorInit(&options->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		if (tok == WJB_KEY && !(v.val.string.len == 5 && strncmp(v.val.string.val, "count", 5) == 0))
+		if (tok == WJB_KEY && !(v.val.string.len == 5 && strncmp(v.val.string.val, "count", 5) == 0) &&
+			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val, fname),
@@ -131,6 +133,8 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
+	/* the public lookup tables whose columns it may name, checked (lookups.h) */
+	lookups_prepare(relid, PG_GETARG_JSONB_P(4), true);
 	/* by a key without levels: a key's statistics are a cell's, its count added */
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(3), &c);
 	p->keyed = c.key != NULL;

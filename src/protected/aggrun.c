@@ -32,6 +32,7 @@
 #include "context/protected.h"
 #include "context/sealedrun.h"
 #include "context/trainquery.h"
+#include "protected/lookups.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
@@ -194,11 +195,12 @@ aggrun_check_options(Jsonb *options)
 			!(v.val.string.len == 6 && strncmp(v.val.string.val, "filter", 6) == 0) &&
 			!(v.val.string.len == 5 && strncmp(v.val.string.val, "where", 5) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
-			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0))
+			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0) &&
+			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\" and \"max_keys\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\", \"max_keys\" and \"lookups\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -237,6 +239,8 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 	relation = dp_lock_relation(relid, &relkind);
 	/* protected?  a budget?  before anything that reads a declaration (runaccess.h) */
 	run_check_access(relid, relation);
+	/* the public lookup tables whose columns the request may name (lookups.h) */
+	lookups_prepare(relid, options, true);
 	/* public grounds only: the catalog, the declarations, the arguments; columns first */
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(4), &c);
 	aggrun_check_options(options);

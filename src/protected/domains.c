@@ -19,6 +19,7 @@
  */
 #include "postgres.h"
 
+#include "protected/lookups.h"
 #include "protected/domains.h"
 #include "context/linkcols.h"
 #include "protected/domainfit.h"
@@ -345,6 +346,15 @@ domains_append(StringInfo js, Oid relid, const char *column)
 
 	/* a path table's column: that table's declaration (linkcols.h) */
 	(void) linked_column(relid, column, &table, &own);
+	/* a public lookup table's: its distinct values as levels, or its bounds (lookups.h) */
+	if (lookup_joins_is(relid, table))
+	{
+		if (lookup_joins_bounded(relid, table, own))
+			lookups_bounds(js, table, own, column);
+		else
+			lookups_levels(js, table, own, column);
+		return true;
+	}
 	values[0] = ObjectIdGetDatum(table);
 	values[1] = DirectFunctionCall1(namein, CStringGetDatum(own));
 	if (dp_spi_run(read_sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)

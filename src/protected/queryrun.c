@@ -30,6 +30,7 @@
 #include "base/dpobj.h"
 #include "context/linkcols.h"
 #include "model/encode.h"
+#include "protected/lookups.h"
 #include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/entryargs.h"
@@ -314,6 +315,7 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 				 errhint("SET dpobj.query_epsilon = ... (each run of the query is charged).")));
 	*relation = dp_lock_relation(p->relid, &relkind);
 	run_check_access(p->relid, *relation);
+	lookups_prepare(p->relid, p->options, true);
 	aggrun_prepare(p->relid, *relation, p->what, p->group_by, c);
 	aggrun_check_options(p->options);
 	if (c->key != NULL && delta == 0.0)

@@ -71,6 +71,9 @@ seal_before_first_row(const DPProtectedContext *ctx, QueryDesc *queryDesc)
 	/* a linked table's path: its tables' trees too (unitlinks.h) */
 	for (int i = 0; i < ctx->unit_hops; i++)
 		seal_prepare(ctx->unit_path[i], queryDesc->planstate);
+	/* the public lookup tables it joins (lookupjoin.h) */
+	for (int i = 0; i < ctx->nlookups; i++)
+		seal_prepare(ctx->lookups[i], queryDesc->planstate);
 	train_query_unlock_casts();
 	(void) dpobj_budget_charge(ctx, ctx->mechanism);
 }

@@ -270,7 +270,8 @@ sqlcompile_notnull(Oid relid, AttrNumber attno)
 
 	if (!HeapTupleIsValid(tup))
 		return false;
-	nn = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+	/* a lookup table's column is NULL without a match (LEFT JOIN) */
+	nn = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull && !sqljoin_is_lookup(attno);
 	ReleaseSysCache(tup);
 	return nn;
 }
@@ -381,6 +382,7 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 	int			den = -1;
 
 	sqlcompile_agg_check(s, a, name);
+	sqljoin_aggregated(s->relid, (Node *) a->args);
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
@@ -579,6 +581,7 @@ sqlcompile_query(Query *query, Oid relid)
 	foreach(lc, aggs)
 		sqlcompile_aggref(&s, lfirst(lc));
 	sqlcompile_where(&s, &options);
+	sqljoin_options(relid, &options, s.c->gattnos, s.c->ngroups);
 	initStringInfo(&plan);
 	appendStringInfo(&plan, "{\"relid\": %u, \"what\": [", relid);
 	foreach(lc, s.stats)

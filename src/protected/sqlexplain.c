@@ -84,10 +84,13 @@ sqlexplain_halfwidths(QueryPlan *p, Jsonb *plan, double epsilon)
 {
 	double	   *hw = palloc(sizeof(double) * p->nstats);
 	Oid			types[5] = {OIDOID, JSONBOID, FLOAT8OID, TEXTARRAYOID, JSONBOID};
-	/* the noise does not depend on the filter: no options */
+	/* the noise does not depend on the filter: the lookup tables alone (lookups.h) */
+	JsonbValue *lk = getKeyJsonValueFromContainer(&p->options->root, "lookups", 7, NULL);
+	char	   *options = lk == NULL ? "{}" :
+		psprintf("{\"lookups\": %s}", JsonbToCString(NULL, &JsonbValueToJsonb(lk)->root, -1));
 	Datum		values[5] = {ObjectIdGetDatum(p->relid), JsonbPGetDatum(p->what),
 		Float8GetDatum(epsilon), PointerGetDatum(p->group_by),
-	DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))};
+	DirectFunctionCall1(jsonb_in, CStringGetDatum(options))};
 
 	SPI_connect();
 	if (dp_spi_run("SELECT half_width FROM dpobj.aggregate_accuracy($1::pg_catalog.regclass, $2, $3, $4, $5)",

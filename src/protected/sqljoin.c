@@ -23,6 +23,13 @@
  *	  charged to its budget domain once, each row still counted once per
  *	  its unit with the same k.
  *
+ *	  A table off the path is a public lookup table (lookups.h): joined
+ *	  (JOIN, LEFT JOIN, or in WHERE) by "=" of its columns to columns of
+ *	  the protected table or a joined path table, each lookup once, each
+ *	  checked as the caller once its equalities are known; its columns
+ *	  become "table.column" too, and the plan's option "lookups"
+ *	  (sqljoin_options) carries the joins to the run, which checks them again.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -37,21 +44,36 @@
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
 #include "utils/array.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "base/pg_compat.h"
 #include "context/linkcols.h"
 #include "context/protected.h"
+#include "protected/lookups.h"
 #include "protected/sqlrefuse.h"
 #include "protected/sqljoin.h"
 
 /* entry 1's attribute number of a path table's column: hop * STEP + attnum */
 #define SQLJOIN_ATTNO_STEP 2048	/* above MaxHeapAttributeNumber */
+/* lookup table i's "hop" (lookups.h): after the path's */
+#define SQLJOIN_LOOKUP_HOP (DPOBJ_MAX_UNIT_HOPS + 1)
 
-/* the compiled query's path (its tables for sqljoin_attr), reset by each flatten */
-static Oid	join_tables[DPOBJ_MAX_UNIT_HOPS + 1];
+/*
+ * the compiled query's path and lookup tables (for sqljoin_attr), and each
+ * lookup's join (for sqljoin_options), reset by each flatten
+ */
+static Oid	join_tables[SQLJOIN_LOOKUP_HOP + DPOBJ_MAX_LOOKUPS];
 static int	join_ntables = 0;
+static int	join_nlookups = 0;
+static bool join_left[DPOBJ_MAX_LOOKUPS];
+static int	join_nkeys[DPOBJ_MAX_LOOKUPS];
+static AttrNumber join_own[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* entry 1's attno */
+static AttrNumber join_key[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* the lookup's */
+/* a lookup's columns inside an aggregate (bounded by its values) */
+static int	join_nbounded[DPOBJ_MAX_LOOKUPS];
+static AttrNumber join_bounded[DPOBJ_MAX_LOOKUPS][DPOBJ_MAX_LOOKUP_BOUNDED];
 
 typedef struct SqlJoin
 {
@@ -64,6 +86,7 @@ typedef struct SqlJoin
 	AttrNumber	key[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];	/* hop i's foreign key ... */
 	AttrNumber	ref[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];	/* ... and the columns it references */
 	bool		seen[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];
+	int			nlookups;		/* lookup i: join_tables[SQLJOIN_LOOKUP_HOP + i] */
 } SqlJoin;
 
 int
@@ -135,7 +158,8 @@ sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 		return false;
 	ha = j->hop[a->varno];
 	hb = j->hop[b->varno];
-	if (ha < 0 || hb < 0)
+	/* the path's tables only (a lookup table's: sqljoin_lookup_equality) */
+	if (ha < 0 || hb < 0 || ha >= SQLJOIN_LOOKUP_HOP || hb >= SQLJOIN_LOOKUP_HOP)
 		return false;
 	if (ha > hb)
 	{
@@ -158,6 +182,51 @@ sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 	return false;
 }
 
+/*
+ * cond is "lookup.key = column" (either way round) of lookup L (only, if
+ * >= 0; an inner one otherwise) and a column of the protected table or a
+ * path table joined: recorded, true
+ */
+static bool
+sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
+{
+	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
+	char	   *name = o && list_length(o->args) == 2 ? sqlexpr_builtin_op(o->opno) : NULL;
+	Var		   *a = name ? sqljoin_var(linitial(o->args)) : NULL;
+	Var		   *b = name ? sqljoin_var(lsecond(o->args)) : NULL;
+	int			ha,
+				hb,
+				l;
+
+	if (a == NULL || b == NULL || strcmp(name, "=") != 0 ||
+		a->varno > list_length(j->q->rtable) || b->varno > list_length(j->q->rtable))
+		return false;
+	ha = j->hop[a->varno];
+	hb = j->hop[b->varno];
+	if (ha < SQLJOIN_LOOKUP_HOP)
+	{
+		Var		   *t = a;
+
+		a = b;
+		b = t;
+		ha = hb;
+		hb = j->hop[b->varno];
+	}
+	/* a the lookup's column, b the row's */
+	l = ha - SQLJOIN_LOOKUP_HOP;
+	if (l < 0 || (only >= 0 && l != only) || (only < 0 && join_left[l]))
+		return false;
+	if (hb >= SQLJOIN_LOOKUP_HOP)
+		sqlexpr_refuse("a join of a lookup table to another lookup table's column (join each to the protected table or a table on its path)");
+	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
+		return false;
+	if (join_nkeys[l] >= INDEX_MAX_KEYS)
+		sqlexpr_refuse("a join of a lookup table on more equalities than an index has columns");
+	join_own[l][join_nkeys[l]] = (AttrNumber) (hb * SQLJOIN_ATTNO_STEP + b->varattno);
+	join_key[l][join_nkeys[l]++] = a->varattno;
+	return true;
+}
+
 /* the condition's text for a refusal */
 static char *
 sqljoin_describe(Node *cond)
@@ -174,8 +243,10 @@ sqljoin_on(SqlJoin *j, Node *quals, int parent)
 	ListCell   *lc;
 
 	foreach(lc, make_ands_implicit((Expr *) quals))
-		if (!sqljoin_hop_equality(j, lfirst(lc), parent))
-			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit (%s in ON; filters go in WHERE)",
+		if (parent >= SQLJOIN_LOOKUP_HOP ?
+			!sqljoin_lookup_equality(j, lfirst(lc), parent - SQLJOIN_LOOKUP_HOP) :
+			!sqljoin_hop_equality(j, lfirst(lc), parent) && !sqljoin_lookup_equality(j, lfirst(lc), -1))
+			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit, or of a lookup table's unique key to a column (%s in ON; filters go in WHERE)",
 									sqljoin_describe(lfirst(lc))));
 }
 
@@ -202,6 +273,20 @@ sqljoin_left_notnull(SqlJoin *j, int h)
 	}
 }
 
+/* range table entry rt, table relid, as the next lookup table */
+static void
+sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
+{
+	for (int i = 0; i < j->nlookups; i++)
+		if (join_tables[SQLJOIN_LOOKUP_HOP + i] == relid)
+			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(relid)));
+	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
+		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
+	join_tables[SQLJOIN_LOOKUP_HOP + j->nlookups] = relid;
+	j->hop[rt] = SQLJOIN_LOOKUP_HOP + j->nlookups++;
+	join_nlookups = j->nlookups;
+}
+
 /* a FROM item: tables of the path, inner joins and left joins from a child to its parent */
 static void
 sqljoin_from(SqlJoin *j, Node *n)
@@ -217,13 +302,18 @@ sqljoin_from(SqlJoin *j, Node *n)
 		for (int i = 0; i < j->ntables; i++)
 			if (join_tables[i] == rte->relid)
 				h = i;
-		if (h < 0 || (h == 0 && rt != 1))
-			sqlexpr_refuse(psprintf("a join of table %s, which is not on the foreign-key path from the protected table to its privacy unit (dpobj.link_unit)",
-									get_rel_name(rte->relid)));
-		if (j->present[h])
-			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(rte->relid)));
 		if (rte->tablesample != NULL)
 			sqlexpr_refuse("TABLESAMPLE");
+		if (h == 0 && rt != 1)
+			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(rte->relid)));
+		/* off the path: a public lookup table (lookups.h), checked once its keys are known */
+		if (h < 0)
+		{
+			sqljoin_add_lookup(j, rt, rte->relid);
+			return;
+		}
+		if (j->present[h])
+			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(rte->relid)));
 		if (h > 0 && !rte->inh && has_subclass(rte->relid))
 			sqlexpr_refuse("FROM ONLY a table with partitions or children");
 		j->present[h] = true;
@@ -240,7 +330,16 @@ sqljoin_from(SqlJoin *j, Node *n)
 			sqlexpr_refuse("RIGHT and FULL joins");
 		sqljoin_from(j, je->larg);
 		sqljoin_from(j, je->rarg);
-		if (je->jointype == JOIN_LEFT)
+		if (je->jointype == JOIN_LEFT && IsA(je->rarg, RangeTblRef) &&
+			j->hop[((RangeTblRef *) je->rarg)->rtindex] >= SQLJOIN_LOOKUP_HOP)
+		{
+			/* a lookup table on the right: the row kept, its columns NULL without a match */
+			int			h = j->hop[((RangeTblRef *) je->rarg)->rtindex];
+
+			join_left[h - SQLJOIN_LOOKUP_HOP] = true;
+			sqljoin_on(j, je->quals, h);
+		}
+		else if (je->jointype == JOIN_LEFT)
 		{
 			/* from a child to its parent only: the parent a table on the right */
 			if (!IsA(je->rarg, RangeTblRef) || je->quals == NULL ||
@@ -283,6 +382,42 @@ sqljoin_renumber(Node *node, SqlJoin *j)
 	return expression_tree_walker(node, sqljoin_renumber, j);
 }
 
+/* lookup l's table and keys: a fit public lookup table (lookups.h), as the caller */
+static void
+sqljoin_lookup_check(Oid relid, int l)
+{
+	Oid			own_table[INDEX_MAX_KEYS];
+	AttrNumber	own_att[INDEX_MAX_KEYS];
+
+	for (int k = 0; k < join_nkeys[l]; k++)
+		own_table[k] = sqljoin_attr(relid, join_own[l][k], &own_att[k]);
+	lookups_check(relid, join_tables[SQLJOIN_LOOKUP_HOP + l], join_nkeys[l], own_table, own_att,
+				  join_key[l]);
+}
+
+/* the compiled lookups as the current joins (context/lookupjoin.h) */
+static void
+sqljoin_lookups_set(Oid relid)
+{
+	LookupJoin	lj[DPOBJ_MAX_LOOKUPS];
+
+	for (int l = 0; l < join_nlookups; l++)
+	{
+		lj[l].table = join_tables[SQLJOIN_LOOKUP_HOP + l];
+		lj[l].left = join_left[l];
+		lj[l].nkeys = join_nkeys[l];
+		for (int k = 0; k < join_nkeys[l]; k++)
+		{
+			lj[l].own[k] = sqljoin_column(relid, join_own[l][k]);
+			lj[l].key[k] = get_attname(lj[l].table, join_key[l][k], false);
+		}
+		lj[l].nbounded = join_nbounded[l];
+		for (int k = 0; k < join_nbounded[l]; k++)
+			lj[l].bounded[k] = get_attname(lj[l].table, join_bounded[l][k], false);
+	}
+	lookup_joins_set(relid, lj, join_nlookups);
+}
+
 bool
 sqljoin_flatten(Query *q, Oid relid)
 {
@@ -294,13 +429,15 @@ sqljoin_flatten(Query *q, Oid relid)
 	Node	   *from = list_length(q->jointree->fromlist) == 1 ? linitial(q->jointree->fromlist) : NULL;
 
 	join_ntables = 0;
+	join_nlookups = 0;
+	memset(join_left, 0, sizeof(join_left));
+	memset(join_nkeys, 0, sizeof(join_nkeys));
+	memset(join_nbounded, 0, sizeof(join_nbounded));
 	if (compat_query_nrtes(q) == 1 && from != NULL && IsA(from, RangeTblRef))
 		return false;
 	memset(&j, 0, sizeof(j));
 	j.q = q;
 	j.ntables = 1 + linked_path(relid, path, j.via);
-	if (j.ntables == 1)
-		sqlexpr_refuse("joins (only a table linked to its privacy unit by dpobj.link_unit() joins, along its path)");
 	join_tables[0] = relid;
 	memcpy(&join_tables[1], path, sizeof(Oid) * (j.ntables - 1));
 	join_ntables = j.ntables;
@@ -312,7 +449,7 @@ sqljoin_flatten(Query *q, Oid relid)
 		sqljoin_from(&j, lfirst(lc));
 	/* WHERE: the hops' equalities out, the rest filters */
 	foreach(lc, make_ands_implicit((Expr *) q->jointree->quals))
-		if (!sqljoin_hop_equality(&j, lfirst(lc), -1))
+		if (!sqljoin_hop_equality(&j, lfirst(lc), -1) && !sqljoin_lookup_equality(&j, lfirst(lc), -1))
 			where = lappend(where, lfirst(lc));
 	/* the tables joined: the path's first hops, each hop's every key column equal */
 	while (last + 1 < j.ntables && j.present[last + 1])
@@ -327,12 +464,17 @@ sqljoin_flatten(Query *q, Oid relid)
 				sqlexpr_refuse(psprintf("a join of table %s without equality on every column of foreign key %s (a cross join)",
 										get_rel_name(join_tables[h + 1]),
 										j.via[h] ? j.via[h] : "?"));
+	for (int l = 0; l < j.nlookups; l++)
+		sqljoin_lookup_check(relid, l);
 	q->jointree->quals = (Node *) make_ands_explicit(where);
 	if (where == NIL)
 		q->jointree->quals = NULL;
 	q->jointree->fromlist = list_make1(makeNode(RangeTblRef));
 	((RangeTblRef *) linitial(q->jointree->fromlist))->rtindex = 1;
 	(void) query_tree_walker(q, sqljoin_renumber, &j, 0);
+	/* their columns' names resolve while the query compiles (a GROUP BY expression's levels) */
+	if (j.nlookups > 0)
+		sqljoin_lookups_set(relid);
 	return true;
 }
 
@@ -342,10 +484,24 @@ sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att)
 	int			h = attno / SQLJOIN_ATTNO_STEP;
 
 	*att = attno;
-	if (h == 0 || h >= join_ntables)
+	if (h == 0 || (h >= join_ntables && h < SQLJOIN_LOOKUP_HOP) ||
+		h >= SQLJOIN_LOOKUP_HOP + join_nlookups)
 		return relid;
 	*att = attno % SQLJOIN_ATTNO_STEP;
 	return join_tables[h];
+}
+
+/* a lookup table's column: "table.column", a built-in type's, the name its own */
+static char *
+sqljoin_lookup_column(Oid relid, Oid table, AttrNumber att, char *name)
+{
+	if (!sqlexpr_builtin(getBaseType(get_atttype(table, att))))
+		sqlexpr_refuse(psprintf("column %s of lookup table %s, whose type is not PostgreSQL's own",
+								get_attname(table, att, false), get_rel_name(table)));
+	if (strlen(name) >= NAMEDATALEN || get_attnum(relid, name) != InvalidAttrNumber)
+		sqlexpr_refuse(psprintf("column %s of a lookup table, whose name \"%s\" is too long or the protected table's own column's",
+								get_attname(table, att, false), name));
+	return name;
 }
 
 char *
@@ -362,9 +518,96 @@ sqljoin_column(Oid relid, AttrNumber attno)
 	if (table == relid)
 		return get_attname(relid, att, false);
 	name = psprintf("%s.%s", get_rel_name(table), get_attname(table, att, false));
+	if (attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
+		return sqljoin_lookup_column(relid, table, att, name);
 	/* the name must reach this column (linkcols.h): not shadowed, not too long */
 	if (!linked_column(relid, name, &found, &column) || found != table)
 		sqlexpr_refuse(psprintf("column %s of a joined table, whose name \"%s\" the protected table's own column or an earlier table on the path takes",
 								get_attname(table, att, false), name));
 	return name;
+}
+
+void
+sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ngroups)
+{
+	StringInfoData b;
+
+	if (join_nlookups == 0)
+		return;
+	/* a column's domain is its levels or its bounds, not both */
+	for (int g = 0; g < ngroups; g++)
+		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups; l++)
+			for (int k = 0; k < join_nbounded[l]; k++)
+				if (gattnos[g] == (SQLJOIN_LOOKUP_HOP + l) * SQLJOIN_ATTNO_STEP + join_bounded[l][k])
+					sqlexpr_refuse(psprintf("lookup column %s both in GROUP BY and inside an aggregate",
+											sqljoin_column(relid, gattnos[g])));
+	initStringInfo(&b);
+	appendStringInfoString(&b, "\"lookups\": [");
+	for (int l = 0; l < join_nlookups; l++)
+	{
+		appendStringInfo(&b, "%s{\"table\": %u, \"left\": %s, \"on\": [", l > 0 ? ", " : "",
+						 join_tables[SQLJOIN_LOOKUP_HOP + l], join_left[l] ? "true" : "false");
+		for (int k = 0; k < join_nkeys[l]; k++)
+		{
+			appendStringInfoString(&b, k > 0 ? ", [" : "[");
+			escape_json(&b, sqljoin_column(relid, join_own[l][k]));
+			appendStringInfoString(&b, ", ");
+			escape_json(&b, get_attname(join_tables[SQLJOIN_LOOKUP_HOP + l], join_key[l][k], false));
+			appendStringInfoChar(&b, ']');
+		}
+		appendStringInfoChar(&b, ']');
+		for (int k = 0; k < join_nbounded[l]; k++)
+		{
+			appendStringInfoString(&b, k > 0 ? ", " : ", \"bounded\": [");
+			escape_json(&b, get_attname(join_tables[SQLJOIN_LOOKUP_HOP + l], join_bounded[l][k], false));
+		}
+		appendStringInfoString(&b, join_nbounded[l] > 0 ? "]}" : "}");
+	}
+	appendStringInfoChar(&b, ']');
+	/* into the options object: {... , "lookups": [...]} */
+	Assert(options->len >= 2 && options->data[options->len - 1] == '}');
+	options->data[--options->len] = '\0';
+	appendStringInfo(options, "%s%s}", options->len > 1 ? ", " : "", b.data);
+}
+
+/* each Var of a lookup table's column: numeric, marked bounded */
+static bool
+sqljoin_bound_walker(Node *node, void *arg)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 && ((Var *) node)->varno == 1 &&
+		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
+	{
+		Var		   *v = (Var *) node;
+		int			l = v->varattno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP;
+		AttrNumber	att = v->varattno % SQLJOIN_ATTNO_STEP;
+		bool		seen = false;
+
+		lookups_check_bounded(join_tables[SQLJOIN_LOOKUP_HOP + l], att);
+		for (int k = 0; k < join_nbounded[l]; k++)
+			seen = seen || join_bounded[l][k] == att;
+		if (!seen && join_nbounded[l] >= DPOBJ_MAX_LOOKUP_BOUNDED)
+			sqlexpr_refuse(psprintf("more than %d columns of one lookup table inside aggregates",
+									DPOBJ_MAX_LOOKUP_BOUNDED));
+		if (!seen)
+			join_bounded[l][join_nbounded[l]++] = att;
+		return false;
+	}
+	return expression_tree_walker(node, sqljoin_bound_walker, arg);
+}
+
+void
+sqljoin_aggregated(Oid relid, Node *arg)
+{
+	(void) sqljoin_bound_walker(arg, NULL);
+	/* their bounds too while the query compiles (a GROUP BY expression's levels: the rest) */
+	if (join_nlookups > 0)
+		sqljoin_lookups_set(relid);
+}
+
+bool
+sqljoin_is_lookup(AttrNumber attno)
+{
+	return attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP;
 }

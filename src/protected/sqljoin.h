@@ -3,9 +3,11 @@
  * sqljoin.h
  *	  A private query's joins (sqljoin.c): FROM a table linked to its
  *	  privacy unit by dpobj.link_unit(), joined to the tables of its path
- *	  by equality on each hop's foreign key columns, compiles as a query on
- *	  the linked table alone whose path tables' columns are named
- *	  "table.column" (context/linkcols.h).
+ *	  by equality on each hop's foreign key columns, and any protected
+ *	  table joined to public lookup tables by equality on their unique keys
+ *	  (lookups.h), compiles as a query on the protected table alone whose
+ *	  path and lookup tables' columns are named "table.column"
+ *	  (context/linkcols.h, context/lookupjoin.h).
  *
  *-------------------------------------------------------------------------
  */
@@ -15,6 +17,7 @@
 #include "postgres.h"
 
 #include "access/htup.h"
+#include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
 
 /*
@@ -34,5 +37,22 @@ extern Oid	sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att);
 
 /* the name of entry 1's attno: relid's column, or "table.column" of a path table */
 extern char *sqljoin_column(Oid relid, AttrNumber attno);
+
+/*
+ * options (aggregate()'s, a JSON object's text) with the compiled query's
+ * public lookup tables as "lookups" (lookups.h), unless none; a lookup
+ * column both grouped by (one of the ngroups gattnos) and aggregated is
+ * refused
+ */
+extern void sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ngroups);
+
+/*
+ * an aggregate's argument naming lookup tables' columns: each numeric (else
+ * refused), its domain the lookup's least and greatest values (lookups.h)
+ */
+extern void sqljoin_aggregated(Oid relid, Node *arg);
+
+/* entry 1's attno is a lookup table's column */
+extern bool sqljoin_is_lookup(AttrNumber attno);
 
 #endif							/* DPOBJ_SQLJOIN_H */

@@ -34,6 +34,7 @@
 #include "postgres.h"
 
 #include "base/random.h"
+#include "protected/lookups.h"
 #include "protected/spiplans.h"
 #include "protected/train.h"
 #include "protected/budgetdomains.h"
@@ -195,7 +196,7 @@ train_refuse_paper_calibration(Jsonb *options)
 }
 
 /*
- * options: train-level keys out ("filter", "where", "deadline"), the rest goes to
+ * options: train-level keys out ("filter", "where", "deadline", "lookups"), the rest goes to
  * the mechanism; "time_limit" is refused (the protected limit is the
  * superuser's dpobj.protected_time_limit).
  */
@@ -228,6 +229,8 @@ train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *d
 											  CStringGetTextDatum("filter")));
 	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
 											  CStringGetTextDatum("where")));
+	rest = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
+											  CStringGetTextDatum("lookups")));
 	return DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rest),
 											  CStringGetTextDatum("deadline")));
 }
@@ -248,7 +251,7 @@ train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *d
 static bool
 train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 {
-	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0;
+	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0 && ctx->nlookups == 0;
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
@@ -655,6 +658,8 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	*delta = req->delta;
 	train_check_privacy_of(*epsilon, *delta, mech->delta_zero, &eps_text, &delta_text);
 
+	/* aggregate()'s public lookup tables, checked, before a column name is read (lookups.h) */
+	lookups_prepare(ctx->relid, req->options, req->layout != NULL);
 	/* the columns and options: catalog lookups, never SQL text from the caller */
 	features = train_features(req->columns, &nfeatures);
 	train_query_check_columns(ctx->relid, ctx->relation, features, nfeatures, req->label, NULL);
@@ -668,6 +673,8 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	/* a linked table: the plan check also allows the tables on its path */
 	ctx->unit_hops = unit.hops;
 	memcpy(ctx->unit_path, unit.path, sizeof(unit.path));
+	ctx->nlookups = unit.nlookups;
+	memcpy(ctx->lookups, unit.lookups, sizeof(unit.lookups));
 	if (unit.rows_per_unit > 0)
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */

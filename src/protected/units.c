@@ -23,6 +23,7 @@
 #include "base/privileged.h"
 #include "protected/spiplans.h"
 #include "protected/entryargs.h"
+#include "protected/lookups.h"
 #include "protected/unitlinks.h"
 #include "context/trainquery.h"
 
@@ -254,6 +255,8 @@ units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit 
 	Oid			ut = p->tables[p->nhops];
 	char	   *unit_table = dp_relation_name(ut);
 	char	   *source;
+	StringInfoData lcols,
+				ljoins;
 
 	unit_row_read(ut, &u);
 	/*
@@ -274,14 +277,41 @@ units_linked(const char *relation, const UnitRow *r, UnitLinkPath *p, TableUnit 
 	 * volatile function on the unit only) would otherwise run at the unit
 	 * table's scan, once per unit instead of once per row
 	 */
-	source = psprintf("(SELECT %s.*%s, %s.%s AS \"dpobj unit\" FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
-					  unit_links_alias(0), units_path_columns(p), unit_links_alias(p->nhops),
-					  quote_identifier(u.name), relation, unit_links_alias(0), p->joins.data);
+	/* the run's lookup tables (lookups.h) after the path, whose columns they may join */
+	initStringInfo(&lcols);
+	initStringInfo(&ljoins);
+	unit->nlookups = lookups_sql(p->tables[0], &lcols, &ljoins, unit->lookups);
+	source = psprintf("(SELECT %s.*%s%s, %s.%s AS \"dpobj unit\" FROM %s AS %s%s%s OFFSET 0) AS \"dpobj linked\"",
+					  unit_links_alias(0), units_path_columns(p), lcols.data, unit_links_alias(p->nhops),
+					  quote_identifier(u.name), relation, unit_links_alias(0), p->joins.data,
+					  ljoins.data);
 	unit->source = SPI_palloc(strlen(source) + 1);
 	strcpy(unit->source, source);
 	unit->hops = p->nhops;
 	for (int i = 0; i < p->nhops; i++)
 		unit->path[i] = p->tables[i + 1];
+}
+
+/*
+ * A table holding its unit (or none) joined to the run's lookup tables
+ * (lookups.h): the FROM item of its row and their columns
+ */
+static void
+units_lookups(Oid relid, const char *relation, TableUnit *unit)
+{
+	StringInfoData cols,
+				joins;
+	char	   *source;
+
+	initStringInfo(&cols);
+	initStringInfo(&joins);
+	unit->nlookups = lookups_sql(relid, &cols, &joins, unit->lookups);
+	if (unit->nlookups == 0)
+		return;
+	source = psprintf("(SELECT %s.*%s FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
+					  unit_links_alias(0), cols.data, relation, unit_links_alias(0), joins.data);
+	unit->source = SPI_palloc(strlen(source) + 1);
+	strcpy(unit->source, source);
 }
 
 void
@@ -313,6 +343,8 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 		unit->column = SPI_palloc(strlen(quoted) + 1);
 		strcpy(unit->column, quoted);
 	}
+	if (unit->source == NULL)
+		units_lookups(relid, relation, unit);
 	SPI_finish();
 }
 

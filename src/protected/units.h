@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "context/lookupjoin.h"
 #include "context/protected.h"
 #include "fmgr.h"
 #include "storage/lockdefs.h"
@@ -27,6 +28,8 @@ typedef struct TableUnit
 								 * table itself */
 	int			hops;			/* a linked table: the tables joined */
 	Oid			path[DPOBJ_MAX_UNIT_HOPS];
+	int			nlookups;		/* the run's public lookup tables (lookups.h), joined in source */
+	Oid			lookups[DPOBJ_MAX_LOOKUPS];
 } TableUnit;
 
 

@@ -8,7 +8,8 @@ replays.  Each case is one of
   - a plain SELECT (random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
     extract, date_trunc; random aggregate lists, some with FILTER (WHERE ...); GROUP BY,
-    HAVING, ORDER BY, LIMIT);
+    HAVING, ORDER BY, LIMIT; a public lookup table joined, its columns grouped, filtered and
+    aggregated);
   - a prepared statement with parameters, executed twice with nasty values (a generic
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
@@ -240,18 +241,29 @@ class Gen:
         return a
 
     def select(self, params=False, plain=False):
-        groups = self.pick(GROUPS)
+        groups = list(self.pick(GROUPS))
         aggs = [self.agg() for _ in range(self.r.randrange(1, 4))]
+        # a public lookup table (fz.qlk) joined on k: its columns grouped, filtered, aggregated
+        lookup = not plain and self.r.random() < 0.25
+        if lookup and self.r.random() < 0.5:
+            groups.append("lname")
+        if lookup and self.r.random() < 0.5:
+            aggs.append(self.pick(["sum(lw)", "avg(lw * x)", "count(lw)", "sum(lw + n)", "max(lw)"]))
         outs = list(groups) + aggs
         if self.r.random() < 0.15 and not plain:
             outs.append(self.pick(["count(*) * 2", "count(*) + 1", "'label'", "42",
                                    "coalesce(%s, 0)" % aggs[0]]))
         self.r.shuffle(outs)
         q = "SELECT %s FROM {T}" % ", ".join(outs)
+        if lookup:
+            q += " %sJOIN fz.qlk ON lk = k" % self.pick(["", "LEFT "])
         if params:
             q += " WHERE %s" % " AND ".join(self.pcond(i) for i in range(1, params + 1))
         elif self.r.random() < 0.8:
             q += " WHERE %s" % self.cond()
+        if lookup and self.r.random() < 0.4:
+            q += (" AND (%s)" if " WHERE " in q else " WHERE %s") % self.pick(
+                ["lname <> 'zero'", "lw > 0", "lname IS NULL", "lw < 1 OR lname LIKE 'z%'"])
         if groups:
             q += " GROUP BY %s" % ", ".join(groups)
         if plain:

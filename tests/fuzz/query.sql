@@ -6,7 +6,7 @@
 -- pairs of neighbouring protected tables fz.qa<k> / fz.qb<k>: the base rows, and the base
 -- rows with one nasty row more (a different one in each pair); a fifth pair whose privacy
 -- unit is s (its nasty texts, NULL, 3 rows a unit), for count(DISTINCT s).  The analyst fz_qanalyst
--- holds a budget on each and may read none; fz_qown is a schema of the analyst's with a
+-- holds a budget on each and may read none but fz.qlk (a lookup table); fz_qown is a schema of the analyst's with a
 -- function and an operator of their own (never to be compiled).
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'fz_qanalyst') THEN
@@ -82,6 +82,10 @@ BEGIN
   END LOOP;
 END $$;
 GRANT USAGE ON SCHEMA fz TO fz_qanalyst;
+-- a public lookup table the analyst may read, keyed like k (src/protected/lookups.c)
+CREATE TABLE fz.qlk (lk int PRIMARY KEY, lname text, lw float8);
+INSERT INTO fz.qlk VALUES (0, 'zero', 0.5), (1, NULL, -2), (2, repeat('é', 100), NULL), (7, '', 1e300);
+GRANT SELECT ON fz.qlk TO fz_qanalyst;
 CREATE SCHEMA fz_qown AUTHORIZATION fz_qanalyst;
 SET ROLE fz_qanalyst;
 CREATE FUNCTION fz_qown.twice(float8) RETURNS float8 IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';

@@ -941,6 +941,17 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT o.customer_id)
   FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
+# a public lookup table joined by its primary key to grp (src/protected/lookups.c), the
+# same in both databases and readable by the analyst: grouped by its zone (a LEFT JOIN:
+# grp 3 has no zone, the "other" group), filtered on its w and the scenario's filter, its w
+# aggregated (bounded by its values, 1 to 4)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND ') || ' AND ', '')
+       || '(l.w IS NULL OR l.w > 0)' AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), sum(t.a * l.w), count(l.w)
+  FROM :\"rel\" t LEFT JOIN nb_lookup l ON l.lk_id = t.grp
+ WHERE :where_sql GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16},{"stat":"count","column":"a"},{"stat":"count","column":"c"},{"stat":"variance","column":"b","sample":true}]'
@@ -952,6 +963,9 @@ for i in 0 1; do
         sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5")"
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && sql+="$(domain_sql "c_$scen" "seg=0,1,2")"
     done
+    sql+="CREATE TABLE nb_lookup (lk_id int PRIMARY KEY, zone text NOT NULL, w float8);
+          INSERT INTO nb_lookup VALUES (0, 'lo', 1), (1, 'lo', 2), (2, 'hi', 3), (9, 'none', 4);
+          GRANT SELECT ON nb_lookup TO $ROLE;"
     t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
 done
 for sline in "${SCENS[@]}"; do
@@ -978,6 +992,8 @@ for sline in "${SCENS[@]}"; do
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1000,13 +1016,15 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
+    compare_pair "$scen" lookupq query "$WORK/$scen.lookupq.0" "$WORK/$scen.lookupq.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance, 2 quantiles, counts of a and c and a sample
     # variance; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
     # sum and a mean per cell; the private query: a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
-    # a unit column's distinct units: a row per grp cell (0 to 3, other)
+    # a unit column's distinct units: a row per grp cell (0 to 3, other); the lookup query: a
+    # row per zone (hi, lo, none) and "other"
     joins=""
     [[ -e $WORK/$scen.queryunits.0 ]] && {
         compare_pair "$scen" queryunits query "$WORK/$scen.queryunits.0" "$WORK/$scen.queryunits.1" discrete
@@ -1017,7 +1035,7 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
         joins="joinagg:12 joinq:4"
     }
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 $joins; do
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 lookupq:4 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0

@@ -16,7 +16,7 @@
 #     relation and their indexes when it reads its first row, and sampled until it ends;
 #   - the ledger: whether the run is charged when it reads its first row, its outcome;
 #   - for a private query (plain, prepared with a generic plan, with a "where" evaluated by
-#     dpobj, under EXPLAIN ANALYZE, and dpobj.query()), run in a transaction of its own: the
+#     dpobj, joined to a public lookup table, under EXPLAIN ANALYZE, and dpobj.query()), run in a transaction of its own: the
 #     locks it leaves to that transaction, and the table's counters it adds (pg_stat_user_tables,
 #     pg_statio_user_tables; the rows read less the public row count per scan), measured as
 #     a plain scan's are (a control); and EXPLAIN of one: the same text, no charge.
@@ -81,6 +81,10 @@ CREATE INDEX ON s.t_a (name); CREATE INDEX ON s.t_b (name);
 ALTER TABLE s.t_a ENABLE ROW LEVEL SECURITY; ALTER TABLE s.t_a FORCE ROW LEVEL SECURITY;
 ALTER TABLE s.t_b ENABLE ROW LEVEL SECURITY; ALTER TABLE s.t_b FORCE ROW LEVEL SECURITY;
 CREATE POLICY gate ON s.t_a USING (s.gate()); CREATE POLICY gate ON s.t_b USING (s.gate());
+-- a public lookup table (src/protected/lookups.c): one zone is row 777's, its text in sv
+CREATE TABLE s.zones (zid int PRIMARY KEY, zone text COLLATE "sv-x-icu", w float8);
+INSERT INTO s.zones VALUES (1, 'one', 0.5), (777, 'target', 2);
+GRANT SELECT ON s.zones TO $ROLE;
 REVOKE ALL ON s.t_a, s.t_b FROM PUBLIC;
 ANALYZE s.t_a; ANALYZE s.t_b;
 -- no autovacuum: its reads of t_a's TOAST would show in the counters a run is measured by
@@ -117,12 +121,13 @@ ENTRIES=(
     "query_prepared|SET dpobj.query_epsilon = 0.5; PREPARE qp(int, text) AS SELECT y, count(*), avg(b) FROM {T} WHERE id >= \$1 AND id <= \$1 AND name < \$2 AND note <> 'q' AND cls >= '' GROUP BY y; EXECUTE qp(777, 'zzz')"
     "query_where|SET dpobj.query_epsilon = 0.5; SELECT count(*), sum(CASE WHEN a > 0.25 THEN a * 2 ELSE b END) FROM {T} WHERE id BETWEEN 777 AND 777 AND (name LIKE 't%' OR cls IN ('q', 'r')) AND note IS NOT NULL AND NOT (name = 'zzz' OR cls = '') GROUP BY y"
     "query_analyze|SET dpobj.query_epsilon = 0.5; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY y"
+    "query_lookup|SET dpobj.query_epsilon = 0.5; SELECT z.zone, count(*), sum(a * z.w) FROM {T} LEFT JOIN s.zones z ON z.zid = id WHERE id >= 777 AND id <= 777 AND name < 'zzz' AND note <> 'q' AND cls >= '' GROUP BY z.zone"
     "query_fn|SELECT count(*) FROM dpobj.query('SELECT y, count(*), sum(a) FROM {T} WHERE id >= 777 AND id <= 777 AND name < ''zzz'' AND note <> ''q'' AND cls >= '''' GROUP BY y', 0.5)"
     "synthesize|SELECT rows FROM dpobj.synthesize('{T}', 's_out.{U}', 0.5, 1e-5, ARRAY['y', 'a', 'b'], '{\"rows\": 5, FKV}')"
     "job|SELECT dpobj.submit('{T}', 'opdisc', ARRAY['a', 'b'], 'y', 0.5, 1e-5, '{FKV}')"
 )
 # the entries also ended by statement_timeout at their first row
-CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|query|query_prepared|query_where|query_fn|synthesize"
+CANCELS="opdisc|evaluate|describe|aggregate|aggkeys|query|query_prepared|query_where|query_lookup|query_fn|synthesize"
 
 sql1() { t_psql -d "$DB" -c "$1"; }
 
