@@ -49,9 +49,9 @@
 #include "base/privileged.h"
 #include "context/linkcols.h"
 #include "model/encode.h"
+#include "base/distributed.h"
 #include "protected/entryargs.h"
 #include "protected/lookups.h"
-#include "protected/protectable.h"
 #include "protected/spiplans.h"
 #include "protected/sqlrefuse.h"
 #include "protected/unitlinks.h"
@@ -410,7 +410,7 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 	n = JsonContainerSize(v->val.binary.data);
 	if (n < 1 || n > DPOBJ_MAX_LOOKUPS)
 		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
-	if (dpobj_is_citus_table(relid))
+	if (dp_citus_table(relid))
 		sqlexpr_refuse("a join of a lookup table to a Citus distributed table");
 	for (int i = 0; i < n; i++)
 	{
