@@ -28,7 +28,8 @@
 # PGHOST/PGPORT/PGUSER (a superuser).  TABLES: a subset.  Writes bench/synth/aim.csv (every
 # run, labelled RUN_LABEL [the commit]; DPOBJ_REPS=0 or AIM_REPS=0 skips an arm, so that runs
 # can be spread over calls of one label), then bench/synth/aim.md and bench/csv/synth_aim.csv
-# (medians of the label's runs; bench/record.py), rendered into docs/BENCHMARKS.md.  Not part
+# (medians of the label's runs; bench/record.py, the command it names: RECORD_COMMAND),
+# rendered into docs/BENCHMARKS.md.  Not part
 # of any test suite.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -94,13 +95,14 @@ done
 psql -X -q -d postgres -c "DROP DATABASE $DB"
 # medians per table and method of the label's runs, dpobj over AIM
 $PY - "$CSV" "$label" <<'EOF' | tee bench/synth/aim.md | $PY bench/record.py synth_aim \
-    "AIM_DIR=... DPOBJ_REPS=$DREPS AIM_REPS=$AREPS bash bench/synth/aim.sh"
+    "${RECORD_COMMAND:-AIM_DIR=... DPOBJ_REPS=$DREPS AIM_REPS=$AREPS nice bash bench/synth/aim.sh}"
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["label"] == sys.argv[2]]
 med = lambda t, m, k: statistics.median(float(r[k]) for r in rows if r["table"] == t and r["method"] == m)
 print("# dpobj's twin against AIM (bench/synth/aim.sh)\n")
 print("| table | method | runs | 2-way TV | 3-way TV | seconds | 2-way: dpobj / it | 3-way: dpobj / it |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
+secs = lambda x: f"{x:.1f}" if x < 10 else f"{x:.0f}"
 names = {"dpobj": "dpobj", "core": "dpobj's rounds on AIM's input", "aim": "AIM (add/remove)", "aim_replace": "AIM (replace, as dpobj)"}
 for t in dict.fromkeys(r["table"] for r in rows):
     n = lambda m: sum(r["table"] == t and r["method"] == m for r in rows)
@@ -113,5 +115,5 @@ for t in dict.fromkeys(r["table"] for r in rows):
         a2, a3 = med(t, m, "tv2"), med(t, m, "tv3")
         ratio = " | |" if m in ("dpobj", "core") else f" {d2 / a2:.2f} | {d3 / a3:.2f} |"
         name = t + (" (held out)" if t == "german.credit" else "")
-        print(f"| {name} | {names[m]} | {n(m)} | {a2:.4f} | {a3:.4f} | {med(t, m, 'seconds'):.0f} |" + ratio)
+        print(f"| {name} | {names[m]} | {n(m)} | {a2:.4f} | {a3:.4f} | {secs(med(t, m, 'seconds'))} |" + ratio)
 EOF
