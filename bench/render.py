@@ -76,6 +76,13 @@ SECTIONS = [
    "all tuning; "
    "TV: total variation of 2-/3-way marginals; means in CI: numeric columns whose twin mean "
    "lies in aggregate()'s 95 % interval (ε = 1)."),
+  ("synth_aim", "Synthetic copies: `synthesize()` against the authors' AIM (bench/synth/aim.sh)",
+   "ε = 1, δ = 10⁻⁶, medians; dpobj: `synthesize()` with its defaults through SQL; AIM: "
+   "private-pgm's mechanisms/aim.py (numpy mbi, 93b2947), workload every 3-way marginal, "
+   "max_iters 100, given the scorer's cut (numerics at the source's deciles, not private), "
+   "at its own neighbours (add/remove) and at dpobj's (one row replaced); dpobj's rounds: "
+   "the plain-C core on AIM's input; TV: total variation over every pair and triple on that "
+   "cut; ratio: dpobj's over the row's; german_credit held out of all tuning."),
   ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
    "Fresh noise per run, ε = 1 (a third per statistic)."),
   ("aggregate_quantile_intervals", "Private statistics: describe()'s quartiles (50 000 rows, ε = 0.25)",

@@ -21,36 +21,8 @@ DB=dpobj_synthvals
 TMP="$(mktemp -d)"
 trap 'rm -rf -- "$TMP"' EXIT
 cd "$REPO"
-q() { psql -X -q -d "$DB" -v ON_ERROR_STOP=1 "$@"; }
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-q -c "CREATE EXTENSION dpobj" -c "CREATE SCHEMA syn"
-q -v datadir="$REPO/data/adult" -f data/adult/load.sql >/dev/null
-q -v datadir="$REPO/data/bank_marketing" -f data/bank_marketing/load.sql >/dev/null
-q -v datadir="$REPO/data/german_credit" -f data/german_credit/load.sql >/dev/null
-q >/dev/null <<'SQL'
-CREATE TABLE adult.full (LIKE adult.train);
-INSERT INTO adult.full SELECT * FROM adult.train UNION ALL SELECT * FROM adult.test;
-SQL
-# declare t's domains: text columns by their levels, numerics by "col lo hi" triples
-declare -A NUMS
-declare_domains() {
-    local t=$1 a=("${@:2}") i; shift
-    for ((i = 0; i < ${#a[@]}; i += 3)); do NUMS[$t]+="${a[i]} "; done
-    {
-        q -At -c "SELECT attname FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0 AND NOT attisdropped AND atttypid = 'text'::regtype" |
-            while read -r c; do
-                echo "SELECT dpobj.declare_domain('$t', '$c', ARRAY(SELECT DISTINCT \"$c\" FROM $t WHERE \"$c\" IS NOT NULL ORDER BY 1));"
-            done
-        while (($#)); do echo "SELECT dpobj.declare_domain('$t', '$1', $2, $3);"; shift 3; done
-        echo "SELECT dpobj.protect('$t'); SELECT dpobj.grant_budget('$t', current_user::regrole, 1e9, 0.5); ANALYZE $t;"
-    } | q >/dev/null
-}
-declare_domains adult.full age 17 90 fnlwgt 0 1500000 education_num 1 16 capital_gain 0 99999 \
-    capital_loss 0 4356 hours_per_week 1 99
-declare_domains bank.marketing age 18 95 balance -2000 10000 day 1 31 duration 0 3000 campaign 1 63 \
-    pdays -1 999 previous 0 50
-declare_domains german.credit duration 0 100 amount 0 20000 rate 1 4 residence 1 4 age 18 100 \
-    credits 1 4 liable 1 2 class 1 2
+# shellcheck source=bench/synth/tables.sh
+. "$REPO/bench/synth/tables.sh"
 [[ -s "$CSV" ]] || echo "label,table,run,rows,invented_null,out_of_range,missing_levels,mean_sd_max,mean_rel_max,tv2,tv3,means_in_ci" > "$CSV"
 for t in ${TABLES:-adult.full bank.marketing german.credit}; do
     # the numerics' means with 95 % intervals, dpobj.aggregate() at epsilon 1, once a table
