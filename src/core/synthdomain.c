@@ -285,9 +285,100 @@ synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double
 	return true;
 }
 
+int64_t
+synth_column_offset(const SynthColumn *c, int code, double x)
+{
+	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	double		w = (c->hi - c->lo) / n,
+				t;
+
+	x = x < c->lo ? c->lo : (x > c->hi ? c->hi : x);
+	t = nearbyint((x - (c->lo + w * code)) / w * (double) (1 << SYNTH_OFFSET_BITS));
+	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
+}
+
+/* the mean of density e^(t u) on [0, 1] (t 0: 1/2), increasing in t */
+static double
+tilt_mean(double t)
+{
+	if (fabs(t) < 1e-6)
+		return 0.5 + t / 12.0;
+	return -1.0 / expm1(-t) - 1.0 / t;
+}
+
+/* the tilt whose mean is r, |t| at most SYNTH_MAX_TILT (bisection) */
+#define SYNTH_MAX_TILT 700.0
+static double
+tilt_for(double r)
+{
+	double		a = -SYNTH_MAX_TILT,
+				z = SYNTH_MAX_TILT;
+
+	if (!(r > tilt_mean(a)))
+		return a;
+	if (!(r < tilt_mean(z)))
+		return z;
+	for (int it = 0; it < 80; it++)
+	{
+		double		m = (a + z) / 2.0;
+
+		if (tilt_mean(m) < r)
+			a = m;
+		else
+			z = m;
+	}
+	return (a + z) / 2.0;
+}
+
+/* sub-cell i of n over [lo, hi]: [a, z) and, for an integer column, its integers */
+static void
+cell_span(const SynthColumn *c, int n, int i, double *a, double *z, double *first, double *last)
+{
+	*a = c->lo + (c->hi - c->lo) * i / n;
+	*z = c->lo + (c->hi - c->lo) * (i + 1) / n;
+	/* the integers in [a, z) (the last cell: [a, z]) */
+	*first = ceil(*a);
+	*last = i == n - 1 ? floor(*z) : ceil(*z) - 1.0;
+}
+
+bool
+synth_column_set_means(SynthColumn *c, const double *sums, double sd)
+{
+	free(c->tilt);
+	c->tilt = calloc((size_t) c->nsub, sizeof(double));
+	if (c->tilt == NULL)
+		return false;
+	for (int i = 0; i < c->nsub; i++)
+	{
+		double		r,
+					a,
+					z,
+					first,
+					last;
+
+		if (!(c->weight[i] > 0.0))
+			continue;
+		r = (sums[i] + sd / 2.0) / (c->weight[i] + sd);
+		r = r < 0.0 ? 0.0 : (r > 1.0 ? 1.0 : r);
+		cell_span(c, c->nsub, i, &a, &z, &first, &last);
+		if (c->integer && last >= first)
+		{
+			/* u spans [first - 1/2, last + 1/2], its draw rounded: the same mean */
+			double		m = a + r * (z - a);
+
+			m = m < first ? first : (m > last ? last : m);
+			r = (m - first + 0.5) / (last - first + 1.0);
+		}
+		c->tilt[i] = tilt_for(r);
+	}
+	return true;
+}
+
 void
 synth_column_free(SynthColumn *c)
 {
+	free(c->tilt);
+	c->tilt = NULL;
 	free(c->map);
 	free(c->edges);
 	free(c->weight);
@@ -300,31 +391,53 @@ synth_column_free(SynthColumn *c)
 	c->shut = NULL;
 }
 
-/* uniform on sub-cell i of n over [lo, hi]; integers when asked */
+/* u on [0, 1]: of density e^(t u), uniform when t is 0 (inverse CDF) */
 static double
-draw_cell(const SynthColumn *c, int n, int i, gsl_rng *rng)
+draw_tilted(double t, gsl_rng *rng)
 {
-	double		a = c->lo + (c->hi - c->lo) * i / n,
-				z = c->lo + (c->hi - c->lo) * (i + 1) / n;
+	double		u = gsl_rng_uniform(rng);
 
+	if (t != 0.0)
+		u = log1p(u * expm1(t)) / t;
+	return u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
+}
+
+/* a value of sub-cell i of n over [lo, hi] (tilt t: synthdomain.h); integers when asked */
+static double
+draw_cell(const SynthColumn *c, int n, int i, double t, gsl_rng *rng)
+{
+	double		a,
+				z,
+				first,
+				last,
+				u = draw_tilted(t, rng);
+
+	cell_span(c, n, i, &a, &z, &first, &last);
 	if (c->integer)
 	{
-		/* the integers in [a, z) (the last cell: [a, z]) */
-		double		first = ceil(a),
-					last = i == n - 1 ? floor(z) : ceil(z) - 1.0;
+		double		v;
 
 		if (last < first)
 			return nearbyint((a + z) / 2.0);
-		return first + floor(gsl_rng_uniform(rng) * (last - first + 1.0));
+		v = t == 0.0 ? first + floor(u * (last - first + 1.0)) :
+			nearbyint(first - 0.5 + u * (last - first + 1.0));
+		return v < first ? first : (v > last ? last : v);
 	}
-	return a + gsl_rng_uniform(rng) * (z - a);
+	return u < 1.0 ? a + u * (z - a) : z;
+}
+
+/* sub-bin i of a quantile column, by its tilt */
+static double
+draw_sub(const SynthColumn *c, int i, gsl_rng *rng)
+{
+	return draw_cell(c, c->nsub, i, c->tilt != NULL ? c->tilt[i] : 0.0, rng);
 }
 
 double
 synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 {
 	if (c->kind == SYNTH_COL_BINS)
-		return draw_cell(c, c->nbins, level, rng);
+		return draw_cell(c, c->nbins, level, 0.0, rng);
 	if (c->kind == SYNTH_COL_QUANTILE)
 	{
 		double		z = 0.0,
@@ -351,14 +464,14 @@ synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 			int			off = (int) floor(log(1.0 - gsl_rng_uniform(rng) * (1.0 - pow(r, k))) / log(r));
 
 			off = off < 0 ? 0 : (off >= k ? k - 1 : off);
-			return draw_cell(c, c->nsub, c->decay[level] > 0.0 ? first + off : last - off, rng);
+			return draw_sub(c, c->decay[level] > 0.0 ? first + off : last - off, rng);
 		}
 		for (int i = first; i <= last; i++)
 		{
 			if (z <= 0.0)
-				return draw_cell(c, c->nsub, first + (int) floor(gsl_rng_uniform(rng) * (last - first + 1)), rng);
+				return draw_sub(c, first + (int) floor(gsl_rng_uniform(rng) * (last - first + 1)), rng);
 			if (u < c->weight[i] || i == last)
-				return draw_cell(c, c->nsub, i, rng);
+				return draw_sub(c, i, rng);
 			u -= c->weight[i];
 		}
 	}
