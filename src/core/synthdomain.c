@@ -297,32 +297,40 @@ synth_column_offset(const SynthColumn *c, int code, double x)
 	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
 }
 
-/* the mean of density e^(t u) on [0, 1] (t 0: 1/2), increasing in t */
+/* a sub-bin of more integers draws them as a continuous span's floor */
+#define SYNTH_DISCRETE_MAX ((double) (1 << 20))
+
+/*
+ * The mean fraction of a tilt t, increasing in t: n 0, of density e^(t u)
+ * on [0, 1]; else of P(j) proportional to e^(t j) on the integers 0..n-1,
+ * over n - 1 (n >= 2)
+ */
 static double
-tilt_mean(double t)
+tilt_mean(double t, int n)
 {
-	if (fabs(t) < 1e-6)
-		return 0.5 + t / 12.0;
-	return -1.0 / expm1(-t) - 1.0 / t;
+	if (n == 0)
+		return fabs(t) < 1e-6 ? 0.5 + t / 12.0 : -1.0 / expm1(-t) - 1.0 / t;
+	if (fabs(t) * n < 1e-3)
+		return 0.5 + t * (n + 1.0) / 12.0;
+	return (1.0 / expm1(-t) - n / expm1(-n * t)) / (n - 1.0);
 }
 
-/* the tilt whose mean is r, |t| at most SYNTH_MAX_TILT (bisection) */
-#define SYNTH_MAX_TILT 700.0
+/* the tilt of mean fraction r (tilt_mean), |t| n at most 700 (n 0: |t|) */
 static double
-tilt_for(double r)
+tilt_for(double r, int n)
 {
-	double		a = -SYNTH_MAX_TILT,
-				z = SYNTH_MAX_TILT;
+	double		z = 700.0 / (n > 0 ? n : 1),
+				a = -z;
 
-	if (!(r > tilt_mean(a)))
+	if (!(r > tilt_mean(a, n)))
 		return a;
-	if (!(r < tilt_mean(z)))
+	if (!(r < tilt_mean(z, n)))
 		return z;
 	for (int it = 0; it < 80; it++)
 	{
 		double		m = (a + z) / 2.0;
 
-		if (tilt_mean(m) < r)
+		if (tilt_mean(m, n) < r)
 			a = m;
 		else
 			z = m;
@@ -361,15 +369,14 @@ synth_column_set_means(SynthColumn *c, const double *sums, double sd)
 		r = (sums[i] + sd / 2.0) / (c->weight[i] + sd);
 		r = r < 0.0 ? 0.0 : (r > 1.0 ? 1.0 : r);
 		cell_span(c, c->nsub, i, &a, &z, &first, &last);
-		if (c->integer && last >= first)
-		{
-			/* u spans [first - 1/2, last + 1/2], its draw rounded: the same mean */
-			double		m = a + r * (z - a);
-
-			m = m < first ? first : (m > last ? last : m);
-			r = (m - first + 0.5) / (last - first + 1.0);
-		}
-		c->tilt[i] = tilt_for(r);
+		if (!c->integer)
+			c->tilt[i] = tilt_for(r, 0);
+		else if (last > first && last - first < SYNTH_DISCRETE_MAX)
+			/* the sub-bin's integers at the mean a + r (z - a) */
+			c->tilt[i] = tilt_for((a + r * (z - a) - first) / (last - first),
+								  (int) (last - first + 1.0));
+		else if (last > first)
+			c->tilt[i] = tilt_for((a + r * (z - a) - first + 0.5) / (last - first + 1.0), 0);
 	}
 	return true;
 }
@@ -391,15 +398,18 @@ synth_column_free(SynthColumn *c)
 	c->shut = NULL;
 }
 
-/* u on [0, 1]: of density e^(t u), uniform when t is 0 (inverse CDF) */
+/*
+ * u of density e^(t u) on [0, n] (inverse CDF: uniform when t is 0); its
+ * floor is P(j) proportional to e^(t j) on 0..n-1
+ */
 static double
-draw_tilted(double t, gsl_rng *rng)
+draw_tilted(double t, int n, gsl_rng *rng)
 {
-	double		u = gsl_rng_uniform(rng);
+	double		u = gsl_rng_uniform(rng) * n;
 
 	if (t != 0.0)
-		u = log1p(u * expm1(t)) / t;
-	return u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
+		u = log1p(u / n * expm1(n * t)) / t;
+	return u < 0.0 ? 0.0 : (u > n ? n : u);
 }
 
 /* a value of sub-cell i of n over [lo, hi] (tilt t: synthdomain.h); integers when asked */
@@ -410,7 +420,7 @@ draw_cell(const SynthColumn *c, int n, int i, double t, gsl_rng *rng)
 				z,
 				first,
 				last,
-				u = draw_tilted(t, rng);
+				u;
 
 	cell_span(c, n, i, &a, &z, &first, &last);
 	if (c->integer)
@@ -419,10 +429,12 @@ draw_cell(const SynthColumn *c, int n, int i, double t, gsl_rng *rng)
 
 		if (last < first)
 			return nearbyint((a + z) / 2.0);
-		v = t == 0.0 ? first + floor(u * (last - first + 1.0)) :
-			nearbyint(first - 0.5 + u * (last - first + 1.0));
+		v = last - first < SYNTH_DISCRETE_MAX ?
+			first + floor(draw_tilted(t, (int) (last - first + 1.0), rng)) :
+			first + floor(draw_tilted(t, 1, rng) * (last - first + 1.0));
 		return v < first ? first : (v > last ? last : v);
 	}
+	u = draw_tilted(t, 1, rng);
 	return u < 1.0 ? a + u * (z - a) : z;
 }
 

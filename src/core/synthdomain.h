@@ -25,13 +25,13 @@
  *
  *	  A synthetic value of a binned column is drawn within its model bin:
  *	  a sub-bin with probability proportional to its noisy count clamped at
- *	  0 (quantile bins; all 0: uniform), then within it (a continuous
- *	  column: lo + (i + u) (hi - lo) / S; an integer column: u spans the
- *	  sub-bin's integers, each +-1/2, rounded to the nearest, none: the
- *	  sub-bin's nearest), u uniform on [0, 1], or for a quantile column
- *	  whose model holds its sub-bins' offset sums (synth_column_set_means)
- *	  of density proportional to e^(t u) on [0, 1], t the sub-bin's tilt:
- *	  its mean the sub-bin's measured mean offset.
+ *	  0 (quantile bins; all 0: uniform), then within it: a continuous
+ *	  column lo + (i + u) (hi - lo) / S, u on [0, 1]; an integer column
+ *	  one of the sub-bin's integers first + j, j of 0..n-1 (none: the
+ *	  sub-bin's nearest) -- uniformly, or for a quantile column whose model
+ *	  holds its sub-bins' offset sums (synth_column_set_means) of density
+ *	  (probability) proportional to e^(t u) (e^(t j)), t the sub-bin's
+ *	  tilt: its mean the sub-bin's measured mean.
  *
  *-------------------------------------------------------------------------
  */
