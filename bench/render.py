@@ -69,7 +69,7 @@ SECTIONS = [
    "Medians, δ = 10⁻⁶, target as \"label\"; mean ℓ1 error over all 2-, 3-way marginals; bacc: "
    "boosting trained on synthetic, tested on real (on real: Adult 0.776, bank 0.661)."),
   ("synth_values", "Synthetic copies: what `synthesize()`'s twin holds (bench/synth/values.sh)",
-   "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of 3 runs; before: 0.6.0's rules "
+   "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of the runs (means in CI: all runs); 0.6.0's rules "
    "(equal-width bins, \"other\"/NULL always drawn); german_credit held out of all tuning; "
    "TV: total variation of 2-/3-way marginals; means in CI: numeric columns whose twin mean "
    "lies in aggregate()'s 95 % interval (ε = 1)."),
