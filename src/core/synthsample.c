@@ -133,10 +133,38 @@ cell_closed(const SynthModel *m, const int *fcols, int nfc, int64_t f)
 }
 
 /*
+ * Shut bin v's weight x (of the no ordered ones, at w[v * stride]) to the
+ * nearest open bin (half to each of two as near); false when none is open
+ */
+static bool
+move_to_nearest(const bool *shut, int no, int v, double *w, int64_t stride)
+{
+	double		x = cell_weight(w[v * stride]);
+
+	for (int dist = 1; dist < no; dist++)
+	{
+		bool		below = v - dist >= 0 && !shut[v - dist],
+					above = v + dist < no && !shut[v + dist];
+		double		part = below && above ? x / 2.0 : x;
+
+		if (!below && !above)
+			continue;
+		if (below)
+			w[(v - dist) * stride] = cell_weight(w[(v - dist) * stride]) + part;
+		if (above)
+			w[(v + dist) * stride] = cell_weight(w[(v + dist) * stride]) + part;
+		w[v * stride] = 0.0;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Column j's shut levels moved within a group's fresh cells w: for each
- * cell of the other fresh columns, the shut levels' weight goes to j's open
- * levels in proportion to theirs (all 0: alike), so that the other columns'
- * marginals keep their mass
+ * cell of the other fresh columns, a shut bin's weight goes to the nearest
+ * open bin, the other shut levels' to j's open levels in proportion to
+ * theirs (all 0: alike), so that the other columns' marginals keep their
+ * mass
  */
 static void
 move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
@@ -155,6 +183,9 @@ move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
 
 		if ((f / stride) % n != 0)
 			continue;			/* f: level 0 of j, the group's first cell */
+		for (int v = 0; v < m->ordered[j]; v++)
+			if (m->shut[j][v])
+				(void) move_to_nearest(m->shut[j], m->ordered[j], v, &w[f], stride);
 		for (int v = 0; v < n; v++)
 		{
 			double		x = cell_weight(w[f + v * stride]);

@@ -902,6 +902,9 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 								   m ? m->sigma2 : 0.0))
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 		f->res.model.shut[j] = f->col[j].shut;
+		/* a binned column's bins are in order (NULL last, apart) */
+		f->res.model.ordered[j] = f->col[j].kind == SYNTH_COL_LEVELS ? 0 :
+			synth_column_model_levels(&f->col[j]) - (f->col[j].nullable ? 1 : 0);
 	}
 	in_last(&in, &f->res);
 	if (in.next != in.nw)
