@@ -33,5 +33,34 @@ SELECT abs(avg(n) - 27.475) < 2.5 AS mean_within,
        count(*) FILTER (WHERE n < 0 OR n > 1000) AS outside
   FROM regress_sm.twin_n;
 SELECT count(*) AS dropped FROM unnest(ARRAY['twin', 'twin_n']) n WHERE dpobj.drop_model(n);
+-- the offset sums leave a parallel worker with its state: a parallel plan's model (the direct
+-- aggregate, seeded) is the serial plan's
+CREATE TABLE regress_sm.p AS SELECT g, amt::float8 AS amt FROM regress_sm.t, generate_series(1, 5);
+ANALYZE regress_sm.p;
+CREATE TEMP TABLE pm (k text, m dpobj.model);
+SET dpobj.seed = 5;
+SET max_parallel_workers_per_gather = 0;
+INSERT INTO pm SELECT 'serial', dpobj.dp_synthesize_cols(true, 1, 1e-6,
+  '{"domains": [{"column": "g", "levels": ["a", "b"]}, {"column": "amt", "lo": 0, "hi": 1000}]}', g, amt)
+  FROM regress_sm.p;
+SET dpobj.seed = 5;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT dpobj.dp_synthesize_cols(true, 1, 1e-6,
+  '{"domains": [{"column": "g", "levels": ["a", "b"]}, {"column": "amt", "lo": 0, "hi": 1000}]}', g, amt)
+  FROM regress_sm.p;
+INSERT INTO pm SELECT 'parallel', dpobj.dp_synthesize_cols(true, 1, 1e-6,
+  '{"domains": [{"column": "g", "levels": ["a", "b"]}, {"column": "amt", "lo": 0, "hi": 1000}]}', g, amt)
+  FROM regress_sm.p;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+RESET dpobj.seed;
+SELECT (a.m).weights = (b.m).weights AS same_weights, (a.m).params = (b.m).params AS same_params
+  FROM pm a, pm b WHERE a.k = 'serial' AND b.k = 'parallel';
+DROP TABLE pm;
 SELECT dpobj.unprotect('regress_sm.t');
 DROP SCHEMA regress_sm CASCADE;
