@@ -133,30 +133,36 @@ cell_closed(const SynthModel *m, const int *fcols, int nfc, int64_t f)
 }
 
 /*
- * Shut bin v's weight x (of the no ordered ones, at w[v * stride]) to the
- * nearest open bin (half to each of two as near); false when none is open
+ * A group's shut bins (of its no ordered levels w[v * stride]) moved, run by
+ * run: each bin's weight to the nearer of the open bins around its run (half
+ * to each when as near; one side only at an end).  Linear in no.
  */
-static bool
-move_to_nearest(const bool *shut, int no, int v, double *w, int64_t stride)
+static void
+move_to_nearest(const bool *shut, int no, double *w, int64_t stride)
 {
-	double		x = cell_weight(w[v * stride]);
-
-	for (int dist = 1; dist < no; dist++)
+	for (int a = 0; a < no; a++)
 	{
-		bool		below = v - dist >= 0 && !shut[v - dist],
-					above = v + dist < no && !shut[v + dist];
-		double		part = below && above ? x / 2.0 : x;
+		int			z = a;
 
-		if (!below && !above)
+		if (!shut[a])
 			continue;
-		if (below)
-			w[(v - dist) * stride] = cell_weight(w[(v - dist) * stride]) + part;
-		if (above)
-			w[(v + dist) * stride] = cell_weight(w[(v + dist) * stride]) + part;
-		w[v * stride] = 0.0;
-		return true;
+		while (z < no && shut[z])
+			z++;
+		/* bins a..z-1 shut; a - 1 and z open where they exist */
+		for (int v = a; v < z && (a > 0 || z < no); v++)
+		{
+			double		x = cell_weight(w[v * stride]);
+			int			below = a > 0 ? v - a + 1 : no + 1,
+						above = z < no ? z - v : no + 1;
+
+			if (below <= above)
+				w[(a - 1) * stride] = cell_weight(w[(a - 1) * stride]) + (below == above ? x / 2.0 : x);
+			if (above <= below)
+				w[z * stride] = cell_weight(w[z * stride]) + (below == above ? x / 2.0 : x);
+			w[v * stride] = 0.0;
+		}
+		a = z;
 	}
-	return false;
 }
 
 /*
@@ -183,9 +189,7 @@ move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
 
 		if ((f / stride) % n != 0)
 			continue;			/* f: level 0 of j, the group's first cell */
-		for (int v = 0; v < m->ordered[j]; v++)
-			if (m->shut[j][v])
-				(void) move_to_nearest(m->shut[j], m->ordered[j], v, &w[f], stride);
+		move_to_nearest(m->shut[j], m->ordered[j], &w[f], stride);
 		for (int v = 0; v < n; v++)
 		{
 			double		x = cell_weight(w[f + v * stride]);

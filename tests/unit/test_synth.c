@@ -1029,6 +1029,25 @@ test_shut_nearest(void)
 				  cnt[0], cnt[1], cnt[2], cnt[3]);
 		synth_model_free(&m);
 	}
+	/* a shut run between open bins: each to the nearer, half to each when as near */
+	{
+		SynthModel	m;
+		bool		run[5] = {false, true, false, true, true};
+		int			sizes[1] = {5},
+					rows[500],
+					cnt[5] = {0};
+
+		CHECK(synth_model_init(&m, 1, sizes, 500.0) == SYNTH_OK, "a uniform model");
+		m.shut[0] = run;
+		m.ordered[0] = 5;
+		CHECK(synth_sample(&m, 500, rng, rows) == SYNTH_OK, "sampled");
+		for (int i = 0; i < 500; i++)
+			cnt[rows[i]]++;
+		CHECK(cnt[1] == 0 && cnt[3] == 0 && cnt[4] == 0 && abs(cnt[0] - 150) <= 1 &&
+			  abs(cnt[2] - 350) <= 1, "runs to their nearest open bins: %d %d %d %d %d",
+			  cnt[0], cnt[1], cnt[2], cnt[3], cnt[4]);
+		synth_model_free(&m);
+	}
 	gsl_rng_free(rng);
 }
 
