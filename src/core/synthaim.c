@@ -80,6 +80,13 @@ synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells, uint64_t
 						 dpnoise_discrete_gaussian(rng, s2)) / LATTICE;
 }
 
+void
+synth_sum_draw(gsl_rng *rng, const int64_t *sums, int64_t ncells, uint64_t s2, double *y)
+{
+	for (int64_t x = 0; x < ncells; x++)
+		y[x] = (double) (sums[x] + dpnoise_discrete_gaussian(rng, s2)) / LATTICE;
+}
+
 /* the workload's downward closure that the state covers, with weights and counts */
 static SynthStatus
 build_candidates(Run *r)

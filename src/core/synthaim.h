@@ -125,6 +125,14 @@ extern double synth_sigma2(double rho, int64_t k);
 extern double synth_count_variance(double s2);
 extern double synth_release_rho(double s2, int64_t k);
 
+/*
+ * A sum's release: sums on the lattice itself (a row adds at most 2^B to
+ * one cell, the sensitivity of a count's 2^B c), y = (sum + N_Z(0, s2)) /
+ * 2^B per cell, the same variance and cost as a count's
+ */
+extern void synth_sum_draw(gsl_rng *rng, const int64_t *sums, int64_t ncells, uint64_t s2,
+						   double *y);
+
 /* a measurement: y = counts + N_Z(0, s2) / 2^B per cell */
 extern void synth_measure_draw(gsl_rng *rng, const int64_t *counts, int64_t ncells,
 							   uint64_t s2, double *y);

@@ -285,9 +285,107 @@ synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double
 	return true;
 }
 
+int64_t
+synth_column_offset(const SynthColumn *c, int code, double x)
+{
+	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	double		w = (c->hi - c->lo) / n,
+				t;
+
+	x = x < c->lo ? c->lo : (x > c->hi ? c->hi : x);
+	t = nearbyint((x - (c->lo + w * code)) / w * (double) (1 << SYNTH_OFFSET_BITS));
+	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
+}
+
+/* a sub-bin of more integers draws them as a continuous span's floor */
+#define SYNTH_DISCRETE_MAX ((double) (1 << 20))
+
+/*
+ * The mean fraction of a tilt t, increasing in t: n 0, of density e^(t u)
+ * on [0, 1]; else of P(j) proportional to e^(t j) on the integers 0..n-1,
+ * over n - 1 (n >= 2)
+ */
+static double
+tilt_mean(double t, int n)
+{
+	if (n == 0)
+		return fabs(t) < 1e-6 ? 0.5 + t / 12.0 : -1.0 / expm1(-t) - 1.0 / t;
+	if (fabs(t) * n < 1e-3)
+		return 0.5 + t * (n + 1.0) / 12.0;
+	return (1.0 / expm1(-t) - n / expm1(-n * t)) / (n - 1.0);
+}
+
+/* the tilt of mean fraction r (tilt_mean), |t| n at most 700 (n 0: |t|) */
+static double
+tilt_for(double r, int n)
+{
+	double		z = 700.0 / (n > 0 ? n : 1),
+				a = -z;
+
+	if (!(r > tilt_mean(a, n)))
+		return a;
+	if (!(r < tilt_mean(z, n)))
+		return z;
+	for (int it = 0; it < 80; it++)
+	{
+		double		m = (a + z) / 2.0;
+
+		if (tilt_mean(m, n) < r)
+			a = m;
+		else
+			z = m;
+	}
+	return (a + z) / 2.0;
+}
+
+/* sub-cell i of n over [lo, hi]: [a, z) and, for an integer column, its integers */
+static void
+cell_span(const SynthColumn *c, int n, int i, double *a, double *z, double *first, double *last)
+{
+	*a = c->lo + (c->hi - c->lo) * i / n;
+	*z = c->lo + (c->hi - c->lo) * (i + 1) / n;
+	/* the integers in [a, z) (the last cell: [a, z]) */
+	*first = ceil(*a);
+	*last = i == n - 1 ? floor(*z) : ceil(*z) - 1.0;
+}
+
+bool
+synth_column_set_means(SynthColumn *c, const double *sums, double sd)
+{
+	free(c->tilt);
+	c->tilt = calloc((size_t) c->nsub, sizeof(double));
+	if (c->tilt == NULL)
+		return false;
+	for (int i = 0; i < c->nsub; i++)
+	{
+		double		r,
+					a,
+					z,
+					first,
+					last;
+
+		if (!(c->weight[i] > 0.0))
+			continue;
+		r = (sums[i] + sd / 2.0) / (c->weight[i] + sd);
+		r = r < 0.0 ? 0.0 : (r > 1.0 ? 1.0 : r);
+		cell_span(c, c->nsub, i, &a, &z, &first, &last);
+		if (!c->integer)
+			c->tilt[i] = tilt_for(r, 0);
+		else if (last > first && last - first < SYNTH_DISCRETE_MAX)
+			/* the sub-bin's integers at the mean a + r (z - a) */
+			c->tilt[i] = tilt_for((a + r * (z - a) - first) / (last - first),
+								  (int) (last - first + 1.0));
+		else if (last > first)
+			c->tilt[i] = tilt_for((a + r * (z - a) - first + 0.5) / (last - first + 1.0), 0);
+	}
+	return true;
+}
+
 void
 synth_column_free(SynthColumn *c)
 {
+	free(c->tilt);
+	c->tilt = NULL;
 	free(c->map);
 	free(c->edges);
 	free(c->weight);
@@ -300,31 +398,58 @@ synth_column_free(SynthColumn *c)
 	c->shut = NULL;
 }
 
-/* uniform on sub-cell i of n over [lo, hi]; integers when asked */
+/*
+ * u of density e^(t u) on [0, n] (inverse CDF: uniform when t is 0); its
+ * floor is P(j) proportional to e^(t j) on 0..n-1
+ */
 static double
-draw_cell(const SynthColumn *c, int n, int i, gsl_rng *rng)
+draw_tilted(double t, int n, gsl_rng *rng)
 {
-	double		a = c->lo + (c->hi - c->lo) * i / n,
-				z = c->lo + (c->hi - c->lo) * (i + 1) / n;
+	double		u = gsl_rng_uniform(rng) * n;
 
+	if (t != 0.0)
+		u = log1p(u / n * expm1(n * t)) / t;
+	return u < 0.0 ? 0.0 : (u > n ? n : u);
+}
+
+/* a value of sub-cell i of n over [lo, hi] (tilt t: synthdomain.h); integers when asked */
+static double
+draw_cell(const SynthColumn *c, int n, int i, double t, gsl_rng *rng)
+{
+	double		a,
+				z,
+				first,
+				last,
+				u;
+
+	cell_span(c, n, i, &a, &z, &first, &last);
 	if (c->integer)
 	{
-		/* the integers in [a, z) (the last cell: [a, z]) */
-		double		first = ceil(a),
-					last = i == n - 1 ? floor(z) : ceil(z) - 1.0;
+		double		v;
 
 		if (last < first)
 			return nearbyint((a + z) / 2.0);
-		return first + floor(gsl_rng_uniform(rng) * (last - first + 1.0));
+		v = last - first < SYNTH_DISCRETE_MAX ?
+			first + floor(draw_tilted(t, (int) (last - first + 1.0), rng)) :
+			first + floor(draw_tilted(t, 1, rng) * (last - first + 1.0));
+		return v < first ? first : (v > last ? last : v);
 	}
-	return a + gsl_rng_uniform(rng) * (z - a);
+	u = draw_tilted(t, 1, rng);
+	return u < 1.0 ? a + u * (z - a) : z;
+}
+
+/* sub-bin i of a quantile column, by its tilt */
+static double
+draw_sub(const SynthColumn *c, int i, gsl_rng *rng)
+{
+	return draw_cell(c, c->nsub, i, c->tilt != NULL ? c->tilt[i] : 0.0, rng);
 }
 
 double
 synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 {
 	if (c->kind == SYNTH_COL_BINS)
-		return draw_cell(c, c->nbins, level, rng);
+		return draw_cell(c, c->nbins, level, 0.0, rng);
 	if (c->kind == SYNTH_COL_QUANTILE)
 	{
 		double		z = 0.0,
@@ -351,14 +476,14 @@ synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 			int			off = (int) floor(log(1.0 - gsl_rng_uniform(rng) * (1.0 - pow(r, k))) / log(r));
 
 			off = off < 0 ? 0 : (off >= k ? k - 1 : off);
-			return draw_cell(c, c->nsub, c->decay[level] > 0.0 ? first + off : last - off, rng);
+			return draw_sub(c, c->decay[level] > 0.0 ? first + off : last - off, rng);
 		}
 		for (int i = first; i <= last; i++)
 		{
 			if (z <= 0.0)
-				return draw_cell(c, c->nsub, first + (int) floor(gsl_rng_uniform(rng) * (last - first + 1)), rng);
+				return draw_sub(c, first + (int) floor(gsl_rng_uniform(rng) * (last - first + 1)), rng);
 			if (u < c->weight[i] || i == last)
-				return draw_cell(c, c->nsub, i, rng);
+				return draw_sub(c, i, rng);
 			u -= c->weight[i];
 		}
 	}

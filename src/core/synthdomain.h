@@ -25,9 +25,13 @@
  *
  *	  A synthetic value of a binned column is drawn within its model bin:
  *	  a sub-bin with probability proportional to its noisy count clamped at
- *	  0 (quantile bins; all 0: uniform), then uniformly within it (a
- *	  continuous column: lo + (i + U) (hi - lo) / S; an integer column: a
- *	  uniform integer of the sub-bin's integers, else its nearest).
+ *	  0 (quantile bins; all 0: uniform), then within it: a continuous
+ *	  column lo + (i + u) (hi - lo) / S, u on [0, 1]; an integer column
+ *	  one of the sub-bin's integers first + j, j of 0..n-1 (none: the
+ *	  sub-bin's nearest) -- uniformly, or for a quantile column whose model
+ *	  holds its sub-bins' offset sums (synth_column_set_means) of density
+ *	  (probability) proportional to e^(t u) (e^(t j)), t the sub-bin's
+ *	  tilt: its mean the sub-bin's measured mean.
  *
  *-------------------------------------------------------------------------
  */
@@ -69,7 +73,16 @@ typedef struct SynthColumn
 	bool	   *shut;			/* model levels never drawn, or NULL (synth_column_set_shut) */
 	double	   *decay;			/* an open bin without weight at an end: its draw's decay
 								 * ratio (> 0 from its lower edge up, < 0 down), or 0 */
+	double	   *tilt;			/* quantile: each sub-bin's draw's tilt t (0: uniform), or
+								 * NULL (synth_column_set_means) */
 } SynthColumn;
+
+/*
+ * A row's offset within its sub-bin, in 1/2^SYNTH_OFFSET_BITS of the
+ * sub-bin's width, 0 to 2^SYNTH_OFFSET_BITS: a quantile column's offset
+ * sums are released on the counts' lattice (SYNTH_COUNT_BITS, synthaim.h)
+ */
+#define SYNTH_OFFSET_BITS 8
 
 /* false when the declaration is out of range (a public refusal) */
 extern bool synth_column_valid(const SynthColumn *c);
@@ -129,6 +142,23 @@ extern void synth_column_free(SynthColumn *c);
  */
 extern bool synth_column_set_shut(SynthColumn *c, const double *y, const double *var,
 								  double sigma2);
+
+/*
+ * x's offset within scan level `code` (a quantile column's sub-bin, x not
+ * NULL nor NaN), x clamped into [lo, hi] as the code is: round((x - a) /
+ * width 2^SYNTH_OFFSET_BITS), 0 to 2^SYNTH_OFFSET_BITS
+ */
+extern int64_t synth_column_offset(const SynthColumn *c, int code, double x);
+
+/*
+ * c->tilt from the sub-bins' noisy offset sums sums[0..S-1] (in sub-bin
+ * widths, each of standard deviation sd): a sub-bin with weight w gets the
+ * tilt whose mean offset is (sum + sd / 2) / (w + sd), clamped to [0, 1]
+ * (its measured mean, shrunk toward the middle by sd rows: a sub-bin of
+ * noise-level weight is drawn near uniformly); without weight, uniform.
+ * Post-processing.  false when out of memory.
+ */
+extern bool synth_column_set_means(SynthColumn *c, const double *sums, double sd);
 
 /*
  * A value within model level `level` (not NULL's) of a binned column; the

@@ -62,6 +62,8 @@ typedef struct SynthModel
 	int64_t		propagations;	/* belief propagations run (statistics) */
 	const bool *shut[SYNTH_MAX_COLUMNS];	/* column j's levels never drawn, or NULL:
 											 * none (synthsample.h; the caller's memory) */
+	int			ordered[SYNTH_MAX_COLUMNS];	/* column j's first levels that are bins in
+											 * order (synthsample.h), 0: none */
 } SynthModel;
 
 /* an empty model over d columns: the uniform distribution with `total` rows */

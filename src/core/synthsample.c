@@ -133,10 +133,44 @@ cell_closed(const SynthModel *m, const int *fcols, int nfc, int64_t f)
 }
 
 /*
+ * A group's shut bins (of its no ordered levels w[v * stride]) moved, run by
+ * run: each bin's weight to the nearer of the open bins around its run (half
+ * to each when as near; one side only at an end).  Linear in no.
+ */
+static void
+move_to_nearest(const bool *shut, int no, double *w, int64_t stride)
+{
+	for (int a = 0; a < no; a++)
+	{
+		int			z = a;
+
+		if (!shut[a])
+			continue;
+		while (z < no && shut[z])
+			z++;
+		/* bins a..z-1 shut; a - 1 and z open where they exist */
+		for (int v = a; v < z && (a > 0 || z < no); v++)
+		{
+			double		x = cell_weight(w[v * stride]);
+			int			below = a > 0 ? v - a + 1 : no + 1,
+						above = z < no ? z - v : no + 1;
+
+			if (below <= above)
+				w[(a - 1) * stride] = cell_weight(w[(a - 1) * stride]) + (below == above ? x / 2.0 : x);
+			if (above <= below)
+				w[z * stride] = cell_weight(w[z * stride]) + (below == above ? x / 2.0 : x);
+			w[v * stride] = 0.0;
+		}
+		a = z;
+	}
+}
+
+/*
  * Column j's shut levels moved within a group's fresh cells w: for each
- * cell of the other fresh columns, the shut levels' weight goes to j's open
- * levels in proportion to theirs (all 0: alike), so that the other columns'
- * marginals keep their mass
+ * cell of the other fresh columns, a shut bin's weight goes to the nearest
+ * open bin, the other shut levels' to j's open levels in proportion to
+ * theirs (all 0: alike), so that the other columns' marginals keep their
+ * mass
  */
 static void
 move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
@@ -155,6 +189,7 @@ move_shut(const SynthModel *m, SynthSet fresh, int j, double *w, int64_t nf)
 
 		if ((f / stride) % n != 0)
 			continue;			/* f: level 0 of j, the group's first cell */
+		move_to_nearest(m->shut[j], m->ordered[j], &w[f], stride);
 		for (int v = 0; v < n; v++)
 		{
 			double		x = cell_weight(w[f + v * stride]);

@@ -12,7 +12,9 @@
  *	  draws'.  A level the model marks shut (a closed NULL or "other", a
  *	  quantile bin without weight) is never drawn: in every draw its weight
  *	  moves to its column's open levels with the same other values (so the
- *	  other columns keep their mass), and a group whose cells all weigh 0
+ *	  other columns keep their mass) -- a bin's to the nearest open bin
+ *	  (half to each when two are as near: where its mass lies, so that the
+ *	  column's mean stays), another level's in proportion to theirs -- and a group whose cells all weigh 0
  *	  draws its open cells uniformly.  The rows are shuffled last.  Plain C; a gsl_rng (the draws
  *	  need no exactness: nothing here touches a row of the table).
  *

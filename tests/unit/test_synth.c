@@ -948,6 +948,109 @@ test_domains_denoise(void)
 	gsl_rng_free(rng);
 }
 
+/*
+ * A quantile column's offset sums: a kept sub-bin's draws have its measured
+ * mean (continuous: a tilt over the sub-bin; integer: over its integers,
+ * exactly), within the sub-bin
+ */
+static void
+test_domains_means(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	for (int integer = 0; integer < 2; integer++)
+	{
+		SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = 0, .hi = integer ? 128 : 1000,
+		.nbins = 8, .nsub = 64, .merge_empty = true, .integer = integer};
+		double		w[64] = {0},
+					sums[64] = {0},
+					width = q.hi / 64,
+					want,
+					mean = 0;
+		bool		inside = true;
+		int			n = 20000;
+
+		/* sub-bin 0 is bin 0 (1000 of 3000 rows); its mean offset 0.15 of its width */
+		w[0] = 1000;
+		for (int i = 1; i <= 20; i++)
+			w[i] = 100;
+		sums[0] = 150;
+		CHECK(synth_quantile_bins(&q, w) && synth_column_set_shut(&q, NULL, NULL, 0) &&
+			  q.map[0] == 0 && q.map[1] == 1, "sub-bin 0 is a bin of its own");
+		CHECK(synth_column_set_means(&q, sums, 1.0), "means set");
+		/* shrunk by sd 1 toward the middle: (150 + 1/2) / (1000 + 1) */
+		want = 150.5 / 1001.0 * width;
+		for (int t = 0; t < n; t++)
+		{
+			double		x = synth_column_draw(&q, 0, rng);
+
+			inside &= x >= 0 && x <= width && (!integer || x == floor(x));
+			mean += x / n;
+		}
+		CHECK(inside && fabs(mean - want) < 0.02 * width,
+			  "%s sub-bin's draws at its measured mean: %g (want %g)",
+			  integer ? "an integer" : "a continuous", mean, want);
+		synth_column_free(&q);
+	}
+	gsl_rng_free(rng);
+}
+
+/*
+ * A shut bin's weight goes to the nearest open bin (the column's mean kept),
+ * another shut level's (a level column's) to the open levels in proportion
+ */
+static void
+test_shut_nearest(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	bool		shut[4] = {false, false, false, true};
+
+	gsl_rng_set(rng, 11);
+	for (int ordered = 0; ordered <= 4; ordered += 4)
+	{
+		SynthModel	m;
+		int			sizes[1] = {4},
+					rows[400],
+					cnt[4] = {0};
+
+		CHECK(synth_model_init(&m, 1, sizes, 400.0) == SYNTH_OK, "a uniform model");
+		m.shut[0] = shut;
+		m.ordered[0] = ordered;
+		CHECK(synth_sample(&m, 400, rng, rows) == SYNTH_OK, "sampled");
+		for (int i = 0; i < 400; i++)
+			cnt[rows[i]]++;
+		if (ordered)
+			CHECK(cnt[3] == 0 && abs(cnt[2] - 200) <= 1 && abs(cnt[0] - 100) <= 1,
+				  "bins: the shut bin's rows in the one below it: %d %d %d %d",
+				  cnt[0], cnt[1], cnt[2], cnt[3]);
+		else
+			CHECK(cnt[3] == 0 && abs(cnt[2] - 133) <= 1 && abs(cnt[0] - 133) <= 1,
+				  "levels: the shut level's rows spread in proportion: %d %d %d %d",
+				  cnt[0], cnt[1], cnt[2], cnt[3]);
+		synth_model_free(&m);
+	}
+	/* a shut run between open bins: each to the nearer, half to each when as near */
+	{
+		SynthModel	m;
+		bool		run[5] = {false, true, false, true, true};
+		int			sizes[1] = {5},
+					rows[500],
+					cnt[5] = {0};
+
+		CHECK(synth_model_init(&m, 1, sizes, 500.0) == SYNTH_OK, "a uniform model");
+		m.shut[0] = run;
+		m.ordered[0] = 5;
+		CHECK(synth_sample(&m, 500, rng, rows) == SYNTH_OK, "sampled");
+		for (int i = 0; i < 500; i++)
+			cnt[rows[i]]++;
+		CHECK(cnt[1] == 0 && cnt[3] == 0 && cnt[4] == 0 && abs(cnt[0] - 150) <= 1 &&
+			  abs(cnt[2] - 350) <= 1, "runs to their nearest open bins: %d %d %d %d %d",
+			  cnt[0], cnt[1], cnt[2], cnt[3], cnt[4]);
+		synth_model_free(&m);
+	}
+	gsl_rng_free(rng);
+}
+
 /* the intervals' tail bounds against simulation */
 static void
 test_interval_bounds(void)
@@ -1252,6 +1355,8 @@ main(void)
 	test_bounded_steps();
 	test_domains();
 	test_domains_denoise();
+	test_domains_means();
+	test_shut_nearest();
 	test_interval_bounds();
 	test_rounds();
 	test_workload();

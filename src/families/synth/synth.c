@@ -10,7 +10,8 @@
  *	             (synthparams.c)
  *	  compute    the private quantile bins first (each such column's
  *	             sub-bin counts, then its bins', measured within its share
- *	             of the first step), then the rounds (core/synthaim.c) with
+ *	             of the first step, and its sub-bins' offset sums at
+ *	             SYNTH_SUM_SHARE of that share), then the rounds (core/synthaim.c) with
  *	             dpobj's generator, polling for a cancel and reporting
  *	             progress; last, which columns' NULL/"other" is closed
  *	  release    the model (synthmodel.c)
@@ -38,6 +39,8 @@ typedef struct SynthWork
 	double		rho;
 	SynthColumn col[SYNTH_MAX_COLUMNS];	/* quantile bins chosen in compute */
 	double	   *noisy[SYNTH_MAX_COLUMNS];	/* quantile columns' sub-bin releases */
+	double	   *sums[SYNTH_MAX_COLUMNS];	/* and their offset sums' (sub-bin widths) */
+	double		sums_sigma2;	/* those sums' variance */
 	SynthMeasure pre[SYNTH_MAX_COLUMNS];	/* their single-column measurements */
 	int			npre;
 	double		rho_pre;
@@ -134,6 +137,25 @@ synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double 
 }
 
 /*
+ * Column j's sub-bins' offset sums (synthdomain.h) released at
+ * SYNTH_SUM_SHARE of its single-column share rho1: how its values lie
+ * within each sub-bin, the draw's means (synth_column_set_means)
+ */
+static void
+synth_quantile_sums(DPRun *run, SynthWork *w, int j, double rho1)
+{
+	const SynthParams *p = w->st->p;
+	double		s2 = synth_sigma2(SYNTH_SUM_SHARE * rho1, p->k);
+
+	StaticAssertStmt(SYNTH_OFFSET_BITS == SYNTH_COUNT_BITS,
+					 "offset sums are released on the counts' lattice");
+	w->sums[j] = palloc(sizeof(double) * w->col[j].nsub);
+	synth_sum_draw(run->rng, w->st->sums + p->sum_at[j], w->col[j].nsub, (uint64) s2, w->sums[j]);
+	w->sums_sigma2 = synth_count_variance(s2);
+	w->rho_pre += synth_release_rho(s2, p->k);
+}
+
+/*
  * Column j's private quantile bins: its sub-bin counts released at
  * SYNTH_SUB_SHARE of its single-column share of the first step, the bins
  * chosen from their denoised weights (synth_quantile_denoise: what the model
@@ -176,6 +198,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	synth_measure_draw(run->rng, cnt, nb, (uint64) s2_bins, m->y);
 	w->rho_pre += synth_release_rho(s2, p->k) + synth_release_rho(s2_bins, p->k);
 	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), m);
+	synth_quantile_sums(run, w, j, rho1);
 }
 
 /*
@@ -265,8 +288,8 @@ synth_release(DPRun *run)
 {
 	SynthWork  *w = run->work;
 
-	return synthmodel_build(run->fcinfo, w->st->p, w->col, w->noisy, &w->res,
-							w->st->epsilon, w->st->delta, w->rho);
+	return synthmodel_build(run->fcinfo, w->st->p, w->col, w->noisy, w->sums, w->sums_sigma2,
+							&w->res, w->st->epsilon, w->st->delta, w->rho);
 }
 
 MECHANISM_FINAL_FUNCTION(dpobj_synth_finalfn,

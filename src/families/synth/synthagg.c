@@ -15,6 +15,8 @@
  */
 #include "families/synth/synthagg.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "common/base64.h"
 #include "libpq/pqformat.h"
@@ -79,6 +81,7 @@ synthagg_new(MemoryContext parent, double epsilon, double delta, Jsonb *options)
 	st->options_text = JsonbToCString(NULL, &options->root, VARSIZE(options));
 	st->counts = MemoryContextAllocExtended(cxt, synth_layout_bytes(&st->p->layout),
 											MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	st->sums = palloc0(sizeof(int64) * Max(st->p->nsums, 1));
 	if (st->p->hash_slots > 0)
 	{
 		MemoryContextCallback *cb = palloc0(sizeof(MemoryContextCallback));
@@ -110,7 +113,7 @@ synthagg_flat_size(ExpandedObjectHeader *eoh)
 	SynthAggState *st = (SynthAggState *) eoh;
 
 	return VARHDRSZ + 4 + 8 + 8 + 4 + strlen(st->options_text) + 8 +
-		synth_layout_bytes(&st->p->layout);
+		synth_layout_bytes(&st->p->layout) + 8 * (int64) st->p->nsums;
 }
 
 static char *
@@ -151,6 +154,8 @@ synthagg_flatten(ExpandedObjectHeader *eoh, void *result, Size size)
 	p = put64(p, (uint64) cells);
 	for (int64 i = 0; i < cells; i++)
 		p = put64(p, (uint64) st->counts[i]);
+	for (int i = 0; i < st->p->nsums; i++)
+		p = put64(p, (uint64) st->sums[i]);
 	SET_VARSIZE(result, size);
 }
 
@@ -216,22 +221,31 @@ synthagg_read_header(SynthReader *r, double *epsilon, double *delta, Jsonb **opt
 	*options = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 }
 
-/* adds (or with set, copies) the flat counts at r into st's */
+/* adds n non-negative values at r into to */
+static void
+synthagg_read_add(SynthReader *r, int64 *to, int64 n)
+{
+	for (int64 i = 0; i < n; i++)
+	{
+		int64		v = (int64) get64(r);
+
+		if (v < 0 || to[i] > PG_INT64_MAX - v)
+			synthagg_corrupt();
+		to[i] += v;
+	}
+}
+
+/* adds the flat counts and offset sums at r into st's */
 static void
 synthagg_read_counts(SynthReader *r, SynthAggState *st)
 {
 	int64		cells = st->p->layout.cells;
 
-	if ((int64) get64(r) != cells || (r->end - r->p) / 8 != cells || (r->end - r->p) % 8 != 0)
+	if ((int64) get64(r) != cells || (r->end - r->p) / 8 != cells + st->p->nsums ||
+		(r->end - r->p) % 8 != 0)
 		synthagg_corrupt();
-	for (int64 i = 0; i < cells; i++)
-	{
-		int64		v = (int64) get64(r);
-
-		if (v < 0 || st->counts[i] > PG_INT64_MAX - v)
-			synthagg_corrupt();
-		st->counts[i] += v;
-	}
+	synthagg_read_add(r, st->counts, cells);
+	synthagg_read_add(r, st->sums, st->p->nsums);
 }
 
 /* a flat state as a new expanded one under parent */
@@ -286,6 +300,8 @@ synthagg_merge(SynthAggState *dst, Datum src)
 		synthagg_check_same(dst, s->epsilon, s->delta, s->options_text);
 		synthagg_fold(s);
 		synth_state_merge(&dst->p->layout, dst->counts, s->counts);
+		for (int i = 0; i < dst->p->nsums; i++)
+			dst->sums[i] += s->sums[i];
 	}
 	else
 	{
@@ -347,15 +363,25 @@ synthagg_check_args(FunctionCallInfo fcinfo, const SynthParams *p)
 					 errhint("Cast a column with declared levels to text, any other to float8.")));
 }
 
-/* column j's scan level of a value (never an error): a level's text, else a number */
+/*
+ * column j's scan level of a value (never an error): a level's text, else a
+ * number, a quantile column's offset within its sub-bin added to sums
+ */
 static int
-synthagg_code(const SynthParams *p, int j, Datum v, bool isnull)
+synthagg_code(const SynthParams *p, int j, Datum v, bool isnull, int64 *sums)
 {
 	const EncColumn *e = &p->enc->cols[j];
 	text	   *t;
 
 	if (e->nlevels == 0)
-		return synth_column_code(&p->col[j], isnull ? 0.0 : DatumGetFloat8(v), isnull);
+	{
+		double		x = isnull ? 0.0 : DatumGetFloat8(v);
+		int			code = synth_column_code(&p->col[j], x, isnull);
+
+		if (p->sum_at[j] >= 0 && !isnull && !isnan(x))
+			sums[p->sum_at[j] + code] += synth_column_offset(&p->col[j], code, x);
+		return code;
+	}
 	if (isnull)
 		return e->nlevels;
 	t = DatumGetTextPP(v);
@@ -364,11 +390,11 @@ synthagg_code(const SynthParams *p, int j, Datum v, bool isnull)
 
 /* the row's scan level per column, one argument each (never an error) */
 static void
-synthagg_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes)
+synthagg_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes, int64 *sums)
 {
 	for (int j = 0; j < p->d; j++)
 		codes[j] = synthagg_code(p, j, PG_GETARG_DATUM(DP_ROW_COLS_FIRST + j),
-								 PG_ARGISNULL(DP_ROW_COLS_FIRST + j));
+								 PG_ARGISNULL(DP_ROW_COLS_FIRST + j), sums);
 }
 
 /* array argument a's elements (of type, n of them); any other shape is refused */
@@ -392,7 +418,7 @@ synthagg_array(FunctionCallInfo fcinfo, int a, Oid type, int n, Datum **d, bool 
 
 /* the same from dp_synthesize's two arrays: the columns with levels, the others */
 static void
-synthagg_array_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes)
+synthagg_array_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes, int64 *sums)
 {
 	Datum	   *td,
 			   *nd;
@@ -407,12 +433,12 @@ synthagg_array_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes)
 	{
 		if (p->enc->cols[j].nlevels > 0)
 		{
-			codes[j] = synthagg_code(p, j, td[it], tn[it]);
+			codes[j] = synthagg_code(p, j, td[it], tn[it], sums);
 			it++;
 		}
 		else
 		{
-			codes[j] = synthagg_code(p, j, nd[in], nn[in]);
+			codes[j] = synthagg_code(p, j, nd[in], nn[in], sums);
 			in++;
 		}
 	}
@@ -465,9 +491,9 @@ synthagg_transition(FunctionCallInfo fcinfo, bool arrays)
 		synthagg_check_args(fcinfo, st->p);
 	c->checked = true;
 	if (arrays)
-		synthagg_array_codes(fcinfo, st->p, c->codes);
+		synthagg_array_codes(fcinfo, st->p, c->codes, st->sums);
 	else
-		synthagg_codes(fcinfo, st->p, c->codes);
+		synthagg_codes(fcinfo, st->p, c->codes, st->sums);
 	if (st->hashing)
 		synth_rows_add(&st->hash, c->codes);
 	else

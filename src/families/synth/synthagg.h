@@ -12,9 +12,10 @@
  *	  tuple queue, Citus's text) flat: the counts, the hash folded first.
  *	  Flat form (big-endian): uint32 magic "DPS1", float8 epsilon, delta,
  *	  uint32 length of the options' jsonb text, that text, int64 cells,
- *	  cells x int64 counts.  The reader rebuilds the layout from the
+ *	  cells x int64 counts, then the quantile columns' sub-bins' offset
+ *	  sums (synthparams.h, sum_at).  The reader rebuilds the layout from the
  *	  options (as a first row would) and accepts only its number of cells
- *	  and non-negative counts.  Text form: base64 of it.
+ *	  and sums, non-negative.  Text form: base64 of it.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,6 +40,7 @@ typedef struct SynthAggState
 	Jsonb	   *options;
 	char	   *options_text;	/* canonical, for the same-run checks */
 	int64	   *counts;			/* p->layout.cells */
+	int64	   *sums;			/* p->nsums: quantile sub-bins' offset sums */
 	SynthRows	hash;			/* malloc'd, when p->hash_slots > 0 */
 	bool		hashing;
 } SynthAggState;

@@ -35,10 +35,12 @@
 #include "model/model.h"
 
 /*
- * 2 (0.7.0): every column has "closed", and quantile bins merge empty
- * sub-bins (core/synthdomain.h); 1 (0.6.0) is read as written then
+ * 3: a quantile column has its sub-bins' offset sums ("sums_at",
+ * "sums_sigma2"), its draws' means (core/synthdomain.h); 2 (0.7.0): every
+ * column has "closed", and quantile bins merge empty sub-bins; 1 (0.6.0):
+ * neither.  Each is read as written then.
  */
-#define SYNTHMODEL_VERSION 2
+#define SYNTHMODEL_VERSION 3
 
 /* ---- writing ---- */
 
@@ -89,7 +91,8 @@ out_float(StringInfo b, const char *key, double v)
 
 /* one column's synthesis: its kind, bins, draws; a quantile column's released sub-bins */
 static void
-out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_levels)
+out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_levels,
+		   const double *sums, double sums_sigma2)
 {
 	StringInfo	b = &o->js;
 	static const char *const kinds[] = {"levels", "bins", "quantile"};
@@ -99,8 +102,12 @@ out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_leve
 					 c->nullable ? "true" : "false", c->closed ? "true" : "false");
 	if (c->kind == SYNTH_COL_QUANTILE)
 	{
-		appendStringInfo(b, ", \"sub_bins\": %d, \"noisy_at\": " INT64_FORMAT ", \"edges\": [",
+		appendStringInfo(b, ", \"sub_bins\": %d, \"noisy_at\": " INT64_FORMAT,
 						 c->nsub, out_values(o, noisy, scan_levels));
+		appendStringInfo(b, ", \"sums_at\": " INT64_FORMAT ", ",
+						 out_values(o, sums, c->nsub));
+		out_float(b, "sums_sigma2", sums_sigma2);
+		appendStringInfoString(b, ", \"edges\": [");
 		for (int i = 0; i <= c->nmodel; i++)
 			appendStringInfo(b, "%s%s", i ? ", " : "", float8out_internal(c->edges[i]));
 		appendStringInfoChar(b, ']');
@@ -218,8 +225,8 @@ out_last(ModelOut *o, const SynthLastRound *l)
 
 Datum
 synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColumn *col,
-				 double *const *noisy, const SynthResult *res, double epsilon, double delta,
-				 double rho)
+				 double *const *noisy, double *const *sums, double sums_sigma2,
+				 const SynthResult *res, double epsilon, double delta, double rho)
 {
 	ModelOut	o = {{0}, palloc(sizeof(double) * 1024), 0, 1024};
 	StringInfo	b = &o.js;
@@ -231,7 +238,7 @@ synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColum
 	for (int j = 0; j < p->d; j++)
 	{
 		appendStringInfoString(b, j ? ", " : "");
-		out_column(&o, &col[j], noisy[j], p->scan_levels[j]);
+		out_column(&o, &col[j], noisy[j], p->scan_levels[j], sums[j], sums_sigma2);
 	}
 	appendStringInfoString(b, "], ");
 	out_float(b, "rows", res->total);
@@ -436,6 +443,22 @@ in_kind(JsonbContainer *c)
 	synthmodel_forged("a column's \"kind\" is not \"levels\", \"bins\" or \"quantile\"");
 }
 
+/* a quantile column's offset sums (version 3): its draws' means */
+static void
+in_sums(ModelIn *in, SynthColumn *col, JsonbContainer *c)
+{
+	double	   *sums = in_values(in, c, "sums_at", col->nsub, false);
+	double		s2 = in_number(c, "sums_sigma2");
+
+	if (!(s2 > 0.0) || !isfinite(s2))
+		synthmodel_forged("a quantile column's \"sums_sigma2\" is not a variance");
+	for (int i = 0; i < col->nsub; i++)
+		if (!isfinite(sums[i]))
+			synthmodel_forged("a quantile column's offset sums are not finite");
+	if (!synth_column_set_means(col, sums, sqrt(s2)))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+}
+
 /* a quantile column's bins from its noisy sub-bin counts; "edges" the ones they give */
 static void
 in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c)
@@ -458,6 +481,8 @@ in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c)
 			fabs(e - col->edges[i]) > tol)
 			synthmodel_forged("a quantile column's \"edges\" are not its bins'");
 	}
+	if (in->version >= 3)
+		in_sums(in, col, c);
 }
 
 /* column j's synthesis (its domain from the encoding) */
@@ -877,6 +902,9 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 								   m ? m->sigma2 : 0.0))
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 		f->res.model.shut[j] = f->col[j].shut;
+		/* a binned column's bins are in order (NULL last, apart) */
+		f->res.model.ordered[j] = f->col[j].kind == SYNTH_COL_LEVELS ? 0 :
+			synth_column_model_levels(&f->col[j]) - (f->col[j].nullable ? 1 : 0);
 	}
 	in_last(&in, &f->res);
 	if (in.next != in.nw)

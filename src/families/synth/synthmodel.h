@@ -9,13 +9,13 @@
  *	  counts, the noisy row count -- and public parameters only.
  *
  *	  weights: every float value, concatenated back to back in the order
- *	  params name them (the quantile columns' noisy counts, each
+ *	  params name them (the quantile columns' noisy counts and sums, each
  *	  measurement's values and variances, the potentials, the last
  *	  round's potentials); params: the structure (sets as column indices,
  *	  offsets into weights):
- *	    {"synthesizer": 2, "domains": [the columns' encoding, encode.h],
+ *	    {"synthesizer": 3, "domains": [the columns' encoding, encode.h],
  *	     "columns": [{"kind", "bins", "integer", "nullable", "closed",
- *	                  ["sub_bins", "noisy_at", "edges"]}],
+ *	                  ["sub_bins", "noisy_at", "sums_at", "sums_sigma2", "edges"]}],
  *	     "rows", "rho", "rho_spent", "rows_per_unit", "max_model_cells",
  *	     "measurements": [{"set", "sigma2", "at", ["var_at"]}],
  *	     "potentials": [{"set", "at"}], "cliques": [[...]],
@@ -24,9 +24,11 @@
  *	              "penalty", "potentials": [{"set", "at"}]} | null}
  *
  *	  "closed": the column's last level (NULL, "other") is never drawn;
- *	  "noisy_at": a quantile column's kept sub-bin weights.  A version 1
- *	  model (0.6.0: no "closed", quantile bins by the older rule) is read
- *	  as written then.
+ *	  "noisy_at": a quantile column's kept sub-bin weights; "sums_at": its
+ *	  sub-bins' noisy offset sums (in sub-bin widths, variance
+ *	  "sums_sigma2"), the draws' means.  A version 1 model (0.6.0: no
+ *	  "closed", quantile bins by the older rule) or 2 (no sums: uniform
+ *	  within a sub-bin) is read as written then.
  *
  *	  Reading it back (dpobj.sample(), dpobj.marginal()) rebuilds the
  *	  model's junction tree from its measured sets and its beliefs from the
@@ -69,6 +71,7 @@ typedef struct SynthFitted
 struct SynthParams;
 extern Datum synthmodel_build(FunctionCallInfo fcinfo, const struct SynthParams *p,
 							  const SynthColumn *col, double *const *noisy,
+							  double *const *sums, double sums_sigma2,
 							  const SynthResult *res, double epsilon, double delta, double rho);
 
 /*

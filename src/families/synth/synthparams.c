@@ -288,6 +288,8 @@ synth_columns(SynthOpts *o)
 			synth_bad(psprintf("column \"%s\" has too many levels", e->column),
 					  "Declare at most 65535 levels.");
 		p->scan_levels[j] = synth_column_scan_levels(c);
+		p->sum_at[j] = c->kind == SYNTH_COL_QUANTILE ? p->nsums : -1;
+		p->nsums += c->kind == SYNTH_COL_QUANTILE ? c->nsub : 0;
 	}
 }
 
@@ -432,6 +434,7 @@ synth_check_noise(const SynthParams *p, double epsilon, double delta)
 	double		rho_round = synth_aim_round_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
 
 	if (synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k) == 0.0 ||
+		synth_sigma2(SYNTH_SUM_SHARE * rho1, p->k) == 0.0 ||
 		synth_sigma2(rho_round, p->k) == 0.0)
 		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),
 				  "Every measurement needs zCDP rho of at least 2^-40 k^2 (k rows a privacy unit); the first round's is 0.9 rho / (16 d) of the run's rho: use a larger epsilon or fewer columns.");

@@ -70,6 +70,11 @@
  * counts (the bins' edges); the rest measures the bins chosen (synth.c)
  */
 #define SYNTH_SUB_SHARE			0.5
+/*
+ * A quantile column's sub-bins' offset sums (synthdomain.h) are released at
+ * this share of its single-column share of the first step, beside it
+ */
+#define SYNTH_SUM_SHARE			0.5
 #define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 
 typedef struct SynthParams
@@ -80,6 +85,9 @@ typedef struct SynthParams
 	int			enc_d;			/* its encoded dimension (the protected context's d) */
 	SynthColumn col[SYNTH_MAX_COLUMNS];
 	int			scan_levels[SYNTH_MAX_COLUMNS];
+	int			sum_at[SYNTH_MAX_COLUMNS];	/* a quantile column's sub-bins' offset sums
+											 * in the state's sums, else -1 */
+	int			nsums;
 	int			bins;			/* "bins" of a column it does not name */
 	SynthSet   *workload;		/* the analyst's sets, or NULL: the default (core/synthwork.h) */
 	int			nworkload;
