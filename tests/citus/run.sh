@@ -109,7 +109,8 @@ PORTS=("${CITUS_PORTS[@]}")
 # and weights' size (an additive choice's are its score tables);
 # only the selection's public params are compared (tests/security/selection_public_params.txt);
 # with "R": "private" R-hat and its calibration are DP output (private_r_public_params.txt);
-# so is an additive model's "counts" (its released noisy bin counts), with private bins
+# so is an additive model's "counts" (its released noisy bin counts), a boosted-trees
+# model's "splits" (its released splits and gains), with private bins
 # ("binning": "private") its "terms" (the numeric terms' cuts) and its weights' size, and a
 # binary classifier's "threshold" and balance estimate ("balance_counts", "balance_weight_*").
 SELECTION_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/selection_public_params.txt" | paste -sd, -)}"
@@ -117,7 +118,7 @@ PRIVATE_R_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/private
 # a tuned noisy GD model's grid point and what it sets are DP output (tune_public_params.txt)
 TUNE_PUBLIC="{$(grep -vE '^[[:space:]]*(#|$)' "$REPO/tests/security/tune_public_params.txt" | paste -sd, -)}"
 public_params() {
-    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND %s->>'binning' = 'private'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC" "$1"
+    printf "%s - ARRAY(SELECT k FROM jsonb_object_keys(%s) k WHERE (%s ? 'selected' AND k <> ALL ('%s'::text[])) OR (%s->>'R_source' = 'private' AND k <> ALL ('%s'::text[])) OR (%s ? 'tune_point' AND k <> ALL ('%s'::text[])) OR k = ANY ('{counts,splits,threshold,balance_counts,balance_weight_true,balance_weight_false}') OR (k = 'terms' AND %s->>'binning' = 'private'))" "$1" "$1" "$1" "$SELECTION_PUBLIC" "$1" "$PRIVATE_R_PUBLIC" "$1" "$TUNE_PUBLIC" "$1"
 }
 COORD=${PORTS[0]}
 
