@@ -141,7 +141,7 @@ synthfit_bytes(SynthFit *p, const SynthSet *w, int nw, double *state, double *me
 
 	p->hash_slots = synth_rows_usable(p->layout) && slots >= 1024 ? slots : 0;
 	synthfit_candidate_cells(p, w, nw, &sum, &largest);
-	*state = 2.0 * synth_layout_bytes(p->layout) +
+	*state = 2.0 * (synth_layout_bytes(p->layout) + 8.0 * p->sums) +
 		(p->hash_slots > 0 ? synth_rows_bytes(p->layout, p->hash_slots) : 0) + 24.0 * sum;
 	*meas = 16.0 * (p->d + rounds) * largest;
 	return *state + *meas + 96.0 * p->max_model_cells + 1024.0 * (p->d + rounds);

@@ -6,8 +6,9 @@
  *	  would not fit left out on public grounds only (the columns' levels,
  *	  the workload, the caps), as AIM keeps its model under a size limit.
  *
- *	  The bound (bytes): the state's counts twice (a parallel worker's flat
- *	  copy arrives beside the leader's), the distinct-row hash, every
+ *	  The bound (bytes): the state's counts and the quantile sub-bins'
+ *	  offset sums twice (a parallel worker's flat copy arrives beside the
+ *	  leader's), the distinct-row hash, every
  *	  candidate's counts and model marginal (24 a cell, at the rounds'
  *	  levels: a quantile column's bins), the measurements
  *	  (at most d + R of the largest candidate's cells, 16 a cell; R the
@@ -44,6 +45,7 @@ typedef struct SynthFit
 	int			label;			/* a column, or -1 */
 	int64		max_model_cells;
 	double		rounds;			/* the rounds' public bound R */
+	int64		sums;			/* the quantile sub-bins' offset sums (8 bytes each) */
 	/* in: the caps to start from (max_set_cells 0: none); out: fitted */
 	int64		max_state_cells;
 	int64		max_set_cells;

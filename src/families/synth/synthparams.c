@@ -350,7 +350,7 @@ synth_fit_of(SynthParams *p, const char **names, int *model)
 	SynthFit	f = {.d = p->d, .levels = p->scan_levels, .model_levels = model, .names = names,
 		.workload = p->workload, .nworkload = p->nworkload, .label = p->label,
 		.max_model_cells = p->max_model_cells,
-		.rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0,
+		.rounds = ceil(1.01 * SYNTH_ROUNDS_FACTOR * p->d) + 2.0, .sums = p->nsums,
 		.max_state_cells = p->max_state_cells, .max_set_cells = p->max_set_cells,
 		.layout = &p->layout, .hash_slots = p->hash_slots, .run_bytes = p->run_bytes};
 
