@@ -33,6 +33,23 @@ typedef struct DPKeptDesign
 } DPKeptDesign;
 
 /*
+ * Observation k's label in D: 1 or 0, or (regression) the float8 label
+ * after the d features scaled from its public [y_min, y_max] to [-1, 1] and
+ * clipped there
+ */
+static inline double
+keptdesign_label(const DPKeptDesign *D, int64 k, int d, bool regression,
+				 double y_min, double y_max)
+{
+	double		y;
+
+	if (!regression)
+		return D->y[k] > 0 ? 1.0 : 0.0;
+	y = 2.0 * (D->X[(Size) k * D->pp + d] - y_min) / (y_max - y_min) - 1.0;
+	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+}
+
+/*
  * The observations of r: one per (distinct row, label) with a nonzero
  * count, in row order, positives first; row[k] its distinct row, cnt[k] its
  * count times its label's weight w (positive, negative), y[k] its label

@@ -174,12 +174,7 @@ ebm_calibrate(DPRun *run)
 static inline double
 ebm_label(const EBMFit *r, const DPKeptDesign *D, int64 k)
 {
-	double		y;
-
-	if (!r->regression)
-		return D->y[k] > 0 ? 1.0 : 0.0;
-	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->ep.y_min) / (r->ep.y_max - r->ep.y_min) - 1.0;
-	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+	return keptdesign_label(D, k, r->d, r->regression, r->ep.y_min, r->ep.y_max);
 }
 
 /* observation pos of the pass: its index into the scores per term, kept if the next */

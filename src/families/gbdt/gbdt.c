@@ -177,12 +177,7 @@ gbdt_calibrate(DPRun *run)
 static inline double
 gbdt_label(const GBDTFit *r, const DPKeptDesign *D, int64 k)
 {
-	double		y;
-
-	if (!r->regression)
-		return D->y[k] > 0 ? 1.0 : 0.0;
-	y = 2.0 * (D->X[(Size) k * D->pp + r->d] - r->gp.y_min) / (r->gp.y_max - r->gp.y_min) - 1.0;
-	return y > 1.0 ? 1.0 : y < -1.0 ? -1.0 : y;
+	return keptdesign_label(D, k, r->d, r->regression, r->gp.y_min, r->gp.y_max);
 }
 
 /* the node of a row (its bins idx) in tree tr after its first `levels` levels */
