@@ -164,6 +164,15 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.orde
 SELECT sqlstate, message FROM regress.err($$SELECT o.note, count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id GROUP BY o.note$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.other x JOIN regress_qj.other y ON x.id = y.id$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
+-- statistics that read no column (the bounding passes the unit alone), constant conditions
+-- (the truths: 720 lines, 60 customers, 648 lines of amount >= 1)
+SELECT count(*) FILTER (WHERE true) AS lines, count(*) FILTER (WHERE NULL::boolean) AS none,
+       round(sum(1) / 10.0) AS lines_10 FROM regress_qj.order_lines;
+SELECT round(sum(2) / 10.0) AS twice_customers_10 FROM regress_qj.customers;
+SELECT count(*) AS amount_1 FROM regress_qj.order_lines WHERE true AND amount >= 1;
+SELECT count(*) AS amount_1 FROM regress_qj.order_lines WHERE false OR amount >= 1;
+SELECT count(*) AS not_null_and FROM regress_qj.order_lines WHERE NOT (NULL::boolean AND amount >= 1);
+SELECT count(*) AS nothing FROM regress_qj.order_lines WHERE NULL::boolean;
 RESET dpobj.query_epsilon;
 RESET ROLE;
 

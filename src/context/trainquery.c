@@ -701,6 +701,12 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", cols[i]);
 		unit_passed = unit_passed || strcmp(cols[i], unit_column) == 0;
 	}
+	/* no column read (count(*), sum(1)): the bounding's subqueries pass the unit */
+	if (ncols == 0)
+	{
+		appendStringInfoString(&list, unit_column);
+		unit_passed = true;
+	}
 	appendStringInfoString(&q->sql, " FROM ");
 	/* counting distinct units: each unit's kept rows numbered within their cell */
 	if (q->unit_cell != NULL)

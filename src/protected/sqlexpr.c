@@ -520,6 +520,15 @@ sqlexpr_condition(StringInfo b, Node *node, Oid relid)
 		sqlexpr_compare(b, (OpExpr *) node, relid);
 	else if (IsA(node, Param))
 		sqlexpr_refuse("query parameters ($1) but as the value of a condition \"column op $1\"");
+	else if (IsA(node, Const) && getBaseType(((Const *) node)->consttype) == BOOLOID)
+	{
+		/* TRUE, FALSE or NULL (a condition's constants are values): 1 = 1, 1 = 0, 1 = NULL */
+		Const	   *c = (Const *) node;
+
+		appendStringInfo(b, "{\"op\": \"=\", \"args\": [{\"num\": 1}, %s]}",
+						 c->constisnull ? "{\"null\": true}" :
+						 DatumGetBool(c->constvalue) ? "{\"num\": 1}" : "{\"num\": 0}");
+	}
 	else
 		sqlexpr_refuse("this kind of condition in WHERE");
 }
