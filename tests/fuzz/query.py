@@ -298,6 +298,8 @@ class Gen:
         """count(DISTINCT unit) on the unit pair ({U}); another column's DISTINCT: junk."""
         groups = self.pick([[], [], ["g"], ["k"], ["b"], ["g", "b"], ["g", "k"], ["ci"], ["s"]])
         outs = list(groups) + ["count(DISTINCT s)"] + ([self.agg()] if self.r.random() < 0.5 else [])
+        if self.r.random() < 0.3:                   # statistics that read no column
+            outs.append(self.pick(["count(*)", "sum(1)", "avg(2)", "count(*) FILTER (WHERE true)"]))
         q = "SELECT %s FROM {U}" % ", ".join(outs)
         if self.r.random() < 0.5:
             q += " WHERE %s" % self.cond()
