@@ -50,6 +50,7 @@
 #include "context/linkcols.h"
 #include "model/encode.h"
 #include "base/distributed.h"
+#include "protected/domainjoin.h"
 #include "protected/entryargs.h"
 #include "protected/lookups.h"
 #include "protected/spiplans.h"
@@ -84,20 +85,6 @@ lookups_protected(Oid table)
 	return found;
 }
 
-/* relid's owner */
-static Oid
-lookups_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 /* SELECT on the whole table: the caller's, and the protected table's owner's */
 static void
 lookups_check_privileges(Oid relid, Oid table, const char *name)
@@ -109,7 +96,7 @@ lookups_check_privileges(Oid relid, Oid table, const char *name)
 				 errdetail("A private query joins only tables you may read (SELECT on the whole table), or the tables on the protected table's foreign-key path."),
 				 errhint("Nothing was charged.")));
 	/* the sealed query reads it as the protected table's owner */
-	if (pg_class_aclcheck(table, lookups_owner(relid), ACL_SELECT) != ACLCHECK_OK)
+	if (pg_class_aclcheck(table, domain_table_owner(relid), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),

@@ -139,6 +139,19 @@ sqljoin_var(Node *node)
 	return node && IsA(node, Var) && ((Var *) node)->varlevelsup == 0 ? (Var *) node : NULL;
 }
 
+/* cond is PostgreSQL's own "=" of two columns of the query's tables: *a, *b, true */
+static bool
+sqljoin_var_equality(const SqlJoin *j, Node *cond, Var **a, Var **b)
+{
+	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
+	char	   *name = o && list_length(o->args) == 2 ? sqlexpr_builtin_op(o->opno) : NULL;
+
+	*a = name ? sqljoin_var(linitial(o->args)) : NULL;
+	*b = name ? sqljoin_var(lsecond(o->args)) : NULL;
+	return *a != NULL && *b != NULL && strcmp(name, "=") == 0 &&
+		(*a)->varno <= list_length(j->q->rtable) && (*b)->varno <= list_length(j->q->rtable);
+}
+
 /*
  * cond is a hop's equality "parent.ref = child.key" (either way round,
  * parent's hop only if parent >= 1): marked seen, true
@@ -146,15 +159,12 @@ sqljoin_var(Node *node)
 static bool
 sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 {
-	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
-	char	   *name = o && list_length(o->args) == 2 ? sqlexpr_builtin_op(o->opno) : NULL;
-	Var		   *a = name ? sqljoin_var(linitial(o->args)) : NULL;
-	Var		   *b = name ? sqljoin_var(lsecond(o->args)) : NULL;
+	Var		   *a,
+			   *b;
 	int			ha,
 				hb;
 
-	if (a == NULL || b == NULL || strcmp(name, "=") != 0 ||
-		a->varno > list_length(j->q->rtable) || b->varno > list_length(j->q->rtable))
+	if (!sqljoin_var_equality(j, cond, &a, &b))
 		return false;
 	ha = j->hop[a->varno];
 	hb = j->hop[b->varno];
@@ -190,16 +200,13 @@ sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 static bool
 sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 {
-	OpExpr	   *o = IsA(cond, OpExpr) ? (OpExpr *) cond : NULL;
-	char	   *name = o && list_length(o->args) == 2 ? sqlexpr_builtin_op(o->opno) : NULL;
-	Var		   *a = name ? sqljoin_var(linitial(o->args)) : NULL;
-	Var		   *b = name ? sqljoin_var(lsecond(o->args)) : NULL;
+	Var		   *a,
+			   *b;
 	int			ha,
 				hb,
 				l;
 
-	if (a == NULL || b == NULL || strcmp(name, "=") != 0 ||
-		a->varno > list_length(j->q->rtable) || b->varno > list_length(j->q->rtable))
+	if (!sqljoin_var_equality(j, cond, &a, &b))
 		return false;
 	ha = j->hop[a->varno];
 	hb = j->hop[b->varno];
