@@ -124,3 +124,11 @@ keptoptions_groups(JsonbValue *v, const char *aggname, int **groups, int *ngroup
 		if (tok == WJB_ELEM)
 			(*groups)[(*ngroups)++] = dp_option_int(&e, "groups", 0, EBM_MAX_BINS);
 }
+
+bool
+keptoptions_regression(Jsonb *options)
+{
+	return options != NULL &&
+		(getKeyJsonValueFromContainer(&options->root, "y_min", 5, NULL) != NULL ||
+		 getKeyJsonValueFromContainer(&options->root, "y_max", 5, NULL) != NULL);
+}

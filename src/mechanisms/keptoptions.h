@@ -36,6 +36,9 @@ typedef struct KeptOptionsSpec
 extern void keptoptions_run(const KeptOptionsSpec *s, bool regression, OpParams *p,
 							double epsilon, double delta, Jsonb *options);
 
+/* whether the options are a float8 label's (they have "y_min" or "y_max") */
+extern bool keptoptions_regression(Jsonb *options);
+
 /*
  * "groups": an array of integers, 0 (a numeric coordinate) or m >= 2 (a
  * one-hot group of m; at most EBM_MAX_BINS), into *groups (palloc'd), *ngroups

@@ -47,6 +47,7 @@
 #include "families/ebm/ebm.h"
 #include "families/ebm/ebmparams.h"
 #include "families/ebm/ebmstate.h"
+#include "mechanisms/keptoptions.h"
 #include "mechanisms/classweights.h"
 #include "mechanisms/family.h"
 #include "mechanisms/mechanism.h"
@@ -105,7 +106,7 @@ ebm_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb *
 {
 	OpParams	p;
 	EBMFit		r;
-	bool		reg = ebmparams_regression(options);
+	bool		reg = keptoptions_regression(options);
 
 	dp_check_privacy_params(epsilon, delta);
 	dp_check_dimension(aggname, d);
@@ -554,7 +555,7 @@ MECHANISM_FINAL_FUNCTION(dpobj_ebm_reg_finalfn,
 TrainLabel
 ebm_label_kind(Jsonb *options)
 {
-	return ebmparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+	return keptoptions_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
 
 /* ---- 'auto''s candidate "ebm" (family.h): a fit on auto's design ---- */

@@ -129,14 +129,6 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 	/* the rest is ebmparams_run's, which refuses unknown keys */
 }
 
-bool
-ebmparams_regression(Jsonb *options)
-{
-	return options != NULL &&
-		(getKeyJsonValueFromContainer(&options->root, "y_min", 5, NULL) != NULL ||
-		 getKeyJsonValueFromContainer(&options->root, "y_max", 5, NULL) != NULL);
-}
-
 void
 ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **terms,
 			   int *nterms, int *nscores)

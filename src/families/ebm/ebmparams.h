@@ -64,7 +64,4 @@ extern void ebmparams_run(bool regression, OpParams *p, double epsilon, double d
 extern void ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p,
 						   EBMTerm **terms, int *nterms, int *nscores);
 
-/* whether the options are a float8 label's (they have "y_min" or "y_max") */
-extern bool ebmparams_regression(Jsonb *options);
-
 #endif							/* DPOBJ_EBMPARAMS_H */

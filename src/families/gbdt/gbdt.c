@@ -36,6 +36,7 @@
 #include "base/dpnumeric.h"
 #include "core/dpnoise.h"
 #include "families/gbdt/gbdt.h"
+#include "mechanisms/keptoptions.h"
 #include "mechanisms/classweights.h"
 #include "mechanisms/keptstate.h"
 #include "mechanisms/mechanism.h"
@@ -124,7 +125,7 @@ gbdt_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 {
 	OpParams	p;
 	GBDTFit		r;
-	bool		reg = gbdtparams_regression(options);
+	bool		reg = keptoptions_regression(options);
 
 	dp_check_privacy_params(epsilon, delta);
 	dp_check_dimension(aggname, d);
@@ -135,7 +136,7 @@ gbdt_check_args(const char *aggname, double epsilon, double delta, int d, Jsonb 
 TrainLabel
 gbdt_label_kind(Jsonb *options)
 {
-	return gbdtparams_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
+	return keptoptions_regression(options) ? TRAIN_LABEL_REAL : TRAIN_LABEL_BOOLEAN;
 }
 
 /*

@@ -55,9 +55,6 @@ extern const DPOptionSpec gbdtparams_options[];
 extern void gbdtparams_init(Jsonb *options, int d, bool regression, GBDTParams *p,
 							EBMTerm **terms, int *nterms, int *nscores);
 
-/* whether the options are a float8 label's (they have "y_min" or "y_max") */
-extern bool gbdtparams_regression(Jsonb *options);
-
 /* the run's parameters (keptoptions.h) */
 extern void gbdtparams_run(bool regression, OpParams *p, double epsilon, double delta,
 						   Jsonb *options);

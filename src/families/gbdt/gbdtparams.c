@@ -97,14 +97,6 @@ gbdtparams_option(const char *key, JsonbValue *v, void *arg)
 	/* the rest is gbdtparams_run's, which refuses unknown keys */
 }
 
-bool
-gbdtparams_regression(Jsonb *options)
-{
-	return options != NULL &&
-		(getKeyJsonValueFromContainer(&options->root, "y_min", 5, NULL) != NULL ||
-		 getKeyJsonValueFromContainer(&options->root, "y_max", 5, NULL) != NULL);
-}
-
 void
 gbdtparams_init(Jsonb *options, int d, bool regression, GBDTParams *p, EBMTerm **terms,
 				int *nterms, int *nscores)
