@@ -134,12 +134,13 @@ SELECT regress_qj.explain($$SELECT c.segment, count(DISTINCT c.id) FROM regress_
  GROUP BY c.segment$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';
 -- refused before any charge: DISTINCT of anything but the unit, DISTINCT in another
--- aggregate, by a column without levels, on a table without a unit
+-- aggregate, with FILTER, by a column without levels, on a table without a unit
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT l.order_id) FROM regress_qj.order_lines l$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT o.id) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT c.segment) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT c.id + 0) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT sum(DISTINCT l.amount) FROM regress_qj.order_lines l$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT o.customer_id) FILTER (WHERE l.amount >= 5) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT CASE WHEN c.segment = 'seg0' THEN 'a' ELSE 'b' END, count(DISTINCT c.id) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id JOIN regress_qj.customers c ON c.id = o.customer_id GROUP BY 1$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_qj.order_lines', '[{"stat": "units"}]', 1, 0.001, ARRAY['orders.note'], '{}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_qj.order_lines', '[{"stat": "units", "column": "amount"}]', 1, 0, '{}', '{}')$$);
