@@ -15,7 +15,9 @@
  *	    "lookups": [{"table": oid, "left": bool,
  *	                 "on": [[protected row's column, lookup column], ...],
  *	                 "bounded": [lookup column an aggregate reads, ...]}]
- *	  which the SQL front end writes (sqljoin.c) and every run checks again.
+ *	  which the SQL front end writes (sqljoin.c) and every run checks again;
+ *	  "unit": true (no "bounded") marks a protected table joined on the
+ *	  privacy unit instead (unitjoin.h), its columns' domains declared.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,6 +40,12 @@
  */
 extern void lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 						  const AttrNumber *own_att, const AttrNumber *key_att);
+
+/* whether dpobj protects table (a protected or linked table) */
+extern bool lookups_protected(Oid table);
+
+/* refused (0A000) if table has a column whose read runs code (18's virtual generated) */
+extern void lookups_check_columns(Oid table, const char *name);
 
 /*
  * options' "lookups" for a run on relid: each checked (its table locked,
