@@ -229,8 +229,10 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	l = ha - SQLJOIN_LOOKUP_HOP;
 	if (l < 0 || (only >= 0 && l != only) || (only < 0 && join_left[l]))
 		return false;
+	if (hb >= SQLJOIN_LOOKUP_HOP && (join_unit[l] || join_unit[hb - SQLJOIN_LOOKUP_HOP]))
+		sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
 	if (hb >= SQLJOIN_LOOKUP_HOP)
-		sqlexpr_refuse("a join of a lookup or protected table to another joined table's column (join each to the protected table or a table on its path)");
+		sqlexpr_refuse("a join of a lookup table to another lookup table's column (join each to the protected table or a table on its path)");
 	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
 		return false;
 	if (join_nkeys[l] >= INDEX_MAX_KEYS)
@@ -259,7 +261,7 @@ sqljoin_on(SqlJoin *j, Node *quals, int parent)
 		if (parent >= SQLJOIN_LOOKUP_HOP ?
 			!sqljoin_lookup_equality(j, lfirst(lc), parent - SQLJOIN_LOOKUP_HOP) :
 			!sqljoin_hop_equality(j, lfirst(lc), parent) && !sqljoin_lookup_equality(j, lfirst(lc), -1))
-			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit, of a lookup table's unique key to a column, or of two protected tables' privacy units (%s in ON; filters go in WHERE)",
+			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit, or of a lookup table's unique key to a column (%s in ON; filters go in WHERE)",
 									sqljoin_describe(lfirst(lc))));
 }
 
