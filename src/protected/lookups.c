@@ -67,24 +67,6 @@ lookups_bad(const char *msg)
 			 errhint("\"lookups\": [{\"table\": oid, \"left\": false, \"on\": [[\"column\", \"lookup column\"], ...]}, ...] (a private query writes it).")));
 }
 
-bool
-lookups_protected(Oid table)
-{
-	RoleSwitch	rs;
-	bool		found;
-
-	SPI_connect();
-	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1",
-				   1, (Oid[]) {REGCLASSOID}, (Datum[]) {ObjectIdGetDatum(table)}, NULL, true,
-				   1) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj: protected table lookup failed");
-	role_switch_end(&rs);
-	found = SPI_processed > 0;
-	SPI_finish();
-	return found;
-}
-
 /* SELECT on the whole table: the caller's, and the protected table's owner's */
 static void
 lookups_check_privileges(Oid relid, Oid table, const char *name)
@@ -102,24 +84,6 @@ lookups_check_privileges(Oid relid, Oid table, const char *name)
 				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),
 				 errdetail("The run reads the lookup table with the protected table's owner's privileges."),
 				 errhint("Nothing was charged.")));
-}
-
-void
-lookups_check_columns(Oid table, const char *name)
-{
-	for (int a = 1; a <= MaxHeapAttributeNumber; a++)
-	{
-		HeapTuple	att = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(a));
-		bool		virtual_gen;
-
-		if (!HeapTupleIsValid(att))
-			break;
-		/* 18: a virtual generated column would run its expression in the sealed scan */
-		virtual_gen = ((Form_pg_attribute) GETSTRUCT(att))->attgenerated == 'v';
-		ReleaseSysCache(att);
-		if (virtual_gen)
-			sqlexpr_refuse(psprintf("a join of table %s, which has a virtual generated column", name));
-	}
 }
 
 /* the table itself: readable by the caller as the owner reads it */
@@ -145,7 +109,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 	if (c->relnamespace == schema || IsCatalogRelationOid(table))
 		sqlexpr_refuse(psprintf("a join of %s, a table of dpobj's or of the system catalog", name));
 	ReleaseSysCache(tup);
-	if (table == relid || lookups_protected(table))
+	if (table == relid || unitjoin_protected(table))
 		sqlexpr_refuse(psprintf("a join of table %s, which dpobj protects and which is not on the protected table's foreign-key path to its privacy unit",
 								name));
 	lookups_check_privileges(relid, table, name);
@@ -157,7 +121,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 		if (strcmp(get_rel_name(path[i]), get_rel_name(table)) == 0)
 			sqlexpr_refuse(psprintf("a join of lookup table %s, whose name a table on the protected table's foreign-key path also has",
 									name));
-	lookups_check_columns(table, name);
+	unitjoin_check_columns(table, name);
 }
 
 /* the index's access method */
@@ -351,7 +315,7 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	/* the caller's privilege before the lock: no lock on a table it may not read */
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(j->table)))
 		sqlexpr_refuse("a join of a table that does not exist");
-	if (j->unit ? !lookups_protected(j->table) :
+	if (j->unit ? !unitjoin_protected(j->table) :
 		pg_class_aclcheck(j->table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		lookups_check_table(relid, j->table, dp_relation_name(j->table));
 	LockRelationOid(j->table, AccessShareLock);

@@ -41,12 +41,6 @@
 extern void lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 						  const AttrNumber *own_att, const AttrNumber *key_att);
 
-/* whether dpobj protects table (a protected or linked table) */
-extern bool lookups_protected(Oid table);
-
-/* refused (0A000) if table has a column whose read runs code (18's virtual generated) */
-extern void lookups_check_columns(Oid table, const char *name);
-
 /*
  * options' "lookups" for a run on relid: each checked (its table locked,
  * AccessShareLock to the end of the transaction, then lookups_check) and

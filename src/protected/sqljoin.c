@@ -298,7 +298,7 @@ sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
 	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
 		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
 	/* another protected table: joined on the unit (unitjoin.h), checked with its keys */
-	join_unit[j->nlookups] = lookups_protected(relid);
+	join_unit[j->nlookups] = unitjoin_protected(relid);
 	if (join_unit[j->nlookups] && ++j->nunit > DPOBJ_MAX_UNIT_JOINS)
 		sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
 								DPOBJ_MAX_UNIT_JOINS));

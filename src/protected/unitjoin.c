@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -32,11 +33,46 @@
 #include "base/privileged.h"
 #include "protected/domainjoin.h"
 #include "protected/entryargs.h"
-#include "protected/lookups.h"
 #include "protected/spiplans.h"
 #include "protected/sqlrefuse.h"
 #include "protected/unitjoin.h"
 #include "protected/unitlinks.h"
+
+bool
+unitjoin_protected(Oid table)
+{
+	RoleSwitch	rs;
+	bool		found;
+
+	SPI_connect();
+	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
+	if (dp_spi_run("SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1",
+				   1, (Oid[]) {REGCLASSOID}, (Datum[]) {ObjectIdGetDatum(table)}, NULL, true,
+				   1) != SPI_OK_SELECT)
+		elog(ERROR, "dpobj: protected table lookup failed");
+	role_switch_end(&rs);
+	found = SPI_processed > 0;
+	SPI_finish();
+	return found;
+}
+
+void
+unitjoin_check_columns(Oid table, const char *name)
+{
+	for (int a = 1; a <= MaxHeapAttributeNumber; a++)
+	{
+		HeapTuple	att = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(a));
+		bool		virtual_gen;
+
+		if (!HeapTupleIsValid(att))
+			break;
+		/* 18: a virtual generated column would run its expression in the sealed scan */
+		virtual_gen = ((Form_pg_attribute) GETSTRUCT(att))->attgenerated == 'v';
+		ReleaseSysCache(att);
+		if (virtual_gen)
+			sqlexpr_refuse(psprintf("a join of table %s, which has a virtual generated column", name));
+	}
+}
 
 /* a protection as the join needs it */
 typedef struct UnitDecl
@@ -95,7 +131,7 @@ unitjoin_check_table(Oid relid, Oid table, const char *name)
 	if (domain_table_owner(table) != domain_table_owner(relid))
 		sqlexpr_refuse(psprintf("a join of protected table %s, whose owner is not the owner of table %s",
 								name, get_rel_name(relid)));
-	lookups_check_columns(table, name);
+	unitjoin_check_columns(table, name);
 }
 
 void

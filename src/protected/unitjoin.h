@@ -22,6 +22,12 @@
 /* other protected tables one private query joins on the unit */
 #define DPOBJ_MAX_UNIT_JOINS 3
 
+/* whether dpobj protects table (a protected or linked table) */
+extern bool unitjoin_protected(Oid table);
+
+/* refused (0A000) if table has a column whose read runs code (18's virtual generated) */
+extern void unitjoin_check_columns(Oid table, const char *name);
+
 /*
  * table joined to relid's rows on nkeys equalities (own_att[k] of
  * own_table[k] = table's key_att[k]): refused (0A000 naming why) unless
