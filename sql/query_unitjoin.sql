@@ -107,6 +107,16 @@ SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger;
 SELECT group_values, estimate FROM dpobj.aggregate('regress_uj.accounts', '[{"stat": "count"}]', 2000, 0,
        ARRAY['customers.segment'], format('{"lookups": [{"table": %s, "unit": true, "on": [["customer_id", "id"]]}]}',
        'regress_uj.customers'::regclass::oid)::jsonb) ORDER BY group_values::text;
+-- a prepared join re-checked at each execution: cards out of the domain, refused uncharged
+PREPARE q AS SELECT count(*) FROM regress_uj.accounts a JOIN regress_uj.cards d ON d.cust = a.customer_id;
+EXECUTE q;
+RESET ROLE;
+SELECT dpobj.set_budget_domain('regress_uj.cards', NULL);
+SET ROLE regress_uj_ann;
+SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
+SELECT sqlstate, message FROM regress.err('EXECUTE q');
+SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger;
+DEALLOCATE q;
 RESET dpobj.query_epsilon;
 RESET ROLE;
 DROP SCHEMA regress_uj CASCADE;
