@@ -13,7 +13,8 @@
  *	  the one budget is charged.  One owner: the run reads both as the
  *	  protected table's owner.  No row-level security, inheritance or
  *	  virtual generated column: the run reads exactly the table's rows,
- *	  running no code of the owner's choosing.
+ *	  running no code of the owner's choosing.  The last check and whether
+ *	  dpobj protects a table are lookups.c's too (it calls them here).
  *
  *-------------------------------------------------------------------------
  */
