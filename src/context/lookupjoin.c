@@ -111,7 +111,7 @@ lookup_joins_is(Oid relid, Oid table)
 	int			n = lookup_joins_get(relid, &j);
 
 	for (int i = 0; i < n; i++)
-		if (j[i].table == table)
+		if (j[i].table == table && !j[i].unit)
 			return true;
 	return false;
 }

@@ -28,6 +28,7 @@ typedef struct LookupJoin
 {
 	Oid			table;
 	bool		left;			/* LEFT JOIN (else inner) */
+	bool		unit;			/* a protected table joined on the unit (protected/unitjoin.h) */
 	int			nkeys;
 	char	   *own[INDEX_MAX_KEYS];	/* the protected row's column: its own or "table.column" */
 	char	   *key[INDEX_MAX_KEYS];	/* the lookup's column, equal to it */
@@ -47,7 +48,7 @@ extern int	lookup_joins_get(Oid relid, const LookupJoin **joins);
  */
 extern bool lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column);
 
-/* table is one of relid's current lookups */
+/* table is one of relid's current public lookups (not a protected table joined on the unit) */
 extern bool lookup_joins_is(Oid relid, Oid table);
 
 /* column of lookup table is aggregated: its domain bounds, not levels */

@@ -55,6 +55,7 @@
 #include "protected/lookups.h"
 #include "protected/spiplans.h"
 #include "protected/sqlrefuse.h"
+#include "protected/unitjoin.h"
 #include "protected/unitlinks.h"
 
 static pg_noreturn void
@@ -64,25 +65,6 @@ lookups_bad(const char *msg)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dpobj.aggregate: option \"lookups\" %s", msg),
 			 errhint("\"lookups\": [{\"table\": oid, \"left\": false, \"on\": [[\"column\", \"lookup column\"], ...]}, ...] (a private query writes it).")));
-}
-
-/* whether dpobj protects table (a protected or linked table) */
-static bool
-lookups_protected(Oid table)
-{
-	RoleSwitch	rs;
-	bool		found;
-
-	SPI_connect();
-	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT 1 FROM dpobj.protected_tables WHERE relid OPERATOR(pg_catalog.=) $1",
-				   1, (Oid[]) {REGCLASSOID}, (Datum[]) {ObjectIdGetDatum(table)}, NULL, true,
-				   1) != SPI_OK_SELECT)
-		elog(ERROR, "dpobj: protected table lookup failed");
-	role_switch_end(&rs);
-	found = SPI_processed > 0;
-	SPI_finish();
-	return found;
 }
 
 /* SELECT on the whole table: the caller's, and the protected table's owner's */
@@ -102,25 +84,6 @@ lookups_check_privileges(Oid relid, Oid table, const char *name)
 				 errmsg("dpobj: the owner of the protected table cannot read lookup table %s", name),
 				 errdetail("The run reads the lookup table with the protected table's owner's privileges."),
 				 errhint("Nothing was charged.")));
-}
-
-/* no column whose read runs code: 18's virtual generated columns */
-static void
-lookups_check_columns(Oid table, const char *name)
-{
-	for (int a = 1; a <= MaxHeapAttributeNumber; a++)
-	{
-		HeapTuple	att = SearchSysCache2(ATTNUM, ObjectIdGetDatum(table), Int16GetDatum(a));
-		bool		virtual_gen;
-
-		if (!HeapTupleIsValid(att))
-			break;
-		/* 18: a virtual generated column would run its expression in the sealed scan */
-		virtual_gen = ((Form_pg_attribute) GETSTRUCT(att))->attgenerated == 'v';
-		ReleaseSysCache(att);
-		if (virtual_gen)
-			sqlexpr_refuse(psprintf("a join of table %s, which has a virtual generated column", name));
-	}
 }
 
 /* the table itself: readable by the caller as the owner reads it */
@@ -146,7 +109,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 	if (c->relnamespace == schema || IsCatalogRelationOid(table))
 		sqlexpr_refuse(psprintf("a join of %s, a table of dpobj's or of the system catalog", name));
 	ReleaseSysCache(tup);
-	if (table == relid || lookups_protected(table))
+	if (table == relid || unitjoin_protected(table))
 		sqlexpr_refuse(psprintf("a join of table %s, which dpobj protects and which is not on the protected table's foreign-key path to its privacy unit",
 								name));
 	lookups_check_privileges(relid, table, name);
@@ -158,7 +121,7 @@ lookups_check_table(Oid relid, Oid table, const char *name)
 		if (strcmp(get_rel_name(path[i]), get_rel_name(table)) == 0)
 			sqlexpr_refuse(psprintf("a join of lookup table %s, whose name a table on the protected table's foreign-key path also has",
 									name));
-	lookups_check_columns(table, name);
+	unitjoin_check_columns(table, name);
 }
 
 /* the index's access method */
@@ -328,6 +291,7 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	JsonbValue *l = getKeyJsonValueFromContainer(o, "left", 4, NULL);
 	JsonbValue *on = getKeyJsonValueFromContainer(o, "on", 2, NULL);
 	JsonbValue *b = getKeyJsonValueFromContainer(o, "bounded", 7, NULL);
+	JsonbValue *u = getKeyJsonValueFromContainer(o, "unit", 4, NULL);
 	Oid			own_table[INDEX_MAX_KEYS];
 	AttrNumber	own_att[INDEX_MAX_KEYS];
 	AttrNumber	key_att[INDEX_MAX_KEYS];
@@ -335,21 +299,24 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 
 	if (t == NULL || t->type != jbvNumeric || (l != NULL && l->type != jbvBool) ||
 		on == NULL || on->type != jbvBinary || !JsonContainerIsArray(on->val.binary.data) ||
-		(b != NULL && (b->type != jbvBinary || !JsonContainerIsArray(b->val.binary.data))))
-		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array), \"left\" (a boolean) and \"bounded\" (an array)");
+		(b != NULL && (b->type != jbvBinary || !JsonContainerIsArray(b->val.binary.data))) ||
+		(u != NULL && (u->type != jbvBool || b != NULL)))
+		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array), \"left\" (a boolean) and \"bounded\" (an array) or \"unit\" (a boolean)");
 	oid = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(t->val.numeric)));
 	if (oid <= 0 || oid > PG_UINT32_MAX)
 		lookups_bad("names a table by an OID out of range");
 	memset(j, 0, sizeof(*j));
 	j->table = (Oid) oid;
 	j->left = l != NULL && l->val.boolean;
+	j->unit = u != NULL && u->val.boolean;
 	j->nkeys = JsonContainerSize(on->val.binary.data);
 	if (j->nkeys < 1 || j->nkeys > INDEX_MAX_KEYS)
 		lookups_bad(psprintf("needs 1 to %d equalities per table", INDEX_MAX_KEYS));
 	/* the caller's privilege before the lock: no lock on a table it may not read */
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(j->table)))
 		sqlexpr_refuse("a join of a table that does not exist");
-	if (pg_class_aclcheck(j->table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+	if (j->unit ? !unitjoin_protected(j->table) :
+		pg_class_aclcheck(j->table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		lookups_check_table(relid, j->table, dp_relation_name(j->table));
 	LockRelationOid(j->table, AccessShareLock);
 	for (int k = 0; k < j->nkeys; k++)
@@ -371,7 +338,10 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 					 errmsg("dpobj: column \"%s\" of a lookup table's join does not exist",
 							own_att[k] <= 0 ? j->own[k] : j->key[k])));
 	}
-	lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
+	if (j->unit)
+		unitjoin_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
+	else
+		lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
 	if (b != NULL)
 		lookups_bounded(j, b->val.binary.data);
 }
@@ -383,6 +353,7 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 		getKeyJsonValueFromContainer(&options->root, "lookups", 7, NULL) : NULL;
 	LookupJoin	j[DPOBJ_MAX_LOOKUPS];
 	int			n;
+	int			nunit = 0;
 
 	/* the request's own: nothing of an earlier one resolves a name below */
 	lookup_joins_set(relid, NULL, 0);
@@ -406,6 +377,9 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 		if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data))
 			lookups_bad("must list objects");
 		lookups_one(relid, e->val.binary.data, &j[i]);
+		if (j[i].unit && ++nunit > DPOBJ_MAX_UNIT_JOINS)
+			sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
+									DPOBJ_MAX_UNIT_JOINS));
 		for (int k = 0; k < i; k++)
 			if (strcmp(get_rel_name(j[k].table), get_rel_name(j[i].table)) == 0)
 				sqlexpr_refuse(psprintf("a join of two lookup tables named %s (or one table twice)",

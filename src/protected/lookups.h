@@ -15,7 +15,9 @@
  *	    "lookups": [{"table": oid, "left": bool,
  *	                 "on": [[protected row's column, lookup column], ...],
  *	                 "bounded": [lookup column an aggregate reads, ...]}]
- *	  which the SQL front end writes (sqljoin.c) and every run checks again.
+ *	  which the SQL front end writes (sqljoin.c) and every run checks again;
+ *	  "unit": true (no "bounded") marks a protected table joined on the
+ *	  privacy unit instead (unitjoin.h), its columns' domains declared.
  *
  *-------------------------------------------------------------------------
  */

@@ -29,6 +29,9 @@
  *	  checked as the caller once its equalities are known; its columns
  *	  become "table.column" too, and the plan's option "lookups"
  *	  (sqljoin_options) carries the joins to the run, which checks them again.
+ *	  A protected table off the path is joined on the privacy unit instead
+ *	  (unitjoin.h): carried the same way, marked "unit", its columns' domains
+ *	  its owner's declarations.
  *
  *-------------------------------------------------------------------------
  */
@@ -54,6 +57,7 @@
 #include "protected/lookups.h"
 #include "protected/sqlrefuse.h"
 #include "protected/sqljoin.h"
+#include "protected/unitjoin.h"
 
 /* entry 1's attribute number of a path table's column: hop * STEP + attnum */
 #define SQLJOIN_ATTNO_STEP 2048	/* above MaxHeapAttributeNumber */
@@ -68,6 +72,7 @@ static Oid	join_tables[SQLJOIN_LOOKUP_HOP + DPOBJ_MAX_LOOKUPS];
 static int	join_ntables = 0;
 static int	join_nlookups = 0;
 static bool join_left[DPOBJ_MAX_LOOKUPS];
+static bool join_unit[DPOBJ_MAX_LOOKUPS];	/* a protected table joined on the unit */
 static int	join_nkeys[DPOBJ_MAX_LOOKUPS];
 static AttrNumber join_own[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* entry 1's attno */
 static AttrNumber join_key[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* the lookup's */
@@ -87,6 +92,7 @@ typedef struct SqlJoin
 	AttrNumber	ref[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];	/* ... and the columns it references */
 	bool		seen[DPOBJ_MAX_UNIT_HOPS][INDEX_MAX_KEYS];
 	int			nlookups;		/* lookup i: join_tables[SQLJOIN_LOOKUP_HOP + i] */
+	int			nunit;			/* of which protected tables joined on the unit */
 } SqlJoin;
 
 int
@@ -223,6 +229,8 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	l = ha - SQLJOIN_LOOKUP_HOP;
 	if (l < 0 || (only >= 0 && l != only) || (only < 0 && join_left[l]))
 		return false;
+	if (hb >= SQLJOIN_LOOKUP_HOP && (join_unit[l] || join_unit[hb - SQLJOIN_LOOKUP_HOP]))
+		sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
 	if (hb >= SQLJOIN_LOOKUP_HOP)
 		sqlexpr_refuse("a join of a lookup table to another lookup table's column (join each to the protected table or a table on its path)");
 	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
@@ -289,6 +297,11 @@ sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
 			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(relid)));
 	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
 		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
+	/* another protected table: joined on the unit (unitjoin.h), checked with its keys */
+	join_unit[j->nlookups] = unitjoin_protected(relid);
+	if (join_unit[j->nlookups] && ++j->nunit > DPOBJ_MAX_UNIT_JOINS)
+		sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
+								DPOBJ_MAX_UNIT_JOINS));
 	join_tables[SQLJOIN_LOOKUP_HOP + j->nlookups] = relid;
 	j->hop[rt] = SQLJOIN_LOOKUP_HOP + j->nlookups++;
 	join_nlookups = j->nlookups;
@@ -398,8 +411,12 @@ sqljoin_lookup_check(Oid relid, int l)
 
 	for (int k = 0; k < join_nkeys[l]; k++)
 		own_table[k] = sqljoin_attr(relid, join_own[l][k], &own_att[k]);
-	lookups_check(relid, join_tables[SQLJOIN_LOOKUP_HOP + l], join_nkeys[l], own_table, own_att,
-				  join_key[l]);
+	if (join_unit[l])
+		unitjoin_check(relid, join_tables[SQLJOIN_LOOKUP_HOP + l], join_nkeys[l], own_table, own_att,
+					   join_key[l]);
+	else
+		lookups_check(relid, join_tables[SQLJOIN_LOOKUP_HOP + l], join_nkeys[l], own_table, own_att,
+					  join_key[l]);
 }
 
 /* the compiled lookups as the current joins (context/lookupjoin.h) */
@@ -412,6 +429,7 @@ sqljoin_lookups_set(Oid relid)
 	{
 		lj[l].table = join_tables[SQLJOIN_LOOKUP_HOP + l];
 		lj[l].left = join_left[l];
+		lj[l].unit = join_unit[l];
 		lj[l].nkeys = join_nkeys[l];
 		for (int k = 0; k < join_nkeys[l]; k++)
 		{
@@ -438,6 +456,7 @@ sqljoin_flatten(Query *q, Oid relid)
 	join_ntables = 0;
 	join_nlookups = 0;
 	memset(join_left, 0, sizeof(join_left));
+	memset(join_unit, 0, sizeof(join_unit));
 	memset(join_nkeys, 0, sizeof(join_nkeys));
 	memset(join_nbounded, 0, sizeof(join_nbounded));
 	if (compat_query_nrtes(q) == 1 && from != NULL && IsA(from, RangeTblRef))
@@ -543,7 +562,7 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 		return;
 	/* a column's domain is its levels or its bounds, not both */
 	for (int g = 0; g < ngroups; g++)
-		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups; l++)
+		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups && !join_unit[l]; l++)
 			for (int k = 0; k < join_nbounded[l]; k++)
 				if (gattnos[g] == (SQLJOIN_LOOKUP_HOP + l) * SQLJOIN_ATTNO_STEP + join_bounded[l][k])
 					sqlexpr_refuse(psprintf("lookup column %s both in GROUP BY and inside an aggregate",
@@ -552,8 +571,9 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 	appendStringInfoString(&b, "\"lookups\": [");
 	for (int l = 0; l < join_nlookups; l++)
 	{
-		appendStringInfo(&b, "%s{\"table\": %u, \"left\": %s, \"on\": [", l > 0 ? ", " : "",
-						 join_tables[SQLJOIN_LOOKUP_HOP + l], join_left[l] ? "true" : "false");
+		appendStringInfo(&b, "%s{\"table\": %u, \"left\": %s,%s \"on\": [", l > 0 ? ", " : "",
+						 join_tables[SQLJOIN_LOOKUP_HOP + l], join_left[l] ? "true" : "false",
+						 join_unit[l] ? " \"unit\": true," : "");
 		for (int k = 0; k < join_nkeys[l]; k++)
 		{
 			appendStringInfoString(&b, k > 0 ? ", [" : "[");
@@ -583,8 +603,10 @@ sqljoin_bound_walker(Node *node, void *arg)
 {
 	if (node == NULL)
 		return false;
+	/* a public lookup's (a protected table's columns have declared domains) */
 	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 && ((Var *) node)->varno == 1 &&
-		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
+		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP &&
+		!join_unit[((Var *) node)->varattno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP])
 	{
 		Var		   *v = (Var *) node;
 		int			l = v->varattno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP;

@@ -5,7 +5,8 @@
  *	  privacy unit by dpobj.link_unit(), joined to the tables of its path
  *	  by equality on each hop's foreign key columns, and any protected
  *	  table joined to public lookup tables by equality on their unique keys
- *	  (lookups.h), compiles as a query on the protected table alone whose
+ *	  (lookups.h), or to protected tables of its budget domain by equality
+ *	  of the unit columns (unitjoin.h), compiles as a query on the protected table alone whose
  *	  path and lookup tables' columns are named "table.column"
  *	  (context/linkcols.h, context/lookupjoin.h).
  *

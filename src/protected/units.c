@@ -314,6 +314,38 @@ units_lookups(Oid relid, const char *relation, TableUnit *unit)
 	strcpy(unit->source, source);
 }
 
+/*
+ * The protected tables joined on the unit (unitjoin.h): each still
+ * protected with the unit column the join names, unchanged, in relid's
+ * budget domain (read under its protection's lock).  The joined rows are
+ * relid's, bounded by its k (docs/PRIVACY.md "Joins on the privacy unit").
+ */
+static void
+units_joined(Oid relid, const char *relation, const UnitRow *r)
+{
+	const LookupJoin *j;
+	int			n = lookup_joins_get(relid, &j);
+
+	for (int i = 0; i < n; i++)
+	{
+		UnitRow		u;
+		char	   *name;
+
+		if (!j[i].unit)
+			continue;
+		name = dp_relation_name(j[i].table);
+		unit_row_read(j[i].table, &u);
+		if (r->name == NULL || r->linked || u.name == NULL || u.linked || r->domain == NULL ||
+			u.domain == NULL || strcmp(r->domain, u.domain) != 0 || j[i].nkeys != 1 ||
+			strcmp(j[i].own[0], r->name) != 0 || strcmp(j[i].key[0], u.name) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("table %s is not joined to table %s on their privacy units", name, relation),
+					 errdetail("A table's privacy unit or budget domain is not the one the join was checked with. Nothing was charged.")));
+		units_check_unchanged(j[i].table, name, u.name, u.attnum, &u.id);
+	}
+}
+
 void
 units_for_run(Oid relid, const char *relation, TableUnit *unit)
 {
@@ -345,6 +377,7 @@ units_for_run(Oid relid, const char *relation, TableUnit *unit)
 	}
 	if (unit->source == NULL)
 		units_lookups(relid, relation, unit);
+	units_joined(relid, relation, &r);
 	SPI_finish();
 }
 

@@ -16,7 +16,8 @@ replays.  Each case is one of
   - dpobj.query(text, epsilon, delta);
   - a count under a random condition over text columns, against the owner's count;
   - count(DISTINCT s) on the pair fz.qa5 / fz.qb5 whose privacy unit is s (random groups,
-    conditions, another aggregate), or count(DISTINCT) of another column there (refused);
+    conditions, another aggregate, a join on the unit to fz.qj<t>5 of its budget domain),
+    or count(DISTINCT) of another column there (refused);
   - a SELECT with a construct that must be refused (a window function, a subquery, a set
     operation, DISTINCT, a join, the analyst's own function or operator, a volatile
     function, a system column, ...).
@@ -300,7 +301,13 @@ class Gen:
         outs = list(groups) + ["count(DISTINCT s)"] + ([self.agg()] if self.r.random() < 0.5 else [])
         if self.r.random() < 0.3:                   # statistics that read no column
             outs.append(self.pick(["count(*)", "sum(1)", "avg(2)", "count(*) FILTER (WHERE true)"]))
+        # joined on the unit to fz.qj<t>5 of its budget domain: its jw aggregated
+        join = self.r.random() < 0.3
+        if join and self.r.random() < 0.5:
+            outs.append(self.pick(["sum(jw)", "count(jw)", "avg(jw + x)", "max(jw)"]))
         q = "SELECT %s FROM {U}" % ", ".join(outs)
+        if join:
+            q += " %sJOIN {UJ} ON ju = s" % self.pick(["", "LEFT "])
         if self.r.random() < 0.5:
             q += " WHERE %s" % self.cond()
         if groups:
@@ -363,7 +370,8 @@ def run_chunk(first, n):
         for side in ("qa", "qb"):
             key = (c, side)
             texts[key] = (kind, [s.replace("{T}", "fz.%s%d" % (side, pair)).replace("{P}", "fzq_%s_%d" % (side, c))
-                                 .replace("{U}", "fz.%s5" % side) for s in stmts])
+                                 .replace("{U}", "fz.%s5" % side).replace("{UJ}", "fz.qj%s5" % side)
+                                 for s in stmts])
             lines.append("\\echo '#@ %d %s'" % key)
             lines.append("SELECT '#L', count(*), coalesce(max(id), 0) FROM dpobj.ledger;")
             for s in texts[key][1]:

@@ -5,7 +5,8 @@
 -- declared bounds and levels), and four
 -- pairs of neighbouring protected tables fz.qa<k> / fz.qb<k>: the base rows, and the base
 -- rows with one nasty row more (a different one in each pair); a fifth pair whose privacy
--- unit is s (its nasty texts, NULL, 3 rows a unit), for count(DISTINCT s).  The analyst fz_qanalyst
+-- unit is s (its nasty texts, NULL, 3 rows a unit), for count(DISTINCT s), each in a budget
+-- domain with fz.qj<t>5 (unit ju: a row per row of fz.<t>5, one unit apart too).  The analyst fz_qanalyst
 -- holds a budget on each and may read none but fz.qlk (a lookup table); fz_qown is a schema of the analyst's with a
 -- function and an operator of their own (never to be compiled).
 DO $$ BEGIN
@@ -72,11 +73,19 @@ BEGIN
       PERFORM dpobj.declare_domain(format('fz.%s%s', t, k), 'h', 0, 100);
       PERFORM dpobj.declare_domain(format('fz.%s%s', t, k), 'ci', ARRAY['a', 'b']);
       IF k = 5 THEN
-        PERFORM dpobj.protect(format('fz.%s%s', t, k), privacy_unit => 's', max_rows_per_unit => 3);
+        -- in a budget domain with fz.qj<t>5, its rows' units (joined on the unit)
+        PERFORM dpobj.create_budget_domain(format('fz_qd_%s', t));
+        PERFORM dpobj.protect(format('fz.%s%s', t, k), privacy_unit => 's', max_rows_per_unit => 3,
+                              budget_domain => format('fz_qd_%s', t));
+        EXECUTE format('CREATE TABLE fz.qj%s5 AS SELECT s AS ju, (id %% 7)::float8 AS jw FROM fz.%s5', t, t);
+        PERFORM dpobj.protect(format('fz.qj%s5', t), privacy_unit => 'ju', max_rows_per_unit => 2,
+                              budget_domain => format('fz_qd_%s', t));
+        PERFORM dpobj.declare_domain(format('fz.qj%s5', t), 'jw', 0, 6);
+        PERFORM dpobj.grant_domain_budget(format('fz_qd_%s', t), 'fz_qanalyst', 1e12, 0.5);
       ELSE
         PERFORM dpobj.protect(format('fz.%s%s', t, k));
+        PERFORM dpobj.grant_budget(format('fz.%s%s', t, k), 'fz_qanalyst', 1e12, 0.5);
       END IF;
-      PERFORM dpobj.grant_budget(format('fz.%s%s', t, k), 'fz_qanalyst', 1e12, 0.5);
       EXECUTE format('ANALYZE fz.%s%s', t, k);
     END LOOP;
   END LOOP;

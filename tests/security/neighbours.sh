@@ -206,7 +206,7 @@ domain_sql() {
 
 setup_db() {
     local db="$1" side="$2" line name feats filter rowa rowb nbase skip unitk domains bdomain row sql xcols="" protect
-    local umod link
+    local umod link ujoin
     local grant peer charges=""
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" &&
         t_psql -d "$db" -c "CREATE EXTENSION dpobj" \
@@ -274,11 +274,28 @@ setup_db() {
                      SELECT dpobj.link_unit('t_$name', ARRAY['o_$name', 'c_$name']::regclass[], $unitk);"
             grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
         fi
+        # 10th field "unitjoin": a second protected table j_<name> of the budget domain
+        # d_<name> holds 1 to 4 rows of each unit of t_<name> (as many as the unit has rows,
+        # at most 4), so the two databases differ in one unit's rows in both tables; the
+        # private query joins them on the unit (src/protected/unitjoin.c)
+        ujoin=""
+        if [[ $bdomain == unitjoin ]]; then
+            ujoin="CREATE TABLE j_$name (u int, seg int);
+                   INSERT INTO j_$name SELECT u, (u + s) % 3 FROM (SELECT u, count(*) AS n FROM t_$name
+                    WHERE u IS NOT NULL GROUP BY u) d, generate_series(1, least(n, 4)::int) s;
+                   ANALYZE j_$name;
+                   REVOKE ALL ON j_$name FROM PUBLIC;"
+            protect="SELECT dpobj.create_budget_domain('d_$name');
+                     SELECT dpobj.protect('t_$name', 'u', $unitk, 'd_$name');
+                     SELECT dpobj.protect('j_$name', 'u', 2, 'd_$name');"
+            grant="SELECT 1 FROM dpobj.grant_domain_budget('d_$name', '$ROLE', 10000, 0.5);"
+        fi
         [[ $side == a ]] && row=$(trim "$rowa") || row=$(trim "$rowb")
         sql+="CREATE TABLE t_$name (id int, grp int, a numeric, b float8, c int, y boolean, k int, u int$xcols);
               INSERT INTO t_$name (id, grp, a, b, c, y, u) SELECT $BASE_ROW, g % $umod FROM generate_series(1, $nbase) g;
               $(row_sql "t_$name" "$row" $((nbase + 1)))
               $link
+              $ujoin
               CREATE INDEX ON t_$name (grp);
               ANALYZE t_$name;
               REVOKE ALL ON t_$name FROM PUBLIC;
@@ -694,7 +711,7 @@ for i in 0 1; do
     for sline in "${SCENS[@]}"; do
         IFS='|' read -r scen _ _ _ _ _ _ _ _ bdomain _ <<<"$sline"
         scen=$(trim "$scen") bdomain=$(trim "${bdomain:-}")
-        if [[ $bdomain == domain || $bdomain == link ]]; then
+        if [[ $bdomain == domain || $bdomain == link || $bdomain == unitjoin ]]; then
             sql+="SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$AROLE', 10000, 0.5);
                   SELECT 1 FROM dpobj.grant_domain_budget('d_$scen', '$ZROLE', 10000, 0.5);"
             continue
@@ -941,6 +958,14 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT o.customer_id)
   FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
+# a second protected table of the budget domain (10th field "unitjoin") joined on the unit
+# (src/protected/unitjoin.c), grouped by its seg, the scenario's filter as its WHERE
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'unitjoinq', j.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
+  FROM :\"rel\" t JOIN :\"ujt\" j ON j.u = t.u
+ WHERE :where_sql GROUP BY j.seg ORDER BY j.seg;" >"$WORK/unitjoinq.sql"
 # a public lookup table joined by its primary key to grp (src/protected/lookups.c), the
 # same in both databases and readable by the analyst: grouped by its zone (a LEFT JOIN:
 # grp 3 has no zone, the "other" group), filtered on its w and the scenario's filter, its w
@@ -962,6 +987,7 @@ for i in 0 1; do
         scen=$(trim "$scen")
         sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5")"
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && sql+="$(domain_sql "c_$scen" "seg=0,1,2")"
+        [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == unitjoin ]] && sql+="$(domain_sql "j_$scen" "seg=0,1,2")"
     done
     sql+="CREATE TABLE nb_lookup (lk_id int PRIMARY KEY, zone text NOT NULL, w float8);
           INSERT INTO nb_lookup VALUES (0, 'lo', 1), (1, 'lo', 2), (2, 'hi', 3), (9, 'none', 4);
@@ -1003,6 +1029,9 @@ for sline in "${SCENS[@]}"; do
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinq.$i" "$WORK/joinq.sql" \
                 role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
         }
+        [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == unitjoin ]] &&
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.unitjoinq.$i" "$WORK/unitjoinq.sql" \
+                role="$ROLE" rel="t_$scen" ujt="j_$scen" filter="$filter" eps="$EPS"
     done
 done
 for i in 0 1; do run_driver "${DBS[$i]}" "$WORK/agg.$i.drv" & done
@@ -1034,6 +1063,10 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
         joins="joinagg:12 joinq:4"
+    }
+    [[ -e $WORK/$scen.unitjoinq.0 ]] && {
+        compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
+        joins+=" unitjoinq:4"
     }
     for m in aggregate:240 describe:39 aggexpr:45 query:15 lookupq:4 $joins; do
         st=0
