@@ -51,10 +51,25 @@ PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_finalfn);
 #define GBDT_G	0
 #define GBDT_H	1
 
+/* a pass's hessian sums: at the margin, its public bound, or none */
+typedef enum GBDTHessian
+{
+	GBDT_HESS_MARGIN,
+	GBDT_HESS_BOUND,
+	GBDT_HESS_NONE
+} GBDTHessian;
+
 static int
 gbdt_leaves(const GBDTFit *r)
 {
 	return 1 << r->gp.depth;
+}
+
+/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity); a sum's l2 sensitivity */
+static double
+gbdt_hess_sens(const GBDTFit *r)
+{
+	return r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
 }
 
 /* the noise of one kind of release (sensitivity s per row) */
@@ -71,22 +86,35 @@ static void
 gbdt_calibration(const OpParams *p, GBDTFit *r)
 {
 	const double shrink = 1.0 - ldexp(1.0, -40);
-	/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity) */
-	const double hs = r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
+	const double hs = gbdt_hess_sens(r);
 	double		rs,
-				rl;
+				rl,
+				rest;
 	int			k = p->rows_per_unit;
-	int64		levels = (int64) r->gp.trees * r->gp.depth * r->nuse;
+	int64		levels = (int64) r->gp.trees * r->gp.split_passes * r->nuse;
+	/* the additive rounds: a gradient release each, one hessian-bound release */
+	int64		ng = levels + (int64) r->gp.additive_rounds * r->nterms;
+	int64		nh = levels + (r->gp.additive_rounds > 0 ? r->nterms : 0);
 	int			coords = (1 << (r->gp.depth - 1)) * r->maxsize;
 
 	r->rho = dpobj_zcdp_rho_checked("dp_gbdt", p->epsilon, p->delta);
 	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
-	/* four shares, summing to at most rho: the splits' and the leaves' two each */
-	rs = r->rho * r->gp.split_share * shrink / 2;
-	rl = r->rho * (1.0 - r->gp.split_share) * shrink / 2;
-	if (!gbdt_noise(2.0 * r->clip, rs, coords, levels, k, &r->split_lattice[GBDT_G],
+	/* private edges first, bin_share of the fit's rho */
+	rest = r->rho;
+	if (r->gp.private_bins)
+	{
+		r->edges.rho = r->rho * r->gp.bin_share * shrink;
+		rest = r->rho * (1.0 - r->gp.bin_share) * shrink;
+	}
+	/*
+	 * then four shares of the rest: the histograms' (split_share, the same
+	 * for each of their ng + nh releases) and the leaves' two halves
+	 */
+	rs = rest * r->gp.split_share * shrink / (double) (ng + nh);
+	rl = rest * (1.0 - r->gp.split_share) * shrink / 2;
+	if (!gbdt_noise(2.0 * r->clip, rs * ng, coords, ng, k, &r->split_lattice[GBDT_G],
 					&r->split_sigma2[GBDT_G]) ||
-		!gbdt_noise(hs, rs, coords, levels, k, &r->split_lattice[GBDT_H],
+		!gbdt_noise(hs, rs * nh, coords, nh, k, &r->split_lattice[GBDT_H],
 					&r->split_sigma2[GBDT_H]) ||
 		!gbdt_noise(2.0 * r->clip, rl, gbdt_leaves(r), r->gp.trees, k,
 					&r->leaf_lattice[GBDT_G], &r->leaf_sigma2[GBDT_G]) ||
@@ -114,9 +142,17 @@ gbdt_fit_init(GBDTFit *r, Jsonb *options, const OpParams *p, int d, bool regress
 	r->nuse = r->gp.tree_terms > 0 ? Min(r->gp.tree_terms, r->nterms) : r->nterms;
 	r->use = palloc0(sizeof(bool) * r->nterms);
 	gbdt_calibration(p, r);
-	r->splits = palloc0(sizeof(GBDTSplit) * r->gp.trees * r->gp.depth);
-	r->leaves = palloc0(sizeof(double) * r->gp.trees * gbdt_leaves(r));
-	r->acc = dp_palloc0_int128((Size) 2 * gbdt_leaves(r) * r->nscores, NULL);
+	if (r->gp.private_bins)
+		privedges_init(&r->edges, r->terms, r->nterms, r->gp.bins, EBM_BIN_GRID,
+					   p->rows_per_unit, r->nscores, "dp_gbdt",
+					   "Use a larger epsilon or \"bin_share\", or \"binning\": \"uniform\".");
+	/* the trees, and at most a step tree per bin of each term */
+	r->ntrees = r->gp.trees + (r->gp.additive_rounds > 0 ? r->nscores : 0);
+	r->splits = palloc0(sizeof(GBDTSplit) * r->ntrees * r->gp.depth);
+	r->leaves = palloc0(sizeof(double) * r->ntrees * gbdt_leaves(r));
+	r->scores = palloc0(sizeof(double) * r->nscores);
+	r->acc = dp_palloc0_int128(Max((Size) 2 * gbdt_leaves(r) * r->nscores,
+								   (Size) r->edges.fine_scores), NULL);
 	r->hist = palloc0(sizeof(double) * 2 * gbdt_leaves(r) * r->nscores);
 }
 
@@ -207,13 +243,16 @@ static inline double
 gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
 {
 	bool		kept = pos < r->zcap;
-	double		z = kept ? r->zc[pos] : 0.0;
+	double		z = kept ? r->zc[pos] : 0.0,
+				a = 0.0;
 
 	for (int tr = kept ? r->ztrees : 0; tr < trees; tr++)
 		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
 	if (kept)
 		r->zc[pos] = z;
-	return r->bias + z;
+	for (int t = 0; t < r->nterms && r->gp.additive_rounds > 0; t++)
+		a += r->scores[idx[t]];
+	return r->bias + a + z;
 }
 
 /*
@@ -222,7 +261,7 @@ gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
  * each term (a level), or per leaf
  */
 static void
-gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
+gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian hm)
 {
 	DPKeptDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
@@ -244,7 +283,8 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 			z = gbdt_row_margin(r, pos, tr, idx);
 			q = 1.0 / (1.0 + exp(-z));
 			g = D->cnt[k] * ebm_residual(!r->regression, y, z, r->clip);
-			h = r->regression ? D->cnt[k] : D->cnt[k] * q * (1.0 - q);
+			h = r->regression ? D->cnt[k] : D->cnt[k] * (hm == GBDT_HESS_BOUND ? 0.25 :
+														 q * (1.0 - q));
 			node = gbdt_node(r, tr, level, idx);
 			if (leaves)
 			{
@@ -257,7 +297,9 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 				if (!r->use[t])
 					continue;
 				ebm_acc_add(r->acc, node * r->nscores + idx[t], g, per_unit[GBDT_G]);
-				ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h, per_unit[GBDT_H]);
+				if (hm != GBDT_HESS_NONE)
+					ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h,
+								per_unit[GBDT_H]);
 			}
 		}
 	r->ztrees = tr;
@@ -310,33 +352,54 @@ gbdt_gain(const GBDTFit *r, int nodes, int n, const EBMTerm *e, int at, double l
 	return gain;
 }
 
-/* level `level` of tree tr: its sums released, its split the best noisy gain */
+/*
+ * The best noisy gain of level `level`'s released sums (n of each kind)
+ * among the terms this tree considers, less those `taken`
+ */
 static void
-gbdt_level(GBDTFit *r, gsl_rng *rng, int tr, int level, double l)
+gbdt_best(GBDTFit *r, int level, int n, const bool *taken, double l, GBDTSplit *s)
 {
-	int			nodes = 1 << level;
-	int			n = nodes * r->nscores;
-	GBDTSplit  *s = &r->splits[tr * r->gp.depth + level];
-
-	gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
 	s->gain = -INFINITY;
 	for (int t = 0; t < r->nterms; t++)
 	{
 		const EBMTerm *e = &r->terms[t];
 
-		if (!r->use[t])
+		if (!r->use[t] || taken[t])
 			continue;
 		for (int at = e->type == EBM_TERM_NUMERIC ? 1 : 0; at < e->size; at++)
 		{
-			double		gain = gbdt_gain(r, nodes, n, e, at, l);
+			double		gain = gbdt_gain(r, 1 << level, n, e, at, l);
 
 			if (gain > s->gain)
 				*s = (GBDTSplit) {.term = t, .at = at, .gain = gain};
 		}
 	}
-	/* every term a single bin: a split no row takes */
+	/* every term a single bin, or taken: a split no row takes */
 	if (s->gain == -INFINITY)
 		*s = (GBDTSplit) {.term = 0, .at = r->terms[0].size, .gain = 0};
+}
+
+/*
+ * Level `level` of tree tr: its sums released, its split the best noisy
+ * gain; the last pass of a tree ("split_passes" below depth) splits every
+ * level left, each on the next best term by the same sums
+ */
+static void
+gbdt_level(GBDTFit *r, gsl_rng *rng, int tr, int level, double l)
+{
+	int			n = (1 << level) * r->nscores;
+	int			last = level == r->gp.split_passes - 1 ? r->gp.depth : level + 1;
+	bool	   *taken = palloc0(sizeof(bool) * r->nterms);
+
+	gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
+	for (int v = level; v < last; v++)
+	{
+		GBDTSplit  *s = &r->splits[tr * r->gp.depth + v];
+
+		gbdt_best(r, level, n, taken, l, s);
+		taken[s->term] = true;
+	}
+	pfree(taken);
 }
 
 /* the leaves of tree tr: the Newton step G / (H + l) of their noisy sums */
@@ -368,6 +431,107 @@ gbdt_draw_terms(GBDTFit *r, gsl_rng *rng)
 	}
 }
 
+/*
+ * Private edges: one pass counts each observation (its count) in its cell
+ * of every numeric term, then the cuts are released and the layout's
+ * numeric terms cut into their bins (mechanisms/privedges.h)
+ */
+static void
+gbdt_edges(GBDTFit *r, gsl_rng *rng)
+{
+	DPKeptDesign *D = &r->D;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
+	double		per_unit = ldexp(1.0 / r->edges.lattice, DPNOISE_SUM_BITS);
+
+	r->nscores = privedges_begin(&r->edges, r->terms);
+	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
+		for (int64 k = 0; k < D->nobs; k++)
+		{
+			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
+			for (int t = 0; t < r->nterms; t++)
+				if (r->terms[t].type == EBM_TERM_NUMERIC)
+					ebm_acc_add(r->acc, idx[t], D->cnt[k], per_unit);
+		}
+	r->nscores = privedges_release(&r->edges, rng, r->terms, r->acc, r->edges.lattice);
+	memset(r->acc, 0, sizeof(__int128) * r->nscores);
+	pfree(idx);
+}
+
+/*
+ * The additive rounds: each one pass, every term's gradient sums per bin
+ * released as a tree's first level's (the splits' noise), each bin's score
+ * moved by additive_rate times G / (H + l), H the bin's hessian bound (w/4,
+ * w a float8 label's) released once, with the first round's sums
+ */
+static void
+gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l, int64 ledger_id)
+{
+	int			n = r->nscores;
+	double	   *hb = palloc(sizeof(double) * n);
+
+	for (int t = 0; t < r->nterms; t++)
+		r->use[t] = true;
+	for (int round = 0; round < r->gp.additive_rounds; round++)
+	{
+		mechanism_poll(ledger_id);
+		gbdt_pass(r, 0, 0, su, round == 0 ? GBDT_HESS_BOUND : GBDT_HESS_NONE);
+		if (round == 0)
+		{
+			gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
+			for (int j = 0; j < n; j++)
+				hb[j] = Max(r->hist[n + j], 0.0) + l;
+		}
+		else
+			ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, r->split_lattice[GBDT_G],
+							r->split_sigma2[GBDT_G], r->hist);
+		for (int j = 0; j < n; j++)
+			r->scores[j] += r->gp.additive_rate * r->hist[j] / hb[j];
+	}
+	pfree(hb);
+}
+
+/*
+ * Step tree tr: every level right iff term t's bin is at least (is) at, v
+ * in the leaf of those rows (all right), 0 in the others; the first
+ * level's gain |v|
+ */
+static void
+gbdt_step_tree(GBDTFit *r, int tr, int t, int at, double v)
+{
+	for (int l = 0; l < r->gp.depth; l++)
+		r->splits[tr * r->gp.depth + l] = (GBDTSplit) {.term = t, .at = at,
+		.gain = l == 0 ? fabs(v) : 0};
+	r->leaves[tr * gbdt_leaves(r) + gbdt_leaves(r) - 1] = v;
+}
+
+/*
+ * The additive scores as trees after the boosted ones (predict reads only
+ * trees): a numeric term's first bin into the bias and a step tree per cut
+ * (the change at it), a one-hot group's tree per level (its score)
+ */
+static void
+gbdt_steps(GBDTFit *r)
+{
+	int			tr = r->gp.trees;
+
+	for (int t = 0; t < r->nterms && r->gp.additive_rounds > 0; t++)
+	{
+		const EBMTerm *e = &r->terms[t];
+		const double *s = r->scores + e->offset;
+
+		if (e->type == EBM_TERM_NUMERIC)
+		{
+			r->bias += s[0];
+			for (int b = 1; b < e->size; b++)
+				gbdt_step_tree(r, tr++, t, b, s[b] - s[b - 1]);
+		}
+		else
+			for (int b = 0; b < e->size; b++)
+				gbdt_step_tree(r, tr++, t, b, s[b]);
+	}
+	r->ntrees = tr;
+}
+
 /* the trees on r->D (a yes/no label) */
 static void
 gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
@@ -377,25 +541,36 @@ gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
 	double		lu[2] = {ldexp(1.0 / r->leaf_lattice[GBDT_G], DPNOISE_SUM_BITS),
 	ldexp(1.0 / r->leaf_lattice[GBDT_H], DPNOISE_SUM_BITS)};
 	/* the regularisers: "reg" hessian-noise sds, public */
-	double		ls = r->gp.reg * sqrt((double) r->split_sigma2[GBDT_H]) *
-		r->split_lattice[GBDT_H];
+	/*
+	 * the histograms' in the gradient sums' noise sds, as hessian units (times
+	 * the hessian's sensitivity over the gradient's): their noise the steps'
+	 */
+	double		ls = r->gp.reg * sqrt((double) r->split_sigma2[GBDT_G]) *
+		r->split_lattice[GBDT_G] * gbdt_hess_sens(r) / (2.0 * r->clip);
 	double		ll = r->gp.reg * sqrt((double) r->leaf_sigma2[GBDT_H]) *
 		r->leaf_lattice[GBDT_H];
 
 	r->bias = 0;
+	if (r->gp.private_bins)
+	{
+		mechanism_poll(ledger_id);
+		gbdt_edges(r, rng);
+	}
+	gbdt_additive(r, rng, su, ls, ledger_id);
 	for (int tr = 0; tr < r->gp.trees; tr++)
 	{
 		gbdt_draw_terms(r, rng);
-		for (int level = 0; level < r->gp.depth; level++)
+		for (int level = 0; level < r->gp.split_passes; level++)
 		{
 			mechanism_poll(ledger_id);
-			gbdt_pass(r, tr, level, su);
+			gbdt_pass(r, tr, level, su, GBDT_HESS_MARGIN);
 			gbdt_level(r, rng, tr, level, ls);
 		}
 		mechanism_poll(ledger_id);
-		gbdt_pass(r, tr, r->gp.depth, lu);
+		gbdt_pass(r, tr, r->gp.depth, lu, GBDT_HESS_MARGIN);
 		gbdt_tree_leaves(r, rng, tr, ll);
 	}
+	gbdt_steps(r);
 }
 
 /*
@@ -439,19 +614,23 @@ static void
 gbdt_params_splits(StringInfo buf, const GBDTFit *r)
 {
 	appendStringInfoString(buf, ", \"splits\": [");
-	for (int i = 0; i < r->gp.trees * r->gp.depth; i++)
+	for (int i = 0; i < r->ntrees * r->gp.depth; i++)
 	{
 		const GBDTSplit *s = &r->splits[i];
 		const EBMTerm *e = &r->terms[s->term];
 
+		int			at = s->at;
+
+		/* private edges: the split at the cell its bin starts, of the grid */
+		if (e->type == EBM_TERM_NUMERIC && e->map != NULL)
+			at = privedges_cell(&r->edges, r->terms, s->term, at);
 		if (e->type == EBM_TERM_NUMERIC)
 			appendStringInfo(buf, "%s{\"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
-							 i == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+							 i == 0 ? "" : ", ", e->index, e->lo, e->hi, e->grid);
 		else
 			appendStringInfo(buf, "%s{\"index\": %d, \"size\": %d", i == 0 ? "" : ", ",
 							 e->index, e->size);
-		appendStringInfo(buf, ", \"at\": %d, \"gain\": %s}", s->at,
-						 float8out_internal(s->gain));
+		appendStringInfo(buf, ", \"at\": %d, \"gain\": %s}", at, float8out_internal(s->gain));
 	}
 	appendStringInfoChar(buf, ']');
 }
@@ -466,13 +645,23 @@ gbdt_params(StringInfo buf, const GBDTFit *r, const OpParams *p)
 		model_params_float(buf, "y_min", r->gp.y_min);
 		model_params_float(buf, "y_max", r->gp.y_max);
 	}
+	model_params_int(buf, "additive_rounds", r->gp.additive_rounds);
+	model_params_float(buf, "additive_rate", r->gp.additive_rate);
 	model_params_int(buf, "trees", r->gp.trees);
 	model_params_int(buf, "depth", r->gp.depth);
+	model_params_int(buf, "split_passes", r->gp.split_passes);
 	model_params_int(buf, "bins", r->gp.bins);
 	model_params_float(buf, "learning_rate", r->gp.learning_rate);
 	model_params_float(buf, "residual_clip", r->clip);
 	model_params_float(buf, "split_share", r->gp.split_share);
 	model_params_float(buf, "reg", r->gp.reg);
+	model_params_text(buf, "binning", r->gp.private_bins ? "private" : "uniform");
+	if (r->gp.private_bins)
+	{
+		model_params_float(buf, "bin_share", r->gp.bin_share);
+		model_params_int(buf, "bin_grid", r->edges.grid);
+		model_params_float(buf, "bin_sigma", sqrt((double) r->edges.sigma2) * r->edges.lattice);
+	}
 	model_params_float(buf, "rho", r->rho);
 	model_params_float(buf, "sigma", sqrt((double) r->leaf_sigma2[GBDT_G]) *
 					   r->leaf_lattice[GBDT_G]);
@@ -499,7 +688,7 @@ gbdt_release_model(DPRun *run)
 		/* the margin in the label's units: leaves and bias scaled back from [-1, 1] */
 		double		half = (r->gp.y_max - r->gp.y_min) / 2.0;
 
-		for (int j = 0; j < r->gp.trees * gbdt_leaves(r); j++)
+		for (int j = 0; j < r->ntrees * gbdt_leaves(r); j++)
 			r->leaves[j] *= half;
 		r->bias = r->bias * half + (r->gp.y_max + r->gp.y_min) / 2.0;
 	}
@@ -508,7 +697,7 @@ gbdt_release_model(DPRun *run)
 	if (!r->regression)
 		operating_params(&params, &r->op, true);
 	model_params_end(&params);
-	return model_build(run->fcinfo, "gbdt", r->leaves, r->gp.trees * gbdt_leaves(r), r->bias,
+	return model_build(run->fcinfo, "gbdt", r->leaves, r->ntrees * gbdt_leaves(r), r->bias,
 					   p->epsilon, p->delta, &params);
 }
 

@@ -17,6 +17,7 @@
 #include "core/additive.h"
 #include "mechanisms/family.h"
 #include "mechanisms/operating.h"
+#include "mechanisms/privedges.h"
 #include "model/encode.h"
 #include "state/keptdesign.h"
 
@@ -28,14 +29,19 @@
 /* dp_gbdt's own options (all public) */
 typedef struct GBDTParams
 {
+	int			additive_rounds;	/* first, rounds updating every term's bins */
+	double		additive_rate;	/* ... their learning rate */
 	int			trees;			/* boosting rounds: one tree each */
 	int			depth;			/* a tree's levels: 2^depth leaves */
-	int			bins;			/* a numeric coordinate's equal-width bins */
+	int			split_passes;	/* a tree's passes choosing its splits (0: depth) */
+	int			bins;			/* a numeric coordinate's bins */
 	double		learning_rate;
 	double		residual_clip;	/* a row's gradient clipped to [-c, c], (0, 1] */
 	double		split_share;	/* the share of rho the splits' histograms take */
 	double		reg;			/* pseudo-hessian added to each sum, in noise sds */
 	int			tree_terms;		/* the terms a tree's splits consider (0: all) */
+	bool		private_bins;	/* "binning": "private" (edges at private quantiles) */
+	double		bin_share;		/* private edges: their share of rho */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
 	double		y_min;			/* a float8 label: its public bounds (required) */
@@ -87,10 +93,13 @@ typedef struct GBDTFit
 	/* the leaves' */
 	double		leaf_lattice[2];
 	uint64		leaf_sigma2[2];
+	PrivEdges	edges;			/* private edges (gp.private_bins) */
 	OpRun		op;
 	DPKeptDesign D;
-	GBDTSplit  *splits;			/* trees x depth */
-	double	   *leaves;			/* trees x 2^depth */
+	double	   *scores;			/* the additive rounds' per-bin scores */
+	int			ntrees;			/* the model's: the trees and the scores' steps */
+	GBDTSplit  *splits;			/* ntrees x depth */
+	double	   *leaves;			/* ntrees x 2^depth */
 	double		bias;
 	__int128   *acc;			/* exact sums, 2 x 2^(depth-1) x nscores */
 	double	   *hist;			/* ... released */
