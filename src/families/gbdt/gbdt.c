@@ -458,16 +458,37 @@ gbdt_edges(GBDTFit *r, gsl_rng *rng)
 }
 
 /*
+ * The regularisers' multiplier on a small table, as ebm's shrinkage grows
+ * (ebm_shrinkage): l's pseudo-rows (l over a row's hessian bound) against
+ * the rows the released hessian bounds H count (post-processing)
+ */
+static double
+gbdt_small(const GBDTFit *r, const double *H, double l)
+{
+	double		hmax = r->regression ? 1.0 : 0.25;
+	double	   *rows = palloc(sizeof(double) * r->nscores);
+	double		n;
+
+	for (int j = 0; j < r->nscores; j++)
+		rows[j] = H[j] / hmax;
+	n = ebm_total_count(r->terms, r->nterms, rows);
+	pfree(rows);
+	return ebm_shrinkage(1.0, l / hmax, n);
+}
+
+/*
  * The additive rounds: each one pass, every term's gradient sums per bin
  * released as a tree's first level's (the splits' noise), each bin's score
  * moved by additive_rate times G / (H + l), H the bin's hessian bound (w/4,
- * w a float8 label's) released once, with the first round's sums
+ * w a float8 label's) released once, with the first round's sums; returns
+ * the regularisers' multiplier (gbdt_small; 1 without rounds)
  */
-static void
+static double
 gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l, int64 ledger_id)
 {
 	int			n = r->nscores;
 	double	   *hb = palloc(sizeof(double) * n);
+	double		small = 1.0;
 
 	for (int t = 0; t < r->nterms; t++)
 		r->use[t] = true;
@@ -478,8 +499,9 @@ gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l, int64 ledg
 		if (round == 0)
 		{
 			gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
+			small = gbdt_small(r, r->hist + n, l);
 			for (int j = 0; j < n; j++)
-				hb[j] = Max(r->hist[n + j], 0.0) + l;
+				hb[j] = Max(r->hist[n + j], 0.0) + l * small;
 		}
 		else
 			ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, r->split_lattice[GBDT_G],
@@ -488,6 +510,7 @@ gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l, int64 ledg
 			r->scores[j] += r->gp.additive_rate * r->hist[j] / hb[j];
 	}
 	pfree(hb);
+	return small;
 }
 
 /*
@@ -541,14 +564,11 @@ gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
 	double		lu[2] = {ldexp(1.0 / r->leaf_lattice[GBDT_G], DPNOISE_SUM_BITS),
 	ldexp(1.0 / r->leaf_lattice[GBDT_H], DPNOISE_SUM_BITS)};
 	/* the regularisers: "reg" hessian-noise sds, public */
-	/*
-	 * the histograms' in the gradient sums' noise sds, as hessian units (times
-	 * the hessian's sensitivity over the gradient's): their noise the steps'
-	 */
-	double		ls = r->gp.reg * sqrt((double) r->split_sigma2[GBDT_G]) *
-		r->split_lattice[GBDT_G] * gbdt_hess_sens(r) / (2.0 * r->clip);
+	double		ls = r->gp.reg * sqrt((double) r->split_sigma2[GBDT_H]) *
+		r->split_lattice[GBDT_H];
 	double		ll = r->gp.reg * sqrt((double) r->leaf_sigma2[GBDT_H]) *
 		r->leaf_lattice[GBDT_H];
+	double		small;
 
 	r->bias = 0;
 	if (r->gp.private_bins)
@@ -556,7 +576,10 @@ gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
 		mechanism_poll(ledger_id);
 		gbdt_edges(r, rng);
 	}
-	gbdt_additive(r, rng, su, ls, ledger_id);
+	/* on a small table (by the rounds' released hessian bounds) more of both */
+	small = gbdt_additive(r, rng, su, ls, ledger_id);
+	ls *= small;
+	ll *= small;
 	for (int tr = 0; tr < r->gp.trees; tr++)
 	{
 		gbdt_draw_terms(r, rng);

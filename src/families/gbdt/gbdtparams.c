@@ -21,8 +21,8 @@
  */
 const DPOptionSpec gbdtparams_options[] = {
 	DP_OPTION("additive_rounds", DP_OPTION_INT, GBDTParams, additive_rounds, 30),
-	DP_OPTION("additive_rate", DP_OPTION_DOUBLE, GBDTParams, additive_rate, 0.5),
-	DP_OPTION("trees", DP_OPTION_INT, GBDTParams, trees, 5),
+	DP_OPTION("additive_rate", DP_OPTION_DOUBLE, GBDTParams, additive_rate, 0.7),
+	DP_OPTION("trees", DP_OPTION_INT, GBDTParams, trees, 1),
 	DP_OPTION("depth", DP_OPTION_INT, GBDTParams, depth, 4),
 	DP_OPTION("split_passes", DP_OPTION_INT, GBDTParams, split_passes, 1),
 	DP_OPTION("bins", DP_OPTION_INT, GBDTParams, bins, 16),
