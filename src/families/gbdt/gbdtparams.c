@@ -16,8 +16,8 @@
 #include "mechanisms/privedges.h"
 
 /*
- * Chosen on Adult at epsilon 1 with the balanced
- * accuracy's private weights; German credit held out (bench/gbdt/results.md)
+ * Chosen on Adult and bank at epsilon 1 with the balanced accuracy's
+ * private weights; German credit held out (bench/gbdt/results.md)
  */
 const DPOptionSpec gbdtparams_options[] = {
 	DP_OPTION("additive_rounds", DP_OPTION_INT, GBDTParams, additive_rounds, 30),
