@@ -7,24 +7,28 @@
  * The rows are kept (gbdtstate.c: not clipped, spilled past the cap,
  * replayed in blocks).  The terms come from the option "groups" as ebm's
  * (dpobj.train() derives them from the declared domains: a one-hot group
- * per categorical, a numeric term per numeric column binned over [lo, hi];
- * core/additive.h).  Each of "trees" rounds grows one oblivious tree of
- * "depth" levels (every node of a level splits on the same term and bin):
- *   a level: one pass, the sums of each row's clipped gradient
- *     g = clip(y - sigmoid(margin), c) and hessian h = sigmoid'(margin)
- *     (times its count) per (node, term, bin), released with discrete
- *     Gaussian noise; the split is the (term, bin) whose gain, summed
- *     over the nodes, G_L^2 / (H_L + l) + G_R^2 / (H_R + l) - G^2 / (H + l)
- *     is largest on the noisy sums (l: "reg" hessian-noise sds);
+ * per categorical, a numeric term per numeric column binned over [lo, hi],
+ * at private edges by default; core/additive.h).  After the edges and the
+ * additive rounds (gbdtadditive.c) each of "trees" rounds grows one
+ * oblivious tree of "depth" levels (every node of a level splits on the
+ * same term and bin):
+ *   a split pass ("split_passes" of them): the sums of each row's clipped
+ *     gradient g = clip(y - sigmoid(margin), c) and hessian
+ *     h = sigmoid'(margin) (times its count) per (node, term, bin),
+ *     released with discrete Gaussian noise; the level's split is the
+ *     (term, bin) whose gain, summed over the nodes, G_L^2 / (H_L + l) +
+ *     G_R^2 / (H_R + l) - G^2 / (H + l) is largest on the noisy sums (l:
+ *     "reg" hessian-noise sds); the last pass splits every level left, on
+ *     the next best terms;
  *   the leaves: one pass, each leaf's sums released the same way, its
  *     value the learning rate times the Newton step G / (H + l).
  * Everything after the releases is post-processing.  A row is in one node
- * per level and one bin of each term, so replacing it moves a level's
+ * per level and one bin of each term, so replacing it moves a pass's
  * gradient sums of a term by at most 2c and its hessian sums by sqrt 2 / 4
- * (k times that for a unit of k rows); trees x depth x terms releases of
- * each at split_share rho, trees of each at the rest, compose to the run's
- * rho (docs/PRIVACY.md "Boosted trees"), less a balance estimate's share
- * (operating.c).
+ * (k times that for a unit of k rows); the histogram releases at an equal
+ * share each of split_share rho, the leaves' at the rest, and the edges'
+ * compose to the run's rho (docs/PRIVACY.md "Boosted trees"), less a
+ * balance estimate's share (operating.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -47,23 +51,7 @@
 PG_FUNCTION_INFO_V1(dpobj_gbdt_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_finalfn);
 
-/* a release's gradient (0) and hessian (1) sums */
-#define GBDT_G	0
-#define GBDT_H	1
 
-/* a pass's hessian sums: at the margin, its public bound, or none */
-typedef enum GBDTHessian
-{
-	GBDT_HESS_MARGIN,
-	GBDT_HESS_BOUND,
-	GBDT_HESS_NONE
-} GBDTHessian;
-
-static int
-gbdt_leaves(const GBDTFit *r)
-{
-	return 1 << r->gp.depth;
-}
 
 /* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity); a sum's l2 sensitivity */
 static double
@@ -260,7 +248,7 @@ gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
  * gradient and hessian (times its count) into r->acc, per node and bin of
  * each term (a level), or per leaf
  */
-static void
+void
 gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian hm)
 {
 	DPKeptDesign *D = &r->D;
@@ -307,7 +295,7 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian h
 }
 
 /* a pass's sums released: n gradient sums then n hessian sums, into r->hist */
-static void
+void
 gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2], const uint64 sigma2[2])
 {
 	ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, lattice[GBDT_G], sigma2[GBDT_G],
@@ -429,130 +417,6 @@ gbdt_draw_terms(GBDTFit *r, gsl_rng *rng)
 		r->use[t] = gsl_rng_uniform(rng) * (r->nterms - t) < left;
 		left -= r->use[t];
 	}
-}
-
-/*
- * Private edges: one pass counts each observation (its count) in its cell
- * of every numeric term, then the cuts are released and the layout's
- * numeric terms cut into their bins (mechanisms/privedges.h)
- */
-static void
-gbdt_edges(GBDTFit *r, gsl_rng *rng)
-{
-	DPKeptDesign *D = &r->D;
-	int		   *idx = palloc(sizeof(int) * r->nterms);
-	double		per_unit = ldexp(1.0 / r->edges.lattice, DPNOISE_SUM_BITS);
-
-	r->nscores = privedges_begin(&r->edges, r->terms);
-	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++)
-		{
-			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
-			for (int t = 0; t < r->nterms; t++)
-				if (r->terms[t].type == EBM_TERM_NUMERIC)
-					ebm_acc_add(r->acc, idx[t], D->cnt[k], per_unit);
-		}
-	r->nscores = privedges_release(&r->edges, rng, r->terms, r->acc, r->edges.lattice);
-	memset(r->acc, 0, sizeof(__int128) * r->nscores);
-	pfree(idx);
-}
-
-/*
- * The regularisers' multiplier on a small table, as ebm's shrinkage grows
- * (ebm_shrinkage): l's pseudo-rows (l over a row's hessian bound) against
- * the rows the released hessian bounds H count (post-processing)
- */
-static double
-gbdt_small(const GBDTFit *r, const double *H, double l)
-{
-	double		hmax = r->regression ? 1.0 : 0.25;
-	double	   *rows = palloc(sizeof(double) * r->nscores);
-	double		n;
-
-	for (int j = 0; j < r->nscores; j++)
-		rows[j] = H[j] / hmax;
-	n = ebm_total_count(r->terms, r->nterms, rows);
-	pfree(rows);
-	return ebm_shrinkage(1.0, l / hmax, n);
-}
-
-/*
- * The additive rounds: each one pass, every term's gradient sums per bin
- * released as a tree's first level's (the splits' noise), each bin's score
- * moved by additive_rate times G / (H + l), H the bin's hessian bound (w/4,
- * w a float8 label's) released once, with the first round's sums; returns
- * the regularisers' multiplier (gbdt_small; 1 without rounds)
- */
-static double
-gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l, int64 ledger_id)
-{
-	int			n = r->nscores;
-	double	   *hb = palloc(sizeof(double) * n);
-	double		small = 1.0;
-
-	for (int t = 0; t < r->nterms; t++)
-		r->use[t] = true;
-	for (int round = 0; round < r->gp.additive_rounds; round++)
-	{
-		mechanism_poll(ledger_id);
-		gbdt_pass(r, 0, 0, su, round == 0 ? GBDT_HESS_BOUND : GBDT_HESS_NONE);
-		if (round == 0)
-		{
-			gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
-			small = gbdt_small(r, r->hist + n, l);
-			for (int j = 0; j < n; j++)
-				hb[j] = Max(r->hist[n + j], 0.0) + l * small;
-		}
-		else
-			ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, r->split_lattice[GBDT_G],
-							r->split_sigma2[GBDT_G], r->hist);
-		for (int j = 0; j < n; j++)
-			r->scores[j] += r->gp.additive_rate * r->hist[j] / hb[j];
-	}
-	pfree(hb);
-	return small;
-}
-
-/*
- * Step tree tr: every level right iff term t's bin is at least (is) at, v
- * in the leaf of those rows (all right), 0 in the others; the first
- * level's gain |v|
- */
-static void
-gbdt_step_tree(GBDTFit *r, int tr, int t, int at, double v)
-{
-	for (int l = 0; l < r->gp.depth; l++)
-		r->splits[tr * r->gp.depth + l] = (GBDTSplit) {.term = t, .at = at,
-		.gain = l == 0 ? fabs(v) : 0};
-	r->leaves[tr * gbdt_leaves(r) + gbdt_leaves(r) - 1] = v;
-}
-
-/*
- * The additive scores as trees after the boosted ones (predict reads only
- * trees): a numeric term's first bin into the bias and a step tree per cut
- * (the change at it), a one-hot group's tree per level (its score)
- */
-static void
-gbdt_steps(GBDTFit *r)
-{
-	int			tr = r->gp.trees;
-
-	for (int t = 0; t < r->nterms && r->gp.additive_rounds > 0; t++)
-	{
-		const EBMTerm *e = &r->terms[t];
-		const double *s = r->scores + e->offset;
-
-		if (e->type == EBM_TERM_NUMERIC)
-		{
-			r->bias += s[0];
-			for (int b = 1; b < e->size; b++)
-				gbdt_step_tree(r, tr++, t, b, s[b] - s[b - 1]);
-		}
-		else
-			for (int b = 0; b < e->size; b++)
-				gbdt_step_tree(r, tr++, t, b, s[b]);
-	}
-	r->ntrees = tr;
 }
 
 /* the trees on r->D (a yes/no label) */

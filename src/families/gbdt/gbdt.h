@@ -108,6 +108,43 @@ typedef struct GBDTFit
 	int			ztrees;			/* ... over the trees before this one */
 } GBDTFit;
 
+/* a release's gradient (0) and hessian (1) sums */
+#define GBDT_G	0
+#define GBDT_H	1
+
+/* a pass's hessian sums: at the margin, its public bound, or none */
+typedef enum GBDTHessian
+{
+	GBDT_HESS_MARGIN,
+	GBDT_HESS_BOUND,
+	GBDT_HESS_NONE
+} GBDTHessian;
+
+static inline int
+gbdt_leaves(const GBDTFit *r)
+{
+	return 1 << r->gp.depth;
+}
+
+/*
+ * One pass for tree tr at level `level` (depth: its leaves) into r->acc
+ * (gbdt.c), and a pass's n sums of each kind released into r->hist
+ */
+extern void gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2],
+					  GBDTHessian hm);
+extern void gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2],
+						 const uint64 sigma2[2]);
+
+/*
+ * gbdtadditive.c: the private edges' pass and release; the additive rounds
+ * (l the histograms' regulariser; returns its small-table multiplier); the
+ * scores as step trees after the boosted ones
+ */
+extern void gbdt_edges(GBDTFit *r, gsl_rng *rng);
+extern double gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l,
+							int64 ledger_id);
+extern void gbdt_steps(GBDTFit *r);
+
 extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
 							Jsonb *options);
 extern TrainLabel gbdt_label_kind(Jsonb *options);
