@@ -3,6 +3,7 @@
 --   * the model: trees x 2^depth leaves as its weights, each tree's splits (one per
 --     level, oblivious) in params->'splits'; public parameters and DP output only;
 --   * a seeded run learns an interaction an additive model cannot (ebm's on the same rows);
+--   * the default additive rounds learn a one-term signal, released as step trees;
 --   * score, predict and explain read the splits; a forged model errs (22023);
 --   * a float8 label within public bounds: the identity link, the model in its units;
 --   * every malformed option is refused before anything is charged;
@@ -45,23 +46,23 @@ SELECT round(greatest(avg(y::int), 1 - avg(y::int)), 3) AS majority FROM regress
 -- ---- the surface: layout, public params, seeded reproducibility ----
 SET dpobj.seed = 7;
 CREATE TEMP TABLE m AS
-SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "learning_rate": 0.5, "groups": [0, 0, 3]}') AS m
+SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}') AS m
   FROM regress_gbdt.v;
 SELECT (m).mechanism, cardinality((m).weights) AS leaves, jsonb_array_length((m).params->'splits') AS splits,
        (m).params->>'link' AS link, (m).params->>'trees' AS trees, (m).params->>'depth' AS depth,
        (m).params->>'noise' AS noise
   FROM m;
 SELECT array_agg(key ORDER BY key) AS param_keys FROM m, jsonb_object_keys((m).params) key;
--- every split on a declared term: a numeric one's bins of [lo, hi] and an inner edge, a
--- categorical one's group of 3 and one of its levels
-SELECT bool_and(CASE WHEN s ? 'bins' THEN (s->>'index')::int IN (0, 1) AND (s->>'bins')::int = 16
+-- every split on a declared term: a numeric one's cells of [lo, hi] (private edges: the
+-- grid's) and an inner edge, a categorical one's group of 3 and one of its levels
+SELECT bool_and(CASE WHEN s ? 'bins' THEN (s->>'index')::int IN (0, 1) AND (s->>'bins')::int = 4096
                           AND (s->>'lo')::float8 = 0 AND (s->>'hi')::float8 = 1
-                          AND (s->>'at')::int BETWEEN 1 AND 15
+                          AND (s->>'at')::int BETWEEN 1 AND 4095
                      ELSE (s->>'index')::int = 2 AND (s->>'size')::int = 3
                           AND (s->>'at')::int BETWEEN 0 AND 2 END) AS splits_on_terms
   FROM m, jsonb_array_elements((m).params->'splits') s;
 -- the same seed, the same model
-SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "learning_rate": 0.5, "groups": [0, 0, 3]}')
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
           FROM regress_gbdt.v) = m AS reproducible FROM m;
 -- the trees learn the interaction, ebm's additive model on the same rows cannot
 SELECT avg(((regress_gbdt.margin(m, x) > ((m).params->>'threshold')::float8) = y)::int) > 0.9 AS trees_learn,
@@ -69,6 +70,14 @@ SELECT avg(((regress_gbdt.margin(m, x) > ((m).params->>'threshold')::float8) = y
           FROM (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "groups": [0, 0, 3]}') AS e
                   FROM regress_gbdt.v) s, regress_gbdt.v) < 0.75 AS additive_cannot
   FROM m, regress_gbdt.v;
+-- the defaults: additive rounds first, their scores released as step trees after the
+-- boosted ones (every level the same split); a one-term signal learned, read as any tree
+CREATE TEMP TABLE am AS
+SELECT dpobj.dp_gbdt(x, x[1] > 0.5, 1, 1e-6, '{"lo": 0, "hi": 1, "groups": [0, 0, 3]}') AS m FROM regress_gbdt.v;
+SELECT cardinality((m).weights) / 16 > ((m).params->>'trees')::int AS has_step_trees,
+       (SELECT avg((dpobj.predict(m, x) = (x[1] > 0.5))::int) FROM regress_gbdt.v) > 0.9 AS additive_learns,
+       (SELECT bool_and(abs(dpobj.score(m, x) - regress_gbdt.margin(m, x)) < 1e-9) FROM regress_gbdt.v) AS score_is_margin
+  FROM am;
 -- score = margin, predict = margin > the model's cut-off (params "threshold")
 SELECT dpobj.model_kind(m) AS kind,
        bool_and(abs(dpobj.score(m, x) - regress_gbdt.margin(m, x)) < 1e-9) AS score_is_margin,
@@ -94,7 +103,7 @@ SELECT round((((SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"trees": 80, "depth": 2, "
          AS unit_3_sigma_ratio;
 -- a 64kB cap: the state spills and every pass replays it in blocks; the same model
 SET dpobj.max_state_memory = '64kB';
-SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "learning_rate": 0.5, "groups": [0, 0, 3]}')
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
           FROM regress_gbdt.v) = m AS same_spilled FROM m;
 RESET dpobj.max_state_memory;
 RESET dpobj.seed;
@@ -117,7 +126,7 @@ SET dpobj.seed = 7;
 CREATE TEMP TABLE rm AS
 SELECT dpobj.dp_gbdt(ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[], t::float8, 1, 1e-6,
                      '{"lo": 0, "hi": 1, "groups": [0, 0, 3], "y_min": 0, "y_max": 40, "trees": 20, "depth": 2,
-                       "learning_rate": 0.5}') AS m
+                       "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5}') AS m
   FROM regress_gbdt.reg;
 RESET dpobj.seed;
 SELECT (m).params->>'link' AS link, (m).params->>'y_min' AS y_min, (m).params->>'y_max' AS y_max,
@@ -143,7 +152,7 @@ SELECT o AS forged, e.* FROM (VALUES
                              (SELECT (m).mechanism FROM m), (SELECT (m).weights FROM m),
                              (SELECT (m).params || o::jsonb FROM m), '{0.5, 0.5, 0, 0, 1}')) e;
 SELECT o AS forged_split, e.* FROM (VALUES
-    ('{"at": -1}'), ('{"at": 17}'), ('{"index": 5}'), ('{"bins": 1}'), ('{"lo": 2}'), ('{"gain": "x"}'),
+    ('{"at": -1}'), ('{"at": 4097}'), ('{"index": 5}'), ('{"bins": 1}'), ('{"lo": 2}'), ('{"gain": "x"}'),
     ('{"size": 9}')) v(o),
   LATERAL regress.err(format('SELECT * FROM dpobj.explain(ROW(%L, %L::float8[], 0, 1, 1e-6, %L)::dpobj.model)',
                              (SELECT (m).mechanism FROM m), (SELECT (m).weights FROM m),
@@ -166,8 +175,9 @@ SELECT e.* FROM regress.err($$SELECT dpobj.train('regress_gbdt.pts', 'gbdt', ARR
 SELECT remaining_epsilon FROM dpobj.my_budgets WHERE relation = 'regress_gbdt.pts'::regclass;
 CREATE TEMP TABLE tm AS
 SELECT dpobj.train('regress_gbdt.pts', 'gbdt', ARRAY['c', 'a', 'b'], 'y', 1, 1e-6, '{"trees": 10, "depth": 2}') AS m;
--- c: x, y, z and "other" (a group of 4 at index 0), a and b numeric after it
-SELECT (m).mechanism, cardinality((m).weights) AS leaves,
+-- c: x, y, z and "other" (a group of 4 at index 0), a and b numeric after it; the 10
+-- trees' leaves, then the additive rounds' step trees' (as many as the private cuts)
+SELECT (m).mechanism, cardinality((m).weights) % 4 = 0 AND cardinality((m).weights) > 40 AS leaves,
        bool_and(CASE WHEN s ? 'size' THEN (s->>'index')::int = 0 AND (s->>'size')::int = 4
                      ELSE (s->>'index')::int IN (4, 5) END) AS splits_on_declared_terms
   FROM tm, jsonb_array_elements((m).params->'splits') s GROUP BY 1, 2;

@@ -46,7 +46,7 @@ CREATE AGGREGATE dpobj.dp_gbdt(features float8[], label boolean,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_gbdt(float8[], boolean, float8, float8, jsonb) IS
-    'Private boosted trees (oblivious trees on the declared bins; discrete Gaussian noise on each level''s gradient and hessian histograms and on the leaves''); options {"trees", "depth", "bins", "learning_rate", "residual_clip", "split_share", "reg", "lo", "hi", "groups", "class_weight", "metric"}';
+    'Private boosted trees (additive rounds, then oblivious trees, on bins at private quantiles; discrete Gaussian noise on the gradient and hessian histograms and on the leaves''); options {"additive_rounds", "additive_rate", "trees", "depth", "split_passes", "bins", "binning", "bin_share", "learning_rate", "residual_clip", "split_share", "reg", "lo", "hi", "groups", "class_weight", "metric"}';
 -- dp_gbdt of a float8 label within public bounds (options "y_min", "y_max")
 CREATE FUNCTION dpobj.dp_gbdt_reg_transfn(dpobj.gbdt_state, float8[], float8, float8, float8, jsonb)
 RETURNS dpobj.gbdt_state
@@ -67,4 +67,4 @@ CREATE AGGREGATE dpobj.dp_gbdt(features float8[], label float8,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpobj.dp_gbdt(float8[], float8, float8, float8, jsonb) IS
-    'Private boosted trees of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "trees", "depth", "bins", "learning_rate", "residual_clip", "split_share", "reg", "lo", "hi", "groups"}';
+    'Private boosted trees of a bounded float8 label (identity link); options {"y_min", "y_max" (required), "additive_rounds", "additive_rate", "trees", "depth", "split_passes", "bins", "binning", "bin_share", "learning_rate", "residual_clip", "split_share", "reg", "lo", "hi", "groups"}';

@@ -354,7 +354,7 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	if (r->ep.private_bins)
 	{
 		unit = Min(unit, r->edges.lattice);
-		ebm_edges_begin(r);
+		r->nscores = privedges_begin(&r->edges, r->terms);
 	}
 	ebm_pass(r, false, -1, ldexp(1.0 / unit, DPNOISE_SUM_BITS));
 	if (r->ep.private_bins)
@@ -442,7 +442,7 @@ ebm_params_terms(StringInfo buf, const EBMFit *r)
 			appendStringInfo(buf, "%s{\"type\": \"numeric\", \"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
 							 t == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
 			if (e->map != NULL)
-				ebm_edges_term_params(buf, r, t);
+				privedges_term_params(buf, &r->edges, r->terms, t);
 			appendStringInfoChar(buf, '}');
 		}
 		else

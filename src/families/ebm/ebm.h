@@ -20,31 +20,8 @@
 #include "model/encode.h"
 #include "mechanisms/family.h"
 #include "mechanisms/operating.h"
+#include "mechanisms/privedges.h"
 #include "state/keptdesign.h"
-
-/*
- * Private edges: the fine layout the first pass counts in (each numeric
- * term grid cells), the trees' noise, and each numeric term's cuts and
- * cell-to-bin map once released
- */
-typedef struct EBMEdges
-{
-	EBMTerm    *fine;			/* the fine layout, nterms terms */
-	int			fine_scores;	/* its scores */
-	int			nnum;			/* numeric terms */
-	int			grid;			/* their cells (ebmbins_fit_grid of "bin_grid") */
-	double		rho;			/* the edges' share of rho */
-	double		lattice;
-	uint64		sigma2;
-	uint16	   *maps;			/* numeric term i's map at maps + i grid */
-	int		   *cuts;			/* its cuts at cuts + i bins, ncuts[i] of them */
-	int		   *ncuts;
-	__int128   *tree;			/* a term's exact node counts */
-	double	   *noisy;			/* ... released */
-	double	   *leaf;			/* its leaves' estimates */
-	double	   *work;			/* ebmbins_leaves' */
-	__int128   *coarse;			/* the exact counts moved to the bins */
-} EBMEdges;
 
 /* a fit's layout, noise, design and buffers */
 typedef struct EBMFit
@@ -62,7 +39,7 @@ typedef struct EBMFit
 	EBMNoise	nz_large;		/* at EBM_CLIP_LARGE (residual_clip by size) */
 	bool		clip_by_size;	/* residual_clip by the noisy counts (the default) */
 	double		clip;			/* the fit's residual clip c */
-	EBMEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
+	PrivEdges	edges;			/* private edges (ep.private_bins; ebmedges.c) */
 	OpRun		op;				/* the operating point (dp_ebm's own; operating.h) */
 	DPKeptDesign D;				/* set by the caller before ebm_fit */
 	double	   *scores;
@@ -96,9 +73,6 @@ extern void ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id);
 /* private edges (ebmedges.c): their noise and buffers, before any row */
 extern void ebm_edges_init(EBMFit *r, const OpParams *p);
 
-/* a fit's first pass counts in the fine layout */
-extern void ebm_edges_begin(EBMFit *r);
-
 /*
  * After the first pass (exact fine counts in r->acc, in units of lattice
  * unit 2^-DPNOISE_SUM_BITS): each numeric term's tree released, its cuts,
@@ -106,9 +80,6 @@ extern void ebm_edges_begin(EBMFit *r);
  * kept observations' bins moved to it
  */
 extern void ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit);
-
-/* a numeric term's "grid" and "cuts" (private edges), as predict reads them */
-extern void ebm_edges_term_params(StringInfo buf, const EBMFit *r, int t);
 
 /* the fit's public params, "link" to "terms" (between model_params_begin and _end) */
 extern void ebm_fit_params(StringInfo buf, const EBMFit *r, const OpParams *p);

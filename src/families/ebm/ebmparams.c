@@ -13,6 +13,7 @@
 
 #include "base/dpobj.h"
 #include "mechanisms/keptoptions.h"
+#include "mechanisms/privedges.h"
 
 #define EBM_MAX_ROUNDS	10000
 
@@ -60,21 +61,6 @@ ebmparams_refuse(const char *msg, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* "binning": "private" or "uniform" */
-static void
-ebmparams_binning(JsonbValue *v, EBMParams *p)
-{
-	const char *hint = "\"private\" places a numeric term's edges at private quantiles (the default), \"uniform\" cuts [lo, hi] into equal-width bins.";
-	char	   *s = dp_option_string(v, "binning", hint);
-
-	if (strcmp(s, "private") == 0)
-		p->private_bins = true;
-	else if (strcmp(s, "uniform") == 0)
-		p->private_bins = false;
-	else
-		ebmparams_refuse("option \"binning\" must be \"private\" or \"uniform\"", hint);
-}
-
 static void
 ebmparams_option(const char *key, JsonbValue *v, void *arg)
 {
@@ -100,7 +86,7 @@ ebmparams_option(const char *key, JsonbValue *v, void *arg)
 	else if (strcmp(key, "cyclic") == 0)
 		p->cyclic = dp_option_bool(v, key);
 	else if (strcmp(key, "binning") == 0)
-		ebmparams_binning(v, p);
+		p->private_bins = privedges_binning_option(v, "dp_ebm");
 	else if (strcmp(key, "bin_share") == 0)
 		p->bin_share = dp_option_number(v, key, 0, 1, true);
 	else if (strcmp(key, "bin_grid") == 0)
@@ -160,14 +146,7 @@ ebmparams_init(Jsonb *options, int d, bool regression, EBMParams *p, EBMTerm **t
 		ebmparams_refuse("option \"groups\" does not cover the features",
 						 "Its entries (0 for a numeric coordinate, m for a one-hot group of m) must add up to the number of features, counting 0 as 1.");
 	/* no numeric term: no edges to place, nothing spent on them */
-	if (p->private_bins)
-	{
-		bool		numeric = false;
-
-		for (int t = 0; t < *nterms; t++)
-			numeric = numeric || (*terms)[t].type == EBM_TERM_NUMERIC;
-		p->private_bins = numeric;
-	}
+	p->private_bins = p->private_bins && privedges_any_numeric(*terms, *nterms);
 }
 
 static const KeptOptionsSpec ebm_options_spec = {

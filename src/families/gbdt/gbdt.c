@@ -7,24 +7,28 @@
  * The rows are kept (gbdtstate.c: not clipped, spilled past the cap,
  * replayed in blocks).  The terms come from the option "groups" as ebm's
  * (dpobj.train() derives them from the declared domains: a one-hot group
- * per categorical, a numeric term per numeric column binned over [lo, hi];
- * core/additive.h).  Each of "trees" rounds grows one oblivious tree of
- * "depth" levels (every node of a level splits on the same term and bin):
- *   a level: one pass, the sums of each row's clipped gradient
- *     g = clip(y - sigmoid(margin), c) and hessian h = sigmoid'(margin)
- *     (times its count) per (node, term, bin), released with discrete
- *     Gaussian noise; the split is the (term, bin) whose gain, summed
- *     over the nodes, G_L^2 / (H_L + l) + G_R^2 / (H_R + l) - G^2 / (H + l)
- *     is largest on the noisy sums (l: "reg" hessian-noise sds);
+ * per categorical, a numeric term per numeric column binned over [lo, hi],
+ * at private edges by default; core/additive.h).  After the edges and the
+ * additive rounds (gbdtadditive.c) each of "trees" rounds grows one
+ * oblivious tree of "depth" levels (every node of a level splits on the
+ * same term and bin):
+ *   a split pass ("split_passes" of them): the sums of each row's clipped
+ *     gradient g = clip(y - sigmoid(margin), c) and hessian
+ *     h = sigmoid'(margin) (times its count) per (node, term, bin),
+ *     released with discrete Gaussian noise; the level's split is the
+ *     (term, bin) whose gain, summed over the nodes, G_L^2 / (H_L + l) +
+ *     G_R^2 / (H_R + l) - G^2 / (H + l) is largest on the noisy sums (l:
+ *     "reg" hessian-noise sds); the last pass splits every level left, on
+ *     the next best terms;
  *   the leaves: one pass, each leaf's sums released the same way, its
  *     value the learning rate times the Newton step G / (H + l).
  * Everything after the releases is post-processing.  A row is in one node
- * per level and one bin of each term, so replacing it moves a level's
+ * per level and one bin of each term, so replacing it moves a pass's
  * gradient sums of a term by at most 2c and its hessian sums by sqrt 2 / 4
- * (k times that for a unit of k rows); trees x depth x terms releases of
- * each at split_share rho, trees of each at the rest, compose to the run's
- * rho (docs/PRIVACY.md "Boosted trees"), less a balance estimate's share
- * (operating.c).
+ * (k times that for a unit of k rows); the histogram releases at an equal
+ * share each of split_share rho, the leaves' at the rest, and the edges'
+ * compose to the run's rho (docs/PRIVACY.md "Boosted trees"), less a
+ * balance estimate's share (operating.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -47,14 +51,13 @@
 PG_FUNCTION_INFO_V1(dpobj_gbdt_finalfn);
 PG_FUNCTION_INFO_V1(dpobj_gbdt_reg_finalfn);
 
-/* a release's gradient (0) and hessian (1) sums */
-#define GBDT_G	0
-#define GBDT_H	1
 
-static int
-gbdt_leaves(const GBDTFit *r)
+
+/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity); a sum's l2 sensitivity */
+static double
+gbdt_hess_sens(const GBDTFit *r)
 {
-	return 1 << r->gp.depth;
+	return r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
 }
 
 /* the noise of one kind of release (sensitivity s per row) */
@@ -71,22 +74,35 @@ static void
 gbdt_calibration(const OpParams *p, GBDTFit *r)
 {
 	const double shrink = 1.0 - ldexp(1.0, -40);
-	/* a row's hessian: w sigma'(z) <= 1/4 (logit), w <= 1 (identity) */
-	const double hs = r->regression ? sqrt(2.0) : sqrt(2.0) / 4.0;
+	const double hs = gbdt_hess_sens(r);
 	double		rs,
-				rl;
+				rl,
+				rest;
 	int			k = p->rows_per_unit;
-	int64		levels = (int64) r->gp.trees * r->gp.depth * r->nuse;
+	int64		levels = (int64) r->gp.trees * r->gp.split_passes * r->nuse;
+	/* the additive rounds: a gradient release each, one hessian-bound release */
+	int64		ng = levels + (int64) r->gp.additive_rounds * r->nterms;
+	int64		nh = levels + (r->gp.additive_rounds > 0 ? r->nterms : 0);
 	int			coords = (1 << (r->gp.depth - 1)) * r->maxsize;
 
 	r->rho = dpobj_zcdp_rho_checked("dp_gbdt", p->epsilon, p->delta);
 	operating_plan_rho(&r->op, OPERATING_PLAN_OF(p), &r->rho);
-	/* four shares, summing to at most rho: the splits' and the leaves' two each */
-	rs = r->rho * r->gp.split_share * shrink / 2;
-	rl = r->rho * (1.0 - r->gp.split_share) * shrink / 2;
-	if (!gbdt_noise(2.0 * r->clip, rs, coords, levels, k, &r->split_lattice[GBDT_G],
+	/* private edges first, bin_share of the fit's rho */
+	rest = r->rho;
+	if (r->gp.private_bins)
+	{
+		r->edges.rho = r->rho * r->gp.bin_share * shrink;
+		rest = r->rho * (1.0 - r->gp.bin_share) * shrink;
+	}
+	/*
+	 * then four shares of the rest: the histograms' (split_share, the same
+	 * for each of their ng + nh releases) and the leaves' two halves
+	 */
+	rs = rest * r->gp.split_share * shrink / (double) (ng + nh);
+	rl = rest * (1.0 - r->gp.split_share) * shrink / 2;
+	if (!gbdt_noise(2.0 * r->clip, rs * ng, coords, ng, k, &r->split_lattice[GBDT_G],
 					&r->split_sigma2[GBDT_G]) ||
-		!gbdt_noise(hs, rs, coords, levels, k, &r->split_lattice[GBDT_H],
+		!gbdt_noise(hs, rs * nh, coords, nh, k, &r->split_lattice[GBDT_H],
 					&r->split_sigma2[GBDT_H]) ||
 		!gbdt_noise(2.0 * r->clip, rl, gbdt_leaves(r), r->gp.trees, k,
 					&r->leaf_lattice[GBDT_G], &r->leaf_sigma2[GBDT_G]) ||
@@ -114,9 +130,17 @@ gbdt_fit_init(GBDTFit *r, Jsonb *options, const OpParams *p, int d, bool regress
 	r->nuse = r->gp.tree_terms > 0 ? Min(r->gp.tree_terms, r->nterms) : r->nterms;
 	r->use = palloc0(sizeof(bool) * r->nterms);
 	gbdt_calibration(p, r);
-	r->splits = palloc0(sizeof(GBDTSplit) * r->gp.trees * r->gp.depth);
-	r->leaves = palloc0(sizeof(double) * r->gp.trees * gbdt_leaves(r));
-	r->acc = dp_palloc0_int128((Size) 2 * gbdt_leaves(r) * r->nscores, NULL);
+	if (r->gp.private_bins)
+		privedges_init(&r->edges, r->terms, r->nterms, r->gp.bins, EBM_BIN_GRID,
+					   p->rows_per_unit, r->nscores, "dp_gbdt",
+					   "Use a larger epsilon or \"bin_share\", or \"binning\": \"uniform\".");
+	/* the trees, and at most a step tree per bin of each term */
+	r->ntrees = r->gp.trees + (r->gp.additive_rounds > 0 ? r->nscores : 0);
+	r->splits = palloc0(sizeof(GBDTSplit) * r->ntrees * r->gp.depth);
+	r->leaves = palloc0(sizeof(double) * r->ntrees * gbdt_leaves(r));
+	r->scores = palloc0(sizeof(double) * r->nscores);
+	r->acc = dp_palloc0_int128(Max((Size) 2 * gbdt_leaves(r) * r->nscores,
+								   (Size) r->edges.fine_scores), NULL);
 	r->hist = palloc0(sizeof(double) * 2 * gbdt_leaves(r) * r->nscores);
 }
 
@@ -207,13 +231,16 @@ static inline double
 gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
 {
 	bool		kept = pos < r->zcap;
-	double		z = kept ? r->zc[pos] : 0.0;
+	double		z = kept ? r->zc[pos] : 0.0,
+				a = 0.0;
 
 	for (int tr = kept ? r->ztrees : 0; tr < trees; tr++)
 		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
 	if (kept)
 		r->zc[pos] = z;
-	return r->bias + z;
+	for (int t = 0; t < r->nterms && r->gp.additive_rounds > 0; t++)
+		a += r->scores[idx[t]];
+	return r->bias + a + z;
 }
 
 /*
@@ -221,8 +248,8 @@ gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
  * gradient and hessian (times its count) into r->acc, per node and bin of
  * each term (a level), or per leaf
  */
-static void
-gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
+void
+gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian hm)
 {
 	DPKeptDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
@@ -244,7 +271,8 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 			z = gbdt_row_margin(r, pos, tr, idx);
 			q = 1.0 / (1.0 + exp(-z));
 			g = D->cnt[k] * ebm_residual(!r->regression, y, z, r->clip);
-			h = r->regression ? D->cnt[k] : D->cnt[k] * q * (1.0 - q);
+			h = r->regression ? D->cnt[k] : D->cnt[k] * (hm == GBDT_HESS_BOUND ? 0.25 :
+														 q * (1.0 - q));
 			node = gbdt_node(r, tr, level, idx);
 			if (leaves)
 			{
@@ -257,7 +285,9 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 				if (!r->use[t])
 					continue;
 				ebm_acc_add(r->acc, node * r->nscores + idx[t], g, per_unit[GBDT_G]);
-				ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h, per_unit[GBDT_H]);
+				if (hm != GBDT_HESS_NONE)
+					ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h,
+								per_unit[GBDT_H]);
 			}
 		}
 	r->ztrees = tr;
@@ -265,7 +295,7 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2])
 }
 
 /* a pass's sums released: n gradient sums then n hessian sums, into r->hist */
-static void
+void
 gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2], const uint64 sigma2[2])
 {
 	ebm_release_acc(rng, r->acc, n, DPNOISE_SUM_BITS, lattice[GBDT_G], sigma2[GBDT_G],
@@ -310,33 +340,54 @@ gbdt_gain(const GBDTFit *r, int nodes, int n, const EBMTerm *e, int at, double l
 	return gain;
 }
 
-/* level `level` of tree tr: its sums released, its split the best noisy gain */
+/*
+ * The best noisy gain of level `level`'s released sums (n of each kind)
+ * among the terms this tree considers, less those `taken`
+ */
 static void
-gbdt_level(GBDTFit *r, gsl_rng *rng, int tr, int level, double l)
+gbdt_best(GBDTFit *r, int level, int n, const bool *taken, double l, GBDTSplit *s)
 {
-	int			nodes = 1 << level;
-	int			n = nodes * r->nscores;
-	GBDTSplit  *s = &r->splits[tr * r->gp.depth + level];
-
-	gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
 	s->gain = -INFINITY;
 	for (int t = 0; t < r->nterms; t++)
 	{
 		const EBMTerm *e = &r->terms[t];
 
-		if (!r->use[t])
+		if (!r->use[t] || taken[t])
 			continue;
 		for (int at = e->type == EBM_TERM_NUMERIC ? 1 : 0; at < e->size; at++)
 		{
-			double		gain = gbdt_gain(r, nodes, n, e, at, l);
+			double		gain = gbdt_gain(r, 1 << level, n, e, at, l);
 
 			if (gain > s->gain)
 				*s = (GBDTSplit) {.term = t, .at = at, .gain = gain};
 		}
 	}
-	/* every term a single bin: a split no row takes */
+	/* every term a single bin, or taken: a split no row takes */
 	if (s->gain == -INFINITY)
 		*s = (GBDTSplit) {.term = 0, .at = r->terms[0].size, .gain = 0};
+}
+
+/*
+ * Level `level` of tree tr: its sums released, its split the best noisy
+ * gain; the last pass of a tree ("split_passes" below depth) splits every
+ * level left, each on the next best term by the same sums
+ */
+static void
+gbdt_level(GBDTFit *r, gsl_rng *rng, int tr, int level, double l)
+{
+	int			n = (1 << level) * r->nscores;
+	int			last = level == r->gp.split_passes - 1 ? r->gp.depth : level + 1;
+	bool	   *taken = palloc0(sizeof(bool) * r->nterms);
+
+	gbdt_release(r, rng, n, r->split_lattice, r->split_sigma2);
+	for (int v = level; v < last; v++)
+	{
+		GBDTSplit  *s = &r->splits[tr * r->gp.depth + v];
+
+		gbdt_best(r, level, n, taken, l, s);
+		taken[s->term] = true;
+	}
+	pfree(taken);
 }
 
 /* the leaves of tree tr: the Newton step G / (H + l) of their noisy sums */
@@ -381,21 +432,32 @@ gbdt_fit(GBDTFit *r, gsl_rng *rng, int64 ledger_id)
 		r->split_lattice[GBDT_H];
 	double		ll = r->gp.reg * sqrt((double) r->leaf_sigma2[GBDT_H]) *
 		r->leaf_lattice[GBDT_H];
+	double		small;
 
 	r->bias = 0;
+	if (r->gp.private_bins)
+	{
+		mechanism_poll(ledger_id);
+		gbdt_edges(r, rng);
+	}
+	/* on a small table (by the rounds' released hessian bounds) more of both */
+	small = gbdt_additive(r, rng, su, ls, ledger_id);
+	ls *= small;
+	ll *= small;
 	for (int tr = 0; tr < r->gp.trees; tr++)
 	{
 		gbdt_draw_terms(r, rng);
-		for (int level = 0; level < r->gp.depth; level++)
+		for (int level = 0; level < r->gp.split_passes; level++)
 		{
 			mechanism_poll(ledger_id);
-			gbdt_pass(r, tr, level, su);
+			gbdt_pass(r, tr, level, su, GBDT_HESS_MARGIN);
 			gbdt_level(r, rng, tr, level, ls);
 		}
 		mechanism_poll(ledger_id);
-		gbdt_pass(r, tr, r->gp.depth, lu);
+		gbdt_pass(r, tr, r->gp.depth, lu, GBDT_HESS_MARGIN);
 		gbdt_tree_leaves(r, rng, tr, ll);
 	}
+	gbdt_steps(r);
 }
 
 /*
@@ -439,19 +501,23 @@ static void
 gbdt_params_splits(StringInfo buf, const GBDTFit *r)
 {
 	appendStringInfoString(buf, ", \"splits\": [");
-	for (int i = 0; i < r->gp.trees * r->gp.depth; i++)
+	for (int i = 0; i < r->ntrees * r->gp.depth; i++)
 	{
 		const GBDTSplit *s = &r->splits[i];
 		const EBMTerm *e = &r->terms[s->term];
 
+		int			at = s->at;
+
+		/* private edges: the split at the cell its bin starts, of the grid */
+		if (e->type == EBM_TERM_NUMERIC && e->map != NULL)
+			at = privedges_cell(&r->edges, r->terms, s->term, at);
 		if (e->type == EBM_TERM_NUMERIC)
 			appendStringInfo(buf, "%s{\"index\": %d, \"lo\": %.17g, \"hi\": %.17g, \"bins\": %d",
-							 i == 0 ? "" : ", ", e->index, e->lo, e->hi, e->size);
+							 i == 0 ? "" : ", ", e->index, e->lo, e->hi, e->grid);
 		else
 			appendStringInfo(buf, "%s{\"index\": %d, \"size\": %d", i == 0 ? "" : ", ",
 							 e->index, e->size);
-		appendStringInfo(buf, ", \"at\": %d, \"gain\": %s}", s->at,
-						 float8out_internal(s->gain));
+		appendStringInfo(buf, ", \"at\": %d, \"gain\": %s}", at, float8out_internal(s->gain));
 	}
 	appendStringInfoChar(buf, ']');
 }
@@ -466,13 +532,23 @@ gbdt_params(StringInfo buf, const GBDTFit *r, const OpParams *p)
 		model_params_float(buf, "y_min", r->gp.y_min);
 		model_params_float(buf, "y_max", r->gp.y_max);
 	}
+	model_params_int(buf, "additive_rounds", r->gp.additive_rounds);
+	model_params_float(buf, "additive_rate", r->gp.additive_rate);
 	model_params_int(buf, "trees", r->gp.trees);
 	model_params_int(buf, "depth", r->gp.depth);
+	model_params_int(buf, "split_passes", r->gp.split_passes);
 	model_params_int(buf, "bins", r->gp.bins);
 	model_params_float(buf, "learning_rate", r->gp.learning_rate);
 	model_params_float(buf, "residual_clip", r->clip);
 	model_params_float(buf, "split_share", r->gp.split_share);
 	model_params_float(buf, "reg", r->gp.reg);
+	model_params_text(buf, "binning", r->gp.private_bins ? "private" : "uniform");
+	if (r->gp.private_bins)
+	{
+		model_params_float(buf, "bin_share", r->gp.bin_share);
+		model_params_int(buf, "bin_grid", r->edges.grid);
+		model_params_float(buf, "bin_sigma", sqrt((double) r->edges.sigma2) * r->edges.lattice);
+	}
 	model_params_float(buf, "rho", r->rho);
 	model_params_float(buf, "sigma", sqrt((double) r->leaf_sigma2[GBDT_G]) *
 					   r->leaf_lattice[GBDT_G]);
@@ -499,7 +575,7 @@ gbdt_release_model(DPRun *run)
 		/* the margin in the label's units: leaves and bias scaled back from [-1, 1] */
 		double		half = (r->gp.y_max - r->gp.y_min) / 2.0;
 
-		for (int j = 0; j < r->gp.trees * gbdt_leaves(r); j++)
+		for (int j = 0; j < r->ntrees * gbdt_leaves(r); j++)
 			r->leaves[j] *= half;
 		r->bias = r->bias * half + (r->gp.y_max + r->gp.y_min) / 2.0;
 	}
@@ -508,7 +584,7 @@ gbdt_release_model(DPRun *run)
 	if (!r->regression)
 		operating_params(&params, &r->op, true);
 	model_params_end(&params);
-	return model_build(run->fcinfo, "gbdt", r->leaves, r->gp.trees * gbdt_leaves(r), r->bias,
+	return model_build(run->fcinfo, "gbdt", r->leaves, r->ntrees * gbdt_leaves(r), r->bias,
 					   p->epsilon, p->delta, &params);
 }
 

@@ -17,6 +17,7 @@
 #include "core/additive.h"
 #include "mechanisms/family.h"
 #include "mechanisms/operating.h"
+#include "mechanisms/privedges.h"
 #include "model/encode.h"
 #include "state/keptdesign.h"
 
@@ -28,14 +29,19 @@
 /* dp_gbdt's own options (all public) */
 typedef struct GBDTParams
 {
+	int			additive_rounds;	/* first, rounds updating every term's bins */
+	double		additive_rate;	/* ... their learning rate */
 	int			trees;			/* boosting rounds: one tree each */
 	int			depth;			/* a tree's levels: 2^depth leaves */
-	int			bins;			/* a numeric coordinate's equal-width bins */
+	int			split_passes;	/* a tree's passes choosing its splits (0: depth) */
+	int			bins;			/* a numeric coordinate's bins */
 	double		learning_rate;
 	double		residual_clip;	/* a row's gradient clipped to [-c, c], (0, 1] */
 	double		split_share;	/* the share of rho the splits' histograms take */
 	double		reg;			/* pseudo-hessian added to each sum, in noise sds */
 	int			tree_terms;		/* the terms a tree's splits consider (0: all) */
+	bool		private_bins;	/* "binning": "private" (edges at private quantiles) */
+	double		bin_share;		/* private edges: their share of rho */
 	double		lo;				/* numeric coordinates binned over [lo, hi] */
 	double		hi;
 	double		y_min;			/* a float8 label: its public bounds (required) */
@@ -87,10 +93,13 @@ typedef struct GBDTFit
 	/* the leaves' */
 	double		leaf_lattice[2];
 	uint64		leaf_sigma2[2];
+	PrivEdges	edges;			/* private edges (gp.private_bins) */
 	OpRun		op;
 	DPKeptDesign D;
-	GBDTSplit  *splits;			/* trees x depth */
-	double	   *leaves;			/* trees x 2^depth */
+	double	   *scores;			/* the additive rounds' per-bin scores */
+	int			ntrees;			/* the model's: the trees and the scores' steps */
+	GBDTSplit  *splits;			/* ntrees x depth */
+	double	   *leaves;			/* ntrees x 2^depth */
 	double		bias;
 	__int128   *acc;			/* exact sums, 2 x 2^(depth-1) x nscores */
 	double	   *hist;			/* ... released */
@@ -98,6 +107,43 @@ typedef struct GBDTFit
 	int64		zcap;
 	int			ztrees;			/* ... over the trees before this one */
 } GBDTFit;
+
+/* a release's gradient (0) and hessian (1) sums */
+#define GBDT_G	0
+#define GBDT_H	1
+
+/* a pass's hessian sums: at the margin, its public bound, or none */
+typedef enum GBDTHessian
+{
+	GBDT_HESS_MARGIN,
+	GBDT_HESS_BOUND,
+	GBDT_HESS_NONE
+} GBDTHessian;
+
+static inline int
+gbdt_leaves(const GBDTFit *r)
+{
+	return 1 << r->gp.depth;
+}
+
+/*
+ * One pass for tree tr at level `level` (depth: its leaves) into r->acc
+ * (gbdt.c), and a pass's n sums of each kind released into r->hist
+ */
+extern void gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2],
+					  GBDTHessian hm);
+extern void gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2],
+						 const uint64 sigma2[2]);
+
+/*
+ * gbdtadditive.c: the private edges' pass and release; the additive rounds
+ * (l the histograms' regulariser; returns its small-table multiplier); the
+ * scores as step trees after the boosted ones
+ */
+extern void gbdt_edges(GBDTFit *r, gsl_rng *rng);
+extern double gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double l,
+							int64 ledger_id);
+extern void gbdt_steps(GBDTFit *r);
 
 extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
 							Jsonb *options);

@@ -9,6 +9,7 @@
  *
  *	    {"index": j, "lo": a, "hi": b, "bins": B, "at": s, "gain": g}
  *	        right iff clamp(floor((x[j] - a) / (b - a) B), 0, B - 1) >= s
+ *	        (private edges: B the grid's cells, s the cell the bin starts)
  *	    {"index": j, "size": m, "at": s, "gain": g}
  *	        x[j .. j+m-1] one-hot: right iff its level is s
  *
@@ -83,11 +84,11 @@ gbdt_split(JsonbValue *e, int d, GBSplit *s)
 	if (key(c, "size") == NULL)
 	{
 		t->type = EBM_TERM_NUMERIC;
-		t->size = t->grid = json_int_in(key(c, "bins"), 2, EBM_MAX_BINS);
+		t->size = t->grid = json_int_in(key(c, "bins"), 2, EBM_BIN_MAX_GRID);
 		if (t->size < 2 || !model_param_number(o, "lo", &t->lo) ||
 			!model_param_number(o, "hi", &t->hi) || !(t->lo < t->hi) ||
 			!isfinite(t->hi - t->lo))
-			gbdt_bad("boosted trees params: a numeric split needs \"bins\" between 2 and 1024 and finite \"lo\" < \"hi\"");
+			gbdt_bad("boosted trees params: a numeric split needs \"bins\" between 2 and 65536 and finite \"lo\" < \"hi\"");
 	}
 	else
 	{
