@@ -188,8 +188,18 @@ def check_links():
     check("every relative link in README.md and docs/ resolves", not bad, ", ".join(bad))
 
 
+def check_help_source():
+    """docs/REFERENCE.md is compiled into dpobj.help() by src/api/helpgen.awk, which takes
+    printable ASCII and tabs only: a stray character would fail the build, not a test."""
+    bad = [str(i) for i, line in enumerate(open("docs/REFERENCE.md", "rb").read().split(b"\n"), 1)
+           if re.search(rb"[^\t -~]", line)]
+    check("docs/REFERENCE.md is printable ASCII (helpgen.awk)", not bad,
+          "lines " + ", ".join(bad[:10]))
+
+
 def main():
     check_sizes()
+    check_help_source()
     check_citations()
     check_links()
     print(f"{PASS} passed, {FAIL} failed")
