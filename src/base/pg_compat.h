@@ -174,6 +174,23 @@ typedef char compat_b64_byte;
 #endif
 
 /*
+ * A subquery's range table entries moved into query (sqlinline.c): 16 keeps
+ * their permission checks in the subquery's rteperminfos, moved along (the
+ * entries' indexes into it shifted); before, they are in the entries.
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_query_take_perminfos(query, sub) \
+	do { ListCell *compat_lc; int compat_off = list_length((query)->rteperminfos); \
+		foreach(compat_lc, (sub)->rtable) \
+			if (((RangeTblEntry *) lfirst(compat_lc))->perminfoindex != 0) \
+				((RangeTblEntry *) lfirst(compat_lc))->perminfoindex += compat_off; \
+		(query)->rteperminfos = list_concat((query)->rteperminfos, (sub)->rteperminfos); \
+	} while (0)
+#else
+#define compat_query_take_perminfos(query, sub) ((void) 0)
+#endif
+
+/*
  * EXPLAIN's planning and output of one query, as ExplainOneQuery() without
  * a hook (for an ExplainOneQuery_hook that adds lines, sqlexplain.c, the
  * only includer that defines COMPAT_WANT_EXPLAIN): 17 exports it as

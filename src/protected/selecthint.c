@@ -19,8 +19,10 @@
  * (shared_preload_libraries, or any dpobj call before).
  *
  * With dpobj.query_epsilon set, such a SELECT is a private query instead:
- * compiled and rewritten (sqlfront.c) when the table is its only relation,
- * refused when it reads the table anywhere else (a subquery, a join...).
+ * compiled and rewritten (sqlfront.c) when the table is its only relation
+ * (or the first, joined along its path, sqljoin.h), after inlining WITH
+ * queries and subqueries in FROM (sqlinline.c); refused when it reads the
+ * table anywhere else (a sublink, a set operation...).
  *
  *-------------------------------------------------------------------------
  */
@@ -162,6 +164,14 @@ selecthint_private_relid(Query *query, bool hint)
 		return InvalidOid;
 	if (hint)
 		hint_error(found.relid);
+	/* read through WITH queries or subqueries in FROM: those inlined (sqlinline.c) */
+	if (!found.top_first && query->commandType == CMD_SELECT && query->setOperations == NULL &&
+		!query->hasSubLinks && sqlinline_query(query))
+	{
+		memset(&found, 0, sizeof(found));
+		found.top = query;
+		query_walker((Node *) query, &found);
+	}
 	/* a join: FROM the protected table first, along its unit path (sqljoin.h) */
 	if (found.in_top && (compat_query_nrtes(query) > 1 || list_length(query->jointree->fromlist) != 1))
 	{

@@ -57,6 +57,13 @@ typedef struct SqlCompiled
 extern SqlCompiled *sqlcompile_query(Query *query, Oid relid);
 
 /*
+ * query's WITH queries and subqueries in FROM inlined (sqlinline.c), its
+ * range table theirs in their entries' place: true if any; refused
+ * (0A000) when one is of a shape outside the subset
+ */
+extern bool sqlinline_query(Query *query);
+
+/*
  * The JSON expression of an expression over relid's row (sqlexpr.c):
  * values and conditions in the format docs/REFERENCE.md ("query") states,
  * built-in operators and functions only; refused otherwise

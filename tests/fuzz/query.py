@@ -5,7 +5,8 @@ tables with nasty rows (tests/fuzz/query.sql), run as an analyst who may not rea
 Usage: query.py DB SEED CASES (run by tests/fuzz/run.sh and tests/fuzz/sanitize.sh, after
 tests/fuzz/setup.sql and query.sql).  Case c of SEED is the same text on any server: it
 replays.  Each case is one of
-  - a plain SELECT (random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
+  - a plain SELECT (some reading the table through a WITH query or a derived table,
+    inlined; random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
     extract, date_trunc; random aggregate lists, some with FILTER (WHERE ...); GROUP BY,
     HAVING, ORDER BY, LIMIT; a public lookup table joined, its columns grouped, filtered and
@@ -89,8 +90,17 @@ JUNK = [
     "SELECT sum(x) OVER (PARTITION BY g) FROM {T}",
     "SELECT count(*) FROM {T} WHERE x > (SELECT 1)",
     "SELECT count(*) FROM {T} WHERE id IN (SELECT id FROM {T})",
-    "SELECT count(*) FROM (SELECT * FROM {T}) s",
-    "WITH w AS (SELECT * FROM {T}) SELECT count(*) FROM w",
+    "SELECT count(*) FROM (SELECT * FROM {T} LIMIT 5) s",
+    "SELECT count(*) FROM (SELECT g, count(*) FROM {T} GROUP BY g) s",
+    "SELECT count(*) FROM (SELECT DISTINCT g FROM {T}) s",
+    "SELECT count(*) FROM (SELECT random() AS r FROM {T}) s",
+    "SELECT sum(y) FROM (SELECT fz_qown.twice(x) AS y FROM {T}) s",
+    "WITH w AS (SELECT * FROM {T} WHERE fz_qown.twice(x) > 1) SELECT count(*) FROM w",
+    "WITH w AS (SELECT * FROM {T}) SELECT count(*) FROM w a, w b",
+    "WITH w AS MATERIALIZED (SELECT * FROM {T}) SELECT count(*) FROM w",
+    "WITH RECURSIVE w AS (SELECT id FROM {T} UNION ALL SELECT id + 1 FROM w WHERE id < 0) SELECT count(*) FROM w",
+    "WITH w AS (SELECT * FROM {T}) SELECT x FROM w",
+    "SELECT count(s) FROM (SELECT x FROM {T}) s",
     "SELECT count(*) FROM {T} UNION SELECT 1",
     "SELECT count(*) FROM {T} UNION ALL SELECT count(*) FROM {T}",
     "SELECT count(*) FROM {T} INTERSECT SELECT 1",
@@ -288,6 +298,21 @@ class Gen:
                  "date": ["'infinity'", "'4713-01-01 BC'", "'2024-02-01'", "NULL"],
                  "timestamp": ["'infinity'", "'294276-12-31 23:59:59'", "'2024-01-03'", "NULL"]}
 
+    def wrap(self, q, p=0.2, where=True):
+        """q reading {T} through a WITH query or a derived table (inlined before it compiles),
+        its own WHERE sometimes, nested sometimes; or q itself"""
+        if self.r.random() >= p:
+            return q
+        inner = "SELECT * FROM {T}"
+        if where and self.r.random() < 0.3:
+            inner += " WHERE %s" % self.cond()
+        form = self.r.randrange(3)
+        if form == 0:
+            return q.replace("FROM {T}", "FROM (%s) t" % inner, 1)
+        if form == 1:
+            return "WITH t AS (%s) %s" % (inner, q.replace("FROM {T}", "FROM t", 1))
+        return "WITH t AS (SELECT * FROM (%s) u) %s" % (inner, q.replace("FROM {T}", "FROM t", 1))
+
     def pcond(self, i):
         self.pcols.append(self.pick(list(self.PARAMTYPES)))
         c = self.pcols[-1]
@@ -321,10 +346,10 @@ class Gen:
         """(kind, [statements]) with {T} for the table and {P} for a statement name."""
         k = self.r.random()
         if k < 0.55:
-            return "select", [self.select()]
+            return "select", [self.wrap(self.select())]
         if k < 0.65:
             self.pcols = []
-            q = self.select(params=self.r.randrange(1, 3))
+            q = self.wrap(self.select(params=self.r.randrange(1, 3)))
             types = [self.PARAMTYPES[c] for c in self.pcols]
             generic = self.r.random() < 0.3
             stmts = ["SET plan_cache_mode = force_generic_plan"] if generic else []
@@ -333,11 +358,11 @@ class Gen:
                 stmts.append("EXECUTE {P}(%s)" % ", ".join(self.pick(self.PARAMVALS[t]) for t in types))
             return "prepared", stmts + ["DEALLOCATE {P}"] + (["RESET plan_cache_mode"] if generic else [])
         if k < 0.68:
-            return "analyze", ["EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s" % self.select()]
+            return "analyze", ["EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) %s" % self.wrap(self.select())]
         if k < 0.75:
-            return "explain", ["EXPLAIN (COSTS OFF%s) %s" % (self.pick(["", ", VERBOSE"]), self.select())]
+            return "explain", ["EXPLAIN (COSTS OFF%s) %s" % (self.pick(["", ", VERBOSE"]), self.wrap(self.select()))]
         if k < 0.83:
-            q = self.select(plain=self.r.random() < 0.8).replace("'", "''")
+            q = self.wrap(self.select(plain=self.r.random() < 0.8)).replace("'", "''")
             return "query", ["SELECT count(*) FROM dpobj.query('%s', %s, %s)" % (
                 q, self.pick(["1", "1", "0.5", "1e-300", "1e308", "'NaN'", "0"]),
                 self.pick(["0", "1e-6", "1e-6", "'NaN'"]))]
@@ -350,7 +375,7 @@ class Gen:
         if self.r.random() < 0.7:                   # a "where" (not a filter) for dpobj
             cond = "(%s) OR id < -1" % cond
         return "oracle", ["SET dpobj.query_epsilon = 1e5",
-                          "SELECT '#O' AS o, count(*) FROM {T} WHERE %s" % cond,
+                          self.wrap("SELECT '#O' AS o, count(*) FROM {T} WHERE %s" % cond, 0.3, False),
                           "SET dpobj.query_epsilon = 1", "RESET ROLE",
                           "SELECT '#T', count(*) FROM {T} WHERE %s" % cond, "SET ROLE fz_qanalyst"]
 

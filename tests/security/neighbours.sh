@@ -938,6 +938,14 @@ SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stdd
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;
 SELECT 'querymerge', CASE WHEN grp::text IN ('0', '1') AND y THEN 'lo' ELSE 'hi' END AS zone, E'\\nDPOUT',
        count(*), sum(a), avg(b) FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/query.sql"
+# the same query read through a WITH query over a derived table, the filter in the WITH
+# query's WHERE (inlined before it compiles, src/protected/sqlinline.c)
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+WITH w AS (SELECT grp, y, a AS x, b FROM (SELECT * FROM :\"rel\") s WHERE :where_sql)
+SELECT 'cteq', grp, y, E'\\nDPOUT', count(*), sum(x), avg(b), max(x)
+  FROM w GROUP BY grp, y ORDER BY grp, y;" >"$WORK/cteq.sql"
 # a table with its own unit column (an 8th field k, no "link"): the distinct units of each
 # grp cell, count(DISTINCT u), beside count(*) (the unit's kept rows numbered in their cell)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -1020,6 +1028,8 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1046,11 +1056,12 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
     compare_pair "$scen" lookupq query "$WORK/$scen.lookupq.0" "$WORK/$scen.lookupq.1" discrete
+    compare_pair "$scen" cteq query "$WORK/$scen.cteq.0" "$WORK/$scen.cteq.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
     # mean, 4 + 3 histogram bins, a variance, 2 quantiles, counts of a and c and a sample
     # variance; describe: a count, bins of
     # grp (5), c (4), y (3), of a and b (10 each) and their quartiles; aggexpr: a count, a
-    # sum and a mean per cell; the private query: a row per (grp, y) cell
+    # sum and a mean per cell; the private query (and through a WITH query): a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
     # a unit column's distinct units: a row per grp cell (0 to 3, other); the lookup query: a
     # row per zone (hi, lo, none) and "other"
@@ -1068,7 +1079,7 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
         joins+=" unitjoinq:4"
     }
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 lookupq:4 $joins; do
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
