@@ -7,10 +7,11 @@
 # memory: the backend's VmHWM (/proc/<pid>/status, shared buffers it touched included).
 # Medians over BENCH_REPS [5] runs, each a fresh connection.
 #
-#   adult.train  data/adult's training split (32 561 rows), bench/synth/prep.py's declared
-#                domains: the 9 text columns by their UCI levels (train and test), the 6
-#                numerics by [lo, hi] in prep.py's bins (options "bins"); the target gets the
-#                noisy row count;
+#   adult.x50k   the issue's 50 000 rows: data/adult's splits (48 842 rows) and its first
+#                1 158 training rows again; bench/synth/prep.py's declared domains: the 9 text
+#                columns by their UCI levels (train and test), the 6 numerics by [lo, hi] with
+#                prep.py's bin counts (options "bins": at most that many private quantile bins);
+#                the target gets the noisy row count;
 #   adult.big    BENCH_BIG=1: the same rows 615 times (20 025 015 rows: CREATE TABLE AS SELECT
 #                FROM adult.train, generate_series(1, 615)), the same domains, BENCH_BIG_REPS
 #                [3] runs; the target gets 32 561 rows ("rows"), as many as Adult's, so that
@@ -26,7 +27,8 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REPS="${BENCH_REPS:-5}"
 DB=dpobj_synthsql
 OUT="$(mktemp -d)"
-trap 'rm -rf -- "$OUT"' EXIT
+# the database (and the 20M-row table) goes on any exit
+trap 'rm -rf -- "$OUT"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" || true' EXIT
 cd "$REPO"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
@@ -54,8 +56,12 @@ VACUUM ANALYZE $t;
 SQL
     } | psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null
 }
-tables="adult.train"
-declare_domains adult.train
+psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<SQL
+CREATE TABLE adult.x50k AS SELECT $COLS FROM adult.train UNION ALL SELECT $COLS FROM adult.test
+    UNION ALL (SELECT $COLS FROM adult.train ORDER BY id LIMIT 1158);
+SQL
+tables="adult.x50k"
+declare_domains adult.x50k
 if [[ "${BENCH_BIG:-0}" == 1 ]]; then
     psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<SQL
 CREATE TABLE adult.big AS SELECT $COLS FROM adult.train, generate_series(1, 615);
@@ -93,7 +99,7 @@ done
 {
     echo "# The synthesizer through SQL (bench/synth/sqlpath.sh)"
     echo
-    echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg); every run: sqlpath.csv."
+    echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg), dpobj.max_state_memory $(psql -X -At -d "$DB" -c 'SHOW dpobj.max_state_memory'); every run: sqlpath.csv."
     echo
     echo "| table | rows | runs | scan ms | synthesize ms | ratio | scan phase s | estimation s | release s | peak RSS MB | synthetic rows |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -107,4 +113,3 @@ done
     done
 } | tee bench/synth/sqlpath.md | python3 "$REPO/bench/record.py" synth_sqlpath \
     "BENCH_REPS=$REPS BENCH_BIG=${BENCH_BIG:-0} nice bash bench/synth/sqlpath.sh"
-psql -X -q -d postgres -c "DROP DATABASE $DB"

@@ -11,18 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the first column past the first key: columns [0, split) fit 2^62 */
+static int
+rows_split(const SynthLayout *L, int from)
+{
+	int64_t		prod = 1;
+	int			j;
+
+	for (j = from; j < L->d; j++)
+	{
+		if (prod > (INT64_C(1) << 62) / L->levels[j])
+			break;
+		prod *= L->levels[j];
+	}
+	return j;
+}
+
 bool
 synth_rows_usable(const SynthLayout *L)
 {
-	int64_t		prod = 1;
+	return rows_split(L, rows_split(L, 0)) == L->d;
+}
 
-	for (int j = 0; j < L->d; j++)
-	{
-		if (prod > (INT64_C(1) << 62) / L->levels[j])
-			return false;
-		prod *= L->levels[j];
-	}
-	return true;
+static int
+rows_words(const SynthLayout *L)
+{
+	return rows_split(L, 0) == L->d ? 1 : 2;
 }
 
 static int64_t
@@ -38,7 +52,7 @@ pow2_below(int64_t slots)
 int64_t
 synth_rows_bytes(const SynthLayout *L, int64_t slots)
 {
-	return pow2_below(slots) * (int64_t) (sizeof(uint64_t) + sizeof(int64_t)) +
+	return pow2_below(slots) * (int64_t) (rows_words(L) * sizeof(uint64_t) + sizeof(int64_t)) +
 		synth_scan_bytes(L, SYNTH_SCAN_BATCH);
 }
 
@@ -51,7 +65,9 @@ synth_rows_init(SynthRows *h, const SynthLayout *L, int64_t *counts, int64_t slo
 	h->L = L;
 	h->counts = counts;
 	h->size = pow2_below(slots);
-	h->key = calloc((size_t) h->size, sizeof(uint64_t));
+	h->split = rows_split(L, 0);
+	h->words = rows_words(L);
+	h->key = calloc((size_t) (h->size * h->words), sizeof(uint64_t));
 	h->cnt = calloc((size_t) h->size, sizeof(int64_t));
 	if (h->key == NULL || h->cnt == NULL ||
 		synth_scan_init(&h->scan, L, counts, SYNTH_SCAN_BATCH) != SYNTH_OK)
@@ -71,6 +87,17 @@ mix(uint64_t x)
 	return x;
 }
 
+/* codes[from..to) from key k (mixed radix, the last column fastest) */
+static void
+rows_decode(const SynthLayout *L, uint64_t k, int from, int to, int *codes)
+{
+	for (int j = to - 1; j >= from; j--)
+	{
+		codes[j] = (int) (k % (uint64_t) L->levels[j]);
+		k /= (uint64_t) L->levels[j];
+	}
+}
+
 void
 synth_rows_fold(SynthRows *h)
 {
@@ -78,18 +105,15 @@ synth_rows_fold(SynthRows *h)
 
 	for (int64_t i = 0; i < h->size; i++)
 	{
-		uint64_t	k;
+		uint64_t   *key = &h->key[i * h->words];
 
-		if (h->key[i] == 0)
+		if (key[0] == 0)
 			continue;
-		k = h->key[i] - 1;
-		for (int j = h->L->d - 1; j >= 0; j--)
-		{
-			codes[j] = (int) (k % (uint64_t) h->L->levels[j]);
-			k /= (uint64_t) h->L->levels[j];
-		}
+		rows_decode(h->L, key[0] - 1, 0, h->split, codes);
+		if (h->words == 2)
+			rows_decode(h->L, key[1], h->split, h->L->d, codes);
 		synth_scan_add_n(&h->scan, codes, h->cnt[i]);
-		h->key[i] = 0;
+		memset(key, 0, sizeof(uint64_t) * h->words);
 		h->cnt[i] = 0;
 	}
 	synth_scan_flush(&h->scan);
@@ -100,22 +124,29 @@ synth_rows_fold(SynthRows *h)
 void
 synth_rows_add(SynthRows *h, const int *codes)
 {
-	uint64_t	k = 0;
+	uint64_t	k = 0,
+				k2 = 0;
 	int64_t		i;
 
-	for (int j = 0; j < h->L->d; j++)
+	for (int j = 0; j < h->split; j++)
 		k = k * (uint64_t) h->L->levels[j] + (uint64_t) codes[j];
-	for (i = (int64_t) (mix(k) & (uint64_t) (h->size - 1));; i = (i + 1) & (h->size - 1))
+	for (int j = h->split; j < h->L->d; j++)
+		k2 = k2 * (uint64_t) h->L->levels[j] + (uint64_t) codes[j];
+	for (i = (int64_t) (mix(k ^ mix(k2)) & (uint64_t) (h->size - 1));; i = (i + 1) & (h->size - 1))
 	{
-		if (h->key[i] == k + 1)
+		uint64_t   *key = &h->key[i * h->words];
+
+		if (key[0] == k + 1 && (h->words == 1 || key[1] == k2))
 		{
 			h->cnt[i]++;
 			return;
 		}
-		if (h->key[i] == 0)
+		if (key[0] == 0)
 			break;
 	}
-	h->key[i] = k + 1;
+	h->key[i * h->words] = k + 1;
+	if (h->words == 2)
+		h->key[i * h->words + 1] = k2;
 	h->cnt[i] = 1;
 	if (++h->used * 2 >= h->size)
 		synth_rows_fold(h);

@@ -338,6 +338,57 @@ random_joint(int d, const int *sizes, int64_t *ncells)
 	return p;
 }
 
+/*
+ * Rows whose levels' product passes 2^62 (Adult with sub-bins: 15 columns,
+ * 5.7e18) take the hash in two keys, with the counts of one scan; past two
+ * keys the hash is not usable
+ */
+static void
+test_state_two_keys(void)
+{
+	int			levels[15] = {60, 9, 80, 17, 16, 8, 15, 7, 6, 3, 80, 80, 40, 42, 3},
+				wide[24];
+	SynthSet	cand[14];
+	SynthLayout L,
+				W;
+	int64_t    *all;
+	int			rows[2000][15];
+
+	for (int j = 0; j < 14; j++)
+		cand[j] = SYNTH_BIT(j) | SYNTH_BIT(j + 1);
+	CHECK(synth_layout_build(15, levels, cand, 14, 1 << 20, &L) == SYNTH_OK, "layout");
+	all = calloc(L.cells, sizeof(int64_t));
+	for (int i = 0; i < 2000; i++)
+	{
+		for (int j = 0; j < 15; j++)
+			rows[i][j] = (int) (unitcheck_next64() % (i % 2 ? 2 : levels[j]));
+		synth_state_add(&L, all, rows[i]);
+	}
+	CHECK(synth_rows_usable(&L), "two keys usable");
+	for (int slots = 16; slots <= 4096; slots *= 256)
+	{
+		SynthRows	h;
+		int64_t    *viah = calloc(L.cells, sizeof(int64_t));
+
+		CHECK(synth_rows_init(&h, &L, viah, slots) == SYNTH_OK && h.words == 2, "two keys");
+		for (int i = 0; i < 2000; i++)
+			synth_rows_add(&h, rows[i]);
+		synth_rows_fold(&h);
+		CHECK(memcmp(viah, all, sizeof(int64_t) * L.cells) == 0,
+			  "two keys folded = one scan (%d slots, %lld folds)", slots, (long long) h.folds);
+		synth_rows_free(&h);
+		free(viah);
+	}
+	CHECK(synth_rows_bytes(&L, 4096) > 4096 * 24, "two keys' bytes");
+	free(all);
+	synth_layout_free(&L);
+	for (int j = 0; j < 24; j++)
+		wide[j] = 100;
+	CHECK(synth_layout_build(24, wide, NULL, 0, 1 << 20, &W) == SYNTH_OK, "wide layout");
+	CHECK(!synth_rows_usable(&W), "100^24 does not fit two keys");
+	synth_layout_free(&W);
+}
+
 static void
 exact_marginal(const double *p, int d, const int *sizes, SynthFactor *f, double total)
 {
@@ -1346,6 +1397,7 @@ main(void)
 	test_factors();
 	test_tree();
 	test_state();
+	test_state_two_keys();
 	test_estimation();
 	test_marginal_bound();
 	test_round_counts();
