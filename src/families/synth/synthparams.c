@@ -270,13 +270,14 @@ synth_columns(SynthOpts *o)
 		c->nsub = c->kind != SYNTH_COL_QUANTILE ? 0 :
 			o->sub_bins > 0 ? o->sub_bins : Min(4 * c->nbins, SYNTH_MAX_BINS);
 		/*
-		 * by default, an integer column of fewer integers than sub-bins gets a
-		 * sub-bin per integer (at least "bins"): none holds no integer and
-		 * none two, so a sub-bin's noisy count is one value's
+		 * by default, an integer column of fewer integers than twice its
+		 * sub-bins gets a sub-bin per integer (at least "bins"): none holds
+		 * no integer and none two beside ones holding one, which the
+		 * denoise's even spread would weigh alike
 		 */
 		if (c->kind == SYNTH_COL_QUANTILE && o->sub_bins == 0 &&
-			synth_integer_values(c, c->nsub - 1) > 0)
-			c->nsub = Max(c->nbins, synth_integer_values(c, c->nsub - 1));
+			synth_integer_values(c, Min(2 * c->nsub - 1, SYNTH_MAX_BINS)) > 0)
+			c->nsub = Max(c->nbins, synth_integer_values(c, Min(2 * c->nsub - 1, SYNTH_MAX_BINS)));
 		/*
 		 * a level column's last level is "other" (NULL and undeclared
 		 * values), never drawn when "not_null" names it; a bounded column
