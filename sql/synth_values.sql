@@ -102,15 +102,22 @@ SELECT j, (m.params->'columns'->j)->>'kind' AS kind, (m.params->'columns'->j)->>
        (m.params->'columns'->j)->>'closed' AS closed
   FROM (SELECT (dpobj.get_model('u')).*) m, generate_series(0, 1) j ORDER BY j;
 -- by default an integer column of at most "bins" integers has a bin per integer (kids'
--- [0, 1000] with 1001 bins), of one more integer than its bins quantile bins
+-- [0, 1000] with 1001 bins), of one more integer than its bins quantile bins over a
+-- sub-bin per integer when fewer than twice the 4 x bins (x: 250 bins; y: 125, 500 sub-bins),
+-- spend (numeric) 4 x bins sub-bins
 SELECT target_table FROM dpobj.synthesize('regress_sv.t', 'regress_sv_out.v', 1, 1e-6, ARRAY['kids', 'spend'],
                                       '{"bins": {"kids": 1001}}');
 SELECT target_table FROM dpobj.synthesize('regress_sv.t', 'regress_sv_out.w', 1, 1e-6, ARRAY['kids', 'spend'],
                                       '{"bins": {"kids": 1000}}');
-SELECT n, c->0->>'kind' AS kids, c->0->>'bins' AS kids_bins, c->1->>'kind' AS spend
-  FROM unnest(ARRAY['v', 'w']) n, LATERAL (SELECT (dpobj.get_model(n)).params->'columns' AS c) m ORDER BY n;
+SELECT target_table FROM dpobj.synthesize('regress_sv.t', 'regress_sv_out.x', 1, 1e-6, ARRAY['kids', 'spend'],
+                                      '{"bins": {"kids": 250}}');
+SELECT target_table FROM dpobj.synthesize('regress_sv.t', 'regress_sv_out.y', 1, 1e-6, ARRAY['kids', 'spend'],
+                                      '{"bins": {"kids": 125}}');
+SELECT n, c->0->>'kind' AS kids, c->0->>'bins' AS kids_bins, c->0->>'sub_bins' AS kids_sub_bins,
+       c->1->>'kind' AS spend, c->1->>'sub_bins' AS spend_sub_bins
+  FROM unnest(ARRAY['v', 'w', 'x', 'y']) n, LATERAL (SELECT (dpobj.get_model(n)).params->'columns' AS c) m ORDER BY n;
 SELECT count(*) FILTER (WHERE kids < 0 OR kids > 1000) AS outside FROM regress_sv_out.v;
-SELECT count(*) AS dropped FROM unnest(ARRAY['t1', 't2', 't3', 'u', 'v', 'w']) n WHERE dpobj.drop_model(n);
+SELECT count(*) AS dropped FROM unnest(ARRAY['t1', 't2', 't3', 'u', 'v', 'w', 'x', 'y']) n WHERE dpobj.drop_model(n);
 DROP TABLE twins, shut;
 RESET ROLE;
 DROP SCHEMA regress_sv_out CASCADE;

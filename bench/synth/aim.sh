@@ -28,7 +28,8 @@
 # PGHOST/PGPORT/PGUSER (a superuser).  TABLES: a subset.  Writes bench/synth/aim.csv (every
 # run, labelled RUN_LABEL [the commit]; DPOBJ_REPS=0 or AIM_REPS=0 skips an arm, so that runs
 # can be spread over calls of one label), then bench/synth/aim.md and bench/csv/synth_aim.csv
-# (medians of the label's runs; bench/record.py, the command it names: RECORD_COMMAND),
+# (medians of the label's runs, AIM's arms of AIM_LABEL's [the label]: AIM_REPS=0 and an
+# earlier label reuse its AIM runs; bench/record.py, the command it names: RECORD_COMMAND),
 # rendered into docs/BENCHMARKS.md.  Not part
 # of any test suite.
 set -euo pipefail
@@ -94,10 +95,11 @@ for t in ${TABLES:-adult.full bank.marketing german.credit}; do
 done
 psql -X -q -d postgres -c "DROP DATABASE $DB"
 # medians per table and method of the label's runs, dpobj over AIM
-$PY - "$CSV" "$label" <<'EOF' | tee bench/synth/aim.md | $PY bench/record.py synth_aim \
+$PY - "$CSV" "$label" "${AIM_LABEL:-$label}" <<'EOF' | tee bench/synth/aim.md | $PY bench/record.py synth_aim \
     "${RECORD_COMMAND:-AIM_DIR=... DPOBJ_REPS=$DREPS AIM_REPS=$AREPS nice bash bench/synth/aim.sh}"
 import csv, statistics, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["label"] == sys.argv[2]]
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["label"] == (sys.argv[3] if r["method"].startswith("aim") else sys.argv[2])]
 med = lambda t, m, k: statistics.median(float(r[k]) for r in rows if r["table"] == t and r["method"] == m)
 print("# dpobj's twin against AIM (bench/synth/aim.sh)\n")
 print("| table | method | runs | 2-way TV | 3-way TV | seconds | 2-way: dpobj / it | 3-way: dpobj / it |")

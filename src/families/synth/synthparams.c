@@ -224,16 +224,16 @@ synth_check_bins_keys(const SynthOpts *o)
 }
 
 /*
- * A bounded integer column's integers when they are at most its bins and
- * its bounds whole (a bin per integer then holds exactly one), else 0
+ * A bounded integer column's integers when they are at most "most" and its
+ * bounds whole (a bin or sub-bin per integer then holds exactly one), else 0
  */
 static int
-synth_integer_values(const SynthColumn *c)
+synth_integer_values(const SynthColumn *c, int most)
 {
 	double		n = c->hi - c->lo + 1.0;
 
 	return c->kind != SYNTH_COL_LEVELS && c->integer && c->lo == floor(c->lo) &&
-		c->hi == floor(c->hi) && n >= 1.0 && n <= c->nbins ? (int) n : 0;
+		c->hi == floor(c->hi) && n >= 1.0 && n <= most ? (int) n : 0;
 }
 
 /* the columns' domains from the encoding and the options */
@@ -261,14 +261,23 @@ synth_columns(SynthOpts *o)
 		c->hi = e->hi;
 		c->nbins = e->nlevels > 0 ? 0 : synth_column_bins(o, j);
 		c->integer = (integer & SYNTH_BIT(j)) != 0;
-		if (o->quantile == NULL && synth_integer_values(c) > 0)
+		if (o->quantile == NULL && synth_integer_values(c, c->nbins) > 0)
 		{
 			/* by default, a bin per integer: exact values, nothing for quantiles to find */
 			c->kind = SYNTH_COL_BINS;
-			c->nbins = synth_integer_values(c);
+			c->nbins = synth_integer_values(c, c->nbins);
 		}
 		c->nsub = c->kind != SYNTH_COL_QUANTILE ? 0 :
 			o->sub_bins > 0 ? o->sub_bins : Min(4 * c->nbins, SYNTH_MAX_BINS);
+		/*
+		 * by default, an integer column of fewer integers than twice its
+		 * sub-bins gets a sub-bin per integer (at least "bins"): none holds
+		 * no integer and none two beside ones holding one, which the
+		 * denoise's even spread would weigh alike
+		 */
+		if (c->kind == SYNTH_COL_QUANTILE && o->sub_bins == 0 &&
+			synth_integer_values(c, Min(2 * c->nsub - 1, SYNTH_MAX_BINS)) > 0)
+			c->nsub = Max(c->nbins, synth_integer_values(c, Min(2 * c->nsub - 1, SYNTH_MAX_BINS)));
 		/*
 		 * a level column's last level is "other" (NULL and undeclared
 		 * values), never drawn when "not_null" names it; a bounded column
