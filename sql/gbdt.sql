@@ -63,6 +63,12 @@ SELECT bool_and(CASE WHEN s ? 'bins' THEN (s->>'index')::int IN (0, 1) AND (s->>
 -- the same seed, the same model
 SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "learning_rate": 0.5, "groups": [0, 0, 3]}')
           FROM regress_gbdt.v) = m AS reproducible FROM m;
+-- a 64kB cap: the state spills; the passes keep the margins and bins of the first
+-- observations only and compute the rest again (gbdt.c, keptbins.h): the same model
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "learning_rate": 0.5, "groups": [0, 0, 3]}')
+          FROM regress_gbdt.v) = m AS same_spilled FROM m;
+RESET dpobj.max_state_memory;
 -- the trees learn the interaction, ebm's additive model on the same rows cannot
 SELECT avg(((regress_gbdt.margin(m, x) > ((m).params->>'threshold')::float8) = y)::int) > 0.9 AS trees_learn,
        (SELECT avg((dpobj.predict(e, x) = y)::int)
