@@ -36,16 +36,15 @@ SECTIONS = [
    "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
   ("ebm", "Additive boosting (`ebm`) against the linear mechanisms and `auto`",
    "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
-   "bins (default), uniform: equal-width; adult_pm1: adult12's numerics in [−1, 1]; *_wide: "
-   "numerics declared on wide bounds; LR, GB non-private (bench/ebm/results.md); ε = 0.5 in the CSV."),
+   "bins (default), uniform: equal-width; LR, GB non-private; the tables: bench/ebm/results.md; "
+   "ε = 0.5 in the CSV."),
   ("gbdt", "Boosted trees (`gbdt`) against `ebm`",
    "Medians over the seeds, ε = 1, δ = 10⁻⁶, each with its defaults; german held out of the "
    "defaults' tuning (bench/gbdt/results.md)."),
   ("operating", "Operating point: the default cut-off against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
-   "the model's cut-off, exact test ROC AUC; adult23: Adult's 12 columns, positives subsampled "
-   "to 23 %; German credit held out of every choice; the CSV has every arm and table and the "
-   "test accuracy (bench/operating/results.md)."),
+   "the model's cut-off, exact test ROC AUC; German credit held out of every choice; the tables "
+   "and every arm: bench/operating/results.md, the CSV."),
   ("operating_auc", "Operating point: `evaluate()`'s private ROC AUC and its 95 % interval",
    "The default ebm models at ε = 1 above, evaluated on their test splits at ε = 1 (half on "
    "the score histograms; ε = 0.5 in the CSV)."),
@@ -73,16 +72,10 @@ SECTIONS = [
    "boosting trained on synthetic, tested on real (on real: Adult 0.776, bank 0.661)."),
   ("synth_values", "Synthetic copies: what `synthesize()`'s twin holds (bench/synth/values.sh)",
    "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of the runs (means in CI: all runs); "
-   "german_credit held out of all tuning; "
-   "TV: total variation of 2-/3-way marginals; means in CI: numeric columns whose twin mean "
-   "lies in aggregate()'s 95 % interval (ε = 1)."),
+   "german_credit held out of all tuning; the columns: bench/synth/values.md."),
   ("synth_aim", "Synthetic copies: `synthesize()` against the authors' AIM (bench/synth/aim.sh)",
-   "ε = 1, δ = 10⁻⁶, medians; dpobj: `synthesize()` with its defaults through SQL; AIM: "
-   "private-pgm's mechanisms/aim.py (numpy mbi, 93b2947), workload every 3-way marginal, "
-   "max_iters 100, given the scorer's cut (numerics at the source's deciles, not private), "
-   "at its own neighbours (add/remove) and at dpobj's (one row replaced); dpobj's rounds: "
-   "the plain-C core on AIM's input; TV: total variation over every pair and triple on that "
-   "cut; ratio: dpobj's over the row's; german_credit held out of all tuning."),
+   "ε = 1, δ = 10⁻⁶, medians; the arms, AIM's settings, the scorer's cut: bench/synth/aim.sh; "
+   "TV: total variation over every pair and triple; ratio: dpobj's over the row's."),
   ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
    "Fresh noise per run, ε = 1 (a third per statistic)."),
   ("aggregate_quantile_intervals", "Private statistics: describe()'s quartiles (50 000 rows, ε = 0.25)",
@@ -99,21 +92,22 @@ SECTIONS = [
  ]),
  ("Time and memory", [
   ("scale", "Scale: time and peak memory against rows",
-   "One `train()` per cell, ε = 1, δ = 10⁻⁶, serial; d10: ten continuous features, rows all "
-   "distinct; d50: five one-hot columns of ten levels; ratio: time / the scan `sum(x1 + … + xd)` "
-   "of the table in the same run; peak RSS: the backend's VmHWM (shared buffers included). "
-   "Each cell: ms / ratio / peak RSS MB (the outcome if not ok)."),
+   "One `train()` per cell, ε = 1, δ = 10⁻⁶, serial; the shapes (d10: rows all distinct; d50: "
+   "one-hot) and the scan: bench/scale/run.sh. Each cell: ms / ratio to the scan / peak RSS MB "
+   "(VmHWM, shared buffers included; the outcome if not ok)."),
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
-   "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); the cap is the default 256MB."),
+   "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); cap 256MB."),
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
    "d = 10; each cell as in the scale table: ms / ratio to the scan / peak RSS MB."),
+  ("gbdt_scale", "`gbdt` and `ebm` on large tables",
+   "bench/gbdt/scale.md (adult.big: Adult ×615); one table scan a run; ms / ratio / passes a "
+   "tree or round / peak RSS / private MB."),
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "
    "scan: 15 counts, same run; ×615 writes 32 561 rows; cap 256MB."),
   ("synth_write", "Writing a synthetic twin: `sample_into()` against INSERT and COPY",
-   "bench/synth/write.sh: Adult's 15 columns drawn from a synthesizer model into a typed table; "
-   "ratio: ms per row over `INSERT ... SELECT` of the same rows; synthesize: the 20M-row scan, "
-   "the rounds and the write together."),
+   "bench/synth/write.md: Adult's 15 columns drawn into a typed table; ratio: ms per row over "
+   "`INSERT ... SELECT`'s; synthesize: scan, rounds and write."),
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
   ("sql_speed", "Private SQL queries against the same plain queries",
@@ -234,6 +228,20 @@ def scale_per_size(rows):
         row = out.setdefault((r["rows"], r["shape"]), OrderedDict([("rows", r["rows"]), ("shape", r["shape"])]))
         cell = f'{r["ms"]} / {r["ratio"]} / {r["peak RSS MB"]}'
         row[r["run"]] = cell if r["outcome"] == "ok" else f'{cell} ({r["outcome"]})'
+        row.update((m, r[m]) for m in META)
+    return list(out.values())
+
+
+# gbdt_scale: a row per table, per mechanism "ms / ratio to the scan / passes a tree or
+# round / peak RSS / peak private MB" (the outcome if not ok)
+def gbdt_scale_per_table(rows):
+    out = OrderedDict()
+    for r in rows:
+        row = out.setdefault(r["table"], OrderedDict([("table", r["table"])]))
+        if r["run"] != "scan":
+            cell = (f'{r["ms"]} / {r["ratio"]} / {r["passes a tree or round"]} / {r["peak RSS MB"]} '
+                    f'/ {r["peak private MB"]}')
+            row[r["run"]] = cell if r["outcome"] == "ok" else f'{cell} ({r["outcome"]})'
         row.update((m, r[m]) for m in META)
     return list(out.values())
 
@@ -443,7 +451,7 @@ PIVOT = {"parallel": per_query("parallel workers", ("s, leader / worker RSS",
                                 lambda r: f'{r["median s"]}, {r["leader peak RSS"]} / {r["worker peak RSS"]}')),
          "citus": per_query("configuration", ("s, coordinator RSS, loopback bytes",
                             lambda r: f'{r["median s"]}, {r["coordinator peak RSS"]}, {r["loopback bytes"]}')),
-         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "synth": synth_per_table, "deadline": deadline_per_table, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "scale_20m": merge_prefixed, "ebm_scale": scale_per_size, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
+         "throughput": throughput_per_query, "units_cost": units_cost_per_table, "grid": grid_per_set, "multiclass": multiclass_per_method, "logistic": logistic_per_method, "imbalanced": imbalanced_per_model, "synth": synth_per_table, "deadline": deadline_per_table, "imbalanced_peer": peer_per_model, "scale": scale_per_size, "scale_20m": merge_prefixed, "ebm_scale": scale_per_size, "gbdt_scale": gbdt_scale_per_table, "passglm": passglm_per_model, "solve": seeds_per_cell, "ledger_rate": rates_per_case, "oracle_ladder": ladder_per_set}
 # the machine most runs had, named once at the top instead of under every table
 MACHINE = "2 CPUs, AMD EPYC"
 

@@ -64,6 +64,19 @@ SELECT bool_and(CASE WHEN s ? 'bins' THEN (s->>'index')::int IN (0, 1) AND (s->>
 -- the same seed, the same model
 SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
           FROM regress_gbdt.v) = m AS reproducible FROM m;
+-- a 64kB cap: the state spills; the passes keep the margins and bins of the first
+-- observations only and compute the rest again (gbdt.c, keptbins.h): the same model
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
+          FROM regress_gbdt.v) = m AS same_spilled FROM m;
+RESET dpobj.max_state_memory;
+-- and with the defaults (private edges, additive rounds before the trees)
+CREATE TEMP TABLE md AS SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "groups": [0, 0, 3]}') AS m
+  FROM regress_gbdt.v;
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "groups": [0, 0, 3]}')
+          FROM regress_gbdt.v) = m AS same_spilled_defaults FROM md;
+RESET dpobj.max_state_memory;
 -- the trees learn the interaction, ebm's additive model on the same rows cannot
 SELECT avg(((regress_gbdt.margin(m, x) > ((m).params->>'threshold')::float8) = y)::int) > 0.9 AS trees_learn,
        (SELECT avg((dpobj.predict(e, x) = y)::int)
@@ -101,11 +114,6 @@ SELECT round((((SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"trees": 80, "depth": 2, "
        round((((SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"rows_per_unit": 3, "trees": 10, "depth": 2, "groups": [0, 0, 3]}') FROM regress_gbdt.v)).params->>'sigma')::numeric
              / (((SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"trees": 10, "depth": 2, "groups": [0, 0, 3]}') FROM regress_gbdt.v)).params->>'sigma')::numeric, 2)
          AS unit_3_sigma_ratio;
--- a 64kB cap: the state spills and every pass replays it in blocks; the same model
-SET dpobj.max_state_memory = '64kB';
-SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
-          FROM regress_gbdt.v) = m AS same_spilled FROM m;
-RESET dpobj.max_state_memory;
 RESET dpobj.seed;
 
 -- ---- errors on public grounds, before any row ----

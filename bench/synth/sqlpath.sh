@@ -32,41 +32,19 @@ trap 'rm -rf -- "$OUT"; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" 
 cd "$REPO"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f data/adult/load.sql >/dev/null
-TEXTCOLS="workclass education marital_status occupation relationship race sex native_country income_gt_50k"
+# shellcheck source=bench/synth/adultbig.sh
+. "$REPO/bench/synth/adultbig.sh"
+adult_load
+COLS="$ADULT_COLS"
 BINS='{"age": 15, "fnlwgt": 20, "education_num": 16, "capital_gain": 20, "capital_loss": 20, "hours_per_week": 10}'
-COLS="age, workclass, fnlwgt, education, education_num, marital_status, occupation, relationship, race, sex, capital_gain, capital_loss, hours_per_week, native_country, income_gt_50k"
-# declare TABLE's domains (prep.py's), protect it, a budget for the superuser running this
-declare_domains() {
-    local t=$1 c
-    {
-        for c in $TEXTCOLS; do
-            echo "SELECT dpobj.declare_domain('$t', '$c', ARRAY(SELECT DISTINCT $c::text FROM (SELECT $c FROM adult.train UNION SELECT $c FROM adult.test) u WHERE $c IS NOT NULL ORDER BY 1));"
-        done
-        cat <<SQL
-SELECT dpobj.declare_domain('$t', 'age', 17, 90);
-SELECT dpobj.declare_domain('$t', 'fnlwgt', 0, 1500000);
-SELECT dpobj.declare_domain('$t', 'education_num', 1, 16);
-SELECT dpobj.declare_domain('$t', 'capital_gain', 0, 99999);
-SELECT dpobj.declare_domain('$t', 'capital_loss', 0, 4356);
-SELECT dpobj.declare_domain('$t', 'hours_per_week', 1, 99);
-SELECT dpobj.protect('$t');
-SELECT dpobj.grant_budget('$t', current_user::regrole, 1e9, 0.5);
-VACUUM ANALYZE $t;
-SQL
-    } | psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null
-}
 psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<SQL
 CREATE TABLE adult.x50k AS SELECT $COLS FROM adult.train UNION ALL SELECT $COLS FROM adult.test
     UNION ALL (SELECT $COLS FROM adult.train ORDER BY id LIMIT 1158);
 SQL
 tables="adult.x50k"
-declare_domains adult.x50k
+adult_declare adult.x50k
 if [[ "${BENCH_BIG:-0}" == 1 ]]; then
-    psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<SQL
-CREATE TABLE adult.big AS SELECT $COLS FROM adult.train, generate_series(1, 615);
-SQL
-    declare_domains adult.big
+    adult_big adult.big 615
     tables+=" adult.big"
 fi
 # shellcheck source=bench/measure.sh

@@ -27,28 +27,12 @@ trap 'rm -rf -- "$OUT"' EXIT
 cd "$REPO"
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
 psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
-psql -X -q -d "$DB" -v datadir="$REPO/data/adult" -f data/adult/load.sql >/dev/null
-TEXTCOLS="workclass education marital_status occupation relationship race sex native_country income_gt_50k"
-COLS="age, workclass, fnlwgt, education, education_num, marital_status, occupation, relationship, race, sex, capital_gain, capital_loss, hours_per_week, native_country, income_gt_50k"
+# shellcheck source=bench/synth/adultbig.sh
+. "$REPO/bench/synth/adultbig.sh"
+adult_load
+COLS="$ADULT_COLS"
 BINS='{"age": 15, "fnlwgt": 20, "education_num": 16, "capital_gain": 20, "capital_loss": 20, "hours_per_week": 10}'
-{
-    for c in $TEXTCOLS; do
-        echo "SELECT dpobj.declare_domain('adult.big', '$c', ARRAY(SELECT DISTINCT $c::text FROM (SELECT $c FROM adult.train UNION SELECT $c FROM adult.test) u WHERE $c IS NOT NULL ORDER BY 1));"
-    done
-    cat <<SQL
-SELECT dpobj.declare_domain('adult.big', 'age', 17, 90);
-SELECT dpobj.declare_domain('adult.big', 'fnlwgt', 0, 1500000);
-SELECT dpobj.declare_domain('adult.big', 'education_num', 1, 16);
-SELECT dpobj.declare_domain('adult.big', 'capital_gain', 0, 99999);
-SELECT dpobj.declare_domain('adult.big', 'capital_loss', 0, 4356);
-SELECT dpobj.declare_domain('adult.big', 'hours_per_week', 1, 99);
-SELECT dpobj.protect('adult.big');
-SELECT dpobj.grant_budget('adult.big', current_user::regrole, 1e9, 0.5);
-VACUUM ANALYZE adult.big;
-SQL
-} >"$OUT/declare.sql"
-psql -X -q -d "$DB" -v ON_ERROR_STOP=1 -c "CREATE TABLE adult.big AS SELECT $COLS FROM adult.train, generate_series(1, 615)" >/dev/null
-psql -X -q -d "$DB" -v ON_ERROR_STOP=1 -f "$OUT/declare.sql" >/dev/null
+adult_big adult.big 615
 # the model: one synthesize() of 10 rows; the twin's empty table: its target's columns
 psql -X -q -d "$DB" -v ON_ERROR_STOP=1 >/dev/null <<SQL
 SELECT rows FROM dpobj.synthesize('adult.big', 'public.seed', 1, 1e-6, NULL, '{"bins": $BINS, "rows": 10, "model_name": "twin"}');

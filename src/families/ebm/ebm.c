@@ -135,24 +135,14 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d, bool regressio
 
 /*
  * A pass's work is mostly binning and building the design's blocks, so the
- * first pass keeps each observation's bins (2 bytes a term: a term has at
- * most EBM_MAX_BINS), count and label, and later passes read them: all of
- * them, without the design, when they fit within an eighth of
- * dpobj.max_state_memory; else the first kept_cap, the rest binned again.
- * Every pass reads the observations in the same order (the rows in memory,
- * or a spilled state's recorded replay), so each observation's terms, and
- * every value released, are the same either way.
+ * passes keep the observations' bins within an eighth of
+ * dpobj.max_state_memory (keptbins.h)
  */
 static void
 ebm_keep_budget(EBMFit *r, const EBMState *state)
 {
-	r->kept_cap = (int64) dpobj_max_state_memory * 1024 / 8 /
-		(int64) (sizeof(uint16) * r->nterms + 2 * sizeof(double));
-	/* in memory, a row is at most two observations (positive and negative counts) */
-	if (!keptrows_spilled(&state->rows))
-		r->kept_cap = Min(r->kept_cap, 2 * (int64) state->rows.nrows);
-	r->kept = 0;
-	r->kept_all = false;
+	keptbins_init(&r->kb, r->nterms, 0, (int64) dpobj_max_state_memory * 1024 / 8,
+				  &state->rows);
 }
 
 static void
@@ -182,26 +172,8 @@ ebm_label(const EBMFit *r, const DPKeptDesign *D, int64 k)
 static inline void
 ebm_row_index(EBMFit *r, int64 pos, const DPKeptDesign *D, int64 k, int *idx)
 {
-	if (pos < r->kept)
-	{
-		for (int t = 0; t < r->nterms; t++)
-			idx[t] = r->terms[t].offset + r->bins[pos * r->nterms + t];
-		return;
-	}
-	ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
-	if (pos != r->kept || pos >= r->kept_cap)
-		return;
-	if (r->kept == 0)
-	{
-		r->bins = palloc_extended(sizeof(uint16) * r->kept_cap * r->nterms, MCXT_ALLOC_HUGE);
-		r->kept_cnt = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
-		r->kept_y = palloc_extended(sizeof(double) * r->kept_cap, MCXT_ALLOC_HUGE);
-	}
-	for (int t = 0; t < r->nterms; t++)
-		r->bins[pos * r->nterms + t] = (uint16) (idx[t] - r->terms[t].offset);
-	r->kept_cnt[pos] = D->cnt[k];
-	r->kept_y[pos] = ebm_label(r, D, k);
-	r->kept++;
+	keptbins_index(&r->kb, r->terms, r->nterms, pos, D->X + (Size) k * D->pp, D->cnt[k],
+				   ebm_label(r, D, k), idx);
 }
 
 /*
@@ -233,12 +205,11 @@ ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 	int		   *idx = palloc(sizeof(int) * r->nterms);
 	int64		pos = 0;
 
-	if (r->kept_all)
-		for (int64 k = 0; k < r->kept; k++)
+	if (r->kb.all)
+		for (int64 k = 0; k < r->kb.n; k++)
 		{
-			for (int t = 0; t < r->nterms; t++)
-				idx[t] = r->terms[t].offset + r->bins[k * r->nterms + t];
-			ebm_observe(r, idx, r->kept_cnt[k], r->kept_y[k], residuals, only, per_unit);
+			keptbins_kept(&r->kb, r->terms, r->nterms, k, idx);
+			ebm_observe(r, idx, r->kb.cnt[k], r->kb.y[k], residuals, only, per_unit);
 		}
 	else
 	{
@@ -252,7 +223,7 @@ ebm_pass(EBMFit *r, bool residuals, int only, double per_unit)
 							residuals, only, per_unit);
 
 			}
-		r->kept_all = r->kept == pos;
+		keptbins_pass_end(&r->kb, pos);
 	}
 	pfree(idx);
 }
@@ -348,8 +319,7 @@ ebm_fit(EBMFit *r, gsl_rng *rng, int64 ledger_id)
 	memset(r->scores, 0, sizeof(double) * r->max_scores);
 	r->bias = 0;
 	/* a new design (auto fits more than one): nothing kept from another */
-	r->kept = 0;
-	r->kept_all = false;
+	keptbins_reset(&r->kb);
 	/* the counts summed in units of the finer lattice, the edges' or theirs (powers of 2) */
 	if (r->ep.private_bins)
 	{

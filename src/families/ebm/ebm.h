@@ -21,6 +21,7 @@
 #include "mechanisms/family.h"
 #include "mechanisms/operating.h"
 #include "mechanisms/privedges.h"
+#include "mechanisms/keptbins.h"
 #include "state/keptdesign.h"
 
 /* a fit's layout, noise, design and buffers */
@@ -46,13 +47,7 @@ typedef struct EBMFit
 	double	   *counts;			/* the noisy counts */
 	double	   *sums;			/* a round's noisy residual sums */
 	__int128   *acc;			/* exact sums in units of lattice 2^-DPNOISE_SUM_BITS */
-	/* the observations a fit's first pass kept (0 kept_cap: none; ebm.c) */
-	uint16	   *bins;			/* each one's bin per term */
-	double	   *kept_cnt;		/* its count (class weights applied) */
-	double	   *kept_y;			/* its label */
-	int64		kept_cap;		/* observations they may hold */
-	int64		kept;			/* observations they hold */
-	bool		kept_all;		/* every observation: later passes read only them */
+	KeptBins	kb;				/* the observations a fit's first pass kept (ebm.c) */
 	double		shrinkage;		/* the step's: the option, or ebm_shrinkage's */
 	double		line_share;		/* a numeric term's line in its step (ebm_line_share) */
 	double	   *raw;			/* a round's noisy sums, for the lines */

@@ -32,8 +32,8 @@ ebm_edges_remap_kept(EBMFit *r)
 
 		if (map == NULL)
 			continue;
-		for (int64 k = 0; k < r->kept; k++)
-			r->bins[k * r->nterms + t] = map[r->bins[k * r->nterms + t]];
+		for (int64 k = 0; k < r->kb.n; k++)
+			r->kb.bins[k * r->nterms + t] = map[r->kb.bins[k * r->nterms + t]];
 	}
 }
 

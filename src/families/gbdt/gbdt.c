@@ -195,6 +195,9 @@ gbdt_calibrate(DPRun *run)
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
 	gbdt_margin_budget(r, state);
+	/* and their bins within another eighth (keptbins.h) */
+	keptbins_init(&r->kb, r->nterms, 0, (int64) dpobj_max_state_memory * 1024 / 8,
+				  &state->rows);
 	mechanism_calibrated(run, r, "gbdt", p->epsilon, p->delta);
 }
 

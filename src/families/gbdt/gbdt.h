@@ -16,6 +16,7 @@
 #include "base/options.h"
 #include "core/additive.h"
 #include "mechanisms/family.h"
+#include "mechanisms/keptbins.h"
 #include "mechanisms/operating.h"
 #include "mechanisms/privedges.h"
 #include "model/encode.h"
@@ -103,6 +104,7 @@ typedef struct GBDTFit
 	double		bias;
 	__int128   *acc;			/* exact sums, 2 x 2^(depth-1) x nscores */
 	double	   *hist;			/* ... released */
+	KeptBins	kb;				/* the observations' bins the passes keep */
 	double	   *zc;				/* the first zcap observations' margins less the bias */
 	int64		zcap;
 	int			ztrees;			/* ... over the trees before this one */

@@ -63,52 +63,68 @@ gbdt_row_margin(GBDTFit *r, int64 pos, int trees, const int *idx)
 }
 
 /*
- * One pass for tree tr at level `level` (depth: its leaves): each row's
- * gradient and hessian (times its count) into r->acc, per node and bin of
- * each term (a level), or per leaf
+ * Observation pos of tree tr's pass at level `level` (depth: its leaves;
+ * its bins idx, count cnt, label y): its gradient and hessian (times its
+ * count) into r->acc, per node and bin of each term (a level), or per leaf
+ */
+static inline void
+gbdt_observe(GBDTFit *r, int tr, int level, int64 pos, const int *idx, double cnt, double y,
+			 const double per_unit[2], GBDTHessian hm)
+{
+	bool		leaves = level == r->gp.depth;
+	int			half = leaves ? gbdt_leaves(r) : r->nscores << level;
+	double		z = gbdt_row_margin(r, pos, tr, idx);
+	double		q = 1.0 / (1.0 + exp(-z));
+	double		g = cnt * ebm_residual(!r->regression, y, z, r->clip);
+	double		h = r->regression ? cnt : cnt * (hm == GBDT_HESS_BOUND ? 0.25 : q * (1.0 - q));
+	int			node = gbdt_node(r, tr, level, idx);
+
+	if (leaves)
+	{
+		ebm_acc_add(r->acc, node, g, per_unit[GBDT_G]);
+		ebm_acc_add(r->acc, half + node, h, per_unit[GBDT_H]);
+		return;
+	}
+	for (int t = 0; t < r->nterms; t++)
+	{
+		if (!r->use[t])
+			continue;
+		ebm_acc_add(r->acc, node * r->nscores + idx[t], g, per_unit[GBDT_G]);
+		if (hm != GBDT_HESS_NONE)
+			ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h, per_unit[GBDT_H]);
+	}
+}
+
+/*
+ * One pass for tree tr at level `level`: the kept observations' bins, or
+ * the design's observations, each binned unless kept (keptbins.h)
  */
 void
 gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian hm)
 {
 	DPKeptDesign *D = &r->D;
 	int		   *idx = palloc(sizeof(int) * r->nterms);
-	bool		leaves = level == r->gp.depth;
-	int			half = leaves ? gbdt_leaves(r) : r->nscores << level;
 	int64		pos = 0;
 
-	for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
-		for (int64 k = 0; k < D->nobs; k++, pos++)
+	if (r->kb.all)
+		for (; pos < r->kb.n; pos++)
 		{
-			double		y = gbdt_label(r, D, k);
-			double		z,
-						q,
-						g,
-						h;
-			int			node;
-
-			ebm_index(r->terms, r->nterms, D->X + (Size) k * D->pp, idx);
-			z = gbdt_row_margin(r, pos, tr, idx);
-			q = 1.0 / (1.0 + exp(-z));
-			g = D->cnt[k] * ebm_residual(!r->regression, y, z, r->clip);
-			h = r->regression ? D->cnt[k] : D->cnt[k] * (hm == GBDT_HESS_BOUND ? 0.25 :
-														 q * (1.0 - q));
-			node = gbdt_node(r, tr, level, idx);
-			if (leaves)
-			{
-				ebm_acc_add(r->acc, node, g, per_unit[GBDT_G]);
-				ebm_acc_add(r->acc, half + node, h, per_unit[GBDT_H]);
-				continue;
-			}
-			for (int t = 0; t < r->nterms; t++)
-			{
-				if (!r->use[t])
-					continue;
-				ebm_acc_add(r->acc, node * r->nscores + idx[t], g, per_unit[GBDT_G]);
-				if (hm != GBDT_HESS_NONE)
-					ebm_acc_add(r->acc, half + node * r->nscores + idx[t], h,
-								per_unit[GBDT_H]);
-			}
+			keptbins_kept(&r->kb, r->terms, r->nterms, pos, idx);
+			gbdt_observe(r, tr, level, pos, idx, r->kb.cnt[pos], r->kb.y[pos], per_unit, hm);
 		}
+	else
+	{
+		for (bool more = keptdesign_next(D, true); more; more = keptdesign_next(D, false))
+			for (int64 k = 0; k < D->nobs; k++, pos++)
+			{
+				double		y = gbdt_label(r, D, k);
+
+				keptbins_index(&r->kb, r->terms, r->nterms, pos, D->X + (Size) k * D->pp,
+							   D->cnt[k], y, idx);
+				gbdt_observe(r, tr, level, pos, idx, D->cnt[k], y, per_unit, hm);
+			}
+		keptbins_pass_end(&r->kb, pos);
+	}
 	r->ztrees = tr;
 	pfree(idx);
 }
