@@ -907,6 +907,11 @@ SQL
 }
 agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
+# a table with a privacy unit: its rows per unit k' chosen privately (unitbound.c), k' a
+# row of its own (DP output)
+agg_script "SELECT 'aggbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','),
+                       :'opts'::jsonb || '{\"rows_per_unit\": \"private\"}');" >"$WORK/aggbound.sql"
 # grouped by b (bounds, no levels): private key selection, a count and a quantile of a.  At
 # epsilon 100 (approx: the jobs' role, whose budget has no zCDP charge; the count's half: T =
 # 4 at row level) a key of >= 4 rows is released w.p. > 1 - e^-25 and one of <= 3 rows (the
@@ -1020,6 +1025,10 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        [[ -n $unitk && $unitk != - ]] &&
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggbound.$i" "$WORK/aggbound.sql" \
+                role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
+                eps="$EPS" delta="$DELTA"
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1053,16 +1062,20 @@ for sline in "${SCENS[@]}"; do
     # sum and a mean per cell; the private query: a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
     # a unit column's distinct units: a row per grp cell (0 to 3, other); the lookup query: a
-    # row per zone (hi, lo, none) and "other"
+    # row per zone (hi, lo, none) and "other"; a private rows per unit: aggregate's and k'
     joins=""
     [[ -e $WORK/$scen.queryunits.0 ]] && {
         compare_pair "$scen" queryunits query "$WORK/$scen.queryunits.0" "$WORK/$scen.queryunits.1" discrete
         joins="queryunits:5"
     }
+    [[ -e $WORK/$scen.aggbound.0 ]] && {
+        compare_pair "$scen" aggbound aggregate "$WORK/$scen.aggbound.0" "$WORK/$scen.aggbound.1" discrete
+        joins+=" aggbound:241"
+    }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
-        joins="joinagg:12 joinq:4"
+        joins+=" joinagg:12 joinq:4"
     }
     [[ -e $WORK/$scen.unitjoinq.0 ]] && {
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
