@@ -47,6 +47,21 @@ SELECT sqlstate, message FROM regress.err($$SELECT dpobj.train('regress_ub.visit
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.train('regress_ub.visits', 'linear', ARRAY['sex'], 'person', 1, 1e-6, '{"rows_per_unit": 2}')$$);
 SELECT relation, mechanism, epsilon, privacy_unit, rows_per_unit, outcome FROM dpobj.ledger
  WHERE relation LIKE 'regress_ub.%' ORDER BY id;
+-- private SQL queries: dpobj.query_rows_per_unit = private (k' used, not shown)
+SET dpobj.query_epsilon = 4;
+SELECT count(*) AS n FROM regress_ub.visits \gset
+SELECT abs(:n - 5900) < 400 AS all_rows;
+SET dpobj.query_rows_per_unit = private;
+SELECT count(*) AS n FROM regress_ub.visits \gset
+SELECT abs(:n - 2000) < 60 AS one_per_person;
+SET dpobj.query_delta = 1e-6;
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ub.visits GROUP BY person$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ub.flat$$);
+RESET dpobj.query_rows_per_unit;
+RESET dpobj.query_epsilon;
+RESET dpobj.query_delta;
+SELECT relation, mechanism, epsilon, rows_per_unit, outcome FROM dpobj.ledger
+ WHERE relation LIKE 'regress_ub.%' AND mechanism = 'query' ORDER BY id;
 -- the spilled path (units past dpobj.max_state_memory, sorted by unit) chooses the same way
 RESET ROLE;
 SET dpobj.max_state_memory = 64;

@@ -312,6 +312,10 @@ aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *re
 	/* the label is unused ('aggregate' has none) */
 	rel = aggrun_train(relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
+	/* a query's rows are its statistics only: a private k' is used, not shown */
+	if (strcmp(entry, "query") == 0)
+		rel = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rel),
+												 CStringGetTextDatum("rows_per_unit")));
 
 	/* post-processing of the DP output with the public layout */
 	aggrows_emit(fcinfo, relid, l, rel, NULL);
