@@ -943,6 +943,13 @@ SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stdd
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;
 SELECT 'querymerge', CASE WHEN grp::text IN ('0', '1') AND y THEN 'lo' ELSE 'hi' END AS zone, E'\\nDPOUT',
        count(*), sum(a), avg(b) FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/query.sql"
+# a unit table's query with its rows per unit chosen privately (dpobj.query_rows_per_unit)
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SET LOCAL dpobj.query_rows_per_unit = private;
+SELECT 'querybound', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/querybound.sql"
 # a table with its own unit column (an 8th field k, no "link"): the distinct units of each
 # grp cell, count(DISTINCT u), beside count(*) (the unit's kept rows numbered in their cell)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -1025,10 +1032,13 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        [[ -n $unitk && $unitk != - ]] &&
+        [[ -n $unitk && $unitk != - ]] && {
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggbound.$i" "$WORK/aggbound.sql" \
                 role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
                 eps="$EPS" delta="$DELTA"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.querybound.$i" "$WORK/querybound.sql" \
+                role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        }
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1070,7 +1080,8 @@ for sline in "${SCENS[@]}"; do
     }
     [[ -e $WORK/$scen.aggbound.0 ]] && {
         compare_pair "$scen" aggbound aggregate "$WORK/$scen.aggbound.0" "$WORK/$scen.aggbound.1" discrete
-        joins+=" aggbound:241"
+        compare_pair "$scen" querybound query "$WORK/$scen.querybound.0" "$WORK/$scen.querybound.1" discrete
+        joins+=" aggbound:241 querybound:15"
     }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
