@@ -27,7 +27,7 @@ SET ROLE regress_ub_alice;
 CREATE TEMP TABLE declared AS
 SELECT * FROM dpobj.aggregate('regress_ub.visits', '[{"stat": "count"}]', 4, 1e-6, '{sex}');
 -- private: the 0.9 quantile is 1 row (1900 of 2000 persons); every other
--- candidate's loss is 101 (gamma = 0.4 / 2: each w.p. < e^-20), so k' = 1
+-- candidate's loss is 100 (gamma = 0.4 / 2: each w.p. < e^-19), so k' = 1
 CREATE TEMP TABLE private AS
 SELECT * FROM dpobj.aggregate('regress_ub.visits', '[{"stat": "count"}]', 4, 1e-6, '{sex}',
                               '{"rows_per_unit": "private"}');
