@@ -5,7 +5,7 @@
 -- of epsilon for k'; k' is released as a row 'rows_per_unit'.
 CREATE SCHEMA regress_ub;
 CREATE ROLE regress_ub_alice;
-GRANT USAGE ON SCHEMA regress_ub TO regress_ub_alice;
+GRANT USAGE, CREATE ON SCHEMA regress_ub TO regress_ub_alice;
 -- 2000 persons: 1900 of one row, 100 of 40 rows (5900 rows); declared k = 64
 CREATE TABLE regress_ub.visits AS
 SELECT u AS person, CASE (u + r) % 2 WHEN 0 THEN 'F' ELSE 'M' END AS sex
@@ -45,6 +45,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regre
 SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_ub.visits', '[{"stat": "count"}]', 1, 1e-6, '{person}', '{"rows_per_unit": "private"}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.train('regress_ub.visits', 'linear', ARRAY['sex'], 'person', 1, 1e-6, '{"rows_per_unit": "private"}')$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.train('regress_ub.visits', 'linear', ARRAY['sex'], 'person', 1, 1e-6, '{"rows_per_unit": 2}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.synthesize('regress_ub.visits', 'regress_ub.syn', 1, 1e-6, ARRAY['sex'], '{"rows_per_unit": "private"}')$$);
 SELECT relation, mechanism, epsilon, privacy_unit, rows_per_unit, outcome FROM dpobj.ledger
  WHERE relation LIKE 'regress_ub.%' ORDER BY id;
 -- private SQL queries: dpobj.query_rows_per_unit = private (k' used, not shown)
