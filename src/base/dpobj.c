@@ -28,6 +28,13 @@ double		dpobj_approx_delta_reserve = 0.1;
 char	   *dpobj_drop_confirm = NULL;
 double		dpobj_query_epsilon = 0.0;
 double		dpobj_query_delta = 0.0;
+int			dpobj_query_private_bound = 0;
+
+static const struct config_enum_entry query_rows_per_unit_options[] = {
+	{"declared", 0, false},
+	{"private", 1, false},
+	{NULL, 0, false}
+};
 
 static const struct config_enum_entry oracle_options[] = {
 	{"auto", DPOBJ_ORACLE_AUTO, false},
@@ -196,6 +203,14 @@ dpobj_define_gucs(void)
 							 "Needed (> 0) to group by a column without declared levels (private key selection).",
 							 &dpobj_query_delta,
 							 0.0, 0.0, 0.999999,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	/* "rows_per_unit": "private" of each such SELECT (protected/unitbound.h) */
+	DefineCustomEnumVariable("dpobj.query_rows_per_unit",
+							 "Rows per privacy unit of each plain aggregate SELECT: declared (the table's k, the default) or private (chosen at a tenth of epsilon, at most k).",
+							 NULL,
+							 &dpobj_query_private_bound,
+							 0, query_rows_per_unit_options,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 

@@ -92,6 +92,7 @@ extern char *dpobj_drop_confirm;			/* database name: allow DROP with a ledger */
 extern double dpobj_approx_delta_reserve;	/* share of delta new budgets keep (accountant.h) */
 extern double dpobj_query_epsilon;	/* a private SELECT's epsilon, 0 = refused */
 extern double dpobj_query_delta;
+extern int	dpobj_query_private_bound;	/* dpobj.query_rows_per_unit = private */
 
 typedef enum DPObjOracle
 {

@@ -92,6 +92,15 @@ dpobj_protected_peek(void)
 	return protected_ctx.active ? &protected_ctx : NULL;
 }
 
+void
+dpobj_protected_set_unit_bound(int k)
+{
+	if (!protected_ctx.active || protected_ctx.unit_share <= 0 || protected_ctx.unit_bound != 0 ||
+		k < 1 || k > protected_ctx.rows_per_unit)
+		elog(ERROR, "dpobj: a rows-per-unit bound outside a run that chooses one");
+	protected_ctx.unit_bound = k;
+}
+
 /* a refusal on public grounds, before the charge: nothing is charged */
 static void
 refuse(const char *message, const char *hint)

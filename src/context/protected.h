@@ -51,6 +51,9 @@ typedef struct DPProtectedContext
 	int			d;				/* number of features */
 	Jsonb	   *options;		/* mechanism options (train-level keys removed) */
 	int			rows_per_unit;	/* the table's privacy unit bound k; 0: row level */
+	double		unit_share;		/* > 0: the share of epsilon choosing k' <= k
+								 * privately (protected/unitbound.c) */
+	int			unit_bound;		/* that k', once drawn in the run; 0: not yet */
 	bool		citus;			/* a Citus distributed table (workerpins.h) */
 	bool		parallel;		/* parallel plans allowed: the state's flat form is
 								 * bounded by public values (seal.c) */
@@ -78,6 +81,13 @@ typedef struct DPProtectedContext
  * data-independent row handling of the protected path.
  */
 extern const DPProtectedContext *dpobj_protected_peek(void);
+
+/*
+ * Records the rows per unit k' the run's query chose privately (unitbound.c),
+ * once, 1 <= k' <= rows_per_unit, in a run with unit_share > 0: the final
+ * function calibrates for it.  Anything else is an internal error.
+ */
+extern void dpobj_protected_set_unit_bound(int k);
 
 /*
  * The sealed query's executor has started and reads no row yet (seal.c):

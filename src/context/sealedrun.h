@@ -54,6 +54,7 @@ typedef struct DPRunRequest
 	/* or NULL: evaluate()'s model as text, its mechanism's "model" */
 	const char *model;
 	const char *model_name;		/* store the released model under it, or NULL */
+	bool		unit_bound;		/* aggregate()'s "rows_per_unit": "private" (unitbound.h) */
 } DPRunRequest;
 
 /*

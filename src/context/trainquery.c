@@ -626,14 +626,14 @@ unit_condition(TrainQuery *q, JsonbValue *filter, Oid relid, const char *relatio
  */
 static void
 append_unit_sorted(TrainQuery *q, const char *source, const char *list,
-				   const char *unit_column, const char *cond, int k)
+				   const char *unit_column, const char *cond, const char *k)
 {
 	appendStringInfo(&q->sql,
 					 "(SELECT %s FROM (SELECT %s, pg_catalog.row_number() OVER \"dpobj unit\""
 					 " AS \"dpobj unit row\", pg_catalog.count(*) OVER \"dpobj unit\" AS \"dpobj unit size\""
 					 " FROM %s WHERE %s WINDOW \"dpobj unit\" AS (PARTITION BY %s)) AS \"dpobj unit sort\""
 					 " WHERE dpobj.unit_keep_sorted(\"dpobj unit sort\".\"dpobj unit row\","
-					 " \"dpobj unit sort\".\"dpobj unit size\", $%d))",
+					 " \"dpobj unit sort\".\"dpobj unit size\", %s))",
 					 list, list, source, cond, unit_column, k);
 }
 
@@ -650,10 +650,18 @@ append_unit_sorted(TrainQuery *q, const char *source, const char *list,
  */
 static void
 append_unit_bounding(TrainQuery *q, const char *source, const char *list,
-					 const char *unit_column, const char *cond, int k)
+					 const char *unit_column, const char *cond, const char *k)
 {
+	/* a private k' (unitbound.c): drawn from the units' row counts, before both */
+	if (q->unit_private)
+		appendStringInfo(&q->sql,
+						 "(SELECT dpobj.unit_bound(\"dpobj unit sizes\".\"dpobj unit size\")"
+						 " AS \"dpobj unit bound\" FROM (SELECT pg_catalog.count(*) AS \"dpobj unit size\""
+						 " FROM %s WHERE %s GROUP BY %s) AS \"dpobj unit sizes\") AS \"dpobj bound\""
+						 " CROSS JOIN LATERAL ",
+						 source, cond, unit_column);
 	appendStringInfo(&q->sql,
-					 "(SELECT dpobj.unit_counts(%s, $%d) AS \"dpobj unit counts\" FROM %s"
+					 "(SELECT dpobj.unit_counts(%s, %s) AS \"dpobj unit counts\" FROM %s"
 					 " WHERE %s) AS \"dpobj units\" CROSS JOIN LATERAL (",
 					 unit_column, k, source, cond);
 	/* in memory: the counts' handle (> 0) */
@@ -688,13 +696,13 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 				 const char *unit_column, const char *cond, int rows_per_unit,
 				 bool sorted_only)
 {
-	int			k;
+	char	   *k;
 	bool		unit_passed = false;
 	StringInfoData list;
 
 	q->types[q->nparams] = INT8OID;
 	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
-	k = ++q->nparams;
+	k = q->unit_private ? "\"dpobj bound\".\"dpobj unit bound\"" : psprintf("$%d", ++q->nparams);
 	initStringInfo(&list);
 	for (int i = 0; i < ncols; i++)
 	{

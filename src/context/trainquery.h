@@ -122,6 +122,10 @@ typedef struct TrainQuery
 	JsonbValue *where;
 	JsonbValue *what;			/* the layout's "what", or NULL */
 	char	   *unit_cell;		/* "what" counts distinct units: each row's cell, or NULL */
+	bool		unit_private;	/* set before train_query_build: k is the k' of
+								 * (SELECT dpobj.unit_bound(m_u) FROM <each unit's
+								 * selected row count m_u>), drawn before both
+								 * scans (protected/unitbound.c), not $k */
 } TrainQuery;
 
 /* what a mechanism's label argument is */

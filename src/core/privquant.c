@@ -72,16 +72,22 @@ sat_add(int64_t a, int64_t b)
 int64_t
 privquant_losses(const int64_t *hist, double q, int64_t *loss)
 {
+	return privquant_losses_n(hist, PRIVQUANT_N, q, loss);
+}
+
+int64_t
+privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss)
+{
 	int64_t		n = 0,
 				c = 0,
 				prev,
 				t,
 				minloss = INT64_MAX;
 
-	for (int i = 0; i < PRIVQUANT_N; i++)
+	for (int i = 0; i < nbins; i++)
 		n = sat_add(n, hist[i]);
 	t = privquant_target(q, n);
-	for (int i = 0; i < PRIVQUANT_N; i++)
+	for (int i = 0; i < nbins; i++)
 	{
 		prev = c;
 		c = sat_add(c, hist[i]);
@@ -99,13 +105,23 @@ ExpSampleResult
 privquant_draw(gsl_rng *rng, const int64_t *hist, double q, double epsilon, int k,
 			   expsample_poll_fn poll, void *poll_arg, int *chosen)
 {
+	return privquant_draw_n(rng, hist, PRIVQUANT_N, q, epsilon, k, poll, poll_arg, chosen);
+}
+
+ExpSampleResult
+privquant_draw_n(gsl_rng *rng, const int64_t *hist, int nbins, double q, double epsilon,
+				 int k, expsample_poll_fn poll, void *poll_arg, int *chosen)
+{
 	int64_t		loss[PRIVQUANT_N];
-	int64_t		minloss = privquant_losses(hist, q, loss);
+	int64_t		minloss;
 	int64_t		pick = 0;
 	uint64_t	num,
 				den;
 	ExpSampleResult r;
 
+	if (nbins < 1 || nbins > PRIVQUANT_N)
+		nbins = PRIVQUANT_N;
+	minloss = privquant_losses_n(hist, nbins, q, loss);
 	(void) expsample_gamma(epsilon, &num, &den);
 	/* widen num / den (reduced: num may be 1) before the floor, so / k keeps gamma */
 	while (den < ((uint64_t) 1 << EXPSAMPLE_DEN_BITS) && num < ((uint64_t) 1 << 61))
@@ -114,7 +130,7 @@ privquant_draw(gsl_rng *rng, const int64_t *hist, double q, double epsilon, int 
 		den <<= 1;
 	}
 	num /= (uint64_t) (k >= 1 ? k : 1);
-	r = expsample_draw(rng, loss, PRIVQUANT_N, minloss, num, den, poll, poll_arg, &pick);
+	r = expsample_draw(rng, loss, nbins, minloss, num, den, poll, poll_arg, &pick);
 	*chosen = (int) pick;
 	return r;
 }

@@ -54,6 +54,9 @@ extern int64_t privquant_target(double q, int64_t n);
  */
 extern int64_t privquant_losses(const int64_t *hist, double q, int64_t *loss);
 
+/* the same over the first nbins (1..PRIVQUANT_N) bins of any grid */
+extern int64_t privquant_losses_n(const int64_t *hist, int nbins, double q, int64_t *loss);
+
 /*
  * Draws the index of R-hat: P(i) proportional to exp(-gamma loss[i]),
  * gamma = floor(num / k) / den for expsample_gamma(epsilon) = num / den,
@@ -64,5 +67,14 @@ extern int64_t privquant_losses(const int64_t *hist, double q, int64_t *loss);
 extern ExpSampleResult privquant_draw(gsl_rng *rng, const int64_t *hist, double q,
 									  double epsilon, int k, expsample_poll_fn poll,
 									  void *poll_arg, int *chosen);
+
+/*
+ * The same over a grid of nbins (1..PRIVQUANT_N) candidates of the caller's
+ * (hist: nbins counts, the last one counting every value above the others):
+ * rows_per_unit "private" draws k' over 1, 2, 4, ..., k (protected/unitbound.c)
+ */
+extern ExpSampleResult privquant_draw_n(gsl_rng *rng, const int64_t *hist, int nbins,
+										double q, double epsilon, int k,
+										expsample_poll_fn poll, void *poll_arg, int *chosen);
 
 #endif							/* DPOBJ_PRIVQUANT_H */

@@ -362,6 +362,26 @@ aggrows_ranges(Oid relid, const AggLayout *l, double *vlo, double *vhi)
 	}
 }
 
+/*
+ * A private k' the run drew (protected/unitbound.c; DP output): one more row,
+ * {} and 'rows_per_unit', its value as estimate and interval
+ */
+static void
+aggrows_unit_bound(AggOut *o)
+{
+	JsonbValue *k = getKeyJsonValueFromContainer(&o->rel->root, "rows_per_unit", 13, NULL);
+	Datum		v[6];
+	bool		n[6] = {false, false, true, false, false, false};
+
+	if (k == NULL || k->type != jbvNumeric)
+		return;
+	v[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"));
+	v[1] = CStringGetTextDatum("rows_per_unit");
+	v[2] = (Datum) 0;
+	v[3] = v[4] = v[5] = DirectFunctionCall1(numeric_float8, NumericGetDatum(k->val.numeric));
+	tuplestore_putvalues(o->rsi->setResult, o->rsi->setDesc, v, n);
+}
+
 void
 aggrows_emit(FunctionCallInfo fcinfo, Oid relid, const AggLayout *l, Jsonb *rel,
 			 const char *keycol)
@@ -396,6 +416,7 @@ aggrows_emit(FunctionCallInfo fcinfo, Oid relid, const AggLayout *l, Jsonb *rel,
 		}
 		aggrows_cell(&o);
 	}
+	aggrows_unit_bound(&o);
 }
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate_rows);

@@ -38,6 +38,7 @@
 #include "protected/entryargs.h"
 #include "protected/runaccess.h"
 #include "protected/spiplans.h"
+#include "protected/unitbound.h"
 #include "state/agglayout.h"
 
 PG_FUNCTION_INFO_V1(dpobj_aggregate);
@@ -176,7 +177,7 @@ aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by
 	train_query_check_columns(relid, relation, c->cols, c->ncols, NULL, NULL);
 }
 
-/* the options: "filter", "where", "deadline", "max_keys" only (the layout is dpobj.aggregate's own) */
+/* the options: "filter", "where", "deadline", "max_keys", "lookups", "rows_per_unit" only (the layout is dpobj.aggregate's own) */
 void
 aggrun_check_options(Jsonb *options)
 {
@@ -196,11 +197,12 @@ aggrun_check_options(Jsonb *options)
 			!(v.val.string.len == 5 && strncmp(v.val.string.val, "where", 5) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "deadline", 8) == 0) &&
 			!(v.val.string.len == 8 && strncmp(v.val.string.val, "max_keys", 8) == 0) &&
-			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0))
+			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0) &&
+			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for dpobj.aggregate", v.val.string.len, v.val.string.val),
-					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\", \"max_keys\" and \"lookups\".")));
+					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\", \"max_keys\", \"lookups\" and \"rows_per_unit\".")));
 }
 
 /* {"encoding": enc, "group_by": [...], "what": what} */
@@ -250,6 +252,12 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", c.key),
 				 errhint("Keys are selected privately at (epsilon, delta): pass a delta, e.g. 1/n^2 for n rows.")));
+	/* a private k' calibrates declared cells only (unitbound.h) */
+	if (unit_bound_requested(options, "dpobj.aggregate") && c.key != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj.aggregate: option \"rows_per_unit\": \"private\" by \"%s\", a column without declared levels, is not available", c.key),
+				 errhint("Group by columns with declared levels, or leave the option out.")));
 	if (c.key != NULL)
 		aggrun_run_keys(fcinfo, relid, relation, c.cols, c.ncols, c.enc, c.key, c.what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);
@@ -280,7 +288,10 @@ aggrun_train(Oid relid, const char *mechanism, char **cols, int ncols, const cha
 	req.label = label;
 	req.epsilon = DatumGetNumeric(DirectFunctionCall1(float8_numeric, epsilon));
 	req.delta = DatumGetNumeric(DirectFunctionCall1(float8_numeric, delta));
-	req.options = options;
+	/* "rows_per_unit": "private" is the run's, not the mechanism's (unitbound.h) */
+	req.unit_bound = unit_bound_requested(options, "dpobj.aggregate");
+	req.options = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(options),
+													 CStringGetTextDatum("rows_per_unit")));
 	req.encoding = enc;
 	req.layout = layout;
 	return DatumGetJsonbP(dp_sealed_run(&req));
@@ -301,6 +312,10 @@ aggrun_run(FunctionCallInfo fcinfo, const char *entry, Oid relid, const char *re
 	/* the label is unused ('aggregate' has none) */
 	rel = aggrun_train(relid, entry, cols, ncols, cols[0], enc, layout, options,
 					   epsilon, delta);
+	/* a query's rows are its statistics only: a private k' is used, not shown */
+	if (strcmp(entry, "query") == 0)
+		rel = DatumGetJsonbP(DirectFunctionCall2(jsonb_delete, JsonbPGetDatum(rel),
+												 CStringGetTextDatum("rows_per_unit")));
 
 	/* post-processing of the DP output with the public layout */
 	aggrows_emit(fcinfo, relid, l, rel, NULL);

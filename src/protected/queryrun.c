@@ -28,6 +28,7 @@
 #include "utils/tuplestore.h"
 
 #include "base/dpobj.h"
+#include "base/options.h"
 #include "context/linkcols.h"
 #include "model/encode.h"
 #include "protected/lookups.h"
@@ -323,6 +324,12 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj: grouping by \"%s\", a column without declared levels, needs delta > 0", c->key),
 				 errhint("Keys are selected privately at (epsilon, delta): SET dpobj.query_delta = ..., e.g. 1/n^2 for n rows.")));
+	/* dpobj.query_rows_per_unit = private: declared cells only (unitbound.h) */
+	if (c->key != NULL && dpobj_query_private_bound)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("dpobj: dpobj.query_rows_per_unit = private by \"%s\", a column without declared levels, is not available", c->key),
+				 errhint("Group by columns with declared levels, or SET dpobj.query_rows_per_unit = declared.")));
 	if (c->key == NULL)
 		aggrun_key_no_max(p->options);
 	if (p->ncells > 0 && c->key != NULL)
@@ -370,7 +377,9 @@ queryrun_run(FunctionCallInfo fcinfo, QueryPlan *p, double epsilon, double delta
 						p->options, Float8GetDatum(epsilon), Float8GetDatum(delta));
 	else
 		aggrun_run(fcinfo, "query", p->relid, relation, c.cols, c.ncols, enc, c.what,
-				   c.group_by, p->options, Float8GetDatum(epsilon), Float8GetDatum(delta));
+				   c.group_by, dpobj_query_private_bound ?
+				   dp_options_add(p->options, "{\"rows_per_unit\": \"private\"}") : p->options,
+				   Float8GetDatum(epsilon), Float8GetDatum(delta));
 	rsi->setResult = keep;
 	rsi->setDesc = keepdesc;
 	if (p->ncells > 0)

@@ -42,6 +42,7 @@
 
 #include "base/dpobj.h"
 #include "protected/queryrun.h"
+#include "protected/unitbound.h"
 #include "protected/spiplans.h"
 #include "protected/sqlfront.h"
 
@@ -113,11 +114,15 @@ static void
 sqlexplain_lines(StringInfo str, Jsonb *plan)
 {
 	QueryPlan  *p = queryrun_parse(plan);
-	double	   *hw = sqlexplain_halfwidths(p, plan, dpobj_query_epsilon);
+	/* a private k' <= k (unitbound.h): the widths at k with the statistics' share */
+	double	   *hw = sqlexplain_halfwidths(p, plan, dpobj_query_private_bound ?
+										   dpobj_query_epsilon * (1 - UNIT_BOUND_SHARE) :
+										   dpobj_query_epsilon);
 	JsonbValue *outs = getKeyJsonValueFromContainer(&plan->root, "outputs", 7, NULL);
 
-	appendStringInfo(str, "dpobj private query: epsilon %g, delta %g per execution, split equally over %d statistic%s\n",
-					 dpobj_query_epsilon, dpobj_query_delta, p->nstats, p->nstats == 1 ? "" : "s");
+	appendStringInfo(str, "dpobj private query: epsilon %g, delta %g per execution, split equally over %d statistic%s%s\n",
+					 dpobj_query_epsilon, dpobj_query_delta, p->nstats, p->nstats == 1 ? "" : "s",
+					 dpobj_query_private_bound ? "; rows per unit private (widths at the declared k)" : "");
 	for (int i = p->ngroups; i < p->noutputs; i++)
 	{
 		JsonbValue *o = getIthJsonbValueFromContainer(outs->val.binary.data, i);

@@ -58,6 +58,7 @@
 #include "context/sealedrun.h"
 #include "protected/seal.h"
 #include "context/trainquery.h"
+#include "protected/unitbound.h"
 #include "protected/units.h"
 #include "context/workerpins.h"
 #include "families/registry.h"
@@ -204,6 +205,7 @@ static Jsonb *
 train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *deadline)
 {
 	Jsonb	   *rest;
+	JsonbValue *rows_per_unit;
 
 	if (!JB_ROOT_IS_OBJECT(options) || JB_ROOT_IS_SCALAR(options))
 		ereport(ERROR,
@@ -217,7 +219,14 @@ train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *d
 				 errhint("On the protected path the solver's time limit is dpobj.protected_time_limit (now %g s; 0 = none, the default), which a superuser sets.",
 						 dpobj_protected_time_limit)));
 	train_refuse_paper_calibration(options);
-	if (getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL) != NULL)
+	rows_per_unit = getKeyJsonValueFromContainer(&options->root, "rows_per_unit", 13, NULL);
+	if (rows_per_unit != NULL && rows_per_unit->type == jbvString &&
+		rows_per_unit->val.string.len == 7 && strncmp(rows_per_unit->val.string.val, "private", 7) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("option \"rows_per_unit\": \"private\" is available in dpobj.aggregate() only"),
+				 errhint("dpobj.train(), dpobj.evaluate(), dpobj.submit() and dpobj.synthesize() keep the table's declared max_rows_per_unit rows per unit.")));
+	if (rows_per_unit != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("option \"rows_per_unit\" cannot be set in dpobj.train(), dpobj.evaluate() or dpobj.submit()"),
@@ -252,6 +261,23 @@ static bool
 train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 {
 	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0 && ctx->nlookups == 0;
+}
+
+/*
+ * A private k' (unitbound.h): on a table with a privacy unit, off Citus
+ * (whose shards bound their units alone), else a public refusal
+ */
+static void
+train_unit_bound_check(DPProtectedContext *ctx, const TableUnit *unit)
+{
+	if (unit->rows_per_unit == 0 || ctx->citus)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("option \"rows_per_unit\": \"private\" needs a table with a privacy unit%s",
+						ctx->citus ? ", not on Citus" : ""),
+				 errdetail("Nothing was charged."),
+				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));
+	ctx->unit_share = UNIT_BOUND_SHARE;
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
@@ -679,6 +705,9 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 		ctx->options = train_unit_options(ctx->options, unit.rows_per_unit);
 	/* a Citus distributed table: what is not sealed there is refused now */
 	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, &unit);
+	query->unit_private = req->unit_bound;
+	if (req->unit_bound)
+		train_unit_bound_check(ctx, &unit);
 	/* the protected mode travels with the query, to every node (options.h) */
 	ctx->options = dp_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 

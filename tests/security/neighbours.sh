@@ -907,6 +907,11 @@ SQL
 }
 agg_script "SELECT 'aggregate', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','), :'opts'::jsonb);" >"$WORK/agg.sql"
+# a table with a privacy unit: its rows per unit k' chosen privately (unitbound.c), k' a
+# row of its own (DP output)
+agg_script "SELECT 'aggbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.aggregate(:'rel', :'what'::jsonb, :eps, :delta, string_to_array(:'groups', ','),
+                       :'opts'::jsonb || '{\"rows_per_unit\": \"private\"}');" >"$WORK/aggbound.sql"
 # grouped by b (bounds, no levels): private key selection, a count and a quantile of a.  At
 # epsilon 100 (approx: the jobs' role, whose budget has no zCDP charge; the count's half: T =
 # 4 at row level) a key of >= 4 rows is released w.p. > 1 - e^-25 and one of <= 3 rows (the
@@ -946,6 +951,13 @@ SET LOCAL dpobj.query_epsilon = :eps;
 WITH w AS (SELECT grp, y, a AS x, b FROM (SELECT * FROM :\"rel\") s WHERE :where_sql)
 SELECT 'cteq', grp, y, E'\\nDPOUT', count(*), sum(x), avg(b), max(x)
   FROM w GROUP BY grp, y ORDER BY grp, y;" >"$WORK/cteq.sql"
+# a unit table's query with its rows per unit chosen privately (dpobj.query_rows_per_unit)
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SET LOCAL dpobj.query_rows_per_unit = private;
+SELECT 'querybound', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b)
+  FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;" >"$WORK/querybound.sql"
 # a table with its own unit column (an 8th field k, no "link"): the distinct units of each
 # grp cell, count(DISTINCT u), beside count(*) (the unit's kept rows numbered in their cell)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -1030,6 +1042,13 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        [[ -n $unitk && $unitk != - ]] && {
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggbound.$i" "$WORK/aggbound.sql" \
+                role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
+                eps="$EPS" delta="$DELTA"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.querybound.$i" "$WORK/querybound.sql" \
+                role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        }
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1064,16 +1083,21 @@ for sline in "${SCENS[@]}"; do
     # sum and a mean per cell; the private query (and through a WITH query): a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
     # a unit column's distinct units: a row per grp cell (0 to 3, other); the lookup query: a
-    # row per zone (hi, lo, none) and "other"
+    # row per zone (hi, lo, none) and "other"; a private rows per unit: aggregate's and k'
     joins=""
     [[ -e $WORK/$scen.queryunits.0 ]] && {
         compare_pair "$scen" queryunits query "$WORK/$scen.queryunits.0" "$WORK/$scen.queryunits.1" discrete
         joins="queryunits:5"
     }
+    [[ -e $WORK/$scen.aggbound.0 ]] && {
+        compare_pair "$scen" aggbound aggregate "$WORK/$scen.aggbound.0" "$WORK/$scen.aggbound.1" discrete
+        compare_pair "$scen" querybound query "$WORK/$scen.querybound.0" "$WORK/$scen.querybound.1" discrete
+        joins+=" aggbound:241 querybound:15"
+    }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
-        joins="joinagg:12 joinq:4"
+        joins+=" joinagg:12 joinq:4"
     }
     [[ -e $WORK/$scen.unitjoinq.0 ]] && {
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete

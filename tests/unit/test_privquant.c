@@ -347,6 +347,43 @@ check_small_gamma(gsl_rng *rng)
 	CHECK(hits == 200, "epsilon 0.5, k 3: the zero-loss candidate every time (%d of 200)", hits);
 }
 
+/*
+ * A caller's grid of nbins candidates (rows per unit 1, 2, ..., 64: 7 bins,
+ * protected/unitbound.c): the losses of its bins alone, and draws inside it
+ */
+static void
+check_grid_n(gsl_rng *rng)
+{
+	int64_t		h[7] = {1900, 0, 0, 0, 0, 0, 100},
+				empty[3] = {0},
+				loss[7];
+	int			chosen,
+				seen[3] = {0},
+				inside = 1;
+
+	/* t = ceil(q 2000) of the double nearest 0.9 (just above it): 1801 */
+	CHECK(privquant_target(0.9, 2000) == 1801 && privquant_losses_n(h, 7, 0.9, loss) == 0 &&
+		  loss[0] == 0 && loss[1] == 100 && loss[6] == 100,
+		  "losses over 7 bins: 0 at the first, 100 after");
+	for (int i = 0; i < 200; i++)
+	{
+		privquant_draw_n(rng, h, 7, 0.9, 4.0, 1, NULL, NULL, &chosen);
+		inside = inside && chosen == 0;
+	}
+	CHECK(inside, "at epsilon 4 the 0.9 quantile's bin, every draw (others w.p. < e^-200)");
+	for (int i = 0; i < 3000; i++)
+	{
+		privquant_draw_n(rng, empty, 3, 0.9, 1.0, 1, NULL, NULL, &chosen);
+		if (chosen < 0 || chosen > 2)
+			inside = 0;
+		else
+			seen[chosen]++;
+	}
+	/* uniform: each 1000 +- 26 sd; 8 sd bands */
+	CHECK(inside && seen[0] > 790 && seen[0] < 1210 && seen[1] > 790 && seen[1] < 1210 &&
+		  seen[2] > 790 && seen[2] < 1210, "no unit: uniform over the 3 bins, none outside");
+}
+
 int
 main(void)
 {
@@ -362,6 +399,7 @@ main(void)
 	check_rowclip();
 	check_certainly_within(rng);
 	check_small_gamma(rng);
+	check_grid_n(rng);
 	/* 20 rows: norms near 1, 2, 4 and 5 above 2^20 */
 	h[-PRIVQUANT_KMIN] = 6;
 	h[-PRIVQUANT_KMIN + 4] = 5;

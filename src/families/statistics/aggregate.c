@@ -60,6 +60,7 @@ typedef struct AggRun
 	uint64	   *num;			/* per slot: the noise's scale num / den */
 	uint64	   *den;
 	int64	   *out;			/* the noisy values */
+	int			unit_bound;		/* the private k' calibrated for (unitbound.c), or 0 */
 } AggRun;
 
 /*
@@ -114,12 +115,26 @@ static void
 agg_calibrate(DPRun *run)
 {
 	AggRun	   *r = run->state;
+	double		eps = r->eps;
+	int			k = (int) r->s[STAT_K];
 
+	/*
+	 * A private k' (protected/unitbound.c): drawn at unit_share of epsilon
+	 * before the bounding kept at most k' rows per unit; the noise gets the
+	 * rest, rounded down, for k' rows
+	 */
+	if (run->pctx != NULL && run->pctx->unit_share > 0)
+	{
+		if (run->pctx->unit_bound < 1)
+			elog(ERROR, "dpobj: a run with a private rows-per-unit bound drew none");
+		eps = nextafter(eps - eps * run->pctx->unit_share, 0);
+		k = r->unit_bound = run->pctx->unit_bound;
+	}
 	r->num = palloc(sizeof(uint64) * r->width);
 	r->den = palloc(sizeof(uint64) * r->width);
 	for (int i = 0; i < r->width; i++)
 		agg_slot_calibrate(AGG_AGGNAME, STAT_KIND(r->s, i), STAT_SHARE(r->s, r->width, i),
-						   r->eps, (int) r->s[STAT_K], r->ncells, &r->num[i], &r->den[i]);
+						   eps, k, r->ncells, &r->num[i], &r->den[i]);
 	r->out = palloc(sizeof(int64) * r->ncells * r->width);
 	mechanism_calibrated(run, NULL, "aggregate", r->eps, r->delta);
 }
@@ -160,8 +175,12 @@ agg_release(DPRun *run)
 	initStringInfo(&b);
 	appendStringInfoString(&b, "{\"values\": [");
 	agg_append_release(&b, r->out, (int64) r->ncells * r->width, r->num, r->den, r->width);
-	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s}",
+	appendStringInfo(&b, ", \"epsilon\": %s, \"delta\": %s",
 					 float8out_internal(r->eps), float8out_internal(r->delta));
+	/* a private k' is DP output (unitbound.c) */
+	if (r->unit_bound > 0)
+		appendStringInfo(&b, ", \"rows_per_unit\": %d", r->unit_bound);
+	appendStringInfoChar(&b, '}');
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data));
 }
 
