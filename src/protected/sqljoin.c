@@ -640,3 +640,15 @@ sqljoin_is_lookup(AttrNumber attno)
 {
 	return attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP;
 }
+
+Oid
+sqljoin_unit_partner(AttrNumber attno, AttrNumber *att, bool *left)
+{
+	int			l = attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP;
+
+	if (l < 0 || l >= join_nlookups || !join_unit[l])
+		return InvalidOid;
+	*att = attno % SQLJOIN_ATTNO_STEP;
+	*left = join_left[l];
+	return join_tables[SQLJOIN_LOOKUP_HOP + l];
+}
