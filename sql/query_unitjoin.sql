@@ -81,6 +81,13 @@ SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger;
 SELECT relation, rows_per_unit, budget_domain FROM dpobj.ledger ORDER BY id DESC LIMIT 6;
 EXPLAIN (COSTS OFF) SELECT c.segment, sum(a.balance) FROM regress_uj.accounts a
   JOIN regress_uj.customers c ON c.id = a.customer_id GROUP BY 1;
+-- the run holds the partner's protection (units.c's lock, class 0x4451) to the transaction's
+-- end: protect, unprotect and set_budget_domain on cards wait for it
+BEGIN;
+SELECT count(*) FROM regress_uj.customers c JOIN regress_uj.cards d ON d.cust = c.id;
+SELECT mode, granted FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+   AND classid = 'regress_uj.cards'::regclass::oid AND objsubid = 17489;
+COMMIT;
 
 -- refused before any charge (0A000 naming the construct)
 SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
