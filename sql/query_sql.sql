@@ -66,6 +66,9 @@ SELECT count(*) FROM regress_q.people WHERE i < 101;
 SELECT count(*) FROM regress_q.people WHERE spend > 450;
 SELECT count(*) FROM regress_q.people WHERE day >= '2024-06-01';
 SELECT sex, count(*) FROM regress_q.people WHERE code = 1 GROUP BY sex ORDER BY sex;
+-- a condition on constants alone (no scan folded away: a count of no row)
+SELECT count(*) FROM regress_q.people WHERE false;
+SELECT sex, count(*) FROM regress_q.people WHERE 1 > 2 OR NULL::boolean GROUP BY sex ORDER BY sex;
 -- the post-processing stays: expressions over the outputs, HAVING, ORDER BY, LIMIT, OFFSET
 SELECT sex, count(*) * 2 AS twice, count(*)::float8 / 300 AS share FROM regress_q.people GROUP BY sex ORDER BY sex;
 SELECT race, count(*) FROM regress_q.people GROUP BY race HAVING count(*) > 50 ORDER BY race;

@@ -74,10 +74,20 @@ SELECT c.segment, count(*), count(d.lim) FROM regress_uj.customers c
 SELECT c.segment, count(*), count(DISTINCT a.customer_id) FROM regress_uj.accounts a
   JOIN regress_uj.customers c ON c.id = a.customer_id JOIN regress_uj.cards d ON d.cust = a.customer_id
  GROUP BY 1 ORDER BY 1;
+-- the partner's unit column counts the same distinct units (equal on every joined row)
+SELECT c.segment, count(DISTINCT c.id) FROM regress_uj.accounts a
+  JOIN regress_uj.customers c ON c.id = a.customer_id GROUP BY 1 ORDER BY 1;
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger;
-SELECT relation, rows_per_unit, budget_domain FROM dpobj.ledger ORDER BY id DESC LIMIT 5;
+SELECT relation, rows_per_unit, budget_domain FROM dpobj.ledger ORDER BY id DESC LIMIT 6;
 EXPLAIN (COSTS OFF) SELECT c.segment, sum(a.balance) FROM regress_uj.accounts a
   JOIN regress_uj.customers c ON c.id = a.customer_id GROUP BY 1;
+-- the run holds the partner's protection (units.c's lock, class 0x4451) to the transaction's
+-- end: protect, unprotect and set_budget_domain on cards wait for it
+BEGIN;
+SELECT count(*) FROM regress_uj.customers c JOIN regress_uj.cards d ON d.cust = c.id;
+SELECT mode, granted FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+   AND classid = 'regress_uj.cards'::regclass::oid AND objsubid = 17489;
+COMMIT;
 
 -- refused before any charge (0A000 naming the construct)
 SELECT count(*) AS ledger_before FROM dpobj.ledger \gset
@@ -97,6 +107,9 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_uj.loan
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_uj.accounts a JOIN regress_uj.customers c ON c.id = a.customer_id
   JOIN regress_uj.cards d ON d.cust = a.customer_id JOIN regress_uj.m1 ON m1.u = a.customer_id
   JOIN regress_uj.m2 ON m2.u = a.customer_id$$);
+-- by LEFT JOIN the partner's unit is NULL without a match: its distinct count is not the units'
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT d.cust) FROM regress_uj.customers c LEFT JOIN regress_uj.cards d ON d.cust = c.id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(DISTINCT d.id) FROM regress_uj.customers c JOIN regress_uj.cards d ON d.cust = c.id$$);
 -- aggregate()'s option, as the run checks it again
 SELECT sqlstate, message FROM regress.err(format($$SELECT * FROM dpobj.aggregate('regress_uj.accounts', '[{"stat": "count"}]', 1, 0,
        '{}', '{"lookups": [{"table": %s, "unit": true, "on": [["id", "id"]]}]}')$$, 'regress_uj.customers'::regclass::oid));

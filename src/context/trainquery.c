@@ -493,7 +493,10 @@ add_column(char **cols, int *ncols, char *col)
 
 /*
  * dpobj.<fn>($n, <column>, ...) of expression e (a condition if cond), its
- * program a parameter; its columns passed on by a unit's subquery
+ * program a parameter; its columns passed on by a unit's subquery.  Without
+ * a column, a condition's unused argument is now() (stable, never read): on
+ * constants alone the planner would fold a false "where" (WHERE false,
+ * WHERE 1 > 2) into a plan without the scan, which the run refuses (42501)
  */
 static char *
 expr_call(TrainQuery *q, JsonbValue *e, bool cond, const char *path, Oid relid,
@@ -519,7 +522,8 @@ expr_call(TrainQuery *q, JsonbValue *e, bool cond, const char *path, Oid relid,
 			add_column(cols, ncols, col);
 		appendStringInfo(&b, ", %s", col);
 	}
-	appendStringInfoString(&b, x->ncols == 0 ? ", NULL::pg_catalog.int4)" : ")");
+	appendStringInfoString(&b, x->ncols > 0 ? ")" :
+						   cond ? ", pg_catalog.now())" : ", NULL::pg_catalog.int4)");
 	return b.data;
 }
 

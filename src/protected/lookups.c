@@ -335,7 +335,7 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 		if (own_att[k] <= 0 || key_att[k] <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("dpobj: column \"%s\" of a lookup table's join does not exist",
+					 errmsg("dpobj: column \"%s\" of a join in option \"lookups\" does not exist",
 							own_att[k] <= 0 ? j->own[k] : j->key[k])));
 	}
 	if (j->unit)
@@ -367,7 +367,8 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 		lookups_bad("must be an array");
 	n = JsonContainerSize(v->val.binary.data);
 	if (n < 1 || n > DPOBJ_MAX_LOOKUPS)
-		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
+		sqlexpr_refuse(psprintf("joins of more than %d lookup tables and tables joined on the privacy unit",
+								DPOBJ_MAX_LOOKUPS));
 	if (dp_citus_table(relid))
 		sqlexpr_refuse("a join of a lookup table to a Citus distributed table");
 	for (int i = 0; i < n; i++)
@@ -382,7 +383,7 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 									DPOBJ_MAX_UNIT_JOINS));
 		for (int k = 0; k < i; k++)
 			if (strcmp(get_rel_name(j[k].table), get_rel_name(j[i].table)) == 0)
-				sqlexpr_refuse(psprintf("a join of two lookup tables named %s (or one table twice)",
+				sqlexpr_refuse(psprintf("a join of two tables named %s (or of one table twice)",
 										get_rel_name(j[i].table)));
 	}
 	lookup_joins_set(relid, j, n);

@@ -236,7 +236,7 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
 		return false;
 	if (join_nkeys[l] >= INDEX_MAX_KEYS)
-		sqlexpr_refuse("a join of a lookup table on more equalities than an index has columns");
+		sqlexpr_refuse("a join on more equalities than an index has columns");
 	join_own[l][join_nkeys[l]] = (AttrNumber) (hb * SQLJOIN_ATTNO_STEP + b->varattno);
 	join_key[l][join_nkeys[l]++] = a->varattno;
 	return true;
@@ -261,7 +261,7 @@ sqljoin_on(SqlJoin *j, Node *quals, int parent)
 		if (parent >= SQLJOIN_LOOKUP_HOP ?
 			!sqljoin_lookup_equality(j, lfirst(lc), parent - SQLJOIN_LOOKUP_HOP) :
 			!sqljoin_hop_equality(j, lfirst(lc), parent) && !sqljoin_lookup_equality(j, lfirst(lc), -1))
-			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit, or of a lookup table's unique key to a column (%s in ON; filters go in WHERE)",
+			sqlexpr_refuse(psprintf("a join condition other than the equality of a foreign key's columns on the path to the privacy unit, of a lookup table's unique key to a column, or of two protected tables' privacy unit columns (%s in ON; filters go in WHERE)",
 									sqljoin_describe(lfirst(lc))));
 }
 
@@ -296,7 +296,8 @@ sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
 		if (join_tables[SQLJOIN_LOOKUP_HOP + i] == relid)
 			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(relid)));
 	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
-		sqlexpr_refuse(psprintf("joins of more than %d lookup tables", DPOBJ_MAX_LOOKUPS));
+		sqlexpr_refuse(psprintf("joins of more than %d lookup tables and tables joined on the privacy unit",
+								DPOBJ_MAX_LOOKUPS));
 	/* another protected table: joined on the unit (unitjoin.h), checked with its keys */
 	join_unit[j->nlookups] = unitjoin_protected(relid);
 	if (join_unit[j->nlookups] && ++j->nunit > DPOBJ_MAX_UNIT_JOINS)
@@ -517,16 +518,19 @@ sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att)
 	return join_tables[h];
 }
 
-/* a lookup table's column: "table.column", a built-in type's, the name its own */
+/* lookup l's column: "table.column", a built-in type's, the name its own */
 static char *
-sqljoin_lookup_column(Oid relid, Oid table, AttrNumber att, char *name)
+sqljoin_lookup_column(Oid relid, int l, AttrNumber att, char *name)
 {
+	Oid			table = join_tables[SQLJOIN_LOOKUP_HOP + l];
+	const char *what = join_unit[l] ? "table joined on the privacy unit" : "lookup table";
+
 	if (!sqlexpr_builtin(getBaseType(get_atttype(table, att))))
-		sqlexpr_refuse(psprintf("column %s of lookup table %s, whose type is not PostgreSQL's own",
-								get_attname(table, att, false), get_rel_name(table)));
+		sqlexpr_refuse(psprintf("column %s of %s %s, whose type is not PostgreSQL's own",
+								get_attname(table, att, false), what, get_rel_name(table)));
 	if (strlen(name) >= NAMEDATALEN || get_attnum(relid, name) != InvalidAttrNumber)
-		sqlexpr_refuse(psprintf("column %s of a lookup table, whose name \"%s\" is too long or the protected table's own column's",
-								get_attname(table, att, false), name));
+		sqlexpr_refuse(psprintf("column %s of %s %s, whose name \"%s\" is too long or the protected table's own column's",
+								get_attname(table, att, false), what, get_rel_name(table), name));
 	return name;
 }
 
@@ -545,7 +549,7 @@ sqljoin_column(Oid relid, AttrNumber attno)
 		return get_attname(relid, att, false);
 	name = psprintf("%s.%s", get_rel_name(table), get_attname(table, att, false));
 	if (attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
-		return sqljoin_lookup_column(relid, table, att, name);
+		return sqljoin_lookup_column(relid, attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP, att, name);
 	/* the name must reach this column (linkcols.h): not shadowed, not too long */
 	if (!linked_column(relid, name, &found, &column) || found != table)
 		sqlexpr_refuse(psprintf("column %s of a joined table, whose name \"%s\" the protected table's own column or an earlier table on the path takes",
@@ -562,8 +566,8 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 		return;
 	/* a column's domain is its levels or its bounds, not both */
 	for (int g = 0; g < ngroups; g++)
-		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups && !join_unit[l]; l++)
-			for (int k = 0; k < join_nbounded[l]; k++)
+		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups; l++)
+			for (int k = 0; !join_unit[l] && k < join_nbounded[l]; k++)
 				if (gattnos[g] == (SQLJOIN_LOOKUP_HOP + l) * SQLJOIN_ATTNO_STEP + join_bounded[l][k])
 					sqlexpr_refuse(psprintf("lookup column %s both in GROUP BY and inside an aggregate",
 											sqljoin_column(relid, gattnos[g])));
@@ -639,4 +643,16 @@ bool
 sqljoin_is_lookup(AttrNumber attno)
 {
 	return attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP;
+}
+
+Oid
+sqljoin_unit_partner(AttrNumber attno, AttrNumber *att, bool *left)
+{
+	int			l = attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP;
+
+	if (l < 0 || l >= join_nlookups || !join_unit[l])
+		return InvalidOid;
+	*att = attno % SQLJOIN_ATTNO_STEP;
+	*left = join_left[l];
+	return join_tables[SQLJOIN_LOOKUP_HOP + l];
 }

@@ -56,4 +56,10 @@ extern void sqljoin_aggregated(Oid relid, Node *arg);
 /* entry 1's attno is a lookup table's column */
 extern bool sqljoin_is_lookup(AttrNumber attno);
 
+/*
+ * entry 1's attno as a column (att) of a protected table joined on the
+ * unit (left: by LEFT JOIN): that table, else InvalidOid
+ */
+extern Oid	sqljoin_unit_partner(AttrNumber attno, AttrNumber *att, bool *left);
+
 #endif							/* DPOBJ_SQLJOIN_H */

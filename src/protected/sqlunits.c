@@ -6,7 +6,11 @@
  *	  (dpobj.link_unit) names it as the unit table's unit column or as the
  *	  one-column foreign key of the path's last hop that references it
  *	  (orders.customer_id -> customers.customer_id): the same value on every
- *	  row that has a unit.  The catalog and dpobj's declarations only.
+ *	  row that has a unit; or the unit column of a table joined on the unit
+ *	  by JOIN (unitjoin.h), equal to the unit on every joined row (by LEFT
+ *	  JOIN it is NULL on a row without a match, which the count of the
+ *	  table's units would count: refused).  The catalog and dpobj's
+ *	  declarations only.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,6 +30,7 @@
 #include "protected/spiplans.h"
 #include "protected/sqlcompile.h"
 #include "protected/sqljoin.h"
+#include "protected/sqlrefuse.h"
 
 /* relid's recorded unit column (its unit table's for a linked table), or InvalidAttrNumber */
 static AttrNumber
@@ -83,9 +88,15 @@ sqlunits_is_unit(Oid relid, Node *arg)
 	AttrNumber	att;
 	Oid			table;
 	Oid			fk_table;
+	bool		left;
 
 	if (v == NULL || v->varattno <= 0 || unit == InvalidAttrNumber)
 		return false;
+	table = sqljoin_unit_partner(v->varattno, &att, &left);
+	if (OidIsValid(table) && att == sqlunits_attnum(table) && left)
+		sqlexpr_refuse("count(DISTINCT ...) of the privacy unit column of a table joined by LEFT JOIN (NULL without a match: count the first table's unit)");
+	if (OidIsValid(table))
+		return att == sqlunits_attnum(table);
 	table = sqljoin_attr(relid, v->varattno, &att);
 	n = linked_path(relid, path, via);
 	if (table == (n > 0 ? path[n - 1] : relid) && att == unit)

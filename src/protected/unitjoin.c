@@ -14,13 +14,17 @@
  *	  protected table's owner.  No row-level security, inheritance or
  *	  virtual generated column: the run reads exactly the table's rows,
  *	  running no code of the owner's choosing.  The last check and whether
- *	  dpobj protects a table are lookups.c's too (it calls them here).
+ *	  dpobj protects a table are lookups.c's too (it calls them here).  The
+ *	  partner's protection is read under its lock in ShareLock, as the run
+ *	  reads its own table's (protectlock.h): protect, unprotect or a change of
+ *	  budget domain waits for the run's transaction to end.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_class.h"
@@ -38,6 +42,7 @@
 #include "protected/sqlrefuse.h"
 #include "protected/unitjoin.h"
 #include "protected/unitlinks.h"
+#include "protected/protectlock.h"
 
 bool
 unitjoin_protected(Oid table)
@@ -83,20 +88,29 @@ typedef struct UnitDecl
 	char	   *domain;			/* NULL: none */
 } UnitDecl;
 
+#define UNITJOIN_DECL_SQL \
+	"SELECT unit_attnum, budget_domain::pg_catalog.text FROM dpobj.protected_tables p" \
+	" WHERE relid OPERATOR(pg_catalog.=) $1 AND privacy_unit IS NOT NULL" \
+	" AND NOT EXISTS (SELECT 1 FROM dpobj.unit_links l WHERE l.relid OPERATOR(pg_catalog.=) p.relid)"
+
+/*
+ * read after the protection's lock; under a transaction snapshot FOR
+ * SHARE, so that a change committed while the lock was awaited raises a
+ * serialization failure instead of reading the older row (as units.c)
+ */
 static void
 unitjoin_decl(Oid table, UnitDecl *d)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	RoleSwitch	rs;
 	bool		isnull;
+	bool		snapshot = IsolationUsesXactSnapshot();
 
 	memset(d, 0, sizeof(*d));
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT unit_attnum, budget_domain::pg_catalog.text FROM dpobj.protected_tables p"
-				   " WHERE relid OPERATOR(pg_catalog.=) $1 AND privacy_unit IS NOT NULL"
-				   " AND NOT EXISTS (SELECT 1 FROM dpobj.unit_links l WHERE l.relid OPERATOR(pg_catalog.=) p.relid)",
-				   1, (Oid[]) {REGCLASSOID}, (Datum[]) {ObjectIdGetDatum(table)}, NULL, true, 1)
+	if (dp_spi_run(snapshot ? UNITJOIN_DECL_SQL " FOR SHARE OF p" : UNITJOIN_DECL_SQL,
+				   1, (Oid[]) {REGCLASSOID}, (Datum[]) {ObjectIdGetDatum(table)}, NULL, !snapshot, 1)
 		!= SPI_OK_SELECT)
 		elog(ERROR, "dpobj: privacy unit lookup failed");
 	role_switch_end(&rs);
@@ -150,6 +164,8 @@ unitjoin_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 
 	if (table == relid)
 		sqlexpr_refuse(psprintf("a join of table %s twice", name));
+	/* as the run's own table's (protectlock.h): its protection cannot change until the transaction ends */
+	units_lock_protection(table, ShareLock);
 	unitjoin_decl(relid, &a);
 	unitjoin_decl(table, &b);
 	if (!a.own || !b.own)

@@ -35,7 +35,8 @@ extern void unitjoin_check_columns(Oid table, const char *name);
  * budget domain, with one owner, the one equality relid's unit column =
  * table's, of one unit type and collation, table a plain table without
  * row-level security, inheritance or virtual generated columns.  Catalog
- * and dpobj's declarations only: public.
+ * and dpobj's declarations only: public.  table's protection locked in
+ * ShareLock to the transaction's end (protectlock.h).
  */
 extern void unitjoin_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 						   const AttrNumber *own_att, const AttrNumber *key_att);

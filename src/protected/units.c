@@ -100,18 +100,6 @@ typedef struct UnitIdentity
 static const char unit_sql[] = UNIT_SQL;
 static const char unit_sql_snapshot[] = UNIT_SQL " FOR SHARE";
 
-/* advisory tag class of the protection's lock (runlimit.c has 0x4450) */
-#define PROTECTION_LOCK_CLASS	0x4451
-
-void
-units_lock_protection(Oid relid, LOCKMODE mode)
-{
-	LOCKTAG		tag;
-
-	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, relid, 0, PROTECTION_LOCK_CLASS);
-	(void) LockAcquire(&tag, mode, false, false);
-}
-
 /*
  * The recorded unit column still is that column, equal values as at
  * protect(): name, number, type (a domain over a type is its own type),

@@ -14,6 +14,7 @@
 
 #include "context/lookupjoin.h"
 #include "context/protected.h"
+#include "protected/protectlock.h"
 #include "fmgr.h"
 #include "storage/lockdefs.h"
 
@@ -41,14 +42,7 @@ typedef struct TableUnit
 extern void units_check_column(Oid relid, const char *relation, const char *name,
 							   int16 *attnum, Oid *typid);
 
-/*
- * The lock on a table's protection, held to the end of the transaction: a
- * run takes it in ShareLock, every change of the protection's row
- * (protect, unprotect, a budget domain, the release deadline) in
- * ExclusiveLock first.  A heavyweight lock and not a row lock, so that
- * concurrent runs share it without a MultiXact and a write to the row each.
- */
-extern void units_lock_protection(Oid relid, LOCKMODE mode);
+/* units_lock_protection(): protectlock.h */
 
 /*
  * The table's privacy unit for a run, read under the protection's lock

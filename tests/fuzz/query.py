@@ -29,6 +29,9 @@ apart), in one analyst session per chunk.  A case fails when
   - a run is charged and then fails (the ledger's outcome of its charge is not "released");
   - a refused run (an error) is charged but not released; EXPLAIN charges;
   - a construct that must be refused is accepted, or a run is accepted with no charge;
+  - a case the analyst may run is refused with 42501 (a permission refusal: every table,
+    lookup and budget of the cases is the analyst's to use; a WHERE on constants alone once
+    folded the scan away and the run refused "no scan of the protected table");
   - a count under a condition over text columns (comparisons, IN, LIKE, ILIKE, IS NULL:
     semantics dpobj shares with PostgreSQL), at an epsilon where it is exact but with
     probability e^-100000, differs from the owner's plain count;
@@ -479,6 +482,8 @@ def main():
                 bad = [e for e in errs if e in BAD]
                 if bad:
                     failures.append("case %d on %s: internal error %s%s" % (c, side, bad[0], show))
+                if kind != "junk" and "42501" in errs:
+                    failures.append("case %d on %s: refused 42501 (a permission refusal)%s" % (c, side, show))
                 if kind in ("junk", "explain") and charges:
                     failures.append("case %d on %s: %s charged %d%s" % (c, side, kind, charges, show))
                 if kind == "junk" and err is None:
