@@ -100,7 +100,7 @@ SECTIONS = [
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
    "d = 10; each cell as in the scale table: ms / ratio to the scan / peak RSS MB."),
   ("gbdt_scale", "`gbdt` and `ebm` on large tables",
-   "bench/gbdt/scale.md (adult.big: Adult ×615); one table scan a run; ms / ratio / passes a "
+   "bench/gbdt/scale.md; one table scan a run; ms / ratio / passes a "
    "tree or round / peak RSS / private MB."),
   ("synth_sqlpath", "`synthesize()` on Adult and ×615 (20M rows)",
    "Domains and phases (whole s): bench/synth/sqlpath.sh; ε = 1, δ = 10⁻⁶; medians; "

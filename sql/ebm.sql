@@ -69,6 +69,18 @@ SET dpobj.max_state_memory = '64kB';
 SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "learning_rate": 4, "groups": [0, 0, 3]}')
           FROM regress_ebm.v) = m AS same_spilled FROM m;
 RESET dpobj.max_state_memory;
+-- 200 distinct rows in memory past the design's block at 64kB: replayed, not copied
+-- (keptstate.h); the same model as at the default cap
+CREATE TEMP VIEW v200 AS
+SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS x, y
+  FROM regress_ebm.pts WHERE i <= 200;
+CREATE TEMP TABLE m200 AS
+SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "groups": [0, 0, 3]}') AS m FROM v200;
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_ebm(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "bins": 8, "groups": [0, 0, 3]}')
+          FROM v200) = m AS same_replayed FROM m200;
+RESET dpobj.max_state_memory;
+DROP VIEW v200;
 -- each term's scores are centred on their noisy counts: the bias holds the base rate;
 -- the model beats the majority class (0.719) by far
 SELECT avg(((regress_ebm.margin(m, x) > 0) = y)::int) > 0.9 AS beats_majority

@@ -70,6 +70,19 @@ SET dpobj.max_state_memory = '64kB';
 SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 20, "depth": 2, "split_passes": 2, "additive_rounds": 0, "learning_rate": 0.5, "groups": [0, 0, 3]}')
           FROM regress_gbdt.v) = m AS same_spilled FROM m;
 RESET dpobj.max_state_memory;
+-- 200 distinct rows at a 64kB cap: in memory (within half the cap), past the design's
+-- block (keptdesign.h), so replayed rather than copied (keptstate.h): the same model
+CREATE TEMP VIEW v200 AS
+SELECT ARRAY[a, b, (c = 'x')::int, (c = 'y')::int, (c = 'z')::int]::float8[] AS x, y
+  FROM regress_gbdt.pts WHERE i <= 200;
+SELECT count(DISTINCT x) AS distinct_rows FROM v200;
+CREATE TEMP TABLE m200 AS
+SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 5, "groups": [0, 0, 3]}') AS m FROM v200;
+SET dpobj.max_state_memory = '64kB';
+SELECT (SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "trees": 5, "groups": [0, 0, 3]}')
+          FROM v200) = m AS same_replayed FROM m200;
+RESET dpobj.max_state_memory;
+DROP VIEW v200;
 -- and with the defaults (private edges, additive rounds before the trees)
 CREATE TEMP TABLE md AS SELECT dpobj.dp_gbdt(x, y, 1, 1e-6, '{"lo": 0, "hi": 1, "groups": [0, 0, 3]}') AS m
   FROM regress_gbdt.v;

@@ -24,6 +24,7 @@
 #include "mechanisms/mechanism.h"
 #include "state/aggsample.h"
 #include "state/claim.h"
+#include "state/keptdesign.h"
 #include "state/rowinput.h"
 
 #include "utils/array.h"
@@ -192,7 +193,9 @@ kept_final_rows(DPKeptExpanded *st, const DPProtectedContext *pctx)
 {
 	DPKeptState *s = kept_state_new(st->base.kind, &st->params, st->base.options);
 
-	keptrows_from_state(&s->rows, &st->base, st->params.sample_rows > 0);
+	/* a copy of the rows within the design's share, else replayed (keptstate.h) */
+	keptrows_from_state(&s->rows, &st->base, st->params.sample_rows > 0,
+						keptdesign_block_rows(st->base.d, false));
 	if (pctx == NULL && st->base.spill == NULL && st->base.sample != NULL &&
 		st->params.sample_rows == 0 && aggsample_keyed(st->base.sample))
 		s->params.sample_rows = aggsample_k(st->base.sample);

@@ -53,11 +53,25 @@ extern bool keptstate_spills(int kind);
 extern int64 keptstate_sample_rows(const DPAggState *base);
 extern int64 keptstate_ship_rows(const DPAggState *base);
 
+/*
+ * A run's memory, in eighths of dpobj.max_state_memory: the state's
+ * in-memory rows (a canonical copy only within the design's share, else
+ * replayed), the final function's design (keptdesign.h) and each of the
+ * fit's two caches (the bins, keptbins.h; gbdt's margins) fill the cap.
+ */
+#define KEPT_ROWS_EIGHTHS	4
+#define KEPT_CACHE_EIGHTHS	1
+StaticAssertDecl(KEPT_ROWS_EIGHTHS + KEPTROWS_DESIGN_EIGHTHS + 2 * KEPT_CACHE_EIGHTHS <= 8,
+				 "a kept-row run's shares exceed dpobj.max_state_memory");
+
+/* bytes of one of the fit's caches */
+#define KEPT_CACHE_BYTES()	((int64) dpobj_max_state_memory * 1024 / 8 * KEPT_CACHE_EIGHTHS)
+
 /* a family's type: name (SQL), magic, aggname_fn (DPStateType's), aggname, run */
 #define KEPT_STATE_TYPE(name, magic, aggname_fn, agg, run_fn) \
 	{{name, magic, DP_ROW_ORDER_FLOAT8, sizeof(DPKeptExpanded), keptstate_init, \
 	  keptstate_check_row, aggname_fn, keptstate_spills, keptstate_sample_rows, \
-	  keptstate_ship_rows}, agg, run_fn}
+	  keptstate_ship_rows, KEPT_ROWS_EIGHTHS}, agg, run_fn}
 
 /* what the final function sees: the run's parameters over the kept rows */
 typedef struct DPKeptState

@@ -634,6 +634,8 @@ aggstate_new(const DPStateType *type, MemoryContext parent, int kind, int d,
 		int			room = 64;
 
 		st->cap = (Size) dpobj_max_state_memory * 1024;
+		if (type->cap_eighths > 0)
+			st->cap = st->cap / 8 * type->cap_eighths;
 		/* a decoded state's size hint must not take more than the cap */
 		while (room < capacity && rowset_bytes(d, 2 * room) <= st->cap)
 			room *= 2;

@@ -112,6 +112,12 @@ typedef struct DPStateType
 	 * the type never spills.
 	 */
 	int64		(*ship_rows) (const struct DPAggState *st);
+
+	/*
+	 * Eighths of dpobj.max_state_memory a spilling kind's in-memory rows
+	 * take (its final function's work the rest); 0: all of it.
+	 */
+	int			cap_eighths;
 } DPStateType;
 
 /* The common part of every expanded state (the type's struct embeds it first). */

@@ -125,6 +125,13 @@ keptdesign_next(DPKeptDesign *D, bool first)
 	return true;
 }
 
+int
+keptdesign_block_rows(int d, bool intercept)
+{
+	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
+	return keptrows_block_rows(24 * (Size) (d + (intercept ? 1 : 0)) + 64);
+}
+
 void
 keptdesign_begin(DPKeptDesign *D, const DPKeptRows *r, bool intercept, const double w[2])
 {
@@ -139,8 +146,7 @@ keptdesign_begin(DPKeptDesign *D, const DPKeptRows *r, bool intercept, const dou
 	D->w[0] = w[0];
 	D->w[1] = w[1];
 	D->pp = r->d + (intercept ? 1 : 0);
-	/* a block's rows (8d + 16 bytes each) and dense design (2 obs of pp + 2 doubles) */
-	rows = keptrows_block_rows(24 * (Size) D->pp + 64);
+	rows = keptdesign_block_rows(r->d, intercept);
 	/* a design within the bound is built once; a larger one block by block */
 	if (keptrows_single(r, rows))
 	{

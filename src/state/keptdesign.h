@@ -66,6 +66,13 @@ extern int64 keptrows_observations_into(const DPKeptRows *r, const double w[2], 
 extern void keptrows_design(const DPKeptRows *r, const double w[2], bool intercept,
 							double **X, double **cnt, double **y, int64 *nobs, int *p);
 
+/*
+ * The rows a block of the design of d-word rows holds (its rows and dense
+ * design within KEPTROWS_DESIGN_EIGHTHS of the cap); a design of at most
+ * that many rows in memory is built whole
+ */
+extern int	keptdesign_block_rows(int d, bool intercept);
+
 /* the design of r at class weights w: whole (built now) or in blocks, as above */
 extern void keptdesign_begin(DPKeptDesign *D, const DPKeptRows *r, bool intercept,
 							 const double w[2]);

@@ -55,11 +55,11 @@ keptrows_alloc(DPKeptRows *r, int d, int nrows)
  * order.
  */
 void
-keptrows_from_state(DPKeptRows *r, DPAggState *st, bool draw)
+keptrows_from_state(DPKeptRows *r, DPAggState *st, bool draw, int maxrows)
 {
 	int64		n;
 
-	if (st->spill == NULL)
+	if (st->spill == NULL && (draw || st->sample != NULL || st->rows.nrows <= maxrows))
 	{
 		keptrows_alloc(r, st->d, st->rows.nrows);
 		r->nrows = aggstate_canonical_rows(st, draw, (uint64 *) r->x, r->pos, r->neg);
@@ -166,7 +166,8 @@ keptrows_blocks_next(DPKeptBlocks *b, bool first)
 int
 keptrows_block_rows(Size bytes_per_row)
 {
-	Size		n = ((Size) dpobj_max_state_memory * 1024 / 4) / Max(bytes_per_row, 1);
+	Size		n = ((Size) dpobj_max_state_memory * 1024 / 8 * KEPTROWS_DESIGN_EIGHTHS) /
+		Max(bytes_per_row, 1);
 
 	return (int) Min(Max(n, 64), (Size) (PG_INT32_MAX / 2));
 }

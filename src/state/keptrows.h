@@ -44,10 +44,11 @@ extern void keptrows_alloc(DPKeptRows *r, int d, int nrows);
 
 /*
  * The rows of st in CurrentMemoryContext: a spilled state's replayed
- * (no copy of the rows), else in canonical order, those of its sample
- * with draw (aggstate_canonical_rows).
+ * (no copy of the rows), as are those of one in memory past maxrows rows
+ * unless it keeps a sample; else in canonical order, those of its sample with draw
+ * (aggstate_canonical_rows).
  */
-extern void keptrows_from_state(DPKeptRows *r, DPAggState *st, bool draw);
+extern void keptrows_from_state(DPKeptRows *r, DPAggState *st, bool draw, int maxrows);
 
 /*
  * K of a state that keeps every row (spilling) given its option
@@ -103,9 +104,13 @@ extern const DPKeptRows *keptrows_blocks_next(DPKeptBlocks *b, bool first);
 /* frees a reader's buffers (a pass that is not read again) */
 extern void keptrows_blocks_end(DPKeptBlocks *b);
 
+/* eighths of dpobj.max_state_memory a final function's design takes */
+#define KEPTROWS_DESIGN_EIGHTHS	2
+
 /*
  * Rows per block so that a block's design, bytes_per_row bytes a row,
- * takes at most a quarter of dpobj.max_state_memory (at least 64 rows).
+ * takes at most KEPTROWS_DESIGN_EIGHTHS of dpobj.max_state_memory (at
+ * least 64 rows).
  */
 extern int	keptrows_block_rows(Size bytes_per_row);
 

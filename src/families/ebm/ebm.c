@@ -135,14 +135,13 @@ ebm_fit_init(EBMFit *r, Jsonb *options, const OpParams *p, int d, bool regressio
 
 /*
  * A pass's work is mostly binning and building the design's blocks, so the
- * passes keep the observations' bins within an eighth of
- * dpobj.max_state_memory (keptbins.h)
+ * passes keep the observations' bins within a cache's share of
+ * dpobj.max_state_memory (keptstate.h, keptbins.h)
  */
 static void
 ebm_keep_budget(EBMFit *r, const EBMState *state)
 {
-	keptbins_init(&r->kb, r->nterms, 0, (int64) dpobj_max_state_memory * 1024 / 8,
-				  &state->rows);
+	keptbins_init(&r->kb, r->nterms, 0, KEPT_CACHE_BYTES(), &state->rows);
 }
 
 static void

@@ -165,16 +165,16 @@ gbdt_label_kind(Jsonb *options)
 
 /*
  * A pass's work is mostly the margin over the trees so far, so each pass
- * keeps the observations' margins (8 bytes each) within an eighth of
- * dpobj.max_state_memory and the next adds only the trees since; the rest
- * are computed again.  Every pass reads the observations in the same order
+ * keeps the observations' margins (8 bytes each) within a cache's share of
+ * dpobj.max_state_memory (keptstate.h) and the next adds only the trees
+ * since; the rest are computed again.  Every pass reads the observations in the same order
  * and the margin sums the trees in order either way (the bias is 0 during
  * the fit), so the model is the same.
  */
 static void
 gbdt_margin_budget(GBDTFit *r, const DPKeptState *state)
 {
-	r->zcap = (int64) dpobj_max_state_memory * 1024 / 8 / (int64) sizeof(double);
+	r->zcap = KEPT_CACHE_BYTES() / (int64) sizeof(double);
 	/* in memory, a row is at most two observations (positive and negative counts) */
 	if (!keptrows_spilled(&state->rows))
 		r->zcap = Min(r->zcap, 2 * (int64) state->rows.nrows);
@@ -195,9 +195,8 @@ gbdt_calibrate(DPRun *run)
 	/* the design before the charge; a spilled state's in blocks, within the cap */
 	keptdesign_begin(&r->D, &state->rows, false, OPERATING_CLASS_W(p));
 	gbdt_margin_budget(r, state);
-	/* and their bins within another eighth (keptbins.h) */
-	keptbins_init(&r->kb, r->nterms, 0, (int64) dpobj_max_state_memory * 1024 / 8,
-				  &state->rows);
+	/* and their bins within another (keptbins.h) */
+	keptbins_init(&r->kb, r->nterms, 0, KEPT_CACHE_BYTES(), &state->rows);
 	mechanism_calibrated(run, r, "gbdt", p->epsilon, p->delta);
 }
 

@@ -434,7 +434,8 @@ glm_final_rows(GLMExpanded *st)
 	GLMState   *s = glm_state_new((GLMKind) st->base.kind, &st->params, st->base.options);
 
 	keptrows_from_state(&s->rows, &st->base,
-						!glm_spills(st->base.kind) || st->params.sample_rows > 0);
+						!glm_spills(st->base.kind) || st->params.sample_rows > 0,
+						PG_INT32_MAX);
 	return s;
 }
 
