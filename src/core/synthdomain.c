@@ -54,29 +54,25 @@ synth_column_model_levels(const SynthColumn *c)
 	return synth_column_scan_levels(c);
 }
 
-/* the equal-width cell of x among n over [lo, hi], clamped */
-static int
-cell_of(double lo, double hi, int n, double x)
+void
+synth_coding_init(const SynthColumn *c, SynthCoding *s)
 {
-	double		t = (x - lo) / (hi - lo) * n;
-
-	if (!(t >= 0.0))			/* below, or NaN */
-		return 0;
-	if (t >= n)
-		return n - 1;
-	return (int) t;
+	s->levels = c->kind == SYNTH_COL_LEVELS;
+	s->n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	s->null_code = c->nullable ? s->n : 0;
+	s->lo = c->lo;
+	s->hi = c->hi;
+	s->span = c->hi - c->lo;
+	s->width = s->span / s->n;
 }
 
 int
 synth_column_code(const SynthColumn *c, double x, bool isnull)
 {
-	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	SynthCoding	s;
 
-	if (isnull || isnan(x))
-		return c->nullable ? n : 0;
-	if (c->kind == SYNTH_COL_LEVELS)
-		return x >= 0 && x < n ? (int) x : 0;
-	return cell_of(c->lo, c->hi, n, x);
+	synth_coding_init(c, &s);
+	return synth_coding_code(&s, x, isnull);
 }
 
 /*
@@ -288,13 +284,10 @@ synth_column_set_shut(SynthColumn *c, const double *y, const double *var, double
 int64_t
 synth_column_offset(const SynthColumn *c, int code, double x)
 {
-	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
-	double		w = (c->hi - c->lo) / n,
-				t;
+	SynthCoding	s;
 
-	x = x < c->lo ? c->lo : (x > c->hi ? c->hi : x);
-	t = nearbyint((x - (c->lo + w * code)) / w * (double) (1 << SYNTH_OFFSET_BITS));
-	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
+	synth_coding_init(c, &s);
+	return synth_coding_offset(&s, code, x);
 }
 
 /* a sub-bin of more integers draws them as a continuous span's floor */

@@ -38,6 +38,7 @@
 #ifndef DPOBJ_SYNTHDOMAIN_H
 #define DPOBJ_SYNTHDOMAIN_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -149,6 +150,51 @@ extern bool synth_column_set_shut(SynthColumn *c, const double *y, const double 
  * width 2^SYNTH_OFFSET_BITS), 0 to 2^SYNTH_OFFSET_BITS
  */
 extern int64_t synth_column_offset(const SynthColumn *c, int code, double x);
+
+/*
+ * A column's scan coding with its constants computed once (synth_coding_init),
+ * for the scan's rows: synth_coding_code and synth_coding_offset are
+ * synth_column_code's and synth_column_offset's values, the same
+ * expressions of the same doubles.
+ */
+typedef struct SynthCoding
+{
+	bool		levels;			/* kind SYNTH_COL_LEVELS */
+	int			n;				/* scan levels less NULL's */
+	int			null_code;		/* NULL's and NaN's */
+	double		lo,
+				hi,
+				span,			/* hi - lo */
+				width;			/* span / n */
+} SynthCoding;
+
+extern void synth_coding_init(const SynthColumn *c, SynthCoding *s);
+
+static inline int
+synth_coding_code(const SynthCoding *s, double x, bool isnull)
+{
+	double		t;
+
+	if (isnull || isnan(x))
+		return s->null_code;
+	if (s->levels)
+		return x >= 0 && x < s->n ? (int) x : 0;
+	/* the equal-width cell of x among n over [lo, hi], clamped */
+	t = (x - s->lo) / s->span * s->n;
+	if (!(t >= 0.0))
+		return 0;
+	return t >= s->n ? s->n - 1 : (int) t;
+}
+
+static inline int64_t
+synth_coding_offset(const SynthCoding *s, int code, double x)
+{
+	double		t;
+
+	x = x < s->lo ? s->lo : (x > s->hi ? s->hi : x);
+	t = nearbyint((x - (s->lo + s->width * code)) / s->width * (double) (1 << SYNTH_OFFSET_BITS));
+	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
+}
 
 /*
  * c->tilt from the sub-bins' noisy offset sums sums[0..S-1] (in sub-bin

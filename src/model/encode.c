@@ -56,27 +56,68 @@ encoding_number(JsonbContainer *obj, const char *key)
 	return x;
 }
 
-/* FNV-1a of a level's bytes: its slot in the levels' hash */
-static inline uint32
-encoding_hash(const char *s, int len)
+static inline uint64
+encoding_load64(const char *p)
 {
-	uint32		h = 2166136261u;
+	uint64		w;
 
-	for (int i = 0; i < len; i++)
-		h = (h ^ (unsigned char) s[i]) * 16777619u;
-	return h;
+	memcpy(&w, p, sizeof(w));
+	return w;
 }
 
-/* len bytes equal; a short level compared in line, not by a call */
-static inline bool
-encoding_same(const char *a, const char *b, int len)
+static inline uint64
+encoding_load32(const char *p)
 {
-	if (len > 16)
-		return memcmp(a, b, len) == 0;
-	for (int i = len - 1; i >= 0; i--)
-		if (a[i] != b[i])
-			return false;
-	return true;
+	uint32		w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * A level's key (EncLevelSlot): its first and last 8 bytes, overlapping
+ * from 8 to 16 bytes; 4 to 7 bytes as their first and last 4, fewer as
+ * bytes 0, len / 2 and len - 1.  Given the length, equal keys are equal
+ * bytes up to 16; a longer level's middle bytes are compared apart.  No
+ * byte outside the value is read.
+ */
+static inline void
+encoding_key(const char *s, int len, uint64 *head, uint64 *tail)
+{
+	*tail = 0;
+	if (len >= 8)
+	{
+		*head = encoding_load64(s);
+		*tail = encoding_load64(s + len - 8);
+	}
+	else if (len >= 4)
+		*head = encoding_load32(s) | encoding_load32(s + len - 4) << 32;
+	else if (len > 0)
+		*head = (uint64) (unsigned char) s[0] | (uint64) (unsigned char) s[len / 2] << 8 |
+			(uint64) (unsigned char) s[len - 1] << 16;
+	else
+		*head = 0;
+}
+
+/* a level's slot in the levels' hash: its key mixed, a long level's middle words too */
+static inline uint32
+encoding_hash(const char *s, int len, uint64 head, uint64 tail)
+{
+	uint64		h = (head ^ (uint64) len) * UINT64CONST(0x9E3779B97F4A7C15);
+
+	h = (h ^ (h >> 29) ^ tail) * UINT64CONST(0xBF58476D1CE4E5B9);
+	for (int i = 8; i < len - 8; i += 8)
+		h = (h ^ (h >> 29) ^ encoding_load64(s + i)) * UINT64CONST(0x94D049BB133111EB);
+	return (uint32) (h ^ (h >> 32));
+}
+
+/* slot s holds the level (s, len, head, tail): the same bytes */
+static inline bool
+encoding_slot_is(const EncColumn *c, const EncLevelSlot *s, const char *v, int len,
+				 uint64 head, uint64 tail)
+{
+	return s->head == head && s->tail == tail && s->len == len &&
+		(len <= 16 || memcmp(c->levels[s->level] + 8, v + 8, len - 16) == 0);
 }
 
 /*
@@ -91,18 +132,28 @@ encoding_level_hash(EncColumn *c)
 	while (size < 2 * (uint32) c->nlevels)
 		size *= 2;
 	c->level_mask = size - 1;
-	c->level_slot = palloc(sizeof(int16) * size);
-	memset(c->level_slot, -1, sizeof(int16) * size);
+	c->level_slot = palloc(sizeof(EncLevelSlot) * size);
+	for (uint32 i = 0; i < size; i++)
+		c->level_slot[i].level = -1;
 	for (int l = 0; l < c->nlevels; l++)
 	{
-		uint32		h = encoding_hash(c->levels[l], c->level_len[l]) & c->level_mask;
+		const char *v = c->levels[l];
+		int			len = c->level_len[l];
+		uint64		head,
+					tail;
+		uint32		h;
 
-		while (c->level_slot[h] >= 0 &&
-			   !(c->level_len[c->level_slot[h]] == c->level_len[l] &&
-				 encoding_same(c->levels[c->level_slot[h]], c->levels[l], c->level_len[l])))
+		encoding_key(v, len, &head, &tail);
+		h = encoding_hash(v, len, head, tail) & c->level_mask;
+		while (c->level_slot[h].level >= 0 &&
+			   !encoding_slot_is(c, &c->level_slot[h], v, len, head, tail))
 			h = (h + 1) & c->level_mask;
-		if (c->level_slot[h] < 0)
-			c->level_slot[h] = (int16) l;
+		if (c->level_slot[h].level >= 0)
+			continue;
+		c->level_slot[h].head = head;
+		c->level_slot[h].tail = tail;
+		c->level_slot[h].len = len;
+		c->level_slot[h].level = l;
 	}
 }
 
@@ -216,15 +267,17 @@ encoding_groups_option(const Encoding *enc)
 int
 encoding_level(const EncColumn *c, const char *cat, int len)
 {
-	uint32		h;
+	uint64		head,
+				tail;
+	const EncLevelSlot *s;
 
 	if (cat == NULL)
 		return c->nlevels;		/* "other" */
-	for (h = encoding_hash(cat, len) & c->level_mask; c->level_slot[h] >= 0;
-		 h = (h + 1) & c->level_mask)
-		if (c->level_len[c->level_slot[h]] == len &&
-			encoding_same(c->levels[c->level_slot[h]], cat, len))
-			return c->level_slot[h];
+	encoding_key(cat, len, &head, &tail);
+	for (uint32 h = encoding_hash(cat, len, head, tail) & c->level_mask;
+		 (s = &c->level_slot[h])->level >= 0; h = (h + 1) & c->level_mask)
+		if (encoding_slot_is(c, s, cat, len, head, tail))
+			return s->level;
 	return c->nlevels;			/* "other" */
 }
 

@@ -33,13 +33,27 @@
 #define DPOBJ_MAX_LEVEL_BYTES	256
 #define DPOBJ_MAX_ENCODED_D		4096
 
+/*
+ * A slot of a categorical column's levels' hash (encoding_level): a level's
+ * length and its first and last 8 bytes (a shorter level's bytes packed
+ * whole), so that up to 16 bytes two word compares decide byte equality;
+ * its index, or -1 for an empty slot
+ */
+typedef struct EncLevelSlot
+{
+	uint64		head;
+	uint64		tail;
+	int32		len;
+	int32		level;
+} EncLevelSlot;
+
 typedef struct EncColumn
 {
 	char	   *column;
 	int			nlevels;		/* > 0: categorical; 0: numeric */
 	char	  **levels;
 	int		   *level_len;
-	int16	   *level_slot;		/* open-addressing hash of the levels: index or -1 */
+	EncLevelSlot *level_slot;	/* open-addressing hash of the levels */
 	uint32		level_mask;		/* its size - 1 (a power of 2 >= 2 nlevels) */
 	double		lo;
 	double		hi;

@@ -52,8 +52,8 @@ typedef struct JsonbArgCache
 	bool		stable;			/* the same argument on every call */
 } JsonbArgCache;
 
-/* argument argno is a constant or a query parameter (an aggregate's: its Aggref's) */
-static bool
+/* an aggregate's argument: its Aggref's */
+bool
 jsonb_arg_stable(FunctionCallInfo fcinfo, int argno)
 {
 	Aggref	   *a;

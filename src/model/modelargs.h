@@ -38,6 +38,12 @@ typedef void *(*JsonbArgBuild) (Jsonb *arg, MemoryContext cxt);
  */
 extern void *jsonb_arg_cached(FunctionCallInfo fcinfo, Jsonb *arg, int argno, JsonbArgBuild build);
 
+/*
+ * argument argno is a constant or a query parameter, the same value on
+ * every row (in an aggregate's transition function argno counts the state)
+ */
+extern bool jsonb_arg_stable(FunctionCallInfo fcinfo, int argno);
+
 /* a feature array with a NULL element is an error */
 extern void model_features_not_null(ArrayType *arr);
 

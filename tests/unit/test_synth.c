@@ -862,6 +862,96 @@ test_bounded_steps(void)
 	gsl_rng_free(rng);
 }
 
+/* the scan's codes and offsets as computed before synth_coding_init: the reference */
+static int
+ref_code(const SynthColumn *c, double x, bool isnull)
+{
+	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	double		t;
+
+	if (isnull || isnan(x))
+		return c->nullable ? n : 0;
+	if (c->kind == SYNTH_COL_LEVELS)
+		return x >= 0 && x < n ? (int) x : 0;
+	t = (x - c->lo) / (c->hi - c->lo) * n;
+	if (!(t >= 0.0))
+		return 0;
+	return t >= n ? n - 1 : (int) t;
+}
+
+static int64_t
+ref_offset(const SynthColumn *c, int code, double x)
+{
+	int			n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+	double		w = (c->hi - c->lo) / n,
+				t;
+
+	x = x < c->lo ? c->lo : (x > c->hi ? c->hi : x);
+	t = nearbyint((x - (c->lo + w * code)) / w * (double) (1 << SYNTH_OFFSET_BITS));
+	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
+}
+
+/*
+ * synth_coding_code and synth_coding_offset (the scan's, constants computed
+ * once) give the reference's values bit for bit: at every bin edge and the
+ * doubles beside it, the ends, outside, NaN, NULL, random values
+ */
+static void
+test_coding_reference(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	SynthColumn cols[] = {
+		{.kind = SYNTH_COL_BINS, .lo = 0, .hi = 100, .nbins = 10, .nullable = true},
+		{.kind = SYNTH_COL_BINS, .lo = -3.7, .hi = 1e5 + 0.1, .nbins = 7},
+		{.kind = SYNTH_COL_QUANTILE, .lo = 17, .hi = 90, .nbins = 15, .nsub = 60, .nullable = true},
+		{.kind = SYNTH_COL_QUANTILE, .lo = 0, .hi = 1500000, .nbins = 20, .nsub = 80},
+		{.kind = SYNTH_COL_QUANTILE, .lo = 1e-3, .hi = 0.3, .nbins = 3, .nsub = 999},
+		{.kind = SYNTH_COL_LEVELS, .nlevels = 5, .nullable = true},
+	};
+	long		bad = 0,
+				n = 0;
+
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+	{
+		const SynthColumn *c = &cols[k];
+		SynthCoding s;
+		int			bins = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
+
+		synth_coding_init(c, &s);
+		for (int i = -2; i < 4 * bins + 40000; i++)
+		{
+			double		x;
+
+			if (i < 0)
+				x = i == -2 ? NAN : -INFINITY;
+			else if (i < 3 * (bins + 1))
+			{
+				/* an edge, and the doubles just below and above it */
+				double		e = c->kind == SYNTH_COL_LEVELS ? i / 3 :
+					c->lo + (c->hi - c->lo) * (i / 3) / bins;
+
+				x = i % 3 == 0 ? e : nextafter(e, i % 3 == 1 ? -INFINITY : INFINITY);
+			}
+			else if (i < 4 * bins + 3)
+				x = c->lo + (c->hi - c->lo) * (i - 3 * bins) / bins - 1e-9;
+			else
+				x = c->lo - 1 + (c->hi - c->lo + 2) * gsl_rng_uniform(rng);
+			for (int isnull = 0; isnull < 2; isnull++)
+			{
+				int			code = synth_coding_code(&s, x, isnull);
+
+				n++;
+				bad += code != ref_code(c, x, isnull) || code != synth_column_code(c, x, isnull);
+				if (!isnull && !isnan(x) && c->kind == SYNTH_COL_QUANTILE)
+					bad += synth_coding_offset(&s, code, x) != ref_offset(c, code, x) ||
+						synth_column_offset(c, code, x) != ref_offset(c, code, x);
+			}
+		}
+	}
+	CHECK(bad == 0, "scan codes and offsets as the reference's: %ld of %ld differ", bad, n);
+	gsl_rng_free(rng);
+}
+
 static void
 test_domains(void)
 {
@@ -1406,6 +1496,7 @@ main(void)
 	test_extreme_potentials();
 	test_bounded_steps();
 	test_domains();
+	test_coding_reference();
 	test_domains_denoise();
 	test_domains_means();
 	test_shut_nearest();

@@ -26,6 +26,7 @@
 #include "utils/memutils.h"
 
 #include "base/pg_compat.h"
+#include "model/modelargs.h"
 #include "state/aggstate.h"
 #include "state/claim.h"
 #include "state/rowinput.h"
@@ -337,10 +338,17 @@ synthagg_writable(Datum d, MemoryContext aggcontext)
 
 /* ---- transition ---- */
 
-/* per call site: the argument types checked once */
+/*
+ * per call site: the argument types checked once; with options a constant
+ * or a query parameter, the state and options last found the same (the
+ * options' bytes then compared once, not on every row)
+ */
 typedef struct SynthScratch
 {
 	bool		checked;
+	bool		stable_options;
+	const SynthAggState *same_st;
+	const Jsonb *same_options;
 	int			codes[SYNTH_MAX_COLUMNS];
 } SynthScratch;
 
@@ -376,10 +384,10 @@ synthagg_code(const SynthParams *p, int j, Datum v, bool isnull, int64 *sums)
 	if (e->nlevels == 0)
 	{
 		double		x = isnull ? 0.0 : DatumGetFloat8(v);
-		int			code = synth_column_code(&p->col[j], x, isnull);
+		int			code = synth_coding_code(&p->coding[j], x, isnull);
 
 		if (p->sum_at[j] >= 0 && !isnull && !isnan(x))
-			sums[p->sum_at[j] + code] += synth_column_offset(&p->col[j], code, x);
+			sums[p->sum_at[j] + code] += synth_coding_offset(&p->coding[j], code, x);
 		return code;
 	}
 	if (isnull)
@@ -446,7 +454,7 @@ synthagg_array_codes(FunctionCallInfo fcinfo, const SynthParams *p, int *codes, 
 
 /* the state a row goes into: new on the first row, else checked against it */
 static SynthAggState *
-synthagg_for_row(FunctionCallInfo fcinfo, DPRowInput *row)
+synthagg_for_row(FunctionCallInfo fcinfo, DPRowInput *row, SynthScratch *c)
 {
 	Jsonb	   *options = PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4);
 	SynthAggState *st;
@@ -458,6 +466,9 @@ synthagg_for_row(FunctionCallInfo fcinfo, DPRowInput *row)
 		return synthagg_new(row->aggcontext, row->epsilon, row->delta, options);
 	}
 	st = synthagg_writable(PG_GETARG_DATUM(0), row->aggcontext);
+	if (c->stable_options && st == c->same_st && options == c->same_options &&
+		row->epsilon == st->epsilon && row->delta == st->delta)
+		return st;
 	if (row->epsilon != st->epsilon || row->delta != st->delta || options == NULL ||
 		VARSIZE(options) != VARSIZE(st->options) ||
 		memcmp(options, st->options, VARSIZE(options)) != 0)
@@ -465,6 +476,8 @@ synthagg_for_row(FunctionCallInfo fcinfo, DPRowInput *row)
 						  options != NULL && VARSIZE(options) == VARSIZE(st->options) &&
 						  memcmp(options, st->options, VARSIZE(options)) == 0,
 						  st->p->enc_d, st->epsilon, st->delta, st->p->enc_d);
+	c->same_st = st;
+	c->same_options = options;
 	return st;
 }
 
@@ -482,11 +495,14 @@ synthagg_transition(FunctionCallInfo fcinfo, bool arrays)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	st = synthagg_for_row(fcinfo, &row);
 	c = (SynthScratch *) fcinfo->flinfo->fn_extra;
 	if (c == NULL)
+	{
 		c = fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
 															  sizeof(SynthScratch));
+		c->stable_options = jsonb_arg_stable(fcinfo, 4);
+	}
+	st = synthagg_for_row(fcinfo, &row, c);
 	if (!c->checked && !arrays)
 		synthagg_check_args(fcinfo, st->p);
 	c->checked = true;

@@ -297,6 +297,7 @@ synth_columns(SynthOpts *o)
 			synth_bad(psprintf("column \"%s\" has too many levels", e->column),
 					  "Declare at most 65535 levels.");
 		p->scan_levels[j] = synth_column_scan_levels(c);
+		synth_coding_init(c, &p->coding[j]);
 		p->sum_at[j] = c->kind == SYNTH_COL_QUANTILE ? p->nsums : -1;
 		p->nsums += c->kind == SYNTH_COL_QUANTILE ? c->nsub : 0;
 	}

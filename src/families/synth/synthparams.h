@@ -85,6 +85,7 @@ typedef struct SynthParams
 	int			enc_d;			/* its encoded dimension (the protected context's d) */
 	SynthColumn col[SYNTH_MAX_COLUMNS];
 	int			scan_levels[SYNTH_MAX_COLUMNS];
+	SynthCoding coding[SYNTH_MAX_COLUMNS];	/* a numeric column's scan coding */
 	int			sum_at[SYNTH_MAX_COLUMNS];	/* a quantile column's sub-bins' offset sums
 											 * in the state's sums, else -1 */
 	int			nsums;
