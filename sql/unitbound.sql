@@ -70,9 +70,38 @@ SET ROLE regress_ub_alice;
 SELECT statistic, CASE statistic WHEN 'count' THEN abs(estimate - 2000) < 60 END AS one_per_person,
        CASE statistic WHEN 'rows_per_unit' THEN estimate END AS k
   FROM dpobj.aggregate('regress_ub.wide', '[{"stat": "count"}]', 4, 1e-6, '{}', '{"rows_per_unit": "private"}');
-DROP TABLE declared, private;
+-- dpobj.describe() takes the option: the same run, k' chosen first
 RESET ROLE;
 RESET dpobj.max_state_memory;
+SET ROLE regress_ub_alice;
+SELECT statistic, CASE statistic WHEN 'count' THEN abs(estimate - 2000) < 60 END AS one_per_person,
+       CASE statistic WHEN 'rows_per_unit' THEN estimate END AS k
+  FROM dpobj.describe('regress_ub.visits', 4, 1e-6, '{"rows_per_unit": "private"}')
+ WHERE statistic <> 'histogram';
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_ub.visits', 1, 1e-6, '{"rows_per_unit": 2}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.describe('regress_ub.flat', 1, 1e-6, '{"rows_per_unit": "private"}')$$);
+SELECT relation, mechanism, epsilon, rows_per_unit, outcome FROM dpobj.ledger
+ WHERE relation LIKE 'regress_ub.%' AND mechanism = 'describe' ORDER BY id;
+-- accuracy before a run: the worst case, the declared k at 0.9 epsilon
+SELECT p.half_width = d.half_width AS worst_case
+  FROM dpobj.aggregate_accuracy('regress_ub.visits', '[{"stat": "count"}]', 4, '{sex}',
+                                '{"rows_per_unit": "private"}') p,
+       dpobj.aggregate_accuracy('regress_ub.visits', '[{"stat": "count"}]', 4 * 0.9, '{sex}') d;
+SELECT p.epsilon > d.epsilon AS more_epsilon
+  FROM dpobj.aggregate_epsilon('regress_ub.visits', '[{"stat": "count"}]', 100, '{sex}',
+                               '{"rows_per_unit": "private"}') p,
+       dpobj.aggregate_epsilon('regress_ub.visits', '[{"stat": "count"}]', 100, '{sex}') d;
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_ub.flat', '[{"stat": "count"}]', 1, '{sex}', '{"rows_per_unit": "private"}')$$);
+SELECT sqlstate, message FROM regress.err($$SELECT * FROM dpobj.aggregate_accuracy('regress_ub.visits', '[{"stat": "count"}]', 1, '{person}', '{"rows_per_unit": "private"}')$$);
+-- EXPLAIN of a private query: the same widths, "at most"
+SET dpobj.query_epsilon = 4;
+EXPLAIN (COSTS OFF) SELECT sex, count(*) FROM regress_ub.visits GROUP BY sex;
+SET dpobj.query_rows_per_unit = private;
+EXPLAIN (COSTS OFF) SELECT sex, count(*) FROM regress_ub.visits GROUP BY sex;
+RESET dpobj.query_rows_per_unit;
+RESET dpobj.query_epsilon;
+DROP TABLE declared, private;
+RESET ROLE;
 -- outside a run: refused
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound(n) FROM generate_series(1, 3) n$$);
 DROP SCHEMA regress_ub CASCADE;

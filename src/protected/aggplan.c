@@ -17,8 +17,10 @@
  *	  true count it assumes (of its non-NULL values; NULL without one); a
  *	  quantile's is in ranks
  *	  (its interval's reach beyond rank t, core/aggquant.h), as no value
- *	  bound follows without the rows.  Both refuse what dpobj.aggregate() refuses on the same
- *	  public grounds, with its errors.
+ *	  bound follows without the rows.  With "rows_per_unit": "private"
+ *	  both take the worst case: the declared k at the statistics' share.
+ *	  Both refuse what dpobj.aggregate() refuses on the same public
+ *	  grounds, with its errors.
  *
  *	  The half-widths follow the table's privacy unit's k and its declared
  *	  bounds, and the errors tell which columns are declared: both answer
@@ -62,6 +64,7 @@
 #include "protected/entryargs.h"
 #include "protected/protectable.h"
 #include "protected/train.h"
+#include "protected/unitbound.h"
 #include "protected/units.h"
 #include "state/agglayout.h"
 
@@ -75,9 +78,13 @@ typedef struct AggPlan
 	double		count;			/* options "count", or NaN */
 	const char *fname;			/* the SQL function, for errors */
 	bool		keyed;			/* grouped by a key without levels (aggkeys.c) */
+	bool		unit_private;	/* "rows_per_unit": "private": the worst case, k at its share */
 } AggPlan;
 
-/* options: "count", a number > 0, and a private query's "lookups" (lookups.h) */
+/*
+ * options: "count", a number > 0, a private query's "lookups" (lookups.h)
+ * and "rows_per_unit" (unitbound.h; checked by aggrun_unit_private)
+ */
 static double
 aggplan_count(Jsonb *options, const char *fname)
 {
@@ -94,11 +101,12 @@ aggplan_count(Jsonb *options, const char *fname)
 	it = JsonbIteratorInit(&options->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		if (tok == WJB_KEY && !(v.val.string.len == 5 && strncmp(v.val.string.val, "count", 5) == 0) &&
-			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0))
+			!(v.val.string.len == 7 && strncmp(v.val.string.val, "lookups", 7) == 0) &&
+			!(v.val.string.len == 13 && strncmp(v.val.string.val, "rows_per_unit", 13) == 0))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%.*s\" for %s", v.val.string.len, v.val.string.val, fname),
-					 errhint("%s takes the option \"count\" (the true count a mean's or variance's accuracy assumes).", fname)));
+					 errhint("%s takes the options \"count\" (the true count a mean's or variance's accuracy assumes) and \"rows_per_unit\".", fname)));
 	c = getKeyJsonValueFromContainer(&options->root, "count", 5, NULL);
 	return c ? dp_option_number(c, "count", 0, 1e15, true) : NAN;
 }
@@ -115,8 +123,8 @@ aggplan_charged(double eps)
 /*
  * The plan of a call on public grounds, in dpobj.aggregate()'s order: the
  * relation, the columns, the options, the declared domains, the layout,
- * the table, the epsilon (eps > 0 only: aggregate_epsilon has none), k
- * and Citus.
+ * the table, the epsilon (eps > 0 only: aggregate_epsilon has none), k,
+ * Citus and a private k'.
  */
 static void
 aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan *p)
@@ -130,6 +138,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	TableUnit	unit;
 	char	   *eps_text,
 			   *delta_text;
+	bool		citus;
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
@@ -139,6 +148,7 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	aggrun_prepare(relid, relation, PG_GETARG_JSONB_P(1), PG_GETARG_ARRAYTYPE_P(3), &c);
 	p->keyed = c.key != NULL;
 	p->count = aggplan_count(PG_GETARG_JSONB_P(4), fname);
+	p->unit_private = aggrun_unit_private(PG_GETARG_JSONB_P(4), c.key, fname);
 	enc = aggrun_expr_encoding(relid, relation, c.enc, c.what, &c.cols, &c.ncols);
 	layout = aggrun_layout(enc, c.group_by, c.what);
 	p->l = agg_layout_parse(layout);
@@ -150,7 +160,9 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 							&eps_text, &delta_text);
 	units_for_run(relid, relation, &unit);
 	p->k = Max(unit.rows_per_unit, 1);
-	(void) dpobj_check_citus_run(relid, relation, &unit);
+	citus = dpobj_check_citus_run(relid, relation, &unit);
+	if (p->unit_private)
+		unit_bound_check_table(&unit, citus);
 	if (eps > 0)
 	{
 		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(
@@ -237,6 +249,9 @@ aggplan_halfwidth(const AggPlan *p, int i, double eps)
 	AggciColumn ac = {c ? c->lo : 0, c ? c->hi : 0, st->step};
 	int			k = p->k;
 
+	/* a private k' <= k: aggregate.c's rest of epsilon, at k (the worst case) */
+	if (p->unit_private)
+		eps = nextafter(eps - eps * UNIT_BOUND_SHARE, 0);
 	if (!aggplan_fits(l, eps, k))
 		return NAN;
 	switch (st->kind)

@@ -205,6 +205,21 @@ aggrun_check_options(Jsonb *options)
 					 errhint("dpobj.aggregate takes the options \"filter\", \"where\", \"deadline\", \"max_keys\", \"lookups\" and \"rows_per_unit\".")));
 }
 
+bool
+aggrun_unit_private(Jsonb *options, const char *key, const char *fname)
+{
+	bool		private = unit_bound_requested(options, fname);
+
+	/* a private k' calibrates declared cells only (unitbound.h) */
+	if (private && key != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s: option \"rows_per_unit\": \"private\" by \"%s\", a column without declared levels, is not available",
+						fname, key),
+				 errhint("Group by columns with declared levels, or leave the option out.")));
+	return private;
+}
+
 /* {"encoding": enc, "group_by": [...], "what": what} */
 Jsonb *
 aggrun_layout(Jsonb *enc, ArrayType *group_by, Jsonb *what)
@@ -252,12 +267,7 @@ dpobj_aggregate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("dpobj.aggregate: grouping by \"%s\", a column without declared levels, needs delta > 0", c.key),
 				 errhint("Keys are selected privately at (epsilon, delta): pass a delta, e.g. 1/n^2 for n rows.")));
-	/* a private k' calibrates declared cells only (unitbound.h) */
-	if (unit_bound_requested(options, "dpobj.aggregate") && c.key != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("dpobj.aggregate: option \"rows_per_unit\": \"private\" by \"%s\", a column without declared levels, is not available", c.key),
-				 errhint("Group by columns with declared levels, or leave the option out.")));
+	(void) aggrun_unit_private(options, c.key, "dpobj.aggregate");
 	if (c.key != NULL)
 		aggrun_run_keys(fcinfo, relid, relation, c.cols, c.ncols, c.enc, c.key, c.what, options,
 						fcinfo->args[2].value, fcinfo->args[3].value);

@@ -41,6 +41,12 @@ typedef struct AggCall
 extern void aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayType *group_by,
 						   AggCall *c);
 
+/*
+ * Whether options ask for a private k' ("rows_per_unit": "private",
+ * unitbound.h); refused (public grounds) by a key column without levels
+ */
+extern bool aggrun_unit_private(Jsonb *options, const char *key, const char *fname);
+
 /* whether a statistic of what reads an expression ("expr", aggexpr.c) */
 extern bool aggrun_has_expr(Jsonb *what);
 

@@ -8,9 +8,11 @@
  *	  (over 64 leaves).
  *	  Options: "columns", "bins", "shares" (the relative epsilon of the
  *	  count, of each histogram and of each column's quartiles; default 1
- *	  each), and aggregate()'s "filter", "where" and "deadline".  After the run a
+ *	  each), and aggregate()'s "filter", "where", "deadline" and
+ *	  "rows_per_unit" (the same run: a private k' first).  After the run a
  *	  NOTICE says, from public quantities only, what the split over the
- *	  statistics costs a count and how to narrow it.
+ *	  statistics costs a count (at worst, with a private k') and how to
+ *	  narrow it.
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +42,7 @@
 #include "protected/entryargs.h"
 #include "protected/runaccess.h"
 #include "protected/spiplans.h"
+#include "protected/unitbound.h"
 #include "protected/units.h"
 #include "state/agglayout.h"
 
@@ -56,7 +59,7 @@ typedef struct DescribeOpts
 	Jsonb	   *columns;		/* a copy: the iterator's values do not last */
 	int			bins;
 	double		share[3];		/* count, histogram, quartiles */
-	StringInfoData pass;		/* "filter", "where" and "deadline", for aggregate() */
+	StringInfoData pass;		/* "filter", "where", "deadline", "rows_per_unit", for aggregate() */
 } DescribeOpts;
 
 static void
@@ -66,7 +69,7 @@ describe_bad(const char *msg)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("dpobj.describe: %s", msg),
 			 errhint("Options: \"columns\" (names), \"bins\" (numeric histograms, default 10), "
-					 "\"shares\" {\"count\", \"histogram\", \"quartiles\"} (default 1 each), \"filter\", \"where\", \"deadline\".")));
+					 "\"shares\" {\"count\", \"histogram\", \"quartiles\"} (default 1 each), \"filter\", \"where\", \"deadline\", \"rows_per_unit\".")));
 }
 
 /* "shares": {"count": a, "histogram": b, "quartiles": c}, each > 0 */
@@ -103,7 +106,8 @@ describe_option(const char *key, JsonbValue *v, void *arg)
 		o->bins = dp_option_int(v, "bins", 1, AGG_MAX_BINS);
 	else if (strcmp(key, "shares") == 0)
 		describe_shares(v, o->share);
-	else if (strcmp(key, "filter") == 0 || strcmp(key, "where") == 0 || strcmp(key, "deadline") == 0)
+	else if (strcmp(key, "filter") == 0 || strcmp(key, "where") == 0 ||
+			 strcmp(key, "deadline") == 0 || strcmp(key, "rows_per_unit") == 0)
 	{
 		Jsonb	   *j = JsonbValueToJsonb(v);
 
@@ -208,12 +212,13 @@ describe_count_halfwidth(double eps_share)
 
 /*
  * The NOTICE of the split: epsilon over the statistics, what a count is
- * worth in it and alone at the run's epsilon (per row: k rows per unit),
- * and how to narrow it; nothing when epsilon is too small (refused later)
+ * worth in it and alone at the run's epsilon (per row: k rows per unit;
+ * a private k' <= k: k at the statistics' share, the worst case), and how
+ * to narrow it; nothing when epsilon is too small (refused later)
  */
 static void
 describe_notice(Oid relid, const char *relation, const Encoding *enc, const DescribeOpts *o,
-				double eps)
+				double eps, bool unit_private)
 {
 	TableUnit	unit;
 	int			nnum = 0;
@@ -226,13 +231,15 @@ describe_notice(Oid relid, const char *relation, const Encoding *enc, const Desc
 		nnum += enc->cols[i].nlevels == 0;
 	weights = o->share[0] + enc->ncols * o->share[1] + nnum * o->share[2];
 	units_for_run(relid, relation, &unit);
-	eps_noise = dp_epsilon_per_row(eps, Max(unit.rows_per_unit, 1));
+	eps_noise = dp_epsilon_per_row(unit_private ? eps * (1 - UNIT_BOUND_SHARE) : eps,
+								   Max(unit.rows_per_unit, 1));
 	split = describe_count_halfwidth(eps_noise * o->share[0] / weights);
 	alone = describe_count_halfwidth(eps_noise);
 	if (split > 0 && alone > 0)
 		ereport(NOTICE,
-				(errmsg("dpobj.describe: epsilon %g is shared by %d statistics: the row count is +-%.0f (95 %%), +-%.0f alone",
-						eps, 1 + enc->ncols + nnum, split, alone),
+				(errmsg("dpobj.describe: epsilon %g is shared by %d statistics: the row count is +-%.0f (95 %%), +-%.0f alone%s",
+						eps, 1 + enc->ncols + nnum, split, alone,
+						unit_private ? " (at most: at the declared rows per unit)" : ""),
 				 errhint("Name fewer columns with options {\"columns\": [...]}, or weight them with \"shares\"; dpobj.aggregate_accuracy() gives a statistic's accuracy before any run.")));
 }
 
@@ -248,6 +255,7 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	Jsonb	   *enc,
 			   *what,
 			   *pass;
+	bool		unit_private;
 
 	for (int i = 0; i < 4; i++)
 		if (PG_ARGISNULL(i))
@@ -275,8 +283,9 @@ dpobj_describe(PG_FUNCTION_ARGS)
 	enc = domains_encoding(relid, relation, cols, ncols, DOMAINS_REQUIRED);
 	what = describe_what(encoding_parse(enc), &o);
 	pass = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(o.pass.data)));
+	unit_private = unit_bound_requested(pass, "dpobj.describe");
 	aggrun_run(fcinfo, "describe", relid, relation, cols, ncols, enc, what,
 			   construct_empty_array(TEXTOID), pass, fcinfo->args[1].value, fcinfo->args[2].value);
-	describe_notice(relid, relation, encoding_parse(enc), &o, PG_GETARG_FLOAT8(1));
+	describe_notice(relid, relation, encoding_parse(enc), &o, PG_GETARG_FLOAT8(1), unit_private);
 	return (Datum) 0;
 }

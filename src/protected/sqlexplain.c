@@ -42,7 +42,6 @@
 
 #include "base/dpobj.h"
 #include "protected/queryrun.h"
-#include "protected/unitbound.h"
 #include "protected/spiplans.h"
 #include "protected/sqlfront.h"
 
@@ -79,7 +78,10 @@ sqlexplain_plan_of(Query *query)
 	return DatumGetJsonbP(((Const *) arg)->constvalue);
 }
 
-/* per statistic of p, its 95 % half-width at epsilon (NaN: depends on the count) */
+/*
+ * per statistic of p, its 95 % half-width at epsilon (NaN: depends on the
+ * count); a private k' <= k (unitbound.h): the worst case, aggplan.c's
+ */
 static double *
 sqlexplain_halfwidths(QueryPlan *p, Jsonb *plan, double epsilon)
 {
@@ -87,8 +89,11 @@ sqlexplain_halfwidths(QueryPlan *p, Jsonb *plan, double epsilon)
 	Oid			types[5] = {OIDOID, JSONBOID, FLOAT8OID, TEXTARRAYOID, JSONBOID};
 	/* the noise does not depend on the filter: the lookup tables alone (lookups.h) */
 	JsonbValue *lk = getKeyJsonValueFromContainer(&p->options->root, "lookups", 7, NULL);
-	char	   *options = lk == NULL ? "{}" :
-		psprintf("{\"lookups\": %s}", JsonbToCString(NULL, &JsonbValueToJsonb(lk)->root, -1));
+	char	   *options = psprintf("{%s%s%s%s}",
+									   lk == NULL ? "" : "\"lookups\": ",
+									   lk == NULL ? "" : JsonbToCString(NULL, &JsonbValueToJsonb(lk)->root, -1),
+									   lk != NULL && dpobj_query_private_bound ? ", " : "",
+									   dpobj_query_private_bound ? "\"rows_per_unit\": \"private\"" : "");
 	Datum		values[5] = {ObjectIdGetDatum(p->relid), JsonbPGetDatum(p->what),
 		Float8GetDatum(epsilon), PointerGetDatum(p->group_by),
 	DirectFunctionCall1(jsonb_in, CStringGetDatum(options))};
@@ -114,15 +119,13 @@ static void
 sqlexplain_lines(StringInfo str, Jsonb *plan)
 {
 	QueryPlan  *p = queryrun_parse(plan);
-	/* a private k' <= k (unitbound.h): the widths at k with the statistics' share */
-	double	   *hw = sqlexplain_halfwidths(p, plan, dpobj_query_private_bound ?
-										   dpobj_query_epsilon * (1 - UNIT_BOUND_SHARE) :
-										   dpobj_query_epsilon);
+	double	   *hw = sqlexplain_halfwidths(p, plan, dpobj_query_epsilon);
+	const char *most = dpobj_query_private_bound ? "at most " : "";
 	JsonbValue *outs = getKeyJsonValueFromContainer(&plan->root, "outputs", 7, NULL);
 
 	appendStringInfo(str, "dpobj private query: epsilon %g, delta %g per execution, split equally over %d statistic%s%s\n",
 					 dpobj_query_epsilon, dpobj_query_delta, p->nstats, p->nstats == 1 ? "" : "s",
-					 dpobj_query_private_bound ? "; rows per unit private (widths at the declared k)" : "");
+					 dpobj_query_private_bound ? "; rows per unit private (worst case: widths at the declared k)" : "");
 	for (int i = p->ngroups; i < p->noutputs; i++)
 	{
 		JsonbValue *o = getIthJsonbValueFromContainer(outs->val.binary.data, i);
@@ -136,11 +139,11 @@ sqlexplain_lines(StringInfo str, Jsonb *plan)
 		if (isnan(h) || p->sqrt[i] || p->den[i] >= 0)
 			appendStringInfoString(str, "depends on the count\n");
 		else if (p->ncells > 0)
-			appendStringInfo(str, "+- %g per cell, a merged group's cells' added (95 %%)\n", h);
+			appendStringInfo(str, "+- %s%g per cell, a merged group's cells' added (95 %%)\n", most, h);
 		else if (kind->val.string.len == 8 && strncmp(kind->val.string.val, "quantile", 8) == 0)
-			appendStringInfo(str, "+- %g ranks (95 %%)\n", h);
+			appendStringInfo(str, "+- %s%g ranks (95 %%)\n", most, h);
 		else
-			appendStringInfo(str, "+- %g (95 %%)\n", h);
+			appendStringInfo(str, "+- %s%g (95 %%)\n", most, h);
 	}
 }
 

@@ -263,23 +263,6 @@ train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0 && ctx->nlookups == 0;
 }
 
-/*
- * A private k' (unitbound.h): on a table with a privacy unit, off Citus
- * (whose shards bound their units alone), else a public refusal
- */
-static void
-train_unit_bound_check(DPProtectedContext *ctx, const TableUnit *unit)
-{
-	if (unit->rows_per_unit == 0 || ctx->citus)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("option \"rows_per_unit\": \"private\" needs a table with a privacy unit%s",
-						ctx->citus ? ", not on Citus" : ""),
-				 errdetail("Nothing was charged."),
-				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));
-	ctx->unit_share = UNIT_BOUND_SHARE;
-}
-
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */
 static Jsonb *
 train_unit_options(Jsonb *options, int k)
@@ -707,7 +690,10 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	ctx->citus = dpobj_check_citus_run(ctx->relid, ctx->relation, &unit);
 	query->unit_private = req->unit_bound;
 	if (req->unit_bound)
-		train_unit_bound_check(ctx, &unit);
+	{
+		unit_bound_check_table(&unit, ctx->citus);
+		ctx->unit_share = UNIT_BOUND_SHARE;
+	}
 	/* the protected mode travels with the query, to every node (options.h) */
 	ctx->options = dp_options_add(ctx->options, "{\"" DPOBJ_SEALED_KEY "\": true}");
 

@@ -28,6 +28,7 @@
 #include "core/privquant.h"
 #include "state/aggstate.h"
 #include "protected/unitbound.h"
+#include "protected/units.h"
 
 PG_FUNCTION_INFO_V1(dpobj_unit_bound_sfunc);
 PG_FUNCTION_INFO_V1(dpobj_unit_bound_final);
@@ -127,4 +128,16 @@ unit_bound_requested(Jsonb *options, const char *entry)
 				 errmsg("%s: option \"rows_per_unit\" must be \"private\"", entry),
 				 errhint("Without it a run keeps the table's declared max_rows_per_unit rows per unit.")));
 	return true;
+}
+
+void
+unit_bound_check_table(const TableUnit *unit, bool citus)
+{
+	if (unit->rows_per_unit == 0 || citus)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("option \"rows_per_unit\": \"private\" needs a table with a privacy unit%s",
+						citus ? ", not on Citus" : ""),
+				 errdetail("Nothing was charged."),
+				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));
 }

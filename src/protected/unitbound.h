@@ -23,4 +23,11 @@
  */
 extern bool unit_bound_requested(Jsonb *options, const char *entry);
 
+/*
+ * A private k' needs a table with a privacy unit (*unit), off Citus (whose
+ * shards bound their units alone): else a public refusal (0A000)
+ */
+struct TableUnit;
+extern void unit_bound_check_table(const struct TableUnit *unit, bool citus);
+
 #endif							/* DPOBJ_UNITBOUND_H */

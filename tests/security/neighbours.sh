@@ -999,6 +999,8 @@ SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), sum(t.a * l
  WHERE :where_sql GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupq.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
+agg_script "SELECT 'descbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
+  FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb || '{\"rows_per_unit\": \"private\"}');" >"$WORK/descbound.sql"
 AGG_WHAT='[{"stat":"count"},{"stat":"sum","column":"a"},{"stat":"mean","column":"b"},{"stat":"histogram","column":"c"},{"stat":"histogram","column":"a","bins":3},{"stat":"variance","column":"a"},{"stat":"quantile","column":"b","q":[0.25,0.75],"bins":16},{"stat":"count","column":"a"},{"stat":"count","column":"c"},{"stat":"variance","column":"b","sample":true}]'
 for i in 0 1; do
     sql=""
@@ -1048,6 +1050,8 @@ for sline in "${SCENS[@]}"; do
                 eps="$EPS" delta="$DELTA"
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.querybound.$i" "$WORK/querybound.sql" \
                 role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.descbound.$i" "$WORK/descbound.sql" \
+                role="$ROLE" rel="t_$scen" opts="$RUN_OPTS" eps="$EPS"
         }
         [[ -n $unitk && $unitk != - && $(trim "$(cut -d'|' -f10 <<<"$sline")") != link ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryunits.$i" "$WORK/queryunits.sql" \
@@ -1083,7 +1087,7 @@ for sline in "${SCENS[@]}"; do
     # sum and a mean per cell; the private query (and through a WITH query): a row per (grp, y) cell
     # a linked table's join: 4 cells of seg (0, 1, 2, other) by 3 statistics, 4 query rows;
     # a unit column's distinct units: a row per grp cell (0 to 3, other); the lookup query: a
-    # row per zone (hi, lo, none) and "other"; a private rows per unit: aggregate's and k'
+    # row per zone (hi, lo, none) and "other"; a private rows per unit: aggregate's (describe's) and k'
     joins=""
     [[ -e $WORK/$scen.queryunits.0 ]] && {
         compare_pair "$scen" queryunits query "$WORK/$scen.queryunits.0" "$WORK/$scen.queryunits.1" discrete
@@ -1092,7 +1096,8 @@ for sline in "${SCENS[@]}"; do
     [[ -e $WORK/$scen.aggbound.0 ]] && {
         compare_pair "$scen" aggbound aggregate "$WORK/$scen.aggbound.0" "$WORK/$scen.aggbound.1" discrete
         compare_pair "$scen" querybound query "$WORK/$scen.querybound.0" "$WORK/$scen.querybound.1" discrete
-        joins+=" aggbound:241 querybound:15"
+        compare_pair "$scen" descbound describe "$WORK/$scen.descbound.0" "$WORK/$scen.descbound.1" discrete
+        joins+=" aggbound:241 querybound:15 descbound:40"
     }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
