@@ -98,7 +98,7 @@ SECTIONS = [
   ("scale_20m", "Every mechanism at 5M and 20M rows (quiet machine)",
    "d = 10; ratio to the scan (660 ms at 5M, 2 483 ms at 20M); cap 256MB."),
   ("ebm_scale", "`ebm` (20 rounds) at 1M, 10M and 20M rows",
-   "d = 10; each cell as in the scale table: ms / ratio to the scan / peak RSS MB."),
+   "d = 10; cells as in the scale table."),
   ("gbdt_scale", "`gbdt` and `ebm` on large tables",
    "bench/gbdt/scale.md; one table scan a run; ms / ratio / passes a "
    "tree or round / peak RSS / private MB."),
@@ -239,7 +239,7 @@ def gbdt_scale_per_table(rows):
     for r in rows:
         row = out.setdefault(r["table"], OrderedDict([("table", r["table"])]))
         if r["run"] != "scan":
-            cell = (f'{r["ms"]} / {r["ratio"]} / {r["passes a tree or round"]} / {r["peak RSS MB"]} '
+            cell = (f'{r["ms"]} / {r["ratio"]} / {r["passes a tree or round"].removesuffix(".00")} / {r["peak RSS MB"]} '
                     f'/ {r["peak private MB"]}')
             row[r["run"]] = cell if r["outcome"] == "ok" else f'{cell} ({r["outcome"]})'
         row.update((m, r[m]) for m in META)
@@ -659,10 +659,10 @@ def figure1():
 
 def render():
     out = ["# dpobj benchmarks", "",
-           "Each table is the latest run of the command under it (with its commit, date (UTC) "
-           "and load average), from `bench/csv/`, rendered with the plots by `python3 bench/render.py`. "
+           "Each table is the latest run of the command under it (commit, date (UTC), "
+           "load), from `bench/csv/`, rendered with the plots by `python3 bench/render.py`. "
            f"Machine: a shared VM with {MACHINE} unless named; times vary about ±30 % with the "
-           "load. Accuracy is on each table's test split.", ""]
+           "load. Accuracy: each table's test split.", ""]
     out += ["## Plots", ""]
     for png, caption in PLOTS:
         out += [f"![{caption}](img/{png})", ""]

@@ -26,7 +26,8 @@
 # Needs a running server through PGHOST/PGPORT/PGUSER (a superuser on this machine: gdb
 # attaches to its backends), e.g. from the repository's root:
 #   (. scripts/common.sh && dpobj_build_install && dpobj_start_cluster && nice bash bench/gbdt/scale.sh)
-# Writes bench/csv/gbdt_scale.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
+# Writes bench/csv/gbdt_scale.csv (bench/record.py; its command names BENCH_COPIES if given),
+# rendered into docs/BENCHMARKS.md.
 # Environment: BENCH_TABLES, BENCH_COPIES, BENCH_MECHS [gbdt ebm], BENCH_DB [dpobj_gbdtscale].
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -145,6 +146,6 @@ done
     echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     printf '%s' "$rows_md"
 } | tee "$OUT/table" | python3 "$REPO/bench/record.py" gbdt_scale \
-    "BENCH_TABLES=\"$TABLES\" BENCH_COPIES=$COPIES nice bash bench/gbdt/scale.sh"
+    "BENCH_TABLES=\"$TABLES\"${BENCH_COPIES:+ BENCH_COPIES=$COPIES} nice bash bench/gbdt/scale.sh"
 cat "$OUT/table"
 psql -X -q -d postgres -c "DROP DATABASE $DB"
