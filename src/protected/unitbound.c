@@ -136,7 +136,7 @@ unit_bound_check_table(const TableUnit *unit, bool citus)
 	if (unit->rows_per_unit == 0 || citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("option \"rows_per_unit\": \"private\" needs a table with a privacy unit%s",
+				 errmsg("a private rows-per-unit bound (option \"rows_per_unit\": \"private\", or dpobj.query_rows_per_unit = private) needs a table with a privacy unit%s",
 						citus ? ", not on Citus" : ""),
 				 errdetail("Nothing was charged."),
 				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));
