@@ -136,8 +136,7 @@ SECTIONS = [
   ("ledger_rate", "Runs per second (ledger)", "pgbench, 15 s per cell; runs/s (mean latency ms)."),
   ("deadline", "Release deadline: exponential mechanism", "Two 20 000-row tables: big (about 8 000 distinct rows), small (one)."),
   ("audit", "Empirical privacy audit (`tests/audit`, `bench/audit`)",
-   "A mutant build has one calibration f times too weak (1.25 in CI, 1.1 in bench/audit/run.sh; "
-   "docs/PRIVACY.md, \"Empirical audit\")."),
+   "A mutant build has one calibration f times too weak (docs/PRIVACY.md, \"Empirical audit\")."),
  ]),
 ]
 
