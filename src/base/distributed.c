@@ -219,6 +219,16 @@ dp_citus_partition(Oid relid, AttrNumber *distcol, uint32 *coloc)
 	return method;
 }
 
+bool
+dp_citus_reference_table(Oid relid)
+{
+	Datum		v;
+
+	return dp_citus_partition(relid, NULL, NULL) == 'n' &&
+		citus_lookup("pg_dist_partition", "logicalrelid", F_OIDEQ, ObjectIdGetDatum(relid),
+					 "repmodel", &v) && DatumGetChar(v) == 't';
+}
+
 /* the relation is a table Citus knows (distributed, reference, local) */
 static bool
 citus_table(Oid relid)

@@ -64,6 +64,9 @@ extern bool dp_citus_table(Oid relid);
  */
 extern char dp_citus_partition(Oid relid, AttrNumber *distcol, uint32 *coloc);
 
+/* relid is a Citus reference table (partmethod 'n', repmodel 't': a copy on every node) */
+extern bool dp_citus_reference_table(Oid relid);
+
 /* the Citus table a shard belongs to, or InvalidOid when relid is no shard */
 extern Oid	dp_citus_shard_table(Oid relid);
 

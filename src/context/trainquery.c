@@ -1073,7 +1073,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		cond = filter_expression(q, filter, relid, relation, NULL);
 		if (cond != NULL)
 			appendStringInfo(&q->sql, " FILTER (WHERE %s)", cond);
-		appendStringInfo(&q->sql, " FROM %s", relation);
+		/* joined to its lookup tables: Citus reference tables (lookups.c) */
+		appendStringInfo(&q->sql, " FROM %s", unit_from != NULL ? unit_from : relation);
 		return;
 	}
 	if (rows_per_unit > 0)

@@ -342,9 +342,13 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 		unitjoin_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
 	else
 	{
-		/* a Citus table's shard task would join a lookup it does not hold */
-		if (dp_citus_table(relid) || dp_citus_table(j->table))
-			sqlexpr_refuse("a join of a lookup table to a Citus table, or of a Citus table as a lookup table");
+		/*
+		 * on Citus only a reference table (a copy on every node), joined to
+		 * a distributed table in each shard task
+		 */
+		if (dp_citus_table(relid) ? !dp_citus_reference_table(j->table) : dp_citus_table(j->table))
+			sqlexpr_refuse(psprintf("a join of lookup table %s, on Citus a reference table joined to a distributed table only",
+									dp_relation_name(j->table)));
 		lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
 	}
 	if (b != NULL)

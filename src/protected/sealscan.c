@@ -25,7 +25,7 @@
  * In a parallel worker of the sealed query (dpobj.sealed_scan, which the
  * worker inherits), the TOAST and index locks of the relations it scans
  * are taken before its first row too: pg_locks shows a worker's own locks.
- * A Citus shard task bounding a join on the unit counts no scan and no
+ * A Citus shard task of a sealed run joining tables counts no scan and no
  * temporary file on its worker (seal_executor_start).
  *
  *-------------------------------------------------------------------------
@@ -36,6 +36,7 @@
 
 #include "access/parallel.h"
 #include "base/distributed.h"
+#include "base/options.h"
 #include "base/pg_compat.h"
 #include "base/waitsink.h"
 #include "context/protected.h"
@@ -105,18 +106,19 @@ seal_plan_joins(const PlannedStmt *stmt)
 }
 
 /*
- * A Citus shard task bounding the units of a join on the unit (trainquery.h):
- * which of its scans run, how far, and which temporary files its join
- * writes follow the rows (an empty side ends a join early), so the worker
- * counts none of them: unobserved before its relations are opened, until
- * the query ends (workerpins.h).  A single table's task is pinned from its
- * first bounded row (unitkeep.c), its whole scans counted.
+ * A Citus shard task of a sealed run (its aggregate's options, options.h)
+ * that joins tables (on the unit, or lookups: trainquery.h): which of its
+ * scans run, how far, and which temporary files its join writes follow the
+ * rows (an empty side ends a join early), so the worker counts none of
+ * them: unobserved before its relations are opened, until the query ends
+ * (workerpins.h).  A single table's task scans it whole, counted (a unit's
+ * bounding pinned from its first bounded row, unitkeep.c).
  */
 static void
 seal_executor_start(QueryDesc *queryDesc, int eflags)
 {
 	if (queryDesc->sourceText != NULL && dpobj_protected_peek() == NULL &&
-		strstr(queryDesc->sourceText, "dpobj.unit_keep_sorted(") != NULL &&
+		strstr(queryDesc->sourceText, "\"" DPOBJ_SEALED_KEY "\": true") != NULL &&
 		seal_plan_joins(queryDesc->plannedstmt) && dp_citus_task_session())
 		worker_pins_unobserved_query(CurrentMemoryContext);
 	if (prev_ExecutorStart)
