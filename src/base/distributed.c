@@ -20,8 +20,11 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "nodes/extensible.h"
+#include "nodes/readfuncs.h"
+#include "nodes/primnodes.h"
 #include "parser/parse_relation.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -152,6 +155,78 @@ dp_citus_refuse_worker(FunctionCallInfo fcinfo)
 			 errhint("A filter on the distribution column or GROUP BY the distribution column makes Citus run the whole aggregate on one worker. "
 					 "Run it on the coordinator so that the workers only build partial states: group by an expression of the column "
 					 "(e.g. GROUP BY col::text), or SET citus.enable_router_execution = off for a single-shard filter.")));
+}
+
+char
+dp_citus_partition(Oid relid, AttrNumber *distcol, uint32 *coloc)
+{
+	Oid			meta = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+	AttrNumber	att;
+	AttrNumber	method_att;
+	AttrNumber	key_att;
+	AttrNumber	coloc_att;
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char		method = '\0';
+
+	if (distcol != NULL)
+		*distcol = 0;
+	if (coloc != NULL)
+		*coloc = 0;
+	if (!OidIsValid(meta))
+		return '\0';			/* Citus is not installed here */
+	att = get_attnum(meta, "logicalrelid");
+	method_att = get_attnum(meta, "partmethod");
+	key_att = get_attnum(meta, "partkey");
+	coloc_att = get_attnum(meta, "colocationid");
+	if (att == InvalidAttrNumber || method_att == InvalidAttrNumber)
+		return '?';
+	rel = table_open(meta, AccessShareLock);
+	ScanKeyInit(&key, att, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		bool		isnull;
+		Datum		d = heap_getattr(tup, method_att, desc, &isnull);
+
+		method = (isnull || TupleDescAttr(desc, method_att - 1)->atttypid != CHAROID)
+			? '?' : DatumGetChar(d);
+		if (distcol != NULL && key_att != InvalidAttrNumber &&
+			TupleDescAttr(desc, key_att - 1)->atttypid == TEXTOID)
+		{
+			d = heap_getattr(tup, key_att, desc, &isnull);
+			if (!isnull)
+			{
+				Node	   *n = stringToNode(TextDatumGetCString(d));
+
+				if (n != NULL && IsA(n, Var))
+					*distcol = ((Var *) n)->varattno;
+			}
+		}
+		if (coloc != NULL && coloc_att != InvalidAttrNumber &&
+			TupleDescAttr(desc, coloc_att - 1)->atttypid == INT4OID)
+		{
+			d = heap_getattr(tup, coloc_att, desc, &isnull);
+			*coloc = isnull ? 0 : (uint32) DatumGetInt32(d);
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return method;
+}
+
+bool
+dp_citus_reference_table(Oid relid)
+{
+	Datum		v;
+
+	return dp_citus_partition(relid, NULL, NULL) == 'n' &&
+		citus_lookup("pg_dist_partition", "logicalrelid", F_OIDEQ, ObjectIdGetDatum(relid),
+					 "repmodel", &v) && DatumGetChar(v) == 't';
 }
 
 /* the relation is a table Citus knows (distributed, reference, local) */

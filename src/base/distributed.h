@@ -21,6 +21,7 @@
 
 #include "postgres.h"
 
+#include "access/attnum.h"
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/pg_list.h"
@@ -50,6 +51,21 @@ extern bool dp_citus_scan_relations(CustomScanState *css, List **relids);
  * through Citus's INSERT, never straight into the coordinator's table)
  */
 extern bool dp_citus_table(Oid relid);
+
+/*
+ * relid's row in Citus's metadata (pg_catalog.pg_dist_partition): its
+ * distribution method (partmethod) -- 'h' hash-distributed, 'n' reference
+ * or Citus-managed local, 'a'/'r' append/range; '\0' when Citus does not
+ * know relid (or is not installed); '?' for metadata we do not understand
+ * (fail closed) -- and, when distcol is not NULL, its distribution column's
+ * number (partkey, a Var in node text; 0 when it has none or it is not
+ * understood) and, when coloc is not NULL, its colocation group
+ * (colocationid; 0 when it has none or it is not understood).
+ */
+extern char dp_citus_partition(Oid relid, AttrNumber *distcol, uint32 *coloc);
+
+/* relid is a Citus reference table (partmethod 'n', repmodel 't': a copy on every node) */
+extern bool dp_citus_reference_table(Oid relid);
 
 /* the Citus table a shard belongs to, or InvalidOid when relid is no shard */
 extern Oid	dp_citus_shard_table(Oid relid);

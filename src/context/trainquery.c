@@ -693,7 +693,7 @@ append_unit_bounding(TrainQuery *q, const char *source, const char *list,
  * those rows, in the same order, instead of each joining the path again.
  * On a Citus table distributed by its unit (sorted_only) the sorted
  * bounding alone, which each shard runs on its own rows: a unit's rows
- * are on one shard.
+ * (joined to co-located tables' on the unit too) are on one shard.
  */
 static void
 append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, int ncols,
@@ -726,9 +726,11 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 							   " \"dpobj unit cell\" AS \"dpobj unit first\" FROM ");
 	if (sorted_only)
 	{
-		/* protectable.c refuses a linked table on Citus */
-		if (linked)
-			elog(ERROR, "dpobj.train: a linked table's unit is not bounded on the shards");
+		/*
+		 * source: the table, or its join to co-located tables on the unit
+		 * (protectable.c refuses a linked table on Citus, unitjoin.c a join
+		 * not co-located on the unit, lookups.c a lookup table)
+		 */
 		append_unit_sorted(q, source, list.data, unit_column, cond, k);
 		appendStringInfoString(&q->sql, " AS \"dpobj unit rows\"");
 	}
@@ -1071,7 +1073,8 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		cond = filter_expression(q, filter, relid, relation, NULL);
 		if (cond != NULL)
 			appendStringInfo(&q->sql, " FILTER (WHERE %s)", cond);
-		appendStringInfo(&q->sql, " FROM %s", relation);
+		/* joined to its lookup tables: Citus reference tables (lookups.c) */
+		appendStringInfo(&q->sql, " FROM %s", unit_from != NULL ? unit_from : relation);
 		return;
 	}
 	if (rows_per_unit > 0)

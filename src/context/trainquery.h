@@ -83,7 +83,8 @@
  *	  no shard's plan or counters depend on which rows match.  $3 always
  *	  carries {"sealed": true} (options.h): the shards' transition
  *	  functions drop bad rows silently, like the coordinator's.  A Citus
- *	  table distributed by its unit column (protectable.h) reads its rows
+ *	  table distributed by its unit column (protectable.h; joined on it to
+ *	  co-located protected tables, unitjoin.h) reads its rows
  *	  from the sorted branch above alone, with <cond> and without the
  *	  handle's condition: its window is partitioned by the distribution
  *	  column, so Citus runs it in each shard's task, under the aggregate's

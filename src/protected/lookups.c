@@ -341,7 +341,16 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	if (j->unit)
 		unitjoin_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
 	else
+	{
+		/*
+		 * on Citus only a reference table (a copy on every node), joined to
+		 * a distributed table in each shard task
+		 */
+		if (dp_citus_table(relid) ? !dp_citus_reference_table(j->table) : dp_citus_table(j->table))
+			sqlexpr_refuse(psprintf("a join of lookup table %s, on Citus a reference table joined to a distributed table only",
+									dp_relation_name(j->table)));
 		lookups_check(relid, j->table, j->nkeys, own_table, own_att, key_att);
+	}
 	if (b != NULL)
 		lookups_bounded(j, b->val.binary.data);
 }
@@ -369,8 +378,6 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 	if (n < 1 || n > DPOBJ_MAX_LOOKUPS)
 		sqlexpr_refuse(psprintf("joins of more than %d lookup tables and tables joined on the privacy unit",
 								DPOBJ_MAX_LOOKUPS));
-	if (dp_citus_table(relid))
-		sqlexpr_refuse("a join of a lookup table to a Citus distributed table");
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue *e = getIthJsonbValueFromContainer(v->val.binary.data, i);

@@ -21,7 +21,8 @@
  * background worker runs that same query (Citus plans and executes it in
  * any backend connected to the database).  A table with a privacy unit
  * runs there when it is distributed by its own unit column (partkey):
- * every unit's rows are on one shard, which bounds them (trainquery.h);
+ * every unit's rows are on one shard, which bounds them (trainquery.h),
+ * also joined on the unit to co-located protected tables (unitjoin.h);
  * a unit linked through foreign keys, or another distribution column, is
  * refused before the charge.  Every other table Citus knows -- reference tables (a router query on one
  * node), Citus-managed local, append- and range-distributed tables -- is
@@ -35,11 +36,9 @@
 #include "postgres.h"
 
 #include "protected/protectable.h"
+#include "base/distributed.h"
 #include "protected/units.h"
 
-#include "access/genam.h"
-#include "access/htup_details.h"
-#include "access/table.h"
 #include "catalog/catalog.h"
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
@@ -47,10 +46,7 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
-#include "nodes/primnodes.h"
-#include "nodes/readfuncs.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
@@ -76,71 +72,10 @@ is_system_relation(Oid relid)
 		nsp == get_namespace_oid("information_schema", true);
 }
 
-/*
- * relid's row in Citus's metadata (pg_catalog.pg_dist_partition): its
- * distribution method (partmethod) -- 'h' hash-distributed, 'n' reference
- * or Citus-managed local, 'a'/'r' append/range; '\0' when Citus does not
- * know relid (or is not installed); '?' for metadata we do not understand
- * (fail closed) -- and, when distcol is not NULL, its distribution column's
- * number (partkey, a Var in node text; 0 when it has none or it is not
- * understood).
- */
-static char
-citus_partition(Oid relid, AttrNumber *distcol)
-{
-	Oid			meta = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
-	AttrNumber	att;
-	AttrNumber	method_att;
-	AttrNumber	key_att;
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	char		method = '\0';
-
-	if (distcol != NULL)
-		*distcol = 0;
-	if (!OidIsValid(meta))
-		return '\0';			/* Citus is not installed here */
-	att = get_attnum(meta, "logicalrelid");
-	method_att = get_attnum(meta, "partmethod");
-	key_att = get_attnum(meta, "partkey");
-	if (att == InvalidAttrNumber || method_att == InvalidAttrNumber)
-		return '?';
-	rel = table_open(meta, AccessShareLock);
-	ScanKeyInit(&key, att, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, InvalidOid, false, NULL, 1, &key);
-	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-	{
-		TupleDesc	desc = RelationGetDescr(rel);
-		bool		isnull;
-		Datum		d = heap_getattr(tup, method_att, desc, &isnull);
-
-		method = (isnull || TupleDescAttr(desc, method_att - 1)->atttypid != CHAROID)
-			? '?' : DatumGetChar(d);
-		if (distcol != NULL && key_att != InvalidAttrNumber &&
-			TupleDescAttr(desc, key_att - 1)->atttypid == TEXTOID)
-		{
-			d = heap_getattr(tup, key_att, desc, &isnull);
-			if (!isnull)
-			{
-				Node	   *n = stringToNode(TextDatumGetCString(d));
-
-				if (n != NULL && IsA(n, Var))
-					*distcol = ((Var *) n)->varattno;
-			}
-		}
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return method;
-}
-
 bool
 dpobj_is_citus_table(Oid relid)
 {
-	return citus_partition(relid, NULL) != '\0';
+	return dp_citus_partition(relid, NULL, NULL) != '\0';
 }
 
 /*
@@ -158,9 +93,10 @@ check_citus_unit(Oid relid, const char *relation, const TableUnit *unit)
 		if (dpobj_is_citus_table(unit->path[i]))
 			refuse(relation, "a privacy unit linked through foreign keys does not run on Citus tables",
 				   CITUS_UNIT_HINT);
-	if (citus_partition(relid, &distcol) == '\0')
+	if (dp_citus_partition(relid, &distcol, NULL) == '\0')
 		return;
-	if (unit->source != NULL)
+	/* a linked table has no unit column of its own (a unit join's source is the table's) */
+	if (unit->attnum <= 0)
 		refuse(relation, "a privacy unit linked through foreign keys does not run on Citus tables",
 			   CITUS_UNIT_HINT);
 	if (unit->attnum <= 0 || distcol != unit->attnum)
@@ -193,7 +129,7 @@ check_one(Oid relid, const char *relation, bool root)
 	if (OidIsValid(getExtensionOfObject(RelationRelationId, relid)))
 		refuse(relation, "it belongs to an extension",
 			   "Protect your own tables; an extension's tables are its private state.");
-	method = citus_partition(relid, NULL);
+	method = dp_citus_partition(relid, NULL, NULL);
 	if (method != '\0' && method != 'h')
 		refuse(relation, "it is a Citus reference, managed local, append- or range-distributed table",
 			   "The protected path is sealed only for hash-distributed Citus tables (docs/SCALING.md); distribute the table with create_distributed_table(), or train on a local copy.");

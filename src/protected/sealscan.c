@@ -25,6 +25,8 @@
  * In a parallel worker of the sealed query (dpobj.sealed_scan, which the
  * worker inherits), the TOAST and index locks of the relations it scans
  * are taken before its first row too: pg_locks shows a worker's own locks.
+ * A Citus shard task of a sealed run joining tables counts no scan and no
+ * temporary file on its worker (seal_executor_start).
  *
  *-------------------------------------------------------------------------
  */
@@ -33,13 +35,18 @@
 #include "protected/sealscan.h"
 
 #include "access/parallel.h"
+#include "base/distributed.h"
+#include "base/options.h"
 #include "base/pg_compat.h"
 #include "base/waitsink.h"
+#include "context/protected.h"
 #include "context/trainquery.h"
+#include "context/workerpins.h"
 #include "executor/executor.h"
 #include "protected/sealprep.h"
 #include "utils/plancache.h"
 
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ExecutorRun_hook_type prev_ExecutorRun = NULL;
 static const char *armed_text = NULL;	/* the sealed query's source text */
 static const DPProtectedContext *armed_ctx = NULL;
@@ -78,6 +85,48 @@ seal_before_first_row(const DPProtectedContext *ctx, QueryDesc *queryDesc)
 	(void) dpobj_budget_charge(ctx, ctx->mechanism);
 }
 
+/* the plan reads more than one table (a join) */
+static bool
+seal_plan_joins(const PlannedStmt *stmt)
+{
+	Oid			first = InvalidOid;
+	ListCell   *lc;
+
+	foreach(lc, stmt->rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind != RTE_RELATION)
+			continue;
+		if (OidIsValid(first) && rte->relid != first)
+			return true;
+		first = rte->relid;
+	}
+	return false;
+}
+
+/*
+ * A Citus shard task of a sealed run (its aggregate's options, options.h)
+ * that joins tables (on the unit, or lookups: trainquery.h): which of its
+ * scans run, how far, and which temporary files its join writes follow the
+ * rows (an empty side ends a join early), so the worker counts none of
+ * them: unobserved before its relations are opened, until the query ends
+ * (workerpins.h).  A single table's task scans it whole, counted (a unit's
+ * bounding pinned from its first bounded row, unitkeep.c).
+ */
+static void
+seal_executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (queryDesc->sourceText != NULL && dpobj_protected_peek() == NULL &&
+		strstr(queryDesc->sourceText, "\"" DPOBJ_SEALED_KEY "\": true") != NULL &&
+		seal_plan_joins(queryDesc->plannedstmt) && dp_citus_task_session())
+		worker_pins_unobserved_query(CurrentMemoryContext);
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
 static void
 seal_executor_run(COMPAT_EXECUTORRUN_PARAMS)
 {
@@ -99,6 +148,8 @@ seal_executor_run(COMPAT_EXECUTORRUN_PARAMS)
 void
 seal_scan_init(void)
 {
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = seal_executor_start;
 	prev_ExecutorRun = ExecutorRun_hook;
 	ExecutorRun_hook = seal_executor_run;
 }

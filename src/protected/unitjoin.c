@@ -17,7 +17,8 @@
  *	  dpobj protects a table are lookups.c's too (it calls them here).  The
  *	  partner's protection is read under its lock in ShareLock, as the run
  *	  reads its own table's (protectlock.h): protect, unprotect or a change of
- *	  budget domain waits for the run's transaction to end.
+ *	  budget domain waits for the run's transaction to end.  On Citus, a
+ *	  co-located join: each shard task bounds the units it holds whole.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,6 +36,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "base/distributed.h"
 #include "base/privileged.h"
 #include "protected/domainjoin.h"
 #include "protected/entryargs.h"
@@ -149,6 +151,36 @@ unitjoin_check_table(Oid relid, Oid table, const char *name)
 	unitjoin_check_columns(table, name);
 }
 
+/*
+ * Two hash-distributed tables of one colocation group have the same shards'
+ * hash ranges on the same nodes: with both distributed by their unit
+ * columns, Citus runs their join on the units shard by shard (a co-located
+ * join), every unit's rows of both in one shard task, which bounds them.
+ */
+static void
+unitjoin_check_citus(Oid relid, AttrNumber unit, Oid table, AttrNumber table_unit,
+					 const char *name)
+{
+	AttrNumber	da,
+				db;
+	uint32		ca,
+				cb;
+	char		ma = dp_citus_partition(relid, &da, &ca);
+	char		mb = dp_citus_partition(table, &db, &cb);
+
+	if (ma == '\0' && mb == '\0')
+		return;
+	if (ma == '\0' || mb == '\0')
+		sqlexpr_refuse(psprintf("a join of protected table %s on Citus to a table off Citus (or the reverse)",
+								name));
+	if (ma != 'h' || mb != 'h' || da != unit || db != table_unit || da <= 0 || db <= 0)
+		sqlexpr_refuse(psprintf("a join on Citus of protected table %s where a table is not hash-distributed by its privacy unit column",
+								name));
+	if (ca != cb || ca == 0)
+		sqlexpr_refuse(psprintf("a join on Citus of protected table %s, which is not co-located with table %s (create_distributed_table(..., colocate_with => ...))",
+								name, get_rel_name(relid)));
+}
+
 void
 unitjoin_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 			   const AttrNumber *own_att, const AttrNumber *key_att)
@@ -182,5 +214,7 @@ unitjoin_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 	if (getBaseType(ta) != getBaseType(tb) || !unit_type_ok(getBaseType(ta)) || ca != cb)
 		sqlexpr_refuse(psprintf("a join of protected table %s on privacy unit columns of different types or collations",
 								name));
+	/* on Citus: both distributed by their units, co-located */
+	unitjoin_check_citus(relid, a.attnum, table, b.attnum, name);
 	unitjoin_check_table(relid, table, name);
 }

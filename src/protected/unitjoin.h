@@ -34,8 +34,9 @@ extern void unitjoin_check_columns(Oid table, const char *name);
  * both are protected with a unit column of their own (not linked), in one
  * budget domain, with one owner, the one equality relid's unit column =
  * table's, of one unit type and collation, table a plain table without
- * row-level security, inheritance or virtual generated columns.  Catalog
- * and dpobj's declarations only: public.  table's protection locked in
+ * row-level security, inheritance or virtual generated columns, and on
+ * Citus both hash-distributed by their unit columns in one colocation
+ * group.  Catalog and dpobj's declarations only: public.  table's protection locked in
  * ShareLock to the transaction's end (protectlock.h).
  */
 extern void unitjoin_check(Oid relid, Oid table, int nkeys, const Oid *own_table,

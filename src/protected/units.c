@@ -20,6 +20,7 @@
 
 #include "protected/units.h"
 #include "base/dpobj.h"
+#include "base/distributed.h"
 #include "base/privileged.h"
 #include "protected/spiplans.h"
 #include "protected/entryargs.h"
@@ -296,8 +297,15 @@ units_lookups(Oid relid, const char *relation, TableUnit *unit)
 	unit->nlookups = lookups_sql(relid, &cols, &joins, unit->lookups);
 	if (unit->nlookups == 0)
 		return;
-	source = psprintf("(SELECT %s.*%s FROM %s AS %s%s OFFSET 0) AS \"dpobj linked\"",
-					  unit_links_alias(0), cols.data, relation, unit_links_alias(0), joins.data);
+	/*
+	 * OFFSET 0 as a linked table's (units_linked); not on Citus, which
+	 * would gather such a subquery's rows on the coordinator: there the
+	 * joined rows are bounded by the sorted bounding alone, whose window
+	 * keeps unit_keep_sorted() above the join (trainquery.h)
+	 */
+	source = psprintf("(SELECT %s.*%s FROM %s AS %s%s%s) AS \"dpobj linked\"",
+					  unit_links_alias(0), cols.data, relation, unit_links_alias(0), joins.data,
+					  dp_citus_table(relid) ? "" : " OFFSET 0");
 	unit->source = SPI_palloc(strlen(source) + 1);
 	strcpy(unit->source, source);
 }

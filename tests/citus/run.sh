@@ -54,7 +54,12 @@
 #       model equals the local run's; unit-neighbours observe the same; a shard's sort runs
 #       within the coordinator's pinned work_mem and its temporary files are not counted on
 #       the worker; a table distributed by another column and a linked table (link_unit) are
-#       refused before the charge;
+#       refused before the charge; a private query joining co-located tables on the unit runs,
+#       each shard bounding its units after the join, as a local copy under a seed; its
+#       unit-neighbours observe the same, the shard tasks counting no scan or temporary file
+#       (also when spilling); a join not co-located, by another column or off Citus is refused
+#       (0A000); lookup tables: reference tables joined in the shard tasks (to a table
+#       distributed by its unit, or row level: neighbours observe the same), others refused;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -414,12 +419,10 @@ stats_delta() {
                for (i = 1; i <= n; i++) s = s (i > 1 ? ":" : "") (b[i] - a[i]); printf "%s ", s }'
 }
 FILTER='"filter": [{"column": "b", "op": ">", "value": 1}]'
-# what the analyst observes of one run on table $1: the session's output (errors, notices),
-# the model's public fields, its ledger row, the shards' counters on the workers
-observe() { # TABLE MECH OPTIONS LABEL
-    local out before
-    before=$(table_stats "$1")
-    out=$(cq "$COORD" -v VERBOSITY=verbose 2>&1 <<SQL
+# the analyst's session running SQL (one statement) in a transaction under the plan settings
+# an analyst may choose, then the newest ledger row: its output (errors, notices, rows)
+analyst_session() { # SQL
+    cq "$COORD" -v VERBOSITY=verbose 2>&1 <<SQL
 SET citus.max_cached_conns_per_worker = 0;
 SET ROLE analyst;
 SET client_min_messages = notice;
@@ -431,15 +434,21 @@ SET LOCAL enable_indexscan = on;
 SET LOCAL enable_indexonlyscan = on;
 SET LOCAL client_min_messages = debug1;
 SET LOCAL max_parallel_workers_per_gather = 4;
-SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'),
-       CASE WHEN NOT (m).params ? 'selected' AND (m).params->>'binning' IS DISTINCT FROM 'private'
-            THEN array_length((m).weights, 1) END
-  FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;
+$1
 COMMIT;
 RESET ROLE;
 SELECT mechanism, epsilon, delta, outcome, detail FROM dpobj.ledger WHERE id = (SELECT max(id) FROM dpobj.ledger);
 SQL
-)
+}
+# what the analyst observes of one run on table $1: the session's output (errors, notices),
+# the model's public fields, its ledger row, the shards' counters on the workers
+observe() { # TABLE MECH OPTIONS LABEL
+    local out before
+    before=$(table_stats "$1")
+    out=$(analyst_session "SELECT (m).mechanism, (m).epsilon, (m).delta, $(public_params '(m).params'),
+       CASE WHEN NOT (m).params ? 'selected' AND (m).params->>'binning' IS DISTINCT FROM 'private'
+            THEN array_length((m).weights, 1) END
+  FROM dpobj.train('$1', '$2', ARRAY['a', 'b'], '$4', 0.5, 1e-5, '$3') m;")
     echo "${out//$1/TABLE}"
     echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
 }
@@ -971,10 +980,15 @@ SELECT create_distributed_table('units_big', 'person');
 SELECT dpobj.protect('units_big', 'person', 3);
 SELECT dpobj.grant_budget('units_big', 'analyst', 100, 1e-3);
 SQL
-t0=$(worker_temp_files)
-cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
-    -c "SELECT count(*) FROM (SELECT row_number() OVER (PARTITION BY person) AS r FROM units_big) s WHERE r <= 3" -c "COMMIT" >/dev/null
-t1=$(worker_temp_files)
+# plain_spills SOURCE UNIT: t0, t1 the workers' temporary files before and after a superuser's
+# plain bounding of SOURCE by UNIT at work_mem 64kB
+plain_spills() {
+    t0=$(worker_temp_files)
+    cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
+        -c "SELECT count(*) FROM (SELECT row_number() OVER (PARTITION BY $2) AS r FROM $1) s WHERE r <= 3" -c "COMMIT" >/dev/null
+    t1=$(worker_temp_files)
+}
+plain_spills units_big person
 t_check "units: at work_mem 64kB a shard's sort by unit spills (a superuser's plain query: $t0 -> $t1 temp files)" \
     test "$t1" -gt "$t0"
 m=$(as_analyst -c "SET work_mem = '64kB'" -c "SELECT (m).mechanism FROM dpobj.train('units_big', 'opdisc', ARRAY['a', 'b'], 'y', 1, 1e-6) m" 2>&1)
@@ -1010,5 +1024,175 @@ l0=$(ledger_rows "$COORD")
 e=$(err_code "$COORD" "SET ROLE analyst; SELECT count(*) FROM dpobj.aggregate('ord', '[{\"stat\": \"mean\", \"column\": \"amt\"}]', 1, 1e-6)")
 t_is "units: a linked table (link_unit) on Citus: refused before the charge, nothing charged" "$e/$(ledger_rows "$COORD")" \
     "42809: dpobj cannot protect or train on public.ord: a privacy unit linked through foreign keys does not run on Citus tables/$l0"
+
+
+# unit joins: protected tables of one budget domain, each distributed by its unit column in one
+# colocation group, joined on the unit in a private query: Citus joins them shard by shard (a
+# co-located join), every unit's joined rows in one task, which bounds them after the join.
+# 60 units: ujv 20 rows each (a, y of its unit), ujp 2 each (b, seg of its unit): 40 joined rows
+# per unit, k = 3.
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the unit join tables failed"
+SET client_min_messages = warning;
+CREATE TABLE ujv_local AS SELECT i AS id, i % 60 AS person, ((i % 60) * 7 % 11) / 8.0 - 0.625 AS a,
+       (i % 60) % 3 = 0 AS y FROM generate_series(1, 1200) i;
+CREATE TABLE ujp_local AS SELECT p AS person, ((p * 3) % 13) / 8.0 - 0.75 AS b, 'seg' || (p % 3) AS seg
+  FROM generate_series(0, 59) p, generate_series(1, 2) r;
+CREATE TABLE ujv (LIKE ujv_local);
+CREATE TABLE ujp (LIKE ujp_local);
+CREATE TABLE ujn (LIKE ujp_local);
+CREATE TABLE ujs (LIKE ujp_local);
+CREATE TABLE ujl (LIKE ujp_local);
+SELECT create_distributed_table('ujv', 'person', colocate_with := 'units_d');
+SELECT create_distributed_table('ujp', 'person', colocate_with := 'ujv');
+SELECT create_distributed_table('ujn', 'person', colocate_with := 'none');
+SELECT create_distributed_table('ujs', 'seg');
+INSERT INTO ujv SELECT * FROM ujv_local;
+INSERT INTO ujp SELECT * FROM ujp_local;
+INSERT INTO ujn SELECT * FROM ujp_local;
+INSERT INTO ujs SELECT * FROM ujp_local;
+INSERT INTO ujl SELECT * FROM ujp_local;
+SELECT dpobj.create_budget_domain('ujd');
+SELECT dpobj.protect(t, 'person', 3, 'ujd') FROM unnest(ARRAY['ujv', 'ujp', 'ujn', 'ujs', 'ujl']) t;
+SELECT dpobj.grant_domain_budget('ujd', 'analyst', 100, 1e-3);
+SELECT dpobj.declare_domain('ujv', 'a', -1, 1);
+SELECT dpobj.declare_domain(t, 'seg', ARRAY['seg0', 'seg1', 'seg2']) FROM unnest(ARRAY['ujp', 'ujn', 'ujs', 'ujl']::regclass[]) t;
+SQL
+l0=$(ledger_rows "$COORD")
+m=$(as_analyst -c "SET dpobj.query_epsilon = 1" -c "SELECT p.seg, count(*), avg(v.a) FROM ujv v JOIN ujp p ON p.person = v.person GROUP BY 1 ORDER BY 1" 2>&1)
+t_is "unit joins: a private query joining co-located tables on the unit releases its 3 groups ($(tr '\n' ' ' <<<"$m"))" \
+    "$(grep -c '^seg[0-2]|' <<<"$m")" 3
+m=$(as_analyst -c "SET dpobj.query_epsilon = 1" -c "SELECT count(*), avg(v.a) FROM ujv v LEFT JOIN ujp p ON p.person = v.person WHERE p.seg = 'seg1'" 2>&1)
+t_check "... a LEFT JOIN with a filter on the partner's column releases ($m)" grep -qE '^-?[0-9]+\|' <<<"$m"
+t_is "... each charged once to the domain, on the coordinator, released" \
+    "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND relation = 'public.ujv' AND outcome = 'released'")" \
+    "2/0/0/2"
+# refused before the charge (0A000): not co-located, the partner distributed by another column,
+# the partner off Citus; a public lookup table on Citus
+l0=$(ledger_rows "$COORD")
+join_err() { err_code "$COORD" "SET ROLE analyst; SET dpobj.query_epsilon = 1; SELECT count(*) FROM ujv v JOIN $1 p ON p.person = v.person"; }
+t_is "unit joins: a partner in another colocation group: refused" "$(join_err ujn)" \
+    "0A000: dpobj: a private query does not allow a join on Citus of protected table public.ujn, which is not co-located with table ujv (create_distributed_table(..., colocate_with => ...))"
+t_is "unit joins: a partner distributed by another column: refused" "$(join_err ujs)" \
+    "0A000: dpobj: a private query does not allow a join on Citus of protected table public.ujs where a table is not hash-distributed by its privacy unit column"
+t_is "unit joins: a partner off Citus: refused" "$(join_err ujl)" \
+    "0A000: dpobj: a private query does not allow a join of protected table public.ujl on Citus to a table off Citus (or the reverse)"
+# public lookup tables on Citus: a reference table (a copy on every node) joined to a
+# distributed table in each shard task; a lookup off Citus, or a reference table joined to a
+# table off Citus, is refused
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the lookup tables failed"
+SET client_min_messages = warning;
+CREATE TABLE ujlookup (id int PRIMARY KEY, name text NOT NULL);
+INSERT INTO ujlookup SELECT p, 'g' || (p % 4) FROM generate_series(0, 59) p;
+CREATE TABLE ujlocal (LIKE ujlookup INCLUDING ALL);
+INSERT INTO ujlocal SELECT * FROM ujlookup;
+SELECT create_reference_table('ujlookup');
+GRANT SELECT ON ujlookup, ujlocal TO analyst;
+SQL
+t_is "lookups: a lookup table off Citus joined to a distributed table: refused" \
+    "$(err_code "$COORD" "SET ROLE analyst; SET dpobj.query_epsilon = 1; SELECT count(*) FROM ujv v JOIN ujlocal l ON l.id = v.person")" \
+    "0A000: dpobj: a private query does not allow a join of lookup table public.ujlocal, on Citus a reference table joined to a distributed table only"
+t_is "lookups: a reference table joined to a table off Citus: refused" \
+    "$(err_code "$COORD" "SET ROLE analyst; SET dpobj.query_epsilon = 1; SELECT count(*) FROM ujl v JOIN ujlookup l ON l.id = v.person")" \
+    "0A000: dpobj: a private query does not allow a join of lookup table public.ujlookup, on Citus a reference table joined to a distributed table only"
+t_is "... nothing charged" "$(ledger_rows "$COORD")" "$l0"
+m=$(as_analyst -c "SET dpobj.query_epsilon = 1" -c "SELECT l.name, count(*), avg(v.a) FROM ujv v JOIN ujlookup l ON l.id = v.person GROUP BY 1 ORDER BY 1" 2>&1)
+t_is "lookups: a reference table joined to a table distributed by its unit: its 4 groups released ($(tr '\n' ' ' <<<"$m"))" \
+    "$(grep -c '^g[0-3]|' <<<"$m")" 4
+m=$(as_analyst -c "SET dpobj.query_epsilon = 1" -c "SELECT l.name, count(*), avg(v.a) FROM nb_a v LEFT JOIN ujlookup l ON l.id = v.c GROUP BY 1 ORDER BY 1" 2>&1)
+t_is "lookups: ... and LEFT JOINed to a row-level distributed table: released ($(tr '\n' ' ' <<<"$m"))" \
+    "$(grep -c '^g[0-3]|' <<<"$m")" 4
+t_is "... each charged once, on the coordinator" \
+    "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")" "2/0/0"
+# the sealed query's bounding of the join (units_sorted above, its source the join): pushed down,
+# every shard task bounding its units; under a seed the distributed run equals the local one's
+JSRC="(SELECT v.person, v.a, p.b, v.y FROM %s v JOIN ONLY %s p ON v.person OPERATOR(pg_catalog.=) p.person%s) AS j"
+# shellcheck disable=SC2059
+JD=$(printf "$JSRC" ujv ujp "") JL=$(printf "$JSRC" ujv_local ujp_local " OFFSET 0")
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) $(units_sorted "$JD" "$COND")")
+t_check "unit joins: the join and its bounding run in the shard tasks, the coordinator combines their states" pushed_down "$plan"
+t_is "... one task per shard, each joining and bounding its units" \
+    "$(sed -n 's/^ *Task Count: \([0-9]*\)$/\1/p' <<<"$plan")/$(plan_task "$plan" | grep -c 'Filter: dpobj.unit_keep_sorted(')/$(plan_task "$plan" | grep -cE 'Join')" "$SHARDS/1/1"
+dist=$(cq "$COORD" -c "SET dpobj.seed = 13" -c "$(units_sorted "$JD" "$COND")")
+t_is "unit joins: under a seed the distributed bounding of the join gives the local run's model (in-memory bounding)" \
+    "$dist" "$(cq "$COORD" -c "SET dpobj.seed = 13" -c "SELECT $LINU FROM (SELECT dpobj.unit_counts(person, 3) AS c FROM $JL WHERE $COND) u
+         CROSS JOIN LATERAL (SELECT a, b, y FROM $JL WHERE u.c > 0 AND CASE WHEN $COND THEN dpobj.unit_keep(person, u.c) ELSE false END OFFSET 0) r")"
+t_check "... which bounding changes: the unbounded joined rows give another model" \
+    test "$dist" != "$(cq "$COORD" -c "SET dpobj.seed = 13" -c "SELECT $LINU FROM $JL")"
+# unit-neighbours of a join (unit 7's rows differ in both members: nbj_a's b = 5, the only rows
+# the filter selects): the same messages, output shape, ledger rows and counters of both tables
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the unit join neighbours failed"
+SET client_min_messages = warning;
+SELECT dpobj.create_budget_domain('ujnb');
+CREATE TABLE nbj_a AS SELECT id, person, a, b, y FROM units_local;
+UPDATE nbj_a SET a = 'NaN', b = 5 WHERE person = 7;
+CREATE TABLE nbj_b AS SELECT id, person, a, b, y FROM units_local;
+CREATE TABLE nbjp_a AS SELECT person, seg AS s, b AS w FROM ujp_local;
+UPDATE nbjp_a SET w = 'NaN', s = 'x' WHERE person = 7;
+CREATE TABLE nbjp_b AS SELECT person, seg AS s, b AS w FROM ujp_local;
+SELECT create_distributed_table(t, 'person', colocate_with := 'units_d') FROM unnest(ARRAY['nbj_a', 'nbj_b', 'nbjp_a', 'nbjp_b']) t;
+CREATE INDEX ON nbj_a (person, b);
+CREATE INDEX ON nbj_b (person, b);
+CREATE INDEX ON nbjp_a (person);
+CREATE INDEX ON nbjp_b (person);
+SELECT dpobj.protect(t, 'person', 3, 'ujnb') FROM unnest(ARRAY['nbj_a', 'nbj_b', 'nbjp_a', 'nbjp_b']) t;
+SELECT dpobj.grant_domain_budget('ujnb', 'analyst', 1000, 0.5);
+SELECT dpobj.declare_domain(t, c, -1, 1) FROM unnest(ARRAY['nbj_a', 'nbj_b']::regclass[]) t, unnest(ARRAY['a', 'b']) c;
+SELECT dpobj.declare_domain(t, 'w', -1, 1) FROM unnest(ARRAY['nbjp_a', 'nbjp_b']::regclass[]) t;
+SQL
+observe_join() { # TABLE PARTNER: a private query's session output (released values masked)
+    local out before
+    before="$(table_stats "$1") | $(table_stats "$2")"
+    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL dpobj.query_epsilon = 0.5;
+SELECT count(*), sum(p.w), avg(v.b) FROM $1 v JOIN $2 p ON p.person = v.person WHERE v.b > 1;")
+    out=${out//$1/TABLE}
+    sed -E '/^[-0-9.e+|NaInfity]*$/s/[^|]*/N/g' <<<"${out//$2/PARTNER}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1") | $(table_stats "$2")")"
+}
+oa=$(observe_join nbj_a nbjp_a)
+ob=$(observe_join nbj_b nbjp_b)
+sed "s/^/# what the analyst observes (unit join, nbj_a): /" <<<"$oa"
+[[ "$oa" == "$ob" ]] || { echo "# unit-join neighbours differ:"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+# moved counters: the fields of the counters line other than 0
+moved() { sed -n 's/^counters (coordinator, shards): //p' <<<"$1" | tr ' ' '\n' | grep -v '^$' | grep -vc '^[0:]*$'; }
+t_is "unit joins, neighbouring tables (filter): the same observations, released, no counter moved on a shard" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
+# a join's temporary files (a hash join's batches, closed before the first bounded row, and
+# the sort's): none counted on the workers when the run is sealed
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the large unit join tables failed"
+SET client_min_messages = warning;
+CREATE TABLE ujbv AS SELECT g AS id, g % 500 AS person, (g % 97) / 96.0 AS a FROM generate_series(1, 20000) g;
+CREATE TABLE ujbp AS SELECT g AS id, g % 500 AS person, (g % 89) / 88.0 AS w FROM generate_series(1, 20000) g;
+SELECT create_distributed_table(t, 'person', colocate_with := 'units_d') FROM unnest(ARRAY['ujbv', 'ujbp']) t;
+SELECT dpobj.protect(t, 'person', 3, 'ujd') FROM unnest(ARRAY['ujbv', 'ujbp']) t;
+SELECT dpobj.declare_domain('ujbv', 'a', 0, 1);
+SQL
+plain_spills "ujbv v JOIN ujbp p ON p.person = v.person" v.person
+t_check "unit joins: at work_mem 64kB a shard's join and sort by unit spill (a superuser's plain query: $t0 -> $t1 temp files)" \
+    test "$t1" -gt "$t0"
+m=$(as_analyst -c "SET work_mem = '64kB'" -c "SET dpobj.query_epsilon = 1" -c "SELECT count(*), avg(v.a) FROM ujbv v JOIN ujbp p ON p.person = v.person" 2>&1)
+t_check "unit joins: the analyst's sealed join at work_mem 64kB: released ($m), the workers count no temporary file" \
+    test "$(grep -cE '^-?[0-9]+\|' <<<"$m")/$(worker_temp_files)" == "1/$t1"
+# row-level neighbours (nb_a, nb_b: id 7 differs, the only row b > 1 selects) joined to a
+# reference lookup table: the same observations, no counter moved on a shard (jit off: the
+# lookup's levels are read before the charge by a Citus query, costed high, whose JIT timings
+# DEBUG1 prints -- public table, not the rows)
+observe_lookup() { # TABLE
+    local out before
+    before="$(table_stats "$1") | $(table_stats ujlookup)"
+    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL jit = off; SET LOCAL dpobj.query_epsilon = 0.5;
+SELECT l.name, count(*), avg(v.a) FROM $1 v JOIN ujlookup l ON l.id = v.c WHERE v.b > 1 GROUP BY 1 ORDER BY 1;")
+    sed -E '/^[-0-9.e+|NaInfity]*$/s/[^|]*/N/g; s/^(g[0-3])\|.*/\1|N/' <<<"${out//$1/TABLE}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1") | $(table_stats ujlookup)")"
+}
+oa=$(observe_lookup nb_a)
+ob=$(observe_lookup nb_b)
+sed "s/^/# what the analyst observes (lookup, nb_a): /" <<<"$oa"
+[[ "$oa" == "$ob" ]] || { echo "# lookup neighbours differ:"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "lookups, neighbouring tables (filter): the same observations, released, no counter moved on a shard" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
+before="$(table_stats nbj_a) | $(table_stats nbjp_a)"
+cq "$COORD" -c "SELECT count(*) FROM nbj_a v JOIN nbjp_a p ON p.person = v.person" >/dev/null
+t_check "... which a superuser's plain join of the same tables moves" \
+    test "$(moved "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats nbj_a) | $(table_stats nbjp_a)")")" -gt 0
 
 t_summary
