@@ -116,3 +116,12 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+
+SET ROLE regress_up_owner;
+SELECT dpobj.unprotect('regress_up.order_lines');
+SELECT dpobj.unprotect('regress_up.customers');
+SELECT dpobj.drop_budget_domain('regress_up_shop');
+RESET ROLE;
+DROP SCHEMA regress_up CASCADE;
+DROP ROLE regress_up_owner;
+DROP ROLE regress_up_alice;

@@ -67,7 +67,6 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "optimizer/cost.h"
-#include "optimizer/optimizer.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -123,26 +122,11 @@ seal_pin(const char *name, const char *value)
  * runs is sealplan.c's.
  */
 static void
-seal_pin_parallel(const DPProtectedContext *ctx, const char *workers)
+seal_pin_parallel(const char *workers)
 {
 	seal_pin("max_parallel_workers_per_gather", workers);
 	seal_pin("enable_parallel_append", "off");
 	seal_pin("parallel_leader_participation", "off");
-
-	/*
-	 * A linked table's run gathers every joined row into the leader, which
-	 * stores them (trainquery.c): at the default parallel_tuple_cost the
-	 * gather of the join weighs more than the serial join it saves, where
-	 * the join in workers takes half the time (docs/BENCHMARKS.md).  At most
-	 * the cost of a row the leader handles anyway (cpu_tuple_cost, pinned).
-	 */
-	if (ctx->rows_per_unit > 0)
-	{
-		char		value[64];
-
-		snprintf(value, sizeof(value), "%g", Min(parallel_tuple_cost, 0.01));
-		seal_pin("parallel_tuple_cost", value);
-	}
 }
 
 /* into the current GUC nest level (the role switch's) */
@@ -157,7 +141,7 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	for (int i = 0; i < dp_n_user_pins; i++)
 		seal_pin(dp_user_pins[i].name, dp_user_pins[i].value);
 	if (ctx->parallel)
-		seal_pin_parallel(ctx, workers);
+		seal_pin_parallel(workers);
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 
