@@ -65,7 +65,11 @@ DROP VIEW bounded;
 RESET enable_nestloop;
 
 -- sealed runs at a huge epsilon, with parallel settings and serially: the same
--- exact count and sum (which 4 rows a unit keeps is random, their sum is not)
+-- exact count and sum (which 4 rows a unit keeps is random, their sum is not).
+-- At the default costs: the join is gathered whenever it has a partial path
+-- (sealplan.c), which min_parallel_table_scan_size allows on these small tables
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
 CREATE TEMP TABLE up_runs (plan text, statistic text, estimate float8);
 GRANT ALL ON up_runs TO regress_up_alice;
 SET ROLE regress_up_alice;
@@ -107,13 +111,16 @@ SELECT set_config('regress_up.leader', pg_backend_pid()::text, false) IS NOT NUL
 SET ROLE regress_up_alice;
 SET max_parallel_workers_per_gather = 2;
 SELECT * FROM regress.err($$SELECT * FROM dpobj.aggregate('regress_up.order_lines', '[{"stat": "count"}, {"stat": "sum", "column": "amount"}]', 1, 1e-6)$$);
+SET dpobj.query_epsilon = 1;
+SELECT sqlstate FROM regress.err($$SELECT count(*), sum(l.amount) FROM regress_up.order_lines l
+  JOIN regress_up.orders o ON o.id = l.order_id
+  JOIN regress_up.customers c ON c.id = o.customer_id$$);
+RESET dpobj.query_epsilon;
 SET max_parallel_workers_per_gather = 0;
 SELECT statistic FROM dpobj.aggregate('regress_up.order_lines', '[{"stat": "count"}, {"stat": "sum", "column": "amount"}]', 1, 1e-6);
 RESET ROLE;
 SELECT outcome, count(*) FROM dpobj.ledger
  WHERE relation = 'regress_up.order_lines' GROUP BY 1 ORDER BY 1;
-RESET parallel_setup_cost;
-RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 

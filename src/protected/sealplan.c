@@ -86,15 +86,22 @@ keep_parallel_plan(PlannerInfo *root, RelOptInfo *grouped, GroupPathExtraData *e
 		grouped->pathlist = kept;
 }
 
-/* a query whose result is its scan and join: no aggregate, sort, window or limit */
+/*
+ * A query whose result is its scan and join: no aggregate, sort, window or
+ * limit (OFFSET 0, which keeps a subquery apart, is none)
+ */
 static bool
 query_is_scan_join(const Query *parse)
 {
+	Const	   *offset = (Const *) parse->limitOffset;
+
+	if (offset != NULL &&
+		(!IsA(offset, Const) || offset->constisnull || DatumGetInt64(offset->constvalue) != 0))
+		return false;
 	return parse->commandType == CMD_SELECT && !parse->hasAggs && !parse->hasWindowFuncs &&
 		!parse->hasTargetSRFs && parse->groupClause == NIL && parse->groupingSets == NIL &&
 		parse->havingQual == NULL && parse->sortClause == NIL && parse->distinctClause == NIL &&
-		parse->setOperations == NULL && parse->limitCount == NULL &&
-		parse->limitOffset == NULL && parse->rowMarks == NIL;
+		parse->setOperations == NULL && parse->limitCount == NULL && parse->rowMarks == NIL;
 }
 
 /*
