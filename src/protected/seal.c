@@ -120,7 +120,10 @@ seal_pin(const char *name, const char *value)
  * their estimated output rows; and a leader that only combines the workers'
  * states, so that it holds one state, as a serial run does.  A privacy
  * unit's run (a linked table's) gathers rows, not states: its leader joins
- * too, as the caller's setting says.  Which plan runs is sealplan.c's.
+ * too, as the caller's setting says; each process builds its own hash
+ * tables, in its memory and temporary files as a serial join does (a shared
+ * one lives in dynamic shared memory, which a skewed key could exhaust).
+ * Which plan runs is sealplan.c's.
  */
 static void
 seal_pin_parallel(const DPProtectedContext *ctx, const char *workers)
@@ -129,6 +132,8 @@ seal_pin_parallel(const DPProtectedContext *ctx, const char *workers)
 	seal_pin("enable_parallel_append", "off");
 	if (ctx->rows_per_unit == 0)
 		seal_pin("parallel_leader_participation", "off");
+	else
+		seal_pin("enable_parallel_hash", "off");
 }
 
 /* into the current GUC nest level (the role switch's) */
