@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/gbdt/run.sh — private boosted trees against ebm on the same harness (a benchmark,
-# not a test): builds and installs dpobj, starts a throwaway cluster, loads data/adult,
-# data/bank_marketing and data/german_credit, runs bench/ebm/setup.sql, accuracy.sql here
-# and compare.sql (both defaults, BENCH_SEEDS seeds at epsilon 1, delta 1e-6: median
-# balanced test accuracy and ROC AUC on Adult as train() encodes it, bank and german, held out
-# of the defaults' tuning); writes bench/csv/gbdt.csv (bench/record.py), rendered into
-# docs/BENCHMARKS.md.
+# bench/gbdt/run.sh — private boosted trees against ebm and 'auto' on the same harness (a
+# benchmark, not a test): builds and installs dpobj, starts a throwaway cluster, loads
+# data/adult, data/bank_marketing and data/german_credit, runs bench/ebm/setup.sql,
+# accuracy.sql here and compare.sql (gbdt, ebm, auto and auto with gbdt a candidate,
+# BENCH_SEEDS seeds at epsilon 1, delta 1e-6: median balanced test accuracy and ROC AUC on
+# Adult, bank and german as train() encodes them, german held out of the defaults' tuning);
+# writes bench/csv/gbdt.csv (bench/record.py), rendered into docs/BENCHMARKS.md.
 # Environment: BENCH_SEEDS [10], DPOBJ_PGPORT [55448].
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -19,7 +19,8 @@
  *   shift      the radial-shift sigma (calibrate.c): OPDisc, RSPM, Objective-Gauss
  *   cms        CMS's Gamma noise scale (families/glm/glm.c)
  *   expmech    the exponential mechanism's epsilon (families/halfspace/expmech.c), and
- *              that of the private norm bound's draw (families/glm/glmprivr.c)
+ *              that of the private norm bound's draw (families/glm/glmprivr.c) and of
+ *              "rows_per_unit": "private"'s k' (protected/unitbound.c)
  *   multiclass one-vs-rest's share per class (families/glm/glm.c, noisysgd.c)
  *   units      the rows per privacy unit k, k / f rounded (the audit's units
  *              rows use k = 10: 8 at 1.25, 9 at 1.1): of the continuous

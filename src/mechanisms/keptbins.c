@@ -53,3 +53,17 @@ keptbins_index(KeptBins *kb, const EBMTerm *terms, int nterms, int64 pos, const 
 	kb->y[pos] = y;
 	kb->n++;
 }
+
+void
+keptbins_remap(KeptBins *kb, const EBMTerm *terms, int nterms)
+{
+	for (int t = 0; t < nterms; t++)
+	{
+		const uint16 *map = terms[t].map;
+
+		if (map == NULL)
+			continue;
+		for (int64 k = 0; k < kb->n; k++)
+			kb->bins[k * nterms + t] = map[kb->bins[k * nterms + t]];
+	}
+}

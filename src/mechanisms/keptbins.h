@@ -49,6 +49,12 @@ extern void keptbins_reset(KeptBins *kb);
 extern void keptbins_index(KeptBins *kb, const EBMTerm *terms, int nterms, int64 pos,
 						   const double *x, double cnt, double y, int *idx);
 
+/*
+ * The cuts of private edges moved each numeric term's cells to bins
+ * (terms[t].map, NULL for a term without): the kept cells follow
+ */
+extern void keptbins_remap(KeptBins *kb, const EBMTerm *terms, int nterms);
+
 /* kept observation k's index per term */
 static inline void
 keptbins_kept(const KeptBins *kb, const EBMTerm *terms, int nterms, int64 k, int *idx)

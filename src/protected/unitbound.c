@@ -25,6 +25,7 @@
 
 #include "base/random.h"
 #include "context/protected.h"
+#include "core/auditmutant.h"
 #include "core/privquant.h"
 #include "state/aggstate.h"
 #include "protected/unitbound.h"
@@ -99,15 +100,19 @@ dpobj_unit_bound_final(PG_FUNCTION_ARGS)
 	int			cand[PRIVQUANT_N];
 	int			n;
 	int			chosen = 0;
+	double		eps;
 	gsl_rng    *rng;
 
 	aggstate_final_check(fcinfo);
 	ctx = unit_bound_context();
 	n = unit_bound_candidates(ctx->rows_per_unit, cand);
+	eps = ctx->epsilon_f * ctx->unit_share;
+#if DPOBJ_MUTANT_IS(expmech)
+	eps *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
+#endif
 	rng = dpobj_rng_new();
 	/* at most 15 candidates: at most 15 expected proposals, nothing to poll */
-	(void) privquant_draw_n(rng, hist, n, UNIT_BOUND_QUANTILE,
-							ctx->epsilon_f * ctx->unit_share, 1, NULL, NULL, &chosen);
+	(void) privquant_draw_n(rng, hist, n, UNIT_BOUND_QUANTILE, eps, 1, NULL, NULL, &chosen);
 	dpobj_rng_free(rng);
 	dpobj_protected_set_unit_bound(cand[chosen]);
 	PG_RETURN_INT64((int64) cand[chosen]);
@@ -136,7 +141,7 @@ unit_bound_check_table(const TableUnit *unit, bool citus)
 	if (unit->rows_per_unit == 0 || citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("option \"rows_per_unit\": \"private\" needs a table with a privacy unit%s",
+				 errmsg("a private rows-per-unit bound (option \"rows_per_unit\": \"private\", or dpobj.query_rows_per_unit = private) needs a table with a privacy unit%s",
 						citus ? ", not on Citus" : ""),
 				 errdetail("Nothing was charged."),
 				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));

@@ -260,3 +260,21 @@ BEGIN
           dpobj.grant_budget(t, current_user::regrole, 1e9, 0.5)
      FROM unnest(ARRAY['desc0', 'desc1']::regclass[]) t;
 END $$;
+
+-- unitk0 (D), unitk1 (D'): "rows_per_unit": "private"'s draw of k' over 1, 2, 4, ..., 128
+-- (declared k = 128): units of 1 row (10, the canary among them), of 2 rows (10) and one
+-- of 3 in D; the canary unit holds 128 rows in D'.  Its bins (9 + 1, 10, 1, 0 ...) and
+-- (9, 10, 1, 0, ..., 1): the rank losses (9, 0, 2, 3, ..., 3) and (10, 0, 1, 2, ..., 2), each
+-- moved by the sensitivity 1, up for k' = 1 and down for every k' >= 4 (the ln-ratio of
+-- k' = 1 is 0.83 of the 2 gamma allowed at eps 10).
+CREATE TABLE unitk0 AS
+  SELECT u AS unit, 'a'::text AS g
+    FROM generate_series(1, 21) u, generate_series(1, CASE WHEN u <= 10 THEN 1 WHEN u <= 20 THEN 2 ELSE 3 END) r;
+CREATE TABLE unitk1 AS
+  SELECT * FROM unitk0 WHERE unit <> 1 UNION ALL SELECT 1, 'a' FROM generate_series(1, 128);
+DO $$
+BEGIN
+  PERFORM dpobj.declare_domain(t, 'g', ARRAY['a']), dpobj.protect(t, 'unit', 128),
+          dpobj.grant_budget(t, current_user::regrole, 1e9, 0.5)
+     FROM unnest(ARRAY['unitk0', 'unitk1']::regclass[]) t;
+END $$;

@@ -22,24 +22,9 @@ ebm_edges_init(EBMFit *r, const OpParams *p)
 				   "Use a larger epsilon or \"bin_share\", or \"binning\": \"uniform\".");
 }
 
-/* the kept observations' numeric cells to their bins */
-static void
-ebm_edges_remap_kept(EBMFit *r)
-{
-	for (int t = 0; t < r->nterms; t++)
-	{
-		const uint16 *map = r->terms[t].map;
-
-		if (map == NULL)
-			continue;
-		for (int64 k = 0; k < r->kb.n; k++)
-			r->kb.bins[k * r->nterms + t] = map[r->kb.bins[k * r->nterms + t]];
-	}
-}
-
 void
 ebm_edges_release(EBMFit *r, gsl_rng *rng, double unit)
 {
 	r->nscores = privedges_release(&r->edges, rng, r->terms, r->acc, unit);
-	ebm_edges_remap_kept(r);
+	keptbins_remap(&r->kb, r->terms, r->nterms);
 }

@@ -494,6 +494,51 @@ MECHANISM_FINAL_FUNCTION(dpobj_gbdt_reg_finalfn,
 						 .calibrate = gbdt_calibrate, .compute = gbdt_compute,
 						 .release = gbdt_release_model)
 
+/* ---- 'auto''s candidate "gbdt" (family.h): a fit on auto's design ---- */
+
+static void *
+gbdt_candidate_prepare(Jsonb *options, const OpParams *p, int d)
+{
+	GBDTFit    *r = palloc(sizeof(GBDTFit));
+
+	gbdt_fit_init(r, options, p, d, false);
+	return r;
+}
+
+/* auto's design is in memory: no margins nor bins kept (zcap 0, kb empty) */
+static void
+gbdt_candidate_train(void *fit, const DPKeptDesign *D, const OpParams *p, gsl_rng *rng,
+					 int64 ledger_id)
+{
+	GBDTFit    *r = fit;
+
+	r->D = *D;
+	gbdt_fit(r, rng, ledger_id);
+}
+
+static void
+gbdt_candidate_params(StringInfo buf, const void *fit, const OpParams *p)
+{
+	gbdt_params(buf, fit, p);
+}
+
+/* the trees' leaves and "splits" in the params (the boosted_trees kind) */
+static Datum
+gbdt_candidate_model(FunctionCallInfo fcinfo, const char *name, const void *fit, double shift,
+					 double epsilon, double delta, StringInfo params)
+{
+	const GBDTFit *r = fit;
+
+	return model_build(fcinfo, name, r->leaves, r->ntrees * gbdt_leaves(r), r->bias - shift,
+					   epsilon, delta, params);
+}
+
+const DPCandidateOps gbdt_candidate = {
+	.prepare = gbdt_candidate_prepare, .train = gbdt_candidate_train,
+	.margin = gbdt_fit_margin, .params = gbdt_candidate_params,
+	.model = gbdt_candidate_model
+};
+
 static const DPMechanism gbdt_mechanisms[] = {GBDT_FAMILY_MECHANISMS};
 
 const DPFamily gbdt_family = DP_FAMILY(gbdt, gbdt_mechanisms,

@@ -147,6 +147,12 @@ extern double gbdt_additive(GBDTFit *r, gsl_rng *rng, const double su[2], double
 							int64 ledger_id);
 extern void gbdt_steps(GBDTFit *r);
 
+/* the margin of a design row x after the fit (gbdtpass.c) */
+extern double gbdt_fit_margin(const void *fit, const double *x);
+
+/* 'auto''s candidate "gbdt" (family.h) */
+extern const DPCandidateOps gbdt_candidate;
+
 extern void gbdt_check_args(const char *aggname, double epsilon, double delta, int d,
 							Jsonb *options);
 extern TrainLabel gbdt_label_kind(Jsonb *options);
@@ -163,6 +169,7 @@ extern void *gbdt_admit(FunctionCallInfo fcinfo, int kind, struct DPProtectedCon
 		.check_args = gbdt_check_args, .label_of = gbdt_label_kind, \
 		.model_kind = &gbdt_model_kind, .citus_shard_options = true, \
 		.encoding_options = encoding_groups_option, .options = gbdtparams_options, \
+		.auto_pick = DP_AUTO({"gbdt", .ops = &gbdt_candidate}), \
 	.ledger = DP_LEDGER({"gbdt", LEDGER_COST_GAUSS})}
 
 #endif							/* DPOBJ_GBDT_H */

@@ -129,6 +129,24 @@ gbdt_pass(GBDTFit *r, int tr, int level, const double per_unit[2], GBDTHessian h
 	pfree(idx);
 }
 
+/*
+ * A fit's margin of a design row x after its fit (the step trees included):
+ * its bins, then every tree's leaf ('auto''s score, gbdt_candidate)
+ */
+double
+gbdt_fit_margin(const void *fit, const double *x)
+{
+	const GBDTFit *r = fit;
+	int		   *idx = palloc(sizeof(int) * r->nterms);
+	double		z = r->bias;
+
+	ebm_index(r->terms, r->nterms, x, idx);
+	for (int tr = 0; tr < r->ntrees; tr++)
+		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
+	pfree(idx);
+	return z;
+}
+
 /* a pass's sums released: n gradient sums then n hessian sums, into r->hist */
 void
 gbdt_release(GBDTFit *r, gsl_rng *rng, int n, const double lattice[2], const uint64 sigma2[2])

@@ -15,7 +15,7 @@
  *		independent of the data, so replace-one neighbours, coupled on the
  *		assignment, differ in one part only;
  *	 2. candidate j runs on part j at (eps_s, delta_s) with its own code
- *		(glm.c, noisysgd.c, ebm.c: rho(eps_s, delta_s)-zCDP, hence (eps_s,
+ *		(glm.c, noisysgd.c, ebm.c, gbdt.c: rho(eps_s, delta_s)-zCDP, hence (eps_s,
  *		delta_s)-DP; its terms from the option "groups", which train() sets
  *		as for dp_ebm) and defaults; its score is the number of rows of
  *		part 0 it classifies correctly (an integer of sensitivity 1), or with
@@ -540,7 +540,7 @@ auto_score(const AutoData *a, const double *theta, const AutoRun *r)
 static int64
 auto_head_start(const GLMParams *p, const AutoNoise *z, const DPAutoPick *cand)
 {
-	/* another family's candidate: "ebm_head_start", else noisy GD's */
+	/* another family's candidate (ebm, gbdt): "ebm_head_start", else noisy GD's */
 	double		h = cand->ops != NULL ? p->auto_ebm_head_start : p->auto_head_start;
 
 	return (int64) llround(h * (double) z->num / (double) z->den);
@@ -636,7 +636,7 @@ auto_params(StringInfo buf, const GLMParams *p, int K, const AutoRun *sel,
 		model_params_float(buf, "select_laplace_scale", ldexp((double) z->num / (double) z->den, -b));
 		if (p->auto_candidates & GLM_AUTO_NOISYSGD)
 			model_params_float(buf, "noisysgd_head_start", p->auto_head_start);
-		if (p->auto_candidates & GLM_AUTO_EBM)
+		if (p->auto_candidates & (GLM_AUTO_EBM | GLM_AUTO_GBDT))
 			model_params_float(buf, "ebm_head_start", p->auto_ebm_head_start);
 	}
 	/* the balance estimate's public scale and use, and what it gave (a DP output) */

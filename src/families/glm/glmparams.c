@@ -86,15 +86,15 @@ parse_method(JsonbValue *v, const char *key, void *field, void *arg)
 				 errhint("Use \"objective\", \"output\" or \"cms\".")));
 }
 
-const char *const glm_auto_names[5] = {"objective", "cms", "output", "noisysgd", "ebm"};
+const char *const glm_auto_names[6] = {"objective", "cms", "output", "noisysgd", "ebm", "gbdt"};
 
 static void
 glmparams_candidates_bad(void)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\", \"noisysgd\" and \"ebm\""),
-			 errhint("The default is [\"objective\", \"noisysgd\"], and \"ebm\" with \"groups\"; ties go to the earlier of objective, cms, output, noisysgd, ebm.")));
+			 errmsg("option \"candidates\" must be an array of at least two distinct names among \"objective\", \"cms\", \"output\", \"noisysgd\", \"ebm\" and \"gbdt\""),
+			 errhint("The default is [\"objective\", \"noisysgd\"], and \"ebm\" with \"groups\"; ties go to the earlier of objective, cms, output, noisysgd, ebm, gbdt.")));
 }
 
 /* dp_auto's "candidates": a set of GLM_AUTO_* bits, at least two */

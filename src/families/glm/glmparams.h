@@ -109,10 +109,11 @@ typedef struct GLMParams
 #define GLM_AUTO_OUTPUT		0x4
 #define GLM_AUTO_NOISYSGD	0x8
 #define GLM_AUTO_EBM		0x10
+#define GLM_AUTO_GBDT		0x20	/* only where "candidates" names it (bench/gbdt/results.md) */
 #define GLM_AUTO_DEFAULT	(GLM_AUTO_OBJECTIVE | GLM_AUTO_NOISYSGD | GLM_AUTO_EBM)
 /* the candidates' names, in bit order (glmparams.c); each trains as its
  * registry entry's auto_pick says (mechanisms/family.h) */
-extern const char *const glm_auto_names[5];
+extern const char *const glm_auto_names[6];
 
 /*
  * dp_auto's pick by size (with "groups" and neither "candidates" nor
