@@ -62,7 +62,10 @@
  *	     SELECT "dpobj unit rows".* FROM <the above, reading
  *	       "dpobj unit selected" with <cond> true>) AS "dpobj unit rows"
  *	  so that both scans read the same stored rows instead of joining the
- *	  path twice (a tuplestore: temporary files beyond work_mem).
+ *	  path twice (a tuplestore: temporary files beyond work_mem).  That
+ *	  join runs in parallel workers where it can (train.c, sealplan.c);
+ *	  the CTE's scans and the bounding's functions (PARALLEL RESTRICTED)
+ *	  run in the leader, which counts, keeps and aggregates the rows.
  *
  *	  A layout counting distinct units ({"stat": "units"}) numbers the kept
  *	  rows of each unit within its group cell,

@@ -118,15 +118,22 @@ seal_pin(const char *name, const char *value)
  * caller's max_parallel_workers_per_gather again; no parallel append, whose
  * choice against a plain append of the partitions' partial scans weighs
  * their estimated output rows; and a leader that only combines the workers'
- * states, so that it holds one state, as a serial run does.  Which plan
- * runs is sealplan.c's.
+ * states, so that it holds one state, as a serial run does.  A privacy
+ * unit's run (a linked table's) gathers rows, not states: its leader joins
+ * too, as the caller's setting says; each process builds its own hash
+ * tables, in its memory and temporary files as a serial join does (a shared
+ * one lives in dynamic shared memory, which a skewed key could exhaust).
+ * Which plan runs is sealplan.c's.
  */
 static void
-seal_pin_parallel(const char *workers)
+seal_pin_parallel(const DPProtectedContext *ctx, const char *workers)
 {
 	seal_pin("max_parallel_workers_per_gather", workers);
 	seal_pin("enable_parallel_append", "off");
-	seal_pin("parallel_leader_participation", "off");
+	if (ctx->rows_per_unit == 0)
+		seal_pin("parallel_leader_participation", "off");
+	else
+		seal_pin("enable_parallel_hash", "off");
 }
 
 /* into the current GUC nest level (the role switch's) */
@@ -141,7 +148,7 @@ seal_pin_settings(const DPProtectedContext *ctx)
 	for (int i = 0; i < dp_n_user_pins; i++)
 		seal_pin(dp_user_pins[i].name, dp_user_pins[i].value);
 	if (ctx->parallel)
-		seal_pin_parallel(workers);
+		seal_pin_parallel(ctx, workers);
 	for (int i = 0; i < lengthof(seal_pins); i++)
 		seal_pin(seal_pins[i].name, seal_pins[i].value);
 

@@ -16,6 +16,8 @@
  * docs/SECURITY.md), the min_parallel_table_scan_size and
  * max_parallel_workers_per_gather settings -- no statistic and no row value.
  * The workers PostgreSQL then launches depend on free worker slots only.
+ * A linked table's run (privacy units) gathers its path's join instead:
+ * the leader bounds and aggregates the gathered rows (keep_gathered_join).
  *
  *-------------------------------------------------------------------------
  */
@@ -84,6 +86,52 @@ keep_parallel_plan(PlannerInfo *root, RelOptInfo *grouped, GroupPathExtraData *e
 		grouped->pathlist = kept;
 }
 
+/*
+ * A query whose result is its scan and join: no aggregate, sort, window or
+ * limit (OFFSET 0, which keeps a subquery apart, is none)
+ */
+static bool
+query_is_scan_join(const Query *parse)
+{
+	Const	   *offset = (Const *) parse->limitOffset;
+
+	if (offset != NULL &&
+		(!IsA(offset, Const) || offset->constisnull || DatumGetInt64(offset->constvalue) != 0))
+		return false;
+	return parse->commandType == CMD_SELECT && !parse->hasAggs && !parse->hasWindowFuncs &&
+		!parse->hasTargetSRFs && parse->groupClause == NIL && parse->groupingSets == NIL &&
+		parse->havingQual == NULL && parse->sortClause == NIL && parse->distinctClause == NIL &&
+		parse->setOperations == NULL && parse->limitCount == NULL && parse->rowMarks == NIL;
+}
+
+/*
+ * A privacy unit's run (train.c: a linked table's) joins its path in a
+ * materialized CTE that only the leader reads: that join is gathered from
+ * the workers whenever it has a partial path (which follows the tables'
+ * sizes in pages), never chosen by the join's estimated rows.  The gather
+ * is built again when add_path had discarded it as dearer.
+ */
+static void
+keep_gathered_join(PlannerInfo *root, RelOptInfo *joined, RelOptInfo *final)
+{
+	List	   *kept = NIL;
+	ListCell   *lc;
+
+	if (!query_is_scan_join(root->parse) || joined->partial_pathlist == NIL)
+		return;
+	foreach(lc, final->pathlist)
+	{
+		Path	   *path = (Path *) lfirst(lc);
+
+		if (IsA(path, GatherPath) || IsA(path, GatherMergePath))
+			kept = lappend(kept, path);
+	}
+	if (kept == NIL)
+		kept = list_make1(create_gather_path(root, joined, linitial(joined->partial_pathlist),
+											 joined->reltarget, NULL, NULL));
+	final->pathlist = kept;
+}
+
 static void
 seal_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
@@ -92,6 +140,12 @@ seal_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (prev_upper_paths_hook)
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (stage == UPPERREL_FINAL && ctx != NULL && ctx->parallel && !ctx->consumed &&
+		ctx->rows_per_unit > 0)
+	{
+		keep_gathered_join(root, input_rel, output_rel);
+		return;
+	}
 	/* only the sealed query's own aggregate, before its final function ran */
 	if (stage != UPPERREL_GROUP_AGG || ctx == NULL || !ctx->parallel ||
 		ctx->consumed || root->parent_root != NULL || extra == NULL)

@@ -254,13 +254,19 @@ train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *d
  * are bounded, but combining the workers' samples cost more than their scan
  * saved on the tables measured (docs/BENCHMARKS.md, "The protected path in
  * parallel workers"); a privacy unit's bounding counts per unit across the
- * whole table; a Citus table is parallel across its shards already
- * (workerpins.c pins the shard sessions serial).
+ * whole table, in the leader (its functions are PARALLEL RESTRICTED) -- but
+ * a linked table's path may be joined in workers whatever the state: the
+ * leader stores the joined rows (a CTE scan, parallel restricted too) and
+ * bounds and aggregates them itself (trainquery.c); a Citus table is
+ * parallel across its shards already (workerpins.c pins the shard sessions
+ * serial).
  */
 static bool
 train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
 {
-	return mech->parallel && !ctx->citus && ctx->rows_per_unit == 0 && ctx->nlookups == 0;
+	if (ctx->citus || ctx->nlookups > 0)
+		return false;
+	return ctx->rows_per_unit == 0 ? mech->parallel : ctx->unit_hops > 0;
 }
 
 /* options || {"rows_per_unit": k}: the mechanism calibrates for k rows */

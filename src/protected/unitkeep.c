@@ -23,7 +23,8 @@
  *		 the second scan reads them a few rows ahead to prefetch the buckets
  *		 it will look up -- time only, the lookup is by the row's own unit.
  *		 A linked table's selected rows are joined to their unit once and
- *		 stored (trainquery.h): both scans read the stored rows.
+ *		 stored (trainquery.h): both scans read the stored rows, in the
+ *		 order the join gave them (from parallel workers, any order).
  *
  *	  Spilled, when the hash table would outgrow the cap: unit_counts()
  *	  frees it at once, ignores the rest of its scan and returns 0; the

@@ -5,11 +5,14 @@
 #      parallel scan, a second session watches pg_stat_activity while train() runs as the
 #      analyst: linear regression and passglm (sums of a public size) have workers; OPDisc
 #      (a sample), dp_logistic (every distinct row, or a sample with "sample_rows") and a
-#      table with a privacy unit have none.  A worker holds the table's TOAST lock (taken
-#      before its first row, however few values come out of TOAST: here none).
+#      table with a privacy unit have none; a table linked to its unit (link_unit) has
+#      them for its path's join, whatever the mechanism.  A worker holds the table's
+#      TOAST lock (taken before its first row, however few values come out of TOAST:
+#      here none).
 #   2. The neighbour harness (neighbours.sh with NB_PARALLEL=1) over the scenarios of bad
 #      and differing rows, for the mechanisms train() lets run in parallel and for
-#      evaluate(): their scan runs in a worker (one-page tables), and everything
+#      evaluate(), and for the linked-table scenarios (unit_link*: every entry point's
+#      join in workers): their scan runs in a worker (one-page tables), and everything
 #      observable but the DP output must be identical between the neighbouring databases.
 set -uo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,13 +32,23 @@ SELECT (i % 97) / 96.0 - 0.5 AS a, (i % 89) / 88.0 - 0.5 AS b, (i % 7) / 6.0 AS 
        (i % 97) > 48 AS lab, i % 1000 AS u
   FROM generate_series(1, 2000000) i;
 CREATE TABLE big_units AS SELECT * FROM big;
+CREATE TABLE big_owners (u int PRIMARY KEY);
+INSERT INTO big_owners SELECT generate_series(0, 999);
+CREATE TABLE big_linked AS SELECT * FROM big;
+ALTER TABLE big_linked ADD FOREIGN KEY (u) REFERENCES big_owners;
 VACUUM ANALYZE big;
 VACUUM ANALYZE big_units;
-REVOKE ALL ON big, big_units FROM PUBLIC;
+VACUUM ANALYZE big_owners;
+VACUUM ANALYZE big_linked;
+REVOKE ALL ON big, big_units, big_owners, big_linked FROM PUBLIC;
 SELECT dpobj.protect('big');
 SELECT dpobj.protect('big_units', 'u', 3);
 SELECT dpobj.grant_budget('big', '$ROLE', 100, 1e-3);
 SELECT dpobj.grant_budget('big_units', '$ROLE', 100, 1e-3);
+SELECT dpobj.create_budget_domain('par_owners');
+SELECT dpobj.protect('big_owners', 'u', 1, 'par_owners');
+SELECT dpobj.link_unit('big_linked', ARRAY['big_owners']::regclass[], 3);
+SELECT dpobj.grant_domain_budget('par_owners', '$ROLE', 100, 1e-3);
 SQL
 
 # workers TABLE MECH OPTS: the largest number of parallel workers the analyst's train()
@@ -99,12 +112,14 @@ w=$(probe big logistic '{"R": 1, "sample_rows": 1000}' lab)
 t_is "dp_logistic with \"sample_rows\" runs serially" "${w:-none}" 0
 w=$(probe big_units linear '{"R": 1, "y_min": 0, "y_max": 1}' y)
 t_is "a table with a privacy unit runs serially" "${w:-none}" 0
+w=$(probe big_linked logistic '{"R": 1}' lab)
+t_check "a linked table's run joins its path in parallel workers (saw ${w:-none})" test "${w:-0}" -ge 1
 t_is "every run released" "$(t_psql -d "$DB" -c "SELECT string_agg(outcome, ',' ORDER BY id) FROM dpobj.ledger")" \
-    "released,released,released,released,released,released"
+    "released,released,released,released,released,released,released"
 t_psql -d postgres -c "DROP DATABASE $DB" >/dev/null
 
 t_absorb "neighbours with parallel plans" "$(NB_PARALLEL=1 \
-    NB_SCENARIOS="${NB_SCENARIOS:-empty_one|indexed|float_nan|float_inf|null_value|numeric_nan|huge|tiny|big_int|null_label|label_flip|distinct}" \
+    NB_SCENARIOS="${NB_SCENARIOS:-empty_one|indexed|float_nan|float_inf|null_value|numeric_nan|huge|tiny|big_int|null_label|label_flip|distinct|unit_link|unit_link_k|unit_link_sw}" \
     NB_MECHANISMS="${NB_MECHANISMS:-passglm|linear|linear_ssp}" \
     bash "$DIR/neighbours.sh" 2>&1)"
 t_summary
