@@ -3,6 +3,12 @@
 # wall time, the backend's peak RSS (VmHWM of /proc/<pid>/status) and ok or the error's
 # first 60 characters.  OUTDIR holds the connection's output.  bench_watched DB OUTDIR SQL
 # runs SQL while it samples the backend's and its parallel workers' peak memory.
+# bench_fresh_db DB drops DB if it exists and creates it with dpobj.
+bench_fresh_db() { # DB
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
+    psql -X -q -d "$1" -c "CREATE EXTENSION dpobj"
+}
+
 bench_measure() { # DB OUTDIR PRELUDE SQL
     local db=$1 out=$2
     psql -X -q -At -d "$db" >"$out/run" 2>"$out/err" <<SQL || true

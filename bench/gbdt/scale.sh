@@ -39,15 +39,14 @@ OUT="$(mktemp -d)"
 chmod 755 "$OUT"
 trap 'rm -rf -- "$OUT"' EXIT
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
+# shellcheck source=bench/measure.sh
+. "$REPO/bench/measure.sh"
+bench_fresh_db "$DB"
 q() { psql -X -qAt -d "$DB" -v ON_ERROR_STOP=1 "$@"; }
 # shellcheck source=bench/synth/adultbig.sh
 . "$REPO/bench/synth/adultbig.sh"
 # shellcheck source=bench/scale/tables.sh
 . "$REPO/bench/scale/tables.sh"
-# shellcheck source=bench/measure.sh
-. "$REPO/bench/measure.sh"
 SERIAL="SET max_parallel_workers_per_gather = 0;"
 cap=$(q -c "SELECT pg_size_bytes(current_setting('dpobj.max_state_memory')) / 1048576")
 

@@ -18,8 +18,9 @@ K="${BENCH_K:-16}"
 EPS="${BENCH_EPS:-1}"
 DB=dpobj_sqljoin
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
+# shellcheck source=bench/measure.sh
+. "$REPO/bench/measure.sh"
+bench_fresh_db "$DB"
 psql -X -q -d "$DB" -v runs="$RUNS" -v eps="$EPS" -v c="$C" -v k="$K" --csv <<'SQL' | sed -n '/^statistic,/,$p' | tee /dev/stderr |
 SET client_min_messages = warning;
 DO $$ BEGIN CREATE ROLE bench_sqljoin_analyst; EXCEPTION WHEN duplicate_object THEN NULL; END $$;

@@ -21,8 +21,9 @@ DB=dpobj_sqlspeed
 OUT="$(mktemp -d)"
 trap 'rm -rf -- "$OUT"' EXIT
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
+# shellcheck source=bench/measure.sh
+. "$REPO/bench/measure.sh"
+bench_fresh_db "$DB"
 psql -X -q -d "$DB" <<SQL >/dev/null
 DO \$\$ BEGIN CREATE ROLE bench_sql_analyst; EXCEPTION WHEN duplicate_object THEN NULL; END \$\$;
 SELECT setseed(0.42);
@@ -46,8 +47,6 @@ INSERT INTO order_lines SELECT 1 + (i % ($L / 4)), random() * 100 FROM generate_
 VACUUM ANALYZE customers, orders, order_lines;
 SQL
 # run SQL: "ms kB status", fresh connection
-# shellcheck source=bench/measure.sh
-. "$REPO/bench/measure.sh"
 run() {
     bench_measure "$DB" "$OUT" "SET max_parallel_workers_per_gather = $W;
 SET client_min_messages = warning;$2" "$1"

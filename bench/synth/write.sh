@@ -25,8 +25,9 @@ OUT="$(mktemp -d)"
 chmod 777 "$OUT"
 trap 'rm -rf -- "$OUT"' EXIT
 cd "$REPO"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB"
-psql -X -q -d "$DB" -c "CREATE EXTENSION dpobj"
+# shellcheck source=bench/measure.sh
+. "$REPO/bench/measure.sh"
+bench_fresh_db "$DB"
 # shellcheck source=bench/synth/adultbig.sh
 . "$REPO/bench/synth/adultbig.sh"
 adult_load
@@ -42,8 +43,6 @@ casts=$(psql -X -At -d "$DB" -c "SELECT string_agg(format('(r->>%L)%s::%s', attn
 for t in w_into w_rows w_json w_insert w_copy; do
     psql -X -q -d "$DB" -c "CREATE TABLE $t (LIKE public.seed)" >/dev/null
 done
-# shellcheck source=bench/measure.sh
-. "$REPO/bench/measure.sh"
 csv="$OUT/runs.csv"
 : >"$csv"
 run() { # what rows SQL
