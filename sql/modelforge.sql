@@ -132,7 +132,7 @@ INSERT INTO regress_forge.synth_cases (label, op, path, v) VALUES
   ('a column''s closed a string', 'set', '{columns,0,closed}', '"yes"'),
   ('a column''s closed deleted', 'delete', '{columns,1,closed}', NULL),
   ('a column without NULL closed', 'set', '{columns,3}', '{"kind": "bins", "bins": 8, "integer": false, "nullable": false, "closed": true}'),
-  ('the version 4', 'set', '{synthesizer}', '4'),
+  ('the version 5', 'set', '{synthesizer}', '5'),
   ('a quantile column''s sums_sigma2 negative', 'set', '{columns,2,sums_sigma2}', '-1'),
   ('a quantile column''s sums_at deleted', 'delete', '{columns,2,sums_at}', NULL),
   ('a quantile column''s sub-bins one fewer', 'set', '{columns,2,sub_bins}', '31'),

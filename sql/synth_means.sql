@@ -22,7 +22,8 @@ SELECT target_table FROM dpobj.synthesize('regress_sm.t', 'regress_sm.twin', 30,
 SELECT abs(avg(amt) - 27.475) < 2.5 AS mean_within,
        count(*) FILTER (WHERE amt < 0 OR amt > 1000 OR amt <> round(amt, 2)) AS outside
   FROM regress_sm.twin;
--- the model holds each quantile column's offset sums and their variance (version 3)
+-- the model holds each quantile column's offset sums and their variance, its points' counts
+-- after them (version 4)
 SELECT (params->>'synthesizer')::int AS version, c->>'kind' AS kind,
        jsonb_typeof(c->'sums_at') AS sums_at, (c->>'sums_sigma2')::float8 > 0 AS sums_sigma2
   FROM (SELECT (dpobj.get_model('twin')).*) m, jsonb_array_elements(m.params->'columns') c
@@ -62,5 +63,24 @@ RESET dpobj.seed;
 SELECT (a.m).weights = (b.m).weights AS same_weights, (a.m).params = (b.m).params AS same_params
   FROM pm a, pm b WHERE a.k = 'serial' AND b.k = 'parallel';
 DROP TABLE pm;
+-- points (core/synthdomain.h): x is exactly 0 on 40 % of the rows and past its declared hi
+-- (clamped to 1100) on 20 %, the rest spread over [-500, 900).  At epsilon 30 a point's count
+-- has sd about 2 rows, so the twin holds exact zeros and exact 1100s at their shares (binomial
+-- sd 0.008 of 4 000 rows: within 0.05 but for odds below 1e-9); 0 lies inside its sub-bin
+-- [-15.6, 17.2), where a draw is never exactly 0.  Every value stays within [-1000, 1100].
+CREATE TABLE regress_sm.z AS
+SELECT (ARRAY['a', 'b'])[1 + i % 2] AS g,
+       CASE WHEN i % 5 < 2 THEN 0 WHEN i % 5 = 2 THEN 5000 ELSE -500 + (i * 7) % 1400 END::float8 AS x
+  FROM generate_series(1, 4000) i;
+SELECT dpobj.declare_domain('regress_sm.z', 'g', ARRAY['a', 'b'], true);
+SELECT dpobj.declare_domain('regress_sm.z', 'x', -1000, 1100);
+SELECT dpobj.protect('regress_sm.z');
+SELECT granted_epsilon FROM dpobj.grant_budget('regress_sm.z', current_user::regrole, 1000, 0.01);
+SELECT target_table FROM dpobj.synthesize('regress_sm.z', 'regress_sm.twin_z', 30, 1e-6, ARRAY['g', 'x']);
+SELECT abs(avg((x = 0)::int) - 0.4) < 0.05 AS zeros, abs(avg((x = 1100)::int) - 0.2) < 0.05 AS at_hi,
+       count(*) FILTER (WHERE x < -1000 OR x > 1100) AS outside
+  FROM regress_sm.twin_z;
+SELECT dpobj.drop_model('twin_z');
+SELECT dpobj.unprotect('regress_sm.z');
 SELECT dpobj.unprotect('regress_sm.t');
 DROP SCHEMA regress_sm CASCADE;

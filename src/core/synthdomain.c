@@ -57,6 +57,8 @@ synth_column_model_levels(const SynthColumn *c)
 void
 synth_coding_init(const SynthColumn *c, SynthCoding *s)
 {
+	double		v[SYNTH_MAX_POINTS];
+
 	s->levels = c->kind == SYNTH_COL_LEVELS;
 	s->n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
 	s->null_code = c->nullable ? s->n : 0;
@@ -64,6 +66,8 @@ synth_coding_init(const SynthColumn *c, SynthCoding *s)
 	s->hi = c->hi;
 	s->span = c->hi - c->lo;
 	s->width = s->span / s->n;
+	s->zero = c->lo < 0.0 && c->hi > 0.0;
+	s->npoints = synth_column_points(c, v);
 }
 
 int
@@ -374,6 +378,53 @@ synth_column_set_means(SynthColumn *c, const double *sums, double sd)
 	return true;
 }
 
+int
+synth_column_points(const SynthColumn *c, double *out)
+{
+	int			n = 0;
+
+	if (c->kind != SYNTH_COL_QUANTILE || (c->integer && (c->hi - c->lo) / c->nsub < 1.0))
+		return 0;
+	out[n++] = c->lo;
+	if (c->lo < 0.0 && c->hi > 0.0)
+		out[n++] = 0.0;
+	out[n++] = c->hi;
+	return n;
+}
+
+void
+synth_column_set_points(SynthColumn *c, const double *counts, double sd, const double *y)
+{
+	double		v[SYNTH_MAX_POINTS];
+	int			n = synth_column_points(c, v);
+	int			sub[SYNTH_MAX_POINTS];
+	double		held[SYNTH_MAX_POINTS] = {0},
+				total[SYNTH_MAX_POINTS] = {0};
+
+	memset(c->point_p, 0, sizeof(c->point_p));
+	for (int k = 0; k < n; k++)
+	{
+		sub[k] = synth_column_code(c, v[k], false);
+		for (int i = 0; i < c->nsub; i++)
+			held[k] += c->map[i] == c->map[sub[k]] ? c->weight[i] : 0.0;
+		if (!(held[k] > 0.0) && y != NULL && !(c->shut != NULL && c->shut[c->map[sub[k]]]))
+			held[k] = y[c->map[sub[k]]];
+		if (counts[k] >= SYNTH_POINT_SDS * sd && held[k] > 0.0 && isfinite(counts[k] / held[k]) &&
+			(!c->integer || v[k] == floor(v[k])))
+			c->point_p[k] = fmin(1.0, counts[k] / held[k]);
+	}
+	for (int k = 0; k < n; k++)
+		for (int q = 0; q < n; q++)
+			total[k] += c->map[sub[q]] == c->map[sub[k]] ? c->point_p[q] : 0.0;
+	for (int k = 0; k < n; k++)
+	{
+		if (total[k] > 1.0)
+			c->point_p[k] /= total[k];
+		if (c->point_p[k] > 0.0)
+			c->weight[sub[k]] = fmax(0.0, c->weight[sub[k]] - counts[k]);
+	}
+}
+
 void
 synth_column_free(SynthColumn *c)
 {
@@ -438,6 +489,26 @@ draw_sub(const SynthColumn *c, int i, gsl_rng *rng)
 	return draw_cell(c, c->nsub, i, c->tilt != NULL ? c->tilt[i] : 0.0, rng);
 }
 
+/* a point of model level `level` at its chance (synth_column_set_points), else NaN */
+static double
+draw_point(const SynthColumn *c, int level, gsl_rng *rng)
+{
+	double		v[SYNTH_MAX_POINTS];
+	int			n = synth_column_points(c, v);
+	double		u = -1.0;
+
+	for (int k = 0; k < n; k++)
+		if (c->point_p[k] > 0.0 && c->map[synth_column_code(c, v[k], false)] == level)
+		{
+			if (u < 0.0)
+				u = gsl_rng_uniform(rng);
+			if (u < c->point_p[k])
+				return v[k];
+			u -= c->point_p[k];
+		}
+	return NAN;
+}
+
 double
 synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 {
@@ -460,6 +531,9 @@ synth_column_draw(const SynthColumn *c, int level, gsl_rng *rng)
 			}
 		if (first < 0)
 			return NAN;
+		u = draw_point(c, level, rng);
+		if (!isnan(u))
+			return u;
 		u = gsl_rng_uniform(rng) * z;
 		if (z <= 0.0 && c->decay != NULL && c->decay[level] != 0.0)
 		{

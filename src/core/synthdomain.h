@@ -31,7 +31,8 @@
  *	  sub-bin's nearest) -- uniformly, or for a quantile column whose model
  *	  holds its sub-bins' offset sums (synth_column_set_means) of density
  *	  (probability) proportional to e^(t u) (e^(t j)), t the sub-bin's
- *	  tilt: its mean the sub-bin's measured mean.
+ *	  tilt: its mean the sub-bin's measured mean.  A quantile column's
+ *	  point (synth_column_set_points) is drawn exactly at its chance first.
  *
  *-------------------------------------------------------------------------
  */
@@ -76,6 +77,8 @@ typedef struct SynthColumn
 								 * ratio (> 0 from its lower edge up, < 0 down), or 0 */
 	double	   *tilt;			/* quantile: each sub-bin's draw's tilt t (0: uniform), or
 								 * NULL (synth_column_set_means) */
+	double		point_p[3];		/* quantile: each point's (synth_column_points) chance
+								 * within its bin, 0 if none (synth_column_set_points) */
 } SynthColumn;
 
 /*
@@ -166,6 +169,8 @@ typedef struct SynthCoding
 				hi,
 				span,			/* hi - lo */
 				width;			/* span / n */
+	int			npoints;		/* synth_column_points' */
+	bool		zero;			/* lo < 0 < hi: 0 is one */
 } SynthCoding;
 
 extern void synth_coding_init(const SynthColumn *c, SynthCoding *s);
@@ -195,6 +200,41 @@ synth_coding_offset(const SynthCoding *s, int code, double x)
 	t = nearbyint((x - (s->lo + s->width * code)) / s->width * (double) (1 << SYNTH_OFFSET_BITS));
 	return t < 0.0 ? 0 : (t > (1 << SYNTH_OFFSET_BITS) ? 1 << SYNTH_OFFSET_BITS : (int64_t) t);
 }
+
+/*
+ * A quantile column's points, public values a column often holds exactly:
+ * lo, 0 when lo < 0 < hi, hi (a value clamped to a bound is at it), in
+ * order into out[0..2]; their number: none for an integer column whose
+ * sub-bins are narrower than 1 (each then holds at most one integer: its
+ * count is the point's).  The scan counts the rows at each
+ * (synth_coding_point: x clamped as the code is, the point's index or -1).
+ */
+#define SYNTH_MAX_POINTS 3
+extern int	synth_column_points(const SynthColumn *c, double *out);
+
+static inline int
+synth_coding_point(const SynthCoding *s, double x)
+{
+	if (s->npoints == 0)
+		return -1;
+	if (x <= s->lo)
+		return 0;
+	if (x >= s->hi)
+		return s->zero ? 2 : 1;
+	return s->zero && x == 0.0 ? 1 : -1;
+}
+
+/*
+ * c->point_p from the points' noisy counts counts[0..] (each of standard
+ * deviation sd): a point of count at least SYNTH_POINT_SDS sd is drawn
+ * exactly with chance count / M in its bin, M the bin's weight (c->weight
+ * summed; none: its count in the column's first measurement y, if any),
+ * and that count leaves its sub-bin's weight; the chances of a bin's points
+ * scaled to sum at most 1.  Post-processing; after synth_column_set_shut.
+ */
+#define SYNTH_POINT_SDS 2.0
+extern void synth_column_set_points(SynthColumn *c, const double *counts, double sd,
+									const double *y);
 
 /*
  * c->tilt from the sub-bins' noisy offset sums sums[0..S-1] (in sub-bin

@@ -1137,6 +1137,78 @@ test_domains_means(void)
 }
 
 /*
+ * A quantile column's points (lo, 0, hi): the scan's point of a value is its
+ * clamped value's; a point of count >= 2 sd is drawn exactly at count / its
+ * bin's weight, the rest of the bin as before; one below 2 sd never is
+ */
+static void
+test_domains_points(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = -100, .hi = 100, .nbins = 4, .nsub = 16,
+	.merge_empty = true};
+	SynthCoding s;
+	double		v[SYNTH_MAX_POINTS],
+				w[16] = {0},
+				counts[3] = {300, 400, 15};
+	int			zeros = 0,
+				lows = 0,
+				highs = 0,
+				n = 20000,
+				np = synth_column_points(&q, v);
+	bool		inside = true;
+
+	SynthColumn day = {.kind = SYNTH_COL_QUANTILE, .lo = 1, .hi = 31, .nbins = 16, .nsub = 31,
+	.integer = true};
+
+	synth_coding_init(&day, &s);
+	CHECK(synth_column_points(&day, v) == 0 && synth_coding_point(&s, 1) == -1,
+		  "none for an integer column of a sub-bin per integer");
+	synth_coding_init(&q, &s);
+	CHECK(np == 3 && v[0] == -100 && v[1] == 0 && v[2] == 100, "points lo, 0, hi");
+	CHECK(synth_coding_point(&s, -1e300) == 0 && synth_coding_point(&s, -100) == 0 &&
+		  synth_coding_point(&s, 0) == 1 && synth_coding_point(&s, 1e-300) == -1 &&
+		  synth_coding_point(&s, 100) == 2 && synth_coding_point(&s, HUGE_VAL) == 2 &&
+		  synth_coding_point(&s, 99.5) == -1, "a value's point is its clamped value's");
+	/* 1000 rows in each sub-bin of [-25, 25) and sub-bin 0, 100 in the top one */
+	w[0] = w[6] = w[7] = w[8] = w[9] = 1000;
+	w[15] = 100;
+	CHECK(synth_quantile_bins(&q, w) && synth_column_set_shut(&q, NULL, NULL, 0),
+		  "quantile bins with points");
+	synth_column_set_points(&q, counts, 10.0, NULL);
+	CHECK(q.point_p[2] == 0.0 && q.point_p[0] > 0.0 && q.point_p[1] > 0.0,
+		  "the top point (15 rows, below 2 sd) is not drawn");
+	for (int t = 0; t < n; t++)
+	{
+		int			lv = q.map[synth_column_code(&q, 0.0, false)];
+		double		x = synth_column_draw(&q, lv, rng),
+					y = synth_column_draw(&q, q.map[0], rng),
+					z = synth_column_draw(&q, q.map[15], rng);
+
+		inside &= x >= q.edges[lv] && x <= q.edges[lv + 1] && y >= -100 && z <= 100;
+		zeros += x == 0.0;
+		lows += y == -100.0;
+		highs += z == 100.0;
+	}
+	/* a point's share of its bin's weight (binomial sd <= 0.004) */
+	{
+		double		held[2] = {0};
+
+		for (int i = 0; i < 16; i++)
+		{
+			held[0] += q.map[i] == q.map[0] ? w[i] : 0.0;
+			held[1] += q.map[i] == q.map[8] ? w[i] : 0.0;
+		}
+		CHECK(inside && highs == 0 && fabs((double) lows / n - 300.0 / held[0]) < 0.02 &&
+			  fabs((double) zeros / n - 400.0 / held[1]) < 0.02,
+			  "exact lows %d, zeros %d, highs %d of %d (their bins' weights %g, %g)",
+			  lows, zeros, highs, n, held[0], held[1]);
+	}
+	synth_column_free(&q);
+	gsl_rng_free(rng);
+}
+
+/*
  * A shut bin's weight goes to the nearest open bin (the column's mean kept),
  * another shut level's (a level column's) to the open levels in proportion
  */
@@ -1499,6 +1571,7 @@ main(void)
 	test_coding_reference();
 	test_domains_denoise();
 	test_domains_means();
+	test_domains_points();
 	test_shut_nearest();
 	test_interval_bounds();
 	test_rounds();

@@ -39,8 +39,10 @@ typedef struct SynthWork
 	double		rho;
 	SynthColumn col[SYNTH_MAX_COLUMNS];	/* quantile bins chosen in compute */
 	double	   *noisy[SYNTH_MAX_COLUMNS];	/* quantile columns' sub-bin releases */
-	double	   *sums[SYNTH_MAX_COLUMNS];	/* and their offset sums' (sub-bin widths) */
+	double	   *sums[SYNTH_MAX_COLUMNS];	/* and their offset sums' (sub-bin widths),
+											 * then their points' counts */
 	double		sums_sigma2;	/* those sums' variance */
+	double		points_sigma2;	/* the points' counts' */
 	SynthMeasure pre[SYNTH_MAX_COLUMNS];	/* their single-column measurements */
 	int			npre;
 	double		rho_pre;
@@ -139,20 +141,31 @@ synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double 
 /*
  * Column j's sub-bins' offset sums (synthdomain.h) released at
  * SYNTH_SUM_SHARE of its single-column share rho1: how its values lie
- * within each sub-bin, the draw's means (synth_column_set_means)
+ * within each sub-bin, the draw's means (synth_column_set_means); then its
+ * points' counts at SYNTH_POINT_SHARE (stored after the sums), the values
+ * drawn exactly (synth_column_set_points)
  */
 static void
 synth_quantile_sums(DPRun *run, SynthWork *w, int j, double rho1)
 {
 	const SynthParams *p = w->st->p;
+	int			nsub = w->col[j].nsub;
+	double		pts[SYNTH_MAX_POINTS];
+	int			np = synth_column_points(&w->col[j], pts);
 	double		s2 = synth_sigma2(SYNTH_SUM_SHARE * rho1, p->k);
 
 	StaticAssertStmt(SYNTH_OFFSET_BITS == SYNTH_COUNT_BITS,
 					 "offset sums are released on the counts' lattice");
-	w->sums[j] = palloc(sizeof(double) * w->col[j].nsub);
-	synth_sum_draw(run->rng, w->st->sums + p->sum_at[j], w->col[j].nsub, (uint64) s2, w->sums[j]);
+	w->sums[j] = palloc(sizeof(double) * (nsub + np));
+	synth_sum_draw(run->rng, w->st->sums + p->sum_at[j], nsub, (uint64) s2, w->sums[j]);
 	w->sums_sigma2 = synth_count_variance(s2);
 	w->rho_pre += synth_release_rho(s2, p->k);
+	s2 = synth_sigma2(SYNTH_POINT_SHARE * rho1, p->k);
+	synth_measure_draw(run->rng, w->st->sums + p->sum_at[j] + nsub, np, (uint64) s2,
+					   w->sums[j] + nsub);
+	w->points_sigma2 = synth_count_variance(s2);
+	if (np > 0)
+		w->rho_pre += synth_release_rho(s2, p->k);
 }
 
 /*
@@ -160,8 +173,8 @@ synth_quantile_sums(DPRun *run, SynthWork *w, int j, double rho1)
  * SYNTH_SUB_SHARE of its single-column share of the first step, the bins
  * chosen from their denoised weights (synth_quantile_denoise: what the model
  * keeps, post-processing), then the bins' counts released at the rest of
- * that share and combined with the sub-bins' sums: the measurement the
- * rounds start from
+ * that share less its points' (SYNTH_POINT_SHARE, synth_quantile_sums) and
+ * combined with the sub-bins' sums: the measurement the rounds start from
  */
 static void
 synth_quantile(DPRun *run, SynthWork *w, int j)
@@ -173,8 +186,10 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	int64	   *cnt = palloc(sizeof(int64) * n);
 	double	   *drawn = palloc(sizeof(double) * n);
 	double		rho1 = synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p));
+	double		pts[SYNTH_MAX_POINTS];
+	double		points = synth_column_points(c, pts) > 0 ? SYNTH_POINT_SHARE : 0.0;
 	double		s2 = synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k),
-				s2_bins = synth_sigma2((1.0 - SYNTH_SUB_SHARE) * rho1, p->k);
+				s2_bins = synth_sigma2((1.0 - SYNTH_SUB_SHARE - points) * rho1, p->k);
 	SynthMeasure *m = &w->pre[w->npre++];
 	const int  *map[SYNTH_MAX_COLUMNS] = {NULL};
 	int			levels[SYNTH_MAX_COLUMNS] = {0};
@@ -289,6 +304,7 @@ synth_release(DPRun *run)
 	SynthWork  *w = run->work;
 
 	return synthmodel_build(run->fcinfo, w->st->p, w->col, w->noisy, w->sums, w->sums_sigma2,
+							w->points_sigma2,
 							&w->res, w->st->epsilon, w->st->delta, w->rho);
 }
 

@@ -373,7 +373,8 @@ synthagg_check_args(FunctionCallInfo fcinfo, const SynthParams *p)
 
 /*
  * column j's scan level of a value (never an error): a level's text, else a
- * number, a quantile column's offset within its sub-bin added to sums
+ * number, a quantile column's offset within its sub-bin added to sums and
+ * its point (if any) counted there
  */
 static int
 synthagg_code(const SynthParams *p, int j, Datum v, bool isnull, int64 *sums)
@@ -387,7 +388,13 @@ synthagg_code(const SynthParams *p, int j, Datum v, bool isnull, int64 *sums)
 		int			code = synth_coding_code(&p->coding[j], x, isnull);
 
 		if (p->sum_at[j] >= 0 && !isnull && !isnan(x))
+		{
+			int			pt = synth_coding_point(&p->coding[j], x);
+
 			sums[p->sum_at[j] + code] += synth_coding_offset(&p->coding[j], code, x);
+			if (pt >= 0)
+				sums[p->sum_at[j] + p->col[j].nsub + pt]++;
+		}
 		return code;
 	}
 	if (isnull)

@@ -35,12 +35,14 @@
 #include "model/model.h"
 
 /*
- * 3: a quantile column has its sub-bins' offset sums ("sums_at",
+ * 4: a quantile column's "sums_at" ends with its points' counts
+ * (synth_column_points, variance "points_sigma2"), drawn exactly; 3: a
+ * quantile column has its sub-bins' offset sums ("sums_at",
  * "sums_sigma2"), its draws' means (core/synthdomain.h); 2 (0.7.0): every
  * column has "closed", and quantile bins merge empty sub-bins; 1 (0.6.0):
  * neither.  Each is read as written then.
  */
-#define SYNTHMODEL_VERSION 3
+#define SYNTHMODEL_VERSION 4
 
 /* ---- writing ---- */
 
@@ -92,10 +94,11 @@ out_float(StringInfo b, const char *key, double v)
 /* one column's synthesis: its kind, bins, draws; a quantile column's released sub-bins */
 static void
 out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_levels,
-		   const double *sums, double sums_sigma2)
+		   const double *sums, double sums_sigma2, double points_sigma2)
 {
 	StringInfo	b = &o->js;
 	static const char *const kinds[] = {"levels", "bins", "quantile"};
+	double		pts[SYNTH_MAX_POINTS];
 
 	appendStringInfo(b, "{\"kind\": \"%s\", \"bins\": %d, \"integer\": %s, \"nullable\": %s, \"closed\": %s",
 					 kinds[c->kind], c->nbins, c->integer ? "true" : "false",
@@ -105,8 +108,10 @@ out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_leve
 		appendStringInfo(b, ", \"sub_bins\": %d, \"noisy_at\": " INT64_FORMAT,
 						 c->nsub, out_values(o, noisy, scan_levels));
 		appendStringInfo(b, ", \"sums_at\": " INT64_FORMAT ", ",
-						 out_values(o, sums, c->nsub));
+						 out_values(o, sums, c->nsub + synth_column_points(c, pts)));
 		out_float(b, "sums_sigma2", sums_sigma2);
+		appendStringInfoString(b, ", ");
+		out_float(b, "points_sigma2", points_sigma2);
 		appendStringInfoString(b, ", \"edges\": [");
 		for (int i = 0; i <= c->nmodel; i++)
 			appendStringInfo(b, "%s%s", i ? ", " : "", float8out_internal(c->edges[i]));
@@ -225,7 +230,7 @@ out_last(ModelOut *o, const SynthLastRound *l)
 
 Datum
 synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColumn *col,
-				 double *const *noisy, double *const *sums, double sums_sigma2,
+				 double *const *noisy, double *const *sums, double sums_sigma2, double points_sigma2,
 				 const SynthResult *res, double epsilon, double delta, double rho)
 {
 	ModelOut	o = {{0}, palloc(sizeof(double) * 1024), 0, 1024};
@@ -238,7 +243,7 @@ synthmodel_build(FunctionCallInfo fcinfo, const SynthParams *p, const SynthColum
 	for (int j = 0; j < p->d; j++)
 	{
 		appendStringInfoString(b, j ? ", " : "");
-		out_column(&o, &col[j], noisy[j], p->scan_levels[j], sums[j], sums_sigma2);
+		out_column(&o, &col[j], noisy[j], p->scan_levels[j], sums[j], sums_sigma2, points_sigma2);
 	}
 	appendStringInfoString(b, "], ");
 	out_float(b, "rows", res->total);
@@ -290,6 +295,9 @@ typedef struct ModelIn
 	int			sizes[SYNTH_MAX_COLUMNS];
 	int64		max_cells;
 	int			version;		/* "synthesizer" */
+	double		points[SYNTH_MAX_COLUMNS][SYNTH_MAX_POINTS];	/* version 4: quantile
+																 * columns' point counts */
+	double		points_sd;
 } ModelIn;
 
 /* ---- JSON values ---- */
@@ -445,23 +453,33 @@ in_kind(JsonbContainer *c)
 
 /* a quantile column's offset sums (version 3): its draws' means */
 static void
-in_sums(ModelIn *in, SynthColumn *col, JsonbContainer *c)
+in_sums(ModelIn *in, SynthColumn *col, JsonbContainer *c, int j)
 {
-	double	   *sums = in_values(in, c, "sums_at", col->nsub, false);
+	double		pts[SYNTH_MAX_POINTS];
+	int			np = in->version >= 4 ? synth_column_points(col, pts) : 0;
+	double	   *sums = in_values(in, c, "sums_at", col->nsub + np, false);
 	double		s2 = in_number(c, "sums_sigma2");
 
 	if (!(s2 > 0.0) || !isfinite(s2))
 		synthmodel_forged("a quantile column's \"sums_sigma2\" is not a variance");
-	for (int i = 0; i < col->nsub; i++)
+	for (int i = 0; i < col->nsub + np; i++)
 		if (!isfinite(sums[i]))
 			synthmodel_forged("a quantile column's offset sums are not finite");
+	memcpy(in->points[j], sums + col->nsub, sizeof(double) * np);
+	if (in->version >= 4)
+	{
+		s2 = in_number(c, "points_sigma2");
+		if (!(s2 > 0.0) || !isfinite(s2))
+			synthmodel_forged("a quantile column's \"points_sigma2\" is not a variance");
+		in->points_sd = sqrt(s2);
+	}
 	if (!synth_column_set_means(col, sums, sqrt(s2)))
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 }
 
 /* a quantile column's bins from its noisy sub-bin counts; "edges" the ones they give */
 static void
-in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c)
+in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c, int j)
 {
 	double	   *noisy = in_values(in, c, "noisy_at", synth_column_scan_levels(col), false);
 	double		tol = 1e-12 * Max(fabs(col->lo), fabs(col->hi));
@@ -482,7 +500,7 @@ in_quantile(ModelIn *in, SynthColumn *col, JsonbContainer *c)
 			synthmodel_forged("a quantile column's \"edges\" are not its bins'");
 	}
 	if (in->version >= 3)
-		in_sums(in, col, c);
+		in_sums(in, col, c, j);
 }
 
 /* column j's synthesis (its domain from the encoding) */
@@ -512,7 +530,7 @@ in_column(ModelIn *in, SynthFitted *f, JsonbContainer *c, int j)
 		!synth_column_valid(col))
 		synthmodel_forged("a column's domain is out of range");
 	if (col->kind == SYNTH_COL_QUANTILE)
-		in_quantile(in, col, c);
+		in_quantile(in, col, c, j);
 	in->sizes[j] = synth_column_model_levels(col);
 }
 
@@ -901,6 +919,8 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 		if (!synth_column_set_shut(&f->col[j], m ? m->y : NULL, m ? m->var : NULL,
 								   m ? m->sigma2 : 0.0))
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		if (in.version >= 4 && f->col[j].kind == SYNTH_COL_QUANTILE)
+			synth_column_set_points(&f->col[j], in.points[j], in.points_sd, m ? m->y : NULL);
 		f->res.model.shut[j] = f->col[j].shut;
 		/* a binned column's bins are in order (NULL last, apart) */
 		f->res.model.ordered[j] = f->col[j].kind == SYNTH_COL_LEVELS ? 0 :

@@ -71,7 +71,7 @@ typedef struct SynthFitted
 struct SynthParams;
 extern Datum synthmodel_build(FunctionCallInfo fcinfo, const struct SynthParams *p,
 							  const SynthColumn *col, double *const *noisy,
-							  double *const *sums, double sums_sigma2,
+							  double *const *sums, double sums_sigma2, double points_sigma2,
 							  const SynthResult *res, double epsilon, double delta, double rho);
 
 /*

@@ -299,7 +299,12 @@ synth_columns(SynthOpts *o)
 		p->scan_levels[j] = synth_column_scan_levels(c);
 		synth_coding_init(c, &p->coding[j]);
 		p->sum_at[j] = c->kind == SYNTH_COL_QUANTILE ? p->nsums : -1;
-		p->nsums += c->kind == SYNTH_COL_QUANTILE ? c->nsub : 0;
+		if (c->kind == SYNTH_COL_QUANTILE)
+		{
+			double		pts[SYNTH_MAX_POINTS];
+
+			p->nsums += c->nsub + synth_column_points(c, pts);
+		}
 	}
 }
 
@@ -433,7 +438,7 @@ synthparams_rho(double epsilon, double delta)
 
 /*
  * Every measurement's noise fits the exact sampler (synthaim.h): step 1's
- * least (a quantile column's sub-bins, SYNTH_SUB_SHARE of a column's) and
+ * least (a quantile column's sub-bins, sums, points and bins: shares of a column's) and
  * the least of the rounds', the first round's
  */
 static void
@@ -445,6 +450,7 @@ synth_check_noise(const SynthParams *p, double epsilon, double delta)
 
 	if (synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k) == 0.0 ||
 		synth_sigma2(SYNTH_SUM_SHARE * rho1, p->k) == 0.0 ||
+		synth_sigma2(SYNTH_POINT_SHARE * rho1, p->k) == 0.0 ||
 		synth_sigma2(rho_round, p->k) == 0.0)
 		synth_bad(psprintf("epsilon %g is too small for %d columns", epsilon, p->d),
 				  "Every measurement needs zCDP rho of at least 2^-40 k^2 (k rows a privacy unit); the first round's is 0.9 rho / (16 d) of the run's rho: use a larger epsilon or fewer columns.");

@@ -67,9 +67,11 @@
 #define SYNTH_CLOSE_SDS			3.0
 /*
  * A quantile column's share of its single-column rho spent on its sub-bin
- * counts (the bins' edges); the rest measures the bins chosen (synth.c)
+ * counts (the bins' edges), and on its points' counts (synth_column_points,
+ * if any); the rest measures the bins chosen (synth.c)
  */
 #define SYNTH_SUB_SHARE			0.5
+#define SYNTH_POINT_SHARE		0.25
 /*
  * A quantile column's sub-bins' offset sums (synthdomain.h) are released at
  * this share of its single-column share of the first step, beside it
@@ -87,7 +89,8 @@ typedef struct SynthParams
 	int			scan_levels[SYNTH_MAX_COLUMNS];
 	SynthCoding coding[SYNTH_MAX_COLUMNS];	/* a numeric column's scan coding */
 	int			sum_at[SYNTH_MAX_COLUMNS];	/* a quantile column's sub-bins' offset sums
-											 * in the state's sums, else -1 */
+											 * in the state's sums, then its points'
+											 * counts (synth_column_points), else -1 */
 	int			nsums;
 	int			bins;			/* "bins" of a column it does not name */
 	SynthSet   *workload;		/* the analyst's sets, or NULL: the default (core/synthwork.h) */
