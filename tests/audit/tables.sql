@@ -183,6 +183,15 @@ CREATE TABLE agg_public AS
 CREATE TABLE canary_aggbg AS SELECT * FROM agg_public UNION ALL SELECT * FROM canary_agg;
 CREATE TABLE canary_aggbg10 AS SELECT * FROM agg_public UNION ALL SELECT * FROM canary_agg10;
 
+-- synth_points: a value v on [-1, 1] (the synthesizer's points lo, 0, hi) in 100 public
+-- rows each, and a canary at lo in D, at 0 in D': the points' counts (101, 100, 100) in D,
+-- (100, 101, 100) in D'.
+CREATE TABLE synth_points AS
+  SELECT s AS side, ARRAY[v]::float8[] AS x, true AS y
+    FROM generate_series(0, 1) s CROSS JOIN (VALUES (-1.0), (0.0), (1.0)) p(v)
+         CROSS JOIN generate_series(1, 100) i
+  UNION ALL SELECT s, ARRAY[s - 1.0]::float8[], true FROM generate_series(0, 1) s;
+
 -- canary_eval: the canary behind 100 public rows in each cell of the fixed model w = (1)'s
 -- confusion matrix (x = 1 or -1, true or false): tp, fp, tn, fn = 101, 100, 100, 100 in D,
 -- 100, 101, 100, 100 in D'; canary_eval10: the canary ten times.
