@@ -55,7 +55,22 @@ SELECT r.unit, count(*) AS kept
        CROSS JOIN LATERAL (SELECT unit FROM sel
                             WHERE u.h > 0 AND dpobj.unit_keep(unit, u.h) OFFSET 0) r
  GROUP BY r.unit;
-EXPLAIN (COSTS OFF) SELECT * FROM bounded;
+-- (the plan's lines, not its text: the nodes around the CTE differ across majors)
+CREATE FUNCTION pg_temp.plan_lines(q text) RETURNS TABLE(n int, line text)
+LANGUAGE plpgsql AS $$
+DECLARE r text; i int := 0;
+BEGIN
+  FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+    i := i + 1; n := i; line := r; RETURN NEXT;
+  END LOOP;
+END $$;
+SELECT min(n) FILTER (WHERE line ~ 'CTE sel$') < min(n) FILTER (WHERE line ~ '->  Gather')
+       AND min(n) FILTER (WHERE line ~ '->  Gather')
+           < min(n) FILTER (WHERE line ~ 'CTE Scan on sel') AS gathered_under_cte,
+       count(*) FILTER (WHERE line ~ 'Gather') AS gathers,
+       count(*) FILTER (WHERE line ~ 'Parallel Seq Scan') AS parallel_scans,
+       bool_or(line ~ 'dpobj.unit_keep') AND bool_or(line ~ 'dpobj.unit_counts') AS bounded_above
+  FROM pg_temp.plan_lines('SELECT * FROM bounded');
 SELECT count(*) AS units, bool_and(b.kept = least(b.unit, 4)) AS min_m_k
   FROM bounded b;
 SET max_parallel_workers_per_gather = 0;
