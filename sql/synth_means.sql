@@ -80,6 +80,23 @@ SELECT target_table FROM dpobj.synthesize('regress_sm.z', 'regress_sm.twin_z', 3
 SELECT abs(avg((x = 0)::int) - 0.4) < 0.05 AS zeros, abs(avg((x = 1100)::int) - 0.2) < 0.05 AS at_hi,
        count(*) FILTER (WHERE x < -1000 OR x > 1100) AS outside
   FROM regress_sm.twin_z;
+-- the sub-bins' draws follow the offset sums' variance ("sums_sigma2"), never the points'
+-- ("points_sigma2"): a copy whose points' variance is a quarter (every point still drawn:
+-- its count stays above 2 sd) samples the same rows under one seed
+CREATE TEMP TABLE zm AS SELECT model AS m, model AS q FROM dpobj.models WHERE name = 'twin_z';
+UPDATE zm SET q.params = jsonb_set((m).params, '{columns,1,points_sigma2}',
+  to_jsonb(((m).params->'columns'->1->>'points_sigma2')::float8 / 4));
+SELECT ((m).params->'columns'->1->>'points_sigma2')::float8
+       <> ((q).params->'columns'->1->>'points_sigma2')::float8 AS differ FROM zm;
+SET dpobj.seed = 9;
+CREATE TEMP TABLE zs AS SELECT 'm' AS k, s FROM zm, dpobj.sample((SELECT m FROM zm), 400) s;
+SET dpobj.seed = 9;
+INSERT INTO zs SELECT 'q', s FROM dpobj.sample((SELECT q FROM zm), 400) s;
+RESET dpobj.seed;
+SELECT (SELECT array_agg(s::text ORDER BY s::text) FROM zs WHERE k = 'm')
+     = (SELECT array_agg(s::text ORDER BY s::text) FROM zs WHERE k = 'q') AS same_rows,
+       (SELECT count(DISTINCT s::text) FROM zs) > 100 AS varied;
+DROP TABLE zm, zs;
 SELECT dpobj.drop_model('twin_z');
 SELECT dpobj.unprotect('regress_sm.z');
 SELECT dpobj.unprotect('regress_sm.t');

@@ -468,10 +468,11 @@ in_sums(ModelIn *in, SynthColumn *col, JsonbContainer *c, int j)
 	memcpy(in->points[j], sums + col->nsub, sizeof(double) * np);
 	if (in->version >= 4)
 	{
-		s2 = in_number(c, "points_sigma2");
-		if (!(s2 > 0.0) || !isfinite(s2))
+		double		p2 = in_number(c, "points_sigma2");
+
+		if (!(p2 > 0.0) || !isfinite(p2))
 			synthmodel_forged("a quantile column's \"points_sigma2\" is not a variance");
-		in->points_sd = sqrt(s2);
+		in->points_sd = sqrt(p2);
 	}
 	if (!synth_column_set_means(col, sums, sqrt(s2)))
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
