@@ -57,8 +57,6 @@ synth_column_model_levels(const SynthColumn *c)
 void
 synth_coding_init(const SynthColumn *c, SynthCoding *s)
 {
-	double		v[SYNTH_MAX_POINTS];
-
 	s->levels = c->kind == SYNTH_COL_LEVELS;
 	s->n = synth_column_scan_levels(c) - (c->nullable ? 1 : 0);
 	s->null_code = c->nullable ? s->n : 0;
@@ -67,7 +65,7 @@ synth_coding_init(const SynthColumn *c, SynthCoding *s)
 	s->span = c->hi - c->lo;
 	s->width = s->span / s->n;
 	s->zero = c->lo < 0.0 && c->hi > 0.0;
-	s->npoints = synth_column_points(c, v);
+	s->npoints = synth_column_points(c, NULL);
 }
 
 int
@@ -381,21 +379,24 @@ synth_column_set_means(SynthColumn *c, const double *sums, double sd)
 int
 synth_column_points(const SynthColumn *c, double *out)
 {
+	double		v[SYNTH_MAX_POINTS];
 	int			n = 0;
 
 	if (c->kind != SYNTH_COL_QUANTILE || (c->integer && (c->hi - c->lo) / c->nsub < 1.0))
 		return 0;
-	out[n++] = c->lo;
+	v[n++] = c->lo;
 	if (c->lo < 0.0 && c->hi > 0.0)
-		out[n++] = 0.0;
-	out[n++] = c->hi;
+		v[n++] = 0.0;
+	v[n++] = c->hi;
+	if (out != NULL)
+		memcpy(out, v, sizeof(double) * n);
 	return n;
 }
 
 void
 synth_column_set_points(SynthColumn *c, const double *counts, double sd, const double *y)
 {
-	double		v[SYNTH_MAX_POINTS];
+	double	   *v = c->point_v;
 	int			n = synth_column_points(c, v);
 	int			sub[SYNTH_MAX_POINTS];
 	double		held[SYNTH_MAX_POINTS] = {0},
@@ -405,6 +406,7 @@ synth_column_set_points(SynthColumn *c, const double *counts, double sd, const d
 	for (int k = 0; k < n; k++)
 	{
 		sub[k] = synth_column_code(c, v[k], false);
+		c->point_level[k] = c->map[sub[k]];
 		for (int i = 0; i < c->nsub; i++)
 			held[k] += c->map[i] == c->map[sub[k]] ? c->weight[i] : 0.0;
 		if (!(held[k] > 0.0) && y != NULL && !(c->shut != NULL && c->shut[c->map[sub[k]]]))
@@ -493,17 +495,15 @@ draw_sub(const SynthColumn *c, int i, gsl_rng *rng)
 static double
 draw_point(const SynthColumn *c, int level, gsl_rng *rng)
 {
-	double		v[SYNTH_MAX_POINTS];
-	int			n = synth_column_points(c, v);
 	double		u = -1.0;
 
-	for (int k = 0; k < n; k++)
-		if (c->point_p[k] > 0.0 && c->map[synth_column_code(c, v[k], false)] == level)
+	for (int k = 0; k < SYNTH_MAX_POINTS; k++)
+		if (c->point_p[k] > 0.0 && c->point_level[k] == level)
 		{
 			if (u < 0.0)
 				u = gsl_rng_uniform(rng);
 			if (u < c->point_p[k])
-				return v[k];
+				return c->point_v[k];
 			u -= c->point_p[k];
 		}
 	return NAN;

@@ -79,6 +79,8 @@ typedef struct SynthColumn
 								 * NULL (synth_column_set_means) */
 	double		point_p[3];		/* quantile: each point's (synth_column_points) chance
 								 * within its bin, 0 if none (synth_column_set_points) */
+	double		point_v[3];		/* and its value */
+	int			point_level[3];	/* and its model level */
 } SynthColumn;
 
 /*
@@ -204,7 +206,7 @@ synth_coding_offset(const SynthCoding *s, int code, double x)
 /*
  * A quantile column's points, public values a column often holds exactly:
  * lo, 0 when lo < 0 < hi, hi (a value clamped to a bound is at it), in
- * order into out[0..2]; their number: none for an integer column whose
+ * order into out[0..2] (unless NULL); their number: none for an integer column whose
  * sub-bins are narrower than 1 (each then holds at most one integer: its
  * count is the point's).  The scan counts the rows at each
  * (synth_coding_point: x clamped as the code is, the point's index or -1).

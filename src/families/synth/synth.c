@@ -150,8 +150,7 @@ synth_quantile_sums(DPRun *run, SynthWork *w, int j, double rho1)
 {
 	const SynthParams *p = w->st->p;
 	int			nsub = w->col[j].nsub;
-	double		pts[SYNTH_MAX_POINTS];
-	int			np = synth_column_points(&w->col[j], pts);
+	int			np = synth_column_points(&w->col[j], NULL);
 	double		s2 = synth_sigma2(SYNTH_SUM_SHARE * rho1, p->k);
 
 	StaticAssertStmt(SYNTH_OFFSET_BITS == SYNTH_COUNT_BITS,
@@ -186,8 +185,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	int64	   *cnt = palloc(sizeof(int64) * n);
 	double	   *drawn = palloc(sizeof(double) * n);
 	double		rho1 = synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p));
-	double		pts[SYNTH_MAX_POINTS];
-	double		points = synth_column_points(c, pts) > 0 ? SYNTH_POINT_SHARE : 0.0;
+	double		points = synth_column_points(c, NULL) > 0 ? SYNTH_POINT_SHARE : 0.0;
 	double		s2 = synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k),
 				s2_bins = synth_sigma2((1.0 - SYNTH_SUB_SHARE - points) * rho1, p->k);
 	SynthMeasure *m = &w->pre[w->npre++];

@@ -98,7 +98,6 @@ out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_leve
 {
 	StringInfo	b = &o->js;
 	static const char *const kinds[] = {"levels", "bins", "quantile"};
-	double		pts[SYNTH_MAX_POINTS];
 
 	appendStringInfo(b, "{\"kind\": \"%s\", \"bins\": %d, \"integer\": %s, \"nullable\": %s, \"closed\": %s",
 					 kinds[c->kind], c->nbins, c->integer ? "true" : "false",
@@ -108,7 +107,7 @@ out_column(ModelOut *o, const SynthColumn *c, const double *noisy, int scan_leve
 		appendStringInfo(b, ", \"sub_bins\": %d, \"noisy_at\": " INT64_FORMAT,
 						 c->nsub, out_values(o, noisy, scan_levels));
 		appendStringInfo(b, ", \"sums_at\": " INT64_FORMAT ", ",
-						 out_values(o, sums, c->nsub + synth_column_points(c, pts)));
+						 out_values(o, sums, c->nsub + synth_column_points(c, NULL)));
 		out_float(b, "sums_sigma2", sums_sigma2);
 		appendStringInfoString(b, ", ");
 		out_float(b, "points_sigma2", points_sigma2);
@@ -455,8 +454,7 @@ in_kind(JsonbContainer *c)
 static void
 in_sums(ModelIn *in, SynthColumn *col, JsonbContainer *c, int j)
 {
-	double		pts[SYNTH_MAX_POINTS];
-	int			np = in->version >= 4 ? synth_column_points(col, pts) : 0;
+	int			np = in->version >= 4 ? synth_column_points(col, NULL) : 0;
 	double	   *sums = in_values(in, c, "sums_at", col->nsub + np, false);
 	double		s2 = in_number(c, "sums_sigma2");
 

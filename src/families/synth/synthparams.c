@@ -299,12 +299,7 @@ synth_columns(SynthOpts *o)
 		p->scan_levels[j] = synth_column_scan_levels(c);
 		synth_coding_init(c, &p->coding[j]);
 		p->sum_at[j] = c->kind == SYNTH_COL_QUANTILE ? p->nsums : -1;
-		if (c->kind == SYNTH_COL_QUANTILE)
-		{
-			double		pts[SYNTH_MAX_POINTS];
-
-			p->nsums += c->nsub + synth_column_points(c, pts);
-		}
+		p->nsums += c->kind == SYNTH_COL_QUANTILE ? c->nsub + synth_column_points(c, NULL) : 0;
 	}
 }
 
