@@ -58,6 +58,17 @@ t_absorb() {
     fi
 }
 
+# t_wait_sleep DB: until one session of DB runs "SELECT pg_sleep(3)" (gives up after ~30 s)
+t_wait_sleep() {
+    local waited=0
+    until [[ $(t_psql -d "$1" -c "SELECT count(*) FROM pg_stat_activity
+                                   WHERE datname = '$1' AND query LIKE 'SELECT pg_sleep(3)%'") == 1 ]]; do
+        sleep 0.05
+        waited=$((waited + 1))
+        [[ $waited -gt 600 ]] && break
+    done
+}
+
 # t_fresh_db NAME: drop and create a database with dpobj in it
 t_fresh_db() {
     t_psql -d postgres -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" &&

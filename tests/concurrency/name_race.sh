@@ -45,13 +45,8 @@ race() {
     local name=$1 before_b after_b out=$WORK/$1
     psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 -c "BEGIN" -c "SET ROLE $2" -c "$4" \
         -c "SELECT pg_sleep(3)" -c "COMMIT" >"$out.a" 2>&1 &
-    local pid_a=$! waited=0
-    until [[ $(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity
-                                   WHERE datname = '$DB' AND query LIKE 'SELECT pg_sleep(3)%'") == 1 ]]; do
-        sleep 0.05
-        waited=$((waited + 1))
-        [[ $waited -gt 600 ]] && break
-    done
+    local pid_a=$!
+    t_wait_sleep "$DB"
     # A's charge is in the ledger by now (its writer commits it at once)
     before_b=$(charges "$3")
     psql -X -q -At -d "$DB" -v VERBOSITY=verbose -c "SET ROLE $3" -c "$5" >"$out.b" 2>&1

@@ -32,16 +32,6 @@ SELECT dpobj.grant_domain_budget('ujr', '$A', 1000, 0.01);
 SQL
 
 charges() { t_psql -d "$DB" -c "SELECT count(*) FROM dpobj.ledger"; }
-# wait_sleep: until the session A sleeps
-wait_sleep() {
-    local waited=0
-    until [[ $(t_psql -d "$DB" -c "SELECT count(*) FROM pg_stat_activity
-                                   WHERE datname = '$DB' AND query LIKE 'SELECT pg_sleep(3)%'") == 1 ]]; do
-        sleep 0.05
-        waited=$((waited + 1))
-        [[ $waited -gt 600 ]] && break
-    done
-}
 move_out() { t_psql -d "$DB" -c "SELECT dpobj.set_budget_domain('d', NULL)" >/dev/null; }
 move_in() { t_psql -d "$DB" -c "SELECT dpobj.set_budget_domain('d', 'ujr')" >/dev/null; }
 
@@ -49,7 +39,7 @@ move_in() { t_psql -d "$DB" -c "SELECT dpobj.set_budget_domain('d', 'ujr')" >/de
 psql -X -q -At -d "$DB" -v ON_ERROR_STOP=1 -c "SET ROLE $A" -c "SET dpobj.query_epsilon = 1" \
     -c "BEGIN" -c "$JOIN" -c "SELECT pg_sleep(3)" -c "COMMIT" >"$WORK/1.a" 2>&1 &
 pid=$!
-wait_sleep
+t_wait_sleep "$DB"
 t0=$(date +%s%N)
 move_out
 t1=$(date +%s%N)
@@ -65,7 +55,7 @@ psql -X -q -At -d "$DB" -c "SET ROLE $A" -c "SET dpobj.query_epsilon = 1" \
     -c "BEGIN ISOLATION LEVEL REPEATABLE READ" -c "SELECT 1" -c "SELECT pg_sleep(3)" -c "$JOIN" \
     -c "COMMIT" >"$WORK/2.a" 2>&1 &
 pid=$!
-wait_sleep
+t_wait_sleep "$DB"
 move_out
 wait "$pid"
 t_check "repeatable read: the run's check fails (40001)" grep -q "could not serialize" "$WORK/2.a"
