@@ -85,7 +85,7 @@ mechanism_hint_entry(StringInfo buf, const DPMechanism *mech)
 	for (int i = 0; i < dp_nmechanisms; i++)
 		if (dp_mechanisms[i]->auto_pick != NULL)
 			names[n++] = dp_mechanisms[i]->name;
-	appendStringInfoString(buf, " (private choice among ");
+	appendStringInfoString(buf, " (a private choice; \"candidates\" among ");
 	mechanism_append_list(buf, names, n, " and ");
 	appendStringInfoChar(buf, ')');
 }

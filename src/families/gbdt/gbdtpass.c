@@ -137,13 +137,15 @@ double
 gbdt_fit_margin(const void *fit, const double *x)
 {
 	const GBDTFit *r = fit;
-	int		   *idx = palloc(sizeof(int) * r->nterms);
+	int			small[64];		/* scored once a row: no allocation for usual widths */
+	int		   *idx = r->nterms <= lengthof(small) ? small : palloc(sizeof(int) * r->nterms);
 	double		z = r->bias;
 
 	ebm_index(r->terms, r->nterms, x, idx);
 	for (int tr = 0; tr < r->ntrees; tr++)
 		z += r->leaves[tr * gbdt_leaves(r) + gbdt_node(r, tr, r->gp.depth, idx)];
-	pfree(idx);
+	if (idx != small)
+		pfree(idx);
 	return z;
 }
 
