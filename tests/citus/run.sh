@@ -970,6 +970,36 @@ for mo in "opdisc|{$FILTER}" "logistic|{\"R\": 1, $FILTER}"; do
     t_is "units, neighbouring tables (${mo%%|*}, filter): the same observations, released, one full scan per shard" \
         "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(full_scans "$oa")" "same/1/$SHARDS"
 done
+# the private bound ("rows_per_unit": "private", src/protected/unitboundshards.c): a first sealed
+# query draws k' on the coordinator from the shards' combined histograms of their units' row
+# counts (grouped by the unit in each shard task), then the sorted bounding keeps k' rows a unit;
+# one charge.  Every unit has 50 rows: k' is one of the candidates 1, 2, 3; under a seed the
+# same k' and count as a local copy's (the same histogram, the same draws)
+l0=$(ledger_rows "$COORD")
+PRIVB='[{"stat": "count"}]'\'', 1, 1e-6, ARRAY[]::text[], '\''{"rows_per_unit": "private"}'\'
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT dpobj.unit_bound_shards(s.m, '{}') FROM (SELECT count(*) AS m FROM units_d GROUP BY person) s")
+t_check "units, private bound: its first query is pushed down, a partial histogram per shard combined on the coordinator" pushed_down "$plan"
+dist=$(as_analyst -c "SET dpobj.seed = 7" -c "SELECT statistic, estimate FROM dpobj.aggregate('units_d', '$PRIVB) ORDER BY 1" 2>&1)
+loc=$(as_analyst -c "SET dpobj.seed = 7" -c "SELECT statistic, estimate FROM dpobj.aggregate('units_local', '$PRIVB) ORDER BY 1" 2>&1)
+t_check "units, private bound: aggregate() on a distributed table releases its count and k' in 1..3 ($dist)" \
+    grep -qxE 'rows_per_unit\|[123]' <<<"$dist"
+t_is "... under a seed the local copy's k' and count" "$dist" "$loc"
+t_is "... each run charged once, on the coordinator (coordinator/worker/worker ledger rows, released)" \
+    "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND outcome = 'released'")" \
+    "2/0/0/2"
+# unit-neighbours through the private bound: the same messages, ledger rows and shard counters
+observe_private() { # TABLE
+    local out before
+    before=$(table_stats "$1")
+    out=$(analyst_session "SELECT count(*) FROM dpobj.aggregate('$1', '[{\"stat\": \"count\"}]', 0.5, 1e-5, ARRAY[]::text[], '{\"rows_per_unit\": \"private\", $FILTER}');")
+    echo "${out//$1/TABLE}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
+}
+oa=$(observe_private nbu_a)
+ob=$(observe_private nbu_b)
+[[ "$oa" == "$ob" ]] || { echo "# unit-neighbours differ (private bound):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "units, neighbouring tables (private bound, filter): the same observations, released once" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")" "same/1"
 # a shard's sort spills past work_mem: the coordinator's pinned work_mem (at most the cap) goes
 # to the shards, and a worker counts none of the sealed run's temporary files
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the large unit table failed"
@@ -1005,6 +1035,24 @@ for p in "${PORTS[@]:1}"; do
     cq "$p" -c "ALTER SYSTEM RESET temp_file_limit" -c "SELECT pg_reload_conf()" >/dev/null
 done
 t_is "units: the shards sort within the coordinator's pinned work_mem (released at the default, DP006 at 64kB)" "$m/$e" "opdisc/1"
+# the private bound's first query groups each shard's rows by unit: at work_mem 64kB a shard of
+# 2500 units spills (a superuser's plain query), and the analyst's sealed run counts none
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the many-unit table failed"
+SET client_min_messages = warning;
+CREATE TABLE units_many AS SELECT g AS id, g % 20000 AS person FROM generate_series(1, 40000) g;
+SELECT create_distributed_table('units_many', 'person');
+SELECT dpobj.protect('units_many', 'person', 3);
+SELECT dpobj.grant_budget('units_many', 'analyst', 100, 1e-3);
+SQL
+t0=$(worker_temp_files)
+cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
+    -c "SELECT count(*) FROM (SELECT count(*) FROM units_many GROUP BY person) s" -c "COMMIT" >/dev/null
+t1=$(worker_temp_files)
+t_check "units, private bound: at work_mem 64kB a shard's grouping by unit spills (a superuser's plain query: $t0 -> $t1 temp files)" \
+    test "$t1" -gt "$t0"
+m=$(as_analyst -c "SET work_mem = '64kB'" -c "SELECT estimate FROM dpobj.aggregate('units_many', '[{\"stat\": \"count\"}]', 1, 1e-6, ARRAY[]::text[], '{\"rows_per_unit\": \"private\"}') WHERE statistic = 'rows_per_unit'" 2>&1)
+t_is "units, private bound: the analyst's sealed run at work_mem 64kB: released (every unit of 2 rows: k' = 2), the workers count no temporary file" \
+    "$m/$(worker_temp_files)" "2/$t1"
 # a table linked to its unit through foreign keys (link_unit) on Citus: refused before the charge
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the linked tables failed"
 SET client_min_messages = warning;
