@@ -248,22 +248,19 @@ seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 }
 
 /*
- * A private k' on Citus (trainquery.h): the first query, charged before its
+ * A private k' on Citus (trainquery.h): the first query, prepared with the
+ * second (parsing uses the catalog only), run before it, charged before its
  * first row (sealscan.c) and finalised on the coordinator, which draws k'
  * (unitboundshards.c); k' becomes the sorted bounding's $k.  Its plan is
  * checked, and its relations locked, as the second's.
  */
 static void
-seal_unit_bound_first(const DPProtectedContext *ctx, TrainQuery *q)
+seal_unit_bound_first(const DPProtectedContext *ctx, TrainQuery *q, SPIPlanPtr plan)
 {
-	SPIPlanPtr	plan = SPI_prepare_cursor(q->unit_bound_sql, q->nparams, q->types, 0);
 	int			ret;
 	bool		isnull;
 	Datum		k;
 
-	if (plan == NULL)
-		elog(ERROR, "dpobj.train: could not prepare the rows-per-unit bound's query: %s",
-			 SPI_result_code_string(SPI_result));
 	seal_scan_arm(ctx, plan);
 	ret = SPI_execute_plan(plan, q->values, NULL, true, 0);
 	seal_scan_disarm();
@@ -296,6 +293,7 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 	{
 		RoleSwitch	rs;
 		SPIPlanPtr	plan;
+		SPIPlanPtr	bound = NULL;
 		int			ret;
 
 		role_switch_begin(&rs, exec_user, true);
@@ -318,20 +316,19 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		 */
 		StaticAssertStmt(lengthof(q->types) <= DP_SPI_TEXT_MAXARGS,
 						 "a sealed query's parameters fit a kept plan");
-		if (q->unit_bound_sql != NULL)
-		{
-			executing = true;
-			seal_unit_bound_first(ctx, q);
-		}
 		if (ctx->citus)
 			plan = SPI_prepare_cursor(q->sql.data, q->nparams, q->types, 0);
 		else
 			plan = dp_spi_prepare_text(q->sql.data, q->nparams, q->types,
 									   ctx->parallel ? CURSOR_OPT_PARALLEL_OK : 0);
-		if (plan == NULL)
+		if (q->unit_bound_sql != NULL)
+			bound = SPI_prepare_cursor(q->unit_bound_sql, q->nparams, q->types, 0);
+		if (plan == NULL || (q->unit_bound_sql != NULL && bound == NULL))
 			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
 				 SPI_result_code_string(SPI_result));
 		executing = true;
+		if (bound != NULL)
+			seal_unit_bound_first(ctx, q, bound);
 		/* the plan checked and prepared, the budget charged, before its first row */
 		seal_scan_arm(ctx, plan);
 		/* no row count: a count makes the executor run the plan serially */

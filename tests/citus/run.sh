@@ -973,21 +973,44 @@ done
 # the private bound ("rows_per_unit": "private", src/protected/unitboundshards.c): a first sealed
 # query draws k' on the coordinator from the shards' combined histograms of their units' row
 # counts (grouped by the unit in each shard task), then the sorted bounding keeps k' rows a unit;
-# one charge.  Every unit has 50 rows: k' is one of the candidates 1, 2, 3; under a seed the
-# same k' and count as a local copy's (the same histogram, the same draws)
+# one charge.  2000 units: 1900 of one row, 100 of 40 (5900 rows), k = 64: at epsilon 4 k' = 1
+# (every other candidate's loss is 100, sql/unitbound.sql), so each unit keeps one row: a count
+# of about 2000 where k = 64 keeps 5900, as on a local copy (seeded runs are refused)
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the private bound's tables failed"
+SET client_min_messages = warning;
+CREATE TABLE ub_local AS SELECT u AS person, CASE (u + r) % 2 WHEN 0 THEN 'F' ELSE 'M' END AS sex,
+       (u % 7) / 7.0 AS b
+  FROM generate_series(1, 2000) u, generate_series(1, CASE WHEN u % 20 = 0 THEN 40 ELSE 1 END) r;
+CREATE TABLE ub_d (LIKE ub_local);
+CREATE TABLE ubn_a (LIKE ub_local);
+CREATE TABLE ubn_b (LIKE ub_local);
+SELECT create_distributed_table(t, 'person') FROM unnest(ARRAY['ub_d', 'ubn_a', 'ubn_b']) t;
+INSERT INTO ub_d SELECT * FROM ub_local;
+INSERT INTO ubn_a SELECT * FROM ub_local;
+INSERT INTO ubn_b SELECT * FROM ub_local;
+UPDATE ubn_a SET b = 5 WHERE person = 20;
+SELECT dpobj.protect(t, 'person', 64) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']) t;
+SELECT dpobj.grant_budget(t, 'analyst', 100, 1e-3) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']) t;
+SELECT dpobj.declare_domain(t, 'sex', ARRAY['F', 'M']) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']::regclass[]) t;
+SQL
 l0=$(ledger_rows "$COORD")
-PRIVB='[{"stat": "count"}]'\'', 1, 1e-6, ARRAY[]::text[], '\''{"rows_per_unit": "private"}'\'
-plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT dpobj.unit_bound_shards(s.m, '{}') FROM (SELECT count(*) AS m FROM units_d GROUP BY person) s")
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT dpobj.unit_bound_shards(s.m, '{}') FROM (SELECT count(*) AS m FROM ub_d GROUP BY person) s")
 t_check "units, private bound: its first query is pushed down, a partial histogram per shard combined on the coordinator" pushed_down "$plan"
-dist=$(as_analyst -c "SET dpobj.seed = 7" -c "SELECT statistic, estimate FROM dpobj.aggregate('units_d', '$PRIVB) ORDER BY 1" 2>&1)
-loc=$(as_analyst -c "SET dpobj.seed = 7" -c "SELECT statistic, estimate FROM dpobj.aggregate('units_local', '$PRIVB) ORDER BY 1" 2>&1)
-t_check "units, private bound: aggregate() on a distributed table releases its count and k' in 1..3 ($dist)" \
-    grep -qxE 'rows_per_unit\|[123]' <<<"$dist"
-t_is "... under a seed the local copy's k' and count" "$dist" "$loc"
+# private_shape TABLE: the statistics, k' and the count in hundreds
+private_shape() {
+    as_analyst -c "SELECT statistic, CASE WHEN statistic = 'rows_per_unit' THEN estimate ELSE round(estimate / 100) END
+                     FROM dpobj.aggregate('$1', '[{\"stat\": \"count\"}]', 4, 1e-6, ARRAY[]::text[], '{\"rows_per_unit\": \"private\"}')
+                    ORDER BY 1" 2>&1
+}
+dist=$(private_shape ub_d)
+t_is "units, private bound: aggregate() on a distributed table releases k' = 1 and a count of one row a unit ($(tr '\n' ' ' <<<"$dist"))" \
+    "$dist" "$(printf 'count|20\nrows_per_unit|1')"
+t_is "... as on a local copy" "$dist" "$(private_shape ub_local)"
 t_is "... each run charged once, on the coordinator (coordinator/worker/worker ledger rows, released)" \
     "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND outcome = 'released'")" \
     "2/0/0/2"
-# unit-neighbours through the private bound: the same messages, ledger rows and shard counters
+# unit-neighbours through the private bound (unit 20's 40 rows differ: b = 5 in ubn_a, the only
+# rows the filter b > 1 selects): the same messages, ledger rows and shard counters
 observe_private() { # TABLE
     local out before
     before=$(table_stats "$1")
@@ -995,8 +1018,9 @@ observe_private() { # TABLE
     echo "${out//$1/TABLE}"
     echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
 }
-oa=$(observe_private nbu_a)
-ob=$(observe_private nbu_b)
+oa=$(observe_private ubn_a)
+ob=$(observe_private ubn_b)
+sed "s/^/# what the analyst observes (private bound, ubn_a): /" <<<"$oa"
 [[ "$oa" == "$ob" ]] || { echo "# unit-neighbours differ (private bound):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
 t_is "units, neighbouring tables (private bound, filter): the same observations, released once" \
     "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")" "same/1"
@@ -1039,10 +1063,11 @@ t_is "units: the shards sort within the coordinator's pinned work_mem (released 
 # 2500 units spills (a superuser's plain query), and the analyst's sealed run counts none
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the many-unit table failed"
 SET client_min_messages = warning;
-CREATE TABLE units_many AS SELECT g AS id, g % 20000 AS person FROM generate_series(1, 40000) g;
+CREATE TABLE units_many AS SELECT g AS id, g % 20000 AS person, 'F' AS sex FROM generate_series(1, 40000) g;
 SELECT create_distributed_table('units_many', 'person');
 SELECT dpobj.protect('units_many', 'person', 3);
 SELECT dpobj.grant_budget('units_many', 'analyst', 100, 1e-3);
+SELECT dpobj.declare_domain('units_many', 'sex', ARRAY['F']);
 SQL
 t0=$(worker_temp_files)
 cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
@@ -1190,7 +1215,7 @@ SQL
 observe_join() { # TABLE PARTNER: a private query's session output (released values masked)
     local out before
     before="$(table_stats "$1") | $(table_stats "$2")"
-    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL dpobj.query_epsilon = 0.5;
+    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL dpobj.query_epsilon = 0.5; ${QUERY_SETTINGS:-}
 SELECT count(*), sum(p.w), avg(v.b) FROM $1 v JOIN $2 p ON p.person = v.person WHERE v.b > 1;")
     out=${out//$1/TABLE}
     sed -E '/^[-0-9.e+|NaInfity]*$/s/[^|]*/N/g' <<<"${out//$2/PARTNER}"
@@ -1203,6 +1228,13 @@ sed "s/^/# what the analyst observes (unit join, nbj_a): /" <<<"$oa"
 # moved counters: the fields of the counters line other than 0
 moved() { sed -n 's/^counters (coordinator, shards): //p' <<<"$1" | tr ' ' '\n' | grep -v '^$' | grep -vc '^[0:]*$'; }
 t_is "unit joins, neighbouring tables (filter): the same observations, released, no counter moved on a shard" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
+# the same through the private bound (dpobj.query_rows_per_unit = private): its first query
+# joins and groups in the shard tasks, unobserved from their start as the bounding is
+oa=$(QUERY_SETTINGS="SET LOCAL dpobj.query_rows_per_unit = private;" observe_join nbj_a nbjp_a)
+ob=$(QUERY_SETTINGS="SET LOCAL dpobj.query_rows_per_unit = private;" observe_join nbj_b nbjp_b)
+[[ "$oa" == "$ob" ]] || { echo "# unit-join neighbours differ (private bound):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "unit joins, neighbouring tables (filter, private bound): the same observations, released, no counter moved on a shard" \
     "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
 # a join's temporary files (a hash join's batches, closed before the first bounded row, and
 # the sort's): none counted on the workers when the run is sealed
