@@ -60,6 +60,9 @@
 #       (also when spilling); a join not co-located, by another column or off Citus is refused
 #       (0A000); lookup tables: reference tables joined in the shard tasks (to a table
 #       distributed by its unit, or row level: neighbours observe the same), others refused;
+#       the private rows-per-unit bound (unitboundshards.c): its first query pushed down, k'
+#       and the count as a local copy's, charged once; unit-neighbours (joined too) observe the
+#       same; its shard grouping's temporary files are not counted;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
