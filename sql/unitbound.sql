@@ -104,5 +104,8 @@ DROP TABLE declared, private;
 RESET ROLE;
 -- outside a run: refused
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound(n) FROM generate_series(1, 3) n$$);
+-- its Citus form (unitboundshards.c) too; a state that is not its histogram errs
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound_shards(n, '{}') FROM generate_series(1, 3) n$$);
+SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound_shards_combine('{1,2}', '{1,2}')$$);
 DROP SCHEMA regress_ub CASCADE;
 DROP ROLE regress_ub_alice;

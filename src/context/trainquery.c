@@ -706,7 +706,17 @@ append_unit_from(TrainQuery *q, const char *source, bool linked, char **cols, in
 
 	q->types[q->nparams] = INT8OID;
 	q->values[q->nparams] = Int64GetDatum((int64) rows_per_unit);
-	k = q->unit_private ? "\"dpobj bound\".\"dpobj unit bound\"" : psprintf("$%d", ++q->nparams);
+	/* on Citus a private k' is drawn by a first query (unitboundshards.c), then $k */
+	if (q->unit_private && sorted_only)
+	{
+		q->unit_bound_param = q->nparams;
+		q->unit_bound_sql = psprintf("SELECT dpobj.unit_bound_shards(\"dpobj unit sizes\".\"dpobj unit size\", $3)"
+									 " FROM (SELECT pg_catalog.count(*) AS \"dpobj unit size\""
+									 " FROM %s WHERE %s GROUP BY %s) AS \"dpobj unit sizes\"",
+									 source, cond, unit_column);
+	}
+	k = q->unit_private && !sorted_only ? "\"dpobj bound\".\"dpobj unit bound\"" :
+		psprintf("$%d", ++q->nparams);
 	initStringInfo(&list);
 	for (int i = 0; i < ncols; i++)
 	{
@@ -1044,6 +1054,7 @@ train_query_build(TrainQuery *q, const char *aggregate, const char *aggregate_ar
 		 args_encoded && enc->ncols <= TRAIN_MAX_FEATURE_ARGS);
 
 	initStringInfo(&q->sql);
+	q->unit_bound_sql = NULL;
 	q->what = layout && layout->type == jbvBinary && JsonContainerIsObject(layout->val.binary.data) ?
 		getKeyJsonValueFromContainer(layout->val.binary.data, "what", 4, NULL) : NULL;
 	if (q->what != NULL && (q->what->type != jbvBinary || !JsonContainerIsArray(q->what->val.binary.data)))

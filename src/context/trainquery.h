@@ -130,6 +130,12 @@ typedef struct TrainQuery
 								 * (SELECT dpobj.unit_bound(m_u) FROM <each unit's
 								 * selected row count m_u>), drawn before both
 								 * scans (protected/unitbound.c), not $k */
+	char	   *unit_bound_sql; /* with unit_private on Citus: the query run
+								 * first, SELECT dpobj.unit_bound_shards(m_u,
+								 * $3) over the same parameters, whose k'
+								 * seal.c puts into values[unit_bound_param]
+								 * (the sorted bounding's $k); else NULL */
+	int			unit_bound_param;
 } TrainQuery;
 
 /* what a mechanism's label argument is */

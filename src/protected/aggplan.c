@@ -138,7 +138,6 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 	TableUnit	unit;
 	char	   *eps_text,
 			   *delta_text;
-	bool		citus;
 
 	p->fname = fname;
 	relation = dp_lock_relation(relid, &relkind);
@@ -160,9 +159,9 @@ aggplan_prepare(FunctionCallInfo fcinfo, const char *fname, double eps, AggPlan 
 							&eps_text, &delta_text);
 	units_for_run(relid, relation, &unit);
 	p->k = Max(unit.rows_per_unit, 1);
-	citus = dpobj_check_citus_run(relid, relation, &unit);
+	(void) dpobj_check_citus_run(relid, relation, &unit);
 	if (p->unit_private)
-		unit_bound_check_table(&unit, citus);
+		unit_bound_check_table(&unit);
 	if (eps > 0)
 	{
 		Jsonb	   *opts = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(

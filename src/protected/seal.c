@@ -26,7 +26,9 @@
  *	  analyst's plan_cache_mode.  Once its executor has started and before
  *	  it reads its first row, its plan is checked, everything the scan can
  *	  touch is prepared and the budget is charged (sealscan.c): from its
- *	  first row on, the run has paid, whatever the rows are.  If it fails:
+ *	  first row on, the run has paid, whatever the rows are.  A private
+ *	  rows-per-unit bound on Citus runs a first query the same way, charged
+ *	  there, whose k' the query then takes (seal_unit_bound_first).  If it fails:
  *	  - a query cancel stays a cancel (the caller asked for it); the ledger
  *		records it as 'cancelled' once charged;
  *	  - before the charge, on public grounds (parse and plan, which use the
@@ -246,6 +248,32 @@ seal_fail(const DPProtectedContext *ctx, ErrorData *edata, bool executing)
 }
 
 /*
+ * A private k' on Citus (trainquery.h): the first query, prepared with the
+ * second (parsing uses the catalog only), run before it, charged before its
+ * first row (sealscan.c) and finalised on the coordinator, which draws k'
+ * (unitboundshards.c); k' becomes the sorted bounding's $k.  Its plan is
+ * checked, and its relations locked, as the second's.
+ */
+static void
+seal_unit_bound_first(const DPProtectedContext *ctx, TrainQuery *q, SPIPlanPtr plan)
+{
+	int			ret;
+	bool		isnull;
+	Datum		k;
+
+	seal_scan_arm(ctx, plan);
+	ret = SPI_execute_plan(plan, q->values, NULL, true, 0);
+	seal_scan_disarm();
+	if (ret != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "dpobj.train: the rows-per-unit bound's query failed: SPI result %d", ret);
+	k = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull || DatumGetInt64(k) != dpobj_protected_peek()->unit_bound)
+		elog(ERROR, "dpobj.train: the rows-per-unit bound's query returned no bound");
+	q->values[q->unit_bound_param] = k;
+	SPI_freeplan(plan);
+}
+
+/*
  * The query in a subtransaction, as exec_user with the settings pinned (its
  * buffer and WAL usage never reaches the caller's totals: train.c).
  */
@@ -265,6 +293,7 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 	{
 		RoleSwitch	rs;
 		SPIPlanPtr	plan;
+		SPIPlanPtr	bound = NULL;
 		int			ret;
 
 		role_switch_begin(&rs, exec_user, true);
@@ -292,10 +321,14 @@ seal_execute(const DPProtectedContext *ctx, TrainQuery *q, Oid exec_user,
 		else
 			plan = dp_spi_prepare_text(q->sql.data, q->nparams, q->types,
 									   ctx->parallel ? CURSOR_OPT_PARALLEL_OK : 0);
-		if (plan == NULL)
+		if (q->unit_bound_sql != NULL)
+			bound = SPI_prepare_cursor(q->unit_bound_sql, q->nparams, q->types, 0);
+		if (plan == NULL || (q->unit_bound_sql != NULL && bound == NULL))
 			elog(ERROR, "dpobj.train: could not prepare the mechanism query: %s",
 				 SPI_result_code_string(SPI_result));
 		executing = true;
+		if (bound != NULL)
+			seal_unit_bound_first(ctx, q, bound);
 		/* the plan checked and prepared, the budget charged, before its first row */
 		seal_scan_arm(ctx, plan);
 		/* no row count: a count makes the executor run the plan serially */

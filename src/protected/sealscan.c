@@ -73,6 +73,8 @@ seal_scan_disarm(void)
 static void
 seal_before_first_row(const DPProtectedContext *ctx, QueryDesc *queryDesc)
 {
+	DPProtectedStatus st;
+
 	dpobj_protected_check_plan(queryDesc->planstate);
 	seal_prepare(ctx->relid, queryDesc->planstate);
 	/* a linked table's path: its tables' trees too (unitlinks.h) */
@@ -82,7 +84,10 @@ seal_before_first_row(const DPProtectedContext *ctx, QueryDesc *queryDesc)
 	for (int i = 0; i < ctx->nlookups; i++)
 		seal_prepare(ctx->lookups[i], queryDesc->planstate);
 	train_query_unlock_casts();
-	(void) dpobj_budget_charge(ctx, ctx->mechanism);
+	/* once: a private k' on Citus was drawn by a first query, charged (seal.c) */
+	protected_status(&st);
+	if (!st.charged)
+		(void) dpobj_budget_charge(ctx, ctx->mechanism);
 }
 
 /* the plan reads more than one table (a join) */

@@ -21,8 +21,9 @@
  * the executor is about to run it, before its first row, its plan is
  * checked (dpobj_protected_check_plan), what it can touch is prepared
  * (sealprep.h), the pg_cast locks of a key's check are released
- * (trainquery.h) and ctx's budget is charged (dpobj_budget_charge).  Armed
- * until it ran or seal_scan_disarm().
+ * (trainquery.h) and ctx's budget is charged (dpobj_budget_charge), unless
+ * a first query of the run was (seal.c).  Armed until it ran or
+ * seal_scan_disarm().
  */
 extern void seal_scan_arm(const DPProtectedContext *ctx, SPIPlanPtr plan);
 extern void seal_scan_disarm(void);

@@ -697,7 +697,7 @@ train_prepare(const DPRunRequest *req, const DPMechanism *mech, const char *meth
 	query->unit_private = req->unit_bound;
 	if (req->unit_bound)
 	{
-		unit_bound_check_table(&unit, ctx->citus);
+		unit_bound_check_table(&unit);
 		ctx->unit_share = UNIT_BOUND_SHARE;
 	}
 	/* the protected mode travels with the query, to every node (options.h) */

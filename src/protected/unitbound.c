@@ -34,8 +34,7 @@
 PG_FUNCTION_INFO_V1(dpobj_unit_bound_sfunc);
 PG_FUNCTION_INFO_V1(dpobj_unit_bound_final);
 
-/* the candidates for k: 1, 2, 4, ... below k, then k; their number */
-static int
+int
 unit_bound_candidates(int k, int *cand)
 {
 	int			n = 0;
@@ -46,8 +45,7 @@ unit_bound_candidates(int k, int *cand)
 	return n;
 }
 
-/* the run's context, in a run that chooses k' (else an internal error) */
-static const DPProtectedContext *
+const DPProtectedContext *
 unit_bound_context(void)
 {
 	const DPProtectedContext *ctx = dpobj_protected_peek();
@@ -87,26 +85,14 @@ dpobj_unit_bound_sfunc(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(hist);
 }
 
-/*
- * dpobj.unit_bound(m bigint): final, k' drawn, recorded in the protected
- * context and returned; no unit at all: every candidate alike
- */
-Datum
-dpobj_unit_bound_final(PG_FUNCTION_ARGS)
+int
+unit_bound_draw(const int64 *hist, int n, const int *cand)
 {
-	const DPProtectedContext *ctx;
-	int64		empty[PRIVQUANT_N] = {0};
-	const int64 *hist = PG_ARGISNULL(0) ? empty : (const int64 *) PG_GETARG_POINTER(0);
-	int			cand[PRIVQUANT_N];
-	int			n;
+	const DPProtectedContext *ctx = unit_bound_context();
 	int			chosen = 0;
-	double		eps;
+	double		eps = ctx->epsilon_f * ctx->unit_share;
 	gsl_rng    *rng;
 
-	aggstate_final_check(fcinfo);
-	ctx = unit_bound_context();
-	n = unit_bound_candidates(ctx->rows_per_unit, cand);
-	eps = ctx->epsilon_f * ctx->unit_share;
 #if DPOBJ_MUTANT_IS(expmech)
 	eps *= DPOBJ_MUTANT_FACTOR;	/* audit mutant */
 #endif
@@ -115,7 +101,24 @@ dpobj_unit_bound_final(PG_FUNCTION_ARGS)
 	(void) privquant_draw_n(rng, hist, n, UNIT_BOUND_QUANTILE, eps, 1, NULL, NULL, &chosen);
 	dpobj_rng_free(rng);
 	dpobj_protected_set_unit_bound(cand[chosen]);
-	PG_RETURN_INT64((int64) cand[chosen]);
+	return cand[chosen];
+}
+
+/*
+ * dpobj.unit_bound(m bigint): final, k' drawn, recorded in the protected
+ * context and returned; no unit at all: every candidate alike
+ */
+Datum
+dpobj_unit_bound_final(PG_FUNCTION_ARGS)
+{
+	int64		empty[PRIVQUANT_N] = {0};
+	const int64 *hist = PG_ARGISNULL(0) ? empty : (const int64 *) PG_GETARG_POINTER(0);
+	int			cand[PRIVQUANT_N];
+	int			n;
+
+	aggstate_final_check(fcinfo);
+	n = unit_bound_candidates(unit_bound_context()->rows_per_unit, cand);
+	PG_RETURN_INT64((int64) unit_bound_draw(hist, n, cand));
 }
 
 bool
@@ -136,13 +139,12 @@ unit_bound_requested(Jsonb *options, const char *entry)
 }
 
 void
-unit_bound_check_table(const TableUnit *unit, bool citus)
+unit_bound_check_table(const TableUnit *unit)
 {
-	if (unit->rows_per_unit == 0 || citus)
+	if (unit->rows_per_unit == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("a private rows-per-unit bound (option \"rows_per_unit\": \"private\", or dpobj.query_rows_per_unit = private) needs a table with a privacy unit%s",
-						citus ? ", not on Citus" : ""),
+				 errmsg("a private rows-per-unit bound (option \"rows_per_unit\": \"private\", or dpobj.query_rows_per_unit = private) needs a table with a privacy unit"),
 				 errdetail("Nothing was charged."),
 				 errhint("The table's owner declares one with dpobj.protect(rel, privacy_unit => ..., max_rows_per_unit => ...).")));
 }

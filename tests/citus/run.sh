@@ -60,6 +60,9 @@
 #       (also when spilling); a join not co-located, by another column or off Citus is refused
 #       (0A000); lookup tables: reference tables joined in the shard tasks (to a table
 #       distributed by its unit, or row level: neighbours observe the same), others refused;
+#       the private rows-per-unit bound (unitboundshards.c): its first query pushed down, k'
+#       and the count as a local copy's, charged once; unit-neighbours (joined too) observe the
+#       same; its shard grouping's temporary files are not counted;
 #   (f) one ledger for the cluster: the coordinator's ledger has one row per run, the
 #       workers' ledgers stay empty, and an aggregate called directly on a worker is
 #       refused.
@@ -970,6 +973,60 @@ for mo in "opdisc|{$FILTER}" "logistic|{\"R\": 1, $FILTER}"; do
     t_is "units, neighbouring tables (${mo%%|*}, filter): the same observations, released, one full scan per shard" \
         "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(full_scans "$oa")" "same/1/$SHARDS"
 done
+# the private bound ("rows_per_unit": "private", src/protected/unitboundshards.c): a first sealed
+# query draws k' on the coordinator from the shards' combined histograms of their units' row
+# counts (grouped by the unit in each shard task), then the sorted bounding keeps k' rows a unit;
+# one charge.  2000 units: 1900 of one row, 100 of 40 (5900 rows), k = 64: at epsilon 4 k' = 1
+# (every other candidate's loss is 100, sql/unitbound.sql), so each unit keeps one row: a count
+# of about 2000 where k = 64 keeps 5900, as on a local copy (seeded runs are refused)
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the private bound's tables failed"
+SET client_min_messages = warning;
+CREATE TABLE ub_local AS SELECT u AS person, CASE (u + r) % 2 WHEN 0 THEN 'F' ELSE 'M' END AS sex,
+       (u % 7) / 7.0 AS b
+  FROM generate_series(1, 2000) u, generate_series(1, CASE WHEN u % 20 = 0 THEN 40 ELSE 1 END) r;
+CREATE TABLE ub_d (LIKE ub_local);
+CREATE TABLE ubn_a (LIKE ub_local);
+CREATE TABLE ubn_b (LIKE ub_local);
+SELECT create_distributed_table(t, 'person') FROM unnest(ARRAY['ub_d', 'ubn_a', 'ubn_b']) t;
+INSERT INTO ub_d SELECT * FROM ub_local;
+INSERT INTO ubn_a SELECT * FROM ub_local;
+INSERT INTO ubn_b SELECT * FROM ub_local;
+UPDATE ubn_a SET b = 5 WHERE person = 20;
+SELECT dpobj.protect(t, 'person', 64) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']) t;
+SELECT dpobj.grant_budget(t, 'analyst', 100, 1e-3) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']) t;
+SELECT dpobj.declare_domain(t, 'sex', ARRAY['F', 'M']) FROM unnest(ARRAY['ub_d', 'ub_local', 'ubn_a', 'ubn_b']::regclass[]) t;
+SQL
+l0=$(ledger_rows "$COORD")
+plan=$(cq "$COORD" -c "EXPLAIN (VERBOSE, COSTS OFF) SELECT dpobj.unit_bound_shards(s.m, '{}') FROM (SELECT count(*) AS m FROM ub_d GROUP BY person) s")
+t_check "units, private bound: its first query is pushed down, a partial histogram per shard combined on the coordinator" pushed_down "$plan"
+# private_shape TABLE: the statistics, k' and the count in hundreds
+private_shape() {
+    as_analyst -c "SELECT statistic, CASE WHEN statistic = 'rows_per_unit' THEN estimate ELSE round(estimate / 100) END
+                     FROM dpobj.aggregate('$1', '[{\"stat\": \"count\"}]', 4, 1e-6, ARRAY[]::text[], '{\"rows_per_unit\": \"private\"}')
+                    ORDER BY 1" 2>&1
+}
+dist=$(private_shape ub_d)
+t_is "units, private bound: aggregate() on a distributed table releases k' = 1 and a count of one row a unit ($(tr '\n' ' ' <<<"$dist"))" \
+    "$dist" "$(printf 'count|20\nrows_per_unit|1')"
+t_is "... as on a local copy" "$dist" "$(private_shape ub_local)"
+t_is "... each run charged once, on the coordinator (coordinator/worker/worker ledger rows, released)" \
+    "$(($(ledger_rows "$COORD") - l0))/$(ledger_rows "${PORTS[1]}")/$(ledger_rows "${PORTS[2]}")/$(cq "$COORD" -c "SELECT count(*) FROM dpobj.ledger WHERE id > $l0 AND outcome = 'released'")" \
+    "2/0/0/2"
+# unit-neighbours through the private bound (unit 20's 40 rows differ: b = 5 in ubn_a, the only
+# rows the filter b > 1 selects): the same messages, ledger rows and shard counters
+observe_private() { # TABLE
+    local out before
+    before=$(table_stats "$1")
+    out=$(analyst_session "SELECT count(*) FROM dpobj.aggregate('$1', '[{\"stat\": \"count\"}]', 0.5, 1e-5, ARRAY[]::text[], '{\"rows_per_unit\": \"private\", $FILTER}');")
+    echo "${out//$1/TABLE}"
+    echo "counters (coordinator, shards): $(stats_delta "$before" "$(table_stats "$1")")"
+}
+oa=$(observe_private ubn_a)
+ob=$(observe_private ubn_b)
+sed "s/^/# what the analyst observes (private bound, ubn_a): /" <<<"$oa"
+[[ "$oa" == "$ob" ]] || { echo "# unit-neighbours differ (private bound):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "units, neighbouring tables (private bound, filter): the same observations, released once" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")" "same/1"
 # a shard's sort spills past work_mem: the coordinator's pinned work_mem (at most the cap) goes
 # to the shards, and a worker counts none of the sealed run's temporary files
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the large unit table failed"
@@ -1005,6 +1062,25 @@ for p in "${PORTS[@]:1}"; do
     cq "$p" -c "ALTER SYSTEM RESET temp_file_limit" -c "SELECT pg_reload_conf()" >/dev/null
 done
 t_is "units: the shards sort within the coordinator's pinned work_mem (released at the default, DP006 at 64kB)" "$m/$e" "opdisc/1"
+# the private bound's first query groups each shard's rows by unit: at work_mem 64kB a shard of
+# 2500 units spills (a superuser's plain query), and the analyst's sealed run counts none
+cq "$COORD" >/dev/null <<'SQL' || bail "setting up the many-unit table failed"
+SET client_min_messages = warning;
+CREATE TABLE units_many AS SELECT g AS id, g % 20000 AS person, 'F' AS sex FROM generate_series(1, 40000) g;
+SELECT create_distributed_table('units_many', 'person');
+SELECT dpobj.protect('units_many', 'person', 3);
+SELECT dpobj.grant_budget('units_many', 'analyst', 100, 1e-3);
+SELECT dpobj.declare_domain('units_many', 'sex', ARRAY['F']);
+SQL
+t0=$(worker_temp_files)
+cq "$COORD" -c "SET citus.propagate_set_commands = 'local'" -c "BEGIN" -c "SET LOCAL work_mem = '64kB'" \
+    -c "SELECT count(*) FROM (SELECT count(*) FROM units_many GROUP BY person) s" -c "COMMIT" >/dev/null
+t1=$(worker_temp_files)
+t_check "units, private bound: at work_mem 64kB a shard's grouping by unit spills (a superuser's plain query: $t0 -> $t1 temp files)" \
+    test "$t1" -gt "$t0"
+m=$(as_analyst -c "SET work_mem = '64kB'" -c "SELECT estimate FROM dpobj.aggregate('units_many', '[{\"stat\": \"count\"}]', 1, 1e-6, ARRAY[]::text[], '{\"rows_per_unit\": \"private\"}') WHERE statistic = 'rows_per_unit'" 2>&1)
+t_is "units, private bound: the analyst's sealed run at work_mem 64kB: released (every unit of 2 rows: k' = 2), the workers count no temporary file" \
+    "$m/$(worker_temp_files)" "2/$t1"
 # a table linked to its unit through foreign keys (link_unit) on Citus: refused before the charge
 cq "$COORD" >/dev/null <<'SQL' || bail "setting up the linked tables failed"
 SET client_min_messages = warning;
@@ -1142,7 +1218,7 @@ SQL
 observe_join() { # TABLE PARTNER: a private query's session output (released values masked)
     local out before
     before="$(table_stats "$1") | $(table_stats "$2")"
-    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL dpobj.query_epsilon = 0.5;
+    out=$(analyst_session "SET LOCAL enable_hashjoin = off; SET LOCAL dpobj.query_epsilon = 0.5; ${QUERY_SETTINGS:-}
 SELECT count(*), sum(p.w), avg(v.b) FROM $1 v JOIN $2 p ON p.person = v.person WHERE v.b > 1;")
     out=${out//$1/TABLE}
     sed -E '/^[-0-9.e+|NaInfity]*$/s/[^|]*/N/g' <<<"${out//$2/PARTNER}"
@@ -1155,6 +1231,13 @@ sed "s/^/# what the analyst observes (unit join, nbj_a): /" <<<"$oa"
 # moved counters: the fields of the counters line other than 0
 moved() { sed -n 's/^counters (coordinator, shards): //p' <<<"$1" | tr ' ' '\n' | grep -v '^$' | grep -vc '^[0:]*$'; }
 t_is "unit joins, neighbouring tables (filter): the same observations, released, no counter moved on a shard" \
+    "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
+# the same through the private bound (dpobj.query_rows_per_unit = private): its first query
+# joins and groups in the shard tasks, unobserved from their start as the bounding is
+oa=$(QUERY_SETTINGS="SET LOCAL dpobj.query_rows_per_unit = private;" observe_join nbj_a nbjp_a)
+ob=$(QUERY_SETTINGS="SET LOCAL dpobj.query_rows_per_unit = private;" observe_join nbj_b nbjp_b)
+[[ "$oa" == "$ob" ]] || { echo "# unit-join neighbours differ (private bound):"; diff <(echo "$oa") <(echo "$ob") | sed 's/^/#   /'; }
+t_is "unit joins, neighbouring tables (filter, private bound): the same observations, released, no counter moved on a shard" \
     "$([[ "$oa" == "$ob" ]] && echo same)/$(grep -c '|released|' <<<"$oa")/$(moved "$oa")" "same/1/0"
 # a join's temporary files (a hash join's batches, closed before the first bounded row, and
 # the sort's): none counted on the workers when the run is sealed
