@@ -111,8 +111,8 @@ SECTIONS = [
   ("aggregate_scale", "Private statistics: one scan of 20M rows, 10 columns, 2 workers",
    "Best of 3; plain SQL: aggregate's GROUP BY, describe's scan; peak RSS as in the scale table."),
   ("sql_speed", "Private SQL queries against the same plain queries",
-   "Best of 3, 2 workers, ε = 1; the private join is one run on the lines, their unit and segment "
-   "read through the foreign keys (k = 40)."),
+   "Best of 3, 2 workers, ε = 1; tu: the rows with a unit (1M units, k = 16); the join's "
+   "unit: via foreign keys (k = 40)."),
   ("throughput", "Transition throughput (Adult ×30, 976 830 rows)", ""),
   ("statesize", "OPDisc state size (distinct quantised feature vectors)", ""),
   ("logistic", "dp_logistic on Adult: one run against diffprivlib's fit",

@@ -2,10 +2,11 @@
 # bench/sql/speed.sh — a private SQL query (SET dpobj.query_epsilon; docs/REFERENCE.md,
 # "query") against the same query run plainly by the owner, in the same run: BENCH_ROWS
 # [10000000] rows of grp (100 declared levels) and x1..x4 in [0, 100]; 5 aggregates
-# (count, sum, avg, sum, avg) grouped by grp (100 groups); then the three-table join
-# (BENCH_LINES [6000000] order lines -> 1/4 as many orders -> 1/40 as many customers in 25
-# segments) grouped by segment, plain by the owner and private (the lines linked to the
-# customers by dpobj.link_unit, k 40: one run on the lines).
+# (count, sum, avg, sum, avg) grouped by grp (100 groups); the same on tu, t's rows with a
+# unit column of their own (uniform over 1M units, about 10 rows each; k 16); then the
+# three-table join (BENCH_LINES [6000000] order lines -> 1/4 as many orders -> 1/40 as many
+# customers in 25 segments) grouped by segment, plain by the owner and private (the lines
+# linked to the customers by dpobj.link_unit, k 40: one run on the lines).
 # max_parallel_workers_per_gather BENCH_WORKERS [2], best of BENCH_REPS [3]; peak memory:
 # the backend's VmHWM.  Needs a running server through PGHOST/PGPORT/PGUSER (a superuser),
 # e.g. from the repository's root:
@@ -37,6 +38,14 @@ SELECT dpobj.declare_domain('t', 'grp', array_agg('g' || lpad(j::text, 2, '0') O
 SELECT dpobj.declare_domain('t', 'x' || j, 0, 100) FROM generate_series(1, 4) j;
 SELECT dpobj.protect('t');
 SELECT dpobj.grant_budget('t', 'bench_sql_analyst', 1e9, 0.5);
+-- t's rows with a privacy unit column of their own
+CREATE TABLE tu AS SELECT floor(random() * 1000000)::int AS uid, * FROM t;
+VACUUM ANALYZE tu;
+SELECT dpobj.declare_domain('tu', 'grp', array_agg('g' || lpad(j::text, 2, '0') ORDER BY j))
+  FROM generate_series(0, 99) j;
+SELECT dpobj.declare_domain('tu', 'x' || j, 0, 100) FROM generate_series(1, 4) j;
+SELECT dpobj.protect('tu', 'uid', 16);
+SELECT dpobj.grant_budget('tu', 'bench_sql_analyst', 1e9, 0.5);
 -- the shop: customers <- orders <- order lines (amount in [0, 100])
 CREATE TABLE customers (id int PRIMARY KEY, segment text NOT NULL);
 INSERT INTO customers SELECT i, 's' || (i % 25) FROM generate_series(1, $L / 40) i;
@@ -71,6 +80,9 @@ priv_join_sql="$join_sql"
 read -r cms ckb cst < <(best "$count_sql")
 read -r gms gkb gst < <(best "$group_sql")
 read -r pms pkb pst < <(best "$group_sql" "$analyst")
+unit_sql="${group_sql/FROM t /FROM tu }"
+read -r ums ukb ust < <(best "$unit_sql")
+read -r vms vkb vst < <(best "$unit_sql" "$analyst")
 # the link, declared once by the owner (when this build has it)
 link=no
 if psql -X -q -At -d "$DB" -c "SELECT to_regproc('dpobj.link_unit') IS NOT NULL" | grep -q t; then
@@ -100,6 +112,8 @@ cell() { [[ "$3" == ok ]] && printf '%.0f' "$1" || printf '%s' "$3"; }
     echo "| SELECT count(*), $N rows | $(cell "$cms" "$ckb" "$cst") | 1.00x | — | $((ckb / 1024)) |"
     echo "| plain: 5 aggregates GROUP BY grp (100 groups) | $(cell "$gms" "$gkb" "$gst") | $(ratio "$gms" "$cms") | 1.00x | $((gkb / 1024)) |"
     echo "| private: the same SELECT, query_epsilon 1 | $(cell "$pms" "$pkb" "$pst") | $(ratio "$pms" "$cms") | $(ratio "$pms" "$gms") | $((pkb / 1024)) |"
+    echo "| plain: the same on tu | $(cell "$ums" "$ukb" "$ust") | $(ratio "$ums" "$cms") | 1.00x | $((ukb / 1024)) |"
+    echo "| private: the same on tu | $(cell "$vms" "$vkb" "$vst") | $(ratio "$vms" "$cms") | $(ratio "$vms" "$ums") | $((vkb / 1024)) |"
     echo "| SELECT count(*), $L order lines | $(cell "$lms" "$lkb" "$lst") | 1.00x | — | $((lkb / 1024)) |"
     echo "| plain: count, sum, avg over lines ⋈ orders ⋈ customers GROUP BY segment (25) | $(cell "$jms" "$jkb" "$jst") | $(ratio "$jms" "$lms") | 1.00x | $((jkb / 1024)) |"
     echo "| private: the same join, query_epsilon 1 (unit linked by two foreign keys) | $(cell "$qms" "$qkb" "$qst") | $(ratio "$qms" "$lms") | $(ratio "$qms" "$jms") | $((qkb / 1024)) |"

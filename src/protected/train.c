@@ -257,9 +257,14 @@ train_options(Jsonb *options, JsonbValue **filter, JsonbValue **where, double *d
  * whole table, in the leader (its functions are PARALLEL RESTRICTED) -- but
  * a linked table's path may be joined in workers whatever the state: the
  * leader stores the joined rows (a CTE scan, parallel restricted too) and
- * bounds and aggregates them itself (trainquery.c); a Citus table is
- * parallel across its shards already (workerpins.c pins the shard sessions
- * serial).
+ * bounds and aggregates them itself (trainquery.c).  A table holding its
+ * unit, alone or joined to others on it, stays serial: its leader's
+ * counting, keeping and aggregating lead its profile, and on
+ * bench/sql/speed.sh's tu (10M rows, 1M units) a gathered counting scan,
+ * or its rows gathered and stored once as a linked run's, took 1.4-2x the
+ * two serial scans; a unit join gathered was no faster than serial.  A
+ * Citus table is parallel across its shards already (workerpins.c pins the
+ * shard sessions serial).
  */
 static bool
 train_parallel_ok(const DPProtectedContext *ctx, const DPMechanism *mech)
