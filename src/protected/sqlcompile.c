@@ -560,6 +560,7 @@ sqlcompile_query(Query *query, Oid relid)
 
 	s.c->relid = relid;
 	s.c->grouprte = compat_query_group_rte(query);
+	sqlfold_query(query);
 	sqlcompile_shape(query, sqljoin_flatten(query, relid));
 	/* the post-processing: outputs, HAVING, ORDER BY's operators */
 	sqlcompile_post_walker((Node *) query->targetList, NULL);

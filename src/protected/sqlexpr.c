@@ -29,9 +29,12 @@
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "base/pg_compat.h"
 #include "protected/sqlcompile.h"
@@ -182,6 +185,32 @@ sqlexpr_text_collation(Oid coll, bool ordered, bool folded)
 		sqlexpr_refuse("ILIKE under a collation whose character classes are not C's");
 }
 
+/*
+ * a finite date's or timestamp's text in ISO form, whatever DateStyle is (the
+ * expression format's "YYYY-MM-DD[ HH:MM:SS]"); else its output function's
+ */
+static char *
+sqlexpr_iso_datetime(Oid t, Datum d, Oid out)
+{
+	char		buf[MAXDATELEN + 1];
+	struct pg_tm tm;
+	fsec_t		fsec = 0;
+
+	if (t == DATEOID && !DATE_NOT_FINITE(DatumGetDateADT(d)))
+	{
+		j2date(DatumGetDateADT(d) + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
+		EncodeDateOnly(&tm, USE_ISO_DATES, buf);
+		return pstrdup(buf);
+	}
+	if (t == TIMESTAMPOID && !TIMESTAMP_NOT_FINITE(DatumGetTimestamp(d)) &&
+		timestamp2tm(DatumGetTimestamp(d), NULL, &tm, &fsec, NULL, NULL) == 0)
+	{
+		EncodeDateTime(&tm, fsec, false, 0, NULL, USE_ISO_DATES, buf);
+		return pstrdup(buf);
+	}
+	return OidOutputFunctionCall(out, d);
+}
+
 /* a constant as a JSON value */
 static void
 sqlexpr_const(StringInfo b, Const *c)
@@ -202,7 +231,8 @@ sqlexpr_const(StringInfo b, Const *c)
 		appendStringInfo(b, "{\"bool\": %s}", DatumGetBool(c->constvalue) ? "true" : "false");
 		return;
 	}
-	s = OidOutputFunctionCall(out, c->constvalue);
+	s = t == DATEOID || t == TIMESTAMPOID ? sqlexpr_iso_datetime(t, c->constvalue, out) :
+		OidOutputFunctionCall(out, c->constvalue);
 	if (sqlexpr_numeric_type(t))
 	{
 		if (strcmp(s, "NaN") == 0 || strstr(s, "nfinity") != NULL)

@@ -46,6 +46,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
 #include "utils/array.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
@@ -505,6 +506,21 @@ sqljoin_flatten(Query *q, Oid relid)
 	return true;
 }
 
+void
+sqljoin_first(Query *q, int rt)
+{
+	int			spare = list_length(q->rtable) + 1;
+	RangeTblEntry *first = rt_fetch(1, q->rtable);
+
+	if (rt == 1)
+		return;
+	ChangeVarNodes((Node *) q, 1, spare, 0);
+	ChangeVarNodes((Node *) q, rt, 1, 0);
+	ChangeVarNodes((Node *) q, spare, rt, 0);
+	list_nth_cell(q->rtable, 0)->ptr_value = rt_fetch(rt, q->rtable);
+	list_nth_cell(q->rtable, rt - 1)->ptr_value = first;
+}
+
 Oid
 sqljoin_attr(Oid relid, AttrNumber attno, AttrNumber *att)
 {
@@ -601,12 +617,23 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 	appendStringInfo(options, "%s%s}", options->len > 1 ? ", " : "", b.data);
 }
 
-/* each Var of a lookup table's column: numeric, marked bounded */
+/*
+ * each Var of a lookup table's column a value is read from: numeric, marked
+ * bounded (a CASE's conditions read values only to test them, as a FILTER does)
+ */
 static bool
 sqljoin_bound_walker(Node *node, void *arg)
 {
 	if (node == NULL)
 		return false;
+	if (IsA(node, CaseExpr) && ((CaseExpr *) node)->arg == NULL)
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((CaseExpr *) node)->args)
+			(void) sqljoin_bound_walker((Node *) lfirst_node(CaseWhen, lc)->result, arg);
+		return sqljoin_bound_walker((Node *) ((CaseExpr *) node)->defresult, arg);
+	}
 	/* a public lookup's (a protected table's columns have declared domains) */
 	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 && ((Var *) node)->varno == 1 &&
 		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP &&

@@ -978,6 +978,16 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT o.customer_id)
   FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
+# the same join written from the customers' table, the keys in WHERE (the linked table
+# becomes the first, src/protected/selecthint.c) and a constant expression folded first
+# (src/protected/sqlfold.c)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'joinqrev', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b)
+  FROM :\"cust\" c, :\"ord\" o, :\"rel\" t
+ WHERE c.id = o.customer_id AND o.id = t.order_id AND :where_sql AND t.b <= 0.25 * 2 + abs(-1.0)
+ GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinqrev.sql"
 # a second protected table of the budget domain (10th field "unitjoin") joined on the unit
 # (src/protected/unitjoin.c), grouped by its seg, the scenario's filter as its WHERE
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -1061,6 +1071,8 @@ for sline in "${SCENS[@]}"; do
                 role="$ROLE" rel="t_$scen" cust="c_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinq.$i" "$WORK/joinq.sql" \
                 role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinqrev.$i" "$WORK/joinqrev.sql" \
+                role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
         }
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == unitjoin ]] &&
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.unitjoinq.$i" "$WORK/unitjoinq.sql" \
@@ -1102,7 +1114,8 @@ for sline in "${SCENS[@]}"; do
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
-        joins+=" joinagg:12 joinq:4"
+        compare_pair "$scen" joinqrev query "$WORK/$scen.joinqrev.0" "$WORK/$scen.joinqrev.1" discrete
+        joins+=" joinagg:12 joinq:4 joinqrev:4"
     }
     [[ -e $WORK/$scen.unitjoinq.0 ]] && {
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
