@@ -338,6 +338,22 @@ sqlexpr_case(StringInfo b, CaseExpr *c, Oid relid)
 	appendStringInfoChar(b, '}');
 }
 
+/* NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END, its "=" a comparison's */
+static void
+sqlexpr_nullif(StringInfo b, NullIfExpr *n, Oid relid)
+{
+	char	   *name = sqlexpr_op_name(n->opno);
+
+	if (list_length(n->args) != 2 || strcmp(name, "=") != 0)
+		sqlexpr_refuse(psprintf("NULLIF by the operator %s", name));
+	sqlexpr_text_collation(n->inputcollid, false, false);
+	appendStringInfoString(b, "{\"op\": \"case\", \"when\": [{\"if\": ");
+	sqlexpr_op(b, "=", n->args, relid, false);
+	appendStringInfoString(b, ", \"then\": {\"null\": true}}], \"else\": ");
+	sqlexpr_value(b, linitial(n->args), relid);
+	appendStringInfoChar(b, '}');
+}
+
 /* true if node is a condition (a boolean test), not a value */
 static bool
 sqlexpr_is_condition(Node *node)
@@ -394,6 +410,10 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 		sqlexpr_op(b, "coalesce", ((CoalesceExpr *) node)->args, relid, false);
 	else if (IsA(node, CaseExpr))
 		sqlexpr_case(b, (CaseExpr *) node, relid);
+	else if (IsA(node, NullIfExpr))
+		sqlexpr_nullif(b, (NullIfExpr *) node, relid);
+	else if (IsA(node, SQLValueFunction))
+		sqlexpr_refuse("CURRENT_DATE, CURRENT_USER and other SQL value functions (write the value)");
 	else
 		sqlexpr_refuse("this kind of expression in WHERE or in an aggregate's argument");
 }
