@@ -120,9 +120,10 @@ SELECT n.n_name, count(DISTINCT c.c_custkey) AS customers, count(*) AS lines
   FROM regress_tpch.nation n JOIN regress_tpch.customer c ON n.n_nationkey = c.c_nationkey
   JOIN regress_tpch.orders o ON o.o_custkey = c.c_custkey JOIN regress_tpch.lineitem l ON l.l_orderkey = o.o_orderkey
  WHERE l.l_returnflag = 'R' GROUP BY 1 ORDER BY 1;
--- NULLIF and COALESCE inside aggregates, NULLIF in a FILTER (the truths: 150 orders, 50 of
--- priority 1-URGENT, 100 others)
+-- NULLIF and COALESCE inside aggregates, NULLIF in a FILTER, a boolean cast to an integer
+-- (the truths: 150 orders, 50 of priority 1-URGENT, 89 priced above 3000)
 SELECT count(*) AS orders, count(nullif(o_totalprice, 0)) AS priced,
+       round(sum((o_totalprice > 3000)::int)) AS above_3000,
        count(*) FILTER (WHERE nullif(o_orderpriority, '1-URGENT') IS NULL) AS urgent,
        abs(avg(coalesce(nullif(o_totalprice, 0), 0)) - 3500) < 2500 AS avg_ok
   FROM regress_tpch.orders;
@@ -157,6 +158,8 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_tpch.or
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_tpch.orders WHERE o_orderdate < now()$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_tpch.orders WHERE o_orderdate < current_date$$);
 SELECT sqlstate, message FROM regress.err($$SELECT extract(year FROM o_orderdate) AS y, count(*) FROM regress_tpch.orders GROUP BY 1$$);
+SELECT sqlstate, message FROM regress.err($$SELECT CASE WHEN o_totalprice < 3000 THEN 'low' ELSE 'high' END, count(*)
+  FROM regress_tpch.orders GROUP BY 1$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_tpch.orders
  WHERE o_orderdate < to_date('1995-01-01', 'YYYY-MM-DD')$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation LIKE 'regress_tpch.%';

@@ -285,6 +285,15 @@ sqlexpr_func(StringInfo b, FuncExpr *f, Oid relid)
 			sqlexpr_value(b, linitial(f->args), relid);
 			return;
 		}
+		/* a boolean to an integer: 1, 0 or NULL, as bool [C] */
+		if (list_length(f->args) == 1 && getBaseType(f->funcresulttype) == INT4OID &&
+			getBaseType(exprType(linitial(f->args))) == BOOLOID)
+		{
+			appendStringInfoString(b, "{\"op\": \"bool\", \"args\": [");
+			sqlexpr_condition(b, linitial(f->args), relid);
+			appendStringInfoString(b, "]}");
+			return;
+		}
 		sqlexpr_refuse(psprintf("casts to %s", format_type_be(f->funcresulttype)));
 	}
 	if (f->funcretset)

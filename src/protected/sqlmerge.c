@@ -175,7 +175,8 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
 			if (strcmp(e->cols[j].column, names[i]) == 0)
 				cols[i] = &e->cols[j];
 		if (cols[i] == NULL || cols[i]->nlevels == 0)
-			sqlexpr_refuse("GROUP BY an expression over a column without declared levels");
+			sqlexpr_refuse(psprintf("GROUP BY an expression over %s, a column without declared levels",
+									names[i]));
 		ncells *= cols[i]->nlevels + 1;
 		appendStringInfoString(group_by, i > 0 ? ", " : "");
 		escape_json(group_by, names[i]);

@@ -8,7 +8,7 @@ replays.  Each case is one of
   - a plain SELECT (some reading the table through a WITH query or a derived table,
     inlined; random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
-    extract, date_trunc, NULLIF, constant expressions folded first (date + interval, 1 / 0); random
+    extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date + interval, 1 / 0); random
     aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING, ORDER BY, LIMIT; a
     public lookup table joined, before or after the table in FROM, its columns grouped,
     filtered and aggregated);
@@ -192,7 +192,7 @@ class Gen:
                           "(d - date '2024-01-01')", "length(s)", "(f4 * 1e38)", "(m % 0)",
                           "(2 * 3 + 1)", "(abs(-2.5) * 2)", "(1 / 0)", "(2147483647 + 1)",
                           "(1e308::float8 * 10)", "round(2.567, 1)", "nullif(x, 0)", "nullif(n, m)",
-                          "nullif(g, 'a')"])
+                          "nullif(g, 'a')", "(b)::int", "(x > n)::int"])
 
     def cond(self, depth=0):
         k = self.r.randrange(14 if depth < 3 else 9)

@@ -980,11 +980,11 @@ SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
 # the same join written from the customers' table, the keys in WHERE (the linked table
 # becomes the first, src/protected/selecthint.c) and a constant expression folded first
-# (src/protected/sqlfold.c); NULLIF as a CASE (src/protected/sqlexpr.c)
+# (src/protected/sqlfold.c); NULLIF as a CASE, a boolean cast to int (src/protected/sqlexpr.c)
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
-SELECT 'joinqrev', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), avg(nullif(t.a, 0.25))
+SELECT 'joinqrev', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), avg(nullif(t.a, 0.25)), sum((t.a > 0)::int)
   FROM :\"cust\" c, :\"ord\" o, :\"rel\" t
  WHERE c.id = o.customer_id AND o.id = t.order_id AND :where_sql AND t.b <= 0.25 * 2 + abs(-1.0)
  GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinqrev.sql"
