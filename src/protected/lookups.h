@@ -4,9 +4,10 @@
  *	  Public lookup tables in a private query and its run (lookups.c;
  *	  docs/PRIVACY.md "Units through foreign keys"): a plain table the caller may
  *	  read, without row-level security, not protected by dpobj, joined to
- *	  the protected table's rows (or its unit path's) by PostgreSQL's own
- *	  equality on exactly the columns of a unique key of its own, so each
- *	  row matches at most one lookup row.  Its columns are read as
+ *	  the protected table's rows (or its unit path's, or an earlier lookup's
+ *	  columns: region on nation's) by PostgreSQL's own equality on exactly
+ *	  the columns of a unique key of its own, so each row matches at most
+ *	  one lookup row.  Its columns are read as
  *	  "table.column" (context/lookupjoin.h); grouped by, its column's
  *	  levels are its distinct values, read before the charge; aggregated
  *	  (a numeric column), its bounds are its least and greatest values.

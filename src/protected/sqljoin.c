@@ -25,7 +25,8 @@
  *
  *	  A table off the path is a public lookup table (lookups.h): joined
  *	  (JOIN, LEFT JOIN, or in WHERE) by "=" of its columns to columns of
- *	  the protected table or a joined path table, each lookup once, each
+ *	  the protected table, a joined path table or an earlier lookup
+ *	  (region on nation's column: still one row at most), each lookup once, each
  *	  checked as the caller once its equalities are known; its columns
  *	  become "table.column" too, and the plan's option "lookups"
  *	  (sqljoin_options) carries the joins to the run, which checks them again.
@@ -217,7 +218,9 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 		return false;
 	ha = j->hop[a->varno];
 	hb = j->hop[b->varno];
-	if (ha < SQLJOIN_LOOKUP_HOP)
+	/* two lookups: a the one joined (ON's), else the later in FROM */
+	if (ha < SQLJOIN_LOOKUP_HOP ||
+		(hb >= SQLJOIN_LOOKUP_HOP && (only >= 0 ? hb - SQLJOIN_LOOKUP_HOP == only : hb > ha)))
 	{
 		Var		   *t = a;
 
@@ -232,8 +235,9 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 		return false;
 	if (hb >= SQLJOIN_LOOKUP_HOP && (join_unit[l] || join_unit[hb - SQLJOIN_LOOKUP_HOP]))
 		sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
-	if (hb >= SQLJOIN_LOOKUP_HOP)
-		sqlexpr_refuse("a join of a lookup table to another lookup table's column (join each to the protected table or a table on its path)");
+	/* a lookup on an earlier lookup's column (region on nation's): at most 1 row still */
+	if (hb >= SQLJOIN_LOOKUP_HOP && hb - SQLJOIN_LOOKUP_HOP > l)
+		sqlexpr_refuse("a join of a lookup table to a later lookup table's column (list the table joined on first in FROM)");
 	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
 		return false;
 	if (join_nkeys[l] >= INDEX_MAX_KEYS)

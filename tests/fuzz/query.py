@@ -8,10 +8,10 @@ replays.  Each case is one of
   - a plain SELECT (some reading the table through a WITH query or a derived table,
     inlined; random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
-    extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date + interval, 1 / 0); random
-    aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING, ORDER BY, LIMIT; a
-    public lookup table joined, before or after the table in FROM, its columns grouped,
-    filtered and aggregated);
+    extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date +
+    interval, 1 / 0); random aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING,
+    ORDER BY, LIMIT; a public lookup table joined (a second on its column), before or after
+    the table in FROM, its columns grouped, filtered and aggregated);
   - a prepared statement with parameters, executed twice with nasty values (a generic
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
@@ -281,6 +281,9 @@ class Gen:
             q = q.replace("FROM {T}", "FROM fz.qlk %s {T} ON lk = k" % self.pick(["JOIN", "LEFT JOIN"]), 1)
         elif lookup:
             q += " %sJOIN fz.qlk ON lk = k" % self.pick(["", "LEFT "])
+            if self.r.random() < 0.3:               # a second lookup on the first's column
+                q += " %sJOIN fz.qlk2 ON ln = lname" % self.pick(["", "LEFT "])
+                q = q.replace("SELECT ", "SELECT sum(lz), ", 1) if self.r.random() < 0.5 else q
         if params:
             q += " WHERE %s" % " AND ".join(self.pcond(i) for i in range(1, params + 1))
         elif self.r.random() < 0.8:

@@ -1007,6 +1007,14 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), sum(t.a * l.w), count(l.w)
   FROM :\"rel\" t LEFT JOIN nb_lookup l ON l.lk_id = t.grp
  WHERE :where_sql GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupq.sql"
+# a second lookup joined on the first's column (src/protected/lookups.c): grouped by its area
+# (north, south) and "other"
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupchain', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
+  FROM :\"rel\" t JOIN nb_lookup l ON l.lk_id = t.grp LEFT JOIN nb_zone z ON z.zone = l.zone
+ WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupchain.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 agg_script "SELECT 'descbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
@@ -1023,7 +1031,10 @@ for i in 0 1; do
     done
     sql+="CREATE TABLE nb_lookup (lk_id int PRIMARY KEY, zone text NOT NULL, w float8);
           INSERT INTO nb_lookup VALUES (0, 'lo', 1), (1, 'lo', 2), (2, 'hi', 3), (9, 'none', 4);
-          GRANT SELECT ON nb_lookup TO $ROLE;"
+          GRANT SELECT ON nb_lookup TO $ROLE;
+          CREATE TABLE nb_zone (zone text PRIMARY KEY, area text NOT NULL);
+          INSERT INTO nb_zone VALUES ('lo', 'south'), ('hi', 'north');
+          GRANT SELECT ON nb_zone TO $ROLE;"
     t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
 done
 for sline in "${SCENS[@]}"; do
@@ -1051,6 +1062,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupchain.$i" "$WORK/lookupchain.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1121,7 +1134,8 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
         joins+=" unitjoinq:4"
     }
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 $joins; do
+    compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 lookupchain:3 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
