@@ -14,6 +14,7 @@ CREATE TABLE regress_tpch.region (r_regionkey int PRIMARY KEY, r_name text NOT N
 CREATE TABLE regress_tpch.nation (n_nationkey int PRIMARY KEY, n_name text NOT NULL,
                                   n_regionkey int NOT NULL REFERENCES regress_tpch.region);
 CREATE TABLE regress_tpch.part (p_partkey int PRIMARY KEY, p_type text NOT NULL, p_size int NOT NULL);
+CREATE TABLE regress_tpch.supplier (s_suppkey int PRIMARY KEY, s_nationkey int NOT NULL REFERENCES regress_tpch.nation);
 CREATE TABLE regress_tpch.customer (c_custkey int PRIMARY KEY, c_nationkey int NOT NULL REFERENCES regress_tpch.nation,
                                     c_mktsegment text NOT NULL, c_acctbal numeric(15,2) NOT NULL);
 CREATE TABLE regress_tpch.orders (o_orderkey int PRIMARY KEY,
@@ -23,6 +24,7 @@ CREATE TABLE regress_tpch.orders (o_orderkey int PRIMARY KEY,
 CREATE TABLE regress_tpch.lineitem (l_orderkey int NOT NULL REFERENCES regress_tpch.orders,
                                     l_linenumber int NOT NULL,
                                     l_partkey int NOT NULL REFERENCES regress_tpch.part,
+                                    l_suppkey int NOT NULL REFERENCES regress_tpch.supplier,
                                     l_quantity numeric(15,2) NOT NULL, l_extendedprice numeric(15,2) NOT NULL,
                                     l_discount numeric(15,2) NOT NULL, l_returnflag char(1) NOT NULL,
                                     l_linestatus char(1) NOT NULL, l_shipdate date NOT NULL,
@@ -32,13 +34,14 @@ INSERT INTO regress_tpch.region VALUES (0, 'AFRICA'), (1, 'AMERICA'), (2, 'ASIA'
 INSERT INTO regress_tpch.nation SELECT n, 'NATION' || n, n % 3 FROM generate_series(0, 5) n;
 INSERT INTO regress_tpch.part SELECT p, (ARRAY['PROMO TIN', 'STANDARD TIN', 'ECONOMY TIN'])[1 + p % 3], p
   FROM generate_series(1, 12) p;
+INSERT INTO regress_tpch.supplier SELECT s, s % 6 FROM generate_series(1, 8) s;
 INSERT INTO regress_tpch.customer SELECT c, c % 6, (ARRAY['AUTOMOBILE', 'BUILDING', 'MACHINERY'])[1 + c % 3],
        c * 37 % 1000 FROM generate_series(1, 60) c;
 INSERT INTO regress_tpch.orders SELECT o, 1 + o % 60, date '1993-01-01' + (o * 13 % 1800),
        (ARRAY['1-URGENT', '2-HIGH', '3-MEDIUM'])[1 + o % 3], 1000 + o * 97 % 5000
   FROM generate_series(1, 150) o;
 INSERT INTO regress_tpch.lineitem
-SELECT o, ln, 1 + (o * ln) % 12, 1 + (o * 7 + ln) % 50, (1 + (o * 7 + ln) % 50) * (90 + (o * ln) % 40),
+SELECT o, ln, 1 + (o * ln) % 12, 1 + (o + ln) % 8, 1 + (o * 7 + ln) % 50, (1 + (o * 7 + ln) % 50) * (90 + (o * ln) % 40),
        ((o + ln) % 11) / 100.0, (ARRAY['A', 'N', 'R'])[1 + (o + ln) % 3], (ARRAY['F', 'O'])[1 + (o * ln) % 2],
        od + 1 + (o * ln) % 100, od + 30 + ln, od + 2 + (o * ln) % 100 + ln % 7,
        (ARRAY['MAIL', 'SHIP', 'AIR'])[1 + (o + ln) % 3]
@@ -57,7 +60,7 @@ SELECT dpobj.declare_domain('regress_tpch.lineitem', 'l_shipmode', ARRAY['MAIL',
 SELECT dpobj.declare_domain('regress_tpch.lineitem', 'l_quantity', 0, 50);
 SELECT dpobj.declare_domain('regress_tpch.lineitem', 'l_extendedprice', 0, 10000);
 SELECT dpobj.declare_domain('regress_tpch.lineitem', 'l_discount', 0, 0.1);
-GRANT SELECT ON regress_tpch.region, regress_tpch.nation, regress_tpch.part TO regress_tpch_ann;
+GRANT SELECT ON regress_tpch.region, regress_tpch.nation, regress_tpch.part, regress_tpch.supplier TO regress_tpch_ann;
 SELECT granted_epsilon FROM dpobj.grant_domain_budget('regress_tpch_dom', 'regress_tpch_ann', 100000000, 0.001);
 -- the truth
 SELECT count(*) AS lineitems FROM regress_tpch.lineitem;
@@ -89,6 +92,16 @@ SELECT r.r_name, count(*) AS lines, sum(l.l_quantity) AS qty
   JOIN regress_tpch.customer c ON c.c_custkey = o.o_custkey
   JOIN regress_tpch.nation n ON n.n_nationkey = c.c_nationkey JOIN regress_tpch.region r ON r.r_regionkey = n.n_regionkey
  WHERE r.r_name <> 'AFRICA' GROUP BY r.r_name ORDER BY 1;
+
+SELECT n.n_name, count(*) AS lines, sum(l.l_quantity) AS qty
+  FROM regress_tpch.customer c, regress_tpch.orders o, regress_tpch.lineitem l, regress_tpch.supplier s,
+       regress_tpch.nation n, regress_tpch.region r
+ WHERE c.c_custkey = o.o_custkey AND l.l_orderkey = o.o_orderkey AND l.l_suppkey = s.s_suppkey
+   AND c.c_nationkey = s.s_nationkey AND s.s_nationkey = n.n_nationkey AND n.n_regionkey = r.r_regionkey
+   AND r.r_name = 'ASIA' AND o.o_orderdate >= date '1993-01-01' AND o.o_orderdate < date '1993-01-01' + interval '5' year
+ GROUP BY n.n_name ORDER BY 1;
+SELECT count(*) AS lines FROM regress_tpch.lineitem l, regress_tpch.part p
+ WHERE l.l_partkey = p.p_partkey AND p.p_size = l.l_linenumber;
 
 SET ROLE regress_tpch_ann;
 SET dpobj.query_epsilon = 1000000;
@@ -138,6 +151,19 @@ SELECT r.r_name, count(*) AS lines, round(sum(l.l_quantity)) AS qty
   JOIN regress_tpch.customer c ON c.c_custkey = o.o_custkey
   JOIN regress_tpch.nation n ON n.n_nationkey = c.c_nationkey JOIN regress_tpch.region r ON r.r_regionkey = n.n_regionkey
  WHERE r.r_name <> 'AFRICA' GROUP BY r.r_name ORDER BY 1;
+-- Q5 as written: FROM customer first, supplier on the line's key, nation on the supplier's,
+-- region on the nation's, and c_nationkey = s_nationkey, an equality on a lookup's column
+-- outside its keys, a filter (in WHERE; in ON refused); a part's size against the line's
+-- number, the same (the truths above)
+SELECT n.n_name, count(*) AS lines, round(sum(l.l_quantity)) AS qty
+  FROM regress_tpch.customer c, regress_tpch.orders o, regress_tpch.lineitem l, regress_tpch.supplier s,
+       regress_tpch.nation n, regress_tpch.region r
+ WHERE c.c_custkey = o.o_custkey AND l.l_orderkey = o.o_orderkey AND l.l_suppkey = s.s_suppkey
+   AND c.c_nationkey = s.s_nationkey AND s.s_nationkey = n.n_nationkey AND n.n_regionkey = r.r_regionkey
+   AND r.r_name = 'ASIA' AND o.o_orderdate >= date '1993-01-01' AND o.o_orderdate < date '1993-01-01' + interval '5' year
+ GROUP BY n.n_name ORDER BY 1;
+SELECT count(*) AS lines FROM regress_tpch.lineitem l, regress_tpch.part p
+ WHERE l.l_partkey = p.p_partkey AND p.p_size = l.l_linenumber;
 -- aggregate()'s option "lookups" the same: region on nation's column; listed before nation,
 -- the column is unknown (42703, free)
 SELECT group_values, estimate FROM dpobj.aggregate('regress_tpch.orders', '[{"stat": "count"}]', 1000000, 0,

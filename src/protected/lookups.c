@@ -179,6 +179,30 @@ lookups_index_fits(HeapTuple itup, int nkeys, const AttrNumber *key_att, const O
 	return true;
 }
 
+bool
+lookups_key_column(Oid table, AttrNumber att)
+{
+	Relation	rel = relation_open(table, AccessShareLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	bool		found = false;
+
+	relation_close(rel, NoLock);
+	foreach(lc, indexes)
+	{
+		HeapTuple	itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index ix;
+
+		if (!HeapTupleIsValid(itup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(itup);
+		for (int i = 0; ix->indisunique && i < ix->indnkeyatts; i++)
+			found = found || ix->indkey.values[i] == att;
+		ReleaseSysCache(itup);
+	}
+	return found;
+}
+
 /* the equality of pair k: pg_catalog's "=", no cast, byte-wise on text */
 static Oid
 lookups_equality(const char *name, Oid own_table, AttrNumber own_att, Oid table, AttrNumber key_att)

@@ -51,6 +51,12 @@ extern void lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 extern void lookups_prepare(Oid relid, Jsonb *options, bool allowed);
 
 /*
+ * true if att is a key column of a unique index of table (locked
+ * AccessShareLock): WHERE's equality of another column is a filter, not a join
+ */
+extern bool lookups_key_column(Oid table, AttrNumber att);
+
+/*
  * The run's lookups in its FROM item, the protected table aliased
  * unit_links_alias(0) and path table i unit_links_alias(i): into cols
  * ", alias.column AS \"table.column\"" per lookup column, into joins

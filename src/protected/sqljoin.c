@@ -202,8 +202,8 @@ sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 
 /*
  * cond is "lookup.key = column" (either way round) of lookup L (only, if
- * >= 0; an inner one otherwise) and a column of the protected table or a
- * path table joined: recorded, true
+ * >= 0; an inner one otherwise, -2 in WHERE) and a column of the protected
+ * table, a path table joined or an earlier lookup: recorded, true
  */
 static bool
 sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
@@ -213,7 +213,9 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	int			ha,
 				hb,
 				l;
+	bool		where = only == -2;
 
+	only = Max(only, -1);
 	if (!sqljoin_var_equality(j, cond, &a, &b))
 		return false;
 	ha = j->hop[a->varno];
@@ -232,6 +234,10 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	/* a the lookup's column, b the row's */
 	l = ha - SQLJOIN_LOOKUP_HOP;
 	if (l < 0 || (only >= 0 && l != only) || (only < 0 && join_left[l]))
+		return false;
+	/* in WHERE, an equality on a lookup's column outside its unique keys is a filter (Q5's) */
+	if (where && !join_unit[l] && a->varattno > 0 &&
+		!lookups_key_column(join_tables[SQLJOIN_LOOKUP_HOP + l], a->varattno))
 		return false;
 	if (hb >= SQLJOIN_LOOKUP_HOP && (join_unit[l] || join_unit[hb - SQLJOIN_LOOKUP_HOP]))
 		sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
@@ -481,7 +487,7 @@ sqljoin_flatten(Query *q, Oid relid)
 		sqljoin_from(&j, lfirst(lc));
 	/* WHERE: the hops' equalities out, the rest filters */
 	foreach(lc, make_ands_implicit((Expr *) q->jointree->quals))
-		if (!sqljoin_hop_equality(&j, lfirst(lc), -1) && !sqljoin_lookup_equality(&j, lfirst(lc), -1))
+		if (!sqljoin_hop_equality(&j, lfirst(lc), -1) && !sqljoin_lookup_equality(&j, lfirst(lc), -2))
 			where = lappend(where, lfirst(lc));
 	/* the tables joined: the path's first hops, each hop's every key column equal */
 	while (last + 1 < j.ntables && j.present[last + 1])

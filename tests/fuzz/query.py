@@ -277,17 +277,24 @@ class Gen:
                                    "coalesce(%s, 0)" % aggs[0]]))
         self.r.shuffle(outs)
         q = "SELECT %s FROM {T}" % ", ".join(outs)
+        keyed = None
         if lookup and self.r.random() < 0.2:        # the lookup first in FROM: the same query
             q = q.replace("FROM {T}", "FROM fz.qlk %s {T} ON lk = k" % self.pick(["JOIN", "LEFT JOIN"]), 1)
         elif lookup:
             q += " %sJOIN fz.qlk ON lk = k" % self.pick(["", "LEFT "])
-            if self.r.random() < 0.3:               # a second lookup on the first's column
+            if self.r.random() < 0.2:               # in WHERE, a non-key column's equality: a filter
+                q = q.replace(" %sJOIN fz.qlk ON lk = k" % ("LEFT " if " LEFT JOIN fz.qlk" in q else ""),
+                              ", fz.qlk", 1)
+                keyed = "lk = k AND lw = x"
+            elif self.r.random() < 0.3:             # a second lookup on the first's column
                 q += " %sJOIN fz.qlk2 ON ln = lname" % self.pick(["", "LEFT "])
                 q = q.replace("SELECT ", "SELECT sum(lz), ", 1) if self.r.random() < 0.5 else q
         if params:
             q += " WHERE %s" % " AND ".join(self.pcond(i) for i in range(1, params + 1))
         elif self.r.random() < 0.8:
             q += " WHERE %s" % self.cond()
+        if keyed:
+            q += (" AND %s" if " WHERE " in q else " WHERE %s") % keyed
         if lookup and self.r.random() < 0.4:
             q += (" AND (%s)" if " WHERE " in q else " WHERE %s") % self.pick(
                 ["lname <> 'zero'", "lw > 0", "lname IS NULL", "lw < 1 OR lname LIKE 'z%'"])

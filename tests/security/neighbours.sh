@@ -1015,6 +1015,13 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'lookupchain', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
   FROM :\"rel\" t JOIN nb_lookup l ON l.lk_id = t.grp LEFT JOIN nb_zone z ON z.zone = l.zone
  WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupchain.sql"
+# the lookup in WHERE, an equality on its column outside its key a filter (sqljoin.c)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupfilter', l.zone, E'\\nDPOUT', count(*), sum(t.a)
+  FROM :\"rel\" t, nb_lookup l WHERE l.lk_id = t.grp AND l.w = t.b AND :where_sql
+ GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupfilter.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 agg_script "SELECT 'descbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
@@ -1064,6 +1071,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupchain.$i" "$WORK/lookupchain.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupfilter.$i" "$WORK/lookupfilter.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1135,7 +1144,8 @@ for sline in "${SCENS[@]}"; do
         joins+=" unitjoinq:4"
     }
     compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 lookupchain:3 $joins; do
+    compare_pair "$scen" lookupfilter query "$WORK/$scen.lookupfilter.0" "$WORK/$scen.lookupfilter.1" discrete
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
