@@ -93,13 +93,9 @@ SELECT r.r_name, count(*) AS lines, sum(l.l_quantity) AS qty
   JOIN regress_tpch.nation n ON n.n_nationkey = c.c_nationkey JOIN regress_tpch.region r ON r.r_regionkey = n.n_regionkey
  WHERE r.r_name <> 'AFRICA' GROUP BY r.r_name ORDER BY 1;
 
-SELECT n.n_name, count(*) AS lines, sum(l.l_quantity) AS qty
-  FROM regress_tpch.customer c, regress_tpch.orders o, regress_tpch.lineitem l, regress_tpch.supplier s,
-       regress_tpch.nation n, regress_tpch.region r
- WHERE c.c_custkey = o.o_custkey AND l.l_orderkey = o.o_orderkey AND l.l_suppkey = s.s_suppkey
-   AND c.c_nationkey = s.s_nationkey AND s.s_nationkey = n.n_nationkey AND n.n_regionkey = r.r_regionkey
-   AND r.r_name = 'ASIA' AND o.o_orderdate >= date '1993-01-01' AND o.o_orderdate < date '1993-01-01' + interval '5' year
- GROUP BY n.n_name ORDER BY 1;
+-- Q5 as written (its text in :q5, run as the owner and below as the analyst)
+\set q5 'SELECT n.n_name, count(*) AS lines, round(sum(l.l_quantity)) AS qty FROM regress_tpch.customer c, regress_tpch.orders o, regress_tpch.lineitem l, regress_tpch.supplier s, regress_tpch.nation n, regress_tpch.region r WHERE c.c_custkey = o.o_custkey AND l.l_orderkey = o.o_orderkey AND l.l_suppkey = s.s_suppkey AND c.c_nationkey = s.s_nationkey AND s.s_nationkey = n.n_nationkey AND n.n_regionkey = r.r_regionkey AND r.r_name = ''ASIA'' AND o.o_orderdate >= date ''1993-01-01'' AND o.o_orderdate < date ''1993-01-01'' + interval ''5'' year GROUP BY n.n_name ORDER BY 1'
+:q5;
 SELECT count(*) AS lines FROM regress_tpch.lineitem l, regress_tpch.part p
  WHERE l.l_partkey = p.p_partkey AND p.p_size = l.l_linenumber;
 
@@ -155,13 +151,7 @@ SELECT r.r_name, count(*) AS lines, round(sum(l.l_quantity)) AS qty
 -- region on the nation's, and c_nationkey = s_nationkey, an equality on a lookup's column
 -- outside its keys, a filter (in WHERE; in ON refused); a part's size against the line's
 -- number, the same (the truths above)
-SELECT n.n_name, count(*) AS lines, round(sum(l.l_quantity)) AS qty
-  FROM regress_tpch.customer c, regress_tpch.orders o, regress_tpch.lineitem l, regress_tpch.supplier s,
-       regress_tpch.nation n, regress_tpch.region r
- WHERE c.c_custkey = o.o_custkey AND l.l_orderkey = o.o_orderkey AND l.l_suppkey = s.s_suppkey
-   AND c.c_nationkey = s.s_nationkey AND s.s_nationkey = n.n_nationkey AND n.n_regionkey = r.r_regionkey
-   AND r.r_name = 'ASIA' AND o.o_orderdate >= date '1993-01-01' AND o.o_orderdate < date '1993-01-01' + interval '5' year
- GROUP BY n.n_name ORDER BY 1;
+:q5;
 SELECT count(*) AS lines FROM regress_tpch.lineitem l, regress_tpch.part p
  WHERE l.l_partkey = p.p_partkey AND p.p_size = l.l_linenumber;
 -- aggregate()'s option "lookups" the same: region on nation's column; listed before nation,
