@@ -38,6 +38,7 @@
 #include "utils/syscache.h"
 
 #include "base/pg_compat.h"
+#include "protected/domains.h"
 #include "protected/sqlcompile.h"
 #include "protected/sqljoin.h"
 
@@ -383,6 +384,16 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 
 	sqlcompile_agg_check(s, a, name);
 	sqljoin_aggregated(s->relid, (Node *) a->args);
+	/* a statistic of an undeclared column: named here, not by the encoder (a lookup's: its values) */
+	if (v != NULL && strcmp(name, "count") != 0 && !sqljoin_is_lookup(v->varattno) &&
+		getBaseType(v->vartype) != BOOLOID)
+	{
+		char	   *col = sqlexpr_column(s->relid, v->varattno);
+
+		if (domains_undeclared(s->relid, &col, 1) != NULL)
+			sqlexpr_refuse(psprintf("%s() of %s, a column without declared bounds (its owner declares them: dpobj.declare_domain(table, column, lo, hi))",
+									name, col));
+	}
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
