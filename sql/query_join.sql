@@ -161,7 +161,6 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.orde
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l FULL JOIN regress_qj.orders o ON o.id = l.order_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o USING (id)$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.order_lines l JOIN (SELECT * FROM regress_qj.orders) o ON o.id = l.order_id$$);
-SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.orders o JOIN regress_qj.order_lines l ON o.id = l.order_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT o.note, count(*) FROM regress_qj.order_lines l JOIN regress_qj.orders o ON o.id = l.order_id GROUP BY o.note$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qj.other x JOIN regress_qj.other y ON x.id = y.id$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_qj.order_lines';

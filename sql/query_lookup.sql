@@ -146,7 +146,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orde
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id::bigint = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT sum(length(r.region_name)) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT r.factor, sum(r.factor) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id GROUP BY 1$$);
-SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id JOIN regress_ql.cities c ON c.city = r.region_name AND c.country = r.region_name$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o, regress_ql.cities c, regress_ql.regions r WHERE r.id = o.region_id AND c.city = r.region_name AND c.country = r.region_name$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o RIGHT JOIN regress_ql.regions r ON r.id = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o LEFT JOIN regress_ql.regions r ON r.id = o.region_id AND r.factor > 1$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id JOIN regress_ql.regions r2 ON r2.id = o.region_id$$);

@@ -84,7 +84,7 @@ SELECT * FROM (VALUES (1)) v WHERE false;
 SELECT sex, count(*), sum(hours), avg(hours), sum(spend), avg(spend), variance(hours),
        stddev(spend), var_pop(hours), stddev_pop(hours), var_samp(hours), stddev_samp(hours),
        min(hours), max(spend), percentile_cont(0.5) WITHIN GROUP (ORDER BY hours) AS median,
-       percentile_disc(0.9) WITHIN GROUP (ORDER BY spend) AS p90, sum(i), avg(i), min(i)
+       percentile_disc(0.9) WITHIN GROUP (ORDER BY spend) AS p90, sum(code), avg(code), min(code)
   FROM regress_q.people GROUP BY sex \gdesc
 SELECT count(*) AS n, sum(hours) AS total FROM regress_q.people \gdesc
 -- sums and means near the truth (each group: sum 4900, mean 49; spend 45000): noise

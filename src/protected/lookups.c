@@ -179,6 +179,30 @@ lookups_index_fits(HeapTuple itup, int nkeys, const AttrNumber *key_att, const O
 	return true;
 }
 
+bool
+lookups_key_column(Oid table, AttrNumber att)
+{
+	Relation	rel = relation_open(table, AccessShareLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	bool		found = false;
+
+	relation_close(rel, NoLock);
+	foreach(lc, indexes)
+	{
+		HeapTuple	itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index ix;
+
+		if (!HeapTupleIsValid(itup))
+			continue;
+		ix = (Form_pg_index) GETSTRUCT(itup);
+		for (int i = 0; ix->indisunique && i < ix->indnkeyatts; i++)
+			found = found || ix->indkey.values[i] == att;
+		ReleaseSysCache(itup);
+	}
+	return found;
+}
+
 /* the equality of pair k: pg_catalog's "=", no cast, byte-wise on text */
 static Oid
 lookups_equality(const char *name, Oid own_table, AttrNumber own_att, Oid table, AttrNumber key_att)
@@ -384,7 +408,19 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 
 		if (e == NULL || e->type != jbvBinary || !JsonContainerIsObject(e->val.binary.data))
 			lookups_bad("must list objects");
+		/* the earlier lookups' columns resolve: a lookup may join on one (lookups_sql) */
+		lookup_joins_set(relid, j, i);
 		lookups_one(relid, e->val.binary.data, &j[i]);
+		for (int k = 0; k < j[i].nkeys; k++)
+		{
+			Oid			t;
+			const char *c;
+
+			(void) linked_column(relid, j[i].own[k], &t, &c);
+			for (int m = 0; m < i; m++)
+				if (t == j[m].table && (j[m].unit || j[i].unit))
+					sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
+		}
 		if (j[i].unit && ++nunit > DPOBJ_MAX_UNIT_JOINS)
 			sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
 									DPOBJ_MAX_UNIT_JOINS));
@@ -425,12 +461,18 @@ lookups_sql(Oid relid, StringInfo cols, StringInfo joins, Oid *tables)
 			const char *own;
 			int			at = 0;
 
+			char	   *own_alias = NULL;
+
 			(void) linked_column(relid, j[i].own[k], &t, &own);
 			for (int h = 0; h < np; h++)
 				if (path[h] == t)
 					at = h + 1;
+			/* an earlier lookup's column (lookups_prepare): that lookup's alias */
+			for (int m = 0; m < i; m++)
+				if (j[m].table == t)
+					own_alias = psprintf("\"dpobj lookup %d\"", m + 1);
 			appendStringInfo(joins, "%s%s.%s%s OPERATOR(pg_catalog.=) %s.%s", k > 0 ? " AND " : "",
-							 unit_links_alias(at), quote_identifier(own),
+							 own_alias ? own_alias : unit_links_alias(at), quote_identifier(own),
 							 type_is_collatable(get_atttype(t, get_attnum(t, own))) ?
 							 " COLLATE pg_catalog.\"C\"" : "",
 							 alias, quote_identifier(j[i].key[k]));

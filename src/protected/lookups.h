@@ -4,9 +4,10 @@
  *	  Public lookup tables in a private query and its run (lookups.c;
  *	  docs/PRIVACY.md "Units through foreign keys"): a plain table the caller may
  *	  read, without row-level security, not protected by dpobj, joined to
- *	  the protected table's rows (or its unit path's) by PostgreSQL's own
- *	  equality on exactly the columns of a unique key of its own, so each
- *	  row matches at most one lookup row.  Its columns are read as
+ *	  the protected table's rows (or its unit path's, or an earlier lookup's
+ *	  columns: region on nation's) by PostgreSQL's own equality on exactly
+ *	  the columns of a unique key of its own, so each row matches at most
+ *	  one lookup row.  Its columns are read as
  *	  "table.column" (context/lookupjoin.h); grouped by, its column's
  *	  levels are its distinct values, read before the charge; aggregated
  *	  (a numeric column), its bounds are its least and greatest values.
@@ -48,6 +49,12 @@ extern void lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
  * allowed false (not aggregate()'s run): "lookups" is refused.
  */
 extern void lookups_prepare(Oid relid, Jsonb *options, bool allowed);
+
+/*
+ * true if att is a key column of a unique index of table (locked
+ * AccessShareLock): WHERE's equality of another column is a filter, not a join
+ */
+extern bool lookups_key_column(Oid table, AttrNumber att);
 
 /*
  * The run's lookups in its FROM item, the protected table aliased

@@ -32,7 +32,10 @@
 #include "base/dpobj.h"
 #include "base/pg_compat.h"
 #include "base/privileged.h"
+#include "context/linkcols.h"
+#include "context/protected.h"
 #include "protected/selecthint.h"
+#include "protected/sqljoin.h"
 #include "protected/sqlcompile.h"
 #include "protected/sqlfront.h"
 #include "protected/spiplans.h"
@@ -45,6 +48,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/analyze.h"
 #include "parser/parse_relation.h"
+#include "parser/parsetree.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -123,6 +127,8 @@ typedef struct HintFound
 	bool		top_first;		/* it is range table entry 1 of the top level */
 	bool		in_top;			/* one is in the top level's range table */
 	int			n;
+	int			base_rt;		/* the top level's one with the longest unit path */
+	int			base_hops;
 } HintFound;
 
 static bool
@@ -143,6 +149,17 @@ query_walker(Node *node, HintFound *found)
 		if (check_relation(query, rte))
 		{
 			found->in_top |= query == found->top;
+			if (query == found->top)
+			{
+				Oid			path[DPOBJ_MAX_UNIT_HOPS];
+				int			hops = linked_path(rte->relid, path, NULL);
+
+				if (found->base_rt == 0 || hops > found->base_hops)
+				{
+					found->base_rt = foreach_current_index(lc) + 1;
+					found->base_hops = hops;
+				}
+			}
 			if (found->n++ == 0)
 			{
 				found->relid = rte->relid;
@@ -157,7 +174,7 @@ query_walker(Node *node, HintFound *found)
 Oid
 selecthint_private_relid(Query *query, bool hint)
 {
-	HintFound	found = {query, InvalidOid, false, false, 0};
+	HintFound	found = {query, InvalidOid, false, false, 0, 0, 0};
 
 	query_walker((Node *) query, &found);
 	if (found.n == 0)
@@ -172,12 +189,14 @@ selecthint_private_relid(Query *query, bool hint)
 		found.top = query;
 		query_walker((Node *) query, &found);
 	}
-	/* a join: FROM the protected table first, along its unit path (sqljoin.h) */
+	/*
+	 * a join along a unit path (sqljoin.h), FROM in any order: the protected
+	 * table whose path reaches furthest (a catalog fact) becomes entry 1
+	 */
 	if (found.in_top && (compat_query_nrtes(query) > 1 || list_length(query->jointree->fromlist) != 1))
 	{
-		if (!found.top_first)
-			sqlexpr_refuse("joins whose first table is not the protected table (FROM it JOIN the tables of its foreign-key path)");
-		return found.relid;
+		sqljoin_first(query, found.base_rt);
+		return rt_fetch(1, query->rtable)->relid;
 	}
 	if (!found.top_first || found.n > 1)
 		sqlexpr_refuse("a protected table in a subquery, a WITH query, a set operation "

@@ -38,6 +38,7 @@
 #include "utils/syscache.h"
 
 #include "base/pg_compat.h"
+#include "protected/domains.h"
 #include "protected/sqlcompile.h"
 #include "protected/sqljoin.h"
 
@@ -383,6 +384,16 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 
 	sqlcompile_agg_check(s, a, name);
 	sqljoin_aggregated(s->relid, (Node *) a->args);
+	/* a statistic of an undeclared column: named here, not by the encoder (a lookup's: its values) */
+	if (v != NULL && strcmp(name, "count") != 0 && !sqljoin_is_lookup(v->varattno) &&
+		getBaseType(v->vartype) != BOOLOID)
+	{
+		char	   *col = sqlexpr_column(s->relid, v->varattno);
+
+		if (domains_undeclared(s->relid, &col, 1) != NULL)
+			sqlexpr_refuse(psprintf("%s() of %s, a column without declared bounds (its owner declares them: dpobj.declare_domain(table, column, lo, hi))",
+									name, col));
+	}
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))
@@ -560,6 +571,7 @@ sqlcompile_query(Query *query, Oid relid)
 
 	s.c->relid = relid;
 	s.c->grouprte = compat_query_group_rte(query);
+	sqlfold_query(query);
 	sqlcompile_shape(query, sqljoin_flatten(query, relid));
 	/* the post-processing: outputs, HAVING, ORDER BY's operators */
 	sqlcompile_post_walker((Node *) query->targetList, NULL);

@@ -64,6 +64,12 @@ extern SqlCompiled *sqlcompile_query(Query *query, Oid relid);
 extern bool sqlinline_query(Query *query);
 
 /*
+ * query's constant subexpressions over PostgreSQL's own immutable
+ * functions evaluated into constants, in place (sqlfold.c)
+ */
+extern void sqlfold_query(Query *query);
+
+/*
  * The JSON expression of an expression over relid's row (sqlexpr.c):
  * values and conditions in the format docs/REFERENCE.md ("query") states,
  * built-in operators and functions only; refused otherwise

@@ -29,9 +29,12 @@
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "base/pg_compat.h"
 #include "protected/sqlcompile.h"
@@ -182,6 +185,32 @@ sqlexpr_text_collation(Oid coll, bool ordered, bool folded)
 		sqlexpr_refuse("ILIKE under a collation whose character classes are not C's");
 }
 
+/*
+ * a finite date's or timestamp's text in ISO form, whatever DateStyle is (the
+ * expression format's "YYYY-MM-DD[ HH:MM:SS]"); else its output function's
+ */
+static char *
+sqlexpr_iso_datetime(Oid t, Datum d, Oid out)
+{
+	char		buf[MAXDATELEN + 1];
+	struct pg_tm tm;
+	fsec_t		fsec = 0;
+
+	if (t == DATEOID && !DATE_NOT_FINITE(DatumGetDateADT(d)))
+	{
+		j2date(DatumGetDateADT(d) + POSTGRES_EPOCH_JDATE, &tm.tm_year, &tm.tm_mon, &tm.tm_mday);
+		EncodeDateOnly(&tm, USE_ISO_DATES, buf);
+		return pstrdup(buf);
+	}
+	if (t == TIMESTAMPOID && !TIMESTAMP_NOT_FINITE(DatumGetTimestamp(d)) &&
+		timestamp2tm(DatumGetTimestamp(d), NULL, &tm, &fsec, NULL, NULL) == 0)
+	{
+		EncodeDateTime(&tm, fsec, false, 0, NULL, USE_ISO_DATES, buf);
+		return pstrdup(buf);
+	}
+	return OidOutputFunctionCall(out, d);
+}
+
 /* a constant as a JSON value */
 static void
 sqlexpr_const(StringInfo b, Const *c)
@@ -202,7 +231,8 @@ sqlexpr_const(StringInfo b, Const *c)
 		appendStringInfo(b, "{\"bool\": %s}", DatumGetBool(c->constvalue) ? "true" : "false");
 		return;
 	}
-	s = OidOutputFunctionCall(out, c->constvalue);
+	s = t == DATEOID || t == TIMESTAMPOID ? sqlexpr_iso_datetime(t, c->constvalue, out) :
+		OidOutputFunctionCall(out, c->constvalue);
 	if (sqlexpr_numeric_type(t))
 	{
 		if (strcmp(s, "NaN") == 0 || strstr(s, "nfinity") != NULL)
@@ -255,6 +285,15 @@ sqlexpr_func(StringInfo b, FuncExpr *f, Oid relid)
 			sqlexpr_value(b, linitial(f->args), relid);
 			return;
 		}
+		/* a boolean to an integer: 1, 0 or NULL, as bool [C] */
+		if (list_length(f->args) == 1 && getBaseType(f->funcresulttype) == INT4OID &&
+			getBaseType(exprType(linitial(f->args))) == BOOLOID)
+		{
+			appendStringInfoString(b, "{\"op\": \"bool\", \"args\": [");
+			sqlexpr_condition(b, linitial(f->args), relid);
+			appendStringInfoString(b, "]}");
+			return;
+		}
 		sqlexpr_refuse(psprintf("casts to %s", format_type_be(f->funcresulttype)));
 	}
 	if (f->funcretset)
@@ -305,6 +344,22 @@ sqlexpr_case(StringInfo b, CaseExpr *c, Oid relid)
 		sqlexpr_value(b, (Node *) c->defresult, relid);
 	else
 		appendStringInfoString(b, "{\"null\": true}");
+	appendStringInfoChar(b, '}');
+}
+
+/* NULLIF(a, b): CASE WHEN a = b THEN NULL ELSE a END, its "=" a comparison's */
+static void
+sqlexpr_nullif(StringInfo b, NullIfExpr *n, Oid relid)
+{
+	char	   *name = sqlexpr_op_name(n->opno);
+
+	if (list_length(n->args) != 2 || strcmp(name, "=") != 0)
+		sqlexpr_refuse(psprintf("NULLIF by the operator %s", name));
+	sqlexpr_text_collation(n->inputcollid, false, false);
+	appendStringInfoString(b, "{\"op\": \"case\", \"when\": [{\"if\": ");
+	sqlexpr_op(b, "=", n->args, relid, false);
+	appendStringInfoString(b, ", \"then\": {\"null\": true}}], \"else\": ");
+	sqlexpr_value(b, linitial(n->args), relid);
 	appendStringInfoChar(b, '}');
 }
 
@@ -364,6 +419,10 @@ sqlexpr_value(StringInfo b, Node *node, Oid relid)
 		sqlexpr_op(b, "coalesce", ((CoalesceExpr *) node)->args, relid, false);
 	else if (IsA(node, CaseExpr))
 		sqlexpr_case(b, (CaseExpr *) node, relid);
+	else if (IsA(node, NullIfExpr))
+		sqlexpr_nullif(b, (NullIfExpr *) node, relid);
+	else if (IsA(node, SQLValueFunction))
+		sqlexpr_refuse("CURRENT_DATE, CURRENT_USER and other SQL value functions (write the value)");
 	else
 		sqlexpr_refuse("this kind of expression in WHERE or in an aggregate's argument");
 }

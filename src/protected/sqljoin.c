@@ -25,7 +25,8 @@
  *
  *	  A table off the path is a public lookup table (lookups.h): joined
  *	  (JOIN, LEFT JOIN, or in WHERE) by "=" of its columns to columns of
- *	  the protected table or a joined path table, each lookup once, each
+ *	  the protected table, a joined path table or an earlier lookup
+ *	  (region on nation's column: still one row at most), each lookup once, each
  *	  checked as the caller once its equalities are known; its columns
  *	  become "table.column" too, and the plan's option "lookups"
  *	  (sqljoin_options) carries the joins to the run, which checks them again.
@@ -46,6 +47,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
 #include "utils/array.h"
 #include "utils/json.h"
 #include "utils/lsyscache.h"
@@ -200,8 +202,8 @@ sqljoin_hop_equality(SqlJoin *j, Node *cond, int parent)
 
 /*
  * cond is "lookup.key = column" (either way round) of lookup L (only, if
- * >= 0; an inner one otherwise) and a column of the protected table or a
- * path table joined: recorded, true
+ * >= 0; an inner one otherwise, -2 in WHERE) and a column of the protected
+ * table, a path table joined or an earlier lookup: recorded, true
  */
 static bool
 sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
@@ -211,12 +213,16 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	int			ha,
 				hb,
 				l;
+	bool		where = only == -2;
 
+	only = Max(only, -1);
 	if (!sqljoin_var_equality(j, cond, &a, &b))
 		return false;
 	ha = j->hop[a->varno];
 	hb = j->hop[b->varno];
-	if (ha < SQLJOIN_LOOKUP_HOP)
+	/* two lookups: a the one joined (ON's), else the later in FROM */
+	if (ha < SQLJOIN_LOOKUP_HOP ||
+		(hb >= SQLJOIN_LOOKUP_HOP && (only >= 0 ? hb - SQLJOIN_LOOKUP_HOP == only : hb > ha)))
 	{
 		Var		   *t = a;
 
@@ -229,10 +235,15 @@ sqljoin_lookup_equality(SqlJoin *j, Node *cond, int only)
 	l = ha - SQLJOIN_LOOKUP_HOP;
 	if (l < 0 || (only >= 0 && l != only) || (only < 0 && join_left[l]))
 		return false;
+	/* in WHERE, an equality on a lookup's column outside its unique keys is a filter (Q5's) */
+	if (where && !join_unit[l] && a->varattno > 0 &&
+		!lookups_key_column(join_tables[SQLJOIN_LOOKUP_HOP + l], a->varattno))
+		return false;
 	if (hb >= SQLJOIN_LOOKUP_HOP && (join_unit[l] || join_unit[hb - SQLJOIN_LOOKUP_HOP]))
 		sqlexpr_refuse("a join of a protected table on another joined table's column (join each to the first table in FROM on its privacy unit)");
-	if (hb >= SQLJOIN_LOOKUP_HOP)
-		sqlexpr_refuse("a join of a lookup table to another lookup table's column (join each to the protected table or a table on its path)");
+	/* a lookup on an earlier lookup's column (region on nation's): at most 1 row still */
+	if (hb >= SQLJOIN_LOOKUP_HOP && hb - SQLJOIN_LOOKUP_HOP > l)
+		sqlexpr_refuse("a join of a lookup table to a later lookup table's column (list the table joined on first in FROM)");
 	if (hb < 0 || a->varattno <= 0 || b->varattno <= 0)
 		return false;
 	if (join_nkeys[l] >= INDEX_MAX_KEYS)
@@ -476,7 +487,7 @@ sqljoin_flatten(Query *q, Oid relid)
 		sqljoin_from(&j, lfirst(lc));
 	/* WHERE: the hops' equalities out, the rest filters */
 	foreach(lc, make_ands_implicit((Expr *) q->jointree->quals))
-		if (!sqljoin_hop_equality(&j, lfirst(lc), -1) && !sqljoin_lookup_equality(&j, lfirst(lc), -1))
+		if (!sqljoin_hop_equality(&j, lfirst(lc), -1) && !sqljoin_lookup_equality(&j, lfirst(lc), -2))
 			where = lappend(where, lfirst(lc));
 	/* the tables joined: the path's first hops, each hop's every key column equal */
 	while (last + 1 < j.ntables && j.present[last + 1])
@@ -503,6 +514,21 @@ sqljoin_flatten(Query *q, Oid relid)
 	if (j.nlookups > 0)
 		sqljoin_lookups_set(relid);
 	return true;
+}
+
+void
+sqljoin_first(Query *q, int rt)
+{
+	int			spare = list_length(q->rtable) + 1;
+	RangeTblEntry *first = rt_fetch(1, q->rtable);
+
+	if (rt == 1)
+		return;
+	ChangeVarNodes((Node *) q, 1, spare, 0);
+	ChangeVarNodes((Node *) q, rt, 1, 0);
+	ChangeVarNodes((Node *) q, spare, rt, 0);
+	list_nth_cell(q->rtable, 0)->ptr_value = rt_fetch(rt, q->rtable);
+	list_nth_cell(q->rtable, rt - 1)->ptr_value = first;
 }
 
 Oid
@@ -601,12 +627,23 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 	appendStringInfo(options, "%s%s}", options->len > 1 ? ", " : "", b.data);
 }
 
-/* each Var of a lookup table's column: numeric, marked bounded */
+/*
+ * each Var of a lookup table's column a value is read from: numeric, marked
+ * bounded (a CASE's conditions read values only to test them, as a FILTER does)
+ */
 static bool
 sqljoin_bound_walker(Node *node, void *arg)
 {
 	if (node == NULL)
 		return false;
+	if (IsA(node, CaseExpr) && ((CaseExpr *) node)->arg == NULL)
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((CaseExpr *) node)->args)
+			(void) sqljoin_bound_walker((Node *) lfirst_node(CaseWhen, lc)->result, arg);
+		return sqljoin_bound_walker((Node *) ((CaseExpr *) node)->defresult, arg);
+	}
 	/* a public lookup's (a protected table's columns have declared domains) */
 	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 && ((Var *) node)->varno == 1 &&
 		((Var *) node)->varattno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP &&

@@ -30,6 +30,12 @@
  */
 extern bool sqljoin_flatten(Query *query, Oid relid);
 
+/*
+ * query's range table entries 1 and rt swapped, every reference to them
+ * renumbered: the same query, written with entry rt's table first in FROM
+ */
+extern void sqljoin_first(Query *query, int rt);
+
 /* the int2 array column (conkey, confkey) of a pg_constraint row into out: its length */
 extern int	sqljoin_keys(HeapTuple tup, AttrNumber column, AttrNumber *out);
 

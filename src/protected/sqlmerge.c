@@ -148,6 +148,7 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
 	Encoding   *e;
 	double		ncells = 1;
 	int			n;
+	char	   *undeclared;
 
 	sqlmerge_vars(expr, &s.vars);
 	n = list_length(s.vars);
@@ -158,6 +159,11 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
 	s.values = palloc(sizeof(Const *) * n);
 	for (int i = 0; i < n; i++)
 		names[i] = sqlexpr_column(relid, ((Var *) list_nth(s.vars, i))->varattno);
+	/* extract(year FROM d), date_trunc() over an undeclared column: named, not the encoder's error */
+	undeclared = domains_undeclared(relid, names, n);
+	if (undeclared != NULL)
+		sqlexpr_refuse(psprintf("GROUP BY an expression over %s, without declared levels (GROUP BY a column alone releases its keys)",
+								undeclared));
 	e = encoding_parse(domains_encoding(relid, psprintf("%s.%s",
 														quote_identifier(get_namespace_name(get_rel_namespace(relid))),
 														quote_identifier(get_rel_name(relid))),
@@ -169,7 +175,8 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
 			if (strcmp(e->cols[j].column, names[i]) == 0)
 				cols[i] = &e->cols[j];
 		if (cols[i] == NULL || cols[i]->nlevels == 0)
-			sqlexpr_refuse("GROUP BY an expression over a column without declared levels");
+			sqlexpr_refuse(psprintf("GROUP BY an expression over %s, a column without declared levels",
+									names[i]));
 		ncells *= cols[i]->nlevels + 1;
 		appendStringInfoString(group_by, i > 0 ? ", " : "");
 		escape_json(group_by, names[i]);

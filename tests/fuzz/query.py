@@ -8,9 +8,10 @@ replays.  Each case is one of
   - a plain SELECT (some reading the table through a WITH query or a derived table,
     inlined; random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
-    extract, date_trunc; random aggregate lists, some with FILTER (WHERE ...); GROUP BY,
-    HAVING, ORDER BY, LIMIT; a public lookup table joined, its columns grouped, filtered and
-    aggregated);
+    extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date +
+    interval, 1 / 0); random aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING,
+    ORDER BY, LIMIT; a public lookup table joined (a second on its column), before or after
+    the table in FROM, its columns grouped, filtered and aggregated);
   - a prepared statement with parameters, executed twice with nasty values (a generic
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
@@ -76,6 +77,10 @@ DATECONST = ["'infinity'::date", "'-infinity'::date", "'4713-01-01 BC'::date",
 TSCONST = ["'infinity'::timestamp", "'-infinity'::timestamp", "'294276-12-31 23:59:59'::timestamp",
            "'4713-01-01 00:00 BC'::timestamp", "timestamp '2024-01-05 10:00'", "NULL::timestamp",
            "'2024-01-05'::timestamptz"]
+# constant expressions over dates, folded into constants before the query compiles
+DATEEXPR = ["date '2024-01-01' + interval '1 month'", "date '2024-03-01' - 30",
+            "make_date(2024, 1, 1)", "timestamp '2024-01-05' - interval '90' day",
+            "date '2024-01-01' + 1 + 1", "make_date(2024, 2, 30)", "'infinity'::date - 1"]
 FIELDS = ["year", "quarter", "month", "day", "dow", "doy", "hour", "minute", "epoch",
           "second", "century", "julian", "isoyear"]
 AGGS = ["count(*)", "count(id)", "sum({e})", "avg({e})", "variance({e})", "var_pop({e})",
@@ -184,7 +189,10 @@ class Gen:
             return "date_part('%s', %s)" % (self.pick(FIELDS), self.pick(["d", "ts"]))
         return self.pick(["(x / (n - n))", "(1 / (k - k))", "(m * m * m)", "(x * 1e308)",
                           "extract(epoch FROM date_trunc('day', ts))", "(n ^ 1000)",
-                          "(d - date '2024-01-01')", "length(s)", "(f4 * 1e38)", "(m % 0)"])
+                          "(d - date '2024-01-01')", "length(s)", "(f4 * 1e38)", "(m % 0)",
+                          "(2 * 3 + 1)", "(abs(-2.5) * 2)", "(1 / 0)", "(2147483647 + 1)",
+                          "(1e308::float8 * 10)", "round(2.567, 1)", "nullif(x, 0)", "nullif(n, m)",
+                          "nullif(g, 'a')", "(b)::int", "(x > n)::int"])
 
     def cond(self, depth=0):
         k = self.r.randrange(14 if depth < 3 else 9)
@@ -213,7 +221,7 @@ class Gen:
                                               " COLLATE \"und-x-icu\""]))
         if k == 7:
             return "%s %s %s" % (self.pick(["d", "ts"]), self.pick(["<", ">=", "=", "<>"]),
-                                 self.pick(DATECONST + TSCONST))
+                                 self.pick(DATECONST + TSCONST + DATEEXPR))
         if k == 8:
             return self.pick(["row(x, n) = row(1, 2)", "b", "NOT b", "b IS TRUE", "b = true", "true", "false", "NULL::bool"])
         a = lambda: self.cond(depth + 1)
@@ -269,12 +277,24 @@ class Gen:
                                    "coalesce(%s, 0)" % aggs[0]]))
         self.r.shuffle(outs)
         q = "SELECT %s FROM {T}" % ", ".join(outs)
-        if lookup:
+        keyed = None
+        if lookup and self.r.random() < 0.2:        # the lookup first in FROM: the same query
+            q = q.replace("FROM {T}", "FROM fz.qlk %s {T} ON lk = k" % self.pick(["JOIN", "LEFT JOIN"]), 1)
+        elif lookup:
             q += " %sJOIN fz.qlk ON lk = k" % self.pick(["", "LEFT "])
+            if self.r.random() < 0.2:               # in WHERE, a non-key column's equality: a filter
+                q = q.replace(" %sJOIN fz.qlk ON lk = k" % ("LEFT " if " LEFT JOIN fz.qlk" in q else ""),
+                              ", fz.qlk", 1)
+                keyed = "lk = k AND lw = x"
+            elif self.r.random() < 0.3:             # a second lookup on the first's column
+                q += " %sJOIN fz.qlk2 ON ln = lname" % self.pick(["", "LEFT "])
+                q = q.replace("SELECT ", "SELECT sum(lz), ", 1) if self.r.random() < 0.5 else q
         if params:
             q += " WHERE %s" % " AND ".join(self.pcond(i) for i in range(1, params + 1))
         elif self.r.random() < 0.8:
             q += " WHERE %s" % self.cond()
+        if keyed:
+            q += (" AND %s" if " WHERE " in q else " WHERE %s") % keyed
         if lookup and self.r.random() < 0.4:
             q += (" AND (%s)" if " WHERE " in q else " WHERE %s") % self.pick(
                 ["lname <> 'zero'", "lw > 0", "lname IS NULL", "lw < 1 OR lname LIKE 'z%'"])

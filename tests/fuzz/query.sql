@@ -95,6 +95,10 @@ GRANT USAGE ON SCHEMA fz TO fz_qanalyst;
 CREATE TABLE fz.qlk (lk int PRIMARY KEY, lname text, lw float8);
 INSERT INTO fz.qlk VALUES (0, 'zero', 0.5), (1, NULL, -2), (2, repeat('é', 100), NULL), (7, '', 1e300);
 GRANT SELECT ON fz.qlk TO fz_qanalyst;
+-- a second lookup joined on fz.qlk's lname (a chain: FROM t JOIN fz.qlk ... JOIN fz.qlk2 ON ln = lname)
+CREATE TABLE fz.qlk2 (ln text PRIMARY KEY, lz int);
+INSERT INTO fz.qlk2 VALUES ('zero', 1), ('', NULL), (repeat('é', 100), -5);
+GRANT SELECT ON fz.qlk2 TO fz_qanalyst;
 CREATE SCHEMA fz_qown AUTHORIZATION fz_qanalyst;
 SET ROLE fz_qanalyst;
 CREATE FUNCTION fz_qown.twice(float8) RETURNS float8 IMMUTABLE LANGUAGE sql AS 'SELECT $1 * 2';

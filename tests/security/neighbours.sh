@@ -978,6 +978,16 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'joinq', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), count(DISTINCT o.customer_id)
   FROM :\"rel\" t JOIN :\"ord\" o ON o.id = t.order_id JOIN :\"cust\" c ON c.id = o.customer_id
  WHERE :where_sql GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinq.sql"
+# the same join written from the customers' table, the keys in WHERE (the linked table
+# becomes the first, src/protected/selecthint.c) and a constant expression folded first
+# (src/protected/sqlfold.c); NULLIF as a CASE, a boolean cast to int (src/protected/sqlexpr.c)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'joinqrev', c.seg, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), avg(nullif(t.a, 0.25)), sum((t.a > 0)::int)
+  FROM :\"cust\" c, :\"ord\" o, :\"rel\" t
+ WHERE c.id = o.customer_id AND o.id = t.order_id AND :where_sql AND t.b <= 0.25 * 2 + abs(-1.0)
+ GROUP BY c.seg ORDER BY c.seg;" >"$WORK/joinqrev.sql"
 # a second protected table of the budget domain (10th field "unitjoin") joined on the unit
 # (src/protected/unitjoin.c), grouped by its seg, the scenario's filter as its WHERE
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -997,6 +1007,21 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'lookupq', l.zone, E'\\nDPOUT', count(*), sum(t.a), avg(t.b), sum(t.a * l.w), count(l.w)
   FROM :\"rel\" t LEFT JOIN nb_lookup l ON l.lk_id = t.grp
  WHERE :where_sql GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupq.sql"
+# a second lookup joined on the first's column (src/protected/lookups.c): grouped by its area
+# (north, south) and "other"
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupchain', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
+  FROM :\"rel\" t JOIN nb_lookup l ON l.lk_id = t.grp LEFT JOIN nb_zone z ON z.zone = l.zone
+ WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupchain.sql"
+# the lookup in WHERE, an equality on its column outside its key a filter (sqljoin.c)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupfilter', l.zone, E'\\nDPOUT', count(*), sum(t.a)
+  FROM :\"rel\" t, nb_lookup l WHERE l.lk_id = t.grp AND l.w = t.b AND :where_sql
+ GROUP BY l.zone ORDER BY l.zone;" >"$WORK/lookupfilter.sql"
 agg_script "SELECT 'describe', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
   FROM dpobj.describe(:'rel', :eps, options => :'opts'::jsonb);" >"$WORK/desc.sql"
 agg_script "SELECT 'descbound', group_values, statistic, column_name, E'\\nDPOUT', estimate, ci_low, ci_high
@@ -1013,7 +1038,10 @@ for i in 0 1; do
     done
     sql+="CREATE TABLE nb_lookup (lk_id int PRIMARY KEY, zone text NOT NULL, w float8);
           INSERT INTO nb_lookup VALUES (0, 'lo', 1), (1, 'lo', 2), (2, 'hi', 3), (9, 'none', 4);
-          GRANT SELECT ON nb_lookup TO $ROLE;"
+          GRANT SELECT ON nb_lookup TO $ROLE;
+          CREATE TABLE nb_zone (zone text PRIMARY KEY, area text NOT NULL);
+          INSERT INTO nb_zone VALUES ('lo', 'south'), ('hi', 'north');
+          GRANT SELECT ON nb_zone TO $ROLE;"
     t_psql -d "${DBS[$i]}" -c "$sql" >/dev/null
 done
 for sline in "${SCENS[@]}"; do
@@ -1042,6 +1070,10 @@ for sline in "${SCENS[@]}"; do
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupchain.$i" "$WORK/lookupchain.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupfilter.$i" "$WORK/lookupfilter.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         [[ -n $unitk && $unitk != - ]] && {
@@ -1060,6 +1092,8 @@ for sline in "${SCENS[@]}"; do
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinagg.$i" "$WORK/joinagg.sql" \
                 role="$ROLE" rel="t_$scen" cust="c_$scen" opts="$RUN_OPTS" eps="$EPS" delta="$DELTA"
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinq.$i" "$WORK/joinq.sql" \
+                role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.joinqrev.$i" "$WORK/joinqrev.sql" \
                 role="$ROLE" rel="t_$scen" ord="o_$scen" cust="c_$scen" filter="$filter" eps="$EPS"
         }
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == unitjoin ]] &&
@@ -1102,13 +1136,16 @@ for sline in "${SCENS[@]}"; do
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
         compare_pair "$scen" joinq query "$WORK/$scen.joinq.0" "$WORK/$scen.joinq.1" discrete
-        joins+=" joinagg:12 joinq:4"
+        compare_pair "$scen" joinqrev query "$WORK/$scen.joinqrev.0" "$WORK/$scen.joinqrev.1" discrete
+        joins+=" joinagg:12 joinq:4 joinqrev:4"
     }
     [[ -e $WORK/$scen.unitjoinq.0 ]] && {
         compare_pair "$scen" unitjoinq query "$WORK/$scen.unitjoinq.0" "$WORK/$scen.unitjoinq.1" discrete
         joins+=" unitjoinq:4"
     }
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 $joins; do
+    compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
+    compare_pair "$scen" lookupfilter query "$WORK/$scen.lookupfilter.0" "$WORK/$scen.lookupfilter.1" discrete
+    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
