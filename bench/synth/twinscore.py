@@ -11,9 +11,11 @@ are scored on the same coded columns.
       OUTDIR/<twin name>.codes.csv for each TWIN (columns matched by name; a value the
       source never has -- a level, or NULL where the source has none -- gets one extra code
       past the domain, so that it counts as error).
-  twinscore.py score SRC.codes.csv TWIN.codes.csv
+  twinscore.py score SRC.codes.csv TWIN.codes.csv [--cols]
       prints "tv2=... tv3=... rows=...": the mean total variation distance between the two
-      tables' normalized marginals over every pair and every triple of columns.
+      tables' normalized marginals over every pair and every triple of columns; --cols
+      adds "tv1.<column>=..." (each column's own TV) and "tv2.<column>=..." (the mean over
+      the pairs holding it), columns named c0, c1, ... in the source's order.
 
 The deciles are the source's own (not private): the same cut for both twins and AIM's
 input, as values.py scores dpobj's twin."""
@@ -93,20 +95,25 @@ def tv(a, b, cols, sizes):
     return 0.5 * float(np.abs(p - q).sum())
 
 
-def score(src_path, twin_path):
+def score(src_path, twin_path, cols=False):
     a, b = load(src_path), load(twin_path)
     sizes = np.maximum(a.max(axis=0), b.max(axis=0)) + 1
     d = a.shape[1]
-    tv2 = np.mean([tv(a, b, s, sizes) for s in itertools.combinations(range(d), 2)])
+    pairs = {s: tv(a, b, s, sizes) for s in itertools.combinations(range(d), 2)}
     tv3 = np.mean([tv(a, b, s, sizes) for s in itertools.combinations(range(d), 3)])
-    print("tv2=%.4f tv3=%.4f rows=%d" % (tv2, tv3, len(b)))
+    out = "tv2=%.4f tv3=%.4f rows=%d" % (np.mean(list(pairs.values())), tv3, len(b))
+    if cols:
+        out += "".join(" tv1.c%d=%.4f tv2.c%d=%.4f" % (
+            j, tv(a, b, (j,), sizes), j, np.mean([v for s, v in pairs.items() if j in s]))
+            for j in range(d))
+    print(out)
 
 
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == "encode":
         encode(sys.argv[2], sys.argv[3], sys.argv[4:])
-    elif len(sys.argv) == 4 and sys.argv[1] == "score":
-        score(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "score" and sys.argv[4:] in ([], ["--cols"]):
+        score(sys.argv[2], sys.argv[3], len(sys.argv) == 5)
     else:
         sys.exit(__doc__)
 

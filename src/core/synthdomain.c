@@ -425,6 +425,10 @@ synth_column_set_points(SynthColumn *c, const double *counts, double sd, const d
 		if (c->point_p[k] > 0.0)
 			c->weight[sub[k]] = fmax(0.0, c->weight[sub[k]] - counts[k]);
 	}
+	/* a decaying bin continues its neighbour's weight net of the points drawn apart */
+	for (int b = 0; c->decay != NULL && y != NULL && b < c->nmodel; b++)
+		if (c->decay[b] != 0.0)
+			c->decay[b] = bin_decay(c, b, y[b]);
 }
 
 void

@@ -231,8 +231,9 @@ synth_coding_point(const SynthCoding *s, double x)
  * deviation sd): a point of count at least SYNTH_POINT_SDS sd is drawn
  * exactly with chance count / M in its bin, M the bin's weight (c->weight
  * summed; none: its count in the column's first measurement y, if any),
- * and that count leaves its sub-bin's weight; the chances of a bin's points
- * scaled to sum at most 1.  Post-processing; after synth_column_set_shut.
+ * and that count leaves its sub-bin's weight (c->decay recomputed from the
+ * net weight, y the bins' counts); the chances of a bin's points scaled to
+ * sum at most 1.  Post-processing; after synth_column_set_shut.
  */
 #define SYNTH_POINT_SDS 2.0
 extern void synth_column_set_points(SynthColumn *c, const double *counts, double sd,

@@ -1209,6 +1209,36 @@ test_domains_points(void)
 }
 
 /*
+ * An open end bin next to a point's sub-bin (a column mostly at lo, the rest
+ * spread thin above it): its decay continues that sub-bin's weight net of
+ * the point drawn apart, not the point's mass squeezing the bin to its edge
+ */
+static void
+test_domains_points_decay(void)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	SynthColumn q = {.kind = SYNTH_COL_QUANTILE, .lo = -1, .hi = 999, .nbins = 16, .nsub = 64,
+	.merge_empty = true};
+	double		w[64] = {3705},
+				y[2] = {3705, 816},
+				counts[2] = {3650, 0};
+	int			far = 0;
+
+	CHECK(synth_quantile_bins(&q, w) && q.nmodel == 2 && synth_column_set_shut(&q, y, NULL, 100.0) &&
+		  q.shut == NULL && fabs(q.decay[1] - 816.0 / (816 + 3705)) < 1e-12,
+		  "the open end bin decays from the point's sub-bin: %g", q.decay[1]);
+	synth_column_set_points(&q, counts, 10.0, y);
+	CHECK(q.point_p[0] > 0.9 && fabs(q.decay[1] - 816.0 / (816 + 55)) < 1e-12,
+		  "after the point, its ratio is 816 / (816 + 55): %g", q.decay[1]);
+	for (int t = 0; t < 4000; t++)
+		far += synth_column_draw(&q, 1, rng) >= 500.0;
+	/* geometric of ratio 0.937 a sub-bin: about 13 % at or past sub-bin 32 */
+	CHECK(far > 300 && far < 800, "the bin drawn over its range: %d of 4000 at or above 500", far);
+	synth_column_free(&q);
+	gsl_rng_free(rng);
+}
+
+/*
  * A shut bin's weight goes to the nearest open bin (the column's mean kept),
  * another shut level's (a level column's) to the open levels in proportion
  */
@@ -1572,6 +1602,7 @@ main(void)
 	test_domains_denoise();
 	test_domains_means();
 	test_domains_points();
+	test_domains_points_decay();
 	test_shut_nearest();
 	test_interval_bounds();
 	test_rounds();

@@ -169,7 +169,7 @@ synth_quantile_sums(DPRun *run, SynthWork *w, int j, double rho1)
 
 /*
  * Column j's private quantile bins: its sub-bin counts released at
- * SYNTH_SUB_SHARE of its single-column share of the first step, the bins
+ * SYNTH_SUB_SHARE of its first-step share (SYNTH_QUANTILE_RHO1), the bins
  * chosen from their denoised weights (synth_quantile_denoise: what the model
  * keeps, post-processing), then the bins' counts released at the rest of
  * that share less its points' (SYNTH_POINT_SHARE, synth_quantile_sums) and
@@ -184,7 +184,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	int			nb;
 	int64	   *cnt = palloc(sizeof(int64) * n);
 	double	   *drawn = palloc(sizeof(double) * n);
-	double		rho1 = synth_aim_oneway_rho(w->rho, p->d, SYNTH_FIRST_SHARE_OF(p));
+	double		rho1 = SYNTH_QUANTILE_RHO1(p, w->rho);
 	double		points = synth_column_points(c, NULL) > 0 ? SYNTH_POINT_SHARE : 0.0;
 	double		s2 = synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k),
 				s2_bins = synth_sigma2((1.0 - SYNTH_SUB_SHARE - points) * rho1, p->k);

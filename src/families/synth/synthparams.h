@@ -77,7 +77,16 @@
  * this share of its single-column share of the first step, beside it
  */
 #define SYNTH_SUM_SHARE			0.5
+/*
+ * Without a "label", a quantile column's first releases (sub-bins, sums,
+ * points, bins) are at this multiple of a column's single-column rho: its
+ * bins and drawn values rest on them; the rounds pay (step 1 costs at most
+ * 0.2 x 2 x 1.5 = 0.6 of rho).  With a label (0.6 a column already) 1.
+ */
+#define SYNTH_QUANTILE_SCALE	2.0
 #define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
+#define SYNTH_QUANTILE_RHO1(p, rho) (synth_aim_oneway_rho((rho), (p)->d, SYNTH_FIRST_SHARE_OF(p)) * \
+									 ((p)->label >= 0 ? 1.0 : SYNTH_QUANTILE_SCALE))
 
 typedef struct SynthParams
 {
