@@ -86,6 +86,8 @@ aggrun_expr_encoding(Oid relid, const char *relation, Jsonb *enc, Jsonb *what,
 	if (enc == NULL)
 		enc = *ncols > 0 ? domains_encoding(relid, relation, *cols, *ncols, DOMAINS_REQUIRED) :
 			DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("[]")));
+	/* a grouped integer column's declared range: its integers as levels (rangelevels.c) */
+	enc = aggrun_range_levels(relid, enc, what);
 	if (!aggrun_has_expr(what))
 		return enc;
 	out = palloc(sizeof(char *) * (*ncols + n));

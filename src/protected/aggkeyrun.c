@@ -36,6 +36,10 @@ aggrun_has_levels(Oid relid, const char *name)
 {
 	RoleSwitch	rs;
 	bool		found;
+	bool		isnull;
+	bool		ranged = false;
+	double		lo = 0,
+				hi = 0;
 	Oid			table;
 	const char *column;
 
@@ -46,16 +50,24 @@ aggrun_has_levels(Oid relid, const char *name)
 		return true;
 	SPI_connect();
 	role_switch_begin(&rs, BOOTSTRAP_SUPERUSERID, false);
-	if (dp_spi_run("SELECT 1 FROM dpobj.feature_domains WHERE relid OPERATOR(pg_catalog.=) $1"
-				   " AND column_name::pg_catalog.text OPERATOR(pg_catalog.=) $2"
-				   " AND levels IS NOT NULL", 2, (Oid[]) {OIDOID, TEXTOID},
+	if (dp_spi_run("SELECT levels IS NOT NULL, coalesce(lo, 0), coalesce(hi, 0) FROM dpobj.feature_domains"
+				   " WHERE relid OPERATOR(pg_catalog.=) $1"
+				   " AND column_name::pg_catalog.text OPERATOR(pg_catalog.=) $2",
+				   2, (Oid[]) {OIDOID, TEXTOID},
 				   (Datum[]) {ObjectIdGetDatum(table), CStringGetTextDatum(column)}, NULL, true,
 				   1) != SPI_OK_SELECT)
 		elog(ERROR, "dpobj.aggregate: feature domain lookup failed");
 	role_switch_end(&rs);
 	found = SPI_processed == 1;
+	if (found && !DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+	{
+		lo = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		hi = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+		ranged = true;
+	}
 	SPI_finish();
-	return found;
+	/* an integer range of few values: its integers are its levels (rangelevels.c) */
+	return found && (!ranged || aggrun_range_is_levels(relid, name, lo, hi));
 }
 
 char *

@@ -47,6 +47,16 @@ extern void aggrun_prepare(Oid relid, const char *relation, Jsonb *what, ArrayTy
  */
 extern bool aggrun_unit_private(Jsonb *options, const char *key, const char *fname);
 
+/*
+ * An integer column whose declared range [lo, hi] holds at most
+ * AGG_RANGE_LEVELS integers is grouped by those integers as its levels
+ * (rangelevels.c): enc's numeric entries that no statistic of what reads
+ * by "column" rewritten so (group_by columns); enc itself if none
+ */
+#define AGG_RANGE_LEVELS 1000
+extern bool aggrun_range_is_levels(Oid relid, const char *name, double lo, double hi);
+extern Jsonb *aggrun_range_levels(Oid relid, Jsonb *enc, Jsonb *what);
+
 /* whether a statistic of what reads an expression ("expr", aggexpr.c) */
 extern bool aggrun_has_expr(Jsonb *what);
 

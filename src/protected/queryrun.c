@@ -346,7 +346,8 @@ queryrun_check(QueryPlan *p, double epsilon, double delta, const Oid *types,
 	if (c->ncols == 0 && p->ncells == 0)
 		return NULL;
 	enc = c->ncols == 0 ? NULL :
-		domains_encoding(p->relid, *relation, c->cols, c->ncols, DOMAINS_REQUIRED);
+		aggrun_range_levels(p->relid, domains_encoding(p->relid, *relation, c->cols, c->ncols,
+													   DOMAINS_REQUIRED), p->what);
 	if (p->ncells > 0)
 		querymerge_check(p, enc, types[0]);
 	else

@@ -153,7 +153,7 @@ sqlcompile_group_merge(SqlState *s, TargetEntry *tle, Node *expr, StringInfo gro
 	/* evaluated now on the levels: built-in, non-volatile functions only (18: not in targetList) */
 	sqlcompile_post_walker(expr, NULL);
 	resetStringInfo(group_by);
-	sqlmerge_compile(s->relid, expr, group_by, &s->merge);
+	sqlmerge_compile(s->relid, expr, group_by, &s->merge, &c->ranged);
 	c->merge = expr;
 	c->names[0] = tle->resname ? pstrdup(tle->resname) : "group";
 	c->types[0] = exprType(expr);
@@ -394,6 +394,11 @@ sqlcompile_aggref(SqlState *s, Aggref *a)
 			sqlexpr_refuse(psprintf("%s() of %s, a column without declared bounds (its owner declares them: dpobj.declare_domain(table, column, lo, hi))",
 									name, col));
 	}
+	/* a ranged group column is read as levels: no statistic of it in the same run */
+	if (v != NULL && c->merge != NULL &&
+		list_member(c->ranged, makeString(sqlexpr_column(s->relid, v->varattno))))
+		sqlexpr_refuse(psprintf("%s() of %s by a GROUP BY expression over its declared range",
+								name, sqlexpr_column(s->relid, v->varattno)));
 	initStringInfo(&b);
 	fn = sqlcompile_agg_stat(s, &b, a, name, arg);
 	if (c->merge != NULL && (strstr(b.data, "\"variance\"") || strstr(b.data, "\"quantile\"")))

@@ -48,6 +48,7 @@ typedef struct SqlCompiled
 	List	   *params;			/* query parameters: the values ... */
 	List	   *param_filters;	/* ... of these "filter" conditions (indexes) */
 	Node	   *merge;			/* GROUP BY this expression over levels (sqlmerge.c), or NULL */
+	List	   *ranged;			/* its columns of a declared integer range (their names) */
 } SqlCompiled;
 
 /*
@@ -79,9 +80,11 @@ extern void sqlexpr_condition(StringInfo b, Node *node, Oid relid);
 
 /*
  * GROUP BY expr over relid's columns with declared levels: their names
- * into group_by (a JSON array), each cell's value of expr into merge
+ * into group_by (a JSON array), each cell's value of expr into merge; the
+ * names of those whose levels are a declared integer range into *ranged
  */
-extern void sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge);
+extern void sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge,
+							 List **ranged);
 
 /*
  * arg, count(DISTINCT arg)'s, is relid's privacy unit (sqlunits.c): its

@@ -7,12 +7,15 @@
  *	  and NULL, read here as NULL, as a plain GROUP BY shows it), and the
  *	  plan's "merge" maps each cell to the expression's value there,
  *	  evaluated now on the public levels alone; queryrun.c adds the released
- *	  cells of one value.  Refused (0A000) otherwise, before anything is read.
+ *	  cells of one value.  An integer column of a declared range of at most
+ *	  AGG_RANGE_LEVELS values has its integers as levels (age / 10,
+ *	  width_bucket(age, ...), CASE WHEN age < 30 ...: rangelevels.c).  Refused (0A000) otherwise, before anything is read.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -21,6 +24,7 @@
 #include "utils/lsyscache.h"
 
 #include "model/encode.h"
+#include "protected/aggrun.h"
 #include "protected/domains.h"
 #include "protected/sqlcompile.h"
 
@@ -139,13 +143,22 @@ sqlmerge_cells(Node *expr, SqlMergeSub *s, EncColumn **cols, StringInfo merge)
 	}
 }
 
+/* an integer type (or a domain over one) */
+static bool
+sqlmerge_integer(Oid t)
+{
+	t = getBaseType(t);
+	return t == INT2OID || t == INT4OID || t == INT8OID;
+}
+
 void
-sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
+sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge, List **ranged)
 {
 	SqlMergeSub s = {NIL, NULL};
 	char	  **names;
 	EncColumn **cols;
 	Encoding   *e;
+	Jsonb	   *enc;
 	double		ncells = 1;
 	int			n;
 	char	   *undeclared;
@@ -164,16 +177,26 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge)
 	if (undeclared != NULL)
 		sqlexpr_refuse(psprintf("GROUP BY an expression over %s, without declared levels (GROUP BY a column alone releases its keys)",
 								undeclared));
-	e = encoding_parse(domains_encoding(relid, psprintf("%s.%s",
-														quote_identifier(get_namespace_name(get_rel_namespace(relid))),
-														quote_identifier(get_rel_name(relid))),
-										names, n, DOMAINS_REQUIRED));
+	/* an integer column's declared range of few values: its integers as levels (rangelevels.c) */
+	enc = domains_encoding(relid, psprintf("%s.%s",
+										   quote_identifier(get_namespace_name(get_rel_namespace(relid))),
+										   quote_identifier(get_rel_name(relid))),
+						   names, n, DOMAINS_REQUIRED);
+	e = encoding_parse(enc);
+	for (int i = 0; i < e->ncols; i++)
+		if (e->cols[i].nlevels == 0)
+			*ranged = lappend(*ranged, makeString(pstrdup(e->cols[i].column)));
+	e = encoding_parse(aggrun_range_levels(relid, enc, NULL));
 	appendStringInfoChar(group_by, '[');
 	for (int i = 0; i < n; i++)
 	{
 		for (int j = 0; j < e->ncols; j++)
 			if (strcmp(e->cols[j].column, names[i]) == 0)
 				cols[i] = &e->cols[j];
+		if (cols[i] != NULL && cols[i]->nlevels == 0 &&
+			sqlmerge_integer(((Var *) list_nth(s.vars, i))->vartype))
+			sqlexpr_refuse(psprintf("GROUP BY an expression over %s, an integer column whose declared range holds more than %d values",
+									names[i], AGG_RANGE_LEVELS));
 		if (cols[i] == NULL || cols[i]->nlevels == 0)
 			sqlexpr_refuse(psprintf("GROUP BY an expression over %s, a column without declared levels",
 									names[i]));

@@ -89,7 +89,10 @@ AGGS = ["count(*)", "count(id)", "sum({e})", "avg({e})", "variance({e})", "var_p
         "percentile_disc({q}) WITHIN GROUP (ORDER BY {c})", "count({c})", "sum({c})",
         "avg({c})"]
 GROUPS = [[], [], ["g"], ["k"], ["b"], ["g", "k"], ["g", "b"], ["s"], ["sc"], ["x"],
-          ["d"], ["g", "s"], ["ci"], ["ci", "g"], ["vc"], ["bp"]]
+          ["d"], ["g", "s"], ["ci"], ["ci", "g"], ["vc"], ["bp"],
+          # h's declared range [0, 100] as its levels (rangelevels.c): every group appears
+          ["h"], ["h / 10"], ["width_bucket(h, 0, 100, 4)"], ["floor(h / 25.0)"],
+          ["CASE WHEN h < 30 THEN 'lo' WHEN h < 60 THEN 'mid' ELSE 'hi' END"], ["h / 10", "g"]]
 LIKEPAT = ["'_'", "'__'", "'%_'", "'_%'", "'%\\%%'", "'%\\_'", "'é_'", "'_é%'", "'%É%'", "'A%'",
            "'%s_'", "'c_'", "'c_  '", "'%\U0001F600'", "'_\U0001F600_'", "'%ß%'", "'SS'", "'%İ%'"]
 # constructs outside the subset: each must be refused before any charge

@@ -934,7 +934,8 @@ AGG_EXPR_WHAT='[{"stat":"count"},{"stat":"sum","expr":{"op":"/","args":[{"col":"
 AGG_EXPR_WHERE='{"where":{"op":"or","args":[{"op":"is_null","args":[{"col":"a"}]},{"op":">","args":[{"op":"/","args":[{"col":"b"},{"col":"c"}]},{"num":0}]},{"op":"between","args":[{"op":"abs","args":[{"col":"a"}]},{"num":0},{"num":0.3}]}]}}'
 # a private SQL query (src/protected/sqlfront.c): the scenario's filter as its WHERE (or none),
 # the same statistics by the declared levels of grp and y, typed columns; and a CASE over
-# them, its cells merged (src/protected/sqlmerge.c, querymerge.c)
+# them, its cells merged (src/protected/sqlmerge.c, querymerge.c); and by u / 3, u's declared
+# range [0, 9] its levels (src/protected/rangelevels.c; other units and NULL: the NULL group)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
@@ -943,6 +944,11 @@ SELECT 'query', grp, y, E'\\nDPOUT', count(*), sum(a), avg(b), variance(a), stdd
   FROM :\"rel\" WHERE :where_sql GROUP BY grp, y ORDER BY grp, y;
 SELECT 'querymerge', CASE WHEN grp::text IN ('0', '1') AND y THEN 'lo' ELSE 'hi' END AS zone, E'\\nDPOUT',
        count(*), sum(a), avg(b) FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/query.sql"
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'queryrange', u / 3 AS band, E'\\nDPOUT', count(*), sum(a), avg(b)
+  FROM :\"rel\" WHERE :where_sql GROUP BY 2 ORDER BY 2;" >"$WORK/queryrange.sql"
 # the same query read through a WITH query over a derived table, the filter in the WITH
 # query's WHERE (inlined before it compiles, src/protected/sqlinline.c)
 agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
@@ -1032,7 +1038,7 @@ for i in 0 1; do
     for sline in "${SCENS[@]}"; do
         IFS='|' read -r scen _ <<<"$sline"
         scen=$(trim "$scen")
-        sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5")"
+        sql+="$(domain_sql "t_$scen" "grp=0,1,2,3;c=0,1,2;y=true,false;a=-0.5:0.5;b=-0.5:0.5;u=0:9")"
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && sql+="$(domain_sql "c_$scen" "seg=0,1,2")"
         [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == unitjoin ]] && sql+="$(domain_sql "j_$scen" "seg=0,1,2")"
     done
@@ -1067,6 +1073,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryrange.$i" "$WORK/queryrange.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1112,6 +1120,7 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" aggkeys aggregate "$WORK/$scen.aggkeys.0" "$WORK/$scen.aggkeys.1" discrete
     compare_pair "$scen" aggkeys_id aggregate "$WORK/$scen.aggkeys_id.0" "$WORK/$scen.aggkeys_id.1" discrete
     compare_pair "$scen" query query "$WORK/$scen.query.0" "$WORK/$scen.query.1" discrete
+    compare_pair "$scen" queryrange query "$WORK/$scen.queryrange.0" "$WORK/$scen.queryrange.1" discrete
     compare_pair "$scen" lookupq query "$WORK/$scen.lookupq.0" "$WORK/$scen.lookupq.1" discrete
     compare_pair "$scen" cteq query "$WORK/$scen.cteq.0" "$WORK/$scen.cteq.1" discrete
     # released in both databases: 5 x 3 cells of (grp, y), each with a count, a sum, a
@@ -1131,7 +1140,7 @@ for sline in "${SCENS[@]}"; do
         compare_pair "$scen" aggbound aggregate "$WORK/$scen.aggbound.0" "$WORK/$scen.aggbound.1" discrete
         compare_pair "$scen" querybound query "$WORK/$scen.querybound.0" "$WORK/$scen.querybound.1" discrete
         compare_pair "$scen" descbound describe "$WORK/$scen.descbound.0" "$WORK/$scen.descbound.1" discrete
-        joins+=" aggbound:241 querybound:15 descbound:40"
+        joins+=" aggbound:241 querybound:15 descbound:53"
     }
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && {
         compare_pair "$scen" joinagg aggregate "$WORK/$scen.joinagg.0" "$WORK/$scen.joinagg.1" discrete
@@ -1145,7 +1154,7 @@ for sline in "${SCENS[@]}"; do
     }
     compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
     compare_pair "$scen" lookupfilter query "$WORK/$scen.lookupfilter.0" "$WORK/$scen.lookupfilter.1" discrete
-    for m in aggregate:240 describe:39 aggexpr:45 query:15 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 $joins; do
+    for m in aggregate:240 describe:52 aggexpr:45 query:15 queryrange:5 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
