@@ -149,7 +149,7 @@ SELECT sqlstate, message FROM regress.err($$SELECT r.factor, sum(r.factor) FROM 
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o, regress_ql.cities c, regress_ql.regions r WHERE r.id = o.region_id AND c.city = r.region_name AND c.country = r.region_name$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o RIGHT JOIN regress_ql.regions r ON r.id = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o LEFT JOIN regress_ql.regions r ON r.id = o.region_id AND r.factor > 1$$);
-SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id JOIN regress_ql.regions r2 ON r2.id = o.region_id$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN regress_ql.regions r ON r.id = o.region_id JOIN regress_ql.regions customers ON customers.id = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_ql.orders o JOIN pg_catalog.pg_class c ON c.oid = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT t.mood, count(*) FROM regress_ql.orders o JOIN regress_ql.towns t ON t.city = o.city GROUP BY 1$$);
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation = 'regress_ql.orders';

@@ -115,7 +115,7 @@ linked_column(Oid relid, const char *name, Oid *table, const char **column)
 		}
 	}
 	/* or a column of one of the run's public lookup tables (lookupjoin.h) */
-	return lookup_joins_column(relid, name, table, column);
+	return lookup_joins_column(relid, name, table, column) >= 0;
 }
 
 HeapTuple

@@ -59,6 +59,7 @@ lookup_joins_set(Oid relid, const LookupJoin *j, int n)
 	for (int i = 0; i < n; i++)
 	{
 		joins[i] = j[i];
+		joins[i].name = pstrdup(j[i].name);
 		for (int k = 0; k < j[i].nkeys; k++)
 		{
 			joins[i].own[k] = pstrdup(j[i].own[k]);
@@ -79,7 +80,7 @@ lookup_joins_get(Oid relid, const LookupJoin **j)
 	return relid == joins_relid ? joins_n : 0;
 }
 
-bool
+int
 lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column)
 {
 	const LookupJoin *j;
@@ -87,10 +88,8 @@ lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column
 
 	for (int i = 0; i < n; i++)
 	{
-		char	   *rel = get_rel_name(j[i].table);
-		size_t		len = rel ? strlen(rel) : 0;
-
-		AttrNumber	att = rel != NULL && strncmp(name, rel, len) == 0 && name[len] == '.' ?
+		size_t		len = strlen(j[i].name);
+		AttrNumber	att = strncmp(name, j[i].name, len) == 0 && name[len] == '.' ?
 			get_attnum(j[i].table, name + len + 1) : InvalidAttrNumber;
 
 		/* a column of a built-in type only (protected/lookups.c offers no other) */
@@ -98,10 +97,10 @@ lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column
 		{
 			*table = j[i].table;
 			*column = name + len + 1;
-			return true;
+			return i;
 		}
 	}
-	return false;
+	return -1;
 }
 
 bool

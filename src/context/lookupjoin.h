@@ -5,8 +5,9 @@
  *	  "Units through foreign keys"): tables the caller may read, joined to a
  *	  protected table's rows by equality on a unique key of theirs, so each
  *	  row matches at most one lookup row.  A run reads a lookup's column,
- *	  named "table.column" (the table's name without schema), as one of the
- *	  row's own, as it reads a unit path table's (linkcols.h).
+ *	  named "table.column" (the table's name without schema; a table joined
+ *	  twice, its second name), as one of the row's own, as it reads a unit
+ *	  path table's (linkcols.h).
  *
  *	  The joins are the request's: every run on a protected table checks
  *	  and sets them (protected/lookups.h) before it reads a column name,
@@ -27,6 +28,7 @@
 typedef struct LookupJoin
 {
 	Oid			table;
+	char	   *name;			/* its columns' "name.column": the table's name, or another ("as") */
 	bool		left;			/* LEFT JOIN (else inner) */
 	bool		unit;			/* a protected table joined on the unit (protected/unitjoin.h) */
 	int			nkeys;
@@ -44,9 +46,9 @@ extern int	lookup_joins_get(Oid relid, const LookupJoin **joins);
 
 /*
  * name ("table.column") is a column of one of relid's current lookups:
- * *table, *column set, true
+ * *table, *column set, the lookup's index returned; else -1
  */
-extern bool lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column);
+extern int	lookup_joins_column(Oid relid, const char *name, Oid *table, const char **column);
 
 /* table is one of relid's current public lookups (not a protected table joined on the unit) */
 extern bool lookup_joins_is(Oid relid, Oid table);

@@ -316,6 +316,7 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	JsonbValue *on = getKeyJsonValueFromContainer(o, "on", 2, NULL);
 	JsonbValue *b = getKeyJsonValueFromContainer(o, "bounded", 7, NULL);
 	JsonbValue *u = getKeyJsonValueFromContainer(o, "unit", 4, NULL);
+	JsonbValue *as = getKeyJsonValueFromContainer(o, "as", 2, NULL);
 	Oid			own_table[INDEX_MAX_KEYS];
 	AttrNumber	own_att[INDEX_MAX_KEYS];
 	AttrNumber	key_att[INDEX_MAX_KEYS];
@@ -324,8 +325,11 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	if (t == NULL || t->type != jbvNumeric || (l != NULL && l->type != jbvBool) ||
 		on == NULL || on->type != jbvBinary || !JsonContainerIsArray(on->val.binary.data) ||
 		(b != NULL && (b->type != jbvBinary || !JsonContainerIsArray(b->val.binary.data))) ||
-		(u != NULL && (u->type != jbvBool || b != NULL)))
-		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array), \"left\" (a boolean) and \"bounded\" (an array) or \"unit\" (a boolean)");
+		(u != NULL && (u->type != jbvBool || b != NULL)) ||
+		(as != NULL && (as->type != jbvString || as->val.string.len < 1 ||
+						as->val.string.len >= NAMEDATALEN ||
+						memchr(as->val.string.val, '.', as->val.string.len) != NULL)))
+		lookups_bad("must list objects with a \"table\" (an OID), \"on\" (an array), \"left\" (a boolean) and \"bounded\" (an array) or \"unit\" (a boolean), optionally \"as\" (a name without a dot)");
 	oid = DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(t->val.numeric)));
 	if (oid <= 0 || oid > PG_UINT32_MAX)
 		lookups_bad("names a table by an OID out of range");
@@ -339,6 +343,7 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	/* the caller's privilege before the lock: no lock on a table it may not read */
 	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(j->table)))
 		sqlexpr_refuse("a join of a table that does not exist");
+	j->name = as != NULL ? pnstrdup(as->val.string.val, as->val.string.len) : get_rel_name(j->table);
 	if (j->unit ? !unitjoin_protected(j->table) :
 		pg_class_aclcheck(j->table, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		lookups_check_table(relid, j->table, dp_relation_name(j->table));
@@ -377,6 +382,19 @@ lookups_one(Oid relid, JsonbContainer *o, LookupJoin *j)
 	}
 	if (b != NULL)
 		lookups_bounded(j, b->val.binary.data);
+}
+
+/* a lookup's other name ("as") is not the protected table's nor a path table's: its columns resolve to it */
+static void
+lookups_check_name(Oid relid, const char *name)
+{
+	Oid			path[DPOBJ_MAX_UNIT_HOPS];
+	int			np = linked_path(relid, path, NULL);
+
+	for (int h = -1; h < np; h++)
+		if (strcmp(get_rel_name(h < 0 ? relid : path[h]), name) == 0)
+			sqlexpr_refuse(psprintf("a lookup table named %s as the protected table or a table on its path",
+									name));
 }
 
 void
@@ -425,9 +443,12 @@ lookups_prepare(Oid relid, Jsonb *options, bool allowed)
 			sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
 									DPOBJ_MAX_UNIT_JOINS));
 		for (int k = 0; k < i; k++)
-			if (strcmp(get_rel_name(j[k].table), get_rel_name(j[i].table)) == 0)
+			if (strcmp(j[k].name, j[i].name) == 0 ||
+				(j[k].table == j[i].table && (j[k].unit || j[i].unit)))
 				sqlexpr_refuse(psprintf("a join of two tables named %s (or of one table twice)",
-										get_rel_name(j[i].table)));
+										j[i].name));
+		if (strcmp(j[i].name, get_rel_name(j[i].table)) != 0)
+			lookups_check_name(relid, j[i].name);
 	}
 	lookup_joins_set(relid, j, n);
 }
@@ -461,18 +482,18 @@ lookups_sql(Oid relid, StringInfo cols, StringInfo joins, Oid *tables)
 			const char *own;
 			int			at = 0;
 
-			char	   *own_alias = NULL;
+			int			m = -1;
 
 			(void) linked_column(relid, j[i].own[k], &t, &own);
 			for (int h = 0; h < np; h++)
 				if (path[h] == t)
 					at = h + 1;
 			/* an earlier lookup's column (lookups_prepare): that lookup's alias */
-			for (int m = 0; m < i; m++)
-				if (j[m].table == t)
-					own_alias = psprintf("\"dpobj lookup %d\"", m + 1);
+			if (at == 0 && t != relid)
+				m = lookup_joins_column(relid, j[i].own[k], &t, &own);
 			appendStringInfo(joins, "%s%s.%s%s OPERATOR(pg_catalog.=) %s.%s", k > 0 ? " AND " : "",
-							 own_alias ? own_alias : unit_links_alias(at), quote_identifier(own),
+							 m >= 0 ? psprintf("\"dpobj lookup %d\"", m + 1) : unit_links_alias(at),
+							 quote_identifier(own),
 							 type_is_collatable(get_atttype(t, get_attnum(t, own))) ?
 							 " COLLATE pg_catalog.\"C\"" : "",
 							 alias, quote_identifier(j[i].key[k]));
@@ -480,7 +501,7 @@ lookups_sql(Oid relid, StringInfo cols, StringInfo joins, Oid *tables)
 		for (int a = 0; a < desc->natts; a++)
 		{
 			Form_pg_attribute att = TupleDescAttr(desc, a);
-			char	   *name = psprintf("%s.%s", RelationGetRelationName(r), NameStr(att->attname));
+			char	   *name = psprintf("%s.%s", j[i].name, NameStr(att->attname));
 
 			if (lookups_offered(att) && strlen(name) < NAMEDATALEN)
 				appendStringInfo(cols, ", %s.%s AS %s", alias,

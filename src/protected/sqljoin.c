@@ -14,7 +14,8 @@
  *	  every run on the linked table.  Refused,
  *	  0A000 naming it: another join condition in ON, a table twice or off
  *	  the path, a missing hop equality (a cross join), RIGHT and FULL
- *	  joins, USING and NATURAL, FROM items other than tables.  On public
+ *	  joins, FROM items other than tables.  USING and NATURAL are their
+ *	  equalities (PostgreSQL's), their merged column the left input's.  On public
  *	  grounds only: the query's text, the catalog, dpobj.unit_links.
  *
  *	  A path table's column becomes a column of the linked table's row,
@@ -75,6 +76,7 @@ static int	join_ntables = 0;
 static int	join_nlookups = 0;
 static bool join_left[DPOBJ_MAX_LOOKUPS];
 static bool join_unit[DPOBJ_MAX_LOOKUPS];	/* a protected table joined on the unit */
+static char *join_names[DPOBJ_MAX_LOOKUPS];	/* its columns' "name.column" (lookupjoin.h) */
 static int	join_nkeys[DPOBJ_MAX_LOOKUPS];
 static AttrNumber join_own[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* entry 1's attno */
 static AttrNumber join_key[DPOBJ_MAX_LOOKUPS][INDEX_MAX_KEYS];	/* the lookup's */
@@ -299,21 +301,41 @@ sqljoin_left_notnull(SqlJoin *j, int h)
 	}
 }
 
-/* range table entry rt, table relid, as the next lookup table */
+/*
+ * range table entry rt, table relid, as the next lookup table, named as
+ * its table; a public one joined again (nation n1, nation n2) as its alias
+ */
 static void
 sqljoin_add_lookup(SqlJoin *j, int rt, Oid relid)
 {
+	char	   *name = get_rel_name(relid);
+	bool		unit = unitjoin_protected(relid);
+	bool		clash = false;
+
 	for (int i = 0; i < j->nlookups; i++)
 		if (join_tables[SQLJOIN_LOOKUP_HOP + i] == relid)
-			sqlexpr_refuse(psprintf("a join of table %s twice", get_rel_name(relid)));
+		{
+			if (unit)
+				sqlexpr_refuse(psprintf("a join of table %s twice", name));
+			name = rt_fetch(rt, j->q->rtable)->eref->aliasname;
+		}
+	/* its columns resolve by that name (linkcols.h): the name its own */
+	for (int i = 0; i < j->nlookups; i++)
+		clash = clash || strcmp(name, join_names[i]) == 0;
+	for (int i = 0; i < j->ntables && strcmp(name, get_rel_name(relid)) != 0; i++)
+		clash = clash || strchr(name, '.') != NULL || strcmp(name, get_rel_name(join_tables[i])) == 0;
+	if (clash)
+		sqlexpr_refuse(psprintf("a join of table %s as %s, a name with a dot or another joined table's (alias it otherwise)",
+								get_rel_name(relid), name));
 	if (j->nlookups >= DPOBJ_MAX_LOOKUPS)
 		sqlexpr_refuse(psprintf("joins of more than %d lookup tables and tables joined on the privacy unit",
 								DPOBJ_MAX_LOOKUPS));
 	/* another protected table: joined on the unit (unitjoin.h), checked with its keys */
-	join_unit[j->nlookups] = unitjoin_protected(relid);
-	if (join_unit[j->nlookups] && ++j->nunit > DPOBJ_MAX_UNIT_JOINS)
+	join_unit[j->nlookups] = unit;
+	if (unit && ++j->nunit > DPOBJ_MAX_UNIT_JOINS)
 		sqlexpr_refuse(psprintf("joins of more than %d other protected tables on the privacy unit",
 								DPOBJ_MAX_UNIT_JOINS));
+	join_names[j->nlookups] = name;
 	join_tables[SQLJOIN_LOOKUP_HOP + j->nlookups] = relid;
 	j->hop[rt] = SQLJOIN_LOOKUP_HOP + j->nlookups++;
 	join_nlookups = j->nlookups;
@@ -356,8 +378,6 @@ sqljoin_from(SqlJoin *j, Node *n)
 	{
 		JoinExpr   *je = (JoinExpr *) n;
 
-		if (je->usingClause != NIL || je->isNatural)
-			sqlexpr_refuse("JOIN ... USING and NATURAL JOIN (join ON the foreign key's columns)");
 		if (je->jointype != JOIN_INNER && je->jointype != JOIN_LEFT)
 			sqlexpr_refuse("RIGHT and FULL joins");
 		sqljoin_from(j, je->larg);
@@ -385,6 +405,29 @@ sqljoin_from(SqlJoin *j, Node *n)
 		return;
 	}
 	sqlexpr_refuse("joins of FROM items other than tables");
+}
+
+/*
+ * a Var of a join's output (USING's or NATURAL's merged column, a column
+ * named through the join's alias) as the expression it stands for: INNER's
+ * and LEFT's merged column the left input's (PostgreSQL's joinaliasvars)
+ */
+static Node *
+sqljoin_alias_vars(Node *node, Query *q)
+{
+	if (node == NULL || IsA(node, Query))
+		return node;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 &&
+		rt_fetch(((Var *) node)->varno, q->rtable)->rtekind == RTE_JOIN)
+	{
+		Var		   *v = (Var *) node;
+		RangeTblEntry *rte = rt_fetch(v->varno, q->rtable);
+
+		if (v->varattno <= 0 || v->varattno > list_length(rte->joinaliasvars))
+			sqlexpr_refuse("system columns and whole-row references");
+		return sqljoin_alias_vars(copyObject(list_nth(rte->joinaliasvars, v->varattno - 1)), q);
+	}
+	return expression_tree_mutator(node, sqljoin_alias_vars, q);
 }
 
 /* Vars of path tables to entry 1's (in place: each Var node once renumbered stays so) */
@@ -440,6 +483,7 @@ sqljoin_lookups_set(Oid relid)
 	for (int l = 0; l < join_nlookups; l++)
 	{
 		lj[l].table = join_tables[SQLJOIN_LOOKUP_HOP + l];
+		lj[l].name = join_names[l];
 		lj[l].left = join_left[l];
 		lj[l].unit = join_unit[l];
 		lj[l].nkeys = join_nkeys[l];
@@ -473,6 +517,8 @@ sqljoin_flatten(Query *q, Oid relid)
 	memset(join_nbounded, 0, sizeof(join_nbounded));
 	if (compat_query_nrtes(q) == 1 && from != NULL && IsA(from, RangeTblRef))
 		return false;
+	(void) query_tree_mutator(q, sqljoin_alias_vars, q,
+							  QTW_DONT_COPY_QUERY | QTW_IGNORE_JOINALIASES | QTW_IGNORE_RC_SUBQUERIES);
 	memset(&j, 0, sizeof(j));
 	j.q = q;
 	j.ntables = 1 + linked_path(relid, path, j.via);
@@ -575,7 +621,9 @@ sqljoin_column(Oid relid, AttrNumber attno)
 		return get_attname(relid, att, false);
 	name = psprintf("%s.%s", get_rel_name(table), get_attname(table, att, false));
 	if (attno / SQLJOIN_ATTNO_STEP >= SQLJOIN_LOOKUP_HOP)
-		return sqljoin_lookup_column(relid, attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP, att, name);
+		return sqljoin_lookup_column(relid, attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP, att,
+									 psprintf("%s.%s", join_names[attno / SQLJOIN_ATTNO_STEP - SQLJOIN_LOOKUP_HOP],
+											  get_attname(table, att, false)));
 	/* the name must reach this column (linkcols.h): not shadowed, not too long */
 	if (!linked_column(relid, name, &found, &column) || found != table)
 		sqlexpr_refuse(psprintf("column %s of a joined table, whose name \"%s\" the protected table's own column or an earlier table on the path takes",
@@ -590,20 +638,29 @@ sqljoin_options(Oid relid, StringInfo options, const AttrNumber *gattnos, int ng
 
 	if (join_nlookups == 0)
 		return;
-	/* a column's domain is its levels or its bounds, not both */
+	/* a column's domain is its levels or its bounds, not both (a table joined twice: one domain) */
 	for (int g = 0; g < ngroups; g++)
 		for (int l = 0; sqljoin_is_lookup(gattnos[g]) && l < join_nlookups; l++)
 			for (int k = 0; !join_unit[l] && k < join_nbounded[l]; k++)
-				if (gattnos[g] == (SQLJOIN_LOOKUP_HOP + l) * SQLJOIN_ATTNO_STEP + join_bounded[l][k])
+				if (join_tables[gattnos[g] / SQLJOIN_ATTNO_STEP] == join_tables[SQLJOIN_LOOKUP_HOP + l] &&
+					gattnos[g] % SQLJOIN_ATTNO_STEP == join_bounded[l][k])
 					sqlexpr_refuse(psprintf("lookup column %s both in GROUP BY and inside an aggregate",
 											sqljoin_column(relid, gattnos[g])));
 	initStringInfo(&b);
 	appendStringInfoString(&b, "\"lookups\": [");
 	for (int l = 0; l < join_nlookups; l++)
 	{
-		appendStringInfo(&b, "%s{\"table\": %u, \"left\": %s,%s \"on\": [", l > 0 ? ", " : "",
+		appendStringInfo(&b, "%s{\"table\": %u, \"left\": %s,%s", l > 0 ? ", " : "",
 						 join_tables[SQLJOIN_LOOKUP_HOP + l], join_left[l] ? "true" : "false",
 						 join_unit[l] ? " \"unit\": true," : "");
+		/* a table joined again: its columns' other name */
+		if (strcmp(join_names[l], get_rel_name(join_tables[SQLJOIN_LOOKUP_HOP + l])) != 0)
+		{
+			appendStringInfoString(&b, " \"as\": ");
+			escape_json(&b, join_names[l]);
+			appendStringInfoChar(&b, ',');
+		}
+		appendStringInfoString(&b, " \"on\": [");
 		for (int k = 0; k < join_nkeys[l]; k++)
 		{
 			appendStringInfoString(&b, k > 0 ? ", [" : "[");

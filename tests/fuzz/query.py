@@ -10,15 +10,15 @@ replays.  Each case is one of
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
     extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date +
     interval, 1 / 0); random aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING,
-    ORDER BY, LIMIT; a public lookup table joined (a second on its column), before or after
-    the table in FROM, its columns grouped, filtered and aggregated);
+    ORDER BY, LIMIT; a public lookup table joined (ON or USING; a second on its column; itself again, aliased),
+    before or after the table in FROM, its columns grouped, filtered and aggregated);
   - a prepared statement with parameters, executed twice with nasty values (a generic
     plan forced in some);
   - EXPLAIN of a SELECT (no run, no charge), EXPLAIN ANALYZE (a run, one charge);
   - dpobj.query(text, epsilon, delta);
   - a count under a random condition over text columns, against the owner's count;
   - count(DISTINCT s) on the pair fz.qa5 / fz.qb5 whose privacy unit is s (random groups,
-    conditions, another aggregate, a join on the unit to fz.qj<t>5 of its budget domain),
+    conditions, another aggregate, a join on the unit, ON or USING, to fz.qj<t>5 of its budget domain),
     or count(DISTINCT) of another column there (refused);
   - a SELECT with a construct that must be refused (a window function, a subquery, a set
     operation, DISTINCT, a join, the analyst's own function or operator, a volatile
@@ -292,6 +292,11 @@ class Gen:
             elif self.r.random() < 0.3:             # a second lookup on the first's column
                 q += " %sJOIN fz.qlk2 ON ln = lname" % self.pick(["", "LEFT "])
                 q = q.replace("SELECT ", "SELECT sum(lz), ", 1) if self.r.random() < 0.5 else q
+            if self.r.random() < 0.3:               # USING, lk renamed k: the same join
+                q = q.replace("JOIN fz.qlk ON lk = k", "JOIN fz.qlk l(k, lname, lw) USING (k)", 1)
+            if self.r.random() < 0.2:               # joined again, aliased (Q7's nation n1, nation n2)
+                q += " %sJOIN fz.qlk l2(lk2, lname2, lw2) ON lk2 = h" % self.pick(["", "LEFT "])
+                q = q.replace("SELECT ", "SELECT %s, " % self.pick(["count(lw2)", "sum(lw2 * x)", "count(*) FILTER (WHERE lname2 = 'zero')"]), 1)
         if params:
             q += " WHERE %s" % " AND ".join(self.pcond(i) for i in range(1, params + 1))
         elif self.r.random() < 0.8:
@@ -358,7 +363,8 @@ class Gen:
             outs.append(self.pick(["sum(jw)", "count(jw)", "avg(jw + x)", "max(jw)"]))
         q = "SELECT %s FROM {U}" % ", ".join(outs)
         if join:
-            q += " %sJOIN {UJ} ON ju = s" % self.pick(["", "LEFT "])
+            q += " %sJOIN {UJ} %s" % (self.pick(["", "LEFT "]),
+                                      self.pick(["ON ju = s", "j(s, jw) USING (s)"]))
         if self.r.random() < 0.5:
             q += " WHERE %s" % self.cond()
         if groups:

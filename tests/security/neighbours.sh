@@ -1021,6 +1021,13 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'lookupchain', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
   FROM :\"rel\" t JOIN nb_lookup l ON l.lk_id = t.grp LEFT JOIN nb_zone z ON z.zone = l.zone
  WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupchain.sql"
+# the same chain joined USING (lk_id renamed grp: the merged column t's; zone l's)
+agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'lookupusing', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
+  FROM :\"rel\" t JOIN nb_lookup l(grp, zone, w) USING (grp) LEFT JOIN nb_zone z USING (zone)
+ WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupusing.sql"
 # the lookup in WHERE, an equality on its column outside its key a filter (sqljoin.c)
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
@@ -1081,6 +1088,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupchain.$i" "$WORK/lookupchain.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupfilter.$i" "$WORK/lookupfilter.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupusing.$i" "$WORK/lookupusing.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1154,7 +1163,8 @@ for sline in "${SCENS[@]}"; do
     }
     compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
     compare_pair "$scen" lookupfilter query "$WORK/$scen.lookupfilter.0" "$WORK/$scen.lookupfilter.1" discrete
-    for m in aggregate:240 describe:52 aggexpr:45 query:15 queryrange:5 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 $joins; do
+    compare_pair "$scen" lookupusing query "$WORK/$scen.lookupusing.0" "$WORK/$scen.lookupusing.1" discrete
+    for m in aggregate:240 describe:52 aggexpr:45 query:15 queryrange:5 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 lookupusing:3 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0
