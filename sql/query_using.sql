@@ -3,13 +3,15 @@
 -- merged column the left input's), refused wherever the ON form is; a lookup table
 -- joined twice (TPC-H Q7's nation n1, nation n2), the second under its alias.  Each
 -- accepted query compiles to its ON twin's plan, or checks against the truth; nothing
--- charged when refused.
+-- charged when refused.  date - date (days) in WHERE and in an aggregate, evaluated by
+-- dpobj (an infinite date: NULL, where PostgreSQL would fail).
 CREATE SCHEMA regress_qu;
 CREATE ROLE regress_qu_ann;
 GRANT USAGE ON SCHEMA regress_qu TO regress_qu_ann;
 CREATE TABLE regress_qu.customers (cust_id int PRIMARY KEY, plan text NOT NULL, nkey int NOT NULL);
 CREATE TABLE regress_qu.orders (order_id int PRIMARY KEY, cust_id int NOT NULL REFERENCES regress_qu.customers,
-                                region_id int, amount float8 NOT NULL, ship_nkey int);
+                                region_id int, amount float8 NOT NULL, ship_nkey int,
+                                ordered date NOT NULL, shipped date);
 CREATE TABLE regress_qu.lines (line_id int PRIMARY KEY, order_id int NOT NULL REFERENCES regress_qu.orders,
                                qty float8 NOT NULL);
 CREATE TABLE regress_qu.cards (card_id int PRIMARY KEY, cust_id int NOT NULL, lim float8 NOT NULL);
@@ -18,8 +20,10 @@ CREATE TABLE regress_qu.zones (region_id int PRIMARY KEY, amount float8);
 CREATE TABLE regress_qu.nations (nkey int PRIMARY KEY, nname text NOT NULL, w float8);
 INSERT INTO regress_qu.customers SELECT c, CASE WHEN c % 2 = 0 THEN 'pro' ELSE 'free' END, c % 3 FROM generate_series(1, 40) c;
 INSERT INTO regress_qu.orders
-SELECT o, 1 + o % 40, CASE WHEN o % 10 = 0 THEN NULL ELSE 1 + o % 3 END, (o % 10)::float8, o % 4
+SELECT o, 1 + o % 40, CASE WHEN o % 10 = 0 THEN NULL ELSE 1 + o % 3 END, (o % 10)::float8, o % 4,
+       date '2024-01-01' + o, CASE WHEN o % 7 = 0 THEN NULL ELSE date '2024-01-01' + o + o % 5 END
   FROM generate_series(1, 120) o;
+UPDATE regress_qu.orders SET shipped = 'infinity' WHERE order_id = 1;
 INSERT INTO regress_qu.lines SELECT l, 1 + l % 120, 1 FROM generate_series(1, 240) l;
 INSERT INTO regress_qu.cards SELECT d, 1 + d % 40, 5 FROM generate_series(1, 30) d;
 INSERT INTO regress_qu.regions VALUES (1, 'north'), (2, 'south'), (3, 'east');
@@ -58,6 +62,8 @@ SELECT n1.nname AS ship, n2.nname AS cust, count(*), count(n2.w)
   FROM regress_qu.orders o JOIN regress_qu.customers c ON c.cust_id = o.cust_id
   JOIN regress_qu.nations n1 ON n1.nkey = o.ship_nkey JOIN regress_qu.nations n2 ON n2.nkey = c.nkey
  WHERE (n1.nname = 'fr' AND n2.nname = 'de') OR (n1.nname = 'de' AND n2.nname = 'fr') GROUP BY 1, 2 ORDER BY 1, 2;
+-- shipped 3 days or more after the order (order 1's infinite date: left out, as NULL)
+SELECT count(*) FROM regress_qu.orders WHERE isfinite(shipped) AND shipped - ordered >= 3;
 SET ROLE regress_qu_ann;
 SET dpobj.query_epsilon = 2000;
 SELECT count(*) AS ledger_before FROM dpobj.ledger WHERE relation LIKE 'regress_qu.%' \gset
@@ -91,6 +97,13 @@ SELECT line FROM regress_qu.plan($$SELECT n2.nname, count(*) FROM regress_qu.ord
   WHERE n1.nkey = o.ship_nkey AND n2.nkey = n1.nkey GROUP BY 1$$) line WHERE line LIKE '%Function Call%';
 SELECT n2.nname, count(*) FROM regress_qu.orders o, regress_qu.nations n1, regress_qu.nations n2
  WHERE n1.nkey = o.ship_nkey AND n2.nkey = n1.nkey GROUP BY 1 ORDER BY 1;
+-- date - date: the days between, NULL from a NULL or an infinite date; in an aggregate
+-- bounded by the date type's range (the plan's expression)
+SELECT count(*) FROM regress_qu.orders WHERE shipped - ordered >= 3;
+SELECT count(*) FROM regress_qu.orders WHERE shipped - date '2024-02-01' BETWEEN 0 AND 9 AND ordered - ordered = 0;
+SELECT sqlstate AS avg_days_runs FROM regress.err($$SELECT avg(shipped - ordered) FROM regress_qu.orders$$);
+SELECT line ~ '"op": "-", "args": \[\{"col": "shipped"\}, \{"col": "ordered"\}\]' AS days_in_plan
+  FROM regress_qu.plan($$SELECT avg(shipped - ordered) FROM regress_qu.orders$$) line WHERE line LIKE '%Function Call%';
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation LIKE 'regress_qu.%';
 
 -- refused before any charge, as their ON forms: NATURAL on a column beside the key,
@@ -105,8 +118,16 @@ SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qu.orde
   JOIN regress_qu.nations customers ON customers.nkey = o.region_id$$);
 SELECT sqlstate, message FROM regress.err($$SELECT n1.w, sum(n2.w) FROM regress_qu.orders o JOIN regress_qu.nations n1 ON n1.nkey = o.ship_nkey
   JOIN regress_qu.nations n2 ON n2.nkey = o.region_id GROUP BY 1$$);
+-- date arithmetic but date - date, date_trunc
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qu.orders WHERE shipped - 3 > ordered$$);
+SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qu.orders WHERE date_trunc('month', ordered) = date '2024-02-01'$$);
 SELECT sqlstate, message FROM regress.err($$SELECT count(*) FROM regress_qu.customers c JOIN regress_qu.cards d USING (cust_id)
   JOIN regress_qu.cards e USING (cust_id)$$);
+-- aggregate()'s "as": a name without a dot, not a path table's
+SELECT sqlstate, message FROM regress.err(format($$SELECT * FROM dpobj.aggregate('regress_qu.orders', '[{"stat": "count"}]', 1, 0,
+       '{}', '{"lookups": [{"table": %s, "as": "n.x", "on": [["ship_nkey", "nkey"]]}]}')$$, 'regress_qu.nations'::regclass::oid));
+SELECT sqlstate, message FROM regress.err(format($$SELECT * FROM dpobj.aggregate('regress_qu.orders', '[{"stat": "count"}]', 1, 0,
+       '{}', '{"lookups": [{"table": %s, "as": "customers", "on": [["ship_nkey", "nkey"]]}]}')$$, 'regress_qu.nations'::regclass::oid));
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation LIKE 'regress_qu.%';
 RESET ROLE;
 RESET dpobj.query_epsilon;

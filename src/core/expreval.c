@@ -31,6 +31,12 @@ type_class(ExprType t)
 }
 
 static bool
+date_or_null(ExprType t)
+{
+	return t == EXPR_DATE || t == EXPR_NULLTYPE;
+}
+
+static bool
 is_cond(const ExprNode *n)
 {
 	return n->kind >= EK_AND;
@@ -92,6 +98,11 @@ expr_check(const ExprProgram *p, int i, int *bad)
 		case EK_DIV:
 		case EK_NEG:
 		case EK_ABS:
+			/* date - date (or a NULL): the days between (a number) */
+			if (n->kind == EK_SUB && n->nkids == 2 &&
+				(KID(p, n, 0)->type == EXPR_DATE || KID(p, n, 1)->type == EXPR_DATE) &&
+				date_or_null(KID(p, n, 0)->type) && date_or_null(KID(p, n, 1)->type))
+				return NULL;
 			for (int j = 0; j < n->nkids; j++)
 				if (type_class(KID(p, n, j)->type) > 0)
 				{
@@ -237,6 +248,9 @@ expr_bounds(const ExprProgram *p, int i, ExprColBounds cb, void *arg)
 		case EK_COL:
 			if (n->type == EXPR_BOOL)
 				return bounds_of(0, 1);
+			/* a date (only ever subtracted from one): the type's days (expreval.h) */
+			if (n->type == EXPR_DATE)
+				return bounds_of(EXPR_DATE_LO, EXPR_DATE_HI);
 			if (n->type != EXPR_NUM || !cb(n->col, &lo, &hi, arg))
 			{
 				r = bounds_empty();

@@ -3,7 +3,8 @@
  * expreval.h
  *	  Expressions and conditions of dpobj.aggregate() (expreval.c): a
  *	  checked program of nodes, its bounds by interval arithmetic, and its
- *	  total evaluation over one row.  Plain C (no PostgreSQL), unit-tested
+ *	  total evaluation over one row (date - date: the days between, a
+ *	  number).  Plain C (no PostgreSQL), unit-tested
  *	  in tests/unit/test_expreval.c; the JSON form is read into a program
  *	  by context/exprjson.c.
  *
@@ -25,6 +26,9 @@
 #define EXPR_MAX_NODES	256
 #define EXPR_MAX_DEPTH	32
 #define EXPR_LIMIT		1e300
+/* a date's days since 1970-01-01: PostgreSQL's range (4714-11-24 BC to 5874897-12-31) */
+#define EXPR_DATE_LO	(-2440588.0)
+#define EXPR_DATE_HI	2145042905.0
 
 /* value types: numbers (booleans as 1/0 in arithmetic), text, dates (days since 1970-01-01), timestamps (seconds) */
 typedef enum ExprType

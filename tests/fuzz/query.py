@@ -8,7 +8,7 @@ replays.  Each case is one of
   - a plain SELECT (some reading the table through a WITH query or a derived table,
     inlined; random WHERE trees: and/or/not, comparisons, IN, BETWEEN, IS NULL,
     LIKE/ILIKE, arithmetic with division by values that may be zero, CASE, COALESCE, casts,
-    extract, date_trunc, NULLIF, boolean::int, constant expressions folded first (date +
+    extract, date_trunc, date - date, NULLIF, boolean::int, constant expressions folded first (date +
     interval, 1 / 0); random aggregate lists, some with FILTER (WHERE ...); GROUP BY, HAVING,
     ORDER BY, LIMIT; a public lookup table joined (ON or USING; a second on its column; itself again, aliased),
     before or after the table in FROM, its columns grouped, filtered and aggregated);
@@ -192,7 +192,7 @@ class Gen:
             return "date_part('%s', %s)" % (self.pick(FIELDS), self.pick(["d", "ts"]))
         return self.pick(["(x / (n - n))", "(1 / (k - k))", "(m * m * m)", "(x * 1e308)",
                           "extract(epoch FROM date_trunc('day', ts))", "(n ^ 1000)",
-                          "(d - date '2024-01-01')", "length(s)", "(f4 * 1e38)", "(m % 0)",
+                          "(d - date '2024-01-01')", "(d - d)", "(%s - d)" % self.pick(DATECONST), "length(s)", "(f4 * 1e38)", "(m % 0)",
                           "(2 * 3 + 1)", "(abs(-2.5) * 2)", "(1 / 0)", "(2147483647 + 1)",
                           "(1e308::float8 * 10)", "round(2.567, 1)", "nullif(x, 0)", "nullif(n, m)",
                           "nullif(g, 'a')", "(b)::int", "(x > n)::int"])

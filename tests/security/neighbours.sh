@@ -225,6 +225,8 @@ setup_db() {
         j=$((j + 1))
         xcols+=", x$j numeric GENERATED ALWAYS AS (((coalesce(k, id) * $m) % $q) / $((q - 1)).0 - 0.5) STORED"
     done
+    # a date (c's days after 2024-01-01; NULL c: NULL), undeclared: date - date in private SQL
+    xcols+=", dt date GENERATED ALWAYS AS (date '2024-01-01' + c % 1000) STORED"
     sql=""
     for line in "${SCENS[@]}"; do
         IFS='|' read -r name feats filter rowa rowb nbase skip unitk domains bdomain _ <<<"$line"
@@ -1021,13 +1023,22 @@ SET LOCAL dpobj.query_epsilon = :eps;
 SELECT 'lookupchain', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
   FROM :\"rel\" t JOIN nb_lookup l ON l.lk_id = t.grp LEFT JOIN nb_zone z ON z.zone = l.zone
  WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupchain.sql"
-# the same chain joined USING (lk_id renamed grp: the merged column t's; zone l's)
+# the same chain joined USING (lk_id renamed grp: the merged column t's; zone l's), and
+# nb_lookup again as l2 on c (its columns "l2.column")
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
 SET LOCAL dpobj.query_epsilon = :eps;
-SELECT 'lookupusing', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w)
+SELECT 'lookupusing', z.area, E'\\nDPOUT', count(*), sum(t.a), sum(l.w), count(l2.w)
   FROM :\"rel\" t JOIN nb_lookup l(grp, zone, w) USING (grp) LEFT JOIN nb_zone z USING (zone)
+  LEFT JOIN nb_lookup l2 ON l2.lk_id = t.c
  WHERE :where_sql GROUP BY z.area ORDER BY z.area;" >"$WORK/lookupusing.sql"
+# date - date (days, src/core/expreval.c) in WHERE, a FILTER and an aggregate's argument
+agg_script "SELECT coalesce(string_agg(format('%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
+  FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
+SET LOCAL dpobj.query_epsilon = :eps;
+SELECT 'datediff', grp, E'\\nDPOUT', count(*), count(*) FILTER (WHERE dt - date '2024-01-02' < 0),
+       avg(dt - date '2024-01-01')
+  FROM :\"rel\" WHERE dt - date '2024-01-01' <= 1 AND :where_sql GROUP BY grp ORDER BY grp;" >"$WORK/datediff.sql"
 # the lookup in WHERE, an equality on its column outside its key a filter (sqljoin.c)
 agg_script "SELECT coalesce(string_agg(format('t.%I %s %L', f->>'column', f->>'op', f->>'value'), ' AND '), 'true') AS where_sql
   FROM jsonb_array_elements(CASE WHEN :'filter' = '-' THEN '[]' ELSE :'filter' END::jsonb) f \\gset
@@ -1090,6 +1101,8 @@ for sline in "${SCENS[@]}"; do
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupfilter.$i" "$WORK/lookupfilter.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupusing.$i" "$WORK/lookupusing.sql" \
+            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        add_run "$WORK/agg.$i.drv" "$WORK/$scen.datediff.$i" "$WORK/datediff.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
             role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
@@ -1164,7 +1177,8 @@ for sline in "${SCENS[@]}"; do
     compare_pair "$scen" lookupchain query "$WORK/$scen.lookupchain.0" "$WORK/$scen.lookupchain.1" discrete
     compare_pair "$scen" lookupfilter query "$WORK/$scen.lookupfilter.0" "$WORK/$scen.lookupfilter.1" discrete
     compare_pair "$scen" lookupusing query "$WORK/$scen.lookupusing.0" "$WORK/$scen.lookupusing.1" discrete
-    for m in aggregate:240 describe:52 aggexpr:45 query:15 queryrange:5 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 lookupusing:3 $joins; do
+    compare_pair "$scen" datediff query "$WORK/$scen.datediff.0" "$WORK/$scen.datediff.1" discrete
+    for m in aggregate:240 describe:52 aggexpr:45 query:15 queryrange:5 cteq:15 lookupq:4 lookupchain:3 lookupfilter:4 lookupusing:3 datediff:5 $joins; do
         st=0
         for f in "$WORK/$scen.${m%:*}.0" "$WORK/$scen.${m%:*}.1"; do
             n=0

@@ -1,7 +1,7 @@
 /*
  * test_expreval.c -- dpobj.aggregate()'s expression evaluator (src/core/expreval.c):
  * totality (division by zero, overflow, NaN give NULL), SQL's three-valued logic,
- * LIKE/ILIKE, extract against known dates, the civil calendar round trip, and the
+ * LIKE/ILIKE, extract against known dates, the civil calendar round trip, date - date, and the
  * soundness of the interval bounds: random expressions over random values within the
  * columns' bounds never leave their derived bounds.
  */
@@ -192,6 +192,46 @@ check_calendar(void)
 	CHECK(eval(node(EK_EXTRACT, EXPR_NUM, EF_YEAR, k, 1), row).null, "infinity");
 }
 
+/* date - date: the days between, NULL from a NULL (an infinite date reads as NULL); bounded by the type */
+static void
+check_date_diff(void)
+{
+	ExprVal		row[2];
+	int			k[2],
+				sub,
+				bad;
+	ExprBounds	b;
+
+	memset(&prog, 0, sizeof(prog));
+	k[0] = leaf_col(0, EXPR_DATE);
+	k[1] = leaf_col(1, EXPR_DATE);
+	sub = node(EK_SUB, EXPR_NUM, 0, k, 2);
+	row[0] = (ExprVal) {expr_days(2024, 3, 1), NULL, 0, false};
+	row[1] = (ExprVal) {expr_days(2024, 2, 1), NULL, 0, false};
+	CHECK(eval(sub, row).x == 29, "2024-03-01 - 2024-02-01 = 29");
+	row[1] = (ExprVal) {EXPR_DATE_HI, NULL, 0, false};
+	row[0] = (ExprVal) {EXPR_DATE_LO, NULL, 0, false};
+	CHECK(!eval(sub, row).null && eval(sub, row).x == EXPR_DATE_LO - EXPR_DATE_HI, "the range's extremes");
+	row[1].null = true;
+	CHECK(eval(sub, row).null, "NULL propagates");
+	b = expr_bounds(&prog, sub, NULL, NULL);
+	CHECK(b.unknown < 0 && b.lo == EXPR_DATE_LO - EXPR_DATE_HI && b.hi == EXPR_DATE_HI - EXPR_DATE_LO,
+		  "bounded by the type's range");
+	k[1] = leaf_num(0, true);
+	CHECK(eval(node(EK_SUB, EXPR_NUM, 0, k, 2), row).null, "date - NULL");
+	/* a date with a number, or date + date: refused */
+	k[1] = leaf_num(1, false);
+	CHECK(expr_check(&prog, expr_add(&prog, &prog.nodes[sub], k, 2), &bad) != NULL, "date - number refused");
+	k[1] = k[0];
+	{
+		ExprNode	n = {0};
+
+		n.kind = EK_ADD;
+		n.type = EXPR_NUM;
+		CHECK(expr_check(&prog, expr_add(&prog, &n, k, 2), &bad) != NULL, "date + date refused");
+	}
+}
+
 /* ---- bounds: random trees over two columns of random bounds ---- */
 
 static double col_lo[2],
@@ -293,6 +333,7 @@ main(void)
 	check_logic();
 	check_like();
 	check_calendar();
+	check_date_diff();
 	check_bounds();
 	return unitcheck_report();
 }
