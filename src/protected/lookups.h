@@ -15,8 +15,10 @@
  *	  The run's request carries them as aggregate()'s option
  *	    "lookups": [{"table": oid, "left": bool,
  *	                 "on": [[protected row's column, lookup column], ...],
- *	                 "bounded": [lookup column an aggregate reads, ...]}]
+ *	                 "bounded": [lookup column an aggregate reads, ...],
+ *	                 "as": name}]
  *	  which the SQL front end writes (sqljoin.c) and every run checks again;
+ *	  "as" (a table joined again: its alias) names its columns "name.column";
  *	  "unit": true (no "bounded") marks a protected table joined on the
  *	  privacy unit instead (unitjoin.h), its columns' domains declared.
  *
