@@ -76,6 +76,10 @@ SELECT regress_qu.same($$SELECT c.plan, count(*) FROM regress_qu.lines l JOIN re
                          JOIN regress_qu.customers c USING (cust_id) WHERE order_id > 5 AND cust_id < 30 GROUP BY 1$$,
                        $$SELECT c.plan, count(*) FROM regress_qu.lines l JOIN regress_qu.orders o ON o.order_id = l.order_id
                          JOIN regress_qu.customers c ON c.cust_id = o.cust_id WHERE l.order_id > 5 AND o.cust_id < 30 GROUP BY 1$$);
+SELECT regress_qu.same($$SELECT c.plan, count(*) FROM regress_qu.lines l LEFT JOIN regress_qu.orders o USING (order_id)
+                         LEFT JOIN regress_qu.customers c USING (cust_id) GROUP BY 1$$,
+                       $$SELECT c.plan, count(*) FROM regress_qu.lines l LEFT JOIN regress_qu.orders o ON o.order_id = l.order_id
+                         LEFT JOIN regress_qu.customers c ON c.cust_id = o.cust_id GROUP BY 1$$);
 SELECT r.region_name, count(*) FROM regress_qu.orders LEFT JOIN regress_qu.regions r USING (region_id) GROUP BY 1 ORDER BY 1;
 SELECT regress_qu.same($$SELECT region_name, sum(amount) FROM regress_qu.orders LEFT JOIN regress_qu.regions USING (region_id)
                          WHERE region_id IN (1, 2) GROUP BY 1$$,
