@@ -135,3 +135,7 @@ SELECT sqlstate, message FROM regress.err(format($$SELECT * FROM dpobj.aggregate
 SELECT count(*) - :ledger_before AS charges FROM dpobj.ledger WHERE relation LIKE 'regress_qu.%';
 RESET ROLE;
 RESET dpobj.query_epsilon;
+DROP SCHEMA regress_qu CASCADE;
+SELECT dpobj.drop_budget_domain('regress_qu_shop');
+DROP OWNED BY regress_qu_ann;
+DROP ROLE regress_qu_ann;
