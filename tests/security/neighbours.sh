@@ -1090,22 +1090,10 @@ for sline in "${SCENS[@]}"; do
             what='[{"stat":"count"},{"stat":"quantile","column":"a","q":0.5,"bins":4}]'
         add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggkeys_id.$i" "$WORK/aggkeys_id.sql" \
             role="$AROLE" rel="t_$scen" opts="$RUN_OPTS" delta="$DELTA"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.query.$i" "$WORK/query.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.queryrange.$i" "$WORK/queryrange.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupq.$i" "$WORK/lookupq.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupchain.$i" "$WORK/lookupchain.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupfilter.$i" "$WORK/lookupfilter.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.lookupusing.$i" "$WORK/lookupusing.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.datediff.$i" "$WORK/datediff.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
-        add_run "$WORK/agg.$i.drv" "$WORK/$scen.cteq.$i" "$WORK/cteq.sql" \
-            role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        for q in query queryrange lookupq lookupchain lookupfilter lookupusing datediff cteq; do
+            add_run "$WORK/agg.$i.drv" "$WORK/$scen.$q.$i" "$WORK/$q.sql" \
+                role="$ROLE" rel="t_$scen" filter="$filter" eps="$EPS"
+        done
         [[ -n $unitk && $unitk != - ]] && {
             add_run "$WORK/agg.$i.drv" "$WORK/$scen.aggbound.$i" "$WORK/aggbound.sql" \
                 role="$ROLE" rel="t_$scen" what="$AGG_WHAT" groups="grp,y" opts="$RUN_OPTS" \
