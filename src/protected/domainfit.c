@@ -45,6 +45,13 @@ domainfit_kind(Oid type, bool categorical)
 		type == FLOAT8OID || type == NUMERICOID;
 }
 
+bool
+domainfit_integer(Oid type)
+{
+	type = getBaseType(type);
+	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
 /*
  * A boolean's 'true' or 'false' for any spelling boolin accepts (t, yes, on,
  * 1, ...), an integer's decimal digits without sign '+' or leading zeros;

@@ -21,6 +21,9 @@
 /* base type may have a categorical (levels) or a numeric (bounds) domain */
 extern bool domainfit_kind(Oid type, bool categorical);
 
+/* type is smallint, integer or bigint, or a domain over one */
+extern bool domainfit_integer(Oid type);
+
 /*
  * A level as the text of a value of base type (column::text, which the
  * encoding matches byte for byte), or NULL if no value has it.

@@ -138,10 +138,22 @@ lookups_index_am(Oid index)
 	return am;
 }
 
+/* the join's columns of a lookup and their equalities (lookups_index_fits) */
+typedef struct LookupKeys
+{
+	int			nkeys;
+	const AttrNumber *key_att;
+	const Oid  *ops;
+} LookupKeys;
+
 /* key_att[k] among the index's key columns, with its equality's operator family */
 static bool
-lookups_index_fits(HeapTuple itup, int nkeys, const AttrNumber *key_att, const Oid *ops)
+lookups_index_fits(HeapTuple itup, const void *arg)
 {
+	const LookupKeys *keys = arg;
+	int			nkeys = keys->nkeys;
+	const AttrNumber *key_att = keys->key_att;
+	const Oid  *ops = keys->ops;
 	Form_pg_index ix = (Form_pg_index) GETSTRUCT(itup);
 	bool		isnull;
 	oidvector  *classes;
@@ -179,10 +191,12 @@ lookups_index_fits(HeapTuple itup, int nkeys, const AttrNumber *key_att, const O
 	return true;
 }
 
-bool
-lookups_key_column(Oid table, AttrNumber att)
+/* whether some index of table (opened with lock) passes fits(its pg_index row, arg) */
+static bool
+lookups_some_index(Oid table, LOCKMODE lock, bool (*fits) (HeapTuple itup, const void *arg),
+				   const void *arg)
 {
-	Relation	rel = relation_open(table, AccessShareLock);
+	Relation	rel = relation_open(table, lock);
 	List	   *indexes = RelationGetIndexList(rel);
 	ListCell   *lc;
 	bool		found = false;
@@ -191,16 +205,31 @@ lookups_key_column(Oid table, AttrNumber att)
 	foreach(lc, indexes)
 	{
 		HeapTuple	itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
-		Form_pg_index ix;
 
 		if (!HeapTupleIsValid(itup))
 			continue;
-		ix = (Form_pg_index) GETSTRUCT(itup);
-		for (int i = 0; ix->indisunique && i < ix->indnkeyatts; i++)
-			found = found || ix->indkey.values[i] == att;
+		found = found || fits(itup, arg);
 		ReleaseSysCache(itup);
 	}
 	return found;
+}
+
+/* *arg among a unique index's key columns */
+static bool
+lookups_index_has_key(HeapTuple itup, const void *arg)
+{
+	Form_pg_index ix = (Form_pg_index) GETSTRUCT(itup);
+	bool		found = false;
+
+	for (int i = 0; ix->indisunique && i < ix->indnkeyatts; i++)
+		found = found || ix->indkey.values[i] == *(const AttrNumber *) arg;
+	return found;
+}
+
+bool
+lookups_key_column(Oid table, AttrNumber att)
+{
+	return lookups_some_index(table, AccessShareLock, lookups_index_has_key, &att);
 }
 
 /* the equality of pair k: pg_catalog's "=", no cast, byte-wise on text */
@@ -244,10 +273,6 @@ lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 {
 	char	   *name = get_rel_name(table) ? dp_relation_name(table) : "?";
 	Oid			ops[INDEX_MAX_KEYS];
-	Relation	rel;
-	List	   *indexes;
-	ListCell   *lc;
-	bool		unique = false;
 
 	lookups_check_table(relid, table, name);
 	if (nkeys <= 0 || nkeys > INDEX_MAX_KEYS)
@@ -255,19 +280,8 @@ lookups_check(Oid relid, Oid table, int nkeys, const Oid *own_table,
 								name));
 	for (int k = 0; k < nkeys; k++)
 		ops[k] = lookups_equality(name, own_table[k], own_att[k], table, key_att[k]);
-	rel = relation_open(table, NoLock);
-	indexes = RelationGetIndexList(rel);
-	relation_close(rel, NoLock);
-	foreach(lc, indexes)
-	{
-		HeapTuple	itup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(lfirst_oid(lc)));
-
-		if (!HeapTupleIsValid(itup))
-			continue;
-		unique = unique || lookups_index_fits(itup, nkeys, key_att, ops);
-		ReleaseSysCache(itup);
-	}
-	if (!unique)
+	if (!lookups_some_index(table, NoLock, lookups_index_fits,
+							&(LookupKeys) {nkeys, key_att, ops}))
 		sqlexpr_refuse(psprintf("a join of lookup table %s on columns that are not exactly a unique key of it (a primary key or a unique index, not partial, not deferrable): a row could match several",
 								name));
 }

@@ -14,7 +14,6 @@
 
 #include <math.h>
 
-#include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -25,18 +24,17 @@
 #include "context/linkcols.h"
 #include "context/lookupjoin.h"
 #include "protected/aggrun.h"
+#include "protected/domainfit.h"
 
 bool
 aggrun_range_is_levels(Oid relid, const char *name, double lo, double hi)
 {
 	Oid			table;
 	AttrNumber	att = linked_column_attnum(relid, name, &table);
-	Oid			t;
 
 	if (att <= 0 || lookup_joins_is(relid, table) || !isfinite(lo) || !isfinite(hi))
 		return false;
-	t = getBaseType(get_atttype(table, att));
-	return (t == INT2OID || t == INT4OID || t == INT8OID) &&
+	return domainfit_integer(get_atttype(table, att)) &&
 		floor(hi) - ceil(lo) + 1 >= 1 && floor(hi) - ceil(lo) + 1 <= AGG_RANGE_LEVELS;
 }
 

@@ -15,7 +15,6 @@
  */
 #include "postgres.h"
 
-#include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -25,6 +24,7 @@
 
 #include "model/encode.h"
 #include "protected/aggrun.h"
+#include "protected/domainfit.h"
 #include "protected/domains.h"
 #include "protected/sqlcompile.h"
 
@@ -143,14 +143,6 @@ sqlmerge_cells(Node *expr, SqlMergeSub *s, EncColumn **cols, StringInfo merge)
 	}
 }
 
-/* an integer type (or a domain over one) */
-static bool
-sqlmerge_integer(Oid t)
-{
-	t = getBaseType(t);
-	return t == INT2OID || t == INT4OID || t == INT8OID;
-}
-
 void
 sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge, List **ranged)
 {
@@ -194,7 +186,7 @@ sqlmerge_compile(Oid relid, Node *expr, StringInfo group_by, StringInfo merge, L
 			if (strcmp(e->cols[j].column, names[i]) == 0)
 				cols[i] = &e->cols[j];
 		if (cols[i] != NULL && cols[i]->nlevels == 0 &&
-			sqlmerge_integer(((Var *) list_nth(s.vars, i))->vartype))
+			domainfit_integer(((Var *) list_nth(s.vars, i))->vartype))
 			sqlexpr_refuse(psprintf("GROUP BY an expression over %s, an integer column whose declared range holds more than %d values",
 									names[i], AGG_RANGE_LEVELS));
 		if (cols[i] == NULL || cols[i]->nlevels == 0)

@@ -264,10 +264,9 @@ static bool
 synthesize_is_integer(const SynthCall *c, int i)
 {
 	FormData_pg_attribute a;
-	Oid			t = getBaseType(synthesize_attr(c, i, &a)->atttypid);
 	JsonbValue *e = getIthJsonbValueFromContainer(&c->enc->root, i);
 
-	return (t == INT2OID || t == INT4OID || t == INT8OID) &&
+	return domainfit_integer(synthesize_attr(c, i, &a)->atttypid) &&
 		getKeyJsonValueFromContainer(e->val.binary.data, "levels", 6, NULL) == NULL;
 }
 
