@@ -44,6 +44,17 @@ StaticAssertDecl((1 << (UNIT_BOUND_BINS - 2)) < DPOBJ_MAX_ROWS_PER_UNIT &&
 				 DPOBJ_MAX_ROWS_PER_UNIT <= (1 << (UNIT_BOUND_BINS - 1)),
 				 "the candidates below the largest k are the bins but the last");
 
+/* a forged state (a caller's own aggregate over these functions) */
+static pg_noreturn void
+shards_forged(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("dpobj.unit_bound_shards(): not a state of this aggregate"),
+			 errdetail("A state is a one-dimensional bigint[%d] of counts >= 0, without NULLs.",
+					   UNIT_BOUND_BINS)));
+}
+
 /* a histogram's counts, or an error when it is not one of this file's states */
 static int64 *
 shards_bins(ArrayType *a)
@@ -52,11 +63,11 @@ shards_bins(ArrayType *a)
 
 	if (ARR_NDIM(a) != 1 || ARR_DIMS(a)[0] != UNIT_BOUND_BINS || ARR_LBOUND(a)[0] != 1 ||
 		ARR_HASNULL(a) || ARR_ELEMTYPE(a) != INT8OID)
-		elog(ERROR, "dpobj.unit_bound_shards(): not a state of this aggregate");
+		shards_forged();
 	bins = (int64 *) ARR_DATA_PTR(a);
 	for (int b = 0; b < UNIT_BOUND_BINS; b++)
 		if (bins[b] < 0)
-			elog(ERROR, "dpobj.unit_bound_shards(): not a state of this aggregate");
+			shards_forged();
 	return bins;
 }
 

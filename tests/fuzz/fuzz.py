@@ -15,7 +15,7 @@ The cases are drawn from SEED alone, so a failure replays: each prints as
   model   predict, score, explain, sample, marginal, encode, the _raw forms and dp_evaluate on
           real models of every kind with one to three mutations (tests/fuzz/setup.sql fz.mutate)
   state   final and combine functions on forged aggregate states (fz.forge), through the
-          caller's own aggregates
+          caller's own aggregates; the private bound's bigint[] state forged (case_bins)
   protected  train(), submit(), describe(), aggregate(), evaluate() and synthesize() as an
           analyst without SELECT on the protected table, with odd columns, labels, epsilon,
           delta and options; every submitted job must end, none with an internal error
@@ -205,7 +205,31 @@ def case_model(rng):
         fn, m, rng.choice(RAW_ROWS), unknown, src)
 
 
+def forged_bins(rng):
+    """a bigint[] that may or may not be the private bound's 15-bin state"""
+    n = rng.choice([0, 1, 14, 15, 15, 15, 16, 30])
+    vals = [rng.choice(["0", "1", "-1", "7", "9223372036854775807", "-9223372036854775808",
+                        "NULL", str(rng.randrange(10 ** 6))]) for _ in range(n)]
+    shape = rng.choice(["plain", "plain", "plain", "lbound", "2d"])
+    if shape == "2d" and n:
+        return "'{{%s},{%s}}'::bigint[]" % (",".join(vals), ",".join(vals))
+    body = "{%s}" % ",".join(vals)
+    return "'%s%s'::bigint[]" % ("[0:%d]=" % (n - 1) if shape == "lbound" and n else "", body)
+
+
+def case_bins(rng):
+    """the private bound's Citus state, forged, through the caller's own aggregates"""
+    a, b = forged_bins(rng), forged_bins(rng)
+    agg = rng.choice(["comb", "comb", "fin", "init", "init0", "initneg"])
+    if agg in ("comb", "fin"):
+        return "SELECT fz.%s_bins(x)::text IS NULL FROM (VALUES (%s), (%s)) v(x)" % (agg, a, b)
+    return "SELECT fz.%s_bins(k, '{}')::text IS NULL FROM (VALUES (1::bigint), (%s)) v(k)" % (
+        agg, rng.choice(["NULL::bigint", "5::bigint", "(-3)::bigint", "9223372036854775807"]))
+
+
 def case_state(rng):
+    if rng.random() < 0.1:
+        return case_bins(rng)
     name = rng.choice(sorted(STATES))
     st, stype = STATES[name]
     s = "s"

@@ -107,6 +107,21 @@ BEGIN
   END LOOP;
 END $$;
 
+-- the private bound's Citus state (a bigint[] of 15 bins) handed in through the caller's own
+-- aggregates: combined (its combine function as a transition), finished, and as the initial
+-- state of its transition
+CREATE FUNCTION fz.take_bins(bigint[], bigint[]) RETURNS bigint[]
+  LANGUAGE sql AS 'SELECT $2';
+CREATE AGGREGATE fz.comb_bins(bigint[]) (sfunc = dpobj.unit_bound_shards_combine, stype = bigint[]);
+CREATE AGGREGATE fz.fin_bins(bigint[])
+  (sfunc = fz.take_bins, stype = bigint[], finalfunc = dpobj.unit_bound_shards_final);
+CREATE AGGREGATE fz.init_bins(bigint, jsonb)
+  (sfunc = dpobj.unit_bound_shards_sfunc, stype = bigint[], initcond = '{1,2,3}');
+CREATE AGGREGATE fz.init0_bins(bigint, jsonb)
+  (sfunc = dpobj.unit_bound_shards_sfunc, stype = bigint[], initcond = '[0:14]={0,0,0,0,0,0,0,0,0,0,0,0,0,0,0}');
+CREATE AGGREGATE fz.initneg_bins(bigint, jsonb)
+  (sfunc = dpobj.unit_bound_shards_sfunc, stype = bigint[], initcond = '{0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0}');
+
 -- an odd JSON value, the k-th of a fixed list
 CREATE FUNCTION fz.odd(k int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
   SELECT (ARRAY['null', 'true', 'false', '0', '-1', '1', '2', '0.5', '1e308', '-1e308', '1e-320',
