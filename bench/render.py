@@ -146,6 +146,7 @@ PLOTS = [
  ("runs_admitted.png", "Runs a budget admits per mechanism mix"),
  ("describe_adult.png", "describe() of Adult's age at ε = 1 against the true histogram"),
  ("ebm_shapes.png", "Additive model shapes on Adult (dpobj.explain, ε = 1; bench/ebm/shapes.sh)"),
+ ("synth_fidelity.png", "synth_fidelity() of a twin: each measurement's distance over its noise (bench/synth/widefit.sh)"),
 ]
 # CSVs drawn, not tabled
 PLOTTED = {"ebm_shapes"}
@@ -606,6 +607,22 @@ def plot_describe(plt):
     fig.savefig(f"{IMG}/describe_adult.png", dpi=80)
 
 
+def plot_fidelity(plt):
+    """bench/synth/widefit.sh's dpobj.synth_fidelity() rows, in release order"""
+    rows = list(csv.DictReader(open("bench/synth/widefit_fidelity.csv")))
+    single = [len(r["columns"].split()) == 1 for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 2.4))
+    for one, colour, label in ((True, "tab:blue", "one column"), (False, "tab:red", "two or more")):
+        pts = [(i, float(r["ratio"])) for i, r in enumerate(rows) if single[i] == one]
+        ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, color=colour, label=label)
+    ax.axhline(1, color="grey", linestyle="--", linewidth=1)
+    ax.set(xlabel="measurement, in release order", ylabel="distance / expected noise", ylim=(0, None),
+           title="synth_fidelity() of a twin (wide-level table, ε = 1)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(f"{IMG}/synth_fidelity.png", dpi=80)
+
+
 def plot_shapes(plt):
     """each term of the additive model: a numeric's curve over its bins, a categorical's bars"""
     rows = read("ebm_shapes")
@@ -710,6 +727,7 @@ def main():
     plot_runs(plt)
     plot_describe(plt)
     plot_shapes(plt)
+    plot_fidelity(plt)
     text = render()
     open(DOC, "w", encoding="utf-8").write(text)
 

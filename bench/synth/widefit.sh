@@ -4,10 +4,10 @@
 # five of 85-100): at dpobj.max_state_memory 64MB, 256MB (the default) and 1GB, each run's
 # bound from its NOTICE (never above the cap), the workload sets left out, wall time and
 # the backend's peak RSS (bench/measure.sh); then dpobj.synth_fidelity() of the 256MB
-# run's model into widefit_fidelity.csv, drawn by fidelity.py into fidelity.svg.
+# run's model into widefit_fidelity.csv, drawn by bench/render.py (docs/img/synth_fidelity.png).
 #
 # Needs a running server through PGHOST/PGPORT/PGUSER (a superuser).  Writes
-# bench/synth/widefit.md, widefit_fidelity.csv and fidelity.svg.  Not part of any suite.
+# bench/synth/widefit.md and widefit_fidelity.csv.  Not part of any suite.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DB=dpobj_widefit
@@ -50,7 +50,6 @@ SQL
 } | tee bench/synth/widefit.md
 psql -X -q -d "$DB" --csv -c "SELECT array_to_string(columns, ' ') AS columns, cells, distance, expected_noise, ratio FROM dpobj.synth_fidelity('syn_256MB')" \
     >bench/synth/widefit_fidelity.csv
-python3 bench/synth/fidelity.py bench/synth/widefit_fidelity.csv bench/synth/fidelity.svg
 printf '\n%s\n\n%s\n' "dpobj.synth_fidelity() of the 256MB run's model: each measurement's l1 distance to the model over what its noise alone gives (1: fitted up to the noise)." \
-    "![synth_fidelity ratios](fidelity.svg)" >>bench/synth/widefit.md
+    "![synth_fidelity ratios](../../docs/img/synth_fidelity.png)" >>bench/synth/widefit.md
 psql -X -q -d postgres -c "DROP DATABASE $DB"
