@@ -1185,7 +1185,7 @@ phase "aggregate() and describe()"
 # result's names, the target's columns, types and owner, the model's public part (its
 # mechanism, epsilon, delta, its params' keys), marginal()'s cells and the ledger are
 # compared.  The memory cap is raised to 16MB for these runs (64kB refuses any model, a
-# public refusal before the charge).
+# public refusal before the charge).  Every other scenario's run names a "label".
 synth_script() {
     run_preamble
     cat <<'SQL'
@@ -1223,10 +1223,13 @@ for i in 0 1; do
     t_psql -d "${DBS[$i]}" -c "GRANT CREATE ON SCHEMA public TO $ZROLE" \
         -c "ALTER DATABASE ${DBS[$i]} SET dpobj.max_state_memory = '16MB'" >/dev/null
 done
+nsynth=0
 for sline in "${SCENS[@]}"; do
     IFS='|' read -r scen _ filter _ _ _ _ _ _ <<<"$sline"
     scen=$(trim "$scen") filter=$(trim "$filter")
-    run_options '{}' "$filter"
+    # every other scenario names y as the "label" (step 1 then pairs each column with it,
+    # a quantile column's bins too)
+    (( nsynth++ % 2 )) && run_options '{"label": "y"}' "$filter" || run_options '{}' "$filter"
     # a linked table's twin also holds its customers' seg, read through the path
     cols="grp,c,y,a,b"
     [[ $(trim "$(cut -d'|' -f10 <<<"$sline")") == link ]] && cols+=",c_$scen.seg"
