@@ -77,7 +77,7 @@ SECTIONS = [
    "ε = 1, δ = 10⁻⁶, medians; the arms, AIM's settings, the scorer's cut: bench/synth/aim.sh; "
    "TV: total variation over every pair and triple."),
   ("synth_boost", "Synthetic copies: a booster on the twin (bench/synth/boost.sh)",
-   "scikit-learn's booster (defaults) on each twin of the training rows, ε = 1, δ = 10⁻⁶; "
+   "scikit-learn's booster (defaults) on the training rows' twins, ε = 1, δ = 10⁻⁶; "
    "test balanced accuracy, medians; real: raw / at deciles (AIM's cut); train 'auto': "
    "dpobj's model (bench/synth/boost.md)."),
   ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",

@@ -57,9 +57,7 @@ def features(rows, cols, dec):
             parts.append(m)
         else:
             code, fill = arg
-            x = [fill if v is None else float(v) for v in vals]
-            if dec:
-                x = [code(v) for v in vals]
+            x = [code(v) for v in vals] if dec else [fill if v is None else float(v) for v in vals]
             parts.append(np.array(x, dtype=float).reshape(-1, 1))
     return np.hstack(parts)
 
@@ -101,7 +99,7 @@ def decode(train_p, codes_p, out_p):
             for v in col:
                 groups.setdefault(f(v), []).append(v)
             # a numeric's code: the median of its values (NULL's code: NULL)
-            back.append({k: (None if vs[0] is None else statistics.median_low(sorted(float(x) for x in vs)))
+            back.append({k: None if vs[0] is None else statistics.median_low(sorted(float(x) for x in vs))
                          for k, vs in groups.items()})
         else:
             levels = sorted({v for v in col if v is not None})
@@ -116,12 +114,13 @@ def decode(train_p, codes_p, out_p):
         w = csv.writer(f)
         w.writerow(head)
         for row in rows:
-            w.writerow(["" if v is None else ("%g" % v if isinstance(v, float) else v) for v in row])
+            w.writerow(["" if v is None else ("%.10g" % v if isinstance(v, float) else v) for v in row])
 
 
 NAMES = {"real": "real training rows", "dpobj_label": "dpobj twin, \"label\" named",
-         "dpobj": "dpobj twin, no label", "dpobj_label_width": "dpobj twin, \"label\", equal-width bins", "aim": "AIM twin (add/remove)",
-         "aim_replace": "AIM twin (replace, as dpobj)", "direct": "dpobj.train 'auto' (no twin)"}
+         "dpobj": "dpobj twin, no label", "dpobj_label_width": "dpobj twin, \"label\", equal-width bins",
+         "aim": "AIM twin (add/remove)", "aim_replace": "AIM twin (replace, as dpobj)",
+         "direct": "dpobj.train 'auto' (no twin)"}
 TARGET = {"dpobj_label": 2, "dpobj": 4}
 
 
@@ -129,7 +128,8 @@ def report(csv_p, label):
     rows = [r for r in csv.DictReader(open(csv_p)) if r["label"] == label]
     tables = [t for t in dict.fromkeys(r["table"] for r in rows)
               if any(r["table"] == t and r["method"] == "real" for r in rows)]
-    got = lambda t, m, k: [float(r[k]) for r in rows if r["table"] == t and r["method"] == m and r[k] != ""]
+    got = lambda t, m, k: [float(r[k]) for r in rows
+                           if r["table"] == t and r["method"] == m and r[k] != ""]
     name = lambda t: t + (" (held out)" if t.startswith("german") else "")
     real = {t: statistics.median(got(t, "real", "bacc")) for t in tables}
 
@@ -164,7 +164,8 @@ def report(csv_p, label):
             rs, rr = got(t, m + "_rate", "bacc"), got(t, "real_rate", "bacc")
             if m == "direct":
                 rs = xs
-            rgap = "%.1f" % (100 * (statistics.median(rr) - statistics.median(rs))) if rs and rr and m != "real" else ""
+            rgap = ("%.1f" % (100 * (statistics.median(rr) - statistics.median(rs)))
+                    if rs and rr and m != "real" else "")
             print("| %s | %s | %d | %.3f | %.3f–%.3f | %s | %s | %s | %s | %s |" % (
                 name(t), NAMES[m], len(xs), statistics.median(xs), q[0], q[2],
                 "%.3f" % statistics.median(dec) if dec else "", gap,
