@@ -27,8 +27,8 @@
 #
 # STEPS ["prep real dpobj direct aim rate report"]: prep loads the tables (tables.sh, database
 # $BENCH_DB [dpobj_synthboost]) and writes the splits into BOOST_DIR [/tmp/dpobj_boost]; the
-# other steps read them, so that AIM (the long pole) can run in a call of its own beside the
-# rest.  TABLES: a subset of "adult bank german".  Needs a server through PGHOST/PGPORT/PGUSER
+# other steps read them (the database is kept for them: drop it when done), so that AIM (the
+# long pole) can run in a call of its own beside the rest.  TABLES: a subset of "adult bank german".  Needs a server through PGHOST/PGPORT/PGUSER
 # (a superuser), AIM_DIR as aim.sh does, Debian's python3-sklearn.  Writes
 # bench/synth/boost.csv (every run, labelled RUN_LABEL [the commit]), then boost.md and
 # bench/csv/synth_boost.csv (medians of the label's runs; bench/record.py), rendered into
