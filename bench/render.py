@@ -33,23 +33,23 @@ SECTIONS = [
    "(majority 0.764); `auto`'s defaults with `\"metric\": \"accuracy\"` (what it measures): "
    "objective and noisysgd, share 0.05."),
   ("auto_imbalanced", "Imbalanced labels: `auto` against the best single mechanism",
-   "Mean balanced accuracy (sd), 20 seeds, ε = 1; German credit held out of every choice."),
+   "Mean balanced accuracy (sd), 20 seeds, ε = 1."),
   ("ebm", "Additive boosting (`ebm`) against the linear mechanisms and `auto`",
    "Median balanced test accuracy and ebm's ROC AUC, δ = 10⁻⁶, public class weights; ebm: private "
    "bins (default), uniform: equal-width; LR, GB non-private; the tables: bench/ebm/results.md; "
    "ε = 0.5 in the CSV."),
   ("gbdt", "Boosted trees (`gbdt`) against `ebm` and `auto`",
    "Median balanced accuracy / AUC, ε = 1, δ = 10⁻⁶, defaults, train()'s encoding; "
-   "auto_gbdt: auto with gbdt a candidate; german held out (bench/gbdt/results.md)."),
+   "auto_gbdt: auto with gbdt a candidate (bench/gbdt/results.md)."),
   ("operating", "Operating point: the default cut-off against `\"metric\": \"accuracy\"`",
    "Medians over 20 seeds, δ = 10⁻⁶, no class weights; test balanced accuracy and recall at "
-   "the model's cut-off, exact test ROC AUC; German credit held out of every choice; the tables "
+   "the model's cut-off, exact test ROC AUC; the tables "
    "and every arm: bench/operating/results.md, the CSV."),
   ("operating_auc", "Operating point: `evaluate()`'s private ROC AUC and its 95 % interval",
    "The default ebm models at ε = 1 above, evaluated on their test splits at ε = 1 (half on "
    "the score histograms; ε = 0.5 in the CSV)."),
   ("tune", "Private hyperparameter tuning: noisy GD's `\"tune\"`",
-   "ε = 1, δ = 10⁻⁶, 20 seeds; German credit held out."),
+   "ε = 1, δ = 10⁻⁶, 20 seeds."),
   ("noisysgd_clip", "Noisy GD's gradient clip and AdaGrad prior",
    "Balanced accuracy with class weights (bacc_w) and accuracy without, ε = 0.5 / 1 / 2, 30 seeds. "
    "Defaults with class weights: c = 0.25, m = 64; unweighted runs keep c = 1, m = 0."),
@@ -72,10 +72,14 @@ SECTIONS = [
    "boosting trained on synthetic, tested on real (on real: Adult 0.776, bank 0.661)."),
   ("synth_values", "Synthetic copies: what `synthesize()`'s twin holds (bench/synth/values.sh)",
    "SQL path with the defaults, ε = 1, δ = 10⁻⁶, medians of the runs (means in CI: all runs); "
-   "german_credit held out of all tuning; the columns: bench/synth/values.md."),
+   "the columns: bench/synth/values.md."),
   ("synth_aim", "Synthetic copies: `synthesize()` against the authors' AIM (bench/synth/aim.sh)",
    "ε = 1, δ = 10⁻⁶, medians; the arms, AIM's settings, the scorer's cut: bench/synth/aim.sh; "
-   "TV: total variation over every pair and triple; ratio: dpobj's over the row's."),
+   "TV: total variation over every pair and triple."),
+  ("synth_boost", "Synthetic copies: a booster on the twin (bench/synth/boost.sh)",
+   "scikit-learn's booster (defaults) on the training rows' twins, ε = 1, δ = 10⁻⁶; "
+   "test balanced accuracy, medians; real: raw / at deciles (AIM's cut); train 'auto': "
+   "dpobj's model (bench/synth/boost.md)."),
   ("aggregate_coverage", "Private statistics: 95 % intervals and noise (Adult)",
    "Fresh noise per run, ε = 1 (a third per statistic)."),
   ("aggregate_quantile_intervals", "Private statistics: describe()'s quartiles (50 000 rows, ε = 0.25)",
@@ -166,10 +170,13 @@ SHOW = {"citus": lambda r: r.get("n") == "10000000",
         "operating_auc": lambda r: r.get("evaluate() at ε") == "1",
         "auto": lambda r: "cms" not in r.get("arm (15 draws)", ""),
         "ebm": lambda r: r.get("ε") == "1",
-        "synth_values": lambda r: r.get("build", "").startswith("this branch")}
+        "synth_values": lambda r: r.get("build", "").startswith("this branch"),
+        "synth": lambda r: r.get("ε") == "1",
+        "synth_aim": lambda r: "rounds" not in r.get("method", "")}
 # columns a section leaves out (the CSV keeps them)
 HIDE = {"citus_train": {"runs s", "rows/s", "speed vs local"}, "opsamp": {"rows"},
-        "synth_values": {"build", "runs"},
+        "synth_values": {"build", "runs"}, "synth_boost": {"runs"},
+        "synth_aim": {"2-way: dpobj / it", "3-way: dpobj / it"},
         "ebm_scale": {"shape"}, "synth_sqlpath": {"synthetic rows"}, "operating": {"accuracy ε 1"}}
 # sections whose rows per seed are shown one per cell (the CSV keeps every seed)
 def seeds_per_cell(rows):
@@ -683,7 +690,7 @@ def render():
            "Each table is the latest run of the command under it (commit, date (UTC), "
            "load), from `bench/csv/`, rendered with the plots by `python3 bench/render.py`. "
            f"Machine: a shared VM with {MACHINE} unless named; times vary about ±30 % with the "
-           "load. Accuracy: each table's test split.", ""]
+           "load. Accuracy: each table's test split; German credit is held out of every choice.", ""]
     out += ["## Plots", ""]
     for png, caption in PLOTS:
         out += [f"![{caption}](img/{png})", ""]

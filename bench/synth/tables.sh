@@ -1,4 +1,4 @@
-# bench/synth/tables.sh — sourced by values.sh and aim.sh: loads Adult (train + test as
+# bench/synth/tables.sh — sourced by values.sh, aim.sh and boost.sh: loads Adult (train + test as
 # adult.full, 48 842 rows), bank_marketing (bank.marketing, 4 521) and german_credit
 # (german.credit, 1 000) into database $DB and declares their domains: text columns by their
 # levels, numerics by "col lo hi" triples (prep.py's bounds; german_credit's written here);
