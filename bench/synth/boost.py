@@ -14,7 +14,7 @@ defaults, random_state 0; balanced accuracy on the real test split) on raw colum
       AIM's twin (twinscore.py's codes of TRAIN, columns c0, c1, ...) back to TRAIN's
       columns: a level code to its level, a numeric's decile code to the median of TRAIN's
       values in it, so that it is scored as the dpobj twin is.
-  boost.py report BOOST.csv LABEL
+  boost.py report BOOST.csv LABEL [AIM_LABEL]
       medians and IQR of LABEL's runs per table and method, the gaps to the real line
       (Markdown, bench/synth/boost.md)."""
 import csv
@@ -124,8 +124,11 @@ NAMES = {"real": "real training rows", "dpobj_label": "dpobj twin, \"label\" nam
 TARGET = {"dpobj_label": 2, "dpobj": 4}
 
 
-def report(csv_p, label):
-    rows = [r for r in csv.DictReader(open(csv_p)) if r["label"] == label]
+def report(csv_p, label, aim_label=None):
+    """the label's runs; AIM's arms (and their share cuts) from aim_label's, if given"""
+    aim = lambda r: r["method"].startswith("aim")
+    rows = [r for r in csv.DictReader(open(csv_p))
+            if r["label"] == (aim_label or label if aim(r) else label)]
     tables = [t for t in dict.fromkeys(r["table"] for r in rows)
               if any(r["table"] == t and r["method"] == "real" for r in rows)]
     got = lambda t, m, k: [float(r[k]) for r in rows
@@ -179,7 +182,7 @@ def main():
         score(*a[1:6], rate=len(a) == 7)
     elif len(a) == 4 and a[0] == "decode":
         decode(*a[1:])
-    elif len(a) == 3 and a[0] == "report":
+    elif len(a) in (3, 4) and a[0] == "report":
         report(*a[1:])
     else:
         sys.exit(__doc__)

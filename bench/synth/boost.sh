@@ -30,7 +30,8 @@
 # other steps read them (the database is kept for them: drop it when done), so that AIM (the
 # long pole) can run in a call of its own beside the rest.  TABLES: a subset of "adult bank german".  Needs a server through PGHOST/PGPORT/PGUSER
 # (a superuser), AIM_DIR as aim.sh does, Debian's python3-sklearn.  Writes
-# bench/synth/boost.csv (every run, labelled RUN_LABEL [the commit]), then boost.md and
+# bench/synth/boost.csv (every run, labelled RUN_LABEL [the commit]; AIM_LABEL: AIM's arms from
+# that label's runs, as aim.sh does), then boost.md and
 # bench/csv/synth_boost.csv (medians of the label's runs; bench/record.py), rendered into
 # docs/BENCHMARKS.md.  Not part of any test suite.
 set -euo pipefail
@@ -175,6 +176,6 @@ if has rate; then
     done
 fi
 if has report; then
-    $PY bench/synth/boost.py report "$CSV" "$label" | tee bench/synth/boost.md |
+    $PY bench/synth/boost.py report "$CSV" "$label" "${AIM_LABEL:-$label}" | tee bench/synth/boost.md |
         $PY bench/record.py synth_boost "${RECORD_COMMAND:-AIM_DIR=... nice bash bench/synth/boost.sh}"
 fi
