@@ -377,14 +377,11 @@ premeasured(const SynthSpec *sp, int j)
 	return false;
 }
 
-/*
- * the label's pair with column j is measured in step 1: the pair in the
- * state, j not premeasured or its pair budgeted (rho_pre_pair)
- */
+/* the label's pair with column j is measured in step 1: j not premeasured, the pair in the state */
 static bool
 label_pair(const SynthSpec *sp, int j)
 {
-	return sp->label >= 0 && j != sp->label && (sp->rho_pre_pair > 0.0 || !premeasured(sp, j)) &&
+	return sp->label >= 0 && j != sp->label && !premeasured(sp, j) &&
 		synth_layout_covers(sp->layout, SYNTH_BIT(j) | SYNTH_BIT(sp->label)) >= 0;
 }
 
@@ -394,11 +391,10 @@ first_step(Run *r, double rho1)
 {
 	const SynthSpec *sp = r->spec;
 	SynthResult *res = r->res;
-	double		s2 = synth_sigma2(rho1, sp->k),
-				s2_pre = sp->rho_pre_pair > 0.0 ? synth_sigma2(sp->rho_pre_pair, sp->k) : 1.0;
+	double		s2 = synth_sigma2(rho1, sp->k);
 	SynthStatus st = SYNTH_OK;
 
-	if (s2 == 0.0 || s2_pre == 0.0)
+	if (s2 == 0.0)
 		return SYNTH_BADARG;
 
 	for (int i = 0; i < sp->npremeasured; i++)
@@ -415,25 +411,23 @@ first_step(Run *r, double rho1)
 	}
 	res->rho_spent = sp->rho_premeasured;
 	/*
-	 * Step 1 costs at most first_share rho: one measurement per column, a
-	 * premeasured column's standing (with a label, and its pair with it at
-	 * rho_pre_pair, which the caller took from that column's share); with a
-	 * label, its pair with each other column (the column's counts too), the
-	 * label's own only when no pair holds it.
+	 * One measurement per column at most, so step 1 costs at most first_share
+	 * rho: a premeasured column's stands; with a label, its pair with each
+	 * other column (the column's counts too), the label's own only when no
+	 * pair holds it.
 	 */
 	for (int j = 0; j < sp->d; j++)
 	{
 		SynthSet	s = SYNTH_BIT(j) | (label_pair(sp, j) ? SYNTH_BIT(sp->label) : 0);
-		double		s2_j = premeasured(sp, j) ? s2_pre : s2;
 		bool		paired = false;
 
 		for (int i = 0; i < sp->d && j == sp->label; i++)
 			paired |= label_pair(sp, i);
-		if ((premeasured(sp, j) && !label_pair(sp, j)) || paired)
+		if (premeasured(sp, j) || paired)
 			continue;
-		if ((st = measure(r, s, s2_j)) != SYNTH_OK)
+		if ((st = measure(r, s, s2)) != SYNTH_OK)
 			return st;
-		res->rho_spent += synth_release_rho(s2_j, sp->k);
+		res->rho_spent += synth_release_rho(s2, sp->k);
 	}
 	res->total = noisy_total(res->meas, res->nmeas, sp->levels);
 	if ((st = synth_model_init(&res->model, sp->d, sp->levels, res->total)) != SYNTH_OK)

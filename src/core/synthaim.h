@@ -8,8 +8,7 @@
  *
  *	  1. Every single column is measured: its counts + N_Z(0, s0^2) (with
  *	     a label: each other column's pair with it, where the state has it),
- *	     each at first_share rho / d; a premeasured column's pair with the
- *	     label at rho_pre_pair (its own releases paid the rest of its share).
+ *	     each at first_share rho / d.
  *	  2. Each round selects a candidate r (a set in the workload's downward
  *	     closure that the state covers and that keeps the junction tree
  *	     within the public cap times the share of rho spent) by the
@@ -64,7 +63,6 @@ typedef struct SynthSpec
 	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */
 	int			npremeasured;
 	double		rho_premeasured;	/* what they cost (within rho) */
-	double		rho_pre_pair;	/* with a label: each premeasured column's pair with it (0: none) */
 	synth_poll_fn poll;
 	void	   *poll_arg;
 } SynthSpec;

@@ -1458,8 +1458,7 @@ test_workload(void)
  * premeasured, and at most one measurement per column, so its cost stays
  * within first_share rho even when every column was premeasured (a pair per
  * premeasured column on top cost up to (2d - 1) / d of the share: more than
- * rho at 0.6); a premeasured column's pair only at rho_pre_pair, which its
- * own releases paid for (here half of its share each).
+ * rho at 0.6).
  */
 static void
 test_label_step(void)
@@ -1474,7 +1473,7 @@ test_label_step(void)
 	SynthResult res;
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double		rho = 0.1,
-				rho1 = synth_aim_oneway_rho(rho, 4, 0.6);
+				s2 = synth_sigma2(synth_aim_oneway_rho(rho, 4, 0.6), 1);
 
 	CHECK(synth_layout_build(4, levels, w, nw, 1 << 16, &L) == SYNTH_OK, "label: layout");
 	counts = calloc(L.cells, sizeof(int64_t));
@@ -1486,17 +1485,12 @@ test_label_step(void)
 			c[j] = (int) (unitcheck_next64() % levels[j]);
 		synth_state_add(&L, counts, c);
 	}
-	for (int arm = 0; arm < 3; arm++)
+	for (int npre = 0; npre <= 4; npre += 4)
 	{
-		int			npre = arm == 0 ? 0 : 4;
-		bool		pair = arm == 2;
-		double		s2 = synth_sigma2(pair ? 0.5 * rho1 : rho1, 1);
-
 		spec_init(&sp, 4, levels, &L, counts, rho, 1, 10, 20);
 		sp.rounds_factor = 4;
 		sp.first_share = 0.6;
 		sp.label = 3;
-		sp.rho_pre_pair = pair ? 0.5 * rho1 : 0.0;
 		for (int j = 0; j < npre; j++)
 		{
 			int64_t		cnt[4];
@@ -1514,16 +1508,10 @@ test_label_step(void)
 		sp.npremeasured = npre;
 		gsl_rng_set(rng, 5);
 		CHECK(synth_aim_run(&sp, rng, &res) == SYNTH_OK && res.rho_spent <= rho * (1 + 1e-12),
-			  "label, %d premeasured%s: rho spent %g <= %g", npre, pair ? ", paired" : "",
-			  res.rho_spent, rho);
+			  "label, %d premeasured: rho spent %g <= %g", npre, res.rho_spent, rho);
 		if (npre == 0)
 			CHECK(res.meas[0].set == 0x9 && res.meas[1].set == 0xa && res.meas[2].set == 0xc &&
 				  res.meas[3].set != 0x8, "label: step 1 measures its three pairs, not it");
-		else if (pair)
-			CHECK(res.meas[3].set == 0x8 && res.meas[4].set == 0x9 && res.meas[5].set == 0xa &&
-				  res.meas[6].set == 0xc && res.nmeas == 7 + res.nrounds &&
-				  fabs(res.meas[4].sigma2 - synth_count_variance(synth_sigma2(0.5 * rho1, 1))) < 1e-9,
-				  "label, all premeasured, paired: their three pairs at rho_pre_pair, not the label's");
 		else
 			CHECK(res.meas[0].set == 0x1 && res.meas[3].set == 0x8 &&
 				  (res.nrounds == 0 || res.meas[4].set == res.rounds[0].chosen),

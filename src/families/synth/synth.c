@@ -270,7 +270,6 @@ synth_spec(SynthWork *w, SynthSpec *sp, const int **map)
 	sp->premeasured = w->pre;
 	sp->npremeasured = w->npre;
 	sp->rho_premeasured = w->rho_pre;
-	sp->rho_pre_pair = SYNTH_LABEL_PAIR_RHO(p, w->rho);
 	sp->poll = synth_poll;
 }
 

@@ -638,54 +638,19 @@ in_measured_names(ModelIn *in, const SynthFitted *f)
 }
 
 /*
- * Step 1's measurements: single columns, or pairs all holding one column (the
- * label), no set twice; a column in a pair has its own measurement only if
- * it is a quantile one (premeasured, quantile: their mask; synthaim.c's step 1)
- */
-static void
-in_first_step(const SynthResult *res, int first, SynthSet quantile)
-{
-	SynthSet	common = ~(SynthSet) 0,
-				singles = 0,
-				paired = 0;
-	bool		bad = false;
-
-	for (int i = 0; i < first; i++)
-	{
-		SynthSet	s = res->meas[i].set;
-		int			n = synth_set_size(s);
-
-		for (int k = 0; k < i; k++)
-			bad |= res->meas[k].set == s;
-		if (n == 2)
-		{
-			common &= s;
-			paired |= s;
-		}
-		else
-			singles |= s;
-		bad |= n > 2 || common == 0;
-	}
-	if (bad || (singles & paired & ~quantile) != 0)
-		synthmodel_forged("the rounds are not the last measurements");
-}
-
-/*
  * The rounds: the last measurements, in order, each its measurement's set
- * and variance; the first step's measurements before them (at most two a
- * column: its own, its pair with the label) cover every column
+ * and variance; the first step's measurements before them cover every column
  */
 static void
-in_rounds(ModelIn *in, SynthResult *res, SynthSet quantile)
+in_rounds(ModelIn *in, SynthResult *res)
 {
 	int			n;
 	JsonbContainer *arr = in_array(in->params, "rounds", &n);
 	int			first = res->nmeas - n;
 	SynthSet	covered = 0;
 
-	if (n > SYNTH_MAX_ROUNDS || first < 1 || first > 2 * in->d)
+	if (n > SYNTH_MAX_ROUNDS || first < 1 || first > in->d)
 		synthmodel_forged("the rounds are not the last measurements");
-	in_first_step(res, first, quantile);
 	for (int i = 0; i < first; i++)
 		covered |= res->meas[i].set;
 	if (covered != (in->d == 64 ? ~(SynthSet) 0 : SYNTH_BIT(in->d) - 1))
@@ -917,18 +882,6 @@ synthmodel_first_single(const SynthResult *res, int j)
 	return NULL;
 }
 
-/* the quantile columns (premeasured before the rounds) */
-static SynthSet
-synthmodel_quantile_mask(const SynthFitted *f)
-{
-	SynthSet	q = 0;
-
-	for (int j = 0; j < f->d; j++)
-		if (f->col[j].kind == SYNTH_COL_QUANTILE)
-			q |= SYNTH_BIT(j);
-	return q;
-}
-
 SynthFitted *
 synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 {
@@ -954,7 +907,7 @@ synthmodel_unpack(HeapTupleHeader th, MemoryContext cxt)
 	in_columns(&in, f);
 	in_measurements(&in, &f->res);
 	in_measured_names(&in, f);
-	in_rounds(&in, &f->res, synthmodel_quantile_mask(f));
+	in_rounds(&in, &f->res);
 	in_model(&in, &f->res.model, in_array(in.params, "potentials", &n), &f->res,
 			 f->res.nmeas, f->res.nmeas);
 	in_cliques(&in, &f->res.model);

@@ -440,8 +440,7 @@ static void
 synth_check_noise(const SynthParams *p, double epsilon, double delta)
 {
 	double		rho = synthparams_rho(epsilon, delta);
-	double		rho1 = fmin(synth_aim_oneway_rho(rho, p->d, SYNTH_FIRST_SHARE_OF(p)),
-							SYNTH_QUANTILE_RHO1(p, rho));
+	double		rho1 = synth_aim_oneway_rho(rho, p->d, SYNTH_FIRST_SHARE_OF(p));
 	double		rho_round = synth_aim_round_rho(rho, p->d, SYNTH_ALPHA, SYNTH_ROUNDS_FACTOR);
 
 	if (synth_sigma2(SYNTH_SUB_SHARE * rho1, p->k) == 0.0 ||

@@ -81,19 +81,12 @@
  * Without a "label", a quantile column's first releases (sub-bins, sums,
  * points, bins) are at this multiple of a column's single-column rho: its
  * bins and drawn values rest on them; the rounds pay (step 1 costs at most
- * 0.2 x 2 x 1.5 = 0.6 of rho).  With a label (0.6 a column already) they
- * take 1 - SYNTH_LABEL_PAIR_SHARE of it, and the column's pair with the
- * label (its bins by the label's levels, synthaim.c's step 1) the rest of
- * their 1 + SYNTH_SUM_SHARE: the same cost, and the label's relation to a
- * numeric column is measured before the rounds (else only a round finds it)
+ * 0.2 x 2 x 1.5 = 0.6 of rho).  With a label (0.6 a column already) 1.
  */
 #define SYNTH_QUANTILE_SCALE	2.0
-#define SYNTH_LABEL_PAIR_SHARE	0.5
 #define SYNTH_FIRST_SHARE_OF(p) ((p)->label >= 0 ? SYNTH_FIRST_SHARE_LABEL : SYNTH_FIRST_SHARE)
 #define SYNTH_QUANTILE_RHO1(p, rho) (synth_aim_oneway_rho((rho), (p)->d, SYNTH_FIRST_SHARE_OF(p)) * \
-									 ((p)->label >= 0 ? 1.0 - SYNTH_LABEL_PAIR_SHARE : SYNTH_QUANTILE_SCALE))
-#define SYNTH_LABEL_PAIR_RHO(p, rho) ((p)->label >= 0 ? (1.0 + SYNTH_SUM_SHARE) * SYNTH_LABEL_PAIR_SHARE * \
-									  synth_aim_oneway_rho((rho), (p)->d, SYNTH_FIRST_SHARE_LABEL) : 0.0)
+									 ((p)->label >= 0 ? 1.0 : SYNTH_QUANTILE_SCALE))
 
 typedef struct SynthParams
 {
