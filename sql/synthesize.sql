@@ -165,6 +165,17 @@ SELECT a = c AS same_model
           FROM regress_syn.people) y;
 RESET dpobj.seed;
 SELECT * FROM regress.err($$SELECT dpobj.dp_synthesize(true, 1, 1e-6, '{"domains": [{"column": "sex", "levels": ["F", "M"]}, {"column": "age", "lo": 18, "hi": 80}]}', ARRAY[sex, sex], ARRAY[age::float8]) FROM regress_syn.people$$);
+-- with a "label", a quantile column's bins are released by its levels when the sub-bins'
+-- noisy mean a bin is at least 10 sd of a cell (epsilon 50 here), else alone (epsilon 1)
+SET ROLE regress_syn_alice;
+SET client_min_messages = warning;
+SELECT e, rows FROM unnest(ARRAY[50, 1]) e,
+       dpobj.synthesize('regress_syn.people', 'regress_syn_out.lp' || e, e, 1e-6, ARRAY['sex', 'hours'],
+                        format('{"rows": 10, "model_name": "lp%s", "label": "sex"}', e)::jsonb);
+SELECT e, (m).params->'measurements'->0->'columns' AS first_measured
+  FROM unnest(ARRAY[50, 1]) e, dpobj.get_model('lp' || e) m;
+RESET client_min_messages;
+RESET ROLE;
 
 -- a table of five columns of 85 to 100 declared levels and nine small ones (an Adult-like
 -- shape): with the defaults its workload's triples of wide columns would not fit

@@ -367,12 +367,12 @@ add_round(Run *r, SynthSet chosen, double sigma2, double eps, int ncand, double 
 	return SYNTH_OK;
 }
 
-/* whether column j was measured already (a quantile column's sub-bins) */
+/* whether column j was measured already (a quantile column's bins, alone or by the label) */
 static bool
 premeasured(const SynthSpec *sp, int j)
 {
 	for (int i = 0; i < sp->npremeasured; i++)
-		if (sp->premeasured[i].set == SYNTH_BIT(j))
+		if (sp->premeasured[i].set & SYNTH_BIT(j))
 			return true;
 	return false;
 }

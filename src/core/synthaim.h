@@ -60,7 +60,7 @@ typedef struct SynthSpec
 	double		rounds_factor;	/* the first rounds' rho is rho / (factor d) (AIM: 16) */
 	double		first_share;	/* step 1's share of rho, rho / d each (AIM: alpha / factor) */
 	int			label;			/* a public label column, or -1 (synthwork.h) */
-	const SynthMeasure *premeasured;	/* single columns measured already, or NULL */
+	const SynthMeasure *premeasured;	/* columns measured already (or by the label), or NULL */
 	int			npremeasured;
 	double		rho_premeasured;	/* what they cost (within rho) */
 	synth_poll_fn poll;

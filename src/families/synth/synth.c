@@ -33,6 +33,13 @@
 
 PG_FUNCTION_INFO_V1(dpobj_synth_finalfn);
 
+/*
+ * A quantile column's bins by the label's levels stay a pair measurement
+ * when its bins hold this many standard deviations of a cell on average
+ * (synth_quantile_keep_pair)
+ */
+#define SYNTH_PAIR_SDS			10.0
+
 typedef struct SynthWork
 {
 	SynthAggState *st;
@@ -43,7 +50,7 @@ typedef struct SynthWork
 											 * then their points' counts */
 	double		sums_sigma2;	/* those sums' variance */
 	double		points_sigma2;	/* the points' counts' */
-	SynthMeasure pre[SYNTH_MAX_COLUMNS];	/* their single-column measurements */
+	SynthMeasure pre[SYNTH_MAX_COLUMNS];	/* their bins' measurements (by the label's levels) */
 	int			npre;
 	double		rho_pre;
 	SynthResult res;
@@ -108,19 +115,21 @@ synth_failed(const DPRun *run, SynthStatus status)
 }
 
 /*
- * The bins' measurement m (cell variance m->sigma2) combined with the sums of
- * the sub-bin release drawn over each bin (variance s2_sub a sub-bin) by
- * their inverse variances: post-processing of both releases, a lower
- * variance than either (m->var the combined cells')
+ * The bins' measurement m (cell variance m->sigma2; with a label, by its L
+ * levels, a bin's cell at b * sb + l * sl) combined with the sums of the
+ * sub-bin release drawn over each bin (variance s2_sub a sub-bin): each bin's
+ * L cells moved by g (sum - their total), g = sigma2 / (L sigma2 + v), their
+ * variance sigma2 (1 - g) -- for L = 1 the inverse-variance mean.
+ * Post-processing of both releases (m->var the combined cells')
  */
 static void
 synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double s2_sub,
-					   SynthMeasure *m)
+					   int L, int sb, int sl, SynthMeasure *m)
 {
 	int			nb = synth_column_model_levels(c);
 	double	   *sum = palloc0(sizeof(double) * nb);
 	int		   *k = palloc0(sizeof(int) * nb);
-	double	   *var = palloc(sizeof(double) * nb);
+	double	   *var = palloc(sizeof(double) * nb * L);
 
 	for (int i = 0; i < n; i++)
 	{
@@ -129,13 +138,50 @@ synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double 
 	}
 	for (int b = 0; b < nb; b++)
 	{
-		double		w1 = 1.0 / m->sigma2,
-					w2 = 1.0 / (k[b] * s2_sub);
+		double		g = m->sigma2 / (L * m->sigma2 + k[b] * s2_sub),
+					tot = 0.0;
 
-		m->y[b] = (w1 * m->y[b] + w2 * sum[b]) / (w1 + w2);
-		var[b] = 1.0 / (w1 + w2);
+		for (int l = 0; l < L; l++)
+			tot += m->y[b * sb + l * sl];
+		for (int l = 0; l < L; l++)
+		{
+			m->y[b * sb + l * sl] += g * (sum[b] - tot);
+			var[b * sb + l * sl] = m->sigma2 * (1.0 - g);
+		}
 	}
 	m->var = var;
+}
+
+/*
+ * Whether column j's bins are released by the "label"'s levels (the pair the
+ * first step measures of a column that is not a quantile one): the label
+ * another column, not a quantile one, and the state holds the pair (public)
+ */
+static bool
+synth_quantile_paired(const SynthWork *w, int j)
+{
+	const SynthParams *p = w->st->p;
+
+	return p->label >= 0 && p->label != j && w->col[p->label].kind != SYNTH_COL_QUANTILE &&
+		synth_layout_covers(&p->layout, SYNTH_BIT(j) | SYNTH_BIT(p->label)) >= 0;
+}
+
+/*
+ * Whether a quantile column's bins are released by the label's levels (cell
+ * variance sigma2): its sub-bin release's mean count a bin (n sub-bins, nb
+ * bins) at least SYNTH_PAIR_SDS standard deviations of a cell, decided on
+ * that release.  Else the label's split of a bin is mostly noise, and a fit
+ * that keeps cells non-negative would add phantom rows to the bins holding
+ * few: the bins are released alone
+ */
+static bool
+synth_quantile_keep_pair(const double *drawn, int n, int nb, double sigma2)
+{
+	double		total = 0.0;
+
+	for (int i = 0; i < n; i++)
+		total += drawn[i];
+	return total / nb >= SYNTH_PAIR_SDS * sqrt(sigma2);
 }
 
 /*
@@ -181,7 +227,8 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	const SynthParams *p = w->st->p;
 	SynthColumn *c = &w->col[j];
 	int			n = p->scan_levels[j];
-	int			nb;
+	int			nb,
+				L = 1;
 	int64	   *cnt = palloc(sizeof(int64) * n);
 	double	   *drawn = palloc(sizeof(double) * n);
 	double		rho1 = SYNTH_QUANTILE_RHO1(p, w->rho);
@@ -200,17 +247,28 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 		w->noisy[j][c->nsub] = drawn[c->nsub];
 	if (!synth_quantile_bins(c, w->noisy[j]))
 		synth_failed(run, SYNTH_NOMEM);
-	/* the bins' counts: nb = the model's levels (NULL last), at most n */
+	/*
+	 * the bins' counts: nb = the model's levels (NULL last), at most n; with
+	 * a label, by its L levels (a row in one cell still: the same cost)
+	 */
 	nb = synth_column_model_levels(c);
 	map[j] = c->map;
 	levels[j] = nb;
-	synth_state_marginal(&p->layout, w->st->counts, SYNTH_BIT(j), map, levels, cnt);
 	m->set = SYNTH_BIT(j);
 	m->sigma2 = synth_count_variance(s2_bins);
-	m->y = palloc0(sizeof(double) * nb);
-	synth_measure_draw(run->rng, cnt, nb, (uint64) s2_bins, m->y);
+	if (synth_quantile_paired(w, j) && synth_quantile_keep_pair(drawn, n, nb, m->sigma2))
+	{
+		L = levels[p->label] = synth_column_model_levels(&w->col[p->label]);
+		m->set |= SYNTH_BIT(p->label);
+	}
+	cnt = repalloc(cnt, sizeof(int64) * Max(n, nb * L));
+	synth_state_marginal(&p->layout, w->st->counts, m->set, map, levels, cnt);
+	m->y = palloc0(sizeof(double) * nb * L);
+	synth_measure_draw(run->rng, cnt, nb * L, (uint64) s2_bins, m->y);
 	w->rho_pre += synth_release_rho(s2, p->k) + synth_release_rho(s2_bins, p->k);
-	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), m);
+	/* cells: the lower column's code first (synth_state_marginal) */
+	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), L,
+						   L == 1 || j < p->label ? L : 1, L == 1 ? 0 : j < p->label ? 1 : nb, m);
 	synth_quantile_sums(run, w, j, rho1);
 }
 
@@ -236,6 +294,25 @@ synth_closed(const SynthWork *w, int j)
 
 		if (m->set == SYNTH_BIT(j))
 			return m->y[last] < SYNTH_CLOSE_SDS * sqrt(m->var != NULL ? m->var[last] : m->sigma2);
+	}
+	/* a quantile column's bins by the label's levels (the first measurement of the pair) */
+	for (int i = 0; synth_quantile_paired(w, j) && i < w->npre; i++)
+	{
+		const SynthMeasure *m = &w->pre[i];
+		int			L = synth_column_model_levels(&w->col[w->st->p->label]);
+		double		y = 0.0,
+					v = 0.0;
+
+		if (!(m->set & SYNTH_BIT(j)))
+			continue;
+		for (int l = 0; l < L; l++)
+		{
+			int			x = j < w->st->p->label ? last * L + l : l * (last + 1) + last;
+
+			y += m->y[x];
+			v += m->var[x];
+		}
+		return y < SYNTH_CLOSE_SDS * sqrt(v);
 	}
 	return false;
 }

@@ -392,7 +392,8 @@ synth_fit(SynthParams *p, MemoryContext cxt)
 /*
  * The first step's model fits "max_model_cells" (core/synthaim.c,
  * first_step): the junction tree of the single columns, each paired with
- * the "label" where the state holds the pair (a quantile column alone);
+ * the "label" where the state holds the pair (a quantile column's bins
+ * too, unless the label is a quantile column);
  * its levels at most the model's (a quantile column's: its bins).  Else
  * the run would fail after the charge, on public grounds: refused here.
  */
@@ -414,7 +415,8 @@ synth_check_first_model(const SynthParams *p)
 	{
 		SynthSet	pair = SYNTH_BIT(j) | (p->label >= 0 ? SYNTH_BIT(p->label) : 0);
 
-		sets[j] = p->label >= 0 && j != p->label && p->col[j].kind != SYNTH_COL_QUANTILE &&
+		sets[j] = p->label >= 0 && j != p->label &&
+			(p->col[j].kind != SYNTH_COL_QUANTILE || p->col[p->label].kind != SYNTH_COL_QUANTILE) &&
 			synth_layout_covers(&p->layout, pair) >= 0 ? pair : SYNTH_BIT(j);
 	}
 	if (!synth_tree_build(p->d, sizes, sets, p->d, p->max_model_cells, &t))
