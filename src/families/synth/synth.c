@@ -114,17 +114,24 @@ synth_failed(const DPRun *run, SynthStatus status)
 				   "The privacy budget of this run was charged.", NULL);
 }
 
+/* a pair measurement's cell of column j's bin b (nb bins) and the label's level l (L levels) */
+static int
+synth_pair_cell(bool j_first, int nb, int L, int b, int l)
+{
+	return j_first ? b * L + l : l * nb + b;
+}
+
 /*
  * The bins' measurement m (cell variance m->sigma2; with a label, by its L
- * levels, a bin's cell at b * sb + l * sl) combined with the sums of the
- * sub-bin release drawn over each bin (variance s2_sub a sub-bin): each bin's
+ * levels, synth_pair_cell's cells) combined with the sums of the sub-bin
+ * release drawn over each bin (variance s2_sub a sub-bin): each bin's
  * L cells moved by g (sum - their total), g = sigma2 / (L sigma2 + v), their
  * variance sigma2 (1 - g) -- for L = 1 the inverse-variance mean.
  * Post-processing of both releases (m->var the combined cells')
  */
 static void
 synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double s2_sub,
-					   int L, int sb, int sl, SynthMeasure *m)
+					   int L, bool j_first, SynthMeasure *m)
 {
 	int			nb = synth_column_model_levels(c);
 	double	   *sum = palloc0(sizeof(double) * nb);
@@ -142,28 +149,14 @@ synth_quantile_combine(const SynthColumn *c, const double *drawn, int n, double 
 					tot = 0.0;
 
 		for (int l = 0; l < L; l++)
-			tot += m->y[b * sb + l * sl];
+			tot += m->y[synth_pair_cell(j_first, nb, L, b, l)];
 		for (int l = 0; l < L; l++)
 		{
-			m->y[b * sb + l * sl] += g * (sum[b] - tot);
-			var[b * sb + l * sl] = m->sigma2 * (1.0 - g);
+			m->y[synth_pair_cell(j_first, nb, L, b, l)] += g * (sum[b] - tot);
+			var[synth_pair_cell(j_first, nb, L, b, l)] = m->sigma2 * (1.0 - g);
 		}
 	}
 	m->var = var;
-}
-
-/*
- * Whether column j's bins are released by the "label"'s levels (the pair the
- * first step measures of a column that is not a quantile one): the label
- * another column, not a quantile one, and the state holds the pair (public)
- */
-static bool
-synth_quantile_paired(const SynthWork *w, int j)
-{
-	const SynthParams *p = w->st->p;
-
-	return p->label >= 0 && p->label != j && w->col[p->label].kind != SYNTH_COL_QUANTILE &&
-		synth_layout_covers(&p->layout, SYNTH_BIT(j) | SYNTH_BIT(p->label)) >= 0;
 }
 
 /*
@@ -256,7 +249,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	levels[j] = nb;
 	m->set = SYNTH_BIT(j);
 	m->sigma2 = synth_count_variance(s2_bins);
-	if (synth_quantile_paired(w, j) && synth_quantile_keep_pair(drawn, n, nb, m->sigma2))
+	if (synth_label_paired(w->st->p, j) && synth_quantile_keep_pair(drawn, n, nb, m->sigma2))
 	{
 		L = levels[p->label] = synth_column_model_levels(&w->col[p->label]);
 		m->set |= SYNTH_BIT(p->label);
@@ -267,8 +260,7 @@ synth_quantile(DPRun *run, SynthWork *w, int j)
 	synth_measure_draw(run->rng, cnt, nb * L, (uint64) s2_bins, m->y);
 	w->rho_pre += synth_release_rho(s2, p->k) + synth_release_rho(s2_bins, p->k);
 	/* cells: the lower column's code first (synth_state_marginal) */
-	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), L,
-						   L == 1 || j < p->label ? L : 1, L == 1 ? 0 : j < p->label ? 1 : nb, m);
+	synth_quantile_combine(c, drawn, n, synth_count_variance(s2), L, j < p->label, m);
 	synth_quantile_sums(run, w, j, rho1);
 }
 
@@ -296,7 +288,7 @@ synth_closed(const SynthWork *w, int j)
 			return m->y[last] < SYNTH_CLOSE_SDS * sqrt(m->var != NULL ? m->var[last] : m->sigma2);
 	}
 	/* a quantile column's bins by the label's levels (the first measurement of the pair) */
-	for (int i = 0; synth_quantile_paired(w, j) && i < w->npre; i++)
+	for (int i = 0; synth_label_paired(w->st->p, j) && i < w->npre; i++)
 	{
 		const SynthMeasure *m = &w->pre[i];
 		int			L = synth_column_model_levels(&w->col[w->st->p->label]);
@@ -307,7 +299,7 @@ synth_closed(const SynthWork *w, int j)
 			continue;
 		for (int l = 0; l < L; l++)
 		{
-			int			x = j < w->st->p->label ? last * L + l : l * (last + 1) + last;
+			int			x = synth_pair_cell(j < w->st->p->label, last + 1, L, last, l);
 
 			y += m->y[x];
 			v += m->var[x];

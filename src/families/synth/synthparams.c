@@ -389,6 +389,14 @@ synth_fit(SynthParams *p, MemoryContext cxt)
 	p->run_bytes = f.run_bytes;
 }
 
+bool
+synth_label_paired(const SynthParams *p, int j)
+{
+	return p->label >= 0 && j != p->label &&
+		(p->col[j].kind != SYNTH_COL_QUANTILE || p->col[p->label].kind != SYNTH_COL_QUANTILE) &&
+		synth_layout_covers(&p->layout, SYNTH_BIT(j) | SYNTH_BIT(p->label)) >= 0;
+}
+
 /*
  * The first step's model fits "max_model_cells" (core/synthaim.c,
  * first_step): the junction tree of the single columns, each paired with
@@ -412,13 +420,7 @@ synth_check_first_model(const SynthParams *p)
 			synth_column_model_levels(c);
 	}
 	for (int j = 0; j < p->d; j++)
-	{
-		SynthSet	pair = SYNTH_BIT(j) | (p->label >= 0 ? SYNTH_BIT(p->label) : 0);
-
-		sets[j] = p->label >= 0 && j != p->label &&
-			(p->col[j].kind != SYNTH_COL_QUANTILE || p->col[p->label].kind != SYNTH_COL_QUANTILE) &&
-			synth_layout_covers(&p->layout, pair) >= 0 ? pair : SYNTH_BIT(j);
-	}
+		sets[j] = synth_label_paired(p, j) ? SYNTH_BIT(j) | SYNTH_BIT(p->label) : SYNTH_BIT(j);
 	if (!synth_tree_build(p->d, sizes, sets, p->d, p->max_model_cells, &t))
 		synth_bad(psprintf("the first measurements (every column%s) need a model of more than %lld cells (\"max_model_cells\")",
 						   p->label >= 0 ? " with the label" : "", (long long) p->max_model_cells),

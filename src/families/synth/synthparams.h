@@ -133,6 +133,13 @@ extern double synthparams_rho(double epsilon, double delta);
 /* the column index of name among the parameters' columns, or -1 */
 extern int	synthparams_column(const SynthParams *p, const char *name, int len);
 
+/*
+ * step 1 measures column j by the "label"'s levels (core/synthaim.c; a
+ * quantile column's bins too, synth.c): j not the label, not both quantile
+ * columns, the pair in the state
+ */
+extern bool synth_label_paired(const SynthParams *p, int j);
+
 /* dp_synthesize_cols' argument check (its registry entry): before any charge */
 extern void synth_check_args(const char *aggname, double epsilon, double delta, int d,
 							 Jsonb *options);
