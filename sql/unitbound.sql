@@ -107,5 +107,10 @@ SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound(n) FROM gene
 -- its Citus form (unitboundshards.c) too; a state that is not its histogram errs
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound_shards(n, '{}') FROM generate_series(1, 3) n$$);
 SELECT sqlstate, message FROM regress.err($$SELECT dpobj.unit_bound_shards_combine('{1,2}', '{1,2}')$$);
+-- a forged state through the caller's own aggregate over its support functions: 22023
+CREATE AGGREGATE regress_ub.comb(bigint[]) (sfunc = dpobj.unit_bound_shards_combine, stype = bigint[]);
+SELECT sqlstate, message FROM regress.err($$SELECT regress_ub.comb(x) FROM (VALUES ('{1,2}'::bigint[])) v(x)$$);
+SELECT sqlstate, message FROM regress.err($$SELECT regress_ub.comb(x) FROM (VALUES ('{0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0}'::bigint[])) v(x)$$);
+SELECT regress_ub.comb(x) FROM (VALUES ('{1,0,0,0,0,0,0,0,0,0,0,0,0,0,0}'::bigint[]), ('{1,2,0,0,0,0,0,0,0,0,0,0,0,0,0}'::bigint[])) v(x);
 DROP SCHEMA regress_ub CASCADE;
 DROP ROLE regress_ub_alice;

@@ -45,6 +45,9 @@ unit_bound_candidates(int k, int *cand)
 	return n;
 }
 
+/* where its aggregates run (unit_bound_context, unit_bound_aggcxt) */
+#define UNIT_BOUND_HINT "It is a part of dpobj.aggregate()'s query on a table with a privacy unit."
+
 const DPProtectedContext *
 unit_bound_context(void)
 {
@@ -54,8 +57,21 @@ unit_bound_context(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("dpobj.unit_bound() runs only inside dpobj.aggregate() with \"rows_per_unit\": \"private\""),
-				 errhint("It is a part of dpobj.aggregate()'s query on a table with a privacy unit.")));
+				 errhint(UNIT_BOUND_HINT)));
 	return ctx;
+}
+
+MemoryContext
+unit_bound_aggcxt(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as an aggregate", fn),
+				 errhint(UNIT_BOUND_HINT)));
+	return aggcxt;
 }
 
 /* dpobj.unit_bound(m bigint): transition, one unit's selected row count */
@@ -69,8 +85,7 @@ dpobj_unit_bound_sfunc(PG_FUNCTION_ARGS)
 	int64		m;
 	int			bin;
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "dpobj.unit_bound() can only be called as an aggregate");
+	aggcxt = unit_bound_aggcxt(fcinfo, "dpobj.unit_bound()");
 	hist = PG_ARGISNULL(0) ? MemoryContextAllocZero(aggcxt, sizeof(int64) * PRIVQUANT_N) :
 		(int64 *) PG_GETARG_POINTER(0);
 	if (PG_ARGISNULL(1))

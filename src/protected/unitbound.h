@@ -11,6 +11,7 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "utils/jsonb.h"
 
 /* the share of the run's epsilon that chooses k', and the quantile it aims at */
@@ -33,6 +34,9 @@ extern void unit_bound_check_table(const struct TableUnit *unit);
 
 /* the candidates for k: 1, 2, 4, ... below k, then k (at most 15); their number */
 extern int	unit_bound_candidates(int k, int *cand);
+
+/* the aggregate's memory context; called otherwise, fn is refused (0A000) */
+extern MemoryContext unit_bound_aggcxt(FunctionCallInfo fcinfo, const char *fn);
 
 /* the run's context, in a run that chooses k' (else an error, 55000) */
 struct DPProtectedContext;

@@ -107,8 +107,7 @@ dpobj_unit_bound_shards_sfunc(PG_FUNCTION_ARGS)
 	int64		m;
 	int			b;
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "dpobj.unit_bound_shards() can only be called as an aggregate");
+	aggcxt = unit_bound_aggcxt(fcinfo, "dpobj.unit_bound_shards()");
 	if (PG_ARGISNULL(0))
 	{
 		if (dpobj_protected_peek() == NULL && dp_citus_task_session() &&
@@ -136,8 +135,7 @@ dpobj_unit_bound_shards_combine(PG_FUNCTION_ARGS)
 	int64	   *into;
 	const int64 *from;
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "dpobj.unit_bound_shards() can only be called as an aggregate");
+	aggcxt = unit_bound_aggcxt(fcinfo, "dpobj.unit_bound_shards()");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
